@@ -1,0 +1,3 @@
+from jaxlint.cli import main
+
+main()

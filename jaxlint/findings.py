@@ -1,0 +1,131 @@
+"""What a lint run produces: findings, their fixes, and per-file results.
+
+Everything here is plain data (picklable, JSON-able) so that worker processes,
+the cache and every output format share one shape.  Lines are 1-based;
+columns are 1-based (as Ruff, editors and SARIF count them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any, Optional
+
+DOCS_BASE_URL = "https://github.com/jaxlint/jaxlint/blob/main/docs/rules/"
+
+
+class Severity(str, Enum):
+    ERROR = "error"  # JAX raises, or the result is silently wrong
+    WARNING = "warning"  # performance traps, deprecated-but-working APIs
+    INFO = "info"  # opinionated suggestions (opt-in band)
+
+
+class Applicability(str, Enum):
+    SAFE = "safe"  # cannot change the behaviour of working code
+    UNSAFE = "unsafe"  # may change behaviour; applied only with --unsafe-fixes
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace source text between two positions (1-based line and column)."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    content: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: Applicability
+    message: str
+    edits: tuple[Edit, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "applicability": self.applicability.value,
+            "message": self.message,
+            "edits": [e.to_dict() for e in self.edits],
+        }
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    name: str
+    message: str
+    path: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    severity: Severity
+    fix: Optional[Fix] = None
+    function: Optional[str] = None  # qualified name of the enclosing function, if any
+    # verdict attached by the runtime companion ("confirmed", "not-reproduced", ...)
+    runtime: Optional[dict[str, Any]] = None
+
+    @property
+    def url(self) -> str:
+        return f"{DOCS_BASE_URL}{self.code}.md"
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.col, self.code)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "code": self.code,
+            "name": self.name,
+            "message": self.message,
+            "filename": self.path,
+            "location": {"row": self.line, "column": self.col},
+            "end_location": {"row": self.end_line, "column": self.end_col},
+            "severity": self.severity.value,
+            "fix": self.fix.to_dict() if self.fix else None,
+            "url": self.url,
+            "function": self.function,
+        }
+        if self.runtime is not None:
+            d["runtime"] = self.runtime
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Finding":
+        fix = None
+        if d.get("fix"):
+            f = d["fix"]
+            fix = Fix(
+                Applicability(f["applicability"]),
+                f["message"],
+                tuple(Edit(**e) for e in f["edits"]),
+            )
+        return cls(
+            code=d["code"],
+            name=d["name"],
+            message=d["message"],
+            path=d["filename"],
+            line=d["location"]["row"],
+            col=d["location"]["column"],
+            end_line=d["end_location"]["row"],
+            end_col=d["end_location"]["column"],
+            severity=Severity(d["severity"]),
+            fix=fix,
+            function=d.get("function"),
+            runtime=d.get("runtime"),
+        )
+
+
+@dataclass
+class FileResult:
+    """The outcome of linting one file."""
+
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    # a problem that prevented linting (unreadable file, bad encoding): one clear line
+    error: Optional[str] = None
+    parsed: bool = False  # False when the prefilter skipped the file or it failed
+    from_cache: bool = False

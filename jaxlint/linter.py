@@ -1,0 +1,126 @@
+"""Lint one file: decode, prefilter, parse once, analyse once, report.
+
+This is the per-file pipeline every front end uses (CLI workers, stdin, the
+cache, the LSP, the runtime companion).  It never raises for bad input: a file
+that cannot be decoded gets ``FileResult.error``; a file that does not parse
+gets a JAX001 finding.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import re
+import tokenize
+from typing import Optional, Union
+
+import libcst as cst
+
+from jaxlint.findings import FileResult, Finding, Severity
+from jaxlint.settings import LintSettings
+
+# A file that mentions none of these is not parsed at all (the cheap prefilter).
+# A JAX rule can only fire where one of these modules is imported.
+PREFILTER_TOKENS = (
+    b"jax",
+    b"flax",
+    b"equinox",
+    b"optax",
+    b"chex",
+    b"numpyro",
+    b"diffrax",
+    b"distrax",
+    b"haiku",
+)
+_PREFILTER_RE = re.compile(b"|".join(re.escape(t) for t in PREFILTER_TOKENS))
+
+
+def mentions_jax(data: bytes) -> bool:
+    return _PREFILTER_RE.search(data) is not None
+
+
+def decode_source(data: bytes) -> tuple[Optional[str], Optional[str]]:
+    """Return (text, None) or (None, one-line reason).  Honours a BOM and a
+    PEP 263 coding cookie, as Python itself does."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:  # bad cookie
+        return None, f"cannot determine the encoding: {exc}"
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        return None, f"not valid {encoding} ({exc.__class__.__name__}: {exc})"
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text, None
+
+
+def _syntax_error_finding(path: str, exc: Exception) -> Finding:
+    line = getattr(exc, "raw_line", None) or getattr(exc, "line", None) or 1
+    col = getattr(exc, "raw_column", None)
+    if col is None:
+        col = getattr(exc, "column", 0) or 0
+    message = getattr(exc, "message", None) or str(exc).splitlines()[0]
+    first = str(message).strip().splitlines()[0] if str(message).strip() else "syntax error"
+    return Finding(
+        code="JAX001",
+        name="syntax-error",
+        message=f"The file does not parse: {first}",
+        path=path,
+        line=int(line) if isinstance(line, int) else 1,
+        col=int(col) + 1,
+        end_line=int(line) if isinstance(line, int) else 1,
+        end_col=int(col) + 1,
+        severity=Severity.ERROR,
+    )
+
+
+def lint_source(
+    source: Union[str, bytes],
+    path: str,
+    settings: LintSettings,
+    *,
+    prefilter: bool = True,
+) -> FileResult:
+    """Lint the text of one file.  ``path`` is used for messages only."""
+    result = FileResult(path=path)
+    if isinstance(source, bytes):
+        if prefilter and not mentions_jax(source):
+            return result
+        text, err = decode_source(source)
+        if text is None:
+            result.error = err
+            return result
+    else:
+        text = source
+        if prefilter and not mentions_jax(text.encode("utf-8", "surrogatepass")):
+            return result
+    if "# jaxlint: skip-file" in text and _has_skip_file(text):
+        return result
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        if "JAX001" in settings.select:
+            result.findings.append(_syntax_error_finding(path, exc))
+        return result
+    except (RecursionError, MemoryError, ValueError) as exc:  # pathological input
+        result.error = f"cannot be parsed ({exc.__class__.__name__})"
+        return result
+    result.parsed = True
+    from jaxlint.model.analysis import analyze_module
+
+    result.findings.extend(analyze_module(module, text, path, settings))
+    result.findings.sort(key=Finding.sort_key)
+    return result
+
+
+_SKIP_FILE_RE = re.compile(r"^\s*#\s*jaxlint:\s*skip-file\b", re.MULTILINE)
+
+
+def _has_skip_file(text: str) -> bool:
+    return _SKIP_FILE_RE.search(text) is not None
+
+
+# re-exported for callers that need the codec name of a file they will rewrite
+def bom_of(data: bytes) -> bytes:
+    return codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""

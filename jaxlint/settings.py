@@ -1,0 +1,30 @@
+"""The settings one file is linted with (resolved from config and command line)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class LintSettings:
+    # rule codes enabled for this file (after select/ignore/per-file-ignores)
+    select: frozenset[str]
+    # the project enables jax_enable_x64 at start-up ([tool.jaxlint] x64 = true)
+    x64: bool = False
+    # rule options, e.g. {"max-unrolled-loop": 64}; kept sorted for hashing
+    options: tuple[tuple[str, object], ...] = field(default_factory=tuple)
+
+    def option(self, name: str, default: object) -> object:
+        for key, value in self.options:
+            if key == name:
+                return value
+        return default
+
+    def fingerprint(self) -> str:
+        """A stable digest of everything that changes lint output (for the cache)."""
+        h = hashlib.sha256()
+        h.update(",".join(sorted(self.select)).encode())
+        h.update(b"x64" if self.x64 else b"-")
+        h.update(repr(sorted(self.options, key=lambda kv: kv[0])).encode())
+        return h.hexdigest()[:16]
