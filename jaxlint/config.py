@@ -1,0 +1,350 @@
+"""Configuration: find, read and validate ``[tool.jaxlint]`` / ``jaxlint.toml``.
+
+The configuration for a file is the nearest one found walking up from the
+file's directory: a ``jaxlint.toml`` / ``.jaxlint.toml`` (keys at top level) or
+a ``pyproject.toml`` with a ``[tool.jaxlint]`` table.  When none is found the
+configuration found from the current directory applies (or the defaults).
+``--config PATH`` replaces the search with one file for every path.
+
+Command-line options are layered on top of every configuration, as Ruff does:
+``--select`` replaces the selection, ``--extend-select`` adds to it,
+``--ignore`` removes from it.
+
+Every problem raises :class:`ConfigError` with one line naming the file and
+the offending key or code.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Optional, Sequence
+
+import pathspec
+
+from jaxlint.cache import DEFAULT_CACHE_DIR_NAME
+from jaxlint.ruleinfo import RuleInfo, default_codes, expand_selector
+from jaxlint.settings import LintSettings
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+CONFIG_FILENAMES = (".jaxlint.toml", "jaxlint.toml", "pyproject.toml")
+
+
+class ConfigError(Exception):
+    """A configuration problem, described in one line."""
+
+
+# key -> (expected type description, validator)
+def _is_str_list(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _is_per_file(v: Any) -> bool:
+    return isinstance(v, dict) and all(_is_str_list(x) for x in v.values())
+
+
+_KEYS: dict[str, tuple[str, Any]] = {
+    "select": ("a list of rule codes", _is_str_list),
+    "ignore": ("a list of rule codes", _is_str_list),
+    "extend-select": ("a list of rule codes", _is_str_list),
+    "per-file-ignores": ("a table of glob = [rule codes]", _is_per_file),
+    "exclude": ("a list of glob patterns", _is_str_list),
+    "extend-exclude": ("a list of glob patterns", _is_str_list),
+    "x64": ("a boolean", lambda v: isinstance(v, bool)),
+    "respect-gitignore": ("a boolean", lambda v: isinstance(v, bool)),
+    "max-unrolled-loop": (
+        "a positive integer",
+        lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
+    ),
+    "cache-dir": ("a string", lambda v: isinstance(v, str) and v != ""),
+}
+
+# keys passed through to the rules as LintSettings.options
+_OPTION_KEYS = ("max-unrolled-loop",)
+
+
+def _type_name(v: Any) -> str:
+    return {bool: "boolean", int: "integer", float: "float", str: "string", list: "array",
+            dict: "table"}.get(type(v), type(v).__name__)
+
+
+@dataclass
+class Config:
+    """One configuration file's contents (validated), or the defaults."""
+
+    root: Path  # the directory globs are relative to
+    path: Optional[Path] = None  # None for the built-in defaults
+    select: Optional[list[str]] = None
+    ignore: list[str] = field(default_factory=list)
+    extend_select: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    exclude: list[str] = field(default_factory=list)
+    extend_exclude: list[str] = field(default_factory=list)
+    x64: bool = False
+    respect_gitignore: bool = True
+    options: dict[str, object] = field(default_factory=dict)
+    cache_dir: Optional[str] = None
+
+    @property
+    def label(self) -> str:
+        return str(self.path) if self.path is not None else "<defaults>"
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: invalid TOML: not valid UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else "syntax error"
+        raise ConfigError(f"{path}: invalid TOML: {msg}") from None
+
+
+def _table_of(path: Path, data: dict[str, Any]) -> Optional[dict[str, Any]]:
+    """The jaxlint table of a parsed file, or None when it has none (pyproject)."""
+    if path.name == "pyproject.toml":
+        tool = data.get("tool")
+        if not isinstance(tool, dict) or "jaxlint" not in tool:
+            return None
+        table = tool["jaxlint"]
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: [tool.jaxlint] must be a table")
+        return table
+    return data
+
+
+def has_jaxlint_table(path: Path) -> bool:
+    return _table_of(path, _read_toml(path)) is not None
+
+
+def load_config(path: Path) -> Config:
+    """Read and validate one configuration file."""
+    path = Path(path).resolve()
+    table = _table_of(path, _read_toml(path))
+    where = "[tool.jaxlint]" if path.name == "pyproject.toml" else ""
+    prefix = f"{path}: {where + ' ' if where else ''}"
+    if table is None:
+        raise ConfigError(f"{prefix}has no [tool.jaxlint] table")
+    cfg = Config(root=path.parent, path=path)
+    for key, value in table.items():
+        if key not in _KEYS:
+            hint = ""
+            if key.replace("_", "-") in _KEYS:
+                hint = f" (did you mean '{key.replace('_', '-')}'?)"
+            raise ConfigError(
+                f"{prefix}unknown key '{key}'{hint}; expected one of: {', '.join(_KEYS)}"
+            )
+        expected, check = _KEYS[key]
+        if not check(value):
+            raise ConfigError(
+                f"{prefix}key '{key}' must be {expected}, got {_type_name(value)} {value!r}"
+            )
+        attr = key.replace("-", "_")
+        if key in _OPTION_KEYS:
+            cfg.options[key] = value
+        elif key == "per-file-ignores":
+            cfg.per_file_ignores = {k: list(v) for k, v in value.items()}
+        else:
+            setattr(cfg, attr, list(value) if isinstance(value, list) else value)
+    return cfg
+
+
+def find_config_file(start: Path) -> Optional[Path]:
+    """The nearest configuration file at or above ``start`` (a file or directory)."""
+    start = Path(start).resolve()
+    directory = start if start.is_dir() else start.parent
+    for d in (directory, *directory.parents):
+        found = config_file_in(d)
+        if found is not None:
+            return found
+    return None
+
+
+def config_file_in(directory: Path) -> Optional[Path]:
+    for name in CONFIG_FILENAMES:
+        candidate = directory / name
+        if candidate.is_file():
+            if name == "pyproject.toml" and not has_jaxlint_table(candidate):
+                continue
+            return candidate
+    return None
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """Settings given on the command line, applied over every configuration."""
+
+    select: Optional[tuple[str, ...]] = None
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    x64: Optional[bool] = None
+
+
+def split_codes(values: Iterable[str]) -> tuple[str, ...]:
+    """Flatten repeated comma-separated option values into selectors."""
+    out: list[str] = []
+    for value in values:
+        out.extend(s.strip() for s in value.split(",") if s.strip())
+    return tuple(out)
+
+
+class ResolvedConfig:
+    """A configuration bound to the rule set and the command-line overrides."""
+
+    def __init__(self, cfg: Config, infos: Sequence[RuleInfo], overrides: Overrides) -> None:
+        self.cfg = cfg
+        self.root = cfg.root
+        self._infos = tuple(infos)
+        self._overrides = overrides
+        self.select = self._base_selection()
+        self.x64 = cfg.x64 if overrides.x64 is None else overrides.x64
+        self.options = tuple(sorted(cfg.options.items()))
+        self._per_file: list[tuple[pathspec.GitIgnoreSpec, frozenset[str]]] = []
+        for glob, codes in cfg.per_file_ignores.items():
+            ignored = self._expand(codes, f"per-file-ignores.\"{glob}\"")
+            self._per_file.append((_spec([glob]), frozenset(ignored)))
+        self.exclude = _spec([*cfg.exclude, *cfg.extend_exclude])
+        self.respect_gitignore = cfg.respect_gitignore
+        self._settings: dict[frozenset[str], LintSettings] = {}
+
+    def _expand(self, selectors: Iterable[str], key: str, source: Optional[str] = None) -> set[str]:
+        codes: set[str] = set()
+        for sel in selectors:
+            matched = expand_selector(self._infos, sel)
+            if matched is None:
+                where = source or self.cfg.label
+                raise ConfigError(f"{where}: unknown rule selector '{sel}' in '{key}'")
+            codes |= matched
+        return codes
+
+    def _base_selection(self) -> frozenset[str]:
+        cfg, ov = self.cfg, self._overrides
+        selected = set(default_codes(self._infos))
+        if cfg.select is not None:
+            selected = self._expand(cfg.select, "select")
+        selected |= self._expand(cfg.extend_select, "extend-select")
+        selected -= self._expand(cfg.ignore, "ignore")
+        cli = "command line"
+        if ov.select is not None:
+            selected = self._expand(ov.select, "--select", cli)
+        selected |= self._expand(ov.extend_select, "--extend-select", cli)
+        selected -= self._expand(ov.ignore, "--ignore", cli)
+        return frozenset(selected)
+
+    def relative(self, path: Path) -> Optional[str]:
+        """``path`` relative to the config's directory (posix), or None if outside it."""
+        try:
+            return Path(path).resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return None
+
+    def settings_for(self, path: Path) -> LintSettings:
+        rel = self.relative(path) or Path(path).name
+        ignored: set[str] = set()
+        for spec, codes in self._per_file:
+            if spec.match_file(rel):
+                ignored |= codes
+        select = self.select - ignored
+        cached = self._settings.get(select)
+        if cached is None:
+            cached = LintSettings(select=select, x64=self.x64, options=self.options)
+            self._settings[select] = cached
+        return cached
+
+    def is_excluded(self, path: Path, is_dir: bool) -> bool:
+        rel = self.relative(path)
+        if rel is None or rel == ".":
+            rel = Path(path).name
+        return self.exclude.match_file(rel + "/" if is_dir else rel)
+
+
+def _spec(patterns: Sequence[str]) -> pathspec.GitIgnoreSpec:
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
+
+
+class ConfigStore:
+    """Finds and memoises the configuration that applies to each directory."""
+
+    def __init__(
+        self,
+        infos: Sequence[RuleInfo],
+        overrides: Overrides,
+        cwd: Optional[Path] = None,
+        config_path: Optional[Path] = None,
+    ) -> None:
+        self.cwd = Path(cwd or os.getcwd()).resolve()
+        self._infos = tuple(infos)
+        self._overrides = overrides
+        self._by_file: dict[Optional[Path], ResolvedConfig] = {}
+        self._by_dir: dict[Path, ResolvedConfig] = {}
+        self.fixed = config_path is not None
+        if config_path is not None:
+            self.root_config = self._resolve(Path(config_path).resolve())
+        else:
+            self.root_config = self._resolve(find_config_file(self.cwd))
+
+    def _resolve(self, path: Optional[Path]) -> ResolvedConfig:
+        if path not in self._by_file:
+            cfg = load_config(path) if path is not None else Config(root=self.cwd)
+            self._by_file[path] = ResolvedConfig(cfg, self._infos, self._overrides)
+        return self._by_file[path]
+
+    def for_dir(self, directory: Path) -> ResolvedConfig:
+        """The configuration for files in ``directory`` (an absolute path)."""
+        if self.fixed:
+            return self.root_config
+        found = self._by_dir.get(directory)
+        if found is not None:
+            return found
+        chain: list[Path] = []
+        d = directory
+        result: Optional[ResolvedConfig] = None
+        while True:
+            if d in self._by_dir:
+                result = self._by_dir[d]
+                break
+            chain.append(d)
+            cfg_file = config_file_in(d)
+            if cfg_file is not None:
+                result = self._resolve(cfg_file)
+                break
+            if d.parent == d:
+                result = self.root_config
+                break
+            d = d.parent
+        for c in chain:
+            self._by_dir[c] = result
+        return result
+
+    def for_path(self, path: Path) -> ResolvedConfig:
+        return self.for_dir(Path(path).resolve().parent)
+
+    def settings_for(self, path: Path) -> LintSettings:
+        return self.for_path(path).settings_for(path)
+
+
+def cache_dir_for(cwd: Path, cli_value: Optional[str], config_path: Optional[Path]) -> Path:
+    """The cache directory, resolved before the rules are known (for the rule
+    snapshot and ``jaxlint clean``): reads only the root configuration file."""
+    if cli_value:
+        return Path(cli_value).resolve()
+    env = os.environ.get("JAXLINT_CACHE_DIR")
+    if env:
+        return Path(env).resolve()
+    path = Path(config_path).resolve() if config_path else find_config_file(cwd)
+    if path is None:
+        return Path(cwd).resolve() / DEFAULT_CACHE_DIR_NAME
+    cfg = load_config(path)
+    if cfg.cache_dir:
+        return (cfg.root / cfg.cache_dir).resolve()
+    return cfg.root / DEFAULT_CACHE_DIR_NAME

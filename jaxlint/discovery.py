@@ -1,0 +1,199 @@
+"""Expand command-line paths into the Python files to lint.
+
+Directories are walked in sorted order and yield ``*.py`` and ``*.pyi`` files.
+Skipped while walking: version-control and tool directories (``.git``,
+``__pycache__``, ``build``, ``node_modules``, ...), virtual environments
+(directories holding ``pyvenv.cfg``), paths matched by ``.gitignore`` files
+(the ones inside the walked tree and the ones above it up to the repository
+root) unless ``respect-gitignore = false``, and the configuration's
+``exclude`` / ``extend-exclude`` globs.  A path named on the command line is
+linted even when excluded, unless ``--force-exclude`` is given.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional
+
+import pathspec
+
+from jaxlint.config import ConfigStore
+
+PYTHON_SUFFIXES = (".py", ".pyi")
+
+ALWAYS_SKIPPED_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".bzr",
+        "__pycache__",
+        "build",
+        "dist",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".jaxlint_cache",
+        "node_modules",
+        "site-packages",
+        "__pypackages__",
+    }
+)
+# skipped only when they hold a virtual environment
+VENV_NAMES = frozenset({".venv", "venv", "env", ".env"})
+
+
+def is_skipped_dir(path: Path) -> bool:
+    name = path.name
+    if name in ALWAYS_SKIPPED_DIRS or name.endswith(".egg-info"):
+        return True
+    if (path / "pyvenv.cfg").is_file():
+        return True  # any virtual environment, whatever it is called
+    return False
+
+
+@dataclass
+class Discovery:
+    """The files to lint (sorted, unique) and one error line per bad path."""
+
+    files: list[Path] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+class _GitIgnores:
+    """The .gitignore specs that apply inside a directory, memoised per directory."""
+
+    def __init__(self) -> None:
+        self._own: dict[Path, Optional[pathspec.GitIgnoreSpec]] = {}
+
+    def own(self, directory: Path) -> Optional[pathspec.GitIgnoreSpec]:
+        if directory not in self._own:
+            spec = None
+            gi = directory / ".gitignore"
+            try:
+                if gi.is_file():
+                    lines = gi.read_text(encoding="utf-8", errors="replace").splitlines()
+                    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+            except OSError:
+                spec = None
+            self._own[directory] = spec
+        return self._own[directory]
+
+    def ancestors(self, directory: Path) -> list[tuple[Path, pathspec.GitIgnoreSpec]]:
+        """Specs of ``directory`` and its parents up to the repository root
+        (the nearest directory holding ``.git``); only ``directory`` itself
+        when it is not inside a repository."""
+        chain = [directory]
+        for parent in directory.parents:
+            if (chain[-1] / ".git").exists():
+                break
+            chain.append(parent)
+        else:
+            if not (chain[-1] / ".git").exists():
+                chain = [directory]
+        out = []
+        for d in reversed(chain):
+            spec = self.own(d)
+            if spec is not None:
+                out.append((d, spec))
+        return out
+
+
+def _ignored(specs: Iterable[tuple[Path, pathspec.GitIgnoreSpec]], path: Path, is_dir: bool) -> bool:
+    ignored = False
+    for base, spec in specs:
+        try:
+            rel = path.relative_to(base).as_posix()
+        except ValueError:
+            continue
+        if is_dir:
+            rel += "/"
+        # a later (deeper) file may re-include with "!", so let each decide in turn
+        res = spec.check_file(rel)
+        if res.include is not None:
+            ignored = bool(res.include)
+    return ignored
+
+
+def discover(paths: Iterable[str], store: ConfigStore, force_exclude: bool = False) -> Discovery:
+    """Expand ``paths`` (files and directories) into the files to lint."""
+    out = Discovery()
+    seen: set[Path] = set()
+    gitignores = _GitIgnores()
+    for raw in paths:
+        path = Path(raw)
+        abs_path = Path(os.path.abspath(path))
+        if not abs_path.exists():
+            out.errors.append(f"{raw}: no such file or directory")
+            continue
+        is_dir = abs_path.is_dir()
+        if force_exclude and _excluded_explicit(abs_path, is_dir, store, gitignores):
+            continue
+        if not is_dir:
+            if abs_path not in seen:
+                seen.add(abs_path)
+                out.files.append(path)
+            continue
+        specs = []
+        if store.for_dir(abs_path).respect_gitignore:
+            specs = gitignores.ancestors(abs_path.parent) if abs_path.parent != abs_path else []
+        _walk(path, abs_path, specs, store, gitignores, seen, out)
+    out.files.sort(key=lambda p: str(p))
+    return out
+
+
+def _excluded_explicit(abs_path: Path, is_dir: bool, store: ConfigStore, gitignores: _GitIgnores) -> bool:
+    if is_dir and is_skipped_dir(abs_path):
+        return True
+    config = store.for_dir(abs_path.parent)
+    if config.is_excluded(abs_path, is_dir):
+        return True
+    if config.respect_gitignore and _ignored(gitignores.ancestors(abs_path.parent), abs_path, is_dir):
+        return True
+    return False
+
+
+def _walk(
+    path: Path,
+    abs_path: Path,
+    specs: list[tuple[Path, pathspec.GitIgnoreSpec]],
+    store: ConfigStore,
+    gitignores: _GitIgnores,
+    seen: set[Path],
+    out: Discovery,
+) -> None:
+    config = store.for_dir(abs_path)
+    if config.respect_gitignore:
+        own = gitignores.own(abs_path)
+        if own is not None:
+            specs = [*specs, (abs_path, own)]
+    try:
+        entries = sorted(os.scandir(abs_path), key=lambda e: e.name)
+    except OSError as exc:
+        out.errors.append(f"{path}: cannot be read ({exc.strerror or exc})")
+        return
+    for entry in entries:
+        child_abs = abs_path / entry.name
+        child = path / entry.name
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            continue
+        if is_dir:
+            if is_skipped_dir(child_abs):
+                continue
+        elif not entry.name.endswith(PYTHON_SUFFIXES):
+            continue
+        if config.is_excluded(child_abs, is_dir):
+            continue
+        if config.respect_gitignore and _ignored(specs, child_abs, is_dir):
+            continue
+        if is_dir:
+            _walk(child, child_abs, specs, store, gitignores, seen, out)
+        elif child_abs not in seen:
+            seen.add(child_abs)
+            out.files.append(child)

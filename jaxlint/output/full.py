@@ -1,0 +1,76 @@
+"""``full`` (default): each finding with its source line and a caret under the range.
+
+    model.py:3:9: JAX001 The file does not parse: ...
+      |
+    3 | def f(x:
+      |         ^
+      |
+"""
+
+from __future__ import annotations
+
+from typing import Optional, TextIO
+
+from rich.console import Console
+from rich.text import Text
+
+from jaxlint.findings import Finding, Severity
+from jaxlint.output import OutputReport
+
+_TAB = 4
+
+
+def _frame(report: OutputReport, f: Finding) -> Optional[tuple[str, str, str]]:
+    """(line number, the source line, the underline) for the finding's first line."""
+    lines = report.source_lines(f.path)
+    if not lines or not 1 <= f.line <= len(lines):
+        return None
+    src = lines[f.line - 1]
+    start = max(0, f.col - 1)
+    end = f.end_col - 1 if f.end_line == f.line else len(src)
+    end = max(end, start + 1)
+    shown = src.expandtabs(_TAB)
+    pad = len(src[:start].expandtabs(_TAB))
+    width = max(1, len(src[:end].expandtabs(_TAB)) - pad)
+    return str(f.line), shown, " " * pad + "^" * width
+
+
+def render(report: OutputReport, f: Finding) -> Text:
+    text = Text()
+    text.append(f.path, style="bold")
+    text.append(f":{f.line}:{f.col}:", style="cyan")
+    text.append(" ")
+    style = "bold red" if f.severity is Severity.ERROR else "bold yellow"
+    text.append(f.code, style=style)
+    if report.is_fixable(f):
+        text.append(" [*]", style="cyan")
+    text.append(f" {f.message}\n")
+    frame = _frame(report, f)
+    if frame is not None:
+        num, src, caret = frame
+        gutter = " " * len(num)
+        text.append(f"{gutter} |\n", style="blue")
+        text.append(f"{num} |", style="blue")
+        text.append(f" {src}\n")
+        text.append(f"{gutter} |", style="blue")
+        text.append(f" {caret}\n", style=style)
+        text.append(f"{gutter} |\n", style="blue")
+    if f.fix is not None:
+        label = "help" if report.is_fixable(f) else "help (unsafe)"
+        text.append(f"  = {label}: ", style="bold cyan")
+        text.append(f"{f.fix.message}\n")
+    return text
+
+
+def write(report: OutputReport, out: TextIO, color: bool) -> None:
+    console = Console(
+        file=out,
+        force_terminal=color,
+        no_color=not color,
+        highlight=False,
+        soft_wrap=True,
+        emoji=False,
+        markup=False,
+    )
+    for f in report.findings:
+        console.print(render(report, f))

@@ -1,0 +1,60 @@
+"""``junit``: JUnit XML for CI test reporters.
+
+One ``<testsuite>`` per linted file; one ``<testcase>`` with a ``<failure>``
+per finding, or a single passing test case for a clean file.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import TextIO
+
+from jaxlint.output import OutputReport
+
+
+def build(report: OutputReport) -> ET.Element:
+    by_path: dict[str, list] = {r.path: [] for r in report.results}
+    for f in report.findings:
+        by_path.setdefault(f.path, []).append(f)
+    total = len(report.findings)
+    root = ET.Element(
+        "testsuites",
+        name="jaxlint",
+        tests=str(sum(max(1, len(v)) for v in by_path.values())),
+        failures=str(total),
+        errors="0",
+    )
+    for path in sorted(by_path):
+        findings = by_path[path]
+        suite = ET.SubElement(
+            root,
+            "testsuite",
+            name=path,
+            tests=str(max(1, len(findings))),
+            failures=str(len(findings)),
+            errors="0",
+        )
+        if not findings:
+            ET.SubElement(suite, "testcase", name="jaxlint", classname=path)
+            continue
+        for f in findings:
+            case = ET.SubElement(
+                suite,
+                "testcase",
+                name=f"jaxlint.{f.code}",
+                classname=path,
+                file=path,
+                line=str(f.line),
+                column=str(f.col),
+            )
+            failure = ET.SubElement(case, "failure", message=f.message, type=f.code)
+            failure.text = f"line {f.line}, col {f.col}, {f.code} {f.message}"
+    return root
+
+
+def write(report: OutputReport, out: TextIO, color: bool) -> None:
+    root = build(report)
+    ET.indent(root)
+    out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    out.write(ET.tostring(root, encoding="unicode"))
+    out.write("\n")
