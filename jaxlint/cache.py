@@ -25,6 +25,14 @@ from jaxlint.settings import LintSettings
 DEFAULT_CACHE_DIR_NAME = ".jaxlint_cache"
 _FORMAT = "v1"
 
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _current_umask()
+
 _CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by jaxlint.\n"
@@ -37,6 +45,7 @@ def atomic_write_text(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
     try:
+        os.chmod(tmp, 0o644 & ~_UMASK)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, path)

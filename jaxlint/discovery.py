@@ -131,7 +131,7 @@ def discover(paths: Iterable[str], store: ConfigStore, force_exclude: bool = Fal
             out.errors.append(f"{raw}: no such file or directory")
             continue
         is_dir = abs_path.is_dir()
-        if force_exclude and _excluded_explicit(abs_path, is_dir, store, gitignores):
+        if force_exclude and is_excluded(abs_path, is_dir, store, gitignores):
             continue
         if not is_dir:
             if abs_path not in seen:
@@ -146,9 +146,20 @@ def discover(paths: Iterable[str], store: ConfigStore, force_exclude: bool = Fal
     return out
 
 
-def _excluded_explicit(abs_path: Path, is_dir: bool, store: ConfigStore, gitignores: _GitIgnores) -> bool:
+def is_excluded(
+    abs_path: Path, is_dir: bool, store: ConfigStore, gitignores: Optional[_GitIgnores] = None
+) -> bool:
+    """Whether a path named on the command line is excluded (for --force-exclude):
+    it, or a directory above it (up to the current directory), is skipped,
+    matches ``exclude`` or is git-ignored.  The path need not exist."""
+    gitignores = gitignores or _GitIgnores()
     if is_dir and is_skipped_dir(abs_path):
         return True
+    for parent in abs_path.parents:
+        if parent == store.cwd or store.cwd not in parent.parents:
+            break
+        if is_skipped_dir(parent):
+            return True
     config = store.for_dir(abs_path.parent)
     if config.is_excluded(abs_path, is_dir):
         return True

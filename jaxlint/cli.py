@@ -1,0 +1,406 @@
+"""The ``jaxlint`` command line.
+
+    jaxlint [check] [PATHS]...   lint files and directories (the default command)
+    jaxlint rules                list every rule
+    jaxlint rule CODE            show one rule's documentation
+    jaxlint clean                remove the cache
+
+Exit codes: 0 no findings, 1 findings, 2 a usage, configuration or internal
+error (also when a path is missing or a file could not be read).
+
+The lint path imports neither libcst nor the rules unless some file misses
+the cache, so a warm run is quick.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Optional, TextIO
+
+import click
+
+from jaxlint import __version__
+from jaxlint.config import ConfigError, ConfigStore, Overrides, cache_dir_for, split_codes
+from jaxlint.output import FORMATS
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+_SUBCOMMAND_FLAGS = ("--help", "-h", "--version", "-V")
+
+
+def error(message: str) -> None:
+    """Print one ``error: ...`` line on stderr."""
+    err = sys.stderr
+    if err.isatty() and not os.environ.get("NO_COLOR"):
+        err.write(f"\x1b[1;31merror\x1b[0m: {message}\n")
+    else:
+        err.write(f"error: {message}\n")
+    err.flush()
+
+
+def _use_color(stream: TextIO) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _DefaultGroup(click.Group):
+    """A group that runs ``check`` when the first argument is not a subcommand."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in _SUBCOMMAND_FLAGS:
+            args = ["check", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(
+    cls=_DefaultGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    no_args_is_help=True,
+)
+@click.version_option(__version__, "-V", "--version", prog_name="jaxlint",
+                      message="%(prog)s %(version)s")
+def cli() -> None:
+    """jaxlint: a linter for JAX's sharp bits.
+
+    `jaxlint PATHS...` is short for `jaxlint check PATHS...`.
+    """
+
+
+# ----------------------------------------------------------------------------- check
+
+
+@dataclass
+class CheckOptions:
+    """The options of ``jaxlint check`` (one field per command-line option)."""
+
+    paths: tuple[str, ...]
+    select: tuple[str, ...]
+    ignore: tuple[str, ...]
+    extend_select: tuple[str, ...]
+    output_format: str
+    output_file: Optional[str]
+    statistics: bool
+    exit_zero: bool
+    jobs: Optional[int]
+    no_cache: bool
+    cache_dir: Optional[str]
+    config: Optional[str]
+    stdin_filename: Optional[str]
+    force_exclude: bool
+    x64: Optional[bool]
+    quiet: bool
+    show_files: bool
+    verbose: bool
+
+
+@cli.command("check")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--select", multiple=True, metavar="CODES",
+              help="Comma-separated rule codes, prefixes or names to enable (replaces the configured selection); ALL enables every rule.")
+@click.option("--ignore", multiple=True, metavar="CODES", help="Comma-separated rules to disable.")
+@click.option("--extend-select", multiple=True, metavar="CODES",
+              help="Comma-separated rules to enable in addition to the selection.")
+@click.option("--output-format", type=click.Choice(FORMATS), default="full",
+              envvar="JAXLINT_OUTPUT_FORMAT", show_default=True, show_envvar=True,
+              help="How to print the findings.")
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False),
+              help="Write the findings to this file instead of stdout.")
+@click.option("--statistics", is_flag=True, help="Print a count of findings per rule instead of the findings.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes [default: all cores].")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), envvar="JAXLINT_CACHE_DIR",
+              help="Cache directory [default: .jaxlint_cache next to the configuration].")
+@click.option("--config", type=click.Path(dir_okay=False),
+              help="Use this configuration file (pyproject.toml or jaxlint.toml) for every file.")
+@click.option("--stdin-filename", metavar="PATH",
+              help="The file name to report (and configure) standard input as; read stdin with `-`.")
+@click.option("--force-exclude", is_flag=True,
+              help="Apply exclusions to paths named on the command line too.")
+@click.option("--x64/--no-x64", default=None, help="Lint as if jax_enable_x64 were on (or off).")
+@click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no summary line.")
+@click.option("--show-files", is_flag=True, help="List the files that would be linted, then exit.")
+@click.option("-v", "--verbose", is_flag=True, help="Print details and tracebacks of internal errors.")
+def check_command(**kwargs: object) -> None:
+    """Lint PATHS (files or directories; default: the current directory)."""
+    sys.exit(run_check(CheckOptions(**kwargs)))  # type: ignore[arg-type]
+
+
+def run_check(opts: CheckOptions) -> int:
+    """Lint, report, and return the exit code."""
+    from jaxlint.cache import Cache
+    from jaxlint.ruleinfo import load_rule_infos, source_digest
+
+    cwd = Path.cwd()
+    stdin_mode = "-" in opts.paths or (not opts.paths and opts.stdin_filename is not None)
+    if stdin_mode and len(opts.paths) > 1:
+        error("`-` (standard input) cannot be combined with other paths")
+        return EXIT_ERROR
+    try:
+        cache_dir = cache_dir_for(cwd, opts.cache_dir, Path(opts.config) if opts.config else None)
+        infos = load_rule_infos(None if opts.no_cache else cache_dir)
+        overrides = Overrides(
+            select=split_codes(opts.select) if opts.select else None,
+            ignore=split_codes(opts.ignore),
+            extend_select=split_codes(opts.extend_select),
+            x64=opts.x64,
+        )
+        store = ConfigStore(infos, overrides, cwd, Path(opts.config) if opts.config else None)
+    except ConfigError as exc:
+        error(str(exc))
+        return EXIT_ERROR
+    if opts.verbose:
+        cfg = store.root_config.cfg
+        sys.stderr.write(f"jaxlint {__version__}; configuration: {cfg.label}; cache: "
+                         f"{'off' if opts.no_cache else cache_dir}\n")
+
+    errors: list[str] = []
+    sources: dict[str, str] = {}
+    try:
+        if stdin_mode:
+            results, errors, tracebacks = _lint_stdin(opts, store, sources)
+        else:
+            from jaxlint.discovery import discover
+            from jaxlint.runner import run
+
+            found = discover(opts.paths or (".",), store, force_exclude=opts.force_exclude)
+            files = [_display(p, cwd) for p in found.files]
+            if opts.show_files:
+                for f in files:
+                    click.echo(str(f))
+                for line in found.errors:
+                    error(line)
+                return EXIT_ERROR if found.errors else EXIT_OK
+            cache = None if opts.no_cache else Cache(cache_dir, source_digest())
+            outcome = run(
+                files,
+                store.settings_for,
+                cache,
+                jobs=opts.jobs,
+                show_progress=None if not opts.quiet else False,
+            )
+            results, tracebacks = outcome.results, outcome.tracebacks
+            errors = sorted(found.errors + outcome.errors)
+            if opts.verbose:
+                sys.stderr.write(f"linted {len(files)} files ({outcome.cache_hits} from the cache)\n")
+    except ConfigError as exc:  # a nested configuration file is broken
+        error(str(exc))
+        return EXIT_ERROR
+
+    for line in errors:
+        error(line)
+    if opts.verbose:
+        for tb in tracebacks:
+            sys.stderr.write(tb)
+
+    from jaxlint.output import OutputReport
+
+    report = OutputReport(results=results, rules=infos, cwd=cwd, sources=sources)
+    try:
+        with _output_stream(opts.output_file) as (out, color):
+            _report(report, opts, out, color)
+    except OSError as exc:
+        error(f"{opts.output_file}: cannot be written ({exc.strerror or exc})")
+        return EXIT_ERROR
+
+    if errors:
+        return EXIT_ERROR
+    if report.findings and not opts.exit_zero:
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def _display(path: Path, cwd: Path) -> Path:
+    """Show absolute paths under the current directory relative to it."""
+    if path.is_absolute():
+        try:
+            return path.relative_to(cwd)
+        except ValueError:
+            return path
+    return path
+
+
+def _lint_stdin(opts: CheckOptions, store: ConfigStore, sources: dict[str, str]):
+    from jaxlint.linter import decode_source
+    from jaxlint.runner import lint_one
+
+    name = opts.stdin_filename or "-"
+    data = click.get_binary_stream("stdin").read()
+    if opts.stdin_filename and opts.force_exclude:
+        from jaxlint.discovery import is_excluded
+
+        if is_excluded(Path(os.path.abspath(opts.stdin_filename)), False, store):
+            return [], [], []
+    settings = store.settings_for(Path(name))
+    result, tb = lint_one(name, data, settings)
+    text, _ = decode_source(data)
+    if text is not None:
+        sources[name] = text
+    errors = [f"{name}: {result.error}"] if result.error else []
+    return [result], errors, [tb] if tb else []
+
+
+def _report(report, opts: CheckOptions, out: TextIO, color: bool) -> None:
+    from jaxlint.output import summary_line, write
+
+    if opts.statistics:
+        from jaxlint.output import statistics
+
+        statistics.write(report, out, json_output=opts.output_format == "json")
+        if opts.output_format != "json" and not opts.quiet and report.findings:
+            out.write(summary_line(report) + "\n")
+        return
+    write(opts.output_format, report, out, color)
+    if opts.output_format in ("full", "concise") and not opts.quiet:
+        out.write(summary_line(report) + "\n")
+
+
+@contextmanager
+def _output_stream(path: Optional[str]) -> Iterator[tuple[TextIO, bool]]:
+    if path is None:
+        out = click.get_text_stream("stdout")
+        yield out, _use_color(out)
+        out.flush()
+        return
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        yield fh, False
+
+
+# ----------------------------------------------------------------------------- rules
+
+
+@cli.command("rules")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def rules_command(output_format: str) -> None:
+    """List every rule: code, name, default, fix availability, summary."""
+    from jaxlint.rules import all_rules
+
+    rules = all_rules()
+    if output_format == "json":
+        import json
+
+        data = [
+            {
+                "code": r.code,
+                "name": r.name,
+                "summary": r.summary,
+                "severity": getattr(r.severity, "value", str(r.severity)),
+                "default_enabled": r.default_enabled,
+                "fix_availability": r.fix_availability,
+                "seed": r.seed,
+                "url": f"https://github.com/jaxlint/jaxlint/blob/main/docs/rules/{r.code}.md",
+            }
+            for r in rules
+        ]
+        click.echo(json.dumps(data, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"jaxlint {__version__}: {len(rules)} rules", title_justify="left")
+    table.add_column("Code", style="bold", no_wrap=True)
+    table.add_column("Name", no_wrap=True)
+    table.add_column("Default", no_wrap=True)
+    table.add_column("Fix", no_wrap=True)
+    table.add_column("Summary")
+    for r in rules:
+        table.add_row(r.code, r.name, "on" if r.default_enabled else "off",
+                      r.fix_availability, r.summary)
+    Console(file=click.get_text_stream("stdout"), highlight=False, soft_wrap=False).print(table)
+
+
+@cli.command("rule")
+@click.argument("code")
+@click.option("--output-format", type=click.Choice(["text", "markdown", "json"]), default="text",
+              show_default=True, help="text renders the Markdown for the terminal.")
+def rule_command(code: str, output_format: str) -> None:
+    """Show the documentation of one rule (by code or name)."""
+    from jaxlint.docs import render_rule_markdown
+    from jaxlint.rules import get_rule
+
+    rule = get_rule(code)
+    if rule is None:
+        error(f"unknown rule '{code}' (see `jaxlint rules`)")
+        sys.exit(EXIT_ERROR)
+    text = render_rule_markdown(rule)
+    if output_format == "markdown":
+        click.echo(text, nl=False)
+    elif output_format == "json":
+        import json
+
+        click.echo(json.dumps({
+            "code": rule.code,
+            "name": rule.name,
+            "summary": rule.summary,
+            "severity": getattr(rule.severity, "value", str(rule.severity)),
+            "default_enabled": rule.default_enabled,
+            "fix_availability": rule.fix_availability,
+            "explanation": text,
+        }, indent=2))
+    else:
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        Console(file=click.get_text_stream("stdout")).print(Markdown(text))
+
+
+# ----------------------------------------------------------------------------- clean
+
+
+@cli.command("clean")
+@click.option("--cache-dir", type=click.Path(file_okay=False), envvar="JAXLINT_CACHE_DIR",
+              help="The cache directory to remove.")
+@click.option("--config", type=click.Path(dir_okay=False), help="Configuration file to read cache-dir from.")
+def clean_command(cache_dir: Optional[str], config: Optional[str]) -> None:
+    """Remove the cache directory."""
+    from jaxlint.cache import clean_cache
+
+    try:
+        target = cache_dir_for(Path.cwd(), cache_dir, Path(config) if config else None)
+    except ConfigError as exc:
+        error(str(exc))
+        sys.exit(EXIT_ERROR)
+    try:
+        removed = clean_cache(target)
+    except OSError as exc:
+        error(f"{target}: cannot be removed ({exc.strerror or exc})")
+        sys.exit(EXIT_ERROR)
+    click.echo(f"Removed cache at {target}" if removed else f"No cache at {target}")
+
+
+# ----------------------------------------------------------------------------- entry
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """Console entry point: never a traceback for bad input (see --verbose)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="replace")  # type: ignore[attr-defined]
+        except (AttributeError, ValueError):
+            pass
+    try:
+        cli.main(args=args, prog_name="jaxlint", standalone_mode=True)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
+    except Exception as exc:  # a bug in jaxlint
+        if "--verbose" in args or "-v" in args:
+            traceback.print_exc()
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        error(f"internal error: {exc.__class__.__name__}{': ' + first if first else ''}"
+              " (run with --verbose for the traceback)")
+        sys.exit(EXIT_ERROR)
