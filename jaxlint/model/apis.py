@@ -1,0 +1,348 @@
+"""What jaxlint knows about JAX's API, as data.
+
+Qualified names here are the public spellings (``jax.jit``); ``canonical()``
+maps common aliases (``jax.api.jit``, ``jax._src...``, ``jax.experimental.pjit.pjit``)
+onto them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass(frozen=True)
+class Transform:
+    """How a higher-order JAX function treats the function(s) it is given."""
+
+    # positions of the function arguments (e.g. lax.cond: 1, 2; lax.switch: 1 holds a list)
+    fn_args: tuple[int, ...] = (0,)
+    # keyword names the functions may be passed by
+    fn_kwargs: tuple[str, ...] = ("fun", "f")
+    # True: the function's non-static parameters are abstract tracers
+    traces: bool = True
+    # keyword naming static positions / names (jit: static_argnums / static_argnames)
+    static_argnums_kw: Optional[str] = None
+    static_argnames_kw: Optional[str] = None
+    # equinox-style filtering: only array arguments are traced
+    filtered: bool = False
+    # argument lists that are sequences of functions (lax.switch branches)
+    fn_list_args: tuple[int, ...] = ()
+    # the result wraps the function and is called later with the real arguments
+    # (jit, vmap, grad...); False for primitives that call it now (scan, cond...)
+    wrapper: bool = True
+    # callbacks run on the host with concrete values
+    host: bool = False
+
+
+_JIT = Transform(static_argnums_kw="static_argnums", static_argnames_kw="static_argnames")
+_PMAP = Transform(static_argnums_kw="static_broadcasted_argnums")
+_TRACE = Transform()
+_CONCRETE = Transform(traces=False)  # grad & co.: concrete tracers when used alone
+
+TRANSFORMS: dict[str, Transform] = {
+    # compilation / batching: abstract tracers
+    "jax.jit": _JIT,
+    "jax.pjit": _JIT,
+    "jax.experimental.pjit.pjit": _JIT,
+    "jax.pmap": _PMAP,
+    "jax.vmap": _TRACE,
+    "jax.shard_map": _TRACE,
+    "jax.experimental.shard_map.shard_map": _TRACE,
+    "jax.make_jaxpr": Transform(static_argnums_kw="static_argnums"),
+    "jax.eval_shape": Transform(wrapper=False),
+    "jax.named_call": _CONCRETE,
+    "jax.checkpoint": Transform(traces=False, static_argnums_kw="static_argnums"),
+    "jax.remat": Transform(traces=False, static_argnums_kw="static_argnums"),
+    "jax.custom_jvp": _CONCRETE,
+    "jax.custom_vjp": _CONCRETE,
+    "jax.custom_gradient": _CONCRETE,
+    # autodiff alone: concrete values, Python control flow works (seed: The Sharp Bits)
+    "jax.grad": _CONCRETE,
+    "jax.value_and_grad": _CONCRETE,
+    "jax.jacfwd": _CONCRETE,
+    "jax.jacrev": _CONCRETE,
+    "jax.jacobian": _CONCRETE,
+    "jax.hessian": _CONCRETE,
+    "jax.linearize": Transform(traces=False, wrapper=False),
+    "jax.jvp": Transform(traces=False, wrapper=False),
+    "jax.vjp": Transform(traces=False, wrapper=False),
+    # structured control flow: bodies always see abstract tracers
+    "jax.lax.scan": Transform(fn_kwargs=("f",), wrapper=False),
+    "jax.lax.fori_loop": Transform(fn_args=(2,), fn_kwargs=("body_fun",), wrapper=False),
+    "jax.lax.while_loop": Transform(
+        fn_args=(0, 1), fn_kwargs=("cond_fun", "body_fun"), wrapper=False
+    ),
+    "jax.lax.cond": Transform(
+        fn_args=(1, 2), fn_kwargs=("true_fun", "false_fun"), wrapper=False
+    ),
+    "jax.lax.switch": Transform(fn_args=(), fn_list_args=(1,), fn_kwargs=(), wrapper=False),
+    "jax.lax.map": Transform(fn_kwargs=("f",), wrapper=False),
+    "jax.lax.associative_scan": Transform(fn_kwargs=("fn",), wrapper=False),
+    "jax.lax.custom_root": Transform(fn_args=(1, 2, 3), fn_kwargs=(), wrapper=False),
+    "jax.lax.custom_linear_solve": Transform(fn_args=(0, 2), fn_kwargs=(), wrapper=False),
+    "jax.lax.reduce": Transform(fn_args=(2,), fn_kwargs=("computation",), wrapper=False),
+    # host callbacks: the Python function runs with concrete NumPy values
+    "jax.pure_callback": Transform(traces=False, host=True, wrapper=False),
+    "jax.experimental.io_callback": Transform(traces=False, host=True, wrapper=False),
+    "jax.debug.callback": Transform(traces=False, host=True, wrapper=False),
+    "jax.experimental.host_callback.call": Transform(traces=False, host=True, wrapper=False),
+    "jax.experimental.host_callback.id_tap": Transform(traces=False, host=True, wrapper=False),
+    # equinox
+    "equinox.filter_jit": Transform(filtered=True),
+    "equinox.filter_vmap": Transform(filtered=True),
+    "equinox.filter_pmap": Transform(filtered=True),
+    "equinox.filter_grad": _CONCRETE,
+    "equinox.filter_value_and_grad": _CONCRETE,
+    "equinox.filter_checkpoint": _CONCRETE,
+    "equinox.internal.while_loop": Transform(
+        fn_args=(0, 1), fn_kwargs=("cond_fun", "body_fun"), wrapper=False
+    ),
+    # flax lifted transforms on functions / modules
+    "flax.linen.jit": Transform(filtered=True),
+    "flax.linen.vmap": Transform(filtered=True),
+    "flax.linen.scan": Transform(filtered=True),
+    "flax.linen.remat": _CONCRETE,
+    "flax.linen.checkpoint": _CONCRETE,
+    "flax.nnx.jit": Transform(filtered=True, static_argnums_kw="static_argnums",
+                              static_argnames_kw="static_argnames"),
+    "flax.nnx.vmap": Transform(filtered=True),
+    "flax.nnx.scan": Transform(filtered=True),
+    "flax.nnx.grad": _CONCRETE,
+    "flax.nnx.value_and_grad": _CONCRETE,
+    "flax.nnx.remat": _CONCRETE,
+    # chex / numpyro helpers that jit
+    "chex.chexify": _CONCRETE,
+}
+
+# Aliases that resolve to the public name.
+_CANONICAL_PREFIXES = (
+    ("jax._src.api.", "jax."),
+    ("jax.api.", "jax."),
+    ("jax._src.lax.control_flow.", "jax.lax."),
+    ("jax._src.lax.lax.", "jax.lax."),
+    ("jax._src.numpy.lax_numpy.", "jax.numpy."),
+    ("jax._src.random.", "jax.random."),
+    ("jax.experimental.maps.", "jax.experimental.maps."),
+    ("flax.nn.", "flax.linen."),
+    ("eqx.", "equinox."),
+)
+
+_CANONICAL_NAMES = {
+    "jax.lax.fori_loop": "jax.lax.fori_loop",
+    "jax.numpy.jit": "jax.jit",
+    "jax.ad_checkpoint.checkpoint": "jax.checkpoint",
+    "jax.experimental.io_callback.io_callback": "jax.experimental.io_callback",
+    "jax.random.PRNGKey": "jax.random.PRNGKey",
+}
+
+
+def canonical(qualname: str) -> str:
+    for prefix, repl in _CANONICAL_PREFIXES:
+        if qualname.startswith(prefix):
+            qualname = repl + qualname[len(prefix):]
+            break
+    return _CANONICAL_NAMES.get(qualname, qualname)
+
+
+def transform_for(qualname: Optional[str]) -> Optional[Transform]:
+    if not qualname:
+        return None
+    return TRANSFORMS.get(canonical(qualname))
+
+
+# Modules whose functions build JAX arrays (the result is a JAX array).
+ARRAY_MODULES = (
+    "jax.numpy.",
+    "jax.lax.",
+    "jax.nn.",
+    "jax.scipy.",
+    "jax.random.",
+    "jax.image.",
+    "jax.ops.",
+)
+
+# jax.numpy / lax names whose result is a static Python value, not an array.
+STATIC_RESULT_FUNCS = frozenset(
+    {
+        "jax.numpy.shape",
+        "jax.numpy.ndim",
+        "jax.numpy.size",
+        "jax.numpy.dtype",
+        "jax.numpy.result_type",
+        "jax.numpy.promote_types",
+        "jax.numpy.issubdtype",
+        "jax.numpy.iinfo",
+        "jax.numpy.finfo",
+        "jax.numpy.can_cast",
+        "jax.numpy.isdtype",
+        "jax.numpy.iscomplexobj",
+        "jax.numpy.isrealobj",
+        "jax.numpy.isscalar",
+        "jax.numpy.broadcast_shapes",
+        "jax.lax.broadcast_shapes",
+        "jax.numpy.save",
+        "jax.numpy.load",
+        "jax.random.key_impl",
+        "jax.random.default_prng_impl",
+    }
+)
+
+# Attributes of an array that are static under tracing.
+STATIC_ATTRS = frozenset(
+    {
+        "shape",
+        "ndim",
+        "dtype",
+        "size",
+        "itemsize",
+        "nbytes",
+        "weak_type",
+        "sharding",
+        "aval",
+        "devices",
+        "device",
+        "committed",
+        "is_fully_addressable",
+        "format",
+        "named_shape",
+    }
+)
+
+# Array methods that return arrays of the same tracedness.
+ARRAY_METHODS = frozenset(
+    {
+        "sum", "mean", "max", "min", "prod", "std", "var", "argmax", "argmin",
+        "all", "any", "cumsum", "cumprod", "reshape", "transpose", "squeeze",
+        "astype", "ravel", "flatten", "clip", "round", "dot", "conj", "conjugate",
+        "swapaxes", "take", "nonzero", "sort", "argsort", "repeat", "diagonal",
+        "trace", "real", "imag", "T", "mT", "block_until_ready", "copy", "view",
+        "ptp", "searchsorted", "squeeze", "cumulative_sum", "nansum", "max",
+    }
+)
+
+# Methods that pull a tracer into a Python value (ConcretizationTypeError).
+CONCRETIZING_METHODS = frozenset({"item", "tolist", "__int__", "__float__", "__bool__"})
+
+# Builtins that concretize their argument, and what JAX raises for each.
+CONCRETIZING_BUILTINS = {
+    "int": "ConcretizationTypeError",
+    "float": "ConcretizationTypeError",
+    "complex": "ConcretizationTypeError",
+    "range": "TracerIntegerConversionError",
+    "hex": "TracerIntegerConversionError",
+    "oct": "TracerIntegerConversionError",
+    "bin": "TracerIntegerConversionError",
+    "chr": "TracerIntegerConversionError",
+}
+
+# jax.numpy / random functions that take a shape (position, keyword).
+SHAPE_ARGS: dict[str, tuple[Optional[int], str]] = {
+    "jax.numpy.zeros": (0, "shape"),
+    "jax.numpy.ones": (0, "shape"),
+    "jax.numpy.empty": (0, "shape"),
+    "jax.numpy.full": (0, "shape"),
+    "jax.numpy.eye": (0, "N"),
+    "jax.numpy.identity": (0, "n"),
+    "jax.numpy.tri": (0, "N"),
+    "jax.numpy.arange": (0, "start"),
+    "jax.numpy.linspace": (2, "num"),
+    "jax.numpy.logspace": (2, "num"),
+    "jax.numpy.geomspace": (2, "num"),
+    "jax.numpy.reshape": (1, "shape"),
+    "jax.numpy.broadcast_to": (1, "shape"),
+    "jax.numpy.tile": (1, "reps"),
+    "jax.numpy.resize": (1, "new_shape"),
+    "jax.lax.full": (0, "shape"),
+    "jax.lax.broadcast": (1, "sizes"),
+    "jax.lax.iota": (1, "size"),
+    "jax.random.normal": (1, "shape"),
+    "jax.random.uniform": (1, "shape"),
+    "jax.random.bernoulli": (2, "shape"),
+    "jax.random.randint": (1, "shape"),
+    "jax.random.categorical": (3, "shape"),
+    "jax.random.truncated_normal": (3, "shape"),
+    "jax.random.gumbel": (1, "shape"),
+    "jax.random.exponential": (1, "shape"),
+    "jax.random.split": (1, "num"),
+}
+
+# Array methods taking a shape.
+SHAPE_METHODS = {"reshape": 0, "broadcast_to": 0, "resize": 0}
+
+# jax.random functions that consume a key (first argument, keyword "key").
+RANDOM_CONSUMERS = frozenset(
+    {
+        "ball", "bernoulli", "beta", "binomial", "bits", "categorical", "cauchy",
+        "chisquare", "choice", "dirichlet", "double_sided_maxwell", "exponential",
+        "f", "gamma", "generalized_normal", "geometric", "gumbel", "laplace",
+        "loggamma", "logistic", "lognormal", "maxwell", "multinomial",
+        "multivariate_normal", "normal", "orthogonal", "pareto", "permutation",
+        "poisson", "rademacher", "randint", "rayleigh", "t", "triangular",
+        "truncated_normal", "uniform", "wald", "weibull_min", "split", "shuffle",
+    }
+)
+KEY_MAKERS = frozenset({"PRNGKey", "key", "wrap_key_data", "clone", "fold_in"})
+
+# Dtype spellings that need jax_enable_x64.
+X64_DTYPE_NAMES = frozenset({"float64", "int64", "uint64", "complex128", "double", "longlong", "ulonglong", "cdouble", "complex_", "float_", "int_"})
+X64_DTYPE_STRINGS = frozenset({"float64", "int64", "uint64", "complex128", "f8", "i8", "u8", "c16", "double", "<f8", "<i8"})
+X64_REPLACEMENT = {
+    "float64": "float32",
+    "double": "float32",
+    "float_": "float32",
+    "int64": "int32",
+    "longlong": "int32",
+    "int_": "int32",
+    "uint64": "uint32",
+    "ulonglong": "uint32",
+    "complex128": "complex64",
+    "cdouble": "complex64",
+    "complex_": "complex64",
+    "f8": "f4",
+    "i8": "i4",
+    "u8": "u4",
+    "c16": "c8",
+    "<f8": "<f4",
+    "<i8": "<i4",
+}
+
+# Base classes whose methods run under tracing (flax / equinox modules).
+MODULE_BASES = frozenset(
+    {
+        "flax.linen.Module",
+        "flax.nnx.Module",
+        "equinox.Module",
+        "haiku.Module",
+    }
+)
+
+# Annotations that mean "this parameter is an array" (traced under jit).
+ARRAY_ANNOTATIONS = frozenset(
+    {
+        "jax.Array",
+        "jax.numpy.ndarray",
+        "jax.typing.ArrayLike",
+        "chex.Array",
+        "chex.ArrayDevice",
+        "jaxtyping.Array",
+        "jaxtyping.ArrayLike",
+        "jaxtyping.Float",
+        "jaxtyping.Int",
+        "jaxtyping.Bool",
+        "jaxtyping.Shaped",
+        "jaxtyping.Num",
+        "jaxtyping.Real",
+        "jaxtyping.Inexact",
+        "jaxtyping.Integer",
+        "jaxtyping.Complex",
+        "jaxtyping.PRNGKeyArray",
+        "jaxtyping.Key",
+    }
+)
+
+# Annotations that mean "a static Python value".
+STATIC_ANNOTATIONS = frozenset(
+    {"int", "bool", "str", "float", "bytes", "type", "None", "typing.Callable",
+     "collections.abc.Callable", "Callable", "typing.Literal", "Literal"}
+)

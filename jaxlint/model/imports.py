@@ -1,0 +1,68 @@
+"""Import resolution: which local names stand for which qualified names.
+
+``import jax.numpy as jnp`` makes ``jnp.zeros`` resolve to ``jax.numpy.zeros``;
+``from jax import random as jr`` makes ``jr.split`` ``jax.random.split``;
+``import jax.numpy as np`` makes ``np`` *jax.numpy*.  A name that was not
+imported resolves to nothing, so ``numba.jit`` is never ``jax.jit``.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.model.apis import canonical
+
+
+def _module_name(node: cst.BaseExpression) -> Optional[str]:
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+class ImportTable:
+    """Local name -> qualified name, for one file (imports in any scope)."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+
+    def add_import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = _module_name(alias.name)
+            if full is None:
+                continue
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.names[alias.asname.name.value] = full
+            else:
+                top = full.split(".", 1)[0]
+                self.names[top] = top
+
+    def add_import_from(self, node: cst.ImportFrom) -> None:
+        if node.relative or node.module is None:
+            return
+        base = _module_name(node.module)
+        if base is None or isinstance(node.names, cst.ImportStar):
+            return
+        for alias in node.names:
+            if not isinstance(alias.name, cst.Name):
+                continue
+            local = alias.name.value
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+            self.names[local] = f"{base}.{alias.name.value}"
+
+    def resolve_dotted(self, dotted: str) -> Optional[str]:
+        head, _, rest = dotted.partition(".")
+        base = self.names.get(head)
+        if base is None:
+            return None
+        return canonical(f"{base}.{rest}" if rest else base)
+
+    def imports_any(self, roots: tuple[str, ...]) -> bool:
+        return any(q.split(".", 1)[0] in roots for q in self.names.values())

@@ -1,0 +1,511 @@
+"""Pass 1: one cheap walk over the whole file.
+
+It resolves imports, finds every function and lambda (a ``Unit``), the classes
+that are flax/equinox modules, every place a function is handed to a JAX
+transformation (decorators, ``jax.jit(f)``, ``lax.scan(body, ...)``), the
+calls between functions of the file, and where x64 is switched on.  From the
+transformation sites it decides which units are traced and which of their
+parameters are static.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.model import apis
+from jaxlint.model.imports import ImportTable
+from jaxlint.model.units import ClassInfo, ParamInfo, Unit
+from jaxlint.model.walk import (
+    arg_at,
+    children,
+    dotted_name,
+    keyword_arg,
+    literal_ints,
+    literal_strs,
+    positional_args,
+    string_value,
+)
+
+
+@dataclass
+class TransformSite:
+    transform: apis.Transform
+    qualname: str
+    call: Optional[cst.Call]  # None for a bare decorator
+    fn_expr: cst.BaseExpression
+    scope: Unit  # the unit the site is written in
+    # positional parameters already bound by functools.partial, and bound keywords
+    bound_positional: int = 0
+    bound_keywords: frozenset[str] = frozenset()
+
+
+@dataclass
+class FileIndex:
+    module: cst.Module
+    imports: ImportTable
+    module_unit: Unit
+    units: list[Unit] = field(default_factory=list)
+    unit_of: dict[int, Unit] = field(default_factory=dict)  # id(def/lambda node) -> unit
+    classes: list[ClassInfo] = field(default_factory=list)
+    sites: list[TransformSite] = field(default_factory=list)
+    call_edges: dict[int, set[int]] = field(default_factory=dict)  # caller unit id -> callee ids
+    x64_nodes: list[cst.CSTNode] = field(default_factory=list)  # where x64 gets enabled
+    # module-level names assigned more than once (for the stale-global rule)
+    module_assignments: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
+
+    @property
+    def enables_x64(self) -> bool:
+        return bool(self.x64_nodes)
+
+
+_X64_ENV_VALUES = {"1", "true", "True", "TRUE", "yes"}
+
+
+class Indexer:
+    def __init__(self, module: cst.Module) -> None:
+        self.imports = ImportTable()
+        mod_unit = Unit(node=module, name="<module>", qualname="<module>", parent=None)
+        self.index = FileIndex(module=module, imports=self.imports, module_unit=mod_unit)
+        self.index.units.append(mod_unit)
+        self.index.unit_of[id(module)] = mod_unit
+        self._pending_calls: list[tuple[Unit, cst.Call]] = []
+        self._class_stack: list[ClassInfo] = []
+
+    # -- qualified names ------------------------------------------------------
+    def qualname(self, expr: cst.CSTNode) -> Optional[str]:
+        dotted = dotted_name(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else None
+        if dotted is None:
+            return None
+        return self.imports.resolve_dotted(dotted)
+
+    # -- the walk ---------------------------------------------------------------
+    def run(self) -> FileIndex:
+        module = self.index.module
+        self._walk_block(module, self.index.module_unit)
+        self._resolve()
+        return self.index
+
+    def _walk_block(self, node: cst.CSTNode, unit: Unit) -> None:
+        stack: list[cst.CSTNode] = list(children(node))
+        stack.reverse()
+        while stack:
+            n = stack.pop()
+            t = type(n)
+            if t is cst.FunctionDef:
+                self._function(n, unit)
+                continue
+            if t is cst.Lambda:
+                self._lambda(n, unit)
+                continue
+            if t is cst.ClassDef:
+                self._class(n, unit)
+                continue
+            if t is cst.Import:
+                self.imports.add_import(n)
+                continue
+            if t is cst.ImportFrom:
+                self.imports.add_import_from(n)
+                continue
+            if t is cst.Call:
+                self._call(n, unit)
+            elif t is cst.Name:
+                continue
+            elif t is cst.Assign:
+                for tgt in n.targets:
+                    self._assigned(tgt.target, unit, n)
+                if unit.is_module:
+                    self._x64_env_assign(n)
+            elif t is cst.AugAssign or t is cst.AnnAssign:
+                self._assigned(n.target, unit, n)
+            elif t is cst.For or t is cst.CompFor:
+                self._assigned(n.target, unit, n)
+            elif t is cst.Global:
+                unit.global_names.update(a.name.value for a in n.names)
+            elif t is cst.Nonlocal:
+                unit.nonlocal_names.update(a.name.value for a in n.names)
+            elif t is cst.Yield:
+                unit.is_generator = True
+            elif t is cst.With:
+                for item in n.items:
+                    if item.asname is not None:
+                        self._assigned(item.asname.name, unit, n)
+            elif t is cst.NamedExpr:
+                self._assigned(n.target, unit, n)
+            kids = list(children(n))
+            kids.reverse()
+            stack.extend(kids)
+
+    def _assigned(self, target: cst.CSTNode, unit: Unit, stmt: cst.CSTNode) -> None:
+        if isinstance(target, cst.Name):
+            unit.assigned.add(target.value)
+            if unit.is_module:
+                self.index.module_assignments.setdefault(target.value, []).append(stmt)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                self._assigned(el.value, unit, stmt)
+        elif isinstance(target, cst.StarredElement):
+            self._assigned(target.value, unit, stmt)
+
+    def _params(self, params: cst.Parameters) -> list[ParamInfo]:
+        out: list[ParamInfo] = []
+        idx = 0
+        for p in params.posonly_params:
+            out.append(self._param(p, "posonly", idx))
+            idx += 1
+        for p in params.params:
+            out.append(self._param(p, "pos", idx))
+            idx += 1
+        if isinstance(params.star_arg, cst.Param):
+            out.append(self._param(params.star_arg, "vararg", None))
+        for p in params.kwonly_params:
+            out.append(self._param(p, "kwonly", None))
+        if params.star_kwarg is not None:
+            out.append(self._param(params.star_kwarg, "kwarg", None))
+        return out
+
+    def _param(self, p: cst.Param, kind: str, idx: Optional[int]) -> ParamInfo:
+        ann = None
+        if p.annotation is not None:
+            a = p.annotation.annotation
+            head = a.value if isinstance(a, cst.Subscript) else a
+            if isinstance(head, (cst.Name, cst.Attribute)):
+                dotted = dotted_name(head)
+                ann = self.qualname(head) or dotted
+            elif isinstance(a, cst.SimpleString):
+                ann = string_value(a)
+        return ParamInfo(p.name.value, kind, idx, p.default, ann)
+
+    def _new_unit(
+        self, node, name: str, parent: Unit, params: cst.Parameters, cls: Optional[ClassInfo] = None
+    ) -> Unit:
+        prefix = "" if parent.is_module else parent.qualname + "."
+        if cls is not None:
+            prefix += cls.name + "."
+        unit = Unit(node=node, name=name, qualname=prefix + name, parent=parent)
+        unit.params = self._params(params)
+        self.index.units.append(unit)
+        self.index.unit_of[id(node)] = unit
+        return unit
+
+    _in_class_body = False
+
+    def _function(self, node: cst.FunctionDef, parent: Unit) -> None:
+        # decorators and defaults run in the enclosing scope
+        for dec in node.decorators:
+            self._walk_expr(dec.decorator, parent)
+        for p in (*node.params.params, *node.params.kwonly_params, *node.params.posonly_params):
+            if p.default is not None:
+                self._walk_expr(p.default, parent)
+        in_class = self._in_class_body
+        cls = self._class_stack[-1] if in_class else None
+        unit = self._new_unit(node, node.name.value, parent, node.params, cls)
+        if cls is not None:
+            unit.cls = cls
+            cls.methods[node.name.value] = unit
+        else:
+            parent.defs[node.name.value] = unit
+        for dec in node.decorators:
+            self._decorator(dec.decorator, unit, parent)
+        self._in_class_body = False
+        self._walk_block(node.body, unit)
+        self._in_class_body = in_class
+
+    def _lambda(self, node: cst.Lambda, parent: Unit) -> None:
+        for p in node.params.params:
+            if p.default is not None:
+                self._walk_expr(p.default, parent)
+        in_class = self._in_class_body
+        self._in_class_body = False
+        unit = self._new_unit(node, "<lambda>", parent, node.params)
+        self._walk_expr(node.body, unit)
+        self._in_class_body = in_class
+
+    def _class(self, node: cst.ClassDef, parent: Unit) -> None:
+        for dec in node.decorators:
+            self._walk_expr(dec.decorator, parent)
+        bases = []
+        for arg in node.bases:
+            self._walk_expr(arg.value, parent)
+            q = self.qualname(arg.value)
+            if q:
+                bases.append(q)
+        info = ClassInfo(
+            name=node.name.value,
+            node=node,
+            bases=bases,
+            is_jax_module=any(b in apis.MODULE_BASES for b in bases),
+        )
+        # a class deriving from a jax-module class defined in this file
+        for other in self.index.classes:
+            if other.is_jax_module and other.name in (
+                dotted_name(a.value) for a in node.bases if isinstance(a.value, (cst.Name, cst.Attribute))
+            ):
+                info.is_jax_module = True
+        self.index.classes.append(info)
+        self._class_stack.append(info)
+        in_class = self._in_class_body
+        self._in_class_body = True
+        self._walk_block(node.body, parent)
+        self._in_class_body = in_class
+        self._class_stack.pop()
+
+    def _walk_expr(self, expr: cst.CSTNode, unit: Unit) -> None:
+        t = type(expr)
+        if t is cst.Lambda:
+            self._lambda(expr, unit)
+            return
+        if t is cst.Call:
+            self._call(expr, unit)
+        in_class = self._in_class_body
+        self._in_class_body = False
+        self._walk_block(expr, unit)
+        self._in_class_body = in_class
+
+    # -- calls and transformation sites --------------------------------------
+    def _call(self, call: cst.Call, unit: Unit) -> None:
+        func = call.func
+        if isinstance(func, cst.Name):
+            self._pending_calls.append((unit, call))
+        q = self.qualname(func)
+        if q is None:
+            return
+        if q in ("jax.config.update", "jax.config.config.update") or q.endswith(".config.update") and q.startswith("jax"):
+            self._x64_config_call(call)
+            return
+        if q == "jax.enable_x64" or q == "jax.experimental.enable_x64":
+            return  # a context manager: handled where it is used
+        t = apis.transform_for(q)
+        if t is None:
+            return
+        self._site_from_call(t, q, call, unit)
+
+    def _site_from_call(self, t: apis.Transform, q: str, call: cst.Call, unit: Unit) -> None:
+        pos = positional_args(call)
+        for i in t.fn_args:
+            if i < len(pos):
+                self.index.sites.append(TransformSite(t, q, call, pos[i].value, unit))
+        for kw in t.fn_kwargs:
+            a = keyword_arg(call, kw)
+            if a is not None:
+                self.index.sites.append(TransformSite(t, q, call, a.value, unit))
+        for i in t.fn_list_args:
+            if i < len(pos) and isinstance(pos[i].value, (cst.List, cst.Tuple)):
+                for el in pos[i].value.elements:
+                    self.index.sites.append(TransformSite(t, q, call, el.value, unit))
+
+    def _decorator(self, dec: cst.BaseExpression, fn: Unit, scope: Unit) -> None:
+        q = self.qualname(dec)
+        if q is not None:
+            t = apis.transform_for(q)
+            if t is not None:
+                self.index.sites.append(TransformSite(t, q, None, fn.node.name, scope))  # type: ignore[union-attr]
+            return
+        if isinstance(dec, cst.Call):
+            fq = self.qualname(dec.func)
+            if fq == "functools.partial":
+                pos = positional_args(dec)
+                if pos:
+                    tq = self.qualname(pos[0].value)
+                    t = apis.transform_for(tq)
+                    if t is not None:
+                        self.index.sites.append(
+                            TransformSite(t, tq or "", dec, fn.node.name, scope)  # type: ignore[union-attr]
+                        )
+            elif fq is not None:
+                t = apis.transform_for(fq)
+                if t is not None and not positional_args(dec):
+                    # @jax.jit(static_argnames=...) / @eqx.filter_jit(donate=...)
+                    self.index.sites.append(TransformSite(t, fq, dec, fn.node.name, scope))  # type: ignore[union-attr]
+
+    def _x64_config_call(self, call: cst.Call) -> None:
+        pos = positional_args(call)
+        if len(pos) >= 2 and string_value(pos[0].value) == "jax_enable_x64":
+            v = pos[1].value
+            if isinstance(v, cst.Name) and v.value == "True" or (
+                isinstance(v, cst.Integer) and v.value != "0"
+            ):
+                self.index.x64_nodes.append(call)
+
+    def _x64_env_assign(self, node: cst.Assign) -> None:
+        # os.environ["JAX_ENABLE_X64"] = "True"
+        for tgt in node.targets:
+            t = tgt.target
+            if isinstance(t, cst.Subscript) and dotted_name(t.value) in ("os.environ", "environ"):
+                if len(t.slice) == 1 and isinstance(t.slice[0].slice, cst.Index):
+                    if string_value(t.slice[0].slice.value) == "JAX_ENABLE_X64":
+                        if string_value(node.value) in _X64_ENV_VALUES:
+                            self.index.x64_nodes.append(node)
+
+    # -- resolution -------------------------------------------------------------
+    def lookup_def(self, name: str, scope: Unit) -> Optional[Unit]:
+        u: Optional[Unit] = scope
+        while u is not None:
+            if name in u.defs:
+                return u.defs[name]
+            u = u.parent
+        return None
+
+    def resolve_fn(self, expr: cst.BaseExpression, scope: Unit) -> tuple[Optional[Unit], int, frozenset[str], Optional[TransformSite]]:
+        """The unit a function expression denotes, with partial-bound arguments."""
+        if isinstance(expr, cst.Lambda):
+            return self.index.unit_of.get(id(expr)), 0, frozenset(), None
+        if isinstance(expr, cst.Name):
+            return self.lookup_def(expr.value, scope), 0, frozenset(), None
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
+            if expr.value.value in ("self", "cls") and scope.cls is not None:
+                return scope.cls.methods.get(expr.attr.value), 0, frozenset(), None
+            return None, 0, frozenset(), None
+        if isinstance(expr, cst.Call):
+            fq = self.qualname(expr.func)
+            if fq == "functools.partial":
+                pos = positional_args(expr)
+                if pos:
+                    unit, n, kws, inner = self.resolve_fn(pos[0].value, scope)
+                    bound_kw = frozenset(
+                        a.keyword.value for a in expr.args if a.keyword is not None
+                    )
+                    return unit, n + len(pos) - 1, kws | bound_kw, inner
+            t = apis.transform_for(fq)
+            if t is not None:
+                # jax.jit(jax.grad(f)): the inner function is traced by the outer one
+                return None, 0, frozenset(), TransformSite(t, fq or "", expr, expr, scope)
+        return None, 0, frozenset(), None
+
+    def _resolve(self) -> None:
+        idx = self.index
+        # call edges between units, for the analysis order
+        for unit, call in self._pending_calls:
+            callee = self.lookup_def(call.func.value, unit)  # type: ignore[union-attr]
+            if callee is not None:
+                idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+        # classes: methods of flax/equinox/haiku modules see traced array arguments
+        for cls in idx.classes:
+            if not cls.is_jax_module:
+                continue
+            for name, m in cls.methods.items():
+                if name in ("setup", "__init__", "__post_init__", "__check_init__"):
+                    continue
+                for p in m.params[1:]:
+                    if p.annotation in apis.ARRAY_ANNOTATIONS:
+                        m.traced_params.add(p.name)
+                if m.traced_params:
+                    m.reasons.append(f"a method of the module class {cls.name}")
+        for site in list(idx.sites):
+            self._apply_site(site)
+
+    def _apply_site(self, site: TransformSite, depth: int = 0) -> None:
+        if depth > 4:
+            return
+        unit, n_bound, kw_bound, inner = self.resolve_fn(site.fn_expr, site.scope)
+        if inner is not None:
+            # jax.jit(jax.grad(f)) / jax.vmap(jax.jit(f)): the outer transform traces f
+            call = inner.call
+            assert call is not None
+            t_inner = inner.transform
+            for i in t_inner.fn_args:
+                pos = positional_args(call)
+                if i < len(pos):
+                    outer = TransformSite(
+                        site.transform if site.transform.traces else t_inner,
+                        site.qualname if site.transform.traces else inner.qualname,
+                        site.call,
+                        pos[i].value,
+                        site.scope,
+                    )
+                    self._apply_site(outer, depth + 1)
+            return
+        if unit is None:
+            return
+        t = site.transform
+        if t.host:
+            unit.host = True
+            unit.reasons.append(f"a host callback of {site.qualname}")
+            return
+        if not t.traces:
+            return
+        unit.mark_traced(_reason(site))
+        static = self._static_params(site, unit)
+        unit.static_params |= static
+        vmap_unbatched = self._vmap_unbatched(site, unit, n_bound)
+        positional = unit.positional()
+        is_method = unit.cls is not None and bool(positional) and positional[0].name in ("self", "cls")
+        for p in unit.params:
+            if p.name in static or p.name in kw_bound or p.name in vmap_unbatched:
+                continue
+            if p.kind in ("vararg", "kwarg"):
+                continue
+            if p.index is not None and p.index < n_bound:
+                continue
+            if is_method and p is positional[0]:
+                continue
+            if t.filtered:
+                if p.annotation in apis.ARRAY_ANNOTATIONS:
+                    unit.traced_params.add(p.name)
+                continue
+            if p.annotation in apis.STATIC_ANNOTATIONS:
+                continue
+            if p.has_literal_default and site.transform.wrapper:
+                # jit(f)(x) leaves f's defaults as Python values unless passed
+                continue
+            unit.traced_params.add(p.name)
+
+    def _static_params(self, site: TransformSite, unit: Unit) -> set[str]:
+        t = site.transform
+        call = site.call
+        out: set[str] = set()
+        if call is None:
+            return out
+        positional = unit.positional()
+        if t.static_argnums_kw:
+            a = keyword_arg(call, t.static_argnums_kw)
+            if a is not None:
+                nums = literal_ints(a.value)
+                if nums is None:
+                    # not a literal: we cannot tell which are static; treat all as static
+                    return {p.name for p in unit.params}
+                for n in nums:
+                    if -len(positional) <= n < len(positional):
+                        out.add(positional[n].name)
+        if t.static_argnames_kw:
+            a = keyword_arg(call, t.static_argnames_kw)
+            if a is not None:
+                names = literal_strs(a.value)
+                if names is None:
+                    return {p.name for p in unit.params}
+                out.update(names)
+        return out
+
+    def _vmap_unbatched(self, site: TransformSite, unit: Unit, n_bound: int) -> set[str]:
+        if site.call is None or not site.qualname.endswith("vmap"):
+            return set()
+        in_axes = arg_at(site.call, 1, "in_axes")
+        if in_axes is None:
+            return set()
+        positional = unit.positional()
+        out: set[str] = set()
+        if isinstance(in_axes, cst.Name) and in_axes.value == "None":
+            return {p.name for p in positional}
+        if isinstance(in_axes, (cst.Tuple, cst.List)):
+            for i, el in enumerate(in_axes.elements):
+                if isinstance(el.value, cst.Name) and el.value.value == "None":
+                    j = i + n_bound
+                    if j < len(positional):
+                        out.add(positional[j].name)
+        return out
+
+
+def _reason(site: TransformSite) -> str:
+    q = site.qualname
+    short = q.replace("jax.lax.", "lax.").replace("equinox.", "eqx.")
+    if site.call is None:
+        return f"decorated with @{short}"
+    if site.transform.wrapper:
+        return f"wrapped by {short}"
+    return f"a body passed to {short}"
+
+
+def build_index(module: cst.Module) -> FileIndex:
+    return Indexer(module).run()

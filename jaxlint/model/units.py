@@ -1,0 +1,82 @@
+"""Code units (the module, each function and lambda) and what is known of them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+import libcst as cst
+
+UnitNode = Union[cst.Module, cst.FunctionDef, cst.Lambda]
+
+
+@dataclass
+class ParamInfo:
+    name: str
+    kind: str  # "pos" (positional or keyword), "posonly", "vararg", "kwonly", "kwarg"
+    index: Optional[int]  # position among positional parameters
+    default: Optional[cst.BaseExpression]
+    annotation: Optional[str]  # qualified (or dotted) name of the annotation's head
+
+    @property
+    def has_literal_default(self) -> bool:
+        d = self.default
+        if d is None:
+            return False
+        if isinstance(d, cst.Name) and d.value in ("True", "False", "None"):
+            return True
+        return isinstance(
+            d, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.Imaginary)
+        ) or (isinstance(d, cst.UnaryOperation) and isinstance(d.expression, (cst.Integer, cst.Float)))
+
+
+@dataclass
+class ClassInfo:
+    name: str
+    node: cst.ClassDef
+    bases: list[str]  # qualified names of the bases that resolved
+    is_jax_module: bool  # flax / equinox / haiku module: methods run traced
+    methods: dict[str, "Unit"] = field(default_factory=dict)
+
+
+@dataclass
+class Unit:
+    node: UnitNode
+    name: str
+    qualname: str
+    parent: Optional["Unit"]
+    cls: Optional[ClassInfo] = None  # set when the unit is a method
+    params: list[ParamInfo] = field(default_factory=list)
+    defs: dict[str, "Unit"] = field(default_factory=dict)  # nested defs by name
+    # --- what the model decides ---------------------------------------------
+    traced: bool = False  # the body runs while JAX traces it (jnp results are tracers)
+    host: bool = False  # a host callback body: concrete values
+    traced_params: set[str] = field(default_factory=set)  # parameters that receive tracers
+    static_params: set[str] = field(default_factory=set)  # declared static
+    reasons: list[str] = field(default_factory=list)  # e.g. "decorated with jax.jit"
+    # names assigned anywhere in the body (locals), for closure reasoning
+    assigned: set[str] = field(default_factory=set)
+    global_names: set[str] = field(default_factory=set)
+    nonlocal_names: set[str] = field(default_factory=set)
+    closure_env: Optional[dict] = None  # the enclosing environment where it was defined
+    is_generator: bool = False
+
+    @property
+    def is_module(self) -> bool:
+        return isinstance(self.node, cst.Module)
+
+    def param(self, name: str) -> Optional[ParamInfo]:
+        for p in self.params:
+            if p.name == name:
+                return p
+        return None
+
+    def positional(self) -> list[ParamInfo]:
+        return [p for p in self.params if p.kind in ("pos", "posonly")]
+
+    def mark_traced(self, reason: str) -> bool:
+        changed = not self.traced
+        self.traced = True
+        if reason not in self.reasons:
+            self.reasons.append(reason)
+        return changed

@@ -1,0 +1,84 @@
+"""Abstract values: what the model knows about the value of an expression."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Optional
+
+import libcst as cst
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jaxlint.model.units import Unit
+
+# kinds
+ARRAY = "array"  # a JAX array (jnp/lax/random result, arithmetic on arrays)
+NPARRAY = "nparray"  # a NumPy array (host memory, mutable)
+KEY = "key"  # one PRNG key
+KEYS = "keys"  # an array of keys (split(key, n))
+STATIC = "static"  # a concrete Python value (literal, shape, len, static arg)
+ITERATOR = "iterator"  # a stateful Python iterator or generator
+FUNCTION = "function"  # a function or callable from a known module
+MODULE = "module"  # an imported module
+TUPLE = "tuple"  # a tuple/list display with known elements
+AT = "at"  # x.at
+AT_INDEX = "at_index"  # x.at[i]
+LIST = "list"  # a Python list/dict built here (mutable container)
+UNKNOWN = "unknown"
+
+
+class KeyToken:
+    """Identity of one PRNG key value; two uses of the same token are a reuse."""
+
+    __slots__ = ("node", "loop_depth", "label")
+
+    def __init__(self, node: Optional[cst.CSTNode], loop_depth: int, label: str) -> None:
+        self.node = node
+        self.loop_depth = loop_depth
+        self.label = label
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"KeyToken({self.label})"
+
+
+@dataclass(frozen=True)
+class Value:
+    kind: str = UNKNOWN
+    traced: bool = False
+    # names of the traced parameters this value depends on (for messages)
+    deps: frozenset[str] = frozenset()
+    qualname: Optional[str] = None  # modules, functions, dtypes
+    unit: Optional["Unit"] = None  # a function defined in this file
+    key: Optional[KeyToken] = None
+    elements: Optional[tuple["Value", ...]] = None
+    # an array created in this scope by a jax.numpy constructor and not aliased
+    local_array: bool = False
+    # a transform wrapped around ``unit`` (jax.jit(f) -> FUNCTION with transform)
+    transform: Optional[str] = None
+
+    def with_key(self, token: KeyToken) -> "Value":
+        return replace(self, key=token)
+
+
+UNKNOWN_VALUE = Value()
+STATIC_VALUE = Value(kind=STATIC)
+
+
+def join(a: Value, b: Value) -> Value:
+    """The value after two control-flow paths meet."""
+    if a is b or a == b:
+        return a
+    kind = a.kind if a.kind == b.kind else UNKNOWN
+    key = a.key if a.key is b.key else None
+    return Value(
+        kind=kind,
+        traced=a.traced or b.traced,
+        deps=a.deps | b.deps,
+        qualname=a.qualname if a.qualname == b.qualname else None,
+        unit=a.unit if a.unit is b.unit else None,
+        key=key,
+        local_array=a.local_array and b.local_array,
+    )
+
+
+def traced_value(kind: str, deps: frozenset[str]) -> Value:
+    return Value(kind=kind, traced=True, deps=deps)
