@@ -236,7 +236,7 @@ def _lint_stdin(opts: CheckOptions, store: ConfigStore, sources: dict[str, str])
     from jaxlint.runner import lint_one
 
     name = opts.stdin_filename or "-"
-    data = click.get_binary_stream("stdin").read()
+    data = sys.stdin.buffer.read()
     if opts.stdin_filename and opts.force_exclude:
         from jaxlint.discovery import is_excluded
 
@@ -269,7 +269,7 @@ def _report(report, opts: CheckOptions, out: TextIO, color: bool) -> None:
 @contextmanager
 def _output_stream(path: Optional[str]) -> Iterator[tuple[TextIO, bool]]:
     if path is None:
-        out = click.get_text_stream("stdout")
+        out = sys.stdout
         yield out, _use_color(out)
         out.flush()
         return
@@ -319,7 +319,7 @@ def rules_command(output_format: str) -> None:
     for r in rules:
         table.add_row(r.code, r.name, "on" if r.default_enabled else "off",
                       r.fix_availability, r.summary)
-    Console(file=click.get_text_stream("stdout"), highlight=False, soft_wrap=False).print(table)
+    Console(file=sys.stdout, highlight=False, soft_wrap=False).print(table)
 
 
 @cli.command("rule")
@@ -354,7 +354,7 @@ def rule_command(code: str, output_format: str) -> None:
         from rich.console import Console
         from rich.markdown import Markdown
 
-        Console(file=click.get_text_stream("stdout")).print(Markdown(text))
+        Console(file=sys.stdout).print(Markdown(text))
 
 
 # ----------------------------------------------------------------------------- clean
