@@ -56,7 +56,7 @@ class OutputReport:
             text = self.sources.get(path)
             if text is None:
                 try:
-                    data = Path(path).read_bytes()
+                    data = (self.cwd / path).read_bytes()
                     text = data.decode("utf-8-sig", errors="replace")
                 except OSError:
                     text = None

@@ -1,0 +1,166 @@
+"""The command line: routing, exit codes, stdin, bad files, rules, rule, version."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import jaxlint
+from jaxlint.cli import cli, main
+from jaxlint.rules import all_rules
+
+BAD = "import jax\ndef f(:\n"
+
+
+def _invoke(*args: str, **kw):
+    return CliRunner().invoke(cli, list(args), **kw)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.py").write_text(BAD)
+    (tmp_path / "ok.py").write_text("x = 1\n")
+    return tmp_path
+
+
+def test_exit_codes(project: Path) -> None:
+    assert _invoke("--no-cache", "ok.py").exit_code == 0
+    assert _invoke("--no-cache", "bad.py").exit_code == 1
+    assert _invoke("check", "--no-cache", "bad.py").exit_code == 1
+    assert _invoke("--no-cache", "--exit-zero", "bad.py").exit_code == 0
+    assert _invoke("--no-cache", "--exit-zero", "missing.py", "ok.py").exit_code == 2
+    assert _invoke("--no-cache", "--output-format", "xml", "ok.py").exit_code == 2
+    assert _invoke("--no-cache", "--jobs", "0", "ok.py").exit_code == 2
+
+
+def test_no_paths_lints_the_current_directory(project: Path) -> None:
+    result = _invoke("check", "--no-cache", "--output-format", "concise")
+    assert result.exit_code == 1 and result.stdout.startswith("bad.py:")
+
+
+def test_syntax_error_is_jax001_with_its_line(project: Path) -> None:
+    data = json.loads(_invoke("--no-cache", "--output-format", "json", "bad.py").stdout)
+    assert [d["code"] for d in data] == ["JAX001"]
+    assert data[0]["location"]["row"] in (2, 3)
+
+
+def test_non_utf8_file_gives_one_line_and_the_run_goes_on(project: Path) -> None:
+    (project / "latin.py").write_bytes(b"import jax\nx = '\xe9\xff'\n")
+    result = _invoke("--no-cache", "--output-format", "concise", ".")
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: latin.py: not valid utf-8")
+    assert result.stdout.startswith("bad.py:")
+
+
+def test_unreadable_file(project: Path) -> None:
+    target = project / "secret.py"
+    target.write_text(BAD)
+    target.chmod(0)
+    try:
+        if target.read_bytes():  # running as root: permissions are not enforced
+            pytest.skip("cannot make a file unreadable here")
+    except OSError:
+        pass
+    try:
+        result = _invoke("--no-cache", "--output-format", "concise", ".")
+    finally:
+        target.chmod(0o644)
+    assert result.exit_code == 2
+    assert "error: secret.py: cannot be read" in result.stderr
+    assert result.stdout.startswith("bad.py:")
+
+
+def test_stdin(project: Path) -> None:
+    result = _invoke("--no-cache", "--output-format", "concise", "-", input=BAD.encode())
+    assert result.exit_code == 1 and result.stdout.startswith("-:")
+    result = _invoke("--output-format", "concise", "--stdin-filename", "src/model.py", "-",
+                     input=BAD.encode())
+    assert result.exit_code == 1 and result.stdout.startswith("src/model.py:")
+    result = _invoke("--stdin-filename", "src/model.py", input=b"x = 1\n")
+    assert result.exit_code == 0
+    # full output shows the stdin source line
+    result = _invoke("--stdin-filename", "m.py", "-", input=BAD.encode())
+    assert "def f(:" in result.stdout
+    # per-file-ignores and force-exclude apply to the stdin file name
+    (project / "jaxlint.toml").write_text(
+        'per-file-ignores = {"gen_*.py" = ["JAX001"]}\nexclude = ["vendor/"]\n'
+    )
+    assert _invoke("--stdin-filename", "gen_a.py", "-", input=BAD.encode()).exit_code == 0
+    assert _invoke("--stdin-filename", "vendor/a.py", "-", input=BAD.encode()).exit_code == 1
+    assert _invoke("--force-exclude", "--stdin-filename", "vendor/a.py", "-",
+                   input=BAD.encode()).exit_code == 0
+    assert _invoke("-", "ok.py", input=b"").exit_code == 2
+
+
+def test_parallel_run_is_deterministic(project: Path) -> None:
+    for i in range(30):
+        (project / f"m{i:02d}.py").write_text(BAD if i % 3 == 0 else "import jax\nx = 1\n")
+    serial = _invoke("--no-cache", "-j", "1", "--output-format", "concise", ".")
+    parallel = _invoke("--no-cache", "-j", "2", "--output-format", "concise", ".")
+    assert serial.exit_code == parallel.exit_code == 1
+    assert serial.stdout == parallel.stdout
+    assert serial.stdout.count("JAX001") == 11
+
+
+def test_version_and_help() -> None:
+    result = _invoke("--version")
+    assert result.exit_code == 0 and result.stdout.strip() == f"jaxlint {jaxlint.__version__}"
+    assert "check" in _invoke("--help").stdout
+    assert "--select" in _invoke("check", "--help").stdout
+
+
+def test_rules_listing() -> None:
+    result = _invoke("rules")
+    assert result.exit_code == 0
+    for rule in all_rules():
+        assert rule.code in result.stdout
+    data = json.loads(_invoke("rules", "--output-format", "json").stdout)
+    assert [d["code"] for d in data] == [r.code for r in all_rules()]
+    assert {"code", "name", "default_enabled", "fix_availability", "summary"} <= set(data[0])
+
+
+def test_rule_docs() -> None:
+    result = _invoke("rule", "JAX001")
+    assert result.exit_code == 0 and "syntax-error" in result.stdout and "What it does" in result.stdout
+    assert _invoke("rule", "syntax-error").exit_code == 0
+    assert _invoke("rule", "JAX001", "--output-format", "markdown").stdout.startswith(
+        "# syntax-error (JAX001)"
+    )
+    bad = _invoke("rule", "JAX999")
+    assert bad.exit_code == 2 and bad.stderr.strip() == "error: unknown rule 'JAX999' (see `jaxlint rules`)"
+
+
+def test_internal_error_is_one_line_without_verbose(project: Path, monkeypatch, capsys) -> None:
+    import jaxlint.output as output
+
+    def boom(*a, **k):
+        raise RuntimeError("kaput\nsecond line")
+
+    monkeypatch.setattr(output, "write", boom)
+    with pytest.raises(SystemExit) as exc:
+        main(["--no-cache", "ok.py"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        "error: internal error: RuntimeError: kaput (run with --verbose for the traceback)"
+    ]
+    with pytest.raises(SystemExit):
+        main(["--no-cache", "--verbose", "ok.py"])
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_module_entry_point(project: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "jaxlint", "--no-cache", "--output-format",
+                           "concise", "bad.py"], capture_output=True, text=True)
+    assert proc.returncode == 1 and proc.stdout.startswith("bad.py:")
+    proc = subprocess.run([sys.executable, "-m", "jaxlint", "--select", "JAX9999", "bad.py"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
