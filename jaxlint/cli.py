@@ -137,76 +137,55 @@ def check_command(**kwargs: object) -> None:
     sys.exit(run_check(CheckOptions(**kwargs)))  # type: ignore[arg-type]
 
 
-def run_check(opts: CheckOptions) -> int:
-    """Lint, report, and return the exit code."""
-    from jaxlint.cache import Cache
-    from jaxlint.ruleinfo import load_rule_infos, source_digest
+@dataclass
+class _Session:
+    """What a check run is configured with."""
 
-    cwd = Path.cwd()
+    cwd: Path
+    store: ConfigStore
+    infos: tuple
+    cache_dir: Path
+
+
+@dataclass
+class _Linted:
+    """What a check run found, before it is reported."""
+
+    results: list
+    errors: list[str]  # one line per path that could not be linted
+    tracebacks: list[str]  # internal errors, shown with --verbose
+    sources: dict[str, str]  # text of files not on disk (stdin), for code frames
+
+
+def run_check(opts: CheckOptions) -> int:
+    """Configure, lint, report; return the exit code.
+
+    The stages are separate so that options acting between linting and
+    reporting (fixes, diffs, noqa insertion) slot in after ``_lint``.
+    """
     stdin_mode = "-" in opts.paths or (not opts.paths and opts.stdin_filename is not None)
     if stdin_mode and len(opts.paths) > 1:
         error("`-` (standard input) cannot be combined with other paths")
         return EXIT_ERROR
     try:
-        cache_dir = cache_dir_for(cwd, opts.cache_dir, Path(opts.config) if opts.config else None)
-        infos = load_rule_infos(None if opts.no_cache else cache_dir)
-        overrides = Overrides(
-            select=split_codes(opts.select) if opts.select else None,
-            ignore=split_codes(opts.ignore),
-            extend_select=split_codes(opts.extend_select),
-            x64=opts.x64,
-        )
-        store = ConfigStore(infos, overrides, cwd, Path(opts.config) if opts.config else None)
+        session = _prepare(opts)
+        if opts.show_files and not stdin_mode:
+            return _show_files(opts, session)
+        linted = _lint_stdin(opts, session) if stdin_mode else _lint_paths(opts, session)
     except ConfigError as exc:
         error(str(exc))
         return EXIT_ERROR
-    if opts.verbose:
-        cfg = store.root_config.cfg
-        sys.stderr.write(f"jaxlint {__version__}; configuration: {cfg.label}; cache: "
-                         f"{'off' if opts.no_cache else cache_dir}\n")
 
-    errors: list[str] = []
-    sources: dict[str, str] = {}
-    try:
-        if stdin_mode:
-            results, errors, tracebacks = _lint_stdin(opts, store, sources)
-        else:
-            from jaxlint.discovery import discover
-            from jaxlint.runner import run
-
-            found = discover(opts.paths or (".",), store, force_exclude=opts.force_exclude)
-            files = [_display(p, cwd) for p in found.files]
-            if opts.show_files:
-                for f in files:
-                    click.echo(str(f))
-                for line in found.errors:
-                    error(line)
-                return EXIT_ERROR if found.errors else EXIT_OK
-            cache = None if opts.no_cache else Cache(cache_dir, source_digest())
-            outcome = run(
-                files,
-                store.settings_for,
-                cache,
-                jobs=opts.jobs,
-                show_progress=None if not opts.quiet else False,
-            )
-            results, tracebacks = outcome.results, outcome.tracebacks
-            errors = sorted(found.errors + outcome.errors)
-            if opts.verbose:
-                sys.stderr.write(f"linted {len(files)} files ({outcome.cache_hits} from the cache)\n")
-    except ConfigError as exc:  # a nested configuration file is broken
-        error(str(exc))
-        return EXIT_ERROR
-
-    for line in errors:
+    for line in linted.errors:
         error(line)
     if opts.verbose:
-        for tb in tracebacks:
+        for tb in linted.tracebacks:
             sys.stderr.write(tb)
 
     from jaxlint.output import OutputReport
 
-    report = OutputReport(results=results, rules=infos, cwd=cwd, sources=sources)
+    report = OutputReport(results=linted.results, rules=session.infos, cwd=session.cwd,
+                          sources=linted.sources)
     try:
         with _output_stream(opts.output_file) as (out, color):
             _report(report, opts, out, color)
@@ -214,11 +193,71 @@ def run_check(opts: CheckOptions) -> int:
         error(f"{opts.output_file}: cannot be written ({exc.strerror or exc})")
         return EXIT_ERROR
 
-    if errors:
+    if linted.errors:
         return EXIT_ERROR
     if report.findings and not opts.exit_zero:
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _prepare(opts: CheckOptions) -> _Session:
+    """Read the configuration and the rule metadata (raises ConfigError)."""
+    from jaxlint.ruleinfo import load_rule_infos
+
+    cwd = Path.cwd()
+    config = Path(opts.config) if opts.config else None
+    cache_dir = cache_dir_for(cwd, opts.cache_dir, config)
+    infos = load_rule_infos(None if opts.no_cache else cache_dir)
+    overrides = Overrides(
+        select=split_codes(opts.select) if opts.select else None,
+        ignore=split_codes(opts.ignore),
+        extend_select=split_codes(opts.extend_select),
+        x64=opts.x64,
+    )
+    store = ConfigStore(infos, overrides, cwd, config)
+    if opts.verbose:
+        sys.stderr.write(
+            f"jaxlint {__version__}; configuration: {store.root_config.cfg.label}; "
+            f"cache: {'off' if opts.no_cache else cache_dir}\n"
+        )
+    return _Session(cwd=cwd, store=store, infos=infos, cache_dir=cache_dir)
+
+
+def _show_files(opts: CheckOptions, session: _Session) -> int:
+    from jaxlint.discovery import discover
+
+    found = discover(opts.paths or (".",), session.store, force_exclude=opts.force_exclude)
+    for f in found.files:
+        click.echo(str(_display(f, session.cwd)))
+    for line in found.errors:
+        error(line)
+    return EXIT_ERROR if found.errors else EXIT_OK
+
+
+def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
+    from jaxlint.cache import Cache
+    from jaxlint.discovery import discover
+    from jaxlint.ruleinfo import source_digest
+    from jaxlint.runner import run
+
+    found = discover(opts.paths or (".",), session.store, force_exclude=opts.force_exclude)
+    files = [_display(p, session.cwd) for p in found.files]
+    cache = None if opts.no_cache else Cache(session.cache_dir, source_digest())
+    outcome = run(
+        files,
+        session.store.settings_for,
+        cache,
+        jobs=opts.jobs,
+        show_progress=False if opts.quiet else None,
+    )
+    if opts.verbose:
+        sys.stderr.write(f"linted {len(files)} files ({outcome.cache_hits} from the cache)\n")
+    return _Linted(
+        results=outcome.results,
+        errors=sorted(found.errors + outcome.errors),
+        tracebacks=outcome.tracebacks,
+        sources={},
+    )
 
 
 def _display(path: Path, cwd: Path) -> Path:
@@ -231,7 +270,8 @@ def _display(path: Path, cwd: Path) -> Path:
     return path
 
 
-def _lint_stdin(opts: CheckOptions, store: ConfigStore, sources: dict[str, str]):
+def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
+    """Lint standard input, configured as ``--stdin-filename`` (never cached)."""
     from jaxlint.linter import decode_source
     from jaxlint.runner import lint_one
 
@@ -240,15 +280,16 @@ def _lint_stdin(opts: CheckOptions, store: ConfigStore, sources: dict[str, str])
     if opts.stdin_filename and opts.force_exclude:
         from jaxlint.discovery import is_excluded
 
-        if is_excluded(Path(os.path.abspath(opts.stdin_filename)), False, store):
-            return [], [], []
-    settings = store.settings_for(Path(name))
-    result, tb = lint_one(name, data, settings)
+        if is_excluded(Path(os.path.abspath(opts.stdin_filename)), False, session.store):
+            return _Linted(results=[], errors=[], tracebacks=[], sources={})
+    result, tb = lint_one(name, data, session.store.settings_for(Path(name)))
     text, _ = decode_source(data)
-    if text is not None:
-        sources[name] = text
-    errors = [f"{name}: {result.error}"] if result.error else []
-    return [result], errors, [tb] if tb else []
+    return _Linted(
+        results=[result],
+        errors=[f"{name}: {result.error}"] if result.error else [],
+        tracebacks=[tb] if tb else [],
+        sources={name: text} if text is not None else {},
+    )
 
 
 def _report(report, opts: CheckOptions, out: TextIO, color: bool) -> None:

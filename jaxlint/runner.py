@@ -169,12 +169,17 @@ def _lint_all(misses: list[_Job], jobs: int, show_progress: bool, out: RunResult
             chunk = futures[future]
             try:
                 outcomes = future.result()
-            except BrokenProcessPool:
+            except Exception as exc:  # a worker died, or a result did not pickle
+                reason = (
+                    "a worker process died while linting this file"
+                    if isinstance(exc, BrokenProcessPool)
+                    else f"{exc.__class__.__name__}: {exc}".splitlines()[0]
+                )
                 outcomes = []
                 for name, _, _ in chunk:
                     r = FileResult(path=name)
-                    r.error = "internal error: a worker process died while linting this file"
-                    outcomes.append((r, "worker process died"))
+                    r.error = f"internal error: {reason}"
+                    outcomes.append((r, f"{reason}\n"))
             for outcome in outcomes:
                 yield outcome
             if progress is not None:
