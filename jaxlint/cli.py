@@ -351,7 +351,8 @@ def rules_command(output_format: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"jaxlint {__version__}: {len(rules)} rules", title_justify="left")
+    count = f"{len(rules)} rule{'s' if len(rules) != 1 else ''}"
+    table = Table(title=f"jaxlint {__version__}: {count}", title_justify="left")
     table.add_column("Code", style="bold", no_wrap=True)
     table.add_column("Name", no_wrap=True)
     table.add_column("Default", no_wrap=True)

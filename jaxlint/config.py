@@ -141,6 +141,8 @@ def load_config(path: Path) -> Config:
             hint = ""
             if key.replace("_", "-") in _KEYS:
                 hint = f" (did you mean '{key.replace('_', '-')}'?)"
+            elif key in ("tool", "jaxlint") and path.name != "pyproject.toml":
+                hint = f" ({path.name} takes its keys at the top level, without a table)"
             raise ConfigError(
                 f"{prefix}unknown key '{key}'{hint}; expected one of: {', '.join(_KEYS)}"
             )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from jaxlint.findings import Finding
-from jaxlint.output import OutputReport, summary_line
+from jaxlint.output import OutputReport
 
 
 def format_finding(report: OutputReport, f: Finding) -> str:
