@@ -3,8 +3,8 @@
 An entry's key is a digest of the file's bytes, the file's ``LintSettings``
 fingerprint and the digest of jaxlint's sources (version, rules, model), so an
 entry is valid exactly as long as all three are unchanged; nothing is ever
-invalidated by hand.  Each entry is one small JSON file under a two-character
-shard directory, written atomically (temporary file + rename), so concurrent
+invalidated by hand.  Each entry is one small JSON file under a directory per
+source digest and a two-character shard directory, written atomically (temporary file + rename), so concurrent
 runs never see a torn entry.  The path is not part of the key: two files with
 the same contents share an entry, and the findings are re-labelled on load.
 """
@@ -93,7 +93,8 @@ class Cache:
         return h.hexdigest()
 
     def _entry(self, key: str) -> Path:
-        return self.dir / _FORMAT / key[:2] / f"{key}.json"
+        # entries of other jaxlint sources live in sibling directories; `clean` drops them
+        return self.dir / _FORMAT / self.rules_digest / key[:2] / f"{key}.json"
 
     def get(self, key: str, path: str) -> Optional[FileResult]:
         """The cached result for ``key``, re-labelled with ``path``; None on a miss."""

@@ -3,7 +3,7 @@
 Directories are walked in sorted order and yield ``*.py`` and ``*.pyi`` files.
 Skipped while walking: version-control and tool directories (``.git``,
 ``__pycache__``, ``build``, ``node_modules``, ...), virtual environments
-(directories holding ``pyvenv.cfg``), paths matched by ``.gitignore`` files
+(directories holding ``pyvenv.cfg``), links to directories, paths matched by ``.gitignore`` files
 (the ones inside the walked tree and the ones above it up to the repository
 root) unless ``respect-gitignore = false``, and the configuration's
 ``exclude`` / ``extend-exclude`` globs.  A path named on the command line is
@@ -192,6 +192,8 @@ def _walk(
         child = path / entry.name
         try:
             is_dir = entry.is_dir()
+            if is_dir and entry.is_symlink():
+                continue  # never follow directory links (loops, trees outside the project)
         except OSError:
             continue
         if is_dir:

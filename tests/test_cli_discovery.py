@@ -111,3 +111,11 @@ def test_show_files(tmp_path: Path, monkeypatch) -> None:
     assert result.stdout.splitlines() == ["a/c.py", "b.py"]
     result = CliRunner().invoke(cli, ["--show-files", str(tmp_path / "b.py")])
     assert result.stdout.splitlines() == ["b.py"]
+
+
+def test_directory_links_are_not_followed(tmp_path: Path) -> None:
+    _tree(tmp_path, ["pkg/a.py"])
+    (tmp_path / "pkg" / "loop").symlink_to(tmp_path / "pkg", target_is_directory=True)
+    (tmp_path / "alias.py").symlink_to(tmp_path / "pkg" / "a.py")
+    files, _ = _found(tmp_path)
+    assert files == ["alias.py", "pkg/a.py"]
