@@ -27,6 +27,11 @@ ALWAYS_SKIPPED_DIRS = frozenset(
     {
         ".git",
         ".hg",
+        ".venv",
+        "venv",
+        ".direnv",
+        ".eggs",
+        ".ipynb_checkpoints",
         ".svn",
         ".bzr",
         "__pycache__",
@@ -43,8 +48,6 @@ ALWAYS_SKIPPED_DIRS = frozenset(
         "__pypackages__",
     }
 )
-# skipped only when they hold a virtual environment
-VENV_NAMES = frozenset({".venv", "venv", "env", ".env"})
 
 
 def is_skipped_dir(path: Path) -> bool:
@@ -52,7 +55,7 @@ def is_skipped_dir(path: Path) -> bool:
     if name in ALWAYS_SKIPPED_DIRS or name.endswith(".egg-info"):
         return True
     if (path / "pyvenv.cfg").is_file():
-        return True  # any virtual environment, whatever it is called
+        return True  # a virtual environment, whatever it is called (env, .env, ...)
     return False
 
 

@@ -47,6 +47,7 @@ def test_skipped_directories(tmp_path: Path) -> None:
             "foo.egg-info/x.py",
             ".jaxlint_cache/x.py",
             "venv/lib/x.py",
+            ".venv/x.py",  # skipped by name, even without pyvenv.cfg
             "env/x.py",  # no pyvenv.cfg: a normal package called env
             "myenv/lib/x.py",
         ],
