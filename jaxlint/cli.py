@@ -350,18 +350,23 @@ def rules_command(output_format: str) -> None:
         return
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     count = f"{len(rules)} rule{'s' if len(rules) != 1 else ''}"
-    table = Table(title=f"jaxlint {__version__}: {count}", title_justify="left")
+    table = Table()
     table.add_column("Code", style="bold", no_wrap=True)
     table.add_column("Name", no_wrap=True)
     table.add_column("Default", no_wrap=True)
     table.add_column("Fix", no_wrap=True)
     table.add_column("Summary")
     for r in rules:
-        table.add_row(r.code, r.name, "on" if r.default_enabled else "off",
-                      r.fix_availability, r.summary)
-    Console(file=sys.stdout, highlight=False, soft_wrap=False).print(table)
+        table.add_row(Text(r.code), Text(r.name), "on" if r.default_enabled else "off",
+                      Text(r.fix_availability), Text(r.summary))
+    # piped: no terminal width to honour, so keep each rule on one line
+    width = None if sys.stdout.isatty() else 240
+    console = Console(file=sys.stdout, highlight=False, soft_wrap=False, width=width)
+    console.print(Text(f"jaxlint {__version__}: {count}"))
+    console.print(table)
 
 
 @cli.command("rule")
