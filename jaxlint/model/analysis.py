@@ -146,7 +146,12 @@ class FileContext:
             if v is None or v.kind in (V.MODULE, V.FUNCTION, V.STATIC, V.TUPLE):
                 return None
             if v.key is None:
-                token = KeyToken(expr, len(self.loop_stack), expr.value)
+                depth = 0
+                for i, frame in enumerate(self.loop_stack):
+                    if expr.value in frame.rebound:
+                        depth = i + 1
+                        break
+                token = KeyToken(expr, depth, expr.value)
                 self._rebind_key(expr.value, v.with_key(token))
                 return token
             return v.key
@@ -487,23 +492,32 @@ class FileContext:
         self._dispatch_leave(node)
 
     def _comprehension(self, node) -> None:
+        """A comprehension runs its element once per item: walk it like a loop."""
         saved = dict(self.env)
         fors = []
         f = node.for_in
         while f is not None:
             fors.append(f)
             f = f.inner_for_in
-        for f in fors:
-            self.expr(f.iter)
-            self._bind(f.target, self._element_of(f.iter, f.target))
-            for cond in f.ifs:
-                self.expr(cond.test)
-        if isinstance(node, cst.DictComp):
-            self.expr(node.key)
-            self.expr(node.value)
-        else:
-            self.expr(node.elt)
-        self._dispatch_leave(node)
+        self.expr(fors[0].iter)
+        frame = LoopFrame(node, len(self.loop_stack) + 1, dict(self.env), dict(self.consumed))
+        self.loop_stack.append(frame)
+        try:
+            for i, f in enumerate(fors):
+                if i:
+                    self.expr(f.iter)
+                self._bind(f.target, self._element_of(f.iter, f.target))
+                for cond in f.ifs:
+                    self._dispatch(cond)
+                    self.expr(cond.test)
+            if isinstance(node, cst.DictComp):
+                self.expr(node.key)
+                self.expr(node.value)
+            else:
+                self.expr(node.elt)
+            self._dispatch_leave(node)
+        finally:
+            self.loop_stack.pop()
         self.env = saved
 
     def _target_exprs(self, target: cst.CSTNode) -> None:
@@ -948,6 +962,8 @@ def _to_findings(ctx: FileContext, suppressions) -> list[Finding]:
         nodes.append(r.node)
         if r.end_node is not None:
             nodes.append(r.end_node)
+        if r.related is not None:
+            nodes.append(r.related)
         if r.fix is not None:
             nodes.extend(rep.node for rep in r.fix.replacements)
     ranges = node_ranges(ctx.module, nodes)
@@ -963,6 +979,10 @@ def _to_findings(ctx: FileContext, suppressions) -> list[Finding]:
         code = r.rule.code
         if suppressions.is_suppressed(code, line, end_line):
             continue
+        message = r.message
+        if r.related is not None and "{related_line}" in message:
+            rel = ranges.get(id(r.related))
+            message = message.replace("{related_line}", str(rel[0][0]) if rel else "?")
         key = (code, line, col)
         if key in seen:
             continue
@@ -985,7 +1005,7 @@ def _to_findings(ctx: FileContext, suppressions) -> list[Finding]:
             Finding(
                 code=code,
                 name=r.rule.name,
-                message=r.message,
+                message=message,
                 path=ctx.path,
                 line=line,
                 col=col + 1,

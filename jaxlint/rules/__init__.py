@@ -13,6 +13,12 @@ from jaxlint.rules.base import Rule
 
 _RULE_MODULES = (
     "syntax_error",
+    "inplace_update",
+    "float64",
+    "traced_control_flow",
+    "tracer_conversion",
+    "iterators",
+    "key_reuse",
 )
 
 

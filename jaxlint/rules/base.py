@@ -75,6 +75,8 @@ class Report:
     fix: Optional[RuleFix] = None
     function: Optional[str] = None
     end_node: Optional[cst.CSTNode] = None
+    # another node whose line the message mentions as ``{related_line}``
+    related: Optional[cst.CSTNode] = None
 
 
 class Rule:
@@ -106,8 +108,11 @@ class Rule:
         message: str,
         fix: Optional[RuleFix] = None,
         end_node: Optional[cst.CSTNode] = None,
+        related: Optional[cst.CSTNode] = None,
     ) -> None:
-        self.ctx.add_report(Report(self, node, message, fix, end_node=end_node))
+        self.ctx.add_report(
+            Report(self, node, message, fix, end_node=end_node, related=related)
+        )
 
     # called once the whole file has been walked (for rules that decide late)
     def finish(self) -> None:
