@@ -73,6 +73,17 @@ def _mp_context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
+def _preload_linter() -> None:
+    try:
+        import jaxlint.linter  # noqa: F401  (libcst)
+        import jaxlint.model.analysis  # noqa: F401
+        from jaxlint.rules import all_rules
+
+        all_rules()
+    except Exception:  # a broken import is reported per file by the workers
+        pass
+
+
 def _chunks(items: Sequence[_Job], jobs: int) -> list[list[_Job]]:
     # several chunks per worker keeps the pool balanced; few enough to keep IPC cheap
     size = max(1, min(64, len(items) // (jobs * 4) or 1))
@@ -156,8 +167,11 @@ def _lint_all(misses: list[_Job], jobs: int, show_progress: bool, out: RunResult
                 yield lint_one(*job)
         return
 
+    context = _mp_context()
+    if context.get_start_method() == "fork":
+        _preload_linter()  # forked workers inherit the parser and rules instead of importing them
     # start the workers before the progress bar starts its refresh thread (fork safety)
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(misses)), mp_context=_mp_context())
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(misses)), mp_context=context)
     try:
         futures = {pool.submit(_lint_chunk, chunk): chunk for chunk in _chunks(misses, jobs)}
         if progress is not None:
