@@ -1,31 +1,29 @@
 """The rule registry: every rule class jaxlint ships, in code order.
 
-To add a rule, write a module in this package holding one ``Rule`` subclass
-(see ``base.py``) and list it in ``_RULE_MODULES`` below.
+To add a rule, write a module in this package holding ``Rule`` subclasses
+(see ``base.py``); every module here is loaded.  A test checks that codes and
+names are unique.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from functools import lru_cache
 
 from jaxlint.rules.base import Rule
 
-_RULE_MODULES = (
-    "syntax_error",
-    "inplace_update",
-    "float64",
-    "traced_control_flow",
-    "tracer_conversion",
-    "iterators",
-    "key_reuse",
-)
+def _rule_modules() -> list[str]:
+    """Every module of this package except the API (``base``)."""
+    names = [m.name for m in pkgutil.iter_modules(__path__) if m.name != "base"]
+    return sorted(names)
+
 
 
 @lru_cache(maxsize=None)
 def all_rules() -> tuple[type[Rule], ...]:
     found: list[type[Rule]] = []
-    for mod_name in _RULE_MODULES:
+    for mod_name in _rule_modules():
         mod = importlib.import_module(f"jaxlint.rules.{mod_name}")
         for obj in vars(mod).values():
             if (
