@@ -100,6 +100,16 @@ class FileContext:
             return apis.canonical(f"{base}.{expr.attr.value}")
         return None
 
+    def builtin_name(self, expr: cst.CSTNode) -> Optional[str]:
+        """``print``/``next``/``int``... when ``expr`` names an unshadowed builtin."""
+        if isinstance(expr, cst.Name) and self._lookup(expr.value) is None:
+            if self.imports.resolve_dotted(expr.value) is None:
+                import builtins
+
+                if hasattr(builtins, expr.value):
+                    return expr.value
+        return None
+
     def value(self, expr: cst.CSTNode) -> Value:
         key = id(expr)
         v = self._memo.get(key)
