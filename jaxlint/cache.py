@@ -57,8 +57,22 @@ def atomic_write_text(path: Path, text: str) -> None:
         raise
 
 
+def is_jaxlint_cache(cache_dir: Path) -> bool:
+    """Whether ``cache_dir`` is a directory jaxlint created (its CACHEDIR.TAG says so)."""
+    try:
+        return "created by jaxlint" in (cache_dir / "CACHEDIR.TAG").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def prepare_cache_dir(cache_dir: Path) -> None:
-    """Create the cache directory with a CACHEDIR.TAG and a catch-all .gitignore."""
+    """Create the cache directory with a CACHEDIR.TAG and a catch-all .gitignore.
+
+    An existing non-empty directory that jaxlint did not create (``--cache-dir .``)
+    is used as it is: writing a ``*`` .gitignore there would hide a project from git.
+    """
+    if cache_dir.is_dir() and any(cache_dir.iterdir()) and not is_jaxlint_cache(cache_dir):
+        return
     cache_dir.mkdir(parents=True, exist_ok=True)
     tag = cache_dir / "CACHEDIR.TAG"
     if not tag.exists():
@@ -69,9 +83,15 @@ def prepare_cache_dir(cache_dir: Path) -> None:
 
 
 def clean_cache(cache_dir: Path) -> bool:
-    """Remove the cache directory; True when there was one."""
+    """Remove the cache directory; True when there was one.
+
+    Raises ``OSError`` rather than delete a directory that jaxlint did not
+    create (a mistyped ``--cache-dir`` must never cost anyone their files).
+    """
     if not cache_dir.exists():
         return False
+    if not cache_dir.is_dir() or not is_jaxlint_cache(cache_dir):
+        raise OSError(f"{cache_dir} is not a jaxlint cache (no jaxlint CACHEDIR.TAG); not removed")
     shutil.rmtree(cache_dir)
     return True
 

@@ -423,7 +423,7 @@ def clean_command(cache_dir: Optional[str], config: Optional[str]) -> None:
     try:
         removed = clean_cache(target)
     except OSError as exc:
-        error(f"{target}: cannot be removed ({exc.strerror or exc})")
+        error(f"{target}: cannot be removed ({exc.strerror or exc})" if exc.strerror else str(exc))
         sys.exit(EXIT_ERROR)
     click.echo(f"Removed cache at {target}" if removed else f"No cache at {target}")
 

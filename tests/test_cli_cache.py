@@ -107,3 +107,23 @@ def test_warm_run_does_not_import_libcst(tmp_path: Path) -> None:
     subprocess.run(env_cmd, cwd=tmp_path, capture_output=True, text=True)
     warm = subprocess.run(env_cmd, cwd=tmp_path, capture_output=True, text=True)
     assert "LIBCST False" in warm.stdout, warm.stdout + warm.stderr
+
+
+def test_clean_refuses_a_directory_jaxlint_did_not_create(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "thesis.tex").write_text("years of work")
+    result = CliRunner().invoke(cli, ["clean", "--cache-dir", "precious"])
+    assert result.exit_code == 2
+    assert "not a jaxlint cache" in result.stderr
+    assert (precious / "thesis.tex").exists()
+
+
+def test_existing_directory_gets_no_gitignore(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_text(BAD)
+    _run("--cache-dir", ".", "a.py")
+    assert not (tmp_path / ".gitignore").exists()
+    assert not (tmp_path / "CACHEDIR.TAG").exists()
+    assert _hits(_run("--cache-dir", ".", "a.py")) == 1
