@@ -8,6 +8,7 @@ gets a JAX001 finding.
 
 from __future__ import annotations
 
+import ast
 import codecs
 import io
 import re
@@ -55,22 +56,32 @@ def decode_source(data: bytes) -> tuple[Optional[str], Optional[str]]:
     return text, None
 
 
-def _syntax_error_finding(path: str, exc: Exception) -> Finding:
-    line = getattr(exc, "raw_line", None) or getattr(exc, "line", None) or 1
-    col = getattr(exc, "raw_column", None)
-    if col is None:
-        col = getattr(exc, "column", 0) or 0
-    message = getattr(exc, "message", None) or str(exc).splitlines()[0]
-    first = str(message).strip().splitlines()[0] if str(message).strip() else "syntax error"
+def _syntax_error_finding(path: str, text: str, exc: Exception) -> Finding:
+    """JAX001 at the position Python itself reports (libcst's native parser
+    often points at the next token); libcst's own position as a fallback."""
+    line, col, message = None, None, None
+    try:
+        compile(text, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as py_exc:
+        line = py_exc.lineno or 1
+        col = max((py_exc.offset or 1), 1)
+        message = py_exc.msg
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    if line is None:
+        line = getattr(exc, "editor_line", None) or getattr(exc, "raw_line", 1) or 1
+        col = getattr(exc, "editor_column", None) or 1
+        raw = getattr(exc, "message", None) or str(exc)
+        message = str(raw).strip().splitlines()[0] if str(raw).strip() else "syntax error"
     return Finding(
         code="JAX001",
         name="syntax-error",
-        message=f"The file does not parse: {first}",
+        message=f"The file does not parse: {message}",
         path=path,
-        line=int(line) if isinstance(line, int) else 1,
-        col=int(col) + 1,
-        end_line=int(line) if isinstance(line, int) else 1,
-        end_col=int(col) + 1,
+        line=int(line),
+        col=int(col),
+        end_line=int(line),
+        end_col=int(col),
         severity=Severity.ERROR,
     )
 
@@ -101,7 +112,7 @@ def lint_source(
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         if "JAX001" in settings.select:
-            result.findings.append(_syntax_error_finding(path, exc))
+            result.findings.append(_syntax_error_finding(path, text, exc))
         return result
     except (RecursionError, MemoryError, ValueError) as exc:  # pathological input
         result.error = f"cannot be parsed ({exc.__class__.__name__})"
