@@ -736,13 +736,17 @@ class FileContext:
                 return V.STATIC_VALUE
             traced = l.traced or r.traced
             if traced or V.ARRAY in (l.kind, r.kind):
-                return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps)
+                hint = None
+                if isinstance(e.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and l.dtype_hint == r.dtype_hint == "bool":
+                    hint = "bool"
+                return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps, dtype_hint=hint)
             return V.UNKNOWN_VALUE
         if t is cst.UnaryOperation:
             inner = self.value(e.expression)
             if isinstance(e.operator, cst.Not):
                 return V.STATIC_VALUE
-            return Value(kind=inner.kind if inner.kind in (V.ARRAY, V.STATIC) else V.UNKNOWN, traced=inner.traced, deps=inner.deps)
+            hint = inner.dtype_hint if isinstance(e.operator, cst.BitInvert) else None
+            return Value(kind=inner.kind if inner.kind in (V.ARRAY, V.STATIC) else V.UNKNOWN, traced=inner.traced, deps=inner.deps, dtype_hint=hint)
         if t is cst.Comparison:
             if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in e.comparisons):
                 return V.STATIC_VALUE
@@ -751,9 +755,9 @@ class FileContext:
                 return V.STATIC_VALUE
             deps = frozenset().union(*(v.deps for v in vals))
             if any(v.traced for v in vals):
-                return Value(kind=V.ARRAY, traced=True, deps=deps)
+                return Value(kind=V.ARRAY, traced=True, deps=deps, dtype_hint="bool")
             if any(v.kind == V.ARRAY for v in vals):
-                return Value(kind=V.ARRAY)
+                return Value(kind=V.ARRAY, dtype_hint="bool")
             return V.UNKNOWN_VALUE
         if t is cst.BooleanOperation:
             l, r = self.value(e.left), self.value(e.right)
@@ -780,6 +784,16 @@ class FileContext:
         if t is cst.NamedExpr:
             return self.value(e.value)
         return V.UNKNOWN_VALUE
+
+    def _is_bool_dtype(self, call: cst.Call) -> bool:
+        """``.astype(bool)`` / ``.astype(jnp.bool_)`` / ``.astype("bool")``."""
+        pos = positional_args(call)
+        if not pos:
+            return False
+        d = pos[0].value
+        if self.builtin_name(d) == "bool" or string_value(d) == "bool":
+            return True
+        return self.qualname(d) in ("jax.numpy.bool_", "numpy.bool_", "jax.numpy.bool", "numpy.bool")
 
     def _subscript_key(self, e: cst.Subscript, base: Value) -> KeyToken:
         label = f"{base.key!r}[{self.code(e.slice[0]) if e.slice else ''}]"
@@ -815,7 +829,8 @@ class FileContext:
             if q in apis.STATIC_RESULT_FUNCS:
                 return V.STATIC_VALUE
             if q.startswith(apis.ARRAY_MODULES) or q.startswith("jax.numpy"):
-                return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True)
+                hint = "bool" if q in apis.BOOL_RESULT_FUNCS else None
+                return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True, dtype_hint=hint)
             if q.startswith("numpy.") or q == "numpy":
                 if all(v.kind == V.STATIC for v in arg_vals):
                     return V.STATIC_VALUE
@@ -858,7 +873,8 @@ class FileContext:
             if m in apis.CONCRETIZING_METHODS:
                 return V.STATIC_VALUE
             if base.kind == V.ARRAY:
-                return Value(kind=V.ARRAY, traced=base.traced or (traced_ctx and any_traced), deps=base.deps | deps)
+                hint = "bool" if m == "astype" and self._is_bool_dtype(e) else None
+                return Value(kind=V.ARRAY, traced=base.traced or (traced_ctx and any_traced), deps=base.deps | deps, dtype_hint=hint)
             if base.traced and m in apis.ARRAY_METHODS:
                 return Value(kind=V.ARRAY, traced=True, deps=base.deps | deps)
             if base.kind == V.FUNCTION and base.transform is not None:

@@ -188,6 +188,16 @@ STATIC_RESULT_FUNCS = frozenset(
     }
 )
 
+# jax.numpy / random functions whose result is a boolean array (a mask).
+BOOL_RESULT_FUNCS = frozenset(
+    "jax.numpy." + n
+    for n in (
+        "isnan", "isfinite", "isinf", "isneginf", "isposinf", "isclose", "isin", "signbit",
+        "logical_and", "logical_or", "logical_not", "logical_xor", "greater", "greater_equal",
+        "less", "less_equal", "equal", "not_equal", "iscomplex", "isreal",
+    )
+) | {"jax.random.bernoulli"}
+
 # Attributes of an array that are static under tracing.
 STATIC_ATTRS = frozenset(
     {

@@ -54,6 +54,8 @@ class Value:
     local_array: bool = False
     # a transform wrapped around ``unit`` (jax.jit(f) -> FUNCTION with transform)
     transform: Optional[str] = None
+    # what is known of an array's dtype: "bool" for masks (comparisons, isnan, ~mask...)
+    dtype_hint: Optional[str] = None
 
     def with_key(self, token: KeyToken) -> "Value":
         return replace(self, key=token)
@@ -77,6 +79,7 @@ def join(a: Value, b: Value) -> Value:
         unit=a.unit if a.unit is b.unit else None,
         key=key,
         local_array=a.local_array and b.local_array,
+        dtype_hint=a.dtype_hint if a.dtype_hint == b.dtype_hint else None,
     )
 
 
