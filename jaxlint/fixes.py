@@ -3,7 +3,10 @@
 Edits carry 1-based line/column positions as libcst counts them (lines end at
 ``\\n``, ``\\r\\n`` or ``\\r``; columns count characters).  Edits of one fix
 apply together; fixes whose edits overlap an already accepted one are left
-for the next pass (the earliest, outermost fix wins).
+for the next pass (the earliest, outermost fix wins).  An edit identical to
+one already accepted (the same span and content, e.g. the ``import jax`` two
+fixes both need) is shared: it is applied once and does not count as an
+overlap.  Inserted text uses the file's own newline convention.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Iterable, Sequence
 from jaxlint.findings import Applicability, Edit, Finding
 
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
+_NL_RE = re.compile(r"\r\n|\r|\n")
 
 
 def line_offsets(text: str) -> list[int]:
@@ -28,10 +32,16 @@ def line_offsets(text: str) -> list[int]:
     return offsets
 
 
-def _offset(offsets: list[int], line: int, col: int) -> int:
+def newline_of(text: str) -> str:
+    """The file's newline convention: its first line ending (``\\n`` if none)."""
+    m = _NL_RE.search(text)
+    return m.group(0) if m else "\n"
+
+
+def _offset(offsets: list[int], line: int, col: int, size: int) -> int:
     if line - 1 >= len(offsets):
-        return offsets[-1]
-    return offsets[line - 1] + col - 1
+        return size
+    return min(offsets[line - 1] + col - 1, size)
 
 
 def fixable(f: Finding, unsafe: bool) -> bool:
@@ -40,30 +50,81 @@ def fixable(f: Finding, unsafe: bool) -> bool:
     return f.fix.applicability == Applicability.SAFE or unsafe
 
 
+def fix_order(f: Finding) -> tuple:
+    """Earliest first; at the same start, the outermost (longest) first."""
+    return (f.line, f.col, -f.end_line, -f.end_col, f.code)
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    (s1, e1), (s2, e2) = a, b
+    if s1 < e2 and s2 < e1:
+        return True
+    # two edits at the same point (an insertion at the start of a replaced
+    # span, or two insertions): their order would be ambiguous
+    return s1 == s2
+
+
+def plan_edits(
+    text: str, fixes: Iterable[Sequence[Edit]]
+) -> tuple[list[tuple[int, int, str]], list[int]]:
+    """Choose non-overlapping groups of edits in the given order.
+
+    Returns (the character spans to replace, the indexes of the chosen groups).
+    """
+    offsets = line_offsets(text)
+    size = len(text)
+    nl = newline_of(text)
+    accepted: dict[tuple[int, int], str] = {}
+    chosen: list[int] = []
+    for i, edits in enumerate(fixes):
+        spans = []
+        for e in edits:
+            start = _offset(offsets, e.line, e.col, size)
+            end = max(start, _offset(offsets, e.end_line, e.end_col, size))
+            content = e.content
+            if nl != "\n":
+                content = _NL_RE.sub(lambda _m: nl, content)
+            spans.append((start, end, content))
+        ok = True
+        for start, end, content in spans:
+            if accepted.get((start, end)) == content:
+                continue  # shared with an accepted fix
+            if any(_overlaps((start, end), span) for span in accepted):
+                ok = False
+                break
+        own = [(s, e) for s, e, _ in spans]
+        if ok and len(set(own)) != len(own):
+            ok = False  # a fix whose own edits collide: malformed
+        if not ok:
+            continue
+        for start, end, content in spans:
+            accepted[(start, end)] = content
+        chosen.append(i)
+    return [(s, e, c) for (s, e), c in accepted.items()], chosen
+
+
+def splice(text: str, spans: Iterable[tuple[int, int, str]]) -> str:
+    parts: list[str] = []
+    pos = 0
+    for start, end, content in sorted(spans, key=lambda t: (t[0], t[1])):
+        parts.append(text[pos:start])
+        parts.append(content)
+        pos = end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
 def apply_edits(text: str, fixes: Iterable[Sequence[Edit]]) -> tuple[str, int]:
     """Apply non-overlapping groups of edits; return (new_text, groups applied)."""
-    offsets = line_offsets(text)
-    accepted: list[tuple[int, int, str]] = []
-    taken: list[tuple[int, int]] = []
-    applied = 0
-    for edits in fixes:
-        spans = [
-            (_offset(offsets, e.line, e.col), _offset(offsets, e.end_line, e.end_col), e.content)
-            for e in edits
-        ]
-        if any(not (end <= s or start >= e) for start, end, _ in spans for s, e in taken):
-            continue  # overlaps a fix already taken: next pass
-        accepted.extend(spans)
-        taken.extend((s, e) for s, e, _ in spans)
-        applied += 1
-    for start, end, content in sorted(accepted, key=lambda t: t[0], reverse=True):
-        text = text[:start] + content + text[end:]
-    return text, applied
+    spans, chosen = plan_edits(text, fixes)
+    return splice(text, spans), len(chosen)
+
+
+def choose(findings: Iterable[Finding], unsafe: bool = False) -> list[Finding]:
+    """The fixable findings in application order."""
+    return sorted((f for f in findings if fixable(f, unsafe)), key=fix_order)
 
 
 def apply_findings(text: str, findings: Iterable[Finding], unsafe: bool = False) -> tuple[str, int]:
-    chosen = sorted(
-        (f for f in findings if fixable(f, unsafe)),
-        key=lambda f: (f.line, f.col, -(f.end_line), -(f.end_col)),
-    )
+    chosen = choose(findings, unsafe)
     return apply_edits(text, (f.fix.edits for f in chosen if f.fix is not None))
