@@ -63,6 +63,8 @@ _KEYS: dict[str, tuple[str, Any]] = {
         lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
     ),
     "cache-dir": ("a string", lambda v: isinstance(v, str) and v != ""),
+    # [tool.jaxlint.runtime]: read by `jaxlint confirm`/`bench` (jaxlint/runtime/specs.py)
+    "runtime": ("a table", lambda v: isinstance(v, dict)),
 }
 
 # keys passed through to the rules as LintSettings.options
@@ -90,6 +92,7 @@ class Config:
     respect_gitignore: bool = True
     options: dict[str, object] = field(default_factory=dict)
     cache_dir: Optional[str] = None
+    runtime: dict[str, Any] = field(default_factory=dict)  # validated by jaxlint.runtime
 
     @property
     def label(self) -> str:
