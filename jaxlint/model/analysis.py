@@ -19,6 +19,7 @@ from jaxlint.findings import Edit, Finding, Fix
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.index import FileIndex, build_index
+from jaxlint.model.shapes import constructor_facts
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
 from jaxlint.model.walk import children, dotted_name, positional_args, string_value
@@ -370,6 +371,8 @@ class FileContext:
     def _if(self, s: cst.If) -> bool:
         self.expr(s.test)
         before_env, before_consumed = dict(self.env), dict(self.consumed)
+        for name in self._concrete_names(s.test):
+            self.env[name] = V.UNKNOWN_VALUE  # narrowed: a Python value in this branch
         body_ends = self.block(s.body.body)
         then_state = (self.env, self.consumed)
         self.env, self.consumed = dict(before_env), dict(before_consumed)
@@ -389,6 +392,46 @@ class FileContext:
         self._merge(live or [then_state, else_state], before_env)
         self._dispatch_leave(s)
         return body_ends and else_ends
+
+    _ARRAY_TYPES = frozenset(
+        {"jax.Array", "jax.numpy.ndarray", "jax.core.Tracer", "jax._src.core.Tracer", "numpy.ndarray"}
+    )
+
+    def _concrete_names(self, test: cst.BaseExpression) -> list[str]:
+        """Names that ``test`` proves to be Python (non-array) values when true:
+        ``isinstance(x, (int, float))``, ``not isinstance(x, jax.Array)``,
+        ``type(x) is int``, and conjunctions of those."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            return self._concrete_names(test.left) + self._concrete_names(test.right)
+        negated = False
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            negated, test = True, test.expression
+        if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance":
+            pos = positional_args(test)
+            if len(pos) == 2 and isinstance(pos[0].value, cst.Name):
+                types = pos[1].value
+                elts = [el.value for el in types.elements] if isinstance(types, cst.Tuple) else [types]
+                names = [self.qualname(t) or (t.value if isinstance(t, cst.Name) else "") for t in elts]
+                is_array_check = any(
+                    n in self._ARRAY_TYPES or n.endswith(("Tracer", "Array", "ndarray")) for n in names
+                )
+                if negated == is_array_check:
+                    return [pos[0].value.value]
+        elif (
+            not negated
+            and isinstance(test, cst.Comparison)
+            and isinstance(test.left, cst.Call)
+            and isinstance(test.left.func, cst.Name)
+            and test.left.func.value == "type"
+            and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, (cst.Is, cst.Equal))
+            and isinstance(test.comparisons[0].comparator, cst.Name)
+            and test.comparisons[0].comparator.value in ("int", "float", "bool", "complex", "str", "tuple", "list")
+        ):
+            arg = positional_args(test.left)
+            if arg and isinstance(arg[0].value, cst.Name):
+                return [arg[0].value.value]
+        return []
 
     def _merge(self, states: list[tuple[dict, dict]], before_env: dict) -> None:
         if len(states) == 1:
@@ -734,11 +777,15 @@ class FileContext:
             l, r = self.value(e.left), self.value(e.right)
             if l.kind == V.STATIC and r.kind == V.STATIC:
                 return V.STATIC_VALUE
+            if (l.kind in (V.LIST, V.TUPLE) or r.kind in (V.LIST, V.TUPLE)) and not (l.traced or r.traced):
+                return Value(kind=V.LIST)  # sequence repetition / concatenation
             traced = l.traced or r.traced
             if traced or V.ARRAY in (l.kind, r.kind):
                 hint = None
                 if isinstance(e.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and l.dtype_hint == r.dtype_hint == "bool":
                     hint = "bool"
+                elif isinstance(e.operator, cst.Divide) or "float" in (l.dtype_hint, r.dtype_hint) or isinstance(e.left, cst.Float) or isinstance(e.right, cst.Float):
+                    hint = "float"
                 return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps, dtype_hint=hint)
             return V.UNKNOWN_VALUE
         if t is cst.UnaryOperation:
@@ -763,7 +810,9 @@ class FileContext:
             l, r = self.value(e.left), self.value(e.right)
             if l.kind == V.STATIC and r.kind == V.STATIC:
                 return V.STATIC_VALUE
-            return Value(traced=l.traced or r.traced, deps=l.deps | r.deps)
+            # the left operand is always converted to bool; the right one only
+            # matters for some Python values of the left (a guard): unsure
+            return Value(traced=l.traced, deps=l.deps)
         if t is cst.IfExp:
             return V.join(self.value(e.body), self.value(e.orelse))
         if t in (cst.Tuple, cst.List):
@@ -828,9 +877,12 @@ class FileContext:
                     return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps)
             if q in apis.STATIC_RESULT_FUNCS:
                 return V.STATIC_VALUE
+            if q.rsplit(".", 1)[-1].startswith("_"):
+                return V.UNKNOWN_VALUE  # private helpers (jax internals) return anything
             if q.startswith(apis.ARRAY_MODULES) or q.startswith("jax.numpy"):
                 hint = "bool" if q in apis.BOOL_RESULT_FUNCS else None
-                return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True, dtype_hint=hint)
+                shape, floaty = constructor_facts(self, q, e)
+                return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True, dtype_hint=hint or floaty, shape=shape)
             if q.startswith("numpy.") or q == "numpy":
                 if all(v.kind == V.STATIC for v in arg_vals):
                     return V.STATIC_VALUE

@@ -33,6 +33,8 @@ class Transform:
     wrapper: bool = True
     # callbacks run on the host with concrete values
     host: bool = False
+    # how many arguments a primitive passes to its body (None: as many as given)
+    arity: Optional[int] = None
 
 
 _JIT = Transform(static_argnums_kw="static_argnums", static_argnames_kw="static_argnames")
@@ -68,17 +70,17 @@ TRANSFORMS: dict[str, Transform] = {
     "jax.jvp": Transform(traces=False, wrapper=False),
     "jax.vjp": Transform(traces=False, wrapper=False),
     # structured control flow: bodies always see abstract tracers
-    "jax.lax.scan": Transform(fn_kwargs=("f",), wrapper=False),
-    "jax.lax.fori_loop": Transform(fn_args=(2,), fn_kwargs=("body_fun",), wrapper=False),
+    "jax.lax.scan": Transform(fn_kwargs=("f",), wrapper=False, arity=2),
+    "jax.lax.fori_loop": Transform(fn_args=(2,), fn_kwargs=("body_fun",), wrapper=False, arity=2),
     "jax.lax.while_loop": Transform(
-        fn_args=(0, 1), fn_kwargs=("cond_fun", "body_fun"), wrapper=False
+        fn_args=(0, 1), fn_kwargs=("cond_fun", "body_fun"), wrapper=False, arity=1
     ),
     "jax.lax.cond": Transform(
         fn_args=(1, 2), fn_kwargs=("true_fun", "false_fun"), wrapper=False
     ),
     "jax.lax.switch": Transform(fn_args=(), fn_list_args=(1,), fn_kwargs=(), wrapper=False),
-    "jax.lax.map": Transform(fn_kwargs=("f",), wrapper=False),
-    "jax.lax.associative_scan": Transform(fn_kwargs=("fn",), wrapper=False),
+    "jax.lax.map": Transform(fn_kwargs=("f",), wrapper=False, arity=1),
+    "jax.lax.associative_scan": Transform(fn_kwargs=("fn",), wrapper=False, arity=2),
     "jax.lax.custom_root": Transform(fn_args=(1, 2, 3), fn_kwargs=(), wrapper=False),
     "jax.lax.custom_linear_solve": Transform(fn_args=(0, 2), fn_kwargs=(), wrapper=False),
     "jax.lax.reduce": Transform(fn_args=(2,), fn_kwargs=("computation",), wrapper=False),
@@ -181,6 +183,9 @@ STATIC_RESULT_FUNCS = frozenset(
         "jax.numpy.isscalar",
         "jax.numpy.broadcast_shapes",
         "jax.lax.broadcast_shapes",
+        "jax.lax.dtype",
+        "jax.lax.axis_size",
+        "jax.numpy.isdtype",
         "jax.numpy.save",
         "jax.numpy.load",
         "jax.random.key_impl",

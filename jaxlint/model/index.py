@@ -40,6 +40,8 @@ class TransformSite:
     # positional parameters already bound by functools.partial, and bound keywords
     bound_positional: int = 0
     bound_keywords: frozenset[str] = frozenset()
+    seq: int = 0  # statement sequence number where the site is written
+    target: Optional[Unit] = None  # decorators: the decorated function itself
 
 
 @dataclass
@@ -73,6 +75,7 @@ class Indexer:
         self.index.unit_of[id(module)] = mod_unit
         self._pending_calls: list[tuple[Unit, cst.Call]] = []
         self._class_stack: list[ClassInfo] = []
+        self._seq = 0  # statement counter (source order)
 
     # -- qualified names ------------------------------------------------------
     def qualname(self, expr: cst.CSTNode) -> Optional[str]:
@@ -94,6 +97,8 @@ class Indexer:
         while stack:
             n = stack.pop()
             t = type(n)
+            if isinstance(n, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                self._seq += 1
             if t is cst.FunctionDef:
                 self._function(n, unit)
                 continue
@@ -116,6 +121,8 @@ class Indexer:
             elif t is cst.Assign:
                 for tgt in n.targets:
                     self._assigned(tgt.target, unit, n)
+                    if isinstance(tgt.target, cst.Name):
+                        unit.bindings.setdefault(tgt.target.value, []).append((self._seq, n.value))
                 if unit.is_module:
                     self._x64_env_assign(n)
             elif t is cst.AugAssign or t is cst.AnnAssign:
@@ -207,6 +214,7 @@ class Indexer:
             cls.methods[node.name.value] = unit
         else:
             parent.defs[node.name.value] = unit
+            parent.bindings.setdefault(node.name.value, []).append((self._seq, None))
         for dec in node.decorators:
             self._decorator(dec.decorator, unit, parent)
         self._in_class_body = False
@@ -286,22 +294,22 @@ class Indexer:
         pos = positional_args(call)
         for i in t.fn_args:
             if i < len(pos):
-                self.index.sites.append(TransformSite(t, q, call, pos[i].value, unit))
+                self.index.sites.append(TransformSite(t, q, call, pos[i].value, unit, seq=self._seq))
         for kw in t.fn_kwargs:
             a = keyword_arg(call, kw)
             if a is not None:
-                self.index.sites.append(TransformSite(t, q, call, a.value, unit))
+                self.index.sites.append(TransformSite(t, q, call, a.value, unit, seq=self._seq))
         for i in t.fn_list_args:
             if i < len(pos) and isinstance(pos[i].value, (cst.List, cst.Tuple)):
                 for el in pos[i].value.elements:
-                    self.index.sites.append(TransformSite(t, q, call, el.value, unit))
+                    self.index.sites.append(TransformSite(t, q, call, el.value, unit, seq=self._seq))
 
     def _decorator(self, dec: cst.BaseExpression, fn: Unit, scope: Unit) -> None:
         q = self.qualname(dec)
         if q is not None:
             t = apis.transform_for(q)
             if t is not None:
-                self.index.sites.append(TransformSite(t, q, None, fn.node.name, scope))  # type: ignore[union-attr]
+                self.index.sites.append(TransformSite(t, q, None, fn.node.name, scope, target=fn))  # type: ignore[union-attr]
             return
         if isinstance(dec, cst.Call):
             fq = self.qualname(dec.func)
@@ -312,13 +320,13 @@ class Indexer:
                     t = apis.transform_for(tq)
                     if t is not None:
                         self.index.sites.append(
-                            TransformSite(t, tq or "", dec, fn.node.name, scope)  # type: ignore[union-attr]
+                            TransformSite(t, tq or "", dec, fn.node.name, scope, target=fn)  # type: ignore[union-attr]
                         )
             elif fq is not None:
                 t = apis.transform_for(fq)
                 if t is not None and not positional_args(dec):
                     # @jax.jit(static_argnames=...) / @eqx.filter_jit(donate=...)
-                    self.index.sites.append(TransformSite(t, fq, dec, fn.node.name, scope))  # type: ignore[union-attr]
+                    self.index.sites.append(TransformSite(t, fq, dec, fn.node.name, scope, target=fn))  # type: ignore[union-attr]
 
     def _x64_config_call(self, call: cst.Call) -> None:
         pos = positional_args(call)
@@ -348,22 +356,53 @@ class Indexer:
             u = u.parent
         return None
 
-    def resolve_fn(self, expr: cst.BaseExpression, scope: Unit) -> tuple[Optional[Unit], int, frozenset[str], Optional[TransformSite]]:
+    def _binding_for(self, name: str, scope: Unit, seq: int):
+        """The binding of ``name`` visible at statement ``seq`` in ``scope``:
+        (unit holding it, expression or None for a def); None if unknown."""
+        u: Optional[Unit] = scope
+        while u is not None:
+            entries = u.bindings.get(name)
+            if entries:
+                if u is scope:
+                    before = [e for e in entries if e[0] < seq]
+                    chosen = before[-1] if before else entries[-1]
+                else:
+                    chosen = entries[-1]  # an enclosing scope: its final binding
+                return u, chosen
+            u = u.parent
+        return None
+
+    def resolve_fn(
+        self, expr: cst.BaseExpression, scope: Unit, seq: int = 1 << 30, depth: int = 0
+    ) -> tuple[Optional[Unit], int, frozenset[str], Optional[TransformSite]]:
         """The unit a function expression denotes, with partial-bound arguments."""
+        none = (None, 0, frozenset(), None)
+        if depth > 6:
+            return none
         if isinstance(expr, cst.Lambda):
             return self.index.unit_of.get(id(expr)), 0, frozenset(), None
         if isinstance(expr, cst.Name):
-            return self.lookup_def(expr.value, scope), 0, frozenset(), None
+            found = self._binding_for(expr.value, scope, seq)
+            if found is None:
+                return none
+            holder, (bseq, value) = found
+            if value is None:
+                return holder.defs.get(expr.value), 0, frozenset(), None
+            # name = partial(f, ...) / name = jax.jit(f) / name = other_name
+            return self.resolve_fn(value, holder, bseq, depth + 1)
         if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
             if expr.value.value in ("self", "cls") and scope.cls is not None:
                 return scope.cls.methods.get(expr.attr.value), 0, frozenset(), None
-            return None, 0, frozenset(), None
+            return none
         if isinstance(expr, cst.Call):
             fq = self.qualname(expr.func)
             if fq == "functools.partial":
                 pos = positional_args(expr)
                 if pos:
-                    unit, n, kws, inner = self.resolve_fn(pos[0].value, scope)
+                    unit, n, kws, inner = self.resolve_fn(pos[0].value, scope, seq, depth + 1)
+                    if unit is not None and any(a.star == "**" for a in expr.args):
+                        # partial(f, **kwargs): any parameter may be bound
+                        return unit, n + len(pos) - 1, frozenset(p.name for p in unit.params), inner
                     bound_kw = frozenset(
                         a.keyword.value for a in expr.args if a.keyword is not None
                     )
@@ -371,8 +410,8 @@ class Indexer:
             t = apis.transform_for(fq)
             if t is not None:
                 # jax.jit(jax.grad(f)): the inner function is traced by the outer one
-                return None, 0, frozenset(), TransformSite(t, fq or "", expr, expr, scope)
-        return None, 0, frozenset(), None
+                return None, 0, frozenset(), TransformSite(t, fq or "", expr, expr, scope, seq=seq)
+        return none
 
     def _resolve(self) -> None:
         idx = self.index
@@ -399,7 +438,10 @@ class Indexer:
     def _apply_site(self, site: TransformSite, depth: int = 0) -> None:
         if depth > 4:
             return
-        unit, n_bound, kw_bound, inner = self.resolve_fn(site.fn_expr, site.scope)
+        if site.target is not None:
+            unit, n_bound, kw_bound, inner = site.target, 0, frozenset(), None
+        else:
+            unit, n_bound, kw_bound, inner = self.resolve_fn(site.fn_expr, site.scope, site.seq)
         if inner is not None:
             # jax.jit(jax.grad(f)) / jax.vmap(jax.jit(f)): the outer transform traces f
             call = inner.call
@@ -414,6 +456,7 @@ class Indexer:
                         site.call,
                         pos[i].value,
                         site.scope,
+                        seq=site.seq,
                     )
                     self._apply_site(outer, depth + 1)
             return
@@ -450,6 +493,13 @@ class Indexer:
             if p.has_literal_default and site.transform.wrapper:
                 # jit(f)(x) leaves f's defaults as Python values unless passed
                 continue
+            if not site.transform.wrapper:
+                # lax.scan/fori_loop/cond... pass a fixed number of operands:
+                # parameters beyond them keep their defaults
+                if p.default is not None:
+                    continue
+                if t.arity is not None and p.index is not None and p.index - n_bound >= t.arity:
+                    continue
             unit.traced_params.add(p.name)
 
     def _static_params(self, site: TransformSite, unit: Unit) -> set[str]:

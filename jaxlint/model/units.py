@@ -59,6 +59,8 @@ class Unit:
     global_names: set[str] = field(default_factory=set)
     nonlocal_names: set[str] = field(default_factory=set)
     closure_env: Optional[dict] = None  # the enclosing environment where it was defined
+    # name -> [(statement sequence number, assigned expression or None for a def)]
+    bindings: dict[str, list] = field(default_factory=dict)
     is_generator: bool = False
 
     @property

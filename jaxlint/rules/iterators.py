@@ -59,6 +59,8 @@ class IteratorUnderTransform(Rule):
         Valid("import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(xs):\n    parts = iter([xs[0], xs[1]])\n    first = next(parts)\n    return first + next(parts)\n"),
         Valid("import jax\n\ndef batches(data):\n    for row in data:\n        yield row\n\nstep = jax.jit(lambda b: b * 2)\nfor b in batches([1.0, 2.0]):\n    step(b)\n"),
         Valid("import jax.numpy as jnp\nit = iter(range(3))\nx = jnp.asarray(next(it))\n"),
+        Valid("import jax\n\ndef first_bad(args):\n    return next((i, a) for i, a in enumerate(args) if a is None)\n\n@jax.jit\ndef f(x):\n    first_bad([x])\n    return x\n"),
+        Valid("import contextlib\nimport jax\n\n@contextlib.contextmanager\ndef errors_as_messages():\n    yield\n\n@jax.jit\ndef f(x):\n    with errors_as_messages():\n        return x * 2\n"),
     ]
     INVALID = [
         Invalid(
@@ -130,8 +132,8 @@ class IteratorUnderTransform(Rule):
             local = it.value in ctx.env and it.value not in {p.name for p in ctx.unit.params}
             if local:
                 return
-        elif isinstance(it, cst.Call):
-            return  # next(iter(local_thing)): evaluated freshly each trace
+        elif not isinstance(it, cst.Attribute):
+            return  # next(iter(...)), next(genexp): a fresh iterator on each trace
         self.report(
             node,
             "`next()` on an iterator from outside traced code runs once, at trace time: the "
@@ -141,7 +143,8 @@ class IteratorUnderTransform(Rule):
 
     def visit_Yield(self, node: cst.Yield) -> None:
         ctx = self.ctx
-        if ctx.in_traced and not ctx.unit.is_module:
+        roots = ("decorated with", "wrapped by", "a body passed to")
+        if ctx.in_traced and any(r.startswith(roots) for r in ctx.unit.reasons):
             self.report(
                 node,
                 f"`yield` in `{ctx.unit.name}`, which JAX traces ({ctx.unit.reasons[0] if ctx.unit.reasons else 'traced'}): "

@@ -72,6 +72,15 @@ class TracedControlFlow(Rule):
         Valid("import equinox as eqx\n\n@eqx.filter_jit\ndef f(model, x, flag):\n    if flag:\n        return model(x)\n    return x\n"),
         # vmap with in_axes=None: that argument is passed through unchanged
         Valid("import jax\n\ndef f(x, n):\n    if n > 1:\n        return x * n\n    return x\n\nv = jax.vmap(f, in_axes=(0, None))\n"),
+        # a partial that binds the flag before the transform sees the function
+        Valid("import functools\nimport jax\n\ndef foo(x, y, flag):\n    return (x * 2) + y if flag else (x + y)\nfoo = functools.partial(foo, flag=True)\nfoo = jax.pmap(foo)\n"),
+        # scan passes two operands: a defaulted third parameter keeps its Python default
+        Valid("import jax\n\ndef step(carry, x, first=False):\n    if not first:\n        carry = carry + x\n    return carry, x\n\nout = jax.lax.scan(step, 0.0, jax.numpy.ones(3))\n"),
+        # isinstance narrows to a Python number; guards on static flags
+        Valid("import jax\nfrom jax import lax\n\n@jax.jit\ndef norm_index(index, size):\n    if isinstance(index, int):\n        return index + size if index < 0 else index\n    return lax.select(index < 0, index + size, index)\n"),
+        Valid("import functools\nimport jax\nimport jax.numpy as jnp\n\ndef solve(a, rcond, numpy_resid=True):\n    rank = jnp.sum(a > rcond)\n    if numpy_resid and rank < 3:\n        return a\n    return -a\n\nfast = jax.jit(functools.partial(solve, numpy_resid=False))\n"),
+        # lax.dtype / lax.axis_size / private helpers return Python values
+        Valid("import jax\nfrom jax import lax\n\n@jax.jit\ndef f(k, c):\n    if not lax.dtype(k) == lax.dtype(c):\n        raise TypeError('dtype')\n    return k + c\n"),
     ]
     INVALID = [
         Invalid(
