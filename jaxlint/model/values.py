@@ -56,6 +56,8 @@ class Value:
     transform: Optional[str] = None
     # what is known of an array's dtype: "bool" for masks (comparisons, isnan, ~mask...)
     dtype_hint: Optional[str] = None
+    # static shape of an array built by a literal constructor (jnp.arange(10) -> (10,))
+    shape: Optional[tuple[int, ...]] = None
 
     def with_key(self, token: KeyToken) -> "Value":
         return replace(self, key=token)
@@ -80,6 +82,7 @@ def join(a: Value, b: Value) -> Value:
         key=key,
         local_array=a.local_array and b.local_array,
         dtype_hint=a.dtype_hint if a.dtype_hint == b.dtype_hint else None,
+        shape=a.shape if a.shape == b.shape else None,
     )
 
 

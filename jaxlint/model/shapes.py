@@ -1,0 +1,180 @@
+"""Static shapes and float-ness of arrays built by literal constructors.
+
+``jnp.arange(10)`` has shape ``(10,)``; ``jnp.zeros((2, 3))`` has ``(2, 3)``;
+``jnp.array([[1, 2], [3, 4]])`` has ``(2, 2)``.  Only literal arguments count:
+anything computed gives ``None`` (unknown), so rules that use a shape stay
+quiet when the model is unsure.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.model.walk import arg_at, int_value, keyword_arg, positional_args
+
+Shape = tuple[int, ...]
+
+# jax functions whose result is floating point whatever the (real) input
+FLOAT_RESULT_FUNCS = frozenset(
+    "jax.numpy." + n
+    for n in (
+        "sin cos tan arcsin arccos arctan arctan2 sinh cosh tanh arcsinh arccosh arctanh exp exp2 "
+        "expm1 log log2 log10 log1p sqrt cbrt linspace logspace geomspace mean average std var "
+        "nanmean nanstd nanvar true_divide divide reciprocal hypot deg2rad rad2deg degrees radians "
+        "logaddexp logaddexp2 sinc"
+    ).split()
+) | frozenset(
+    {
+        "jax.random.normal", "jax.random.uniform", "jax.random.truncated_normal",
+        "jax.random.gumbel", "jax.random.exponential", "jax.random.laplace",
+        "jax.random.logistic", "jax.random.beta", "jax.random.gamma", "jax.random.cauchy",
+        "jax.nn.sigmoid", "jax.nn.softmax", "jax.nn.log_softmax", "jax.nn.softplus",
+        "jax.nn.gelu", "jax.nn.silu", "jax.nn.tanh",
+    }
+)
+
+_FLOAT_DTYPE_WORDS = ("float", "bfloat", "half", "double", "single", "f2", "f4", "f8")
+
+
+def _float_literal(node: cst.CSTNode) -> Optional[float]:
+    if isinstance(node, cst.Float):
+        try:
+            return float(node.value.replace("_", ""))
+        except ValueError:
+            return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        v = _float_literal(node.expression)
+        return -v if v is not None else None
+    iv = int_value(node)
+    return float(iv) if iv is not None else None
+
+
+def _shape_literal(node: Optional[cst.CSTNode]) -> Optional[Shape]:
+    if node is None:
+        return None
+    n = int_value(node)
+    if n is not None:
+        return (n,) if n >= 0 else None
+    if isinstance(node, (cst.Tuple, cst.List)):
+        out = []
+        for el in node.elements:
+            if isinstance(el, cst.StarredElement):
+                return None
+            v = int_value(el.value)
+            if v is None or v < 0:
+                return None
+            out.append(v)
+        return tuple(out)
+    return None
+
+
+def _display_shape(node: cst.CSTNode, depth: int = 0) -> Optional[Shape]:
+    """Shape of a nested list/tuple display of number literals."""
+    if depth > 8:
+        return None
+    if isinstance(node, (cst.List, cst.Tuple)):
+        if any(isinstance(el, cst.StarredElement) for el in node.elements):
+            return None
+        subs = [_display_shape(el.value, depth + 1) for el in node.elements]
+        if any(s is None for s in subs):
+            return None
+        if subs and any(s != subs[0] for s in subs):
+            return None
+        return (len(subs),) + (subs[0] if subs else ())  # type: ignore[operator]
+    if _float_literal(node) is not None:
+        return ()
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return ()
+    return None
+
+
+def _has_float_literal(node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.Float):
+        return True
+    if isinstance(node, (cst.List, cst.Tuple)):
+        return any(_has_float_literal(el.value) for el in node.elements if not isinstance(el, cst.StarredElement))
+    if isinstance(node, cst.UnaryOperation):
+        return _has_float_literal(node.expression)
+    return False
+
+
+def _dtype_is_float(ctx, node: Optional[cst.CSTNode]) -> Optional[bool]:
+    """True/False when a dtype argument is known to be float / not float."""
+    if node is None:
+        return None
+    if isinstance(node, cst.SimpleString):
+        text = node.value.strip("\"'")
+    elif isinstance(node, cst.Name) and ctx.builtin_name(node) in ("float", "int", "bool", "complex"):
+        text = node.value
+    else:
+        q = ctx.qualname(node)
+        if q is None:
+            return None
+        text = q.rsplit(".", 1)[-1]
+    return text.startswith(_FLOAT_DTYPE_WORDS) or text == "float"
+
+
+def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Optional[str]]:
+    """(static shape, "float" or None) of the array a jax call builds."""
+    short = q.rsplit(".", 1)[-1]
+    pos = positional_args(call)
+    dtype_node = keyword_arg(call, "dtype")
+    dtype_float = _dtype_is_float(ctx, dtype_node.value if dtype_node is not None else None)
+    shape: Optional[Shape] = None
+    floaty: Optional[str] = None
+    if q in FLOAT_RESULT_FUNCS:
+        floaty = "float"
+    if not q.startswith("jax.numpy.") or "." in q[len("jax.numpy."):]:
+        return None, floaty if dtype_float is not False else None
+    if short == "arange":
+        nums = [_float_literal(a.value) for a in pos]
+        for kw in ("start", "stop", "step"):
+            if keyword_arg(call, kw) is not None:
+                nums = []
+        if nums and all(n is not None for n in nums) and len(nums) <= 3:
+            start, stop, step = 0.0, None, 1.0
+            if len(nums) == 1:
+                stop = nums[0]
+            else:
+                start, stop = nums[0], nums[1]
+                if len(nums) == 3:
+                    step = nums[2]
+            if step:
+                shape = (max(0, math.ceil((stop - start) / step)),)  # type: ignore[operator]
+        if any(isinstance(a.value, cst.Float) or (isinstance(a.value, cst.UnaryOperation) and isinstance(a.value.expression, cst.Float)) for a in pos):
+            floaty = "float"
+    elif short in ("zeros", "ones", "empty", "full"):
+        shape = _shape_literal(arg_at(call, 0, "shape"))
+        if short != "full" and dtype_node is None and len(pos) < 2:
+            floaty = "float"
+        elif short == "full" and dtype_node is None and len(pos) == 2 and isinstance(pos[1].value, cst.Float):
+            floaty = "float"
+    elif short in ("array", "asarray"):
+        data = arg_at(call, 0, "object" if short == "array" else "a")
+        if data is not None:
+            shape = _display_shape(data)
+            if shape is not None and _has_float_literal(data) and dtype_node is None:
+                floaty = "float"
+    elif short in ("eye", "identity"):
+        n = int_value(pos[0].value) if pos else None
+        m = int_value(pos[1].value) if short == "eye" and len(pos) > 1 else n
+        if n is not None and m is not None and n >= 0 and m >= 0:
+            shape = (n, m)
+        if dtype_node is None:
+            floaty = "float"
+    elif short in ("linspace", "logspace", "geomspace"):
+        num = arg_at(call, 2, "num")
+        n = int_value(num) if num is not None else (50 if len(pos) == 2 else None)
+        if (
+            n is not None and n >= 0 and len(pos) >= 2 and keyword_arg(call, "axis") is None
+            and _float_literal(pos[0].value) is not None and _float_literal(pos[1].value) is not None
+        ):
+            shape = (n,)
+    if dtype_float is True:
+        floaty = "float"
+    elif dtype_float is False:
+        floaty = None
+    return shape, floaty
