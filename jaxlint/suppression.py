@@ -9,13 +9,24 @@ File-level ``# jaxlint: skip-file`` is handled before parsing.
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 
 _NOQA_RE = re.compile(
     r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
 )
 _IGNORE_RE = re.compile(r"#\s*jaxlint:\s*ignore(?:\[(?P<codes>[^\]]*)\])?")
 _ALL = "*"
+_NEWLINE_RE = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as libcst and Python count them (``\\n``, ``\\r\\n``, ``\\r`` only)."""
+    lines = _NEWLINE_RE.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def _codes(text: str | None) -> set[str]:
@@ -27,9 +38,11 @@ def _codes(text: str | None) -> set[str]:
 class Suppressions:
     def __init__(self, text: str) -> None:
         self.by_line: dict[int, set[str]] = {}
+        self.text: str | None = text
+        self._moved: dict[int, int] | None = None
         if "noqa" not in text and "jaxlint:" not in text:
             return
-        for lineno, line in enumerate(text.splitlines(), start=1):
+        for lineno, line in enumerate(split_lines(text), start=1):
             if "#" not in line:
                 continue
             codes: set[str] = set()
@@ -44,8 +57,47 @@ class Suppressions:
         return self.by_line.get(line, set())
 
     def is_suppressed(self, code: str, line: int, end_line: int | None = None) -> bool:
-        for ln in {line, end_line or line}:
+        lines = {line, end_line or line}
+        if self.by_line and self.text is not None:
+            # a line inside a multi-line string or ending in a backslash cannot
+            # carry a comment: its `# noqa` sits where `--add-noqa` puts it
+            if self._moved is None:
+                self._moved = comment_lines(self.text)
+            lines |= {self._moved[ln] for ln in lines if ln in self._moved}
+        for ln in lines:
             codes = self.by_line.get(ln)
             if codes and (_ALL in codes or code in codes):
                 return True
         return False
+
+
+def comment_lines(text: str) -> dict[int, int]:
+    """Lines that cannot end with a comment -> the line where it goes instead.
+
+    A line inside (not the last line of) a multi-line string, or one ending
+    with a backslash continuation, cannot carry a ``# noqa``; its comment goes
+    on the first later line of the statement that can (the string's last line,
+    the continuation's end).
+    """
+    moved: dict[int, int] = {}
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return moved
+    blocked: set[int] = set()
+    commented: set[int] = set()
+    for tok in tokens:
+        if tok.type == tokenize.STRING or tok.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
+            for ln in range(tok.start[0], tok.end[0]):
+                blocked.add(ln)
+        elif tok.type == tokenize.COMMENT:
+            commented.add(tok.start[0])
+    for i, line in enumerate(split_lines(text), start=1):
+        if line.endswith("\\") and i not in blocked and i not in commented:
+            blocked.add(i)
+    for ln in sorted(blocked):
+        target = ln + 1
+        while target in blocked:
+            target += 1
+        moved[ln] = target
+    return moved

@@ -1,0 +1,334 @@
+"""Fixes users can trust: ``--fix``, ``--diff``, ``--add-noqa`` on real files.
+
+``fix_text`` applies the fixable findings of one file in passes.  Each pass
+applies every non-overlapping fix at once (earliest, outermost first; the
+others wait for the next pass), then re-parses and re-lints the result with
+the file's rules *and* every default rule.  A pass is kept only when the text
+still parses (and still compiles, if it compiled before) and no rule reports
+more findings than before; otherwise its fixes are retried one at a time and
+each one that breaks the file is skipped and reported.  Passes repeat until
+nothing more applies (at most ``MAX_PASSES``).
+
+``SourceFile`` reads a file once (bytes, encoding, BOM, mode) and
+``SourceFile.write`` writes new text atomically (a temporary file in the same
+directory, then ``os.replace``), with the same encoding, BOM and mode.  Line
+endings are kept because only the fixed spans change and inserted text uses
+the file's newline convention (see ``fixes.py``).
+
+``add_noqa`` appends ``# noqa: CODE`` to the line that can carry a comment for
+each finding, merging with an existing ``# noqa: X``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import difflib
+import io
+import os
+import re
+import stat
+import tempfile
+import tokenize
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional
+
+from jaxlint.findings import Finding
+from jaxlint.fixes import choose, newline_of, plan_edits, splice
+from jaxlint.settings import LintSettings
+from jaxlint.suppression import comment_lines
+
+MAX_PASSES = 10
+
+
+# ----------------------------------------------------------------------------- fixing
+
+
+@dataclass(frozen=True)
+class AppliedFix:
+    code: str
+    line: int  # in the text of the pass that applied it
+    col: int
+    message: str  # the fix's message
+
+
+@dataclass
+class FixResult:
+    text: str  # the fixed text
+    applied: list[AppliedFix] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # one line per refused fix
+    findings: list[Finding] = field(default_factory=list)  # what remains (the file's rules)
+    passes: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.applied)
+
+
+def _verify_settings(settings: LintSettings) -> LintSettings:
+    from jaxlint.rules import default_codes
+
+    return LintSettings(
+        select=frozenset(settings.select) | default_codes() | {"JAX001"},
+        x64=settings.x64,
+        options=settings.options,
+    )
+
+
+def _compile_error(text: str, path: str) -> Optional[str]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            compile(text, path, "exec", dont_inherit=True)
+        except SyntaxError as exc:
+            return f"{exc.msg} at {exc.lineno}:{exc.offset}"
+        except (ValueError, RecursionError, MemoryError) as exc:
+            return exc.__class__.__name__
+    return None
+
+
+def _fix_key(f: Finding, text: str) -> tuple:
+    """Identifies a fix across passes (positions move; the replaced text does not)."""
+    from jaxlint.fixes import line_offsets
+
+    offsets = line_offsets(text)
+
+    def at(line: int, col: int) -> int:
+        return offsets[min(line, len(offsets)) - 1] + col - 1
+
+    assert f.fix is not None
+    return (
+        f.code,
+        f.fix.message,
+        tuple((text[at(e.line, e.col):at(e.end_line, e.end_col)], e.content) for e in f.fix.edits),
+    )
+
+
+def fix_text(
+    text: str,
+    path: str,
+    settings: LintSettings,
+    *,
+    unsafe: bool = False,
+    max_passes: int = MAX_PASSES,
+) -> FixResult:
+    """Apply the fixes of ``settings.select`` to ``text`` until none applies."""
+    from jaxlint.linter import lint_source
+
+    vsettings = _verify_settings(settings)
+
+    def lint(t: str) -> list[Finding]:
+        return lint_source(t, path, vsettings, prefilter=False).findings
+
+    compiled_before = _compile_error(text, path) is None
+    current = text
+    findings = lint(current)
+    result = FixResult(text=text)
+    refused: set[tuple] = set()
+    seen = {current}
+
+    def check(candidate: str, baseline: Counter) -> tuple[Optional[str], list[Finding]]:
+        """(why the candidate is refused or None, its findings)."""
+        new = lint(candidate)
+        if any(f.code == "JAX001" for f in new) and not baseline.get("JAX001"):
+            bad = next(f for f in new if f.code == "JAX001")
+            return f"would introduce a syntax error ({bad.message} at {bad.line}:{bad.col})", new
+        if compiled_before:
+            err = _compile_error(candidate, path)
+            if err is not None:
+                return f"would introduce a syntax error ({err})", new
+        counts = Counter(f.code for f in new)
+        worse = sorted(c for c, n in counts.items() if n > baseline.get(c, 0))
+        if worse:
+            return f"would introduce {', '.join(worse)}", new
+        return None, new
+
+    for _ in range(max_passes):
+        candidates = [
+            f for f in choose(findings, unsafe)
+            if f.code in settings.select and _fix_key(f, current) not in refused
+        ]
+        if not candidates:
+            break
+        spans, chosen_idx = plan_edits(current, [f.fix.edits for f in candidates])  # type: ignore[union-attr]
+        chosen = [candidates[i] for i in chosen_idx]
+        baseline = Counter(f.code for f in findings)
+        new_text = splice(current, spans)
+        why, new_findings = check(new_text, baseline)
+        if why is not None:
+            # retry the pass's fixes one at a time, keeping those that are clean
+            kept: list[Finding] = []
+            new_text, new_findings = current, findings
+            for f in chosen:
+                trial = kept + [f]
+                spans, _ = plan_edits(current, [g.fix.edits for g in trial])  # type: ignore[union-attr]
+                candidate = splice(current, spans)
+                why, cand_findings = check(candidate, baseline)
+                if why is None:
+                    kept, new_text, new_findings = trial, candidate, cand_findings
+                else:
+                    refused.add(_fix_key(f, current))
+                    result.skipped.append(f"fix for {f.code} at {f.line}:{f.col} skipped: {why}")
+            chosen = kept
+        if not chosen or new_text == current or new_text in seen:
+            break
+        result.applied.extend(
+            AppliedFix(f.code, f.line, f.col, f.fix.message if f.fix else "") for f in chosen
+        )
+        result.passes += 1
+        seen.add(new_text)
+        current, findings = new_text, new_findings
+    result.text = current
+    result.findings = [f for f in findings if f.code in settings.select]
+    return result
+
+
+# ----------------------------------------------------------------------------- files
+
+
+@dataclass
+class SourceFile:
+    """One file's bytes and how to write it back the same way."""
+
+    path: Path
+    data: bytes
+    text: str
+    encoding: str
+    bom: bool
+    mode: Optional[int]
+
+    @classmethod
+    def read(cls, path: Path) -> "SourceFile":
+        """Raises OSError or ValueError (undecodable)."""
+        data = path.read_bytes()
+        try:
+            mode: Optional[int] = stat.S_IMODE(os.stat(path).st_mode)
+        except OSError:
+            mode = None
+        return cls.from_bytes(path, data, mode)
+
+    @classmethod
+    def from_bytes(cls, path: Path, data: bytes, mode: Optional[int] = None) -> "SourceFile":
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except SyntaxError as exc:
+            raise ValueError(f"cannot determine the encoding: {exc}") from None
+        bom = data.startswith(codecs.BOM_UTF8)
+        if encoding == "utf-8-sig":
+            encoding = "utf-8"
+        try:
+            text = data.decode(encoding)
+        except (UnicodeDecodeError, LookupError) as exc:
+            raise ValueError(f"not valid {encoding} ({exc})") from None
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        return cls(path, data, text, encoding, bom, mode)
+
+    def encode(self, text: str) -> bytes:
+        """Raises UnicodeEncodeError when a fix brought in a character the
+        file's encoding cannot hold."""
+        body = text.encode(self.encoding)
+        return (codecs.BOM_UTF8 + body) if self.bom else body
+
+    def write(self, text: str) -> None:
+        """Write atomically: never a half-written file, even if interrupted."""
+        write_atomic(self.path, self.encode(text), self.mode)
+
+
+def write_atomic(path: Path, data: bytes, mode: Optional[int] = None) -> None:
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".jaxlint-tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def unified_diff(path: str, old: str, new: str) -> str:
+    """A unified diff of two versions of a file (empty when they are equal)."""
+    if old == new:
+        return ""
+    lines = difflib.unified_diff(
+        _keep_lines(old),
+        _keep_lines(new),
+        fromfile=f"a/{path}" if not os.path.isabs(path) else path,
+        tofile=f"b/{path}" if not os.path.isabs(path) else path,
+    )
+    out = []
+    for line in lines:
+        if not line.endswith(("\n", "\r")):
+            line += "\n\\ No newline at end of file\n"
+        out.append(line)
+    return "".join(out)
+
+
+def _keep_lines(text: str) -> list[str]:
+    lines = _LINE_RE.findall(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+# ----------------------------------------------------------------------------- noqa
+
+_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
+_NOQA_RE = re.compile(
+    r"#\s*noqa(?P<colon>:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
+)
+
+
+def add_noqa(text: str, findings: Iterable[Finding]) -> tuple[str, int]:
+    """Add ``# noqa: CODE`` for each finding; return (new text, directives added)."""
+    moved: Optional[dict[int, int]] = None
+    wanted: dict[int, list[str]] = {}
+    for f in findings:
+        if f.code == "JAX001":
+            continue  # a file that does not parse cannot be annotated safely
+        if moved is None:
+            moved = comment_lines(text)
+        line = moved.get(f.line, f.line)
+        codes = wanted.setdefault(line, [])
+        if f.code not in codes:
+            codes.append(f.code)
+    if not wanted:
+        return text, 0
+    lines = _LINE_RE.findall(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    added = 0
+    for ln, codes in wanted.items():
+        if ln - 1 >= len(lines):
+            continue
+        raw = lines[ln - 1]
+        body = raw.rstrip("\r\n")
+        ending = raw[len(body):]
+        m = None
+        for m in _NOQA_RE.finditer(body):
+            pass  # the last noqa comment on the line
+        if m is not None and m.group("codes") is None:
+            continue  # a bare `# noqa` already silences everything
+        if m is not None:
+            present = [c.upper() for c in re.split(r"[\s,]+", m.group("codes")) if c]
+            new = [c for c in codes if c not in present]
+            if not new:
+                continue
+            merged = f"# noqa: {', '.join(present + new)}"
+            body = body[: m.start()] + merged + body[m.end():]
+            added += len(new)
+        else:
+            body = body.rstrip() + f"  # noqa: {', '.join(codes)}"
+            added += len(codes)
+        lines[ln - 1] = body + ending
+    return "".join(lines), added
