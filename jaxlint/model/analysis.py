@@ -935,7 +935,8 @@ class FileContext:
         if isinstance(func, cst.Call):
             inner = self.value(func)
             if inner.kind == V.FUNCTION and inner.transform is not None:
-                return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps)
+                # jax.jit(f)(x) returns whatever f returns: often a pytree
+                return Value(kind=V.UNKNOWN, traced=traced_ctx and any_traced, deps=deps)
         return V.UNKNOWN_VALUE
 
 

@@ -70,6 +70,7 @@ class InplaceArrayUpdate(Rule):
         Valid("import jax.numpy as jnp\nout = {}\nout['a'] = jnp.ones(3)\nrows = [jnp.ones(2)]\nrows[0] = jnp.zeros(2)\n"),
         Valid("import jax.numpy as jnp\nimport numpy as np\nbuf = np.asarray(jnp.ones(3))\nbuf[0] = 2.0\n"),
         Valid("import jax.numpy as jnp\nx = jnp.zeros(3)\nx += 1\n"),
+        Valid("import jax\nimport jax.numpy as jnp\n\ndef init(p):\n    return {'lr': 0.1, 'w': p}\n\nstate = jax.jit(init)(jnp.zeros(3))\nstate['lr'] = 0.01\n"),
         Valid("import jax\nfrom jax import lax\n\n@jax.jit\ndef f(operand, i):\n    starts = [lax.full((), 0, 'int32')] * operand.ndim\n    starts[0] = i\n    return lax.dynamic_slice(operand, starts, (1,) * operand.ndim)\n"),
     ]
     INVALID = [

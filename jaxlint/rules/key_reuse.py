@@ -114,8 +114,8 @@ class PrngKeyReuse(Rule):
         else:
             msg = (
                 f"`{name}` was already consumed by `random.{prev_how}` on line {{related_line}}: "
-                f"both calls get the same random bits. Split first: "
-                f"`{name}, subkey = jax.random.split({name})` and use `subkey`"
+                f"both calls get the same random bits. Split it first, e.g. "
+                f"`k1, k2 = jax.random.split({name})`, and give each call its own key"
             )
         self.report(node, msg, related=prev_node)
 
