@@ -102,6 +102,13 @@ class CheckOptions:
     quiet: bool
     show_files: bool
     verbose: bool
+    fix: bool = False
+    unsafe_fixes: bool = False
+    diff: bool = False
+    show_fixes: bool = False
+    fix_only: bool = False
+    exit_non_zero_on_fix: bool = False
+    add_noqa: bool = False
 
 
 @cli.command("check")
@@ -132,6 +139,18 @@ class CheckOptions:
 @click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no summary line.")
 @click.option("--show-files", is_flag=True, help="List the files that would be linted, then exit.")
 @click.option("-v", "--verbose", is_flag=True, help="Print details and tracebacks of internal errors.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes (each fixed file is re-parsed and re-linted first).")
+@click.option("--unsafe-fixes", is_flag=True,
+              help="Also apply unsafe fixes with --fix; without --fix, show them as fixable.")
+@click.option("--diff", is_flag=True,
+              help="Print a unified diff of what --fix would change; write nothing (exit 1 if any).")
+@click.option("--show-fixes", is_flag=True, help="With --fix, list every fix applied, per file.")
+@click.option("--fix-only", is_flag=True,
+              help="Apply fixes and do not report the findings that remain (exit 0).")
+@click.option("--exit-non-zero-on-fix", is_flag=True,
+              help="Exit 1 when a fix was applied, even if no finding remains.")
+@click.option("--add-noqa", is_flag=True,
+              help="Add `# noqa: CODE` for every finding (to adopt jaxlint on existing code).")
 def check_command(**kwargs: object) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
     sys.exit(run_check(CheckOptions(**kwargs)))  # type: ignore[arg-type]
@@ -155,6 +174,7 @@ class _Linted:
     errors: list[str]  # one line per path that could not be linted
     tracebacks: list[str]  # internal errors, shown with --verbose
     sources: dict[str, str]  # text of files not on disk (stdin), for code frames
+    stdin_data: Optional[bytes] = None  # the bytes read from stdin (for --fix)
 
 
 def run_check(opts: CheckOptions) -> int:
@@ -182,10 +202,20 @@ def run_check(opts: CheckOptions) -> int:
         for tb in linted.tracebacks:
             sys.stderr.write(tb)
 
+    if opts.add_noqa:
+        return _add_noqa(opts, linted, stdin_mode)
+    fixing = None
+    if opts.fix or opts.fix_only or opts.diff:
+        fixing = _fix(opts, session, linted, stdin_mode)
+        if isinstance(fixing, int):
+            return fixing
+
     from jaxlint.output import OutputReport
 
     report = OutputReport(results=linted.results, rules=session.infos, cwd=session.cwd,
-                          sources=linted.sources)
+                          sources=linted.sources, unsafe_fixes=opts.unsafe_fixes)
+    if fixing is not None:
+        return _finish_fix(opts, report, linted, fixing, stdin_mode)
     try:
         with _output_stream(opts.output_file) as (out, color):
             _report(report, opts, out, color)
@@ -281,7 +311,7 @@ def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
         from jaxlint.discovery import is_excluded
 
         if is_excluded(Path(os.path.abspath(opts.stdin_filename)), False, session.store):
-            return _Linted(results=[], errors=[], tracebacks=[], sources={})
+            return _Linted(results=[], errors=[], tracebacks=[], sources={}, stdin_data=data)
     result, tb = lint_one(name, data, session.store.settings_for(Path(name)))
     text, _ = decode_source(data)
     return _Linted(
@@ -289,6 +319,7 @@ def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
         errors=[f"{name}: {result.error}"] if result.error else [],
         tracebacks=[tb] if tb else [],
         sources={name: text} if text is not None else {},
+        stdin_data=data,
     )
 
 
@@ -307,10 +338,160 @@ def _report(report, opts: CheckOptions, out: TextIO, color: bool) -> None:
         out.write(summary_line(report) + "\n")
 
 
+# ----------------------------------------------------------------------------- fixes
+
+
+def _fix(opts: CheckOptions, session: _Session, linted: _Linted, stdin_mode: bool):
+    """Fix every file that has a fixable finding (``--fix``/``--fix-only``/``--diff``).
+
+    Replaces the fixed files' results by what remains; writes the files unless
+    ``--diff`` or stdin.  Returns the list of ``FileFix`` (or an exit code)."""
+    from jaxlint.findings import FileResult
+    from jaxlint.fixer import fix_file, needs_fixing
+
+    fixed = []
+    write = not opts.diff and not stdin_mode
+    for i, result in enumerate(linted.results):
+        if result.error or not needs_fixing(result.findings, opts.unsafe_fixes):
+            continue
+        data = linted.stdin_data if stdin_mode else None
+        try:
+            ff = fix_file(result.path, data, session.store.settings_for(Path(result.path)),
+                          opts.unsafe_fixes)
+        except (OSError, ValueError) as exc:
+            linted.errors.append(f"{result.path}: cannot be fixed ({exc})")
+            error(linted.errors[-1])
+            continue
+        for line in ff.result.skipped:
+            _warning(f"{result.path}: {line}")
+        if not ff.changed:
+            continue
+        if write:
+            try:
+                assert ff.source is not None
+                ff.source.write(ff.result.text)
+            except (OSError, UnicodeEncodeError) as exc:
+                linted.errors.append(f"{result.path}: cannot be written ({exc})")
+                error(linted.errors[-1])
+                continue
+        fixed.append(ff)
+        linted.results[i] = FileResult(path=result.path, findings=ff.result.findings, parsed=True)
+        if stdin_mode:
+            linted.sources[result.path] = ff.result.text
+    return fixed
+
+
+def _warning(message: str) -> None:
+    err = sys.stderr
+    if err.isatty() and not os.environ.get("NO_COLOR"):
+        err.write(f"\x1b[1;33mwarning\x1b[0m: {message}\n")
+    else:
+        err.write(f"warning: {message}\n")
+
+
+def _finish_fix(opts: CheckOptions, report, linted: _Linted, fixed: list, stdin_mode: bool) -> int:
+    """Print diffs / the fixed stdin / the remaining findings; the exit code."""
+    from jaxlint.fixer import show_fixes_text, unified_diff
+
+    n_fixed = sum(len(ff.result.applied) for ff in fixed)
+    plural = "s" if n_fixed != 1 else ""
+    if opts.diff:
+        for ff in sorted(fixed, key=lambda x: x.path):
+            sys.stdout.write(unified_diff(ff.path, ff.old, ff.result.text))
+        sys.stdout.flush()
+        if not opts.quiet:
+            sys.stderr.write(f"Would fix {n_fixed} error{plural}.\n" if n_fixed
+                             else "No errors would be fixed.\n")
+        if linted.errors:
+            return EXIT_ERROR
+        return EXIT_FINDINGS if fixed else EXIT_OK
+    if stdin_mode:  # the fixed source goes to stdout, as with Ruff
+        data = fixed[0].source.encode(fixed[0].result.text) if fixed else (linted.stdin_data or b"")
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    text_format = opts.output_format in ("full", "concise")
+    try:
+        with _output_stream(opts.output_file, sys.stderr if stdin_mode else None) as (out, color):
+            if not opts.fix_only:
+                if opts.statistics:
+                    from jaxlint.output import statistics
+
+                    statistics.write(report, out, json_output=opts.output_format == "json")
+                else:
+                    from jaxlint.output import write
+
+                    write(opts.output_format, report, out, color)
+            info = out if text_format and not opts.statistics else sys.stderr
+            if opts.show_fixes:
+                info.write(show_fixes_text(fixed))
+            if not opts.quiet and (text_format or opts.fix_only):
+                remaining = len(report.findings)
+                if opts.fix_only:
+                    info.write(f"Fixed {n_fixed} error{plural}.\n" if n_fixed else "No errors fixed.\n")
+                elif n_fixed:
+                    total = n_fixed + remaining
+                    info.write(f"Found {total} error{'s' if total != 1 else ''} "
+                               f"({n_fixed} fixed, {remaining} remaining).\n")
+                else:
+                    from jaxlint.output import summary_line
+
+                    info.write(summary_line(report) + "\n")
+    except OSError as exc:
+        error(f"{opts.output_file}: cannot be written ({exc.strerror or exc})")
+        return EXIT_ERROR
+    if linted.errors:
+        return EXIT_ERROR
+    if opts.exit_non_zero_on_fix and n_fixed:
+        return EXIT_FINDINGS
+    if opts.fix_only or opts.exit_zero:
+        return EXIT_OK
+    return EXIT_FINDINGS if report.findings else EXIT_OK
+
+
+def _add_noqa(opts: CheckOptions, linted: _Linted, stdin_mode: bool) -> int:
+    """``--add-noqa``: a ``# noqa: CODE`` for every finding, files rewritten in place."""
+    import ast
+
+    from jaxlint.fixer import SourceFile, add_noqa
+
+    if stdin_mode:
+        error("--add-noqa cannot be used with standard input")
+        return EXIT_ERROR
+    if opts.fix or opts.fix_only or opts.diff:
+        error("--add-noqa cannot be combined with --fix, --fix-only or --diff")
+        return EXIT_ERROR
+    total = 0
+    for result in sorted(linted.results, key=lambda r: r.path):
+        findings = [f for f in result.findings if f.code != "JAX001"]
+        if result.error or not findings:
+            continue
+        try:
+            src = SourceFile.read(Path(result.path))
+            new, n = add_noqa(src.text, findings)
+            if not n:
+                continue
+            try:
+                ast.parse(new)
+            except (SyntaxError, ValueError):
+                linted.errors.append(f"{result.path}: noqa comments not added (would not parse)")
+                error(linted.errors[-1])
+                continue
+            src.write(new)
+            total += n
+        except (OSError, ValueError, UnicodeEncodeError) as exc:
+            linted.errors.append(f"{result.path}: noqa comments not added ({exc})")
+            error(linted.errors[-1])
+    if not opts.quiet:
+        sys.stderr.write(f"Added {total} noqa directive{'s' if total != 1 else ''}.\n")
+    return EXIT_ERROR if linted.errors else EXIT_OK
+
+
 @contextmanager
-def _output_stream(path: Optional[str]) -> Iterator[tuple[TextIO, bool]]:
+def _output_stream(path: Optional[str], default: Optional[TextIO] = None
+                   ) -> Iterator[tuple[TextIO, bool]]:
     if path is None:
-        out = sys.stdout
+        out = default or sys.stdout
         yield out, _use_color(out)
         out.flush()
         return

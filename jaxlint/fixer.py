@@ -332,3 +332,49 @@ def add_noqa(text: str, findings: Iterable[Finding]) -> tuple[str, int]:
             added += len(codes)
         lines[ln - 1] = body + ending
     return "".join(lines), added
+
+
+# ----------------------------------------------------------------------------- runs
+
+
+@dataclass
+class FileFix:
+    """What fixing one file did."""
+
+    path: str
+    result: FixResult
+    old: str
+    source: Optional[SourceFile] = None
+
+    @property
+    def changed(self) -> bool:
+        return self.result.text != self.old
+
+
+def fix_file(path: str, data: Optional[bytes], settings: LintSettings, unsafe: bool) -> FileFix:
+    """Fix one file (read from disk when ``data`` is None); writes nothing.
+
+    Raises OSError / ValueError when the file cannot be read or decoded."""
+    src = SourceFile.read(Path(path)) if data is None else SourceFile.from_bytes(Path(path), data)
+    result = fix_text(src.text, path, settings, unsafe=unsafe)
+    return FileFix(path=path, result=result, old=src.text, source=src)
+
+
+def needs_fixing(findings: Iterable[Finding], unsafe: bool) -> bool:
+    from jaxlint.fixes import fixable
+
+    return any(fixable(f, unsafe) for f in findings)
+
+
+def show_fixes_text(fixed: list[FileFix]) -> str:
+    """``--show-fixes``: per file, each applied fix (line:col code message)."""
+    done = [ff for ff in fixed if ff.result.applied and ff.changed]
+    total = sum(len(ff.result.applied) for ff in done)
+    if not total:
+        return "No errors fixed.\n"
+    out = [f"Fixed {total} error{'s' if total != 1 else ''}:\n"]
+    for ff in sorted(done, key=lambda x: x.path):
+        out.append(f"- {ff.path}:\n")
+        for a in ff.result.applied:
+            out.append(f"    {a.line}:{a.col} {a.code} {a.message}\n")
+    return "".join(out)
