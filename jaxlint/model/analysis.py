@@ -27,6 +27,8 @@ from jaxlint.rules.base import Report, Rule
 from jaxlint.settings import LintSettings
 
 _TERMINATORS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
+# pseudo-dependency: computed by a JAX operation inside traced code
+JAX_COMPUTED = frozenset({"<jax>"})
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 _BUILTIN_STATIC = frozenset(
     {"len", "isinstance", "issubclass", "type", "hasattr", "callable", "id", "str",
@@ -127,7 +129,7 @@ class FileContext:
 
     def describe_origin(self, v: Value) -> str:
         """A phrase saying where a tracer comes from, for messages."""
-        params = sorted(v.deps)
+        params = sorted(d for d in v.deps if d not in JAX_COMPUTED)
         how = self.unit.reasons[0] if self.unit.reasons else "traced"
         if params:
             names = ", ".join(f"`{p}`" for p in params)
@@ -136,6 +138,12 @@ class FileContext:
         return f"it is computed by JAX inside `{self.unit.name}` ({how})"
 
     def static_hint(self, v: Value) -> str:
+        """Suggest static_argnums/static_argnames when making the parameters the
+        value depends on static would make it a Python value (jit/pmap only)."""
+        if v.deps & JAX_COMPUTED:
+            return ""
+        if not any(("jit" in r or "pmap" in r) and not r.startswith("a body") for r in self.unit.reasons):
+            return ""
         params = [p for p in sorted(v.deps) if self.unit.param(p) is not None]
         if not params:
             return ""
@@ -882,6 +890,8 @@ class FileContext:
             if q.startswith(apis.ARRAY_MODULES) or q.startswith("jax.numpy"):
                 hint = "bool" if q in apis.BOOL_RESULT_FUNCS else None
                 shape, floaty = constructor_facts(self, q, e)
+                if traced_ctx:
+                    deps = deps | JAX_COMPUTED  # a tracer whatever its inputs are
                 return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True, dtype_hint=hint or floaty, shape=shape)
             if q.startswith("numpy.") or q == "numpy":
                 if all(v.kind == V.STATIC for v in arg_vals):
