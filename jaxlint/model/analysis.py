@@ -1088,6 +1088,10 @@ def _to_findings(ctx: FileContext, suppressions) -> list[Finding]:
                 content = rep.new if isinstance(rep.new, str) else ctx.module.code_for_node(rep.new)
                 (sl, sc), (el, ec) = rr
                 edits.append(Edit(sl, sc + 1, el, ec + 1, content))
+            if ok and r.fix.needs_import:
+                from jaxlint.fixer import import_edits
+
+                edits.extend(import_edits(ctx.module, r.fix.needs_import))
             if ok:
                 fix = Fix(r.fix.applicability, r.fix.message, tuple(edits))
         findings.append(

@@ -63,6 +63,11 @@ class RuleFix:
     applicability: Applicability
     message: str
     replacements: tuple[Replacement, ...]
+    # imports the new code needs, as (module, None) for ``import module`` or
+    # (module, name) for ``from module import name``; each is added once, at
+    # the top of the file, only where the module does not bind it already.
+    # Use ``Rule.module_alias`` first to reuse an existing ``import jax as j``.
+    needs_import: tuple[tuple[str, Optional[str]], ...] = ()
 
 
 @dataclass
@@ -118,11 +123,29 @@ class Rule:
     def finish(self) -> None:
         pass
 
+    def module_alias(self, module: str) -> Optional[str]:
+        """The local name this file binds to ``module`` (``import jax as j`` ->
+        ``"j"``), or None: then write ``module`` and pass
+        ``needs_import=(module, None)`` to ``fix``."""
+        names = self.ctx.imports.names
+        if names.get(module.split(".")[0]) == module.split(".")[0] and "." not in module:
+            return module
+        for local, qualified in sorted(names.items()):
+            if qualified == module:
+                return local
+        return None
+
 
 def fix(
-    applicability: Applicability, message: str, *replacements: Replacement
+    applicability: Applicability,
+    message: str,
+    *replacements: Replacement,
+    needs_import: Union[tuple[str, Optional[str]], Sequence[tuple[str, Optional[str]]]] = (),
 ) -> RuleFix:
-    return RuleFix(applicability, message, tuple(replacements))
+    if needs_import and isinstance(needs_import[0], str):
+        needs_import = (needs_import,)  # type: ignore[assignment]
+    return RuleFix(applicability, message, tuple(replacements),
+                   tuple(tuple(n) for n in needs_import))  # type: ignore[misc]
 
 
 @dataclass
