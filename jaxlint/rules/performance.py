@@ -437,3 +437,588 @@ class DataSizedUnrolledLoop(_TracedLoopMixin, Rule):
             v = ctx.value(b.args[0].value)
             return v.traced and v.kind == V.ARRAY or (v.traced and v.kind == V.UNKNOWN and isinstance(b.args[0].value, cst.Name) and b.args[0].value.value in ctx.unit.traced_params)
         return False
+
+
+# ------------------------------------------------------------------------------------------
+@dataclass
+class JitInfo:
+    """What is known of a jitted callable: static and donated positions/names."""
+
+    unit: Optional[Unit]
+    static_pos: frozenset[int]
+    static_names: frozenset[str]
+    donate_pos: frozenset[int]
+    donate_names: frozenset[str]
+
+
+def _names_to_pos(unit: Optional[Unit], names: set[str]) -> set[int]:
+    out = set()
+    if unit is not None:
+        for p in unit.positional():
+            if p.name in names and p.index is not None:
+                out.add(p.index)
+    return out
+
+
+def _pos_to_names(unit: Optional[Unit], nums: set[int]) -> set[str]:
+    out = set()
+    if unit is not None:
+        positional = unit.positional()
+        for n in nums:
+            if -len(positional) <= n < len(positional):
+                out.add(positional[n].name)
+    return out
+
+
+def jit_info_from_call(ctx, call: Optional[cst.Call], fn_unit: Optional[Unit], n_bound: int = 0) -> Optional[JitInfo]:
+    """Static / donated arguments declared by a ``jax.jit(...)`` / ``partial(jax.jit, ...)`` call."""
+    static_pos: set[int] = set()
+    static_names: set[str] = set()
+    donate_pos: set[int] = set()
+    donate_names: set[str] = set()
+    if call is not None:
+        for kw, pos_set, name_set in (
+            ("static_argnums", static_pos, None),
+            ("static_argnames", None, static_names),
+            ("donate_argnums", donate_pos, None),
+            ("donate_argnames", None, donate_names),
+        ):
+            a = keyword_arg(call, kw)
+            if a is None:
+                continue
+            if pos_set is not None:
+                nums = literal_ints(a.value)
+                if nums is None:
+                    return None
+                positional = fn_unit.positional() if fn_unit is not None else None
+                for n in nums:
+                    if n < 0:
+                        if positional is None:
+                            return None
+                        n = len(positional) + n
+                    pos_set.add(n)
+            else:
+                names = literal_strs(a.value)
+                if names is None:
+                    return None
+                name_set.update(names)  # type: ignore[union-attr]
+    # jax.jit maps names <-> positions through the signature
+    static_names |= _pos_to_names(fn_unit, static_pos)
+    static_pos |= _names_to_pos(fn_unit, static_names)
+    donate_names |= _pos_to_names(fn_unit, donate_pos)
+    donate_pos |= _names_to_pos(fn_unit, donate_names)
+    return JitInfo(fn_unit, frozenset(static_pos), frozenset(static_names), frozenset(donate_pos), frozenset(donate_names))
+
+
+class _JitResolver:
+    """Finds the jit options of the callable a call invokes (decorated defs,
+    ``name = jax.jit(f, ...)`` bindings, ``jax.jit(f, ...)(args)``)."""
+
+    ctx: object
+
+    def _init_resolver(self) -> None:
+        self._bindings: dict[tuple[int, str], Optional[JitInfo]] = {}
+
+    def _fn_unit(self, expr: cst.BaseExpression) -> Optional[Unit]:
+        ctx = self.ctx
+        if isinstance(expr, (cst.Name, cst.Lambda)):
+            v = ctx.value(expr)  # type: ignore[attr-defined]
+            if v.unit is not None:
+                return v.unit
+            if isinstance(expr, cst.Name):
+                u: Optional[Unit] = ctx.unit  # type: ignore[attr-defined]
+                while u is not None:
+                    if expr.value in u.defs:
+                        return u.defs[expr.value]
+                    u = u.parent
+        return None
+
+    def _info_of_wrap(self, call: cst.CSTNode) -> Optional[JitInfo]:
+        """``jax.jit(f, static_argnums=...)`` -> its JitInfo."""
+        if not isinstance(call, cst.Call):
+            return None
+        ctx = self.ctx
+        q = ctx.qualname(call.func)  # type: ignore[attr-defined]
+        if q not in _JIT_LIKE:
+            return None
+        pos = positional_args(call)
+        unit = self._fn_unit(pos[0].value) if pos else None
+        return jit_info_from_call(ctx, call, unit)
+
+    def note_binding(self, node: cst.Assign) -> None:
+        ctx = self.ctx
+        for t in node.targets:
+            if isinstance(t.target, cst.Name):
+                key = (id(ctx.unit), t.target.value)  # type: ignore[attr-defined]
+                info = self._info_of_wrap(node.value)
+                if info is not None:
+                    self._bindings[key] = info
+                else:
+                    self._bindings.pop(key, None)
+
+    def resolve_call(self, call: cst.Call) -> Optional[JitInfo]:
+        ctx = self.ctx
+        func = call.func
+        if isinstance(func, cst.Call):
+            return self._info_of_wrap(func)
+        if not isinstance(func, cst.Name):
+            return None
+        name = func.value
+        unit = ctx.unit  # type: ignore[attr-defined]
+        for key in ((id(unit), name), (id(ctx.index.module_unit), name)):  # type: ignore[attr-defined]
+            if key in self._bindings:
+                if key[0] != id(unit) and name in unit.assigned and not unit.is_module:
+                    return None
+                return self._bindings[key]
+        fn = self._fn_unit(func)
+        if fn is None or not isinstance(fn.node, cst.FunctionDef):
+            return None
+        v = ctx.value(func)  # type: ignore[attr-defined]
+        if v.unit is not fn and v.kind != V.FUNCTION and name in unit.assigned:
+            return None
+        for site in ctx.index.sites:  # type: ignore[attr-defined]
+            if site.fn_expr is fn.node.name and canonical_jit(site.qualname):
+                return jit_info_from_call(ctx, site.call, fn)
+        return None
+
+
+def canonical_jit(q: str) -> bool:
+    return q in _JIT_LIKE
+
+
+def _loop_counters(ctx) -> dict[str, cst.CSTNode]:
+    """Names bound to a counter by an enclosing ``for i in range(...)`` /
+    ``for i, x in enumerate(...)`` of the current unit."""
+    out: dict[str, cst.CSTNode] = {}
+    for frame in ctx.loop_stack:
+        node = frame.node
+        if not isinstance(node, cst.For):
+            continue
+        it, tgt = node.iter, node.target
+        if not isinstance(it, cst.Call):
+            continue
+        b = ctx.builtin_name(it.func)
+        if b == "range" and isinstance(tgt, cst.Name):
+            out[tgt.value] = node
+        elif b == "enumerate" and isinstance(tgt, cst.Tuple) and tgt.elements and isinstance(tgt.elements[0].value, cst.Name):
+            out[tgt.elements[0].value.value] = node
+    return out
+
+
+class VaryingStaticArgument(_JitResolver, Rule):
+    code = "JAX504"
+    name = "varying-static-argument"
+    summary = "A loop counter passed as a `static_argnums`/`static_argnames` argument: one compile per value"
+    severity = Severity.WARNING
+    seed = "The Sharp Bits § static arguments and caching (seed 000); tutorial § static_argnums (seed 002)"
+    what_it_does = (
+        "Flags a call, inside `for i in range(...)` (or `for i, x in enumerate(...)`), of a "
+        "function jitted with `static_argnums`/`static_argnames` where the static argument is "
+        "the loop counter `i` (or `i` combined with constants, `i + 1`). The jitted function is "
+        "resolved through `@jax.jit(...)`/`@partial(jax.jit, ...)` decorators, `f = jax.jit(g, "
+        "static_argnums=...)` bindings and `jax.jit(g, ...)(...)` calls."
+    )
+    why_bad = (
+        "Static arguments are part of the compile-cache key: every distinct value traces and "
+        "compiles the function again. Measured on jax 0.10.2/0.12: `jit(f, static_argnums=1)` "
+        "called with n = 0..5 gives 6 traces and 6 compiles (`_cache_size() == 6`); even "
+        "`n=1.0` after `n=1` compiles again. A loop counter is a new value every iteration, so "
+        "the loop compiles once per step, silently."
+    )
+    example = (
+        "```python\n@partial(jax.jit, static_argnums=1)\ndef step(x, i):\n    return x * i\n\n"
+        "for i in range(100):\n    x = step(x, i)\n```"
+    )
+    use_instead = (
+        "Pass the counter as a traced argument (drop it from `static_argnums`) and use "
+        "`jnp`/`lax` operations on it:\n\n```python\n@jax.jit\ndef step(x, i):\n    return x * i\n```"
+    )
+    fix_safety = "No automatic fix: the function body may need the value to be static (shapes, Python control flow)."
+    VALID = [
+        Valid("import jax\nfrom functools import partial\n\n@partial(jax.jit, static_argnums=1)\ndef step(x, mode):\n    return x * 2 if mode == 'a' else x\n\ndef run(x):\n    for i in range(100):\n        x = step(x, 'a')\n    return x\n"),
+        # the counter in a traced position
+        Valid("import jax\nfrom functools import partial\n\n@partial(jax.jit, static_argnums=1)\ndef step(x, mode, i):\n    return x * i\n\ndef run(x):\n    for i in range(100):\n        x = step(x, 'a', i)\n    return x\n"),
+        # not jitted: calling the plain function with a static-looking parameter
+        Valid("import jax\n\ndef step(x, n):\n    return x * n\n\nfast = jax.jit(step, static_argnums=1)\n\ndef run(x):\n    for i in range(10):\n        x = step(x, i)\n    return x\n"),
+        # iterating over a list of configurations is deliberate
+        Valid("import jax\n\ndef f(x, n):\n    return x[:n]\n\ng = jax.jit(f, static_argnums=1)\nfor n in [1, 2, 4]:\n    g(x, n)\n"),
+    ]
+    INVALID = [
+        Invalid(
+            "import jax\nfrom functools import partial\n\n@partial(jax.jit, static_argnums=1)\ndef step(x, i):\n    return x * i\n\ndef run(x):\n    for i in range(100):\n        x = step(x, i)\n    return x\n",
+            expected=[(10, 21)],
+            message_contains="static",
+        ),
+        Invalid(
+            "import jax\n\ndef f(x, n):\n    return x[:n]\n\ng = jax.jit(f, static_argnames='n')\nfor k in range(8):\n    y = g(x, n=k + 1)\n",
+            expected=[(8, 16)],
+        ),
+        Invalid(
+            "import jax\n\n@jax.jit(static_argnames=('layer',))\ndef apply(x, layer):\n    return x + layer\n\ndef run(x, n):\n    for j, _ in enumerate(range(n)):\n        x = apply(x, j)\n    return x\n",
+            expected=[(9, 22)],
+        ),
+    ]
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._init_resolver()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.note_binding(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        if not ctx.loop_stack or ctx.in_traced:
+            return
+        counters = _loop_counters(ctx)
+        if not counters:
+            return
+        info = self.resolve_call(node)
+        if info is None or not (info.static_pos or info.static_names):
+            return
+        for i, a in enumerate(positional_args(node)):
+            if i in info.static_pos:
+                self._check(a.value, counters, f"`{self._pname(info, i)}` (position {i})")
+        for a in node.args:
+            if a.keyword is not None and a.keyword.value in info.static_names:
+                self._check(a.value, counters, f"`{a.keyword.value}`")
+
+    @staticmethod
+    def _pname(info: JitInfo, i: int) -> str:
+        if info.unit is not None:
+            for p in info.unit.positional():
+                if p.index == i:
+                    return p.name
+        return str(i)
+
+    def _check(self, e: cst.BaseExpression, counters: dict[str, cst.CSTNode], where: str) -> None:
+        name = _counter_in(e, counters)
+        if name is None:
+            return
+        self.report(
+            e,
+            f"the loop counter `{name}` is passed as the static argument {where}: every new value "
+            f"traces and compiles the function again (one compile per iteration). Pass it as a "
+            f"traced argument instead (remove it from static_argnums/static_argnames)",
+        )
+
+
+def _counter_in(e: cst.BaseExpression, counters) -> Optional[str]:
+    if isinstance(e, cst.Name):
+        return e.value if e.value in counters else None
+    if isinstance(e, cst.BinaryOperation):
+        l, r = e.left, e.right
+        for a, b in ((l, r), (r, l)):
+            if isinstance(a, cst.Name) and a.value in counters and int_value(b) is not None:
+                return a.value
+    return None
+
+
+_TIMERS = frozenset(
+    {"time.time", "time.perf_counter", "time.monotonic", "time.process_time", "time.time_ns",
+     "time.perf_counter_ns", "time.monotonic_ns", "timeit.default_timer"}
+)
+_ARRAY_PREFIXES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.image.")
+_HARMLESS_BUILTINS = frozenset({"range", "len", "enumerate", "zip", "isinstance", "min", "max", "list", "tuple", "dict"})
+_HARMLESS_METHODS = frozenset({"append", "extend", "insert", "update", "add"})
+
+
+class TimingWithoutBlocking(_JitResolver, Rule):
+    code = "JAX505"
+    name = "timing-without-block-until-ready"
+    summary = "Timing JAX work with `time.time()`/`perf_counter()` without `block_until_ready()`: measures only the dispatch"
+    severity = Severity.WARNING
+    fix_availability = "sometimes"
+    seed = "FAQ § benchmarking JAX code / asynchronous dispatch (seeds 001, 004); tutorial § timing (seed 002)"
+    what_it_does = (
+        "Flags a clock read (`time.time()`, `time.perf_counter()`, `time.monotonic()`, "
+        "`timeit.default_timer()`...) that closes an interval in which a JAX computation was "
+        "started (a call of a jitted function, or of `jnp`/`lax`/`jax.random`/`jax.nn`) and "
+        "nothing waited for it: no `.block_until_ready()`, `jax.block_until_ready(...)`, "
+        "`jax.device_get`, NumPy conversion, `float()`/`int()`/`.item()`/`.tolist()`, `print`, "
+        "`if` on a value, or call of an unknown function (which might block) in between."
+    )
+    why_bad = (
+        "JAX dispatches work asynchronously, on CPU too since jax 0.4.32: a jitted call returns "
+        "as soon as the work is queued. Timing the call then measures the dispatch, not the "
+        "computation. For a 2000x2000 matmul on CPU: 0.13 ms measured without blocking against "
+        "230 ms with `block_until_ready` (jax 0.10.2); 0.15 ms against 113 ms on 0.12."
+    )
+    example = (
+        "```python\nt0 = time.perf_counter()\ny = f(x)\nprint(time.perf_counter() - t0)\n```"
+    )
+    use_instead = (
+        "```python\nf(x).block_until_ready()          # warm-up: compile outside the timing\n"
+        "t0 = time.perf_counter()\ny = jax.block_until_ready(f(x))\nprint(time.perf_counter() - t0)\n```"
+    )
+    fix_safety = (
+        "The fix wraps the last JAX call before the clock read in `jax.block_until_ready(...)` "
+        "(which works for any pytree result and returns it). It is marked unsafe: it changes "
+        "what the program measures (which is the point) and, inside a loop, makes every "
+        "iteration wait. Offered only when `jax` is imported under a name in scope."
+    )
+    VALID = [
+        Valid("import time\nimport jax\nimport jax.numpy as jnp\n\nf = jax.jit(lambda x: x @ x)\nx = jnp.ones((100, 100))\nt0 = time.time()\ny = f(x).block_until_ready()\nt1 = time.time()\n"),
+        Valid("import time\nimport jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n    return x @ x\n\ndef bench(x):\n    t0 = time.perf_counter()\n    y = f(x)\n    jax.block_until_ready(y)\n    return time.perf_counter() - t0\n"),
+        Valid("import time\nimport numpy as np\nimport jax.numpy as jnp\n\ndef bench(x):\n    t0 = time.perf_counter()\n    y = jnp.dot(x, x)\n    z = np.asarray(y)\n    return time.perf_counter() - t0\n"),
+        Valid("import time\nimport jax.numpy as jnp\n\ndef bench(x):\n    t0 = time.time()\n    loss = jnp.sum(x)\n    print(loss)\n    return time.time() - t0\n"),
+        # no JAX work in the interval
+        Valid("import time\nimport jax\n\ndef load(path):\n    t0 = time.time()\n    data = open(path).read()\n    return data, time.time() - t0\n"),
+        # an unknown function might block: stay quiet
+        Valid("import time\nimport jax.numpy as jnp\n\ndef bench(x, sync):\n    t0 = time.time()\n    y = jnp.sin(x)\n    sync(y)\n    return time.time() - t0\n"),
+    ]
+    INVALID = [
+        Invalid(
+            "import time\nimport jax\nimport jax.numpy as jnp\n\nf = jax.jit(lambda x: x @ x)\nx = jnp.ones((2000, 2000))\nt0 = time.time()\ny = f(x)\nt1 = time.time()\n",
+            expected=[(9, 6)],
+            fixed="import time\nimport jax\nimport jax.numpy as jnp\n\nf = jax.jit(lambda x: x @ x)\nx = jnp.ones((2000, 2000))\nt0 = time.time()\ny = jax.block_until_ready(f(x))\nt1 = time.time()\n",
+            unsafe=True,
+            message_contains="block_until_ready",
+        ),
+        Invalid(
+            "import time\nimport jax\nfrom functools import partial\n\n@partial(jax.jit, static_argnums=1)\ndef step(x, n):\n    return x * n\n\ndef bench(x):\n    start = time.perf_counter()\n    for _ in range(10):\n        x = step(x, 2)\n    elapsed = time.perf_counter() - start\n    return elapsed\n",
+            expected=[(13, 15)],
+        ),
+        Invalid(
+            "import time\nimport jax.numpy as jnp\n\ndef bench(x):\n    t0 = time.monotonic()\n    y = jnp.linalg.inv(x)\n    return time.monotonic() - t0\n",
+            expected=[(7, 12)],
+        ),
+    ]
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._init_resolver()
+        self._unit: Optional[Unit] = None
+        self._start: Optional[cst.Call] = None
+        self._pending: list[cst.Call] = []
+        self._ignore: set[int] = set()
+
+    def _sync(self) -> None:
+        if self._unit is not self.ctx.unit:
+            self._unit = self.ctx.unit
+            self._start = None
+            self._pending = []
+            self._ignore = set()
+
+    def _clear(self, node=None) -> None:
+        self._sync()
+        self._pending = []
+
+    visit_If = visit_While = visit_Assert = visit_FormattedString = visit_Await = _clear
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._sync()
+        self.note_binding(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._sync()
+        ctx = self.ctx
+        if ctx.in_traced:
+            return
+        q = ctx.qualname(node.func)
+        if q in _TIMERS:
+            if self._start is not None and self._pending:
+                self._report(node)
+            self._start = node
+            self._pending = []
+            return
+        if self._start is None or id(node) in self._ignore:
+            return
+        if self._starts_jax_work(node, q):
+            if "block_until_ready" in ctx.code(node):
+                self._pending = []
+            else:
+                self._pending.append(node)
+            return
+        if self._harmless(node, q):
+            return
+        # might block (or might be anything): stay quiet, also about the calls in its arguments
+        self._pending = []
+        from jaxlint.model.walk import descendants
+
+        self._ignore.update(id(d) for d in descendants(node) if isinstance(d, cst.Call))
+
+    def _starts_jax_work(self, node: cst.Call, q: Optional[str]) -> bool:
+        if q is not None:
+            return q.startswith(_ARRAY_PREFIXES) and q not in ("jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size")
+        info = self.resolve_call(node)
+        return info is not None
+
+    def _harmless(self, node: cst.Call, q: Optional[str]) -> bool:
+        ctx = self.ctx
+        b = ctx.builtin_name(node.func)
+        if b in _HARMLESS_BUILTINS:
+            return True
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in _HARMLESS_METHODS:
+            return True
+        if q is not None and q.startswith("jax.") and "block_until_ready" not in ctx.code(node):
+            short = q.rsplit(".", 1)[1]
+            return short not in ("block_until_ready", "device_get", "effects_barrier")
+        return False
+
+    def _report(self, stop: cst.Call) -> None:
+        last = self._pending[-1]
+        ctx = self.ctx
+        timer = ctx.code(stop.func).strip()
+        jax_alias = None
+        for local, full in ctx.imports.names.items():
+            if full == "jax" and ctx.qualname(cst.Name(local)) == "jax":
+                jax_alias = local
+                break
+        rfix = None
+        if jax_alias is not None:
+            rfix = fix(
+                Applicability.UNSAFE,
+                f"Wrap in `{jax_alias}.block_until_ready(...)`",
+                Replacement(last, f"{jax_alias}.block_until_ready({ctx.code(last).strip()})"),
+            )
+        self.report(
+            stop,
+            f"`{timer}()` is read while the JAX computation started on line {{related_line}} may "
+            f"still be running (dispatch is asynchronous): this measures the dispatch, not the "
+            f"work. Wait for the result first: `jax.block_until_ready(result)` or "
+            f"`result.block_until_ready()`",
+            rfix,
+            related=last,
+        )
+        self._pending = []
+
+
+class DonatedArgumentReused(_JitResolver, Rule):
+    code = "JAX506"
+    name = "donated-argument-reused"
+    summary = "An argument donated to a jitted call (`donate_argnums`/`donate_argnames`) is used afterwards: `Array has been deleted`"
+    severity = Severity.ERROR
+    seed = "FAQ § buffer donation (seed 004)"
+    what_it_does = (
+        "After a call of a function jitted with `donate_argnums`/`donate_argnames`, flags a "
+        "read of a variable that was passed in a donated position, before the variable is "
+        "bound again. `params = update(params, grads)` (the usual pattern) rebinds the name "
+        "and stays silent; reading `.shape`/`.dtype`/`.ndim`/`.size` or `.is_deleted()` is "
+        "allowed. A value known to be a NumPy array (which JAX copies, not donates) is skipped."
+    )
+    why_bad = (
+        "Donation lets XLA reuse the input buffer for the output; the donated `jax.Array` is "
+        "deleted by the call. The 2022 FAQ says donation only happens on GPU/TPU; on current "
+        "JAX (0.10.2, 0.12) it happens on CPU too, with no warning, and any later use raises:\n\n"
+        "```\nRuntimeError: Array has been deleted with shape=float32[2,3].\n```"
+    )
+    example = (
+        "```python\nadd = jax.jit(lambda x, y: x + y, donate_argnums=1)\nz = add(x, y)\nprint(y)\n```"
+    )
+    use_instead = (
+        "Rebind the donated name to the result (`y = add(x, y)`), don't donate arguments you "
+        "still need, or pass a copy (`add(x, y.copy())`)."
+    )
+    fix_safety = "No automatic fix."
+    VALID = [
+        Valid("import jax\nfrom functools import partial\n\n@partial(jax.jit, donate_argnums=0)\ndef update(params, grads):\n    return params - 0.1 * grads\n\ndef train(params, grads):\n    params = update(params, grads)\n    return params\n"),
+        Valid("import jax\n\nadd = jax.jit(lambda x, y: x + y, donate_argnums=1)\n\ndef f(x, y):\n    z = add(x, y)\n    print(x, y.shape)\n    return z\n"),
+        Valid("import jax\n\nadd = jax.jit(lambda x, y: x + y, donate_argnums=1)\n\ndef f(x, y):\n    z = add(x, y)\n    y = z * 2\n    return y + x\n"),
+        Valid("import jax\n\nadd = jax.jit(lambda x, y: x + y)\n\ndef f(x, y):\n    z = add(x, y)\n    return y + z\n"),
+    ]
+    INVALID = [
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\ndef add(x, y):\n    return x + y\n\nx = jnp.ones((2, 3))\ny = jnp.ones((2, 3))\nz = jax.jit(add, donate_argnums=1)(x, y)\nprint(y + 1)\n",
+            expected=[(10, 7)],
+            message_contains="deleted",
+        ),
+        Invalid(
+            "import jax\nfrom functools import partial\n\n@partial(jax.jit, donate_argnames=('state',))\ndef step(state, batch):\n    return state + batch\n\ndef train(state, batches):\n    new_state = step(state, batches[0])\n    return new_state, state.sum()\n",
+            expected=[(10, 23)],
+        ),
+    ]
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._init_resolver()
+        self._unit: Optional[Unit] = None
+        self._donated: dict[str, cst.Call] = {}
+
+    def _sync(self) -> None:
+        if self._unit is not self.ctx.unit:
+            self._unit = self.ctx.unit
+            self._donated = {}
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._sync()
+        self.note_binding(node)
+
+    def _unbind_targets(self, targets) -> None:
+        for t in targets:
+            for n in _target_names(t):
+                self._donated.pop(n, None)
+
+    def leave_Assign(self, node: cst.Assign) -> None:
+        self._unbind_targets([t.target for t in node.targets])
+
+    def leave_AugAssign(self, node: cst.AugAssign) -> None:
+        self._unbind_targets([node.target])
+
+    def leave_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._unbind_targets([node.target])
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._sync()
+        self._unbind_targets([node.target])
+
+    def leave_For(self, node: cst.For) -> None:
+        self._unbind_targets([node.target])
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Name) and node.attr.value in ("shape", "dtype", "ndim", "size", "is_deleted", "sharding", "aval", "weak_type"):
+            self._skip = node.value
+
+    _skip: Optional[cst.CSTNode] = None
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self._sync()
+        if not self._donated or node.value not in self._donated:
+            return
+        if self._skip is node:
+            return
+        call = self._donated.pop(node.value)
+        self.report(
+            node,
+            f"`{node.value}` was donated to the jitted call on line {{related_line}} "
+            f"(donate_argnums/donate_argnames): the call deleted its buffer, and using it now "
+            f"raises `RuntimeError: Array has been deleted`. Rebind it to the result, or don't "
+            f"donate it",
+            related=call,
+        )
+
+    def leave_Call(self, node: cst.Call) -> None:
+        self._sync()
+        ctx = self.ctx
+        if ctx.in_traced:
+            return
+        info = self.resolve_call(node)
+        if info is None or not (info.donate_pos or info.donate_names):
+            return
+        for i, a in enumerate(positional_args(node)):
+            if i in info.donate_pos:
+                self._mark(a.value, node)
+        for a in node.args:
+            if a.keyword is not None and a.keyword.value in info.donate_names:
+                self._mark(a.value, node)
+
+    def _mark(self, e: cst.BaseExpression, call: cst.Call) -> None:
+        if not isinstance(e, cst.Name):
+            return
+        v = self.ctx.value(e)
+        if v.kind in (V.NPARRAY, V.STATIC, V.FUNCTION, V.MODULE):
+            return
+        self._donated[e.value] = call
+
+
+def _target_names(t: cst.CSTNode) -> list[str]:
+    if isinstance(t, cst.Name):
+        return [t.value]
+    if isinstance(t, (cst.Tuple, cst.List)):
+        out: list[str] = []
+        for el in t.elements:
+            out.extend(_target_names(el.value))
+        return out
+    if isinstance(t, cst.StarredElement):
+        return _target_names(t.value)
+    return []
