@@ -1,0 +1,35 @@
+# Two commands set everything up on a fresh machine (only python3 and make needed):
+#   make demo   - create .venv, install jaxlint, lint the bundled example project
+#   make test   - create .venv, install jaxlint with its test and runtime extras, run all tests
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test bench docs clean-venv
+
+$(BIN)/.jaxlint-base: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(BIN)/.jaxlint-dev: $(BIN)/.jaxlint-base
+	$(BIN)/python -m pip install -q -e '.[dev,runtime]'
+	touch $@
+
+demo: $(BIN)/.jaxlint-base
+	@echo "== jaxlint examples/  (sharp/ has the bugs, clean/ has none) =="
+	@$(BIN)/jaxlint check examples/ --no-cache --statistics || [ $$? -eq 1 ]
+	@$(BIN)/jaxlint check examples/ --no-cache || [ $$? -eq 1 ]
+
+test: $(BIN)/.jaxlint-dev
+	$(BIN)/python -m pytest -q
+
+bench: $(BIN)/.jaxlint-base
+	$(BIN)/python bench/run_bench.py
+
+docs: $(BIN)/.jaxlint-base
+	$(BIN)/python -m jaxlint.docs
+
+clean-venv:
+	rm -rf $(VENV)
