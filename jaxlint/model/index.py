@@ -393,6 +393,14 @@ class Indexer:
         if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
             if expr.value.value in ("self", "cls") and scope.cls is not None:
                 return scope.cls.methods.get(expr.attr.value), 0, frozenset(), None
+            # obj.method where obj = SomeClass(...) of this file: the bound method
+            found = self._binding_for(expr.value.value, scope, seq)
+            if found is not None:
+                value = found[1][1]
+                if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+                    for c in self.index.classes:
+                        if c.name == value.func.value and expr.attr.value in c.methods:
+                            return c.methods[expr.attr.value], 0, frozenset(), None
             return none
         if isinstance(expr, cst.Call):
             fq = self.qualname(expr.func)
