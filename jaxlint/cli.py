@@ -585,6 +585,98 @@ def rule_command(code: str, output_format: str) -> None:
         Console(file=sys.stdout).print(Markdown(text))
 
 
+# ----------------------------------------------------------------------------- confirm / bench
+
+
+def _runtime_options(f):
+    """Options shared by ``confirm`` and ``bench`` (the runtime companion)."""
+    f = click.option("-v", "--verbose", is_flag=True, help="Print details.")(f)
+    f = click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings are confirmed.")(f)
+    f = click.option("-j", "--jobs", type=click.IntRange(min=1),
+                     help="Worker processes run at once [default: up to 4].")(f)
+    f = click.option("-o", "--output-file", type=click.Path(dir_okay=False),
+                     help="Write the report to this file.")(f)
+    f = click.option("--output-format", type=click.Choice(["table", "json", "sarif"]),
+                     default="table", show_default=True, help="How to print the verdicts.")(f)
+    f = click.option("--device", type=click.Choice(["cpu", "gpu", "tpu"]),
+                     help="Run on this JAX platform [default: JAX's default device].")(f)
+    f = click.option("--runs", type=click.IntRange(min=1),
+                     help="Timed steady-state runs per benchmark [default: 20].")(f)
+    f = click.option("--timeout", type=click.FloatRange(min=0.1),
+                     help="Seconds allowed per import and per finding [default: 60].")(f)
+    f = click.option("--no-cache", is_flag=True, help="Neither read nor write the lint cache.")(f)
+    f = click.option("--config", type=click.Path(dir_okay=False),
+                     help="Use this configuration file for every file.")(f)
+    f = click.option("--ignore", multiple=True, metavar="CODES", help="Rules to disable.")(f)
+    f = click.option("--select", multiple=True, metavar="CODES", help="Rules to enable.")(f)
+    f = click.argument("paths", nargs=-1, type=click.Path())(f)
+    return f
+
+
+@cli.command("confirm")
+@_runtime_options
+@click.option("--bench", "bench", is_flag=True,
+              help="Also benchmark each confirmed finding against its fix or declared alternative.")
+def confirm_command(**kwargs: object) -> None:
+    """Run flagged functions under JAX (in a subprocess) to confirm the findings.
+
+    Each finding inside a callable function gets a verdict: confirmed (with the
+    evidence), not-reproduced, or skipped (and why).  User code runs only here,
+    in a separate process with a time limit.
+    """
+    sys.exit(run_runtime_command(bool(kwargs.pop("bench")), **kwargs))
+
+
+@cli.command("bench")
+@_runtime_options
+def bench_command(**kwargs: object) -> None:
+    """Confirm findings, then benchmark original against fixed (or declared alternative)."""
+    sys.exit(run_runtime_command(True, **kwargs))
+
+
+def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, timeout, runs,
+                        device, output_format, output_file, jobs, exit_zero, verbose) -> int:
+    opts = CheckOptions(
+        paths=paths, select=select, ignore=ignore, extend_select=(), output_format="full",
+        output_file=None, statistics=False, exit_zero=False, jobs=None, no_cache=no_cache,
+        cache_dir=None, config=config, stdin_filename=None, force_exclude=False, x64=None,
+        quiet=True, show_files=False, verbose=verbose,
+    )
+    try:
+        session = _prepare(opts)
+        linted = _lint_paths(opts, session)
+    except ConfigError as exc:
+        error(str(exc))
+        return EXIT_ERROR
+    for line in linted.errors:
+        error(line)
+    from jaxlint.runtime import run_runtime, write_report
+    from jaxlint.runtime.specs import RuntimeOptions
+
+    cli_set = {k for k, v in (("timeout", timeout), ("runs", runs)) if v is not None}
+    options = RuntimeOptions(device=device)
+    if timeout is not None:
+        options.timeout = float(timeout)
+    if runs is not None:
+        options.runs = int(runs)
+    report = run_runtime(linted.results, session.store, options, cli_set,
+                         mode="bench" if bench else "confirm", jobs=jobs)
+    for line in report.errors:
+        error(line)
+    try:
+        with _output_stream(output_file) as (out, color):
+            write_report(report, output_format, out, color, bench, rules=session.infos,
+                         cwd=session.cwd)
+    except OSError as exc:
+        error(f"{output_file}: cannot be written ({exc.strerror or exc})")
+        return EXIT_ERROR
+    if linted.errors or report.errors:
+        return EXIT_ERROR
+    if any((f.runtime or {}).get("verdict") == "confirmed" for f in report.findings) and not exit_zero:
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
 # ----------------------------------------------------------------------------- clean
 
 

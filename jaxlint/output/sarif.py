@@ -58,6 +58,8 @@ def _result(report: OutputReport, f: Finding, index: dict[str, int]) -> dict[str
     }
     if f.code in index:
         result["ruleIndex"] = index[f.code]
+    if f.runtime is not None:  # the verdict of `jaxlint confirm`
+        result["properties"] = {"runtime": f.runtime}
     if f.fix is not None:
         result["fixes"] = [
             {

@@ -118,7 +118,7 @@ def spec_from_annotation(ann: Any, default_dim: int = 8) -> Optional[Spec]:
             base = getattr(ann, "__name__", "").split("[")[0]
             text = f"{base}[Array, '{ann.dim_str}']"
         elif name and (mod.startswith("jax") or mod.startswith("jaxlib")):
-            text = f"jax.{name}"
+            text = f"{mod}.{name}"
         else:
             text = str(ann)
     text = text.replace('"', "'")

@@ -1,0 +1,315 @@
+"""The parent side of ``jaxlint confirm`` / ``bench``: jobs, time limits, verdicts.
+
+One worker process per module (``python -m jaxlint.runtime.worker``); every
+target (and the import) gets ``timeout`` seconds.  When a worker times out or
+crashes, the target it was on is skipped with the reason and the remaining
+targets run in a fresh worker.  Nothing here imports JAX or the user's code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from jaxlint.findings import FileResult, Finding
+from jaxlint.runtime.rules import check_name
+from jaxlint.runtime.specs import RuntimeOptions, SpecError, read_runtime_table
+
+
+@dataclass
+class ModuleJob:
+    path: Path  # absolute
+    display: str
+    findings: list[Finding]
+    options: RuntimeOptions
+    inputs: dict[str, list[str]]
+    sys_path: list[str]
+    fixed_source: Optional[str] = None
+    max_unrolled_loop: int = 64
+
+
+@dataclass
+class RuntimeReport:
+    findings: list[Finding] = field(default_factory=list)  # with .runtime set
+    pairs: list[dict] = field(default_factory=list)  # declared alternatives benchmarked
+    errors: list[str] = field(default_factory=list)
+    environment: dict[str, Any] = field(default_factory=dict)
+
+
+def module_names(path: Path, root: Path) -> list[str]:
+    """Names a config key may use for this file: dotted path from the root, the stem."""
+    names = []
+    try:
+        rel = path.resolve().relative_to(root.resolve()).with_suffix("")
+        parts = list(rel.parts)
+        if parts and parts[-1] == "__init__":
+            parts = parts[:-1]
+        if parts:
+            names.append(".".join(parts))
+            if parts[0] == "src" and len(parts) > 1:
+                names.append(".".join(parts[1:]))
+    except ValueError:
+        pass
+    names.append(path.stem)
+    return names
+
+
+def inputs_for(path: Path, root: Path, table: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The config's ``inputs`` entries that name functions of this file, by qualname."""
+    out: dict[str, list[str]] = {}
+    names = module_names(path, root)
+    for key, specs in table.items():
+        if "::" in key:
+            file_part, qual = key.split("::", 1)
+            if (root / file_part).resolve() == path.resolve():
+                out[qual] = specs
+            continue
+        for name in names:
+            if key.startswith(name + "."):
+                out.setdefault(key[len(name) + 1:], specs)
+                break
+    return out
+
+
+def _signal_name(rc: int) -> str:
+    try:
+        return signal.Signals(-rc).name
+    except ValueError:
+        return f"signal {-rc}"
+
+
+def _read_events(path: str) -> list[dict]:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return []
+    events = []
+    for line in lines:
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            pass  # a line cut by a crash
+    return events
+
+
+def _tail(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = [ln.strip() for ln in fh.read().splitlines() if ln.strip()]
+    except OSError:
+        return ""
+    return lines[-1][:200] if lines else ""
+
+
+def run_worker(job: dict, timeout: float) -> tuple[list[dict], Optional[str], bool]:
+    """Run one worker; return (events, failure reason or None, timed out)."""
+    with tempfile.TemporaryDirectory(prefix="jaxlint-runtime-") as tmp:
+        events_path = os.path.join(tmp, "events.jsonl")
+        open(events_path, "w").close()
+        job = dict(job, events=events_path)
+        out_path, err_path = os.path.join(tmp, "stdout"), os.path.join(tmp, "stderr")
+        env = dict(os.environ)
+        env.setdefault("PYTHONHASHSEED", "0")
+        env["PYTHONUNBUFFERED"] = "1"
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "jaxlint.runtime.worker"],
+                stdin=subprocess.PIPE, stdout=out, stderr=err, env=env,
+                start_new_session=True, cwd=os.getcwd(),
+            )
+            try:
+                proc.stdin.write(json.dumps(job).encode())  # type: ignore[union-attr]
+                proc.stdin.close()  # type: ignore[union-attr]
+            except BrokenPipeError:
+                pass
+            deadline = time.monotonic() + timeout
+            seen = 0
+            timed_out = False
+            while proc.poll() is None:
+                time.sleep(0.05)
+                events = _read_events(events_path)
+                if len(events) != seen:
+                    if any(e.get("event") in ("start", "imported") for e in events[seen:]):
+                        deadline = time.monotonic() + timeout
+                    seen = len(events)
+                if time.monotonic() > deadline:
+                    timed_out = True
+                    try:
+                        os.killpg(proc.pid, signal.SIGKILL)  # the worker we started, and its children
+                    except (ProcessLookupError, PermissionError):
+                        proc.kill()
+                    proc.wait()
+                    break
+            rc = proc.returncode
+        events = _read_events(events_path)
+        if timed_out:
+            return events, f"timed out after {timeout:g} s", True
+        if rc is not None and rc < 0:
+            return events, f"crashed: the process was killed by {_signal_name(rc)}", False
+        if rc:
+            tail = _tail(err_path)
+            return events, f"the process exited with status {rc}" + (f" ({tail})" if tail else ""), False
+        return events, None, False
+
+
+def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, dict], list[dict], dict]:
+    """Verdicts by target id, benchmarked pairs, environment facts."""
+    targets = []
+    verdicts: dict[int, dict] = {}
+    for i, f in enumerate(job.findings):
+        if check_name(f.code) is None:
+            verdicts[i] = {"verdict": "skipped", "reason": f"no runtime check for {f.code}"}
+        elif not f.function:
+            verdicts[i] = {"verdict": "skipped",
+                           "reason": "not inside a function: nothing to call"}
+        else:
+            targets.append({"id": i, "code": f.code, "line": f.line, "end_line": f.end_line,
+                            "function": f.function, "has_fix": f.fix is not None})
+    has_alternatives = mode == "bench" and "JAXLINT_ALTERNATIVES" in _text(job.path)
+    if not targets and not has_alternatives:
+        return verdicts, [], {}
+    base = {
+        "path": str(job.path),
+        "module_name": "_jaxlint_run_" + "".join(c if c.isalnum() else "_" for c in job.path.stem),
+        "sys_path": job.sys_path,
+        "mode": mode,
+        "targets": targets,
+        "inputs": job.inputs,
+        "fixed_source": job.fixed_source,
+        "device": job.options.device,
+        "options": {"default_dim": job.options.default_dim, "runs": job.options.runs,
+                    "seed": job.options.seed, "max_unrolled_loop": job.max_unrolled_loop},
+    }
+    pairs: list[dict] = []
+    env: dict = {}
+    done: set = set()
+    for _attempt in range(len(targets) + 2):
+        events, failure, timed_out = run_worker(dict(base, skip_ids=sorted(done, key=str)),
+                                                job.options.timeout)
+        imported = False
+        current = None
+        for e in events:
+            kind = e.get("event")
+            if kind == "imported":
+                imported = True
+                env = {k: e.get(k) for k in ("device", "jax_version")}
+            elif kind == "import-failed":
+                reason = f"the module failed to import: {e.get('error')}"
+                for t in targets:
+                    verdicts.setdefault(t["id"], {"verdict": "skipped", "reason": reason})
+                return verdicts, pairs, env
+            elif kind == "start":
+                current = e.get("id")
+            elif kind == "verdict":
+                verdicts[e["id"]] = e["result"]
+                done.add(e["id"])
+                current = None
+            elif kind == "pair":
+                pairs.append(e["result"])
+                done.add(e["id"])
+                current = None
+        if failure is None:
+            break
+        if not imported:
+            reason = (f"{failure} while importing the module" if timed_out
+                      else f"{failure} while importing the module")
+            for t in targets:
+                verdicts.setdefault(t["id"], {"verdict": "skipped", "reason": reason})
+            return verdicts, pairs, env
+        if current is None:
+            break  # failed after the last target: nothing left to redo
+        if isinstance(current, int):
+            verdicts[current] = {"verdict": "skipped", "reason": failure}
+        else:
+            pairs.append({"function": str(current).split(":", 1)[-1], "skipped": failure})
+        done.add(current)
+    for t in targets:
+        verdicts.setdefault(t["id"], {"verdict": "skipped", "reason": "the worker stopped early"})
+    return verdicts, pairs, env
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def build_jobs(results: list[FileResult], store, cli: RuntimeOptions, cli_set: set[str],
+               mode: str) -> tuple[list[ModuleJob], list[str]]:
+    """One job per linted file with findings (or with declared alternatives, for bench)."""
+    from jaxlint.fixes import apply_findings
+
+    jobs: list[ModuleJob] = []
+    errors: list[str] = []
+    cwd = Path.cwd()
+    for r in results:
+        path = Path(r.path)
+        absolute = path if path.is_absolute() else cwd / path
+        text = None
+        if not r.findings:
+            if mode != "bench":
+                continue
+            text = _text(absolute)
+            if "JAXLINT_ALTERNATIVES" not in text:
+                continue
+        resolved = store.for_path(absolute)
+        options = dataclasses.replace(cli)
+        try:
+            table = read_runtime_table(resolved.cfg.runtime or {}, resolved.cfg.label)
+        except SpecError as exc:
+            errors.append(str(exc))
+            continue
+        for key in ("default_dim", "timeout", "runs"):
+            if key in table and key not in cli_set:
+                setattr(options, key, table[key])
+        inputs = inputs_for(absolute, resolved.root, table.get("inputs", {}))
+        fixed = None
+        if mode == "bench" and any(f.fix is not None for f in r.findings):
+            text = text if text is not None else _text(absolute)
+            fixed, applied = apply_findings(text, r.findings, unsafe=True)
+            if not applied:
+                fixed = None
+        opts = dict(resolved.options)
+        jobs.append(ModuleJob(
+            path=absolute.resolve(), display=r.path, findings=list(r.findings), options=options,
+            inputs=inputs, fixed_source=fixed,
+            sys_path=[str(absolute.resolve().parent), str(resolved.root), str(cwd)],
+            max_unrolled_loop=int(opts.get("max-unrolled-loop", 64)),
+        ))
+    return jobs, errors
+
+
+def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: set[str],
+                mode: str = "confirm", jobs: Optional[int] = None) -> RuntimeReport:
+    report = RuntimeReport()
+    module_jobs, report.errors = build_jobs(results, store, cli, cli_set, mode)
+    workers = jobs or max(1, min(4, os.cpu_count() or 1))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        outcomes = list(pool.map(lambda j: run_module(j, mode), module_jobs))
+    by_path = {}
+    for job, (verdicts, pairs, env) in zip(module_jobs, outcomes):
+        by_path[job.display] = (job, verdicts)
+        report.pairs.extend(dict(p, path=job.display) for p in pairs)
+        if env.get("jax_version"):
+            report.environment = env
+    for r in results:
+        entry = by_path.get(r.path)
+        for i, f in enumerate(r.findings):
+            verdict = entry[1].get(i) if entry else None
+            if verdict is None:
+                verdict = {"verdict": "skipped", "reason": "not run"}
+            report.findings.append(dataclasses.replace(f, runtime=verdict))
+    report.findings.sort(key=lambda f: f.sort_key())
+    return report

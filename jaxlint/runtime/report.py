@@ -1,0 +1,135 @@
+"""Printing a runtime report: a rich table, JSON, or SARIF (verdicts in properties)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Optional, TextIO
+
+from jaxlint.runtime.driver import RuntimeReport
+
+
+def _fmt_s(v: Optional[float]) -> str:
+    if v is None:
+        return "-"
+    if v >= 1:
+        return f"{v:.2f} s"
+    if v >= 1e-3:
+        return f"{v * 1e3:.2f} ms"
+    return f"{v * 1e6:.0f} us"
+
+
+def _fmt_bytes(v: Optional[int]) -> str:
+    if v is None:
+        return "-"
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if v < 1024 or unit == "GiB":
+            return f"{v:.0f} {unit}" if unit == "B" else f"{v:.1f} {unit}"
+        v /= 1024  # type: ignore[assignment]
+    return str(v)
+
+
+def bench_rows(report: RuntimeReport) -> list[tuple[str, str, dict]]:
+    """(where, label, bench dict) for every benchmark in the report."""
+    rows = []
+    for f in report.findings:
+        b = (f.runtime or {}).get("bench")
+        if b:
+            rows.append((f"{f.path}:{f.line} {f.code} {f.function}", b.get("candidate", ""), b))
+    for p in report.pairs:
+        rows.append((f"{p.get('path')} {p.get('function')}", p.get("candidate", ""), p))
+    return rows
+
+
+def _variant_cells(v: dict) -> list[str]:
+    if "not_run" in v:
+        return ["not run (raises)", "-", "-", "-", "-"]
+    if "error" in v:
+        return [f"error: {v['error']}"[:60], "-", "-", "-", "-"]
+    steady = (f"{_fmt_s(v.get('steady_median_s'))} "
+              f"[{_fmt_s(v.get('steady_min_s'))}..{_fmt_s(v.get('steady_max_s'))}]")
+    mem = v.get("memory") or {}
+    eq = v.get("eqns")
+    return [
+        _fmt_s(v.get("compile_s")),
+        steady,
+        f"{v.get('compiles_first_call', '-')}/{v.get('compiles_per_steady_call', 0):g}",
+        "-" if eq is None else str(eq),
+        _fmt_bytes(mem.get("temp_size")) if mem else "-",
+    ]
+
+
+def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    width = None if getattr(out, "isatty", lambda: False)() else 200
+    console = Console(file=out, highlight=False, soft_wrap=False, width=width,
+                      no_color=not color, force_terminal=color)
+    env = report.environment
+    if env:
+        console.print(Text(f"jaxlint runtime: JAX {env.get('jax_version')} on "
+                           f"{env.get('device')}"))
+    table = Table(title="Runtime verdicts", title_justify="left")
+    for col in ("Location", "Code", "Function", "Verdict", "Evidence / reason", "Inputs assumed"):
+        table.add_column(col, overflow="fold")
+    styles = {"confirmed": "bold red", "not-reproduced": "green", "skipped": "yellow"}
+    for f in report.findings:
+        rt = f.runtime or {}
+        verdict = rt.get("verdict", "skipped")
+        table.add_row(Text(f"{f.path}:{f.line}:{f.col}"), Text(f.code), Text(f.function or "-"),
+                      Text(verdict, style=styles.get(verdict, "")),
+                      Text(rt.get("evidence") or rt.get("reason") or ""),
+                      Text("; ".join(rt.get("inputs", [])) or "-"))
+    console.print(table)
+    rows = bench_rows(report)
+    if rows:
+        bt = Table(title="Benchmarks (steady: median [min..max] of N runs, each ended by "
+                         "block_until_ready; compiles: first call/per steady call; temp: XLA "
+                         "temp buffers)", title_justify="left")
+        for col in ("Finding / function", "Variant", "Compile", "Steady", "Compiles", "Eqns",
+                    "Temp mem", "Outputs agree"):
+            bt.add_column(col, overflow="fold")
+        for where, label, b in rows:
+            if "skipped" in b:
+                bt.add_row(Text(where), Text("-"), Text(b["skipped"]), "", "", "", "", "")
+                continue
+            agree = b.get("outputs_agree")
+            agree_s = "-" if agree is None else ("yes" if agree else "NO")
+            bt.add_row(Text(where), Text("original"), *map(Text, _variant_cells(b["original"])),
+                       Text(agree_s))
+            bt.add_row(Text(""), Text(label), *map(Text, _variant_cells(b["fixed"])), Text(""))
+        console.print(bt)
+    counts: dict[str, int] = {}
+    for f in report.findings:
+        v = (f.runtime or {}).get("verdict", "skipped")
+        counts[v] = counts.get(v, 0) + 1
+    summary = ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "no findings to check"
+    console.print(Text(summary))
+
+
+def as_json(report: RuntimeReport, bench: bool) -> Any:
+    findings = [f.to_dict() for f in report.findings]
+    if not bench:
+        return findings
+    return {"findings": findings, "pairs": report.pairs, "environment": report.environment}
+
+
+def write(report: RuntimeReport, fmt: str, out: TextIO, color: bool, bench: bool,
+          rules=(), cwd=None) -> None:
+    if fmt == "json":
+        json.dump(as_json(report, bench), out, indent=2, ensure_ascii=False, default=str)
+        out.write("\n")
+    elif fmt == "sarif":
+        from pathlib import Path
+
+        from jaxlint.output import OutputReport
+        from jaxlint.output import sarif
+        from jaxlint.findings import FileResult
+
+        results = [FileResult(path=f.path, findings=[f]) for f in report.findings]
+        rep = OutputReport(results=results, rules=rules, cwd=cwd or Path.cwd(), sources={})
+        sarif.write(rep, out, color)
+    else:
+        write_table(report, out if out is not None else sys.stdout, color)

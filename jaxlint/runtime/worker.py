@@ -1,0 +1,122 @@
+"""The runtime worker: ``python -m jaxlint.runtime.worker`` < job.json.
+
+It runs in its own process (the parent enforces the time limit and survives
+crashes), imports the user's module, and writes one JSON object per line to
+the ``events`` file named in the job:
+
+    {"event": "imported"}                          the module imported
+    {"event": "import-failed", "error": "..."}     it did not: nothing else follows
+    {"event": "start", "id": N}                    a target is being checked
+    {"event": "verdict", "id": N, "result": {...}} its verdict (and benchmark)
+    {"event": "pair", "result": {...}}              a declared benchmark pair
+
+Only this module and ``checks``/``bench`` import JAX.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import traceback
+import types
+from typing import Any, Optional
+
+
+class _Events:
+    def __init__(self, path: str) -> None:
+        self._fh = open(path, "a", encoding="utf-8")
+
+    def emit(self, **event: Any) -> None:
+        self._fh.write(json.dumps(event, default=str) + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else ""
+
+
+def _import_module(path: str, name: str, source: Optional[str] = None) -> types.ModuleType:
+    """Import ``path`` as module ``name`` (from ``source`` when given: the fixed text)."""
+    if source is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot import {path}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+    module = types.ModuleType(name)
+    module.__file__ = path
+    sys.modules[name] = module
+    exec(compile(source, path, "exec"), module.__dict__)
+    return module
+
+
+def main() -> int:
+    job = json.loads(sys.stdin.read())
+    events = _Events(job["events"])
+    for p in reversed(job.get("sys_path", [])):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    if job.get("device"):
+        os.environ["JAX_PLATFORMS"] = {"gpu": "cuda"}.get(job["device"], job["device"])
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    try:
+        import jax  # noqa: F401
+    except Exception as exc:  # noqa: BLE001
+        events.emit(event="import-failed", error=f"JAX could not be imported: "
+                    f"{exc.__class__.__name__}: {first_line(exc)}")
+        return 0
+    try:
+        module = _import_module(job["path"], job["module_name"])
+    except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
+        events.emit(event="import-failed",
+                    error=f"{exc.__class__.__name__}: {first_line(exc)}",
+                    traceback=traceback.format_exc(limit=-3))
+        return 0
+    fixed = None
+    fixed_error = None
+    if job.get("fixed_source") is not None:
+        try:
+            fixed = _import_module(job["path"], job["module_name"] + "__jaxlint_fixed",
+                                   job["fixed_source"])
+        except BaseException as exc:  # noqa: BLE001
+            fixed_error = f"{exc.__class__.__name__}: {first_line(exc)}"
+    events.emit(event="imported", device=str(jax.devices()[0].platform),
+                jax_version=jax.__version__)
+
+    from jaxlint.runtime import checks
+
+    ctx = checks.Context(job, module, fixed, fixed_error)
+    done = set(job.get("skip_ids", []))
+    for target in job["targets"]:
+        if target["id"] in done:
+            continue
+        events.emit(event="start", id=target["id"])
+        try:
+            result = checks.check_target(ctx, target)
+        except Exception as exc:  # noqa: BLE001 - a bug in a check must not lose the others
+            result = {"verdict": "skipped",
+                      "reason": f"internal error in the check: {exc.__class__.__name__}: "
+                                f"{first_line(exc)}"}
+        events.emit(event="verdict", id=target["id"], result=result)
+    if job.get("mode") == "bench":
+        for pair_id, pair in enumerate(ctx.unclaimed_pairs()):
+            key = f"pair:{pair[0]}"
+            if key in done:
+                continue
+            events.emit(event="start", id=key)
+            try:
+                result = checks.bench_pair(ctx, *pair)
+            except Exception as exc:  # noqa: BLE001
+                result = {"error": f"{exc.__class__.__name__}: {first_line(exc)}"}
+            events.emit(event="pair", id=key, result=result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
