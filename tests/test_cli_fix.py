@@ -186,3 +186,21 @@ def test_add_noqa(project: Path) -> None:
     again = _invoke("--add-noqa", "a.py")
     assert "Added 0 noqa directives." in again.stderr
     assert _invoke("a.py").exit_code == 0
+
+
+def test_needed_import_added_once_for_several_fixes(project: Path, monkeypatch) -> None:
+    import jaxlint.rules.inplace_update as mod
+    from jaxlint.rules.base import fix as real_fix
+
+    def fix_needing_jax(applicability, message, *replacements, **kw):
+        return real_fix(applicability, message, *replacements, needs_import=("jax", None))
+
+    monkeypatch.setattr(mod, "fix", fix_needing_jax)
+    src = '"""Doc."""\r\nimport jax.numpy as jnp\r\nx = jnp.zeros(3)\r\nx[0] = 5.0\r\nx[1] = 6.0\r\n'
+    (project / "a.py").write_bytes(src.encode())
+    result = _invoke("--fix", "-j", "1", "a.py")
+    assert result.exit_code == 0, result.output
+    assert (project / "a.py").read_bytes().decode() == (
+        '"""Doc."""\r\nimport jax\r\nimport jax.numpy as jnp\r\nx = jnp.zeros(3)\r\n'
+        "x = x.at[0].set(5.0)\r\nx = x.at[1].set(6.0)\r\n"
+    )

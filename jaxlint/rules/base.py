@@ -140,8 +140,9 @@ def fix(
     applicability: Applicability,
     message: str,
     *replacements: Replacement,
-    needs_import: Union[tuple[str, Optional[str]], Sequence[tuple[str, Optional[str]]]] = (),
+    needs_import: Union[None, tuple[str, Optional[str]], Sequence[tuple[str, Optional[str]]]] = (),
 ) -> RuleFix:
+    needs_import = needs_import or ()
     if needs_import and isinstance(needs_import[0], str):
         needs_import = (needs_import,)  # type: ignore[assignment]
     return RuleFix(applicability, message, tuple(replacements),
