@@ -13,6 +13,7 @@ import inspect
 import io
 import logging
 import os
+import re
 import sys
 import time
 import warnings
@@ -83,10 +84,17 @@ class CompileCounter:
         finally:
             self.active = False
 
+    source = ""  # the user's module text: compiles of names it never mentions are JAX's own
+
     def user_compiles(self) -> dict[str, int]:
-        """Compiles of user functions (eager jnp ops compile little jits too)."""
-        return {k: v for k, v in self.compiles.items()
-                if not k.startswith("jit(_") and k not in ("None",)}
+        """Compiles of user functions (eager jnp ops compile little jits of their own)."""
+        out = {}
+        for k, v in self.compiles.items():
+            name = k[4:-1] if k.startswith("jit(") and k.endswith(")") else k
+            if name == "<lambda>" or (name.isidentifier() and re.search(
+                    rf"\b{re.escape(name)}\b", self.source)):
+                out[k] = v
+        return out
 
 
 class _Records(logging.Handler):
@@ -197,6 +205,12 @@ class Context:
         self.alternatives = {str(k): str(v) for k, v in alts.items()} if isinstance(alts, dict) else {}
         self.claimed: set[str] = set()
         self.counter = CompileCounter()
+        try:
+            with open(self.path, encoding="utf-8", errors="replace") as fh:
+                self.counter.source = job.get("fixed_source") or ""
+                self.counter.source += fh.read()
+        except OSError:
+            pass
 
     # -- functions
 
@@ -581,6 +595,7 @@ def check_impurity(ctx: Context, target: dict, t: Target, args: Args) -> dict:
         if not isinstance(exc, _TRACE_FAMILY):
             return skipped(f"tracing failed: {exc_name(exc)}: {first_line(exc)}")
     # 2. side effects that run at trace time only: output and module globals
+    jax.clear_caches()
     snapshot = _globals_snapshot(ctx.module)
     f = jitted(t, args)
     outputs = []
@@ -679,7 +694,7 @@ def check_recompiles(ctx: Context, target: dict, t: Target, args: Args) -> dict:
 
 
 def _explanation(log: list[str]) -> str:
-    for message in log:
+    for message in reversed(log):  # the last miss says why a known function retraced
         lines = [ln.strip() for ln in message.splitlines() if ln.strip()]
         if lines and lines[0].startswith("TRACING CACHE MISS") and len(lines) > 1:
             return " / ".join(lines[1:4])
@@ -711,6 +726,23 @@ def check_unrolled(ctx: Context, target: dict, t: Target, args: Args) -> dict:
         return confirmed(f"{top} jaxpr equations{growth}: the Python loop is unrolled into "
                          "the program", **details)
     return not_reproduced(f"{top} jaxpr equations{growth}", **details)
+
+
+def check_baked(ctx: Context, target: dict, t: Target, args: Args) -> dict:
+    """Host randomness baked in at trace time: the jitted output repeats, the eager one varies."""
+    values = args.concrete()
+    f = jitted(t, args)
+    try:
+        a, b = f(*values), f(*values)
+        with jax.disable_jit():
+            c, d = t.raw(*values), t.raw(*values)
+    except Exception as exc:  # noqa: BLE001
+        return skipped(f"calling it failed: {exc_name(exc)}: {first_line(exc)}")
+    if leaves_close(a, b) and leaves_close(c, d) is False:
+        return confirmed("two jitted calls on the same inputs return identical outputs while "
+                         "two eager calls (jax.disable_jit) differ: the host random numbers "
+                         "were drawn once, at trace time")
+    return not_reproduced("jitted and eager calls behave alike")
 
 
 def check_runtime_error(ctx: Context, target: dict, t: Target, args: Args) -> dict:

@@ -85,9 +85,11 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
     console.print(table)
     rows = bench_rows(report)
     if rows:
-        bt = Table(title="Benchmarks (steady: median [min..max] of N runs, each ended by "
-                         "block_until_ready; compiles: first call/per steady call; temp: XLA "
-                         "temp buffers)", title_justify="left")
+        from rich.markup import escape
+
+        bt = Table(title=escape("Benchmarks (steady: median [min..max] of N runs, each ended by "
+                                "block_until_ready; compiles: first call/per steady call; temp: "
+                                "XLA temp buffers)"), title_justify="left")
         for col in ("Finding / function", "Variant", "Compile", "Steady", "Compiles", "Eqns",
                     "Temp mem", "Outputs agree"):
             bt.add_column(col, overflow="fold")
@@ -96,7 +98,9 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
                 bt.add_row(Text(where), Text("-"), Text(b["skipped"]), "", "", "", "", "")
                 continue
             agree = b.get("outputs_agree")
-            agree_s = "-" if agree is None else ("yes" if agree else "NO")
+            agree_s = "-" if agree is None else ("yes" if agree else "no")
+            if b.get("outputs_note"):
+                agree_s += f" ({b['outputs_note']})"
             bt.add_row(Text(where), Text("original"), *map(Text, _variant_cells(b["original"])),
                        Text(agree_s))
             bt.add_row(Text(""), Text(label), *map(Text, _variant_cells(b["fixed"])), Text(""))

@@ -19,6 +19,8 @@ CHECKS = {
     "JAX301": "key_reuse",     # check_key_reuse with typed keys; use sites from debug_key_reuse
     "JAX501": "recompiles",    # backend compiles per call (jax.monitoring)
     "JAX502": "unrolled",      # jaxpr equation counts (and their growth)
+    "JAX503": "unrolled",
+    "JAX406": "baked",         # jitted output identical across calls, eager output varies
     "JAX504": "recompiles",
     "JAX506": "runtime_error", # using a donated buffer raises at the line
 }
