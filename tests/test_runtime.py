@@ -1,0 +1,214 @@
+"""The runtime companion (`jaxlint confirm` / `jaxlint bench`), with real JAX on CPU.
+
+Skipped cleanly when JAX cannot be imported.  Fixtures: tests/fixtures/runtime/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("jax")
+
+from click.testing import CliRunner  # noqa: E402
+
+from jaxlint.cli import cli  # noqa: E402
+from jaxlint.findings import FileResult, Finding, Severity  # noqa: E402
+from jaxlint.runtime.specs import (SpecError, parse_spec, read_runtime_table,  # noqa: E402
+                                   spec_from_annotation)
+
+FIXTURES = Path(__file__).parent / "fixtures" / "runtime"
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def _confirm_json(*args: str) -> list[dict]:
+    code, out = _run("confirm", "--no-cache", "--output-format", "json", *args)
+    assert code in (0, 1), out
+    return json.loads(out)
+
+
+@pytest.fixture(scope="module")
+def confirmed_fixtures() -> list[dict]:
+    return _confirm_json(str(FIXTURES / "sharp_bits.py"), str(FIXTURES / "more_rules.py"))
+
+
+def test_every_checkable_finding_is_confirmed(confirmed_fixtures):
+    from jaxlint.runtime.rules import check_name
+
+    assert confirmed_fixtures, "the fixtures must produce findings"
+    for f in confirmed_fixtures:
+        if check_name(f["code"]) is None:
+            continue
+        rt = f["runtime"]
+        assert rt["verdict"] == "confirmed", (f["code"], f["function"], rt)
+    codes = {f["code"] for f in confirmed_fixtures if f["runtime"]["verdict"] == "confirmed"}
+    assert {"JAX101", "JAX102", "JAX110", "JAX201", "JAX202", "JAX203", "JAX204", "JAX205",
+            "JAX206", "JAX301", "JAX401", "JAX402", "JAX404", "JAX406", "JAX502", "JAX504",
+            "JAX506"} <= codes
+
+
+def test_evidence(confirmed_fixtures):
+    by = {(f["code"], f["function"]): f["runtime"] for f in confirmed_fixtures}
+    assert by[("JAX101", "inplace")]["details"]["exception"] == "TypeError"
+    assert by[("JAX201", "branchy")]["details"]["exception"] == \
+        "jax.errors.TracerBoolConversionError"
+    assert by[("JAX202", "to_int")]["details"]["exception"] == \
+        "jax.errors.ConcretizationTypeError"
+    reuse = by[("JAX301", "reuse")]
+    assert reuse["details"]["typed_key_substituted"] is True
+    assert reuse["details"]["use_sites"] == [73, 74]
+    assert "float32" in by[("JAX110", "wide")]["details"]["output_dtypes"]
+    assert any("annotation" in s for s in by[("JAX110", "wide")]["inputs"])
+    assert by[("JAX504", "counter_static")]["details"]["compiles"]["jit(_power)"] == 4
+    assert by[("JAX502", "long_loop")]["details"]["eqns"] >= 200
+
+
+def _twin_findings(path: Path) -> list[Finding]:
+    """Synthetic findings on the `# twin: CODE` lines of the clean twins."""
+    lines = path.read_text().splitlines()
+    out = []
+    for n, line in enumerate(lines, 1):
+        m = re.search(r"# twin: (JAX\d+)", line)
+        if not m:
+            continue
+        fn = next(re.match(r"def (\w+)", lines[i]).group(1) for i in range(n - 1, -1, -1)
+                  if lines[i].startswith("def "))
+        out.append(Finding(code=m.group(1), name="twin", message="twin", path=str(path),
+                           line=n, col=1, end_line=n, end_col=len(line), severity=Severity.ERROR,
+                           function=fn))
+    return out
+
+
+def test_clean_twins_are_not_reproduced():
+    from jaxlint.config import ConfigStore, Overrides
+    from jaxlint.ruleinfo import load_rule_infos
+    from jaxlint.runtime import run_runtime
+    from jaxlint.runtime.specs import RuntimeOptions
+
+    results = [FileResult(path=str(p), findings=_twin_findings(p))
+               for p in (FIXTURES / "sharp_bits.py", FIXTURES / "more_rules.py")]
+    assert sum(len(r.findings) for r in results) >= 15
+    store = ConfigStore(load_rule_infos(None), Overrides())
+    report = run_runtime(results, store, RuntimeOptions(), set())
+    for f in report.findings:
+        assert f.runtime["verdict"] == "not-reproduced", (f.code, f.function, f.runtime)
+
+
+def test_broken_modules_are_skipped_with_the_reason():
+    found = _confirm_json("--timeout", "3", str(FIXTURES / "broken"))
+    by = {(Path(f["filename"]).name, f["function"]): f["runtime"] for f in found}
+    assert by[("raises_on_import.py", "branchy")]["verdict"] == "skipped"
+    assert "failed to import: RuntimeError" in by[("raises_on_import.py", "branchy")]["reason"]
+    assert "timed out" in by[("hangs_on_import.py", "branchy")]["reason"]
+    assert "SIGSEGV" in by[("segfaults_on_import.py", "branchy")]["reason"]
+    assert "timed out" in by[("hangs_in_one.py", "hangs")]["reason"]
+    # the worker was restarted for the function after the one that hung
+    assert by[("hangs_in_one.py", "branchy")]["verdict"] == "confirmed"
+
+
+@pytest.fixture(scope="module")
+def bench_report() -> dict:
+    code, out = _run("bench", "--no-cache", "--runs", "5", "--output-format", "json",
+                     str(FIXTURES / "perf.py"))
+    assert code in (0, 1), out
+    return json.loads(out)
+
+
+def test_bench_loop_unrolling(bench_report):
+    pair = next(p for p in bench_report["pairs"] if p["function"] == "unrolled")
+    orig, fast = pair["original"], pair["fixed"]
+    assert orig["eqns"] == 900 and fast["eqns"] == 1  # 300 steps x 3 equations vs one scan
+    assert fast["compile_s"] < orig["compile_s"]
+    assert fast["first_call_s"] < orig["first_call_s"]
+    assert pair["outputs_agree"] is True
+    assert orig["steady_min_s"] <= orig["steady_median_s"] <= orig["steady_max_s"]
+
+
+def test_bench_jit_in_loop(bench_report):
+    f = next(f for f in bench_report["findings"] if f["function"] == "jit_in_loop")
+    assert f["runtime"]["verdict"] == "confirmed"
+    b = f["runtime"]["bench"]
+    assert b["original"]["compiles_first_call"] == 5
+    assert b["original"]["compiles_per_steady_call"] == 5
+    assert b["fixed"]["compiles_per_steady_call"] == 0
+    assert b["outputs_agree"] is True
+    assert b["fixed"]["steady_median_s"] < b["original"]["steady_median_s"]
+
+
+def test_bench_inplace_and_at_fixes(bench_report):
+    by = {f["code"]: f["runtime"]["bench"] for f in bench_report["findings"]
+          if f["code"] in ("JAX101", "JAX102")}
+    assert "not_run" in by["JAX101"]["original"]
+    assert by["JAX101"]["fixed"]["steady_median_s"] > 0
+    assert by["JAX101"]["fixed"]["eqns"] >= 1
+    assert by["JAX102"]["outputs_agree"] is False  # the original drops the update
+    assert "expected" in by["JAX102"]["outputs_note"]
+    assert "memory" in by["JAX102"]["fixed"]
+
+
+def test_table_and_sarif_output():
+    path = str(FIXTURES / "sharp_bits.py")
+    code, out = _run("confirm", "--no-cache", path)
+    assert code == 1
+    assert "Runtime verdicts" in out and "confirmed" in out
+    code, out = _run("confirm", "--no-cache", "--output-format", "sarif", path)
+    sarif = json.loads(out)
+    results = sarif["runs"][0]["results"]
+    assert results and all(r["properties"]["runtime"]["verdict"] == "confirmed" for r in results)
+
+
+def test_inputs_from_pyproject(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.jaxlint.runtime]\ndefault-dim = 4\n'
+        'inputs = { "mod.f" = ["f32[3]", "static:2"] }\n')
+    (tmp_path / "mod.py").write_text(
+        "import jax\nfrom functools import partial\n\n\n"
+        "@partial(jax.jit, static_argnums=1)\ndef f(x, n):\n    if x.sum() > n:\n"
+        "        return x\n    return -x\n\n\ndef g(x):\n    return x\n")
+    found = _confirm_json(str(tmp_path / "mod.py"), "--config", str(tmp_path / "pyproject.toml"))
+    rt = found[0]["runtime"]
+    assert rt["verdict"] == "confirmed"
+    assert rt["inputs"] == ["x: f32[3] ([tool.jaxlint.runtime] inputs)",
+                            "n: static:2 ([tool.jaxlint.runtime] inputs)"]
+
+
+def test_missing_inputs_are_skipped(tmp_path):
+    (tmp_path / "m.py").write_text(
+        "import jax\n\n\n@jax.jit\ndef f(x):\n    if x.sum() > 0:\n        return x\n"
+        "    return -x\n")
+    rt = _confirm_json(str(tmp_path / "m.py"))[0]["runtime"]
+    assert rt["verdict"] == "skipped" and "no input for argument `x`" in rt["reason"]
+
+
+def test_specs():
+    s = parse_spec("f32[128,128]")
+    assert (s.kind, s.dtype, s.shape) == ("array", "float32", (128, 128))
+    assert parse_spec("i32[]").shape == ()
+    assert parse_spec("static:(1, 2)").value == (1, 2)
+    assert parse_spec("key").kind == "key"
+    assert parse_spec("f32[n,m]", default_dim=5).shape == (5, 5)
+    with pytest.raises(SpecError):
+        parse_spec("float[3]")
+    jt = spec_from_annotation('Float[Array, "batch dim"]', default_dim=6)
+    assert (jt.dtype, jt.shape) == ("float32", (6, 6))
+    assert spec_from_annotation("jax.Array", 8).shape == (8,)
+    assert spec_from_annotation("Something", 8) is None
+    with pytest.raises(SpecError):
+        read_runtime_table({"inputs": {"m.f": ["nope[1]"]}}, "pyproject.toml")
+    with pytest.raises(SpecError):
+        read_runtime_table({"bogus": 1}, "pyproject.toml")
+
+
+def test_static_engine_does_not_import_jax():
+    code = ("import sys, jaxlint.cli, jaxlint.runtime, jaxlint.runtime.driver;"
+            "assert 'jax' not in sys.modules, 'jax imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)
