@@ -315,7 +315,7 @@ class NonHashableStaticArg(_JitCalls, Rule):
                 continue
             where = f"parameter `{pname}`" if pname else "a static position"
             fix_hint = (
-                "pass a tuple instead"
+                "pass a tuple"
                 if what in ("a list", "a set")
                 else "pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)"
             )
