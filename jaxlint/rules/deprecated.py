@@ -134,6 +134,18 @@ class _DeprecationEngine:
                 self._guarded = getattr(self, "_guarded", set()) | {id(node)}
                 return
 
+    def visit_If(self, node: cst.If) -> None:
+        # `if hasattr(jax, "enable_x64"): ... else: <old API>` and version checks are shims
+        text = self.ctx.code(node.test)  # type: ignore[attr-defined]
+        if "hasattr(" in text or "getattr(" in text or "version" in text.lower():
+            self._guard += 1
+            self._guarded = getattr(self, "_guarded", set()) | {id(node)}
+
+    def leave_If(self, node: cst.If) -> None:
+        if id(node) in getattr(self, "_guarded", set()):
+            self._guard -= 1
+            self._guarded.discard(id(node))
+
     def leave_Try(self, node: cst.Try) -> None:
         if id(node) in getattr(self, "_guarded", set()):
             self._guard -= 1
@@ -160,6 +172,9 @@ class _DeprecationEngine:
         if row is None:
             return
         head = _head(node)
+        if head is not None and (ctx.imports.names.get(head.value) or "").startswith(("jax._src", "jaxlib.")):  # type: ignore[attr-defined]
+            self._mark_chain(node)
+            return  # JAX's internals keep names the public API removed
         if head is not None:
             base = ctx.imports.names.get(head.value)  # type: ignore[attr-defined]
             if base is not None and base != head.value and D.lookup(base) is not None:
@@ -277,6 +292,9 @@ class _DeprecationEngine:
         q = ctx.qualname(func)  # type: ignore[attr-defined]
         if q is not None:
             kw_rows = D.KWARGS.get(q)
+            head = _head(func)
+            if head is not None and (ctx.imports.names.get(head.value) or "").startswith("jax._src"):  # type: ignore[attr-defined]
+                return
             if kw_rows:
                 self._kwargs(node, q, kw_rows)
             row = D.BY_NAME.get(q)
@@ -335,7 +353,9 @@ class _DeprecationEngine:
 
     def _kwargs(self, node: cst.Call, q: str, rows: dict[str, D.Deprecation]) -> None:
         ctx = self.ctx
-        hits = [(a, rows[a.keyword.value]) for a in node.args if a.keyword is not None and a.keyword.value in rows]
+        hits = [(a, rows[a.keyword.value]) for a in node.args
+                if a.keyword is not None and a.keyword.value in rows
+                and not (rows[a.keyword.value].removed is None and self._forwarded(a.value))]
         if not hits:
             return
         rfix = None
@@ -343,6 +363,15 @@ class _DeprecationEngine:
             rfix = self._kwarg_fix(node, q, rows)
         for i, (arg, row) in enumerate(hits):
             self._emit(row, arg, f"{q.replace('jax.numpy.', 'jnp.')}({arg.keyword.value}=...)", rfix if i == 0 else None)  # type: ignore[union-attr]
+
+    def _forwarded(self, value: cst.BaseExpression) -> bool:
+        """``None``, or a parameter of the enclosing function passed through (a wrapper
+        forwarding ``device=device`` only warns when its own caller sets it)."""
+        if isinstance(value, cst.Name):
+            if value.value == "None":
+                return True
+            return self.ctx.unit.param(value.value) is not None  # type: ignore[attr-defined]
+        return False
 
     def _kwarg_fix(self, node: cst.Call, q: str, rows) -> Optional[RuleFix]:
         ctx = self.ctx
@@ -429,6 +458,10 @@ RemovedApi = _rule(
         Valid("import jax\n\ndef tree_map(f, t):\n    return [f(v) for v in t]\n\nx = tree_map(abs, [1])\n"),
         Valid("try:\n    from jax.experimental.maps import Mesh\nexcept ImportError:\n    from jax.sharding import Mesh\n"),
         Valid("import jax\n\nkey = jax.random.PRNGKey(0)\n"),
+        # version shims
+        Valid("import jax\n\nif hasattr(jax, 'enable_x64'):\n    enable_x64 = jax.enable_x64\nelse:\n    enable_x64 = jax.experimental.enable_x64\n"),
+        # JAX's own internals keep the private names
+        Valid("from jax._src import api\n\ndef put(xs, devices):\n    return api.device_put_sharded(xs, devices)\n"),
     ],
     INVALID=[
         Invalid(
@@ -500,6 +533,8 @@ DeprecatedApi = _rule(
     VALID=[
         Valid("import jax\n\nf = jax.jit(lambda x: x, donate_argnums=0)\nn = jax.process_count()\n"),
         Valid("import jax\nfrom jax import shard_map\n"),
+        # a wrapper forwarding its own parameters
+        Valid("import jax\n\ndef my_jit(fn, device=None, backend=None):\n    return jax.jit(fn, device=device, backend=backend)\n"),
     ],
     INVALID=[
         Invalid(

@@ -60,6 +60,19 @@ def _fresh_reason(ctx, expr: cst.BaseExpression, loop: Optional[cst.CSTNode]) ->
     return None
 
 
+def _runs_once(unit: Unit) -> bool:
+    """Test functions (``test_*``, methods of ``*Test`` classes) and ``main`` are
+    called once per run: per-call recompiles there cost nothing extra."""
+    u: Optional[Unit] = unit
+    while u is not None and not u.is_module:
+        if u.name.startswith("test") or u.name in ("main", "setUp", "setUpClass"):
+            return True
+        if u.cls is not None and (u.cls.name.endswith("Test") or u.cls.name.startswith("Test")):
+            return True
+        u = u.parent
+    return False
+
+
 def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
     from jaxlint.model.walk import children
 
@@ -85,7 +98,7 @@ class RecompileFreshFunction(Rule):
         "checkpoint(...)`, or a function defined inside the loop body;\n"
         "* and either the wrap is inside a loop and the result is called in that loop, or the wrap "
         "is called immediately (`jax.jit(lambda x: ...)(x)`) inside a function body, so every call "
-        "of the function compiles again.\n\n"
+        "of the function compiles again (test functions, `main` and `setUp`, which run once, are skipped).\n\n"
         "Re-wrapping a named module-level function (`jax.jit(step)` in a loop) is not flagged: "
         "jit's cache is keyed on the function object, so it compiles once. Code that is itself "
         "traced is not flagged (an inner `jit` is inlined into the outer trace, which is cached). "
@@ -124,6 +137,8 @@ class RecompileFreshFunction(Rule):
         Valid("import jax\nimport jax.numpy as jnp\n\ny = jax.jit(lambda x: x + 1)(jnp.ones(3))\n"),
         # inside traced code an inner jit is inlined into the cached outer trace
         Valid("import jax\n\n@jax.jit\ndef f(x):\n    return jax.jit(lambda y: y * 2)(x)\n"),
+        # a test function runs once: a per-call jit there costs nothing extra
+        Valid("import jax\n\ndef test_double():\n    assert jax.jit(lambda x: x * 2)(2) == 4\n"),
         # vmap alone has no compile cache to miss
         Valid("import jax\n\ndef run(xs):\n    for x in xs:\n        y = jax.vmap(lambda v: v * 2)(x)\n    return y\n"),
         # an inner function defined before the loop is one object for every iteration
@@ -209,7 +224,7 @@ class RecompileFreshFunction(Rule):
                 return
             if loop is not None:
                 self._report(func, reason, "every iteration of the loop")
-            elif not ctx.unit.is_module:
+            elif not ctx.unit.is_module and not _runs_once(ctx.unit):
                 self._report(func, reason, f"every call of `{ctx.unit.name}`")
             return
         if isinstance(func, cst.Name) and func.value in self._pending:
