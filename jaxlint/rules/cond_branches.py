@@ -41,7 +41,10 @@ class CondBranchStructure(Rule):
     name = "cond-branch-structure-mismatch"
     summary = "`lax.cond`/`lax.switch` branches that return visibly different structures"
     severity = Severity.ERROR
-    seed = "study notes § lax.cond (seed 003); The Sharp Bits § Control Flow / cond (seed 000)"
+    seed = (
+        "study notes § lax.cond: branches must produce the same type and shape (seed 003); "
+        "The Sharp Bits § Control Flow, lax.cond (seed 000)"
+    )
     what_it_does = (
         "At `lax.cond(pred, true_fun, false_fun, ...)` and `lax.switch(i, [f0, f1, ...], ...)` "
         "where the branches are lambdas or functions of this file, compares what the branches "

@@ -11,10 +11,7 @@ from jaxlint.model import values as V
 from jaxlint.model.walk import arg_at, keyword_arg, positional_args
 from jaxlint.rules.base import Invalid, Rule, Valid
 
-_SEED = (
-    "The Sharp Bits § Dynamic Shapes / § functions with argument-value dependent shapes "
-    "(seed 000); study notes § static shapes (seed 003)"
-)
+_SEED = "The Sharp Bits § Dynamic Shapes (seed 000); study notes § static shapes (seed 003)"
 
 
 class BooleanMaskIndex(Rule):

@@ -57,8 +57,8 @@ class NumpyOnTracer(Rule):
     severity = Severity.ERROR
     fix_availability = "sometimes"
     seed = (
-        "The Sharp Bits § NumPy vs JAX / 🔪 Pure functions (seed 000); FAQ § Abstract tracer "
-        "value / TracerArrayConversionError (seeds 001, 004); tutorial § np vs jnp (seed 002)"
+        "The Sharp Bits § Non-array inputs: NumPy vs. JAX (seed 000); FAQ § Abstract tracer "
+        "value encountered / kinds of JAX values (seeds 001, 004)"
     )
     what_it_does = (
         "Inside traced code, flags calls of NumPy (`numpy`, whatever its alias) functions that "

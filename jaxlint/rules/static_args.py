@@ -17,8 +17,9 @@ from jaxlint.rules.base import Invalid, Rule, Valid
 
 _JIT_NAMES = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
 _SEED = (
-    "The Sharp Bits § static arguments / 🔪 Control Flow (seed 000); tutorial § jit and static "
-    "arguments (seed 002)"
+    "The Sharp Bits § Control Flow, static_argnums (seed 000); FAQ § Abstract tracer value "
+    "encountered (seed 001); tutorial § jit: static argnums, strings (seed 002); study notes "
+    "§ static args (seed 003)"
 )
 
 _NP_ARRAY_MAKERS = frozenset(
