@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from jaxlint.findings import Finding
-from jaxlint.fixes import choose, newline_of, plan_edits, splice
+from jaxlint.fixes import choose, line_offsets, plan_edits, splice
 from jaxlint.settings import LintSettings
 from jaxlint.suppression import comment_lines
 
@@ -89,11 +89,8 @@ def _compile_error(text: str, path: str) -> Optional[str]:
     return None
 
 
-def _fix_key(f: Finding, text: str) -> tuple:
+def _fix_key(f: Finding, text: str, offsets: list[int]) -> tuple:
     """Identifies a fix across passes (positions move; the replaced text does not)."""
-    from jaxlint.fixes import line_offsets
-
-    offsets = line_offsets(text)
 
     def at(line: int, col: int) -> int:
         return offsets[min(line, len(offsets)) - 1] + col - 1
@@ -146,9 +143,10 @@ def fix_text(
         return None, new
 
     for _ in range(max_passes):
+        offsets = line_offsets(current)
         candidates = [
             f for f in choose(findings, unsafe)
-            if f.code in settings.select and _fix_key(f, current) not in refused
+            if f.code in settings.select and _fix_key(f, current, offsets) not in refused
         ]
         if not candidates:
             break
@@ -158,20 +156,31 @@ def fix_text(
         new_text = splice(current, spans)
         why, new_findings = check(new_text, baseline)
         if why is not None:
-            # retry the pass's fixes one at a time, keeping those that are clean
-            kept: list[Finding] = []
-            new_text, new_findings = current, findings
-            for f in chosen:
-                trial = kept + [f]
-                spans, _ = plan_edits(current, [g.fix.edits for g in trial])  # type: ignore[union-attr]
-                candidate = splice(current, spans)
-                why, cand_findings = check(candidate, baseline)
-                if why is None:
-                    kept, new_text, new_findings = trial, candidate, cand_findings
-                else:
-                    refused.add(_fix_key(f, current))
-                    result.skipped.append(f"fix for {f.code} at {f.line}:{f.col} skipped: {why}")
-            chosen = kept
+            # bisect the pass's fixes: keep every group that is clean together
+            # with those kept so far; a single fix that is not is skipped
+            state = {"kept": [], "text": current, "findings": findings}
+
+            def settle(group: list[Finding], known_bad: Optional[str] = None) -> None:
+                reason = known_bad
+                if reason is None:
+                    trial = state["kept"] + group
+                    spans, _ = plan_edits(current, [g.fix.edits for g in trial])  # type: ignore[union-attr]
+                    candidate = splice(current, spans)
+                    reason, cand_findings = check(candidate, baseline)
+                    if reason is None:
+                        state.update(kept=trial, text=candidate, findings=cand_findings)
+                        return
+                if len(group) == 1:
+                    f = group[0]
+                    refused.add(_fix_key(f, current, offsets))
+                    result.skipped.append(f"fix for {f.code} at {f.line}:{f.col} skipped: {reason}")
+                    return
+                mid = len(group) // 2
+                settle(group[:mid])
+                settle(group[mid:])
+
+            settle(chosen, why)
+            chosen, new_text, new_findings = state["kept"], state["text"], state["findings"]
         if not chosen or new_text == current or new_text in seen:
             break
         result.applied.extend(
