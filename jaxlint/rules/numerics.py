@@ -198,21 +198,65 @@ class WhereGradientNaN(Rule):
             stack.extend(reversed(list(children(n))))
 
 
+_CMP_FUNCS = frozenset(
+    "jax.numpy." + n for n in ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "isclose")
+) | frozenset("jax.lax." + n for n in ("lt", "le", "gt", "ge", "eq", "ne"))
+_BOOL_FUNCS = frozenset(
+    {"jax.numpy.logical_and", "jax.numpy.logical_or", "jax.numpy.logical_not", "jax.lax.bitwise_and",
+     "jax.lax.bitwise_or", "jax.lax.bitwise_not", "jax.lax.and_", "jax.lax.or_", "jax.lax.not_"}
+)
+_SMALL_WORDS = ("eps", "tiny", "small", "tol", "thresh", "min")
+
+
+def _thresholdish(ctx, e: cst.CSTNode) -> bool:
+    """A numeric literal or a small-constant-looking value (``eps``, ``finfo(...).tiny``)."""
+    if isinstance(e, (cst.Integer, cst.Float)):
+        return True
+    if isinstance(e, cst.UnaryOperation):
+        return _thresholdish(ctx, e.expression)
+    if isinstance(e, cst.Name) or isinstance(e, cst.Attribute):
+        last = (e.value if isinstance(e, cst.Name) else e.attr.value).lower()
+        return any(w in last for w in _SMALL_WORDS)
+    if isinstance(e, cst.Call):
+        q = ctx.qualname(e.func) or ""
+        pos = positional_args(e)
+        if q.endswith(("zeros_like", ".zeros")):
+            return True
+        if q.endswith(("full_like", ".full")):
+            return len(pos) >= 2 and _thresholdish(ctx, pos[1].value)
+        if q.endswith((".asarray", ".array")) or q.startswith(("jax.numpy.float", "jax.numpy.int")):
+            return len(pos) >= 1 and _thresholdish(ctx, pos[0].value)
+    return False
+
+
 def _exprs_in(ctx, e: cst.CSTNode) -> set[str]:
-    """Source texts of the variables (names, attribute chains, subscripts) in ``e``."""
+    """Source texts of the values that ``e`` compares with a threshold (``x > 0``,
+    ``x != 0``, ``d < eps``, ``lax.lt(a, full_like(a, small))``), through ``&``/``|``/``~``."""
     out: set[str] = set()
     stack = [e]
     while stack:
         n = stack.pop()
-        if isinstance(n, (cst.Name, cst.Attribute, cst.Subscript)) and _plain(n):
-            if ctx.qualname(n) is None or isinstance(n, cst.Subscript):
-                out.add(ctx.code(n).strip())
-            if isinstance(n, cst.Name):
-                continue
-        if isinstance(n, cst.Call):
-            stack.extend(a.value for a in n.args)
-            continue
-        stack.extend(children(n))
+        pairs: list[tuple[cst.CSTNode, cst.CSTNode]] = []
+        if isinstance(n, cst.Comparison):
+            left = n.left
+            for c in n.comparisons:
+                pairs.append((left, c.comparator))
+                left = c.comparator
+        elif isinstance(n, cst.BinaryOperation) and isinstance(n.operator, (cst.BitAnd, cst.BitOr)):
+            stack.extend((n.left, n.right))
+        elif isinstance(n, cst.UnaryOperation) and isinstance(n.operator, cst.BitInvert):
+            stack.append(n.expression)
+        elif isinstance(n, cst.Call):
+            q = ctx.qualname(n.func)
+            pos = positional_args(n)
+            if q in _CMP_FUNCS and len(pos) >= 2:
+                pairs.append((pos[0].value, pos[1].value))
+            elif q in _BOOL_FUNCS:
+                stack.extend(a.value for a in pos)
+        for a, b in pairs:
+            for x, y in ((a, b), (b, a)):
+                if _plain(x) and _thresholdish(ctx, y):
+                    out.add(ctx.code(x).strip())
     return out
 
 
