@@ -45,6 +45,23 @@ class LoopFrame:
     rebound: set[str] = field(default_factory=set)
 
 
+_HOOK_NAMES: dict[type, list[tuple[str, type, bool]]] = {}
+
+
+def _hook_names(rule_cls: type) -> list[tuple[str, type, bool]]:
+    """(method name, libcst class, is_visit) for a rule class's hooks, computed once."""
+    names = _HOOK_NAMES.get(rule_cls)
+    if names is None:
+        names = []
+        for attr in dir(rule_cls):
+            if attr.startswith("visit_") or attr.startswith("leave_"):
+                cls = getattr(cst, attr.split("_", 1)[1], None)
+                if isinstance(cls, type):
+                    names.append((attr, cls, attr.startswith("visit_")))
+        _HOOK_NAMES[rule_cls] = names
+    return names
+
+
 class FileContext:
     """What rules see: the file, the current unit, and the JAX model's answers."""
 
@@ -70,13 +87,11 @@ class FileContext:
         self.rules: list[Rule] = [r(self) for r in rules]
         self._hooks: dict[type, list[Callable]] = {}
         self._leave_hooks: dict[type, list[Callable]] = {}
+        self._qn_memo: dict[int, Optional[str]] = {}
         for rule in self.rules:
-            for attr in dir(rule):
-                if attr.startswith("visit_") or attr.startswith("leave_"):
-                    cls = getattr(cst, attr.split("_", 1)[1], None)
-                    if isinstance(cls, type):
-                        table = self._hooks if attr.startswith("visit_") else self._leave_hooks
-                        table.setdefault(cls, []).append(getattr(rule, attr))
+            for attr, cls, is_visit in _hook_names(type(rule)):
+                table = self._hooks if is_visit else self._leave_hooks
+                table.setdefault(cls, []).append(getattr(rule, attr))
 
     # ------------------------------------------------------------------ queries
     @property
@@ -91,17 +106,20 @@ class FileContext:
     def qualname(self, expr: cst.CSTNode) -> Optional[str]:
         """The qualified name an expression stands for (``jnp.zeros`` ->
         ``jax.numpy.zeros``), or None.  Local bindings shadow imports."""
+        key = id(expr)
+        memo = self._qn_memo
+        if key in memo:
+            return memo[key]
+        q: Optional[str] = None
         if isinstance(expr, cst.Name):
             v = self._lookup(expr.value)
-            if v is not None:
-                return v.qualname
-            return self.imports.resolve_dotted(expr.value)
-        if isinstance(expr, cst.Attribute):
+            q = v.qualname if v is not None else self.imports.resolve_dotted(expr.value)
+        elif isinstance(expr, cst.Attribute):
             base = self.qualname(expr.value)
-            if base is None:
-                return None
-            return apis.canonical(f"{base}.{expr.attr.value}")
-        return None
+            if base is not None:
+                q = apis.canonical(f"{base}.{expr.attr.value}")
+        memo[key] = q
+        return q
 
     def builtin_name(self, expr: cst.CSTNode) -> Optional[str]:
         """``print``/``next``/``int``... when ``expr`` names an unshadowed builtin."""
@@ -204,6 +222,7 @@ class FileContext:
     def run_unit(self, unit: Unit) -> None:
         self.unit = unit
         self._memo = {}
+        self._qn_memo = {}
         self._attr_tokens = {}
         self.consumed = {}
         self.loop_stack = []

@@ -8,6 +8,7 @@ onto them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Optional
 
 
@@ -139,6 +140,7 @@ _CANONICAL_NAMES = {
 }
 
 
+@lru_cache(maxsize=65536)
 def canonical(qualname: str) -> str:
     for prefix, repl in _CANONICAL_PREFIXES:
         if qualname.startswith(prefix):
