@@ -55,6 +55,7 @@ class PrngKeyReuse(Rule):
         Valid("import jax\n\ndef loop(key, n):\n    for _ in range(n):\n        key, sub = jax.random.split(key)\n        x = jax.random.normal(sub)\n    return key\n"),
         Valid("import jax\n\ndef f(key, flag):\n    if flag:\n        return jax.random.normal(key)\n    x = jax.random.uniform(key)\n    return x\n"),
         Valid("import jax\nk1, k2 = jax.random.split(jax.random.PRNGKey(0))\na = jax.random.normal(k1)\nb = jax.random.normal(k2)\n"),
+        Valid("import jax\nimport jax.numpy as jnp\n\ndef rollout(key, n):\n    def step(carry, _):\n        x, k = carry\n        k, sub = jax.random.split(k)\n        return (x + jax.random.normal(sub, x.shape), k), x\n    return jax.lax.scan(step, (jnp.zeros(2), key), None, length=n)\n"),
     ]
     INVALID = [
         Invalid(
@@ -75,6 +76,11 @@ class PrngKeyReuse(Rule):
             "import jax\n\ndef noisy(x, key, steps):\n    for _ in range(steps):\n        x = x + jax.random.normal(key, x.shape)\n    return x\n",
             expected=[(5, 17)],
             message_contains="loop",
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\ndef rollout(key, n):\n    def step(x, _):\n        return x + jax.random.normal(key, x.shape), x\n    return jax.lax.scan(step, jnp.zeros(2), None, length=n)\n",
+            expected=[(6, 20)],
+            message_contains="lax.scan body",
         ),
         Invalid(
             "import jax\n\n@jax.jit\ndef f(key):\n    return [jax.random.uniform(key) for _ in range(3)]\n",
@@ -100,6 +106,8 @@ class PrngKeyReuse(Rule):
         token = ctx.key_token(key_expr)
         if token is None:
             return
+        if self._closure_key_in_loop_body(key_expr, node, short):
+            return
         prev = ctx.consume_key(token, node, short)
         if prev is None:
             return
@@ -118,6 +126,30 @@ class PrngKeyReuse(Rule):
                 f"`k1, k2 = jax.random.split({name})`, and give each call its own key"
             )
         self.report(node, msg, related=prev_node)
+
+    _LOOP_BODIES = ("lax.scan", "lax.fori_loop", "lax.while_loop", "lax.map", "lax.associative_scan")
+
+    def _closure_key_in_loop_body(self, key_expr, node: cst.Call, how: str) -> bool:
+        """A key from the enclosing scope consumed in a scan/fori_loop/while_loop
+        body: the body is traced once and runs every iteration with that key."""
+        ctx = self.ctx
+        if not isinstance(key_expr, cst.Name) or key_expr.value in ctx.env:
+            return False
+        loop = next(
+            (r for r in ctx.unit.reasons if r.startswith("a body passed to") and r.endswith(self._LOOP_BODIES)),
+            None,
+        )
+        if loop is None:
+            return False
+        prim = loop.rsplit(" ", 1)[1]
+        self.report(
+            node,
+            f"`{key_expr.value}` comes from the enclosing scope and is consumed by `random.{how}` "
+            f"inside a {prim} body, which runs every iteration with the same key: every step "
+            f"draws the same random numbers. Carry the key through the loop and split it each "
+            f"step, or pass per-step keys as `xs` (`jax.random.split({key_expr.value}, n)`)",
+        )
+        return True
 
     def _leave_loop(self, node: cst.CSTNode) -> None:
         ctx = self.ctx
