@@ -13,17 +13,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.model.apis import canonical
-
-
-def _module_name(node: cst.BaseExpression) -> Optional[str]:
-    parts: list[str] = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
-        node = node.value
-    if isinstance(node, cst.Name):
-        parts.append(node.value)
-        return ".".join(reversed(parts))
-    return None
+from jaxlint.model.walk import dotted_name as _module_name
 
 
 class ImportTable:
