@@ -595,22 +595,26 @@ class StaleGlobalRead(Rule):
         self._skip: set[int] = set()
         self._top: Optional[dict[int, int]] = None
         self._loops: set[int] = set()
+        self._in_class: set[int] = set()
         self._reported: set[tuple[int, str]] = set()
 
     def _positions(self) -> dict[int, int]:
         if self._top is None:
             top: dict[int, int] = {}
             for i, stmt in enumerate(self.ctx.module.body):
-                stack = [(stmt, False)]
+                stack = [(stmt, False, False)]
                 while stack:
-                    n, in_loop = stack.pop()
+                    n, in_loop, in_class = stack.pop()
                     top[id(n)] = i
                     if in_loop:
                         self._loops.add(id(n))
+                    if in_class:
+                        self._in_class.add(id(n))
                     if isinstance(n, (cst.FunctionDef, cst.Lambda)):
                         continue
                     loop = in_loop or isinstance(n, (cst.For, cst.While))
-                    stack.extend((c, loop) for c in children(n))
+                    klass = in_class or isinstance(n, cst.ClassDef)
+                    stack.extend((c, loop, klass) for c in children(n))
             self._top = top
         return self._top
 
@@ -632,6 +636,7 @@ class StaleGlobalRead(Rule):
         assigns = ctx.index.module_assignments.get(n)
         if not assigns:
             return
+        top = self._positions()
         unit = ctx.unit
         u: Optional[Unit] = unit
         while u is not None and not u.is_module:
@@ -643,13 +648,14 @@ class StaleGlobalRead(Rule):
             return
         if (id(unit), n) in self._reported:
             return
-        top = self._positions()
         outer = unit
         while outer.parent is not None and not outer.parent.is_module:
             outer = outer.parent
         def_at = top.get(id(outer.node))
         if def_at is None:
             return
+        # class attributes are not module globals
+        assigns = [a for a in assigns if id(a) not in self._in_class]
         in_loop = [a for a in assigns if id(a) in self._loops]
         if len(assigns) < 2 and not in_loop:
             return
