@@ -23,7 +23,7 @@ demo: $(BIN)/.jaxlint-base
 	@$(BIN)/jaxlint check examples/ --no-cache || [ $$? -eq 1 ]
 
 test: $(BIN)/.jaxlint-dev
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest
 
 bench: $(BIN)/.jaxlint-base
 	$(BIN)/python bench/run_bench.py
