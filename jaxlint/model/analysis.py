@@ -229,7 +229,8 @@ class FileContext:
         env: dict[str, Value] = {}
         for p in unit.params:
             if p.name in unit.traced_params:
-                kind = V.ARRAY if p.annotation in apis.ARRAY_ANNOTATIONS else V.UNKNOWN
+                is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.name in unit.array_params
+                kind = V.ARRAY if is_array else V.UNKNOWN
                 env[p.name] = Value(kind=kind, traced=True, deps=frozenset({p.name}))
             else:
                 env[p.name] = Value(kind=V.STATIC if p.name in unit.static_params else V.UNKNOWN)
@@ -677,16 +678,52 @@ class FileContext:
         v = self.value(iterable)
         if v.kind == V.KEYS:
             return Value(kind=V.KEY, key=KeyToken(target, len(self.loop_stack), "element"))
-        if v.traced:
-            return Value(kind=V.ARRAY if v.kind == V.ARRAY else V.UNKNOWN, traced=True, deps=v.deps)
+        if v.traced and v.kind == V.ARRAY:
+            return Value(kind=V.ARRAY, traced=True, deps=v.deps)
+        # iterating a traced pytree of unknown kind: a dict gives its (string)
+        # keys, a list its leaves; unsure, so not a tracer
         if v.kind == V.STATIC:
             return V.STATIC_VALUE
         return V.UNKNOWN_VALUE
 
     # -- interprocedural effects of calls ------------------------------------------
+    def _jit_call_arguments(self, call: cst.Call) -> None:
+        """A call of a jitted function of this file: arguments passed for
+        defaulted parameters are traced too, and Python scalars become arrays."""
+        func = call.func
+        if not isinstance(func, cst.Name):
+            return
+        v = self._lookup(func.value)
+        unit = v.unit if v is not None else self._lookup_def(func.value)
+        if unit is None or not unit.jit_root:
+            return
+        params = unit.positional()
+        passed = []
+        for i, arg in enumerate(positional_args(call)):
+            if i < len(params):
+                passed.append((params[i], arg.value))
+        for arg in call.args:
+            if arg.keyword is not None:
+                p = unit.param(arg.keyword.value)
+                if p is not None:
+                    passed.append((p, arg.value))
+        for p, expr in passed:
+            if p.name in unit.static_params or p.kind in ("vararg", "kwarg"):
+                continue
+            if p.name in unit.defaulted_params:
+                unit.traced_params.add(p.name)
+            if p.name in unit.traced_params:
+                av = self.value(expr)
+                scalar = isinstance(expr, (cst.Integer, cst.Float)) or (
+                    isinstance(expr, cst.Name) and expr.value in ("True", "False")
+                )
+                if scalar or av.kind == V.ARRAY:
+                    unit.array_params.add(p.name)
+
     def _call_effects(self, call: cst.Call) -> None:
         """Calls from traced code make the callee traced, with the parameters
         that receive tracers marked as such."""
+        self._jit_call_arguments(call)
         if not self.in_traced:
             # jax.grad(f)(x) etc. outside traced code change nothing
             return
@@ -769,6 +806,8 @@ class FileContext:
             if base.kind == V.ARRAY:
                 return Value(kind=V.ARRAY, traced=base.traced, deps=base.deps)
             if base.traced:
+                if attr in self.index.static_fields or attr in apis.KNOWN_STATIC_FIELDS:
+                    return V.UNKNOWN_VALUE  # a static (meta) field of a pytree class
                 return Value(kind=V.UNKNOWN, traced=True, deps=base.deps)
             return V.UNKNOWN_VALUE
         if t is cst.Subscript:
@@ -824,7 +863,10 @@ class FileContext:
         if t is cst.Comparison:
             if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in e.comparisons):
                 return V.STATIC_VALUE
-            vals = [self.value(e.left)] + [self.value(c.comparator) for c in e.comparisons]
+            operands = [e.left] + [c.comparator for c in e.comparisons]
+            if any(isinstance(o, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) for o in operands):
+                return V.STATIC_VALUE  # `mode == "train"`: a Python string, not an array
+            vals = [self.value(o) for o in operands]
             if all(v.kind == V.STATIC for v in vals):
                 return V.STATIC_VALUE
             deps = frozenset().union(*(v.deps for v in vals))

@@ -57,6 +57,10 @@ class FileIndex:
     x64_nodes: list[cst.CSTNode] = field(default_factory=list)  # where x64 gets enabled
     # module-level names assigned more than once (for the stale-global rule)
     module_assignments: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
+    # names of static (non-pytree) fields declared by classes in this file:
+    # struct.field(pytree_node=False), eqx.field(static=True),
+    # field(metadata={"static": True}), register_dataclass(meta_fields=[...])
+    static_fields: set[str] = field(default_factory=set)
 
     @property
     def enables_x64(self) -> bool:
@@ -253,12 +257,31 @@ class Indexer:
             ):
                 info.is_jax_module = True
         self.index.classes.append(info)
+        self._static_fields(node)
         self._class_stack.append(info)
         in_class = self._in_class_body
         self._in_class_body = True
         self._walk_block(node.body, parent)
         self._in_class_body = in_class
         self._class_stack.pop()
+
+    def _static_fields(self, node: cst.ClassDef) -> None:
+        """Record fields a pytree class declares static."""
+        for dec in node.decorators:
+            d = dec.decorator
+            if isinstance(d, cst.Call):
+                for a in d.args:
+                    if a.keyword is not None and a.keyword.value == "meta_fields":
+                        self.index.static_fields.update(literal_strs(a.value) or ())
+        for stmt in node.body.body:
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                continue
+            for small in stmt.body:
+                if not (isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)):
+                    continue
+                v = small.value
+                if isinstance(v, cst.Call) and _declares_static(v):
+                    self.index.static_fields.add(small.target.value)
 
     def _walk_expr(self, expr: cst.CSTNode, unit: Unit) -> None:
         t = type(expr)
@@ -285,6 +308,10 @@ class Indexer:
             return
         if q == "jax.enable_x64" or q == "jax.experimental.enable_x64":
             return  # a context manager: handled where it is used
+        if q.endswith("register_dataclass"):
+            a = keyword_arg(call, "meta_fields")
+            if a is not None:
+                self.index.static_fields.update(literal_strs(a.value) or ())
         t = apis.transform_for(q)
         if t is None:
             return
@@ -435,8 +462,14 @@ class Indexer:
             for name, m in cls.methods.items():
                 if name in ("setup", "__init__", "__post_init__", "__check_init__"):
                     continue
+                if any(dotted_name(d.decorator) in ("staticmethod", "classmethod", "property")
+                       for d in getattr(m.node, "decorators", ())):
+                    continue
                 for p in m.params[1:]:
-                    if p.annotation in apis.ARRAY_ANNOTATIONS:
+                    if p.annotation in apis.ARRAY_ANNOTATIONS or (
+                        # model.apply / eqx modules are called under jit with arrays
+                        p.annotation is None and p.default is None and p.kind in ("pos", "posonly")
+                    ):
                         m.traced_params.add(p.name)
                 if m.traced_params:
                     m.reasons.append(f"a method of the module class {cls.name}")
@@ -478,6 +511,8 @@ class Indexer:
         if not t.traces:
             return
         unit.mark_traced(_reason(site))
+        if site.transform.wrapper and not site.transform.filtered:
+            unit.jit_root = True
         static = self._static_params(site, unit)
         unit.static_params |= static
         vmap_unbatched = self._vmap_unbatched(site, unit, n_bound)
@@ -500,6 +535,7 @@ class Indexer:
                 continue
             if p.has_literal_default and site.transform.wrapper:
                 # jit(f)(x) leaves f's defaults as Python values unless passed
+                unit.defaulted_params.add(p.name)
                 continue
             if not site.transform.wrapper:
                 # lax.scan/fori_loop/cond... pass a fixed number of operands:
@@ -553,6 +589,26 @@ class Indexer:
                     if j < len(positional):
                         out.add(positional[j].name)
         return out
+
+
+def _declares_static(call: cst.Call) -> bool:
+    name = dotted_name(call.func) or ""
+    if name.rsplit(".", 1)[-1] in ("static_field",):
+        return True
+    for a in call.args:
+        if a.keyword is None:
+            continue
+        k = a.keyword.value
+        v = a.value
+        if k == "pytree_node" and isinstance(v, cst.Name) and v.value == "False":
+            return True
+        if k == "static" and isinstance(v, cst.Name) and v.value == "True":
+            return True
+        if k == "metadata" and isinstance(v, cst.Dict):
+            for el in v.elements:
+                if isinstance(el, cst.DictElement) and string_value(el.key) == "static":
+                    return isinstance(el.value, cst.Name) and el.value.value == "True"
+    return False
 
 
 def _reason(site: TransformSite) -> str:

@@ -59,6 +59,12 @@ class Unit:
     global_names: set[str] = field(default_factory=set)
     nonlocal_names: set[str] = field(default_factory=set)
     closure_env: Optional[dict] = None  # the enclosing environment where it was defined
+    # wrapped by jit/vmap/pmap...: Python scalars passed to it become arrays
+    jit_root: bool = False
+    # parameters left untraced only because of a literal default (traced if passed)
+    defaulted_params: set[str] = field(default_factory=set)
+    # parameters that call sites in this file feed arrays or Python scalars
+    array_params: set[str] = field(default_factory=set)
     # name -> [(statement sequence number, assigned expression or None for a def)]
     bindings: dict[str, list] = field(default_factory=dict)
     is_generator: bool = False

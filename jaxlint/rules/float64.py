@@ -32,7 +32,7 @@ _DTYPE_POSITION = {
     "jax.lax.convert_element_type": 1,
 }
 _JAX_DTYPE_PREFIXES = ("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.")
-_X64_ATTRS = frozenset({"float64", "int64", "uint64", "complex128"})
+_X64_ATTRS = frozenset({"float64", "int64", "uint64", "complex128", "double", "cdouble", "longlong", "ulonglong"})
 
 
 class Float64WithoutX64(Rule):

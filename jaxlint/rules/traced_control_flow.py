@@ -5,7 +5,20 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.findings import Severity
+from jaxlint.model import values as V
+from jaxlint.model.walk import dotted_name
 from jaxlint.rules.base import Invalid, Rule, Valid
+
+
+def _is_presence_check(expr: cst.BaseExpression) -> bool:
+    """`x is None`, `x is not None`, `isinstance(...)`, `hasattr(...)`, `callable(...)`."""
+    if isinstance(expr, cst.Comparison):
+        return all(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in expr.comparisons)
+    if isinstance(expr, cst.Call):
+        return dotted_name(expr.func) in ("isinstance", "hasattr", "callable")
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+        return _is_presence_check(expr.expression)
+    return False
 
 
 class TracedControlFlow(Rule):
@@ -79,6 +92,12 @@ class TracedControlFlow(Rule):
         # isinstance narrows to a Python number; guards on static flags
         Valid("import jax\nfrom jax import lax\n\n@jax.jit\ndef norm_index(index, size):\n    if isinstance(index, int):\n        return index + size if index < 0 else index\n    return lax.select(index < 0, index + size, index)\n"),
         Valid("import functools\nimport jax\nimport jax.numpy as jnp\n\ndef solve(a, rcond, numpy_resid=True):\n    rank = jnp.sum(a > rcond)\n    if numpy_resid and (rank < 3 or a.shape[0] <= 2):\n        return a\n    return -a\n\nfast = jax.jit(functools.partial(solve, numpy_resid=False))\n"),
+        # flax module methods: shape checks and static flags are fine
+        Valid("import flax.linen as nn\n\nclass Block(nn.Module):\n    features: int\n\n    @nn.compact\n    def __call__(self, x, train: bool, mode='sum'):\n        if x.ndim == 1 or x.shape[-1] != self.features:\n            x = nn.Dense(self.features)(x)\n        if mode == 'sum' and train:\n            x = x * 2\n        return x\n"),
+        # truthiness of a pytree argument is a container's; dict keys are strings
+        Valid("import jax\n\n@jax.jit\ndef decay(params, grads):\n    if not grads:\n        return params\n    out = {}\n    for name in params:\n        if name == 'bias':\n            continue\n        out[name] = params[name] * 0.99\n    return out\n"),
+        # static fields of pytree classes
+        Valid("import dataclasses\nimport functools\nimport jax\nfrom flax import struct\n\nclass State(struct.PyTreeNode):\n    params: dict\n    accum: int = struct.field(pytree_node=False, default=1)\n\n@functools.partial(jax.tree_util.register_dataclass, data_fields=['w'], meta_fields=['depth'])\n@dataclasses.dataclass\nclass Net:\n    w: jax.Array\n    depth: int\n\n@jax.jit\ndef step(state, net, x):\n    if state.accum > 1:\n        x = x / state.accum\n    for _ in range(net.depth):\n        x = jax.nn.relu(x @ net.w)\n    return x\n"),
         # lax.dtype / lax.axis_size / private helpers return Python values
         Valid("import jax\nfrom jax import lax\n\n@jax.jit\ndef f(k, c):\n    if not lax.dtype(k) == lax.dtype(c):\n        raise TypeError('dtype')\n    return k + c\n"),
     ]
@@ -103,16 +122,30 @@ class TracedControlFlow(Rule):
             expected=[(7, 8)],
         ),
         Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.vmap\ndef f(x):\n    assert x > 0\n    ok = not x\n    return bool(x) or ok\n",
+            "import jax\nimport jax.numpy as jnp\n\n@jax.vmap\ndef f(x: jax.Array):\n    assert x > 0\n    ok = not x\n    return bool(x) or ok\n",
             expected=[(6, 12), (7, 10), (8, 12)],
+        ),
+        Invalid(
+            "import jax\n\n@jax.jit\ndef masked_mean(x, mask):\n    if mask is not None and mask.any():\n        return (x * mask).sum() / mask.sum()\n    return x.mean()\n",
+            expected=[(5, 29)],
+        ),
+        # flax module __call__ runs under jit with array arguments (model.apply)
+        Invalid(
+            "import flax.linen as nn\n\nclass Block(nn.Module):\n    @nn.compact\n    def __call__(self, x, train: bool):\n        if x.mean() > 0:\n            x = nn.relu(x)\n        return x\n",
+            expected=[(6, 12)],
+        ),
+        # a defaulted flag that callers pass is traced unless declared static
+        Invalid(
+            "import jax\n\n@jax.jit\ndef forward(params, x, training=False):\n    if training:\n        x = x * 0.5\n    return x @ params\n\ny = forward(1.0, 2.0, True)\n",
+            expected=[(5, 8)],
         ),
         Invalid(
             "import jax\n\ndef helper(v):\n    if v > 0:\n        return v\n    return -v\n\n@jax.jit\ndef f(x):\n    return helper(x * 2)\n",
             expected=[(4, 8)],
         ),
         Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n    return [v for v in x if v > 0]\n",
-            expected=[(6, 29)],
+            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n    return [v for v in x * 2 if v > 0]\n",
+            expected=[(6, 33)],
         ),
     ]
 
@@ -131,14 +164,41 @@ class TracedControlFlow(Rule):
             elif isinstance(n, cst.UnaryOperation) and isinstance(n.operator, cst.Not):
                 stack.append(n.expression)
 
+    def _array_tracer(self, expr: cst.BaseExpression):
+        """The Value of ``expr`` if it is a traced *array* (not a pytree of
+        unknown kind, whose truthiness is a Python container's)."""
+        if self.ctx.is_traced(expr):
+            v = self.ctx.value(expr)
+            if v.kind == V.ARRAY:
+                return v
+        return None
+
+    def _bool_offender(self, test: cst.BaseExpression):
+        """(node, value) of the part of a condition that Python converts to bool
+        while it is a traced array, or None."""
+        if isinstance(test, cst.BooleanOperation):
+            found = self._bool_offender(test.left)
+            if found is not None:
+                return found
+            if _is_presence_check(test.left):
+                # `x is not None and x.any()`: the right side runs whenever the
+                # guard passes; after a plain flag it may never run (unsure)
+                return self._bool_offender(test.right)
+            return None
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self._bool_offender(test.expression)
+        v = self._array_tracer(test)
+        return (test, v) if v is not None else None
+
     def _test(self, owner: str, test: cst.BaseExpression, alternative: str) -> None:
         ctx = self.ctx
-        if not ctx.is_traced(test):
-            return
-        v = ctx.value(test)
+        found = self._bool_offender(test)
         self._cover(test)
+        if found is None:
+            return
+        node, v = found
         self.report(
-            test,
+            node,
             f"Python `{owner}` on a traced value: {ctx.describe_origin(v)}; this raises "
             f"TracerBoolConversionError. Use {alternative}{ctx.static_hint(v)}",
         )
@@ -166,15 +226,15 @@ class TracedControlFlow(Rule):
         if id(node) in self._covered:
             return
         ctx = self.ctx
-        if not ctx.is_traced(node.left):
+        v = self._array_tracer(node.left)
+        if v is None:
             # `flag and (a or b)`: the right side is converted only for some
             # Python values of a guard we cannot see; stay quiet about it
             self._cover(node.right)
             return
-        if ctx.is_traced(node.left):
+        if v is not None:
             op = "and" if isinstance(node.operator, cst.And) else "or"
             alt = "`jnp.logical_and` / `&`" if op == "and" else "`jnp.logical_or` / `|`"
-            v = ctx.value(node.left)
             self._cover(node)
             self.report(
                 node.left,
@@ -187,8 +247,8 @@ class TracedControlFlow(Rule):
         if not isinstance(node.operator, cst.Not) or id(node) in self._covered:
             return
         ctx = self.ctx
-        if ctx.is_traced(node.expression):
-            v = ctx.value(node.expression)
+        v = self._array_tracer(node.expression)
+        if v is not None:
             self.report(
                 node,
                 f"`not` converts a traced value to a Python bool: {ctx.describe_origin(v)}; "
@@ -202,8 +262,8 @@ class TracedControlFlow(Rule):
         if self.ctx.qualname(func) is not None:
             return
         arg = node.args[0].value
-        if self.ctx.is_traced(arg):
-            v = self.ctx.value(arg)
+        v = self._array_tracer(arg)
+        if v is not None:
             self.report(
                 node,
                 f"`bool()` of a traced value: {self.ctx.describe_origin(v)}; this raises "

@@ -53,6 +53,7 @@ class TracerConversion(Rule):
         Valid("from functools import partial\nimport jax\nimport jax.numpy as jnp\n\n@partial(jax.jit, static_argnums=(0,))\ndef example_fun(length, val):\n    return jnp.ones((length,)) * val\n"),
         Valid("import jax.numpy as jnp\n\ndef summary(x):\n    return float(jnp.mean(x)), x.sum().item()\n"),
         Valid("import jax\n\n@jax.grad\ndef f(x):\n    return x * int(x)\n"),
+        Valid("import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef head(x):\n    n = x.shape[0] // 2\n    return x[:n], x[n:], x[::2]\n"),
     ]
     INVALID = [
         Invalid(
@@ -69,6 +70,11 @@ class TracerConversion(Rule):
             "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n    total = jnp.sum(x)\n    return int(total) + x.max().item() + float(x[0])\n",
             expected=[(7, 12), (7, 25), (7, 42)],
             message_contains="ConcretizationTypeError",
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef window(x, i):\n    return jnp.sort(x)[i:i + 3]\n",
+            expected=[(6, 24)],
+            message_contains="dynamic_slice",
         ),
         Invalid(
             "import jax\n\n@jax.jit\ndef pick(i, table):\n    options = [1.0, 2.0, 3.0]\n    return options[i] * table\n",
@@ -131,6 +137,21 @@ class TracerConversion(Rule):
     def visit_Subscript(self, node: cst.Subscript) -> None:
         ctx = self.ctx
         base = ctx.value(node.value)
+        if base.kind == V.ARRAY or base.traced:
+            for el in node.slice:
+                sl = el.slice
+                if isinstance(sl, cst.Slice):
+                    for part in (sl.lower, sl.upper, sl.step):
+                        if part is not None and ctx.is_traced(part):
+                            v = ctx.value(part)
+                            self.report(
+                                part,
+                                f"A slice bound is traced: {ctx.describe_origin(v)}; slice sizes must be "
+                                f"static (IndexError: Array slice indices must have static start/stop/step). "
+                                f"Use `jax.lax.dynamic_slice(x, (start,), (size,))` with a static size"
+                                f"{ctx.static_hint(v)}",
+                            )
+                            return
         if base.kind not in (V.LIST, V.TUPLE) or len(node.slice) != 1:
             return
         sl = node.slice[0].slice
