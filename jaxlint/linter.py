@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import codecs
+import gc
 import io
 import re
 import tokenize
@@ -108,6 +109,19 @@ def lint_source(
             return result
     if "# jaxlint: skip-file" in text and _has_skip_file(text):
         return result
+    # The cyclic GC would rescan the whole syntax tree again and again while it
+    # is alive (measured: ~0.15x a parse); nothing made here needs it before
+    # the file is done, so collect only between files.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _parse_and_analyze(result, text, path, settings)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintSettings) -> FileResult:
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:

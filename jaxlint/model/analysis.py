@@ -27,6 +27,10 @@ from jaxlint.rules.base import Report, Rule
 from jaxlint.settings import LintSettings
 
 _TERMINATORS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
+# expression nodes without expression children
+_LEAVES = frozenset(
+    {cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis}
+)
 # pseudo-dependency: computed by a JAX operation inside traced code
 JAX_COMPUTED = frozenset({"<jax>"})
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
@@ -546,9 +550,28 @@ class FileContext:
 
     # -- expressions -----------------------------------------------------------
     def expr(self, node: cst.CSTNode) -> None:
-        """Offer every node of an expression to the rules (pre-order)."""
+        """Offer every node of an expression to the rules (pre-order).  Only
+        expressions are walked: the attribute name in ``a.b`` and the keyword
+        in ``f(k=v)`` are not variable references and are not visited."""
         t = type(node)
-        self._dispatch(node)
+        hooks = self._hooks.get(t)
+        if hooks:
+            for h in hooks:
+                h(node)
+        if t in _LEAVES:
+            hooks = self._leave_hooks.get(t)
+            if hooks:
+                for h in hooks:
+                    h(node)
+            return
+        if t is cst.Attribute:
+            self.expr(node.value)
+            self._dispatch_leave(node)
+            return
+        if t is cst.Arg:
+            self.expr(node.value)
+            self._dispatch_leave(node)
+            return
         if t is cst.Lambda:
             unit = self.index.unit_of.get(id(node))
             if unit is not None:

@@ -70,6 +70,21 @@ class FileIndex:
 _X64_ENV_VALUES = {"1", "true", "True", "TRUE", "yes"}
 
 
+def _all_subclasses(base: type) -> set[type]:
+    out, todo = set(), [base]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            if sub not in out:
+                out.add(sub)
+                todo.append(sub)
+    return out
+
+
+_STATEMENT_TYPES = frozenset(
+    _all_subclasses(cst.BaseSmallStatement) | _all_subclasses(cst.BaseCompoundStatement)
+)
+
+
 class Indexer:
     def __init__(self, module: cst.Module) -> None:
         self.imports = ImportTable()
@@ -101,7 +116,7 @@ class Indexer:
         while stack:
             n = stack.pop()
             t = type(n)
-            if isinstance(n, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+            if t in _STATEMENT_TYPES:
                 self._seq += 1
             if t is cst.FunctionDef:
                 self._function(n, unit)

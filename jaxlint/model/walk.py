@@ -63,19 +63,41 @@ def _fields_of(cls: type) -> tuple[str, ...]:
     return names
 
 
+# type -> is it a libcst node?  (CSTNode is an ABC: isinstance() through the
+# ABC machinery is several times slower than this dictionary look-up)
+_IS_NODE: dict[type, bool] = {}
+
+
+def is_node_type(t: type) -> bool:
+    r = _IS_NODE.get(t)
+    if r is None:
+        r = _IS_NODE[t] = issubclass(t, cst.CSTNode)
+    return r
+
+
 def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     cls = type(node)
     names = _FIELDS.get(cls)
     if names is None:
         names = _fields_of(cls)
+    is_node = _IS_NODE
     for name in names:
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            yield value
-        elif type(value) is tuple or type(value) is list:
+        t = type(value)
+        if t is tuple or t is list:
             for item in value:
-                if isinstance(item, cst.CSTNode):
+                it = type(item)
+                r = is_node.get(it)
+                if r is None:
+                    r = is_node_type(it)
+                if r:
                     yield item
+        else:
+            r = is_node.get(t)
+            if r is None:
+                r = is_node_type(t)
+            if r:
+                yield value
 
 
 def descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:

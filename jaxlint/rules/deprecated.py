@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import deprecations as D
 from jaxlint.model import values as V
-from jaxlint.model.walk import dotted_name, positional_args
+from jaxlint.model.walk import descendants, dotted_name, positional_args
 from jaxlint.rules.base import Invalid, Replacement, Rule, RuleFix, Valid, fix
 
 _GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
@@ -51,6 +51,18 @@ def _atom(ctx, e: cst.BaseExpression) -> str:
         return text
     return f"({text})"
 
+
+
+def _is_feature_check(test: cst.BaseExpression) -> bool:
+    """`hasattr(jax, ...)`, `getattr(...)`, or anything mentioning a version."""
+    for n in (test, *descendants(test)):
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in ("hasattr", "getattr"):
+            return True
+        if isinstance(n, cst.Name) and "version" in n.value.lower():
+            return True
+        if isinstance(n, cst.Attribute) and "version" in n.attr.value.lower():
+            return True
+    return False
 
 class _DeprecationEngine:
     """Matches the table against names, imports, calls and attributes; the
@@ -136,8 +148,7 @@ class _DeprecationEngine:
 
     def visit_If(self, node: cst.If) -> None:
         # `if hasattr(jax, "enable_x64"): ... else: <old API>` and version checks are shims
-        text = self.ctx.code(node.test)  # type: ignore[attr-defined]
-        if "hasattr(" in text or "getattr(" in text or "version" in text.lower():
+        if _is_feature_check(node.test):
             self._guard += 1
             self._guarded = getattr(self, "_guarded", set()) | {id(node)}
 
