@@ -75,7 +75,10 @@ def write(fmt: str, report: OutputReport, out: TextIO, color: bool = False) -> N
 def summary_line(report: OutputReport) -> str:
     """``Found N errors (M fixable with --fix; K more with --unsafe-fixes).``"""
     n = len(report.findings)
+    unchecked = sum(1 for r in report.results if r.error)
     if n == 0:
+        if unchecked:
+            return f"No findings, but {unchecked} file{'s' if unchecked != 1 else ''} could not be checked (see the errors)."
         return "All checks passed!"
     fixable, hidden = report.fix_counts()
     text = f"Found {n} error{'s' if n != 1 else ''}"
