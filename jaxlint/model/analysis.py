@@ -19,6 +19,7 @@ from jaxlint.findings import Edit, Finding, Fix
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.index import FileIndex, build_index
+from jaxlint.model.jit_calls import JitCalls, JitInfo
 from jaxlint.model.shapes import constructor_facts
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
@@ -88,6 +89,7 @@ class FileContext:
         self._memo: dict[int, Value] = {}
         self._attr_tokens: dict[str, KeyToken] = {}
         self._statement: Optional[cst.CSTNode] = None
+        self.jit_calls = JitCalls(self)
         self.rules: list[Rule] = [r(self) for r in rules]
         self._hooks: dict[type, list[Callable]] = {}
         self._leave_hooks: dict[type, list[Callable]] = {}
@@ -173,6 +175,16 @@ class FileContext:
         if p is not None and p.index is not None:
             return f"; or, if `{p.name}` is a Python value, mark it static (static_argnums={p.index})"
         return f"; or, if `{params[0]}` is a Python value, mark it static (static_argnames='{params[0]}')"
+
+    def jit_callee(self, call: cst.Call, exact: bool = True) -> Optional[JitInfo]:
+        """The jit of this file that ``call`` invokes, with what it declares static and
+        donated (see ``model/jit_calls.py``).  ``exact=False`` also answers for wraps
+        whose signature is not the wrapped unit's own."""
+        return self.jit_calls.callee(call, exact)
+
+    def jit_declaration(self, call: cst.CSTNode) -> Optional[JitInfo]:
+        """The JitInfo of a jit call written here (``jax.jit(f, ...)``, a jit decorator)."""
+        return self.jit_calls.declaration(call)
 
     def add_report(self, report: Report) -> None:
         report.function = None if self.unit.is_module else self.unit.qualname
@@ -351,6 +363,7 @@ class FileContext:
         if t is cst.Expr:
             self.expr(s.value)
         elif t is cst.Assign:
+            self.jit_calls.note_assign(s)
             self.expr(s.value)
             v = self.value(s.value)
             for tgt in s.targets:

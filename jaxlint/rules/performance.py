@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
 import libcst as cst
@@ -12,11 +11,8 @@ from jaxlint.model import values as V
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import (
     descendants,
-    dotted_name,
     int_value,
     keyword_arg,
-    literal_ints,
-    literal_strs,
     positional_args,
 )
 from jaxlint.rules.base import Invalid, Replacement, Rule, Valid, fix
@@ -28,7 +24,6 @@ _SEED_PERF = (
 
 # transforms whose result keeps a compile cache keyed on the function object
 _CACHING = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "jax.pmap", "equinox.filter_jit", "equinox.filter_pmap"})
-_JIT_LIKE = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
 # transforms that return a new function object on every call (grad(f) is not cached by jit)
 _WRAPPERS = frozenset(
     {"jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev", "jax.jacobian",
@@ -480,152 +475,6 @@ class DataSizedUnrolledLoop(_TracedLoopMixin, Rule):
 
 
 # ------------------------------------------------------------------------------------------
-@dataclass
-class JitInfo:
-    """What is known of a jitted callable: static and donated positions/names."""
-
-    unit: Optional[Unit]
-    static_pos: frozenset[int]
-    static_names: frozenset[str]
-    donate_pos: frozenset[int]
-    donate_names: frozenset[str]
-
-
-def _names_to_pos(unit: Optional[Unit], names: set[str]) -> set[int]:
-    out = set()
-    if unit is not None:
-        for p in unit.positional():
-            if p.name in names and p.index is not None:
-                out.add(p.index)
-    return out
-
-
-def _pos_to_names(unit: Optional[Unit], nums: set[int]) -> set[str]:
-    out = set()
-    if unit is not None:
-        positional = unit.positional()
-        for n in nums:
-            if -len(positional) <= n < len(positional):
-                out.add(positional[n].name)
-    return out
-
-
-def jit_info_from_call(ctx, call: Optional[cst.Call], fn_unit: Optional[Unit], n_bound: int = 0) -> Optional[JitInfo]:
-    """Static / donated arguments declared by a ``jax.jit(...)`` / ``partial(jax.jit, ...)`` call."""
-    static_pos: set[int] = set()
-    static_names: set[str] = set()
-    donate_pos: set[int] = set()
-    donate_names: set[str] = set()
-    if call is not None:
-        for kw, pos_set, name_set in (
-            ("static_argnums", static_pos, None),
-            ("static_argnames", None, static_names),
-            ("donate_argnums", donate_pos, None),
-            ("donate_argnames", None, donate_names),
-        ):
-            a = keyword_arg(call, kw)
-            if a is None:
-                continue
-            if pos_set is not None:
-                nums = literal_ints(a.value)
-                if nums is None:
-                    return None
-                positional = fn_unit.positional() if fn_unit is not None else None
-                for n in nums:
-                    if n < 0:
-                        if positional is None:
-                            return None
-                        n = len(positional) + n
-                    pos_set.add(n)
-            else:
-                names = literal_strs(a.value)
-                if names is None:
-                    return None
-                name_set.update(names)  # type: ignore[union-attr]
-    # jax.jit maps names <-> positions through the signature
-    static_names |= _pos_to_names(fn_unit, static_pos)
-    static_pos |= _names_to_pos(fn_unit, static_names)
-    donate_names |= _pos_to_names(fn_unit, donate_pos)
-    donate_pos |= _names_to_pos(fn_unit, donate_names)
-    return JitInfo(fn_unit, frozenset(static_pos), frozenset(static_names), frozenset(donate_pos), frozenset(donate_names))
-
-
-class _JitResolver:
-    """Finds the jit options of the callable a call invokes (decorated defs,
-    ``name = jax.jit(f, ...)`` bindings, ``jax.jit(f, ...)(args)``)."""
-
-    ctx: object
-
-    def _init_resolver(self) -> None:
-        self._bindings: dict[tuple[int, str], Optional[JitInfo]] = {}
-
-    def _fn_unit(self, expr: cst.BaseExpression) -> Optional[Unit]:
-        ctx = self.ctx
-        if isinstance(expr, (cst.Name, cst.Lambda)):
-            v = ctx.value(expr)  # type: ignore[attr-defined]
-            if v.unit is not None:
-                return v.unit
-            if isinstance(expr, cst.Name):
-                u: Optional[Unit] = ctx.unit  # type: ignore[attr-defined]
-                while u is not None:
-                    if expr.value in u.defs:
-                        return u.defs[expr.value]
-                    u = u.parent
-        return None
-
-    def _info_of_wrap(self, call: cst.CSTNode) -> Optional[JitInfo]:
-        """``jax.jit(f, static_argnums=...)`` -> its JitInfo."""
-        if not isinstance(call, cst.Call):
-            return None
-        ctx = self.ctx
-        q = ctx.qualname(call.func)  # type: ignore[attr-defined]
-        if q not in _JIT_LIKE:
-            return None
-        pos = positional_args(call)
-        unit = self._fn_unit(pos[0].value) if pos else None
-        return jit_info_from_call(ctx, call, unit)
-
-    def note_binding(self, node: cst.Assign) -> None:
-        ctx = self.ctx
-        for t in node.targets:
-            if isinstance(t.target, cst.Name):
-                key = (id(ctx.unit), t.target.value)  # type: ignore[attr-defined]
-                info = self._info_of_wrap(node.value)
-                if info is not None:
-                    self._bindings[key] = info
-                else:
-                    self._bindings.pop(key, None)
-
-    def resolve_call(self, call: cst.Call) -> Optional[JitInfo]:
-        ctx = self.ctx
-        func = call.func
-        if isinstance(func, cst.Call):
-            return self._info_of_wrap(func)
-        if not isinstance(func, cst.Name):
-            return None
-        name = func.value
-        unit = ctx.unit  # type: ignore[attr-defined]
-        for key in ((id(unit), name), (id(ctx.index.module_unit), name)):  # type: ignore[attr-defined]
-            if key in self._bindings:
-                if key[0] != id(unit) and name in unit.assigned and not unit.is_module:
-                    return None
-                return self._bindings[key]
-        fn = self._fn_unit(func)
-        if fn is None or not isinstance(fn.node, cst.FunctionDef):
-            return None
-        v = ctx.value(func)  # type: ignore[attr-defined]
-        if v.unit is not fn and v.kind != V.FUNCTION and name in unit.assigned:
-            return None
-        for site in ctx.index.sites:  # type: ignore[attr-defined]
-            if site.fn_expr is fn.node.name and canonical_jit(site.qualname):
-                return jit_info_from_call(ctx, site.call, fn)
-        return None
-
-
-def canonical_jit(q: str) -> bool:
-    return q in _JIT_LIKE
-
-
 def _loop_counters(ctx) -> dict[str, cst.CSTNode]:
     """Names bound to a counter by an enclosing ``for i in range(...)`` /
     ``for i, x in enumerate(...)`` of the current unit."""
@@ -645,7 +494,7 @@ def _loop_counters(ctx) -> dict[str, cst.CSTNode]:
     return out
 
 
-class VaryingStaticArgument(_JitResolver, Rule):
+class VaryingStaticArgument(Rule):
     code = "JAX504"
     name = "varying-static-argument"
     summary = "A loop counter passed as a `static_argnums`/`static_argnames` argument: one compile per value"
@@ -699,13 +548,6 @@ class VaryingStaticArgument(_JitResolver, Rule):
         ),
     ]
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self._init_resolver()
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        self.note_binding(node)
-
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         if not ctx.loop_stack or ctx.in_traced:
@@ -713,23 +555,15 @@ class VaryingStaticArgument(_JitResolver, Rule):
         counters = _loop_counters(ctx)
         if not counters:
             return
-        info = self.resolve_call(node)
-        if info is None or not (info.static_pos or info.static_names):
+        info = ctx.jit_callee(node, exact=False)
+        if info is None or not info.has_static:
             return
         for i, a in enumerate(positional_args(node)):
-            if i in info.static_pos:
-                self._check(a.value, counters, f"`{self._pname(info, i)}` (position {i})")
+            if info.static_position(i, loose=True):
+                self._check(a.value, counters, f"`{info.param_name(i) or i}` (position {i})")
         for a in node.args:
-            if a.keyword is not None and a.keyword.value in info.static_names:
+            if a.keyword is not None and info.static_name(a.keyword.value, loose=True):
                 self._check(a.value, counters, f"`{a.keyword.value}`")
-
-    @staticmethod
-    def _pname(info: JitInfo, i: int) -> str:
-        if info.unit is not None:
-            for p in info.unit.positional():
-                if p.index == i:
-                    return p.name
-        return str(i)
 
     def _check(self, e: cst.BaseExpression, counters: dict[str, cst.CSTNode], where: str) -> None:
         name = _counter_in(e, counters)
@@ -763,7 +597,7 @@ _HARMLESS_BUILTINS = frozenset({"range", "len", "enumerate", "zip", "isinstance"
 _HARMLESS_METHODS = frozenset({"append", "extend", "insert", "update", "add"})
 
 
-class TimingWithoutBlocking(_JitResolver, Rule):
+class TimingWithoutBlocking(Rule):
     code = "JAX505"
     name = "timing-without-block-until-ready"
     summary = "Timing JAX work with `time.time()`/`perf_counter()` without `block_until_ready()`: measures only the dispatch"
@@ -831,7 +665,6 @@ class TimingWithoutBlocking(_JitResolver, Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._init_resolver()
         self._unit: Optional[Unit] = None
         self._start: Optional[cst.Call] = None
         self._pending: list[cst.Call] = []
@@ -849,10 +682,6 @@ class TimingWithoutBlocking(_JitResolver, Rule):
         self._pending = []
 
     visit_If = visit_While = visit_Assert = visit_FormattedString = visit_Await = _clear
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        self._sync()
-        self.note_binding(node)
 
     def visit_Call(self, node: cst.Call) -> None:
         self._sync()
@@ -897,8 +726,7 @@ class TimingWithoutBlocking(_JitResolver, Rule):
     def _starts_jax_work(self, node: cst.Call, q: Optional[str]) -> bool:
         if q is not None:
             return q.startswith(_ARRAY_PREFIXES) and q not in ("jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size")
-        info = self.resolve_call(node)
-        return info is not None
+        return self.ctx.jit_callee(node, exact=False) is not None
 
     def _harmless(self, node: cst.Call, q: Optional[str]) -> bool:
         ctx = self.ctx
@@ -940,7 +768,7 @@ class TimingWithoutBlocking(_JitResolver, Rule):
         self._pending = []
 
 
-class DonatedArgumentReused(_JitResolver, Rule):
+class DonatedArgumentReused(Rule):
     code = "JAX506"
     name = "donated-argument-reused"
     summary = "An argument donated to a jitted call (`donate_argnums`/`donate_argnames`) is used afterwards: `Array has been deleted`"
@@ -987,7 +815,6 @@ class DonatedArgumentReused(_JitResolver, Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._init_resolver()
         self._unit: Optional[Unit] = None
         self._donated: dict[str, cst.Call] = {}
 
@@ -995,10 +822,6 @@ class DonatedArgumentReused(_JitResolver, Rule):
         if self._unit is not self.ctx.unit:
             self._unit = self.ctx.unit
             self._donated = {}
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        self._sync()
-        self.note_binding(node)
 
     def _unbind_targets(self, targets) -> None:
         for t in targets:
@@ -1048,14 +871,14 @@ class DonatedArgumentReused(_JitResolver, Rule):
         ctx = self.ctx
         if ctx.in_traced:
             return
-        info = self.resolve_call(node)
-        if info is None or not (info.donate_pos or info.donate_names):
+        info = ctx.jit_callee(node, exact=False)
+        if info is None or not info.has_donated:
             return
         for i, a in enumerate(positional_args(node)):
-            if i in info.donate_pos:
+            if info.donated_position(i):
                 self._mark(a.value, node)
         for a in node.args:
-            if a.keyword is not None and a.keyword.value in info.donate_names:
+            if a.keyword is not None and info.donated_name(a.keyword.value):
                 self._mark(a.value, node)
 
     def _mark(self, e: cst.BaseExpression, call: cst.Call) -> None:

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
 import libcst as cst
 
 from jaxlint.findings import Severity
-from jaxlint.model import apis
 from jaxlint.model import values as V
-from jaxlint.model.index import TransformSite
-from jaxlint.model.units import Unit
-from jaxlint.model.walk import dotted_name, int_value, keyword_arg, literal_ints, literal_strs, positional_args, string_value
+from jaxlint.model.walk import int_value, string_value
 from jaxlint.rules.base import Invalid, Rule, Valid
 
-_JIT_NAMES = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
 _SEED = (
     "The Sharp Bits § Control Flow, static_argnums (seed 000); FAQ § Abstract tracer value "
     "encountered (seed 001); tutorial § jit: static argnums, strings (seed 002); study notes "
@@ -32,221 +27,7 @@ _NP_ARRAY_MAKERS = frozenset(
 )
 
 
-@dataclass
-class JitInfo:
-    """A function wrapped by ``jax.jit`` and what the wrap declares static."""
-
-    unit: Unit
-    site: TransformSite
-    nums: Optional[list[int]]  # literal static_argnums (None: absent)
-    names: Optional[list[str]]  # literal static_argnames (None: absent)
-    nums_node: Optional[cst.BaseExpression]
-    names_node: Optional[cst.BaseExpression]
-    exact: bool  # the wrapped callable's signature is the unit's signature
-
-    @property
-    def positional(self):
-        return self.unit.positional()
-
-    @property
-    def has_vararg(self) -> bool:
-        return any(p.kind == "vararg" for p in self.unit.params)
-
-    @property
-    def has_kwarg(self) -> bool:
-        return any(p.kind == "kwarg" for p in self.unit.params)
-
-    def static_position(self, i: int) -> bool:
-        n = len(self.positional)
-        if self.nums is not None:
-            for k in self.nums:
-                if k == i or (k < 0 and not self.has_vararg and k + n == i):
-                    return True
-        if self.names is not None and i < n and self.positional[i].name in self.names:
-            return True
-        return False
-
-    def static_name(self, name: str) -> bool:
-        if self.names is not None and name in self.names:
-            return True
-        p = self.unit.param(name)
-        if p is not None and p.index is not None and p.kind != "posonly":
-            return self.static_position(p.index)
-        return False
-
-    def label(self) -> str:
-        bits = []
-        if self.nums_node is not None and self.nums is not None:
-            bits.append(f"static_argnums={tuple(self.nums)!r}".replace(",)", ")") if len(self.nums) != 1 else f"static_argnums={self.nums[0]}")
-        if self.names_node is not None and self.names is not None:
-            bits.append(f"static_argnames={tuple(self.names)!r}" if len(self.names) != 1 else f"static_argnames='{self.names[0]}'")
-        return ", ".join(bits) or "no static arguments"
-
-
-def _jit_infos(ctx) -> dict[int, JitInfo]:
-    """id(the jit call: `jax.jit(f, ...)`, `partial(jax.jit, ...)`, `jax.jit(...)` decorator;
-    or the decorated def for a bare `@jax.jit`) -> JitInfo, for the jax.jit sites of the file."""
-    cached = getattr(ctx, "_jaxlint_jit_infos", None)
-    if cached is not None:
-        return cached
-    out: dict[int, JitInfo] = {}
-    for site in ctx.index.sites:
-        if apis.canonical(site.qualname) not in _JIT_NAMES:
-            continue
-        unit: Optional[Unit] = None
-        exact = True
-        target = getattr(site, "target", None)
-        if target is not None:
-            unit = target
-            decs = unit.node.decorators if isinstance(unit.node, cst.FunctionDef) else ()
-            # the jit decorator must be the innermost one to see the def's own signature
-            if not decs:
-                continue
-            inner = decs[-1].decorator
-            if site.call is not None:
-                if inner is not site.call:
-                    continue
-            else:
-                d = dotted_name(inner) if isinstance(inner, (cst.Name, cst.Attribute)) else None
-                q = ctx.imports.resolve_dotted(d) if d else None
-                if q is None or apis.canonical(q) not in _JIT_NAMES:
-                    continue
-            exact = len(decs) == 1
-        else:
-            unit = _resolve(ctx, site)
-            if unit is None:
-                continue
-            if isinstance(unit.node, cst.FunctionDef) and unit.node.decorators:
-                continue
-        if unit.cls is not None:
-            exact = False  # methods are called through self
-        call = site.call
-        nums = names = None
-        nums_node = names_node = None
-        if call is not None:
-            a = keyword_arg(call, "static_argnums")
-            if a is not None:
-                nums = literal_ints(a.value)
-                if nums is None:
-                    continue
-                nums_node = a.value
-            a = keyword_arg(call, "static_argnames")
-            if a is not None:
-                names = literal_strs(a.value)
-                if names is None:
-                    continue
-                names_node = a.value
-            if any(arg.star for arg in call.args):
-                continue
-        info = JitInfo(unit, site, nums, names, nums_node, names_node, exact)
-        key = id(call) if call is not None else id(unit.node)
-        out[key] = info
-    ctx._jaxlint_jit_infos = out
-    return out
-
-
-def _resolve(ctx, site: TransformSite) -> Optional[Unit]:
-    """The def or lambda that ``jax.jit(<fn_expr>, ...)`` wraps (no partials, no aliases)."""
-    e = site.fn_expr
-    if isinstance(e, cst.Lambda):
-        return ctx.index.unit_of.get(id(e))
-    if not isinstance(e, cst.Name):
-        return None
-    u: Optional[Unit] = site.scope
-    while u is not None:
-        entries = u.bindings.get(e.value) if hasattr(u, "bindings") else None
-        if entries:
-            if u is site.scope:
-                before = [b for b in entries if b[0] < site.seq]
-                chosen = before[-1] if before else entries[-1]
-            else:
-                chosen = entries[-1]
-            if chosen[1] is not None:
-                return None  # bound to an expression, not a def
-            return u.defs.get(e.value)
-        if e.value in u.defs:
-            return u.defs[e.value]
-        u = u.parent
-    return None
-
-
-class _JitCalls:
-    """Mixin: find calls of jitted functions of this file (not a rule itself)."""
-
-    ctx: "object"
-
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self._wrappers: dict[tuple[int, str], JitInfo] = {}
-        self._ready = False
-
-    def _setup(self) -> dict[int, JitInfo]:
-        infos = _jit_infos(self.ctx)
-        if not self._ready:
-            self._ready = True
-            for info in infos.values():
-                if getattr(info.site, "target", None) is not None and isinstance(info.unit.node, cst.FunctionDef):
-                    if info.unit.cls is None:
-                        self._wrappers[(id(info.site.scope), info.unit.name)] = info
-        return infos
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        infos = self._setup()
-        if not isinstance(node.value, cst.Call) or len(node.targets) != 1:
-            return
-        info = infos.get(id(node.value))
-        tgt = node.targets[0].target
-        if info is not None and isinstance(tgt, cst.Name):
-            self._wrappers[(id(self.ctx.unit), tgt.value)] = info
-
-    def _callee(self, node: cst.Call) -> Optional[JitInfo]:
-        infos = self._setup()
-        func = node.func
-        if isinstance(func, cst.Call):
-            info = infos.get(id(func))
-            return info if info is not None and info.exact else None
-        if not isinstance(func, cst.Name):
-            return None
-        u: Optional[Unit] = self.ctx.unit
-        info = None
-        while u is not None:
-            info = self._wrappers.get((id(u), func.value))
-            if info is not None:
-                break
-            u = u.parent
-        if info is None or not info.exact:
-            return None
-        v = self.ctx.value(func)
-        if v.kind != V.FUNCTION:
-            return None
-        if getattr(info.site, "target", None) is not None:
-            return info if v.unit is info.unit else None
-        return info if v.transform is not None and v.unit is None else None
-
-    def _args(self, node: cst.Call, info: JitInfo):
-        """(arg, static?, parameter name or None) for every argument that maps to a parameter."""
-        out = []
-        positional = info.positional
-        for i, a in enumerate(node.args):
-            if a.star:
-                break
-            if a.keyword is not None:
-                name = a.keyword.value
-                p = info.unit.param(name)
-                if p is None and not info.has_kwarg:
-                    continue
-                if p is not None and p.kind in ("posonly", "vararg", "kwarg"):
-                    continue
-                out.append((a, info.static_name(name), name))
-                continue
-            if i < len(positional):
-                out.append((a, info.static_position(i), positional[i].name))
-            elif info.has_vararg:
-                out.append((a, info.static_position(i), None))
-        return out
-
-
-class NonHashableStaticArg(_JitCalls, Rule):
+class NonHashableStaticArg(Rule):
     code = "JAX207"
     name = "non-hashable-static-argument"
     summary = "A list, dict, set, array or tracer passed in a `static_argnums`/`static_argnames` position"
@@ -305,11 +86,11 @@ class NonHashableStaticArg(_JitCalls, Rule):
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
-        info = self._callee(node)
+        info = self.ctx.jit_callee(node)
         if info is None:
             return
-        for a, static, pname in self._args(node, info):
-            if not static:
+        for a, position, pname in info.args(node):
+            if not info.is_static(position, pname):
                 continue
             what = self._unhashable(a.value)
             if what is None:
@@ -408,12 +189,12 @@ class StaticArgnumsOutOfSignature(Rule):
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
-        info = _jit_infos(self.ctx).get(id(node))
-        if info is None:
+        info = self.ctx.jit_declaration(node)
+        if info is None or not info.checked:
             return
         n = len(info.positional)
-        if info.nums is not None and not info.has_vararg and info.nums_node is not None:
-            els = self._elements(info.nums_node)
+        if info.static_nums is not None and not info.has_vararg and info.static_nums_node is not None:
+            els = self._elements(info.static_nums_node)
             for el in els:
                 k = int_value(el)
                 if k is not None and not (-n <= k < n):
@@ -424,8 +205,8 @@ class StaticArgnumsOutOfSignature(Rule):
                         f"static_argnums=({k},), but only accepts {n} positional arguments. "
                         f"Indices count from 0",
                     )
-        if info.names is not None and info.names_node is not None and not info.has_kwarg:
-            for el in self._elements(info.names_node):
+        if info.static_names is not None and info.static_names_node is not None and not info.has_kwarg:
+            for el in self._elements(info.static_names_node):
                 s = string_value(el)
                 if s is None:
                     continue
@@ -452,7 +233,7 @@ class StaticArgnumsOutOfSignature(Rule):
         return [node]
 
 
-class StringToTracedArg(_JitCalls, Rule):
+class StringToTracedArg(Rule):
     code = "JAX209"
     name = "string-passed-as-traced-argument"
     summary = "A string passed to a non-static parameter of a jitted function"
@@ -498,11 +279,11 @@ class StringToTracedArg(_JitCalls, Rule):
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
-        info = self._callee(node)
+        info = self.ctx.jit_callee(node)
         if info is None:
             return
-        for a, static, pname in self._args(node, info):
-            if static:
+        for a, position, pname in info.args(node):
+            if info.is_static(position, pname):
                 continue
             if not isinstance(a.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
                 continue

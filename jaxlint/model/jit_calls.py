@@ -1,0 +1,340 @@
+"""Calls of functions jitted in this file: which ``jax.jit`` a call invokes, and
+what that jit declares static (``static_argnums``/``static_argnames``) or donated
+(``donate_argnums``/``donate_argnames``).
+
+The FileContext owns one ``JitCalls``; rules ask ``ctx.jit_callee(call)`` and
+``ctx.jit_declaration(call)``.  The analysis walker records ``name = jax.jit(...)``
+assignments itself (``JitCalls.note_assign``), so rules keep no bookkeeping.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple, Optional
+
+import libcst as cst
+
+from jaxlint.model import apis
+from jaxlint.model import values as V
+from jaxlint.model.index import TransformSite
+from jaxlint.model.units import Unit
+from jaxlint.model.walk import dotted_name, keyword_arg, literal_ints, literal_strs, positional_args
+
+JIT_NAMES = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
+
+
+class ArgSlot(NamedTuple):
+    """An argument of a call and the parameter it lands in."""
+
+    arg: cst.Arg
+    position: Optional[int]  # index among positional arguments; None for keywords
+    name: Optional[str]  # the parameter's name; None for `*args`
+
+
+@dataclass
+class JitInfo:
+    """A function wrapped by ``jax.jit`` and what the wrap declares static or donated."""
+
+    unit: Optional[Unit]  # the wrapped def or lambda; None when not known
+    site: Optional[TransformSite]
+    checked: bool  # jit sees the unit's own signature (JAX208 checks the declaration)
+    exact: bool  # callers see the unit's own signature too (not a method, one decorator)
+    static_nums: Optional[list[int]] = None  # literal static_argnums (None: absent)
+    static_names: Optional[list[str]] = None  # literal static_argnames (None: absent)
+    static_nums_node: Optional[cst.BaseExpression] = None
+    static_names_node: Optional[cst.BaseExpression] = None
+    donate_nums: Optional[list[int]] = None
+    donate_names: Optional[list[str]] = None
+    donate_literal: bool = True  # donate_argnums/donate_argnames absent or literal
+
+    @property
+    def positional(self):
+        return self.unit.positional() if self.unit is not None else []
+
+    @property
+    def has_vararg(self) -> bool:
+        return self.unit is not None and any(p.kind == "vararg" for p in self.unit.params)
+
+    @property
+    def has_kwarg(self) -> bool:
+        return self.unit is not None and any(p.kind == "kwarg" for p in self.unit.params)
+
+    @property
+    def has_static(self) -> bool:
+        return bool(self.static_nums or self.static_names)
+
+    @property
+    def has_donated(self) -> bool:
+        return bool(self.donate_nums or self.donate_names)
+
+    def _declared_position(self, nums, names, i: int, loose: bool) -> bool:
+        positional = self.positional
+        n = len(positional)
+        for k in nums or ():
+            if k == i or (k < 0 and (loose or not self.has_vararg) and k + n == i):
+                return True
+        return bool(names) and i < n and positional[i].name in names
+
+    def _declared_name(self, nums, names, name: str, loose: bool) -> bool:
+        if names and name in names:
+            return True
+        p = self.unit.param(name) if self.unit is not None else None
+        if p is not None and p.index is not None and (loose or p.kind != "posonly"):
+            return self._declared_position(nums, names, p.index, loose)
+        return False
+
+    # ``loose`` keeps the JAX5xx rules' older reading where the two resolvers disagreed:
+    # a negative index counts from the end even with `*args`, and a keyword matches a
+    # static position even for a positional-only parameter.  JAX207/209 read it strictly.
+    def static_position(self, i: int, loose: bool = False) -> bool:
+        return self._declared_position(self.static_nums, self.static_names, i, loose)
+
+    def static_name(self, name: str, loose: bool = False) -> bool:
+        return self._declared_name(self.static_nums, self.static_names, name, loose)
+
+    def donated_position(self, i: int) -> bool:
+        return self._declared_position(self.donate_nums, self.donate_names, i, True)
+
+    def donated_name(self, name: str) -> bool:
+        return self._declared_name(self.donate_nums, self.donate_names, name, True)
+
+    def is_static(self, position: Optional[int], name: Optional[str]) -> bool:
+        """Whether an argument passed at ``position`` (or by keyword ``name``) is static."""
+        return self.static_position(position) if position is not None else self.static_name(name or "")
+
+    def param_name(self, i: int) -> Optional[str]:
+        positional = self.positional
+        return positional[i].name if i < len(positional) else None
+
+    def label(self) -> str:
+        bits = []
+        nums, names = self.static_nums, self.static_names
+        if self.static_nums_node is not None and nums is not None:
+            bits.append(f"static_argnums={tuple(nums)!r}".replace(",)", ")") if len(nums) != 1 else f"static_argnums={nums[0]}")
+        if self.static_names_node is not None and names is not None:
+            bits.append(f"static_argnames={tuple(names)!r}" if len(names) != 1 else f"static_argnames='{names[0]}'")
+        return ", ".join(bits) or "no static arguments"
+
+    def args(self, call: cst.Call) -> list[ArgSlot]:
+        """Every argument of ``call`` that maps to a parameter (up to the first ``*``/``**``)."""
+        out = []
+        positional = self.positional
+        for i, a in enumerate(call.args):
+            if a.star:
+                break
+            if a.keyword is not None:
+                name = a.keyword.value
+                p = self.unit.param(name) if self.unit is not None else None
+                if p is None and not self.has_kwarg:
+                    continue
+                if p is not None and p.kind in ("posonly", "vararg", "kwarg"):
+                    continue
+                out.append(ArgSlot(a, None, name))
+            elif i < len(positional):
+                out.append(ArgSlot(a, i, positional[i].name))
+            elif self.has_vararg:
+                out.append(ArgSlot(a, i, None))
+        return out
+
+
+def _declaration(call: Optional[cst.Call], unit: Optional[Unit], site, checked: bool, exact: bool) -> Optional[JitInfo]:
+    """The JitInfo of a jit call's keywords; None when static_argnums/names are not literal."""
+    info = JitInfo(unit, site, checked, exact)
+    if call is None:
+        return info
+    a = keyword_arg(call, "static_argnums")
+    if a is not None:
+        info.static_nums, info.static_nums_node = literal_ints(a.value), a.value
+        if info.static_nums is None:
+            return None
+    a = keyword_arg(call, "static_argnames")
+    if a is not None:
+        info.static_names, info.static_names_node = literal_strs(a.value), a.value
+        if info.static_names is None:
+            return None
+    a = keyword_arg(call, "donate_argnums")
+    if a is not None:
+        info.donate_nums = literal_ints(a.value)
+        info.donate_literal = info.donate_nums is not None
+    a = keyword_arg(call, "donate_argnames")
+    if a is not None:
+        info.donate_names = literal_strs(a.value)
+        info.donate_literal = info.donate_literal and info.donate_names is not None
+    if any(arg.star for arg in call.args):
+        info.checked = info.exact = False
+    return info
+
+
+def _bound_def(index, site: TransformSite) -> Optional[Unit]:
+    """The def or lambda that ``jax.jit(<fn_expr>, ...)`` wraps, from the index's
+    bindings (no partials, no aliases)."""
+    e = site.fn_expr
+    if isinstance(e, cst.Lambda):
+        return index.unit_of.get(id(e))
+    if not isinstance(e, cst.Name):
+        return None
+    u: Optional[Unit] = site.scope
+    while u is not None:
+        entries = u.bindings.get(e.value)
+        if entries:
+            if u is site.scope:
+                before = [b for b in entries if b[0] < site.seq]
+                chosen = before[-1] if before else entries[-1]
+            else:
+                chosen = entries[-1]
+            return u.defs.get(e.value) if chosen[1] is None else None
+        if e.value in u.defs:
+            return u.defs[e.value]
+        u = u.parent
+    return None
+
+
+class JitCalls:
+    """The resolver: jit wraps of this file, decorated defs, and ``name = jax.jit(...)``."""
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        self._sites: Optional[dict[int, TransformSite]] = None  # id(jit call) -> its site
+        self._declared: dict[int, JitInfo] = {}  # id(decorator call or def) -> info
+        self._decorated: dict[int, JitInfo] = {}  # id(decorated def unit) -> info
+        self._wraps: dict[int, Optional[JitInfo]] = {}  # id(jax.jit(f, ...) call) -> info
+        # (id(unit), name) -> the wrap of `name = jax.jit(...)`, forgotten when the name is
+        # rebound to anything else (JAX5xx); and the last single-target wrap, never
+        # forgotten (JAX207/209 check the name's value instead).  Kept as the two rules had it.
+        self._bound: dict[tuple[int, str], JitInfo] = {}
+        self._exact_bound: dict[tuple[int, str], JitInfo] = {}
+
+    # -- the file's jit sites ---------------------------------------------------------
+    def _index_sites(self) -> dict[int, TransformSite]:
+        if self._sites is None:
+            self._sites = {}
+            for site in self.ctx.index.sites:
+                if apis.canonical(site.qualname) not in JIT_NAMES:
+                    continue
+                if site.target is None:
+                    self._sites[id(site.call)] = site
+                else:
+                    self._decorator(site)
+        return self._sites
+
+    def _decorator(self, site: TransformSite) -> None:
+        """``@jax.jit``, ``@jax.jit(...)``, ``@partial(jax.jit, ...)`` on a def."""
+        unit = site.target
+        decs = unit.node.decorators
+        inner = decs[-1].decorator if decs else None
+        if site.call is not None:
+            innermost = inner is site.call
+        else:
+            d = dotted_name(inner) if isinstance(inner, (cst.Name, cst.Attribute)) else None
+            q = self.ctx.imports.resolve_dotted(d) if d else None
+            innermost = q is not None and apis.canonical(q) in JIT_NAMES
+        # only the innermost decorator sees the def's own signature
+        info = _declaration(site.call, unit, site, innermost, innermost and len(decs) == 1 and unit.cls is None)
+        if info is None:
+            return
+        self._declared[id(site.call) if site.call is not None else id(unit.node)] = info
+        self._decorated.setdefault(id(unit), info)
+
+    # -- queries ---------------------------------------------------------------------
+    def declaration(self, call: cst.CSTNode) -> Optional[JitInfo]:
+        """The JitInfo of a jit call written here: ``jax.jit(f, ...)``, ``@partial(jax.jit,
+        ...)``, ``@jax.jit(...)``."""
+        self._index_sites()
+        return self._declared.get(id(call)) or self.wrap(call)
+
+    def wrap(self, call: cst.CSTNode) -> Optional[JitInfo]:
+        """``jax.jit(f, static_argnums=...)`` -> its JitInfo (None if not a jit call)."""
+        key = id(call)
+        if key not in self._wraps:
+            self._wraps[key] = self._wrap_info(call) if isinstance(call, cst.Call) else None
+        return self._wraps[key]
+
+    def _wrap_info(self, call: cst.Call) -> Optional[JitInfo]:
+        ctx = self.ctx
+        site = self._index_sites().get(id(call))
+        if site is None and ctx.qualname(call.func) not in JIT_NAMES:
+            return None
+        unit: Optional[Unit] = None
+        if site is not None:
+            unit = _bound_def(ctx.index, site)
+        checked = unit is not None and not (isinstance(unit.node, cst.FunctionDef) and unit.node.decorators)
+        if unit is None:
+            pos = positional_args(call)
+            unit = self._value_unit(pos[0].value) if pos else None
+        info = _declaration(call, unit, site, checked, checked and unit.cls is None)
+        if info is not None and info.unit is None and any(k < 0 for k in (info.static_nums or []) + (info.donate_nums or [])):
+            return None  # a negative index with no signature to count from
+        return info
+
+    def _value_unit(self, expr: cst.BaseExpression) -> Optional[Unit]:
+        """The def or lambda an expression holds here (flow-sensitive), else the def of that name."""
+        if not isinstance(expr, (cst.Name, cst.Lambda)):
+            return None
+        v = self.ctx.value(expr)
+        if v.unit is not None or isinstance(expr, cst.Lambda):
+            return v.unit
+        return self.ctx._lookup_def(expr.value)
+
+    def note_assign(self, node: cst.Assign) -> None:
+        """``name = jax.jit(...)``: remember the wrap; any other value forgets it."""
+        info = self.wrap(node.value)
+        for t in node.targets:
+            if isinstance(t.target, cst.Name):
+                key = (id(self.ctx.unit), t.target.value)
+                if info is not None:
+                    self._bound[key] = info
+                    if len(node.targets) == 1 and info.checked:
+                        self._exact_bound[key] = info
+                else:
+                    self._bound.pop(key, None)
+
+    def callee(self, call: cst.Call, exact: bool) -> Optional[JitInfo]:
+        """The jit a call invokes.  ``exact``: only calls whose arguments map onto the
+        wrapped unit's own signature (JAX207/209); else any jit wrap (JAX5xx)."""
+        func = call.func
+        if isinstance(func, cst.Call):
+            info = self.wrap(func)
+        elif isinstance(func, cst.Name):
+            self._index_sites()
+            info = self._exact_named(func) if exact else self._named(func)
+        else:
+            return None
+        if info is None:
+            return None
+        return info if (info.exact if exact else info.donate_literal) else None
+
+    def _exact_named(self, func: cst.Name) -> Optional[JitInfo]:
+        """The nearest enclosing scope's jit wrap or jitted def of that name, if the name
+        still holds it here."""
+        v = self.ctx.value(func)
+        if v.kind != V.FUNCTION:
+            return None
+        u: Optional[Unit] = self.ctx.unit
+        while u is not None:
+            wrap = self._exact_bound.get((id(u), func.value))
+            if wrap is not None:
+                return wrap if v.transform is not None and v.unit is None else None
+            fn = u.defs.get(func.value)
+            info = self._decorated.get(id(fn)) if fn is not None else None
+            if info is not None and info.checked:
+                return info if v.unit is fn else None
+            u = u.parent
+        return None
+
+    def _named(self, func: cst.Name) -> Optional[JitInfo]:
+        """A wrap bound to the name in this unit or the module, else the jitted def the
+        name holds."""
+        ctx = self.ctx
+        unit, name = ctx.unit, func.value
+        for u in (unit, ctx.index.module_unit):
+            if (id(u), name) in self._bound:
+                if u is not unit and name in unit.assigned and not unit.is_module:
+                    return None
+                return self._bound[(id(u), name)]
+        fn = self._value_unit(func)
+        if fn is None or not isinstance(fn.node, cst.FunctionDef):
+            return None
+        v = ctx.value(func)
+        if v.unit is not fn and v.kind != V.FUNCTION and name in unit.assigned:
+            return None
+        return self._decorated.get(id(fn))
