@@ -15,10 +15,10 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Optional
 
+from jaxlint.atomic import write_atomic
 from jaxlint.findings import FileResult, Finding
 from jaxlint.settings import LintSettings
 
@@ -41,20 +41,9 @@ _CACHEDIR_TAG = (
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old or the new file, never half."""
+    """Write a cache file atomically (no fsync: a lost entry is only a miss)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    try:
-        os.chmod(tmp, 0o644 & ~_UMASK)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, text.encode("utf-8"), 0o644 & ~_UMASK, durable=False)
 
 
 def is_jaxlint_cache(cache_dir: Path) -> bool:

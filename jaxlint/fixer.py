@@ -27,7 +27,6 @@ import io
 import os
 import re
 import stat
-import tempfile
 import tokenize
 import warnings
 from collections import Counter
@@ -35,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
+from jaxlint.atomic import write_atomic  # noqa: F401  (re-exported)
 from jaxlint.findings import Finding
 from jaxlint.fixes import choose, line_offsets, plan_edits, splice
 from jaxlint.settings import LintSettings
@@ -244,25 +244,6 @@ class SourceFile:
     def write(self, text: str) -> None:
         """Write atomically: never a half-written file, even if interrupted."""
         write_atomic(self.path, self.encode(text), self.mode)
-
-
-def write_atomic(path: Path, data: bytes, mode: Optional[int] = None) -> None:
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".jaxlint-tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def unified_diff(path: str, old: str, new: str) -> str:
