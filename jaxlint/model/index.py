@@ -528,7 +528,7 @@ class Indexer:
         unit.mark_traced(_reason(site))
         if site.transform.wrapper and not site.transform.filtered:
             unit.jit_root = True
-        static = self._static_params(site, unit)
+        static = self._static_params(site, unit, n_bound)
         unit.static_params |= static
         vmap_unbatched = self._vmap_unbatched(site, unit, n_bound)
         positional = unit.positional()
@@ -561,13 +561,15 @@ class Indexer:
                     continue
             unit.traced_params.add(p.name)
 
-    def _static_params(self, site: TransformSite, unit: Unit) -> set[str]:
+    def _static_params(self, site: TransformSite, unit: Unit, n_bound: int = 0) -> set[str]:
+        """Parameters declared static; positions count from the first parameter
+        the transform sees (after any bound by functools.partial)."""
         t = site.transform
         call = site.call
         out: set[str] = set()
         if call is None:
             return out
-        positional = unit.positional()
+        positional = unit.positional()[n_bound:]
         if t.static_argnums_kw:
             a = keyword_arg(call, t.static_argnums_kw)
             if a is not None:
