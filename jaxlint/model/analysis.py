@@ -1021,6 +1021,10 @@ class FileContext:
                 return V.UNKNOWN_VALUE
             if local.unit is not None and local.unit.is_generator:
                 return Value(kind=V.ITERATOR)
+            if local.unit is not None and local.unit.jit_root and traced_ctx:
+                # a jitted function called from traced code returns tracers
+                # (a pytree of them: the kind stays unknown)
+                return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
             return V.UNKNOWN_VALUE
         if isinstance(func, cst.Attribute):
             base = self.value(func.value)
