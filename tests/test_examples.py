@@ -13,24 +13,24 @@ SETTINGS = LintSettings(select=default_codes())
 
 # (file, line, column, code) of the headline rules' findings in examples/sharp
 EXPECTED_HEADLINE = {
-    ("model.py", 13, 13, "JAX301"),  # same key in every loop iteration
-    ("model.py", 14, 36, "JAX110"),  # float64 without x64
-    ("model.py", 30, 8, "JAX201"),  # if on a tracer under jit
-    ("model.py", 38, 15, "JAX301"),  # key reused after normal()
-    ("train.py", 24, 5, "JAX101"),  # in-place update
-    ("train.py", 26, 9, "JAX101"),
-    ("train.py", 32, 22, "JAX202"),  # traced shape
-    ("train.py", 39, 32, "JAX201"),  # ternary on a tracer in a scan body
-    ("train.py", 54, 18, "JAX203"),  # next() of an outer iterator in a fori_loop body
+    ("model.py", 19, 13, "JAX301"),  # same key in every loop iteration
+    ("model.py", 20, 36, "JAX110"),  # float64 without x64
+    ("model.py", 36, 8, "JAX201"),  # if on a tracer under jit
+    ("model.py", 44, 15, "JAX301"),  # key reused after normal()
+    ("train.py", 29, 5, "JAX101"),  # in-place update
+    ("train.py", 31, 9, "JAX101"),
+    ("train.py", 37, 22, "JAX202"),  # traced shape
+    ("train.py", 44, 32, "JAX201"),  # ternary on a tracer in a scan body
+    ("train.py", 59, 18, "JAX203"),  # next() of an outer iterator in a fori_loop body
 }
 # the rest of the catalogue, in experiment.py
 EXPECTED_OTHERS = {
-    ("experiment.py", 14, 13, "JAX406"),  # np.random inside jit
-    ("experiment.py", 22, 5, "JAX401"),  # print of a tracer inside jit
-    ("experiment.py", 27, 42, "JAX120"),  # where(p > 0, p * log(p), 0): NaN gradient
-    ("experiment.py", 33, 17, "JAX501"),  # jit of a lambda in a loop
-    ("experiment.py", 35, 12, "JAX901"),  # jax.tree_map was removed
-    ("experiment.py", 38, 15, "JAX505"),  # timing without block_until_ready
+    ("experiment.py", 19, 13, "JAX406"),  # np.random inside jit
+    ("experiment.py", 27, 5, "JAX401"),  # print of a tracer inside jit
+    ("experiment.py", 32, 42, "JAX120"),  # where(p > 0, p * log(p), 0): NaN gradient
+    ("experiment.py", 38, 17, "JAX501"),  # jit of a lambda in a loop
+    ("experiment.py", 40, 12, "JAX901"),  # jax.tree_map was removed
+    ("experiment.py", 43, 15, "JAX505"),  # timing without block_until_ready
 }
 
 

@@ -8,6 +8,11 @@ import numpy as np
 
 from .model import forward, init_mlp
 
+JAXLINT_INPUTS = {
+    "augment": ["f32[8]"],
+    "entropy": ["f32[8]"],
+}
+
 
 @jax.jit
 def augment(x):

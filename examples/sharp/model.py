@@ -4,6 +4,12 @@ import jax
 import jax.numpy as jnp
 from jax import random
 
+# example inputs for `jaxlint confirm` (one spec per argument; see docs/runtime.md)
+JAXLINT_INPUTS = {
+    "init_mlp": ["static:(4, 8, 1)"],
+    "add_noise": ["f32[16]", "legacy-key", "f32[]"],
+}
+
 
 def init_mlp(layer_sizes, seed=0):
     key = random.PRNGKey(seed)

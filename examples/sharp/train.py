@@ -6,6 +6,11 @@ from jax import lax
 
 from .model import forward
 
+JAXLINT_INPUTS = {
+    "ema": ["f32[16]", "f32[]"],
+    "pad_to": ["f32[4]", "i32[]"],
+}
+
 
 def mse(params, x, y):
     return jnp.mean((forward(params, x) - y) ** 2)

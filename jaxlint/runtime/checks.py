@@ -436,8 +436,10 @@ def leaves_close(a: Any, b: Any) -> Optional[bool]:
 TRACE_ERROR_RULES = {
     "JAX101": (TypeError,),
     "JAX201": (jax.errors.ConcretizationTypeError, jax.errors.TracerIntegerConversionError),
+    # shapes from tracers raise a builtin TypeError ("Shapes must be 1D sequences
+    # of concrete values"), traced slice bounds an IndexError; the line must match
     "JAX202": (jax.errors.ConcretizationTypeError, jax.errors.TracerIntegerConversionError,
-               jax.errors.TracerArrayConversionError),
+               jax.errors.TracerArrayConversionError, TypeError, IndexError),
     "JAX203": (TypeError,),
 }
 _TRACE_FAMILY = (jax.errors.JAXTypeError, jax.errors.JAXIndexError, TypeError, ValueError,

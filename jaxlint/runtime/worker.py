@@ -39,8 +39,32 @@ def first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else ""
 
 
+def _package_of(path: str) -> tuple[Optional[str], Optional[str]]:
+    """(directory to put on sys.path, dotted package name) when ``path`` lies in
+    a package (directories with ``__init__.py``), so relative imports work."""
+    directory = os.path.dirname(os.path.abspath(path))
+    parts: list[str] = []
+    while os.path.isfile(os.path.join(directory, "__init__.py")):
+        parts.append(os.path.basename(directory))
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    if not parts:
+        return None, None
+    return directory, ".".join(reversed(parts))
+
+
 def _import_module(path: str, name: str, source: Optional[str] = None) -> types.ModuleType:
-    """Import ``path`` as module ``name`` (from ``source`` when given: the fixed text)."""
+    """Import ``path`` as module ``name`` (from ``source`` when given: the fixed
+    text).  A file inside a package is imported as part of it."""
+    root, package = _package_of(path)
+    if package is not None:
+        if root not in sys.path:
+            sys.path.insert(0, root)
+        if source is None:
+            stem = os.path.splitext(os.path.basename(path))[0]
+            return importlib.import_module(package if stem == "__init__" else f"{package}.{stem}")
     if source is None:
         spec = importlib.util.spec_from_file_location(name, path)
         if spec is None or spec.loader is None:
@@ -51,6 +75,8 @@ def _import_module(path: str, name: str, source: Optional[str] = None) -> types.
         return module
     module = types.ModuleType(name)
     module.__file__ = path
+    if package is not None:
+        module.__package__ = package  # the fixed copy resolves `from .x import y` too
     sys.modules[name] = module
     exec(compile(source, path, "exec"), module.__dict__)
     return module
