@@ -17,11 +17,11 @@ EXPECTED_HEADLINE = {
     ("model.py", 20, 36, "JAX110"),  # float64 without x64
     ("model.py", 36, 8, "JAX201"),  # if on a tracer under jit
     ("model.py", 44, 15, "JAX301"),  # key reused after normal()
-    ("train.py", 29, 5, "JAX101"),  # in-place update
-    ("train.py", 31, 9, "JAX101"),
-    ("train.py", 37, 22, "JAX202"),  # traced shape
-    ("train.py", 44, 32, "JAX201"),  # ternary on a tracer in a scan body
-    ("train.py", 59, 18, "JAX203"),  # next() of an outer iterator in a fori_loop body
+    ("train.py", 30, 5, "JAX101"),  # in-place update
+    ("train.py", 32, 9, "JAX101"),
+    ("train.py", 38, 22, "JAX202"),  # traced shape
+    ("train.py", 45, 32, "JAX201"),  # ternary on a tracer in a scan body
+    ("train.py", 60, 18, "JAX203"),  # next() of an outer iterator in a fori_loop body
 }
 # the rest of the catalogue, in experiment.py
 EXPECTED_OTHERS = {

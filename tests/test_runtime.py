@@ -212,3 +212,26 @@ def test_static_engine_does_not_import_jax():
     code = ("import sys, jaxlint.cli, jaxlint.runtime, jaxlint.runtime.driver;"
             "assert 'jax' not in sys.modules, 'jax imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_package_modules_and_nested_bodies(tmp_path):
+    """A module inside a package imports as part of it (relative imports work),
+    and a finding in a scan body is confirmed by tracing the enclosing function."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "helpers.py").write_text("SCALE = 2.0\n")
+    (pkg / "loop.py").write_text(
+        "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\nfrom .helpers import SCALE\n\n"
+        "JAXLINT_INPUTS = {'run': ['f32[5]']}\n\n\n"
+        "def run(xs):\n"
+        "    def body(carry, x):\n"
+        "        carry = carry + 1 if x > 0 else carry\n"
+        "        return carry, x * SCALE\n"
+        "    return lax.scan(body, 0.0, xs)\n")
+    found = _confirm_json(str(pkg / "loop.py"))
+    assert [(f["code"], f["function"]) for f in found] == [("JAX201", "run.body")]
+    rt = found[0]["runtime"]
+    assert rt["verdict"] == "confirmed", rt
+    assert rt["details"]["exception"] == "jax.errors.TracerBoolConversionError"
+    assert "enclosing `run`" in rt["evidence"]

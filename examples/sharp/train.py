@@ -9,6 +9,7 @@ from .model import forward
 JAXLINT_INPUTS = {
     "ema": ["f32[16]", "f32[]"],
     "pad_to": ["f32[4]", "i32[]"],
+    "early_stopping": ["f32[10]", "static:3"],
 }
 
 

@@ -777,6 +777,14 @@ def check_target(ctx: Context, target: dict) -> dict:
     if check is None:
         return skipped(f"no runtime check for {code}")
     t, err = ctx.resolve(target["function"])
+    note = None
+    if t is None and check is check_trace_error and "nested function" in (err or ""):
+        # a scan/cond body or other inner function: trace the module-level
+        # function that defines it; the error must still come from the finding's line
+        outer = target["function"].split(".")[0]
+        t, outer_err = ctx.resolve(outer)
+        if t is not None:
+            note = f"traced through the enclosing `{outer}`"
     if t is None:
         return skipped(err or "cannot find the function")
     args, err = ctx.build_args(t)
@@ -784,6 +792,9 @@ def check_target(ctx: Context, target: dict) -> dict:
         return skipped(err or "cannot build its arguments")
     result = check(ctx, target, t, args)
     result["inputs"] = args.described
+    if note is not None:
+        key = "evidence" if "evidence" in result else "reason"
+        result[key] = f"{result.get(key, '')} ({note})".strip()
     if ctx.mode == "bench" and result["verdict"] == "confirmed":
         from jaxlint.runtime import bench
 
