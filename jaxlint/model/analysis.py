@@ -117,10 +117,11 @@ class FileContext:
         if key in memo:
             return memo[key]
         q: Optional[str] = None
-        if isinstance(expr, cst.Name):
+        t = type(expr)
+        if t is cst.Name:
             v = self._lookup(expr.value)
             q = v.qualname if v is not None else self.imports.resolve_dotted(expr.value)
-        elif isinstance(expr, cst.Attribute):
+        elif t is cst.Attribute:
             base = self.qualname(expr.value)
             if base is not None:
                 q = apis.canonical(f"{base}.{expr.attr.value}")
@@ -415,6 +416,14 @@ class FileContext:
     # -- control flow -------------------------------------------------------------
     def _if(self, s: cst.If) -> bool:
         self.expr(s.test)
+        dead = self._dead_under_trace(s.test)
+        if dead is True:  # `if p is None:` that no traced caller reaches
+            orelse = s.orelse
+            if orelse is None:
+                return False
+            return self.statement(orelse) if isinstance(orelse, cst.If) else self.block(orelse.body.body)
+        if dead is False:
+            return self.block(s.body.body)
         before_env, before_consumed = dict(self.env), dict(self.consumed)
         for name in self._concrete_names(s.test):
             self.env[name] = V.UNKNOWN_VALUE  # narrowed: a Python value in this branch
@@ -804,6 +813,46 @@ class FileContext:
                 p = target.param(arg.keyword.value)
                 if p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
+        self._note_none_args(target, params, call)
+
+    def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:
+        """Record which parameters traced callers may leave None (omitted with a
+        None default, or passed None), so `if p is None:` branches that no traced
+        caller can reach are not analysed as traced code."""
+        passed: set[str] = set()
+        for i, arg in enumerate(positional_args(call)):
+            if i < len(params) and not _is_none(arg.value):
+                passed.add(params[i].name)
+        if any(a.star for a in call.args):
+            passed.update(p.name for p in target.params)  # *args/**kwargs: unsure
+        for arg in call.args:
+            if arg.keyword is not None and not _is_none(arg.value):
+                passed.add(arg.keyword.value)
+        for p in target.params:
+            if p.name not in passed:
+                target.maybe_none.add(p.name)
+        target.traced_calls += 1
+
+    def _dead_under_trace(self, test: cst.BaseExpression) -> Optional[bool]:
+        """For `p is None` / `p is not None` on a parameter of a helper that every
+        traced caller passes a value: which branch is dead (True: the body,
+        False: the else), or None."""
+        unit = self.unit
+        if not unit.traced_calls or not all(r.startswith("called from") for r in unit.reasons):
+            return None
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+            return None
+        comp = test.comparisons[0]
+        if not (isinstance(test.left, cst.Name) and _is_none(comp.comparator)):
+            return None
+        name = test.left.value
+        if unit.param(name) is None or name in unit.maybe_none or name in unit.assigned:
+            return None
+        if isinstance(comp.operator, cst.Is):
+            return True
+        if isinstance(comp.operator, cst.IsNot):
+            return False
+        return None
 
     def _lookup_def(self, name: str) -> Optional[Unit]:
         u: Optional[Unit] = self.unit
@@ -1049,6 +1098,10 @@ class FileContext:
                 # jax.jit(f)(x) returns whatever f returns: often a pytree
                 return Value(kind=V.UNKNOWN, traced=traced_ctx and any_traced, deps=deps)
         return V.UNKNOWN_VALUE
+
+
+def _is_none(e: cst.CSTNode) -> bool:
+    return isinstance(e, cst.Name) and e.value == "None"
 
 
 def _replace(v: Value, **kw) -> Value:

@@ -17,6 +17,8 @@ local name can be imported instead (for ``from OLD import name`` lines).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from dataclasses import dataclass
 from typing import Optional
 
@@ -205,6 +207,7 @@ for _d in TABLE:
         KWARGS.setdefault(_d.function or "", {})[_d.old] = _d
 
 
+@lru_cache(maxsize=65536)
 def lookup(qualname: str) -> Optional[Deprecation]:
     """The row for a qualified name: an exact name, else the deprecated module it is in."""
     d = BY_NAME.get(qualname)

@@ -65,6 +65,9 @@ class Unit:
     defaulted_params: set[str] = field(default_factory=set)
     # parameters that call sites in this file feed arrays or Python scalars
     array_params: set[str] = field(default_factory=set)
+    # calls from traced code seen so far, and the parameters some of them leave None
+    traced_calls: int = 0
+    maybe_none: set[str] = field(default_factory=set)
     # name -> [(statement sequence number, assigned expression or None for a def)]
     bindings: dict[str, list] = field(default_factory=dict)
     is_generator: bool = False

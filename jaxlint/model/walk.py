@@ -100,15 +100,19 @@ def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
                 yield value
 
 
+_SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})
+
+
 def descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Every node below ``node`` (pre-order), not descending into nested
     functions, lambdas or classes."""
     stack = list(children(node))
     stack.reverse()
+    scopes = _SCOPES
     while stack:
         n = stack.pop()
         yield n
-        if isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        if type(n) in scopes:
             continue
         kids = list(children(n))
         kids.reverse()

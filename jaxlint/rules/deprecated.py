@@ -54,15 +54,40 @@ def _atom(ctx, e: cst.BaseExpression) -> str:
 
 
 def _is_feature_check(test: cst.BaseExpression) -> bool:
-    """`hasattr(jax, ...)`, `getattr(...)`, or anything mentioning a version."""
-    for n in (test, *descendants(test)):
-        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in ("hasattr", "getattr"):
+    """`hasattr(jax, ...)`, `getattr(...)`, or a version comparison, possibly
+    combined with `and`/`or`/`not` (only the top of the test is inspected)."""
+    t = type(test)
+    if t is cst.BooleanOperation:
+        return _is_feature_check(test.left) or _is_feature_check(test.right)
+    if t is cst.UnaryOperation:
+        return _is_feature_check(test.expression)
+    if t is cst.Call:
+        if type(test.func) is cst.Name and test.func.value in ("hasattr", "getattr"):
             return True
-        if isinstance(n, cst.Name) and "version" in n.value.lower():
-            return True
-        if isinstance(n, cst.Attribute) and "version" in n.attr.value.lower():
-            return True
-    return False
+        return _mentions_version(test)
+    if t is cst.Comparison:
+        return any(_mentions_version(e) for e in (test.left, *(c.comparator for c in test.comparisons)))
+    return _mentions_version(test)
+
+
+def _mentions_version(e: cst.BaseExpression) -> bool:
+    """`jax.__version__`, `version`, `jax_version`, `parse(jax.__version__)`..."""
+    while True:
+        t = type(e)
+        if t is cst.Name:
+            return "version" in e.value.lower()
+        if t is cst.Attribute:
+            if "version" in e.attr.value.lower():
+                return True
+            e = e.value
+        elif t is cst.Call:
+            return any(_mentions_version(a.value) for a in e.args) or _mentions_version(e.func)
+        elif t is cst.Subscript:
+            e = e.value
+        elif t in (cst.Tuple, cst.List):
+            return any(_mentions_version(el.value) for el in e.elements)
+        else:
+            return False
 
 class _DeprecationEngine:
     """Matches the table against names, imports, calls and attributes; the
@@ -211,8 +236,8 @@ class _DeprecationEngine:
         self._emit(row, node, ctx.code(node).strip(), fix(Applicability.SAFE, f"Replace with `{new}`", Replacement(node, new)))  # type: ignore[attr-defined]
 
     def _scan_annotation(self, ann: Optional[cst.Annotation]) -> None:
-        if ann is None:
-            return
+        if ann is None or type(ann.annotation) is cst.Name:
+            return  # a bare name: a removed one is reported at its import
         from jaxlint.model.walk import children
 
         stack: list[cst.CSTNode] = [ann.annotation]

@@ -98,6 +98,8 @@ class TracedControlFlow(Rule):
         Valid("import jax\n\n@jax.jit\ndef decay(params, grads):\n    if not grads:\n        return params\n    out = {}\n    for name in params:\n        if name == 'bias':\n            continue\n        out[name] = params[name] * 0.99\n    return out\n"),
         # static fields of pytree classes
         Valid("import dataclasses\nimport functools\nimport jax\nfrom flax import struct\n\nclass State(struct.PyTreeNode):\n    params: dict\n    accum: int = struct.field(pytree_node=False, default=1)\n\n@functools.partial(jax.tree_util.register_dataclass, data_fields=['w'], meta_fields=['depth'])\n@dataclasses.dataclass\nclass Net:\n    w: jax.Array\n    depth: int\n\n@jax.jit\ndef step(state, net, x):\n    if state.accum > 1:\n        x = x / state.accum\n    for _ in range(net.depth):\n        x = jax.nn.relu(x @ net.w)\n    return x\n"),
+        # a branch no traced caller reaches: every traced call passes `size`
+        Valid("import jax\n\ndef _unique(x, size=None):\n    if size is None:\n        if x.sum() > 0:\n            return x\n    return x[:size]\n\n@jax.jit\ndef f(x):\n    return _unique(x * 2, size=x.shape[0])\n"),
         # static_argnums counts from the first parameter jit sees (after partial)
         Valid("import functools\nimport jax\n\ndef f(scale, x, n):\n    if n > 2:\n        return x * scale\n    return x\n\ng = jax.jit(functools.partial(f, 2.0), static_argnums=1)\n"),
         # lax.dtype / lax.axis_size / private helpers return Python values
@@ -140,6 +142,11 @@ class TracedControlFlow(Rule):
         Invalid(
             "import jax\n\n@jax.jit\ndef forward(params, x, training=False):\n    if training:\n        x = x * 0.5\n    return x @ params\n\ny = forward(1.0, 2.0, True)\n",
             expected=[(5, 8)],
+        ),
+        # ...but a helper that some traced caller gives None does run the branch
+        Invalid(
+            "import jax\n\ndef _unique(x, size=None):\n    if size is None:\n        if x.sum() > 0:\n            return x\n    return x[:size]\n\n@jax.jit\ndef f(x):\n    return _unique(x * 2)\n",
+            expected=[(5, 12)],
         ),
         Invalid(
             "import jax\n\ndef helper(v):\n    if v > 0:\n        return v\n    return -v\n\n@jax.jit\ndef f(x):\n    return helper(x * 2)\n",
