@@ -72,8 +72,9 @@ def render_rule_markdown(rule: type[Rule]) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def render_index(rules: Iterable[type[Rule]]) -> str:
-    """``docs/rules/README.md``: a table of every rule."""
+def render_index(rules: Iterable[type[Rule]], seed_map: Optional[str] = None) -> str:
+    """``docs/rules/README.md``: a table of every rule, then the map from the
+    seeds' sharp bits to rules (kept by hand in ``docs/seed-map.md``)."""
     out = [
         "# jaxlint rules",
         "",
@@ -88,13 +89,28 @@ def render_index(rules: Iterable[type[Rule]]) -> str:
         out.append(
             f"| [{r.code}]({r.code}.md) | {r.name} | {summary} | {default} | {r.fix_availability} |"
         )
+    if seed_map:
+        body = seed_map.split("\n", 1)[1] if seed_map.startswith("# ") else seed_map
+        out += [
+            "",
+            "# Every sharp bit of the seeds, and the rule that covers it",
+            "",
+            "Copied from [`docs/seed-map.md`](../seed-map.md) (edit that file, then run "
+            "`python -m jaxlint.docs`).",
+            body.rstrip(),
+        ]
     return "\n".join(out) + "\n"
+
+
+def read_seed_map(out_dir: Path) -> Optional[str]:
+    path = Path(out_dir).parent / "seed-map.md"
+    return path.read_text(encoding="utf-8") if path.exists() else None
 
 
 def expected_files(out_dir: Path) -> dict[Path, str]:
     rules = all_rules()
     files = {out_dir / f"{r.code}.md": render_rule_markdown(r) for r in rules}
-    files[out_dir / "README.md"] = render_index(rules)
+    files[out_dir / "README.md"] = render_index(rules, read_seed_map(out_dir))
     return files
 
 

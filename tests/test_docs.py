@@ -34,3 +34,18 @@ def test_generate_and_check(tmp_path: Path) -> None:
     assert main(["--out", str(out)]) == 0
     assert not (out / "JAX999.md").exists()
     assert main(["--check", "--out", str(out)]) == 0
+
+
+def test_seed_map_names_real_rules_and_covers_every_default_rule():
+    """docs/seed-map.md (inlined into docs/rules/README.md) must not drift from the rules."""
+    import re
+    from pathlib import Path
+
+    from jaxlint.rules import all_rules
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "seed-map.md").read_text()
+    mentioned = set(re.findall(r"JAX\d{3}", text))
+    codes = {r.code for r in all_rules()}
+    assert mentioned <= codes, f"unknown codes in the seed map: {sorted(mentioned - codes)}"
+    default = {r.code for r in all_rules() if r.default_enabled and r.code != "JAX001"}
+    assert default <= mentioned, f"rules missing from the seed map: {sorted(default - mentioned)}"
