@@ -59,6 +59,15 @@ class _DefaultGroup(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] not in self.commands and args[0] not in _SUBCOMMAND_FLAGS:
+            first = args[0]
+            if not os.path.exists(first) and not first.startswith("-"):
+                import difflib
+
+                close = difflib.get_close_matches(first, list(self.commands), n=1, cutoff=0.75)
+                if close:
+                    raise click.UsageError(
+                        f"'{first}' is neither a file nor a command; did you mean `jaxlint {close[0]}`?"
+                    )
             args = ["check", *args]
         return super().parse_args(ctx, args)
 
@@ -184,6 +193,9 @@ def run_check(opts: CheckOptions) -> int:
     reporting (fixes, diffs, noqa insertion) slot in after ``_lint``.
     """
     stdin_mode = "-" in opts.paths or (not opts.paths and opts.stdin_filename is not None)
+    if opts.statistics and opts.output_format not in ("full", "concise", "json"):
+        error(f"--statistics prints a table or JSON; it cannot be combined with --output-format {opts.output_format}")
+        return EXIT_ERROR
     if stdin_mode and len(opts.paths) > 1:
         error("`-` (standard input) cannot be combined with other paths")
         return EXIT_ERROR
@@ -216,6 +228,7 @@ def run_check(opts: CheckOptions) -> int:
                           sources=linted.sources, unsafe_fixes=opts.unsafe_fixes)
     if fixing is not None:
         return _finish_fix(opts, report, linted, fixing, stdin_mode)
+    report.unchecked = len(linted.errors)
     try:
         with _output_stream(opts.output_file) as (out, color):
             _report(report, opts, out, color)

@@ -67,6 +67,9 @@ _KEYS: dict[str, tuple[str, Any]] = {
     "runtime": ("a table", lambda v: isinstance(v, dict)),
 }
 
+# keys of [tool.jaxlint.runtime] (their values are checked by jaxlint/runtime/specs.py)
+RUNTIME_KEYS = ("inputs", "default-dim", "timeout", "runs")
+
 # keys passed through to the rules as LintSettings.options
 _OPTION_KEYS = ("max-unrolled-loop",)
 
@@ -154,6 +157,13 @@ def load_config(path: Path) -> Config:
             raise ConfigError(
                 f"{prefix}key '{key}' must be {expected}, got {_type_name(value)} {value!r}"
             )
+        if key == "runtime":
+            unknown = sorted(set(value) - set(RUNTIME_KEYS))
+            if unknown:
+                raise ConfigError(
+                    f"{prefix}unknown key 'runtime.{unknown[0]}'; expected one of: "
+                    + ", ".join(RUNTIME_KEYS)
+                )
         attr = key.replace("-", "_")
         if key in _OPTION_KEYS:
             cfg.options[key] = value

@@ -164,3 +164,33 @@ def test_module_entry_point(project: Path) -> None:
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_user_flow_guards(tmp_path):
+    """Regressions from a user-flow review: one clear line and exit 2 each."""
+    import subprocess
+    import sys
+
+    def run(*args, cwd=tmp_path):
+        return subprocess.run([sys.executable, "-m", "jaxlint", *args], cwd=cwd,
+                              capture_output=True, text=True)
+
+    # a mistyped subcommand gets a hint instead of "no such file"
+    r = run("ruls")
+    assert r.returncode == 2 and "did you mean `jaxlint rules`" in r.stderr
+    # a missing path never says "All checks passed!"
+    r = run("missing.py")
+    assert r.returncode == 2 and "All checks passed" not in r.stdout
+    # --statistics is a table or JSON, not SARIF
+    (tmp_path / "a.py").write_text("import jax\n")
+    r = run("a.py", "--statistics", "--output-format", "sarif")
+    assert r.returncode == 2 and "--statistics" in r.stderr
+    # a typo in [tool.jaxlint.runtime] is caught by `check` too
+    (tmp_path / "pyproject.toml").write_text("[tool.jaxlint.runtime]\ntimeuot = 5\n")
+    r = run("a.py")
+    assert r.returncode == 2 and "runtime.timeuot" in r.stderr
+    # an undecodable file is an error in JUnit, not a passing test
+    (tmp_path / "pyproject.toml").unlink()
+    (tmp_path / "bad.py").write_bytes(b"import jax\nx = '\xe9'\n")
+    r = run("bad.py", "--output-format", "junit")
+    assert r.returncode == 2 and "<error" in r.stdout

@@ -30,6 +30,8 @@ class OutputReport:
     # text of files that are not on disk (stdin), by display path
     sources: dict[str, str] = field(default_factory=dict)
     findings: list[Finding] = field(init=False)
+    # paths that could not be linted (missing, unreadable, undecodable)
+    unchecked: int = 0
 
     def __post_init__(self) -> None:
         self.findings = sorted(
@@ -75,10 +77,10 @@ def write(fmt: str, report: OutputReport, out: TextIO, color: bool = False) -> N
 def summary_line(report: OutputReport) -> str:
     """``Found N errors (M fixable with --fix; K more with --unsafe-fixes).``"""
     n = len(report.findings)
-    unchecked = sum(1 for r in report.results if r.error)
+    unchecked = max(sum(1 for r in report.results if r.error), report.unchecked)
     if n == 0:
         if unchecked:
-            return f"No findings, but {unchecked} file{'s' if unchecked != 1 else ''} could not be checked (see the errors)."
+            return f"No findings, but {unchecked} path{'s' if unchecked != 1 else ''} could not be checked (see the errors)."
         return "All checks passed!"
     fixable, hidden = report.fix_counts()
     text = f"Found {n} error{'s' if n != 1 else ''}"

@@ -1,7 +1,8 @@
 """``junit``: JUnit XML for CI test reporters.
 
 One ``<testsuite>`` per linted file; one ``<testcase>`` with a ``<failure>``
-per finding, or a single passing test case for a clean file.
+per finding, a single passing test case for a clean file, and an ``<error>``
+for a file that could not be linted (e.g. not valid UTF-8).
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ def build(report: OutputReport) -> ET.Element:
     by_path: dict[str, list] = {r.path: [] for r in report.results}
     for f in report.findings:
         by_path.setdefault(f.path, []).append(f)
+    # files that could not be linted (undecodable...) are errors, not passes
+    problems = {r.path: r.error for r in report.results if r.error}
     total = len(report.findings)
     root = ET.Element(
         "testsuites",
         name="jaxlint",
         tests=str(sum(max(1, len(v)) for v in by_path.values())),
         failures=str(total),
-        errors="0",
+        errors=str(len(problems)),
     )
     for path in sorted(by_path):
         findings = by_path[path]
@@ -32,8 +35,13 @@ def build(report: OutputReport) -> ET.Element:
             name=path,
             tests=str(max(1, len(findings))),
             failures=str(len(findings)),
-            errors="0",
+            errors="1" if path in problems else "0",
         )
+        if path in problems:
+            case = ET.SubElement(suite, "testcase", name="jaxlint", classname=path)
+            err = ET.SubElement(case, "error", message=problems[path], type="jaxlint")
+            err.text = f"{path}: {problems[path]}"
+            continue
         if not findings:
             ET.SubElement(suite, "testcase", name="jaxlint", classname=path)
             continue

@@ -113,9 +113,27 @@ def build(report: OutputReport) -> dict[str, Any]:
                     "%SRCROOT%": {"uri": report.cwd.resolve().as_uri() + "/"}
                 },
                 "results": [_result(report, f, index) for f in report.findings],
+                "invocations": [_invocation(report)],
             }
         ],
     }
+
+
+def _invocation(report: OutputReport) -> dict[str, Any]:
+    """Files that could not be linted become error notifications (not silence)."""
+    notes = [
+        {
+            "level": "error",
+            "message": {"text": f"{r.path}: {r.error}"},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": r.path, "uriBaseId": "%SRCROOT%"}}}],
+        }
+        for r in report.results
+        if r.error
+    ]
+    inv: dict[str, Any] = {"executionSuccessful": not notes and not report.unchecked}
+    if notes:
+        inv["toolExecutionNotifications"] = notes
+    return inv
 
 
 def write(report: OutputReport, out: TextIO, color: bool) -> None:

@@ -166,11 +166,13 @@ class TracerConversion(Rule):
 
     def _report(self, node, what: str, error: str, v) -> None:
         ctx = self.ctx
-        alt = (
-            "use `jax.lax.fori_loop`/`lax.scan` for loops of traced length"
-            if error == "TracerIntegerConversionError"
-            else "keep it as an array (e.g. `x.astype(jnp.int32)`), or return it and convert outside the traced function"
-        )
+        if error == "TracerIntegerConversionError":
+            alt = "use `jax.lax.fori_loop`/`lax.scan` for loops of traced length"
+        else:
+            cast = {"`int()`": "`x.astype(jnp.int32)`", "`float()`": "`x.astype(jnp.float32)`",
+                    "`complex()`": "`x.astype(jnp.complex64)`"}.get(what)
+            alt = (f"keep it as an array ({cast}), or return it and convert outside the traced function"
+                   if cast else "keep it as an array, or return it and convert outside the traced function")
         self.report(
             node,
             f"{what} needs a concrete value, but its argument is traced: "

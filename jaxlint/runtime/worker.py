@@ -98,6 +98,14 @@ def main() -> int:
                     f"{exc.__class__.__name__}: {first_line(exc)}")
         return 0
     try:
+        jax.devices()
+    except Exception as exc:  # noqa: BLE001 - e.g. --device gpu on a machine without one
+        platforms = os.environ.get("JAX_PLATFORMS", "the default")
+        events.emit(event="import-failed", error=f"JAX could not start the {platforms} backend "
+                    f"(--device {job.get('device') or 'default'}): {exc.__class__.__name__}: "
+                    f"{first_line(exc)}")
+        return 0
+    try:
         module = _import_module(job["path"], job["module_name"])
     except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
         events.emit(event="import-failed",
