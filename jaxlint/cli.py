@@ -547,18 +547,21 @@ def rules_command(output_format: str) -> None:
     from rich.text import Text
 
     count = f"{len(rules)} rule{'s' if len(rules) != 1 else ''}"
-    table = Table()
+    from rich import box
+
+    # piped: keep each rule on one line unless COLUMNS asks for a width
+    width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS") or 240)
+    console = Console(file=sys.stdout, highlight=False, soft_wrap=False, width=width)
+    narrow = console.width < 120
+    table = Table(box=box.SIMPLE_HEAD if narrow else box.HEAVY_HEAD, pad_edge=not narrow)
     table.add_column("Code", style="bold", no_wrap=True)
-    table.add_column("Name", no_wrap=True)
-    table.add_column("Default", no_wrap=True)
+    table.add_column("Name", overflow="fold", min_width=12)
+    table.add_column("On" if narrow else "Default", no_wrap=True)
     table.add_column("Fix", no_wrap=True)
-    table.add_column("Summary")
+    table.add_column("Summary", ratio=1, min_width=24, overflow="fold")
     for r in rules:
         table.add_row(Text(r.code), Text(r.name), "on" if r.default_enabled else "off",
                       Text(r.fix_availability), Text(r.summary))
-    # piped: no terminal width to honour, so keep each rule on one line
-    width = None if sys.stdout.isatty() else 240
-    console = Console(file=sys.stdout, highlight=False, soft_wrap=False, width=width)
     console.print(Text(f"jaxlint {__version__}: {count}"))
     console.print(table)
 
