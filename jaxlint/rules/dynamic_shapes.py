@@ -258,9 +258,14 @@ class SizeDependentFunction(Rule):
             if "where" in what or "nonzero" in what or "argwhere" in what
             else "or compute it outside the traced function"
         )
+        error = (
+            "ConcretizationTypeError (TracerBoolConversionError on JAX 0.10)"
+            if "compress" in what or "extract" in what
+            else "ConcretizationTypeError"
+        )
         self.report(
             node,
             f"{what} without `{size_kw}=` on a traced value ({ctx.describe_origin(v)}): its "
-            f"output shape depends on the values, so tracing raises ConcretizationTypeError. "
+            f"output shape depends on the values, so tracing raises {error}. "
             f"Pass a static `{size_kw}=` (an upper bound), {hint}",
         )
