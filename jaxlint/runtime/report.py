@@ -64,7 +64,9 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    width = None if getattr(out, "isatty", lambda: False)() else 200
+    import os
+
+    width = None if getattr(out, "isatty", lambda: False)() else int(os.environ.get("COLUMNS") or 200)
     console = Console(file=out, highlight=False, soft_wrap=False, width=width,
                       no_color=not color, force_terminal=color)
     env = report.environment
@@ -72,8 +74,13 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
         console.print(Text(f"jaxlint runtime: JAX {env.get('jax_version')} on "
                            f"{env.get('device')}"))
     table = Table(title="Runtime verdicts", title_justify="left")
-    for col in ("Location", "Code", "Function", "Verdict", "Evidence / reason", "Inputs assumed"):
-        table.add_column(col, overflow="fold")
+    # locations stay whole (clickable, copyable); the prose columns wrap
+    table.add_column("Location", no_wrap=True)
+    table.add_column("Code", no_wrap=True)
+    table.add_column("Function", overflow="fold")
+    table.add_column("Verdict", no_wrap=True)
+    table.add_column("Evidence / reason", overflow="fold", ratio=3)
+    table.add_column("Inputs assumed", overflow="fold", ratio=1)
     styles = {"confirmed": "bold red", "not-reproduced": "green", "skipped": "yellow"}
     for f in report.findings:
         rt = f.runtime or {}
@@ -95,7 +102,7 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
             bt.add_column(col, overflow="fold")
         for where, label, b in rows:
             if "skipped" in b:
-                bt.add_row(Text(where), Text("-"), Text(b["skipped"]), "", "", "", "", "")
+                bt.add_row(Text(where), Text(f"not benchmarked: {b['skipped']}"), "", "", "", "", "", "")
                 continue
             agree = b.get("outputs_agree")
             agree_s = "-" if agree is None else ("yes" if agree else "no")
