@@ -739,7 +739,7 @@ class FileContext:
         if not isinstance(func, cst.Name):
             return
         v = self._lookup(func.value)
-        unit = v.unit if v is not None else self._lookup_def(func.value)
+        unit = v.unit if v is not None else self.unit.lookup_def(func.value)
         if unit is None or not unit.jit_root:
             return
         params = unit.positional()
@@ -780,7 +780,7 @@ class FileContext:
             if v is not None and v.unit is not None:
                 target = v.unit
             elif v is None:
-                target = self._lookup_def(func.value)
+                target = self.unit.lookup_def(func.value)
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             if func.value.value == "self" and self.unit.cls is not None:
                 target = self.unit.cls.methods.get(func.attr.value)
@@ -795,7 +795,7 @@ class FileContext:
                     inner = pos[0].value
                     if isinstance(inner, cst.Name):
                         iv = self._lookup(inner.value)
-                        target = iv.unit if iv is not None and iv.unit is not None else self._lookup_def(inner.value)
+                        target = iv.unit if iv is not None and iv.unit is not None else self.unit.lookup_def(inner.value)
                     elif isinstance(inner, cst.Lambda):
                         target = self.index.unit_of.get(id(inner))
         if target is None or target is self.unit or target.host:
@@ -852,14 +852,6 @@ class FileContext:
             return True
         if isinstance(comp.operator, cst.IsNot):
             return False
-        return None
-
-    def _lookup_def(self, name: str) -> Optional[Unit]:
-        u: Optional[Unit] = self.unit
-        while u is not None:
-            if name in u.defs:
-                return u.defs[name]
-            u = u.parent
         return None
 
     # -- evaluation ---------------------------------------------------------------

@@ -390,30 +390,6 @@ class Indexer:
                             self.index.x64_nodes.append(node)
 
     # -- resolution -------------------------------------------------------------
-    def lookup_def(self, name: str, scope: Unit) -> Optional[Unit]:
-        u: Optional[Unit] = scope
-        while u is not None:
-            if name in u.defs:
-                return u.defs[name]
-            u = u.parent
-        return None
-
-    def _binding_for(self, name: str, scope: Unit, seq: int):
-        """The binding of ``name`` visible at statement ``seq`` in ``scope``:
-        (unit holding it, expression or None for a def); None if unknown."""
-        u: Optional[Unit] = scope
-        while u is not None:
-            entries = u.bindings.get(name)
-            if entries:
-                if u is scope:
-                    before = [e for e in entries if e[0] < seq]
-                    chosen = before[-1] if before else entries[-1]
-                else:
-                    chosen = entries[-1]  # an enclosing scope: its final binding
-                return u, chosen
-            u = u.parent
-        return None
-
     def resolve_fn(
         self, expr: cst.BaseExpression, scope: Unit, seq: int = 1 << 30, depth: int = 0
     ) -> tuple[Optional[Unit], int, frozenset[str], Optional[TransformSite]]:
@@ -424,7 +400,7 @@ class Indexer:
         if isinstance(expr, cst.Lambda):
             return self.index.unit_of.get(id(expr)), 0, frozenset(), None
         if isinstance(expr, cst.Name):
-            found = self._binding_for(expr.value, scope, seq)
+            found = scope.binding_for(expr.value, seq)
             if found is None:
                 return none
             holder, (bseq, value) = found
@@ -436,7 +412,7 @@ class Indexer:
             if expr.value.value in ("self", "cls") and scope.cls is not None:
                 return scope.cls.methods.get(expr.attr.value), 0, frozenset(), None
             # obj.method where obj = SomeClass(...) of this file: the bound method
-            found = self._binding_for(expr.value.value, scope, seq)
+            found = scope.binding_for(expr.value.value, seq)
             if found is not None:
                 value = found[1][1]
                 if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
@@ -467,7 +443,7 @@ class Indexer:
         idx = self.index
         # call edges between units, for the analysis order
         for unit, call in self._pending_calls:
-            callee = self.lookup_def(call.func.value, unit)  # type: ignore[union-attr]
+            callee = unit.lookup_def(call.func.value)  # type: ignore[union-attr]
             if callee is not None:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # classes: methods of flax/equinox/haiku modules see traced array arguments

@@ -173,20 +173,11 @@ def _bound_def(index, site: TransformSite) -> Optional[Unit]:
         return index.unit_of.get(id(e))
     if not isinstance(e, cst.Name):
         return None
-    u: Optional[Unit] = site.scope
-    while u is not None:
-        entries = u.bindings.get(e.value)
-        if entries:
-            if u is site.scope:
-                before = [b for b in entries if b[0] < site.seq]
-                chosen = before[-1] if before else entries[-1]
-            else:
-                chosen = entries[-1]
-            return u.defs.get(e.value) if chosen[1] is None else None
-        if e.value in u.defs:
-            return u.defs[e.value]
-        u = u.parent
-    return None
+    found = site.scope.binding_for(e.value, site.seq)
+    if found is None:
+        return None
+    holder, (_, value) = found
+    return holder.defs.get(e.value) if value is None else None
 
 
 class JitCalls:
@@ -273,7 +264,7 @@ class JitCalls:
         v = self.ctx.value(expr)
         if v.unit is not None or isinstance(expr, cst.Lambda):
             return v.unit
-        return self.ctx._lookup_def(expr.value)
+        return self.ctx.unit.lookup_def(expr.value)
 
     def note_assign(self, node: cst.Assign) -> None:
         """``name = jax.jit(...)``: remember the wrap; any other value forgets it."""

@@ -85,6 +85,33 @@ class Unit:
     def positional(self) -> list[ParamInfo]:
         return [p for p in self.params if p.kind in ("pos", "posonly")]
 
+    def lookup_def(self, name: str) -> Optional["Unit"]:
+        """The function ``name`` denotes here, by the nearest enclosing scope's defs."""
+        u: Optional[Unit] = self
+        while u is not None:
+            if name in u.defs:
+                return u.defs[name]
+            u = u.parent
+        return None
+
+    def binding_for(self, name: str, seq: int) -> Optional[tuple["Unit", tuple]]:
+        """The binding of ``name`` visible at statement ``seq`` of this unit:
+        (unit holding it, (seq, assigned expression or None for a def)), or None.
+        In this unit the latest binding before ``seq`` counts; in an enclosing
+        unit its final binding (the function runs after that scope is set up)."""
+        u: Optional[Unit] = self
+        while u is not None:
+            entries = u.bindings.get(name)
+            if entries:
+                if u is self:
+                    before = [e for e in entries if e[0] < seq]
+                    chosen = before[-1] if before else entries[-1]
+                else:
+                    chosen = entries[-1]
+                return u, chosen
+            u = u.parent
+        return None
+
     def mark_traced(self, reason: str) -> bool:
         changed = not self.traced
         self.traced = True
