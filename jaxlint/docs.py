@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from jaxlint.rules import all_rules
-from jaxlint.rules.base import Rule
+from jaxlint.engine.rule import Rule
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT_DIR = REPO_ROOT / "docs" / "rules"

@@ -1,4 +1,4 @@
-"""Lint one file: decode, prefilter, parse once, analyse once, report.
+"""Lint one file: decode, prefilter, parse once, run the engine, report.
 
 This is the per-file pipeline every front end uses (CLI workers, stdin, the
 cache, the LSP, the runtime companion).  It never raises for bad input: a file
@@ -9,7 +9,6 @@ gets a JAX001 finding.
 from __future__ import annotations
 
 import ast
-import codecs
 import gc
 import io
 import re
@@ -132,9 +131,10 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
         result.error = f"cannot be parsed ({exc.__class__.__name__})"
         return result
     result.parsed = True
-    from jaxlint.model.analysis import analyze_module
+    from jaxlint.engine import analyze
+    from jaxlint.rules import all_rules
 
-    result.findings.extend(analyze_module(module, text, path, settings))
+    result.findings.extend(analyze(module, text, path, settings, all_rules()))
     result.findings.sort(key=Finding.sort_key)
     return result
 
@@ -144,8 +144,3 @@ _SKIP_FILE_RE = re.compile(r"^\s*#\s*jaxlint:\s*skip-file\b", re.MULTILINE)
 
 def _has_skip_file(text: str) -> bool:
     return _SKIP_FILE_RE.search(text) is not None
-
-
-# re-exported for callers that need the codec name of a file they will rewrite
-def bom_of(data: bytes) -> bytes:
-    return codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""

@@ -60,6 +60,8 @@ def test_invalid_example(rule, i, ex):
         assert f.end_line >= f.line
         if ex.message_contains:
             assert ex.message_contains in f.message
+    if ex.messages is not None:
+        assert [f.message for f in found] == list(ex.messages)
 
 
 @pytest.mark.parametrize("rule,i,ex", CASES_FIXED)

@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.findings import Severity
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants, positional_args, string_value
-from jaxlint.rules.base import Invalid, Rule, Valid
+from jaxlint.engine.rule import Invalid, Rule, Valid
 
 # a structure: ("leaf",), ("none",), ("tuple", [children]), ("list", [children]),
 # ("dict", (keys...), [children]); None when it cannot be known from the syntax

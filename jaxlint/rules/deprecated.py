@@ -10,7 +10,7 @@ from jaxlint.findings import Applicability, Severity
 from jaxlint.model import deprecations as D
 from jaxlint.model import values as V
 from jaxlint.model.walk import descendants, dotted_name, positional_args
-from jaxlint.rules.base import Invalid, Replacement, Rule, RuleFix, Valid, fix
+from jaxlint.engine.rule import Invalid, Replacement, Rule, RuleFix, Valid, fix
 
 _GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
 _SEED = "Renamed and removed APIs met in the seeds: `jax.tree_map`, `jax.ops.index_update`, `.device_buffer`, `from jax.config import config`, `jax.experimental.optimizers` (seeds 000-004)"

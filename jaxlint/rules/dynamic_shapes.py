@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.walk import arg_at, keyword_arg, positional_args
-from jaxlint.rules.base import Invalid, Rule, Valid
+from jaxlint.engine.rule import Invalid, Rule, Valid
 
 _SEED = "The Sharp Bits § Dynamic Shapes (seed 000); study notes § static shapes (seed 003)"
 

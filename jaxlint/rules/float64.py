@@ -10,7 +10,7 @@ from jaxlint.findings import Applicability, Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.walk import positional_args, string_value
-from jaxlint.rules.base import Invalid, Replacement, Rule, Valid, fix
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 
 # positional index of ``dtype`` in jax functions that take it positionally
 _DTYPE_POSITION = {

@@ -17,7 +17,7 @@ from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import children
-from jaxlint.rules.base import Invalid, Replacement, Rule, Valid, fix
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 
 _OWN_TRACE_REASONS = ("decorated with", "wrapped by", "a body passed to")
 
@@ -643,7 +643,7 @@ class StaleGlobalRead(Rule):
             if _binds(u, n) or n in u.global_names or n in u.nonlocal_names:
                 return
             u = u.parent
-        mv = ctx.module_env.get(n)
+        mv = ctx.module_value(n)
         if mv is not None and mv.kind in (V.FUNCTION, V.MODULE):
             return
         if (id(unit), n) in self._reported:

@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
 from jaxlint.model.walk import dotted_name
-from jaxlint.rules.base import Invalid, Replacement, Rule, Valid, fix
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 
 _AUG_METHODS = {
     cst.AddAssign: "add",

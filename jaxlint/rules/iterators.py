@@ -7,7 +7,7 @@ import libcst as cst
 from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
-from jaxlint.rules.base import Invalid, Rule, Valid
+from jaxlint.engine.rule import Invalid, Rule, Valid
 
 # lax primitives whose non-function arguments are JAX operands
 _LAX_OPERAND_PRIMITIVES = frozenset(
@@ -129,7 +129,7 @@ class IteratorUnderTransform(Rule):
     def _check_next(self, node: cst.Call, it: cst.BaseExpression) -> None:
         ctx = self.ctx
         if isinstance(it, cst.Name):
-            local = it.value in ctx.env and it.value not in {p.name for p in ctx.unit.params}
+            local = ctx.local(it.value) is not None and it.value not in {p.name for p in ctx.unit.params}
             if local:
                 return
         elif not isinstance(it, cst.Attribute):

@@ -7,7 +7,7 @@ import libcst as cst
 from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model.walk import arg_at
-from jaxlint.rules.base import Invalid, Rule, Valid
+from jaxlint.engine.rule import Invalid, Rule, Valid
 
 
 class PrngKeyReuse(Rule):
@@ -133,7 +133,7 @@ class PrngKeyReuse(Rule):
         """A key from the enclosing scope consumed in a scan/fori_loop/while_loop
         body: the body is traced once and runs every iteration with that key."""
         ctx = self.ctx
-        if not isinstance(key_expr, cst.Name) or key_expr.value in ctx.env:
+        if not isinstance(key_expr, cst.Name) or ctx.local(key_expr.value) is not None:
             return False
         loop = next(
             (r for r in ctx.unit.reasons if r.startswith("a body passed to") and r.endswith(self._LOOP_BODIES)),
@@ -157,12 +157,12 @@ class PrngKeyReuse(Rule):
             return
         frame = ctx.loop_stack[-1]
         kind = "comprehension" if not isinstance(node, (cst.For, cst.While)) else "loop"
-        for token, (site, how) in list(ctx.consumed.items()):
+        for token, (site, how) in list(ctx.consumed_keys()):
             if token in frame.entry_consumed or token.loop_depth >= frame.depth:
                 continue
             holders = [n for n, v in frame.entry_env.items() if v.key is token]
-            still = [n for n in holders if ctx.env.get(n) is not None and ctx.env[n].key is token]
-            attr_still = ctx._attr_tokens.get(token.label) is token
+            still = [n for n in holders if getattr(ctx.local(n), "key", None) is token]
+            attr_still = ctx.attr_key(token.label) is token
             if still or attr_still or (
                 not holders and token.loop_depth < frame.depth and token.label not in frame.rebound
             ):

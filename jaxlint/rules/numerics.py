@@ -11,7 +11,7 @@ from jaxlint.findings import Applicability, Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.walk import arg_at, children, int_value, keyword_arg, positional_args, string_value
-from jaxlint.rules.base import Invalid, Replacement, Rule, Valid, fix
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 
 # functions whose derivative is infinite or NaN somewhere, with a safe stand-in input
 _SINGULAR = {

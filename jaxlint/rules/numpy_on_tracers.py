@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
 from jaxlint.model.walk import keyword_arg
-from jaxlint.rules.base import Invalid, Replacement, Rule, Valid, fix
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 
 # NumPy functions that call ``__array__`` on their arguments (checked on jax 0.10.2 with
 # numpy 2.4: each raises TracerArrayConversionError on a jit tracer).  Functions that

@@ -15,7 +15,7 @@ from jaxlint.model.walk import (
     keyword_arg,
     positional_args,
 )
-from jaxlint.rules.base import Invalid, Replacement, Rule, Valid, fix
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 
 _SEED_PERF = (
     "tutorial § jit: making a new function each time is slow (seed 002); FAQ § jit "
@@ -319,7 +319,7 @@ class _TracedLoopMixin:
                 if q is not None and q.split(".", 1)[0] in ("jax", "flax", "equinox", "optax", "haiku"):
                     return True
             elif isinstance(n, cst.Name):
-                v = ctx._lookup(n.value)  # no memo: the body has not been walked yet
+                v = ctx.lookup(n.value)  # no memo: the body has not been walked yet
                 if v is not None and v.traced:
                     return True
         return False

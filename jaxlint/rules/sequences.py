@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
-from jaxlint.rules.base import Invalid, Replacement, Rule, Valid, fix
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 
 # jax.numpy functions that reject list/tuple array arguments (checked against
 # jax 0.10.2: "<name> requires ndarray or scalar arguments, got <class 'list'>"),

@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.walk import int_value, string_value
-from jaxlint.rules.base import Invalid, Rule, Valid
+from jaxlint.engine.rule import Invalid, Rule, Valid
 
 _SEED = (
     "The Sharp Bits § Control Flow, static_argnums (seed 000); FAQ § Abstract tracer value "

@@ -1,7 +1,7 @@
 """JAX001: the file could not be parsed."""
 
 from jaxlint.findings import Severity
-from jaxlint.rules.base import Rule
+from jaxlint.engine.rule import Rule
 
 
 class SyntaxErrorRule(Rule):

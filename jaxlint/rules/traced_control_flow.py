@@ -7,7 +7,7 @@ import libcst as cst
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.walk import dotted_name
-from jaxlint.rules.base import Invalid, Rule, Valid
+from jaxlint.engine.rule import Invalid, Rule, Valid
 
 
 def _is_presence_check(expr: cst.BaseExpression) -> bool:

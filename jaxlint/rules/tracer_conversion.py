@@ -8,7 +8,7 @@ from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.walk import arg_at
-from jaxlint.rules.base import Invalid, Rule, Valid
+from jaxlint.engine.rule import Invalid, Rule, Valid
 
 
 class TracerConversion(Rule):
@@ -91,7 +91,7 @@ class TracerConversion(Rule):
         func = node.func
         if isinstance(func, cst.Name):
             what = apis.CONCRETIZING_BUILTINS.get(func.value)
-            if what is not None and ctx.qualname(func) is None and func.value not in ctx.env:
+            if what is not None and ctx.qualname(func) is None and ctx.local(func.value) is None:
                 for a in node.args:
                     if a.keyword is None and ctx.is_traced(a.value):
                         v = ctx.value(a.value)

@@ -1,21 +1,23 @@
-"""Pass 2: walk each unit in flow order, track abstract values, run the rules.
+"""Pass 2 of the model: walk each unit in flow order, track abstract values.
 
-Units are analysed callers-first (the module, then functions in call order),
-so that when a helper is reached the model already knows which of its
-parameters received tracers from traced callers.  Inside a unit, statements
-are walked in order; every node visited is offered to the rules' ``visit_*``
-hooks, which ask this context (``FileContext``) about values.
+Units are analysed callers-first (the module, then functions in call order,
+see ``schedule``), so that when a helper is reached the model already knows
+which of its parameters received tracers from traced callers.  Inside a unit,
+statements are walked in order, keeping an environment of abstract ``Value``s.
+
+The interpreter knows no rule: it is handed two tables, node class -> callables,
+and calls them when it enters and leaves a node (``hooks`` / ``leave_hooks``).
+The engine (``jaxlint/engine``) builds those tables from the enabled rules; the
+rules ask questions through ``jaxlint.engine.context.RuleContext``.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import libcst as cst
 
-from jaxlint.findings import Edit, Finding, Fix
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.index import FileIndex, build_index
@@ -24,10 +26,8 @@ from jaxlint.model.shapes import constructor_facts
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
 from jaxlint.model.walk import children, dotted_name, positional_args, string_value
-from jaxlint.rules.base import Report, Rule
 from jaxlint.settings import LintSettings
 
-_TERMINATORS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
 # expression nodes without expression children
 _LEAVES = frozenset(
     {cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis}
@@ -50,28 +50,19 @@ class LoopFrame:
     rebound: set[str] = field(default_factory=set)
 
 
-_HOOK_NAMES: dict[type, list[tuple[str, type, bool]]] = {}
+Hooks = Mapping[type, Sequence[Callable[[cst.CSTNode], None]]]
 
 
-def _hook_names(rule_cls: type) -> list[tuple[str, type, bool]]:
-    """(method name, libcst class, is_visit) for a rule class's hooks, computed once."""
-    names = _HOOK_NAMES.get(rule_cls)
-    if names is None:
-        names = []
-        for attr in dir(rule_cls):
-            if attr.startswith("visit_") or attr.startswith("leave_"):
-                cls = getattr(cst, attr.split("_", 1)[1], None)
-                if isinstance(cls, type):
-                    names.append((attr, cls, attr.startswith("visit_")))
-        _HOOK_NAMES[rule_cls] = names
-    return names
-
-
-class FileContext:
-    """What rules see: the file, the current unit, and the JAX model's answers."""
+class Interpreter:
+    """The abstract interpreter of one file: the current unit, its environment,
+    and the answers about values the rules' context passes on."""
 
     def __init__(
-        self, index: FileIndex, text: str, path: str, settings: LintSettings, rules: list[type[Rule]]
+        self,
+        index: FileIndex,
+        text: str,
+        path: str,
+        settings: LintSettings,
     ) -> None:
         self.index = index
         self.module = index.module
@@ -79,7 +70,6 @@ class FileContext:
         self.path = path
         self.settings = settings
         self.imports = index.imports
-        self.reports: list[Report] = []
         self.unit: Unit = index.module_unit
         self.env: dict[str, Value] = {}
         self.module_env: dict[str, Value] = {}
@@ -90,14 +80,14 @@ class FileContext:
         self._attr_tokens: dict[str, KeyToken] = {}
         self._statement: Optional[cst.CSTNode] = None
         self.jit_calls = JitCalls(self)
-        self.rules: list[Rule] = [r(self) for r in rules]
-        self._hooks: dict[type, list[Callable]] = {}
-        self._leave_hooks: dict[type, list[Callable]] = {}
+        self._hooks: Hooks = {}
+        self._leave_hooks: Hooks = {}
         self._qn_memo: dict[int, Optional[str]] = {}
-        for rule in self.rules:
-            for attr, cls, is_visit in _hook_names(type(rule)):
-                table = self._hooks if is_visit else self._leave_hooks
-                table.setdefault(cls, []).append(getattr(rule, attr))
+
+    def set_hooks(self, hooks: Hooks, leave_hooks: Hooks) -> None:
+        """Callables to call, by node class, on entering and leaving a node."""
+        self._hooks = hooks
+        self._leave_hooks = leave_hooks
 
     # ------------------------------------------------------------------ queries
     @property
@@ -119,7 +109,7 @@ class FileContext:
         q: Optional[str] = None
         t = type(expr)
         if t is cst.Name:
-            v = self._lookup(expr.value)
+            v = self.lookup(expr.value)
             q = v.qualname if v is not None else self.imports.resolve_dotted(expr.value)
         elif t is cst.Attribute:
             base = self.qualname(expr.value)
@@ -130,7 +120,7 @@ class FileContext:
 
     def builtin_name(self, expr: cst.CSTNode) -> Optional[str]:
         """``print``/``next``/``int``... when ``expr`` names an unshadowed builtin."""
-        if isinstance(expr, cst.Name) and self._lookup(expr.value) is None:
+        if isinstance(expr, cst.Name) and self.lookup(expr.value) is None:
             if self.imports.resolve_dotted(expr.value) is None:
                 import builtins
 
@@ -187,16 +177,12 @@ class FileContext:
         """The JitInfo of a jit call written here (``jax.jit(f, ...)``, a jit decorator)."""
         return self.jit_calls.declaration(call)
 
-    def add_report(self, report: Report) -> None:
-        report.function = None if self.unit.is_module else self.unit.qualname
-        self.reports.append(report)
-
     # -- PRNG keys --------------------------------------------------------------
     def key_token(self, expr: cst.CSTNode) -> Optional[KeyToken]:
         """The identity of the key an expression holds (Names, ``a.b`` chains
         and literal subscripts of key arrays); None when it cannot be tracked."""
         if isinstance(expr, cst.Name):
-            v = self._lookup(expr.value)
+            v = self.lookup(expr.value)
             if v is None or v.kind in (V.MODULE, V.FUNCTION, V.STATIC, V.TUPLE):
                 return None
             if v.key is None:
@@ -227,6 +213,10 @@ class FileContext:
             self.unit.closure_env[name] = v
         else:
             self.env[name] = v
+
+    def attr_key(self, dotted: str) -> Optional[KeyToken]:
+        """The key identity already given to an attribute chain (``self.key``)."""
+        return self._attr_tokens.get(dotted)
 
     def consume_key(self, token: KeyToken, node: cst.CSTNode, how: str) -> Optional[tuple[cst.CSTNode, str]]:
         """Mark a key consumed; return the earlier consumption if it was."""
@@ -261,7 +251,10 @@ class FileContext:
         elif isinstance(node, cst.Lambda):
             self.expr(node.body)
 
-    def _lookup(self, name: str) -> Optional[Value]:
+    def lookup(self, name: str) -> Optional[Value]:
+        """The value ``name`` is bound to here: a local on this path, then the
+        enclosing function's bindings, then the module's; None when unbound (an
+        import or a builtin)."""
         v = self.env.get(name)
         if v is not None:
             return v
@@ -738,7 +731,7 @@ class FileContext:
         func = call.func
         if not isinstance(func, cst.Name):
             return
-        v = self._lookup(func.value)
+        v = self.lookup(func.value)
         unit = v.unit if v is not None else self.unit.lookup_def(func.value)
         if unit is None or not unit.jit_root:
             return
@@ -776,7 +769,7 @@ class FileContext:
         target: Optional[Unit] = None
         n_bound = 0
         if isinstance(func, cst.Name):
-            v = self._lookup(func.value)
+            v = self.lookup(func.value)
             if v is not None and v.unit is not None:
                 target = v.unit
             elif v is None:
@@ -794,7 +787,7 @@ class FileContext:
                 if pos:
                     inner = pos[0].value
                     if isinstance(inner, cst.Name):
-                        iv = self._lookup(inner.value)
+                        iv = self.lookup(inner.value)
                         target = iv.unit if iv is not None and iv.unit is not None else self.unit.lookup_def(inner.value)
                     elif isinstance(inner, cst.Lambda):
                         target = self.index.unit_of.get(id(inner))
@@ -859,7 +852,7 @@ class FileContext:
         t = type(e)
         traced_ctx = self.in_traced
         if t is cst.Name:
-            v = self._lookup(e.value)
+            v = self.lookup(e.value)
             if v is not None:
                 return v
             if e.value in ("True", "False", "None"):
@@ -1042,7 +1035,7 @@ class FileContext:
             return V.UNKNOWN_VALUE
         if isinstance(func, cst.Name):
             name = func.value
-            local = self._lookup(name)
+            local = self.lookup(name)
             if local is None:
                 if name in _BUILTIN_STATIC or name in ("int", "float", "bool", "complex"):
                     return V.STATIC_VALUE
@@ -1127,7 +1120,7 @@ def _imported_names(s: cst.CSTNode) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------
-def _schedule(index: FileIndex) -> list[Unit]:
+def schedule(index: FileIndex) -> list[Unit]:
     """Units in an order where callers and enclosing units come first."""
     units = index.units
     by_id = {id(u): u for u in units}
@@ -1163,96 +1156,3 @@ def _schedule(index: FileIndex) -> list[Unit]:
             done.add(uid)
             remaining.remove(uid)
     return out
-
-
-def analyze_module(
-    module: cst.Module, text: str, path: str, settings: LintSettings
-) -> list[Finding]:
-    from jaxlint.rules import all_rules
-    from jaxlint.suppression import Suppressions
-
-    rules = [r for r in all_rules() if r.code in settings.select and r.code != "JAX001"]
-    if not rules:
-        return []
-    index = build_index(module)
-    ctx = FileContext(index, text, path, settings, rules)
-    old_limit = sys.getrecursionlimit()
-    if old_limit < 10000:
-        sys.setrecursionlimit(10000)
-    for unit in _schedule(index):
-        ctx.run_unit(unit)
-    ctx.unit = index.module_unit
-    for rule in ctx.rules:
-        rule.finish()
-    if not ctx.reports:
-        return []
-    return _to_findings(ctx, Suppressions(text))
-
-
-def _to_findings(ctx: FileContext, suppressions) -> list[Finding]:
-    from jaxlint.positions import node_ranges
-
-    nodes: list[cst.CSTNode] = []
-    for r in ctx.reports:
-        nodes.append(r.node)
-        if r.end_node is not None:
-            nodes.append(r.end_node)
-        if r.related is not None:
-            nodes.append(r.related)
-        if r.fix is not None:
-            nodes.extend(rep.node for rep in r.fix.replacements)
-    ranges = node_ranges(ctx.module, nodes)
-    findings: list[Finding] = []
-    seen: set[tuple] = set()
-    for r in ctx.reports:
-        rng = ranges.get(id(r.node))
-        if rng is None:
-            continue
-        (line, col), (end_line, end_col) = rng
-        if r.end_node is not None and id(r.end_node) in ranges:
-            end_line, end_col = ranges[id(r.end_node)][1]
-        code = r.rule.code
-        if suppressions.is_suppressed(code, line, end_line):
-            continue
-        message = r.message
-        if r.related is not None and "{related_line}" in message:
-            rel = ranges.get(id(r.related))
-            message = message.replace("{related_line}", str(rel[0][0]) if rel else "?")
-        key = (code, line, col)
-        if key in seen:
-            continue
-        seen.add(key)
-        fix = None
-        if r.fix is not None:
-            edits = []
-            ok = True
-            for rep in r.fix.replacements:
-                rr = ranges.get(id(rep.node))
-                if rr is None:
-                    ok = False
-                    break
-                content = rep.new if isinstance(rep.new, str) else ctx.module.code_for_node(rep.new)
-                (sl, sc), (el, ec) = rr
-                edits.append(Edit(sl, sc + 1, el, ec + 1, content))
-            if ok and r.fix.needs_import:
-                from jaxlint.fixer import import_edits
-
-                edits.extend(import_edits(ctx.module, r.fix.needs_import))
-            if ok:
-                fix = Fix(r.fix.applicability, r.fix.message, tuple(edits))
-        findings.append(
-            Finding(
-                code=code,
-                name=r.rule.name,
-                message=message,
-                path=ctx.path,
-                line=line,
-                col=col + 1,
-                end_line=end_line,
-                end_col=end_col + 1,
-                severity=r.rule.severity,
-                fix=fix,
-                function=r.function,
-            )
-        )
-    return findings
