@@ -13,19 +13,17 @@ hot paths); ``__slots__`` keeps the surface closed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, ItemsView, Optional
+from typing import Callable, ItemsView, Optional
 
 import libcst as cst
 
+from jaxlint.engine.types import Report
 from jaxlint.model.index import FileIndex
 from jaxlint.model.interpreter import Interpreter, LoopFrame
 from jaxlint.model.jit_calls import JitInfo
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
 from jaxlint.settings import LintSettings
-
-if TYPE_CHECKING:  # pragma: no cover
-    from jaxlint.engine.rule import Report
 
 
 class RuleContext:
@@ -68,7 +66,7 @@ class RuleContext:
 
     def __init__(self, interp: Interpreter) -> None:
         self._interp = interp
-        self._reports: list["Report"] = []
+        self._reports: list[Report] = []
         self.module: cst.Module = interp.module
         self.text: str = interp.text
         self.path: str = interp.path
@@ -119,7 +117,7 @@ class RuleContext:
         return self._interp.consumed.items()
 
     # ------------------------------------------------------------------ engine side
-    def _add_report(self, report: "Report") -> None:
+    def _add_report(self, report: Report) -> None:
         unit = self._interp.unit
         report.function = None if unit.is_module else unit.qualname
         self._reports.append(report)
