@@ -52,7 +52,7 @@ def render_rule_markdown(rule: type[Rule]) -> str:
     sections = (
         ("What it does", rule.what_it_does),
         ("Why is this bad?", rule.why_bad),
-        ("Example", rule.example),
+        ("Example", rule.example or (_snippet(rule.INVALID[0].code) if rule.INVALID else "")),
         ("Use instead", rule.use_instead),
         ("Fix safety", rule.fix_safety),
         ("Options", rule.options_doc),
