@@ -53,6 +53,3 @@ class ImportTable:
         if base is None:
             return None
         return canonical(f"{base}.{rest}" if rest else base)
-
-    def imports_any(self, roots: tuple[str, ...]) -> bool:
-        return any(q.split(".", 1)[0] in roots for q in self.names.values())

@@ -37,9 +37,6 @@ class TransformSite:
     call: Optional[cst.Call]  # None for a bare decorator
     fn_expr: cst.BaseExpression
     scope: Unit  # the unit the site is written in
-    # positional parameters already bound by functools.partial, and bound keywords
-    bound_positional: int = 0
-    bound_keywords: frozenset[str] = frozenset()
     seq: int = 0  # statement sequence number where the site is written
     target: Optional[Unit] = None  # decorators: the decorated function itself
 

@@ -78,7 +78,6 @@ class Interpreter:
         self.x64_depth = 0  # inside `with jax.enable_x64():`
         self._memo: dict[int, Value] = {}
         self._attr_tokens: dict[str, KeyToken] = {}
-        self._statement: Optional[cst.CSTNode] = None
         self.jit_calls = JitCalls(self)
         self._hooks: Hooks = {}
         self._leave_hooks: Hooks = {}
@@ -294,11 +293,9 @@ class Interpreter:
         t = type(s)
         if t is cst.SimpleStatementLine:
             for small in s.body:
-                self._statement = small
                 if self.small(small):
                     return True
             return False
-        self._statement = s
         self._dispatch(s)
         if t is cst.If:
             return self._if(s)
@@ -396,8 +393,6 @@ class Interpreter:
         elif t is cst.Del:
             self.expr(s.target)
         elif t is cst.Continue or t is cst.Break:
-            if self.loop_stack and t is cst.Continue:
-                self._note_loop_exit()
             self._dispatch_leave(s)
             return True
         elif t is cst.Import or t is cst.ImportFrom:
@@ -515,19 +510,13 @@ class Interpreter:
             if bind_target is not None:
                 bind_target()
             self.block(body.body)
-            self._dispatch_leave_loop(node)
+            self._dispatch_leave(node)
         finally:
             self.loop_stack.pop()
         # the body may run zero times
         self._merge([(self.env, self.consumed), (before_env, frame.entry_consumed)], before_env)
         if orelse is not None:
             self.block(orelse.body.body)
-
-    def _note_loop_exit(self) -> None:
-        pass
-
-    def _dispatch_leave_loop(self, node) -> None:
-        self._dispatch_leave(node)
 
     # -- definitions -----------------------------------------------------------
     def _def(self, s: cst.FunctionDef) -> None:

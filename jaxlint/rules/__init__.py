@@ -42,10 +42,6 @@ def all_rules() -> tuple[type[Rule], ...]:
     return tuple(found)
 
 
-def rules_by_code() -> dict[str, type[Rule]]:
-    return {r.code: r for r in all_rules()}
-
-
 def get_rule(code_or_name: str) -> type[Rule] | None:
     key = code_or_name.strip()
     for r in all_rules():
