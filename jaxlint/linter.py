@@ -1,7 +1,7 @@
 """Lint one file: decode, prefilter, parse once, run the engine, report.
 
 This is the per-file pipeline every front end uses (CLI workers, stdin, the
-cache, the LSP, the runtime companion).  It never raises for bad input: a file
+cache, the fixer, the runtime companion).  It never raises for bad input: a file
 that cannot be decoded gets ``FileResult.error``; a file that does not parse
 gets a JAX001 finding.
 """
