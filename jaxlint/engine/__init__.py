@@ -12,6 +12,7 @@ its enabled codes.
 
 from __future__ import annotations
 
+import sys
 from typing import Callable, Sequence
 
 import libcst as cst
@@ -24,6 +25,7 @@ from jaxlint.settings import LintSettings
 
 __all__ = ["analyze", "hook_tables"]
 
+_RECURSION_LIMIT = 10000
 _HOOK_NAMES: dict[type, list[tuple[str, type, bool]]] = {}
 
 
@@ -77,6 +79,8 @@ def analyze(
         check.codes = frozenset(codes)
         checks.append(check)
     interp.set_hooks(*hook_tables(checks))
+    if sys.getrecursionlimit() < _RECURSION_LIMIT:
+        sys.setrecursionlimit(_RECURSION_LIMIT)  # deep expressions recurse in the walks
     for unit in schedule(index):
         interp.run_unit(unit)
     interp.unit = index.module_unit
