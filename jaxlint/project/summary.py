@@ -39,6 +39,18 @@ _COMPS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 _SHAPE_ATTRS = frozenset({"shape", "ndim", "size"})
 _OTHER: Json = {"k": "other"}
 
+# node type -> what the walk does with it (absent: just descend)
+_LEAF, _K_CALL, _K_DEF, _K_LAMBDA, _K_TARGET, _K_IMPORT, _K_GLOBAL = range(1, 8)
+_DISPATCH: dict[type, int] = {
+    cst.Name: _LEAF, cst.Integer: _LEAF, cst.Float: _LEAF, cst.Imaginary: _LEAF,
+    cst.SimpleString: _LEAF, cst.Ellipsis: _LEAF, cst.Pass: _LEAF, cst.Break: _LEAF,
+    cst.Continue: _LEAF, cst.FormattedStringText: _LEAF,
+    cst.Call: _K_CALL, cst.FunctionDef: _K_DEF, cst.ClassDef: _K_DEF, cst.Lambda: _K_LAMBDA,
+    cst.AssignTarget: _K_TARGET, cst.AugAssign: _K_TARGET, cst.AnnAssign: _K_TARGET,
+    cst.NamedExpr: _K_TARGET, cst.For: _K_TARGET, cst.CompFor: _K_TARGET, cst.AsName: _K_TARGET,
+    cst.Import: _K_IMPORT, cst.ImportFrom: _K_IMPORT, cst.Global: _K_GLOBAL, cst.Nonlocal: _K_GLOBAL,
+}
+
 
 def absolute_module(current: str, is_package: bool, level: int, target: Optional[str]) -> Optional[str]:
     """The absolute name of ``from <level dots><target> import ...`` written in
@@ -78,9 +90,22 @@ def _literal(node: cst.CSTNode) -> tuple[bool, Any]:
     """(True, JSON value) for a literal expression, else (False, None)."""
     t = type(node)
     try:
-        if t is cst.Integer or t is cst.Float:
-            return True, node.evaluated_value  # type: ignore[attr-defined]
+        if t is cst.Integer:
+            try:
+                return True, int(node.value, 0)  # type: ignore[attr-defined]
+            except ValueError:
+                return True, node.evaluated_value  # type: ignore[attr-defined]
+        if t is cst.Float:
+            try:
+                return True, float(node.value)  # type: ignore[attr-defined]
+            except ValueError:
+                return True, node.evaluated_value  # type: ignore[attr-defined]
         if t is cst.SimpleString:
+            raw = node.value  # type: ignore[attr-defined]
+            q = raw[0]
+            if (q == '"' or q == "'") and "\\" not in raw:  # no prefix, no escapes
+                n = 3 if raw[:3] == q * 3 and len(raw) >= 6 else 1
+                return True, raw[n:-n]
             v = node.evaluated_value  # type: ignore[attr-defined]
             return (True, v) if isinstance(v, str) else (True, None)
         if t is cst.ConcatenatedString:
@@ -449,61 +474,56 @@ class _Extractor:
     def walk(self, root: cst.CSTNode, scope: _Scope, shadow: tuple) -> None:
         """Record calls and (in function scopes) bindings below ``root``."""
         fn = scope.kind == "function"
+        dispatch = _DISPATCH
         stack = [root]
+        pop = stack.pop
+        extend = stack.extend
         while stack:
-            node = stack.pop()
+            node = pop()
             t = type(node)
-            if t is cst.Call:
-                self._call(node, scope, shadow)
-            elif t is _FUNC:
-                if fn:
-                    self.function(node, scope, False, shadow)
-                else:  # a def inside a module-level expression cannot happen
-                    self.stmt(node, scope, True)
-                continue
-            elif t is _CLASS:
-                if fn:
-                    self.klass(node, scope, False, shadow)
-                else:
-                    self.stmt(node, scope, True)
-                continue
-            elif t is _LAMBDA:
-                names = [p.name.value for p in _all_params(node.params)]  # type: ignore[attr-defined]
-                for p in _all_params(node.params):  # type: ignore[attr-defined]
-                    if p.default is not None:
-                        self.walk(p.default, scope, shadow)
-                self.walk(node.body, scope, shadow + tuple(names))  # type: ignore[attr-defined]
-                continue
-            elif fn:
-                if t is cst.Name:
-                    pass
-                elif t is cst.AssignTarget or t is cst.AugAssign or t is cst.AnnAssign or t is cst.NamedExpr:
-                    tgt = node.target  # type: ignore[attr-defined]
-                    names2: list[str] = []
-                    self._targets(tgt, names2)
-                    scope.locals.update(n for n in names2 if n not in scope.globals)
-                elif t is cst.For or t is cst.CompFor:
-                    names2 = []
-                    self._targets(node.target, names2)  # type: ignore[attr-defined]
-                    scope.locals.update(n for n in names2 if n not in scope.globals)
-                elif t is cst.AsName:
-                    names2 = []
-                    self._targets(node.name, names2)  # type: ignore[attr-defined]
-                    scope.locals.update(n for n in names2 if n not in scope.globals)
-                elif t is cst.Import or t is cst.ImportFrom:
-                    self._import(node, scope, False)
+            what = dispatch.get(t, 0)
+            if what:
+                if what == _LEAF:
                     continue
-                elif t is cst.Global or t is cst.Nonlocal:
-                    for item in node.names:  # type: ignore[attr-defined]
-                        if t is cst.Global:
-                            scope.globals.add(item.name.value)
-                        scope.locals.discard(item.name.value)
+                if what == _K_CALL:
+                    self._call(node, scope, shadow)
+                elif what == _K_DEF:
+                    if fn:
+                        if t is _FUNC:
+                            self.function(node, scope, False, shadow)
+                        else:
+                            self.klass(node, scope, False, shadow)
+                    else:  # cannot happen below a module-level expression
+                        self.stmt(node, scope, True)
                     continue
-            elif t is cst.NamedExpr and type(node.target) is cst.Name:  # type: ignore[attr-defined]
-                self._assign_names(scope, [node.target.value], True)  # type: ignore[attr-defined]
+                elif what == _K_LAMBDA:
+                    params = _all_params(node.params)  # type: ignore[attr-defined]
+                    for p in params:
+                        if p.default is not None:
+                            self.walk(p.default, scope, shadow)
+                    self.walk(node.body, scope, shadow + tuple(p.name.value for p in params))  # type: ignore[attr-defined]
+                    continue
+                elif fn:
+                    if what == _K_TARGET:
+                        names: list[str] = []
+                        self._targets(node.name if t is cst.AsName else node.target, names)  # type: ignore[attr-defined]
+                        g = scope.globals
+                        scope.locals.update(n for n in names if n not in g)
+                    elif what == _K_IMPORT:
+                        self._import(node, scope, False)
+                        continue
+                    elif what == _K_GLOBAL:
+                        for item in node.names:  # type: ignore[attr-defined]
+                            if t is cst.Global:
+                                scope.globals.add(item.name.value)
+                            scope.locals.discard(item.name.value)
+                        continue
+                elif t is cst.NamedExpr and type(node.target) is cst.Name:  # type: ignore[attr-defined]
+                    self._assign_names(scope, [node.target.value], True)  # type: ignore[attr-defined]
             kids = list(children(node))
-            kids.reverse()
-            stack.extend(kids)
+            if len(kids) > 1:
+                kids.reverse()
+            extend(kids)
 
     def _call(self, node: cst.Call, scope: _Scope, shadow: tuple) -> None:
         caller = scope.qualname if scope.kind != "module" else ""
