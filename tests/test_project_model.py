@@ -123,6 +123,8 @@ def test_src_setting_validated(tmp_path):
         ("pkg.a", False, 2, None, None),
         ("pkg.a", False, 3, "x", None),
         ("pkg.a", False, 0, "jax.numpy", "jax.numpy"),
+        ("app", False, 1, "x", None),  # no package to be relative to
+        ("app", False, 1, None, None),
     ],
 )
 def test_absolute_module(current, is_package, level, target, expected):

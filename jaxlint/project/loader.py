@@ -18,7 +18,8 @@ from jaxlint.project.index import ProjectIndex
 from jaxlint.project.roots import SourceRoots, find_project_root
 from jaxlint.project.summary import extract_summary
 
-_SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "venv"})
+# as discovery skips them when walking directories
+_SKIP_DIRS = frozenset({"__pycache__", "build", "dist", "node_modules", "site-packages", "venv"})
 
 
 @dataclass
@@ -30,11 +31,15 @@ class LoadedProject:
 
 
 def python_files(root: Path) -> list[Path]:
-    """The ``.py`` files below ``root``, skipping hidden and virtual-env
-    directories, in sorted order."""
+    """The ``.py`` files below ``root``, in sorted order, skipping hidden
+    directories, build outputs and virtual environments."""
     out: list[Path] = []
     for d, dirs, files in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x not in _SKIP_DIRS)
+        dirs[:] = sorted(
+            x for x in dirs
+            if not x.startswith(".") and x not in _SKIP_DIRS and not x.endswith(".egg-info")
+            and not os.path.isfile(os.path.join(d, x, "pyvenv.cfg"))
+        )
         out.extend(Path(d) / f for f in sorted(files) if f.endswith(".py"))
     return out
 

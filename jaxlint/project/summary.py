@@ -60,10 +60,12 @@ def absolute_module(current: str, is_package: bool, level: int, target: Optional
     parts = current.split(".") if current else []
     if not is_package:
         parts = parts[:-1]
-    if level - 1 > len(parts) or (level - 1 == len(parts) and not target):
+    if level - 1 >= len(parts):
         return None
     if level > 1:
         parts = parts[: len(parts) - (level - 1)]
+    if not parts:  # a top-level module has no package to be relative to
+        return None
     if target:
         parts = parts + target.split(".")
     return ".".join(parts) if parts else None
