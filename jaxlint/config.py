@@ -63,6 +63,8 @@ _KEYS: dict[str, tuple[str, Any]] = {
         lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
     ),
     "cache-dir": ("a string", lambda v: isinstance(v, str) and v != ""),
+    # source roots for module names across the project (jaxlint/project/roots.py)
+    "src": ("a list of paths", _is_str_list),
     # [tool.jaxlint.runtime]: read by `jaxlint confirm`/`bench` (jaxlint/runtime/specs.py)
     "runtime": ("a table", lambda v: isinstance(v, dict)),
 }
@@ -95,6 +97,7 @@ class Config:
     respect_gitignore: bool = True
     options: dict[str, object] = field(default_factory=dict)
     cache_dir: Optional[str] = None
+    src: Optional[list[str]] = None  # None: the project root and its src/ (as Ruff)
     runtime: dict[str, Any] = field(default_factory=dict)  # validated by jaxlint.runtime
 
     @property
