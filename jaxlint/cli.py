@@ -280,16 +280,17 @@ def _show_files(opts: CheckOptions, session: _Session) -> int:
 def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
     from jaxlint.cache import Cache
     from jaxlint.discovery import discover
+    from jaxlint.project.driver import run_project
     from jaxlint.ruleinfo import source_digest
-    from jaxlint.runner import run
 
     found = discover(opts.paths or (".",), session.store, force_exclude=opts.force_exclude)
     files = [_display(p, session.cwd) for p in found.files]
     cache = None if opts.no_cache else Cache(session.cache_dir, source_digest())
-    outcome = run(
+    outcome = run_project(
         files,
         session.store.settings_for,
         cache,
+        _src_setting(session),
         jobs=opts.jobs,
         show_progress=False if opts.quiet else None,
     )
@@ -301,6 +302,16 @@ def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
         tracebacks=outcome.tracebacks,
         sources={},
     )
+
+
+def _src_setting(session: _Session):
+    """project root -> (its `src` setting or None, the directory it is relative to)."""
+
+    def src_for(root: Path):
+        cfg = session.store.for_dir(root).cfg
+        return cfg.src, cfg.root
+
+    return src_for
 
 
 def _display(path: Path, cwd: Path) -> Path:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import gc
 import io
+import json
 import re
 import tokenize
 from typing import Optional, Union
@@ -93,8 +94,14 @@ def lint_source(
     *,
     prefilter: bool = True,
 ) -> FileResult:
-    """Lint the text of one file.  ``path`` is used for messages only."""
+    """Lint the text of one file.  ``path`` is used for messages only.
+
+    With ``settings.module`` set (the file is part of a project the driver
+    indexes), ``FileResult.project`` carries the file's summary and what it tells
+    the other modules; ``settings.facts`` is what they tell it."""
     result = FileResult(path=path)
+    if settings.facts or settings.summarize:
+        prefilter = False  # a helper module that never names JAX can still run traced
     if isinstance(source, bytes):
         if prefilter and not mentions_jax(source):
             return result
@@ -134,7 +141,16 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
     from jaxlint.engine import analyze
     from jaxlint.rules import all_rules
 
-    result.findings.extend(analyze(module, text, path, settings, all_rules()))
+    if settings.module is None:
+        result.findings.extend(analyze(module, text, path, settings, all_rules()))
+    else:
+        from jaxlint.project.summary import extract_summary
+
+        facts = json.loads(settings.facts) if settings.facts else None
+        out: dict = {}
+        result.findings.extend(analyze(module, text, path, settings, all_rules(), facts, out))
+        out["summary"] = extract_summary(module, settings.module, settings.is_package)
+        result.project = out
     result.findings.sort(key=Finding.sort_key)
     return result
 

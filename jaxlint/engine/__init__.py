@@ -13,11 +13,12 @@ its enabled codes.
 from __future__ import annotations
 
 import sys
-from typing import Callable, Sequence
+from typing import Callable, Optional, Sequence
 
 import libcst as cst
 
 from jaxlint.engine.context import RuleContext
+from jaxlint.engine.project import outgoing_facts
 from jaxlint.engine.reports import to_findings
 from jaxlint.engine.rule import Check, Rule
 from jaxlint.findings import Finding
@@ -54,9 +55,20 @@ def hook_tables(checks: Sequence[Check]) -> tuple[dict[type, list[Callable]], di
 
 
 def analyze(
-    module: cst.Module, text: str, path: str, settings: LintSettings, rules: Sequence[type[Rule]]
+    module: cst.Module,
+    text: str,
+    path: str,
+    settings: LintSettings,
+    rules: Sequence[type[Rule]],
+    facts: Optional[dict] = None,
+    project_out: Optional[dict] = None,
 ) -> list[Finding]:
-    """The findings of the enabled ``rules`` on one parsed file (unsorted)."""
+    """The findings of the enabled ``rules`` on one parsed file (unsorted).
+
+    ``facts``: what the project's other modules know of this file's functions
+    (``jaxlint/project/facts.py``).  ``project_out``, when given, receives what
+    this file tells the other modules: its calls from traced code to their
+    functions, and the transformations it applies to them."""
     from jaxlint.model.index import build_index
     from jaxlint.model.interpreter import Interpreter, schedule
 
@@ -68,9 +80,9 @@ def analyze(
             if _hook_names(check_cls) or check_cls.finish is not Check.finish:
                 groups.setdefault(check_cls, set()).add(r.code)
                 by_code[r.code] = r
-    if not groups:
+    if not groups and project_out is None:
         return []
-    index = build_index(module)
+    index = build_index(module, facts)
     interp = Interpreter(index, text, path, settings)
     ctx = RuleContext(interp)
     checks = []
@@ -86,6 +98,8 @@ def analyze(
     interp.unit = index.module_unit
     for check in checks:
         check.finish()
+    if project_out is not None:
+        project_out.update(outgoing_facts(interp, settings))
     if not ctx._reports:
         return []
     return to_findings(ctx, by_code)

@@ -42,6 +42,18 @@ _BUILTIN_STATIC = frozenset(
 
 
 @dataclass
+class ExternalCall:
+    """A call from traced code to a function this file imports (a fact for the
+    module that defines it): which arguments are tracers."""
+
+    callee: str  # as written: ``losses.loss_fn``, ``U.warmup``, ``loss_fn``
+    node: cst.Call
+    caller: Unit
+    traced_pos: tuple[int, ...]
+    traced_kw: tuple[str, ...]
+
+
+@dataclass
 class LoopFrame:
     node: cst.CSTNode
     depth: int
@@ -79,6 +91,7 @@ class Interpreter:
         self._memo: dict[int, Value] = {}
         self._attr_tokens: dict[str, KeyToken] = {}
         self.jit_calls = JitCalls(self)
+        self.external_calls: list[ExternalCall] = []
         self._hooks: Hooks = {}
         self._leave_hooks: Hooks = {}
         self._qn_memo: dict[int, Optional[str]] = {}
@@ -156,7 +169,9 @@ class Interpreter:
         value depends on static would make it a Python value (jit/pmap only)."""
         if v.deps & JAX_COMPUTED:
             return ""
-        if not any(("jit" in r or "pmap" in r) and not r.startswith("a body") for r in self.unit.reasons):
+        if not any(
+            ("jit" in r or "pmap" in r) and not r.startswith(("a body", "called from")) for r in self.unit.reasons
+        ):
             return ""
         params = [p for p in sorted(v.deps) if self.unit.param(p) is not None]
         if not params:
@@ -780,7 +795,10 @@ class Interpreter:
                         target = iv.unit if iv is not None and iv.unit is not None else self.unit.lookup_def(inner.value)
                     elif isinstance(inner, cst.Lambda):
                         target = self.index.unit_of.get(id(inner))
-        if target is None or target is self.unit or target.host:
+        if target is None:
+            self._external_call(call)
+            return
+        if target is self.unit or target.host:
             return
         target.mark_traced(f"called from traced `{self.unit.name}`")
         params = [p for p in target.positional()]
@@ -796,6 +814,27 @@ class Interpreter:
                 if p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
+
+    def _external_call(self, call: cst.Call) -> None:
+        """Record a call from traced code to an imported function (``mod.f(x)``,
+        ``f(x)`` after ``from mod import f``) with the arguments that are tracers."""
+        if self.settings.module is None:
+            return  # linted alone, outside a project
+        callee = dotted_name(call.func)
+        if callee is None:
+            return
+        head = callee.split(".", 1)[0]
+        if self.lookup(head) is not None or self.builtin_name(call.func) is not None:
+            return  # a local value, or a builtin: not another module's function
+        if not self.imports.project_import(head, self.settings.project_packages):
+            return
+        if any(a.star for a in call.args):
+            return  # *args/**kwargs: which parameter gets what is unknown
+        traced_pos = tuple(i for i, a in enumerate(positional_args(call)) if self.value(a.value).traced)
+        traced_kw = tuple(
+            a.keyword.value for a in call.args if a.keyword is not None and self.value(a.value).traced
+        )
+        self.external_calls.append(ExternalCall(callee, call, self.unit, traced_pos, traced_kw))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:
         """Record which parameters traced callers may leave None (omitted with a

@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Optional
 
-from jaxlint.project.summary import SUMMARY_VERSION
+# the layout version of the summaries ``summary.py`` writes and this index reads
+SUMMARY_VERSION = 1
 
 Json = dict[str, Any]
 

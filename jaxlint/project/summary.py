@@ -27,8 +27,7 @@ from typing import Any, Callable, Optional
 import libcst as cst
 
 from jaxlint.project._walk import children, dotted_name
-
-SUMMARY_VERSION = 1
+from jaxlint.project.index import SUMMARY_VERSION
 
 Json = dict[str, Any]
 
