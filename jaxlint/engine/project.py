@@ -38,7 +38,7 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     out_calls = []
     seen = set()
     for c in calls:
-        key = (c.callee, c.caller.qualname, c.traced_pos, c.traced_kw)
+        key = (c.callee, c.caller.qualname, c.traced_pos, c.traced_kw, c.array_pos, c.array_kw)
         if key in seen:
             continue
         seen.add(key)
@@ -49,6 +49,8 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
             "why": _why(c.caller.reasons),
             "traced_pos": list(c.traced_pos),
             "traced_kw": list(c.traced_kw),
+            "array_pos": list(c.array_pos),
+            "array_kw": list(c.array_kw),
         })
     out_sites = []
     for s in sites:

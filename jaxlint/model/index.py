@@ -593,13 +593,19 @@ class Indexer:
                     params = unit.positional()
                     if unit.cls is not None and params and params[0].name in ("self", "cls"):
                         params = params[1:]
+                    arrays = set(fact.get("array_pos", ()))
+                    array_kw = set(fact.get("array_kw", ()))
                     for i in fact.get("traced_pos", ()):
                         if i < len(params) and params[i].name not in unit.static_params:
                             unit.traced_params.add(params[i].name)
+                            if i in arrays:
+                                unit.array_params.add(params[i].name)
                     for name in fact.get("traced_kw", ()):
                         p = unit.param(name)
                         if p is not None and p.name not in unit.static_params:
                             unit.traced_params.add(p.name)
+                            if name in array_kw:
+                                unit.array_params.add(p.name)
                     unit.traced_calls += 1
 
     def _static_params(self, site: TransformSite, unit: Unit, n_bound: int = 0) -> set[str]:

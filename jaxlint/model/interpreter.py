@@ -51,6 +51,9 @@ class ExternalCall:
     caller: Unit
     traced_pos: tuple[int, ...]
     traced_kw: tuple[str, ...]
+    # of those, the arguments known to be arrays (not lists or pytrees)
+    array_pos: tuple[int, ...] = ()
+    array_kw: tuple[str, ...] = ()
 
 
 @dataclass
@@ -830,11 +833,15 @@ class Interpreter:
             return
         if any(a.star for a in call.args):
             return  # *args/**kwargs: which parameter gets what is unknown
-        traced_pos = tuple(i for i, a in enumerate(positional_args(call)) if self.value(a.value).traced)
-        traced_kw = tuple(
-            a.keyword.value for a in call.args if a.keyword is not None and self.value(a.value).traced
-        )
-        self.external_calls.append(ExternalCall(callee, call, self.unit, traced_pos, traced_kw))
+        pos = [self.value(a.value) for a in positional_args(call)]
+        kws = [(a.keyword.value, self.value(a.value)) for a in call.args if a.keyword is not None]
+        self.external_calls.append(ExternalCall(
+            callee, call, self.unit,
+            traced_pos=tuple(i for i, v in enumerate(pos) if v.traced),
+            traced_kw=tuple(k for k, v in kws if v.traced),
+            array_pos=tuple(i for i, v in enumerate(pos) if v.traced and v.kind == V.ARRAY),
+            array_kw=tuple(k for k, v in kws if v.traced and v.kind == V.ARRAY),
+        ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:
         """Record which parameters traced callers may leave None (omitted with a

@@ -67,6 +67,8 @@ def incoming_facts(
                 "reason": _reason("call", call["caller"], path, call["line"], call["why"]),
                 "traced_pos": call["traced_pos"],
                 "traced_kw": call["traced_kw"],
+                "array_pos": call.get("array_pos", []),
+                "array_kw": call.get("array_kw", []),
             })
         for site in proj.get("sites", ()):
             target = index.resolve(module, site["callee"])
