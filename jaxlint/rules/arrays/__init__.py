@@ -1,0 +1,1 @@
+"""JAX1xx array rules: in-place updates of immutable arrays, lists passed to jax.numpy."""
