@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid, assignment_targets
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
-from jaxlint.model.walk import arg_at, int_value, keyword_arg, positional_args
+from jaxlint.model.walk import arg_at, int_value, keyword_arg
 
 
 _AT_DROP = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"})
@@ -200,7 +200,6 @@ class StaticOutOfBoundsIndex(Rule):
             return
         if ctx.qualname(func) != "jax.numpy.take":
             return
-        pos = positional_args(node)
         arr = arg_at(node, 0, "a")
         idx = arg_at(node, 1, "indices")
         if arr is None or idx is None or keyword_arg(node, "mode") is not None:
