@@ -583,7 +583,7 @@ def rules_command(output_format: str) -> None:
               show_default=True, help="text renders the Markdown for the terminal.")
 def rule_command(code: str, output_format: str) -> None:
     """Show the documentation of one rule (by code or name)."""
-    from jaxlint.docs import render_rule_markdown
+    from jaxlint.docs import render_rule_markdown, rule_source
     from jaxlint.rules import get_rule
 
     rule = get_rule(code)
@@ -603,6 +603,7 @@ def rule_command(code: str, output_format: str) -> None:
             "severity": getattr(rule.severity, "value", str(rule.severity)),
             "default_enabled": rule.default_enabled,
             "fix_availability": rule.fix_availability,
+            "source": rule_source(rule),
             "explanation": text,
         }, indent=2))
     else:

@@ -115,7 +115,7 @@ def test_file_mode_preserved(project: Path) -> None:
 
 
 def test_syntax_breaking_fix_is_refused_and_reported(project: Path, monkeypatch) -> None:
-    import jaxlint.rules.inplace_update as mod
+    import jaxlint.rules.arrays.inplace_array_update as mod
     from jaxlint.engine.rule import Replacement, RuleFix
 
     def bad_fix(applicability, message, *replacements, **kw):
@@ -189,7 +189,7 @@ def test_add_noqa(project: Path) -> None:
 
 
 def test_needed_import_added_once_for_several_fixes(project: Path, monkeypatch) -> None:
-    import jaxlint.rules.inplace_update as mod
+    import jaxlint.rules.arrays.inplace_array_update as mod
     from jaxlint.engine.rule import fix as real_fix
 
     def fix_needing_jax(applicability, message, *replacements, **kw):

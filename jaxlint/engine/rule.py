@@ -139,7 +139,6 @@ class Rule(Check):
     # documentation sections (Markdown)
     what_it_does: ClassVar[str] = ""
     why_bad: ClassVar[str] = ""
-    example: ClassVar[str] = ""
     use_instead: ClassVar[str] = ""
     fix_safety: ClassVar[str] = ""
     options_doc: ClassVar[str] = ""
@@ -164,6 +163,31 @@ def fix_availability_of(invalid: Sequence[Invalid]) -> str:
     if fixed and all(fixed):
         return "always"
     return "sometimes" if any(fixed) else "none"
+
+
+def assignment_targets(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The targets of an assignment statement: each target of ``a = b = v``, the
+    target of ``x += v`` and of ``x: T = v``; [] for any other node.  A rule that
+    treats the three alike writes one hook and aliases the others
+    (``visit_AugAssign = visit_AnnAssign = visit_Assign``)."""
+    if isinstance(node, cst.Assign):
+        return [t.target for t in node.targets]
+    if isinstance(node, (cst.AugAssign, cst.AnnAssign)):
+        return [node.target]
+    return []
+
+
+def bound_names(target: cst.CSTNode) -> list[cst.Name]:
+    """The names an assignment target binds, through tuples, lists and starred
+    elements (``a, (b, *c)`` -> ``a``, ``b``, ``c``); attributes and subscripts
+    bind none."""
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for el in target.elements for n in bound_names(el.value)]
+    if isinstance(target, cst.StarredElement):
+        return bound_names(target.value)
+    return []
 
 
 def fix(

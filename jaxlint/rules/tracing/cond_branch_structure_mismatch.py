@@ -1,4 +1,4 @@
-"""JAX210: `lax.cond` / `lax.switch` branches that visibly return different structures."""
+"""JAX210 cond-branch-structure-mismatch: `lax.cond`/`lax.switch` branches that return visibly different structures."""
 
 from __future__ import annotations
 
@@ -6,18 +6,17 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants, positional_args, string_value
-from jaxlint.engine.rule import Invalid, Rule, Valid
+
 
 # a structure: ("leaf",), ("none",), ("tuple", [children]), ("list", [children]),
 # ("dict", (keys...), [children]); None when it cannot be known from the syntax
 Struct = Optional[tuple]
-
 _LEAF = ("leaf",)
 _NONE = ("none",)
-
 # jax.numpy / lax functions that always return one array
 _ONE_ARRAY = frozenset(
     "jax.numpy." + n
@@ -34,6 +33,33 @@ def _is_number(e: cst.BaseExpression) -> bool:
     if isinstance(e, (cst.Integer, cst.Float, cst.Imaginary)):
         return True
     return isinstance(e, cst.UnaryOperation) and isinstance(e.expression, (cst.Integer, cst.Float))
+
+
+def _differ(a: Struct, b: Struct) -> bool:
+    if a is None or b is None:
+        return False
+    if a[0] != b[0]:
+        return True
+    if a[0] in ("tuple", "list"):
+        if len(a[1]) != len(b[1]):
+            return True
+        return any(_differ(x, y) for x, y in zip(a[1], b[1]))
+    if a[0] == "dict":
+        if a[1] != b[1]:
+            return True
+        return any(_differ(x, y) for x, y in zip(a[2], b[2]))
+    return False
+
+
+def _describe(s: tuple) -> str:
+    kind = s[0]
+    if kind == "leaf":
+        return "a single array"
+    if kind == "none":
+        return "None"
+    if kind in ("tuple", "list"):
+        return f"a {kind} of {len(s[1])}"
+    return "a dict with keys " + ", ".join(repr(k) for k in s[1])
 
 
 class CondBranchStructure(Rule):
@@ -62,36 +88,100 @@ class CondBranchStructure(Rule):
         "(`switch branch outputs must ...` for `lax.switch`; equal structures with different "
         "dtypes give `TypeError: cond branches must have equal output types but they differ.`)"
     )
-    example = (
-        "```python\ndef step(x):\n    return lax.cond(x.sum() > 0,\n                    lambda v: (v, v.sum()),\n"
-        "                    lambda v: v,\n                    x)\n```"
-    )
     use_instead = (
         "```python\ndef step(x):\n    return lax.cond(x.sum() > 0,\n                    lambda v: (v, v.sum()),\n"
         "                    lambda v: (v, jnp.zeros(())),\n                    x)\n```"
     )
     fix_safety = "No automatic fix: what the other branch should return is not known."
     VALID = [
-        Valid("import jax.numpy as jnp\nfrom jax import lax\n\ndef step(x):\n    return lax.cond(x.sum() > 0, lambda v: (v, v.sum()), lambda v: (-v, jnp.zeros(())), x)\n"),
+        Valid(
+            """
+            import jax.numpy as jnp
+            from jax import lax
+
+            def step(x):
+                return lax.cond(x.sum() > 0, lambda v: (v, v.sum()), lambda v: (-v, jnp.zeros(())), x)
+            """
+        ),
         # a branch returning a plain name could be a tuple: not compared
-        Valid("from jax import lax\n\ndef f(p, state):\n    return lax.cond(p, lambda s: s, lambda s: (s[0] + 1, s[1]), state)\n"),
-        Valid("import jax.numpy as jnp\nfrom jax import lax\n\ndef true_fn(x):\n    y = jnp.sin(x)\n    return y, y * 2\n\ndef false_fn(x):\n    if x.ndim > 1:\n        return x, x\n    return jnp.cos(x), x\n\nout = lax.cond(True, true_fn, false_fn, jnp.ones(3))\n"),
-        Valid("import jax.numpy as jnp\nfrom jax import lax\n\ndef g(i, x):\n    return lax.switch(i, [lambda v: {'a': v, 'b': 0.0}, lambda v: {'b': 1.0, 'a': -v}], x)\n"),
+        Valid(
+            """
+            from jax import lax
+
+            def f(p, state):
+                return lax.cond(p, lambda s: s, lambda s: (s[0] + 1, s[1]), state)
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+            from jax import lax
+
+            def true_fn(x):
+                y = jnp.sin(x)
+                return y, y * 2
+
+            def false_fn(x):
+                if x.ndim > 1:
+                    return x, x
+                return jnp.cos(x), x
+
+            out = lax.cond(True, true_fn, false_fn, jnp.ones(3))
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+            from jax import lax
+
+            def g(i, x):
+                return lax.switch(i, [lambda v: {'a': v, 'b': 0.0}, lambda v: {'b': 1.0, 'a': -v}], x)
+            """
+        ),
     ]
+
     INVALID = [
         Invalid(
-            "from jax import lax\n\ndef step(x):\n    return lax.cond(x.sum() > 0, lambda v: (v, v.sum()), lambda v: v * 2.0, x)\n",
+            """
+            from jax import lax
+
+            def step(x):
+                return lax.cond(x.sum() > 0, lambda v: (v, v.sum()), lambda v: v * 2.0, x)
+            """,
             expected=[(4, 58)],
-            message_contains="same pytree structure",
+            messages=[
+                "`lax.cond` branches return different structures: the true branch returns a tuple of 2, the false branch returns a single array; JAX raises TypeError: cond branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
+            ],
         ),
         Invalid(
-            "import jax.numpy as jnp\nfrom jax import lax\n\ndef log_only(x):\n    print('negative')\n\ndef scale(x):\n    return x * 2.0\n\nout = lax.cond(jnp.all(jnp.ones(3) > 0), scale, log_only, jnp.ones(3))\n",
+            """
+            import jax.numpy as jnp
+            from jax import lax
+
+            def log_only(x):
+                print('negative')
+
+            def scale(x):
+                return x * 2.0
+
+            out = lax.cond(jnp.all(jnp.ones(3) > 0), scale, log_only, jnp.ones(3))
+            """,
             expected=[(10, 49)],
+            messages=[
+                "`lax.cond` branches return different structures: the true branch returns a single array, the false branch returns None; JAX raises TypeError: cond branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
+            ],
         ),
         Invalid(
-            "from jax import lax\n\ndef apply(i, x):\n    return lax.switch(i, [lambda v: (v, 0.0), lambda v: (v, 1.0), lambda v: (v, 0.0, 1.0)], x)\n",
+            """
+            from jax import lax
+
+            def apply(i, x):
+                return lax.switch(i, [lambda v: (v, 0.0), lambda v: (v, 1.0), lambda v: (v, 0.0, 1.0)], x)
+            """,
             expected=[(4, 67)],
-            message_contains="switch",
+            messages=[
+                "`lax.switch` branches return different structures: branch 0 returns a tuple of 2, branch 2 returns a tuple of 3; JAX raises TypeError: switch branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
+            ],
         ),
     ]
 
@@ -216,30 +306,3 @@ class CondBranchStructure(Rule):
             if q == "jax.numpy.where" and len(e.args) == 3:
                 return _LEAF
         return None
-
-
-def _differ(a: Struct, b: Struct) -> bool:
-    if a is None or b is None:
-        return False
-    if a[0] != b[0]:
-        return True
-    if a[0] in ("tuple", "list"):
-        if len(a[1]) != len(b[1]):
-            return True
-        return any(_differ(x, y) for x, y in zip(a[1], b[1]))
-    if a[0] == "dict":
-        if a[1] != b[1]:
-            return True
-        return any(_differ(x, y) for x, y in zip(a[2], b[2]))
-    return False
-
-
-def _describe(s: tuple) -> str:
-    kind = s[0]
-    if kind == "leaf":
-        return "a single array"
-    if kind == "none":
-        return "None"
-    if kind in ("tuple", "list"):
-        return f"a {kind} of {len(s[1])}"
-    return "a dict with keys " + ", ".join(repr(k) for k in s[1])

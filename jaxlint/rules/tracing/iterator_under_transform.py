@@ -1,13 +1,14 @@
-"""JAX203: stateful Python iterators and generators under JAX transformations."""
+"""JAX203 iterator-under-transform: `next()`/iterators/generators used in traced code or passed to JAX."""
 
 from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
-from jaxlint.engine.rule import Invalid, Rule, Valid
+
 
 # lax primitives whose non-function arguments are JAX operands
 _LAX_OPERAND_PRIMITIVES = frozenset(
@@ -47,37 +48,138 @@ class IteratorUnderTransform(Rule):
         "(`jit`, `make_jaxpr`, `lax.scan`).\n"
         "* A jitted generator function cannot return its values as arrays."
     )
-    example = (
-        "```python\niterator = iter(range(10))\nlax.fori_loop(0, 10, lambda i, x: x + next(iterator), 0)\n```"
-    )
     use_instead = (
         "```python\narray = jnp.arange(10)\nlax.fori_loop(0, 10, lambda i, x: x + array[i], 0)\n```"
     )
     fix_safety = "No automatic fix."
     VALID = [
-        Valid("import jax.numpy as jnp\nfrom jax import lax\narray = jnp.arange(10)\nprint(lax.fori_loop(0, 10, lambda i, x: x + array[i], 0))\n"),
-        Valid("import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(xs):\n    parts = iter([xs[0], xs[1]])\n    first = next(parts)\n    return first + next(parts)\n"),
-        Valid("import jax\n\ndef batches(data):\n    for row in data:\n        yield row\n\nstep = jax.jit(lambda b: b * 2)\nfor b in batches([1.0, 2.0]):\n    step(b)\n"),
-        Valid("import jax.numpy as jnp\nit = iter(range(3))\nx = jnp.asarray(next(it))\n"),
-        Valid("import jax\n\ndef first_bad(args):\n    return next((i, a) for i, a in enumerate(args) if a is None)\n\n@jax.jit\ndef f(x):\n    first_bad([x])\n    return x\n"),
-        Valid("import contextlib\nimport jax\n\n@contextlib.contextmanager\ndef errors_as_messages():\n    yield\n\n@jax.jit\ndef f(x):\n    with errors_as_messages():\n        return x * 2\n"),
+        Valid(
+            """
+            import jax.numpy as jnp
+            from jax import lax
+            array = jnp.arange(10)
+            print(lax.fori_loop(0, 10, lambda i, x: x + array[i], 0))
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(xs):
+                parts = iter([xs[0], xs[1]])
+                first = next(parts)
+                return first + next(parts)
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            def batches(data):
+                for row in data:
+                    yield row
+
+            step = jax.jit(lambda b: b * 2)
+            for b in batches([1.0, 2.0]):
+                step(b)
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+            it = iter(range(3))
+            x = jnp.asarray(next(it))
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            def first_bad(args):
+                return next((i, a) for i, a in enumerate(args) if a is None)
+
+            @jax.jit
+            def f(x):
+                first_bad([x])
+                return x
+            """
+        ),
+        Valid(
+            """
+            import contextlib
+            import jax
+
+            @contextlib.contextmanager
+            def errors_as_messages():
+                yield
+
+            @jax.jit
+            def f(x):
+                with errors_as_messages():
+                    return x * 2
+            """
+        ),
     ]
+
     INVALID = [
         Invalid(
-            "import jax.numpy as jnp\nimport jax.lax as lax\niterator = iter(range(10))\nprint(lax.fori_loop(0, 10, lambda i,x: x+next(iterator), 0))\n",
+            """
+            import jax.numpy as jnp
+            import jax.lax as lax
+            iterator = iter(range(10))
+            print(lax.fori_loop(0, 10, lambda i,x: x+next(iterator), 0))
+            """,
             expected=[(4, 42)],
+            messages=[
+                "`next()` on an iterator from outside traced code runs once, at trace time: the compiled function reuses that single element on every call/iteration (silently wrong). Index an array instead (`xs[i]`), or iterate with `lax.scan`",
+            ],
         ),
         Invalid(
-            "import jax.numpy as jnp\nfrom jax import lax\niter_operand = iter(range(10))\nlax.cond(True, lambda x: x+1, lambda x: x-1, iter_operand)\n",
+            """
+            import jax.numpy as jnp
+            from jax import lax
+            iter_operand = iter(range(10))
+            lax.cond(True, lambda x: x+1, lambda x: x-1, iter_operand)
+            """,
             expected=[(4, 46)],
+            messages=[
+                "An iterator/generator is passed to lax.cond: iterators are not valid JAX types (TypeError), and traced code would consume them only once. Pass an array (e.g. `jnp.asarray(list(...))`) instead",
+            ],
         ),
         Invalid(
-            "import jax\nfrom jax import lax, make_jaxpr\nimport jax.numpy as jnp\n\ndef func11(arr, extra):\n    def body(carry, aelems):\n        ae1, ae2 = aelems\n        return (carry + ae1 * ae2 + extra, carry)\n    return lax.scan(body, 0., (arr, jnp.ones(arr.shape)))\n\nmake_jaxpr(func11)(iter(range(16)), 5.)\n",
+            """
+            import jax
+            from jax import lax, make_jaxpr
+            import jax.numpy as jnp
+
+            def func11(arr, extra):
+                def body(carry, aelems):
+                    ae1, ae2 = aelems
+                    return (carry + ae1 * ae2 + extra, carry)
+                return lax.scan(body, 0., (arr, jnp.ones(arr.shape)))
+
+            make_jaxpr(func11)(iter(range(16)), 5.)
+            """,
             expected=[(11, 20)],
+            messages=[
+                "An iterator/generator is passed to a jitted function: iterators are not valid JAX types (TypeError), and traced code would consume them only once. Pass an array (e.g. `jnp.asarray(list(...))`) instead",
+            ],
         ),
         Invalid(
-            "import jax\n\n@jax.jit\ndef gen(x):\n    for i in range(3):\n        yield x * i\n",
+            """
+            import jax
+
+            @jax.jit
+            def gen(x):
+                for i in range(3):
+                    yield x * i
+            """,
             expected=[(6, 9)],
+            messages=[
+                "`yield` in `gen`, which JAX traces (decorated with @jax.jit): a generator cannot be traced or return arrays. Return a stacked array, or use `lax.scan`",
+            ],
         ),
     ]
 

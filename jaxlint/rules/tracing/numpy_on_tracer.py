@@ -1,4 +1,4 @@
-"""JAX204: NumPy functions that convert a tracer to a NumPy array."""
+"""JAX204 numpy-on-tracer: A NumPy function (`np.exp`, `np.asarray`, `np.dot`...) applied to a traced value."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
 from jaxlint.model.walk import keyword_arg
-from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
+
 
 # NumPy functions that call ``__array__`` on their arguments (checked on jax 0.10.2 with
 # numpy 2.4: each raises TracerArrayConversionError on a jit tracer).  Functions that
@@ -42,7 +43,6 @@ RAISING = frozenset(
     linalg.qr linalg.cholesky linalg.pinv linalg.slogdet linalg.lstsq linalg.matrix_power
     """.split()
 )
-
 # the names above that jax.numpy spells the same way (the fix target); 64-bit dtypes are
 # left out (they need x64, see JAX110)
 _NO_JNP = frozenset(
@@ -55,7 +55,6 @@ class NumpyOnTracer(Rule):
     name = "numpy-on-tracer"
     summary = "A NumPy function (`np.exp`, `np.asarray`, `np.dot`...) applied to a traced value"
     severity = Severity.ERROR
-    fix_availability = "sometimes"
     seed = (
         "The Sharp Bits § Non-array inputs: NumPy vs. JAX (seed 000); FAQ § Abstract tracer "
         "value encountered / kinds of JAX values (seeds 001, 004)"
@@ -82,10 +81,6 @@ class NumpyOnTracer(Rule):
         "(Under `jax.grad` alone the same calls also raise.) `x + np.ones(3)` is fine: the "
         "array operator dispatches to JAX."
     )
-    example = (
-        "```python\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\n@jax.jit\n"
-        "def f(x):\n    return np.exp(x) + np.dot(x, x)\n```"
-    )
     use_instead = (
         "```python\n@jax.jit\ndef f(x):\n    return jnp.exp(x) + jnp.dot(x, x)\n```"
     )
@@ -100,40 +95,179 @@ class NumpyOnTracer(Rule):
     )
     VALID = [
         # method-forwarding NumPy functions work on tracers
-        Valid("import jax\nimport numpy as np\n\n@jax.jit\ndef f(x):\n    return np.sum(x) / np.size(x) + np.mean(x, axis=0).max() + np.reshape(x, (-1,)).shape[0]\n"),
+        Valid(
+            """
+            import jax
+            import numpy as np
+
+            @jax.jit
+            def f(x):
+                return np.sum(x) / np.size(x) + np.mean(x, axis=0).max() + np.reshape(x, (-1,)).shape[0]
+            """
+        ),
         # NumPy on shapes and static arguments
-        Valid("from functools import partial\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\n@partial(jax.jit, static_argnums=(1,))\ndef f(x, n):\n    k = int(np.prod(x.shape))\n    scale = np.sqrt(n)\n    return jnp.reshape(x, (k,)) * scale + np.float32(0.5)\n"),
+        Valid(
+            """
+            from functools import partial
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @partial(jax.jit, static_argnums=(1,))
+            def f(x, n):
+                k = int(np.prod(x.shape))
+                scale = np.sqrt(n)
+                return jnp.reshape(x, (k,)) * scale + np.float32(0.5)
+            """
+        ),
         # NumPy outside traced code
-        Valid("import numpy as np\nimport jax.numpy as jnp\n\ndef evaluate(preds):\n    preds = np.asarray(preds)\n    return np.exp(preds).mean()\n"),
+        Valid(
+            """
+            import numpy as np
+            import jax.numpy as jnp
+
+            def evaluate(preds):
+                preds = np.asarray(preds)
+                return np.exp(preds).mean()
+            """
+        ),
         # `import jax.numpy as np` is jax.numpy
-        Valid("import jax\nimport jax.numpy as np\n\n@jax.jit\ndef f(x):\n    return np.exp(x) + np.dot(x, x)\n"),
+        Valid(
+            """
+            import jax
+            import jax.numpy as np
+
+            @jax.jit
+            def f(x):
+                return np.exp(x) + np.dot(x, x)
+            """
+        ),
         # host callbacks see concrete NumPy arrays
-        Valid("import jax\nimport numpy as np\n\ndef host_log(v):\n    print(np.asarray(v).round(2))\n\n@jax.jit\ndef f(x):\n    jax.debug.callback(host_log, x)\n    return x + np.ones(3)\n"),
+        Valid(
+            """
+            import jax
+            import numpy as np
+
+            def host_log(v):
+                print(np.asarray(v).round(2))
+
+            @jax.jit
+            def f(x):
+                jax.debug.callback(host_log, x)
+                return x + np.ones(3)
+            """
+        ),
         # a plain function: the model cannot tell whether it is ever traced, so it stays quiet
-        Valid("import numpy as np\n\ndef loss(params, batch):\n    return np.log(np.asarray(batch)).sum() * params\n"),
+        Valid(
+            """
+            import numpy as np
+
+            def loss(params, batch):
+                return np.log(np.asarray(batch)).sum() * params
+            """
+        ),
     ]
+
     INVALID = [
         Invalid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n@jax.jit\ndef f(x):\n    return np.exp(x) + np.dot(x, x)\n",
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @jax.jit
+            def f(x):
+                return np.exp(x) + np.dot(x, x)
+            """,
             expected=[(7, 12), (7, 24)],
-            fixed="import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n@jax.jit\ndef f(x):\n    return jnp.exp(x) + jnp.dot(x, x)\n",
+            messages=[
+                "`np.exp` on a traced value (it depends on the traced argument `x` of `f` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.exp` (jax.numpy) instead",
+                "`np.dot` on a traced value (it depends on the traced argument `x` of `f` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.dot` (jax.numpy) instead",
+            ],
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @jax.jit
+            def f(x):
+                return jnp.exp(x) + jnp.dot(x, x)
+            """,
             unsafe=True,
-            message_contains="TracerArrayConversionError",
         ),
         Invalid(
-            "import jax\nimport numpy as onp\n\ndef step(x, y):\n    z = onp.asarray(x)\n    return onp.concatenate([z, y])\n\nstep_jit = jax.jit(step)\n",
+            """
+            import jax
+            import numpy as onp
+
+            def step(x, y):
+                z = onp.asarray(x)
+                return onp.concatenate([z, y])
+
+            step_jit = jax.jit(step)
+            """,
             expected=[(5, 9), (6, 12)],
+            messages=[
+                "`onp.asarray` on a traced value (it depends on the traced argument `x` of `step` (wrapped by jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) instead",
+                "`onp.concatenate` on a traced value (it depends on the traced argument `y` of `step` (wrapped by jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.concatenate` (jax.numpy) instead",
+            ],
         ),
         Invalid(
-            "import jax\nfrom jax import numpy as jnp\nimport numpy as np\n\n@jax.vmap\ndef f(x):\n    mask = ~np.isnan(x)\n    return jnp.where(mask, x, 0.0) / np.linalg.norm(x) + np.float32(x)\n",
+            """
+            import jax
+            from jax import numpy as jnp
+            import numpy as np
+
+            @jax.vmap
+            def f(x):
+                mask = ~np.isnan(x)
+                return jnp.where(mask, x, 0.0) / np.linalg.norm(x) + np.float32(x)
+            """,
             expected=[(7, 13), (8, 38), (8, 58)],
-            fixed="import jax\nfrom jax import numpy as jnp\nimport numpy as np\n\n@jax.vmap\ndef f(x):\n    mask = ~jnp.isnan(x)\n    return jnp.where(mask, x, 0.0) / jnp.linalg.norm(x) + jnp.float32(x)\n",
+            messages=[
+                "`np.isnan` on a traced value (it depends on the traced argument `x` of `f` (decorated with @jax.vmap)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.isnan` (jax.numpy) instead",
+                "`np.linalg.norm` on a traced value (it depends on the traced argument `x` of `f` (decorated with @jax.vmap)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.linalg.norm` (jax.numpy) instead",
+                "`np.float32` on a traced value (it depends on the traced argument `x` of `f` (decorated with @jax.vmap)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.float32` (jax.numpy) instead",
+            ],
+            fixed="""
+            import jax
+            from jax import numpy as jnp
+            import numpy as np
+
+            @jax.vmap
+            def f(x):
+                mask = ~jnp.isnan(x)
+                return jnp.where(mask, x, 0.0) / jnp.linalg.norm(x) + jnp.float32(x)
+            """,
             unsafe=True,
         ),
         Invalid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom jax import lax\n\ndef body(carry, x):\n    return carry + np.maximum(x, 0.0), None\n\nout, _ = lax.scan(body, 0.0, jnp.arange(3.0))\n",
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            from jax import lax
+
+            def body(carry, x):
+                return carry + np.maximum(x, 0.0), None
+
+            out, _ = lax.scan(body, 0.0, jnp.arange(3.0))
+            """,
             expected=[(7, 20)],
-            fixed="import jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom jax import lax\n\ndef body(carry, x):\n    return carry + jnp.maximum(x, 0.0), None\n\nout, _ = lax.scan(body, 0.0, jnp.arange(3.0))\n",
+            messages=[
+                "`np.maximum` on a traced value (it depends on the traced argument `x` of `body` (a body passed to lax.scan)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.maximum` (jax.numpy) instead",
+            ],
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            from jax import lax
+
+            def body(carry, x):
+                return carry + jnp.maximum(x, 0.0), None
+
+            out, _ = lax.scan(body, 0.0, jnp.arange(3.0))
+            """,
             unsafe=True,
         ),
     ]

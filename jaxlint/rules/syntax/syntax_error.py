@@ -1,7 +1,7 @@
-"""JAX001: the file could not be parsed."""
+"""JAX001 syntax-error: The file does not parse as Python, so no other rule could check it."""
 
+from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.engine.rule import Rule
 
 
 class SyntaxErrorRule(Rule):
@@ -18,7 +18,31 @@ class SyntaxErrorRule(Rule):
         "A file that does not parse cannot be imported, traced or checked: every "
         "other jaxlint rule is silent on it, so a green run would be a false comfort."
     )
-    example = "```python\ndef f(x)\n    return x\n```"
     use_instead = "```python\ndef f(x):\n    return x\n```"
     fix_safety = "There is no fix: the file must be repaired by hand."
-    # Produced by the engine, not by a hook; its examples are tested by the engine tests.
+    # Reported by the linter when parsing fails, before any hook runs; only a file
+    # that mentions JAX is parsed at all, hence the import.
+    VALID = [
+        Valid(
+            """
+            import jax
+
+            def f(x):
+                return x
+            """
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import jax
+
+            def f(x)
+                return x
+            """,
+            expected=[(3, 9)],
+            messages=[
+                "The file does not parse: expected ':'",
+            ],
+        ),
+    ]

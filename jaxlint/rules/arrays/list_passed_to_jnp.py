@@ -1,4 +1,4 @@
-"""JAX130: Python lists and tuples passed where jax.numpy requires an array."""
+"""JAX130 list-passed-to-jnp: A Python list/tuple passed as an array argument to a `jax.numpy` function raises TypeError."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
-from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
+
 
 # jax.numpy functions that reject list/tuple array arguments (checked against
 # jax 0.10.2: "<name> requires ndarray or scalar arguments, got <class 'list'>"),
@@ -41,7 +42,6 @@ class ListToJnpFunction(Rule):
     name = "list-passed-to-jnp"
     summary = "A Python list/tuple passed as an array argument to a `jax.numpy` function raises TypeError"
     severity = Severity.ERROR
-    fix_availability = "always"
     seed = "The Sharp Bits § Non-array inputs: NumPy vs. JAX (seed 000); tutorial § jnp.diag of a list (seed 002)"
     what_it_does = (
         "Flags list and tuple displays (`[1, 2, 3]`, `(a, b)`), list comprehensions and names "
@@ -58,7 +58,6 @@ class ListToJnpFunction(Rule):
         "22 equations instead of 1 and 2). It raises:\n\n"
         "```\nTypeError: sum requires ndarray or scalar arguments, got <class 'list'> at position 0.\n```"
     )
-    example = "```python\ntotal = jnp.sum([1, 2, 3])\nd = jnp.diag([1., 2., 3.])\n```"
     use_instead = "```python\ntotal = jnp.sum(jnp.asarray([1, 2, 3]))\nd = jnp.diag(jnp.array([1., 2., 3.]))\n```"
     fix_safety = (
         "The fix wraps the argument in `jnp.asarray(...)` (with the module alias the call uses). "
@@ -67,28 +66,102 @@ class ListToJnpFunction(Rule):
         "an attribute of the `jax.numpy` module (`jnp.sum`)."
     )
     VALID = [
-        Valid("import jax.numpy as jnp\n\nt = jnp.sum(jnp.array([1, 2, 3]))\nz = jnp.zeros((2, 3)).sum(axis=(0, 1))\ns = jnp.stack([t, t])\nc = jnp.concatenate([s, s])\n"),
-        Valid("import jax.numpy as jnp\n\nx = jnp.ones((2, 3))\ny = jnp.reshape(x, (3, 2))\nz = jnp.pad(x, ((1, 1), (0, 0)))\nw = jnp.transpose(x, (1, 0))\nv = jnp.tile(x, (2, 1))\n"),
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            t = jnp.sum(jnp.array([1, 2, 3]))
+            z = jnp.zeros((2, 3)).sum(axis=(0, 1))
+            s = jnp.stack([t, t])
+            c = jnp.concatenate([s, s])
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.ones((2, 3))
+            y = jnp.reshape(x, (3, 2))
+            z = jnp.pad(x, ((1, 1), (0, 0)))
+            w = jnp.transpose(x, (1, 0))
+            v = jnp.tile(x, (2, 1))
+            """
+        ),
         # NumPy accepts lists
-        Valid("import numpy as np\n\nt = np.sum([1, 2, 3])\n"),
+        Valid(
+            """
+            import numpy as np
+
+            t = np.sum([1, 2, 3])
+            """
+        ),
         # a name rebound to an array
-        Valid("import jax.numpy as jnp\n\nxs = [1.0, 2.0]\nxs = jnp.asarray(xs)\nm = jnp.mean(xs)\n"),
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            xs = [1.0, 2.0]
+            xs = jnp.asarray(xs)
+            m = jnp.mean(xs)
+            """
+        ),
     ]
+
     INVALID = [
         Invalid(
-            "import jax.numpy as jnp\n\nprint(jnp.sum([1, 2, 3]))\n",
+            """
+            import jax.numpy as jnp
+
+            print(jnp.sum([1, 2, 3]))
+            """,
             expected=[(3, 15)],
-            fixed="import jax.numpy as jnp\n\nprint(jnp.sum(jnp.asarray([1, 2, 3])))\n",
-            message_contains="TypeError",
+            messages=[
+                "`jnp.sum` does not accept a Python list: this raises `TypeError: sum requires ndarray or scalar arguments, got <class 'list'>`. Convert it first with `jnp.asarray(...)`",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+
+            print(jnp.sum(jnp.asarray([1, 2, 3])))
+            """,
         ),
         Invalid(
-            "import jax.numpy as jnp\n\nlosses = []\nfor i in range(3):\n    losses.append(float(i))\nm = jnp.mean(losses)\nd = jnp.diag((1., 2., 3.))\n",
+            """
+            import jax.numpy as jnp
+
+            losses = []
+            for i in range(3):
+                losses.append(float(i))
+            m = jnp.mean(losses)
+            d = jnp.diag((1., 2., 3.))
+            """,
             expected=[(6, 14), (7, 15)],
-            fixed="import jax.numpy as jnp\n\nlosses = []\nfor i in range(3):\n    losses.append(float(i))\nm = jnp.mean(jnp.asarray(losses))\nd = jnp.diag(jnp.asarray((1., 2., 3.)))\n",
+            messages=[
+                "`jnp.mean` does not accept a Python list: this raises `TypeError: mean requires ndarray or scalar arguments, got <class 'list'>`. Convert it first with `jnp.asarray(...)`",
+                "`jnp.diag` does not accept a Python tuple: this raises `TypeError: diag requires ndarray or scalar arguments, got <class 'tuple'>`. Convert it first with `jnp.asarray(...)`",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+
+            losses = []
+            for i in range(3):
+                losses.append(float(i))
+            m = jnp.mean(jnp.asarray(losses))
+            d = jnp.diag(jnp.asarray((1., 2., 3.)))
+            """,
         ),
+        # a function of a submodule (`jnp.linalg.norm`): reported without a fix, which is
+        # offered only for `jnp.<name>` calls
         Invalid(
-            "import jax.numpy as jnp\n\ndef dist(a, b):\n    return jnp.linalg.norm([a[0] - b[0], a[1] - b[1]])\n",
+            """
+            import jax.numpy as jnp
+
+            def dist(a, b):
+                return jnp.linalg.norm([a[0] - b[0], a[1] - b[1]])
+            """,
             expected=[(4, 28)],
+            messages=[
+                "`jnp.linalg.norm` does not accept a Python list: this raises `TypeError: norm requires ndarray or scalar arguments, got <class 'list'>`. Convert it first with `jnp.asarray(...)`",
+            ],
         ),
     ]
 

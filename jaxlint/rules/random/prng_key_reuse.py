@@ -1,13 +1,13 @@
-"""JAX301: a PRNG key consumed more than once."""
+"""JAX301 prng-key-reuse: The same PRNG key is consumed twice (or once per loop iteration), giving identical random numbers."""
 
 from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model.walk import arg_at
-from jaxlint.engine.rule import Invalid, Rule, Valid
 
 
 class PrngKeyReuse(Rule):
@@ -35,9 +35,6 @@ class PrngKeyReuse(Rule):
         "`PRNGKey` keys at all). Models initialise with tied weights, noise repeats every step, "
         "dropout masks repeat."
     )
-    example = (
-        "```python\nkey = random.PRNGKey(0)\nW = random.normal(key, (5, 10))\nb = random.normal(key, (5,))\n```"
-    )
     use_instead = (
         "```python\nkey = random.PRNGKey(0)\nkey, w_key, b_key = random.split(key, 3)\n"
         "W = random.normal(w_key, (5, 10))\nb = random.normal(b_key, (5,))\n```"
@@ -47,48 +44,198 @@ class PrngKeyReuse(Rule):
         "and which key should be split is a modelling decision."
     )
     VALID = [
-        Valid("from jax import random\nkey = random.key(0)\nkey, subkey = random.split(key)\nx = random.normal(subkey, shape=(1,))\nkey, subkey = random.split(key)\ny = random.normal(subkey, shape=(1,))\n"),
-        Valid("from jax import random\nkey = random.key(0)\nkey, *subkeys = random.split(key, 4)\nfor subkey in subkeys:\n    print(random.normal(subkey, shape=(1,)))\n"),
-        Valid("import jax\n\ndef init(key, n):\n    keys = jax.random.split(key, n)\n    return [jax.random.normal(k, (3,)) for k in keys]\n"),
-        Valid("import jax\n\ndef noise(key, steps):\n    out = []\n    for i in range(steps):\n        k = jax.random.fold_in(key, i)\n        out.append(jax.random.normal(k))\n    return out\n"),
-        Valid("import jax\n\ndef sample(key, use_normal):\n    if use_normal:\n        return jax.random.normal(key)\n    return jax.random.uniform(key)\n"),
-        Valid("import jax\n\ndef loop(key, n):\n    for _ in range(n):\n        key, sub = jax.random.split(key)\n        x = jax.random.normal(sub)\n    return key\n"),
-        Valid("import jax\n\ndef f(key, flag):\n    if flag:\n        return jax.random.normal(key)\n    x = jax.random.uniform(key)\n    return x\n"),
-        Valid("import jax\nk1, k2 = jax.random.split(jax.random.PRNGKey(0))\na = jax.random.normal(k1)\nb = jax.random.normal(k2)\n"),
-        Valid("import jax\nimport jax.numpy as jnp\n\ndef rollout(key, n):\n    def step(carry, _):\n        x, k = carry\n        k, sub = jax.random.split(k)\n        return (x + jax.random.normal(sub, x.shape), k), x\n    return jax.lax.scan(step, (jnp.zeros(2), key), None, length=n)\n"),
+        Valid(
+            """
+            from jax import random
+            key = random.key(0)
+            key, subkey = random.split(key)
+            x = random.normal(subkey, shape=(1,))
+            key, subkey = random.split(key)
+            y = random.normal(subkey, shape=(1,))
+            """
+        ),
+        Valid(
+            """
+            from jax import random
+            key = random.key(0)
+            key, *subkeys = random.split(key, 4)
+            for subkey in subkeys:
+                print(random.normal(subkey, shape=(1,)))
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            def init(key, n):
+                keys = jax.random.split(key, n)
+                return [jax.random.normal(k, (3,)) for k in keys]
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            def noise(key, steps):
+                out = []
+                for i in range(steps):
+                    k = jax.random.fold_in(key, i)
+                    out.append(jax.random.normal(k))
+                return out
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            def sample(key, use_normal):
+                if use_normal:
+                    return jax.random.normal(key)
+                return jax.random.uniform(key)
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            def loop(key, n):
+                for _ in range(n):
+                    key, sub = jax.random.split(key)
+                    x = jax.random.normal(sub)
+                return key
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            def f(key, flag):
+                if flag:
+                    return jax.random.normal(key)
+                x = jax.random.uniform(key)
+                return x
+            """
+        ),
+        Valid(
+            """
+            import jax
+            k1, k2 = jax.random.split(jax.random.PRNGKey(0))
+            a = jax.random.normal(k1)
+            b = jax.random.normal(k2)
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def rollout(key, n):
+                def step(carry, _):
+                    x, k = carry
+                    k, sub = jax.random.split(k)
+                    return (x + jax.random.normal(sub, x.shape), k), x
+                return jax.lax.scan(step, (jnp.zeros(2), key), None, length=n)
+            """
+        ),
     ]
+
     INVALID = [
         Invalid(
-            "from jax import random\nkey = random.key(0)\nprint(random.normal(key, shape=(1,)))\nprint(random.normal(key, shape=(1,)))\n",
+            """
+            from jax import random
+            key = random.key(0)
+            print(random.normal(key, shape=(1,)))
+            print(random.normal(key, shape=(1,)))
+            """,
             expected=[(4, 7)],
-            message_contains="line 3",
+            messages=[
+                "`key` was already consumed by `random.normal` on line 3: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+            ],
         ),
         Invalid(
-            "import jax\nfrom jax import random\nkey = random.PRNGKey(0)\nWtrue = random.normal(key, (5, 10))\nbtrue = random.normal(key, (5,))\nX = random.normal(key, (20, 10))\n",
+            """
+            import jax
+            from jax import random
+            key = random.PRNGKey(0)
+            Wtrue = random.normal(key, (5, 10))
+            btrue = random.normal(key, (5,))
+            X = random.normal(key, (20, 10))
+            """,
             expected=[(5, 9), (6, 5)],
+            messages=[
+                "`key` was already consumed by `random.normal` on line 4: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+                "`key` was already consumed by `random.normal` on line 4: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+            ],
         ),
         Invalid(
-            "import jax\n\ndef f(key):\n    k1, k2 = jax.random.split(key)\n    return jax.random.normal(key) + jax.random.normal(k1)\n",
+            """
+            import jax
+
+            def f(key):
+                k1, k2 = jax.random.split(key)
+                return jax.random.normal(key) + jax.random.normal(k1)
+            """,
             expected=[(5, 12)],
-            message_contains="split",
+            messages=[
+                "`key` was already split on line 4; a split key must not be used again. Use the keys `split` returned (e.g. `key, sub = jax.random.split(key)` and pass `sub`)",
+            ],
         ),
         Invalid(
-            "import jax\n\ndef noisy(x, key, steps):\n    for _ in range(steps):\n        x = x + jax.random.normal(key, x.shape)\n    return x\n",
+            """
+            import jax
+
+            def noisy(x, key, steps):
+                for _ in range(steps):
+                    x = x + jax.random.normal(key, x.shape)
+                return x
+            """,
             expected=[(5, 17)],
-            message_contains="loop",
+            messages=[
+                "`key` is consumed by `random.normal` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
+            ],
         ),
         Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef rollout(key, n):\n    def step(x, _):\n        return x + jax.random.normal(key, x.shape), x\n    return jax.lax.scan(step, jnp.zeros(2), None, length=n)\n",
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def rollout(key, n):
+                def step(x, _):
+                    return x + jax.random.normal(key, x.shape), x
+                return jax.lax.scan(step, jnp.zeros(2), None, length=n)
+            """,
             expected=[(6, 20)],
-            message_contains="lax.scan body",
+            messages=[
+                "`key` comes from the enclosing scope and is consumed by `random.normal` inside a lax.scan body, which runs every iteration with the same key: every step draws the same random numbers. Carry the key through the loop and split it each step, or pass per-step keys as `xs` (`jax.random.split(key, n)`)",
+            ],
         ),
         Invalid(
-            "import jax\n\n@jax.jit\ndef f(key):\n    return [jax.random.uniform(key) for _ in range(3)]\n",
+            """
+            import jax
+
+            @jax.jit
+            def f(key):
+                return [jax.random.uniform(key) for _ in range(3)]
+            """,
             expected=[(5, 13)],
+            messages=[
+                "`key` is consumed by `random.uniform` inside a comprehension but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
+            ],
         ),
         Invalid(
-            "import jax\n\nclass Agent:\n    def act(self, obs):\n        a = jax.random.categorical(self.rng, obs)\n        noise = jax.random.normal(self.rng, obs.shape)\n        return a, noise\n",
+            """
+            import jax
+
+            class Agent:
+                def act(self, obs):
+                    a = jax.random.categorical(self.rng, obs)
+                    noise = jax.random.normal(self.rng, obs.shape)
+                    return a, noise
+            """,
             expected=[(6, 17)],
+            messages=[
+                "`self.rng` was already consumed by `random.categorical` on line 5: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(self.rng)`, and give each call its own key",
+            ],
         ),
     ]
 

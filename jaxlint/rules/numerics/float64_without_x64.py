@@ -1,4 +1,4 @@
-"""JAX110: 64-bit dtypes requested while x64 is off (silently 32-bit)."""
+"""JAX110 float64-without-x64: A 64-bit dtype is requested but x64 is off, so JAX silently uses 32 bits."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.walk import positional_args, string_value
-from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
+
 
 # positional index of ``dtype`` in jax functions that take it positionally
 _DTYPE_POSITION = {
@@ -40,7 +41,6 @@ class Float64WithoutX64(Rule):
     name = "float64-without-x64"
     summary = "A 64-bit dtype is requested but x64 is off, so JAX silently uses 32 bits"
     severity = Severity.WARNING
-    fix_availability = "sometimes"
     seed = "The Sharp Bits § Double (64bit) precision (seed 000); study notes § type promotion (seed 003)"
     what_it_does = (
         "Flags 64-bit dtypes given to JAX: `jnp.float64(...)`, `dtype=jnp.float64` / "
@@ -60,7 +60,6 @@ class Float64WithoutX64(Rule):
         "double precision (numerics, accumulations, large integers) silently computes in single "
         "precision; integers above 2**31 overflow."
     )
-    example = "```python\nx = random.uniform(key, (1000,), dtype=jnp.float64)\nx.dtype  # float32\n```"
     use_instead = (
         "Enable x64 at start-up (before any array is created):\n\n```python\nimport jax\n"
         "jax.config.update(\"jax_enable_x64\", True)\n```\n\nor say float32 explicitly. If the "
@@ -74,25 +73,111 @@ class Float64WithoutX64(Rule):
         "be what the author intended (often x64 should be enabled instead)."
     )
     VALID = [
-        Valid("import jax\njax.config.update('jax_enable_x64', True)\nimport jax.numpy as jnp\nx = jnp.zeros(3, dtype=jnp.float64)\n"),
-        Valid("import jax.numpy as jnp\nx = jnp.zeros(3, dtype=jnp.float64)\n", x64=True),
-        Valid("import jax\nimport jax.numpy as jnp\n\nwith jax.enable_x64():\n    x = jnp.zeros(3, dtype=jnp.float64)\n"),
-        Valid("import numpy as np\nimport jax.numpy as jnp\nx = np.zeros(3, dtype=np.float64)\ny = jnp.asarray(x, dtype=jnp.float32)\n"),
-        Valid("import jax.numpy as jnp\n\ndef is_double(x):\n    return x.dtype == jnp.float64 or jnp.finfo(jnp.float64).eps > 0\n"),
-        Valid("import jax.numpy as jnp\nimport numpy as np\nhost = np.ones(3).astype(np.float64)\n"),
+        Valid(
+            """
+            import jax
+            jax.config.update('jax_enable_x64', True)
+            import jax.numpy as jnp
+            x = jnp.zeros(3, dtype=jnp.float64)
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+            x = jnp.zeros(3, dtype=jnp.float64)
+            """,
+            x64=True,
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            with jax.enable_x64():
+                x = jnp.zeros(3, dtype=jnp.float64)
+            """
+        ),
+        Valid(
+            """
+            import numpy as np
+            import jax.numpy as jnp
+            x = np.zeros(3, dtype=np.float64)
+            y = jnp.asarray(x, dtype=jnp.float32)
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            def is_double(x):
+                return x.dtype == jnp.float64 or jnp.finfo(jnp.float64).eps > 0
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+            host = np.ones(3).astype(np.float64)
+            """
+        ),
     ]
+
     INVALID = [
         Invalid(
-            "import jax.numpy as jnp\nfrom jax import random\nx = random.uniform(random.key(0), (1000,), dtype=jnp.float64)\n",
+            """
+            import jax.numpy as jnp
+            from jax import random
+            x = random.uniform(random.key(0), (1000,), dtype=jnp.float64)
+            """,
             expected=[(3, 50)],
-            fixed="import jax.numpy as jnp\nfrom jax import random\nx = random.uniform(random.key(0), (1000,), dtype=jnp.float32)\n",
+            messages=[
+                "`float64` requested in `jax.random.uniform` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+            from jax import random
+            x = random.uniform(random.key(0), (1000,), dtype=jnp.float32)
+            """,
             unsafe=True,
         ),
         Invalid(
-            "import jax.numpy as jnp\nimport numpy as np\na = jnp.array([1, 2], dtype='int64')\nb = jnp.ones(3).astype(np.float64)\nc = jnp.float64(1.5)\nd = jnp.zeros(2, jnp.complex128)\n",
+            """
+            import jax.numpy as jnp
+            import numpy as np
+            a = jnp.array([1, 2], dtype='int64')
+            b = jnp.ones(3).astype(np.float64)
+            c = jnp.float64(1.5)
+            d = jnp.zeros(2, jnp.complex128)
+            """,
             expected=[(3, 29), (4, 24), (5, 5), (6, 18)],
-            fixed="import jax.numpy as jnp\nimport numpy as np\na = jnp.array([1, 2], dtype='int32')\nb = jnp.ones(3).astype(np.float32)\nc = jnp.float32(1.5)\nd = jnp.zeros(2, jnp.complex64)\n",
+            messages=[
+                "`int64` requested in `jnp.array` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
+                "`float64` in `.astype()` of a JAX array is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested as a JAX scalar is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`complex128` requested in `jnp.zeros` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `complex64`",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+            import numpy as np
+            a = jnp.array([1, 2], dtype='int32')
+            b = jnp.ones(3).astype(np.float32)
+            c = jnp.float32(1.5)
+            d = jnp.zeros(2, jnp.complex64)
+            """,
             unsafe=True,
+        ),
+        # a dtype imported by name: reported without a fix (the fix edits a string or an
+        # attribute; a bare `float32` might not be imported)
+        Invalid(
+            """
+            import jax.numpy as jnp
+            from jax.numpy import float64
+            x = jnp.ones(3, dtype=float64)
+            """,
+            expected=[(3, 23)],
+            messages=[
+                "`float64` requested in `jnp.ones` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+            ],
         ),
     ]
 

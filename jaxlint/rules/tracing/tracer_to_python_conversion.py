@@ -1,14 +1,14 @@
-"""JAX202: a tracer pulled into a Python number, range, index or shape."""
+"""JAX202 tracer-to-python-conversion: `int()`/`float()`/`.item()`/`range()`/indexing/shapes need a concrete value, but get a tracer."""
 
 from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.walk import arg_at
-from jaxlint.engine.rule import Invalid, Rule, Valid
 
 
 class TracerConversion(Rule):
@@ -37,10 +37,6 @@ class TracerConversion(Rule):
         "* shapes: `TypeError: Shapes must be 1D sequences of concrete values of integer type`\n\n"
         "Array shapes must be known when the function is compiled."
     )
-    example = (
-        "```python\n@jax.jit\ndef f(x, n):\n    y = jnp.ones((n,))\n    for i in range(n):\n"
-        "        y = y + x[i]\n    return float(y.sum())\n```"
-    )
     use_instead = (
         "```python\n@partial(jax.jit, static_argnums=(1,))\ndef f(x, n):\n    y = jnp.ones((n,))\n"
         "    y = lax.fori_loop(0, n, lambda i, y: y + x[i], y)\n    return y.sum()\n```\n\n"
@@ -48,41 +44,164 @@ class TracerConversion(Rule):
     )
     fix_safety = "No automatic fix: making an argument static changes when the function recompiles."
     VALID = [
-        Valid("import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef g(x):\n    y = 0.\n    for i in range(x.shape[0]):\n        y = y + x[i]\n    n = int(x.shape[0]) * len(x)\n    return jnp.zeros((n,)) + y\n"),
-        Valid("import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n@jax.jit\ndef f(x):\n    return jnp.reshape(x, np.prod(x.shape))\n"),
-        Valid("from functools import partial\nimport jax\nimport jax.numpy as jnp\n\n@partial(jax.jit, static_argnums=(0,))\ndef example_fun(length, val):\n    return jnp.ones((length,)) * val\n"),
-        Valid("import jax.numpy as jnp\n\ndef summary(x):\n    return float(jnp.mean(x)), x.sum().item()\n"),
-        Valid("import jax\n\n@jax.grad\ndef f(x):\n    return x * int(x)\n"),
-        Valid("import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef head(x):\n    n = x.shape[0] // 2\n    return x[:n], x[n:], x[::2]\n"),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def g(x):
+                y = 0.
+                for i in range(x.shape[0]):
+                    y = y + x[i]
+                n = int(x.shape[0]) * len(x)
+                return jnp.zeros((n,)) + y
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @jax.jit
+            def f(x):
+                return jnp.reshape(x, np.prod(x.shape))
+            """
+        ),
+        Valid(
+            """
+            from functools import partial
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=(0,))
+            def example_fun(length, val):
+                return jnp.ones((length,)) * val
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            def summary(x):
+                return float(jnp.mean(x)), x.sum().item()
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            @jax.grad
+            def f(x):
+                return x * int(x)
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def head(x):
+                n = x.shape[0] // 2
+                return x[:n], x[n:], x[::2]
+            """
+        ),
     ]
+
     INVALID = [
         Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef example_fun(length, val):\n    return jnp.ones((length,)) * val\n\nbad_example_jit = jax.jit(example_fun)\n",
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def example_fun(length, val):
+                return jnp.ones((length,)) * val
+
+            bad_example_jit = jax.jit(example_fun)
+            """,
             expected=[(5, 22)],
-            message_contains="static",
+            messages=[
+                "A shape or size passed to `jnp.ones` is traced: it depends on the traced argument `length` of `example_fun` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `length` is a Python value, mark it static (static_argnums=0)",
+            ],
         ),
         Invalid(
-            "import jax\n\ndef f(x, n):\n    y = 0.\n    for i in range(n):\n        y = y + x[i]\n    return y\n\nf = jax.jit(f)\n",
+            """
+            import jax
+
+            def f(x, n):
+                y = 0.
+                for i in range(n):
+                    y = y + x[i]
+                return y
+
+            f = jax.jit(f)
+            """,
             expected=[(5, 14)],
-            message_contains="TracerIntegerConversionError",
+            messages=[
+                "`range()` needs a concrete value, but its argument is traced: it depends on the traced argument `n` of `f` (wrapped by jax.jit); this raises TracerIntegerConversionError. Instead, use `jax.lax.fori_loop`/`lax.scan` for loops of traced length; or, if `n` is a Python value, mark it static (static_argnums=1)",
+            ],
         ),
         Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n    total = jnp.sum(x)\n    return int(total) + x.max().item() + float(x[0])\n",
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                total = jnp.sum(x)
+                return int(total) + x.max().item() + float(x[0])
+            """,
             expected=[(7, 12), (7, 25), (7, 42)],
-            message_contains="ConcretizationTypeError",
+            messages=[
+                "`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `x` of `f` (decorated with @jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the traced function",
+                "`.item()` needs a concrete value, but its argument is traced: it depends on the traced argument `x` of `f` (decorated with @jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array, or return it and convert outside the traced function; or, if `x` is a Python value, mark it static (static_argnums=0)",
+                "`float()` needs a concrete value, but its argument is traced: it depends on the traced argument `x` of `f` (decorated with @jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.float32)`), or return it and convert outside the traced function; or, if `x` is a Python value, mark it static (static_argnums=0)",
+            ],
         ),
         Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef window(x, i):\n    return jnp.sort(x)[i:i + 3]\n",
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def window(x, i):
+                return jnp.sort(x)[i:i + 3]
+            """,
             expected=[(6, 24)],
-            message_contains="dynamic_slice",
+            messages=[
+                "A slice bound is traced: it depends on the traced argument `i` of `window` (decorated with @jax.jit); slice sizes must be static (IndexError: Array slice indices must have static start/stop/step). Use `jax.lax.dynamic_slice(x, (start,), (size,))` with a static size; or, if `i` is a Python value, mark it static (static_argnums=1)",
+            ],
         ),
         Invalid(
-            "import jax\n\n@jax.jit\ndef pick(i, table):\n    options = [1.0, 2.0, 3.0]\n    return options[i] * table\n",
+            """
+            import jax
+
+            @jax.jit
+            def pick(i, table):
+                options = [1.0, 2.0, 3.0]
+                return options[i] * table
+            """,
             expected=[(6, 12)],
+            messages=[
+                "Indexing a Python list/tuple with a traced value raises TracerIntegerConversionError: it depends on the traced argument `i` of `pick` (decorated with @jax.jit). Make it an array (`jnp.asarray(...)[i]`) or use `jax.lax.switch`; or, if `i` is a Python value, mark it static (static_argnums=0)",
+            ],
         ),
         Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x, k):\n    return x.reshape(k, -1) + jax.random.normal(jax.random.key(0), (k,))\n",
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x, k):
+                return x.reshape(k, -1) + jax.random.normal(jax.random.key(0), (k,))
+            """,
             expected=[(6, 22), (6, 69)],
+            messages=[
+                "A shape or size passed to `.reshape()` is traced: it depends on the traced argument `k` of `f` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `k` is a Python value, mark it static (static_argnums=1)",
+                "A shape or size passed to `jax.random.normal` is traced: it depends on the traced argument `k` of `f` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `k` is a Python value, mark it static (static_argnums=1)",
+            ],
         ),
     ]
 
