@@ -117,3 +117,15 @@ def test_cache_is_exact_after_editing_a_helper(project):
     # and back
     train.write_text(train.read_text().replace("warmup(3, 1000)", "warmup(step, 1000)"))
     assert _lint(root) == cold
+
+
+def test_jits_imported_from_another_module_static_and_donated(project):
+    project("jit_pkg")
+    found = _lint(Path("."), "--no-cache")
+    assert [f[:4] for f in found] == [
+        ("JAX207", "pkg/train.py", 7, 25),
+        ("JAX506", "pkg/train.py", 8, 11),
+    ]
+    assert found[0][4].startswith(
+        "A dict is passed to `update` in a static position (parameter `lr`; static_argnums=1)"
+    )

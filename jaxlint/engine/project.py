@@ -11,6 +11,7 @@ modules that define those functions.
 from __future__ import annotations
 
 from jaxlint.model.interpreter import Interpreter
+from jaxlint.model.jit_calls import export_of
 from jaxlint.positions import node_ranges
 from jaxlint.settings import LintSettings
 
@@ -26,9 +27,14 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
         s for s in interp.index.external_sites
         if imports.project_import(s.callee.split(".", 1)[0], packages)
     ]
+    jits = {}
+    for name, info in sorted(interp.jit_calls.exports().items()):
+        decl = export_of(info)
+        if decl is not None:
+            jits[name] = decl
     calls = interp.external_calls
     if not calls and not sites:
-        return {"calls": [], "sites": []}
+        return {"calls": [], "sites": [], "jits": jits}
     ranges = node_ranges(interp.module, [c.node for c in calls] + [s.node for s in sites])
 
     def line(node) -> int:
@@ -65,4 +71,4 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
             "kw_bound": list(s.kw_bound),
             "unbatched_pos": list(s.unbatched_pos),
         })
-    return {"calls": out_calls, "sites": out_sites}
+    return {"calls": out_calls, "sites": out_sites, "jits": jits}

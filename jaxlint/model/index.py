@@ -76,6 +76,9 @@ class FileIndex:
     static_fields: set[str] = field(default_factory=set)
     # transformations of functions defined in other modules (facts for those modules)
     external_sites: list[ExternalSite] = field(default_factory=list)
+    # jitted functions of other modules imported here by name: name -> declaration
+    # (``jaxlint/project/facts.py``; ``model/jit_calls.py`` answers calls to them)
+    imported_jits: dict[str, dict] = field(default_factory=dict)
 
     @property
     def enables_x64(self) -> bool:
@@ -562,12 +565,14 @@ class Indexer:
         )
 
     def apply_facts(self, facts: dict) -> None:
-        """What other modules of the project know of this file's functions:
-        ``{qualname: [fact, ...]}``, each fact a call from traced code
+        """What other modules of the project know of this file: ``units``, its
+        functions' facts ``{qualname: [fact, ...]}``, each a call from traced code
         (``kind: "call"``: the positions and keywords that receive tracers) or a
-        transformation applied elsewhere (``kind: "site"``).  See jaxlint/project/facts.py."""
+        transformation applied elsewhere (``kind: "site"``); ``jits``, the jitted
+        functions it imports by name.  See jaxlint/project/facts.py."""
+        self.index.imported_jits = dict(facts.get("jits", {}))
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
-        for qualname, items in sorted(facts.items()):
+        for qualname, items in sorted(facts.get("units", {}).items()):
             unit = by_qualname.get(qualname)
             if unit is None or unit.host:
                 continue

@@ -46,18 +46,32 @@ def incoming_facts(
     path_of: Mapping[str, str],
 ) -> dict[str, dict[str, list[Json]]]:
     """``outputs``: (module name, display path, project output) of every linted file;
-    ``path_of``: module name -> display path.  Returns path -> qualname -> facts."""
-    out: dict[str, dict[str, list[Json]]] = {}
+    ``path_of``: module name -> display path.  Returns path -> {"units": {qualname:
+    [facts]}, "jits": {imported name: declaration}}."""
+    out: dict[str, dict] = {}
 
     def add(module: str, qualname: str, fact: Json) -> None:
         path = path_of.get(module)
         if path is None:
             return
-        facts = out.setdefault(path, {}).setdefault(qualname, [])
+        facts = out.setdefault(path, {}).setdefault("units", {}).setdefault(qualname, [])
         if fact not in facts:
             facts.append(fact)
 
+    outputs = list(outputs)
+    jits_of = {module: proj.get("jits") or {} for module, _, proj in outputs}
     for module, path, proj in outputs:
+        # jitted functions imported by name from other modules (static/donated arguments)
+        for name, binding in sorted((proj["summary"].get("names") or {}).items()):
+            if binding.get("k") != "from":
+                continue
+            target = index.resolve(module, name)
+            if target is None or target.kind not in ("function", "assign"):
+                continue
+            decl = jits_of.get(target.module, {}).get(target.qualname)
+            if decl is not None:
+                out.setdefault(path, {}).setdefault("jits", {})[name] = decl
+
         for call in proj.get("calls", ()):
             target = index.resolve(module, call["callee"])
             if target is None or target.kind != "function":
@@ -85,12 +99,12 @@ def incoming_facts(
                 "unbatched_pos": site["unbatched_pos"],
             })
     for facts in out.values():
-        for items in facts.values():
+        for items in facts.get("units", {}).values():
             items.sort(key=lambda f: json.dumps(f, sort_keys=True))
     return out
 
 
-def canonical(facts: Optional[Mapping[str, list[Json]]]) -> str:
+def canonical(facts: Optional[Mapping[str, Json]]) -> str:
     """The facts of one file as the canonical JSON the cache key includes."""
     if not facts:
         return ""
