@@ -44,7 +44,8 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     out_calls = []
     seen = set()
     for c in calls:
-        key = (c.callee, c.caller.qualname, c.traced_pos, c.traced_kw, c.array_pos, c.array_kw)
+        key = (c.callee, c.caller.qualname, c.traced_pos, c.traced_kw, c.array_pos, c.array_kw,
+               c.n_pos, c.keywords, c.none_pos, c.none_kw)
         if key in seen:
             continue
         seen.add(key)
@@ -57,6 +58,10 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
             "traced_kw": list(c.traced_kw),
             "array_pos": list(c.array_pos),
             "array_kw": list(c.array_kw),
+            "n_pos": c.n_pos,
+            "keywords": list(c.keywords),
+            "none_pos": list(c.none_pos),
+            "none_kw": list(c.none_kw),
         })
     out_sites = []
     for s in sites:

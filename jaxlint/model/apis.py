@@ -364,3 +364,6 @@ STATIC_ANNOTATIONS = frozenset(
     {"int", "bool", "str", "float", "bytes", "type", "None", "typing.Callable",
      "collections.abc.Callable", "Callable", "typing.Literal", "Literal"}
 )
+
+# Attributes every tracer has: `hasattr(x, "shape")` is True for a traced `x`.
+TRACER_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "at", "T", "aval", "astype", "reshape"})

@@ -611,6 +611,22 @@ class Indexer:
                             unit.traced_params.add(p.name)
                             if name in array_kw:
                                 unit.array_params.add(p.name)
+                    # which parameters this caller passes (None-valued ones apart)
+                    n_pos = int(fact.get("n_pos", 0))
+                    none_pos = set(fact.get("none_pos", ()))
+                    keywords = set(fact.get("keywords", ()))
+                    none_kw = set(fact.get("none_kw", ()))
+                    for i, p in enumerate(params):
+                        if i < n_pos:
+                            unit.passed_params.add(p.name)
+                            if i in none_pos:
+                                unit.maybe_none.add(p.name)
+                        elif p.name in keywords:
+                            unit.passed_params.add(p.name)
+                            if p.name in none_kw:
+                                unit.maybe_none.add(p.name)
+                        else:
+                            unit.maybe_none.add(p.name)
                     unit.traced_calls += 1
 
     def _static_params(self, site: TransformSite, unit: Unit, n_bound: int = 0) -> set[str]:

@@ -54,6 +54,12 @@ class ExternalCall:
     # of those, the arguments known to be arrays (not lists or pytrees)
     array_pos: tuple[int, ...] = ()
     array_kw: tuple[str, ...] = ()
+    # what the call passes: the number of positional arguments, the keywords, and
+    # which of them are a literal None (for branches no traced caller reaches)
+    n_pos: int = 0
+    keywords: tuple[str, ...] = ()
+    none_pos: tuple[int, ...] = ()
+    none_kw: tuple[str, ...] = ()
 
 
 @dataclass
@@ -607,6 +613,13 @@ class Interpreter:
         if t in _COMPREHENSIONS:
             self._comprehension(node)
             return
+        if t is cst.IfExp:
+            truth = self._truth_under_trace(node.test)
+            if truth is not None:  # `a.shape if hasattr(a, "shape") else np.shape(a)`
+                self.expr(node.test)
+                self.expr(node.body if truth else node.orelse)
+                self._dispatch_leave(node)
+                return
         if t is cst.Call:
             self._call_effects(node)
         elif t is cst.NamedExpr:
@@ -841,6 +854,10 @@ class Interpreter:
             traced_kw=tuple(k for k, v in kws if v.traced),
             array_pos=tuple(i for i, v in enumerate(pos) if v.traced and v.kind == V.ARRAY),
             array_kw=tuple(k for k, v in kws if v.traced and v.kind == V.ARRAY),
+            n_pos=len(pos),
+            keywords=tuple(k for k, _ in kws),
+            none_pos=tuple(i for i, a in enumerate(positional_args(call)) if _is_none(a.value)),
+            none_kw=tuple(a.keyword.value for a in call.args if a.keyword is not None and _is_none(a.value)),
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:
@@ -848,27 +865,62 @@ class Interpreter:
         None default, or passed None), so `if p is None:` branches that no traced
         caller can reach are not analysed as traced code."""
         passed: set[str] = set()
+        given: set[str] = set()  # passed at all, None included
         for i, arg in enumerate(positional_args(call)):
+            if i < len(params):
+                given.add(params[i].name)
             if i < len(params) and not _is_none(arg.value):
                 passed.add(params[i].name)
         if any(a.star for a in call.args):
             passed.update(p.name for p in target.params)  # *args/**kwargs: unsure
         for arg in call.args:
+            if arg.keyword is not None:
+                given.add(arg.keyword.value)
             if arg.keyword is not None and not _is_none(arg.value):
                 passed.add(arg.keyword.value)
         for p in target.params:
             if p.name not in passed:
                 target.maybe_none.add(p.name)
+        target.passed_params |= {p.name for p in target.params if p.name in passed or p.name in given}
         target.traced_calls += 1
 
     def _dead_under_trace(self, test: cst.BaseExpression) -> Optional[bool]:
-        """For `p is None` / `p is not None` on a parameter of a helper that every
-        traced caller passes a value: which branch is dead (True: the body,
-        False: the else), or None."""
+        """Which branch of ``if test:`` no trace can take (True: the body, False:
+        the else), or None when both may run."""
+        truth = self._truth_under_trace(test)
+        return None if truth is None else not truth
+
+    def _truth_under_trace(self, test: cst.BaseExpression) -> Optional[bool]:
+        """The value ``test`` has in every trace of this unit, when the model knows it:
+
+        * ``hasattr(x, "shape")`` (``dtype``, ``ndim``...) on a tracer: True;
+        * ``p is None`` / ``p is not None`` on a parameter of a helper that every
+          traced caller passes a value;
+        * ``p`` / ``not p`` on a parameter with a literal default that no traced
+          caller passes (the default applies)."""
+        if not self.in_traced:
+            return None
+        t = type(test)
+        if t is cst.UnaryOperation and isinstance(test.operator, cst.Not):
+            inner = self._truth_under_trace(test.expression)
+            return None if inner is None else not inner
+        if t is cst.Call and self.builtin_name(test.func) == "hasattr":
+            pos = positional_args(test)
+            if len(pos) == 2 and string_value(pos[1].value) in apis.TRACER_ATTRIBUTES:
+                if self.value(pos[0].value).traced:
+                    return True
+            return None
         unit = self.unit
         if not unit.traced_calls or not all(r.startswith("called from") for r in unit.reasons):
             return None
-        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        if t is cst.Name:
+            p = unit.param(test.value)
+            if p is None or p.name in unit.passed_params or p.name in unit.assigned:
+                return None
+            if isinstance(p.default, cst.Name) and p.default.value in ("True", "False", "None"):
+                return p.default.value == "True"
+            return None
+        if not (t is cst.Comparison and len(test.comparisons) == 1):
             return None
         comp = test.comparisons[0]
         if not (isinstance(test.left, cst.Name) and _is_none(comp.comparator)):
@@ -877,9 +929,9 @@ class Interpreter:
         if unit.param(name) is None or name in unit.maybe_none or name in unit.assigned:
             return None
         if isinstance(comp.operator, cst.Is):
-            return True
-        if isinstance(comp.operator, cst.IsNot):
             return False
+        if isinstance(comp.operator, cst.IsNot):
+            return True
         return None
 
     # -- evaluation ---------------------------------------------------------------

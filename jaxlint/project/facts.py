@@ -83,6 +83,10 @@ def incoming_facts(
                 "traced_kw": call["traced_kw"],
                 "array_pos": call.get("array_pos", []),
                 "array_kw": call.get("array_kw", []),
+                "n_pos": call.get("n_pos", 0),
+                "keywords": call.get("keywords", []),
+                "none_pos": call.get("none_pos", []),
+                "none_kw": call.get("none_kw", []),
             })
         for site in proj.get("sites", ()):
             target = index.resolve(module, site["callee"])

@@ -55,6 +55,22 @@ class IteratorUnderTransform(Rule):
     VALID = [
         Valid(
             """
+            import jax
+
+
+            def take(leaves):
+                # a helper traced through its caller, which makes the iterator in the trace
+                return next(leaves) * 2
+
+
+            @jax.jit
+            def f(xs):
+                leaves = iter([xs, xs + 1])
+                return take(leaves)
+            """,
+        ),
+        Valid(
+            """
             import jax.numpy as jnp
             from jax import lax
             array = jnp.arange(10)
@@ -231,8 +247,13 @@ class IteratorUnderTransform(Rule):
     def _check_next(self, node: cst.Call, it: cst.BaseExpression) -> None:
         ctx = self.ctx
         if isinstance(it, cst.Name):
-            local = ctx.local(it.value) is not None and it.value not in {p.name for p in ctx.unit.params}
+            is_param = ctx.unit.param(it.value) is not None
+            local = ctx.local(it.value) is not None and not is_param
             if local:
+                return
+            if is_param and all(r.startswith("called from") for r in ctx.unit.reasons):
+                # a helper traced only through its callers: the iterator may well be
+                # made inside the same trace (`next(leaves)` over a fresh `iter(...)`)
                 return
         elif not isinstance(it, cst.Attribute):
             return  # next(iter(...)), next(genexp): a fresh iterator on each trace

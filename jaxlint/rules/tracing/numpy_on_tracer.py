@@ -94,6 +94,24 @@ class NumpyOnTracer(Rule):
         "`out=` get no fix. No fix is offered when the module does not import `jax.numpy`."
     )
     VALID = [
+        Valid(
+            """
+            import jax
+            import numpy as np
+
+
+            def check_rank(x, rank):
+                # tracers have `.shape`: the NumPy branch never runs under a trace
+                shape = x.shape if hasattr(x, "shape") else np.asarray(x).shape
+                return len(shape) == rank
+
+
+            @jax.jit
+            def f(x):
+                assert check_rank(x, 2)
+                return x * 2
+            """,
+        ),
         # method-forwarding NumPy functions work on tracers
         Valid(
             """

@@ -59,6 +59,25 @@ class TracedControlFlow(Rule):
     )
     fix_safety = "No automatic fix: the right rewrite (`jnp.where`, `lax.cond`, `static_argnums`) depends on intent."
     VALID = [
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def normalize(p, validate=False):
+                if validate:
+                    # only when a caller asks for validation, and no traced caller does
+                    if not jnp.allclose(p.sum(), 1.0):
+                        raise ValueError("not a distribution")
+                return p / p.sum()
+
+
+            @jax.jit
+            def f(p):
+                return normalize(p)
+            """,
+        ),
         # grad alone traces with concrete values (The Sharp Bits)
         Valid(
             """
