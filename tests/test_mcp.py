@@ -163,6 +163,8 @@ def test_check_gives_the_cli_findings_with_the_project_configuration(project: Pa
             _ok(await s.call_tool("check", {"source": source, "filename": "tests/new.py"})),
         ]
 
+    (project / "legacy").mkdir()
+    (project / "legacy" / "latin.py").write_bytes(b"import jax\nx = '\xe9\xff'\n")
     whole, pkg, absolute, selected, unsaved, unsaved_test = _serve(project, scenario)
     # JAX401 (print) is ignored by the project's configuration, JAX101 by its per-file-ignores
     assert _where(whole["findings"]) == [
@@ -170,12 +172,16 @@ def test_check_gives_the_cli_findings_with_the_project_configuration(project: Pa
         ("JAX201", "pkg/sharp.py", 14, 8, MSG_201),
         ("JAX201", "tests/test_sharp.py", 14, 8, MSG_201),
     ]
-    assert whole["files"] == 2 and whole["errors"] == []
-    assert whole["summary"] == "3 findings (1 with a safe fix)."
+    # one file that cannot be decoded is reported in one line; the others are checked
+    assert whole["files"] == 3 and whole["errors"] == [
+        "legacy/latin.py: not valid utf-8 (UnicodeDecodeError: 'utf-8' codec can't decode byte 0xe9 "
+        "in position 16: invalid continuation byte)"]
+    assert whole["summary"] == "3 findings (1 with a safe fix). 1 path could not be checked."
     cli = subprocess.run([sys.executable, "-m", "jaxlint", "check", "--no-cache", "--output-format",
                           "json"], cwd=project, capture_output=True, text=True)
     assert [(d["code"], d["filename"], d["location"]["row"], d["location"]["column"], d["message"])
             for d in json.loads(cli.stdout)] == _where(whole["findings"])
+    assert cli.stderr.splitlines() == [f"error: {line}" for line in whole["errors"]]
 
     assert _where(pkg["findings"]) == _where(whole["findings"])[:2]
     first = pkg["findings"][0]
@@ -196,6 +202,9 @@ def test_check_gives_the_cli_findings_with_the_project_configuration(project: Pa
 
 
 def test_bad_arguments_get_one_sentence(project: Path) -> None:
+    BAD_CONFIG = (f"The jaxlint configuration is invalid: {project / 'bad' / 'jaxlint.toml'}: unknown "
+                  "key 'selcet'; expected one of: select, ignore, extend-select, per-file-ignores, "
+                  "exclude, extend-exclude, x64, respect-gitignore, max-unrolled-loop, cache-dir, runtime")
     calls = [
         ("check", {"paths": "pkg"}, "'paths' must be a list of strings."),
         ("check", {"path": ["pkg"]}, "check has no argument 'path'; it takes paths, source, filename, select."),
@@ -214,7 +223,13 @@ def test_bad_arguments_get_one_sentence(project: Path) -> None:
         ("confirm", {"paths": ["pkg"], "timeout": 0}, "'timeout' must be a number of seconds above 0."),
         ("confirm", {"paths": []}, "'paths' is empty; name the files to confirm."),
         ("lint", {}, "Unknown tool 'lint'; the tools are check, fix, confirm, rules, rule."),
+        ("check", {"paths": ["pkg"], "select": []}, "'select' must name at least one rule (or be left out)."),
+        ("check", {"paths": ["bad"]}, BAD_CONFIG),
+        ("fix", {"source": "import jax\n", "filename": "bad/new.py"}, BAD_CONFIG),
     ]
+    (project / "bad").mkdir()
+    (project / "bad" / "jaxlint.toml").write_text("selcet = []\n")
+    (project / "bad" / "x.py").write_text("import jax\n")
 
     async def scenario(s: ClientSession):
         return [_error(await s.call_tool(name, args)) for name, args, _ in calls]
@@ -387,3 +402,21 @@ def test_the_documented_check_example_is_what_check_returns(project: Path) -> No
         return _ok(await s.call_tool("check", arguments))
 
     assert _serve(project, scenario) == result
+
+
+def test_an_internal_error_is_one_line(monkeypatch, capsys) -> None:
+    from jaxlint.mcp_server import server, tools
+
+    def broken(name, arguments, ws):
+        raise KeyError("boom")
+
+    class Ctx:  # `rules` needs no roots, so the session is never used
+        session = None
+
+    monkeypatch.setattr(tools, "call", broken)
+    params = types.CallToolRequestParams(name="rules", arguments={})
+    result = anyio.run(server._call_tool, Ctx(), params)
+    assert result.is_error and [c.text for c in result.content] == [
+        "Internal error in jaxlint (KeyError: 'boom'); the server's standard error has the traceback."]
+    err = capsys.readouterr().err
+    assert err.startswith("jaxlint mcp: internal error in rules:\nTraceback") and "KeyError: 'boom'" in err

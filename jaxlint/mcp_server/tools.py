@@ -251,24 +251,23 @@ class _Run:
 
 
 def _session(ws: Workspace, select: Optional[list[str]]) -> _Run:
-    from jaxlint.config import ConfigError, ConfigStore, Overrides, cache_dir_for
+    """The configuration, as a `jaxlint check` run in the first root sees it (ConfigError
+    for a bad configuration file: ``call`` reports it)."""
+    from jaxlint.config import ConfigStore, Overrides, cache_dir_for
     from jaxlint.ruleinfo import expand_selector, load_rule_infos
 
-    try:
-        cache_dir = cache_dir_for(ws.base, None, None)
-        infos = load_rule_infos(cache_dir)
-        if select is not None:
-            if not select:
-                raise ToolInputError("'select' must name at least one rule (or be left out).")
-            for sel in select:
-                if expand_selector(infos, sel) is None:
-                    raise ToolInputError(
-                        f"Unknown rule selector {sel!r} in 'select' (the rules tool lists every code)."
-                    )
-        overrides = Overrides(select=tuple(select) if select is not None else None)
-        store = ConfigStore(infos, overrides, ws.base)
-    except ConfigError as exc:
-        raise ToolInputError(f"The jaxlint configuration is invalid: {exc}") from None
+    cache_dir = cache_dir_for(ws.base, None, None)
+    infos = load_rule_infos(cache_dir)
+    if select is not None:
+        if not select:
+            raise ToolInputError("'select' must name at least one rule (or be left out).")
+        for sel in select:
+            if expand_selector(infos, sel) is None:
+                raise ToolInputError(
+                    f"Unknown rule selector {sel!r} in 'select' (the rules tool lists every code)."
+                )
+    overrides = Overrides(select=tuple(select) if select is not None else None)
+    store = ConfigStore(infos, overrides, ws.base)
     return _Run(store=store, cache_dir=cache_dir, infos=infos)
 
 
@@ -284,7 +283,6 @@ def _display(absolute: Path, raw_base: Optional[Path]) -> str:
 
 def _targets(raw_paths: list[str], ws: Workspace, run: _Run) -> tuple[list[_Target], list[str]]:
     """The files under the client's paths (discovered as the CLI does) and error lines."""
-    from jaxlint.config import ConfigError
     from jaxlint.discovery import discover
 
     requested: list[tuple[str, Path]] = []
@@ -298,10 +296,7 @@ def _targets(raw_paths: list[str], ws: Workspace, run: _Run) -> tuple[list[_Targ
     seen: set[Path] = set()
     for raw, absolute in requested:
         base = ws.base if not Path(raw).expanduser().is_absolute() else None
-        try:
-            found = discover([str(absolute)], run.store)
-        except ConfigError as exc:
-            raise ToolInputError(f"The jaxlint configuration is invalid: {exc}") from None
+        found = discover([str(absolute)], run.store)
         errors.extend(found.errors)
         for f in found.files:
             f = Path(f)
@@ -781,7 +776,12 @@ BY_NAME = {t.name: t for t in TOOLS}
 
 def call(name: str, arguments: Any, ws: Workspace) -> dict[str, Any]:
     """Run one tool; ToolInputError for an unknown tool or bad arguments."""
+    from jaxlint.config import ConfigError
+
     spec = BY_NAME.get(name)
     if spec is None:
         raise ToolInputError(f"Unknown tool {name!r}; the tools are {', '.join(BY_NAME)}.")
-    return spec.run(spec.validate(arguments), ws)
+    try:
+        return spec.run(spec.validate(arguments), ws)
+    except ConfigError as exc:  # a configuration file met while linting
+        raise ToolInputError(f"The jaxlint configuration is invalid: {exc}") from None
