@@ -407,7 +407,7 @@ def test_the_documented_check_example_is_what_check_returns(project: Path) -> No
 def test_an_internal_error_is_one_line(monkeypatch, capsys) -> None:
     from jaxlint.mcp_server import server, tools
 
-    def broken(name, arguments, ws):
+    def broken(*args):
         raise KeyError("boom")
 
     class Ctx:  # `rules` needs no roots, so the session is never used
@@ -420,3 +420,87 @@ def test_an_internal_error_is_one_line(monkeypatch, capsys) -> None:
         "Internal error in jaxlint (KeyError: 'boom'); the server's standard error has the traceback."]
     err = capsys.readouterr().err
     assert err.startswith("jaxlint mcp: internal error in rules:\nTraceback") and "KeyError: 'boom'" in err
+
+
+def _process_groups_running(marker: str) -> set[int]:
+    """Process groups of the live processes whose command line contains ``marker``."""
+    import os
+
+    groups = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            if marker in cmdline:
+                groups.add(os.getpgid(int(pid)))
+        except (OSError, ProcessLookupError):
+            continue
+    return groups
+
+
+def _group_alive(group: int) -> bool:
+    import os
+
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.getpgid(int(pid)) == group and b"jaxlint" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                return True
+        except (OSError, ProcessLookupError):
+            continue
+    return False
+
+
+SLOW = """\
+import time
+
+import jax.numpy as jnp
+
+time.sleep(60)  # the import hangs: only a kill stops it before the time limits
+
+
+def update():
+    x = jnp.zeros(3)
+    x[0] = 1.0
+    return x
+"""
+
+
+def test_a_cancelled_confirm_stops_the_user_code(project: Path) -> None:
+    pytest.importorskip("jax")
+    if not Path("/proc/self/cmdline").exists():
+        pytest.skip("needs /proc")
+    target = str(project / "slow.py")
+    Path(target).write_text(SLOW)
+
+    async def scenario(s: ClientSession):
+        with anyio.move_on_after(0.5):  # the client gives up: the SDK cancels the request
+            await s.call_tool("confirm", {"paths": [target]})
+        groups = _process_groups_running(target)
+        for _ in range(50):
+            if not any(_group_alive(g) for g in groups):
+                break
+            await anyio.sleep(0.1)
+        return groups, [g for g in groups if _group_alive(g)], _ok(await s.call_tool("rules", {}))
+
+    groups, alive, listed = _serve(project, scenario)
+    assert len(groups) == 1 and alive == []  # the companion and its JAX worker were killed
+    assert listed["rules"]  # and the server still answers
+
+
+def test_confirm_stops_when_cancelled_or_out_of_time(project: Path) -> None:
+    pytest.importorskip("jax")
+    import threading
+
+    from jaxlint.mcp_server import tools
+
+    (project / "slow.py").write_text(SLOW)
+    ws = tools.Workspace.of([project])
+    args = {"paths": ["slow.py"], "select": None, "timeout": None}
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(tools.ToolInputError) as cancelled:
+        tools.confirm(args, ws, cancel)
+    assert str(cancelled.value) == "confirm was cancelled, and its processes were stopped."
+    with pytest.raises(tools.ToolInputError) as late:
+        tools.confirm(args, ws, None, time_limit=0.3)
+    assert str(late.value) == ("confirm did not finish within 0.3 s and was stopped; "
+                               "name fewer files or rules.")

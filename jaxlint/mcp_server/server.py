@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import threading
 import traceback
 import warnings
 from pathlib import Path
@@ -102,7 +103,14 @@ async def _call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Cal
     try:
         roots = await _roots(ctx) if name in _FILE_TOOLS else [Path.cwd()]
         ws = Workspace.of(roots)
-        result = await anyio.to_thread.run_sync(tools.call, name, params.arguments, ws)
+        cancel = threading.Event()
+        try:
+            # abandoned on cancellation (the client cancelled, the server stops), and
+            # `cancel` then makes the tool stop what it started
+            result = await anyio.to_thread.run_sync(tools.call, name, params.arguments, ws, cancel,
+                                                    abandon_on_cancel=True)
+        finally:
+            cancel.set()
     except ToolInputError as exc:
         return _text_result(str(exc), error=True)
     except Exception as exc:  # a bug in jaxlint: one line to the client, the traceback to stderr

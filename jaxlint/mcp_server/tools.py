@@ -20,12 +20,15 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
 # seconds the whole `confirm` call may take (each import and finding has its own limit)
 CONFIRM_TIME_LIMIT = 600.0
+_POLL_S = 0.25  # how often a running `confirm` looks for a cancellation
 DEFAULT_SOURCE_NAME = "<source>.py"
 
 
@@ -134,7 +137,8 @@ class ToolSpec:
     read_only: bool
     destructive: bool = False
     open_world: bool = False
-    run: Callable[[dict[str, Any], Workspace], dict[str, Any]] = field(default=lambda a, w: {})
+    # (arguments, workspace, cancel event) -> result
+    run: Callable[..., dict[str, Any]] = field(default=lambda a, w, c=None: {})
 
     def input_schema(self) -> dict[str, Any]:
         props = {}
@@ -381,7 +385,8 @@ def _lint(args: dict[str, Any], ws: Workspace, run: _Run):
 # ----------------------------------------------------------------------------- tools
 
 
-def check(args: dict[str, Any], ws: Workspace) -> dict[str, Any]:
+def check(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] = None
+          ) -> dict[str, Any]:
     _check_inputs(args)
     run = _session(ws, args.get("select"))
     results, errors, _ = _lint(args, ws, run)
@@ -396,7 +401,8 @@ def check(args: dict[str, Any], ws: Workspace) -> dict[str, Any]:
     }
 
 
-def fix(args: dict[str, Any], ws: Workspace) -> dict[str, Any]:
+def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] = None
+        ) -> dict[str, Any]:
     from jaxlint.findings import Finding
     from jaxlint.fixer import fix_file, fix_text, needs_fixing, unified_diff
 
@@ -470,7 +476,8 @@ def fix(args: dict[str, Any], ws: Workspace) -> dict[str, Any]:
     return out
 
 
-def rules(args: dict[str, Any], ws: Workspace) -> dict[str, Any]:
+def rules(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] = None
+          ) -> dict[str, Any]:
     from jaxlint.findings import DOCS_BASE_URL
     from jaxlint.rules import all_rules
 
@@ -490,7 +497,8 @@ def rules(args: dict[str, Any], ws: Workspace) -> dict[str, Any]:
     }
 
 
-def rule(args: dict[str, Any], ws: Workspace) -> dict[str, Any]:
+def rule(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] = None
+         ) -> dict[str, Any]:
     from jaxlint.docs import render_rule_markdown
     from jaxlint.findings import DOCS_BASE_URL
     from jaxlint.rules import all_rules
@@ -516,8 +524,12 @@ def rule(args: dict[str, Any], ws: Workspace) -> dict[str, Any]:
     }
 
 
-def confirm(args: dict[str, Any], ws: Workspace, time_limit: float = CONFIRM_TIME_LIMIT) -> dict[str, Any]:
-    """``jaxlint confirm --output-format json`` in a subprocess, in the first root."""
+def confirm(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] = None,
+            time_limit: float = CONFIRM_TIME_LIMIT) -> dict[str, Any]:
+    """``jaxlint confirm --output-format json`` in a subprocess, in the first root.
+
+    The subprocess and its workers are killed when ``cancel`` is set (the client
+    cancelled the call, or the server is stopping) or after ``time_limit`` seconds."""
     paths = args["paths"]
     if not paths:
         raise ToolInputError("'paths' is empty; name the files to confirm.")
@@ -542,17 +554,26 @@ def confirm(args: dict[str, Any], ws: Workspace, time_limit: float = CONFIRM_TIM
     env.pop("FORCE_COLOR", None)
     proc = subprocess.Popen(cmd, cwd=ws.base, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env, start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=time_limit)
-    except subprocess.TimeoutExpired:
+    deadline = time.monotonic() + time_limit
+    while True:
         try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except OSError:
-            proc.kill()
-        proc.communicate()
-        raise ToolInputError(
-            f"confirm did not finish within {time_limit:g} s and was stopped; name fewer files or rules."
-        ) from None
+            out, err = proc.communicate(timeout=_POLL_S)
+            break
+        except subprocess.TimeoutExpired:
+            why = None
+            if cancel is not None and cancel.is_set():
+                why = "confirm was cancelled, and its processes were stopped."
+            elif time.monotonic() >= deadline:
+                why = (f"confirm did not finish within {time_limit:g} s and was stopped; "
+                       "name fewer files or rules.")
+            if why is None:
+                continue
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # the companion and its JAX workers
+            except OSError:
+                proc.kill()
+            proc.communicate()
+            raise ToolInputError(why) from None
     errors = [line[len("error: "):] for line in err.decode("utf-8", "replace").splitlines()
               if line.startswith("error: ")]
     try:
@@ -774,14 +795,17 @@ TOOLS: tuple[ToolSpec, ...] = (
 BY_NAME = {t.name: t for t in TOOLS}
 
 
-def call(name: str, arguments: Any, ws: Workspace) -> dict[str, Any]:
-    """Run one tool; ToolInputError for an unknown tool or bad arguments."""
+def call(name: str, arguments: Any, ws: Workspace,
+         cancel: Optional[threading.Event] = None) -> dict[str, Any]:
+    """Run one tool; ToolInputError for an unknown tool or bad arguments.
+
+    ``cancel``, once set, stops a running ``confirm`` (the other tools are quick)."""
     from jaxlint.config import ConfigError
 
     spec = BY_NAME.get(name)
     if spec is None:
         raise ToolInputError(f"Unknown tool {name!r}; the tools are {', '.join(BY_NAME)}.")
     try:
-        return spec.run(spec.validate(arguments), ws)
+        return spec.run(spec.validate(arguments), ws, cancel)
     except ConfigError as exc:  # a configuration file met while linting
         raise ToolInputError(f"The jaxlint configuration is invalid: {exc}") from None
