@@ -365,12 +365,12 @@ def _default_paths(ws: Workspace) -> list[str]:
 
 def _lint(args: dict[str, Any], ws: Workspace, run: _Run):
     """(results, errors, sources by display name) for check and fix."""
-    from jaxlint.runner import lint_one
+    from jaxlint.linter import lint_source
 
     if args.get("source") is not None:
         name, absolute = _source_target(args, ws)
-        result, _tb = lint_one(name, args["source"].encode("utf-8", "surrogatepass"),
-                               run.store.settings_for(absolute))
+        # the text as given (a coding cookie in it cannot re-decode it)
+        result = lint_source(args["source"], name, run.store.settings_for(absolute))
         errors = [f"{name}: {result.error}"] if result.error else []
         return [result], errors, {name: (absolute, args["source"])}
     paths = args.get("paths")
