@@ -504,3 +504,24 @@ def test_confirm_stops_when_cancelled_or_out_of_time(project: Path) -> None:
         tools.confirm(args, ws, None, time_limit=0.3)
     assert str(late.value) == ("confirm did not finish within 0.3 s and was stopped; "
                                "name fewer files or rules.")
+
+
+def test_a_client_of_the_2026_07_28_revision_is_served_too(project: Path) -> None:
+    """`server/discover` instead of `initialize`: no roots in that revision, so the
+    server's working directory is the root."""
+
+    async def main() -> tuple:
+        params = StdioServerParameters(command=sys.executable, args=["-m", "jaxlint", "mcp"], cwd=project)
+        with open(project.parent / "server-stderr.txt", "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.discover()
+                    return (session.protocol_version,
+                            _ok(await session.call_tool("check", {"paths": ["pkg/sharp.py"]})),
+                            _error(await session.call_tool("check", {"paths": ["/"]})))
+
+    version, checked, refused = anyio.run(main)
+    assert version == "2026-07-28"
+    assert _where(checked["findings"]) == [("JAX101", "pkg/sharp.py", 7, 5, MSG_101),
+                                           ("JAX201", "pkg/sharp.py", 14, 8, MSG_201)]
+    assert refused == f"path '/' is outside the workspace roots ({project}), so it is refused."
