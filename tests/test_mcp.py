@@ -283,13 +283,19 @@ def test_fix_returns_the_diff_and_writes_only_when_asked(project: Path) -> None:
         dry = _ok(await s.call_tool("fix", {"paths": ["pkg"]}))
         after_dry = target.read_text()
         unsaved = _ok(await s.call_tool("fix", {"source": SHARP, "filename": "pkg/new.py"}))
+        print_only = {"paths": ["pkg/sharp.py"], "select": ["JAX401"]}
+        safe_only = _ok(await s.call_tool("fix", print_only))
+        unsafe = _ok(await s.call_tool("fix", {**print_only, "unsafe": True}))
         written = _ok(await s.call_tool("fix", {"paths": ["pkg/sharp.py"], "write": True}))
         again = _ok(await s.call_tool("fix", {"paths": ["pkg/sharp.py"], "write": True}))
-        return dry, after_dry, unsaved, written, again
+        return dry, after_dry, unsaved, safe_only, unsafe, written, again
 
     cli = subprocess.run([sys.executable, "-m", "jaxlint", "check", "--no-cache", "--diff", "pkg"],
                          cwd=project, capture_output=True, text=True)
-    dry, after_dry, unsaved, written, again = _serve(project, scenario)
+    cli_unsafe = subprocess.run([sys.executable, "-m", "jaxlint", "check", "--no-cache", "--diff",
+                                 "--unsafe-fixes", "--select", "JAX401", "pkg/sharp.py"],
+                                cwd=project, capture_output=True, text=True)
+    dry, after_dry, unsaved, safe_only, unsafe, written, again = _serve(project, scenario)
     assert dry["diff"] == DIFF == cli.stdout
     assert after_dry == SHARP  # write=false writes nothing
     assert dry["fixed"] == 1 and dry["written"] is False
@@ -299,6 +305,12 @@ def test_fix_returns_the_diff_and_writes_only_when_asked(project: Path) -> None:
     assert dry["summary"] == "Would fix 1 finding; 1 remains."
 
     assert unsaved["source"] == FIXED and unsaved["diff"] == DIFF.replace("pkg/sharp.py", "pkg/new.py")
+
+    # the print fix is unsafe: applied only with unsafe=true
+    assert safe_only["diff"] == "" and safe_only["fixed"] == 0
+    assert [f["code"] for f in safe_only["remaining"]] == ["JAX401"]
+    assert unsafe["fixed"] == 1 and unsafe["remaining"] == []
+    assert unsafe["diff"] == cli_unsafe.stdout and '+    jax.debug.print("{}", x)\n' in unsafe["diff"]
 
     assert written["written"] is True and written["summary"] == "Fixed 1 finding; 1 remains."
     assert target.read_text() == FIXED
