@@ -537,3 +537,14 @@ def test_a_client_of_the_2026_07_28_revision_is_served_too(project: Path) -> Non
     assert _where(checked["findings"]) == [("JAX101", "pkg/sharp.py", 7, 5, MSG_101),
                                            ("JAX201", "pkg/sharp.py", 14, 8, MSG_201)]
     assert refused == f"path '/' is outside the workspace roots ({project}), so it is refused."
+
+
+def test_an_sdk_of_another_major_version_is_one_line(monkeypatch, capsys) -> None:
+    from importlib import metadata
+
+    import jaxlint.mcp_server as mcp_server
+
+    monkeypatch.setattr(metadata, "version", lambda name: "1.27.0")
+    assert mcp_server.main() == 2
+    assert capsys.readouterr().err.startswith(
+        "error: `jaxlint mcp` needs the MCP Python SDK 2.x (mcp 1.27.0 is installed); ")

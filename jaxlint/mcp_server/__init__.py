@@ -20,8 +20,7 @@ def main() -> int:
         version = metadata.version("mcp")
     except metadata.PackageNotFoundError:
         version = None
-    major = version.split(".")[0] if version else ""
-    if not major.isdigit() or int(major) < 2:
+    if version is None or version.split(".")[0] != "2":  # the API used is that of 2.x
         found = f"mcp {version} is installed" if version else "it is not installed"
         sys.stderr.write(
             f"error: `jaxlint mcp` needs the MCP Python SDK 2.x ({found}); install the `mcp` extra "
