@@ -375,7 +375,7 @@ def test_missing_sdk_is_one_line(monkeypatch, capsys) -> None:
     assert mcp_server.main() == 2
     err = capsys.readouterr().err
     assert err == ("error: `jaxlint mcp` needs the MCP Python SDK 2.x (it is not installed); install "
-                   "the `mcp` extra (pip install -e '.[mcp]' in a checkout) or pip install 'mcp>=2.3,<3'\n")
+                   "the `mcp` extra (pip install -e '.[mcp]' in a checkout) or pip install 'mcp>=2.0,<3'\n")
 
 
 def _doc_json_blocks() -> list:

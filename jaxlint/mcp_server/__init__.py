@@ -8,7 +8,7 @@ imports ``server`` (and so the SDK).  See docs/agents.md.
 
 from __future__ import annotations
 
-SDK_REQUIREMENT = "mcp>=2.3,<3"
+SDK_REQUIREMENT = "mcp>=2.0,<3"
 
 
 def main() -> int:
