@@ -484,9 +484,15 @@ def test_a_cancelled_confirm_stops_the_user_code(project: Path) -> None:
     Path(target).write_text(SLOW)
 
     async def scenario(s: ClientSession):
-        with anyio.move_on_after(0.5):  # the client gives up: the SDK cancels the request
-            await s.call_tool("confirm", {"paths": [target]})
-        groups = _process_groups_running(target)
+        groups: set[int] = set()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(s.call_tool, "confirm", {"paths": [target]})
+            for _ in range(300):  # until the companion runs (seconds on a busy machine)
+                groups = _process_groups_running(target)
+                if groups:
+                    break
+                await anyio.sleep(0.1)
+            tg.cancel_scope.cancel()  # the client gives up: the SDK cancels the request
         for _ in range(50):
             if not any(_group_alive(g) for g in groups):
                 break
