@@ -3,6 +3,7 @@
     jaxlint [check] [PATHS]...   lint files and directories (the default command)
     jaxlint rules                list every rule
     jaxlint rule CODE            show one rule's documentation
+    jaxlint mcp                  serve the tools to coding agents (MCP over stdio)
     jaxlint clean                remove the cache
 
 Exit codes: 0 no findings, 1 findings, 2 a usage, configuration or internal
@@ -716,6 +717,17 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
     if any((f.runtime or {}).get("verdict") == "confirmed" for f in report.findings) and not exit_zero:
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- mcp
+
+
+@cli.command("mcp")
+def mcp_command() -> None:
+    """Serve jaxlint to coding agents: an MCP server on stdin/stdout (docs/agents.md)."""
+    from jaxlint.mcp_server import main as mcp_main
+
+    sys.exit(mcp_main())
 
 
 # ----------------------------------------------------------------------------- clean
