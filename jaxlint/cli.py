@@ -5,6 +5,10 @@
     jaxlint rule CODE            show one rule's documentation
     jaxlint clean                remove the cache
 
+A first argument that names both a command and an existing file or folder
+(``jaxlint clean`` beside a folder ``clean``) is refused with one line that
+names both readings, never guessed.
+
 Exit codes: 0 no findings, 1 findings, 2 a usage, configuration or internal
 error (also when a path is missing or a file could not be read).
 
@@ -58,6 +62,9 @@ class _DefaultGroup(click.Group):
     """A group that runs ``check`` when the first argument is not a subcommand."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if (len(args) == 1 and args[0] in self.commands and args[0] != "check"
+                and os.path.lexists(args[0])):
+            raise click.UsageError(_ambiguous(args[0]))
         if args and args[0] not in self.commands and args[0] not in _SUBCOMMAND_FLAGS:
             first = args[0]
             if not os.path.exists(first) and not first.startswith("-"):
@@ -70,6 +77,34 @@ class _DefaultGroup(click.Group):
                     )
             args = ["check", *args]
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except click.NoSuchOption as exc:
+            # click suggests anything loosely alike (`--bogus` -> `--jobs`); keep close ones
+            import difflib
+
+            exc.possibilities = [  # type: ignore[misc]
+                p for p in (exc.possibilities or [])
+                if difflib.SequenceMatcher(None, exc.option_name, p).ratio() >= 0.75
+            ]
+            raise
+
+
+def _ambiguous(name: str) -> str:
+    """``jaxlint clean`` beside a folder ``clean``: say how to get either."""
+    kind = "folder" if os.path.isdir(name) else "file"
+    try:
+        cache = os.path.relpath(cache_dir_for(Path.cwd(), None, None))
+    except (ConfigError, ValueError):
+        cache = "DIR"
+    command = {
+        "clean": f"`jaxlint clean --cache-dir {cache}` removes the cache",
+        "rules": "`jaxlint rules --output-format text` lists the rules",
+    }.get(name, f"`jaxlint {name} .` runs the {name} command on the current directory")
+    return (f"'{name}' is both a {kind} here and a jaxlint command: `jaxlint check {name}` "
+            f"lints the {kind}; {command}")
 
 
 @click.group(
@@ -118,6 +153,9 @@ class CheckOptions:
     fix_only: bool = False
     exit_non_zero_on_fix: bool = False
     add_noqa: bool = False
+    baseline: Optional[str] = None
+    write_baseline: Optional[str] = None
+    no_baseline: bool = False
 
 
 @cli.command("check")
@@ -160,6 +198,11 @@ class CheckOptions:
               help="Exit 1 when a fix was applied, even if no finding remains.")
 @click.option("--add-noqa", is_flag=True,
               help="Add `# noqa: CODE` for every finding (to adopt jaxlint on existing code).")
+@click.option("--baseline", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Report (and fail on) only the findings not recorded in this baseline file.")
+@click.option("--write-baseline", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Record today's findings in FILE (with a baseline in use: drop its stale entries only).")
+@click.option("--no-baseline", is_flag=True, help="Ignore the baseline set in the configuration.")
 def check_command(**kwargs: object) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
     sys.exit(run_check(CheckOptions(**kwargs)))  # type: ignore[arg-type]
@@ -199,12 +242,15 @@ def run_check(opts: CheckOptions) -> int:
     if stdin_mode and len(opts.paths) > 1:
         error("`-` (standard input) cannot be combined with other paths")
         return EXIT_ERROR
+    from jaxlint.baseline import BaselineError
+
     try:
         session = _prepare(opts)
         if opts.show_files and not stdin_mode:
             return _show_files(opts, session)
+        baseline = _load_baseline(opts, session)
         linted = _lint_stdin(opts, session) if stdin_mode else _lint_paths(opts, session)
-    except ConfigError as exc:
+    except (ConfigError, BaselineError) as exc:
         error(str(exc))
         return EXIT_ERROR
 
@@ -214,6 +260,8 @@ def run_check(opts: CheckOptions) -> int:
         for tb in linted.tracebacks:
             sys.stderr.write(tb)
 
+    if opts.write_baseline:
+        return _write_baseline(opts, session, linted, baseline)
     if opts.add_noqa:
         return _add_noqa(opts, linted, stdin_mode)
     fixing = None
@@ -224,8 +272,10 @@ def run_check(opts: CheckOptions) -> int:
 
     from jaxlint.output import OutputReport
 
-    report = OutputReport(results=linted.results, rules=session.infos, cwd=session.cwd,
-                          sources=linted.sources, unsafe_fixes=opts.unsafe_fixes)
+    outcome = _match_baseline(opts, session, linted, baseline) if baseline is not None else None
+    report = OutputReport(results=_kept(linted.results, outcome), rules=session.infos,
+                          cwd=session.cwd, sources=linted.sources, unsafe_fixes=opts.unsafe_fixes,
+                          baseline=outcome, docs_url=session.store.root_config.cfg.docs_url)
     if fixing is not None:
         return _finish_fix(opts, report, linted, fixing, stdin_mode)
     report.unchecked = len(linted.errors)
@@ -233,7 +283,7 @@ def run_check(opts: CheckOptions) -> int:
         with _output_stream(opts.output_file) as (out, color):
             _report(report, opts, out, color)
     except OSError as exc:
-        error(f"{opts.output_file}: cannot be written ({exc.strerror or exc})")
+        _not_written(opts.output_file, exc)
         return EXIT_ERROR
 
     if linted.errors:
@@ -241,6 +291,112 @@ def run_check(opts: CheckOptions) -> int:
     if report.findings and not opts.exit_zero:
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _not_written(output_file: Optional[str], exc: OSError) -> None:
+    """One error line; a closed stdout pipe (``| head``) is left to click,
+    which exits quietly."""
+    if output_file is None and isinstance(exc, BrokenPipeError):
+        raise exc
+    error(f"{output_file}: cannot be written ({exc.strerror or exc})")
+
+
+# ----------------------------------------------------------------------------- baseline
+
+
+def _load_baseline(opts: CheckOptions, session: _Session):
+    """The baseline in use (``--baseline`` or ``baseline`` in the configuration),
+    or None.  Raises BaselineError for a missing, broken or foreign file, except
+    that a missing one is fine when ``--write-baseline`` is about to write it."""
+    from jaxlint import baseline as bl
+
+    if opts.no_baseline and opts.baseline:
+        raise ConfigError("--baseline and --no-baseline cannot be combined")
+    if opts.write_baseline and (opts.fix or opts.fix_only or opts.diff or opts.add_noqa):
+        raise ConfigError("--write-baseline cannot be combined with --fix, --fix-only, --diff or --add-noqa")
+    if opts.no_baseline:
+        return None
+    if opts.baseline:
+        path = Path(opts.baseline)
+    else:
+        configured = session.store.root_config.cfg.baseline_path
+        if configured is None:
+            return None
+        path = Path(os.path.relpath(configured, session.cwd)) if configured.is_absolute() else configured
+    if opts.write_baseline and not path.exists():
+        return None
+    return bl.load(path)
+
+
+def _text_of(linted: _Linted, cwd: Path):
+    from jaxlint.output import OutputReport
+
+    return OutputReport(results=[], cwd=cwd, sources=linted.sources).source_text
+
+
+def _match_baseline(opts: CheckOptions, session: _Session, linted: _Linted, baseline):
+    from jaxlint.baseline import match, relative_posix
+
+    findings = sorted((f for r in linted.results for f in r.findings), key=lambda f: f.sort_key())
+    root = baseline.root
+    linted_files = {relative_posix(r.path, root) for r in linted.results}
+    scopes = [relative_posix(p, root).rstrip("/") for p in (opts.paths or (".",)) if p != "-"]
+
+    def checked(rel: str) -> bool:
+        # a recorded file counts as checked when it was linted, or when it is
+        # gone from a folder that was linted (deleted or renamed since)
+        if rel in linted_files:
+            return True
+        if (root / rel).exists():
+            return False
+        return any(s in (".", "") or rel == s or rel.startswith(s + "/") for s in scopes)
+
+    return match(baseline, findings, _text_of(linted, session.cwd), str(baseline.path), checked)
+
+
+def _kept(results: list, outcome) -> list:
+    """The results with only the findings the baseline did not hide."""
+    if outcome is None:
+        return results
+    from jaxlint.findings import FileResult
+
+    new = {id(f) for f in outcome.new}
+    return [FileResult(path=r.path, findings=[f for f in r.findings if id(f) in new],
+                       error=r.error, parsed=r.parsed, from_cache=r.from_cache) for r in results]
+
+
+def _write_baseline(opts: CheckOptions, session: _Session, linted: _Linted, baseline) -> int:
+    """``--write-baseline FILE``: every finding, or (with a baseline in use) the
+    baseline's entries that still occur."""
+    from jaxlint import baseline as bl
+
+    target = Path(opts.write_baseline)
+    findings = sorted((f for r in linted.results for f in r.findings), key=lambda f: f.sort_key())
+    root = Path(os.path.abspath(target)).parent
+    text_of = _text_of(linted, session.cwd)
+    note = ""
+    if baseline is not None:
+        outcome = _match_baseline(opts, session, linted, baseline)
+        kept = outcome.unchanged
+        if outcome.absent:
+            n = len(outcome.absent)
+            note += f"; dropped {n} that no longer occur{'s' if n == 1 else ''}"
+        if outcome.new:
+            n = len(outcome.new)
+            note += (f"; {n} new finding{'s were' if n != 1 else ' was'} not recorded "
+                     "(add --no-baseline to record every finding)")
+    else:
+        kept = findings
+    entries = bl.compute_entries(kept, text_of, root)
+    try:
+        bl.write(target, entries)
+    except OSError as exc:
+        error(f"{target}: cannot be written ({exc.strerror or exc})")
+        return EXIT_ERROR
+    if not opts.quiet:
+        n = len(entries)
+        sys.stderr.write(f"Wrote {n} finding{'s' if n != 1 else ''} to the baseline {target}{note}.\n")
+    return EXIT_ERROR if linted.errors else EXIT_OK
 
 
 def _prepare(opts: CheckOptions) -> _Session:
@@ -349,6 +505,10 @@ def _report(report, opts: CheckOptions, out: TextIO, color: bool) -> None:
     write(opts.output_format, report, out, color)
     if opts.output_format in ("full", "concise") and not opts.quiet:
         out.write(summary_line(report) + "\n")
+    elif report.baseline is not None and not opts.quiet:
+        from jaxlint.output import baseline_sentence
+
+        sys.stderr.write(baseline_sentence(report).strip() + "\n")
 
 
 # ----------------------------------------------------------------------------- fixes
@@ -406,14 +566,17 @@ def _finish_fix(opts: CheckOptions, report, linted: _Linted, fixed: list, stdin_
     """Print diffs / the fixed stdin / the remaining findings; the exit code."""
     from jaxlint.fixer import show_fixes_text, unified_diff
 
+    from jaxlint.output import count_phrase, severities_of
+
     n_fixed = sum(len(ff.result.applied) for ff in fixed)
-    plural = "s" if n_fixed != 1 else ""
+    severity = {r.code: r.severity for r in report.rules}
+    fixed_sev = [severity.get(a.code, "error") for ff in fixed for a in ff.result.applied]
     if opts.diff:
         for ff in sorted(fixed, key=lambda x: x.path):
             sys.stdout.write(unified_diff(ff.path, ff.old, ff.result.text))
         sys.stdout.flush()
         if not opts.quiet:
-            sys.stderr.write(f"Would fix {n_fixed} error{plural}.\n" if n_fixed
+            sys.stderr.write(f"Would fix {count_phrase(fixed_sev)}.\n" if n_fixed
                              else "No errors would be fixed.\n")
         if linted.errors:
             return EXIT_ERROR
@@ -441,17 +604,19 @@ def _finish_fix(opts: CheckOptions, report, linted: _Linted, fixed: list, stdin_
             if not opts.quiet and (text_format or opts.fix_only):
                 remaining = len(report.findings)
                 if opts.fix_only:
-                    info.write(f"Fixed {n_fixed} error{plural}.\n" if n_fixed else "No errors fixed.\n")
+                    info.write(f"Fixed {count_phrase(fixed_sev)}.\n" if n_fixed else "No errors fixed.\n")
                 elif n_fixed:
-                    total = n_fixed + remaining
-                    info.write(f"Found {total} error{'s' if total != 1 else ''} "
-                               f"({n_fixed} fixed, {remaining} remaining).\n")
+                    from jaxlint.output import baseline_sentence
+
+                    found = count_phrase(fixed_sev + severities_of(report.findings))
+                    info.write(f"Found {found} ({n_fixed} fixed, {remaining} remaining)."
+                               f"{baseline_sentence(report)}\n")
                 else:
                     from jaxlint.output import summary_line
 
                     info.write(summary_line(report) + "\n")
     except OSError as exc:
-        error(f"{opts.output_file}: cannot be written ({exc.strerror or exc})")
+        _not_written(opts.output_file, exc)
         return EXIT_ERROR
     if linted.errors:
         return EXIT_ERROR
@@ -527,6 +692,15 @@ def rules_command(output_format: str) -> None:
     if output_format == "json":
         import json
 
+        from jaxlint.config import find_config_file, load_config
+
+        try:  # a rule's address only where the project configures one (docs-url)
+            found = find_config_file(Path.cwd())
+            docs_url = load_config(found).docs_url if found else None
+        except ConfigError as exc:
+            error(str(exc))
+            sys.exit(EXIT_ERROR)
+
         data = [
             {
                 "code": r.code,
@@ -536,7 +710,7 @@ def rules_command(output_format: str) -> None:
                 "default_enabled": r.default_enabled,
                 "fix_availability": r.fix_availability,
                 "seed": r.seed,
-                "url": f"https://github.com/jaxlint/jaxlint/blob/main/docs/rules/{r.code}.md",
+                "url": docs_url.replace("{code}", r.code) if docs_url else None,
             }
             for r in rules
         ]
@@ -684,7 +858,7 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
             write_report(report, output_format, out, color, bench, rules=session.infos,
                          cwd=session.cwd)
     except OSError as exc:
-        error(f"{output_file}: cannot be written ({exc.strerror or exc})")
+        _not_written(output_file, exc)
         return EXIT_ERROR
     if linted.errors or report.errors:
         return EXIT_ERROR
