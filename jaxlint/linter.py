@@ -97,11 +97,12 @@ def lint_source(
     """Lint the text of one file.  ``path`` is used for messages only."""
     result = FileResult(path=path)
     if isinstance(source, bytes):
-        if prefilter and not mentions_jax(source):
-            return result
+        # decode first: a file that cannot be decoded is reported whatever it contains
         text, err = decode_source(source)
         if text is None:
             result.error = err
+            return result
+        if prefilter and not mentions_jax(source):
             return result
     else:
         text = source

@@ -85,6 +85,8 @@ def _check_run(cmd: list[str], project: Path, env: dict[str, str]) -> None:
 def test_local_hook_from_the_docs(tmp_path: Path) -> None:
     cmd = _pre_commit()
     config = _block("pre-commit-local")
+    # the README shows the same configuration
+    assert f"```yaml\n{config}```" in (ROOT / "README.md").read_text(encoding="utf-8")
     _check_run(cmd, _project(tmp_path, config), _env(tmp_path))
 
 
