@@ -102,6 +102,7 @@ def _ambiguous(name: str) -> str:
     command = {
         "clean": f"`jaxlint clean --cache-dir {cache}` removes the cache",
         "rules": "`jaxlint rules --output-format text` lists the rules",
+        "rule": "`jaxlint rule CODE` shows a rule's documentation",
     }.get(name, f"`jaxlint {name} .` runs the {name} command on the current directory")
     return (f"'{name}' is both a {kind} here and a jaxlint command: `jaxlint check {name}` "
             f"lints the {kind}; {command}")

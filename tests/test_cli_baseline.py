@@ -326,3 +326,23 @@ def test_gitlab_code_quality_report(project: Path) -> None:
     moved = json.loads(_run("m.py", "--output-format", "gitlab").stdout)
     assert [i["fingerprint"] for i in moved] == prints
     assert [i["location"]["lines"]["begin"] for i in moved] == [9, 17, 18, 21]
+
+
+def test_warm_baseline_and_sarif_runs_do_not_import_libcst(project: Path) -> None:
+    import subprocess
+    import sys
+
+    _write_baseline()
+    code = (
+        "import sys\nfrom jaxlint.cli import main\n"
+        "try:\n    main(sys.argv[1:])\n"
+        "except SystemExit as e:\n    code = e.code\n"
+        "print('LIBCST', 'libcst' in sys.modules, code)\n"
+    )
+    for args in (["m.py", "--baseline", "b.json", "-q"], ["m.py", "--output-format", "sarif"],
+                 ["m.py", "--output-format", "gitlab"]):
+        cmd = [sys.executable, "-c", code, *args]
+        subprocess.run(cmd, cwd=project, capture_output=True, text=True)  # fills the cache
+        warm = subprocess.run(cmd, cwd=project, capture_output=True, text=True)
+        assert warm.stdout.rstrip().splitlines()[-1] == f"LIBCST False {0 if '-q' in args else 1}", \
+            warm.stdout + warm.stderr

@@ -64,11 +64,7 @@ class OutputReport:
                 data = (self.cwd / path).read_bytes()
             except OSError:
                 return None
-            from jaxlint.linter import decode_source  # honours BOMs and coding cookies
-
-            text, _ = decode_source(data)
-            if text is None:
-                text = data.decode("utf-8-sig", errors="replace")
+            text = _decode(data)
         return text
 
     def source_lines(self, path: str) -> Optional[list[str]]:
@@ -96,6 +92,20 @@ class OutputReport:
             entries = compute_entries(everything, self.source_text, self.cwd)
             self._entries = {id(f): e for f, e in zip(everything, entries)}
         return self._entries
+
+
+def _decode(data: bytes) -> str:
+    """A file's text as Python reads it (BOM, PEP 263 cookie), never failing;
+    without importing the linter (and libcst) on a cached run."""
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding, errors="replace")
+    except (SyntaxError, LookupError):
+        text = data.decode("utf-8", errors="replace")
+    return text[1:] if text.startswith("\ufeff") else text
 
 
 def write(fmt: str, report: OutputReport, out: TextIO, color: bool = False) -> None:
