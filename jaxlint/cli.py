@@ -244,12 +244,13 @@ def run_check(opts: CheckOptions) -> int:
         error("`-` (standard input) cannot be combined with other paths")
         return EXIT_ERROR
     from jaxlint.baseline import BaselineError
+    from jaxlint.cli_baseline import kept_results, load_baseline, match_baseline, write_baseline
 
     try:
         session = _prepare(opts)
         if opts.show_files and not stdin_mode:
             return _show_files(opts, session)
-        baseline = _load_baseline(opts, session)
+        baseline = load_baseline(opts, session)
         linted = _lint_stdin(opts, session) if stdin_mode else _lint_paths(opts, session)
     except (ConfigError, BaselineError) as exc:
         error(str(exc))
@@ -262,7 +263,7 @@ def run_check(opts: CheckOptions) -> int:
             sys.stderr.write(tb)
 
     if opts.write_baseline:
-        return _write_baseline(opts, session, linted, baseline)
+        return write_baseline(opts, session, linted, baseline)
     if opts.add_noqa:
         return _add_noqa(opts, linted, stdin_mode)
     fixing = None
@@ -273,8 +274,8 @@ def run_check(opts: CheckOptions) -> int:
 
     from jaxlint.output import OutputReport
 
-    outcome = _match_baseline(opts, session, linted, baseline) if baseline is not None else None
-    report = OutputReport(results=_kept(linted.results, outcome), rules=session.infos,
+    outcome = match_baseline(opts, session, linted, baseline) if baseline is not None else None
+    report = OutputReport(results=kept_results(linted.results, outcome), rules=session.infos,
                           cwd=session.cwd, sources=linted.sources, unsafe_fixes=opts.unsafe_fixes,
                           baseline=outcome, docs_url=session.store.root_config.cfg.docs_url)
     if fixing is not None:
@@ -300,104 +301,6 @@ def _not_written(output_file: Optional[str], exc: OSError) -> None:
     if output_file is None and isinstance(exc, BrokenPipeError):
         raise exc
     error(f"{output_file}: cannot be written ({exc.strerror or exc})")
-
-
-# ----------------------------------------------------------------------------- baseline
-
-
-def _load_baseline(opts: CheckOptions, session: _Session):
-    """The baseline in use (``--baseline`` or ``baseline`` in the configuration),
-    or None.  Raises BaselineError for a missing, broken or foreign file, except
-    that a missing one is fine when ``--write-baseline`` is about to write it."""
-    from jaxlint import baseline as bl
-
-    if opts.no_baseline and opts.baseline:
-        raise ConfigError("--baseline and --no-baseline cannot be combined")
-    if opts.write_baseline and (opts.fix or opts.fix_only or opts.diff or opts.add_noqa):
-        raise ConfigError("--write-baseline cannot be combined with --fix, --fix-only, --diff or --add-noqa")
-    if opts.no_baseline:
-        return None
-    if opts.baseline:
-        path = Path(opts.baseline)
-    else:
-        configured = session.store.root_config.cfg.baseline_path
-        if configured is None:
-            return None
-        path = Path(os.path.relpath(configured, session.cwd)) if configured.is_absolute() else configured
-    if opts.write_baseline and not path.exists():
-        return None
-    return bl.load(path)
-
-
-def _text_of(linted: _Linted, cwd: Path):
-    from jaxlint.output import OutputReport
-
-    return OutputReport(results=[], cwd=cwd, sources=linted.sources).source_text
-
-
-def _match_baseline(opts: CheckOptions, session: _Session, linted: _Linted, baseline):
-    from jaxlint.baseline import match, relative_posix
-
-    findings = sorted((f for r in linted.results for f in r.findings), key=lambda f: f.sort_key())
-    root = baseline.root
-    linted_files = {relative_posix(r.path, root) for r in linted.results}
-    scopes = [relative_posix(p, root).rstrip("/") for p in (opts.paths or (".",)) if p != "-"]
-
-    def checked(rel: str) -> bool:
-        # a recorded file counts as checked when it was linted, or when it is
-        # gone from a folder that was linted (deleted or renamed since)
-        if rel in linted_files:
-            return True
-        if (root / rel).exists():
-            return False
-        return any(s in (".", "") or rel == s or rel.startswith(s + "/") for s in scopes)
-
-    return match(baseline, findings, _text_of(linted, session.cwd), str(baseline.path), checked)
-
-
-def _kept(results: list, outcome) -> list:
-    """The results with only the findings the baseline did not hide."""
-    if outcome is None:
-        return results
-    from jaxlint.findings import FileResult
-
-    new = {id(f) for f in outcome.new}
-    return [FileResult(path=r.path, findings=[f for f in r.findings if id(f) in new],
-                       error=r.error, parsed=r.parsed, from_cache=r.from_cache) for r in results]
-
-
-def _write_baseline(opts: CheckOptions, session: _Session, linted: _Linted, baseline) -> int:
-    """``--write-baseline FILE``: every finding, or (with a baseline in use) the
-    baseline's entries that still occur."""
-    from jaxlint import baseline as bl
-
-    target = Path(opts.write_baseline)
-    findings = sorted((f for r in linted.results for f in r.findings), key=lambda f: f.sort_key())
-    root = Path(os.path.abspath(target)).parent
-    text_of = _text_of(linted, session.cwd)
-    note = ""
-    if baseline is not None:
-        outcome = _match_baseline(opts, session, linted, baseline)
-        kept = outcome.unchanged
-        if outcome.absent:
-            n = len(outcome.absent)
-            note += f"; dropped {n} that no longer occur{'s' if n == 1 else ''}"
-        if outcome.new:
-            n = len(outcome.new)
-            note += (f"; {n} new finding{'s were' if n != 1 else ' was'} not recorded "
-                     "(add --no-baseline to record every finding)")
-    else:
-        kept = findings
-    entries = bl.compute_entries(kept, text_of, root)
-    try:
-        bl.write(target, entries)
-    except OSError as exc:
-        error(f"{target}: cannot be written ({exc.strerror or exc})")
-        return EXIT_ERROR
-    if not opts.quiet:
-        n = len(entries)
-        sys.stderr.write(f"Wrote {n} finding{'s' if n != 1 else ''} to the baseline {target}{note}.\n")
-    return EXIT_ERROR if linted.errors else EXIT_OK
 
 
 def _prepare(opts: CheckOptions) -> _Session:
