@@ -340,16 +340,17 @@ def _show_files(opts: CheckOptions, session: _Session) -> int:
 def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
     from jaxlint.cache import Cache
     from jaxlint.discovery import discover
+    from jaxlint.project.driver import run_project
     from jaxlint.ruleinfo import source_digest
-    from jaxlint.runner import run
 
     found = discover(opts.paths or (".",), session.store, force_exclude=opts.force_exclude)
     files = [_display(p, session.cwd) for p in found.files]
     cache = None if opts.no_cache else Cache(session.cache_dir, source_digest())
-    outcome = run(
+    outcome = run_project(
         files,
         session.store.settings_for,
         cache,
+        _src_setting(session),
         jobs=opts.jobs,
         show_progress=False if opts.quiet else None,
     )
@@ -361,6 +362,16 @@ def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
         tracebacks=outcome.tracebacks,
         sources={},
     )
+
+
+def _src_setting(session: _Session):
+    """project root -> (its `src` setting or None, the directory it is relative to)."""
+
+    def src_for(root: Path):
+        cfg = session.store.for_dir(root).cfg
+        return cfg.src, cfg.root
+
+    return src_for
 
 
 def _display(path: Path, cwd: Path) -> Path:
@@ -650,7 +661,7 @@ def rules_command(output_format: str) -> None:
               show_default=True, help="text renders the Markdown for the terminal.")
 def rule_command(code: str, output_format: str) -> None:
     """Show the documentation of one rule (by code or name)."""
-    from jaxlint.docs import render_rule_markdown
+    from jaxlint.docs import render_rule_markdown, rule_source
     from jaxlint.rules import get_rule
 
     rule = get_rule(code)
@@ -670,6 +681,7 @@ def rule_command(code: str, output_format: str) -> None:
             "severity": getattr(rule.severity, "value", str(rule.severity)),
             "default_enabled": rule.default_enabled,
             "fix_availability": rule.fix_availability,
+            "source": rule_source(rule),
             "explanation": text,
         }, indent=2))
     else:

@@ -63,6 +63,8 @@ _KEYS: dict[str, tuple[str, Any]] = {
         lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
     ),
     "cache-dir": ("a string", lambda v: isinstance(v, str) and v != ""),
+    # source roots for module names across the project (jaxlint/project/roots.py)
+    "src": ("a list of paths", _is_str_list),
     # a baseline file (jaxlint/baseline.py), relative to this configuration file
     "baseline": ("a file name (string)", lambda v: isinstance(v, str) and v.strip() != ""),
     # where the project publishes the rule pages, e.g. "https://example.org/rules/{code}.html"
@@ -101,6 +103,7 @@ class Config:
     respect_gitignore: bool = True
     options: dict[str, object] = field(default_factory=dict)
     cache_dir: Optional[str] = None
+    src: Optional[list[str]] = None  # None: the project root and its src/ (as Ruff)
     baseline: Optional[str] = None
     docs_url: Optional[str] = None
     runtime: dict[str, Any] = field(default_factory=dict)  # validated by jaxlint.runtime

@@ -132,3 +132,5 @@ class FileResult:
     error: Optional[str] = None
     parsed: bool = False  # False when the prefilter skipped the file or it failed
     from_cache: bool = False
+    # project mode: {"summary": ..., "calls": [...], "sites": [...]} (jaxlint/project/facts.py)
+    project: Optional[dict] = None

@@ -302,10 +302,8 @@ RANDOM_CONSUMERS = frozenset(
         "truncated_normal", "uniform", "wald", "weibull_min", "split", "shuffle",
     }
 )
-KEY_MAKERS = frozenset({"PRNGKey", "key", "wrap_key_data", "clone", "fold_in"})
 
 # Dtype spellings that need jax_enable_x64.
-X64_DTYPE_NAMES = frozenset({"float64", "int64", "uint64", "complex128", "double", "longlong", "ulonglong", "cdouble", "complex_", "float_", "int_"})
 X64_DTYPE_STRINGS = frozenset({"float64", "int64", "uint64", "complex128", "f8", "i8", "u8", "c16", "double", "<f8", "<i8"})
 X64_REPLACEMENT = {
     "float64": "float32",

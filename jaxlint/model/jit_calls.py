@@ -2,8 +2,8 @@
 what that jit declares static (``static_argnums``/``static_argnames``) or donated
 (``donate_argnums``/``donate_argnames``).
 
-The FileContext owns one ``JitCalls``; rules ask ``ctx.jit_callee(call)`` and
-``ctx.jit_declaration(call)``.  The analysis walker records ``name = jax.jit(...)``
+The Interpreter owns one ``JitCalls``; rules ask ``ctx.jit_callee(call)`` and
+``ctx.jit_declaration(call)``.  The interpreter records ``name = jax.jit(...)``
 assignments itself (``JitCalls.note_assign``), so rules keep no bookkeeping.
 """
 
