@@ -263,7 +263,10 @@ def run_check(opts: CheckOptions) -> int:
             sys.stderr.write(tb)
 
     if opts.write_baseline:
-        return write_baseline(opts, session, linted, baseline)
+        problem = write_baseline(opts, session, linted, baseline)
+        if problem:
+            error(problem)
+        return EXIT_ERROR if problem or linted.errors else EXIT_OK
     if opts.add_noqa:
         return _add_noqa(opts, linted, stdin_mode)
     fixing = None

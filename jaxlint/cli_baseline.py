@@ -7,7 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from jaxlint.cli import EXIT_ERROR, EXIT_OK, error
+from typing import Optional
+
 from jaxlint.config import ConfigError
 
 
@@ -72,9 +73,9 @@ def kept_results(results: list, outcome) -> list:
                        error=r.error, parsed=r.parsed, from_cache=r.from_cache) for r in results]
 
 
-def write_baseline(opts, session, linted, baseline) -> int:
+def write_baseline(opts, session, linted, baseline) -> Optional[str]:
     """``--write-baseline FILE``: every finding, or (with a baseline in use) the
-    baseline's entries that still occur."""
+    baseline's entries that still occur.  Returns the error line, if any."""
     from jaxlint import baseline as bl
 
     target = Path(opts.write_baseline)
@@ -98,9 +99,8 @@ def write_baseline(opts, session, linted, baseline) -> int:
     try:
         bl.write(target, entries)
     except OSError as exc:
-        error(f"{target}: cannot be written ({exc.strerror or exc})")
-        return EXIT_ERROR
+        return f"{target}: cannot be written ({exc.strerror or exc})"
     if not opts.quiet:
         n = len(entries)
         sys.stderr.write(f"Wrote {n} finding{'s' if n != 1 else ''} to the baseline {target}{note}.\n")
-    return EXIT_ERROR if linted.errors else EXIT_OK
+    return None

@@ -346,3 +346,10 @@ def test_warm_baseline_and_sarif_runs_do_not_import_libcst(project: Path) -> Non
         warm = subprocess.run(cmd, cwd=project, capture_output=True, text=True)
         assert warm.stdout.rstrip().splitlines()[-1] == f"LIBCST False {0 if '-q' in args else 1}", \
             warm.stdout + warm.stderr
+
+
+def test_unwritable_baseline_is_one_line(project: Path) -> None:
+    result = _run("m.py", "--write-baseline", "m.py/b.json")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: m.py/b.json: cannot be written (")
+    assert len(result.stderr.splitlines()) == 1
