@@ -356,6 +356,7 @@ def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
         _src_setting(session),
         jobs=opts.jobs,
         show_progress=False if opts.quiet else None,
+        context_for=_project_files(opts, session),
     )
     if opts.verbose:
         sys.stderr.write(f"linted {len(files)} files ({outcome.cache_hits} from the cache)\n")
@@ -375,6 +376,18 @@ def _src_setting(session: _Session):
         return cfg.src, cfg.root
 
     return src_for
+
+
+def _project_files(opts: CheckOptions, session: _Session):
+    """project root -> its files, discovered as the CLI discovers them (for the
+    facts the rest of a project gives the files named on the command line)."""
+    from jaxlint.discovery import discover
+
+    def files_of(root: Path) -> list[Path]:
+        found = discover((str(root),), session.store, force_exclude=opts.force_exclude)
+        return [_display(p, session.cwd) for p in found.files]
+
+    return files_of
 
 
 def _display(path: Path, cwd: Path) -> Path:

@@ -31,12 +31,15 @@ from jaxlint.runner import RunResult, run
 from jaxlint.settings import LintSettings
 
 MAX_ROUNDS = 6
+# a project larger than this is not indexed around a few named files
+MAX_CONTEXT_FILES = 5000
 
 
 class _Project:
-    def __init__(self, root: Path, roots: SourceRoots) -> None:
+    def __init__(self, root: Path, roots: SourceRoots, marked: bool) -> None:
         self.root = root
         self.roots = roots
+        self.marked = marked  # found by a pyproject/setup.cfg/git marker, not the cwd fallback
         self.files: list[str] = []
         self.module: dict[str, ModuleName] = {}
         self.packages: frozenset[str] = frozenset()
@@ -46,6 +49,7 @@ def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[li
     """display path -> its project (files outside any project are left out)."""
     by_root: dict[Path, _Project] = {}
     root_of_dir: dict[Path, Optional[Path]] = {}
+    marks: dict[Optional[Path], bool] = {}
     out: dict[str, _Project] = {}
     cwd = Path.cwd().resolve()
     for f in files:
@@ -53,16 +57,18 @@ def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[li
         d = absolute.parent
         if d not in root_of_dir:
             found = find_project_root(d)
+            marked = found is not None
             if found is None and (d == cwd or cwd in d.parents):
                 found = cwd  # no pyproject, setup.cfg or git root: the current directory, as Ruff does
             root_of_dir[d] = found
+            marks[found] = marks.get(found, False) or marked
         root = root_of_dir[d]
         if root is None:
             continue
         project = by_root.get(root)
         if project is None:
             src, config_dir = src_for(root)
-            project = by_root[root] = _Project(root, SourceRoots.for_project(root, src, config_dir))
+            project = by_root[root] = _Project(root, SourceRoots.for_project(root, src, config_dir), marks[root])
         name = project.roots.module_name(absolute)
         if name is None:
             continue
@@ -87,9 +93,27 @@ def run_project(
     src_for: Callable[[Path], tuple[Optional[list[str]], Path]],
     jobs: Optional[int] = None,
     show_progress: Optional[bool] = None,
+    context_for: Optional[Callable[[Path], list[Path]]] = None,
 ) -> RunResult:
-    """Lint ``files`` (display paths) with the project-wide model."""
+    """Lint ``files`` (display paths) with the project-wide model.
+
+    ``context_for(root)``: the files of the project at ``root`` (discovered the way
+    the CLI discovers files).  When ``files`` are only part of a project, the rest
+    of it is linted too (from the cache when warm) for the facts it gives; only
+    ``files`` are reported."""
+    wanted = {str(f) for f in files}
     project_of = _projects(files, src_for)
+    if context_for is not None:
+        extra: list[Path] = []
+        for project in {id(p): p for p in project_of.values()}.values():
+            if not project.marked:
+                continue
+            others = [f for f in context_for(project.root) if str(f) not in wanted]
+            if others and len(others) <= MAX_CONTEXT_FILES:
+                extra.extend(others)
+        if extra:
+            files = [*files, *extra]
+            project_of = _projects(files, src_for)
     facts: dict[str, str] = {}
     summarize: set[str] = set()
 
@@ -131,9 +155,9 @@ def run_project(
         for tb in more.tracebacks:
             tracebacks[tb.split(":\n", 1)[0]] = tb
     final = RunResult(cache_hits=hits)
-    final.results = [latest[name] for name in sorted(latest)]
-    final.errors = [errors[name] for name in sorted(errors)]
-    final.tracebacks = [tracebacks[name] for name in sorted(tracebacks)]
+    final.results = [latest[name] for name in sorted(latest) if name in wanted]
+    final.errors = [errors[name] for name in sorted(errors) if name in wanted]
+    final.tracebacks = [tracebacks[name] for name in sorted(tracebacks) if name in wanted]
     return final
 
 
