@@ -11,7 +11,9 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any, Optional
 
-DOCS_BASE_URL = "https://github.com/jaxlint/jaxlint/blob/main/docs/rules/"
+# No documentation site is published: a rule's address is given only where a
+# project configures one (``docs-url`` in [tool.jaxlint]); see OutputReport.rule_url.
+DOCS_BASE_URL: Optional[str] = None
 
 
 class Severity(str, Enum):
@@ -70,8 +72,9 @@ class Finding:
     runtime: Optional[dict[str, Any]] = None
 
     @property
-    def url(self) -> str:
-        return f"{DOCS_BASE_URL}{self.code}.md"
+    def url(self) -> Optional[str]:
+        """None: no documentation address ships with jaxlint (see ``docs-url``)."""
+        return f"{DOCS_BASE_URL}{self.code}.md" if DOCS_BASE_URL else None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.col, self.code)

@@ -103,11 +103,12 @@ def lint_source(
     if settings.facts or settings.summarize:
         prefilter = False  # a helper module that never names JAX can still run traced
     if isinstance(source, bytes):
-        if prefilter and not mentions_jax(source):
-            return result
+        # decode first: a file that cannot be decoded is reported whatever it contains
         text, err = decode_source(source)
         if text is None:
             result.error = err
+            return result
+        if prefilter and not mentions_jax(source):
             return result
     else:
         text = source

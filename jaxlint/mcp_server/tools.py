@@ -487,7 +487,6 @@ def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] =
 
 def rules(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] = None
           ) -> dict[str, Any]:
-    from jaxlint.findings import DOCS_BASE_URL
     from jaxlint.rules import all_rules
 
     return {
@@ -499,7 +498,7 @@ def rules(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event]
                 "severity": getattr(r.severity, "value", str(r.severity)),
                 "default_enabled": bool(r.default_enabled),
                 "fix_availability": r.fix_availability,
-                "url": f"{DOCS_BASE_URL}{r.code}.md",
+                "url": None,  # no public rule pages: `jaxlint rule CODE` has the text
             }
             for r in all_rules()
         ]
@@ -509,7 +508,6 @@ def rules(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event]
 def rule(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] = None
          ) -> dict[str, Any]:
     from jaxlint.docs import render_rule_markdown
-    from jaxlint.findings import DOCS_BASE_URL
     from jaxlint.rules import all_rules
 
     key = args["code"].strip()
@@ -523,7 +521,7 @@ def rule(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] 
         "severity": getattr(found.severity, "value", str(found.severity)),
         "default_enabled": bool(found.default_enabled),
         "fix_availability": found.fix_availability,
-        "url": f"{DOCS_BASE_URL}{found.code}.md",
+        "url": None,
         "what_it_does": (found.what_it_does or "").strip(),
         "why_bad": (found.why_bad or "").strip(),
         "example": found.INVALID[0].code.strip() if found.INVALID else "",
@@ -630,7 +628,7 @@ _FINDING = {
         "end": _POS,
         "severity": {"type": "string", "enum": ["error", "warning", "info"]},
         "function": {"type": ["string", "null"]},
-        "url": {"type": "string"},
+        "url": {"type": ["string", "null"]},
         "fix": {
             "type": ["object", "null"],
             "properties": {
@@ -660,7 +658,7 @@ _RULE_FACTS = {
     "severity": {"type": "string"},
     "default_enabled": {"type": "boolean"},
     "fix_availability": {"type": "string", "enum": ["none", "sometimes", "always"]},
-    "url": {"type": "string"},
+    "url": {"type": ["string", "null"]},
 }
 
 _SELECT = Param("select", "strings",
