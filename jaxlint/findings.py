@@ -70,6 +70,9 @@ class Finding:
     function: Optional[str] = None  # qualified name of the enclosing function, if any
     # verdict attached by the runtime companion ("confirmed", "not-reproduced", ...)
     runtime: Optional[dict[str, Any]] = None
+    # where the trace that reaches this code comes from, in other files: the call
+    # chain as (path, line, message), nearest caller first (the project-wide model)
+    related: tuple[tuple[str, int, str], ...] = ()
 
     @property
     def url(self) -> Optional[str]:
@@ -94,6 +97,8 @@ class Finding:
         }
         if self.runtime is not None:
             d["runtime"] = self.runtime
+        if self.related:
+            d["related"] = [{"filename": p, "row": line, "message": m} for p, line, m in self.related]
         return d
 
     @classmethod
@@ -119,6 +124,7 @@ class Finding:
             fix=fix,
             function=d.get("function"),
             runtime=d.get("runtime"),
+            related=tuple((r["filename"], int(r["row"]), r["message"]) for r in d.get("related") or ()),
         )
 
 

@@ -129,3 +129,30 @@ def test_jits_imported_from_another_module_static_and_donated(project):
     assert found[0][4].startswith(
         "A dict is passed to `update` in a static position (parameter `lr`; static_argnums=1)"
     )
+
+
+def test_the_chain_in_json_sarif_and_the_full_format(project):
+    import jsonschema
+
+    project("abs_pkg")
+    runner = CliRunner()
+    data = json.loads(runner.invoke(cli, ["check", ".", "--no-cache", "--output-format", "json"]).stdout)
+    schedule = next(f for f in data if f["filename"] == "trainer/schedule.py")
+    assert schedule["related"] == [{
+        "filename": "trainer/train.py",
+        "row": 12,
+        "message": "called from `train_step` (trainer/train.py:12), which is decorated with @jax.jit",
+    }]
+    full = runner.invoke(cli, ["check", "trainer/schedule.py", "--no-cache"]).stdout
+    assert ("  = note: runs under a trace: called from `train_step` (trainer/train.py:12), "
+            "which is decorated with @jax.jit\n") in full
+    log = json.loads(runner.invoke(cli, ["check", ".", "--no-cache", "--output-format", "sarif"]).stdout)
+    schema = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.validate(log, schema)
+    result = next(r for r in log["runs"][0]["results"]
+                  if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "trainer/schedule.py")
+    assert [(loc["physicalLocation"]["artifactLocation"]["uri"], loc["physicalLocation"]["region"]["startLine"])
+            for loc in result["relatedLocations"]] == [("trainer/train.py", 12)]
+    flow = result["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert [step["location"]["physicalLocation"]["artifactLocation"]["uri"] for step in flow] == [
+        "trainer/train.py", "trainer/schedule.py"]

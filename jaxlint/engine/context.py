@@ -120,4 +120,6 @@ class RuleContext:
     def _add_report(self, report: Report) -> None:
         unit = self._interp.unit
         report.function = None if unit.is_module else unit.qualname
+        if unit.origins:
+            report.origins = tuple(unit.origins)
         self._reports.append(report)

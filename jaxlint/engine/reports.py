@@ -79,6 +79,7 @@ def to_findings(ctx: RuleContext, rules: Mapping[str, type[Rule]]) -> list[Findi
                 severity=rule.severity,
                 fix=fix,
                 function=r.function,
+                related=r.origins if rule.about_tracing else (),
             )
         )
     return findings

@@ -135,6 +135,9 @@ class Rule(Check):
     seed: ClassVar[str] = ""  # the seed section this rule comes from
     # the shared check that reports this rule's code; None: the rule is its own check
     check: ClassVar[Optional[type[Check]]] = None
+    # findings name where the trace comes from when it is set in another file
+    # (False for rules whose findings do not depend on tracing, e.g. deprecations)
+    about_tracing: ClassVar[bool] = True
 
     # documentation sections (Markdown)
     what_it_does: ClassVar[str] = ""

@@ -42,3 +42,5 @@ class Report:
     end_node: Optional[cst.CSTNode] = None
     # another node whose line the message mentions as ``{related_line}``
     related: Optional[cst.CSTNode] = None
+    # the trace's origins in other files (``Unit.origins``), set by the engine
+    origins: tuple[tuple[str, int, str], ...] = ()

@@ -577,6 +577,9 @@ class Indexer:
             if unit is None or unit.host:
                 continue
             for fact in items:
+                origin = (fact.get("path", ""), int(fact.get("line", 0)), fact["reason"])
+                if fact.get("path") and origin not in unit.origins:
+                    unit.origins.append(origin)
                 if fact.get("kind") == "site":
                     t = apis.transform_for(fact.get("transform"))
                     if t is None or not t.traces or t.host:

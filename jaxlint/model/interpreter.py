@@ -817,6 +817,8 @@ class Interpreter:
         if target is self.unit or target.host:
             return
         target.mark_traced(f"called from traced `{self.unit.name}`")
+        if self.unit.origins and not target.origins:
+            target.origins = list(self.unit.origins)
         params = [p for p in target.positional()]
         if n_bound:
             params = params[n_bound:]

@@ -68,6 +68,23 @@ def _result(report: OutputReport, f: Finding, index: dict[str, int],
     }
     if f.code in index:
         result["ruleIndex"] = index[f.code]
+    if f.related:
+        # the call chain that puts this code under a trace, set in other files
+        related = [
+            {
+                "id": i,
+                "physicalLocation": {
+                    "artifactLocation": _location(report, path),
+                    "region": {"startLine": max(1, line)},
+                },
+                "message": {"text": message},
+            }
+            for i, (path, line, message) in enumerate(f.related)
+        ]
+        result["relatedLocations"] = related
+        steps = [{"location": {k: v for k, v in loc.items() if k != "id"}} for loc in reversed(related)]
+        steps.append({"location": result["locations"][0]})
+        result["codeFlows"] = [{"threadFlows": [{"locations": steps}]}]
     entry = report.fingerprints().get(id(f))
     if entry is not None:
         result["partialFingerprints"] = {FINGERPRINT_KEY: entry.fingerprint}

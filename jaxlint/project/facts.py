@@ -78,6 +78,8 @@ def incoming_facts(
                 continue
             add(target.module, target.qualname, {
                 "kind": "call",
+                "path": path,
+                "line": call["line"],
                 "reason": _reason("call", call["caller"], path, call["line"], call["why"]),
                 "traced_pos": call["traced_pos"],
                 "traced_kw": call["traced_kw"],
@@ -94,6 +96,8 @@ def incoming_facts(
                 continue
             add(target.module, target.qualname, {
                 "kind": "site",
+                "path": path,
+                "line": site["line"],
                 "transform": site["transform"],
                 "reason": _reason("site", "", path, site["line"], site["why"]),
                 "static_pos": site["static_pos"],

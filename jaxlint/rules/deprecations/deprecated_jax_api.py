@@ -14,6 +14,7 @@ class DeprecatedApi(Rule):
     severity = Severity.WARNING
     seed = SEED
     check = DeprecationCheck
+    about_tracing = False
 
     what_it_does = (
         "Flags JAX APIs that still work on current JAX but warn and are scheduled for removal:\n\n"

@@ -14,6 +14,7 @@ class ConfigModuleImport(Rule):
     severity = Severity.ERROR
     seed = SEED
     check = DeprecationCheck
+    about_tracing = False
 
     what_it_does = "Flags `from jax.config import config` (and uses of `jax.config.config`)."
     why_bad = (

@@ -15,6 +15,7 @@ class LegacyPrngKey(Rule):
     default_enabled = False
     seed = SEED
     check = DeprecationCheck
+    about_tracing = False
 
     what_it_does = (
         "Opt-in suggestion, off by default. Flags `jax.random.PRNGKey(...)`. It is **not** "

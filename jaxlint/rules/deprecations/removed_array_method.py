@@ -14,6 +14,7 @@ class RemovedArrayMethod(Rule):
     severity = Severity.ERROR
     seed = SEED
     check = DeprecationCheck
+    about_tracing = False
 
     what_it_does = (
         "Flags `x.device_buffer` and `x.device_buffers` (on anything that is not known to be a "

@@ -14,6 +14,7 @@ class RemovedApi(Rule):
     severity = Severity.ERROR
     seed = SEED
     check = DeprecationCheck
+    about_tracing = False
 
     what_it_does = (
         "Flags uses and imports of JAX names and modules that current JAX has removed, resolved "

@@ -14,6 +14,7 @@ class RemovedKeyword(Rule):
     severity = Severity.ERROR
     seed = SEED
     check = DeprecationCheck
+    about_tracing = False
 
     what_it_does = "Flags keyword arguments that current JAX no longer accepts:\n\n" + table_doc("JAX903")
     why_bad = (
