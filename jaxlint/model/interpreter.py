@@ -846,6 +846,8 @@ class Interpreter:
             return  # a local value, or a builtin: not another module's function
         if not self.imports.project_import(head, self.settings.project_packages):
             return
+        if apis.transform_for(self.qualname(call.func)) is not None:
+            return  # a JAX transformation (when the project is JAX itself): not a helper
         if any(a.star for a in call.args):
             return  # *args/**kwargs: which parameter gets what is unknown
         pos = [self.value(a.value) for a in positional_args(call)]

@@ -58,6 +58,22 @@ class IteratorUnderTransform(Rule):
             import jax
 
 
+            @jax.jit
+            def f(xs):
+                leaves = iter([xs, xs + 1])
+
+                def take():
+                    # the iterator is made inside the same trace
+                    return next(leaves)
+
+                return take() + take()
+            """,
+        ),
+        Valid(
+            """
+            import jax
+
+
             def take(leaves):
                 # a helper traced through its caller, which makes the iterator in the trace
                 return next(leaves) * 2
@@ -140,6 +156,23 @@ class IteratorUnderTransform(Rule):
     ]
 
     INVALID = [
+        Invalid(
+            """
+            import jax
+
+
+            def train(batches, c0):
+                def body(c, _):
+                    # `batches` comes from the host: scan traces `body` once
+                    return c + next(batches), None
+
+                return jax.lax.scan(body, c0, None, length=10)
+            """,
+            expected=[(7, 20)],
+            messages=[
+                "`next()` on an iterator from outside traced code runs once, at trace time: the compiled function reuses that single element on every call/iteration (silently wrong). Index an array instead (`xs[i]`), or iterate with `lax.scan`",
+            ],
+        ),
         Invalid(
             """
             import jax.numpy as jnp
@@ -247,14 +280,16 @@ class IteratorUnderTransform(Rule):
     def _check_next(self, node: cst.Call, it: cst.BaseExpression) -> None:
         ctx = self.ctx
         if isinstance(it, cst.Name):
-            is_param = ctx.unit.param(it.value) is not None
-            local = ctx.local(it.value) is not None and not is_param
-            if local:
-                return
-            if is_param and all(r.startswith("called from") for r in ctx.unit.reasons):
-                # a helper traced only through its callers: the iterator may well be
-                # made inside the same trace (`next(leaves)` over a fresh `iter(...)`)
-                return
+            # an iterator bound in traced code (a local, a parameter, or a closure over
+            # the enclosing traced function's) is made or handed over within the same
+            # trace; one bound in host code or at module level outlives the trace
+            u = ctx.unit
+            while u is not None and not u.is_module:
+                if (it.value in u.assigned or u.param(it.value) is not None) and it.value not in u.global_names:
+                    if u.traced and not u.host:
+                        return
+                    break
+                u = u.parent
         elif not isinstance(it, cst.Attribute):
             return  # next(iter(...)), next(genexp): a fresh iterator on each trace
         self.report(
