@@ -156,3 +156,13 @@ def test_the_chain_in_json_sarif_and_the_full_format(project):
     flow = result["codeFlows"][0]["threadFlows"][0]["locations"]
     assert [step["location"]["physicalLocation"]["artifactLocation"]["uri"] for step in flow] == [
         "trainer/train.py", "trainer/schedule.py"]
+
+
+def test_a_key_consumed_by_a_helper_of_another_module_then_reused(project):
+    project("sampler")
+    found = _lint(Path("."), "--no-cache")
+    assert found == [(
+        "JAX301", "mcmc/sampler.py", 9, 10,
+        "`key` was already consumed by `gaussian_step()` on line 8: both calls get the same random "
+        "bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+    )]

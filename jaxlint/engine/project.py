@@ -32,9 +32,16 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
         decl = export_of(info)
         if decl is not None:
             jits[name] = decl
+    consumers = {}
+    for name, unit in sorted(interp.index.module_unit.defs.items()):
+        if unit.consumes_keys:
+            consumers[name] = {
+                "params": [[p.name, p.kind, p.index] for p in unit.params],
+                "consumes": dict(sorted(unit.consumes_keys.items())),
+            }
     calls = interp.external_calls
     if not calls and not sites:
-        return {"calls": [], "sites": [], "jits": jits}
+        return {"calls": [], "sites": [], "jits": jits, "consumers": consumers}
     ranges = node_ranges(interp.module, [c.node for c in calls] + [s.node for s in sites])
 
     def line(node) -> int:
@@ -76,4 +83,4 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
             "kw_bound": list(s.kw_bound),
             "unbatched_pos": list(s.unbatched_pos),
         })
-    return {"calls": out_calls, "sites": out_sites, "jits": jits}
+    return {"calls": out_calls, "sites": out_sites, "jits": jits, "consumers": consumers}

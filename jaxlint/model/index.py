@@ -79,6 +79,9 @@ class FileIndex:
     # jitted functions of other modules imported here by name: name -> declaration
     # (``jaxlint/project/facts.py``; ``model/jit_calls.py`` answers calls to them)
     imported_jits: dict[str, dict] = field(default_factory=dict)
+    # functions of other modules imported here by name that consume a key argument:
+    # name -> {"params": [[name, kind, index], ...], "consumes": {param: sampler}}
+    imported_key_consumers: dict[str, dict] = field(default_factory=dict)
 
     @property
     def enables_x64(self) -> bool:
@@ -126,6 +129,7 @@ class Indexer:
         module = self.index.module
         self._walk_block(module, self.index.module_unit)
         self._resolve()
+        self._settle_key_consumers()
         return self.index
 
     def _walk_block(self, node: cst.CSTNode, unit: Unit) -> None:
@@ -336,6 +340,15 @@ class Indexer:
         q = self.qualname(func)
         if q is None:
             return
+        if q.startswith("jax.random.") and not unit.is_module:
+            short = q.rsplit(".", 1)[1]
+            # samplers only: a helper that splits the key it is given is the usual way
+            # of handing keys down, and its caller splitting the same key again is a
+            # subtler correlation than the reuse JAX301 reports
+            if short in apis.RANDOM_CONSUMERS and short not in ("split", "fold_in"):
+                key = arg_at(call, 0, "key")
+                if isinstance(key, cst.Name) and unit.param(key.value) is not None:
+                    unit.consumes_keys.setdefault(key.value, short)
         if q in ("jax.config.update", "jax.config.config.update") or q.endswith(".config.update") and q.startswith("jax"):
             self._x64_config_call(call)
             return
@@ -524,6 +537,12 @@ class Indexer:
         unbatched = self._vmap_unbatched(site, unit, n_bound)
         mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched)
 
+    def _settle_key_consumers(self) -> None:
+        """A parameter rebound in the body may hold another key when it is sampled."""
+        for u in self.index.units:
+            for name in [n for n in u.consumes_keys if n in u.assigned]:
+                del u.consumes_keys[name]
+
     def _external_site(self, site: TransformSite, n_bound: int, kw_bound: frozenset[str]) -> None:
         """``jax.jit(mod.f, ...)`` of a function this file imports: recorded for ``mod``."""
         t = site.transform
@@ -571,6 +590,7 @@ class Indexer:
         transformation applied elsewhere (``kind: "site"``); ``jits``, the jitted
         functions it imports by name.  See jaxlint/project/facts.py."""
         self.index.imported_jits = dict(facts.get("jits", {}))
+        self.index.imported_key_consumers = dict(facts.get("consumers", {}))
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
         for qualname, items in sorted(facts.get("units", {}).items()):
             unit = by_qualname.get(qualname)

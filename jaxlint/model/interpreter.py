@@ -237,6 +237,40 @@ class Interpreter:
         else:
             self.env[name] = v
 
+    def key_consumer(self, call: cst.Call) -> list[tuple[cst.BaseExpression, str]]:
+        """The arguments of ``call`` whose PRNG key the callee samples with (a function
+        of this file, or one imported from the project), as (argument, what the callee
+        calls, e.g. ``add_noise()``); empty when the callee is unknown."""
+        func = call.func
+        if not isinstance(func, cst.Name) or any(a.star for a in call.args):
+            return []
+        params: list[tuple[str, str, Optional[int]]]
+        consumes: dict[str, str]
+        v = self.lookup(func.value)
+        unit = v.unit if v is not None else self.unit.lookup_def(func.value)
+        if unit is not None and v is not None and v.unit is None:
+            unit = None  # the name holds something else here
+        if unit is not None:
+            if not unit.consumes_keys or unit.cls is not None:
+                return []
+            params = [(p.name, p.kind, p.index) for p in unit.params]
+            consumes = unit.consumes_keys
+        else:
+            found = self.index.imported_key_consumers.get(func.value)
+            if found is None or v is not None:
+                return []
+            params = [tuple(p) for p in found["params"]]  # type: ignore[misc]
+            consumes = found["consumes"]
+        out = []
+        positional = [p for p in params if p[1] in ("pos", "posonly")]
+        for i, a in enumerate(positional_args(call)):
+            if i < len(positional) and positional[i][0] in consumes:
+                out.append((a.value, f"{func.value}()"))
+        for a in call.args:
+            if a.keyword is not None and a.keyword.value in consumes:
+                out.append((a.value, f"{func.value}()"))
+        return out
+
     def attr_key(self, dotted: str) -> Optional[KeyToken]:
         """The key identity already given to an attribute chain (``self.key``)."""
         return self._attr_tokens.get(dotted)

@@ -60,6 +60,7 @@ def incoming_facts(
 
     outputs = list(outputs)
     jits_of = {module: proj.get("jits") or {} for module, _, proj in outputs}
+    consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
     for module, path, proj in outputs:
         # jitted functions imported by name from other modules (static/donated arguments)
         for name, binding in sorted((proj["summary"].get("names") or {}).items()):
@@ -71,6 +72,9 @@ def incoming_facts(
             decl = jits_of.get(target.module, {}).get(target.qualname)
             if decl is not None:
                 out.setdefault(path, {}).setdefault("jits", {})[name] = decl
+            consumer = consumers_of.get(target.module, {}).get(target.qualname)
+            if consumer is not None and target.kind == "function":
+                out.setdefault(path, {}).setdefault("consumers", {})[name] = consumer
 
         for call in proj.get("calls", ()):
             target = index.resolve(module, call["callee"])

@@ -46,6 +46,21 @@ class PrngKeyReuse(Rule):
     VALID = [
         Valid(
             """
+            import jax
+
+
+            def add_noise(x, key, scale=0.1):
+                return x + scale * jax.random.normal(key, x.shape)
+
+
+            def augment(x, key):
+                # each call of the sampling helper gets its own key
+                k1, k2 = jax.random.split(key)
+                return add_noise(x, k1), add_noise(x, k2)
+            """
+        ),
+        Valid(
+            """
             from jax import random
             key = random.key(0)
             key, subkey = random.split(key)
@@ -140,6 +155,25 @@ class PrngKeyReuse(Rule):
     ]
 
     INVALID = [
+        Invalid(
+            """
+            import jax
+
+
+            def add_noise(x, key, scale=0.1):
+                return x + scale * jax.random.normal(key, x.shape)
+
+
+            def augment(x, key):
+                a = add_noise(x, key)
+                b = add_noise(x, key)
+                return a, b
+            """,
+            expected=[(10, 9)],
+            messages=[
+                "`key` was already consumed by `add_noise()` on line 9: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+            ],
+        ),
         Invalid(
             """
             from jax import random
@@ -243,6 +277,9 @@ class PrngKeyReuse(Rule):
         ctx = self.ctx
         q = ctx.qualname(node.func)
         if q is None or not q.startswith("jax.random."):
+            # a helper (of this file or the project) that samples with the key it is given
+            for key_expr, how in ctx.key_consumer(node):
+                self._consume(node, key_expr, how)
             return
         short = q.rsplit(".", 1)[1]
         if short not in apis.RANDOM_CONSUMERS:
@@ -255,7 +292,14 @@ class PrngKeyReuse(Rule):
             return
         if self._closure_key_in_loop_body(key_expr, node, short):
             return
-        prev = ctx.consume_key(token, node, short)
+        self._consume(node, key_expr, short, token)
+
+    def _consume(self, node: cst.Call, key_expr: cst.BaseExpression, how: str, token=None) -> None:
+        ctx = self.ctx
+        token = token or ctx.key_token(key_expr)
+        if token is None:
+            return
+        prev = ctx.consume_key(token, node, how)
         if prev is None:
             return
         prev_node, prev_how = prev
@@ -267,8 +311,9 @@ class PrngKeyReuse(Rule):
                 f"and pass `sub`)"
             )
         else:
+            by = prev_how if prev_how.endswith("()") else f"random.{prev_how}"
             msg = (
-                f"`{name}` was already consumed by `random.{prev_how}` on line {{related_line}}: "
+                f"`{name}` was already consumed by `{by}` on line {{related_line}}: "
                 f"both calls get the same random bits. Split it first, e.g. "
                 f"`k1, k2 = jax.random.split({name})`, and give each call its own key"
             )
