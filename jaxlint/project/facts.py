@@ -24,6 +24,8 @@ from typing import Iterable, Mapping, Optional
 from jaxlint.project.index import ProjectIndex
 
 Json = dict
+# JAX's own packages: when the project is JAX, its functions are the transformations
+_JAX_ITSELF = frozenset({"jax", "jaxlib"})
 
 
 def _reason(kind: str, caller: str, path: str, line: int, why: str) -> str:
@@ -52,8 +54,8 @@ def incoming_facts(
 
     def add(module: str, qualname: str, fact: Json) -> None:
         path = path_of.get(module)
-        if path is None:
-            return
+        if path is None or module.split(".", 1)[0] in _JAX_ITSELF:
+            return  # linting JAX itself: its internals implement tracing, they do not run under it
         facts = out.setdefault(path, {}).setdefault("units", {}).setdefault(qualname, [])
         if fact not in facts:
             facts.append(fact)
