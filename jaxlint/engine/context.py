@@ -31,7 +31,7 @@ class RuleContext:
         "_interp", "_reports", "module", "text", "path", "settings", "index", "imports",
         "qualname", "builtin_name", "value", "is_traced", "code", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
-        "attr_key", "lookup", "key_consumer",
+        "attr_key", "lookup", "key_consumer", "returns_fresh_function",
     )
 
     # Typed for readers; each is the interpreter's bound method (see __init__).
@@ -63,6 +63,9 @@ class RuleContext:
     lookup: Callable[[str], Optional[Value]]
     """The value a name is bound to here (local, enclosing, module); None for
     imports and builtins."""
+    returns_fresh_function: Callable[[cst.Name], bool]
+    """Does the function a name calls (this file's or the project's) return a
+    function it defines (a new object per call)?"""
     key_consumer: Callable[[cst.Call], list[tuple[cst.BaseExpression, str]]]
     """The arguments of a call to a helper (this file's or the project's) that samples
     with the key it is given: (argument, "helper()")."""
@@ -79,7 +82,7 @@ class RuleContext:
         for name in (
             "qualname", "builtin_name", "value", "is_traced", "code", "describe_origin",
             "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
-            "attr_key", "lookup", "key_consumer",
+            "attr_key", "lookup", "key_consumer", "returns_fresh_function",
         ):
             setattr(self, name, getattr(interp, name))
 

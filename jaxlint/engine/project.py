@@ -39,9 +39,10 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
                 "params": [[p.name, p.kind, p.index] for p in unit.params],
                 "consumes": dict(sorted(unit.consumes_keys.items())),
             }
+    factories = sorted(n for n, u in interp.index.module_unit.defs.items() if u.returns_fresh_function)
     calls = interp.external_calls
     if not calls and not sites:
-        return {"calls": [], "sites": [], "jits": jits, "consumers": consumers}
+        return {"calls": [], "sites": [], "jits": jits, "consumers": consumers, "factories": factories}
     ranges = node_ranges(interp.module, [c.node for c in calls] + [s.node for s in sites])
 
     def line(node) -> int:
@@ -83,4 +84,5 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
             "kw_bound": list(s.kw_bound),
             "unbatched_pos": list(s.unbatched_pos),
         })
-    return {"calls": out_calls, "sites": out_sites, "jits": jits, "consumers": consumers}
+    return {"calls": out_calls, "sites": out_sites, "jits": jits, "consumers": consumers,
+            "factories": factories}

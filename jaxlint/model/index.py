@@ -82,6 +82,8 @@ class FileIndex:
     # functions of other modules imported here by name that consume a key argument:
     # name -> {"params": [[name, kind, index], ...], "consumes": {param: sampler}}
     imported_key_consumers: dict[str, dict] = field(default_factory=dict)
+    # functions of other modules imported here by name that return a new function per call
+    imported_factories: frozenset[str] = frozenset()
 
     @property
     def enables_x64(self) -> bool:
@@ -130,6 +132,7 @@ class Indexer:
         self._walk_block(module, self.index.module_unit)
         self._resolve()
         self._settle_key_consumers()
+        self._find_factories()
         return self.index
 
     def _walk_block(self, node: cst.CSTNode, unit: Unit) -> None:
@@ -537,6 +540,27 @@ class Indexer:
         unbatched = self._vmap_unbatched(site, unit, n_bound)
         mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched)
 
+    def _find_factories(self) -> None:
+        """Functions that return a function they define (``def make_step(cfg): def
+        step(x): ...; return step``): each call makes a new function object."""
+        for u in self.index.units:
+            node = u.node
+            if not isinstance(node, cst.FunctionDef) or u.cls is not None:
+                continue
+            stack = list(children(node.body))
+            while stack:
+                n = stack.pop()
+                t = type(n)
+                if t in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+                    continue
+                if t is cst.Return and n.value is not None:
+                    v = n.value
+                    if isinstance(v, cst.Lambda) or (isinstance(v, cst.Name) and v.value in u.defs):
+                        u.returns_fresh_function = True
+                        break
+                    continue
+                stack.extend(children(n))
+
     def _settle_key_consumers(self) -> None:
         """A parameter rebound in the body may hold another key when it is sampled."""
         for u in self.index.units:
@@ -591,6 +615,7 @@ class Indexer:
         functions it imports by name.  See jaxlint/project/facts.py."""
         self.index.imported_jits = dict(facts.get("jits", {}))
         self.index.imported_key_consumers = dict(facts.get("consumers", {}))
+        self.index.imported_factories = frozenset(facts.get("factories", ()))
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
         for qualname, items in sorted(facts.get("units", {}).items()):
             unit = by_qualname.get(qualname)

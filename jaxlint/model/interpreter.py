@@ -271,6 +271,17 @@ class Interpreter:
                 out.append((a.value, f"{func.value}()"))
         return out
 
+    def returns_fresh_function(self, func: cst.Name) -> bool:
+        """Does the function this name calls (of this file, or imported from the
+        project) return a function it defines, a new object per call?"""
+        v = self.lookup(func.value)
+        if v is not None:
+            return v.unit is not None and v.unit.returns_fresh_function
+        unit = self.unit.lookup_def(func.value)
+        if unit is not None:
+            return unit.returns_fresh_function
+        return func.value in self.index.imported_factories
+
     def attr_key(self, dotted: str) -> Optional[KeyToken]:
         """The key identity already given to an attribute chain (``self.key``)."""
         return self._attr_tokens.get(dotted)

@@ -63,6 +63,7 @@ def incoming_facts(
     outputs = list(outputs)
     jits_of = {module: proj.get("jits") or {} for module, _, proj in outputs}
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
+    factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
     for module, path, proj in outputs:
         # jitted functions imported by name from other modules (static/donated arguments)
         for name, binding in sorted((proj["summary"].get("names") or {}).items()):
@@ -77,6 +78,10 @@ def incoming_facts(
             consumer = consumers_of.get(target.module, {}).get(target.qualname)
             if consumer is not None and target.kind == "function":
                 out.setdefault(path, {}).setdefault("consumers", {})[name] = consumer
+            if target.kind == "function" and target.qualname in factories_of.get(target.module, ()):
+                factories = out.setdefault(path, {}).setdefault("factories", [])
+                if name not in factories:
+                    factories.append(name)
 
         for call in proj.get("calls", ()):
             target = index.resolve(module, call["callee"])

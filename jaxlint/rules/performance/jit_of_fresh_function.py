@@ -34,6 +34,8 @@ def _fresh_reason(ctx, expr: cst.BaseExpression, loop: Optional[cst.CSTNode]) ->
         if q in _WRAPPERS:
             short = q.replace("jax.", "").replace("equinox.", "eqx.")
             return f"the result of `{short}(...)`"
+        if isinstance(expr.func, cst.Name) and ctx.returns_fresh_function(expr.func):
+            return f"the function `{expr.func.value}(...)` returns (a new one per call)"
         return None
     if isinstance(expr, cst.Name):
         v = ctx.value(expr)
@@ -110,6 +112,26 @@ class RecompileFreshFunction(Rule):
     )
     fix_safety = "No automatic fix: hoisting the function changes which variables it closes over."
     VALID = [
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def make_step(lr):
+                def step(x):
+                    return x - lr * jnp.sign(x)
+
+                return step
+
+
+            def train(x, lr, n):
+                step = jax.jit(make_step(lr))  # made once, called n times
+                for _ in range(n):
+                    x = step(x)
+                return x
+            """
+        ),
         # a hyper-parameter sweep: each compiled step is reused by the inner loop
         Valid(
             """
@@ -235,6 +257,29 @@ class RecompileFreshFunction(Rule):
     ]
 
     INVALID = [
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def make_step(lr):
+                def step(x):
+                    return x - lr * jnp.sign(x)
+
+                return step
+
+
+            def train(x, lrs):
+                for lr in lrs:
+                    x = jax.jit(make_step(lr))(x)
+                return x
+            """,
+            expected=[(14, 13)],
+            messages=[
+                "`jit` of the function `make_step(...)` returns (a new one per call) compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+            ],
+        ),
         Invalid(
             """
             import jax
