@@ -68,6 +68,8 @@ class FileIndex:
     sites: list[TransformSite] = field(default_factory=list)
     call_edges: dict[int, set[int]] = field(default_factory=dict)  # caller unit id -> callee ids
     x64_nodes: list[cst.CSTNode] = field(default_factory=list)  # where x64 gets enabled
+    # x64 is enabled by a statement of the module body itself (runs at import)
+    x64_at_import: bool = False
     # module-level names assigned more than once (for the stale-global rule)
     module_assignments: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
     # names of static (non-pytree) fields declared by classes in this file:
@@ -334,7 +336,8 @@ class Indexer:
         if q is None:
             return
         if q in ("jax.config.update", "jax.config.config.update") or q.endswith(".config.update") and q.startswith("jax"):
-            self._x64_config_call(call)
+            if self._x64_config_call(call) and unit.is_module:
+                self.index.x64_at_import = True
             return
         if q == "jax.enable_x64" or q == "jax.experimental.enable_x64":
             return  # a context manager: handled where it is used
@@ -385,7 +388,7 @@ class Indexer:
                     # @jax.jit(static_argnames=...) / @eqx.filter_jit(donate=...)
                     self.index.sites.append(TransformSite(t, fq, dec, fn.node.name, scope, target=fn))  # type: ignore[union-attr]
 
-    def _x64_config_call(self, call: cst.Call) -> None:
+    def _x64_config_call(self, call: cst.Call) -> bool:
         pos = positional_args(call)
         if len(pos) >= 2 and string_value(pos[0].value) == "jax_enable_x64":
             v = pos[1].value
@@ -393,6 +396,8 @@ class Indexer:
                 isinstance(v, cst.Integer) and v.value != "0"
             ):
                 self.index.x64_nodes.append(call)
+                return True
+        return False
 
     def _x64_env_assign(self, node: cst.Assign) -> None:
         # os.environ["JAX_ENABLE_X64"] = "True"
@@ -403,6 +408,7 @@ class Indexer:
                     if string_value(t.slice[0].slice.value) == "JAX_ENABLE_X64":
                         if string_value(node.value) in _X64_ENV_VALUES:
                             self.index.x64_nodes.append(node)
+                            self.index.x64_at_import = True
 
     # -- resolution -------------------------------------------------------------
     def resolve_fn(

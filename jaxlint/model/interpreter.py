@@ -90,7 +90,8 @@ class Interpreter:
         self.module_env: dict[str, Value] = {}
         self.consumed: dict[KeyToken, tuple[cst.CSTNode, str]] = {}
         self.loop_stack: list[LoopFrame] = []
-        self.x64_depth = 0  # inside `with jax.enable_x64():`
+        self.x64_depth = 0  # inside `with jax.enable_x64():` or an x64 guard
+        self._module_mark: Optional[bool] = None
         self._memo: dict[int, Value] = {}
         self._attr_tokens: dict[str, KeyToken] = {}
         self.jit_calls = JitCalls(self)
@@ -260,6 +261,7 @@ class Interpreter:
                 env[p.name] = Value(kind=V.STATIC if p.name in unit.static_params else V.UNKNOWN)
         self.env = env
         node = unit.node
+        self.x64_depth = 1 if self._x64_guarded(unit) else 0
         if isinstance(node, cst.Module):
             self.block(node.body)
             self.module_env = dict(self.env)
@@ -302,10 +304,19 @@ class Interpreter:
 
     def block(self, stmts: Iterable[cst.CSTNode]) -> bool:
         """Walk statements; return True if the block always leaves early."""
-        for s in stmts:
-            if self.statement(s):
-                return True
-        return False
+        raised = 0
+        try:
+            for s in stmts:
+                if self.statement(s):
+                    return True
+                if type(s) is cst.If and self._x64_skip_guard(s):
+                    # `if not jax.config.jax_enable_x64: self.skipTest(...)`: the
+                    # rest of the block runs only with x64 on
+                    raised += 1
+                    self.x64_depth += 1
+            return False
+        finally:
+            self.x64_depth -= raised
 
     def statement(self, s: cst.CSTNode) -> bool:
         t = type(s)
@@ -433,16 +444,25 @@ class Interpreter:
         before_env, before_consumed = dict(self.env), dict(self.consumed)
         for name in self._concrete_names(s.test):
             self.env[name] = V.UNKNOWN_VALUE  # narrowed: a Python value in this branch
-        body_ends = self.block(s.body.body)
+        x64 = self._x64_condition(s.test)  # `if jax.config.jax_enable_x64:`
+        self.x64_depth += x64 is True
+        try:
+            body_ends = self.block(s.body.body)
+        finally:
+            self.x64_depth -= x64 is True
         then_state = (self.env, self.consumed)
         self.env, self.consumed = dict(before_env), dict(before_consumed)
         orelse = s.orelse
-        if orelse is None:
-            else_ends = False
-        elif isinstance(orelse, cst.If):
-            else_ends = self.statement(orelse)
-        else:
-            else_ends = self.block(orelse.body.body)
+        self.x64_depth += x64 is False
+        try:
+            if orelse is None:
+                else_ends = False
+            elif isinstance(orelse, cst.If):
+                else_ends = self.statement(orelse)
+            else:
+                else_ends = self.block(orelse.body.body)
+        finally:
+            self.x64_depth -= x64 is False
         else_state = (self.env, self.consumed)
         live = []
         if not body_ends:
@@ -561,6 +581,103 @@ class Interpreter:
         self.block(s.body.body)
         self.env = saved
         self.env[s.name.value] = V.UNKNOWN_VALUE
+
+    # -- x64 guards ------------------------------------------------------------
+    _SKIP_DECORATORS = {"skipUnless": True, "skipIf": False, "skipif": False}
+
+    def _x64_flag(self, e: cst.BaseExpression) -> bool:
+        """``jax.config.jax_enable_x64``, ``config.x64_enabled``, ``FLAGS.jax_enable_x64``,
+        ``jax.config.read("jax_enable_x64")``, ``jax.config.values["jax_enable_x64"]``:
+        an expression that reads whether x64 is on."""
+        if isinstance(e, cst.Comparison) and len(e.comparisons) == 1:
+            c = e.comparisons[0]
+            if isinstance(c.operator, (cst.Is, cst.Equal)) and isinstance(c.comparator, cst.Name) and c.comparator.value == "True":
+                return self._x64_flag(e.left)
+            return False
+        if isinstance(e, (cst.Name, cst.Attribute)):
+            last = e.value if isinstance(e, cst.Name) else e.attr.value
+            return "x64" in last.lower() and self.qualname(e) not in ("jax.enable_x64", "jax.experimental.enable_x64")
+        if isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "read":
+            pos = positional_args(e)
+            return bool(pos) and string_value(pos[0].value) == "jax_enable_x64"
+        if isinstance(e, cst.Subscript) and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index):
+            return string_value(e.slice[0].slice.value) == "jax_enable_x64"
+        return False
+
+    def _x64_condition(self, test: cst.BaseExpression) -> Optional[bool]:
+        """True when ``test`` holds only with x64 on, False when it holds only
+        with x64 off (``not <flag>``), else None."""
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            inner = self._x64_condition(test.expression)
+            return None if inner is None else not inner
+        if isinstance(test, cst.BooleanOperation):
+            left, right = self._x64_condition(test.left), self._x64_condition(test.right)
+            if isinstance(test.operator, cst.And) and True in (left, right):
+                return True
+            if isinstance(test.operator, cst.Or) and False in (left, right):
+                return False
+            return None
+        return True if self._x64_flag(test) else None
+
+    def _x64_skip_guard(self, s: cst.If) -> bool:
+        """``if not <x64 flag>: ...`` whose body skips the test or leaves
+        (``self.skipTest``, ``pytest.skip``, ``raise unittest.SkipTest``, ``return``)."""
+        if s.orelse is not None or self._x64_condition(s.test) is not False:
+            return False
+        last = s.body.body[-1] if s.body.body else None
+        if isinstance(last, cst.SimpleStatementLine) and last.body:
+            small = last.body[-1]
+            if isinstance(small, (cst.Return, cst.Raise)):
+                return True
+            if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+                name = dotted_name(small.value.func) or ""
+                return name.rsplit(".", 1)[-1] in ("skipTest", "skip", "exit")
+        return False
+
+    def _x64_skip_decorated(self, decorators: Sequence[cst.Decorator]) -> bool:
+        """``@absltest.skipUnless(<x64 flag>, ...)``, ``@unittest.skipIf(not <flag>, ...)``,
+        ``@pytest.mark.skipif(not <flag>, ...)``: the decorated code runs only with x64."""
+        for dec in decorators:
+            call = dec.decorator
+            if not isinstance(call, cst.Call):
+                continue
+            name = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
+            runs_if = self._SKIP_DECORATORS.get(name)
+            pos = positional_args(call)
+            if runs_if is None or not pos:
+                continue
+            cond = self._x64_condition(pos[0].value)
+            if cond is not None and cond == runs_if:
+                return True
+        return False
+
+    def _x64_guarded(self, unit: Unit) -> bool:
+        """The unit runs only when x64 is on: it, or its class, or an enclosing
+        function is skipped otherwise (the module: ``pytestmark = skipif(...)``)."""
+        u: Optional[Unit] = unit
+        while u is not None:
+            node = u.node
+            if isinstance(node, cst.FunctionDef) and self._x64_skip_decorated(node.decorators):
+                return True
+            if u.cls is not None and self._x64_skip_decorated(u.cls.node.decorators):
+                return True
+            if u.is_module:
+                return self._x64_module_mark()
+            u = u.parent
+        return False
+
+    def _x64_module_mark(self) -> bool:
+        """``pytestmark = pytest.mark.skipif(not <x64 flag>, ...)`` (or a list of marks)."""
+        if self._module_mark is None:
+            self._module_mark = False
+            for stmt in self.module.body:
+                if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
+                    a = stmt.body[0]
+                    if any(isinstance(t.target, cst.Name) and t.target.value == "pytestmark" for t in a.targets):
+                        marks = [el.value for el in a.value.elements] if isinstance(a.value, (cst.List, cst.Tuple)) else [a.value]
+                        if self._x64_skip_decorated([cst.Decorator(decorator=m) for m in marks]):
+                            self._module_mark = True
+        return self._module_mark
 
     def _is_enable_x64(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, cst.Call):

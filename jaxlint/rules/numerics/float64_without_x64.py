@@ -120,6 +120,74 @@ class Float64WithoutX64(Rule):
             host = np.ones(3).astype(np.float64)
             """
         ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from absl.testing import absltest
+
+
+            @absltest.skipUnless(jax.config.jax_enable_x64, "float64 needs x64")
+            class DoubleTest(absltest.TestCase):
+                def test_cumsum(self):
+                    x = jnp.arange(4, dtype=jnp.float64)
+                    self.assertEqual(x.cumsum()[-1], 6.0)
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import pytest
+
+            pytestmark = pytest.mark.skipif(not jax.config.read("jax_enable_x64"), reason="x64")
+
+
+            @pytest.mark.skipif(not jax.config.x64_enabled, reason="needs x64")
+            def test_tolerance():
+                assert jnp.asarray(1e-12, dtype=jnp.float64) > 0
+
+
+            def test_int64():
+                assert jnp.zeros(2, dtype=jnp.int64).sum() == 0
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import pytest
+
+
+            def test_solve(self=None):
+                if not jax.config.jax_enable_x64:
+                    pytest.skip("needs x64")
+                a = jnp.eye(3, dtype=jnp.float64)
+                assert jnp.linalg.solve(a, a[0]).dtype == jnp.float64
+
+
+            def residual(x):
+                if not jax.config.jax_enable_x64:
+                    return None
+                return x.astype(jnp.float64) - 1
+
+
+            def accumulate(x):
+                if jax.config.jax_enable_x64:
+                    return jnp.sum(x, dtype=jnp.float64)
+                return jnp.sum(x)
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax.experimental import enable_x64
+
+            with enable_x64():
+                big = jnp.arange(3, dtype=jnp.int64) * 2**40
+            """
+        ),
     ]
 
     INVALID = [
@@ -177,6 +245,38 @@ class Float64WithoutX64(Rule):
             expected=[(3, 23)],
             messages=[
                 "`float64` requested in `jnp.ones` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import pytest
+
+
+            @pytest.mark.skipif(jax.config.jax_enable_x64, reason="32-bit only")
+            def test_single():
+                assert jnp.ones(2, dtype=jnp.float64).dtype == jnp.float32
+
+
+            def test_solve():
+                if jax.default_backend() == "tpu":
+                    pytest.skip("no TPU")
+                if not jax.config.jax_enable_x64:
+                    print("x64 is off")
+                return jnp.eye(3, dtype=jnp.float64)
+
+
+            def accumulate(x):
+                if jax.config.jax_enable_x64:
+                    return jnp.sum(x, dtype=jnp.float64)
+                return jnp.sum(x, dtype=jnp.float64)
+            """,
+            expected=[(8, 30), (16, 29), (22, 29)],
+            messages=[
+                "`float64` requested in `jnp.ones` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.eye` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.sum` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
             ],
         ),
     ]
