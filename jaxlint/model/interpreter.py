@@ -807,6 +807,8 @@ class Interpreter:
                     ev = v.elements[i]
                 elif v.kind == V.KEYS:
                     ev = Value(kind=V.KEY, key=KeyToken(sub, len(self.loop_stack), "split"))
+                elif v.kind == V.ARRAYS and v.item is not None:
+                    ev = v.item
                 else:
                     ev = Value(kind=V.ARRAY if v.kind == V.ARRAY else V.UNKNOWN, traced=v.traced, deps=v.deps)
                 self._bind(sub, ev)
@@ -840,6 +842,8 @@ class Interpreter:
         v = self.value(iterable)
         if v.kind == V.KEYS:
             return Value(kind=V.KEY, key=KeyToken(target, len(self.loop_stack), "element"))
+        if v.kind == V.ARRAYS and v.item is not None:
+            return v.item
         if v.traced and v.kind == V.ARRAY:
             return Value(kind=V.ARRAY, traced=True, deps=v.deps)
         # iterating a traced pytree of unknown kind: a dict gives its (string)
@@ -1048,6 +1052,11 @@ class Interpreter:
                 return Value(kind=V.KEY, key=self._subscript_key(e, base))
             if base.kind == V.AT:
                 return Value(kind=V.AT_INDEX, traced=base.traced or idx_traced, deps=deps)
+            if base.kind == V.ARRAYS and base.item is not None and len(e.slice) == 1:
+                sl = e.slice[0].slice
+                if isinstance(sl, cst.Index):
+                    return base.item
+                return base  # a slice of the list: a list
             if base.kind == V.TUPLE and base.elements is not None and len(e.slice) == 1:
                 sl = e.slice[0].slice
                 if isinstance(sl, cst.Index) and isinstance(sl.value, cst.Integer):
@@ -1125,6 +1134,23 @@ class Interpreter:
             return self.value(e.value)
         return V.UNKNOWN_VALUE
 
+    def _collective_result(self, q: str, arg: Value, traced_ctx: bool, deps: frozenset) -> Value:
+        """``lax.pmean((loss, metrics, grads), axis)`` has the structure of its
+        argument: a tuple stays a tuple, a dict a dict; ``lax.psum(1, axis)`` of
+        a Python number is a Python number (the axis size)."""
+        if arg.kind == V.STATIC:
+            if q in apis.COLLECTIVES_STATIC_FOR_STATIC:
+                return V.STATIC_VALUE
+            return Value(kind=V.ARRAY, traced=traced_ctx, deps=deps | JAX_COMPUTED if traced_ctx else deps)
+        if arg.kind == V.TUPLE and arg.elements is not None:
+            return Value(kind=V.TUPLE, elements=tuple(self._collective_result(q, el, traced_ctx, el.deps) for el in arg.elements))
+        if arg.kind == V.LIST:
+            return Value(kind=V.LIST, traced=traced_ctx, deps=deps)  # a dict/list of arrays
+        if arg.kind == V.ARRAYS:
+            return arg
+        kind = V.ARRAY if arg.kind in (V.ARRAY, V.NPARRAY) else V.UNKNOWN
+        return Value(kind=kind, traced=traced_ctx or arg.traced, deps=deps | JAX_COMPUTED if traced_ctx else deps)
+
     def _is_bool_dtype(self, call: cst.Call) -> bool:
         """``.astype(bool)`` / ``.astype(jnp.bool_)`` / ``.astype("bool")``."""
         pos = positional_args(call)
@@ -1170,6 +1196,16 @@ class Interpreter:
                 return V.STATIC_VALUE
             if q.rsplit(".", 1)[-1].startswith("_"):
                 return V.UNKNOWN_VALUE  # private helpers (jax internals) return anything
+            if q in apis.COLLECTIVES:
+                pos = positional_args(e)
+                if pos:
+                    return self._collective_result(q, self.value(pos[0].value), traced_ctx, deps)
+            n_pos = len(positional_args(e))
+            if q in apis.ARRAY_SEQUENCE_FUNCS or (q in apis.ARRAY_SEQUENCE_IF_MANY and n_pos > 1) or (
+                q in apis.ARRAY_SEQUENCE_IF_ONE and n_pos == 1 and len(e.args) == 1
+            ):
+                item = Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps | JAX_COMPUTED if traced_ctx else deps)
+                return Value(kind=V.ARRAYS, item=item)
             if q.startswith(apis.ARRAY_MODULES) or q.startswith("jax.numpy"):
                 hint = "bool" if q in apis.BOOL_RESULT_FUNCS else None
                 shape, floaty = constructor_facts(self, q, e)

@@ -130,6 +130,38 @@ class InplaceArrayUpdate(Rule):
                 return lax.dynamic_slice(operand, starts, (1,) * operand.ndim)
             """
         ),
+        # jnp.split (like array_split, meshgrid, broadcast_arrays) returns a Python list
+        Valid(
+            """
+            import jax.numpy as jnp
+
+
+            def unflatten(flat, sizes):
+                leaves = jnp.split(flat, sizes)
+                leaves[0] = leaves[0].reshape(2, 2)
+                leaves[-1] = {"bias": leaves[-1]}
+                return leaves
+            """
+        ),
+        # a collective of a pytree returns that pytree: `stats` is still a dict
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            @partial(jax.pmap, axis_name="devices")
+            def step(w, batch):
+                loss = jnp.mean((batch @ w) ** 2)
+                g = jax.grad(lambda w: jnp.mean((batch @ w) ** 2))(w)
+                loss, stats, g = lax.pmean((loss, {"loss": loss}, g), axis_name="devices")
+                stats["lr"] = 0.01
+                return w - 0.01 * g, stats
+            """
+        ),
     ]
 
     INVALID = [
@@ -226,6 +258,47 @@ class InplaceArrayUpdate(Rule):
             messages=[
                 "JAX arrays are immutable: `x[0] //= ...` raises TypeError. Use `x = x.at[0].set(...)`",
             ],
+        ),
+        # the items of jnp.split's list are arrays, and a collective of one array is an array
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            @partial(jax.pmap, axis_name="devices")
+            def step(x):
+                head, tail = jnp.split(x, 2)
+                head[0] = 0.0
+                total = lax.psum(jnp.stack([x.sum(), x.max()]), "devices")
+                total[1] = 1.0
+                return head, tail, total
+            """,
+            expected=[(11, 5), (13, 5)],
+            messages=[
+                "JAX arrays are immutable: `head[0] = ...` raises TypeError. Use `head = head.at[0].set(...)`",
+                "JAX arrays are immutable: `total[1] = ...` raises TypeError. Use `total = total.at[1].set(...)`",
+            ],
+            fixed="""
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            @partial(jax.pmap, axis_name="devices")
+            def step(x):
+                head, tail = jnp.split(x, 2)
+                head = head.at[0].set(0.0)
+                total = lax.psum(jnp.stack([x.sum(), x.max()]), "devices")
+                total = total.at[1].set(1.0)
+                return head, tail, total
+            """,
+            unsafe=True,
         ),
     ]
 

@@ -108,6 +108,23 @@ class TracerConversion(Rule):
                 return x[:n], x[n:], x[::2]
             """
         ),
+        # lax.psum of a Python number is the axis size as a Python int (as lax.axis_size)
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            @partial(jax.pmap, axis_name="ring")
+            def rotate_all(x):
+                n = lax.psum(1, "ring")
+                outs = [lax.ppermute(x, "ring", [(i, (i + k) % n) for i in range(n)]) for k in range(n)]
+                return jnp.stack(outs) / float(lax.axis_size("ring"))
+            """
+        ),
     ]
 
     INVALID = [
@@ -201,6 +218,25 @@ class TracerConversion(Rule):
             messages=[
                 "A shape or size passed to `.reshape()` is traced: it depends on the traced argument `k` of `f` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `k` is a Python value, mark it static (static_argnums=1)",
                 "A shape or size passed to `jax.random.normal` is traced: it depends on the traced argument `k` of `f` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `k` is a Python value, mark it static (static_argnums=1)",
+            ],
+        ),
+        # psum of an array is an array, whatever its dtype
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            from jax import lax
+
+
+            @partial(jax.pmap, axis_name="ring")
+            def total_steps(counts):
+                n = lax.psum(counts.sum(), "ring")
+                return [counts * k for k in range(n)]
+            """,
+            expected=[(10, 33)],
+            messages=[
+                "`range()` needs a concrete value, but its argument is traced: it depends on the traced argument `counts` of `total_steps` (wrapped by jax.pmap); this raises TracerIntegerConversionError. Instead, use `jax.lax.fori_loop`/`lax.scan` for loops of traced length",
             ],
         ),
     ]
