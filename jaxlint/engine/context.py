@@ -99,6 +99,12 @@ class RuleContext:
         return self._interp.x64_enabled
 
     @property
+    def expects_exception(self) -> bool:
+        """Is the current statement inside ``with pytest.raises(...)`` /
+        ``with self.assertRaises(...)``, i.e. run for the exception it raises?"""
+        return self._interp.raises_depth > 0
+
+    @property
     def loop_stack(self) -> list[LoopFrame]:
         """The Python loops around the current statement, innermost last."""
         return self._interp.loop_stack

@@ -92,6 +92,7 @@ class Interpreter:
         self.loop_stack: list[LoopFrame] = []
         self.x64_depth = 0  # inside `with jax.enable_x64():` or an x64 guard
         self._module_mark: Optional[bool] = None
+        self.raises_depth = 0  # inside `with pytest.raises(...)` / `self.assertRaises(...)`
         self._memo: dict[int, Value] = {}
         self._attr_tokens: dict[str, KeyToken] = {}
         self.jit_calls = JitCalls(self)
@@ -262,6 +263,7 @@ class Interpreter:
         self.env = env
         node = unit.node
         self.x64_depth = 1 if self._x64_guarded(unit) else 0
+        self.raises_depth = 0
         if isinstance(node, cst.Module):
             self.block(node.body)
             self.module_env = dict(self.env)
@@ -340,17 +342,22 @@ class Interpreter:
             self._classdef(s)
         elif t is cst.With:
             x64 = 0
+            raises = 0
             for item in s.items:
                 self.expr(item.item)
                 if self._is_enable_x64(item.item):
                     x64 += 1
+                if _expects_exception(item.item):
+                    raises += 1
                 if item.asname is not None:
                     self._bind(item.asname.name, V.UNKNOWN_VALUE)
             self.x64_depth += x64
+            self.raises_depth += raises
             try:
                 ends = self.block(s.body.body)
             finally:
                 self.x64_depth -= x64
+                self.raises_depth -= raises
             self._dispatch_leave(s)
             return ends
         elif t is cst.Try or t is getattr(cst, "TryStar", None):
@@ -1271,6 +1278,20 @@ class Interpreter:
                 # jax.jit(f)(x) returns whatever f returns: often a pytree
                 return Value(kind=V.UNKNOWN, traced=traced_ctx and any_traced, deps=deps)
         return V.UNKNOWN_VALUE
+
+
+_RAISES_CONTEXTS = frozenset(
+    {"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "assertRaisesWithLiteralMatch"}
+)
+
+
+def _expects_exception(e: cst.BaseExpression) -> bool:
+    """``pytest.raises(...)``, ``self.assertRaises(...)``, ``self.assertRaisesRegex(...)``:
+    a context whose body is there to raise."""
+    if isinstance(e, cst.Call):
+        name = dotted_name(e.func)
+        return name is not None and name.rsplit(".", 1)[-1] in _RAISES_CONTEXTS
+    return False
 
 
 def _is_none(e: cst.CSTNode) -> bool:
