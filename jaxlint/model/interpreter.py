@@ -992,7 +992,11 @@ class Interpreter:
     def _dead_under_trace(self, test: cst.BaseExpression) -> Optional[bool]:
         """For `p is None` / `p is not None` on a parameter of a helper that every
         traced caller passes a value: which branch is dead (True: the body,
-        False: the else), or None."""
+        False: the else), or None.  Also ``isinstance(<tracer>, np.ndarray)`` (never
+        true under trace) and ``isinstance(<traced array>, jax.Array)`` (always)."""
+        by_type = self._isinstance_under_trace(test)
+        if by_type is not None:
+            return not by_type
         unit = self.unit
         if not unit.traced_calls or not all(r.startswith("called from") for r in unit.reasons):
             return None
@@ -1009,6 +1013,47 @@ class Interpreter:
         if isinstance(comp.operator, cst.IsNot):
             return False
         return None
+
+    _HOST_TYPES = frozenset(
+        {"numpy.ndarray", "numpy.generic", "numpy.number", "numpy.floating", "numpy.integer",
+         "numpy.bool_", "numpy.float32", "numpy.float64", "numpy.int32", "numpy.int64"}
+    )
+    _HOST_BUILTINS = frozenset({"int", "float", "bool", "complex"})
+
+    def _isinstance_under_trace(self, test: cst.BaseExpression) -> Optional[bool]:
+        """The truth of ``isinstance(x, T)`` (or its negation) in traced code when
+        ``x`` is a tracer: False for NumPy arrays and Python scalars, True for
+        ``jax.Array``/``Tracer`` when ``x`` is known to be one array; else None."""
+        if not self.in_traced:
+            return None
+        negated = False
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            negated, test = True, test.expression
+        if not (isinstance(test, cst.Call) and self.builtin_name(test.func) == "isinstance"):
+            return None
+        pos = positional_args(test)
+        if len(pos) != 2 or len(test.args) != 2:
+            return None
+        v = self.value(pos[0].value)
+        if not v.traced:
+            return None
+        types = pos[1].value
+        elts = [el.value for el in types.elements] if isinstance(types, cst.Tuple) else [types]
+        host = array = 0
+        for t in elts:
+            q = self.qualname(t)
+            b = self.builtin_name(t)
+            if q in self._HOST_TYPES or b in self._HOST_BUILTINS:
+                host += 1
+            elif q in self._ARRAY_TYPES - {"numpy.ndarray"}:
+                array += 1
+        if host == len(elts):
+            result = False  # a tracer is never a NumPy array or a Python scalar
+        elif array and v.kind == V.ARRAY:
+            result = True
+        else:
+            return None
+        return result != negated
 
     # -- evaluation ---------------------------------------------------------------
     def _eval(self, e: cst.CSTNode) -> Value:

@@ -166,6 +166,28 @@ class NumpyOnTracer(Rule):
                 return np.log(np.asarray(batch)).sum() * params
             """
         ),
+        # under trace the argument is a tracer, never a NumPy array: the branch is dead
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            @jax.jit
+            def stack_rows(rows):
+                if isinstance(rows[0], np.ndarray):
+                    return np.stack(rows)
+                return jnp.stack(rows)
+
+
+            @jax.jit
+            def norm(x):
+                if not isinstance(x, jax.Array):
+                    return np.linalg.norm(x)
+                return jnp.linalg.norm(x)
+            """
+        ),
     ]
 
     INVALID = [
@@ -269,6 +291,25 @@ class NumpyOnTracer(Rule):
             out, _ = lax.scan(body, 0.0, jnp.arange(3.0))
             """,
             unsafe=True,
+        ),
+        # a tracer *is* a jax.Array: the NumPy branch runs under trace
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            @jax.jit
+            def stack_rows(rows):
+                if isinstance(rows[0], jax.Array):
+                    return np.stack(rows)
+                return jnp.stack(rows)
+            """,
+            expected=[(9, 16)],
+            messages=[
+                "`np.stack` on a traced value (it depends on the traced argument `rows` of `stack_rows` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.stack` (jax.numpy) instead",
+            ],
         ),
     ]
 
