@@ -48,7 +48,12 @@ class Float64WithoutX64(Rule):
         "`jax.numpy`, `jax.random` and `jax.lax` calls, and `.astype(...)` of a JAX array to "
         "such a dtype, in a module that does not enable x64.\n\n"
         "It is silent when the module enables x64 (`jax.config.update('jax_enable_x64', True)`, "
-        "`os.environ['JAX_ENABLE_X64'] = '1'`), inside `with jax.enable_x64():`, and when the "
+        "`os.environ['JAX_ENABLE_X64'] = '1'`), inside `with jax.enable_x64():`, in code that "
+        "runs only with x64 on (a test or class under `skipUnless(jax.config.jax_enable_x64, ...)` "
+        "or `pytest.mark.skipif(not jax.config.jax_enable_x64, ...)`, the rest of a block after "
+        "`if not jax.config.jax_enable_x64: self.skipTest(...)` / `pytest.skip(...)` / `return`, "
+        "the body of `if jax.config.jax_enable_x64:`), below a folder whose `conftest.py` or "
+        "package `__init__.py` enables x64 (when linting the project), and when the "
         "project says it enables x64 at start-up (`[tool.jaxlint] x64 = true`). Dtype checks "
         "(`x.dtype == jnp.float64`, `jnp.finfo(jnp.float64)`) and NumPy calls are not flagged."
     )
