@@ -526,6 +526,8 @@ class Indexer:
         static = self._static_params(site, unit, n_bound)
         unbatched = self._vmap_unbatched(site, unit, n_bound)
         mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched)
+        unit.trace_sites.add(id(site.call if site.call is not None else site.fn_expr))
+        unit.site_reasons.add(_reason(site))
 
     def _external_site(self, site: TransformSite, n_bound: int, kw_bound: frozenset[str]) -> None:
         """``jax.jit(mod.f, ...)`` of a function this file imports: recorded for ``mod``."""

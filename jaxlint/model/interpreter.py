@@ -93,6 +93,11 @@ class Interpreter:
         self.x64_depth = 0  # inside `with jax.enable_x64():` or an x64 guard
         self._module_mark: Optional[bool] = None
         self.raises_depth = 0  # inside `with pytest.raises(...)` / `self.assertRaises(...)`
+        # names known not to be None on this path (after `if p is None: return ...`)
+        self.not_none: set[str] = set()
+        # id(unit) -> names not None at every transformation site of it seen so far, and how many
+        self._not_none_at_sites: dict[int, tuple[frozenset, int]] = {}
+        self._site_units: Optional[dict[int, list[Unit]]] = None
         self._memo: dict[int, Value] = {}
         self._attr_tokens: dict[str, KeyToken] = {}
         self.jit_calls = JitCalls(self)
@@ -264,6 +269,7 @@ class Interpreter:
         node = unit.node
         self.x64_depth = 1 if self._x64_guarded(unit) else 0
         self.raises_depth = 0
+        self.not_none = set()
         if isinstance(node, cst.Module):
             self.block(node.body)
             self.module_env = dict(self.env)
@@ -307,18 +313,25 @@ class Interpreter:
     def block(self, stmts: Iterable[cst.CSTNode]) -> bool:
         """Walk statements; return True if the block always leaves early."""
         raised = 0
+        guarded: list[str] = []
         try:
             for s in stmts:
                 if self.statement(s):
                     return True
-                if type(s) is cst.If and self._x64_skip_guard(s):
-                    # `if not jax.config.jax_enable_x64: self.skipTest(...)`: the
-                    # rest of the block runs only with x64 on
-                    raised += 1
-                    self.x64_depth += 1
+                if type(s) is cst.If:
+                    if self._x64_skip_guard(s):
+                        # `if not jax.config.jax_enable_x64: self.skipTest(...)`: the
+                        # rest of the block runs only with x64 on
+                        raised += 1
+                        self.x64_depth += 1
+                    name = _none_guard(s)
+                    if name is not None and name not in self.not_none:
+                        guarded.append(name)  # `if p is None: return ...`
+                        self.not_none.add(name)
             return False
         finally:
             self.x64_depth -= raised
+            self.not_none.difference_update(guarded)
 
     def statement(self, s: cst.CSTNode) -> bool:
         t = type(s)
@@ -393,6 +406,8 @@ class Interpreter:
             self.jit_calls.note_assign(s)
             self.expr(s.value)
             v = self.value(s.value)
+            if len(s.targets) > 1 and v.local_array:
+                v = _replace(v, local_array=False)  # `y = z = jnp.zeros(3)`: two names, one array
             for tgt in s.targets:
                 self._target_exprs(tgt.target)
                 self._bind(tgt.target, v, s.value)
@@ -573,6 +588,7 @@ class Interpreter:
         unit = self.index.unit_of.get(id(s))
         if unit is None:
             return
+        self._note_site(id(s.name))
         unit.closure_env = dict(self.env) if not self.unit.is_module else None
         if self.unit.traced and not self.unit.host and unit.cls is None and not unit.host:
             # a function defined inside traced code runs under that trace when called
@@ -783,6 +799,7 @@ class Interpreter:
     def _bind(self, target: cst.CSTNode, v: Value, value_node: Optional[cst.CSTNode] = None) -> None:
         if isinstance(target, cst.Name):
             name = target.value
+            self.not_none.discard(name)
             if self.loop_stack:
                 for frame in self.loop_stack:
                     frame.rebound.add(name)
@@ -897,6 +914,7 @@ class Interpreter:
         """Calls from traced code make the callee traced, with the parameters
         that receive tracers marked as such."""
         self._jit_call_arguments(call)
+        self._note_site(id(call))
         if not self.in_traced:
             # jax.grad(f)(x) etc. outside traced code change nothing
             return
@@ -998,6 +1016,9 @@ class Interpreter:
         if by_type is not None:
             return not by_type
         unit = self.unit
+        free = self._closure_not_none(test)
+        if free is not None:
+            return free
         if not unit.traced_calls or not all(r.startswith("called from") for r in unit.reasons):
             return None
         if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
@@ -1008,6 +1029,46 @@ class Interpreter:
         name = test.left.value
         if unit.param(name) is None or name in unit.maybe_none or name in unit.assigned:
             return None
+        if isinstance(comp.operator, cst.Is):
+            return True
+        if isinstance(comp.operator, cst.IsNot):
+            return False
+        return None
+
+    def _note_site(self, node_id: int) -> None:
+        """A transformation site of a unit of this file is reached: remember which
+        names are not None on this path (intersected over the unit's sites)."""
+        if self._site_units is None:
+            self._site_units = {}
+            for u in self.index.units:
+                for sid in u.trace_sites:
+                    self._site_units.setdefault(sid, []).append(u)
+        for u in self._site_units.get(node_id, ()):
+            prev = self._not_none_at_sites.get(id(u))
+            names = frozenset(self.not_none)
+            self._not_none_at_sites[id(u)] = (names, 1) if prev is None else (prev[0] & names, prev[1] + 1)
+
+    def _closure_not_none(self, test: cst.BaseExpression) -> Optional[bool]:
+        """``if scale is None:`` in a nested function on a variable of the enclosing
+        function that every site tracing it has ruled out (``if scale is None:
+        return step`` before ``return jax.jit(step)``): which branch is dead."""
+        unit = self.unit
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+            return None
+        comp = test.comparisons[0]
+        if not (isinstance(test.left, cst.Name) and _is_none(comp.comparator)):
+            return None
+        name = test.left.value
+        parent = unit.parent
+        if parent is None or parent.is_module or unit.param(name) is not None or name in unit.assigned:
+            return None
+        if parent.param(name) is None or name in parent.assigned:
+            return None  # only a parameter the enclosing function never rebinds
+        seen = self._not_none_at_sites.get(id(unit))
+        if seen is None or seen[1] < len(unit.trace_sites) or name not in seen[0]:
+            return None
+        if not unit.reasons or not set(unit.reasons) <= unit.site_reasons:
+            return None  # also traced another way (called from traced code...)
         if isinstance(comp.operator, cst.Is):
             return True
         if isinstance(comp.operator, cst.IsNot):
@@ -1337,6 +1398,21 @@ def _expects_exception(e: cst.BaseExpression) -> bool:
         name = dotted_name(e.func)
         return name is not None and name.rsplit(".", 1)[-1] in _RAISES_CONTEXTS
     return False
+
+
+def _none_guard(s: cst.If) -> Optional[str]:
+    """``if p is None: ... return/raise`` (no else): after it, ``p`` is not None."""
+    t = s.test
+    if s.orelse is not None or not (isinstance(t, cst.Comparison) and len(t.comparisons) == 1):
+        return None
+    c = t.comparisons[0]
+    if not (isinstance(t.left, cst.Name) and isinstance(c.operator, cst.Is) and _is_none(c.comparator)):
+        return None
+    body = s.body.body
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], (cst.Return, cst.Raise)):
+        return t.left.value
+    return None
 
 
 def _is_none(e: cst.CSTNode) -> bool:

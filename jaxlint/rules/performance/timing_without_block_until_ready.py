@@ -386,11 +386,7 @@ class TimingWithoutBlocking(Rule):
         last = self._pending[-1]
         ctx = self.ctx
         timer = ctx.code(stop.func).strip()
-        jax_alias = None
-        for local, full in ctx.imports.names.items():
-            if full == "jax" and ctx.qualname(cst.Name(local)) == "jax":
-                jax_alias = local
-                break
+        jax_alias = self.module_alias("jax")
         rfix = None
         if jax_alias is not None:
             rfix = fix(

@@ -125,6 +125,25 @@ class TracerConversion(Rule):
                 return jnp.stack(outs) / float(lax.axis_size("ring"))
             """
         ),
+        # the enclosing function returns before jitting when `temperature` is None, so
+        # under trace the `is None` branch of the closure is dead
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def make_sampler(temperature=None):
+                def sample(logits):
+                    if temperature is None:
+                        return int(jnp.argmax(logits))
+                    return jax.nn.softmax(logits / temperature)
+
+                if temperature is None:
+                    return sample
+                return jax.jit(sample)
+            """
+        ),
     ]
 
     INVALID = [
@@ -237,6 +256,28 @@ class TracerConversion(Rule):
             expected=[(10, 33)],
             messages=[
                 "`range()` needs a concrete value, but its argument is traced: it depends on the traced argument `counts` of `total_steps` (wrapped by jax.pmap); this raises TracerIntegerConversionError. Instead, use `jax.lax.fori_loop`/`lax.scan` for loops of traced length",
+            ],
+        ),
+        # no early return: `make_sampler()` jits the closure with `temperature` None
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def make_sampler(temperature=None):
+                def sample(logits):
+                    if temperature is None:
+                        return int(jnp.argmax(logits))
+                    return jax.nn.softmax(logits / temperature)
+
+                if temperature is None:
+                    print("greedy")
+                return jax.jit(sample)
+            """,
+            expected=[(8, 20)],
+            messages=[
+                "`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `logits` of `sample` (wrapped by jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the traced function",
             ],
         ),
     ]
