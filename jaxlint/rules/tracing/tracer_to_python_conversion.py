@@ -144,6 +144,33 @@ class TracerConversion(Rule):
                 return jax.jit(sample)
             """
         ),
+        # a module helper method whose every call in the file passes a shape: static
+        Valid(
+            """
+            import jax.numpy as jnp
+            from flax import nnx
+
+
+            class GRU(nnx.Module):
+                def __init__(self, hidden: int, rngs: nnx.Rngs):
+                    self.hidden = hidden
+                    self.cell = nnx.GRUCell(hidden, hidden, rngs=rngs)
+
+                def zero_state(self, batch_shape):
+                    return jnp.zeros((*batch_shape, self.hidden))
+
+                def __call__(self, xs):
+                    h = self.zero_state(xs.shape[:1])
+                    for t in range(xs.shape[1]):
+                        h, _ = self.cell(h, xs[:, t])
+                    return h
+
+
+            @nnx.jit
+            def encode(model, xs):
+                return model(xs), model.zero_state((4,))
+            """
+        ),
     ]
 
     INVALID = [
@@ -278,6 +305,28 @@ class TracerConversion(Rule):
             expected=[(8, 20)],
             messages=[
                 "`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `logits` of `sample` (wrapped by jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the traced function",
+            ],
+        ),
+        # one call passes a traced value: the helper's parameter is traced
+        Invalid(
+            """
+            import jax.numpy as jnp
+            from flax import nnx
+
+
+            class GRU(nnx.Module):
+                def __init__(self, hidden: int, rngs: nnx.Rngs):
+                    self.hidden = hidden
+
+                def zero_state(self, batch):
+                    return jnp.zeros((int(batch), self.hidden))
+
+                def __call__(self, xs, lengths):
+                    return self.zero_state(xs.shape[0]) + self.zero_state(lengths.max())
+            """,
+            expected=[(10, 27)],
+            messages=[
+                "`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `batch` of `zero_state` (a method of the module class GRU); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the traced function",
             ],
         ),
     ]
