@@ -504,7 +504,10 @@ class Indexer:
         of this file hold as a field (``pos: Emb``, ``self.pos = Emb(...)``), by
         their calls ``self.pos(...)``.  Empty: callers unknown (traced as before)."""
         if name != "__call__":
-            return [] if name.startswith("__") else list(self._method_calls.get(name, ()))
+            if name.startswith("__"):
+                return []
+            local = {c.name for c in self.index.classes}
+            return [(u, c) for u, c in self._method_calls.get(name, ()) if not self._other_class(u, c, local)]
         sites = []
         for attr in self._submodule_fields(cls):
             for unit, call in self._method_calls.get(attr, ()):
@@ -513,6 +516,23 @@ class Indexer:
                     return []
                 sites.append((unit, call))
         return sites
+
+    def _other_class(self, unit: Unit, call: cst.Call, local: set[str]) -> bool:
+        """Is the receiver of ``call`` a name bound only to instances of classes not
+        defined in this file (``cell = linen.LSTMCell(...)``: another class's method)?"""
+        recv = call.func.value  # type: ignore[union-attr]
+        if not isinstance(recv, cst.Name):
+            return False
+        entries = unit.bindings.get(recv.value)
+        if not entries or recv.value in unit.global_names or unit.param(recv.value) is not None:
+            return False
+        for _, expr in entries:
+            if not isinstance(expr, cst.Call):
+                return False
+            ctor = dotted_name(expr.func)
+            if ctor is None or ctor.rsplit(".", 1)[-1] in local:
+                return False
+        return True
 
     def _submodule_fields(self, cls: ClassInfo) -> set[str]:
         """Attributes of the other module classes of this file that hold a ``cls``."""

@@ -171,6 +171,31 @@ class TracerConversion(Rule):
                 return model(xs), model.zero_state((4,))
             """
         ),
+        # a call of another class's method of the same name (`linen.LSTMCell`) is not a
+        # call of this helper
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from flax import linen, nnx
+
+
+            class Cell(nnx.Module):
+                def __init__(self, hidden: int):
+                    self.hidden = hidden
+
+                def initialize_carry(self, input_shape, rngs):
+                    return jnp.zeros((input_shape[0], self.hidden))
+
+
+            def test_carry_shapes():
+                x = jnp.ones((2, 5, 3))
+                ours = Cell(4).initialize_carry(x.shape, nnx.Rngs(0))
+                ref = linen.LSTMCell(features=4)
+                theirs = ref.initialize_carry(jax.random.key(0), x[:, 0].shape)
+                assert ours.shape == theirs[1].shape
+            """
+        ),
     ]
 
     INVALID = [
