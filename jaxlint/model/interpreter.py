@@ -747,6 +747,15 @@ class Interpreter:
         if t in _COMPREHENSIONS:
             self._comprehension(node)
             return
+        if t is cst.IfExp and self.in_traced:
+            live = self._isinstance_under_trace(node.test)
+            if live is not None:
+                # `a.shape if hasattr(a, "shape") else np.asarray(a).shape`: under
+                # trace only one branch runs
+                self.expr(node.test)
+                self.expr(node.body if live else node.orelse)
+                self._dispatch_leave(node)
+                return
         if t is cst.Call:
             self._call_effects(node)
         elif t is cst.NamedExpr:
@@ -1090,6 +1099,14 @@ class Interpreter:
         negated = False
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             negated, test = True, test.expression
+        if isinstance(test, cst.Call) and self.builtin_name(test.func) == "hasattr":
+            # hasattr(<traced array>, "shape"): a tracer has the array attributes
+            pos = positional_args(test)
+            if len(pos) == 2 and len(test.args) == 2 and string_value(pos[1].value) in apis.STATIC_ATTRS:
+                v = self.value(pos[0].value)
+                if v.traced and v.kind == V.ARRAY:
+                    return not negated
+            return None
         if not (isinstance(test, cst.Call) and self.builtin_name(test.func) == "isinstance"):
             return None
         pos = positional_args(test)

@@ -188,6 +188,24 @@ class NumpyOnTracer(Rule):
                 return jnp.linalg.norm(x)
             """
         ),
+        # a tracer has `.shape`: the NumPy fallback never runs under trace
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            def rank_of(a: jax.Array):
+                shape = a.shape if hasattr(a, "shape") else np.asarray(a).shape
+                return len(shape)
+
+
+            @jax.jit
+            def flatten(x: jax.Array):
+                return x.reshape(-1) if rank_of(x) > 1 else x
+            """
+        ),
     ]
 
     INVALID = [
@@ -309,6 +327,27 @@ class NumpyOnTracer(Rule):
             expected=[(9, 16)],
             messages=[
                 "`np.stack` on a traced value (it depends on the traced argument `rows` of `stack_rows` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.stack` (jax.numpy) instead",
+            ],
+        ),
+        # the guard tests another attribute: the NumPy call runs on the tracer
+        Invalid(
+            """
+            import jax
+            import numpy as np
+
+
+            def rank_of(a: jax.Array):
+                shape = a.shape if hasattr(a, "tolist_shape") else np.asarray(a).shape
+                return len(shape)
+
+
+            @jax.jit
+            def flatten(x: jax.Array):
+                return x.reshape(-1) if rank_of(x) > 1 else x
+            """,
+            expected=[(6, 56)],
+            messages=[
+                "`np.asarray` on a traced value (it depends on the traced argument `a` of `rank_of` (called from traced `flatten`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) instead",
             ],
         ),
     ]
