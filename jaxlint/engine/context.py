@@ -19,6 +19,7 @@ import libcst as cst
 
 from jaxlint.engine.types import Report
 from jaxlint.model.index import FileIndex
+from jaxlint.model import values as V
 from jaxlint.model.interpreter import Interpreter, LoopFrame
 from jaxlint.model.jit_calls import JitInfo
 from jaxlint.model.units import Unit
@@ -105,6 +106,12 @@ class RuleContext:
         return self._interp.x64_enabled
 
     @property
+    def expects_exception(self) -> bool:
+        """Is the current statement inside ``with pytest.raises(...)`` /
+        ``with self.assertRaises(...)``, i.e. run for the exception it raises?"""
+        return self._interp.raises_depth > 0
+
+    @property
     def loop_stack(self) -> list[LoopFrame]:
         """The Python loops around the current statement, innermost last."""
         return self._interp.loop_stack
@@ -117,6 +124,24 @@ class RuleContext:
     def module_value(self, name: str) -> Optional[Value]:
         """The value a module-level name had at the end of the module's walk."""
         return self._interp.module_env.get(name)
+
+    def rebinding_works(self, name: str) -> bool:
+        """Does assigning ``name`` here rebind the variable the code reads?  True at
+        module level, for a parameter or local of this function, and for a name
+        declared ``global``/``nonlocal`` here; False for a global or a closure
+        variable only read here (assigning it would make it a new local: the
+        earlier reads raise UnboundLocalError, and the outer variable keeps its value)."""
+        unit = self._interp.unit
+        if unit.is_module or name in unit.global_names or name in unit.nonlocal_names:
+            return True
+        return name in unit.assigned or unit.param(name) is not None
+
+    def shadowed(self, name: str) -> bool:
+        """Is ``name`` bound here by something other than an import (a parameter, a
+        local, an enclosing function's variable, a module-level assignment)?  A fix
+        that writes ``name`` (``jax.debug.print``) must not be offered then."""
+        v = self._interp.lookup(name)
+        return v is not None and v.kind != V.MODULE and v.qualname is None
 
     def consumed_keys(self) -> ItemsView[KeyToken, tuple[cst.CSTNode, str]]:
         """The keys consumed so far in this unit on this path: token -> (node, how)."""

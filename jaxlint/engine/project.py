@@ -20,7 +20,25 @@ def _why(reasons: list[str]) -> str:
     return reasons[0] if reasons else "traced"
 
 
+def enables_x64_below(interp: Interpreter, settings: LintSettings) -> bool:
+    """Whether this file switches x64 on for the files of its folder and below:
+    a ``conftest.py`` that enables it anywhere (at import, in ``pytest_configure``
+    or a fixture: pytest runs it before the tests of that folder), or a package
+    ``__init__.py`` that enables it at import (it runs before its submodules)."""
+    index = interp.index
+    if (settings.module or "").rsplit(".", 1)[-1] == "conftest":
+        return index.enables_x64
+    return settings.is_package and index.x64_at_import
+
+
 def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
+    out = _calls_and_sites(interp, settings)
+    if enables_x64_below(interp, settings):
+        out["x64"] = True
+    return out
+
+
+def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     packages = settings.project_packages
     imports = interp.imports
     sites = [

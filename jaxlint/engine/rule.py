@@ -113,12 +113,15 @@ class Check:
     def module_alias(self, module: str) -> Optional[str]:
         """The local name this file binds to ``module`` (``import jax as j`` ->
         ``"j"``), or None: then write ``module`` and pass
-        ``needs_import=(module, None)`` to ``fix``."""
+        ``needs_import=(module, None)`` to ``fix``, unless ``self.ctx.shadowed(module)``
+        (a parameter or local of that name hides the module here: offer no fix).
+        A name that is shadowed in the current scope is never returned."""
         names = self.ctx.imports.names
         if names.get(module.split(".")[0]) == module.split(".")[0] and "." not in module:
-            return module
+            if not self.ctx.shadowed(module):
+                return module
         for local, qualified in sorted(names.items()):
-            if qualified == module:
+            if qualified == module and not self.ctx.shadowed(local):
                 return local
         return None
 

@@ -195,6 +195,38 @@ STATIC_RESULT_FUNCS = frozenset(
     }
 )
 
+# Functions whose result is a Python list or tuple of arrays, not one array:
+# item assignment on it is ordinary Python, and its items are arrays.
+ARRAY_SEQUENCE_FUNCS = frozenset(
+    {
+        "jax.numpy.split", "jax.numpy.array_split", "jax.numpy.hsplit", "jax.numpy.vsplit",
+        "jax.numpy.dsplit", "jax.numpy.meshgrid", "jax.numpy.broadcast_arrays",
+        "jax.numpy.nonzero", "jax.numpy.unravel_index", "jax.numpy.divmod", "jax.numpy.frexp",
+        "jax.numpy.modf", "jax.numpy.histogram",
+        "jax.numpy.tril_indices", "jax.numpy.triu_indices", "jax.numpy.diag_indices",
+        "jax.numpy.mask_indices", "jax.numpy.tril_indices_from", "jax.numpy.triu_indices_from",
+        "jax.numpy.linalg.eigh", "jax.numpy.linalg.eig", "jax.numpy.linalg.svd",
+        "jax.numpy.linalg.qr", "jax.numpy.linalg.slogdet", "jax.numpy.linalg.lstsq",
+        "jax.lax.sort_key_val", "jax.lax.top_k", "jax.lax.linalg.eigh", "jax.lax.linalg.qr",
+        "jax.lax.linalg.svd", "jax.lax.linalg.lu",
+    }
+)
+# ... when called with more than one array (``jnp.atleast_1d(a, b)``; one array: an array)
+ARRAY_SEQUENCE_IF_MANY = frozenset({"jax.numpy.atleast_1d", "jax.numpy.atleast_2d", "jax.numpy.atleast_3d"})
+# ... with one positional argument (``jnp.where(mask)``; three: an array)
+ARRAY_SEQUENCE_IF_ONE = frozenset({"jax.numpy.where"})
+
+# Collectives: the result has the pytree structure of the first argument (a tuple
+# or dict of arrays stays one), and a Python number gives a Python number
+# (``lax.psum(1, axis)`` is the axis size).
+COLLECTIVES = frozenset(
+    "jax.lax." + n
+    for n in ("psum", "pmean", "pmax", "pmin", "all_gather", "ppermute", "psum_scatter",
+              "all_to_all", "pshuffle", "pswapaxes", "pbroadcast")
+)
+# of those, the ones that give a Python number for a Python number
+COLLECTIVES_STATIC_FOR_STATIC = frozenset({"jax.lax.psum", "jax.lax.pmean", "jax.lax.pmax", "jax.lax.pmin"})
+
 # jax.numpy / random functions whose result is a boolean array (a mask).
 BOOL_RESULT_FUNCS = frozenset(
     "jax.numpy." + n

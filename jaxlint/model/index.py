@@ -68,6 +68,8 @@ class FileIndex:
     sites: list[TransformSite] = field(default_factory=list)
     call_edges: dict[int, set[int]] = field(default_factory=dict)  # caller unit id -> callee ids
     x64_nodes: list[cst.CSTNode] = field(default_factory=list)  # where x64 gets enabled
+    # x64 is enabled by a statement of the module body itself (runs at import)
+    x64_at_import: bool = False
     # module-level names assigned more than once (for the stale-global rule)
     module_assignments: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
     # names of static (non-pytree) fields declared by classes in this file:
@@ -116,6 +118,8 @@ class Indexer:
         self.index.units.append(mod_unit)
         self.index.unit_of[id(module)] = mod_unit
         self._pending_calls: list[tuple[Unit, cst.Call]] = []
+        # calls written `<receiver>.<name>(...)`, by method name (for module helper methods)
+        self._method_calls: dict[str, list[tuple[Unit, cst.Call]]] = {}
         self._class_stack: list[ClassInfo] = []
         self._seq = 0  # statement counter (source order)
 
@@ -340,6 +344,8 @@ class Indexer:
         func = call.func
         if isinstance(func, cst.Name):
             self._pending_calls.append((unit, call))
+        elif isinstance(func, cst.Attribute):
+            self._method_calls.setdefault(func.attr.value, []).append((unit, call))
         q = self.qualname(func)
         if q is None:
             return
@@ -353,7 +359,8 @@ class Indexer:
                 if isinstance(key, cst.Name) and unit.param(key.value) is not None:
                     unit.consumes_keys.setdefault(key.value, short)
         if q in ("jax.config.update", "jax.config.config.update") or q.endswith(".config.update") and q.startswith("jax"):
-            self._x64_config_call(call)
+            if self._x64_config_call(call) and unit.is_module:
+                self.index.x64_at_import = True
             return
         if q == "jax.enable_x64" or q == "jax.experimental.enable_x64":
             return  # a context manager: handled where it is used
@@ -404,7 +411,7 @@ class Indexer:
                     # @jax.jit(static_argnames=...) / @eqx.filter_jit(donate=...)
                     self.index.sites.append(TransformSite(t, fq, dec, fn.node.name, scope, target=fn))  # type: ignore[union-attr]
 
-    def _x64_config_call(self, call: cst.Call) -> None:
+    def _x64_config_call(self, call: cst.Call) -> bool:
         pos = positional_args(call)
         if len(pos) >= 2 and string_value(pos[0].value) == "jax_enable_x64":
             v = pos[1].value
@@ -412,6 +419,8 @@ class Indexer:
                 isinstance(v, cst.Integer) and v.value != "0"
             ):
                 self.index.x64_nodes.append(call)
+                return True
+        return False
 
     def _x64_env_assign(self, node: cst.Assign) -> None:
         # os.environ["JAX_ENABLE_X64"] = "True"
@@ -422,6 +431,7 @@ class Indexer:
                     if string_value(t.slice[0].slice.value) == "JAX_ENABLE_X64":
                         if string_value(node.value) in _X64_ENV_VALUES:
                             self.index.x64_nodes.append(node)
+                            self.index.x64_at_import = True
 
     # -- resolution -------------------------------------------------------------
     def resolve_fn(
@@ -490,16 +500,80 @@ class Indexer:
                 if any(dotted_name(d.decorator) in ("staticmethod", "classmethod", "property")
                        for d in getattr(m.node, "decorators", ())):
                     continue
+                sites = self._module_method_sites(cls, name)
                 for p in m.params[1:]:
                     if p.annotation in apis.ARRAY_ANNOTATIONS or (
                         # model.apply / eqx modules are called under jit with arrays
                         p.annotation is None and p.default is None and p.kind in ("pos", "posonly")
                     ):
+                        if p.annotation is None and sites and all(
+                            _static_arg(site_unit, call, p) for site_unit, call in sites
+                        ):
+                            continue  # every call in this file passes a static value (a shape, an int)
                         m.traced_params.add(p.name)
                 if m.traced_params:
                     m.reasons.append(f"a method of the module class {cls.name}")
         for site in list(idx.sites):
             self._apply_site(site)
+
+    def _module_method_sites(self, cls: ClassInfo, name: str) -> list[tuple[Unit, cst.Call]]:
+        """The calls of method ``name`` of module class ``cls`` written in this file,
+        when they stand for its callers: a helper method, by its calls
+        ``<x>.name(...)``; ``__call__`` of a submodule that other module classes
+        of this file hold as a field (``pos: Emb``, ``self.pos = Emb(...)``), by
+        their calls ``self.pos(...)``.  Empty: callers unknown (traced as before)."""
+        if name != "__call__":
+            if name.startswith("__"):
+                return []
+            local = {c.name for c in self.index.classes}
+            return [(u, c) for u, c in self._method_calls.get(name, ()) if not self._other_class(u, c, local)]
+        sites = []
+        for attr in self._submodule_fields(cls):
+            for unit, call in self._method_calls.get(attr, ()):
+                recv = call.func.value  # type: ignore[union-attr]
+                if not (isinstance(recv, cst.Name) and recv.value == "self"):
+                    return []
+                sites.append((unit, call))
+        return sites
+
+    def _other_class(self, unit: Unit, call: cst.Call, local: set[str]) -> bool:
+        """Is the receiver of ``call`` a name bound only to instances of classes not
+        defined in this file (``cell = linen.LSTMCell(...)``: another class's method)?"""
+        recv = call.func.value  # type: ignore[union-attr]
+        if not isinstance(recv, cst.Name):
+            return False
+        entries = unit.bindings.get(recv.value)
+        if not entries or recv.value in unit.global_names or unit.param(recv.value) is not None:
+            return False
+        for _, expr in entries:
+            if not isinstance(expr, cst.Call):
+                return False
+            ctor = dotted_name(expr.func)
+            if ctor is None or ctor.rsplit(".", 1)[-1] in local:
+                return False
+        return True
+
+    def _submodule_fields(self, cls: ClassInfo) -> set[str]:
+        """Attributes of the other module classes of this file that hold a ``cls``."""
+        out: set[str] = set()
+        for other in self.index.classes:
+            if other is cls or not other.is_jax_module:
+                continue
+            for stmt in other.node.body.body:
+                if isinstance(stmt, cst.SimpleStatementLine):
+                    for small in stmt.body:
+                        if (isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)
+                                and dotted_name(small.annotation.annotation) == cls.name):
+                            out.add(small.target.value)
+            for m in other.methods.values():
+                for stmt in _body_statements(m.node):
+                    if (isinstance(stmt, cst.Assign) and isinstance(stmt.value, cst.Call)
+                            and dotted_name(stmt.value.func) == cls.name):
+                        for t in stmt.targets:
+                            tg = t.target
+                            if isinstance(tg, cst.Attribute) and isinstance(tg.value, cst.Name) and tg.value.value == "self":
+                                out.add(tg.attr.value)
+        return out
 
     def _apply_site(self, site: TransformSite, depth: int = 0) -> None:
         if depth > 4:
@@ -539,6 +613,8 @@ class Indexer:
         static = self._static_params(site, unit, n_bound)
         unbatched = self._vmap_unbatched(site, unit, n_bound)
         mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched)
+        unit.trace_sites.add(id(site.call if site.call is not None else site.fn_expr))
+        unit.site_reasons.add(_reason(site))
 
     def _find_factories(self) -> None:
         """Functions that return a function they define (``def make_step(cfg): def
@@ -788,6 +864,77 @@ def _declares_static(call: cst.Call) -> bool:
             for el in v.elements:
                 if isinstance(el, cst.DictElement) and string_value(el.key) == "static":
                     return isinstance(el.value, cst.Name) and el.value.value == "True"
+    return False
+
+
+def _body_statements(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The small statements directly in a function's body (not nested blocks)."""
+    body = getattr(node, "body", None)
+    out = []
+    for stmt in getattr(body, "body", ()):
+        if isinstance(stmt, cst.SimpleStatementLine):
+            out.extend(stmt.body)
+    return out
+
+
+_STATIC_ATTRS = frozenset({"shape", "ndim", "size", "dtype"})
+_STATIC_BUILTINS = frozenset({"len", "int", "min", "max", "abs", "round", "tuple", "sum"})
+
+
+def _static_arg(unit: Unit, call: cst.Call, p: ParamInfo) -> bool:
+    """Does ``call`` (a method call ``x.m(...)``, ``self`` bound) pass a static value
+    for parameter ``p``: a literal, a shape (``x.shape``, ``x.shape[1]``), ``len``,
+    ``min``/``max`` of those, or a name bound only to such values?  Not passed: its
+    default (``p`` has none here, so the call fails or uses ``*args``: unsure)."""
+    if any(a.star for a in call.args):
+        return False
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == p.name:
+            return _static_expr(unit, a.value, 0)
+    pos = positional_args(call)
+    i = (p.index or 0) - 1  # `self` is bound
+    if p.index is not None and 0 <= i < len(pos):
+        return _static_expr(unit, pos[i].value, 0)
+    return False
+
+
+def _static_expr(unit: Unit, e: cst.BaseExpression, depth: int) -> bool:
+    if depth > 4:
+        return False
+    if isinstance(e, (cst.Integer, cst.Float, cst.SimpleString)):
+        return True
+    if isinstance(e, cst.Name):
+        if e.value in ("None", "True", "False"):
+            return True
+        p = unit.param(e.value)
+        if p is not None:
+            return p.annotation in apis.STATIC_ANNOTATIONS or p.name in unit.static_params
+        found = unit.binding_for(e.value, 1 << 30)
+        if found is None:
+            return False
+        holder, _ = found
+        entries = holder.bindings.get(e.value) or []
+        return bool(entries) and all(x is not None and _static_expr(holder, x, depth + 1) for _, x in entries)
+    if isinstance(e, cst.UnaryOperation):
+        return _static_expr(unit, e.expression, depth + 1)
+    if isinstance(e, cst.BinaryOperation):
+        return _static_expr(unit, e.left, depth + 1) and _static_expr(unit, e.right, depth + 1)
+    if isinstance(e, (cst.Tuple, cst.List)):
+        return all(
+            not isinstance(el, cst.StarredElement) and _static_expr(unit, el.value, depth + 1) for el in e.elements
+        )
+    if isinstance(e, cst.Attribute):
+        return e.attr.value in _STATIC_ATTRS
+    if isinstance(e, cst.Subscript):
+        return _static_expr(unit, e.value, depth + 1) and all(
+            isinstance(el.slice, cst.Index) and _static_expr(unit, el.slice.value, depth + 1)
+            or isinstance(el.slice, cst.Slice)
+            for el in e.slice
+        )
+    if isinstance(e, cst.Call) and isinstance(e.func, cst.Name) and e.func.value in _STATIC_BUILTINS:
+        if e.func.value == "len":
+            return True
+        return all(a.star == "" and _static_expr(unit, a.value, depth + 1) for a in e.args)
     return False
 
 

@@ -96,7 +96,14 @@ class Interpreter:
         self.module_env: dict[str, Value] = {}
         self.consumed: dict[KeyToken, tuple[cst.CSTNode, str]] = {}
         self.loop_stack: list[LoopFrame] = []
-        self.x64_depth = 0  # inside `with jax.enable_x64():`
+        self.x64_depth = 0  # inside `with jax.enable_x64():` or an x64 guard
+        self._module_mark: Optional[bool] = None
+        self.raises_depth = 0  # inside `with pytest.raises(...)` / `self.assertRaises(...)`
+        # names known not to be None on this path (after `if p is None: return ...`)
+        self.not_none: set[str] = set()
+        # id(unit) -> names not None at every transformation site of it seen so far, and how many
+        self._not_none_at_sites: dict[int, tuple[frozenset, int]] = {}
+        self._site_units: Optional[dict[int, list[Unit]]] = None
         self._memo: dict[int, Value] = {}
         self._attr_tokens: dict[str, KeyToken] = {}
         self.jit_calls = JitCalls(self)
@@ -311,6 +318,9 @@ class Interpreter:
                 env[p.name] = Value(kind=V.STATIC if p.name in unit.static_params else V.UNKNOWN)
         self.env = env
         node = unit.node
+        self.x64_depth = 1 if self._x64_guarded(unit) else 0
+        self.raises_depth = 0
+        self.not_none = set()
         if isinstance(node, cst.Module):
             self.block(node.body)
             self.module_env = dict(self.env)
@@ -353,10 +363,26 @@ class Interpreter:
 
     def block(self, stmts: Iterable[cst.CSTNode]) -> bool:
         """Walk statements; return True if the block always leaves early."""
-        for s in stmts:
-            if self.statement(s):
-                return True
-        return False
+        raised = 0
+        guarded: list[str] = []
+        try:
+            for s in stmts:
+                if self.statement(s):
+                    return True
+                if type(s) is cst.If:
+                    if self._x64_skip_guard(s):
+                        # `if not jax.config.jax_enable_x64: self.skipTest(...)`: the
+                        # rest of the block runs only with x64 on
+                        raised += 1
+                        self.x64_depth += 1
+                    name = _none_guard(s)
+                    if name is not None and name not in self.not_none:
+                        guarded.append(name)  # `if p is None: return ...`
+                        self.not_none.add(name)
+            return False
+        finally:
+            self.x64_depth -= raised
+            self.not_none.difference_update(guarded)
 
     def statement(self, s: cst.CSTNode) -> bool:
         t = type(s)
@@ -380,17 +406,22 @@ class Interpreter:
             self._classdef(s)
         elif t is cst.With:
             x64 = 0
+            raises = 0
             for item in s.items:
                 self.expr(item.item)
                 if self._is_enable_x64(item.item):
                     x64 += 1
+                if _expects_exception(item.item):
+                    raises += 1
                 if item.asname is not None:
                     self._bind(item.asname.name, V.UNKNOWN_VALUE)
             self.x64_depth += x64
+            self.raises_depth += raises
             try:
                 ends = self.block(s.body.body)
             finally:
                 self.x64_depth -= x64
+                self.raises_depth -= raises
             self._dispatch_leave(s)
             return ends
         elif t is cst.Try or t is getattr(cst, "TryStar", None):
@@ -426,6 +457,8 @@ class Interpreter:
             self.jit_calls.note_assign(s)
             self.expr(s.value)
             v = self.value(s.value)
+            if len(s.targets) > 1 and v.local_array:
+                v = _replace(v, local_array=False)  # `y = z = jnp.zeros(3)`: two names, one array
             for tgt in s.targets:
                 self._target_exprs(tgt.target)
                 self._bind(tgt.target, v, s.value)
@@ -484,16 +517,25 @@ class Interpreter:
         before_env, before_consumed = dict(self.env), dict(self.consumed)
         for name in self._concrete_names(s.test):
             self.env[name] = V.UNKNOWN_VALUE  # narrowed: a Python value in this branch
-        body_ends = self.block(s.body.body)
+        x64 = self._x64_condition(s.test)  # `if jax.config.jax_enable_x64:`
+        self.x64_depth += x64 is True
+        try:
+            body_ends = self.block(s.body.body)
+        finally:
+            self.x64_depth -= x64 is True
         then_state = (self.env, self.consumed)
         self.env, self.consumed = dict(before_env), dict(before_consumed)
         orelse = s.orelse
-        if orelse is None:
-            else_ends = False
-        elif isinstance(orelse, cst.If):
-            else_ends = self.statement(orelse)
-        else:
-            else_ends = self.block(orelse.body.body)
+        self.x64_depth += x64 is False
+        try:
+            if orelse is None:
+                else_ends = False
+            elif isinstance(orelse, cst.If):
+                else_ends = self.statement(orelse)
+            else:
+                else_ends = self.block(orelse.body.body)
+        finally:
+            self.x64_depth -= x64 is False
         else_state = (self.env, self.consumed)
         live = []
         if not body_ends:
@@ -597,6 +639,7 @@ class Interpreter:
         unit = self.index.unit_of.get(id(s))
         if unit is None:
             return
+        self._note_site(id(s.name))
         unit.closure_env = dict(self.env) if not self.unit.is_module else None
         if self.unit.traced and not self.unit.host and unit.cls is None and not unit.host:
             # a function defined inside traced code runs under that trace when called
@@ -612,6 +655,103 @@ class Interpreter:
         self.block(s.body.body)
         self.env = saved
         self.env[s.name.value] = V.UNKNOWN_VALUE
+
+    # -- x64 guards ------------------------------------------------------------
+    _SKIP_DECORATORS = {"skipUnless": True, "skipIf": False, "skipif": False}
+
+    def _x64_flag(self, e: cst.BaseExpression) -> bool:
+        """``jax.config.jax_enable_x64``, ``config.x64_enabled``, ``FLAGS.jax_enable_x64``,
+        ``jax.config.read("jax_enable_x64")``, ``jax.config.values["jax_enable_x64"]``:
+        an expression that reads whether x64 is on."""
+        if isinstance(e, cst.Comparison) and len(e.comparisons) == 1:
+            c = e.comparisons[0]
+            if isinstance(c.operator, (cst.Is, cst.Equal)) and isinstance(c.comparator, cst.Name) and c.comparator.value == "True":
+                return self._x64_flag(e.left)
+            return False
+        if isinstance(e, (cst.Name, cst.Attribute)):
+            last = e.value if isinstance(e, cst.Name) else e.attr.value
+            return "x64" in last.lower() and self.qualname(e) not in ("jax.enable_x64", "jax.experimental.enable_x64")
+        if isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "read":
+            pos = positional_args(e)
+            return bool(pos) and string_value(pos[0].value) == "jax_enable_x64"
+        if isinstance(e, cst.Subscript) and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index):
+            return string_value(e.slice[0].slice.value) == "jax_enable_x64"
+        return False
+
+    def _x64_condition(self, test: cst.BaseExpression) -> Optional[bool]:
+        """True when ``test`` holds only with x64 on, False when it holds only
+        with x64 off (``not <flag>``), else None."""
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            inner = self._x64_condition(test.expression)
+            return None if inner is None else not inner
+        if isinstance(test, cst.BooleanOperation):
+            left, right = self._x64_condition(test.left), self._x64_condition(test.right)
+            if isinstance(test.operator, cst.And) and True in (left, right):
+                return True
+            if isinstance(test.operator, cst.Or) and False in (left, right):
+                return False
+            return None
+        return True if self._x64_flag(test) else None
+
+    def _x64_skip_guard(self, s: cst.If) -> bool:
+        """``if not <x64 flag>: ...`` whose body skips the test or leaves
+        (``self.skipTest``, ``pytest.skip``, ``raise unittest.SkipTest``, ``return``)."""
+        if s.orelse is not None or self._x64_condition(s.test) is not False:
+            return False
+        last = s.body.body[-1] if s.body.body else None
+        if isinstance(last, cst.SimpleStatementLine) and last.body:
+            small = last.body[-1]
+            if isinstance(small, (cst.Return, cst.Raise)):
+                return True
+            if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+                name = dotted_name(small.value.func) or ""
+                return name.rsplit(".", 1)[-1] in ("skipTest", "skip", "exit")
+        return False
+
+    def _x64_skip_decorated(self, decorators: Sequence[cst.Decorator]) -> bool:
+        """``@absltest.skipUnless(<x64 flag>, ...)``, ``@unittest.skipIf(not <flag>, ...)``,
+        ``@pytest.mark.skipif(not <flag>, ...)``: the decorated code runs only with x64."""
+        for dec in decorators:
+            call = dec.decorator
+            if not isinstance(call, cst.Call):
+                continue
+            name = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
+            runs_if = self._SKIP_DECORATORS.get(name)
+            pos = positional_args(call)
+            if runs_if is None or not pos:
+                continue
+            cond = self._x64_condition(pos[0].value)
+            if cond is not None and cond == runs_if:
+                return True
+        return False
+
+    def _x64_guarded(self, unit: Unit) -> bool:
+        """The unit runs only when x64 is on: it, or its class, or an enclosing
+        function is skipped otherwise (the module: ``pytestmark = skipif(...)``)."""
+        u: Optional[Unit] = unit
+        while u is not None:
+            node = u.node
+            if isinstance(node, cst.FunctionDef) and self._x64_skip_decorated(node.decorators):
+                return True
+            if u.cls is not None and self._x64_skip_decorated(u.cls.node.decorators):
+                return True
+            if u.is_module:
+                return self._x64_module_mark()
+            u = u.parent
+        return False
+
+    def _x64_module_mark(self) -> bool:
+        """``pytestmark = pytest.mark.skipif(not <x64 flag>, ...)`` (or a list of marks)."""
+        if self._module_mark is None:
+            self._module_mark = False
+            for stmt in self.module.body:
+                if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
+                    a = stmt.body[0]
+                    if any(isinstance(t.target, cst.Name) and t.target.value == "pytestmark" for t in a.targets):
+                        marks = [el.value for el in a.value.elements] if isinstance(a.value, (cst.List, cst.Tuple)) else [a.value]
+                        if self._x64_skip_decorated([cst.Decorator(decorator=m) for m in marks]):
+                            self._module_mark = True
+        return self._module_mark
 
     def _is_enable_x64(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, cst.Call):
@@ -660,7 +800,9 @@ class Interpreter:
             return
         if t is cst.IfExp:
             truth = self._truth_under_trace(node.test)
-            if truth is not None:  # `a.shape if hasattr(a, "shape") else np.shape(a)`
+            if truth is not None:
+                # `a.shape if hasattr(a, "shape") else np.asarray(a).shape`: under
+                # trace only one branch runs
                 self.expr(node.test)
                 self.expr(node.body if truth else node.orelse)
                 self._dispatch_leave(node)
@@ -717,6 +859,7 @@ class Interpreter:
     def _bind(self, target: cst.CSTNode, v: Value, value_node: Optional[cst.CSTNode] = None) -> None:
         if isinstance(target, cst.Name):
             name = target.value
+            self.not_none.discard(name)
             if self.loop_stack:
                 for frame in self.loop_stack:
                     frame.rebound.add(name)
@@ -748,6 +891,8 @@ class Interpreter:
                     ev = v.elements[i]
                 elif v.kind == V.KEYS:
                     ev = Value(kind=V.KEY, key=KeyToken(sub, len(self.loop_stack), "split"))
+                elif v.kind == V.ARRAYS and v.item is not None:
+                    ev = v.item
                 else:
                     ev = Value(kind=V.ARRAY if v.kind == V.ARRAY else V.UNKNOWN, traced=v.traced, deps=v.deps)
                 self._bind(sub, ev)
@@ -781,6 +926,8 @@ class Interpreter:
         v = self.value(iterable)
         if v.kind == V.KEYS:
             return Value(kind=V.KEY, key=KeyToken(target, len(self.loop_stack), "element"))
+        if v.kind == V.ARRAYS and v.item is not None:
+            return v.item
         if v.traced and v.kind == V.ARRAY:
             return Value(kind=V.ARRAY, traced=True, deps=v.deps)
         # iterating a traced pytree of unknown kind: a dict gives its (string)
@@ -827,6 +974,7 @@ class Interpreter:
         """Calls from traced code make the callee traced, with the parameters
         that receive tracers marked as such."""
         self._jit_call_arguments(call)
+        self._note_site(id(call))
         if not self.in_traced:
             # jax.grad(f)(x) etc. outside traced code change nothing
             return
@@ -942,24 +1090,28 @@ class Interpreter:
     def _truth_under_trace(self, test: cst.BaseExpression) -> Optional[bool]:
         """The value ``test`` has in every trace of this unit, when the model knows it:
 
-        * ``hasattr(x, "shape")`` (``dtype``, ``ndim``...) on a tracer: True;
+        * ``isinstance(<tracer>, np.ndarray)`` (never true under trace),
+          ``isinstance(<traced array>, jax.Array)`` and ``hasattr(<tracer>, "shape")``
+          (always), and their negations;
+        * ``p is None`` in a nested function on a parameter of the enclosing function
+          that every site tracing it has ruled out;
         * ``p is None`` / ``p is not None`` on a parameter of a helper that every
           traced caller passes a value;
         * ``p`` / ``not p`` on a parameter with a literal default that no traced
           caller passes (the default applies)."""
         if not self.in_traced:
             return None
+        by_type = self._isinstance_under_trace(test)
+        if by_type is not None:
+            return by_type
         t = type(test)
         if t is cst.UnaryOperation and isinstance(test.operator, cst.Not):
             inner = self._truth_under_trace(test.expression)
             return None if inner is None else not inner
-        if t is cst.Call and self.builtin_name(test.func) == "hasattr":
-            pos = positional_args(test)
-            if len(pos) == 2 and string_value(pos[1].value) in apis.TRACER_ATTRIBUTES:
-                if self.value(pos[0].value).traced:
-                    return True
-            return None
         unit = self.unit
+        free = self._closure_not_none(test)  # which branch is dead
+        if free is not None:
+            return not free
         if not unit.traced_calls or not all(r.startswith("called from") for r in unit.reasons):
             return None
         if t is cst.Name:
@@ -982,6 +1134,95 @@ class Interpreter:
         if isinstance(comp.operator, cst.IsNot):
             return True
         return None
+
+    def _note_site(self, node_id: int) -> None:
+        """A transformation site of a unit of this file is reached: remember which
+        names are not None on this path (intersected over the unit's sites)."""
+        if self._site_units is None:
+            self._site_units = {}
+            for u in self.index.units:
+                for sid in u.trace_sites:
+                    self._site_units.setdefault(sid, []).append(u)
+        for u in self._site_units.get(node_id, ()):
+            prev = self._not_none_at_sites.get(id(u))
+            names = frozenset(self.not_none)
+            self._not_none_at_sites[id(u)] = (names, 1) if prev is None else (prev[0] & names, prev[1] + 1)
+
+    def _closure_not_none(self, test: cst.BaseExpression) -> Optional[bool]:
+        """``if scale is None:`` in a nested function on a variable of the enclosing
+        function that every site tracing it has ruled out (``if scale is None:
+        return step`` before ``return jax.jit(step)``): which branch is dead."""
+        unit = self.unit
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+            return None
+        comp = test.comparisons[0]
+        if not (isinstance(test.left, cst.Name) and _is_none(comp.comparator)):
+            return None
+        name = test.left.value
+        parent = unit.parent
+        if parent is None or parent.is_module or unit.param(name) is not None or name in unit.assigned:
+            return None
+        if parent.param(name) is None or name in parent.assigned:
+            return None  # only a parameter the enclosing function never rebinds
+        seen = self._not_none_at_sites.get(id(unit))
+        if seen is None or seen[1] < len(unit.trace_sites) or name not in seen[0]:
+            return None
+        if not unit.reasons or not set(unit.reasons) <= unit.site_reasons:
+            return None  # also traced another way (called from traced code...)
+        if isinstance(comp.operator, cst.Is):
+            return True
+        if isinstance(comp.operator, cst.IsNot):
+            return False
+        return None
+
+    _HOST_TYPES = frozenset(
+        {"numpy.ndarray", "numpy.generic", "numpy.number", "numpy.floating", "numpy.integer",
+         "numpy.bool_", "numpy.float32", "numpy.float64", "numpy.int32", "numpy.int64"}
+    )
+    _HOST_BUILTINS = frozenset({"int", "float", "bool", "complex"})
+
+    def _isinstance_under_trace(self, test: cst.BaseExpression) -> Optional[bool]:
+        """The truth of ``isinstance(x, T)`` (or its negation) in traced code when
+        ``x`` is a tracer: False for NumPy arrays and Python scalars, True for
+        ``jax.Array``/``Tracer`` when ``x`` is known to be one array; else None."""
+        if not self.in_traced:
+            return None
+        negated = False
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            negated, test = True, test.expression
+        if isinstance(test, cst.Call) and self.builtin_name(test.func) == "hasattr":
+            # hasattr(<traced array>, "shape"): a tracer has the array attributes
+            pos = positional_args(test)
+            if len(pos) == 2 and len(test.args) == 2 and string_value(pos[1].value) in apis.STATIC_ATTRS:
+                v = self.value(pos[0].value)
+                if v.traced and v.kind == V.ARRAY:
+                    return not negated
+            return None
+        if not (isinstance(test, cst.Call) and self.builtin_name(test.func) == "isinstance"):
+            return None
+        pos = positional_args(test)
+        if len(pos) != 2 or len(test.args) != 2:
+            return None
+        v = self.value(pos[0].value)
+        if not v.traced:
+            return None
+        types = pos[1].value
+        elts = [el.value for el in types.elements] if isinstance(types, cst.Tuple) else [types]
+        host = array = 0
+        for t in elts:
+            q = self.qualname(t)
+            b = self.builtin_name(t)
+            if q in self._HOST_TYPES or b in self._HOST_BUILTINS:
+                host += 1
+            elif q in self._ARRAY_TYPES - {"numpy.ndarray"}:
+                array += 1
+        if host == len(elts):
+            result = False  # a tracer is never a NumPy array or a Python scalar
+        elif array and v.kind == V.ARRAY:
+            result = True
+        else:
+            return None
+        return result != negated
 
     # -- evaluation ---------------------------------------------------------------
     def _eval(self, e: cst.CSTNode) -> Value:
@@ -1032,6 +1273,11 @@ class Interpreter:
                 return Value(kind=V.KEY, key=self._subscript_key(e, base))
             if base.kind == V.AT:
                 return Value(kind=V.AT_INDEX, traced=base.traced or idx_traced, deps=deps)
+            if base.kind == V.ARRAYS and base.item is not None and len(e.slice) == 1:
+                sl = e.slice[0].slice
+                if isinstance(sl, cst.Index):
+                    return base.item
+                return base  # a slice of the list: a list
             if base.kind == V.TUPLE and base.elements is not None and len(e.slice) == 1:
                 sl = e.slice[0].slice
                 if isinstance(sl, cst.Index) and isinstance(sl.value, cst.Integer):
@@ -1109,6 +1355,23 @@ class Interpreter:
             return self.value(e.value)
         return V.UNKNOWN_VALUE
 
+    def _collective_result(self, q: str, arg: Value, traced_ctx: bool, deps: frozenset) -> Value:
+        """``lax.pmean((loss, metrics, grads), axis)`` has the structure of its
+        argument: a tuple stays a tuple, a dict a dict; ``lax.psum(1, axis)`` of
+        a Python number is a Python number (the axis size)."""
+        if arg.kind == V.STATIC:
+            if q in apis.COLLECTIVES_STATIC_FOR_STATIC:
+                return V.STATIC_VALUE
+            return Value(kind=V.ARRAY, traced=traced_ctx, deps=deps | JAX_COMPUTED if traced_ctx else deps)
+        if arg.kind == V.TUPLE and arg.elements is not None:
+            return Value(kind=V.TUPLE, elements=tuple(self._collective_result(q, el, traced_ctx, el.deps) for el in arg.elements))
+        if arg.kind == V.LIST:
+            return Value(kind=V.LIST, traced=traced_ctx, deps=deps)  # a dict/list of arrays
+        if arg.kind == V.ARRAYS:
+            return arg
+        kind = V.ARRAY if arg.kind in (V.ARRAY, V.NPARRAY) else V.UNKNOWN
+        return Value(kind=kind, traced=traced_ctx or arg.traced, deps=deps | JAX_COMPUTED if traced_ctx else deps)
+
     def _is_bool_dtype(self, call: cst.Call) -> bool:
         """``.astype(bool)`` / ``.astype(jnp.bool_)`` / ``.astype("bool")``."""
         pos = positional_args(call)
@@ -1154,6 +1417,16 @@ class Interpreter:
                 return V.STATIC_VALUE
             if q.rsplit(".", 1)[-1].startswith("_"):
                 return V.UNKNOWN_VALUE  # private helpers (jax internals) return anything
+            if q in apis.COLLECTIVES:
+                pos = positional_args(e)
+                if pos:
+                    return self._collective_result(q, self.value(pos[0].value), traced_ctx, deps)
+            n_pos = len(positional_args(e))
+            if q in apis.ARRAY_SEQUENCE_FUNCS or (q in apis.ARRAY_SEQUENCE_IF_MANY and n_pos > 1) or (
+                q in apis.ARRAY_SEQUENCE_IF_ONE and n_pos == 1 and len(e.args) == 1
+            ):
+                item = Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps | JAX_COMPUTED if traced_ctx else deps)
+                return Value(kind=V.ARRAYS, item=item)
             if q.startswith(apis.ARRAY_MODULES) or q.startswith("jax.numpy"):
                 hint = "bool" if q in apis.BOOL_RESULT_FUNCS else None
                 shape, floaty = constructor_facts(self, q, e)
@@ -1219,6 +1492,35 @@ class Interpreter:
                 # jax.jit(f)(x) returns whatever f returns: often a pytree
                 return Value(kind=V.UNKNOWN, traced=traced_ctx and any_traced, deps=deps)
         return V.UNKNOWN_VALUE
+
+
+_RAISES_CONTEXTS = frozenset(
+    {"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "assertRaisesWithLiteralMatch"}
+)
+
+
+def _expects_exception(e: cst.BaseExpression) -> bool:
+    """``pytest.raises(...)``, ``self.assertRaises(...)``, ``self.assertRaisesRegex(...)``:
+    a context whose body is there to raise."""
+    if isinstance(e, cst.Call):
+        name = dotted_name(e.func)
+        return name is not None and name.rsplit(".", 1)[-1] in _RAISES_CONTEXTS
+    return False
+
+
+def _none_guard(s: cst.If) -> Optional[str]:
+    """``if p is None: ... return/raise`` (no else): after it, ``p`` is not None."""
+    t = s.test
+    if s.orelse is not None or not (isinstance(t, cst.Comparison) and len(t.comparisons) == 1):
+        return None
+    c = t.comparisons[0]
+    if not (isinstance(t.left, cst.Name) and isinstance(c.operator, cst.Is) and _is_none(c.comparator)):
+        return None
+    body = s.body.body
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], (cst.Return, cst.Raise)):
+        return t.left.value
+    return None
 
 
 def _is_none(e: cst.CSTNode) -> bool:

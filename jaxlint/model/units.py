@@ -78,6 +78,10 @@ class Unit:
     # name -> [(statement sequence number, assigned expression or None for a def)]
     bindings: dict[str, list] = field(default_factory=dict)
     is_generator: bool = False
+    # the transformation sites of this file that trace it (id of the site's call, or
+    # of the decorated def's name) and their reasons: for path facts at those sites
+    trace_sites: set[int] = field(default_factory=set)
+    site_reasons: set[str] = field(default_factory=set)
 
     @property
     def is_module(self) -> bool:

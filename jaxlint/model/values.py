@@ -23,6 +23,7 @@ TUPLE = "tuple"  # a tuple/list display with known elements
 AT = "at"  # x.at
 AT_INDEX = "at_index"  # x.at[i]
 LIST = "list"  # a Python list/dict built here (mutable container)
+ARRAYS = "arrays"  # a Python list or tuple of arrays (jnp.split, jnp.linalg.svd); ``item``: one of them
 UNKNOWN = "unknown"
 
 
@@ -58,6 +59,8 @@ class Value:
     dtype_hint: Optional[str] = None
     # static shape of an array built by a literal constructor (jnp.arange(10) -> (10,))
     shape: Optional[tuple[int, ...]] = None
+    # ARRAYS: the value of one item
+    item: Optional["Value"] = None
 
     def with_key(self, token: KeyToken) -> "Value":
         return replace(self, key=token)
@@ -83,4 +86,5 @@ def join(a: Value, b: Value) -> Value:
         local_array=a.local_array and b.local_array,
         dtype_hint=a.dtype_hint if a.dtype_hint == b.dtype_hint else None,
         shape=a.shape if a.shape == b.shape else None,
+        item=a.item if a.item == b.item else None,
     )

@@ -116,6 +116,7 @@ def run_project(
             project_of = _projects(files, src_for)
     facts: dict[str, str] = {}
     summarize: set[str] = set()
+    x64_from_folder: set[str] = set()  # files below a conftest.py/__init__.py enabling x64
 
     def settings(path: Path) -> LintSettings:
         base = settings_for(path)
@@ -131,6 +132,7 @@ def run_project(
             project_packages=project.packages,
             facts=facts.get(name, ""),
             summarize=name in summarize,
+            x64=base.x64 or name in x64_from_folder,
         )
 
     outcome = run(files, settings, cache, jobs=jobs, show_progress=show_progress)
@@ -143,9 +145,10 @@ def run_project(
         again: list[Path] = []
         for project in projects.values():
             again.extend(_next_round(project, latest, facts, summarize))
+        again.extend(_x64_round(project_of, latest, x64_from_folder))
         if not again:
             break
-        more = run(sorted(again, key=str), settings, cache, jobs=jobs, show_progress=False)
+        more = run(sorted(set(again), key=str), settings, cache, jobs=jobs, show_progress=False)
         hits += more.cache_hits
         for r in more.results:
             latest[r.path] = r
@@ -159,6 +162,25 @@ def run_project(
     final.errors = [errors[name] for name in sorted(errors) if name in wanted]
     final.tracebacks = [tracebacks[name] for name in sorted(tracebacks) if name in wanted]
     return final
+
+
+def _x64_round(project_of: dict[str, _Project], latest: dict[str, FileResult], x64_from_folder: set[str]) -> list[Path]:
+    """Files of a folder whose ``conftest.py`` (or package ``__init__.py``)
+    switches x64 on are linted with x64 on (``LintSettings.x64``), as pytest
+    or the import system runs that file first.  Updates ``x64_from_folder``;
+    returns the files whose setting changed."""
+    folders = set()
+    for name, r in latest.items():
+        if r.project is not None and r.project.get("x64") and name in project_of:
+            folders.add(Path(os.path.abspath(name)).parent)
+    changed = []
+    for name, project in project_of.items():
+        path = Path(os.path.abspath(name))
+        below = any(parent in folders for parent in path.parents if parent == project.root or project.root in parent.parents)
+        if below != (name in x64_from_folder):
+            (x64_from_folder.add if below else x64_from_folder.discard)(name)
+            changed.append(Path(name))
+    return changed
 
 
 def _next_round(

@@ -54,8 +54,9 @@ class InplaceArrayUpdate(Rule):
         "was created in the same function by a `jax.numpy` call and no other name refers to "
         "it. It is **unsafe** otherwise: NumPy-style code that updates an array seen through "
         "another name (an argument, an alias) expected that other name to change too, and the "
-        "functional update leaves it unchanged. Other augmented operators (`//=`, `%=`, `@=`) "
-        "get no fix."
+        "functional update leaves it unchanged. A module global or a closure variable updated "
+        "inside a function gets no fix unless the function declares it `global`/`nonlocal`: "
+        "rebinding it there would make it a new local (UnboundLocalError). Other augmented operators (`//=`, `%=`, `@=`) get no fix."
     )
     VALID = [
         Valid(
@@ -128,6 +129,38 @@ class InplaceArrayUpdate(Rule):
                 starts = [lax.full((), 0, 'int32')] * operand.ndim
                 starts[0] = i
                 return lax.dynamic_slice(operand, starts, (1,) * operand.ndim)
+            """
+        ),
+        # jnp.split (like array_split, meshgrid, broadcast_arrays) returns a Python list
+        Valid(
+            """
+            import jax.numpy as jnp
+
+
+            def unflatten(flat, sizes):
+                leaves = jnp.split(flat, sizes)
+                leaves[0] = leaves[0].reshape(2, 2)
+                leaves[-1] = {"bias": leaves[-1]}
+                return leaves
+            """
+        ),
+        # a collective of a pytree returns that pytree: `stats` is still a dict
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            @partial(jax.pmap, axis_name="devices")
+            def step(w, batch):
+                loss = jnp.mean((batch @ w) ** 2)
+                g = jax.grad(lambda w: jnp.mean((batch @ w) ** 2))(w)
+                loss, stats, g = lax.pmean((loss, {"loss": loss}, g), axis_name="devices")
+                stats["lr"] = 0.01
+                return w - 0.01 * g, stats
             """
         ),
     ]
@@ -227,6 +260,100 @@ class InplaceArrayUpdate(Rule):
                 "JAX arrays are immutable: `x[0] //= ...` raises TypeError. Use `x = x.at[0].set(...)`",
             ],
         ),
+        # the items of jnp.split's list are arrays, and a collective of one array is an array
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            @partial(jax.pmap, axis_name="devices")
+            def step(x):
+                head, tail = jnp.split(x, 2)
+                head[0] = 0.0
+                total = lax.psum(jnp.stack([x.sum(), x.max()]), "devices")
+                total[1] = 1.0
+                return head, tail, total
+            """,
+            expected=[(11, 5), (13, 5)],
+            messages=[
+                "JAX arrays are immutable: `head[0] = ...` raises TypeError. Use `head = head.at[0].set(...)`",
+                "JAX arrays are immutable: `total[1] = ...` raises TypeError. Use `total = total.at[1].set(...)`",
+            ],
+            fixed="""
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            @partial(jax.pmap, axis_name="devices")
+            def step(x):
+                head, tail = jnp.split(x, 2)
+                head = head.at[0].set(0.0)
+                total = lax.psum(jnp.stack([x.sum(), x.max()]), "devices")
+                total = total.at[1].set(1.0)
+                return head, tail, total
+            """,
+            unsafe=True,
+        ),
+        # a global or a closure variable: `x = x.at[...]` inside the function would make
+        # `x` a local (UnboundLocalError), so no fix (tests/test_fix.py checks it)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            table = jnp.zeros(4)
+
+
+            def reset_first():
+                table[0] = 1.0
+
+
+            def make_counter():
+                counts = jnp.zeros(3)
+
+                def bump(i):
+                    counts[i] += 1
+
+                return bump
+            """,
+            expected=[(7, 5), (14, 9)],
+            messages=[
+                "JAX arrays are immutable: `table[0] = ...` raises TypeError. Use `table = table.at[0].set(...)`",
+                "JAX arrays are immutable: `counts[i] += ...` raises TypeError. Use `counts = counts.at[i].add(...)`",
+            ],
+        ),
+        # two names for one array: the fix is unsafe (`b` keeps the old values)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def twins():
+                a = b = jnp.zeros(2)
+                a[0] = 1.0
+                return a, b
+            """,
+            expected=[(6, 5)],
+            messages=[
+                "JAX arrays are immutable: `a[0] = ...` raises TypeError. Use `a = a.at[0].set(...)`",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+
+
+            def twins():
+                a = b = jnp.zeros(2)
+                a = a.at[0].set(1.0)
+                return a, b
+            """,
+            unsafe=True,
+        ),
     ]
 
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -252,9 +379,15 @@ class InplaceArrayUpdate(Rule):
             f"raises TypeError. Use `{base} = {base}.at[{idx}].{shown}(...)`"
         )
         the_fix = None
-        if method is not None and single and dotted_name(sub.value) is not None:
+        rebinds_local = not isinstance(sub.value, cst.Name) or ctx.rebinding_works(sub.value.value)
+        if method is not None and single and dotted_name(sub.value) is not None and rebinds_local:
             new = f"{base} = {base}.at[{idx}].{method}({ctx.code(value).strip()})"
-            safe = base_val.local_array and isinstance(sub.value, cst.Name)
+            safe = (
+                base_val.local_array
+                and isinstance(sub.value, cst.Name)
+                and sub.value.value not in ctx.unit.global_names
+                and sub.value.value not in ctx.unit.nonlocal_names
+            )
             the_fix = fix(
                 Applicability.SAFE if safe else Applicability.UNSAFE,
                 f"Replace with `{base} = {base}.at[{idx}].{method}(...)`",

@@ -406,12 +406,32 @@ class DeprecationCheck(Check):
             self._emit(row, arg, f"{q.replace('jax.numpy.', 'jnp.')}({arg.keyword.value}=...)", rfix if i == 0 else None)  # type: ignore[union-attr]
 
     def _forwarded(self, value: cst.BaseExpression) -> bool:
-        """``None``, or a parameter of the enclosing function passed through (a wrapper
-        forwarding ``device=device`` only warns when its own caller sets it)."""
-        if isinstance(value, cst.Name):
-            if value.value == "None":
-                return True
-            return self.ctx.unit.param(value.value) is not None
+        """May ``value`` be None?  JAX warns about a deprecated keyword such as
+        ``jit(backend=...)`` only when it is set, so only a value that is surely set
+        is reported: a string (``backend="cpu"``), a device (``jax.devices()[0]``), or
+        a name bound only to those.  ``None``, a parameter passed through (a wrapper
+        forwarding ``device=device``), an attribute or a config look-up may be None."""
+        return not self._surely_set(value, 0)
+
+    def _surely_set(self, value: cst.BaseExpression, depth: int) -> bool:
+        if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            return True
+        if isinstance(value, (cst.Call, cst.Subscript)):
+            base = value
+            while isinstance(base, (cst.Call, cst.Subscript)):
+                base = base.func if isinstance(base, cst.Call) else base.value
+            q = self.ctx.qualname(base) or ""
+            return q in ("jax.devices", "jax.local_devices")
+        if isinstance(value, cst.Name) and depth < 3 and value.value != "None":
+            unit = self.ctx.unit
+            if unit.param(value.value) is not None:
+                return False
+            found = unit.binding_for(value.value, 1 << 30)
+            if found is None:
+                return False
+            holder, _ = found
+            entries = holder.bindings.get(value.value) or []
+            return bool(entries) and all(e is not None and self._surely_set(e, depth + 1) for _, e in entries)
         return False
 
     def _kwarg_fix(self, node: cst.Call, q: str, rows) -> Optional[RuleFix]:

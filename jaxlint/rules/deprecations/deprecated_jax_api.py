@@ -19,6 +19,10 @@ class DeprecatedApi(Rule):
     what_it_does = (
         "Flags JAX APIs that still work on current JAX but warn and are scheduled for removal:\n\n"
         + table_doc("JAX902")
+        + "\n\nA deprecated keyword that JAX warns about only when it is set (`jit(backend=...)`, "
+        "`jit(device=...)`) is reported only when its value is surely set: a string, a device "
+        "(`jax.devices()[0]`), or a name bound only to those. `None`, a parameter passed "
+        "through, an attribute or a config look-up may be None and are left alone."
     )
     why_bad = (
         "They run with a warning today, e.g. `DeprecationWarning: jax.experimental.pjit.pjit has "
@@ -54,6 +58,23 @@ class DeprecatedApi(Rule):
 
             def my_jit(fn, device=None, backend=None):
                 return jax.jit(fn, device=device, backend=backend)
+            """,
+        ),
+        # the backend may be None (JAX warns only when it is set): an attribute, a config value
+        Valid(
+            """
+            import jax
+
+
+            class Runner:
+                def __init__(self, fn, backend=None):
+                    self.backend = backend
+                    self.step = jax.jit(fn, backend=self.backend)
+
+
+            def compile_for(fn, config):
+                backend = config.get("backend")
+                return jax.jit(fn, backend=backend)
             """,
         ),
     ]
@@ -111,6 +132,19 @@ class DeprecatedApi(Rule):
             unsafe=True,
             messages=[
                 '`from jax.experimental.shard_map import shard_map` is deprecated since JAX 0.8.0: use `jax.shard_map` instead (`auto=` was removed and `check_rep` became `check_vma`: review the call)',
+            ],
+        ),
+        # a device that is surely set
+        Invalid(
+            """
+            import jax
+
+            CPU = jax.devices("cpu")[0]
+            f = jax.jit(lambda x: x + 1, device=CPU)
+            """,
+            expected=[(4, 30)],
+            messages=[
+                "`jax.jit(device=...)` is deprecated since JAX 0.4.2: use `jax.device_put` the inputs (or `jax.default_device`) instead (still runs with a DeprecationWarning)",
             ],
         ),
     ]

@@ -14,6 +14,19 @@ from jaxlint.model.walk import children
 from jaxlint.rules.impurity._common import binds
 
 
+def _literal_text(ctx, stmt: cst.CSTNode) -> Optional[str]:
+    """The source of a constant assigned by ``stmt`` (``LR = 0.1``), else None."""
+    if isinstance(stmt, cst.Assign):
+        v = stmt.value
+        if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus):
+            v = v.expression
+        if isinstance(v, (cst.Integer, cst.Float, cst.SimpleString)) or (
+            isinstance(v, cst.Name) and v.value in ("True", "False", "None")
+        ):
+            return ctx.code(stmt.value).strip()
+    return None
+
+
 class StaleGlobalRead(Rule):
     code = "JAX405"
     name = "stale-global-in-traced-code"
@@ -23,8 +36,9 @@ class StaleGlobalRead(Rule):
     what_it_does = (
         "Flags reads, inside traced code, of a module-level name that the module assigns more "
         "than once or in a loop, where a (re)assignment comes after the traced function is "
-        "defined. Globals assigned once (constants, configuration) and names the function "
-        "calls are not flagged."
+        "defined and a call can follow it (a loop, or a later module-level statement that "
+        "calls something). Globals assigned once (constants, configuration), a global set "
+        "again to the same constant, and names the function calls are not flagged."
     )
     why_bad = (
         "A global read under `jit` is a constant of the traced computation. The compiled "
@@ -97,6 +111,29 @@ class StaleGlobalRead(Rule):
             helper = jax.checkpoint(helper)
             """
         ),
+        # notebook style: set again after the last call (nothing calls `update` afterwards),
+        # and to the same value
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            LR = 0.1
+
+
+            @jax.jit
+            def update(w, g):
+                return w - LR * g
+
+
+            w = jnp.ones(3)
+            for _ in range(3):
+                w = update(w, jnp.ones(3))
+
+            LR = 0.1
+            print(w, LR)
+            """
+        ),
     ]
 
     INVALID = [
@@ -138,6 +175,29 @@ class StaleGlobalRead(Rule):
                 "`y` is a module global that is reassigned (line 11) after `f` is defined: under jit its value is read once, at trace time, and baked into the compiled function, so later assignments are ignored until a retrace. Pass it as an argument",
             ],
         ),
+        # the value changes and the compiled `update` is called again afterwards
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            LR = 0.1
+
+
+            @jax.jit
+            def update(w, g):
+                return w - LR * g
+
+
+            w = update(jnp.ones(3), jnp.ones(3))
+            LR = 0.01
+            w = update(w, jnp.ones(3))
+            """,
+            expected=[(9, 16)],
+            messages=[
+                "`LR` is a module global that is reassigned (line 13) after `update` is defined: under jit its value is read once, at trace time, and baked into the compiled function, so later assignments are ignored until a retrace. Pass it as an argument",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -147,6 +207,7 @@ class StaleGlobalRead(Rule):
         self._loops: set[int] = set()
         self._in_class: set[int] = set()
         self._reported: set[tuple[int, str]] = set()
+        self._follows: dict[int, bool] = {}
 
     def _positions(self) -> dict[int, int]:
         if self._top is None:
@@ -167,6 +228,26 @@ class StaleGlobalRead(Rule):
                     stack.extend((c, loop, klass) for c in children(n))
             self._top = top
         return self._top
+
+    def _call_follows(self, index: int) -> bool:
+        """Does a module-level statement after statement ``index`` call anything
+        (besides builtins like ``print``), so the traced function may run again?"""
+        cache = self._follows
+        if index not in cache:
+            found = False
+            for stmt in self.ctx.module.body[index + 1:]:
+                stack = [stmt]
+                while stack and not found:
+                    n = stack.pop()
+                    if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                        continue
+                    if isinstance(n, cst.Call) and self.ctx.builtin_name(n.func) is None:
+                        found = True
+                    stack.extend(children(n))
+                if found:
+                    break
+            cache[index] = found
+        return cache[index]
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self._skip.add(id(node.attr))
@@ -210,6 +291,14 @@ class StaleGlobalRead(Rule):
         if len(assigns) < 2 and not in_loop:
             return
         later = [a for a in assigns if top.get(id(a), -1) > def_at]
+        # a rebinding matters only if the function can be called after it, with another value
+        later = [
+            a for a in later
+            if id(a) in self._loops or isinstance(a, cst.For) or self._call_follows(top[id(a)])
+        ]
+        literal = {_literal_text(ctx, a) for a in assigns}
+        if len(literal) == 1 and None not in literal:
+            return  # set again to the same constant: the compiled value is still right
         if not later:
             return
         self._reported.add((id(unit), n))

@@ -48,7 +48,12 @@ class Float64WithoutX64(Rule):
         "`jax.numpy`, `jax.random` and `jax.lax` calls, and `.astype(...)` of a JAX array to "
         "such a dtype, in a module that does not enable x64.\n\n"
         "It is silent when the module enables x64 (`jax.config.update('jax_enable_x64', True)`, "
-        "`os.environ['JAX_ENABLE_X64'] = '1'`), inside `with jax.enable_x64():`, and when the "
+        "`os.environ['JAX_ENABLE_X64'] = '1'`), inside `with jax.enable_x64():`, in code that "
+        "runs only with x64 on (a test or class under `skipUnless(jax.config.jax_enable_x64, ...)` "
+        "or `pytest.mark.skipif(not jax.config.jax_enable_x64, ...)`, the rest of a block after "
+        "`if not jax.config.jax_enable_x64: self.skipTest(...)` / `pytest.skip(...)` / `return`, "
+        "the body of `if jax.config.jax_enable_x64:`), below a folder whose `conftest.py` or "
+        "package `__init__.py` enables x64 (when linting the project), and when the "
         "project says it enables x64 at start-up (`[tool.jaxlint] x64 = true`). Dtype checks "
         "(`x.dtype == jnp.float64`, `jnp.finfo(jnp.float64)`) and NumPy calls are not flagged."
     )
@@ -120,6 +125,74 @@ class Float64WithoutX64(Rule):
             host = np.ones(3).astype(np.float64)
             """
         ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from absl.testing import absltest
+
+
+            @absltest.skipUnless(jax.config.jax_enable_x64, "float64 needs x64")
+            class DoubleTest(absltest.TestCase):
+                def test_cumsum(self):
+                    x = jnp.arange(4, dtype=jnp.float64)
+                    self.assertEqual(x.cumsum()[-1], 6.0)
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import pytest
+
+            pytestmark = pytest.mark.skipif(not jax.config.read("jax_enable_x64"), reason="x64")
+
+
+            @pytest.mark.skipif(not jax.config.x64_enabled, reason="needs x64")
+            def test_tolerance():
+                assert jnp.asarray(1e-12, dtype=jnp.float64) > 0
+
+
+            def test_int64():
+                assert jnp.zeros(2, dtype=jnp.int64).sum() == 0
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import pytest
+
+
+            def test_solve(self=None):
+                if not jax.config.jax_enable_x64:
+                    pytest.skip("needs x64")
+                a = jnp.eye(3, dtype=jnp.float64)
+                assert jnp.linalg.solve(a, a[0]).dtype == jnp.float64
+
+
+            def residual(x):
+                if not jax.config.jax_enable_x64:
+                    return None
+                return x.astype(jnp.float64) - 1
+
+
+            def accumulate(x):
+                if jax.config.jax_enable_x64:
+                    return jnp.sum(x, dtype=jnp.float64)
+                return jnp.sum(x)
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax.experimental import enable_x64
+
+            with enable_x64():
+                big = jnp.arange(3, dtype=jnp.int64) * 2**40
+            """
+        ),
     ]
 
     INVALID = [
@@ -177,6 +250,38 @@ class Float64WithoutX64(Rule):
             expected=[(3, 23)],
             messages=[
                 "`float64` requested in `jnp.ones` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import pytest
+
+
+            @pytest.mark.skipif(jax.config.jax_enable_x64, reason="32-bit only")
+            def test_single():
+                assert jnp.ones(2, dtype=jnp.float64).dtype == jnp.float32
+
+
+            def test_solve():
+                if jax.default_backend() == "tpu":
+                    pytest.skip("no TPU")
+                if not jax.config.jax_enable_x64:
+                    print("x64 is off")
+                return jnp.eye(3, dtype=jnp.float64)
+
+
+            def accumulate(x):
+                if jax.config.jax_enable_x64:
+                    return jnp.sum(x, dtype=jnp.float64)
+                return jnp.sum(x, dtype=jnp.float64)
+            """,
+            expected=[(8, 30), (16, 29), (22, 29)],
+            messages=[
+                "`float64` requested in `jnp.ones` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.eye` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.sum` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
             ],
         ),
     ]

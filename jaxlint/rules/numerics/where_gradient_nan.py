@@ -24,12 +24,31 @@ _SINGULAR = {
     "jax.lax.acos": 0.0,
     "jax.lax.asin": 0.0,
 }
+# the singular set of each function (see _SINGULAR_POINTS); the rest: 0 and below
+_SINGULAR_KIND = {
+    "jax.numpy.reciprocal": "zero",
+    "jax.numpy.arccos": "unit",
+    "jax.numpy.arcsin": "unit",
+    "jax.lax.acos": "unit",
+    "jax.lax.asin": "unit",
+}
 _POWER = ("jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow")
 _DIVIDE = ("jax.numpy.divide", "jax.numpy.true_divide", "jax.lax.div")
 _GUARDS = frozenset(
     {"jax.numpy.where", "jax.lax.select", "jax.numpy.maximum", "jax.numpy.clip", "jax.numpy.fmax",
      "jax.lax.max", "jax.lax.clamp", "jax.numpy.nan_to_num", "jax.numpy.abs"}
 )
+
+
+# points where each kind of branch function has an infinite/NaN derivative (samples of
+# its singular set): `log`/`sqrt`/fractional powers at 0 and below, a division at 0,
+# `arcsin`/`arccos` at +-1 and beyond
+_SINGULAR_POINTS = {
+    "nonpositive": (0.0, -1e-30, -1.0, -1e30),
+    "zero": (0.0,),
+    "unit": (1.0, -1.0, 2.0, -2.0),
+}
+_SMALL = 1e-6  # the value assumed for `eps`-like thresholds (small and positive)
 
 
 def _plain(e: cst.CSTNode) -> bool:
@@ -122,6 +141,105 @@ def _exprs_in(ctx, e: cst.CSTNode) -> set[str]:
     return out
 
 
+def _number(ctx, e: cst.CSTNode, key: str, at: float):
+    """The value of ``e`` when the expression ``key`` equals ``at``: literals,
+    ``eps``-like names (small positive), ``abs``/negation of those; None if unknown."""
+    if ctx.code(e).strip() == key:
+        return at
+    if isinstance(e, (cst.Integer, cst.Float)):
+        try:
+            return float(e.value)
+        except ValueError:
+            return None
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
+        v = _number(ctx, e.expression, key, at)
+        return None if v is None else -v
+    if isinstance(e, (cst.Name, cst.Attribute)):
+        last = (e.value if isinstance(e, cst.Name) else e.attr.value).lower()
+        return _SMALL if any(w in last for w in _SMALL_WORDS) else None
+    if isinstance(e, cst.Call):
+        q = ctx.qualname(e.func) or ""
+        pos = positional_args(e)
+        if q in ("jax.numpy.abs", "jax.numpy.absolute", "jax.lax.abs") and len(pos) == 1:
+            v = _number(ctx, pos[0].value, key, at)
+            return None if v is None else abs(v)
+        if q.endswith(("zeros_like", ".zeros")):
+            return 0.0
+        if q.endswith(("full_like", ".full")) and len(pos) >= 2:
+            return _number(ctx, pos[1].value, key, at)
+        if (q.endswith((".asarray", ".array")) or q.startswith(("jax.numpy.float", "jax.numpy.int"))) and pos:
+            return _number(ctx, pos[0].value, key, at)
+    return None
+
+
+_OPS = {
+    cst.LessThan: lambda a, b: a < b, cst.LessThanEqual: lambda a, b: a <= b,
+    cst.GreaterThan: lambda a, b: a > b, cst.GreaterThanEqual: lambda a, b: a >= b,
+    cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b,
+}
+_CMP_OPS = {
+    "less": _OPS[cst.LessThan], "lt": _OPS[cst.LessThan], "less_equal": _OPS[cst.LessThanEqual],
+    "le": _OPS[cst.LessThanEqual], "greater": _OPS[cst.GreaterThan], "gt": _OPS[cst.GreaterThan],
+    "greater_equal": _OPS[cst.GreaterThanEqual], "ge": _OPS[cst.GreaterThanEqual],
+    "equal": _OPS[cst.Equal], "eq": _OPS[cst.Equal], "not_equal": _OPS[cst.NotEqual], "ne": _OPS[cst.NotEqual],
+}
+
+
+def _truth(ctx, cond: cst.CSTNode, key: str, at: float):
+    """Three-valued truth of a `where` condition at the point ``key == at``."""
+    def cmp(op, a, b):
+        x, y = _number(ctx, a, key, at), _number(ctx, b, key, at)
+        return None if x is None or y is None else op(x, y)
+
+    if isinstance(cond, cst.Comparison):
+        result, left = True, cond.left
+        for c in cond.comparisons:
+            op = _OPS.get(type(c.operator))
+            r = None if op is None else cmp(op, left, c.comparator)
+            if r is False:
+                return False
+            if r is None:
+                result = None
+            left = c.comparator
+        return result
+    if isinstance(cond, cst.BinaryOperation) and isinstance(cond.operator, (cst.BitAnd, cst.BitOr)):
+        a, b = _truth(ctx, cond.left, key, at), _truth(ctx, cond.right, key, at)
+        if isinstance(cond.operator, cst.BitAnd):
+            return False if False in (a, b) else (True if a is b is True else None)
+        return True if True in (a, b) else (False if a is b is False else None)
+    if isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.BitInvert):
+        a = _truth(ctx, cond.expression, key, at)
+        return None if a is None else not a
+    if isinstance(cond, cst.Call):
+        q = ctx.qualname(cond.func) or ""
+        pos = positional_args(cond)
+        short = q.rsplit(".", 1)[-1]
+        if q in _CMP_FUNCS and short in _CMP_OPS and len(pos) == 2:
+            return cmp(_CMP_OPS[short], pos[0].value, pos[1].value)
+        if q in _BOOL_FUNCS and pos:
+            vals = [_truth(ctx, a.value, key, at) for a in pos]
+            if short in ("logical_not", "bitwise_not", "not_"):
+                return None if vals[0] is None else not vals[0]
+            if short in ("logical_and", "bitwise_and", "and_"):
+                return False if False in vals else (True if all(v is True for v in vals) else None)
+            return True if True in vals else (False if all(v is False for v in vals) else None)
+    return None
+
+
+def _where_calls_in(ctx, e: cst.CSTNode) -> list[cst.Call]:
+    """The `jnp.where`/`lax.select` calls inside ``e`` (not inside lambdas)."""
+    out = []
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Lambda):
+            continue
+        if isinstance(n, cst.Call) and ctx.qualname(n.func) in ("jax.numpy.where", "jax.lax.select"):
+            out.append(n)
+        stack.extend(children(n))
+    return out
+
+
 class WhereGradientNaN(Rule):
     code = "JAX120"
     name = "where-gradient-nan"
@@ -134,8 +252,12 @@ class WhereGradientNaN(Rule):
         "`rsqrt`, `reciprocal`, `arcsin`, `arccos`, a fractional or negative power, or a "
         "division `a / x`) to a variable that the condition tests (`jnp.where(x > 0, "
         "jnp.log(x), 0.)`), unless that argument is itself guarded (`jnp.log(jnp.where(x > 0, "
-        "x, 1.))`, `jnp.maximum`, `jnp.clip`). It is checked everywhere, not only in traced "
-        "code, because `grad` may be applied by a caller."
+        "x, 1.))`, `jnp.maximum`, `jnp.clip`). It reports only when the function's singular "
+        "point (0 and below for `log`/`sqrt`/fractional powers, 0 for a division, ±1 for "
+        "`arcsin`/`arccos`) can lie where the branch is masked out, by this `where` or by an "
+        "enclosing one: `jnp.where(norm > 1.0, 1.0, 1.0 / norm)` is quiet (the division is "
+        "masked out only where `norm > 1.0`, where it is finite). It is checked everywhere, not "
+        "only in traced code, because `grad` may be applied by a caller."
     )
     why_bad = (
         "`where` selects values, but both branches are computed for every element, and "
@@ -204,6 +326,16 @@ class WhereGradientNaN(Rule):
                 return np.where(x > 0, np.log(x), 0.)
             """
         ),
+        # the division is masked out only where norm > 1.0, where it is finite: the
+        # singular point (norm == 0) is on the selected side
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            def shrink(v, norm):
+                return v * jnp.where(norm > 1.0, 1.0, 1.0 / norm)
+            """
+        ),
     ]
 
     INVALID = [
@@ -219,7 +351,7 @@ class WhereGradientNaN(Rule):
             """,
             expected=[(5, 29)],
             messages=[
-                "`jnp.log(x)` is computed for every element, also where `x > 0` masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)",
+                "`jnp.log(x)` is computed for every element, also where `x > 0` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)",
             ],
             fixed="""
             import jax
@@ -241,7 +373,7 @@ class WhereGradientNaN(Rule):
             """,
             expected=[(4, 38)],
             messages=[
-                "`v / norm` is computed for every element, also where `norm == 0` masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `norm` with the same condition too (double where: `jnp.where(cond, norm, 1.0)` inside)",
+                "`v / norm` is computed for every element, also where `norm == 0` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `norm` with the same condition too (double where: `jnp.where(cond, norm, 1.0)` inside)",
             ],
             fixed="""
             import jax.numpy as jnp
@@ -261,10 +393,31 @@ class WhereGradientNaN(Rule):
             """,
             expected=[(5, 30)],
             messages=[
-                "`jnp.sqrt(d)` is computed for every element, also where `d > 0` masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `d` with the same condition too (double where: `jnp.where(cond, d, 1.0)` inside)",
+                "`jnp.sqrt(d)` is computed for every element, also where `d > 0` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `d` with the same condition too (double where: `jnp.where(cond, d, 1.0)` inside)",
+            ],
+        ),
+        # the inner `where` selects `(x - lo) / g` at g == 0, but the outer one masks it out
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            def step_to_bound(x, g, lo, hi, eps=1e-9):
+                t = jnp.where(g < 0, (x - hi) / g, (x - lo) / g)
+                return jnp.where(jnp.abs(g) < eps, jnp.inf, jnp.where(g < 0, (x - hi) / g, (x - lo) / g))
+            """,
+            expected=[(4, 26), (5, 66), (5, 80)],
+            messages=[
+                "`(x - hi) / g` is computed for every element, also where `g < 0` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `g` with the same condition too (double where: `jnp.where(cond, g, 1.0)` inside)",
+                "`(x - hi) / g` is computed for every element, also where `g < 0` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `g` with the same condition too (double where: `jnp.where(cond, g, 1.0)` inside)",
+                "`(x - lo) / g` is computed for every element, also where `jnp.abs(g) < eps` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `g` with the same condition too (double where: `jnp.where(cond, g, 1.0)` inside)",
             ],
         ),
     ]
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # id(where call) -> the (condition, side) masks of the `where`s around it
+        self._outer: dict[int, list] = {}
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
@@ -275,16 +428,33 @@ class WhereGradientNaN(Rule):
         if len(pos) != 3 or len(node.args) != 3:
             return
         cond = pos[0].value
-        tested = _exprs_in(ctx, cond)
-        if not tested:
+        # the masks of this `where` and of the `where`s around it: a branch masked
+        # out by any of them gets a zero cotangent (times an infinite derivative)
+        masks = [(cond, 1), *self._outer.get(id(node), [])]
+        for side in (1, 2):
+            for d in _where_calls_in(ctx, pos[side].value):
+                self._outer[id(d)] = [(cond, side), *self._outer.get(id(node), [])]
+        tested = [(c, m_side, _exprs_in(ctx, c)) for c, m_side in masks]
+        if not tested[0][2] and len(masks) == 1:
             return
         for side, branch in ((1, pos[1].value), (2, pos[2].value)):
-            for op_node, inner, safe in self._singular_ops(branch):
+            for op_node, inner, safe, kind in self._singular_ops(branch):
                 key = ctx.code(inner).strip()
-                if key not in tested:
+                masking = None
+                for i, (c, m_side, keys) in enumerate(tested):
+                    if i == 0 and key not in keys:
+                        continue  # (an outer mask counts when it is known at the point)
+                    branch_side = side if i == 0 else m_side
+                    verdicts = [_truth(ctx, c, key, at) for at in _SINGULAR_POINTS[kind]]
+                    masked_value = branch_side == 2  # side 1 is masked out where the condition is false
+                    if any(v is masked_value for v in verdicts) or (i == 0 and all(v is None for v in verdicts)):
+                        masking = (i, c, branch_side)
+                        break
+                if masking is None:
                     continue
+                i, c_node, branch_side = masking
                 the_fix = None
-                if q == "jax.numpy.where":
+                if q == "jax.numpy.where" and i == 0:
                     where = ctx.code(node.func).strip()
                     c = ctx.code(cond).strip()
                     guarded = (
@@ -295,12 +465,14 @@ class WhereGradientNaN(Rule):
                         "Guard the argument with the same condition (double where)",
                         Replacement(inner, guarded),
                     )
+                which = "false" if branch_side == 1 else "true"
                 self.report(
                     op_node,
                     f"`{ctx.code(op_node).strip()}` is computed for every element, also where "
-                    f"`{ctx.code(cond).strip()}` masks it out; its derivative is infinite/NaN there, "
-                    f"so the gradient of this `where` is NaN (0 * inf). Guard `{key}` with the same "
-                    f"condition too (double where: `jnp.where(cond, {key}, {_fmt(safe)})` inside)",
+                    f"`{ctx.code(c_node).strip()}` is {which} and masks it out; its derivative is "
+                    f"infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard "
+                    f"`{key}` with the same condition too (double where: `jnp.where(cond, {key}, "
+                    f"{_fmt(safe)})` inside)",
                     the_fix,
                 )
 
@@ -317,14 +489,14 @@ class WhereGradientNaN(Rule):
                     continue
                 pos = positional_args(n)
                 if q in _SINGULAR and pos and _plain(pos[0].value):
-                    yield n, pos[0].value, _SINGULAR[q]
+                    yield n, pos[0].value, _SINGULAR[q], _SINGULAR_KIND.get(q, "nonpositive")
                 elif q in _POWER and len(pos) == 2 and _plain(pos[0].value) and _fractional_or_negative(pos[1].value):
-                    yield n, pos[0].value, 1.0
+                    yield n, pos[0].value, 1.0, "nonpositive"
                 elif q in _DIVIDE and len(pos) == 2 and _plain(pos[1].value):
-                    yield n, pos[1].value, 1.0
+                    yield n, pos[1].value, 1.0, "zero"
             elif isinstance(n, cst.BinaryOperation):
                 if isinstance(n.operator, cst.Divide) and _plain(n.right) and not isinstance(n.right, (cst.Integer, cst.Float)):
-                    yield n, n.right, 1.0
+                    yield n, n.right, 1.0, "zero"
                 elif isinstance(n.operator, cst.Power) and _plain(n.left) and _fractional_or_negative(n.right):
-                    yield n, n.left, 1.0
+                    yield n, n.left, 1.0, "nonpositive"
             stack.extend(reversed(list(children(n))))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 import libcst as cst
@@ -49,6 +50,11 @@ def _fresh_reason(ctx, expr: cst.BaseExpression, loop: Optional[cst.CSTNode]) ->
     return None
 
 
+def _inline(wrap: cst.Call) -> bool:
+    a = keyword_arg(wrap, "inline")
+    return a is not None and isinstance(a.value, cst.Name) and a.value.value == "True"
+
+
 def _runs_once(unit: Unit) -> bool:
     """Test functions (``test_*``, methods of ``*Test`` classes) and ``main`` are
     called once per run: per-call recompiles there cost nothing extra."""
@@ -57,6 +63,25 @@ def _runs_once(unit: Unit) -> bool:
         if u.name.startswith("test") or u.name in ("main", "setUp", "setUpClass"):
             return True
         if u.cls is not None and (u.cls.name.endswith("Test") or u.cls.name.startswith("Test")):
+            return True
+        u = u.parent
+    return False
+
+
+# functions a program calls once or a few times (loading, set-up, conversion): a
+# per-call recompile there is not worth a warning
+_ONCE_PREFIXES = ("load", "restore", "from_", "init", "setup", "set_up", "build", "create", "convert", "export")
+
+
+def _called_rarely(unit: Unit, path: str) -> bool:
+    """The rule of thumb for the per-call case: stay quiet in test modules (their
+    helpers run a handful of times) and in load/set-up/conversion functions."""
+    base = os.path.basename(path)
+    if base.startswith("test_") or base.endswith("_test.py") or base == "conftest.py":
+        return True
+    u: Optional[Unit] = unit
+    while u is not None and not u.is_module:
+        if u.name.lstrip("_").lower().startswith(_ONCE_PREFIXES) or u.name == "__init__":
             return True
         u = u.parent
     return False
@@ -87,7 +112,12 @@ class RecompileFreshFunction(Rule):
         "checkpoint(...)`, or a function defined inside the loop body;\n"
         "* and either the wrap is inside a loop and the result is called in that loop, or the wrap "
         "is called immediately (`jax.jit(lambda x: ...)(x)`) inside a function body, so every call "
-        "of the function compiles again (test functions, `main` and `setUp`, which run once, are skipped).\n\n"
+        "of the function compiles again. Rule of thumb for this per-call case: functions that run "
+        "once or a few times are skipped: test functions, `main`, `setUp`, every function of a "
+        "test module (`test_*.py`, `*_test.py`, `conftest.py`), and load/set-up/conversion "
+        "functions (named `load*`, `restore*`, `from_*`, `init*`, `setup*`, `build*`, `create*`, "
+        "`convert*`, `export*`, `__init__`). `jit(..., inline=True)` is skipped too (it is meant "
+        "to be inlined into an enclosing trace).\n\n"
         "Re-wrapping a named module-level function (`jax.jit(step)` in a loop) is not flagged: "
         "jit's cache is keyed on the function object, so it compiles once. Code that is itself "
         "traced is not flagged (an inner `jit` is inlined into the outer trace, which is cached). "
@@ -254,6 +284,22 @@ class RecompileFreshFunction(Rule):
                 return fns
             """
         ),
+        # run once per program (loading a checkpoint), and inlined into an outer trace
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def load_params(path, template):
+                raw = jnp.load(path)
+                return jax.jit(lambda r: r.astype(template.dtype).reshape(template.shape))(raw)
+
+
+            def add(a, b):
+                return jax.jit(lambda x, y: x + y, inline=True)(a, b)
+            """
+        ),
     ]
 
     INVALID = [
@@ -358,6 +404,20 @@ class RecompileFreshFunction(Rule):
                 "`jit` of the result of `grad(...)` compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
             ],
         ),
+        # a predict function is called again and again
+        Invalid(
+            """
+            import jax
+
+
+            def predict_batch(params, x):
+                return jax.jit(lambda p, v: v @ p)(params, x)
+            """,
+            expected=[(5, 12)],
+            messages=[
+                "`jit` of a `lambda` compiles again on every call of `predict_batch`: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -411,9 +471,11 @@ class RecompileFreshFunction(Rule):
             reason = self._fresh_wrap(func, loop)
             if reason is None:
                 return
+            if _inline(func):
+                return  # jit(..., inline=True): inlined into the caller's trace
             if loop is not None:
                 self._report(func, reason, "every iteration of the loop")
-            elif not ctx.unit.is_module and not _runs_once(ctx.unit):
+            elif not ctx.unit.is_module and not _runs_once(ctx.unit) and not _called_rarely(ctx.unit, ctx.path):
                 self._report(func, reason, f"every call of `{ctx.unit.name}`")
             return
         if isinstance(func, cst.Name) and func.value in self._pending:

@@ -66,7 +66,10 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
         "Inside code JAX traces (`jit`, `vmap`, `lax.scan` bodies, ...), flags a Python `for` loop "
         "or comprehension over `range(N)` where `N` is known statically and is at least "
         "`max-unrolled-loop` (default 100): an integer literal, a module-level constant assigned "
-        "once to a literal, or a product/sum of those."
+        "once to a literal, or a product/sum of those.\n\n"
+        "Rule of thumb for functions that run once (a `main`, a test): it is still reported, "
+        "because the cost is compile time and the first call pays it in full, however few calls "
+        "follow. A loop of 1 iteration, or one whose bound is below the threshold, is never reported."
     )
     why_bad = (
         "A Python loop under `jit` runs while tracing: every iteration is copied into the "

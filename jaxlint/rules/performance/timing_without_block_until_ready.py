@@ -132,6 +132,35 @@ class TimingWithoutBlocking(Rule):
                 return time.time() - t0
             """
         ),
+        # `if converged(err):` converts a jitted result to bool: every iteration waits
+        Valid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def relax(u):
+                new = 0.5 * (jnp.roll(u, 1) + jnp.roll(u, -1))
+                return new, jnp.max(jnp.abs(new - u))
+
+
+            @jax.jit
+            def converged(err):
+                return err < 1e-6
+
+
+            def solve(u, iters):
+                t0 = time.perf_counter()
+                for _ in range(iters):
+                    u, err = relax(u)
+                    if converged(err):
+                        break
+                return u, time.perf_counter() - t0
+            """
+        ),
     ]
 
     INVALID = [
@@ -218,6 +247,54 @@ class TimingWithoutBlocking(Rule):
                 "`time.monotonic()` is read while the JAX computation started on line 6 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
+        # the test reads a Python flag, not the jitted result: nothing waits
+        Invalid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def relax(u):
+                return 0.5 * (jnp.roll(u, 1) + jnp.roll(u, -1))
+
+
+            def solve(u, iters, verbose):
+                t0 = time.perf_counter()
+                for _ in range(iters):
+                    if verbose:
+                        print("step")
+                    u = relax(u)
+                return u, time.perf_counter() - t0
+            """,
+            expected=[(18, 15)],
+            messages=[
+                "`time.perf_counter()` is read while the JAX computation started on line 17 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+            fixed="""
+            import time
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def relax(u):
+                return 0.5 * (jnp.roll(u, 1) + jnp.roll(u, -1))
+
+
+            def solve(u, iters, verbose):
+                t0 = time.perf_counter()
+                for _ in range(iters):
+                    if verbose:
+                        print("step")
+                    u = jax.block_until_ready(relax(u))
+                return u, time.perf_counter() - t0
+            """,
+            unsafe=True,
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -226,6 +303,7 @@ class TimingWithoutBlocking(Rule):
         self._start: Optional[cst.Call] = None
         self._pending: list[cst.Call] = []
         self._ignore: set[int] = set()
+        self._waited: set[int] = set()  # calls whose result a Python test converts to bool
 
     def _sync(self) -> None:
         if self._unit is not self.ctx.unit:
@@ -238,7 +316,18 @@ class TimingWithoutBlocking(Rule):
         self._sync()
         self._pending = []
 
-    visit_If = visit_While = visit_Assert = visit_FormattedString = visit_Await = _clear
+    visit_FormattedString = visit_Await = _clear
+
+    def _clear_test(self, node) -> None:
+        """``if f(x):`` / ``while ...:`` / ``assert ...``: Python calls ``bool()`` on the
+        test, which waits for the JAX computation it depends on (and, in dispatch
+        order, for every computation started before it)."""
+        self._clear()
+        self._waited.update(id(d) for d in descendants(node.test) if isinstance(d, cst.Call))
+        if isinstance(node.test, cst.Call):
+            self._waited.add(id(node.test))
+
+    visit_If = visit_While = visit_Assert = _clear_test
 
     def visit_Call(self, node: cst.Call) -> None:
         self._sync()
@@ -265,7 +354,7 @@ class TimingWithoutBlocking(Rule):
                     self._ignore.update(id(x) for x in descendants(node) if isinstance(x, cst.Call))
                     return
         if self._starts_jax_work(node, q):
-            if "block_until_ready" in ctx.code(node):
+            if "block_until_ready" in ctx.code(node) or id(node) in self._waited:
                 self._pending = []
             else:
                 self._pending.append(node)
@@ -297,11 +386,7 @@ class TimingWithoutBlocking(Rule):
         last = self._pending[-1]
         ctx = self.ctx
         timer = ctx.code(stop.func).strip()
-        jax_alias = None
-        for local, full in ctx.imports.names.items():
-            if full == "jax" and ctx.qualname(cst.Name(local)) == "jax":
-                jax_alias = local
-                break
+        jax_alias = self.module_alias("jax")
         rfix = None
         if jax_alias is not None:
             rfix = fix(

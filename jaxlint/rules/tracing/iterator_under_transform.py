@@ -153,6 +153,22 @@ class IteratorUnderTransform(Rule):
                     return x * 2
             """
         ),
+        # a helper consuming an iterator its traced caller makes afresh on each trace
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def _rebuild(shapes, leaves_iter):
+                return [next(leaves_iter).reshape(s) for s in shapes]
+
+
+            @jax.jit
+            def unflatten(flat):
+                return _rebuild([(2,), (3,)], iter([flat[:2], flat[2:]]))
+            """
+        ),
     ]
 
     INVALID = [
@@ -230,6 +246,27 @@ class IteratorUnderTransform(Rule):
                 "`yield` in `gen`, which JAX traces (decorated with @jax.jit): a generator cannot be traced or return arrays. Return a stacked array, or use `lax.scan`",
             ],
         ),
+        # the iterator is a parameter of the jitted function itself (and of its closure)
+        Invalid(
+            """
+            import jax
+
+
+            def _take(it):
+                return next(it)
+
+
+            @jax.jit
+            def step(x, batches):
+                def inner():
+                    return next(batches)
+                return x + inner() + _take(batches)
+            """,
+            expected=[(11, 16)],
+            messages=[
+                "`next()` on an iterator from outside traced code runs once, at trace time: the compiled function reuses that single element on every call/iteration (silently wrong). Index an array instead (`xs[i]`), or iterate with `lax.scan`",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -277,19 +314,36 @@ class IteratorUnderTransform(Rule):
                 f"(e.g. `jnp.asarray(list(...))`) instead",
             )
 
+    def _made_under_trace(self, name: str) -> bool:
+        """Is the iterator ``name`` made on each trace?  A parameter of a helper
+        called from traced code (its caller may pass ``iter(leaves)`` afresh), or a
+        variable of an enclosing traced function that is not a trace root: yes.
+        A parameter of the traced function itself, or a name bound outside traced
+        code: no, it comes from outside."""
+        roots = ("decorated with", "wrapped by", "a body passed to")
+        u = self.ctx.unit
+        first = True
+        while u is not None and not u.is_module:
+            is_param = u.param(name) is not None
+            if is_param or (not first and name in u.assigned):
+                if not u.traced or u.host:
+                    return False
+                if not is_param:
+                    return True  # a local of an enclosing traced function
+                return not any(r.startswith(roots) for r in u.reasons)
+            first = False
+            u = u.parent
+        return False
+
     def _check_next(self, node: cst.Call, it: cst.BaseExpression) -> None:
         ctx = self.ctx
         if isinstance(it, cst.Name):
-            # an iterator bound in traced code (a local, a parameter, or a closure over
-            # the enclosing traced function's) is made or handed over within the same
-            # trace; one bound in host code or at module level outlives the trace
-            u = ctx.unit
-            while u is not None and not u.is_module:
-                if (it.value in u.assigned or u.param(it.value) is not None) and it.value not in u.global_names:
-                    if u.traced and not u.host:
-                        return
-                    break
-                u = u.parent
+            params = {p.name for p in ctx.unit.params}
+            local = ctx.local(it.value) is not None and it.value not in params
+            if local:
+                return
+            if self._made_under_trace(it.value):
+                return
         elif not isinstance(it, cst.Attribute):
             return  # next(iter(...)), next(genexp): a fresh iterator on each trace
         self.report(

@@ -100,8 +100,8 @@ class NumpyOnTracer(Rule):
             import numpy as np
 
 
-            def check_rank(x, rank):
-                # tracers have `.shape`: the NumPy branch never runs under a trace
+            def check_rank(x: jax.Array, rank):
+                # arrays have `.shape`: the NumPy branch never runs under a trace
                 shape = x.shape if hasattr(x, "shape") else np.asarray(x).shape
                 return len(shape) == rank
 
@@ -182,6 +182,46 @@ class NumpyOnTracer(Rule):
 
             def loss(params, batch):
                 return np.log(np.asarray(batch)).sum() * params
+            """
+        ),
+        # under trace the argument is a tracer, never a NumPy array: the branch is dead
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            @jax.jit
+            def stack_rows(rows):
+                if isinstance(rows[0], np.ndarray):
+                    return np.stack(rows)
+                return jnp.stack(rows)
+
+
+            @jax.jit
+            def norm(x):
+                if not isinstance(x, jax.Array):
+                    return np.linalg.norm(x)
+                return jnp.linalg.norm(x)
+            """
+        ),
+        # a tracer has `.shape`: the NumPy fallback never runs under trace
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            def rank_of(a: jax.Array):
+                shape = a.shape if hasattr(a, "shape") else np.asarray(a).shape
+                return len(shape)
+
+
+            @jax.jit
+            def flatten(x: jax.Array):
+                return x.reshape(-1) if rank_of(x) > 1 else x
             """
         ),
     ]
@@ -287,6 +327,46 @@ class NumpyOnTracer(Rule):
             out, _ = lax.scan(body, 0.0, jnp.arange(3.0))
             """,
             unsafe=True,
+        ),
+        # a tracer *is* a jax.Array: the NumPy branch runs under trace
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            @jax.jit
+            def stack_rows(rows):
+                if isinstance(rows[0], jax.Array):
+                    return np.stack(rows)
+                return jnp.stack(rows)
+            """,
+            expected=[(9, 16)],
+            messages=[
+                "`np.stack` on a traced value (it depends on the traced argument `rows` of `stack_rows` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.stack` (jax.numpy) instead",
+            ],
+        ),
+        # the guard tests another attribute: the NumPy call runs on the tracer
+        Invalid(
+            """
+            import jax
+            import numpy as np
+
+
+            def rank_of(a: jax.Array):
+                shape = a.shape if hasattr(a, "tolist_shape") else np.asarray(a).shape
+                return len(shape)
+
+
+            @jax.jit
+            def flatten(x: jax.Array):
+                return x.reshape(-1) if rank_of(x) > 1 else x
+            """,
+            expected=[(6, 56)],
+            messages=[
+                "`np.asarray` on a traced value (it depends on the traced argument `a` of `rank_of` (called from traced `flatten`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) instead",
+            ],
         ),
     ]
 

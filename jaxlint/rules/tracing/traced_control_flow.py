@@ -391,6 +391,33 @@ class TracedControlFlow(Rule):
                 return k + c
             """
         ),
+        # a submodule's `__call__` only ever called by its holder with a static length
+        Valid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            MAX_LEN = 128
+
+
+            class Positions(eqx.Module):
+                table: jax.Array
+
+                def __call__(self, n):
+                    if n > self.table.shape[0]:
+                        raise ValueError("sequence too long")
+                    return self.table[:n]
+
+
+            class Encoder(eqx.Module):
+                pos: Positions
+
+                def __call__(self, x):
+                    n = min(x.shape[0], MAX_LEN)
+                    return x[:n] + self.pos(n)
+            """
+        ),
     ]
 
     INVALID = [
@@ -576,6 +603,33 @@ class TracedControlFlow(Rule):
             expected=[(6, 33)],
             messages=[
                 "Python `if (in a comprehension)` on a traced value: it depends on the traced argument `x` of `f` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jnp.where` or a boolean mask with a fixed size; or, if `x` is a Python value, mark it static (static_argnums=0)",
+            ],
+        ),
+        # the holder passes a length computed from the data: traced
+        Invalid(
+            """
+            import equinox as eqx
+            import jax
+
+
+            class Positions(eqx.Module):
+                table: jax.Array
+
+                def __call__(self, n):
+                    if n > self.table.shape[0]:
+                        raise ValueError("sequence too long")
+                    return self.table * n
+
+
+            class Encoder(eqx.Module):
+                pos: Positions
+
+                def __call__(self, x, mask):
+                    return x + self.pos(mask.sum())
+            """,
+            expected=[(9, 12)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `n` of `__call__` (a method of the module class Positions); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
             ],
         ),
     ]

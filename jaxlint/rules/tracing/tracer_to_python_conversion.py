@@ -108,6 +108,94 @@ class TracerConversion(Rule):
                 return x[:n], x[n:], x[::2]
             """
         ),
+        # lax.psum of a Python number is the axis size as a Python int (as lax.axis_size)
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            @partial(jax.pmap, axis_name="ring")
+            def rotate_all(x):
+                n = lax.psum(1, "ring")
+                outs = [lax.ppermute(x, "ring", [(i, (i + k) % n) for i in range(n)]) for k in range(n)]
+                return jnp.stack(outs) / float(lax.axis_size("ring"))
+            """
+        ),
+        # the enclosing function returns before jitting when `temperature` is None, so
+        # under trace the `is None` branch of the closure is dead
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def make_sampler(temperature=None):
+                def sample(logits):
+                    if temperature is None:
+                        return int(jnp.argmax(logits))
+                    return jax.nn.softmax(logits / temperature)
+
+                if temperature is None:
+                    return sample
+                return jax.jit(sample)
+            """
+        ),
+        # a module helper method whose every call in the file passes a shape: static
+        Valid(
+            """
+            import jax.numpy as jnp
+            from flax import nnx
+
+
+            class GRU(nnx.Module):
+                def __init__(self, hidden: int, rngs: nnx.Rngs):
+                    self.hidden = hidden
+                    self.cell = nnx.GRUCell(hidden, hidden, rngs=rngs)
+
+                def zero_state(self, batch_shape):
+                    return jnp.zeros((*batch_shape, self.hidden))
+
+                def __call__(self, xs):
+                    h = self.zero_state(xs.shape[:1])
+                    for t in range(xs.shape[1]):
+                        h, _ = self.cell(h, xs[:, t])
+                    return h
+
+
+            @nnx.jit
+            def encode(model, xs):
+                return model(xs), model.zero_state((4,))
+            """
+        ),
+        # a call of another class's method of the same name (`linen.LSTMCell`) is not a
+        # call of this helper
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from flax import linen, nnx
+
+
+            class Cell(nnx.Module):
+                def __init__(self, hidden: int):
+                    self.hidden = hidden
+
+                def initialize_carry(self, input_shape, rngs):
+                    return jnp.zeros((input_shape[0], self.hidden))
+
+
+            def test_carry_shapes():
+                x = jnp.ones((2, 5, 3))
+                ours = Cell(4).initialize_carry(x.shape, nnx.Rngs(0))
+                ref = linen.LSTMCell(features=4)
+                theirs = ref.initialize_carry(jax.random.key(0), x[:, 0].shape)
+                assert ours.shape == theirs[1].shape
+            """
+        ),
     ]
 
     INVALID = [
@@ -201,6 +289,69 @@ class TracerConversion(Rule):
             messages=[
                 "A shape or size passed to `.reshape()` is traced: it depends on the traced argument `k` of `f` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `k` is a Python value, mark it static (static_argnums=1)",
                 "A shape or size passed to `jax.random.normal` is traced: it depends on the traced argument `k` of `f` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `k` is a Python value, mark it static (static_argnums=1)",
+            ],
+        ),
+        # psum of an array is an array, whatever its dtype
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            from jax import lax
+
+
+            @partial(jax.pmap, axis_name="ring")
+            def total_steps(counts):
+                n = lax.psum(counts.sum(), "ring")
+                return [counts * k for k in range(n)]
+            """,
+            expected=[(10, 33)],
+            messages=[
+                "`range()` needs a concrete value, but its argument is traced: it depends on the traced argument `counts` of `total_steps` (wrapped by jax.pmap); this raises TracerIntegerConversionError. Instead, use `jax.lax.fori_loop`/`lax.scan` for loops of traced length",
+            ],
+        ),
+        # no early return: `make_sampler()` jits the closure with `temperature` None
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def make_sampler(temperature=None):
+                def sample(logits):
+                    if temperature is None:
+                        return int(jnp.argmax(logits))
+                    return jax.nn.softmax(logits / temperature)
+
+                if temperature is None:
+                    print("greedy")
+                return jax.jit(sample)
+            """,
+            expected=[(8, 20)],
+            messages=[
+                "`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `logits` of `sample` (wrapped by jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the traced function",
+            ],
+        ),
+        # one call passes a traced value: the helper's parameter is traced
+        Invalid(
+            """
+            import jax.numpy as jnp
+            from flax import nnx
+
+
+            class GRU(nnx.Module):
+                def __init__(self, hidden: int, rngs: nnx.Rngs):
+                    self.hidden = hidden
+
+                def zero_state(self, batch):
+                    return jnp.zeros((int(batch), self.hidden))
+
+                def __call__(self, xs, lengths):
+                    return self.zero_state(xs.shape[0]) + self.zero_state(lengths.max())
+            """,
+            expected=[(10, 27)],
+            messages=[
+                "`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `batch` of `zero_state` (a method of the module class GRU); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the traced function",
             ],
         ),
     ]

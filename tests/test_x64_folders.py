@@ -1,0 +1,69 @@
+"""x64 switched on for a folder: a conftest.py (run by pytest before the tests
+beside and below it) or a package __init__.py (run at import, before its
+submodules) that enables x64 makes the project driver lint the files of that
+folder tree with x64 on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from jaxlint.cli import cli
+
+F64 = "import jax.numpy as jnp\n\n\ndef test_steps():\n    return jnp.zeros(3, dtype=jnp.float64)\n"
+ENABLE = 'import jax\n\njax.config.update("jax_enable_x64", True)\n'
+MSG = ("JAX110 `float64` requested in `jnp.zeros` is silently truncated to 32-bit because "
+       "jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), "
+       "or use `float32`")
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+
+
+def _check(root: Path, monkeypatch) -> list[str]:
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--output-format", "concise", "."])
+    return [line for line in result.stdout.splitlines() if "JAX110" in line]
+
+
+@pytest.mark.parametrize("enabler", [
+    ENABLE,
+    # in a hook or an autouse fixture: pytest runs it before the tests too
+    'import jax\nimport pytest\n\n\n@pytest.fixture(autouse=True, scope="session")\n'
+    'def _x64():\n    jax.config.update("jax_enable_x64", True)\n',
+])
+def test_conftest_enables_x64_for_its_folder_tree(tmp_path, monkeypatch, enabler):
+    _write(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'demo'\n",
+        "tests/conftest.py": enabler,
+        "tests/test_solver.py": F64,
+        "tests/deep/test_more.py": F64,
+        "scripts/run.py": F64,  # not below the conftest.py: x64 is off there
+    })
+    assert _check(tmp_path, monkeypatch) == [f"scripts/run.py:5:31: {MSG}"]
+
+
+def test_conftest_setting_another_flag_leaves_x64_off(tmp_path, monkeypatch):
+    _write(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'demo'\n",
+        "tests/conftest.py": 'import jax\n\njax.config.update("jax_numpy_rank_promotion", "raise")\n',
+        "tests/test_solver.py": F64,
+    })
+    assert _check(tmp_path, monkeypatch) == [f"tests/test_solver.py:5:31: {MSG}"]
+
+
+def test_package_init_at_import_but_not_in_a_function(tmp_path, monkeypatch):
+    _write(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'demo'\n",
+        "dbl/__init__.py": ENABLE,
+        "dbl/core.py": F64,
+        "lazy/__init__.py": 'import jax\n\n\ndef use_double():\n    jax.config.update("jax_enable_x64", True)\n',
+        "lazy/core.py": F64,
+    })
+    assert _check(tmp_path, monkeypatch) == [f"lazy/core.py:5:31: {MSG}"]
