@@ -4,6 +4,7 @@
     jaxlint rules                list every rule
     jaxlint rule CODE            show one rule's documentation
     jaxlint clean                remove the cache
+    jaxlint server               run the language server (LSP over stdio) for editors
 
 Exit codes: 0 no findings, 1 findings, 2 a usage, configuration or internal
 error (also when a path is missing or a file could not be read).
@@ -715,6 +716,17 @@ def clean_command(cache_dir: Optional[str], config: Optional[str]) -> None:
         error(f"{target}: cannot be removed ({exc.strerror or exc})" if exc.strerror else str(exc))
         sys.exit(EXIT_ERROR)
     click.echo(f"Removed cache at {target}" if removed else f"No cache at {target}")
+
+
+# ----------------------------------------------------------------------------- server
+
+
+@cli.command("server")
+def server_command() -> None:
+    """Run the language server (LSP over stdio) for editors: see docs/editors.md."""
+    from jaxlint.server import main as run_server  # pygls is imported only here
+
+    sys.exit(run_server())
 
 
 # ----------------------------------------------------------------------------- entry
