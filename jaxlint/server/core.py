@@ -324,12 +324,18 @@ class LintOutcome:
     failed_rules: list[tuple[str, str]] = field(default_factory=list)
 
 
-def lint_text(text: str, path: str, settings: LintSettings) -> LintOutcome:
-    """Lint an in-memory buffer.  Never raises: a rule that fails is left out
-    and named in ``failed_rules`` (the others' findings are kept)."""
+def lint_text(text: str, path: str, settings: LintSettings, parser=None) -> LintOutcome:
+    """Lint an in-memory buffer (with ``parser``, an ``IncrementalParser`` that
+    saw the buffer's earlier versions, only changed statements are re-parsed).
+    Never raises: a rule that fails is left out and named in ``failed_rules``
+    (the others' findings are kept)."""
     from jaxlint.linter import lint_source
 
     try:
+        if parser is not None:
+            from jaxlint.server.incremental import lint_incremental
+
+            return LintOutcome(lint_incremental(parser, text, path, settings))
         return LintOutcome(lint_source(text, path, settings))
     except Exception:
         whole = traceback.format_exc()

@@ -6,6 +6,9 @@ a change schedules a lint shortly after it (``DEBOUNCE_S``), a change that
 arrives during a lint makes that document be linted once more, and a result
 is published only if the document is still at the version that was linted.
 
+Each open document keeps an ``IncrementalParser``: after an edit only the
+top-level statements whose text changed are parsed again (``incremental.py``).
+
 Diagnostics are pushed (``textDocument/publishDiagnostics``) unless the client
 pulls them (``textDocument/diagnostic``), as Ruff's server does.
 
@@ -35,6 +38,7 @@ from jaxlint import __version__
 from jaxlint.config import ConfigError
 from jaxlint.findings import Finding
 from jaxlint.server import core
+from jaxlint.server.incremental import IncrementalParser
 from jaxlint.settings import LintSettings
 
 DEBOUNCE_S = 0.015  # coalesce the bursts of didChange a fast typist sends
@@ -73,6 +77,7 @@ class JaxlintServer(LanguageServer):
         self.running: set[str] = set()
         self.dirty: set[str] = set()
         self.linted: dict[str, Linted] = {}
+        self.parsers: dict[str, IncrementalParser] = {}  # per open document
         self.shown: set[str] = set()
         self.pull = False
 
@@ -158,7 +163,8 @@ class JaxlintServer(LanguageServer):
         except ConfigError as exc:
             messages.append(str(exc))
             return Linted(version, text, [], None, display), [], messages
-        outcome = core.lint_text(text, display, settings)
+        parser = self.parsers.setdefault(uri, IncrementalParser())
+        outcome = core.lint_text(text, display, settings, parser)
         if outcome.result.error:
             messages.append(f"{display}: {outcome.result.error}")
         linted = Linted(version, text, outcome.result.findings, settings, display)
@@ -176,6 +182,8 @@ class JaxlintServer(LanguageServer):
         loop = asyncio.get_running_loop()
         linted, failed, messages = await loop.run_in_executor(
             self.executor, self._lint_job, uri, version, text)
+        if uri not in self.workspace.text_documents:  # closed meanwhile
+            self.parsers.pop(uri, None)
         for code, tb in failed:
             self.log(f"jaxlint: rule {code} failed on {linted.path} and was skipped; "
                      f"the other rules still report.\n{tb}", types.MessageType.Error)
@@ -376,6 +384,7 @@ def did_close(ls: JaxlintServer, params: types.DidCloseTextDocumentParams) -> No
     if handle is not None:
         handle.cancel()
     ls.linted.pop(uri, None)
+    ls.parsers.pop(uri, None)
     if not ls.pull:
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
