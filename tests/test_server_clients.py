@@ -219,3 +219,18 @@ def test_static_engine_does_not_import_pygls(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code, str(src)], capture_output=True, text=True,
                           timeout=60)
     assert proc.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_without_pygls_one_clear_line(tmp_path):
+    import os
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text("import sys\nsys.modules['pygls'] = None\n")
+    env = dict(os.environ, PYTHONPATH=str(site))
+    proc = subprocess.run(SERVER, input=b"", capture_output=True, timeout=60, env=env)
+    assert proc.returncode == 2
+    assert proc.stdout == b""
+    assert proc.stderr.decode() == (
+        "error: `jaxlint server` needs pygls 2 and lsprotocol (the `lsp` extra): "
+        "pip install 'pygls>=2.0' 'lsprotocol>=2025.0.0'\n")

@@ -112,3 +112,47 @@ def test_the_skip_reason_is_clear(monkeypatch):
         "nvim is not installed and installing it needs root (apt-get install neovim)")
     monkeypatch.setattr(mod.shutil, "which", lambda name: None)
     assert mod._install_neovim() == "nvim is not installed and apt-get is not available to install it"
+
+
+DOCS_SOURCE = textwrap.dedent('''\
+    import jax
+
+
+    def g():
+        key = jax.random.PRNGKey(0)
+        a = jax.random.normal(key, (3,))
+        b = jax.random.normal(key, (3,))
+        return jax.tree_map(lambda v: v, (a, b))
+    ''')
+
+
+def docs_neovim_block() -> str:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "editors.md").read_text()
+    section = text.split("\n## Neovim\n", 1)[1].split("\n## ", 1)[0]
+    return section.split("```lua\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_documented_neovim_setup_works(nvim, tmp_path):
+    """docs/editors.md's Neovim block, as the user's init.lua, with `jaxlint` on PATH."""
+    init = tmp_path / "init.lua"
+    init.write_text(docs_neovim_block())
+    src = tmp_path / "model.py"
+    src.write_text(DOCS_SOURCE)
+    out = tmp_path / "result.json"
+    env = dict(os.environ, JAXLINT_OUT=str(out),
+               PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+               XDG_STATE_HOME=str(tmp_path / "state"), XDG_DATA_HOME=str(tmp_path / "data"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"))
+    driver = Path(__file__).resolve().parent / "editors" / "nvim_docs_driver.lua"
+    proc = subprocess.run(
+        [nvim, "--headless", "-u", str(init), "-i", "NONE", "-n", str(src), "-c", f"luafile {driver}"],
+        env=env, capture_output=True, text=True, timeout=180, cwd=tmp_path,
+    )
+    assert out.is_file(), f"nvim wrote no result (exit {proc.returncode}): {proc.stderr[-2000:]}"
+    result = json.loads(out.read_text())
+    assert result["errors"] == [], result
+    assert result["filetype"] == "python"
+    # JAX950 is opt-in: it is there because of the snippet's init_options
+    assert result["before"] == [["JAX950", 4, 10], ["JAX301", 6, 8], ["JAX901", 7, 11]]
+    assert result["lines"] == DOCS_SOURCE.replace("jax.tree_map(", "jax.tree.map(").splitlines()
+    assert result["after"] == [["JAX950", 4, 10], ["JAX301", 6, 8]]

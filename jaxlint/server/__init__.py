@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 
 MISSING_DEPENDENCY = (
-    "`jaxlint server` needs pygls 2 and lsprotocol: install them with "
-    "`pip install 'jax-sharpbits[lsp]'`"
+    "`jaxlint server` needs pygls 2 and lsprotocol (the `lsp` extra): "
+    "pip install 'pygls>=2.0' 'lsprotocol>=2025.0.0'"
 )
 
 
