@@ -234,3 +234,69 @@ def test_without_pygls_one_clear_line(tmp_path):
     assert proc.stderr.decode() == (
         "error: `jaxlint server` needs pygls 2 and lsprotocol (the `lsp` extra): "
         "pip install 'pygls>=2.0' 'lsprotocol>=2025.0.0'\n")
+
+
+class _Raw:
+    """The server as a subprocess, spoken to in raw JSON-RPC."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL)
+        self.replies: dict = {}
+
+    def send(self, *messages) -> None:
+        for m in messages:
+            self.proc.stdin.write(_frame(m))
+        self.proc.stdin.flush()
+
+    def wait_for(self, *ids) -> None:
+        while not all(i in self.replies for i in ids):
+            headers = {}
+            while True:
+                line = self.proc.stdout.readline()
+                assert line, "the server closed its output"
+                if line == b"\r\n":
+                    break
+                key, _, value = line.decode().partition(": ")
+                headers[key] = value.strip()
+            body = json.loads(self.proc.stdout.read(int(headers["Content-Length"])))
+            if "id" in body and "method" not in body:
+                self.replies[body["id"]] = body
+
+
+def test_a_cancelled_request_leaves_the_server_working(tmp_path):
+    src = tmp_path / "c.py"
+    src.write_text(SAMPLE)
+    uri = src.as_uri()
+    doc = {"uri": uri}
+    raw = _Raw()
+    try:
+        raw.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                  "params": {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}})
+        raw.wait_for(1)
+        raw.send(
+            {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+            {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": uri, "languageId": "python", "version": 1, "text": SAMPLE}}},
+            {"jsonrpc": "2.0", "id": 2, "method": "textDocument/codeAction", "params": {
+                "textDocument": doc, "range": {"start": {"line": 0, "character": 0},
+                                               "end": {"line": 30, "character": 0}},
+                "context": {"diagnostics": []}}},
+            {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 2}},
+            {"jsonrpc": "2.0", "id": 3, "method": "textDocument/diagnostic",
+             "params": {"textDocument": doc}},
+        )
+        raw.wait_for(2, 3)
+        # cancelled (RequestCancelled), or answered when it finished first
+        assert raw.replies[2].get("error", {}).get("code") == -32800 or "result" in raw.replies[2]
+        assert [d["code"] for d in raw.replies[3]["result"]["items"]] == [
+            "JAX101", "JAX102", "JAX301", "JAX901"]
+        raw.send({"jsonrpc": "2.0", "id": 4, "method": "shutdown"})
+        raw.wait_for(4)
+        assert raw.replies[4]["result"] is None
+        raw.send({"jsonrpc": "2.0", "method": "exit"})
+        assert raw.proc.wait(timeout=60) == 0
+    finally:
+        if raw.proc.poll() is None:
+            raw.proc.kill()
+            raw.proc.wait()

@@ -28,6 +28,7 @@ import bisect
 import re
 import traceback
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
@@ -362,6 +363,7 @@ def lint_text(text: str, path: str, settings: LintSettings, parser=None) -> Lint
 # ----------------------------------------------------------------------------- diagnostics
 
 
+@lru_cache(maxsize=None)
 def rule_page(code: str) -> Optional[Path]:
     """The rule's documentation page where the user has it (a checkout's or an
     installed copy's ``docs/rules/CODE.md``), or None."""
