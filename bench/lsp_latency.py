@@ -17,14 +17,16 @@ Measured over stdio with pygls's client, the server a separate process:
   removed, alternately; sent as incremental ``didChange``) until the
   ``publishDiagnostics`` of that version arrives; median of N edits per file.
 
-Each is also given as a ratio to ``lint_source`` on the same text in this
-process (the work the server cannot avoid), because machines here are noisy.
+The edit latency is also given as a ratio to a full ``lint_source`` of the same
+text in this process, measured next to each session, because machines here are
+noisy (the load average is printed too).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import subprocess
 import sys
@@ -164,31 +166,40 @@ def main() -> int:
             path = Path(tmp) / f"continuous_{target}.py"
             path.write_text(text)
             files[f"{len(text.splitlines())} lines"] = path
-        floor = {label: in_process_ms(p.read_text(), str(p), 5) for label, p in files.items()}
-        rounds = [asyncio.run(measure(files, args.edits)) for _ in range(args.rounds)]
+        floors: list[dict] = []
+        rounds: list[dict] = []
+        load = [os.getloadavg()[0]]
+        for _ in range(args.rounds):  # the floor is measured next to each session
+            floors.append({label: in_process_ms(p.read_text(), str(p), 3) for label, p in files.items()})
+            rounds.append(asyncio.run(measure(files, args.edits)))
+        load.append(os.getloadavg()[0])
     import platform
 
-    import libcst
+    from importlib.metadata import version
 
     import jaxlint
 
     print(f"jaxlint {jaxlint.__version__}, CPython {platform.python_version()}, "
-          f"libcst {libcst.__version__ if hasattr(libcst, '__version__') else '?'}, "
+          f"libcst {version('libcst')}, pygls {version('pygls')}, {os.cpu_count()} CPUs, "
+          f"load average {load[0]:.1f} before / {load[1]:.1f} after; "
           f"{args.rounds} server sessions x {args.edits} edits per file")
     starts = [r["start_to_first_ms"] for r in rounds]
     first_label = next(iter(files))
     print(f"start to first diagnostics ({first_label}): median {statistics.median(starts):.0f} ms "
           f"(min {min(starts):.0f}, max {max(starts):.0f})")
-    print("| file | findings | lint_source in-process, ms | diagnostics after an edit: "
-          "median ms (p10-p90) | x lint_source | open to diagnostics, ms |")
+    print("| file | findings | full lint in-process, ms | diagnostics after an edit: "
+          "median ms (p10-p90) | x full lint | open to diagnostics, ms |")
     print("|---|---|---|---|---|---|")
     for label in files:
         lat = sorted(x for r in rounds for x in r[label]["edit_ms"])
         med = statistics.median(lat)
         p10, p90 = lat[len(lat) // 10], lat[(len(lat) * 9) // 10]
+        floor = statistics.median(f[label] for f in floors)
+        ratio = statistics.median(statistics.median(r[label]["edit_ms"]) / f[label]
+                                  for r, f in zip(rounds, floors))
         opens = statistics.median(r[label]["open_ms"] for r in rounds)
-        print(f"| {label} | {rounds[0][label]['findings']} | {floor[label]:.0f} | "
-              f"{med:.0f} ({p10:.0f}-{p90:.0f}) | {med / floor[label]:.2f} | {opens:.0f} |")
+        print(f"| {label} | {rounds[0][label]['findings']} | {floor:.0f} | "
+              f"{med:.0f} ({p10:.0f}-{p90:.0f}) | {ratio:.2f} | {opens:.0f} |")
     return 0
 
 
