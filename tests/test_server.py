@@ -377,3 +377,18 @@ async def test_files_without_jax_and_other_languages(client: LanguageClient):
                                              text="jax = 1\n")))
     await doc.diagnostics()
     assert toml.as_uri() not in client.published and len(client.published) == before
+
+
+async def test_saving_a_configuration_file_in_the_editor_reloads_it(client: LanguageClient):
+    project = client.root / "saved"
+    project.mkdir()
+    cfg = project / "jaxlint.toml"
+    cfg.write_text('ignore = ["JAX9"]\n')
+    doc = Doc(client, project / "m.py", SAMPLE)
+    assert [d.code for d in await doc.diagnostics()] == ["JAX101", "JAX102", "JAX301"]
+    cfg.write_text('ignore = ["JAX3"]\n')
+    before = doc.published_count()
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=cfg.as_uri())))
+    p = await doc.next_publish(before)
+    assert [d.code for d in p.diagnostics] == ["JAX101", "JAX102", "JAX901"]
