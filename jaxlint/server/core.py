@@ -34,7 +34,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 from lsprotocol import types
 
-from jaxlint.config import CONFIG_FILENAMES, ConfigError, ConfigStore, Overrides
+from jaxlint.config import CONFIG_FILENAMES, ConfigStore, Overrides
 from jaxlint.findings import Applicability, FileResult, Finding, Severity
 from jaxlint.fixes import line_offsets, plan_edits
 from jaxlint.ruleinfo import RuleInfo, expand_selector
@@ -377,7 +377,7 @@ def rule_page(code: str) -> Optional[Path]:
     return None
 
 
-def diagnostic(f: Finding, pos: Positions, uri: str, *, unsafe_label: bool = True) -> types.Diagnostic:
+def diagnostic(f: Finding, pos: Positions, uri: str) -> types.Diagnostic:
     """One finding as an LSP diagnostic (``data`` holds what code actions need)."""
     rng = pos.finding_range(f)
     page = rule_page(f.code)
@@ -411,15 +411,10 @@ def diagnostic(f: Finding, pos: Positions, uri: str, *, unsafe_label: bool = Tru
     )
 
 
-def diagnostics(result: FileResult, text: str, uri: str, encoding: str) -> list[types.Diagnostic]:
-    pos = Positions(text, encoding)
-    return [diagnostic(f, pos, uri) for f in result.findings]
-
-
 # ----------------------------------------------------------------------------- code actions
 
 
-def _text_edits(text: str, pos: Positions, edits_groups: Sequence[Sequence]) -> list[types.TextEdit]:
+def text_edits(text: str, pos: Positions, edits_groups: Sequence[Sequence]) -> list[types.TextEdit]:
     spans, _ = plan_edits(text, edits_groups)
     return [
         types.TextEdit(range=types.Range(pos.at_offset(s), pos.at_offset(e)), new_text=c)
@@ -451,7 +446,7 @@ def diff_edit(old: str, new: str, pos: Positions) -> Optional[types.TextEdit]:
     )
 
 
-def _workspace_edit(uri: str, version: Optional[int], edits: list[types.TextEdit],
+def workspace_edit(uri: str, version: Optional[int], edits: list[types.TextEdit],
                     versioned: bool) -> types.WorkspaceEdit:
     if versioned:
         return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(
@@ -473,13 +468,13 @@ def fix_action(f: Finding, text: str, pos: Positions, uri: str, version: Optiona
                diag: types.Diagnostic, versioned: bool = False) -> types.CodeAction:
     """The quick fix of one finding (its own edits, as the CLI would apply them)."""
     assert f.fix is not None
-    edits = _text_edits(text, pos, [f.fix.edits])
+    edits = text_edits(text, pos, [f.fix.edits])
     return types.CodeAction(
         title=fix_title(f),
         kind=types.CodeActionKind.QuickFix,
         diagnostics=[diag],
         is_preferred=f.fix.applicability == Applicability.SAFE,
-        edit=_workspace_edit(uri, version, edits, versioned),
+        edit=workspace_edit(uri, version, edits, versioned),
     )
 
 
@@ -503,7 +498,7 @@ def noqa_action(f: Finding, text: str, pos: Positions, uri: str, version: Option
         title=f"jaxlint: Disable {f.code} for this line",
         kind=types.CodeActionKind.QuickFix,
         diagnostics=[diag],
-        edit=_workspace_edit(uri, version, [edit], versioned),
+        edit=workspace_edit(uri, version, [edit], versioned),
     )
 
 

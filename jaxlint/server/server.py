@@ -284,7 +284,7 @@ class JaxlintServer(LanguageServer):
         edits = await self.fix_all(uri)
         doc = self.workspace.text_documents.get(uri)
         version = doc.version if doc is not None else None
-        action.edit = core._workspace_edit(uri, version, edits or [], self.versioned_edits)
+        action.edit = core.workspace_edit(uri, version, edits or [], self.versioned_edits)
         return action
 
     async def fix_all(self, uri: str) -> Optional[list[types.TextEdit]]:
@@ -300,7 +300,7 @@ class JaxlintServer(LanguageServer):
         doc = self.workspace.text_documents.get(uri)
         version = doc.version if doc is not None else None
         result = await self.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
-            edit=core._workspace_edit(uri, version, edits, self.versioned_edits), label=label))
+            edit=core.workspace_edit(uri, version, edits, self.versioned_edits), label=label))
         return bool(result and result.applied)
 
 
@@ -495,7 +495,7 @@ async def _finding_command(ls: JaxlintServer, args: tuple, noqa: bool) -> bool:
     else:
         if f.fix is None:
             return False
-        edits = core._text_edits(linted.text, pos, [f.fix.edits])
+        edits = core.text_edits(linted.text, pos, [f.fix.edits])
     if not edits:
         return False
     return await ls.apply(uri, edits, f"jaxlint: {'noqa' if noqa else 'fix'} {code}")
