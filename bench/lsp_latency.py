@@ -8,6 +8,9 @@ The files are real JAX code from the pinned benchmark corpus
 ``numpyro/distributions/continuous.py``, cut at the top-level statement
 nearest to 1,000 and to 5,000 lines.
 
+``--with-findings`` appends a function with three findings to each file, so
+that the positions pass (run only for files with findings) is measured too.
+
 Measured over stdio with pygls's client, the server a separate process:
 
 * start to first diagnostics: from launching ``python -m jaxlint server`` to the
@@ -41,6 +44,18 @@ from pygls.lsp.client import LanguageClient
 HERE = Path(__file__).resolve().parent
 SOURCE_FILE = "numpyro-0.22.0/numpyro/distributions/continuous.py"
 SERVER = [sys.executable, "-m", "jaxlint", "server"]
+
+# appended with --with-findings: three sharp bits (JAX101, JAX301, JAX901), so that the
+# positions pass and the diagnostics are part of what each edit costs
+SHARP_BITS = """
+
+def _sharp_bits(key):
+    x = jnp.zeros((3, 3))
+    x[1, :] = 1.0
+    a = jax.random.normal(key, (3,))
+    b = jax.random.normal(key, (3,))
+    return jax.tree_map(lambda v: v, (x, a, b))
+"""
 
 
 def cut(text: str, target: int) -> str:
@@ -167,6 +182,8 @@ def main() -> int:
     ap.add_argument("--corpus", type=Path, default=Path("/tmp/jaxlint-corpus"))
     ap.add_argument("--edits", type=int, default=40, help="edits per file per round")
     ap.add_argument("--rounds", type=int, default=3, help="server sessions")
+    ap.add_argument("--with-findings", action="store_true",
+                    help="append a function with three findings to each file")
     args = ap.parse_args()
     src = args.corpus / SOURCE_FILE
     if not src.is_file():
@@ -176,6 +193,8 @@ def main() -> int:
         files = {}
         for target in (1000, 5000):
             text = cut(full, target)
+            if args.with_findings:  # the file imports jax and jax.numpy as jnp
+                text += SHARP_BITS
             path = Path(tmp) / f"continuous_{target}.py"
             path.write_text(text)
             files[f"{len(text.splitlines())} lines"] = path
