@@ -392,3 +392,24 @@ async def test_saving_a_configuration_file_in_the_editor_reloads_it(client: Lang
         text_document=types.TextDocumentIdentifier(uri=cfg.as_uri())))
     p = await doc.next_publish(before)
     assert [d.code for d in p.diagnostics] == ["JAX101", "JAX102", "JAX901"]
+
+
+async def test_a_configuration_file_named_in_the_settings(client: LanguageClient):
+    (client.root / "custom.toml").write_text('ignore = ["JAX3"]\n')
+    doc = open_doc(client, "configured.py", SAMPLE)
+    assert [d.code for d in await doc.diagnostics()] == [c[0] for c in EXPECTED]
+    before = doc.published_count()
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"jaxlint": {"configuration": "custom.toml"}}))
+    p = await doc.next_publish(before)
+    assert [d.code for d in p.diagnostics] == ["JAX101", "JAX102", "JAX901"]
+    before = doc.published_count()
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"jaxlint": {"configuration": "missing.toml"}}))
+    p = await doc.next_publish(before)
+    assert list(p.diagnostics) == []
+    assert client.messages[-1].message.startswith(f"{client.root / 'missing.toml'}: cannot be read")
+    before = doc.published_count()
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"jaxlint": {}}))
+    assert [d.code for d in (await doc.next_publish(before)).diagnostics] == [c[0] for c in EXPECTED]
