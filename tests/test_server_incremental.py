@@ -110,3 +110,25 @@ def test_unchanged_statements_are_reused():
     assert parser.parse(edited).code == edited
     assert (parser.parsed, parser.reused) == (52, 50)
     same(parser, edited, all_rules())
+
+
+@pytest.mark.parametrize("name", list(EDGE_CASES))
+def test_positions_from_the_statement_cache_equal_a_full_pass(name):
+    from jaxlint import positions
+    from jaxlint.model.walk import children
+
+    text = EDGE_CASES[name]
+    module = IncrementalParser().parse(text)
+    every = []
+    stack = list(module.body)
+    while stack:
+        n = stack.pop()
+        every.append(n)
+        stack.extend(children(n))
+    cache = positions.StatementCache()
+    for wanted in (every, every[:1], every[-3:], every[::7], every[3::11]):
+        full = positions.node_ranges(module, wanted)  # no cache: the whole module
+        got = positions._ranges_by_statement(module, {id(n) for n in wanted}, cache)
+        assert got == full
+    # a node outside the module: the caller falls back to the whole module
+    assert positions._ranges_by_statement(module, {id(object())}, cache) is None

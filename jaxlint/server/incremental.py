@@ -73,6 +73,8 @@ class IncrementalParser:
 
     def __init__(self) -> None:
         self._chunks: dict[tuple, tuple[tuple[cst.BaseStatement, ...], tuple, Optional[cst.Module]]] = {}
+        self._joined: dict[tuple, tuple] = {}
+        self.positions = None  # a jaxlint.positions.StatementCache, made on first use
         self.reused = 0  # statements taken from the previous versions (for tests)
         self.parsed = 0  # statements parsed anew
 
@@ -105,7 +107,8 @@ class IncrementalParser:
         bounds = [1] + starts[1:] + [len(lines) + 1]  # chunk 0 starts at line 1 (header)
         chunks: dict[tuple, tuple] = {}
         body: list[cst.BaseStatement] = []
-        pending: list[cst.EmptyLine] = []
+        pending: tuple = ()
+        joins: dict[tuple, tuple] = {}
         header: tuple = ()
         first_module: Optional[cst.Module] = None
         last_module: Optional[cst.Module] = None
@@ -141,12 +144,20 @@ class IncrementalParser:
                 body.extend(stmts)
             else:
                 if pending:
-                    stmts = (stmts[0].with_changes(
-                        leading_lines=(*pending, *stmts[0].leading_lines)),) + stmts[1:]
+                    # the lines between two statements lead the second (as in a whole
+                    # parse); the joined node is kept so that it too is reused
+                    join_key = (key, id(pending))
+                    joined = self._joined.get(join_key)
+                    if joined is None or joined[0] is not pending:
+                        joined = (pending, stmts[0].with_changes(
+                            leading_lines=(*pending, *stmts[0].leading_lines)))
+                    joins[join_key] = joined
+                    stmts = (joined[1],) + stmts[1:]
                 body.extend(stmts)
-            pending = list(footer)
+            pending = footer
             last_module = module
         self._chunks = chunks  # keep only what the current version uses
+        self._joined = joins
         assert first_module is not None and last_module is not None
         if first_module.default_indent != indent and any(
                 isinstance(getattr(s, "body", None), cst.IndentedBlock) for s in first_module.body):
@@ -154,7 +165,7 @@ class IncrementalParser:
         return cst.Module(
             body=body,
             header=header,
-            footer=tuple(pending),
+            footer=pending,
             encoding=first_module.encoding,
             default_indent=indent,
             default_newline=newline,
@@ -181,7 +192,15 @@ def lint_incremental(parser: IncrementalParser, text: str, path: str,
         if module is None:
             return lint_source(text, path, settings)
         result = FileResult(path=path, parsed=True)
-        result.findings.extend(analyze_module(module, text, path, settings))
+        try:
+            from jaxlint.positions import StatementCache, statement_cache
+        except ImportError:  # the engine moved: positions from the whole module
+            result.findings.extend(analyze_module(module, text, path, settings))
+        else:
+            if parser.positions is None:
+                parser.positions = StatementCache()
+            with statement_cache(parser.positions):
+                result.findings.extend(analyze_module(module, text, path, settings))
         result.findings.sort(key=Finding.sort_key)
         return result
     finally:
