@@ -21,7 +21,7 @@ import pytest
 pytest.importorskip("pygls.lsp.server", reason="the [lsp] extra (pygls 2) is not installed")
 
 SCRIPT = Path(__file__).resolve().parent / "editors" / "nvim_jaxlint.lua"
-INSTALL_TIMEOUT = 600
+INSTALL_TIMEOUT = 300
 
 SOURCE = textwrap.dedent('''\
     import jax
