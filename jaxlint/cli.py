@@ -5,6 +5,7 @@
     jaxlint rule CODE            show one rule's documentation
     jaxlint mcp                  serve the tools to coding agents (MCP over stdio)
     jaxlint clean                remove the cache
+    jaxlint server               run the language server (LSP over stdio) for editors
 
 A first argument that names both a command and an existing file or folder
 (``jaxlint clean`` beside a folder ``clean``) is refused with one line that
@@ -833,6 +834,17 @@ def clean_command(cache_dir: Optional[str], config: Optional[str]) -> None:
         error(f"{target}: cannot be removed ({exc.strerror or exc})" if exc.strerror else str(exc))
         sys.exit(EXIT_ERROR)
     click.echo(f"Removed cache at {target}" if removed else f"No cache at {target}")
+
+
+# ----------------------------------------------------------------------------- server
+
+
+@cli.command("server")
+def server_command() -> None:
+    """Run the language server (LSP over stdio) for editors: see docs/editors.md."""
+    from jaxlint.server import main as run_server  # pygls is imported only here
+
+    sys.exit(run_server())
 
 
 # ----------------------------------------------------------------------------- entry

@@ -99,6 +99,103 @@ def node_ranges(
     without a syntactic position get their whitespace-inclusive range.
     """
     targets = {id(n) for n in nodes}
+    if _statement_cache is not None and targets:
+        ranges = _ranges_by_statement(module, targets, _statement_cache)
+        if ranges is not None:
+            return ranges
     state = _TargetedState(module, set(targets))
     module._codegen(state)
+    return state.ranges
+
+
+# ----------------------------------------------------------------------------- statement cache
+
+
+class StatementCache:
+    """Remembers, for each top-level statement object, its code and the ids of
+    the nodes under it, so that ``node_ranges`` generates code only for the
+    statements that hold a requested node and merely counts the lines of the
+    others.  Worth it only when statement objects are reused from one lint to
+    the next (the language server's incremental parse); ``jaxlint check``
+    never turns it on.  Entries unused for ``KEEP`` calls are dropped."""
+
+    KEEP = 8
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple, list] = {}  # key -> [stmt, ids, code, last call]
+        self._calls = 0
+
+    def entry(self, stmt: cst.CSTNode, module: cst.Module) -> list:
+        key = (id(stmt), module.default_indent, module.default_newline)
+        e = self._entries.get(key)
+        if e is None or e[0] is not stmt:
+            e = [stmt, _subtree_ids(stmt), module.code_for_node(stmt), 0]
+            self._entries[key] = e
+        e[3] = self._calls
+        return e
+
+    def end_call(self) -> None:
+        self._calls += 1
+        old = self._calls - self.KEEP
+        for key in [k for k, e in self._entries.items() if e[3] < old]:
+            del self._entries[key]
+
+
+def _subtree_ids(node: cst.CSTNode) -> frozenset[int]:
+    from jaxlint.model.walk import children
+
+    ids = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        ids.append(id(n))
+        stack.extend(children(n))
+    return frozenset(ids)
+
+
+_statement_cache: Optional[StatementCache] = None
+
+
+@contextmanager
+def statement_cache(cache: StatementCache) -> Iterator[None]:
+    """Use ``cache`` in ``node_ranges`` for the duration (one thread at a time)."""
+    global _statement_cache
+    previous, _statement_cache = _statement_cache, cache
+    try:
+        yield
+    finally:
+        _statement_cache = previous
+
+
+def _ranges_by_statement(
+    module: cst.Module, targets: set[int], cache: StatementCache
+) -> Optional[dict[int, tuple[Position, Position]]]:
+    """``node_ranges`` generating code only for the statements holding a target;
+    None when some target is not under a top-level statement (the caller then
+    generates the whole module)."""
+    entries = [cache.entry(stmt, module) for stmt in module.body]
+    cache.end_call()
+    covered: set[int] = set()
+    holds = []
+    for e in entries:
+        hit = targets & e[1]
+        holds.append(bool(hit))
+        covered |= hit
+    if covered != targets:
+        return None
+    state = _TargetedState(module, set(targets))
+    for line in module.header:
+        line._codegen(state)
+    for stmt, e, held in zip(module.body, entries, holds):
+        if held:
+            stmt._codegen(state)
+            continue
+        state._now()  # count what was generated so far, then skip this statement's code
+        code = e[2]
+        nl = code.count("\n")
+        if nl:
+            state._line += nl
+            state._col = len(code) - code.rfind("\n") - 1
+        else:
+            state._col += len(code)
     return state.ranges

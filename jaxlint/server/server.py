@@ -1,0 +1,531 @@
+"""The pygls (2.x) wiring of ``jaxlint server``; the logic lives in ``core``.
+
+Linting runs in one worker thread, on a copy of the buffer taken when it
+starts, so the server keeps reading messages meanwhile.  Edits are coalesced:
+a change schedules a lint shortly after it (``DEBOUNCE_S``), a change that
+arrives during a lint makes that document be linted once more, and a result
+is published only if the document is still at the version that was linted.
+
+Each open document keeps an ``IncrementalParser``: after an edit only the
+top-level statements whose text changed are parsed again (``incremental.py``).
+
+Diagnostics are pushed (``textDocument/publishDiagnostics``) unless the client
+pulls them (``textDocument/diagnostic``), as Ruff's server does.
+
+The server never imports or runs the user's code: it parses buffers with
+libcst, exactly as ``jaxlint check`` does.
+
+Project-wide analysis: each open buffer is linted on its own (the engine has no
+project-wide model yet).  When it has one, the open buffers are what it should
+read in place of the files on disk, and a change in one buffer should re-lint
+the open documents that depend on it (``_relint_all`` is the hook).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from jaxlint import __version__
+from jaxlint.config import ConfigError
+from jaxlint.findings import Finding
+from jaxlint.server import core
+from jaxlint.server.incremental import IncrementalParser
+from jaxlint.settings import LintSettings
+
+DEBOUNCE_S = 0.015  # coalesce the bursts of didChange a fast typist sends
+PYTHON_SUFFIXES = (".py", ".pyi")
+WATCHED_GLOBS = ("**/pyproject.toml", "**/jaxlint.toml", "**/.jaxlint.toml")
+
+log = logging.getLogger("jaxlint.server")
+
+
+def uri_to_path(uri: str) -> Optional[Path]:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return Path(unquote(parsed.path))
+
+
+@dataclass
+class Linted:
+    """The last lint of one document."""
+
+    version: Optional[int]
+    text: str
+    findings: list[Finding]
+    settings: Optional[LintSettings]  # None: not linted (excluded, bad configuration)
+    path: str
+
+
+class JaxlintServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("jaxlint", __version__,
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.infos: tuple = ()
+        self.resolver: Optional[core.SettingsResolver] = None
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jaxlint-lint")
+        self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.running: set[str] = set()
+        self.dirty: set[str] = set()
+        self.linted: dict[str, Linted] = {}
+        self.parsers: dict[str, IncrementalParser] = {}  # per open document
+        self.shown: set[str] = set()
+        self.pull = False
+
+    # ------------------------------------------------------------------ client facts
+
+    @property
+    def encoding(self) -> str:
+        enc = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        return str(getattr(enc, "value", enc))
+
+    def _cap(self, *names: str) -> Any:
+        obj: Any = self.client_capabilities
+        for n in names:
+            obj = getattr(obj, n, None)
+            if obj is None:
+                return None
+        return obj
+
+    @property
+    def versioned_edits(self) -> bool:
+        return bool(self._cap("workspace", "workspace_edit", "document_changes"))
+
+    @property
+    def resolve_edits(self) -> bool:
+        props = self._cap("text_document", "code_action", "resolve_support", "properties") or ()
+        return "edit" in props
+
+    # ------------------------------------------------------------------ messages
+
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    def show_once(self, message: str, kind: types.MessageType = types.MessageType.Error) -> None:
+        self.log(message, kind)
+        if message not in self.shown:
+            self.shown.add(message)
+            self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+
+    # ------------------------------------------------------------------ settings
+
+    def apply_client_settings(self, raw: Any) -> None:
+        settings, problems = core.ClientSettings.parse(raw)
+        settings, more = settings.validated(self.infos)
+        for line in problems + more:
+            self.show_once(line, types.MessageType.Warning)
+        assert self.resolver is not None
+        self.resolver.set_client(settings)
+
+    # ------------------------------------------------------------------ linting
+
+    def is_python(self, uri: str) -> bool:
+        doc = self.workspace.text_documents.get(uri)
+        if doc is None:
+            return False
+        if doc.language_id:
+            return doc.language_id == "python"
+        return urlparse(uri).path.endswith(PYTHON_SUFFIXES)
+
+    def schedule(self, uri: str, delay: float = DEBOUNCE_S) -> None:
+        if not self.is_python(uri):
+            return
+        handle = self.pending.pop(uri, None)
+        if handle is not None:
+            handle.cancel()
+        loop = asyncio.get_running_loop()
+        self.pending[uri] = loop.call_later(
+            delay, lambda: asyncio.ensure_future(self.lint_and_publish(uri)))
+
+    def _lint_job(self, uri: str, version: Optional[int], text: str) -> tuple[Linted, list, list]:
+        """Runs in the worker thread: (result, failed rules, messages to show)."""
+        path = uri_to_path(uri)
+        assert self.resolver is not None
+        messages: list[str] = []
+        settings_path = path
+        if settings_path is None:  # an unsaved buffer: configured as a file in the first folder
+            base = self.resolver.folders[-1] if self.resolver.folders else Path.cwd()
+            settings_path = base / "untitled.py"
+        display = str(path) if path is not None else uri
+        try:
+            if path is not None and self.resolver.is_excluded(path):
+                return Linted(version, text, [], None, display), [], messages
+            settings = self.resolver.settings_for(settings_path)
+        except ConfigError as exc:
+            messages.append(str(exc))
+            return Linted(version, text, [], None, display), [], messages
+        parser = self.parsers.setdefault(uri, IncrementalParser())
+        outcome = core.lint_text(text, display, settings, parser)
+        if outcome.result.error:
+            messages.append(f"{display}: {outcome.result.error}")
+        linted = Linted(version, text, outcome.result.findings, settings, display)
+        return linted, outcome.failed_rules, messages
+
+    async def lint(self, uri: str) -> Optional[Linted]:
+        """Lint the document as it is now (or reuse the last lint of this version)."""
+        doc = self.workspace.text_documents.get(uri)
+        if doc is None:
+            return None
+        version, text = doc.version, doc.source
+        last = self.linted.get(uri)
+        if last is not None and last.version == version and last.text == text:
+            return last
+        loop = asyncio.get_running_loop()
+        linted, failed, messages = await loop.run_in_executor(
+            self.executor, self._lint_job, uri, version, text)
+        if uri not in self.workspace.text_documents:  # closed meanwhile
+            self.parsers.pop(uri, None)
+        for code, tb in failed:
+            self.log(f"jaxlint: rule {code} failed on {linted.path} and was skipped; "
+                     f"the other rules still report.\n{tb}", types.MessageType.Error)
+        for message in messages:
+            self.show_once(message)
+        self.linted[uri] = linted
+        return linted
+
+    async def lint_and_publish(self, uri: str) -> None:
+        self.pending.pop(uri, None)
+        if uri in self.running:
+            self.dirty.add(uri)
+            return
+        self.running.add(uri)
+        try:
+            while True:
+                self.dirty.discard(uri)
+                linted = await self.lint(uri)
+                doc = self.workspace.text_documents.get(uri)
+                if linted is None or doc is None:
+                    return
+                if uri not in self.dirty and doc.version == linted.version:
+                    self.publish(uri, linted)
+                if uri not in self.dirty:
+                    return
+        except Exception as exc:  # never let one document take the server down
+            log.exception("lint failed")
+            self.log(f"jaxlint: internal error while linting {uri}: "
+                     f"{exc.__class__.__name__}: {exc}", types.MessageType.Error)
+        finally:
+            self.running.discard(uri)
+
+    def to_diagnostics(self, uri: str, linted: Linted) -> list[types.Diagnostic]:
+        pos = core.Positions(linted.text, self.encoding)
+        return [core.diagnostic(f, pos, uri) for f in linted.findings]
+
+    def publish(self, uri: str, linted: Linted) -> None:
+        if self.pull:
+            return
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, version=linted.version, diagnostics=self.to_diagnostics(uri, linted)))
+
+    def relint_all(self) -> None:
+        """Configuration changed: every open document is linted again."""
+        self.linted.clear()
+        for uri in list(self.workspace.text_documents):
+            self.schedule(uri, 0)
+        if self.pull and self._cap("workspace", "diagnostics", "refresh_support"):
+            self.workspace_diagnostic_refresh(None)
+
+    # ------------------------------------------------------------------ code actions
+
+    async def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
+        uri = params.text_document.uri
+        if not self.is_python(uri):
+            return []
+        linted = await self.lint(uri)
+        if linted is None or linted.settings is None:
+            return []
+        only = params.context.only
+        pos = core.Positions(linted.text, self.encoding)
+        sent = [d for d in params.context.diagnostics or [] if d.source == core.SOURCE]
+        actions: list[types.CodeAction] = []
+        noqa: list[types.CodeAction] = []
+        for f in linted.findings:
+            diag = core.diagnostic(f, pos, uri)
+            if sent:
+                if not any(core.finding_matches(f, d, pos) for d in sent):
+                    continue
+            elif not core.ranges_overlap(diag.range, params.range):
+                continue
+            if f.fix is not None and core.kind_wanted(types.CodeActionKind.QuickFix, only):
+                actions.append(core.fix_action(f, linted.text, pos, uri, linted.version, diag,
+                                               self.versioned_edits))
+            if f.code != "JAX001" and core.kind_wanted(types.CodeActionKind.QuickFix, only):
+                action = core.noqa_action(f, linted.text, pos, uri, linted.version, diag,
+                                          self.versioned_edits)
+                if action is not None and all(a.title != action.title for a in noqa):
+                    noqa.append(action)
+        actions.extend(noqa)
+        if core.kind_wanted(core.FIX_ALL_KIND, only) and core.has_safe_fix(
+                f for f in linted.findings if f.code in linted.settings.select):
+            action = types.CodeAction(
+                title="jaxlint: Fix all auto-fixable problems",
+                kind=core.FIX_ALL_KIND,
+                data={"uri": uri, "version": linted.version},
+            )
+            if not self.resolve_edits:
+                action = await self.resolve_fix_all(action)
+            actions.append(action)
+        return actions
+
+    async def resolve_fix_all(self, action: types.CodeAction) -> types.CodeAction:
+        data = action.data or {}
+        uri = data.get("uri") if isinstance(data, dict) else None
+        if not uri:
+            return action
+        edits = await self.fix_all(uri)
+        doc = self.workspace.text_documents.get(uri)
+        version = doc.version if doc is not None else None
+        action.edit = core.workspace_edit(uri, version, edits or [], self.versioned_edits)
+        return action
+
+    async def fix_all(self, uri: str) -> Optional[list[types.TextEdit]]:
+        linted = await self.lint(uri)
+        if linted is None or linted.settings is None:
+            return None
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self.executor, core.fix_all_edits, linted.text, linted.path, linted.settings,
+            self.encoding)
+
+    async def apply(self, uri: str, edits: list[types.TextEdit], label: str) -> bool:
+        doc = self.workspace.text_documents.get(uri)
+        version = doc.version if doc is not None else None
+        result = await self.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
+            edit=core.workspace_edit(uri, version, edits, self.versioned_edits), label=label))
+        return bool(result and result.applied)
+
+
+server = JaxlintServer()
+
+
+# ---------------------------------------------------------------------------- lifecycle
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: JaxlintServer, params: types.InitializeParams) -> None:
+    from jaxlint.ruleinfo import load_rule_infos
+
+    ls.infos = load_rule_infos(None)
+    folders = [uri_to_path(f.uri) for f in params.workspace_folders or []]
+    if not folders and params.root_uri:
+        folders = [uri_to_path(params.root_uri)]
+    elif not folders and params.root_path:
+        folders = [Path(params.root_path)]
+    ls.resolver = core.SettingsResolver(ls.infos, [f for f in folders if f is not None])
+    ls.pull = ls._cap("text_document", "diagnostic") is not None
+    ls.apply_client_settings(params.initialization_options)
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: JaxlintServer, params: types.InitializedParams) -> None:
+    # load the parser and the rules now, not on the first keystroke
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(ls.executor, _preload)
+    if ls._cap("workspace", "did_change_watched_files", "dynamic_registration"):
+        try:
+            await ls.client_register_capability_async(types.RegistrationParams(registrations=[
+                types.Registration(
+                    id="jaxlint-config-watcher",
+                    method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                    register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
+                        types.FileSystemWatcher(glob_pattern=g) for g in WATCHED_GLOBS
+                    ]),
+                )
+            ]))
+        except Exception as exc:  # the client refused: configuration changes need a restart
+            ls.log(f"jaxlint: could not watch configuration files ({exc})",
+                   types.MessageType.Warning)
+
+
+def _preload() -> None:
+    import jaxlint.linter  # noqa: F401  (libcst)
+    import jaxlint.engine  # noqa: F401
+    import jaxlint.model.interpreter  # noqa: F401
+    from jaxlint.rules import all_rules
+
+    all_rules()
+
+
+# ---------------------------------------------------------------------------- documents
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: JaxlintServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, 0)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: JaxlintServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: JaxlintServer, params: types.DidSaveTextDocumentParams) -> None:
+    path = uri_to_path(params.text_document.uri)
+    if path is not None and core.is_config_file(path):
+        ls.resolver.reload()  # type: ignore[union-attr]
+        ls.relint_all()
+        return
+    ls.schedule(params.text_document.uri, 0)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: JaxlintServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    handle = ls.pending.pop(uri, None)
+    if handle is not None:
+        handle.cancel()
+    ls.linted.pop(uri, None)
+    ls.parsers.pop(uri, None)
+    if not ls.pull:
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+@server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
+                types.DiagnosticOptions(identifier="jaxlint", inter_file_dependencies=False,
+                                        workspace_diagnostics=False))
+async def pull_diagnostics(ls: JaxlintServer, params: types.DocumentDiagnosticParams
+                           ) -> types.DocumentDiagnosticReport:
+    uri = params.text_document.uri
+    items: list[types.Diagnostic] = []
+    if ls.is_python(uri):
+        linted = await ls.lint(uri)
+        if linted is not None:
+            items = ls.to_diagnostics(uri, linted)
+    return types.RelatedFullDocumentDiagnosticReport(items=items)
+
+
+# ---------------------------------------------------------------------------- workspace
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: JaxlintServer, params: types.DidChangeWatchedFilesParams) -> None:
+    changed = [uri_to_path(c.uri) for c in params.changes]
+    if any(p is not None and core.is_config_file(p) for p in changed):
+        ls.log("jaxlint: configuration changed; linting the open files again")
+        ls.resolver.reload()  # type: ignore[union-attr]
+        ls.shown.clear()
+        ls.relint_all()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(ls: JaxlintServer,
+                                   params: types.DidChangeConfigurationParams) -> None:
+    raw = params.settings
+    if not raw and ls._cap("workspace", "configuration"):
+        try:
+            got = await ls.workspace_configuration_async(types.ConfigurationParams(
+                items=[types.ConfigurationItem(section="jaxlint")]))
+            raw = got[0] if got else None
+        except Exception as exc:
+            ls.log(f"jaxlint: could not read the client's settings ({exc})",
+                   types.MessageType.Warning)
+            return
+    ls.apply_client_settings(raw)
+    ls.shown.clear()
+    ls.relint_all()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+def did_change_folders(ls: JaxlintServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+    folders = [uri_to_path(f.uri) for f in ls.workspace.folders.values()]
+    ls.resolver.set_folders([f for f in folders if f is not None])  # type: ignore[union-attr]
+    ls.relint_all()
+
+
+# ---------------------------------------------------------------------------- actions
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+    code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll,
+                       core.FIX_ALL_KIND],
+    resolve_provider=True,
+))
+async def code_action(ls: JaxlintServer, params: types.CodeActionParams
+                      ) -> list[types.CodeAction]:
+    return await ls.code_actions(params)
+
+
+@server.feature(types.CODE_ACTION_RESOLVE)
+async def code_action_resolve(ls: JaxlintServer, action: types.CodeAction) -> types.CodeAction:
+    if action.kind == core.FIX_ALL_KIND and action.edit is None:
+        return await ls.resolve_fix_all(action)
+    return action
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: JaxlintServer, params: types.HoverParams) -> Optional[types.Hover]:
+    doc = ls.workspace.text_documents.get(params.text_document.uri)
+    if doc is None:
+        return None
+    return core.noqa_hover(doc.source, params.position, ls.infos, ls.encoding)
+
+
+def _command_target(args: tuple) -> dict:
+    if len(args) != 1 or not isinstance(args[0], dict) or not isinstance(args[0].get("uri"), str):
+        raise ValueError("expected one argument: {\"uri\": ..., ...}")
+    return args[0]
+
+
+async def _finding_command(ls: JaxlintServer, args: tuple, noqa: bool) -> bool:
+    target = _command_target(args)
+    uri = target["uri"]
+    code, start = target.get("code"), target.get("start")
+    if not isinstance(code, str) or not isinstance(start, dict):
+        raise ValueError("expected {\"uri\", \"code\", \"start\": {\"line\", \"character\"}}")
+    linted = await ls.lint(uri)
+    if linted is None or linted.settings is None:
+        return False
+    pos = core.Positions(linted.text, ls.encoding)
+    where = types.Position(int(start.get("line", -1)), int(start.get("character", -1)))
+    f = core.find_finding(linted.findings, code, where, pos)
+    if f is None:
+        return False
+    if noqa:
+        edit = core.noqa_edit(f, linted.text, pos)
+        edits = [edit] if edit is not None else []
+    else:
+        if f.fix is None:
+            return False
+        edits = core.text_edits(linted.text, pos, [f.fix.edits])
+    if not edits:
+        return False
+    return await ls.apply(uri, edits, f"jaxlint: {'noqa' if noqa else 'fix'} {code}")
+
+
+@server.command(core.CMD_APPLY_FIX)
+async def cmd_apply_fix(ls: JaxlintServer, *args: Any) -> bool:
+    """Apply the fix of the finding ``{"uri", "code", "start"}``."""
+    return await _finding_command(ls, args, noqa=False)
+
+
+@server.command(core.CMD_ADD_NOQA)
+async def cmd_add_noqa(ls: JaxlintServer, *args: Any) -> bool:
+    """Add ``# noqa: CODE`` for the finding ``{"uri", "code", "start"}``."""
+    return await _finding_command(ls, args, noqa=True)
+
+
+@server.command(core.CMD_FIX_ALL)
+async def cmd_fix_all(ls: JaxlintServer, *args: Any) -> bool:
+    """Apply every safe fix of ``{"uri"}`` (verified as ``jaxlint check --fix`` does)."""
+    uri = _command_target(args)["uri"]
+    edits = await ls.fix_all(uri)
+    if not edits:
+        return False
+    return await ls.apply(uri, edits, "jaxlint: fix all")
+
+
+def serve() -> int:
+    """Serve on stdin/stdout; 0 after ``shutdown`` then ``exit``, 1 for an ``exit``
+    without ``shutdown`` (as the protocol asks)."""
+    server.start_io()
+    return 0 if getattr(server.protocol, "_shutdown", False) else 1

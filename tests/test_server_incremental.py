@@ -1,0 +1,134 @@
+"""The server's incremental re-parse gives exactly what a fresh parse gives."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from jaxlint.config import ConfigStore, Overrides
+from jaxlint.linter import lint_source
+from jaxlint.ruleinfo import load_rule_infos
+from jaxlint.server.incremental import IncrementalParser, lint_incremental
+from jaxlint.settings import LintSettings
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def all_rules() -> LintSettings:
+    return ConfigStore(load_rule_infos(), Overrides(select=("ALL",)), REPO).settings_for(REPO / "x.py")
+
+
+def same(parser: IncrementalParser, text: str, settings: LintSettings) -> None:
+    module = parser.parse(text)
+    if module is not None:
+        assert module.code == text
+    assert lint_incremental(parser, text, "m.py", settings).findings == \
+        lint_source(text, "m.py", settings).findings
+
+
+EDGE_CASES = {
+    "crlf, tabs, no final newline": (
+        "import jax\r\n\r\ndef f(x):\r\n\tif x:\r\n\t\treturn jax.tree_map(g, x)\r\n\r\n"
+        "def h(k):\r\n\treturn jax.random.normal(k) + jax.random.normal(k)"),
+    "header comments, docstring, future import": (
+        "#!/usr/bin/env python\n# a comment\n\"\"\"Doc\nstring at column 0\ndef not_code():\n\"\"\"\n"
+        "from __future__ import annotations\nimport jax.numpy as jnp\n\n\n# about f\n"
+        "@jax.jit\n@other\ndef f(x):\n    x[0] = 1\n    return x\n    # trailing, indented\n"
+        "# trailing\n\nx = jnp.zeros(3); x[1] = 2\n"),
+    "indentation differs between functions": (
+        "import jax\nimport jax.numpy as jnp\n\ndef f():\n  y = jnp.ones(2)\n  y[0] = 1\n"
+        "  return y\n\ndef g():\n        z = jnp.ones(2)\n        z[0] = 1\n        return z\n"),
+    "top-level if/else and try": (
+        "import jax\nif jax:\n    a = jax.tree_map(f, x)\nelse:\n    a = 2\ntry:\n    import numpy as np\n"
+        "except ImportError:\n    np = None\nfinally:\n    pass\nb = jax.tree_map(f, x)\n"),
+    "non-ASCII and a match statement": (
+        "import jax\nlabel = 'é\U0001F600'; t = jax.tree_map(lambda v: v, 1)\n"
+        "match t:\n    case 1:\n        u = jax.tree_map(f, t)\n    case _:\n        pass\n"),
+    "first block in the second statement": (
+        "import jax\nclass A:\n   def m(self, key):\n      a = jax.random.normal(key)\n"
+        "      return a + jax.random.normal(key)\n"),
+}
+
+
+@pytest.mark.parametrize("name", list(EDGE_CASES))
+def test_edge_cases_match_a_fresh_parse(name):
+    text = EDGE_CASES[name]
+    settings = all_rules()
+    parser = IncrementalParser()
+    assert parser.parse(text) is not None  # the incremental path is taken
+    same(parser, text, settings)
+    # edit one statement: only it is parsed again
+    before = parser.parsed
+    edited = text.replace("jax.tree_map", "jax.tree.map", 1)
+    same(parser, edited, settings)
+    assert parser.parsed - before <= 2
+
+
+def test_random_edits_of_the_examples_match_a_fresh_parse():
+    settings = all_rules()
+    rng = random.Random(12)
+    files = [p for p in sorted((REPO / "examples").rglob("*.py")) if p.read_text().count("\n") > 5]
+    assert files
+    for path in files:
+        text = path.read_text()
+        parser = IncrementalParser()
+        same(parser, text, settings)
+        lines = text.splitlines(keepends=True)
+        for _ in range(6):
+            i = rng.randrange(len(lines))
+            choice = rng.randrange(4)
+            if choice == 0:
+                lines.insert(i, "# comment\n")
+            elif choice == 1 and len(lines) > 1:
+                del lines[i]  # may break the syntax: then the whole buffer is linted
+            elif choice == 2:
+                lines[i] = lines[i].replace("jnp.", "np.", 1)
+            else:
+                lines.insert(i, lines[i])
+            same(parser, "".join(lines), settings)
+
+
+def test_syntax_errors_fall_back_to_jax001():
+    settings = all_rules()
+    parser = IncrementalParser()
+    text = "import jax\n\ndef f(x):\n    return jax.tree_map(g, x)\n"
+    same(parser, text, settings)
+    broken = text + "def g(:\n"
+    assert parser.parse(broken) is None
+    findings = lint_incremental(parser, broken, "m.py", settings).findings
+    assert [(f.code, f.line, f.col) for f in findings] == [("JAX001", 5, 7)]
+
+
+def test_unchanged_statements_are_reused():
+    body = "".join(f"def f{i}(x):\n    return jax.tree_map(g, x)\n\n" for i in range(50))
+    parser = IncrementalParser()
+    assert parser.parse("import jax\n" + body) is not None
+    assert (parser.parsed, parser.reused) == (51, 0)
+    edited = "import jax\n" + body.replace("def f7(x)", "def f7(y)")
+    assert parser.parse(edited).code == edited
+    assert (parser.parsed, parser.reused) == (52, 50)
+    same(parser, edited, all_rules())
+
+
+@pytest.mark.parametrize("name", list(EDGE_CASES))
+def test_positions_from_the_statement_cache_equal_a_full_pass(name):
+    from jaxlint import positions
+    from jaxlint.model.walk import children
+
+    text = EDGE_CASES[name]
+    module = IncrementalParser().parse(text)
+    every = []
+    stack = list(module.body)
+    while stack:
+        n = stack.pop()
+        every.append(n)
+        stack.extend(children(n))
+    cache = positions.StatementCache()
+    for wanted in (every, every[:1], every[-3:], every[::7], every[3::11]):
+        full = positions.node_ranges(module, wanted)  # no cache: the whole module
+        got = positions._ranges_by_statement(module, {id(n) for n in wanted}, cache)
+        assert got == full
+    # a node outside the module: the caller falls back to the whole module
+    assert positions._ranges_by_statement(module, {id(object())}, cache) is None
