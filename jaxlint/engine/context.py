@@ -18,6 +18,7 @@ from typing import Callable, ItemsView, Optional
 import libcst as cst
 
 from jaxlint.engine.types import Report
+from jaxlint.model.constants import constant_int
 from jaxlint.model.index import FileIndex
 from jaxlint.model.interpreter import Interpreter, LoopFrame
 from jaxlint.model.jit_calls import JitInfo
@@ -104,6 +105,11 @@ class RuleContext:
         return self._interp.loop_stack
 
     # ------------------------------------------------------------------ bindings
+    def constant_int(self, expr: cst.CSTNode) -> Optional[int]:
+        """The integer ``expr`` always holds here: an int literal, or a name its scope
+        binds once to one (``NUM_CLASSES = 10``, a local ``n = 3``); else None."""
+        return constant_int(self._interp.index, self._interp.unit, expr)
+
     def local(self, name: str) -> Optional[Value]:
         """The value ``name`` has in the current unit on this path, if bound here."""
         return self._interp.env.get(name)

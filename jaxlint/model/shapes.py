@@ -13,6 +13,7 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.model.constants import constant_int
 from jaxlint.model.walk import arg_at, int_value, keyword_arg, positional_args
 
 Shape = tuple[int, ...]
@@ -117,6 +118,15 @@ def _dtype_is_float(ctx, node: Optional[cst.CSTNode]) -> Optional[bool]:
     return text.startswith(_FLOAT_DTYPE_WORDS) or text == "float"
 
 
+def _number(ctx, node: cst.CSTNode) -> Optional[float]:
+    """A number literal, or a name bound once to an integer literal (``NUM_CLASSES``)."""
+    v = _float_literal(node)
+    if v is None and isinstance(node, cst.Name):
+        c = constant_int(ctx.index, ctx.unit, node)
+        v = float(c) if c is not None else None
+    return v
+
+
 def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Optional[str]]:
     """(static shape, "float" or None) of the array a jax call builds."""
     short = q.rsplit(".", 1)[-1]
@@ -130,7 +140,7 @@ def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Opt
     if not q.startswith("jax.numpy.") or "." in q[len("jax.numpy."):]:
         return None, floaty if dtype_float is not False else None
     if short == "arange":
-        nums = [_float_literal(a.value) for a in pos]
+        nums = [_number(ctx, a.value) for a in pos]
         for kw in ("start", "stop", "step"):
             if keyword_arg(call, kw) is not None:
                 nums = []
