@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.model.walk import int_value
-from jaxlint.rules.performance._common import TracedLoopMixin
+from jaxlint.model.walk import children, int_value
+from jaxlint.rules.performance._common import TracedLoopMixin, range_bounds
 
 
 def _static_int(ctx, e: cst.BaseExpression) -> Optional[int]:
@@ -64,9 +65,11 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
     )
     what_it_does = (
         "Inside code JAX traces (`jit`, `vmap`, `lax.scan` bodies, ...), flags a Python `for` loop "
-        "or comprehension over `range(N)` where `N` is known statically and is at least "
-        "`max-unrolled-loop` (default 100): an integer literal, a module-level constant assigned "
-        "once to a literal, or a product/sum of those."
+        "or comprehension over `range(N)` where `N` is known statically (an integer literal, a "
+        "module-level constant assigned once to a literal, or a product/sum of those) and is at "
+        "least `max-unrolled-loop` (default 100). Nested static `for` loops count together: "
+        "`range(40)` inside `range(40)` unrolls 1600 copies of the inner body, reported at the "
+        "outer loop."
     )
     why_bad = (
         "A Python loop under `jit` runs while tracing: every iteration is copied into the "
@@ -82,6 +85,23 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
     )
     fix_safety = "No automatic fix: the loop body must be turned into a function of the carried state."
     VALID = [
+        # a short nest (4 × 8 = 32 copies), and a nest whose inner bound is unknown
+        Valid(
+            """
+            import jax
+
+            @jax.jit
+            def pairwise(x, ys):
+                total = 0.0
+                for i in range(4):
+                    for j in range(8):
+                        total = total + x[i] * x[j]
+                for i in range(40):
+                    for y in ys:
+                        total = total + x[i] * y
+                return total
+            """
+        ),
         # a long loop of plain Python arithmetic adds nothing to the jaxpr
         Valid(
             """
@@ -165,6 +185,23 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
         Invalid(
             """
             import jax
+
+            @jax.jit
+            def pairwise(x):
+                total = 0.0
+                for i in range(40):
+                    for j in range(40):
+                        total = total + x[i] * x[j]
+                return total
+            """,
+            expected=[(6, 14)],
+            messages=[
+                "these nested Python loops run 40 × 40 = 1600 times while JAX traces `pairwise`, so the innermost body is unrolled into 1600 copies: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs) for at least one of them",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
             import jax.numpy as jnp
 
             @jax.jit
@@ -212,13 +249,58 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
         ),
     ]
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._loop: Optional[cst.CSTNode] = None
+        self._covered: set[int] = set()  # inner loops of a nest already reported
+
+    def _check(self, node: cst.CSTNode) -> None:
+        self._loop = node
+        super()._check(node)
+
+    def _nest(self, body: cst.CSTNode) -> tuple[int, ...]:
+        """The trip counts of the deepest-multiplying chain of static `for` loops
+        directly nested in ``body`` (same function); () when there is none."""
+        best: tuple[int, ...] = ()
+        stack = list(children(body))
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                continue
+            if isinstance(n, cst.For):
+                self._covered.add(id(n))
+                bounds = range_bounds(self.ctx, n.iter)
+                t = _trip_count(self.ctx, bounds) if bounds else None
+                chain = ((t,) if t is not None else ()) + self._nest(n.body)
+                if math.prod(chain) > math.prod(best):
+                    best = chain
+                continue
+            stack.extend(children(n))
+        return best
+
     def check_range(self, it, bounds) -> None:
         n = _trip_count(self.ctx, bounds)
         try:
             limit = int(self.ctx.settings.option("max-unrolled-loop", 100))  # type: ignore[arg-type]
         except (TypeError, ValueError):
             limit = 100
-        if n is None or n < limit:
+        if n is None:
+            return
+        loop = self._loop
+        if n < limit and isinstance(loop, cst.For) and loop.iter is it and id(loop) not in self._covered:
+            inner = self._nest(loop.body)
+            total = n * math.prod(inner)
+            if inner and total >= limit and max(inner) < limit:
+                factors = " × ".join(str(k) for k in (n, *inner))
+                self.report(
+                    it,
+                    f"these nested Python loops run {factors} = {total} times while JAX traces "
+                    f"`{self.ctx.unit.name}`, so the innermost body is unrolled into {total} copies: "
+                    f"compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to "
+                    f"collect per-step outputs) for at least one of them",
+                )
+            return
+        if n < limit:
             return
         self.report(
             it,
