@@ -18,6 +18,7 @@ from typing import Callable, ItemsView, Optional
 import libcst as cst
 
 from jaxlint.engine.types import Report
+from jaxlint.model.attributes import attribute_holds_jax_array
 from jaxlint.model.constants import constant_int
 from jaxlint.model.index import FileIndex
 from jaxlint.model.interpreter import Interpreter, LoopFrame
@@ -105,6 +106,21 @@ class RuleContext:
         return self._interp.loop_stack
 
     # ------------------------------------------------------------------ bindings
+    def attribute_holds_jax_array(self, node: cst.CSTNode) -> bool:
+        """Is ``node`` ``self.<attr>`` in a method whose class binds that attribute only
+        to JAX arrays (``self.buf = jnp.zeros(n)`` in ``__init__``, ``.at[]`` updates)?"""
+        unit = self._interp.unit
+        cls = unit.cls
+        pos = unit.positional()
+        if (
+            cls is None or not pos or not isinstance(node, cst.Attribute)
+            or not isinstance(node.value, cst.Name) or node.value.value != pos[0].name
+            or any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+                   for d in getattr(unit.node, "decorators", ()))
+        ):
+            return False
+        return attribute_holds_jax_array(cls, node.attr.value, self._interp.qualname)
+
     def constant_int(self, expr: cst.CSTNode) -> Optional[int]:
         """The integer ``expr`` always holds here: an int literal, or a name its scope
         binds once to one (``NUM_CLASSES = 10``, a local ``n = 3``); else None."""
