@@ -19,7 +19,7 @@ import libcst as cst
 
 from jaxlint.engine.types import Report
 from jaxlint.model.attributes import attribute_holds_jax_array
-from jaxlint.model.constants import constant_int
+from jaxlint.model.constants import constant_int, holds_host_numpy_array
 from jaxlint.model.index import FileIndex
 from jaxlint.model.interpreter import Interpreter, LoopFrame
 from jaxlint.model.jit_calls import JitInfo
@@ -106,6 +106,13 @@ class RuleContext:
         return self._interp.loop_stack
 
     # ------------------------------------------------------------------ bindings
+    def holds_host_numpy_array(self, expr: cst.CSTNode) -> bool:
+        """Is ``expr`` a name that every binding in its scope sets to a NumPy array built
+        by a constructor (``BINS = np.linspace(0, 1, 16)``, ``grid = np.arange(n)``)?
+        The value model calls NumPy results of static inputs static; this says they
+        are host arrays all the same."""
+        return holds_host_numpy_array(self._interp.index, self._interp.unit, expr, self._interp.qualname)
+
     def attribute_holds_jax_array(self, node: cst.CSTNode) -> bool:
         """Is ``node`` ``self.<attr>`` in a method whose class binds that attribute only
         to JAX arrays (``self.buf = jnp.zeros(n)`` in ``__init__``, ``.at[]`` updates)?"""

@@ -1,6 +1,8 @@
-"""Names that stand for one integer constant: ``NUM_CLASSES = 10`` at module level,
+"""Names that stand for one known value: an integer constant: ``NUM_CLASSES = 10`` at module level,
 ``n = 3`` in a function.  Rules use them where only a literal counted before (static
 out-of-bounds indices, shapes of literal constructors).
+
+(``holds_host_numpy_array``: a NumPy array built by a constructor.)
 
 A name is a constant when its scope binds it exactly once, by a plain assignment of an
 integer literal, and nothing else writes it: no augmented or tuple assignment, loop or
@@ -14,28 +16,9 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.model.index import FileIndex
+from jaxlint.model.scopes import scope_of as _scope_of, writes as _writes
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants, int_value
-
-
-def _writes(scope: cst.CSTNode, name: str) -> list[cst.CSTNode]:
-    """Statements of ``scope`` (not nested functions) that may bind ``name``."""
-    out: list[cst.CSTNode] = []
-    for n in descendants(scope):
-        t = type(n)
-        if t is cst.Assign:
-            for tgt in n.targets:
-                if any(isinstance(m, cst.Name) and m.value == name for m in (tgt.target, *descendants(tgt.target))):
-                    out.append(n)
-        elif t in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.AsName, cst.NamedExpr):
-            target = getattr(n, "target", None) or getattr(n, "name", None)
-            if target is not None and any(
-                isinstance(m, cst.Name) and m.value == name for m in (target, *descendants(target))
-            ):
-                out.append(n)
-        elif t in (cst.FunctionDef, cst.ClassDef) and n.name.value == name:
-            out.append(n)
-    return out
 
 
 def constant_int(index: FileIndex, unit: Unit, expr: cst.CSTNode) -> Optional[int]:
@@ -63,3 +46,39 @@ def constant_int(index: FileIndex, unit: Unit, expr: cst.CSTNode) -> Optional[in
     if u.is_module and any(name in w.global_names and name in w.assigned for w in index.units):
         return None
     return int_value(writes[0].value)
+
+
+_NUMPY_BUILDERS = frozenset(
+    "array asarray arange linspace logspace geomspace zeros ones full empty eye identity indices "
+    "zeros_like ones_like full_like empty_like concatenate stack vstack hstack tile repeat diag tri "
+    "tril triu".split()
+)
+
+
+def holds_host_numpy_array(index: FileIndex, unit: Unit, expr: cst.CSTNode, qualname) -> bool:
+    """Every binding of the name ``expr`` in its scope is ``numpy.<constructor>(...)``
+    (or ``numpy.random.<sampler>(...)``), and nothing else writes it."""
+    if not isinstance(expr, cst.Name):
+        return False
+    u = _scope_of(index, unit, expr.value)
+    if u is None:
+        return False
+    writes = _writes(u.node, expr.value)
+    if not writes:
+        return False
+    for w in writes:
+        if not isinstance(w, cst.Assign) or len(w.targets) != 1 or not isinstance(w.targets[0].target, cst.Name):
+            return False
+        if not isinstance(w.value, cst.Call):
+            return False
+        q = qualname(w.value.func) or ""
+        if not q.startswith("numpy."):
+            return False
+        short = q[len("numpy."):]
+        if short not in _NUMPY_BUILDERS and not (
+            short.startswith("random.") and short[len("random."):] not in ("seed", "default_rng", "RandomState", "get_state", "set_state")
+        ):
+            return False
+    if u.is_module and any(expr.value in w.global_names and expr.value in w.assigned for w in index.units):
+        return False
+    return True

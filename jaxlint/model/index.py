@@ -16,6 +16,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.model import apis
+from jaxlint.model.scopes import instance_class
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.units import ClassInfo, ParamInfo, Unit
 from jaxlint.model.walk import (
@@ -76,6 +77,9 @@ class FileIndex:
     static_fields: set[str] = field(default_factory=set)
     # transformations of functions defined in other modules (facts for those modules)
     external_sites: list[ExternalSite] = field(default_factory=list)
+    # module-level `NAME = Cls(...)` with `Cls` a class of this file: NAME -> "Cls"
+    # (candidates only: ``constants.instance_class`` checks the name is bound once)
+    instances: dict[str, str] = field(default_factory=dict)
 
     @property
     def enables_x64(self) -> bool:
@@ -328,7 +332,9 @@ class Indexer:
     # -- calls and transformation sites --------------------------------------
     def _call(self, call: cst.Call, unit: Unit) -> None:
         func = call.func
-        if isinstance(func, cst.Name):
+        if isinstance(func, cst.Name) or (
+            isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value != "self"
+        ):
             self._pending_calls.append((unit, call))
         q = self.qualname(func)
         if q is None:
@@ -454,11 +460,38 @@ class Indexer:
                 return None, 0, frozenset(), TransformSite(t, fq or "", expr, expr, scope, seq=seq)
         return none
 
+    def _module_instances(self) -> None:
+        idx = self.index
+        names = {c.name for c in idx.classes}
+        if not names:
+            return
+        for stmt in idx.module.body:
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                continue
+            for small in stmt.body:
+                if (
+                    isinstance(small, cst.Assign) and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name)
+                    and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Name)
+                    and small.value.func.value in names
+                ):
+                    idx.instances[small.targets[0].target.value] = small.value.func.value
+
+    def _instance_method(self, unit: Unit, func: cst.Attribute) -> Optional[Unit]:
+        if func.value.value not in self.index.instances:  # type: ignore[union-attr]
+            return None
+        cls = instance_class(self.index, unit, func.value)
+        return None if cls is None or cls.is_jax_module else cls.methods.get(func.attr.value)
+
     def _resolve(self) -> None:
         idx = self.index
         # call edges between units, for the analysis order
+        self._module_instances()
         for unit, call in self._pending_calls:
-            callee = unit.lookup_def(call.func.value)  # type: ignore[union-attr]
+            if isinstance(call.func, cst.Attribute):
+                callee = self._instance_method(unit, call.func)
+            else:
+                callee = unit.lookup_def(call.func.value)  # type: ignore[union-attr]
             if callee is not None:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # classes: methods of flax/equinox/haiku modules see traced array arguments
