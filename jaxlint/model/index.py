@@ -80,6 +80,8 @@ class FileIndex:
     # module-level `NAME = Cls(...)` with `Cls` a class of this file: NAME -> "Cls"
     # (candidates only: ``constants.instance_class`` checks the name is bound once)
     instances: dict[str, str] = field(default_factory=dict)
+    # `os.environ["JAX_ENABLE_X64"] = "1"` after `import jax`: JAX has read it already
+    x64_env_late: list[cst.CSTNode] = field(default_factory=list)
 
     @property
     def enables_x64(self) -> bool:
@@ -114,6 +116,7 @@ class Indexer:
         self._pending_calls: list[tuple[Unit, cst.Call]] = []
         self._class_stack: list[ClassInfo] = []
         self._seq = 0  # statement counter (source order)
+        self._jax_imported = False  # a module-level `import jax...` seen so far
 
     # -- qualified names ------------------------------------------------------
     def qualname(self, expr: cst.CSTNode) -> Optional[str]:
@@ -148,9 +151,11 @@ class Indexer:
                 continue
             if t is cst.Import:
                 self.imports.add_import(n)
+                self._note_jax_import(n, unit)
                 continue
             if t is cst.ImportFrom:
                 self.imports.add_import_from(n)
+                self._note_jax_import(n, unit)
                 continue
             if t is cst.Call:
                 self._call(n, unit)
@@ -408,7 +413,20 @@ class Indexer:
                 if len(t.slice) == 1 and isinstance(t.slice[0].slice, cst.Index):
                     if string_value(t.slice[0].slice.value) == "JAX_ENABLE_X64":
                         if string_value(node.value) in _X64_ENV_VALUES:
-                            self.index.x64_nodes.append(node)
+                            if self._jax_imported:
+                                # JAX read the variable when it was imported: too late
+                                self.index.x64_env_late.append(node)
+                            else:
+                                self.index.x64_nodes.append(node)
+
+    def _note_jax_import(self, node, unit: Unit) -> None:
+        if not unit.is_module or self._jax_imported:
+            return
+        if isinstance(node, cst.Import):
+            names = [dotted_name(a.name) or "" for a in node.names]
+        else:
+            names = [dotted_name(node.module) or ""] if node.module is not None and not node.relative else []
+        self._jax_imported = any(n == "jax" or n.startswith("jax.") for n in names)
 
     # -- resolution -------------------------------------------------------------
     def resolve_fn(
