@@ -20,6 +20,7 @@ import libcst as cst
 from jaxlint.engine.types import Report
 from jaxlint.model.attributes import attribute_holds_jax_array
 from jaxlint.model.constants import constant_int, holds_host_numpy_array
+from jaxlint.model.shapes import call_site_shapes
 from jaxlint.model.index import FileIndex
 from jaxlint.model.interpreter import Interpreter, LoopFrame
 from jaxlint.model.jit_calls import JitInfo
@@ -106,6 +107,12 @@ class RuleContext:
         return self._interp.loop_stack
 
     # ------------------------------------------------------------------ bindings
+    def call_site_shapes(self, param: str) -> list[Optional[tuple[int, ...]]]:
+        """The static shapes the calls of the current function in this file pass for
+        ``param``: one entry per call by name (``f(jnp.ones((4096, 16)))``), None where
+        the argument is not a literal constructor.  [] when there is no call."""
+        return call_site_shapes(self._interp, param)
+
     def holds_host_numpy_array(self, expr: cst.CSTNode) -> bool:
         """Is ``expr`` a name that every binding in its scope sets to a NumPy array built
         by a constructor (``BINS = np.linspace(0, 1, 16)``, ``grid = np.arange(n)``)?

@@ -14,7 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.model.constants import constant_int
-from jaxlint.model.walk import arg_at, int_value, keyword_arg, positional_args
+from jaxlint.model.walk import arg_at, children, int_value, keyword_arg, positional_args
 
 Shape = tuple[int, ...]
 
@@ -188,3 +188,34 @@ def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Opt
     elif dtype_float is False:
         floaty = None
     return shape, floaty
+
+
+def call_site_shapes(interp, param: str) -> list[Optional[Shape]]:
+    """The shapes the calls of ``interp.unit`` in the file pass for ``param`` (see
+    ``RuleContext.call_site_shapes``)."""
+    unit = interp.unit
+    if not isinstance(unit.node, cst.FunctionDef) or unit.cls is not None:
+        return []
+    pos_params = [p.name for p in unit.positional()]
+    index = pos_params.index(param) if param in pos_params else None
+    out: list[Optional[Shape]] = []
+    stack: list[cst.CSTNode] = [interp.module]
+    while stack:
+        n = stack.pop()
+        stack.extend(children(n))
+        if not isinstance(n, cst.Call) or not isinstance(n.func, cst.Name) or n.func.value != unit.name:
+            continue
+        arg = next((a.value for a in n.args if a.keyword is not None and a.keyword.value == param), None)
+        if arg is None and index is not None:
+            pos = [a for a in n.args if a.keyword is None]
+            if any(a.star for a in n.args):
+                out.append(None)
+                continue
+            arg = pos[index].value if index < len(pos) else None
+        shape = None
+        if isinstance(arg, cst.Call):
+            q = interp.qualname(arg.func)
+            if q and q.startswith("jax.numpy.") and q.rsplit(".", 1)[1] in ("zeros", "ones", "empty", "full"):
+                shape = _shape_literal(arg_at(arg, 0, "shape"))
+        out.append(shape)
+    return out

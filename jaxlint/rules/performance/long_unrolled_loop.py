@@ -67,7 +67,8 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
         "Inside code JAX traces (`jit`, `vmap`, `lax.scan` bodies, ...), flags a Python `for` loop "
         "or comprehension over `range(N)` where `N` is known statically (an integer literal, a "
         "module-level constant assigned once to a literal, or a product/sum of those) and is at "
-        "least `max-unrolled-loop` (default 100). Nested static `for` loops count together: "
+        "least `max-unrolled-loop` (default 100); `range(x.shape[k])` counts when every call of "
+        "the function in the file passes `x` as a `jnp.zeros/ones/empty/full` of literal shape. Nested static `for` loops count together: "
         "`range(40)` inside `range(40)` unrolls 1600 copies of the inner body, reported at the "
         "outer loop."
     )
@@ -85,6 +86,23 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
     )
     fix_safety = "No automatic fix: the loop body must be turned into a function of the carried state."
     VALID = [
+        # `range(m.shape[0])`: small at every call, or unknown at one of them
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def row_norms(m):
+                acc = 0.0
+                for i in range(m.shape[0]):
+                    acc = acc + jnp.dot(m[i], m[i])
+                return acc
+
+            def main(data):
+                return row_norms(jnp.ones((3, 16))), row_norms(data)
+            """
+        ),
         # a short nest (4 × 8 = 32 copies), and a nest whose inner bound is unknown
         Valid(
             """
@@ -185,6 +203,26 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
         Invalid(
             """
             import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def row_norms(m):
+                acc = 0.0
+                for i in range(m.shape[0]):
+                    acc = acc + jnp.dot(m[i], m[i])
+                return acc
+
+            def main():
+                return row_norms(jnp.ones((4096, 16)))
+            """,
+            expected=[(7, 14)],
+            messages=[
+                "this Python loop runs 4096 times (`m.shape[0]` is up to 4096 at the calls in this file) while JAX traces `row_norms`, so it is unrolled into 4096 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
 
             @jax.jit
             def pairwise(x):
@@ -278,8 +316,34 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
             stack.extend(children(n))
         return best
 
+    def _call_site_trips(self, bounds) -> Optional[int]:
+        """``range(m.shape[k])`` where ``m`` is a parameter and every call of the
+        function in the file passes an array of literal shape: the largest size."""
+        if len(bounds) != 1:
+            return None
+        b = bounds[0]
+        if not (
+            isinstance(b, cst.Subscript) and isinstance(b.value, cst.Attribute)
+            and b.value.attr.value == "shape" and isinstance(b.value.value, cst.Name)
+            and len(b.slice) == 1 and isinstance(b.slice[0].slice, cst.Index)
+        ):
+            return None
+        k = int_value(b.slice[0].slice.value)
+        name = b.value.value.value
+        if k is None or self.ctx.unit.param(name) is None or name in self.ctx.unit.assigned:
+            return None
+        shapes = self.ctx.call_site_shapes(name)
+        if not shapes or any(s is None or not -len(s) <= k < len(s) for s in shapes):
+            return None
+        return max(s[k] for s in shapes)  # type: ignore[index]
+
     def check_range(self, it, bounds) -> None:
         n = _trip_count(self.ctx, bounds)
+        source = ""
+        if n is None:
+            n = self._call_site_trips(bounds)
+            if n is not None:
+                source = f" (`{self.ctx.code(bounds[0]).strip()}` is up to {n} at the calls in this file)"
         try:
             limit = int(self.ctx.settings.option("max-unrolled-loop", 100))  # type: ignore[arg-type]
         except (TypeError, ValueError):
@@ -304,7 +368,7 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
             return
         self.report(
             it,
-            f"this Python loop runs {n} times while JAX traces `{self.ctx.unit.name}`, so it is "
+            f"this Python loop runs {n} times{source} while JAX traces `{self.ctx.unit.name}`, so it is "
             f"unrolled into {n} copies of its body: compile time grows with the trip count. Use "
             f"`lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
         )
