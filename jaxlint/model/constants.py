@@ -38,6 +38,9 @@ def constant_int(index: FileIndex, unit: Unit, expr: cst.CSTNode) -> Optional[in
         u = u.parent
     if u is None:
         return None
+    entries = u.bindings.get(name)
+    if not entries or len(entries) != 1 or int_value(entries[0][1]) is None:
+        return None  # cheap test first: one plain assignment of an int literal
     writes = _writes(u.node, name)
     if len(writes) != 1 or not isinstance(writes[0], cst.Assign) or len(writes[0].targets) != 1:
         return None
@@ -63,6 +66,9 @@ def holds_host_numpy_array(index: FileIndex, unit: Unit, expr: cst.CSTNode, qual
     u = _scope_of(index, unit, expr.value)
     if u is None:
         return False
+    entries = u.bindings.get(expr.value)
+    if not entries or any(not isinstance(e, cst.Call) for _, e in entries):
+        return False  # cheap test first: plain assignments of calls
     writes = _writes(u.node, expr.value)
     if not writes:
         return False
