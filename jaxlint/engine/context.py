@@ -18,6 +18,9 @@ from typing import Callable, ItemsView, Optional
 import libcst as cst
 
 from jaxlint.engine.types import Report
+from jaxlint.model.attributes import attribute_holds_jax_array
+from jaxlint.model.constants import constant_int, holds_host_numpy_array
+from jaxlint.model.shapes import call_site_shapes
 from jaxlint.model.index import FileIndex
 from jaxlint.model import values as V
 from jaxlint.model.interpreter import Interpreter, LoopFrame
@@ -67,9 +70,9 @@ class RuleContext:
     returns_fresh_function: Callable[[cst.Name], bool]
     """Does the function a name calls (this file's or the project's) return a
     function it defines (a new object per call)?"""
-    key_consumer: Callable[[cst.Call], list[tuple[cst.BaseExpression, str]]]
-    """The arguments of a call to a helper (this file's or the project's) that samples
-    with the key it is given: (argument, "helper()")."""
+    key_consumer: Callable[[cst.Call], list[tuple[cst.BaseExpression, str, str]]]
+    """The arguments of a call to a helper (this file's or the project's) that hands
+    the key it is given to a jax.random consumer: (argument, helper, consumer)."""
 
     def __init__(self, interp: Interpreter) -> None:
         self._interp = interp
@@ -117,6 +120,39 @@ class RuleContext:
         return self._interp.loop_stack
 
     # ------------------------------------------------------------------ bindings
+    def call_site_shapes(self, param: str) -> list[Optional[tuple[int, ...]]]:
+        """The static shapes the calls of the current function in this file pass for
+        ``param``: one entry per call by name (``f(jnp.ones((4096, 16)))``), None where
+        the argument is not a literal constructor.  [] when there is no call."""
+        return call_site_shapes(self._interp, param)
+
+    def holds_host_numpy_array(self, expr: cst.CSTNode) -> bool:
+        """Is ``expr`` a name that every binding in its scope sets to a NumPy array built
+        by a constructor (``BINS = np.linspace(0, 1, 16)``, ``grid = np.arange(n)``)?
+        The value model calls NumPy results of static inputs static; this says they
+        are host arrays all the same."""
+        return holds_host_numpy_array(self._interp.index, self._interp.unit, expr, self._interp.qualname)
+
+    def attribute_holds_jax_array(self, node: cst.CSTNode) -> bool:
+        """Is ``node`` ``self.<attr>`` in a method whose class binds that attribute only
+        to JAX arrays (``self.buf = jnp.zeros(n)`` in ``__init__``, ``.at[]`` updates)?"""
+        unit = self._interp.unit
+        cls = unit.cls
+        pos = unit.positional()
+        if (
+            cls is None or not pos or not isinstance(node, cst.Attribute)
+            or not isinstance(node.value, cst.Name) or node.value.value != pos[0].name
+            or any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+                   for d in getattr(unit.node, "decorators", ()))
+        ):
+            return False
+        return attribute_holds_jax_array(cls, node.attr.value, self._interp.qualname)
+
+    def constant_int(self, expr: cst.CSTNode) -> Optional[int]:
+        """The integer ``expr`` always holds here: an int literal, or a name its scope
+        binds once to one (``NUM_CLASSES = 10``, a local ``n = 3``); else None."""
+        return constant_int(self._interp.index, self._interp.unit, expr)
+
     def local(self, name: str) -> Optional[Value]:
         """The value ``name`` has in the current unit on this path, if bound here."""
         return self._interp.env.get(name)

@@ -52,7 +52,7 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             jits[name] = decl
     consumers = {}
     for name, unit in sorted(interp.index.module_unit.defs.items()):
-        if unit.consumes_keys:
+        if unit.consumes_keys and not unit.is_generator:
             consumers[name] = {
                 "params": [[p.name, p.kind, p.index] for p in unit.params],
                 "consumes": dict(sorted(unit.consumes_keys.items())),

@@ -173,6 +173,106 @@ TABLE: tuple[Deprecation, ...] = (
                 "a NumPy name that jax.numpy never had"),
     Deprecation("jax.numpy.random", "`jax.random`", None, "never existed", None,
                 "jax.numpy has no random module", kind="module"),
+    # --- JAX 0.10.2's own deprecation registries (``_deprecations`` of each public module), --
+    # with the versions their source comments and messages give; ``by 0.10.2`` where only the
+    # registry (or JAX 0.10.2 raising AttributeError) dates it.
+    Deprecation("jax.numpy.fix", "`jnp.trunc`", "0.9.0", "0.10.0", "safe", "drop-in replacement",
+                new_qualname="jax.numpy.trunc"),
+    Deprecation("jax.scipy.special.sph_harm", "`jax.scipy.special.sph_harm_y(n, m, theta, phi)`", "0.7.0", "0.10.0",
+                None, "the degree and order arguments swap places"),
+    Deprecation("jax.scipy.special.lpmn", "nothing (JAX plans no replacement)", "by 0.10.2", None, None),
+    Deprecation("jax.scipy.special.lpmn_values", "nothing (JAX plans no replacement)", "by 0.10.2", None, None),
+    Deprecation("jax.ad_checkpoint.checkpoint", "`jax.checkpoint`", "0.8.2", "0.10.0", "safe",
+                new_qualname="jax.checkpoint", import_from=("jax", "checkpoint")),
+    Deprecation("jax.ad_checkpoint.remat", "`jax.remat`", "0.8.2", "0.10.0", "safe",
+                new_qualname="jax.remat", import_from=("jax", "remat")),
+    Deprecation("jax.cloud_tpu_init.cloud_tpu_init", "nothing (JAX calls it itself)", "0.8.1", "0.10.0", None),
+    Deprecation("jax.core.get_aval", "`jax.typeof`", "0.8.2", "0.10.0", "safe",
+                new_qualname="jax.typeof", import_from=("jax", "typeof")),
+    *(
+        Deprecation(f"jax.core.{n}", f"`jax.extend.core.{n}`", "0.8.2", "0.10.0", "safe",
+                    new_qualname=f"jax.extend.core.{n}", import_from=("jax.extend.core", n))
+        for n in ("mapped_aval", "unmapped_aval", "set_current_trace", "take_current_trace", "TraceTag",
+                  "call_impl", "subjaxprs", "AbstractToken")
+    ),
+    Deprecation("jax.core.traverse_jaxpr_params", "nothing public", "0.8.2", "0.10.0", None),
+    *(
+        Deprecation(f"jax.core.{n}", f"`jax.extend.core.{n}`", "0.10.0", None, "safe",
+                    new_qualname=f"jax.extend.core.{n}", import_from=("jax.extend.core", n))
+        for n in ("CallPrimitive", "DebugInfo", "DropVar", "Effect", "Effects", "check_jaxpr",
+                  "concrete_or_error", "find_top_trace", "gensym", "get_opaque_trace_state",
+                  "jaxprs_in_params", "new_jaxpr_eqn", "no_effects", "primal_dtype_to_tangent_dtype",
+                  "valid_jaxtype")
+    ),
+    *(
+        Deprecation(f"jax.core.{n}", f"`jax.errors.{n}`", "0.10.0", None, "safe",
+                    new_qualname=f"jax.errors.{n}", import_from=("jax.errors", n))
+        for n in ("InconclusiveDimensionOperation", "JaxprTypeError")
+    ),
+    *(
+        Deprecation(f"jax.core.{n}", "nothing public", "0.10.0", None, None)
+        for n in ("JaxprPpContext", "JaxprPpSettings", "OutputType", "abstract_token", "aval_mapping_handlers",
+                  "call", "concretization_function_error", "custom_typechecks", "is_concrete",
+                  "is_constant_dim", "is_constant_shape", "literalable_types", "no_axis_name",
+                  "nonempty_axis_env_DO_NOT_USE", "pytype_aval_mappings", "trace_ctx",
+                  "unsafe_am_i_under_a_jit_DO_NOT_USE", "unsafe_am_i_under_a_vmap_DO_NOT_USE",
+                  "unsafe_get_axis_names_DO_NOT_USE")
+    ),
+    *(
+        Deprecation(f"jax.core.{n}", f"`jax.extend.core.{n}`", None, "by 0.10.2", "safe",
+                    new_qualname=f"jax.extend.core.{n}", import_from=("jax.extend.core", n))
+        for n in ("Jaxpr", "ClosedJaxpr", "Literal", "Var", "jaxpr_as_fun")
+    ),
+    *(
+        Deprecation(f"jax.core.{n}", "nothing public", None, "0.4.29", None)
+        for n in ("non_negative_dim", "DimSize", "Shape")
+    ),
+    *(
+        Deprecation(f"jax.core.{n}", "`print(jaxpr)` / `jaxpr.pretty_print()`", "0.4.30", "by 0.10.2", None)
+        for n in ("pp_eqn", "pp_eqns", "pp_jaxpr", "pp_vars", "pp_aval")
+    ),
+    *(
+        Deprecation(f"jax.interpreters.xla.{n}", "`jax.interpreters.mlir` lowering rules", None, "0.4.29", None)
+        for n in ("backend_specific_translations", "translations", "register_translation", "xla_destructure",
+                  "TranslationRule", "TranslationContext", "XlaOp")
+    ),
+    Deprecation("jax.interpreters.xla.pytype_aval_mappings", "nothing public", None, "by 0.10.2", None),
+    Deprecation("jax.interpreters.ad.reducing_transposes", "nothing (unused since JAX 0.4.38)", "0.9.0", "0.10.0", None),
+    Deprecation("jax.interpreters.batching.NotMapped", "nothing public", "0.7.1", "0.10.0", None),
+    *(
+        Deprecation(f"jax.interpreters.pxla.{n}", "`jax.shard_map` instead of `jax.pmap`", "0.8.2", "0.10.0", None)
+        for n in ("Chunked", "NoSharding", "Replicated", "ShardedAxis", "ShardingSpec", "Unstacked", "spec_to_indices")
+    ),
+    *(
+        Deprecation(f"jax.interpreters.pxla.{n}", "nothing public", "0.8.2", "0.10.0", None)
+        for n in ("MapTracer", "PmapExecutable", "parallel_callable", "shard_args")
+    ),
+    Deprecation("jax.interpreters.pxla.thread_resources", "`with jax.set_mesh(mesh)` and `jax.sharding.get_abstract_mesh()`",
+                "0.8.2", None, None),
+    Deprecation("jax.interpreters.pxla.MeshAxisName", "the axis names of `jax.sharding.Mesh`", "0.8.2", None, None),
+    *(
+        Deprecation(f"jax.interpreters.pxla.{n}", "nothing public", "0.8.2", None, None)
+        for n in ("ArrayMapping", "Index", "MeshComputation", "MeshExecutable", "_UNSPECIFIED",
+                  "are_hlo_shardings_equal", "array_mapping_to_axis_resources", "global_aval_to_result_handler",
+                  "global_avals_to_results_handler", "global_result_handlers", "is_hlo_sharding_replicated",
+                  "op_sharding_to_indices")
+    ),
+    *(
+        Deprecation(f"jax.experimental.pallas.tpu.{n}", f"`jax.experimental.pallas.{n}`", "by 0.10.2", None, "safe",
+                    new_qualname=f"jax.experimental.pallas.{n}", import_from=("jax.experimental.pallas", n))
+        for n in ("DeviceIdType", "HOST", "semaphore", "semaphore_read", "semaphore_signal", "semaphore_wait")
+    ),
+    Deprecation("jax.experimental.pallas.dot", "`jnp.dot`, `jnp.einsum` or `@` (TPU, Mosaic GPU), or "
+                "`jax.experimental.pallas.triton.dot`", "by 0.10.2", None, None),
+    Deprecation("jax.experimental.pallas.debug_checks_enabled", "`pl.enable_debug_checks.value`", "by 0.10.2", None, None),
+    # --- from JAX's CHANGELOG, gone from the registries (each raises on JAX 0.10.2) -------------
+    Deprecation("jax.experimental.export", "`jax.export`", "0.4.30", "by 0.10.2", "unsafe",
+                "review the call: some functions were renamed when the module moved", kind="module",
+                new_qualname="jax.export"),
+    Deprecation("jax.sharding.XLACompatibleSharding", "`jax.sharding.Sharding`", "0.4.29", "by 0.10.2", "safe",
+                new_qualname="jax.sharding.Sharding", import_from=("jax.sharding", "Sharding")),
+    Deprecation("jax.tree_util.build_tree", "`jax.tree.unflatten`", "0.6.0", "by 0.10.2", None,
+                "build_tree takes a nested structure, unflatten a flat list of leaves"),
     # --- config ---------------------------------------------------------------------------
     Deprecation("jax.config.config", "`jax.config` (`from jax import config`)", "0.4.25", "0.4.29", "safe",
                 "the jax.config module was removed; the object is jax.config",
@@ -181,6 +281,8 @@ TABLE: tuple[Deprecation, ...] = (
     Deprecation("a_min", "`min=`", "0.4.27", "0.10.0", "safe", kind="kwarg", function="jax.numpy.clip", new_qualname="min"),
     Deprecation("a_max", "`max=`", "0.4.27", "0.10.0", "safe", kind="kwarg", function="jax.numpy.clip", new_qualname="max"),
     Deprecation("a", "a positional argument", "0.4.27", "0.10.0", "safe", kind="kwarg", function="jax.numpy.clip"),
+    Deprecation("newshape", "`shape=`", None, "by 0.10.2", "safe", kind="kwarg", function="jax.numpy.reshape",
+                new_qualname="shape"),
     Deprecation("condition", "positional arguments", "0.4.21", "0.4.27", "safe", kind="kwarg", function="jax.numpy.where"),
     Deprecation("backend", "`jax.device_put` the inputs (or `jax.default_device`)", "0.4.2", None, None,
                 "still runs with a DeprecationWarning", kind="kwarg", function="jax.jit"),

@@ -16,6 +16,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.model import apis
+from jaxlint.model.scopes import instance_class
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.units import ClassInfo, ParamInfo, Unit
 from jaxlint.model.walk import (
@@ -86,6 +87,11 @@ class FileIndex:
     imported_key_consumers: dict[str, dict] = field(default_factory=dict)
     # functions of other modules imported here by name that return a new function per call
     imported_factories: frozenset[str] = frozenset()
+    # module-level `NAME = Cls(...)` with `Cls` a class of this file: NAME -> "Cls"
+    # (candidates only: ``constants.instance_class`` checks the name is bound once)
+    instances: dict[str, str] = field(default_factory=dict)
+    # `os.environ["JAX_ENABLE_X64"] = "1"` after `import jax`: JAX has read it already
+    x64_env_late: list[cst.CSTNode] = field(default_factory=list)
 
     @property
     def enables_x64(self) -> bool:
@@ -122,6 +128,7 @@ class Indexer:
         self._method_calls: dict[str, list[tuple[Unit, cst.Call]]] = {}
         self._class_stack: list[ClassInfo] = []
         self._seq = 0  # statement counter (source order)
+        self._jax_imported = False  # a module-level `import jax...` seen so far
 
     # -- qualified names ------------------------------------------------------
     def qualname(self, expr: cst.CSTNode) -> Optional[str]:
@@ -158,9 +165,11 @@ class Indexer:
                 continue
             if t is cst.Import:
                 self.imports.add_import(n)
+                self._note_jax_import(n, unit)
                 continue
             if t is cst.ImportFrom:
                 self.imports.add_import_from(n)
+                self._note_jax_import(n, unit)
                 continue
             if t is cst.Call:
                 self._call(n, unit)
@@ -342,7 +351,9 @@ class Indexer:
     # -- calls and transformation sites --------------------------------------
     def _call(self, call: cst.Call, unit: Unit) -> None:
         func = call.func
-        if isinstance(func, cst.Name):
+        if isinstance(func, cst.Name) or (
+            isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value != "self"
+        ):
             self._pending_calls.append((unit, call))
         elif isinstance(func, cst.Attribute):
             self._method_calls.setdefault(func.attr.value, []).append((unit, call))
@@ -351,10 +362,7 @@ class Indexer:
             return
         if q.startswith("jax.random.") and not unit.is_module:
             short = q.rsplit(".", 1)[1]
-            # samplers only: a helper that splits the key it is given is the usual way
-            # of handing keys down, and its caller splitting the same key again is a
-            # subtler correlation than the reuse JAX301 reports
-            if short in apis.RANDOM_CONSUMERS and short not in ("split", "fold_in"):
+            if short in apis.RANDOM_CONSUMERS:
                 key = arg_at(call, 0, "key")
                 if isinstance(key, cst.Name) and unit.param(key.value) is not None:
                     unit.consumes_keys.setdefault(key.value, short)
@@ -430,8 +438,21 @@ class Indexer:
                 if len(t.slice) == 1 and isinstance(t.slice[0].slice, cst.Index):
                     if string_value(t.slice[0].slice.value) == "JAX_ENABLE_X64":
                         if string_value(node.value) in _X64_ENV_VALUES:
-                            self.index.x64_nodes.append(node)
-                            self.index.x64_at_import = True
+                            if self._jax_imported:
+                                # JAX read the variable when it was imported: too late
+                                self.index.x64_env_late.append(node)
+                            else:
+                                self.index.x64_nodes.append(node)
+                                self.index.x64_at_import = True
+
+    def _note_jax_import(self, node, unit: Unit) -> None:
+        if not unit.is_module or self._jax_imported:
+            return
+        if isinstance(node, cst.Import):
+            names = [dotted_name(a.name) or "" for a in node.names]
+        else:
+            names = [dotted_name(node.module) or ""] if node.module is not None and not node.relative else []
+        self._jax_imported = any(n == "jax" or n.startswith("jax.") for n in names)
 
     # -- resolution -------------------------------------------------------------
     def resolve_fn(
@@ -483,11 +504,38 @@ class Indexer:
                 return None, 0, frozenset(), TransformSite(t, fq or "", expr, expr, scope, seq=seq)
         return none
 
+    def _module_instances(self) -> None:
+        idx = self.index
+        names = {c.name for c in idx.classes}
+        if not names:
+            return
+        for stmt in idx.module.body:
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                continue
+            for small in stmt.body:
+                if (
+                    isinstance(small, cst.Assign) and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name)
+                    and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Name)
+                    and small.value.func.value in names
+                ):
+                    idx.instances[small.targets[0].target.value] = small.value.func.value
+
+    def _instance_method(self, unit: Unit, func: cst.Attribute) -> Optional[Unit]:
+        if func.value.value not in self.index.instances:  # type: ignore[union-attr]
+            return None
+        cls = instance_class(self.index, unit, func.value)
+        return None if cls is None or cls.is_jax_module else cls.methods.get(func.attr.value)
+
     def _resolve(self) -> None:
         idx = self.index
         # call edges between units, for the analysis order
+        self._module_instances()
         for unit, call in self._pending_calls:
-            callee = unit.lookup_def(call.func.value)  # type: ignore[union-attr]
+            if isinstance(call.func, cst.Attribute):
+                callee = self._instance_method(unit, call.func)
+            else:
+                callee = unit.lookup_def(call.func.value)  # type: ignore[union-attr]
             if callee is not None:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # classes: methods of flax/equinox/haiku modules see traced array arguments

@@ -22,6 +22,7 @@ from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.index import FileIndex, build_index
 from jaxlint.model.jit_calls import JitCalls, JitInfo
+from jaxlint.model.scopes import instance_class
 from jaxlint.model.shapes import constructor_facts
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
@@ -244,10 +245,10 @@ class Interpreter:
         else:
             self.env[name] = v
 
-    def key_consumer(self, call: cst.Call) -> list[tuple[cst.BaseExpression, str]]:
-        """The arguments of ``call`` whose PRNG key the callee samples with (a function
-        of this file, or one imported from the project), as (argument, what the callee
-        calls, e.g. ``add_noise()``); empty when the callee is unknown."""
+    def key_consumer(self, call: cst.Call) -> list[tuple[cst.BaseExpression, str, str]]:
+        """The arguments of ``call`` whose PRNG key the callee hands straight to a
+        ``jax.random`` consumer (a function of this file, or one imported from the
+        project; not a generator), as (argument, callee name, consumer short name)."""
         func = call.func
         if not isinstance(func, cst.Name) or any(a.star for a in call.args):
             return []
@@ -255,10 +256,8 @@ class Interpreter:
         consumes: dict[str, str]
         v = self.lookup(func.value)
         unit = v.unit if v is not None else self.unit.lookup_def(func.value)
-        if unit is not None and v is not None and v.unit is None:
-            unit = None  # the name holds something else here
         if unit is not None:
-            if not unit.consumes_keys or unit.cls is not None:
+            if not unit.consumes_keys or unit.is_generator or not isinstance(unit.node, cst.FunctionDef):
                 return []
             params = [(p.name, p.kind, p.index) for p in unit.params]
             consumes = unit.consumes_keys
@@ -272,10 +271,10 @@ class Interpreter:
         positional = [p for p in params if p[1] in ("pos", "posonly")]
         for i, a in enumerate(positional_args(call)):
             if i < len(positional) and positional[i][0] in consumes:
-                out.append((a.value, f"{func.value}()"))
+                out.append((a.value, func.value, consumes[positional[i][0]]))
         for a in call.args:
             if a.keyword is not None and a.keyword.value in consumes:
-                out.append((a.value, f"{func.value}()"))
+                out.append((a.value, func.value, consumes[a.keyword.value]))
         return out
 
     def returns_fresh_function(self, func: cst.Name) -> bool:
@@ -978,6 +977,8 @@ class Interpreter:
         if not self.in_traced:
             # jax.grad(f)(x) etc. outside traced code change nothing
             return
+        if self._tree_map_callback(call):
+            return
         func = call.func
         target: Optional[Unit] = None
         n_bound = 0
@@ -991,6 +992,9 @@ class Interpreter:
             if func.value.value == "self" and self.unit.cls is not None:
                 target = self.unit.cls.methods.get(func.attr.value)
                 n_bound = 1
+            else:
+                target = self._instance_method(func)
+                n_bound = 1 if target is not None else 0
         elif isinstance(func, cst.Call):
             # jax.grad(f)(x), jax.vmap(f)(x), jax.checkpoint(f)(x) inside traced code
             fq = self.qualname(func.func)
@@ -1025,6 +1029,35 @@ class Interpreter:
                 if p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
+
+    def _instance_method(self, func: cst.Attribute) -> Optional[Unit]:
+        """``PRE.squash`` where ``PRE`` holds an instance of a plain class of this file
+        (``PRE = Preprocess()``): that class's method (flax/equinox modules excepted:
+        their methods have their own rules)."""
+        cls = instance_class(self.index, self.unit, func.value)
+        if cls is None or cls.is_jax_module:
+            return None
+        return cls.methods.get(func.attr.value)
+
+    _TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map"})
+
+    def _tree_map_callback(self, call: cst.Call) -> bool:
+        """``jax.tree.map(lambda p: ..., params)`` in traced code: the leaves handed to
+        the function are tracers when a tree is traced."""
+        if self.qualname(call.func) not in self._TREE_MAPS:
+            return False
+        pos = positional_args(call)
+        if len(pos) < 2 or not isinstance(pos[0].value, cst.Lambda):
+            return False
+        target = self.index.unit_of.get(id(pos[0].value))
+        if target is None or target.host:
+            return False
+        target.mark_traced(f"called from traced `{self.unit.name}`")
+        params = target.positional()
+        for i, tree in enumerate(pos[1:]):
+            if i < len(params) and self.value(tree.value).traced and params[i].name not in target.static_params:
+                target.traced_params.add(params[i].name)
+        return True
 
     def _external_call(self, call: cst.Call) -> None:
         """Record a call from traced code to an imported function (``mod.f(x)``,

@@ -13,7 +13,8 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model.walk import arg_at, int_value, keyword_arg, positional_args
+from jaxlint.model.constants import constant_int
+from jaxlint.model.walk import arg_at, children, int_value, keyword_arg, positional_args
 
 Shape = tuple[int, ...]
 
@@ -117,6 +118,15 @@ def _dtype_is_float(ctx, node: Optional[cst.CSTNode]) -> Optional[bool]:
     return text.startswith(_FLOAT_DTYPE_WORDS) or text == "float"
 
 
+def _number(ctx, node: cst.CSTNode) -> Optional[float]:
+    """A number literal, or a name bound once to an integer literal (``NUM_CLASSES``)."""
+    v = _float_literal(node)
+    if v is None and isinstance(node, cst.Name):
+        c = constant_int(ctx.index, ctx.unit, node)
+        v = float(c) if c is not None else None
+    return v
+
+
 def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Optional[str]]:
     """(static shape, "float" or None) of the array a jax call builds."""
     short = q.rsplit(".", 1)[-1]
@@ -130,7 +140,7 @@ def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Opt
     if not q.startswith("jax.numpy.") or "." in q[len("jax.numpy."):]:
         return None, floaty if dtype_float is not False else None
     if short == "arange":
-        nums = [_float_literal(a.value) for a in pos]
+        nums = [_number(ctx, a.value) for a in pos]
         for kw in ("start", "stop", "step"):
             if keyword_arg(call, kw) is not None:
                 nums = []
@@ -178,3 +188,34 @@ def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Opt
     elif dtype_float is False:
         floaty = None
     return shape, floaty
+
+
+def call_site_shapes(interp, param: str) -> list[Optional[Shape]]:
+    """The shapes the calls of ``interp.unit`` in the file pass for ``param`` (see
+    ``RuleContext.call_site_shapes``)."""
+    unit = interp.unit
+    if not isinstance(unit.node, cst.FunctionDef) or unit.cls is not None:
+        return []
+    pos_params = [p.name for p in unit.positional()]
+    index = pos_params.index(param) if param in pos_params else None
+    out: list[Optional[Shape]] = []
+    stack: list[cst.CSTNode] = [interp.module]
+    while stack:
+        n = stack.pop()
+        stack.extend(children(n))
+        if not isinstance(n, cst.Call) or not isinstance(n.func, cst.Name) or n.func.value != unit.name:
+            continue
+        arg = next((a.value for a in n.args if a.keyword is not None and a.keyword.value == param), None)
+        if arg is None and index is not None:
+            pos = [a for a in n.args if a.keyword is None]
+            if any(a.star for a in n.args):
+                out.append(None)
+                continue
+            arg = pos[index].value if index < len(pos) else None
+        shape = None
+        if isinstance(arg, cst.Call):
+            q = interp.qualname(arg.func)
+            if q and q.startswith("jax.numpy.") and q.rsplit(".", 1)[1] in ("zeros", "ones", "empty", "full"):
+                shape = _shape_literal(arg_at(arg, 0, "shape"))
+        out.append(shape)
+    return out

@@ -59,6 +59,30 @@ class InplaceArrayUpdate(Rule):
         "rebinding it there would make it a new local (UnboundLocalError). Other augmented operators (`//=`, `%=`, `@=`) get no fix."
     )
     VALID = [
+        # attributes: updated functionally; a NumPy buffer; an attribute some method
+        # rebinds to a list
+        Valid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            class Ring:
+                def __init__(self, n):
+                    self.buf = jnp.zeros(n)
+                    self.host = np.zeros(n)
+                    self.items = jnp.zeros(n)
+                    self.pos = 0
+
+                def reset(self):
+                    self.items = [0.0] * self.buf.shape[0]
+
+                def push(self, v):
+                    self.buf = self.buf.at[self.pos].set(v)
+                    self.host[self.pos] = float(v)
+                    self.items[self.pos] = v
+                    self.pos = (self.pos + 1) % self.buf.shape[0]
+            """
+        ),
         Valid(
             """
             import numpy as np
@@ -166,6 +190,38 @@ class InplaceArrayUpdate(Rule):
     ]
 
     INVALID = [
+        # an array held on an attribute since __init__
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            class Ring:
+                def __init__(self, n):
+                    self.buf = jnp.zeros(n)
+                    self.pos = 0
+
+                def push(self, v):
+                    self.buf[self.pos] = v
+                    self.pos = (self.pos + 1) % self.buf.shape[0]
+            """,
+            expected=[(9, 9)],
+            fixed="""
+            import jax.numpy as jnp
+
+            class Ring:
+                def __init__(self, n):
+                    self.buf = jnp.zeros(n)
+                    self.pos = 0
+
+                def push(self, v):
+                    self.buf = self.buf.at[self.pos].set(v)
+                    self.pos = (self.pos + 1) % self.buf.shape[0]
+            """,
+            unsafe=True,
+            messages=[
+                "JAX arrays are immutable: `self.buf[self.pos] = ...` raises TypeError. Use `self.buf = self.buf.at[self.pos].set(...)`",
+            ],
+        ),
         Invalid(
             """
             import jax.numpy as jnp
@@ -368,7 +424,7 @@ class InplaceArrayUpdate(Rule):
     def _check(self, stmt, sub: cst.Subscript, op, value, single: bool) -> None:
         ctx = self.ctx
         base_val = ctx.value(sub.value)
-        if base_val.kind != V.ARRAY:
+        if base_val.kind != V.ARRAY and not ctx.attribute_holds_jax_array(sub.value):
             return
         base = ctx.code(sub.value)
         idx = _slice_code(ctx, sub)

@@ -40,10 +40,23 @@ def _status(row: D.Deprecation) -> str:
         return "does not exist in JAX"
     if row.removed:
         dep = f" (deprecated in {row.deprecated})" if row.deprecated else ""
+        if row.removed.startswith("by "):
+            return f"was removed {row.removed.replace('by ', 'by JAX ', 1)}{dep}"
         return f"was removed in JAX {row.removed}{dep}"
+    if row.deprecated and row.deprecated.startswith("by "):
+        return f"is deprecated (JAX {row.deprecated[3:]} warns on use)"
     if row.deprecated:
         return f"is deprecated since JAX {row.deprecated}"
     return "is a legacy API"
+
+
+def _submodule_import(target: str, text: str) -> tuple[tuple[str, None], ...]:
+    """``import jax`` does not load ``jax.extend``/``jax.experimental``: a rename into one
+    of them spelled from the top (``jax.extend.core.X``) needs ``import jax.extend.core``."""
+    module = target.rpartition(".")[0]
+    if module.startswith(("jax.extend", "jax.experimental")) and text.startswith(module + "."):
+        return ((module, None),)
+    return ()
 
 
 def _head(node: cst.CSTNode) -> Optional[cst.Name]:
@@ -151,7 +164,8 @@ class DeprecationCheck(Check):
             text = self._spell(target, node)
             if text is None:
                 return None
-            return fix(self._applic(row), f"Replace with `{text}`", Replacement(node, text))
+            return fix(self._applic(row), f"Replace with `{text}`", Replacement(node, text),
+                       needs_import=_submodule_import(target, text))
         consts = {"jax.numpy.NINF": "(-{jnp}.inf)", "jax.numpy.PZERO": "0.0", "jax.numpy.NZERO": "(-0.0)"}
         if q in consts:
             tmpl = consts[q]
@@ -213,6 +227,11 @@ class DeprecationCheck(Check):
             return
         row = D.lookup(q)
         if row is None:
+            # the model canonicalises some aliases (`jax.ad_checkpoint.checkpoint` is
+            # `jax.checkpoint` to it); the table is about the spelling
+            q = self._spelled_qualname(node) or q
+            row = D.lookup(q)
+        if row is None:
             return
         head = _head(node)
         if head is not None and (ctx.imports.names.get(head.value) or "").startswith(("jax._src", "jaxlib.")):
@@ -225,6 +244,15 @@ class DeprecationCheck(Check):
                 return  # the import itself is reported
         self._mark_chain(node)
         self._emit(row, node, ctx.code(node).strip(), self._rename_fix(row, q, node))
+
+    def _spelled_qualname(self, node: cst.Attribute) -> Optional[str]:
+        """``node``'s dotted name with its head resolved through the imports only."""
+        dotted = dotted_name(node)
+        head = _head(node)
+        if dotted is None or head is None or self.ctx.qualname(head) is None:
+            return None
+        base = self.ctx.imports.names.get(head.value)
+        return None if base is None else base + dotted[len(head.value):]
 
     def _check_method(self, node: cst.Attribute) -> None:
         attr = node.attr.value

@@ -38,6 +38,16 @@ class DeprecatedApi(Rule):
     )
 
     VALID = [
+        # the jax.extend.core spellings JAX 0.10.2 names
+        Valid(
+            """
+            import jax.extend.core
+            from jax.extend.core import Primitive
+
+            def concrete(x):
+                return jax.extend.core.concrete_or_error(None, x)
+            """,
+        ),
         Valid(
             """
             import jax
@@ -79,6 +89,39 @@ class DeprecatedApi(Rule):
         ),
     ]
     INVALID = [
+        Invalid(
+            """
+            import jax
+            import jax.core
+
+            def concrete(x):
+                return jax.core.concrete_or_error(None, x)
+            """,
+            expected=[(5, 12)],
+            fixed="""
+            import jax.extend.core
+            import jax
+            import jax.core
+
+            def concrete(x):
+                return jax.extend.core.concrete_or_error(None, x)
+            """,
+            messages=[
+                '`jax.core.concrete_or_error` is deprecated since JAX 0.10.0: use `jax.extend.core.concrete_or_error` instead',
+            ],
+        ),
+        Invalid(
+            """
+            import jax.scipy.special
+
+            def legendre(m, n, z):
+                return jax.scipy.special.lpmn_values(m, n, z, is_normalized=True)
+            """,
+            expected=[(4, 12)],
+            messages=[
+                '`jax.scipy.special.lpmn_values` is deprecated (JAX 0.10.2 warns on use): use nothing (JAX plans no replacement) instead',
+            ],
+        ),
         Invalid(
             """
             import jax

@@ -38,6 +38,17 @@ class RemovedApi(Rule):
     )
 
     VALID = [
+        # the replacements JAX 0.10.2 names
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def remat_block(f, x, m, n, theta, phi):
+                y = jax.checkpoint(f)(jnp.trunc(x))
+                return y, jax.typeof(y), jax.scipy.special.sph_harm_y(n, m, theta, phi)
+            """,
+        ),
         Valid(
             """
             import jax
@@ -99,6 +110,45 @@ class RemovedApi(Rule):
         ),
     ]
     INVALID = [
+        Invalid(
+            """
+            import jax
+            import jax.ad_checkpoint
+            import jax.numpy as jnp
+
+            def remat_block(f, x):
+                y = jax.ad_checkpoint.checkpoint(f)(jnp.fix(x))
+                return y, jax.core.get_aval(y)
+            """,
+            expected=[(6, 9), (6, 41), (7, 15)],
+            fixed="""
+            import jax
+            import jax.ad_checkpoint
+            import jax.numpy as jnp
+
+            def remat_block(f, x):
+                y = jax.checkpoint(f)(jnp.trunc(x))
+                return y, jax.typeof(y)
+            """,
+            messages=[
+                '`jax.ad_checkpoint.checkpoint` was removed in JAX 0.10.0 (deprecated in 0.8.2): use `jax.checkpoint` instead',
+                '`jnp.fix` was removed in JAX 0.10.0 (deprecated in 0.9.0): use `jnp.trunc` instead (drop-in replacement)',
+                '`jax.core.get_aval` was removed in JAX 0.10.0 (deprecated in 0.8.2): use `jax.typeof` instead',
+            ],
+        ),
+        # not a rename: the arguments swap places, so no fix
+        Invalid(
+            """
+            import jax.scipy.special
+
+            def harmonics(m, n, theta, phi):
+                return jax.scipy.special.sph_harm(m, n, theta, phi)
+            """,
+            expected=[(4, 12)],
+            messages=[
+                '`jax.scipy.special.sph_harm` was removed in JAX 0.10.0 (deprecated in 0.7.0): use `jax.scipy.special.sph_harm_y(n, m, theta, phi)` instead (the degree and order arguments swap places)',
+            ],
+        ),
         Invalid(
             """
             import jax

@@ -9,8 +9,9 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
+from jaxlint.model.scopes import writes
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import children
+from jaxlint.model.walk import children, descendants
 from jaxlint.rules.impurity._common import binds
 
 
@@ -50,6 +51,28 @@ class StaleGlobalRead(Rule):
     use_instead = "Pass the value as an argument:\n\n```python\n@jax.jit\ndef f(x, g):\n    return x + g\n```"
     fix_safety = "No automatic fix: the signature and every call site change."
     VALID = [
+        # a setter that runs before the first call (configuration), and a factor passed
+        # as an argument
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            SCALE = 1.0
+
+            def configure(value):
+                global SCALE
+                SCALE = value
+
+            @jax.jit
+            def scale(x, factor):
+                return x * SCALE * factor
+
+            def main():
+                configure(3.0)
+                return scale(jnp.ones(2), 1.0), scale(jnp.ones(2), 2.0)
+            """
+        ),
         # constant assigned once
         Valid(
             """
@@ -137,6 +160,29 @@ class StaleGlobalRead(Rule):
     ]
 
     INVALID = [
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            SCALE = 1.0
+
+            @jax.jit
+            def scale(x):
+                return x * SCALE
+
+            def main():
+                global SCALE
+                first = scale(jnp.ones(2))
+                SCALE = 2.0
+                second = scale(jnp.ones(2))
+                return first, second
+            """,
+            expected=[(8, 16)],
+            messages=[
+                "`SCALE` is a module global that `main` reassigns (`global SCALE`, line 13) after calling `scale`: under jit its value is read once, at trace time, and baked into the compiled function, so the later calls still use the old value until a retrace. Pass it as an argument",
+            ],
+        ),
         Invalid(
             """
             from jax import jit
@@ -287,6 +333,19 @@ class StaleGlobalRead(Rule):
             return
         # class attributes are not module globals
         assigns = [a for a in assigns if id(a) not in self._in_class]
+        late = self._rebound_after_call(n, outer)
+        if late is not None:
+            writer, stmt = late
+            self._reported.add((id(unit), n))
+            self.report(
+                node,
+                f"`{n}` is a module global that `{writer}` reassigns (`global {n}`, line "
+                f"{{related_line}}) after calling `{outer.name}`: under jit its value is read once, "
+                "at trace time, and baked into the compiled function, so the later calls still use "
+                "the old value until a retrace. Pass it as an argument",
+                related=stmt,
+            )
+            return
         in_loop = [a for a in assigns if id(a) in self._loops]
         if len(assigns) < 2 and not in_loop:
             return
@@ -310,3 +369,18 @@ class StaleGlobalRead(Rule):
             "as an argument",
             related=later[0],
         )
+
+    def _rebound_after_call(self, name: str, outer: Unit) -> Optional[tuple[str, cst.CSTNode]]:
+        """A function of the file that declares ``global name`` and assigns it after it
+        called ``outer`` (the traced function): (its name, the assignment)."""
+        for w in self.ctx.index.units:
+            if w is outer or name not in w.global_names or name not in w.assigned:
+                continue
+            bound = {id(b) for b in writes(w.node, name)}
+            called = False
+            for n in descendants(w.node):
+                if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == outer.name:
+                    called = True
+                elif called and id(n) in bound:
+                    return w.name, n
+        return None

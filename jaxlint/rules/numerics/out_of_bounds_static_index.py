@@ -22,9 +22,10 @@ class StaticOutOfBoundsIndex(Rule):
     severity = Severity.ERROR
     seed = "The Sharp Bits § Out-of-Bounds Indexing (seed 000)"
     what_it_does = (
-        "Flags integer-literal indices (negative too) that are out of bounds for an array whose "
+        "Flags integer-literal indices (negative too), and names bound once to an integer literal "
+        "(`NUM_CLASSES = 10` at module level, a local `n = 3`), that are out of bounds for an array whose "
         "shape is known from a literal constructor in the same scope (`jnp.arange(10)`, "
-        "`jnp.zeros((3, 4))`, `jnp.ones(5)`, `jnp.array([...])`, `jnp.eye(3)`, `jnp.linspace(0, "
+        "`jnp.zeros((3, 4))`, `jnp.arange(NUM_CLASSES)`, `jnp.ones(5)`, `jnp.array([...])`, `jnp.eye(3)`, `jnp.linspace(0, "
         "1, 5)`): `x[11]`, `x[0, 7]`, `x.at[11].set(v)`, `x.at[11].get()` and `jnp.take(x, "
         "11)`. Arrays of unknown shape (arguments, results of other calls) are never checked."
     )
@@ -40,6 +41,30 @@ class StaticOutOfBoundsIndex(Rule):
     use_instead = "```python\nx = jnp.arange(10)\nlast = x[9]  # or x[-1]\nx = x.at[9].set(0)\n```\n\nTo check indices that are only known at run time, use `jax.experimental.checkify` with `errors=checkify.index_checks`."
     fix_safety = "No automatic fix: the intended index is unknown."
     VALID = [
+        # constants in bounds; names that are not constants (bound twice, a loop
+        # variable, rebound through `global`) are never checked
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            NUM_CLASSES = 10
+            LIMIT = 40
+
+            def shrink():
+                global LIMIT
+                LIMIT = 4
+
+            def f(k):
+                logits = jnp.arange(NUM_CLASSES)
+                small = jnp.zeros(3)
+                n = 3
+                n = 2
+                last = logits[NUM_CLASSES - 1] + small[n] + logits[LIMIT * 0 + 9]
+                for i in range(12):
+                    last = last + logits[i]
+                return last + logits[LIMIT] + logits[k]
+            """
+        ),
         Valid(
             """
             import jax.numpy as jnp
@@ -80,6 +105,24 @@ class StaticOutOfBoundsIndex(Rule):
     ]
 
     INVALID = [
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            NUM_CLASSES = 10
+
+            def background_logit():
+                logits = jnp.arange(NUM_CLASSES, dtype=jnp.float32)
+                flags = jnp.zeros((3, 4))
+                n = 3
+                return logits[NUM_CLASSES], flags.at[n].set(1.0)
+            """,
+            expected=[(9, 19), (9, 42)],
+            messages=[
+                "index 10 is out of bounds for axis 0 with size 10, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                "index 3 is out of bounds for axis 0 with size 3, and JAX raises no IndexError: `.at[...].set(...)` silently drops the update",
+            ],
+        ),
         Invalid(
             """
             import jax.numpy as jnp
@@ -151,7 +194,7 @@ class StaticOutOfBoundsIndex(Rule):
                 continue
             if not isinstance(s, cst.Index):
                 return
-            i = int_value(s.value)
+            i = self.ctx.constant_int(s.value)
             if i is None:
                 return
             size = shape[dim]
@@ -205,7 +248,7 @@ class StaticOutOfBoundsIndex(Rule):
         if arr is None or idx is None or keyword_arg(node, "mode") is not None:
             return
         shape = self._shape(arr)
-        i = int_value(idx)
+        i = ctx.constant_int(idx)
         if shape is None or i is None:
             return
         axis_node = arg_at(node, 2, "axis")

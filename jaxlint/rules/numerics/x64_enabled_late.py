@@ -18,9 +18,10 @@ class LateX64Enable(Rule):
     severity = Severity.WARNING
     seed = "The Sharp Bits § Double (64bit) precision (seed 000)"
     what_it_does = (
-        "Flags a module-level `jax.config.update(\"jax_enable_x64\", True)` that comes after "
-        "module-level statements which already created JAX arrays or ran `jax.numpy`, "
-        "`jax.lax` or `jax.random` computations."
+        "Flags `jax.config.update(\"jax_enable_x64\", True)` (at module level, or in a function) "
+        "that comes after module-level statements which already created JAX arrays or ran "
+        "`jax.numpy`, `jax.lax` or `jax.random` computations; and "
+        "`os.environ[\"JAX_ENABLE_X64\"] = \"1\"` written after `import jax`, when JAX has already read it."
     )
     why_bad = (
         "The seed says x64 \"only works on startup\"; current JAX (0.10, 0.12) accepts the "
@@ -32,6 +33,20 @@ class LateX64Enable(Rule):
     use_instead = "Enable x64 first, right after importing JAX (or set `JAX_ENABLE_X64=1` in the environment):\n\n```python\nimport jax\njax.config.update(\"jax_enable_x64\", True)\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\n```"
     fix_safety = "No automatic fix: moving the statement changes the dtypes of everything created before it."
     VALID = [
+        # the variable set before JAX is imported; a function enabling x64 in a module
+        # that made no arrays at import
+        Valid(
+            """
+            import os
+            os.environ["JAX_ENABLE_X64"] = "1"
+            import jax
+            import jax.numpy as jnp
+
+            def main():
+                jax.config.update("jax_enable_x64", True)
+                return jnp.arange(3.0)
+            """
+        ),
         Valid(
             """
             import jax
@@ -69,6 +84,25 @@ class LateX64Enable(Rule):
     INVALID = [
         Invalid(
             """
+            import os
+            import jax
+            os.environ["JAX_ENABLE_X64"] = "1"
+            import jax.numpy as jnp
+
+            EPS = jnp.sqrt(jnp.asarray(1e-7))
+
+            def main():
+                jax.config.update("jax_enable_x64", True)
+                return jnp.arange(3.0) + EPS
+            """,
+            expected=[(3, 1), (9, 5)],
+            messages=[
+                '`JAX_ENABLE_X64` is set after `import jax`: JAX reads it when it is imported, so x64 stays off here. Set it before the first `import jax` (or call `jax.config.update("jax_enable_x64", True)`)',
+                "`main` enables x64 after module-level code already created JAX arrays at line 6: those stay 32-bit while arrays made after the switch are 64-bit. Enable x64 right after importing jax",
+            ],
+        ),
+        Invalid(
+            """
             import jax
             import jax.numpy as jnp
 
@@ -88,12 +122,30 @@ class LateX64Enable(Rule):
         self._first: Optional[cst.CSTNode] = None
         self._x64: Optional[set[int]] = None
 
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if any(n is node for n in self.ctx.index.x64_env_late):
+            self.report(
+                node,
+                "`JAX_ENABLE_X64` is set after `import jax`: JAX reads it when it is imported, so "
+                "x64 stays off here. Set it before the first `import jax` (or call "
+                "`jax.config.update(\"jax_enable_x64\", True)`)",
+            )
+
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
-        if not ctx.unit.is_module:
-            return
         if self._x64 is None:
             self._x64 = {id(n) for n in ctx.index.x64_nodes}
+        if not ctx.unit.is_module:
+            # a function switching x64 on after module-level code made arrays
+            if id(node) in self._x64 and self._first is not None:
+                self.report(
+                    node,
+                    f"`{ctx.unit.name}` enables x64 after module-level code already created JAX "
+                    "arrays at line {related_line}: those stay 32-bit while arrays made after the "
+                    "switch are 64-bit. Enable x64 right after importing jax",
+                    related=self._first,
+                )
+            return
         if id(node) in self._x64:
             if self._first is not None:
                 self.report(

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.model.walk import int_value
-from jaxlint.rules.performance._common import TracedLoopMixin
+from jaxlint.model.walk import children, int_value
+from jaxlint.rules.performance._common import TracedLoopMixin, range_bounds
 
 
 def _static_int(ctx, e: cst.BaseExpression) -> Optional[int]:
@@ -64,9 +65,12 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
     )
     what_it_does = (
         "Inside code JAX traces (`jit`, `vmap`, `lax.scan` bodies, ...), flags a Python `for` loop "
-        "or comprehension over `range(N)` where `N` is known statically and is at least "
-        "`max-unrolled-loop` (default 100): an integer literal, a module-level constant assigned "
-        "once to a literal, or a product/sum of those.\n\n"
+        "or comprehension over `range(N)` where `N` is known statically (an integer literal, a "
+        "module-level constant assigned once to a literal, or a product/sum of those) and is at "
+        "least `max-unrolled-loop` (default 100); `range(x.shape[k])` counts when every call of "
+        "the function in the file passes `x` as a `jnp.zeros/ones/empty/full` of literal shape. Nested static `for` loops count together: "
+        "`range(40)` inside `range(40)` unrolls 1600 copies of the inner body, reported at the "
+        "outer loop. "
         "Rule of thumb for functions that run once (a `main`, a test): it is still reported, "
         "because the cost is compile time and the first call pays it in full, however few calls "
         "follow. A loop of 1 iteration, or one whose bound is below the threshold, is never reported."
@@ -85,6 +89,40 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
     )
     fix_safety = "No automatic fix: the loop body must be turned into a function of the carried state."
     VALID = [
+        # `range(m.shape[0])`: small at every call, or unknown at one of them
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def row_norms(m):
+                acc = 0.0
+                for i in range(m.shape[0]):
+                    acc = acc + jnp.dot(m[i], m[i])
+                return acc
+
+            def main(data):
+                return row_norms(jnp.ones((3, 16))), row_norms(data)
+            """
+        ),
+        # a short nest (4 × 8 = 32 copies), and a nest whose inner bound is unknown
+        Valid(
+            """
+            import jax
+
+            @jax.jit
+            def pairwise(x, ys):
+                total = 0.0
+                for i in range(4):
+                    for j in range(8):
+                        total = total + x[i] * x[j]
+                for i in range(40):
+                    for y in ys:
+                        total = total + x[i] * y
+                return total
+            """
+        ),
         # a long loop of plain Python arithmetic adds nothing to the jaxpr
         Valid(
             """
@@ -171,6 +209,43 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
             import jax.numpy as jnp
 
             @jax.jit
+            def row_norms(m):
+                acc = 0.0
+                for i in range(m.shape[0]):
+                    acc = acc + jnp.dot(m[i], m[i])
+                return acc
+
+            def main():
+                return row_norms(jnp.ones((4096, 16)))
+            """,
+            expected=[(7, 14)],
+            messages=[
+                "this Python loop runs 4096 times (`m.shape[0]` is up to 4096 at the calls in this file) while JAX traces `row_norms`, so it is unrolled into 4096 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+
+            @jax.jit
+            def pairwise(x):
+                total = 0.0
+                for i in range(40):
+                    for j in range(40):
+                        total = total + x[i] * x[j]
+                return total
+            """,
+            expected=[(6, 14)],
+            messages=[
+                "these nested Python loops run 40 × 40 = 1600 times while JAX traces `pairwise`, so the innermost body is unrolled into 1600 copies: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs) for at least one of them",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
             def f(x):
                 for i in range(1000):
                     x = jnp.sin(x) * 2.0 + i
@@ -215,17 +290,88 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
         ),
     ]
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._loop: Optional[cst.CSTNode] = None
+        self._covered: set[int] = set()  # inner loops of a nest already reported
+
+    def _check(self, node: cst.CSTNode) -> None:
+        self._loop = node
+        super()._check(node)
+
+    def _nest(self, body: cst.CSTNode) -> tuple[int, ...]:
+        """The trip counts of the deepest-multiplying chain of static `for` loops
+        directly nested in ``body`` (same function); () when there is none."""
+        best: tuple[int, ...] = ()
+        stack = list(children(body))
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                continue
+            if isinstance(n, cst.For):
+                self._covered.add(id(n))
+                bounds = range_bounds(self.ctx, n.iter)
+                t = _trip_count(self.ctx, bounds) if bounds else None
+                chain = ((t,) if t is not None else ()) + self._nest(n.body)
+                if math.prod(chain) > math.prod(best):
+                    best = chain
+                continue
+            stack.extend(children(n))
+        return best
+
+    def _call_site_trips(self, bounds) -> Optional[int]:
+        """``range(m.shape[k])`` where ``m`` is a parameter and every call of the
+        function in the file passes an array of literal shape: the largest size."""
+        if len(bounds) != 1:
+            return None
+        b = bounds[0]
+        if not (
+            isinstance(b, cst.Subscript) and isinstance(b.value, cst.Attribute)
+            and b.value.attr.value == "shape" and isinstance(b.value.value, cst.Name)
+            and len(b.slice) == 1 and isinstance(b.slice[0].slice, cst.Index)
+        ):
+            return None
+        k = int_value(b.slice[0].slice.value)
+        name = b.value.value.value
+        if k is None or self.ctx.unit.param(name) is None or name in self.ctx.unit.assigned:
+            return None
+        shapes = self.ctx.call_site_shapes(name)
+        if not shapes or any(s is None or not -len(s) <= k < len(s) for s in shapes):
+            return None
+        return max(s[k] for s in shapes)  # type: ignore[index]
+
     def check_range(self, it, bounds) -> None:
         n = _trip_count(self.ctx, bounds)
+        source = ""
+        if n is None:
+            n = self._call_site_trips(bounds)
+            if n is not None:
+                source = f" (`{self.ctx.code(bounds[0]).strip()}` is up to {n} at the calls in this file)"
         try:
             limit = int(self.ctx.settings.option("max-unrolled-loop", 100))  # type: ignore[arg-type]
         except (TypeError, ValueError):
             limit = 100
-        if n is None or n < limit:
+        if n is None:
+            return
+        loop = self._loop
+        if n < limit and isinstance(loop, cst.For) and loop.iter is it and id(loop) not in self._covered:
+            inner = self._nest(loop.body)
+            total = n * math.prod(inner)
+            if inner and total >= limit and max(inner) < limit:
+                factors = " × ".join(str(k) for k in (n, *inner))
+                self.report(
+                    it,
+                    f"these nested Python loops run {factors} = {total} times while JAX traces "
+                    f"`{self.ctx.unit.name}`, so the innermost body is unrolled into {total} copies: "
+                    f"compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to "
+                    f"collect per-step outputs) for at least one of them",
+                )
+            return
+        if n < limit:
             return
         self.report(
             it,
-            f"this Python loop runs {n} times while JAX traces `{self.ctx.unit.name}`, so it is "
+            f"this Python loop runs {n} times{source} while JAX traces `{self.ctx.unit.name}`, so it is "
             f"unrolled into {n} copies of its body: compile time grows with the trip count. Use "
             f"`lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
         )

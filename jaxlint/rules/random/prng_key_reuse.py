@@ -7,7 +7,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis
-from jaxlint.model.walk import arg_at
+from jaxlint.model.walk import arg_at, children, descendants
 
 
 class PrngKeyReuse(Rule):
@@ -44,6 +44,54 @@ class PrngKeyReuse(Rule):
         "and which key should be split is a modelling decision."
     )
     VALID = [
+        # per-element keys under vmap; a None default; a fresh subkey per helper call;
+        # a helper that derives its own key from the one it gets; a key default used
+        # once; one helper called twice with one key outside a loop
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def noisy_batch(key, xs):
+                def one(x, k):
+                    return x + jax.random.normal(k, x.shape)
+
+                return jax.vmap(one)(xs, jax.random.split(key, xs.shape[0]))
+
+            def init_weights(shape, key=None, seed=0):
+                if key is None:
+                    key = jax.random.PRNGKey(seed)
+                return jax.random.normal(key, shape) * 0.02
+
+            def add_noise(key, x):
+                return x + 0.1 * jax.random.normal(key, x.shape)
+
+            def step_noise(key, x, i):
+                key = jax.random.fold_in(key, i)
+                return x + jax.random.normal(key, x.shape)
+
+            def diffuse(key, x, steps=3):
+                for i in range(steps):
+                    key, sub = jax.random.split(key)
+                    x = add_noise(sub, x)
+                    x = step_noise(key, x, i)
+                return x
+
+            def default_init(shape, key=jax.random.PRNGKey(0)):
+                # a reproducible default, relied on once
+                return jax.random.normal(key, shape)
+
+            def random_features(key, x, rank):
+                w = jax.random.normal(key, (x.shape[-1], rank))
+                return jnp.cos(x @ w)
+
+            def kernel(key, x, y):
+                # the same features for x and y: the same key on purpose
+                return random_features(key, x, 16) @ random_features(key, y, 16).T
+
+            W = default_init((3, 3))
+            """
+        ),
         Valid(
             """
             import jax
@@ -159,19 +207,31 @@ class PrngKeyReuse(Rule):
             """
             import jax
 
+            def noisy_batch(key, xs):
+                def one(x):
+                    return x + jax.random.normal(key, x.shape)
 
-            def add_noise(x, key, scale=0.1):
-                return x + scale * jax.random.normal(key, x.shape)
+                return jax.vmap(one)(xs)
 
+            def init_weights(shape, key=jax.random.PRNGKey(0)):
+                return jax.random.normal(key, shape) * 0.02
 
-            def augment(x, key):
-                a = add_noise(x, key)
-                b = add_noise(x, key)
-                return a, b
+            def add_noise(key, x):
+                return x + 0.1 * jax.random.normal(key, x.shape)
+
+            def diffuse(key, x, steps=3):
+                for _ in range(steps):
+                    x = add_noise(key, x)
+                return x
+
+            def mlp_params():
+                return init_weights((4, 8)), init_weights((8, 8)), init_weights((8,), jax.random.PRNGKey(1))
             """,
-            expected=[(10, 9)],
+            expected=[(5, 20), (9, 29), (17, 13)],
             messages=[
-                "`key` was already consumed by `add_noise()` on line 9: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+                "`key` comes from the enclosing scope and is consumed by `random.normal` inside a function mapped by jax.vmap: every element of the batch uses the same key and draws the same random numbers. Map per-element keys with the inputs (`jax.vmap(f)(xs, jax.random.split(key, n))`)",
+                "`key` defaults to a key built once, when `init_weights` is defined, and 2 calls here leave it out (the first on line 21): they all draw the same random numbers. Make `key` a required argument and pass a fresh key to each call",
+                "`key` is consumed by `random.normal` via `add_noise` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
             ],
         ),
         Invalid(
@@ -273,13 +333,27 @@ class PrngKeyReuse(Rule):
         ),
     ]
 
+    def _helper_consumes(self, node: cst.Call) -> None:
+        """``helper(key, x)`` where ``helper`` (a function of this file, or one imported
+        from the project) hands that parameter straight to a jax.random consumer."""
+        ctx = self.ctx
+        for arg, helper, sampler in ctx.key_consumer(node):
+            token = ctx.key_token(arg)
+            if token is None:
+                continue
+            if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
+                # a key from outside the loop: every iteration consumes it again
+                ctx.consume_key(token, node, f"{sampler}` via `{helper}")
+            elif sampler != "split":
+                # a helper that splits the key it is given hands keys down (its caller
+                # splitting the same key again is a subtler correlation than this rule's)
+                self._consume(node, arg, f"{helper}()", token)
+
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         q = ctx.qualname(node.func)
         if q is None or not q.startswith("jax.random."):
-            # a helper (of this file or the project) that samples with the key it is given
-            for key_expr, how in ctx.key_consumer(node):
-                self._consume(node, key_expr, how)
+            self._helper_consumes(node)
             return
         short = q.rsplit(".", 1)[1]
         if short not in apis.RANDOM_CONSUMERS:
@@ -290,7 +364,7 @@ class PrngKeyReuse(Rule):
         token = ctx.key_token(key_expr)
         if token is None:
             return
-        if self._closure_key_in_loop_body(key_expr, node, short):
+        if self._closure_key_in_loop_body(key_expr, node, short) or self._closure_key_in_mapped_fn(key_expr, node, short):
             return
         self._consume(node, key_expr, short, token)
 
@@ -302,6 +376,12 @@ class PrngKeyReuse(Rule):
         prev = ctx.consume_key(token, node, how)
         if prev is None:
             return
+        if how.endswith("()") and prev[1] == how:
+            return  # one helper twice with one key: often meant (random features for x and y)
+        self._report_reuse(node, key_expr, prev)
+
+    def _report_reuse(self, node: cst.Call, key_expr: cst.CSTNode, prev) -> None:
+        ctx = self.ctx
         prev_node, prev_how = prev
         name = ctx.code(key_expr).strip()
         if prev_how == "split":
@@ -340,6 +420,83 @@ class PrngKeyReuse(Rule):
             f"inside a {prim} body, which runs every iteration with the same key: every step "
             f"draws the same random numbers. Carry the key through the loop and split it each "
             f"step, or pass per-step keys as `xs` (`jax.random.split({key_expr.value}, n)`)",
+        )
+        return True
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        """``def f(x, key=jax.random.PRNGKey(0))``: the default is built once, when the
+        function is defined, and shared by every call that leaves ``key`` out."""
+        ctx = self.ctx
+        p = node.params
+        for param in (*p.posonly_params, *p.params, *p.kwonly_params):
+            d = param.default
+            if not isinstance(d, cst.Call) or ctx.qualname(d.func) not in ("jax.random.PRNGKey", "jax.random.key"):
+                continue
+            name = param.name.value
+            if not any(isinstance(n, cst.Name) and n.value == name for n in descendants(node.body)):
+                continue
+            # a reproducible default (like `seed=0`) is a choice; it is a bug when the
+            # file relies on it more than once: those calls draw the same numbers
+            calls = self._calls_leaving_out(node, param)
+            if len(calls) < 2:
+                continue
+            self.report(
+                d,
+                f"`{name}` defaults to a key built once, when `{node.name.value}` is defined, and "
+                f"{len(calls)} calls here leave it out (the first on line {{related_line}}): they all "
+                f"draw the same random numbers. Make `{name}` a required argument and pass a fresh "
+                f"key to each call",
+                related=calls[0],
+            )
+
+    def _calls_leaving_out(self, fn: cst.FunctionDef, param: cst.Param) -> list[cst.Call]:
+        """The calls of ``fn`` in this file that do not pass ``param``."""
+        p = fn.params
+        if param in p.kwonly_params:
+            index = None
+        else:
+            index = [*p.posonly_params, *p.params].index(param)
+        ctx = self.ctx
+        out = []
+        stack: list[cst.CSTNode] = [ctx.module]
+        while stack:
+            n = stack.pop()
+            stack.extend(reversed(list(children(n))))
+            if not isinstance(n, cst.Call):
+                continue
+            f = n.func
+            if isinstance(f, cst.Name) and f.value == fn.name.value:
+                shift = 0
+            elif isinstance(f, cst.Attribute) and f.attr.value == fn.name.value:
+                shift = 1  # a method called on an instance: `self` is bound
+            else:
+                continue
+            if any(a.star for a in n.args):
+                continue
+            if any(a.keyword is not None and a.keyword.value == param.name.value for a in n.args):
+                continue
+            npos = sum(1 for a in n.args if a.keyword is None)
+            if index is not None and npos + shift > index:
+                continue
+            out.append(n)
+        return out
+
+    _MAPPED = ("wrapped by jax.vmap", "decorated with @jax.vmap")
+
+    def _closure_key_in_mapped_fn(self, key_expr, node: cst.Call, how: str) -> bool:
+        """A key from the enclosing scope consumed in a vmapped function: one key for
+        every element of the batch."""
+        ctx = self.ctx
+        if not isinstance(key_expr, cst.Name) or ctx.local(key_expr.value) is not None:
+            return False
+        if not any(r in self._MAPPED for r in ctx.unit.reasons):
+            return False
+        self.report(
+            node,
+            f"`{key_expr.value}` comes from the enclosing scope and is consumed by `random.{how}` "
+            f"inside a function mapped by jax.vmap: every element of the batch uses the same key "
+            f"and draws the same random numbers. Map per-element keys with the inputs "
+            f"(`jax.vmap(f)(xs, jax.random.split({key_expr.value}, n))`)",
         )
         return True
 

@@ -94,6 +94,32 @@ class NumpyOnTracer(Rule):
         "`out=` get no fix. No fix is offered when the module does not import `jax.numpy`."
     )
     VALID = [
+        # host tables turned into JAX arrays, or indexed with static values; jax.numpy
+        # in tree_map callbacks (NumPy on static sizes); an instance of a class whose
+        # method uses jax.numpy
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            BINS = np.linspace(0.0, 1.0, 16)
+            FIRST = BINS[3]
+
+            class Preprocess:
+                def squash(self, x):
+                    return jnp.tanh(x)
+
+            PRE = Preprocess()
+
+            @jax.jit
+            def f(i, x, params):
+                grid = np.arange(x.shape[0])
+                y = jnp.asarray(BINS)[i] + FIRST + x[grid[x.shape[0] - 1]] + x[grid] * i
+                z = jax.tree_util.tree_map(lambda p: jnp.tanh(p) / np.sqrt(p.size), params)
+                return y, z, PRE.squash(x)
+            """
+        ),
         Valid(
             """
             import jax
@@ -227,6 +253,36 @@ class NumpyOnTracer(Rule):
     ]
 
     INVALID = [
+        # host NumPy arrays indexed by a tracer; NumPy in a tree_map callback over traced
+        # leaves; a method reached through a module-level instance
+        Invalid(
+            """
+            import jax
+            import numpy as np
+
+            BINS = np.linspace(0.0, 1.0, 16)
+
+            class Preprocess:
+                def squash(self, x):
+                    return np.tanh(x)
+
+            PRE = Preprocess()
+
+            @jax.jit
+            def f(i, x, params):
+                grid = np.arange(x.shape[0])
+                y = BINS[i] + x[grid[i]] + BINS[i:i + 2].sum()
+                return y, jax.tree_util.tree_map(lambda p: np.exp(p), params), PRE.squash(x)
+            """,
+            expected=[(8, 16), (15, 9), (15, 21), (15, 32), (16, 48)],
+            messages=[
+                "`np.tanh` on a traced value (it depends on the traced argument `x` of `squash` (called from traced `f`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.tanh` (jax.numpy) instead",
+                "`BINS[i]` indexes the host NumPy array `BINS` with a traced value (it depends on the traced argument `i` of `f` (decorated with @jax.jit)): NumPy converts the index with `__array__()`, which raises TracerArrayConversionError. Make it a JAX array first: `jnp.asarray(BINS)[i]`",
+                "`grid[i]` indexes the host NumPy array `grid` with a traced value (it depends on the traced argument `i` of `f` (decorated with @jax.jit)): NumPy converts the index with `__array__()`, which raises TracerArrayConversionError. Make it a JAX array first: `jnp.asarray(grid)[i]`",
+                "`BINS[i:i + 2]` indexes the host NumPy array `BINS` with a traced value (it depends on the traced argument `i` of `f` (decorated with @jax.jit)): NumPy converts the index with `__index__()`, which raises TracerIntegerConversionError. Make it a JAX array first: `jnp.asarray(BINS)[i:i + 2]`",
+                "`np.exp` on a traced value (it depends on the traced argument `p` of `<lambda>` (called from traced `f`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.exp` (jax.numpy) instead",
+            ],
+        ),
         Invalid(
             """
             import jax
@@ -412,6 +468,41 @@ class NumpyOnTracer(Rule):
             f"converts it with `__array__()`, which raises TracerArrayConversionError. "
             f"Use `{shown}` (jax.numpy) instead",
             the_fix,
+        )
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        """``TABLE[i]``: a host NumPy array indexed by a tracer."""
+        ctx = self.ctx
+        if not ctx.in_traced:
+            return
+        if ctx.value(node.value).kind != V.NPARRAY and not ctx.holds_host_numpy_array(node.value):
+            return
+        traced = None
+        in_slice = False
+        for el in node.slice:
+            s = el.slice
+            in_slice = not isinstance(s, cst.Index)
+            parts = [s.value] if isinstance(s, cst.Index) else [p for p in (s.lower, s.upper, s.step) if p is not None]
+            for part in parts:
+                traced = self._traced_arg(part)
+                if traced is not None:
+                    break
+            if traced is not None:
+                break
+        if traced is None:
+            return
+        how = (
+            "`__index__()`, which raises TracerIntegerConversionError" if in_slice
+            else "`__array__()`, which raises TracerArrayConversionError"
+        )
+        base = ctx.code(node.value).strip()
+        index = ctx.code(node).strip()[len(ctx.code(node.value).strip()):]
+        self.report(
+            node,
+            f"`{ctx.code(node).strip()}` indexes the host NumPy array `{base}` with a traced value "
+            f"({ctx.describe_origin(traced)}): NumPy converts the index with {how}. "
+            f"Make it a JAX array first: "
+            f"`{self._jnp_alias() or 'jnp'}.asarray({base}){index}`",
         )
 
     def _jnp_alias(self) -> Optional[str]:

@@ -1,0 +1,90 @@
+"""Names that stand for one known value: an integer constant: ``NUM_CLASSES = 10`` at module level,
+``n = 3`` in a function.  Rules use them where only a literal counted before (static
+out-of-bounds indices, shapes of literal constructors).
+
+(``holds_host_numpy_array``: a NumPy array built by a constructor.)
+
+A name is a constant when its scope binds it exactly once, by a plain assignment of an
+integer literal, and nothing else writes it: no augmented or tuple assignment, loop or
+``with`` target, parameter, or ``global`` write from a function.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.model.index import FileIndex
+from jaxlint.model.scopes import scope_of as _scope_of, writes as _writes
+from jaxlint.model.units import Unit
+from jaxlint.model.walk import descendants, int_value
+
+
+def constant_int(index: FileIndex, unit: Unit, expr: cst.CSTNode) -> Optional[int]:
+    """The integer ``expr`` always holds here: a literal, or a name bound once to one."""
+    v = int_value(expr)
+    if v is not None or not isinstance(expr, cst.Name):
+        return v
+    name = expr.value
+    u: Optional[Unit] = unit
+    while u is not None:
+        if u.param(name) is not None:
+            return None
+        if name in u.global_names:
+            u = index.module_unit
+        if name in u.assigned or name in u.bindings or u.is_module:
+            break
+        u = u.parent
+    if u is None:
+        return None
+    entries = u.bindings.get(name)
+    if not entries or len(entries) != 1 or int_value(entries[0][1]) is None:
+        return None  # cheap test first: one plain assignment of an int literal
+    writes = _writes(u.node, name)
+    if len(writes) != 1 or not isinstance(writes[0], cst.Assign) or len(writes[0].targets) != 1:
+        return None
+    if not isinstance(writes[0].targets[0].target, cst.Name):
+        return None
+    if u.is_module and any(name in w.global_names and name in w.assigned for w in index.units):
+        return None
+    return int_value(writes[0].value)
+
+
+_NUMPY_BUILDERS = frozenset(
+    "array asarray arange linspace logspace geomspace zeros ones full empty eye identity indices "
+    "zeros_like ones_like full_like empty_like concatenate stack vstack hstack tile repeat diag tri "
+    "tril triu".split()
+)
+
+
+def holds_host_numpy_array(index: FileIndex, unit: Unit, expr: cst.CSTNode, qualname) -> bool:
+    """Every binding of the name ``expr`` in its scope is ``numpy.<constructor>(...)``
+    (or ``numpy.random.<sampler>(...)``), and nothing else writes it."""
+    if not isinstance(expr, cst.Name):
+        return False
+    u = _scope_of(index, unit, expr.value)
+    if u is None:
+        return False
+    entries = u.bindings.get(expr.value)
+    if not entries or any(not isinstance(e, cst.Call) for _, e in entries):
+        return False  # cheap test first: plain assignments of calls
+    writes = _writes(u.node, expr.value)
+    if not writes:
+        return False
+    for w in writes:
+        if not isinstance(w, cst.Assign) or len(w.targets) != 1 or not isinstance(w.targets[0].target, cst.Name):
+            return False
+        if not isinstance(w.value, cst.Call):
+            return False
+        q = qualname(w.value.func) or ""
+        if not q.startswith("numpy."):
+            return False
+        short = q[len("numpy."):]
+        if short not in _NUMPY_BUILDERS and not (
+            short.startswith("random.") and short[len("random."):] not in ("seed", "default_rng", "RandomState", "get_state", "set_state")
+        ):
+            return False
+    if u.is_module and any(expr.value in w.global_names and expr.value in w.assigned for w in index.units):
+        return False
+    return True

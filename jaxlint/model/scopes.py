@@ -1,0 +1,66 @@
+"""Scopes and the statements that bind a name in them (shared by the constant and
+instance look-ups; no dependency on the file index, which uses them too)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import libcst as cst
+
+from jaxlint.model.units import ClassInfo, Unit
+from jaxlint.model.walk import descendants
+
+
+def writes(scope: cst.CSTNode, name: str) -> list[cst.CSTNode]:
+    """Statements of ``scope`` (not nested functions) that may bind ``name``."""
+    out: list[cst.CSTNode] = []
+    for n in descendants(scope):
+        t = type(n)
+        if t is cst.Assign:
+            for tgt in n.targets:
+                if any(isinstance(m, cst.Name) and m.value == name for m in (tgt.target, *descendants(tgt.target))):
+                    out.append(n)
+        elif t in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.AsName, cst.NamedExpr):
+            target = getattr(n, "target", None) or getattr(n, "name", None)
+            if target is not None and any(
+                isinstance(m, cst.Name) and m.value == name for m in (target, *descendants(target))
+            ):
+                out.append(n)
+        elif t in (cst.FunctionDef, cst.ClassDef) and n.name.value == name:
+            out.append(n)
+    return out
+
+
+def scope_of(index: Any, unit: Unit, name: str) -> Optional[Unit]:
+    u: Optional[Unit] = unit
+    while u is not None:
+        if u.param(name) is not None:
+            return None
+        if name in u.global_names:
+            return index.module_unit
+        if name in u.assigned or name in u.bindings or u.is_module:
+            return u
+        u = u.parent
+    return None
+
+
+def instance_class(index: Any, unit: Unit, expr: cst.CSTNode) -> Optional[ClassInfo]:
+    """The class of this file that the name ``expr`` holds an instance of: its scope
+    binds it once, to ``Cls(...)`` (``PRE = Preprocess()`` at module level)."""
+    if not isinstance(expr, cst.Name) or expr.value not in index.instances:
+        return None
+    u = scope_of(index, unit, expr.value)
+    if u is None:
+        return None
+    bound = writes(u.node, expr.value)
+    if len(bound) != 1 or not isinstance(bound[0], cst.Assign) or len(bound[0].targets) != 1:
+        return None
+    value = bound[0].value
+    if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Name):
+        return None
+    found = [c for c in index.classes if c.name == value.func.value]
+    if len(found) != 1 or scope_of(index, u, value.func.value) is not index.module_unit:
+        return None
+    if u.is_module and any(expr.value in w.global_names and expr.value in w.assigned for w in index.units):
+        return None
+    return found[0]
