@@ -118,6 +118,7 @@ class CheckOptions:
     fix_only: bool = False
     exit_non_zero_on_fix: bool = False
     add_noqa: bool = False
+    file_timeout: Optional[float] = None
 
 
 @cli.command("check")
@@ -136,6 +137,8 @@ class CheckOptions:
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes [default: all cores].")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--file-timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Report a file that takes longer than this to check as not checked, and go on [default: 60].")
 @click.option("--cache-dir", type=click.Path(file_okay=False), envvar="JAXLINT_CACHE_DIR",
               help="Cache directory [default: .jaxlint_cache next to the configuration].")
 @click.option("--config", type=click.Path(dir_okay=False),
@@ -292,6 +295,7 @@ def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
         cache,
         jobs=opts.jobs,
         show_progress=False if opts.quiet else None,
+        file_timeout=opts.file_timeout,
     )
     if opts.verbose:
         sys.stderr.write(f"linted {len(files)} files ({outcome.cache_hits} from the cache)\n")
@@ -316,7 +320,7 @@ def _display(path: Path, cwd: Path) -> Path:
 def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
     """Lint standard input, configured as ``--stdin-filename`` (never cached)."""
     from jaxlint.linter import decode_source
-    from jaxlint.runner import lint_one
+    from jaxlint.runner import lint_isolated
 
     name = opts.stdin_filename or "-"
     data = sys.stdin.buffer.read()
@@ -325,7 +329,7 @@ def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
 
         if is_excluded(Path(os.path.abspath(opts.stdin_filename)), False, session.store):
             return _Linted(results=[], errors=[], tracebacks=[], sources={}, stdin_data=data)
-    result, tb = lint_one(name, data, session.store.settings_for(Path(name)))
+    result, tb = lint_isolated(name, data, session.store.settings_for(Path(name)), opts.file_timeout)
     text, _ = decode_source(data)
     return _Linted(
         results=[result],

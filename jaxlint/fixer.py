@@ -23,11 +23,9 @@ from __future__ import annotations
 
 import codecs
 import difflib
-import io
 import os
 import re
 import stat
-import tokenize
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field
@@ -205,8 +203,9 @@ class SourceFile:
     data: bytes
     text: str
     encoding: str
-    bom: bool
+    bom: bool  # the file starts with a byte-order mark
     mode: Optional[int]
+    bom_bytes: bytes = b""  # that mark (UTF-8, UTF-16 or UTF-32), written back as it was
 
     @classmethod
     def read(cls, path: Path) -> "SourceFile":
@@ -220,26 +219,24 @@ class SourceFile:
 
     @classmethod
     def from_bytes(cls, path: Path, data: bytes, mode: Optional[int] = None) -> "SourceFile":
+        from jaxlint.linter import detect_encoding
+
         try:
-            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            encoding, bom_bytes = detect_encoding(data)
         except SyntaxError as exc:
             raise ValueError(f"cannot determine the encoding: {exc}") from None
-        bom = data.startswith(codecs.BOM_UTF8)
-        if encoding == "utf-8-sig":
-            encoding = "utf-8"
         try:
-            text = data.decode(encoding)
+            text = data[len(bom_bytes):].decode(encoding)
         except (UnicodeDecodeError, LookupError) as exc:
             raise ValueError(f"not valid {encoding} ({exc})") from None
-        if text.startswith("\ufeff"):
-            text = text[1:]
-        return cls(path, data, text, encoding, bom, mode)
+        return cls(path, data, text, encoding, bool(bom_bytes), mode, bom_bytes)
 
     def encode(self, text: str) -> bytes:
         """Raises UnicodeEncodeError when a fix brought in a character the
         file's encoding cannot hold."""
         body = text.encode(self.encoding)
-        return (codecs.BOM_UTF8 + body) if self.bom else body
+        bom = self.bom_bytes or (codecs.BOM_UTF8 if self.bom else b"")
+        return bom + body
 
     def write(self, text: str) -> None:
         """Write atomically: never a half-written file, even if interrupted."""
