@@ -126,7 +126,7 @@ def run(
         settings = settings_for(Path(path))
         if cache is not None:
             key = cache.key(data, settings)
-            hit = cache.get(key, name)
+            hit = cache.get(key, name, settings, data)
             if hit is not None:
                 results[name] = hit
                 out.cache_hits += 1

@@ -286,3 +286,136 @@ def test_clean_file_without_jax_is_not_parsed_by_libcst(monkeypatch) -> None:
     monkeypatch.setattr(libcst, "parse_module", boom)
     result = lint_source(b"import numpy as np\nx = np.zeros(3)\n", "f.py", SETTINGS)
     assert result.findings == [] and result.error is None and not result.parsed
+
+
+# ----------------------------------------------------------------------------- cache entries
+
+
+def _cached_entry(tmp_path: Path) -> tuple:
+    from jaxlint.cache import Cache
+
+    cache = Cache(tmp_path / "cache", "digest")
+    data = INPLACE.encode()
+    key = cache.key(data, SETTINGS)
+    cache.put(key, lint_source(data, "f.py", SETTINGS))
+    (entry,) = (tmp_path / "cache").rglob("*.json")
+    return cache, key, data, entry
+
+
+def _fresh_hit(cache, key, data):
+    from jaxlint.cache import Cache
+
+    again = Cache(cache.dir, cache.rules_digest)
+    return again, again.get(key, "g.py", SETTINGS, data)
+
+
+def test_a_valid_entry_is_used(tmp_path: Path) -> None:
+    cache, key, data, entry = _cached_entry(tmp_path)
+    again, hit = _fresh_hit(cache, key, data)
+    assert hit is not None and hit.from_cache and hit.parsed
+    assert [(f.code, f.path, f.line, f.col) for f in hit.findings] == [("JAX101", "g.py", 4, 5)]
+    assert (again.hits, again.misses, again.discarded) == (1, 0, 0)
+
+
+@pytest.mark.parametrize("edit", [
+    lambda d: d["findings"][0]["location"].update(row=None),
+    lambda d: d["findings"][0].update(code="JAX999"),  # not a selected rule
+    lambda d: d["findings"][0].update(code="jax101"),
+    lambda d: d["findings"][0].update(severity="fatal"),
+    lambda d: d["findings"][0]["location"].update(row=0),
+    lambda d: d["findings"][0]["end_location"].update(row=400),  # past the end of the file
+    lambda d: d["findings"][0]["fix"]["edits"][0].update(line="4"),
+    lambda d: d["findings"][0]["fix"].update(applicability="maybe"),
+    lambda d: d.update(parsed="yes"),
+    lambda d: d.update(findings={}),
+    lambda d: d.update(extra=1),
+    lambda d: d.pop("error"),
+])
+def test_an_entry_with_wrong_values_is_discarded_and_recomputed(tmp_path: Path, edit) -> None:
+    import json
+
+    cache, key, data, entry = _cached_entry(tmp_path)
+    payload = json.loads(entry.read_text())
+    edit(payload)
+    entry.write_text(json.dumps(payload))
+    again, hit = _fresh_hit(cache, key, data)
+    assert hit is None and (again.misses, again.discarded) == (1, 1)
+    assert not entry.exists()
+
+
+@pytest.mark.parametrize("make", ["fifo", "symlink", "directory", "huge", "garbage"])
+def test_an_entry_that_is_not_a_small_regular_file_is_discarded(tmp_path: Path, make: str, monkeypatch) -> None:
+    import jaxlint.cache as cache_mod
+
+    cache, key, data, entry = _cached_entry(tmp_path)
+    good = entry.read_bytes()
+    entry.unlink()
+    if make == "fifo":
+        os.mkfifo(entry)  # opening it for reading would block until a writer came
+    elif make == "symlink":
+        (tmp_path / "elsewhere.json").write_bytes(good)
+        entry.symlink_to(tmp_path / "elsewhere.json")
+    elif make == "directory":
+        entry.mkdir()
+        (entry / "x").write_text("x")
+    elif make == "huge":
+        monkeypatch.setattr(cache_mod, "MAX_ENTRY_BYTES", len(good) - 1)
+        entry.write_bytes(good)
+    else:
+        entry.write_bytes(b"\xff\xfe{not json")
+    again, hit = _fresh_hit(cache, key, data)
+    assert hit is None and again.discarded == 1
+    assert not os.path.lexists(entry)
+    if make == "symlink":
+        assert (tmp_path / "elsewhere.json").read_bytes() == good  # only the link went
+
+
+def test_a_named_pipe_in_the_cache_does_not_block_the_cli(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(INPLACE)
+    code = "import sys\nfrom jaxlint.cli import main\nmain(sys.argv[1:])\n"
+    cmd = [sys.executable, "-c", code, "check", "--cache-dir", "c", "--output-format", "concise", "a.py"]
+    subprocess.run(cmd, cwd=tmp_path, capture_output=True, timeout=120)
+    (entry,) = (tmp_path / "c" / "v1").rglob("*.json")
+    entry.unlink()
+    os.mkfifo(entry)
+    result = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == INPLACE_LINE.format("a.py")
+    assert entry.is_file() and not entry.is_symlink()  # recomputed and written back as a file
+
+
+# ----------------------------------------------------------------------------- smaller items
+
+
+def test_a_newline_in_a_file_name_does_not_split_a_concise_line(tmp_path: Path) -> None:
+    (tmp_path / "a\nb.py").write_text(INPLACE)
+    (tmp_path / "c\x1b.py").write_text(INPLACE)
+    result = _jaxlint(tmp_path, ".")
+    assert result.stdout.splitlines() == [
+        INPLACE_LINE.format("a\\nb.py"),
+        INPLACE_LINE.format("c\\x1b.py"),
+        "Found 2 errors (2 fixable with --fix).",
+    ]
+
+
+def test_symlink_loops_and_dangling_links_are_reported_alike(tmp_path: Path) -> None:
+    (tmp_path / "ok.py").write_text(INPLACE)
+    (tmp_path / "dangling.py").symlink_to(tmp_path / "missing.py")
+    (tmp_path / "self.py").symlink_to(tmp_path / "self.py")
+    (tmp_path / "a.py").symlink_to(tmp_path / "b.py")
+    (tmp_path / "b.py").symlink_to(tmp_path / "a.py")
+    (tmp_path / "notes").symlink_to(tmp_path / "notes")  # not a Python file's name: not looked at
+    result = _jaxlint(tmp_path, ".")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "error: a.py: broken symbolic link (a loop: it leads back to itself)",
+        "error: b.py: broken symbolic link (a loop: it leads back to itself)",
+        "error: dangling.py: broken symbolic link (its target does not exist)",
+        "error: self.py: broken symbolic link (a loop: it leads back to itself)",
+    ]
+    assert result.stdout.splitlines()[0] == INPLACE_LINE.format("ok.py")
+    named = _jaxlint(tmp_path, "self.py", "dangling.py")
+    assert named.stderr.splitlines() == [
+        "error: dangling.py: broken symbolic link (its target does not exist)",
+        "error: self.py: broken symbolic link (a loop: it leads back to itself)",
+    ]
