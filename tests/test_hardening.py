@@ -419,3 +419,68 @@ def test_symlink_loops_and_dangling_links_are_reported_alike(tmp_path: Path) -> 
         "error: dangling.py: broken symbolic link (its target does not exist)",
         "error: self.py: broken symbolic link (a loop: it leads back to itself)",
     ]
+
+
+# ----------------------------------------------------------------------------- the fixer checks its output
+
+
+def _spans(text: str, *edits: tuple[str, str]) -> list:
+    out = []
+    for old, new in edits:
+        i = text.index(old)
+        out.append((i, i + len(old), new))
+    return out
+
+
+@pytest.mark.parametrize("text,edits", [
+    # the JAX101 rewrite and the import it needs (an insertion before a statement)
+    ("import jax.numpy as jnp\nx = jnp.zeros(3)\nx[0] = 1\n",
+     [("x[0] = 1", "x = x.at[0].set(1)"), ("@import jax.numpy", "import jax\n")]),
+    # an expression statement becomes an assignment (JAX102)
+    ("x = f()\nx.at[0].set(5.0)\n", [("x.at[0].set(5.0)", "x = x.at[0].set(5.0)")]),
+    # libcst's range of a parenthesized node includes its parentheses
+    ("s = 'café'; y = ((x))\n", [("((x))", "x")]),
+    ("y = (a\n     + b)\nz = 1\n", [("(a\n     + b)", "a + b")]),
+])
+def test_fixcheck_accepts_rewrites_of_whole_nodes(text: str, edits) -> None:
+    from jaxlint.fixcheck import changed_outside
+
+    spans = []
+    for old, new in edits:
+        if old.startswith("@"):  # an insertion before this text
+            i = text.index(old[1:])
+            spans.append((i, i, new))
+        else:
+            i = text.index(old)
+            spans.append((i, i + len(old), new))
+    assert changed_outside(text, spans) is None
+
+
+@pytest.mark.parametrize("text,old,new", [
+    ("y = a * b\n", "b", "c + d"),  # precedence: `a * c + d`
+    ("x = a\n(b)\n", "a", "a \\"),  # a continuation swallows the next statement: `a(b)`
+    ("def f():\n    return x\n", "x", "x\n    y = 1"),  # an edit that adds a statement after its node
+    ("é = 1; y = -a\n", "a", "a ** 2 if c else a"),  # non-ASCII before the edit
+])
+def test_fixcheck_refuses_edits_that_change_code_outside_their_node(text: str, old: str, new: str) -> None:
+    from jaxlint.fixcheck import changed_outside
+
+    assert changed_outside(text, _spans(text, (old, new))) == "would change the code outside the rewritten nodes"
+
+
+def test_fix_text_refuses_a_fix_that_binds_differently(monkeypatch) -> None:
+    from jaxlint.findings import Applicability, Edit, FileResult, Finding, Fix, Severity
+    from jaxlint.fixer import fix_text
+
+    def fake_lint(text, path, settings, prefilter=True):
+        result = FileResult(path=path, parsed=True)
+        if "a * b" in text:
+            fix = Fix(Applicability.SAFE, "spell b out", (Edit(1, 9, 1, 10, "c + d"),))
+            result.findings.append(Finding("JAX999", "fake", "b", path, 1, 9, 1, 10, Severity.ERROR, fix))
+        return result
+
+    monkeypatch.setattr("jaxlint.linter.lint_source", fake_lint)
+    settings = LintSettings(select=frozenset({"JAX999"}))
+    result = fix_text("y = a * b\n", "t.py", settings)
+    assert result.text == "y = a * b\n" and result.applied == []
+    assert result.skipped == ["fix for JAX999 at 1:9 skipped: would change the code outside the rewritten nodes"]
