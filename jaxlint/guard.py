@@ -30,8 +30,9 @@ from typing import Optional
 # Real code stays far below these: in the pinned benchmark corpus (bench/make_corpus.py,
 # 1,244 files) the deepest nesting is 33 levels and the longest statement 18,712 nodes
 # (a table of constants).  libcst's native parser crashed on `a and b and ...` with
-# 16,000 operands (not with 4,000); at MAX_DEPTH it parses a chain in about a second.
-MAX_DEPTH = 1000
+# 16,000 operands (not with 4,000); CPython refuses about 3,000 levels.  At MAX_DEPTH a
+# whole lint takes 0.3 to 3.6 s (the slowest: a chain of subscripts, libcst's parse).
+MAX_DEPTH = 1500
 MAX_NODES = 100_000
 
 # how many levels / nodes a subtree may hold per character of source it spans (and a margin)

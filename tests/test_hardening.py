@@ -83,7 +83,7 @@ def test_the_guard_refuses_the_crashing_file_with_a_clear_line(tmp_path: Path) -
     result = _jaxlint(tmp_path, "-j", "1", ".")
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        "error: aa_crash.py: could not be checked: nesting deeper than 1,000 levels at line 2"
+        "error: aa_crash.py: could not be checked: nesting deeper than 1,500 levels at line 2"
     ]
     assert result.stdout.splitlines()[:-1] == expected
 
@@ -184,9 +184,9 @@ def test_recursion_error_in_the_analysis_is_could_not_be_checked(monkeypatch) ->
 
 
 @pytest.mark.parametrize("text,message", [
-    ("import jax\ny = x" + ".a" * 1200 + "\n", "nesting deeper than 1,000 levels at line 2"),
-    ("import jax\ny = " + "+".join(f"a{i}" for i in range(2000)) + "\n", "nesting deeper than 1,000 levels at line 2"),
-    ("import jax\ny = " + "-" * 1500 + "x\n", "nesting deeper than 1,000 levels at line 2"),
+    ("import jax\ny = x" + ".a" * 2000 + "\n", "nesting deeper than 1,500 levels at line 2"),
+    ("import jax\ny = " + "+".join(f"a{i}" for i in range(2000)) + "\n", "nesting deeper than 1,500 levels at line 2"),
+    ("import jax\ny = " + "-" * 1600 + "x\n", "nesting deeper than 1,500 levels at line 2"),
     ("import jax\n\n\ny = [\n" + "0,\n" * 100_001 + "]\n", "a statement of more than 100,000 syntax nodes at line 4"),
 ])
 def test_guard_limits(text: str, message: str) -> None:
