@@ -14,6 +14,7 @@ import codecs
 import gc
 import io
 import re
+import sys
 import tokenize
 import warnings
 from typing import Optional, Union
@@ -186,12 +187,17 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
     result.parsed = True
     from jaxlint.model.analysis import analyze_module
 
+    # the analysis may raise the recursion limit; CPython's parse of the next file
+    # (whose nesting limit follows it) must not depend on which files came before
+    limit = sys.getrecursionlimit()
     try:
         findings = analyze_module(module, text, path, settings)
     except (RecursionError, MemoryError) as exc:
         result.parsed = False
         result.error = f"could not be checked: the analysis ran out of {_resource(exc)}"
         return result
+    finally:
+        sys.setrecursionlimit(limit)
     result.findings.extend(findings)
     result.findings.sort(key=Finding.sort_key)
     return result
