@@ -61,6 +61,17 @@ def refused_by_python(text: str) -> bool:
     return False
 
 
+def compiles(text: str) -> bool:
+    """Bytecode too (`return` outside a function parses but does not compile)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(text, "m.py", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", default="/tmp/jaxlint-corpus")
@@ -126,7 +137,7 @@ def main() -> int:
                 if jax001 != refused and "# jaxlint: skip-file" not in text:
                     counts["JAX001 mismatches"] += 1
                     problems.append(f"{path.name}: JAX001={jax001} but CPython refuses={refused}")
-                if args.fix and not refused and any(fixable(f, True) for f in r.findings):
+                if args.fix and compiles(text) and any(fixable(f, True) for f in r.findings):
                     counts["fix runs"] += 1
                     fixed = fix_text(text, name, SETTINGS, unsafe=True)
                     counts["fixes applied"] += len(fixed.applied)

@@ -71,8 +71,18 @@ def check_lint_properties(data: bytes) -> None:
         assert (f.line, f.col) <= (f.end_line, f.end_col), f
 
 
+def _compiles(text: str) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(text, "m.py", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
 def check_fix_properties(text: str) -> None:
-    if _python_refuses(text):
+    if not _compiles(text):  # bytecode too: `return` outside a function parses but does not compile
         return
     fixed = fix_text(text, "m.py", SETTINGS, unsafe=True)
     if not fixed.changed:
