@@ -216,7 +216,14 @@ def _worker_main(conn) -> None:  # pragma: no cover - runs in the forked worker
                 break
             for job in chunk:
                 result, tb = lint_one(*job)
-                conn.send((result, tb))
+                try:
+                    conn.send((result, tb))
+                except (OSError, EOFError):
+                    raise
+                except Exception as exc:  # a result that does not pickle: a bug, reported as one
+                    lost = FileResult(path=job[0])
+                    lost.error = f"internal error: the result could not be sent ({exc.__class__.__name__})"
+                    conn.send((lost, traceback.format_exc()))
     except (EOFError, OSError, KeyboardInterrupt):
         pass  # the supervisor is gone
     finally:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import faulthandler
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -131,6 +132,16 @@ def test_supervise_reports_crashes_exits_and_hangs_and_lints_the_rest(monkeypatc
         result, tb, cacheable = by_path[good]
         assert tb is None and cacheable and result.error is None
         assert [(f.code, f.line, f.col) for f in result.findings] == [("JAX101", 4, 5)]
+    assert multiprocessing.active_children() == []  # every worker, the replaced ones too, is gone
+
+
+def test_a_stopped_run_leaves_no_worker_behind(monkeypatch) -> None:
+    _misbehaving_lint_one(monkeypatch)
+    outcomes = runner.supervise([_job("a.py"), _job("hang.py"), _job("b.py")], 2, file_timeout=60)
+    first = next(outcomes)
+    assert first[0].path in ("a.py", "b.py")
+    outcomes.close()  # what Ctrl-C in the consumer does (GeneratorExit at the yield)
+    assert multiprocessing.active_children() == []
 
 
 def test_cli_file_timeout_option(monkeypatch, tmp_path: Path) -> None:
