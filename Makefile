@@ -1,11 +1,12 @@
 # Two commands set everything up on a fresh machine (only python3 and make needed):
 #   make demo   - create .venv, install jaxlint, lint the bundled example project
 #   make test   - create .venv, install jaxlint with its test, runtime, MCP and LSP extras, run all tests
+#   make fuzz   - the property tests with a large budget, then 3,000 mutants of the pinned corpus
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench docs clean-venv
+.PHONY: demo test bench fuzz docs clean-venv
 
 $(BIN)/.jaxlint-base: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +28,11 @@ test: $(BIN)/.jaxlint-dev
 
 bench: $(BIN)/.jaxlint-base
 	$(BIN)/python bench/run_bench.py
+
+# property tests with a large example budget, then mutants of the pinned corpus (bench/fuzz.py)
+fuzz: $(BIN)/.jaxlint-dev
+	JAXLINT_FUZZ_EXAMPLES=300 $(BIN)/python -m pytest -q tests/test_properties.py
+	$(BIN)/python bench/fuzz.py --mutants 3000
 
 docs: $(BIN)/.jaxlint-base
 	$(BIN)/python -m jaxlint.docs

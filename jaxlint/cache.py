@@ -14,12 +14,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
+import stat
 from pathlib import Path
 from typing import Optional
 
 from jaxlint.atomic import write_atomic
-from jaxlint.findings import FileResult, Finding
+from jaxlint.findings import Applicability, FileResult, Finding, Severity
 from jaxlint.settings import LintSettings
 
 DEFAULT_CACHE_DIR_NAME = ".jaxlint_cache"
@@ -85,6 +87,156 @@ def clean_cache(cache_dir: Path) -> bool:
     return True
 
 
+MAX_ENTRY_BYTES = 64 * 1024 * 1024  # far above any real entry; a bound on what a bad one can cost
+
+
+class _BadEntry(Exception):
+    pass
+
+
+def _read_regular(path: Path) -> bytes:
+    """The bytes of ``path`` if it is a regular file (not a link, a pipe, a
+    device) of at most ``MAX_ENTRY_BYTES``; raises ``_BadEntry`` otherwise.
+    Never blocks: a named pipe is opened non-blocking and refused."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:  # a link (ELOOP), a directory, no permission
+        raise _BadEntry(str(exc)) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY_BYTES:
+            raise _BadEntry("not a regular file of a sane size")
+        chunks = []
+        left = MAX_ENTRY_BYTES + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        if left <= 0:
+            raise _BadEntry("grew past the limit while read")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _discard(entry: Path) -> None:
+    """Remove a bad entry (best effort; ``put`` replaces it anyway)."""
+    try:
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink()
+    except OSError:
+        pass
+
+
+_SEVERITIES = {s.value for s in Severity}
+_APPLICABILITIES = {a.value for a in Applicability}
+_CODE_RE = re.compile(r"[A-Z]{3}[0-9]{3}\Z")
+
+
+def _is_int(v: object, low: int = 1) -> bool:
+    return type(v) is int and v >= low
+
+
+def _is_pos(d: object) -> bool:
+    return isinstance(d, dict) and set(d) == {"row", "column"} and _is_int(d["row"]) and _is_int(d["column"])
+
+
+def _valid_edit(e: object) -> bool:
+    return (
+        isinstance(e, dict)
+        and set(e) == {"line", "col", "end_line", "end_col", "content"}
+        and all(_is_int(e[k]) for k in ("line", "col", "end_line", "end_col"))
+        and (e["line"], e["col"]) <= (e["end_line"], e["end_col"])
+        and isinstance(e["content"], str)
+    )
+
+
+def _valid_finding(d: object, select: Optional[frozenset], max_line: Optional[int]) -> bool:
+    if not isinstance(d, dict):
+        return False
+    keys = set(d)
+    if not {"code", "name", "message", "filename", "location", "end_location", "severity", "fix",
+            "url", "function"} <= keys <= {"code", "name", "message", "filename", "location",
+                                             "end_location", "severity", "fix", "url", "function", "runtime",
+                                             "related"}:
+        return False
+    code = d["code"]
+    if not (isinstance(code, str) and _CODE_RE.match(code) and (select is None or code in select)):
+        return False
+    if not (isinstance(d["name"], str) and d["name"] and isinstance(d["message"], str) and d["message"]):
+        return False
+    if d["severity"] not in _SEVERITIES or not (d["function"] is None or isinstance(d["function"], str)):
+        return False
+    start, end = d["location"], d["end_location"]
+    if not (_is_pos(start) and _is_pos(end) and (start["row"], start["column"]) <= (end["row"], end["column"])):
+        return False
+    if max_line is not None and end["row"] > max_line:
+        return False
+    fix = d["fix"]
+    if fix is not None:
+        if not (isinstance(fix, dict) and set(fix) == {"applicability", "message", "edits"}
+                and fix["applicability"] in _APPLICABILITIES and isinstance(fix["message"], str)
+                and isinstance(fix["edits"], list) and fix["edits"]
+                and all(_valid_edit(e) for e in fix["edits"])):
+            return False
+        if max_line is not None and any(e["end_line"] > max_line + 1 for e in fix["edits"]):
+            return False
+    related = d.get("related", [])
+    if not (isinstance(related, list) and all(
+            isinstance(r, dict) and set(r) == {"filename", "row", "message"} and isinstance(r["filename"], str)
+            and _is_int(r["row"], 0) and isinstance(r["message"], str) for r in related)):
+        return False
+    return "runtime" not in d or d["runtime"] is None or isinstance(d["runtime"], dict)
+
+
+def _valid_project(p: object) -> bool:
+    """The project output of a file (``engine/project.py`` + its summary): its shape."""
+    if not isinstance(p, dict) or not {"calls", "sites", "summary"} <= set(p):
+        return False
+    if not (isinstance(p["calls"], list) and isinstance(p["sites"], list) and isinstance(p["summary"], dict)):
+        return False
+    if not all(isinstance(c, dict) and isinstance(c.get("callee"), str) and _is_int(c.get("line"), 0)
+               for c in (*p["calls"], *p["sites"])):
+        return False
+    return all(isinstance(p.get(k, {}), (dict, list)) for k in ("jits", "consumers", "factories"))
+
+
+def _decode_entry(raw: bytes, path: str, select: Optional[frozenset],
+                  max_line: Optional[int]) -> Optional[FileResult]:
+    """The result an entry holds, or None when it is not one ``put`` could have written."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not (isinstance(data, dict) and set(data) - {"project"} == {"findings", "error", "parsed"}):
+        return None
+    project = data.get("project")
+    if project is not None and not _valid_project(project):
+        return None
+    items, error, parsed = data["findings"], data["error"], data["parsed"]
+    if not (isinstance(items, list) and (error is None or (isinstance(error, str) and error))
+            and isinstance(parsed, bool)):
+        return None
+    if not all(_valid_finding(item, select, max_line) for item in items):
+        return None
+    try:
+        findings = []
+        for item in items:
+            item["filename"] = path
+            findings.append(Finding.from_dict(item))
+    except (KeyError, TypeError, ValueError):
+        return None
+    return FileResult(path=path, findings=findings, error=error, parsed=parsed, from_cache=True,
+                      project=project)
+
+
 class Cache:
     """Lint results stored under ``cache_dir``, keyed by content and settings."""
 
@@ -94,6 +246,7 @@ class Cache:
         self._prepared = False
         self.hits = 0
         self.misses = 0
+        self.discarded = 0  # bad entries removed (counted as misses too)
 
     def key(self, data: bytes, settings: LintSettings) -> str:
         h = hashlib.sha256(data)
@@ -105,25 +258,33 @@ class Cache:
         # entries of other jaxlint sources live in sibling directories; `clean` drops them
         return self.dir / _FORMAT / self.rules_digest / key[:2] / f"{key}.json"
 
-    def get(self, key: str, path: str) -> Optional[FileResult]:
-        """The cached result for ``key``, re-labelled with ``path``; None on a miss."""
+    def get(self, key: str, path: str, settings: Optional[LintSettings] = None,
+            data: Optional[bytes] = None) -> Optional[FileResult]:
+        """The cached result for ``key``, re-labelled with ``path``; None on a miss.
+
+        An entry is used only if it is a regular file of at most
+        ``MAX_ENTRY_BYTES`` holding exactly the shape ``put`` writes, with
+        values that can be true for this file: codes among ``settings.select``
+        (when given), positions inside ``data`` (when given).  Anything else
+        (a pipe, a link, a torn or edited entry) is discarded and counts as a miss.
+        """
+        entry = self._entry(key)
         try:
-            raw = self._entry(key).read_text(encoding="utf-8")
-            data = json.loads(raw)
-            findings = []
-            for item in data["findings"]:
-                item["filename"] = path
-                findings.append(Finding.from_dict(item))
-            result = FileResult(
-                path=path,
-                findings=findings,
-                error=data.get("error"),
-                parsed=bool(data.get("parsed")),
-                from_cache=True,
-                project=data.get("project"),
-            )
-        except (OSError, ValueError, KeyError, TypeError):
+            raw = _read_regular(entry)
+        except FileNotFoundError:
             self.misses += 1
+            return None
+        except (OSError, _BadEntry):
+            raw = None
+        result = None
+        if raw is not None:
+            max_line = None if data is None else data.count(b"\n") + data.count(b"\r") + 1
+            select = None if settings is None else settings.select
+            result = _decode_entry(raw, path, select, max_line)
+        if result is None:
+            self.misses += 1
+            self.discarded += 1
+            _discard(entry)
             return None
         self.hits += 1
         return result

@@ -159,6 +159,7 @@ class CheckOptions:
     baseline: Optional[str] = None
     write_baseline: Optional[str] = None
     no_baseline: bool = False
+    file_timeout: Optional[float] = None
 
 
 @cli.command("check")
@@ -177,6 +178,8 @@ class CheckOptions:
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes [default: all cores].")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--file-timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Report a file that takes longer than this to check as not checked, and go on [default: 60].")
 @click.option("--cache-dir", type=click.Path(file_okay=False), envvar="JAXLINT_CACHE_DIR",
               help="Cache directory [default: .jaxlint_cache next to the configuration].")
 @click.option("--config", type=click.Path(dir_okay=False),
@@ -359,6 +362,7 @@ def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
         jobs=opts.jobs,
         show_progress=False if opts.quiet else None,
         context_for=_project_files(opts, session),
+        file_timeout=opts.file_timeout,
     )
     if opts.verbose:
         sys.stderr.write(f"linted {len(files)} files ({outcome.cache_hits} from the cache)\n")
@@ -405,7 +409,7 @@ def _display(path: Path, cwd: Path) -> Path:
 def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
     """Lint standard input, configured as ``--stdin-filename`` (never cached)."""
     from jaxlint.linter import decode_source
-    from jaxlint.runner import lint_one
+    from jaxlint.runner import lint_isolated
 
     name = opts.stdin_filename or "-"
     data = sys.stdin.buffer.read()
@@ -414,7 +418,7 @@ def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
 
         if is_excluded(Path(os.path.abspath(opts.stdin_filename)), False, session.store):
             return _Linted(results=[], errors=[], tracebacks=[], sources={}, stdin_data=data)
-    result, tb = lint_one(name, data, session.store.settings_for(Path(name)))
+    result, tb = lint_isolated(name, data, session.store.settings_for(Path(name)), opts.file_timeout)
     text, _ = decode_source(data)
     return _Linted(
         results=[result],

@@ -12,6 +12,7 @@ linted even when excluded, unless ``--force-exclude`` is given.
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,7 +132,8 @@ def discover(paths: Iterable[str], store: ConfigStore, force_exclude: bool = Fal
         path = Path(raw)
         abs_path = Path(os.path.abspath(path))
         if not abs_path.exists():
-            out.errors.append(f"{raw}: no such file or directory")
+            problem = link_problem(abs_path) if os.path.lexists(abs_path) else None
+            out.errors.append(f"{raw}: {problem or 'no such file or directory'}")
             continue
         is_dir = abs_path.is_dir()
         if force_exclude and is_excluded(abs_path, is_dir, store, gitignores):
@@ -194,22 +196,48 @@ def _walk(
         child_abs = abs_path / entry.name
         child = path / entry.name
         try:
-            is_dir = entry.is_dir()
-            if is_dir and entry.is_symlink():
-                continue  # never follow directory links (loops, trees outside the project)
+            is_link = entry.is_symlink()
         except OSError:
             continue
+        try:
+            is_dir = entry.is_dir()  # follows a link; False for a dangling one
+        except OSError:
+            is_dir = False  # a link loop: reported below if it has a Python file's name
+        if is_dir and is_link:
+            continue  # never follow directory links (loops, trees outside the project)
         if is_dir:
             if is_skipped_dir(child_abs):
                 continue
         elif not entry.name.endswith(PYTHON_SUFFIXES):
             continue
-        if config.is_excluded(child_abs, is_dir):
+        problem = link_problem(child_abs) if is_link and not is_dir else None
+        # a loop cannot be resolved to match `exclude` globs against; .gitignore needs no resolving
+        if problem != LINK_LOOP and config.is_excluded(child_abs, is_dir):
             continue
         if config.respect_gitignore and _ignored(specs, child_abs, is_dir):
             continue
         if is_dir:
             _walk(child, child_abs, specs, store, gitignores, seen, out)
-        elif child_abs not in seen:
+            continue
+        if problem is not None:  # reported like a missing path, never skipped in silence
+            out.errors.append(f"{child}: {problem}")
+            continue
+        if child_abs not in seen:
             seen.add(child_abs)
             out.files.append(child)
+
+
+LINK_LOOP = "broken symbolic link (a loop: it leads back to itself)"
+
+
+def link_problem(path: Path) -> Optional[str]:
+    """Why the symbolic link ``path`` leads nowhere (None when it resolves)."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return LINK_LOOP
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            return "broken symbolic link (its target does not exist)"
+        return f"broken symbolic link ({exc.strerror or exc})"
+    return None

@@ -4,7 +4,8 @@
 applies every non-overlapping fix at once (earliest, outermost first; the
 others wait for the next pass), then re-parses and re-lints the result with
 the file's rules *and* every default rule.  A pass is kept only when the text
-still parses (and still compiles, if it compiled before) and no rule reports
+still parses (and still compiles, if it compiled before), its syntax tree
+differs from the old one only in the rewritten nodes (``fixcheck``), and no rule reports
 more findings than before; otherwise its fixes are retried one at a time and
 each one that breaks the file is skipped and reported.  Passes repeat until
 nothing more applies (at most ``MAX_PASSES``).
@@ -23,11 +24,9 @@ from __future__ import annotations
 
 import codecs
 import difflib
-import io
 import os
 import re
 import stat
-import tokenize
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from typing import Iterable, Optional
 
 from jaxlint.atomic import write_atomic  # noqa: F401  (re-exported)
 from jaxlint.findings import Finding
+from jaxlint.fixcheck import changed_outside
 from jaxlint.fixes import choose, line_offsets, plan_edits, splice
 from jaxlint.settings import LintSettings
 from jaxlint.suppression import comment_lines
@@ -126,8 +126,15 @@ def fix_text(
     refused: set[tuple] = set()
     seen = {current}
 
-    def check(candidate: str, baseline: Counter) -> tuple[Optional[str], list[Finding]]:
+    def check(candidate: str, baseline: Counter, spans) -> tuple[Optional[str], list[Finding]]:
         """(why the candidate is refused or None, its findings)."""
+        if compiled_before:
+            try:
+                changed = changed_outside(current, spans)
+            except ValueError:  # the text being fixed does not parse: nothing to compare with
+                changed = None
+            if changed is not None:
+                return changed, []
         new = lint(candidate)
         if any(f.code == "JAX001" for f in new) and not baseline.get("JAX001"):
             bad = next(f for f in new if f.code == "JAX001")
@@ -154,7 +161,7 @@ def fix_text(
         chosen = [candidates[i] for i in chosen_idx]
         baseline = Counter(f.code for f in findings)
         new_text = splice(current, spans)
-        why, new_findings = check(new_text, baseline)
+        why, new_findings = check(new_text, baseline, spans)
         if why is not None:
             # bisect the pass's fixes: keep every group that is clean together
             # with those kept so far; a single fix that is not is skipped
@@ -166,7 +173,7 @@ def fix_text(
                     trial = state["kept"] + group
                     spans, _ = plan_edits(current, [g.fix.edits for g in trial])  # type: ignore[union-attr]
                     candidate = splice(current, spans)
-                    reason, cand_findings = check(candidate, baseline)
+                    reason, cand_findings = check(candidate, baseline, spans)
                     if reason is None:
                         state.update(kept=trial, text=candidate, findings=cand_findings)
                         return
@@ -205,8 +212,9 @@ class SourceFile:
     data: bytes
     text: str
     encoding: str
-    bom: bool
+    bom: bool  # the file starts with a byte-order mark
     mode: Optional[int]
+    bom_bytes: bytes = b""  # that mark (UTF-8, UTF-16 or UTF-32), written back as it was
 
     @classmethod
     def read(cls, path: Path) -> "SourceFile":
@@ -220,26 +228,24 @@ class SourceFile:
 
     @classmethod
     def from_bytes(cls, path: Path, data: bytes, mode: Optional[int] = None) -> "SourceFile":
+        from jaxlint.linter import detect_encoding
+
         try:
-            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            encoding, bom_bytes = detect_encoding(data)
         except SyntaxError as exc:
             raise ValueError(f"cannot determine the encoding: {exc}") from None
-        bom = data.startswith(codecs.BOM_UTF8)
-        if encoding == "utf-8-sig":
-            encoding = "utf-8"
         try:
-            text = data.decode(encoding)
+            text = data[len(bom_bytes):].decode(encoding)
         except (UnicodeDecodeError, LookupError) as exc:
             raise ValueError(f"not valid {encoding} ({exc})") from None
-        if text.startswith("\ufeff"):
-            text = text[1:]
-        return cls(path, data, text, encoding, bom, mode)
+        return cls(path, data, text, encoding, bool(bom_bytes), mode, bom_bytes)
 
     def encode(self, text: str) -> bytes:
         """Raises UnicodeEncodeError when a fix brought in a character the
         file's encoding cannot hold."""
         body = text.encode(self.encoding)
-        return (codecs.BOM_UTF8 + body) if self.bom else body
+        bom = self.bom_bytes or (codecs.BOM_UTF8 if self.bom else b"")
+        return bom + body
 
     def write(self, text: str) -> None:
         """Write atomically: never a half-written file, even if interrupted."""

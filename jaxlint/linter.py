@@ -1,79 +1,91 @@
-"""Lint one file: decode, prefilter, parse once, run the engine, report.
+"""Lint one file: decode, check it is Python, prefilter, guard, parse, analyse.
 
 This is the per-file pipeline every front end uses (CLI workers, stdin, the
-cache, the fixer, the runtime companion).  It never raises for bad input: a file
-that cannot be decoded gets ``FileResult.error``; a file that does not parse
-gets a JAX001 finding.
+cache, the fixer, the LSP, the MCP server, the runtime companion).  It never raises for bad input: a file
+that cannot be decoded, or cannot be checked (too deeply nested, refused by
+libcst), gets ``FileResult.error``; a file that Python itself refuses gets a
+JAX001 finding, whether or not it mentions JAX.
 """
 
 from __future__ import annotations
 
 import ast
+import codecs
 import gc
 import io
 import json
 import re
+import sys
 import tokenize
+import warnings
 from typing import Optional, Union
 
 import libcst as cst
 
 from jaxlint.findings import FileResult, Finding, Severity
+from jaxlint.guard import LimitExceeded, check_limits
 from jaxlint.settings import LintSettings
 
-# A file that mentions none of these is not parsed at all (the cheap prefilter).
-# A JAX rule can only fire where one of these modules is imported.
+# A file that mentions none of these is not linted (the cheap prefilter), only
+# checked for being valid Python.  A JAX rule can only fire where one of these
+# modules is imported.  The test runs on the decoded text, so that UTF-16 and
+# UTF-32 files are not missed.
 PREFILTER_TOKENS = (
-    b"jax",
-    b"flax",
-    b"equinox",
-    b"optax",
-    b"chex",
-    b"numpyro",
-    b"diffrax",
-    b"distrax",
-    b"haiku",
+    "jax",
+    "flax",
+    "equinox",
+    "optax",
+    "chex",
+    "numpyro",
+    "diffrax",
+    "distrax",
+    "haiku",
 )
-_PREFILTER_RE = re.compile(b"|".join(re.escape(t) for t in PREFILTER_TOKENS))
+_PREFILTER_RE = re.compile("|".join(re.escape(t) for t in PREFILTER_TOKENS))
+
+# Byte-order marks Python's tokenizer does not know (UTF-32 before UTF-16: FF FE 00 00 starts with FF FE)
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
 
 
-def mentions_jax(data: bytes) -> bool:
-    return _PREFILTER_RE.search(data) is not None
+def mentions_jax(text: Union[str, bytes]) -> bool:
+    if isinstance(text, bytes):
+        text = text.decode("latin-1")
+    return _PREFILTER_RE.search(text) is not None
+
+
+def detect_encoding(data: bytes) -> tuple[str, bytes]:
+    """(codec name, BOM bytes) of a source file: a UTF-8/16/32 byte-order mark,
+    else the PEP 263 coding cookie, else UTF-8.  Raises SyntaxError for a bad
+    cookie (as Python does)."""
+    for bom, name in _WIDE_BOMS:
+        if data.startswith(bom):
+            return name, bom
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    if data.startswith(codecs.BOM_UTF8):
+        return "utf-8", codecs.BOM_UTF8
+    return encoding, b""
 
 
 def decode_source(data: bytes) -> tuple[Optional[str], Optional[str]]:
-    """Return (text, None) or (None, one-line reason).  Honours a BOM and a
-    PEP 263 coding cookie, as Python itself does."""
+    """Return (text, None) or (None, one-line reason).  Honours a UTF-8, UTF-16
+    or UTF-32 byte-order mark and a PEP 263 coding cookie."""
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        encoding, bom = detect_encoding(data)
     except SyntaxError as exc:  # bad cookie
         return None, f"cannot determine the encoding: {exc}"
     try:
-        text = data.decode(encoding)
+        text = data[len(bom):].decode(encoding)
     except (UnicodeDecodeError, LookupError) as exc:
         return None, f"not valid {encoding} ({exc.__class__.__name__}: {exc})"
-    if text.startswith("\ufeff"):
-        text = text[1:]
     return text, None
 
 
-def _syntax_error_finding(path: str, text: str, exc: Exception) -> Finding:
-    """JAX001 at the position Python itself reports (libcst's native parser
-    often points at the next token); libcst's own position as a fallback."""
-    line, col, message = None, None, None
-    try:
-        compile(text, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
-    except SyntaxError as py_exc:
-        line = py_exc.lineno or 1
-        col = max((py_exc.offset or 1), 1)
-        message = py_exc.msg
-    except (ValueError, RecursionError, MemoryError):
-        pass
-    if line is None:
-        line = getattr(exc, "editor_line", None) or getattr(exc, "raw_line", 1) or 1
-        col = getattr(exc, "editor_column", None) or 1
-        raw = getattr(exc, "message", None) or str(exc)
-        message = str(raw).strip().splitlines()[0] if str(raw).strip() else "syntax error"
+def _finding(path: str, line: int, col: int, message: str) -> Finding:
     return Finding(
         code="JAX001",
         name="syntax-error",
@@ -87,6 +99,28 @@ def _syntax_error_finding(path: str, text: str, exc: Exception) -> Finding:
     )
 
 
+def python_syntax_error(text: str, path: str) -> tuple[Optional[ast.AST], Optional[Finding]]:
+    """Parse ``text`` with CPython: (its tree, None), or (None, a JAX001 finding)
+    when Python itself would refuse the file."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escape sequences and the like
+            return compile(text, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True), None
+    except (SyntaxError, ValueError) as exc:  # ValueError: NUL bytes before Python 3.12
+        if "\0" in text and "null bytes" in str(exc):
+            nul = text.index("\0")
+            line = text.count("\n", 0, nul) + 1
+            col = nul - (text.rfind("\n", 0, nul) + 1) + 1
+            return None, _finding(path, line, col, "source code cannot contain null bytes")
+        if isinstance(exc, SyntaxError):
+            return None, _finding(path, exc.lineno or 1, max(exc.offset or 1, 1), exc.msg)
+        return None, _finding(path, 1, 1, str(exc).splitlines()[0] if str(exc) else "invalid source")
+    except RecursionError:
+        return None, _finding(path, 1, 1, "too deeply nested for Python's parser (RecursionError)")
+    except MemoryError:
+        return None, _finding(path, 1, 1, "too deeply nested for Python's parser (MemoryError)")
+
+
 def lint_source(
     source: Union[str, bytes],
     path: str,
@@ -96,24 +130,27 @@ def lint_source(
 ) -> FileResult:
     """Lint the text of one file.  ``path`` is used for messages only.
 
+    Every file is decoded, then parsed by CPython (cheap; also the judge of
+    valid Python: what it refuses gets JAX001), then measured against the
+    nesting and length limits (``jaxlint.guard``), and only then parsed by
+    libcst and analysed.  A file that does not mention JAX is only checked for
+    being valid Python.  Raises nothing for bad input: what cannot be checked
+    gets ``FileResult.error`` ("could not be checked: ...").
+
     With ``settings.module`` set (the file is part of a project the driver
     indexes), ``FileResult.project`` carries the file's summary and what it tells
-    the other modules; ``settings.facts`` is what they tell it."""
+    the other modules; ``settings.facts`` is what they tell it.
+    """
     result = FileResult(path=path)
     if settings.facts or settings.summarize:
         prefilter = False  # a helper module that never names JAX can still run traced
     if isinstance(source, bytes):
-        # decode first: a file that cannot be decoded is reported whatever it contains
         text, err = decode_source(source)
         if text is None:
             result.error = err
             return result
-        if prefilter and not mentions_jax(source):
-            return result
     else:
         text = source
-        if prefilter and not mentions_jax(text.encode("utf-8", "surrogatepass")):
-            return result
     if "# jaxlint: skip-file" in text and _has_skip_file(text):
         return result
     # The cyclic GC would rescan the whole syntax tree again and again while it
@@ -122,6 +159,19 @@ def lint_source(
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
+        tree, bad = python_syntax_error(text, path)
+        if bad is not None:
+            if "JAX001" in settings.select:
+                result.findings.append(bad)
+            return result
+        if prefilter and not mentions_jax(text):
+            return result
+        try:
+            check_limits(tree, text)  # type: ignore[arg-type]
+        except LimitExceeded as exc:
+            result.error = f"could not be checked: {exc.message}"
+            return result
+        del tree
         return _parse_and_analyze(result, text, path, settings)
     finally:
         if gc_was_enabled:
@@ -132,28 +182,46 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        if "JAX001" in settings.select:
-            result.findings.append(_syntax_error_finding(path, text, exc))
+        # CPython accepted the file: this is a limit of libcst's grammar, not the user's error
+        raw = str(getattr(exc, "message", None) or exc).strip()
+        first = raw.splitlines()[0] if raw else "syntax error"
+        line = getattr(exc, "raw_line", None) or 1
+        result.error = f"could not be checked: libcst cannot parse it (line {line}: {first})"
         return result
-    except (RecursionError, MemoryError, ValueError) as exc:  # pathological input
-        result.error = f"cannot be parsed ({exc.__class__.__name__})"
+    except (RecursionError, MemoryError) as exc:  # pathological input
+        result.error = f"could not be checked: the parser ran out of {_resource(exc)}"
         return result
     result.parsed = True
     from jaxlint.engine import analyze
     from jaxlint.rules import all_rules
 
-    if settings.module is None:
-        result.findings.extend(analyze(module, text, path, settings, all_rules()))
-    else:
-        from jaxlint.project.summary import extract_summary
+    # the analysis may raise the recursion limit; CPython's parse of the next file
+    # (whose nesting limit follows it) must not depend on which files came before
+    limit = sys.getrecursionlimit()
+    try:
+        if settings.module is None:
+            findings = analyze(module, text, path, settings, all_rules())
+        else:
+            from jaxlint.project.summary import extract_summary
 
-        facts = json.loads(settings.facts) if settings.facts else None
-        out: dict = {}
-        result.findings.extend(analyze(module, text, path, settings, all_rules(), facts, out))
-        out["summary"] = extract_summary(module, settings.module, settings.is_package)
-        result.project = out
+            facts = json.loads(settings.facts) if settings.facts else None
+            out: dict = {}
+            findings = analyze(module, text, path, settings, all_rules(), facts, out)
+            out["summary"] = extract_summary(module, settings.module, settings.is_package)
+            result.project = out
+    except (RecursionError, MemoryError) as exc:
+        result.parsed = False
+        result.error = f"could not be checked: the analysis ran out of {_resource(exc)}"
+        return result
+    finally:
+        sys.setrecursionlimit(limit)
+    result.findings.extend(findings)
     result.findings.sort(key=Finding.sort_key)
     return result
+
+
+def _resource(exc: BaseException) -> str:
+    return "stack (the code is nested too deeply)" if isinstance(exc, RecursionError) else "memory"
 
 
 _SKIP_FILE_RE = re.compile(r"^\s*#\s*jaxlint:\s*skip-file\b", re.MULTILINE)
@@ -161,3 +229,8 @@ _SKIP_FILE_RE = re.compile(r"^\s*#\s*jaxlint:\s*skip-file\b", re.MULTILINE)
 
 def _has_skip_file(text: str) -> bool:
     return _SKIP_FILE_RE.search(text) is not None
+
+
+# re-exported for callers that need the codec name of a file they will rewrite
+def bom_of(data: bytes) -> bytes:
+    return codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""

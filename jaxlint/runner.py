@@ -1,23 +1,28 @@
 """Lint many files: cache look-ups in this process, misses in worker processes.
 
 The parent reads each file's bytes, resolves its settings and asks the cache;
-only misses are sent, in chunks, to a pool of worker processes (forked where
-the platform allows).  ``jaxlint.linter`` (and so libcst) is imported only by
-whoever lints a miss, so a fully cached run never loads the parser.  Results
-come back in path order whatever the completion order.
+only misses are sent, in chunks, to forked worker processes (one for a few
+files or ``-j 1``), supervised so that a file that crashes its worker or
+exceeds the per-file time limit costs that file only.  ``jaxlint.linter`` (and
+so libcst) is imported only when there is a miss, so a fully cached run never
+loads the parser.  Results come back in path order whatever the completion order.
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import sys
+import time
 import traceback
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing.connection import wait
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterator, Optional, Sequence
 
 from jaxlint.cache import Cache
 from jaxlint.findings import FileResult
@@ -57,6 +62,16 @@ def lint_one(path: str, data: bytes, settings: LintSettings) -> _Outcome:
         return result, traceback.format_exc()
 
 
+def lint_isolated(path: str, data: bytes, settings: LintSettings,
+                  file_timeout: Optional[float] = None) -> _Outcome:
+    """``lint_one`` in a supervised worker process where the platform can fork
+    one cheaply (a crash or a hang costs the result, not the caller)."""
+    if not _can_fork():
+        return lint_one(path, data, settings)
+    ((result, tb, _),) = list(supervise([(path, data, settings)], 1, file_timeout))
+    return result, tb
+
+
 def _lint_chunk(jobs: Sequence[_Job]) -> list[_Outcome]:
     return [lint_one(*job) for job in jobs]
 
@@ -66,11 +81,6 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))  # type: ignore[attr-defined]
     except AttributeError:  # pragma: no cover - not Linux
         return max(1, os.cpu_count() or 1)
-
-
-def _mp_context():
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
 def _preload_linter() -> None:
@@ -97,8 +107,13 @@ def run(
     cache: Optional[Cache],
     jobs: Optional[int] = None,
     show_progress: Optional[bool] = None,
+    file_timeout: Optional[float] = None,
 ) -> RunResult:
-    """Lint ``files`` (display paths) and return their results sorted by path."""
+    """Lint ``files`` (display paths) and return their results sorted by path.
+
+    Each file is linted in a worker process (see ``supervise``): one that
+    crashes its worker or takes over ``file_timeout`` seconds (default
+    ``DEFAULT_FILE_TIMEOUT``) is reported and the others are still linted."""
     out = RunResult()
     results: dict[str, FileResult] = {}
     misses: list[_Job] = []
@@ -113,7 +128,7 @@ def run(
         settings = settings_for(Path(path))
         if cache is not None:
             key = cache.key(data, settings)
-            hit = cache.get(key, name)
+            hit = cache.get(key, name, settings, data)
             if hit is not None:
                 results[name] = hit
                 out.cache_hits += 1
@@ -124,11 +139,11 @@ def run(
     jobs = jobs or default_jobs()
     if show_progress is None:
         show_progress = sys.stderr.isatty() and len(misses) > PROGRESS_THRESHOLD
-    for result, tb in _lint_all(misses, jobs, show_progress, out):
+    for result, tb, cacheable in _lint_all(misses, jobs, show_progress, out, file_timeout):
         results[result.path] = result
         if tb is not None:
             out.tracebacks.append(f"{result.path}:\n{tb}")
-        elif cache is not None and result.path in keys:
+        elif cacheable and cache is not None and result.path in keys:
             cache.put(keys[result.path], result)
 
     for name in sorted(results):
@@ -139,7 +154,9 @@ def run(
     return out
 
 
-def _lint_all(misses: list[_Job], jobs: int, show_progress: bool, out: RunResult):
+def _lint_all(misses: list[_Job], jobs: int, show_progress: bool, out: RunResult,
+              file_timeout: Optional[float] = None):
+    """Yield an outcome for every job, in any order."""
     if not misses:
         return
     progress = None
@@ -148,6 +165,7 @@ def _lint_all(misses: list[_Job], jobs: int, show_progress: bool, out: RunResult
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+        # no refresh thread: workers may be forked again at any time (after a crash)
         progress = Progress(
             TextColumn("Linting"),
             BarColumn(),
@@ -155,31 +173,191 @@ def _lint_all(misses: list[_Job], jobs: int, show_progress: bool, out: RunResult
             TimeElapsedColumn(),
             console=Console(stderr=True),
             transient=True,
+            auto_refresh=False,
         )
-    if jobs <= 1 or len(misses) < _MIN_PARALLEL:
-        if progress is not None:
-            with progress:
-                task = progress.add_task("lint", total=len(misses))
-                for job in misses:
-                    yield lint_one(*job)
-                    progress.advance(task)
+        progress.start()
+        task = progress.add_task("lint", total=len(misses))
+    workers = min(jobs, len(misses)) if len(misses) >= _MIN_PARALLEL else 1
+    try:
+        if not _can_fork():
+            # no cheap way to isolate a file (spawning workers costs seconds): the
+            # guards alone keep the parser safe, and a pool is used from _MIN_PARALLEL files on
+            source = (_pool_outcomes(misses, jobs) if workers > 1
+                      else ((*lint_one(*job), True) for job in misses))
         else:
-            for job in misses:
-                yield lint_one(*job)
-        return
+            source = supervise(misses, workers, file_timeout)
+        for outcome in source:
+            yield outcome
+            if progress is not None:
+                progress.advance(task)
+                progress.refresh()
+    finally:
+        if progress is not None:
+            progress.stop()
 
-    context = _mp_context()
-    if context.get_start_method() == "fork":
-        _preload_linter()  # forked workers inherit the parser and rules instead of importing them
-    # start the workers before the progress bar starts its refresh thread (fork safety)
+
+# ----------------------------------------------------------------------------- isolation
+
+DEFAULT_FILE_TIMEOUT = 60.0  # seconds one file may take before its worker is stopped
+
+
+def _can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods() and os.name == "posix"
+
+
+def _worker_main(conn) -> None:  # pragma: no cover - runs in the forked worker
+    """Lint the chunks the supervisor sends, one outcome back per file, in order."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle
+    try:
+        while True:
+            chunk = conn.recv()
+            if chunk is None:
+                break
+            for job in chunk:
+                result, tb = lint_one(*job)
+                try:
+                    conn.send((result, tb))
+                except (OSError, EOFError):
+                    raise
+                except Exception as exc:  # a result that does not pickle: a bug, reported as one
+                    lost = FileResult(path=job[0])
+                    lost.error = f"internal error: the result could not be sent ({exc.__class__.__name__})"
+                    conn.send((lost, traceback.format_exc()))
+    except (EOFError, OSError, KeyboardInterrupt):
+        pass  # the supervisor is gone
+    finally:
+        os._exit(0)
+
+
+def _signal_name(code: int) -> str:
+    import signal
+
+    try:
+        return signal.Signals(-code).name
+    except ValueError:
+        return f"signal {-code}"
+
+
+class _Worker:
+    """One forked worker process and the chunk it is working through."""
+
+    def __init__(self, context) -> None:
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_worker_main, args=(child,), daemon=True)
+        # the worker's collector leaves what it inherits alone: fewer copy-on-write page copies
+        gc.freeze()
+        try:
+            self.process.start()
+        finally:
+            gc.unfreeze()
+        child.close()
+        self.chunk: list[_Job] = []
+        self.done = 0  # outcomes received for the current chunk
+        self.since = 0.0  # when its current file started
+
+    @property
+    def busy(self) -> bool:
+        return self.done < len(self.chunk)
+
+    def give(self, chunk: list[_Job]) -> None:
+        self.chunk, self.done = chunk, 0
+        self.since = time.monotonic()
+        self.conn.send(chunk)
+
+    def stop(self, kill: bool = False) -> None:
+        if kill and self.process.is_alive():
+            self.process.kill()
+        else:
+            try:
+                self.conn.send(None)
+            except (OSError, ValueError):
+                pass
+        self.process.join(5)
+        if self.process.is_alive():  # pragma: no cover - a worker deaf to its pipe
+            self.process.kill()
+            self.process.join()
+        self.conn.close()
+
+
+# (result, traceback of an internal error or None, whether the result may be cached)
+_Supervised = tuple[FileResult, Optional[str], bool]
+
+
+def supervise(jobs: Sequence[_Job], workers: int = 1,
+              file_timeout: Optional[float] = None) -> Iterator[_Supervised]:
+    """Lint ``jobs`` in ``workers`` forked worker processes; yield one outcome per job.
+
+    A worker that dies (a crash in native code: the parser) or spends more
+    than ``file_timeout`` seconds on one file costs that file only: it is
+    reported ("could not be checked: ..."), the worker is replaced and the
+    rest of its chunk goes back in the queue.  Files are sent in chunks and
+    answered one by one, so the file in flight is always known.
+    """
+    timeout = DEFAULT_FILE_TIMEOUT if file_timeout is None else file_timeout
+    context = multiprocessing.get_context("fork")
+    _preload_linter()  # forked workers inherit the parser and rules instead of importing them
+    queue = deque(_chunks(jobs, workers))
+    pool: list[_Worker] = []
+    try:
+        pool = [_Worker(context) for _ in range(min(workers, len(queue)))]
+        while True:
+            for i, w in enumerate(pool):
+                if not w.busy and queue:
+                    if not w.process.is_alive():  # died between chunks: nothing was lost
+                        w.stop()
+                        pool[i] = w = _Worker(context)
+                    w.give(queue.popleft())
+            busy = [w for w in pool if w.busy]
+            if not busy:
+                return
+            now = time.monotonic()
+            wait_for = max(0.0, min(w.since + timeout for w in busy) - now)
+            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], wait_for))
+            for i, w in enumerate(pool):
+                if not w.busy:
+                    continue
+                failure = None
+                if w.conn in ready or w.process.sentinel in ready:
+                    try:
+                        while w.busy and (w.conn in ready or w.conn.poll()):
+                            ready.discard(w.conn)
+                            result, tb = w.conn.recv()
+                            w.done += 1
+                            w.since = time.monotonic()
+                            yield result, tb, tb is None
+                    except (EOFError, OSError):
+                        w.process.join(5)
+                        code = w.process.exitcode
+                        failure = (f"could not be checked: jaxlint crashed on it ({_signal_name(code)})"
+                                   if code is not None and code < 0 else
+                                   f"could not be checked: the worker checking it exited (code {code})")
+                elif time.monotonic() - w.since >= timeout:
+                    failure = f"could not be checked: took over {timeout:g} s"
+                if failure is None:
+                    continue
+                name = w.chunk[w.done][0]
+                rest = w.chunk[w.done + 1:]
+                w.chunk, w.done = [], 0
+                w.stop(kill=True)
+                if rest:
+                    queue.appendleft(rest)
+                pool[i] = _Worker(context)
+                lost = FileResult(path=name)
+                lost.error = failure
+                yield lost, None, False
+    finally:
+        for w in pool:
+            w.stop(kill=w.busy)
+
+
+def _pool_outcomes(misses: list[_Job], jobs: int) -> Iterator[_Supervised]:
+    """A plain process pool (platforms without fork): a dead worker costs its chunk."""
+    context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(misses)), mp_context=context)
     try:
         futures = {pool.submit(_lint_chunk, chunk): chunk for chunk in _chunks(misses, jobs)}
-        if progress is not None:
-            progress.start()
-            task = progress.add_task("lint", total=len(misses))
-        from concurrent.futures import as_completed
-
         for future in as_completed(futures):
             chunk = futures[future]
             try:
@@ -193,13 +371,9 @@ def _lint_all(misses: list[_Job], jobs: int, show_progress: bool, out: RunResult
                 outcomes = []
                 for name, _, _ in chunk:
                     r = FileResult(path=name)
-                    r.error = f"internal error: {reason}"
-                    outcomes.append((r, f"{reason}\n"))
-            for outcome in outcomes:
-                yield outcome
-            if progress is not None:
-                progress.advance(task, len(chunk))
+                    r.error = f"could not be checked: {reason}"
+                    outcomes.append((r, None))
+            for result, tb in outcomes:
+                yield result, tb, tb is None and result.error is None
     finally:
-        if progress is not None:
-            progress.stop()
         pool.shutdown(wait=True, cancel_futures=True)

@@ -367,7 +367,11 @@ async def test_close_clears_diagnostics(client: LanguageClient):
 
 
 async def test_files_without_jax_and_other_languages(client: LanguageClient):
-    doc = open_doc(client, "plain.py", "def f(:\n")  # never mentions jax: not linted (as the CLI)
+    # never mentions jax: only checked for being valid Python (as the CLI)
+    doc = open_doc(client, "plain.py", "def f(:\n")
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in await doc.diagnostics()] == [
+        ("JAX001", 0, 6)]
+    doc = open_doc(client, "plain2.py", "def f(x):\n    return x[0]\n")
     assert await doc.diagnostics() == []
     before = len(client.published)
     toml = client.root / "notes.toml"

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import re
 from typing import TextIO
 
 from jaxlint.findings import Finding
 from jaxlint.output import OutputReport
 
 
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def escape_path(path: str) -> str:
+    """A path on one line: control characters (a newline in a file name) as
+    Python escapes (``\\n``, ``\\x1b``), so one finding is always one line."""
+    return _CONTROL_RE.sub(lambda m: repr(m.group())[1:-1], path)
+
+
 def format_finding(report: OutputReport, f: Finding) -> str:
     marker = " [*]" if report.is_fixable(f) else ""
-    return f"{f.path}:{f.line}:{f.col}: {f.code}{marker} {f.message}"
+    return f"{escape_path(f.path)}:{f.line}:{f.col}: {f.code}{marker} {f.message}"
 
 
 def write(report: OutputReport, out: TextIO, color: bool) -> None:
@@ -21,7 +31,7 @@ def write(report: OutputReport, out: TextIO, color: bool) -> None:
         console = Console(file=out, force_terminal=True, highlight=False, soft_wrap=True)
         for f in report.findings:
             line = Text()
-            line.append(f.path, style="bold")
+            line.append(escape_path(f.path), style="bold")
             line.append(f":{f.line}:{f.col}:", style="cyan")
             line.append(" ")
             line.append(f.code, style="bold red")

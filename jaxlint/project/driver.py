@@ -94,6 +94,7 @@ def run_project(
     jobs: Optional[int] = None,
     show_progress: Optional[bool] = None,
     context_for: Optional[Callable[[Path], list[Path]]] = None,
+    file_timeout: Optional[float] = None,
 ) -> RunResult:
     """Lint ``files`` (display paths) with the project-wide model.
 
@@ -135,7 +136,7 @@ def run_project(
             x64=base.x64 or name in x64_from_folder,
         )
 
-    outcome = run(files, settings, cache, jobs=jobs, show_progress=show_progress)
+    outcome = run(files, settings, cache, jobs=jobs, show_progress=show_progress, file_timeout=file_timeout)
     latest: dict[str, FileResult] = {r.path: r for r in outcome.results}
     errors = {line.split(": ", 1)[0]: line for line in outcome.errors}
     tracebacks = {tb.split(":\n", 1)[0]: tb for tb in outcome.tracebacks}
@@ -148,7 +149,8 @@ def run_project(
         again.extend(_x64_round(project_of, latest, x64_from_folder))
         if not again:
             break
-        more = run(sorted(set(again), key=str), settings, cache, jobs=jobs, show_progress=False)
+        more = run(sorted(set(again), key=str), settings, cache, jobs=jobs, show_progress=False,
+                   file_timeout=file_timeout)
         hits += more.cache_hits
         for r in more.results:
             latest[r.path] = r

@@ -1,0 +1,117 @@
+"""Cheap limits checked on CPython's syntax tree before libcst's native parser runs.
+
+libcst's parser is native code that recurses once per nesting level and has no
+depth check of its own: deep enough input overflows its stack and kills the
+process (a segmentation fault, not an exception).  Its time also grows faster
+than linearly with the depth of a chain (``a0 + a1 + ...``, ``x.sum().sum()...``).
+CPython's own parser refuses some of these (200 nested brackets, about 3,000
+levels), but not all: ``a and b and ...`` is flat for CPython and nested for
+libcst, and CPython accepts depths that already take libcst seconds.
+
+So every file that reaches libcst has first been parsed by CPython (which also
+decides whether it is valid Python), and its tree is measured here:
+
+* nesting depth: levels of statements and expressions, a boolean chain of
+  ``n`` operands counting ``n - 1`` levels as it does for libcst;
+* length: the nodes of one simple statement (or of one header expression of a
+  compound statement).
+
+Measuring is cheap because a subtree that spans ``c`` characters cannot be more
+than about ``c`` levels deep nor hold more than about ``2 c`` nodes: only the rare
+statements longer than the limits are walked node by node.
+"""
+
+from __future__ import annotations
+
+import ast
+from itertools import accumulate
+from typing import Optional
+
+# Real code stays far below these: in the pinned benchmark corpus (bench/make_corpus.py,
+# 1,244 files) the deepest nesting is 33 levels and the longest statement 18,712 nodes
+# (a table of constants).  libcst's native parser crashed on `a and b and ...` with
+# 16,000 operands (not with 4,000); CPython refuses about 3,000 levels.  At MAX_DEPTH a
+# whole lint takes 0.3 to 3.6 s (the slowest: a chain of subscripts, libcst's parse).
+MAX_DEPTH = 1500
+MAX_NODES = 100_000
+
+# how many levels / nodes a subtree may hold per character of source it spans (and a margin)
+_SLACK = 4
+
+
+class LimitExceeded(Exception):
+    """Raised by ``check_limits``; ``line`` is where the offending construct starts."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+def _line_starts(text: str) -> list[int]:
+    return [0, *accumulate(map(len, text.splitlines(keepends=True)))]
+
+
+def _is_compound(node: ast.AST) -> bool:
+    return isinstance(getattr(node, "body", None), list)
+
+
+def check_limits(tree: ast.AST, text: str, max_depth: Optional[int] = None,
+                 max_nodes: Optional[int] = None) -> None:
+    """Raise ``LimitExceeded`` when ``tree`` (CPython's tree of ``text``) is
+    nested deeper than ``max_depth`` or has a statement longer than ``max_nodes``."""
+    max_depth = MAX_DEPTH if max_depth is None else max_depth
+    max_nodes = MAX_NODES if max_nodes is None else max_nodes
+    starts: Optional[list[int]] = None
+
+    def extent(node: ast.AST) -> Optional[int]:
+        """An upper bound of the characters ``node`` spans (None: no position)."""
+        nonlocal starts
+        line = getattr(node, "lineno", None)
+        end_line = getattr(node, "end_lineno", None)
+        if line is None or end_line is None:
+            return None
+        if end_line == line:
+            return node.end_col_offset - node.col_offset  # type: ignore[attr-defined,operator]
+        if starts is None:
+            starts = _line_starts(text)
+        end = starts[min(end_line, len(starts)) - 1] + (node.end_col_offset or 0)  # type: ignore[attr-defined]
+        return end - starts[min(line, len(starts)) - 1]
+
+    # (node, depth, line, an upper bound of the characters it spans from its parent or None)
+    stack: list[tuple[ast.AST, int, int, Optional[int]]] = [
+        (child, 1, 1, None) for child in ast.iter_child_nodes(tree)
+    ]
+    while stack:
+        node, depth, line, bound = stack.pop()
+        line = getattr(node, "lineno", line)
+        if depth > max_depth:
+            raise LimitExceeded(line, f"nesting deeper than {max_depth:,} levels at line {line}")
+        size = extent(node)
+        if size is None:
+            size = bound  # no position of its own (arguments, withitem, ...): inside its parent's
+        if size is not None and depth + size + _SLACK <= max_depth and _SLACK * (size + 1) <= max_nodes:
+            continue  # too short to reach either limit
+        if _is_compound(node):
+            for child in ast.iter_child_nodes(node):
+                stack.append((child, depth + 1, line, size))
+        elif not isinstance(node, (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)):
+            _measure(node, depth, line, max_depth, max_nodes)
+
+
+def _measure(root: ast.AST, depth0: int, line0: int, max_depth: int, max_nodes: int) -> None:
+    """Walk ``root`` fully: its depth (from ``depth0``) and node count."""
+    count = 0
+    stack = [(root, depth0, line0)]
+    while stack:
+        node, depth, line = stack.pop()
+        line = getattr(node, "lineno", line)
+        if depth > max_depth:
+            raise LimitExceeded(line, f"nesting deeper than {max_depth:,} levels at line {line}")
+        count += 1
+        if count > max_nodes:
+            raise LimitExceeded(line0, f"a statement of more than {max_nodes:,} syntax nodes at line {line0}")
+        step = len(node.values) if isinstance(node, ast.BoolOp) else 1
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)):
+                stack.append((child, depth + step, line))

@@ -1,0 +1,89 @@
+"""Mutations of real source files, for the property tests and ``make fuzz``.
+
+A mutant is a file with a few random edits: a span deleted, duplicated or
+moved, a line re-indented, or a fragment that matters to parsers inserted
+(brackets, colons, indentation, string quotes, NUL bytes, a BOM, JAX calls,
+deep nesting).  ``mutate`` is deterministic for a given ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+
+FRAGMENTS = (
+    "(", ")", "[", "]", "{", "}", ":", ",", "\n", "\r\n", "\r", "    ", "\t", "\\\n", "'", '"', '"""',
+    "#", "\0", "\ufeff", "é", "=", " = ", "lambda ", "not ", "await ", "yield ", "*", "**", "@",
+    "jnp.", "jax.", "x[0] = 1", ".at[0].set(1)", "jax.jit", "@jax.jit\n", "jnp.zeros(3)", "float(x)",
+    "if x > 0:\n    ", "for i in range(3):\n    ", "def f(x):\n    ", "return ", "global x\n",
+    "import jax\n", "import jax.numpy as jnp\n", "(" * 40, ")" * 40, "-" * 30, " + a" * 20, ".sum()" * 10,
+)
+
+
+STATEMENTS = (
+    "x = jnp.zeros(3)", "x[0] = 1", "x.at[0].set(1)", "y = float(x)", "if x > 0:\n{i}    x = -x",
+    "for i in range(3):\n{i}    x[i] = i", "key = jax.random.PRNGKey(0)", "a = jax.random.normal(key, (3,))",
+    "b = jax.random.normal(key, (3,))", "@jax.jit\n{i}def g(x):\n{i}    return x.sum()", "print(x)",
+    "x = jnp.where(x > 0, x, 0)", "return x", "global x", "del x", "pass", "import jax",
+    "import jax.numpy as jnp", "y = np.asarray(x)", "z = int(x.sum())", "while x.any():\n{i}    x = x - 1",
+)
+
+
+def _line_op(text: str, rng: random.Random) -> str:
+    """Edits that keep most files valid: whole lines duplicated, deleted or inserted."""
+    lines = text.split("\n")
+    k = rng.randrange(len(lines))
+    op = rng.randrange(3)
+    if op == 0:
+        lines.insert(k, lines[k])
+    elif op == 1 and len(lines) > 1:
+        del lines[k]
+    else:
+        indent = lines[k][: len(lines[k]) - len(lines[k].lstrip())]
+        lines.insert(k, indent + rng.choice(STATEMENTS).replace("{i}", indent))
+    return "\n".join(lines)
+
+
+def mutate(text: str, rng: random.Random, edits: int = 3) -> str:
+    for _ in range(edits):
+        if rng.random() < 0.6:
+            text = _line_op(text, rng)
+            continue
+        n = len(text)
+        op = rng.randrange(6)
+        i = rng.randrange(n + 1)
+        j = min(n, i + rng.randrange(1, 80))
+        if op == 0:  # delete a span
+            text = text[:i] + text[j:]
+        elif op == 1:  # duplicate a span
+            text = text[:j] + text[i:j] + text[j:]
+        elif op == 2:  # move a span elsewhere
+            piece, rest = text[i:j], text[:i] + text[j:]
+            k = rng.randrange(len(rest) + 1)
+            text = rest[:k] + piece + rest[k:]
+        elif op == 3:  # re-indent one line
+            lines = text.split("\n")
+            k = rng.randrange(len(lines))
+            lines[k] = rng.choice(("", " ", "    ", "        ", "\t")) + lines[k].lstrip()
+            text = "\n".join(lines)
+        else:  # insert a fragment
+            text = text[:i] + rng.choice(FRAGMENTS) + text[i:]
+    return text
+
+
+def encode(text: str, rng: random.Random) -> bytes:
+    """Usually UTF-8; sometimes with a BOM, UTF-16/32 or invalid bytes."""
+    k = rng.randrange(20)
+    try:
+        if k == 0:
+            return text.encode("utf-16")
+        if k == 1:
+            return text.encode("utf-32")
+        if k == 2:
+            return b"\xef\xbb\xbf" + text.encode("utf-8")
+        if k == 3:
+            data = text.encode("utf-8")
+            i = rng.randrange(len(data) + 1)
+            return data[:i] + b"\xff" + data[i:]
+        return text.encode("utf-8", "surrogatepass")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace")

@@ -1,0 +1,497 @@
+"""No input kills a run, nothing unparsed passes as clean (issue 14, items 1 and 4).
+
+Crash isolation: cheap guards before libcst's native parser (CPython parses
+first; nesting and length limits), and supervised worker processes as the
+backstop (a crash or a hang costs one file, at any -j and any file count).
+Decoding: BOMs of UTF-8/16/32 and PEP 263 before the prefilter; every file is
+checked for being valid Python, whether or not it mentions JAX.
+"""
+
+from __future__ import annotations
+
+import codecs
+import faulthandler
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from jaxlint import guard, runner
+from jaxlint.linter import lint_source
+from jaxlint.rules import default_codes
+from jaxlint.settings import LintSettings
+
+SETTINGS = LintSettings(select=frozenset(default_codes() | {"JAX001"}))
+INPLACE = "import jax.numpy as jnp\ndef f():\n    x = jnp.zeros(3)\n    x[0] = 1\n    return x\n"
+INPLACE_LINE = "{}:4:5: JAX101 [*] JAX arrays are immutable: `x[0] = ...` raises TypeError. Use `x = x.at[0].set(...)`"
+DEEP_PARENS = "import jax\ny = " + "(" * 5000 + "1" + ")" * 5000 + "\n"
+# valid for CPython (a flat BoolOp), nested 100,000 deep for libcst: its native parser segfaults
+DEEP_AND = "import jax\ny = " + " and ".join(["a"] * 100_000) + "\n"
+
+
+def _jaxlint(cwd: Path, *args: str, unguarded: bool = False) -> subprocess.CompletedProcess:
+    """Run the CLI in a fresh interpreter (a crash there cannot take pytest down)."""
+    code = "import sys\n"
+    if unguarded:  # lift the guards so that the native crash is reached: the backstop's test
+        code += "import jaxlint.guard as g\ng.MAX_DEPTH = g.MAX_NODES = 10**9\n"
+    code += "from jaxlint.cli import main\nmain(sys.argv[1:])\n"
+    return subprocess.run(
+        [sys.executable, "-c", code, "check", "--no-cache", "--output-format", "concise", *args],
+        cwd=cwd, capture_output=True, text=True, timeout=120,
+    )
+
+
+def _files(tmp_path: Path, bad_name: str, bad: str, n_good: int) -> list[str]:
+    for i in range(n_good):
+        (tmp_path / f"good{i}.py").write_text(INPLACE)
+    (tmp_path / bad_name).write_text(bad)
+    return [INPLACE_LINE.format(f"good{i}.py") for i in range(n_good)]
+
+
+# ----------------------------------------------------------------------------- the segfault
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_5000_nested_parentheses_are_jax001_and_the_other_files_are_linted(tmp_path: Path, jobs: str) -> None:
+    expected = _files(tmp_path, "deep.py", DEEP_PARENS, 2)  # few files: the serial path
+    result = _jaxlint(tmp_path, "-j", jobs, ".")
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:3] == [
+        "deep.py:2:205: JAX001 The file does not parse: too many nested parentheses",
+        *expected,
+    ]
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("jobs,n_good", [("1", 2), ("2", 2), ("2", 9)])
+def test_a_native_parser_crash_costs_one_file_only(tmp_path: Path, jobs: str, n_good: int) -> None:
+    # the guard would refuse this file; without it libcst's parser really crashes
+    expected = _files(tmp_path, "aa_crash.py", DEEP_AND, n_good)
+    result = _jaxlint(tmp_path, "-j", jobs, ".", unguarded=True)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == ["error: aa_crash.py: could not be checked: jaxlint crashed on it (SIGSEGV)"]
+    assert result.stdout.splitlines()[:-1] == sorted(expected)
+
+
+def test_the_guard_refuses_the_crashing_file_with_a_clear_line(tmp_path: Path) -> None:
+    expected = _files(tmp_path, "aa_crash.py", DEEP_AND, 1)
+    result = _jaxlint(tmp_path, "-j", "1", ".")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "error: aa_crash.py: could not be checked: nesting deeper than 1,500 levels at line 2"
+    ]
+    assert result.stdout.splitlines()[:-1] == expected
+
+
+# ----------------------------------------------------------------------------- supervisor
+
+
+def _job(name: str, text: str = INPLACE) -> tuple:
+    return (name, text.encode(), SETTINGS)
+
+
+def _misbehaving_lint_one(monkeypatch) -> None:
+    """Workers are forked: a patched lint_one is what they run."""
+    real = runner.lint_one
+
+    def fake(path, data, settings):
+        name = Path(path).name
+        if name.startswith("segv"):
+            faulthandler.disable()  # pytest's dump of the crash would only be noise
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if name.startswith("exit"):
+            os._exit(3)
+        if name.startswith("hang"):
+            time.sleep(60)
+        return real(path, data, settings)
+
+    monkeypatch.setattr(runner, "lint_one", fake)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_supervise_reports_crashes_exits_and_hangs_and_lints_the_rest(monkeypatch, workers: int) -> None:
+    _misbehaving_lint_one(monkeypatch)
+    names = ["a.py", "segv.py", "b.py", "exit.py", "c.py", "hang.py", "d.py", "e.py", "f.py"]
+    start = time.monotonic()
+    outcomes = list(runner.supervise([_job(n) for n in names], workers, file_timeout=1.5))
+    assert time.monotonic() - start < 30
+    by_path = {r.path: (r, tb, cacheable) for r, tb, cacheable in outcomes}
+    assert sorted(by_path) == sorted(names) and len(outcomes) == len(names)
+    assert by_path["segv.py"][0].error == "could not be checked: jaxlint crashed on it (SIGSEGV)"
+    assert by_path["exit.py"][0].error == "could not be checked: the worker checking it exited (code 3)"
+    assert by_path["hang.py"][0].error == "could not be checked: took over 1.5 s"
+    for bad in ("segv.py", "exit.py", "hang.py"):
+        assert by_path[bad][2] is False  # never cached: a machine's state, not the file's
+    for good in ("a.py", "b.py", "c.py", "d.py", "e.py", "f.py"):
+        result, tb, cacheable = by_path[good]
+        assert tb is None and cacheable and result.error is None
+        assert [(f.code, f.line, f.col) for f in result.findings] == [("JAX101", 4, 5)]
+    assert multiprocessing.active_children() == []  # every worker, the replaced ones too, is gone
+
+
+def test_a_stopped_run_leaves_no_worker_behind(monkeypatch) -> None:
+    _misbehaving_lint_one(monkeypatch)
+    outcomes = runner.supervise([_job("a.py"), _job("hang.py"), _job("b.py")], 2, file_timeout=60)
+    first = next(outcomes)
+    assert first[0].path in ("a.py", "b.py")
+    outcomes.close()  # what Ctrl-C in the consumer does (GeneratorExit at the yield)
+    assert multiprocessing.active_children() == []
+
+
+def test_cli_file_timeout_option(monkeypatch, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from jaxlint.cli import cli
+
+    _misbehaving_lint_one(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hang.py").write_text(INPLACE)
+    (tmp_path / "ok.py").write_text(INPLACE)
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "-j", "1", "--file-timeout", "1",
+                                      "--output-format", "concise", "."])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == ["error: hang.py: could not be checked: took over 1 s"]
+    assert result.stdout.splitlines()[0] == INPLACE_LINE.format("ok.py")
+
+
+def test_a_crash_is_not_cached(monkeypatch, tmp_path: Path) -> None:
+    from jaxlint.cache import Cache
+
+    _misbehaving_lint_one(monkeypatch)
+    (tmp_path / "segv.py").write_text(INPLACE)
+    cache = Cache(tmp_path / "cache", "digest")
+    out = runner.run([tmp_path / "segv.py"], lambda p: SETTINGS, cache, jobs=1)
+    assert out.errors == [f"{tmp_path / 'segv.py'}: could not be checked: jaxlint crashed on it (SIGSEGV)"]
+    assert not list((tmp_path / "cache").rglob("*.json"))
+
+
+def test_lint_isolated_survives_a_crash(monkeypatch) -> None:
+    _misbehaving_lint_one(monkeypatch)
+    result, tb = runner.lint_isolated("segv.py", INPLACE.encode(), SETTINGS)
+    assert result.error == "could not be checked: jaxlint crashed on it (SIGSEGV)" and tb is None
+    result, tb = runner.lint_isolated("ok.py", INPLACE.encode(), SETTINGS)
+    assert [(f.code, f.line) for f in result.findings] == [("JAX101", 4)]
+
+
+def test_recursion_error_in_the_analysis_is_could_not_be_checked(monkeypatch) -> None:
+    import jaxlint.engine as engine
+
+    def deep(*args, **kwargs):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(engine, "analyze", deep)
+    result, tb = runner.lint_one("f.py", INPLACE.encode(), SETTINGS)
+    assert tb is None and result.findings == []
+    assert result.error == "could not be checked: the analysis ran out of stack (the code is nested too deeply)"
+
+
+# ----------------------------------------------------------------------------- guards
+
+
+@pytest.mark.parametrize("text,message", [
+    ("import jax\ny = x" + ".a" * 2000 + "\n", "nesting deeper than 1,500 levels at line 2"),
+    ("import jax\ny = " + "+".join(f"a{i}" for i in range(2000)) + "\n", "nesting deeper than 1,500 levels at line 2"),
+    ("import jax\ny = " + "-" * 1600 + "x\n", "nesting deeper than 1,500 levels at line 2"),
+    ("import jax\n\n\ny = [\n" + "0,\n" * 100_001 + "]\n", "a statement of more than 100,000 syntax nodes at line 4"),
+])
+def test_guard_limits(text: str, message: str) -> None:
+    result = lint_source(text, "f.py", SETTINGS)
+    assert result.error == f"could not be checked: {message}"
+    assert result.findings == [] and not result.parsed
+
+
+def test_guard_lets_deep_but_legal_code_through() -> None:
+    text = "import jax.numpy as jnp\ndef f():\n    x = jnp.zeros(3)\n    x[0] = " + "+".join(["1"] * 900) + "\n"
+    result = lint_source(text, "f.py", SETTINGS)
+    assert result.error is None and result.parsed
+    assert [(f.code, f.line, f.col) for f in result.findings] == [("JAX101", 4, 5)]
+
+
+def test_guard_walks_only_long_statements() -> None:
+    import ast
+
+    text = "def f():\n" + "    x = (1, 2)\n" * 5000
+    tree = ast.parse(text)
+    seen = []
+    real = guard._measure
+    try:
+        guard._measure = lambda node, *a: seen.append(node)  # type: ignore[assignment]
+        guard.check_limits(tree, text, max_depth=50, max_nodes=1000)
+    finally:
+        guard._measure = real  # type: ignore[assignment]
+    assert not [n for n in seen if isinstance(n, (ast.stmt, ast.expr))]  # each statement is too short to matter
+    with pytest.raises(guard.LimitExceeded) as info:
+        guard.check_limits(ast.parse("x = " + "not " * 60 + "y\n"), "x = " + "not " * 60 + "y\n", max_depth=50)
+    assert info.value.line == 1 and info.value.message == "nesting deeper than 50 levels at line 1"
+
+
+def test_libcst_refusing_valid_python_is_could_not_be_checked() -> None:
+    # CPython joins 5,000 implicitly concatenated strings; libcst's grammar gives up
+    text = "import jax\ny = " + " ".join(['"a"'] * 5000) + "\n"
+    result = lint_source(text, "f.py", SETTINGS)
+    assert result.error is not None and result.error.startswith("could not be checked: libcst cannot parse it (line 2: ")
+    assert result.findings == []
+
+
+# ----------------------------------------------------------------------------- nothing unparsed passes
+
+
+@pytest.mark.parametrize("encoding,bom", [
+    ("utf-16-le", codecs.BOM_UTF16_LE), ("utf-16-be", codecs.BOM_UTF16_BE),
+    ("utf-32-le", codecs.BOM_UTF32_LE), ("utf-32-be", codecs.BOM_UTF32_BE),
+    ("utf-8", codecs.BOM_UTF8),
+])
+def test_files_with_a_bom_are_decoded_before_the_prefilter(encoding: str, bom: bytes) -> None:
+    result = lint_source(bom + INPLACE.encode(encoding), "f.py", SETTINGS)
+    assert result.error is None and result.parsed
+    assert [(f.code, f.line, f.col) for f in result.findings] == [("JAX101", 4, 5)]
+
+
+def test_utf16_file_gets_its_finding_from_the_cli(tmp_path: Path) -> None:
+    (tmp_path / "wide.py").write_bytes(codecs.BOM_UTF16_LE + INPLACE.encode("utf-16-le"))
+    result = _jaxlint(tmp_path, "wide.py")
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == INPLACE_LINE.format("wide.py")
+
+
+def test_pep263_cookie_is_honoured() -> None:
+    text = "# -*- coding: latin-1 -*-\nimport jax.numpy as jnp\ns = 'caf\xe9'\ndef f():\n    x = jnp.zeros(3)\n    x[0] = 1\n"
+    result = lint_source(text.encode("latin-1"), "f.py", SETTINGS)
+    assert [(f.code, f.line, f.col) for f in result.findings] == [("JAX101", 6, 5)]
+
+
+@pytest.mark.parametrize("data,line,col,message", [
+    (b"x = 1\ndef f(:\n    pass\n", 2, 7, "invalid syntax"),
+    (b"x = 1\ny = 2\0\n", 2, 6, "source code cannot contain null bytes"),
+    (b"y = " + b"(" * 500 + b"1" + b")" * 500 + b"\n", 1, 205, "too many nested parentheses"),
+])
+def test_files_without_jax_are_still_checked_for_being_python(data: bytes, line: int, col: int, message: str) -> None:
+    result = lint_source(data, "f.py", SETTINGS)
+    assert [(f.code, f.line, f.col, f.message) for f in result.findings] == [
+        ("JAX001", line, col, f"The file does not parse: {message}")
+    ]
+    assert not result.parsed
+
+
+def test_code_libcst_accepts_but_python_refuses_is_jax001() -> None:
+    # libcst parses 500 nested parentheses (slowly); CPython stops at 200
+    text = "import jax\ny = " + "(" * 500 + "1" + ")" * 500 + "\n"
+    result = lint_source(text, "f.py", SETTINGS)
+    assert [(f.code, f.line, f.col, f.message) for f in result.findings] == [
+        ("JAX001", 2, 205, "The file does not parse: too many nested parentheses")
+    ]
+
+
+def test_clean_file_without_jax_is_not_parsed_by_libcst(monkeypatch) -> None:
+    import libcst
+
+    def boom(*a, **k):
+        raise AssertionError("libcst must not run on a file without JAX")
+
+    monkeypatch.setattr(libcst, "parse_module", boom)
+    result = lint_source(b"import numpy as np\nx = np.zeros(3)\n", "f.py", SETTINGS)
+    assert result.findings == [] and result.error is None and not result.parsed
+
+
+# ----------------------------------------------------------------------------- cache entries
+
+
+def _cached_entry(tmp_path: Path) -> tuple:
+    from jaxlint.cache import Cache
+
+    cache = Cache(tmp_path / "cache", "digest")
+    data = INPLACE.encode()
+    key = cache.key(data, SETTINGS)
+    cache.put(key, lint_source(data, "f.py", SETTINGS))
+    (entry,) = (tmp_path / "cache").rglob("*.json")
+    return cache, key, data, entry
+
+
+def _fresh_hit(cache, key, data):
+    from jaxlint.cache import Cache
+
+    again = Cache(cache.dir, cache.rules_digest)
+    return again, again.get(key, "g.py", SETTINGS, data)
+
+
+def test_a_valid_entry_is_used(tmp_path: Path) -> None:
+    cache, key, data, entry = _cached_entry(tmp_path)
+    again, hit = _fresh_hit(cache, key, data)
+    assert hit is not None and hit.from_cache and hit.parsed
+    assert [(f.code, f.path, f.line, f.col) for f in hit.findings] == [("JAX101", "g.py", 4, 5)]
+    assert (again.hits, again.misses, again.discarded) == (1, 0, 0)
+
+
+@pytest.mark.parametrize("edit", [
+    lambda d: d["findings"][0]["location"].update(row=None),
+    lambda d: d["findings"][0].update(code="JAX999"),  # not a selected rule
+    lambda d: d["findings"][0].update(code="jax101"),
+    lambda d: d["findings"][0].update(severity="fatal"),
+    lambda d: d["findings"][0]["location"].update(row=0),
+    lambda d: d["findings"][0]["end_location"].update(row=400),  # past the end of the file
+    lambda d: d["findings"][0]["fix"]["edits"][0].update(line="4"),
+    lambda d: d["findings"][0]["fix"].update(applicability="maybe"),
+    lambda d: d.update(parsed="yes"),
+    lambda d: d.update(findings={}),
+    lambda d: d.update(extra=1),
+    lambda d: d.pop("error"),
+])
+def test_an_entry_with_wrong_values_is_discarded_and_recomputed(tmp_path: Path, edit) -> None:
+    import json
+
+    cache, key, data, entry = _cached_entry(tmp_path)
+    payload = json.loads(entry.read_text())
+    edit(payload)
+    entry.write_text(json.dumps(payload))
+    again, hit = _fresh_hit(cache, key, data)
+    assert hit is None and (again.misses, again.discarded) == (1, 1)
+    assert not entry.exists()
+
+
+@pytest.mark.parametrize("make", ["fifo", "symlink", "directory", "huge", "garbage"])
+def test_an_entry_that_is_not_a_small_regular_file_is_discarded(tmp_path: Path, make: str, monkeypatch) -> None:
+    import jaxlint.cache as cache_mod
+
+    cache, key, data, entry = _cached_entry(tmp_path)
+    good = entry.read_bytes()
+    entry.unlink()
+    if make == "fifo":
+        os.mkfifo(entry)  # opening it for reading would block until a writer came
+    elif make == "symlink":
+        (tmp_path / "elsewhere.json").write_bytes(good)
+        entry.symlink_to(tmp_path / "elsewhere.json")
+    elif make == "directory":
+        entry.mkdir()
+        (entry / "x").write_text("x")
+    elif make == "huge":
+        monkeypatch.setattr(cache_mod, "MAX_ENTRY_BYTES", len(good) - 1)
+        entry.write_bytes(good)
+    else:
+        entry.write_bytes(b"\xff\xfe{not json")
+    again, hit = _fresh_hit(cache, key, data)
+    assert hit is None and again.discarded == 1
+    assert not os.path.lexists(entry)
+    if make == "symlink":
+        assert (tmp_path / "elsewhere.json").read_bytes() == good  # only the link went
+
+
+def test_a_named_pipe_in_the_cache_does_not_block_the_cli(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(INPLACE)
+    code = "import sys\nfrom jaxlint.cli import main\nmain(sys.argv[1:])\n"
+    cmd = [sys.executable, "-c", code, "check", "--cache-dir", "c", "--output-format", "concise", "a.py"]
+    subprocess.run(cmd, cwd=tmp_path, capture_output=True, timeout=120)
+    (entry,) = (tmp_path / "c" / "v1").rglob("*.json")
+    entry.unlink()
+    os.mkfifo(entry)
+    result = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == INPLACE_LINE.format("a.py")
+    assert entry.is_file() and not entry.is_symlink()  # recomputed and written back as a file
+
+
+# ----------------------------------------------------------------------------- smaller items
+
+
+def test_a_newline_in_a_file_name_does_not_split_a_concise_line(tmp_path: Path) -> None:
+    (tmp_path / "a\nb.py").write_text(INPLACE)
+    (tmp_path / "c\x1b.py").write_text(INPLACE)
+    result = _jaxlint(tmp_path, ".")
+    assert result.stdout.splitlines() == [
+        INPLACE_LINE.format("a\\nb.py"),
+        INPLACE_LINE.format("c\\x1b.py"),
+        "Found 2 errors (2 fixable with --fix).",
+    ]
+
+
+def test_symlink_loops_and_dangling_links_are_reported_alike(tmp_path: Path) -> None:
+    (tmp_path / "ok.py").write_text(INPLACE)
+    (tmp_path / "dangling.py").symlink_to(tmp_path / "missing.py")
+    (tmp_path / "self.py").symlink_to(tmp_path / "self.py")
+    (tmp_path / "a.py").symlink_to(tmp_path / "b.py")
+    (tmp_path / "b.py").symlink_to(tmp_path / "a.py")
+    (tmp_path / "notes").symlink_to(tmp_path / "notes")  # not a Python file's name: not looked at
+    result = _jaxlint(tmp_path, ".")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "error: a.py: broken symbolic link (a loop: it leads back to itself)",
+        "error: b.py: broken symbolic link (a loop: it leads back to itself)",
+        "error: dangling.py: broken symbolic link (its target does not exist)",
+        "error: self.py: broken symbolic link (a loop: it leads back to itself)",
+    ]
+    assert result.stdout.splitlines()[0] == INPLACE_LINE.format("ok.py")
+    named = _jaxlint(tmp_path, "self.py", "dangling.py")
+    assert named.stderr.splitlines() == [
+        "error: dangling.py: broken symbolic link (its target does not exist)",
+        "error: self.py: broken symbolic link (a loop: it leads back to itself)",
+    ]
+
+
+# ----------------------------------------------------------------------------- the fixer checks its output
+
+
+def _spans(text: str, *edits: tuple[str, str]) -> list:
+    out = []
+    for old, new in edits:
+        i = text.index(old)
+        out.append((i, i + len(old), new))
+    return out
+
+
+@pytest.mark.parametrize("text,edits", [
+    # the JAX101 rewrite and the import it needs (an insertion before a statement)
+    ("import jax.numpy as jnp\nx = jnp.zeros(3)\nx[0] = 1\n",
+     [("x[0] = 1", "x = x.at[0].set(1)"), ("@import jax.numpy", "import jax\n")]),
+    # an expression statement becomes an assignment (JAX102)
+    ("x = f()\nx.at[0].set(5.0)\n", [("x.at[0].set(5.0)", "x = x.at[0].set(5.0)")]),
+    # libcst's range of a parenthesized node includes its parentheses
+    ("s = 'café'; y = ((x))\n", [("((x))", "x")]),
+    ("y = (a\n     + b)\nz = 1\n", [("(a\n     + b)", "a + b")]),
+])
+def test_fixcheck_accepts_rewrites_of_whole_nodes(text: str, edits) -> None:
+    from jaxlint.fixcheck import changed_outside
+
+    spans = []
+    for old, new in edits:
+        if old.startswith("@"):  # an insertion before this text
+            i = text.index(old[1:])
+            spans.append((i, i, new))
+        else:
+            i = text.index(old)
+            spans.append((i, i + len(old), new))
+    assert changed_outside(text, spans) is None
+
+
+@pytest.mark.parametrize("text,old,new", [
+    ("y = a * b\n", "b", "c + d"),  # precedence: `a * c + d`
+    ("x = a\n(b)\n", "a", "a \\"),  # a continuation swallows the next statement: `a(b)`
+    ("def f():\n    return x\n", "x", "x\n    y = 1"),  # an edit that adds a statement after its node
+    ("é = 1; y = -a\n", "a", "a ** 2 if c else a"),  # non-ASCII before the edit
+])
+def test_fixcheck_refuses_edits_that_change_code_outside_their_node(text: str, old: str, new: str) -> None:
+    from jaxlint.fixcheck import changed_outside
+
+    assert changed_outside(text, _spans(text, (old, new))) == "would change the code outside the rewritten nodes"
+
+
+def test_fix_text_refuses_a_fix_that_binds_differently(monkeypatch) -> None:
+    from jaxlint.findings import Applicability, Edit, FileResult, Finding, Fix, Severity
+    from jaxlint.fixer import fix_text
+
+    def fake_lint(text, path, settings, prefilter=True):
+        result = FileResult(path=path, parsed=True)
+        if "a * b" in text:
+            fix = Fix(Applicability.SAFE, "spell b out", (Edit(1, 9, 1, 10, "c + d"),))
+            result.findings.append(Finding("JAX999", "fake", "b", path, 1, 9, 1, 10, Severity.ERROR, fix))
+        return result
+
+    monkeypatch.setattr("jaxlint.linter.lint_source", fake_lint)
+    settings = LintSettings(select=frozenset({"JAX999"}))
+    result = fix_text("y = a * b\n", "t.py", settings)
+    assert result.text == "y = a * b\n" and result.applied == []
+    assert result.skipped == ["fix for JAX999 at 1:9 skipped: would change the code outside the rewritten nodes"]
