@@ -42,11 +42,11 @@ def confirmed_fixtures() -> list[dict]:
 
 
 def test_every_checkable_finding_is_confirmed(confirmed_fixtures):
-    from jaxlint.runtime.rules import check_name
+    from jaxlint.runtime.rules import RuntimeCheck, lookup
 
     assert confirmed_fixtures, "the fixtures must produce findings"
     for f in confirmed_fixtures:
-        if check_name(f["code"]) is None:
+        if not isinstance(lookup(f["code"]), RuntimeCheck):
             continue
         rt = f["runtime"]
         assert rt["verdict"] == "confirmed", (f["code"], f["function"], rt)
@@ -54,6 +54,45 @@ def test_every_checkable_finding_is_confirmed(confirmed_fixtures):
     assert {"JAX101", "JAX102", "JAX110", "JAX201", "JAX202", "JAX203", "JAX204", "JAX205",
             "JAX206", "JAX301", "JAX401", "JAX402", "JAX404", "JAX406", "JAX502", "JAX504",
             "JAX506", "JAX120", "JAX121"} <= codes
+
+
+def test_every_rule_has_a_runtime_entry():
+    """Each rule code maps to its check (a function object) or the reason it has none."""
+    from jaxlint.rules import all_rules
+    from jaxlint.runtime import checks
+    from jaxlint.runtime.rules import TABLE, NoCheck, RuntimeCheck
+
+    codes = {r.code for r in all_rules()}
+    assert codes == set(TABLE)
+    for code, entry in TABLE.items():
+        if isinstance(entry, RuntimeCheck):
+            assert callable(entry.check) and entry.check.__module__ == checks.__name__, code
+        else:
+            assert isinstance(entry, NoCheck) and entry.reason, code
+
+
+def test_runtime_modules_import_one_way():
+    """checks and bench never import each other nor the worker; the lowest module
+    (verdicts) imports nothing from the package."""
+    import ast
+
+    pkg = Path(__file__).parent.parent / "jaxlint" / "runtime"
+
+    def imports(name: str) -> set[str]:
+        tree = ast.parse((pkg / f"{name}.py").read_text())
+        out = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                out.add(node.module)
+                out.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                out.update(a.name for a in node.names)
+        return {m.split(".")[2] for m in out if m.startswith("jaxlint.runtime.")}
+
+    assert imports("verdicts") == set()
+    assert not imports("checks") & {"bench", "worker", "rules", "driver"}
+    assert not imports("bench") & {"checks", "worker", "rules", "driver"}
+    assert not imports("context") & {"checks", "bench", "worker", "rules", "driver"}
 
 
 def test_evidence(confirmed_fixtures):

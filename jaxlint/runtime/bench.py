@@ -16,9 +16,9 @@ from typing import Any, Optional
 import jax
 import numpy as np
 
-from jaxlint.runtime.checks import (Args, Context, Target, count_eqns, exc_name, jitted,
-                                    leaves_close)
-from jaxlint.runtime.worker import first_line
+from jaxlint.runtime.context import (Args, Context, Target, count_eqns, exc_name, jitted,
+                                     leaves_close)
+from jaxlint.runtime.verdicts import first_line
 
 # keep one benchmark bounded: stop the steady runs after this many seconds (at least 3 runs)
 STEADY_BUDGET_S = 10.0

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, Optional
 
 from jaxlint.findings import FileResult, Finding
-from jaxlint.runtime.rules import check_name
 from jaxlint.runtime.specs import RuntimeOptions, SpecError, read_runtime_table
+from jaxlint.runtime.verdicts import Verdict, skipped
 
 
 @dataclass
@@ -163,16 +163,13 @@ def run_worker(job: dict, timeout: float) -> tuple[list[dict], Optional[str], bo
         return events, None, False
 
 
-def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, dict], list[dict], dict]:
+def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict], dict]:
     """Verdicts by target id, benchmarked pairs, environment facts."""
     targets = []
-    verdicts: dict[int, dict] = {}
+    verdicts: dict[int, Verdict] = {}
     for i, f in enumerate(job.findings):
-        if check_name(f.code) is None:
-            verdicts[i] = {"verdict": "skipped", "reason": f"no runtime check for {f.code}"}
-        elif not f.function:
-            verdicts[i] = {"verdict": "skipped",
-                           "reason": "not inside a function: nothing to call"}
+        if not f.function:
+            verdicts[i] = skipped("not inside a function: nothing to call")
         else:
             targets.append({"id": i, "code": f.code, "line": f.line, "end_line": f.end_line,
                             "function": f.function, "has_fix": f.fix is not None})
@@ -207,12 +204,12 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, dict], list[dict], 
             elif kind == "import-failed":
                 reason = f"the module failed to import: {e.get('error')}"
                 for t in targets:
-                    verdicts.setdefault(t["id"], {"verdict": "skipped", "reason": reason})
+                    verdicts.setdefault(t["id"], skipped(reason))
                 return verdicts, pairs, env
             elif kind == "start":
                 current = e.get("id")
             elif kind == "verdict":
-                verdicts[e["id"]] = e["result"]
+                verdicts[e["id"]] = Verdict.from_dict(e["result"])
                 done.add(e["id"])
                 current = None
             elif kind == "pair":
@@ -225,17 +222,17 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, dict], list[dict], 
             reason = (f"{failure} while importing the module" if timed_out
                       else f"{failure} while importing the module")
             for t in targets:
-                verdicts.setdefault(t["id"], {"verdict": "skipped", "reason": reason})
+                verdicts.setdefault(t["id"], skipped(reason))
             return verdicts, pairs, env
         if current is None:
             break  # failed after the last target: nothing left to redo
         if isinstance(current, int):
-            verdicts[current] = {"verdict": "skipped", "reason": failure}
+            verdicts[current] = skipped(failure)
         else:
             pairs.append({"function": str(current).split(":", 1)[-1], "skipped": failure})
         done.add(current)
     for t in targets:
-        verdicts.setdefault(t["id"], {"verdict": "skipped", "reason": "the worker stopped early"})
+        verdicts.setdefault(t["id"], skipped("the worker stopped early"))
     return verdicts, pairs, env
 
 
@@ -309,7 +306,7 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
         for i, f in enumerate(r.findings):
             verdict = entry[1].get(i) if entry else None
             if verdict is None:
-                verdict = {"verdict": "skipped", "reason": "not run"}
-            report.findings.append(dataclasses.replace(f, runtime=verdict))
+                verdict = skipped("not run")
+            report.findings.append(dataclasses.replace(f, runtime=verdict.to_dict()))
     report.findings.sort(key=lambda f: f.sort_key())
     return report
