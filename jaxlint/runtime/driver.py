@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from jaxlint.findings import FileResult, Finding
+from jaxlint.runtime import procs
 from jaxlint.runtime.specs import RuntimeOptions, SpecError, read_runtime_table
 from jaxlint.runtime.verdicts import Verdict, skipped
 
@@ -123,34 +124,34 @@ def run_worker(job: dict, timeout: float) -> tuple[list[dict], Optional[str], bo
         env.setdefault("PYTHONHASHSEED", "0")
         env["PYTHONUNBUFFERED"] = "1"
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "jaxlint.runtime.worker"],
-                stdin=subprocess.PIPE, stdout=out, stderr=err, env=env,
-                start_new_session=True, cwd=os.getcwd(),
-            )
+            n = len(job.get("targets", [])) + 2
+            proc = procs.spawn([sys.executable, "-m", "jaxlint.runtime.worker"],
+                               time_limit=timeout * n + 30,
+                               stdin=subprocess.PIPE, stdout=out, stderr=err, env=env,
+                               cwd=os.getcwd())
             try:
-                proc.stdin.write(json.dumps(job).encode())  # type: ignore[union-attr]
-                proc.stdin.close()  # type: ignore[union-attr]
-            except BrokenPipeError:
-                pass
-            deadline = time.monotonic() + timeout
-            seen = 0
-            timed_out = False
-            while proc.poll() is None:
-                time.sleep(0.05)
-                events = _read_events(events_path)
-                if len(events) != seen:
-                    if any(e.get("event") in ("start", "imported") for e in events[seen:]):
-                        deadline = time.monotonic() + timeout
-                    seen = len(events)
-                if time.monotonic() > deadline:
-                    timed_out = True
-                    try:
-                        os.killpg(proc.pid, signal.SIGKILL)  # the worker we started, and its children
-                    except (ProcessLookupError, PermissionError):
-                        proc.kill()
-                    proc.wait()
-                    break
+                try:
+                    proc.stdin.write(json.dumps(job).encode())  # type: ignore[union-attr]
+                    proc.stdin.close()  # type: ignore[union-attr]
+                except BrokenPipeError:
+                    pass
+                deadline = time.monotonic() + timeout
+                seen = 0
+                timed_out = False
+                while proc.poll() is None:
+                    time.sleep(0.05)
+                    events = _read_events(events_path)
+                    if len(events) != seen:
+                        if any(e.get("event") in ("start", "imported") for e in events[seen:]):
+                            deadline = time.monotonic() + timeout
+                        seen = len(events)
+                    if time.monotonic() > deadline:
+                        timed_out = True
+                        procs.kill_tree(proc)  # the worker, its group and its descendants
+                        proc.wait()
+                        break
+            finally:
+                procs.release(proc)
             rc = proc.returncode
         events = _read_events(events_path)
         if timed_out:
@@ -293,7 +294,7 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
     report = RuntimeReport()
     module_jobs, report.errors = build_jobs(results, store, cli, cli_set, mode)
     workers = jobs or max(1, min(4, os.cpu_count() or 1))
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with ThreadPoolExecutor(max_workers=workers) as pool, procs.stopping():
         outcomes = list(pool.map(lambda j: run_module(j, mode), module_jobs))
     by_path = {}
     for job, (verdicts, pairs, env) in zip(module_jobs, outcomes):

@@ -117,6 +117,16 @@ def check_target(ctx: Any, target: dict) -> Verdict:
 
 
 def main() -> int:
+    from jaxlint.runtime import procs
+
+    procs.guard()
+    try:
+        return _main()
+    finally:
+        procs.reap()  # whatever the user's code started is gone when the worker ends
+
+
+def _main() -> int:
     job = json.loads(sys.stdin.read())
     events = _Events(job["events"])
     for p in reversed(job.get("sys_path", [])):
