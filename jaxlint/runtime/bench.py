@@ -17,7 +17,7 @@ import jax
 import numpy as np
 
 from jaxlint.runtime.context import (Args, Context, Target, count_eqns, exc_name, jitted,
-                                     leaves_close)
+                                     leaves_close, make_jaxpr)
 from jaxlint.runtime.verdicts import first_line
 
 # keep one benchmark bounded: stop the steady runs after this many seconds (at least 3 runs)
@@ -82,8 +82,7 @@ def measure(ctx: Context, t: Target, args: Args) -> tuple[dict, Any]:
     }
     if use_jit:
         try:
-            top, total = count_eqns(jax.make_jaxpr(t.raw, static_argnums=args.static)(
-                *args.abstract()))
+            top, total = count_eqns(make_jaxpr(t, args, args.abstract()))
             numbers["eqns"], numbers["eqns_recursive"] = top, total
         except Exception:  # noqa: BLE001
             pass

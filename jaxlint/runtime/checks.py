@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 
 from jaxlint.runtime.context import (Args, Context, Target, subjaxprs, bind_static,
-                                     cache_miss_log, count_eqns, exc_name, in_span, jitted,
+                                     cache_miss_log, count_eqns, exc_name, in_span, jitted, make_jaxpr,
                                      leaves_close)
 from jaxlint.runtime.verdicts import Verdict, confirmed, first_line, not_reproduced, skipped
 
@@ -91,7 +91,7 @@ def check_trace_error(ctx: Context, target: dict, t: Target, args: Args) -> Verd
 
 def check_dead_update(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     try:
-        jaxpr = jax.make_jaxpr(t.raw, static_argnums=args.static)(*args.abstract())
+        jaxpr = make_jaxpr(t, args, args.abstract())
     except Exception as exc:  # noqa: BLE001
         return skipped(f"tracing failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
                        f"{first_line(exc)}")
@@ -332,7 +332,7 @@ def _explanation(log: list[str]) -> str:
 
 def check_unrolled(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     try:
-        jaxpr = jax.make_jaxpr(t.raw, static_argnums=args.static)(*args.abstract())
+        jaxpr = make_jaxpr(t, args, args.abstract())
     except Exception as exc:  # noqa: BLE001
         return skipped(f"tracing failed: {exc_name(exc)}: {first_line(exc)}")
     top, total = count_eqns(jaxpr)
@@ -346,7 +346,7 @@ def check_unrolled(ctx: Context, target: dict, t: Target, args: Args) -> Verdict
         values = args.abstract()
         values[i] = half
         try:
-            top2, _ = count_eqns(jax.make_jaxpr(t.raw, static_argnums=args.static)(*values))
+            top2, _ = count_eqns(make_jaxpr(t, args, values))
             details["eqns_at_half"] = {"n": half, "eqns": top2}
             growth = f" ({top2} at {half})"
         except Exception:  # noqa: BLE001
@@ -452,9 +452,12 @@ def _perturb(value: Any) -> Any:
 def check_stale_global(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     """A global read at trace time: change it, call again; the compiled function still
     returns the old result while the eager one follows the new value."""
-    g = t.raw.__globals__
+    fn = inspect.unwrap(getattr(t.raw, "__func__", t.raw))
+    g = getattr(fn, "__globals__", None)
+    if g is None or not hasattr(fn, "__code__"):
+        return skipped("its globals cannot be read (not a Python function)")
     names = set()
-    stack = [t.raw.__code__]
+    stack = [fn.__code__]
     while stack:
         code = stack.pop()
         names.update(code.co_names)

@@ -238,7 +238,10 @@ class Context:
             return list(self.module_inputs[short]), "JAXLINT_INPUTS"
         return None
 
-    def build_args(self, t: Target) -> tuple[Optional[Args], Optional[str]]:
+    def build_args(self, t: Target, observed: Optional[dict] = None
+                   ) -> tuple[Optional[Args], Optional[str]]:
+        """Inputs, from the first source that has them: declared (config, then
+        JAXLINT_INPUTS), observed in a --run, annotations and defaults."""
         try:
             sig = inspect.signature(t.raw)
         except (TypeError, ValueError):
@@ -266,6 +269,19 @@ class Context:
                 return None, (f"{source} gives {len(specs)} inputs but `{missing[0].name}` "
                               "has no default")
             return Args(specs, described, tuple(sorted(static)), self.seed), None
+        if observed is not None and isinstance(observed.get("args"), list):
+            from jaxlint.runtime import observed as ob
+
+            try:
+                values = [ob.from_json(v) for v in observed["args"]]
+            except (ValueError, KeyError, TypeError, SyntaxError):
+                values = None
+            if values is not None:
+                where = f"observed in --run `{observed.get('command', '')}`"
+                names = [p.name for p in params] + [f"arg{i}" for i in range(len(params), len(values))]
+                described = [f"{n}: {ob.describe(v)} ({where})" for n, v in zip(names, values)]
+                static_pos = ob.static_positions(values, t.static_argnums if t.jitted else None)
+                return ob.ObservedArgs(values, described, static_pos, self.seed), None
         for i, p in enumerate(params):
             spec = None
             if i in static:
@@ -289,8 +305,9 @@ class Context:
                         spec is None and p.name.lower().endswith("_key")):
                     spec = Spec("key", text="key (assumed from the name)")
             if spec is None:
-                return None, (f"no input for argument `{p.name}`: declare it in JAXLINT_INPUTS "
-                              "or [tool.jaxlint.runtime] inputs, or annotate it")
+                return None, (f"no input for argument `{p.name}`: run code that calls it "
+                              "(--run), declare it in JAXLINT_INPUTS or [tool.jaxlint.runtime] "
+                              "inputs, or annotate it")
             if spec.kind == "static":
                 static.add(i)
             specs.append(spec)
@@ -316,8 +333,68 @@ def in_span(line: Optional[int], target: dict) -> bool:
     return line is not None and target["line"] <= line <= max(target["end_line"], target["line"])
 
 
+def _hashable(v: Any) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
+def static_value(args: Args, i: int) -> Any:
+    values = getattr(args, "values", None)
+    return values[i] if values is not None else args.specs[i].value
+
+
+def _split_static(t: Target, args: Args) -> tuple[Callable, tuple[int, ...], dict[int, Any]]:
+    """Static arguments that cannot be hashed (an observed list of layer sizes) are
+    closed over instead of passed to ``static_argnums``."""
+    bad = {i: static_value(args, i) for i in args.static
+           if not _hashable(static_value(args, i))}
+    if not bad:
+        return t.raw, args.static, {}
+    raw = t.raw
+
+    def closed(*a):
+        full = list(a)
+        for i, v in bad.items():
+            full[i] = v
+        return raw(*full)
+
+    functools.update_wrapper(closed, raw)
+    return closed, tuple(i for i in args.static if i not in bad), bad
+
+
+class _Closed:
+    """A jitted function whose unhashable static arguments are closed over: the
+    caller passes all arguments; those positions are replaced by None."""
+
+    def __init__(self, fn: Any, bad: dict[int, Any]) -> None:
+        self.fn, self.bad = fn, bad
+
+    def _args(self, a: tuple) -> list:
+        return [None if i in self.bad else x for i, x in enumerate(a)]
+
+    def __call__(self, *a: Any) -> Any:
+        return self.fn(*self._args(a))
+
+    def trace(self, *a: Any) -> Any:
+        return self.fn.trace(*self._args(a))
+
+    def lower(self, *a: Any) -> Any:
+        return self.fn.lower(*self._args(a))
+
+
 def jitted(t: Target, args: Args) -> Callable:
-    return jax.jit(t.raw, static_argnums=args.static)
+    raw, static, bad = _split_static(t, args)
+    f = jax.jit(raw, static_argnums=static)
+    return _Closed(f, bad) if bad else f
+
+
+def make_jaxpr(t: Target, args: Args, values: list) -> Any:
+    raw, static, bad = _split_static(t, args)
+    return jax.make_jaxpr(raw, static_argnums=static)(
+        *[None if i in bad else v for i, v in enumerate(values)])
 
 
 def bind_static(fn: Callable, args: Args, values: list) -> tuple[Callable, list]:

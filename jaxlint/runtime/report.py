@@ -29,6 +29,21 @@ def _fmt_bytes(v: Optional[int]) -> str:
     return str(v)
 
 
+def run_lines(report: RuntimeReport) -> list[str]:
+    """One line per --run command: how it ended and how many processes the recorder saw."""
+    out = []
+    for r in report.runs:
+        line = (f"--run `{r['command']}`: {r['status']} in {r['wall_s']:.1f} s, "
+                f"{r['processes']} Python process(es) recorded")
+        if r["status"] != "ok" and r["status"] and not r["status"].startswith("not run"):
+            line += "; what it observed before is used"
+            tail = [ln for ln in (r.get("output_tail") or "").splitlines() if ln.strip()]
+            if tail:
+                line += f" (last output: {tail[-1].strip()[:160]})"
+        out.append(line)
+    return out
+
+
 def bench_rows(report: RuntimeReport) -> list[tuple[str, str, dict]]:
     """(where, label, bench dict) for every benchmark in the report."""
     rows = []
@@ -73,6 +88,8 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
     if env:
         console.print(Text(f"jaxlint runtime: JAX {env.get('jax_version')} on "
                            f"{env.get('device')}"))
+    for line in run_lines(report):
+        console.print(Text(line))
     table = Table(title="Runtime verdicts", title_justify="left")
     # locations stay whole (clickable, copyable); the prose columns wrap
     table.add_column("Location", no_wrap=True)
@@ -124,7 +141,8 @@ def as_json(report: RuntimeReport, bench: bool) -> Any:
     findings = [f.to_dict() for f in report.findings]
     if not bench:
         return findings
-    return {"findings": findings, "pairs": report.pairs, "environment": report.environment}
+    return {"findings": findings, "pairs": report.pairs, "environment": report.environment,
+            "runs": report.runs}
 
 
 def write(report: RuntimeReport, fmt: str, out: TextIO, color: bool, bench: bool,

@@ -91,6 +91,14 @@ def check_target(ctx: Any, target: dict) -> Verdict:
         return skipped(f"no runtime check for {code}")
     if isinstance(entry, NoCheck):
         return skipped(f"no runtime check for {code}: {entry.reason}")
+    insitu = target.get("insitu")
+    if insitu is not None and ctx.declared_specs(target["function"]) is None:
+        result = Verdict.from_dict(insitu)
+        if ctx.mode == "bench" and result.verdict == "confirmed":
+            result.bench = {"skipped": "checked inside the --run process, on a live "
+                                       f"{(target.get('observed') or {}).get('kind') or 'object'}: "
+                                       "a fixed copy cannot be rebuilt around it"}
+        return result
     t, err = ctx.resolve(target["function"])
     note = None
     if t is None and entry.trace_only and "nested function" in (err or ""):
@@ -102,7 +110,8 @@ def check_target(ctx: Any, target: dict) -> Verdict:
             note = f"traced through the enclosing `{outer}`"
     if t is None:
         return skipped(err or "cannot find the function")
-    args, err = ctx.build_args(t)
+    observed = target.get("observed") if note is None else None
+    args, err = ctx.build_args(t, observed)
     if args is None:
         return skipped(err or "cannot build its arguments")
     result = entry.check(ctx, target, t, args)
