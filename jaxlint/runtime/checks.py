@@ -84,6 +84,10 @@ def check_trace_error(ctx: Context, target: dict, t: Target, args: Args) -> Verd
         if isinstance(exc, expected) and in_span(line, target):
             return confirmed(ev, exception=exc_name(exc), line=line, message=first_line(exc),
                              how="jax.jit(f).trace(abstract inputs)")
+        if line is not None and line < target["line"]:
+            return skipped(f"tracing stopped earlier, at line {line}, before reaching this line: "
+                           f"{ev}; fix that one and run confirm again",
+                           exception=exc_name(exc), line=line)
         return skipped(f"tracing stopped elsewhere: {ev}", exception=exc_name(exc), line=line)
     eqns = count_eqns(traced.jaxpr)[0]
     return not_reproduced(f"traced without error ({eqns} jaxpr equations)")
@@ -301,25 +305,47 @@ def check_out_of_bounds(ctx: Context, target: dict, t: Target, args: Args) -> Ve
 
 
 def check_recompiles(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
+    """Two calls with a compile counter: a user function compiled more than once in
+    one call (jit in a loop, a changing static argument), or compiled again on the
+    second call with the same inputs (a fresh jit per call)."""
     jax.clear_caches()
     call = t.obj if not t.jitted else jitted(t, args)
-    values = args.concrete()
-    try:
-        with cache_miss_log() as log, ctx.counter.counting() as c:
-            jax.block_until_ready(call(*values))
-    except Exception as exc:  # noqa: BLE001
-        return skipped(f"calling it failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
-                       f"{first_line(exc)}")
-    counts = c.user_compiles()
-    repeated = {k: v for k, v in counts.items() if v > 1}
+    counts = []
+    failure = ""
+    with cache_miss_log() as log:
+        for _ in range(2):
+            values = args.concrete()
+            try:
+                with ctx.counter.counting() as c:
+                    jax.block_until_ready(call(*values))
+            except Exception as exc:  # noqa: BLE001
+                failure = (f"{exc_name(exc)} at line {ctx.user_line(exc)}: {first_line(exc)}")
+                counts.append(c.user_compiles())
+                break
+            counts.append(c.user_compiles())
+    first = counts[0]
+    second = counts[1] if len(counts) > 1 else {}
+    if failure and not any(v > 1 for v in first.values()):
+        return skipped(f"calling it failed: {failure}")
+    if failure:  # the loop ran (and recompiled) before the call failed further down
+        name, n = max(first.items(), key=lambda kv: kv[1])
+        return confirmed(f"{name} compiled {n} times in one call of `{t.qualname}`, before the "
+                         f"call failed further on ({failure})", compiles=first,
+                         explanation=_explanation(log))
+    repeated = {k: v for k, v in first.items() if v > 1}
     explanation = _explanation(log)
+    hint = f"; explain_cache_misses: {explanation}" if explanation else ""
     if repeated:
         name, n = max(repeated.items(), key=lambda kv: kv[1])
-        return confirmed(f"{name} compiled {n} times in one call of `{t.qualname}`"
-                         + (f"; explain_cache_misses: {explanation}" if explanation else ""),
-                         compiles=counts, explanation=explanation)
-    return not_reproduced(f"no function compiled more than once ({counts or 'no compiles'})",
-                          compiles=counts)
+        return confirmed(f"{name} compiled {n} times in one call of `{t.qualname}`" + hint,
+                         compiles=first, second_call=second, explanation=explanation)
+    if second:
+        name, n = max(second.items(), key=lambda kv: kv[1])
+        return confirmed(f"{name} compiled again on the second call of `{t.qualname}` with the "
+                         "same inputs (a new function object is jitted on every call)" + hint,
+                         compiles=first, second_call=second, explanation=explanation)
+    return not_reproduced(f"no function compiled more than once over 2 calls "
+                          f"({first or 'no compiles'})", compiles=first, second_call=second)
 
 
 def _explanation(log: list[str]) -> str:
@@ -491,13 +517,23 @@ def check_stale_global(ctx: Context, target: dict, t: Target, args: Args) -> Ver
 
 
 def check_runtime_error(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
-    """Run it (concretely); an exception at the flagged line confirms (donated buffers...)."""
-    try:
-        jax.block_until_ready(t.obj(*args.concrete()))
-    except Exception as exc:  # noqa: BLE001
-        line = ctx.user_line(exc)
-        ev = f"{exc_name(exc)} at line {line}: {first_line(exc)}"
-        if in_span(line, target):
-            return confirmed(ev, exception=exc_name(exc), line=line)
-        return skipped(f"it raised elsewhere: {ev}")
-    return not_reproduced("ran without error on seeded inputs")
+    """Run it (concretely); an exception at the flagged line confirms (a donated buffer
+    read after donation, a removed API or keyword), and so does a deprecation warning
+    issued there (a deprecated API)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            jax.block_until_ready(t.obj(*args.concrete()))
+        except Exception as exc:  # noqa: BLE001
+            line = ctx.user_line(exc)
+            ev = f"{exc_name(exc)} at line {line}: {first_line(exc)}"
+            if in_span(line, target):
+                return confirmed(ev, exception=exc_name(exc), line=line)
+            return skipped(f"it raised elsewhere: {ev}")
+    for w in caught:
+        if issubclass(w.category, (DeprecationWarning, FutureWarning)) \
+                and os.path.realpath(w.filename) == ctx.path and in_span(w.lineno, target):
+            return confirmed(f"{w.category.__name__} at line {w.lineno}: "
+                             f"{str(w.message).splitlines()[0]}", warning=w.category.__name__,
+                             line=w.lineno)
+    return not_reproduced("ran without error or deprecation warning at this line")

@@ -126,6 +126,7 @@ def run_worker(job: dict, timeout: float) -> tuple[list[dict], Optional[str], bo
         env = dict(os.environ)
         env.setdefault("PYTHONHASHSEED", "0")
         env["PYTHONUNBUFFERED"] = "1"
+        env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the user's tree
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             n = len(job.get("targets", [])) + 2
             proc = procs.spawn([sys.executable, "-m", "jaxlint.runtime.worker"],

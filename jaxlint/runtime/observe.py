@@ -122,7 +122,9 @@ def run_commands(commands: list[tuple[str, str]], watch: list[dict], options: di
             env = dict(os.environ)
             env["PYTHONPATH"] = os.pathsep.join([shim] + [p for p in
                                                  env.get("PYTHONPATH", "").split(os.pathsep) if p])
-            env["JAXLINT_RECORD"] = job_path
+            env.pop("JAXLINT_RECORD", None)
+            env["JAXLINT_RECORD_NEXT"] = job_path  # procs.run_guarded hands it on
+            env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the user's tree
             env.setdefault("PYTHONHASHSEED", "0")
             env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
             if options.get("device"):

@@ -52,6 +52,10 @@ class Host:
     dtype: str
     weak: bool = False
 
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.value.shape)
+
 
 def _is_key_dtype(dtype: Any) -> bool:
     try:
@@ -197,11 +201,9 @@ def _spec_for(tree: Any, static: bool) -> Spec:
     if isinstance(tree, (Abstract, Host)):
         if tree.dtype == "key":
             return Spec("key", text="key")
-        if tree.dtype == "uint32" and tuple(getattr(tree, "shape", None) or
-                                            getattr(tree, "value", np.zeros(0)).shape) == (2,):
+        if tree.dtype == "uint32" and tuple(tree.shape) == (2,):
             return Spec("legacy-key", text="legacy-key")
-        shape = tree.shape if isinstance(tree, Abstract) else tuple(tree.value.shape)
-        return Spec("array", dtype=tree.dtype, shape=shape, text=describe(tree))
+        return Spec("array", dtype=tree.dtype, shape=tuple(tree.shape), text=describe(tree))
     return Spec("tree", text=describe(tree))
 
 

@@ -275,6 +275,8 @@ def guard() -> None:
 def run_guarded(argv: list[str]) -> int:
     """``python -m jaxlint.runtime.procs CMD...``: run CMD under a guard and reap its tree."""
     guard()
+    if "JAXLINT_RECORD_NEXT" in os.environ:  # the recorder is for the command, not for us
+        os.environ["JAXLINT_RECORD"] = os.environ.pop("JAXLINT_RECORD_NEXT")
     try:
         proc = subprocess.Popen(argv)
     except OSError as exc:

@@ -151,7 +151,9 @@ class Recorder:
         described = [f"{n}: {ob.describe(v)} (observed in --run `{self.command}`)"
                      for n, v in zip(names, snapped)]
         portable = None
-        if func is not None and not has_self and not cells and "." not in func.__qualname__:
+        module = sys.modules.get(func.__module__) if func is not None else None
+        if func is not None and not has_self and not cells and "." not in func.__qualname__ \
+                and _code_of(getattr(module, func.__name__, None)) is code:
             try:
                 portable = [ob.to_json(v) for v in snapped]
             except ob.NotPortable:

@@ -29,7 +29,6 @@ Entry = Union[RuntimeCheck, NoCheck]
 
 _TRACE = RuntimeCheck(checks.check_trace_error, trace_only=True)
 _IMPURE = RuntimeCheck(checks.check_impurity)
-_STATIC_ONLY = "the problem is visible in the source; running the code adds nothing"
 
 TABLE: dict[str, Entry] = {
     "JAX001": NoCheck("a syntax error: the file cannot be run"),
@@ -66,11 +65,12 @@ TABLE: dict[str, Entry] = {
     "JAX505": NoCheck("a timing mistake in the caller: results are right, only the "
                       "measured time is wrong"),
     "JAX506": RuntimeCheck(checks.check_runtime_error),
-    "JAX901": NoCheck(_STATIC_ONLY + " (the removed API raises on import or call)"),
-    "JAX902": NoCheck(_STATIC_ONLY + " (a deprecation warning)"),
-    "JAX903": NoCheck(_STATIC_ONLY + " (a removed keyword)"),
-    "JAX904": NoCheck(_STATIC_ONLY + " (a removed array method)"),
-    "JAX905": NoCheck(_STATIC_ONLY + " (an import style)"),
+    "JAX901": RuntimeCheck(checks.check_runtime_error),  # AttributeError at the line
+    "JAX902": RuntimeCheck(checks.check_runtime_error),  # DeprecationWarning at the line
+    "JAX903": RuntimeCheck(checks.check_runtime_error),  # TypeError: unexpected keyword
+    "JAX904": RuntimeCheck(checks.check_runtime_error),  # AttributeError at the line
+    "JAX905": NoCheck("an import statement at module level: the module fails to import "
+                      "(the worker reports that), there is no function to call"),
     "JAX950": NoCheck("a style suggestion (typed keys): nothing goes wrong at run time"),
 }
 
