@@ -275,12 +275,30 @@ _SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", "build", "
               ".jaxlint_cache", ".tox", ".mypy_cache", ".pytest_cache"}
 
 
+def _script_command(path: Path, root: Path) -> str:
+    """``python -m pkg.mod`` for a script inside a package (relative imports), else
+    ``python path``."""
+    parts = [path.stem]
+    d = path.parent
+    while (d / "__init__.py").is_file() and d != root.parent:
+        parts.insert(0, d.name)
+        d = d.parent
+    if len(parts) > 1:
+        module = ".".join(parts[:-1] if parts[-1] == "__main__" else parts)
+        where = os.path.relpath(d, root)
+        return ("" if where == "." else f"cd {where} && ") + f"python -m {module}"
+    return f"python {os.path.relpath(path, root)}"
+
+
 def suggest_run(path: Path, function: str, root: Path, limit_files: int = 3000) -> Optional[str]:
-    """A ``--run`` that would call ``function``: a test file or a script that mentions it."""
+    """A ``--run`` that would call ``function``: a script (``__main__``) or a test
+    file that imports the function's module and calls the function by name."""
     name = function.split(".")[0]
     if not name.isidentifier():
         return None
-    word = re.compile(rf"\b{re.escape(name)}\b")
+    call = re.compile(rf"\b{re.escape(name)}\s*\(|\b{re.escape(name)}\s*,")
+    module = re.compile(rf"\b{re.escape(path.stem)}\b" if path.stem != "__init__"
+                        else rf"\b{re.escape(path.parent.name)}\b")
     tests, scripts = [], []
     seen = 0
     for dirpath, dirnames, filenames in os.walk(root):
@@ -292,21 +310,19 @@ def suggest_run(path: Path, function: str, root: Path, limit_files: int = 3000) 
             if seen > limit_files:
                 break
             p = Path(dirpath) / fn
-            if p.resolve() == path.resolve() and "__main__" not in fn:
-                pass
             try:
                 text = p.read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
-            if not word.search(text):
+            same = p.resolve() == path.resolve()
+            if not call.search(text) or not (same or module.search(text)):
                 continue
-            rel = os.path.relpath(p, root)
             if fn.startswith("test_") or fn.endswith("_test.py"):
-                tests.append(rel)
+                tests.append(p)
             elif "__main__" in text:
-                scripts.append(rel)
+                scripts.append(p)
     if scripts:
-        return f'--run "python {scripts[0]}"'
+        return f'--run "{_script_command(scripts[0], root)}"'
     if tests:
-        return f'--run "python -m pytest -x {tests[0]}"'
+        return f'--run "python -m pytest -x {os.path.relpath(tests[0], root)}"'
     return None
