@@ -194,6 +194,25 @@ def test_bench_inplace_and_at_fixes(bench_report):
     assert "memory" in by["JAX102"]["fixed"]
 
 
+def test_bench_compares_the_where_fix_on_gradients(bench_report):
+    (f,) = [f for f in bench_report["findings"] if f["code"] == "JAX120"]
+    b = f["runtime"]["bench"]
+    assert b["gradients"] == {"at": "argument 0 = 0", "original_nan": 8, "fixed_nan": 0,
+                              "agree": False}
+    assert b["outputs_agree"] is True  # the forward values were never the problem
+
+
+def test_bench_table_explains_every_empty_cell():
+    result = CliRunner(env={"COLUMNS": "600"}).invoke(
+        cli, ["bench", "--no-cache", "--runs", "3", str(FIXTURES / "perf.py")])
+    code, out = result.exit_code, result.stdout
+    assert code == 1
+    assert "gradients at argument 0 = 0: original 8 NaN, fixed 0 NaN" in out
+    assert "not run: it raises" in out
+    table = out[out.index("Benchmarks"):]
+    assert " - " not in table.replace("[min..max]", "")
+
+
 def test_table_and_sarif_output():
     path = str(FIXTURES / "sharp_bits.py")
     code, out = _run("confirm", "--no-cache", path)

@@ -57,21 +57,44 @@ def bench_rows(report: RuntimeReport) -> list[tuple[str, str, dict]]:
 
 
 def _variant_cells(v: dict) -> list[str]:
+    """Compile, steady, compiles, eqns, temp memory: an empty cell says why."""
     if "not_run" in v:
-        return ["not run (raises)", "-", "-", "-", "-"]
+        return ["not run: it raises", "n/a (not run)", "n/a", "n/a", "n/a"]
     if "error" in v:
-        return [f"error: {v['error']}"[:60], "-", "-", "-", "-"]
+        return [f"error: {v['error']}"[:60], "n/a (failed)", "n/a", "n/a", "n/a"]
     steady = (f"{_fmt_s(v.get('steady_median_s'))} "
               f"[{_fmt_s(v.get('steady_min_s'))}..{_fmt_s(v.get('steady_max_s'))}]")
     mem = v.get("memory") or {}
     eq = v.get("eqns")
+    not_jitted = v.get("mode") == "called as written"
     return [
         _fmt_s(v.get("compile_s")),
         steady,
         f"{v.get('compiles_first_call', '-')}/{v.get('compiles_per_steady_call', 0):g}",
-        "-" if eq is None else str(eq),
-        _fmt_bytes(mem.get("temp_size")) if mem else "-",
+        str(eq) if eq is not None else ("n/a: not jitted" if not_jitted else "n/a: no jaxpr"),
+        _fmt_bytes(mem.get("temp_size")) if mem else (
+            "n/a: not jitted" if not_jitted else "n/a: no memory_analysis"),
     ]
+
+
+def _agree_cell(b: dict) -> str:
+    agree = b.get("outputs_agree")
+    if agree is None:
+        text = "n/a: the original raises" if "not_run" in b.get("original", {}) else (
+            "n/a: a variant failed")
+    else:
+        text = "yes" if agree else "no"
+    if b.get("outputs_note"):
+        text += f" ({b['outputs_note']})"
+    g = b.get("gradients")
+    if g:
+        if "skipped" in g:
+            text += f"; gradients: n/a ({g['skipped']})"
+        else:
+            parts = [f"{k} {g[k + '_nan']} NaN" if k + "_nan" in g else f"{k} failed"
+                     for k in ("original", "fixed")]
+            text += f"; gradients at {g['at']}: {', '.join(parts)}"
+    return text
 
 
 def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
@@ -121,10 +144,7 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
             if "skipped" in b:
                 bt.add_row(Text(where), Text(f"not benchmarked: {b['skipped']}"), "", "", "", "", "", "")
                 continue
-            agree = b.get("outputs_agree")
-            agree_s = "-" if agree is None else ("yes" if agree else "no")
-            if b.get("outputs_note"):
-                agree_s += f" ({b['outputs_note']})"
+            agree_s = _agree_cell(b)
             bt.add_row(Text(where), Text("original"), *map(Text, _variant_cells(b["original"])),
                        Text(agree_s))
             bt.add_row(Text(""), Text(label), *map(Text, _variant_cells(b["fixed"])), Text(""))

@@ -95,9 +95,14 @@ def check_target(ctx: Any, target: dict) -> Verdict:
     if insitu is not None and ctx.declared_specs(target["function"]) is None:
         result = Verdict.from_dict(insitu)
         if ctx.mode == "bench" and result.verdict == "confirmed":
-            result.bench = {"skipped": "checked inside the --run process, on a live "
-                                       f"{(target.get('observed') or {}).get('kind') or 'object'}: "
-                                       "a fixed copy cannot be rebuilt around it"}
+            short = target["function"].split(".")[-1]
+            if not target.get("has_fix") and not (ctx.alternatives.get(target["function"])
+                                                  or ctx.alternatives.get(short)):
+                result.bench = {"skipped": "no automatic fix and no JAXLINT_ALTERNATIVES entry"}
+            else:
+                kind = (target.get("observed") or {}).get("kind") or "object"
+                result.bench = {"skipped": f"checked inside the --run process, on a live {kind}: "
+                                           "a fixed copy cannot be rebuilt around it"}
         return result
     t, err = ctx.resolve(target["function"])
     note = None
