@@ -227,17 +227,24 @@ def check_impurity(ctx: Context, target: dict, t: Target, args: Args) -> Verdict
             return confirmed(f"jax.checking_leaks: {first_line(exc)}", check="checking_leaks")
         if not isinstance(exc, _TRACE_FAMILY):
             return skipped(f"tracing failed: {exc_name(exc)}: {first_line(exc)}")
-    # 2. side effects that run at trace time only: output and module globals
+    # 2. side effects that run at trace time only: output, module globals, the
+    #    method's object; compared call by call (the first call traces)
     jax.clear_caches()
+    owner = getattr(t.raw, "__self__", None)
     snapshot = _globals_snapshot(ctx.module)
     f = jitted(t, args)
     outputs = []
+    owner_changes = []
     try:
         for _ in range(2):
+            before = _globals_snapshot(owner) if owner is not None else {}
             buf = io.StringIO()
             with contextlib.redirect_stdout(buf):
                 jax.block_until_ready(f(*args.concrete()))
             outputs.append(buf.getvalue().count("\n"))
+            if owner is not None:
+                after = _globals_snapshot(owner)
+                owner_changes.append(sorted(k for k, v in after.items() if before.get(k) != v))
     except Exception as exc:  # noqa: BLE001
         return skipped(f"calling it failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
                        f"{first_line(exc)}")
@@ -246,15 +253,25 @@ def check_impurity(ctx: Context, target: dict, t: Target, args: Args) -> Verdict
     if outputs[0] != outputs[1]:
         return confirmed(f"side effect ran at trace time only: {outputs[0]} line(s) printed on "
                          f"the first call, {outputs[1]} on the second", printed=outputs)
+    if owner_changes and owner_changes[0] and not owner_changes[1]:
+        names = ", ".join(f"self.{k}" for k in owner_changes[0])
+        return confirmed(f"side effect ran at trace time only: {names} changed on the first "
+                         "jitted call and not on the second", attributes=owner_changes[0])
     if changed:
         return confirmed(f"module globals changed by the calls: {', '.join(changed)}",
                          globals_changed=changed)
-    return not_reproduced(f"no leak; {outputs[0]} line(s) printed on each call; globals unchanged")
+    return not_reproduced(f"no leak; {outputs[0]} line(s) printed on each call; globals "
+                          "unchanged" + ("; the object's attributes changed alike on each call"
+                                         if owner is not None else ""))
 
 
 def _globals_snapshot(module: Any) -> dict[str, str]:
     out = {}
-    for k, v in vars(module).items():
+    try:
+        items = list(vars(module).items())
+    except TypeError:  # no __dict__ (slots)
+        return out
+    for k, v in items:
         if k.startswith("__") or inspect.ismodule(v) or inspect.isclass(v) or callable(v):
             continue
         try:

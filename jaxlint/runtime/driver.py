@@ -173,8 +173,11 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
     targets = []
     verdicts: dict[int, Verdict] = {}
     for i, f in enumerate(job.findings):
+        extra = job.extra.get(i, {})
         if not f.function:
             verdicts[i] = skipped("not inside a function: nothing to call")
+        elif extra.get("insitu") is not None and mode == "confirm" and not extra.get("declared"):
+            verdicts[i] = Verdict.from_dict(extra["insitu"])  # checked inside the --run
         else:
             targets.append(dict({"id": i, "code": f.code, "line": f.line, "end_line": f.end_line,
                                  "function": f.function, "has_fix": f.fix is not None},
@@ -300,7 +303,7 @@ def build_jobs(results: list[FileResult], store, cli: RuntimeOptions, cli_set: s
 
 
 def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
-             cache_dir: Optional[Path]) -> list[dict]:
+             cache_dir: Optional[Path], mode: str = "confirm") -> list[dict]:
     """Run the --run commands with the recorder; attach what they (or the cache) saw
     to each finding as ``observed`` (portable arguments) or ``insitu`` (a verdict
     from a check run inside the command).  Returns the commands' summaries."""
@@ -310,13 +313,21 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
     for j, job in enumerate(module_jobs):
         for i, f in enumerate(job.findings):
             if f.function:
-                watch.append({"id": f"{j}:{i}", "file": str(job.path), "function": f.function,
-                              "code": f.code, "line": f.line, "end_line": f.end_line,
-                              "has_fix": f.fix is not None})
+                declared = f.function in job.inputs
+                entry = {"id": f"{j}:{i}", "file": str(job.path), "function": f.function,
+                         "code": f.code, "line": f.line, "end_line": f.end_line,
+                         "has_fix": f.fix is not None, "declared": declared}
+                watch.append(entry)
+                if "." in f.function and "<" not in f.function.split(".")[0]:
+                    # a nested function: also watch the enclosing one, whose call
+                    # rebuilds the inner function afresh (an iterator, a scan body)
+                    watch.append(dict(entry, id=f"{j}:{i}:outer",
+                                      function=f.function.split(".")[0], outer_of=entry))
     seen = observe.Observed()
     if commands and watch:
         options = {"default_dim": cli.default_dim, "seed": cli.seed, "runs": cli.runs,
-                   "device": cli.device}
+                   "device": cli.device, "check_portable": mode == "confirm",
+                   "max_unrolled_loop": module_jobs[0].max_unrolled_loop if module_jobs else 64}
         seen = observe.run_commands(commands, watch, options, cli.timeout, cli.run_timeout)
     elif commands:
         seen.runs = [observe.RunResult(c, cwd, "not run: no finding inside a function to watch",
@@ -324,6 +335,8 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
     cache = observe.ObservationCache(cache_dir)
     by_function: dict[tuple[str, str], list[dict]] = {}
     for w in watch:
+        if "outer_of" in w:
+            continue
         by_function.setdefault((w["file"], w["function"]), []).append(w)
     for (path, function), entries in by_function.items():
         obs = next((seen.observations[w["id"]] for w in entries
@@ -346,9 +359,12 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
                                      "kind": cached.get("kind"), "cached": True}
             elif obs is not None:
                 extra["observed"] = {"kind": obs.get("kind"), "command": obs.get("command")}
+            if w["declared"]:
+                extra["declared"] = True
             if w["id"] in seen.verdicts:
                 extra["insitu"] = seen.verdicts[w["id"]].to_dict()
-            elif cached is not None:
+            elif cached is not None and not isinstance(cached.get("args"), list):
+                # not portable (a method, a closure): the verdict checked in that run
                 v = cached.get("verdicts", {}).get(f"{w['code']}:{w['line']}")
                 if isinstance(v, dict):
                     verdict = Verdict.from_dict(v)
@@ -395,7 +411,7 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
     module_jobs, report.errors = build_jobs(results, store, cli, cli_set, mode, commands)
     workers = jobs or max(1, min(4, os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool, procs.stopping():
-        report.runs = _observe(module_jobs, cli, commands, cache_dir)
+        report.runs = _observe(module_jobs, cli, commands, cache_dir, mode)
         outcomes = list(pool.map(lambda j: run_module(j, mode), module_jobs))
     by_path = {}
     for job, (verdicts, pairs, env) in zip(module_jobs, outcomes):

@@ -9,13 +9,16 @@ call per Python function call and no line events).  At a watched function's
 first call it snaps the arguments (``observed.snap``) and writes an
 ``observed`` event:
 
-* a module-level function whose arguments are portable (containers, arrays,
-  Python literals): the arguments go to the parent, which caches them and
-  checks the function in a worker, like declared inputs;
-* anything else (a method: the live ``self``; a closure, a lambda, a scan or
-  cond body: its live cells; arguments holding objects): the live function and
-  arguments are kept, and at the process's exit the rule's check runs right
-  here, its verdict written as a ``verdict`` event.
+* portable arguments (a module-level function called with containers, arrays,
+  Python literals) go to the parent, which caches them (a later run without
+  ``--run`` checks the function in a worker with them, like declared inputs);
+* the live function and arguments are kept (a method: the live ``self``; a
+  closure, a lambda, a scan or cond body: its cells), and at the process's exit
+  the rule's check runs right here, its verdict written as a ``verdict``
+  event.  ``confirm`` checks every observed function this way (no worker to
+  start); ``bench`` only the ones that are not portable (the worker benchmarks
+  the rest against their fixed versions).  Functions with declared inputs are
+  left to the worker: declared inputs come first.
 
 Only the first call is snapped; calls are counted.  Nothing is written but the
 events file the parent named.
@@ -73,6 +76,7 @@ class Recorder:
         self.codes: dict[Any, list] = {}
         self.seen: set = set()
         self.pending: list[_Observation] = []
+        self.outer: dict[str, tuple[dict, _Observation]] = {}  # nested id -> enclosing call
         self.registered = False
         self.lock = threading.RLock()
         self.busy = threading.local()
@@ -108,7 +112,8 @@ class Recorder:
         lines = [ln for _, _, ln in code.co_lines() if ln is not None]
         last = max(lines) if lines else code.co_firstlineno
         return [e for e in self.by_file.get(real, [])
-                if e["function"] == qual and code.co_firstlineno <= e["line"] <= last]
+                if e["function"] == qual and code.co_firstlineno <= e["line"]
+                and ("outer_of" in e or e["line"] <= last)]
 
     # -- one observation
 
@@ -164,11 +169,23 @@ class Recorder:
         _emit(self.events, event="observed", ids=[e["id"] for e in entries],
               function=entries[0]["function"], kind=kind, args=portable, described=described,
               found=func is not None)
-        if portable is not None or func is None:
-            return  # the parent checks it in a worker (or cannot: no function object)
+        if func is None:
+            return  # no function object to call
+        declared = getattr(module, "JAXLINT_INPUTS", None) if module is not None else None
+        helpers = [e for e in entries if "outer_of" in e]
+        entries = [e for e in entries if "outer_of" not in e and not e.get("declared") and not (
+            isinstance(declared, dict) and (e["function"] in declared
+                                            or e["function"].split(".")[-1] in declared))]
+        if portable is not None and not self.options.get("check_portable"):
+            entries = []  # checked (and benchmarked) in a worker with these arguments
+        if not entries and not helpers:
+            return  # declared inputs come first
+        obs = _Observation(entries, func, snapped, names, bound, has_self, cells, jit_obj,
+                           jit_static)
         with self.lock:
-            self.pending.append(_Observation(entries, func, snapped, names, bound, has_self,
-                                             cells, jit_obj, jit_static))
+            self.pending.append(obs)
+            for h in helpers:
+                self.outer[h["outer_of"]["id"]] = (h["outer_of"], obs)
             if not self.registered:
                 self.registered = True
                 atexit.register(self.check_all)  # after JAX's own exit handlers were registered
@@ -178,17 +195,38 @@ class Recorder:
     def check_all(self) -> None:
         sys.settrace(None)
         threading.settrace(None)  # type: ignore[arg-type]
+        targets: dict[str, tuple[dict, Optional[_Observation]]] = {}
         for obs in list(self.pending):
             for entry in obs.entries:
-                _emit(self.events, event="start", id=entry["id"])
-                try:
-                    verdict = self._check(obs, entry)
-                except BaseException as exc:  # noqa: BLE001
-                    from jaxlint.runtime.verdicts import skipped
+                targets.setdefault(entry["id"], (entry, obs))
+        for nested_id, (entry, _outer) in self.outer.items():
+            if not entry.get("declared"):
+                targets.setdefault(nested_id, (entry, None))
+        for entry_id, (entry, own) in targets.items():
+            _emit(self.events, event="start", id=entry_id)
+            try:
+                verdict = self._check_target(entry, own)
+            except BaseException as exc:  # noqa: BLE001
+                from jaxlint.runtime.verdicts import skipped
 
-                    verdict = skipped(f"internal error in the check: "
-                                      f"{exc.__class__.__name__}: {exc}"[:300])
-                _emit(self.events, event="verdict", id=entry["id"], result=verdict.to_dict())
+                verdict = skipped(f"internal error in the check: "
+                                  f"{exc.__class__.__name__}: {exc}"[:300])
+            _emit(self.events, event="verdict", id=entry_id, result=verdict.to_dict())
+
+    def _check_target(self, entry: dict, own: Optional[_Observation]) -> Any:
+        """The nested function as it was called, or through the call of its enclosing
+        function (which builds it afresh): the first that confirms."""
+        first = self._check(own, entry) if own is not None else None
+        if first is not None and first.verdict == "confirmed":
+            return first
+        outer = self.outer.get(entry["id"])
+        if outer is None:
+            return first
+        second = self._check(outer[1], entry)
+        second.annotate(f"called through the enclosing `{outer[1].func.__name__}`")
+        if second.verdict == "confirmed" or first is None or first.verdict == "skipped":
+            return second
+        return first
 
     def _check(self, obs: _Observation, entry: dict) -> Any:
         from jaxlint.runtime import observed as ob
