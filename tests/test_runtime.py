@@ -71,6 +71,25 @@ def test_every_rule_has_a_runtime_entry():
             assert isinstance(entry, NoCheck) and entry.reason, code
 
 
+def test_docs_state_every_rules_runtime_check():
+    from jaxlint.runtime.rules import TABLE
+
+    text = (Path(__file__).parent.parent / "docs" / "runtime.md").read_text()
+    section = text[text.index("## What each rule's check does"):text.index("## Benchmarks")]
+    rows = [line for line in section.splitlines() if line.startswith("| JAX")]
+    named = set()
+    for row in rows:
+        cell = row.split("|")[1]
+        for part in cell.split(","):
+            part = part.strip()
+            if "-" in part:
+                lo, hi = (int(p[3:]) for p in part.split("-"))
+                named.update(f"JAX{n:03d}" for n in range(lo, hi + 1))
+            else:
+                named.add(part)
+    assert set(TABLE) <= named, sorted(set(TABLE) - named)
+
+
 def test_runtime_modules_import_one_way():
     """checks and bench never import each other nor the worker; the lowest module
     (verdicts) imports nothing from the package."""
