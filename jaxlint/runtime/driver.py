@@ -303,7 +303,7 @@ def build_jobs(results: list[FileResult], store, cli: RuntimeOptions, cli_set: s
 
 
 def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
-             cache_dir: Optional[Path], mode: str = "confirm") -> list[dict]:
+             cache_dir: Optional[Path], mode: str = "confirm", jobs: int = 1) -> list[dict]:
     """Run the --run commands with the recorder; attach what they (or the cache) saw
     to each finding as ``observed`` (portable arguments) or ``insitu`` (a verdict
     from a check run inside the command).  Returns the commands' summaries."""
@@ -328,7 +328,8 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
         options = {"default_dim": cli.default_dim, "seed": cli.seed, "runs": cli.runs,
                    "device": cli.device, "check_portable": mode == "confirm",
                    "max_unrolled_loop": module_jobs[0].max_unrolled_loop if module_jobs else 64}
-        seen = observe.run_commands(commands, watch, options, cli.timeout, cli.run_timeout)
+        seen = observe.run_commands(commands, watch, options, cli.timeout, cli.run_timeout,
+                                    jobs=jobs)
     elif commands:
         seen.runs = [observe.RunResult(c, cwd, "not run: no finding inside a function to watch",
                                        0.0) for c, cwd in commands]
@@ -411,7 +412,7 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
     module_jobs, report.errors = build_jobs(results, store, cli, cli_set, mode, commands)
     workers = jobs or max(1, min(4, os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool, procs.stopping():
-        report.runs = _observe(module_jobs, cli, commands, cache_dir, mode)
+        report.runs = _observe(module_jobs, cli, commands, cache_dir, mode, workers)
         outcomes = list(pool.map(lambda j: run_module(j, mode), module_jobs))
     by_path = {}
     for job, (verdicts, pairs, env) in zip(module_jobs, outcomes):

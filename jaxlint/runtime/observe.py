@@ -105,17 +105,19 @@ def _tail(path: str) -> str:
 
 
 def run_commands(commands: list[tuple[str, str]], watch: list[dict], options: dict,
-                 finding_timeout: float, run_timeout: float) -> Observed:
-    """Run each (command, cwd) with the recorder watching ``watch``; gather what it saw."""
+                 finding_timeout: float, run_timeout: float, jobs: int = 1) -> Observed:
+    """Run each (command, cwd) with the recorder watching ``watch`` (up to ``jobs``
+    at once); gather what they saw, merged in the commands' order."""
     result = Observed()
     if not commands:
         return result
     with tempfile.TemporaryDirectory(prefix="jaxlint-run-") as tmp:
         shim = _shim(tmp)
-        for command, cwd in commands:
-            events_path = os.path.join(tmp, f"events-{len(result.runs)}.jsonl")
+
+        def one(n: int, command: str, cwd: str) -> tuple[RunResult, Observed]:
+            events_path = os.path.join(tmp, f"events-{n}.jsonl")
             open(events_path, "w").close()
-            job_path = os.path.join(tmp, f"job-{len(result.runs)}.json")
+            job_path = os.path.join(tmp, f"job-{n}.json")
             with open(job_path, "w", encoding="utf-8") as fh:
                 json.dump({"events": events_path, "command": command, "options": options,
                            "watch": watch}, fh)
@@ -129,10 +131,25 @@ def run_commands(commands: list[tuple[str, str]], watch: list[dict], options: di
             env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
             if options.get("device"):
                 env["JAX_PLATFORMS"] = {"gpu": "cuda"}.get(options["device"], options["device"])
-            out_path = os.path.join(tmp, f"output-{len(result.runs)}")
+            out_path = os.path.join(tmp, f"output-{n}")
+            seen = Observed()
             run = _run_one(interpreter_command(command), command, cwd, env, events_path,
-                           out_path, finding_timeout, run_timeout, result)
+                           out_path, finding_timeout, run_timeout, seen)
+            return run, seen
+
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            outcomes = list(pool.map(lambda a: one(*a),
+                                     [(n, c, d) for n, (c, d) in enumerate(commands)]))
+        for run, seen in outcomes:
             result.runs.append(run)
+            for i, obs in seen.observations.items():
+                result.observations.setdefault(i, obs)
+            for i, v in seen.verdicts.items():
+                old = result.verdicts.get(i)
+                if old is None or _PRIORITY[v.verdict] > _PRIORITY[old.verdict]:
+                    result.verdicts[i] = v
     return result
 
 
