@@ -104,6 +104,9 @@ def test_evidence_and_observed_inputs(observed):
     assert by[(119, "JAX501", "loop_jit")]["inputs"] == [f"x: f32[6] {WHERE}",
                                                          f"steps: 3 {WHERE}"]
     assert by[(108, "JAX301", "sample")]["details"]["use_sites"] == [107, 108]
+    assert by[(108, "JAX301", "sample")]["details"]["tied_draws"] == [107, 108]
+    assert by[(108, "JAX301", "sample")]["evidence"].endswith(
+        "drew from the same key bits and returned identical values")
     assert by[(108, "JAX301", "sample")]["inputs"][0] == f"key: u32[2] {WHERE}"
     for key in [(59, "JAX406", "noisy"), (76, "JAX203", "evaluate.body"),
                 (86, "JAX405", "scaled")]:

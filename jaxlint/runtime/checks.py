@@ -213,7 +213,58 @@ def check_key_reuse(ctx: Context, target: dict, t: Target, args: Args) -> Verdic
                     result.details["use_sites"] = [None, line]
         except Exception:  # noqa: BLE001 - the static check already confirmed it
             pass
+    if substituted:
+        tied = _tied_draws(ctx, t, args)
+        if tied:
+            result.evidence += (f"; with the legacy key as given, `{tied[0][1]}` at line "
+                                f"{tied[0][0]} and `{tied[1][1]}` at line {tied[1][0]} drew "
+                                "from the same key bits" + (" and returned identical values"
+                                                            if tied[2] else ""))
+            result.details["tied_draws"] = [tied[0][0], tied[1][0]]
     return result
+
+
+def _tied_draws(ctx: Context, t: Target, args: Args):
+    """Run it eagerly with the legacy uint32 keys as they are: two draws at the
+    user's lines from the same key bits ((line, name), (line, name), same values)."""
+    import numpy as np
+
+    r = jax.random
+    draws: list = []
+    saved = {}
+    for name in _RANDOM_FUNCS:
+        fn = getattr(r, name, None)
+        if fn is None or name in ("split", "fold_in"):
+            continue
+        saved[name] = fn
+
+        def wrapper(*a, __fn=fn, __name=name, **k):
+            out = __fn(*a, **k)
+            frame = sys._getframe(1)
+            if a and os.path.realpath(frame.f_code.co_filename) == ctx.path:
+                try:
+                    key = np.asarray(jax.random.key_data(a[0]) if jnp.issubdtype(
+                        a[0].dtype, jax.dtypes.prng_key) else a[0]).tobytes()
+                    draws.append((frame.f_lineno, __name, key, np.asarray(out)))
+                except Exception:  # noqa: BLE001 - a tracer, an odd argument
+                    pass
+            return out
+
+        setattr(r, name, wrapper)
+    try:
+        with jax.disable_jit():
+            t.raw(*args.concrete())
+    except Exception:  # noqa: BLE001
+        pass
+    finally:
+        for name, fn in saved.items():
+            setattr(r, name, fn)
+    for i, (line, name, key, out) in enumerate(draws):
+        for line2, name2, key2, out2 in draws[i + 1:]:
+            if key == key2:
+                same = out.shape == out2.shape and bool(np.array_equal(out, out2))
+                return (line, name), (line2, name2), same
+    return None
 
 
 def check_impurity(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
