@@ -138,8 +138,12 @@ def _twin_findings(path: Path) -> list[Finding]:
         m = re.search(r"# twin: (JAX\d+)", line)
         if not m:
             continue
-        fn = next(re.match(r"def (\w+)", lines[i]).group(1) for i in range(n - 1, -1, -1)
-                  if lines[i].startswith("def "))
+        i = next(i for i in range(n - 1, -1, -1) if re.match(r"\s*def \w+", lines[i]))
+        fn = re.match(r"\s*def (\w+)", lines[i]).group(1)
+        if lines[i].startswith(" "):  # a method: qualify it with its class
+            cls = next(re.match(r"class (\w+)", lines[j]).group(1) for j in range(i, -1, -1)
+                       if lines[j].startswith("class "))
+            fn = f"{cls}.{fn}"
         out.append(Finding(code=m.group(1), name="twin", message="twin", path=str(path),
                            line=n, col=1, end_line=n, end_col=len(line), severity=Severity.ERROR,
                            function=fn))

@@ -39,6 +39,7 @@ EXPECTED = [
     (96, "JAX401", "logged"),
     (108, "JAX301", "sample"),
     (119, "JAX501", "loop_jit"),
+    (141, "JAX403", "Counter.bump"),
 ]
 
 
@@ -114,6 +115,9 @@ def test_evidence_and_observed_inputs(observed):
     assert by[(86, "JAX405", "scaled")]["details"]["globals"] == ["SCALE"]
     assert "printed on the first call, 0 on the second" in \
         by[(96, "JAX401", "logged")]["evidence"]
+    assert by[(141, "JAX403", "Counter.bump")]["evidence"] == (
+        "side effect ran at trace time only: self.count changed on the first jitted call and "
+        "not on the second (a method, called on the live `Counter` object)")
 
 
 def test_a_failing_run_still_yields_and_writes_only_the_cache(observed):
@@ -161,7 +165,7 @@ def test_clean_twins_pass_the_same_oracles(tmp_path):
     core = root / "proj" / "core.py"
     results = [FileResult(path=str(core), findings=_twin_findings(core))]
     assert sorted(f.code for f in results[0].findings) == [
-        "JAX203", "JAX301", "JAX401", "JAX405", "JAX406", "JAX501"]
+        "JAX203", "JAX301", "JAX401", "JAX403", "JAX405", "JAX406", "JAX501"]
     store = ConfigStore(load_rule_infos(None), Overrides())
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(root)
@@ -215,3 +219,31 @@ def test_run_commands_in_the_config(tmp_path):
         result = CliRunner().invoke(cli, ["confirm", "proj/core.py", "--no-cache"])
     assert result.exit_code == 2
     assert "runtime.run must be a list of commands" in result.stderr
+
+
+def test_a_check_that_hangs_inside_the_run_is_stopped(tmp_path):
+    """The per-finding time limit holds for checks run inside the --run process."""
+    (tmp_path / "slow.py").write_text(
+        "import time\n\nimport jax\n\nSLOW = []\n\n\n"
+        "def make():\n"
+        "    def body(x):\n"
+        "        if SLOW:\n"
+        "            time.sleep(60)\n"
+        "        if x.sum() > 0:\n"
+        "            return x\n"
+        "        return -x\n"
+        "    return jax.jit(body)\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    import jax.numpy as jnp\n"
+        "    try:\n"
+        "        make()(jnp.ones(3))\n"
+        "    except Exception:\n"
+        "        pass\n"
+        "    SLOW.append(1)  # from here on, calling body hangs\n")
+    code, found, err = _confirm(tmp_path, "slow.py", "--no-cache", "--timeout", "3",
+                                "--run", "python slow.py")
+    (rt,) = [f["runtime"] for f in found]
+    assert rt == {"verdict": "skipped", "details": {},
+                  "reason": "timed out after 3 s while checking it inside --run "
+                            "`python slow.py`"}
+    assert "--run `python slow.py`: stopped: a check inside it timed out after 3 s" in err
