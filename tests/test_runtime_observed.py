@@ -247,3 +247,24 @@ def test_a_check_that_hangs_inside_the_run_is_stopped(tmp_path):
                   "reason": "timed out after 3 s while checking it inside --run "
                             "`python slow.py`"}
     assert "--run `python slow.py`: stopped: a check inside it timed out after 3 s" in err
+
+
+def test_star_args_and_keyword_only_arguments_are_observed(tmp_path):
+    (tmp_path / "kw.py").write_text(
+        "import jax\nimport jax.numpy as jnp\n\n\n"
+        "def scaled(x, *rest, factor, **opts):\n"
+        "    if factor > x.sum():\n"
+        "        return x * factor\n"
+        "    return x\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    try:\n"
+        "        jax.jit(scaled, static_argnames='mode')(jnp.ones(3), jnp.ones(2), factor=2.0,"
+        " mode='fast')\n"
+        "    except Exception:\n"
+        "        pass\n")
+    code, found, err = _confirm(tmp_path, "kw.py", "--no-cache", "--run", "python kw.py")
+    (rt,) = [f["runtime"] for f in found]
+    assert rt["verdict"] == "confirmed", rt
+    assert rt["evidence"].endswith("(keyword arguments factor, mode as observed)")
+    assert rt["inputs"] == ["x: f32[3] (observed in --run `python kw.py`)",
+                            "*rest[0]: f32[2] (observed in --run `python kw.py`)"]

@@ -9,6 +9,7 @@ rule uses which check is the table in ``rules.py``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import io
 import os
@@ -546,7 +547,10 @@ def _perturb(value: Any) -> Any:
 def check_stale_global(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     """A global read at trace time: change it, call again; the compiled function still
     returns the old result while the eager one follows the new value."""
-    fn = inspect.unwrap(getattr(t.raw, "__func__", t.raw))
+    fn = t.raw
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    fn = inspect.unwrap(getattr(fn, "__func__", fn))
     g = getattr(fn, "__globals__", None)
     if g is None or not hasattr(fn, "__code__"):
         return skipped("its globals cannot be read (not a Python function)")

@@ -27,6 +27,7 @@ events file the parent named.
 from __future__ import annotations
 
 import atexit
+import functools
 import gc
 import inspect
 import json
@@ -62,6 +63,7 @@ class _Observation:
         self.cells = cells
         self.jit_obj = jit_obj
         self.jit_static = jit_static
+        self.keywords: dict[str, Any] = {}  # keyword-only and **kwargs values, snapped
 
 
 class Recorder:
@@ -157,7 +159,10 @@ class Recorder:
                      for n, v in zip(names, snapped)]
         portable = None
         module = sys.modules.get(func.__module__) if func is not None else None
-        if func is not None and not has_self and not cells and "." not in func.__qualname__ \
+        plain = not (code.co_kwonlyargcount
+                     or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS))
+        if func is not None and plain and not has_self and not cells \
+                and "." not in func.__qualname__ \
                 and _code_of(getattr(module, func.__name__, None)) is code:
             try:
                 portable = [ob.to_json(v) for v in snapped]
@@ -182,6 +187,19 @@ class Recorder:
             return  # declared inputs come first
         obs = _Observation(entries, func, snapped, names, bound, has_self, cells, jit_obj,
                            jit_static)
+        # *args become positional arguments; keyword-only and **kwargs are bound by name
+        n_pos, n_kw = code.co_argcount, code.co_kwonlyargcount
+        extra_names = code.co_varnames[n_pos + n_kw:]
+        if code.co_flags & inspect.CO_VARARGS and extra_names:
+            star = local.get(extra_names[0]) or ()
+            obs.values += [ob.snap(v) for v in star]
+            obs.names += [f"*{extra_names[0]}[{i}]" for i in range(len(star))]
+            extra_names = extra_names[1:]
+        for name in code.co_varnames[n_pos:n_pos + n_kw]:
+            if name in local:
+                obs.keywords[name] = ob.snap(local[name])
+        if code.co_flags & inspect.CO_VARKEYWORDS and extra_names:
+            obs.keywords.update({k: ob.snap(v) for k, v in (local.get(extra_names[0]) or {}).items()})
         with self.lock:
             self.pending.append(obs)
             for h in helpers:
@@ -254,8 +272,15 @@ class Recorder:
             raw.__kwdefaults__ = func.__kwdefaults__
             raw.__qualname__ = func.__qualname__
             notes.append("a closure, called with the cells it had at its first call")
+        if obs.keywords:
+            names = sorted(obs.keywords)
+            concrete = ob.ObservedArgs([obs.keywords[k] for k in names], [], (),
+                                       int(self.options.get("seed", 0)) + 2).concrete()
+            raw = functools.partial(raw, **dict(zip(names, concrete)))
+            notes.append(f"keyword arguments {', '.join(names)} as observed")
         if obs.bound is not None:
-            raw = types.MethodType(raw, obs.bound)
+            raw = types.MethodType(raw, obs.bound) if not obs.keywords else \
+                functools.partial(raw, obs.bound)
             notes.append(f"a method, called on the live `{type(obs.bound).__name__}` object")
         module = sys.modules.get(func.__module__)
         job = {"path": entry["file"], "options": self.options, "mode": "confirm"}
