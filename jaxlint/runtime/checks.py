@@ -20,9 +20,9 @@ from typing import Any, Optional
 import jax
 import jax.numpy as jnp
 
-from jaxlint.runtime.context import (Args, Context, Target, subjaxprs, bind_static,
-                                     cache_miss_log, count_eqns, exc_name, in_span, jitted, make_jaxpr,
-                                     leaves_close)
+from jaxlint.runtime.context import (Args, Context, Target, bind_static, cache_miss_log,
+                                     count_eqns, exc_name, in_span, jitted, leaves_close,
+                                     make_jaxpr, subjaxprs)
 from jaxlint.runtime.verdicts import Verdict, confirmed, first_line, not_reproduced, skipped
 
 

@@ -278,7 +278,8 @@ class Context:
                 values = None
             if values is not None:
                 where = f"observed in --run `{observed.get('command', '')}`"
-                names = [p.name for p in params] + [f"arg{i}" for i in range(len(params), len(values))]
+                names = [p.name for p in params] + [f"arg{i}"
+                                                    for i in range(len(params), len(values))]
                 described = [f"{n}: {ob.describe(v)} ({where})" for n, v in zip(names, values)]
                 static_pos = ob.static_positions(values, t.static_argnums if t.jitted else None)
                 return ob.ObservedArgs(values, described, static_pos, self.seed), None

@@ -27,7 +27,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 from jaxlint.runtime import procs
 from jaxlint.runtime.verdicts import Verdict, skipped

@@ -27,7 +27,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Iterator, Optional
+from typing import Iterator
 
 LIFELINE_ENV = "JAXLINT_LIFELINE"  # "fd:parent_pid:time_limit_s"
 

@@ -199,7 +199,8 @@ class Recorder:
             if name in local:
                 obs.keywords[name] = ob.snap(local[name])
         if code.co_flags & inspect.CO_VARKEYWORDS and extra_names:
-            obs.keywords.update({k: ob.snap(v) for k, v in (local.get(extra_names[0]) or {}).items()})
+            more = local.get(extra_names[0]) or {}
+            obs.keywords.update({k: ob.snap(v) for k, v in more.items()})
         with self.lock:
             self.pending.append(obs)
             for h in helpers:

@@ -17,7 +17,8 @@ from jaxlint.runtime import checks
 @dataclass(frozen=True)
 class RuntimeCheck:
     check: Callable  # (ctx, target, t, args) -> Verdict
-    trace_only: bool = False  # needs only abstract inputs (a nested body is traced through its enclosing function)
+    # needs only abstract inputs: a nested body can be traced through its enclosing function
+    trace_only: bool = False
 
 
 @dataclass(frozen=True)
