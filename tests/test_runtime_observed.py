@@ -40,6 +40,7 @@ EXPECTED = [
     (108, "JAX301", "sample"),
     (119, "JAX501", "loop_jit"),
     (141, "JAX403", "Counter.bump"),
+    (155, "JAX102", "reset_first"),
 ]
 
 
@@ -268,3 +269,26 @@ def test_star_args_and_keyword_only_arguments_are_observed(tmp_path):
     assert rt["evidence"].endswith("(keyword arguments factor, mode as observed)")
     assert rt["inputs"] == ["x: f32[3] (observed in --run `python kw.py`)",
                             "*rest[0]: f32[2] (observed in --run `python kw.py`)"]
+
+
+def test_bench_with_observed_inputs(tmp_path):
+    """bench: a module function observed in the run is benchmarked against its fix
+    with the observed inputs; a method checked inside the run says why it is not."""
+    root = _copy(tmp_path)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        result = CliRunner().invoke(cli, [
+            "bench", "--no-cache", "--runs", "3", "--output-format", "json", "proj/core.py",
+            "--select", "JAX102,JAX403", "--run", "python -m proj.train"],
+            catch_exceptions=False)
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    by = _by(report["findings"])
+    b = by[(155, "JAX102", "reset_first")]["bench"]
+    assert b["inputs"] == ["x: f32[6] (observed in --run `python -m proj.train`)"]
+    assert b["outputs_agree"] is False
+    assert b["outputs_note"] == "expected: the original is silently wrong"
+    assert b["fixed"]["steady_median_s"] > 0
+    assert by[(141, "JAX403", "Counter.bump")]["bench"] == {
+        "skipped": "no automatic fix and no JAXLINT_ALTERNATIVES entry"}
+    assert [r["status"] for r in report["runs"]] == ["ok"]
