@@ -1,6 +1,6 @@
 # Two commands set everything up on a fresh machine (only python3 and make needed):
 #   make demo   - create .venv, install jaxlint, lint the bundled example project
-#   make test   - create .venv, install jaxlint with its test and runtime extras, run all tests
+#   make test   - create .venv, install jaxlint with its test, runtime and MCP extras, run all tests
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,7 +14,7 @@ $(BIN)/.jaxlint-base: pyproject.toml
 	touch $@
 
 $(BIN)/.jaxlint-dev: $(BIN)/.jaxlint-base
-	$(BIN)/python -m pip install -q -e '.[dev,runtime]'
+	$(BIN)/python -m pip install -q -e '.[dev,runtime,mcp]'
 	touch $@
 
 demo: $(BIN)/.jaxlint-base

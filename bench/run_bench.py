@@ -8,6 +8,11 @@ Each round times, in a rotated order:
   cold-1   `jaxlint check --no-cache -j 1` (a fresh process: start-up included)
   cold-N   `jaxlint check --no-cache -j N`
   warm-N   `jaxlint check -j N` with a cache filled by the previous run
+  edit-N   the same after editing one helper module (a new function appended to
+           optax/_src/utils.py, restored afterwards): only what changed is re-linted
+Every jaxlint run lints the corpus as one project with the project-wide model
+(`src` = the package directories, so `jax._src...`, `optax...` are module names and
+facts flow between all eight packages: a worst case for the rounds).
 Reports medians (and ranges) in seconds, ratios to P paired within each round,
 and files/s.  Machines are noisy: read the ratios.
 """
@@ -50,13 +55,33 @@ def parse_all(files: list[Path]) -> float:
     return float(out.stdout.strip())
 
 
+CONFIG = None  # a jaxlint.toml naming the corpus's package directories as source roots
+
+
 def run_jaxlint(corpus: Path, jobs: int, cache: str | None) -> float:
-    cmd = [sys.executable, "-m", "jaxlint", "check", str(corpus), "-j", str(jobs),
-           "--output-format", "concise", "--exit-zero", "-o", os.devnull]
+    cmd = [sys.executable, "-m", "jaxlint", "check", ".", "-j", str(jobs),
+           "--output-format", "concise", "--exit-zero", "-o", os.devnull, "--config", CONFIG]
     cmd += ["--cache-dir", cache] if cache else ["--no-cache"]
     t = time.perf_counter()
-    subprocess.run(cmd, check=True, capture_output=True)
+    subprocess.run(cmd, check=True, capture_output=True, cwd=corpus)
     return time.perf_counter() - t
+
+
+def edited(corpus: Path):
+    """A context that appends a function to one helper module and restores it."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def ctx():
+        target = next(corpus.glob("optax-*/optax/_src/utils.py"))
+        original = target.read_bytes()
+        try:
+            target.write_bytes(original + b"\n\ndef _bench_edit(x):\n    return x + 1\n")
+            yield
+        finally:
+            target.write_bytes(original)
+
+    return ctx()
 
 
 def main() -> int:
@@ -65,13 +90,20 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
-    corpus = Path(args.corpus)
+    corpus = Path(args.corpus).resolve()
     if not corpus.is_dir():
         subprocess.run([sys.executable, str(HERE / "make_corpus.py"), str(corpus)], check=True)
+    global CONFIG
+    config_dir = tempfile.mkdtemp()
+    CONFIG = os.path.join(config_dir, "jaxlint.toml")
+    with open(CONFIG, "w") as fh:
+        fh.write(f'src = ["{corpus}/*"]\n')
     files = sorted(corpus.rglob("*.py"))
     n_lines = sum(p.read_bytes().count(b"\n") for p in files)
     print(f"corpus: {corpus} ({len(files)} files, {n_lines} lines), {args.rounds} rounds, jobs={args.jobs}")
-    results: dict[str, list[float]] = {k: [] for k in ("P", "cold-1", f"cold-{args.jobs}", f"warm-{args.jobs}")}
+    results: dict[str, list[float]] = {
+        k: [] for k in ("P", "cold-1", f"cold-{args.jobs}", f"warm-{args.jobs}", f"edit-{args.jobs}")
+    }
     ratios: dict[str, list[float]] = {k: [] for k in results if k != "P"}
     for r in range(args.rounds):
         with tempfile.TemporaryDirectory() as cache:
@@ -87,6 +119,8 @@ def main() -> int:
                     times[f"cold-{args.jobs}"] = run_jaxlint(corpus, args.jobs, None)
             run_jaxlint(corpus, args.jobs, cache)  # fill the cache
             times[f"warm-{args.jobs}"] = run_jaxlint(corpus, args.jobs, cache)
+            with edited(corpus):
+                times[f"edit-{args.jobs}"] = run_jaxlint(corpus, args.jobs, cache)
         for k, v in times.items():
             results[k].append(v)
             if k != "P":

@@ -120,6 +120,7 @@ class Cache:
                 error=data.get("error"),
                 parsed=bool(data.get("parsed")),
                 from_cache=True,
+                project=data.get("project"),
             )
         except (OSError, ValueError, KeyError, TypeError):
             self.misses += 1
@@ -134,6 +135,8 @@ class Cache:
             "error": result.error,
             "parsed": result.parsed,
         }
+        if result.project is not None:
+            payload["project"] = result.project
         try:
             if not self._prepared:
                 prepare_cache_dir(self.dir)

@@ -3,7 +3,12 @@
     jaxlint [check] [PATHS]...   lint files and directories (the default command)
     jaxlint rules                list every rule
     jaxlint rule CODE            show one rule's documentation
+    jaxlint mcp                  serve the tools to coding agents (MCP over stdio)
     jaxlint clean                remove the cache
+
+A first argument that names both a command and an existing file or folder
+(``jaxlint clean`` beside a folder ``clean``) is refused with one line that
+names both readings, never guessed.
 
 Exit codes: 0 no findings, 1 findings, 2 a usage, configuration or internal
 error (also when a path is missing or a file could not be read).
@@ -58,6 +63,9 @@ class _DefaultGroup(click.Group):
     """A group that runs ``check`` when the first argument is not a subcommand."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if (len(args) == 1 and args[0] in self.commands and args[0] != "check"
+                and os.path.lexists(args[0])):
+            raise click.UsageError(_ambiguous(args[0]))
         if args and args[0] not in self.commands and args[0] not in _SUBCOMMAND_FLAGS:
             first = args[0]
             if not os.path.exists(first) and not first.startswith("-"):
@@ -70,6 +78,35 @@ class _DefaultGroup(click.Group):
                     )
             args = ["check", *args]
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except click.NoSuchOption as exc:
+            # click suggests anything loosely alike (`--bogus` -> `--jobs`); keep close ones
+            import difflib
+
+            exc.possibilities = [  # type: ignore[misc]
+                p for p in (exc.possibilities or [])
+                if difflib.SequenceMatcher(None, exc.option_name, p).ratio() >= 0.75
+            ]
+            raise
+
+
+def _ambiguous(name: str) -> str:
+    """``jaxlint clean`` beside a folder ``clean``: say how to get either."""
+    kind = "folder" if os.path.isdir(name) else "file"
+    try:
+        cache = os.path.relpath(cache_dir_for(Path.cwd(), None, None))
+    except (ConfigError, ValueError):
+        cache = "DIR"
+    command = {
+        "clean": f"`jaxlint clean --cache-dir {cache}` removes the cache",
+        "rules": "`jaxlint rules --output-format text` lists the rules",
+        "rule": "`jaxlint rule CODE` shows a rule's documentation",
+    }.get(name, f"`jaxlint {name} .` runs the {name} command on the current directory")
+    return (f"'{name}' is both a {kind} here and a jaxlint command: `jaxlint check {name}` "
+            f"lints the {kind}; {command}")
 
 
 @click.group(
@@ -118,6 +155,9 @@ class CheckOptions:
     fix_only: bool = False
     exit_non_zero_on_fix: bool = False
     add_noqa: bool = False
+    baseline: Optional[str] = None
+    write_baseline: Optional[str] = None
+    no_baseline: bool = False
 
 
 @cli.command("check")
@@ -160,6 +200,11 @@ class CheckOptions:
               help="Exit 1 when a fix was applied, even if no finding remains.")
 @click.option("--add-noqa", is_flag=True,
               help="Add `# noqa: CODE` for every finding (to adopt jaxlint on existing code).")
+@click.option("--baseline", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Report (and fail on) only the findings not recorded in this baseline file.")
+@click.option("--write-baseline", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Record today's findings in FILE (with a baseline in use: drop its stale entries only).")
+@click.option("--no-baseline", is_flag=True, help="Ignore the baseline set in the configuration.")
 def check_command(**kwargs: object) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
     sys.exit(run_check(CheckOptions(**kwargs)))  # type: ignore[arg-type]
@@ -199,12 +244,16 @@ def run_check(opts: CheckOptions) -> int:
     if stdin_mode and len(opts.paths) > 1:
         error("`-` (standard input) cannot be combined with other paths")
         return EXIT_ERROR
+    from jaxlint.baseline import BaselineError
+    from jaxlint.cli_baseline import kept_results, load_baseline, match_baseline, write_baseline
+
     try:
         session = _prepare(opts)
         if opts.show_files and not stdin_mode:
             return _show_files(opts, session)
+        baseline = load_baseline(opts, session)
         linted = _lint_stdin(opts, session) if stdin_mode else _lint_paths(opts, session)
-    except ConfigError as exc:
+    except (ConfigError, BaselineError) as exc:
         error(str(exc))
         return EXIT_ERROR
 
@@ -214,6 +263,11 @@ def run_check(opts: CheckOptions) -> int:
         for tb in linted.tracebacks:
             sys.stderr.write(tb)
 
+    if opts.write_baseline:
+        problem = write_baseline(opts, session, linted, baseline)
+        if problem:
+            error(problem)
+        return EXIT_ERROR if problem or linted.errors else EXIT_OK
     if opts.add_noqa:
         return _add_noqa(opts, linted, stdin_mode)
     fixing = None
@@ -224,8 +278,10 @@ def run_check(opts: CheckOptions) -> int:
 
     from jaxlint.output import OutputReport
 
-    report = OutputReport(results=linted.results, rules=session.infos, cwd=session.cwd,
-                          sources=linted.sources, unsafe_fixes=opts.unsafe_fixes)
+    outcome = match_baseline(opts, session, linted, baseline) if baseline is not None else None
+    report = OutputReport(results=kept_results(linted.results, outcome), rules=session.infos,
+                          cwd=session.cwd, sources=linted.sources, unsafe_fixes=opts.unsafe_fixes,
+                          baseline=outcome, docs_url=session.store.root_config.cfg.docs_url)
     if fixing is not None:
         return _finish_fix(opts, report, linted, fixing, stdin_mode)
     report.unchecked = len(linted.errors)
@@ -233,7 +289,7 @@ def run_check(opts: CheckOptions) -> int:
         with _output_stream(opts.output_file) as (out, color):
             _report(report, opts, out, color)
     except OSError as exc:
-        error(f"{opts.output_file}: cannot be written ({exc.strerror or exc})")
+        _not_written(opts.output_file, exc)
         return EXIT_ERROR
 
     if linted.errors:
@@ -241,6 +297,14 @@ def run_check(opts: CheckOptions) -> int:
     if report.findings and not opts.exit_zero:
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _not_written(output_file: Optional[str], exc: OSError) -> None:
+    """One error line; a closed stdout pipe (``| head``) is left to click,
+    which exits quietly."""
+    if output_file is None and isinstance(exc, BrokenPipeError):
+        raise exc
+    error(f"{output_file}: cannot be written ({exc.strerror or exc})")
 
 
 def _prepare(opts: CheckOptions) -> _Session:
@@ -280,18 +344,20 @@ def _show_files(opts: CheckOptions, session: _Session) -> int:
 def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
     from jaxlint.cache import Cache
     from jaxlint.discovery import discover
+    from jaxlint.project.driver import run_project
     from jaxlint.ruleinfo import source_digest
-    from jaxlint.runner import run
 
     found = discover(opts.paths or (".",), session.store, force_exclude=opts.force_exclude)
     files = [_display(p, session.cwd) for p in found.files]
     cache = None if opts.no_cache else Cache(session.cache_dir, source_digest())
-    outcome = run(
+    outcome = run_project(
         files,
         session.store.settings_for,
         cache,
+        _src_setting(session),
         jobs=opts.jobs,
         show_progress=False if opts.quiet else None,
+        context_for=_project_files(opts, session),
     )
     if opts.verbose:
         sys.stderr.write(f"linted {len(files)} files ({outcome.cache_hits} from the cache)\n")
@@ -301,6 +367,28 @@ def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
         tracebacks=outcome.tracebacks,
         sources={},
     )
+
+
+def _src_setting(session: _Session):
+    """project root -> (its `src` setting or None, the directory it is relative to)."""
+
+    def src_for(root: Path):
+        cfg = session.store.for_dir(root).cfg
+        return cfg.src, cfg.root
+
+    return src_for
+
+
+def _project_files(opts: CheckOptions, session: _Session):
+    """project root -> its files, discovered as the CLI discovers them (for the
+    facts the rest of a project gives the files named on the command line)."""
+    from jaxlint.discovery import discover
+
+    def files_of(root: Path) -> list[Path]:
+        found = discover((str(root),), session.store, force_exclude=opts.force_exclude)
+        return [_display(p, session.cwd) for p in found.files]
+
+    return files_of
 
 
 def _display(path: Path, cwd: Path) -> Path:
@@ -349,6 +437,10 @@ def _report(report, opts: CheckOptions, out: TextIO, color: bool) -> None:
     write(opts.output_format, report, out, color)
     if opts.output_format in ("full", "concise") and not opts.quiet:
         out.write(summary_line(report) + "\n")
+    elif report.baseline is not None and not opts.quiet:
+        from jaxlint.output import baseline_sentence
+
+        sys.stderr.write(baseline_sentence(report).strip() + "\n")
 
 
 # ----------------------------------------------------------------------------- fixes
@@ -406,14 +498,17 @@ def _finish_fix(opts: CheckOptions, report, linted: _Linted, fixed: list, stdin_
     """Print diffs / the fixed stdin / the remaining findings; the exit code."""
     from jaxlint.fixer import show_fixes_text, unified_diff
 
+    from jaxlint.output import count_phrase, severities_of
+
     n_fixed = sum(len(ff.result.applied) for ff in fixed)
-    plural = "s" if n_fixed != 1 else ""
+    severity = {r.code: r.severity for r in report.rules}
+    fixed_sev = [severity.get(a.code, "error") for ff in fixed for a in ff.result.applied]
     if opts.diff:
         for ff in sorted(fixed, key=lambda x: x.path):
             sys.stdout.write(unified_diff(ff.path, ff.old, ff.result.text))
         sys.stdout.flush()
         if not opts.quiet:
-            sys.stderr.write(f"Would fix {n_fixed} error{plural}.\n" if n_fixed
+            sys.stderr.write(f"Would fix {count_phrase(fixed_sev)}.\n" if n_fixed
                              else "No errors would be fixed.\n")
         if linted.errors:
             return EXIT_ERROR
@@ -441,17 +536,19 @@ def _finish_fix(opts: CheckOptions, report, linted: _Linted, fixed: list, stdin_
             if not opts.quiet and (text_format or opts.fix_only):
                 remaining = len(report.findings)
                 if opts.fix_only:
-                    info.write(f"Fixed {n_fixed} error{plural}.\n" if n_fixed else "No errors fixed.\n")
+                    info.write(f"Fixed {count_phrase(fixed_sev)}.\n" if n_fixed else "No errors fixed.\n")
                 elif n_fixed:
-                    total = n_fixed + remaining
-                    info.write(f"Found {total} error{'s' if total != 1 else ''} "
-                               f"({n_fixed} fixed, {remaining} remaining).\n")
+                    from jaxlint.output import baseline_sentence
+
+                    found = count_phrase(fixed_sev + severities_of(report.findings))
+                    info.write(f"Found {found} ({n_fixed} fixed, {remaining} remaining)."
+                               f"{baseline_sentence(report)}\n")
                 else:
                     from jaxlint.output import summary_line
 
                     info.write(summary_line(report) + "\n")
     except OSError as exc:
-        error(f"{opts.output_file}: cannot be written ({exc.strerror or exc})")
+        _not_written(opts.output_file, exc)
         return EXIT_ERROR
     if linted.errors:
         return EXIT_ERROR
@@ -527,6 +624,15 @@ def rules_command(output_format: str) -> None:
     if output_format == "json":
         import json
 
+        from jaxlint.config import find_config_file, load_config
+
+        try:  # a rule's address only where the project configures one (docs-url)
+            found = find_config_file(Path.cwd())
+            docs_url = load_config(found).docs_url if found else None
+        except ConfigError as exc:
+            error(str(exc))
+            sys.exit(EXIT_ERROR)
+
         data = [
             {
                 "code": r.code,
@@ -536,7 +642,7 @@ def rules_command(output_format: str) -> None:
                 "default_enabled": r.default_enabled,
                 "fix_availability": r.fix_availability,
                 "seed": r.seed,
-                "url": f"https://github.com/jaxlint/jaxlint/blob/main/docs/rules/{r.code}.md",
+                "url": docs_url.replace("{code}", r.code) if docs_url else None,
             }
             for r in rules
         ]
@@ -572,7 +678,7 @@ def rules_command(output_format: str) -> None:
               show_default=True, help="text renders the Markdown for the terminal.")
 def rule_command(code: str, output_format: str) -> None:
     """Show the documentation of one rule (by code or name)."""
-    from jaxlint.docs import render_rule_markdown
+    from jaxlint.docs import render_rule_markdown, rule_source
     from jaxlint.rules import get_rule
 
     rule = get_rule(code)
@@ -592,6 +698,7 @@ def rule_command(code: str, output_format: str) -> None:
             "severity": getattr(rule.severity, "value", str(rule.severity)),
             "default_enabled": rule.default_enabled,
             "fix_availability": rule.fix_availability,
+            "source": rule_source(rule),
             "explanation": text,
         }, indent=2))
     else:
@@ -700,13 +807,24 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
             write_report(report, output_format, out, color, bench, rules=session.infos,
                          cwd=session.cwd)
     except OSError as exc:
-        error(f"{output_file}: cannot be written ({exc.strerror or exc})")
+        _not_written(output_file, exc)
         return EXIT_ERROR
     if linted.errors or report.errors:
         return EXIT_ERROR
     if any((f.runtime or {}).get("verdict") == "confirmed" for f in report.findings) and not exit_zero:
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- mcp
+
+
+@cli.command("mcp")
+def mcp_command() -> None:
+    """Serve jaxlint to coding agents: an MCP server on stdin/stdout (docs/agents.md)."""
+    from jaxlint.mcp_server import main as mcp_main
+
+    sys.exit(mcp_main())
 
 
 # ----------------------------------------------------------------------------- clean

@@ -63,6 +63,14 @@ _KEYS: dict[str, tuple[str, Any]] = {
         lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
     ),
     "cache-dir": ("a string", lambda v: isinstance(v, str) and v != ""),
+    # source roots for module names across the project (jaxlint/project/roots.py)
+    "src": ("a list of paths", _is_str_list),
+    # a baseline file (jaxlint/baseline.py), relative to this configuration file
+    "baseline": ("a file name (string)", lambda v: isinstance(v, str) and v.strip() != ""),
+    # where the project publishes the rule pages, e.g. "https://example.org/rules/{code}.html"
+    "docs-url": ("an http(s) URL containing {code}",
+                 lambda v: isinstance(v, str) and v.startswith(("http://", "https://"))
+                 and "{code}" in v),
     # [tool.jaxlint.runtime]: read by `jaxlint confirm`/`bench` (jaxlint/runtime/specs.py)
     "runtime": ("a table", lambda v: isinstance(v, dict)),
 }
@@ -95,11 +103,19 @@ class Config:
     respect_gitignore: bool = True
     options: dict[str, object] = field(default_factory=dict)
     cache_dir: Optional[str] = None
+    src: Optional[list[str]] = None  # None: the project root and its src/ (as Ruff)
+    baseline: Optional[str] = None
+    docs_url: Optional[str] = None
     runtime: dict[str, Any] = field(default_factory=dict)  # validated by jaxlint.runtime
 
     @property
     def label(self) -> str:
         return str(self.path) if self.path is not None else "<defaults>"
+
+    @property
+    def baseline_path(self) -> Optional[Path]:
+        """The configured baseline file (relative to this file's directory)."""
+        return self.root / self.baseline if self.baseline else None
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

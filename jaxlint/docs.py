@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from jaxlint.rules import all_rules
-from jaxlint.rules.base import Rule
+from jaxlint.engine.rule import Rule
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT_DIR = REPO_ROOT / "docs" / "rules"
@@ -35,8 +35,15 @@ def _snippet(code: str) -> str:
     return f"{fence}python\n{body}\n{fence}"
 
 
+def rule_source(rule: type[Rule]) -> str:
+    """Where the rule lives, relative to the repository root
+    (``jaxlint/rules/tracing/traced_control_flow.py``)."""
+    return rule.__module__.replace(".", "/") + ".py"
+
+
 def render_rule_markdown(rule: type[Rule]) -> str:
-    """The documentation page of one rule."""
+    """The documentation page of one rule.  Its example is the rule's first
+    INVALID example; the test-suite shows the next ones."""
     out: list[str] = [f"# {rule.name} ({rule.code})", ""]
     default = "Enabled by default" if rule.default_enabled else "Off by default (opt-in)"
     facts = [
@@ -47,12 +54,14 @@ def render_rule_markdown(rule: type[Rule]) -> str:
     if rule.seed:
         facts.append(f"Seed: {rule.seed}")
     out += [" · ".join(facts), ""]
+    source = rule_source(rule)
+    out += [f"Source: [`{source}`](../../{source})", ""]
     if rule.summary:
         out += [rule.summary.strip(), ""]
     sections = (
         ("What it does", rule.what_it_does),
         ("Why is this bad?", rule.why_bad),
-        ("Example", rule.example),
+        ("Example", _snippet(rule.INVALID[0].code) if rule.INVALID else ""),
         ("Use instead", rule.use_instead),
         ("Fix safety", rule.fix_safety),
         ("Options", rule.options_doc),
@@ -61,7 +70,7 @@ def render_rule_markdown(rule: type[Rule]) -> str:
         if body and body.strip():
             out += [f"## {title}", "", body.strip(), ""]
     valid = list(rule.VALID)[:_EXAMPLES_SHOWN]
-    invalid = list(rule.INVALID)[:_EXAMPLES_SHOWN]
+    invalid = list(rule.INVALID)[1:1 + _EXAMPLES_SHOWN]  # INVALID[0] is the Example
     if valid or invalid:
         out += ["## Examples checked by the test-suite", ""]
         for example in invalid:

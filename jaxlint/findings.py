@@ -11,7 +11,9 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any, Optional
 
-DOCS_BASE_URL = "https://github.com/jaxlint/jaxlint/blob/main/docs/rules/"
+# No documentation site is published: a rule's address is given only where a
+# project configures one (``docs-url`` in [tool.jaxlint]); see OutputReport.rule_url.
+DOCS_BASE_URL: Optional[str] = None
 
 
 class Severity(str, Enum):
@@ -68,10 +70,14 @@ class Finding:
     function: Optional[str] = None  # qualified name of the enclosing function, if any
     # verdict attached by the runtime companion ("confirmed", "not-reproduced", ...)
     runtime: Optional[dict[str, Any]] = None
+    # where the trace that reaches this code comes from, in other files: the call
+    # chain as (path, line, message), nearest caller first (the project-wide model)
+    related: tuple[tuple[str, int, str], ...] = ()
 
     @property
-    def url(self) -> str:
-        return f"{DOCS_BASE_URL}{self.code}.md"
+    def url(self) -> Optional[str]:
+        """None: no documentation address ships with jaxlint (see ``docs-url``)."""
+        return f"{DOCS_BASE_URL}{self.code}.md" if DOCS_BASE_URL else None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.col, self.code)
@@ -91,6 +97,8 @@ class Finding:
         }
         if self.runtime is not None:
             d["runtime"] = self.runtime
+        if self.related:
+            d["related"] = [{"filename": p, "row": line, "message": m} for p, line, m in self.related]
         return d
 
     @classmethod
@@ -116,6 +124,7 @@ class Finding:
             fix=fix,
             function=d.get("function"),
             runtime=d.get("runtime"),
+            related=tuple((r["filename"], int(r["row"]), r["message"]) for r in d.get("related") or ()),
         )
 
 
@@ -129,3 +138,5 @@ class FileResult:
     error: Optional[str] = None
     parsed: bool = False  # False when the prefilter skipped the file or it failed
     from_cache: bool = False
+    # project mode: {"summary": ..., "calls": [...], "sites": [...]} (jaxlint/project/facts.py)
+    project: Optional[dict] = None

@@ -12,7 +12,7 @@ overlap.  Inserted text uses the file's own newline convention.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from typing import Iterable, Optional, Sequence
 
 from jaxlint.findings import Applicability, Edit, Finding
 
@@ -128,3 +128,84 @@ def choose(findings: Iterable[Finding], unsafe: bool = False) -> list[Finding]:
 def apply_findings(text: str, findings: Iterable[Finding], unsafe: bool = False) -> tuple[str, int]:
     chosen = choose(findings, unsafe)
     return apply_edits(text, (f.fix.edits for f in chosen if f.fix is not None))
+
+
+# ----------------------------------------------------------------------------- imports a fix needs
+
+
+def _binds(module, mod: str, name: Optional[str]) -> bool:
+    """Whether a top-level import of ``module`` (a libcst Module) binds it."""
+    import libcst as cst
+
+    from jaxlint.model.walk import dotted_name as _module_name
+
+    for stmt in module.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if name is None and isinstance(small, cst.Import):
+                for alias in small.names:
+                    full = _module_name(alias.name) or ""
+                    asname = alias.asname.name.value if alias.asname and isinstance(
+                        alias.asname.name, cst.Name) else None
+                    if asname is None and (full == mod or full.startswith(mod + ".")):
+                        return True
+                    if asname == mod and full == mod:
+                        return True
+            elif name is not None and isinstance(small, cst.ImportFrom):
+                if small.relative or small.module is None or isinstance(small.names, cst.ImportStar):
+                    continue
+                if _module_name(small.module) != mod:
+                    continue
+                for alias in small.names:
+                    asname = alias.asname.name.value if alias.asname and isinstance(
+                        alias.asname.name, cst.Name) else None
+                    if isinstance(alias.name, cst.Name) and alias.name.value == name and asname in (None, name):
+                        return True
+    return False
+
+
+def _import_line(module) -> tuple[int, bool]:
+    """(line where new imports go, whether a newline must come first): after
+    the docstring and ``from __future__`` imports, before the leading comments
+    of the next statement."""
+    import libcst as cst
+
+    body = list(module.body)
+    k = 0
+    for i, stmt in enumerate(body):
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            break
+        first = stmt.body[0] if stmt.body else None
+        if i == 0 and isinstance(first, cst.Expr) and isinstance(
+                first.value, (cst.SimpleString, cst.ConcatenatedString)):
+            k = i + 1
+            continue
+        if all(isinstance(s, cst.ImportFrom) and isinstance(s.module, cst.Name)
+               and s.module.value == "__future__" for s in stmt.body):
+            k = i + 1
+            continue
+        break
+    prefix = "".join(module.code_for_node(line) for line in module.header)
+    if k:
+        prefix = module.with_changes(body=body[:k], footer=()).code
+    if not prefix:
+        return 1, False
+    ends_nl = prefix.endswith(("\n", "\r"))
+    return len(line_offsets(prefix)) if ends_nl else len(line_offsets(prefix)) + 1, not ends_nl
+
+
+def import_edits(module, needs: Iterable[tuple[str, Optional[str]]]) -> list:
+    """Edits inserting the imports a fix needs (none for those already bound).
+
+    Identical edits from several fixes are applied once (see ``fixes.py``)."""
+    stmts = []
+    for mod, name in needs:
+        stmt = f"import {mod}" if name is None else f"from {mod} import {name}"
+        if stmt not in stmts and not _binds(module, mod, name):
+            stmts.append(stmt)
+    if not stmts:
+        return []
+    line, lead = _import_line(module)
+    content = "".join(("\n" + s) if lead else (s + "\n") for s in stmts)
+    return [Edit(line, 1, line, 1, content)]

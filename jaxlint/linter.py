@@ -1,7 +1,7 @@
-"""Lint one file: decode, prefilter, parse once, analyse once, report.
+"""Lint one file: decode, prefilter, parse once, run the engine, report.
 
 This is the per-file pipeline every front end uses (CLI workers, stdin, the
-cache, the LSP, the runtime companion).  It never raises for bad input: a file
+cache, the fixer, the runtime companion).  It never raises for bad input: a file
 that cannot be decoded gets ``FileResult.error``; a file that does not parse
 gets a JAX001 finding.
 """
@@ -9,9 +9,9 @@ gets a JAX001 finding.
 from __future__ import annotations
 
 import ast
-import codecs
 import gc
 import io
+import json
 import re
 import tokenize
 from typing import Optional, Union
@@ -94,14 +94,21 @@ def lint_source(
     *,
     prefilter: bool = True,
 ) -> FileResult:
-    """Lint the text of one file.  ``path`` is used for messages only."""
+    """Lint the text of one file.  ``path`` is used for messages only.
+
+    With ``settings.module`` set (the file is part of a project the driver
+    indexes), ``FileResult.project`` carries the file's summary and what it tells
+    the other modules; ``settings.facts`` is what they tell it."""
     result = FileResult(path=path)
+    if settings.facts or settings.summarize:
+        prefilter = False  # a helper module that never names JAX can still run traced
     if isinstance(source, bytes):
-        if prefilter and not mentions_jax(source):
-            return result
+        # decode first: a file that cannot be decoded is reported whatever it contains
         text, err = decode_source(source)
         if text is None:
             result.error = err
+            return result
+        if prefilter and not mentions_jax(source):
             return result
     else:
         text = source
@@ -132,9 +139,19 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
         result.error = f"cannot be parsed ({exc.__class__.__name__})"
         return result
     result.parsed = True
-    from jaxlint.model.analysis import analyze_module
+    from jaxlint.engine import analyze
+    from jaxlint.rules import all_rules
 
-    result.findings.extend(analyze_module(module, text, path, settings))
+    if settings.module is None:
+        result.findings.extend(analyze(module, text, path, settings, all_rules()))
+    else:
+        from jaxlint.project.summary import extract_summary
+
+        facts = json.loads(settings.facts) if settings.facts else None
+        out: dict = {}
+        result.findings.extend(analyze(module, text, path, settings, all_rules(), facts, out))
+        out["summary"] = extract_summary(module, settings.module, settings.is_package)
+        result.project = out
     result.findings.sort(key=Finding.sort_key)
     return result
 
@@ -144,8 +161,3 @@ _SKIP_FILE_RE = re.compile(r"^\s*#\s*jaxlint:\s*skip-file\b", re.MULTILINE)
 
 def _has_skip_file(text: str) -> bool:
     return _SKIP_FILE_RE.search(text) is not None
-
-
-# re-exported for callers that need the codec name of a file they will rewrite
-def bom_of(data: bytes) -> bytes:
-    return codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""

@@ -36,8 +36,9 @@ class RuleInfo:
     what_it_does: str
 
     @property
-    def url(self) -> str:
-        return f"{DOCS_BASE_URL}{self.code}.md"
+    def url(self) -> Optional[str]:
+        """None: no documentation address ships with jaxlint (see ``docs-url``)."""
+        return f"{DOCS_BASE_URL}{self.code}.md" if DOCS_BASE_URL else None
 
 
 @lru_cache(maxsize=None)

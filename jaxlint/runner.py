@@ -76,7 +76,8 @@ def _mp_context():
 def _preload_linter() -> None:
     try:
         import jaxlint.linter  # noqa: F401  (libcst)
-        import jaxlint.model.analysis  # noqa: F401
+        import jaxlint.engine  # noqa: F401
+        import jaxlint.model.interpreter  # noqa: F401
         from jaxlint.rules import all_rules
 
         all_rules()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Optional
 
 
 @dataclass(frozen=True)
@@ -14,6 +15,12 @@ class LintSettings:
     x64: bool = False
     # rule options, e.g. {"max-unrolled-loop": 64}; kept sorted for hashing
     options: tuple[tuple[str, object], ...] = field(default_factory=tuple)
+    # --- the project-wide model (set by the project driver; empty for one file alone)
+    module: Optional[str] = None  # this file's module name in its project
+    is_package: bool = False  # an __init__.py
+    project_packages: frozenset[str] = frozenset()  # the project's top-level module names
+    facts: str = ""  # what other modules know of this file's functions (canonical JSON)
+    summarize: bool = False  # analyse even without a JAX import (a project helper module)
 
     def option(self, name: str, default: object) -> object:
         for key, value in self.options:
@@ -27,4 +34,8 @@ class LintSettings:
         h.update(",".join(sorted(self.select)).encode())
         h.update(b"x64" if self.x64 else b"-")
         h.update(repr(sorted(self.options, key=lambda kv: kv[0])).encode())
+        if self.module is not None:
+            h.update(f"\0{self.module}\0{self.is_package}\0{','.join(sorted(self.project_packages))}\0".encode())
+            h.update(self.facts.encode())
+            h.update(b"S" if self.summarize else b"-")
         return h.hexdigest()[:16]

@@ -137,6 +137,15 @@ def test_rule_docs() -> None:
     assert bad.exit_code == 2 and bad.stderr.strip() == "error: unknown rule 'JAX999' (see `jaxlint rules`)"
 
 
+def test_rule_names_the_file_it_lives_in() -> None:
+    text = _invoke("rule", "JAX201").stdout
+    assert "Source: jaxlint/rules/tracing/traced_control_flow.py" in " ".join(text.split())
+    markdown = _invoke("rule", "JAX201", "--output-format", "markdown").stdout
+    assert "Source: [`jaxlint/rules/tracing/traced_control_flow.py`]" in markdown
+    data = json.loads(_invoke("rule", "JAX503", "--output-format", "json").stdout)
+    assert data["source"] == "jaxlint/rules/performance/data_sized_unrolled_loop.py"
+
+
 def test_internal_error_is_one_line_without_verbose(project: Path, monkeypatch, capsys) -> None:
     import jaxlint.output as output
 

@@ -115,8 +115,8 @@ def test_file_mode_preserved(project: Path) -> None:
 
 
 def test_syntax_breaking_fix_is_refused_and_reported(project: Path, monkeypatch) -> None:
-    import jaxlint.rules.inplace_update as mod
-    from jaxlint.rules.base import Replacement, RuleFix
+    import jaxlint.rules.arrays.inplace_array_update as mod
+    from jaxlint.engine.rule import Replacement, RuleFix
 
     def bad_fix(applicability, message, *replacements, **kw):
         return RuleFix(applicability, message,
@@ -189,8 +189,8 @@ def test_add_noqa(project: Path) -> None:
 
 
 def test_needed_import_added_once_for_several_fixes(project: Path, monkeypatch) -> None:
-    import jaxlint.rules.inplace_update as mod
-    from jaxlint.rules.base import fix as real_fix
+    import jaxlint.rules.arrays.inplace_array_update as mod
+    from jaxlint.engine.rule import fix as real_fix
 
     def fix_needing_jax(applicability, message, *replacements, **kw):
         return real_fix(applicability, message, *replacements, needs_import=("jax", None))

@@ -87,9 +87,12 @@ def test_concise_fix_marker_and_summary(tmp_path: Path) -> None:
     assert lines[0] == "m.py:1:1: JAX002 message: JAX002, 100%"
     assert lines[1] == "m.py:2:1: JAX001 message: JAX001, 100%"  # unsafe fix: no marker
     assert lines[2] == "m.py:3:1: JAX001 [*] message: JAX001, 100%"
-    assert summary_line(report) == "Found 3 errors (1 fixable with --fix; 1 more with --unsafe-fixes)."
+    # the words follow the severities: one error, one warning, one info
+    assert summary_line(report) == ("Found 3 findings: 1 error, 1 warning, 1 info finding "
+                                    "(1 fixable with --fix; 1 more with --unsafe-fixes).")
     report.unsafe_fixes = True
-    assert summary_line(report) == "Found 3 errors (2 fixable with --fix)."
+    assert summary_line(report) == ("Found 3 findings: 1 error, 1 warning, 1 info finding "
+                                    "(2 fixable with --fix).")
     assert summary_line(OutputReport(results=[])) == "All checks passed!"
 
 
@@ -151,7 +154,9 @@ def test_sarif_validates(project: Path) -> None:
     b = _expected("pkg/bad.py", BAD)
     assert loc["region"]["startLine"] == b.line and loc["region"]["startColumn"] == b.col
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"].endswith("/")
-    assert rules[0]["helpUri"].endswith("JAX001.md")
+    # no documentation address ships with jaxlint: none is invented
+    assert all("helpUri" not in r for r in rules)
+    assert "informationUri" not in driver
     # with fixes, and with a file outside the source root
     report = _made_up_report(project)
     log = json.loads(_render("sarif", report))

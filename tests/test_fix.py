@@ -14,7 +14,8 @@ import pytest
 
 from jaxlint import fixer
 from jaxlint.findings import Applicability, Edit, FileResult, Finding, Fix, Severity
-from jaxlint.fixer import SourceFile, add_noqa, fix_text, import_edits, write_atomic
+from jaxlint.fixer import SourceFile, add_noqa, fix_text, write_atomic
+from jaxlint.fixes import import_edits
 from jaxlint.fixes import apply_edits, newline_of
 from jaxlint.rules import default_codes
 from jaxlint.settings import LintSettings

@@ -9,8 +9,15 @@
 
 from __future__ import annotations
 
+import inspect
+from pathlib import Path
+
 import libcst as cst
 import pytest
+
+import jaxlint
+from jaxlint.docs import rule_source
+from jaxlint.engine.rule import fix_availability_of
 
 from jaxlint.fixes import apply_findings
 from jaxlint.rules import all_rules, default_codes
@@ -31,16 +38,45 @@ CASES_FIXED = [p for p in CASES_INVALID if p.values[2].fixed is not None]
 
 def test_every_rule_has_examples():
     for rule in all_rules():
-        if rule.code == "JAX001":
-            continue  # produced by the engine; see test_engine.py
         assert rule.VALID, f"{rule.code} has no VALID examples"
         assert rule.INVALID, f"{rule.code} has no INVALID examples"
+
+
+def test_every_invalid_example_pins_its_messages():
+    """Each INVALID example lists the full message of every finding it expects
+    (``test_invalid_example`` compares them), so a changed message is seen."""
+    missing = [
+        f"{rule.code} INVALID[{i}]"
+        for rule in all_rules()
+        for i, ex in enumerate(rule.INVALID)
+        if ex.messages is None or len(ex.messages) != len(ex.expected)
+    ]
+    assert missing == []
+
+
+def test_one_rule_per_file_named_after_the_rule():
+    """``rules/<family>/<rule_name>.py``, each file holding one rule; the page and
+    ``jaxlint rule CODE`` name that file."""
+    root = Path(jaxlint.__file__).resolve().parent.parent
+    modules: dict[str, str] = {}
+    for rule in all_rules():
+        _, _, family, stem = rule.__module__.split(".")
+        assert stem == rule.name.replace("-", "_"), rule.code
+        assert (root / rule_source(rule)).is_file(), rule.code
+        assert rule.__module__ not in modules, f"{rule.code} shares a file with {modules[rule.__module__]}"
+        modules[rule.__module__] = rule.code
+        assert (root / "jaxlint" / "rules" / family / "__init__.py").is_file()
 
 
 def test_fix_availability_matches_examples():
     for rule in all_rules():
         has_fixed = any(ex.fixed is not None for ex in rule.INVALID)
         assert has_fixed == (rule.fix_availability != "none"), rule.code
+        # derived from the examples (and the page's Example is INVALID[0]),
+        # never declared a second time
+        assert rule.fix_availability == fix_availability_of(rule.INVALID), rule.code
+        source = inspect.getsource(rule)
+        assert "fix_availability =" not in source and "example =" not in source, rule.code
 
 
 @pytest.mark.parametrize("rule,i,ex", CASES_VALID)
@@ -60,6 +96,8 @@ def test_invalid_example(rule, i, ex):
         assert f.end_line >= f.line
         if ex.message_contains:
             assert ex.message_contains in f.message
+    if ex.messages is not None:
+        assert [f.message for f in found] == list(ex.messages)
 
 
 @pytest.mark.parametrize("rule,i,ex", CASES_FIXED)

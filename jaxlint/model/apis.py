@@ -302,10 +302,8 @@ RANDOM_CONSUMERS = frozenset(
         "truncated_normal", "uniform", "wald", "weibull_min", "split", "shuffle",
     }
 )
-KEY_MAKERS = frozenset({"PRNGKey", "key", "wrap_key_data", "clone", "fold_in"})
 
 # Dtype spellings that need jax_enable_x64.
-X64_DTYPE_NAMES = frozenset({"float64", "int64", "uint64", "complex128", "double", "longlong", "ulonglong", "cdouble", "complex_", "float_", "int_"})
 X64_DTYPE_STRINGS = frozenset({"float64", "int64", "uint64", "complex128", "f8", "i8", "u8", "c16", "double", "<f8", "<i8"})
 X64_REPLACEMENT = {
     "float64": "float32",
@@ -366,3 +364,6 @@ STATIC_ANNOTATIONS = frozenset(
     {"int", "bool", "str", "float", "bytes", "type", "None", "typing.Callable",
      "collections.abc.Callable", "Callable", "typing.Literal", "Literal"}
 )
+
+# Attributes every tracer has: `hasattr(x, "shape")` is True for a traced `x`.
+TRACER_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "at", "T", "aval", "astype", "reshape"})

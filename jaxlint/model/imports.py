@@ -21,6 +21,10 @@ class ImportTable:
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
+        # relative imports (``from .losses import f`` -> {"f": ".losses.f"}): not
+        # JAX API, but they name functions of the project's other modules
+        self.relative: dict[str, str] = {}
+        self.star = False  # `from m import *` somewhere: any free name may come from m
 
     def add_import(self, node: cst.Import) -> None:
         for alias in node.names:
@@ -34,10 +38,21 @@ class ImportTable:
                 self.names[top] = top
 
     def add_import_from(self, node: cst.ImportFrom) -> None:
+        if isinstance(node.names, cst.ImportStar):
+            self.star = True
+            return
         if node.relative or node.module is None:
+            dots = "." * len(node.relative)
+            base = _module_name(node.module) if node.module is not None else ""
+            for alias in node.names:
+                if isinstance(alias.name, cst.Name):
+                    local = alias.name.value
+                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                        local = alias.asname.name.value
+                    self.relative[local] = f"{dots}{base + '.' if base else ''}{alias.name.value}"
             return
         base = _module_name(node.module)
-        if base is None or isinstance(node.names, cst.ImportStar):
+        if base is None:
             return
         for alias in node.names:
             if not isinstance(alias.name, cst.Name):
@@ -54,5 +69,13 @@ class ImportTable:
             return None
         return canonical(f"{base}.{rest}" if rest else base)
 
-    def imports_any(self, roots: tuple[str, ...]) -> bool:
-        return any(q.split(".", 1)[0] in roots for q in self.names.values())
+    def project_import(self, head: str, packages: frozenset[str]) -> bool:
+        """Does ``head`` name something imported from the project's own modules
+        (``packages``: the project's top-level names), relatively or through a
+        star import?"""
+        if head in self.relative:
+            return True
+        full = self.names.get(head)
+        if full is not None:
+            return full.split(".", 1)[0] in packages
+        return self.star

@@ -37,11 +37,24 @@ class TransformSite:
     call: Optional[cst.Call]  # None for a bare decorator
     fn_expr: cst.BaseExpression
     scope: Unit  # the unit the site is written in
-    # positional parameters already bound by functools.partial, and bound keywords
-    bound_positional: int = 0
-    bound_keywords: frozenset[str] = frozenset()
     seq: int = 0  # statement sequence number where the site is written
     target: Optional[Unit] = None  # decorators: the decorated function itself
+
+
+@dataclass
+class ExternalSite:
+    """A transformation applied here to a function of another module
+    (``jax.jit(losses.loss_fn, static_argnums=1)``): a fact for that module."""
+
+    callee: str  # the function expression as written (``losses.loss_fn``, ``U.warmup``)
+    transform: str  # the transformation's qualified name
+    node: cst.CSTNode  # where it is written (for the line in messages)
+    reason: str  # "wrapped by jax.jit"
+    static_pos: Optional[tuple[int, ...]]  # None: declared static, but not as literals
+    static_names: Optional[tuple[str, ...]]
+    n_bound: int = 0
+    kw_bound: tuple[str, ...] = ()
+    unbatched_pos: tuple[int, ...] = ()
 
 
 @dataclass
@@ -61,6 +74,11 @@ class FileIndex:
     # struct.field(pytree_node=False), eqx.field(static=True),
     # field(metadata={"static": True}), register_dataclass(meta_fields=[...])
     static_fields: set[str] = field(default_factory=set)
+    # transformations of functions defined in other modules (facts for those modules)
+    external_sites: list[ExternalSite] = field(default_factory=list)
+    # jitted functions of other modules imported here by name: name -> declaration
+    # (``jaxlint/project/facts.py``; ``model/jit_calls.py`` answers calls to them)
+    imported_jits: dict[str, dict] = field(default_factory=dict)
 
     @property
     def enables_x64(self) -> bool:
@@ -493,6 +511,7 @@ class Indexer:
                     self._apply_site(outer, depth + 1)
             return
         if unit is None:
+            self._external_site(site, n_bound, kw_bound)
             return
         t = site.transform
         if t.host:
@@ -501,41 +520,117 @@ class Indexer:
             return
         if not t.traces:
             return
-        unit.mark_traced(_reason(site))
-        if site.transform.wrapper and not site.transform.filtered:
-            unit.jit_root = True
         static = self._static_params(site, unit, n_bound)
-        unit.static_params |= static
-        vmap_unbatched = self._vmap_unbatched(site, unit, n_bound)
-        positional = unit.positional()
-        is_method = unit.cls is not None and bool(positional) and positional[0].name in ("self", "cls")
-        for p in unit.params:
-            if p.name in static or p.name in kw_bound or p.name in vmap_unbatched:
+        unbatched = self._vmap_unbatched(site, unit, n_bound)
+        mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched)
+
+    def _external_site(self, site: TransformSite, n_bound: int, kw_bound: frozenset[str]) -> None:
+        """``jax.jit(mod.f, ...)`` of a function this file imports: recorded for ``mod``."""
+        t = site.transform
+        if not t.traces or t.host:
+            return
+        callee = dotted_name(site.fn_expr)
+        if callee is None:
+            return
+        head = callee.split(".", 1)[0]
+        if site.scope.binding_for(head, site.seq) is not None or self.index.imports.resolve_dotted(head) is None:
+            return  # a local value, or not an import: unknown
+        static_pos: Optional[tuple[int, ...]] = ()
+        static_names: Optional[tuple[str, ...]] = ()
+        call = site.call
+        if call is not None:
+            if t.static_argnums_kw:
+                a = keyword_arg(call, t.static_argnums_kw)
+                if a is not None:
+                    nums = literal_ints(a.value)
+                    static_pos = tuple(nums) if nums is not None else None
+            if t.static_argnames_kw:
+                a = keyword_arg(call, t.static_argnames_kw)
+                if a is not None:
+                    names = literal_strs(a.value)
+                    static_names = tuple(names) if names is not None else None
+        unbatched: tuple[int, ...] = ()
+        if call is not None and site.qualname.endswith("vmap"):
+            in_axes = arg_at(call, 1, "in_axes")
+            if isinstance(in_axes, (cst.Tuple, cst.List)):
+                unbatched = tuple(
+                    i + n_bound for i, el in enumerate(in_axes.elements)
+                    if isinstance(el.value, cst.Name) and el.value.value == "None"
+                )
+            elif isinstance(in_axes, cst.Name) and in_axes.value == "None":
+                return  # nothing batched: nothing traced by this vmap
+        self.index.external_sites.append(
+            ExternalSite(callee, site.qualname, call or site.fn_expr, _reason(site), static_pos,
+                         static_names, n_bound, tuple(sorted(kw_bound)), unbatched)
+        )
+
+    def apply_facts(self, facts: dict) -> None:
+        """What other modules of the project know of this file: ``units``, its
+        functions' facts ``{qualname: [fact, ...]}``, each a call from traced code
+        (``kind: "call"``: the positions and keywords that receive tracers) or a
+        transformation applied elsewhere (``kind: "site"``); ``jits``, the jitted
+        functions it imports by name.  See jaxlint/project/facts.py."""
+        self.index.imported_jits = dict(facts.get("jits", {}))
+        by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
+        for qualname, items in sorted(facts.get("units", {}).items()):
+            unit = by_qualname.get(qualname)
+            if unit is None or unit.host:
                 continue
-            if p.kind in ("vararg", "kwarg"):
-                continue
-            if p.index is not None and p.index < n_bound:
-                continue
-            if is_method and p is positional[0]:
-                continue
-            if t.filtered:
-                if p.annotation in apis.ARRAY_ANNOTATIONS:
-                    unit.traced_params.add(p.name)
-                continue
-            if p.annotation in apis.STATIC_ANNOTATIONS:
-                continue
-            if p.has_literal_default and site.transform.wrapper:
-                # jit(f)(x) leaves f's defaults as Python values unless passed
-                unit.defaulted_params.add(p.name)
-                continue
-            if not site.transform.wrapper:
-                # lax.scan/fori_loop/cond... pass a fixed number of operands:
-                # parameters beyond them keep their defaults
-                if p.default is not None:
-                    continue
-                if t.arity is not None and p.index is not None and p.index - n_bound >= t.arity:
-                    continue
-            unit.traced_params.add(p.name)
+            for fact in items:
+                origin = (fact.get("path", ""), int(fact.get("line", 0)), fact["reason"])
+                if fact.get("path") and origin not in unit.origins:
+                    unit.origins.append(origin)
+                if fact.get("kind") == "site":
+                    t = apis.transform_for(fact.get("transform"))
+                    if t is None or not t.traces or t.host:
+                        continue
+                    positional = unit.positional()[int(fact.get("n_bound", 0)):]
+                    static_pos = fact.get("static_pos")
+                    static_names = fact.get("static_names")
+                    if static_pos is None or static_names is None:
+                        static = {p.name for p in unit.params}
+                    else:
+                        static = {positional[n].name for n in static_pos if -len(positional) <= n < len(positional)}
+                        static |= set(static_names)
+                    all_positional = unit.positional()
+                    unbatched = {all_positional[i].name for i in fact.get("unbatched_pos", ()) if i < len(all_positional)}
+                    mark_site(unit, t, fact["reason"], static, int(fact.get("n_bound", 0)),
+                              frozenset(fact.get("kw_bound", ())), unbatched)
+                elif fact.get("kind") == "call":
+                    unit.mark_traced(fact["reason"])
+                    params = unit.positional()
+                    if unit.cls is not None and params and params[0].name in ("self", "cls"):
+                        params = params[1:]
+                    arrays = set(fact.get("array_pos", ()))
+                    array_kw = set(fact.get("array_kw", ()))
+                    for i in fact.get("traced_pos", ()):
+                        if i < len(params) and params[i].name not in unit.static_params:
+                            unit.traced_params.add(params[i].name)
+                            if i in arrays:
+                                unit.array_params.add(params[i].name)
+                    for name in fact.get("traced_kw", ()):
+                        p = unit.param(name)
+                        if p is not None and p.name not in unit.static_params:
+                            unit.traced_params.add(p.name)
+                            if name in array_kw:
+                                unit.array_params.add(p.name)
+                    # which parameters this caller passes (None-valued ones apart)
+                    n_pos = int(fact.get("n_pos", 0))
+                    none_pos = set(fact.get("none_pos", ()))
+                    keywords = set(fact.get("keywords", ()))
+                    none_kw = set(fact.get("none_kw", ()))
+                    for i, p in enumerate(params):
+                        if i < n_pos:
+                            unit.passed_params.add(p.name)
+                            if i in none_pos:
+                                unit.maybe_none.add(p.name)
+                        elif p.name in keywords:
+                            unit.passed_params.add(p.name)
+                            if p.name in none_kw:
+                                unit.maybe_none.add(p.name)
+                        else:
+                            unit.maybe_none.add(p.name)
+                    unit.traced_calls += 1
 
     def _static_params(self, site: TransformSite, unit: Unit, n_bound: int = 0) -> set[str]:
         """Parameters declared static; positions count from the first parameter
@@ -584,6 +679,53 @@ class Indexer:
         return out
 
 
+def mark_site(
+    unit: Unit,
+    t: apis.Transform,
+    reason: str,
+    static: set[str],
+    n_bound: int = 0,
+    kw_bound: frozenset[str] = frozenset(),
+    unbatched: set[str] = frozenset(),  # type: ignore[assignment]
+) -> None:
+    """Mark ``unit`` traced by transformation ``t`` and decide which of its
+    parameters receive tracers (all but the static, partial-bound, unbatched,
+    ``self``, defaulted and annotated-static ones)."""
+    unit.mark_traced(reason)
+    if t.wrapper and not t.filtered:
+        unit.jit_root = True
+    unit.static_params |= static
+    positional = unit.positional()
+    is_method = unit.cls is not None and bool(positional) and positional[0].name in ("self", "cls")
+    for p in unit.params:
+        if p.name in static or p.name in kw_bound or p.name in unbatched:
+            continue
+        if p.kind in ("vararg", "kwarg"):
+            continue
+        if p.index is not None and p.index < n_bound:
+            continue
+        if is_method and p is positional[0]:
+            continue
+        if t.filtered:
+            if p.annotation in apis.ARRAY_ANNOTATIONS:
+                unit.traced_params.add(p.name)
+            continue
+        if p.annotation in apis.STATIC_ANNOTATIONS:
+            continue
+        if p.has_literal_default and t.wrapper:
+            # jit(f)(x) leaves f's defaults as Python values unless passed
+            unit.defaulted_params.add(p.name)
+            continue
+        if not t.wrapper:
+            # lax.scan/fori_loop/cond... pass a fixed number of operands:
+            # parameters beyond them keep their defaults
+            if p.default is not None:
+                continue
+            if t.arity is not None and p.index is not None and p.index - n_bound >= t.arity:
+                continue
+        unit.traced_params.add(p.name)
+
+
 def _declares_static(call: cst.Call) -> bool:
     name = dotted_name(call.func) or ""
     if name.rsplit(".", 1)[-1] in ("static_field",):
@@ -614,5 +756,11 @@ def _reason(site: TransformSite) -> str:
     return f"a body passed to {short}"
 
 
-def build_index(module: cst.Module) -> FileIndex:
-    return Indexer(module).run()
+def build_index(module: cst.Module, facts: Optional[dict] = None) -> FileIndex:
+    """Pass 1 over ``module``; ``facts`` are what the rest of the project knows of
+    its functions (which run under a trace, with which parameters traced)."""
+    indexer = Indexer(module)
+    index = indexer.run()
+    if facts:
+        indexer.apply_facts(facts)
+    return index

@@ -2,8 +2,8 @@
 what that jit declares static (``static_argnums``/``static_argnames``) or donated
 (``donate_argnums``/``donate_argnames``).
 
-The FileContext owns one ``JitCalls``; rules ask ``ctx.jit_callee(call)`` and
-``ctx.jit_declaration(call)``.  The analysis walker records ``name = jax.jit(...)``
+The Interpreter owns one ``JitCalls``; rules ask ``ctx.jit_callee(call)`` and
+``ctx.jit_declaration(call)``.  The interpreter records ``name = jax.jit(...)``
 assignments itself (``JitCalls.note_assign``), so rules keep no bookkeeping.
 """
 
@@ -165,6 +165,49 @@ def _declaration(call: Optional[cst.Call], unit: Optional[Unit], site, checked: 
     return info
 
 
+def export_of(info: JitInfo) -> Optional[dict]:
+    """A jit's declaration as plain JSON, for the modules that import it."""
+    unit = info.unit
+    if unit is None:
+        return None
+    return {
+        "params": [[p.name, p.kind, p.index, p.has_literal_default, p.default is not None]
+                   for p in unit.params],
+        "static_nums": info.static_nums,
+        "static_names": info.static_names,
+        "donate_nums": info.donate_nums,
+        "donate_names": info.donate_names,
+        "donate_literal": info.donate_literal,
+        "checked": info.checked,
+        "exact": info.exact,
+    }
+
+
+def jit_from_export(name: str, decl: dict) -> JitInfo:
+    """The JitInfo of a jit imported from another module (``export_of`` there): its
+    signature as a stand-in unit outside this file's tree."""
+    from jaxlint.model.units import ParamInfo
+
+    node = cst.FunctionDef(
+        name=cst.Name(name),
+        params=cst.Parameters(),
+        body=cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])]),
+    )
+    unit = Unit(node=node, name=name, qualname=name, parent=None)
+    for pname, kind, index, literal, has_default in decl["params"]:
+        default = cst.Integer("0") if literal else (cst.Name("_") if has_default else None)
+        unit.params.append(ParamInfo(pname, kind, index, default, None))
+    info = JitInfo(unit, None, bool(decl["checked"]), bool(decl["exact"]))
+    info.static_nums, info.static_names = decl["static_nums"], decl["static_names"]
+    info.donate_nums, info.donate_names = decl["donate_nums"], decl["donate_names"]
+    info.donate_literal = bool(decl["donate_literal"])
+    if info.static_nums is not None:
+        info.static_nums_node = cst.Name("_")
+    if info.static_names is not None:
+        info.static_names_node = cst.Name("_")
+    return info
+
+
 def _bound_def(index, site: TransformSite) -> Optional[Unit]:
     """The def or lambda that ``jax.jit(<fn_expr>, ...)`` wraps, from the index's
     bindings (no partials, no aliases)."""
@@ -189,6 +232,7 @@ class JitCalls:
         self._declared: dict[int, JitInfo] = {}  # id(decorator call or def) -> info
         self._decorated: dict[int, JitInfo] = {}  # id(decorated def unit) -> info
         self._wraps: dict[int, Optional[JitInfo]] = {}  # id(jax.jit(f, ...) call) -> info
+        self._imports: dict[str, JitInfo] = {}  # imported jits, by local name
         # (id(unit), name) -> the wrap of `name = jax.jit(...)`, forgotten when the name is
         # rebound to anything else (JAX5xx); and the last single-target wrap, never
         # forgotten (JAX207/209 check the name's value instead).  Kept as the two rules had it.
@@ -279,6 +323,31 @@ class JitCalls:
                 else:
                     self._bound.pop(key, None)
 
+    def exports(self) -> dict[str, JitInfo]:
+        """The module-level names this file binds to jits (``@jax.jit def f``,
+        ``f = jax.jit(g, ...)``): what other modules of the project import."""
+        self._index_sites()
+        module = self.ctx.index.module_unit
+        out: dict[str, JitInfo] = {}
+        for name, fn in module.defs.items():
+            info = self._decorated.get(id(fn))
+            if info is not None:
+                out[name] = info
+        for (uid, name), info in self._bound.items():
+            if uid == id(module):
+                out[name] = info
+        return out
+
+    def _imported(self, func: cst.Name) -> Optional[JitInfo]:
+        """A jit of another module of the project, imported here by name."""
+        decl = self.ctx.index.imported_jits.get(func.value)
+        if decl is None or self.ctx.lookup(func.value) is not None:
+            return None
+        info = self._imports.get(func.value)
+        if info is None:
+            info = self._imports[func.value] = jit_from_export(func.value, decl)
+        return info
+
     def callee(self, call: cst.Call, exact: bool) -> Optional[JitInfo]:
         """The jit a call invokes.  ``exact``: only calls whose arguments map onto the
         wrapped unit's own signature (JAX207/209); else any jit wrap (JAX5xx)."""
@@ -288,6 +357,8 @@ class JitCalls:
         elif isinstance(func, cst.Name):
             self._index_sites()
             info = self._exact_named(func) if exact else self._named(func)
+            if info is None:
+                info = self._imported(func)
         else:
             return None
         if info is None:

@@ -68,6 +68,9 @@ class Unit:
     # calls from traced code seen so far, and the parameters some of them leave None
     traced_calls: int = 0
     maybe_none: set[str] = field(default_factory=set)
+    passed_params: set[str] = field(default_factory=set)  # given by some traced caller
+    # traced because of code in other files: (path, line, what happens there)
+    origins: list[tuple[str, int, str]] = field(default_factory=list)
     # name -> [(statement sequence number, assigned expression or None for a def)]
     bindings: dict[str, list] = field(default_factory=dict)
     is_generator: bool = False

@@ -84,7 +84,3 @@ def join(a: Value, b: Value) -> Value:
         dtype_hint=a.dtype_hint if a.dtype_hint == b.dtype_hint else None,
         shape=a.shape if a.shape == b.shape else None,
     )
-
-
-def traced_value(kind: str, deps: frozenset[str]) -> Value:
-    return Value(kind=kind, traced=True, deps=deps)

@@ -1,7 +1,7 @@
 """Output formats.  Each module renders one format: ``write(report, out, color)``.
 
 ``full`` (default) and ``concise`` are for people; ``json``, ``sarif``,
-``github`` and ``junit`` are for machines.  ``statistics`` renders the
+``github``, ``gitlab`` and ``junit`` are for machines.  ``statistics`` renders the
 ``--statistics`` table.
 """
 
@@ -11,12 +11,12 @@ import importlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, TextIO
+from typing import Any, Optional, TextIO
 
 from jaxlint.findings import Applicability, FileResult, Finding
 from jaxlint.ruleinfo import RuleInfo
 
-FORMATS = ("full", "concise", "json", "sarif", "github", "junit")
+FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab", "junit")
 
 
 @dataclass
@@ -32,6 +32,10 @@ class OutputReport:
     findings: list[Finding] = field(init=False)
     # paths that could not be linted (missing, unreadable, undecodable)
     unchecked: int = 0
+    # what --baseline hid and found stale (jaxlint.baseline.Outcome), when one is used
+    baseline: Optional[Any] = None
+    # a documentation address per rule code, when one is configured (docs-url)
+    docs_url: Optional[str] = None
 
     def __post_init__(self) -> None:
         self.findings = sorted(
@@ -52,18 +56,56 @@ class OutputReport:
         hidden = sum(1 for f in self.findings if f.fix is not None and not self.is_fixable(f))
         return fixable, hidden
 
+    def source_text(self, path: str) -> Optional[str]:
+        """The text of ``path`` (stdin's, or read from disk); None when unreadable."""
+        text = self.sources.get(path)
+        if text is None:
+            try:
+                data = (self.cwd / path).read_bytes()
+            except OSError:
+                return None
+            text = _decode(data)
+        return text
+
     def source_lines(self, path: str) -> Optional[list[str]]:
         """The lines of ``path`` (for code frames); None when unreadable."""
         if path not in self._lines:
-            text = self.sources.get(path)
-            if text is None:
-                try:
-                    data = (self.cwd / path).read_bytes()
-                    text = data.decode("utf-8-sig", errors="replace")
-                except OSError:
-                    text = None
+            text = self.source_text(path)
             self._lines[path] = text.splitlines() if text is not None else None
         return self._lines[path]
+
+    def rule_url(self, code: str) -> Optional[str]:
+        """The documentation address of a rule: only when ``docs-url`` configures one."""
+        if not self.docs_url:
+            return None
+        return self.docs_url.replace("{code}", code)
+
+    def fingerprints(self) -> dict[int, Any]:
+        """The line-free identity (``jaxlint.baseline.Entry``) of every finding
+        shown and hidden, by ``id(finding)``; paths relative to ``cwd``."""
+        if getattr(self, "_entries", None) is None:
+            from jaxlint.baseline import compute_entries
+
+            shown = list(self.findings)
+            hidden = list(self.baseline.unchanged) if self.baseline is not None else []
+            everything = shown + hidden
+            entries = compute_entries(everything, self.source_text, self.cwd)
+            self._entries = {id(f): e for f, e in zip(everything, entries)}
+        return self._entries
+
+
+def _decode(data: bytes) -> str:
+    """A file's text as Python reads it (BOM, PEP 263 cookie), never failing;
+    without importing the linter (and libcst) on a cached run."""
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding, errors="replace")
+    except (SyntaxError, LookupError):
+        text = data.decode("utf-8", errors="replace")
+    return text[1:] if text.startswith("\ufeff") else text
 
 
 def write(fmt: str, report: OutputReport, out: TextIO, color: bool = False) -> None:
@@ -74,8 +116,55 @@ def write(fmt: str, report: OutputReport, out: TextIO, color: bool = False) -> N
     module.write(report, out, color)
 
 
+_SEVERITY_WORDS = (("error", "errors"), ("warning", "warnings"), ("info", "info findings"))
+
+
+def count_phrase(severities: list[str]) -> str:
+    """``2 errors``, ``1 warning``, or ``3 findings: 2 errors, 1 warning``:
+    the words match the findings' severities."""
+    counts = {name: severities.count(name) for name, _ in _SEVERITY_WORDS}
+    other = len(severities) - sum(counts.values())
+    parts = [
+        f"{counts[name]} {one if counts[name] == 1 else many}"
+        for name, many in _SEVERITY_WORDS
+        for one in [name if name != "info" else "info finding"]
+        if counts[name]
+    ]
+    if other:
+        parts.append(f"{other} other")
+    if len(parts) == 1 and not other:
+        return parts[0]
+    n = len(severities)
+    return f"{n} finding{'s' if n != 1 else ''}: {', '.join(parts)}"
+
+
+def severities_of(findings: list[Finding]) -> list[str]:
+    return [f.severity.value for f in findings]
+
+
 def summary_line(report: OutputReport) -> str:
-    """``Found N errors (M fixable with --fix; K more with --unsafe-fixes).``"""
+    """``Found N errors (M fixable with --fix; K more with --unsafe-fixes).``,
+    then what the baseline hid, if one is used."""
+    return _findings_sentence(report) + baseline_sentence(report)
+
+
+def baseline_sentence(report: OutputReport) -> str:
+    """`` 3 findings hidden by the baseline B; 1 baselined finding no longer
+    occurs (...).`` (empty without a baseline)."""
+    b = report.baseline
+    if b is None:
+        return ""
+    hidden = len(b.unchanged)
+    text = f" {hidden} finding{'s' if hidden != 1 else ''} hidden by the baseline {b.path}"
+    stale = len(b.absent)
+    if stale:
+        text += (f"; {stale} baselined finding{'s' if stale != 1 else ''} no longer "
+                 f"occur{'s' if stale == 1 else ''} (drop {'them' if stale != 1 else 'it'} with "
+                 f"`jaxlint check --baseline {b.path} --write-baseline {b.path}`)")
+    return text + "."
+
+
+def _findings_sentence(report: OutputReport) -> str:
     n = len(report.findings)
     unchecked = max(sum(1 for r in report.results if r.error), report.unchecked)
     if n == 0:
@@ -83,7 +172,7 @@ def summary_line(report: OutputReport) -> str:
             return f"No findings, but {unchecked} path{'s' if unchecked != 1 else ''} could not be checked (see the errors)."
         return "All checks passed!"
     fixable, hidden = report.fix_counts()
-    text = f"Found {n} error{'s' if n != 1 else ''}"
+    text = f"Found {count_phrase(severities_of(report.findings))}"
     parts = []
     if fixable:
         parts.append(f"{fixable} fixable with --fix")

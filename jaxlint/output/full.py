@@ -55,6 +55,9 @@ def render(report: OutputReport, f: Finding) -> Text:
         text.append(f"{gutter} |", style="blue")
         text.append(f" {caret}\n", style=style)
         text.append(f"{gutter} |\n", style="blue")
+    for _path, _line, message in f.related:
+        text.append("  = note: ", style="bold cyan")
+        text.append(f"runs under a trace: {message}\n")
     if f.fix is not None:
         label = "help" if report.is_fixable(f) else "help (unsafe)"
         text.append(f"  = {label}: ", style="bold cyan")

@@ -9,5 +9,10 @@ from jaxlint.output import OutputReport
 
 
 def write(report: OutputReport, out: TextIO, color: bool) -> None:
-    json.dump([f.to_dict() for f in report.findings], out, indent=2, ensure_ascii=False)
+    items = []
+    for f in report.findings:
+        d = f.to_dict()
+        d["url"] = report.rule_url(f.code)  # null unless docs-url is configured
+        items.append(d)
+    json.dump(items, out, indent=2, ensure_ascii=False)
     out.write("\n")

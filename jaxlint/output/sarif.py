@@ -4,13 +4,22 @@ Every rule jaxlint knows is listed in ``tool.driver.rules``; each result
 points at its rule by ``ruleId`` and ``ruleIndex``.  File locations are
 relative to ``%SRCROOT%`` (the current directory, given in
 ``originalUriBaseIds``) when the file is under it, absolute URIs otherwise.
+
+Every result carries ``partialFingerprints["jaxlint/v1"]``: a digest of the
+finding's line-free identity (rule, file, enclosing function or class, the
+normalised text of the flagged statement, occurrence; see
+``jaxlint.baseline``), so that code-scanning services follow a finding when
+lines move.  With ``--baseline``, every result also has a ``baselineState``:
+``new`` (reported), ``unchanged`` (recorded in the baseline: listed with an
+external suppression, so a viewer can show it as accepted) or ``absent`` (in
+the baseline, no longer found: the file is the only location left).
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Optional, TextIO
 from urllib.parse import quote
 
 import jaxlint
@@ -18,7 +27,7 @@ from jaxlint.findings import Finding
 from jaxlint.output import OutputReport
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/jaxlint/jaxlint"
+FINGERPRINT_KEY = "jaxlint/v1"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
@@ -41,7 +50,8 @@ def _region(line: int, col: int, end_line: int, end_col: int) -> dict[str, int]:
     }
 
 
-def _result(report: OutputReport, f: Finding, index: dict[str, int]) -> dict[str, Any]:
+def _result(report: OutputReport, f: Finding, index: dict[str, int],
+            state: Optional[str] = None) -> dict[str, Any]:
     artifact = _location(report, f.path)
     result: dict[str, Any] = {
         "ruleId": f.code,
@@ -58,6 +68,33 @@ def _result(report: OutputReport, f: Finding, index: dict[str, int]) -> dict[str
     }
     if f.code in index:
         result["ruleIndex"] = index[f.code]
+    if f.related:
+        # the call chain that puts this code under a trace, set in other files
+        related = [
+            {
+                "id": i,
+                "physicalLocation": {
+                    "artifactLocation": _location(report, path),
+                    "region": {"startLine": max(1, line)},
+                },
+                "message": {"text": message},
+            }
+            for i, (path, line, message) in enumerate(f.related)
+        ]
+        result["relatedLocations"] = related
+        steps = [{"location": {k: v for k, v in loc.items() if k != "id"}} for loc in reversed(related)]
+        steps.append({"location": result["locations"][0]})
+        result["codeFlows"] = [{"threadFlows": [{"locations": steps}]}]
+    entry = report.fingerprints().get(id(f))
+    if entry is not None:
+        result["partialFingerprints"] = {FINGERPRINT_KEY: entry.fingerprint}
+    if state is not None:
+        result["baselineState"] = state
+        if state == "unchanged":
+            result["suppressions"] = [{
+                "kind": "external",
+                "justification": f"recorded in the baseline {report.baseline.path}",
+            }]
     if f.runtime is not None:  # the verdict of `jaxlint confirm`
         result["properties"] = {"runtime": f.runtime}
     if f.fix is not None:
@@ -90,12 +127,15 @@ def build(report: OutputReport) -> dict[str, Any]:
             "name": r.name,
             "shortDescription": {"text": r.summary},
             "fullDescription": {"text": r.what_it_does or r.summary},
-            "helpUri": r.url,
             "defaultConfiguration": {"level": _LEVELS.get(r.severity, "warning")},
             "properties": {"defaultEnabled": r.default_enabled, "fix": r.fix_availability},
         }
         for r in rules
     ]
+    for item in driver_rules:  # an address only where the project configures one
+        url = report.rule_url(item["id"])
+        if url:
+            item["helpUri"] = url
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
@@ -105,18 +145,50 @@ def build(report: OutputReport) -> dict[str, Any]:
                     "driver": {
                         "name": "jaxlint",
                         "version": jaxlint.__version__,
-                        "informationUri": INFORMATION_URI,
                         "rules": driver_rules,
                     }
                 },
                 "originalUriBaseIds": {
                     "%SRCROOT%": {"uri": report.cwd.resolve().as_uri() + "/"}
                 },
-                "results": [_result(report, f, index) for f in report.findings],
+                "results": _results(report, index),
                 "invocations": [_invocation(report)],
             }
         ],
     }
+
+
+def _results(report: OutputReport, index: dict[str, int]) -> list[dict[str, Any]]:
+    b = report.baseline
+    if b is None:
+        return [_result(report, f, index) for f in report.findings]
+    out = [_result(report, f, index, "new") for f in report.findings]
+    out += [_result(report, f, index, "unchanged") for f in sorted(b.unchanged, key=Finding.sort_key)]
+    out += [_absent(report, e, index) for e in b.absent]
+    return out
+
+
+def _absent(report: OutputReport, entry, index: dict[str, int]) -> dict[str, Any]:
+    """A baselined finding that no longer occurs: its file, no region."""
+    from jaxlint.baseline import fingerprint_of, relative_posix
+
+    root = Path(report.baseline.path).resolve().parent
+    absolute = (root / entry.path).resolve()
+    rel = relative_posix(str(absolute), report.cwd.resolve())
+    key = (entry.code, rel, entry.scope, "".join(entry.text.split()), entry.occurrence)
+    info = {r.code: r for r in report.rules}.get(entry.code)
+    where = f" in `{entry.scope}`" if entry.scope else ""
+    result: dict[str, Any] = {
+        "ruleId": entry.code,
+        "level": _LEVELS.get(info.severity, "warning") if info else "warning",
+        "message": {"text": f"{entry.message or entry.code} (no longer found{where}: `{entry.text}`)"},
+        "locations": [{"physicalLocation": {"artifactLocation": _location(report, str(absolute))}}],
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint_of(key)},
+        "baselineState": "absent",
+    }
+    if entry.code in index:
+        result["ruleIndex"] = index[entry.code]
+    return result
 
 
 def _invocation(report: OutputReport) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """The rule registry: every rule class jaxlint ships, in code order.
 
-To add a rule, write a module in this package holding ``Rule`` subclasses
-(see ``base.py``); every module here is loaded.  A test checks that codes and
-names are unique.
+A rule lives in ``rules/<family>/<rule_name>.py`` (one rule per file, named after
+the rule), a family's shared helpers in ``rules/<family>/_common.py``.  Every
+module of this package whose name does not start with ``_`` is loaded.  The rule
+API is ``jaxlint.engine.rule``.  A test checks that codes and names are unique.
 """
 
 from __future__ import annotations
@@ -11,20 +12,24 @@ import importlib
 import pkgutil
 from functools import lru_cache
 
-from jaxlint.rules.base import Rule
+from jaxlint.engine.rule import Rule
+
 
 def _rule_modules() -> list[str]:
-    """Every module of this package except the API (``base``)."""
-    names = [m.name for m in pkgutil.iter_modules(__path__) if m.name != "base"]
+    """Every rule module of this package and its family packages."""
+    names = [
+        m.name
+        for m in pkgutil.walk_packages(__path__, prefix=f"{__name__}.")
+        if not m.ispkg and not m.name.rsplit(".", 1)[1].startswith("_")
+    ]
     return sorted(names)
-
 
 
 @lru_cache(maxsize=None)
 def all_rules() -> tuple[type[Rule], ...]:
     found: list[type[Rule]] = []
     for mod_name in _rule_modules():
-        mod = importlib.import_module(f"jaxlint.rules.{mod_name}")
+        mod = importlib.import_module(mod_name)
         for obj in vars(mod).values():
             if (
                 isinstance(obj, type)
@@ -35,10 +40,6 @@ def all_rules() -> tuple[type[Rule], ...]:
                 found.append(obj)
     found.sort(key=lambda r: r.code)
     return tuple(found)
-
-
-def rules_by_code() -> dict[str, type[Rule]]:
-    return {r.code: r for r in all_rules()}
 
 
 def get_rule(code_or_name: str) -> type[Rule] | None:

@@ -113,6 +113,9 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
                            f"{env.get('device')}"))
     for line in run_lines(report):
         console.print(Text(line))
+    if console.width < _NARROW:
+        _write_stacked(report, console)
+        return
     table = Table(title="Runtime verdicts", title_justify="left")
     # locations stay whole (clickable, copyable); the prose columns wrap
     table.add_column("Location", no_wrap=True)
@@ -149,12 +152,73 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
                        Text(agree_s))
             bt.add_row(Text(""), Text(label), *map(Text, _variant_cells(b["fixed"])), Text(""))
         console.print(bt)
+    _print_summary(report, console)
+
+
+# below this width the six-column table wraps prose a few letters per line:
+# each finding becomes a block of labelled lines instead
+_NARROW = 100
+_BENCH_COLUMNS = ("Compile", "Steady", "Compiles", "Eqns", "Temp mem")
+
+
+def _print_summary(report: RuntimeReport, console) -> None:
+    from rich.text import Text
+
     counts: dict[str, int] = {}
     for f in report.findings:
         v = (f.runtime or {}).get("verdict", "skipped")
         counts[v] = counts.get(v, 0) + 1
     summary = ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "no findings to check"
     console.print(Text(summary))
+
+
+def _write_stacked(report: RuntimeReport, console) -> None:
+    """The verdicts and benchmarks for a narrow terminal: one block per finding,
+    the location whole on its first line, prose wrapped under it."""
+    import textwrap
+
+    from rich.text import Text
+
+    styles = {"confirmed": "bold red", "not-reproduced": "green", "skipped": "yellow"}
+
+    def field(label: str, value: str) -> None:
+        text = textwrap.fill(f"{label}: {value}", width=max(console.width, 40),
+                             initial_indent="    ", subsequent_indent="      ",
+                             break_long_words=False, break_on_hyphens=False)
+        console.print(Text(text), soft_wrap=True)
+
+    console.print(Text("Runtime verdicts", style="italic"))
+    for f in report.findings:
+        rt = f.runtime or {}
+        verdict = rt.get("verdict", "skipped")
+        head = Text(f"{f.path}:{f.line}:{f.col} {f.code} ")
+        head.append(verdict, style=styles.get(verdict, ""))
+        if f.function:
+            head.append(f" in {f.function}")
+        console.print(head, overflow="ignore", crop=False)
+        reason = rt.get("evidence") or rt.get("reason")
+        if reason:
+            field("evidence" if rt.get("evidence") else "reason", reason)
+        if rt.get("inputs"):
+            field("inputs assumed", "; ".join(rt["inputs"]))
+    rows = bench_rows(report)
+    if rows:
+        console.print(Text("Benchmarks (steady: median [min..max] of N runs, each ended by "
+                           "block_until_ready; compiles: first call/per steady call; temp: "
+                           "XLA temp buffers)", style="italic"))
+        for where, label, b in rows:
+            console.print(Text(where), overflow="ignore", crop=False)
+            if "skipped" in b:
+                field("not benchmarked", str(b["skipped"]))
+                continue
+            for name, variant in (("original", b["original"]), (label or "fixed", b["fixed"])):
+                cells = _variant_cells(variant)
+                if "not_run" in variant or "error" in variant:
+                    field(name, cells[0])
+                else:
+                    field(name, ", ".join(f"{c.lower()} {v}" for c, v in zip(_BENCH_COLUMNS, cells)))
+            field("outputs agree", _agree_cell(b))
+    _print_summary(report, console)
 
 
 def as_json(report: RuntimeReport, bench: bool) -> Any:

@@ -1,0 +1,105 @@
+"""The engine: runs the enabled rules over the model of one file.
+
+    linter (decode, parse) -> engine.analyze -> model (index, interpreter)
+                                             -> rules' hooks -> reports -> findings
+
+``analyze`` is handed the rule classes to run (the registry lives above, in
+``jaxlint.rules``; the engine imports no rule).  Only enabled rules are
+instantiated and get hooks in the dispatch tables, so a disabled rule costs
+nothing.  A check shared by several rules (``Rule.check``) runs once for all of
+its enabled codes.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable, Optional, Sequence
+
+import libcst as cst
+
+from jaxlint.engine.context import RuleContext
+from jaxlint.engine.project import outgoing_facts
+from jaxlint.engine.reports import to_findings
+from jaxlint.engine.rule import Check, Rule
+from jaxlint.findings import Finding
+from jaxlint.settings import LintSettings
+
+__all__ = ["analyze", "hook_tables"]
+
+_RECURSION_LIMIT = 10000
+_HOOK_NAMES: dict[type, list[tuple[str, type, bool]]] = {}
+
+
+def _hook_names(check_cls: type) -> list[tuple[str, type, bool]]:
+    """(method name, libcst class, is_visit) for a check class's hooks, computed once."""
+    names = _HOOK_NAMES.get(check_cls)
+    if names is None:
+        names = []
+        for attr in dir(check_cls):
+            if attr.startswith("visit_") or attr.startswith("leave_"):
+                cls = getattr(cst, attr.split("_", 1)[1], None)
+                if isinstance(cls, type):
+                    names.append((attr, cls, attr.startswith("visit_")))
+        _HOOK_NAMES[check_cls] = names
+    return names
+
+
+def hook_tables(checks: Sequence[Check]) -> tuple[dict[type, list[Callable]], dict[type, list[Callable]]]:
+    """node class -> the checks' bound ``visit_*`` / ``leave_*`` methods."""
+    visit: dict[type, list[Callable]] = {}
+    leave: dict[type, list[Callable]] = {}
+    for check in checks:
+        for attr, cls, is_visit in _hook_names(type(check)):
+            (visit if is_visit else leave).setdefault(cls, []).append(getattr(check, attr))
+    return visit, leave
+
+
+def analyze(
+    module: cst.Module,
+    text: str,
+    path: str,
+    settings: LintSettings,
+    rules: Sequence[type[Rule]],
+    facts: Optional[dict] = None,
+    project_out: Optional[dict] = None,
+) -> list[Finding]:
+    """The findings of the enabled ``rules`` on one parsed file (unsorted).
+
+    ``facts``: what the project's other modules know of this file's functions
+    (``jaxlint/project/facts.py``).  ``project_out``, when given, receives what
+    this file tells the other modules: its calls from traced code to their
+    functions, and the transformations it applies to them."""
+    from jaxlint.model.index import build_index
+    from jaxlint.model.interpreter import Interpreter, schedule
+
+    groups: dict[type[Check], set[str]] = {}
+    by_code: dict[str, type[Rule]] = {}
+    for r in rules:
+        if r.code in settings.select:
+            check_cls = r.check_class()
+            if _hook_names(check_cls) or check_cls.finish is not Check.finish:
+                groups.setdefault(check_cls, set()).add(r.code)
+                by_code[r.code] = r
+    if not groups and project_out is None:
+        return []
+    index = build_index(module, facts)
+    interp = Interpreter(index, text, path, settings)
+    ctx = RuleContext(interp)
+    checks = []
+    for check_cls, codes in groups.items():
+        check = check_cls(ctx)
+        check.codes = frozenset(codes)
+        checks.append(check)
+    interp.set_hooks(*hook_tables(checks))
+    if sys.getrecursionlimit() < _RECURSION_LIMIT:
+        sys.setrecursionlimit(_RECURSION_LIMIT)  # deep expressions recurse in the walks
+    for unit in schedule(index):
+        interp.run_unit(unit)
+    interp.unit = index.module_unit
+    for check in checks:
+        check.finish()
+    if project_out is not None:
+        project_out.update(outgoing_facts(interp, settings))
+    if not ctx._reports:
+        return []
+    return to_findings(ctx, by_code)

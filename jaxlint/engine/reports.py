@@ -1,0 +1,85 @@
+"""Reports to findings: suppressions, positions (only for reported nodes), fix edits."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import libcst as cst
+
+from jaxlint.engine.context import RuleContext
+from jaxlint.engine.rule import Rule
+from jaxlint.findings import Edit, Finding, Fix
+from jaxlint.fixes import import_edits
+from jaxlint.positions import node_ranges
+from jaxlint.suppression import Suppressions
+
+
+def to_findings(ctx: RuleContext, rules: Mapping[str, type[Rule]]) -> list[Finding]:
+    """The findings of ``ctx``'s reports that no ``# noqa`` suppresses, one per
+    (code, line, column), with their fixes as text edits."""
+    reports = ctx._reports
+    suppressions = Suppressions(ctx.text)
+    nodes: list[cst.CSTNode] = []
+    for r in reports:
+        nodes.append(r.node)
+        if r.end_node is not None:
+            nodes.append(r.end_node)
+        if r.related is not None:
+            nodes.append(r.related)
+        if r.fix is not None:
+            nodes.extend(rep.node for rep in r.fix.replacements)
+    ranges = node_ranges(ctx.module, nodes)
+    findings: list[Finding] = []
+    seen: set[tuple] = set()
+    for r in reports:
+        rng = ranges.get(id(r.node))
+        if rng is None:
+            continue
+        (line, col), (end_line, end_col) = rng
+        if r.end_node is not None and id(r.end_node) in ranges:
+            end_line, end_col = ranges[id(r.end_node)][1]
+        code = r.code
+        if suppressions.is_suppressed(code, line, end_line):
+            continue
+        message = r.message
+        if r.related is not None and "{related_line}" in message:
+            rel = ranges.get(id(r.related))
+            message = message.replace("{related_line}", str(rel[0][0]) if rel else "?")
+        key = (code, line, col)
+        if key in seen:
+            continue
+        seen.add(key)
+        fix = None
+        if r.fix is not None:
+            edits = []
+            ok = True
+            for rep in r.fix.replacements:
+                rr = ranges.get(id(rep.node))
+                if rr is None:
+                    ok = False
+                    break
+                content = rep.new if isinstance(rep.new, str) else ctx.module.code_for_node(rep.new)
+                (sl, sc), (el, ec) = rr
+                edits.append(Edit(sl, sc + 1, el, ec + 1, content))
+            if ok and r.fix.needs_import:
+                edits.extend(import_edits(ctx.module, r.fix.needs_import))
+            if ok:
+                fix = Fix(r.fix.applicability, r.fix.message, tuple(edits))
+        rule = rules[code]
+        findings.append(
+            Finding(
+                code=code,
+                name=rule.name,
+                message=message,
+                path=ctx.path,
+                line=line,
+                col=col + 1,
+                end_line=end_line,
+                end_col=end_col + 1,
+                severity=rule.severity,
+                fix=fix,
+                function=r.function,
+                related=r.origins if rule.about_tracing else (),
+            )
+        )
+    return findings

@@ -1,0 +1,206 @@
+"""The rule API: a rule is a small class with its documentation and examples.
+
+A rule declares hook methods named after libcst node classes, ``visit_If``,
+``visit_Call``, ``visit_Assign``..., which the model's interpreter calls in
+source order, once per node, in one traversal (the engine dispatches only to
+enabled rules).  Inside a hook the rule asks the JAX model, through its context
+``self.ctx`` (``jaxlint.engine.context.RuleContext``), what it needs: qualified
+names, whether a value is a tracer, whether the current code is traced, which
+values are PRNG keys.  Rules never re-derive that knowledge.
+
+One check, several codes: a ``Check`` holds the hooks; a ``Rule`` is a check
+with one code and its documentation.  Rules that share one matcher (the
+deprecation rules) each name that shared check in ``Rule.check``; the engine
+runs the check once per file for all of its enabled codes, and the check passes
+``code=`` to ``report`` (as Ruff's ``print_call`` emits T201 and T203).
+
+Each rule carries its own documentation sections (rendered to
+``docs/rules/CODE.md`` and by ``jaxlint rule CODE``) and its own examples:
+``VALID`` snippets must produce no finding of this rule, ``INVALID`` snippets
+must produce exactly the findings listed (line and column), and an invalid
+example with ``fixed`` must be rewritten to exactly that text by the rule's fix.
+The test-suite runs every example of every rule.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Optional, Sequence, Union
+
+import libcst as cst
+
+from jaxlint.engine.types import Replacement, Report, RuleFix
+from jaxlint.findings import Applicability, Severity
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jaxlint.engine.context import RuleContext
+
+
+def example_text(text: str) -> str:
+    """An example as written in a rule, triple-quoted and indented with the
+    code around it, made into the file it stands for: the first newline after
+    the opening quotes dropped, the common indentation removed."""
+    if text.startswith("\n"):
+        text = text[1:]
+    return textwrap.dedent(text)
+
+
+@dataclass(frozen=True)
+class Valid:
+    """Code that must produce no finding of the rule."""
+
+    code: str
+    x64: bool = False  # lint as if [tool.jaxlint] x64 = true
+    options: tuple[tuple[str, object], ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", example_text(self.code))
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """Code that must produce exactly ``expected`` findings: (line, column), 1-based.
+
+    ``messages``, when given, pins the full message of each expected finding, in
+    the same order; ``fixed`` is the whole file after the rule's fixes."""
+
+    code: str
+    expected: Sequence[tuple[int, int]]
+    fixed: Optional[str] = None  # expected source after applying the rule's fixes
+    unsafe: bool = False  # ``fixed`` needs --unsafe-fixes
+    message_contains: Optional[str] = None
+    x64: bool = False
+    options: tuple[tuple[str, object], ...] = ()
+    messages: Optional[Sequence[str]] = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", example_text(self.code))
+        if self.fixed is not None:
+            object.__setattr__(self, "fixed", example_text(self.fixed))
+
+
+class Check:
+    """Hook methods over the walk of one file, reporting findings.
+
+    The engine makes one instance per file, sets ``codes`` to the enabled codes
+    it may report, and calls ``finish`` once the whole file has been walked."""
+
+    codes: frozenset[str] = frozenset()
+
+    def __init__(self, ctx: "RuleContext") -> None:
+        self.ctx = ctx
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        message: str,
+        fix: Optional[RuleFix] = None,
+        end_node: Optional[cst.CSTNode] = None,
+        related: Optional[cst.CSTNode] = None,
+        *,
+        code: Optional[str] = None,
+    ) -> None:
+        """Report a finding at ``node`` (to ``end_node`` when given); ``code`` is
+        needed only by a check shared between several rules."""
+        code = code or getattr(self, "code")
+        if code in self.codes:
+            self.ctx._add_report(Report(code, node, message, fix, end_node=end_node, related=related))
+
+    def finish(self) -> None:
+        """Called once the whole file has been walked (for checks that decide late)."""
+
+    def module_alias(self, module: str) -> Optional[str]:
+        """The local name this file binds to ``module`` (``import jax as j`` ->
+        ``"j"``), or None: then write ``module`` and pass
+        ``needs_import=(module, None)`` to ``fix``."""
+        names = self.ctx.imports.names
+        if names.get(module.split(".")[0]) == module.split(".")[0] and "." not in module:
+            return module
+        for local, qualified in sorted(names.items()):
+            if qualified == module:
+                return local
+        return None
+
+
+class Rule(Check):
+    """One code: its documentation, its examples and (by default) its own hooks."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]  # kebab-case, e.g. "inplace-array-update"
+    summary: ClassVar[str]  # one line, shown by `jaxlint rules`
+    severity: ClassVar[Severity] = Severity.ERROR
+    default_enabled: ClassVar[bool] = True
+    fix_availability: ClassVar[str] = "none"  # "none" | "sometimes" | "always"
+    seed: ClassVar[str] = ""  # the seed section this rule comes from
+    # the shared check that reports this rule's code; None: the rule is its own check
+    check: ClassVar[Optional[type[Check]]] = None
+    # findings name where the trace comes from when it is set in another file
+    # (False for rules whose findings do not depend on tracing, e.g. deprecations)
+    about_tracing: ClassVar[bool] = True
+
+    # documentation sections (Markdown)
+    what_it_does: ClassVar[str] = ""
+    why_bad: ClassVar[str] = ""
+    use_instead: ClassVar[str] = ""
+    fix_safety: ClassVar[str] = ""
+    options_doc: ClassVar[str] = ""
+
+    VALID: ClassVar[list[Valid]] = []
+    INVALID: ClassVar[list[Invalid]] = []
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "INVALID" in cls.__dict__ and "fix_availability" not in cls.__dict__:
+            cls.fix_availability = fix_availability_of(cls.INVALID)
+
+    @classmethod
+    def check_class(cls) -> type[Check]:
+        return cls.check or cls
+
+
+def fix_availability_of(invalid: Sequence[Invalid]) -> str:
+    """"always" when every INVALID example is fixed, "sometimes" when some are,
+    "none" when none is: the examples are the evidence."""
+    fixed = [ex.fixed is not None for ex in invalid]
+    if fixed and all(fixed):
+        return "always"
+    return "sometimes" if any(fixed) else "none"
+
+
+def assignment_targets(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The targets of an assignment statement: each target of ``a = b = v``, the
+    target of ``x += v`` and of ``x: T = v``; [] for any other node.  A rule that
+    treats the three alike writes one hook and aliases the others
+    (``visit_AugAssign = visit_AnnAssign = visit_Assign``)."""
+    if isinstance(node, cst.Assign):
+        return [t.target for t in node.targets]
+    if isinstance(node, (cst.AugAssign, cst.AnnAssign)):
+        return [node.target]
+    return []
+
+
+def bound_names(target: cst.CSTNode) -> list[cst.Name]:
+    """The names an assignment target binds, through tuples, lists and starred
+    elements (``a, (b, *c)`` -> ``a``, ``b``, ``c``); attributes and subscripts
+    bind none."""
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for el in target.elements for n in bound_names(el.value)]
+    if isinstance(target, cst.StarredElement):
+        return bound_names(target.value)
+    return []
+
+
+def fix(
+    applicability: Applicability,
+    message: str,
+    *replacements: Replacement,
+    needs_import: Union[None, tuple[str, Optional[str]], Sequence[tuple[str, Optional[str]]]] = (),
+) -> RuleFix:
+    needs_import = needs_import or ()
+    if needs_import and isinstance(needs_import[0], str):
+        needs_import = (needs_import,)  # type: ignore[assignment]
+    return RuleFix(applicability, message, tuple(replacements),
+                   tuple(tuple(n) for n in needs_import))  # type: ignore[misc]

@@ -1,0 +1,1249 @@
+"""Pass 2 of the model: walk each unit in flow order, track abstract values.
+
+Units are analysed callers-first (the module, then functions in call order,
+see ``schedule``), so that when a helper is reached the model already knows
+which of its parameters received tracers from traced callers.  Inside a unit,
+statements are walked in order, keeping an environment of abstract ``Value``s.
+
+The interpreter knows no rule: it is handed two tables, node class -> callables,
+and calls them when it enters and leaves a node (``hooks`` / ``leave_hooks``).
+The engine (``jaxlint/engine``) builds those tables from the enabled rules; the
+rules ask questions through ``jaxlint.engine.context.RuleContext``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Mapping, Optional, Sequence
+
+import libcst as cst
+
+from jaxlint.model import apis
+from jaxlint.model import values as V
+from jaxlint.model.index import FileIndex, build_index
+from jaxlint.model.jit_calls import JitCalls, JitInfo
+from jaxlint.model.shapes import constructor_facts
+from jaxlint.model.units import Unit
+from jaxlint.model.values import KeyToken, Value
+from jaxlint.model.walk import children, dotted_name, positional_args, string_value
+from jaxlint.settings import LintSettings
+
+# expression nodes without expression children
+_LEAVES = frozenset(
+    {cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis}
+)
+# pseudo-dependency: computed by a JAX operation inside traced code
+JAX_COMPUTED = frozenset({"<jax>"})
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+_BUILTIN_STATIC = frozenset(
+    {"len", "isinstance", "issubclass", "type", "hasattr", "callable", "id", "str",
+     "repr", "hash", "getattr", "dir", "vars", "format", "print", "sorted"}
+)
+
+
+@dataclass
+class ExternalCall:
+    """A call from traced code to a function this file imports (a fact for the
+    module that defines it): which arguments are tracers."""
+
+    callee: str  # as written: ``losses.loss_fn``, ``U.warmup``, ``loss_fn``
+    node: cst.Call
+    caller: Unit
+    traced_pos: tuple[int, ...]
+    traced_kw: tuple[str, ...]
+    # of those, the arguments known to be arrays (not lists or pytrees)
+    array_pos: tuple[int, ...] = ()
+    array_kw: tuple[str, ...] = ()
+    # what the call passes: the number of positional arguments, the keywords, and
+    # which of them are a literal None (for branches no traced caller reaches)
+    n_pos: int = 0
+    keywords: tuple[str, ...] = ()
+    none_pos: tuple[int, ...] = ()
+    none_kw: tuple[str, ...] = ()
+
+
+@dataclass
+class LoopFrame:
+    node: cst.CSTNode
+    depth: int
+    entry_env: dict[str, Value]
+    entry_consumed: dict
+    rebound: set[str] = field(default_factory=set)
+
+
+Hooks = Mapping[type, Sequence[Callable[[cst.CSTNode], None]]]
+
+
+class Interpreter:
+    """The abstract interpreter of one file: the current unit, its environment,
+    and the answers about values the rules' context passes on."""
+
+    def __init__(
+        self,
+        index: FileIndex,
+        text: str,
+        path: str,
+        settings: LintSettings,
+    ) -> None:
+        self.index = index
+        self.module = index.module
+        self.text = text
+        self.path = path
+        self.settings = settings
+        self.imports = index.imports
+        self.unit: Unit = index.module_unit
+        self.env: dict[str, Value] = {}
+        self.module_env: dict[str, Value] = {}
+        self.consumed: dict[KeyToken, tuple[cst.CSTNode, str]] = {}
+        self.loop_stack: list[LoopFrame] = []
+        self.x64_depth = 0  # inside `with jax.enable_x64():`
+        self._memo: dict[int, Value] = {}
+        self._attr_tokens: dict[str, KeyToken] = {}
+        self.jit_calls = JitCalls(self)
+        self.external_calls: list[ExternalCall] = []
+        self._hooks: Hooks = {}
+        self._leave_hooks: Hooks = {}
+        self._qn_memo: dict[int, Optional[str]] = {}
+
+    def set_hooks(self, hooks: Hooks, leave_hooks: Hooks) -> None:
+        """Callables to call, by node class, on entering and leaving a node."""
+        self._hooks = hooks
+        self._leave_hooks = leave_hooks
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def in_traced(self) -> bool:
+        """True when the current code runs while JAX traces it."""
+        return self.unit.traced and not self.unit.host
+
+    @property
+    def x64_enabled(self) -> bool:
+        return self.settings.x64 or self.index.enables_x64 or self.x64_depth > 0
+
+    def qualname(self, expr: cst.CSTNode) -> Optional[str]:
+        """The qualified name an expression stands for (``jnp.zeros`` ->
+        ``jax.numpy.zeros``), or None.  Local bindings shadow imports."""
+        key = id(expr)
+        memo = self._qn_memo
+        if key in memo:
+            return memo[key]
+        q: Optional[str] = None
+        t = type(expr)
+        if t is cst.Name:
+            v = self.lookup(expr.value)
+            q = v.qualname if v is not None else self.imports.resolve_dotted(expr.value)
+        elif t is cst.Attribute:
+            base = self.qualname(expr.value)
+            if base is not None:
+                q = apis.canonical(f"{base}.{expr.attr.value}")
+        memo[key] = q
+        return q
+
+    def builtin_name(self, expr: cst.CSTNode) -> Optional[str]:
+        """``print``/``next``/``int``... when ``expr`` names an unshadowed builtin."""
+        if isinstance(expr, cst.Name) and self.lookup(expr.value) is None:
+            if self.imports.resolve_dotted(expr.value) is None:
+                import builtins
+
+                if hasattr(builtins, expr.value):
+                    return expr.value
+        return None
+
+    def value(self, expr: cst.CSTNode) -> Value:
+        key = id(expr)
+        v = self._memo.get(key)
+        if v is None:
+            v = self._eval(expr)
+            self._memo[key] = v
+        return v
+
+    def is_traced(self, expr: cst.CSTNode) -> bool:
+        return not self.unit.host and self.value(expr).traced
+
+    def code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+    def describe_origin(self, v: Value) -> str:
+        """A phrase saying where a tracer comes from, for messages."""
+        params = sorted(d for d in v.deps if d not in JAX_COMPUTED)
+        how = self.unit.reasons[0] if self.unit.reasons else "traced"
+        if params:
+            names = ", ".join(f"`{p}`" for p in params)
+            word = "argument" if len(params) == 1 else "arguments"
+            return f"it depends on the traced {word} {names} of `{self.unit.name}` ({how})"
+        return f"it is computed by JAX inside `{self.unit.name}` ({how})"
+
+    def static_hint(self, v: Value) -> str:
+        """Suggest static_argnums/static_argnames when making the parameters the
+        value depends on static would make it a Python value (jit/pmap only)."""
+        if v.deps & JAX_COMPUTED:
+            return ""
+        if not any(
+            ("jit" in r or "pmap" in r) and not r.startswith(("a body", "called from")) for r in self.unit.reasons
+        ):
+            return ""
+        params = [p for p in sorted(v.deps) if self.unit.param(p) is not None]
+        if not params:
+            return ""
+        p = self.unit.param(params[0])
+        if p is not None and p.index is not None:
+            return f"; or, if `{p.name}` is a Python value, mark it static (static_argnums={p.index})"
+        return f"; or, if `{params[0]}` is a Python value, mark it static (static_argnames='{params[0]}')"
+
+    def jit_callee(self, call: cst.Call, exact: bool = True) -> Optional[JitInfo]:
+        """The jit of this file that ``call`` invokes, with what it declares static and
+        donated (see ``model/jit_calls.py``).  ``exact=False`` also answers for wraps
+        whose signature is not the wrapped unit's own."""
+        return self.jit_calls.callee(call, exact)
+
+    def jit_declaration(self, call: cst.CSTNode) -> Optional[JitInfo]:
+        """The JitInfo of a jit call written here (``jax.jit(f, ...)``, a jit decorator)."""
+        return self.jit_calls.declaration(call)
+
+    # -- PRNG keys --------------------------------------------------------------
+    def key_token(self, expr: cst.CSTNode) -> Optional[KeyToken]:
+        """The identity of the key an expression holds (Names, ``a.b`` chains
+        and literal subscripts of key arrays); None when it cannot be tracked."""
+        if isinstance(expr, cst.Name):
+            v = self.lookup(expr.value)
+            if v is None or v.kind in (V.MODULE, V.FUNCTION, V.STATIC, V.TUPLE):
+                return None
+            if v.key is None:
+                depth = 0
+                for i, frame in enumerate(self.loop_stack):
+                    if expr.value in frame.rebound:
+                        depth = i + 1
+                        break
+                token = KeyToken(expr, depth, expr.value)
+                self._rebind_key(expr.value, v.with_key(token))
+                return token
+            return v.key
+        if isinstance(expr, cst.Attribute):
+            dotted = dotted_name(expr)
+            if dotted is None:
+                return None
+            token = self._attr_tokens.get(dotted)
+            if token is None:
+                token = KeyToken(expr, len(self.loop_stack), dotted)
+                self._attr_tokens[dotted] = token
+            return token
+        return self.value(expr).key
+
+    def _rebind_key(self, name: str, v: Value) -> None:
+        if name in self.env:
+            self.env[name] = v
+        elif self.unit.closure_env is not None and name in self.unit.closure_env:
+            self.unit.closure_env[name] = v
+        else:
+            self.env[name] = v
+
+    def attr_key(self, dotted: str) -> Optional[KeyToken]:
+        """The key identity already given to an attribute chain (``self.key``)."""
+        return self._attr_tokens.get(dotted)
+
+    def consume_key(self, token: KeyToken, node: cst.CSTNode, how: str) -> Optional[tuple[cst.CSTNode, str]]:
+        """Mark a key consumed; return the earlier consumption if it was."""
+        prev = self.consumed.get(token)
+        if prev is None:
+            self.consumed[token] = (node, how)
+        return prev
+
+    # ------------------------------------------------------------------ walking
+    def run_unit(self, unit: Unit) -> None:
+        self.unit = unit
+        self._memo = {}
+        self._qn_memo = {}
+        self._attr_tokens = {}
+        self.consumed = {}
+        self.loop_stack = []
+        env: dict[str, Value] = {}
+        for p in unit.params:
+            if p.name in unit.traced_params:
+                is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.name in unit.array_params
+                kind = V.ARRAY if is_array else V.UNKNOWN
+                env[p.name] = Value(kind=kind, traced=True, deps=frozenset({p.name}))
+            else:
+                env[p.name] = Value(kind=V.STATIC if p.name in unit.static_params else V.UNKNOWN)
+        self.env = env
+        node = unit.node
+        if isinstance(node, cst.Module):
+            self.block(node.body)
+            self.module_env = dict(self.env)
+        elif isinstance(node, cst.FunctionDef):
+            self.block(node.body.body if isinstance(node.body, cst.IndentedBlock) else node.body.body)
+        elif isinstance(node, cst.Lambda):
+            self.expr(node.body)
+
+    def lookup(self, name: str) -> Optional[Value]:
+        """The value ``name`` is bound to here: a local on this path, then the
+        enclosing function's bindings, then the module's; None when unbound (an
+        import or a builtin)."""
+        v = self.env.get(name)
+        if v is not None:
+            return v
+        unit = self.unit
+        if name in unit.assigned and not unit.is_module and name not in unit.global_names:
+            return V.UNKNOWN_VALUE  # a local not bound on this path (yet)
+        if unit.closure_env is not None:
+            v = unit.closure_env.get(name)
+            if v is not None:
+                return v
+        if not unit.is_module:
+            v = self.module_env.get(name)
+            if v is not None:
+                return v
+        return None
+
+    def _dispatch(self, node: cst.CSTNode) -> None:
+        hooks = self._hooks.get(type(node))
+        if hooks:
+            for h in hooks:
+                h(node)
+
+    def _dispatch_leave(self, node: cst.CSTNode) -> None:
+        hooks = self._leave_hooks.get(type(node))
+        if hooks:
+            for h in hooks:
+                h(node)
+
+    def block(self, stmts: Iterable[cst.CSTNode]) -> bool:
+        """Walk statements; return True if the block always leaves early."""
+        for s in stmts:
+            if self.statement(s):
+                return True
+        return False
+
+    def statement(self, s: cst.CSTNode) -> bool:
+        t = type(s)
+        if t is cst.SimpleStatementLine:
+            for small in s.body:
+                if self.small(small):
+                    return True
+            return False
+        self._dispatch(s)
+        if t is cst.If:
+            return self._if(s)
+        if t is cst.For:
+            self.expr(s.iter)
+            self._loop(s, lambda: self._bind(s.target, self._element_of(s.iter, s.target)), s.body, s.orelse)
+        elif t is cst.While:
+            self.expr(s.test)
+            self._loop(s, None, s.body, s.orelse)
+        elif t is cst.FunctionDef:
+            self._def(s)
+        elif t is cst.ClassDef:
+            self._classdef(s)
+        elif t is cst.With:
+            x64 = 0
+            for item in s.items:
+                self.expr(item.item)
+                if self._is_enable_x64(item.item):
+                    x64 += 1
+                if item.asname is not None:
+                    self._bind(item.asname.name, V.UNKNOWN_VALUE)
+            self.x64_depth += x64
+            try:
+                ends = self.block(s.body.body)
+            finally:
+                self.x64_depth -= x64
+            self._dispatch_leave(s)
+            return ends
+        elif t is cst.Try or t is getattr(cst, "TryStar", None):
+            self.block(s.body.body)
+            for h in s.handlers:
+                if h.type is not None:
+                    self.expr(h.type)
+                if h.name is not None:
+                    self._bind(h.name.name, V.UNKNOWN_VALUE)
+                self.block(h.body.body)
+            if s.orelse is not None:
+                self.block(s.orelse.body.body)
+            if s.finalbody is not None:
+                self.block(s.finalbody.body.body)
+        elif t is cst.Match:
+            self.expr(s.subject)
+            before_env, before_consumed = dict(self.env), dict(self.consumed)
+            envs = []
+            for case in s.cases:
+                self.env, self.consumed = dict(before_env), dict(before_consumed)
+                if not self.block(case.body.body):
+                    envs.append((self.env, self.consumed))
+            self._merge(envs or [(before_env, before_consumed)], before_env)
+        self._dispatch_leave(s)
+        return False
+
+    def small(self, s: cst.CSTNode) -> bool:
+        self._dispatch(s)
+        t = type(s)
+        if t is cst.Expr:
+            self.expr(s.value)
+        elif t is cst.Assign:
+            self.jit_calls.note_assign(s)
+            self.expr(s.value)
+            v = self.value(s.value)
+            for tgt in s.targets:
+                self._target_exprs(tgt.target)
+                self._bind(tgt.target, v, s.value)
+        elif t is cst.AugAssign:
+            self.expr(s.value)
+            self._target_exprs(s.target)
+            old = self.value(s.target)
+            new = self.value(s.value)
+            if isinstance(s.target, (cst.Name, cst.Attribute)):
+                combined = Value(
+                    kind=V.ARRAY if V.ARRAY in (old.kind, new.kind) else (old.kind if old.kind == new.kind else V.UNKNOWN),
+                    traced=old.traced or new.traced,
+                    deps=old.deps | new.deps,
+                )
+                self._bind(s.target, combined)
+        elif t is cst.AnnAssign:
+            if s.value is not None:
+                self.expr(s.value)
+                self._bind(s.target, self.value(s.value), s.value)
+        elif t is cst.Return:
+            if s.value is not None:
+                self.expr(s.value)
+            self._dispatch_leave(s)
+            return True
+        elif t is cst.Raise:
+            if s.exc is not None:
+                self.expr(s.exc)
+            self._dispatch_leave(s)
+            return True
+        elif t is cst.Assert:
+            self.expr(s.test)
+            if s.msg is not None:
+                self.expr(s.msg)
+        elif t is cst.Del:
+            self.expr(s.target)
+        elif t is cst.Continue or t is cst.Break:
+            self._dispatch_leave(s)
+            return True
+        elif t is cst.Import or t is cst.ImportFrom:
+            for name in _imported_names(s):
+                self.env.pop(name, None)
+        self._dispatch_leave(s)
+        return False
+
+    # -- control flow -------------------------------------------------------------
+    def _if(self, s: cst.If) -> bool:
+        self.expr(s.test)
+        dead = self._dead_under_trace(s.test)
+        if dead is True:  # `if p is None:` that no traced caller reaches
+            orelse = s.orelse
+            if orelse is None:
+                return False
+            return self.statement(orelse) if isinstance(orelse, cst.If) else self.block(orelse.body.body)
+        if dead is False:
+            return self.block(s.body.body)
+        before_env, before_consumed = dict(self.env), dict(self.consumed)
+        for name in self._concrete_names(s.test):
+            self.env[name] = V.UNKNOWN_VALUE  # narrowed: a Python value in this branch
+        body_ends = self.block(s.body.body)
+        then_state = (self.env, self.consumed)
+        self.env, self.consumed = dict(before_env), dict(before_consumed)
+        orelse = s.orelse
+        if orelse is None:
+            else_ends = False
+        elif isinstance(orelse, cst.If):
+            else_ends = self.statement(orelse)
+        else:
+            else_ends = self.block(orelse.body.body)
+        else_state = (self.env, self.consumed)
+        live = []
+        if not body_ends:
+            live.append(then_state)
+        if not else_ends:
+            live.append(else_state)
+        self._merge(live or [then_state, else_state], before_env)
+        self._dispatch_leave(s)
+        return body_ends and else_ends
+
+    _ARRAY_TYPES = frozenset(
+        {"jax.Array", "jax.numpy.ndarray", "jax.core.Tracer", "jax._src.core.Tracer", "numpy.ndarray"}
+    )
+
+    def _concrete_names(self, test: cst.BaseExpression) -> list[str]:
+        """Names that ``test`` proves to be Python (non-array) values when true:
+        ``isinstance(x, (int, float))``, ``not isinstance(x, jax.Array)``,
+        ``type(x) is int``, and conjunctions of those."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            return self._concrete_names(test.left) + self._concrete_names(test.right)
+        negated = False
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            negated, test = True, test.expression
+        if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance":
+            pos = positional_args(test)
+            if len(pos) == 2 and isinstance(pos[0].value, cst.Name):
+                types = pos[1].value
+                elts = [el.value for el in types.elements] if isinstance(types, cst.Tuple) else [types]
+                names = [self.qualname(t) or (t.value if isinstance(t, cst.Name) else "") for t in elts]
+                is_array_check = any(
+                    n in self._ARRAY_TYPES or n.endswith(("Tracer", "Array", "ndarray")) for n in names
+                )
+                if negated == is_array_check:
+                    return [pos[0].value.value]
+        elif (
+            not negated
+            and isinstance(test, cst.Comparison)
+            and isinstance(test.left, cst.Call)
+            and isinstance(test.left.func, cst.Name)
+            and test.left.func.value == "type"
+            and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, (cst.Is, cst.Equal))
+            and isinstance(test.comparisons[0].comparator, cst.Name)
+            and test.comparisons[0].comparator.value in ("int", "float", "bool", "complex", "str", "tuple", "list")
+        ):
+            arg = positional_args(test.left)
+            if arg and isinstance(arg[0].value, cst.Name):
+                return [arg[0].value.value]
+        return []
+
+    def _merge(self, states: list[tuple[dict, dict]], before_env: dict) -> None:
+        if len(states) == 1:
+            self.env, self.consumed = states[0]
+            return
+        env: dict[str, Value] = {}
+        names = set()
+        for e, _ in states:
+            names.update(e)
+        for n in names:
+            vals = [e.get(n) for e, _ in states]
+            if any(v is None for v in vals):
+                present = [v for v in vals if v is not None]
+                merged = present[0]
+                for v in present[1:]:
+                    merged = V.join(merged, v)
+                env[n] = merged
+                continue
+            merged = vals[0]
+            for v in vals[1:]:
+                merged = V.join(merged, v)  # type: ignore[arg-type]
+            env[n] = merged  # type: ignore[assignment]
+        consumed: dict = {}
+        for _, c in states:
+            for k, site in c.items():
+                consumed.setdefault(k, site)
+        self.env, self.consumed = env, consumed
+
+    def _loop(self, node, bind_target, body, orelse) -> None:
+        frame = LoopFrame(node, len(self.loop_stack) + 1, dict(self.env), dict(self.consumed))
+        self.loop_stack.append(frame)
+        before_env = dict(self.env)
+        try:
+            if bind_target is not None:
+                bind_target()
+            self.block(body.body)
+            self._dispatch_leave(node)
+        finally:
+            self.loop_stack.pop()
+        # the body may run zero times
+        self._merge([(self.env, self.consumed), (before_env, frame.entry_consumed)], before_env)
+        if orelse is not None:
+            self.block(orelse.body.body)
+
+    # -- definitions -----------------------------------------------------------
+    def _def(self, s: cst.FunctionDef) -> None:
+        for dec in s.decorators:
+            self.expr(dec.decorator)
+        for p in (*s.params.params, *s.params.kwonly_params, *s.params.posonly_params):
+            if p.default is not None:
+                self.expr(p.default)
+        unit = self.index.unit_of.get(id(s))
+        if unit is None:
+            return
+        unit.closure_env = dict(self.env) if not self.unit.is_module else None
+        if self.unit.traced and not self.unit.host and unit.cls is None and not unit.host:
+            # a function defined inside traced code runs under that trace when called
+            unit.mark_traced(f"defined inside traced `{self.unit.name}`")
+        self.env[s.name.value] = Value(kind=V.FUNCTION, unit=unit)
+
+    def _classdef(self, s: cst.ClassDef) -> None:
+        for dec in s.decorators:
+            self.expr(dec.decorator)
+        for b in s.bases:
+            self.expr(b.value)
+        saved = dict(self.env)
+        self.block(s.body.body)
+        self.env = saved
+        self.env[s.name.value] = V.UNKNOWN_VALUE
+
+    def _is_enable_x64(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.Call):
+            q = self.qualname(expr.func)
+            if q in ("jax.enable_x64", "jax.experimental.enable_x64"):
+                pos = positional_args(expr)
+                return not pos or not (isinstance(pos[0].value, cst.Name) and pos[0].value.value == "False")
+        return False
+
+    # -- expressions -----------------------------------------------------------
+    def expr(self, node: cst.CSTNode) -> None:
+        """Offer every node of an expression to the rules (pre-order).  Only
+        expressions are walked: the attribute name in ``a.b`` and the keyword
+        in ``f(k=v)`` are not variable references and are not visited."""
+        t = type(node)
+        hooks = self._hooks.get(t)
+        if hooks:
+            for h in hooks:
+                h(node)
+        if t in _LEAVES:
+            hooks = self._leave_hooks.get(t)
+            if hooks:
+                for h in hooks:
+                    h(node)
+            return
+        if t is cst.Attribute:
+            self.expr(node.value)
+            self._dispatch_leave(node)
+            return
+        if t is cst.Arg:
+            self.expr(node.value)
+            self._dispatch_leave(node)
+            return
+        if t is cst.Lambda:
+            unit = self.index.unit_of.get(id(node))
+            if unit is not None:
+                unit.closure_env = dict(self.env) if not self.unit.is_module else None
+                if self.unit.traced and not self.unit.host and not unit.host:
+                    unit.mark_traced(f"defined inside traced `{self.unit.name}`")
+            for p in node.params.params:
+                if p.default is not None:
+                    self.expr(p.default)
+            return
+        if t in _COMPREHENSIONS:
+            self._comprehension(node)
+            return
+        if t is cst.IfExp:
+            truth = self._truth_under_trace(node.test)
+            if truth is not None:  # `a.shape if hasattr(a, "shape") else np.shape(a)`
+                self.expr(node.test)
+                self.expr(node.body if truth else node.orelse)
+                self._dispatch_leave(node)
+                return
+        if t is cst.Call:
+            self._call_effects(node)
+        elif t is cst.NamedExpr:
+            self.expr(node.value)
+            self._bind(node.target, self.value(node.value))
+            return
+        for child in children(node):
+            self.expr(child)
+        self._dispatch_leave(node)
+
+    def _comprehension(self, node) -> None:
+        """A comprehension runs its element once per item: walk it like a loop."""
+        saved = dict(self.env)
+        fors = []
+        f = node.for_in
+        while f is not None:
+            fors.append(f)
+            f = f.inner_for_in
+        self.expr(fors[0].iter)
+        frame = LoopFrame(node, len(self.loop_stack) + 1, dict(self.env), dict(self.consumed))
+        self.loop_stack.append(frame)
+        try:
+            for i, f in enumerate(fors):
+                if i:
+                    self.expr(f.iter)
+                self._bind(f.target, self._element_of(f.iter, f.target))
+                for cond in f.ifs:
+                    self._dispatch(cond)
+                    self.expr(cond.test)
+            if isinstance(node, cst.DictComp):
+                self.expr(node.key)
+                self.expr(node.value)
+            else:
+                self.expr(node.elt)
+            self._dispatch_leave(node)
+        finally:
+            self.loop_stack.pop()
+        self.env = saved
+
+    def _target_exprs(self, target: cst.CSTNode) -> None:
+        """Visit the sub-expressions of an assignment target (``x[i]``, ``a.b``)."""
+        if isinstance(target, (cst.Subscript, cst.Attribute)):
+            self.expr(target)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                self._target_exprs(el.value)
+        elif isinstance(target, cst.StarredElement):
+            self._target_exprs(target.value)
+
+    def _bind(self, target: cst.CSTNode, v: Value, value_node: Optional[cst.CSTNode] = None) -> None:
+        if isinstance(target, cst.Name):
+            name = target.value
+            if self.loop_stack:
+                for frame in self.loop_stack:
+                    frame.rebound.add(name)
+            if v.kind == V.ARRAY and value_node is not None and v.local_array:
+                # an alias of a locally created array is no longer "unaliased"
+                pass
+            if isinstance(value_node, cst.Name) and v.local_array:
+                # y = x: both names now refer to one buffer
+                v = _replace(v, local_array=False)
+                src = self.env.get(value_node.value)
+                if src is not None:
+                    self.env[value_node.value] = _replace(src, local_array=False)
+            if v.kind == V.KEYS and value_node is not None:
+                v = v.with_key(KeyToken(value_node, len(self.loop_stack), name))
+            self.env[name] = v
+            return
+        if isinstance(target, (cst.Tuple, cst.List)):
+            elements = target.elements
+            starred = any(isinstance(e.value, cst.StarredElement) for e in elements)
+            for i, el in enumerate(elements):
+                sub = el.value
+                if isinstance(sub, cst.StarredElement):
+                    ev = Value(kind=V.KEYS if v.kind == V.KEYS else V.UNKNOWN, traced=v.traced, deps=v.deps)
+                    if ev.kind == V.KEYS:
+                        ev = ev.with_key(KeyToken(sub, len(self.loop_stack), "*"))
+                    self._bind(sub.value, ev)
+                    continue
+                if v.elements is not None and not starred and len(v.elements) == len(elements):
+                    ev = v.elements[i]
+                elif v.kind == V.KEYS:
+                    ev = Value(kind=V.KEY, key=KeyToken(sub, len(self.loop_stack), "split"))
+                else:
+                    ev = Value(kind=V.ARRAY if v.kind == V.ARRAY else V.UNKNOWN, traced=v.traced, deps=v.deps)
+                self._bind(sub, ev)
+            return
+        if isinstance(target, cst.Attribute):
+            dotted = dotted_name(target)
+            if dotted is not None:
+                for k in [k for k in self._attr_tokens if k == dotted or k.startswith(dotted + ".")]:
+                    del self._attr_tokens[k]
+                if v.key is not None and v.kind == V.KEY:
+                    self._attr_tokens[dotted] = v.key
+            return
+        if isinstance(target, cst.StarredElement):
+            self._bind(target.value, Value(traced=v.traced, deps=v.deps))
+
+    def _element_of(self, iterable: cst.BaseExpression, target: cst.CSTNode) -> Value:
+        """The value of one element when iterating ``iterable``."""
+        if isinstance(iterable, cst.Call):
+            fq = self.qualname(iterable.func)
+            if isinstance(iterable.func, cst.Name) and fq is None:
+                name = iterable.func.value
+                if name == "range":
+                    return V.STATIC_VALUE
+                if name == "enumerate":
+                    pos = positional_args(iterable)
+                    inner = self._element_of(pos[0].value, target) if pos else V.UNKNOWN_VALUE
+                    return Value(kind=V.TUPLE, elements=(V.STATIC_VALUE, inner))
+                if name == "zip":
+                    pos = positional_args(iterable)
+                    return Value(kind=V.TUPLE, elements=tuple(self._element_of(a.value, target) for a in pos))
+        v = self.value(iterable)
+        if v.kind == V.KEYS:
+            return Value(kind=V.KEY, key=KeyToken(target, len(self.loop_stack), "element"))
+        if v.traced and v.kind == V.ARRAY:
+            return Value(kind=V.ARRAY, traced=True, deps=v.deps)
+        # iterating a traced pytree of unknown kind: a dict gives its (string)
+        # keys, a list its leaves; unsure, so not a tracer
+        if v.kind == V.STATIC:
+            return V.STATIC_VALUE
+        return V.UNKNOWN_VALUE
+
+    # -- interprocedural effects of calls ------------------------------------------
+    def _jit_call_arguments(self, call: cst.Call) -> None:
+        """A call of a jitted function of this file: arguments passed for
+        defaulted parameters are traced too, and Python scalars become arrays."""
+        func = call.func
+        if not isinstance(func, cst.Name):
+            return
+        v = self.lookup(func.value)
+        unit = v.unit if v is not None else self.unit.lookup_def(func.value)
+        if unit is None or not unit.jit_root:
+            return
+        params = unit.positional()
+        passed = []
+        for i, arg in enumerate(positional_args(call)):
+            if i < len(params):
+                passed.append((params[i], arg.value))
+        for arg in call.args:
+            if arg.keyword is not None:
+                p = unit.param(arg.keyword.value)
+                if p is not None:
+                    passed.append((p, arg.value))
+        for p, expr in passed:
+            if p.name in unit.static_params or p.kind in ("vararg", "kwarg"):
+                continue
+            if p.name in unit.defaulted_params:
+                unit.traced_params.add(p.name)
+            if p.name in unit.traced_params:
+                av = self.value(expr)
+                scalar = isinstance(expr, (cst.Integer, cst.Float)) or (
+                    isinstance(expr, cst.Name) and expr.value in ("True", "False")
+                )
+                if scalar or av.kind == V.ARRAY:
+                    unit.array_params.add(p.name)
+
+    def _call_effects(self, call: cst.Call) -> None:
+        """Calls from traced code make the callee traced, with the parameters
+        that receive tracers marked as such."""
+        self._jit_call_arguments(call)
+        if not self.in_traced:
+            # jax.grad(f)(x) etc. outside traced code change nothing
+            return
+        func = call.func
+        target: Optional[Unit] = None
+        n_bound = 0
+        if isinstance(func, cst.Name):
+            v = self.lookup(func.value)
+            if v is not None and v.unit is not None:
+                target = v.unit
+            elif v is None:
+                target = self.unit.lookup_def(func.value)
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            if func.value.value == "self" and self.unit.cls is not None:
+                target = self.unit.cls.methods.get(func.attr.value)
+                n_bound = 1
+        elif isinstance(func, cst.Call):
+            # jax.grad(f)(x), jax.vmap(f)(x), jax.checkpoint(f)(x) inside traced code
+            fq = self.qualname(func.func)
+            t = apis.transform_for(fq)
+            if t is not None and not t.host:
+                pos = positional_args(func)
+                if pos:
+                    inner = pos[0].value
+                    if isinstance(inner, cst.Name):
+                        iv = self.lookup(inner.value)
+                        target = iv.unit if iv is not None and iv.unit is not None else self.unit.lookup_def(inner.value)
+                    elif isinstance(inner, cst.Lambda):
+                        target = self.index.unit_of.get(id(inner))
+        if target is None:
+            self._external_call(call)
+            return
+        if target is self.unit or target.host:
+            return
+        target.mark_traced(f"called from traced `{self.unit.name}`")
+        if self.unit.origins and not target.origins:
+            target.origins = list(self.unit.origins)
+        params = [p for p in target.positional()]
+        if n_bound:
+            params = params[n_bound:]
+        for i, arg in enumerate(positional_args(call)):
+            if i < len(params) and self.value(arg.value).traced:
+                if params[i].name not in target.static_params:
+                    target.traced_params.add(params[i].name)
+        for arg in call.args:
+            if arg.keyword is not None and self.value(arg.value).traced:
+                p = target.param(arg.keyword.value)
+                if p is not None and p.name not in target.static_params:
+                    target.traced_params.add(p.name)
+        self._note_none_args(target, params, call)
+
+    def _external_call(self, call: cst.Call) -> None:
+        """Record a call from traced code to an imported function (``mod.f(x)``,
+        ``f(x)`` after ``from mod import f``) with the arguments that are tracers."""
+        if self.settings.module is None:
+            return  # linted alone, outside a project
+        callee = dotted_name(call.func)
+        if callee is None:
+            return
+        head = callee.split(".", 1)[0]
+        if self.lookup(head) is not None or self.builtin_name(call.func) is not None:
+            return  # a local value, or a builtin: not another module's function
+        if not self.imports.project_import(head, self.settings.project_packages):
+            return
+        if apis.transform_for(self.qualname(call.func)) is not None:
+            return  # a JAX transformation (when the project is JAX itself): not a helper
+        if any(a.star for a in call.args):
+            return  # *args/**kwargs: which parameter gets what is unknown
+        pos = [self.value(a.value) for a in positional_args(call)]
+        kws = [(a.keyword.value, self.value(a.value)) for a in call.args if a.keyword is not None]
+        self.external_calls.append(ExternalCall(
+            callee, call, self.unit,
+            traced_pos=tuple(i for i, v in enumerate(pos) if v.traced),
+            traced_kw=tuple(k for k, v in kws if v.traced),
+            array_pos=tuple(i for i, v in enumerate(pos) if v.traced and v.kind == V.ARRAY),
+            array_kw=tuple(k for k, v in kws if v.traced and v.kind == V.ARRAY),
+            n_pos=len(pos),
+            keywords=tuple(k for k, _ in kws),
+            none_pos=tuple(i for i, a in enumerate(positional_args(call)) if _is_none(a.value)),
+            none_kw=tuple(a.keyword.value for a in call.args if a.keyword is not None and _is_none(a.value)),
+        ))
+
+    def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:
+        """Record which parameters traced callers may leave None (omitted with a
+        None default, or passed None), so `if p is None:` branches that no traced
+        caller can reach are not analysed as traced code."""
+        passed: set[str] = set()
+        given: set[str] = set()  # passed at all, None included
+        for i, arg in enumerate(positional_args(call)):
+            if i < len(params):
+                given.add(params[i].name)
+            if i < len(params) and not _is_none(arg.value):
+                passed.add(params[i].name)
+        if any(a.star for a in call.args):
+            passed.update(p.name for p in target.params)  # *args/**kwargs: unsure
+        for arg in call.args:
+            if arg.keyword is not None:
+                given.add(arg.keyword.value)
+            if arg.keyword is not None and not _is_none(arg.value):
+                passed.add(arg.keyword.value)
+        for p in target.params:
+            if p.name not in passed:
+                target.maybe_none.add(p.name)
+        target.passed_params |= {p.name for p in target.params if p.name in passed or p.name in given}
+        target.traced_calls += 1
+
+    def _dead_under_trace(self, test: cst.BaseExpression) -> Optional[bool]:
+        """Which branch of ``if test:`` no trace can take (True: the body, False:
+        the else), or None when both may run."""
+        truth = self._truth_under_trace(test)
+        return None if truth is None else not truth
+
+    def _truth_under_trace(self, test: cst.BaseExpression) -> Optional[bool]:
+        """The value ``test`` has in every trace of this unit, when the model knows it:
+
+        * ``hasattr(x, "shape")`` (``dtype``, ``ndim``...) on a tracer: True;
+        * ``p is None`` / ``p is not None`` on a parameter of a helper that every
+          traced caller passes a value;
+        * ``p`` / ``not p`` on a parameter with a literal default that no traced
+          caller passes (the default applies)."""
+        if not self.in_traced:
+            return None
+        t = type(test)
+        if t is cst.UnaryOperation and isinstance(test.operator, cst.Not):
+            inner = self._truth_under_trace(test.expression)
+            return None if inner is None else not inner
+        if t is cst.Call and self.builtin_name(test.func) == "hasattr":
+            pos = positional_args(test)
+            if len(pos) == 2 and string_value(pos[1].value) in apis.TRACER_ATTRIBUTES:
+                if self.value(pos[0].value).traced:
+                    return True
+            return None
+        unit = self.unit
+        if not unit.traced_calls or not all(r.startswith("called from") for r in unit.reasons):
+            return None
+        if t is cst.Name:
+            p = unit.param(test.value)
+            if p is None or p.name in unit.passed_params or p.name in unit.assigned:
+                return None
+            if isinstance(p.default, cst.Name) and p.default.value in ("True", "False", "None"):
+                return p.default.value == "True"
+            return None
+        if not (t is cst.Comparison and len(test.comparisons) == 1):
+            return None
+        comp = test.comparisons[0]
+        if not (isinstance(test.left, cst.Name) and _is_none(comp.comparator)):
+            return None
+        name = test.left.value
+        if unit.param(name) is None or name in unit.maybe_none or name in unit.assigned:
+            return None
+        if isinstance(comp.operator, cst.Is):
+            return False
+        if isinstance(comp.operator, cst.IsNot):
+            return True
+        return None
+
+    # -- evaluation ---------------------------------------------------------------
+    def _eval(self, e: cst.CSTNode) -> Value:
+        t = type(e)
+        traced_ctx = self.in_traced
+        if t is cst.Name:
+            v = self.lookup(e.value)
+            if v is not None:
+                return v
+            if e.value in ("True", "False", "None"):
+                return V.STATIC_VALUE
+            q = self.imports.resolve_dotted(e.value)
+            if q is not None:
+                return Value(kind=V.FUNCTION, qualname=q)
+            return V.UNKNOWN_VALUE
+        if t in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Ellipsis):
+            return V.STATIC_VALUE
+        if t is cst.Attribute:
+            q = self.qualname(e)
+            if q is not None:
+                return Value(kind=V.FUNCTION, qualname=q)
+            base = self.value(e.value)
+            attr = e.attr.value
+            if attr in apis.STATIC_ATTRS:
+                return V.STATIC_VALUE
+            if attr == "at" and (base.kind == V.ARRAY or base.traced):
+                return Value(kind=V.AT, traced=base.traced, deps=base.deps)
+            if base.kind == V.ARRAY:
+                return Value(kind=V.ARRAY, traced=base.traced, deps=base.deps)
+            if base.traced:
+                if attr in self.index.static_fields or attr in apis.KNOWN_STATIC_FIELDS:
+                    return V.UNKNOWN_VALUE  # a static (meta) field of a pytree class
+                return Value(kind=V.UNKNOWN, traced=True, deps=base.deps)
+            return V.UNKNOWN_VALUE
+        if t is cst.Subscript:
+            base = self.value(e.value)
+            idx_traced = False
+            deps = base.deps
+            for el in e.slice:
+                for part in _slice_parts(el.slice):
+                    pv = self.value(part)
+                    if pv.traced:
+                        idx_traced = True
+                        deps = deps | pv.deps
+            if base.kind == V.STATIC:
+                return Value(kind=V.STATIC) if not idx_traced else Value(traced=True, deps=deps)
+            if base.kind == V.KEYS:
+                return Value(kind=V.KEY, key=self._subscript_key(e, base))
+            if base.kind == V.AT:
+                return Value(kind=V.AT_INDEX, traced=base.traced or idx_traced, deps=deps)
+            if base.kind == V.TUPLE and base.elements is not None and len(e.slice) == 1:
+                sl = e.slice[0].slice
+                if isinstance(sl, cst.Index) and isinstance(sl.value, cst.Integer):
+                    i = int(sl.value.value)
+                    if 0 <= i < len(base.elements):
+                        return base.elements[i]
+            if base.traced or (idx_traced and base.kind == V.ARRAY):
+                return Value(kind=V.ARRAY if base.kind == V.ARRAY else V.UNKNOWN, traced=True, deps=deps)
+            if base.kind == V.ARRAY:
+                return Value(kind=V.ARRAY, traced=traced_ctx and base.traced)
+            return V.UNKNOWN_VALUE
+        if t is cst.Call:
+            return self._eval_call(e)
+        if t is cst.BinaryOperation:
+            l, r = self.value(e.left), self.value(e.right)
+            if l.kind == V.STATIC and r.kind == V.STATIC:
+                return V.STATIC_VALUE
+            if (l.kind in (V.LIST, V.TUPLE) or r.kind in (V.LIST, V.TUPLE)) and not (l.traced or r.traced):
+                return Value(kind=V.LIST)  # sequence repetition / concatenation
+            traced = l.traced or r.traced
+            if traced or V.ARRAY in (l.kind, r.kind):
+                hint = None
+                if isinstance(e.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and l.dtype_hint == r.dtype_hint == "bool":
+                    hint = "bool"
+                elif isinstance(e.operator, cst.Divide) or "float" in (l.dtype_hint, r.dtype_hint) or isinstance(e.left, cst.Float) or isinstance(e.right, cst.Float):
+                    hint = "float"
+                return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps, dtype_hint=hint)
+            return V.UNKNOWN_VALUE
+        if t is cst.UnaryOperation:
+            inner = self.value(e.expression)
+            if isinstance(e.operator, cst.Not):
+                return V.STATIC_VALUE
+            hint = inner.dtype_hint if isinstance(e.operator, cst.BitInvert) else None
+            return Value(kind=inner.kind if inner.kind in (V.ARRAY, V.STATIC) else V.UNKNOWN, traced=inner.traced, deps=inner.deps, dtype_hint=hint)
+        if t is cst.Comparison:
+            if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in e.comparisons):
+                return V.STATIC_VALUE
+            operands = [e.left] + [c.comparator for c in e.comparisons]
+            if any(isinstance(o, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) for o in operands):
+                return V.STATIC_VALUE  # `mode == "train"`: a Python string, not an array
+            vals = [self.value(o) for o in operands]
+            if all(v.kind == V.STATIC for v in vals):
+                return V.STATIC_VALUE
+            deps = frozenset().union(*(v.deps for v in vals))
+            if any(v.traced for v in vals):
+                return Value(kind=V.ARRAY, traced=True, deps=deps, dtype_hint="bool")
+            if any(v.kind == V.ARRAY for v in vals):
+                return Value(kind=V.ARRAY, dtype_hint="bool")
+            return V.UNKNOWN_VALUE
+        if t is cst.BooleanOperation:
+            l, r = self.value(e.left), self.value(e.right)
+            if l.kind == V.STATIC and r.kind == V.STATIC:
+                return V.STATIC_VALUE
+            # the left operand is always converted to bool; the right one only
+            # matters for some Python values of the left (a guard): unsure
+            return Value(traced=l.traced, deps=l.deps)
+        if t is cst.IfExp:
+            return V.join(self.value(e.body), self.value(e.orelse))
+        if t in (cst.Tuple, cst.List):
+            els = []
+            for el in e.elements:
+                if isinstance(el, cst.StarredElement):
+                    return Value(kind=V.LIST if t is cst.List else V.UNKNOWN)
+                els.append(self.value(el.value))
+            if t is cst.List:
+                return Value(kind=V.LIST, elements=tuple(els))
+            return Value(kind=V.TUPLE, elements=tuple(els))
+        if t in (cst.Dict, cst.Set) or t in _COMPREHENSIONS and t is not cst.GeneratorExp:
+            return Value(kind=V.LIST)
+        if t is cst.GeneratorExp:
+            return Value(kind=V.ITERATOR)
+        if t is cst.Lambda:
+            return Value(kind=V.FUNCTION, unit=self.index.unit_of.get(id(e)))
+        if t is cst.NamedExpr:
+            return self.value(e.value)
+        return V.UNKNOWN_VALUE
+
+    def _is_bool_dtype(self, call: cst.Call) -> bool:
+        """``.astype(bool)`` / ``.astype(jnp.bool_)`` / ``.astype("bool")``."""
+        pos = positional_args(call)
+        if not pos:
+            return False
+        d = pos[0].value
+        if self.builtin_name(d) == "bool" or string_value(d) == "bool":
+            return True
+        return self.qualname(d) in ("jax.numpy.bool_", "numpy.bool_", "jax.numpy.bool", "numpy.bool")
+
+    def _subscript_key(self, e: cst.Subscript, base: Value) -> KeyToken:
+        label = f"{base.key!r}[{self.code(e.slice[0]) if e.slice else ''}]"
+        token = self._attr_tokens.get(label)
+        if token is None:
+            token = KeyToken(e, len(self.loop_stack), label)
+            if all(isinstance(el.slice, cst.Index) and isinstance(el.slice.value, (cst.Integer, cst.UnaryOperation)) for el in e.slice):
+                self._attr_tokens[label] = token
+        return token
+
+    def _eval_call(self, e: cst.Call) -> Value:
+        func = e.func
+        traced_ctx = self.in_traced
+        arg_vals = [self.value(a.value) for a in e.args]
+        any_traced = any(v.traced for v in arg_vals)
+        deps = frozenset().union(*(v.deps for v in arg_vals)) if arg_vals else frozenset()
+        q = self.qualname(func)
+        if q is not None:
+            if q == "functools.partial":
+                return Value(kind=V.FUNCTION)
+            t = apis.transform_for(q)
+            if t is not None:
+                return Value(kind=V.FUNCTION, transform=q)
+            if q.startswith("jax.random."):
+                short = q.rsplit(".", 1)[1]
+                if short in ("PRNGKey", "key", "wrap_key_data", "clone", "fold_in"):
+                    return Value(kind=V.KEY, key=KeyToken(e, len(self.loop_stack), short), traced=traced_ctx and (any_traced or short != "PRNGKey"), deps=deps)
+                if short == "split":
+                    n = positional_args(e)[1].value if len(positional_args(e)) > 1 else None
+                    return Value(kind=V.KEYS, traced=traced_ctx, deps=deps)
+                if short in ("key_data", "key_impl"):
+                    return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps)
+            if q in apis.STATIC_RESULT_FUNCS:
+                return V.STATIC_VALUE
+            if q.rsplit(".", 1)[-1].startswith("_"):
+                return V.UNKNOWN_VALUE  # private helpers (jax internals) return anything
+            if q.startswith(apis.ARRAY_MODULES) or q.startswith("jax.numpy"):
+                hint = "bool" if q in apis.BOOL_RESULT_FUNCS else None
+                shape, floaty = constructor_facts(self, q, e)
+                if traced_ctx:
+                    deps = deps | JAX_COMPUTED  # a tracer whatever its inputs are
+                return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True, dtype_hint=hint or floaty, shape=shape)
+            if q.startswith("numpy.") or q == "numpy":
+                if all(v.kind == V.STATIC for v in arg_vals):
+                    return V.STATIC_VALUE
+                return Value(kind=V.NPARRAY)
+            if q.startswith("math."):
+                return V.STATIC_VALUE if not any_traced else Value(traced=True, deps=deps)
+            if q.startswith("jax.") and q.rsplit(".", 1)[1] in ("device_put", "block_until_ready", "device_get"):
+                return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps)
+            return V.UNKNOWN_VALUE
+        if isinstance(func, cst.Name):
+            name = func.value
+            local = self.lookup(name)
+            if local is None:
+                if name in _BUILTIN_STATIC or name in ("int", "float", "bool", "complex"):
+                    return V.STATIC_VALUE
+                if name == "range":
+                    return V.STATIC_VALUE
+                if name in ("iter", "map", "filter", "reversed"):
+                    return Value(kind=V.ITERATOR)
+                if name in ("enumerate", "zip"):
+                    return Value(kind=V.ITERATOR)
+                if name in ("list", "tuple"):
+                    return Value(kind=V.LIST, traced=any_traced, deps=deps)
+                if name in ("abs", "max", "min", "sum", "round", "pow", "divmod"):
+                    if any_traced:
+                        return Value(kind=V.ARRAY, traced=True, deps=deps)
+                    if all(v.kind == V.STATIC for v in arg_vals):
+                        return V.STATIC_VALUE
+                return V.UNKNOWN_VALUE
+            if local.unit is not None and local.unit.is_generator:
+                return Value(kind=V.ITERATOR)
+            if local.unit is not None and local.unit.jit_root and traced_ctx:
+                # a jitted function called from traced code returns tracers
+                # (a pytree of them: the kind stays unknown)
+                return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
+            return V.UNKNOWN_VALUE
+        if isinstance(func, cst.Attribute):
+            base = self.value(func.value)
+            m = func.attr.value
+            if base.kind == V.AT_INDEX:
+                return Value(kind=V.ARRAY, traced=base.traced or any_traced, deps=base.deps | deps)
+            if base.kind == V.KEY and m in ("astype",):
+                return base
+            if m in apis.CONCRETIZING_METHODS:
+                return V.STATIC_VALUE
+            if base.kind == V.ARRAY:
+                hint = "bool" if m == "astype" and self._is_bool_dtype(e) else None
+                return Value(kind=V.ARRAY, traced=base.traced or (traced_ctx and any_traced), deps=base.deps | deps, dtype_hint=hint)
+            if base.traced and m in apis.ARRAY_METHODS:
+                return Value(kind=V.ARRAY, traced=True, deps=base.deps | deps)
+            if base.kind == V.FUNCTION and base.transform is not None:
+                return V.UNKNOWN_VALUE
+            return V.UNKNOWN_VALUE
+        if isinstance(func, cst.Call):
+            inner = self.value(func)
+            if inner.kind == V.FUNCTION and inner.transform is not None:
+                # jax.jit(f)(x) returns whatever f returns: often a pytree
+                return Value(kind=V.UNKNOWN, traced=traced_ctx and any_traced, deps=deps)
+        return V.UNKNOWN_VALUE
+
+
+def _is_none(e: cst.CSTNode) -> bool:
+    return isinstance(e, cst.Name) and e.value == "None"
+
+
+def _replace(v: Value, **kw) -> Value:
+    from dataclasses import replace
+
+    return replace(v, **kw)
+
+
+def _slice_parts(sl: cst.CSTNode) -> list[cst.CSTNode]:
+    if isinstance(sl, cst.Index):
+        return [sl.value]
+    if isinstance(sl, cst.Slice):
+        return [p for p in (sl.lower, sl.upper, sl.step) if p is not None]
+    return []
+
+
+def _imported_names(s: cst.CSTNode) -> list[str]:
+    out = []
+    names = getattr(s, "names", None)
+    if isinstance(names, (list, tuple)):
+        for alias in names:
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                out.append(alias.asname.name.value)
+            elif isinstance(alias.name, cst.Name):
+                out.append(alias.name.value)
+            elif isinstance(alias.name, cst.Attribute):
+                d = dotted_name(alias.name)
+                if d:
+                    out.append(d.split(".")[0])
+    return out
+
+
+# ---------------------------------------------------------------------------------
+def schedule(index: FileIndex) -> list[Unit]:
+    """Units in an order where callers and enclosing units come first."""
+    units = index.units
+    by_id = {id(u): u for u in units}
+    order_pos = {id(u): i for i, u in enumerate(units)}
+    preds: dict[int, set[int]] = {id(u): set() for u in units}
+    for u in units:
+        if u.parent is not None:
+            preds[id(u)].add(id(u.parent))
+    for caller, callees in index.call_edges.items():
+        for c in callees:
+            if c != caller:
+                preds[c].add(caller)
+    done: set[int] = set()
+    out: list[Unit] = []
+    remaining = sorted(by_id, key=order_pos.__getitem__)
+    while remaining:
+        progressed = False
+        for uid in list(remaining):
+            if preds[uid] <= done:
+                out.append(by_id[uid])
+                done.add(uid)
+                remaining.remove(uid)
+                progressed = True
+        if not progressed:
+            # a cycle: take the earliest remaining unit whose enclosing unit is done
+            for uid in remaining:
+                parent = by_id[uid].parent
+                if parent is None or id(parent) in done:
+                    break
+            else:
+                uid = remaining[0]
+            out.append(by_id[uid])
+            done.add(uid)
+            remaining.remove(uid)
+    return out

@@ -1,0 +1,214 @@
+"""Lint a set of files as projects: rounds until the cross-module facts settle.
+
+Round 1 lints every file once, as the single-file engine always did, with its
+module name set: each result carries the file's summary and what its traced
+code tells the modules it calls.  Then, per project (files grouped by project
+root, named by the source roots), the summaries make a ``ProjectIndex``; the
+calls and transformation sites resolve to functions of other files; those files
+get the facts and are linted again.  Their own traced calls may reach further
+modules, so this repeats (at most ``MAX_ROUNDS``), each round re-linting only
+the files whose facts changed.  A helper module that never names JAX is skipped
+by the prefilter in round 1 and analysed in full once a fact reaches it.
+
+The cache keys each result on the file's bytes, its settings and the facts it
+was given (``LintSettings.fingerprint``), so a warm run is warm in every round,
+and editing a helper re-lints only the files whose facts changed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+from jaxlint.cache import Cache
+from jaxlint.findings import FileResult
+from jaxlint.project.facts import canonical, incoming_facts
+from jaxlint.project.index import ProjectIndex
+from jaxlint.project.roots import ModuleName, SourceRoots, find_project_root
+from jaxlint.runner import RunResult, run
+from jaxlint.settings import LintSettings
+
+MAX_ROUNDS = 6
+# a project larger than this is not indexed around a few named files
+MAX_CONTEXT_FILES = 5000
+
+
+class _Project:
+    def __init__(self, root: Path, roots: SourceRoots, marked: bool) -> None:
+        self.root = root
+        self.roots = roots
+        self.marked = marked  # found by a pyproject/setup.cfg/git marker, not the cwd fallback
+        self.files: list[str] = []
+        self.module: dict[str, ModuleName] = {}
+        self.packages: frozenset[str] = frozenset()
+
+
+def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[list[str]], Path]]) -> dict[str, _Project]:
+    """display path -> its project (files outside any project are left out)."""
+    by_root: dict[Path, _Project] = {}
+    root_of_dir: dict[Path, Optional[Path]] = {}
+    marks: dict[Optional[Path], bool] = {}
+    out: dict[str, _Project] = {}
+    cwd = Path.cwd().resolve()
+    for f in files:
+        absolute = Path(os.path.abspath(f))
+        d = absolute.parent
+        if d not in root_of_dir:
+            found = find_project_root(d)
+            marked = found is not None
+            if found is None and (d == cwd or cwd in d.parents):
+                found = cwd  # no pyproject, setup.cfg or git root: the current directory, as Ruff does
+            root_of_dir[d] = found
+            marks[found] = marks.get(found, False) or marked
+        root = root_of_dir[d]
+        if root is None:
+            continue
+        project = by_root.get(root)
+        if project is None:
+            src, config_dir = src_for(root)
+            project = by_root[root] = _Project(root, SourceRoots.for_project(root, src, config_dir), marks[root])
+        name = project.roots.module_name(absolute)
+        if name is None:
+            continue
+        project.files.append(str(f))
+        project.module[str(f)] = name
+        out[str(f)] = project
+    for project in by_root.values():
+        names = [m.name for m in project.module.values()]
+        # two files with one module name: that module is unknown
+        dup = {n for n in names if names.count(n) > 1}
+        for f in [f for f, m in project.module.items() if m.name in dup]:
+            del project.module[f]
+            out.pop(f, None)
+        project.packages = frozenset(m.name.split(".", 1)[0] for m in project.module.values())
+    return out
+
+
+def run_project(
+    files: Sequence[Path],
+    settings_for: Callable[[Path], LintSettings],
+    cache: Optional[Cache],
+    src_for: Callable[[Path], tuple[Optional[list[str]], Path]],
+    jobs: Optional[int] = None,
+    show_progress: Optional[bool] = None,
+    context_for: Optional[Callable[[Path], list[Path]]] = None,
+) -> RunResult:
+    """Lint ``files`` (display paths) with the project-wide model.
+
+    ``context_for(root)``: the files of the project at ``root`` (discovered the way
+    the CLI discovers files).  When ``files`` are only part of a project, the rest
+    of it is linted too (from the cache when warm) for the facts it gives; only
+    ``files`` are reported."""
+    wanted = {str(f) for f in files}
+    project_of = _projects(files, src_for)
+    if context_for is not None:
+        extra: list[Path] = []
+        for project in {id(p): p for p in project_of.values()}.values():
+            if not project.marked:
+                continue
+            others = [f for f in context_for(project.root) if str(f) not in wanted]
+            if others and len(others) <= MAX_CONTEXT_FILES:
+                extra.extend(others)
+        if extra:
+            files = [*files, *extra]
+            project_of = _projects(files, src_for)
+    facts: dict[str, str] = {}
+    summarize: set[str] = set()
+
+    def settings(path: Path) -> LintSettings:
+        base = settings_for(path)
+        name = str(path)
+        project = project_of.get(name)
+        if project is None:
+            return base
+        m = project.module[name]
+        return replace(
+            base,
+            module=m.name,
+            is_package=m.is_package,
+            project_packages=project.packages,
+            facts=facts.get(name, ""),
+            summarize=name in summarize,
+        )
+
+    outcome = run(files, settings, cache, jobs=jobs, show_progress=show_progress)
+    latest: dict[str, FileResult] = {r.path: r for r in outcome.results}
+    errors = {line.split(": ", 1)[0]: line for line in outcome.errors}
+    tracebacks = {tb.split(":\n", 1)[0]: tb for tb in outcome.tracebacks}
+    hits = outcome.cache_hits
+    projects = {id(p): p for p in project_of.values()}
+    for _ in range(MAX_ROUNDS - 1):
+        again: list[Path] = []
+        for project in projects.values():
+            again.extend(_next_round(project, latest, facts, summarize))
+        if not again:
+            break
+        more = run(sorted(again, key=str), settings, cache, jobs=jobs, show_progress=False)
+        hits += more.cache_hits
+        for r in more.results:
+            latest[r.path] = r
+            errors.pop(r.path, None)
+        for line in more.errors:
+            errors[line.split(": ", 1)[0]] = line
+        for tb in more.tracebacks:
+            tracebacks[tb.split(":\n", 1)[0]] = tb
+    final = RunResult(cache_hits=hits)
+    final.results = [latest[name] for name in sorted(latest) if name in wanted]
+    final.errors = [errors[name] for name in sorted(errors) if name in wanted]
+    final.tracebacks = [tracebacks[name] for name in sorted(tracebacks) if name in wanted]
+    return final
+
+
+def _next_round(
+    project: _Project, latest: dict[str, FileResult], facts: dict[str, str], summarize: set[str]
+) -> list[Path]:
+    """Update ``facts`` from the latest results; the files to lint again."""
+    index = ProjectIndex()
+    outputs = []
+    path_of = {m.name: f for f, m in project.module.items()}
+    for f in project.files:
+        r = latest.get(f)
+        if r is None or r.project is None:
+            continue
+        index.add(r.project["summary"], f)
+        outputs.append((project.module[f].name, f, r.project))
+    # modules some traced call names that the prefilter skipped: analyse them
+    wanted: list[Path] = []
+    for _module, _path, proj in outputs:
+        for call in (*proj.get("calls", ()), *proj.get("sites", ())):
+            for f in _candidates(call["callee"], proj["summary"], path_of):
+                r = latest.get(f)
+                if f not in summarize and (r is None or r.project is None) and f not in wanted:
+                    summarize.add(f)
+                    wanted.append(f)
+    incoming = incoming_facts(index, outputs, path_of)
+    again = [Path(f) for f in wanted]
+    for f in project.files:
+        new = canonical(incoming.get(f))
+        if new != facts.get(f, "") and f not in wanted:
+            facts[f] = new
+            again.append(Path(f))
+        elif f in wanted:
+            facts[f] = new
+    return again
+
+
+def _candidates(callee: str, summary: dict, path_of: dict[str, str]) -> list[str]:
+    """Files that may define ``callee`` (a dotted name written in the module whose
+    ``summary`` is given): the project modules its first name is imported from,
+    and their submodules along the dotted name.  Only for the prefilter's blind
+    spot (helper modules that never name JAX), so a loose guess is enough."""
+    head, _, rest = callee.partition(".")
+    binding = (summary.get("names") or {}).get(head) or {}
+    base = binding.get("m")
+    if not base:
+        return []
+    names = [base]
+    if binding.get("k") == "from" and binding.get("n"):
+        names.append(f"{base}.{binding['n']}")
+    parts = rest.split(".") if rest else []
+    for i in range(1, len(parts) + 1):
+        names.append(".".join([names[-1], *parts[:i]]))
+    return [path_of[n] for n in names if n in path_of]

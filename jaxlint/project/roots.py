@@ -1,0 +1,109 @@
+"""Project roots, source roots and module names.
+
+* The project root of a file is the nearest directory at or above it holding a
+  ``pyproject.toml``, ``setup.cfg``, ``setup.py``, ``jaxlint.toml`` or
+  ``.jaxlint.toml``; failing that, the root of the git work tree (a directory
+  holding ``.git``); failing that, there is none (single-file analysis).
+* The source roots are the ``src = [...]`` setting of the configuration
+  (paths relative to the configuration file's directory, globs allowed), or by
+  default, as Ruff does, the project root and its ``src`` subdirectory.
+* A file's module name is its path relative to the deepest source root that
+  contains it, dots for slashes: ``src/pkg/losses.py`` -> ``pkg.losses``,
+  ``pkg/__init__.py`` -> ``pkg``.  Directories need no ``__init__.py``
+  (namespace packages).  A file under no source root, or whose path relative
+  to its root has a part that is not an identifier, has no module name.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional, Sequence
+
+PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "jaxlint.toml", ".jaxlint.toml")
+
+
+def find_project_root(path: Path) -> Optional[Path]:
+    """The project root of ``path`` (a file or a directory), or None."""
+    path = Path(path).resolve()
+    start = path if path.is_dir() else path.parent
+    for d in (start, *start.parents):
+        if any((d / m).is_file() for m in PROJECT_MARKERS):
+            return d
+    for d in (start, *start.parents):
+        if (d / ".git").exists():
+            return d
+    return None
+
+
+def expand_src(base: Path, entries: Sequence[str]) -> list[Path]:
+    """The directories named by a ``src`` setting, relative to ``base``; an entry
+    with glob characters expands to the directories it matches (sorted);
+    ``~`` and environment variables are expanded as Ruff does."""
+    out: list[Path] = []
+    for entry in entries:
+        text = os.path.expandvars(os.path.expanduser(entry))
+        p = Path(text)
+        full = p if p.is_absolute() else base / p
+        if any(c in text for c in "*?["):
+            for match in sorted(glob.glob(str(full))):
+                if os.path.isdir(match):
+                    out.append(Path(match).resolve())
+        else:
+            out.append(full.resolve())
+    return out
+
+
+def default_src(project_root: Path) -> list[Path]:
+    root = Path(project_root).resolve()
+    return [root, root / "src"]
+
+
+@dataclass(frozen=True)
+class ModuleName:
+    name: str
+    is_package: bool  # the file is a package's __init__.py
+    root: Path  # the source root it was named from
+
+
+class SourceRoots:
+    """The source roots of one project; names files as modules."""
+
+    def __init__(self, roots: Iterable[Path]) -> None:
+        seen: list[Path] = []
+        for r in roots:
+            r = Path(r).resolve()
+            if r not in seen:
+                seen.append(r)
+        # deepest first, so src/ wins over the project root that contains it
+        self.roots: tuple[Path, ...] = tuple(sorted(seen, key=lambda p: -len(p.parts)))
+
+    @classmethod
+    def for_project(cls, project_root: Path, src: Optional[Sequence[str]] = None,
+                    config_dir: Optional[Path] = None) -> "SourceRoots":
+        """``src`` as read from the configuration (relative to ``config_dir``,
+        the project root when omitted); None means the default."""
+        if src is None:
+            return cls(default_src(project_root))
+        return cls(expand_src(Path(config_dir or project_root).resolve(), src))
+
+    def module_name(self, path: Path) -> Optional[ModuleName]:
+        path = Path(path).resolve()
+        if path.suffix != ".py":
+            return None
+        for root in self.roots:
+            try:
+                rel = path.relative_to(root)
+            except ValueError:
+                continue
+            parts = list(rel.parts)
+            parts[-1] = parts[-1][:-3]
+            is_package = parts[-1] == "__init__"
+            if is_package:
+                parts.pop()
+            if not parts or not all(p.isidentifier() for p in parts):
+                return None
+            return ModuleName(".".join(parts), is_package, root)
+        return None

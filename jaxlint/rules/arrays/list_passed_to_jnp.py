@@ -1,0 +1,221 @@
+"""JAX130 list-passed-to-jnp: A Python list/tuple passed as an array argument to a `jax.numpy` function raises TypeError."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
+from jaxlint.findings import Applicability, Severity
+from jaxlint.model import values as V
+
+
+# jax.numpy functions that reject list/tuple array arguments (checked against
+# jax 0.10.2: "<name> requires ndarray or scalar arguments, got <class 'list'>"),
+# with the positional indices that are array operands.
+_UNARY = (
+    "sum prod mean max min std var median argmax argmin all any cumsum cumprod nansum nanmean "
+    "nanmax nanmin nanstd nanvar nanprod exp exp2 log log2 log10 sin cos tan tanh sinh cosh arcsin "
+    "arccos arctan sqrt cbrt abs absolute square negative sign floor ceil round rint log1p expm1 "
+    "isnan isfinite isinf clip diag diagonal trace transpose ravel reshape sort argsort flip "
+    "squeeze expand_dims nonzero unique cumulative_sum count_nonzero ptp real imag conj "
+    "conjugate angle roll tile repeat pad take zeros_like ones_like full_like empty_like "
+    "linalg.norm linalg.inv linalg.det linalg.eigh linalg.svd linalg.cholesky linalg.qr "
+    "fft.fft fft.ifft fft.rfft fft.irfft"
+).split()
+_BINARY = (
+    "add subtract multiply divide true_divide floor_divide power mod remainder maximum minimum "
+    "dot matmul inner outer vdot isclose allclose equal not_equal less less_equal greater "
+    "greater_equal arctan2 hypot logaddexp kron convolve cross isin searchsorted digitize "
+    "percentile quantile logical_and logical_or logical_xor bitwise_and bitwise_or"
+).split()
+ARRAY_POSITIONS: dict[str, tuple[int, ...]] = {f"jax.numpy.{n}": (0,) for n in _UNARY}
+ARRAY_POSITIONS.update({f"jax.numpy.{n}": (0, 1) for n in _BINARY})
+ARRAY_POSITIONS["jax.numpy.where"] = (0, 1, 2)
+# keyword names of the array operands
+_ARRAY_KEYWORDS = frozenset({"a", "x", "x1", "x2", "ar", "ar1", "ar2", "m"})
+
+
+class ListToJnpFunction(Rule):
+    code = "JAX130"
+    name = "list-passed-to-jnp"
+    summary = "A Python list/tuple passed as an array argument to a `jax.numpy` function raises TypeError"
+    severity = Severity.ERROR
+    seed = "The Sharp Bits § Non-array inputs: NumPy vs. JAX (seed 000); tutorial § jnp.diag of a list (seed 002)"
+    what_it_does = (
+        "Flags list and tuple displays (`[1, 2, 3]`, `(a, b)`), list comprehensions and names "
+        "bound to them, passed as an *array operand* of a `jax.numpy` function that rejects "
+        "them: reductions (`sum`, `mean`, `max`...), element-wise functions (`exp`, `sqrt`, "
+        "`add`, `maximum`...), `diag`, `sort`, `linalg.norm`, `where`, ... Shape, axis, "
+        "index and width arguments (`jnp.zeros((2, 3))`, `axis=(0, 1)`, `jnp.pad(x, ((1, 1),))`) "
+        "and the functions made to take sequences (`jnp.array`, `asarray`, `stack`, "
+        "`concatenate`, `block`, `meshgrid`, `select`, `einsum` operands...) are not checked."
+    )
+    why_bad = (
+        "Unlike NumPy, `jax.numpy` does not convert lists implicitly, because a list of values "
+        "would become one traced input per element (a 10-element list gives 10 jaxpr inputs and "
+        "22 equations instead of 1 and 2). It raises:\n\n"
+        "```\nTypeError: sum requires ndarray or scalar arguments, got <class 'list'> at position 0.\n```"
+    )
+    use_instead = "```python\ntotal = jnp.sum(jnp.asarray([1, 2, 3]))\nd = jnp.diag(jnp.array([1., 2., 3.]))\n```"
+    fix_safety = (
+        "The fix wraps the argument in `jnp.asarray(...)` (with the module alias the call uses). "
+        "It is **safe**: the original call always raises, and `asarray` is exactly the "
+        "conversion NumPy would have done. It is only offered when the function is called as "
+        "an attribute of the `jax.numpy` module (`jnp.sum`)."
+    )
+    VALID = [
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            t = jnp.sum(jnp.array([1, 2, 3]))
+            z = jnp.zeros((2, 3)).sum(axis=(0, 1))
+            s = jnp.stack([t, t])
+            c = jnp.concatenate([s, s])
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.ones((2, 3))
+            y = jnp.reshape(x, (3, 2))
+            z = jnp.pad(x, ((1, 1), (0, 0)))
+            w = jnp.transpose(x, (1, 0))
+            v = jnp.tile(x, (2, 1))
+            """
+        ),
+        # NumPy accepts lists
+        Valid(
+            """
+            import numpy as np
+
+            t = np.sum([1, 2, 3])
+            """
+        ),
+        # a name rebound to an array
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            xs = [1.0, 2.0]
+            xs = jnp.asarray(xs)
+            m = jnp.mean(xs)
+            """
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            print(jnp.sum([1, 2, 3]))
+            """,
+            expected=[(3, 15)],
+            messages=[
+                "`jnp.sum` does not accept a Python list: this raises `TypeError: sum requires ndarray or scalar arguments, got <class 'list'>`. Convert it first with `jnp.asarray(...)`",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+
+            print(jnp.sum(jnp.asarray([1, 2, 3])))
+            """,
+        ),
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            losses = []
+            for i in range(3):
+                losses.append(float(i))
+            m = jnp.mean(losses)
+            d = jnp.diag((1., 2., 3.))
+            """,
+            expected=[(6, 14), (7, 15)],
+            messages=[
+                "`jnp.mean` does not accept a Python list: this raises `TypeError: mean requires ndarray or scalar arguments, got <class 'list'>`. Convert it first with `jnp.asarray(...)`",
+                "`jnp.diag` does not accept a Python tuple: this raises `TypeError: diag requires ndarray or scalar arguments, got <class 'tuple'>`. Convert it first with `jnp.asarray(...)`",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+
+            losses = []
+            for i in range(3):
+                losses.append(float(i))
+            m = jnp.mean(jnp.asarray(losses))
+            d = jnp.diag(jnp.asarray((1., 2., 3.)))
+            """,
+        ),
+        # a function of a submodule (`jnp.linalg.norm`): reported without a fix, which is
+        # offered only for `jnp.<name>` calls
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            def dist(a, b):
+                return jnp.linalg.norm([a[0] - b[0], a[1] - b[1]])
+            """,
+            expected=[(4, 28)],
+            messages=[
+                "`jnp.linalg.norm` does not accept a Python list: this raises `TypeError: norm requires ndarray or scalar arguments, got <class 'list'>`. Convert it first with `jnp.asarray(...)`",
+            ],
+        ),
+    ]
+
+    def _is_sequence(self, e: cst.CSTNode) -> Optional[str]:
+        if isinstance(e, cst.List) or isinstance(e, cst.ListComp):
+            return "list"
+        if isinstance(e, cst.Tuple):
+            return "tuple"
+        if isinstance(e, cst.Name):
+            v = self.ctx.value(e)
+            if v.kind == V.LIST and v.elements is not None:
+                return "list"
+            if v.kind == V.TUPLE and v.elements is not None:
+                return "tuple"
+        return None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        q = ctx.qualname(node.func)
+        positions = ARRAY_POSITIONS.get(q or "")
+        if positions is None:
+            return
+        short = q[len("jax.numpy."):]  # type: ignore[index]
+        i = 0
+        for arg in node.args:
+            if arg.star:
+                return
+            if arg.keyword is None:
+                check = i in positions
+                i += 1
+            else:
+                check = arg.keyword.value in _ARRAY_KEYWORDS
+            if not check:
+                continue
+            what = self._is_sequence(arg.value)
+            if what is None:
+                continue
+            self.report(
+                arg.value,
+                f"`jnp.{short}` does not accept a Python {what}: this raises `TypeError: {short.rsplit('.', 1)[-1]} "
+                f"requires ndarray or scalar arguments, got <class '{what}'>`. Convert it first "
+                "with `jnp.asarray(...)`",
+                self._fix(node, arg),
+            )
+
+    def _fix(self, call: cst.Call, arg: cst.Arg):
+        ctx = self.ctx
+        func = call.func
+        if not isinstance(func, cst.Attribute) or ctx.qualname(func.value) != "jax.numpy":
+            return None
+        mod = ctx.code(func.value).strip()
+        inner = ctx.code(arg.value).strip()
+        wrapped = cst.parse_expression(f"{mod}.asarray({inner})")
+        args = [a.with_changes(value=wrapped) if a is arg else a for a in call.args]
+        # rewrite the whole call: a parenthesized tuple's own range excludes its parentheses
+        new = call.with_changes(args=args, lpar=(), rpar=())
+        return fix(Applicability.SAFE, "Convert with `jnp.asarray`", Replacement(call, new))

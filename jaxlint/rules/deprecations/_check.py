@@ -1,0 +1,451 @@
+"""The deprecation check: one matcher over ``jaxlint/model/deprecations.py`` (the
+table of removed, renamed and deprecated JAX APIs) that reports several codes.
+
+Each row's code comes from ``code_for``; the rules JAX901-JAX905 and JAX950 are
+documentation and examples that name ``DeprecationCheck`` as their check, so the
+engine runs it once per file for whichever of those codes are enabled.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.engine.context import RuleContext
+from jaxlint.engine.rule import Check, Replacement, RuleFix, fix
+from jaxlint.findings import Applicability
+from jaxlint.model import deprecations as D
+from jaxlint.model import values as V
+from jaxlint.model.walk import children, dotted_name, positional_args
+
+_GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
+SEED = "Renamed and removed APIs met in the seeds: `jax.tree_map`, `jax.ops.index_update`, `.device_buffer`, `from jax.config import config`, `jax.experimental.optimizers` (seeds 000-004)"
+
+
+def code_for(row: D.Deprecation) -> str:
+    if row.opt_in:
+        return "JAX950"
+    if row.old == "jax.config.config":
+        return "JAX905"
+    if row.kind == "kwarg":
+        return "JAX903" if row.removed else "JAX902"
+    if row.kind == "method":
+        return "JAX904"
+    return "JAX901" if row.removed else "JAX902"
+
+
+def _status(row: D.Deprecation) -> str:
+    if row.removed == "never existed":
+        return "does not exist in JAX"
+    if row.removed:
+        dep = f" (deprecated in {row.deprecated})" if row.deprecated else ""
+        return f"was removed in JAX {row.removed}{dep}"
+    if row.deprecated:
+        return f"is deprecated since JAX {row.deprecated}"
+    return "is a legacy API"
+
+
+def _head(node: cst.CSTNode) -> Optional[cst.Name]:
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node if isinstance(node, cst.Name) else None
+
+
+def _atom(ctx, e: cst.BaseExpression) -> str:
+    text = ctx.code(e).strip()
+    if isinstance(e, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)):
+        return text
+    return f"({text})"
+
+
+
+def _is_feature_check(test: cst.BaseExpression) -> bool:
+    """`hasattr(jax, ...)`, `getattr(...)`, or a version comparison, possibly
+    combined with `and`/`or`/`not` (only the top of the test is inspected)."""
+    t = type(test)
+    if t is cst.BooleanOperation:
+        return _is_feature_check(test.left) or _is_feature_check(test.right)
+    if t is cst.UnaryOperation:
+        return _is_feature_check(test.expression)
+    if t is cst.Call:
+        if type(test.func) is cst.Name and test.func.value in ("hasattr", "getattr"):
+            return True
+        return _mentions_version(test)
+    if t is cst.Comparison:
+        return any(_mentions_version(e) for e in (test.left, *(c.comparator for c in test.comparisons)))
+    return _mentions_version(test)
+
+
+def _mentions_version(e: cst.BaseExpression) -> bool:
+    """`jax.__version__`, `version`, `jax_version`, `parse(jax.__version__)`..."""
+    while True:
+        t = type(e)
+        if t is cst.Name:
+            return "version" in e.value.lower()
+        if t is cst.Attribute:
+            if "version" in e.attr.value.lower():
+                return True
+            e = e.value
+        elif t is cst.Call:
+            return any(_mentions_version(a.value) for a in e.args) or _mentions_version(e.func)
+        elif t is cst.Subscript:
+            e = e.value
+        elif t in (cst.Tuple, cst.List):
+            return any(_mentions_version(el.value) for el in e.elements)
+        else:
+            return False
+
+class DeprecationCheck(Check):
+    """Matches the table against names, imports, calls and attributes, once per
+    node, and reports each match under its row's code (``code_for``)."""
+
+    def __init__(self, ctx: RuleContext) -> None:
+        super().__init__(ctx)
+        self._skip: set[int] = set()
+        self._guard = 0
+        self._guarded: set[int] = set()
+
+    # -- helpers -------------------------------------------------------------------
+    def _emit(self, row: D.Deprecation, node: cst.CSTNode, what: str, rfix: Optional[RuleFix] = None) -> None:
+        code = code_for(row)
+        if code not in self.codes or self._guard:
+            return
+        note = f" ({row.note})" if row.note and row.kind != "method" else ""
+        if row.kind == "method" and row.note:
+            note = f" ({row.note})"
+        if row.opt_in:
+            msg = f"`{what}` {_status(row)}; consider {row.new}{note}"
+        else:
+            msg = f"`{what}` {_status(row)}: use {row.new} instead{note}"
+        self.report(node, msg, rfix, code=code)
+
+    def _applic(self, row: D.Deprecation) -> Applicability:
+        return Applicability.SAFE if row.fix == "safe" else Applicability.UNSAFE
+
+    def _spell(self, qualname: str, node: Optional[cst.CSTNode] = None) -> Optional[str]:
+        """``qualname`` written with the user's imports (keeping their alias)."""
+        ctx = self.ctx
+        if node is not None:
+            head = _head(node)
+            if head is not None:
+                base = ctx.qualname(head)
+                if base and qualname.startswith(base + "."):
+                    return head.value + qualname[len(base):]
+        best: Optional[tuple[str, str]] = None
+        for local, full in ctx.imports.names.items():
+            if qualname == full or qualname.startswith(full + "."):
+                if ctx.qualname(cst.Name(local)) != full:
+                    continue
+                if best is None or len(full) > len(best[1]):
+                    best = (local, full)
+        if best is None:
+            return None
+        return best[0] + qualname[len(best[1]):]
+
+    def _rename_fix(self, row: D.Deprecation, q: str, node: cst.CSTNode) -> Optional[RuleFix]:
+        if row.fix is None:
+            return None
+        if row.new_qualname is not None and row.kind in ("name", "module"):
+            target = row.new_qualname + q[len(row.old):]
+            text = self._spell(target, node)
+            if text is None:
+                return None
+            return fix(self._applic(row), f"Replace with `{text}`", Replacement(node, text))
+        consts = {"jax.numpy.NINF": "(-{jnp}.inf)", "jax.numpy.PZERO": "0.0", "jax.numpy.NZERO": "(-0.0)"}
+        if q in consts:
+            tmpl = consts[q]
+            if "{jnp}" in tmpl:
+                jnp = self._spell("jax.numpy", node)
+                if jnp is None:
+                    return None
+                tmpl = tmpl.replace("{jnp}", jnp)
+            return fix(self._applic(row), f"Replace with `{tmpl}`", Replacement(node, tmpl))
+        return None
+
+    # -- attribute / name uses -----------------------------------------------------------
+    def visit_Try(self, node: cst.Try) -> None:
+        for h in node.handlers:
+            names = []
+            if h.type is None:
+                names = ["Exception"]
+            elif isinstance(h.type, cst.Tuple):
+                names = [dotted_name(e.value) or "" for e in h.type.elements]
+            else:
+                names = [dotted_name(h.type) or ""]
+            if any(n.rsplit(".", 1)[-1] in _GUARD_EXCEPTIONS for n in names):
+                self._guard += 1
+                self._guarded.add(id(node))
+                return
+
+    def visit_If(self, node: cst.If) -> None:
+        # `if hasattr(jax, "enable_x64"): ... else: <old API>` and version checks are shims
+        if _is_feature_check(node.test):
+            self._guard += 1
+            self._guarded.add(id(node))
+
+    def leave_If(self, node: cst.If) -> None:
+        if id(node) in self._guarded:
+            self._guard -= 1
+            self._guarded.discard(id(node))
+
+    def leave_Try(self, node: cst.Try) -> None:
+        if id(node) in self._guarded:
+            self._guard -= 1
+            self._guarded.discard(id(node))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self._check_expr(node)
+
+    def _mark_chain(self, node: cst.CSTNode) -> None:
+        while isinstance(node, cst.Attribute):
+            self._skip.add(id(node))
+            node = node.value
+        self._skip.add(id(node))
+
+    def _check_expr(self, node: cst.Attribute) -> None:
+        if id(node) in self._skip:
+            return
+        ctx = self.ctx
+        q = ctx.qualname(node)
+        if q is None:
+            self._check_method(node)
+            return
+        row = D.lookup(q)
+        if row is None:
+            return
+        head = _head(node)
+        if head is not None and (ctx.imports.names.get(head.value) or "").startswith(("jax._src", "jaxlib.")):
+            self._mark_chain(node)
+            return  # JAX's internals keep names the public API removed
+        if head is not None:
+            base = ctx.imports.names.get(head.value)
+            if base is not None and base != head.value and D.lookup(base) is not None:
+                self._mark_chain(node)
+                return  # the import itself is reported
+        self._mark_chain(node)
+        self._emit(row, node, ctx.code(node).strip(), self._rename_fix(row, q, node))
+
+    def _check_method(self, node: cst.Attribute) -> None:
+        attr = node.attr.value
+        if attr not in ("device_buffer", "device_buffers"):
+            return
+        row = D.METHODS[attr]
+        ctx = self.ctx
+        v = ctx.value(node.value)
+        if v.kind in (V.NPARRAY, V.STATIC, V.MODULE, V.FUNCTION):
+            return
+        base = _atom(ctx, node.value)
+        if attr == "device_buffer":
+            new = f"{base}.addressable_data(0)"
+        else:
+            new = f"[s.data for s in {base}.addressable_shards]"
+        self._emit(row, node, ctx.code(node).strip(), fix(Applicability.SAFE, f"Replace with `{new}`", Replacement(node, new)))
+
+    def _scan_annotation(self, ann: Optional[cst.Annotation]) -> None:
+        if ann is None or type(ann.annotation) is cst.Name:
+            return  # a bare name: a removed one is reported at its import
+        stack: list[cst.CSTNode] = [ann.annotation]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, cst.Attribute):
+                self._check_expr(n)
+            stack.extend(reversed(list(children(n))))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        p = node.params
+        for param in (*p.posonly_params, *p.params, *p.kwonly_params):
+            self._scan_annotation(param.annotation)
+        for star in (p.star_arg, p.star_kwarg):
+            if isinstance(star, cst.Param):
+                self._scan_annotation(star.annotation)
+        self._scan_annotation(node.returns)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._scan_annotation(node.annotation)
+
+    # -- imports -------------------------------------------------------------------------
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = dotted_name(alias.name)
+            if full is None:
+                continue
+            row = D.lookup(full)
+            if row is None:
+                continue
+            rfix = None
+            if row.fix is not None and row.kind == "module" and row.new_qualname is not None and alias.asname is not None:
+                new = row.new_qualname + full[len(row.old):]
+                rfix = fix(self._applic(row), f"Import `{new}`", Replacement(alias.name, new))
+            self._emit(row, alias, f"import {full}", rfix)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+            if node.module is not None and not node.relative:
+                mod = dotted_name(node.module)
+                row = D.lookup(mod) if mod else None
+                if row is not None:
+                    self._emit(row, node.module, f"from {mod} import *")
+            return
+        mod = dotted_name(node.module)
+        if mod is None:
+            return
+        mod_row = D.lookup(mod)
+        if mod_row is not None:
+            rfix = None
+            if mod_row.fix is not None and mod_row.new_qualname is not None and mod_row.kind == "module":
+                new = mod_row.new_qualname + mod[len(mod_row.old):]
+                rfix = fix(self._applic(mod_row), f"Import from `{new}`", Replacement(node.module, new))
+            # a removed name imported from a removed module: report the name's own row
+            names = [a for a in node.names if isinstance(a.name, cst.Name)]
+            exact = [D.BY_NAME.get(f"{mod}.{a.name.value}") for a in names]  # type: ignore[union-attr]
+            if len(names) == 1 and exact[0] is not None:
+                self._import_alias(node, names[0], exact[0], f"{mod}.{names[0].name.value}")  # type: ignore[union-attr]
+                return
+            self._emit(mod_row, node.module, f"from {mod} import ...", rfix)
+            return
+        for alias in node.names:
+            if not isinstance(alias.name, cst.Name):
+                continue
+            full = f"{mod}.{alias.name.value}"
+            row = D.lookup(full)
+            if row is None:
+                continue
+            self._import_alias(node, alias, row, full, single=len(node.names) == 1)
+
+    def _import_alias(self, node: cst.ImportFrom, alias: cst.ImportAlias, row: D.Deprecation, full: str, single: bool = True) -> None:
+        rfix = None
+        local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else alias.name.value  # type: ignore[union-attr]
+        if row.fix is not None and single:
+            imp = row.import_from
+            if imp is None and row.kind == "module" and row.new_qualname is not None and full == row.old:
+                mod, _, name = row.new_qualname.rpartition(".")
+                imp = (mod, name)
+            if imp is not None:
+                text = f"from {imp[0]} import {imp[1]}" + (f" as {local}" if local != imp[1] else "")
+                rfix = fix(self._applic(row), f"Replace with `{text}`", Replacement(node, text))
+        self._emit(row, alias, f"from {full.rpartition('.')[0]} import {alias.name.value}", rfix)  # type: ignore[union-attr]
+
+    # -- calls: keyword arguments, special rewrites, array methods ------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        func = node.func
+        q = ctx.qualname(func)
+        if q is not None:
+            kw_rows = D.KWARGS.get(q)
+            head = _head(func)
+            if head is not None and (ctx.imports.names.get(head.value) or "").startswith("jax._src"):
+                return
+            if kw_rows:
+                self._kwargs(node, q, kw_rows)
+            row = D.BY_NAME.get(q)
+            if row is not None and row.fix is not None and id(func) not in self._skip:
+                rfix = self._call_fix(node, q, row)
+                if rfix is not None:
+                    self._mark_chain(func)
+                    self._emit(row, func, ctx.code(func).strip(), rfix)
+            return
+        if isinstance(func, cst.Attribute) and func.attr.value in ("to_py", "device") and not node.args:
+            v = ctx.value(func.value)
+            if v.kind != V.ARRAY:
+                return
+            row = D.METHODS[func.attr.value]
+            base = _atom(ctx, func.value)
+            if func.attr.value == "device":
+                new = f"{base}.device"
+                rfix = fix(Applicability.SAFE, f"Replace with `{new}`", Replacement(node, new))
+            else:
+                np_name = self._spell("numpy.asarray")
+                rfix = None
+                if np_name is not None:
+                    new = f"{np_name}({ctx.code(func.value).strip()})"
+                    rfix = fix(Applicability.SAFE, f"Replace with `{new}`", Replacement(node, new))
+            self._emit(row, node, ctx.code(node).strip(), rfix)
+
+    def _call_fix(self, node: cst.Call, q: str, row: D.Deprecation) -> Optional[RuleFix]:
+        ctx = self.ctx
+        pos = positional_args(node)
+        if len(pos) != len(node.args):
+            return None
+        short = q.rsplit(".", 1)[1]
+        methods = {"index_update": "set", "index_add": "add", "index_mul": "multiply", "index_min": "min", "index_max": "max"}
+        if q.startswith("jax.ops.") and short in methods and len(pos) == 3:
+            x, idx, v = (a.value for a in pos)
+            if isinstance(idx, cst.Subscript) and ctx.qualname(idx.value) == "jax.ops.index":
+                self._mark_chain(idx.value)
+                index_text = ", ".join(ctx.code(el).strip().rstrip(",").strip() for el in idx.slice)
+            else:
+                index_text = ctx.code(idx).strip()
+            new = f"{_atom(ctx, x)}.at[{index_text}].{methods[short]}({ctx.code(v).strip()})"
+            return fix(self._applic(row), f"Replace with `{new}`", Replacement(node, new))
+        if q == "jax.random.shuffle" and len(pos) == 2:
+            perm = self._spell("jax.random.permutation", node.func)
+            if perm is None:
+                return None
+            new = f"{perm}({ctx.code(pos[0].value).strip()}, {ctx.code(pos[1].value).strip()}, independent=True)"
+            return fix(self._applic(row), f"Replace with `{new}`", Replacement(node, new))
+        if q == "jax.numpy.msort" and len(pos) == 1:
+            sort = self._spell("jax.numpy.sort", node.func)
+            if sort is None:
+                return None
+            new = f"{sort}({ctx.code(pos[0].value).strip()}, axis=0)"
+            return fix(self._applic(row), f"Replace with `{new}`", Replacement(node, new))
+        return None
+
+    def _kwargs(self, node: cst.Call, q: str, rows: dict[str, D.Deprecation]) -> None:
+        ctx = self.ctx
+        hits = [(a, rows[a.keyword.value]) for a in node.args
+                if a.keyword is not None and a.keyword.value in rows
+                and not (rows[a.keyword.value].removed is None and self._forwarded(a.value))]
+        if not hits:
+            return
+        rfix = None
+        if all(r.fix is not None for _, r in hits):
+            rfix = self._kwarg_fix(node, q, rows)
+        for i, (arg, row) in enumerate(hits):
+            self._emit(row, arg, f"{q.replace('jax.numpy.', 'jnp.')}({arg.keyword.value}=...)", rfix if i == 0 else None)  # type: ignore[union-attr]
+
+    def _forwarded(self, value: cst.BaseExpression) -> bool:
+        """``None``, or a parameter of the enclosing function passed through (a wrapper
+        forwarding ``device=device`` only warns when its own caller sets it)."""
+        if isinstance(value, cst.Name):
+            if value.value == "None":
+                return True
+            return self.ctx.unit.param(value.value) is not None
+        return False
+
+    def _kwarg_fix(self, node: cst.Call, q: str, rows) -> Optional[RuleFix]:
+        ctx = self.ctx
+        order = {"jax.numpy.clip": ["a"], "jax.numpy.where": ["condition", "x", "y"]}.get(q, [])
+        pos = [ctx.code(a.value).strip() for a in positional_args(node)]
+        kw = {a.keyword.value: a for a in node.args if a.keyword is not None}
+        if any(a.star for a in node.args):
+            return None
+        moved = [k for k in order if k in kw]
+        if moved:
+            # keywords that become positional must continue the positional list
+            if order.index(moved[0]) != len(pos) or moved != order[len(pos):len(pos) + len(moved)]:
+                return None
+            pos += [ctx.code(kw[k].value).strip() for k in moved]
+        rest = []
+        for name, a in kw.items():
+            if name in moved:
+                continue
+            row = rows.get(name)
+            new_name = row.new_qualname if row is not None and row.new_qualname else name
+            rest.append(f"{new_name}={ctx.code(a.value).strip()}")
+        new = f"{ctx.code(node.func).strip()}({', '.join(pos + rest)})"
+        return fix(Applicability.SAFE, f"Replace with `{new}`", Replacement(node, new))
+
+
+def table_doc(code: str) -> str:
+    rows = [r for r in D.TABLE if code_for(r) == code]
+    lines = ["| old | use instead | deprecated | removed | fix |", "| --- | --- | --- | --- | --- |"]
+    for r in rows:
+        old = r.old if r.kind != "kwarg" else f"{r.function}({r.old}=...)"
+        if r.kind == "method":
+            old = f"x.{r.old}" + ("()" if r.old in ("to_py", "device") else "")
+        if r.kind == "module":
+            old += " (module)"
+        lines.append(f"| `{old}` | {r.new} | {r.deprecated or '-'} | {r.removed or '-'} | {r.fix or 'none'} |")
+    return "\n".join(lines)

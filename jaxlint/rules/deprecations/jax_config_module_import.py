@@ -1,0 +1,65 @@
+"""JAX905 jax-config-module-import: `from jax.config import config`: the `jax.config` module was removed."""
+
+from __future__ import annotations
+
+from jaxlint.engine.rule import Invalid, Rule, Valid
+from jaxlint.findings import Severity
+from jaxlint.rules.deprecations._check import SEED, DeprecationCheck
+
+
+class ConfigModuleImport(Rule):
+    code = "JAX905"
+    name = "jax-config-module-import"
+    summary = "`from jax.config import config`: the `jax.config` module was removed"
+    severity = Severity.ERROR
+    seed = SEED
+    check = DeprecationCheck
+    about_tracing = False
+
+    what_it_does = "Flags `from jax.config import config` (and uses of `jax.config.config`)."
+    why_bad = (
+        "The `jax.config` module was removed in JAX 0.4.29 (deprecated in 0.4.25): the import "
+        "raises `ModuleNotFoundError: No module named 'jax.config'`. The configuration object is "
+        "`jax.config` itself. Older tutorials (the Sharp Bits' x64 section among them) use the "
+        "old import."
+    )
+    use_instead = "```python\nfrom jax import config\nconfig.update('jax_enable_x64', True)\n```"
+    fix_safety = "Safe: `from jax import config` binds the same configuration object under the same name."
+
+    VALID = [
+        Valid(
+            """
+            import jax
+            jax.config.update('jax_enable_x64', True)
+            from jax import config
+            """,
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            from jax.config import config
+            config.update('jax_enable_x64', True)
+            """,
+            expected=[(1, 24)],
+            fixed="""
+            from jax import config
+            config.update('jax_enable_x64', True)
+            """,
+            messages=[
+                '`from jax.config import config` was removed in JAX 0.4.29 (deprecated in 0.4.25): use `jax.config` (`from jax import config`) instead (the jax.config module was removed; the object is jax.config)',
+            ],
+        ),
+        Invalid(
+            """
+            from jax.config import config as jcfg
+            """,
+            expected=[(1, 24)],
+            fixed="""
+            from jax import config as jcfg
+            """,
+            messages=[
+                '`from jax.config import config` was removed in JAX 0.4.29 (deprecated in 0.4.25): use `jax.config` (`from jax import config`) instead (the jax.config module was removed; the object is jax.config)',
+            ],
+        ),
+    ]

@@ -1,0 +1,251 @@
+"""JAX901 removed-jax-api: A JAX API that no longer exists (AttributeError/ImportError at runtime)."""
+
+from __future__ import annotations
+
+from jaxlint.engine.rule import Invalid, Rule, Valid
+from jaxlint.findings import Severity
+from jaxlint.rules.deprecations._check import SEED, DeprecationCheck, table_doc
+
+
+class RemovedApi(Rule):
+    code = "JAX901"
+    name = "removed-jax-api"
+    summary = "A JAX API that no longer exists (AttributeError/ImportError at runtime)"
+    severity = Severity.ERROR
+    seed = SEED
+    check = DeprecationCheck
+    about_tracing = False
+
+    what_it_does = (
+        "Flags uses and imports of JAX names and modules that current JAX has removed, resolved "
+        "through imports (so `numpy.product` or a local `tree_map` are not flagged, and "
+        "`jax.tree_util.tree_map`, still supported, is not either). Imports inside a `try` whose "
+        "`except` catches `ImportError`/`AttributeError` (compatibility shims) are skipped.\n\n"
+        + "The table (from `jaxlint/model/deprecations.py`):\n\n" + table_doc("JAX901")
+    )
+    why_bad = (
+        "These names raise at runtime on JAX 0.10.2 and 0.12, e.g. `AttributeError: module 'jax' "
+        "has no attribute 'tree_map'`, `AttributeError: module 'jax.ops' has no attribute "
+        "'index_update'`, `ImportError: cannot import name 'maps' from 'jax.experimental'`. Code "
+        "copied from older tutorials and answers (the seeds use several) stops working."
+    )
+    use_instead = "```python\ny = jax.tree.map(f, tree)\nz = jnp.prod(x)\nx = x.at[0].set(1.)\n```"
+    fix_safety = (
+        "Renames keep the user's import alias (`jnp.product` -> `jnp.prod`) and are safe where the "
+        "replacement has the same signature (the `fix` column). `jnp.in1d` -> `jnp.isin` is "
+        "unsafe (the result keeps the input's shape). Rows with no mechanical replacement "
+        "(`xmap`, `host_callback`, `device_put_replicated`...) have no fix."
+    )
+
+    VALID = [
+        Valid(
+            """
+            import jax
+
+            y = jax.tree.map(lambda v: v + 1, {'a': 1})
+            z = jax.tree_util.tree_map(lambda v: v, [1])
+            """,
+        ),
+        Valid(
+            """
+            import numpy
+            import jax
+
+            p = numpy.product([1, 2])
+            """,
+        ),
+        Valid(
+            """
+            import jax
+
+            def tree_map(f, t):
+                return [f(v) for v in t]
+
+            x = tree_map(abs, [1])
+            """,
+        ),
+        Valid(
+            """
+            try:
+                from jax.experimental.maps import Mesh
+            except ImportError:
+                from jax.sharding import Mesh
+            """,
+        ),
+        Valid(
+            """
+            import jax
+
+            key = jax.random.PRNGKey(0)
+            """,
+        ),
+        Valid(
+            """
+            import jax
+
+            if hasattr(jax, 'enable_x64'):
+                enable_x64 = jax.enable_x64
+            else:
+                enable_x64 = jax.experimental.enable_x64
+            """,
+        ),
+        Valid(
+            """
+            from jax._src import api
+
+            def put(xs, devices):
+                return api.device_put_sharded(xs, devices)
+            """,
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import jax
+
+            y = jax.tree_map(lambda v: v + 1, {'a': 1})
+            """,
+            expected=[(3, 5)],
+            fixed="""
+            import jax
+
+            y = jax.tree.map(lambda v: v + 1, {'a': 1})
+            """,
+            messages=[
+                '`jax.tree_map` was removed in JAX 0.6.0 (deprecated in 0.4.26): use `jax.tree.map` instead (identical signature)',
+            ],
+        ),
+        Invalid(
+            """
+            import jax.numpy as np
+
+            def f(x):
+                return np.product(x) + np.cumproduct(x)
+            """,
+            expected=[(4, 12), (4, 28)],
+            fixed="""
+            import jax.numpy as np
+
+            def f(x):
+                return np.prod(x) + np.cumprod(x)
+            """,
+            messages=[
+                '`np.product` was removed in JAX 0.4.16 (deprecated in 0.4.12): use `jnp.prod` instead',
+                '`np.cumproduct` was removed in JAX 0.4.16 (deprecated in 0.4.12): use `jnp.cumprod` instead',
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            x = jnp.zeros(5)
+            x = jax.ops.index_update(x, jax.ops.index[1:3], 2.)
+            """,
+            expected=[(5, 5)],
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            x = jnp.zeros(5)
+            x = x.at[1:3].set(2.)
+            """,
+            messages=[
+                '`jax.ops.index_update` was removed in JAX 0.3.2 (deprecated in 0.2.22): use `x.at[idx].set(v)` instead (mechanical rewrite to the .at[] property)',
+            ],
+        ),
+        Invalid(
+            """
+            from jax.experimental import optimizers
+            import jax.experimental.stax as stax
+            """,
+            expected=[(1, 30), (2, 8)],
+            fixed="""
+            from jax.example_libraries import optimizers
+            import jax.example_libraries.stax as stax
+            """,
+            messages=[
+                '`from jax.experimental import optimizers` was removed in JAX 0.3.16: use `jax.example_libraries.optimizers` (or optax) instead',
+                '`import jax.experimental.stax` was removed in JAX 0.3.16: use `jax.example_libraries.stax` (or flax/equinox) instead',
+            ],
+        ),
+        Invalid(
+            """
+            from jax import tree_map
+
+            y = tree_map(abs, [1])
+            """,
+            expected=[(1, 17)],
+            fixed="""
+            from jax.tree_util import tree_map
+
+            y = tree_map(abs, [1])
+            """,
+            messages=[
+                '`from jax import tree_map` was removed in JAX 0.6.0 (deprecated in 0.4.26): use `jax.tree.map` instead (identical signature)',
+            ],
+        ),
+        Invalid(
+            """
+            from jax.ops import index_update
+            from jax.experimental.maps import xmap
+            """,
+            expected=[(1, 21), (2, 6)],
+            messages=[
+                '`from jax.ops import index_update` was removed in JAX 0.3.2 (deprecated in 0.2.22): use `x.at[idx].set(v)` instead (mechanical rewrite to the .at[] property)',
+                '`from jax.experimental.maps import ...` was removed in JAX 0.4.31 (deprecated in 0.4.26): use `jax.shard_map` / `jax.sharding` instead (xmap has no mechanical replacement)',
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+
+            def f(x: jax.numpy.DeviceArray) -> bool:
+                return isinstance(x, jax.interpreters.xla.DeviceArray)
+            """,
+            expected=[(3, 10), (4, 26)],
+            fixed="""
+            import jax
+
+            def f(x: jax.Array) -> bool:
+                return isinstance(x, jax.Array)
+            """,
+            messages=[
+                '`jax.numpy.DeviceArray` was removed in JAX 0.4.14 (deprecated in 0.4.7): use `jax.Array` instead',
+                '`jax.interpreters.xla.DeviceArray` was removed in JAX 0.4.11 (deprecated in 0.4.7): use `jax.Array` instead',
+            ],
+        ),
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            lo = jnp.NINF * 2
+            """,
+            expected=[(3, 6)],
+            fixed="""
+            import jax.numpy as jnp
+
+            lo = (-jnp.inf) * 2
+            """,
+            messages=[
+                '`jnp.NINF` was removed in JAX 0.4.24 (deprecated in 0.4.16): use `-jnp.inf` instead',
+            ],
+        ),
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            m = jnp.in1d(jnp.arange(3), jnp.arange(2))
+            """,
+            expected=[(3, 5)],
+            fixed="""
+            import jax.numpy as jnp
+
+            m = jnp.isin(jnp.arange(3), jnp.arange(2))
+            """,
+            unsafe=True,
+            messages=[
+                '`jnp.in1d` was removed in JAX 0.4.24 (deprecated in 0.4.16): use `jnp.isin` (same result for 1-D input; else `jnp.isin(a, b).ravel()`) instead (isin keeps the shape of its first argument)',
+            ],
+        ),
+    ]

@@ -1,0 +1,190 @@
+"""JAX404 outer-container-mutation-in-traced-code: Appending/storing a traced value into a list or dict from outside the trace leaks the tracer."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Rule, Valid
+from jaxlint.findings import Severity
+from jaxlint.model import values as V
+from jaxlint.rules.impurity._common import binds, escapes, owner_of
+
+
+_MUTATORS = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "appendleft", "extendleft"})
+
+
+def _holds_traced(ctx, e: cst.CSTNode) -> bool:
+    if isinstance(e, (cst.Tuple, cst.List)):
+        return any(ctx.is_traced(el.value) for el in e.elements)
+    if isinstance(e, cst.Dict):
+        return any(isinstance(el, cst.DictElement) and ctx.is_traced(el.value) for el in e.elements)
+    return False
+
+
+class OuterContainerMutation(Rule):
+    code = "JAX404"
+    name = "outer-container-mutation-in-traced-code"
+    summary = "Appending/storing a traced value into a list or dict from outside the trace leaks the tracer"
+    severity = Severity.ERROR
+    seed = "The Sharp Bits § Pure functions (seed 000); FAQ § UnexpectedTracerError (seed 001)"
+    what_it_does = (
+        "Flags `outer.append(v)`, `.extend`, `.insert`, `.update`, `.setdefault`, `.add` and "
+        "`outer[k] = v` inside traced code when `outer` is a list, dict or set created outside "
+        "the trace (a module global, or a variable of an enclosing function that is not traced "
+        "by the same transformation; a `lax.scan`/`cond` body writing into its enclosing "
+        "function's list counts) and the stored value is a tracer. Building a local list and "
+        "`jnp.stack`-ing it, or appending Python values (trace counters), is not flagged."
+    )
+    why_bad = (
+        "The list receives the tracer that existed during tracing. Nothing fails then; using the "
+        "element later raises:\n\n```\njax.errors.UnexpectedTracerError: Encountered an "
+        "unexpected tracer. ... JAX transformations require that functions explicitly return "
+        "their outputs, and disallow saving intermediate values to global state.\n```\n\n"
+        "Calls that hit the compilation cache do not append at all (`len(out)` stays 1)."
+    )
+    use_instead = "Return the values (or stack them with `lax.scan`) and collect them outside:\n\n```python\n@jax.jit\ndef step(x):\n    return jnp.tanh(x)\n\nhistory.append(step(x))\n```"
+    fix_safety = "No automatic fix: the function's outputs have to change."
+    VALID = [
+        # a local list stacked inside the trace
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                parts = []
+                for i in range(3):
+                    parts.append(x * i)
+                return jnp.stack(parts)
+            """
+        ),
+        # Python values only (trace log)
+        Valid(
+            """
+            import jax
+
+            traces = []
+
+            @jax.jit
+            def f(x):
+                traces.append(x.shape)
+                return x
+            """
+        ),
+        # outside traced code
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            history = []
+
+            def step(x):
+                history.append(jnp.tanh(x))
+            """
+        ),
+        # helper inside the same jit writes to the jitted function's list
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                out = []
+                def emit(v):
+                    out.append(v)
+                emit(x)
+                emit(x + 1)
+                return jnp.stack(out)
+            """
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            history = []
+
+            @jax.jit
+            def step(x):
+                y = jnp.tanh(x)
+                history.append(y)
+                return y
+            """,
+            expected=[(9, 5)],
+            messages=[
+                "`history` lives outside the trace of `step`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            from jax import lax
+
+            @jax.jit
+            def run(xs):
+                ys = []
+                cache = {}
+                def body(c, x):
+                    ys.append(x)
+                    cache['last'] = c
+                    return c + x, None
+                return lax.scan(body, 0.0, xs)
+            """,
+            expected=[(9, 9), (10, 9)],
+            messages=[
+                "`ys` lives outside the trace of `body`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
+                "`cache` lives outside the trace of `body`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
+            ],
+        ),
+    ]
+
+    def _outer_list(self, base: cst.CSTNode) -> Optional[str]:
+        ctx = self.ctx
+        unit = ctx.unit
+        if not isinstance(base, cst.Name):
+            return None
+        n = base.value
+        if binds(unit, n) and n not in unit.nonlocal_names:
+            return None
+        if ctx.value(base).kind != V.LIST:
+            return None
+        if not escapes(unit, owner_of(unit, n)):
+            return None
+        return n
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        if not ctx.in_traced or not isinstance(node.func, cst.Attribute):
+            return
+        if node.func.attr.value not in _MUTATORS:
+            return
+        n = self._outer_list(node.func.value)
+        if n is None or not any(ctx.is_traced(a.value) or _holds_traced(ctx, a.value) for a in node.args):
+            return
+        self._report(node, n)
+
+    def _report(self, node: cst.CSTNode, n: str) -> None:
+        self.report(
+            node,
+            f"`{n}` lives outside the trace of `{self.ctx.unit.name}`: storing a traced value in it "
+            "leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do "
+            "not store anything. Return the value instead",
+        )
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        ctx = self.ctx
+        if not ctx.in_traced or not ctx.is_traced(node.value):
+            return
+        for t in node.targets:
+            tgt = t.target
+            if isinstance(tgt, cst.Subscript):
+                n = self._outer_list(tgt.value)
+                if n is not None:
+                    self._report(tgt, n)

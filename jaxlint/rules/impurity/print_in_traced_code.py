@@ -1,0 +1,292 @@
+"""JAX401 print-in-traced-code: `print()` of a traced value runs once at trace time and shows a tracer, not the numbers."""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
+from jaxlint.findings import Applicability, Severity
+
+
+def _str_literal(text: str) -> str:
+    if '"' not in text and "\\" not in text and text.isprintable():
+        return f'"{text}"'
+    return repr(text)
+
+
+class PrintInTraced(Rule):
+    code = "JAX401"
+    name = "print-in-traced-code"
+    summary = "`print()` of a traced value runs once at trace time and shows a tracer, not the numbers"
+    severity = Severity.ERROR
+    seed = "The Sharp Bits § Pure functions (seed 000); tutorial § jit and side effects (seed 002)"
+    what_it_does = (
+        "Flags the builtin `print(...)` inside code that JAX traces (`jit`, `vmap`, `lax.scan` "
+        "bodies, helpers they call) when an argument is a traced value: a non-static "
+        "argument or anything JAX computed from one, also inside an f-string or "
+        "`str.format`. Prints of static values only (`x.shape`, `x.dtype`, literal strings, "
+        "static arguments) are not flagged: they are a deliberate trace-time log, printed "
+        "once per compilation."
+    )
+    why_bad = (
+        "`print` is a Python side effect. It runs while JAX traces the function, once per new "
+        "input shape/dtype, and what it prints is the abstract tracer:\n\n"
+        "```\nprint: JitTracer(~int32[])\n```\n\n"
+        "Later calls hit the compilation cache and print nothing at all, so the output "
+        "neither shows the values nor appears on every call. No error or warning is given."
+    )
+    use_instead = (
+        "`jax.debug.print` is staged into the computation and prints the runtime values on every "
+        "call (once per element under `vmap`):\n\n"
+        "```python\n@jax.jit\ndef f(x):\n    y = jnp.sin(x)\n    jax.debug.print(\"y = {}\", y)\n    return y\n```"
+    )
+    fix_safety = (
+        "When the module imports `jax` as a name, the fix rewrites `print(a, b)` to "
+        "`jax.debug.print(\"{} {}\", a, b)` (string literals are folded into the format "
+        "string; a single f-string becomes a format string with its expressions as arguments; "
+        "`jax` is spelled with the module's alias). It is **unsafe**: the output changes "
+        "(values instead of tracers, printed on every call and asynchronously, array "
+        "formatting differs), and `print` keywords (`sep=`, `end=`, `file=`) have no "
+        "equivalent, so calls using them are not rewritten."
+    )
+    VALID = [
+        # jax.debug.print in jit
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                y = jnp.sin(x)
+                jax.debug.print("y = {}", y)
+                return y
+            """
+        ),
+        # print outside traced code
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def report(x):
+                print("mean:", jnp.mean(x))
+
+            report(jnp.ones(3))
+            """
+        ),
+        # static values only: shapes, dtypes, literal strings, static args
+        Valid(
+            """
+            from functools import partial
+            import jax
+
+            @partial(jax.jit, static_argnums=1)
+            def f(x, n):
+                print("tracing f with", x.shape, x.dtype, n)
+                print(f"shape={x.shape}")
+                return x * n
+            """
+        ),
+        # host callbacks see concrete values
+        Valid(
+            """
+            import jax
+
+            def log(v):
+                print("value", v)
+
+            @jax.jit
+            def f(x):
+                jax.debug.callback(log, x)
+                return x
+            """
+        ),
+        # a local function named print
+        Valid(
+            """
+            import jax
+
+            def print(*args):
+                pass
+
+            @jax.jit
+            def f(x):
+                print(x)
+                return x
+            """
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                y = jnp.sin(x)
+                print("y =", y)
+                return y
+            """,
+            expected=[(7, 5)],
+            messages=[
+                '`print` in traced `f` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values',
+            ],
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                y = jnp.sin(x)
+                jax.debug.print("y = {}", y)
+                return y
+            """,
+            unsafe=True,
+        ),
+        Invalid(
+            """
+            import jax as jx
+
+            def body(carry, x):
+                print(f"carry={carry:.3f} x={x!r}")
+                return carry + x, x
+
+            out = jx.lax.scan(body, 0.0, jx.numpy.arange(3.0))
+            """,
+            expected=[(4, 5)],
+            messages=[
+                '`print` in traced `body` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values',
+            ],
+            fixed="""
+            import jax as jx
+
+            def body(carry, x):
+                jx.debug.print("carry={:.3f} x={!r}", carry, x)
+                return carry + x, x
+
+            out = jx.lax.scan(body, 0.0, jx.numpy.arange(3.0))
+            """,
+            unsafe=True,
+        ),
+        # no `jax` name imported: reported without a fix
+        Invalid(
+            """
+            from jax import jit
+
+            @jit
+            def f(x):
+                print(x, sep=", ")
+                return x * 2
+            """,
+            expected=[(5, 5)],
+            messages=[
+                '`print` in traced `f` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values',
+            ],
+        ),
+    ]
+
+    def _mentions_traced(self, e: cst.CSTNode, depth: int = 0) -> bool:
+        ctx = self.ctx
+        if depth > 6:
+            return False
+        if ctx.is_traced(e):
+            return True
+        if isinstance(e, cst.FormattedString):
+            return any(
+                isinstance(p, cst.FormattedStringExpression) and self._mentions_traced(p.expression, depth + 1)
+                for p in e.parts
+            )
+        if isinstance(e, cst.ConcatenatedString):
+            return self._mentions_traced(e.left, depth + 1) or self._mentions_traced(e.right, depth + 1)
+        if isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "format":
+            return any(self._mentions_traced(a.value, depth + 1) for a in e.args)
+        if isinstance(e, cst.BinaryOperation):
+            return self._mentions_traced(e.left, depth + 1) or self._mentions_traced(e.right, depth + 1)
+        if isinstance(e, (cst.Tuple, cst.List)):
+            return any(self._mentions_traced(el.value, depth + 1) for el in e.elements)
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        if not ctx.in_traced or ctx.builtin_name(node.func) != "print":
+            return
+        if not any(a.keyword is None and self._mentions_traced(a.value) for a in node.args):
+            return
+        self.report(
+            node,
+            f"`print` in traced `{ctx.unit.name}` runs once, at trace time, and prints a tracer "
+            "(e.g. `JitTracer(float32[])`), not the values; later calls print nothing. "
+            "Use `jax.debug.print(\"{}\", x)` to print runtime values",
+            self._fix(node),
+        )
+
+    def _fix(self, node: cst.Call):
+        ctx = self.ctx
+        alias = self.module_alias("jax")
+        if alias is None or not node.args:
+            return None
+        pieces: list[str] = []
+        args: list[str] = []
+        for a in node.args:
+            if a.keyword is not None or a.star:
+                return None
+            v = a.value
+            if isinstance(v, cst.SimpleString):
+                prefix = v.prefix.lower()
+                if "b" in prefix:
+                    return None
+                try:
+                    text = ast.literal_eval(v.value)
+                except (ValueError, SyntaxError):
+                    return None
+                pieces.append(text.replace("{", "{{").replace("}", "}}"))
+            elif isinstance(v, cst.FormattedString):
+                got = self._fstring(v)
+                if got is None:
+                    return None
+                pieces.append(got[0])
+                args.extend(got[1])
+            elif isinstance(v, cst.ConcatenatedString):
+                return None
+            else:
+                pieces.append("{}")
+                args.append(ctx.code(v).strip())
+        fmt = _str_literal(" ".join(pieces))
+        new = f"{alias}.debug.print({', '.join([fmt] + args)})"
+        return fix(Applicability.UNSAFE, "Replace with `jax.debug.print`", Replacement(node, new))
+
+    def _fstring(self, v: cst.FormattedString) -> Optional[tuple[str, list[str]]]:
+        if v.prefix.lower() != "f":
+            return None
+        quote = v.start[len(v.prefix):]
+        out: list[str] = []
+        args: list[str] = []
+        for p in v.parts:
+            if isinstance(p, cst.FormattedStringText):
+                try:
+                    out.append(ast.literal_eval(quote + p.value + quote))
+                except (ValueError, SyntaxError):
+                    return None
+                continue
+            assert isinstance(p, cst.FormattedStringExpression)
+            if p.equal is not None:
+                return None
+            field = "{"
+            if p.conversion:
+                field += "!" + p.conversion
+            if p.format_spec:
+                spec = []
+                for sp in p.format_spec:
+                    if not isinstance(sp, cst.FormattedStringText):
+                        return None
+                    spec.append(sp.value)
+                field += ":" + "".join(spec)
+            out.append(field + "}")
+            args.append(self.ctx.code(p.expression).strip())
+        return "".join(out), args

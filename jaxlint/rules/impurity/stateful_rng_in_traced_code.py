@@ -1,0 +1,126 @@
+"""JAX406 stateful-rng-in-traced-code: `np.random.*` / `random.random()` inside traced code draws once and bakes the numbers in."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Rule, Valid
+from jaxlint.findings import Severity
+
+
+_STDLIB_RANDOM = frozenset(
+    {"random", "randint", "randrange", "uniform", "gauss", "normalvariate", "choice", "choices",
+     "shuffle", "sample", "betavariate", "expovariate", "gammavariate", "lognormvariate",
+     "triangular", "vonmisesvariate", "paretovariate", "weibullvariate", "getrandbits", "binomialvariate"}
+)
+
+
+class StatefulRngInTraced(Rule):
+    code = "JAX406"
+    name = "stateful-rng-in-traced-code"
+    summary = "`np.random.*` / `random.random()` inside traced code draws once and bakes the numbers in"
+    severity = Severity.ERROR
+    seed = "The Sharp Bits § Random Numbers (seed 000); tutorial § NumPy's global RNG state (seed 002)"
+    what_it_does = (
+        "Flags calls to NumPy's stateful random API (`np.random.normal`, `np.random.rand`, "
+        "`np.random.default_rng`, ...) and to the standard library `random` module inside code "
+        "that JAX traces. The same calls outside traced code (making data, seeding) are fine."
+    )
+    why_bad = (
+        "The Python RNG runs once, while the function is traced, and its result becomes a "
+        "constant of the compiled computation: `jax.jit(lambda x: x + np.random.normal(size=2))` "
+        "returns the same \"noise\" on every call (a new input shape retraces and draws new "
+        "constants). No warning is given."
+    )
+    use_instead = "Pass a JAX PRNG key and use `jax.random`:\n\n```python\n@jax.jit\ndef noisy(x, key):\n    return x + jax.random.normal(key, x.shape)\n```"
+    fix_safety = "No automatic fix: a key has to be threaded through the function."
+    VALID = [
+        Valid(
+            """
+            import numpy as np
+            import jax
+
+            data = np.random.normal(size=(100, 3))
+
+            @jax.jit
+            def f(x, key):
+                return x + jax.random.normal(key, x.shape)
+
+            f(data, jax.random.key(0))
+            """
+        ),
+        # jax.random imported as `random`
+        Valid(
+            """
+            import jax
+            from jax import random
+
+            @jax.jit
+            def f(x, key):
+                return x + random.uniform(key, x.shape)
+            """
+        ),
+        # host callback
+        Valid(
+            """
+            import jax
+            import numpy as np
+
+            def noise(x):
+                return x + np.random.normal(size=x.shape).astype(x.dtype)
+
+            @jax.jit
+            def f(x):
+                return jax.pure_callback(noise, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+            """
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            import jax
+            import numpy as np
+
+            f = jax.jit(lambda x: x + np.random.normal(size=2))
+            """,
+            expected=[(4, 27)],
+            messages=[
+                "`np.random.normal` (NumPy's stateful RNG) inside traced `<lambda>` runs once at trace time: its numbers are baked into the compiled function and repeat on every call. Pass a PRNG key and use `jax.random` instead",
+            ],
+        ),
+        Invalid(
+            """
+            import random
+            import jax
+
+            @jax.vmap
+            def jitter(x):
+                return x * random.random()
+            """,
+            expected=[(6, 16)],
+            messages=[
+                "`random.random` (Python's stateful `random` module) inside traced `jitter` runs once at trace time: its numbers are baked into the compiled function and repeat on every call. Pass a PRNG key and use `jax.random` instead",
+            ],
+        ),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        if not ctx.in_traced:
+            return
+        q = ctx.qualname(node.func)
+        if q is None:
+            return
+        if q.startswith("numpy.random."):
+            what = f"`{ctx.code(node.func).strip()}` (NumPy's stateful RNG)"
+        elif q.startswith("random.") and q.count(".") == 1 and q.split(".")[1] in _STDLIB_RANDOM:
+            what = f"`{ctx.code(node.func).strip()}` (Python's stateful `random` module)"
+        else:
+            return
+        self.report(
+            node,
+            f"{what} inside traced `{ctx.unit.name}` runs once at trace time: its numbers are baked "
+            "into the compiled function and repeat on every call. Pass a PRNG key and use "
+            "`jax.random` instead",
+        )

@@ -1,0 +1,258 @@
+"""JAX110 float64-without-x64: A 64-bit dtype is requested but x64 is off, so JAX silently uses 32 bits."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
+from jaxlint.findings import Applicability, Severity
+from jaxlint.model import apis
+from jaxlint.model import values as V
+from jaxlint.model.walk import positional_args, string_value
+
+
+# positional index of ``dtype`` in jax functions that take it positionally
+_DTYPE_POSITION = {
+    "jax.numpy.zeros": 1,
+    "jax.numpy.ones": 1,
+    "jax.numpy.empty": 1,
+    "jax.numpy.full": 2,
+    "jax.numpy.array": 1,
+    "jax.numpy.asarray": 1,
+    "jax.numpy.zeros_like": 1,
+    "jax.numpy.ones_like": 1,
+    "jax.numpy.full_like": 2,
+    "jax.numpy.eye": 3,
+    "jax.numpy.identity": 1,
+    "jax.random.normal": 2,
+    "jax.random.uniform": 2,
+    "jax.random.truncated_normal": 4,
+    "jax.random.randint": 4,
+    "jax.lax.convert_element_type": 1,
+}
+_JAX_DTYPE_PREFIXES = ("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.")
+_X64_ATTRS = frozenset({"float64", "int64", "uint64", "complex128", "double", "cdouble", "longlong", "ulonglong"})
+
+
+class Float64WithoutX64(Rule):
+    code = "JAX110"
+    name = "float64-without-x64"
+    summary = "A 64-bit dtype is requested but x64 is off, so JAX silently uses 32 bits"
+    severity = Severity.WARNING
+    seed = "The Sharp Bits § Double (64bit) precision (seed 000); study notes § type promotion (seed 003)"
+    what_it_does = (
+        "Flags 64-bit dtypes given to JAX: `jnp.float64(...)`, `dtype=jnp.float64` / "
+        "`dtype=np.float64` / `dtype='float64'` (also int64, uint64, complex128) in "
+        "`jax.numpy`, `jax.random` and `jax.lax` calls, and `.astype(...)` of a JAX array to "
+        "such a dtype, in a module that does not enable x64.\n\n"
+        "It is silent when the module enables x64 (`jax.config.update('jax_enable_x64', True)`, "
+        "`os.environ['JAX_ENABLE_X64'] = '1'`), inside `with jax.enable_x64():`, and when the "
+        "project says it enables x64 at start-up (`[tool.jaxlint] x64 = true`). Dtype checks "
+        "(`x.dtype == jnp.float64`, `jnp.finfo(jnp.float64)`) and NumPy calls are not flagged."
+    )
+    why_bad = (
+        "JAX defaults to 32-bit types. Without `jax_enable_x64`, a requested float64 becomes "
+        "float32 (int64 becomes int32), with at most a `UserWarning: Explicitly requested dtype "
+        "float64 is not available, and will be truncated to dtype float32` that is easy to "
+        "miss, and none at all when a float64 NumPy array is converted. Code that relies on "
+        "double precision (numerics, accumulations, large integers) silently computes in single "
+        "precision; integers above 2**31 overflow."
+    )
+    use_instead = (
+        "Enable x64 at start-up (before any array is created):\n\n```python\nimport jax\n"
+        "jax.config.update(\"jax_enable_x64\", True)\n```\n\nor say float32 explicitly. If the "
+        "project enables x64 elsewhere (an entry point, `JAX_ENABLE_X64=1`), set `x64 = true` in "
+        "`[tool.jaxlint]`."
+    )
+    fix_safety = (
+        "The fix replaces the 64-bit dtype with its 32-bit counterpart (`float64` -> `float32`, "
+        "`int64` -> `int32`, `complex128` -> `complex64`). With x64 off this is exactly what JAX "
+        "already computes, but it is **unsafe**: it records a choice of precision that may not "
+        "be what the author intended (often x64 should be enabled instead)."
+    )
+    VALID = [
+        Valid(
+            """
+            import jax
+            jax.config.update('jax_enable_x64', True)
+            import jax.numpy as jnp
+            x = jnp.zeros(3, dtype=jnp.float64)
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+            x = jnp.zeros(3, dtype=jnp.float64)
+            """,
+            x64=True,
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            with jax.enable_x64():
+                x = jnp.zeros(3, dtype=jnp.float64)
+            """
+        ),
+        Valid(
+            """
+            import numpy as np
+            import jax.numpy as jnp
+            x = np.zeros(3, dtype=np.float64)
+            y = jnp.asarray(x, dtype=jnp.float32)
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            def is_double(x):
+                return x.dtype == jnp.float64 or jnp.finfo(jnp.float64).eps > 0
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+            host = np.ones(3).astype(np.float64)
+            """
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            import jax.numpy as jnp
+            from jax import random
+            x = random.uniform(random.key(0), (1000,), dtype=jnp.float64)
+            """,
+            expected=[(3, 50)],
+            messages=[
+                "`float64` requested in `jax.random.uniform` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+            from jax import random
+            x = random.uniform(random.key(0), (1000,), dtype=jnp.float32)
+            """,
+            unsafe=True,
+        ),
+        Invalid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+            a = jnp.array([1, 2], dtype='int64')
+            b = jnp.ones(3).astype(np.float64)
+            c = jnp.float64(1.5)
+            d = jnp.zeros(2, jnp.complex128)
+            """,
+            expected=[(3, 29), (4, 24), (5, 5), (6, 18)],
+            messages=[
+                "`int64` requested in `jnp.array` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
+                "`float64` in `.astype()` of a JAX array is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested as a JAX scalar is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`complex128` requested in `jnp.zeros` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `complex64`",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+            import numpy as np
+            a = jnp.array([1, 2], dtype='int32')
+            b = jnp.ones(3).astype(np.float32)
+            c = jnp.float32(1.5)
+            d = jnp.zeros(2, jnp.complex64)
+            """,
+            unsafe=True,
+        ),
+        # a dtype imported by name: reported without a fix (the fix edits a string or an
+        # attribute; a bare `float32` might not be imported)
+        Invalid(
+            """
+            import jax.numpy as jnp
+            from jax.numpy import float64
+            x = jnp.ones(3, dtype=float64)
+            """,
+            expected=[(3, 23)],
+            messages=[
+                "`float64` requested in `jnp.ones` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+            ],
+        ),
+    ]
+
+    def _dtype_64(self, expr: cst.BaseExpression, jax_context: bool) -> Optional[str]:
+        """The 64-bit dtype name ``expr`` spells, if any."""
+        s = string_value(expr)
+        if s is not None:
+            return s if s in apis.X64_DTYPE_STRINGS else None
+        q = self.ctx.qualname(expr)
+        if q is None:
+            return None
+        head, _, attr = q.rpartition(".")
+        if attr in _X64_ATTRS and head in ("jax.numpy", "numpy"):
+            return attr
+        return None
+
+    def _report(self, node: cst.BaseExpression, dtype: str, where: str) -> None:
+        if self.ctx.x64_enabled:
+            return
+        replacement_name = apis.X64_REPLACEMENT.get(dtype)
+        the_fix = None
+        if replacement_name is not None:
+            if isinstance(node, cst.SimpleString):
+                quote = node.quote
+                new: object = f"{node.prefix}{quote}{replacement_name}{quote}"
+            elif isinstance(node, cst.Attribute):
+                new = node.with_changes(attr=cst.Name(replacement_name))
+            else:
+                new = None
+            if new is not None:
+                the_fix = fix(
+                    Applicability.UNSAFE,
+                    f"Use `{replacement_name}` explicitly",
+                    Replacement(node, new),  # type: ignore[arg-type]
+                )
+        bits = "32" if "float" in dtype or "f8" in dtype or dtype == "double" else "32"
+        self.report(
+            node,
+            f"`{dtype}` {where} is silently truncated to {bits}-bit because jax_enable_x64 is off. "
+            f"Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use "
+            f"`{replacement_name or 'a 32-bit dtype'}`",
+            the_fix,
+        )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        if ctx.x64_enabled:
+            return
+        func = node.func
+        q = ctx.qualname(func)
+        if q is not None:
+            head, _, attr = q.rpartition(".")
+            if head == "jax.numpy" and attr in _X64_ATTRS:
+                self._report(func, attr, "requested as a JAX scalar")
+                return
+            if not q.startswith(_JAX_DTYPE_PREFIXES):
+                return
+            for a in node.args:
+                if a.keyword is not None and a.keyword.value == "dtype":
+                    d = self._dtype_64(a.value, True)
+                    if d:
+                        self._report(a.value, d, f"requested in `{q.replace('jax.numpy.', 'jnp.')}`")
+            pos = _DTYPE_POSITION.get(q)
+            if pos is not None:
+                args = positional_args(node)
+                if pos < len(args):
+                    d = self._dtype_64(args[pos].value, True)
+                    if d:
+                        self._report(args[pos].value, d, f"requested in `{q.replace('jax.numpy.', 'jnp.')}`")
+            return
+        if isinstance(func, cst.Attribute) and func.attr.value == "astype" and node.args:
+            base = ctx.value(func.value)
+            if base.kind != V.ARRAY and not base.traced:
+                return
+            arg = node.args[0].value
+            d = self._dtype_64(arg, True)
+            if d:
+                self._report(arg, d, "in `.astype()` of a JAX array")

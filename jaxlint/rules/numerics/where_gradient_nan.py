@@ -1,0 +1,330 @@
+"""JAX120 where-gradient-nan: `jnp.where(cond, log(x), c)`: the masked branch still runs, and its infinite derivative makes the gradient NaN."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
+from jaxlint.findings import Applicability, Severity
+from jaxlint.model.walk import children, positional_args
+
+
+# functions whose derivative is infinite or NaN somewhere, with a safe stand-in input
+_SINGULAR = {
+    "jax.numpy.log": 1.0,
+    "jax.numpy.log2": 1.0,
+    "jax.numpy.log10": 1.0,
+    "jax.numpy.sqrt": 1.0,
+    "jax.numpy.reciprocal": 1.0,
+    "jax.numpy.arccos": 0.0,
+    "jax.numpy.arcsin": 0.0,
+    "jax.lax.log": 1.0,
+    "jax.lax.sqrt": 1.0,
+    "jax.lax.rsqrt": 1.0,
+    "jax.lax.acos": 0.0,
+    "jax.lax.asin": 0.0,
+}
+_POWER = ("jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow")
+_DIVIDE = ("jax.numpy.divide", "jax.numpy.true_divide", "jax.lax.div")
+_GUARDS = frozenset(
+    {"jax.numpy.where", "jax.lax.select", "jax.numpy.maximum", "jax.numpy.clip", "jax.numpy.fmax",
+     "jax.lax.max", "jax.lax.clamp", "jax.numpy.nan_to_num", "jax.numpy.abs"}
+)
+
+
+def _plain(e: cst.CSTNode) -> bool:
+    if isinstance(e, cst.Name):
+        return True
+    if isinstance(e, cst.Attribute):
+        return _plain(e.value)
+    if isinstance(e, cst.Subscript):
+        return _plain(e.value)
+    return False
+
+
+def _fractional_or_negative(e: cst.CSTNode) -> bool:
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
+        return isinstance(e.expression, (cst.Integer, cst.Float))
+    if isinstance(e, cst.Float):
+        try:
+            v = float(e.value)
+        except ValueError:
+            return False
+        return v != int(v)
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.Divide):
+        return isinstance(e.left, (cst.Integer, cst.Float)) and isinstance(e.right, (cst.Integer, cst.Float))
+    return False
+
+
+def _fmt(v: float) -> str:
+    return "1.0" if v == 1.0 else "0.0"
+
+
+_CMP_FUNCS = frozenset(
+    "jax.numpy." + n for n in ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "isclose")
+) | frozenset("jax.lax." + n for n in ("lt", "le", "gt", "ge", "eq", "ne"))
+_BOOL_FUNCS = frozenset(
+    {"jax.numpy.logical_and", "jax.numpy.logical_or", "jax.numpy.logical_not", "jax.lax.bitwise_and",
+     "jax.lax.bitwise_or", "jax.lax.bitwise_not", "jax.lax.and_", "jax.lax.or_", "jax.lax.not_"}
+)
+_SMALL_WORDS = ("eps", "tiny", "small", "tol", "thresh", "min")
+
+
+def _thresholdish(ctx, e: cst.CSTNode) -> bool:
+    """A numeric literal or a small-constant-looking value (``eps``, ``finfo(...).tiny``)."""
+    if isinstance(e, (cst.Integer, cst.Float)):
+        return True
+    if isinstance(e, cst.UnaryOperation):
+        return _thresholdish(ctx, e.expression)
+    if isinstance(e, cst.Name) or isinstance(e, cst.Attribute):
+        last = (e.value if isinstance(e, cst.Name) else e.attr.value).lower()
+        return any(w in last for w in _SMALL_WORDS)
+    if isinstance(e, cst.Call):
+        q = ctx.qualname(e.func) or ""
+        pos = positional_args(e)
+        if q.endswith(("zeros_like", ".zeros")):
+            return True
+        if q.endswith(("full_like", ".full")):
+            return len(pos) >= 2 and _thresholdish(ctx, pos[1].value)
+        if q.endswith((".asarray", ".array")) or q.startswith(("jax.numpy.float", "jax.numpy.int")):
+            return len(pos) >= 1 and _thresholdish(ctx, pos[0].value)
+    return False
+
+
+def _exprs_in(ctx, e: cst.CSTNode) -> set[str]:
+    """Source texts of the values that ``e`` compares with a threshold (``x > 0``,
+    ``x != 0``, ``d < eps``, ``lax.lt(a, full_like(a, small))``), through ``&``/``|``/``~``."""
+    out: set[str] = set()
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        pairs: list[tuple[cst.CSTNode, cst.CSTNode]] = []
+        if isinstance(n, cst.Comparison):
+            left = n.left
+            for c in n.comparisons:
+                pairs.append((left, c.comparator))
+                left = c.comparator
+        elif isinstance(n, cst.BinaryOperation) and isinstance(n.operator, (cst.BitAnd, cst.BitOr)):
+            stack.extend((n.left, n.right))
+        elif isinstance(n, cst.UnaryOperation) and isinstance(n.operator, cst.BitInvert):
+            stack.append(n.expression)
+        elif isinstance(n, cst.Call):
+            q = ctx.qualname(n.func)
+            pos = positional_args(n)
+            if q in _CMP_FUNCS and len(pos) >= 2:
+                pairs.append((pos[0].value, pos[1].value))
+            elif q in _BOOL_FUNCS:
+                stack.extend(a.value for a in pos)
+        for a, b in pairs:
+            for x, y in ((a, b), (b, a)):
+                if _plain(x) and _thresholdish(ctx, y):
+                    out.add(ctx.code(x).strip())
+    return out
+
+
+class WhereGradientNaN(Rule):
+    code = "JAX120"
+    name = "where-gradient-nan"
+    summary = "`jnp.where(cond, log(x), c)`: the masked branch still runs, and its infinite derivative makes the gradient NaN"
+    severity = Severity.WARNING
+    seed = "FAQ § Gradients contain NaN where using `where` (seeds 001, 004)"
+    what_it_does = (
+        "Flags a 3-argument `jnp.where(cond, a, b)` (or `lax.select`) where a branch applies a "
+        "function that is singular on the masked side (`log`, `log2`, `log10`, `sqrt`, "
+        "`rsqrt`, `reciprocal`, `arcsin`, `arccos`, a fractional or negative power, or a "
+        "division `a / x`) to a variable that the condition tests (`jnp.where(x > 0, "
+        "jnp.log(x), 0.)`), unless that argument is itself guarded (`jnp.log(jnp.where(x > 0, "
+        "x, 1.))`, `jnp.maximum`, `jnp.clip`). It is checked everywhere, not only in traced "
+        "code, because `grad` may be applied by a caller."
+    )
+    why_bad = (
+        "`where` selects values, but both branches are computed for every element, and "
+        "reverse-mode differentiation multiplies the zero cotangent of the unselected branch "
+        "by that branch's derivative. Where the derivative is infinite (`log` or `sqrt` at 0, "
+        "`1/x` at 0) or NaN (`sqrt` of a negative), `0 * inf = nan`: "
+        "`jax.grad(lambda x: jnp.where(x > 0, jnp.log(x), 0.))(0.)` is `nan`, not `0.`. The "
+        "forward value is correct and JAX gives no warning, so the NaN shows up later in "
+        "training."
+    )
+    use_instead = (
+        "The \"double where\": also mask the input, so the unselected branch is evaluated at a "
+        "harmless point:\n\n```python\ndef safe_log(x):\n    return jnp.where(x > 0, jnp.log(jnp.where(x > 0, x, 1.0)), 0.)\n```"
+    )
+    fix_safety = (
+        "For `jnp.where`, the fix wraps the singular function's argument in the same "
+        "condition: `jnp.log(x)` becomes `jnp.log(jnp.where(cond, x, 1.0))` (`0.0` for "
+        "`arcsin`/`arccos`, whose derivative is infinite at ±1). Selected values are "
+        "unchanged, since the inner `where` passes `x` through exactly where the outer one "
+        "selects that branch; the gradient at masked points becomes 0 instead of NaN. It is "
+        "**unsafe** because the condition expression is evaluated twice and the stand-in value "
+        "is a choice (`1.0` keeps `log`, `sqrt` and divisions finite). `lax.select` needs "
+        "operands of equal shape and dtype, so it gets no automatic fix."
+    )
+    VALID = [
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            def safe_log(x):
+                return jnp.where(x > 0, jnp.log(jnp.where(x > 0, x, 1.)), 0.)
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            def f(x, eps=1e-8):
+                return jnp.where(x > 0, jnp.sqrt(jnp.maximum(x, eps)), 0.)
+            """
+        ),
+        # the condition does not test the singular argument
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            def f(x, mask):
+                return jnp.where(mask, jnp.log(x), 0.)
+            """
+        ),
+        # smooth branch functions
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            def f(x):
+                return jnp.where(x > 0, jnp.exp(x), x ** 2)
+            """
+        ),
+        # NumPy, not JAX
+        Valid(
+            """
+            import numpy as np
+
+            def f(x):
+                return np.where(x > 0, np.log(x), 0.)
+            """
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def f(x):
+                return jnp.where(x > 0, jnp.log(x), 0.)
+
+            g = jax.grad(f)
+            """,
+            expected=[(5, 29)],
+            messages=[
+                "`jnp.log(x)` is computed for every element, also where `x > 0` masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)",
+            ],
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            def f(x):
+                return jnp.where(x > 0, jnp.log(jnp.where(x > 0, x, 1.0)), 0.)
+
+            g = jax.grad(f)
+            """,
+            unsafe=True,
+        ),
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            def normalize(v, norm):
+                return jnp.where(norm == 0, 0.0, v / norm)
+            """,
+            expected=[(4, 38)],
+            messages=[
+                "`v / norm` is computed for every element, also where `norm == 0` masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `norm` with the same condition too (double where: `jnp.where(cond, norm, 1.0)` inside)",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+
+            def normalize(v, norm):
+                return jnp.where(norm == 0, 0.0, v / jnp.where(norm == 0, 1.0, norm))
+            """,
+            unsafe=True,
+        ),
+        Invalid(
+            """
+            from jax import lax
+            import jax.numpy as jnp
+
+            def f(d):
+                return lax.select(d > 0, jnp.sqrt(d), jnp.zeros_like(d))
+            """,
+            expected=[(5, 30)],
+            messages=[
+                "`jnp.sqrt(d)` is computed for every element, also where `d > 0` masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `d` with the same condition too (double where: `jnp.where(cond, d, 1.0)` inside)",
+            ],
+        ),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        q = ctx.qualname(node.func)
+        if q not in ("jax.numpy.where", "jax.lax.select"):
+            return
+        pos = positional_args(node)
+        if len(pos) != 3 or len(node.args) != 3:
+            return
+        cond = pos[0].value
+        tested = _exprs_in(ctx, cond)
+        if not tested:
+            return
+        for side, branch in ((1, pos[1].value), (2, pos[2].value)):
+            for op_node, inner, safe in self._singular_ops(branch):
+                key = ctx.code(inner).strip()
+                if key not in tested:
+                    continue
+                the_fix = None
+                if q == "jax.numpy.where":
+                    where = ctx.code(node.func).strip()
+                    c = ctx.code(cond).strip()
+                    guarded = (
+                        f"{where}({c}, {key}, {_fmt(safe)})" if side == 1 else f"{where}({c}, {_fmt(safe)}, {key})"
+                    )
+                    the_fix = fix(
+                        Applicability.UNSAFE,
+                        "Guard the argument with the same condition (double where)",
+                        Replacement(inner, guarded),
+                    )
+                self.report(
+                    op_node,
+                    f"`{ctx.code(op_node).strip()}` is computed for every element, also where "
+                    f"`{ctx.code(cond).strip()}` masks it out; its derivative is infinite/NaN there, "
+                    f"so the gradient of this `where` is NaN (0 * inf). Guard `{key}` with the same "
+                    f"condition too (double where: `jnp.where(cond, {key}, {_fmt(safe)})` inside)",
+                    the_fix,
+                )
+
+    def _singular_ops(self, branch: cst.CSTNode):
+        ctx = self.ctx
+        stack = [branch]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, cst.Lambda):
+                continue
+            if isinstance(n, cst.Call):
+                q = ctx.qualname(n.func)
+                if q in _GUARDS:
+                    continue
+                pos = positional_args(n)
+                if q in _SINGULAR and pos and _plain(pos[0].value):
+                    yield n, pos[0].value, _SINGULAR[q]
+                elif q in _POWER and len(pos) == 2 and _plain(pos[0].value) and _fractional_or_negative(pos[1].value):
+                    yield n, pos[0].value, 1.0
+                elif q in _DIVIDE and len(pos) == 2 and _plain(pos[1].value):
+                    yield n, pos[1].value, 1.0
+            elif isinstance(n, cst.BinaryOperation):
+                if isinstance(n.operator, cst.Divide) and _plain(n.right) and not isinstance(n.right, (cst.Integer, cst.Float)):
+                    yield n, n.right, 1.0
+                elif isinstance(n.operator, cst.Power) and _plain(n.left) and _fractional_or_negative(n.right):
+                    yield n, n.left, 1.0
+            stack.extend(reversed(list(children(n))))

@@ -1,0 +1,1 @@
+"""JAX5xx performance rules: recompilation, unrolled loops, timing, donated buffers."""

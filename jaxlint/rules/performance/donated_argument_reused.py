@@ -1,0 +1,201 @@
+"""JAX506 donated-argument-reused: An argument donated to a jitted call (`donate_argnums`/`donate_argnames`) is used afterwards: `Array has been deleted`."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Rule, Valid, assignment_targets, bound_names
+from jaxlint.findings import Severity
+from jaxlint.model import values as V
+from jaxlint.model.units import Unit
+from jaxlint.model.walk import positional_args
+
+
+class DonatedArgumentReused(Rule):
+    code = "JAX506"
+    name = "donated-argument-reused"
+    summary = "An argument donated to a jitted call (`donate_argnums`/`donate_argnames`) is used afterwards: `Array has been deleted`"
+    severity = Severity.ERROR
+    seed = "FAQ § buffer donation (seed 004)"
+    what_it_does = (
+        "After a call of a function jitted with `donate_argnums`/`donate_argnames`, flags a "
+        "read of a variable that was passed in a donated position, before the variable is "
+        "bound again. `params = update(params, grads)` (the usual pattern) rebinds the name "
+        "and stays silent; reading `.shape`/`.dtype`/`.ndim`/`.size` or `.is_deleted()` is "
+        "allowed. A value known to be a NumPy array (which JAX copies, not donates) is skipped."
+    )
+    why_bad = (
+        "Donation lets XLA reuse the input buffer for the output; the donated `jax.Array` is "
+        "deleted by the call. The 2022 FAQ says donation only happens on GPU/TPU; on current "
+        "JAX (0.10.2, 0.12) it happens on CPU too, with no warning, and any later use raises:\n\n"
+        "```\nRuntimeError: Array has been deleted with shape=float32[2,3].\n```"
+    )
+    use_instead = (
+        "Rebind the donated name to the result (`y = add(x, y)`), don't donate arguments you "
+        "still need, or pass a copy (`add(x, y.copy())`)."
+    )
+    fix_safety = "No automatic fix."
+    VALID = [
+        Valid(
+            """
+            import jax
+            from functools import partial
+
+            @partial(jax.jit, donate_argnums=0)
+            def update(params, grads):
+                return params - 0.1 * grads
+
+            def train(params, grads):
+                params = update(params, grads)
+                return params
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            add = jax.jit(lambda x, y: x + y, donate_argnums=1)
+
+            def f(x, y):
+                z = add(x, y)
+                print(x, y.shape)
+                return z
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            add = jax.jit(lambda x, y: x + y, donate_argnums=1)
+
+            def f(x, y):
+                z = add(x, y)
+                y = z * 2
+                return y + x
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            add = jax.jit(lambda x, y: x + y)
+
+            def f(x, y):
+                z = add(x, y)
+                return y + z
+            """
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def add(x, y):
+                return x + y
+
+            x = jnp.ones((2, 3))
+            y = jnp.ones((2, 3))
+            z = jax.jit(add, donate_argnums=1)(x, y)
+            print(y + 1)
+            """,
+            expected=[(10, 7)],
+            messages=[
+                "`y` was donated to the jitted call on line 9 (donate_argnums/donate_argnames): the call deleted its buffer, and using it now raises `RuntimeError: Array has been deleted`. Rebind it to the result, or don't donate it",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            from functools import partial
+
+            @partial(jax.jit, donate_argnames=('state',))
+            def step(state, batch):
+                return state + batch
+
+            def train(state, batches):
+                new_state = step(state, batches[0])
+                return new_state, state.sum()
+            """,
+            expected=[(10, 23)],
+            messages=[
+                "`state` was donated to the jitted call on line 9 (donate_argnums/donate_argnames): the call deleted its buffer, and using it now raises `RuntimeError: Array has been deleted`. Rebind it to the result, or don't donate it",
+            ],
+        ),
+    ]
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._unit: Optional[Unit] = None
+        self._donated: dict[str, cst.Call] = {}
+
+    def _sync(self) -> None:
+        if self._unit is not self.ctx.unit:
+            self._unit = self.ctx.unit
+            self._donated = {}
+
+    def _unbind_targets(self, targets) -> None:
+        for t in targets:
+            for n in bound_names(t):
+                self._donated.pop(n.value, None)
+
+    def leave_Assign(self, node: cst.Assign) -> None:
+        self._unbind_targets(assignment_targets(node))
+
+    leave_AugAssign = leave_AnnAssign = leave_Assign
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._sync()
+        self._unbind_targets([node.target])
+
+    def leave_For(self, node: cst.For) -> None:
+        self._unbind_targets([node.target])
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Name) and node.attr.value in ("shape", "dtype", "ndim", "size", "is_deleted", "sharding", "aval", "weak_type"):
+            self._skip = node.value
+
+    _skip: Optional[cst.CSTNode] = None
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self._sync()
+        if not self._donated or node.value not in self._donated:
+            return
+        if self._skip is node:
+            return
+        call = self._donated.pop(node.value)
+        self.report(
+            node,
+            f"`{node.value}` was donated to the jitted call on line {{related_line}} "
+            f"(donate_argnums/donate_argnames): the call deleted its buffer, and using it now "
+            f"raises `RuntimeError: Array has been deleted`. Rebind it to the result, or don't "
+            f"donate it",
+            related=call,
+        )
+
+    def leave_Call(self, node: cst.Call) -> None:
+        self._sync()
+        ctx = self.ctx
+        if ctx.in_traced:
+            return
+        info = ctx.jit_callee(node, exact=False)
+        if info is None or not info.has_donated:
+            return
+        for i, a in enumerate(positional_args(node)):
+            if info.donated_position(i):
+                self._mark(a.value, node)
+        for a in node.args:
+            if a.keyword is not None and info.donated_name(a.keyword.value):
+                self._mark(a.value, node)
+
+    def _mark(self, e: cst.BaseExpression, call: cst.Call) -> None:
+        if not isinstance(e, cst.Name):
+            return
+        v = self.ctx.value(e)
+        if v.kind in (V.NPARRAY, V.STATIC, V.FUNCTION, V.MODULE):
+            return
+        self._donated[e.value] = call

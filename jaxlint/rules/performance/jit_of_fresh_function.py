@@ -1,0 +1,392 @@
+"""JAX501 jit-of-fresh-function: `jax.jit`/`pmap` of a `lambda`, `partial` or inner function created anew in a loop or per call: recompiles every time."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Rule, Valid
+from jaxlint.findings import Severity
+from jaxlint.model import values as V
+from jaxlint.model.units import Unit
+from jaxlint.model.walk import keyword_arg, positional_args
+
+
+# transforms whose result keeps a compile cache keyed on the function object
+_CACHING = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "jax.pmap", "equinox.filter_jit", "equinox.filter_pmap"})
+# transforms that return a new function object on every call (grad(f) is not cached by jit)
+_WRAPPERS = frozenset(
+    {"jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev", "jax.jacobian",
+     "jax.hessian", "jax.checkpoint", "jax.remat", "equinox.filter_grad",
+     "equinox.filter_value_and_grad", "equinox.filter_vmap"}
+)
+
+
+def _fresh_reason(ctx, expr: cst.BaseExpression, loop: Optional[cst.CSTNode]) -> Optional[str]:
+    """Why ``expr`` is a new function object each time this code runs, or None."""
+    if isinstance(expr, cst.Lambda):
+        return "a `lambda`"
+    if isinstance(expr, cst.Call):
+        q = ctx.qualname(expr.func)
+        if q == "functools.partial":
+            return "a `functools.partial(...)` object"
+        if q in _WRAPPERS:
+            short = q.replace("jax.", "").replace("equinox.", "eqx.")
+            return f"the result of `{short}(...)`"
+        return None
+    if isinstance(expr, cst.Name):
+        v = ctx.value(expr)
+        unit = v.unit if v.kind == V.FUNCTION else None
+        if unit is None or unit.parent is None or unit.parent is not ctx.unit or ctx.unit.is_module:
+            return None
+        if loop is not None and not _contains(loop, unit.node):
+            return None  # defined before the loop: one object for every iteration
+        kind = "`lambda`" if isinstance(unit.node, cst.Lambda) else f"inner function `{expr.value}`"
+        return f"the {kind} defined in `{ctx.unit.name}`"
+    return None
+
+
+def _runs_once(unit: Unit) -> bool:
+    """Test functions (``test_*``, methods of ``*Test`` classes) and ``main`` are
+    called once per run: per-call recompiles there cost nothing extra."""
+    u: Optional[Unit] = unit
+    while u is not None and not u.is_module:
+        if u.name.startswith("test") or u.name in ("main", "setUp", "setUpClass"):
+            return True
+        if u.cls is not None and (u.cls.name.endswith("Test") or u.cls.name.startswith("Test")):
+            return True
+        u = u.parent
+    return False
+
+
+def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
+    from jaxlint.model.walk import children
+
+    stack = [outer]
+    while stack:
+        n = stack.pop()
+        if n is inner:
+            return True
+        stack.extend(children(n))
+    return False
+
+
+class RecompileFreshFunction(Rule):
+    code = "JAX501"
+    name = "jit-of-fresh-function"
+    summary = "`jax.jit`/`pmap` of a `lambda`, `partial` or inner function created anew in a loop or per call: recompiles every time"
+    severity = Severity.WARNING
+    seed = "tutorial § jit: making a new function each time is slow (seed 002); FAQ § jit caching and closures (seeds 001, 004)"
+    what_it_does = (
+        "Flags `jax.jit(f)` / `jax.pmap(f)` / `eqx.filter_jit(f)` where `f` is a new function object "
+        "each time the line runs, and the wrapped function is then called there:\n\n"
+        "* `f` is a `lambda`, a `functools.partial(...)`, the result of `jax.grad/vmap/value_and_grad/"
+        "checkpoint(...)`, or a function defined inside the loop body;\n"
+        "* and either the wrap is inside a loop and the result is called in that loop, or the wrap "
+        "is called immediately (`jax.jit(lambda x: ...)(x)`) inside a function body, so every call "
+        "of the function compiles again (test functions, `main` and `setUp`, which run once, are skipped).\n\n"
+        "Re-wrapping a named module-level function (`jax.jit(step)` in a loop) is not flagged: "
+        "jit's cache is keyed on the function object, so it compiles once. Code that is itself "
+        "traced is not flagged (an inner `jit` is inlined into the outer trace, which is cached). "
+        "`jax.vmap` alone is not flagged: it has no compile cache to miss."
+    )
+    why_bad = (
+        "`jax.jit` caches compiled code per *function object*. A lambda, a `partial`, a "
+        "`jax.grad(f)` result or an inner closure is a different object every time it is "
+        "created, so every iteration (or every call) traces and compiles again. Measured with "
+        "`jax.monitoring` on jax 0.10.2 and 0.12: a `jax.jit(lambda x: x * 2)` built in a "
+        "5-iteration loop gives 5 traces and 5 compiles; `jax.jit(partial(...))` and "
+        "`jax.jit(make_closure())` in the loop give 5/5 as well; `jax.jit(jax.grad(loss))` "
+        "recompiles on every iteration too; `jax.jit(named_fn)` re-wrapped each iteration "
+        "compiles once. Nothing warns: the program is just slow (`jax.explain_cache_misses(True)` "
+        "reports `never seen function: <lambda> ... maybe the function is being re-defined "
+        "repeatedly, preventing caching?`)."
+    )
+    use_instead = (
+        "Create the jitted function once, outside the loop (or at module level), and pass "
+        "varying values as arguments:\n\n```python\nstep = jax.jit(update)\nfor batch in batches:\n"
+        "    params = step(params, batch, lr)\n```"
+    )
+    fix_safety = "No automatic fix: hoisting the function changes which variables it closes over."
+    VALID = [
+        # a hyper-parameter sweep: each compiled step is reused by the inner loop
+        Valid(
+            """
+            import functools
+            import jax
+
+            def step(p, lr):
+                return p - lr
+
+            def sweep(p):
+                for lr in [1e-3, 1e-2]:
+                    f = jax.jit(functools.partial(step, lr=lr))
+                    for _ in range(100):
+                        p = f(p)
+                return p
+            """
+        ),
+        # a named module-level function re-wrapped in a loop is cached (A26)
+        Valid(
+            """
+            import jax
+
+            def double(x):
+                return x * 2
+
+            def run(x):
+                for i in range(5):
+                    f = jax.jit(double)
+                    x = f(x)
+                return x
+            """
+        ),
+        # hoisted out of the loop
+        Valid(
+            """
+            import jax
+
+            def run(xs):
+                f = jax.jit(lambda x: x * 2)
+                out = []
+                for x in xs:
+                    out.append(f(x))
+                return out
+            """
+        ),
+        # a factory: the jitted function is returned, not called per call
+        Valid(
+            """
+            import jax
+            from functools import partial
+
+            def make_step(lr):
+                return jax.jit(partial(update, lr=lr))
+
+            def update(p, g, lr):
+                return p - lr * g
+            """
+        ),
+        # module level, runs once
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            y = jax.jit(lambda x: x + 1)(jnp.ones(3))
+            """
+        ),
+        # inside traced code an inner jit is inlined into the cached outer trace
+        Valid(
+            """
+            import jax
+
+            @jax.jit
+            def f(x):
+                return jax.jit(lambda y: y * 2)(x)
+            """
+        ),
+        # a test function runs once: a per-call jit there costs nothing extra
+        Valid(
+            """
+            import jax
+
+            def test_double():
+                assert jax.jit(lambda x: x * 2)(2) == 4
+            """
+        ),
+        # vmap alone has no compile cache to miss
+        Valid(
+            """
+            import jax
+
+            def run(xs):
+                for x in xs:
+                    y = jax.vmap(lambda v: v * 2)(x)
+                return y
+            """
+        ),
+        # an inner function defined before the loop is one object for every iteration
+        Valid(
+            """
+            import jax
+
+            def run(xs, k):
+                def scale(x):
+                    return x * k
+                for x in xs:
+                    y = jax.jit(scale)(x)
+                return y
+            """
+        ),
+        # building a list of distinct jitted functions, not calling them in the loop
+        Valid(
+            """
+            import jax
+
+            def build(n):
+                fns = []
+                for i in range(n):
+                    fns.append(jax.jit(lambda x, i=i: x * i))
+                return fns
+            """
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            x = jnp.ones(3)
+            for i in range(5):
+                f = jax.jit(lambda x: x * 2)
+                x = f(x)
+            """,
+            expected=[(6, 9)],
+            messages=[
+                "`jit` of a `lambda` compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            from functools import partial
+
+            def train(params, batches, lr):
+                for b in batches:
+                    params = jax.jit(partial(update, lr=lr))(params, b)
+                return params
+
+            def update(p, b, lr):
+                return p - lr * b
+            """,
+            expected=[(6, 18)],
+            messages=[
+                "`jit` of a `functools.partial(...)` object compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+
+            def run(xs, k):
+                for x in xs:
+                    def scale(v):
+                        return v * k
+                    y = jax.jit(scale)(x)
+                return y
+            """,
+            expected=[(7, 13)],
+            messages=[
+                "`jit` of the inner function `scale` defined in `run` compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+
+            def predict(params, x):
+                return jax.jit(lambda p, v: p @ v)(params, x)
+            """,
+            expected=[(4, 12)],
+            messages=[
+                "`jit` of a `lambda` compiles again on every call of `predict`: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+
+            def loss(w, x):
+                return (w * x).sum()
+
+            def fit(w, xs):
+                for x in xs:
+                    w = w - jax.jit(jax.grad(loss))(w, x)
+                return w
+            """,
+            expected=[(8, 17)],
+            messages=[
+                "`jit` of the result of `grad(...)` compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+            ],
+        ),
+    ]
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._unit: Optional[Unit] = None
+        # names bound to a fresh jit inside a loop: name -> (wrap call, loop node, reason)
+        self._pending: dict[str, tuple[cst.Call, cst.CSTNode, str]] = {}
+
+    def _sync(self) -> None:
+        if self._unit is not self.ctx.unit:
+            self._unit = self.ctx.unit
+            self._pending = {}
+
+    def _fresh_wrap(self, node: cst.CSTNode, loop: Optional[cst.CSTNode]) -> Optional[str]:
+        if not isinstance(node, cst.Call):
+            return None
+        q = self.ctx.qualname(node.func)
+        if q not in _CACHING:
+            return None
+        pos = positional_args(node)
+        fn = pos[0].value if pos else (keyword_arg(node, "fun") or keyword_arg(node, "f"))
+        if isinstance(fn, cst.Arg):
+            fn = fn.value
+        if fn is None:
+            return None
+        return _fresh_reason(self.ctx, fn, loop)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._sync()
+        ctx = self.ctx
+        if ctx.in_traced or not ctx.loop_stack or len(node.targets) != 1:
+            return
+        tgt = node.targets[0].target
+        if not isinstance(tgt, cst.Name):
+            return
+        loop = ctx.loop_stack[-1].node
+        reason = self._fresh_wrap(node.value, loop)
+        if reason is not None:
+            self._pending[tgt.value] = (node.value, loop, reason)  # type: ignore[assignment]
+        else:
+            self._pending.pop(tgt.value, None)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._sync()
+        ctx = self.ctx
+        if ctx.in_traced:
+            return
+        func = node.func
+        loop = ctx.loop_stack[-1].node if ctx.loop_stack else None
+        if isinstance(func, cst.Call):
+            reason = self._fresh_wrap(func, loop)
+            if reason is None:
+                return
+            if loop is not None:
+                self._report(func, reason, "every iteration of the loop")
+            elif not ctx.unit.is_module and not _runs_once(ctx.unit):
+                self._report(func, reason, f"every call of `{ctx.unit.name}`")
+            return
+        if isinstance(func, cst.Name) and func.value in self._pending:
+            wrap, wloop, reason = self._pending[func.value]
+            if any(f.node is wloop for f in ctx.loop_stack):
+                del self._pending[func.value]
+                if ctx.loop_stack[-1].node is not wloop:
+                    # called in an inner loop: each compile is reused many times
+                    # (a hyper-parameter sweep), which is the point of jit
+                    return
+                self._report(wrap, reason, "every iteration of the loop")
+
+    def _report(self, wrap: cst.Call, reason: str, when: str) -> None:
+        q = self.ctx.qualname(wrap.func) or "jax.jit"
+        short = q.rsplit(".", 1)[1]
+        self.report(
+            wrap,
+            f"`{short}` of {reason} compiles again on {when}: jit caches per function object and "
+            f"this one is new each time. Create the jitted function once (outside the loop or at "
+            f"module level) and pass the varying values as arguments",
+        )

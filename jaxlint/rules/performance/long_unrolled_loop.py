@@ -1,0 +1,228 @@
+"""JAX502 long-unrolled-loop: A Python `for` loop with many static iterations inside traced code: unrolled, compile time grows with N."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Rule, Valid
+from jaxlint.findings import Severity
+from jaxlint.model.walk import int_value
+from jaxlint.rules.performance._common import TracedLoopMixin
+
+
+def _static_int(ctx, e: cst.BaseExpression) -> Optional[int]:
+    """A literal int, or a module-level constant assigned exactly once to a literal int."""
+    v = int_value(e)
+    if v is not None:
+        return v
+    if isinstance(e, cst.Name):
+        unit = ctx.unit
+        if e.value in unit.assigned and not unit.is_module or unit.param(e.value) is not None:
+            return None
+        stmts = ctx.index.module_assignments.get(e.value, [])
+        if len(stmts) == 1 and isinstance(stmts[0], (cst.Assign, cst.AnnAssign)):
+            s = stmts[0]
+            if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
+                return int_value(s.value)
+            if isinstance(s, cst.AnnAssign) and s.value is not None:
+                return int_value(s.value)
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, (cst.Multiply, cst.Add, cst.Power)):
+        l, r = _static_int(ctx, e.left), _static_int(ctx, e.right)
+        if l is not None and r is not None:
+            if isinstance(e.operator, cst.Multiply):
+                return l * r
+            if isinstance(e.operator, cst.Add):
+                return l + r
+            if r <= 64:
+                return l ** r
+    return None
+
+
+def _trip_count(ctx, bounds: list[cst.BaseExpression]) -> Optional[int]:
+    vals = [_static_int(ctx, b) for b in bounds]
+    if any(v is None for v in vals) or not vals:
+        return None
+    if len(vals) == 1:
+        return max(vals[0], 0)
+    step = vals[2] if len(vals) == 3 else 1
+    if step == 0:
+        return None
+    return max(0, -(-(vals[1] - vals[0]) // step)) if step > 0 else max(0, -(-(vals[0] - vals[1]) // -step))
+
+
+class LongUnrolledLoop(TracedLoopMixin, Rule):
+    code = "JAX502"
+    name = "long-unrolled-loop"
+    summary = "A Python `for` loop with many static iterations inside traced code: unrolled, compile time grows with N"
+    severity = Severity.WARNING
+    seed = "The Sharp Bits § Control Flow / structured control flow primitives (seed 000); study notes § loops (seed 003)"
+    options_doc = (
+        "* `max-unrolled-loop` (int, default 100): the smallest trip count that is reported.\n\n"
+        "```toml\n[tool.jaxlint.options]\nmax-unrolled-loop = 64\n```"
+    )
+    what_it_does = (
+        "Inside code JAX traces (`jit`, `vmap`, `lax.scan` bodies, ...), flags a Python `for` loop "
+        "or comprehension over `range(N)` where `N` is known statically and is at least "
+        "`max-unrolled-loop` (default 100): an integer literal, a module-level constant assigned "
+        "once to a literal, or a product/sum of those."
+    )
+    why_bad = (
+        "A Python loop under `jit` runs while tracing: every iteration is copied into the "
+        "program, so the jaxpr and the compile time grow with N. Measured on jax 0.10.2 for a "
+        "body `x = jnp.sin(x) * 2.0 + i`: 1000 Python iterations give 3000 equations and "
+        "3.8 s for the first call, against 1 equation (`scan`) and 0.05 s with `lax.fori_loop`. "
+        "There is no error, just slow compiles (and large memory while compiling)."
+    )
+    use_instead = (
+        "```python\n@jax.jit\ndef f(x):\n    return lax.fori_loop(0, 1000, lambda i, x: jnp.sin(x) * 2.0 + i, x)\n```\n\n"
+        "(or `lax.scan` when per-step outputs are collected). Short loops are fine and often "
+        "faster unrolled; `fori_loop(..., unroll=k)` balances the two."
+    )
+    fix_safety = "No automatic fix: the loop body must be turned into a function of the carried state."
+    VALID = [
+        # a long loop of plain Python arithmetic adds nothing to the jaxpr
+        Valid(
+            """
+            import math
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def taylor(x):
+                coeffs = []
+                for k in range(200):
+                    coeffs.append(1.0 / math.factorial(min(k, 20)))
+                return jnp.polyval(jnp.asarray(coeffs[:8]), x)
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            @jax.jit
+            def f(x):
+                for i in range(10):
+                    x = x * 2
+                return x
+            """
+        ),
+        # not traced: a plain Python loop
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            def f(x):
+                for i in range(1000):
+                    x = jnp.sin(x)
+                return x
+            """
+        ),
+        # bound depends on the data shape: JAX503 (opt-in)
+        Valid(
+            """
+            import jax
+
+            @jax.jit
+            def f(x):
+                for i in range(x.shape[0]):
+                    x = x.at[i].set(0.)
+                return x
+            """
+        ),
+        # a constant reassigned somewhere: not a known value
+        Valid(
+            """
+            import jax
+
+            N = 1000
+            N = 10
+
+            @jax.jit
+            def f(x):
+                for i in range(N):
+                    x = x + i
+                return x
+            """
+        ),
+        # the threshold is an option
+        Valid(
+            """
+            import jax
+
+            @jax.jit
+            def f(x):
+                for i in range(200):
+                    x = x + i
+                return x
+            """,
+            options=(('max-unrolled-loop', 500),),
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                for i in range(1000):
+                    x = jnp.sin(x) * 2.0 + i
+                return x
+            """,
+            expected=[(6, 14)],
+            messages=[
+                "this Python loop runs 1000 times while JAX traces `f`, so it is unrolled into 1000 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            STEPS = 500
+
+            def body(x):
+                return jnp.stack([x * i for i in range(STEPS)])
+
+            y = jax.vmap(body)(jnp.ones(3))
+            """,
+            expected=[(7, 38)],
+            messages=[
+                "this Python loop runs 500 times while JAX traces `body`, so it is unrolled into 500 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+
+            @jax.jit
+            def f(x):
+                for i in range(0, 64 * 4):
+                    x = x + i
+                return x
+            """,
+            expected=[(5, 14)],
+            messages=[
+                "this Python loop runs 256 times while JAX traces `f`, so it is unrolled into 256 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
+            ],
+        ),
+    ]
+
+    def check_range(self, it, bounds) -> None:
+        n = _trip_count(self.ctx, bounds)
+        try:
+            limit = int(self.ctx.settings.option("max-unrolled-loop", 100))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            limit = 100
+        if n is None or n < limit:
+            return
+        self.report(
+            it,
+            f"this Python loop runs {n} times while JAX traces `{self.ctx.unit.name}`, so it is "
+            f"unrolled into {n} copies of its body: compile time grows with the trip count. Use "
+            f"`lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
+        )

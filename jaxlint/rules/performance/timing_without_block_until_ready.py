@@ -1,0 +1,321 @@
+"""JAX505 timing-without-block-until-ready: Timing JAX work with `time.time()`/`perf_counter()` without `block_until_ready()`: measures only the dispatch."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
+from jaxlint.findings import Applicability, Severity
+from jaxlint.model.units import Unit
+from jaxlint.model.walk import descendants
+
+
+_TIMERS = frozenset(
+    {"time.time", "time.perf_counter", "time.monotonic", "time.process_time", "time.time_ns",
+     "time.perf_counter_ns", "time.monotonic_ns", "timeit.default_timer"}
+)
+_ARRAY_PREFIXES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.image.")
+_HARMLESS_BUILTINS = frozenset({"range", "len", "enumerate", "zip", "isinstance", "min", "max", "list", "tuple", "dict"})
+_HARMLESS_METHODS = frozenset({"append", "extend", "insert", "update", "add"})
+
+
+class TimingWithoutBlocking(Rule):
+    code = "JAX505"
+    name = "timing-without-block-until-ready"
+    summary = "Timing JAX work with `time.time()`/`perf_counter()` without `block_until_ready()`: measures only the dispatch"
+    severity = Severity.WARNING
+    seed = "FAQ § benchmarking JAX code / asynchronous dispatch (seeds 001, 004); tutorial § timing (seed 002)"
+    what_it_does = (
+        "Flags a clock read (`time.time()`, `time.perf_counter()`, `time.monotonic()`, "
+        "`timeit.default_timer()`...) that closes an interval in which a JAX computation was "
+        "started (a call of a jitted function, or of `jnp`/`lax`/`jax.random`/`jax.nn`) and "
+        "nothing waited for it: no `.block_until_ready()`, `jax.block_until_ready(...)`, "
+        "`jax.device_get`, NumPy conversion, `float()`/`int()`/`.item()`/`.tolist()`, `print`, "
+        "`if` on a value, or call of an unknown function (which might block) in between."
+    )
+    why_bad = (
+        "JAX dispatches work asynchronously, on CPU too since jax 0.4.32: a jitted call returns "
+        "as soon as the work is queued. Timing the call then measures the dispatch, not the "
+        "computation. For a 2000x2000 matmul on CPU: 0.13 ms measured without blocking against "
+        "230 ms with `block_until_ready` (jax 0.10.2); 0.15 ms against 113 ms on 0.12."
+    )
+    use_instead = (
+        "```python\nf(x).block_until_ready()          # warm-up: compile outside the timing\n"
+        "t0 = time.perf_counter()\ny = jax.block_until_ready(f(x))\nprint(time.perf_counter() - t0)\n```"
+    )
+    fix_safety = (
+        "The fix wraps the last JAX call before the clock read in `jax.block_until_ready(...)` "
+        "(which works for any pytree result and returns it). It is marked unsafe: it changes "
+        "what the program measures (which is the point) and, inside a loop, makes every "
+        "iteration wait. Offered only when `jax` is imported under a name in scope."
+    )
+    VALID = [
+        Valid(
+            """
+            import time
+            import jax
+            import jax.numpy as jnp
+
+            f = jax.jit(lambda x: x @ x)
+            x = jnp.ones((100, 100))
+            t0 = time.time()
+            y = f(x).block_until_ready()
+            t1 = time.time()
+            """
+        ),
+        Valid(
+            """
+            import time
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                return x @ x
+
+            def bench(x):
+                t0 = time.perf_counter()
+                y = f(x)
+                jax.block_until_ready(y)
+                return time.perf_counter() - t0
+            """
+        ),
+        Valid(
+            """
+            import time
+            import numpy as np
+            import jax.numpy as jnp
+
+            def bench(x):
+                t0 = time.perf_counter()
+                y = jnp.dot(x, x)
+                z = np.asarray(y)
+                return time.perf_counter() - t0
+            """
+        ),
+        Valid(
+            """
+            import time
+            import jax.numpy as jnp
+
+            def bench(x):
+                t0 = time.time()
+                loss = jnp.sum(x)
+                print(loss)
+                return time.time() - t0
+            """
+        ),
+        # no JAX work in the interval
+        Valid(
+            """
+            import time
+            import jax
+
+            def load(path):
+                t0 = time.time()
+                data = open(path).read()
+                return data, time.time() - t0
+            """
+        ),
+        # an unknown function might block: stay quiet
+        Valid(
+            """
+            import time
+            import jax.numpy as jnp
+
+            def bench(x, sync):
+                t0 = time.time()
+                y = jnp.sin(x)
+                sync(y)
+                return time.time() - t0
+            """
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            import time
+            import jax
+            import jax.numpy as jnp
+
+            f = jax.jit(lambda x: x @ x)
+            x = jnp.ones((2000, 2000))
+            t0 = time.time()
+            y = f(x)
+            t1 = time.time()
+            """,
+            expected=[(9, 6)],
+            messages=[
+                "`time.time()` is read while the JAX computation started on line 8 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+            fixed="""
+            import time
+            import jax
+            import jax.numpy as jnp
+
+            f = jax.jit(lambda x: x @ x)
+            x = jnp.ones((2000, 2000))
+            t0 = time.time()
+            y = jax.block_until_ready(f(x))
+            t1 = time.time()
+            """,
+            unsafe=True,
+        ),
+        Invalid(
+            """
+            import time
+            import jax
+            from functools import partial
+
+            @partial(jax.jit, static_argnums=1)
+            def step(x, n):
+                return x * n
+
+            def bench(x):
+                start = time.perf_counter()
+                for _ in range(10):
+                    x = step(x, 2)
+                elapsed = time.perf_counter() - start
+                return elapsed
+            """,
+            expected=[(13, 15)],
+            messages=[
+                "`time.perf_counter()` is read while the JAX computation started on line 12 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+        ),
+        Invalid(
+            """
+            import time
+            import jax
+
+            f = jax.jit(lambda x: x * 2)
+
+            def bench(x):
+                t0 = time.perf_counter()
+                y = f(x)
+                print(f'took {time.perf_counter() - t0:.3f}s', y)
+            """,
+            expected=[(9, 19)],
+            messages=[
+                "`time.perf_counter()` is read while the JAX computation started on line 8 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+        ),
+        Invalid(
+            """
+            import time
+            import jax.numpy as jnp
+
+            def bench(x):
+                t0 = time.monotonic()
+                y = jnp.linalg.inv(x)
+                return time.monotonic() - t0
+            """,
+            expected=[(7, 12)],
+            messages=[
+                "`time.monotonic()` is read while the JAX computation started on line 6 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+        ),
+    ]
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._unit: Optional[Unit] = None
+        self._start: Optional[cst.Call] = None
+        self._pending: list[cst.Call] = []
+        self._ignore: set[int] = set()
+
+    def _sync(self) -> None:
+        if self._unit is not self.ctx.unit:
+            self._unit = self.ctx.unit
+            self._start = None
+            self._pending = []
+            self._ignore = set()
+
+    def _clear(self, node=None) -> None:
+        self._sync()
+        self._pending = []
+
+    visit_If = visit_While = visit_Assert = visit_FormattedString = visit_Await = _clear
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._sync()
+        ctx = self.ctx
+        if ctx.in_traced:
+            return
+        q = ctx.qualname(node.func)
+        if q in _TIMERS:
+            if self._start is not None and self._pending:
+                self._report(node)
+            self._start = node
+            self._pending = []
+            return
+        if self._start is None or id(node) in self._ignore:
+            return
+        if ctx.builtin_name(node.func) == "print" and self._pending:
+            # print(time.time() - t0): the arguments, timer included, are
+            # evaluated before print formats (and so waits for) anything
+            for d in descendants(node):
+                if isinstance(d, cst.Call) and ctx.qualname(d.func) in _TIMERS:
+                    self._report(d)
+                    self._start = d
+                    self._pending = []
+                    self._ignore.update(id(x) for x in descendants(node) if isinstance(x, cst.Call))
+                    return
+        if self._starts_jax_work(node, q):
+            if "block_until_ready" in ctx.code(node):
+                self._pending = []
+            else:
+                self._pending.append(node)
+            return
+        if self._harmless(node, q):
+            return
+        # might block (or might be anything): stay quiet, also about the calls in its arguments
+        self._pending = []
+        self._ignore.update(id(d) for d in descendants(node) if isinstance(d, cst.Call))
+
+    def _starts_jax_work(self, node: cst.Call, q: Optional[str]) -> bool:
+        if q is not None:
+            return q.startswith(_ARRAY_PREFIXES) and q not in ("jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size")
+        return self.ctx.jit_callee(node, exact=False) is not None
+
+    def _harmless(self, node: cst.Call, q: Optional[str]) -> bool:
+        ctx = self.ctx
+        b = ctx.builtin_name(node.func)
+        if b in _HARMLESS_BUILTINS:
+            return True
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in _HARMLESS_METHODS:
+            return True
+        if q is not None and q.startswith("jax.") and "block_until_ready" not in ctx.code(node):
+            short = q.rsplit(".", 1)[1]
+            return short not in ("block_until_ready", "device_get", "effects_barrier")
+        return False
+
+    def _report(self, stop: cst.Call) -> None:
+        last = self._pending[-1]
+        ctx = self.ctx
+        timer = ctx.code(stop.func).strip()
+        jax_alias = None
+        for local, full in ctx.imports.names.items():
+            if full == "jax" and ctx.qualname(cst.Name(local)) == "jax":
+                jax_alias = local
+                break
+        rfix = None
+        if jax_alias is not None:
+            rfix = fix(
+                Applicability.UNSAFE,
+                f"Wrap in `{jax_alias}.block_until_ready(...)`",
+                Replacement(last, f"{jax_alias}.block_until_ready({ctx.code(last).strip()})"),
+            )
+        self.report(
+            stop,
+            f"`{timer}()` is read while the JAX computation started on line {{related_line}} may "
+            f"still be running (dispatch is asynchronous): this measures the dispatch, not the "
+            f"work. Wait for the result first: `jax.block_until_ready(result)` or "
+            f"`result.block_until_ready()`",
+            rfix,
+            related=last,
+        )
+        self._pending = []

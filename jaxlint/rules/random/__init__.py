@@ -1,0 +1,1 @@
+"""JAX3xx random-number rules: PRNG key reuse."""

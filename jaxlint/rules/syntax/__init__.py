@@ -1,0 +1,1 @@
+"""JAX001: files that do not parse."""

@@ -1,0 +1,308 @@
+"""JAX210 cond-branch-structure-mismatch: `lax.cond`/`lax.switch` branches that return visibly different structures."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Rule, Valid
+from jaxlint.findings import Severity
+from jaxlint.model.units import Unit
+from jaxlint.model.walk import descendants, positional_args, string_value
+
+
+# a structure: ("leaf",), ("none",), ("tuple", [children]), ("list", [children]),
+# ("dict", (keys...), [children]); None when it cannot be known from the syntax
+Struct = Optional[tuple]
+_LEAF = ("leaf",)
+_NONE = ("none",)
+# jax.numpy / lax functions that always return one array
+_ONE_ARRAY = frozenset(
+    "jax.numpy." + n
+    for n in (
+        "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "array", "asarray",
+        "sum", "mean", "max", "min", "prod", "exp", "log", "sqrt", "abs", "tanh", "sin", "cos",
+        "maximum", "minimum", "clip", "dot", "matmul", "einsum", "square", "negative",
+        "reshape", "transpose", "concatenate", "stack", "arange", "eye", "float32", "int32",
+    )
+) | frozenset("jax.lax." + n for n in ("add", "mul", "sub", "div", "neg", "exp", "log", "full", "select"))
+
+
+def _is_number(e: cst.BaseExpression) -> bool:
+    if isinstance(e, (cst.Integer, cst.Float, cst.Imaginary)):
+        return True
+    return isinstance(e, cst.UnaryOperation) and isinstance(e.expression, (cst.Integer, cst.Float))
+
+
+def _differ(a: Struct, b: Struct) -> bool:
+    if a is None or b is None:
+        return False
+    if a[0] != b[0]:
+        return True
+    if a[0] in ("tuple", "list"):
+        if len(a[1]) != len(b[1]):
+            return True
+        return any(_differ(x, y) for x, y in zip(a[1], b[1]))
+    if a[0] == "dict":
+        if a[1] != b[1]:
+            return True
+        return any(_differ(x, y) for x, y in zip(a[2], b[2]))
+    return False
+
+
+def _describe(s: tuple) -> str:
+    kind = s[0]
+    if kind == "leaf":
+        return "a single array"
+    if kind == "none":
+        return "None"
+    if kind in ("tuple", "list"):
+        return f"a {kind} of {len(s[1])}"
+    return "a dict with keys " + ", ".join(repr(k) for k in s[1])
+
+
+class CondBranchStructure(Rule):
+    code = "JAX210"
+    name = "cond-branch-structure-mismatch"
+    summary = "`lax.cond`/`lax.switch` branches that return visibly different structures"
+    severity = Severity.ERROR
+    seed = (
+        "study notes § lax.cond: branches must produce the same type and shape (seed 003); "
+        "The Sharp Bits § Control Flow, lax.cond (seed 000)"
+    )
+    what_it_does = (
+        "At `lax.cond(pred, true_fun, false_fun, ...)` and `lax.switch(i, [f0, f1, ...], ...)` "
+        "where the branches are lambdas or functions of this file, compares what the branches "
+        "return, and flags a mismatch only when the structure is certain from the syntax: "
+        "tuple/list displays of different lengths, a tuple against a list, a dict against "
+        "different keys, `None` (or no `return`) against a value, a number literal or "
+        "arithmetic result against a tuple. A branch returning a plain name, a call or anything "
+        "whose structure is not visible is never compared."
+    )
+    why_bad = (
+        "Both branches are traced, and they must produce the same pytree structure, shapes and "
+        "dtypes. JAX raises at trace time, even outside `jit`:\n\n"
+        "```\nTypeError: cond branch outputs must have the same pytree structure, but they "
+        "differ:\n```\n\n"
+        "(`switch branch outputs must ...` for `lax.switch`; equal structures with different "
+        "dtypes give `TypeError: cond branches must have equal output types but they differ.`)"
+    )
+    use_instead = (
+        "```python\ndef step(x):\n    return lax.cond(x.sum() > 0,\n                    lambda v: (v, v.sum()),\n"
+        "                    lambda v: (v, jnp.zeros(())),\n                    x)\n```"
+    )
+    fix_safety = "No automatic fix: what the other branch should return is not known."
+    VALID = [
+        Valid(
+            """
+            import jax.numpy as jnp
+            from jax import lax
+
+            def step(x):
+                return lax.cond(x.sum() > 0, lambda v: (v, v.sum()), lambda v: (-v, jnp.zeros(())), x)
+            """
+        ),
+        # a branch returning a plain name could be a tuple: not compared
+        Valid(
+            """
+            from jax import lax
+
+            def f(p, state):
+                return lax.cond(p, lambda s: s, lambda s: (s[0] + 1, s[1]), state)
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+            from jax import lax
+
+            def true_fn(x):
+                y = jnp.sin(x)
+                return y, y * 2
+
+            def false_fn(x):
+                if x.ndim > 1:
+                    return x, x
+                return jnp.cos(x), x
+
+            out = lax.cond(True, true_fn, false_fn, jnp.ones(3))
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+            from jax import lax
+
+            def g(i, x):
+                return lax.switch(i, [lambda v: {'a': v, 'b': 0.0}, lambda v: {'b': 1.0, 'a': -v}], x)
+            """
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            from jax import lax
+
+            def step(x):
+                return lax.cond(x.sum() > 0, lambda v: (v, v.sum()), lambda v: v * 2.0, x)
+            """,
+            expected=[(4, 58)],
+            messages=[
+                "`lax.cond` branches return different structures: the true branch returns a tuple of 2, the false branch returns a single array; JAX raises TypeError: cond branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax.numpy as jnp
+            from jax import lax
+
+            def log_only(x):
+                print('negative')
+
+            def scale(x):
+                return x * 2.0
+
+            out = lax.cond(jnp.all(jnp.ones(3) > 0), scale, log_only, jnp.ones(3))
+            """,
+            expected=[(10, 49)],
+            messages=[
+                "`lax.cond` branches return different structures: the true branch returns a single array, the false branch returns None; JAX raises TypeError: cond branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
+            ],
+        ),
+        Invalid(
+            """
+            from jax import lax
+
+            def apply(i, x):
+                return lax.switch(i, [lambda v: (v, 0.0), lambda v: (v, 1.0), lambda v: (v, 0.0, 1.0)], x)
+            """,
+            expected=[(4, 67)],
+            messages=[
+                "`lax.switch` branches return different structures: branch 0 returns a tuple of 2, branch 2 returns a tuple of 3; JAX raises TypeError: switch branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
+            ],
+        ),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        q = ctx.qualname(node.func)
+        if q == "jax.lax.cond":
+            pos = positional_args(node)
+            if len(pos) < 3:
+                return
+            fns = [pos[1].value, pos[2].value]
+            labels = ["the true branch", "the false branch"]
+            what = "cond"
+        elif q == "jax.lax.switch":
+            pos = positional_args(node)
+            if len(pos) < 2 or not isinstance(pos[1].value, (cst.List, cst.Tuple)):
+                return
+            fns = [el.value for el in pos[1].value.elements if not isinstance(el, cst.StarredElement)]
+            if len(fns) != len(pos[1].value.elements):
+                return
+            labels = [f"branch {i}" for i in range(len(fns))]
+            what = "switch"
+        else:
+            return
+        structs = [self._returns(self._unit(f)) for f in fns]
+        first = None
+        for i, s in enumerate(structs):
+            if s is None:
+                continue
+            if first is None:
+                first = i
+                continue
+            if _differ(structs[first], s):
+                self.report(
+                    fns[i],
+                    f"`lax.{what}` branches return different structures: {labels[first]} returns "
+                    f"{_describe(structs[first])}, {labels[i]} returns {_describe(s)}; JAX raises "
+                    f"TypeError: {what} branch outputs must have the same pytree structure, but "
+                    f"they differ. Make every branch return the same tuple/list/dict layout "
+                    f"(fill unused slots with zeros)",
+                )
+                return
+
+    def _unit(self, e: cst.BaseExpression) -> Optional[Unit]:
+        ctx = self.ctx
+        if isinstance(e, cst.Lambda):
+            return ctx.index.unit_of.get(id(e))
+        if isinstance(e, cst.Name):
+            v = ctx.value(e)
+            u = v.unit
+            if u is not None and isinstance(u.node, cst.FunctionDef) and u.cls is None:
+                return u
+        return None
+
+    def _returns(self, unit: Optional[Unit]) -> Struct:
+        if unit is None:
+            return None
+        node = unit.node
+        if isinstance(node, cst.Lambda):
+            return self._struct(node.body)
+        if not isinstance(node, cst.FunctionDef) or unit.is_generator or node.decorators:
+            return None
+        returns = [n for n in descendants(node.body) if isinstance(n, cst.Return)]
+        if not returns:
+            body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+            last = body[-1] if body else None
+            if isinstance(last, cst.SimpleStatementLine) and any(isinstance(s, cst.Raise) for s in last.body):
+                return None
+            if any(isinstance(n, cst.Raise) for n in descendants(node.body)):
+                return None
+            return _NONE
+        structs = [self._struct(r.value) if r.value is not None else _NONE for r in returns]
+        s0 = structs[0]
+        if s0 is None or any(s != s0 for s in structs[1:]):
+            return None
+        return s0
+
+    def _struct(self, e: cst.BaseExpression) -> Struct:
+        t = type(e)
+        if t is cst.Tuple or t is cst.List:
+            kids = []
+            for el in e.elements:
+                if isinstance(el, cst.StarredElement):
+                    return None
+                kids.append(self._struct(el.value))
+            return ("tuple" if t is cst.Tuple else "list", tuple(kids))
+        if t is cst.Dict:
+            keys, kids = [], []
+            for el in e.elements:
+                if not isinstance(el, cst.DictElement):
+                    return None
+                k = string_value(el.key)
+                if k is None:
+                    return None
+                keys.append(k)
+                kids.append((k, self._struct(el.value)))
+            kids.sort(key=lambda kv: kv[0])
+            return ("dict", tuple(sorted(keys)), tuple(v for _, v in kids))
+        if t is cst.Name:
+            if e.value == "None":
+                return _NONE
+            if e.value in ("True", "False"):
+                return _LEAF
+            return None
+        if _is_number(e):
+            return _LEAF
+        if t is cst.UnaryOperation and isinstance(e.operator, (cst.Minus, cst.BitInvert)):
+            return _LEAF
+        if t is cst.BinaryOperation:
+            op = e.operator
+            if isinstance(op, (cst.Subtract, cst.Divide, cst.Power, cst.MatrixMultiply, cst.FloorDivide)):
+                return _LEAF
+            if isinstance(op, cst.Add) and (_is_number(e.left) or _is_number(e.right)):
+                return _LEAF
+            if isinstance(op, cst.Multiply) and (isinstance(e.left, cst.Float) or isinstance(e.right, cst.Float)):
+                return _LEAF
+            return None
+        if t is cst.Call:
+            q = self.ctx.qualname(e.func)
+            if q in _ONE_ARRAY:
+                return _LEAF
+            if q == "jax.numpy.where" and len(e.args) == 3:
+                return _LEAF
+        return None

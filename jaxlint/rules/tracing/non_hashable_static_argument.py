@@ -1,0 +1,218 @@
+"""JAX207 non-hashable-static-argument: A list, dict, set, array or tracer passed in a `static_argnums`/`static_argnames` position."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Rule, Valid
+from jaxlint.findings import Severity
+from jaxlint.model import values as V
+
+
+_NP_ARRAY_MAKERS = frozenset(
+    "numpy." + n
+    for n in (
+        "array", "asarray", "zeros", "ones", "empty", "full", "arange", "linspace", "eye",
+        "identity", "zeros_like", "ones_like", "empty_like", "full_like", "concatenate",
+        "stack", "frombuffer", "fromiter", "loadtxt", "load",
+    )
+)
+
+
+class NonHashableStaticArg(Rule):
+    code = "JAX207"
+    name = "non-hashable-static-argument"
+    summary = "A list, dict, set, array or tracer passed in a `static_argnums`/`static_argnames` position"
+    severity = Severity.ERROR
+    seed = "The Sharp Bits § Control Flow, static_argnums (seed 000); FAQ § Abstract tracer value encountered (seed 001); tutorial § jit: static argnums, strings (seed 002); study notes § static args (seed 003)"
+    what_it_does = (
+        "At calls of functions jitted in the same file (`@jax.jit`, `@partial(jax.jit, "
+        "static_argnums=...)`, `f2 = jax.jit(f, static_argnames=...)`, "
+        "`jax.jit(f, ...)(...)`), flags arguments in static positions that cannot be hashed: "
+        "list/dict/set displays and comprehensions, `list(...)`/`dict(...)`/`set(...)`, "
+        "names bound to a list display, JAX arrays, NumPy arrays built by `np.array`/"
+        "`np.zeros`..., and tracers (a static argument fed from traced code)."
+    )
+    why_bad = (
+        "`jit` caches compiled code by the value of static arguments, so they must be "
+        "hashable. The call raises:\n\n"
+        "```\nValueError: Non-hashable static arguments are not supported. An error occurred "
+        "while trying to hash an object of type <class 'list'>, [1, 2]. The error was:\n"
+        "TypeError: unhashable type: 'list'\n```\n\n"
+        "JAX and NumPy arrays raise the same (`jaxlib._jax.ArrayImpl`), and a tracer in a "
+        "static position (e.g. under `vmap`) too."
+    )
+    use_instead = (
+        "```python\npool(x, (2, 2))  # tuples of hashables are fine\n```\n\n"
+        "For arrays, pass them as traced (non-static) arguments instead."
+    )
+    fix_safety = "No automatic fix."
+    VALID = [
+        Valid(
+            """
+            from functools import partial
+            import jax
+
+            @partial(jax.jit, static_argnums=(1,))
+            def pool(x, window):
+                return x.reshape(-1, *window).mean(axis=(1, 2))
+
+            y = pool(x, (2, 2))
+            z = pool(x, window=(3, 3))
+            """
+        ),
+        # strings and None are hashable static values
+        Valid(
+            """
+            import jax
+
+            def act(x, kind, scale=None):
+                return x if kind == 'relu' else -x
+
+            act_jit = jax.jit(act, static_argnames=('kind', 'scale'))
+            out = act_jit([1.0, 2.0], 'relu', scale=None)
+            """
+        ),
+        # a list in a traced (non-static) position is a pytree, which is fine
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def total(xs):
+                return sum(jnp.sum(x) for x in xs)
+
+            total([jnp.ones(2), jnp.zeros(3)])
+            """
+        ),
+        # a different function with the same name in another scope
+        Valid(
+            """
+            from functools import partial
+            import jax
+
+            @partial(jax.jit, static_argnums=1)
+            def f(x, n):
+                return x * n
+
+            def g(x):
+                def f(a, b):
+                    return a
+                return f(x, [1, 2])
+            """
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            from functools import partial
+            import jax
+
+            @partial(jax.jit, static_argnums=(1,))
+            def pool(x, window):
+                return x.reshape(-1, *window).mean(axis=(1, 2))
+
+            y = pool(x, [2, 2])
+            """,
+            expected=[(8, 13)],
+            messages=[
+                "A list is passed to `pool` in a static position (parameter `window`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass a tuple",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def scale(x, table, opts):
+                return x * opts['k']
+
+            scale_jit = jax.jit(scale, static_argnames=('table', 'opts'))
+            w = jnp.ones(3)
+            scale_jit(w, table=np.arange(3), opts={'k': 2})
+            scale_jit(w, w, {'k'})
+            """,
+            expected=[(10, 20), (10, 39), (11, 14), (11, 17)],
+            messages=[
+                "A NumPy array is passed to `scale_jit` in a static position (parameter `table`; static_argnames=('table', 'opts')): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A dict is passed to `scale_jit` in a static position (parameter `opts`; static_argnames=('table', 'opts')): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A JAX array is passed to `scale_jit` in a static position (parameter `table`; static_argnames=('table', 'opts')): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A set is passed to `scale_jit` in a static position (parameter `opts`; static_argnames=('table', 'opts')): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass a tuple",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+
+            @jax.jit
+            def outer(x, n):
+                return inner(x, n)
+
+            @jax.jit(static_argnames='n')
+            def inner(x, n):
+                return x * n
+            """,
+            expected=[(5, 21)],
+            messages=[
+                "A tracer is passed to `inner` in a static position (parameter `n`; static_argnames='n'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        info = self.ctx.jit_callee(node)
+        if info is None:
+            return
+        for a, position, pname in info.args(node):
+            if not info.is_static(position, pname):
+                continue
+            what = self._unhashable(a.value)
+            if what is None:
+                continue
+            where = f"parameter `{pname}`" if pname else "a static position"
+            fix_hint = (
+                "pass a tuple"
+                if what in ("a list", "a set")
+                else "pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)"
+            )
+            self.report(
+                a.value,
+                f"{what[0].upper() + what[1:]} is passed to `{self.ctx.code(node.func)}` in a static "
+                f"position ({where}; {info.label()}): static arguments must be hashable, so the "
+                f"call raises ValueError: Non-hashable static arguments are not supported. "
+                f"Instead, {fix_hint}",
+            )
+
+    def _unhashable(self, e: cst.BaseExpression) -> Optional[str]:
+        ctx = self.ctx
+        if isinstance(e, (cst.List, cst.ListComp)):
+            return "a list"
+        if isinstance(e, (cst.Dict, cst.DictComp)):
+            return "a dict"
+        if isinstance(e, (cst.Set, cst.SetComp)):
+            return "a set"
+        if ctx.is_traced(e):
+            return "a tracer"
+        if isinstance(e, cst.Call):
+            b = ctx.builtin_name(e.func)
+            if b in ("list", "dict", "set", "bytearray"):
+                return f"a {b}"
+            q = ctx.qualname(e.func)
+            if q is not None:
+                if q in _NP_ARRAY_MAKERS:
+                    return "a NumPy array"
+                if q.startswith("jax.numpy.") and ctx.value(e).kind == V.ARRAY:
+                    return "a JAX array"
+            return None
+        if isinstance(e, cst.Name):
+            v = ctx.value(e)
+            if v.kind == V.LIST and v.elements is not None:
+                return "a list"
+            if v.kind == V.ARRAY and v.local_array:
+                return "a JAX array"
+        return None

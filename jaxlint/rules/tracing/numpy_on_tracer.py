@@ -1,0 +1,341 @@
+"""JAX204 numpy-on-tracer: A NumPy function (`np.exp`, `np.asarray`, `np.dot`...) applied to a traced value."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
+from jaxlint.findings import Applicability, Severity
+from jaxlint.model import values as V
+from jaxlint.model.walk import keyword_arg
+
+
+# NumPy functions that call ``__array__`` on their arguments (checked on jax 0.10.2 with
+# numpy 2.4: each raises TracerArrayConversionError on a jit tracer).  Functions that
+# forward to an array method (np.sum/mean/max/min/prod/std/var/argmax/argmin/cumsum/
+# cumprod/all/any/reshape/transpose/round/squeeze/shape/ndim/size/repeat/flip/swapaxes/
+# moveaxis/split/searchsorted/real/imag) work on tracers and are not listed.
+RAISING = frozenset(
+    """
+    asarray array asanyarray ascontiguousarray asfortranarray copy
+    dot vdot matmul inner outer einsum tensordot cross kron
+    exp exp2 expm1 log log2 log10 log1p logaddexp logaddexp2 sqrt cbrt square reciprocal
+    abs absolute fabs sign negative positive
+    sin cos tan arcsin arccos arctan arctan2 sinh cosh tanh arcsinh arccosh arctanh hypot sinc
+    radians degrees deg2rad rad2deg
+    floor ceil rint trunc fix
+    add subtract multiply divide true_divide floor_divide power float_power mod remainder fmod
+    maximum minimum fmax fmin clip nan_to_num heaviside
+    isnan isfinite isinf isclose allclose isneginf isposinf signbit
+    logical_and logical_or logical_not logical_xor
+    greater greater_equal less less_equal equal not_equal
+    where concatenate stack hstack vstack dstack column_stack
+    ravel zeros_like ones_like empty_like full_like
+    atleast_1d atleast_2d atleast_3d expand_dims broadcast_to tile roll diag diagonal trace
+    sort nonzero unique count_nonzero diff cumulative_sum conj conjugate angle
+    nanmean nansum nanmax nanmin nanstd nanvar median percentile quantile average
+    interp histogram bincount meshgrid
+    float16 float32 float64 int8 int16 int32 int64 uint8 uint16 uint32 uint64
+    complex64 complex128 bool_
+    linalg.norm linalg.inv linalg.det linalg.solve linalg.eigh linalg.eigvalsh linalg.svd
+    linalg.qr linalg.cholesky linalg.pinv linalg.slogdet linalg.lstsq linalg.matrix_power
+    """.split()
+)
+# the names above that jax.numpy spells the same way (the fix target); 64-bit dtypes are
+# left out (they need x64, see JAX110)
+_NO_JNP = frozenset(
+    {"asanyarray", "ascontiguousarray", "asfortranarray", "float64", "int64", "uint64", "complex128"}
+)
+
+
+class NumpyOnTracer(Rule):
+    code = "JAX204"
+    name = "numpy-on-tracer"
+    summary = "A NumPy function (`np.exp`, `np.asarray`, `np.dot`...) applied to a traced value"
+    severity = Severity.ERROR
+    seed = (
+        "The Sharp Bits § Non-array inputs: NumPy vs. JAX (seed 000); FAQ § Abstract tracer "
+        "value encountered / kinds of JAX values (seeds 001, 004)"
+    )
+    what_it_does = (
+        "Inside traced code, flags calls of NumPy (`numpy`, whatever its alias) functions that "
+        "convert their arguments to a NumPy array when an argument is a tracer: `np.asarray`, "
+        "`np.array`, ufuncs (`np.exp`, `np.log`, `np.sqrt`, `np.abs`, `np.maximum`, `np.isnan`"
+        "...), `np.dot`, `np.matmul`, `np.where`, `np.concatenate`, `np.stack`, `np.clip`, "
+        "`np.ravel`, `np.zeros_like`, `np.linalg.norm`, dtype constructors like "
+        "`np.float32(x)`, and more.\n\n"
+        "NumPy functions that forward to the array's own method (`np.sum`, `np.mean`, "
+        "`np.max`, `np.min`, `np.prod`, `np.std`, `np.var`, `np.argmax`, `np.cumsum`, "
+        "`np.all`, `np.any`, `np.reshape`, `np.transpose`, `np.round`, `np.squeeze`, "
+        "`np.shape`, `np.ndim`, `np.size`...) work on tracers and are not flagged; neither is "
+        "NumPy on static values (shapes, static arguments) or outside traced code. "
+        "`import jax.numpy as np` is `jax.numpy`, not NumPy, and is never flagged."
+    )
+    why_bad = (
+        "A tracer has no data for NumPy to copy. NumPy calls `__array__()` and JAX raises at "
+        "trace time:\n\n"
+        "```\njax.errors.TracerArrayConversionError: The numpy.ndarray conversion method "
+        "__array__() was called on traced array with shape float32[3]\n```\n\n"
+        "(Under `jax.grad` alone the same calls also raise.) `x + np.ones(3)` is fine: the "
+        "array operator dispatches to JAX."
+    )
+    use_instead = (
+        "```python\n@jax.jit\ndef f(x):\n    return jnp.exp(x) + jnp.dot(x, x)\n```"
+    )
+    fix_safety = (
+        "When the module already imports `jax.numpy` (under any alias that is not shadowed "
+        "at the call) and `jax.numpy` has a function of the same name, the fix rewrites "
+        "`np.X(...)` to `jnp.X(...)` with that alias. It is **unsafe**: the flagged call "
+        "cannot run as written, but the replacement computes on the device with JAX's dtype "
+        "rules (float32 by default) and returns a JAX array, and NumPy-only keywords (`out=`, "
+        "`order=`, `casting=`) are not accepted by every `jax.numpy` function; calls passing "
+        "`out=` get no fix. No fix is offered when the module does not import `jax.numpy`."
+    )
+    VALID = [
+        Valid(
+            """
+            import jax
+            import numpy as np
+
+
+            def check_rank(x, rank):
+                # tracers have `.shape`: the NumPy branch never runs under a trace
+                shape = x.shape if hasattr(x, "shape") else np.asarray(x).shape
+                return len(shape) == rank
+
+
+            @jax.jit
+            def f(x):
+                assert check_rank(x, 2)
+                return x * 2
+            """,
+        ),
+        # method-forwarding NumPy functions work on tracers
+        Valid(
+            """
+            import jax
+            import numpy as np
+
+            @jax.jit
+            def f(x):
+                return np.sum(x) / np.size(x) + np.mean(x, axis=0).max() + np.reshape(x, (-1,)).shape[0]
+            """
+        ),
+        # NumPy on shapes and static arguments
+        Valid(
+            """
+            from functools import partial
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @partial(jax.jit, static_argnums=(1,))
+            def f(x, n):
+                k = int(np.prod(x.shape))
+                scale = np.sqrt(n)
+                return jnp.reshape(x, (k,)) * scale + np.float32(0.5)
+            """
+        ),
+        # NumPy outside traced code
+        Valid(
+            """
+            import numpy as np
+            import jax.numpy as jnp
+
+            def evaluate(preds):
+                preds = np.asarray(preds)
+                return np.exp(preds).mean()
+            """
+        ),
+        # `import jax.numpy as np` is jax.numpy
+        Valid(
+            """
+            import jax
+            import jax.numpy as np
+
+            @jax.jit
+            def f(x):
+                return np.exp(x) + np.dot(x, x)
+            """
+        ),
+        # host callbacks see concrete NumPy arrays
+        Valid(
+            """
+            import jax
+            import numpy as np
+
+            def host_log(v):
+                print(np.asarray(v).round(2))
+
+            @jax.jit
+            def f(x):
+                jax.debug.callback(host_log, x)
+                return x + np.ones(3)
+            """
+        ),
+        # a plain function: the model cannot tell whether it is ever traced, so it stays quiet
+        Valid(
+            """
+            import numpy as np
+
+            def loss(params, batch):
+                return np.log(np.asarray(batch)).sum() * params
+            """
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @jax.jit
+            def f(x):
+                return np.exp(x) + np.dot(x, x)
+            """,
+            expected=[(7, 12), (7, 24)],
+            messages=[
+                "`np.exp` on a traced value (it depends on the traced argument `x` of `f` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.exp` (jax.numpy) instead",
+                "`np.dot` on a traced value (it depends on the traced argument `x` of `f` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.dot` (jax.numpy) instead",
+            ],
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @jax.jit
+            def f(x):
+                return jnp.exp(x) + jnp.dot(x, x)
+            """,
+            unsafe=True,
+        ),
+        Invalid(
+            """
+            import jax
+            import numpy as onp
+
+            def step(x, y):
+                z = onp.asarray(x)
+                return onp.concatenate([z, y])
+
+            step_jit = jax.jit(step)
+            """,
+            expected=[(5, 9), (6, 12)],
+            messages=[
+                "`onp.asarray` on a traced value (it depends on the traced argument `x` of `step` (wrapped by jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) instead",
+                "`onp.concatenate` on a traced value (it depends on the traced argument `y` of `step` (wrapped by jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.concatenate` (jax.numpy) instead",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            from jax import numpy as jnp
+            import numpy as np
+
+            @jax.vmap
+            def f(x):
+                mask = ~np.isnan(x)
+                return jnp.where(mask, x, 0.0) / np.linalg.norm(x) + np.float32(x)
+            """,
+            expected=[(7, 13), (8, 38), (8, 58)],
+            messages=[
+                "`np.isnan` on a traced value (it depends on the traced argument `x` of `f` (decorated with @jax.vmap)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.isnan` (jax.numpy) instead",
+                "`np.linalg.norm` on a traced value (it depends on the traced argument `x` of `f` (decorated with @jax.vmap)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.linalg.norm` (jax.numpy) instead",
+                "`np.float32` on a traced value (it depends on the traced argument `x` of `f` (decorated with @jax.vmap)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.float32` (jax.numpy) instead",
+            ],
+            fixed="""
+            import jax
+            from jax import numpy as jnp
+            import numpy as np
+
+            @jax.vmap
+            def f(x):
+                mask = ~jnp.isnan(x)
+                return jnp.where(mask, x, 0.0) / jnp.linalg.norm(x) + jnp.float32(x)
+            """,
+            unsafe=True,
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            from jax import lax
+
+            def body(carry, x):
+                return carry + np.maximum(x, 0.0), None
+
+            out, _ = lax.scan(body, 0.0, jnp.arange(3.0))
+            """,
+            expected=[(7, 20)],
+            messages=[
+                "`np.maximum` on a traced value (it depends on the traced argument `x` of `body` (a body passed to lax.scan)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.maximum` (jax.numpy) instead",
+            ],
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            from jax import lax
+
+            def body(carry, x):
+                return carry + jnp.maximum(x, 0.0), None
+
+            out, _ = lax.scan(body, 0.0, jnp.arange(3.0))
+            """,
+            unsafe=True,
+        ),
+    ]
+
+    def _traced_arg(self, expr: cst.BaseExpression) -> Optional[V.Value]:
+        ctx = self.ctx
+        if isinstance(expr, (cst.List, cst.Tuple)):
+            for el in expr.elements:
+                found = self._traced_arg(el.value)
+                if found is not None:
+                    return found
+            return None
+        if ctx.is_traced(expr):
+            return ctx.value(expr)
+        return None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        if not ctx.in_traced:
+            return
+        q = ctx.qualname(node.func)
+        if q is None or not q.startswith("numpy."):
+            return
+        name = q[len("numpy."):]
+        if name not in RAISING:
+            return
+        traced = None
+        for a in node.args:
+            traced = self._traced_arg(a.value)
+            if traced is not None:
+                break
+        if traced is None:
+            return
+        short = name
+        the_fix = None
+        alias = self._jnp_alias()
+        if alias is not None and name not in _NO_JNP and keyword_arg(node, "out") is None:
+            new = f"{alias}.{name}"
+            the_fix = fix(Applicability.UNSAFE, f"Use `{new}`", Replacement(node.func, new))
+        shown = f"{alias or 'jnp'}.{short}"
+        self.report(
+            node,
+            f"`{ctx.code(node.func)}` on a traced value ({ctx.describe_origin(traced)}): NumPy "
+            f"converts it with `__array__()`, which raises TracerArrayConversionError. "
+            f"Use `{shown}` (jax.numpy) instead",
+            the_fix,
+        )
+
+    def _jnp_alias(self) -> Optional[str]:
+        for local, full in self.ctx.imports.names.items():
+            if full == "jax.numpy" and self.ctx.qualname(cst.Name(local)) == "jax.numpy":
+                return local
+        return None

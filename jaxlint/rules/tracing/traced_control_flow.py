@@ -1,0 +1,703 @@
+"""JAX201 traced-control-flow: Python `if`/`while`/ternary/`and`/`or`/`not`/`assert`/`bool()` on a traced value."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Rule, Valid
+from jaxlint.findings import Severity
+from jaxlint.model import values as V
+from jaxlint.model.walk import dotted_name
+
+
+def _is_presence_check(expr: cst.BaseExpression) -> bool:
+    """`x is None`, `x is not None`, `isinstance(...)`, `hasattr(...)`, `callable(...)`."""
+    if isinstance(expr, cst.Comparison):
+        return all(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in expr.comparisons)
+    if isinstance(expr, cst.Call):
+        return dotted_name(expr.func) in ("isinstance", "hasattr", "callable")
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+        return _is_presence_check(expr.expression)
+    return False
+
+
+class TracedControlFlow(Rule):
+    code = "JAX201"
+    name = "traced-control-flow"
+    summary = "Python `if`/`while`/ternary/`and`/`or`/`not`/`assert`/`bool()` on a traced value"
+    severity = Severity.ERROR
+    seed = (
+        "The Sharp Bits § Control Flow (seed 000); FAQ § Abstract tracer value encountered "
+        "(seeds 001, 004); tutorial § jit and control flow (seed 002)"
+    )
+    what_it_does = (
+        "Inside code that JAX traces with abstract values (a function under `jit`, `vmap`, "
+        "`pmap`, `shard_map`, or a body passed to `lax.scan`, `fori_loop`, `while_loop`, "
+        "`cond`, `switch`, `map`, and helpers they call), flags Python constructs that turn an "
+        "array into a Python `bool`: `if`, `elif`, `while`, `x if c else y`, `and`, `or`, "
+        "`not`, `assert`, comprehension `if` clauses and `bool(...)`, when the value is a "
+        "tracer: a non-static argument, or anything JAX computed from one.\n\n"
+        "Shape checks (`x.shape[0] > 2`, `x.ndim`, `len(x)`), `x is None`, `isinstance`, "
+        "static arguments (`static_argnums`/`static_argnames`), loop variables of "
+        "`range(<static>)` and functions transformed only by `grad`/`value_and_grad`/"
+        "`jacfwd`/`jacrev` (which trace with concrete values) are not flagged."
+    )
+    why_bad = (
+        "Under `jit` the function is traced with abstract values that stand for every array "
+        "of a shape and dtype; Python cannot pick a branch for them and JAX raises:\n\n"
+        "```\njax.errors.TracerBoolConversionError: Attempted boolean conversion of traced "
+        "array with shape bool[].\n```\n\n"
+        "(`TracerBoolConversionError` is a subclass of `ConcretizationTypeError`.) The error "
+        "comes only when the function is first called, often far from where it was written."
+    )
+    use_instead = (
+        "Select with `jnp.where`, branch with `lax.cond`, loop with `lax.while_loop`; or, if "
+        "the value is really a Python configuration value, declare it static:\n\n"
+        "```python\n@jax.jit\ndef f(x):\n    return jnp.where(x < 3, 3. * x ** 2, -4 * x)\n\n"
+        "@partial(jax.jit, static_argnums=(1,))\ndef g(x, mode):\n    if mode == 'train':\n"
+        "        ...\n```"
+    )
+    fix_safety = "No automatic fix: the right rewrite (`jnp.where`, `lax.cond`, `static_argnums`) depends on intent."
+    VALID = [
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def normalize(p, validate=False):
+                if validate:
+                    # only when a caller asks for validation, and no traced caller does
+                    if not jnp.allclose(p.sum(), 1.0):
+                        raise ValueError("not a distribution")
+                return p / p.sum()
+
+
+            @jax.jit
+            def f(p):
+                return normalize(p)
+            """,
+        ),
+        # grad alone traces with concrete values (The Sharp Bits)
+        Valid(
+            """
+            from jax import grad
+
+            def f(x):
+                if x < 3:
+                    return 3. * x ** 2
+                return -4 * x
+
+            grad(f)(2.)
+            """
+        ),
+        # static-range loops and shape checks
+        Valid(
+            """
+            import jax
+
+            @jax.jit
+            def f(x):
+                for i in range(3):
+                    x = 2 * x
+                if x.shape[0] > 2 and x.ndim == 1:
+                    x = x[:2]
+                return x
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def g(x, y=None):
+                if y is None:
+                    y = jnp.zeros_like(x)
+                if isinstance(x, tuple) or len(x) == 0:
+                    return y
+                return x + y
+            """
+        ),
+        # static_argnums / static_argnames, also negative and through partial
+        Valid(
+            """
+            from functools import partial
+            import jax
+
+            @partial(jax.jit, static_argnums=(1,))
+            def f(x, n):
+                if n > 0:
+                    return x * n
+                return x
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            def f(x, mode):
+                if mode == 'train':
+                    return x
+                return -x
+
+            f2 = jax.jit(f, static_argnames='mode')
+            f3 = jax.jit(f, static_argnums=-1)
+            """
+        ),
+        # numba.jit is not jax.jit
+        Valid(
+            """
+            import numba
+            import jax
+
+            @numba.jit
+            def f(x):
+                if x > 0:
+                    return x
+                return -x
+            """
+        ),
+        # plain Python outside traced code
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            def f(x):
+                if jnp.sum(x) > 0:
+                    return x
+                return -x
+            """
+        ),
+        # lax.cond / where instead of if
+        Valid(
+            """
+            import jax
+            from jax import lax
+
+            @jax.jit
+            def f(x):
+                return lax.cond(x > 0, lambda v: v, lambda v: -v, x)
+            """
+        ),
+        # host callbacks see concrete values
+        Valid(
+            """
+            import jax
+
+            def log_if_big(v):
+                if v > 10:
+                    print(v)
+
+            @jax.jit
+            def f(x):
+                jax.debug.callback(log_if_big, x)
+                return x
+            """
+        ),
+        # flax module: a bool flag is static configuration
+        Valid(
+            """
+            import flax.linen as nn
+            import jax
+
+            class MLP(nn.Module):
+                @nn.compact
+                def __call__(self, x: jax.Array, train: bool = False):
+                    if train:
+                        x = nn.Dropout(0.1, deterministic=False)(x)
+                    return nn.Dense(3)(x)
+            """
+        ),
+        # equinox filter_jit: non-array arguments are static
+        Valid(
+            """
+            import equinox as eqx
+
+            @eqx.filter_jit
+            def f(model, x, flag):
+                if flag:
+                    return model(x)
+                return x
+            """
+        ),
+        # vmap with in_axes=None: that argument is passed through unchanged
+        Valid(
+            """
+            import jax
+
+            def f(x, n):
+                if n > 1:
+                    return x * n
+                return x
+
+            v = jax.vmap(f, in_axes=(0, None))
+            """
+        ),
+        # a partial that binds the flag before the transform sees the function
+        Valid(
+            """
+            import functools
+            import jax
+
+            def foo(x, y, flag):
+                return (x * 2) + y if flag else (x + y)
+            foo = functools.partial(foo, flag=True)
+            foo = jax.pmap(foo)
+            """
+        ),
+        # scan passes two operands: a defaulted third parameter keeps its Python default
+        Valid(
+            """
+            import jax
+
+            def step(carry, x, first=False):
+                if not first:
+                    carry = carry + x
+                return carry, x
+
+            out = jax.lax.scan(step, 0.0, jax.numpy.ones(3))
+            """
+        ),
+        # isinstance narrows to a Python number; guards on static flags
+        Valid(
+            """
+            import jax
+            from jax import lax
+
+            @jax.jit
+            def norm_index(index, size):
+                if isinstance(index, int):
+                    return index + size if index < 0 else index
+                return lax.select(index < 0, index + size, index)
+            """
+        ),
+        Valid(
+            """
+            import functools
+            import jax
+            import jax.numpy as jnp
+
+            def solve(a, rcond, numpy_resid=True):
+                rank = jnp.sum(a > rcond)
+                if numpy_resid and (rank < 3 or a.shape[0] <= 2):
+                    return a
+                return -a
+
+            fast = jax.jit(functools.partial(solve, numpy_resid=False))
+            """
+        ),
+        # flax module methods: shape checks and static flags are fine
+        Valid(
+            """
+            import flax.linen as nn
+
+            class Block(nn.Module):
+                features: int
+
+                @nn.compact
+                def __call__(self, x, train: bool, mode='sum'):
+                    if x.ndim == 1 or x.shape[-1] != self.features:
+                        x = nn.Dense(self.features)(x)
+                    if mode == 'sum' and train:
+                        x = x * 2
+                    return x
+            """
+        ),
+        # truthiness of a pytree argument is a container's; dict keys are strings
+        Valid(
+            """
+            import jax
+
+            @jax.jit
+            def decay(params, grads):
+                if not grads:
+                    return params
+                out = {}
+                for name in params:
+                    if name == 'bias':
+                        continue
+                    out[name] = params[name] * 0.99
+                return out
+            """
+        ),
+        # static fields of pytree classes
+        Valid(
+            """
+            import dataclasses
+            import functools
+            import jax
+            from flax import struct
+
+            class State(struct.PyTreeNode):
+                params: dict
+                accum: int = struct.field(pytree_node=False, default=1)
+
+            @functools.partial(jax.tree_util.register_dataclass, data_fields=['w'], meta_fields=['depth'])
+            @dataclasses.dataclass
+            class Net:
+                w: jax.Array
+                depth: int
+
+            @jax.jit
+            def step(state, net, x):
+                if state.accum > 1:
+                    x = x / state.accum
+                for _ in range(net.depth):
+                    x = jax.nn.relu(x @ net.w)
+                return x
+            """
+        ),
+        # a branch no traced caller reaches: every traced call passes `size`
+        Valid(
+            """
+            import jax
+
+            def _unique(x, size=None):
+                if size is None:
+                    if x.sum() > 0:
+                        return x
+                return x[:size]
+
+            @jax.jit
+            def f(x):
+                return _unique(x * 2, size=x.shape[0])
+            """
+        ),
+        # static_argnums counts from the first parameter jit sees (after partial)
+        Valid(
+            """
+            import functools
+            import jax
+
+            def f(scale, x, n):
+                if n > 2:
+                    return x * scale
+                return x
+
+            g = jax.jit(functools.partial(f, 2.0), static_argnums=1)
+            """
+        ),
+        # lax.dtype / lax.axis_size / private helpers return Python values
+        Valid(
+            """
+            import jax
+            from jax import lax
+
+            @jax.jit
+            def f(k, c):
+                if not lax.dtype(k) == lax.dtype(c):
+                    raise TypeError('dtype')
+                return k + c
+            """
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            import jax
+
+            @jax.jit
+            def f(x):
+                if x < 3:
+                    return 3. * x ** 2
+                else:
+                    return -4 * x
+            """,
+            expected=[(5, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `x` of `f` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `x` is a Python value, mark it static (static_argnums=0)",
+            ],
+        ),
+        Invalid(
+            """
+            from jax import jit
+
+            @jit
+            def f(x):
+                while x < 10:
+                    x = x + 1
+                return x
+            """,
+            expected=[(5, 11)],
+            messages=[
+                "Python `while` on a traced value: it depends on the traced argument `x` of `f` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.while_loop` (or `lax.fori_loop`); or, if `x` is a Python value, mark it static (static_argnums=0)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+
+            def divide(x, y):
+                return x / y if y >= 1. else 0.
+
+            fast = jax.jit(divide)
+            """,
+            expected=[(4, 21)],
+            messages=[
+                "Python `... if ... else ...` on a traced value: it depends on the traced argument `y` of `divide` (wrapped by jax.jit); this raises TracerBoolConversionError. Use `jnp.where(cond, a, b)` or `jax.lax.cond`; or, if `y` is a Python value, mark it static (static_argnums=1)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+            def body(i, x):
+                y = jnp.sin(x)
+                if y.sum() > 0 and i > 2:
+                    return y
+                return x
+
+            out = lax.fori_loop(0, 10, body, jnp.ones(3))
+            """,
+            expected=[(7, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `x` of `body` (a body passed to lax.fori_loop); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.vmap
+            def f(x: jax.Array):
+                assert x > 0
+                ok = not x
+                return bool(x) or ok
+            """,
+            expected=[(6, 12), (7, 10), (8, 12)],
+            messages=[
+                "Python `assert` on a traced value: it depends on the traced argument `x` of `f` (decorated with @jax.vmap); this raises TracerBoolConversionError. Use `jax.experimental.checkify.check`, or assert on shapes/dtypes only",
+                "`not` converts a traced value to a Python bool: it depends on the traced argument `x` of `f` (decorated with @jax.vmap); this raises TracerBoolConversionError. Use `jnp.logical_not` / `~`",
+                "`bool()` of a traced value: it depends on the traced argument `x` of `f` (decorated with @jax.vmap); this raises TracerBoolConversionError. Keep it as an array and use `jnp.where` / `jax.lax.cond`",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+
+            @jax.jit
+            def masked_mean(x, mask):
+                if mask is not None and mask.any():
+                    return (x * mask).sum() / mask.sum()
+                return x.mean()
+            """,
+            expected=[(5, 29)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `mask` of `masked_mean` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `mask` is a Python value, mark it static (static_argnums=1)",
+            ],
+        ),
+        # flax module __call__ runs under jit with array arguments (model.apply)
+        Invalid(
+            """
+            import flax.linen as nn
+
+            class Block(nn.Module):
+                @nn.compact
+                def __call__(self, x, train: bool):
+                    if x.mean() > 0:
+                        x = nn.relu(x)
+                    return x
+            """,
+            expected=[(6, 12)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `x` of `__call__` (a method of the module class Block); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        # a defaulted flag that callers pass is traced unless declared static
+        Invalid(
+            """
+            import jax
+
+            @jax.jit
+            def forward(params, x, training=False):
+                if training:
+                    x = x * 0.5
+                return x @ params
+
+            y = forward(1.0, 2.0, True)
+            """,
+            expected=[(5, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `training` of `forward` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `training` is a Python value, mark it static (static_argnums=2)",
+            ],
+        ),
+        # ...but a helper that some traced caller gives None does run the branch
+        Invalid(
+            """
+            import jax
+
+            def _unique(x, size=None):
+                if size is None:
+                    if x.sum() > 0:
+                        return x
+                return x[:size]
+
+            @jax.jit
+            def f(x):
+                return _unique(x * 2)
+            """,
+            expected=[(5, 12)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `x` of `_unique` (called from traced `f`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+
+            def helper(v):
+                if v > 0:
+                    return v
+                return -v
+
+            @jax.jit
+            def f(x):
+                return helper(x * 2)
+            """,
+            expected=[(4, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `v` of `helper` (called from traced `f`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                return [v for v in x * 2 if v > 0]
+            """,
+            expected=[(6, 33)],
+            messages=[
+                "Python `if (in a comprehension)` on a traced value: it depends on the traced argument `x` of `f` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jnp.where` or a boolean mask with a fixed size; or, if `x` is a Python value, mark it static (static_argnums=0)",
+            ],
+        ),
+    ]
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._covered: set[int] = set()
+
+    def _cover(self, node: cst.CSTNode) -> None:
+        """Mark the boolean operators at the top of a reported test as reported."""
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            self._covered.add(id(n))
+            if isinstance(n, cst.BooleanOperation):
+                stack.extend((n.left, n.right))
+            elif isinstance(n, cst.UnaryOperation) and isinstance(n.operator, cst.Not):
+                stack.append(n.expression)
+
+    def _array_tracer(self, expr: cst.BaseExpression):
+        """The Value of ``expr`` if it is a traced *array* (not a pytree of
+        unknown kind, whose truthiness is a Python container's)."""
+        if self.ctx.is_traced(expr):
+            v = self.ctx.value(expr)
+            if v.kind == V.ARRAY:
+                return v
+        return None
+
+    def _bool_offender(self, test: cst.BaseExpression):
+        """(node, value) of the part of a condition that Python converts to bool
+        while it is a traced array, or None."""
+        if isinstance(test, cst.BooleanOperation):
+            found = self._bool_offender(test.left)
+            if found is not None:
+                return found
+            if _is_presence_check(test.left):
+                # `x is not None and x.any()`: the right side runs whenever the
+                # guard passes; after a plain flag it may never run (unsure)
+                return self._bool_offender(test.right)
+            return None
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self._bool_offender(test.expression)
+        v = self._array_tracer(test)
+        return (test, v) if v is not None else None
+
+    def _test(self, owner: str, test: cst.BaseExpression, alternative: str) -> None:
+        ctx = self.ctx
+        found = self._bool_offender(test)
+        self._cover(test)
+        if found is None:
+            return
+        node, v = found
+        self.report(
+            node,
+            f"Python `{owner}` on a traced value: {ctx.describe_origin(v)}; this raises "
+            f"TracerBoolConversionError. Use {alternative}{ctx.static_hint(v)}",
+        )
+
+    def visit_If(self, node: cst.If) -> None:
+        self._test("if", node.test, "`jax.lax.cond` or `jnp.where`")
+
+    def visit_While(self, node: cst.While) -> None:
+        self._test("while", node.test, "`jax.lax.while_loop` (or `lax.fori_loop`)")
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self._test("... if ... else ...", node.test, "`jnp.where(cond, a, b)` or `jax.lax.cond`")
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        self._test(
+            "assert",
+            node.test,
+            "`jax.experimental.checkify.check`, or assert on shapes/dtypes only",
+        )
+
+    def visit_CompIf(self, node: cst.CompIf) -> None:
+        self._test("if (in a comprehension)", node.test, "`jnp.where` or a boolean mask with a fixed size")
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        if id(node) in self._covered:
+            return
+        ctx = self.ctx
+        v = self._array_tracer(node.left)
+        if v is None:
+            # `flag and (a or b)`: the right side is converted only for some
+            # Python values of a guard we cannot see; stay quiet about it
+            self._cover(node.right)
+            return
+        if v is not None:
+            op = "and" if isinstance(node.operator, cst.And) else "or"
+            alt = "`jnp.logical_and` / `&`" if op == "and" else "`jnp.logical_or` / `|`"
+            self._cover(node)
+            self.report(
+                node.left,
+                f"`{op}` converts its left operand to a Python bool, but it is traced: "
+                f"{ctx.describe_origin(v)}; this raises TracerBoolConversionError. Use {alt}"
+                f"{ctx.static_hint(v)}",
+            )
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        if not isinstance(node.operator, cst.Not) or id(node) in self._covered:
+            return
+        ctx = self.ctx
+        v = self._array_tracer(node.expression)
+        if v is not None:
+            self.report(
+                node,
+                f"`not` converts a traced value to a Python bool: {ctx.describe_origin(v)}; "
+                f"this raises TracerBoolConversionError. Use `jnp.logical_not` / `~`{ctx.static_hint(v)}",
+            )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not (isinstance(func, cst.Name) and func.value == "bool") or len(node.args) != 1:
+            return
+        if self.ctx.qualname(func) is not None:
+            return
+        arg = node.args[0].value
+        v = self._array_tracer(arg)
+        if v is not None:
+            self.report(
+                node,
+                f"`bool()` of a traced value: {self.ctx.describe_origin(v)}; this raises "
+                f"TracerBoolConversionError. Keep it as an array and use `jnp.where` / `jax.lax.cond`"
+                f"{self.ctx.static_hint(v)}",
+            )

@@ -1,0 +1,299 @@
+"""JAX202 tracer-to-python-conversion: `int()`/`float()`/`.item()`/`range()`/indexing/shapes need a concrete value, but get a tracer."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Rule, Valid
+from jaxlint.findings import Severity
+from jaxlint.model import apis
+from jaxlint.model import values as V
+from jaxlint.model.walk import arg_at
+
+
+class TracerConversion(Rule):
+    code = "JAX202"
+    name = "tracer-to-python-conversion"
+    summary = "`int()`/`float()`/`.item()`/`range()`/indexing/shapes need a concrete value, but get a tracer"
+    severity = Severity.ERROR
+    seed = (
+        "The Sharp Bits § Control Flow and § functions with argument-value dependent shapes "
+        "(seed 000); FAQ § Abstract tracer value (seeds 001, 004); study notes § static shapes (seed 003)"
+    )
+    what_it_does = (
+        "Inside traced code, flags conversions of a traced value to a Python value: "
+        "`int(x)`, `float(x)`, `complex(x)`, `x.item()`, `x.tolist()`, `range(x)`, indexing a "
+        "Python list or tuple with a tracer, and shapes built from tracers "
+        "(`jnp.zeros((n,))`, `jnp.ones(n)`, `jnp.arange(n)`, `x.reshape(n, -1)`, "
+        "`jax.random.normal(key, (n,))`...). Sizes computed from `.shape`, `len()` or static "
+        "arguments are fine and are not flagged."
+    )
+    why_bad = (
+        "A tracer has a shape and dtype but no value. JAX raises when Python needs one:\n\n"
+        "* `int()`, `float()`, `.item()`, `.tolist()`: `jax.errors.ConcretizationTypeError: "
+        "Abstract tracer value encountered where concrete value is expected`\n"
+        "* `range(n)`, `lst[i]`: `jax.errors.TracerIntegerConversionError: The __index__() "
+        "method was called on traced array`\n"
+        "* shapes: `TypeError: Shapes must be 1D sequences of concrete values of integer type`\n\n"
+        "Array shapes must be known when the function is compiled."
+    )
+    use_instead = (
+        "```python\n@partial(jax.jit, static_argnums=(1,))\ndef f(x, n):\n    y = jnp.ones((n,))\n"
+        "    y = lax.fori_loop(0, n, lambda i, y: y + x[i], y)\n    return y.sum()\n```\n\n"
+        "Return arrays from jitted code and convert with `float()` outside it."
+    )
+    fix_safety = "No automatic fix: making an argument static changes when the function recompiles."
+    VALID = [
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def g(x):
+                y = 0.
+                for i in range(x.shape[0]):
+                    y = y + x[i]
+                n = int(x.shape[0]) * len(x)
+                return jnp.zeros((n,)) + y
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @jax.jit
+            def f(x):
+                return jnp.reshape(x, np.prod(x.shape))
+            """
+        ),
+        Valid(
+            """
+            from functools import partial
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=(0,))
+            def example_fun(length, val):
+                return jnp.ones((length,)) * val
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            def summary(x):
+                return float(jnp.mean(x)), x.sum().item()
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            @jax.grad
+            def f(x):
+                return x * int(x)
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def head(x):
+                n = x.shape[0] // 2
+                return x[:n], x[n:], x[::2]
+            """
+        ),
+    ]
+
+    INVALID = [
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def example_fun(length, val):
+                return jnp.ones((length,)) * val
+
+            bad_example_jit = jax.jit(example_fun)
+            """,
+            expected=[(5, 22)],
+            messages=[
+                "A shape or size passed to `jnp.ones` is traced: it depends on the traced argument `length` of `example_fun` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `length` is a Python value, mark it static (static_argnums=0)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+
+            def f(x, n):
+                y = 0.
+                for i in range(n):
+                    y = y + x[i]
+                return y
+
+            f = jax.jit(f)
+            """,
+            expected=[(5, 14)],
+            messages=[
+                "`range()` needs a concrete value, but its argument is traced: it depends on the traced argument `n` of `f` (wrapped by jax.jit); this raises TracerIntegerConversionError. Instead, use `jax.lax.fori_loop`/`lax.scan` for loops of traced length; or, if `n` is a Python value, mark it static (static_argnums=1)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                total = jnp.sum(x)
+                return int(total) + x.max().item() + float(x[0])
+            """,
+            expected=[(7, 12), (7, 25), (7, 42)],
+            messages=[
+                "`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `x` of `f` (decorated with @jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the traced function",
+                "`.item()` needs a concrete value, but its argument is traced: it depends on the traced argument `x` of `f` (decorated with @jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array, or return it and convert outside the traced function; or, if `x` is a Python value, mark it static (static_argnums=0)",
+                "`float()` needs a concrete value, but its argument is traced: it depends on the traced argument `x` of `f` (decorated with @jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.float32)`), or return it and convert outside the traced function; or, if `x` is a Python value, mark it static (static_argnums=0)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def window(x, i):
+                return jnp.sort(x)[i:i + 3]
+            """,
+            expected=[(6, 24)],
+            messages=[
+                "A slice bound is traced: it depends on the traced argument `i` of `window` (decorated with @jax.jit); slice sizes must be static (IndexError: Array slice indices must have static start/stop/step). Use `jax.lax.dynamic_slice(x, (start,), (size,))` with a static size; or, if `i` is a Python value, mark it static (static_argnums=1)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+
+            @jax.jit
+            def pick(i, table):
+                options = [1.0, 2.0, 3.0]
+                return options[i] * table
+            """,
+            expected=[(6, 12)],
+            messages=[
+                "Indexing a Python list/tuple with a traced value raises TracerIntegerConversionError: it depends on the traced argument `i` of `pick` (decorated with @jax.jit). Make it an array (`jnp.asarray(...)[i]`) or use `jax.lax.switch`; or, if `i` is a Python value, mark it static (static_argnums=0)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x, k):
+                return x.reshape(k, -1) + jax.random.normal(jax.random.key(0), (k,))
+            """,
+            expected=[(6, 22), (6, 69)],
+            messages=[
+                "A shape or size passed to `.reshape()` is traced: it depends on the traced argument `k` of `f` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `k` is a Python value, mark it static (static_argnums=1)",
+                "A shape or size passed to `jax.random.normal` is traced: it depends on the traced argument `k` of `f` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `k` is a Python value, mark it static (static_argnums=1)",
+            ],
+        ),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        func = node.func
+        if isinstance(func, cst.Name):
+            what = apis.CONCRETIZING_BUILTINS.get(func.value)
+            if what is not None and ctx.qualname(func) is None and ctx.local(func.value) is None:
+                for a in node.args:
+                    if a.keyword is None and ctx.is_traced(a.value):
+                        v = ctx.value(a.value)
+                        self._report(node, f"`{func.value}()`", what, v)
+                        return
+            return
+        if isinstance(func, cst.Attribute):
+            m = func.attr.value
+            if m in ("item", "tolist") and ctx.is_traced(func.value):
+                self._report(node, f"`.{m}()`", "ConcretizationTypeError", ctx.value(func.value))
+                return
+            if m in apis.SHAPE_METHODS:
+                base = ctx.value(func.value)
+                if base.kind == V.ARRAY or base.traced:
+                    for a in node.args:
+                        if a.keyword is None:
+                            self._check_shape(a.value, node, f"`.{m}()`")
+                return
+        q = ctx.qualname(func)
+        if q is None:
+            return
+        spec = apis.SHAPE_ARGS.get(q)
+        if spec is not None:
+            shape = arg_at(node, spec[0], spec[1])
+            if shape is not None:
+                self._check_shape(shape, node, f"`{q.replace('jax.numpy.', 'jnp.')}`")
+
+    def _check_shape(self, shape: cst.BaseExpression, call: cst.Call, where: str) -> None:
+        ctx = self.ctx
+        parts = [el.value for el in shape.elements] if isinstance(shape, (cst.Tuple, cst.List)) else [shape]
+        for p in parts:
+            if ctx.is_traced(p):
+                v = ctx.value(p)
+                self.report(
+                    p,
+                    f"A shape or size passed to {where} is traced: {ctx.describe_origin(v)}; "
+                    f"shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete "
+                    f"values). Derive it from `x.shape`, or pass it as a static argument"
+                    f"{ctx.static_hint(v)}",
+                )
+                return
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        ctx = self.ctx
+        base = ctx.value(node.value)
+        if base.kind == V.ARRAY or base.traced:
+            for el in node.slice:
+                sl = el.slice
+                if isinstance(sl, cst.Slice):
+                    for part in (sl.lower, sl.upper, sl.step):
+                        if part is not None and ctx.is_traced(part):
+                            v = ctx.value(part)
+                            self.report(
+                                part,
+                                f"A slice bound is traced: {ctx.describe_origin(v)}; slice sizes must be "
+                                f"static (IndexError: Array slice indices must have static start/stop/step). "
+                                f"Use `jax.lax.dynamic_slice(x, (start,), (size,))` with a static size"
+                                f"{ctx.static_hint(v)}",
+                            )
+                            return
+        if base.kind not in (V.LIST, V.TUPLE) or len(node.slice) != 1:
+            return
+        sl = node.slice[0].slice
+        if isinstance(sl, cst.Index) and ctx.is_traced(sl.value):
+            v = ctx.value(sl.value)
+            self.report(
+                node,
+                f"Indexing a Python list/tuple with a traced value raises "
+                f"TracerIntegerConversionError: {ctx.describe_origin(v)}. Make it an array "
+                f"(`jnp.asarray(...)[i]`) or use `jax.lax.switch`{ctx.static_hint(v)}",
+            )
+
+    def _report(self, node, what: str, error: str, v) -> None:
+        ctx = self.ctx
+        if error == "TracerIntegerConversionError":
+            alt = "use `jax.lax.fori_loop`/`lax.scan` for loops of traced length"
+        else:
+            cast = {"`int()`": "`x.astype(jnp.int32)`", "`float()`": "`x.astype(jnp.float32)`",
+                    "`complex()`": "`x.astype(jnp.complex64)`"}.get(what)
+            alt = (f"keep it as an array ({cast}), or return it and convert outside the traced function"
+                   if cast else "keep it as an array, or return it and convert outside the traced function")
+        self.report(
+            node,
+            f"{what} needs a concrete value, but its argument is traced: "
+            f"{ctx.describe_origin(v)}; this raises {error}. Instead, {alt}{ctx.static_hint(v)}",
+        )

@@ -1,0 +1,261 @@
+"""What a newcomer hit first: command/folder collisions, a closed pipe, undecodable
+files, invented URLs and outside paths, summary words, option suggestions,
+narrow runtime tables."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from jaxlint.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _jaxlint(*args: str, cwd: Path, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "jaxlint", *args], cwd=cwd,
+                          capture_output=True, text=True, **kw)
+
+
+# ----------------------------------------------------------------------------- collisions
+
+BUGGY = "import jax.numpy as jnp\n\n\ndef f():\n    x = jnp.zeros(3)\n    x[0] = 1.0\n    return x\n"
+
+
+def test_clean_beside_a_clean_folder_is_refused_and_removes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "clean").mkdir()
+    (tmp_path / "clean" / "m.py").write_text(BUGGY)
+    # the folder is linted (and cached) with `check`
+    lint = _jaxlint("check", "clean", "--output-format", "concise", cwd=tmp_path)
+    assert lint.returncode == 1 and lint.stdout.startswith("clean/m.py:6:5: JAX101")
+    assert (tmp_path / ".jaxlint_cache" / "CACHEDIR.TAG").exists()
+    r = _jaxlint("clean", cwd=tmp_path)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.splitlines()[-1] == (
+        "Error: 'clean' is both a folder here and a jaxlint command: `jaxlint check clean` "
+        "lints the folder; `jaxlint clean --cache-dir .jaxlint_cache` removes the cache")
+    assert (tmp_path / ".jaxlint_cache" / "CACHEDIR.TAG").exists()
+    # the command, as the line names it
+    cleaned = _jaxlint("clean", "--cache-dir", ".jaxlint_cache", cwd=tmp_path)
+    assert cleaned.returncode == 0 and not (tmp_path / ".jaxlint_cache").exists()
+
+
+def test_bench_beside_a_bench_folder_runs_no_user_code(tmp_path: Path) -> None:
+    (tmp_path / "bench").mkdir()
+    marker = tmp_path / "executed"
+    (tmp_path / "bench" / "b.py").write_text(
+        f"import jax\nopen({str(marker)!r}, 'w').write('ran')\n")
+    r = _jaxlint("bench", cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.splitlines()[-1] == (
+        "Error: 'bench' is both a folder here and a jaxlint command: `jaxlint check bench` "
+        "lints the folder; `jaxlint bench .` runs the bench command on the current directory")
+    assert not marker.exists()
+    # with more arguments the command is unambiguous; without a folder it is the command
+    lint = _jaxlint("check", "bench", "--no-cache", cwd=tmp_path)
+    assert lint.returncode == 0 and lint.stdout == "All checks passed!\n"
+    assert not marker.exists()
+    elsewhere = tmp_path / "other"
+    elsewhere.mkdir()
+    assert _jaxlint("clean", cwd=elsewhere).stdout.startswith("No cache at ")
+
+
+# ----------------------------------------------------------------------------- closed pipe
+
+
+def test_closed_pipe_exits_quietly(tmp_path: Path) -> None:
+    lines = ["import jax.numpy as jnp", "", "def f():", "    x = jnp.zeros(3)"]
+    lines += [f"    x[{i}] = 1" for i in range(600)]
+    (tmp_path / "many.py").write_text("\n".join(lines) + "\n")
+    for fmt in ("json", "full"):
+        proc = subprocess.Popen([sys.executable, "-m", "jaxlint", "many.py", "--no-cache",
+                                 "--output-format", fmt], cwd=tmp_path,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        first = proc.stdout.readline()
+        proc.stdout.close()  # as `| head -1` does
+        err = proc.stderr.read().decode()
+        proc.wait(timeout=120)
+        proc.stderr.close()
+        assert first.strip() in (b"[", b"many.py:5:5: JAX101 [*] JAX arrays are immutable: "
+                                       b"`x[0] = ...` raises TypeError. Use `x = x.at[0].set(...)`")
+        assert err == "", err
+        assert proc.returncode == 1
+
+
+# ----------------------------------------------------------------------------- undecodable
+
+
+@pytest.mark.parametrize("data", [b"x = '\xe9\xff'\n", b"import jax\nx = '\xe9\xff'\n"])
+def test_undecodable_file_is_reported_whatever_it_contains(tmp_path: Path, monkeypatch, data) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "latin.py").write_bytes(data)
+    (tmp_path / "ok.py").write_text("x = 1\n")
+    r = CliRunner().invoke(cli, ["check", "--no-cache", "."])
+    assert r.exit_code == 2
+    err = r.stderr.splitlines()
+    assert len(err) == 1 and err[0].startswith("error: latin.py: ")
+    assert r.stdout == "No findings, but 1 path could not be checked (see the errors).\n"
+    sarif = json.loads(CliRunner().invoke(cli, ["check", "--no-cache", ".", "--output-format", "sarif"]).stdout)
+    inv = sarif["runs"][0]["invocations"][0]
+    assert inv["executionSuccessful"] is False
+    assert inv["toolExecutionNotifications"][0]["message"]["text"].startswith("latin.py: ")
+
+
+# ----------------------------------------------------------------------------- no invented URLs or outside paths
+
+_SHIPPED = ["README.md", "pyproject.toml", ".pre-commit-hooks.yaml", "Makefile"]
+_FORBIDDEN = [
+    re.compile(r"github\.com/jaxlint", re.I),
+    re.compile(r"\.\./shared"),
+    re.compile(r"/work/"),
+    re.compile(r"\bproject brief\b|\bthe brief\b", re.I),
+]
+
+
+def _shipped_files() -> list[Path]:
+    files = [ROOT / name for name in _SHIPPED]
+    files += sorted((ROOT / "docs").rglob("*.md"))
+    files += sorted((ROOT / "jaxlint").rglob("*.py"))
+    files += sorted((ROOT / "examples").rglob("*.*"))
+    return [f for f in files if f.is_file() and "__pycache__" not in f.parts]
+
+
+def test_no_placeholder_url_or_outside_path_in_docs_code_or_metadata() -> None:
+    problems = []
+    for path in _shipped_files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for n, line in enumerate(text.splitlines(), 1):
+            for pattern in _FORBIDDEN:
+                if pattern.search(line):
+                    problems.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    # the installed package's metadata (README as long description, license)
+    from importlib.metadata import metadata
+
+    meta = metadata("jax-sharpbits")
+    for pattern in _FORBIDDEN:
+        if pattern.search(str(meta)):
+            problems.append(f"package metadata: {pattern.pattern}")
+    assert problems == []
+
+
+def test_license_is_an_spdx_expression() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == "Apache-2.0"
+
+
+def test_no_rule_url_unless_docs_url_is_configured(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.py").write_text(BUGGY)
+    data = json.loads(CliRunner().invoke(cli, ["check", "--no-cache", "m.py", "--output-format", "json"]).stdout)
+    assert [d["url"] for d in data] == [None]
+    rules = json.loads(CliRunner().invoke(cli, ["rules", "--output-format", "json"]).stdout)
+    assert {r["url"] for r in rules} == {None}
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.jaxlint]\ndocs-url = "https://docs.example.org/jaxlint/{code}.html"\n')
+    data = json.loads(CliRunner().invoke(cli, ["check", "--no-cache", "m.py", "--output-format", "json"]).stdout)
+    assert [d["url"] for d in data] == ["https://docs.example.org/jaxlint/JAX101.html"]
+    sarif = json.loads(CliRunner().invoke(cli, ["check", "--no-cache", "m.py", "--output-format", "sarif"]).stdout)
+    by_id = {r["id"]: r for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    assert by_id["JAX101"]["helpUri"] == "https://docs.example.org/jaxlint/JAX101.html"
+    rules = json.loads(CliRunner().invoke(cli, ["rules", "--output-format", "json"]).stdout)
+    assert rules[0]["url"] == f"https://docs.example.org/jaxlint/{rules[0]['code']}.html"
+    (tmp_path / "pyproject.toml").write_text('[tool.jaxlint]\ndocs-url = "docs/rules"\n')
+    bad = CliRunner().invoke(cli, ["check", "--no-cache", "m.py"])
+    assert bad.exit_code == 2
+    assert bad.stderr.endswith("key 'docs-url' must be an http(s) URL containing {code}, "
+                               "got string 'docs/rules'\n")
+
+
+def test_configuration_snippets_in_the_docs_are_valid(tmp_path: Path) -> None:
+    from jaxlint.config import ConfigStore, Overrides
+    from jaxlint.ruleinfo import load_rule_infos
+
+    blocks = []
+    for doc in ("README.md", "docs/cli.md", "docs/ci.md"):
+        blocks += re.findall(r"```toml\n(.*?)```", (ROOT / doc).read_text(), re.S)
+    assert len(blocks) >= 3
+    for n, block in enumerate(blocks):
+        cfg = tmp_path / f"c{n}" / "pyproject.toml"
+        cfg.parent.mkdir()
+        cfg.write_text(block)
+        ConfigStore(load_rule_infos(), Overrides(), cfg.parent, cfg)  # raises on any problem
+
+
+# ----------------------------------------------------------------------------- words and suggestions
+
+
+def test_summary_words_follow_the_severities(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "w.py").write_text("import jax.numpy as jnp\n\nZ = jnp.zeros(2, dtype=jnp.float64)\n")
+    r = CliRunner().invoke(cli, ["check", "--no-cache", "w.py", "--output-format", "concise"])
+    assert r.exit_code == 1
+    assert r.stdout.splitlines()[-1] == "Found 1 warning (1 fixable with --unsafe-fixes)."
+    (tmp_path / "m.py").write_text(BUGGY)
+    r = CliRunner().invoke(cli, ["check", "--no-cache", ".", "--output-format", "concise"])
+    assert r.stdout.splitlines()[-1] == ("Found 2 findings: 1 error, 1 warning "
+                                        "(1 fixable with --fix; 1 more with --unsafe-fixes).")
+
+
+def test_unknown_option_suggests_only_close_names(tmp_path: Path) -> None:
+    r = _jaxlint("--bogus", cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.splitlines()[-1] == "Error: No such option '--bogus'."
+    r = _jaxlint("check", "--statistic", cwd=tmp_path)
+    assert r.stderr.splitlines()[-1] == "Error: No such option '--statistic'. Did you mean '--statistics'?"
+
+
+# ----------------------------------------------------------------------------- runtime tables
+
+
+def test_runtime_table_is_readable_at_80_columns(monkeypatch) -> None:
+    from jaxlint.findings import Finding, Severity
+    from jaxlint.runtime.driver import RuntimeReport
+    from jaxlint.runtime.report import write_table
+
+    evidence = ("two jitted calls on the same inputs return identical outputs while two eager "
+                "calls (jax.disable_jit) differ: the host random numbers were drawn once, at trace time")
+    f = Finding("JAX406", "host-rng-in-trace", "m", "examples/sharp/experiment.py", 19, 13, 19, 30,
+                Severity.ERROR, function="augment",
+                runtime={"verdict": "confirmed", "evidence": evidence,
+                         "inputs": ["x: f32[8] (JAXLINT_INPUTS)"]})
+    report = RuntimeReport(findings=[f], environment={"jax_version": "0.10.2", "device": "cpu"})
+    monkeypatch.setenv("COLUMNS", "80")
+    out = io.StringIO()
+    write_table(report, out, False)
+    lines = out.getvalue().splitlines()
+    assert max(len(ln) for ln in lines) <= 80
+    assert lines[:7] == [
+        "jaxlint runtime: JAX 0.10.2 on cpu",
+        "Runtime verdicts",
+        "examples/sharp/experiment.py:19:13 JAX406 confirmed in augment",
+        "    evidence: two jitted calls on the same inputs return identical outputs while",
+        "      two eager calls (jax.disable_jit) differ: the host random numbers were",
+        "      drawn once, at trace time",
+        "    inputs assumed: x: f32[8] (JAXLINT_INPUTS)",
+    ]
+    assert lines[-1] == "1 confirmed"
+
+
+def test_installing_prints_no_setuptools_warning(tmp_path: Path) -> None:
+    """What `make demo`/`make test` run (an editable install, quiet), into a scratch
+    target: setuptools' deprecation and editable-mode warnings must not appear."""
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(tmp_path / "t"),
+         "-e", str(ROOT)],
+        capture_output=True, text=True, timeout=300)
+    out = run.stdout + run.stderr
+    if run.returncode != 0 and re.search(r"No matching distribution|Could not find a version|"
+                                         r"Failed to establish a new connection", out):
+        pytest.skip("setuptools cannot be fetched for the isolated build here")
+    assert run.returncode == 0, out
+    assert re.findall(r".*(?:BuildBackendWarning|SetuptoolsDeprecationWarning|SetuptoolsWarning).*",
+                      out) == []

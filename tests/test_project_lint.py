@@ -1,0 +1,158 @@
+"""The project-wide model through the CLI: sharp bits whose traced context is set
+in one module and whose offending line is in another (tests/fixtures/xmodule/)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from jaxlint.cli import cli
+
+FIXTURES = Path(__file__).parent / "fixtures" / "xmodule"
+
+
+def _lint(root: Path, *args: str) -> list[tuple[str, str, int, int, str]]:
+    result = CliRunner().invoke(cli, ["check", ".", "--output-format", "json", *args])
+    assert result.exit_code in (0, 1), result.output
+    return [
+        (f["code"], f["filename"], f["location"]["row"], f["location"]["column"], f["message"])
+        for f in json.loads(result.stdout)
+    ]
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch):
+    def copy(name: str) -> Path:
+        dest = tmp_path / name
+        shutil.copytree(FIXTURES / name, dest)
+        monkeypatch.chdir(dest)
+        return dest
+
+    return copy
+
+
+def test_absolute_imports_every_kind_of_helper(project):
+    root = project("abs_pkg")
+    found = _lint(root, "--no-cache")
+    assert [f[:4] for f in found] == [
+        ("JAX203", "trainer/data.py", 7, 12),
+        ("JAX204", "trainer/losses.py", 7, 12),
+        ("JAX101", "trainer/losses.py", 11, 5),
+        ("JAX401", "trainer/metrics.py", 5, 5),
+        ("JAX202", "trainer/metrics.py", 6, 12),
+        ("JAX201", "trainer/schedule.py", 2, 8),
+    ]
+    assert found[-1][4] == (
+        "Python `if` on a traced value: it depends on the traced argument `step` of `warmup` "
+        "(called from `train_step` (trainer/train.py:12), which is decorated with @jax.jit); "
+        "this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"
+    )
+    # the helper module never names JAX: the prefilter skips it until a fact reaches it
+    assert "jax" not in (root / "trainer" / "schedule.py").read_text()
+
+
+def test_relative_imports_and_static_arguments_of_the_caller(project):
+    project("rel_pkg")
+    found = _lint(Path("."), "--no-cache")
+    # `if eps > 0` in layer_norm is fine: `eps` is static in forward's jit
+    assert [f[:4] for f in found] == [("JAX101", "model/layers/dense.py", 6, 5)]
+
+
+def test_src_layout_and_a_scan_body_from_another_module(project):
+    project("src_layout")
+    found = _lint(Path("."), "--no-cache")
+    assert [f[:4] for f in found] == [("JAX201", "src/rnnlib/cells.py", 6, 8)]
+    assert "(a body passed to lax.scan in src/rnnlib/rnn.py:7)" in found[0][4]
+
+
+def test_re_exports_through_a_star_import(project):
+    project("reexport")
+    found = _lint(Path("."), "--no-cache")
+    assert [f[:4] for f in found] == [("JAX202", "ops/activations.py", 11, 12)]
+    assert "(called from `block` (main.py:8), which is decorated with @jax.jit)" in found[0][4]
+
+
+def test_clean_project_that_looks_suspicious_is_silent(project):
+    project("clean_pkg")
+    assert _lint(Path("."), "--no-cache") == []
+
+
+def test_one_file_of_a_project_uses_the_project_facts(project):
+    project("abs_pkg")
+    result = CliRunner().invoke(cli, ["check", "trainer/schedule.py", "--no-cache", "--output-format", "concise"])
+    # only the named file is reported, with what the rest of the project tells it
+    assert result.stdout.splitlines()[0].startswith(
+        "trainer/schedule.py:2:8: JAX201 Python `if` on a traced value: it depends on the traced "
+        "argument `step` of `warmup` (called from `train_step` (trainer/train.py:12)"
+    )
+    assert "trainer/losses.py" not in result.stdout
+
+
+def test_a_file_outside_any_project_keeps_single_file_analysis(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text("")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    helper = tmp_path / "helper.py"
+    helper.write_text("def warmup(step):\n    if step < 10:\n        return 1\n    return 2\n")
+    monkeypatch.chdir(sub)
+    # the helper is named directly and nothing in its project calls it under a trace
+    result = CliRunner().invoke(cli, ["check", str(helper), "--no-cache", "--output-format", "concise"])
+    assert result.exit_code == 0, result.output
+
+
+def test_cache_is_exact_after_editing_a_helper(project):
+    root = project("abs_pkg")
+    cold = _lint(root)
+    warm = _lint(root)
+    assert warm == cold
+    # the caller stops passing a tracer to `warmup`: its finding goes, the rest stay
+    train = root / "trainer" / "train.py"
+    train.write_text(train.read_text().replace("warmup(step, 1000)", "warmup(3, 1000)"))
+    edited = _lint(root)
+    assert [f[:4] for f in edited] == [f[:4] for f in cold if f[1] != "trainer/schedule.py"]
+    # and back
+    train.write_text(train.read_text().replace("warmup(3, 1000)", "warmup(step, 1000)"))
+    assert _lint(root) == cold
+
+
+def test_jits_imported_from_another_module_static_and_donated(project):
+    project("jit_pkg")
+    found = _lint(Path("."), "--no-cache")
+    assert [f[:4] for f in found] == [
+        ("JAX207", "pkg/train.py", 7, 25),
+        ("JAX506", "pkg/train.py", 8, 11),
+    ]
+    assert found[0][4].startswith(
+        "A dict is passed to `update` in a static position (parameter `lr`; static_argnums=1)"
+    )
+
+
+def test_the_chain_in_json_sarif_and_the_full_format(project):
+    import jsonschema
+
+    project("abs_pkg")
+    runner = CliRunner()
+    data = json.loads(runner.invoke(cli, ["check", ".", "--no-cache", "--output-format", "json"]).stdout)
+    schedule = next(f for f in data if f["filename"] == "trainer/schedule.py")
+    assert schedule["related"] == [{
+        "filename": "trainer/train.py",
+        "row": 12,
+        "message": "called from `train_step` (trainer/train.py:12), which is decorated with @jax.jit",
+    }]
+    full = runner.invoke(cli, ["check", "trainer/schedule.py", "--no-cache"]).stdout
+    assert ("  = note: runs under a trace: called from `train_step` (trainer/train.py:12), "
+            "which is decorated with @jax.jit\n") in full
+    log = json.loads(runner.invoke(cli, ["check", ".", "--no-cache", "--output-format", "sarif"]).stdout)
+    schema = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.validate(log, schema)
+    result = next(r for r in log["runs"][0]["results"]
+                  if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "trainer/schedule.py")
+    assert [(loc["physicalLocation"]["artifactLocation"]["uri"], loc["physicalLocation"]["region"]["startLine"])
+            for loc in result["relatedLocations"]] == [("trainer/train.py", 12)]
+    flow = result["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert [step["location"]["physicalLocation"]["artifactLocation"]["uri"] for step in flow] == [
+        "trainer/train.py", "trainer/schedule.py"]
