@@ -238,10 +238,10 @@ class Context:
             return list(self.module_inputs[short]), "JAXLINT_INPUTS"
         return None
 
-    def build_args(self, t: Target, observed: Optional[dict] = None
-                   ) -> tuple[Optional[Args], Optional[str]]:
-        """Inputs, from the first source that has them: declared (config, then
-        JAXLINT_INPUTS), observed in a --run, annotations and defaults."""
+    def build_args(self, t: Target) -> tuple[Optional[Args], Optional[str]]:
+        """Declared inputs (config, then JAXLINT_INPUTS), else annotations and
+        defaults.  (Observed inputs come between the two: the worker asks
+        ``observed.observed_args`` when nothing is declared.)"""
         try:
             sig = inspect.signature(t.raw)
         except (TypeError, ValueError):
@@ -269,20 +269,6 @@ class Context:
                 return None, (f"{source} gives {len(specs)} inputs but `{missing[0].name}` "
                               "has no default")
             return Args(specs, described, tuple(sorted(static)), self.seed), None
-        if observed is not None and isinstance(observed.get("args"), list):
-            from jaxlint.runtime import observed as ob
-
-            try:
-                values = [ob.from_json(v) for v in observed["args"]]
-            except (ValueError, KeyError, TypeError, SyntaxError):
-                values = None
-            if values is not None:
-                where = f"observed in --run `{observed.get('command', '')}`"
-                names = [p.name for p in params] + [f"arg{i}"
-                                                    for i in range(len(params), len(values))]
-                described = [f"{n}: {ob.describe(v)} ({where})" for n, v in zip(names, values)]
-                static_pos = ob.static_positions(values, t.static_argnums if t.jitted else None)
-                return ob.ObservedArgs(values, described, static_pos, self.seed), None
         for i, p in enumerate(params):
             spec = None
             if i in static:

@@ -289,3 +289,25 @@ def static_positions(values: list, jit_static: Optional[tuple[int, ...]]) -> tup
     if jit_static is not None:
         return tuple(sorted(jit_static))
     return tuple(i for i, v in enumerate(values) if not has_arrays(v))
+
+
+def observed_args(ctx: Any, t: Any, observed: dict) -> Optional[ObservedArgs]:
+    """Arguments from a portable observation (the cache or this run), or None."""
+    import inspect
+
+    if not isinstance(observed.get("args"), list):
+        return None
+    try:
+        values = [from_json(v) for v in observed["args"]]
+    except (ValueError, KeyError, TypeError, SyntaxError):
+        return None
+    try:
+        params = [p.name for p in inspect.signature(t.raw).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        params = []
+    names = params + [f"arg{i}" for i in range(len(params), len(values))]
+    where = f"observed in --run `{observed.get('command', '')}`"
+    described = [f"{n}: {describe(v)} ({where})" for n, v in zip(names, values)]
+    static = static_positions(values, t.static_argnums if t.jitted else None)
+    return ObservedArgs(values, described, static, ctx.seed)

@@ -116,7 +116,13 @@ def check_target(ctx: Any, target: dict) -> Verdict:
     if t is None:
         return skipped(err or "cannot find the function")
     observed = target.get("observed") if note is None else None
-    args, err = ctx.build_args(t, observed)
+    args = None
+    if observed is not None and ctx.declared_specs(t.qualname) is None:
+        from jaxlint.runtime.observed import observed_args
+
+        args = observed_args(ctx, t, observed)  # declared first, then observed
+    if args is None:
+        args, err = ctx.build_args(t)
     if args is None:
         return skipped(err or "cannot build its arguments")
     result = entry.check(ctx, target, t, args)
