@@ -732,7 +732,8 @@ def _runtime_options(f):
     f = click.option("--run", "run", multiple=True, metavar="CMD",
                      help="Run this command (repeatable) and watch the flagged functions' "
                           "real inputs [default: [tool.jaxlint.runtime] run].")(f)
-    f = click.option("--no-cache", is_flag=True, help="Neither read nor write the lint cache.")(f)
+    f = click.option("--no-cache", is_flag=True,
+                     help="Neither read nor write the cache (lint results, observed inputs).")(f)
     f = click.option("--config", type=click.Path(dir_okay=False),
                      help="Use this configuration file for every file.")(f)
     f = click.option("--ignore", multiple=True, metavar="CODES", help="Rules to disable.")(f)
@@ -750,7 +751,8 @@ def confirm_command(**kwargs: object) -> None:
 
     Each finding inside a callable function gets a verdict: confirmed (with the
     evidence), not-reproduced, or skipped (and why).  User code runs only here,
-    in a separate process with a time limit.
+    in separate processes with time limits.  --run CMD runs your own command
+    (a script, a test suite) and takes the functions' inputs from what it sees.
     """
     sys.exit(run_runtime_command(bool(kwargs.pop("bench")), **kwargs))
 
