@@ -732,7 +732,13 @@ def _runtime_options(f):
                      help="Timed steady-state runs per benchmark [default: 20].")(f)
     f = click.option("--timeout", type=click.FloatRange(min=0.1),
                      help="Seconds allowed per import and per finding [default: 60].")(f)
-    f = click.option("--no-cache", is_flag=True, help="Neither read nor write the lint cache.")(f)
+    f = click.option("--run-timeout", type=click.FloatRange(min=0.1),
+                     help="Seconds allowed per --run command [default: 600].")(f)
+    f = click.option("--run", "run", multiple=True, metavar="CMD",
+                     help="Run this command (repeatable) and watch the flagged functions' "
+                          "real inputs [default: [tool.jaxlint.runtime] run].")(f)
+    f = click.option("--no-cache", is_flag=True,
+                     help="Neither read nor write the cache (lint results, observed inputs).")(f)
     f = click.option("--config", type=click.Path(dir_okay=False),
                      help="Use this configuration file for every file.")(f)
     f = click.option("--ignore", multiple=True, metavar="CODES", help="Rules to disable.")(f)
@@ -750,7 +756,8 @@ def confirm_command(**kwargs: object) -> None:
 
     Each finding inside a callable function gets a verdict: confirmed (with the
     evidence), not-reproduced, or skipped (and why).  User code runs only here,
-    in a separate process with a time limit.
+    in separate processes with time limits.  --run CMD runs your own command
+    (a script, a test suite) and takes the functions' inputs from what it sees.
     """
     sys.exit(run_runtime_command(bool(kwargs.pop("bench")), **kwargs))
 
@@ -763,7 +770,8 @@ def bench_command(**kwargs: object) -> None:
 
 
 def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, timeout, runs,
-                        device, output_format, output_file, jobs, exit_zero, verbose) -> int:
+                        device, output_format, output_file, jobs, exit_zero, verbose,
+                        run=(), run_timeout=None) -> int:
     opts = CheckOptions(
         paths=paths, select=select, ignore=ignore, extend_select=(), output_format="full",
         output_file=None, statistics=False, exit_zero=False, jobs=None, no_cache=no_cache,
@@ -781,16 +789,26 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
     from jaxlint.runtime import run_runtime, write_report
     from jaxlint.runtime.specs import RuntimeOptions
 
-    cli_set = {k for k, v in (("timeout", timeout), ("runs", runs)) if v is not None}
+    cli_set = {k for k, v in (("timeout", timeout), ("runs", runs),
+                              ("run_timeout", run_timeout)) if v is not None}
     options = RuntimeOptions(device=device)
+    if run_timeout is not None:
+        options.run_timeout = float(run_timeout)
     if timeout is not None:
         options.timeout = float(timeout)
     if runs is not None:
         options.runs = int(runs)
     report = run_runtime(linted.results, session.store, options, cli_set,
-                         mode="bench" if bench else "confirm", jobs=jobs)
+                         mode="bench" if bench else "confirm", jobs=jobs,
+                         commands=[(c, os.getcwd()) for c in run],
+                         cache_dir=None if no_cache else session.cache_dir)
     for line in report.errors:
         error(line)
+    if output_format != "table":
+        from jaxlint.runtime.report import run_lines
+
+        for line in run_lines(report):
+            click.echo(f"jaxlint: {line}", err=True)
     try:
         with _output_stream(output_file) as (out, color):
             write_report(report, output_format, out, color, bench, rules=session.infos,

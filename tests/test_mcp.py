@@ -352,8 +352,8 @@ def test_confirm_runs_the_runtime_companion(project: Path) -> None:
     assert first["verdict"] == "confirmed"
     assert first["evidence"].startswith("TypeError at line 7: JAX arrays are immutable")
     assert second == {"verdict": "skipped", "details": {}, "reason": (
-        "no input for argument `x`: declare it in JAXLINT_INPUTS or [tool.jaxlint.runtime] inputs, "
-        "or annotate it")}
+        "no input for argument `x`: run code that calls it (--run), declare it in JAXLINT_INPUTS "
+        "or [tool.jaxlint.runtime] inputs, or annotate it")}
     assert report["verdicts"] == {"confirmed": 1, "skipped": 1}
     assert report["summary"] == "1 confirmed, 1 skipped." and report["errors"] == []
 

@@ -42,11 +42,11 @@ def confirmed_fixtures() -> list[dict]:
 
 
 def test_every_checkable_finding_is_confirmed(confirmed_fixtures):
-    from jaxlint.runtime.rules import check_name
+    from jaxlint.runtime.rules import RuntimeCheck, lookup
 
     assert confirmed_fixtures, "the fixtures must produce findings"
     for f in confirmed_fixtures:
-        if check_name(f["code"]) is None:
+        if not isinstance(lookup(f["code"]), RuntimeCheck):
             continue
         rt = f["runtime"]
         assert rt["verdict"] == "confirmed", (f["code"], f["function"], rt)
@@ -54,6 +54,64 @@ def test_every_checkable_finding_is_confirmed(confirmed_fixtures):
     assert {"JAX101", "JAX102", "JAX110", "JAX201", "JAX202", "JAX203", "JAX204", "JAX205",
             "JAX206", "JAX301", "JAX401", "JAX402", "JAX404", "JAX406", "JAX502", "JAX504",
             "JAX506", "JAX120", "JAX121"} <= codes
+
+
+def test_every_rule_has_a_runtime_entry():
+    """Each rule code maps to its check (a function object) or the reason it has none."""
+    from jaxlint.rules import all_rules
+    from jaxlint.runtime import checks
+    from jaxlint.runtime.rules import TABLE, NoCheck, RuntimeCheck
+
+    codes = {r.code for r in all_rules()}
+    assert codes == set(TABLE)
+    for code, entry in TABLE.items():
+        if isinstance(entry, RuntimeCheck):
+            assert callable(entry.check) and entry.check.__module__ == checks.__name__, code
+        else:
+            assert isinstance(entry, NoCheck) and entry.reason, code
+
+
+def test_docs_state_every_rules_runtime_check():
+    from jaxlint.runtime.rules import TABLE
+
+    text = (Path(__file__).parent.parent / "docs" / "runtime.md").read_text()
+    section = text[text.index("## What each rule's check does"):text.index("## Benchmarks")]
+    rows = [line for line in section.splitlines() if line.startswith("| JAX")]
+    named = set()
+    for row in rows:
+        cell = row.split("|")[1]
+        for part in cell.split(","):
+            part = part.strip()
+            if "-" in part:
+                lo, hi = (int(p[3:]) for p in part.split("-"))
+                named.update(f"JAX{n:03d}" for n in range(lo, hi + 1))
+            else:
+                named.add(part)
+    assert set(TABLE) <= named, sorted(set(TABLE) - named)
+
+
+def test_runtime_modules_import_one_way():
+    """checks and bench never import each other nor the worker; the lowest module
+    (verdicts) imports nothing from the package."""
+    import ast
+
+    pkg = Path(__file__).parent.parent / "jaxlint" / "runtime"
+
+    def imports(name: str) -> set[str]:
+        tree = ast.parse((pkg / f"{name}.py").read_text())
+        out = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                out.add(node.module)
+                out.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                out.update(a.name for a in node.names)
+        return {m.split(".")[2] for m in out if m.startswith("jaxlint.runtime.")}
+
+    assert imports("verdicts") == set()
+    assert not imports("checks") & {"bench", "worker", "rules", "driver"}
+    assert not imports("bench") & {"checks", "worker", "rules", "driver"}
+    assert not imports("context") & {"checks", "bench", "worker", "rules", "driver"}
 
 
 def test_evidence(confirmed_fixtures):
@@ -80,8 +138,12 @@ def _twin_findings(path: Path) -> list[Finding]:
         m = re.search(r"# twin: (JAX\d+)", line)
         if not m:
             continue
-        fn = next(re.match(r"def (\w+)", lines[i]).group(1) for i in range(n - 1, -1, -1)
-                  if lines[i].startswith("def "))
+        i = next(i for i in range(n - 1, -1, -1) if re.match(r"\s*def \w+", lines[i]))
+        fn = re.match(r"\s*def (\w+)", lines[i]).group(1)
+        if lines[i].startswith(" "):  # a method: qualify it with its class
+            cls = next(re.match(r"class (\w+)", lines[j]).group(1) for j in range(i, -1, -1)
+                       if lines[j].startswith("class "))
+            fn = f"{cls}.{fn}"
         out.append(Finding(code=m.group(1), name="twin", message="twin", path=str(path),
                            line=n, col=1, end_line=n, end_col=len(line), severity=Severity.ERROR,
                            function=fn))
@@ -153,6 +215,25 @@ def test_bench_inplace_and_at_fixes(bench_report):
     assert by["JAX102"]["outputs_agree"] is False  # the original drops the update
     assert "expected" in by["JAX102"]["outputs_note"]
     assert "memory" in by["JAX102"]["fixed"]
+
+
+def test_bench_compares_the_where_fix_on_gradients(bench_report):
+    (f,) = [f for f in bench_report["findings"] if f["code"] == "JAX120"]
+    b = f["runtime"]["bench"]
+    assert b["gradients"] == {"at": "argument 0 = 0", "original_nan": 8, "fixed_nan": 0,
+                              "agree": False}
+    assert b["outputs_agree"] is True  # the forward values were never the problem
+
+
+def test_bench_table_explains_every_empty_cell():
+    result = CliRunner(env={"COLUMNS": "600"}).invoke(
+        cli, ["bench", "--no-cache", "--runs", "3", str(FIXTURES / "perf.py")])
+    code, out = result.exit_code, result.stdout
+    assert code == 1
+    assert "gradients at argument 0 = 0: original 8 NaN, fixed 0 NaN" in out
+    assert "not run: it raises" in out
+    table = out[out.index("Benchmarks"):]
+    assert " - " not in table.replace("[min..max]", "")
 
 
 def test_table_and_sarif_output():

@@ -1,10 +1,13 @@
 """The runtime companion: run flagged functions under real JAX to confirm
 findings (``jaxlint confirm``) and benchmark their fixes (``jaxlint bench``).
 
-Imported only by those commands.  This package's parent-side modules
-(``driver``, ``specs``, ``rules``, ``report``) do not import JAX; the user's
-code and JAX run in ``python -m jaxlint.runtime.worker`` subprocesses
-(``checks``, ``bench``).  See docs/runtime.md.
+Imported only by those commands.  Layers, lowest first: ``verdicts`` and
+``specs`` (pure Python); ``context`` (what checks and benchmarks share);
+``checks`` and ``bench`` (independent of each other); ``rules`` (rule code ->
+check, or why none); ``worker`` (orchestrates them in a subprocess).  The
+parent side (``driver``, ``report``) does not import JAX; the user's code and
+JAX run in ``python -m jaxlint.runtime.worker`` subprocesses.  See
+docs/runtime.md.
 """
 
 from __future__ import annotations

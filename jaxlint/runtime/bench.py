@@ -16,9 +16,9 @@ from typing import Any, Optional
 import jax
 import numpy as np
 
-from jaxlint.runtime.checks import (Args, Context, Target, count_eqns, exc_name, jitted,
-                                    leaves_close)
-from jaxlint.runtime.worker import first_line
+from jaxlint.runtime.context import (Args, Context, Target, bind_static, count_eqns, exc_name,
+                                     jitted, leaves_close, make_jaxpr)
+from jaxlint.runtime.verdicts import first_line
 
 # keep one benchmark bounded: stop the steady runs after this many seconds (at least 3 runs)
 STEADY_BUDGET_S = 10.0
@@ -82,8 +82,7 @@ def measure(ctx: Context, t: Target, args: Args) -> tuple[dict, Any]:
     }
     if use_jit:
         try:
-            top, total = count_eqns(jax.make_jaxpr(t.raw, static_argnums=args.static)(
-                *args.abstract()))
+            top, total = count_eqns(make_jaxpr(t, args, args.abstract()))
             numbers["eqns"], numbers["eqns_recursive"] = top, total
         except Exception:  # noqa: BLE001
             pass
@@ -124,6 +123,8 @@ def compare(ctx: Context, t: Target, cand: Target, args: Args, label: str,
         result["outputs_agree"] = leaves_close(orig_out, cand_out)
         if result["outputs_agree"] is False and code.startswith(SILENTLY_WRONG):
             result["outputs_note"] = "expected: the original is silently wrong"
+    if code == "JAX120":  # the fix is for the gradient: compare gradients, not outputs
+        result["gradients"] = _gradients(t, cand, args)
     o, f = result["original"], result["fixed"]
     if "steady_median_s" in o and "steady_median_s" in f and f["steady_median_s"] > 0:
         result["steady_speedup"] = o["steady_median_s"] / f["steady_median_s"]
@@ -132,10 +133,44 @@ def compare(ctx: Context, t: Target, cand: Target, args: Args, label: str,
     return result
 
 
+def _gradients(t: Target, cand: Target, args: Args) -> dict:
+    """``jax.grad`` of ``sum(f)`` for both variants at the boundary point (the first
+    floating-point argument = 0): NaN counts, and whether they agree."""
+    import jax.numpy as jnp
+
+    pos = next((i for i in args.dynamic_positions() if args.specs[i].kind == "array"
+                and jnp.issubdtype(jnp.dtype(args.specs[i].dtype), jnp.floating)), None)
+    if pos is None:
+        return {"skipped": "no floating-point argument to differentiate"}
+    values = args.concrete()
+    values[pos] = jnp.zeros_like(values[pos])
+    k = args.dynamic_positions().index(pos)
+    out: dict[str, Any] = {"at": f"argument {pos} = 0"}
+    grads = []
+    for label, variant in (("original", t), ("fixed", cand)):
+        fn, dyn = bind_static(variant.raw, args, values)
+        try:
+            g = jax.grad(lambda *a, _fn=fn: jnp.sum(_fn(*a)), argnums=k)(*dyn)
+        except Exception as exc:  # noqa: BLE001
+            out[f"{label}_error"] = f"{exc_name(exc)}: {first_line(exc)}"
+            grads.append(None)
+            continue
+        out[f"{label}_nan"] = int(jnp.isnan(g).sum())
+        grads.append(g)
+    if grads[0] is not None and grads[1] is not None:
+        out["agree"] = leaves_close(grads[0], grads[1])
+    return out
+
+
+_RAISING = {"JAX101": "at trace time", "JAX901": "when called (a removed API)",
+            "JAX903": "when called (a removed keyword)", "JAX904": "when called (a removed method)"}
+
+
 def _raises_note(target: dict) -> Optional[str]:
     code = target["code"]
-    if code == "JAX101" or code.startswith("JAX2"):
-        return f"the original raises at trace time ({code}): only the fixed version is measured"
+    when = _RAISING.get(code) or ("at trace time" if code.startswith("JAX2") else None)
+    if when:
+        return f"the original raises {when} ({code}): only the fixed version is measured"
     return None
 
 

@@ -2,7 +2,8 @@
 
 Every check classifies by exception *class* and by the line the user's frame
 was on when it was raised, never by message text; the first line of JAX's
-message is shown as evidence only.
+message is shown as evidence only.  Each check returns a ``Verdict``; which
+rule uses which check is the table in ``rules.py``.
 """
 
 from __future__ import annotations
@@ -11,376 +12,18 @@ import contextlib
 import functools
 import inspect
 import io
-import logging
 import os
-import re
 import sys
-import time
 import warnings
-from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import jax
 import jax.numpy as jnp
-import numpy as np
-from jax._src import core as _jcore
 
-from jaxlint.runtime.specs import Spec, SpecError, parse_spec, spec_from_annotation
-from jaxlint.runtime.worker import first_line
-
-# ----------------------------------------------------------------------------- verdicts
-
-
-def confirmed(evidence: str, **details: Any) -> dict[str, Any]:
-    return {"verdict": "confirmed", "evidence": evidence, "details": details}
-
-
-def not_reproduced(evidence: str, **details: Any) -> dict[str, Any]:
-    return {"verdict": "not-reproduced", "evidence": evidence, "details": details}
-
-
-def skipped(reason: str, **details: Any) -> dict[str, Any]:
-    return {"verdict": "skipped", "reason": reason, "details": details}
-
-
-def exc_name(exc: BaseException) -> str:
-    cls = type(exc)
-    if getattr(jax.errors, cls.__name__, None) is cls:
-        return f"jax.errors.{cls.__name__}"
-    if cls.__module__ == "builtins":
-        return cls.__name__
-    return f"{cls.__module__}.{cls.__name__}"
-
-
-# ----------------------------------------------------------------------------- compile counter
-
-
-class CompileCounter:
-    """Counts backend compiles (and traces) per ``fun_name`` (jax.monitoring)."""
-
-    def __init__(self) -> None:
-        self.active = False
-        self.compiles: dict[str, int] = {}
-        self.traces: dict[str, int] = {}
-        self.compile_secs = 0.0
-        jax.monitoring.register_event_duration_secs_listener(self._listen)
-
-    def _listen(self, event: str, duration: float, **kw: Any) -> None:
-        if not self.active:
-            return
-        name = str(kw.get("fun_name"))
-        if event == "/jax/core/compile/backend_compile_duration":
-            self.compiles[name] = self.compiles.get(name, 0) + 1
-            self.compile_secs += duration
-        elif event == "/jax/core/compile/jaxpr_trace_duration":
-            self.traces[name] = self.traces.get(name, 0) + 1
-
-    @contextlib.contextmanager
-    def counting(self):
-        self.compiles, self.traces, self.compile_secs = {}, {}, 0.0
-        self.active = True
-        try:
-            yield self
-        finally:
-            self.active = False
-
-    source = ""  # the user's module text: compiles of names it never mentions are JAX's own
-
-    def user_compiles(self) -> dict[str, int]:
-        """Compiles of user functions (eager jnp ops compile little jits of their own)."""
-        out = {}
-        for k, v in self.compiles.items():
-            name = k[4:-1] if k.startswith("jit(") and k.endswith(")") else k
-            if name == "<lambda>" or (name.isidentifier() and re.search(
-                    rf"\b{re.escape(name)}\b", self.source)):
-                out[k] = v
-        return out
-
-
-class _Records(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            self.messages.append(record.getMessage())
-        except Exception:  # noqa: BLE001
-            pass
-
-
-@contextlib.contextmanager
-def cache_miss_log():
-    handler = _Records()
-    logger = logging.getLogger("jax")
-    logger.addHandler(handler)
-    try:
-        with jax.explain_cache_misses(True):
-            yield handler.messages
-    finally:
-        logger.removeHandler(handler)
-
-
-# ----------------------------------------------------------------------------- functions and args
-
-
-@dataclass
-class Target:
-    """A user function, resolved: ``obj`` as the module holds it, ``raw`` the Python function."""
-
-    qualname: str
-    obj: Any
-    raw: Callable
-    jitted: bool
-    static_argnums: tuple[int, ...] = ()
-
-
-@dataclass
-class Args:
-    specs: list[Spec]
-    described: list[str]
-    static: tuple[int, ...]
-    seed: int = 0
-    _concrete: Optional[list] = None
-
-    def abstract(self, typed_keys: bool = False) -> list:
-        out = []
-        for s in self.specs:
-            if s.kind == "array":
-                out.append(jax.ShapeDtypeStruct(s.shape, jnp.dtype(s.dtype)))
-            elif s.kind == "key" or (s.kind == "legacy-key" and typed_keys):
-                out.append(jax.ShapeDtypeStruct((), jax.random.key(0).dtype))
-            elif s.kind == "legacy-key":
-                out.append(jax.ShapeDtypeStruct((2,), jnp.uint32))
-            else:
-                out.append(s.value)
-        return out
-
-    def concrete(self, typed_keys: bool = False) -> list:
-        rng = np.random.default_rng(self.seed)
-        out = []
-        for i, s in enumerate(self.specs):
-            if s.kind == "array":
-                dt = np.dtype(s.dtype) if s.dtype != "bfloat16" else np.float32
-                if np.issubdtype(dt, np.floating) or np.issubdtype(dt, np.complexfloating):
-                    arr = rng.standard_normal(s.shape).astype(np.float32)
-                elif dt == np.bool_:
-                    arr = rng.random(s.shape) > 0.5
-                else:
-                    arr = rng.integers(0, 4, size=s.shape)
-                out.append(jnp.asarray(arr, dtype=jnp.dtype(s.dtype)))
-            elif s.kind == "key" or (s.kind == "legacy-key" and typed_keys):
-                out.append(jax.random.key(self.seed + i))
-            elif s.kind == "legacy-key":
-                out.append(jax.random.PRNGKey(self.seed + i))
-            else:
-                out.append(s.value)
-        return out
-
-    def dynamic_positions(self) -> list[int]:
-        return [i for i in range(len(self.specs)) if i not in self.static]
-
-
-_KEY_NAMES = ("key", "rng", "prng", "rng_key", "prng_key", "subkey")
-
-
-class Context:
-    """One worker job: the module, its fixed twin, declared inputs, counters."""
-
-    def __init__(self, job: dict, module: Any, fixed: Any, fixed_error: Optional[str]) -> None:
-        self.job = job
-        self.path = os.path.realpath(job["path"])
-        self.module = module
-        self.fixed = fixed
-        self.fixed_error = fixed_error
-        opts = job.get("options", {})
-        self.default_dim = int(opts.get("default_dim", 8))
-        self.runs = int(opts.get("runs", 20))
-        self.seed = int(opts.get("seed", 0))
-        self.max_unrolled = int(opts.get("max_unrolled_loop", 64))
-        self.mode = job.get("mode", "confirm")
-        self.config_inputs: dict[str, list[str]] = job.get("inputs", {})
-        self.module_inputs = getattr(module, "JAXLINT_INPUTS", None) or {}
-        alts = getattr(module, "JAXLINT_ALTERNATIVES", None) or {}
-        self.alternatives = {str(k): str(v) for k, v in alts.items()} if isinstance(alts, dict) else {}
-        self.claimed: set[str] = set()
-        self.counter = CompileCounter()
-        try:
-            with open(self.path, encoding="utf-8", errors="replace") as fh:
-                self.counter.source = job.get("fixed_source") or ""
-                self.counter.source += fh.read()
-        except OSError:
-            pass
-
-    # -- functions
-
-    def resolve(self, qualname: str, module: Any = None) -> tuple[Optional[Target], Optional[str]]:
-        module = module or self.module
-        obj: Any = module
-        owner: Any = None
-        parts = qualname.split(".")
-        for i, part in enumerate(parts):
-            if not hasattr(obj, part):
-                if i > 0 and inspect.isfunction(inspect.unwrap(obj)):
-                    return None, (f"`{qualname}` is a nested function: only module-level "
-                                  "functions and static methods can be called")
-                return None, f"`{qualname}` is not an attribute of the imported module"
-            owner = obj
-            obj = getattr(obj, part)
-        if inspect.isclass(owner):
-            static = inspect.getattr_static(owner, parts[-1], None)
-            if not isinstance(static, staticmethod):
-                return None, (f"`{qualname}` is a method: it needs an instance of "
-                              f"`{owner.__name__}`, which the runtime cannot build")
-        if not callable(obj):
-            return None, f"`{qualname}` is not callable"
-        jit_info = getattr(obj, "_jit_info", None)
-        raw = getattr(obj, "__wrapped__", None) if jit_info is not None else None
-        if jit_info is not None and raw is not None:
-            static = set(jit_info.static_argnums or ())
-            try:
-                names = list(inspect.signature(raw).parameters)
-                static |= {names.index(n) for n in (jit_info.static_argnames or ()) if n in names}
-            except (TypeError, ValueError):
-                pass
-            return Target(qualname, obj, raw, True, tuple(sorted(static))), None
-        return Target(qualname, obj, obj, False), None
-
-    def declared_specs(self, qualname: str) -> Optional[tuple[list[str], str]]:
-        if qualname in self.config_inputs:
-            return self.config_inputs[qualname], "[tool.jaxlint.runtime] inputs"
-        if isinstance(self.module_inputs, dict) and qualname in self.module_inputs:
-            return list(self.module_inputs[qualname]), "JAXLINT_INPUTS"
-        short = qualname.split(".")[-1]
-        if isinstance(self.module_inputs, dict) and short in self.module_inputs:
-            return list(self.module_inputs[short]), "JAXLINT_INPUTS"
-        return None
-
-    def build_args(self, t: Target) -> tuple[Optional[Args], Optional[str]]:
-        try:
-            sig = inspect.signature(t.raw)
-        except (TypeError, ValueError):
-            return None, "its signature cannot be read"
-        params = [p for p in sig.parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        declared = self.declared_specs(t.qualname)
-        specs: list[Spec] = []
-        described: list[str] = []
-        static: set[int] = set(t.static_argnums)
-        if declared is not None:
-            texts, source = declared
-            try:
-                for text in texts:
-                    specs.append(parse_spec(text, self.default_dim))
-            except SpecError as exc:
-                return None, f"bad input spec in {source}: {exc}"
-            for i, s in enumerate(specs):
-                name = params[i].name if i < len(params) else f"arg{i}"
-                described.append(f"{name}: {s.text} ({source})")
-                if s.kind == "static":
-                    static.add(i)
-            missing = [p for p in params[len(specs):] if p.default is p.empty]
-            if missing:
-                return None, (f"{source} gives {len(specs)} inputs but `{missing[0].name}` "
-                              "has no default")
-            return Args(specs, described, tuple(sorted(static)), self.seed), None
-        for i, p in enumerate(params):
-            spec = None
-            if i in static:
-                if p.default is p.empty:
-                    return None, (f"needs a value for static argument `{p.name}`: declare it "
-                                  "(JAXLINT_INPUTS or [tool.jaxlint.runtime] inputs, 'static:VALUE')")
-                spec = Spec("static", value=p.default, text=f"static:{p.default!r} (default)")
-            else:
-                spec = spec_from_annotation(p.annotation if p.annotation is not p.empty else None,
-                                            self.default_dim)
-                if spec is None and p.default is not p.empty:
-                    d = p.default
-                    if isinstance(d, (int, float)) and not isinstance(d, bool) and t.jitted:
-                        kind = "float32" if isinstance(d, float) else "int32"
-                        spec = Spec("array", dtype=kind, shape=(),
-                                    text=f"{kind[0]}{kind[-2:]}[] (default {d!r}, traced by jit)")
-                    else:
-                        spec = Spec("static", value=d, text=f"static:{d!r} (default)")
-                        static.add(i)
-                if spec is None and p.name.lower() in _KEY_NAMES or (
-                        spec is None and p.name.lower().endswith("_key")):
-                    spec = Spec("key", text="key (assumed from the name)")
-            if spec is None:
-                return None, (f"no input for argument `{p.name}`: declare it in JAXLINT_INPUTS "
-                              "or [tool.jaxlint.runtime] inputs, or annotate it")
-            if spec.kind == "static":
-                static.add(i)
-            specs.append(spec)
-            described.append(f"{p.name}: {spec.text}")
-        return Args(specs, described, tuple(sorted(static)), self.seed), None
-
-    def unclaimed_pairs(self) -> list[tuple[str, str]]:
-        return [(a, b) for a, b in self.alternatives.items() if a not in self.claimed]
-
-    # -- source lines
-
-    def user_line(self, exc: BaseException) -> Optional[int]:
-        line = None
-        tb = exc.__traceback__
-        while tb is not None:
-            if os.path.realpath(tb.tb_frame.f_code.co_filename) == self.path:
-                line = tb.tb_lineno
-            tb = tb.tb_next
-        return line
-
-
-def in_span(line: Optional[int], target: dict) -> bool:
-    return line is not None and target["line"] <= line <= max(target["end_line"], target["line"])
-
-
-def jitted(t: Target, args: Args) -> Callable:
-    return jax.jit(t.raw, static_argnums=args.static)
-
-
-def bind_static(fn: Callable, args: Args, values: list) -> tuple[Callable, list]:
-    """A function of the dynamic arguments only (static ones bound), and those arguments."""
-    dyn = args.dynamic_positions()
-    fixed = {i: values[i] for i in args.static}
-
-    def bound(*dyn_values):
-        full = [None] * len(values)
-        for i, v in fixed.items():
-            full[i] = v
-        for i, v in zip(dyn, dyn_values):
-            full[i] = v
-        return fn(*full)
-
-    functools.update_wrapper(bound, fn)
-    return bound, [values[i] for i in dyn]
-
-
-# ----------------------------------------------------------------------------- jaxpr helpers
-
-
-def _subjaxprs(params: dict):
-    for v in params.values():
-        items = v if isinstance(v, (list, tuple)) else [v]
-        for it in items:
-            if isinstance(it, _jcore.ClosedJaxpr):
-                yield it.jaxpr
-            elif isinstance(it, _jcore.Jaxpr):
-                yield it
-
-
-def count_eqns(jaxpr) -> tuple[int, int]:
-    """(top-level equations, equations counted recursively into sub-jaxprs)."""
-    j = getattr(jaxpr, "jaxpr", jaxpr)
-
-    def rec(jx) -> int:
-        n = 0
-        for e in jx.eqns:
-            n += 1
-            for sub in _subjaxprs(e.params):
-                n += rec(sub)
-        return n
-
-    return len(j.eqns), rec(j)
+from jaxlint.runtime.context import (Args, Context, Target, bind_static, cache_miss_log,
+                                     count_eqns, exc_name, in_span, jitted, leaves_close,
+                                     make_jaxpr, subjaxprs)
+from jaxlint.runtime.verdicts import Verdict, confirmed, first_line, not_reproduced, skipped
 
 
 def _eqn_line(eqn, path: str) -> Optional[int]:
@@ -408,27 +51,12 @@ def dead_updates(jaxpr, path: str) -> list[tuple[str, Optional[int]]]:
             if ("scatter" in name or name == "dynamic_update_slice") and all(
                     id(v) not in used for v in e.outvars):
                 found.append((name, _eqn_line(e, path)))
-            for sub in _subjaxprs(e.params):
+            for sub in subjaxprs(e.params):
                 rec(sub)
 
     rec(getattr(jaxpr, "jaxpr", jaxpr))
     return found
 
-
-def leaves_close(a: Any, b: Any) -> Optional[bool]:
-    try:
-        la, lb = jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)
-        if len(la) != len(lb):
-            return False
-        for x, y in zip(la, lb):
-            if hasattr(x, "dtype") and jnp.issubdtype(x.dtype, jax.dtypes.prng_key):
-                x, y = jax.random.key_data(x), jax.random.key_data(y)
-            x, y = np.asarray(x), np.asarray(y)
-            if x.shape != y.shape or not np.allclose(x, y, rtol=1e-4, atol=1e-5, equal_nan=True):
-                return False
-        return True
-    except Exception:  # noqa: BLE001
-        return None
 
 
 # ----------------------------------------------------------------------------- checks
@@ -446,7 +74,7 @@ _TRACE_FAMILY = (jax.errors.JAXTypeError, jax.errors.JAXIndexError, TypeError, V
                  IndexError)
 
 
-def check_trace_error(ctx: Context, target: dict, t: Target, args: Args) -> dict:
+def check_trace_error(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     expected = TRACE_ERROR_RULES.get(target["code"], _TRACE_FAMILY)
     jax.clear_caches()
     try:
@@ -457,14 +85,18 @@ def check_trace_error(ctx: Context, target: dict, t: Target, args: Args) -> dict
         if isinstance(exc, expected) and in_span(line, target):
             return confirmed(ev, exception=exc_name(exc), line=line, message=first_line(exc),
                              how="jax.jit(f).trace(abstract inputs)")
+        if line is not None and line < target["line"]:
+            return skipped(f"tracing stopped earlier, at line {line}, before reaching this line: "
+                           f"{ev}; fix that one and run confirm again",
+                           exception=exc_name(exc), line=line)
         return skipped(f"tracing stopped elsewhere: {ev}", exception=exc_name(exc), line=line)
     eqns = count_eqns(traced.jaxpr)[0]
     return not_reproduced(f"traced without error ({eqns} jaxpr equations)")
 
 
-def check_dead_update(ctx: Context, target: dict, t: Target, args: Args) -> dict:
+def check_dead_update(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     try:
-        jaxpr = jax.make_jaxpr(t.raw, static_argnums=args.static)(*args.abstract())
+        jaxpr = make_jaxpr(t, args, args.abstract())
     except Exception as exc:  # noqa: BLE001
         return skipped(f"tracing failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
                        f"{first_line(exc)}")
@@ -477,7 +109,7 @@ def check_dead_update(ctx: Context, target: dict, t: Target, args: Args) -> dict
     return not_reproduced("every update in the jaxpr is used")
 
 
-def check_float64(ctx: Context, target: dict, t: Target, args: Args) -> dict:
+def check_float64(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     jax.clear_caches()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -540,7 +172,7 @@ def _typed_random(ctx: Context, sites: Optional[dict] = None):
         ctx.module.__dict__.update(g_saved)
 
 
-def check_key_reuse(ctx: Context, target: dict, t: Target, args: Args) -> dict:
+def check_key_reuse(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     from jax.experimental.key_reuse._core import check_key_reuse as _check
 
     substituted = any(s.kind == "legacy-key" for s in args.specs)
@@ -571,21 +203,72 @@ def check_key_reuse(ctx: Context, target: dict, t: Target, args: Args) -> dict:
                 if line in lines and lines.index(line) > 0:
                     first_use = uses[0]
                     second = uses[lines.index(line)]
-                    result["evidence"] += (f"; key consumed by `{first_use[1]}` at line "
+                    result.evidence += (f"; key consumed by `{first_use[1]}` at line "
                                            f"{first_use[0]}, then again by `{second[1]}` at "
                                            f"line {second[0]}")
-                    result["details"]["use_sites"] = [first_use[0], second[0]]
+                    result.details["use_sites"] = [first_use[0], second[0]]
                     break
             else:
                 if line is not None:
-                    result["evidence"] += f"; reused at line {line}"
-                    result["details"]["use_sites"] = [None, line]
+                    result.evidence += f"; reused at line {line}"
+                    result.details["use_sites"] = [None, line]
         except Exception:  # noqa: BLE001 - the static check already confirmed it
             pass
+    if substituted:
+        tied = _tied_draws(ctx, t, args)
+        if tied:
+            result.evidence += (f"; with the legacy key as given, `{tied[0][1]}` at line "
+                                f"{tied[0][0]} and `{tied[1][1]}` at line {tied[1][0]} drew "
+                                "from the same key bits" + (" and returned identical values"
+                                                            if tied[2] else ""))
+            result.details["tied_draws"] = [tied[0][0], tied[1][0]]
     return result
 
 
-def check_impurity(ctx: Context, target: dict, t: Target, args: Args) -> dict:
+def _tied_draws(ctx: Context, t: Target, args: Args):
+    """Run it eagerly with the legacy uint32 keys as they are: two draws at the
+    user's lines from the same key bits ((line, name), (line, name), same values)."""
+    import numpy as np
+
+    r = jax.random
+    draws: list = []
+    saved = {}
+    for name in _RANDOM_FUNCS:
+        fn = getattr(r, name, None)
+        if fn is None or name in ("split", "fold_in"):
+            continue
+        saved[name] = fn
+
+        def wrapper(*a, __fn=fn, __name=name, **k):
+            out = __fn(*a, **k)
+            frame = sys._getframe(1)
+            if a and os.path.realpath(frame.f_code.co_filename) == ctx.path:
+                try:
+                    key = np.asarray(jax.random.key_data(a[0]) if jnp.issubdtype(
+                        a[0].dtype, jax.dtypes.prng_key) else a[0]).tobytes()
+                    draws.append((frame.f_lineno, __name, key, np.asarray(out)))
+                except Exception:  # noqa: BLE001 - a tracer, an odd argument
+                    pass
+            return out
+
+        setattr(r, name, wrapper)
+    try:
+        with jax.disable_jit():
+            t.raw(*args.concrete())
+    except Exception:  # noqa: BLE001
+        pass
+    finally:
+        for name, fn in saved.items():
+            setattr(r, name, fn)
+    for i, (line, name, key, out) in enumerate(draws):
+        for line2, name2, key2, out2 in draws[i + 1:]:
+            if key == key2:
+                same = out.shape == out2.shape and bool(np.array_equal(out, out2))
+                return (line, name), (line2, name2), same
+    return None
+
+
+def check_impurity(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     # 1. leaked tracers (globals, appends, attributes)
     jax.clear_caches()
     try:
@@ -596,17 +279,24 @@ def check_impurity(ctx: Context, target: dict, t: Target, args: Args) -> dict:
             return confirmed(f"jax.checking_leaks: {first_line(exc)}", check="checking_leaks")
         if not isinstance(exc, _TRACE_FAMILY):
             return skipped(f"tracing failed: {exc_name(exc)}: {first_line(exc)}")
-    # 2. side effects that run at trace time only: output and module globals
+    # 2. side effects that run at trace time only: output, module globals, the
+    #    method's object; compared call by call (the first call traces)
     jax.clear_caches()
+    owner = getattr(t.raw, "__self__", None)
     snapshot = _globals_snapshot(ctx.module)
     f = jitted(t, args)
     outputs = []
+    owner_changes = []
     try:
         for _ in range(2):
+            before = _globals_snapshot(owner) if owner is not None else {}
             buf = io.StringIO()
             with contextlib.redirect_stdout(buf):
                 jax.block_until_ready(f(*args.concrete()))
             outputs.append(buf.getvalue().count("\n"))
+            if owner is not None:
+                after = _globals_snapshot(owner)
+                owner_changes.append(sorted(k for k, v in after.items() if before.get(k) != v))
     except Exception as exc:  # noqa: BLE001
         return skipped(f"calling it failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
                        f"{first_line(exc)}")
@@ -615,15 +305,25 @@ def check_impurity(ctx: Context, target: dict, t: Target, args: Args) -> dict:
     if outputs[0] != outputs[1]:
         return confirmed(f"side effect ran at trace time only: {outputs[0]} line(s) printed on "
                          f"the first call, {outputs[1]} on the second", printed=outputs)
+    if owner_changes and owner_changes[0] and not owner_changes[1]:
+        names = ", ".join(f"self.{k}" for k in owner_changes[0])
+        return confirmed(f"side effect ran at trace time only: {names} changed on the first "
+                         "jitted call and not on the second", attributes=owner_changes[0])
     if changed:
         return confirmed(f"module globals changed by the calls: {', '.join(changed)}",
                          globals_changed=changed)
-    return not_reproduced(f"no leak; {outputs[0]} line(s) printed on each call; globals unchanged")
+    return not_reproduced(f"no leak; {outputs[0]} line(s) printed on each call; globals "
+                          "unchanged" + ("; the object's attributes changed alike on each call"
+                                         if owner is not None else ""))
 
 
 def _globals_snapshot(module: Any) -> dict[str, str]:
     out = {}
-    for k, v in vars(module).items():
+    try:
+        items = list(vars(module).items())
+    except TypeError:  # no __dict__ (slots)
+        return out
+    for k, v in items:
         if k.startswith("__") or inspect.ismodule(v) or inspect.isclass(v) or callable(v):
             continue
         try:
@@ -633,7 +333,7 @@ def _globals_snapshot(module: Any) -> dict[str, str]:
     return out
 
 
-def check_grad_nan(ctx: Context, target: dict, t: Target, args: Args) -> dict:
+def check_grad_nan(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     values = args.concrete()
     pos = next((i for i in args.dynamic_positions() if args.specs[i].kind == "array"
                 and jnp.issubdtype(jnp.dtype(args.specs[i].dtype), jnp.floating)), None)
@@ -659,7 +359,7 @@ def check_grad_nan(ctx: Context, target: dict, t: Target, args: Args) -> dict:
     return not_reproduced(f"jax.grad at argument {pos} = 0 is finite")
 
 
-def check_out_of_bounds(ctx: Context, target: dict, t: Target, args: Args) -> dict:
+def check_out_of_bounds(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     from jax.experimental import checkify
 
     fn, dyn = bind_static(t.raw, args, args.concrete())
@@ -673,26 +373,48 @@ def check_out_of_bounds(ctx: Context, target: dict, t: Target, args: Args) -> di
     return not_reproduced("checkify(index_checks) found no out-of-bounds index on seeded inputs")
 
 
-def check_recompiles(ctx: Context, target: dict, t: Target, args: Args) -> dict:
+def check_recompiles(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
+    """Two calls with a compile counter: a user function compiled more than once in
+    one call (jit in a loop, a changing static argument), or compiled again on the
+    second call with the same inputs (a fresh jit per call)."""
     jax.clear_caches()
     call = t.obj if not t.jitted else jitted(t, args)
-    values = args.concrete()
-    try:
-        with cache_miss_log() as log, ctx.counter.counting() as c:
-            jax.block_until_ready(call(*values))
-    except Exception as exc:  # noqa: BLE001
-        return skipped(f"calling it failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
-                       f"{first_line(exc)}")
-    counts = c.user_compiles()
-    repeated = {k: v for k, v in counts.items() if v > 1}
+    counts = []
+    failure = ""
+    with cache_miss_log() as log:
+        for _ in range(2):
+            values = args.concrete()
+            try:
+                with ctx.counter.counting() as c:
+                    jax.block_until_ready(call(*values))
+            except Exception as exc:  # noqa: BLE001
+                failure = (f"{exc_name(exc)} at line {ctx.user_line(exc)}: {first_line(exc)}")
+                counts.append(c.user_compiles())
+                break
+            counts.append(c.user_compiles())
+    first = counts[0]
+    second = counts[1] if len(counts) > 1 else {}
+    if failure and not any(v > 1 for v in first.values()):
+        return skipped(f"calling it failed: {failure}")
+    if failure:  # the loop ran (and recompiled) before the call failed further down
+        name, n = max(first.items(), key=lambda kv: kv[1])
+        return confirmed(f"{name} compiled {n} times in one call of `{t.qualname}`, before the "
+                         f"call failed further on ({failure})", compiles=first,
+                         explanation=_explanation(log))
+    repeated = {k: v for k, v in first.items() if v > 1}
     explanation = _explanation(log)
+    hint = f"; explain_cache_misses: {explanation}" if explanation else ""
     if repeated:
         name, n = max(repeated.items(), key=lambda kv: kv[1])
-        return confirmed(f"{name} compiled {n} times in one call of `{t.qualname}`"
-                         + (f"; explain_cache_misses: {explanation}" if explanation else ""),
-                         compiles=counts, explanation=explanation)
-    return not_reproduced(f"no function compiled more than once ({counts or 'no compiles'})",
-                          compiles=counts)
+        return confirmed(f"{name} compiled {n} times in one call of `{t.qualname}`" + hint,
+                         compiles=first, second_call=second, explanation=explanation)
+    if second:
+        name, n = max(second.items(), key=lambda kv: kv[1])
+        return confirmed(f"{name} compiled again on the second call of `{t.qualname}` with the "
+                         "same inputs (a new function object is jitted on every call)" + hint,
+                         compiles=first, second_call=second, explanation=explanation)
+    return not_reproduced(f"no function compiled more than once over 2 calls "
+                          f"({first or 'no compiles'})", compiles=first, second_call=second)
 
 
 def _explanation(log: list[str]) -> str:
@@ -703,9 +425,9 @@ def _explanation(log: list[str]) -> str:
     return ""
 
 
-def check_unrolled(ctx: Context, target: dict, t: Target, args: Args) -> dict:
+def check_unrolled(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     try:
-        jaxpr = jax.make_jaxpr(t.raw, static_argnums=args.static)(*args.abstract())
+        jaxpr = make_jaxpr(t, args, args.abstract())
     except Exception as exc:  # noqa: BLE001
         return skipped(f"tracing failed: {exc_name(exc)}: {first_line(exc)}")
     top, total = count_eqns(jaxpr)
@@ -719,7 +441,7 @@ def check_unrolled(ctx: Context, target: dict, t: Target, args: Args) -> dict:
         values = args.abstract()
         values[i] = half
         try:
-            top2, _ = count_eqns(jax.make_jaxpr(t.raw, static_argnums=args.static)(*values))
+            top2, _ = count_eqns(make_jaxpr(t, args, values))
             details["eqns_at_half"] = {"n": half, "eqns": top2}
             growth = f" ({top2} at {half})"
         except Exception:  # noqa: BLE001
@@ -730,79 +452,161 @@ def check_unrolled(ctx: Context, target: dict, t: Target, args: Args) -> dict:
     return not_reproduced(f"{top} jaxpr equations{growth}", **details)
 
 
-def check_baked(ctx: Context, target: dict, t: Target, args: Args) -> dict:
-    """Host randomness baked in at trace time: the jitted output repeats, the eager one varies."""
+def _compiled(t: Target, args: Args):
+    """The function as JAX compiles it: the user's own jit wrapper when it has one
+    (its cache is what the program used), else a fresh ``jax.jit``."""
+    if t.jitted and set(args.static) == set(t.static_argnums):
+        return t.obj
+    return jitted(t, args)
+
+
+def _calls(fn, values: list, n: int = 2, eager: bool = False) -> list:
+    outs = []
+    for _ in range(n):
+        if eager:
+            with jax.disable_jit():
+                outs.append(jax.device_get(fn(*values)))
+        else:
+            outs.append(jax.device_get(fn(*values)))
+    return outs
+
+
+def differential(ctx: Context, t: Target, args: Args, n: int = 2):
+    """``n`` calls compiled and ``n`` calls under ``jax.disable_jit()`` on the same
+    inputs: (compiled outputs, eager outputs, eager error or None), or a skip."""
     values = args.concrete()
-    f = jitted(t, args)
     try:
-        a, b = f(*values), f(*values)
-        with jax.disable_jit():
-            c, d = t.raw(*values), t.raw(*values)
+        compiled = _calls(_compiled(t, args), values, n)
     except Exception as exc:  # noqa: BLE001
-        return skipped(f"calling it failed: {exc_name(exc)}: {first_line(exc)}")
+        return skipped(f"calling it failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
+                       f"{first_line(exc)}")
+    try:
+        eager = _calls(t.raw, args.concrete(), n, eager=True)
+    except Exception as exc:  # noqa: BLE001
+        return compiled, None, exc
+    return compiled, eager, None
+
+
+def check_baked(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
+    """Host randomness baked in at trace time: the jitted output repeats, the eager one varies."""
+    got = differential(ctx, t, args)
+    if isinstance(got, Verdict):
+        return got
+    (a, b), eager, err = got
+    if eager is None:
+        return skipped(f"the eager call (jax.disable_jit) failed: {exc_name(err)} at line "
+                       f"{ctx.user_line(err)}: {first_line(err)}")
+    c, d = eager
     if leaves_close(a, b) and leaves_close(c, d) is False:
         return confirmed("two jitted calls on the same inputs return identical outputs while "
                          "two eager calls (jax.disable_jit) differ: the host random numbers "
-                         "were drawn once, at trace time")
-    return not_reproduced("jitted and eager calls behave alike")
+                         "were drawn once, at trace time", oracle="differential")
+    return not_reproduced("differential oracle: two jitted and two eager calls behave alike",
+                          oracle="differential")
 
 
-def check_runtime_error(ctx: Context, target: dict, t: Target, args: Args) -> dict:
-    """Run it (concretely); an exception at the flagged line confirms (donated buffers...)."""
+def check_iterator(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
+    """An iterator under a transform: a trace error (an iterator is not a JAX type), or
+    silently stale: consumed once at trace time, so the compiled function repeats
+    what the eager one advances through."""
+    traced = check_trace_error(ctx, target, t, args)
+    if traced.verdict == "confirmed":
+        return traced
+    if traced.verdict == "skipped" and traced.details.get("line") is not None:
+        return traced  # tracing stopped elsewhere
+    got = differential(ctx, t, args)
+    if isinstance(got, Verdict):
+        return got
+    compiled, eager, err = got
+    if eager is None:
+        if isinstance(err, (StopIteration, RuntimeError)) and ctx.user_line(err) is not None:
+            return confirmed(f"the compiled function ran twice, but under jax.disable_jit the "
+                             f"iterator is consumed per step and raised {exc_name(err)} at line "
+                             f"{ctx.user_line(err)}: the compiled one read it once, at trace "
+                             "time", oracle="differential", exception=exc_name(err))
+        return skipped(f"the eager call (jax.disable_jit) failed: {exc_name(err)} at line "
+                       f"{ctx.user_line(err)}: {first_line(err)}")
+    if leaves_close(compiled[0], eager[0]) is False:
+        return confirmed("the compiled function and the eager one (jax.disable_jit) disagree on "
+                         "the same inputs: the iterator was read once, at trace time, and its "
+                         "values are baked into the compiled function", oracle="differential")
+    return not_reproduced("traced without error, and the compiled and eager (jax.disable_jit) "
+                          "calls agree over 2 calls", oracle="differential")
+
+
+def _perturb(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, (int, float)):
+        return value + 1
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
+        return value + 1
+    return None
+
+
+def check_stale_global(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
+    """A global read at trace time: change it, call again; the compiled function still
+    returns the old result while the eager one follows the new value."""
+    fn = t.raw
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    fn = inspect.unwrap(getattr(fn, "__func__", fn))
+    g = getattr(fn, "__globals__", None)
+    if g is None or not hasattr(fn, "__code__"):
+        return skipped("its globals cannot be read (not a Python function)")
+    names = set()
+    stack = [fn.__code__]
+    while stack:
+        code = stack.pop()
+        names.update(code.co_names)
+        stack.extend(c for c in code.co_consts if hasattr(c, "co_names"))
+    candidates = [n for n in sorted(names) if n in g and _perturb(g[n]) is not None]
+    if not candidates:
+        return not_reproduced("the function reads no numeric or array module global that "
+                              "could change", oracle="differential", globals=[])
+    values = args.concrete()
+    f = jitted(t, args)
+    saved = {n: g[n] for n in candidates}
     try:
-        jax.block_until_ready(t.obj(*args.concrete()))
+        before = jax.device_get(f(*values))
+        for n in candidates:
+            g[n] = _perturb(saved[n])
+        after = jax.device_get(f(*values))
+        with jax.disable_jit():
+            eager = jax.device_get(t.raw(*values))
     except Exception as exc:  # noqa: BLE001
-        line = ctx.user_line(exc)
-        ev = f"{exc_name(exc)} at line {line}: {first_line(exc)}"
-        if in_span(line, target):
-            return confirmed(ev, exception=exc_name(exc), line=line)
-        return skipped(f"it raised elsewhere: {ev}")
-    return not_reproduced("ran without error on seeded inputs")
+        return skipped(f"calling it failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
+                       f"{first_line(exc)}")
+    finally:
+        g.update(saved)
+    changed = ", ".join(candidates)
+    if leaves_close(before, after) and leaves_close(after, eager) is False:
+        return confirmed(f"after changing the global(s) {changed}, the compiled function returns "
+                         "its old result while the eager call (jax.disable_jit) follows the new "
+                         "value: the global was read once, at trace time",
+                         oracle="differential", globals=candidates)
+    return not_reproduced(f"differential oracle: after changing {changed} the compiled and eager "
+                          "calls agree", oracle="differential", globals=candidates)
 
 
-def pick_check(code: str) -> Optional[Callable]:
-    from jaxlint.runtime.rules import check_name
-
-    name = check_name(code)
-    return globals()[f"check_{name}"] if name else None
-
-
-# the original cannot run for these: benchmark the fixed version only
-RAISING_RULES = ("JAX101", "JAX2")
-
-
-def check_target(ctx: Context, target: dict) -> dict:
-    code = target["code"]
-    check = pick_check(code)
-    if check is None:
-        return skipped(f"no runtime check for {code}")
-    t, err = ctx.resolve(target["function"])
-    note = None
-    if t is None and check is check_trace_error and "nested function" in (err or ""):
-        # a scan/cond body or other inner function: trace the module-level
-        # function that defines it; the error must still come from the finding's line
-        outer = target["function"].split(".")[0]
-        t, outer_err = ctx.resolve(outer)
-        if t is not None:
-            note = f"traced through the enclosing `{outer}`"
-    if t is None:
-        return skipped(err or "cannot find the function")
-    args, err = ctx.build_args(t)
-    if args is None:
-        return skipped(err or "cannot build its arguments")
-    result = check(ctx, target, t, args)
-    result["inputs"] = args.described
-    if note is not None:
-        key = "evidence" if "evidence" in result else "reason"
-        result[key] = f"{result.get(key, '')} ({note})".strip()
-    if ctx.mode == "bench" and result["verdict"] == "confirmed":
-        from jaxlint.runtime import bench
-
-        result["bench"] = bench.bench_finding(ctx, target, t, args)
-    return result
-
-
-def bench_pair(ctx: Context, slow: str, fast: str) -> dict:
-    from jaxlint.runtime import bench
-
-    return bench.bench_alternative(ctx, slow, fast)
+def check_runtime_error(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
+    """Run it (concretely); an exception at the flagged line confirms (a donated buffer
+    read after donation, a removed API or keyword), and so does a deprecation warning
+    issued there (a deprecated API)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            jax.block_until_ready(t.obj(*args.concrete()))
+        except Exception as exc:  # noqa: BLE001
+            line = ctx.user_line(exc)
+            ev = f"{exc_name(exc)} at line {line}: {first_line(exc)}"
+            if in_span(line, target):
+                return confirmed(ev, exception=exc_name(exc), line=line)
+            return skipped(f"it raised elsewhere: {ev}")
+    for w in caught:
+        if issubclass(w.category, (DeprecationWarning, FutureWarning)) \
+                and os.path.realpath(w.filename) == ctx.path and in_span(w.lineno, target):
+            return confirmed(f"{w.category.__name__} at line {w.lineno}: "
+                             f"{str(w.message).splitlines()[0]}", warning=w.category.__name__,
+                             line=w.lineno)
+    return not_reproduced("ran without error or deprecation warning at this line")

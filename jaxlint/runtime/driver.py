@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any, Optional
 
 from jaxlint.findings import FileResult, Finding
-from jaxlint.runtime.rules import check_name
+from jaxlint.runtime import procs
 from jaxlint.runtime.specs import RuntimeOptions, SpecError, read_runtime_table
+from jaxlint.runtime.verdicts import Verdict, skipped
 
 
 @dataclass
@@ -36,6 +37,8 @@ class ModuleJob:
     sys_path: list[str]
     fixed_source: Optional[str] = None
     max_unrolled_loop: int = 64
+    root: Optional[Path] = None  # the configuration's directory
+    extra: dict[int, dict] = field(default_factory=dict)  # finding index -> observed / insitu
 
 
 @dataclass
@@ -44,6 +47,7 @@ class RuntimeReport:
     pairs: list[dict] = field(default_factory=list)  # declared alternatives benchmarked
     errors: list[str] = field(default_factory=list)
     environment: dict[str, Any] = field(default_factory=dict)
+    runs: list[dict] = field(default_factory=list)  # the --run commands and how they ended
 
 
 def module_names(path: Path, root: Path) -> list[str]:
@@ -122,35 +126,36 @@ def run_worker(job: dict, timeout: float) -> tuple[list[dict], Optional[str], bo
         env = dict(os.environ)
         env.setdefault("PYTHONHASHSEED", "0")
         env["PYTHONUNBUFFERED"] = "1"
+        env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the user's tree
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "jaxlint.runtime.worker"],
-                stdin=subprocess.PIPE, stdout=out, stderr=err, env=env,
-                start_new_session=True, cwd=os.getcwd(),
-            )
+            n = len(job.get("targets", [])) + 2
+            proc = procs.spawn([sys.executable, "-m", "jaxlint.runtime.worker"],
+                               time_limit=timeout * n + 30,
+                               stdin=subprocess.PIPE, stdout=out, stderr=err, env=env,
+                               cwd=os.getcwd())
             try:
-                proc.stdin.write(json.dumps(job).encode())  # type: ignore[union-attr]
-                proc.stdin.close()  # type: ignore[union-attr]
-            except BrokenPipeError:
-                pass
-            deadline = time.monotonic() + timeout
-            seen = 0
-            timed_out = False
-            while proc.poll() is None:
-                time.sleep(0.05)
-                events = _read_events(events_path)
-                if len(events) != seen:
-                    if any(e.get("event") in ("start", "imported") for e in events[seen:]):
-                        deadline = time.monotonic() + timeout
-                    seen = len(events)
-                if time.monotonic() > deadline:
-                    timed_out = True
-                    try:
-                        os.killpg(proc.pid, signal.SIGKILL)  # the worker we started, and its children
-                    except (ProcessLookupError, PermissionError):
-                        proc.kill()
-                    proc.wait()
-                    break
+                try:
+                    proc.stdin.write(json.dumps(job).encode())  # type: ignore[union-attr]
+                    proc.stdin.close()  # type: ignore[union-attr]
+                except BrokenPipeError:
+                    pass
+                deadline = time.monotonic() + timeout
+                seen = 0
+                timed_out = False
+                while proc.poll() is None:
+                    time.sleep(0.05)
+                    events = _read_events(events_path)
+                    if len(events) != seen:
+                        if any(e.get("event") in ("start", "imported") for e in events[seen:]):
+                            deadline = time.monotonic() + timeout
+                        seen = len(events)
+                    if time.monotonic() > deadline:
+                        timed_out = True
+                        procs.kill_tree(proc)  # the worker, its group and its descendants
+                        proc.wait()
+                        break
+            finally:
+                procs.release(proc)
             rc = proc.returncode
         events = _read_events(events_path)
         if timed_out:
@@ -163,19 +168,20 @@ def run_worker(job: dict, timeout: float) -> tuple[list[dict], Optional[str], bo
         return events, None, False
 
 
-def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, dict], list[dict], dict]:
+def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict], dict]:
     """Verdicts by target id, benchmarked pairs, environment facts."""
     targets = []
-    verdicts: dict[int, dict] = {}
+    verdicts: dict[int, Verdict] = {}
     for i, f in enumerate(job.findings):
-        if check_name(f.code) is None:
-            verdicts[i] = {"verdict": "skipped", "reason": f"no runtime check for {f.code}"}
-        elif not f.function:
-            verdicts[i] = {"verdict": "skipped",
-                           "reason": "not inside a function: nothing to call"}
+        extra = job.extra.get(i, {})
+        if not f.function:
+            verdicts[i] = skipped("not inside a function: nothing to call")
+        elif extra.get("insitu") is not None and mode == "confirm" and not extra.get("declared"):
+            verdicts[i] = Verdict.from_dict(extra["insitu"])  # checked inside the --run
         else:
-            targets.append({"id": i, "code": f.code, "line": f.line, "end_line": f.end_line,
-                            "function": f.function, "has_fix": f.fix is not None})
+            targets.append(dict({"id": i, "code": f.code, "line": f.line, "end_line": f.end_line,
+                                 "function": f.function, "has_fix": f.fix is not None},
+                                **job.extra.get(i, {})))
     has_alternatives = mode == "bench" and "JAXLINT_ALTERNATIVES" in _text(job.path)
     if not targets and not has_alternatives:
         return verdicts, [], {}
@@ -207,12 +213,12 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, dict], list[dict], 
             elif kind == "import-failed":
                 reason = f"the module failed to import: {e.get('error')}"
                 for t in targets:
-                    verdicts.setdefault(t["id"], {"verdict": "skipped", "reason": reason})
+                    verdicts.setdefault(t["id"], skipped(reason))
                 return verdicts, pairs, env
             elif kind == "start":
                 current = e.get("id")
             elif kind == "verdict":
-                verdicts[e["id"]] = e["result"]
+                verdicts[e["id"]] = Verdict.from_dict(e["result"])
                 done.add(e["id"])
                 current = None
             elif kind == "pair":
@@ -225,17 +231,17 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, dict], list[dict], 
             reason = (f"{failure} while importing the module" if timed_out
                       else f"{failure} while importing the module")
             for t in targets:
-                verdicts.setdefault(t["id"], {"verdict": "skipped", "reason": reason})
+                verdicts.setdefault(t["id"], skipped(reason))
             return verdicts, pairs, env
         if current is None:
             break  # failed after the last target: nothing left to redo
         if isinstance(current, int):
-            verdicts[current] = {"verdict": "skipped", "reason": failure}
+            verdicts[current] = skipped(failure)
         else:
             pairs.append({"function": str(current).split(":", 1)[-1], "skipped": failure})
         done.add(current)
     for t in targets:
-        verdicts.setdefault(t["id"], {"verdict": "skipped", "reason": "the worker stopped early"})
+        verdicts.setdefault(t["id"], skipped("the worker stopped early"))
     return verdicts, pairs, env
 
 
@@ -247,8 +253,9 @@ def _text(path: Path) -> str:
 
 
 def build_jobs(results: list[FileResult], store, cli: RuntimeOptions, cli_set: set[str],
-               mode: str) -> tuple[list[ModuleJob], list[str]]:
-    """One job per linted file with findings (or with declared alternatives, for bench)."""
+               mode: str, commands: Optional[list] = None) -> tuple[list[ModuleJob], list[str]]:
+    """One job per linted file with findings (or with declared alternatives, for bench).
+    The configurations' ``run`` commands are appended to ``commands`` as (command, cwd)."""
     from jaxlint.fixes import apply_findings
 
     jobs: list[ModuleJob] = []
@@ -271,9 +278,13 @@ def build_jobs(results: list[FileResult], store, cli: RuntimeOptions, cli_set: s
         except SpecError as exc:
             errors.append(str(exc))
             continue
-        for key in ("default_dim", "timeout", "runs"):
+        for key in ("default_dim", "timeout", "runs", "run_timeout"):
             if key in table and key not in cli_set:
                 setattr(options, key, table[key])
+        if commands is not None and "run" not in cli_set:
+            for command in table.get("run", []):
+                if (command, str(resolved.root)) not in commands:
+                    commands.append((command, str(resolved.root)))
         inputs = inputs_for(absolute, resolved.root, table.get("inputs", {}))
         fixed = None
         if mode == "bench" and any(f.fix is not None for f in r.findings):
@@ -286,17 +297,122 @@ def build_jobs(results: list[FileResult], store, cli: RuntimeOptions, cli_set: s
             path=absolute.resolve(), display=r.path, findings=list(r.findings), options=options,
             inputs=inputs, fixed_source=fixed,
             sys_path=[str(absolute.resolve().parent), str(resolved.root), str(cwd)],
-            max_unrolled_loop=int(opts.get("max-unrolled-loop", 64)),
+            max_unrolled_loop=int(opts.get("max-unrolled-loop", 64)), root=resolved.root,
         ))
     return jobs, errors
 
 
+def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
+             cache_dir: Optional[Path], mode: str = "confirm", jobs: int = 1) -> list[dict]:
+    """Run the --run commands with the recorder; attach what they (or the cache) saw
+    to each finding as ``observed`` (portable arguments) or ``insitu`` (a verdict
+    from a check run inside the command).  Returns the commands' summaries."""
+    from jaxlint.runtime import observe
+
+    watch = []
+    for j, job in enumerate(module_jobs):
+        for i, f in enumerate(job.findings):
+            if f.function:
+                declared = f.function in job.inputs
+                entry = {"id": f"{j}:{i}", "file": str(job.path), "function": f.function,
+                         "code": f.code, "line": f.line, "end_line": f.end_line,
+                         "has_fix": f.fix is not None, "declared": declared}
+                watch.append(entry)
+                if "." in f.function and "<" not in f.function.split(".")[0]:
+                    # a nested function: also watch the enclosing one, whose call
+                    # rebuilds the inner function afresh (an iterator, a scan body)
+                    watch.append(dict(entry, id=f"{j}:{i}:outer",
+                                      function=f.function.split(".")[0], outer_of=entry))
+    seen = observe.Observed()
+    if commands and watch:
+        options = {"default_dim": cli.default_dim, "seed": cli.seed, "runs": cli.runs,
+                   "device": cli.device, "check_portable": mode == "confirm",
+                   "max_unrolled_loop": module_jobs[0].max_unrolled_loop if module_jobs else 64}
+        seen = observe.run_commands(commands, watch, options, cli.timeout, cli.run_timeout,
+                                    jobs=jobs)
+    elif commands:
+        seen.runs = [observe.RunResult(c, cwd, "not run: no finding inside a function to watch",
+                                       0.0) for c, cwd in commands]
+    cache = observe.ObservationCache(cache_dir)
+    by_function: dict[tuple[str, str], list[dict]] = {}
+    for w in watch:
+        if "outer_of" in w:
+            continue
+        by_function.setdefault((w["file"], w["function"]), []).append(w)
+    for (path, function), entries in by_function.items():
+        obs = next((seen.observations[w["id"]] for w in entries
+                    if w["id"] in seen.observations), None)
+        fresh = {f"{w['code']}:{w['line']}": seen.verdicts[w["id"]].to_dict()
+                 for w in entries if w["id"] in seen.verdicts}
+        cached = None
+        if obs is not None and "error" not in obs:
+            cache.store(path, function, obs, fresh)
+        else:
+            cached = cache.load(path, function)
+        for w in entries:
+            j, i = (int(x) for x in w["id"].split(":"))
+            extra: dict[str, Any] = {}
+            if obs is not None and isinstance(obs.get("args"), list):
+                extra["observed"] = {"args": obs["args"], "command": obs.get("command"),
+                                     "kind": obs.get("kind")}
+            elif cached is not None and isinstance(cached.get("args"), list):
+                extra["observed"] = {"args": cached["args"], "command": cached.get("command"),
+                                     "kind": cached.get("kind"), "cached": True}
+            elif obs is not None:
+                extra["observed"] = {"kind": obs.get("kind"), "command": obs.get("command")}
+            if w["declared"]:
+                extra["declared"] = True
+            if w["id"] in seen.verdicts:
+                extra["insitu"] = seen.verdicts[w["id"]].to_dict()
+            elif cached is not None and not isinstance(cached.get("args"), list):
+                # not portable (a method, a closure): the verdict checked in that run
+                v = cached.get("verdicts", {}).get(f"{w['code']}:{w['line']}")
+                if isinstance(v, dict):
+                    verdict = Verdict.from_dict(v)
+                    verdict.annotate("from the cached --run observation; the source has not "
+                                     "changed since")
+                    extra["insitu"] = verdict.to_dict()
+                    extra.setdefault("observed", {"kind": cached.get("kind"),
+                                                  "command": cached.get("command")})
+            if obs is not None and "error" in obs and w["id"] not in seen.verdicts:
+                extra["observe_error"] = obs["error"]
+            if extra:
+                module_jobs[j].extra[i] = extra
+    return [dataclasses.asdict(r) for r in seen.runs]
+
+
+def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran_commands: bool) -> None:
+    """A skip for want of inputs says which --run would help."""
+    if verdict.verdict != "skipped" or not verdict.reason.startswith("no input for argument"):
+        return
+    from jaxlint.runtime import observe
+
+    extra = job.extra.get(job.findings.index(f), {})
+    if extra.get("observe_error"):
+        verdict.reason += f"; the recorder saw the call but failed: {extra['observe_error']}"
+        return
+    root = job.root or job.path.parent
+    hint = observe.suggest_run(job.path, f.function or "", root)
+    if ran_commands:
+        verdict.reason += "; no --run command called it"
+    if hint:
+        verdict.reason += f"; try {hint} (it calls `{(f.function or '').split('.')[0]}`)"
+
+
 def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: set[str],
-                mode: str = "confirm", jobs: Optional[int] = None) -> RuntimeReport:
+                mode: str = "confirm", jobs: Optional[int] = None,
+                commands: Optional[list] = None, cache_dir: Optional[Path] = None
+                ) -> RuntimeReport:
+    """``commands``: (command, cwd) pairs from --run; the configurations' ``run``
+    lists are added unless --run was given."""
     report = RuntimeReport()
-    module_jobs, report.errors = build_jobs(results, store, cli, cli_set, mode)
+    commands = list(commands or [])
+    if commands:
+        cli_set = set(cli_set) | {"run"}
+    module_jobs, report.errors = build_jobs(results, store, cli, cli_set, mode, commands)
     workers = jobs or max(1, min(4, os.cpu_count() or 1))
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with ThreadPoolExecutor(max_workers=workers) as pool, procs.stopping():
+        report.runs = _observe(module_jobs, cli, commands, cache_dir, mode, workers)
         outcomes = list(pool.map(lambda j: run_module(j, mode), module_jobs))
     by_path = {}
     for job, (verdicts, pairs, env) in zip(module_jobs, outcomes):
@@ -309,7 +425,9 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
         for i, f in enumerate(r.findings):
             verdict = entry[1].get(i) if entry else None
             if verdict is None:
-                verdict = {"verdict": "skipped", "reason": "not run"}
-            report.findings.append(dataclasses.replace(f, runtime=verdict))
+                verdict = skipped("not run")
+            elif entry is not None:
+                _explain_skip(verdict, entry[0], f, bool(commands))
+            report.findings.append(dataclasses.replace(f, runtime=verdict.to_dict()))
     report.findings.sort(key=lambda f: f.sort_key())
     return report

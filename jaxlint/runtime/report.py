@@ -29,6 +29,21 @@ def _fmt_bytes(v: Optional[int]) -> str:
     return str(v)
 
 
+def run_lines(report: RuntimeReport) -> list[str]:
+    """One line per --run command: how it ended and how many processes the recorder saw."""
+    out = []
+    for r in report.runs:
+        line = (f"--run `{r['command']}`: {r['status']} in {r['wall_s']:.1f} s, "
+                f"{r['processes']} Python process(es) recorded")
+        if r["status"] != "ok" and r["status"] and not r["status"].startswith("not run"):
+            line += "; what it observed before is used"
+            tail = [ln for ln in (r.get("output_tail") or "").splitlines() if ln.strip()]
+            if tail:
+                line += f" (last output: {tail[-1].strip()[:160]})"
+        out.append(line)
+    return out
+
+
 def bench_rows(report: RuntimeReport) -> list[tuple[str, str, dict]]:
     """(where, label, bench dict) for every benchmark in the report."""
     rows = []
@@ -42,21 +57,44 @@ def bench_rows(report: RuntimeReport) -> list[tuple[str, str, dict]]:
 
 
 def _variant_cells(v: dict) -> list[str]:
+    """Compile, steady, compiles, eqns, temp memory: an empty cell says why."""
     if "not_run" in v:
-        return ["not run (raises)", "-", "-", "-", "-"]
+        return ["not run: it raises", "n/a (not run)", "n/a", "n/a", "n/a"]
     if "error" in v:
-        return [f"error: {v['error']}"[:60], "-", "-", "-", "-"]
+        return [f"error: {v['error']}"[:60], "n/a (failed)", "n/a", "n/a", "n/a"]
     steady = (f"{_fmt_s(v.get('steady_median_s'))} "
               f"[{_fmt_s(v.get('steady_min_s'))}..{_fmt_s(v.get('steady_max_s'))}]")
     mem = v.get("memory") or {}
     eq = v.get("eqns")
+    not_jitted = v.get("mode") == "called as written"
     return [
         _fmt_s(v.get("compile_s")),
         steady,
         f"{v.get('compiles_first_call', '-')}/{v.get('compiles_per_steady_call', 0):g}",
-        "-" if eq is None else str(eq),
-        _fmt_bytes(mem.get("temp_size")) if mem else "-",
+        str(eq) if eq is not None else ("n/a: not jitted" if not_jitted else "n/a: no jaxpr"),
+        _fmt_bytes(mem.get("temp_size")) if mem else (
+            "n/a: not jitted" if not_jitted else "n/a: no memory_analysis"),
     ]
+
+
+def _agree_cell(b: dict) -> str:
+    agree = b.get("outputs_agree")
+    if agree is None:
+        text = "n/a: the original raises" if "not_run" in b.get("original", {}) else (
+            "n/a: a variant failed")
+    else:
+        text = "yes" if agree else "no"
+    if b.get("outputs_note"):
+        text += f" ({b['outputs_note']})"
+    g = b.get("gradients")
+    if g:
+        if "skipped" in g:
+            text += f"; gradients: n/a ({g['skipped']})"
+        else:
+            parts = [f"{k} {g[k + '_nan']} NaN" if k + "_nan" in g else f"{k} failed"
+                     for k in ("original", "fixed")]
+            text += f"; gradients at {g['at']}: {', '.join(parts)}"
+    return text
 
 
 def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
@@ -73,6 +111,8 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
     if env:
         console.print(Text(f"jaxlint runtime: JAX {env.get('jax_version')} on "
                            f"{env.get('device')}"))
+    for line in run_lines(report):
+        console.print(Text(line))
     if console.width < _NARROW:
         _write_stacked(report, console)
         return
@@ -107,10 +147,7 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
             if "skipped" in b:
                 bt.add_row(Text(where), Text(f"not benchmarked: {b['skipped']}"), "", "", "", "", "", "")
                 continue
-            agree = b.get("outputs_agree")
-            agree_s = "-" if agree is None else ("yes" if agree else "no")
-            if b.get("outputs_note"):
-                agree_s += f" ({b['outputs_note']})"
+            agree_s = _agree_cell(b)
             bt.add_row(Text(where), Text("original"), *map(Text, _variant_cells(b["original"])),
                        Text(agree_s))
             bt.add_row(Text(""), Text(label), *map(Text, _variant_cells(b["fixed"])), Text(""))
@@ -176,14 +213,11 @@ def _write_stacked(report: RuntimeReport, console) -> None:
                 continue
             for name, variant in (("original", b["original"]), (label or "fixed", b["fixed"])):
                 cells = _variant_cells(variant)
-                if cells[1:] == ["-"] * 4:
+                if "not_run" in variant or "error" in variant:
                     field(name, cells[0])
                 else:
                     field(name, ", ".join(f"{c.lower()} {v}" for c, v in zip(_BENCH_COLUMNS, cells)))
-            agree = b.get("outputs_agree")
-            if agree is not None:
-                note = f" ({b['outputs_note']})" if b.get("outputs_note") else ""
-                field("outputs agree", ("yes" if agree else "no") + note)
+            field("outputs agree", _agree_cell(b))
     _print_summary(report, console)
 
 
@@ -191,7 +225,8 @@ def as_json(report: RuntimeReport, bench: bool) -> Any:
     findings = [f.to_dict() for f in report.findings]
     if not bench:
         return findings
-    return {"findings": findings, "pairs": report.pairs, "environment": report.environment}
+    return {"findings": findings, "pairs": report.pairs, "environment": report.environment,
+            "runs": report.runs}
 
 
 def write(report: RuntimeReport, fmt: str, out: TextIO, color: bool, bench: bool,

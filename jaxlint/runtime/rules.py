@@ -1,36 +1,80 @@
-"""Which rules the runtime companion can check, and how (pure Python, no JAX).
+"""Which runtime check each rule gets, or why it gets none (worker side: imports JAX).
 
-``check_name(code)`` names the check in ``checks.py`` (``check_<name>``).
+A plain data table: rule code -> ``RuntimeCheck`` (the check function itself)
+or ``NoCheck`` (the reason, shown in the "skipped" verdict).  Every rule code
+has an entry (a test holds it to that).  The rules will later declare this on
+themselves; until then this table is the one place to look.
 """
 
 from __future__ import annotations
 
-from typing import Optional
+from dataclasses import dataclass
+from typing import Callable, Optional, Union
 
-CHECKS = {
-    "JAX101": "trace_error",   # TypeError on item assignment, at the flagged line
-    "JAX102": "dead_update",   # the .at[] scatter is dead code in the jaxpr
-    "JAX110": "float64",       # JAX's dtype warning at the line; the dtype produced
-    "JAX120": "grad_nan",      # jax.grad at the boundary point is NaN
-    "JAX121": "out_of_bounds", # checkify(index_checks)
-    "JAX201": "trace_error",   # TracerBoolConversionError / ConcretizationTypeError
-    "JAX202": "trace_error",   # Concretization / TracerInteger / TracerArray conversion
-    "JAX203": "trace_error",   # TypeError: an iterator is not a JAX type
-    "JAX301": "key_reuse",     # check_key_reuse with typed keys; use sites from debug_key_reuse
-    "JAX501": "recompiles",    # backend compiles per call (jax.monitoring)
-    "JAX502": "unrolled",      # jaxpr equation counts (and their growth)
-    "JAX503": "unrolled",
-    "JAX406": "baked",         # jitted output identical across calls, eager output varies
-    "JAX504": "recompiles",
-    "JAX506": "runtime_error", # using a donated buffer raises at the line
+from jaxlint.runtime import checks
+
+
+@dataclass(frozen=True)
+class RuntimeCheck:
+    check: Callable  # (ctx, target, t, args) -> Verdict
+    # needs only abstract inputs: a nested body can be traced through its enclosing function
+    trace_only: bool = False
+
+
+@dataclass(frozen=True)
+class NoCheck:
+    reason: str
+
+
+Entry = Union[RuntimeCheck, NoCheck]
+
+_TRACE = RuntimeCheck(checks.check_trace_error, trace_only=True)
+_IMPURE = RuntimeCheck(checks.check_impurity)
+
+TABLE: dict[str, Entry] = {
+    "JAX001": NoCheck("a syntax error: the file cannot be run"),
+    "JAX101": _TRACE,
+    "JAX102": RuntimeCheck(checks.check_dead_update),
+    "JAX110": RuntimeCheck(checks.check_float64),
+    "JAX120": RuntimeCheck(checks.check_grad_nan),
+    "JAX121": RuntimeCheck(checks.check_out_of_bounds),
+    "JAX122": NoCheck("the cast saturates only for out-of-range values, which seeded "
+                      "inputs do not produce"),
+    "JAX123": NoCheck("a module-level ordering problem, not a function to call"),
+    "JAX130": _TRACE,
+    "JAX201": _TRACE,
+    "JAX202": _TRACE,
+    "JAX203": RuntimeCheck(checks.check_iterator),
+    "JAX204": _TRACE,
+    "JAX205": _TRACE,
+    "JAX206": _TRACE,
+    "JAX207": _TRACE,
+    "JAX208": _TRACE,
+    "JAX209": _TRACE,
+    "JAX210": _TRACE,
+    "JAX301": RuntimeCheck(checks.check_key_reuse),
+    "JAX401": _IMPURE,
+    "JAX402": _IMPURE,
+    "JAX403": _IMPURE,
+    "JAX404": _IMPURE,
+    "JAX405": RuntimeCheck(checks.check_stale_global),
+    "JAX406": RuntimeCheck(checks.check_baked),
+    "JAX501": RuntimeCheck(checks.check_recompiles),
+    "JAX502": RuntimeCheck(checks.check_unrolled),
+    "JAX503": RuntimeCheck(checks.check_unrolled),
+    "JAX504": RuntimeCheck(checks.check_recompiles),
+    "JAX505": NoCheck("a timing mistake in the caller: results are right, only the "
+                      "measured time is wrong"),
+    "JAX506": RuntimeCheck(checks.check_runtime_error),
+    "JAX901": RuntimeCheck(checks.check_runtime_error),  # AttributeError at the line
+    "JAX902": RuntimeCheck(checks.check_runtime_error),  # DeprecationWarning at the line
+    "JAX903": RuntimeCheck(checks.check_runtime_error),  # TypeError: unexpected keyword
+    "JAX904": RuntimeCheck(checks.check_runtime_error),  # AttributeError at the line
+    "JAX905": NoCheck("an import statement at module level: the module fails to import "
+                      "(the worker reports that), there is no function to call"),
+    "JAX950": NoCheck("a style suggestion (typed keys): nothing goes wrong at run time"),
 }
-PREFIXES = {"JAX2": "trace_error", "JAX4": "impurity"}
 
 
-def check_name(code: str) -> Optional[str]:
-    if code in CHECKS:
-        return CHECKS[code]
-    for prefix, name in PREFIXES.items():
-        if code.startswith(prefix):
-            return name
-    return None
+def lookup(code: str) -> Optional[Entry]:
+    return TABLE.get(code)

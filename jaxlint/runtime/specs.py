@@ -154,9 +154,10 @@ class RuntimeOptions:
     runs: int = 20
     device: Optional[str] = None  # cpu | gpu | tpu | None (JAX's default)
     seed: int = 0
+    run_timeout: float = 600.0  # seconds per --run command
 
 
-RUNTIME_KEYS = ("inputs", "default-dim", "timeout", "runs")
+RUNTIME_KEYS = ("inputs", "default-dim", "timeout", "runs", "run", "run-timeout")
 
 
 def read_runtime_table(table: Any, where: str) -> dict[str, Any]:
@@ -182,10 +183,16 @@ def read_runtime_table(table: Any, where: str) -> dict[str, Any]:
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise SpecError(f"{where}: runtime.{key} must be a positive integer")
             out[key.replace("-", "_")] = value
-        elif key == "timeout":
+        elif key in ("timeout", "run-timeout"):
             if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
-                raise SpecError(f"{where}: runtime.timeout must be a positive number (seconds)")
-            out["timeout"] = float(value)
+                raise SpecError(f"{where}: runtime.{key} must be a positive number (seconds)")
+            out[key.replace("-", "_")] = float(value)
+        elif key == "run":
+            if not isinstance(value, list) or not all(isinstance(c, str) and c.strip()
+                                                      for c in value):
+                raise SpecError(f"{where}: runtime.run must be a list of commands "
+                                "(strings), e.g. [\"python train.py --steps 2\"]")
+            out["run"] = list(value)
         else:
             raise SpecError(f"{where}: unknown key runtime.{key}; expected one of: "
                             + ", ".join(RUNTIME_KEYS))

@@ -10,7 +10,9 @@ the ``events`` file named in the job:
     {"event": "verdict", "id": N, "result": {...}} its verdict (and benchmark)
     {"event": "pair", "result": {...}}              a declared benchmark pair
 
-Only this module and ``checks``/``bench`` import JAX.
+The worker orchestrates: it builds the ``context``, looks the rule up in the
+``rules`` table, runs the check (``checks``) and, for bench, the benchmark
+(``bench``).  Checks and benchmarks do not import each other or this module.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ import traceback
 import types
 from typing import Any, Optional
 
+from jaxlint.runtime.verdicts import Verdict, first_line, skipped
+
 
 class _Events:
     def __init__(self, path: str) -> None:
@@ -32,11 +36,6 @@ class _Events:
         self._fh.write(json.dumps(event, default=str) + "\n")
         self._fh.flush()
         os.fsync(self._fh.fileno())
-
-
-def first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else ""
 
 
 def _package_of(path: str) -> tuple[Optional[str], Optional[str]]:
@@ -82,7 +81,72 @@ def _import_module(path: str, name: str, source: Optional[str] = None) -> types.
     return module
 
 
+def check_target(ctx: Any, target: dict) -> Verdict:
+    """Resolve the function, build its inputs, run the rule's check (and benchmark)."""
+    from jaxlint.runtime.rules import NoCheck, lookup
+
+    code = target["code"]
+    entry = lookup(code)
+    if entry is None:
+        return skipped(f"no runtime check for {code}")
+    if isinstance(entry, NoCheck):
+        return skipped(f"no runtime check for {code}: {entry.reason}")
+    insitu = target.get("insitu")
+    if insitu is not None and ctx.declared_specs(target["function"]) is None:
+        result = Verdict.from_dict(insitu)
+        if ctx.mode == "bench" and result.verdict == "confirmed":
+            short = target["function"].split(".")[-1]
+            if not target.get("has_fix") and not (ctx.alternatives.get(target["function"])
+                                                  or ctx.alternatives.get(short)):
+                result.bench = {"skipped": "no automatic fix and no JAXLINT_ALTERNATIVES entry"}
+            else:
+                kind = (target.get("observed") or {}).get("kind") or "object"
+                result.bench = {"skipped": f"checked inside the --run process, on a live {kind}: "
+                                           "a fixed copy cannot be rebuilt around it"}
+        return result
+    t, err = ctx.resolve(target["function"])
+    note = None
+    if t is None and entry.trace_only and "nested function" in (err or ""):
+        # a scan/cond body or other inner function: trace the module-level
+        # function that defines it; the error must still come from the finding's line
+        outer = target["function"].split(".")[0]
+        t, _outer_err = ctx.resolve(outer)
+        if t is not None:
+            note = f"traced through the enclosing `{outer}`"
+    if t is None:
+        return skipped(err or "cannot find the function")
+    observed = target.get("observed") if note is None else None
+    args = None
+    if observed is not None and ctx.declared_specs(t.qualname) is None:
+        from jaxlint.runtime.observed import observed_args
+
+        args = observed_args(ctx, t, observed)  # declared first, then observed
+    if args is None:
+        args, err = ctx.build_args(t)
+    if args is None:
+        return skipped(err or "cannot build its arguments")
+    result = entry.check(ctx, target, t, args)
+    result.inputs = list(args.described)
+    if note is not None:
+        result.annotate(note)
+    if ctx.mode == "bench" and result.verdict == "confirmed":
+        from jaxlint.runtime import bench
+
+        result.bench = bench.bench_finding(ctx, target, t, args)
+    return result
+
+
 def main() -> int:
+    from jaxlint.runtime import procs
+
+    procs.guard()
+    try:
+        return _main()
+    finally:
+        procs.reap()  # whatever the user's code started is gone when the worker ends
+
+
+def _main() -> int:
     job = json.loads(sys.stdin.read())
     events = _Events(job["events"])
     for p in reversed(job.get("sys_path", [])):
@@ -123,32 +187,33 @@ def main() -> int:
     events.emit(event="imported", device=str(jax.devices()[0].platform),
                 jax_version=jax.__version__)
 
-    from jaxlint.runtime import checks
+    from jaxlint.runtime.context import Context
 
-    ctx = checks.Context(job, module, fixed, fixed_error)
+    ctx = Context(job, module, fixed, fixed_error)
     done = set(job.get("skip_ids", []))
     for target in job["targets"]:
         if target["id"] in done:
             continue
         events.emit(event="start", id=target["id"])
         try:
-            result = checks.check_target(ctx, target)
+            result = check_target(ctx, target)
         except Exception as exc:  # noqa: BLE001 - a bug in a check must not lose the others
-            result = {"verdict": "skipped",
-                      "reason": f"internal error in the check: {exc.__class__.__name__}: "
-                                f"{first_line(exc)}"}
-        events.emit(event="verdict", id=target["id"], result=result)
+            result = skipped(f"internal error in the check: {exc.__class__.__name__}: "
+                             f"{first_line(exc)}")
+        events.emit(event="verdict", id=target["id"], result=result.to_dict())
     if job.get("mode") == "bench":
-        for pair_id, pair in enumerate(ctx.unclaimed_pairs()):
-            key = f"pair:{pair[0]}"
+        from jaxlint.runtime import bench
+
+        for slow, fast in ctx.unclaimed_pairs():
+            key = f"pair:{slow}"
             if key in done:
                 continue
             events.emit(event="start", id=key)
             try:
-                result = checks.bench_pair(ctx, *pair)
+                pair = bench.bench_alternative(ctx, slow, fast)
             except Exception as exc:  # noqa: BLE001
-                result = {"error": f"{exc.__class__.__name__}: {first_line(exc)}"}
-            events.emit(event="pair", id=key, result=result)
+                pair = {"error": f"{exc.__class__.__name__}: {first_line(exc)}"}
+            events.emit(event="pair", id=key, result=pair)
     return 0
 
 

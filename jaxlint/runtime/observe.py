@@ -1,0 +1,345 @@
+"""Inputs by observation, parent side (pure Python, no JAX): ``--run`` commands and the cache.
+
+``run_commands`` runs each command (``sh -c``, under ``procs``' guard, in its
+own process group, with a time limit for the command and one per finding
+checked inside it) with the recorder active, and reads back what it observed:
+portable arguments per function, and verdicts of checks run in the process.
+A command that fails or times out still yields what it observed before.
+
+``ObservationCache`` keeps portable observations (and in-process verdicts)
+under ``<cache-dir>/runtime/``, keyed by file, function and the file's source
+hash, so a later ``confirm`` without ``--run`` reuses them until the code
+changes.  ``suggest_run`` names the scripts and tests that call a function,
+for the skip message of a function nothing observed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shlex
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from jaxlint.runtime import procs
+from jaxlint.runtime.verdicts import Verdict, skipped
+
+TAIL_CHARS = 2000  # of a command's output kept for the report
+_PRIORITY = {"confirmed": 2, "not-reproduced": 1, "skipped": 0}
+
+
+@dataclass
+class RunResult:
+    command: str
+    cwd: str
+    status: str  # "ok", "exit status N", "timed out after N s", "killed by SIGx"
+    wall_s: float
+    processes: int = 0
+    output_tail: str = ""
+
+
+@dataclass
+class Observed:
+    observations: dict[str, dict] = field(default_factory=dict)  # id -> observed event
+    verdicts: dict[str, Verdict] = field(default_factory=dict)  # id -> in-process verdict
+    runs: list[RunResult] = field(default_factory=list)
+
+
+def interpreter_command(command: str) -> str:
+    """A command starting with ``python``/``python3`` runs with jaxlint's own interpreter."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    if words and words[0] in ("python", "python3"):
+        return shlex.quote(sys.executable) + command[command.index(words[0]) + len(words[0]):]
+    return command
+
+
+def _shim(tmp: str) -> str:
+    shim = os.path.join(tmp, "shim")
+    os.mkdir(shim)
+    from jaxlint.runtime.recorder import SITECUSTOMIZE
+
+    with open(os.path.join(shim, "sitecustomize.py"), "w", encoding="utf-8") as fh:
+        fh.write(SITECUSTOMIZE)
+    package = Path(__file__).resolve().parent.parent  # the jaxlint package, and only it
+    os.symlink(package, os.path.join(shim, "jaxlint"))
+    return shim
+
+
+def _read_events(path: str) -> list[dict]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(e, dict):
+            out.append(e)
+    return out
+
+
+def _tail(path: str) -> str:
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as fh:
+            fh.seek(max(0, size - TAIL_CHARS))
+            text = fh.read().decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+    return ("..." if size > TAIL_CHARS else "") + text.strip()
+
+
+def run_commands(commands: list[tuple[str, str]], watch: list[dict], options: dict,
+                 finding_timeout: float, run_timeout: float, jobs: int = 1) -> Observed:
+    """Run each (command, cwd) with the recorder watching ``watch`` (up to ``jobs``
+    at once); gather what they saw, merged in the commands' order."""
+    result = Observed()
+    if not commands:
+        return result
+    with tempfile.TemporaryDirectory(prefix="jaxlint-run-") as tmp:
+        shim = _shim(tmp)
+
+        def one(n: int, command: str, cwd: str) -> tuple[RunResult, Observed]:
+            events_path = os.path.join(tmp, f"events-{n}.jsonl")
+            open(events_path, "w").close()
+            job_path = os.path.join(tmp, f"job-{n}.json")
+            with open(job_path, "w", encoding="utf-8") as fh:
+                json.dump({"events": events_path, "command": command, "options": options,
+                           "watch": watch}, fh)
+            env = dict(os.environ)
+            env["PYTHONPATH"] = os.pathsep.join([shim] + [p for p in
+                                                 env.get("PYTHONPATH", "").split(os.pathsep) if p])
+            env.pop("JAXLINT_RECORD", None)
+            env["JAXLINT_RECORD_NEXT"] = job_path  # procs.run_guarded hands it on
+            env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the user's tree
+            env.setdefault("PYTHONHASHSEED", "0")
+            env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+            if options.get("device"):
+                env["JAX_PLATFORMS"] = {"gpu": "cuda"}.get(options["device"], options["device"])
+            out_path = os.path.join(tmp, f"output-{n}")
+            seen = Observed()
+            run = _run_one(interpreter_command(command), command, cwd, env, events_path,
+                           out_path, finding_timeout, run_timeout, seen)
+            return run, seen
+
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            outcomes = list(pool.map(lambda a: one(*a),
+                                     [(n, c, d) for n, (c, d) in enumerate(commands)]))
+        for run, seen in outcomes:
+            result.runs.append(run)
+            for i, obs in seen.observations.items():
+                result.observations.setdefault(i, obs)
+            for i, v in seen.verdicts.items():
+                old = result.verdicts.get(i)
+                if old is None or _PRIORITY[v.verdict] > _PRIORITY[old.verdict]:
+                    result.verdicts[i] = v
+    return result
+
+
+def _run_one(shell_cmd: str, label: str, cwd: str, env: dict, events_path: str,
+             out_path: str, finding_timeout: float, run_timeout: float,
+             result: Observed) -> RunResult:
+    start = time.monotonic()
+    status = "ok"
+    with open(out_path, "wb") as out:
+        try:
+            proc = procs.spawn([sys.executable, "-m", "jaxlint.runtime.procs", "/bin/sh", "-c",
+                                shell_cmd], time_limit=run_timeout + 30, stdin=subprocess.DEVNULL,
+                               stdout=out, stderr=subprocess.STDOUT, env=env, cwd=cwd)
+        except OSError as exc:
+            return RunResult(label, cwd, f"could not start: {exc.strerror or exc}", 0.0)
+        current: Optional[str] = None
+        current_since = 0.0
+        seen = 0
+        try:
+            while proc.poll() is None:
+                time.sleep(0.05)
+                events = _read_events(events_path)
+                for e in events[seen:]:
+                    if e.get("event") == "start":
+                        current, current_since = str(e.get("id")), time.monotonic()
+                    elif e.get("event") == "verdict":
+                        current = None
+                seen = len(events)
+                now = time.monotonic()
+                if current is not None and now - current_since > finding_timeout:
+                    result.verdicts.setdefault(current, skipped(
+                        f"timed out after {finding_timeout:g} s while checking it inside "
+                        f"--run `{label}`"))
+                    status = f"stopped: a check inside it timed out after {finding_timeout:g} s"
+                    procs.kill_tree(proc)
+                    proc.wait()
+                    break
+                if now - start > run_timeout:
+                    status = f"timed out after {run_timeout:g} s"
+                    procs.kill_tree(proc)
+                    proc.wait()
+                    break
+        finally:
+            procs.release(proc)
+    rc = proc.returncode
+    if status == "ok" and rc:
+        status = f"exit status {rc if rc < 128 else f'{rc} (signal {rc - 128})'}"
+    events = _read_events(events_path)
+    pids = set()
+    for e in events:
+        kind = e.get("event")
+        if kind == "process":
+            pids.add(e.get("pid"))
+        elif kind == "observed":
+            for i in e.get("ids") or []:
+                result.observations.setdefault(str(i), dict(e, command=label))
+        elif kind == "verdict":
+            v = Verdict.from_dict(e.get("result"))
+            old = result.verdicts.get(str(e.get("id")))
+            if old is None or _PRIORITY[v.verdict] > _PRIORITY[old.verdict]:
+                result.verdicts[str(e.get("id"))] = v
+        elif kind == "observe-failed":
+            for i in e.get("ids") or []:
+                result.observations.setdefault(str(i), {"error": e.get("error"),
+                                                        "command": label})
+    return RunResult(label, cwd, status, time.monotonic() - start, len(pids),
+                     _tail(out_path) if status != "ok" else "")
+
+
+# ----------------------------------------------------------------------------- the cache
+
+
+def source_hash(path: str) -> Optional[str]:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+class ObservationCache:
+    MAX_BYTES = 8 << 20
+
+    def __init__(self, cache_dir: Optional[Path]) -> None:
+        self.dir = Path(cache_dir) / "runtime" / "observed" if cache_dir is not None else None
+
+    def _file(self, path: str, function: str) -> Optional[Path]:
+        if self.dir is None:
+            return None
+        key = hashlib.sha256(f"{os.path.realpath(path)}::{function}".encode()).hexdigest()[:32]
+        return self.dir / f"{key}.json"
+
+    def load(self, path: str, function: str) -> Optional[dict]:
+        """The entry for this function if its file has not changed since (validated)."""
+        f = self._file(path, function)
+        digest = source_hash(path)
+        if f is None or digest is None:
+            return None
+        try:
+            st = os.stat(f)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > self.MAX_BYTES:
+                return None
+            with open(f, encoding="utf-8") as fh:
+                entry = json.load(fh)
+        except (OSError, ValueError):
+            return None
+        if not (isinstance(entry, dict) and entry.get("version") == 1
+                and entry.get("source_sha256") == digest
+                and entry.get("function") == function
+                and (entry.get("args") is None or isinstance(entry.get("args"), list))
+                and isinstance(entry.get("described", []), list)
+                and isinstance(entry.get("verdicts", {}), dict)):
+            return None
+        return entry
+
+    def store(self, path: str, function: str, observed: dict,
+              verdicts: dict[str, dict]) -> None:
+        f = self._file(path, function)
+        digest = source_hash(path)
+        if f is None or digest is None:
+            return
+        from jaxlint.cache import atomic_write_text, prepare_cache_dir
+
+        try:
+            prepare_cache_dir(f.parent.parent.parent)
+            f.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(f, json.dumps({
+                "version": 1, "file": os.path.realpath(path), "function": function,
+                "source_sha256": digest, "args": observed.get("args"),
+                "described": observed.get("described") or [], "kind": observed.get("kind"),
+                "command": observed.get("command"), "verdicts": verdicts,
+            }))
+        except OSError:
+            pass  # the cache is an optimisation
+
+
+# ----------------------------------------------------------------------------- suggestions
+
+
+_SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", "build", "dist",
+              ".jaxlint_cache", ".tox", ".mypy_cache", ".pytest_cache"}
+
+
+def _script_command(path: Path, root: Path) -> str:
+    """``python -m pkg.mod`` for a script inside a package (relative imports), else
+    ``python path``."""
+    parts = [path.stem]
+    d = path.parent
+    while (d / "__init__.py").is_file() and d != root.parent:
+        parts.insert(0, d.name)
+        d = d.parent
+    if len(parts) > 1:
+        module = ".".join(parts[:-1] if parts[-1] == "__main__" else parts)
+        where = os.path.relpath(d, root)
+        return ("" if where == "." else f"cd {where} && ") + f"python -m {module}"
+    return f"python {os.path.relpath(path, root)}"
+
+
+def suggest_run(path: Path, function: str, root: Path, limit_files: int = 3000) -> Optional[str]:
+    """A ``--run`` that would call ``function``: a script (``__main__``) or a test
+    file that imports the function's module and calls the function by name."""
+    name = function.split(".")[0]
+    if not name.isidentifier():
+        return None
+    call = re.compile(rf"\b{re.escape(name)}\s*\(|\b{re.escape(name)}\s*,")
+    module = re.compile(rf"\b{re.escape(path.stem)}\b" if path.stem != "__init__"
+                        else rf"\b{re.escape(path.parent.name)}\b")
+    tests, scripts = [], []
+    seen = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+        for fn in sorted(filenames):
+            if not fn.endswith(".py"):
+                continue
+            seen += 1
+            if seen > limit_files:
+                break
+            p = Path(dirpath) / fn
+            try:
+                text = p.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            same = p.resolve() == path.resolve()
+            if not call.search(text) or not (same or module.search(text)):
+                continue
+            if fn.startswith("test_") or fn.endswith("_test.py"):
+                tests.append(p)
+            elif "__main__" in text:
+                scripts.append(p)
+    if scripts:
+        return f'--run "{_script_command(scripts[0], root)}"'
+    if tests:
+        return f'--run "python -m pytest -x {os.path.relpath(tests[0], root)}"'
+    return None

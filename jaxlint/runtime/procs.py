@@ -1,0 +1,294 @@
+"""Processes that leave nothing behind (pure Python, no JAX).
+
+Every process ``confirm``/``bench`` starts (runtime workers, ``--run``
+commands) goes through ``spawn``: it runs in its own session (process group),
+and gets a *lifeline*, the read end of a pipe whose write end only this
+process holds.  The child side (``guard``) then:
+
+* asks the kernel for SIGTERM when its parent dies (``PR_SET_PDEATHSIG``); its
+  handler kills the tree,
+* becomes a child subreaper (``PR_SET_CHILD_SUBREAPER``), so descendants the
+  user's code orphans (daemonised, ``setsid``) stay its descendants,
+* watches the lifeline in a thread: end of file means the parent is gone
+  (killed, stopped by a signal, crashed), and it kills its whole tree,
+* enforces its own time limit (the same kill),
+* and kills every descendant when it ends normally (``reap``).
+
+The parent kills a child's tree on time-out (``kill_tree``), and every live
+child's tree when it is stopped by SIGTERM, SIGHUP or SIGINT (``stopping``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Iterator
+
+LIFELINE_ENV = "JAXLINT_LIFELINE"  # "fd:parent_pid:time_limit_s"
+
+_live: dict[int, tuple[subprocess.Popen, int]] = {}
+_lock = threading.Lock()
+_stopped = False  # the run is being stopped: start nothing more
+
+
+# ----------------------------------------------------------------------------- /proc
+
+
+def _children_map() -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return out
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                data = fh.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces and parentheses
+        rest = data[data.rfind(b")") + 2:].split()
+        if len(rest) < 2:
+            continue
+        out.setdefault(int(rest[1]), []).append(int(name))
+    return out
+
+
+def descendants(pid: int) -> list[int]:
+    """All live descendants of ``pid`` (Linux /proc; empty elsewhere)."""
+    children = _children_map()
+    out: list[int] = []
+    stack = list(children.get(pid, []))
+    while stack:
+        p = stack.pop()
+        out.append(p)
+        stack.extend(children.get(p, []))
+    return out
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie waiting to be reaped counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            data = fh.read()
+        return data[data.rfind(b")") + 2:][:1] not in (b"Z", b"X")
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return sys.platform != "linux"
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+# ----------------------------------------------------------------------------- parent side
+
+
+def spawn(argv: list[str], time_limit: float, **popen: object) -> subprocess.Popen:
+    """Start ``argv`` in its own session with a lifeline (see the module docstring)."""
+    if _stopped:
+        raise KeyboardInterrupt("the run is being stopped")
+    read_end, write_end = os.pipe()
+    env = dict(popen.pop("env", None) or os.environ)  # type: ignore[arg-type]
+    env[LIFELINE_ENV] = f"{read_end}:{os.getpid()}:{time_limit:g}"
+    try:
+        proc = subprocess.Popen(argv, env=env, start_new_session=True, pass_fds=(read_end,),
+                                **popen)  # type: ignore[call-overload]
+    except BaseException:
+        os.close(write_end)
+        raise
+    finally:
+        os.close(read_end)
+    with _lock:
+        _live[proc.pid] = (proc, write_end)
+    return proc
+
+
+def kill_tree(proc: subprocess.Popen) -> None:
+    """SIGKILL the child, its process group and every descendant (found first)."""
+    found = descendants(proc.pid)
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    _kill(proc.pid)
+    for pid in found:
+        _kill(pid)
+
+
+def release(proc: subprocess.Popen) -> None:
+    """The child ended (or was killed): make sure its group is gone, drop the lifeline."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # anything left in its group
+    except (ProcessLookupError, PermissionError):
+        pass
+    with _lock:
+        entry = _live.pop(proc.pid, None)
+    if entry is not None:
+        try:
+            os.close(entry[1])
+        except OSError:
+            pass
+
+
+def kill_all() -> None:
+    global _stopped
+    _stopped = True
+    with _lock:
+        entries = list(_live.values())
+    for proc, _fd in entries:
+        kill_tree(proc)
+    for proc, _fd in entries:
+        try:
+            proc.wait(timeout=5)
+        except Exception:  # noqa: BLE001
+            pass
+        release(proc)
+
+
+@contextlib.contextmanager
+def stopping() -> Iterator[None]:
+    """While the run lasts: SIGTERM/SIGHUP (and Ctrl-C) kill every child's tree first."""
+    global _stopped
+    _stopped = False
+    installed: dict[int, object] = {}
+
+    def handler(signum, _frame):  # noqa: ANN001
+        kill_all()
+        for sig, old in installed.items():
+            signal.signal(sig, old)  # type: ignore[arg-type]
+        os.kill(os.getpid(), signum)  # die as the signal says (exit status 128+N)
+
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            try:
+                installed[sig] = signal.signal(sig, handler)
+            except (ValueError, OSError):
+                pass
+    try:
+        yield
+    except BaseException:
+        kill_all()  # KeyboardInterrupt and any other way out
+        raise
+    finally:
+        for sig, old in installed.items():
+            signal.signal(sig, old)  # type: ignore[arg-type]
+
+
+# ----------------------------------------------------------------------------- child side
+
+
+def _prctl(option: int, arg: int) -> None:
+    if sys.platform != "linux":
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(option, arg, 0, 0, 0)
+    except Exception:  # noqa: BLE001 - best effort; the lifeline still works
+        pass
+
+
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def reap() -> None:
+    """Kill every descendant of this process (the user's leftovers)."""
+    for _ in range(3):
+        found = descendants(os.getpid())
+        if not found:
+            return
+        for pid in found:
+            _kill(pid)
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                time.sleep(0.01)
+
+
+def _die() -> None:
+    reap()
+    try:
+        os.killpg(0, signal.SIGKILL)  # our group: ourselves included
+    finally:
+        os._exit(137)
+
+
+def guard() -> None:
+    """Child side: call first thing.  Does nothing outside a ``spawn``ed process."""
+    spec = os.environ.pop(LIFELINE_ENV, "")
+    try:
+        fd_s, parent_s, limit_s = spec.split(":")
+        fd, parent, limit = int(fd_s), int(parent_s), float(limit_s)
+    except ValueError:
+        return
+    # SIGTERM, not SIGKILL, on the parent's death: the handler (or, if the user's
+    # code replaced it, the lifeline) kills the descendants before this process goes
+    try:
+        signal.signal(signal.SIGTERM, lambda *_: _die())
+    except ValueError:  # not the main thread
+        pass
+    _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    if os.getppid() != parent:  # the parent died before the line above
+        _die()
+
+    def watch() -> None:
+        try:
+            while os.read(fd, 1):
+                pass
+        except OSError:
+            pass
+        _die()
+
+    def clock() -> None:
+        time.sleep(limit)
+        sys.stderr.write(f"jaxlint: time limit of {limit:g} s reached\n")
+        _die()
+
+    threading.Thread(target=watch, daemon=True, name="jaxlint-lifeline").start()
+    if limit > 0:
+        threading.Thread(target=clock, daemon=True, name="jaxlint-clock").start()
+
+
+def run_guarded(argv: list[str]) -> int:
+    """``python -m jaxlint.runtime.procs CMD...``: run CMD under a guard and reap its tree."""
+    guard()
+    if "JAXLINT_RECORD_NEXT" in os.environ:  # the recorder is for the command, not for us
+        os.environ["JAXLINT_RECORD"] = os.environ.pop("JAXLINT_RECORD_NEXT")
+    try:
+        proc = subprocess.Popen(argv)
+    except OSError as exc:
+        sys.stderr.write(f"jaxlint: cannot run {argv[0]}: {exc.strerror or exc}\n")
+        return 127
+    try:
+        rc = proc.wait()
+    except KeyboardInterrupt:
+        rc = 130
+    reap()
+    return rc if rc >= 0 else 128 - rc
+
+
+if __name__ == "__main__":
+    sys.exit(run_guarded(sys.argv[1:]))

@@ -1,0 +1,387 @@
+"""The recorder: active inside the user's ``--run`` command and its Python children.
+
+``jaxlint confirm --run CMD`` starts CMD with a ``sitecustomize`` shim on
+``PYTHONPATH`` and ``JAXLINT_RECORD`` naming a job file: the functions that
+have findings (file, qualified name, lines).  Every Python process of the
+command then calls ``install()`` at start-up, which sets a trace function
+(``sys.settrace``/``threading.settrace``; it returns None, so it costs one
+call per Python function call and no line events).  At a watched function's
+first call it snaps the arguments (``observed.snap``) and writes an
+``observed`` event:
+
+* portable arguments (a module-level function called with containers, arrays,
+  Python literals) go to the parent, which caches them (a later run without
+  ``--run`` checks the function in a worker with them, like declared inputs);
+* the live function and arguments are kept (a method: the live ``self``; a
+  closure, a lambda, a scan or cond body: its cells), and at the process's exit
+  the rule's check runs right here, its verdict written as a ``verdict``
+  event.  ``confirm`` checks every observed function this way (no worker to
+  start); ``bench`` only the ones that are not portable (the worker benchmarks
+  the rest against their fixed versions).  Functions with declared inputs are
+  left to the worker: declared inputs come first.
+
+Only the first call is snapped; calls are counted.  Nothing is written but the
+events file the parent named.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import gc
+import inspect
+import json
+import os
+import sys
+import threading
+import time
+import types
+from typing import Any, Optional
+
+ENV = "JAXLINT_RECORD"
+
+
+def _emit(path: str, **event: Any) -> None:
+    line = json.dumps(dict(event, pid=os.getpid()), default=str) + "\n"
+    try:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(line)
+    except OSError:
+        pass
+
+
+class _Observation:
+    def __init__(self, entries: list[dict], func: Any, values: list, names: list[str],
+                 bound: Any, has_self: bool, cells: Optional[list], jit_obj: Any,
+                 jit_static: Optional[tuple[int, ...]]) -> None:
+        self.entries = entries
+        self.func = func
+        self.values = values
+        self.names = names
+        self.bound = bound
+        self.has_self = has_self
+        self.cells = cells
+        self.jit_obj = jit_obj
+        self.jit_static = jit_static
+        self.keywords: dict[str, Any] = {}  # keyword-only and **kwargs values, snapped
+
+
+class Recorder:
+    def __init__(self, job: dict) -> None:
+        self.events = job["events"]
+        self.command = job.get("command", "")
+        self.options = job.get("options", {})
+        self.by_file: dict[str, list[dict]] = {}
+        for entry in job.get("watch", []):
+            self.by_file.setdefault(entry["file"], []).append(entry)
+        self.files: dict[str, bool] = {}
+        self.codes: dict[Any, list] = {}
+        self.seen: set = set()
+        self.pending: list[_Observation] = []
+        self.outer: dict[str, tuple[dict, _Observation]] = {}  # nested id -> enclosing call
+        self.registered = False
+        self.lock = threading.RLock()
+        self.busy = threading.local()
+
+    # -- the trace function: keep it cheap
+
+    def trace(self, frame: Any, event: str, arg: Any) -> None:
+        code = frame.f_code
+        ok = self.files.get(code.co_filename)
+        if ok is None:
+            ok = self.files[code.co_filename] = (
+                os.path.realpath(code.co_filename) in self.by_file)
+        if not ok:
+            return None
+        entries = self.codes.get(code)
+        if entries is None:
+            entries = self.codes[code] = self._match(code)
+        if entries and code not in self.seen and not getattr(self.busy, "on", False):
+            self.seen.add(code)
+            self.busy.on = True
+            try:
+                self._observe(code, entries, frame)
+            except Exception as exc:  # noqa: BLE001 - never break the user's program
+                _emit(self.events, event="observe-failed", ids=[e["id"] for e in entries],
+                      error=f"{exc.__class__.__name__}: {exc}"[:300])
+            finally:
+                self.busy.on = False
+        return None
+
+    def _match(self, code: Any) -> list:
+        real = os.path.realpath(code.co_filename)
+        qual = getattr(code, "co_qualname", code.co_name).replace(".<locals>", "")
+        lines = [ln for _, _, ln in code.co_lines() if ln is not None]
+        last = max(lines) if lines else code.co_firstlineno
+        return [e for e in self.by_file.get(real, [])
+                if e["function"] == qual and code.co_firstlineno <= e["line"]
+                and ("outer_of" in e or e["line"] <= last)]
+
+    # -- one observation
+
+    def _observe(self, code: Any, entries: list[dict], frame: Any) -> None:
+        from jaxlint.runtime import observed as ob
+
+        func = _function_for(code, frame)
+        names = list(code.co_varnames[:code.co_argcount])
+        local = frame.f_locals
+        values = [local.get(n) for n in names]
+        bound = None
+        jit_obj = None
+        jit_static: Optional[tuple[int, ...]] = None
+        has_self = False
+        if func is not None and names:
+            owner = values[0]
+            attr = inspect.getattr_static(type(owner), func.__name__, None) \
+                if not isinstance(owner, type) else None
+            if attr is not None and _code_of(attr) is code:
+                has_self, bound = True, owner
+                names, values = names[1:], values[1:]
+                if getattr(attr, "_jit_info", None) is not None:
+                    jit_obj = getattr(owner, func.__name__, None)
+                    jit_static = tuple(i - 1 for i in _jit_static(attr, func) if i > 0)
+        if func is not None and not has_self and "." not in func.__qualname__:
+            module = sys.modules.get(func.__module__)
+            attr = getattr(module, func.__name__, None) if module is not None else None
+            if attr is not None and getattr(attr, "_jit_info", None) is not None \
+                    and _code_of(attr) is code:
+                jit_obj, jit_static = attr, _jit_static(attr, func)
+        snapped = [ob.snap(v) for v in values]
+        cells = None
+        if func is not None and func.__closure__:
+            cells = []
+            for c in func.__closure__:
+                try:
+                    cells.append(ob.snap(c.cell_contents))
+                except ValueError:  # an empty cell
+                    cells.append(_EMPTY)
+        described = [f"{n}: {ob.describe(v)} (observed in --run `{self.command}`)"
+                     for n, v in zip(names, snapped)]
+        portable = None
+        module = sys.modules.get(func.__module__) if func is not None else None
+        plain = not (code.co_kwonlyargcount
+                     or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS))
+        if func is not None and plain and not has_self and not cells \
+                and "." not in func.__qualname__ \
+                and _code_of(getattr(module, func.__name__, None)) is code:
+            try:
+                portable = [ob.to_json(v) for v in snapped]
+            except ob.NotPortable:
+                portable = None
+        kind = ("method" if has_self else "closure" if cells else
+                "nested function" if func is not None and "." in func.__qualname__ else
+                "function")
+        _emit(self.events, event="observed", ids=[e["id"] for e in entries],
+              function=entries[0]["function"], kind=kind, args=portable, described=described,
+              found=func is not None)
+        if func is None:
+            return  # no function object to call
+        declared = getattr(module, "JAXLINT_INPUTS", None) if module is not None else None
+        helpers = [e for e in entries if "outer_of" in e]
+        entries = [e for e in entries if "outer_of" not in e and not e.get("declared") and not (
+            isinstance(declared, dict) and (e["function"] in declared
+                                            or e["function"].split(".")[-1] in declared))]
+        if portable is not None and not self.options.get("check_portable"):
+            entries = []  # checked (and benchmarked) in a worker with these arguments
+        if not entries and not helpers:
+            return  # declared inputs come first
+        obs = _Observation(entries, func, snapped, names, bound, has_self, cells, jit_obj,
+                           jit_static)
+        # *args become positional arguments; keyword-only and **kwargs are bound by name
+        n_pos, n_kw = code.co_argcount, code.co_kwonlyargcount
+        extra_names = code.co_varnames[n_pos + n_kw:]
+        if code.co_flags & inspect.CO_VARARGS and extra_names:
+            star = local.get(extra_names[0]) or ()
+            obs.values += [ob.snap(v) for v in star]
+            obs.names += [f"*{extra_names[0]}[{i}]" for i in range(len(star))]
+            extra_names = extra_names[1:]
+        for name in code.co_varnames[n_pos:n_pos + n_kw]:
+            if name in local:
+                obs.keywords[name] = ob.snap(local[name])
+        if code.co_flags & inspect.CO_VARKEYWORDS and extra_names:
+            more = local.get(extra_names[0]) or {}
+            obs.keywords.update({k: ob.snap(v) for k, v in more.items()})
+        with self.lock:
+            self.pending.append(obs)
+            for h in helpers:
+                self.outer[h["outer_of"]["id"]] = (h["outer_of"], obs)
+            if not self.registered:
+                self.registered = True
+                atexit.register(self.check_all)  # after JAX's own exit handlers were registered
+
+    # -- at exit: run the checks with the live objects
+
+    def check_all(self) -> None:
+        sys.settrace(None)
+        threading.settrace(None)  # type: ignore[arg-type]
+        targets: dict[str, tuple[dict, Optional[_Observation]]] = {}
+        for obs in list(self.pending):
+            for entry in obs.entries:
+                targets.setdefault(entry["id"], (entry, obs))
+        for nested_id, (entry, _outer) in self.outer.items():
+            if not entry.get("declared"):
+                targets.setdefault(nested_id, (entry, None))
+        for entry_id, (entry, own) in targets.items():
+            _emit(self.events, event="start", id=entry_id)
+            try:
+                verdict = self._check_target(entry, own)
+            except BaseException as exc:  # noqa: BLE001
+                from jaxlint.runtime.verdicts import skipped
+
+                verdict = skipped(f"internal error in the check: "
+                                  f"{exc.__class__.__name__}: {exc}"[:300])
+            _emit(self.events, event="verdict", id=entry_id, result=verdict.to_dict())
+
+    def _check_target(self, entry: dict, own: Optional[_Observation]) -> Any:
+        """The nested function as it was called, or through the call of its enclosing
+        function (which builds it afresh): the first that confirms."""
+        first = self._check(own, entry) if own is not None else None
+        if first is not None and first.verdict == "confirmed":
+            return first
+        outer = self.outer.get(entry["id"])
+        if outer is None:
+            return first
+        second = self._check(outer[1], entry)
+        second.annotate(f"called through the enclosing `{outer[1].func.__name__}`")
+        if second.verdict == "confirmed" or first is None or first.verdict == "skipped":
+            return second
+        return first
+
+    def _check(self, obs: _Observation, entry: dict) -> Any:
+        from jaxlint.runtime import observed as ob
+        from jaxlint.runtime.context import Context, Target
+        from jaxlint.runtime.rules import NoCheck, lookup
+        from jaxlint.runtime.verdicts import skipped
+
+        check = lookup(entry["code"])
+        if check is None:
+            return skipped(f"no runtime check for {entry['code']}")
+        if isinstance(check, NoCheck):
+            return skipped(f"no runtime check for {entry['code']}: {check.reason}")
+        func = obs.func
+        raw: Any = func
+        notes = []
+        if obs.cells is not None:
+            # rebuild the closure with concrete cells (the originals may hold dead tracers)
+            rebuilt = ob.ObservedArgs([c for c in obs.cells if c is not _EMPTY], [], (),
+                                      int(self.options.get("seed", 0)) + 1).concrete()
+            it = iter(rebuilt)
+            cells = tuple(types.CellType() if c is _EMPTY else types.CellType(next(it))
+                          for c in obs.cells)
+            raw = types.FunctionType(func.__code__, func.__globals__, func.__name__,
+                                     func.__defaults__, cells)
+            raw.__kwdefaults__ = func.__kwdefaults__
+            raw.__qualname__ = func.__qualname__
+            notes.append("a closure, called with the cells it had at its first call")
+        if obs.keywords:
+            names = sorted(obs.keywords)
+            concrete = ob.ObservedArgs([obs.keywords[k] for k in names], [], (),
+                                       int(self.options.get("seed", 0)) + 2).concrete()
+            raw = functools.partial(raw, **dict(zip(names, concrete)))
+            notes.append(f"keyword arguments {', '.join(names)} as observed")
+        if obs.bound is not None:
+            raw = types.MethodType(raw, obs.bound) if not obs.keywords else \
+                functools.partial(raw, obs.bound)
+            notes.append(f"a method, called on the live `{type(obs.bound).__name__}` object")
+        module = sys.modules.get(func.__module__)
+        job = {"path": entry["file"], "options": self.options, "mode": "confirm"}
+        ctx = Context(job, module if module is not None else types.SimpleNamespace(), None, None)
+        obj = raw
+        jitted = False
+        if obs.jit_obj is not None:
+            obj, jitted = obs.jit_obj, True
+        target = Target(entry["function"], obj, raw, jitted, tuple(obs.jit_static or ()))
+        static = ob.static_positions(obs.values, obs.jit_static)
+        args = ob.ObservedArgs(list(obs.values), [], static, int(self.options.get("seed", 0)))
+        args.described = [f"{n}: {ob.describe(v)} (observed in --run `{self.command}`)"
+                          for n, v in zip(obs.names, obs.values)]
+        result = check.check(ctx, entry, target, args)
+        result.inputs = list(args.described)
+        for note in notes:
+            result.annotate(note)
+        result.details["observed"] = True
+        return result
+
+
+_EMPTY = object()
+
+
+def _code_of(obj: Any) -> Any:
+    for _ in range(5):
+        code = getattr(obj, "__code__", None)
+        if code is not None:
+            return code
+        inner = getattr(obj, "__wrapped__", None) or getattr(obj, "__func__", None)
+        if inner is None:
+            return None
+        obj = inner
+    return None
+
+
+def _jit_static(wrapper: Any, func: Any) -> tuple[int, ...]:
+    info = getattr(wrapper, "_jit_info", None)
+    static = set(getattr(info, "static_argnums", None) or ())
+    try:
+        names = list(inspect.signature(func).parameters)
+        static |= {names.index(n) for n in (getattr(info, "static_argnames", None) or ())
+                   if n in names}
+    except (TypeError, ValueError):
+        pass
+    return tuple(sorted(static))
+
+
+def _function_for(code: Any, frame: Any) -> Any:
+    """The function object being called (a closure: the one whose cells match the frame)."""
+    funcs = [f for f in gc.get_referrers(code)
+             if isinstance(f, types.FunctionType) and f.__code__ is code]
+    if len(funcs) <= 1:
+        return funcs[0] if funcs else None
+    local = frame.f_locals
+    for f in funcs:
+        try:
+            if all(local.get(name, _EMPTY) is cell.cell_contents
+                   for name, cell in zip(code.co_freevars, f.__closure__ or ())):
+                return f
+        except ValueError:
+            continue
+    return funcs[-1]
+
+
+def install() -> None:
+    """Called from the sitecustomize shim; a no-op without ``JAXLINT_RECORD``."""
+    path = os.environ.get(ENV)
+    if not path:
+        return
+    try:
+        with open(path, encoding="utf-8") as fh:
+            job = json.load(fh)
+    except (OSError, ValueError):
+        return
+    rec = Recorder(job)
+    _emit(rec.events, event="process", argv=sys.argv[:4], time=time.time())
+    sys.settrace(rec.trace)
+    threading.settrace(rec.trace)  # type: ignore[arg-type]
+
+
+SITECUSTOMIZE = '''\
+# written by jaxlint confirm --run: the recorder (jaxlint/runtime/recorder.py)
+import os as _os
+import sys as _sys
+
+try:
+    from jaxlint.runtime import recorder as _jaxlint_recorder
+    _jaxlint_recorder.install()
+except Exception as _exc:  # never break the user's program
+    _sys.stderr.write("jaxlint: the recorder could not start: %r\\n" % (_exc,))
+
+# then the sitecustomize this one shadows, if there is one
+_here = _os.path.dirname(_os.path.abspath(__file__))
+for _dir in list(_sys.path):
+    if _dir and _os.path.abspath(_dir) != _here and \\
+            _os.path.isfile(_os.path.join(_dir, "sitecustomize.py")):
+        _path = _os.path.join(_dir, "sitecustomize.py")
+        with open(_path, "rb") as _fh:
+            exec(compile(_fh.read(), _path, "exec"), {"__name__": "sitecustomize",
+                                                     "__file__": _path})
+        break
+'''

@@ -1,0 +1,88 @@
+"""Verdicts: what the runtime companion says about one finding (pure Python, no JAX).
+
+The lowest module of the runtime package: the worker, the checks, the
+benchmarks, the recorder and the parent-side driver all use it, and it imports
+nothing from them.  A verdict crosses the process boundary as ``to_dict()``
+(the ``runtime`` object of a finding in JSON output) and comes back with
+``from_dict``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Optional
+
+VerdictKind = Literal["confirmed", "not-reproduced", "skipped"]
+KINDS = ("confirmed", "not-reproduced", "skipped")
+
+
+@dataclass
+class Verdict:
+    verdict: VerdictKind
+    evidence: str = ""  # confirmed / not-reproduced: what JAX showed
+    reason: str = ""  # skipped: why nothing ran (a user can act on it)
+    details: dict[str, Any] = field(default_factory=dict)
+    inputs: Optional[list[str]] = None  # the inputs used, each with where it came from
+    bench: Optional[dict[str, Any]] = None  # bench mode: original against fixed
+
+    def __post_init__(self) -> None:
+        if self.verdict not in KINDS:
+            raise ValueError(f"unknown verdict {self.verdict!r}")
+
+    @property
+    def text(self) -> str:
+        return self.reason if self.verdict == "skipped" else self.evidence
+
+    def annotate(self, note: str) -> None:
+        """Append ``(note)`` to the evidence or the reason."""
+        if self.verdict == "skipped":
+            self.reason = f"{self.reason} ({note})".strip()
+        else:
+            self.evidence = f"{self.evidence} ({note})".strip()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"verdict": self.verdict}
+        if self.verdict == "skipped":
+            out["reason"] = self.reason
+        else:
+            out["evidence"] = self.evidence
+        out["details"] = self.details
+        if self.inputs is not None:
+            out["inputs"] = list(self.inputs)
+        if self.bench is not None:
+            out["bench"] = self.bench
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Verdict":
+        """Read one back (from a worker's event or the cache); bad data is a skip."""
+        if not isinstance(data, dict) or data.get("verdict") not in KINDS:
+            return cls("skipped", reason="the worker sent an unreadable verdict")
+        details = data.get("details")
+        inputs = data.get("inputs")
+        bench = data.get("bench")
+        return cls(
+            data["verdict"],
+            evidence=str(data.get("evidence") or ""),
+            reason=str(data.get("reason") or ""),
+            details=details if isinstance(details, dict) else {},
+            inputs=[str(s) for s in inputs] if isinstance(inputs, list) else None,
+            bench=bench if isinstance(bench, dict) else None,
+        )
+
+
+def confirmed(evidence: str, **details: Any) -> Verdict:
+    return Verdict("confirmed", evidence=evidence, details=details)
+
+
+def not_reproduced(evidence: str, **details: Any) -> Verdict:
+    return Verdict("not-reproduced", evidence=evidence, details=details)
+
+
+def skipped(reason: str, **details: Any) -> Verdict:
+    return Verdict("skipped", reason=reason, details=details)
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else ""
