@@ -348,7 +348,7 @@ def _show_files(opts: CheckOptions, session: _Session) -> int:
 def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
     from jaxlint.cache import Cache
     from jaxlint.discovery import discover
-    from jaxlint.project.driver import run_project
+    from jaxlint.project_driver import run_project
     from jaxlint.ruleinfo import source_digest
 
     found = discover(opts.paths or (".",), session.store, force_exclude=opts.force_exclude)

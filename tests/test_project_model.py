@@ -21,7 +21,7 @@ from jaxlint.project import (
     extract_summary,
     find_project_root,
 )
-from jaxlint.project.loader import load_project, load_project_at
+from jaxlint.project_loader import load_project, load_project_at
 
 PROJECTS = Path(__file__).resolve().parent / "fixtures" / "projects"
 

@@ -319,7 +319,7 @@ def _lint_targets(targets: list[_Target], run: _Run):
     """(FileResults with display paths, error lines)."""
     from jaxlint.cache import Cache
     from jaxlint.discovery import discover
-    from jaxlint.project.driver import run_project
+    from jaxlint.project_driver import run_project
     from jaxlint.ruleinfo import source_digest
 
     def src_for(root: Path):
