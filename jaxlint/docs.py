@@ -64,6 +64,7 @@ def render_rule_markdown(rule: type[Rule]) -> str:
         ("Example", _snippet(rule.INVALID[0].code) if rule.INVALID else ""),
         ("Use instead", rule.use_instead),
         ("Fix safety", rule.fix_safety),
+        ("Runtime check", rule.runtime_check),
         ("Options", rule.options_doc),
     )
     for title, body in sections:

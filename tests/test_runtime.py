@@ -69,6 +69,10 @@ def test_every_rule_has_a_runtime_entry():
             assert callable(entry.check) and entry.check.__module__ == checks.__name__, code
         else:
             assert isinstance(entry, NoCheck) and entry.reason, code
+    # each rule states its check on itself (and on its page): a check, or "None: " and why
+    for rule in all_rules():
+        assert rule.runtime_check, rule.code
+        assert rule.runtime_check.startswith("None:") == isinstance(TABLE[rule.code], NoCheck), rule.code
 
 
 def test_docs_state_every_rules_runtime_check():

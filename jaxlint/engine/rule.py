@@ -138,6 +138,10 @@ class Rule(Check):
     seed: ClassVar[str] = ""  # the seed section this rule comes from
     # the shared check that reports this rule's code; None: the rule is its own check
     check: ClassVar[Optional[type[Check]]] = None
+    # what `jaxlint confirm` runs to show the problem with real JAX (docs/runtime.md),
+    # or "None: " and why there is no runtime check; the runtime companion's table
+    # (jaxlint/runtime/rules.py) holds the check functions and is tested against it
+    runtime_check: ClassVar[str] = ""
     # findings name where the trace comes from when it is set in another file
     # (False for rules whose findings do not depend on tracing, e.g. deprecations)
     about_tracing: ClassVar[bool] = True

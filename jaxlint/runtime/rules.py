@@ -1,9 +1,9 @@
 """Which runtime check each rule gets, or why it gets none (worker side: imports JAX).
 
-A plain data table: rule code -> ``RuntimeCheck`` (the check function itself)
-or ``NoCheck`` (the reason, shown in the "skipped" verdict).  Every rule code
-has an entry (a test holds it to that).  The rules will later declare this on
-themselves; until then this table is the one place to look.
+Each rule declares it on itself (``Rule.runtime_check``: what the check shows,
+or "None: " and why not; it is on the rule's page).  This module holds the check
+functions for the rules that have one (``CHECKS``); ``TABLE`` adds a ``NoCheck``
+with the rule's own reason for the others.  A test holds the two to each other.
 """
 
 from __future__ import annotations
@@ -31,16 +31,12 @@ Entry = Union[RuntimeCheck, NoCheck]
 _TRACE = RuntimeCheck(checks.check_trace_error, trace_only=True)
 _IMPURE = RuntimeCheck(checks.check_impurity)
 
-TABLE: dict[str, Entry] = {
-    "JAX001": NoCheck("a syntax error: the file cannot be run"),
+CHECKS: dict[str, RuntimeCheck] = {
     "JAX101": _TRACE,
     "JAX102": RuntimeCheck(checks.check_dead_update),
     "JAX110": RuntimeCheck(checks.check_float64),
     "JAX120": RuntimeCheck(checks.check_grad_nan),
     "JAX121": RuntimeCheck(checks.check_out_of_bounds),
-    "JAX122": NoCheck("the cast saturates only for out-of-range values, which seeded "
-                      "inputs do not produce"),
-    "JAX123": NoCheck("a module-level ordering problem, not a function to call"),
     "JAX130": _TRACE,
     "JAX201": _TRACE,
     "JAX202": _TRACE,
@@ -63,17 +59,26 @@ TABLE: dict[str, Entry] = {
     "JAX502": RuntimeCheck(checks.check_unrolled),
     "JAX503": RuntimeCheck(checks.check_unrolled),
     "JAX504": RuntimeCheck(checks.check_recompiles),
-    "JAX505": NoCheck("a timing mistake in the caller: results are right, only the "
-                      "measured time is wrong"),
     "JAX506": RuntimeCheck(checks.check_runtime_error),
     "JAX901": RuntimeCheck(checks.check_runtime_error),  # AttributeError at the line
     "JAX902": RuntimeCheck(checks.check_runtime_error),  # DeprecationWarning at the line
     "JAX903": RuntimeCheck(checks.check_runtime_error),  # TypeError: unexpected keyword
     "JAX904": RuntimeCheck(checks.check_runtime_error),  # AttributeError at the line
-    "JAX905": NoCheck("an import statement at module level: the module fails to import "
-                      "(the worker reports that), there is no function to call"),
-    "JAX950": NoCheck("a style suggestion (typed keys): nothing goes wrong at run time"),
 }
+
+
+def _no_checks() -> dict[str, NoCheck]:
+    from jaxlint.rules import all_rules
+
+    out = {}
+    for rule in all_rules():
+        text = rule.runtime_check
+        if rule.code not in CHECKS and text.startswith("None:"):
+            out[rule.code] = NoCheck(text[len("None:"):].strip().rstrip("."))
+    return out
+
+
+TABLE: dict[str, Entry] = {**CHECKS, **_no_checks()}
 
 
 def lookup(code: str) -> Optional[Entry]:

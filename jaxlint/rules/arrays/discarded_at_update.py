@@ -18,6 +18,7 @@ AT_METHODS = frozenset(
 class DiscardedAtUpdate(Rule):
     code = "JAX102"
     name = "discarded-at-update"
+    runtime_check = '`jax.make_jaxpr`: confirmed when the `scatter` built at the flagged line is dead code (nothing uses its result).'
     summary = "The result of `x.at[i].set(v)` is thrown away, so the update does nothing"
     severity = Severity.ERROR
     seed = "The Sharp Bits § In-Place Updates: `.at` updates are out-of-place (seed 000)"

@@ -28,6 +28,7 @@ def _slice_code(ctx, sub: cst.Subscript) -> str:
 class InplaceArrayUpdate(Rule):
     code = "JAX101"
     name = "inplace-array-update"
+    runtime_check = '`jax.jit(f).trace(...)` on abstract inputs: confirmed when `TypeError` (item assignment on an immutable array) is raised at the flagged line.'
     summary = "Item assignment (`x[i] = v`, `x[i] += v`) on an immutable JAX array"
     severity = Severity.ERROR
     seed = "The Sharp Bits § In-Place Updates (seed 000); tutorial § index_update (seed 002)"

@@ -40,6 +40,7 @@ _ARRAY_KEYWORDS = frozenset({"a", "x", "x1", "x2", "ar", "ar1", "ar2", "m"})
 class ListToJnpFunction(Rule):
     code = "JAX130"
     name = "list-passed-to-jnp"
+    runtime_check = '`jax.jit(f).trace(...)`: confirmed when `TypeError` (a list passed to `jax.numpy`) is raised at the flagged line.'
     summary = "A Python list/tuple passed as an array argument to a `jax.numpy` function raises TypeError"
     severity = Severity.ERROR
     seed = "The Sharp Bits § Non-array inputs: NumPy vs. JAX (seed 000); tutorial § jnp.diag of a list (seed 002)"

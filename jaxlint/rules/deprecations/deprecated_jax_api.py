@@ -10,6 +10,7 @@ from jaxlint.rules.deprecations._check import SEED, DeprecationCheck, table_doc
 class DeprecatedApi(Rule):
     code = "JAX902"
     name = "deprecated-jax-api"
+    runtime_check = 'calls the function: confirmed when a `DeprecationWarning`/`FutureWarning` is issued at the flagged line.'
     summary = "A deprecated JAX API that still runs (with a DeprecationWarning/UserWarning)"
     severity = Severity.WARNING
     seed = SEED

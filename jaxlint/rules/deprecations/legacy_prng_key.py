@@ -10,6 +10,7 @@ from jaxlint.rules.deprecations._check import SEED, DeprecationCheck
 class LegacyPrngKey(Rule):
     code = "JAX950"
     name = "legacy-prng-key"
+    runtime_check = 'None: a style suggestion (typed keys); nothing goes wrong at run time.'
     summary = "Opt-in: `jax.random.PRNGKey` makes a legacy raw key; consider typed keys (`jax.random.key`)"
     severity = Severity.INFO
     default_enabled = False

@@ -10,6 +10,7 @@ from jaxlint.rules.deprecations._check import SEED, DeprecationCheck, table_doc
 class RemovedArrayMethod(Rule):
     code = "JAX904"
     name = "removed-array-method"
+    runtime_check = 'calls the function: confirmed when `AttributeError`/`TypeError` is raised at the flagged line.'
     summary = "A removed `jax.Array` attribute or method (`.device_buffer`, `.device_buffers`, `.to_py()`, `.device()`)"
     severity = Severity.ERROR
     seed = SEED

@@ -10,6 +10,7 @@ from jaxlint.rules.deprecations._check import SEED, DeprecationCheck, table_doc
 class RemovedApi(Rule):
     code = "JAX901"
     name = "removed-jax-api"
+    runtime_check = 'calls the function: confirmed when `AttributeError`/`ImportError` is raised at the flagged line.'
     summary = "A JAX API that no longer exists (AttributeError/ImportError at runtime)"
     severity = Severity.ERROR
     seed = SEED

@@ -10,6 +10,7 @@ from jaxlint.rules.deprecations._check import SEED, DeprecationCheck, table_doc
 class RemovedKeyword(Rule):
     code = "JAX903"
     name = "removed-jax-keyword"
+    runtime_check = 'calls the function: confirmed when `TypeError` (an unexpected keyword) is raised at the flagged line.'
     summary = "A keyword argument JAX renamed or removed (`jnp.clip(a_min=...)`, `jnp.where(condition=...)`)"
     severity = Severity.ERROR
     seed = SEED

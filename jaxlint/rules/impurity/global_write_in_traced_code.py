@@ -12,6 +12,7 @@ from jaxlint.rules.impurity._common import assign_pairs, escapes, owner_of
 class GlobalWriteInTraced(Rule):
     code = "JAX402"
     name = "global-write-in-traced-code"
+    runtime_check = '`jax.checking_leaks()`, then two jitted calls compared: a global written on the first call only (or a leaked tracer).'
     summary = "A traced value stored in a `global` or `nonlocal` variable leaks a tracer"
     severity = Severity.ERROR
     seed = "The Sharp Bits § Pure functions (seed 000); FAQ § UnexpectedTracerError (seed 001)"

@@ -26,6 +26,7 @@ def _holds_traced(ctx, e: cst.CSTNode) -> bool:
 class OuterContainerMutation(Rule):
     code = "JAX404"
     name = "outer-container-mutation-in-traced-code"
+    runtime_check = '`jax.checking_leaks()`, then two jitted calls compared: a container outside the function mutated on the first call only.'
     summary = "Appending/storing a traced value into a list or dict from outside the trace leaks the tracer"
     severity = Severity.ERROR
     seed = "The Sharp Bits § Pure functions (seed 000); FAQ § UnexpectedTracerError (seed 001)"

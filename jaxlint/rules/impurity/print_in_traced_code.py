@@ -20,6 +20,7 @@ def _str_literal(text: str) -> str:
 class PrintInTraced(Rule):
     code = "JAX401"
     name = "print-in-traced-code"
+    runtime_check = '`jax.checking_leaks()`, then two jitted calls compared call by call: a print that runs at trace time only.'
     summary = "`print()` of a traced value runs once at trace time and shows a tracer, not the numbers"
     severity = Severity.ERROR
     seed = "The Sharp Bits § Pure functions (seed 000); tutorial § jit and side effects (seed 002)"

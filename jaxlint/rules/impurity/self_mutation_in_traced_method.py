@@ -30,6 +30,7 @@ def _reads_attr(e: cst.CSTNode, me: str, attr: str) -> bool:
 class SelfMutationInTraced(Rule):
     code = "JAX403"
     name = "self-mutation-in-traced-method"
+    runtime_check = "two jitted calls compared: the object's attribute changes on the first call only."
     summary = "`self.attr = ...` / `self.n += 1` in a traced method runs once per trace, not per call"
     severity = Severity.ERROR
     seed = "tutorial § jit and stateful classes (seed 002); The Sharp Bits § Pure functions (seed 000)"

@@ -31,6 +31,7 @@ def _literal_text(ctx, stmt: cst.CSTNode) -> Optional[str]:
 class StaleGlobalRead(Rule):
     code = "JAX405"
     name = "stale-global-in-traced-code"
+    runtime_check = 'differential: after a compiled call, each numeric or array global it reads is changed; the compiled result stays the old one while the eager one follows.'
     summary = "A module global that is reassigned later is read inside traced code: jit bakes in the value it saw"
     severity = Severity.WARNING
     seed = "The Sharp Bits § Pure functions, `impure_uses_globals` (seed 000); FAQ § jit and global state (seed 001)"

@@ -18,6 +18,7 @@ _STDLIB_RANDOM = frozenset(
 class StatefulRngInTraced(Rule):
     code = "JAX406"
     name = "stateful-rng-in-traced-code"
+    runtime_check = 'differential: two compiled calls return the same output while two eager calls differ (host randomness baked in at trace time).'
     summary = "`np.random.*` / `random.random()` inside traced code draws once and bakes the numbers in"
     severity = Severity.ERROR
     seed = "The Sharp Bits § Random Numbers (seed 000); tutorial § NumPy's global RNG state (seed 002)"

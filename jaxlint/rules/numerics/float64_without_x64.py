@@ -39,6 +39,7 @@ _X64_ATTRS = frozenset({"float64", "int64", "uint64", "complex128", "double", "c
 class Float64WithoutX64(Rule):
     code = "JAX110"
     name = "float64-without-x64"
+    runtime_check = "traced under `warnings.catch_warnings`: confirmed when JAX's dtype `UserWarning` is raised at the flagged line; the report gives the dtypes actually produced."
     summary = "A 64-bit dtype is requested but x64 is off, so JAX silently uses 32 bits"
     severity = Severity.WARNING
     seed = "The Sharp Bits § Double (64bit) precision (seed 000); study notes § type promotion (seed 003)"

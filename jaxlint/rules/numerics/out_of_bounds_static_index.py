@@ -18,6 +18,7 @@ _AT_DROP = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", "po
 class StaticOutOfBoundsIndex(Rule):
     code = "JAX121"
     name = "out-of-bounds-static-index"
+    runtime_check = '`checkify(errors=index_checks)`: confirmed when it reports an out-of-bounds index at the flagged line.'
     summary = "A literal index outside an array of known shape: JAX clamps reads, drops `.at[]` updates, `take` fills NaN"
     severity = Severity.ERROR
     seed = "The Sharp Bits § Out-of-Bounds Indexing (seed 000)"

@@ -18,6 +18,7 @@ _INT_DTYPES = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "
 class UnsafeFloatToIntCast(Rule):
     code = "JAX122"
     name = "unsafe-float-to-int-cast"
+    runtime_check = 'None: the cast saturates only for out-of-range values, which seeded inputs do not produce.'
     summary = "Casting a float JAX array to an integer dtype saturates out-of-range values and maps NaN to 0 (NumPy wraps)"
     severity = Severity.INFO
     default_enabled = False

@@ -243,6 +243,7 @@ def _where_calls_in(ctx, e: cst.CSTNode) -> list[cst.Call]:
 class WhereGradientNaN(Rule):
     code = "JAX120"
     name = "where-gradient-nan"
+    runtime_check = '`jax.grad` at the boundary point (argument = 0): confirmed when the gradient is NaN while the value is finite; `jaxlint bench` compares the fix on gradients.'
     summary = "`jnp.where(cond, log(x), c)`: the masked branch still runs, and its infinite derivative makes the gradient NaN"
     severity = Severity.WARNING
     seed = "FAQ § Gradients contain NaN where using `where` (seeds 001, 004)"

@@ -14,6 +14,7 @@ from jaxlint.model import apis
 class LateX64Enable(Rule):
     code = "JAX123"
     name = "x64-enabled-late"
+    runtime_check = 'None: a module-level ordering problem, not a function to call.'
     summary = "`jax.config.update('jax_enable_x64', True)` after module-level code already made JAX arrays"
     severity = Severity.WARNING
     seed = "The Sharp Bits § Double (64bit) precision (seed 000)"

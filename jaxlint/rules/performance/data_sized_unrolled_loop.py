@@ -13,6 +13,7 @@ from jaxlint.rules.performance._common import TracedLoopMixin
 class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
     code = "JAX503"
     name = "data-sized-unrolled-loop"
+    runtime_check = "jaxpr equation counts, at the loop's size and at half of it, show the growth."
     summary = "A Python loop over `range(x.shape[i])`/`range(len(x))` inside traced code: unrolled once per element"
     severity = Severity.WARNING
     default_enabled = False

@@ -16,6 +16,7 @@ from jaxlint.model.walk import positional_args
 class DonatedArgumentReused(Rule):
     code = "JAX506"
     name = "donated-argument-reused"
+    runtime_check = 'calls the function: confirmed when `RuntimeError: Array has been deleted` is raised at the flagged line.'
     summary = "An argument donated to a jitted call (`donate_argnums`/`donate_argnames`) is used afterwards: `Array has been deleted`"
     severity = Severity.ERROR
     seed = "FAQ § buffer donation (seed 004)"

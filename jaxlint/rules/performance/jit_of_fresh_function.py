@@ -102,6 +102,7 @@ def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
 class RecompileFreshFunction(Rule):
     code = "JAX501"
     name = "jit-of-fresh-function"
+    runtime_check = 'compile counts over two calls (a `jax.monitoring` listener): confirmed when the function compiles again with the same inputs.'
     summary = "`jax.jit`/`pmap` of a `lambda`, `partial` or inner function created anew in a loop or per call: recompiles every time"
     severity = Severity.WARNING
     seed = "tutorial § jit: making a new function each time is slow (seed 002); FAQ § jit caching and closures (seeds 001, 004)"

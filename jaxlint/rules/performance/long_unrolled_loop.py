@@ -56,6 +56,7 @@ def _trip_count(ctx, bounds: list[cst.BaseExpression]) -> Optional[int]:
 class LongUnrolledLoop(TracedLoopMixin, Rule):
     code = "JAX502"
     name = "long-unrolled-loop"
+    runtime_check = 'jaxpr equation counts (top level and recursive) show the unrolled body.'
     summary = "A Python `for` loop with many static iterations inside traced code: unrolled, compile time grows with N"
     severity = Severity.WARNING
     seed = "The Sharp Bits § Control Flow / structured control flow primitives (seed 000); study notes § loops (seed 003)"

@@ -24,6 +24,7 @@ _HARMLESS_METHODS = frozenset({"append", "extend", "insert", "update", "add"})
 class TimingWithoutBlocking(Rule):
     code = "JAX505"
     name = "timing-without-block-until-ready"
+    runtime_check = 'None: a timing mistake in the caller; results are right, only the measured time is wrong.'
     summary = "Timing JAX work with `time.time()`/`perf_counter()` without `block_until_ready()`: measures only the dispatch"
     severity = Severity.WARNING
     seed = "FAQ § benchmarking JAX code / asynchronous dispatch (seeds 001, 004); tutorial § timing (seed 002)"

@@ -13,6 +13,7 @@ from jaxlint.model.walk import arg_at, children, descendants
 class PrngKeyReuse(Rule):
     code = "JAX301"
     name = "prng-key-reuse"
+    runtime_check = "JAX's key-reuse checker with typed keys (legacy keys replaced), and an eager run that shows the two draws tied."
     summary = "The same PRNG key is consumed twice (or once per loop iteration), giving identical random numbers"
     severity = Severity.ERROR
     seed = "The Sharp Bits § Random Numbers (seed 000); tutorial § random keys (seed 002); study notes § PRNG (seed 003)"

@@ -7,6 +7,7 @@ from jaxlint.findings import Severity
 class SyntaxErrorRule(Rule):
     code = "JAX001"
     name = "syntax-error"
+    runtime_check = 'None: a syntax error, the file cannot be run.'
     summary = "The file does not parse as Python, so no other rule could check it"
     severity = Severity.ERROR
     seed = "(engine)"

@@ -65,6 +65,7 @@ def _describe(s: tuple) -> str:
 class CondBranchStructure(Rule):
     code = "JAX210"
     name = "cond-branch-structure-mismatch"
+    runtime_check = '`jax.jit(f).trace(...)`: confirmed when `lax.cond`/`switch` raises `TypeError` for branches of different structure.'
     summary = "`lax.cond`/`lax.switch` branches that return visibly different structures"
     severity = Severity.ERROR
     seed = (

@@ -36,6 +36,7 @@ _SIZED: dict[str, tuple[str, tuple[tuple[int, str], ...]]] = {
 class SizeDependentFunction(Rule):
     code = "JAX206"
     name = "dynamic-shape-without-size"
+    runtime_check = '`jax.jit(f).trace(...)`: confirmed when the size-dependent function raises `ConcretizationTypeError` at the flagged line.'
     summary = "`jnp.nonzero`/`unique`/one-argument `where`/`bincount`... without `size=` in traced code"
     severity = Severity.ERROR
     seed = "The Sharp Bits § Dynamic Shapes (seed 000); study notes § static shapes (seed 003)"

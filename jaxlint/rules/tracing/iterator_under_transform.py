@@ -27,6 +27,7 @@ _LAX_OPERAND_PRIMITIVES = frozenset(
 class IteratorUnderTransform(Rule):
     code = "JAX203"
     name = "iterator-under-transform"
+    runtime_check = 'the trace error (an iterator is not a JAX type); else the differential oracle: compiled and eager runs over two calls disagree (the iterator was read once, at trace time).'
     summary = "`next()`/iterators/generators used in traced code or passed to JAX"
     severity = Severity.ERROR
     seed = "The Sharp Bits § Pure functions: iterators (seed 000)"

@@ -24,6 +24,7 @@ _NP_ARRAY_MAKERS = frozenset(
 class NonHashableStaticArg(Rule):
     code = "JAX207"
     name = "non-hashable-static-argument"
+    runtime_check = '`jax.jit(f).trace(...)`: confirmed when `ValueError: Non-hashable static arguments` is raised at the call.'
     summary = "A list, dict, set, array or tracer passed in a `static_argnums`/`static_argnames` position"
     severity = Severity.ERROR
     seed = "The Sharp Bits § Control Flow, static_argnums (seed 000); FAQ § Abstract tracer value encountered (seed 001); tutorial § jit: static argnums, strings (seed 002); study notes § static args (seed 003)"

@@ -53,6 +53,7 @@ _NO_JNP = frozenset(
 class NumpyOnTracer(Rule):
     code = "JAX204"
     name = "numpy-on-tracer"
+    runtime_check = '`jax.jit(f).trace(...)`: confirmed when `TracerArrayConversionError` is raised at the flagged line.'
     summary = "A NumPy function (`np.exp`, `np.asarray`, `np.dot`...) applied to a traced value"
     severity = Severity.ERROR
     seed = (

@@ -12,6 +12,7 @@ from jaxlint.model.walk import int_value, string_value
 class StaticArgnumsOutOfSignature(Rule):
     code = "JAX208"
     name = "static-argnums-not-in-signature"
+    runtime_check = '`jax.jit(f).trace(...)`: confirmed when JAX rejects the `static_argnums`/`static_argnames` declaration.'
     summary = "`static_argnums` index or `static_argnames` name that the jitted function does not have"
     severity = Severity.ERROR
     seed = "The Sharp Bits § Control Flow, static_argnums (seed 000); FAQ § Abstract tracer value encountered (seed 001); tutorial § jit: static argnums, strings (seed 002); study notes § static args (seed 003)"

@@ -11,6 +11,7 @@ from jaxlint.findings import Severity
 class StringToTracedArg(Rule):
     code = "JAX209"
     name = "string-passed-as-traced-argument"
+    runtime_check = '`jax.jit(f).trace(...)`: confirmed when the string argument raises `TypeError` (not a valid JAX type).'
     summary = "A string passed to a non-static parameter of a jitted function"
     severity = Severity.ERROR
     seed = "The Sharp Bits § Control Flow, static_argnums (seed 000); FAQ § Abstract tracer value encountered (seed 001); tutorial § jit: static argnums, strings (seed 002); study notes § static args (seed 003)"

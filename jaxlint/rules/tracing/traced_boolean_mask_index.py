@@ -12,6 +12,7 @@ from jaxlint.model import values as V
 class BooleanMaskIndex(Rule):
     code = "JAX205"
     name = "traced-boolean-mask-index"
+    runtime_check = '`jax.jit(f).trace(...)`: confirmed when `NonConcreteBooleanIndexError` is raised at the flagged line.'
     summary = "`x[mask]` / `x.at[mask]` with a traced boolean mask (the result shape depends on values)"
     severity = Severity.ERROR
     seed = "The Sharp Bits § Dynamic Shapes (seed 000); study notes § static shapes (seed 003)"

@@ -24,6 +24,7 @@ def _is_presence_check(expr: cst.BaseExpression) -> bool:
 class TracedControlFlow(Rule):
     code = "JAX201"
     name = "traced-control-flow"
+    runtime_check = '`jax.jit(f).trace(...)`: confirmed when `TracerBoolConversionError` is raised at the flagged line.'
     summary = "Python `if`/`while`/ternary/`and`/`or`/`not`/`assert`/`bool()` on a traced value"
     severity = Severity.ERROR
     seed = (
