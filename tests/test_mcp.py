@@ -358,6 +358,19 @@ def test_confirm_runs_the_runtime_companion(project: Path) -> None:
     assert report["summary"] == "1 confirmed, 1 skipped." and report["errors"] == []
 
 
+def test_confirm_with_a_run_command_observes_the_inputs(project: Path) -> None:
+    pytest.importorskip("jax")
+    run = f"{sys.executable} -c 'import jax.numpy as jnp, pkg.sharp as s; s.f(jnp.float32(2.0))'"
+
+    async def scenario(s: ClientSession):
+        return _ok(await s.call_tool("confirm", {"paths": ["pkg/sharp.py"], "run": [run], "timeout": 60}))
+
+    report = _serve(project, scenario)
+    verdicts = {(f["code"], f["line"]): f["runtime"]["verdict"] for f in report["findings"]}
+    # the input the run gave `f` lets the companion trace it: the JAX201 is confirmed too
+    assert verdicts == {("JAX101", 7): "confirmed", ("JAX201", 14): "confirmed"}
+
+
 def test_the_engine_imports_no_mcp_sdk() -> None:
     code = ("import sys, jaxlint.cli, jaxlint.mcp_server, jaxlint.mcp_server.tools;"
             "assert 'mcp' not in sys.modules and 'mcp_types' not in sys.modules, 'mcp imported'")

@@ -553,6 +553,10 @@ def confirm(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Even
         cmd += ["--select", ",".join(select)]
     if args.get("timeout") is not None:
         cmd += ["--timeout", repr(float(args["timeout"]))]
+    for command in args.get("run") or ():
+        if not command.strip():
+            raise ToolInputError("each 'run' command must be a non-empty string.")
+        cmd += ["--run", command]
     # the subprocess runs in the first root and shows the files under it relative to it;
     # files under a path the client gave as absolute are shown absolute again, as check does
     cmd += ["--", *[str(a) for _, a in resolved]]
@@ -740,13 +744,18 @@ TOOLS: tuple[ToolSpec, ...] = (
             "under real JAX, in a separate process (the `jaxlint confirm` runtime companion), to "
             "confirm each finding. Each finding comes back with `runtime.verdict`: confirmed (with "
             "JAX's evidence), not-reproduced, or skipped (with the reason). Needs JAX installed; use "
-            "it only on code you trust. `timeout` limits each import and each finding (default 60 s, "
-            f"or the configured one); the whole call stops after {CONFIRM_TIME_LIMIT:g} s."
+            "it only on code you trust. `run` gives commands of the project (e.g. `python train.py "
+            "--steps 2`, `pytest -x tests/`) to run with a recorder that captures the real inputs of "
+            "the flagged functions (else the configured `[tool.jaxlint.runtime] run`). `timeout` "
+            "limits each import and each finding (default 60 s, or the configured one); the whole "
+            f"call stops after {CONFIRM_TIME_LIMIT:g} s."
         ),
         params=(
             Param("paths", "strings", "Python files (or directories) whose findings to confirm, "
                   "absolute or relative to the first workspace root.", required=True),
             _SELECT,
+            Param("run", "strings", "Commands of the project to run with the input recorder "
+                  "(each runs the user's code), as `jaxlint confirm --run`."),
             Param("timeout", "seconds", "Seconds allowed for each import and each finding."),
         ),
         output_schema={

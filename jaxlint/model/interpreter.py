@@ -324,7 +324,7 @@ class Interpreter:
             self.block(node.body)
             self.module_env = dict(self.env)
         elif isinstance(node, cst.FunctionDef):
-            self.block(node.body.body if isinstance(node.body, cst.IndentedBlock) else node.body.body)
+            self.block(node.body.body)
         elif isinstance(node, cst.Lambda):
             self.expr(node.body)
 
@@ -385,6 +385,9 @@ class Interpreter:
 
     def statement(self, s: cst.CSTNode) -> bool:
         t = type(s)
+        if t is not cst.SimpleStatementLine and not isinstance(s, cst.BaseCompoundStatement):
+            # the small statements of a one-line suite: `def f(): x = ...; x[0] = 1`
+            return self.small(s)
         if t is cst.SimpleStatementLine:
             for small in s.body:
                 if self.small(small):

@@ -411,6 +411,23 @@ class InplaceArrayUpdate(Rule):
             """,
             unsafe=True,
         ),
+        # a one-line function body (a simple statement suite)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            def f(): x = jnp.zeros(3); x[0] = 1.0; return x
+            """,
+            expected=[(3, 28)],
+            fixed="""
+            import jax.numpy as jnp
+
+            def f(): x = jnp.zeros(3); x = x.at[0].set(1.0); return x
+            """,
+            messages=[
+                "JAX arrays are immutable: `x[0] = ...` raises TypeError. Use `x = x.at[0].set(...)`",
+            ],
+        ),
     ]
 
     def visit_Assign(self, node: cst.Assign) -> None:
