@@ -1,6 +1,7 @@
 """The project-wide model: module names, per-file summaries, cross-module
-import resolution and callers, and the driver that lints a project in rounds
-until the cross-module facts settle.  See docs/project-model.md.
+import resolution and callers, and the facts one module gives another
+(``jaxlint/project_driver.py`` lints projects in rounds with them).  See
+docs/project-model.md.
 
 Names are loaded on first use (``summary`` needs libcst; a warm run does not).
 """

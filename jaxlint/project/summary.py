@@ -26,7 +26,7 @@ from typing import Any, Callable, Optional
 
 import libcst as cst
 
-from jaxlint.project._walk import children, dotted_name
+from jaxlint.model.walk import children, dotted_name
 from jaxlint.project.index import SUMMARY_VERSION
 
 Json = dict[str, Any]
