@@ -171,8 +171,12 @@ def lint_source(
         except LimitExceeded as exc:
             result.error = f"could not be checked: {exc.message}"
             return result
-        del tree
-        return _parse_and_analyze(result, text, path, settings)
+        if settings.module is None:
+            del tree
+        result = _parse_and_analyze(result, text, path, settings)
+        if result.project is not None and tree is not None:
+            _fill_lines(result.project, tree)
+        return result
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -218,6 +222,49 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
     result.findings.extend(findings)
     result.findings.sort(key=Finding.sort_key)
     return result
+
+
+def _fill_lines(project: dict, tree: ast.AST) -> None:
+    """The lines of the calls and sites a file tells its project about, from
+    CPython's tree (already there: no codegen of the libcst tree): the first call
+    of ``callee`` (or the first call with it as an argument) in its function."""
+    wanted = project.get("calls") or project.get("sites")
+    if not wanted:
+        return
+    first: dict[tuple[str, str], int] = {}
+
+    def dotted(e: ast.AST) -> Optional[str]:
+        parts = []
+        while isinstance(e, ast.Attribute):
+            parts.append(e.attr)
+            e = e.value
+        if isinstance(e, ast.Name):
+            parts.append(e.id)
+            return ".".join(reversed(parts))
+        return None
+
+    stack: list[tuple[ast.AST, str]] = [(tree, "")]
+    while stack:
+        node, scope = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                stack.append((child, f"{scope}.{child.name}" if scope else child.name))
+                continue
+            if isinstance(child, ast.Call):
+                name = dotted(child.func)
+                if name is not None:
+                    key = (scope, name)
+                    if key not in first or child.lineno < first[key]:
+                        first[key] = child.lineno
+                for arg in child.args:
+                    name = dotted(arg)
+                    if name is not None:
+                        first.setdefault((scope, name), child.lineno)
+            stack.append((child, scope))
+    for c in project.get("calls", ()):
+        c["line"] = first.get((c["caller"], c["callee"]), 0)
+    for site in project.get("sites", ()):
+        site["line"] = first.get((site.get("scope", ""), site["callee"]), 0)
 
 
 def _resource(exc: BaseException) -> str:

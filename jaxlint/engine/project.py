@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
-from jaxlint.positions import node_ranges
 from jaxlint.settings import LintSettings
 
 
@@ -61,12 +60,6 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     calls = interp.external_calls
     if not calls and not sites:
         return {"calls": [], "sites": [], "jits": jits, "consumers": consumers, "factories": factories}
-    ranges = node_ranges(interp.module, [c.node for c in calls] + [s.node for s in sites])
-
-    def line(node) -> int:
-        rng = ranges.get(id(node))
-        return rng[0][0] if rng else 0
-
     out_calls = []
     seen = set()
     for c in calls:
@@ -77,8 +70,8 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
         seen.add(key)
         out_calls.append({
             "callee": c.callee,
-            "caller": c.caller.qualname,
-            "line": line(c.node),
+            "caller": "" if c.caller.is_module else c.caller.qualname,
+            "line": 0,  # filled in by the linter from CPython's tree (no codegen here)
             "why": _why(c.caller.reasons),
             "traced_pos": list(c.traced_pos),
             "traced_kw": list(c.traced_kw),
@@ -94,7 +87,8 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
         out_sites.append({
             "callee": s.callee,
             "transform": s.transform,
-            "line": line(s.node),
+            "scope": s.scope,
+            "line": 0,
             "why": s.reason,
             "static_pos": None if s.static_pos is None else list(s.static_pos),
             "static_names": None if s.static_names is None else list(s.static_names),

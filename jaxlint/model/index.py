@@ -49,6 +49,7 @@ class ExternalSite:
 
     callee: str  # the function expression as written (``losses.loss_fn``, ``U.warmup``)
     transform: str  # the transformation's qualified name
+    scope: str  # the qualname of the function it is written in ("" at module level)
     node: cst.CSTNode  # where it is written (for the line in messages)
     reason: str  # "wrapped by jax.jit"
     static_pos: Optional[tuple[int, ...]]  # None: declared static, but not as literals
@@ -727,7 +728,8 @@ class Indexer:
             elif isinstance(in_axes, cst.Name) and in_axes.value == "None":
                 return  # nothing batched: nothing traced by this vmap
         self.index.external_sites.append(
-            ExternalSite(callee, site.qualname, call or site.fn_expr, _reason(site), static_pos,
+            ExternalSite(callee, site.qualname, "" if site.scope.is_module else site.scope.qualname,
+                         call or site.fn_expr, _reason(site), static_pos,
                          static_names, n_bound, tuple(sorted(kw_bound)), unbatched)
         )
 
