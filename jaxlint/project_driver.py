@@ -43,6 +43,8 @@ class _Project:
         self.files: list[str] = []
         self.module: dict[str, ModuleName] = {}
         self.packages: frozenset[str] = frozenset()
+        self.index: Optional[ProjectIndex] = None  # reused across rounds
+        self.indexed: frozenset[str] = frozenset()
 
 
 def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[list[str]], Path]]) -> dict[str, _Project]:
@@ -175,6 +177,8 @@ def _x64_round(project_of: dict[str, _Project], latest: dict[str, FileResult], x
     for name, r in latest.items():
         if r.project is not None and r.project.get("x64") and name in project_of:
             folders.add(Path(os.path.abspath(name)).parent)
+    if not folders and not x64_from_folder:
+        return []  # the common case: no folder switches x64 on
     changed = []
     for name, project in project_of.items():
         path = Path(os.path.abspath(name))
@@ -189,15 +193,22 @@ def _next_round(
     project: _Project, latest: dict[str, FileResult], facts: dict[str, str], summarize: set[str]
 ) -> list[Path]:
     """Update ``facts`` from the latest results; the files to lint again."""
-    index = ProjectIndex()
     outputs = []
     path_of = {m.name: f for f, m in project.module.items()}
     for f in project.files:
         r = latest.get(f)
         if r is None or r.project is None:
             continue
-        index.add(r.project["summary"], f)
         outputs.append((project.module[f].name, f, r.project))
+    # a file's summary depends on its bytes alone: the index (and what it has resolved)
+    # stays valid across rounds until a newly analysed file brings a summary
+    indexed = frozenset(f for _, f, _ in outputs)
+    if project.index is None or project.indexed != indexed:
+        project.index = ProjectIndex()
+        for _, f, proj in outputs:
+            project.index.add(proj["summary"], f)
+        project.indexed = indexed
+    index = project.index
     # modules some traced call names that the prefilter skipped: analyse them
     wanted: list[Path] = []
     for _module, _path, proj in outputs:
