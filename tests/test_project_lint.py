@@ -169,3 +169,10 @@ def test_a_key_consumed_by_a_helper_of_another_module_then_reused(project):
         "`key` was already consumed by `gaussian_step()` on line 8: both calls get the same random "
         "bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
     )]
+
+
+def test_an_equinox_model_split_over_modules(project):
+    project("eqx_model")
+    found = _lint(Path("."), "--no-cache")
+    assert [f[:4] for f in found] == [("JAX204", "net/activations.py", 10, 12)]
+    assert "(called from `MLP.__call__` (net/mlp.py:12), which is a method of the module class MLP)" in found[0][4]

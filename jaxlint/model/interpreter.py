@@ -978,7 +978,12 @@ class Interpreter:
         self._jit_call_arguments(call)
         self._note_site(id(call))
         if not self.in_traced:
-            # jax.grad(f)(x) etc. outside traced code change nothing
+            # jax.grad(f)(x) etc. outside traced code change nothing; but a flax/equinox
+            # module method runs with traced arrays (model.apply under jit): a helper of
+            # another module it hands them to runs traced too
+            unit = self.unit
+            if unit.cls is not None and unit.cls.is_jax_module and unit.traced_params and not unit.host:
+                self._external_call(call, require_traced=True)
             return
         if self._tree_map_callback(call):
             return
@@ -1062,7 +1067,7 @@ class Interpreter:
                 target.traced_params.add(params[i].name)
         return True
 
-    def _external_call(self, call: cst.Call) -> None:
+    def _external_call(self, call: cst.Call, require_traced: bool = False) -> None:
         """Record a call from traced code to an imported function (``mod.f(x)``,
         ``f(x)`` after ``from mod import f``) with the arguments that are tracers."""
         if self.settings.module is None:
@@ -1081,6 +1086,8 @@ class Interpreter:
             return  # *args/**kwargs: which parameter gets what is unknown
         pos = [self.value(a.value) for a in positional_args(call)]
         kws = [(a.keyword.value, self.value(a.value)) for a in call.args if a.keyword is not None]
+        if require_traced and not any(v.traced for v in pos) and not any(v.traced for _, v in kws):
+            return
         self.external_calls.append(ExternalCall(
             callee, call, self.unit,
             traced_pos=tuple(i for i, v in enumerate(pos) if v.traced),

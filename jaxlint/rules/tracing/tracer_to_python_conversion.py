@@ -48,6 +48,20 @@ class TracerConversion(Rule):
         Valid(
             """
             import jax
+
+
+            @jax.jit
+            def bind(slots, values):
+                # a dict keyed by values derived from traced pytrees: not list indexing
+                table = {}
+                for v in values:
+                    table[v.slot()] = v
+                return [table.get(s, s) for s in slots]
+            """
+        ),
+        Valid(
+            """
+            import jax
             import jax.numpy as jnp
 
             @jax.jit
@@ -425,6 +439,8 @@ class TracerConversion(Rule):
                             return
         if base.kind not in (V.LIST, V.TUPLE) or len(node.slice) != 1:
             return
+        if self._bound_to_mapping(node.value):
+            return  # a dict keyed by a traced value is another story (an unhashable tracer)
         sl = node.slice[0].slice
         if isinstance(sl, cst.Index) and ctx.is_traced(sl.value):
             v = ctx.value(sl.value)
@@ -434,6 +450,23 @@ class TracerConversion(Rule):
                 f"TracerIntegerConversionError: {ctx.describe_origin(v)}. Make it an array "
                 f"(`jnp.asarray(...)[i]`) or use `jax.lax.switch`{ctx.static_hint(v)}",
             )
+
+    def _bound_to_mapping(self, e: cst.BaseExpression) -> bool:
+        """Is ``e`` a name this function (or an enclosing one) binds to a dict or set?"""
+        if not isinstance(e, cst.Name):
+            return False
+        u = self.ctx.unit
+        while u is not None:
+            for _, value in u.bindings.get(e.value, ()):
+                if isinstance(value, (cst.Dict, cst.DictComp, cst.Set, cst.SetComp)):
+                    return True
+                if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in (
+                        "dict", "set", "defaultdict", "OrderedDict"):
+                    return True
+            if e.value in u.bindings:
+                return False
+            u = u.parent
+        return False
 
     def _report(self, node, what: str, error: str, v) -> None:
         ctx = self.ctx
