@@ -276,8 +276,3 @@ _SKIP_FILE_RE = re.compile(r"^\s*#\s*jaxlint:\s*skip-file\b", re.MULTILINE)
 
 def _has_skip_file(text: str) -> bool:
     return _SKIP_FILE_RE.search(text) is not None
-
-
-# re-exported for callers that need the codec name of a file they will rewrite
-def bom_of(data: bytes) -> bytes:
-    return codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
