@@ -24,14 +24,12 @@ bench/make_corpus.py when DIR does not exist (needs PyPI).
 from __future__ import annotations
 
 import argparse
-import ast
 import os
 import random
 import subprocess
 import sys
 import tempfile
 import time
-import warnings
 from collections import Counter
 from pathlib import Path
 
@@ -39,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from mutants import encode, mutate  # noqa: E402
+from mutants import compiles, encode, mutate, refused_by_python  # noqa: E402
 
 from jaxlint.fixer import fix_text  # noqa: E402
 from jaxlint.fixes import fixable  # noqa: E402
@@ -49,27 +47,6 @@ from jaxlint.runner import run  # noqa: E402
 from jaxlint.settings import LintSettings  # noqa: E402
 
 SETTINGS = LintSettings(select=frozenset(default_codes() | {"JAX001"}))
-
-
-def refused_by_python(text: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile(text, "m.py", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return True
-    return False
-
-
-def compiles(text: str) -> bool:
-    """Bytecode too (`return` outside a function parses but does not compile)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile(text, "m.py", "exec", dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
 
 
 def main() -> int:

@@ -8,7 +8,9 @@ deep nesting).  ``mutate`` is deterministic for a given ``random.Random``.
 
 from __future__ import annotations
 
+import ast
 import random
+import warnings
 
 FRAGMENTS = (
     "(", ")", "[", "]", "{", "}", ":", ",", "\n", "\r\n", "\r", "    ", "\t", "\\\n", "'", '"', '"""',
@@ -87,3 +89,26 @@ def encode(text: str, rng: random.Random) -> bytes:
         return text.encode("utf-8", "surrogatepass")
     except UnicodeEncodeError:
         return text.encode("utf-8", "replace")
+
+
+# CPython as the oracle, independent of jaxlint's own check (which the tests compare with it)
+def refused_by_python(text: str) -> bool:
+    """Does CPython's parser refuse ``text``?"""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(text, "m.py", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    return False
+
+
+def compiles(text: str) -> bool:
+    """Does ``text`` compile to bytecode too (`return` outside a function parses but does not)?"""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(text, "m.py", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True

@@ -11,10 +11,8 @@ cases every time; ``JAXLINT_FUZZ_EXAMPLES=N`` (``make fuzz``) runs N of each.
 
 from __future__ import annotations
 
-import ast
 import os
 import random
-import warnings
 from pathlib import Path
 
 import hypothesmith
@@ -22,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mutants import encode, mutate
+from mutants import compiles, encode, mutate, refused_by_python
 
 from jaxlint.fixer import fix_text
 from jaxlint.linter import decode_source
@@ -39,16 +37,6 @@ BUDGET = settings(max_examples=EXAMPLES, deadline=None, derandomize=EXAMPLES <= 
                   suppress_health_check=list(HealthCheck), database=None)
 
 
-def _python_refuses(text: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile(text, "m.py", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return True
-    return False
-
-
 def check_lint_properties(data: bytes) -> None:
     result, tb = lint_one("m.py", data, SETTINGS)
     assert tb is None, tb
@@ -60,7 +48,7 @@ def check_lint_properties(data: bytes) -> None:
     if "# jaxlint: skip-file" in text:
         return
     jax001 = [f for f in result.findings if f.code == "JAX001"]
-    if _python_refuses(text):
+    if refused_by_python(text):
         assert len(jax001) == 1 and result.findings == jax001 and result.error is None
     else:
         assert not jax001
@@ -71,18 +59,8 @@ def check_lint_properties(data: bytes) -> None:
         assert (f.line, f.col) <= (f.end_line, f.end_col), f
 
 
-def _compiles(text: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile(text, "m.py", "exec", dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
-
-
 def check_fix_properties(text: str) -> None:
-    if not _compiles(text):  # bytecode too: `return` outside a function parses but does not compile
+    if not compiles(text):  # bytecode too: `return` outside a function parses but does not compile
         return
     fixed = fix_text(text, "m.py", SETTINGS, unsafe=True)
     if not fixed.changed:
