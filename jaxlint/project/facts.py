@@ -26,6 +26,8 @@ from jaxlint.project.index import ProjectIndex
 Json = dict
 # JAX's own packages: when the project is JAX, its functions are the transformations
 _JAX_ITSELF = frozenset({"jax", "jaxlib"})
+# what a call or site record holds for its own file only (engine/project.py)
+_LOCAL_KEYS = frozenset({"callee", "caller", "scope", "why"})
 
 
 def _reason(kind: str, caller: str, path: str, line: int, why: str) -> str:
@@ -83,40 +85,17 @@ def incoming_facts(
                 if name not in factories:
                     factories.append(name)
 
-        for call in proj.get("calls", ()):
-            target = index.resolve(module, call["callee"])
-            if target is None or target.kind != "function":
-                continue
-            add(target.module, target.qualname, {
-                "kind": "call",
-                "path": path,
-                "line": call["line"],
-                "reason": _reason("call", call["caller"], path, call["line"], call["why"]),
-                "traced_pos": call["traced_pos"],
-                "traced_kw": call["traced_kw"],
-                "array_pos": call.get("array_pos", []),
-                "array_kw": call.get("array_kw", []),
-                "n_pos": call.get("n_pos", 0),
-                "keywords": call.get("keywords", []),
-                "none_pos": call.get("none_pos", []),
-                "none_kw": call.get("none_kw", []),
-            })
-        for site in proj.get("sites", ()):
-            target = index.resolve(module, site["callee"])
-            if target is None or target.kind != "function":
-                continue
-            add(target.module, target.qualname, {
-                "kind": "site",
-                "path": path,
-                "line": site["line"],
-                "transform": site["transform"],
-                "reason": _reason("site", "", path, site["line"], site["why"]),
-                "static_pos": site["static_pos"],
-                "static_names": site["static_names"],
-                "n_bound": site["n_bound"],
-                "kw_bound": site["kw_bound"],
-                "unbatched_pos": site["unbatched_pos"],
-            })
+        # a call from traced code, or a transformation applied here: the record, less
+        # what only this file needs, plus where it is and the chain for messages
+        for kind, records in (("call", proj.get("calls", ())), ("site", proj.get("sites", ()))):
+            for rec in records:
+                target = index.resolve(module, rec["callee"])
+                if target is None or target.kind != "function":
+                    continue
+                fact = {k: v for k, v in rec.items() if k not in _LOCAL_KEYS}
+                fact.update(kind=kind, path=path, reason=_reason(
+                    kind, rec.get("caller", ""), path, rec["line"], rec["why"]))
+                add(target.module, target.qualname, fact)
     for facts in out.values():
         for items in facts.get("units", {}).values():
             items.sort(key=lambda f: json.dumps(f, sort_keys=True))
