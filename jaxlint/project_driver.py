@@ -27,10 +27,13 @@ from jaxlint.findings import FileResult
 from jaxlint.project.facts import canonical, incoming_facts
 from jaxlint.project.index import ProjectIndex
 from jaxlint.project.roots import ModuleName, SourceRoots, find_project_root
-from jaxlint.runner import RunResult, run
+from jaxlint.runner import RunResult, WorkerPool, default_jobs, run
 from jaxlint.settings import LintSettings
 
 MAX_ROUNDS = 6
+# parsed trees kept between rounds, in all workers together (an estimate: see linter.TreeStore);
+# a project whose trees do not fit parses the rest again when they come back
+TREE_BUDGET = 1 << 30
 # a project larger than this is not indexed around a few named files
 MAX_CONTEXT_FILES = 5000
 
@@ -138,7 +141,18 @@ def run_project(
             x64=base.x64 or name in x64_from_folder,
         )
 
-    outcome = run(files, settings, cache, jobs=jobs, show_progress=show_progress, file_timeout=file_timeout)
+    pool = WorkerPool(jobs or default_jobs(), file_timeout, TREE_BUDGET)
+    try:
+        return _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
+                       pool, jobs, show_progress, file_timeout)
+    finally:
+        pool.close()
+
+
+def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
+            pool, jobs, show_progress, file_timeout) -> RunResult:
+    outcome = run(files, settings, cache, jobs=jobs, show_progress=show_progress, file_timeout=file_timeout,
+                  pool=pool)
     latest: dict[str, FileResult] = {r.path: r for r in outcome.results}
     errors = {line.split(": ", 1)[0]: line for line in outcome.errors}
     tracebacks = {tb.split(":\n", 1)[0]: tb for tb in outcome.tracebacks}
@@ -152,7 +166,7 @@ def run_project(
         if not again:
             break
         more = run(sorted(set(again), key=str), settings, cache, jobs=jobs, show_progress=False,
-                   file_timeout=file_timeout)
+                   file_timeout=file_timeout, pool=pool)
         hits += more.cache_hits
         for r in more.results:
             latest[r.path] = r

@@ -100,7 +100,7 @@ def _misbehaving_lint_one(monkeypatch) -> None:
     """Workers are forked: a patched lint_one is what they run."""
     real = runner.lint_one
 
-    def fake(path, data, settings):
+    def fake(path, data, settings, trees=None):
         name = Path(path).name
         if name.startswith("segv"):
             faulthandler.disable()  # pytest's dump of the crash would only be noise
@@ -109,7 +109,7 @@ def _misbehaving_lint_one(monkeypatch) -> None:
             os._exit(3)
         if name.startswith("hang"):
             time.sleep(60)
-        return real(path, data, settings)
+        return real(path, data, settings, trees)
 
     monkeypatch.setattr(runner, "lint_one", fake)
 
