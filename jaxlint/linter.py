@@ -151,6 +151,12 @@ class TreeStore:
             return
         self._trees[path] = (text, module)
         self.used += cost
+        # The cyclic collector would scan every kept tree again and again (measured:
+        # it ate the whole gain).  Trees hold no cycles: out of its sight they are
+        # still freed by reference counting.  At this point (called right after the
+        # parse, with the collector off, which collected the youngest generation
+        # just before) that generation holds this tree and little else.
+        gc.freeze()
 
 
 def _unvalidated_parser():
@@ -263,8 +269,11 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
                        module: Optional[cst.Module] = None, trees: Optional[TreeStore] = None) -> FileResult:
     try:
         if module is None:
+            keep = trees is not None and settings.module is not None
+            if keep:
+                gc.collect(0)  # what the last file left for the collector: not to be frozen with this tree
             module = _parse_module(text)
-            if trees is not None and settings.module is not None:
+            if keep:
                 trees.put(path, text, module)
     except cst.ParserSyntaxError as exc:
         # CPython accepted the file: this is a limit of libcst's grammar, not the user's error

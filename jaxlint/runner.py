@@ -431,6 +431,8 @@ class WorkerPool:
         for w in self._pool:
             w.stop(kill=w.busy)
         self._pool = []
+        if self.trees is not None and self.trees.used:
+            gc.unfreeze()  # the kept trees were frozen in this process (TreeStore.put)
         self.trees = None
 
 
