@@ -141,18 +141,65 @@ def run_project(
             x64=base.x64 or name in x64_from_folder,
         )
 
+    snapshot_key = None
+    data_for: dict[str, bytes] = {}
+    if cache is not None:
+        snapshot_key = _snapshot_key(files, settings, cache, data_for)
+        known = cache.get_snapshot(snapshot_key) if snapshot_key is not None else None
+        if known is not None:
+            # an unchanged project: its facts are known, each result is read once, without its summary
+            for name, (fact, helper, x64) in known.items():
+                if name in project_of:
+                    facts[name] = fact
+                    (summarize.add if helper else summarize.discard)(name)
+                    (x64_from_folder.add if x64 else x64_from_folder.discard)(name)
+            outcome = run(files, settings, cache, jobs=jobs, show_progress=show_progress,
+                          file_timeout=file_timeout, data_for=data_for, with_project=False)
+            return _wanted(outcome, wanted)
     pool = WorkerPool(jobs or default_jobs(), file_timeout, TREE_BUDGET)
     try:
-        return _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
-                       pool, jobs, show_progress, file_timeout)
+        outcome = _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
+                          pool, jobs, show_progress, file_timeout, data_for)
     finally:
         pool.close()
+    if snapshot_key is not None and not outcome.uncacheable:
+        cache.put_snapshot(snapshot_key, {
+            name: [facts.get(name, ""), name in summarize, name in x64_from_folder]
+            for name in sorted(set(facts) | summarize | x64_from_folder)
+        })
+    return _wanted(outcome, wanted)
+
+
+def _snapshot_key(files: Sequence[Path], settings: Callable[[Path], LintSettings], cache: Cache,
+                  data_for: dict[str, bytes]) -> Optional[str]:
+    """A digest of every file's name, bytes and round-1 settings (None when one
+    cannot be read: that run is not one to remember).  Fills ``data_for``."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in sorted(str(f) for f in files):
+        try:
+            data = data_for[f] = Path(f).read_bytes()
+        except OSError:
+            return None
+        h.update(f"{f}\0{cache.key(data, settings(Path(f)))}\0".encode())
+    return h.hexdigest()
+
+
+def _wanted(outcome: RunResult, wanted: set[str]) -> RunResult:
+    """``outcome`` restricted to the files asked for."""
+    final = RunResult(cache_hits=outcome.cache_hits)
+    final.results = [r for r in outcome.results if r.path in wanted]
+    final.errors = [e for e in outcome.errors if e.split(": ", 1)[0] in wanted]
+    final.tracebacks = [tb for tb in outcome.tracebacks if tb.split(":\n", 1)[0] in wanted]
+    return final
 
 
 def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
-            pool, jobs, show_progress, file_timeout) -> RunResult:
+            pool, jobs, show_progress, file_timeout, data_for) -> RunResult:
     outcome = run(files, settings, cache, jobs=jobs, show_progress=show_progress, file_timeout=file_timeout,
-                  pool=pool)
+                  pool=pool, data_for=data_for)
+    uncacheable = outcome.uncacheable
     latest: dict[str, FileResult] = {r.path: r for r in outcome.results}
     errors = {line.split(": ", 1)[0]: line for line in outcome.errors}
     tracebacks = {tb.split(":\n", 1)[0]: tb for tb in outcome.tracebacks}
@@ -168,6 +215,7 @@ def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_fr
         more = run(sorted(set(again), key=str), settings, cache, jobs=jobs, show_progress=False,
                    file_timeout=file_timeout, pool=pool)
         hits += more.cache_hits
+        uncacheable += more.uncacheable
         for r in more.results:
             latest[r.path] = r
             errors.pop(r.path, None)
@@ -175,10 +223,10 @@ def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_fr
             errors[line.split(": ", 1)[0]] = line
         for tb in more.tracebacks:
             tracebacks[tb.split(":\n", 1)[0]] = tb
-    final = RunResult(cache_hits=hits)
-    final.results = [latest[name] for name in sorted(latest) if name in wanted]
-    final.errors = [errors[name] for name in sorted(errors) if name in wanted]
-    final.tracebacks = [tracebacks[name] for name in sorted(tracebacks) if name in wanted]
+    final = RunResult(cache_hits=hits, uncacheable=uncacheable)
+    final.results = [latest[name] for name in sorted(latest)]
+    final.errors = [errors[name] for name in sorted(errors)]
+    final.tracebacks = [tracebacks[name] for name in sorted(tracebacks)]
     return final
 
 

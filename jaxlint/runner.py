@@ -41,6 +41,8 @@ class RunResult:
     # tracebacks of internal errors, shown with --verbose
     tracebacks: list[str] = field(default_factory=list)
     cache_hits: int = 0
+    # results that may not be cached (an internal error, a crash, a time-out): a machine's state
+    uncacheable: int = 0
 
 
 # (display path, file bytes, settings)
@@ -110,9 +112,13 @@ def run(
     show_progress: Optional[bool] = None,
     file_timeout: Optional[float] = None,
     pool: Optional[WorkerPool] = None,
+    data_for: Optional[dict[str, bytes]] = None,
+    with_project: bool = True,
 ) -> RunResult:
     """Lint ``files`` (display paths) and return their results sorted by path.
-    ``pool``: workers kept across several runs (the project driver's rounds).
+    ``pool``: workers kept across several runs (the project driver's rounds);
+    ``data_for``: files' bytes already read; ``with_project=False``: a cached
+    result comes without its project output (the driver has what it needs).
 
     Each file is linted in a worker process (see ``supervise``): one that
     crashes its worker or takes over ``file_timeout`` seconds (default
@@ -123,15 +129,17 @@ def run(
     keys: dict[str, str] = {}
     for path in files:
         name = str(path)
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            out.errors.append(f"{name}: cannot be read ({exc.strerror or exc})")
-            continue
+        data = data_for.get(name) if data_for is not None else None
+        if data is None:
+            try:
+                data = Path(path).read_bytes()
+            except OSError as exc:
+                out.errors.append(f"{name}: cannot be read ({exc.strerror or exc})")
+                continue
         settings = settings_for(Path(path))
         if cache is not None:
             key = cache.key(data, settings)
-            hit = cache.get(key, name, settings, data)
+            hit = cache.get(key, name, settings, data, with_project)
             if hit is not None:
                 results[name] = hit
                 out.cache_hits += 1
@@ -144,6 +152,8 @@ def run(
         show_progress = sys.stderr.isatty() and len(misses) > PROGRESS_THRESHOLD
     for result, tb, cacheable in _lint_all(misses, jobs, show_progress, out, file_timeout, pool):
         results[result.path] = result
+        if tb is not None or not cacheable:
+            out.uncacheable += 1
         if tb is not None:
             out.tracebacks.append(f"{result.path}:\n{tb}")
         elif cacheable and cache is not None and result.path in keys:

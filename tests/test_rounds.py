@@ -168,3 +168,60 @@ def test_a_file_linted_again_goes_back_to_the_worker_that_kept_it(tmp_path):
     finally:
         pool.close()
     assert pool._pool == []
+
+
+# ----------------------------------------------------------------------------- project snapshots
+
+
+def _lint_cached(root: Path) -> list:
+    result = CliRunner().invoke(cli, ["check", ".", "--cache-dir", "cache", "--output-format", "json"])
+    assert result.exit_code == 1, result.output
+    return [(f["code"], f["filename"], f["location"]["row"], f["message"]) for f in json.loads(result.stdout)]
+
+
+def _snapshots(root: Path) -> list[Path]:
+    return sorted((root / "cache").rglob("projects/*.json"))
+
+
+def test_a_warm_run_of_an_unchanged_project_reads_no_summary_and_runs_no_round(tmp_path, monkeypatch):
+    root = tmp_path / "abs_pkg"
+    shutil.copytree(FIXTURES / "abs_pkg", root)
+    monkeypatch.chdir(root)
+    cold = _lint_cached(root)
+    assert len(cold) == 6 and len(_snapshots(root)) == 1
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("not on a warm run of an unchanged project")
+
+    with monkeypatch.context() as m:
+        m.setattr(project_driver, "_rounds", refuse)
+        m.setattr("jaxlint.cache._valid_project", refuse)  # summaries are not even read
+        assert _lint_cached(root) == cold
+    # an edit misses the snapshot: the rounds run, and the new state is remembered too
+    helper = root / "trainer" / "schedule.py"
+    helper.write_text(helper.read_text() + "\n\ndef unused(x):\n    return x\n")
+    assert _lint_cached(root) == cold
+    assert len(_snapshots(root)) == 2
+
+
+def test_a_run_with_a_crashed_file_is_not_remembered_and_a_bad_snapshot_is_discarded(tmp_path, monkeypatch):
+    root = tmp_path / "abs_pkg"
+    shutil.copytree(FIXTURES / "abs_pkg", root)
+    monkeypatch.chdir(root)
+    real = runner.lint_one
+
+    def flaky(path, data, settings, trees=None):
+        if path.endswith("metrics.py"):
+            raise RuntimeError("a bug")
+        return real(path, data, settings, trees)
+
+    with monkeypatch.context() as m:
+        m.setattr(runner, "lint_one", flaky)
+        result = CliRunner().invoke(cli, ["check", ".", "--cache-dir", "cache", "--output-format", "concise"])
+        assert "trainer/metrics.py" in result.output
+    assert _snapshots(root) == []
+    cold = _lint_cached(root)
+    (snapshot,) = _snapshots(root)
+    snapshot.write_text('{"trainer/losses.py": ["not", "a", "snapshot"]}')
+    assert _lint_cached(root) == cold  # discarded, the rounds ran again and wrote it back
+    assert json.loads(snapshot.read_text()) != {"trainer/losses.py": ["not", "a", "snapshot"]}
