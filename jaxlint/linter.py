@@ -333,12 +333,18 @@ def _fill_lines(project: dict, tree: ast.AST) -> None:
             return ".".join(reversed(parts))
         return None
 
+    # only the functions (and the classes around them) that the records name are walked
+    scopes = {c.get("caller", "") for c in project.get("calls", ())}
+    scopes |= {site.get("scope", "") for site in project.get("sites", ())}
+    around = {".".join(parts[:i]) for s in scopes if s for parts in [s.split(".")] for i in range(1, len(parts) + 1)}
     stack: list[tuple[ast.AST, str]] = [(tree, "")]
     while stack:
         node, scope = stack.pop()
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                stack.append((child, f"{scope}.{child.name}" if scope else child.name))
+                inner = f"{scope}.{child.name}" if scope else child.name
+                if inner in around:
+                    stack.append((child, inner))
                 continue
             if isinstance(child, ast.Call):
                 name = dotted(child.func)

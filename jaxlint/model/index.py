@@ -668,9 +668,13 @@ class Indexer:
     def _find_factories(self) -> None:
         """Functions that return a function they define (``def make_step(cfg): def
         step(x): ...; return step``): each call makes a new function object."""
+        # only a function that defines a function or holds a lambda can return one
+        with_lambda = {id(u.parent) for u in self.index.units if type(u.node) is cst.Lambda}
         for u in self.index.units:
             node = u.node
             if not isinstance(node, cst.FunctionDef) or u.cls is not None:
+                continue
+            if not u.defs and id(u) not in with_lambda:
                 continue
             stack = list(children(node.body))
             while stack:
