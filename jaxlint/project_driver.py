@@ -155,7 +155,7 @@ def run_project(
                     (x64_from_folder.add if x64 else x64_from_folder.discard)(name)
             outcome = run(files, settings, cache, jobs=jobs, show_progress=show_progress,
                           file_timeout=file_timeout, data_for=data_for, with_project=False)
-            return _wanted(outcome, wanted)
+            return _wanted(outcome, wanted, settings)
     pool = WorkerPool(jobs or default_jobs(), file_timeout, TREE_BUDGET)
     try:
         outcome = _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
@@ -167,7 +167,7 @@ def run_project(
             name: [facts.get(name, ""), name in summarize, name in x64_from_folder]
             for name in sorted(set(facts) | summarize | x64_from_folder)
         })
-    return _wanted(outcome, wanted)
+    return _wanted(outcome, wanted, settings)
 
 
 def _snapshot_key(files: Sequence[Path], settings: Callable[[Path], LintSettings], cache: Cache,
@@ -186,9 +186,9 @@ def _snapshot_key(files: Sequence[Path], settings: Callable[[Path], LintSettings
     return h.hexdigest()
 
 
-def _wanted(outcome: RunResult, wanted: set[str]) -> RunResult:
-    """``outcome`` restricted to the files asked for."""
-    final = RunResult(cache_hits=outcome.cache_hits)
+def _wanted(outcome: RunResult, wanted: set[str], settings: Callable[[Path], LintSettings]) -> RunResult:
+    """``outcome`` restricted to the files asked for, with their final settings."""
+    final = RunResult(cache_hits=outcome.cache_hits, settings_of={name: settings(Path(name)) for name in wanted})
     final.results = [r for r in outcome.results if r.path in wanted]
     final.errors = [e for e in outcome.errors if e.split(": ", 1)[0] in wanted]
     final.tracebacks = [tb for tb in outcome.tracebacks if tb.split(":\n", 1)[0] in wanted]

@@ -43,6 +43,9 @@ class RunResult:
     cache_hits: int = 0
     # results that may not be cached (an internal error, a crash, a time-out): a machine's state
     uncacheable: int = 0
+    # the settings each file was finally linted with (the project driver's: with its facts),
+    # for whoever lints the file again (the fixer)
+    settings_of: dict = field(default_factory=dict)
 
 
 # (display path, file bytes, settings)
