@@ -280,6 +280,17 @@ def _next_round(
                 if f not in summarize and (r is None or r.project is None) and f not in wanted:
                     summarize.add(f)
                     wanted.append(f)
+    # modules that never name JAX but import a jit, a key-consuming helper or a
+    # function factory of the project (a driver script): analyse them too
+    exporters = {m for m, _, proj in outputs if proj.get("jits") or proj.get("consumers") or proj.get("factories")}
+    if exporters:
+        for f in project.files:
+            r = latest.get(f)
+            if f in summarize or f in wanted or r is None or r.project is not None or r.parsed or r.error:
+                continue
+            if _imports_any(f, project.module[f], exporters):
+                summarize.add(f)
+                wanted.append(f)
     incoming = incoming_facts(index, outputs, path_of)
     again = [Path(f) for f in wanted]
     for f in project.files:
@@ -290,6 +301,36 @@ def _next_round(
         elif f in wanted:
             facts[f] = new
     return again
+
+
+def _imports_any(path: str, name: ModuleName, modules: set[str]) -> bool:
+    """Whether the file at ``path`` (module ``name``) imports one of ``modules``,
+    or a package above one of them (which may re-export it).  Read with CPython's
+    parser; only for files the prefilter skipped, and only when a module of the
+    project exports a jit, a key consumer or a factory."""
+    import ast
+
+    from jaxlint.project.summary import absolute_module
+
+    try:
+        text = Path(path).read_bytes()
+        if not any(m.rsplit(".", 1)[-1].encode() in text for m in modules):
+            return False  # never names any of them
+        tree = ast.parse(text)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    above = {".".join(m.split(".")[:i]) for m in modules for i in range(1, m.count(".") + 2)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = absolute_module(name.name, name.is_package, node.level, node.module)
+            if base is None:
+                continue
+            if base in above or any(f"{base}.{a.name}" in modules for a in node.names):
+                return True
+        elif isinstance(node, ast.Import):
+            if any(a.name in above for a in node.names):
+                return True
+    return False
 
 
 def _candidates(callee: str, summary: dict, path_of: dict[str, str]) -> list[str]:

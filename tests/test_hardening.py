@@ -416,6 +416,7 @@ def test_symlink_loops_and_dangling_links_are_reported_alike(tmp_path: Path) -> 
     (tmp_path / "a.py").symlink_to(tmp_path / "b.py")
     (tmp_path / "b.py").symlink_to(tmp_path / "a.py")
     (tmp_path / "notes").symlink_to(tmp_path / "notes")  # not a Python file's name: not looked at
+    (tmp_path / ".#ok.py").symlink_to("user@host.4242:1700000000")  # Emacs's lock while ok.py is edited
     result = _jaxlint(tmp_path, ".")
     assert result.returncode == 2
     assert result.stderr.splitlines() == [

@@ -236,3 +236,47 @@ def test_fix_uses_the_project_facts_and_reports_what_a_fresh_check_finds(tmp_pat
     assert lines[-1] == "Found 3 errors (2 fixed, 1 remaining)."
     after = runner.invoke(cli, ["check", ".", "--no-cache", "--output-format", "concise"])
     assert after.stdout.splitlines()[:-1] == lines[:-1]
+
+
+JITS = """\
+from functools import partial
+
+import jax
+
+
+@partial(jax.jit, static_argnums=1)
+def power(x, n):
+    return x ** n
+
+
+@partial(jax.jit, donate_argnums=0)
+def update(state, g):
+    return state - 0.1 * g
+"""
+
+DRIVER = """\
+from pk import power
+from pk.jits import update
+
+
+def main(state, g, x):
+    for i in range(100):
+        x = power(x, i)
+    new = update(state, g)
+    return new + state.sum()
+"""
+
+
+def test_a_driver_script_that_never_names_jax_still_meets_the_projects_jits(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pk").mkdir()
+    (tmp_path / "pk" / "__init__.py").write_text("from pk.jits import power\n")
+    (tmp_path / "pk" / "jits.py").write_text(JITS)
+    (tmp_path / "pk" / "driver.py").write_text(DRIVER)
+    (tmp_path / "pk" / "other.py").write_text("from pk import power as p\n\n\ndef f(x):\n    return p(x, 2)\n")
+    monkeypatch.chdir(tmp_path)
+    found = _lint(tmp_path, "--no-cache")
+    assert [f[:4] for f in found] == [("JAX504", "pk/driver.py", 7, 22), ("JAX506", "pk/driver.py", 9, 18)]
+    assert found[1][4].startswith("`state` was donated to the jitted call on line 8")
+    assert _lint(tmp_path) == found  # cold with a cache
+    assert _lint(tmp_path) == found  # warm

@@ -539,6 +539,13 @@ class Indexer:
                 callee = unit.lookup_def(call.func.value)  # type: ignore[union-attr]
             if callee is not None:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+        # `jax.grad(loss)(p, x)` in a function: it calls `loss` (with its arguments; the
+        # analysis sees the call in the caller, which must therefore come first)
+        for site in idx.sites:
+            if isinstance(site.fn_expr, cst.Name) and not site.scope.is_module:
+                callee = site.scope.lookup_def(site.fn_expr.value)
+                if callee is not None and callee is not site.scope:
+                    idx.call_edges.setdefault(id(site.scope), set()).add(id(callee))
         # classes: methods of flax/equinox/haiku modules see traced array arguments
         for cls in idx.classes:
             if not cls.is_jax_module:
