@@ -174,8 +174,10 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
     verdicts: dict[int, Verdict] = {}
     for i, f in enumerate(job.findings):
         extra = job.extra.get(i, {})
-        if not f.function:
-            verdicts[i] = skipped("not inside a function: nothing to call")
+        if extra.get("insitu") is not None and not f.function:
+            verdicts[i] = Verdict.from_dict(extra["insitu"])  # its callee, checked in --run
+        elif not f.function:
+            verdicts[i] = skipped(_module_level_reason(job, f))
         elif extra.get("insitu") is not None and mode == "confirm" and not extra.get("declared"):
             verdicts[i] = Verdict.from_dict(extra["insitu"])  # checked inside the --run
         else:
@@ -312,11 +314,22 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
     watch = []
     for j, job in enumerate(module_jobs):
         for i, f in enumerate(job.findings):
+            if not f.function and f.code in RECOMPILE_RULES:
+                # a call at module level (a `__main__` loop): watch the function it calls,
+                # whose observed calls are replayed by the recompilation oracle
+                callee = _callee_at(job.path, f.line, f.col)
+                if callee is not None:
+                    watch.append({"id": f"{j}:{i}", "file": str(job.path), "function": callee[0],
+                                  "code": f.code, "line": callee[1], "end_line": callee[1],
+                                  "has_fix": f.fix is not None, "declared": False,
+                                  "calls": MAX_OBSERVED_CALLS, "callee": True})
             if f.function:
                 declared = f.function in job.inputs
                 entry = {"id": f"{j}:{i}", "file": str(job.path), "function": f.function,
                          "code": f.code, "line": f.line, "end_line": f.end_line,
                          "has_fix": f.fix is not None, "declared": declared}
+                if f.code in RECOMPILE_RULES:
+                    entry["calls"] = MAX_OBSERVED_CALLS
                 watch.append(entry)
                 if "." in f.function and "<" not in f.function.split(".")[0]:
                     # a nested function: also watch the enclosing one, whose call
@@ -364,8 +377,10 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
                 extra["declared"] = True
             if w["id"] in seen.verdicts:
                 extra["insitu"] = seen.verdicts[w["id"]].to_dict()
-            elif cached is not None and not isinstance(cached.get("args"), list):
-                # not portable (a method, a closure): the verdict checked in that run
+            elif cached is not None and (not isinstance(cached.get("args"), list)
+                                         or w.get("callee")):
+                # not portable (a method, a closure), or several calls replayed (a
+                # module-level call's callee): the verdict checked in that run
                 v = cached.get("verdicts", {}).get(f"{w['code']}:{w['line']}")
                 if isinstance(v, dict):
                     verdict = Verdict.from_dict(v)
@@ -379,6 +394,44 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
             if extra:
                 module_jobs[j].extra[i] = extra
     return [dataclasses.asdict(r) for r in seen.runs]
+
+
+RECOMPILE_RULES = ("JAX501", "JAX504")  # their oracle may replay several observed calls
+MAX_OBSERVED_CALLS = 4  # distinct signatures the recorder keeps per function
+
+
+def _callee_at(path: Path, line: int, column: int) -> Optional[tuple[str, int]]:
+    """The module-level function called at (line, column), and the line its body
+    starts on: ``power`` for ``power(x, n)`` in a ``__main__`` loop."""
+    import ast
+
+    try:
+        tree = ast.parse(_text(path))
+    except (SyntaxError, ValueError):
+        return None
+    defs = {n.name: n.body[0].lineno for n in tree.body
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.body}
+    best = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in defs and node.end_lineno is not None \
+                and (node.lineno, node.col_offset) <= (line, column - 1) \
+                <= (node.end_lineno, node.end_col_offset or 0):
+            if best is None or (node.lineno, node.col_offset) > (best.lineno, best.col_offset):
+                best = node
+    return (best.func.id, defs[best.func.id]) if best is not None else None
+
+
+def _module_level_reason(job: ModuleJob, f: Finding) -> str:
+    reason = "not inside a function: nothing to call"
+    callee = _callee_at(job.path, f.line, f.col) if f.code in RECOMPILE_RULES else None
+    if callee is None:
+        return reason
+    from jaxlint.runtime import observe
+
+    hint = observe.suggest_run(job.path, callee[0], job.root or job.path.parent)
+    return (f"{reason}; a --run that makes this call lets the companion replay the calls of "
+            f"`{callee[0]}`" + (f": try {hint}" if hint else ""))
 
 
 def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran_commands: bool) -> None:

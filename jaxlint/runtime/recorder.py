@@ -27,6 +27,7 @@ events file the parent named.
 from __future__ import annotations
 
 import atexit
+import builtins
 import functools
 import gc
 import inspect
@@ -39,6 +40,7 @@ import types
 from typing import Any, Optional
 
 ENV = "JAXLINT_RECORD"
+MAX_CALLS_INSPECTED = 32  # calls of one function looked at for new signatures
 
 
 def _emit(path: str, **event: Any) -> None:
@@ -64,6 +66,12 @@ class _Observation:
         self.jit_obj = jit_obj
         self.jit_static = jit_static
         self.keywords: dict[str, Any] = {}  # keyword-only and **kwargs values, snapped
+        # later calls with other abstract signatures (the first call is `values`), kept
+        # for the oracles that need more than one call (recompilation)
+        self.more: list[list] = []
+        self.signatures: set = set()
+        self.inspected = 1
+        self.max_calls = max([int(e.get("calls", 1)) for e in entries] or [1])
 
 
 class Recorder:
@@ -77,11 +85,38 @@ class Recorder:
         self.files: dict[str, bool] = {}
         self.codes: dict[Any, list] = {}
         self.seen: set = set()
+        self.again: dict[Any, _Observation] = {}  # code -> observation wanting more calls
         self.pending: list[_Observation] = []
         self.outer: dict[str, tuple[dict, _Observation]] = {}  # nested id -> enclosing call
         self.registered = False
         self.lock = threading.RLock()
         self.busy = threading.local()
+        self.packages: dict[str, bool] = {}  # top-level package -> holds a watched file
+        self.tracer = self.trace  # one bound method, so that `sys.gettrace() is` it
+
+    def holds_watched(self, name: str) -> bool:
+        """Whether the top-level package of module ``name`` holds a watched file
+        (when in doubt, yes: the trace function stays on)."""
+        top = name.partition(".")[0]
+        found = self.packages.get(top)
+        if found is None:
+            found = True
+            try:
+                import importlib.util
+
+                module = sys.modules.get(top)
+                spec = getattr(module, "__spec__", None) if module is not None else \
+                    importlib.util.find_spec(top)
+                if spec is not None:
+                    origin = os.path.realpath(spec.origin) if spec.origin else None
+                    places = [os.path.realpath(p) + os.sep
+                              for p in (spec.submodule_search_locations or [])]
+                    found = any(f == origin or any(f.startswith(p) for p in places)
+                                for f in self.by_file)
+            except Exception:  # noqa: BLE001 - keep tracing
+                found = True
+            self.packages[top] = found
+        return found
 
     # -- the trace function: keep it cheap
 
@@ -96,17 +131,41 @@ class Recorder:
         entries = self.codes.get(code)
         if entries is None:
             entries = self.codes[code] = self._match(code)
-        if entries and code not in self.seen and not getattr(self.busy, "on", False):
-            self.seen.add(code)
-            self.busy.on = True
-            try:
-                self._observe(code, entries, frame)
-            except Exception as exc:  # noqa: BLE001 - never break the user's program
-                _emit(self.events, event="observe-failed", ids=[e["id"] for e in entries],
-                      error=f"{exc.__class__.__name__}: {exc}"[:300])
-            finally:
-                self.busy.on = False
+        if entries and not getattr(self.busy, "on", False):
+            if code not in self.seen:
+                self.seen.add(code)
+                self.busy.on = True
+                try:
+                    self._observe(code, entries, frame)
+                except Exception as exc:  # noqa: BLE001 - never break the user's program
+                    _emit(self.events, event="observe-failed", ids=[e["id"] for e in entries],
+                          error=f"{exc.__class__.__name__}: {exc}"[:300])
+                finally:
+                    self.busy.on = False
+            elif code in self.again:
+                self.busy.on = True
+                try:
+                    self._observe_again(code, frame)
+                except Exception:  # noqa: BLE001 - the first call is what counts
+                    self.again.pop(code, None)
+                finally:
+                    self.busy.on = False
         return None
+
+    def _observe_again(self, code: Any, frame: Any) -> None:
+        """A later call: kept when its abstract signature is new, up to the cap."""
+        from jaxlint.runtime import observed as ob
+
+        obs = self.again[code]
+        obs.inspected += 1
+        names = code.co_varnames[:code.co_argcount]
+        values = [frame.f_locals.get(n) for n in names][1 if obs.has_self else 0:]
+        signature = ob.signature(values, obs.jit_static)
+        if signature not in obs.signatures:
+            obs.signatures.add(signature)
+            obs.more.append([ob.snap(v) for v in values])
+        if 1 + len(obs.more) >= obs.max_calls or obs.inspected >= MAX_CALLS_INSPECTED:
+            del self.again[code]
 
     def _match(self, code: Any) -> list:
         real = os.path.realpath(code.co_filename)
@@ -182,7 +241,9 @@ class Recorder:
             isinstance(declared, dict) and (e["function"] in declared
                                             or e["function"].split(".")[-1] in declared))]
         if portable is not None and not self.options.get("check_portable"):
-            entries = []  # checked (and benchmarked) in a worker with these arguments
+            # checked (and benchmarked) in a worker with these arguments; a module-level
+            # call's callee only here, where its later calls are seen
+            entries = [e for e in entries if e.get("callee")]
         if not entries and not helpers:
             return  # declared inputs come first
         obs = _Observation(entries, func, snapped, names, bound, has_self, cells, jit_obj,
@@ -201,6 +262,10 @@ class Recorder:
         if code.co_flags & inspect.CO_VARKEYWORDS and extra_names:
             more = local.get(extra_names[0]) or {}
             obs.keywords.update({k: ob.snap(v) for k, v in more.items()})
+        if obs.max_calls > 1 and not (code.co_flags & inspect.CO_VARARGS):
+            obs.signatures.add(ob.signature(obs.values[:code.co_argcount - has_self],
+                                            jit_static))
+            self.again[code] = obs
         with self.lock:
             self.pending.append(obs)
             for h in helpers:
@@ -295,8 +360,14 @@ class Recorder:
         args = ob.ObservedArgs(list(obs.values), [], static, int(self.options.get("seed", 0)))
         args.described = [f"{n}: {ob.describe(v)} (observed in --run `{self.command}`)"
                           for n, v in zip(obs.names, obs.values)]
+        args.more = [ob.ObservedArgs(list(values), [], static, int(self.options.get("seed", 0)))
+                     for values in obs.more]
         result = check.check(ctx, entry, target, args)
         result.inputs = list(args.described)
+        if entry.get("callee"):
+            notes.append(f"`{func.__name__}`, the function this line calls, with "
+                         f"{1 + len(obs.more)} observed call(s)")
+        ob.note_shardings(result, args)
         for note in notes:
             result.annotate(note)
         result.details["observed"] = True
@@ -359,8 +430,36 @@ def install() -> None:
         return
     rec = Recorder(job)
     _emit(rec.events, event="process", argv=sys.argv[:4], time=time.time())
-    sys.settrace(rec.trace)
-    threading.settrace(rec.trace)  # type: ignore[arg-type]
+    builtins.__import__ = _quiet_imports(builtins.__import__, rec)
+    sys.settrace(rec.tracer)
+    threading.settrace(rec.tracer)  # type: ignore[arg-type]
+
+
+def _quiet_imports(original: Any, rec: Recorder) -> Any:
+    """``__import__`` that turns the trace function off while it imports a package
+    holding no watched file (JAX itself: a third of a second of trace calls), and
+    back on for a package that does, even inside such an import."""
+    quiet = threading.local()
+
+    def _import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (),
+                level: int = 0) -> Any:
+        if level == 0 and name not in sys.modules:
+            current = sys.gettrace()
+            if current is rec.tracer or (current is None and getattr(quiet, "on", False)):
+                want = rec.tracer if rec.holds_watched(name) else None
+                if want is not current:
+                    was = getattr(quiet, "on", False)
+                    quiet.on = want is None
+                    sys.settrace(want)
+                    try:
+                        return original(name, globals, locals, fromlist, level)
+                    finally:
+                        sys.settrace(current)
+                        quiet.on = was
+        return original(name, globals, locals, fromlist, level)
+
+    _import.__wrapped__ = original  # type: ignore[attr-defined]
+    return _import
 
 
 SITECUSTOMIZE = '''\

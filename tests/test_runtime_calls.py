@@ -1,0 +1,288 @@
+"""The recorder beyond the first call: shardings, later calls, imports (real JAX on CPU).
+
+* inputs sharded over a 2-device CPU mesh (XLA_FLAGS=--xla_force_host_platform_device_count=2)
+  are recorded with their PartitionSpec and mesh, re-created for the check, in the --run
+  process and in a worker from the cache, and said to be unsharded where the devices are
+  missing;
+* a static argument changed by a `__main__` loop: the called function's observed calls
+  (distinct signatures, up to a cap) are replayed and its compiles counted;
+* JAX's dtype warning attributed to JAX's own file still confirms JAX110 at the user's line;
+* the trace function is off while a package with no watched file is imported.
+
+Each test works on a copy in a temporary directory.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("jax")
+
+from click.testing import CliRunner  # noqa: E402
+
+from jaxlint.cli import cli  # noqa: E402
+
+FIXTURES = Path(__file__).parent / "fixtures" / "runtime"
+TWO_DEVICES = "--xla_force_host_platform_device_count=2"
+
+
+def _confirm(root: Path, *args: str, env: dict | None = None) -> list[dict]:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        for k, v in (env or {}).items():
+            if v is None:
+                mp.delenv(k, raising=False)
+            else:
+                mp.setenv(k, v)
+        result = CliRunner().invoke(cli, ["confirm", "--output-format", "json", *args],
+                                    catch_exceptions=False)
+    assert result.exit_code in (0, 1), result.output
+    return json.loads(result.stdout)
+
+
+def _by_line(found: list[dict]) -> dict:
+    return {(f["location"]["row"], f["code"]): f["runtime"] for f in found}
+
+
+def _project(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "pyproject.toml").write_text('[tool.jaxlint]\ncache-dir = "cache"\n')
+    for name, text in files.items():
+        (root / name).write_text(textwrap.dedent(text))
+    return root
+
+
+SHARDED = "x: f32[4,2] sharded P('data', None) on mesh {data: 2} (observed in --run `python prog.py`)"
+TRACE_EVIDENCE = ("jax.errors.TracerBoolConversionError at line 10: Attempted boolean "
+                  "conversion of traced array with shape bool[].")
+NOT_HERE = ("P('data', None) on mesh {data: 2} not re-created: it needs 2 devices and 1 are "
+            "here; the inputs are unsharded")
+
+
+def test_sharded_inputs_are_recorded_and_recreated(tmp_path):
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURES / "sharded", root)
+    (root / "pyproject.toml").write_text('[tool.jaxlint]\ncache-dir = "cache"\n')
+    two = {"XLA_FLAGS": TWO_DEVICES}
+
+    # in the --run process: the jitted `center` saw a tracer (abstract mesh: the first two
+    # devices), `per_shard` the concrete array (the recorded devices); per_shard's loop
+    # runs once per device, so with the sharding it compiles twice in one call
+    by = _by_line(_confirm(root, "prog.py", "--run", "python prog.py", env=two))
+    assert sorted(by) == [(10, "JAX201"), (18, "JAX501")]
+    center, per_shard = by[(10, "JAX201")], by[(18, "JAX501")]
+    assert center["verdict"] == "confirmed"
+    assert center["evidence"] == TRACE_EVIDENCE
+    assert center["inputs"] == [SHARDED]
+    assert center["details"]["shardings"] == [
+        "P('data', None) on mesh {data: 2} re-created on the first 2 device(s) here"]
+    assert per_shard["verdict"] == "confirmed"
+    assert per_shard["evidence"].startswith("jit(<lambda>) compiled 2 times in one call of "
+                                            "`per_shard`")
+    assert per_shard["details"]["compiles"] == {"jit(<lambda>)": 2}
+    assert per_shard["details"]["shardings"] == [
+        "P('data', None) on mesh {data: 2} re-created on the recorded devices"]
+    entries = [json.loads(p.read_text())
+               for p in (root / "cache" / "runtime" / "observed").glob("*.json")]
+    arg = next(e for e in entries if e["function"] == "per_shard")["args"][0]
+    assert arg["sharding"] == {"kind": "named", "axes": ["data"], "sizes": [2],
+                               "types": ["Explicit"], "spec": ["data", None], "devices": [0, 1]}
+
+    # from the cache, in a worker with two devices: the same sharding, the same verdicts
+    by = _by_line(_confirm(root, "prog.py", env=two))
+    assert by[(18, "JAX501")]["details"]["compiles"] == {"jit(<lambda>)": 2}
+    assert by[(18, "JAX501")]["details"]["shardings"] == [
+        "P('data', None) on mesh {data: 2} re-created on the recorded devices"]
+    assert by[(10, "JAX201")]["evidence"] == TRACE_EVIDENCE
+
+    # with one device: unsharded inputs, and the verdict says so
+    by = _by_line(_confirm(root, "prog.py", env={"XLA_FLAGS": None}))
+    assert by[(10, "JAX201")]["evidence"] == f"{TRACE_EVIDENCE} ({NOT_HERE})"
+    assert by[(10, "JAX201")]["details"]["shardings"] == [NOT_HERE]
+    per_shard = by[(18, "JAX501")]
+    assert per_shard["verdict"] == "confirmed"
+    assert per_shard["details"]["compiles"] == {"jit(<lambda>)": 1}  # one device: one pass
+    assert per_shard["evidence"].endswith(f"({NOT_HERE})")
+
+
+STATIC_LOOP = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnums=1)
+def power(x, n):
+    return x ** n
+
+
+if __name__ == "__main__":
+    x = jnp.arange(3.0)
+    for n in range(6):
+        print(power(x, n))
+"""
+
+
+def test_a_static_argument_changed_by_a_main_loop_is_confirmed_from_the_observed_calls(tmp_path):
+    root = _project(tmp_path, {"loop.py": STATIC_LOOP})
+    by = _by_line(_confirm(root, "loop.py", "--run", "python loop.py"))
+    rt = by[(15, "JAX504")]
+    assert rt["verdict"] == "confirmed"
+    # six calls, the first four distinct signatures kept (the cap)
+    assert rt["evidence"] == (
+        "jit(power) compiled 4 times over 4 observed calls with the same array shapes and "
+        "dtypes; static arguments: n=0; n=1; n=2; n=3 (`power`, the function this line "
+        "calls, with 4 observed call(s))")
+    assert rt["details"]["oracle"] == "observed calls replayed"
+    assert rt["inputs"] == ["x: f32[3] (observed in --run `python loop.py`)",
+                            "n: 0 (observed in --run `python loop.py`)"]
+    # without --run: the verdict of that run, from the cache, until the file changes
+    again = _by_line(_confirm(root, "loop.py"))[(15, "JAX504")]
+    assert again["verdict"] == "confirmed"
+    assert again["evidence"].endswith("(from the cached --run observation; the source has not "
+                                      "changed since)")
+    (root / "loop.py").write_text(STATIC_LOOP + "\n")
+    changed = _by_line(_confirm(root, "loop.py"))[(15, "JAX504")]
+    assert changed == {"verdict": "skipped", "details": {}, "reason": (
+        "not inside a function: nothing to call; a --run that makes this call lets the "
+        "companion replay the calls of `power`: try --run \"python loop.py\"")}
+
+
+REPLAY = """\
+import json
+import sys
+import types
+
+import jax
+import jax.numpy as jnp
+
+from jaxlint.runtime import checks, observed as ob
+from jaxlint.runtime.context import Context, Target
+
+path = sys.argv[1]
+module = types.ModuleType("m")
+module.__file__ = path
+exec(compile(open(path).read(), path, "exec"), module.__dict__)
+ctx = Context({"path": path, "options": {}}, module, None, None)
+target = {"code": "JAX504", "line": 1, "end_line": 1, "function": "power"}
+t = Target("power", module.power, module.power.__wrapped__, True, (1,))
+out = {}
+for name, calls in {"same": [2, 2], "changing": [2, 3, 4]}.items():
+    first, *rest = [ob.ObservedArgs([ob.snap(jnp.ones(3)), n], [f"x: f32[3]", f"n: {n}"], (1,))
+                    for n in calls]
+    first.more = rest
+    v = checks.check_recompiles(ctx, target, t, first)
+    out[name] = [v.verdict, v.evidence]
+print(json.dumps(out))
+"""
+
+
+def test_the_replay_oracle_counts_compiles_per_static_value(tmp_path):
+    (tmp_path / "power.py").write_text(STATIC_LOOP)
+    (tmp_path / "replay.py").write_text(REPLAY)
+    proc = subprocess.run([sys.executable, str(tmp_path / "replay.py"), str(tmp_path / "power.py")],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["same"] == ["not-reproduced", "no function compiled more than once over 2 calls "
+                                             "({'jit(power)': 1})"]
+    assert out["changing"] == ["confirmed", "jit(power) compiled 3 times over 3 observed calls "
+                                            "with the same array shapes and dtypes; static "
+                                            "arguments: n=2; n=3; n=4"]
+
+
+ASTYPE = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def precise_sum(x):
+    return jnp.sum(x.astype(jnp.float64))
+
+
+if __name__ == "__main__":
+    print(precise_sum(jnp.arange(5.0)))
+"""
+
+
+def test_float64_warning_from_inside_jax_is_placed_at_the_users_line(tmp_path):
+    root = _project(tmp_path, {"prog.py": ASTYPE})
+    rt = _by_line(_confirm(root, "prog.py", "--run", "python prog.py"))[(7, "JAX110")]
+    assert rt["verdict"] == "confirmed"
+    assert rt["evidence"].startswith("UserWarning at line 7: Explicitly requested dtype "
+                                     "float64 requested in astype is not available")
+    assert rt["details"]["line"] == 7
+    assert rt["details"]["output_dtypes"] == ["float32"]
+
+
+QUIET = """\
+import json
+import os
+import sys
+
+from jaxlint.runtime import recorder
+
+job = {"events": os.devnull, "watch": [
+    {"id": "0:0", "file": os.path.realpath(sys.argv[1]), "function": "f", "code": "JAX201",
+     "line": 2, "end_line": 2}]}
+rec = recorder.Recorder(job)
+print(json.dumps([rec.holds_watched("jax"), rec.holds_watched("jax.numpy"),
+                  rec.holds_watched("pkg"), rec.holds_watched("pkg.sub"),
+                  rec.holds_watched("no_such_module_here")]))
+"""
+
+
+def test_packages_without_watched_files_are_imported_untraced(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "mod.py").write_text("def f(x):\n    return x\n")
+    (tmp_path / "quiet.py").write_text(QUIET)
+    proc = subprocess.run([sys.executable, "quiet.py", "pkg/mod.py"], capture_output=True,
+                          text=True, cwd=tmp_path, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    # jax: no watched file, traced off; pkg holds one; an unknown name: in doubt, traced
+    assert json.loads(proc.stdout) == [False, False, True, True, True]
+
+
+IMPORT_TIME = {
+    "lib.py": """\
+        import jax
+        import jax.numpy as jnp
+
+
+        @jax.jit
+        def sign(x):
+            if x.sum() > 0:
+                return x
+            return -x
+
+
+        try:
+            FIRST = sign(jnp.ones(3))  # called while the module is imported
+        except Exception:
+            FIRST = None
+        """,
+    "main.py": """\
+        import jax  # a package with no watched file: imported untraced
+        import lib  # a watched file: traced while it is imported
+
+        print(lib.FIRST)
+        """,
+}
+
+
+def test_a_watched_function_called_while_its_module_is_imported_is_observed(tmp_path):
+    root = _project(tmp_path, IMPORT_TIME)
+    rt = _by_line(_confirm(root, "lib.py", "--run", "python main.py"))[(7, "JAX201")]
+    assert rt["verdict"] == "confirmed"
+    assert rt["inputs"] == ["x: f32[3] (observed in --run `python main.py`)"]
