@@ -286,3 +286,49 @@ def test_a_watched_function_called_while_its_module_is_imported_is_observed(tmp_
     rt = _by_line(_confirm(root, "lib.py", "--run", "python main.py"))[(7, "JAX201")]
     assert rt["verdict"] == "confirmed"
     assert rt["inputs"] == ["x: f32[3] (observed in --run `python main.py`)"]
+
+
+HINTS = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+class Tracker:
+    def __init__(self):
+        self.calls = 0
+
+    @partial(jax.jit, static_argnums=0)
+    def update(self, x):
+        self.calls += 1
+        return x + 1
+
+
+def count_positive(xs):
+    def body(c, x):
+        c = c + 1 if x > 0 else c
+        return c, x
+    return lax.scan(body, 0.0, xs)
+
+
+if __name__ == "__main__":
+    Tracker().update(jnp.zeros(2))
+    print(count_positive(jnp.array([1.0, -2.0])))
+"""
+
+
+def test_without_run_every_skip_names_the_run_that_would_help_from_where_it_is_run(tmp_path):
+    root = _project(tmp_path, {})
+    (root / "sub").mkdir()
+    (root / "sub" / "prog.py").write_text(HINTS)
+    method = ("`Tracker.update` is a method: it needs an instance of `Tracker`, which the "
+              "runtime cannot build; try --run \"python {}\" (it calls `Tracker`)")
+    nested = ("no input for argument `xs`: run code that calls it (--run), declare it in "
+              "JAXLINT_INPUTS or [tool.jaxlint.runtime] inputs, or annotate it; try --run "
+              "\"python {}\" (it calls `count_positive`)")
+    for cwd, script in ((root / "sub", "prog.py"), (root, "sub/prog.py")):
+        by = _by_line(_confirm(cwd, str((root / "sub" / "prog.py").relative_to(cwd))))
+        assert by[(14, "JAX403")]["reason"] == method.format(script)
+        assert by[(20, "JAX201")]["reason"] == nested.format(script)

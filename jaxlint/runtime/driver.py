@@ -435,8 +435,13 @@ def _module_level_reason(job: ModuleJob, f: Finding) -> str:
 
 
 def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran_commands: bool) -> None:
-    """A skip for want of inputs says which --run would help."""
-    if verdict.verdict != "skipped" or not verdict.reason.startswith("no input for argument"):
+    """A skip for want of inputs (or of a live object: a method, a nested function)
+    says which --run would help."""
+    if verdict.verdict != "skipped" or not (
+            verdict.reason.startswith("no input for argument")
+            or verdict.reason.endswith(("which the runtime cannot build",
+                                        "only module-level functions and static methods can "
+                                        "be called"))):
         return
     from jaxlint.runtime import observe
 

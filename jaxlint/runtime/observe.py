@@ -292,54 +292,67 @@ _SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", "build", "
               ".jaxlint_cache", ".tox", ".mypy_cache", ".pytest_cache"}
 
 
-def _script_command(path: Path, root: Path) -> str:
+def _script_command(path: Path, cwd: Path) -> str:
     """``python -m pkg.mod`` for a script inside a package (relative imports), else
-    ``python path``."""
+    ``python path``; paths relative to ``cwd``, where a ``--run`` command runs."""
     parts = [path.stem]
     d = path.parent
-    while (d / "__init__.py").is_file() and d != root.parent:
+    while (d / "__init__.py").is_file() and d.parent != d:
         parts.insert(0, d.name)
         d = d.parent
     if len(parts) > 1:
         module = ".".join(parts[:-1] if parts[-1] == "__main__" else parts)
-        where = os.path.relpath(d, root)
-        return ("" if where == "." else f"cd {where} && ") + f"python -m {module}"
-    return f"python {os.path.relpath(path, root)}"
+        where = os.path.relpath(d, cwd)
+        return ("" if where == "." else f"cd {shlex.quote(where)} && ") + f"python -m {module}"
+    return f"python {shlex.quote(os.path.relpath(path, cwd))}"
 
 
-def suggest_run(path: Path, function: str, root: Path, limit_files: int = 3000) -> Optional[str]:
-    """A ``--run`` that would call ``function``: a script (``__main__``) or a test
-    file that imports the function's module and calls the function by name."""
-    name = function.split(".")[0]
-    if not name.isidentifier():
-        return None
-    call = re.compile(rf"\b{re.escape(name)}\s*\(|\b{re.escape(name)}\s*,")
-    module = re.compile(rf"\b{re.escape(path.stem)}\b" if path.stem != "__init__"
-                        else rf"\b{re.escape(path.parent.name)}\b")
-    tests, scripts = [], []
-    seen = 0
+def _candidates(path: Path, root: Path, limit_files: int):
+    """The file itself, then its folder, then the project: where a caller is likeliest."""
+    seen: set[Path] = set()
+    first = [path] + sorted(p for p in path.parent.glob("*.py") if p != path)
+    for p in first:
+        seen.add(p.resolve())
+        yield p
+    count = len(first)
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
         for fn in sorted(filenames):
             if not fn.endswith(".py"):
                 continue
-            seen += 1
-            if seen > limit_files:
-                break
+            count += 1
+            if count > limit_files:
+                return
             p = Path(dirpath) / fn
-            try:
-                text = p.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            same = p.resolve() == path.resolve()
-            if not call.search(text) or not (same or module.search(text)):
-                continue
-            if fn.startswith("test_") or fn.endswith("_test.py"):
-                tests.append(p)
-            elif "__main__" in text:
-                scripts.append(p)
-    if scripts:
-        return f'--run "{_script_command(scripts[0], root)}"'
+            if p.resolve() not in seen:
+                yield p
+
+
+def suggest_run(path: Path, function: str, root: Path, limit_files: int = 3000,
+                cwd: Optional[Path] = None) -> Optional[str]:
+    """A ``--run`` that would call ``function``: a script (``__main__``) or a test
+    file that imports the function's module and calls the function by name; the
+    command as it would run from ``cwd`` (default: the current directory)."""
+    name = function.split(".")[0]
+    if not name.isidentifier():
+        return None
+    cwd = Path(cwd or os.getcwd())
+    call = re.compile(rf"\b{re.escape(name)}\s*\(|\b{re.escape(name)}\s*,")
+    module = re.compile(rf"\b{re.escape(path.stem)}\b" if path.stem != "__init__"
+                        else rf"\b{re.escape(path.parent.name)}\b")
+    tests = []
+    for p in _candidates(path, root, limit_files):
+        try:
+            text = p.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        same = p.resolve() == path.resolve()
+        if not call.search(text) or not (same or module.search(text)):
+            continue
+        if p.name.startswith("test_") or p.name.endswith("_test.py"):
+            tests.append(p)
+        elif "__main__" in text:
+            return f'--run "{_script_command(p, cwd)}"'
     if tests:
-        return f'--run "python -m pytest -x {os.path.relpath(tests[0], root)}"'
+        return f'--run "python -m pytest -x {shlex.quote(os.path.relpath(tests[0], cwd))}"'
     return None
