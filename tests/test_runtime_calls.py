@@ -332,3 +332,41 @@ def test_without_run_every_skip_names_the_run_that_would_help_from_where_it_is_r
         by = _by_line(_confirm(cwd, str((root / "sub" / "prog.py").relative_to(cwd))))
         assert by[(14, "JAX403")]["reason"] == method.format(script)
         assert by[(20, "JAX201")]["reason"] == nested.format(script)
+
+
+GATED = {
+    "clean.py": """\
+        import jax.numpy as jnp
+
+
+        def double(x):
+            return jnp.asarray(x) * 2
+        """,
+    "script.py": """\
+        import pathlib
+
+
+        def main():
+            pathlib.Path("main-ran").write_text("main ran")
+
+
+        if __name__ == "__main__":
+            main()
+        """,
+}
+
+
+def test_a_run_with_nothing_to_watch_is_stopped_before_its_first_function_call(tmp_path):
+    # --run starts before the lint; its first call of a function of the user's code
+    # waits for the watch list, and with nothing to watch the command is stopped there
+    # (this script starts fast, no JAX: without the wait, main would run before the lint ends)
+    root = _project(tmp_path, GATED)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        result = CliRunner().invoke(cli, ["confirm", "--output-format", "json", "clean.py",
+                                          "--run", "python script.py"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == []
+    assert "jaxlint: --run `python script.py`: stopped: no finding inside a function to watch" \
+        in result.stderr
+    assert not (root / "main-ran").exists()

@@ -304,8 +304,25 @@ def build_jobs(results: list[FileResult], store, cli: RuntimeOptions, cli_set: s
     return jobs, errors
 
 
+def _run_options(cli: RuntimeOptions, mode: str, max_unrolled_loop: int = 64) -> dict:
+    return {"default_dim": cli.default_dim, "seed": cli.seed, "runs": cli.runs,
+            "device": cli.device, "check_portable": mode == "confirm",
+            "max_unrolled_loop": max_unrolled_loop}
+
+
+def start_runs(commands: list, cli: RuntimeOptions, mode: str = "confirm",
+               jobs: Optional[int] = None) -> Any:
+    """Start the ``--run`` commands now, before the lint that tells what to watch
+    (``run_runtime(early=...)`` hands them the watch list, or stops them)."""
+    from jaxlint.runtime import observe
+
+    return observe.CommandRuns(commands, _run_options(cli, mode), cli.timeout, cli.run_timeout,
+                               jobs or max(1, min(4, os.cpu_count() or 1)))
+
+
 def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
-             cache_dir: Optional[Path], mode: str = "confirm", jobs: int = 1) -> list[dict]:
+             cache_dir: Optional[Path], mode: str = "confirm", jobs: int = 1,
+             early: Any = None) -> list[dict]:
     """Run the --run commands with the recorder; attach what they (or the cache) saw
     to each finding as ``observed`` (portable arguments) or ``insitu`` (a verdict
     from a check run inside the command).  Returns the commands' summaries."""
@@ -337,10 +354,14 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
                     watch.append(dict(entry, id=f"{j}:{i}:outer",
                                       function=f.function.split(".")[0], outer_of=entry))
     seen = observe.Observed()
-    if commands and watch:
-        options = {"default_dim": cli.default_dim, "seed": cli.seed, "runs": cli.runs,
-                   "device": cli.device, "check_portable": mode == "confirm",
-                   "max_unrolled_loop": module_jobs[0].max_unrolled_loop if module_jobs else 64}
+    options = _run_options(cli, mode, module_jobs[0].max_unrolled_loop if module_jobs else 64)
+    if early is not None:
+        if watch:
+            early.deliver(watch, options)
+        else:
+            early.stop("no finding inside a function to watch")
+        seen = early.result()
+    elif commands and watch:
         seen = observe.run_commands(commands, watch, options, cli.timeout, cli.run_timeout,
                                     jobs=jobs)
     elif commands:
@@ -459,10 +480,11 @@ def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran_commands: bo
 
 def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: set[str],
                 mode: str = "confirm", jobs: Optional[int] = None,
-                commands: Optional[list] = None, cache_dir: Optional[Path] = None
-                ) -> RuntimeReport:
+                commands: Optional[list] = None, cache_dir: Optional[Path] = None,
+                early: Any = None) -> RuntimeReport:
     """``commands``: (command, cwd) pairs from --run; the configurations' ``run``
-    lists are added unless --run was given."""
+    lists are added unless --run was given.  ``early``: those commands, already
+    started by ``start_runs``."""
     report = RuntimeReport()
     commands = list(commands or [])
     if commands:
@@ -470,7 +492,7 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
     module_jobs, report.errors = build_jobs(results, store, cli, cli_set, mode, commands)
     workers = jobs or max(1, min(4, os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool, procs.stopping():
-        report.runs = _observe(module_jobs, cli, commands, cache_dir, mode, workers)
+        report.runs = _observe(module_jobs, cli, commands, cache_dir, mode, workers, early)
         outcomes = list(pool.map(lambda j: run_module(j, mode), module_jobs))
     by_path = {}
     for job, (verdicts, pairs, env) in zip(module_jobs, outcomes):

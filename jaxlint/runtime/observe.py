@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import stat
 import subprocess
 import sys
@@ -104,44 +105,74 @@ def _tail(path: str) -> str:
     return ("..." if size > TAIL_CHARS else "") + text.strip()
 
 
-def run_commands(commands: list[tuple[str, str]], watch: list[dict], options: dict,
-                 finding_timeout: float, run_timeout: float, jobs: int = 1) -> Observed:
-    """Run each (command, cwd) with the recorder watching ``watch`` (up to ``jobs``
-    at once); gather what they saw, merged in the commands' order."""
-    result = Observed()
-    if not commands:
-        return result
-    with tempfile.TemporaryDirectory(prefix="jaxlint-run-") as tmp:
-        shim = _shim(tmp)
+class CommandRuns:
+    """The ``--run`` commands, running (up to ``jobs`` at once), possibly started
+    before the watch list is known: ``confirm`` starts them before it lints, so that
+    Python's and JAX's start-up in the command overlap the lint.  Until ``deliver``
+    writes the watch list, the recorder in each process lets imports and module-level
+    code run and holds the first call of a function of the user's code (see
+    ``recorder.Recorder.gate``); ``stop`` ends the commands (nothing to watch)."""
 
-        def one(n: int, command: str, cwd: str) -> tuple[RunResult, Observed]:
-            events_path = os.path.join(tmp, f"events-{n}.jsonl")
-            open(events_path, "w").close()
-            job_path = os.path.join(tmp, f"job-{n}.json")
-            with open(job_path, "w", encoding="utf-8") as fh:
-                json.dump({"events": events_path, "command": command, "options": options,
-                           "watch": watch}, fh)
-            env = dict(os.environ)
-            env["PYTHONPATH"] = os.pathsep.join([shim] + [p for p in
-                                                 env.get("PYTHONPATH", "").split(os.pathsep) if p])
-            env.pop("JAXLINT_RECORD", None)
-            env["JAXLINT_RECORD_NEXT"] = job_path  # procs.run_guarded hands it on
-            env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the user's tree
-            env.setdefault("PYTHONHASHSEED", "0")
-            env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
-            if options.get("device"):
-                env["JAX_PLATFORMS"] = {"gpu": "cuda"}.get(options["device"], options["device"])
-            out_path = os.path.join(tmp, f"output-{n}")
-            seen = Observed()
-            run = _run_one(interpreter_command(command), command, cwd, env, events_path,
-                           out_path, finding_timeout, run_timeout, seen)
-            return run, seen
-
+    def __init__(self, commands: list[tuple[str, str]], options: dict, finding_timeout: float,
+                 run_timeout: float, jobs: int = 1, watch: Optional[list[dict]] = None) -> None:
         from concurrent.futures import ThreadPoolExecutor
 
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            outcomes = list(pool.map(lambda a: one(*a),
-                                     [(n, c, d) for n, (c, d) in enumerate(commands)]))
+        self.tmp = tempfile.mkdtemp(prefix="jaxlint-run-")
+        self.shim = _shim(self.tmp)
+        self.watch_path = os.path.join(self.tmp, "watch.json")
+        self.options = options
+        self.finding_timeout, self.run_timeout = finding_timeout, run_timeout
+        self.stopped: Optional[str] = None
+        if watch is not None:
+            self.deliver(watch, options)
+        self.pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+        self.futures = [self.pool.submit(self._one, n, c, d)
+                        for n, (c, d) in enumerate(commands)]
+
+    def deliver(self, watch: list[dict], options: dict) -> None:
+        part = self.watch_path + ".part"
+        with open(part, "w", encoding="utf-8") as fh:
+            json.dump({"watch": watch, "options": options}, fh)
+        os.replace(part, self.watch_path)  # the recorder never reads half a list
+
+    def stop(self, reason: str) -> None:
+        """Commands still running are killed; those not started do not start."""
+        self.stopped = reason
+
+    def _one(self, n: int, command: str, cwd: str) -> tuple[RunResult, Observed]:
+        seen = Observed()
+        if self.stopped:
+            return RunResult(command, cwd, f"not run: {self.stopped}", 0.0), seen
+        events_path = os.path.join(self.tmp, f"events-{n}.jsonl")
+        open(events_path, "w").close()
+        job_path = os.path.join(self.tmp, f"job-{n}.json")
+        with open(job_path, "w", encoding="utf-8") as fh:
+            json.dump({"events": events_path, "command": command, "options": self.options,
+                       "watch_file": self.watch_path}, fh)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([self.shim] + [
+            p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+        env.pop("JAXLINT_RECORD", None)
+        env["JAXLINT_RECORD_NEXT"] = job_path  # procs.run_guarded hands it on
+        env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the user's tree
+        env.setdefault("PYTHONHASHSEED", "0")
+        env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+        device = self.options.get("device")
+        if device:
+            env["JAX_PLATFORMS"] = {"gpu": "cuda"}.get(device, device)
+        out_path = os.path.join(self.tmp, f"output-{n}")
+        run = _run_one(interpreter_command(command), command, cwd, env, events_path,
+                       out_path, self.finding_timeout, self.run_timeout, seen, self)
+        return run, seen
+
+    def result(self) -> Observed:
+        """Wait for every command; what they saw, merged in the commands' order."""
+        result = Observed()
+        try:
+            outcomes = [f.result() for f in self.futures]
+        finally:
+            self.pool.shutdown(wait=True)
+            shutil.rmtree(self.tmp, ignore_errors=True)
         for run, seen in outcomes:
             result.runs.append(run)
             for i, obs in seen.observations.items():
@@ -150,12 +181,21 @@ def run_commands(commands: list[tuple[str, str]], watch: list[dict], options: di
                 old = result.verdicts.get(i)
                 if old is None or _PRIORITY[v.verdict] > _PRIORITY[old.verdict]:
                     result.verdicts[i] = v
-    return result
+        return result
+
+
+def run_commands(commands: list[tuple[str, str]], watch: list[dict], options: dict,
+                 finding_timeout: float, run_timeout: float, jobs: int = 1) -> Observed:
+    """Run each (command, cwd) with the recorder watching ``watch`` (up to ``jobs``
+    at once); gather what they saw, merged in the commands' order."""
+    if not commands:
+        return Observed()
+    return CommandRuns(commands, options, finding_timeout, run_timeout, jobs, watch).result()
 
 
 def _run_one(shell_cmd: str, label: str, cwd: str, env: dict, events_path: str,
              out_path: str, finding_timeout: float, run_timeout: float,
-             result: Observed) -> RunResult:
+             result: Observed, runs: Optional[CommandRuns] = None) -> RunResult:
     start = time.monotonic()
     status = "ok"
     with open(out_path, "wb") as out:
@@ -189,6 +229,11 @@ def _run_one(shell_cmd: str, label: str, cwd: str, env: dict, events_path: str,
                     break
                 if now - start > run_timeout:
                     status = f"timed out after {run_timeout:g} s"
+                    procs.kill_tree(proc)
+                    proc.wait()
+                    break
+                if runs is not None and runs.stopped:
+                    status = f"stopped: {runs.stopped}"
                     procs.kill_tree(proc)
                     proc.wait()
                     break

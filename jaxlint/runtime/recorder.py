@@ -41,6 +41,7 @@ from typing import Any, Optional
 
 ENV = "JAXLINT_RECORD"
 MAX_CALLS_INSPECTED = 32  # calls of one function looked at for new signatures
+GATE_WAIT = 600.0  # seconds the first user call waits for the watch list (a backstop)
 
 
 def _emit(path: str, **event: Any) -> None:
@@ -80,9 +81,14 @@ class Recorder:
         self.command = job.get("command", "")
         self.options = job.get("options", {})
         self.by_file: dict[str, list[dict]] = {}
-        for entry in job.get("watch", []):
-            self.by_file.setdefault(entry["file"], []).append(entry)
         self.files: dict[str, bool] = {}
+        # the watch list, or the file the parent writes it to once it has linted
+        self.waiting: Optional[str] = None
+        if "watch" in job:
+            self._watch(job["watch"])
+        elif not self._load_watch(job.get("watch_file")):
+            self.waiting = job.get("watch_file")
+        self.library: dict[str, bool] = {}
         self.codes: dict[Any, list] = {}
         self.seen: set = set()
         self.again: dict[Any, _Observation] = {}  # code -> observation wanting more calls
@@ -93,12 +99,71 @@ class Recorder:
         self.busy = threading.local()
         self.packages: dict[str, bool] = {}  # top-level package -> holds a watched file
         self.tracer = self.trace  # one bound method, so that `sys.gettrace() is` it
+        self.gater = self.gate
+
+    def _watch(self, watch: list) -> None:
+        for entry in watch:
+            self.by_file.setdefault(entry["file"], []).append(entry)
+
+    def _load_watch(self, path: Optional[str]) -> bool:
+        if not path:
+            return False
+        try:
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, ValueError):
+            return False
+        self._watch(data.get("watch") or [])
+        self.options = dict(self.options, **(data.get("options") or {}))
+        return True
+
+    # -- before the watch list: the gate
+
+    def gate(self, frame: Any, event: str, arg: Any) -> None:
+        """The trace function until the watch list comes: imports and module-level
+        code run; the first call of a function of the user's code waits for the list."""
+        if self.waiting is None:
+            return self.trace(frame, event, arg)
+        code = frame.f_code
+        lib = self.library.get(code.co_filename)
+        if lib is None:
+            lib = self.library[code.co_filename] = _is_library(code.co_filename)
+        if lib or code.co_name == "<module>":
+            return None
+        with self.lock:
+            if self.waiting is not None:
+                deadline = time.monotonic() + GATE_WAIT
+                while not self._load_watch(self.waiting):
+                    if time.monotonic() > deadline:
+                        break  # the parent holds a lifeline: this is only a backstop
+                    time.sleep(0.005)
+                self.waiting = None
+                self.files.clear()
+                self.packages.clear()
+                if not self.by_file:  # nothing to watch: no trace function at all
+                    sys.settrace(None)
+                    threading.settrace(None)  # type: ignore[arg-type]
+                    return None
+                sys.settrace(self.tracer)
+                threading.settrace(self.tracer)  # type: ignore[arg-type]
+        return self.trace(frame, event, arg)
 
     def holds_watched(self, name: str) -> bool:
         """Whether the top-level package of module ``name`` holds a watched file
         (when in doubt, yes: the trace function stays on)."""
         top = name.partition(".")[0]
         found = self.packages.get(top)
+        if found is None and self.waiting is not None:
+            # no list yet: a package of the user's code (not a library) may hold one
+            try:
+                import importlib.util
+
+                spec = importlib.util.find_spec(top) if top not in sys.modules else \
+                    getattr(sys.modules[top], "__spec__", None)
+                origin = getattr(spec, "origin", None)
+                return not (origin and _is_library(origin))
+            except Exception:  # noqa: BLE001
+                return True
         if found is None:
             found = True
             try:
@@ -431,8 +496,37 @@ def install() -> None:
     rec = Recorder(job)
     _emit(rec.events, event="process", argv=sys.argv[:4], time=time.time())
     builtins.__import__ = _quiet_imports(builtins.__import__, rec)
-    sys.settrace(rec.tracer)
-    threading.settrace(rec.tracer)  # type: ignore[arg-type]
+    first = rec.gater if rec.waiting is not None else rec.tracer
+    sys.settrace(first)
+    threading.settrace(first)  # type: ignore[arg-type]
+
+
+def _library_prefixes() -> tuple[str, ...]:
+    import site
+    import sysconfig
+
+    paths = {sysconfig.get_paths().get(k) for k in ("stdlib", "platstdlib", "purelib",
+                                                   "platlib")}
+    try:
+        paths.update(site.getsitepackages())
+        paths.add(site.getusersitepackages())
+    except Exception:  # noqa: BLE001 - some virtualenvs lack these
+        pass
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # jaxlint itself
+    return tuple(os.path.realpath(p) + os.sep for p in paths | {here} if p)
+
+
+_LIBRARY: Optional[tuple[str, ...]] = None
+
+
+def _is_library(filename: str) -> bool:
+    """Python's own modules, installed packages and jaxlint: not the user's code."""
+    global _LIBRARY
+    if filename.startswith("<"):
+        return True  # frozen modules, exec'd strings
+    if _LIBRARY is None:
+        _LIBRARY = _library_prefixes()
+    return os.path.realpath(filename).startswith(_LIBRARY)
 
 
 def _quiet_imports(original: Any, rec: Recorder) -> Any:
@@ -445,17 +539,24 @@ def _quiet_imports(original: Any, rec: Recorder) -> Any:
                 level: int = 0) -> Any:
         if level == 0 and name not in sys.modules:
             current = sys.gettrace()
-            if current is rec.tracer or (current is None and getattr(quiet, "on", False)):
-                want = rec.tracer if rec.holds_watched(name) else None
+            if current is rec.tracer or current is rec.gater or (
+                    current is None and getattr(quiet, "on", False)):
+                on = current if current is not None else quiet.tracer
+                want = on if rec.holds_watched(name) else None
                 if want is not current:
                     was = getattr(quiet, "on", False)
                     quiet.on = want is None
+                    quiet.tracer = on
                     sys.settrace(want)
+                    was_tracer = getattr(quiet, "tracer", None)
                     try:
                         return original(name, globals, locals, fromlist, level)
                     finally:
-                        sys.settrace(current)
-                        quiet.on = was
+                        back = current
+                        if back is rec.gater and rec.waiting is None:  # the list came
+                            back = rec.tracer if rec.by_file else None
+                        sys.settrace(back)
+                        quiet.on, quiet.tracer = was, was_tracer
         return original(name, globals, locals, fromlist, level)
 
     _import.__wrapped__ = original  # type: ignore[attr-defined]
