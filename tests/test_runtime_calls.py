@@ -370,3 +370,50 @@ def test_a_run_with_nothing_to_watch_is_stopped_before_its_first_function_call(t
     assert "jaxlint: --run `python script.py`: stopped: no finding inside a function to watch" \
         in result.stderr
     assert not (root / "main-ran").exists()
+
+
+MAIN_BLOCK = """\
+import jax
+import jax.numpy as jnp
+
+if __name__ == "__main__":
+    x = jnp.zeros(3)
+    for i in range(3):
+        y = jax.jit(lambda v: v + i)(x)
+    add = jax.jit(lambda v, w: v + w)
+    for i in range(3):
+        y = add(x, i)
+    if y.sum() > 100:
+        x.at[0].set(1.0)
+        x[1] = 2.0
+    try:
+        x[0] = 1.0
+    except TypeError:
+        pass
+    print(y)
+"""
+
+
+def test_findings_in_a_main_block_are_judged_by_the_run_itself(tmp_path):
+    root = _project(tmp_path, {"main.py": MAIN_BLOCK})
+    found = _confirm(root, "main.py", "--run", "python main.py")
+    by = _by_line(found)
+    where = "in --run `python main.py`"
+    assert by[(7, "JAX501")] == {
+        "verdict": "confirmed",
+        "evidence": f"jit(<lambda>) compiled 3 times while line 7 ran 3 time(s) {where}",
+        "details": {"compiles": {"jit(<lambda>)": 3}, "line_runs": 3,
+                    "oracle": "the --run itself"}}
+    # a line that never ran is no evidence either way
+    assert by[(13, "JAX101")] == {"verdict": "skipped", "details": {},
+                                  "reason": f"the --run never ran line 13: {where}"}
+    caught = by[(15, "JAX101")]
+    assert caught["verdict"] == "confirmed"
+    assert caught["evidence"].startswith("the --run raised TypeError at line 15: JAX arrays "
+                                         "are immutable")
+    assert caught["details"]["line"] == 15
+    # without --run: the skip names the run that would judge them
+    again = _by_line(_confirm(root, "main.py", "--no-cache"))
+    assert again[(15, "JAX101")]["reason"] == (
+        "not inside a function: nothing to call; a --run that runs this line is its check: "
+        "try --run \"python main.py\"")

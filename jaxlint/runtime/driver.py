@@ -174,8 +174,10 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
     verdicts: dict[int, Verdict] = {}
     for i, f in enumerate(job.findings):
         extra = job.extra.get(i, {})
-        if extra.get("insitu") is not None and not f.function:
-            verdicts[i] = Verdict.from_dict(extra["insitu"])  # its callee, checked in --run
+        if not f.function and (extra.get("insitu") is not None or extra.get("run") is not None):
+            # its callee checked in --run, or the run itself at these lines: the stronger
+            found = [Verdict.from_dict(extra[k]) for k in ("insitu", "run") if extra.get(k)]
+            verdicts[i] = max(found, key=lambda v: _RANK[v.verdict])
         elif not f.function:
             verdicts[i] = skipped(_module_level_reason(job, f))
         elif extra.get("insitu") is not None and mode == "confirm" and not extra.get("declared"):
@@ -331,6 +333,11 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
     watch = []
     for j, job in enumerate(module_jobs):
         for i, f in enumerate(job.findings):
+            if not f.function and f.code in RUN_ORACLE_RULES:
+                # outside any function: what the run does at these lines is the oracle
+                watch.append({"id": f"{j}:{i}:run", "file": str(job.path), "function": None,
+                              "code": f.code, "line": f.line, "end_line": f.end_line,
+                              "module_level": True})
             if not f.function and f.code in RECOMPILE_RULES:
                 # a call at module level (a `__main__` loop): watch the function it calls,
                 # whose observed calls are replayed by the recompilation oracle
@@ -370,6 +377,12 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
     cache = observe.ObservationCache(cache_dir)
     by_function: dict[tuple[str, str], list[dict]] = {}
     for w in watch:
+        if w.get("module_level"):
+            v = seen.verdicts.get(w["id"])
+            if v is not None:
+                j, i = (int(x) for x in w["id"].split(":")[:2])
+                module_jobs[j].extra.setdefault(i, {})["run"] = v.to_dict()
+            continue
         if "outer_of" in w:
             continue
         by_function.setdefault((w["file"], w["function"]), []).append(w)
@@ -413,12 +426,20 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
             if obs is not None and "error" in obs and w["id"] not in seen.verdicts:
                 extra["observe_error"] = obs["error"]
             if extra:
-                module_jobs[j].extra[i] = extra
+                module_jobs[j].extra.setdefault(i, {}).update(extra)
     return [dataclasses.asdict(r) for r in seen.runs]
 
 
 RECOMPILE_RULES = ("JAX501", "JAX504")  # their oracle may replay several observed calls
+# findings outside any function that the --run itself can judge: an exception raised at
+# the line, or compiles while it ran
+RUN_ORACLE_RULES = ("JAX101", "JAX130", "JAX201", "JAX202", "JAX203", "JAX204", "JAX205",
+                    "JAX206", "JAX207", "JAX208", "JAX209", "JAX210", "JAX501", "JAX504",
+                    "JAX506", "JAX901", "JAX903", "JAX904")
 MAX_OBSERVED_CALLS = 4  # distinct signatures the recorder keeps per function
+
+
+_RANK = {"confirmed": 2, "not-reproduced": 1, "skipped": 0}
 
 
 def _callee_at(path: Path, line: int, column: int) -> Optional[tuple[str, int]]:
@@ -445,14 +466,17 @@ def _callee_at(path: Path, line: int, column: int) -> Optional[tuple[str, int]]:
 
 def _module_level_reason(job: ModuleJob, f: Finding) -> str:
     reason = "not inside a function: nothing to call"
-    callee = _callee_at(job.path, f.line, f.col) if f.code in RECOMPILE_RULES else None
-    if callee is None:
-        return reason
     from jaxlint.runtime import observe
 
-    hint = observe.suggest_run(job.path, callee[0], job.root or job.path.parent)
-    return (f"{reason}; a --run that makes this call lets the companion replay the calls of "
-            f"`{callee[0]}`" + (f": try {hint}" if hint else ""))
+    callee = _callee_at(job.path, f.line, f.col) if f.code in RECOMPILE_RULES else None
+    if callee is not None:
+        hint = observe.suggest_run(job.path, callee[0], job.root or job.path.parent)
+        return (f"{reason}; a --run that makes this call lets the companion replay the calls "
+                f"of `{callee[0]}`" + (f": try {hint}" if hint else ""))
+    if f.code in RUN_ORACLE_RULES and "__main__" in _text(job.path):
+        return (f"{reason}; a --run that runs this line is its check: try --run "
+                f"\"{observe.script_command(job.path)}\"")
+    return reason
 
 
 def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran_commands: bool) -> None:

@@ -337,6 +337,11 @@ _SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", "build", "
               ".jaxlint_cache", ".tox", ".mypy_cache", ".pytest_cache"}
 
 
+def script_command(path: Path, cwd: Optional[Path] = None) -> str:
+    """How to run ``path`` as a script from ``cwd`` (default: the current directory)."""
+    return _script_command(path, Path(cwd or os.getcwd()))
+
+
 def _script_command(path: Path, cwd: Path) -> str:
     """``python -m pkg.mod`` for a script inside a package (relative imports), else
     ``python path``; paths relative to ``cwd``, where a ``--run`` command runs."""

@@ -81,6 +81,7 @@ class Recorder:
         self.command = job.get("command", "")
         self.options = job.get("options", {})
         self.by_file: dict[str, list[dict]] = {}
+        self.module_level: dict[str, list[dict]] = {}  # file -> findings outside functions
         self.files: dict[str, bool] = {}
         # the watch list, or the file the parent writes it to once it has linted
         self.waiting: Optional[str] = None
@@ -89,6 +90,16 @@ class Recorder:
         elif not self._load_watch(job.get("watch_file")):
             self.waiting = job.get("watch_file")
         self.library: dict[str, bool] = {}
+        self.import_lines: dict[str, set] = {}  # file -> lines of its top-level imports
+        # module-level findings: the run itself is their oracle (lines run, exceptions
+        # raised there, compiles while they ran)
+        self.line_runs: dict[tuple[str, int], int] = {}
+        self.raised: dict[tuple[str, int], tuple[type, str]] = {}
+        self.line_compiles: dict[tuple[str, int], dict[str, int]] = {}
+        self.where = threading.local()
+        self.listening = False
+        self.counting = True
+        self.reals: dict[str, str] = {}
         self.codes: dict[Any, list] = {}
         self.seen: set = set()
         self.again: dict[Any, _Observation] = {}  # code -> observation wanting more calls
@@ -104,6 +115,8 @@ class Recorder:
     def _watch(self, watch: list) -> None:
         for entry in watch:
             self.by_file.setdefault(entry["file"], []).append(entry)
+            if entry.get("module_level"):
+                self.module_level.setdefault(entry["file"], []).append(entry)
 
     def _load_watch(self, path: Optional[str]) -> bool:
         if not path:
@@ -119,35 +132,115 @@ class Recorder:
 
     # -- before the watch list: the gate
 
-    def gate(self, frame: Any, event: str, arg: Any) -> None:
-        """The trace function until the watch list comes: imports, module-level code
-        and class bodies run; the first call of a function of the user's code waits
-        for the list."""
+    def gate(self, frame: Any, event: str, arg: Any) -> Any:
+        """The trace function until the watch list comes: imports run; the first
+        statement of the user's code that is not an import (at module level, or the
+        first call of one of its functions) waits for the list."""
         if self.waiting is None:
             return self.trace(frame, event, arg)
         code = frame.f_code
         lib = self.library.get(code.co_filename)
         if lib is None:
             lib = self.library[code.co_filename] = _is_library(code.co_filename)
-        if lib or not code.co_flags & inspect.CO_OPTIMIZED:  # a module or class body
+        if lib:
+            return None
+        if not code.co_flags & inspect.CO_OPTIMIZED:  # a module or class body
+            return self._gate_lines if code.co_name == "<module>" else None
+        self._wait()
+        return self.trace(frame, event, arg)
+
+    def _gate_lines(self, frame: Any, event: str, arg: Any) -> Any:
+        """A module of the user's code before the list: its imports run, its first
+        other statement waits."""
+        if self.waiting is not None:
+            if event != "line" or frame.f_lineno in self._imports_of(frame.f_code.co_filename):
+                return self._gate_lines
+            self._wait()
+        local = self._module_tracer(frame.f_code)
+        return local(frame, event, arg) if local is not None else None
+
+    def _imports_of(self, filename: str) -> set:
+        found = self.import_lines.get(filename)
+        if found is None:
+            import ast
+
+            found = set()
+            try:
+                with open(filename, "rb") as fh:
+                    tree = ast.parse(fh.read())
+                for node in tree.body:
+                    if isinstance(node, (ast.Import, ast.ImportFrom)) or (
+                            node is tree.body[0] and isinstance(node, ast.Expr)):
+                        found.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+            except (OSError, SyntaxError, ValueError):
+                pass
+            self.import_lines[filename] = found
+        return found
+
+    def _wait(self) -> None:
+        with self.lock:
+            if self.waiting is None:
+                return
+            deadline = time.monotonic() + GATE_WAIT
+            while not self._load_watch(self.waiting):
+                if time.monotonic() > deadline:
+                    break  # the parent holds a lifeline: this is only a backstop
+                time.sleep(0.005)
+            self.waiting = None
+            self.files.clear()
+            self.packages.clear()
+            on = self.tracer if self.by_file else None  # nothing to watch: no tracing
+            sys.settrace(on)
+            threading.settrace(on)  # type: ignore[arg-type]
+
+    # -- module-level code: the run is the oracle
+
+    def _real(self, filename: str) -> str:
+        real = self.reals.get(filename)
+        if real is None:
+            real = self.reals[filename] = os.path.realpath(filename)
+        return real
+
+    def _module_tracer(self, code: Any) -> Any:
+        """The line tracer for a module with findings outside its functions, or None."""
+        if self._real(code.co_filename) not in self.module_level:
             return None
         with self.lock:
-            if self.waiting is not None:
-                deadline = time.monotonic() + GATE_WAIT
-                while not self._load_watch(self.waiting):
-                    if time.monotonic() > deadline:
-                        break  # the parent holds a lifeline: this is only a backstop
-                    time.sleep(0.005)
-                self.waiting = None
-                self.files.clear()
-                self.packages.clear()
-                if not self.by_file:  # nothing to watch: no trace function at all
-                    sys.settrace(None)
-                    threading.settrace(None)  # type: ignore[arg-type]
-                    return None
-                sys.settrace(self.tracer)
-                threading.settrace(self.tracer)  # type: ignore[arg-type]
-        return self.trace(frame, event, arg)
+            if not self.registered:
+                self.registered = True
+                atexit.register(self.check_all)
+        return self._line_trace
+
+    def _line_trace(self, frame: Any, event: str, arg: Any) -> Any:
+        key = (self._real(frame.f_code.co_filename), frame.f_lineno)
+        if event == "line":
+            self.line_runs[key] = self.line_runs.get(key, 0) + 1
+            self.where.line = key
+            if not self.listening and "jax.monitoring" in sys.modules:
+                self._listen()
+        elif event == "exception":
+            if key not in self.raised:
+                exc = arg[1]
+                text = str(exc).strip().splitlines()
+                self.raised[key] = (arg[0], text[0][:300] if text else "")
+        elif event == "return":
+            self.where.line = None
+        return self._line_trace
+
+    def _listen(self) -> None:
+        self.listening = True
+        import jax.monitoring
+
+        def count(event: str, duration: float, **kw: Any) -> None:
+            key = getattr(self.where, "line", None)
+            if key is None or not self.counting \
+                    or event != "/jax/core/compile/backend_compile_duration":
+                return
+            name = str(kw.get("fun_name"))
+            per_line = self.line_compiles.setdefault(key, {})
+            per_line[name] = per_line.get(name, 0) + 1
+
+        jax.monitoring.register_event_duration_secs_listener(count)
 
     def holds_watched(self, name: str) -> bool:
         """Whether the top-level package of module ``name`` holds a watched file
@@ -194,6 +287,8 @@ class Recorder:
                 os.path.realpath(code.co_filename) in self.by_file)
         if not ok:
             return None
+        if code.co_name == "<module>":
+            return self._module_tracer(code)
         entries = self.codes.get(code)
         if entries is None:
             entries = self.codes[code] = self._match(code)
@@ -345,6 +440,17 @@ class Recorder:
     def check_all(self) -> None:
         sys.settrace(None)
         threading.settrace(None)  # type: ignore[arg-type]
+        self.counting = False
+        for entries in self.module_level.values():
+            for entry in entries:
+                try:
+                    verdict = self._judge_run(entry)
+                except Exception as exc:  # noqa: BLE001
+                    from jaxlint.runtime.verdicts import skipped
+
+                    verdict = skipped(f"internal error in the check: "
+                                      f"{exc.__class__.__name__}: {exc}"[:300])
+                _emit(self.events, event="verdict", id=entry["id"], result=verdict.to_dict())
         targets: dict[str, tuple[dict, Optional[_Observation]]] = {}
         for obs in list(self.pending):
             for entry in obs.entries:
@@ -362,6 +468,45 @@ class Recorder:
                 verdict = skipped(f"internal error in the check: "
                                   f"{exc.__class__.__name__}: {exc}"[:300])
             _emit(self.events, event="verdict", id=entry_id, result=verdict.to_dict())
+
+    def _judge_run(self, entry: dict) -> Any:
+        """A finding outside any function, judged by what the run did at its lines:
+        the exception raised there, or the compiles while they ran."""
+        from jaxlint.runtime.verdicts import confirmed, not_reproduced, skipped
+
+        path, first = entry["file"], entry["line"]
+        lines = range(first, max(entry.get("end_line") or first, first) + 1)
+        runs = sum(self.line_runs.get((path, n), 0) for n in lines)
+        where = f"in --run `{self.command}`"
+        if not runs:
+            return skipped(f"the --run never ran line {first}: {where}")
+        if entry["code"] in RUN_COMPILE_RULES:
+            counts: dict[str, int] = {}
+            for n in lines:
+                for name, c in self.line_compiles.get((path, n), {}).items():
+                    counts[name] = counts.get(name, 0) + c
+            counts = _user_compiles(counts, path)
+            name, most = max(counts.items(), key=lambda kv: kv[1], default=("", 0))
+            details = {"compiles": counts, "line_runs": runs, "oracle": "the --run itself"}
+            if most > 1:
+                return confirmed(f"{name} compiled {most} times while line {first} ran {runs} "
+                                 f"time(s) {where}", **details)
+            if runs > 1:
+                return not_reproduced(f"line {first} ran {runs} times {where} and no function "
+                                      f"compiled more than once there", **details)
+            return skipped(f"line {first} ran once {where}: no second run to compare")
+        expected = _expected_exceptions(entry["code"])
+        for n in lines:
+            if (path, n) in self.raised:
+                cls, message = self.raised[(path, n)]
+                name = f"{cls.__module__}.{cls.__qualname__}".replace("builtins.", "")
+                ev = f"{name} at line {n}: {message}"
+                if issubclass(cls, expected):
+                    return confirmed(f"the --run raised {ev}", exception=name, line=n,
+                                     message=message, oracle="the --run itself")
+                return skipped(f"the --run raised another exception there: {ev}")
+        return not_reproduced(f"line {first} ran {runs} time(s) {where} without raising",
+                              line_runs=runs, oracle="the --run itself")
 
     def _check_target(self, entry: dict, own: Optional[_Observation]) -> Any:
         """The nested function as it was called, or through the call of its enclosing
@@ -441,6 +586,35 @@ class Recorder:
 
 
 _EMPTY = object()
+
+RUN_COMPILE_RULES = ("JAX501", "JAX504")
+
+
+def _expected_exceptions(code: str) -> tuple:
+    from jaxlint.runtime import checks
+
+    return {"JAX506": (RuntimeError,), "JAX901": (AttributeError,), "JAX904": (AttributeError,),
+            "JAX903": (TypeError,)}.get(code) or checks.TRACE_ERROR_RULES.get(
+                code, checks._TRACE_FAMILY)
+
+
+def _user_compiles(counts: dict[str, int], path: str) -> dict[str, int]:
+    """Compiles of the user's functions (lambdas, names in the file), not of the
+    little jits JAX compiles for eager operations."""
+    import re
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            source = fh.read()
+    except OSError:
+        source = ""
+    out = {}
+    for k, v in counts.items():
+        name = k[4:-1] if k.startswith("jit(") and k.endswith(")") else k
+        if name == "<lambda>" or (name.isidentifier() and re.search(
+                rf"\b{re.escape(name)}\b", source)):
+            out[k] = v
+    return out
 
 
 def _code_of(obj: Any) -> Any:
