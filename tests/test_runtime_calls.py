@@ -391,6 +391,9 @@ if __name__ == "__main__":
     except TypeError:
         pass
     print(y)
+    key = jax.random.key(0)
+    a = jax.random.normal(key, (2,))
+    b = jax.random.uniform(key, (2,))
 """
 
 
@@ -412,6 +415,11 @@ def test_findings_in_a_main_block_are_judged_by_the_run_itself(tmp_path):
     assert caught["evidence"].startswith("the --run raised TypeError at line 15: JAX arrays "
                                          "are immutable")
     assert caught["details"]["line"] == 15
+    assert by[(21, "JAX301")] == {
+        "verdict": "confirmed",
+        "evidence": "the --run drew from the same key bits at line 20 (`normal`) and line 21 "
+                    "(`uniform`)",
+        "details": {"use_sites": [20, 21], "line": 21, "oracle": "the --run itself"}}
     # without --run: the skip names the run that would judge them
     again = _by_line(_confirm(root, "main.py", "--no-cache"))
     assert again[(15, "JAX101")]["reason"] == (

@@ -435,7 +435,7 @@ RECOMPILE_RULES = ("JAX501", "JAX504")  # their oracle may replay several observ
 # the line, or compiles while it ran
 RUN_ORACLE_RULES = ("JAX101", "JAX130", "JAX201", "JAX202", "JAX203", "JAX204", "JAX205",
                     "JAX206", "JAX207", "JAX208", "JAX209", "JAX210", "JAX501", "JAX504",
-                    "JAX506", "JAX901", "JAX903", "JAX904")
+                    "JAX301", "JAX506", "JAX901", "JAX903", "JAX904")
 MAX_OBSERVED_CALLS = 4  # distinct signatures the recorder keeps per function
 
 

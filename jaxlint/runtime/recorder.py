@@ -99,6 +99,8 @@ class Recorder:
         self.where = threading.local()
         self.listening = False
         self.counting = True
+        self.draws: list[tuple[str, int, str, str]] = []  # file, line, key digest, function
+        self.random_patched = False
         self.reals: dict[str, str] = {}
         self.codes: dict[Any, list] = {}
         self.seen: set = set()
@@ -218,6 +220,9 @@ class Recorder:
             self.where.line = key
             if not self.listening and "jax.monitoring" in sys.modules:
                 self._listen()
+            if not self.random_patched and "jax.random" in sys.modules and any(
+                    e["code"] == "JAX301" for e in self.module_level.get(key[0], [])):
+                self._patch_random()
         elif event == "exception":
             if key not in self.raised:
                 exc = arg[1]
@@ -226,6 +231,36 @@ class Recorder:
         elif event == "return":
             self.where.line = None
         return self._line_trace
+
+    def _patch_random(self) -> None:
+        """jax.random's functions note the key bits they get from module-level code of
+        a watched file (JAX301 outside any function: draws tied to the same key)."""
+        self.random_patched = True
+        import jax
+
+        from jaxlint.runtime.checks import _RANDOM_FUNCS
+
+        for name in _RANDOM_FUNCS:
+            fn = getattr(jax.random, name, None)
+            if fn is None or getattr(fn, "_jaxlint_draws", False):
+                continue
+
+            def wrapper(key: Any, *a: Any, __fn: Any = fn, __name: str = name, **k: Any) -> Any:
+                try:
+                    frame = sys._getframe(1)
+                    real = self._real(frame.f_code.co_filename)
+                    if frame.f_code.co_name == "<module>" and real in self.module_level \
+                            and self.counting:
+                        digest = _key_digest(key)
+                        if digest is not None:
+                            self.draws.append((real, frame.f_lineno, digest, __name))
+                except Exception:  # noqa: BLE001 - never break the user's program
+                    pass
+                return __fn(key, *a, **k)
+
+            functools.update_wrapper(wrapper, fn)
+            wrapper._jaxlint_draws = True  # type: ignore[attr-defined]
+            setattr(jax.random, name, wrapper)
 
     def _listen(self) -> None:
         self.listening = True
@@ -495,6 +530,24 @@ class Recorder:
                 return not_reproduced(f"line {first} ran {runs} times {where} and no function "
                                       f"compiled more than once there", **details)
             return skipped(f"line {first} ran once {where}: no second run to compare")
+        if entry["code"] == "JAX301":
+            here = [(n, d, fn) for p, n, d, fn in self.draws if p == path and n in lines]
+            if not here:
+                return skipped(f"line {first} ran {where}, but no jax.random call was seen "
+                               "there (a function imported before the run's first line?)")
+            for n, digest, fn in here:
+                others = [(m, fn2) for p, m, d, fn2 in self.draws
+                          if d == digest and (p, m) != (path, n)]
+                twice = sum(1 for p, m, d, _ in self.draws if (p, m, d) == (path, n, digest))
+                if others or twice > 1:
+                    other_line = others[0][0] if others else n
+                    other_fn = others[0][1] if others else fn
+                    return confirmed(f"the --run drew from the same key bits at line "
+                                     f"{other_line} (`{other_fn}`) and line {n} (`{fn}`)",
+                                     use_sites=sorted({other_line, n}), line=n,
+                                     oracle="the --run itself")
+            return not_reproduced(f"the keys used at line {first} {where} were used nowhere "
+                                  "else in module-level code", oracle="the --run itself")
         expected = _expected_exceptions(entry["code"])
         for n in lines:
             if (path, n) in self.raised:
@@ -596,6 +649,26 @@ def _expected_exceptions(code: str) -> tuple:
     return {"JAX506": (RuntimeError,), "JAX901": (AttributeError,), "JAX904": (AttributeError,),
             "JAX903": (TypeError,)}.get(code) or checks.TRACE_ERROR_RULES.get(
                 code, checks._TRACE_FAMILY)
+
+
+def _key_digest(key: Any) -> Optional[str]:
+    """The bits of a PRNG key (typed or raw uint32), or None for anything else."""
+    import hashlib
+
+    import jax
+    import numpy as np
+
+    try:
+        from jax.core import Tracer  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover
+        from jax._src.core import Tracer
+    if isinstance(key, Tracer) or not isinstance(key, (jax.Array, np.ndarray)):
+        return None
+    if jax.numpy.issubdtype(key.dtype, jax.dtypes.prng_key):
+        key = jax.random.key_data(key)
+    elif key.dtype != np.uint32:
+        return None
+    return hashlib.sha256(np.asarray(key).tobytes()).hexdigest()[:16]
 
 
 def _user_compiles(counts: dict[str, int], path: str) -> dict[str, int]:
