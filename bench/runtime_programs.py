@@ -1,8 +1,8 @@
 """Time `jaxlint confirm --run` on small programs, each with a `__main__` block.
 
-bench/runtime_programs/ holds 24 small programs, one sharp bit each (23 findings),
-whose `__main__` block calls their functions with real data: the only inputs the
-companion gets come from running them.  Two ways to measure:
+bench/runtime_programs/ holds 28 small programs with one sharp bit each (four of them
+in the `__main__` block itself), whose `__main__` block calls their functions with real
+data: the only inputs the companion gets come from running them.  Two ways to measure:
 
 * ``--mode one``: one `jaxlint confirm -j N` over the folder with one `--run "python
   pNN.py"` per program (the commands run N at a time);
