@@ -425,3 +425,17 @@ def test_findings_in_a_main_block_are_judged_by_the_run_itself(tmp_path):
     assert again[(15, "JAX101")]["reason"] == (
         "not inside a function: nothing to call; a --run that runs this line is its check: "
         "try --run \"python main.py\"")
+
+
+def test_a_bad_sharding_in_the_cache_is_ignored():
+    from jaxlint.runtime import observed as ob
+
+    good = {"kind": "named", "axes": ["data"], "sizes": [2], "types": ["Explicit"],
+            "spec": ["data", None], "devices": [0, 1]}
+    base = {"t": "array", "shape": [4, 2], "dtype": "float32", "weak": False}
+    assert ob.from_json(dict(base, sharding=good)).sharding == good
+    for bad in ({"kind": "named", "axes": ["data"], "sizes": [0], "spec": ["data"]},
+                {"kind": "named", "axes": ["data", "model"], "sizes": [2], "spec": []},
+                {"kind": "named", "axes": [1], "sizes": [2], "spec": []},
+                {"kind": "single", "device": "0"}, ["data"], "P('data')"):
+        assert ob.from_json(dict(base, sharding=bad)).sharding is None, bad
