@@ -85,7 +85,8 @@ def sharding_of(v: Any) -> Optional[dict]:
     """An array's sharding as plain data: a ``NamedSharding`` (mesh axis names and
     sizes, axis types, PartitionSpec, device ids when concrete) or a
     ``SingleDeviceSharding`` (device id, platform).  A tracer has the abstract mesh
-    of its type (no device ids), and only when that mesh has axes.  None otherwise."""
+    of its type (no device ids), and only when that mesh has axes, all of them
+    ``Explicit`` (with ``Auto`` axes its spec is not the input's).  None otherwise."""
     try:
         s = v.aval.sharding if isinstance(v, Tracer) else v.sharding
         if isinstance(s, jax.sharding.NamedSharding):
@@ -100,6 +101,8 @@ def sharding_of(v: Any) -> Optional[dict]:
                 devices = [int(d.id) for d in mesh.devices.flat]
             types = [getattr(t, "name", str(t)) for t in (getattr(mesh, "axis_types", None)
                                                            or ())]
+            if isinstance(v, Tracer) and any(t != "Explicit" for t in types):
+                return None  # only Explicit axes put the spec in a tracer's type
             return {"kind": "named", "axes": names, "sizes": sizes, "types": types,
                     "spec": _spec_entries(s.spec), "devices": devices}
         if isinstance(s, jax.sharding.SingleDeviceSharding):
