@@ -517,7 +517,7 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
     workers = jobs or max(1, min(4, os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool, procs.stopping():
         report.runs = _observe(module_jobs, cli, commands, cache_dir, mode, workers, early)
-        outcomes = list(pool.map(lambda j: run_module(j, mode), module_jobs))
+        outcomes = procs.gather([pool.submit(run_module, j, mode) for j in module_jobs])
     by_path = {}
     for job, (verdicts, pairs, env) in zip(module_jobs, outcomes):
         by_path[job.display] = (job, verdicts)

@@ -169,7 +169,7 @@ class CommandRuns:
         """Wait for every command; what they saw, merged in the commands' order."""
         result = Observed()
         try:
-            outcomes = [f.result() for f in self.futures]
+            outcomes = procs.gather(self.futures)
         finally:
             self.pool.shutdown(wait=True)
             shutil.rmtree(self.tmp, ignore_errors=True)
