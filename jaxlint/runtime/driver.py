@@ -513,11 +513,16 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
     commands = list(commands or [])
     if commands:
         cli_set = set(cli_set) | {"run"}
-    module_jobs, report.errors = build_jobs(results, store, cli, cli_set, mode, commands)
     workers = jobs or max(1, min(4, os.cpu_count() or 1))
-    with ThreadPoolExecutor(max_workers=workers) as pool, procs.stopping():
-        report.runs = _observe(module_jobs, cli, commands, cache_dir, mode, workers, early)
-        outcomes = procs.gather([pool.submit(run_module, j, mode) for j in module_jobs])
+    try:
+        module_jobs, report.errors = build_jobs(results, store, cli, cli_set, mode, commands)
+        with ThreadPoolExecutor(max_workers=workers) as pool, procs.stopping():
+            report.runs = _observe(module_jobs, cli, commands, cache_dir, mode, workers, early)
+            outcomes = procs.gather([pool.submit(run_module, j, mode) for j in module_jobs])
+    finally:
+        if early is not None and not early.finished:  # stopped on the way: no leftovers
+            early.stop("jaxlint stopped")
+            early.result()
     by_path = {}
     for job, (verdicts, pairs, env) in zip(module_jobs, outcomes):
         by_path[job.display] = (job, verdicts)

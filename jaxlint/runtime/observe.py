@@ -123,6 +123,7 @@ class CommandRuns:
         self.options = options
         self.finding_timeout, self.run_timeout = finding_timeout, run_timeout
         self.stopped: Optional[str] = None
+        self.finished = False  # result() was called
         if watch is not None:
             self.deliver(watch, options)
         self.pool = ThreadPoolExecutor(max_workers=max(1, jobs))
@@ -168,6 +169,7 @@ class CommandRuns:
     def result(self) -> Observed:
         """Wait for every command; what they saw, merged in the commands' order."""
         result = Observed()
+        self.finished = True
         try:
             outcomes = procs.gather(self.futures)
         finally:
