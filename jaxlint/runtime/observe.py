@@ -1,9 +1,11 @@
 """Inputs by observation, parent side (pure Python, no JAX): ``--run`` commands and the cache.
 
-``run_commands`` runs each command (``sh -c``, under ``procs``' guard, in its
+``CommandRuns`` runs each command (``sh -c``, under ``procs``' guard, in its
 own process group, with a time limit for the command and one per finding
 checked inside it) with the recorder active, and reads back what it observed:
 portable arguments per function, and verdicts of checks run in the process.
+The commands may start before the watch list is known (``deliver`` hands it
+over, ``stop`` ends them); ``run_commands`` runs them with a known list.
 A command that fails or times out still yields what it observed before.
 
 ``ObservationCache`` keeps portable observations (and in-process verdicts)

@@ -20,7 +20,19 @@ first call it snaps the arguments (``observed.snap``) and writes an
   the rest against their fixed versions).  Functions with declared inputs are
   left to the worker: declared inputs come first.
 
-Only the first call is snapped; calls are counted.  Nothing is written but the
+Only the first call is snapped, except for the recompilation rules, which keep
+later calls with new signatures (up to a cap) for their oracle to replay.
+
+Findings outside any function (a ``__main__`` block) are judged by the run
+itself: the lines of their modules are traced, and at exit an exception raised
+at the line, the compiles counted while it ran, or the key bits its
+``jax.random`` calls got, give the verdict (``_judge_run``).
+
+``confirm`` starts the command before it lints: until the watch list comes (a
+file the parent writes), the trace function is ``gate``, which lets a module's
+imports run and holds its first other statement or the first call of one of
+its functions.  While a package with no watched file is imported (JAX itself),
+the trace function is off (``_quiet_imports``).  Nothing is written but the
 events file the parent named.
 """
 
