@@ -794,7 +794,7 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
     commands = [(c, os.getcwd()) for c in run]
     mode = "bench" if bench else "confirm"
     # the --run commands start now: their Python and JAX start-up overlaps the lint
-    early = start_runs(commands, options, mode, jobs) if commands else None
+    early = start_runs(commands, options, mode, jobs, frozenset(cli_set)) if commands else None
     try:
         session = _prepare(opts)
         linted = _lint_paths(opts, session)

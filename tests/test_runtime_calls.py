@@ -439,3 +439,31 @@ def test_a_bad_sharding_in_the_cache_is_ignored():
                 {"kind": "named", "axes": [1], "sizes": [2], "spec": []},
                 {"kind": "single", "device": "0"}, ["data"], "P('data')"):
         assert ob.from_json(dict(base, sharding=bad)).sharding is None, bad
+
+
+SLOW = """\
+import time
+
+
+def main():
+    time.sleep(30)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_the_configured_run_timeout_applies_to_run_commands(tmp_path):
+    root = _project(tmp_path, {"slow.py": SLOW, "sharp.py": ASTYPE})
+    (root / "pyproject.toml").write_text('[tool.jaxlint]\ncache-dir = "cache"\n'
+                                         '[tool.jaxlint.runtime]\nrun-timeout = 1\n')
+    for extra in ((), ("--run-timeout", "1.5")):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.chdir(root)
+            result = CliRunner().invoke(cli, ["confirm", "--output-format", "json", "sharp.py",
+                                              "--run", "python slow.py", *extra],
+                                        catch_exceptions=False)
+        limit = extra[1] if extra else "1"
+        assert f"jaxlint: --run `python slow.py`: timed out after {limit} s in " \
+            in result.stderr, result.stderr

@@ -313,13 +313,23 @@ def _run_options(cli: RuntimeOptions, mode: str, max_unrolled_loop: int = 64) ->
 
 
 def start_runs(commands: list, cli: RuntimeOptions, mode: str = "confirm",
-               jobs: Optional[int] = None) -> Any:
+               jobs: Optional[int] = None, cli_set: frozenset = frozenset()) -> Any:
     """Start the ``--run`` commands now, before the lint that tells what to watch
-    (``run_runtime(early=...)`` hands them the watch list, or stops them)."""
+    (``run_runtime(early=...)`` hands them the watch list and the configured time
+    limits, or stops them)."""
     from jaxlint.runtime import observe
 
-    return observe.CommandRuns(commands, _run_options(cli, mode), cli.timeout, cli.run_timeout,
-                               jobs or max(1, min(4, os.cpu_count() or 1)))
+    return observe.CommandRuns(
+        commands, _run_options(cli, mode), cli.timeout, cli.run_timeout,
+        jobs or max(1, min(4, os.cpu_count() or 1)),
+        guard_limit=None if "run_timeout" in cli_set else 7 * 24 * 3600.0)
+
+
+def _time_limits(module_jobs: list[ModuleJob], cli: RuntimeOptions) -> tuple[float, float]:
+    """(per finding, per command): --timeout/--run-timeout, else the configuration's
+    (of the first file with findings), else the defaults."""
+    options = module_jobs[0].options if module_jobs else cli
+    return options.timeout, options.run_timeout
 
 
 def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
@@ -362,14 +372,16 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
                                       function=f.function.split(".")[0], outer_of=entry))
     seen = observe.Observed()
     options = _run_options(cli, mode, module_jobs[0].max_unrolled_loop if module_jobs else 64)
+    finding_timeout, run_timeout = _time_limits(module_jobs, cli)
     if early is not None:
+        early.timeouts(finding_timeout, run_timeout)
         if watch:
             early.deliver(watch, options)
         else:
             early.stop("no finding inside a function to watch")
         seen = early.result()
     elif commands and watch:
-        seen = observe.run_commands(commands, watch, options, cli.timeout, cli.run_timeout,
+        seen = observe.run_commands(commands, watch, options, finding_timeout, run_timeout,
                                     jobs=jobs)
     elif commands:
         seen.runs = [observe.RunResult(c, cwd, "not run: no finding inside a function to watch",

@@ -116,7 +116,8 @@ class CommandRuns:
     ``recorder.Recorder.gate``); ``stop`` ends the commands (nothing to watch)."""
 
     def __init__(self, commands: list[tuple[str, str]], options: dict, finding_timeout: float,
-                 run_timeout: float, jobs: int = 1, watch: Optional[list[dict]] = None) -> None:
+                 run_timeout: float, jobs: int = 1, watch: Optional[list[dict]] = None,
+                 guard_limit: Optional[float] = None) -> None:
         from concurrent.futures import ThreadPoolExecutor
 
         self.tmp = tempfile.mkdtemp(prefix="jaxlint-run-")
@@ -124,6 +125,9 @@ class CommandRuns:
         self.watch_path = os.path.join(self.tmp, "watch.json")
         self.options = options
         self.finding_timeout, self.run_timeout = finding_timeout, run_timeout
+        # the guard's own limit, a backstop: the parent enforces run_timeout, which
+        # the configuration may still change (``timeouts``) when the lint has read it
+        self.guard_limit = guard_limit if guard_limit is not None else run_timeout + 30
         self.stopped: Optional[str] = None
         self.finished = False  # result() was called
         if watch is not None:
@@ -131,6 +135,10 @@ class CommandRuns:
         self.pool = ThreadPoolExecutor(max_workers=max(1, jobs))
         self.futures = [self.pool.submit(self._one, n, c, d)
                         for n, (c, d) in enumerate(commands)]
+
+    def timeouts(self, finding_timeout: float, run_timeout: float) -> None:
+        """The limits the configuration sets (the commands may be running already)."""
+        self.finding_timeout, self.run_timeout = finding_timeout, run_timeout
 
     def deliver(self, watch: list[dict], options: dict) -> None:
         part = self.watch_path + ".part"
@@ -204,8 +212,9 @@ def _run_one(shell_cmd: str, label: str, cwd: str, env: dict, events_path: str,
     status = "ok"
     with open(out_path, "wb") as out:
         try:
+            limit = runs.guard_limit if runs is not None else run_timeout + 30
             proc = procs.spawn([sys.executable, "-m", "jaxlint.runtime.procs", "/bin/sh", "-c",
-                                shell_cmd], time_limit=run_timeout + 30, stdin=subprocess.DEVNULL,
+                                shell_cmd], time_limit=limit, stdin=subprocess.DEVNULL,
                                stdout=out, stderr=subprocess.STDOUT, env=env, cwd=cwd)
         except OSError as exc:
             return RunResult(label, cwd, f"could not start: {exc.strerror or exc}", 0.0)
@@ -223,6 +232,8 @@ def _run_one(shell_cmd: str, label: str, cwd: str, env: dict, events_path: str,
                         current = None
                 seen = len(events)
                 now = time.monotonic()
+                if runs is not None:
+                    finding_timeout, run_timeout = runs.finding_timeout, runs.run_timeout
                 if current is not None and now - current_since > finding_timeout:
                     result.verdicts.setdefault(current, skipped(
                         f"timed out after {finding_timeout:g} s while checking it inside "
