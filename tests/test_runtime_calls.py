@@ -467,3 +467,26 @@ def test_the_configured_run_timeout_applies_to_run_commands(tmp_path):
         limit = extra[1] if extra else "1"
         assert f"jaxlint: --run `python slow.py`: timed out after {limit} s in " \
             in result.stderr, result.stderr
+
+
+def test_a_skip_never_suggests_the_run_command_that_was_just_run(monkeypatch, tmp_path) -> None:
+    from types import SimpleNamespace
+
+    from jaxlint.findings import Finding, Severity
+    from jaxlint.runtime import driver, observe
+    from jaxlint.runtime.verdicts import skipped
+
+    monkeypatch.setattr(observe, "suggest_run", lambda path, fn, root: '--run "python -m app.train"')
+    f = Finding(code="JAX201", name="n", message="m", path="app/train.py", line=3, col=1, end_line=3,
+                end_col=2, severity=Severity.ERROR, function="step")
+    job = SimpleNamespace(extra={}, findings=[f], root=tmp_path, path=tmp_path / "app" / "train.py")
+
+    def reason(ran: list[str]) -> str:
+        v = skipped("no input for argument `x`")
+        driver._explain_skip(v, job, f, ran)
+        return v.reason
+
+    assert reason([]) == 'no input for argument `x`; try --run "python -m app.train" (it calls `step`)'
+    assert reason(["python -m app.train"]) == "no input for argument `x`; no --run command called it"
+    assert reason(["pytest -x"]) == ('no input for argument `x`; no --run command called it; '
+                                     'try --run "python -m app.train" (it calls `step`)')

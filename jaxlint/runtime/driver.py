@@ -491,7 +491,7 @@ def _module_level_reason(job: ModuleJob, f: Finding) -> str:
     return reason
 
 
-def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran_commands: bool) -> None:
+def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran: list[str]) -> None:
     """A skip for want of inputs (or of a live object: a method, a nested function)
     says which --run would help."""
     if verdict.verdict != "skipped" or not (
@@ -508,8 +508,10 @@ def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran_commands: bo
         return
     root = job.root or job.path.parent
     hint = observe.suggest_run(job.path, f.function or "", root)
-    if ran_commands:
+    if ran:
         verdict.reason += "; no --run command called it"
+    if hint and any(hint == f'--run "{c}"' for c in ran):
+        hint = None  # the command that was run: suggesting it again helps nobody
     if hint:
         verdict.reason += f"; try {hint} (it calls `{(f.function or '').split('.')[0]}`)"
 
@@ -548,7 +550,8 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
             if verdict is None:
                 verdict = skipped("not run")
             elif entry is not None:
-                _explain_skip(verdict, entry[0], f, bool(commands))
+                _explain_skip(verdict, entry[0], f, [c[0] if isinstance(c, (tuple, list)) else str(c)
+                                                     for c in commands])
             report.findings.append(dataclasses.replace(f, runtime=verdict.to_dict()))
     report.findings.sort(key=lambda f: f.sort_key())
     return report
