@@ -97,13 +97,15 @@ def run_project(
     show_progress: Optional[bool] = None,
     context_for: Optional[Callable[[Path], list[Path]]] = None,
     file_timeout: Optional[float] = None,
+    run_files: Callable[..., RunResult] = run,
 ) -> RunResult:
     """Lint ``files`` (display paths) with the project-wide model.
 
     ``context_for(root)``: the files of the project at ``root`` (discovered the way
     the CLI discovers files).  When ``files`` are only part of a project, the rest
     of it is linted too (from the cache when warm) for the facts it gives; only
-    ``files`` are reported."""
+    ``files`` are reported.  ``run_files`` lints each round's files (``runner.run``'s
+    signature); the language server passes one that reads its open buffers."""
     wanted = {str(f) for f in files}
     project_of = _projects(files, src_for)
     if context_for is not None:
@@ -138,7 +140,7 @@ def run_project(
             x64=base.x64 or name in x64_from_folder,
         )
 
-    outcome = run(files, settings, cache, jobs=jobs, show_progress=show_progress, file_timeout=file_timeout)
+    outcome = run_files(files, settings, cache, jobs=jobs, show_progress=show_progress, file_timeout=file_timeout)
     latest: dict[str, FileResult] = {r.path: r for r in outcome.results}
     errors = {line.split(": ", 1)[0]: line for line in outcome.errors}
     tracebacks = {tb.split(":\n", 1)[0]: tb for tb in outcome.tracebacks}
@@ -151,7 +153,7 @@ def run_project(
         again.extend(_x64_round(project_of, latest, x64_from_folder))
         if not again:
             break
-        more = run(sorted(set(again), key=str), settings, cache, jobs=jobs, show_progress=False,
+        more = run_files(sorted(set(again), key=str), settings, cache, jobs=jobs, show_progress=False,
                    file_timeout=file_timeout)
         hits += more.cache_hits
         for r in more.results:

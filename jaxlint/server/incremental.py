@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import ast
 import gc
+import json
 import re
+import sys
 from typing import Optional
 
 import libcst as cst
@@ -75,6 +77,7 @@ class IncrementalParser:
         self._chunks: dict[tuple, tuple[tuple[cst.BaseStatement, ...], tuple, Optional[cst.Module]]] = {}
         self._joined: dict[tuple, tuple] = {}
         self.positions = None  # a jaxlint.positions.StatementCache, made on first use
+        self.tree: Optional[ast.Module] = None  # Python's tree of the last text parsed
         self.reused = 0  # statements taken from the previous versions (for tests)
         self.parsed = 0  # statements parsed anew
 
@@ -85,7 +88,9 @@ class IncrementalParser:
             return None
 
     def _parse(self, text: str) -> Optional[cst.Module]:
+        self.tree = None
         tree = ast.parse(text)
+        self.tree = tree
         if not tree.body:
             return None
         lines = _split_lines(text)
@@ -175,31 +180,46 @@ class IncrementalParser:
 
 def lint_incremental(parser: IncrementalParser, text: str, path: str,
                      settings: LintSettings) -> FileResult:
-    """``lint_source(text, path, settings)``, re-parsing only what changed."""
+    """``lint_source(text, path, settings)``, re-parsing only what changed (in
+    project mode too: the file's summary and what it tells its project come
+    from the same tree, as ``lint_source`` makes them)."""
     from jaxlint.linter import lint_source, mentions_jax
 
     if ("# jaxlint: skip-file" in text or not mentions_jax(text.encode("utf-8", "surrogatepass"))
             or not (settings.select - {"JAX001"})):
         return lint_source(text, path, settings)
-    if settings.module is not None:
-        return lint_source(text, path, settings)  # project mode: summary and facts too
     from jaxlint.engine import analyze
     from jaxlint.positions import StatementCache, statement_cache
     from jaxlint.rules import all_rules
 
     gc_was_enabled = gc.isenabled()
     gc.disable()
+    limit = sys.getrecursionlimit()
     try:
         module = parser.parse(text)
-        if module is None:
+        if module is None or parser.tree is None:
             return lint_source(text, path, settings)
         result = FileResult(path=path, parsed=True)
         if parser.positions is None:
             parser.positions = StatementCache()
         with statement_cache(parser.positions):
-            result.findings.extend(analyze(module, text, path, settings, all_rules()))
+            if settings.module is None:
+                result.findings.extend(analyze(module, text, path, settings, all_rules()))
+            else:
+                from jaxlint.linter import _fill_lines
+                from jaxlint.project.summary import extract_summary
+
+                facts = json.loads(settings.facts) if settings.facts else None
+                out: dict = {}
+                result.findings.extend(analyze(module, text, path, settings, all_rules(), facts, out))
+                out["summary"] = extract_summary(module, settings.module, settings.is_package)
+                result.project = out
+                _fill_lines(out, parser.tree)
         result.findings.sort(key=Finding.sort_key)
         return result
+    except (RecursionError, MemoryError):
+        return lint_source(text, path, settings)  # it reports what it cannot check
     finally:
+        sys.setrecursionlimit(limit)
         if gc_was_enabled:
             gc.enable()
