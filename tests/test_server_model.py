@@ -9,16 +9,18 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
 pytest.importorskip("lsprotocol", reason="the [lsp] extra is not installed")
 
+from jaxlint.cache import Cache  # noqa: E402
 from jaxlint.config import ConfigStore, Overrides  # noqa: E402
 from jaxlint.discovery import discover  # noqa: E402
 from jaxlint.linter import lint_source  # noqa: E402
 from jaxlint.project_driver import run_project  # noqa: E402
-from jaxlint.ruleinfo import load_rule_infos  # noqa: E402
+from jaxlint.ruleinfo import load_rule_infos, source_digest  # noqa: E402
 from jaxlint.server.incremental import IncrementalParser, lint_incremental  # noqa: E402
 from jaxlint.server.project import ProjectModel  # noqa: E402
 
@@ -33,7 +35,7 @@ def abs_pkg(tmp_path: Path, monkeypatch) -> Path:
     return dest
 
 
-def model_for(root: Path) -> tuple[ProjectModel, ConfigStore]:
+def model_for(root: Path, cache_dir: Optional[Path] = None) -> tuple[ProjectModel, ConfigStore]:
     store = ConfigStore(load_rule_infos(), Overrides(), root)
 
     def src_for(r: Path):
@@ -43,7 +45,12 @@ def model_for(root: Path) -> tuple[ProjectModel, ConfigStore]:
     def files_of(r: Path) -> list[Path]:
         return [Path(os.path.abspath(f)) for f in discover((str(r),), store).files]
 
-    return ProjectModel(store.settings_for, src_for, files_of), store
+    def cache_for() -> Cache:
+        assert cache_dir is not None
+        return Cache(cache_dir, source_digest())
+
+    return ProjectModel(store.settings_for, src_for, files_of,
+                        cache_for if cache_dir is not None else None), store
 
 
 def cli(root: Path, store: ConfigStore) -> dict[str, list]:
@@ -104,3 +111,16 @@ def test_incremental_lint_in_project_mode_is_lint_source(abs_pkg: Path):
             assert got.findings == want.findings
             assert got.project == want.project
         assert parser.reused > 0 or name == "trainer/schedule.py"  # schedule.py has no JAX import
+
+
+def test_files_on_disk_share_the_clis_cache(abs_pkg: Path, tmp_path: Path):
+    def with_cache() -> ProjectModel:
+        return model_for(abs_pkg, tmp_path / "cache")[0]
+
+    train = abs_pkg / "trainer" / "train.py"
+    first = with_cache()
+    want = first.refresh({train: train.read_text()})
+    assert first.lints > 1
+    second = with_cache()  # a new server: only the open buffer is linted, the rest is cached
+    assert second.refresh({train: train.read_text()}) == want
+    assert second.lints == 1

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Callable, Optional, Sequence, Union
 
+from jaxlint.cache import Cache
 from jaxlint.findings import FileResult
 from jaxlint.runner import RunResult, lint_one
 from jaxlint.settings import LintSettings
@@ -56,8 +57,14 @@ class ProjectModel:
     current texts (keyed by settings) that computing them needed."""
 
     def __init__(self, settings_for: Callable[[Path], LintSettings],
-                 src_for: Callable[[Path], tuple], files_of: Callable[[Path], list[Path]]) -> None:
+                 src_for: Callable[[Path], tuple], files_of: Callable[[Path], list[Path]],
+                 cache_for: Optional[Callable[[], Optional[Cache]]] = None) -> None:
         self._settings_for = settings_for  # absolute path -> base settings (raises ConfigError)
+        # the CLI's cache (.jaxlint_cache), for the files read from disk: a project that
+        # `jaxlint check` has linted is warm for the server too, and the other way round
+        self._cache_for = cache_for
+        self._cache: Optional[Cache] = None
+        self._cache_made = False
         self._src_for = src_for
         self._files_of = files_of  # project root -> its files (absolute), as the CLI discovers them
         self._lock = threading.Lock()
@@ -124,6 +131,13 @@ class ProjectModel:
 
         cwd = Path.cwd()
         texts = {display(p, cwd): t for p, t in buffers.items()}
+        if not self._cache_made and self._cache_for is not None:
+            self._cache_made = True
+            try:
+                self._cache = self._cache_for()
+            except Exception:  # a broken configuration: no cache, the lints still run
+                self._cache = None
+        disk_cache = self._cache
         used: dict[str, LintSettings] = {}
 
         def absolute(p: Path) -> Path:
@@ -161,6 +175,15 @@ class ProjectModel:
                     results[name] = hit
                     out.cache_hits += 1
                     continue
+                key = None
+                if disk_cache is not None and isinstance(data, bytes):
+                    key = disk_cache.key(data, s)
+                    hit = disk_cache.get(key, name, s, data)
+                    if hit is not None:
+                        self.remember(name, data, s, hit)
+                        results[name] = hit
+                        out.cache_hits += 1
+                        continue
                 while self.editing.is_set():
                     time.sleep(_YIELD_S)
                 result, tb = lint_one(name, data, s)
@@ -169,6 +192,8 @@ class ProjectModel:
                     out.tracebacks.append(f"{name}:\n{tb}")
                 else:
                     self.remember(name, data, s, result)
+                    if key is not None:
+                        disk_cache.put(key, result)  # type: ignore[union-attr]
                 results[name] = result
             for name in sorted(results):
                 if results[name].error:

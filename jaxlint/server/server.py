@@ -306,6 +306,9 @@ class JaxlintServer(LanguageServer):
         if self.refreshing:
             self.refresh_again = True
             return
+        if self.pending or self.running:
+            self.schedule_refresh()  # the editor's lints first: run when they are done
+            return
         self.refreshing = True
         try:
             while True:
@@ -486,7 +489,16 @@ def _project_model(resolver: core.SettingsResolver) -> ProjectModel:
         found = discover((str(root),), resolver.store_for(root))
         return [Path(os.path.abspath(f)) for f in found.files]
 
-    return ProjectModel(resolver.settings_for, src_for, files_of)
+    def cache_for():
+        from jaxlint.cache import Cache
+        from jaxlint.config import cache_dir_for
+        from jaxlint.ruleinfo import source_digest
+
+        configuration = resolver.client.configuration
+        config = Path(configuration).expanduser() if configuration else None
+        return Cache(cache_dir_for(Path.cwd(), None, config), source_digest())
+
+    return ProjectModel(resolver.settings_for, src_for, files_of, cache_for)
 
 
 def _preload() -> None:
