@@ -26,12 +26,14 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Callable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Optional, Sequence, Union
 
-from jaxlint.cache import Cache
 from jaxlint.findings import FileResult
-from jaxlint.runner import RunResult, lint_one
 from jaxlint.settings import LintSettings
+
+if TYPE_CHECKING:  # the runner (multiprocessing) and the cache load with the first project run
+    from jaxlint.cache import Cache
+    from jaxlint.runner import RunResult
 
 # a background lint of another file waits while the editor's own lint runs
 _YIELD_S = 0.002
@@ -128,6 +130,7 @@ class ProjectModel:
         project-wide model, the buffers standing in for their files on disk.
         Returns display name -> (result, the settings it was linted with)."""
         from jaxlint.project_driver import run_project
+        from jaxlint.runner import RunResult, lint_one
 
         cwd = Path.cwd()
         texts = {display(p, cwd): t for p, t in buffers.items()}
@@ -156,7 +159,7 @@ class ProjectModel:
             return [Path(display(f, cwd)) for f in files]
 
         def run_files(files: Sequence[Path], settings: Callable[[Path], LintSettings], cache,
-                      jobs=None, show_progress=None, file_timeout=None) -> RunResult:
+                      jobs=None, show_progress=None, file_timeout=None) -> "RunResult":
             out = RunResult()
             results: dict[str, FileResult] = {}
             for path in files:
