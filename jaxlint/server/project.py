@@ -42,10 +42,12 @@ _YIELD_S = 0.002
 def display(path: Path, cwd: Optional[Path] = None) -> str:
     """The CLI's display path: relative to the working directory when below it."""
     cwd = cwd or Path.cwd()
-    try:
-        return str(path.relative_to(cwd))
-    except ValueError:
-        return str(path)
+    for candidate in (path, Path(os.path.realpath(path))):  # the folder may be named through a link
+        try:
+            return str(candidate.relative_to(cwd))
+        except ValueError:
+            continue
+    return str(path)
 
 
 def _digest(data: Union[str, bytes]) -> bytes:

@@ -355,6 +355,8 @@ class JaxlintServer(LanguageServer):
         """Configuration changed: every open document is linted again."""
         if self.model is not None:
             self.model.forget()
+            if self.refreshing:
+                self.refresh_again = True  # the run under way read the old configuration
         self.linted.clear()
         for uri in list(self.workspace.text_documents):
             self.schedule(uri, 0)
