@@ -200,9 +200,10 @@ def caller(i: int) -> str:
 
 
 async def measure_project(client: Client, big: Path, edits: int) -> list[float]:
-    """Caller edited (unsaved) -> the helper's diagnostics published again, in ms."""
-    root = big.parent / "proj"
-    (root / "app").mkdir(parents=True)
+    """Caller edited (unsaved) -> the helper's diagnostics published again (its JAX201
+    there or gone), in ms."""
+    root = Path(tempfile.mkdtemp(dir=big.parent, prefix="proj"))
+    (root / "app").mkdir()
     (root / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0.1"\n')
     (root / "app" / "__init__.py").write_text("")
     helper, main = root / "app" / "helper.py", root / "app" / "main.py"
@@ -214,7 +215,7 @@ async def measure_project(client: Client, big: Path, edits: int) -> list[float]:
 
     def helper_findings() -> int:
         got = client.published.get(helper.as_uri(), [])
-        return len(got[-1][1].diagnostics) if got else -1
+        return sum(d.code == "JAX201" for d in got[-1][1].diagnostics) if got else -1
 
     async def until(count: int, seen: int) -> float:
         deadline = time.perf_counter() + 120
