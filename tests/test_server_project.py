@@ -189,3 +189,38 @@ async def test_a_closed_caller_changed_on_disk(client: LanguageClient):
     (d,) = (await helper.next_publish(seen)).diagnostics
     assert d.message == MSG_201
     helper.close()
+
+
+@pytest_lsp.fixture(config=config())
+async def puller(lsp_client: LanguageClient, tmp_path):
+    write_project(tmp_path)
+    lsp_client.root = tmp_path
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("neovim@v0.11.0"), root_uri=tmp_path.as_uri()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def pulled_until(client: LanguageClient, doc: Doc, want) -> list[types.Diagnostic]:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT
+    while True:
+        report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri=doc.uri)))
+        if summary(report.items) == want:
+            return list(report.items)
+        if loop.time() > deadline:
+            raise AssertionError(f"pulled {summary(report.items)}, never {want}")
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_pulled_diagnostics_follow_the_project(puller: LanguageClient):
+    root = puller.root
+    helper = Doc(puller, root / "app" / "helper.py", HELPER, write=False)
+    (d,) = await pulled_until(puller, helper, [("JAX201", 1, 7, 1, 12)])
+    assert d.message == MSG_201
+    main = Doc(puller, root / "app" / "main.py", MAIN, write=False)
+    main.replace(MAIN_NO_JIT)
+    assert await pulled_until(puller, helper, []) == []
+    assert puller.published == {}  # pulled, never pushed
