@@ -25,7 +25,9 @@ from jaxlint.findings import Applicability, FileResult, Finding, Severity
 from jaxlint.settings import LintSettings
 
 DEFAULT_CACHE_DIR_NAME = ".jaxlint_cache"
-_FORMAT = "v1"
+# v2: an entry is the result's JSON, then on a second line the project output's
+# (read only when the project driver needs it); project snapshots under projects/
+_FORMAT = "v2"
 
 def _current_umask() -> int:
     mask = os.umask(0)
@@ -209,17 +211,26 @@ def _valid_project(p: object) -> bool:
 
 
 def _decode_entry(raw: bytes, path: str, select: Optional[frozenset],
-                  max_line: Optional[int]) -> Optional[FileResult]:
-    """The result an entry holds, or None when it is not one ``put`` could have written."""
+                  max_line: Optional[int], with_project: bool = True) -> Optional[FileResult]:
+    """The result an entry holds, or None when it is not one ``put`` could have
+    written.  ``with_project=False`` leaves the project output (the second line,
+    a file's summary: most of the entry) unread."""
+    head, newline, tail = raw.partition(b"\n")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(head.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
-    if not (isinstance(data, dict) and set(data) - {"project"} == {"findings", "error", "parsed"}):
+    if not (isinstance(data, dict) and set(data) == {"findings", "error", "parsed", "project"}
+            and isinstance(data["project"], bool) and data["project"] == bool(newline)):
         return None
-    project = data.get("project")
-    if project is not None and not _valid_project(project):
-        return None
+    project = None
+    if data["project"] and with_project:
+        try:
+            project = json.loads(tail.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return None
+        if not _valid_project(project):
+            return None
     items, error, parsed = data["findings"], data["error"], data["parsed"]
     if not (isinstance(items, list) and (error is None or (isinstance(error, str) and error))
             and isinstance(parsed, bool)):
@@ -235,6 +246,13 @@ def _decode_entry(raw: bytes, path: str, select: Optional[frozenset],
         return None
     return FileResult(path=path, findings=findings, error=error, parsed=parsed, from_cache=True,
                       project=project)
+
+
+def _valid_snapshot(value: object) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, list) and len(v) == 3 and isinstance(v[0], str)
+        and isinstance(v[1], bool) and isinstance(v[2], bool)
+        for k, v in value.items())
 
 
 class Cache:
@@ -259,7 +277,7 @@ class Cache:
         return self.dir / _FORMAT / self.rules_digest / key[:2] / f"{key}.json"
 
     def get(self, key: str, path: str, settings: Optional[LintSettings] = None,
-            data: Optional[bytes] = None) -> Optional[FileResult]:
+            data: Optional[bytes] = None, with_project: bool = True) -> Optional[FileResult]:
         """The cached result for ``key``, re-labelled with ``path``; None on a miss.
 
         An entry is used only if it is a regular file of at most
@@ -267,6 +285,7 @@ class Cache:
         values that can be true for this file: codes among ``settings.select``
         (when given), positions inside ``data`` (when given).  Anything else
         (a pipe, a link, a torn or edited entry) is discarded and counts as a miss.
+        ``with_project=False``: the project output is not read (``result.project`` is None).
         """
         entry = self._entry(key)
         try:
@@ -280,7 +299,7 @@ class Cache:
         if raw is not None:
             max_line = None if data is None else data.count(b"\n") + data.count(b"\r") + 1
             select = None if settings is None else settings.select
-            result = _decode_entry(raw, path, select, max_line)
+            result = _decode_entry(raw, path, select, max_line, with_project)
         if result is None:
             self.misses += 1
             self.discarded += 1
@@ -295,13 +314,44 @@ class Cache:
             "findings": [f.to_dict() for f in result.findings],
             "error": result.error,
             "parsed": result.parsed,
+            "project": result.project is not None,
         }
-        if result.project is not None:
-            payload["project"] = result.project
+        text = json.dumps(payload, separators=(",", ":"))
+        if result.project is not None:  # JSON never holds a raw newline: the second line is the project's
+            text += "\n" + json.dumps(result.project, separators=(",", ":"))
+        self._write(self._entry(key), text)
+
+    def _write(self, entry: Path, text: str) -> None:
         try:
             if not self._prepared:
                 prepare_cache_dir(self.dir)
                 self._prepared = True
-            atomic_write_text(self._entry(key), json.dumps(payload, separators=(",", ":")))
+            atomic_write_text(entry, text)
         except OSError:
             pass
+
+    # ------------------------------------------------------------------ project snapshots
+    # What the project driver settled on for a whole set of files (each file's facts,
+    # whether it was analysed as a helper, whether a folder switched x64 on), keyed by
+    # every file's bytes and settings: a warm run of an unchanged project takes the
+    # facts from here and reads each file's result once, without its summary.
+
+    def _snapshot(self, key: str) -> Path:
+        return self.dir / _FORMAT / self.rules_digest / "projects" / f"{key}.json"
+
+    def get_snapshot(self, key: str) -> Optional[dict[str, list]]:
+        entry = self._snapshot(key)
+        try:
+            raw = _read_regular(entry)
+            value = json.loads(raw.decode("utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, _BadEntry, UnicodeDecodeError, ValueError, RecursionError):
+            value = None
+        if not _valid_snapshot(value):
+            _discard(entry)
+            return None
+        return value
+
+    def put_snapshot(self, key: str, value: dict[str, list]) -> None:
+        self._write(self._snapshot(key), json.dumps(value, separators=(",", ":"), sort_keys=True))

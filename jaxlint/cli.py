@@ -24,7 +24,7 @@ import os
 import sys
 import traceback
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Optional, TextIO
 
@@ -233,6 +233,8 @@ class _Linted:
     tracebacks: list[str]  # internal errors, shown with --verbose
     sources: dict[str, str]  # text of files not on disk (stdin), for code frames
     stdin_data: Optional[bytes] = None  # the bytes read from stdin (for --fix)
+    # path -> the settings it was linted with (with what the rest of its project tells it)
+    settings: dict = field(default_factory=dict)
 
 
 def run_check(opts: CheckOptions) -> int:
@@ -371,6 +373,7 @@ def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
         errors=sorted(found.errors + outcome.errors),
         tracebacks=outcome.tracebacks,
         sources={},
+        settings=outcome.settings_of,
     )
 
 
@@ -466,8 +469,10 @@ def _fix(opts: CheckOptions, session: _Session, linted: _Linted, stdin_mode: boo
             continue
         data = linted.stdin_data if stdin_mode else None
         try:
-            ff = fix_file(result.path, data, session.store.settings_for(Path(result.path)),
-                          opts.unsafe_fixes)
+            # the settings it was linted with: a finding that the rest of the project
+            # explains (a helper traced from another module) is fixed and verified too
+            settings = linted.settings.get(result.path) or session.store.settings_for(Path(result.path))
+            ff = fix_file(result.path, data, settings, opts.unsafe_fixes)
         except (OSError, ValueError) as exc:
             linted.errors.append(f"{result.path}: cannot be fixed ({exc})")
             error(linted.errors[-1])
@@ -488,6 +493,16 @@ def _fix(opts: CheckOptions, session: _Session, linted: _Linted, stdin_mode: boo
         linted.results[i] = FileResult(path=result.path, findings=ff.result.findings, parsed=True)
         if stdin_mode:
             linted.sources[result.path] = ff.result.text
+    if write and fixed and not stdin_mode:
+        # what the fixed files now tell the rest of their project may have changed:
+        # what remains is what a fresh check says (from the cache for unchanged files)
+        again = _lint_paths(opts, session)
+        for line in again.errors:
+            if line not in linted.errors:
+                linted.errors.append(line)
+                error(line)
+        linted.results = again.results
+        linted.settings = again.settings
     return fixed
 
 

@@ -211,6 +211,8 @@ def _walk(
         elif not entry.name.endswith(PYTHON_SUFFIXES):
             continue
         problem = link_problem(child_abs) if is_link and not is_dir else None
+        if problem is not None and entry.name.startswith(".#"):
+            continue  # an Emacs lock file (a link to "user@host.pid"): there while a buffer is edited
         # a loop cannot be resolved to match `exclude` globs against; .gitignore needs no resolving
         if problem != LINK_LOOP and config.is_excluded(child_abs, is_dir):
             continue

@@ -121,12 +121,86 @@ def python_syntax_error(text: str, path: str) -> tuple[Optional[ast.AST], Option
         return None, _finding(path, 1, 1, "too deeply nested for Python's parser (MemoryError)")
 
 
+class TreeStore:
+    """Parsed trees kept for the project driver's later rounds.
+
+    A file that receives new facts from other modules is linted again; with its
+    tree still here (same path, same text) that costs the analysis alone, not
+    CPython's parse, the guards and libcst's parse again.  Bounded by an
+    estimate of the trees' memory (``TREE_BYTES_PER_CHAR`` times the text);
+    once full, later files are simply parsed again when they come back."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._trees: dict[str, tuple[str, cst.Module]] = {}
+
+    def get(self, path: str, text: str) -> Optional[cst.Module]:
+        entry = self._trees.get(path)
+        if entry is None:
+            return None
+        if entry[0] != text:  # the file changed between rounds
+            self.used -= len(entry[0]) * TREE_BYTES_PER_CHAR
+            del self._trees[path]
+            return None
+        return entry[1]
+
+    def put(self, path: str, text: str, module: cst.Module) -> None:
+        cost = len(text) * TREE_BYTES_PER_CHAR
+        if path in self._trees or self.used + cost > self.budget:
+            return
+        self._trees[path] = (text, module)
+        self.used += cost
+        # The cyclic collector would scan every kept tree again and again (measured:
+        # it ate the whole gain).  Trees hold no cycles: out of its sight they are
+        # still freed by reference counting.  At this point (called right after the
+        # parse, with the collector off, which collected the youngest generation
+        # just before) that generation holds this tree and little else.
+        gc.freeze()
+
+
+def _unvalidated_parser():
+    """``libcst.parse_module`` without the per-node validation its node
+    constructors run (``CSTNode.__post_init__`` calls ``_validate``): the trees
+    the parser builds are valid by construction, and the checks cost about a
+    tenth of the parse (measured on the pinned corpus).  libcst's own comment
+    there says as much ("would allow us to avoid validating the tree when
+    parsing a file").  Used only while that hook does nothing but validate;
+    otherwise the plain parser."""
+    try:
+        from libcst._nodes.base import CSTNode
+    except ImportError:  # pragma: no cover - a libcst that moved it
+        return cst.parse_module
+    hook = CSTNode.__dict__.get("__post_init__")
+    if hook is None or getattr(hook, "__code__", None) is None or hook.__code__.co_names != ("_validate",):
+        return cst.parse_module  # pragma: no cover - a libcst whose hook does more
+
+    def skip(self) -> None:
+        pass
+
+    def parse_module(text: str) -> cst.Module:
+        CSTNode.__post_init__ = skip
+        try:
+            return cst.parse_module(text)
+        finally:
+            CSTNode.__post_init__ = hook
+
+    return parse_module
+
+
+_parse_module = _unvalidated_parser()
+
+# libcst's tree of a file takes about this many bytes per character of source (measured on optax: 24)
+TREE_BYTES_PER_CHAR = 24
+
+
 def lint_source(
     source: Union[str, bytes],
     path: str,
     settings: LintSettings,
     *,
     prefilter: bool = True,
+    trees: Optional[TreeStore] = None,
 ) -> FileResult:
     """Lint the text of one file.  ``path`` is used for messages only.
 
@@ -139,7 +213,8 @@ def lint_source(
 
     With ``settings.module`` set (the file is part of a project the driver
     indexes), ``FileResult.project`` carries the file's summary and what it tells
-    the other modules; ``settings.facts`` is what they tell it.
+    the other modules; ``settings.facts`` is what they tell it.  ``trees``
+    keeps parsed trees between the driver's rounds (see ``TreeStore``).
     """
     result = FileResult(path=path)
     if settings.facts or settings.summarize:
@@ -159,6 +234,14 @@ def lint_source(
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
+        kept = trees.get(path, text) if trees is not None else None
+        if kept is not None:  # linted before in this run: valid, within the limits, parsed
+            result = _parse_and_analyze(result, text, path, settings, kept)
+            if result.project is not None and (result.project.get("calls") or result.project.get("sites")):
+                tree, _ = python_syntax_error(text, path)
+                if tree is not None:
+                    _fill_lines(result.project, tree)
+            return result
         tree, bad = python_syntax_error(text, path)
         if bad is not None:
             if "JAX001" in settings.select:
@@ -173,7 +256,7 @@ def lint_source(
             return result
         if settings.module is None:
             del tree
-        result = _parse_and_analyze(result, text, path, settings)
+        result = _parse_and_analyze(result, text, path, settings, trees=trees)
         if result.project is not None and tree is not None:
             _fill_lines(result.project, tree)
         return result
@@ -182,9 +265,16 @@ def lint_source(
             gc.enable()
 
 
-def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintSettings) -> FileResult:
+def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintSettings,
+                       module: Optional[cst.Module] = None, trees: Optional[TreeStore] = None) -> FileResult:
     try:
-        module = cst.parse_module(text)
+        if module is None:
+            keep = trees is not None and settings.module is not None
+            if keep:
+                gc.collect(0)  # what the last file left for the collector: not to be frozen with this tree
+            module = _parse_module(text)
+            if keep:
+                trees.put(path, text, module)
     except cst.ParserSyntaxError as exc:
         # CPython accepted the file: this is a limit of libcst's grammar, not the user's error
         raw = str(getattr(exc, "message", None) or exc).strip()
@@ -243,12 +333,18 @@ def _fill_lines(project: dict, tree: ast.AST) -> None:
             return ".".join(reversed(parts))
         return None
 
+    # only the functions (and the classes around them) that the records name are walked
+    scopes = {c.get("caller", "") for c in project.get("calls", ())}
+    scopes |= {site.get("scope", "") for site in project.get("sites", ())}
+    around = {".".join(parts[:i]) for s in scopes if s for parts in [s.split(".")] for i in range(1, len(parts) + 1)}
     stack: list[tuple[ast.AST, str]] = [(tree, "")]
     while stack:
         node, scope = stack.pop()
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                stack.append((child, f"{scope}.{child.name}" if scope else child.name))
+                inner = f"{scope}.{child.name}" if scope else child.name
+                if inner in around:
+                    stack.append((child, inner))
                 continue
             if isinstance(child, ast.Call):
                 name = dotted(child.func)

@@ -27,10 +27,13 @@ from jaxlint.findings import FileResult
 from jaxlint.project.facts import canonical, incoming_facts
 from jaxlint.project.index import ProjectIndex
 from jaxlint.project.roots import ModuleName, SourceRoots, find_project_root
-from jaxlint.runner import RunResult, run
+from jaxlint.runner import RunResult, WorkerPool, default_jobs, run
 from jaxlint.settings import LintSettings
 
 MAX_ROUNDS = 6
+# parsed trees kept between rounds, in all workers together (an estimate: see linter.TreeStore);
+# a project whose trees do not fit parses the rest again when they come back
+TREE_BUDGET = 1 << 30
 # a project larger than this is not indexed around a few named files
 MAX_CONTEXT_FILES = 5000
 
@@ -140,7 +143,65 @@ def run_project(
             x64=base.x64 or name in x64_from_folder,
         )
 
-    outcome = run_files(files, settings, cache, jobs=jobs, show_progress=show_progress, file_timeout=file_timeout)
+    snapshot_key = None
+    data_for: dict[str, bytes] = {}
+    if cache is not None:
+        snapshot_key = _snapshot_key(files, settings, cache, data_for)
+        known = cache.get_snapshot(snapshot_key) if snapshot_key is not None else None
+        if known is not None:
+            # an unchanged project: its facts are known, each result is read once, without its summary
+            for name, (fact, helper, x64) in known.items():
+                if name in project_of:
+                    facts[name] = fact
+                    (summarize.add if helper else summarize.discard)(name)
+                    (x64_from_folder.add if x64 else x64_from_folder.discard)(name)
+            outcome = run_files(files, settings, cache, jobs=jobs, show_progress=show_progress,
+                                file_timeout=file_timeout, data_for=data_for, with_project=False)
+            return _wanted(outcome, wanted, settings)
+    pool = WorkerPool(jobs or default_jobs(), file_timeout, TREE_BUDGET)
+    try:
+        outcome = _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
+                          pool, jobs, show_progress, file_timeout, data_for, run_files)
+    finally:
+        pool.close()
+    if snapshot_key is not None and not outcome.uncacheable:
+        cache.put_snapshot(snapshot_key, {
+            name: [facts.get(name, ""), name in summarize, name in x64_from_folder]
+            for name in sorted(set(facts) | summarize | x64_from_folder)
+        })
+    return _wanted(outcome, wanted, settings)
+
+
+def _snapshot_key(files: Sequence[Path], settings: Callable[[Path], LintSettings], cache: Cache,
+                  data_for: dict[str, bytes]) -> Optional[str]:
+    """A digest of every file's name, bytes and round-1 settings (None when one
+    cannot be read: that run is not one to remember).  Fills ``data_for``."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in sorted(str(f) for f in files):
+        try:
+            data = data_for[f] = Path(f).read_bytes()
+        except OSError:
+            return None
+        h.update(f"{f}\0{cache.key(data, settings(Path(f)))}\0".encode())
+    return h.hexdigest()
+
+
+def _wanted(outcome: RunResult, wanted: set[str], settings: Callable[[Path], LintSettings]) -> RunResult:
+    """``outcome`` restricted to the files asked for, with their final settings."""
+    final = RunResult(cache_hits=outcome.cache_hits, settings_of={name: settings(Path(name)) for name in wanted})
+    final.results = [r for r in outcome.results if r.path in wanted]
+    final.errors = [e for e in outcome.errors if e.split(": ", 1)[0] in wanted]
+    final.tracebacks = [tb for tb in outcome.tracebacks if tb.split(":\n", 1)[0] in wanted]
+    return final
+
+
+def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
+            pool, jobs, show_progress, file_timeout, data_for, run_files=run) -> RunResult:
+    outcome = run_files(files, settings, cache, jobs=jobs, show_progress=show_progress, file_timeout=file_timeout,
+                  pool=pool, data_for=data_for)
+    uncacheable = outcome.uncacheable
     latest: dict[str, FileResult] = {r.path: r for r in outcome.results}
     errors = {line.split(": ", 1)[0]: line for line in outcome.errors}
     tracebacks = {tb.split(":\n", 1)[0]: tb for tb in outcome.tracebacks}
@@ -154,8 +215,9 @@ def run_project(
         if not again:
             break
         more = run_files(sorted(set(again), key=str), settings, cache, jobs=jobs, show_progress=False,
-                   file_timeout=file_timeout)
+                   file_timeout=file_timeout, pool=pool)
         hits += more.cache_hits
+        uncacheable += more.uncacheable
         for r in more.results:
             latest[r.path] = r
             errors.pop(r.path, None)
@@ -163,10 +225,10 @@ def run_project(
             errors[line.split(": ", 1)[0]] = line
         for tb in more.tracebacks:
             tracebacks[tb.split(":\n", 1)[0]] = tb
-    final = RunResult(cache_hits=hits)
-    final.results = [latest[name] for name in sorted(latest) if name in wanted]
-    final.errors = [errors[name] for name in sorted(errors) if name in wanted]
-    final.tracebacks = [tracebacks[name] for name in sorted(tracebacks) if name in wanted]
+    final = RunResult(cache_hits=hits, uncacheable=uncacheable)
+    final.results = [latest[name] for name in sorted(latest)]
+    final.errors = [errors[name] for name in sorted(errors)]
+    final.tracebacks = [tracebacks[name] for name in sorted(tracebacks)]
     return final
 
 
@@ -220,6 +282,17 @@ def _next_round(
                 if f not in summarize and (r is None or r.project is None) and f not in wanted:
                     summarize.add(f)
                     wanted.append(f)
+    # modules that never name JAX but import a jit, a key-consuming helper or a
+    # function factory of the project (a driver script): analyse them too
+    exporters = {m for m, _, proj in outputs if proj.get("jits") or proj.get("consumers") or proj.get("factories")}
+    if exporters:
+        for f in project.files:
+            r = latest.get(f)
+            if f in summarize or f in wanted or r is None or r.project is not None or r.parsed or r.error:
+                continue
+            if _imports_any(f, project.module[f], exporters):
+                summarize.add(f)
+                wanted.append(f)
     incoming = incoming_facts(index, outputs, path_of)
     again = [Path(f) for f in wanted]
     for f in project.files:
@@ -230,6 +303,36 @@ def _next_round(
         elif f in wanted:
             facts[f] = new
     return again
+
+
+def _imports_any(path: str, name: ModuleName, modules: set[str]) -> bool:
+    """Whether the file at ``path`` (module ``name``) imports one of ``modules``,
+    or a package above one of them (which may re-export it).  Read with CPython's
+    parser; only for files the prefilter skipped, and only when a module of the
+    project exports a jit, a key consumer or a factory."""
+    import ast
+
+    from jaxlint.project.summary import absolute_module
+
+    try:
+        text = Path(path).read_bytes()
+        if not any(m.rsplit(".", 1)[-1].encode() in text for m in modules):
+            return False  # never names any of them
+        tree = ast.parse(text)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    above = {".".join(m.split(".")[:i]) for m in modules for i in range(1, m.count(".") + 2)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = absolute_module(name.name, name.is_package, node.level, node.module)
+            if base is None:
+                continue
+            if base in above or any(f"{base}.{a.name}" in modules for a in node.names):
+                return True
+        elif isinstance(node, ast.Import):
+            if any(a.name in above for a in node.names):
+                return True
+    return False
 
 
 def _candidates(callee: str, summary: dict, path_of: dict[str, str]) -> list[str]:

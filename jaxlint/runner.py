@@ -41,6 +41,11 @@ class RunResult:
     # tracebacks of internal errors, shown with --verbose
     tracebacks: list[str] = field(default_factory=list)
     cache_hits: int = 0
+    # results that may not be cached (an internal error, a crash, a time-out): a machine's state
+    uncacheable: int = 0
+    # the settings each file was finally linted with (the project driver's: with its facts),
+    # for whoever lints the file again (the fixer)
+    settings_of: dict = field(default_factory=dict)
 
 
 # (display path, file bytes, settings)
@@ -49,12 +54,13 @@ _Job = tuple[str, bytes, LintSettings]
 _Outcome = tuple[FileResult, Optional[str]]
 
 
-def lint_one(path: str, data: bytes, settings: LintSettings) -> _Outcome:
-    """Lint one file's bytes; an internal error becomes ``FileResult.error``."""
+def lint_one(path: str, data: bytes, settings: LintSettings, trees=None) -> _Outcome:
+    """Lint one file's bytes; an internal error becomes ``FileResult.error``.
+    ``trees``: a ``jaxlint.linter.TreeStore`` kept across the driver's rounds."""
     try:
         from jaxlint.linter import lint_source
 
-        return lint_source(data, path, settings), None
+        return lint_source(data, path, settings, trees=trees), None
     except Exception as exc:  # a bug in jaxlint: report it, keep going
         result = FileResult(path=path)
         first = str(exc).splitlines()[0] if str(exc) else ""
@@ -108,8 +114,14 @@ def run(
     jobs: Optional[int] = None,
     show_progress: Optional[bool] = None,
     file_timeout: Optional[float] = None,
+    pool: Optional[WorkerPool] = None,
+    data_for: Optional[dict[str, bytes]] = None,
+    with_project: bool = True,
 ) -> RunResult:
     """Lint ``files`` (display paths) and return their results sorted by path.
+    ``pool``: workers kept across several runs (the project driver's rounds);
+    ``data_for``: files' bytes already read; ``with_project=False``: a cached
+    result comes without its project output (the driver has what it needs).
 
     Each file is linted in a worker process (see ``supervise``): one that
     crashes its worker or takes over ``file_timeout`` seconds (default
@@ -120,15 +132,17 @@ def run(
     keys: dict[str, str] = {}
     for path in files:
         name = str(path)
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            out.errors.append(f"{name}: cannot be read ({exc.strerror or exc})")
-            continue
+        data = data_for.get(name) if data_for is not None else None
+        if data is None:
+            try:
+                data = Path(path).read_bytes()
+            except OSError as exc:
+                out.errors.append(f"{name}: cannot be read ({exc.strerror or exc})")
+                continue
         settings = settings_for(Path(path))
         if cache is not None:
             key = cache.key(data, settings)
-            hit = cache.get(key, name, settings, data)
+            hit = cache.get(key, name, settings, data, with_project)
             if hit is not None:
                 results[name] = hit
                 out.cache_hits += 1
@@ -139,8 +153,10 @@ def run(
     jobs = jobs or default_jobs()
     if show_progress is None:
         show_progress = sys.stderr.isatty() and len(misses) > PROGRESS_THRESHOLD
-    for result, tb, cacheable in _lint_all(misses, jobs, show_progress, out, file_timeout):
+    for result, tb, cacheable in _lint_all(misses, jobs, show_progress, out, file_timeout, pool):
         results[result.path] = result
+        if tb is not None or not cacheable:
+            out.uncacheable += 1
         if tb is not None:
             out.tracebacks.append(f"{result.path}:\n{tb}")
         elif cacheable and cache is not None and result.path in keys:
@@ -155,7 +171,7 @@ def run(
 
 
 def _lint_all(misses: list[_Job], jobs: int, show_progress: bool, out: RunResult,
-              file_timeout: Optional[float] = None):
+              file_timeout: Optional[float] = None, pool: Optional[WorkerPool] = None):
     """Yield an outcome for every job, in any order."""
     if not misses:
         return
@@ -179,7 +195,9 @@ def _lint_all(misses: list[_Job], jobs: int, show_progress: bool, out: RunResult
         task = progress.add_task("lint", total=len(misses))
     workers = min(jobs, len(misses)) if len(misses) >= _MIN_PARALLEL else 1
     try:
-        if not _can_fork():
+        if pool is not None and (pool.forks or workers == 1):
+            source = pool.lint(misses)
+        elif not _can_fork():
             # no cheap way to isolate a file (spawning workers costs seconds): the
             # guards alone keep the parser safe, and a pool is used from _MIN_PARALLEL files on
             source = (_pool_outcomes(misses, jobs) if workers > 1
@@ -205,18 +223,25 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods() and os.name == "posix"
 
 
-def _worker_main(conn) -> None:  # pragma: no cover - runs in the forked worker
-    """Lint the chunks the supervisor sends, one outcome back per file, in order."""
+def _worker_main(conn, tree_budget: int = 0) -> None:  # pragma: no cover - runs in the forked worker
+    """Lint the chunks the supervisor sends, one outcome back per file, in order.
+    With a ``tree_budget``, parsed trees are kept for the project driver's later
+    rounds (``jaxlint.linter.TreeStore``)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle
+    trees = None
+    if tree_budget:
+        from jaxlint.linter import TreeStore
+
+        trees = TreeStore(tree_budget)
     try:
         while True:
             chunk = conn.recv()
             if chunk is None:
                 break
             for job in chunk:
-                result, tb = lint_one(*job)
+                result, tb = lint_one(*job, trees=trees)
                 try:
                     conn.send((result, tb))
                 except (OSError, EOFError):
@@ -243,9 +268,9 @@ def _signal_name(code: int) -> str:
 class _Worker:
     """One forked worker process and the chunk it is working through."""
 
-    def __init__(self, context) -> None:
+    def __init__(self, context, tree_budget: int = 0) -> None:
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_worker_main, args=(child,), daemon=True)
+        self.process = context.Process(target=_worker_main, args=(child, tree_budget), daemon=True)
         # the worker's collector leaves what it inherits alone: fewer copy-on-write page copies
         gc.freeze()
         try:
@@ -295,61 +320,133 @@ def supervise(jobs: Sequence[_Job], workers: int = 1,
     rest of its chunk goes back in the queue.  Files are sent in chunks and
     answered one by one, so the file in flight is always known.
     """
-    timeout = DEFAULT_FILE_TIMEOUT if file_timeout is None else file_timeout
-    context = multiprocessing.get_context("fork")
-    _preload_linter()  # forked workers inherit the parser and rules instead of importing them
-    queue = deque(_chunks(jobs, workers))
-    pool: list[_Worker] = []
+    pool = WorkerPool(workers, file_timeout)
     try:
-        pool = [_Worker(context) for _ in range(min(workers, len(queue)))]
-        while True:
-            for i, w in enumerate(pool):
-                if not w.busy and queue:
-                    if not w.process.is_alive():  # died between chunks: nothing was lost
-                        w.stop()
-                        pool[i] = w = _Worker(context)
-                    w.give(queue.popleft())
-            busy = [w for w in pool if w.busy]
-            if not busy:
-                return
-            now = time.monotonic()
-            wait_for = max(0.0, min(w.since + timeout for w in busy) - now)
-            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], wait_for))
-            for i, w in enumerate(pool):
-                if not w.busy:
-                    continue
-                failure = None
-                if w.conn in ready or w.process.sentinel in ready:
-                    try:
-                        while w.busy and (w.conn in ready or w.conn.poll()):
-                            ready.discard(w.conn)
-                            result, tb = w.conn.recv()
-                            w.done += 1
-                            w.since = time.monotonic()
-                            yield result, tb, tb is None
-                    except (EOFError, OSError):
-                        w.process.join(5)
-                        code = w.process.exitcode
-                        failure = (f"could not be checked: jaxlint crashed on it ({_signal_name(code)})"
-                                   if code is not None and code < 0 else
-                                   f"could not be checked: the worker checking it exited (code {code})")
-                elif time.monotonic() - w.since >= timeout:
-                    failure = f"could not be checked: took over {timeout:g} s"
-                if failure is None:
-                    continue
-                name = w.chunk[w.done][0]
-                rest = w.chunk[w.done + 1:]
-                w.chunk, w.done = [], 0
-                w.stop(kill=True)
-                if rest:
-                    queue.appendleft(rest)
-                pool[i] = _Worker(context)
-                lost = FileResult(path=name)
-                lost.error = failure
-                yield lost, None, False
+        yield from pool.lint(jobs)
     finally:
-        for w in pool:
+        pool.close()
+
+
+class WorkerPool:
+    """Forked workers that outlive one ``run``: the project driver lints a
+    project in rounds, and a file linted again in a later round goes to the
+    worker that linted it before, which kept its parsed tree (``tree_budget``
+    bytes in all, shared out between the workers).  Supervised as ``supervise``
+    says.  Without fork, files are linted in this process (with a tree store)."""
+
+    def __init__(self, workers: int = 1, file_timeout: Optional[float] = None, tree_budget: int = 0) -> None:
+        self.workers = max(1, workers)
+        self.timeout = DEFAULT_FILE_TIMEOUT if file_timeout is None else file_timeout
+        self.tree_budget = tree_budget // self.workers
+        self.forks = _can_fork()
+        self.trees = None  # the tree store of this process, when files are linted here
+        if not self.forks and tree_budget:
+            from jaxlint.linter import TreeStore
+
+            self.trees = TreeStore(tree_budget)
+        self._pool: list[_Worker] = []
+        self._owner: dict[str, int] = {}  # file -> the worker that linted it last
+        self._context = multiprocessing.get_context("fork") if self.forks else None
+
+    def _new(self) -> _Worker:
+        return _Worker(self._context, self.tree_budget)
+
+    def plan(self, jobs: Sequence[_Job]) -> tuple[list[deque], deque]:
+        """(each worker's own queue of chunks, the shared queue): a file a worker
+        has linted before goes back to it; the rest are shared out."""
+        own: list[list[_Job]] = [[] for _ in range(self.workers)]
+        fresh: list[_Job] = []
+        for job in jobs:
+            w = self._owner.get(job[0])
+            (own[w] if w is not None else fresh).append(job)
+        return [deque(_chunks(o, self.workers)) for o in own], deque(_chunks(fresh, self.workers))
+
+    def lint(self, jobs: Sequence[_Job]) -> Iterator[_Supervised]:
+        if not jobs:
+            return
+        if not self.forks:
+            for job in jobs:
+                yield (*lint_one(*job, trees=self.trees), True)
+            return
+        _preload_linter()  # forked workers inherit the parser and rules instead of importing them
+        own, shared = self.plan(jobs)
+        pool = self._pool
+        while len(pool) < min(self.workers, len(jobs)):
+            pool.append(self._new())
+
+        def next_chunk(i: int) -> Optional[list[_Job]]:
+            if own[i]:
+                return own[i].popleft()
+            if shared:
+                return shared.popleft()
+            # idle: take the last chunk of the longest queue (parsed again here)
+            others = max(range(len(own)), key=lambda k: len(own[k]))
+            return own[others].pop() if len(own[others]) > 1 else None
+
+        timeout = self.timeout
+        try:
+            while True:
+                for i, w in enumerate(pool):
+                    if not w.busy:
+                        chunk = next_chunk(i)
+                        if chunk is None:
+                            continue
+                        if not w.process.is_alive():  # died between chunks: nothing was lost
+                            w.stop()
+                            pool[i] = w = self._new()
+                        w.give(chunk)
+                busy = [w for w in pool if w.busy]
+                if not busy:
+                    return
+                now = time.monotonic()
+                wait_for = max(0.0, min(w.since + timeout for w in busy) - now)
+                ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], wait_for))
+                for i, w in enumerate(pool):
+                    if not w.busy:
+                        continue
+                    failure = None
+                    if w.conn in ready or w.process.sentinel in ready:
+                        try:
+                            while w.busy and (w.conn in ready or w.conn.poll()):
+                                ready.discard(w.conn)
+                                result, tb = w.conn.recv()
+                                w.done += 1
+                                w.since = time.monotonic()
+                                self._owner[result.path] = i
+                                yield result, tb, tb is None
+                        except (EOFError, OSError):
+                            w.process.join(5)
+                            code = w.process.exitcode
+                            failure = (f"could not be checked: jaxlint crashed on it ({_signal_name(code)})"
+                                       if code is not None and code < 0 else
+                                       f"could not be checked: the worker checking it exited (code {code})")
+                    elif time.monotonic() - w.since >= timeout:
+                        failure = f"could not be checked: took over {timeout:g} s"
+                    if failure is None:
+                        continue
+                    name = w.chunk[w.done][0]
+                    rest = w.chunk[w.done + 1:]
+                    w.chunk, w.done = [], 0
+                    w.stop(kill=True)
+                    if rest:
+                        shared.appendleft(rest)
+                    pool[i] = self._new()
+                    lost = FileResult(path=name)
+                    lost.error = failure
+                    yield lost, None, False
+        finally:
+            for i, w in enumerate(pool):
+                if w.busy:  # abandoned half-way: its pipe holds answers nobody will read
+                    w.stop(kill=True)
+                    pool[i] = self._new()
+
+    def close(self) -> None:
+        for w in self._pool:
             w.stop(kill=w.busy)
+        self._pool = []
+        if self.trees is not None and self.trees.used:
+            gc.unfreeze()  # the kept trees were frozen in this process (TreeStore.put)
+        self.trees = None
 
 
 def _pool_outcomes(misses: list[_Job], jobs: int) -> Iterator[_Supervised]:

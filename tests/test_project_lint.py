@@ -176,3 +176,107 @@ def test_an_equinox_model_split_over_modules(project):
     found = _lint(Path("."), "--no-cache")
     assert [f[:4] for f in found] == [("JAX204", "net/activations.py", 10, 12)]
     assert "(called from `MLP.__call__` (net/mlp.py:12), which is a method of the module class MLP)" in found[0][4]
+
+
+FIX_HELPER = """\
+import jax
+import jax.numpy as jnp
+
+
+def clip(x):
+    if x > 0:
+        return x
+    return -x
+
+
+def fill():
+    z = jnp.zeros(3)
+    z[0] = 1.0
+    return z
+
+
+def show(x):
+    print(x)
+    return x
+"""
+
+FIX_CALLER = """\
+import jax
+
+from pk.h import clip, show
+
+
+@jax.jit
+def step(x):
+    return show(x) + clip(x)
+"""
+
+
+def test_fix_uses_the_project_facts_and_reports_what_a_fresh_check_finds(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pk").mkdir()
+    (tmp_path / "pk" / "__init__.py").write_text("")
+    (tmp_path / "pk" / "h.py").write_text(FIX_HELPER)
+    (tmp_path / "pk" / "m.py").write_text(FIX_CALLER)
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    before = runner.invoke(cli, ["check", ".", "--output-format", "concise"])
+    assert before.exit_code == 1
+    assert [line.split(" ", 2)[:2] for line in before.stdout.splitlines()[:-1]] == [
+        ["pk/h.py:6:8:", "JAX201"], ["pk/h.py:13:5:", "JAX101"], ["pk/h.py:18:5:", "JAX401"]]
+    assert before.stdout.splitlines()[-1] == "Found 3 errors (1 fixable with --fix; 1 more with --unsafe-fixes)."
+    # the print of the helper is traced only because of m.py: its fix is offered, shown and applied
+    diff = runner.invoke(cli, ["check", ".", "--diff", "--unsafe-fixes"])
+    assert '-    print(x)\n+    jax.debug.print("{}", x)\n' in diff.stdout
+    assert "-    z[0] = 1.0\n+    z = z.at[0].set(1.0)\n" in diff.stdout
+    fixed = runner.invoke(cli, ["check", ".", "--fix", "--unsafe-fixes", "--output-format", "concise"])
+    assert fixed.exit_code == 1
+    lines = fixed.stdout.splitlines()
+    assert [line.split(" ", 2)[:2] for line in lines[:-1]] == [["pk/h.py:6:8:", "JAX201"]]
+    assert lines[-1] == "Found 3 errors (2 fixed, 1 remaining)."
+    after = runner.invoke(cli, ["check", ".", "--no-cache", "--output-format", "concise"])
+    assert after.stdout.splitlines()[:-1] == lines[:-1]
+
+
+JITS = """\
+from functools import partial
+
+import jax
+
+
+@partial(jax.jit, static_argnums=1)
+def power(x, n):
+    return x ** n
+
+
+@partial(jax.jit, donate_argnums=0)
+def update(state, g):
+    return state - 0.1 * g
+"""
+
+DRIVER = """\
+from pk import power
+from pk.jits import update
+
+
+def main(state, g, x):
+    for i in range(100):
+        x = power(x, i)
+    new = update(state, g)
+    return new + state.sum()
+"""
+
+
+def test_a_driver_script_that_never_names_jax_still_meets_the_projects_jits(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pk").mkdir()
+    (tmp_path / "pk" / "__init__.py").write_text("from pk.jits import power\n")
+    (tmp_path / "pk" / "jits.py").write_text(JITS)
+    (tmp_path / "pk" / "driver.py").write_text(DRIVER)
+    (tmp_path / "pk" / "other.py").write_text("from pk import power as p\n\n\ndef f(x):\n    return p(x, 2)\n")
+    monkeypatch.chdir(tmp_path)
+    found = _lint(tmp_path, "--no-cache")
+    assert [f[:4] for f in found] == [("JAX504", "pk/driver.py", 7, 22), ("JAX506", "pk/driver.py", 9, 18)]
+    assert found[1][4].startswith("`state` was donated to the jitted call on line 8")
+    assert _lint(tmp_path) == found  # cold with a cache
+    assert _lint(tmp_path) == found  # warm

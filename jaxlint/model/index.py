@@ -539,6 +539,13 @@ class Indexer:
                 callee = unit.lookup_def(call.func.value)  # type: ignore[union-attr]
             if callee is not None:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+        # `jax.grad(loss)(p, x)` in a function: it calls `loss` (with its arguments; the
+        # analysis sees the call in the caller, which must therefore come first)
+        for site in idx.sites:
+            if isinstance(site.fn_expr, cst.Name) and not site.scope.is_module:
+                callee = site.scope.lookup_def(site.fn_expr.value)
+                if callee is not None and callee is not site.scope:
+                    idx.call_edges.setdefault(id(site.scope), set()).add(id(callee))
         # classes: methods of flax/equinox/haiku modules see traced array arguments
         for cls in idx.classes:
             if not cls.is_jax_module:
@@ -668,9 +675,13 @@ class Indexer:
     def _find_factories(self) -> None:
         """Functions that return a function they define (``def make_step(cfg): def
         step(x): ...; return step``): each call makes a new function object."""
+        # only a function that defines a function or holds a lambda can return one
+        with_lambda = {id(u.parent) for u in self.index.units if type(u.node) is cst.Lambda}
         for u in self.index.units:
             node = u.node
             if not isinstance(node, cst.FunctionDef) or u.cls is not None:
+                continue
+            if not u.defs and id(u) not in with_lambda:
                 continue
             stack = list(children(node.body))
             while stack:

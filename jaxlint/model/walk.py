@@ -75,29 +75,47 @@ def is_node_type(t: type) -> bool:
     return r
 
 
-def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    cls = type(node)
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The child nodes of ``node`` that are not whitespace or punctuation, in field order."""
+    fn = _CHILDREN.get(type(node))
+    if fn is None:
+        fn = _compile_children(type(node))
+    return fn(node)
+
+
+# node class -> a function made for it that reads its fields by name (no generator,
+# no getattr): the walks call this a few million times on a large project
+_CHILDREN: dict[type, object] = {}
+
+
+def _compile_children(cls: type):
     names = _FIELDS.get(cls)
     if names is None:
         names = _fields_of(cls)
-    is_node = _IS_NODE
+    lines = ["def kids(node):", "    out = []"]
     for name in names:
-        value = getattr(node, name)
-        t = type(value)
-        if t is tuple or t is list:
-            for item in value:
-                it = type(item)
-                r = is_node.get(it)
-                if r is None:
-                    r = is_node_type(it)
-                if r:
-                    yield item
-        else:
-            r = is_node.get(t)
-            if r is None:
-                r = is_node_type(t)
-            if r:
-                yield value
+        lines += [
+            f"    v = node.{name}",
+            "    t = type(v)",
+            "    if t is tuple or t is list:",
+            "        for x in v:",
+            "            r = is_node.get(type(x))",
+            "            if r is None:",
+            "                r = is_node_type(type(x))",
+            "            if r:",
+            "                out.append(x)",
+            "    else:",
+            "        r = is_node.get(t)",
+            "        if r is None:",
+            "            r = is_node_type(t)",
+            "        if r:",
+            "            out.append(v)",
+        ]
+    lines.append("    return out")
+    env = {"is_node": _IS_NODE, "is_node_type": is_node_type}
+    exec(compile("\n".join(lines), f"<children of {cls.__name__}>", "exec"), env)
+    fn = _CHILDREN[cls] = env["kids"]
+    return fn
 
 
 _SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})

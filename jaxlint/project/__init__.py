@@ -1,5 +1,5 @@
 """The project-wide model: module names, per-file summaries, cross-module
-import resolution and callers, and the facts one module gives another
+import resolution, and the facts one module gives another
 (``jaxlint/project_driver.py`` lints projects in rounds with them).  See
 docs/project-model.md.
 
@@ -12,7 +12,6 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "CallSite": "index",
     "ProjectIndex": "index",
     "Target": "index",
     "SUMMARY_VERSION": "index",

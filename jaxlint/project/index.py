@@ -3,22 +3,21 @@
 ``ProjectIndex.resolve(module, "U.warmup")`` answers where a name used in a
 module is defined: a ``Target`` (a project function, class, assignment or
 module, or an ``external`` dotted name such as ``jax.numpy.zeros``), or None
-when it cannot be known.  ``callers_of(module, qualname)`` lists the call sites,
-in every module, whose callee resolves to that definition.
+when it cannot be known.
 
 Every resolution is bounded (``max_steps`` look-ups), protected against import
-cycles, and memoised, so building the whole reverse call graph costs work
-linear in the number of call sites.  The rules are described in
+cycles, and memoised, so resolving every call a project's traced code makes
+costs work linear in the number of those calls.  The rules are described in
 docs/project-model.md.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Iterable, Optional
 
 # the layout version of the summaries ``summary.py`` writes and this index reads
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 2
 
 Json = dict[str, Any]
 
@@ -45,18 +44,6 @@ class Target:
         return f"{self.module}:{self.qualname}" if self.qualname else self.module
 
 
-@dataclass(frozen=True)
-class CallSite:
-    """One call whose callee resolves to a definition: made in ``module`` by
-    ``caller`` (a qualname; "" for module-level code), the ``index``-th call
-    of that caller in the summary, with its summary record ``call``."""
-
-    module: str
-    caller: str
-    index: int
-    call: Json
-
-
 class _Exhausted(Exception):
     pass
 
@@ -74,7 +61,6 @@ class ProjectIndex:
         self._active: set[tuple] = set()
         self._cuts = 0
         self._steps = 0
-        self._callers: Optional[dict[tuple[str, str], list[CallSite]]] = None
         for s in summaries:
             self.add(s)
 
@@ -99,7 +85,6 @@ class ProjectIndex:
             self._packages.add(".".join(parts[:i]))
         self._imported.update(summary.get("imported", ()))
         self._memo.clear()
-        self._callers = None
         return True
 
     def is_module(self, name: str) -> bool:
@@ -114,7 +99,7 @@ class ProjectIndex:
 
     def resolve_in_scope(self, module: str, dotted: str, where: Json) -> Optional[Target]:
         """Resolve ``dotted`` as the summary says its head is bound (``where`` is
-        a call record, an argument summary of kind "ref", a decorator or a base)."""
+        an argument summary of kind "ref", a decorator, a base or an assigned value)."""
         bind = where.get("bind")
         if dotted is None:
             return None
@@ -146,10 +131,6 @@ class ProjectIndex:
             return None
 
         return self._run(run)
-
-    def resolve_call(self, module: str, call: Json) -> Optional[Target]:
-        """The callee of one call record of ``module``'s summary."""
-        return self.resolve_in_scope(module, call.get("callee"), call)
 
     def _run(self, fn: Any) -> Optional[Target]:
         self._steps = 0
@@ -322,25 +303,6 @@ class ProjectIndex:
             if found is not None:
                 return found
         return None
-
-    # ---- callers --------------------------------------------------------
-    def iter_calls(self) -> Iterator[tuple[str, str, int, Json]]:
-        for module in sorted(self.modules):
-            for caller, calls in self.modules[module]["calls"].items():
-                for i, call in enumerate(calls):
-                    yield module, caller, i, call
-
-    def callers_of(self, module: str, qualname: str) -> list[CallSite]:
-        """Every call site in the project whose callee resolves to the
-        definition ``qualname`` of ``module`` (in module, caller, order)."""
-        if self._callers is None:
-            table: dict[tuple[str, str], list[CallSite]] = {}
-            for mod, caller, i, call in self.iter_calls():
-                t = self.resolve_call(mod, call)
-                if t is not None and t.kind in ("function", "class", "assign"):
-                    table.setdefault((t.module, t.qualname), []).append(CallSite(mod, caller, i, call))
-            self._callers = table
-        return list(self._callers.get((module, qualname), ()))
 
     def definition(self, module: str, qualname: str) -> Optional[Json]:
         """The summary record of a definition."""

@@ -10,7 +10,6 @@ version).  Layout (see docs/project-model.md for the full description)::
     {"version": 1, "module": "pkg.train", "package": false,
      "names":    {local name: binding},           # the module namespace
      "defs":     {qualname: definition},          # functions, classes, assignments
-     "calls":    {caller qualname: [call, ...]},  # "" = module level
      "all":      [names] | "dynamic" | None,      # __all__
      "star_imports": [absolute module | None, ...],
      "imported": [absolute modules named by any import in the file]}
@@ -39,12 +38,12 @@ _SHAPE_ATTRS = frozenset({"shape", "ndim", "size"})
 _OTHER: Json = {"k": "other"}
 
 # node type -> what the walk does with it (absent: just descend)
-_LEAF, _K_CALL, _K_DEF, _K_LAMBDA, _K_TARGET, _K_IMPORT, _K_GLOBAL = range(1, 8)
+_LEAF, _K_DEF, _K_LAMBDA, _K_TARGET, _K_IMPORT, _K_GLOBAL = range(1, 7)
 _DISPATCH: dict[type, int] = {
     cst.Name: _LEAF, cst.Integer: _LEAF, cst.Float: _LEAF, cst.Imaginary: _LEAF,
     cst.SimpleString: _LEAF, cst.Ellipsis: _LEAF, cst.Pass: _LEAF, cst.Break: _LEAF,
     cst.Continue: _LEAF, cst.FormattedStringText: _LEAF,
-    cst.Call: _K_CALL, cst.FunctionDef: _K_DEF, cst.ClassDef: _K_DEF, cst.Lambda: _K_LAMBDA,
+    cst.FunctionDef: _K_DEF, cst.ClassDef: _K_DEF, cst.Lambda: _K_LAMBDA,
     cst.AssignTarget: _K_TARGET, cst.AugAssign: _K_TARGET, cst.AnnAssign: _K_TARGET,
     cst.NamedExpr: _K_TARGET, cst.For: _K_TARGET, cst.CompFor: _K_TARGET, cst.AsName: _K_TARGET,
     cst.Import: _K_IMPORT, cst.ImportFrom: _K_IMPORT, cst.Global: _K_GLOBAL, cst.Nonlocal: _K_GLOBAL,
@@ -144,14 +143,12 @@ def _literal(node: cst.CSTNode) -> tuple[bool, Any]:
 
 
 class _Extractor:
-    def __init__(self, name: str, is_package: bool, nodes: Optional[dict]) -> None:
+    def __init__(self, name: str, is_package: bool) -> None:
         self.name = name
         self.is_package = is_package
-        self.nodes = nodes
         self.defs: dict[str, Json] = {}
         self.names: dict[str, list[tuple[Json, bool]]] = {}
         self.class_names: dict[str, dict[str, list[tuple[Json, bool]]]] = {}
-        self.calls: dict[str, list[Json]] = {}
         self.all: Any = None
         self.star: list[Optional[str]] = []
         self.imported: set[str] = set()
@@ -292,7 +289,7 @@ class _Extractor:
                     self._targets(item.asname.name, names)
                     self._assign_names(scope, names, cond)
             self.stmts(stmt.body.body, scope, cond)  # type: ignore[attr-defined]
-        else:  # match and anything newer: calls only, bindings unknown
+        else:  # match and anything newer: bindings unknown
             self.expr(stmt, scope)
 
     def _assign_names(self, scope: _Scope, names: list[str], cond: bool) -> None:
@@ -408,9 +405,6 @@ class _Extractor:
         for d in node.decorators:
             self.pending.append(self._decorator_adder(decorators, d.decorator, scope, shadow))
         self._define(scope, name, rec, cond)
-        if self.nodes is not None:
-            self.nodes[("def", q)] = node
-        self.calls.setdefault(q, [])
         self.walk(node.body, inner, ())
         if inner.imports:
             rec["imports"] = {k: v for k, v in inner.imports.items()}
@@ -443,8 +437,6 @@ class _Extractor:
         for arg in node.bases:
             self.pending.append(self._base_adder(bases, arg.value, scope, shadow))
         self._define(scope, name, rec, cond)
-        if self.nodes is not None:
-            self.nodes[("def", q)] = node
         inner = _Scope("class", q, scope)
         body = node.body
         if type(body) is cst.IndentedBlock:
@@ -473,7 +465,7 @@ class _Extractor:
         self.walk(node, scope, ())
 
     def walk(self, root: cst.CSTNode, scope: _Scope, shadow: tuple) -> None:
-        """Record calls and (in function scopes) bindings below ``root``."""
+        """Record (in function scopes) the bindings below ``root``: definitions, imports, targets."""
         fn = scope.kind == "function"
         dispatch = _DISPATCH
         stack = [root]
@@ -486,9 +478,7 @@ class _Extractor:
             if what:
                 if what == _LEAF:
                     continue
-                if what == _K_CALL:
-                    self._call(node, scope, shadow)
-                elif what == _K_DEF:
+                if what == _K_DEF:
                     if fn:
                         if t is _FUNC:
                             self.function(node, scope, False, shadow)
@@ -525,18 +515,6 @@ class _Extractor:
             if len(kids) > 1:
                 kids.reverse()
             extend(kids)
-
-    def _call(self, node: cst.Call, scope: _Scope, shadow: tuple) -> None:
-        caller = scope.qualname if scope.kind != "module" else ""
-        out = self.calls.setdefault(caller, [])
-        slot = len(out)
-        out.append(None)  # type: ignore[arg-type]
-        if self.nodes is not None:
-            self.nodes[("call", caller, slot)] = node
-
-        def run() -> None:
-            out[slot] = self._call_record(node, scope, shadow)
-        self.pending.append(run)
 
     # ---- deferred classification ---------------------------------------
     def _head_binding(self, dotted: str, scope: _Scope, shadow: tuple) -> Optional[Json]:
@@ -619,7 +597,6 @@ class _Extractor:
             "package": self.is_package,
             "names": _reduce(self.names),
             "defs": self.defs,
-            "calls": {k: v for k, v in self.calls.items()},
             "all": self.all,
             "star_imports": self.star,
             "imported": sorted(self.imported),
@@ -680,14 +657,10 @@ def extract_summary(
     module: cst.Module,
     name: str,
     is_package: bool = False,
-    nodes: Optional[dict] = None,
 ) -> Json:
     """The summary of a parsed module named ``name`` (``is_package``: the file
-    is a package's ``__init__.py``).  When ``nodes`` is a dict it is filled with
-    ``("def", qualname) -> FunctionDef/ClassDef`` and ``("call", caller, i) ->
-    Call`` so the engine can find positions for the summary's entries."""
-    ex = _Extractor(name, is_package, nodes)
+    is a package's ``__init__.py``)."""
+    ex = _Extractor(name, is_package)
     top = _Scope("module", "", None)
-    ex.calls[""] = []
     ex.stmts(module.body, top, False)
     return ex.result()

@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import ast
 import gc
-import json
 import re
-import sys
 from typing import Optional
 
 import libcst as cst
 
-from jaxlint.findings import FileResult, Finding
+from jaxlint.findings import FileResult
 from jaxlint.settings import LintSettings
 
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")
@@ -182,44 +180,27 @@ def lint_incremental(parser: IncrementalParser, text: str, path: str,
                      settings: LintSettings) -> FileResult:
     """``lint_source(text, path, settings)``, re-parsing only what changed (in
     project mode too: the file's summary and what it tells its project come
-    from the same tree, as ``lint_source`` makes them)."""
-    from jaxlint.linter import lint_source, mentions_jax
+    from the linter's own code, on the same trees)."""
+    from jaxlint.linter import _fill_lines, _parse_and_analyze, lint_source, mentions_jax
 
     if ("# jaxlint: skip-file" in text or not mentions_jax(text.encode("utf-8", "surrogatepass"))
             or not (settings.select - {"JAX001"})):
         return lint_source(text, path, settings)
-    from jaxlint.engine import analyze
     from jaxlint.positions import StatementCache, statement_cache
-    from jaxlint.rules import all_rules
 
     gc_was_enabled = gc.isenabled()
     gc.disable()
-    limit = sys.getrecursionlimit()
     try:
         module = parser.parse(text)
         if module is None or parser.tree is None:
             return lint_source(text, path, settings)
-        result = FileResult(path=path, parsed=True)
         if parser.positions is None:
             parser.positions = StatementCache()
         with statement_cache(parser.positions):
-            if settings.module is None:
-                result.findings.extend(analyze(module, text, path, settings, all_rules()))
-            else:
-                from jaxlint.linter import _fill_lines
-                from jaxlint.project.summary import extract_summary
-
-                facts = json.loads(settings.facts) if settings.facts else None
-                out: dict = {}
-                result.findings.extend(analyze(module, text, path, settings, all_rules(), facts, out))
-                out["summary"] = extract_summary(module, settings.module, settings.is_package)
-                result.project = out
-                _fill_lines(out, parser.tree)
-        result.findings.sort(key=Finding.sort_key)
+            result = _parse_and_analyze(FileResult(path=path), text, path, settings, module)
+        if result.project is not None:
+            _fill_lines(result.project, parser.tree)
         return result
-    except (RecursionError, MemoryError):
-        return lint_source(text, path, settings)  # it reports what it cannot check
     finally:
-        sys.setrecursionlimit(limit)
         if gc_was_enabled:
             gc.enable()

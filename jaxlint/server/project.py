@@ -143,7 +143,6 @@ class ProjectModel:
             except Exception:  # a broken configuration: no cache, the lints still run
                 self._cache = None
         disk_cache = self._cache
-        used: dict[str, LintSettings] = {}
 
         def absolute(p: Path) -> Path:
             return Path(os.path.abspath(p))
@@ -161,7 +160,7 @@ class ProjectModel:
             return [Path(display(f, cwd)) for f in files]
 
         def run_files(files: Sequence[Path], settings: Callable[[Path], LintSettings], cache,
-                      jobs=None, show_progress=None, file_timeout=None) -> "RunResult":
+                      **_options) -> RunResult:  # in this thread: no workers, no tree store
             out = RunResult()
             results: dict[str, FileResult] = {}
             for path in files:
@@ -174,7 +173,6 @@ class ProjectModel:
                         out.errors.append(f"{name}: cannot be read ({exc.strerror or exc})")
                         continue
                 s = settings(Path(name))
-                used[name] = s
                 hit = self.recall(name, data, s)
                 if hit is not None:
                     results[name] = hit
@@ -214,7 +212,7 @@ class ProjectModel:
                               run_files=run_files)
         final: dict[str, tuple[FileResult, LintSettings]] = {}
         for r in outcome.results:
-            s = used.get(r.path)
+            s = outcome.settings_of.get(r.path)
             if s is None:
                 continue
             final[r.path] = (r, s)

@@ -454,6 +454,28 @@ class TracedControlFlow(Rule):
             ],
         ),
         Invalid(
+            # the loss is defined before the jitted step that differentiates it: under
+            # jit, grad's tracers wrap jit's, and `if` on them raises all the same
+            """
+            import jax
+
+            def loss_fn(params, x):
+                y = params * x
+                if y.sum() > 0:
+                    return y.sum()
+                return -y.sum()
+
+            @jax.jit
+            def train_step(params, x):
+                loss, grads = jax.value_and_grad(loss_fn)(params, x)
+                return params - 0.1 * grads
+            """,
+            expected=[(5, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced arguments `params`, `x` of `loss_fn` (called from traced `train_step`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        Invalid(
             """
             import jax
 

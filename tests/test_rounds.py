@@ -1,0 +1,227 @@
+"""The project driver's rounds: parsed trees kept between rounds, files routed
+back to the worker that kept them, and libcst's parse without its per-node checks."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from click.testing import CliRunner
+
+from jaxlint import linter, project_driver, runner
+from jaxlint.cli import cli
+from jaxlint.config import ConfigStore, Overrides
+from jaxlint.ruleinfo import load_rule_infos
+
+FIXTURES = Path(__file__).parent / "fixtures" / "xmodule"
+
+HELPER = """\
+import jax.numpy as jnp
+
+
+def clip(x, limit):
+    if x > limit:
+        return jnp.minimum(x, limit)
+    return x
+"""
+
+
+def _settings(tmp_path: Path, module: str = "pkg.helpers"):
+    store = ConfigStore(load_rule_infos(), Overrides(), tmp_path)
+    from dataclasses import replace
+
+    return replace(store.settings_for(tmp_path / "x.py"), module=module, project_packages=frozenset({"pkg"}))
+
+
+def _counting_parser(monkeypatch) -> list[str]:
+    parsed: list[str] = []
+    real = linter._parse_module
+
+    def parse(text: str):
+        parsed.append(text)
+        return real(text)
+
+    monkeypatch.setattr(linter, "_parse_module", parse)
+    return parsed
+
+
+TRAIN = """\
+import jax
+
+from pkg.helpers import clip
+
+
+@jax.jit
+def train_step(x):
+    return clip(x, 1.0)
+"""
+
+
+def _facts_for_helper(tmp_path: Path, monkeypatch) -> str:
+    """The facts the driver hands pkg/helpers.py (a jitted caller in pkg/train.py)."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "helpers.py").write_text(HELPER)
+    (tmp_path / "pkg" / "train.py").write_text(TRAIN)
+    monkeypatch.chdir(tmp_path)
+    seen: list[str] = []
+    real = project_driver.run
+
+    def run(files, settings_for, *args, **kwargs):
+        seen.extend(settings_for(Path(f)).facts for f in files if Path(f).name == "helpers.py")
+        return real(files, settings_for, *args, **kwargs)
+
+    monkeypatch.setattr(project_driver, "run", run)
+    store = ConfigStore(load_rule_infos(), Overrides(), tmp_path)
+    files = [Path("pkg/__init__.py"), Path("pkg/helpers.py"), Path("pkg/train.py")]
+    project_driver.run_project(files, store.settings_for, None, lambda root: (None, root), jobs=1)
+    monkeypatch.setattr(project_driver, "run", real)
+    assert seen[0] == "" and seen[-1]
+    return seen[-1]
+
+
+def test_a_kept_tree_is_analysed_again_without_a_second_parse(tmp_path, monkeypatch):
+    facts = _facts_for_helper(tmp_path, monkeypatch)
+    parsed = _counting_parser(monkeypatch)
+    store = linter.TreeStore(1 << 20)
+    settings = _settings(tmp_path)
+    first = linter.lint_source(HELPER, "pkg/helpers.py", settings, trees=store)
+    assert first.findings == []
+    from dataclasses import replace
+
+    again = linter.lint_source(HELPER, "pkg/helpers.py", replace(settings, facts=facts), trees=store)
+    assert len(parsed) == 1
+    assert [(f.code, f.line, f.col) for f in again.findings] == [("JAX201", 5, 8)]
+    # the same result as a fresh parse with the same facts
+    fresh = linter.lint_source(HELPER, "pkg/helpers.py", replace(settings, facts=facts))
+    assert len(parsed) == 2
+    assert again.findings == fresh.findings and again.project == fresh.project
+    assert first.project["summary"] == again.project["summary"]
+
+
+def test_a_changed_file_is_parsed_again_and_the_budget_is_kept(tmp_path, monkeypatch):
+    parsed = _counting_parser(monkeypatch)
+    settings = _settings(tmp_path)
+    store = linter.TreeStore((len(HELPER) + 1) * linter.TREE_BYTES_PER_CHAR)
+    linter.lint_source(HELPER, "pkg/helpers.py", settings, trees=store)
+    linter.lint_source(HELPER + "\n", "pkg/helpers.py", settings, trees=store)  # edited between rounds
+    assert len(parsed) == 2
+    # the store was full with the first tree; the edit dropped it and kept the new one
+    linter.lint_source(HELPER + "\n", "pkg/helpers.py", settings, trees=store)
+    assert len(parsed) == 2
+    other = HELPER.replace("clip", "clip2") + "# a longer file\n"
+    linter.lint_source(other, "pkg/other.py", settings, trees=store)
+    linter.lint_source(other, "pkg/other.py", settings, trees=store)  # over the budget: not kept
+    assert len(parsed) == 4
+    # single-file mode (no module name) keeps nothing
+    empty = linter.TreeStore(1 << 20)
+    linter.lint_source(HELPER, "one.py", _settings(tmp_path).__class__(select=settings.select), trees=empty)
+    assert empty.used == 0
+
+
+def test_the_unvalidated_parse_builds_the_same_tree_and_restores_validation():
+    text = (FIXTURES / "abs_pkg" / "trainer" / "train.py").read_text()
+    assert linter._parse_module(text).deep_equals(cst.parse_module(text))
+    with pytest.raises(cst.ParserSyntaxError):
+        linter._parse_module("def f(:\n")
+    # node checks are back on after a parse, failed or not
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("not a name")
+
+
+def _project_results(root: Path, budget: int, jobs: int, monkeypatch) -> list:
+    monkeypatch.setattr(project_driver, "TREE_BUDGET", budget)
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "-j", str(jobs), "--output-format", "json"])
+    assert result.exit_code == 1, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_rounds_with_kept_trees_find_what_parsing_again_finds(tmp_path, monkeypatch, jobs):
+    for name in ("abs_pkg", "rel_pkg", "eqx_model"):
+        root = tmp_path / name
+        shutil.copytree(FIXTURES / name, root)
+        kept = _project_results(root, 1 << 30, jobs, monkeypatch)
+        parsed_again = _project_results(root, 0, jobs, monkeypatch)
+        assert kept == parsed_again and kept, name
+
+
+def test_a_file_linted_again_goes_back_to_the_worker_that_kept_it(tmp_path):
+    settings = _settings(tmp_path)
+    jobs = [(f"pkg/m{i}.py", HELPER.replace("clip", f"clip{i}").encode(), settings) for i in range(12)]
+    pool = runner.WorkerPool(2, None, 1 << 24)
+    try:
+        first = {r.path: r for r, _, _ in pool.lint(jobs)}
+        owner = dict(pool._owner)
+        assert sorted(owner) == sorted(j[0] for j in jobs) and set(owner.values()) <= {0, 1}
+        own, shared = pool.plan(jobs[3:7] + [("pkg/new.py", b"", settings)])
+        for w in (0, 1):
+            assert [j[0] for chunk in own[w] for j in chunk] == [j[0] for j in jobs[3:7] if owner[j[0]] == w]
+        assert [j[0] for chunk in shared for j in chunk] == ["pkg/new.py"]
+        again = {r.path: r for r, _, _ in pool.lint(jobs[3:7])}
+        assert all(again[p].findings == first[p].findings for p in again) and len(again) == 4
+    finally:
+        pool.close()
+    assert pool._pool == []
+
+
+# ----------------------------------------------------------------------------- project snapshots
+
+
+def _lint_cached(root: Path) -> list:
+    result = CliRunner().invoke(cli, ["check", ".", "--cache-dir", "cache", "--output-format", "json"])
+    assert result.exit_code == 1, result.output
+    return [(f["code"], f["filename"], f["location"]["row"], f["message"]) for f in json.loads(result.stdout)]
+
+
+def _snapshots(root: Path) -> list[Path]:
+    return sorted((root / "cache").rglob("projects/*.json"))
+
+
+def test_a_warm_run_of_an_unchanged_project_reads_no_summary_and_runs_no_round(tmp_path, monkeypatch):
+    root = tmp_path / "abs_pkg"
+    shutil.copytree(FIXTURES / "abs_pkg", root)
+    monkeypatch.chdir(root)
+    cold = _lint_cached(root)
+    assert len(cold) == 6 and len(_snapshots(root)) == 1
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("not on a warm run of an unchanged project")
+
+    with monkeypatch.context() as m:
+        m.setattr(project_driver, "_rounds", refuse)
+        m.setattr("jaxlint.cache._valid_project", refuse)  # summaries are not even read
+        assert _lint_cached(root) == cold
+    # an edit misses the snapshot: the rounds run, and the new state is remembered too
+    helper = root / "trainer" / "schedule.py"
+    helper.write_text(helper.read_text() + "\n\ndef unused(x):\n    return x\n")
+    assert _lint_cached(root) == cold
+    assert len(_snapshots(root)) == 2
+
+
+def test_a_run_with_a_crashed_file_is_not_remembered_and_a_bad_snapshot_is_discarded(tmp_path, monkeypatch):
+    root = tmp_path / "abs_pkg"
+    shutil.copytree(FIXTURES / "abs_pkg", root)
+    monkeypatch.chdir(root)
+    real = runner.lint_one
+
+    def flaky(path, data, settings, trees=None):
+        if path.endswith("metrics.py"):
+            raise RuntimeError("a bug")
+        return real(path, data, settings, trees)
+
+    with monkeypatch.context() as m:
+        m.setattr(runner, "lint_one", flaky)
+        result = CliRunner().invoke(cli, ["check", ".", "--cache-dir", "cache", "--output-format", "concise"])
+        assert "trainer/metrics.py" in result.output
+    assert _snapshots(root) == []
+    cold = _lint_cached(root)
+    (snapshot,) = _snapshots(root)
+    snapshot.write_text('{"trainer/losses.py": ["not", "a", "snapshot"]}')
+    assert _lint_cached(root) == cold  # discarded, the rounds ran again and wrote it back
+    assert json.loads(snapshot.read_text()) != {"trainer/losses.py": ["not", "a", "snapshot"]}
