@@ -100,15 +100,17 @@ def run_project(
     show_progress: Optional[bool] = None,
     context_for: Optional[Callable[[Path], list[Path]]] = None,
     file_timeout: Optional[float] = None,
-    run_files: Callable[..., RunResult] = run,
+    run_files: Optional[Callable[..., RunResult]] = None,
 ) -> RunResult:
     """Lint ``files`` (display paths) with the project-wide model.
 
     ``context_for(root)``: the files of the project at ``root`` (discovered the way
     the CLI discovers files).  When ``files`` are only part of a project, the rest
     of it is linted too (from the cache when warm) for the facts it gives; only
-    ``files`` are reported.  ``run_files`` lints each round's files (``runner.run``'s
-    signature); the language server passes one that reads its open buffers."""
+    ``files`` are reported.  ``run_files`` lints each round's files (default
+    ``runner.run``, whose signature it has); the language server passes one that
+    reads its open buffers."""
+    run_files = run_files or run
     wanted = {str(f) for f in files}
     project_of = _projects(files, src_for)
     if context_for is not None:
@@ -198,7 +200,7 @@ def _wanted(outcome: RunResult, wanted: set[str], settings: Callable[[Path], Lin
 
 
 def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
-            pool, jobs, show_progress, file_timeout, data_for, run_files=run) -> RunResult:
+            pool, jobs, show_progress, file_timeout, data_for, run_files) -> RunResult:
     outcome = run_files(files, settings, cache, jobs=jobs, show_progress=show_progress, file_timeout=file_timeout,
                   pool=pool, data_for=data_for)
     uncacheable = outcome.uncacheable
