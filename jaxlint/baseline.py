@@ -31,7 +31,7 @@ import io
 import json
 import os
 import tokenize
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Sequence
 
@@ -330,6 +330,8 @@ class Outcome:
     unchanged: list[Finding]  # hidden: recorded in the baseline
     absent: list[Entry]  # recorded, but no longer found (stale)
     entries: dict[int, Entry]  # id(finding) -> its identity, for every finding
+    # recorded for files this run could not judge (not linted, or not parsed): kept as they are
+    unjudged: list[Entry] = field(default_factory=list)
 
 
 def match(baseline: Baseline, findings: Sequence[Finding],
@@ -352,8 +354,12 @@ def match(baseline: Baseline, findings: Sequence[Finding],
         else:
             new.append(f)
     absent = [e for bucket in remaining.values() for e in bucket]
+    unjudged: list[Entry] = []
     if checked is not None:
+        unjudged = [e for e in absent if not checked(e.path)]
         absent = [e for e in absent if checked(e.path)]
-    absent.sort(key=lambda e: (e.path, e.code, e.scope, e.text, e.occurrence))
+    order = lambda e: (e.path, e.code, e.scope, e.text, e.occurrence)  # noqa: E731
+    absent.sort(key=order)
+    unjudged.sort(key=order)
     return Outcome(display, new, unchanged, absent,
-                   {id(f): e for f, e in zip(findings, entries)})
+                   {id(f): e for f, e in zip(findings, entries)}, unjudged)

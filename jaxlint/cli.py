@@ -421,7 +421,32 @@ def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
 
         if is_excluded(Path(os.path.abspath(opts.stdin_filename)), False, session.store):
             return _Linted(results=[], errors=[], tracebacks=[], sources={}, stdin_data=data)
-    result, tb = lint_isolated(name, data, session.store.settings_for(Path(name)), opts.file_timeout)
+    settings = {}
+    if opts.stdin_filename:
+        # a file of a project: linted with what the rest of the project tells it
+        # (the rest from the cache when warm), the text from standard input
+        from jaxlint.cache import Cache
+        from jaxlint.project_driver import run_project
+        from jaxlint.ruleinfo import source_digest
+
+        path = _display(Path(os.path.abspath(name)), session.cwd)
+        cache = None if opts.no_cache else Cache(session.cache_dir, source_digest())
+        outcome = run_project([path], session.store.settings_for, cache, _src_setting(session),
+                              jobs=opts.jobs, show_progress=False, context_for=_project_files(opts, session),
+                              file_timeout=opts.file_timeout, overrides={str(path): data})
+        from dataclasses import replace
+
+        from jaxlint.findings import FileResult
+
+        result = outcome.results[0] if outcome.results else FileResult(path=name)
+        result.path = name
+        result.findings = [replace(f, path=name) for f in result.findings]
+        tb = outcome.tracebacks[0].split(":\n", 1)[1] if outcome.tracebacks else None
+        settings = outcome.settings_of
+        if str(path) in settings:
+            settings = {name: settings[str(path)]}
+    else:
+        result, tb = lint_isolated(name, data, session.store.settings_for(Path(name)), opts.file_timeout)
     text, _ = decode_source(data)
     return _Linted(
         results=[result],
@@ -429,6 +454,7 @@ def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
         tracebacks=[tb] if tb else [],
         sources={name: text} if text is not None else {},
         stdin_data=data,
+        settings=settings,
     )
 
 

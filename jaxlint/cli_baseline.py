@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -50,9 +51,15 @@ def match_baseline(opts, session, linted, baseline):
     linted_files = {relative_posix(r.path, root) for r in linted.results}
     scopes = [relative_posix(p, root).rstrip("/") for p in (opts.paths or (".",)) if p != "-"]
 
+    # a file that does not parse (JAX001) or could not be checked says nothing of its findings
+    unjudged = {relative_posix(r.path, root) for r in linted.results
+                if r.error or any(f.code == "JAX001" for f in r.findings)}
+
     def checked(rel: str) -> bool:
         # a recorded file counts as checked when it was linted, or when it is
         # gone from a folder that was linted (deleted or renamed since)
+        if rel in unjudged:
+            return False
         if rel in linted_files:
             return True
         if (root / rel).exists():
@@ -96,6 +103,14 @@ def write_baseline(opts, session, linted, baseline) -> Optional[str]:
     else:
         kept = findings
     entries = bl.compute_entries(kept, text_of, root)
+    if baseline is not None:
+        # the entries of files this run could not judge stay as they were
+        for e in outcome.unjudged:
+            rel = bl.relative_posix(str(baseline.root / e.path), root)
+            entries.append(dataclasses.replace(e, path=rel))
+        if outcome.unjudged:
+            n = len(outcome.unjudged)
+            note += f"; kept {n} of files not checked this time"
     try:
         bl.write(target, entries)
     except OSError as exc:

@@ -100,16 +100,20 @@ def run_project(
     show_progress: Optional[bool] = None,
     context_for: Optional[Callable[[Path], list[Path]]] = None,
     file_timeout: Optional[float] = None,
+    overrides: Optional[dict[str, bytes]] = None,
     run_files: Optional[Callable[..., RunResult]] = None,
 ) -> RunResult:
     """Lint ``files`` (display paths) with the project-wide model.
+
+    ``overrides``: display path -> bytes to lint instead of what is on disk
+    (standard input with ``--stdin-filename``, an editor's unsaved buffer).
 
     ``context_for(root)``: the files of the project at ``root`` (discovered the way
     the CLI discovers files).  When ``files`` are only part of a project, the rest
     of it is linted too (from the cache when warm) for the facts it gives; only
     ``files`` are reported.  ``run_files`` lints each round's files (default
     ``runner.run``, whose signature it has); the language server passes one that
-    reads its open buffers."""
+    reads its open buffers and lints in its own process."""
     run_files = run_files or run
     wanted = {str(f) for f in files}
     project_of = _projects(files, src_for)
@@ -146,7 +150,7 @@ def run_project(
         )
 
     snapshot_key = None
-    data_for: dict[str, bytes] = {}
+    data_for: dict[str, bytes] = dict(overrides or {})
     if cache is not None:
         snapshot_key = _snapshot_key(files, settings, cache, data_for)
         known = cache.get_snapshot(snapshot_key) if snapshot_key is not None else None
@@ -182,10 +186,12 @@ def _snapshot_key(files: Sequence[Path], settings: Callable[[Path], LintSettings
 
     h = hashlib.sha256()
     for f in sorted(str(f) for f in files):
-        try:
-            data = data_for[f] = Path(f).read_bytes()
-        except OSError:
-            return None
+        data = data_for.get(f)
+        if data is None:
+            try:
+                data = data_for[f] = Path(f).read_bytes()
+            except OSError:
+                return None
         h.update(f"{f}\0{cache.key(data, settings(Path(f)))}\0".encode())
     return h.hexdigest()
 
@@ -217,7 +223,7 @@ def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_fr
         if not again:
             break
         more = run_files(sorted(set(again), key=str), settings, cache, jobs=jobs, show_progress=False,
-                   file_timeout=file_timeout, pool=pool)
+                   file_timeout=file_timeout, pool=pool, data_for=data_for)
         hits += more.cache_hits
         uncacheable += more.uncacheable
         for r in more.results:

@@ -165,6 +165,27 @@ def test_files_outside_the_linted_paths_are_not_stale(project: Path) -> None:
         f"no longer occur (drop them with {STALE_HINT}).\n")
 
 
+def test_a_file_that_does_not_parse_keeps_its_entries(project: Path) -> None:
+    (project / "n.py").write_text(SRC)
+    assert _run(".", "--write-baseline", "b.json").stderr == "Wrote 6 findings to the baseline b.json.\n"
+    (project / "n.py").write_text(SRC + "def broken(:\n")  # half-typed: JAX001, its findings unknown
+    result = _run(".", "--baseline", "b.json", "--output-format", "concise")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "n.py:18:12: JAX001 The file does not parse: invalid syntax",
+        "Found 1 error. 3 findings hidden by the baseline b.json.",
+    ]
+    pruned = _run(".", "--baseline", "b.json", "--write-baseline", "b.json")
+    assert pruned.stderr == ("Wrote 6 findings to the baseline b.json; 1 new finding was not recorded "
+                             "(add --no-baseline to record every finding); kept 3 of files not checked "
+                             "this time.\n")
+    (project / "n.py").write_text(SRC)  # repaired: nothing is new
+    assert _run(".", "--baseline", "b.json").stdout == "All checks passed! 6 findings hidden by the baseline b.json.\n"
+    # a run over m.py alone keeps n.py's entries when it prunes
+    assert _run("m.py", "--baseline", "b.json", "--write-baseline", "b.json").stderr == (
+        "Wrote 6 findings to the baseline b.json; kept 3 of files not checked this time.\n")
+
+
 def _sarif(*args: str) -> dict:
     result = _run("m.py", "--output-format", "sarif", *args)
     log = json.loads(result.stdout)

@@ -568,3 +568,25 @@ def test_an_sdk_of_another_major_version_is_one_line(monkeypatch, capsys) -> Non
     assert mcp_server.main() == 2
     assert capsys.readouterr().err.startswith(
         "error: `jaxlint mcp` needs the MCP Python SDK 2.x (mcp 1.27.0 is installed); ")
+
+
+def test_unsaved_source_of_a_project_file_gets_the_project_facts(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / "pk").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("")
+    (root / "pk" / "__init__.py").write_text("")
+    (root / "pk" / "helper.py").write_text("def clip(x):\n    return x\n")
+    (root / "pk" / "train.py").write_text(
+        "import jax\n\nfrom pk.helper import clip\n\n\n@jax.jit\ndef step(x):\n    return clip(x)\n")
+    unsaved = "def clip(x):\n    if x > 0:\n        return x\n    return -x\n"
+
+    async def scenario(s: ClientSession):
+        return _ok(await s.call_tool("check", {"source": unsaved, "filename": "pk/helper.py"}))
+
+    result = _serve(root, scenario)
+    assert _where(result["findings"]) == [(
+        "JAX201", "pk/helper.py", 2, 8,
+        "Python `if` on a traced value: it depends on the traced argument `x` of `clip` (called from "
+        "`step` (pk/train.py:8), which is decorated with @jax.jit); this raises TracerBoolConversionError. "
+        "Use `jax.lax.cond` or `jnp.where`")]
+    assert (root / "pk" / "helper.py").read_text() == "def clip(x):\n    return x\n"  # nothing written

@@ -92,6 +92,22 @@ def test_one_file_of_a_project_uses_the_project_facts(project):
     assert "trainer/losses.py" not in result.stdout
 
 
+def test_standard_input_with_a_filename_uses_the_project_facts(project):
+    root = project("abs_pkg")
+    text = (root / "trainer" / "schedule.py").read_text()
+    for cache in ("--no-cache", "--cache-dir=c", "--cache-dir=c"):
+        result = CliRunner().invoke(cli, ["check", "-", "--stdin-filename", "trainer/schedule.py", cache,
+                                          "--output-format", "concise"], input=text)
+        assert result.exit_code == 1
+        assert result.stdout.splitlines()[0].startswith(
+            "trainer/schedule.py:2:8: JAX201 Python `if` on a traced value: it depends on the traced "
+            "argument `step` of `warmup` (called from `train_step` (trainer/train.py:12)")
+    # the unsaved text counts, not the file on disk: the `if` is gone from it
+    result = CliRunner().invoke(cli, ["check", "-", "--stdin-filename", "trainer/schedule.py", "--no-cache",
+                                      "--output-format", "concise"], input="def warmup(step, total):\n    return step\n")
+    assert result.exit_code == 0, result.stdout
+
+
 def test_a_file_outside_any_project_keeps_single_file_analysis(tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text("")
     sub = tmp_path / "sub"

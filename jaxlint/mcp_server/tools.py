@@ -315,8 +315,12 @@ def _targets(raw_paths: list[str], ws: Workspace, run: _Run) -> tuple[list[_Targ
     return targets, errors
 
 
-def _lint_targets(targets: list[_Target], run: _Run):
-    """(FileResults with display paths, error lines)."""
+def _lint_targets(targets: list[_Target], run: _Run, overrides: Optional[dict[str, bytes]] = None,
+                  base: Optional[Path] = None):
+    """(FileResults with display paths, error lines); ``overrides``: absolute
+    path -> text to lint instead of the file on disk.  The other files a message
+    names (the chain of a traced helper) are shown relative to ``base`` when the
+    file itself is shown relative."""
     from jaxlint.cache import Cache
     from jaxlint.discovery import discover
     from jaxlint.project_driver import run_project
@@ -333,11 +337,21 @@ def _lint_targets(targets: list[_Target], run: _Run):
     shown = {str(t.absolute): t.display for t in targets}
     # the CLI's project-wide model: the rest of each project gives its facts
     outcome = run_project([t.absolute for t in targets], run.store.settings_for, cache, src_for,
-                          jobs=1, show_progress=False, context_for=files_of)
+                          jobs=1, show_progress=False, context_for=files_of, overrides=overrides)
     results = []
+    prefix = f"{base}{os.sep}" if base is not None else None
+
+    def relative(f):
+        if prefix is None or Path(f.path).is_absolute():
+            return f
+        return dataclasses.replace(
+            f, message=f.message.replace(prefix, ""),
+            related=tuple((p[len(prefix):] if p.startswith(prefix) else p, line, m.replace(prefix, ""))
+                          for p, line, m in f.related))
+
     for r in outcome.results:
         name = shown.get(r.path, r.path)
-        findings = [dataclasses.replace(f, path=name) for f in r.findings]
+        findings = [relative(dataclasses.replace(f, path=name)) for f in r.findings]
         results.append(dataclasses.replace(r, path=name, findings=findings))
     errors = []
     for line in outcome.errors:
@@ -361,6 +375,17 @@ def _source_target(args: dict[str, Any], ws: Workspace) -> tuple[str, Path]:
     return shown, absolute
 
 
+def _utf8_as_written(text: str) -> bool:
+    """Whether ``text`` reads back the same from its UTF-8 bytes (no coding
+    cookie naming another encoding in its first two lines)."""
+    from jaxlint.linter import decode_source
+
+    try:
+        return decode_source(text.encode("utf-8"))[0] == text
+    except UnicodeEncodeError:  # lone surrogates
+        return False
+
+
 def _check_inputs(args: dict[str, Any]) -> None:
     if args.get("source") is not None and args.get("paths") is not None:
         raise ToolInputError("Give either 'paths' or 'source', not both.")
@@ -378,15 +403,22 @@ def _lint(args: dict[str, Any], ws: Workspace, run: _Run):
 
     if args.get("source") is not None:
         name, absolute = _source_target(args, ws)
+        text = args["source"]
+        if _utf8_as_written(text):
+            # a file of a project: what the rest of the project tells it counts
+            results, errors = _lint_targets([_Target(absolute, name)], run, {str(absolute): text.encode("utf-8")},
+                                            ws.base)
+            if results:
+                return results[:1], errors, {name: (absolute, text)}
         # the text as given (a coding cookie in it cannot re-decode it)
-        result = lint_source(args["source"], name, run.store.settings_for(absolute))
+        result = lint_source(text, name, run.store.settings_for(absolute))
         errors = [f"{name}: {result.error}"] if result.error else []
-        return [result], errors, {name: (absolute, args["source"])}
+        return [result], errors, {name: (absolute, text)}
     paths = args.get("paths")
     if paths is not None and not paths:
         raise ToolInputError("'paths' is empty; leave it out to check the whole workspace.")
     targets, errors = _targets(paths if paths is not None else _default_paths(ws), ws, run)
-    results, lint_errors = _lint_targets(targets, run)
+    results, lint_errors = _lint_targets(targets, run, base=ws.base)
     by_name = {t.display: (t.absolute, None) for t in targets}
     return results, sorted(errors + lint_errors), by_name
 
