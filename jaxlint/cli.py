@@ -819,15 +819,8 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
         cache_dir=None, config=config, stdin_filename=None, force_exclude=False, x64=None,
         quiet=True, show_files=False, verbose=verbose,
     )
-    try:
-        session = _prepare(opts)
-        linted = _lint_paths(opts, session)
-    except ConfigError as exc:
-        error(str(exc))
-        return EXIT_ERROR
-    for line in linted.errors:
-        error(line)
     from jaxlint.runtime import run_runtime, write_report
+    from jaxlint.runtime.driver import start_runs
     from jaxlint.runtime.specs import RuntimeOptions
 
     cli_set = {k for k, v in (("timeout", timeout), ("runs", runs),
@@ -839,9 +832,25 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
         options.timeout = float(timeout)
     if runs is not None:
         options.runs = int(runs)
-    report = run_runtime(linted.results, session.store, options, cli_set,
-                         mode="bench" if bench else "confirm", jobs=jobs,
-                         commands=[(c, os.getcwd()) for c in run],
+    commands = [(c, os.getcwd()) for c in run]
+    mode = "bench" if bench else "confirm"
+    # the --run commands start now: their Python and JAX start-up overlaps the lint
+    early = start_runs(commands, options, mode, jobs, frozenset(cli_set)) if commands else None
+    try:
+        session = _prepare(opts)
+        linted = _lint_paths(opts, session)
+    except BaseException as exc:
+        if early is not None:
+            early.stop("jaxlint stopped before it knew what to watch")
+            early.result()
+        if not isinstance(exc, ConfigError):
+            raise
+        error(str(exc))
+        return EXIT_ERROR
+    for line in linted.errors:
+        error(line)
+    report = run_runtime(linted.results, session.store, options, cli_set, mode=mode, jobs=jobs,
+                         commands=commands, early=early,
                          cache_dir=None if no_cache else session.cache_dir)
     for line in report.errors:
         error(line)

@@ -12,7 +12,20 @@ docs/runtime.md.
 
 from __future__ import annotations
 
-from jaxlint.runtime.driver import RuntimeReport, run_runtime
-from jaxlint.runtime.report import write as write_report
+from typing import Any
 
 __all__ = ["RuntimeReport", "run_runtime", "write_report"]
+
+
+def __getattr__(name: str) -> Any:
+    # imported on first use: the guard and the recorder (one per --run process) import
+    # jaxlint.runtime.procs / .recorder, and need neither the driver nor the report
+    if name in ("RuntimeReport", "run_runtime"):
+        from jaxlint.runtime import driver
+
+        return getattr(driver, name)
+    if name == "write_report":
+        from jaxlint.runtime.report import write
+
+        return write
+    raise AttributeError(name)

@@ -23,6 +23,7 @@ import jax.numpy as jnp
 from jaxlint.runtime.context import (Args, Context, Target, bind_static, cache_miss_log,
                                      count_eqns, exc_name, in_span, jitted, leaves_close,
                                      make_jaxpr, subjaxprs)
+from jaxlint.runtime.observed import signature
 from jaxlint.runtime.verdicts import Verdict, confirmed, first_line, not_reproduced, skipped
 
 
@@ -111,21 +112,34 @@ def check_dead_update(ctx: Context, target: dict, t: Target, args: Args) -> Verd
 
 def check_float64(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     jax.clear_caches()
-    with warnings.catch_warnings(record=True) as caught:
+    caught: list[tuple[Any, Optional[int]]] = []  # (warning, the user's line when it was issued)
+
+    def show(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001
+        # JAX attributes some of its dtype warnings to its own files (`x.astype`):
+        # the user's line is the innermost frame of the module on the stack
+        user = lineno if os.path.realpath(filename) == ctx.path else None
+        frame = sys._getframe(1)
+        while user is None and frame is not None:
+            if os.path.realpath(frame.f_code.co_filename) == ctx.path:
+                user = frame.f_lineno
+            frame = frame.f_back
+        caught.append((warnings.WarningMessage(message, category, filename, lineno), user))
+
+    with warnings.catch_warnings():
         warnings.simplefilter("always")
+        warnings.showwarning = show
         try:
             traced = jitted(t, args).trace(*args.abstract())
         except Exception as exc:  # noqa: BLE001
             return skipped(f"tracing failed: {exc_name(exc)}: {first_line(exc)}")
     dtypes = sorted({str(s.dtype) for s in jax.tree_util.tree_leaves(traced.out_info)})
-    hits = [w for w in caught if os.path.realpath(w.filename) == ctx.path
-            and in_span(w.lineno, target)]
+    hits = [(w, user) for w, user in caught if in_span(user, target)]
     x64 = bool(jax.config.jax_enable_x64)
     if hits and not x64:
-        w = hits[0]
-        return confirmed(f"{w.category.__name__} at line {w.lineno}: "
+        w, user = hits[0]
+        return confirmed(f"{w.category.__name__} at line {user}: "
                          f"{str(w.message).splitlines()[0]}; outputs: {', '.join(dtypes)}",
-                         output_dtypes=dtypes, line=w.lineno, x64=x64)
+                         output_dtypes=dtypes, line=user, x64=x64)
     return not_reproduced(f"outputs: {', '.join(dtypes)} (jax_enable_x64={x64})",
                           output_dtypes=dtypes, x64=x64)
 
@@ -413,8 +427,47 @@ def check_recompiles(ctx: Context, target: dict, t: Target, args: Args) -> Verdi
         return confirmed(f"{name} compiled again on the second call of `{t.qualname}` with the "
                          "same inputs (a new function object is jitted on every call)" + hint,
                          compiles=first, second_call=second, explanation=explanation)
+    replayed = _replay_calls(ctx, t, args)
+    if replayed is not None:
+        return replayed
     return not_reproduced(f"no function compiled more than once over 2 calls "
                           f"({first or 'no compiles'})", compiles=first, second_call=second)
+
+
+def _replay_calls(ctx: Context, t: Target, args: Args) -> Optional[Verdict]:
+    """The observed calls replayed in order (the first and up to a few later ones with
+    other signatures): a function compiled again for calls whose arrays have the same
+    shapes and dtypes was recompiled for a changed static argument."""
+    calls = [args, *getattr(args, "more", [])]
+    if len(calls) < 2:
+        return None
+    jax.clear_caches()
+    call = t.obj if t.jitted else jitted(t, args)
+    names = [d.split(":")[0] for d in args.described]
+    groups: dict[Any, dict[str, int]] = {}
+    statics: dict[Any, list[str]] = {}
+    for a in calls:
+        key = signature([None if i in a.static else v
+                         for i, v in enumerate(getattr(a, "values", []))], None)
+        try:
+            with ctx.counter.counting() as c:
+                jax.block_until_ready(call(*a.concrete()))
+        except Exception:  # noqa: BLE001 - a call that fails counts what compiled before
+            pass
+        for name, n in c.user_compiles().items():
+            groups.setdefault(key, {})
+            groups[key][name] = groups[key].get(name, 0) + n
+        statics.setdefault(key, []).append(", ".join(
+            f"{names[i] if i < len(names) else f'arg{i}'}={a.specs[i].text}"
+            for i in a.static) or "-")
+    for key, counts in groups.items():
+        name, n = max(counts.items(), key=lambda kv: kv[1], default=("", 0))
+        if n > 1:
+            return confirmed(f"{name} compiled {n} times over {len(statics[key])} observed calls "
+                             f"with the same array shapes and dtypes; static arguments: "
+                             f"{'; '.join(statics[key])}", compiles=counts,
+                             observed_calls=len(calls), oracle="observed calls replayed")
+    return None
 
 
 def _explanation(log: list[str]) -> str:

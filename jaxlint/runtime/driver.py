@@ -174,8 +174,12 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
     verdicts: dict[int, Verdict] = {}
     for i, f in enumerate(job.findings):
         extra = job.extra.get(i, {})
-        if not f.function:
-            verdicts[i] = skipped("not inside a function: nothing to call")
+        if not f.function and (extra.get("insitu") is not None or extra.get("run") is not None):
+            # its callee checked in --run, or the run itself at these lines: the stronger
+            found = [Verdict.from_dict(extra[k]) for k in ("insitu", "run") if extra.get(k)]
+            verdicts[i] = max(found, key=lambda v: _RANK[v.verdict])
+        elif not f.function:
+            verdicts[i] = skipped(_module_level_reason(job, f))
         elif extra.get("insitu") is not None and mode == "confirm" and not extra.get("declared"):
             verdicts[i] = Verdict.from_dict(extra["insitu"])  # checked inside the --run
         else:
@@ -302,8 +306,35 @@ def build_jobs(results: list[FileResult], store, cli: RuntimeOptions, cli_set: s
     return jobs, errors
 
 
+def _run_options(cli: RuntimeOptions, mode: str, max_unrolled_loop: int = 64) -> dict:
+    return {"default_dim": cli.default_dim, "seed": cli.seed, "runs": cli.runs,
+            "device": cli.device, "check_portable": mode == "confirm",
+            "max_unrolled_loop": max_unrolled_loop}
+
+
+def start_runs(commands: list, cli: RuntimeOptions, mode: str = "confirm",
+               jobs: Optional[int] = None, cli_set: frozenset = frozenset()) -> Any:
+    """Start the ``--run`` commands now, before the lint that tells what to watch
+    (``run_runtime(early=...)`` hands them the watch list and the configured time
+    limits, or stops them)."""
+    from jaxlint.runtime import observe
+
+    return observe.CommandRuns(
+        commands, _run_options(cli, mode), cli.timeout, cli.run_timeout,
+        jobs or max(1, min(4, os.cpu_count() or 1)),
+        guard_limit=None if "run_timeout" in cli_set else 7 * 24 * 3600.0)
+
+
+def _time_limits(module_jobs: list[ModuleJob], cli: RuntimeOptions) -> tuple[float, float]:
+    """(per finding, per command): --timeout/--run-timeout, else the configuration's
+    (of the first file with findings), else the defaults."""
+    options = module_jobs[0].options if module_jobs else cli
+    return options.timeout, options.run_timeout
+
+
 def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
-             cache_dir: Optional[Path], mode: str = "confirm", jobs: int = 1) -> list[dict]:
+             cache_dir: Optional[Path], mode: str = "confirm", jobs: int = 1,
+             early: Any = None) -> list[dict]:
     """Run the --run commands with the recorder; attach what they (or the cache) saw
     to each finding as ``observed`` (portable arguments) or ``insitu`` (a verdict
     from a check run inside the command).  Returns the commands' summaries."""
@@ -312,11 +343,27 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
     watch = []
     for j, job in enumerate(module_jobs):
         for i, f in enumerate(job.findings):
+            if not f.function and f.code in RUN_ORACLE_RULES:
+                # outside any function: what the run does at these lines is the oracle
+                watch.append({"id": f"{j}:{i}:run", "file": str(job.path), "function": None,
+                              "code": f.code, "line": f.line, "end_line": f.end_line,
+                              "module_level": True})
+            if not f.function and f.code in RECOMPILE_RULES:
+                # a call at module level (a `__main__` loop): watch the function it calls,
+                # whose observed calls are replayed by the recompilation oracle
+                callee = _callee_at(job.path, f.line, f.col)
+                if callee is not None:
+                    watch.append({"id": f"{j}:{i}", "file": str(job.path), "function": callee[0],
+                                  "code": f.code, "line": callee[1], "end_line": callee[1],
+                                  "has_fix": f.fix is not None, "declared": False,
+                                  "calls": MAX_OBSERVED_CALLS, "callee": True})
             if f.function:
                 declared = f.function in job.inputs
                 entry = {"id": f"{j}:{i}", "file": str(job.path), "function": f.function,
                          "code": f.code, "line": f.line, "end_line": f.end_line,
                          "has_fix": f.fix is not None, "declared": declared}
+                if f.code in RECOMPILE_RULES:
+                    entry["calls"] = MAX_OBSERVED_CALLS
                 watch.append(entry)
                 if "." in f.function and "<" not in f.function.split(".")[0]:
                     # a nested function: also watch the enclosing one, whose call
@@ -324,11 +371,17 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
                     watch.append(dict(entry, id=f"{j}:{i}:outer",
                                       function=f.function.split(".")[0], outer_of=entry))
     seen = observe.Observed()
-    if commands and watch:
-        options = {"default_dim": cli.default_dim, "seed": cli.seed, "runs": cli.runs,
-                   "device": cli.device, "check_portable": mode == "confirm",
-                   "max_unrolled_loop": module_jobs[0].max_unrolled_loop if module_jobs else 64}
-        seen = observe.run_commands(commands, watch, options, cli.timeout, cli.run_timeout,
+    options = _run_options(cli, mode, module_jobs[0].max_unrolled_loop if module_jobs else 64)
+    finding_timeout, run_timeout = _time_limits(module_jobs, cli)
+    if early is not None:
+        early.timeouts(finding_timeout, run_timeout)
+        if watch:
+            early.deliver(watch, options)
+        else:
+            early.stop("no finding inside a function to watch")
+        seen = early.result()
+    elif commands and watch:
+        seen = observe.run_commands(commands, watch, options, finding_timeout, run_timeout,
                                     jobs=jobs)
     elif commands:
         seen.runs = [observe.RunResult(c, cwd, "not run: no finding inside a function to watch",
@@ -336,6 +389,12 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
     cache = observe.ObservationCache(cache_dir)
     by_function: dict[tuple[str, str], list[dict]] = {}
     for w in watch:
+        if w.get("module_level"):
+            v = seen.verdicts.get(w["id"])
+            if v is not None:
+                j, i = (int(x) for x in w["id"].split(":")[:2])
+                module_jobs[j].extra.setdefault(i, {})["run"] = v.to_dict()
+            continue
         if "outer_of" in w:
             continue
         by_function.setdefault((w["file"], w["function"]), []).append(w)
@@ -364,8 +423,10 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
                 extra["declared"] = True
             if w["id"] in seen.verdicts:
                 extra["insitu"] = seen.verdicts[w["id"]].to_dict()
-            elif cached is not None and not isinstance(cached.get("args"), list):
-                # not portable (a method, a closure): the verdict checked in that run
+            elif cached is not None and (not isinstance(cached.get("args"), list)
+                                         or w.get("callee")):
+                # not portable (a method, a closure), or several calls replayed (a
+                # module-level call's callee): the verdict checked in that run
                 v = cached.get("verdicts", {}).get(f"{w['code']}:{w['line']}")
                 if isinstance(v, dict):
                     verdict = Verdict.from_dict(v)
@@ -377,13 +438,67 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
             if obs is not None and "error" in obs and w["id"] not in seen.verdicts:
                 extra["observe_error"] = obs["error"]
             if extra:
-                module_jobs[j].extra[i] = extra
+                module_jobs[j].extra.setdefault(i, {}).update(extra)
     return [dataclasses.asdict(r) for r in seen.runs]
 
 
+RECOMPILE_RULES = ("JAX501", "JAX504")  # their oracle may replay several observed calls
+# findings outside any function that the --run itself can judge: an exception raised at
+# the line, or compiles while it ran
+RUN_ORACLE_RULES = ("JAX101", "JAX130", "JAX201", "JAX202", "JAX203", "JAX204", "JAX205",
+                    "JAX206", "JAX207", "JAX208", "JAX209", "JAX210", "JAX501", "JAX504",
+                    "JAX301", "JAX506", "JAX901", "JAX903", "JAX904")
+MAX_OBSERVED_CALLS = 4  # distinct signatures the recorder keeps per function
+
+
+_RANK = {"confirmed": 2, "not-reproduced": 1, "skipped": 0}
+
+
+def _callee_at(path: Path, line: int, column: int) -> Optional[tuple[str, int]]:
+    """The module-level function called at (line, column), and the line its body
+    starts on: ``power`` for ``power(x, n)`` in a ``__main__`` loop."""
+    import ast
+
+    try:
+        tree = ast.parse(_text(path))
+    except (SyntaxError, ValueError):
+        return None
+    defs = {n.name: n.body[0].lineno for n in tree.body
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.body}
+    best = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in defs and node.end_lineno is not None \
+                and (node.lineno, node.col_offset) <= (line, column - 1) \
+                <= (node.end_lineno, node.end_col_offset or 0):
+            if best is None or (node.lineno, node.col_offset) > (best.lineno, best.col_offset):
+                best = node
+    return (best.func.id, defs[best.func.id]) if best is not None else None
+
+
+def _module_level_reason(job: ModuleJob, f: Finding) -> str:
+    reason = "not inside a function: nothing to call"
+    from jaxlint.runtime import observe
+
+    callee = _callee_at(job.path, f.line, f.col) if f.code in RECOMPILE_RULES else None
+    if callee is not None:
+        hint = observe.suggest_run(job.path, callee[0], job.root or job.path.parent)
+        return (f"{reason}; a --run that makes this call lets the companion replay the calls "
+                f"of `{callee[0]}`" + (f": try {hint}" if hint else ""))
+    if f.code in RUN_ORACLE_RULES and "__main__" in _text(job.path):
+        return (f"{reason}; a --run that runs this line is its check: try --run "
+                f"\"{observe.script_command(job.path)}\"")
+    return reason
+
+
 def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran_commands: bool) -> None:
-    """A skip for want of inputs says which --run would help."""
-    if verdict.verdict != "skipped" or not verdict.reason.startswith("no input for argument"):
+    """A skip for want of inputs (or of a live object: a method, a nested function)
+    says which --run would help."""
+    if verdict.verdict != "skipped" or not (
+            verdict.reason.startswith("no input for argument")
+            or verdict.reason.endswith(("which the runtime cannot build",
+                                        "only module-level functions and static methods can "
+                                        "be called"))):
         return
     from jaxlint.runtime import observe
 
@@ -401,19 +516,25 @@ def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran_commands: bo
 
 def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: set[str],
                 mode: str = "confirm", jobs: Optional[int] = None,
-                commands: Optional[list] = None, cache_dir: Optional[Path] = None
-                ) -> RuntimeReport:
+                commands: Optional[list] = None, cache_dir: Optional[Path] = None,
+                early: Any = None) -> RuntimeReport:
     """``commands``: (command, cwd) pairs from --run; the configurations' ``run``
-    lists are added unless --run was given."""
+    lists are added unless --run was given.  ``early``: those commands, already
+    started by ``start_runs``."""
     report = RuntimeReport()
     commands = list(commands or [])
     if commands:
         cli_set = set(cli_set) | {"run"}
-    module_jobs, report.errors = build_jobs(results, store, cli, cli_set, mode, commands)
     workers = jobs or max(1, min(4, os.cpu_count() or 1))
-    with ThreadPoolExecutor(max_workers=workers) as pool, procs.stopping():
-        report.runs = _observe(module_jobs, cli, commands, cache_dir, mode, workers)
-        outcomes = list(pool.map(lambda j: run_module(j, mode), module_jobs))
+    try:
+        module_jobs, report.errors = build_jobs(results, store, cli, cli_set, mode, commands)
+        with ThreadPoolExecutor(max_workers=workers) as pool, procs.stopping():
+            report.runs = _observe(module_jobs, cli, commands, cache_dir, mode, workers, early)
+            outcomes = procs.gather([pool.submit(run_module, j, mode) for j in module_jobs])
+    finally:
+        if early is not None and not early.finished:  # stopped on the way: no leftovers
+            early.stop("jaxlint stopped")
+            early.result()
     by_path = {}
     for job, (verdicts, pairs, env) in zip(module_jobs, outcomes):
         by_path[job.display] = (job, verdicts)

@@ -1,9 +1,11 @@
 """Inputs by observation, parent side (pure Python, no JAX): ``--run`` commands and the cache.
 
-``run_commands`` runs each command (``sh -c``, under ``procs``' guard, in its
+``CommandRuns`` runs each command (``sh -c``, under ``procs``' guard, in its
 own process group, with a time limit for the command and one per finding
 checked inside it) with the recorder active, and reads back what it observed:
 portable arguments per function, and verdicts of checks run in the process.
+The commands may start before the watch list is known (``deliver`` hands it
+over, ``stop`` ends them); ``run_commands`` runs them with a known list.
 A command that fails or times out still yields what it observed before.
 
 ``ObservationCache`` keeps portable observations (and in-process verdicts)
@@ -20,6 +22,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import stat
 import subprocess
 import sys
@@ -104,44 +107,84 @@ def _tail(path: str) -> str:
     return ("..." if size > TAIL_CHARS else "") + text.strip()
 
 
-def run_commands(commands: list[tuple[str, str]], watch: list[dict], options: dict,
-                 finding_timeout: float, run_timeout: float, jobs: int = 1) -> Observed:
-    """Run each (command, cwd) with the recorder watching ``watch`` (up to ``jobs``
-    at once); gather what they saw, merged in the commands' order."""
-    result = Observed()
-    if not commands:
-        return result
-    with tempfile.TemporaryDirectory(prefix="jaxlint-run-") as tmp:
-        shim = _shim(tmp)
+class CommandRuns:
+    """The ``--run`` commands, running (up to ``jobs`` at once), possibly started
+    before the watch list is known: ``confirm`` starts them before it lints, so that
+    Python's and JAX's start-up in the command overlap the lint.  Until ``deliver``
+    writes the watch list, the recorder in each process lets imports and module-level
+    code run and holds the first call of a function of the user's code (see
+    ``recorder.Recorder.gate``); ``stop`` ends the commands (nothing to watch)."""
 
-        def one(n: int, command: str, cwd: str) -> tuple[RunResult, Observed]:
-            events_path = os.path.join(tmp, f"events-{n}.jsonl")
-            open(events_path, "w").close()
-            job_path = os.path.join(tmp, f"job-{n}.json")
-            with open(job_path, "w", encoding="utf-8") as fh:
-                json.dump({"events": events_path, "command": command, "options": options,
-                           "watch": watch}, fh)
-            env = dict(os.environ)
-            env["PYTHONPATH"] = os.pathsep.join([shim] + [p for p in
-                                                 env.get("PYTHONPATH", "").split(os.pathsep) if p])
-            env.pop("JAXLINT_RECORD", None)
-            env["JAXLINT_RECORD_NEXT"] = job_path  # procs.run_guarded hands it on
-            env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the user's tree
-            env.setdefault("PYTHONHASHSEED", "0")
-            env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
-            if options.get("device"):
-                env["JAX_PLATFORMS"] = {"gpu": "cuda"}.get(options["device"], options["device"])
-            out_path = os.path.join(tmp, f"output-{n}")
-            seen = Observed()
-            run = _run_one(interpreter_command(command), command, cwd, env, events_path,
-                           out_path, finding_timeout, run_timeout, seen)
-            return run, seen
-
+    def __init__(self, commands: list[tuple[str, str]], options: dict, finding_timeout: float,
+                 run_timeout: float, jobs: int = 1, watch: Optional[list[dict]] = None,
+                 guard_limit: Optional[float] = None) -> None:
         from concurrent.futures import ThreadPoolExecutor
 
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            outcomes = list(pool.map(lambda a: one(*a),
-                                     [(n, c, d) for n, (c, d) in enumerate(commands)]))
+        self.tmp = tempfile.mkdtemp(prefix="jaxlint-run-")
+        self.shim = _shim(self.tmp)
+        self.watch_path = os.path.join(self.tmp, "watch.json")
+        self.options = options
+        self.finding_timeout, self.run_timeout = finding_timeout, run_timeout
+        # the guard's own limit, a backstop: the parent enforces run_timeout, which
+        # the configuration may still change (``timeouts``) when the lint has read it
+        self.guard_limit = guard_limit if guard_limit is not None else run_timeout + 30
+        self.stopped: Optional[str] = None
+        self.finished = False  # result() was called
+        if watch is not None:
+            self.deliver(watch, options)
+        self.pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+        self.futures = [self.pool.submit(self._one, n, c, d)
+                        for n, (c, d) in enumerate(commands)]
+
+    def timeouts(self, finding_timeout: float, run_timeout: float) -> None:
+        """The limits the configuration sets (the commands may be running already)."""
+        self.finding_timeout, self.run_timeout = finding_timeout, run_timeout
+
+    def deliver(self, watch: list[dict], options: dict) -> None:
+        part = self.watch_path + ".part"
+        with open(part, "w", encoding="utf-8") as fh:
+            json.dump({"watch": watch, "options": options}, fh)
+        os.replace(part, self.watch_path)  # the recorder never reads half a list
+
+    def stop(self, reason: str) -> None:
+        """Commands still running are killed; those not started do not start."""
+        self.stopped = reason
+
+    def _one(self, n: int, command: str, cwd: str) -> tuple[RunResult, Observed]:
+        seen = Observed()
+        if self.stopped:
+            return RunResult(command, cwd, f"not run: {self.stopped}", 0.0), seen
+        events_path = os.path.join(self.tmp, f"events-{n}.jsonl")
+        open(events_path, "w").close()
+        job_path = os.path.join(self.tmp, f"job-{n}.json")
+        with open(job_path, "w", encoding="utf-8") as fh:
+            json.dump({"events": events_path, "command": command, "options": self.options,
+                       "watch_file": self.watch_path}, fh)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([self.shim] + [
+            p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+        env.pop("JAXLINT_RECORD", None)
+        env["JAXLINT_RECORD_NEXT"] = job_path  # procs.run_guarded hands it on
+        env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the user's tree
+        env.setdefault("PYTHONHASHSEED", "0")
+        env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+        device = self.options.get("device")
+        if device:
+            env["JAX_PLATFORMS"] = {"gpu": "cuda"}.get(device, device)
+        out_path = os.path.join(self.tmp, f"output-{n}")
+        run = _run_one(interpreter_command(command), command, cwd, env, events_path,
+                       out_path, self.finding_timeout, self.run_timeout, seen, self)
+        return run, seen
+
+    def result(self) -> Observed:
+        """Wait for every command; what they saw, merged in the commands' order."""
+        result = Observed()
+        self.finished = True
+        try:
+            outcomes = procs.gather(self.futures)
+        finally:
+            self.pool.shutdown(wait=True)
+            shutil.rmtree(self.tmp, ignore_errors=True)
         for run, seen in outcomes:
             result.runs.append(run)
             for i, obs in seen.observations.items():
@@ -150,18 +193,28 @@ def run_commands(commands: list[tuple[str, str]], watch: list[dict], options: di
                 old = result.verdicts.get(i)
                 if old is None or _PRIORITY[v.verdict] > _PRIORITY[old.verdict]:
                     result.verdicts[i] = v
-    return result
+        return result
+
+
+def run_commands(commands: list[tuple[str, str]], watch: list[dict], options: dict,
+                 finding_timeout: float, run_timeout: float, jobs: int = 1) -> Observed:
+    """Run each (command, cwd) with the recorder watching ``watch`` (up to ``jobs``
+    at once); gather what they saw, merged in the commands' order."""
+    if not commands:
+        return Observed()
+    return CommandRuns(commands, options, finding_timeout, run_timeout, jobs, watch).result()
 
 
 def _run_one(shell_cmd: str, label: str, cwd: str, env: dict, events_path: str,
              out_path: str, finding_timeout: float, run_timeout: float,
-             result: Observed) -> RunResult:
+             result: Observed, runs: Optional[CommandRuns] = None) -> RunResult:
     start = time.monotonic()
     status = "ok"
     with open(out_path, "wb") as out:
         try:
+            limit = runs.guard_limit if runs is not None else run_timeout + 30
             proc = procs.spawn([sys.executable, "-m", "jaxlint.runtime.procs", "/bin/sh", "-c",
-                                shell_cmd], time_limit=run_timeout + 30, stdin=subprocess.DEVNULL,
+                                shell_cmd], time_limit=limit, stdin=subprocess.DEVNULL,
                                stdout=out, stderr=subprocess.STDOUT, env=env, cwd=cwd)
         except OSError as exc:
             return RunResult(label, cwd, f"could not start: {exc.strerror or exc}", 0.0)
@@ -179,6 +232,8 @@ def _run_one(shell_cmd: str, label: str, cwd: str, env: dict, events_path: str,
                         current = None
                 seen = len(events)
                 now = time.monotonic()
+                if runs is not None:
+                    finding_timeout, run_timeout = runs.finding_timeout, runs.run_timeout
                 if current is not None and now - current_since > finding_timeout:
                     result.verdicts.setdefault(current, skipped(
                         f"timed out after {finding_timeout:g} s while checking it inside "
@@ -189,6 +244,11 @@ def _run_one(shell_cmd: str, label: str, cwd: str, env: dict, events_path: str,
                     break
                 if now - start > run_timeout:
                     status = f"timed out after {run_timeout:g} s"
+                    procs.kill_tree(proc)
+                    proc.wait()
+                    break
+                if runs is not None and runs.stopped:
+                    status = f"stopped: {runs.stopped}"
                     procs.kill_tree(proc)
                     proc.wait()
                     break
@@ -292,54 +352,72 @@ _SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", "build", "
               ".jaxlint_cache", ".tox", ".mypy_cache", ".pytest_cache"}
 
 
-def _script_command(path: Path, root: Path) -> str:
+def script_command(path: Path, cwd: Optional[Path] = None) -> str:
+    """How to run ``path`` as a script from ``cwd`` (default: the current directory)."""
+    return _script_command(path, Path(cwd or os.getcwd()))
+
+
+def _script_command(path: Path, cwd: Path) -> str:
     """``python -m pkg.mod`` for a script inside a package (relative imports), else
-    ``python path``."""
+    ``python path``; paths relative to ``cwd``, where a ``--run`` command runs."""
     parts = [path.stem]
     d = path.parent
-    while (d / "__init__.py").is_file() and d != root.parent:
+    while (d / "__init__.py").is_file() and d.parent != d:
         parts.insert(0, d.name)
         d = d.parent
     if len(parts) > 1:
         module = ".".join(parts[:-1] if parts[-1] == "__main__" else parts)
-        where = os.path.relpath(d, root)
-        return ("" if where == "." else f"cd {where} && ") + f"python -m {module}"
-    return f"python {os.path.relpath(path, root)}"
+        where = os.path.relpath(d, cwd)
+        return ("" if where == "." else f"cd {shlex.quote(where)} && ") + f"python -m {module}"
+    return f"python {shlex.quote(os.path.relpath(path, cwd))}"
 
 
-def suggest_run(path: Path, function: str, root: Path, limit_files: int = 3000) -> Optional[str]:
-    """A ``--run`` that would call ``function``: a script (``__main__``) or a test
-    file that imports the function's module and calls the function by name."""
-    name = function.split(".")[0]
-    if not name.isidentifier():
-        return None
-    call = re.compile(rf"\b{re.escape(name)}\s*\(|\b{re.escape(name)}\s*,")
-    module = re.compile(rf"\b{re.escape(path.stem)}\b" if path.stem != "__init__"
-                        else rf"\b{re.escape(path.parent.name)}\b")
-    tests, scripts = [], []
-    seen = 0
+def _candidates(path: Path, root: Path, limit_files: int):
+    """The file itself, then its folder, then the project: where a caller is likeliest."""
+    seen: set[Path] = set()
+    first = [path] + sorted(p for p in path.parent.glob("*.py") if p != path)
+    for p in first:
+        seen.add(p.resolve())
+        yield p
+    count = len(first)
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
         for fn in sorted(filenames):
             if not fn.endswith(".py"):
                 continue
-            seen += 1
-            if seen > limit_files:
-                break
+            count += 1
+            if count > limit_files:
+                return
             p = Path(dirpath) / fn
-            try:
-                text = p.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            same = p.resolve() == path.resolve()
-            if not call.search(text) or not (same or module.search(text)):
-                continue
-            if fn.startswith("test_") or fn.endswith("_test.py"):
-                tests.append(p)
-            elif "__main__" in text:
-                scripts.append(p)
-    if scripts:
-        return f'--run "{_script_command(scripts[0], root)}"'
+            if p.resolve() not in seen:
+                yield p
+
+
+def suggest_run(path: Path, function: str, root: Path, limit_files: int = 3000,
+                cwd: Optional[Path] = None) -> Optional[str]:
+    """A ``--run`` that would call ``function``: a script (``__main__``) or a test
+    file that imports the function's module and calls the function by name; the
+    command as it would run from ``cwd`` (default: the current directory)."""
+    name = function.split(".")[0]
+    if not name.isidentifier():
+        return None
+    cwd = Path(cwd or os.getcwd())
+    call = re.compile(rf"\b{re.escape(name)}\s*\(|\b{re.escape(name)}\s*,")
+    module = re.compile(rf"\b{re.escape(path.stem)}\b" if path.stem != "__init__"
+                        else rf"\b{re.escape(path.parent.name)}\b")
+    tests = []
+    for p in _candidates(path, root, limit_files):
+        try:
+            text = p.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        same = p.resolve() == path.resolve()
+        if not call.search(text) or not (same or module.search(text)):
+            continue
+        if p.name.startswith("test_") or p.name.endswith("_test.py"):
+            tests.append(p)
+        elif "__main__" in text:
+            return f'--run "{_script_command(p, cwd)}"'
     if tests:
-        return f'--run "python -m pytest -x {os.path.relpath(tests[0], root)}"'
+        return f'--run "python -m pytest -x {shlex.quote(os.path.relpath(tests[0], cwd))}"'
     return None

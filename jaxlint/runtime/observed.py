@@ -44,6 +44,7 @@ class Abstract:
     shape: tuple[int, ...]
     dtype: str  # numpy dtype name, or "key" for a typed PRNG key
     weak: bool = False
+    sharding: Optional[dict] = None  # see ``sharding_of``
 
 
 @dataclass
@@ -51,6 +52,7 @@ class Host:
     value: np.ndarray
     dtype: str
     weak: bool = False
+    sharding: Optional[dict] = None
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -64,6 +66,115 @@ def _is_key_dtype(dtype: Any) -> bool:
         return False
 
 
+# ----------------------------------------------------------------------------- shardings
+
+
+def _spec_entries(spec: Any) -> list:
+    out: list = []
+    for entry in tuple(spec):
+        if entry is None or isinstance(entry, str):
+            out.append(entry)
+        elif isinstance(entry, (tuple, list)) and all(isinstance(a, str) for a in entry):
+            out.append(list(entry))
+        else:
+            raise ValueError(f"unsupported PartitionSpec entry {entry!r}")
+    return out
+
+
+def sharding_of(v: Any) -> Optional[dict]:
+    """An array's sharding as plain data: a ``NamedSharding`` (mesh axis names and
+    sizes, axis types, PartitionSpec, device ids when concrete) or a
+    ``SingleDeviceSharding`` (device id, platform).  A tracer has the abstract mesh
+    of its type (no device ids), and only when that mesh has axes, all of them
+    ``Explicit`` (with ``Auto`` axes its spec is not the input's).  None otherwise."""
+    try:
+        s = v.aval.sharding if isinstance(v, Tracer) else v.sharding
+        if isinstance(s, jax.sharding.NamedSharding):
+            mesh = s.mesh
+            names = [str(a) for a in mesh.axis_names]
+            if not names:
+                return None
+            sizes = [int(n) for n in (mesh.axis_sizes if hasattr(mesh, "axis_sizes")
+                                      else mesh.devices.shape)]
+            devices = None
+            if isinstance(mesh, jax.sharding.Mesh):
+                devices = [int(d.id) for d in mesh.devices.flat]
+            types = [getattr(t, "name", str(t)) for t in (getattr(mesh, "axis_types", None)
+                                                           or ())]
+            if isinstance(v, Tracer) and any(t != "Explicit" for t in types):
+                return None  # only Explicit axes put the spec in a tracer's type
+            return {"kind": "named", "axes": names, "sizes": sizes, "types": types,
+                    "spec": _spec_entries(s.spec), "devices": devices}
+        if isinstance(s, jax.sharding.SingleDeviceSharding):
+            (device,) = s.device_set
+            return {"kind": "single", "device": int(device.id), "platform": device.platform}
+    except Exception:  # noqa: BLE001 - an unknown kind of sharding: none recorded
+        return None
+    return None
+
+
+def _valid_sharding(d: Any) -> Optional[dict]:
+    """``d`` if it is a sharding ``sharding_of`` could have written (from the cache)."""
+    def names(xs: Any) -> bool:
+        return isinstance(xs, list) and all(isinstance(x, str) for x in xs)
+
+    if not isinstance(d, dict):
+        return None
+    if d.get("kind") == "single" and isinstance(d.get("device"), int):
+        return d
+    if d.get("kind") == "named" and names(d.get("axes")) and names(d.get("types", [])) \
+            and isinstance(d.get("sizes"), list) \
+            and all(isinstance(n, int) and n > 0 for n in d["sizes"]) \
+            and len(d["sizes"]) == len(d["axes"]) and isinstance(d.get("spec"), list) \
+            and all(e is None or isinstance(e, str) or names(e) for e in d["spec"]) \
+            and (d.get("devices") is None or (isinstance(d["devices"], list) and all(
+                isinstance(i, int) for i in d["devices"]))):
+        return d
+    return None
+
+
+def spec_text(d: dict) -> str:
+    """``P('data', None) on mesh {data: 2}`` or ``device 1``."""
+    if d.get("kind") == "single":
+        return f"device {d.get('device')}"
+    entries = ", ".join("None" if e is None else repr(e) if isinstance(e, str)
+                        else "(" + ", ".join(map(repr, e)) + ")" for e in d["spec"])
+    mesh = ", ".join(f"{a}: {n}" for a, n in zip(d["axes"], d["sizes"]))
+    return f"P({entries}) on mesh {{{mesh}}}"
+
+
+def rebuild_sharding(d: dict) -> tuple[Any, str]:
+    """(the sharding re-created on this process's devices, or None; what was done)."""
+    devices = jax.devices()
+    by_id = {int(dev.id): dev for dev in devices}
+    if d.get("kind") == "single":
+        dev = by_id.get(int(d["device"]))
+        if dev is None:
+            return None, (f"device {d['device']} is not here ({len(devices)} device(s)): "
+                          "the default device is used")
+        return jax.sharding.SingleDeviceSharding(dev), f"re-created on device {dev.id}"
+    n = int(np.prod(d["sizes"]))
+    ids = d.get("devices")
+    if ids is not None and len(ids) == n and all(i in by_id for i in ids):
+        chosen, where = [by_id[i] for i in ids], "the recorded devices"
+    elif len(devices) >= n:
+        chosen, where = devices[:n], f"the first {n} device(s) here"
+    else:
+        return None, (f"{spec_text(d)} not re-created: it needs {n} devices and "
+                      f"{len(devices)} are here; the inputs are unsharded")
+    kwargs = {}
+    types = d.get("types") or []
+    AxisType = getattr(jax.sharding, "AxisType", None)
+    if AxisType is not None and len(types) == len(d["axes"]) \
+            and all(hasattr(AxisType, t) for t in types):
+        kwargs["axis_types"] = tuple(getattr(AxisType, t) for t in types)
+    mesh = jax.sharding.Mesh(np.array(chosen, dtype=object).reshape(d["sizes"]),
+                             tuple(d["axes"]), **kwargs)
+    spec = jax.sharding.PartitionSpec(*[tuple(e) if isinstance(e, list) else e
+                                        for e in d["spec"]])
+    return jax.sharding.NamedSharding(mesh, spec), f"{spec_text(d)} re-created on {where}"
+
+
 def _snap_leaf(v: Any) -> Any:
     if isinstance(v, Tracer):
         aval = getattr(v, "aval", None)
@@ -73,16 +184,20 @@ def _snap_leaf(v: Any) -> Any:
             return v
         if _is_key_dtype(dtype):
             return Abstract(shape, "key")
-        return Abstract(shape, str(np.dtype(dtype)), bool(getattr(aval, "weak_type", False)))
+        return Abstract(shape, str(np.dtype(dtype)), bool(getattr(aval, "weak_type", False)),
+                        sharding_of(v))
     if isinstance(v, jax.Array):
         if _is_key_dtype(v.dtype):
             return v  # keys are small and immutable; kept live
+        sharding = sharding_of(v)
         if v.size > HOST_COPY_LIMIT:
-            return Abstract(tuple(v.shape), str(v.dtype), bool(getattr(v, "weak_type", False)))
+            return Abstract(tuple(v.shape), str(v.dtype), bool(getattr(v, "weak_type", False)),
+                            sharding)
         try:
-            return Host(np.array(v), str(v.dtype), bool(getattr(v, "weak_type", False)))
+            return Host(np.array(v), str(v.dtype), bool(getattr(v, "weak_type", False)),
+                        sharding)
         except Exception:  # noqa: BLE001 - a deleted (donated) buffer
-            return Abstract(tuple(v.shape), str(v.dtype))
+            return Abstract(tuple(v.shape), str(v.dtype), sharding=sharding)
     if isinstance(v, np.ndarray):
         if v.size > HOST_COPY_LIMIT:
             return Abstract(tuple(v.shape), str(v.dtype))
@@ -96,6 +211,40 @@ def snap(value: Any) -> Any:
         return jax.tree_util.tree_map(_snap_leaf, value)
     except Exception:  # noqa: BLE001 - a pytree that will not rebuild with our leaves
         return _snap_leaf(value)
+
+
+def signature(values: list, static: Optional[tuple[int, ...]]) -> tuple:
+    """What makes JAX trace a call afresh: array shapes and dtypes, and the values
+    of static arguments (every non-array value when ``static`` is None)."""
+    def leaf(v: Any, traced: bool = False) -> Any:
+        if isinstance(v, (Abstract, Host)):
+            return (tuple(v.shape), v.dtype)
+        if traced and isinstance(v, (bool, int, float, complex)):
+            return ("scalar", type(v).__name__)  # traced by a jit: its value does not count
+        if isinstance(v, (Tracer, jax.Array, np.ndarray)):
+            aval = getattr(v, "aval", v)
+            dtype = getattr(aval, "dtype", None)
+            return (tuple(getattr(aval, "shape", ())), "key" if _is_key_dtype(dtype)
+                    else str(np.dtype(dtype)) if dtype is not None else "?")
+        try:
+            hash(v)
+            return ("value", v) if isinstance(v, (bool, int, float, str, type(None))) \
+                else ("object", id(v))
+        except TypeError:
+            return ("object", id(v))
+
+    out = []
+    for i, v in enumerate(values):
+        if static is not None and i in static:
+            out.append(leaf(v) if not isinstance(v, (bool, int, float, str, type(None)))
+                       else ("value", v))
+            continue
+        try:
+            leaves, tree = jax.tree_util.tree_flatten(v)
+            out.append((str(tree), tuple(leaf(x, static is not None) for x in leaves)))
+        except Exception:  # noqa: BLE001
+            out.append(leaf(v))
+    return tuple(out)
 
 
 def _is_array_leaf(v: Any) -> bool:
@@ -115,12 +264,17 @@ def to_json(tree: Any) -> Any:
     if isinstance(tree, (bool, int, float, str, complex, bytes)):
         return {"t": "py", "repr": repr(tree)}
     if isinstance(tree, Abstract):
-        return {"t": "array", "shape": list(tree.shape), "dtype": tree.dtype, "weak": tree.weak}
+        out = {"t": "array", "shape": list(tree.shape), "dtype": tree.dtype, "weak": tree.weak}
+        if tree.sharding is not None:
+            out["sharding"] = tree.sharding
+        return out
     if isinstance(tree, Host):
         out = {"t": "array", "shape": list(tree.value.shape), "dtype": tree.dtype,
                "weak": tree.weak}
         if tree.value.size <= JSON_VALUES_LIMIT and tree.value.dtype.kind in "biuf":
             out["values"] = tree.value.ravel().tolist()
+        if tree.sharding is not None:
+            out["sharding"] = tree.sharding
         return out
     if isinstance(tree, jax.Array) and _is_key_dtype(tree.dtype):
         return {"t": "array", "shape": list(tree.shape), "dtype": "key", "weak": False}
@@ -145,10 +299,11 @@ def from_json(obj: Any) -> Any:
         dtype = str(obj["dtype"])
         if dtype != "key":
             np.dtype(dtype)  # raises on nonsense
+        sharding = _valid_sharding(obj.get("sharding"))
         if "values" in obj and dtype != "key":
             value = np.asarray(obj["values"], dtype=dtype).reshape(shape)
-            return Host(value, dtype, bool(obj.get("weak")))
-        return Abstract(shape, dtype, bool(obj.get("weak")))
+            return Host(value, dtype, bool(obj.get("weak")), sharding)
+        return Abstract(shape, dtype, bool(obj.get("weak")), sharding)
     if t in ("list", "tuple"):
         items = [from_json(v) for v in obj["items"]]
         return items if t == "list" else tuple(items)
@@ -164,7 +319,10 @@ def describe(tree: Any, limit: int = 80) -> str:
     def one(v: Any) -> str:
         if isinstance(v, (Abstract, Host)):
             dtype = v.dtype if v.dtype == "key" else _short_dtype(v.dtype)
-            return f"{dtype}[{','.join(map(str, v.shape))}]"
+            text = f"{dtype}[{','.join(map(str, v.shape))}]"
+            if v.sharding is not None and v.sharding.get("kind") == "named":
+                text += f" sharded {spec_text(v.sharding)}"
+            return text
         if isinstance(v, jax.Array):
             return f"{_short_dtype(str(v.dtype))}[{','.join(map(str, v.shape))}]"
         if isinstance(v, dict):
@@ -215,15 +373,37 @@ class ObservedArgs(Args):
         specs = [_spec_for(v, i in static) for i, v in enumerate(values)]
         super().__init__(specs, described, static, seed)
         self.values = values
+        self.more: list[ObservedArgs] = []  # later calls with other signatures, in order
+        self._shardings: dict[str, Any] = {}
+        self.sharding_notes: list[str] = []  # what became of each observed sharding
+
+    def _sharding(self, v: Any) -> Any:
+        """The observed leaf's sharding re-created here, or None (noted either way)."""
+        d = getattr(v, "sharding", None)
+        if not isinstance(d, dict):
+            return None
+        key = repr(sorted(d.items()))
+        if key not in self._shardings:
+            try:
+                sharding, note = rebuild_sharding(d)
+            except Exception as exc:  # noqa: BLE001
+                sharding, note = None, (f"{spec_text(d)} not re-created "
+                                        f"({exc.__class__.__name__}: {exc}); unsharded")
+            self._shardings[key] = sharding
+            if d.get("kind") == "named" or sharding is None or d.get("device"):
+                self.sharding_notes.append(note)
+        return self._shardings[key]
 
     def abstract(self, typed_keys: bool = False) -> list:
         def leaf(v: Any) -> Any:
             if isinstance(v, Abstract):
                 if v.dtype == "key":
                     return jax.ShapeDtypeStruct(v.shape, jax.random.key(0).dtype)
-                return jax.ShapeDtypeStruct(v.shape, jnp.dtype(v.dtype))
+                return jax.ShapeDtypeStruct(v.shape, jnp.dtype(v.dtype),
+                                            sharding=self._sharding(v))
             if isinstance(v, Host):
-                return jax.ShapeDtypeStruct(v.value.shape, jnp.dtype(v.dtype))
+                return jax.ShapeDtypeStruct(v.value.shape, jnp.dtype(v.dtype),
+                                            sharding=self._sharding(v))
             if isinstance(v, jax.Array):
                 return jax.ShapeDtypeStruct(v.shape, v.dtype)
             return v
@@ -249,9 +429,9 @@ class ObservedArgs(Args):
                     key = jax.random.key(counter[0])
                     return key if not v.shape else jax.random.split(key, int(np.prod(v.shape))
                                                                      ).reshape(v.shape)
-                return _random(rng, v.shape, v.dtype)
+                return self._placed(_random(rng, v.shape, v.dtype), v)
             if isinstance(v, Host):
-                return jnp.asarray(v.value, dtype=jnp.dtype(v.dtype))
+                return self._placed(jnp.asarray(v.value, dtype=jnp.dtype(v.dtype)), v)
             return v
 
         out = []
@@ -263,6 +443,22 @@ class ObservedArgs(Args):
             else:
                 out.append(_tree_map(leaf, v))
         return out
+
+
+    def _placed(self, array: Any, v: Any) -> Any:
+        sharding = self._sharding(v)
+        return jax.device_put(array, sharding) if sharding is not None else array
+
+
+def note_shardings(result: Any, args: Any) -> None:
+    """What became of the observed shardings goes into the verdict's details; one
+    that could not be re-created is also said in the evidence or reason."""
+    notes = list(getattr(args, "sharding_notes", []))
+    if notes:
+        result.details["shardings"] = notes
+        for note in notes:
+            if "not re-created" in note or "is not here" in note:
+                result.annotate(note)
 
 
 def _tree_map(fn: Any, tree: Any) -> Any:

@@ -190,6 +190,19 @@ def stopping() -> Iterator[None]:
             signal.signal(sig, old)  # type: ignore[arg-type]
 
 
+def gather(futures: list) -> list:
+    """The futures' results, in order.  The main thread waits in short slices: a
+    signal the kernel hands to another thread only runs its Python handler (stop
+    everything) once the main thread is back in the interpreter."""
+    from concurrent.futures import wait
+
+    pending = list(futures)
+    while pending:
+        _done, not_done = wait(pending, timeout=0.1)
+        pending = list(not_done)
+    return [f.result() for f in futures]
+
+
 # ----------------------------------------------------------------------------- child side
 
 

@@ -20,13 +20,26 @@ first call it snaps the arguments (``observed.snap``) and writes an
   the rest against their fixed versions).  Functions with declared inputs are
   left to the worker: declared inputs come first.
 
-Only the first call is snapped; calls are counted.  Nothing is written but the
+Only the first call is snapped, except for the recompilation rules, which keep
+later calls with new signatures (up to a cap) for their oracle to replay.
+
+Findings outside any function (a ``__main__`` block) are judged by the run
+itself: the lines of their modules are traced, and at exit an exception raised
+at the line, the compiles counted while it ran, or the key bits its
+``jax.random`` calls got, give the verdict (``_judge_run``).
+
+``confirm`` starts the command before it lints: until the watch list comes (a
+file the parent writes), the trace function is ``gate``, which lets a module's
+imports run and holds its first other statement or the first call of one of
+its functions.  While a package with no watched file is imported (JAX itself),
+the trace function is off (``_quiet_imports``).  Nothing is written but the
 events file the parent named.
 """
 
 from __future__ import annotations
 
 import atexit
+import builtins
 import functools
 import gc
 import inspect
@@ -39,6 +52,8 @@ import types
 from typing import Any, Optional
 
 ENV = "JAXLINT_RECORD"
+MAX_CALLS_INSPECTED = 32  # calls of one function looked at for new signatures
+GATE_WAIT = 600.0  # seconds the first user call waits for the watch list (a backstop)
 
 
 def _emit(path: str, **event: Any) -> None:
@@ -64,6 +79,12 @@ class _Observation:
         self.jit_obj = jit_obj
         self.jit_static = jit_static
         self.keywords: dict[str, Any] = {}  # keyword-only and **kwargs values, snapped
+        # later calls with other abstract signatures (the first call is `values`), kept
+        # for the oracles that need more than one call (recompilation)
+        self.more: list[list] = []
+        self.signatures: set = set()
+        self.inspected = 1
+        self.max_calls = max([int(e.get("calls", 1)) for e in entries] or [1])
 
 
 class Recorder:
@@ -72,16 +93,236 @@ class Recorder:
         self.command = job.get("command", "")
         self.options = job.get("options", {})
         self.by_file: dict[str, list[dict]] = {}
-        for entry in job.get("watch", []):
-            self.by_file.setdefault(entry["file"], []).append(entry)
+        self.module_level: dict[str, list[dict]] = {}  # file -> findings outside functions
         self.files: dict[str, bool] = {}
+        # the watch list, or the file the parent writes it to once it has linted
+        self.waiting: Optional[str] = None
+        if "watch" in job:
+            self._watch(job["watch"])
+        elif not self._load_watch(job.get("watch_file")):
+            self.waiting = job.get("watch_file")
+        self.library: dict[str, bool] = {}
+        self.import_lines: dict[str, set] = {}  # file -> lines of its top-level imports
+        # module-level findings: the run itself is their oracle (lines run, exceptions
+        # raised there, compiles while they ran)
+        self.line_runs: dict[tuple[str, int], int] = {}
+        self.raised: dict[tuple[str, int], tuple[type, str]] = {}
+        self.line_compiles: dict[tuple[str, int], dict[str, int]] = {}
+        self.where = threading.local()
+        self.listening = False
+        self.counting = True
+        self.draws: list[tuple[str, int, str, str]] = []  # file, line, key digest, function
+        self.random_patched = False
+        self.reals: dict[str, str] = {}
         self.codes: dict[Any, list] = {}
         self.seen: set = set()
+        self.again: dict[Any, _Observation] = {}  # code -> observation wanting more calls
         self.pending: list[_Observation] = []
         self.outer: dict[str, tuple[dict, _Observation]] = {}  # nested id -> enclosing call
         self.registered = False
         self.lock = threading.RLock()
         self.busy = threading.local()
+        self.packages: dict[str, bool] = {}  # top-level package -> holds a watched file
+        self.tracer = self.trace  # one bound method, so that `sys.gettrace() is` it
+        self.gater = self.gate
+
+    def _watch(self, watch: list) -> None:
+        for entry in watch:
+            self.by_file.setdefault(entry["file"], []).append(entry)
+            if entry.get("module_level"):
+                self.module_level.setdefault(entry["file"], []).append(entry)
+
+    def _load_watch(self, path: Optional[str]) -> bool:
+        if not path:
+            return False
+        try:
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, ValueError):
+            return False
+        self._watch(data.get("watch") or [])
+        self.options = dict(self.options, **(data.get("options") or {}))
+        return True
+
+    # -- before the watch list: the gate
+
+    def gate(self, frame: Any, event: str, arg: Any) -> Any:
+        """The trace function until the watch list comes: imports run; the first
+        statement of the user's code that is not an import (at module level, or the
+        first call of one of its functions) waits for the list."""
+        if self.waiting is None:
+            return self.trace(frame, event, arg)
+        code = frame.f_code
+        lib = self.library.get(code.co_filename)
+        if lib is None:
+            lib = self.library[code.co_filename] = _is_library(code.co_filename)
+        if lib:
+            return None
+        if not code.co_flags & inspect.CO_OPTIMIZED:  # a module or class body
+            return self._gate_lines if code.co_name == "<module>" else None
+        self._wait()
+        return self.trace(frame, event, arg)
+
+    def _gate_lines(self, frame: Any, event: str, arg: Any) -> Any:
+        """A module of the user's code before the list: its imports run, its first
+        other statement waits."""
+        if self.waiting is not None:
+            if event != "line" or frame.f_lineno in self._imports_of(frame.f_code.co_filename):
+                return self._gate_lines
+            self._wait()
+        local = self._module_tracer(frame.f_code)
+        return local(frame, event, arg) if local is not None else None
+
+    def _imports_of(self, filename: str) -> set:
+        found = self.import_lines.get(filename)
+        if found is None:
+            import ast
+
+            found = set()
+            try:
+                with open(filename, "rb") as fh:
+                    tree = ast.parse(fh.read())
+                for node in tree.body:
+                    if isinstance(node, (ast.Import, ast.ImportFrom)) or (
+                            node is tree.body[0] and isinstance(node, ast.Expr)):
+                        found.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+            except (OSError, SyntaxError, ValueError):
+                pass
+            self.import_lines[filename] = found
+        return found
+
+    def _wait(self) -> None:
+        with self.lock:
+            if self.waiting is None:
+                return
+            deadline = time.monotonic() + GATE_WAIT
+            while not self._load_watch(self.waiting):
+                if time.monotonic() > deadline:
+                    break  # the parent holds a lifeline: this is only a backstop
+                time.sleep(0.005)
+            self.waiting = None
+            self.files.clear()
+            self.packages.clear()
+            on = self.tracer if self.by_file else None  # nothing to watch: no tracing
+            sys.settrace(on)
+            threading.settrace(on)  # type: ignore[arg-type]
+
+    # -- module-level code: the run is the oracle
+
+    def _real(self, filename: str) -> str:
+        real = self.reals.get(filename)
+        if real is None:
+            real = self.reals[filename] = os.path.realpath(filename)
+        return real
+
+    def _module_tracer(self, code: Any) -> Any:
+        """The line tracer for a module with findings outside its functions, or None."""
+        if self._real(code.co_filename) not in self.module_level:
+            return None
+        with self.lock:
+            if not self.registered:
+                self.registered = True
+                atexit.register(self.check_all)
+        return self._line_trace
+
+    def _line_trace(self, frame: Any, event: str, arg: Any) -> Any:
+        key = (self._real(frame.f_code.co_filename), frame.f_lineno)
+        if event == "line":
+            self.line_runs[key] = self.line_runs.get(key, 0) + 1
+            self.where.line = key
+            if not self.listening and "jax.monitoring" in sys.modules:
+                self._listen()
+            if not self.random_patched and "jax.random" in sys.modules and any(
+                    e["code"] == "JAX301" for e in self.module_level.get(key[0], [])):
+                self._patch_random()
+        elif event == "exception":
+            if key not in self.raised:
+                exc = arg[1]
+                text = str(exc).strip().splitlines()
+                self.raised[key] = (arg[0], text[0][:300] if text else "")
+        elif event == "return":
+            self.where.line = None
+        return self._line_trace
+
+    def _patch_random(self) -> None:
+        """jax.random's functions note the key bits they get from module-level code of
+        a watched file (JAX301 outside any function: draws tied to the same key)."""
+        self.random_patched = True
+        import jax
+
+        from jaxlint.runtime.checks import _RANDOM_FUNCS
+
+        for name in _RANDOM_FUNCS:
+            fn = getattr(jax.random, name, None)
+            if fn is None or getattr(fn, "_jaxlint_draws", False):
+                continue
+
+            def wrapper(key: Any, *a: Any, __fn: Any = fn, __name: str = name, **k: Any) -> Any:
+                try:
+                    frame = sys._getframe(1)
+                    real = self._real(frame.f_code.co_filename)
+                    if frame.f_code.co_name == "<module>" and real in self.module_level \
+                            and self.counting:
+                        digest = _key_digest(key)
+                        if digest is not None:
+                            self.draws.append((real, frame.f_lineno, digest, __name))
+                except Exception:  # noqa: BLE001 - never break the user's program
+                    pass
+                return __fn(key, *a, **k)
+
+            functools.update_wrapper(wrapper, fn)
+            wrapper._jaxlint_draws = True  # type: ignore[attr-defined]
+            setattr(jax.random, name, wrapper)
+
+    def _listen(self) -> None:
+        self.listening = True
+        import jax.monitoring
+
+        def count(event: str, duration: float, **kw: Any) -> None:
+            key = getattr(self.where, "line", None)
+            if key is None or not self.counting \
+                    or event != "/jax/core/compile/backend_compile_duration":
+                return
+            name = str(kw.get("fun_name"))
+            per_line = self.line_compiles.setdefault(key, {})
+            per_line[name] = per_line.get(name, 0) + 1
+
+        jax.monitoring.register_event_duration_secs_listener(count)
+
+    def holds_watched(self, name: str) -> bool:
+        """Whether the top-level package of module ``name`` holds a watched file
+        (when in doubt, yes: the trace function stays on)."""
+        top = name.partition(".")[0]
+        found = self.packages.get(top)
+        if found is None and self.waiting is not None:
+            # no list yet: a package of the user's code (not a library) may hold one
+            try:
+                import importlib.util
+
+                spec = importlib.util.find_spec(top) if top not in sys.modules else \
+                    getattr(sys.modules[top], "__spec__", None)
+                origin = getattr(spec, "origin", None)
+                return not (origin and _is_library(origin))
+            except Exception:  # noqa: BLE001
+                return True
+        if found is None:
+            found = True
+            try:
+                import importlib.util
+
+                module = sys.modules.get(top)
+                spec = getattr(module, "__spec__", None) if module is not None else \
+                    importlib.util.find_spec(top)
+                if spec is not None:
+                    origin = os.path.realpath(spec.origin) if spec.origin else None
+                    places = [os.path.realpath(p) + os.sep
+                              for p in (spec.submodule_search_locations or [])]
+                    found = any(f == origin or any(f.startswith(p) for p in places)
+                                for f in self.by_file)
+            except Exception:  # noqa: BLE001 - keep tracing
+                found = True
+            self.packages[top] = found
+        return found
 
     # -- the trace function: keep it cheap
 
@@ -93,20 +334,46 @@ class Recorder:
                 os.path.realpath(code.co_filename) in self.by_file)
         if not ok:
             return None
+        if code.co_name == "<module>":
+            return self._module_tracer(code)
         entries = self.codes.get(code)
         if entries is None:
             entries = self.codes[code] = self._match(code)
-        if entries and code not in self.seen and not getattr(self.busy, "on", False):
-            self.seen.add(code)
-            self.busy.on = True
-            try:
-                self._observe(code, entries, frame)
-            except Exception as exc:  # noqa: BLE001 - never break the user's program
-                _emit(self.events, event="observe-failed", ids=[e["id"] for e in entries],
-                      error=f"{exc.__class__.__name__}: {exc}"[:300])
-            finally:
-                self.busy.on = False
+        if entries and not getattr(self.busy, "on", False):
+            if code not in self.seen:
+                self.seen.add(code)
+                self.busy.on = True
+                try:
+                    self._observe(code, entries, frame)
+                except Exception as exc:  # noqa: BLE001 - never break the user's program
+                    _emit(self.events, event="observe-failed", ids=[e["id"] for e in entries],
+                          error=f"{exc.__class__.__name__}: {exc}"[:300])
+                finally:
+                    self.busy.on = False
+            elif code in self.again:
+                self.busy.on = True
+                try:
+                    self._observe_again(code, frame)
+                except Exception:  # noqa: BLE001 - the first call is what counts
+                    self.again.pop(code, None)
+                finally:
+                    self.busy.on = False
         return None
+
+    def _observe_again(self, code: Any, frame: Any) -> None:
+        """A later call: kept when its abstract signature is new, up to the cap."""
+        from jaxlint.runtime import observed as ob
+
+        obs = self.again[code]
+        obs.inspected += 1
+        names = code.co_varnames[:code.co_argcount]
+        values = [frame.f_locals.get(n) for n in names][1 if obs.has_self else 0:]
+        signature = ob.signature(values, obs.jit_static)
+        if signature not in obs.signatures:
+            obs.signatures.add(signature)
+            obs.more.append([ob.snap(v) for v in values])
+        if 1 + len(obs.more) >= obs.max_calls or obs.inspected >= MAX_CALLS_INSPECTED:
+            del self.again[code]
 
     def _match(self, code: Any) -> list:
         real = os.path.realpath(code.co_filename)
@@ -182,7 +449,9 @@ class Recorder:
             isinstance(declared, dict) and (e["function"] in declared
                                             or e["function"].split(".")[-1] in declared))]
         if portable is not None and not self.options.get("check_portable"):
-            entries = []  # checked (and benchmarked) in a worker with these arguments
+            # checked (and benchmarked) in a worker with these arguments; a module-level
+            # call's callee only here, where its later calls are seen
+            entries = [e for e in entries if e.get("callee")]
         if not entries and not helpers:
             return  # declared inputs come first
         obs = _Observation(entries, func, snapped, names, bound, has_self, cells, jit_obj,
@@ -201,6 +470,10 @@ class Recorder:
         if code.co_flags & inspect.CO_VARKEYWORDS and extra_names:
             more = local.get(extra_names[0]) or {}
             obs.keywords.update({k: ob.snap(v) for k, v in more.items()})
+        if obs.max_calls > 1 and not (code.co_flags & inspect.CO_VARARGS):
+            obs.signatures.add(ob.signature(obs.values[:code.co_argcount - has_self],
+                                            jit_static))
+            self.again[code] = obs
         with self.lock:
             self.pending.append(obs)
             for h in helpers:
@@ -214,6 +487,17 @@ class Recorder:
     def check_all(self) -> None:
         sys.settrace(None)
         threading.settrace(None)  # type: ignore[arg-type]
+        self.counting = False
+        for entries in self.module_level.values():
+            for entry in entries:
+                try:
+                    verdict = self._judge_run(entry)
+                except Exception as exc:  # noqa: BLE001
+                    from jaxlint.runtime.verdicts import skipped
+
+                    verdict = skipped(f"internal error in the check: "
+                                      f"{exc.__class__.__name__}: {exc}"[:300])
+                _emit(self.events, event="verdict", id=entry["id"], result=verdict.to_dict())
         targets: dict[str, tuple[dict, Optional[_Observation]]] = {}
         for obs in list(self.pending):
             for entry in obs.entries:
@@ -231,6 +515,63 @@ class Recorder:
                 verdict = skipped(f"internal error in the check: "
                                   f"{exc.__class__.__name__}: {exc}"[:300])
             _emit(self.events, event="verdict", id=entry_id, result=verdict.to_dict())
+
+    def _judge_run(self, entry: dict) -> Any:
+        """A finding outside any function, judged by what the run did at its lines:
+        the exception raised there, or the compiles while they ran."""
+        from jaxlint.runtime.verdicts import confirmed, not_reproduced, skipped
+
+        path, first = entry["file"], entry["line"]
+        lines = range(first, max(entry.get("end_line") or first, first) + 1)
+        runs = sum(self.line_runs.get((path, n), 0) for n in lines)
+        where = f"in --run `{self.command}`"
+        if not runs:
+            return skipped(f"the --run never ran line {first}: {where}")
+        if entry["code"] in RUN_COMPILE_RULES:
+            counts: dict[str, int] = {}
+            for n in lines:
+                for name, c in self.line_compiles.get((path, n), {}).items():
+                    counts[name] = counts.get(name, 0) + c
+            counts = _user_compiles(counts, path)
+            name, most = max(counts.items(), key=lambda kv: kv[1], default=("", 0))
+            details = {"compiles": counts, "line_runs": runs, "oracle": "the --run itself"}
+            if most > 1:
+                return confirmed(f"{name} compiled {most} times while line {first} ran {runs} "
+                                 f"time(s) {where}", **details)
+            if runs > 1:
+                return not_reproduced(f"line {first} ran {runs} times {where} and no function "
+                                      f"compiled more than once there", **details)
+            return skipped(f"line {first} ran once {where}: no second run to compare")
+        if entry["code"] == "JAX301":
+            here = [(n, d, fn) for p, n, d, fn in self.draws if p == path and n in lines]
+            if not here:
+                return skipped(f"line {first} ran {where}, but no jax.random call was seen "
+                               "there (a function imported before the run's first line?)")
+            for n, digest, fn in here:
+                others = [(m, fn2) for p, m, d, fn2 in self.draws
+                          if d == digest and (p, m) != (path, n)]
+                twice = sum(1 for p, m, d, _ in self.draws if (p, m, d) == (path, n, digest))
+                if others or twice > 1:
+                    other_line = others[0][0] if others else n
+                    other_fn = others[0][1] if others else fn
+                    return confirmed(f"the --run drew from the same key bits at line "
+                                     f"{other_line} (`{other_fn}`) and line {n} (`{fn}`)",
+                                     use_sites=sorted({other_line, n}), line=n,
+                                     oracle="the --run itself")
+            return not_reproduced(f"the keys used at line {first} {where} were used nowhere "
+                                  "else in module-level code", oracle="the --run itself")
+        expected = _expected_exceptions(entry["code"])
+        for n in lines:
+            if (path, n) in self.raised:
+                cls, message = self.raised[(path, n)]
+                name = f"{cls.__module__}.{cls.__qualname__}".replace("builtins.", "")
+                ev = f"{name} at line {n}: {message}"
+                if issubclass(cls, expected):
+                    return confirmed(f"the --run raised {ev}", exception=name, line=n,
+                                     message=message, oracle="the --run itself")
+                return skipped(f"the --run raised another exception there: {ev}")
+        return not_reproduced(f"line {first} ran {runs} time(s) {where} without raising",
+                              line_runs=runs, oracle="the --run itself")
 
     def _check_target(self, entry: dict, own: Optional[_Observation]) -> Any:
         """The nested function as it was called, or through the call of its enclosing
@@ -295,8 +636,14 @@ class Recorder:
         args = ob.ObservedArgs(list(obs.values), [], static, int(self.options.get("seed", 0)))
         args.described = [f"{n}: {ob.describe(v)} (observed in --run `{self.command}`)"
                           for n, v in zip(obs.names, obs.values)]
+        args.more = [ob.ObservedArgs(list(values), [], static, int(self.options.get("seed", 0)))
+                     for values in obs.more]
         result = check.check(ctx, entry, target, args)
         result.inputs = list(args.described)
+        if entry.get("callee"):
+            notes.append(f"`{func.__name__}`, the function this line calls, with "
+                         f"{1 + len(obs.more)} observed call(s)")
+        ob.note_shardings(result, args)
         for note in notes:
             result.annotate(note)
         result.details["observed"] = True
@@ -304,6 +651,55 @@ class Recorder:
 
 
 _EMPTY = object()
+
+RUN_COMPILE_RULES = ("JAX501", "JAX504")
+
+
+def _expected_exceptions(code: str) -> tuple:
+    from jaxlint.runtime import checks
+
+    return {"JAX506": (RuntimeError,), "JAX901": (AttributeError,), "JAX904": (AttributeError,),
+            "JAX903": (TypeError,)}.get(code) or checks.TRACE_ERROR_RULES.get(
+                code, checks._TRACE_FAMILY)
+
+
+def _key_digest(key: Any) -> Optional[str]:
+    """The bits of a PRNG key (typed or raw uint32), or None for anything else."""
+    import hashlib
+
+    import jax
+    import numpy as np
+
+    try:
+        from jax.core import Tracer  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover
+        from jax._src.core import Tracer
+    if isinstance(key, Tracer) or not isinstance(key, (jax.Array, np.ndarray)):
+        return None
+    if jax.numpy.issubdtype(key.dtype, jax.dtypes.prng_key):
+        key = jax.random.key_data(key)
+    elif key.dtype != np.uint32:
+        return None
+    return hashlib.sha256(np.asarray(key).tobytes()).hexdigest()[:16]
+
+
+def _user_compiles(counts: dict[str, int], path: str) -> dict[str, int]:
+    """Compiles of the user's functions (lambdas, names in the file), not of the
+    little jits JAX compiles for eager operations."""
+    import re
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            source = fh.read()
+    except OSError:
+        source = ""
+    out = {}
+    for k, v in counts.items():
+        name = k[4:-1] if k.startswith("jit(") and k.endswith(")") else k
+        if name == "<lambda>" or (name.isidentifier() and re.search(
+                rf"\b{re.escape(name)}\b", source)):
+            out[k] = v
+    return out
 
 
 def _code_of(obj: Any) -> Any:
@@ -359,8 +755,70 @@ def install() -> None:
         return
     rec = Recorder(job)
     _emit(rec.events, event="process", argv=sys.argv[:4], time=time.time())
-    sys.settrace(rec.trace)
-    threading.settrace(rec.trace)  # type: ignore[arg-type]
+    builtins.__import__ = _quiet_imports(builtins.__import__, rec)
+    first = rec.gater if rec.waiting is not None else rec.tracer
+    sys.settrace(first)
+    threading.settrace(first)  # type: ignore[arg-type]
+
+
+def _library_prefixes() -> tuple[str, ...]:
+    import site
+    import sysconfig
+
+    paths = {sysconfig.get_paths().get(k) for k in ("stdlib", "platstdlib", "purelib",
+                                                   "platlib")}
+    try:
+        paths.update(site.getsitepackages())
+        paths.add(site.getusersitepackages())
+    except Exception:  # noqa: BLE001 - some virtualenvs lack these
+        pass
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # jaxlint itself
+    return tuple(os.path.realpath(p) + os.sep for p in paths | {here} if p)
+
+
+_LIBRARY: Optional[tuple[str, ...]] = None
+
+
+def _is_library(filename: str) -> bool:
+    """Python's own modules, installed packages and jaxlint: not the user's code."""
+    global _LIBRARY
+    if filename.startswith("<"):
+        return True  # frozen modules, exec'd strings
+    if _LIBRARY is None:
+        _LIBRARY = _library_prefixes()
+    return os.path.realpath(filename).startswith(_LIBRARY)
+
+
+def _quiet_imports(original: Any, rec: Recorder) -> Any:
+    """``__import__`` that turns the trace function off while it imports a package
+    holding no watched file (JAX itself: 0.13 s of trace calls on a small machine), and
+    back on for a package that does, even inside such an import."""
+    quiet = threading.local()
+
+    def _import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (),
+                level: int = 0) -> Any:
+        if level == 0 and name not in sys.modules:
+            current = sys.gettrace()
+            if current is rec.tracer or current is rec.gater or (
+                    current is None and getattr(quiet, "on", False)):
+                on = current if current is not None else quiet.tracer
+                want = on if rec.holds_watched(name) else None
+                if want is not current:
+                    was, was_tracer = getattr(quiet, "on", False), getattr(quiet, "tracer", None)
+                    quiet.on, quiet.tracer = want is None, on
+                    sys.settrace(want)
+                    try:
+                        return original(name, globals, locals, fromlist, level)
+                    finally:
+                        back = current
+                        if back is rec.gater and rec.waiting is None:  # the list came
+                            back = rec.tracer if rec.by_file else None
+                        sys.settrace(back)
+                        quiet.on, quiet.tracer = was, was_tracer
+        return original(name, globals, locals, fromlist, level)
+
+    _import.__wrapped__ = original  # type: ignore[attr-defined]
+    return _import
 
 
 SITECUSTOMIZE = '''\

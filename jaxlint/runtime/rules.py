@@ -2,7 +2,7 @@
 
 Each rule declares it on itself (``Rule.runtime_check``: what the check shows,
 or "None: " and why not; it is on the rule's page).  This module holds the check
-functions for the rules that have one (``CHECKS``); ``TABLE`` adds a ``NoCheck``
+functions for the rules that have one (``CHECKS``); ``TABLE`` (built on first use) adds a ``NoCheck``
 with the rule's own reason for the others.  A test holds the two to each other.
 """
 
@@ -78,8 +78,24 @@ def _no_checks() -> dict[str, NoCheck]:
     return out
 
 
-TABLE: dict[str, Entry] = {**CHECKS, **_no_checks()}
+_table: Optional[dict[str, Entry]] = None
+
+
+def table() -> dict[str, Entry]:
+    """Every rule: its check, or its reason for having none (the rules are imported,
+    and with them libcst, only here: a check in a recorded process needs neither)."""
+    global _table
+    if _table is None:
+        _table = {**CHECKS, **_no_checks()}
+    return _table
+
+
+def __getattr__(name: str) -> object:
+    if name == "TABLE":
+        return table()
+    raise AttributeError(name)
 
 
 def lookup(code: str) -> Optional[Entry]:
-    return TABLE.get(code)
+    found = CHECKS.get(code)
+    return found if found is not None else table().get(code)

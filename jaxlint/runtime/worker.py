@@ -127,6 +127,10 @@ def check_target(ctx: Any, target: dict) -> Verdict:
         return skipped(err or "cannot build its arguments")
     result = entry.check(ctx, target, t, args)
     result.inputs = list(args.described)
+    if hasattr(args, "sharding_notes"):
+        from jaxlint.runtime.observed import note_shardings
+
+        note_shardings(result, args)
     if note is not None:
         result.annotate(note)
     if ctx.mode == "bench" and result.verdict == "confirmed":

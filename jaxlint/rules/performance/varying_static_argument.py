@@ -44,7 +44,7 @@ def _counter_in(e: cst.BaseExpression, counters) -> Optional[str]:
 class VaryingStaticArgument(Rule):
     code = "JAX504"
     name = "varying-static-argument"
-    runtime_check = 'compile counts over two calls: confirmed when a changing or unhashable static argument compiles again.'
+    runtime_check = 'compile counts over two calls: confirmed when a changing or unhashable static argument compiles again; with `--run`, also the observed calls with other static values replayed in order (a call at module level: those of the function it calls), confirmed when the function compiles again for arrays of the same shapes.'
     summary = "A loop counter passed as a `static_argnums`/`static_argnames` argument: one compile per value"
     severity = Severity.WARNING
     seed = "The Sharp Bits § static arguments and caching (seed 000); tutorial § static_argnums (seed 002)"
