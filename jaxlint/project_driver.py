@@ -101,6 +101,7 @@ def run_project(
     context_for: Optional[Callable[[Path], list[Path]]] = None,
     file_timeout: Optional[float] = None,
     overrides: Optional[dict[str, bytes]] = None,
+    run_files: Optional[Callable[..., RunResult]] = None,
 ) -> RunResult:
     """Lint ``files`` (display paths) with the project-wide model.
 
@@ -110,7 +111,10 @@ def run_project(
     ``context_for(root)``: the files of the project at ``root`` (discovered the way
     the CLI discovers files).  When ``files`` are only part of a project, the rest
     of it is linted too (from the cache when warm) for the facts it gives; only
-    ``files`` are reported."""
+    ``files`` are reported.  ``run_files`` lints each round's files (default
+    ``runner.run``, whose signature it has); the language server passes one that
+    reads its open buffers and lints in its own process."""
+    run_files = run_files or run
     wanted = {str(f) for f in files}
     project_of = _projects(files, src_for)
     if context_for is not None:
@@ -157,13 +161,13 @@ def run_project(
                     facts[name] = fact
                     (summarize.add if helper else summarize.discard)(name)
                     (x64_from_folder.add if x64 else x64_from_folder.discard)(name)
-            outcome = run(files, settings, cache, jobs=jobs, show_progress=show_progress,
-                          file_timeout=file_timeout, data_for=data_for, with_project=False)
+            outcome = run_files(files, settings, cache, jobs=jobs, show_progress=show_progress,
+                                file_timeout=file_timeout, data_for=data_for, with_project=False)
             return _wanted(outcome, wanted, settings)
     pool = WorkerPool(jobs or default_jobs(), file_timeout, TREE_BUDGET)
     try:
         outcome = _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
-                          pool, jobs, show_progress, file_timeout, data_for)
+                          pool, jobs, show_progress, file_timeout, data_for, run_files)
     finally:
         pool.close()
     if snapshot_key is not None and not outcome.uncacheable:
@@ -202,8 +206,8 @@ def _wanted(outcome: RunResult, wanted: set[str], settings: Callable[[Path], Lin
 
 
 def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
-            pool, jobs, show_progress, file_timeout, data_for) -> RunResult:
-    outcome = run(files, settings, cache, jobs=jobs, show_progress=show_progress, file_timeout=file_timeout,
+            pool, jobs, show_progress, file_timeout, data_for, run_files) -> RunResult:
+    outcome = run_files(files, settings, cache, jobs=jobs, show_progress=show_progress, file_timeout=file_timeout,
                   pool=pool, data_for=data_for)
     uncacheable = outcome.uncacheable
     latest: dict[str, FileResult] = {r.path: r for r in outcome.results}
@@ -218,7 +222,7 @@ def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_fr
         again.extend(_x64_round(project_of, latest, x64_from_folder))
         if not again:
             break
-        more = run(sorted(set(again), key=str), settings, cache, jobs=jobs, show_progress=False,
+        more = run_files(sorted(set(again), key=str), settings, cache, jobs=jobs, show_progress=False,
                    file_timeout=file_timeout, pool=pool, data_for=data_for)
         hits += more.cache_hits
         uncacheable += more.uncacheable

@@ -111,6 +111,7 @@ class Doc:
         self.client, self.path, self.text = client, path, text
         self.uri = path.as_uri()
         self.version = 1
+        self.opened_at = len(client.published.get(self.uri, []))  # type: ignore[attr-defined]
         if write:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")

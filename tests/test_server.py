@@ -301,7 +301,7 @@ async def test_config_reload_on_watched_file_change(client: LanguageClient):
     assert [r.method for r in client.registrations] == ["workspace/didChangeWatchedFiles"]
     watchers = client.registrations[0].register_options["watchers"]
     assert [w["globPattern"] for w in watchers] == [
-        "**/pyproject.toml", "**/jaxlint.toml", "**/.jaxlint.toml"]
+        "**/pyproject.toml", "**/jaxlint.toml", "**/.jaxlint.toml", "**/*.py"]
     project = client.root / "proj"
     project.mkdir()
     pyproject = project / "pyproject.toml"

@@ -30,7 +30,7 @@ import traceback
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 from lsprotocol import types
 
@@ -149,6 +149,16 @@ class Positions:
             types.Position(line - 1, self._units(text[:indent])),
             types.Position(line - 1, self._units(body)),
         )
+
+
+def line_location(path: Path, line: int, text: Optional[str],
+                  encoding: str = types.PositionEncodingKind.Utf16) -> types.Location:
+    """The location of a 1-based line of another file (its text without the
+    indentation; the line's start when the text is not at hand)."""
+    if text is None or line < 1:
+        start = types.Position(max(line - 1, 0), 0)
+        return types.Location(uri=path.as_uri(), range=types.Range(start, start))
+    return types.Location(uri=path.as_uri(), range=Positions(text, encoding).whole_line(line))
 
 
 def ranges_overlap(a: types.Range, b: types.Range) -> bool:
@@ -377,8 +387,15 @@ def rule_page(code: str) -> Optional[Path]:
     return None
 
 
-def diagnostic(f: Finding, pos: Positions, uri: str) -> types.Diagnostic:
-    """One finding as an LSP diagnostic (``data`` holds what code actions need)."""
+def diagnostic(f: Finding, pos: Positions, uri: str,
+               locate: Optional[Callable[[str, int], Optional[types.Location]]] = None
+               ) -> types.Diagnostic:
+    """One finding as an LSP diagnostic (``data`` holds what code actions need).
+
+    ``relatedInformation``: the line a rule's message names (the first use of a
+    reused key, ...), and the call chain that puts the code under a trace from
+    other files (``Finding.related``, nearest caller first; ``locate(path, line)``
+    gives the location of a line of another file)."""
     rng = pos.finding_range(f)
     page = rule_page(f.code)
     tags = []
@@ -386,15 +403,20 @@ def diagnostic(f: Finding, pos: Positions, uri: str) -> types.Diagnostic:
         tags.append(types.DiagnosticTag.Deprecated)
     if f.code in UNNECESSARY_CODES:
         tags.append(types.DiagnosticTag.Unnecessary)
-    related = None
+    related: list[types.DiagnosticRelatedInformation] = []
     label = RELATED_LABELS.get(f.code)
     if label is not None:
         m = _RELATED_RE.search(f.message)
         if m is not None and 1 <= int(m.group(1)) <= len(pos.lines):
-            related = [types.DiagnosticRelatedInformation(
+            related.append(types.DiagnosticRelatedInformation(
                 location=types.Location(uri=uri, range=pos.whole_line(int(m.group(1)))),
                 message=label,
-            )]
+            ))
+    if locate is not None:
+        for path, line, message in f.related:
+            where = locate(path, line)
+            if where is not None:
+                related.append(types.DiagnosticRelatedInformation(location=where, message=message))
     data: dict[str, Any] = {"code": f.code}
     if f.fix is not None:
         data["fix"] = f.fix.applicability.value
@@ -406,7 +428,7 @@ def diagnostic(f: Finding, pos: Positions, uri: str) -> types.Diagnostic:
         code_description=types.CodeDescription(href=page.as_uri()) if page else None,
         source=SOURCE,
         tags=tags or None,
-        related_information=related,
+        related_information=related or None,
         data=data,
     )
 

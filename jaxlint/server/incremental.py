@@ -24,7 +24,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.findings import FileResult, Finding
+from jaxlint.findings import FileResult
 from jaxlint.settings import LintSettings
 
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")
@@ -75,6 +75,7 @@ class IncrementalParser:
         self._chunks: dict[tuple, tuple[tuple[cst.BaseStatement, ...], tuple, Optional[cst.Module]]] = {}
         self._joined: dict[tuple, tuple] = {}
         self.positions = None  # a jaxlint.positions.StatementCache, made on first use
+        self.tree: Optional[ast.Module] = None  # Python's tree of the last text parsed
         self.reused = 0  # statements taken from the previous versions (for tests)
         self.parsed = 0  # statements parsed anew
 
@@ -85,7 +86,9 @@ class IncrementalParser:
             return None
 
     def _parse(self, text: str) -> Optional[cst.Module]:
+        self.tree = None
         tree = ast.parse(text)
+        self.tree = tree
         if not tree.body:
             return None
         lines = _split_lines(text)
@@ -175,30 +178,28 @@ class IncrementalParser:
 
 def lint_incremental(parser: IncrementalParser, text: str, path: str,
                      settings: LintSettings) -> FileResult:
-    """``lint_source(text, path, settings)``, re-parsing only what changed."""
-    from jaxlint.linter import lint_source, mentions_jax
+    """``lint_source(text, path, settings)``, re-parsing only what changed (in
+    project mode too: the file's summary and what it tells its project come
+    from the linter's own code, on the same trees)."""
+    from jaxlint.linter import _fill_lines, _parse_and_analyze, lint_source, mentions_jax
 
     if ("# jaxlint: skip-file" in text or not mentions_jax(text.encode("utf-8", "surrogatepass"))
             or not (settings.select - {"JAX001"})):
         return lint_source(text, path, settings)
-    if settings.module is not None:
-        return lint_source(text, path, settings)  # project mode: summary and facts too
-    from jaxlint.engine import analyze
     from jaxlint.positions import StatementCache, statement_cache
-    from jaxlint.rules import all_rules
 
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
         module = parser.parse(text)
-        if module is None:
+        if module is None or parser.tree is None:
             return lint_source(text, path, settings)
-        result = FileResult(path=path, parsed=True)
         if parser.positions is None:
             parser.positions = StatementCache()
         with statement_cache(parser.positions):
-            result.findings.extend(analyze(module, text, path, settings, all_rules()))
-        result.findings.sort(key=Finding.sort_key)
+            result = _parse_and_analyze(FileResult(path=path), text, path, settings, module)
+        if result.project is not None:
+            _fill_lines(result.project, parser.tree)
         return result
     finally:
         if gc_was_enabled:

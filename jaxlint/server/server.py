@@ -15,16 +15,20 @@ pulls them (``textDocument/diagnostic``), as Ruff's server does.
 The server never imports or runs the user's code: it parses buffers with
 libcst, exactly as ``jaxlint check`` does.
 
-Project-wide analysis: each open buffer is linted on its own (the engine has no
-project-wide model yet).  When it has one, the open buffers are what it should
-read in place of the files on disk, and a change in one buffer should re-lint
-the open documents that depend on it (``_relint_all`` is the hook).
+Project-wide analysis (``project.py``): the CLI's project driver runs in a
+second worker thread, reading the open buffers in place of their files on disk;
+an edited buffer is linted at once with the facts the last run gave its file,
+and when what it tells its project changes, the driver runs again (debounced,
+``REFRESH_DEBOUNCE_S``) and the open documents whose facts changed are published
+again.  The server works in the first workspace folder (its working directory),
+so paths in messages read as ``jaxlint check`` run there prints them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,11 +43,13 @@ from jaxlint.config import ConfigError
 from jaxlint.findings import Finding
 from jaxlint.server import core
 from jaxlint.server.incremental import IncrementalParser
+from jaxlint.server.project import ProjectModel, display
 from jaxlint.settings import LintSettings
 
 DEBOUNCE_S = 0.015  # coalesce the bursts of didChange a fast typist sends
+REFRESH_DEBOUNCE_S = 0.1  # the project-wide run after a change of what a file tells its project
 PYTHON_SUFFIXES = (".py", ".pyi")
-WATCHED_GLOBS = ("**/pyproject.toml", "**/jaxlint.toml", "**/.jaxlint.toml")
+WATCHED_GLOBS = ("**/pyproject.toml", "**/jaxlint.toml", "**/.jaxlint.toml", "**/*.py")
 
 log = logging.getLogger("jaxlint.server")
 
@@ -64,6 +70,7 @@ class Linted:
     findings: list[Finding]
     settings: Optional[LintSettings]  # None: not linted (excluded, bad configuration)
     path: str
+    tells: bool = False  # what the file tells its project changed: the project model is stale
 
 
 class JaxlintServer(LanguageServer):
@@ -73,6 +80,12 @@ class JaxlintServer(LanguageServer):
         self.infos: tuple = ()
         self.resolver: Optional[core.SettingsResolver] = None
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jaxlint-lint")
+        self.project_executor = ThreadPoolExecutor(max_workers=1,
+                                                   thread_name_prefix="jaxlint-project")
+        self.model: Optional[ProjectModel] = None
+        self.refresh_handle: Optional[asyncio.TimerHandle] = None
+        self.refreshing = False
+        self.refresh_again = False
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.running: set[str] = set()
         self.dirty: set[str] = set()
@@ -155,19 +168,37 @@ class JaxlintServer(LanguageServer):
         if settings_path is None:  # an unsaved buffer: configured as a file in the first folder
             base = self.resolver.folders[-1] if self.resolver.folders else Path.cwd()
             settings_path = base / "untitled.py"
-        display = str(path) if path is not None else uri
+        name = display(path) if path is not None else uri
         try:
             if path is not None and self.resolver.is_excluded(path):
-                return Linted(version, text, [], None, display), [], messages
+                return Linted(version, text, [], None, name), [], messages
             settings = self.resolver.settings_for(settings_path)
         except ConfigError as exc:
             messages.append(str(exc))
-            return Linted(version, text, [], None, display), [], messages
+            return Linted(version, text, [], None, name), [], messages
+        model = self.model if path is not None else None
+        if model is not None:
+            settings = model.settings_of(name) or settings  # the facts of the last project run
+            known = model.recall(name, text, settings)
+            if known is not None and not known.error:  # linted by the last project run
+                return (Linted(version, text, known.findings, settings, name,
+                               model.tells_more(name, known)), [], messages)
         parser = self.parsers.setdefault(uri, IncrementalParser())
-        outcome = core.lint_text(text, display, settings, parser)
+        if model is not None:
+            model.editing.set()
+        try:
+            outcome = core.lint_text(text, name, settings, parser)
+        finally:
+            if model is not None:
+                model.editing.clear()
         if outcome.result.error:
-            messages.append(f"{display}: {outcome.result.error}")
-        linted = Linted(version, text, outcome.result.findings, settings, display)
+            messages.append(f"{name}: {outcome.result.error}")
+        tells = False
+        if model is not None:
+            if not outcome.failed_rules:
+                model.remember(name, text, settings, outcome.result)
+            tells = model.tells_more(name, outcome.result)
+        linted = Linted(version, text, outcome.result.findings, settings, name, tells)
         return linted, outcome.failed_rules, messages
 
     async def lint(self, uri: str) -> Optional[Linted]:
@@ -185,11 +216,13 @@ class JaxlintServer(LanguageServer):
         if uri not in self.workspace.text_documents:  # closed meanwhile
             self.parsers.pop(uri, None)
         for code, tb in failed:
-            self.log(f"jaxlint: rule {code} failed on {linted.path} and was skipped; "
+            self.log(f"jaxlint: rule {code} failed on {uri_to_path(uri) or linted.path} and was skipped; "
                      f"the other rules still report.\n{tb}", types.MessageType.Error)
         for message in messages:
             self.show_once(message)
         self.linted[uri] = linted
+        if linted.tells:
+            self.schedule_refresh()
         return linted
 
     async def lint_and_publish(self, uri: str) -> None:
@@ -218,7 +251,22 @@ class JaxlintServer(LanguageServer):
 
     def to_diagnostics(self, uri: str, linted: Linted) -> list[types.Diagnostic]:
         pos = core.Positions(linted.text, self.encoding)
-        return [core.diagnostic(f, pos, uri) for f in linted.findings]
+        texts: dict[Path, Optional[str]] = {}
+
+        def locate(name: str, line: int) -> Optional[types.Location]:
+            path = Path(os.path.abspath(name))  # a display path: relative to the working directory
+            if path not in texts:
+                doc = self.workspace.text_documents.get(path.as_uri())
+                if doc is not None:
+                    texts[path] = doc.source
+                else:
+                    try:
+                        texts[path] = path.read_text(encoding="utf-8", errors="replace")
+                    except OSError:
+                        texts[path] = None
+            return core.line_location(path, line, texts[path], self.encoding)
+
+        return [core.diagnostic(f, pos, uri, locate) for f in linted.findings]
 
     def publish(self, uri: str, linted: Linted) -> None:
         if self.pull:
@@ -226,8 +274,89 @@ class JaxlintServer(LanguageServer):
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=linted.version, diagnostics=self.to_diagnostics(uri, linted)))
 
+    # ------------------------------------------------------------------ the project model
+
+    def schedule_refresh(self, delay: float = REFRESH_DEBOUNCE_S) -> None:
+        """Run the project driver over the open documents shortly (debounced)."""
+        if self.model is None:
+            return
+        if self.refresh_handle is not None:
+            self.refresh_handle.cancel()
+        loop = asyncio.get_running_loop()
+        self.refresh_handle = loop.call_later(
+            delay, lambda: asyncio.ensure_future(self.refresh()))
+
+    def _refresh_job(self, docs: dict[Path, str]) -> dict:
+        assert self.model is not None and self.resolver is not None
+        buffers = {}
+        for path, text in docs.items():
+            try:
+                if not self.resolver.is_excluded(path):
+                    buffers[path] = text
+            except ConfigError:
+                continue  # shown by the document's own lint
+        return self.model.refresh(buffers)
+
+    async def refresh(self) -> None:
+        """Lint the open documents with the project-wide model (in the project
+        thread) and publish those whose diagnostics it changed."""
+        self.refresh_handle = None
+        if self.model is None:
+            return
+        if self.refreshing:
+            self.refresh_again = True
+            return
+        if self.pending or self.running:
+            self.schedule_refresh()  # the editor's lints first: run when they are done
+            return
+        self.refreshing = True
+        try:
+            while True:
+                self.refresh_again = False
+                docs: dict[Path, str] = {}
+                seen: dict[str, tuple[str, Optional[int], str]] = {}  # name -> (uri, version, text)
+                for uri, doc in list(self.workspace.text_documents.items()):
+                    path = uri_to_path(uri)
+                    if path is None or not self.is_python(uri):
+                        continue
+                    docs[path] = doc.source
+                    seen[display(path)] = (uri, doc.version, doc.source)
+                loop = asyncio.get_running_loop()
+                final = await loop.run_in_executor(self.project_executor, self._refresh_job, docs)
+                changed = False
+                for name, (result, settings) in final.items():
+                    if name not in seen:
+                        continue
+                    uri, version, text = seen[name]
+                    doc = self.workspace.text_documents.get(uri)
+                    if doc is None:
+                        continue
+                    last = self.linted.get(uri)
+                    if (last is not None and last.version == doc.version and last.text == doc.source
+                            and last.settings == settings and last.findings == result.findings):
+                        continue
+                    # lint it again with the new facts (the result of this run, when the
+                    # buffer has not changed since, comes from the model's memo)
+                    self.linted.pop(uri, None)
+                    self.schedule(uri, 0)
+                    changed = True
+                if changed and self.pull and self._cap("workspace", "diagnostics", "refresh_support"):
+                    self.workspace_diagnostic_refresh(None)
+                if not self.refresh_again:
+                    return
+        except Exception as exc:  # the documents keep their own diagnostics
+            log.exception("project run failed")
+            self.log(f"jaxlint: the project-wide analysis failed: {exc.__class__.__name__}: {exc}",
+                     types.MessageType.Error)
+        finally:
+            self.refreshing = False
+
     def relint_all(self) -> None:
         """Configuration changed: every open document is linted again."""
+        if self.model is not None:
+            self.model.forget()
+            if self.refreshing:
+                self.refresh_again = True  # the run under way read the old configuration
         self.linted.clear()
         for uri in list(self.workspace.text_documents):
             self.schedule(uri, 0)
@@ -320,7 +449,12 @@ def initialize(ls: JaxlintServer, params: types.InitializeParams) -> None:
         folders = [uri_to_path(params.root_uri)]
     elif not folders and params.root_path:
         folders = [Path(params.root_path)]
-    ls.resolver = core.SettingsResolver(ls.infos, [f for f in folders if f is not None])
+    folders = [f for f in folders if f is not None]
+    ls.resolver = core.SettingsResolver(ls.infos, folders)
+    if folders and folders[0].is_dir():
+        # paths in messages read as `jaxlint check` run in the (first) folder prints them
+        os.chdir(folders[0])
+    ls.model = _project_model(ls.resolver)
     ls.pull = ls._cap("text_document", "diagnostic") is not None
     ls.apply_client_settings(params.initialization_options)
 
@@ -344,6 +478,29 @@ async def initialized(ls: JaxlintServer, params: types.InitializedParams) -> Non
         except Exception as exc:  # the client refused: configuration changes need a restart
             ls.log(f"jaxlint: could not watch configuration files ({exc})",
                    types.MessageType.Warning)
+
+
+def _project_model(resolver: core.SettingsResolver) -> ProjectModel:
+    def src_for(root: Path):
+        cfg = resolver.store_for(root).for_dir(root).cfg
+        return cfg.src, cfg.root
+
+    def files_of(root: Path) -> list[Path]:
+        from jaxlint.discovery import discover
+
+        found = discover((str(root),), resolver.store_for(root))
+        return [Path(os.path.abspath(f)) for f in found.files]
+
+    def cache_for():
+        from jaxlint.cache import Cache
+        from jaxlint.config import cache_dir_for
+        from jaxlint.ruleinfo import source_digest
+
+        configuration = resolver.client.configuration
+        config = Path(configuration).expanduser() if configuration else None
+        return Cache(cache_dir_for(Path.cwd(), None, config), source_digest())
+
+    return ProjectModel(resolver.settings_for, src_for, files_of, cache_for)
 
 
 def _preload() -> None:
@@ -386,12 +543,13 @@ def did_close(ls: JaxlintServer, params: types.DidCloseTextDocumentParams) -> No
         handle.cancel()
     ls.linted.pop(uri, None)
     ls.parsers.pop(uri, None)
+    ls.schedule_refresh()  # the file on disk stands in for the buffer again
     if not ls.pull:
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
 @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
-                types.DiagnosticOptions(identifier="jaxlint", inter_file_dependencies=False,
+                types.DiagnosticOptions(identifier="jaxlint", inter_file_dependencies=True,
                                         workspace_diagnostics=False))
 async def pull_diagnostics(ls: JaxlintServer, params: types.DocumentDiagnosticParams
                            ) -> types.DocumentDiagnosticReport:
@@ -415,6 +573,11 @@ def did_change_watched_files(ls: JaxlintServer, params: types.DidChangeWatchedFi
         ls.resolver.reload()  # type: ignore[union-attr]
         ls.shown.clear()
         ls.relint_all()
+        return
+    if ls.model is not None and any(p is not None and p.suffix in PYTHON_SUFFIXES for p in changed):
+        if any(c.type != types.FileChangeType.Changed for c in params.changes):
+            ls.model.forget_files()  # a file was created or deleted: discover again
+        ls.schedule_refresh()
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
