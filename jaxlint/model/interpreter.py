@@ -1038,6 +1038,68 @@ class Interpreter:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
 
+    def _returns_array(self, unit: Unit, call: cst.Call, arg_vals: list[Value]) -> bool:
+        """Whether ``unit`` (a function of this file), called by ``call`` whose
+        argument values are ``arg_vals``, surely returns an array computed by JAX:
+        every ``return`` hands back a ``jnp``/``lax``/``jax.nn`` computation
+        (not a shape or dtype), arithmetic on one, an array method of a parameter
+        that receives a tracer here, or such a parameter itself (directly or
+        through a local name assigned only such values).  Anything else (a
+        tuple, a subscript, a shape, a Python value): unknown."""
+        node = unit.node
+        if type(node) is not cst.FunctionDef or unit.is_generator or unit.cls is not None:
+            return False
+        if any(a.star or a.keyword is not None for a in call.args):
+            return False
+        positional = unit.positional()
+        traced = {p.name for p, v in zip(positional, arg_vals) if v.traced}
+        if not traced:
+            return False
+        body = list(_scope_nodes(node.body))
+        returns = [n for n in body if type(n) is cst.Return]
+        if not returns or any(r.value is None for r in returns):
+            return False
+        assigned: dict[str, list[cst.BaseExpression]] = {}
+        for n in body:
+            if type(n) is cst.Assign:
+                for t in n.targets:
+                    if type(t.target) is cst.Name:
+                        assigned.setdefault(t.target.value, []).append(n.value)
+                    else:
+                        for name in _names_in(t.target):
+                            assigned.setdefault(name, []).append(None)  # type: ignore[arg-type]
+            elif type(n) in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.AsName):
+                for name in _names_in(getattr(n, "target", None) or getattr(n, "name", None)):
+                    assigned.setdefault(name, []).append(None)  # type: ignore[arg-type]
+        resolve = self.imports.resolve_dotted
+
+        def array(e: cst.BaseExpression, depth: int = 0) -> bool:
+            if depth > 4:
+                return False
+            t = type(e)
+            if t is cst.Name:
+                if e.value in assigned:  # type: ignore[attr-defined]
+                    values = assigned[e.value]  # type: ignore[attr-defined]
+                    return all(v is not None and array(v, depth + 1) for v in values)
+                return e.value in traced  # type: ignore[attr-defined]
+            if t is cst.Call:
+                func = e.func  # type: ignore[attr-defined]
+                if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value in traced \
+                        and func.value.value not in assigned:
+                    return func.attr.value in apis.ARRAY_METHODS
+                d = dotted_name(func)
+                if d is None or d.split(".", 1)[0] in assigned or d.split(".", 1)[0] in {p.name for p in unit.params}:
+                    return False
+                q = resolve(d)
+                return q is not None and q.startswith(apis.ARRAY_MODULES) and q not in apis.STATIC_RESULT_FUNCS
+            if t is cst.BinaryOperation:
+                return array(e.left, depth + 1) or array(e.right, depth + 1)  # type: ignore[attr-defined]
+            if t is cst.UnaryOperation:
+                return array(e.expression, depth + 1)  # type: ignore[attr-defined]
+            return False
+
+        return all(array(r.value) for r in returns)  # type: ignore[arg-type]
+
     def _instance_method(self, func: cst.Attribute) -> Optional[Unit]:
         """``PRE.squash`` where ``PRE`` holds an instance of a plain class of this file
         (``PRE = Preprocess()``): that class's method (flax/equinox modules excepted:
@@ -1511,6 +1573,9 @@ class Interpreter:
                 # a jitted function called from traced code returns tracers
                 # (a pytree of them: the kind stays unknown)
                 return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
+            if traced_ctx and any_traced and local.unit is not None and self._returns_array(local.unit, e, arg_vals):
+                # a helper of this file that hands back a JAX computation of what it was given
+                return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
             return V.UNKNOWN_VALUE
         if isinstance(func, cst.Attribute):
             base = self.value(func.value)
@@ -1601,6 +1666,27 @@ def _imported_names(s: cst.CSTNode) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------
+def _scope_nodes(node: cst.CSTNode):
+    """The nodes below ``node``, not descending into nested functions, lambdas or classes."""
+    from jaxlint.model.walk import descendants
+
+    return descendants(node)
+
+
+def _names_in(target: Optional[cst.CSTNode]) -> list[str]:
+    """The names an assignment target binds (nested tuples and lists, starred)."""
+    if target is None:
+        return []
+    t = type(target)
+    if t is cst.Name:
+        return [target.value]  # type: ignore[attr-defined]
+    if t in (cst.Tuple, cst.List):
+        return [n for el in target.elements for n in _names_in(el.value)]  # type: ignore[attr-defined]
+    if t is cst.StarredElement:
+        return _names_in(target.value)  # type: ignore[attr-defined]
+    return []
+
+
 def schedule(index: FileIndex) -> list[Unit]:
     """Units in an order where callers and enclosing units come first."""
     units = index.units

@@ -61,6 +61,29 @@ class TracedControlFlow(Rule):
     fix_safety = "No automatic fix: the right rewrite (`jnp.where`, `lax.cond`, `static_argnums`) depends on intent."
     VALID = [
         Valid(
+            # helpers of the file that return a shape, or a Python value of Python
+            # arguments: concrete under jit
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def n_rows(x):
+                return x.shape[0]
+
+            def scaled(a, s):
+                y = a * s
+                return y
+
+            @jax.jit
+            def step(g):
+                if n_rows(g) > 2:
+                    g = g[:2]
+                if scaled(3.0, 2.0) > 1:
+                    g = g + 1
+                return g
+            """
+        ),
+        Valid(
             """
             import jax
             import jax.numpy as jnp
@@ -473,6 +496,27 @@ class TracedControlFlow(Rule):
             expected=[(5, 8)],
             messages=[
                 "Python `if` on a traced value: it depends on the traced arguments `params`, `x` of `loss_fn` (called from traced `train_step`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        Invalid(
+            # a helper of the file that returns a JAX computation of a tracer returns a tracer
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def global_norm(g):
+                return jnp.sqrt(jnp.sum(g ** 2))
+
+            @jax.jit
+            def clip(g):
+                norm = global_norm(g)
+                if norm > 1.0:
+                    g = g / norm
+                return g
+            """,
+            expected=[(10, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `g` of `clip` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
             ],
         ),
         Invalid(
