@@ -1599,8 +1599,16 @@ class Interpreter:
             if inner.kind == V.FUNCTION and inner.transform is not None:
                 # jax.jit(f)(x) returns whatever f returns: often a pytree
                 return Value(kind=V.UNKNOWN, traced=traced_ctx and any_traced, deps=deps)
+            if any_traced:
+                layer = self.qualname(func.func)
+                if layer is not None and layer.startswith(_LAYER_MODULES) and layer.rsplit(".", 1)[1][:1].isupper():
+                    # nn.Dense(4)(x), hk.Linear(8)(x) on a tracer: the layer's output is a tracer
+                    return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
         return V.UNKNOWN_VALUE
 
+
+# layer classes built and applied in one expression inside a module's method
+_LAYER_MODULES = ("flax.linen.", "flax.nnx.", "haiku.", "equinox.nn.")
 
 _RAISES_CONTEXTS = frozenset(
     {"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "assertRaisesWithLiteralMatch"}

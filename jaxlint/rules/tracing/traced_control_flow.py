@@ -520,6 +520,24 @@ class TracedControlFlow(Rule):
             ],
         ),
         Invalid(
+            # a layer applied to the module's traced input gives a tracer
+            """
+            import flax.linen as nn
+
+            class MLP(nn.Module):
+                @nn.compact
+                def __call__(self, x):
+                    y = nn.Dense(4)(x)
+                    if y.sum() > 0:
+                        y = -y
+                    return y
+            """,
+            expected=[(7, 12)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `x` of `__call__` (a method of the module class MLP); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        Invalid(
             """
             import jax
 
