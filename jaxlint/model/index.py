@@ -698,10 +698,36 @@ class Indexer:
                 stack.extend(children(n))
 
     def _settle_key_consumers(self) -> None:
-        """A parameter rebound in the body may hold another key when it is sampled."""
+        """A parameter rebound in the body may hold another key when it is sampled.
+        A function that hands its key parameter to a consuming function of this
+        file consumes it too (``def wrapped(key, x): return sample(key, x)``)."""
         for u in self.index.units:
             for name in [n for n in u.consumes_keys if n in u.assigned]:
                 del u.consumes_keys[name]
+        handed = []  # (caller, parameter of the caller, callee, callee's parameter)
+        for unit, call in self._pending_calls:
+            if unit.is_module or not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
+                continue
+            callee = unit.lookup_def(call.func.value)
+            if callee is None or callee is unit or callee.is_generator or not isinstance(callee.node, cst.FunctionDef):
+                continue
+            positional = callee.positional()
+            for i, a in enumerate(positional_args(call)):
+                if i < len(positional) and isinstance(a.value, cst.Name):
+                    handed.append((unit, a.value.value, callee, positional[i].name))
+            for a in call.args:
+                if a.keyword is not None and isinstance(a.value, cst.Name) and callee.param(a.keyword.value):
+                    handed.append((unit, a.value.value, callee, a.keyword.value))
+        for _ in range(len(self.index.units)):
+            changed = False
+            for unit, name, callee, param in handed:
+                how = callee.consumes_keys.get(param)
+                if how is None or name in unit.consumes_keys or name in unit.assigned or unit.param(name) is None:
+                    continue
+                unit.consumes_keys[name] = how
+                changed = True
+            if not changed:
+                break
 
     def _external_site(self, site: TransformSite, n_bound: int, kw_bound: frozenset[str]) -> None:
         """``jax.jit(mod.f, ...)`` of a function this file imports: recorded for ``mod``."""

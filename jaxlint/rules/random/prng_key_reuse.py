@@ -45,6 +45,25 @@ class PrngKeyReuse(Rule):
         "and which key should be split is a modelling decision."
     )
     VALID = [
+        Valid(
+            # the wrapper gets its own key
+            """
+            import jax
+
+            def sample(key, x):
+                return x + jax.random.normal(key, x.shape)
+
+            def wrapped(key, x):
+                return sample(key, x)
+
+            def main(x):
+                key = jax.random.PRNGKey(0)
+                k1, k2 = jax.random.split(key)
+                a = wrapped(k1, x)
+                b = jax.random.uniform(k2, x.shape)
+                return a, b
+            """
+        ),
         # per-element keys under vmap; a None default; a fresh subkey per helper call;
         # a helper that derives its own key from the one it gets; a key default used
         # once; one helper called twice with one key outside a loop
@@ -245,6 +264,28 @@ class PrngKeyReuse(Rule):
             expected=[(4, 7)],
             messages=[
                 "`key` was already consumed by `random.normal` on line 3: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+            ],
+        ),
+        Invalid(
+            # a helper that hands its key to another consumes it too
+            """
+            import jax
+
+            def sample(key, x):
+                return x + jax.random.normal(key, x.shape)
+
+            def wrapped(key, x):
+                return sample(key, x)
+
+            def main(x):
+                key = jax.random.PRNGKey(0)
+                a = wrapped(key, x)
+                b = jax.random.uniform(key, x.shape)
+                return a, b
+            """,
+            expected=[(12, 9)],
+            messages=[
+                "`key` was already consumed by `wrapped()` on line 11: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
             ],
         ),
         Invalid(
