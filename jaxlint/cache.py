@@ -353,5 +353,8 @@ class Cache:
             return None
         return value
 
+    def discard_snapshot(self, key: str) -> None:
+        _discard(self._snapshot(key))
+
     def put_snapshot(self, key: str, value: dict[str, list]) -> None:
         self._write(self._snapshot(key), json.dumps(value, separators=(",", ":"), sort_keys=True))

@@ -16,6 +16,7 @@ import io
 import json
 import re
 import sys
+import threading
 import tokenize
 import warnings
 from typing import Optional, Union
@@ -165,8 +166,8 @@ def _unvalidated_parser():
     the parser builds are valid by construction, and the checks cost about a
     tenth of the parse (measured on the pinned corpus).  libcst's own comment
     there says as much ("would allow us to avoid validating the tree when
-    parsing a file").  Used only while that hook does nothing but validate;
-    otherwise the plain parser."""
+    parsing a file").  Used only while that hook does nothing but validate, and
+    only while this process runs one thread; otherwise the plain parser."""
     try:
         from libcst._nodes.base import CSTNode
     except ImportError:  # pragma: no cover - a libcst that moved it
@@ -179,6 +180,10 @@ def _unvalidated_parser():
         pass
 
     def parse_module(text: str) -> cst.Module:
+        if threading.active_count() > 1:
+            # the hook is the class's, for every thread: another thread (the language
+            # server's) may be building nodes that must be checked
+            return cst.parse_module(text)
         CSTNode.__post_init__ = skip
         try:
             return cst.parse_module(text)

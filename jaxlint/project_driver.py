@@ -163,7 +163,13 @@ def run_project(
                     (x64_from_folder.add if x64 else x64_from_folder.discard)(name)
             outcome = run_files(files, settings, cache, jobs=jobs, show_progress=show_progress,
                                 file_timeout=file_timeout, data_for=data_for, with_project=False)
-            return _wanted(outcome, wanted, settings)
+            if not outcome.tracebacks:
+                return _wanted(outcome, wanted, settings)
+            # facts that break the analysis: not what a run wrote; forget them and start over
+            cache.discard_snapshot(snapshot_key)
+            facts.clear()
+            summarize.clear()
+            x64_from_folder.clear()
     pool = WorkerPool(jobs or default_jobs(), file_timeout, TREE_BUDGET)
     try:
         outcome = _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
@@ -215,11 +221,13 @@ def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_fr
     tracebacks = {tb.split(":\n", 1)[0]: tb for tb in outcome.tracebacks}
     hits = outcome.cache_hits
     projects = {id(p): p for p in project_of.values()}
+    lost: set[str] = set()  # failed in a later round (a crash, a time-out, a bug): settled as failed
     for _ in range(MAX_ROUNDS - 1):
         again: list[Path] = []
         for project in projects.values():
-            again.extend(_next_round(project, latest, facts, summarize))
+            again.extend(_next_round(project, latest, facts, summarize, data_for))
         again.extend(_x64_round(project_of, latest, x64_from_folder))
+        again = [p for p in again if str(p) not in lost]
         if not again:
             break
         more = run_files(sorted(set(again), key=str), settings, cache, jobs=jobs, show_progress=False,
@@ -227,8 +235,16 @@ def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_fr
         hits += more.cache_hits
         uncacheable += more.uncacheable
         for r in more.results:
+            if r.path in more.lost:
+                # keep what it told the project before (its summary stays in the index, so
+                # the facts do not swing back and forth), report the failure, do not retry
+                before = latest.get(r.path)
+                if r.project is None and before is not None:
+                    r.project = before.project
+                lost.add(r.path)
+            else:
+                errors.pop(r.path, None)
             latest[r.path] = r
-            errors.pop(r.path, None)
         for line in more.errors:
             errors[line.split(": ", 1)[0]] = line
         for tb in more.tracebacks:
@@ -262,7 +278,8 @@ def _x64_round(project_of: dict[str, _Project], latest: dict[str, FileResult], x
 
 
 def _next_round(
-    project: _Project, latest: dict[str, FileResult], facts: dict[str, str], summarize: set[str]
+    project: _Project, latest: dict[str, FileResult], facts: dict[str, str], summarize: set[str],
+    data_for: dict[str, bytes],
 ) -> list[Path]:
     """Update ``facts`` from the latest results; the files to lint again."""
     outputs = []
@@ -298,7 +315,7 @@ def _next_round(
             r = latest.get(f)
             if f in summarize or f in wanted or r is None or r.project is not None or r.parsed or r.error:
                 continue
-            if _imports_any(f, project.module[f], exporters):
+            if _imports_any(f, project.module[f], exporters, data_for):
                 summarize.add(f)
                 wanted.append(f)
     incoming = incoming_facts(index, outputs, path_of)
@@ -313,19 +330,23 @@ def _next_round(
     return again
 
 
-def _imports_any(path: str, name: ModuleName, modules: set[str]) -> bool:
-    """Whether the file at ``path`` (module ``name``) imports one of ``modules``,
-    or a package above one of them (which may re-export it).  Read with CPython's
-    parser; only for files the prefilter skipped, and only when a module of the
-    project exports a jit, a key consumer or a factory."""
+def _imports_any(path: str, name: ModuleName, modules: set[str], data_for: dict[str, bytes]) -> bool:
+    """Whether the file at ``path`` (module ``name``; its bytes in ``data_for``
+    when they are not the disk's) imports one of ``modules``, or a package above
+    one of them (which may re-export it).  Read with CPython's parser; only for
+    files the prefilter skipped, and only when a module of the project exports a
+    jit, a key consumer or a factory."""
     import ast
 
     from jaxlint.project.summary import absolute_module
 
     try:
-        text = Path(path).read_bytes()
-        if not any(m.rsplit(".", 1)[-1].encode() in text for m in modules):
-            return False  # never names any of them
+        text = data_for.get(path)
+        if text is None:
+            text = Path(path).read_bytes()
+        tops = {m.split(".", 1)[0].encode() for m in modules}
+        if b"import" not in text or not (b"from ." in text or any(t in text for t in tops)):
+            return False  # imports nothing of the project's packages
         tree = ast.parse(text)
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return False

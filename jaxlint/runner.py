@@ -43,6 +43,8 @@ class RunResult:
     cache_hits: int = 0
     # results that may not be cached (an internal error, a crash, a time-out): a machine's state
     uncacheable: int = 0
+    # the files among ``results`` that failed in a way that may not be cached
+    lost: set = field(default_factory=set)
     # the settings each file was finally linted with (the project driver's: with its facts),
     # for whoever lints the file again (the fixer)
     settings_of: dict = field(default_factory=dict)
@@ -157,6 +159,7 @@ def run(
         results[result.path] = result
         if tb is not None or not cacheable:
             out.uncacheable += 1
+            out.lost.add(result.path)
         if tb is not None:
             out.tracebacks.append(f"{result.path}:\n{tb}")
         elif cacheable and cache is not None and result.path in keys:

@@ -296,3 +296,19 @@ def test_a_driver_script_that_never_names_jax_still_meets_the_projects_jits(tmp_
     assert found[1][4].startswith("`state` was donated to the jitted call on line 8")
     assert _lint(tmp_path) == found  # cold with a cache
     assert _lint(tmp_path) == found  # warm
+
+
+def test_a_driver_importing_through_the_package_or_from_stdin_meets_the_jits(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pk").mkdir()
+    (tmp_path / "pk" / "__init__.py").write_text("from pk.jits import power\n")
+    (tmp_path / "pk" / "jits.py").write_text(JITS)
+    loop = "\n\ndef main(x):\n    for i in range(100):\n        x = power(x, i)\n    return x\n"
+    (tmp_path / "pk" / "b.py").write_text("from . import power" + loop)
+    (tmp_path / "pk" / "c.py").write_text("x = 1\n")  # on disk; its unsaved text comes on stdin
+    monkeypatch.chdir(tmp_path)
+    found = _lint(tmp_path, "--no-cache")
+    assert [f[:4] for f in found] == [("JAX504", "pk/b.py", 5, 22)]
+    result = CliRunner().invoke(cli, ["check", "-", "--stdin-filename", "pk/c.py", "--no-cache",
+                                      "--output-format", "concise"], input="from pk import power" + loop)
+    assert result.stdout.splitlines()[0].startswith("pk/c.py:5:22: JAX504 the loop counter `i`")

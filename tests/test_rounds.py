@@ -225,3 +225,66 @@ def test_a_run_with_a_crashed_file_is_not_remembered_and_a_bad_snapshot_is_disca
     snapshot.write_text('{"trainer/losses.py": ["not", "a", "snapshot"]}')
     assert _lint_cached(root) == cold  # discarded, the rounds ran again and wrote it back
     assert json.loads(snapshot.read_text()) != {"trainer/losses.py": ["not", "a", "snapshot"]}
+
+
+def test_the_unvalidated_parse_is_not_used_while_other_threads_run(monkeypatch):
+    import threading
+
+    from libcst._nodes.base import CSTNode
+
+    seen = []
+    real = cst.parse_module
+
+    def spy(text):
+        seen.append(CSTNode.__post_init__.__code__.co_names)
+        return real(text)
+
+    monkeypatch.setattr(cst, "parse_module", spy)
+    assert threading.active_count() == 1
+    linter._parse_module("x = 1\n")  # one thread: no node checks during the parse
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        linter._parse_module("x = 1\n")  # another thread may be building nodes: checks stay on
+    finally:
+        stop.set()
+        other.join()
+    assert seen == [(), ("_validate",)]
+
+
+def test_a_file_that_fails_in_a_later_round_is_reported_not_retried(tmp_path, monkeypatch):
+    root = tmp_path / "abs_pkg"
+    shutil.copytree(FIXTURES / "abs_pkg", root)
+    monkeypatch.chdir(root)
+    real = runner.lint_one
+    log = tmp_path / "calls.txt"  # the workers are forked: they tell the test through a file
+
+    def fails_with_facts(path, data, settings, trees=None):
+        if path.endswith("schedule.py"):
+            with open(log, "a") as fh:
+                fh.write(("facts" if settings.facts else "alone") + "\n")
+            if settings.facts:
+                raise RuntimeError("a bug that needs the facts")
+        return real(path, data, settings, trees)
+
+    monkeypatch.setattr(runner, "lint_one", fails_with_facts)
+    result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "-j", "1", "--output-format", "concise"])
+    assert result.exit_code == 2
+    assert "error: trainer/schedule.py: could not be checked: the worker checking it exited (code 0)" in result.output
+    calls = log.read_text().split()
+    assert calls[-1] == "facts" and calls.count("facts") == 1  # failed with its facts: not tried again
+
+
+def test_a_snapshot_whose_facts_break_the_analysis_is_forgotten(tmp_path, monkeypatch):
+    root = tmp_path / "abs_pkg"
+    shutil.copytree(FIXTURES / "abs_pkg", root)
+    monkeypatch.chdir(root)
+    cold = _lint_cached(root)
+    (snapshot,) = _snapshots(root)
+    value = json.loads(snapshot.read_text())
+    name = next(n for n, v in value.items() if v[0])
+    value[name][0] = '{"units": 5}'  # the right shape, facts no run could write
+    snapshot.write_text(json.dumps(value))
+    assert _lint_cached(root) == cold
+    assert json.loads(snapshot.read_text())[name][0] != '{"units": 5}'
