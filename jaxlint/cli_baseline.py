@@ -48,12 +48,13 @@ def match_baseline(opts, session, linted, baseline):
 
     findings = sorted((f for r in linted.results for f in r.findings), key=lambda f: f.sort_key())
     root = baseline.root
-    linted_files = {relative_posix(r.path, root) for r in linted.results}
+    linted_files = {relative_posix(r.path, root): r.path for r in linted.results}
     scopes = [relative_posix(p, root).rstrip("/") for p in (opts.paths or (".",)) if p != "-"]
 
     # a file that does not parse (JAX001) or could not be checked says nothing of its findings
     unjudged = {relative_posix(r.path, root) for r in linted.results
                 if r.error or any(f.code == "JAX001" for f in r.findings)}
+    text_of = _text_of(linted, session.cwd)
 
     def checked(rel: str) -> bool:
         # a recorded file counts as checked when it was linted, or when it is
@@ -61,12 +62,27 @@ def match_baseline(opts, session, linted, baseline):
         if rel in unjudged:
             return False
         if rel in linted_files:
-            return True
+            return _parses(text_of(linted_files[rel]))  # JAX001 may not be selected
         if (root / rel).exists():
             return False
         return any(s in (".", "") or rel == s or rel.startswith(s + "/") for s in scopes)
 
-    return match(baseline, findings, _text_of(linted, session.cwd), str(baseline.path), checked)
+    return match(baseline, findings, text_of, str(baseline.path), checked)
+
+
+def _parses(text: Optional[str]) -> bool:
+    import ast
+    import warnings
+
+    if text is None:
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def kept_results(results: list, outcome) -> list:

@@ -374,3 +374,11 @@ def test_unwritable_baseline_is_one_line(project: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr.startswith("error: m.py/b.json: cannot be written (")
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_file_that_does_not_parse_keeps_its_entries_when_jax001_is_not_selected(project: Path) -> None:
+    assert _run("m.py", "--select", "JAX101", "--write-baseline", "b.json").stderr == (
+        "Wrote 2 findings to the baseline b.json.\n")
+    (project / "m.py").write_text(SRC + "def broken(:\n")
+    pruned = _run("m.py", "--select", "JAX101", "--baseline", "b.json", "--write-baseline", "b.json")
+    assert pruned.stderr == "Wrote 2 findings to the baseline b.json; kept 2 of files not checked this time.\n"

@@ -590,3 +590,23 @@ def test_unsaved_source_of_a_project_file_gets_the_project_facts(tmp_path: Path)
         "`step` (pk/train.py:8), which is decorated with @jax.jit); this raises TracerBoolConversionError. "
         "Use `jax.lax.cond` or `jnp.where`")]
     assert (root / "pk" / "helper.py").read_text() == "def clip(x):\n    return x\n"  # nothing written
+
+
+def test_fix_uses_the_project_facts(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / "pk").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("")
+    (root / "pk" / "__init__.py").write_text("")
+    (root / "pk" / "helper.py").write_text(
+        "import jax\n\n\ndef clip(x):\n    if x > 0:\n        x = -x\n    print(x)\n    return x\n")
+    (root / "pk" / "train.py").write_text(
+        "import jax\n\nfrom pk.helper import clip\n\n\n@jax.jit\ndef step(x):\n    return clip(x)\n")
+
+    async def scenario(s: ClientSession):
+        return _ok(await s.call_tool("fix", {"paths": ["pk/helper.py"], "unsafe": True}))
+
+    result = _serve(root, scenario)
+    assert '-    print(x)\n+    jax.debug.print("{}", x)\n' in result["diff"]
+    assert [(f["code"], f["path"], f["line"]) for f in result["remaining"]] == [("JAX201", "pk/helper.py", 5)]
+    assert "(pk/train.py:8)" in result["remaining"][0]["message"]
+    assert result["summary"] == "Would fix 1 finding; 1 remains."

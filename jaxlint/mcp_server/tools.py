@@ -252,6 +252,9 @@ class _Run:
     store: Any  # ConfigStore
     cache_dir: Path
     infos: tuple
+    # display name -> the settings it was linted with (with its project's facts), for fix
+    settings_of: dict = dataclasses.field(default_factory=dict)
+    base: Optional[Path] = None  # chain paths in messages are shown relative to it
 
 
 def _session(ws: Workspace, select: Optional[list[str]]) -> _Run:
@@ -339,19 +342,12 @@ def _lint_targets(targets: list[_Target], run: _Run, overrides: Optional[dict[st
     outcome = run_project([t.absolute for t in targets], run.store.settings_for, cache, src_for,
                           jobs=1, show_progress=False, context_for=files_of, overrides=overrides)
     results = []
-    prefix = f"{base}{os.sep}" if base is not None else None
-
-    def relative(f):
-        if prefix is None or Path(f.path).is_absolute():
-            return f
-        return dataclasses.replace(
-            f, message=f.message.replace(prefix, ""),
-            related=tuple((p[len(prefix):] if p.startswith(prefix) else p, line, m.replace(prefix, ""))
-                          for p, line, m in f.related))
-
+    run.base = base
     for r in outcome.results:
         name = shown.get(r.path, r.path)
-        findings = [relative(dataclasses.replace(f, path=name)) for f in r.findings]
+        if r.path in outcome.settings_of:
+            run.settings_of[name] = outcome.settings_of[r.path]
+        findings = [_relative_chain(dataclasses.replace(f, path=name), base) for f in r.findings]
         results.append(dataclasses.replace(r, path=name, findings=findings))
     errors = []
     for line in outcome.errors:
@@ -361,6 +357,18 @@ def _lint_targets(targets: list[_Target], run: _Run, overrides: Optional[dict[st
                 break
         errors.append(line)
     return results, errors
+
+
+def _relative_chain(f, base: Optional[Path]):
+    """``f`` with the other files its message names (the chain of a traced
+    helper, linted by absolute path) shown relative to ``base``, as ``f.path`` is."""
+    if base is None or Path(f.path).is_absolute():
+        return f
+    prefix = f"{base}{os.sep}"
+    return dataclasses.replace(
+        f, message=f.message.replace(prefix, ""),
+        related=tuple((p[len(prefix):] if p.startswith(prefix) else p, line, m.replace(prefix, ""))
+                      for p, line, m in f.related))
 
 
 def _source_target(args: dict[str, Any], ws: Workspace) -> tuple[str, Path]:
@@ -463,7 +471,8 @@ def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] =
             remaining.extend(result.findings)
             continue
         absolute, text = where[result.path]
-        settings = run.store.settings_for(absolute)
+        # with its project's facts: a helper traced from another module is fixed as one
+        settings = run.settings_of.get(result.path) or run.store.settings_for(absolute)
         try:
             if text is not None:
                 old = text
@@ -492,7 +501,7 @@ def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] =
         if changed:
             diffs.append(unified_diff(result.path, old, fr.text))
             n_fixed += len(fr.applied)
-        remaining.extend(dataclasses.replace(f, path=result.path) for f in fr.findings)
+        remaining.extend(_relative_chain(dataclasses.replace(f, path=result.path), run.base) for f in fr.findings)
         files.append({
             "path": result.path,
             "applied": [{"code": a.code, "line": a.line, "column": a.col, "message": a.message}

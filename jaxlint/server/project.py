@@ -207,9 +207,11 @@ class ProjectModel:
         def src_for(root: Path):
             return self._src_for(root)
 
+        # the buffers as bytes too: what the driver reads itself (a helper module's imports) is the buffer's
+        buffers = {n: t.encode("utf-8", "surrogatepass") if isinstance(t, str) else t for n, t in texts.items()}
         outcome = run_project([Path(n) for n in sorted(texts)], settings_for, None, src_for,
                               jobs=1, show_progress=False, context_for=context_for,
-                              run_files=run_files)
+                              run_files=run_files, overrides=buffers)
         final: dict[str, tuple[FileResult, LintSettings]] = {}
         for r in outcome.results:
             s = outcome.settings_of.get(r.path)
