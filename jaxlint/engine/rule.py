@@ -32,6 +32,7 @@ import libcst as cst
 
 from jaxlint.engine.types import Replacement, Report, RuleFix
 from jaxlint.findings import Applicability, Severity
+from jaxlint.model.walk import bound_names  # noqa: F401  (part of the rules' API)
 
 if TYPE_CHECKING:  # pragma: no cover
     from jaxlint.engine.context import RuleContext
@@ -184,19 +185,6 @@ def assignment_targets(node: cst.CSTNode) -> list[cst.BaseExpression]:
         return [t.target for t in node.targets]
     if isinstance(node, (cst.AugAssign, cst.AnnAssign)):
         return [node.target]
-    return []
-
-
-def bound_names(target: cst.CSTNode) -> list[cst.Name]:
-    """The names an assignment target binds, through tuples, lists and starred
-    elements (``a, (b, *c)`` -> ``a``, ``b``, ``c``); attributes and subscripts
-    bind none."""
-    if isinstance(target, cst.Name):
-        return [target]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for el in target.elements for n in bound_names(el.value)]
-    if isinstance(target, cst.StarredElement):
-        return bound_names(target.value)
     return []
 
 

@@ -18,7 +18,7 @@ import libcst as cst
 from jaxlint.model.index import FileIndex
 from jaxlint.model.scopes import scope_of as _scope_of, writes as _writes
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import descendants, int_value
+from jaxlint.model.walk import int_value
 
 
 def constant_int(index: FileIndex, unit: Unit, expr: cst.CSTNode) -> Optional[int]:

@@ -21,6 +21,7 @@ from jaxlint.model.imports import ImportTable
 from jaxlint.model.units import ClassInfo, ParamInfo, Unit
 from jaxlint.model.walk import (
     arg_at,
+    bound_names,
     children,
     dotted_name,
     keyword_arg,
@@ -193,6 +194,8 @@ class Indexer:
                 unit.nonlocal_names.update(a.name.value for a in n.names)
             elif t is cst.Yield:
                 unit.is_generator = True
+            elif t is cst.Return:
+                unit.returns.append(n.value)
             elif t is cst.With:
                 for item in n.items:
                     if item.asname is not None:
@@ -204,15 +207,10 @@ class Indexer:
             stack.extend(kids)
 
     def _assigned(self, target: cst.CSTNode, unit: Unit, stmt: cst.CSTNode) -> None:
-        if isinstance(target, cst.Name):
-            unit.assigned.add(target.value)
+        for name in bound_names(target):
+            unit.assigned.add(name.value)
             if unit.is_module:
-                self.index.module_assignments.setdefault(target.value, []).append(stmt)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for el in target.elements:
-                self._assigned(el.value, unit, stmt)
-        elif isinstance(target, cst.StarredElement):
-            self._assigned(target.value, unit, stmt)
+                self.index.module_assignments.setdefault(name.value, []).append(stmt)
 
     def _params(self, params: cst.Parameters) -> list[ParamInfo]:
         out: list[ParamInfo] = []
@@ -675,27 +673,11 @@ class Indexer:
     def _find_factories(self) -> None:
         """Functions that return a function they define (``def make_step(cfg): def
         step(x): ...; return step``): each call makes a new function object."""
-        # only a function that defines a function or holds a lambda can return one
-        with_lambda = {id(u.parent) for u in self.index.units if type(u.node) is cst.Lambda}
         for u in self.index.units:
-            node = u.node
-            if not isinstance(node, cst.FunctionDef) or u.cls is not None:
+            if not isinstance(u.node, cst.FunctionDef) or u.cls is not None:
                 continue
-            if not u.defs and id(u) not in with_lambda:
-                continue
-            stack = list(children(node.body))
-            while stack:
-                n = stack.pop()
-                t = type(n)
-                if t in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-                    continue
-                if t is cst.Return and n.value is not None:
-                    v = n.value
-                    if isinstance(v, cst.Lambda) or (isinstance(v, cst.Name) and v.value in u.defs):
-                        u.returns_fresh_function = True
-                        break
-                    continue
-                stack.extend(children(n))
+            if any(isinstance(v, cst.Lambda) or (isinstance(v, cst.Name) and v.value in u.defs) for v in u.returns):
+                u.returns_fresh_function = True
 
     def _settle_key_consumers(self) -> None:
         """A parameter rebound in the body may hold another key when it is sampled.

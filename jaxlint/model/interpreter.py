@@ -20,13 +20,13 @@ import libcst as cst
 
 from jaxlint.model import apis
 from jaxlint.model import values as V
-from jaxlint.model.index import FileIndex, build_index
+from jaxlint.model.index import FileIndex
 from jaxlint.model.jit_calls import JitCalls, JitInfo
 from jaxlint.model.scopes import instance_class
 from jaxlint.model.shapes import constructor_facts
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
-from jaxlint.model.walk import children, dotted_name, positional_args, string_value
+from jaxlint.model.walk import bound_names, children, descendants, dotted_name, positional_args, string_value
 from jaxlint.settings import LintSettings
 
 # expression nodes without expression children
@@ -112,6 +112,7 @@ class Interpreter:
         self._hooks: Hooks = {}
         self._leave_hooks: Hooks = {}
         self._qn_memo: dict[int, Optional[str]] = {}
+        self._local_values_memo: dict[int, dict] = {}
 
     def set_hooks(self, hooks: Hooks, leave_hooks: Hooks) -> None:
         """Callables to call, by node class, on entering and leaving a node."""
@@ -1046,31 +1047,17 @@ class Interpreter:
         that receives a tracer here, or such a parameter itself (directly or
         through a local name assigned only such values).  Anything else (a
         tuple, a subscript, a shape, a Python value): unknown."""
-        node = unit.node
-        if type(node) is not cst.FunctionDef or unit.is_generator or unit.cls is not None:
+        if type(unit.node) is not cst.FunctionDef or unit.is_generator or unit.cls is not None:
+            return False
+        if not unit.returns or any(v is None for v in unit.returns):
             return False
         if any(a.star or a.keyword is not None for a in call.args):
             return False
-        positional = unit.positional()
-        traced = {p.name for p, v in zip(positional, arg_vals) if v.traced}
+        traced = {p.name for p, v in zip(unit.positional(), arg_vals) if v.traced}
         if not traced:
             return False
-        body = list(_scope_nodes(node.body))
-        returns = [n for n in body if type(n) is cst.Return]
-        if not returns or any(r.value is None for r in returns):
-            return False
-        assigned: dict[str, list[cst.BaseExpression]] = {}
-        for n in body:
-            if type(n) is cst.Assign:
-                for t in n.targets:
-                    if type(t.target) is cst.Name:
-                        assigned.setdefault(t.target.value, []).append(n.value)
-                    else:
-                        for name in _names_in(t.target):
-                            assigned.setdefault(name, []).append(None)  # type: ignore[arg-type]
-            elif type(n) in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.AsName):
-                for name in _names_in(getattr(n, "target", None) or getattr(n, "name", None)):
-                    assigned.setdefault(name, []).append(None)  # type: ignore[arg-type]
+        assigned = self._local_values(unit)
+        params = {p.name for p in unit.params}
         resolve = self.imports.resolve_dotted
 
         def array(e: cst.BaseExpression, depth: int = 0) -> bool:
@@ -1088,7 +1075,7 @@ class Interpreter:
                         and func.value.value not in assigned:
                     return func.attr.value in apis.ARRAY_METHODS
                 d = dotted_name(func)
-                if d is None or d.split(".", 1)[0] in assigned or d.split(".", 1)[0] in {p.name for p in unit.params}:
+                if d is None or d.split(".", 1)[0] in assigned or d.split(".", 1)[0] in params:
                     return False
                 q = resolve(d)
                 return q is not None and q.startswith(apis.ARRAY_MODULES) and q not in apis.STATIC_RESULT_FUNCS
@@ -1098,7 +1085,31 @@ class Interpreter:
                 return array(e.expression, depth + 1)  # type: ignore[attr-defined]
             return False
 
-        return all(array(r.value) for r in returns)  # type: ignore[arg-type]
+        return all(array(v) for v in unit.returns)
+
+    def _local_values(self, unit: Unit) -> dict[str, list[Optional[cst.BaseExpression]]]:
+        """name -> what ``unit``'s own body assigns to it (None for a binding that
+        is not ``name = value``: a loop target, an unpacking, an augmented
+        assignment...); read once per function."""
+        memo = self._local_values_memo
+        out = memo.get(id(unit))
+        if out is not None:
+            return out
+        out = memo[id(unit)] = {}
+        for n in descendants(unit.node.body):  # type: ignore[attr-defined]
+            t = type(n)
+            if t is cst.Assign:
+                for tg in n.targets:  # type: ignore[attr-defined]
+                    simple = type(tg.target) is cst.Name
+                    for name in bound_names(tg.target):
+                        out.setdefault(name.value, []).append(n.value if simple else None)  # type: ignore[attr-defined]
+            elif t in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr):
+                for name in bound_names(n.target):  # type: ignore[attr-defined]
+                    out.setdefault(name.value, []).append(None)
+            elif t is cst.AsName:
+                for name in bound_names(n.name):  # type: ignore[attr-defined]
+                    out.setdefault(name.value, []).append(None)
+        return out
 
     def _instance_method(self, func: cst.Attribute) -> Optional[Unit]:
         """``PRE.squash`` where ``PRE`` holds an instance of a plain class of this file
@@ -1514,7 +1525,6 @@ class Interpreter:
                 if short in ("PRNGKey", "key", "wrap_key_data", "clone", "fold_in"):
                     return Value(kind=V.KEY, key=KeyToken(e, len(self.loop_stack), short), traced=traced_ctx and (any_traced or short != "PRNGKey"), deps=deps)
                 if short == "split":
-                    n = positional_args(e)[1].value if len(positional_args(e)) > 1 else None
                     return Value(kind=V.KEYS, traced=traced_ctx, deps=deps)
                 if short in ("key_data", "key_impl"):
                     return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps)
@@ -1674,27 +1684,6 @@ def _imported_names(s: cst.CSTNode) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------
-def _scope_nodes(node: cst.CSTNode):
-    """The nodes below ``node``, not descending into nested functions, lambdas or classes."""
-    from jaxlint.model.walk import descendants
-
-    return descendants(node)
-
-
-def _names_in(target: Optional[cst.CSTNode]) -> list[str]:
-    """The names an assignment target binds (nested tuples and lists, starred)."""
-    if target is None:
-        return []
-    t = type(target)
-    if t is cst.Name:
-        return [target.value]  # type: ignore[attr-defined]
-    if t in (cst.Tuple, cst.List):
-        return [n for el in target.elements for n in _names_in(el.value)]  # type: ignore[attr-defined]
-    if t is cst.StarredElement:
-        return _names_in(target.value)  # type: ignore[attr-defined]
-    return []
-
-
 def schedule(index: FileIndex) -> list[Unit]:
     """Units in an order where callers and enclosing units come first."""
     units = index.units

@@ -71,6 +71,8 @@ class Unit:
     passed_params: set[str] = field(default_factory=set)  # given by some traced caller
     # returns a function it defines (a nested def or a lambda): a new object per call
     returns_fresh_function: bool = False
+    # the values of its own `return` statements (None for a bare `return`), in source order
+    returns: list = field(default_factory=list)
     # parameters whose PRNG key the body hands to a jax.random sampler: param -> sampler
     consumes_keys: dict[str, str] = field(default_factory=dict)
     # traced because of code in other files: (path, line, what happens there)

@@ -137,6 +137,20 @@ def descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(kids)
 
 
+def bound_names(target: cst.CSTNode) -> list[cst.Name]:
+    """The names an assignment target binds, through tuples, lists and starred
+    elements (``a, (b, *c)`` -> ``a``, ``b``, ``c``); attributes and subscripts
+    bind none."""
+    t = type(target)
+    if t is cst.Name:
+        return [target]  # type: ignore[list-item]
+    if t is cst.Tuple or t is cst.List:
+        return [n for el in target.elements for n in bound_names(el.value)]  # type: ignore[attr-defined]
+    if t is cst.StarredElement:
+        return bound_names(target.value)  # type: ignore[attr-defined]
+    return []
+
+
 def dotted_name(node: cst.BaseExpression) -> str | None:
     """``a.b.c`` for a Name/Attribute chain, else None."""
     parts: list[str] = []
