@@ -347,25 +347,33 @@ def _show_files(opts: CheckOptions, session: _Session) -> int:
     return EXIT_ERROR if found.errors else EXIT_OK
 
 
-def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
+def _run_project(opts: CheckOptions, session: _Session, files: list[Path], show_progress: Optional[bool],
+                 overrides: Optional[dict[str, bytes]] = None):
+    """``files`` linted with the project-wide model, as `jaxlint check` is configured."""
     from jaxlint.cache import Cache
-    from jaxlint.discovery import discover
     from jaxlint.project_driver import run_project
     from jaxlint.ruleinfo import source_digest
 
-    found = discover(opts.paths or (".",), session.store, force_exclude=opts.force_exclude)
-    files = [_display(p, session.cwd) for p in found.files]
     cache = None if opts.no_cache else Cache(session.cache_dir, source_digest())
-    outcome = run_project(
+    return run_project(
         files,
         session.store.settings_for,
         cache,
         _src_setting(session),
         jobs=opts.jobs,
-        show_progress=False if opts.quiet else None,
+        show_progress=show_progress,
         context_for=_project_files(opts, session),
         file_timeout=opts.file_timeout,
+        overrides=overrides,
     )
+
+
+def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
+    from jaxlint.discovery import discover
+
+    found = discover(opts.paths or (".",), session.store, force_exclude=opts.force_exclude)
+    files = [_display(p, session.cwd) for p in found.files]
+    outcome = _run_project(opts, session, files, False if opts.quiet else None)
     if opts.verbose:
         sys.stderr.write(f"linted {len(files)} files ({outcome.cache_hits} from the cache)\n")
     return _Linted(
@@ -425,15 +433,8 @@ def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
     if opts.stdin_filename:
         # a file of a project: linted with what the rest of the project tells it
         # (the rest from the cache when warm), the text from standard input
-        from jaxlint.cache import Cache
-        from jaxlint.project_driver import run_project
-        from jaxlint.ruleinfo import source_digest
-
         path = _display(Path(os.path.abspath(name)), session.cwd)
-        cache = None if opts.no_cache else Cache(session.cache_dir, source_digest())
-        outcome = run_project([path], session.store.settings_for, cache, _src_setting(session),
-                              jobs=opts.jobs, show_progress=False, context_for=_project_files(opts, session),
-                              file_timeout=opts.file_timeout, overrides={str(path): data})
+        outcome = _run_project(opts, session, [path], False, overrides={str(path): data})
         from dataclasses import replace
 
         from jaxlint.findings import FileResult

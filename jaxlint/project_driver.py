@@ -48,6 +48,7 @@ class _Project:
         self.packages: frozenset[str] = frozenset()
         self.index: Optional[ProjectIndex] = None  # reused across rounds
         self.indexed: frozenset[str] = frozenset()
+        self.imports: dict[str, frozenset[str]] = {}  # file the prefilter skipped -> what it imports
 
 
 def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[list[str]], Path]]) -> dict[str, _Project]:
@@ -315,7 +316,11 @@ def _next_round(
             r = latest.get(f)
             if f in summarize or f in wanted or r is None or r.project is not None or r.parsed or r.error:
                 continue
-            if _imports_any(f, project.module[f], exporters, data_for):
+            imported = project.imports.get(f)
+            if imported is None:
+                imported = project.imports[f] = _project_imports(f, project.module[f], project.packages, data_for)
+            above = {".".join(m.split(".")[:i]) for m in exporters for i in range(1, m.count(".") + 2)}
+            if imported & above:
                 summarize.add(f)
                 wanted.append(f)
     incoming = incoming_facts(index, outputs, path_of)
@@ -330,12 +335,14 @@ def _next_round(
     return again
 
 
-def _imports_any(path: str, name: ModuleName, modules: set[str], data_for: dict[str, bytes]) -> bool:
-    """Whether the file at ``path`` (module ``name``; its bytes in ``data_for``
-    when they are not the disk's) imports one of ``modules``, or a package above
-    one of them (which may re-export it).  Read with CPython's parser; only for
-    files the prefilter skipped, and only when a module of the project exports a
-    jit, a key consumer or a factory."""
+def _project_imports(path: str, name: ModuleName, packages: frozenset[str], data_for: dict[str, bytes]) -> frozenset[str]:
+    """The project modules the file at ``path`` (module ``name``; its bytes in
+    ``data_for`` when they are not the disk's) names in its imports: each
+    imported module, and ``m.n`` for ``from m import n``.  Read with CPython's
+    parser, once per run; only for files the prefilter skipped, and only when a
+    module of the project exports a jit, a key consumer or a factory (a driver
+    script importing one of them, or a package above one that may re-export it,
+    is then analysed)."""
     import ast
 
     from jaxlint.project.summary import absolute_module
@@ -344,24 +351,21 @@ def _imports_any(path: str, name: ModuleName, modules: set[str], data_for: dict[
         text = data_for.get(path)
         if text is None:
             text = Path(path).read_bytes()
-        tops = {m.split(".", 1)[0].encode() for m in modules}
-        if b"import" not in text or not (b"from ." in text or any(t in text for t in tops)):
-            return False  # imports nothing of the project's packages
+        if b"import" not in text or not (b"from ." in text or any(p.encode() in text for p in packages)):
+            return frozenset()  # imports nothing of the project
         tree = ast.parse(text)
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    above = {".".join(m.split(".")[:i]) for m in modules for i in range(1, m.count(".") + 2)}
+        return frozenset()
+    out: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             base = absolute_module(name.name, name.is_package, node.level, node.module)
-            if base is None:
-                continue
-            if base in above or any(f"{base}.{a.name}" in modules for a in node.names):
-                return True
+            if base is not None:
+                out.add(base)
+                out.update(f"{base}.{a.name}" for a in node.names)
         elif isinstance(node, ast.Import):
-            if any(a.name in above for a in node.names):
-                return True
-    return False
+            out.update(a.name for a in node.names)
+    return frozenset(out)
 
 
 def _candidates(callee: str, summary: dict, path_of: dict[str, str]) -> list[str]:
