@@ -134,9 +134,10 @@ class TreeStore:
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.used = 0
-        self._trees: dict[str, tuple[str, cst.Module]] = {}
+        self._trees: dict[str, tuple[str, cst.Module, bool]] = {}
 
-    def get(self, path: str, text: str) -> Optional[cst.Module]:
+    def get(self, path: str, text: str) -> Optional[tuple[cst.Module, bool]]:
+        """(the tree, whether it was built from CPython's tree), or None."""
         entry = self._trees.get(path)
         if entry is None:
             return None
@@ -144,13 +145,19 @@ class TreeStore:
             self.used -= len(entry[0]) * TREE_BYTES_PER_CHAR
             del self._trees[path]
             return None
-        return entry[1]
+        return entry[1], entry[2]
 
-    def put(self, path: str, text: str, module: cst.Module) -> None:
-        cost = len(text) * TREE_BYTES_PER_CHAR
-        if path in self._trees or self.used + cost > self.budget:
+    def put(self, path: str, text: str, module: cst.Module, built: bool = False) -> None:
+        old = self._trees.get(path)
+        if old is not None and old[0] == text:
+            if old[2] and not built:  # libcst's tree replaces the one built from CPython's
+                self._trees[path] = (text, module, built)
+                gc.freeze()
             return
-        self._trees[path] = (text, module)
+        cost = len(text) * TREE_BYTES_PER_CHAR
+        if old is not None or self.used + cost > self.budget:
+            return
+        self._trees[path] = (text, module, built)
         self.used += cost
         # The cyclic collector would scan every kept tree again and again (measured:
         # it ate the whole gain).  Trees hold no cycles: out of its sight they are
@@ -241,7 +248,7 @@ def lint_source(
     try:
         kept = trees.get(path, text) if trees is not None else None
         if kept is not None:  # linted before in this run: valid, within the limits, parsed
-            result = _parse_and_analyze(result, text, path, settings, kept)
+            result = _parse_and_analyze(result, text, path, settings, kept[0], trees, built=kept[1])
             if result.project is not None and (result.project.get("calls") or result.project.get("sites")):
                 tree, _ = python_syntax_error(text, path)
                 if tree is not None:
@@ -259,9 +266,7 @@ def lint_source(
         except LimitExceeded as exc:
             result.error = f"could not be checked: {exc.message}"
             return result
-        if settings.module is None:
-            del tree
-        result = _parse_and_analyze(result, text, path, settings, trees=trees)
+        result = _parse_and_analyze(result, text, path, settings, trees=trees, tree=tree)
         if result.project is not None and tree is not None:
             _fill_lines(result.project, tree)
         return result
@@ -271,27 +276,69 @@ def lint_source(
 
 
 def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintSettings,
-                       module: Optional[cst.Module] = None, trees: Optional[TreeStore] = None) -> FileResult:
-    try:
+                       module: Optional[cst.Module] = None, trees: Optional[TreeStore] = None,
+                       tree: Optional[ast.Module] = None, built: bool = False) -> FileResult:
+    """Parse (unless ``module`` is given) and analyse.  With CPython's ``tree``
+    the analysis first runs on a libcst tree built from it (``jaxlint.fastparse``,
+    a fraction of libcst's parse); only a file where a rule reports something
+    is parsed by libcst and analysed again on that tree, which gives every
+    position, message and fix."""
+    from jaxlint.engine import NeedsSourceTree
+
+    keep = trees is not None and settings.module is not None
+    if module is None and tree is not None:
+        from jaxlint import fastparse
+
+        if keep:
+            gc.collect(0)  # what the last file left for the collector: not to be frozen with this tree
+        try:
+            module = fastparse.from_ast(tree, text)  # type: ignore[arg-type]
+            built = True
+        except (fastparse.Unsupported, RecursionError, MemoryError):
+            module = None
+        else:
+            if keep:
+                trees.put(path, text, module, built=True)  # type: ignore[union-attr]
+    del tree
+    if module is None:
+        module = _libcst_parse(result, text, path, trees if keep else None)
         if module is None:
-            keep = trees is not None and settings.module is not None
-            if keep:
-                gc.collect(0)  # what the last file left for the collector: not to be frozen with this tree
-            module = _parse_module(text)
-            if keep:
-                trees.put(path, text, module)
+            return result
+    result.parsed = True
+    try:
+        return _analyze(result, module, text, path, settings, built)
+    except NeedsSourceTree:
+        module = _libcst_parse(result, text, path, trees if keep else None)
+        if module is None:
+            return result
+        return _analyze(result, module, text, path, settings, False)
+
+
+def _libcst_parse(result: FileResult, text: str, path: str, trees: Optional[TreeStore]) -> Optional[cst.Module]:
+    try:
+        if trees is not None:
+            gc.collect(0)  # what the last file left for the collector: not to be frozen with this tree
+        module = _parse_module(text)
     except cst.ParserSyntaxError as exc:
         # CPython accepted the file: this is a limit of libcst's grammar, not the user's error
         raw = str(getattr(exc, "message", None) or exc).strip()
         first = raw.splitlines()[0] if raw else "syntax error"
         line = getattr(exc, "raw_line", None) or 1
+        result.parsed = False
         result.error = f"could not be checked: libcst cannot parse it (line {line}: {first})"
-        return result
+        return None
     except (RecursionError, MemoryError) as exc:  # pathological input
+        result.parsed = False
         result.error = f"could not be checked: the parser ran out of {_resource(exc)}"
-        return result
-    result.parsed = True
-    from jaxlint.engine import analyze
+        return None
+    if trees is not None:
+        trees.put(path, text, module)
+    return module
+
+
+def _analyze(result: FileResult, module: cst.Module, text: str, path: str, settings: LintSettings,
+             built: bool) -> FileResult:
+    from jaxlint.engine import NeedsSourceTree, analyze
     from jaxlint.rules import all_rules
 
     # the analysis may raise the recursion limit; CPython's parse of the next file
@@ -299,15 +346,17 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
     limit = sys.getrecursionlimit()
     try:
         if settings.module is None:
-            findings = analyze(module, text, path, settings, all_rules())
+            findings = analyze(module, text, path, settings, all_rules(), built=built)
         else:
             from jaxlint.project.summary import extract_summary
 
             facts = json.loads(settings.facts) if settings.facts else None
             out: dict = {}
-            findings = analyze(module, text, path, settings, all_rules(), facts, out)
+            findings = analyze(module, text, path, settings, all_rules(), facts, out, built=built)
             out["summary"] = extract_summary(module, settings.module, settings.is_package)
             result.project = out
+    except NeedsSourceTree:
+        raise
     except (RecursionError, MemoryError) as exc:
         result.parsed = False
         result.error = f"could not be checked: the analysis ran out of {_resource(exc)}"

@@ -37,14 +37,24 @@ def _settings(tmp_path: Path, module: str = "pkg.helpers"):
 
 
 def _counting_parser(monkeypatch) -> list[str]:
+    """Which parses happen, in order: "built" (a tree built from CPython's,
+    ``jaxlint.fastparse``) or "libcst" (libcst's parser)."""
+    from jaxlint import fastparse
+
     parsed: list[str] = []
     real = linter._parse_module
+    real_build = fastparse.from_ast
 
     def parse(text: str):
-        parsed.append(text)
+        parsed.append("libcst")
         return real(text)
 
+    def build(tree, text: str):
+        parsed.append("built")
+        return real_build(tree, text)
+
     monkeypatch.setattr(linter, "_parse_module", parse)
+    monkeypatch.setattr(fastparse, "from_ast", build)
     return parsed
 
 
@@ -94,11 +104,15 @@ def test_a_kept_tree_is_analysed_again_without_a_second_parse(tmp_path, monkeypa
     from dataclasses import replace
 
     again = linter.lint_source(HELPER, "pkg/helpers.py", replace(settings, facts=facts), trees=store)
-    assert len(parsed) == 1
+    # the kept tree is analysed again; a finding there brings libcst's parse (for its position)
+    assert parsed == ["built", "libcst"]
     assert [(f.code, f.line, f.col) for f in again.findings] == [("JAX201", 5, 8)]
+    # libcst's tree replaced the built one: a further round parses nothing
+    linter.lint_source(HELPER, "pkg/helpers.py", replace(settings, facts=facts), trees=store)
+    assert parsed == ["built", "libcst"]
     # the same result as a fresh parse with the same facts
     fresh = linter.lint_source(HELPER, "pkg/helpers.py", replace(settings, facts=facts))
-    assert len(parsed) == 2
+    assert parsed == ["built", "libcst", "built", "libcst"]
     assert again.findings == fresh.findings and again.project == fresh.project
     assert first.project["summary"] == again.project["summary"]
 
@@ -109,14 +123,14 @@ def test_a_changed_file_is_parsed_again_and_the_budget_is_kept(tmp_path, monkeyp
     store = linter.TreeStore((len(HELPER) + 1) * linter.TREE_BYTES_PER_CHAR)
     linter.lint_source(HELPER, "pkg/helpers.py", settings, trees=store)
     linter.lint_source(HELPER + "\n", "pkg/helpers.py", settings, trees=store)  # edited between rounds
-    assert len(parsed) == 2
+    assert parsed == ["built", "built"]
     # the store was full with the first tree; the edit dropped it and kept the new one
     linter.lint_source(HELPER + "\n", "pkg/helpers.py", settings, trees=store)
     assert len(parsed) == 2
     other = HELPER.replace("clip", "clip2") + "# a longer file\n"
     linter.lint_source(other, "pkg/other.py", settings, trees=store)
     linter.lint_source(other, "pkg/other.py", settings, trees=store)  # over the budget: not kept
-    assert len(parsed) == 4
+    assert parsed == ["built"] * 4
     # single-file mode (no module name) keeps nothing
     empty = linter.TreeStore(1 << 20)
     linter.lint_source(HELPER, "one.py", _settings(tmp_path).__class__(select=settings.select), trees=empty)

@@ -62,8 +62,14 @@ def analyze(
     rules: Sequence[type[Rule]],
     facts: Optional[dict] = None,
     project_out: Optional[dict] = None,
+    built: bool = False,
 ) -> list[Finding]:
     """The findings of the enabled ``rules`` on one parsed file (unsorted).
+
+    ``built``: ``module`` was built from CPython's tree (``jaxlint.fastparse``),
+    which knows no positions: if a rule reports anything, ``NeedsSourceTree``
+    is raised (before any position or fix is made) and the caller analyses
+    libcst's own tree of the file instead.
 
     ``facts``: what the project's other modules know of this file's functions
     (``jaxlint/project/facts.py``).  ``project_out``, when given, receives what
@@ -102,4 +108,11 @@ def analyze(
         project_out.update(outgoing_facts(interp, settings))
     if not ctx._reports:
         return []
+    if built:
+        raise NeedsSourceTree
     return to_findings(ctx, by_code)
+
+
+class NeedsSourceTree(Exception):
+    """A tree built from CPython's tree got reports: positions, messages and
+    fixes must come from libcst's tree of the source."""

@@ -1,0 +1,127 @@
+"""``jaxlint.fastparse``: libcst trees built from CPython's tree, held against
+libcst's own parse, and the analysis that uses them."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from fastparse_compare import first_difference
+from jaxlint import fastparse, linter
+from jaxlint.config import ConfigStore, Overrides
+from jaxlint.ruleinfo import load_rule_infos
+
+EVERY = Path(__file__).parent / "fixtures" / "fastparse" / "every_construct.py"
+
+
+def _built(text: str) -> cst.Module:
+    return fastparse.from_ast(ast.parse(text), text)
+
+
+def _same_as_libcst(text: str) -> None:
+    built = _built(text)
+    assert first_difference(built, cst.parse_module(text)) is None
+    # its printed code is the same program
+    assert ast.dump(ast.parse(built.code)) == ast.dump(ast.parse(text))
+
+
+def test_every_construct_has_libcsts_shape():
+    _same_as_libcst(EVERY.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+def test_other_line_endings_and_non_ascii_text(newline):
+    text = EVERY.read_text(encoding="utf-8").replace("\n", newline)
+    _same_as_libcst(text)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x[a,]\n",  # a one-element tuple index keeps its comma
+        "x[(a, b)]\n",  # one parenthesised tuple, not two indexes
+        "x[(a), b]\n",
+        "x[')', b]\n",
+        "if a: b = 1; c = 2\n",  # a one-line body
+        "if a:\n    pass\nelse:\n    if b:\n        pass\n",  # not an elif
+        "f(a=1, *b)\n",  # arguments in source order
+        "y = (a + b) * c - a ** b ** c\n",
+        "y = {**(a or {}), 'k': [*(b or c)]}\n",
+        "s = ('a'\n     'b' f'{c}')\n",
+        "def f():\n    match x:\n        case 1:\n            pass\n",
+    ],
+)
+def test_shapes_that_cpythons_tree_does_not_show(source):
+    _same_as_libcst(source)
+
+
+def test_the_comparison_sees_a_difference():
+    assert first_difference(_built("a + b\n"), cst.parse_module("a - b\n")) is not None
+    assert first_difference(_built("x[a, b]\n"), cst.parse_module("x[(a, b)]\n")) is not None
+
+
+def test_a_match_statement_indented_unevenly_is_left_to_libcst():
+    text = 'def f():\n    match x:\n        case 1:\n            s = """\nno indent"""\n'
+    with pytest.raises(fastparse.Unsupported):
+        _built(text)
+
+
+SHARP = """\
+# a comment with non-ASCII text: é 漢字
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(x):
+    label = "ü"
+    if x.sum() > 0:
+        return x
+    return -x
+"""
+
+
+def _settings(tmp_path: Path):
+    store = ConfigStore(load_rule_infos(), Overrides(), tmp_path)
+    return store.settings_for(tmp_path / "x.py")
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_finding_takes_its_position_and_message_from_libcsts_tree(tmp_path, monkeypatch, newline):
+    parses: list[str] = []
+    real = linter._parse_module
+    monkeypatch.setattr(linter, "_parse_module", lambda text: parses.append("libcst") or real(text))
+    result = linter.lint_source(SHARP.replace("\n", newline), "x.py", _settings(tmp_path))
+    assert parses == ["libcst"]  # built first, then libcst's parse for the finding
+    assert [(f.code, f.line, f.col, f.end_line, f.end_col) for f in result.findings] == [("JAX201", 9, 8, 9, 19)]
+    assert result.findings[0].message.startswith("Python `if` on a traced value")
+
+
+def test_a_clean_file_is_never_parsed_by_libcst(tmp_path, monkeypatch):
+    monkeypatch.setattr(linter, "_parse_module", lambda text: pytest.fail("libcst's parser ran"))
+    clean = SHARP.replace("if x.sum() > 0:", "if x.shape[0] > 0:")
+    assert linter.lint_source(clean, "x.py", _settings(tmp_path)).findings == []
+
+
+def test_what_cannot_be_built_goes_to_libcsts_parser(tmp_path, monkeypatch):
+    def refuse(tree, text):
+        raise fastparse.Unsupported("test")
+
+    expected = linter.lint_source(SHARP, "x.py", _settings(tmp_path)).findings
+    monkeypatch.setattr(fastparse, "from_ast", refuse)
+    assert linter.lint_source(SHARP, "x.py", _settings(tmp_path)).findings == expected
+
+
+def test_a_project_file_gets_the_same_summary_from_either_tree(tmp_path):
+    settings = replace(_settings(tmp_path), module="pkg.step", project_packages=frozenset({"pkg"}))
+    text = EVERY.read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    from jaxlint.project.summary import extract_summary
+
+    assert extract_summary(_built(text), "pkg.step", False) == extract_summary(cst.parse_module(text), "pkg.step", False)
+    assert linter.lint_source(text, "pkg/step.py", settings).project is not None
+    del tree
