@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
+import unicodedata
 from typing import Any, Callable, Optional
 
 import libcst as cst
@@ -163,6 +164,9 @@ class _Builder:
             except UnicodeEncodeError as exc:  # lone surrogates: its offsets cannot be mapped
                 raise Unsupported("text that is not UTF-8") from exc
             newline = _NEWLINE_BYTES
+            if not unicodedata.is_normalized("NFKC", text):
+                # CPython's tree holds identifiers NFKC-normalised (`𝜈1` is `ν1`); libcst's, as written
+                raise Unsupported("identifiers that NFKC changes")
         self.src = src
         self.starts = [0, *(m.end() for m in newline.finditer(src)), len(src) + 1]
 

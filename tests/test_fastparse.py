@@ -125,3 +125,10 @@ def test_a_project_file_gets_the_same_summary_from_either_tree(tmp_path):
     assert extract_summary(_built(text), "pkg.step", False) == extract_summary(cst.parse_module(text), "pkg.step", False)
     assert linter.lint_source(text, "pkg/step.py", settings).project is not None
     del tree
+
+
+def test_identifiers_python_normalises_are_left_to_libcst():
+    # CPython's tree has `ν1` for `𝜈1` (NFKC); libcst's keeps what was written
+    with pytest.raises(fastparse.Unsupported):
+        _built("𝜈1 = 1\n")
+    _same_as_libcst("ν1 = 'ü'\n")
