@@ -265,12 +265,23 @@ class Cache:
         self.hits = 0
         self.misses = 0
         self.discarded = 0  # bad entries removed (counted as misses too)
+        self._keys: dict[tuple[bytes, LintSettings], str] = {}
 
     def key(self, data: bytes, settings: LintSettings) -> str:
-        h = hashlib.sha256(data)
-        h.update(b"\0" + settings.fingerprint().encode())
-        h.update(b"\0" + self.rules_digest.encode())
-        return h.hexdigest()
+        # the same bytes are keyed several times a run (the project snapshot, each round)
+        memo = (data, settings)
+        try:
+            key = self._keys.get(memo)
+        except TypeError:  # an option value that cannot be hashed
+            memo, key = None, None
+        if key is None:
+            h = hashlib.sha256(data)
+            h.update(b"\0" + settings.fingerprint().encode())
+            h.update(b"\0" + self.rules_digest.encode())
+            key = h.hexdigest()
+            if memo is not None:
+                self._keys[memo] = key
+        return key
 
     def _entry(self, key: str) -> Path:
         # entries of other jaxlint sources live in sibling directories; `clean` drops them

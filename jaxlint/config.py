@@ -318,6 +318,7 @@ class ConfigStore:
         self._overrides = overrides
         self._by_file: dict[Optional[Path], ResolvedConfig] = {}
         self._by_dir: dict[Path, ResolvedConfig] = {}
+        self._by_path: dict[str, LintSettings] = {}
         self.fixed = config_path is not None
         if config_path is not None:
             self.root_config = self._resolve(Path(config_path).resolve())
@@ -361,7 +362,13 @@ class ConfigStore:
         return self.for_dir(Path(path).resolve().parent)
 
     def settings_for(self, path: Path) -> LintSettings:
-        return self.for_path(path).settings_for(path)
+        # memoised: a project run asks several times per file, and each answer
+        # resolves the path (system calls) and matches the per-file patterns
+        key = str(path)
+        settings = self._by_path.get(key)
+        if settings is None:
+            settings = self._by_path[key] = self.for_path(path).settings_for(path)
+        return settings
 
 
 def cache_dir_for(cwd: Path, cli_value: Optional[str], config_path: Optional[Path]) -> Path:

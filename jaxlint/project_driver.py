@@ -49,6 +49,7 @@ class _Project:
         self.index: Optional[ProjectIndex] = None  # reused across rounds
         self.indexed: frozenset[str] = frozenset()
         self.imports: dict[str, frozenset[str]] = {}  # file the prefilter skipped -> what it imports
+        self.resolved: dict = {}  # what each file's output resolves to (facts.incoming_facts' memo)
 
 
 def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[list[str]], Path]]) -> dict[str, _Project]:
@@ -312,6 +313,7 @@ def _next_round(
     # function factory of the project (a driver script): analyse them too
     exporters = {m for m, _, proj in outputs if proj.get("jits") or proj.get("consumers") or proj.get("factories")}
     if exporters:
+        above = None  # the exporting modules and the packages above them
         for f in project.files:
             r = latest.get(f)
             if f in summarize or f in wanted or r is None or r.project is not None or r.parsed or r.error:
@@ -319,11 +321,12 @@ def _next_round(
             imported = project.imports.get(f)
             if imported is None:
                 imported = project.imports[f] = _project_imports(f, project.module[f], project.packages, data_for)
-            above = {".".join(m.split(".")[:i]) for m in exporters for i in range(1, m.count(".") + 2)}
+            if above is None:
+                above = {".".join(m.split(".")[:i]) for m in exporters for i in range(1, m.count(".") + 2)}
             if imported & above:
                 summarize.add(f)
                 wanted.append(f)
-    incoming = incoming_facts(index, outputs, path_of)
+    incoming = incoming_facts(index, outputs, path_of, project.resolved)
     again = [Path(f) for f in wanted]
     for f in project.files:
         new = canonical(incoming.get(f))

@@ -48,32 +48,40 @@ def incoming_facts(
     index: ProjectIndex,
     outputs: Iterable[tuple[str, str, Json]],
     path_of: Mapping[str, str],
+    memo: Optional[dict] = None,
 ) -> dict[str, dict[str, list[Json]]]:
     """``outputs``: (module name, display path, project output) of every linted file;
     ``path_of``: module name -> display path.  Returns path -> {"units": {qualname:
-    [facts]}, "jits": {imported name: declaration}}."""
-    out: dict[str, dict] = {}
+    [facts]}, "jits": {imported name: declaration}}.
 
-    def add(module: str, qualname: str, fact: Json) -> None:
+    ``memo`` (a dict the caller keeps between rounds): what each output resolves
+    to, reused while the output and the index are the same objects (the driver
+    asks again each round, and most files' outputs are unchanged)."""
+    out: dict[str, dict] = {}
+    seen: dict[tuple[str, str], set[str]] = {}
+
+    def add(module: str, qualname: str, fact: Json, key: str) -> None:
         path = path_of.get(module)
         if path is None or module.split(".", 1)[0] in _JAX_ITSELF:
             return  # linting JAX itself: its internals implement tracing, they do not run under it
-        facts = out.setdefault(path, {}).setdefault("units", {}).setdefault(qualname, [])
-        if fact not in facts:
-            facts.append(fact)
+        keys = seen.setdefault((path, qualname), set())
+        if key not in keys:
+            keys.add(key)
+            out.setdefault(path, {}).setdefault("units", {}).setdefault(qualname, []).append((key, fact))
 
     outputs = list(outputs)
     jits_of = {module: proj.get("jits") or {} for module, _, proj in outputs}
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
     for module, path, proj in outputs:
+        known = memo.get(path) if memo is not None else None
+        if known is None or known[0] is not proj or known[1] is not index:
+            known = (proj, index, *_resolved(index, module, path, proj))
+            if memo is not None:
+                memo[path] = known
+        imported, records = known[2], known[3]
         # jitted functions imported by name from other modules (static/donated arguments)
-        for name, binding in sorted((proj["summary"].get("names") or {}).items()):
-            if binding.get("k") != "from":
-                continue
-            target = index.resolve(module, name)
-            if target is None or target.kind not in ("function", "assign"):
-                continue
+        for name, target in imported:
             decl = jits_of.get(target.module, {}).get(target.qualname)
             if decl is not None:
                 out.setdefault(path, {}).setdefault("jits", {})[name] = decl
@@ -84,22 +92,56 @@ def incoming_facts(
                 factories = out.setdefault(path, {}).setdefault("factories", [])
                 if name not in factories:
                     factories.append(name)
-
-        # a call from traced code, or a transformation applied here: the record, less
-        # what only this file needs, plus where it is and the chain for messages
-        for kind, records in (("call", proj.get("calls", ())), ("site", proj.get("sites", ()))):
-            for rec in records:
-                target = index.resolve(module, rec["callee"])
-                if target is None or target.kind != "function":
-                    continue
-                fact = {k: v for k, v in rec.items() if k not in _LOCAL_KEYS}
-                fact.update(kind=kind, path=path, reason=_reason(
-                    kind, rec.get("caller", ""), path, rec["line"], rec["why"]))
-                add(target.module, target.qualname, fact)
+        for target_module, qualname, fact, key in records:
+            add(target_module, qualname, fact, key)
     for facts in out.values():
-        for items in facts.get("units", {}).values():
-            items.sort(key=lambda f: json.dumps(f, sort_keys=True))
+        units = facts.get("units")
+        if units:
+            for qualname, items in units.items():
+                items.sort(key=lambda kf: kf[0])
+                units[qualname] = [f for _, f in items]
     return out
+
+
+def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[list, list]:
+    """What one file's output names: (imported name, target) for its names
+    imported from functions or assignments of the project, and (module,
+    qualname, fact, fact's canonical JSON) for each call from traced code and
+    each transformation site that resolves to a project function."""
+    imported = []
+    names = proj["summary"].get("names") or {}
+    for name, binding in sorted(names.items()):
+        if binding.get("k") != "from" or _outside(index, binding):
+            continue
+        target = index.resolve(module, name)
+        if target is not None and target.kind in ("function", "assign"):
+            imported.append((name, target))
+    # a call from traced code, or a transformation applied here: the record, less
+    # what only this file needs, plus where it is and the chain for messages
+    records = []
+    for kind, recs in (("call", proj.get("calls", ())), ("site", proj.get("sites", ()))):
+        for rec in recs:
+            head = names.get(rec["callee"].split(".", 1)[0])
+            if head is not None and _outside(index, head):
+                continue
+            target = index.resolve(module, rec["callee"])
+            if target is None or target.kind != "function":
+                continue
+            fact = {k: v for k, v in rec.items() if k not in _LOCAL_KEYS}
+            fact.update(kind=kind, path=path, reason=_reason(
+                kind, rec.get("caller", ""), path, rec["line"], rec["why"]))
+            records.append((target.module, target.qualname, fact, json.dumps(fact, sort_keys=True)))
+    return imported, records
+
+
+def _outside(index: ProjectIndex, binding: Json) -> bool:
+    """Whether a module-level import binding names a module outside the project
+    (what it resolves to is then never a project function: no need to ask)."""
+    k = binding.get("k")
+    if k != "from" and k != "module":
+        return False
+    m = binding.get("m")
+    return m is not None and not index.is_module(m) and index.is_external(m)
 
 
 def canonical(facts: Optional[Mapping[str, Json]]) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
 # the layout version of the summaries ``summary.py`` writes and this index reads
-SUMMARY_VERSION = 2
+SUMMARY_VERSION = 3
 
 Json = dict[str, Any]
 
@@ -61,6 +61,7 @@ class ProjectIndex:
         self._active: set[tuple] = set()
         self._cuts = 0
         self._steps = 0
+        self._exhausted = False
         for s in summaries:
             self.add(s)
 
@@ -94,12 +95,20 @@ class ProjectIndex:
     # ---- resolution -----------------------------------------------------
     def resolve(self, module: str, dotted: str) -> Optional[Target]:
         """What ``dotted`` (``name`` or ``name.attr.attr``), used at module level
-        of ``module``, refers to; None when unknown."""
-        return self._run(lambda: self._dotted(self._lookup(module, dotted.split(".", 1)[0]), dotted, 1))
+        of ``module``, refers to; None when unknown.  Memoised until a summary is
+        added (the project driver asks again each round)."""
+        key = ("r", module, dotted)
+        if key in self._memo:
+            return self._memo[key]
+        cuts = self._cuts
+        result = self._run(lambda: self._dotted(self._lookup(module, dotted.split(".", 1)[0]), dotted, 1))
+        if self._cuts == cuts and not self._exhausted:  # a whole answer, not one cut short
+            self._memo[key] = result
+        return result
 
     def resolve_in_scope(self, module: str, dotted: str, where: Json) -> Optional[Target]:
         """Resolve ``dotted`` as the summary says its head is bound (``where`` is
-        an argument summary of kind "ref", a decorator, a base or an assigned value)."""
+        an argument summary of kind "ref", a base or an assigned value)."""
         bind = where.get("bind")
         if dotted is None:
             return None
@@ -134,9 +143,11 @@ class ProjectIndex:
 
     def _run(self, fn: Any) -> Optional[Target]:
         self._steps = 0
+        self._exhausted = False
         try:
             return fn()
         except _Exhausted:
+            self._exhausted = True
             return None
         finally:
             self._active.clear()
@@ -249,6 +260,12 @@ class ProjectIndex:
                 return t
             return self._external(f"{m}.{n}")
         return None
+
+    def is_external(self, name: str) -> bool:
+        """Whether the module ``name`` is outside the project (its top-level
+        package is not one of the project's)."""
+        top = name.split(".", 1)[0]
+        return not (top in self.modules or top in self._packages or top in self._dup_tops)
 
     def _external(self, name: str) -> Optional[Target]:
         """A name outside the project; None when its top-level package is a

@@ -7,7 +7,7 @@ booleans, so it can be cached as JSON next to a file's findings; its layout is
 versioned by ``SUMMARY_VERSION`` (a cache must drop summaries of another
 version).  Layout (see docs/project-model.md for the full description)::
 
-    {"version": 1, "module": "pkg.train", "package": false,
+    {"version": 3, "module": "pkg.train", "package": false,
      "names":    {local name: binding},           # the module namespace
      "defs":     {qualname: definition},          # functions, classes, assignments
      "all":      [names] | "dynamic" | None,      # __all__
@@ -178,10 +178,7 @@ class _Extractor:
 
     def _define(self, scope: _Scope, name: str, record: Json, cond: bool) -> None:
         q = self._qual(scope, name)
-        prev = self.defs.get(q)
-        if prev is not None:
-            record["previous"] = prev.pop("previous", []) + [prev]
-        self.defs[q] = record
+        self.defs[q] = record  # a redefinition replaces the earlier record
         self._bind(scope, name, {"k": "def", "q": q, "nested": scope.kind == "function"}, cond)
 
     def _import(self, node: cst.CSTNode, scope: _Scope, cond: bool) -> None:
@@ -376,50 +373,28 @@ class _Extractor:
         self._decorators_and_defaults(node, scope, shadow)
         name = node.name.value
         q = self._qual(scope, name)
-        params = []
         ps = node.params
-        for kind, group in (("posonly", ps.posonly_params), ("pos", ps.params), ("kwonly", ps.kwonly_params)):
-            for p in group:
-                params.append({"name": p.name.value, "kind": kind, "default": p.default is not None})
-                if p.default is not None:
-                    self.walk(p.default, scope, shadow)
+        positional = [*ps.posonly_params, *ps.params]
+        names = [p.name.value for p in (*positional, *ps.kwonly_params)]
+        for p in (*positional, *ps.kwonly_params):
+            if p.default is not None:
+                self.walk(p.default, scope, shadow)
         if type(ps.star_arg) is cst.Param:
-            params.insert(
-                len(ps.posonly_params) + len(ps.params),
-                {"name": ps.star_arg.name.value, "kind": "vararg", "default": False},
-            )
+            names.append(ps.star_arg.name.value)
         if ps.star_kwarg is not None:
-            params.append({"name": ps.star_kwarg.name.value, "kind": "kwarg", "default": False})
-        decorators: list[Json] = []
-        rec: Json = {"kind": "function", "params": params, "decorators": decorators,
-                     "async": node.asynchronous is not None}
+            names.append(ps.star_kwarg.name.value)
+        rec: Json = {"kind": "function"}
         inner = _Scope("function", q, scope)
-        inner.params = {p["name"] for p in params}
+        inner.params = set(names)
         if scope.kind == "class":
-            rec["method"] = True
             deco_names = {dotted_name(d.decorator) for d in node.decorators}
-            positional = [p for p in params if p["kind"] in ("posonly", "pos")]
             if "staticmethod" not in deco_names and positional:
-                inner.self_name = positional[0]["name"]
+                inner.self_name = positional[0].name.value
                 inner.cls = scope.qualname
-        for d in node.decorators:
-            self.pending.append(self._decorator_adder(decorators, d.decorator, scope, shadow))
         self._define(scope, name, rec, cond)
         self.walk(node.body, inner, ())
         if inner.imports:
             rec["imports"] = {k: v for k, v in inner.imports.items()}
-
-    def _decorator_adder(self, out: list, expr: cst.CSTNode, scope: _Scope, shadow: tuple) -> Callable[[], None]:
-        def run() -> None:
-            if type(expr) is cst.Call:
-                out.append({"called": True, **self._call_record(expr, scope, shadow)})
-            else:
-                d = dotted_name(expr)
-                rec: Json = {"called": False, "callee": d}
-                if d is not None:
-                    rec.update(self._head_binding(d, scope, shadow) or {"bind": "local"})
-                out.append(rec)
-        return run
 
     def klass(self, node: cst.ClassDef, scope: _Scope, cond: bool, shadow: tuple = ()) -> None:
         self._decorators_and_defaults(node, scope, shadow)
@@ -430,10 +405,7 @@ class _Extractor:
         name = node.name.value
         q = self._qual(scope, name)
         bases: list[Json] = []
-        decorators: list[Json] = []
-        rec: Json = {"kind": "class", "bases": bases, "decorators": decorators}
-        for d in node.decorators:
-            self.pending.append(self._decorator_adder(decorators, d.decorator, scope, shadow))
+        rec: Json = {"kind": "class", "bases": bases}
         for arg in node.bases:
             self.pending.append(self._base_adder(bases, arg.value, scope, shadow))
         self._define(scope, name, rec, cond)
