@@ -450,12 +450,16 @@ class _Builder:
         return mk.IndentedBlock(self.statements(stmts))
 
     def continued(self, i: int) -> bool:
-        """Whether line ``i`` (0-based) ends with a backslash (a line continuation,
-        or a comment that ends with one: either way, left to libcst)."""
+        """Whether line ``i`` (0-based) ends with a backslash: a line continuation,
+        or a comment after code that ends with one (left to libcst all the same);
+        a line that is only a comment continues nothing."""
         if i < 0:
             return False
-        line = self.line(i).rstrip(b"\r\n" if not self.ascii else "\r\n")
-        return line.endswith(b"\\" if not self.ascii else "\\")
+        if self.ascii:
+            line = self.line(i).rstrip("\r\n")
+            return line.endswith("\\") and not line.lstrip().startswith("#")
+        line = self.line(i).rstrip(b"\r\n")
+        return line.endswith(b"\\") and not line.lstrip().startswith(b"#")
 
     def statements(self, stmts: list) -> list:
         out: list = []
