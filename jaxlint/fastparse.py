@@ -444,9 +444,6 @@ class _Builder:
     def block(self, stmts: list) -> Any:
         if not self.own_line(stmts[0]):
             return mk.SimpleStatementSuite([self.small(s) for s in stmts])
-        if self.continued(stmts[0].lineno - 2):
-            # `if a: \` + newline + `    b`: one logical line, libcst's one-line suite
-            raise Unsupported("a block after a line continuation")
         return mk.IndentedBlock(self.statements(stmts))
 
     def continued(self, i: int) -> bool:
@@ -469,10 +466,12 @@ class _Builder:
             fn = _STMT.get(type(s))
             if fn is None:
                 raise Unsupported(type(s).__name__)
+            if s.lineno != last_end and self.continued(s.lineno - 2):
+                # `if a: \` + newline + `    b` (libcst: a one-line suite), `x = 1; \` +
+                # newline + `y = 2` (one line), a line of only `\` (libcst's tokenizer
+                # can put the next statement in the block above)
+                raise Unsupported("a statement after a line continuation")
             if type(s) not in _COMPOUND:
-                if line and s.lineno != last_end and self.continued(last_end - 1):
-                    # `x = 1; \` + newline + `y = 2`: one logical line
-                    raise Unsupported("statements joined by a line continuation")
                 if line and s.lineno == last_end:
                     line.append(fn(self, s))
                 else:
