@@ -303,8 +303,8 @@ class _Builder:
                 quote = ch * 3 if s.startswith(ch * 3, i) else ch
                 i += len(quote) - 1
             elif ch == "#":
-                j = s.find("\n", i)
-                i = n if j < 0 else j
+                m = _NEWLINE.search(s, i)
+                i = n if m is None else m.start()
             elif ch in "([{":
                 depth += 1
             elif ch in ")]}":
@@ -356,11 +356,12 @@ class _Builder:
     def x_Await(self, node: ast.Await) -> Any:
         return mk.Await(self.operand(node.value, _P_ATOM))
 
+    # in parentheses: valid wherever it stands (`f((yield))`, `return (yield)`)
     def x_Yield(self, node: ast.Yield) -> Any:
-        return mk.Yield(self.opt(node.value))
+        return mk.Yield(self.opt(node.value), lpar=_LPAR, rpar=_RPAR)
 
     def x_YieldFrom(self, node: ast.YieldFrom) -> Any:
-        return mk.Yield(mk.From(self.expr(node.value)))
+        return mk.Yield(mk.From(self.expr(node.value)), lpar=_LPAR, rpar=_RPAR)
 
     def x_Starred(self, node: ast.Starred) -> Any:
         return mk.StarredElement(self.expr(node.value))
@@ -445,6 +446,18 @@ class _Builder:
             return mk.SimpleStatementSuite([self.small(s) for s in stmts])
         return mk.IndentedBlock(self.statements(stmts))
 
+    def continued(self, i: int) -> bool:
+        """Whether line ``i`` (0-based) ends with a backslash: a line continuation,
+        or a comment after code that ends with one (left to libcst all the same);
+        a line that is only a comment continues nothing."""
+        if i < 0:
+            return False
+        if self.ascii:
+            line = self.line(i).rstrip("\r\n")
+            return line.endswith("\\") and not line.lstrip().startswith("#")
+        line = self.line(i).rstrip(b"\r\n")
+        return line.endswith(b"\\") and not line.lstrip().startswith(b"#")
+
     def statements(self, stmts: list) -> list:
         out: list = []
         line: list = []
@@ -453,6 +466,11 @@ class _Builder:
             fn = _STMT.get(type(s))
             if fn is None:
                 raise Unsupported(type(s).__name__)
+            if s.lineno != last_end and self.continued(s.lineno - 2):
+                # `if a: \` + newline + `    b` (libcst: a one-line suite), `x = 1; \` +
+                # newline + `y = 2` (one line), a line of only `\` (libcst's tokenizer
+                # can put the next statement in the block above)
+                raise Unsupported("a statement after a line continuation")
             if type(s) not in _COMPOUND:
                 if line and s.lineno == last_end:
                     line.append(fn(self, s))
@@ -494,7 +512,7 @@ class _Builder:
         return mk.Assert(self.expr(s.test), self.opt(s.msg))
 
     def s_Delete(self, s: ast.Delete) -> Any:
-        if len(s.targets) == 1:
+        if len(s.targets) == 1 and not self.segment(s).endswith(","):  # `del a,`: a tuple
             return mk.Del(self.expr(s.targets[0]))
         return mk.Del(mk.Tuple(self.elements(s.targets), lpar=(), rpar=()))
 
@@ -608,18 +626,20 @@ class _Builder:
         return self.s_Try(s, star=True)
 
     def s_Match(self, s: Any) -> Any:
-        """libcst's own parse of the statement's lines (rare; its patterns are many)."""
+        """libcst's own parse of the statement's lines (rare; its patterns are many).
+        The lines keep their indentation (a string that spans lines keeps its text):
+        an indented statement is parsed as the body of an ``if 1:``."""
         c = s.col_offset
-        lines = []
-        for i in range(s.lineno - 1, s.end_lineno):
-            line = self.line(i)
-            if not self.ascii:
-                line = line.decode("utf-8")
-            if line[:c].strip():
-                raise Unsupported("match statement indented unevenly")
-            lines.append(line[c:])
+        text = self.src[self.starts[s.lineno - 1]:self.starts[s.end_lineno]]
+        if not self.ascii:
+            text = text.decode("utf-8")
+        if text[:c].strip():
+            raise Unsupported("match statement after other code on its line")  # pragma: no cover
+        text = text.rstrip("\r\n") + "\n"
         try:
-            return cst.parse_statement("".join(lines).rstrip("\r\n") + "\n")
+            if not c:
+                return cst.parse_statement(text)
+            return cst.parse_statement("if 1:\n" + text).body.body[0]
         except cst.ParserSyntaxError as exc:
             raise Unsupported("match statement") from exc
 

@@ -64,10 +64,38 @@ def test_the_comparison_sees_a_difference():
     assert first_difference(_built("x[a, b]\n"), cst.parse_module("x[(a, b)]\n")) is not None
 
 
-def test_a_match_statement_indented_unevenly_is_left_to_libcst():
-    text = 'def f():\n    match x:\n        case 1:\n            s = """\nno indent"""\n'
+def test_a_match_statement_keeps_the_text_of_its_strings():
+    # lines of a string that spans lines keep their indentation, or lack of it
+    _same_as_libcst('def f():\n    match x:\n        case 1:\n            s = """\nno indent"""\n')
+    _same_as_libcst('def f():\n    match x:\n        case 1:\n            s = """\n    abc"""\n')
+    _same_as_libcst('def f():\n\tmatch x:\n\t\tcase "\u00e9":\n\t\t\tpass\n')
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def f(x): \\\n    return x\n",  # one logical line: libcst's one-line suite
+        "if a: \\\n  b = 1; \\\n  c = 2\n",
+        "x = 1; \\\ny = 2\n",  # one logical line: one SimpleStatementLine
+        "x = 1 \\\n; y = 2\n",
+        "class A:\n    x: int = 1; \\\n    y = 2\n",
+    ],
+)
+def test_statements_joined_by_a_line_continuation_are_left_to_libcst(source):
     with pytest.raises(fastparse.Unsupported):
-        _built(text)
+        _built(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "del a,\ndel (a),\ndel (a, b),\ndel a, b,\ndel a  # c,\n",  # `del a,` deletes a tuple
+        "y = x[(a,  # c\r b)]\r",  # a comment ends at a CR line ending too
+        "def f():\n    g((yield))\n    return (yield)\n",
+    ],
+)
+def test_more_shapes(source):
+    _same_as_libcst(source)
 
 
 SHARP = """\
@@ -132,3 +160,27 @@ def test_identifiers_python_normalises_are_left_to_libcst():
     with pytest.raises(fastparse.Unsupported):
         _built("𝜈1 = 1\n")
     _same_as_libcst("ν1 = 'ü'\n")
+
+
+LOST = [
+    # the guard's body is a one-line suite for libcst (line continuation): JAX110 stays
+    "import jax\nimport jax.numpy as jnp\n\ndef test_f():\n    if not jax.config.jax_enable_x64: \\\n"
+    "        return\n    return jnp.zeros(3, dtype=jnp.float64)\n",
+    # `pytestmark = ...; \` + `FOO = 1` is one line of two statements for libcst: JAX110 stays
+    "import jax\nimport jax.numpy as jnp\nimport pytest\n\n"
+    "pytestmark = pytest.mark.skipif(not jax.config.jax_enable_x64, reason='x64'); \\\nFOO = 1\n\n"
+    "def test_f():\n    return jnp.zeros(3, dtype=jnp.float64)\n",
+]
+
+
+@pytest.mark.parametrize("source", LOST)
+def test_findings_are_those_of_libcsts_tree(tmp_path, monkeypatch, source):
+    settings = _settings(tmp_path)
+    got = [(f.code, f.line) for f in linter.lint_source(source, "x.py", settings).findings]
+
+    def refuse(tree, text):
+        raise fastparse.Unsupported("test")
+
+    monkeypatch.setattr(fastparse, "from_ast", refuse)
+    assert got == [(f.code, f.line) for f in linter.lint_source(source, "x.py", settings).findings]
+    assert [c for c, _ in got] == ["JAX110"]
