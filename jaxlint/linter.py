@@ -259,12 +259,20 @@ def lint_source(
             if "JAX001" in settings.select:
                 result.findings.append(bad)
             return result
-        if prefilter and not mentions_jax(text):
+        skipped = prefilter and not mentions_jax(text)
+        if skipped and settings.module is None:
             return result
         try:
             check_limits(tree, text)  # type: ignore[arg-type]
         except LimitExceeded as exc:
-            result.error = f"could not be checked: {exc.message}"
+            if not skipped:
+                result.error = f"could not be checked: {exc.message}"
+            return result
+        if skipped:
+            # a project module that never names JAX: not analysed (unless facts or an
+            # import of a jit bring it back), but its summary lets the project resolve
+            # calls into it from the first round
+            result.project = _summary_only(text, tree, settings)  # type: ignore[arg-type]
             return result
         result = _parse_and_analyze(result, text, path, settings, trees=trees, tree=tree)
         if result.project is not None and tree is not None:
@@ -312,6 +320,23 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
         if module is None:
             return result
         return _analyze(result, module, text, path, settings, False)
+
+
+def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Optional[dict]:
+    """The project output of a file the prefilter skips: its summary alone
+    (``"skipped": True``; no calls, no sites, no findings)."""
+    from jaxlint import fastparse
+    from jaxlint.project.summary import extract_summary
+
+    try:
+        try:
+            module = fastparse.from_ast(tree, text)
+        except fastparse.Unsupported:
+            module = _parse_module(text)
+        summary = extract_summary(module, settings.module, settings.is_package)  # type: ignore[arg-type]
+    except (cst.ParserSyntaxError, RecursionError, MemoryError):
+        return None
+    return {"calls": [], "sites": [], "summary": summary, "skipped": True}
 
 
 def _libcst_parse(result: FileResult, text: str, path: str, trees: Optional[TreeStore]) -> Optional[cst.Module]:

@@ -50,6 +50,7 @@ class _Project:
         self.indexed: frozenset[str] = frozenset()
         self.imports: dict[str, frozenset[str]] = {}  # file the prefilter skipped -> what it imports
         self.resolved: dict = {}  # what each file's output resolves to (facts.incoming_facts' memo)
+        self.candidates: dict = {}  # file -> (its output, the skipped modules its traced calls may name)
 
 
 def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[list[str]], Path]]) -> dict[str, _Project]:
@@ -173,6 +174,7 @@ def run_project(
             summarize.clear()
             x64_from_folder.clear()
     pool = WorkerPool(jobs or default_jobs(), file_timeout, TREE_BUDGET)
+    pool.start(min(2, len(files)))  # they import the linter while round 1 reads the cache
     try:
         outcome = _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
                           pool, jobs, show_progress, file_timeout, data_for, run_files)
@@ -302,13 +304,18 @@ def _next_round(
     index = project.index
     # modules some traced call names that the prefilter skipped: analyse them
     wanted: list[Path] = []
-    for _module, _path, proj in outputs:
-        for call in (*proj.get("calls", ()), *proj.get("sites", ())):
-            for f in _candidates(call["callee"], proj["summary"], path_of):
-                r = latest.get(f)
-                if f not in summarize and (r is None or r.project is None) and f not in wanted:
-                    summarize.add(f)
-                    wanted.append(f)
+    for _module, path, proj in outputs:
+        known = project.candidates.get(path)
+        if known is None or known[0] is not proj:  # the same output as last round: the same candidates
+            names = [f for call in (*proj.get("calls", ()), *proj.get("sites", ()))
+                     for f in _candidates(call["callee"], proj["summary"], path_of)]
+            known = project.candidates[path] = (proj, names)
+        for f in known[1]:
+            r = latest.get(f)
+            if f not in summarize and (r is None or r.project is None or r.project.get("skipped")) \
+                    and f not in wanted:
+                summarize.add(f)
+                wanted.append(f)
     # modules that never name JAX but import a jit, a key-consuming helper or a
     # function factory of the project (a driver script): analyse them too
     exporters = {m for m, _, proj in outputs if proj.get("jits") or proj.get("consumers") or proj.get("factories")}
@@ -316,7 +323,8 @@ def _next_round(
         above = None  # the exporting modules and the packages above them
         for f in project.files:
             r = latest.get(f)
-            if f in summarize or f in wanted or r is None or r.project is not None or r.parsed or r.error:
+            if f in summarize or f in wanted or r is None or r.parsed or r.error \
+                    or (r.project is not None and not r.project.get("skipped")):
                 continue
             imported = project.imports.get(f)
             if imported is None:
@@ -348,7 +356,7 @@ def _project_imports(path: str, name: ModuleName, packages: frozenset[str], data
     is then analysed)."""
     import ast
 
-    from jaxlint.project.summary import absolute_module
+    from jaxlint.project.roots import absolute_module
 
     try:
         text = data_for.get(path)

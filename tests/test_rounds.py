@@ -302,3 +302,48 @@ def test_a_snapshot_whose_facts_break_the_analysis_is_forgotten(tmp_path, monkey
     snapshot.write_text(json.dumps(value))
     assert _lint_cached(root) == cold
     assert json.loads(snapshot.read_text())[name][0] != '{"units": 5}'
+
+
+PLAIN = """\
+import math
+
+from pkg.consts import SCALE
+
+
+def warmup(step, total):
+    if step < total:
+        return step / total * SCALE
+    return math.sqrt(step)
+"""
+
+
+def test_a_project_module_that_never_names_jax_gives_its_summary_alone(tmp_path, monkeypatch):
+    import jaxlint.engine
+
+    monkeypatch.setattr(jaxlint.engine, "analyze", lambda *a, **k: pytest.fail("analysed"))
+    result = linter.lint_source(PLAIN, "pkg/schedule.py", _settings(tmp_path, "pkg.schedule"))
+    assert result.findings == [] and not result.parsed and result.error is None
+    assert result.project["skipped"] is True
+    assert (result.project["calls"], result.project["sites"]) == ([], [])
+    summary = result.project["summary"]
+    assert summary["module"] == "pkg.schedule"
+    assert summary["names"]["warmup"] == {"k": "def", "q": "warmup"}
+    assert summary["names"]["SCALE"] == {"k": "from", "m": "pkg.consts", "n": "SCALE"}
+    # alone (no project) the prefilter leaves it as before: nothing to tell
+    alone = linter.lint_source(PLAIN, "schedule.py", _settings(tmp_path).__class__(select=_settings(tmp_path).select))
+    assert alone.project is None and alone.findings == []
+
+
+def test_a_pool_started_early_lints_with_the_workers_it_forked(tmp_path):
+    pool = runner.WorkerPool(4, None, 1 << 20)
+    try:
+        pool.start(2)
+        assert len(pool._pool) == (2 if pool.forks else 0)
+        settings = _settings(tmp_path)
+        jobs = [(f"pkg/m{i}.py", PLAIN.encode(), settings) for i in range(3)]
+        outcomes = list(pool.lint(jobs))
+        assert sorted(r.path for r, tb, ok in outcomes) == ["pkg/m0.py", "pkg/m1.py", "pkg/m2.py"]
+        assert all(tb is None and ok and r.project["skipped"] for r, tb, ok in outcomes)
+        assert len(pool._pool) == (3 if pool.forks else 0)  # one more forked for the third file
+    finally:
+        pool.close()

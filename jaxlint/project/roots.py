@@ -107,3 +107,22 @@ class SourceRoots:
                 return None
             return ModuleName(".".join(parts), is_package, root)
         return None
+
+
+def absolute_module(current: str, is_package: bool, level: int, target: Optional[str]) -> Optional[str]:
+    """The absolute name of ``from <level dots><target> import ...`` written in
+    module ``current``; None when the dots climb above the top-level package."""
+    if level == 0:
+        return target
+    parts = current.split(".") if current else []
+    if not is_package:
+        parts = parts[:-1]
+    if level - 1 >= len(parts):
+        return None
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)]
+    if not parts:  # a top-level module has no package to be relative to
+        return None
+    if target:
+        parts = parts + target.split(".")
+    return ".".join(parts) if parts else None

@@ -27,6 +27,7 @@ import libcst as cst
 
 from jaxlint.model.walk import children, dotted_name
 from jaxlint.project.index import SUMMARY_VERSION
+from jaxlint.project.roots import absolute_module
 
 Json = dict[str, Any]
 
@@ -48,25 +49,6 @@ _DISPATCH: dict[type, int] = {
     cst.NamedExpr: _K_TARGET, cst.For: _K_TARGET, cst.CompFor: _K_TARGET, cst.AsName: _K_TARGET,
     cst.Import: _K_IMPORT, cst.ImportFrom: _K_IMPORT, cst.Global: _K_GLOBAL, cst.Nonlocal: _K_GLOBAL,
 }
-
-
-def absolute_module(current: str, is_package: bool, level: int, target: Optional[str]) -> Optional[str]:
-    """The absolute name of ``from <level dots><target> import ...`` written in
-    module ``current``; None when the dots climb above the top-level package."""
-    if level == 0:
-        return target
-    parts = current.split(".") if current else []
-    if not is_package:
-        parts = parts[:-1]
-    if level - 1 >= len(parts):
-        return None
-    if level > 1:
-        parts = parts[: len(parts) - (level - 1)]
-    if not parts:  # a top-level module has no package to be relative to
-        return None
-    if target:
-        parts = parts + target.split(".")
-    return ".".join(parts) if parts else None
 
 
 class _Scope:
