@@ -349,3 +349,12 @@ def test_missing_project_module_is_not_external():
     assert idx.resolve("user", "f") is None
     assert idx.resolve("user", "pkg.gone.f") is None
     assert idx.resolve("user", "pkg") == Target("module", "pkg", "")
+
+
+def test_summary_reads_one_line_bodies():
+    # `try: import x` / `if c: from m import n` bind names as the indented forms do
+    src = ("try: import numpy as np\n"
+           "except ImportError: np = None\n"
+           "if True: from pkg.types import Params\n")
+    names = extract_summary(cst.parse_module(src), "pkg.m", False)["names"]
+    assert names == {"np": {"k": "ambiguous"}, "Params": {"k": "from", "m": "pkg.types", "n": "Params"}}

@@ -703,7 +703,9 @@ class Interpreter:
             return False
         last = s.body.body[-1] if s.body.body else None
         if isinstance(last, cst.SimpleStatementLine) and last.body:
-            small = last.body[-1]
+            last = last.body[-1]
+        small = last  # the last small statement, of a block or of a one-line body (`if not x64: return`)
+        if small is not None:
             if isinstance(small, (cst.Return, cst.Raise)):
                 return True
             if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
@@ -1644,7 +1646,9 @@ def _none_guard(s: cst.If) -> Optional[str]:
         return None
     body = s.body.body
     last = body[-1] if body else None
-    if isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], (cst.Return, cst.Raise)):
+    if isinstance(last, cst.SimpleStatementLine) and last.body:
+        last = last.body[-1]  # else a one-line body's last statement: `if p is None: return`
+    if isinstance(last, (cst.Return, cst.Raise)):
         return t.left.value
     return None
 

@@ -268,6 +268,8 @@ class _Extractor:
                     self._targets(item.asname.name, names)
                     self._assign_names(scope, names, cond)
             self.stmts(stmt.body.body, scope, cond)  # type: ignore[attr-defined]
+        elif isinstance(stmt, cst.BaseSmallStatement):  # in a one-line body: `if c: import x`
+            self.small(stmt, scope, cond)
         else:  # match and anything newer: bindings unknown
             self.expr(stmt, scope)
 

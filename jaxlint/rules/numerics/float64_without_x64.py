@@ -182,6 +182,11 @@ class Float64WithoutX64(Rule):
                 if jax.config.jax_enable_x64:
                     return jnp.sum(x, dtype=jnp.float64)
                 return jnp.sum(x)
+
+
+            def test_inverse():
+                if not jax.config.jax_enable_x64: return
+                assert jnp.linalg.inv(jnp.eye(2, dtype=jnp.float64)).dtype == jnp.float64
             """
         ),
         Valid(

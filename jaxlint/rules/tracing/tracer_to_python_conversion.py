@@ -157,6 +157,16 @@ class TracerConversion(Rule):
                 if temperature is None:
                     return sample
                 return jax.jit(sample)
+
+
+            def make_greedy(temperature=None):
+                def pick(logits):
+                    if temperature is None:
+                        return int(jnp.argmax(logits))
+                    return jax.nn.softmax(logits / temperature)
+
+                if temperature is None: return pick
+                return jax.jit(pick)
             """
         ),
         # a module helper method whose every call in the file passes a shape: static
