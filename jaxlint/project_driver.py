@@ -175,9 +175,9 @@ def run_project(
             summarize.clear()
             x64_from_folder.clear()
     pool = WorkerPool(jobs or default_jobs(), file_timeout, TREE_BUDGET)
-    if own_workers:
-        pool.start(min(2, len(files)))  # they import the linter while round 1 reads the cache
     try:
+        if own_workers:
+            pool.start(min(2, len(files)))  # they import the linter while round 1 reads the cache
         outcome = _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
                           pool, jobs, show_progress, file_timeout, data_for, run_files)
     finally:
