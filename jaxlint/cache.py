@@ -90,6 +90,9 @@ def clean_cache(cache_dir: Path) -> bool:
 
 
 MAX_ENTRY_BYTES = 64 * 1024 * 1024  # far above any real entry; a bound on what a bad one can cost
+# the bytes ``Cache.key`` keeps for its memo: the language server keeps one Cache for
+# its life, and each refresh reads the files on disk again (new bytes, new facts)
+KEY_MEMO_BYTES = 256 * 1024 * 1024
 
 
 class _BadEntry(Exception):
@@ -266,6 +269,7 @@ class Cache:
         self.misses = 0
         self.discarded = 0  # bad entries removed (counted as misses too)
         self._keys: dict[tuple[bytes, LintSettings], str] = {}
+        self._keys_bytes = 0  # the bytes the memo holds (each entry counted)
 
     def key(self, data: bytes, settings: LintSettings) -> str:
         # the same bytes are keyed several times a run (the project snapshot, each round)
@@ -280,7 +284,11 @@ class Cache:
             h.update(b"\0" + self.rules_digest.encode())
             key = h.hexdigest()
             if memo is not None:
+                if self._keys_bytes + len(data) > KEY_MEMO_BYTES:
+                    self._keys.clear()
+                    self._keys_bytes = 0
                 self._keys[memo] = key
+                self._keys_bytes += len(data)
         return key
 
     def _entry(self, key: str) -> Path:

@@ -316,10 +316,14 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
     try:
         return _analyze(result, module, text, path, settings, built)
     except NeedsSourceTree:
-        module = _libcst_parse(result, text, path, trees if keep else None)
-        if module is None:
-            return result
-        return _analyze(result, module, text, path, settings, False)
+        pass
+    # Out of the handler: its traceback holds the first analysis's frames, and with them
+    # its cyclic state (and the built tree).  Still alive at the collection before
+    # libcst's parse, they would be frozen with the new tree (TreeStore.put) and never freed.
+    module = _libcst_parse(result, text, path, trees if keep else None)
+    if module is None:
+        return result
+    return _analyze(result, module, text, path, settings, False)
 
 
 def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Optional[dict]:

@@ -117,6 +117,7 @@ def run_project(
     ``files`` are reported.  ``run_files`` lints each round's files (default
     ``runner.run``, whose signature it has); the language server passes one that
     reads its open buffers and lints in its own process."""
+    own_workers = run_files is None  # a run_files of the caller's (the language server) lints in its own process
     run_files = run_files or run
     wanted = {str(f) for f in files}
     project_of = _projects(files, src_for)
@@ -174,8 +175,9 @@ def run_project(
             summarize.clear()
             x64_from_folder.clear()
     pool = WorkerPool(jobs or default_jobs(), file_timeout, TREE_BUDGET)
-    pool.start(min(2, len(files)))  # they import the linter while round 1 reads the cache
     try:
+        if own_workers:
+            pool.start(min(2, len(files)))  # they import the linter while round 1 reads the cache
         outcome = _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
                           pool, jobs, show_progress, file_timeout, data_for, run_files)
     finally:

@@ -127,3 +127,28 @@ def test_existing_directory_gets_no_gitignore(tmp_path: Path, monkeypatch) -> No
     assert not (tmp_path / ".gitignore").exists()
     assert not (tmp_path / "CACHEDIR.TAG").exists()
     assert _hits(_run("--cache-dir", ".", "a.py")) == 1
+
+
+def test_the_key_memo_is_bounded(tmp_path: Path, monkeypatch) -> None:
+    # a long-lived Cache (the language server's) keys the files on disk again at each
+    # refresh, with new facts when a caller's buffer moved: the memo must not keep them all
+    import hashlib
+    from dataclasses import replace
+
+    import jaxlint.cache as cache_module
+
+    monkeypatch.setattr(cache_module, "KEY_MEMO_BYTES", 10_000)
+    cache = Cache(tmp_path, "digest")
+    base = LintSettings(select=frozenset({"JAX201"}), module="pkg.helpers")
+    data = b"x = 1\n" * 200
+    keys = set()
+    for edit in range(100):
+        settings = replace(base, facts='{"line": %d}' % edit)
+        key = cache.key(bytes(data), settings)
+        h = hashlib.sha256(data)
+        h.update(b"\0" + settings.fingerprint().encode())
+        h.update(b"\0" + b"digest")
+        assert key == h.hexdigest()  # the memo never changes a key
+        keys.add(key)
+        assert sum(len(d) for d, _ in cache._keys) <= 10_000
+    assert len(keys) == 100

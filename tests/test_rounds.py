@@ -347,3 +347,25 @@ def test_a_pool_started_early_lints_with_the_workers_it_forked(tmp_path):
         assert len(pool._pool) == (3 if pool.forks else 0)  # one more forked for the third file
     finally:
         pool.close()
+
+
+def test_a_run_files_of_the_callers_forks_no_worker(tmp_path, monkeypatch):
+    # the language server lints in its own (threaded) process with its own run_files:
+    # the workers forked early were never used, one fork per refresh from a threaded process
+    _facts_for_helper(tmp_path, monkeypatch)
+    monkeypatch.setattr(runner, "_Worker", lambda *a, **k: pytest.fail("a worker was forked"))
+    seen: list[str] = []
+
+    def run_files(files, settings, cache, **_options):
+        seen.extend(str(f) for f in files)
+        out = runner.RunResult()
+        for f in files:
+            result, tb = runner.lint_one(str(f), Path(f).read_bytes(), settings(Path(f)))
+            out.results.append(result)
+        return out
+
+    store = ConfigStore(load_rule_infos(), Overrides(), tmp_path)
+    files = [Path("pkg/__init__.py"), Path("pkg/helpers.py"), Path("pkg/train.py")]
+    out = project_driver.run_project(files, store.settings_for, None, lambda root: (None, root), jobs=1,
+                                     run_files=run_files)
+    assert "pkg/helpers.py" in seen and len(out.results) == 3
