@@ -18,7 +18,7 @@ _EXPORTS = {
     "ModuleName": "roots",
     "SourceRoots": "roots",
     "find_project_root": "roots",
-    "absolute_module": "summary",
+    "absolute_module": "roots",
     "extract_summary": "summary",
 }
 
