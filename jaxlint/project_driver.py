@@ -336,7 +336,16 @@ def _next_round(
             if imported & above:
                 summarize.add(f)
                 wanted.append(f)
-    incoming = incoming_facts(index, outputs, path_of, project.resolved)
+    def text_of(path: str) -> bytes:
+        data = data_for.get(path)
+        if data is None:
+            try:
+                data = data_for[path] = Path(path).read_bytes()
+            except OSError:
+                data = b""
+        return data
+
+    incoming = incoming_facts(index, outputs, path_of, project.resolved, text_of)
     again = [Path(f) for f in wanted]
     for f in project.files:
         new = canonical(incoming.get(f))

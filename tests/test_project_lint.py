@@ -142,12 +142,19 @@ def test_jits_imported_from_another_module_static_and_donated(project):
         ("JAX501", "pkg/sweep.py", 8, 16),
         ("JAX207", "pkg/train.py", 7, 25),
         ("JAX506", "pkg/train.py", 8, 11),
+        # the same jit reached through the imported module (`import pkg.step as S`)
+        ("JAX207", "pkg/train_mod.py", 6, 27),
+        ("JAX506", "pkg/train_mod.py", 7, 11),
     ]
     # a factory imported from another module makes a new function per call
     assert "`jit` of the function `make_step(...)` returns (a new one per call)" in found[0][4]
     assert found[1][4].startswith(
         "A dict is passed to `update` in a static position (parameter `lr`; static_argnums=1)"
     )
+    assert found[3][4].startswith(
+        "A dict is passed to `S.update` in a static position (parameter `lr`; static_argnums=1)"
+    )
+    assert found[4][4].startswith("`state` was donated to the jitted call on line 6")
 
 
 def test_the_chain_in_json_sarif_and_the_full_format(project):
@@ -183,6 +190,11 @@ def test_a_key_consumed_by_a_helper_of_another_module_then_reused(project):
     assert found == [(
         "JAX301", "mcmc/sampler.py", 9, 10,
         "`key` was already consumed by `gaussian_step()` on line 8: both calls get the same random "
+        "bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+    ), (
+        # the helpers reached through the imported module (`from mcmc import proposals as P`)
+        "JAX301", "mcmc/sampler_mod.py", 9, 10,
+        "`key` was already consumed by `P.gaussian_step()` on line 8: both calls get the same random "
         "bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
     )]
 

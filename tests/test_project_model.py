@@ -358,3 +358,26 @@ def test_summary_reads_one_line_bodies():
            "if True: from pkg.types import Params\n")
     names = extract_summary(cst.parse_module(src), "pkg.m", False)["names"]
     assert names == {"np": {"k": "ambiguous"}, "Params": {"k": "from", "m": "pkg.types", "n": "Params"}}
+
+
+def test_jits_reached_through_an_imported_module_go_to_files_that_name_them():
+    from jaxlint.project.facts import incoming_facts
+
+    decl = {"params": [["state", "pos", 0, False, False]], "checked": True, "exact": True,
+            "static_nums": [], "static_names": [], "donate_nums": [0], "donate_names": [],
+            "donate_literal": True}
+    step = "import jax\n@jax.jit\ndef update(state):\n    return state\n"
+    uses = "import pkg.step as S\n\ndef train(s):\n    return S.update(s)\n"
+    mentions = "import pkg.step as S\n\ndef other(s):\n    return S\n"
+    texts = {"pkg/step.py": step, "pkg/uses.py": uses, "pkg/mentions.py": mentions}
+    outputs = []
+    for path, text in texts.items():
+        name = path[:-3].replace("/", ".")
+        proj = {"calls": [], "sites": [], "summary": extract_summary(cst.parse_module(text), name, False)}
+        if name == "pkg.step":
+            proj["jits"] = {"update": decl}
+        outputs.append((name, path, proj))
+    index = ProjectIndex([o[2]["summary"] for o in outputs])
+    path_of = {o[0]: o[1] for o in outputs}
+    facts = incoming_facts(index, outputs, path_of, text_of=lambda p: texts[p].encode())
+    assert facts == {"pkg/uses.py": {"jits": {"S.update": decl}}}  # not the file that never calls it

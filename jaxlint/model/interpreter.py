@@ -251,7 +251,16 @@ class Interpreter:
         ``jax.random`` consumer (a function of this file, or one imported from the
         project; not a generator), as (argument, callee name, consumer short name)."""
         func = call.func
-        if not isinstance(func, cst.Name) or any(a.star for a in call.args):
+        if any(a.star for a in call.args):
+            return []
+        if isinstance(func, cst.Attribute):  # `proposals.accept(key, ...)`: through an imported module
+            name = dotted_name(func)
+            found = self.index.imported_key_consumers.get(name) if name is not None else None
+            if found is None or self.lookup(name.split(".", 1)[0]) is not None:  # type: ignore[union-attr]
+                return []
+            return self._consumed_args(call, name, [tuple(p) for p in found["params"]],  # type: ignore[arg-type,misc]
+                                       found["consumes"])
+        if not isinstance(func, cst.Name):
             return []
         params: list[tuple[str, str, Optional[int]]]
         consumes: dict[str, str]
@@ -268,14 +277,18 @@ class Interpreter:
                 return []
             params = [tuple(p) for p in found["params"]]  # type: ignore[misc]
             consumes = found["consumes"]
+        return self._consumed_args(call, func.value, params, consumes)
+
+    @staticmethod
+    def _consumed_args(call: cst.Call, callee: str, params: list, consumes: dict[str, str]) -> list:
         out = []
         positional = [p for p in params if p[1] in ("pos", "posonly")]
         for i, a in enumerate(positional_args(call)):
             if i < len(positional) and positional[i][0] in consumes:
-                out.append((a.value, func.value, consumes[positional[i][0]]))
+                out.append((a.value, callee, consumes[positional[i][0]]))
         for a in call.args:
             if a.keyword is not None and a.keyword.value in consumes:
-                out.append((a.value, func.value, consumes[a.keyword.value]))
+                out.append((a.value, callee, consumes[a.keyword.value]))
         return out
 
     def returns_fresh_function(self, func: cst.Name) -> bool:

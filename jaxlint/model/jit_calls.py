@@ -189,7 +189,7 @@ def jit_from_export(name: str, decl: dict) -> JitInfo:
     from jaxlint.model.units import ParamInfo
 
     node = cst.FunctionDef(
-        name=cst.Name(name),
+        name=cst.Name(name.rsplit(".", 1)[-1]),  # `ops.power`: reached through an imported module
         params=cst.Parameters(),
         body=cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])]),
     )
@@ -338,14 +338,18 @@ class JitCalls:
                 out[name] = info
         return out
 
-    def _imported(self, func: cst.Name) -> Optional[JitInfo]:
-        """A jit of another module of the project, imported here by name."""
-        decl = self.ctx.index.imported_jits.get(func.value)
-        if decl is None or self.ctx.lookup(func.value) is not None:
+    def _imported(self, func: cst.CSTNode) -> Optional[JitInfo]:
+        """A jit of another module of the project, imported here by name
+        (``update(...)``) or reached through an imported module (``ops.update(...)``)."""
+        name = dotted_name(func)
+        if name is None:
             return None
-        info = self._imports.get(func.value)
+        decl = self.ctx.index.imported_jits.get(name)
+        if decl is None or self.ctx.lookup(name.split(".", 1)[0]) is not None:
+            return None  # the name (or the module's name) is rebound here
+        info = self._imports.get(name)
         if info is None:
-            info = self._imports[func.value] = jit_from_export(func.value, decl)
+            info = self._imports[name] = jit_from_export(name, decl)
         return info
 
     def callee(self, call: cst.Call, exact: bool) -> Optional[JitInfo]:
@@ -359,6 +363,8 @@ class JitCalls:
             info = self._exact_named(func) if exact else self._named(func)
             if info is None:
                 info = self._imported(func)
+        elif isinstance(func, cst.Attribute):
+            info = self._imported(func)
         else:
             return None
         if info is None:

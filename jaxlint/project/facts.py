@@ -19,7 +19,7 @@ project gives no fact.
 from __future__ import annotations
 
 import json
-from typing import Iterable, Mapping, Optional
+from typing import Callable, Iterable, Mapping, Optional
 
 from jaxlint.project.index import ProjectIndex
 
@@ -49,10 +49,14 @@ def incoming_facts(
     outputs: Iterable[tuple[str, str, Json]],
     path_of: Mapping[str, str],
     memo: Optional[dict] = None,
+    text_of: Optional[Callable[[str], bytes]] = None,
 ) -> dict[str, dict[str, list[Json]]]:
     """``outputs``: (module name, display path, project output) of every linted file;
     ``path_of``: module name -> display path.  Returns path -> {"units": {qualname:
-    [facts]}, "jits": {imported name: declaration}}.
+    [facts]}, "jits": {imported name: declaration}, "consumers": {...}, "factories":
+    [...]}.  A jit, key consumer or factory reached through an imported module
+    (``import pkg.ops as ops`` ... ``ops.power(x)``) is keyed by its dotted name, and
+    given only to a file whose text (``text_of(path)``) names it.
 
     ``memo`` (a dict the caller keeps between rounds): what each output resolves
     to, reused while the output and the index are the same objects (the driver
@@ -79,7 +83,7 @@ def incoming_facts(
             known = (proj, index, *_resolved(index, module, path, proj))
             if memo is not None:
                 memo[path] = known
-        imported, records = known[2], known[3]
+        imported, records, modules = known[2], known[3], known[4]
         # jitted functions imported by name from other modules (static/donated arguments)
         for name, target in imported:
             decl = jits_of.get(target.module, {}).get(target.qualname)
@@ -92,6 +96,20 @@ def incoming_facts(
                 factories = out.setdefault(path, {}).setdefault("factories", [])
                 if name not in factories:
                     factories.append(name)
+        # ... and reached as attributes of a project module imported here
+        text = text_of(path) if (modules and text_of is not None) else None
+        for name, target_module in modules:
+            for kind, table in (("jits", jits_of), ("consumers", consumers_of)):
+                for qualname, decl in table.get(target_module, {}).items():
+                    dotted = f"{name}.{qualname}"
+                    if text is None or dotted.encode() in text:
+                        out.setdefault(path, {}).setdefault(kind, {})[dotted] = decl
+            for qualname in sorted(factories_of.get(target_module, ())):
+                dotted = f"{name}.{qualname}"
+                if text is None or dotted.encode() in text:
+                    factories = out.setdefault(path, {}).setdefault("factories", [])
+                    if dotted not in factories:
+                        factories.append(dotted)
         for target_module, qualname, fact, key in records:
             add(target_module, qualname, fact, key)
     for facts in out.values():
@@ -103,19 +121,31 @@ def incoming_facts(
     return out
 
 
-def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[list, list]:
+def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[list, list, list]:
     """What one file's output names: (imported name, target) for its names
-    imported from functions or assignments of the project, and (module,
-    qualname, fact, fact's canonical JSON) for each call from traced code and
-    each transformation site that resolves to a project function."""
+    imported from functions or assignments of the project; (module, qualname,
+    fact, fact's canonical JSON) for each call from traced code and each
+    transformation site that resolves to a project function; (name, module) for
+    its names bound to a module of the project."""
     imported = []
+    modules = []
     names = proj["summary"].get("names") or {}
     for name, binding in sorted(names.items()):
-        if binding.get("k") != "from" or _outside(index, binding):
+        k = binding.get("k")
+        if k == "module":
+            m = binding.get("m")
+            if m is not None and m in index.modules:
+                modules.append((name, m))
+            continue
+        if k != "from" or _outside(index, binding):
             continue
         target = index.resolve(module, name)
-        if target is not None and target.kind in ("function", "assign"):
+        if target is None:
+            continue
+        if target.kind in ("function", "assign"):
             imported.append((name, target))
+        elif target.kind == "module" and target.module in index.modules:
+            modules.append((name, target.module))
     # a call from traced code, or a transformation applied here: the record, less
     # what only this file needs, plus where it is and the chain for messages
     records = []
@@ -131,7 +161,7 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[
             fact.update(kind=kind, path=path, reason=_reason(
                 kind, rec.get("caller", ""), path, rec["line"], rec["why"]))
             records.append((target.module, target.qualname, fact, json.dumps(fact, sort_keys=True)))
-    return imported, records
+    return imported, records, modules
 
 
 def _outside(index: ProjectIndex, binding: Json) -> bool:
