@@ -19,6 +19,7 @@ project gives no fact.
 from __future__ import annotations
 
 import json
+import re
 from typing import Callable, Iterable, Mapping, Optional
 
 from jaxlint.project.index import ProjectIndex
@@ -97,19 +98,26 @@ def incoming_facts(
                 if name not in factories:
                     factories.append(name)
         # ... and reached as attributes of a project module imported here
-        text = text_of(path) if (modules and text_of is not None) else None
-        for name, target_module in modules:
-            for kind, table in (("jits", jits_of), ("consumers", consumers_of)):
-                for qualname, decl in table.get(target_module, {}).items():
-                    dotted = f"{name}.{qualname}"
-                    if text is None or dotted.encode() in text:
-                        out.setdefault(path, {}).setdefault(kind, {})[dotted] = decl
-            for qualname in sorted(factories_of.get(target_module, ())):
-                dotted = f"{name}.{qualname}"
-                if text is None or dotted.encode() in text:
-                    factories = out.setdefault(path, {}).setdefault("factories", [])
-                    if dotted not in factories:
-                        factories.append(dotted)
+        # (only the modules that define one are looked for in the text)
+        modules = [(n, m) for n, m in modules if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m)]
+        if modules and text_of is not None:
+            names = frozenset(n for n, _ in modules)
+            used = memo.get(("attrs", path)) if memo is not None else None
+            if used is None or used[0] is not proj or used[1] != names:
+                used = (proj, names, _attributes_used(text_of(path), names))
+                if memo is not None:
+                    memo[("attrs", path)] = used
+            for name, target_module in modules:
+                for attr in sorted(used[2].get(name, ())):
+                    dotted = f"{name}.{attr}"
+                    for kind, table in (("jits", jits_of), ("consumers", consumers_of)):
+                        decl = table.get(target_module, {}).get(attr)
+                        if decl is not None:
+                            out.setdefault(path, {}).setdefault(kind, {})[dotted] = decl
+                    if attr in factories_of.get(target_module, ()):
+                        factories = out.setdefault(path, {}).setdefault("factories", [])
+                        if dotted not in factories:
+                            factories.append(dotted)
         for target_module, qualname, fact, key in records:
             add(target_module, qualname, fact, key)
     for facts in out.values():
@@ -162,6 +170,25 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[
                 kind, rec.get("caller", ""), path, rec["line"], rec["why"]))
             records.append((target.module, target.qualname, fact, json.dumps(fact, sort_keys=True)))
     return imported, records, modules
+
+
+def _attributes_used(text: bytes, names: set[str]) -> dict[str, set[str]]:
+    """name -> the attributes ``name.attr`` the text reads, for each of ``names``
+    (a plain search per name: a file binds few modules)."""
+    out: dict[str, set[str]] = {}
+    for name in names:
+        needle = name.encode() + b"."
+        i = text.find(needle)
+        while i >= 0:
+            before = text[i - 1:i]
+            m = _IDENT.match(text, i + len(needle))
+            if m is not None and not (before.isalnum() or before in (b"_", b".")):
+                out.setdefault(name, set()).add(m.group().decode())
+            i = text.find(needle, i + len(needle))
+    return out
+
+
+_IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _outside(index: ProjectIndex, binding: Json) -> bool:
