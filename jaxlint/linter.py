@@ -295,16 +295,11 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
 
     keep = trees is not None and settings.module is not None
     if module is None and tree is not None:
-        from jaxlint import fastparse
-
         if keep:
             gc.collect(0)  # what the last file left for the collector: not to be frozen with this tree
-        try:
-            module = fastparse.from_ast(tree, text)  # type: ignore[arg-type]
+        module = _built_tree(tree, text)
+        if module is not None:
             built = True
-        except (fastparse.Unsupported, RecursionError, MemoryError):
-            module = None
-        else:
             if keep:
                 trees.put(path, text, module, built=True)  # type: ignore[union-attr]
     del tree
@@ -326,16 +321,25 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
     return _analyze(result, module, text, path, settings, False)
 
 
+def _built_tree(tree: ast.Module, text: str) -> Optional[cst.Module]:
+    """A libcst tree built from CPython's (``jaxlint.fastparse``); None where
+    only libcst's parser will do."""
+    from jaxlint import fastparse
+
+    try:
+        return fastparse.from_ast(tree, text)
+    except (fastparse.Unsupported, RecursionError, MemoryError):
+        return None
+
+
 def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Optional[dict]:
     """The project output of a file the prefilter skips: its summary alone
     (``"skipped": True``; no calls, no sites, no findings)."""
-    from jaxlint import fastparse
     from jaxlint.project.summary import extract_summary
 
     try:
-        try:
-            module = fastparse.from_ast(tree, text)
-        except fastparse.Unsupported:
+        module = _built_tree(tree, text)
+        if module is None:
             module = _parse_module(text)
         summary = extract_summary(module, settings.module, settings.is_package)  # type: ignore[arg-type]
     except (cst.ParserSyntaxError, RecursionError, MemoryError):

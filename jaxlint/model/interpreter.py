@@ -714,10 +714,7 @@ class Interpreter:
         (``self.skipTest``, ``pytest.skip``, ``raise unittest.SkipTest``, ``return``)."""
         if s.orelse is not None or self._x64_condition(s.test) is not False:
             return False
-        last = s.body.body[-1] if s.body.body else None
-        if isinstance(last, cst.SimpleStatementLine) and last.body:
-            last = last.body[-1]
-        small = last  # the last small statement, of a block or of a one-line body (`if not x64: return`)
+        small = _last_small(s)
         if small is not None:
             if isinstance(small, (cst.Return, cst.Raise)):
                 return True
@@ -1657,13 +1654,19 @@ def _none_guard(s: cst.If) -> Optional[str]:
     c = t.comparisons[0]
     if not (isinstance(t.left, cst.Name) and isinstance(c.operator, cst.Is) and _is_none(c.comparator)):
         return None
-    body = s.body.body
-    last = body[-1] if body else None
-    if isinstance(last, cst.SimpleStatementLine) and last.body:
-        last = last.body[-1]  # else a one-line body's last statement: `if p is None: return`
-    if isinstance(last, (cst.Return, cst.Raise)):
+    if isinstance(_last_small(s), (cst.Return, cst.Raise)):
         return t.left.value
     return None
+
+
+def _last_small(s: cst.If) -> Optional[cst.CSTNode]:
+    """The last small statement of an ``if``'s body: of its indented block, or of
+    a one-line body (``if p is None: return``)."""
+    body = s.body.body
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        return last.body[-1] if last.body else None
+    return last
 
 
 def _is_none(e: cst.CSTNode) -> bool:

@@ -85,18 +85,23 @@ def incoming_facts(
             if memo is not None:
                 memo[path] = known
         imported, records, modules = known[2], known[3], known[4]
-        # jitted functions imported by name from other modules (static/donated arguments)
-        for name, target in imported:
-            decl = jits_of.get(target.module, {}).get(target.qualname)
+        def give(name: str, target_module: str, qualname: str, function: bool) -> None:
+            """What ``name`` (used in this file) refers to, if it is a jit (its
+            static/donated arguments), a key consumer or a factory."""
+            decl = jits_of.get(target_module, {}).get(qualname)
             if decl is not None:
                 out.setdefault(path, {}).setdefault("jits", {})[name] = decl
-            consumer = consumers_of.get(target.module, {}).get(target.qualname)
-            if consumer is not None and target.kind == "function":
+            consumer = consumers_of.get(target_module, {}).get(qualname)
+            if consumer is not None and function:
                 out.setdefault(path, {}).setdefault("consumers", {})[name] = consumer
-            if target.kind == "function" and target.qualname in factories_of.get(target.module, ()):
+            if function and qualname in factories_of.get(target_module, ()):
                 factories = out.setdefault(path, {}).setdefault("factories", [])
                 if name not in factories:
                     factories.append(name)
+
+        # imported by name from other modules
+        for name, target in imported:
+            give(name, target.module, target.qualname, target.kind == "function")
         # ... and reached as attributes of a project module imported here
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m)]
@@ -109,15 +114,8 @@ def incoming_facts(
                     memo[("attrs", path)] = used
             for name, target_module in modules:
                 for attr in sorted(used[2].get(name, ())):
-                    dotted = f"{name}.{attr}"
-                    for kind, table in (("jits", jits_of), ("consumers", consumers_of)):
-                        decl = table.get(target_module, {}).get(attr)
-                        if decl is not None:
-                            out.setdefault(path, {}).setdefault(kind, {})[dotted] = decl
-                    if attr in factories_of.get(target_module, ()):
-                        factories = out.setdefault(path, {}).setdefault("factories", [])
-                        if dotted not in factories:
-                            factories.append(dotted)
+                    # consumers and factories are functions; a jit may be an assignment too
+                    give(f"{name}.{attr}", target_module, attr, True)
         for target_module, qualname, fact, key in records:
             add(target_module, qualname, fact, key)
     for facts in out.values():
