@@ -211,7 +211,11 @@ class CheckOptions:
 @click.option("--no-baseline", is_flag=True, help="Ignore the baseline set in the configuration.")
 def check_command(**kwargs: object) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
-    sys.exit(run_check(CheckOptions(**kwargs)))  # type: ignore[arg-type]
+    from jaxlint.lifeline import stop_on_signals
+
+    with stop_on_signals():  # SIGTERM/SIGHUP: the workers end, then jaxlint (main())
+        code = run_check(CheckOptions(**kwargs))  # type: ignore[arg-type]
+    sys.exit(code)
 
 
 @dataclass
@@ -801,14 +805,22 @@ def confirm_command(**kwargs: object) -> None:
     in separate processes with time limits.  --run CMD runs your own command
     (a script, a test suite) and takes the functions' inputs from what it sees.
     """
-    sys.exit(run_runtime_command(bool(kwargs.pop("bench")), **kwargs))
+    from jaxlint.lifeline import stop_on_signals
+
+    with stop_on_signals():  # SIGTERM/SIGHUP: every process it started ends, then jaxlint (main())
+        code = run_runtime_command(bool(kwargs.pop("bench")), **kwargs)
+    sys.exit(code)
 
 
 @cli.command("bench")
 @_runtime_options
 def bench_command(**kwargs: object) -> None:
     """Confirm findings, then benchmark original against fixed (or declared alternative)."""
-    sys.exit(run_runtime_command(True, **kwargs))
+    from jaxlint.lifeline import stop_on_signals
+
+    with stop_on_signals():
+        code = run_runtime_command(True, **kwargs)
+    sys.exit(code)
 
 
 def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, timeout, runs,
@@ -936,8 +948,12 @@ def main(argv: Optional[list[str]] = None) -> None:
             stream.reconfigure(errors="replace")  # type: ignore[attr-defined]
         except (AttributeError, ValueError):
             pass
+    from jaxlint.lifeline import Terminated, exit_by
+
     try:
         cli.main(args=args, prog_name="jaxlint", standalone_mode=True)
+    except Terminated as stopped:  # SIGTERM/SIGHUP: workers ended on the way out
+        exit_by(stopped.signum)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
