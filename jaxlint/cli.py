@@ -780,6 +780,10 @@ def _runtime_options(f):
                      help="Seconds allowed per import and per finding [default: 60].")(f)
     f = click.option("--run-timeout", type=click.FloatRange(min=0.1),
                      help="Seconds allowed per --run command [default: 600].")(f)
+    f = click.option("--memory-limit", type=click.FloatRange(min=0), metavar="GIB",
+                     help="GiB of memory each worker may allocate; a finding whose function "
+                          "needs more is skipped as such (0: no limit) [default: half the "
+                          "physical memory].")(f)
     f = click.option("--run", "run", multiple=True, metavar="CMD",
                      help="Run this command (repeatable) and watch the flagged functions' "
                           "real inputs [default: [tool.jaxlint.runtime] run].")(f)
@@ -825,7 +829,7 @@ def bench_command(**kwargs: object) -> None:
 
 def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, timeout, runs,
                         device, output_format, output_file, jobs, exit_zero, verbose,
-                        run=(), run_timeout=None) -> int:
+                        run=(), run_timeout=None, memory_limit=None) -> int:
     opts = CheckOptions(
         paths=paths, select=select, ignore=ignore, extend_select=(), output_format="full",
         output_file=None, statistics=False, exit_zero=False, jobs=None, no_cache=no_cache,
@@ -837,8 +841,9 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
     from jaxlint.runtime.specs import RuntimeOptions
 
     cli_set = {k for k, v in (("timeout", timeout), ("runs", runs),
-                              ("run_timeout", run_timeout)) if v is not None}
-    options = RuntimeOptions(device=device)
+                              ("run_timeout", run_timeout), ("memory_limit", memory_limit))
+               if v is not None}
+    options = RuntimeOptions(device=device, memory_limit=memory_limit)
     if run_timeout is not None:
         options.run_timeout = float(run_timeout)
     if timeout is not None:

@@ -198,6 +198,7 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
         "inputs": job.inputs,
         "fixed_source": job.fixed_source,
         "device": job.options.device,
+        "memory_limit": _memory_bytes(job.options),
         "options": {"default_dim": job.options.default_dim, "runs": job.options.runs,
                     "seed": job.options.seed, "max_unrolled_loop": job.max_unrolled_loop},
     }
@@ -229,6 +230,8 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
                 pairs.append(e["result"])
                 done.add(e["id"])
                 current = None
+        if failure is None and current is not None:
+            failure = "the process exited while checking it (exit status 0: the code ended it)"
         if failure is None:
             break
         if not imported:
@@ -247,6 +250,14 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
     for t in targets:
         verdicts.setdefault(t["id"], skipped("the worker stopped early"))
     return verdicts, pairs, env
+
+
+def _memory_bytes(options: RuntimeOptions) -> int:
+    """The worker's data memory limit in bytes (0: none)."""
+    from jaxlint.runtime.specs import default_memory_limit
+
+    gib = options.memory_limit if options.memory_limit is not None else default_memory_limit()
+    return int(gib * (1 << 30))
 
 
 def _text(path: Path) -> str:
@@ -282,7 +293,7 @@ def build_jobs(results: list[FileResult], store, cli: RuntimeOptions, cli_set: s
         except SpecError as exc:
             errors.append(str(exc))
             continue
-        for key in ("default_dim", "timeout", "runs", "run_timeout"):
+        for key in ("default_dim", "timeout", "runs", "run_timeout", "memory_limit"):
             if key in table and key not in cli_set:
                 setattr(options, key, table[key])
         if commands is not None and "run" not in cli_set:

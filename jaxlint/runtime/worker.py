@@ -140,6 +140,36 @@ def check_target(ctx: Any, target: dict) -> Verdict:
     return result
 
 
+# what an allocation refused by the data limit (RLIMIT_DATA) raises: Python and NumPy's
+# MemoryError, XLA's "RESOURCE_EXHAUSTED: Out of memory allocating N bytes" on the CPU
+_OUT_OF_MEMORY = ("MemoryError", "Out of memory allocating", "Unable to allocate")
+
+
+def limit_memory(limit: int) -> None:
+    """Cap this process's data memory (heap and anonymous mappings: what NumPy,
+    JAX's CPU buffers and Python objects allocate) at ``limit`` bytes.  The address
+    space is left alone: XLA reserves far more of it than it uses."""
+    try:
+        import resource
+
+        _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+    except (ImportError, ValueError, OSError):  # pragma: no cover - not POSIX
+        pass
+
+
+def memory_reason(limit: int) -> str:
+    return (f"used more than {limit / (1 << 30):.3g} GiB of memory (the limit: --memory-limit, "
+            "or memory-limit in [tool.jaxlint.runtime])")
+
+
+def over_memory(limit: int, *texts: Any) -> bool:
+    """Whether a limited worker's verdict or error shows an allocation the limit refused."""
+    return bool(limit) and any(mark in str(t) for t in texts for mark in _OUT_OF_MEMORY)
+
+
 def main() -> int:
     from jaxlint.runtime import procs
 
@@ -159,6 +189,9 @@ def _main() -> int:
     if job.get("device"):
         os.environ["JAX_PLATFORMS"] = {"gpu": "cuda"}.get(job["device"], job["device"])
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    limit = int(job.get("memory_limit") or 0)
+    if limit:
+        limit_memory(limit)
     try:
         import jax  # noqa: F401
     except Exception as exc:  # noqa: BLE001
@@ -176,9 +209,10 @@ def _main() -> int:
     try:
         module = _import_module(job["path"], job["module_name"])
     except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
-        events.emit(event="import-failed",
-                    error=f"{exc.__class__.__name__}: {first_line(exc)}",
-                    traceback=traceback.format_exc(limit=-3))
+        error = f"{exc.__class__.__name__}: {first_line(exc)}"
+        if over_memory(limit, error):
+            error = memory_reason(limit)
+        events.emit(event="import-failed", error=error, traceback=traceback.format_exc(limit=-3))
         return 0
     fixed = None
     fixed_error = None
@@ -204,6 +238,8 @@ def _main() -> int:
         except Exception as exc:  # noqa: BLE001 - a bug in a check must not lose the others
             result = skipped(f"internal error in the check: {exc.__class__.__name__}: "
                              f"{first_line(exc)}")
+        if over_memory(limit, result.evidence, result.reason, result.details):
+            result = skipped(memory_reason(limit))
         events.emit(event="verdict", id=target["id"], result=result.to_dict())
     if job.get("mode") == "bench":
         from jaxlint.runtime import bench
