@@ -953,8 +953,13 @@ def main(argv: Optional[list[str]] = None) -> None:
             stream.reconfigure(errors="replace")  # type: ignore[attr-defined]
         except (AttributeError, ValueError):
             pass
-    from jaxlint.lifeline import Terminated, exit_by
+    from jaxlint.lifeline import DIE_WITH_PARENT_ENV, Terminated, die_with_parent, exit_by
 
+    parent = os.environ.pop(DIE_WITH_PARENT_ENV, "")
+    if parent.isdigit():  # started by the MCP server: stop (SIGTERM: cleanly) when it dies
+        import signal
+
+        die_with_parent(int(parent), signal.SIGTERM)
     try:
         cli.main(args=args, prog_name="jaxlint", standalone_mode=True)
     except Terminated as stopped:  # SIGTERM/SIGHUP: workers ended on the way out

@@ -25,6 +25,9 @@ from typing import Iterator
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+# set by a process that starts `jaxlint` (the MCP server's confirm): its pid; the
+# command then gets SIGTERM when that process dies (``cli.main``)
+DIE_WITH_PARENT_ENV = "JAXLINT_DIE_WITH_PARENT"
 
 
 def prctl(option: int, arg: int) -> bool:

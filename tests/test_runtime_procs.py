@@ -282,7 +282,12 @@ def test_detached_grandchildren_are_gone_after_ctrl_c(tmp_path):
     assert left == []
 
 
-def test_the_memory_limit_is_a_verdict(tmp_path):
+@pytest.mark.parametrize("where", ["cli", "config"])
+def test_the_memory_limit_is_a_verdict(tmp_path, where):
+    limit = ["--memory-limit", "0.5"]
+    if where == "config":
+        (tmp_path / "pyproject.toml").write_text("[tool.jaxlint.runtime]\nmemory-limit = 0.5\n")
+        limit = []
     (tmp_path / "hungry.py").write_text('''\
 import jax
 import numpy as np
@@ -305,7 +310,7 @@ def modest(x):
     return -x
 ''')
     proc = subprocess.run([sys.executable, "-m", "jaxlint", "confirm", "--no-cache", "--output-format",
-                           "json", "--memory-limit", "0.5", "hungry.py"],
+                           "json", *limit, "hungry.py"],
                           capture_output=True, cwd=tmp_path, timeout=240)
     import json
 
@@ -315,3 +320,13 @@ def modest(x):
                                          "or memory-limit in [tool.jaxlint.runtime])")
     assert found["modest"]["verdict"] == "confirmed"  # JAX itself works under the limit
     assert proc.returncode == 1
+
+
+def test_a_bad_memory_limit_is_one_line(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.jaxlint.runtime]\nmemory-limit = \"lots\"\n")
+    (tmp_path / "m.py").write_text("import jax\n\n\n@jax.jit\ndef f(x):\n    if x > 0:\n        return x\n    return -x\n")
+    proc = subprocess.run([sys.executable, "-m", "jaxlint", "confirm", "--no-cache", "m.py"],
+                          capture_output=True, cwd=tmp_path, timeout=240)
+    assert proc.returncode == 2
+    assert proc.stderr.decode().splitlines()[0] == (
+        f"error: {tmp_path / 'pyproject.toml'}: runtime.memory-limit must be a number of GiB (0 for no limit)")

@@ -110,12 +110,14 @@ def _kill(pid: int) -> None:
 
 def spawn(argv: list[str], time_limit: float, **popen: object) -> subprocess.Popen:
     """Start ``argv`` in its own session with a lifeline (see the module docstring)."""
-    if _stopped:
-        raise KeyboardInterrupt("the run is being stopped")
     read_end, write_end = os.pipe()
     env = dict(popen.pop("env", None) or os.environ)  # type: ignore[arg-type]
     env[LIFELINE_ENV] = f"{read_end}:{os.getpid()}:{time_limit:g}"
-    with _lock:  # a child is known before reap_strays can see it
+    with _lock:  # a child is known before reap_strays or kill_all look
+        if _stopped:
+            os.close(read_end)
+            os.close(write_end)
+            raise KeyboardInterrupt("the run is being stopped")
         try:
             proc = subprocess.Popen(argv, env=env, start_new_session=True, pass_fds=(read_end,),
                                     **popen)  # type: ignore[call-overload]
@@ -187,8 +189,8 @@ def reap_strays() -> None:
 
 def kill_all() -> None:
     global _stopped
-    _stopped = True
     with _lock:
+        _stopped = True  # under the lock: a spawn under way is in _live, a later one refused
         entries = list(_live.values())
     for proc, _fd in entries:
         kill_tree(proc)
