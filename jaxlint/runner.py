@@ -304,7 +304,7 @@ class _Worker:
 
     def __init__(self, context, tree_budget: int = 0) -> None:
         self.conn, child = context.Pipe()
-        inherited = tuple(sorted(_parent_ends | {self.conn.fileno()}))
+        inherited = tuple(sorted((_parent_ends | {self.conn.fileno()}) - {child.fileno()}))
         self.process = context.Process(target=_worker_main, daemon=True,
                                        args=(child, tree_budget, os.getpid(), inherited))
         # the worker's collector leaves what it inherits alone: fewer copy-on-write page copies

@@ -105,6 +105,8 @@ def test_stopping_the_run_kills_its_workers(tmp_path, sig):
         proc.send_signal(sig)
         proc.wait(timeout=20)
         assert proc.returncode != 0
+        if sig in (signal.SIGTERM, signal.SIGHUP):
+            assert proc.returncode == -sig  # it died by the signal: 128+N in a shell
         assert _gone(pids) == []
     finally:
         if proc.poll() is None:
