@@ -332,3 +332,19 @@ def test_a_bad_memory_limit_is_one_line(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.decode().splitlines()[0] == (
         f"error: {tmp_path / 'pyproject.toml'}: runtime.memory-limit must be a number of GiB (0 for no limit)")
+
+
+def test_a_limit_too_low_for_the_import_says_so(tmp_path):
+    (tmp_path / "m.py").write_text("import jax\n\nJAXLINT_INPUTS = {'f': ['f32[3]']}\n\n\n"
+                                   "@jax.jit\ndef f(x):\n    if x.sum() > 0:\n        return x\n    return -x\n")
+    proc = subprocess.run([sys.executable, "-m", "jaxlint", "confirm", "--no-cache", "--output-format",
+                           "json", "--memory-limit", "0.05", "m.py"],
+                          capture_output=True, cwd=tmp_path, timeout=240)
+    import json
+
+    (finding,) = json.loads(proc.stdout)
+    assert finding["runtime"] == {
+        "verdict": "skipped", "details": {},
+        "reason": "used more than 0.05 GiB of memory (the limit: --memory-limit, or memory-limit in "
+                  "[tool.jaxlint.runtime]) while importing the module"}
+    assert proc.returncode == 0

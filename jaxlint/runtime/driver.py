@@ -24,7 +24,7 @@ from typing import Any, Optional
 from jaxlint.findings import FileResult, Finding
 from jaxlint.runtime import procs
 from jaxlint.runtime.specs import RuntimeOptions, SpecError, read_runtime_table
-from jaxlint.runtime.verdicts import Verdict, skipped
+from jaxlint.runtime.verdicts import Verdict, memory_reason, over_memory, skipped
 
 
 @dataclass
@@ -164,6 +164,8 @@ def run_worker(job: dict, timeout: float) -> tuple[list[dict], Optional[str], bo
             return events, f"crashed: the process was killed by {_signal_name(rc)}", False
         if rc:
             tail = _tail(err_path)
+            if over_memory(job.get("memory_limit") or 0, tail):
+                return events, memory_reason(job["memory_limit"]), False
             return events, f"the process exited with status {rc}" + (f" ({tail})" if tail else ""), False
         return events, None, False
 
@@ -216,7 +218,8 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
                 imported = True
                 env = {k: e.get(k) for k in ("device", "jax_version")}
             elif kind == "import-failed":
-                reason = f"the module failed to import: {e.get('error')}"
+                reason = (f"{e.get('error')} while importing the module" if e.get("memory")
+                          else f"the module failed to import: {e.get('error')}")
                 for t in targets:
                     verdicts.setdefault(t["id"], skipped(reason))
                 return verdicts, pairs, env

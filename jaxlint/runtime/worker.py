@@ -25,7 +25,7 @@ import traceback
 import types
 from typing import Any, Optional
 
-from jaxlint.runtime.verdicts import Verdict, first_line, skipped
+from jaxlint.runtime.verdicts import Verdict, first_line, memory_reason, over_memory, skipped
 
 
 class _Events:
@@ -140,11 +140,6 @@ def check_target(ctx: Any, target: dict) -> Verdict:
     return result
 
 
-# what an allocation refused by the data limit (RLIMIT_DATA) raises: Python and NumPy's
-# MemoryError, XLA's "RESOURCE_EXHAUSTED: Out of memory allocating N bytes" on the CPU
-_OUT_OF_MEMORY = ("MemoryError", "Out of memory allocating", "Unable to allocate")
-
-
 def limit_memory(limit: int) -> None:
     """Cap this process's data memory (heap and anonymous mappings: what NumPy,
     JAX's CPU buffers and Python objects allocate) at ``limit`` bytes.  The address
@@ -158,16 +153,6 @@ def limit_memory(limit: int) -> None:
         resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
     except (ImportError, ValueError, OSError):  # pragma: no cover - not POSIX
         pass
-
-
-def memory_reason(limit: int) -> str:
-    return (f"used more than {limit / (1 << 30):.3g} GiB of memory (the limit: --memory-limit, "
-            "or memory-limit in [tool.jaxlint.runtime])")
-
-
-def over_memory(limit: int, *texts: Any) -> bool:
-    """Whether a limited worker's verdict or error shows an allocation the limit refused."""
-    return bool(limit) and any(mark in str(t) for t in texts for mark in _OUT_OF_MEMORY)
 
 
 def main() -> int:
@@ -195,8 +180,11 @@ def _main() -> int:
     try:
         import jax  # noqa: F401
     except Exception as exc:  # noqa: BLE001
-        events.emit(event="import-failed", error=f"JAX could not be imported: "
-                    f"{exc.__class__.__name__}: {first_line(exc)}")
+        error = f"{exc.__class__.__name__}: {first_line(exc)}"
+        if over_memory(limit, error):
+            events.emit(event="import-failed", error=memory_reason(limit), memory=True)
+        else:
+            events.emit(event="import-failed", error=f"JAX could not be imported: {error}")
         return 0
     try:
         jax.devices()
@@ -211,8 +199,9 @@ def _main() -> int:
     except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
         error = f"{exc.__class__.__name__}: {first_line(exc)}"
         if over_memory(limit, error):
-            error = memory_reason(limit)
-        events.emit(event="import-failed", error=error, traceback=traceback.format_exc(limit=-3))
+            events.emit(event="import-failed", error=memory_reason(limit), memory=True)
+        else:
+            events.emit(event="import-failed", error=error, traceback=traceback.format_exc(limit=-3))
         return 0
     fixed = None
     fixed_error = None
