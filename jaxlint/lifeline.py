@@ -30,16 +30,32 @@ PR_SET_CHILD_SUBREAPER = 36
 DIE_WITH_PARENT_ENV = "JAXLINT_DIE_WITH_PARENT"
 
 
+_libc = None
+
+
+def preload() -> None:
+    """Load ctypes and the C library now (Linux), before forking workers: each
+    forked worker then calls ``prctl`` at once instead of importing ctypes itself
+    (milliseconds each)."""
+    global _libc
+    if _libc is None and sys.platform == "linux":
+        try:
+            import ctypes
+
+            _libc = ctypes.CDLL(None, use_errno=True)
+            _libc.prctl  # noqa: B018 - the symbol is looked up here, once
+        except Exception:  # noqa: BLE001 - no C library to call: prctl says False
+            _libc = False
+
+
 def prctl(option: int, arg: int) -> bool:
     """``prctl(option, arg)`` on Linux; False where it is not available or fails."""
-    if sys.platform != "linux":
+    preload()
+    if not _libc:
         return False
     try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(option, arg, 0, 0, 0) == 0
-    except Exception:  # noqa: BLE001 - no libc prctl: the caller's fallback applies
+        return _libc.prctl(option, arg, 0, 0, 0) == 0
+    except Exception:  # noqa: BLE001 - no prctl: the caller's fallback applies
         return False
 
 

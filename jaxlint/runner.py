@@ -303,6 +303,9 @@ class _Worker:
     """One forked worker process and the chunk it is working through."""
 
     def __init__(self, context, tree_budget: int = 0) -> None:
+        from jaxlint.lifeline import preload
+
+        preload()  # the worker inherits the C library it calls prctl with
         self.conn, child = context.Pipe()
         inherited = tuple(sorted((_parent_ends | {self.conn.fileno()}) - {child.fileno()}))
         self.process = context.Process(target=_worker_main, daemon=True,
