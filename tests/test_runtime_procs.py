@@ -178,6 +178,8 @@ def _detach():
 @jax.jit
 def escape(x):
     _detach()
+    if os.environ.get("JAXLINT_TEST_KILL"):
+        os.kill(os.getpid(), 9)  # the worker kills itself
     os._exit(0)  # the worker ends without cleaning up
     if x.sum() > 0:
         return x
@@ -214,7 +216,8 @@ def _sleeps(pids: list[int]) -> list[int]:
     return out
 
 
-def _escaping_run(tmp_path: Path, args: list[str], stall: bool, stop=None) -> tuple[int, list[int], str]:
+def _escaping_run(tmp_path: Path, args: list[str], stall: bool, stop=None,
+                  kill: bool = False) -> tuple[int, list[int], str]:
     """Run jaxlint on the escaping program; ``stop(proc, pid_file)`` may stop it.
     (exit status, the detached sleeps' pids, stderr)."""
     (tmp_path / "escaping.py").write_text(ESCAPING)
@@ -222,6 +225,8 @@ def _escaping_run(tmp_path: Path, args: list[str], stall: bool, stop=None) -> tu
     env = dict(os.environ, JAXLINT_TEST_PIDS=str(pid_file))
     if stall:
         env["JAXLINT_TEST_STALL"] = "1"
+    if kill:
+        env["JAXLINT_TEST_KILL"] = "1"
     proc = subprocess.Popen([sys.executable, "-m", "jaxlint", *args, "--no-cache", "escaping.py"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path)
 
@@ -252,6 +257,12 @@ def test_a_detached_grandchild_is_gone_after_a_successful_run(tmp_path):
     # the --run command detaches one sleep itself; the workers one each
     code, left, err = _escaping_run(
         tmp_path, ["confirm", "--exit-zero", "--run", f"{sys.executable} escaping.py"], stall=False)
+    assert code == 0, err
+    assert left == []
+
+
+def test_a_detached_grandchild_is_gone_when_the_worker_kills_itself(tmp_path):
+    code, left, err = _escaping_run(tmp_path, ["confirm", "--exit-zero"], stall=False, kill=True)
     assert code == 0, err
     assert left == []
 
