@@ -211,7 +211,11 @@ class CheckOptions:
 @click.option("--no-baseline", is_flag=True, help="Ignore the baseline set in the configuration.")
 def check_command(**kwargs: object) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
-    sys.exit(run_check(CheckOptions(**kwargs)))  # type: ignore[arg-type]
+    from jaxlint.lifeline import stop_on_signals
+
+    with stop_on_signals():  # SIGTERM/SIGHUP: the workers end, then jaxlint (main())
+        code = run_check(CheckOptions(**kwargs))  # type: ignore[arg-type]
+    sys.exit(code)
 
 
 @dataclass
@@ -776,6 +780,10 @@ def _runtime_options(f):
                      help="Seconds allowed per import and per finding [default: 60].")(f)
     f = click.option("--run-timeout", type=click.FloatRange(min=0.1),
                      help="Seconds allowed per --run command [default: 600].")(f)
+    f = click.option("--memory-limit", type=click.FloatRange(min=0), metavar="GIB",
+                     help="GiB of memory each worker may allocate; a finding whose function "
+                          "needs more is skipped as such (0: no limit) [default: half the "
+                          "physical memory].")(f)
     f = click.option("--run", "run", multiple=True, metavar="CMD",
                      help="Run this command (repeatable) and watch the flagged functions' "
                           "real inputs [default: [tool.jaxlint.runtime] run].")(f)
@@ -801,19 +809,27 @@ def confirm_command(**kwargs: object) -> None:
     in separate processes with time limits.  --run CMD runs your own command
     (a script, a test suite) and takes the functions' inputs from what it sees.
     """
-    sys.exit(run_runtime_command(bool(kwargs.pop("bench")), **kwargs))
+    from jaxlint.lifeline import stop_on_signals
+
+    with stop_on_signals():  # SIGTERM/SIGHUP: every process it started ends, then jaxlint (main())
+        code = run_runtime_command(bool(kwargs.pop("bench")), **kwargs)
+    sys.exit(code)
 
 
 @cli.command("bench")
 @_runtime_options
 def bench_command(**kwargs: object) -> None:
     """Confirm findings, then benchmark original against fixed (or declared alternative)."""
-    sys.exit(run_runtime_command(True, **kwargs))
+    from jaxlint.lifeline import stop_on_signals
+
+    with stop_on_signals():
+        code = run_runtime_command(True, **kwargs)
+    sys.exit(code)
 
 
 def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, timeout, runs,
                         device, output_format, output_file, jobs, exit_zero, verbose,
-                        run=(), run_timeout=None) -> int:
+                        run=(), run_timeout=None, memory_limit=None) -> int:
     opts = CheckOptions(
         paths=paths, select=select, ignore=ignore, extend_select=(), output_format="full",
         output_file=None, statistics=False, exit_zero=False, jobs=None, no_cache=no_cache,
@@ -825,8 +841,9 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
     from jaxlint.runtime.specs import RuntimeOptions
 
     cli_set = {k for k, v in (("timeout", timeout), ("runs", runs),
-                              ("run_timeout", run_timeout)) if v is not None}
-    options = RuntimeOptions(device=device)
+                              ("run_timeout", run_timeout), ("memory_limit", memory_limit))
+               if v is not None}
+    options = RuntimeOptions(device=device, memory_limit=memory_limit)
     if run_timeout is not None:
         options.run_timeout = float(run_timeout)
     if timeout is not None:
@@ -936,8 +953,17 @@ def main(argv: Optional[list[str]] = None) -> None:
             stream.reconfigure(errors="replace")  # type: ignore[attr-defined]
         except (AttributeError, ValueError):
             pass
+    from jaxlint.lifeline import DIE_WITH_PARENT_ENV, Terminated, die_with_parent, exit_by
+
+    parent = os.environ.pop(DIE_WITH_PARENT_ENV, "")
+    if parent.isdigit():  # started by the MCP server: stop (SIGTERM: cleanly) when it dies
+        import signal
+
+        die_with_parent(int(parent), signal.SIGTERM)
     try:
         cli.main(args=args, prog_name="jaxlint", standalone_mode=True)
+    except Terminated as stopped:  # SIGTERM/SIGHUP: workers ended on the way out
+        exit_by(stopped.signum)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)

@@ -76,7 +76,7 @@ _KEYS: dict[str, tuple[str, Any]] = {
 }
 
 # keys of [tool.jaxlint.runtime] (their values are checked by jaxlint/runtime/specs.py)
-RUNTIME_KEYS = ("inputs", "default-dim", "timeout", "runs", "run", "run-timeout")
+RUNTIME_KEYS = ("inputs", "default-dim", "timeout", "runs", "run", "run-timeout", "memory-limit")
 
 # keys passed through to the rules as LintSettings.options
 _OPTION_KEYS = ("max-unrolled-loop",)

@@ -226,13 +226,43 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods() and os.name == "posix"
 
 
-def _worker_main(conn, tree_budget: int = 0) -> None:  # pragma: no cover - runs in the forked worker
+# the supervisor's ends of the live workers' pipes: a worker forked later closes its copies
+_parent_ends: set[int] = set()
+
+
+def _worker_main(conn, tree_budget: int = 0, parent: int = 0,
+                 inherited: tuple[int, ...] = ()) -> None:  # pragma: no cover - runs in the forked worker
     """Lint the chunks the supervisor sends, one outcome back per file, in order.
     With a ``tree_budget``, parsed trees are kept for the project driver's later
-    rounds (``jaxlint.linter.TreeStore``)."""
+    rounds (``jaxlint.linter.TreeStore``).
+
+    The worker dies with its supervisor (``parent``): it closes the supervisor's
+    pipe ends it inherited (``inherited``: its own pipe's other end and the other
+    workers'), so end of file reaches it when the supervisor is gone; the kernel
+    kills it when the supervisor dies (``lifeline.die_with_parent``); and it lets go
+    of the supervisor's standard output and error at once (a pipe or a CI step
+    reading them sees their end when the supervisor ends, whatever a worker does)."""
     import signal
 
+    from jaxlint.lifeline import die_with_parent
+
+    for fd in inherited:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    try:
+        devnull = os.open(os.devnull, os.O_RDWR)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+    except OSError:
+        pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)  # not the supervisor's handlers
+    if parent:
+        die_with_parent(parent)
     _preload_linter()  # a worker started early imports while its supervisor reads the cache
     trees = None
     if tree_budget:
@@ -273,8 +303,13 @@ class _Worker:
     """One forked worker process and the chunk it is working through."""
 
     def __init__(self, context, tree_budget: int = 0) -> None:
+        from jaxlint.lifeline import preload
+
+        preload()  # the worker inherits the C library it calls prctl with
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_worker_main, args=(child, tree_budget), daemon=True)
+        inherited = tuple(sorted((_parent_ends | {self.conn.fileno()}) - {child.fileno()}))
+        self.process = context.Process(target=_worker_main, daemon=True,
+                                       args=(child, tree_budget, os.getpid(), inherited))
         # the worker's collector leaves what it inherits alone: fewer copy-on-write page copies
         gc.freeze()
         try:
@@ -282,6 +317,8 @@ class _Worker:
         finally:
             gc.unfreeze()
         child.close()
+        self._fd = self.conn.fileno()
+        _parent_ends.add(self._fd)
         self.chunk: list[_Job] = []
         self.done = 0  # outcomes received for the current chunk
         self.since = 0.0  # when its current file started
@@ -307,6 +344,7 @@ class _Worker:
         if self.process.is_alive():  # pragma: no cover - a worker deaf to its pipe
             self.process.kill()
             self.process.join()
+        _parent_ends.discard(self._fd)
         self.conn.close()
 
 

@@ -538,6 +538,55 @@ def test_confirm_stops_when_cancelled_or_out_of_time(project: Path) -> None:
                                "name fewer files or rules.")
 
 
+def test_confirm_ends_when_the_server_is_killed(project: Path) -> None:
+    """kill -9 of the process serving MCP while its confirm runs: the companion
+    (in a session of its own) and its JAX worker are gone 5 s later."""
+    pytest.importorskip("jax")
+    if not Path("/proc/self/cmdline").exists():
+        pytest.skip("needs /proc")
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from jaxlint.runtime import procs
+
+    target = str(project / "slow.py")
+    Path(target).write_text(SLOW)
+    server = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from pathlib import Path; from jaxlint.mcp_server import tools; "
+         "tools.confirm({'paths': [sys.argv[1]]}, tools.Workspace.of([Path(sys.argv[2])]))",
+         target, str(project)], cwd=project, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    found: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            # the companion (its command line names the file) and, below it, the worker importing it
+            companions = [int(p) for p in filter(str.isdigit, os.listdir("/proc"))
+                          if p != str(server.pid) and procs.alive(int(p))
+                          and target.encode() in Path(f"/proc/{p}/cmdline").read_bytes()]
+            found = companions + [d for c in companions for d in procs.descendants(c)]
+            if len(found) >= 2:
+                break
+            time.sleep(0.1)
+        assert len(found) >= 2, "the companion and its worker never started"
+        server.kill()
+        server.wait()
+        deadline = time.monotonic() + 5
+        while any(procs.alive(p) for p in found) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [p for p in found if procs.alive(p)] == []
+    finally:
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
 def test_a_client_of_the_2026_07_28_revision_is_served_too(project: Path) -> None:
     """`server/discover` instead of `initialize`: no roots in that revision, so the
     server's working directory is the root."""

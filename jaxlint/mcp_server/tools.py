@@ -26,9 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from jaxlint.lifeline import DIE_WITH_PARENT_ENV
+
 # seconds the whole `confirm` call may take (each import and finding has its own limit)
 CONFIRM_TIME_LIMIT = 600.0
 _POLL_S = 0.25  # how often a running `confirm` looks for a cancellation
+_STOP_GRACE_S = 5.0  # how long a stopped `confirm` may take to end its workers before SIGKILL
 DEFAULT_SOURCE_NAME = "<source>.py"
 
 
@@ -604,6 +607,7 @@ def confirm(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Even
     absolute_requests = [a for r, a in resolved if Path(r).expanduser().is_absolute()]
     env = dict(os.environ, NO_COLOR="1")
     env.pop("FORCE_COLOR", None)
+    env[DIE_WITH_PARENT_ENV] = str(os.getpid())  # it gets SIGTERM (and stops its workers) if the server dies
     proc = subprocess.Popen(cmd, cwd=ws.base, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env, start_new_session=True)
     deadline = time.monotonic() + time_limit
@@ -620,8 +624,14 @@ def confirm(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Even
                        "name fewer files or rules.")
             if why is None:
                 continue
+            # SIGTERM first: the companion ends its JAX workers and what the user's code started
+            proc.terminate()
             try:
-                os.killpg(proc.pid, signal.SIGKILL)  # the companion and its JAX workers
+                proc.communicate(timeout=_STOP_GRACE_S)
+            except subprocess.TimeoutExpired:
+                pass
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # whatever is left of its group
             except OSError:
                 proc.kill()
             proc.communicate()

@@ -24,7 +24,7 @@ from typing import Any, Optional
 from jaxlint.findings import FileResult, Finding
 from jaxlint.runtime import procs
 from jaxlint.runtime.specs import RuntimeOptions, SpecError, read_runtime_table
-from jaxlint.runtime.verdicts import Verdict, skipped
+from jaxlint.runtime.verdicts import Verdict, memory_reason, over_memory, skipped
 
 
 @dataclass
@@ -164,6 +164,8 @@ def run_worker(job: dict, timeout: float) -> tuple[list[dict], Optional[str], bo
             return events, f"crashed: the process was killed by {_signal_name(rc)}", False
         if rc:
             tail = _tail(err_path)
+            if over_memory(job.get("memory_limit") or 0, tail):
+                return events, memory_reason(job["memory_limit"]), False
             return events, f"the process exited with status {rc}" + (f" ({tail})" if tail else ""), False
         return events, None, False
 
@@ -198,6 +200,7 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
         "inputs": job.inputs,
         "fixed_source": job.fixed_source,
         "device": job.options.device,
+        "memory_limit": _memory_bytes(job.options),
         "options": {"default_dim": job.options.default_dim, "runs": job.options.runs,
                     "seed": job.options.seed, "max_unrolled_loop": job.max_unrolled_loop},
     }
@@ -215,7 +218,8 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
                 imported = True
                 env = {k: e.get(k) for k in ("device", "jax_version")}
             elif kind == "import-failed":
-                reason = f"the module failed to import: {e.get('error')}"
+                reason = (f"{e.get('error')} while importing the module" if e.get("memory")
+                          else f"the module failed to import: {e.get('error')}")
                 for t in targets:
                     verdicts.setdefault(t["id"], skipped(reason))
                 return verdicts, pairs, env
@@ -229,6 +233,8 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
                 pairs.append(e["result"])
                 done.add(e["id"])
                 current = None
+        if failure is None and current is not None:
+            failure = "the process exited while checking it (exit status 0: the code ended it)"
         if failure is None:
             break
         if not imported:
@@ -247,6 +253,14 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
     for t in targets:
         verdicts.setdefault(t["id"], skipped("the worker stopped early"))
     return verdicts, pairs, env
+
+
+def _memory_bytes(options: RuntimeOptions) -> int:
+    """The worker's data memory limit in bytes (0: none)."""
+    from jaxlint.runtime.specs import default_memory_limit
+
+    gib = options.memory_limit if options.memory_limit is not None else default_memory_limit()
+    return int(gib * (1 << 30))
 
 
 def _text(path: Path) -> str:
@@ -282,7 +296,7 @@ def build_jobs(results: list[FileResult], store, cli: RuntimeOptions, cli_set: s
         except SpecError as exc:
             errors.append(str(exc))
             continue
-        for key in ("default_dim", "timeout", "runs", "run_timeout"):
+        for key in ("default_dim", "timeout", "runs", "run_timeout", "memory_limit"):
             if key in table and key not in cli_set:
                 setattr(options, key, table[key])
         if commands is not None and "run" not in cli_set:

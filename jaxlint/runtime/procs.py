@@ -16,6 +16,10 @@ process holds.  The child side (``guard``) then:
 
 The parent kills a child's tree on time-out (``kill_tree``), and every live
 child's tree when it is stopped by SIGTERM, SIGHUP or SIGINT (``stopping``).
+While ``stopping`` lasts the parent is a child subreaper too: what a child
+leaves when it dies without cleaning up (``os._exit``, killed by a signal, the
+user's code killing it) becomes the parent's child and is killed as soon as
+the child is released (``reap_strays``).
 """
 
 from __future__ import annotations
@@ -29,11 +33,16 @@ import threading
 import time
 from typing import Iterator
 
+from jaxlint.lifeline import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, prctl
+
 LIFELINE_ENV = "JAXLINT_LIFELINE"  # "fd:parent_pid:time_limit_s"
 
 _live: dict[int, tuple[subprocess.Popen, int]] = {}
-_lock = threading.Lock()
+_lock = threading.RLock()
 _stopped = False  # the run is being stopped: start nothing more
+# while ``stopping`` lasts: this process is a subreaper, and these children were not ours to end
+_subreaper = False
+_before: frozenset[int] = frozenset()
 
 
 # ----------------------------------------------------------------------------- /proc
@@ -101,20 +110,22 @@ def _kill(pid: int) -> None:
 
 def spawn(argv: list[str], time_limit: float, **popen: object) -> subprocess.Popen:
     """Start ``argv`` in its own session with a lifeline (see the module docstring)."""
-    if _stopped:
-        raise KeyboardInterrupt("the run is being stopped")
     read_end, write_end = os.pipe()
     env = dict(popen.pop("env", None) or os.environ)  # type: ignore[arg-type]
     env[LIFELINE_ENV] = f"{read_end}:{os.getpid()}:{time_limit:g}"
-    try:
-        proc = subprocess.Popen(argv, env=env, start_new_session=True, pass_fds=(read_end,),
-                                **popen)  # type: ignore[call-overload]
-    except BaseException:
-        os.close(write_end)
-        raise
-    finally:
-        os.close(read_end)
-    with _lock:
+    with _lock:  # a child is known before reap_strays or kill_all look
+        if _stopped:
+            os.close(read_end)
+            os.close(write_end)
+            raise KeyboardInterrupt("the run is being stopped")
+        try:
+            proc = subprocess.Popen(argv, env=env, start_new_session=True, pass_fds=(read_end,),
+                                    **popen)  # type: ignore[call-overload]
+        except BaseException:
+            os.close(write_end)
+            raise
+        finally:
+            os.close(read_end)
         _live[proc.pid] = (proc, write_end)
     return proc
 
@@ -144,12 +155,42 @@ def release(proc: subprocess.Popen) -> None:
             os.close(entry[1])
         except OSError:
             pass
+    reap_strays()
+
+
+def reap_strays() -> None:
+    """Kill (and wait for) this process's children that no live ``spawn`` owns:
+    what a dead child left, reparented here while ``stopping`` makes this
+    process a subreaper, with every descendant of theirs."""
+    if not _subreaper:
+        return
+    me = os.getpid()
+    with _lock:
+        children = _children_map()
+        keep = set(_live) | _before
+        strays = [p for p in children.get(me, []) if p not in keep]
+        for stray in strays:
+            stack = [stray]
+            while stack:
+                p = stack.pop()
+                _kill(p)
+                stack.extend(children.get(p, []))
+    for stray in strays:
+        deadline = time.monotonic() + 5.0
+        while True:
+            try:
+                pid, _ = os.waitpid(stray, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid or time.monotonic() > deadline:
+                break
+            time.sleep(0.01)
 
 
 def kill_all() -> None:
     global _stopped
-    _stopped = True
     with _lock:
+        _stopped = True  # under the lock: a spawn under way is in _live, a later one refused
         entries = list(_live.values())
     for proc, _fd in entries:
         kill_tree(proc)
@@ -159,14 +200,19 @@ def kill_all() -> None:
         except Exception:  # noqa: BLE001
             pass
         release(proc)
+    reap_strays()
 
 
 @contextlib.contextmanager
 def stopping() -> Iterator[None]:
     """While the run lasts: SIGTERM/SIGHUP (and Ctrl-C) kill every child's tree first."""
-    global _stopped
+    global _stopped, _subreaper, _before
     _stopped = False
     installed: dict[int, object] = {}
+    became = not _subreaper and prctl(PR_SET_CHILD_SUBREAPER, 1)
+    if became:
+        _before = frozenset(_children_map().get(os.getpid(), []))
+        _subreaper = True
 
     def handler(signum, _frame):  # noqa: ANN001
         kill_all()
@@ -188,6 +234,10 @@ def stopping() -> Iterator[None]:
     finally:
         for sig, old in installed.items():
             signal.signal(sig, old)  # type: ignore[arg-type]
+        if became:
+            reap_strays()
+            _subreaper = False
+            prctl(PR_SET_CHILD_SUBREAPER, 0)
 
 
 def gather(futures: list) -> list:
@@ -204,22 +254,6 @@ def gather(futures: list) -> list:
 
 
 # ----------------------------------------------------------------------------- child side
-
-
-def _prctl(option: int, arg: int) -> None:
-    if sys.platform != "linux":
-        return
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(option, arg, 0, 0, 0)
-    except Exception:  # noqa: BLE001 - best effort; the lifeline still works
-        pass
-
-
-PR_SET_PDEATHSIG = 1
-PR_SET_CHILD_SUBREAPER = 36
 
 
 def reap() -> None:
@@ -262,8 +296,8 @@ def guard() -> None:
         signal.signal(signal.SIGTERM, lambda *_: _die())
     except ValueError:  # not the main thread
         pass
-    _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
     if os.getppid() != parent:  # the parent died before the line above
         _die()
 

@@ -20,6 +20,7 @@ Annotations are turned into specs when nothing is declared: ``jax.Array`` ->
 from __future__ import annotations
 
 import ast
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -155,9 +156,20 @@ class RuntimeOptions:
     device: Optional[str] = None  # cpu | gpu | tpu | None (JAX's default)
     seed: int = 0
     run_timeout: float = 600.0  # seconds per --run command
+    # GiB of data memory each worker process may use (0: no limit; None: default_memory_limit())
+    memory_limit: Optional[float] = None
 
 
-RUNTIME_KEYS = ("inputs", "default-dim", "timeout", "runs", "run", "run-timeout")
+RUNTIME_KEYS = ("inputs", "default-dim", "timeout", "runs", "run", "run-timeout", "memory-limit")
+
+
+def default_memory_limit() -> float:
+    """Half the machine's physical memory, in GiB (0, no limit, where it is not known)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return 0.0
+    return round(total / 2 / (1 << 30), 1) if total > 0 else 0.0
 
 
 def read_runtime_table(table: Any, where: str) -> dict[str, Any]:
@@ -187,6 +199,11 @@ def read_runtime_table(table: Any, where: str) -> dict[str, Any]:
             if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
                 raise SpecError(f"{where}: runtime.{key} must be a positive number (seconds)")
             out[key.replace("-", "_")] = float(value)
+        elif key == "memory-limit":
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+                raise SpecError(f"{where}: runtime.memory-limit must be a number of GiB "
+                                "(0 for no limit)")
+            out["memory_limit"] = float(value)
         elif key == "run":
             if not isinstance(value, list) or not all(isinstance(c, str) and c.strip()
                                                       for c in value):

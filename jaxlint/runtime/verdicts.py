@@ -86,3 +86,21 @@ def skipped(reason: str, **details: Any) -> Verdict:
 def first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else ""
+
+
+# what an allocation refused by a worker's data limit (RLIMIT_DATA) shows: Python's and
+# NumPy's MemoryError, XLA's "RESOURCE_EXHAUSTED: Out of memory allocating N bytes" on the
+# CPU, OpenBLAS giving up at import, C++'s bad_alloc
+_OUT_OF_MEMORY = ("MemoryError", "Out of memory allocating", "Unable to allocate",
+                  "Memory allocation still failed", "std::bad_alloc")
+
+
+def memory_reason(limit: int) -> str:
+    """The skip reason of a finding whose check needed more than ``limit`` bytes."""
+    return (f"used more than {limit / (1 << 30):.3g} GiB of memory (the limit: --memory-limit, "
+            "or memory-limit in [tool.jaxlint.runtime])")
+
+
+def over_memory(limit: int, *texts: Any) -> bool:
+    """Whether a limited worker's verdict or error shows an allocation the limit refused."""
+    return bool(limit) and any(mark in str(t) for t in texts for mark in _OUT_OF_MEMORY)

@@ -25,7 +25,7 @@ import traceback
 import types
 from typing import Any, Optional
 
-from jaxlint.runtime.verdicts import Verdict, first_line, skipped
+from jaxlint.runtime.verdicts import Verdict, first_line, memory_reason, over_memory, skipped
 
 
 class _Events:
@@ -140,6 +140,21 @@ def check_target(ctx: Any, target: dict) -> Verdict:
     return result
 
 
+def limit_memory(limit: int) -> None:
+    """Cap this process's data memory (heap and anonymous mappings: what NumPy,
+    JAX's CPU buffers and Python objects allocate) at ``limit`` bytes.  The address
+    space is left alone: XLA reserves far more of it than it uses."""
+    try:
+        import resource
+
+        _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+    except (ImportError, ValueError, OSError):  # pragma: no cover - not POSIX
+        pass
+
+
 def main() -> int:
     from jaxlint.runtime import procs
 
@@ -159,11 +174,17 @@ def _main() -> int:
     if job.get("device"):
         os.environ["JAX_PLATFORMS"] = {"gpu": "cuda"}.get(job["device"], job["device"])
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    limit = int(job.get("memory_limit") or 0)
+    if limit:
+        limit_memory(limit)
     try:
         import jax  # noqa: F401
     except Exception as exc:  # noqa: BLE001
-        events.emit(event="import-failed", error=f"JAX could not be imported: "
-                    f"{exc.__class__.__name__}: {first_line(exc)}")
+        error = f"{exc.__class__.__name__}: {first_line(exc)}"
+        if over_memory(limit, error):
+            events.emit(event="import-failed", error=memory_reason(limit), memory=True)
+        else:
+            events.emit(event="import-failed", error=f"JAX could not be imported: {error}")
         return 0
     try:
         jax.devices()
@@ -176,9 +197,11 @@ def _main() -> int:
     try:
         module = _import_module(job["path"], job["module_name"])
     except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
-        events.emit(event="import-failed",
-                    error=f"{exc.__class__.__name__}: {first_line(exc)}",
-                    traceback=traceback.format_exc(limit=-3))
+        error = f"{exc.__class__.__name__}: {first_line(exc)}"
+        if over_memory(limit, error):
+            events.emit(event="import-failed", error=memory_reason(limit), memory=True)
+        else:
+            events.emit(event="import-failed", error=error, traceback=traceback.format_exc(limit=-3))
         return 0
     fixed = None
     fixed_error = None
@@ -204,6 +227,8 @@ def _main() -> int:
         except Exception as exc:  # noqa: BLE001 - a bug in a check must not lose the others
             result = skipped(f"internal error in the check: {exc.__class__.__name__}: "
                              f"{first_line(exc)}")
+        if over_memory(limit, result.evidence, result.reason, result.details):
+            result = skipped(memory_reason(limit))
         events.emit(event="verdict", id=target["id"], result=result.to_dict())
     if job.get("mode") == "bench":
         from jaxlint.runtime import bench
