@@ -132,3 +132,45 @@ def test_positions_from_the_statement_cache_equal_a_full_pass(name):
         assert got == full
     # a node outside the module: the caller falls back to the whole module
     assert positions._ranges_by_statement(module, {id(object())}, cache) is None
+
+
+def test_an_indented_comment_typed_between_two_defs_keeps_the_lines():
+    """Issue 20 item 2: ``  # c`` typed on the blank line 6, between two functions,
+    one character at a time.  The chunk holding ``f`` ended with that comment; parsed
+    on its own, libcst read it as the end of a file and dropped the blank line before
+    it, so every later finding came one line early (JAX901 on line 9, not 10)."""
+    import libcst as cst
+
+    settings = all_rules()
+    text = "import jax\n\ndef f():\n    return 1\n\n\ndef g():\n    pass\n\njax.tree_map(f, y)\n"
+    parser = IncrementalParser()
+    same(parser, text, settings)
+    lines = text.splitlines(keepends=True)
+    for n in range(1, len("  # c") + 1):
+        lines[5] = "  # c"[:n] + "\n"
+        edited = "".join(lines)
+        same(parser, edited, settings)
+        assert parser.parse(edited).deep_equals(cst.parse_module(edited))
+    assert [(f.code, f.line, f.col) for f in lint_incremental(parser, edited, "m.py", settings).findings] \
+        == [("JAX901", 10, 1)]
+    # the same text opened as a new document
+    fresh = IncrementalParser()
+    assert [(f.code, f.line, f.col) for f in lint_incremental(fresh, edited, "m.py", settings).findings] \
+        == [("JAX901", 10, 1)]
+
+
+def test_a_statement_written_twice_gets_its_own_nodes():
+    """Two top-level chunks with the same text (a copied function) were given the
+    same node objects: positions go by node identity, so the second copy's finding
+    was lost (reported once, at the first)."""
+    settings = all_rules()
+    copy = "def f(x):\n    return jax.tree_map(g, x)\n\n"
+    text = "import jax\n\n" + copy + copy + "z = 1\n"
+    parser = IncrementalParser()
+    module = parser.parse(text)
+    assert len({id(s) for s in module.body}) == len(module.body) == 4
+    same(parser, text, settings)
+    assert [(f.code, f.line, f.col) for f in lint_incremental(parser, text, "m.py", settings).findings] \
+        == [("JAX901", 4, 12), ("JAX901", 7, 12)]
+    # and once more, reusing both copies
+    same(parser, text + "w = 2\n", settings)

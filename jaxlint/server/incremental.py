@@ -79,15 +79,19 @@ class IncrementalParser:
         self.reused = 0  # statements taken from the previous versions (for tests)
         self.parsed = 0  # statements parsed anew
 
-    def parse(self, text: str) -> Optional[cst.Module]:
+    def parse(self, text: str, tree: Optional[ast.Module] = None) -> Optional[cst.Module]:
+        """libcst's tree of ``text`` (``tree``: CPython's tree of it, when the
+        caller has it), equal to ``libcst.parse_module(text)``; None where
+        only a whole parse will do."""
         try:
-            return self._parse(text)
+            return self._parse(text, tree)
         except Exception:  # anything unusual: the caller parses the whole buffer
             return None
 
-    def _parse(self, text: str) -> Optional[cst.Module]:
+    def _parse(self, text: str, tree: Optional[ast.Module]) -> Optional[cst.Module]:
         self.tree = None
-        tree = ast.parse(text)
+        if tree is None:
+            tree = ast.parse(text)
         self.tree = tree
         if not tree.body:
             return None
@@ -107,6 +111,12 @@ class IncrementalParser:
         newline = m.group(0) if m else "\n"
         indent = _first_indent(tree, lines)
         prefix = f"if 1:{newline}{indent}pass{newline}"
+        # Every chunk but the last is parsed with the start of a statement after it,
+        # at column 0 as the next chunk's statement is: libcst then shares out the
+        # lines between the two (blank lines, comments at any indentation) as the
+        # whole parse does (the deeper ones to the block above, the others to the
+        # statement below), and reads no chunk's end as the end of the file.
+        suffix = f"pass{newline}"
         bounds = [1] + starts[1:] + [len(lines) + 1]  # chunk 0 starts at line 1 (header)
         chunks: dict[tuple, tuple] = {}
         body: list[cst.BaseStatement] = []
@@ -115,27 +125,45 @@ class IncrementalParser:
         header: tuple = ()
         first_module: Optional[cst.Module] = None
         last_module: Optional[cst.Module] = None
-        for i in range(len(bounds) - 1):
+        seen: dict[tuple, int] = {}
+        n_chunks = len(bounds) - 1
+        for i in range(n_chunks):
             chunk = "".join(lines[bounds[i] - 1: bounds[i + 1] - 1])
-            key = (i == 0, chunk, indent, newline)
-            got = self._chunks.get(key) or chunks.get(key)
+            last = i == n_chunks - 1
+            text_key = (i == 0, last, chunk, indent, newline)
+            # the same text twice in one version (a copied function) gets its own
+            # nodes each time: node identity is what positions and findings go by
+            occurrence = seen.get(text_key, 0)
+            seen[text_key] = occurrence + 1
+            key = (*text_key, occurrence)
+            got = self._chunks.get(key)
             if got is None:
+                source = chunk if last else chunk + suffix
                 if i == 0:
                     # the module's header, encoding and indentation come from here
-                    module = cst.parse_module(chunk)
+                    module = cst.parse_module(source)
                     stmts = tuple(module.body)
                 else:
                     # a leading block gives the chunk the file's indentation, so
                     # its blocks print back with the indentation they have
-                    module = cst.parse_module(prefix + chunk)
+                    module = cst.parse_module(prefix + source)
                     if module.default_indent != indent or module.default_newline != newline:
                         return None
                     stmts = tuple(module.body[1:])
                     if module.header:
                         return None
+                if last:
+                    footer = tuple(module.footer)
+                else:
+                    # the statement after the chunk holds the lines before it
+                    if not stmts or module.footer or not isinstance(stmts[-1], cst.SimpleStatementLine) \
+                            or len(stmts[-1].body) != 1 or not isinstance(stmts[-1].body[0], cst.Pass):
+                        return None
+                    footer = tuple(stmts[-1].leading_lines)
+                    stmts = stmts[:-1]
                 if not stmts:
                     return None
-                got = (stmts, tuple(module.footer), module)
+                got = (stmts, footer, module)
                 self.parsed += len(stmts)
             else:
                 self.reused += len(got[0])
