@@ -174,3 +174,62 @@ def test_a_statement_written_twice_gets_its_own_nodes():
         == [("JAX901", 4, 12), ("JAX901", 7, 12)]
     # and once more, reusing both copies
     same(parser, text + "w = 2\n", settings)
+
+
+def test_the_incremental_path_runs_the_guard_in_a_process_that_survives():
+    """Issue 25 item 1: ``lint_incremental`` took libcst's parse straight to a
+    20,000-operand ``and`` chain (the guard was skipped) and the process died
+    (rc 139).  Through the linter's one entry it gets the CLI's answer."""
+    import subprocess
+    import sys
+
+    script = (
+        "from jaxlint.server.incremental import IncrementalParser, lint_incremental\n"
+        "from jaxlint.settings import LintSettings\n"
+        "s = LintSettings(select=frozenset({'JAX001', 'JAX901'}))\n"
+        "chain = ' and '.join(['a'] * 20000)\n"
+        "p = IncrementalParser()\n"
+        "for text in ('import jax\\n\\ny = 1\\nz = 2\\n',\n"
+        "             f'import jax\\n\\n@jax.jit\\ndef f(a):\\n    x = {chain}\\n    return x\\n\\ny = 1\\n',\n"
+        "             f'import jax\\nx = {chain}\\ny = jax.tree_map(f, x)\\n'):\n"
+        "    r = lint_incremental(p, text, 'm.py', s)\n"
+        "    print(r.error, len(r.findings), p.parsed)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "None 0 3",
+        "could not be checked: nesting deeper than 1,500 levels at line 5 0 3",
+        "could not be checked: nesting deeper than 1,500 levels at line 2 0 3",
+    ]
+
+
+def test_every_parse_strategy_gives_the_same_findings():
+    from jaxlint.linter import FASTPARSE, LIBCST
+
+    settings = all_rules()
+    parser = IncrementalParser()
+    for text in EDGE_CASES.values():
+        want = lint_source(text, "m.py", settings).findings
+        assert want
+        assert lint_source(text, "m.py", settings, parse=FASTPARSE).findings == want
+        assert lint_source(text, "m.py", settings, parse=LIBCST).findings == want
+        assert lint_source(text, "m.py", settings, parse=parser).findings == want
+    with pytest.raises(ValueError, match="unknown parse strategy 'cst'"):
+        lint_source("import jax\n", "m.py", settings, parse="cst")
+
+
+def test_checks_run_before_the_prebuilt_parse():
+    """The skip comment, the prefilter and CPython's verdict come first: the parser
+    never sees such a buffer."""
+    settings = all_rules()
+
+    class Refuses(IncrementalParser):
+        def parse(self, text, tree=None):
+            raise AssertionError("parsed")
+
+    parser = Refuses()
+    for text in ("# jaxlint: skip-file\nimport jax\njax.tree_map(f, x)\n", "import numpy\nx = 1\n"):
+        assert lint_source(text, "m.py", settings, parse=parser).findings == []
+    bad = lint_source("import jax\ndef f(:\n", "m.py", settings, parse=parser)
+    assert [(f.code, f.line, f.col) for f in bad.findings] == [("JAX001", 2, 7)]

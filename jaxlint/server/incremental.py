@@ -10,16 +10,19 @@ before.  The module it returns prints back to exactly the buffer, and the
 linter runs on it as on a fresh parse; ``tests/test_server_incremental.py``
 checks the findings are the same as ``lint_source``'s.
 
-Whenever anything is unusual (Python cannot parse the buffer, libcst cannot
-parse a statement on its own), it returns None and the caller lints the whole
-buffer the ordinary way, so a syntax error still gets its JAX001.
+It is a parse strategy of the linter's one entry (``lint_source(...,
+parse=parser)``, a ``jaxlint.linter.PrebuiltParse``): the buffer is decoded,
+judged by CPython (a syntax error gets its JAX001), measured against the
+guard's limits and prefiltered before the parser sees it.  Whenever anything is
+unusual (libcst cannot parse a statement on its own), it returns None and the
+linter parses the whole buffer the ordinary way.
 """
 
 from __future__ import annotations
 
 import ast
-import gc
 import re
+from contextlib import AbstractContextManager
 from typing import Optional
 
 import libcst as cst
@@ -78,6 +81,15 @@ class IncrementalParser:
         self.tree: Optional[ast.Module] = None  # Python's tree of the last text parsed
         self.reused = 0  # statements taken from the previous versions (for tests)
         self.parsed = 0  # statements parsed anew
+
+    def analysis(self) -> AbstractContextManager:
+        """Around the analysis of a tree this parser built: positions are
+        generated only for the statements that hold a finding."""
+        from jaxlint.positions import StatementCache, statement_cache
+
+        if self.positions is None:
+            self.positions = StatementCache()
+        return statement_cache(self.positions)
 
     def parse(self, text: str, tree: Optional[ast.Module] = None) -> Optional[cst.Module]:
         """libcst's tree of ``text`` (``tree``: CPython's tree of it, when the
@@ -207,28 +219,9 @@ class IncrementalParser:
 def lint_incremental(parser: IncrementalParser, text: str, path: str,
                      settings: LintSettings) -> FileResult:
     """``lint_source(text, path, settings)``, re-parsing only what changed (in
-    project mode too: the file's summary and what it tells its project come
-    from the linter's own code, on the same trees)."""
-    from jaxlint.linter import _fill_lines, _parse_and_analyze, lint_source, mentions_jax
+    project mode too).  The linter's one entry runs every check first (decoding,
+    CPython's verdict, the guard's limits, the prefilter, ``skip-file``); only
+    the way libcst's tree is obtained differs."""
+    from jaxlint.linter import lint_source
 
-    if ("# jaxlint: skip-file" in text or not mentions_jax(text.encode("utf-8", "surrogatepass"))
-            or not (settings.select - {"JAX001"})):
-        return lint_source(text, path, settings)
-    from jaxlint.positions import StatementCache, statement_cache
-
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        module = parser.parse(text)
-        if module is None or parser.tree is None:
-            return lint_source(text, path, settings)
-        if parser.positions is None:
-            parser.positions = StatementCache()
-        with statement_cache(parser.positions):
-            result = _parse_and_analyze(FileResult(path=path), text, path, settings, module)
-        if result.project is not None:
-            _fill_lines(result.project, parser.tree)
-        return result
-    finally:
-        if gc_was_enabled:
-            gc.enable()
+    return lint_source(text, path, settings, parse=parser)

@@ -71,6 +71,7 @@ class Linted:
     settings: Optional[LintSettings]  # None: not linted (excluded, bad configuration)
     path: str
     tells: bool = False  # what the file tells its project changed: the project model is stale
+    error: Optional[str] = None  # why the linter could not check it ("could not be checked: ...")
 
 
 class JaxlintServer(LanguageServer):
@@ -198,7 +199,8 @@ class JaxlintServer(LanguageServer):
             if not outcome.failed_rules:
                 model.remember(name, text, settings, outcome.result)
             tells = model.tells_more(name, outcome.result)
-        linted = Linted(version, text, outcome.result.findings, settings, name, tells)
+        linted = Linted(version, text, outcome.result.findings, settings, name, tells,
+                        outcome.result.error)
         return linted, outcome.failed_rules, messages
 
     async def lint(self, uri: str) -> Optional[Linted]:
@@ -266,7 +268,10 @@ class JaxlintServer(LanguageServer):
                         texts[path] = None
             return core.line_location(path, line, texts[path], self.encoding)
 
-        return [core.diagnostic(f, pos, uri, locate) for f in linted.findings]
+        diags = [core.diagnostic(f, pos, uri, locate) for f in linted.findings]
+        if linted.error is not None:
+            diags.append(core.error_diagnostic(linted.error, pos))
+        return diags
 
     def publish(self, uri: str, linted: Linted) -> None:
         if self.pull:
