@@ -17,6 +17,7 @@ The example budget follows ``JAXLINT_FUZZ_EXAMPLES`` as in ``test_properties.py`
 
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 
@@ -59,7 +60,8 @@ BASE = (
     "\n"
     "jax.tree_map(f, y)\n"
 )
-SEEDS = [BASE] + [p.read_text(encoding="utf-8") for p in sorted(ROOT.glob("examples/*/*.py"))[:6]]
+SEEDS = [BASE] + [t for p in sorted(ROOT.glob("examples/*/*.py"))
+                  for t in [p.read_text(encoding="utf-8")] if t.count("\n") > 10]
 
 # lines a user types: top-level code, code inside a def or class, comments and
 # blank lines at every indentation, block openers, brackets left open, tabs
@@ -72,21 +74,38 @@ LINES = [
     "    b = jax.random.normal(key) + jax.random.normal(key)",
     "z = (1,", "     2)", "w = 1 + \\", "'''doc", "'''", "def bad(:", ")", "\tpass",
     "a = 1; b = jax.tree_map(f, a)", "import jax", "from jax import numpy as jnp",
+    "\\", "    \\", "\x0c", "\x0cdef k():", "  \x0c  # c", "s = '''", "    text '''",
+    "async def k():", "    await jax.tree_map(f, x)", "match x:", "    case 1:",
+    "        y = jax.tree_map(f, x)", "if __name__ == '__main__':", "    # noqa", "x = 1  # c",
+    "    '''doc'''", "@dec", "    @jax.jit", "del x", "x[0] = 1  ", "\ufeffimport jax",
 ]
+# snippets typed inside a line, at any column
+SNIPPETS = ["  # c", " ", "\t", "x", "(", ")", ":", "\n", "\r\n", "\r", "\\", "'", "jax.", "\n    "]
 # lone "\r" line endings: the linter's own line counting for them is being reworked
 # elsewhere; the property still holds (the incremental and the whole parse agree)
 ENDINGS = ["\n", "\r\n", "\r"]
 
 
+# statements that fit at any indentation (the "aligned" edit puts them at the
+# indentation of the line they go before, so the buffer stays valid more often)
+ALIGNED = ["# c", "x = jnp.zeros(3)", "jax.tree_map(f, x)", "x[0] = 1", "pass",
+           "key = jax.random.PRNGKey(0)", "b = jax.random.normal(key) + jax.random.normal(key)"]
+KINDS = {  # edit kind -> weight
+    "aligned": 8, "insert": 4, "delete": 3, "replace": 2, "type": 2, "type_in": 2,
+    "ending": 2, "backspace": 1, "undo": 3,
+}
+
+
 @st.composite
 def edits(draw):
-    n = draw(st.integers(min_value=1, max_value=12))
+    n = draw(st.integers(min_value=1, max_value=16))
+    kinds = [k for k, w in KINDS.items() for _ in range(w)]
     out = []
     for _ in range(n):
-        kind = draw(st.sampled_from(["insert", "insert", "delete", "replace", "type", "ending",
-                                     "backspace"]))
+        kind = draw(st.sampled_from(kinds))
         where = draw(st.floats(min_value=0, max_value=1, allow_nan=False))
-        line = draw(st.sampled_from(LINES))
+        pool = SNIPPETS if kind == "type_in" else ALIGNED if kind == "aligned" else LINES
+        line = draw(st.sampled_from(pool))
         ending = draw(st.sampled_from(ENDINGS))
         out.append((kind, where, line, ending))
     return out
@@ -125,6 +144,11 @@ def apply(text: str, edit: tuple) -> list[str]:
     i = min(int(where * (len(lines) + 1)), len(lines))
     if kind == "insert":
         return ["".join(lines[:i] + [new + ending] + lines[i:])]
+    if kind == "aligned":
+        # a statement at the indentation of the line it goes before (that line's ending)
+        body, end = body_of(lines[i]) if i < len(lines) else ("", ending)
+        indent = body[: len(body) - len(body.lstrip(" \t"))]
+        return ["".join(lines[:i] + [indent + new + (end or ending)] + lines[i:])]
     if kind == "delete" and lines:
         i = min(i, len(lines) - 1)
         return ["".join(lines[:i] + lines[i + 1:])]
@@ -143,6 +167,10 @@ def apply(text: str, edit: tuple) -> list[str]:
             return [text]
         body, _ = body_of(lines[i - 1])
         return ["".join(lines[: i - 1] + [body + lines[i]] + lines[i + 1:])]
+    if kind == "type_in":
+        # a snippet typed one character at a time at some column of the text
+        at = min(int(where * (len(text) + 1)), len(text))
+        return [text[:at] + new[:n] + text[at:] for n in range(1, len(new) + 1)]
     if kind == "type":
         # a new line typed one character at a time, as an editor sends it
         versions = []
@@ -162,6 +190,12 @@ def findings(result) -> list[tuple]:
 def check(parser: IncrementalParser, text: str) -> None:
     from jaxlint.server.incremental import lint_incremental
 
+    # the lint first, on the parse that reuses the previous version's statements
+    got = lint_incremental(parser, text, "m.py", SETTINGS)
+    want = lint_source(text, "m.py", SETTINGS)
+    assert findings(got) == findings(want), repr(text)
+    assert got.error == want.error
+    # then the tree it linted (every statement is reused from that parse)
     module = parser.parse(text)
     if module is not None:
         try:
@@ -171,10 +205,10 @@ def check(parser: IncrementalParser, text: str) -> None:
         assert whole is not None, "the incremental parser built a tree libcst refuses"
         assert module.deep_equals(whole), repr(text)
         assert module.code == whole.code
-    got = lint_incremental(parser, text, "m.py", SETTINGS)
-    want = lint_source(text, "m.py", SETTINGS)
-    assert findings(got) == findings(want), repr(text)
-    assert got.error == want.error
+        BUILT.append(1)
+
+
+BUILT: list[int] = []  # versions the incremental parser built a tree for
 
 
 @BUDGET
@@ -185,7 +219,22 @@ def test_random_edits_parse_as_a_whole_parse(seed, sequence, newline) -> None:
         text = text.replace("\n", newline)
     parser = IncrementalParser()
     check(parser, text)
+    valid = text
     for edit in sequence:
-        for version in apply(text, edit):
+        if edit[0] == "undo":  # back to the last version Python accepted: the error goes away
+            versions = [valid]
+        else:
+            versions = apply(text, edit)
+        for version in versions:
             check(parser, version)
             text = version
+            if compiles(text):
+                valid = text
+
+
+def compiles(text: str) -> bool:
+    try:
+        compile(text, "m.py", "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+    except (SyntaxError, ValueError):
+        return False
+    return True
