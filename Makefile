@@ -31,7 +31,7 @@ bench: $(BIN)/.jaxlint-base
 
 # property tests with a large example budget, then mutants of the pinned corpus (bench/fuzz.py)
 fuzz: $(BIN)/.jaxlint-dev
-	JAXLINT_FUZZ_EXAMPLES=300 $(BIN)/python -m pytest -q tests/test_properties.py
+	JAXLINT_FUZZ_EXAMPLES=300 $(BIN)/python -m pytest -q tests/test_properties.py tests/test_properties_incremental.py
 	$(BIN)/python bench/fuzz.py --mutants 3000
 
 docs: $(BIN)/.jaxlint-base

@@ -1,7 +1,10 @@
 """Lint one file: decode, check it is Python, prefilter, guard, parse, analyse.
 
-This is the per-file pipeline every front end uses (CLI workers, stdin, the
-cache, the fixer, the LSP, the MCP server, the runtime companion).  It never raises for bad input: a file
+``lint_source`` is the one entry every front end uses (CLI workers, stdin, the
+cache, the fixer, the LSP, incremental or not, the MCP server, the runtime
+companion); what differs between them is only how libcst's tree is obtained
+(its ``parse`` strategy), never the decoding, the guard, the prefilter or the
+skip checks, which always run.  It never raises for bad input: a file
 that cannot be decoded, or cannot be checked (too deeply nested, refused by
 libcst), gets ``FileResult.error``; a file that Python itself refuses gets a
 JAX001 finding, whether or not it mentions JAX.
@@ -19,7 +22,8 @@ import sys
 import threading
 import tokenize
 import warnings
-from typing import Optional, Union
+from contextlib import AbstractContextManager
+from typing import Optional, Protocol, Union
 
 import libcst as cst
 
@@ -205,12 +209,35 @@ _parse_module = _unvalidated_parser()
 # libcst's tree of a file takes about this many bytes per character of source (measured on optax: 24)
 TREE_BYTES_PER_CHAR = 24
 
+# How ``lint_source`` obtains libcst's tree of a file that CPython accepted and the
+# guard let through (the ``parse`` strategy):
+FASTPARSE = "fastparse"  # built from CPython's tree; libcst's parser only where a rule reports
+LIBCST = "libcst"  # libcst's own parser
+
+
+class PrebuiltParse(Protocol):
+    """A ``parse`` strategy that brings its own tree (the language server's
+    ``IncrementalParser``, which re-parses only the statements an edit touched).
+
+    ``parse`` gets the text and CPython's tree of it, both already checked (valid
+    Python, within the guard's limits, not skipped), and returns libcst's tree of
+    the text, equal to ``libcst.parse_module``'s, or None: then the file is parsed
+    as with ``FASTPARSE``.  The analysis of that tree runs inside ``analysis()``."""
+
+    def parse(self, text: str, tree: ast.Module) -> Optional[cst.Module]: ...
+
+    def analysis(self) -> AbstractContextManager: ...
+
+
+ParseStrategy = Union[str, PrebuiltParse]
+
 
 def lint_source(
     source: Union[str, bytes],
     path: str,
     settings: LintSettings,
     *,
+    parse: ParseStrategy = FASTPARSE,
     prefilter: bool = True,
     trees: Optional[TreeStore] = None,
 ) -> FileResult:
@@ -227,7 +254,13 @@ def lint_source(
     indexes), ``FileResult.project`` carries the file's summary and what it tells
     the other modules; ``settings.facts`` is what they tell it.  ``trees``
     keeps parsed trees between the driver's rounds (see ``TreeStore``).
+
+    ``parse`` says how libcst's tree is obtained once every check has passed:
+    ``FASTPARSE`` (the default), ``LIBCST``, or a ``PrebuiltParse`` (the
+    language server's incremental parser).  The findings are the same.
     """
+    if isinstance(parse, str) and parse not in (FASTPARSE, LIBCST):
+        raise ValueError(f"unknown parse strategy {parse!r} (expected {FASTPARSE!r}, {LIBCST!r} or a PrebuiltParse)")
     result = FileResult(path=path)
     if settings.facts or settings.summarize:
         prefilter = False  # a helper module that never names JAX can still run traced
@@ -274,7 +307,17 @@ def lint_source(
             # calls into it from the first round
             result.project = _summary_only(text, tree, settings)  # type: ignore[arg-type]
             return result
-        result = _parse_and_analyze(result, text, path, settings, trees=trees, tree=tree)
+        if parse == LIBCST:
+            result = _parse_and_analyze(result, text, path, settings, trees=trees)
+        elif isinstance(parse, str):
+            result = _parse_and_analyze(result, text, path, settings, trees=trees, tree=tree)
+        else:
+            module = parse.parse(text, tree)  # type: ignore[arg-type]
+            if module is None:
+                result = _parse_and_analyze(result, text, path, settings, trees=trees, tree=tree)
+            else:
+                with parse.analysis():
+                    result = _parse_and_analyze(result, text, path, settings, module)
         if result.project is not None and tree is not None:
             _fill_lines(result.project, tree)
         return result

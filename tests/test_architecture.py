@@ -67,3 +67,93 @@ def test_rule_context_is_closed():
 
     assert not hasattr(RuleContext, "__dict__") or "__slots__" in RuleContext.__dict__
     assert "env" not in RuleContext.__slots__ and "_lookup" not in dir(RuleContext)
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _is_module(dotted: str) -> bool:
+    path = ROOT.joinpath(*dotted.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def private_imports(rel: Path, source: str) -> list[str]:
+    """Where the module at ``path`` reaches a private name (``_x``) of another jaxlint
+    module: ``from jaxlint.m import _x`` (relative imports too), or ``m._x`` on a
+    jaxlint module it imported (``import jaxlint.m as m``, ``from jaxlint import m``,
+    ``jaxlint.m._x``).  ``rel``: its path from the repository root."""
+    import ast
+
+    parts = list(rel.with_suffix("").parts)
+    is_package = parts[-1] == "__init__"
+    if is_package:
+        parts = parts[:-1]
+    me = ".".join(parts)
+    package = parts if is_package else parts[:-1]
+    tree = ast.parse(source)
+    modules: dict[str, str] = {}  # local name -> the jaxlint module it is bound to
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package[: len(package) - node.level + 1]
+                base = ".".join(up + ([node.module] if node.module else []))
+            if base != "jaxlint" and not base.startswith("jaxlint."):
+                continue
+            for alias in node.names:
+                if _private(alias.name) and base != me:
+                    found.append(f"{rel}:{node.lineno}: from {base} import {alias.name}")
+                if _is_module(f"{base}.{alias.name}"):
+                    modules[alias.asname or alias.name] = f"{base}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "jaxlint" or alias.name.startswith("jaxlint."):
+                    if alias.asname:
+                        modules[alias.asname] = alias.name
+                    else:
+                        modules["jaxlint"] = "jaxlint"
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or not _private(node.attr):
+            continue
+        chain = []
+        base = node.value
+        while isinstance(base, ast.Attribute):
+            chain.append(base.attr)
+            base = base.value
+        if not isinstance(base, ast.Name) or base.id not in modules:
+            continue
+        owner = ".".join([modules[base.id], *reversed(chain)])
+        if _is_module(owner) and owner != me:
+            found.append(f"{rel}:{node.lineno}: {owner}.{node.attr}")
+    return found
+
+
+def test_no_private_name_is_reached_from_another_module():
+    """A module's ``_names`` are its own: another module uses its public API (the
+    language server once called ``linter._parse_and_analyze`` and so skipped the
+    guard that keeps libcst's parser from crashing the process)."""
+    offenders = []
+    for path in sorted((ROOT / "jaxlint").rglob("*.py")):
+        offenders.extend(private_imports(path.relative_to(ROOT), path.read_text(encoding="utf-8")))
+    assert offenders == []
+
+
+def test_the_private_import_check_sees_every_form():
+    where = "jaxlint/server/_sample_for_the_test.py"
+    found = private_imports(Path(where), (
+        "import jaxlint.linter as L\nimport jaxlint\nfrom jaxlint import guard\n"
+        "from jaxlint.linter import _fill_lines, lint_source\nfrom . import core\n"
+        "from .incremental import _split_lines\nfrom jaxlint.server import _private_thing\n"
+        "L._parse_and_analyze\njaxlint.linter._fill_lines\nguard._measure\ncore._RELATED_RE\n"
+        "lint_source._not_a_module\nL.__name__\nL.lint_source\n"))
+    assert found == [
+        f"{where}:4: from jaxlint.linter import _fill_lines",
+        f"{where}:6: from jaxlint.server.incremental import _split_lines",
+        f"{where}:7: from jaxlint.server import _private_thing",
+        f"{where}:8: jaxlint.linter._parse_and_analyze",
+        f"{where}:9: jaxlint.linter._fill_lines",
+        f"{where}:10: jaxlint.guard._measure",
+        f"{where}:11: jaxlint.server.core._RELATED_RE",
+    ]

@@ -132,3 +132,104 @@ def test_positions_from_the_statement_cache_equal_a_full_pass(name):
         assert got == full
     # a node outside the module: the caller falls back to the whole module
     assert positions._ranges_by_statement(module, {id(object())}, cache) is None
+
+
+def test_an_indented_comment_typed_between_two_defs_keeps_the_lines():
+    """Issue 20 item 2: ``  # c`` typed on the blank line 6, between two functions,
+    one character at a time.  The chunk holding ``f`` ended with that comment; parsed
+    on its own, libcst read it as the end of a file and dropped the blank line before
+    it, so every later finding came one line early (JAX901 on line 9, not 10)."""
+    import libcst as cst
+
+    settings = all_rules()
+    text = "import jax\n\ndef f():\n    return 1\n\n\ndef g():\n    pass\n\njax.tree_map(f, y)\n"
+    parser = IncrementalParser()
+    same(parser, text, settings)
+    lines = text.splitlines(keepends=True)
+    for n in range(1, len("  # c") + 1):
+        lines[5] = "  # c"[:n] + "\n"
+        edited = "".join(lines)
+        same(parser, edited, settings)
+        assert parser.parse(edited).deep_equals(cst.parse_module(edited))
+    assert [(f.code, f.line, f.col) for f in lint_incremental(parser, edited, "m.py", settings).findings] \
+        == [("JAX901", 10, 1)]
+    # the same text opened as a new document
+    fresh = IncrementalParser()
+    assert [(f.code, f.line, f.col) for f in lint_incremental(fresh, edited, "m.py", settings).findings] \
+        == [("JAX901", 10, 1)]
+
+
+def test_a_statement_written_twice_gets_its_own_nodes():
+    """Two top-level chunks with the same text (a copied function) were given the
+    same node objects: positions go by node identity, so the second copy's finding
+    was lost (reported once, at the first)."""
+    settings = all_rules()
+    copy = "def f(x):\n    return jax.tree_map(g, x)\n\n"
+    text = "import jax\n\n" + copy + copy + "z = 1\n"
+    parser = IncrementalParser()
+    module = parser.parse(text)
+    assert len({id(s) for s in module.body}) == len(module.body) == 4
+    same(parser, text, settings)
+    assert [(f.code, f.line, f.col) for f in lint_incremental(parser, text, "m.py", settings).findings] \
+        == [("JAX901", 4, 12), ("JAX901", 7, 12)]
+    # and once more, reusing both copies
+    same(parser, text + "w = 2\n", settings)
+
+
+def test_the_incremental_path_runs_the_guard_in_a_process_that_survives():
+    """Issue 25 item 1: ``lint_incremental`` took libcst's parse straight to a
+    20,000-operand ``and`` chain (the guard was skipped) and the process died
+    (rc 139).  Through the linter's one entry it gets the CLI's answer."""
+    import subprocess
+    import sys
+
+    script = (
+        "from jaxlint.server.incremental import IncrementalParser, lint_incremental\n"
+        "from jaxlint.settings import LintSettings\n"
+        "s = LintSettings(select=frozenset({'JAX001', 'JAX901'}))\n"
+        "chain = ' and '.join(['a'] * 20000)\n"
+        "p = IncrementalParser()\n"
+        "for text in ('import jax\\n\\ny = 1\\nz = 2\\n',\n"
+        "             f'import jax\\n\\n@jax.jit\\ndef f(a):\\n    x = {chain}\\n    return x\\n\\ny = 1\\n',\n"
+        "             f'import jax\\nx = {chain}\\ny = jax.tree_map(f, x)\\n'):\n"
+        "    r = lint_incremental(p, text, 'm.py', s)\n"
+        "    print(r.error, len(r.findings), p.parsed)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "None 0 3",
+        "could not be checked: nesting deeper than 1,500 levels at line 5 0 3",
+        "could not be checked: nesting deeper than 1,500 levels at line 2 0 3",
+    ]
+
+
+def test_every_parse_strategy_gives_the_same_findings():
+    from jaxlint.linter import FASTPARSE, LIBCST
+
+    settings = all_rules()
+    parser = IncrementalParser()
+    for text in EDGE_CASES.values():
+        want = lint_source(text, "m.py", settings).findings
+        assert want
+        assert lint_source(text, "m.py", settings, parse=FASTPARSE).findings == want
+        assert lint_source(text, "m.py", settings, parse=LIBCST).findings == want
+        assert lint_source(text, "m.py", settings, parse=parser).findings == want
+    with pytest.raises(ValueError, match="unknown parse strategy 'cst'"):
+        lint_source("import jax\n", "m.py", settings, parse="cst")
+
+
+def test_checks_run_before_the_prebuilt_parse():
+    """The skip comment, the prefilter and CPython's verdict come first: the parser
+    never sees such a buffer."""
+    settings = all_rules()
+
+    class Refuses(IncrementalParser):
+        def parse(self, text, tree=None):
+            raise AssertionError("parsed")
+
+    parser = Refuses()
+    for text in ("# jaxlint: skip-file\nimport jax\njax.tree_map(f, x)\n", "import numpy\nx = 1\n"):
+        assert lint_source(text, "m.py", settings, parse=parser).findings == []
+    bad = lint_source("import jax\ndef f(:\n", "m.py", settings, parse=parser)
+    assert [(f.code, f.line, f.col) for f in bad.findings] == [("JAX001", 2, 7)]

@@ -71,12 +71,12 @@ TRACE_ERROR_RULES = {
                jax.errors.TracerArrayConversionError, TypeError, IndexError),
     "JAX203": (TypeError,),
 }
-_TRACE_FAMILY = (jax.errors.JAXTypeError, jax.errors.JAXIndexError, TypeError, ValueError,
-                 IndexError)
+TRACE_FAMILY = (jax.errors.JAXTypeError, jax.errors.JAXIndexError, TypeError, ValueError,
+                IndexError)
 
 
 def check_trace_error(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
-    expected = TRACE_ERROR_RULES.get(target["code"], _TRACE_FAMILY)
+    expected = TRACE_ERROR_RULES.get(target["code"], TRACE_FAMILY)
     jax.clear_caches()
     try:
         traced = jitted(t, args).trace(*args.abstract())
@@ -144,12 +144,12 @@ def check_float64(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
                           output_dtypes=dtypes, x64=x64)
 
 
-_RANDOM_FUNCS = ("normal", "uniform", "split", "fold_in", "bernoulli", "randint", "choice",
-                 "permutation", "categorical", "gumbel", "truncated_normal", "exponential",
-                 "gamma", "beta", "poisson", "bits", "laplace", "logistic", "cauchy",
-                 "dirichlet", "multivariate_normal", "rademacher", "orthogonal", "ball",
-                 "maxwell", "t", "chisquare", "binomial", "geometric", "loggamma", "pareto",
-                 "weibull_min", "triangular", "wald", "double_sided_maxwell", "generalized_normal")
+RANDOM_FUNCS = ("normal", "uniform", "split", "fold_in", "bernoulli", "randint", "choice",
+                "permutation", "categorical", "gumbel", "truncated_normal", "exponential",
+                "gamma", "beta", "poisson", "bits", "laplace", "logistic", "cauchy",
+                "dirichlet", "multivariate_normal", "rademacher", "orthogonal", "ball",
+                "maxwell", "t", "chisquare", "binomial", "geometric", "loggamma", "pareto",
+                "weibull_min", "triangular", "wald", "double_sided_maxwell", "generalized_normal")
 
 
 @contextlib.contextmanager
@@ -165,7 +165,7 @@ def _typed_random(ctx: Context, sites: Optional[dict] = None):
             g_saved["PRNGKey"] = g["PRNGKey"]
             g["PRNGKey"] = r.key
     if sites is not None:
-        for name in _RANDOM_FUNCS:
+        for name in RANDOM_FUNCS:
             fn = getattr(r, name, None)
             if fn is None:
                 continue
@@ -247,7 +247,7 @@ def _tied_draws(ctx: Context, t: Target, args: Args):
     r = jax.random
     draws: list = []
     saved = {}
-    for name in _RANDOM_FUNCS:
+    for name in RANDOM_FUNCS:
         fn = getattr(r, name, None)
         if fn is None or name in ("split", "fold_in"):
             continue
@@ -291,7 +291,7 @@ def check_impurity(ctx: Context, target: dict, t: Target, args: Args) -> Verdict
     except Exception as exc:  # noqa: BLE001
         if type(exc) is Exception:  # the leak checker raises a bare Exception
             return confirmed(f"jax.checking_leaks: {first_line(exc)}", check="checking_leaks")
-        if not isinstance(exc, _TRACE_FAMILY):
+        if not isinstance(exc, TRACE_FAMILY):
             return skipped(f"tracing failed: {exc_name(exc)}: {first_line(exc)}")
     # 2. side effects that run at trace time only: output, module globals, the
     #    method's object; compared call by call (the first call traces)

@@ -250,9 +250,9 @@ class Recorder:
         self.random_patched = True
         import jax
 
-        from jaxlint.runtime.checks import _RANDOM_FUNCS
+        from jaxlint.runtime.checks import RANDOM_FUNCS
 
-        for name in _RANDOM_FUNCS:
+        for name in RANDOM_FUNCS:
             fn = getattr(jax.random, name, None)
             if fn is None or getattr(fn, "_jaxlint_draws", False):
                 continue
@@ -660,7 +660,7 @@ def _expected_exceptions(code: str) -> tuple:
 
     return {"JAX506": (RuntimeError,), "JAX901": (AttributeError,), "JAX904": (AttributeError,),
             "JAX903": (TypeError,)}.get(code) or checks.TRACE_ERROR_RULES.get(
-                code, checks._TRACE_FAMILY)
+                code, checks.TRACE_FAMILY)
 
 
 def _key_digest(key: Any) -> Optional[str]:

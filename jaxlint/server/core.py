@@ -387,6 +387,20 @@ def rule_page(code: str) -> Optional[Path]:
     return None
 
 
+def error_diagnostic(error: str, pos: Positions) -> types.Diagnostic:
+    """A file the linter could not check (``FileResult.error``: nested too deeply
+    for the parser, refused by libcst, ...) as one diagnostic, on the line the
+    reason names (else the first line), so the editor shows why nothing else is."""
+    m = _RELATED_RE.search(error)
+    line = int(m.group(1)) if m is not None and 1 <= int(m.group(1)) <= len(pos.lines) else 1
+    return types.Diagnostic(
+        range=pos.whole_line(line),
+        message=error,
+        severity=types.DiagnosticSeverity.Error,
+        source=SOURCE,
+    )
+
+
 def diagnostic(f: Finding, pos: Positions, uri: str,
                locate: Optional[Callable[[str, int], Optional[types.Location]]] = None
                ) -> types.Diagnostic:

@@ -10,16 +10,19 @@ before.  The module it returns prints back to exactly the buffer, and the
 linter runs on it as on a fresh parse; ``tests/test_server_incremental.py``
 checks the findings are the same as ``lint_source``'s.
 
-Whenever anything is unusual (Python cannot parse the buffer, libcst cannot
-parse a statement on its own), it returns None and the caller lints the whole
-buffer the ordinary way, so a syntax error still gets its JAX001.
+It is a parse strategy of the linter's one entry (``lint_source(...,
+parse=parser)``, a ``jaxlint.linter.PrebuiltParse``): the buffer is decoded,
+judged by CPython (a syntax error gets its JAX001), measured against the
+guard's limits and prefiltered before the parser sees it.  Whenever anything is
+unusual (libcst cannot parse a statement on its own), it returns None and the
+linter parses the whole buffer the ordinary way.
 """
 
 from __future__ import annotations
 
 import ast
-import gc
 import re
+from contextlib import AbstractContextManager
 from typing import Optional
 
 import libcst as cst
@@ -79,15 +82,28 @@ class IncrementalParser:
         self.reused = 0  # statements taken from the previous versions (for tests)
         self.parsed = 0  # statements parsed anew
 
-    def parse(self, text: str) -> Optional[cst.Module]:
+    def analysis(self) -> AbstractContextManager:
+        """Around the analysis of a tree this parser built: positions are
+        generated only for the statements that hold a finding."""
+        from jaxlint.positions import StatementCache, statement_cache
+
+        if self.positions is None:
+            self.positions = StatementCache()
+        return statement_cache(self.positions)
+
+    def parse(self, text: str, tree: Optional[ast.Module] = None) -> Optional[cst.Module]:
+        """libcst's tree of ``text`` (``tree``: CPython's tree of it, when the
+        caller has it), equal to ``libcst.parse_module(text)``; None where
+        only a whole parse will do."""
         try:
-            return self._parse(text)
+            return self._parse(text, tree)
         except Exception:  # anything unusual: the caller parses the whole buffer
             return None
 
-    def _parse(self, text: str) -> Optional[cst.Module]:
+    def _parse(self, text: str, tree: Optional[ast.Module]) -> Optional[cst.Module]:
         self.tree = None
-        tree = ast.parse(text)
+        if tree is None:
+            tree = ast.parse(text)
         self.tree = tree
         if not tree.body:
             return None
@@ -107,6 +123,12 @@ class IncrementalParser:
         newline = m.group(0) if m else "\n"
         indent = _first_indent(tree, lines)
         prefix = f"if 1:{newline}{indent}pass{newline}"
+        # Every chunk but the last is parsed with the start of a statement after it,
+        # at column 0 as the next chunk's statement is: libcst then shares out the
+        # lines between the two (blank lines, comments at any indentation) as the
+        # whole parse does (the deeper ones to the block above, the others to the
+        # statement below), and reads no chunk's end as the end of the file.
+        suffix = f"pass{newline}"
         bounds = [1] + starts[1:] + [len(lines) + 1]  # chunk 0 starts at line 1 (header)
         chunks: dict[tuple, tuple] = {}
         body: list[cst.BaseStatement] = []
@@ -115,27 +137,45 @@ class IncrementalParser:
         header: tuple = ()
         first_module: Optional[cst.Module] = None
         last_module: Optional[cst.Module] = None
-        for i in range(len(bounds) - 1):
+        seen: dict[tuple, int] = {}
+        n_chunks = len(bounds) - 1
+        for i in range(n_chunks):
             chunk = "".join(lines[bounds[i] - 1: bounds[i + 1] - 1])
-            key = (i == 0, chunk, indent, newline)
-            got = self._chunks.get(key) or chunks.get(key)
+            last = i == n_chunks - 1
+            text_key = (i == 0, last, chunk, indent, newline)
+            # the same text twice in one version (a copied function) gets its own
+            # nodes each time: node identity is what positions and findings go by
+            occurrence = seen.get(text_key, 0)
+            seen[text_key] = occurrence + 1
+            key = (*text_key, occurrence)
+            got = self._chunks.get(key)
             if got is None:
+                source = chunk if last else chunk + suffix
                 if i == 0:
                     # the module's header, encoding and indentation come from here
-                    module = cst.parse_module(chunk)
+                    module = cst.parse_module(source)
                     stmts = tuple(module.body)
                 else:
                     # a leading block gives the chunk the file's indentation, so
                     # its blocks print back with the indentation they have
-                    module = cst.parse_module(prefix + chunk)
+                    module = cst.parse_module(prefix + source)
                     if module.default_indent != indent or module.default_newline != newline:
                         return None
                     stmts = tuple(module.body[1:])
                     if module.header:
                         return None
+                if last:
+                    footer = tuple(module.footer)
+                else:
+                    # the statement after the chunk holds the lines before it
+                    if not stmts or module.footer or not isinstance(stmts[-1], cst.SimpleStatementLine) \
+                            or len(stmts[-1].body) != 1 or not isinstance(stmts[-1].body[0], cst.Pass):
+                        return None
+                    footer = tuple(stmts[-1].leading_lines)
+                    stmts = stmts[:-1]
                 if not stmts:
                     return None
-                got = (stmts, tuple(module.footer), module)
+                got = (stmts, footer, module)
                 self.parsed += len(stmts)
             else:
                 self.reused += len(got[0])
@@ -179,28 +219,9 @@ class IncrementalParser:
 def lint_incremental(parser: IncrementalParser, text: str, path: str,
                      settings: LintSettings) -> FileResult:
     """``lint_source(text, path, settings)``, re-parsing only what changed (in
-    project mode too: the file's summary and what it tells its project come
-    from the linter's own code, on the same trees)."""
-    from jaxlint.linter import _fill_lines, _parse_and_analyze, lint_source, mentions_jax
+    project mode too).  The linter's one entry runs every check first (decoding,
+    CPython's verdict, the guard's limits, the prefilter, ``skip-file``); only
+    the way libcst's tree is obtained differs."""
+    from jaxlint.linter import lint_source
 
-    if ("# jaxlint: skip-file" in text or not mentions_jax(text.encode("utf-8", "surrogatepass"))
-            or not (settings.select - {"JAX001"})):
-        return lint_source(text, path, settings)
-    from jaxlint.positions import StatementCache, statement_cache
-
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        module = parser.parse(text)
-        if module is None or parser.tree is None:
-            return lint_source(text, path, settings)
-        if parser.positions is None:
-            parser.positions = StatementCache()
-        with statement_cache(parser.positions):
-            result = _parse_and_analyze(FileResult(path=path), text, path, settings, module)
-        if result.project is not None:
-            _fill_lines(result.project, parser.tree)
-        return result
-    finally:
-        if gc_was_enabled:
-            gc.enable()
+    return lint_source(text, path, settings, parse=parser)

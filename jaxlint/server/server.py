@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,7 @@ from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument, Workspace
 
 from jaxlint import __version__
 from jaxlint.config import ConfigError
@@ -61,6 +63,32 @@ def uri_to_path(uri: str) -> Optional[Path]:
     return Path(unquote(parsed.path))
 
 
+_LSP_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+class LspTextDocument(TextDocument):
+    """A document whose lines end where the protocol says, at ``\r\n``, ``\r`` or
+    ``\n`` only.  pygls splits them with ``str.splitlines``, which also breaks at a
+    form feed, ``\x0b``, ``\x1c``-``\x1e``, ``\x85``, U+2028 and U+2029: an
+    incremental edit after such a character (a form feed between two functions, a
+    U+2028 in a string) was applied lines away from where the editor made it, and
+    every later diagnostic was for a text the editor did not have."""
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(_LSP_LINE_RE.findall(self.source))
+
+
+class LspWorkspace(Workspace):
+    """pygls's workspace, with the documents split into lines as the protocol says."""
+
+    def _create_text_document(self, doc_uri: str, source: Optional[str] = None,
+                              version: Optional[int] = None,
+                              language_id: Optional[str] = None) -> TextDocument:
+        return LspTextDocument(doc_uri, source=source, version=version, language_id=language_id,
+                               sync_kind=self._sync_kind, position_codec=self.position_codec)
+
+
 @dataclass
 class Linted:
     """The last lint of one document."""
@@ -71,6 +99,7 @@ class Linted:
     settings: Optional[LintSettings]  # None: not linted (excluded, bad configuration)
     path: str
     tells: bool = False  # what the file tells its project changed: the project model is stale
+    error: Optional[str] = None  # why the linter could not check it ("could not be checked: ...")
 
 
 class JaxlintServer(LanguageServer):
@@ -198,7 +227,8 @@ class JaxlintServer(LanguageServer):
             if not outcome.failed_rules:
                 model.remember(name, text, settings, outcome.result)
             tells = model.tells_more(name, outcome.result)
-        linted = Linted(version, text, outcome.result.findings, settings, name, tells)
+        linted = Linted(version, text, outcome.result.findings, settings, name, tells,
+                        outcome.result.error)
         return linted, outcome.failed_rules, messages
 
     async def lint(self, uri: str) -> Optional[Linted]:
@@ -266,7 +296,10 @@ class JaxlintServer(LanguageServer):
                         texts[path] = None
             return core.line_location(path, line, texts[path], self.encoding)
 
-        return [core.diagnostic(f, pos, uri, locate) for f in linted.findings]
+        diags = [core.diagnostic(f, pos, uri, locate) for f in linted.findings]
+        if linted.error is not None:
+            diags.append(core.error_diagnostic(linted.error, pos))
+        return diags
 
     def publish(self, uri: str, linted: Linted) -> None:
         if self.pull:
@@ -442,6 +475,10 @@ server = JaxlintServer()
 @server.feature(types.INITIALIZE)
 def initialize(ls: JaxlintServer, params: types.InitializeParams) -> None:
     from jaxlint.ruleinfo import load_rule_infos
+
+    # pygls has just made the workspace (no document is open yet): its documents are
+    # to count lines as the client does
+    ls.workspace.__class__ = LspWorkspace
 
     ls.infos = load_rule_infos(None)
     folders = [uri_to_path(f.uri) for f in params.workspace_folders or []]
