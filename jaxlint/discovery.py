@@ -1,6 +1,7 @@
 """Expand command-line paths into the Python files to lint.
 
-Directories are walked in sorted order and yield ``*.py`` and ``*.pyi`` files.
+Directories are walked in sorted order and yield ``*.py``, ``*.pyi`` and ``*.ipynb``
+files (a notebook's code cells are linted as one module).
 Skipped while walking: version-control and tool directories (``.git``,
 ``__pycache__``, ``build``, ``node_modules``, ...), virtual environments
 (directories holding ``pyvenv.cfg``), links to directories, paths matched by ``.gitignore`` files
@@ -22,7 +23,7 @@ import pathspec
 
 from jaxlint.config import ConfigStore
 
-PYTHON_SUFFIXES = (".py", ".pyi")
+PYTHON_SUFFIXES = (".py", ".pyi", ".ipynb")  # notebooks: their code cells (jaxlint/notebook.py)
 
 ALWAYS_SKIPPED_DIRS = frozenset(
     {

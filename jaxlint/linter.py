@@ -19,6 +19,7 @@ import sys
 import threading
 import tokenize
 import warnings
+from dataclasses import replace
 from typing import Optional, Union
 
 import libcst as cst
@@ -228,6 +229,8 @@ def lint_source(
     the other modules; ``settings.facts`` is what they tell it.  ``trees``
     keeps parsed trees between the driver's rounds (see ``TreeStore``).
     """
+    if isinstance(source, bytes) and path.endswith(".ipynb"):
+        return lint_notebook(source, path, settings, prefilter=prefilter, trees=trees)
     result = FileResult(path=path)
     if settings.facts or settings.summarize:
         prefilter = False  # a helper module that never names JAX can still run traced
@@ -281,6 +284,31 @@ def lint_source(
     finally:
         if gc_was_enabled:
             gc.enable()
+
+
+def lint_notebook(
+    data: bytes,
+    path: str,
+    settings: LintSettings,
+    *,
+    prefilter: bool = True,
+    trees: Optional[TreeStore] = None,
+) -> FileResult:
+    """Lint a Jupyter notebook: its code cells in order as one module
+    (``jaxlint.notebook``), each finding mapped to its cell, line and column.
+    A file that is not an nbformat-4 notebook gets JAX001 with one line."""
+    from jaxlint.notebook import Notebook, NotebookError, map_findings
+
+    try:
+        nb = Notebook.from_bytes(data)
+    except NotebookError as exc:
+        result = FileResult(path=path)
+        if "JAX001" in settings.select:
+            result.findings.append(replace(_finding(path, 1, 1, str(exc)), message=f"The notebook cannot be read: {exc}"))
+        return result
+    result = lint_source(nb.text, path, settings, prefilter=prefilter, trees=trees)
+    result.findings = map_findings(nb, result.findings)
+    return result
 
 
 def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintSettings,
