@@ -113,6 +113,21 @@ class TimingWithoutBlocking(Rule):
                 return time.time() - t0
             """
         ),
+        # the timed callable waits, or is not JAX work, or calls something unknown that may wait
+        Valid(
+            """
+            import timeit
+            import jax
+            import numpy as np
+
+            f = jax.jit(lambda x: x * 2)
+            x = np.ones(3)
+            a = timeit.timeit(lambda: f(x).block_until_ready(), number=10)
+            b = timeit.timeit(lambda: jax.block_until_ready(f(x)), number=10)
+            c = timeit.timeit(lambda: np.sort(x), number=10)
+            d = timeit.timeit(lambda: np.asarray(f(x)), number=10)
+            """
+        ),
         # no JAX work in the interval
         Valid(
             """
@@ -251,6 +266,45 @@ class TimingWithoutBlocking(Rule):
             expected=[(7, 12)],
             messages=[
                 "`time.monotonic()` is read while the JAX computation started on line 6 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+        ),
+        # timing a callable: the timeit module (in a notebook, `%timeit f(x)` is read the same way)
+        Invalid(
+            """
+            import timeit
+            import jax
+            import jax.numpy as jnp
+
+            matmul = jax.jit(lambda a: a @ a)
+            a = jnp.ones((500, 500))
+            per_call = timeit.timeit(lambda: matmul(a), number=100) / 100
+            """,
+            expected=[(7, 12)],
+            messages=[
+                "`timeit.timeit(...)` times `matmul(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch, not the work. Time `jax.block_until_ready(matmul(a))` instead",
+            ],
+            fixed="""
+            import timeit
+            import jax
+            import jax.numpy as jnp
+
+            matmul = jax.jit(lambda a: a @ a)
+            a = jnp.ones((500, 500))
+            per_call = timeit.timeit(lambda: jax.block_until_ready(matmul(a)), number=100) / 100
+            """,
+            unsafe=True,
+        ),
+        Invalid(
+            """
+            from timeit import repeat
+            import jax.numpy as jnp
+
+            x = jnp.ones((1000, 1000))
+            times = repeat(lambda: jnp.linalg.svd(x), number=5, repeat=3)
+            """,
+            expected=[(5, 9)],
+            messages=[
+                "`repeat(...)` times `jnp.linalg.svd(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch, not the work. Time `jax.block_until_ready(jnp.linalg.svd(x))` instead",
             ],
         ),
         # the test reads a Python flag, not the jitted result: nothing waits
