@@ -308,6 +308,9 @@ def lint_notebook(
         return result
     result = lint_source(nb.text, path, settings, prefilter=prefilter, trees=trees)
     result.findings = map_findings(nb, result.findings)
+    for rec in (*(result.project or {}).get("calls", ()), *(result.project or {}).get("sites", ())):
+        if rec.get("line"):  # where the chain messages of other files say the call is
+            rec["cell"], rec["line"], _ = nb.position(rec["line"], 1)
     return result
 
 

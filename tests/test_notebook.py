@@ -227,3 +227,30 @@ def test_timeit_of_a_jitted_call_in_a_python_file_too() -> None:
     (f,) = lint_source(src, "t.py", settings).findings
     assert (f.line, f.col) == (6, 5)
     assert f.message.startswith("`timeit.timeit(...)` times `f(...)`, a JAX computation")
+
+
+def test_a_notebook_in_a_project_gets_and_gives_the_projects_facts(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\n')
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "model.py").write_text(
+        "from functools import partial\nimport jax\n\n@partial(jax.jit, static_argnums=1)\n"
+        "def step(x, n):\n    return x * n\n\ndef helper(x):\n    if x > 0:\n        return x\n    return x\n")
+    (tmp_path / "notebooks").mkdir()
+    _write(tmp_path / "notebooks" / "01-explore.ipynb", [
+        _md("Explore"),
+        _code("import jax\nimport jax.numpy as jnp\nfrom pkg.model import step, helper\n"),
+        _code("y = step(jnp.ones(3), [1, 2])\n"),
+        _code("z = jax.jit(helper)(jnp.ones(3))\n"),
+    ])
+    r = _invoke(".", "--output-format", "concise")
+    assert r.output.splitlines()[:-1] == [
+        "notebooks/01-explore.ipynb:cell 3:1:23: JAX207 A list is passed to `step` in a static position "
+        "(parameter `n`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: "
+        "Non-hashable static arguments are not supported. Instead, pass a tuple",
+        "pkg/model.py:9:8: JAX201 Python `if` on a traced value: it depends on the traced argument `x` of "
+        "`helper` (wrapped by jax.jit in notebooks/01-explore.ipynb:cell 4:1); this raises "
+        "TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `x` is a Python value, mark it "
+        "static (static_argnums=0)",
+    ]
