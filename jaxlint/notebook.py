@@ -201,9 +201,14 @@ def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[
     if physical and physical[0].lstrip().startswith("%%"):
         m = re.match(r"\s*%%(\w+)", physical[0])
         cell_magic = m.group(1) if m else ""
+    inside = _continued(physical) if cell_magic is None and any(_maybe_magic(x) for x in physical) else None
     for i, line in enumerate(physical):
         body = line.rstrip("\r\n")
         info = _Line(cell=number, line=i + 1, length=len(body))
+        if inside is not None and inside[i]:  # in a string, brackets or after a backslash: not a magic
+            out.append(body + "\n")
+            lines.append(info)
+            continue
         if cell_magic is not None:
             if i == 0:
                 comment = body[body.index("#"):] if "#" in body else ""  # `%%timeit  # noqa: JAX505`
@@ -224,9 +229,57 @@ def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[
     return out
 
 
+def _maybe_magic(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and (stripped[0] in "%!?" or stripped.endswith("?")
+                               or ("=" in stripped and ("%" in stripped or "!" in stripped)))
+
+
+def _continued(lines: list[str]) -> list[bool]:
+    """For each line: does it start inside a string, brackets, or after a
+    backslash continuation (so it cannot be IPython syntax)?  A small lexer:
+    strings (one-quote, triple-quote, escapes), comments, bracket depth."""
+    out = []
+    depth = 0
+    quote = ""  # the open string's delimiter
+    backslash = False
+    for line in lines:
+        out.append(bool(quote) or depth > 0 or backslash)
+        backslash = False
+        i, n = 0, len(line)
+        while i < n:
+            c = line[i]
+            if quote:
+                if c == "\\":
+                    i += 2
+                    continue
+                if line.startswith(quote, i):
+                    i += len(quote)
+                    quote = ""
+                    continue
+                i += 1
+                continue
+            if c == "#":
+                break
+            if c in "'\"":
+                triple = line[i:i + 3]
+                quote = triple if triple in ("'''", '"""') else c
+                i += len(quote)
+                continue
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth = max(0, depth - 1)
+            elif c == "\\" and not line[i + 1:].strip("\r\n"):
+                backslash = True
+            i += 1
+        if quote in ("'", '"') and not backslash:
+            quote = ""  # a one-quote string ends with its line (else: a syntax error anyway)
+    return out
+
+
 def _line_magic(body: str, info: _Line) -> tuple[str, _Line]:
-    stripped = body.lstrip()
-    if not stripped or not (stripped[0] in "%!?" or stripped.endswith("?") or "=" in stripped and ("%" in stripped or "!" in stripped)):
+    if not _maybe_magic(body):
         return body, info
     m = _TIME_MAGIC_RE.match(body)
     if m:

@@ -254,3 +254,20 @@ def test_a_notebook_in_a_project_gets_and_gives_the_projects_facts(tmp_path: Pat
         "TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `x` is a Python value, mark it "
         "static (static_argnums=0)",
     ]
+
+
+@pytest.mark.parametrize("config, linted", [
+    ("", ["a.py", "b.ipynb"]),
+    ('include = ["*.py"]\n', ["a.py"]),
+    ('extend-include = ["*.pyw"]\n', ["a.py", "b.ipynb", "c.pyw"]),
+    ('extend-exclude = ["*.ipynb"]\n', ["a.py"]),
+])
+def test_include_and_extend_include_choose_the_files_of_a_folder(tmp_path: Path, monkeypatch, config, linted) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jaxlint]\n" + config)
+    bad = "import jax\nx = jax.tree_map(abs, [1])\n"
+    (tmp_path / "a.py").write_text(bad)
+    (tmp_path / "c.pyw").write_text(bad)
+    _write(tmp_path / "b.ipynb", [_code(bad)])
+    r = _invoke(".", "--output-format", "concise", "--select", "JAX901")
+    assert sorted({line.split(":")[0] for line in r.output.splitlines()[:-1]}) == linted
