@@ -271,3 +271,12 @@ def test_include_and_extend_include_choose_the_files_of_a_folder(tmp_path: Path,
     _write(tmp_path / "b.ipynb", [_code(bad)])
     r = _invoke(".", "--output-format", "concise", "--select", "JAX901")
     assert sorted({line.split(":")[0] for line in r.output.splitlines()[:-1]}) == linted
+
+
+def test_the_mcp_check_tool_reads_notebooks(tmp_path: Path) -> None:
+    from jaxlint.mcp_server.tools import Workspace, call
+
+    _write(tmp_path / "nb.ipynb", SHARP)
+    out = call("check", {"paths": ["nb.ipynb"], "select": ["JAX901"]}, Workspace.of([tmp_path]))
+    (f,) = out["findings"]
+    assert (f["path"], f["cell"], f["line"], f["column"]) == ("nb.ipynb", 4, 3, 5)
