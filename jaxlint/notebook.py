@@ -400,11 +400,12 @@ class _Layout:
     ensure_ascii: bool
     newline: bool
     bom: bool
+    spaced: bool = False  # one line: ", " and ": " between items (json.dumps' default)
 
 
 def _dump(raw: dict, layout: _Layout) -> bytes:
-    text = json.dumps(raw, indent=layout.indent, ensure_ascii=layout.ensure_ascii,
-                      separators=(",", ": ") if layout.indent is not None else (",", ":"))
+    separators = (",", ": ") if layout.indent is not None else ((", ", ": ") if layout.spaced else (",", ":"))
+    text = json.dumps(raw, indent=layout.indent, ensure_ascii=layout.ensure_ascii, separators=separators)
     if layout.newline:
         text += "\n"
     return (b"\xef\xbb\xbf" if layout.bom else b"") + text.encode("utf-8")
@@ -417,10 +418,10 @@ def _layout(data: bytes, raw: dict) -> _Layout:
     newline = data.endswith(b"\n")
     for indent in (1, 2, 4, None, 3):
         for ensure_ascii in (False, True):
-            layout = _Layout(indent, ensure_ascii, newline, bom)
-            if _dump(raw, layout) == data:
-                return layout
-        # a compact dump with ", " / ": " separators is rare: not tried
+            for spaced in ((False, True) if indent is None else (False,)):
+                layout = _Layout(indent, ensure_ascii, newline, bom, spaced)
+                if _dump(raw, layout) == data:
+                    return layout
     raise NotebookError("its JSON layout cannot be written back unchanged (not as Jupyter or nbformat write it)")
 
 
