@@ -45,7 +45,8 @@ _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _ASSIGN_MAGIC_RE = re.compile(r"^(\s*)([A-Za-z_][\w\.]*(?:\s*,\s*[A-Za-z_][\w\.]*)*\s*=\s*)([%!].*)$")
 _LINE_MAGIC_RE = re.compile(r"^(\s*)([%!].*)$")
 _HELP_RE = re.compile(r"^(\s*)(\?\??[\w\.]+|[\w\.\(\)\[\]]+\?\??)\s*$")
-_TIME_MAGIC_RE = re.compile(r"^(\s*)%(timeit|time)\b((?:\s+-[A-Za-z]+(?:\s+(?!-)[^\s]+)?)*)\s+(?=\S)")
+# `%timeit -n10 -r 3 -q f(x)`: the options (-n/-r/-p take a number, -t -c -q -o none), then the code
+_TIME_MAGIC_RE = re.compile(r"^(\s*)%(timeit|time)\b((?:\s+(?:-[nrp]\s*\d+|-[tcqo]\b))*)\s+(?=\S)")
 # cell magics whose body is Python run in the kernel
 _PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "pypy", "python", "python3"})
 _TIMED_CELL_MAGICS = frozenset({"time", "timeit"})
@@ -287,7 +288,12 @@ def _line_magic(body: str, info: _Line) -> tuple[str, _Line]:
         prefix = f"{indent}{TIMEIT_MAGIC}(lambda: "
         info.col_from, info.delta = len(prefix), expr_start - len(prefix)
         expr, comment = _split_comment(body[expr_start:])
-        return prefix + expr + ")" + comment, info
+        if _is_expression(expr):
+            return prefix + expr + ")" + comment, info
+        if _is_python(expr):  # `%time y = f(x)`: the statement runs (and binds `y`) as written
+            info.col_from, info.delta = len(indent), expr_start - len(indent)
+            return indent + expr + comment, info
+        info.col_from, info.delta = 0, 0
     m = _ASSIGN_MAGIC_RE.match(body)
     if m and not _is_python(body):
         info.magic = True
@@ -314,6 +320,14 @@ def _split_comment(expr: str) -> tuple[str, str]:
     except (tokenize.TokenError, SyntaxError, IndentationError):
         pass
     return expr, ""
+
+
+def _is_expression(code: str) -> bool:
+    try:
+        compile(code.strip(), "<magic>", "eval", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def _is_python(line: str) -> bool:

@@ -280,3 +280,12 @@ def test_the_mcp_check_tool_reads_notebooks(tmp_path: Path) -> None:
     out = call("check", {"paths": ["nb.ipynb"], "select": ["JAX901"]}, Workspace.of([tmp_path]))
     (f,) = out["findings"]
     assert (f["path"], f["cell"], f["line"], f["column"]) == ("nb.ipynb", 4, 3, 5)
+
+
+def test_time_magics_with_options_and_statements() -> None:
+    nb = Notebook.from_bytes(json.dumps({"cells": [_code([
+        "import jax\n", "%timeit -n10 -r3 f(x)\n", "%timeit -q -o g(1)\n", "%time y = f(x)  # bind y\n",
+        "%time\n"])], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode())
+    assert nb.text == ("import jax\n__jaxlint_timeit__(lambda: f(x))\n__jaxlint_timeit__(lambda: g(1))\n"
+                       "y = f(x)  # bind y\npass\n")
+    assert nb.position(4, 1) == (1, 4, 7)  # `y` of `%time y = f(x)`
