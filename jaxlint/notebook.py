@@ -68,6 +68,7 @@ class _Line:
     delta: int = 0
     magic: bool = False  # IPython syntax from col_from on: columns there clamp to its start
     length: int = 0  # the original line's length
+    indent: int = 0  # columns put in front of the whole line (a timed cell's body)
 
 
 @dataclass
@@ -133,6 +134,7 @@ class Notebook:
             if info is None:
                 return 1, 1, 1
             return info.cell, info.line, 1
+        col = max(col - info.indent, 1)
         if info.magic:
             if col - 1 < info.col_from:
                 return info.cell, info.line, col
@@ -202,7 +204,8 @@ def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[
     if physical and physical[0].lstrip().startswith("%%"):
         m = re.match(r"\s*%%(\w+)", physical[0])
         cell_magic = m.group(1) if m else ""
-    inside = _continued(physical) if cell_magic is None and any(_maybe_magic(x) for x in physical) else None
+    rest = physical[1:] if cell_magic is not None else physical
+    inside = _continued(physical) if any(_maybe_magic(x) for x in rest) else None
     for i, line in enumerate(physical):
         body = line.rstrip("\r\n")
         info = _Line(cell=number, line=i + 1, length=len(body))
@@ -217,9 +220,14 @@ def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[
                 if cell_magic in _TIMED_CELL_MAGICS:
                     body = f"with {TIMEIT_MAGIC}():" + body
             elif cell_magic in _TIMED_CELL_MAGICS:
-                body, info.col_from, info.delta = "    " + body, 0, -4
+                if inside is None or not inside[i]:
+                    body, info = _line_magic(body, info)
+                body = "    " + body  # the timed body: under `with __jaxlint_timeit__():`
+                info.indent = 4
             elif cell_magic not in _PYTHON_CELL_MAGICS:
                 body, info.magic = "", True
+            elif inside is None or not inside[i]:
+                body, info = _line_magic(body, info)
         else:
             body, info = _line_magic(body, info)
         out.append(body + "\n")

@@ -289,3 +289,14 @@ def test_time_magics_with_options_and_statements() -> None:
     assert nb.text == ("import jax\n__jaxlint_timeit__(lambda: f(x))\n__jaxlint_timeit__(lambda: g(1))\n"
                        "y = f(x)  # bind y\npass\n")
     assert nb.position(4, 1) == (1, 4, 7)  # `y` of `%time y = f(x)`
+
+
+def test_magics_inside_python_cell_magics() -> None:
+    settings = LintSettings(select=default_codes())
+    data = json.dumps({"cells": [
+        _code(["%%capture\n", "!pip install flax\n", "import jax\n", "y = jax.tree_map(abs, [1])\n"]),
+        _code(["%%time\n", "%env A=1\n", "z = jax.tree_map(abs, [1])\n"]),
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+    result = lint_source(data, "m.ipynb", settings)
+    assert [(f.code, f.cell, f.line, f.col, f.end_col) for f in result.findings] == [
+        ("JAX901", 1, 4, 5, 17), ("JAX901", 2, 3, 5, 17)]
