@@ -198,6 +198,16 @@ def relative_posix(path: str, root: Path) -> str:
             return absolute.as_posix()
 
 
+def _cell_text(notebook_text: str, cell: int) -> Optional[str]:
+    """The source of a notebook's cell: what a finding in it is identified by."""
+    from jaxlint.notebook import Notebook, NotebookError
+
+    try:
+        return Notebook.from_bytes(notebook_text.encode("utf-8")).cell_sources.get(cell)
+    except NotebookError:
+        return None
+
+
 def compute_entries(
     findings: Sequence[Finding],
     text_of: Callable[[str], Optional[str]],
@@ -211,10 +221,13 @@ def compute_entries(
     indexes: dict[str, Optional[_FileIndex]] = {}
     partial: list[tuple[str, str, str, str, str]] = []
     for f in findings:
-        if f.path not in indexes:
+        where = f.path if f.cell is None else f"{f.path}\0cell {f.cell}"
+        if where not in indexes:
             text = text_of(f.path)
-            indexes[f.path] = _FileIndex(text) if text is not None else None
-        index = indexes[f.path]
+            if text is not None and f.cell is not None:
+                text = _cell_text(text, f.cell)
+            indexes[where] = _FileIndex(text) if text is not None else None
+        index = indexes[where]
         if index is None:
             scope, text = f.function or "", f.message
         else:
@@ -222,7 +235,7 @@ def compute_entries(
             text = index.text_of(*index.statement_lines(f))
         partial.append((f.code, relative_posix(f.path, root), scope, text, f.message))
     # occurrence: position order among findings with the same identity
-    order = sorted(range(len(findings)), key=lambda i: (findings[i].path, findings[i].line,
+    order = sorted(range(len(findings)), key=lambda i: (findings[i].path, findings[i].cell or 0, findings[i].line,
                                                          findings[i].col, findings[i].code))
     seen: dict[tuple[str, str, str, str], int] = {}
     occurrence = [0] * len(findings)

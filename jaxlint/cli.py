@@ -523,7 +523,10 @@ def _fix(opts: CheckOptions, session: _Session, linted: _Linted, stdin_mode: boo
         fixed.append(ff)
         linted.results[i] = FileResult(path=result.path, findings=ff.result.findings, parsed=True)
         if stdin_mode:
-            linted.sources[result.path] = ff.result.text
+            # a notebook's code frames come from its JSON (jaxlint.notebook maps cells)
+            notebook = result.path.endswith(".ipynb") and ff.source is not None
+            linted.sources[result.path] = (ff.source.encode(ff.result.text).decode("utf-8", "replace")  # type: ignore[union-attr]
+                                           if notebook else ff.result.text)
     if write and fixed and not stdin_mode:
         # what the fixed files now tell the rest of their project may have changed:
         # what remains is what a fresh check says (from the cache for unchanged files)
@@ -547,7 +550,7 @@ def _warning(message: str) -> None:
 
 def _finish_fix(opts: CheckOptions, report, linted: _Linted, fixed: list, stdin_mode: bool) -> int:
     """Print diffs / the fixed stdin / the remaining findings; the exit code."""
-    from jaxlint.fixer import show_fixes_text, unified_diff
+    from jaxlint.fixer import file_diff, show_fixes_text
 
     from jaxlint.output import count_phrase, severities_of
 
@@ -556,7 +559,7 @@ def _finish_fix(opts: CheckOptions, report, linted: _Linted, fixed: list, stdin_
     fixed_sev = [severity.get(a.code, "error") for ff in fixed for a in ff.result.applied]
     if opts.diff:
         for ff in sorted(fixed, key=lambda x: x.path):
-            sys.stdout.write(unified_diff(ff.path, ff.old, ff.result.text))
+            sys.stdout.write(file_diff(ff))
         sys.stdout.flush()
         if not opts.quiet:
             sys.stderr.write(f"Would fix {count_phrase(fixed_sev)}.\n" if n_fixed
@@ -614,7 +617,7 @@ def _add_noqa(opts: CheckOptions, linted: _Linted, stdin_mode: bool) -> int:
     """``--add-noqa``: a ``# noqa: CODE`` for every finding, files rewritten in place."""
     import ast
 
-    from jaxlint.fixer import SourceFile, add_noqa
+    from jaxlint.fixer import SourceFile, add_noqa, add_noqa_notebook
 
     if stdin_mode:
         error("--add-noqa cannot be used with standard input")
@@ -628,8 +631,11 @@ def _add_noqa(opts: CheckOptions, linted: _Linted, stdin_mode: bool) -> int:
         if result.error or not findings:
             continue
         try:
-            src = SourceFile.read(Path(result.path))
-            new, n = add_noqa(src.text, findings)
+            if result.path.endswith(".ipynb"):
+                src, new, n = add_noqa_notebook(Path(result.path), findings)
+            else:
+                src = SourceFile.read(Path(result.path))
+                new, n = add_noqa(src.text, findings)
             if not n:
                 continue
             try:

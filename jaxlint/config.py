@@ -49,6 +49,9 @@ def _is_per_file(v: Any) -> bool:
     return isinstance(v, dict) and all(_is_str_list(x) for x in v.values())
 
 
+# the files a folder walk lints unless `include` says otherwise (Ruff's default, less pyproject.toml)
+DEFAULT_INCLUDE = ("*.py", "*.pyi", "*.ipynb")
+
 _KEYS: dict[str, tuple[str, Any]] = {
     "select": ("a list of rule codes", _is_str_list),
     "ignore": ("a list of rule codes", _is_str_list),
@@ -56,6 +59,8 @@ _KEYS: dict[str, tuple[str, Any]] = {
     "per-file-ignores": ("a table of glob = [rule codes]", _is_per_file),
     "exclude": ("a list of glob patterns", _is_str_list),
     "extend-exclude": ("a list of glob patterns", _is_str_list),
+    "include": ("a list of glob patterns", _is_str_list),
+    "extend-include": ("a list of glob patterns", _is_str_list),
     "x64": ("a boolean", lambda v: isinstance(v, bool)),
     "respect-gitignore": ("a boolean", lambda v: isinstance(v, bool)),
     "max-unrolled-loop": (
@@ -99,6 +104,8 @@ class Config:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     exclude: list[str] = field(default_factory=list)
     extend_exclude: list[str] = field(default_factory=list)
+    include: Optional[list[str]] = None  # None: DEFAULT_INCLUDE
+    extend_include: list[str] = field(default_factory=list)
     x64: bool = False
     respect_gitignore: bool = True
     options: dict[str, object] = field(default_factory=dict)
@@ -245,6 +252,7 @@ class ResolvedConfig:
             ignored = self._expand(codes, f"per-file-ignores.\"{glob}\"")
             self._per_file.append((_spec([glob]), frozenset(ignored)))
         self.exclude = _spec([*cfg.exclude, *cfg.extend_exclude])
+        self.include = _spec([*(DEFAULT_INCLUDE if cfg.include is None else cfg.include), *cfg.extend_include])
         self.respect_gitignore = cfg.respect_gitignore
         self._settings: dict[frozenset[str], LintSettings] = {}
 
@@ -291,6 +299,13 @@ class ResolvedConfig:
             cached = LintSettings(select=select, x64=self.x64, options=self.options)
             self._settings[select] = cached
         return cached
+
+    def is_included(self, path: Path) -> bool:
+        """A file a folder walk lints (``include`` / ``extend-include``, as Ruff's)."""
+        rel = self.relative(path)
+        if rel is None or rel == ".":
+            rel = Path(path).name
+        return self.include.match_file(rel)
 
     def is_excluded(self, path: Path, is_dir: bool) -> bool:
         rel = self.relative(path)

@@ -1,6 +1,8 @@
 """Expand command-line paths into the Python files to lint.
 
-Directories are walked in sorted order and yield ``*.py`` and ``*.pyi`` files.
+Directories are walked in sorted order and yield the files the configuration's
+``include`` / ``extend-include`` globs match (default ``*.py``, ``*.pyi``, ``*.ipynb``:
+a notebook's code cells are linted as one module).
 Skipped while walking: version-control and tool directories (``.git``,
 ``__pycache__``, ``build``, ``node_modules``, ...), virtual environments
 (directories holding ``pyvenv.cfg``), links to directories, paths matched by ``.gitignore`` files
@@ -22,7 +24,6 @@ import pathspec
 
 from jaxlint.config import ConfigStore
 
-PYTHON_SUFFIXES = (".py", ".pyi")
 
 ALWAYS_SKIPPED_DIRS = frozenset(
     {
@@ -208,7 +209,7 @@ def _walk(
         if is_dir:
             if is_skipped_dir(child_abs):
                 continue
-        elif not entry.name.endswith(PYTHON_SUFFIXES):
+        elif not config.is_included(child_abs):
             continue
         problem = link_problem(child_abs) if is_link and not is_dir else None
         if problem is not None and entry.name.startswith(".#"):

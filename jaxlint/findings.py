@@ -36,9 +36,13 @@ class Edit:
     end_line: int
     end_col: int
     content: str
+    cell: Optional[int] = None  # a notebook's cell (1-based): line/col are then relative to it
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        if self.cell is None:
+            del d["cell"]
+        return d
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,9 @@ class Finding:
     # where the trace that reaches this code comes from, in other files: the call
     # chain as (path, line, message), nearest caller first (the project-wide model)
     related: tuple[tuple[str, int, str], ...] = ()
+    # in a notebook (.ipynb): the cell, 1-based counting every cell as Jupyter and Ruff do;
+    # line and column (and end) are then relative to the cell's source
+    cell: Optional[int] = None
 
     @property
     def url(self) -> Optional[str]:
@@ -80,7 +87,13 @@ class Finding:
         return f"{DOCS_BASE_URL}{self.code}.md" if DOCS_BASE_URL else None
 
     def sort_key(self) -> tuple:
-        return (self.path, self.line, self.col, self.code)
+        return (self.path, self.cell or 0, self.line, self.col, self.code)
+
+    @property
+    def where(self) -> str:
+        """``path:line:col``, or ``path:cell N:line:col`` in a notebook."""
+        cell = f"cell {self.cell}:" if self.cell is not None else ""
+        return f"{self.path}:{cell}{self.line}:{self.col}"
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -95,6 +108,8 @@ class Finding:
             "url": self.url,
             "function": self.function,
         }
+        if self.cell is not None:
+            d["cell"] = self.cell
         if self.runtime is not None:
             d["runtime"] = self.runtime
         if self.related:
@@ -125,6 +140,7 @@ class Finding:
             function=d.get("function"),
             runtime=d.get("runtime"),
             related=tuple((r["filename"], int(r["row"]), r["message"]) for r in d.get("related") or ()),
+            cell=d.get("cell"),
         )
 
 

@@ -29,7 +29,7 @@ import re
 import stat
 import warnings
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -52,6 +52,7 @@ class AppliedFix:
     line: int  # in the text of the pass that applied it
     col: int
     message: str  # the fix's message
+    cell: Optional[int] = None  # a notebook's cell: line and col count in it
 
 
 @dataclass
@@ -251,6 +252,20 @@ class SourceFile:
         write_atomic(self.path, self.encode(text), self.mode)
 
 
+def file_diff(ff: "FileFix") -> str:
+    """``--diff`` of one fixed file: a unified diff, per changed cell in a notebook."""
+    if isinstance(ff.source, NotebookFile) and ff.changed:
+        from jaxlint.notebook import Notebook
+
+        before = ff.source.notebook
+        after = Notebook.from_bytes(ff.source.encode(ff.result.text))
+        return "".join(
+            unified_diff(f"{ff.path}:cell {n}", before.cell_sources[n], after.cell_sources.get(n, ""))  # type: ignore[union-attr]
+            for n in before.code_cells  # type: ignore[union-attr]
+        )
+    return unified_diff(ff.path, ff.old, ff.result.text)
+
+
 def unified_diff(path: str, old: str, new: str) -> str:
     """A unified diff of two versions of a file (empty when they are equal)."""
     if old == new:
@@ -350,9 +365,93 @@ def fix_file(path: str, data: Optional[bytes], settings: LintSettings, unsafe: b
     """Fix one file (read from disk when ``data`` is None); writes nothing.
 
     Raises OSError / ValueError when the file cannot be read or decoded."""
+    if path.endswith(".ipynb"):
+        return _fix_notebook(path, data, settings, unsafe)
     src = SourceFile.read(Path(path)) if data is None else SourceFile.from_bytes(Path(path), data)
     result = fix_text(src.text, path, settings, unsafe=unsafe)
     return FileFix(path=path, result=result, old=src.text, source=src)
+
+
+@dataclass
+class NotebookFile(SourceFile):
+    """A notebook being fixed: ``text`` is its virtual module (jaxlint/notebook.py);
+    what is written back is the notebook with only the changed cells' sources
+    replaced (outputs, metadata, ids and the JSON layout kept)."""
+
+    notebook: Optional[object] = None
+
+    def encode(self, text: str) -> bytes:
+        return self.notebook.rebuild(text)  # type: ignore[union-attr]
+
+
+def _fix_notebook(path: str, data: Optional[bytes], settings: LintSettings, unsafe: bool) -> FileFix:
+    from jaxlint.notebook import Notebook, NotebookError, map_findings
+
+    p = Path(path)
+    mode: Optional[int] = None
+    if data is None:
+        data = p.read_bytes()
+        try:
+            mode = stat.S_IMODE(os.stat(p).st_mode)
+        except OSError:
+            mode = None
+    try:
+        nb = Notebook.from_bytes(data)
+    except NotebookError as exc:
+        raise ValueError(str(exc)) from None
+    src = NotebookFile(p, data, nb.text, "utf-8", False, mode, notebook=nb)
+    result = fix_text(nb.text, path, settings, unsafe=unsafe)
+    if result.text != nb.text:
+        try:
+            nb.rebuild(result.text)
+        except NotebookError as exc:  # nothing is written: the notebook keeps its fixes for later
+            result.skipped.append(f"fixes not applied: {exc}")
+            result.text = nb.text
+            result.applied = []
+            result.findings = [f for f in lint_notebook_findings(data, path, settings)]
+            return FileFix(path=path, result=result, old=nb.text, source=src)
+    positions = {(a.line, a.col): nb.position(a.line, a.col) for a in result.applied}
+    result.applied = [replace(a, line=positions[(a.line, a.col)][1], col=positions[(a.line, a.col)][2],
+                              cell=positions[(a.line, a.col)][0]) for a in result.applied]
+    fixed = Notebook.from_bytes(nb.rebuild(result.text)) if result.text != nb.text else nb
+    result.findings = map_findings(fixed, result.findings)
+    return FileFix(path=path, result=result, old=nb.text, source=src)
+
+
+def add_noqa_notebook(path: Path, findings: Iterable[Finding]) -> tuple[NotebookFile, str, int]:
+    """``--add-noqa`` on a notebook: (the file, its new virtual text, how many
+    comments); findings are given on cells.  Raises OSError / ValueError."""
+    from dataclasses import replace as _replace
+
+    from jaxlint.notebook import Notebook, NotebookError
+
+    data = path.read_bytes()
+    try:
+        mode: Optional[int] = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mode = None
+    try:
+        nb = Notebook.from_bytes(data)
+    except NotebookError as exc:
+        raise ValueError(str(exc)) from None
+    virtual = []
+    for f in findings:
+        line = nb.virtual_line(f.cell, f.line) if f.cell is not None else None
+        if line is not None:
+            virtual.append(_replace(f, line=line, end_line=line, cell=None))
+    new, n = add_noqa(nb.text, virtual)
+    try:
+        nb.rebuild(new)
+    except NotebookError as exc:
+        raise ValueError(str(exc)) from None
+    return NotebookFile(path, data, nb.text, "utf-8", False, mode, notebook=nb), new, n
+
+
+def lint_notebook_findings(data: bytes, path: str, settings: LintSettings) -> list[Finding]:
+    from jaxlint.linter import lint_source
+
+    return [f for f in lint_source(data, path, _verify_settings(settings), prefilter=False).findings
+            if f.code in settings.select]
 
 
 def needs_fixing(findings: Iterable[Finding], unsafe: bool) -> bool:
@@ -371,5 +470,6 @@ def show_fixes_text(fixed: list[FileFix]) -> str:
     for ff in sorted(done, key=lambda x: x.path):
         out.append(f"- {ff.path}:\n")
         for a in ff.result.applied:
-            out.append(f"    {a.line}:{a.col} {a.code} {a.message}\n")
+            cell = f"cell {a.cell}:" if a.cell is not None else ""
+            out.append(f"    {cell}{a.line}:{a.col} {a.code} {a.message}\n")
     return "".join(out)

@@ -22,8 +22,13 @@ import sys
 import threading
 import tokenize
 import warnings
+<<<<<<< HEAD
 from contextlib import AbstractContextManager
 from typing import Optional, Protocol, Union
+=======
+from dataclasses import replace
+from typing import Optional, Union
+>>>>>>> notebooks
 
 import libcst as cst
 
@@ -259,8 +264,13 @@ def lint_source(
     ``FASTPARSE`` (the default), ``LIBCST``, or a ``PrebuiltParse`` (the
     language server's incremental parser).  The findings are the same.
     """
+<<<<<<< HEAD
     if isinstance(parse, str) and parse not in (FASTPARSE, LIBCST):
         raise ValueError(f"unknown parse strategy {parse!r} (expected {FASTPARSE!r}, {LIBCST!r} or a PrebuiltParse)")
+=======
+    if isinstance(source, bytes) and path.endswith(".ipynb"):
+        return lint_notebook(source, path, settings, parse=parse, prefilter=prefilter, trees=trees)
+>>>>>>> notebooks
     result = FileResult(path=path)
     if settings.facts or settings.summarize:
         prefilter = False  # a helper module that never names JAX can still run traced
@@ -324,6 +334,35 @@ def lint_source(
     finally:
         if gc_was_enabled:
             gc.enable()
+
+
+def lint_notebook(
+    data: bytes,
+    path: str,
+    settings: LintSettings,
+    *,
+    parse: ParseStrategy = FASTPARSE,
+    prefilter: bool = True,
+    trees: Optional[TreeStore] = None,
+) -> FileResult:
+    """Lint a Jupyter notebook: its code cells in order as one module
+    (``jaxlint.notebook``), each finding mapped to its cell, line and column.
+    A file that is not an nbformat-4 notebook gets JAX001 with one line."""
+    from jaxlint.notebook import Notebook, NotebookError, map_findings
+
+    try:
+        nb = Notebook.from_bytes(data)
+    except NotebookError as exc:
+        result = FileResult(path=path)
+        if "JAX001" in settings.select:
+            result.findings.append(replace(_finding(path, 1, 1, str(exc)), message=f"The notebook cannot be read: {exc}"))
+        return result
+    result = lint_source(nb.text, path, settings, parse=parse, prefilter=prefilter, trees=trees)
+    result.findings = map_findings(nb, result.findings)
+    for rec in (*(result.project or {}).get("calls", ()), *(result.project or {}).get("sites", ())):
+        if rec.get("line"):  # where the chain messages of other files say the call is
+            rec["cell"], rec["line"], _ = nb.position(rec["line"], 1)
+    return result
 
 
 def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintSettings,

@@ -215,6 +215,8 @@ def finding_dict(f) -> dict[str, Any]:
         "url": f.url,
         "fix": fix,
     }
+    if f.cell is not None:  # a notebook: line and column count in this cell (1-based, every cell counted)
+        out["cell"] = f.cell
     if f.runtime is not None:
         out["runtime"] = f.runtime
     return out

@@ -74,6 +74,24 @@ class OutputReport:
             self._lines[path] = text.splitlines() if text is not None else None
         return self._lines[path]
 
+    def finding_lines(self, f: Finding) -> Optional[list[str]]:
+        """The lines a finding's line and column count in: its file's, or in a
+        notebook its cell's."""
+        if f.cell is None:
+            return self.source_lines(f.path)
+        key = f"{f.path}\0cell {f.cell}"
+        if key not in self._lines:
+            self._lines[key] = None
+            text = self.source_text(f.path)
+            if text is not None:
+                from jaxlint.notebook import Notebook, NotebookError
+
+                try:
+                    self._lines[key] = Notebook.from_bytes(text.encode("utf-8")).cell_lines(f.cell)
+                except NotebookError:
+                    pass
+        return self._lines[key]
+
     def rule_url(self, code: str) -> Optional[str]:
         """The documentation address of a rule: only when ``docs-url`` configures one."""
         if not self.docs_url:

@@ -20,7 +20,8 @@ def escape_path(path: str) -> str:
 
 def format_finding(report: OutputReport, f: Finding) -> str:
     marker = " [*]" if report.is_fixable(f) else ""
-    return f"{escape_path(f.path)}:{f.line}:{f.col}: {f.code}{marker} {f.message}"
+    cell = f"cell {f.cell}:" if f.cell is not None else ""
+    return f"{escape_path(f.path)}:{cell}{f.line}:{f.col}: {f.code}{marker} {f.message}"
 
 
 def write(report: OutputReport, out: TextIO, color: bool) -> None:
@@ -32,7 +33,8 @@ def write(report: OutputReport, out: TextIO, color: bool) -> None:
         for f in report.findings:
             line = Text()
             line.append(escape_path(f.path), style="bold")
-            line.append(f":{f.line}:{f.col}:", style="cyan")
+            cell = f"cell {f.cell}:" if f.cell is not None else ""
+            line.append(f":{cell}{f.line}:{f.col}:", style="cyan")
             line.append(" ")
             line.append(f.code, style="bold red")
             if report.is_fixable(f):

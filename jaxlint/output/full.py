@@ -22,7 +22,7 @@ _TAB = 4
 
 def _frame(report: OutputReport, f: Finding) -> Optional[tuple[str, str, str]]:
     """(line number, the source line, the underline) for the finding's first line."""
-    lines = report.source_lines(f.path)
+    lines = report.finding_lines(f)
     if not lines or not 1 <= f.line <= len(lines):
         return None
     src = lines[f.line - 1]
@@ -38,7 +38,8 @@ def _frame(report: OutputReport, f: Finding) -> Optional[tuple[str, str, str]]:
 def render(report: OutputReport, f: Finding) -> Text:
     text = Text()
     text.append(f.path, style="bold")
-    text.append(f":{f.line}:{f.col}:", style="cyan")
+    cell = f"cell {f.cell}:" if f.cell is not None else ""
+    text.append(f":{cell}{f.line}:{f.col}:", style="cyan")
     text.append(" ")
     style = "bold red" if f.severity is Severity.ERROR else "bold yellow"
     text.append(f.code, style=style)

@@ -33,7 +33,9 @@ def format_finding(f: Finding) -> str:
             ("endColumn", f.end_col),
         )
     )
-    return f"::{_COMMANDS.get(f.severity, 'error')} {props}::{escape_data(f.message)}"
+    # a notebook's line and column count in the cell, which the message names
+    where = f"cell {f.cell}, line {f.line}: " if f.cell is not None else ""
+    return f"::{_COMMANDS.get(f.severity, 'error')} {props}::{escape_data(where + f.message)}"
 
 
 def write(report: OutputReport, out: TextIO, color: bool) -> None:

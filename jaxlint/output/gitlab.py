@@ -32,12 +32,17 @@ def _path(report: OutputReport, path: str) -> str:
     return p.as_posix().removeprefix("./")
 
 
+def _cell(f) -> str:
+    """A notebook's line counts in the cell, which the description names."""
+    return f"(cell {f.cell}, line {f.line}) " if f.cell is not None else ""
+
+
 def build(report: OutputReport) -> list[dict[str, Any]]:
     entries = report.fingerprints()
     issues = []
     for f in report.findings:
         issues.append({
-            "description": f"{f.code} {f.message}",
+            "description": f"{f.code} {_cell(f)}{f.message}",
             "check_name": f.code,
             "fingerprint": entries[id(f)].fingerprint,
             "severity": SEVERITIES.get(f.severity, "major"),

@@ -56,7 +56,8 @@ def build(report: OutputReport) -> ET.Element:
                 column=str(f.col),
             )
             failure = ET.SubElement(case, "failure", message=f.message, type=f.code)
-            failure.text = f"line {f.line}, col {f.col}, {f.code} {f.message}"
+            cell = f"cell {f.cell}, " if f.cell is not None else ""
+            failure.text = f"{cell}line {f.line}, col {f.col}, {f.code} {f.message}"
     return root
 
 

@@ -66,6 +66,12 @@ def _result(report: OutputReport, f: Finding, index: dict[str, int],
             }
         ],
     }
+    if f.cell is not None:
+        # a notebook: the region counts in the cell's source, named as a logical location
+        result["locations"][0]["logicalLocations"] = [
+            {"name": f"cell {f.cell}", "fullyQualifiedName": f"{f.path}:cell {f.cell}"}
+        ]
+        result["properties"] = {"cell": f.cell}
     if f.code in index:
         result["ruleIndex"] = index[f.code]
     if f.related:

@@ -31,8 +31,10 @@ _JAX_ITSELF = frozenset({"jax", "jaxlib"})
 _LOCAL_KEYS = frozenset({"callee", "caller", "scope", "why"})
 
 
-def _reason(kind: str, caller: str, path: str, line: int, why: str) -> str:
+def _reason(kind: str, caller: str, path: str, line: int, why: str, cell: Optional[int] = None) -> str:
     where = f"{path}:{line}" if line else path
+    if cell is not None and line:  # a notebook's line counts in its cell
+        where = f"{path}:cell {cell}:{line}"
     if kind == "site":
         return f"{why} in {where}"
     who = f"`{caller}`" if caller else "module-level code"
@@ -165,7 +167,7 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[
                 continue
             fact = {k: v for k, v in rec.items() if k not in _LOCAL_KEYS}
             fact.update(kind=kind, path=path, reason=_reason(
-                kind, rec.get("caller", ""), path, rec["line"], rec["why"]))
+                kind, rec.get("caller", ""), path, rec["line"], rec["why"], rec.get("cell")))
             records.append((target.module, target.qualname, fact, json.dumps(fact, sort_keys=True)))
     return imported, records, modules
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import glob
 import os
 from dataclasses import dataclass
+import re
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
@@ -91,6 +92,8 @@ class SourceRoots:
 
     def module_name(self, path: Path) -> Optional[ModuleName]:
         path = Path(path).resolve()
+        if path.suffix == ".ipynb":
+            return self._notebook_name(path)
         if path.suffix != ".py":
             return None
         for root in self.roots:
@@ -106,6 +109,21 @@ class SourceRoots:
             if not parts or not all(p.isidentifier() for p in parts):
                 return None
             return ModuleName(".".join(parts), is_package, root)
+        return None
+
+
+    def _notebook_name(self, path: Path) -> Optional[ModuleName]:
+        """A notebook is a script of its project: never imported, but its imports
+        resolve and its calls give facts.  Its name cannot clash with a module's:
+        ``notebooks/01-intro.ipynb`` -> ``__notebook__.notebooks._01_intro``."""
+        for root in self.roots:
+            try:
+                rel = path.relative_to(root)
+            except ValueError:
+                continue
+            parts = [re.sub(r"\W", "_", p) for p in (*rel.parts[:-1], rel.stem)]
+            parts = [p if p.isidentifier() else f"_{p}" for p in parts]
+            return ModuleName(".".join(("__notebook__", *parts)), False, root)
         return None
 
 

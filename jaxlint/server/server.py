@@ -27,6 +27,7 @@ so paths in messages read as ``jaxlint check`` run there prints them.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import re
@@ -105,7 +106,12 @@ class Linted:
 class JaxlintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("jaxlint", __version__,
-                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         notebook_document_sync=types.NotebookDocumentSyncOptions(
+                             notebook_selector=[types.NotebookDocumentFilterWithCells(
+                                 cells=[types.NotebookCellLanguage(language="python")],
+                                 notebook="jupyter-notebook")],
+                             save=True))
         self.infos: tuple = ()
         self.resolver: Optional[core.SettingsResolver] = None
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jaxlint-lint")
@@ -122,6 +128,7 @@ class JaxlintServer(LanguageServer):
         self.parsers: dict[str, IncrementalParser] = {}  # per open document
         self.shown: set[str] = set()
         self.pull = False
+        self.notebook_cells: dict[str, list[str]] = {}  # open notebook -> its cells' uris
 
     # ------------------------------------------------------------------ client facts
 
@@ -170,7 +177,13 @@ class JaxlintServer(LanguageServer):
 
     # ------------------------------------------------------------------ linting
 
+    def notebook_of(self, uri: str) -> Optional[types.NotebookDocument]:
+        """The open notebook that holds the cell ``uri`` (None for a plain document)."""
+        return self.workspace.get_notebook_document(cell_uri=uri)
+
     def is_python(self, uri: str) -> bool:
+        if self.notebook_of(uri) is not None:
+            return False  # a cell is linted as part of its notebook (lint_notebook)
         doc = self.workspace.text_documents.get(uri)
         if doc is None:
             return False
@@ -231,8 +244,119 @@ class JaxlintServer(LanguageServer):
                         outcome.result.error)
         return linted, outcome.failed_rules, messages
 
+    # ------------------------------------------------------------------ notebooks
+
+    def cell_doc(self, uri: str):
+        """A cell's text document (the workspace keys documents by unquoted uri)."""
+        return self.workspace.text_documents.get(unquote(uri))
+
+    def notebook_bytes(self, nb: types.NotebookDocument) -> tuple[bytes, list[str]]:
+        """The open notebook as nbformat-4 JSON (its cells' current texts) and the
+        uri of each cell, in order: what ``lint_source`` reads as a notebook."""
+        cells, uris = [], []
+        for cell in nb.cells:
+            doc = self.cell_doc(cell.document)
+            source = doc.source if doc is not None else ""
+            kind = "code" if cell.kind == types.NotebookCellKind.Code else "markdown"
+            if kind == "code" and doc is not None and doc.language_id not in (None, "", "python"):
+                kind = "raw"  # a cell in another language is not Python
+            entry: dict[str, Any] = {"cell_type": kind, "metadata": {}, "source": source}
+            if kind == "code":
+                entry.update(execution_count=None, outputs=[])
+            cells.append(entry)
+            uris.append(cell.document)
+        data = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+        return data.encode("utf-8"), uris
+
+    def _lint_notebook_job(self, nb_uri: str, data: bytes, uris: list[str], texts: dict[str, str],
+                           versions: dict[str, Optional[int]]) -> tuple[dict[str, Linted], list[str]]:
+        """Runs in the worker thread: the notebook's findings, as a ``Linted`` per cell."""
+        from jaxlint.linter import lint_source
+
+        assert self.resolver is not None
+        path = uri_to_path(nb_uri)
+        base = self.resolver.folders[-1] if self.resolver.folders else Path.cwd()
+        settings_path = path if path is not None else base / "untitled.ipynb"
+        name = display(path) if path is not None else nb_uri
+        if not name.endswith(".ipynb"):
+            name += ".ipynb"
+        messages: list[str] = []
+        try:
+            if path is not None and self.resolver.is_excluded(path):
+                return {u: Linted(versions[u], texts[u], [], None, name) for u in uris}, messages
+            settings = self.resolver.settings_for(settings_path)
+        except ConfigError as exc:
+            messages.append(str(exc))
+            return {u: Linted(versions[u], texts[u], [], None, name) for u in uris}, messages
+        if self.model is not None and path is not None:
+            settings = self.model.settings_of(name) or settings
+        result = lint_source(data, name, settings)
+        if result.error:
+            messages.append(f"{name}: {result.error}")
+        by_cell: dict[int, list[Finding]] = {}
+        for f in result.findings:
+            by_cell.setdefault(f.cell or 1, []).append(f)
+        return ({u: Linted(versions[u], texts[u], by_cell.get(i, []), settings, name)
+                 for i, u in enumerate(uris, start=1)}, messages)
+
+    async def lint_notebook(self, nb_uri: str) -> Optional[dict[str, Linted]]:
+        """Lint an open notebook as it is now; each cell's result is kept and returned."""
+        nb = self.workspace.get_notebook_document(notebook_uri=nb_uri)
+        if nb is None:
+            return None
+        data, uris = self.notebook_bytes(nb)
+        texts, versions = {}, {}
+        for u in uris:
+            doc = self.cell_doc(u)
+            texts[u] = doc.source if doc is not None else ""
+            versions[u] = doc.version if doc is not None else None
+        last = [self.linted.get(u) for u in uris]
+        if all(x is not None and x.text == texts[u] and x.version == versions[u]
+               for x, u in zip(last, uris)) and self.notebook_cells.get(nb_uri) == uris:
+            return {u: x for u, x in zip(uris, last)}  # type: ignore[misc]
+        loop = asyncio.get_running_loop()
+        linted, messages = await loop.run_in_executor(
+            self.executor, self._lint_notebook_job, nb_uri, data, uris, texts, versions)
+        for message in messages:
+            self.show_once(message)
+        for u in self.notebook_cells.get(nb_uri, []):
+            if u not in linted:  # a cell deleted since: its diagnostics go
+                self.linted.pop(u, None)
+                if not self.pull:
+                    self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=u, diagnostics=[]))
+        self.notebook_cells[nb_uri] = uris
+        self.linted.update(linted)
+        return linted
+
+    async def lint_and_publish_notebook(self, nb_uri: str) -> None:
+        self.pending.pop(nb_uri, None)
+        try:
+            linted = await self.lint_notebook(nb_uri)
+            if linted is None:
+                return
+            for uri, cell in linted.items():
+                doc = self.cell_doc(uri)
+                if doc is not None and doc.version == cell.version and doc.source == cell.text:
+                    self.publish(uri, cell)
+        except Exception as exc:  # never let one notebook take the server down
+            log.exception("lint failed")
+            self.log(f"jaxlint: internal error while linting {nb_uri}: "
+                     f"{exc.__class__.__name__}: {exc}", types.MessageType.Error)
+
+    def schedule_notebook(self, nb_uri: str, delay: float = DEBOUNCE_S) -> None:
+        handle = self.pending.pop(nb_uri, None)
+        if handle is not None:
+            handle.cancel()
+        loop = asyncio.get_running_loop()
+        self.pending[nb_uri] = loop.call_later(
+            delay, lambda: asyncio.ensure_future(self.lint_and_publish_notebook(nb_uri)))
+
     async def lint(self, uri: str) -> Optional[Linted]:
         """Lint the document as it is now (or reuse the last lint of this version)."""
+        nb = self.notebook_of(uri)
+        if nb is not None:
+            cells = await self.lint_notebook(nb.uri)
+            return cells.get(uri) if cells is not None else None
         doc = self.workspace.text_documents.get(uri)
         if doc is None:
             return None
@@ -393,6 +517,8 @@ class JaxlintServer(LanguageServer):
         self.linted.clear()
         for uri in list(self.workspace.text_documents):
             self.schedule(uri, 0)
+        for nb_uri in list(self.notebook_cells):
+            self.schedule_notebook(nb_uri, 0)
         if self.pull and self._cap("workspace", "diagnostics", "refresh_support"):
             self.workspace_diagnostic_refresh(None)
 
@@ -400,7 +526,8 @@ class JaxlintServer(LanguageServer):
 
     async def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
         uri = params.text_document.uri
-        if not self.is_python(uri):
+        cell_of = self.notebook_of(uri)
+        if not self.is_python(uri) and cell_of is None:
             return []
         linted = await self.lint(uri)
         if linted is None or linted.settings is None:
@@ -417,7 +544,9 @@ class JaxlintServer(LanguageServer):
                     continue
             elif not core.ranges_overlap(diag.range, params.range):
                 continue
-            if f.fix is not None and core.kind_wanted(types.CodeActionKind.QuickFix, only):
+            if f.fix is not None and any(e.cell not in (None, f.cell) for e in f.fix.edits):
+                pass  # a notebook fix that also edits another cell: fix-all applies it
+            elif f.fix is not None and core.kind_wanted(types.CodeActionKind.QuickFix, only):
                 actions.append(core.fix_action(f, linted.text, pos, uri, linted.version, diag,
                                                self.versioned_edits))
             if f.code != "JAX001" and core.kind_wanted(types.CodeActionKind.QuickFix, only):
@@ -426,8 +555,12 @@ class JaxlintServer(LanguageServer):
                 if action is not None and all(a.title != action.title for a in noqa):
                     noqa.append(action)
         actions.extend(noqa)
+        everything = linted.findings
+        if cell_of is not None:  # fix-all in a cell fixes the notebook
+            everything = [f for u in self.notebook_cells.get(cell_of.uri, [])
+                          for f in (self.linted[u].findings if u in self.linted else [])]
         if core.kind_wanted(core.FIX_ALL_KIND, only) and core.has_safe_fix(
-                f for f in linted.findings if f.code in linted.settings.select):
+                f for f in everything if f.code in linted.settings.select):
             action = types.CodeAction(
                 title="jaxlint: Fix all auto-fixable problems",
                 kind=core.FIX_ALL_KIND,
@@ -443,11 +576,38 @@ class JaxlintServer(LanguageServer):
         uri = data.get("uri") if isinstance(data, dict) else None
         if not uri:
             return action
+        if self.notebook_of(uri) is not None:
+            action.edit = self.cells_edit(await self.fix_all_cells(uri))
+            return action
         edits = await self.fix_all(uri)
         doc = self.workspace.text_documents.get(uri)
         version = doc.version if doc is not None else None
         action.edit = core.workspace_edit(uri, version, edits or [], self.versioned_edits)
         return action
+
+    async def fix_all_cells(self, cell_uri: str) -> dict[str, list[types.TextEdit]]:
+        """The safe fixes of the notebook holding ``cell_uri``, verified as
+        ``jaxlint check --fix`` verifies them: an edit per changed cell."""
+        nb = self.notebook_of(cell_uri)
+        linted = await self.lint(cell_uri)
+        if nb is None or linted is None or linted.settings is None:
+            return {}
+        data, uris = self.notebook_bytes(nb)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self.executor, _notebook_fix_edits, data, uris, linted.path, linted.settings, self.encoding)
+
+    def cells_edit(self, changes: dict[str, list[types.TextEdit]]) -> types.WorkspaceEdit:
+        if not self.versioned_edits:
+            return types.WorkspaceEdit(changes=changes)
+        docs = []
+        for uri, edits in changes.items():
+            doc = self.cell_doc(uri)
+            docs.append(types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(
+                    uri=uri, version=doc.version if doc is not None else None),
+                edits=edits))
+        return types.WorkspaceEdit(document_changes=docs)
 
     async def fix_all(self, uri: str) -> Optional[list[types.TextEdit]]:
         linted = await self.lint(uri)
@@ -464,6 +624,25 @@ class JaxlintServer(LanguageServer):
         result = await self.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
             edit=core.workspace_edit(uri, version, edits, self.versioned_edits), label=label))
         return bool(result and result.applied)
+
+
+def _notebook_fix_edits(data: bytes, uris: list[str], path: str, settings: LintSettings,
+                        encoding: str) -> dict[str, list[types.TextEdit]]:
+    """Runs in the worker thread: cell uri -> the edit that fixes it."""
+    from jaxlint.fixer import fix_file
+    from jaxlint.notebook import Notebook
+
+    ff = fix_file(path, data, settings, unsafe=False)
+    if not ff.changed or ff.source is None:
+        return {}
+    before, after = Notebook.from_bytes(data), Notebook.from_bytes(ff.source.encode(ff.result.text))
+    changes: dict[str, list[types.TextEdit]] = {}
+    for number in before.code_cells:
+        old, new = before.cell_sources[number], after.cell_sources.get(number, "")
+        edit = core.diff_edit(old, new, core.Positions(old, encoding))
+        if edit is not None:
+            changes[uris[number - 1]] = [edit]
+    return changes
 
 
 server = JaxlintServer()
@@ -585,6 +764,33 @@ def did_close(ls: JaxlintServer, params: types.DidCloseTextDocumentParams) -> No
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+def notebook_did_open(ls: JaxlintServer, params: types.DidOpenNotebookDocumentParams) -> None:
+    ls.schedule_notebook(params.notebook_document.uri, 0)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+def notebook_did_change(ls: JaxlintServer, params: types.DidChangeNotebookDocumentParams) -> None:
+    ls.schedule_notebook(params.notebook_document.uri)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+def notebook_did_save(ls: JaxlintServer, params: types.DidSaveNotebookDocumentParams) -> None:
+    ls.schedule_notebook(params.notebook_document.uri, 0)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+def notebook_did_close(ls: JaxlintServer, params: types.DidCloseNotebookDocumentParams) -> None:
+    uri = params.notebook_document.uri
+    handle = ls.pending.pop(uri, None)
+    if handle is not None:
+        handle.cancel()
+    for cell in ls.notebook_cells.pop(uri, []):
+        ls.linted.pop(cell, None)
+        if not ls.pull:
+            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=cell, diagnostics=[]))
+
+
 @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
                 types.DiagnosticOptions(identifier="jaxlint", inter_file_dependencies=True,
                                         workspace_diagnostics=False))
@@ -592,7 +798,7 @@ async def pull_diagnostics(ls: JaxlintServer, params: types.DocumentDiagnosticPa
                            ) -> types.DocumentDiagnosticReport:
     uri = params.text_document.uri
     items: list[types.Diagnostic] = []
-    if ls.is_python(uri):
+    if ls.is_python(uri) or ls.notebook_of(uri) is not None:
         linted = await ls.lint(uri)
         if linted is not None:
             items = ls.to_diagnostics(uri, linted)
@@ -718,6 +924,13 @@ async def cmd_add_noqa(ls: JaxlintServer, *args: Any) -> bool:
 async def cmd_fix_all(ls: JaxlintServer, *args: Any) -> bool:
     """Apply every safe fix of ``{"uri"}`` (verified as ``jaxlint check --fix`` does)."""
     uri = _command_target(args)["uri"]
+    if ls.notebook_of(uri) is not None:
+        changes = await ls.fix_all_cells(uri)
+        if not changes:
+            return False
+        result = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
+            edit=ls.cells_edit(changes), label="jaxlint: fix all"))
+        return bool(result and result.applied)
     edits = await ls.fix_all(uri)
     if not edits:
         return False

@@ -11,6 +11,21 @@ from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 
 
+def _eager_shard_map(unit) -> bool:
+    """Is ``unit`` traced only as the body of a `shard_map` applied outside `jit`?
+    Called eagerly, shard_map runs the body on every call, and printing a value
+    there prints each device's block ("On cpu:0 at mesh coordinates ..."), not an
+    abstract tracer (jax 0.10.2)."""
+    u = unit
+    while u is not None and u.reasons:
+        if all("shard_map" in r for r in u.reasons):
+            return True
+        if not all(r.startswith("defined inside traced") for r in u.reasons):
+            return False
+        u = u.parent
+    return False
+
+
 def _str_literal(text: str) -> str:
     if '"' not in text and "\\" not in text and text.isprintable():
         return f'"{text}"'
@@ -120,6 +135,41 @@ class PrintInTraced(Rule):
                 return x
             """
         ),
+        # shard_map applied eagerly: the body runs on each call and print shows every
+        # device's block of values
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax.sharding import PartitionSpec as P
+
+            jax.set_mesh(jax.make_mesh((2,), ('i',)))
+
+            @jax.shard_map(in_specs=P('i'), out_specs=P('i'))
+            def f(x):
+                print(x)
+                return 2 * x
+
+            f(jax.device_put(jnp.arange(6.), P('i')))
+            """
+        ),
+        Valid(
+            """
+            import jax
+            from jax.experimental.shard_map import shard_map
+            from jax.sharding import Mesh, PartitionSpec as P
+
+            mesh = Mesh(jax.devices()[:2], ('i',))
+
+            def blocks(x_block):
+                print('BEFORE:', x_block)
+                y = jax.lax.psum(x_block, 'i')
+                print('AFTER:', y)
+                return y
+
+            f = shard_map(blocks, mesh=mesh, in_specs=P('i'), out_specs=P())
+            """
+        ),
     ]
 
     INVALID = [
@@ -190,6 +240,36 @@ class PrintInTraced(Rule):
                 '`print` in traced `f` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values',
             ],
         ),
+        # the same shard_map body under jit is traced: it prints a tracer, once
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax.sharding import PartitionSpec as P
+
+            @jax.jit
+            @jax.shard_map(in_specs=P('i'), out_specs=P('i'))
+            def f(x):
+                print(x)
+                return 2 * x
+            """,
+            expected=[(8, 5)],
+            messages=[
+                '`print` in traced `f` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values',
+            ],
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+            from jax.sharding import PartitionSpec as P
+
+            @jax.jit
+            @jax.shard_map(in_specs=P('i'), out_specs=P('i'))
+            def f(x):
+                jax.debug.print("{}", x)
+                return 2 * x
+            """,
+            unsafe=True,
+        ),
     ]
 
     def _mentions_traced(self, e: cst.CSTNode, depth: int = 0) -> bool:
@@ -218,6 +298,8 @@ class PrintInTraced(Rule):
         if not ctx.in_traced or ctx.builtin_name(node.func) != "print":
             return
         if not any(a.keyword is None and self._mentions_traced(a.value) for a in node.args):
+            return
+        if _eager_shard_map(ctx.unit):
             return
         self.report(
             node,

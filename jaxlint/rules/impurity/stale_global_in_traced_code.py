@@ -28,6 +28,31 @@ def _literal_text(ctx, stmt: cst.CSTNode) -> Optional[str]:
     return None
 
 
+def _module_bindings(stmt: cst.CSTNode) -> list[tuple[str, Optional[cst.CSTNode]]]:
+    """The names a module-level statement binds, with the expression bound
+    (None where it is not one expression: a loop target, an import, a def)."""
+    if isinstance(stmt, cst.SimpleStatementLine):
+        out: list[tuple[str, Optional[cst.CSTNode]]] = []
+        for small in stmt.body:
+            if isinstance(small, cst.Assign):
+                for t in small.targets:
+                    if isinstance(t.target, cst.Name):
+                        out.append((t.target.value, small.value))
+                    else:
+                        out.extend((n.value, None) for n in descendants(t.target) if isinstance(n, cst.Name))
+            elif isinstance(small, (cst.AnnAssign, cst.AugAssign)) and isinstance(small.target, cst.Name):
+                out.append((small.target.value, small.value if isinstance(small, cst.AnnAssign) else None))
+            elif isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+                for alias in small.names:
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    if isinstance(bound, cst.Name):
+                        out.append((bound.value, None))
+        return out
+    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        return [(stmt.name.value, None)]
+    return []
+
+
 class StaleGlobalRead(Rule):
     code = "JAX405"
     name = "stale-global-in-traced-code"
@@ -37,10 +62,12 @@ class StaleGlobalRead(Rule):
     seed = "The Sharp Bits § Pure functions, `impure_uses_globals` (seed 000); FAQ § jit and global state (seed 001)"
     what_it_does = (
         "Flags reads, inside traced code, of a module-level name that the module assigns more "
-        "than once or in a loop, where a (re)assignment comes after the traced function is "
-        "defined and a call can follow it (a loop, or a later module-level statement that "
-        "calls something). Globals assigned once (constants, configuration), a global set "
-        "again to the same constant, and names the function calls are not flagged."
+        "than once or in a loop, where a (re)assignment comes after the traced function was "
+        "used (called, or wrapped and called: `f = jax.jit(g)`) and it is used again after it "
+        "(or both happen in one loop), in program order: a notebook's cells, top to bottom. "
+        "Globals assigned once (constants, configuration), a global set again to the same "
+        "constant, a name rebound after the function's last use, and names the function calls "
+        "are not flagged."
     )
     why_bad = (
         "A global read under `jit` is a constant of the traced computation. The compiled "
@@ -158,6 +185,46 @@ class StaleGlobalRead(Rule):
             print(w, LR)
             """
         ),
+        # notebook style: the name is rebound for other code; what captured it is never
+        # called again (a lambda applied at once; a jitted alias rebound to something else)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            x = jnp.array([[3.]])
+            z = jax.jit(lambda: x * 2)()
+            print(z)
+
+            def add_one(a):
+                return a + x
+
+            f = jax.jit(add_one)
+            print(f(jnp.ones(1)))
+            f = jax.jit(lambda a: a - 1)
+
+            x = jnp.arange(12.).reshape(3, 4)
+            print(f(x))
+            """
+        ),
+        # the global is set again before the function is first called: the trace sees the new value
+        Valid(
+            """
+            import jax
+            import optax
+
+            optimizer = optax.sgd(0.1)
+
+            def step(params, opt_state, grads):
+                updates, opt_state = optimizer.update(grads, opt_state, params)
+                return optax.apply_updates(params, updates), opt_state
+
+            optimizer = optax.chain(optax.clip_by_global_norm(1.0), optax.adam(0.1))
+            step = jax.jit(step)
+            params = {"w": jax.numpy.ones(3)}
+            new_params, new_state = step(params, optimizer.init(params), params)
+            """
+        ),
     ]
 
     INVALID = [
@@ -245,6 +312,27 @@ class StaleGlobalRead(Rule):
                 "`LR` is a module global that is reassigned (line 13) after `update` is defined: under jit its value is read once, at trace time, and baked into the compiled function, so later assignments are ignored until a retrace. Pass it as an argument",
             ],
         ),
+        # through a jitted alias, called before and after the global changes
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            offset = 1.0
+
+            def shift(a):
+                return a + offset
+
+            shifted = jax.jit(shift)
+            print(shifted(jnp.ones(2)))
+            offset = 5.0
+            print(shifted(jnp.ones(2)))
+            """,
+            expected=[(7, 16)],
+            messages=[
+                "`offset` is a module global that is reassigned (line 11) after `shift` is defined: under jit its value is read once, at trace time, and baked into the compiled function, so later assignments are ignored until a retrace. Pass it as an argument",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -276,25 +364,41 @@ class StaleGlobalRead(Rule):
             self._top = top
         return self._top
 
-    def _call_follows(self, index: int) -> bool:
-        """Does a module-level statement after statement ``index`` call anything
-        (besides builtins like ``print``), so the traced function may run again?"""
-        cache = self._follows
-        if index not in cache:
-            found = False
-            for stmt in self.ctx.module.body[index + 1:]:
-                stack = [stmt]
-                while stack and not found:
-                    n = stack.pop()
-                    if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-                        continue
-                    if isinstance(n, cst.Call) and self.ctx.builtin_name(n.func) is None:
-                        found = True
-                    stack.extend(children(n))
-                if found:
-                    break
-            cache[index] = found
-        return cache[index]
+    def _uses(self, outer: Unit) -> list[tuple[int, bool]]:
+        """The module-level statements that use the traced function ``outer`` (by
+        its name, or a name bound to an expression of it: ``f = jax.jit(g)``), in
+        program order, as (statement index, whether the statement is a loop).  A
+        name rebound to something else stops standing for it; a use inside a
+        function defined at module level counts where that definition stands."""
+        key = id(outer.node)
+        if key not in self._follows:
+            uses: list[tuple[int, bool]] = []
+            current: set[str] = set()
+            for i, stmt in enumerate(self.ctx.module.body):
+                if current and any(isinstance(n, cst.Name) and n.value in current
+                                   for n in descendants(stmt) if n is not getattr(stmt, "name", None)):
+                    uses.append((i, isinstance(stmt, (cst.For, cst.While))))
+                if stmt is outer.node:
+                    current.add(outer.name)
+                    continue
+                for name, value in _module_bindings(stmt):
+                    refers = value is not None and any(
+                        isinstance(n, cst.Name) and n.value in current for n in (value, *descendants(value)))
+                    if refers:
+                        current.add(name)
+                    else:
+                        current.discard(name)
+            self._follows[key] = uses
+        return self._follows[key]
+
+    def _called_across(self, outer: Unit, at: int) -> bool:
+        """Is the traced function used both before the rebinding at module statement
+        ``at`` and after it (or in the loop that rebinds it), so a compiled call can
+        run with the old value after the new one is set?"""
+        uses = self._uses(outer)
+        if any(i == at and loop for i, loop in uses):
+            return True
+        return any(i <= at for i, _ in uses) and any(i > at for i, _ in uses)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self._skip.add(id(node.attr))
@@ -351,11 +455,9 @@ class StaleGlobalRead(Rule):
         if len(assigns) < 2 and not in_loop:
             return
         later = [a for a in assigns if top.get(id(a), -1) > def_at]
-        # a rebinding matters only if the function can be called after it, with another value
-        later = [
-            a for a in later
-            if id(a) in self._loops or isinstance(a, cst.For) or self._call_follows(top[id(a)])
-        ]
+        # a rebinding matters only if the function was called (traced) before it and can be
+        # called again after it: a notebook that rebinds `x` for other code is fine
+        later = [a for a in later if self._called_across(outer, top[id(a)])]
         literal = {_literal_text(ctx, a) for a in assigns}
         if len(literal) == 1 and None not in literal:
             return  # set again to the same constant: the compiled value is still right

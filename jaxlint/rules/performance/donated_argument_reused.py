@@ -88,6 +88,20 @@ class DonatedArgumentReused(Rule):
                 return y + z
             """
         ),
+        # a donated array's shape and dtype stay readable: lowering, eval_shape, make_jaxpr
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            step = jax.jit(lambda p, x: (p * x, x), donate_argnums=(0,))
+            params = jnp.ones((4, 4))
+            new_params, _ = step(params, jnp.ones((4, 4)))
+            compiled = step.lower(params, jnp.ones((4, 4))).compile()
+            print(jax.eval_shape(lambda p: p.sum(), params))
+            print(jax.make_jaxpr(step)(params, jnp.ones((4, 4))))
+            """
+        ),
     ]
 
     INVALID = [
@@ -138,6 +152,7 @@ class DonatedArgumentReused(Rule):
         if self._unit is not self.ctx.unit:
             self._unit = self.ctx.unit
             self._donated = {}
+            self._abstract = frozenset()
 
     def _unbind_targets(self, targets) -> None:
         for t in targets:
@@ -161,12 +176,27 @@ class DonatedArgumentReused(Rule):
             self._skip = node.value
 
     _skip: Optional[cst.CSTNode] = None
+    _abstract: frozenset = frozenset()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """`step.lower(params, ...)`, `jax.eval_shape(f, params)`, `jax.make_jaxpr(f)(params)`:
+        only shapes and dtypes are read (tracing with abstract values), never the buffer."""
+        if not self._donated:
+            return
+        func = node.func
+        abstract = isinstance(func, cst.Attribute) and func.attr.value in ("lower", "trace", "eval_shape")
+        if not abstract:
+            q = self.ctx.qualname(func)
+            abstract = q == "jax.eval_shape" or (
+                isinstance(func, cst.Call) and self.ctx.qualname(func.func) == "jax.make_jaxpr")
+        if abstract:
+            self._abstract = self._abstract | {id(a.value) for a in node.args if isinstance(a.value, cst.Name)}
 
     def visit_Name(self, node: cst.Name) -> None:
         self._sync()
         if not self._donated or node.value not in self._donated:
             return
-        if self._skip is node:
+        if self._skip is node or id(node) in self._abstract:
             return
         call = self._donated.pop(node.value)
         self.report(

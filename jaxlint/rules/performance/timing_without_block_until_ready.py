@@ -16,6 +16,11 @@ _TIMERS = frozenset(
     {"time.time", "time.perf_counter", "time.monotonic", "time.process_time", "time.time_ns",
      "time.perf_counter_ns", "time.monotonic_ns", "timeit.default_timer"}
 )
+# timing a callable: `timeit.timeit(lambda: f(x))`, and the `%timeit f(x)` / `%time f(x)`
+# magics and `%%timeit` / `%%time` cells of a notebook (jaxlint.notebook turns them into calls
+# of TIMEIT_MAGIC, a name no Python file binds)
+_TIMEIT_CALLS = frozenset({"timeit.timeit", "timeit.repeat"})
+_TIMEIT_MAGIC = "__jaxlint_timeit__"
 _ARRAY_PREFIXES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.image.")
 _HARMLESS_BUILTINS = frozenset({"range", "len", "enumerate", "zip", "isinstance", "min", "max", "list", "tuple", "dict"})
 _HARMLESS_METHODS = frozenset({"append", "extend", "insert", "update", "add"})
@@ -106,6 +111,21 @@ class TimingWithoutBlocking(Rule):
                 loss = jnp.sum(x)
                 print(loss)
                 return time.time() - t0
+            """
+        ),
+        # the timed callable waits, or is not JAX work, or calls something unknown that may wait
+        Valid(
+            """
+            import timeit
+            import jax
+            import numpy as np
+
+            f = jax.jit(lambda x: x * 2)
+            x = np.ones(3)
+            a = timeit.timeit(lambda: f(x).block_until_ready(), number=10)
+            b = timeit.timeit(lambda: jax.block_until_ready(f(x)), number=10)
+            c = timeit.timeit(lambda: np.sort(x), number=10)
+            d = timeit.timeit(lambda: np.asarray(f(x)), number=10)
             """
         ),
         # no JAX work in the interval
@@ -248,6 +268,45 @@ class TimingWithoutBlocking(Rule):
                 "`time.monotonic()` is read while the JAX computation started on line 6 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
+        # timing a callable: the timeit module (in a notebook, `%timeit f(x)` is read the same way)
+        Invalid(
+            """
+            import timeit
+            import jax
+            import jax.numpy as jnp
+
+            matmul = jax.jit(lambda a: a @ a)
+            a = jnp.ones((500, 500))
+            per_call = timeit.timeit(lambda: matmul(a), number=100) / 100
+            """,
+            expected=[(7, 12)],
+            messages=[
+                "`timeit.timeit(...)` times `matmul(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch, not the work. Time `jax.block_until_ready(matmul(a))` instead",
+            ],
+            fixed="""
+            import timeit
+            import jax
+            import jax.numpy as jnp
+
+            matmul = jax.jit(lambda a: a @ a)
+            a = jnp.ones((500, 500))
+            per_call = timeit.timeit(lambda: jax.block_until_ready(matmul(a)), number=100) / 100
+            """,
+            unsafe=True,
+        ),
+        Invalid(
+            """
+            from timeit import repeat
+            import jax.numpy as jnp
+
+            x = jnp.ones((1000, 1000))
+            times = repeat(lambda: jnp.linalg.svd(x), number=5, repeat=3)
+            """,
+            expected=[(5, 9)],
+            messages=[
+                "`repeat(...)` times `jnp.linalg.svd(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch, not the work. Time `jax.block_until_ready(jnp.linalg.svd(x))` instead",
+            ],
+        ),
         # the test reads a Python flag, not the jitted result: nothing waits
         Invalid(
             """
@@ -336,6 +395,10 @@ class TimingWithoutBlocking(Rule):
         if ctx.in_traced:
             return
         q = ctx.qualname(node.func)
+        timed = self._timed_callable(node, q)
+        if timed is not None:
+            self._check_timed(node, timed, q)
+            return
         if q in _TIMERS:
             if self._start is not None and self._pending:
                 self._report(node)
@@ -365,6 +428,80 @@ class TimingWithoutBlocking(Rule):
         # might block (or might be anything): stay quiet, also about the calls in its arguments
         self._pending = []
         self._ignore.update(id(d) for d in descendants(node) if isinstance(d, cst.Call))
+
+    def _magic_cell(self, node: cst.With) -> Optional[cst.Call]:
+        item = node.items[0].item if len(node.items) == 1 else None
+        if (isinstance(item, cst.Call) and isinstance(item.func, cst.Name)
+                and item.func.value == _TIMEIT_MAGIC and self.ctx.qualname(item.func) is None):
+            return item
+        return None
+
+    def visit_With(self, node: cst.With) -> None:
+        """A `%%timeit` / `%%time` notebook cell: its body is the timed interval."""
+        self._sync()
+        if self.ctx.in_traced or self._magic_cell(node) is None:
+            return
+        self._start = self._magic_cell(node)
+        self._pending = []
+
+    def leave_With(self, node: cst.With) -> None:
+        start = self._magic_cell(node)
+        if start is None or self._start is not start:
+            return
+        if self._pending:
+            last = self._pending[-1]
+            self.report(
+                start,
+                f"The timed cell ends while the JAX computation started on line {{related_line}} may "
+                f"still be running (dispatch is asynchronous): the cell magic measures the dispatch, "
+                f"not the work. End the cell with `jax.block_until_ready(result)`",
+                None,
+                related=last,
+            )
+        self._start = None
+        self._pending = []
+
+    def _timed_callable(self, node: cst.Call, q: Optional[str]) -> Optional[cst.Lambda]:
+        """The lambda a `timeit.timeit(lambda: ...)` / `%timeit` magic times."""
+        magic = isinstance(node.func, cst.Name) and node.func.value == _TIMEIT_MAGIC and q is None
+        if not magic and q not in _TIMEIT_CALLS:
+            return None
+        arg = node.args[0].value if node.args and node.args[0].keyword is None else None
+        if arg is None:
+            arg = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "stmt"), None)
+        return arg if isinstance(arg, cst.Lambda) else None
+
+    def _check_timed(self, node: cst.Call, timed: cst.Lambda, q: Optional[str]) -> None:
+        """The timed expression starts JAX work and nothing in it waits: the
+        timing measures the dispatch."""
+        ctx = self.ctx
+        calls = [d for d in descendants(timed.body) if isinstance(d, cst.Call)]
+        self._ignore.update(id(c) for c in calls)
+        if "block_until_ready" in ctx.code(timed.body) or not isinstance(timed.body, cst.Call):
+            return
+        body = timed.body
+        inner = [c for c in calls if c is not body]
+        if any(not self._starts_jax_work(c, ctx.qualname(c.func)) and not self._harmless(c, ctx.qualname(c.func))
+               for c in inner):
+            return  # an unknown call inside might wait
+        if not self._starts_jax_work(body, ctx.qualname(body.func)):
+            return
+        what = "`%timeit`" if q is None else f"`{ctx.code(node.func).strip()}(...)`"
+        jax_alias = self.module_alias("jax")
+        rfix = None
+        if jax_alias is not None and q is not None:  # a magic's line is IPython syntax: not rewritten
+            rfix = fix(
+                Applicability.UNSAFE,
+                f"Wrap in `{jax_alias}.block_until_ready(...)`",
+                Replacement(body, f"{jax_alias}.block_until_ready({ctx.code(body).strip()})"),
+            )
+        self.report(
+            node,
+            f"{what} times `{ctx.code(body.func).strip()}(...)`, a JAX computation that is "
+            f"dispatched asynchronously and never waited for: this measures the dispatch, not "
+            f"the work. Time `jax.block_until_ready({ctx.code(body).strip()})` instead",
+            rfix,
+        )
 
     def _starts_jax_work(self, node: cst.Call, q: Optional[str]) -> bool:
         if q is not None:

@@ -1,0 +1,483 @@
+"""Jupyter notebooks (``.ipynb``, nbformat 4): the code cells, in order, as one module.
+
+A notebook is a script run top to bottom, so its code cells are joined into one
+Python text (the *virtual module*) that the linter and the project model read
+as they read a ``.py`` file; each finding is then mapped back to its cell and
+the line and column in that cell.  IPython syntax is made into Python of the
+same line count:
+
+* a line magic, shell escape or help request (``%matplotlib inline``,
+  ``!pip install jax``, ``x?``) becomes ``pass`` (``y = !ls`` / ``t = %time f()``:
+  the right-hand side becomes ``None``);
+* ``%time EXPR`` / ``%timeit [-n N ...] EXPR`` becomes a timed call the model reads
+  (``__jaxlint_timeit__(lambda: EXPR)``: JAX505 reports timing without
+  ``block_until_ready``), columns of ``EXPR`` mapped back;
+* a cell magic whose body is Python (``%%time``, ``%%timeit``, ``%%capture``...)
+  keeps its body, the magic line becomes a comment (``%%time``/``%%timeit``
+  cells are timed bodies for JAX505); any other cell magic (``%%bash``,
+  ``%%writefile``...) leaves only blank lines.
+
+Between two cells stands a boundary comment, so a fixed virtual module splits
+back into its cells.  ``Notebook.rebuild`` writes the fixed cells back into the
+notebook's JSON, keeping everything else byte for byte (outputs, execution
+counts, metadata, ids, key order, indentation, the trailing newline) or refusing
+when the file's JSON layout is not one it can reproduce.
+
+The format is nbformat 4's JSON (https://nbformat.readthedocs.io/en/latest/format_description.html):
+``{"cells": [{"cell_type": "code", "source": str | [str, ...], ...}], "nbformat": 4, ...}``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+NOTEBOOK_SUFFIX = ".ipynb"
+
+# the function a `%time`/`%timeit` magic becomes: known to JAX505 (timing) by name
+TIMEIT_MAGIC = "__jaxlint_timeit__"
+_BOUNDARY = "# jaxlint: cell boundary {}"
+
+_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+_ASSIGN_MAGIC_RE = re.compile(r"^(\s*)([A-Za-z_][\w\.]*(?:\s*,\s*[A-Za-z_][\w\.]*)*\s*=\s*)([%!].*)$")
+_LINE_MAGIC_RE = re.compile(r"^(\s*)([%!].*)$")
+_HELP_RE = re.compile(r"^(\s*)(\?\??[\w\.]+|[\w\.\(\)\[\]]+\?\??)\s*$")
+# `%timeit -n10 -r 3 -q f(x)`: the options (-n/-r/-p take a number, -t -c -q -o none), then the code
+_TIME_MAGIC_RE = re.compile(r"^(\s*)%(timeit|time)\b((?:\s+(?:-[nrp]\s*\d+|-[tcqo]\b))*)\s+(?=\S)")
+# cell magics whose body is Python run in the kernel
+_PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "pypy", "python", "python3"})
+_TIMED_CELL_MAGICS = frozenset({"time", "timeit"})
+
+
+def is_notebook(path: Union[str, object]) -> bool:
+    return str(path).endswith(NOTEBOOK_SUFFIX)
+
+
+class NotebookError(ValueError):
+    """The file is not a notebook jaxlint can read: one clear line."""
+
+
+@dataclass
+class _Line:
+    cell: int  # 1-based, counting every cell (markdown and raw too), as Ruff and Jupyter count
+    line: int  # 1-based line in the cell
+    col_from: int = 0  # columns >= col_from (0-based, in the virtual line) shift by delta
+    delta: int = 0
+    magic: bool = False  # IPython syntax from col_from on: columns there clamp to its start
+    length: int = 0  # the original line's length
+    indent: int = 0  # columns put in front of the whole line (a timed cell's body)
+
+
+@dataclass
+class Notebook:
+    raw: dict
+    text: str  # the virtual module
+    lines: list[Optional[_Line]]  # for each virtual line (0-based): where it comes from; None: a boundary
+    cell_sources: dict[int, str] = field(default_factory=dict)  # cell number -> its source
+    code_cells: list[int] = field(default_factory=list)
+    virtual_cells: dict[int, list[str]] = field(default_factory=dict)  # cell -> its virtual lines
+    data: bytes = b""
+
+    # ---- reading
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "Notebook":
+        try:
+            raw = json.loads(data.decode("utf-8-sig"))
+        except UnicodeDecodeError as exc:
+            raise NotebookError(f"not a notebook: not valid UTF-8 ({exc.reason})") from None
+        except ValueError as exc:
+            raise NotebookError(f"not a notebook: not valid JSON ({exc})") from None
+        if not isinstance(raw, dict) or not isinstance(raw.get("cells"), list):
+            raise NotebookError("not a notebook: no `cells` list")
+        if raw.get("nbformat") != 4:
+            raise NotebookError(f"not a notebook jaxlint reads: nbformat {raw.get('nbformat')!r} (4 is read)")
+        nb = cls(raw=raw, text="", lines=[], data=data)
+        parts: list[str] = []
+        for number, cell in enumerate(raw["cells"], start=1):
+            if not isinstance(cell, dict):
+                raise NotebookError(f"not a notebook: cell {number} is not an object")
+            if cell.get("cell_type") != "code":
+                continue
+            source = cell.get("source", "")
+            if isinstance(source, list):
+                if not all(isinstance(s, str) for s in source):
+                    raise NotebookError(f"not a notebook: cell {number}'s source is not text")
+                source = "".join(source)
+            elif not isinstance(source, str):
+                raise NotebookError(f"not a notebook: cell {number}'s source is not text")
+            nb.cell_sources[number] = source
+            if nb.code_cells:
+                parts.append(_BOUNDARY.format(number) + "\n")
+                nb.lines.append(None)
+            nb.code_cells.append(number)
+            virtual = _cell_lines(source, number, nb.lines)
+            nb.virtual_cells[number] = virtual
+            parts.extend(virtual)
+        nb.text = "".join(parts)
+        return nb
+
+    # ---- positions
+    def position(self, line: int, col: int, end: bool = False) -> tuple[int, int, int]:
+        """(cell, line, column) in the cell, all 1-based, of a 1-based virtual
+        position (``end``: the end of a range: inside IPython syntax, the line's end)."""
+        if not self.lines:
+            return 1, line, col
+        info = self.lines[min(max(line, 1), len(self.lines)) - 1]
+        if info is None:  # a boundary: the end of the cell before it
+            k = min(max(line, 1), len(self.lines)) - 1
+            while k > 0 and self.lines[k] is None:
+                k -= 1
+            info = self.lines[k]
+            if info is None:
+                return 1, 1, 1
+            return info.cell, info.line, 1
+        col = max(col - info.indent, 1)
+        if info.magic:
+            if col - 1 < info.col_from:
+                return info.cell, info.line, col
+            return info.cell, info.line, info.length + 1 if end else info.col_from + 1
+        if col - 1 >= info.col_from:
+            col += info.delta
+        return info.cell, info.line, max(col, 1)
+
+    def virtual_line(self, cell: int, line: int) -> Optional[int]:
+        """The 1-based virtual line of a cell's line (None when there is none)."""
+        for k, info in enumerate(self.lines):
+            if info is not None and info.cell == cell and info.line == line:
+                return k + 1
+        return None
+
+    def cell_lines(self, cell: int) -> list[str]:
+        """The lines of a cell's source, as a code frame shows them."""
+        return [ln.rstrip("\r\n") for ln in _LINE_RE.findall(self.cell_sources.get(cell, ""))]
+
+    # ---- writing back
+    def rebuild(self, new_text: str) -> bytes:
+        """The notebook's bytes with the code cells of the fixed virtual module
+        ``new_text``; unchanged cells keep their exact source.  Raises
+        NotebookError when the cells cannot be told apart or a changed line was
+        IPython syntax, or the JSON layout cannot be kept."""
+        chunks = _split_cells(new_text, self.code_cells)
+        if chunks is None:
+            raise NotebookError("a fix moved a cell boundary")
+        changed: dict[int, str] = {}
+        for number, new_lines in zip(self.code_cells, chunks):
+            old_lines = self.virtual_cells[number]
+            if new_lines == old_lines:
+                continue
+            changed[number] = _restore(self.cell_sources[number], old_lines, new_lines)
+        if not changed:
+            return self.data
+        layout = _layout(self.data, self.raw)
+        raw = json.loads(self.data.decode("utf-8-sig"))
+        for number, source in changed.items():
+            cell = raw["cells"][number - 1]
+            if isinstance(cell.get("source"), list):
+                cell["source"] = _split_keep_nl(source)
+            else:
+                cell["source"] = source
+        return _dump(raw, layout)
+
+
+def _split_keep_nl(source: str) -> list[str]:
+    """nbformat's list form: lines that keep their "\\n" (split on "\\n" only)."""
+    out = []
+    start = 0
+    while True:
+        k = source.find("\n", start)
+        if k < 0:
+            if start < len(source):
+                out.append(source[start:])
+            return out
+        out.append(source[start:k + 1])
+        start = k + 1
+
+
+def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[str]:
+    """The virtual lines of one code cell (each ending in "\\n"); appends their map to ``lines``."""
+    physical = [ln for ln in _LINE_RE.findall(source)]
+    out: list[str] = []
+    cell_magic: Optional[str] = None
+    if physical and physical[0].lstrip().startswith("%%"):
+        m = re.match(r"\s*%%(\w+)", physical[0])
+        cell_magic = m.group(1) if m else ""
+    rest = physical[1:] if cell_magic is not None else physical
+    inside = _continued(physical) if any(_maybe_magic(x) for x in rest) else None
+    for i, line in enumerate(physical):
+        body = line.rstrip("\r\n")
+        info = _Line(cell=number, line=i + 1, length=len(body))
+        if inside is not None and inside[i]:  # in a string, brackets or after a backslash: not a magic
+            out.append(body + "\n")
+            lines.append(info)
+            continue
+        if cell_magic is not None:
+            if i == 0:
+                comment = body[body.index("#"):] if "#" in body else ""  # `%%timeit  # noqa: JAX505`
+                body, info.magic = ("  " + comment) if comment else "", True
+                if cell_magic in _TIMED_CELL_MAGICS:
+                    body = f"with {TIMEIT_MAGIC}():" + body
+            elif cell_magic in _TIMED_CELL_MAGICS:
+                if inside is None or not inside[i]:
+                    body, info = _line_magic(body, info)
+                body = "    " + body  # the timed body: under `with __jaxlint_timeit__():`
+                info.indent = 4
+            elif cell_magic not in _PYTHON_CELL_MAGICS:
+                body, info.magic = "", True
+            elif inside is None or not inside[i]:
+                body, info = _line_magic(body, info)
+        else:
+            body, info = _line_magic(body, info)
+        out.append(body + "\n")
+        lines.append(info)
+    if cell_magic in _TIMED_CELL_MAGICS and len(physical) == 1:
+        out.append("    pass\n")
+        lines.append(_Line(cell=number, line=1, magic=True))
+    return out
+
+
+def _maybe_magic(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and (stripped[0] in "%!?" or stripped.endswith("?")
+                               or ("=" in stripped and ("%" in stripped or "!" in stripped)))
+
+
+def _continued(lines: list[str]) -> list[bool]:
+    """For each line: does it start inside a string, brackets, or after a
+    backslash continuation (so it cannot be IPython syntax)?  A small lexer:
+    strings (one-quote, triple-quote, escapes), comments, bracket depth."""
+    out = []
+    depth = 0
+    quote = ""  # the open string's delimiter
+    backslash = False
+    for line in lines:
+        out.append(bool(quote) or depth > 0 or backslash)
+        backslash = False
+        i, n = 0, len(line)
+        while i < n:
+            c = line[i]
+            if quote:
+                if c == "\\":
+                    i += 2
+                    continue
+                if line.startswith(quote, i):
+                    i += len(quote)
+                    quote = ""
+                    continue
+                i += 1
+                continue
+            if c == "#":
+                break
+            if c in "'\"":
+                triple = line[i:i + 3]
+                quote = triple if triple in ("'''", '"""') else c
+                i += len(quote)
+                continue
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth = max(0, depth - 1)
+            elif c == "\\" and not line[i + 1:].strip("\r\n"):
+                backslash = True
+            i += 1
+        if quote in ("'", '"') and not backslash:
+            quote = ""  # a one-quote string ends with its line (else: a syntax error anyway)
+    return out
+
+
+def _line_magic(body: str, info: _Line) -> tuple[str, _Line]:
+    if not _maybe_magic(body):
+        return body, info
+    m = _TIME_MAGIC_RE.match(body)
+    if m:
+        indent, expr_start = m.group(1), m.end()
+        prefix = f"{indent}{TIMEIT_MAGIC}(lambda: "
+        info.col_from, info.delta = len(prefix), expr_start - len(prefix)
+        expr, comment = _split_comment(body[expr_start:])
+        if _is_expression(expr):
+            return prefix + expr + ")" + comment, info
+        if _is_python(expr):  # `%time y = f(x)`: the statement runs (and binds `y`) as written
+            info.col_from, info.delta = len(indent), expr_start - len(indent)
+            return indent + expr + comment, info
+        info.col_from, info.delta = 0, 0
+    m = _ASSIGN_MAGIC_RE.match(body)
+    if m and not _is_python(body):
+        info.magic = True
+        info.col_from = len(m.group(1)) + len(m.group(2))
+        return m.group(1) + m.group(2) + "None", info
+    m = _LINE_MAGIC_RE.match(body) or _HELP_RE.match(body)
+    if m and not _is_python(body):
+        info.magic, info.col_from = True, len(m.group(1))
+        return m.group(1) + "pass", info
+    return body, info
+
+
+def _split_comment(expr: str) -> tuple[str, str]:
+    """(the code, its trailing comment with the spaces before it)."""
+    import io
+    import tokenize
+
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(expr).readline):
+            if tok.type == tokenize.COMMENT:
+                code = expr[: tok.start[1]]
+                stripped = code.rstrip()
+                return stripped, code[len(stripped):] + expr[tok.start[1]:]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return expr, ""
+
+
+def _is_expression(code: str) -> bool:
+    try:
+        compile(code.strip(), "<magic>", "eval", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _is_python(line: str) -> bool:
+    try:
+        compile(line.strip(), "<cell>", "exec", dont_inherit=True)
+    except SyntaxError:
+        return False
+    except (ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _split_cells(text: str, code_cells: list[int]) -> Optional[list[list[str]]]:
+    lines = _LINE_RE.findall(text)
+    chunks: list[list[str]] = [[]]
+    expected = iter(code_cells[1:])
+    want = next(expected, None)
+    for line in lines:
+        if want is not None and line.rstrip("\r\n") == _BOUNDARY.format(want):
+            chunks.append([])
+            want = next(expected, None)
+            continue
+        chunks[-1].append(line if line.endswith(("\n", "\r")) else line + "\n")
+    if want is not None or len(chunks) != len(code_cells):
+        return None
+    return chunks
+
+
+def _restore(source: str, old_virtual: list[str], new_virtual: list[str]) -> str:
+    """The cell's new source: unchanged virtual lines give back their original
+    line (IPython syntax included), changed ones are taken as fixed; raises when
+    a changed line was IPython syntax."""
+    original = _LINE_RE.findall(source)
+    ends_with_nl = source.endswith(("\n", "\r"))
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(a=old_virtual, b=new_virtual, autojunk=False)
+    for op, a0, a1, b0, b1 in matcher.get_opcodes():
+        if op == "equal":
+            out.extend(original[a0:a1] if a1 <= len(original) else original[a0:])
+            continue
+        nl = _newline_of(original)
+        if op == "replace" and a1 - a0 == b1 - b0:
+            # a comment appended to IPython syntax (`%timeit f(x)  # noqa: JAX505`) is kept
+            kept = [_with_comment(original[k], old_virtual[k], new_virtual[b0 + k - a0])
+                    for k in range(a0, a1) if k < len(original)]
+            if len(kept) == a1 - a0 and all(x is not None for x in kept):
+                out.extend(kept)  # type: ignore[arg-type]
+                continue
+        for k in range(a0, a1):
+            if k < len(original) and old_virtual[k].rstrip("\n") != original[k].rstrip("\r\n"):
+                raise NotebookError("a fix changed a line with IPython syntax")
+        out.extend(line[:-1] + nl if line.endswith("\n") else line for line in new_virtual[b0:b1])
+    text = "".join(out)
+    if not ends_with_nl and text.endswith("\n"):
+        text = text[:-1]
+    return text
+
+
+def _with_comment(original: str, old: str, new: str) -> Optional[str]:
+    """``original`` with the comment ``new`` adds at the end of ``old``, or None."""
+    old, new = old.rstrip("\n"), new.rstrip("\n")
+    extra = new[len(old):]
+    if not new.startswith(old) or not extra.strip().startswith("#"):
+        return None
+    body = original.rstrip("\r\n")
+    return body + extra + original[len(body):]
+
+
+def _newline_of(lines: list[str]) -> str:
+    for ln in lines:
+        if ln.endswith("\r\n"):
+            return "\r\n"
+        if ln.endswith("\r"):
+            return "\r"
+        if ln.endswith("\n"):
+            return "\n"
+    return "\n"
+
+
+# ---- the JSON layout
+@dataclass(frozen=True)
+class _Layout:
+    indent: Optional[int]
+    ensure_ascii: bool
+    newline: bool
+    bom: bool
+    spaced: bool = False  # one line: ", " and ": " between items (json.dumps' default)
+
+
+def _dump(raw: dict, layout: _Layout) -> bytes:
+    separators = (",", ": ") if layout.indent is not None else ((", ", ": ") if layout.spaced else (",", ":"))
+    text = json.dumps(raw, indent=layout.indent, ensure_ascii=layout.ensure_ascii, separators=separators)
+    if layout.newline:
+        text += "\n"
+    return (b"\xef\xbb\xbf" if layout.bom else b"") + text.encode("utf-8")
+
+
+def _layout(data: bytes, raw: dict) -> _Layout:
+    """The json.dumps settings that write ``data`` back byte for byte (Jupyter
+    writes indent=1, key order as read, non-ASCII kept, a final newline)."""
+    bom = data.startswith(b"\xef\xbb\xbf")
+    newline = data.endswith(b"\n")
+    for indent in (1, 2, 4, None, 3):
+        for ensure_ascii in (False, True):
+            for spaced in ((False, True) if indent is None else (False,)):
+                layout = _Layout(indent, ensure_ascii, newline, bom, spaced)
+                if _dump(raw, layout) == data:
+                    return layout
+    raise NotebookError("its JSON layout cannot be written back unchanged (not as Jupyter or nbformat write it)")
+
+
+# ---- findings
+_LINE_REF_RE = re.compile(r"\bline (\d+)\b")
+
+
+def map_findings(nb: Notebook, findings: list) -> list:
+    """Findings on the virtual module -> findings on cells (``Finding.cell``,
+    lines and columns relative to the cell; "line N" in a message too)."""
+    from dataclasses import replace
+
+    out = []
+    for f in findings:
+        cell, line, col = nb.position(f.line, f.col)
+        end_cell, end_line, end_col = nb.position(f.end_line, f.end_col, end=True)
+        if end_cell != cell:
+            end_line, end_col = line, col
+        fix = f.fix
+        if fix is not None:
+            edits = []
+            for e in fix.edits:
+                ec, el, eco = nb.position(e.line, e.col)
+                _, eel, eeco = nb.position(e.end_line, e.end_col, end=True)
+                edits.append(replace(e, line=el, col=eco, end_line=eel, end_col=eeco, cell=ec))
+            fix = replace(fix, edits=tuple(edits))
+        out.append(replace(f, line=line, col=col, end_line=end_line, end_col=end_col, cell=cell,
+                           message=_map_message(nb, f.message, cell), fix=fix))
+    return out
+
+
+def _map_message(nb: Notebook, message: str, cell: int) -> str:
+    def sub(m: re.Match) -> str:
+        c, line, _ = nb.position(int(m.group(1)), 1)
+        return f"line {line}" if c == cell else f"line {line} of cell {c}"
+
+    return _LINE_REF_RE.sub(sub, message)

@@ -1,0 +1,302 @@
+"""Notebooks (.ipynb): discovered, linted as the cells' program, positions on
+cells in every format, fixes and noqa comments that keep the notebook."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from jaxlint.cli import cli
+from jaxlint.linter import lint_source
+from jaxlint.notebook import Notebook
+from jaxlint.rules import default_codes
+from jaxlint.settings import LintSettings
+
+
+_IDS = iter(range(10**6))
+
+
+def _code(source, n=None, outputs=()):
+    return {"cell_type": "code", "execution_count": n, "id": f"c{next(_IDS)}", "metadata": {},
+            "outputs": list(outputs), "source": source}
+
+
+def _md(text):
+    return {"cell_type": "markdown", "id": f"m{next(_IDS)}", "metadata": {}, "source": [text]}
+
+
+def _write(path: Path, cells, indent=1) -> bytes:
+    nb = {"cells": cells, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    data = (json.dumps(nb, indent=indent, ensure_ascii=False) + "\n").encode("utf-8")
+    path.write_bytes(data)
+    return data
+
+
+SHARP = [
+    _md("# Training ü\n"),
+    _code(["%matplotlib inline\n", "import jax\n", "import jax.numpy as jnp\n", "!pip install optax"], 1),
+    _code(["@jax.jit\n", "def f(x):\n", "    if x > 0:\n", "        return x\n", "    return -x\n"], 2,
+          outputs=[{"output_type": "stream", "name": "stdout", "text": ["hi\n"]}]),
+    _code(["x = jnp.ones(3)\n", "%timeit f(x)\n", "y = jax.tree_map(f, [x])"], 3),
+    _code(["%%timeit\n", "f(x)"], 4),
+    _code(["jnp.sum?\n"], 5),
+    _code(["%%bash\n", "echo $((1 + 2))\n", "if [ x ]; then ls; fi\n"], 6),
+]
+
+EXPECTED = [
+    "nb.ipynb:cell 3:3:8: JAX201 Python `if` on a traced value: it depends on the traced argument `x` of `f` "
+    "(decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, "
+    "if `x` is a Python value, mark it static (static_argnums=0)",
+    "nb.ipynb:cell 4:2:1: JAX505 `%timeit` times `f(...)`, a JAX computation that is dispatched asynchronously "
+    "and never waited for: this measures the dispatch, not the work. Time `jax.block_until_ready(f(x))` instead",
+    "nb.ipynb:cell 4:3:5: JAX901 [*] `jax.tree_map` was removed in JAX 0.6.0 (deprecated in 0.4.26): use "
+    "`jax.tree.map` instead (identical signature)",
+    "nb.ipynb:cell 5:1:1: JAX505 The timed cell ends while the JAX computation started on line 2 may still be "
+    "running (dispatch is asynchronous): the cell magic measures the dispatch, not the work. End the cell with "
+    "`jax.block_until_ready(result)`",
+]
+
+
+def _invoke(*args: str):
+    return CliRunner().invoke(cli, ["check", "--no-cache", *args])
+
+
+@pytest.fixture
+def nb(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / "nb.ipynb", SHARP)
+    return tmp_path / "nb.ipynb"
+
+
+def test_a_folder_with_a_notebook_is_linted_with_cell_positions(nb: Path) -> None:
+    r = _invoke(".", "--output-format", "concise")
+    assert r.exit_code == 1
+    assert r.output.splitlines()[:-1] == EXPECTED
+
+
+def test_the_full_format_shows_the_cells_line(nb: Path) -> None:
+    r = _invoke("nb.ipynb", "--select", "JAX201")
+    assert "nb.ipynb:cell 3:3:8: JAX201" in r.output
+    assert "3 |     if x > 0:\n  |        ^^^^^\n" in r.output
+
+
+def test_json_carries_the_cell_and_cell_relative_rows(nb: Path) -> None:
+    r = _invoke("nb.ipynb", "--output-format", "json", "--select", "JAX901")
+    (f,) = json.loads(r.output)
+    assert (f["cell"], f["location"], f["end_location"]) == (4, {"row": 3, "column": 5}, {"row": 3, "column": 17})
+    assert f["fix"]["edits"] == [{"line": 3, "col": 5, "end_line": 3, "end_col": 17, "content": "jax.tree.map",
+                                  "cell": 4}]
+
+
+def test_sarif_names_the_cell_as_a_logical_location(nb: Path) -> None:
+    r = _invoke("nb.ipynb", "--output-format", "sarif", "--select", "JAX201")
+    (res,) = json.loads(r.output)["runs"][0]["results"]
+    loc = res["locations"][0]
+    assert loc["physicalLocation"]["region"] == {"startLine": 3, "startColumn": 8, "endLine": 3, "endColumn": 13}
+    assert loc["logicalLocations"] == [{"name": "cell 3", "fullyQualifiedName": "nb.ipynb:cell 3"}]
+
+
+@pytest.mark.parametrize("fmt, needle", [
+    ("github", "::cell 3, line 3: Python `if`"),
+    ("gitlab", '"description": "JAX201 (cell 3, line 3) Python `if`'),
+    ("junit", "cell 3, line 3, col 8, JAX201"),
+])
+def test_other_formats_name_the_cell(nb: Path, fmt: str, needle: str) -> None:
+    r = _invoke("nb.ipynb", "--output-format", fmt, "--select", "JAX201")
+    assert needle in r.output
+
+
+def test_fix_rewrites_only_the_changed_cell_and_keeps_the_rest_byte_for_byte(nb: Path) -> None:
+    before = nb.read_bytes()
+    r = _invoke("nb.ipynb", "--fix")
+    assert r.exit_code == 1
+    after = nb.read_bytes()
+    expected = before.replace(b'"y = jax.tree_map(f, [x])"', b'"y = jax.tree.map(f, [x])"')
+    assert after == expected
+    nbformat = pytest.importorskip("nbformat")
+    nbformat.validate(nbformat.reads(after.decode("utf-8"), as_version=4))
+    assert _invoke("nb.ipynb", "--fix").exit_code == 1
+    assert nb.read_bytes() == after  # fixing twice changes nothing more
+
+
+def test_fix_keeps_an_indent_of_two_and_a_source_given_as_one_string(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    cells = [_code("import jax\r\nout = jax.tree_map(abs, [1])\r\n", 1, outputs=[{"output_type": "error"}])]
+    before = _write(tmp_path / "two.ipynb", cells, indent=2)
+    assert _invoke("two.ipynb", "--fix").exit_code == 0
+    assert (tmp_path / "two.ipynb").read_bytes() == before.replace(b"jax.tree_map", b"jax.tree.map")
+
+
+def test_diff_is_per_cell(nb: Path) -> None:
+    r = _invoke("nb.ipynb", "--diff")
+    assert r.output.startswith(
+        "--- a/nb.ipynb:cell 4\n+++ b/nb.ipynb:cell 4\n@@ -1,3 +1,3 @@\n x = jnp.ones(3)\n %timeit f(x)\n"
+        "-y = jax.tree_map(f, [x])\n")
+
+
+def test_add_noqa_comments_cells_and_magic_lines_and_silences_them(nb: Path) -> None:
+    before = nb.read_bytes()
+    r = _invoke("nb.ipynb", "--add-noqa")
+    assert r.exit_code == 0, r.output
+    after = nb.read_bytes().decode("utf-8")
+    for line in ('"    if x > 0:  # noqa: JAX201\\n"', '"%timeit f(x)  # noqa: JAX505\\n"',
+                 '"y = jax.tree_map(f, [x])  # noqa: JAX901"', '"%%timeit  # noqa: JAX505\\n"'):
+        assert line in after
+    assert len(after.splitlines()) == len(before.splitlines())
+    assert _invoke("nb.ipynb").output == "All checks passed!\n"
+
+
+def test_baseline_hides_a_notebooks_findings(nb: Path) -> None:
+    assert _invoke("nb.ipynb", "--write-baseline", "bl.json").exit_code == 0
+    r = _invoke("nb.ipynb", "--baseline", "bl.json")
+    assert r.exit_code == 0
+    assert "4 findings hidden by the baseline" in r.output
+
+
+def test_the_cell_order_is_the_program_order(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / "cross.ipynb", [
+        _code("import jax\nimport jax.numpy as jnp\nscale = 2.0\n"),
+        _code("@jax.jit\ndef g(x):\n    return x * scale\n"),
+        _code("print(g(jnp.ones(3)))\n"),
+        _code("scale = 3.0\nprint(g(jnp.ones(3)))\n"),
+        _code("key = jax.random.PRNGKey(0)\na = jax.random.normal(key, (3,))\n"),
+        _md("Now draw again"),
+        _code("b = jax.random.uniform(key, (3,))\n"),
+        _code("for i in range(3):\n    h = jax.jit(lambda x: x + i)\n    h(1.0)\n"),
+        _code("jax.config.update('jax_enable_x64', True)\n"),
+    ])
+    r = _invoke("cross.ipynb", "--output-format", "concise", "--select", "JAX405,JAX301,JAX501,JAX123")
+    assert [line.split(" ", 2)[:2] for line in r.output.splitlines()[:-1]] == [
+        ["cross.ipynb:cell", "2:3:16:"], ["cross.ipynb:cell", "7:1:5:"], ["cross.ipynb:cell", "8:2:9:"],
+        ["cross.ipynb:cell", "9:1:1:"]]
+    assert "reassigned (line 1 of cell 4)" in r.output
+    assert "already consumed by `random.normal` on line 2 of cell 5" in r.output
+
+
+@pytest.mark.parametrize("text, message", [
+    (b"{not json", "The notebook cannot be read: not a notebook: not valid JSON"),
+    (b'{"cells": [], "nbformat": 3}', "The notebook cannot be read: not a notebook jaxlint reads: nbformat 3 (4 is read)"),
+    (b'{"nbformat": 4}', "The notebook cannot be read: not a notebook: no `cells` list"),
+    (b"\xff\xfe{}", "The notebook cannot be read: not a notebook: not valid UTF-8"),
+])
+def test_a_file_that_is_no_notebook_gets_one_jax001_line(tmp_path: Path, monkeypatch, text, message) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.ipynb").write_bytes(text)
+    r = _invoke("bad.ipynb", "--output-format", "concise")
+    assert r.exit_code == 1
+    (line,) = r.output.splitlines()[:-1]
+    assert line.startswith(f"bad.ipynb:1:1: JAX001 {message}")
+    assert "Traceback" not in r.output
+
+
+def test_ipython_syntax_is_no_syntax_error_and_a_real_one_names_its_cell() -> None:
+    settings = LintSettings(select=default_codes())
+    data = json.dumps({"cells": [
+        _code(["%load_ext autoreload\n", "%autoreload 2\n", "files = !ls\n", "t = %time sum([1])\n",
+               "import jax\n", "jax.numpy.sum?\n", "?jax.jit\n"]),
+        _code(["%%writefile x.sh\n", "def (:\n"]),
+        _code(["for i in range(2):\n", "    %time jax.numpy.ones(3)\n"]),
+        _code(["def broken(:\n", "    pass\n"]),
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+    result = lint_source(data, "m.ipynb", settings)
+    assert [(f.code, f.cell, f.line, f.col) for f in result.findings] == [("JAX001", 4, 1, 12)]
+
+
+def test_virtual_module_keeps_lines_and_maps_timed_expressions_back() -> None:
+    nb = Notebook.from_bytes(json.dumps({"cells": [
+        _md("x"), _code(["import jax\n", "  %timeit -n 10 -r 2 f(x)  # slow\n"]), _code(["y = 1"])],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode())
+    assert nb.text == ("import jax\n  __jaxlint_timeit__(lambda: f(x))  # slow\n"
+                       "# jaxlint: cell boundary 3\ny = 1\n")
+    # `f` of `f(x)`: virtual column 30 -> column 22 of the cell's line
+    assert nb.position(2, 30) == (2, 2, 22)
+    assert nb.position(4, 1) == (3, 1, 1)
+    assert nb.rebuild(nb.text) == nb.data
+
+
+def test_timeit_of_a_jitted_call_in_a_python_file_too() -> None:
+    settings = LintSettings(select=frozenset({"JAX505"}))
+    src = ("import timeit\nimport jax\nimport jax.numpy as jnp\nf = jax.jit(jnp.sin)\nx = jnp.ones(3)\n"
+           "t = timeit.timeit(lambda: f(x), number=10)\n"
+           "u = timeit.timeit(lambda: f(x).block_until_ready(), number=10)\n")
+    (f,) = lint_source(src, "t.py", settings).findings
+    assert (f.line, f.col) == (6, 5)
+    assert f.message.startswith("`timeit.timeit(...)` times `f(...)`, a JAX computation")
+
+
+def test_a_notebook_in_a_project_gets_and_gives_the_projects_facts(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\n')
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "model.py").write_text(
+        "from functools import partial\nimport jax\n\n@partial(jax.jit, static_argnums=1)\n"
+        "def step(x, n):\n    return x * n\n\ndef helper(x):\n    if x > 0:\n        return x\n    return x\n")
+    (tmp_path / "notebooks").mkdir()
+    _write(tmp_path / "notebooks" / "01-explore.ipynb", [
+        _md("Explore"),
+        _code("import jax\nimport jax.numpy as jnp\nfrom pkg.model import step, helper\n"),
+        _code("y = step(jnp.ones(3), [1, 2])\n"),
+        _code("z = jax.jit(helper)(jnp.ones(3))\n"),
+    ])
+    r = _invoke(".", "--output-format", "concise")
+    assert r.output.splitlines()[:-1] == [
+        "notebooks/01-explore.ipynb:cell 3:1:23: JAX207 A list is passed to `step` in a static position "
+        "(parameter `n`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: "
+        "Non-hashable static arguments are not supported. Instead, pass a tuple",
+        "pkg/model.py:9:8: JAX201 Python `if` on a traced value: it depends on the traced argument `x` of "
+        "`helper` (wrapped by jax.jit in notebooks/01-explore.ipynb:cell 4:1); this raises "
+        "TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `x` is a Python value, mark it "
+        "static (static_argnums=0)",
+    ]
+
+
+@pytest.mark.parametrize("config, linted", [
+    ("", ["a.py", "b.ipynb"]),
+    ('include = ["*.py"]\n', ["a.py"]),
+    ('extend-include = ["*.pyw"]\n', ["a.py", "b.ipynb", "c.pyw"]),
+    ('extend-exclude = ["*.ipynb"]\n', ["a.py"]),
+])
+def test_include_and_extend_include_choose_the_files_of_a_folder(tmp_path: Path, monkeypatch, config, linted) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jaxlint]\n" + config)
+    bad = "import jax\nx = jax.tree_map(abs, [1])\n"
+    (tmp_path / "a.py").write_text(bad)
+    (tmp_path / "c.pyw").write_text(bad)
+    _write(tmp_path / "b.ipynb", [_code(bad)])
+    r = _invoke(".", "--output-format", "concise", "--select", "JAX901")
+    assert sorted({line.split(":")[0] for line in r.output.splitlines()[:-1]}) == linted
+
+
+def test_the_mcp_check_tool_reads_notebooks(tmp_path: Path) -> None:
+    from jaxlint.mcp_server.tools import Workspace, call
+
+    _write(tmp_path / "nb.ipynb", SHARP)
+    out = call("check", {"paths": ["nb.ipynb"], "select": ["JAX901"]}, Workspace.of([tmp_path]))
+    (f,) = out["findings"]
+    assert (f["path"], f["cell"], f["line"], f["column"]) == ("nb.ipynb", 4, 3, 5)
+
+
+def test_time_magics_with_options_and_statements() -> None:
+    nb = Notebook.from_bytes(json.dumps({"cells": [_code([
+        "import jax\n", "%timeit -n10 -r3 f(x)\n", "%timeit -q -o g(1)\n", "%time y = f(x)  # bind y\n",
+        "%time\n"])], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode())
+    assert nb.text == ("import jax\n__jaxlint_timeit__(lambda: f(x))\n__jaxlint_timeit__(lambda: g(1))\n"
+                       "y = f(x)  # bind y\npass\n")
+    assert nb.position(4, 1) == (1, 4, 7)  # `y` of `%time y = f(x)`
+
+
+def test_magics_inside_python_cell_magics() -> None:
+    settings = LintSettings(select=default_codes())
+    data = json.dumps({"cells": [
+        _code(["%%capture\n", "!pip install flax\n", "import jax\n", "y = jax.tree_map(abs, [1])\n"]),
+        _code(["%%time\n", "%env A=1\n", "z = jax.tree_map(abs, [1])\n"]),
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+    result = lint_source(data, "m.ipynb", settings)
+    assert [(f.code, f.cell, f.line, f.col, f.end_col) for f in result.findings] == [
+        ("JAX901", 1, 4, 5, 17), ("JAX901", 2, 3, 5, 17)]
