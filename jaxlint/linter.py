@@ -22,13 +22,9 @@ import sys
 import threading
 import tokenize
 import warnings
-<<<<<<< HEAD
 from contextlib import AbstractContextManager
-from typing import Optional, Protocol, Union
-=======
 from dataclasses import replace
-from typing import Optional, Union
->>>>>>> notebooks
+from typing import Optional, Protocol, Union
 
 import libcst as cst
 
@@ -264,13 +260,10 @@ def lint_source(
     ``FASTPARSE`` (the default), ``LIBCST``, or a ``PrebuiltParse`` (the
     language server's incremental parser).  The findings are the same.
     """
-<<<<<<< HEAD
     if isinstance(parse, str) and parse not in (FASTPARSE, LIBCST):
         raise ValueError(f"unknown parse strategy {parse!r} (expected {FASTPARSE!r}, {LIBCST!r} or a PrebuiltParse)")
-=======
     if isinstance(source, bytes) and path.endswith(".ipynb"):
         return lint_notebook(source, path, settings, parse=parse, prefilter=prefilter, trees=trees)
->>>>>>> notebooks
     result = FileResult(path=path)
     if settings.facts or settings.summarize:
         prefilter = False  # a helper module that never names JAX can still run traced
