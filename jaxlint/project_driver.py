@@ -26,7 +26,7 @@ from jaxlint.cache import Cache
 from jaxlint.findings import FileResult
 from jaxlint.project.facts import canonical, incoming_facts
 from jaxlint.project.index import ProjectIndex
-from jaxlint.project.roots import ModuleName, SourceRoots, find_project_root
+from jaxlint.project.roots import ModuleName, SourceRoots, unmarked_root
 from jaxlint.runner import RunResult, WorkerPool, default_jobs, run
 from jaxlint.settings import LintSettings
 
@@ -57,6 +57,7 @@ def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[li
     """display path -> its project (files outside any project are left out)."""
     by_root: dict[Path, _Project] = {}
     root_of_dir: dict[Path, Optional[Path]] = {}
+    holds_code: dict[Path, bool] = {}
     marks: dict[Optional[Path], bool] = {}
     out: dict[str, _Project] = {}
     cwd = Path.cwd().resolve()
@@ -64,10 +65,10 @@ def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[li
         absolute = Path(os.path.abspath(f))
         d = absolute.parent
         if d not in root_of_dir:
-            found = find_project_root(d)
-            marked = found is not None
-            if found is None and (d == cwd or cwd in d.parents):
-                found = cwd  # no pyproject, setup.cfg or git root: the current directory, as Ruff does
+            # a pyproject/setup.cfg/git root, else the current directory; a folder of
+            # projects (no Python file of its own) gives each subfolder its own
+            hit = unmarked_root(d.resolve(), cwd, holds_code)
+            found, marked = hit if hit is not None else (None, False)
             root_of_dir[d] = found
             marks[found] = marks.get(found, False) or marked
         root = root_of_dir[d]

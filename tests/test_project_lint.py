@@ -324,3 +324,47 @@ def test_a_driver_importing_through_the_package_or_from_stdin_meets_the_jits(tmp
     result = CliRunner().invoke(cli, ["check", "-", "--stdin-filename", "pk/c.py", "--no-cache",
                                       "--output-format", "concise"], input="from pk import power" + loop)
     assert result.stdout.splitlines()[0].startswith("pk/c.py:5:22: JAX504 the loop counter `i`")
+
+
+def _write_tree(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+
+
+_HUBER = "def huber(err, delta):\n    if err > delta:\n        return delta * err\n    return err * err\n"
+_NORM = "import numpy as np\n\ndef norm(x):\n    return np.linalg.norm(x)\n"
+FOLDER_OF_PROJECTS = {
+    # no pyproject.toml anywhere: a flat project and a package project, both with a `losses` module
+    "proj_a/losses.py": _HUBER,
+    "proj_a/train.py": "import jax\nfrom losses import huber\n\n@jax.jit\ndef step(err):\n    return huber(err, 1.0)\n",
+    "proj_b/pkg/__init__.py": "",
+    "proj_b/pkg/losses.py": _NORM,
+    "proj_b/losses.py": "def unused():\n    return 0\n",
+    "proj_b/run.py": "import jax\nfrom pkg.losses import norm\n\nf = jax.jit(norm)\n",
+}
+
+
+@pytest.mark.parametrize("git", [False, True])
+def test_a_folder_of_projects_gives_the_same_findings_as_each_projects_folder(tmp_path, monkeypatch, git):
+    _write_tree(tmp_path, FOLDER_OF_PROJECTS)
+    if git:
+        (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    above = [(code, path, line, col) for code, path, line, col, _ in _lint(tmp_path, "--no-cache")]
+    assert above == [("JAX201", "proj_a/losses.py", 2, 8), ("JAX204", "proj_b/pkg/losses.py", 4, 12)]
+    for name in ("proj_a", "proj_b"):
+        monkeypatch.chdir(tmp_path / name)
+        inside = [(code, f"{name}/{path}", line, col) for code, path, line, col, _ in _lint(tmp_path / name, "--no-cache")]
+        assert inside == [f for f in above if f[1].startswith(name + "/")]
+
+
+def test_a_project_with_code_at_its_top_stays_one_project(tmp_path, monkeypatch):
+    # run in an unmarked project whose tests live in a folder without __init__.py
+    _write_tree(tmp_path, {
+        "losses.py": _HUBER,
+        "tests/test_losses.py": "import jax\nfrom losses import huber\n\ndef test_jit():\n    jax.jit(huber)(1.0, 2.0)\n",
+    })
+    monkeypatch.chdir(tmp_path)
+    assert [f[:4] for f in _lint(tmp_path, "--no-cache")] == [("JAX201", "losses.py", 2, 8)]

@@ -3,7 +3,10 @@
 * The project root of a file is the nearest directory at or above it holding a
   ``pyproject.toml``, ``setup.cfg``, ``setup.py``, ``jaxlint.toml`` or
   ``.jaxlint.toml``; failing that, the root of the git work tree (a directory
-  holding ``.git``); failing that, there is none (single-file analysis).
+  holding ``.git``); failing that, the current directory if the file is below
+  it, else there is none (single-file analysis).  A git or current-directory
+  root that holds no Python file and no package of its own is a folder of
+  projects: each subfolder is a project (``unmarked_root``).
 * The source roots are the ``src = [...]`` setting of the configuration
   (paths relative to the configuration file's directory, globs allowed), or by
   default, as Ruff does, the project root and its ``src`` subdirectory.
@@ -37,6 +40,55 @@ def find_project_root(path: Path) -> Optional[Path]:
         if (d / ".git").exists():
             return d
     return None
+
+
+def _holds_code(d: Path) -> bool:
+    """Does the directory hold a Python file or a package (``__init__.py``) of its own?"""
+    try:
+        with os.scandir(d) as it:
+            for e in it:
+                if e.name.endswith((".py", ".ipynb")) and e.is_file():
+                    return True
+                if e.is_dir(follow_symlinks=False) and (Path(e.path) / "__init__.py").is_file():
+                    return True
+    except OSError:
+        return False
+    return False
+
+
+def unmarked_root(directory: Path, cwd: Path, memo: Optional[dict] = None) -> Optional[tuple[Path, bool]]:
+    """The project root of a file in ``directory`` (absolute, resolved), as
+    ``(root, marked)``; None when it is in no project.
+
+    A configuration file (``pyproject.toml``...) marks a project; failing that,
+    the git work tree's root; failing that, the current directory when the file
+    is below it (``marked`` False), as Ruff does.  A root found by git or the
+    current directory that holds no Python file and no package of its own is a
+    folder of projects (a checkout of several, a folder of examples): each of
+    its subfolders is then a project of its own, so a file's module names, and
+    so its findings, are the same whether jaxlint runs in the project's folder
+    or in the folder above it."""
+    for d in (directory, *directory.parents):
+        if any((d / m).is_file() for m in PROJECT_MARKERS):
+            return d, True
+    found: Optional[Path] = None
+    marked = True
+    for d in (directory, *directory.parents):
+        if (d / ".git").exists():
+            found = d
+            break
+    if found is None:
+        if directory != cwd and cwd not in directory.parents:
+            return None
+        found, marked = cwd, False
+    memo = {} if memo is None else memo
+    while directory != found:
+        if found not in memo:
+            memo[found] = _holds_code(found)
+        if memo[found]:
+            break
+        found = found / directory.relative_to(found).parts[0]
+    return found, marked
 
 
 def expand_src(base: Path, entries: Sequence[str]) -> list[Path]:
