@@ -301,10 +301,11 @@ class ResolvedConfig:
         return cached
 
     def is_included(self, path: Path) -> bool:
-        """A file a folder walk lints (``include`` / ``extend-include``, as Ruff's)."""
-        rel = self.relative(path)
-        if rel is None or rel == ".":
-            rel = Path(path).name
+        """A file a folder walk lints (``include`` / ``extend-include``, as Ruff's).
+        The file itself is not resolved: it may be a link that leads nowhere."""
+        parent = self.relative(Path(path).parent)
+        name = Path(path).name
+        rel = name if parent in (None, ".") else f"{parent}/{name}"
         return self.include.match_file(rel)
 
     def is_excluded(self, path: Path, is_dir: bool) -> bool:
