@@ -9,7 +9,9 @@ The first workspace root plays the part of the current directory of a
 ``jaxlint check`` run: relative paths start there, it is where the
 configuration is looked for when a file has none above it, and ``confirm``
 runs there.  Files are linted in this process, one at a time (a server must not
-fork while its transport threads run), with the same cache as the command line.
+fork while its transport threads run), with the same cache as the command line
+when it lies inside the roots.  Files are read and written only through
+``confined`` (descriptors of the roots, no link followed on the way).
 """
 
 from __future__ import annotations
