@@ -207,6 +207,9 @@ class DeprecatedApi(Rule):
                 return jax.shard_map(f, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=False)
             """,
             unsafe=True,
+            messages=[
+                "`shard_map.shard_map` is deprecated since JAX 0.8.0: use `jax.shard_map` instead (`mesh`, `in_specs` and `out_specs` are keyword-only, `check_rep` became `check_vma`, `auto` became `axis_names` (the mesh's other axes): review the call)",
+            ],
         ),
         # an argument the new function has no place for: reported, not fixed
         Invalid(
@@ -218,6 +221,9 @@ class DeprecatedApi(Rule):
                 return shard_map.shard_map(f, mesh, spec, spec, **options)
             """,
             expected=[(5, 12)],
+            messages=[
+                "`shard_map.shard_map` is deprecated since JAX 0.8.0: use `jax.shard_map` instead (`mesh`, `in_specs` and `out_specs` are keyword-only, `check_rep` became `check_vma`, `auto` became `axis_names` (the mesh's other axes): review the call)",
+            ],
         ),
         # jax.jit takes only the function by position
         Invalid(
@@ -234,6 +240,9 @@ class DeprecatedApi(Rule):
 
             step = jax.jit(lambda x: x, in_shardings=None, out_shardings=None)
             """,
+            messages=[
+                "`jax.experimental.pjit.pjit` is deprecated since JAX 0.8.0: use `jax.jit` instead (same parameters, all but the function passed by keyword; `in_axis_resources`/`out_axis_resources` were renamed `in_shardings`/`out_shardings`)",
+            ],
         ),
         # a device that is surely set
         Invalid(
