@@ -293,7 +293,7 @@ class _Target:
 @dataclass
 class _Run:
     store: Any  # ConfigStore
-    cache_dir: Optional[Path]  # None: no cache (the one the CLI would use is outside the roots)
+    cache_dir: Optional[Path]  # inside the roots; None: no cache (every choice leads outside)
     infos: tuple
     # display name -> the settings it was linted with (with its project's facts), for fix
     settings_of: dict = dataclasses.field(default_factory=dict)

@@ -323,8 +323,8 @@ class Float64WithoutX64(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        # findings wait for the end of the file: a dtype check further down withdraws their fixes
-        self._pending: list[tuple[cst.CSTNode, str, object]] = []
+        # the reports with a fix: a dtype check further down the file withdraws their fixes
+        self._fixed: list = []
         self._wants_64 = False  # the file checks for a 64-bit dtype
 
     def _fix_in_doubt(self) -> bool:
@@ -350,10 +350,10 @@ class Float64WithoutX64(Rule):
                     return
 
     def finish(self) -> None:
-        in_doubt = bool(self._pending) and self._fix_in_doubt()
-        for node, message, the_fix in self._pending:
-            self.report(node, message, None if in_doubt else the_fix)  # type: ignore[arg-type]
-        self._pending = []
+        if self._fixed and self._fix_in_doubt():
+            for report in self._fixed:
+                report.fix = None
+        self._fixed = []
 
     def _report(self, node: cst.BaseExpression, dtype: str, where: str) -> None:
         if self.ctx.x64_enabled:
@@ -375,13 +375,15 @@ class Float64WithoutX64(Rule):
                     Replacement(node, new),  # type: ignore[arg-type]
                 )
         bits = "32" if "float" in dtype or "f8" in dtype or dtype == "double" else "32"
-        self._pending.append((
+        report = self.report(
             node,
             f"`{dtype}` {where} is silently truncated to {bits}-bit because jax_enable_x64 is off. "
             f"Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use "
             f"`{replacement_name or 'a 32-bit dtype'}`",
             the_fix,
-        ))
+        )
+        if report is not None and the_fix is not None:
+            self._fixed.append(report)
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
