@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+import secrets
 import tempfile
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 
 def write_atomic(
@@ -28,6 +29,44 @@ def write_atomic(
     except BaseException:
         try:
             os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_atomic_at(
+    dir_fd: int, name: str, data: bytes, mode: Optional[int] = None, *,
+    durable: bool = True, before_rename: Optional[Callable[[], None]] = None,
+) -> None:
+    """:func:`write_atomic` relative to an open directory: the temporary file is
+    created in ``dir_fd`` (``O_EXCL|O_NOFOLLOW``) and renamed over ``name`` in
+    that same directory, so no path is looked up again and a folder swapped for
+    a link meanwhile cannot redirect the write.  ``before_rename`` runs last
+    (a check that may raise to abandon the write)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = f".{name[:200]}.{secrets.token_hex(4)}.jaxlint-tmp"
+        try:
+            fd = os.open(tmp, flags, 0o600, dir_fd=dir_fd)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(f"no free temporary name beside {name}")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            if mode is not None:
+                os.fchmod(fh.fileno(), mode)
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
+        if before_rename is not None:
+            before_rename()
+        os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    except BaseException:
+        try:
+            os.unlink(tmp, dir_fd=dir_fd)
         except OSError:
             pass
         raise

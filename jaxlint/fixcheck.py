@@ -53,6 +53,12 @@ class _Positions:
         if getattr(node, "end_lineno", None) is not None and getattr(node, "lineno", None) is not None:
             result = (self._char(node.lineno, node.col_offset),  # type: ignore[attr-defined]
                       self._char(node.end_lineno, node.end_col_offset))  # type: ignore[attr-defined]
+            decorators = getattr(node, "decorator_list", None)
+            if decorators:  # a decorated def or class starts at its first `@`, not at `def`
+                first = self.range(decorators[0])
+                if first is not None:
+                    at = self.text.rfind("@", 0, first[0])
+                    result = (min(result[0], at if at >= 0 else first[0]), result[1])
         elif not isinstance(node, ast.Module):
             spans = [r for r in map(self.range, ast.iter_child_nodes(node)) if r is not None]
             if spans:

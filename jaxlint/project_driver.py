@@ -110,7 +110,9 @@ def run_project(
     """Lint ``files`` (display paths) with the project-wide model.
 
     ``overrides``: display path -> bytes to lint instead of what is on disk
-    (standard input with ``--stdin-filename``, an editor's unsaved buffer).
+    (standard input with ``--stdin-filename``, an editor's unsaved buffer).  It
+    is read after ``context_for`` has been called, so ``context_for`` may add
+    the bytes of the files it gives (the MCP server reads every file itself).
 
     ``context_for(root)``: the files of the project at ``root`` (discovered the way
     the CLI discovers files).  When ``files`` are only part of a project, the rest

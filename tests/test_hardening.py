@@ -456,6 +456,10 @@ def _spans(text: str, *edits: tuple[str, str]) -> list:
     # libcst's range of a parenthesized node includes its parentheses
     ("s = 'café'; y = ((x))\n", [("((x))", "x")]),
     ("y = (a\n     + b)\nz = 1\n", [("(a\n     + b)", "a + b")]),
+    # inside a decorator (CPython's def starts at `def`, after its decorators)
+    ("x = 1\n@partial(sm.shard_map, check_rep=False)\ndef h(v):\n    return v\n",
+     [("sm.shard_map", "jax.shard_map"), ("check_rep", "check_vma")]),
+    ("class A:\n    @old.name\n    def h(self):\n        pass\n", [("old.name", "new.name")]),
 ])
 def test_fixcheck_accepts_rewrites_of_whole_nodes(text: str, edits) -> None:
     from jaxlint.fixcheck import changed_outside

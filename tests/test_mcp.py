@@ -226,6 +226,10 @@ def test_bad_arguments_get_one_sentence(project: Path) -> None:
         ("lint", {}, "Unknown tool 'lint'; the tools are check, fix, confirm, rules, rule."),
         ("check", {"paths": ["pkg"], "select": []}, "'select' must name at least one rule (or be left out)."),
         ("check", {"paths": ["bad"]}, BAD_CONFIG),
+        ("fix", {"paths": ["a" * 100_000], "write": True},
+         "path 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'... (100000 characters) is too long (a path has at "
+         "most 4096 bytes, and each name in it at most 255)."),
+        ("check", {"paths": ["pkg\0"]}, "path 'pkg\\x00' is not a valid path (it contains a NUL character)."),
         ("fix", {"source": "import jax\n", "filename": "bad/new.py"}, BAD_CONFIG),
     ]
     (project / "bad").mkdir()

@@ -101,12 +101,17 @@ class Check:
         related: Optional[cst.CSTNode] = None,
         *,
         code: Optional[str] = None,
-    ) -> None:
+    ) -> Optional[Report]:
         """Report a finding at ``node`` (to ``end_node`` when given); ``code`` is
-        needed only by a check shared between several rules."""
+        needed only by a check shared between several rules.  The report is
+        returned (None when its code is not enabled): a check that decides late
+        may withdraw its ``fix`` in ``finish``."""
         code = code or getattr(self, "code")
-        if code in self.codes:
-            self.ctx._add_report(Report(code, node, message, fix, end_node=end_node, related=related))
+        if code not in self.codes:
+            return None
+        report = Report(code, node, message, fix, end_node=end_node, related=related)
+        self.ctx._add_report(report)
+        return report
 
     def finish(self) -> None:
         """Called once the whole file has been walked (for checks that decide late)."""

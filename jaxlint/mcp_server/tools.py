@@ -9,13 +9,16 @@ The first workspace root plays the part of the current directory of a
 ``jaxlint check`` run: relative paths start there, it is where the
 configuration is looked for when a file has none above it, and ``confirm``
 runs there.  Files are linted in this process, one at a time (a server must not
-fork while its transport threads run), with the same cache as the command line.
+fork while its transport threads run), with the same cache as the command line
+when it lies inside the roots.  Files are read and written only through
+``confined`` (descriptors of the roots, no link followed on the way).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import signal
 import subprocess
@@ -35,8 +38,22 @@ _STOP_GRACE_S = 5.0  # how long a stopped `confirm` may take to end its workers 
 DEFAULT_SOURCE_NAME = "<source>.py"
 
 
+# the longest path and name a client may give (Linux's PATH_MAX and NAME_MAX)
+MAX_PATH_BYTES = 4096
+MAX_NAME_BYTES = 255
+MAX_COMMAND_BYTES = 100_000  # a `run` command (one argument of a process: Linux allows 128 KiB)
+_QUOTE_CHARS = 80  # a longer argument is shown cut, with its length
+
+
 class ToolInputError(Exception):
     """A bad argument or a refused path: one sentence for the client."""
+
+
+def quote(value: str) -> str:
+    """A client's string as an error sentence shows it: quoted, and cut when long."""
+    if len(value) <= _QUOTE_CHARS:
+        return repr(value)
+    return f"{value[:_QUOTE_CHARS // 2]!r}... ({len(value)} characters)"
 
 
 # ----------------------------------------------------------------------------- workspace
@@ -64,21 +81,47 @@ class Workspace:
         return self.roots[0]
 
     def contains(self, path: Path) -> bool:
-        real = Path(path).resolve()
+        try:
+            real = Path(os.path.realpath(path))
+        except (OSError, ValueError):  # a link changed while it was followed
+            return False
         return any(real == r or r in real.parents for r in self.roots)
 
     def resolve(self, raw: str, what: str = "path") -> Path:
         """The absolute path of a client path; refused outside the roots."""
+        shown = quote(raw)
+        if not raw.strip():
+            raise ToolInputError(f"{what} {shown} is empty; name a file or directory.")
         if "\0" in raw:
-            raise ToolInputError(f"{what} {raw!r} is not a valid path.")
-        p = Path(raw).expanduser()
+            raise ToolInputError(f"{what} {shown} is not a valid path (it contains a NUL character).")
+        try:
+            encoded = os.fsencode(raw)
+        except UnicodeError:
+            raise ToolInputError(f"{what} {shown} is not a valid path (it cannot be encoded).") from None
+        if len(encoded) > MAX_PATH_BYTES or any(len(part) > MAX_NAME_BYTES for part in encoded.split(b"/")):
+            raise ToolInputError(f"{what} {shown} is too long (a path has at most {MAX_PATH_BYTES} bytes, "
+                                 f"and each name in it at most {MAX_NAME_BYTES}).")
+        try:
+            p = Path(raw).expanduser()
+        except RuntimeError:  # ~user of no such user
+            p = Path(raw)
         absolute = p if p.is_absolute() else self.base / p
         absolute = Path(os.path.normpath(absolute))
         if not self.contains(absolute):
             raise ToolInputError(
-                f"{what} {raw!r} is outside the workspace roots ({self._roots_text()}), so it is refused."
+                f"{what} {shown} is outside the workspace roots ({self._roots_text()}), so it is refused."
             )
         return absolute
+
+    def exists(self, absolute: Path, raw: str, what: str = "path") -> None:
+        """ToolInputError unless ``absolute`` (from :meth:`resolve`) exists."""
+        try:
+            os.stat(absolute)
+        except FileNotFoundError:
+            raise ToolInputError(f"{what} {quote(raw)} does not exist.") from None
+        except (OSError, ValueError) as exc:
+            why = getattr(exc, "strerror", None) or str(exc)
+            raise ToolInputError(f"{what} {quote(raw)} cannot be read ({why}).") from None
 
     def _roots_text(self) -> str:
         return ", ".join(str(r) for r in self.roots)
@@ -115,7 +158,7 @@ _KINDS: dict[str, tuple[dict[str, Any], Callable[[Any], bool], str]] = {
     ),
     "seconds": (
         {"type": "number", "exclusiveMinimum": 0},
-        lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0,
+        lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 and math.isfinite(v),
         "a number of seconds above 0",
     ),
 }
@@ -167,7 +210,7 @@ class ToolSpec:
         for key in arguments:
             if key not in known:
                 takes = ", ".join(known) if known else "no arguments"
-                raise ToolInputError(f"{self.name} has no argument {key!r}; it takes {takes}.")
+                raise ToolInputError(f"{self.name} has no argument {quote(str(key))}; it takes {takes}.")
         out: dict[str, Any] = {}
         for p in self.params:
             value = arguments.get(p.name)
@@ -255,20 +298,29 @@ class _Target:
 @dataclass
 class _Run:
     store: Any  # ConfigStore
-    cache_dir: Path
+    cache_dir: Optional[Path]  # inside the roots; None: no cache (every choice leads outside)
     infos: tuple
     # display name -> the settings it was linted with (with its project's facts), for fix
     settings_of: dict = dataclasses.field(default_factory=dict)
     base: Optional[Path] = None  # chain paths in messages are shown relative to it
+    # absolute path -> the file as read for linting (confined.ReadFile), for fix to write back
+    read: dict = dataclasses.field(default_factory=dict)
 
 
 def _session(ws: Workspace, select: Optional[list[str]]) -> _Run:
     """The configuration, as a `jaxlint check` run in the first root sees it (ConfigError
     for a bad configuration file: ``call`` reports it)."""
-    from jaxlint.config import ConfigStore, Overrides, cache_dir_for
+    from jaxlint.config import DEFAULT_CACHE_DIR_NAME, ConfigStore, Overrides, cache_dir_for
     from jaxlint.ruleinfo import expand_selector, load_rule_infos
 
-    cache_dir = cache_dir_for(ws.base, None, None)
+    # the cache `jaxlint check` would use in the first root when it lies inside the roots;
+    # else (a pyproject.toml above the root, a cache-dir or JAXLINT_CACHE_DIR elsewhere) the
+    # first root's own .jaxlint_cache, and none when that too leads outside (a link)
+    cache_dir: Optional[Path] = cache_dir_for(ws.base, None, None)
+    if not ws.contains(cache_dir):
+        cache_dir = ws.base / DEFAULT_CACHE_DIR_NAME
+        if not ws.contains(cache_dir):
+            cache_dir = None
     infos = load_rule_infos(cache_dir)
     if select is not None:
         if not select:
@@ -276,7 +328,7 @@ def _session(ws: Workspace, select: Optional[list[str]]) -> _Run:
         for sel in select:
             if expand_selector(infos, sel) is None:
                 raise ToolInputError(
-                    f"Unknown rule selector {sel!r} in 'select' (the rules tool lists every code)."
+                    f"Unknown rule selector {quote(sel)} in 'select' (the rules tool lists every code)."
                 )
     overrides = Overrides(select=tuple(select) if select is not None else None)
     store = ConfigStore(infos, overrides, ws.base)
@@ -300,8 +352,7 @@ def _targets(raw_paths: list[str], ws: Workspace, run: _Run) -> tuple[list[_Targ
     requested: list[tuple[str, Path]] = []
     for raw in raw_paths:
         absolute = ws.resolve(raw)
-        if not absolute.exists():
-            raise ToolInputError(f"path {raw!r} does not exist.")
+        ws.exists(absolute, raw)
         requested.append((raw, absolute))
     targets: list[_Target] = []
     errors: list[str] = []
@@ -323,29 +374,67 @@ def _targets(raw_paths: list[str], ws: Workspace, run: _Run) -> tuple[list[_Targ
     return targets, errors
 
 
-def _lint_targets(targets: list[_Target], run: _Run, overrides: Optional[dict[str, bytes]] = None,
-                  base: Optional[Path] = None):
+def _lint_targets(targets: list[_Target], run: _Run, ws: Workspace,
+                  overrides: Optional[dict[str, bytes]] = None, base: Optional[Path] = None):
     """(FileResults with display paths, error lines); ``overrides``: absolute
     path -> text to lint instead of the file on disk.  The other files a message
     names (the chain of a traced helper) are shown relative to ``base`` when the
-    file itself is shown relative."""
+    file itself is shown relative.
+
+    Every file is read here, through ``confined`` (never by a path that a link
+    swapped in meanwhile could send outside the roots), and linted from those
+    bytes; ``run.read`` keeps what each target was, for ``fix`` to write back."""
     from jaxlint.cache import Cache
     from jaxlint.discovery import discover
-    from jaxlint.project_driver import run_project
+    from jaxlint.mcp_server import confined
+    from jaxlint.project_driver import MAX_CONTEXT_FILES, run_project
     from jaxlint.ruleinfo import source_digest
+
+    data: dict[str, bytes] = dict(overrides or {})
+    early_errors = []
+    kept = []
+    for t in targets:
+        key = str(t.absolute)
+        if key not in data:
+            try:
+                was = confined.read(t.absolute, ws.roots)
+            except confined.Refused as exc:
+                early_errors.append(f"{t.display}: refused ({exc})")
+                continue
+            except OSError as exc:
+                early_errors.append(f"{t.display}: cannot be read ({exc.strerror or exc})")
+                continue
+            run.read[key] = was
+            data[key] = was.data
+        kept.append(t)
+    targets = kept
 
     def src_for(root: Path):
         cfg = run.store.for_dir(root).cfg
         return cfg.src, cfg.root
 
     def files_of(root: Path) -> list[Path]:
-        return [Path(f) for f in discover([str(root)], run.store).files]
+        # the rest of the project, for its facts: only what can be read inside the roots
+        found = [Path(f) for f in discover([str(root)], run.store).files]
+        if sum(1 for f in found if str(f) not in data) > MAX_CONTEXT_FILES:
+            return found  # too many to be read for facts: run_project leaves them all out
+        out = []
+        for f in found:
+            key = str(f)
+            if key not in data:
+                try:
+                    data[key] = confined.read(f, ws.roots).data
+                except (confined.Refused, OSError):
+                    continue
+            out.append(f)
+        return out
 
-    cache = Cache(run.cache_dir, source_digest())
+    cache = Cache(run.cache_dir, source_digest()) if run.cache_dir is not None else None
     shown = {str(t.absolute): t.display for t in targets}
-    # the CLI's project-wide model: the rest of each project gives its facts
+    # the CLI's project-wide model: the rest of each project gives its facts (files_of adds
+    # their bytes to `data`, which run_project reads after it has called files_of)
     outcome = run_project([t.absolute for t in targets], run.store.settings_for, cache, src_for,
-                          jobs=1, show_progress=False, context_for=files_of, overrides=overrides)
+                          jobs=1, show_progress=False, context_for=files_of, overrides=data)
     results = []
     run.base = base
     for r in outcome.results:
@@ -361,7 +450,7 @@ def _lint_targets(targets: list[_Target], run: _Run, overrides: Optional[dict[st
                 line = name + line[len(absolute):]
                 break
         errors.append(line)
-    return results, errors
+    return results, early_errors + errors
 
 
 def _relative_chain(f, base: Optional[Path]):
@@ -419,8 +508,8 @@ def _lint(args: dict[str, Any], ws: Workspace, run: _Run):
         text = args["source"]
         if _utf8_as_written(text):
             # a file of a project: what the rest of the project tells it counts
-            results, errors = _lint_targets([_Target(absolute, name)], run, {str(absolute): text.encode("utf-8")},
-                                            ws.base)
+            results, errors = _lint_targets([_Target(absolute, name)], run, ws,
+                                            {str(absolute): text.encode("utf-8")}, ws.base)
             if results:
                 return results[:1], errors, {name: (absolute, text)}
         # the text as given (a coding cookie in it cannot re-decode it)
@@ -431,7 +520,7 @@ def _lint(args: dict[str, Any], ws: Workspace, run: _Run):
     if paths is not None and not paths:
         raise ToolInputError("'paths' is empty; leave it out to check the whole workspace.")
     targets, errors = _targets(paths if paths is not None else _default_paths(ws), ws, run)
-    results, lint_errors = _lint_targets(targets, run, base=ws.base)
+    results, lint_errors = _lint_targets(targets, run, ws, base=ws.base)
     by_name = {t.display: (t.absolute, None) for t in targets}
     return results, sorted(errors + lint_errors), by_name
 
@@ -459,6 +548,7 @@ def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] =
         ) -> dict[str, Any]:
     from jaxlint.findings import Finding
     from jaxlint.fixer import fix_file, fix_text, needs_fixing, unified_diff
+    from jaxlint.mcp_server import confined
 
     _check_inputs(args)
     run = _session(ws, args.get("select"))
@@ -478,13 +568,15 @@ def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] =
         absolute, text = where[result.path]
         # with its project's facts: a helper traced from another module is fixed as one
         settings = run.settings_of.get(result.path) or run.store.settings_for(absolute)
+        was = None
         try:
             if text is not None:
                 old = text
                 fr = fix_text(text, result.path, settings, unsafe=unsafe)
                 source_file = None
             else:
-                ff = fix_file(str(absolute), None, settings, unsafe)
+                was = run.read[str(absolute)]  # the bytes that were linted, as read
+                ff = fix_file(str(absolute), was.data, settings, unsafe)
                 old, fr, source_file = ff.old, ff.result, ff.source
         except (OSError, ValueError) as exc:
             errors.append(f"{result.path}: cannot be fixed ({exc})")
@@ -494,9 +586,13 @@ def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] =
         written = False
         if changed and args["write"]:
             try:
-                assert source_file is not None
-                source_file.write(fr.text)
+                assert source_file is not None and was is not None
+                confined.write(was, source_file.encode(fr.text), ws.roots)
                 written = True
+            except confined.Refused as exc:
+                errors.append(f"{result.path}: not written ({exc})")
+                remaining.extend(result.findings)
+                continue
             except (OSError, UnicodeEncodeError) as exc:
                 errors.append(f"{result.path}: cannot be written ({exc})")
                 remaining.extend(result.findings)
@@ -557,9 +653,11 @@ def rule(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] 
     from jaxlint.rules import all_rules
 
     key = args["code"].strip()
+    if not key:
+        raise ToolInputError("'code' must not be empty; give a rule code such as JAX201, or a rule name.")
     found = next((r for r in all_rules() if r.code == key.upper() or r.name == key.lower()), None)
     if found is None:
-        raise ToolInputError(f"Unknown rule {args['code']!r} (the rules tool lists every code).")
+        raise ToolInputError(f"Unknown rule {quote(args['code'])} (the rules tool lists every code).")
     return {
         "code": found.code,
         "name": found.name,
@@ -589,11 +687,10 @@ def confirm(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Even
     resolved = []
     for raw in paths:
         absolute = ws.resolve(raw)
-        if not absolute.exists():
-            raise ToolInputError(f"path {raw!r} does not exist.")
+        ws.exists(absolute, raw)
         resolved.append((raw, absolute))
     select = args.get("select")
-    _session(ws, select)  # checks the selectors and the configuration first
+    run = _session(ws, select)  # checks the selectors and the configuration first
     cmd = [sys.executable, "-m", "jaxlint", "confirm", "--output-format", "json"]
     if select:
         cmd += ["--select", ",".join(select)]
@@ -602,6 +699,11 @@ def confirm(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Even
     for command in args.get("run") or ():
         if not command.strip():
             raise ToolInputError("each 'run' command must be a non-empty string.")
+        if "\0" in command:
+            raise ToolInputError(f"'run' command {quote(command)} contains a NUL character.")
+        if len(command.encode("utf-8", "surrogatepass")) > MAX_COMMAND_BYTES:
+            raise ToolInputError(f"'run' command {quote(command)} is too long "
+                                 f"(at most {MAX_COMMAND_BYTES} bytes).")
         cmd += ["--run", command]
     # the subprocess runs in the first root and shows the files under it relative to it;
     # files under a path the client gave as absolute are shown absolute again, as check does
@@ -610,8 +712,17 @@ def confirm(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Even
     env = dict(os.environ, NO_COLOR="1")
     env.pop("FORCE_COLOR", None)
     env[DIE_WITH_PARENT_ENV] = str(os.getpid())  # it gets SIGTERM (and stops its workers) if the server dies
-    proc = subprocess.Popen(cmd, cwd=ws.base, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, start_new_session=True)
+    # the companion's cache is the one check uses: inside the roots, or none
+    if run.cache_dir is not None:
+        env["JAXLINT_CACHE_DIR"] = str(run.cache_dir)
+    else:
+        cmd.insert(cmd.index("--output-format"), "--no-cache")
+    try:
+        proc = subprocess.Popen(cmd, cwd=ws.base, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=env, start_new_session=True)
+    except (OSError, ValueError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise ToolInputError(f"The runtime companion could not be started ({why}).") from None
     deadline = time.monotonic() + time_limit
     while True:
         try:
@@ -873,7 +984,7 @@ def call(name: str, arguments: Any, ws: Workspace,
 
     spec = BY_NAME.get(name)
     if spec is None:
-        raise ToolInputError(f"Unknown tool {name!r}; the tools are {', '.join(BY_NAME)}.")
+        raise ToolInputError(f"Unknown tool {quote(str(name))}; the tools are {', '.join(BY_NAME)}.")
     try:
         return spec.run(spec.validate(arguments), ws, cancel)
     except ConfigError as exc:  # a configuration file met while linting

@@ -24,6 +24,27 @@ from typing import Optional
 
 
 @dataclass(frozen=True)
+class CallShape:
+    """How the arguments of a call of the old spelling become those of the new one,
+    for a rename whose new function does not take every call the old one took
+    (checked against JAX 0.10.2's signatures: ``jax.jit`` and ``jax.shard_map`` take
+    only their function by position, ``check_rep`` became ``check_vma``, ...).
+
+    A row with a shape is fixed only where each use of the old name is seen with
+    its arguments: a call, a bare decorator, or ``@functools.partial(old, k=v, ...)``;
+    and only when every argument maps (no ``*args``/``**kwargs``, no unknown keyword)."""
+
+    params: tuple[str, ...]  # the old function's parameters a caller may pass by position, in order
+    positional: int = 1  # how many leading ones the new function takes by position (the rest by keyword)
+    renamed: tuple[tuple[str, str], ...] = ()  # old keyword -> new keyword
+    keywords: tuple[str, ...] = ()  # further keywords both take as they are
+    positional_only: tuple[str, ...] = ()  # the new function takes these by position only
+    # old keyword -> (new keyword, its value as a template of the old arguments' text,
+    # each other argument it names a plain dotted name, as it is written twice)
+    derived: tuple[tuple[str, tuple[str, str]], ...] = ()
+
+
+@dataclass(frozen=True)
 class Deprecation:
     old: str
     new: str  # the replacement, as prose/code for the message
@@ -36,6 +57,7 @@ class Deprecation:
     import_from: Optional[tuple[str, str]] = None  # (module, name) for `from OLD import x`
     function: Optional[str] = None  # kind == "kwarg": the function's qualified name
     opt_in: bool = False  # JAX950: suggestions that are not deprecations
+    call: Optional[CallShape] = None  # the rename needs its calls' arguments rewritten (or no fix)
 
 
 def _tree(short: str, new_short: Optional[str] = None) -> Deprecation:
@@ -48,6 +70,24 @@ def _tree(short: str, new_short: Optional[str] = None) -> Deprecation:
         new_qualname=f"jax.tree.{new}" if new != "treedef_is_leaf" else "jax.tree_util.treedef_is_leaf",
         import_from=("jax.tree_util", f"tree_{short}" if short != "treedef_is_leaf" else "treedef_is_leaf"),
     )
+
+
+# jax.experimental.pjit.pjit(fun, in_shardings, out_shardings, static_argnums, ...) ->
+# jax.jit(fun, /, *, in_shardings, out_shardings, ...)
+PJIT_CALL = CallShape(
+    ("fun", "in_shardings", "out_shardings", "static_argnums", "static_argnames", "donate_argnums",
+     "donate_argnames", "keep_unused", "device", "backend", "inline", "compiler_options"),
+    renamed=(("in_axis_resources", "in_shardings"), ("out_axis_resources", "out_shardings")),
+    positional_only=("fun",),
+)
+# jax.experimental.shard_map.shard_map(f, mesh, in_specs, out_specs, check_rep=True, auto=frozenset()) ->
+# jax.shard_map(f, /, *, out_specs, in_specs, mesh, axis_names, check_vma)
+SHARD_MAP_CALL = CallShape(
+    ("f", "mesh", "in_specs", "out_specs", "check_rep"),
+    renamed=(("check_rep", "check_vma"),),
+    positional_only=("f",),
+    derived=(("auto", ("axis_names", "frozenset({mesh}.axis_names) - frozenset({auto})")),),
+)
 
 
 TABLE: tuple[Deprecation, ...] = (
@@ -100,14 +140,17 @@ TABLE: tuple[Deprecation, ...] = (
     Deprecation("jax.experimental.PartitionSpec", "`jax.sharding.PartitionSpec`", "0.4.1", "0.4.11", "safe",
                 new_qualname="jax.sharding.PartitionSpec", import_from=("jax.sharding", "PartitionSpec")),
     Deprecation("jax.experimental.pjit.pjit", "`jax.jit`", "0.8.0", None, "safe",
-                "same parameters; `in_axis_resources`/`out_axis_resources` were renamed "
-                "`in_shardings`/`out_shardings`", new_qualname="jax.jit", import_from=("jax", "jit")),
+                "same parameters, all but the function passed by keyword; `in_axis_resources`/"
+                "`out_axis_resources` were renamed `in_shardings`/`out_shardings`",
+                new_qualname="jax.jit", import_from=("jax", "jit"), call=PJIT_CALL),
     Deprecation("jax.experimental.pjit.with_sharding_constraint", "`jax.lax.with_sharding_constraint`", "0.4.16", "0.10.2",
                 "safe", new_qualname="jax.lax.with_sharding_constraint",
-                import_from=("jax.lax", "with_sharding_constraint")),
+                import_from=("jax.lax", "with_sharding_constraint"),
+                call=CallShape(("x", "shardings"), positional=2)),
     Deprecation("jax.experimental.shard_map.shard_map", "`jax.shard_map`", "0.8.0", None, "unsafe",
-                "`auto=` was removed and `check_rep` became `check_vma`: review the call",
-                new_qualname="jax.shard_map", import_from=("jax", "shard_map")),
+                "`mesh`, `in_specs` and `out_specs` are keyword-only, `check_rep` became `check_vma`, "
+                "`auto` became `axis_names` (the mesh's other axes): review the call",
+                new_qualname="jax.shard_map", import_from=("jax", "shard_map"), call=SHARD_MAP_CALL),
     Deprecation("jax.device_put_replicated", "`jax.device_put(x, sharding)`", "0.8.1", "0.10.0", None),
     Deprecation("jax.device_put_sharded", "`jax.device_put(x, sharding)`", "0.8.1", "0.10.0", None),
     Deprecation("jax.sharding.PmapSharding", "`jax.NamedSharding`", "0.8.1", "0.10.0", None),
@@ -164,7 +207,9 @@ TABLE: tuple[Deprecation, ...] = (
     Deprecation("jax.numpy.trapz", "`jnp.trapezoid`", "0.4.16", "0.4.24", "safe", new_qualname="jax.numpy.trapezoid"),
     Deprecation("jax.numpy.in1d", "`jnp.isin` (same result for 1-D input; else `jnp.isin(a, b).ravel()`)",
                 "0.4.16", "0.4.24", "unsafe", "isin keeps the shape of its first argument",
-                new_qualname="jax.numpy.isin"),
+                new_qualname="jax.numpy.isin",
+                call=CallShape(("ar1", "ar2", "assume_unique", "invert"), positional=4,
+                               renamed=(("ar1", "element"), ("ar2", "test_elements")), keywords=("method",))),
     Deprecation("jax.numpy.row_stack", "`jnp.vstack`", "0.4.16", "0.4.24", "safe", new_qualname="jax.numpy.vstack"),
     Deprecation("jax.numpy.issubsctype", "`jnp.issubdtype(x.dtype, t)`", "0.4.16", "0.4.24", None),
     Deprecation("jax.numpy.asfarray", "`jnp.asarray(x, dtype=float)`", None, "never existed", None,
@@ -177,7 +222,7 @@ TABLE: tuple[Deprecation, ...] = (
     # with the versions their source comments and messages give; ``by 0.10.2`` where only the
     # registry (or JAX 0.10.2 raising AttributeError) dates it.
     Deprecation("jax.numpy.fix", "`jnp.trunc`", "0.9.0", "0.10.0", "safe", "drop-in replacement",
-                new_qualname="jax.numpy.trunc"),
+                new_qualname="jax.numpy.trunc", call=CallShape(("x",))),  # trunc takes no `out`
     Deprecation("jax.scipy.special.sph_harm", "`jax.scipy.special.sph_harm_y(n, m, theta, phi)`", "0.7.0", "0.10.0",
                 None, "the degree and order arguments swap places"),
     Deprecation("jax.scipy.special.lpmn", "nothing (JAX plans no replacement)", "by 0.10.2", None, None),
@@ -303,6 +348,7 @@ TABLE: tuple[Deprecation, ...] = (
 BY_NAME: dict[str, Deprecation] = {d.old: d for d in TABLE if d.kind == "name"}
 MODULES: tuple[Deprecation, ...] = tuple(d for d in TABLE if d.kind == "module")
 METHODS: dict[str, Deprecation] = {d.old: d for d in TABLE if d.kind == "method"}
+CALL_SHAPED: frozenset[str] = frozenset(d.old for d in TABLE if d.call is not None)
 KWARGS: dict[str, dict[str, Deprecation]] = {}
 for _d in TABLE:
     if _d.kind == "kwarg":

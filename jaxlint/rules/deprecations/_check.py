@@ -8,7 +8,8 @@ engine runs it once per file for whichever of those codes are enabled.
 
 from __future__ import annotations
 
-from typing import Optional
+import string
+from typing import Optional, Sequence
 
 import libcst as cst
 
@@ -118,6 +119,9 @@ class DeprecationCheck(Check):
         self._skip: set[int] = set()
         self._guard = 0
         self._guarded: set[int] = set()
+        # for a rename whose calls need their arguments rewritten (a row with `call`):
+        # id of a reference to the old name -> where it is used (see _use_sites)
+        self._sites: dict[int, tuple[str, Optional[cst.Call]]] = {}
 
     # -- helpers -------------------------------------------------------------------
     def _emit(self, row: D.Deprecation, node: cst.CSTNode, what: str, rfix: Optional[RuleFix] = None) -> None:
@@ -164,8 +168,15 @@ class DeprecationCheck(Check):
             text = self._spell(target, node)
             if text is None:
                 return None
-            return fix(self._applic(row), f"Replace with `{text}`", Replacement(node, text),
-                       needs_import=_submodule_import(target, text))
+            edits: list[Replacement] = []
+            if row.call is not None and q == row.old:
+                site = self._sites.get(id(node))
+                found = self._site_edits(row.call, site) if site is not None else None
+                if found is None:
+                    return None  # a use whose arguments are not seen, or do not map
+                edits = found
+            return fix(self._applic(row), f"Replace with `{text}`" + (_ARGS_NOTE if edits else ""),
+                       Replacement(node, text), *edits, needs_import=_submodule_import(target, text))
         consts = {"jax.numpy.NINF": "(-{jnp}.inf)", "jax.numpy.PZERO": "0.0", "jax.numpy.NZERO": "(-0.0)"}
         if q in consts:
             tmpl = consts[q]
@@ -175,6 +186,66 @@ class DeprecationCheck(Check):
                     return None
                 tmpl = tmpl.replace("{jnp}", jnp)
             return fix(self._applic(row), f"Replace with `{tmpl}`", Replacement(node, tmpl))
+        return None
+
+    # -- renames whose calls change (rows with `call`) -------------------------------------
+    def _note_decorator(self, dec: cst.BaseExpression) -> None:
+        """``@old`` (a call with the function only) and ``@functools.partial(old, k=v)``."""
+        ctx = self.ctx
+        if isinstance(dec, (cst.Attribute, cst.Name)):
+            if ctx.qualname(dec) in D.CALL_SHAPED:
+                self._sites[id(dec)] = ("bare", None)
+        elif isinstance(dec, cst.Call) and dec.args and dec.args[0].keyword is None and not dec.args[0].star:
+            first = dec.args[0].value
+            if isinstance(first, (cst.Attribute, cst.Name)) and ctx.qualname(first) in D.CALL_SHAPED \
+                    and _is_partial(ctx, dec.func):
+                self._sites[id(first)] = ("partial", dec)
+
+    def _site_edits(self, shape: D.CallShape, site: tuple[str, Optional[cst.Call]]) -> Optional[list[Replacement]]:
+        kind, call = site
+        if kind == "bare" or call is None:
+            return []
+        if kind == "partial":
+            return _call_edits(self.ctx, shape, call.args[1:], bound_later=True)
+        return _call_edits(self.ctx, shape, call.args, bound_later=False)
+
+    def _name_use_edits(self, shape: D.CallShape, local: str) -> Optional[list[Replacement]]:
+        """For ``from OLD import name``: the edits of every use of ``name`` in the
+        file (calls, decorators, ``@partial(name, ...)``); None when one use is of
+        another kind (passed on, assigned, shadowed) or its arguments do not map.
+        A walk of the file, only for a file importing such a name."""
+        ctx = self.ctx
+        edits: list[Replacement] = []
+        stack: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = [(ctx.module, ())]
+        while stack:
+            n, up = stack.pop()
+            if isinstance(n, (cst.Import, cst.ImportFrom)):
+                continue
+            if isinstance(n, cst.Name) and n.value == local:
+                site = self._name_site(n, up)
+                found = self._site_edits(shape, site) if site is not None else None
+                if found is None:
+                    return None
+                edits.extend(found)
+                continue
+            if isinstance(n, cst.Attribute):
+                stack.append((n.value, (*up, n)))  # `x.name` is another name
+                continue
+            below = (*up, n)
+            stack.extend((c, below) for c in children(n))
+        return edits
+
+    def _name_site(self, name: cst.Name, up: tuple[cst.CSTNode, ...]) -> Optional[tuple[str, Optional[cst.Call]]]:
+        parent = up[-1] if up else None
+        if isinstance(parent, cst.Call) and parent.func is name:
+            return ("call", parent)
+        if isinstance(parent, cst.Decorator) and parent.decorator is name:
+            return ("bare", None)
+        if isinstance(parent, cst.Arg) and parent.value is name and len(up) >= 3:
+            call, dec = up[-2], up[-3]
+            if isinstance(call, cst.Call) and isinstance(dec, cst.Decorator) and dec.decorator is call \
+                    and call.args and call.args[0] is parent and _is_partial(self.ctx, call.func):
+                return ("partial", call)
         return None
 
     # -- attribute / name uses -----------------------------------------------------------
@@ -281,6 +352,8 @@ class DeprecationCheck(Check):
             stack.extend(reversed(list(children(n))))
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        for dec in node.decorators:
+            self._note_decorator(dec.decorator)
         p = node.params
         for param in (*p.posonly_params, *p.params, *p.kwonly_params):
             self._scan_annotation(param.annotation)
@@ -351,7 +424,12 @@ class DeprecationCheck(Check):
                 imp = (mod, name)
             if imp is not None:
                 text = f"from {imp[0]} import {imp[1]}" + (f" as {local}" if local != imp[1] else "")
-                rfix = fix(self._applic(row), f"Replace with `{text}`", Replacement(node, text))
+                edits: Optional[list[Replacement]] = []
+                if row.call is not None and full == row.old:
+                    edits = self._name_use_edits(row.call, local)
+                if edits is not None:
+                    rfix = fix(self._applic(row), f"Replace with `{text}`" + (_ARGS_NOTE if edits else ""),
+                               Replacement(node, text), *edits)
         self._emit(row, alias, f"from {full.rpartition('.')[0]} import {alias.name.value}", rfix)  # type: ignore[union-attr]
 
     # -- calls: keyword arguments, special rewrites, array methods ------------------------
@@ -360,6 +438,8 @@ class DeprecationCheck(Check):
         func = node.func
         q = ctx.qualname(func)
         if q is not None:
+            if q in D.CALL_SHAPED and isinstance(func, (cst.Attribute, cst.Name)):
+                self._sites[id(func)] = ("call", node)
             kw_rows = D.KWARGS.get(q)
             head = _head(func)
             if head is not None and (ctx.imports.names.get(head.value) or "").startswith("jax._src"):
@@ -484,6 +564,67 @@ class DeprecationCheck(Check):
             rest.append(f"{new_name}={ctx.code(a.value).strip()}")
         new = f"{ctx.code(node.func).strip()}({', '.join(pos + rest)})"
         return fix(Applicability.SAFE, f"Replace with `{new}`", Replacement(node, new))
+
+
+_ARGS_NOTE = ", with the arguments it takes"
+
+
+def _is_partial(ctx, func: cst.BaseExpression) -> bool:
+    return ctx.qualname(func) == "functools.partial"
+
+
+def _call_edits(ctx, shape: D.CallShape, args: Sequence[cst.Arg], bound_later: bool) -> Optional[list[Replacement]]:
+    """The edits that turn ``args`` of a call of the old function into the new
+    one's; None when one does not map (``*args``/``**kwargs``, an unknown keyword, a
+    keyword for a parameter the new function takes only by position, too many
+    positional arguments).  ``bound_later``: the arguments of
+    ``functools.partial(old, ...)``, whose function comes at the call: keywords only."""
+    edits: list[Replacement] = []
+    renamed = dict(shape.renamed)
+    derived = dict(shape.derived)
+    given: dict[str, cst.Arg] = {}
+    index = 0
+    for a in args:
+        if a.star:
+            return None
+        if a.keyword is None:
+            if bound_later or index >= len(shape.params):
+                return None
+            name = shape.params[index]
+            index += 1
+            given[name] = a
+            if index > shape.positional:
+                new = renamed.get(name, name)
+                edits.append(Replacement(a.value, f"{new}={ctx.code(a.value).strip()}"))
+            continue
+        k = a.keyword.value
+        given[k] = a
+        if k in derived:
+            continue
+        if k in shape.positional_only:
+            return None  # the new function takes it by position only
+        if k in renamed:
+            edits.append(Replacement(a.keyword, renamed[k]))
+        elif k not in shape.params and k not in shape.keywords:
+            return None
+    for k, (new, template) in derived.items():
+        a = given.get(k)
+        if a is None:
+            continue
+        texts = {}
+        for _, field_name, _, _ in string.Formatter().parse(template):
+            if field_name is None or field_name in texts:
+                continue
+            other = given.get(field_name)
+            if other is None:
+                return None
+            if field_name != k and dotted_name(other.value) is None:
+                return None  # written twice: only a plain name
+            texts[field_name] = ctx.code(other.value).strip()
+        assert a.keyword is not None
+        edits.append(Replacement(a.keyword, new))
+        edits.append(Replacement(a.value, template.format(**texts)))
+    return edits
 
 
 def table_doc(code: str) -> str:

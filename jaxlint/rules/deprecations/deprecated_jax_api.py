@@ -33,9 +33,20 @@ class DeprecatedApi(Rule):
     )
     use_instead = "```python\nfrom jax import jit\nn = jax.process_count()\n```"
     fix_safety = (
-        "`pjit` -> `jax.jit` and `host_*` -> `process_*` are safe renames (identical parameters). "
-        "`jax.experimental.shard_map.shard_map` -> `jax.shard_map` is unsafe: `auto=` was removed "
-        "and `check_rep` changed. `jit(backend=/device=)` has no fix."
+        "`host_*` -> `process_*` are safe renames (identical parameters). `pjit` -> `jax.jit` is "
+        "safe with its arguments rewritten: `jax.jit` takes only the function by position, so "
+        "`pjit(f, in_s, out_s)` becomes `jax.jit(f, in_shardings=in_s, out_shardings=out_s)` "
+        "(and `in_axis_resources`/`out_axis_resources` become `in_shardings`/`out_shardings`). "
+        "`jax.experimental.shard_map.shard_map` -> `jax.shard_map` is unsafe (review the call): "
+        "`mesh`, `in_specs` and `out_specs` are passed by keyword, `check_rep` becomes "
+        "`check_vma`, and `auto=A` becomes `axis_names=frozenset(mesh.axis_names) - "
+        "frozenset(A)` (only when the mesh is a plain name). These two renames are offered only "
+        "where every use of the old name is seen with its arguments (a call, a bare decorator, "
+        "`@functools.partial(old, k=v)`) and every argument maps: an unknown keyword, "
+        "`*args`/`**kwargs`, the function passed by keyword, or the old name passed on as a value "
+        "(`smap = shard_map.shard_map`) leaves the finding without a fix. For "
+        "`from jax.experimental.shard_map import shard_map`, the import and each call of the "
+        "name are rewritten together. `jit(backend=/device=)` has no fix."
     )
 
     VALID = [
@@ -151,7 +162,7 @@ class DeprecatedApi(Rule):
             from jax import jit as pjit
             """,
             messages=[
-                '`from jax.experimental.pjit import pjit` is deprecated since JAX 0.8.0: use `jax.jit` instead (same parameters; `in_axis_resources`/`out_axis_resources` were renamed `in_shardings`/`out_shardings`)',
+                '`from jax.experimental.pjit import pjit` is deprecated since JAX 0.8.0: use `jax.jit` instead (same parameters, all but the function passed by keyword; `in_axis_resources`/`out_axis_resources` were renamed `in_shardings`/`out_shardings`)',
             ],
         ),
         Invalid(
@@ -175,7 +186,62 @@ class DeprecatedApi(Rule):
             """,
             unsafe=True,
             messages=[
-                '`from jax.experimental.shard_map import shard_map` is deprecated since JAX 0.8.0: use `jax.shard_map` instead (`auto=` was removed and `check_rep` became `check_vma`: review the call)',
+                '`from jax.experimental.shard_map import shard_map` is deprecated since JAX 0.8.0: use `jax.shard_map` instead (`mesh`, `in_specs` and `out_specs` are keyword-only, `check_rep` became `check_vma`, `auto` became `axis_names` (the mesh\'s other axes): review the call)',
+            ],
+        ),
+        # jax.shard_map takes mesh and the specs by keyword only, and check_vma for check_rep
+        Invalid(
+            """
+            import jax
+            from jax.experimental import shard_map
+
+            def run(f, mesh, spec):
+                return shard_map.shard_map(f, mesh, spec, spec, check_rep=False)
+            """,
+            expected=[(5, 12)],
+            fixed="""
+            import jax
+            from jax.experimental import shard_map
+
+            def run(f, mesh, spec):
+                return jax.shard_map(f, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=False)
+            """,
+            unsafe=True,
+            messages=[
+                "`shard_map.shard_map` is deprecated since JAX 0.8.0: use `jax.shard_map` instead (`mesh`, `in_specs` and `out_specs` are keyword-only, `check_rep` became `check_vma`, `auto` became `axis_names` (the mesh's other axes): review the call)",
+            ],
+        ),
+        # an argument the new function has no place for: reported, not fixed
+        Invalid(
+            """
+            import jax
+            from jax.experimental import shard_map
+
+            def run(f, mesh, spec, **options):
+                return shard_map.shard_map(f, mesh, spec, spec, **options)
+            """,
+            expected=[(5, 12)],
+            messages=[
+                "`shard_map.shard_map` is deprecated since JAX 0.8.0: use `jax.shard_map` instead (`mesh`, `in_specs` and `out_specs` are keyword-only, `check_rep` became `check_vma`, `auto` became `axis_names` (the mesh's other axes): review the call)",
+            ],
+        ),
+        # jax.jit takes only the function by position
+        Invalid(
+            """
+            import jax
+            import jax.experimental.pjit
+
+            step = jax.experimental.pjit.pjit(lambda x: x, None, None)
+            """,
+            expected=[(4, 8)],
+            fixed="""
+            import jax
+            import jax.experimental.pjit
+
+            step = jax.jit(lambda x: x, in_shardings=None, out_shardings=None)
+            """,
+            messages=[
+                "`jax.experimental.pjit.pjit` is deprecated since JAX 0.8.0: use `jax.jit` instead (same parameters, all but the function passed by keyword; `in_axis_resources`/`out_axis_resources` were renamed `in_shardings`/`out_shardings`)",
             ],
         ),
         # a device that is surely set

@@ -34,7 +34,12 @@ class RemovedApi(Rule):
     fix_safety = (
         "Renames keep the user's import alias (`jnp.product` -> `jnp.prod`) and are safe where the "
         "replacement has the same signature (the `fix` column). `jnp.in1d` -> `jnp.isin` is "
-        "unsafe (the result keeps the input's shape). Rows with no mechanical replacement "
+        "unsafe (the result keeps the input's shape); its `ar1=`/`ar2=` become `element=`/"
+        "`test_elements=`. Where the replacement takes fewer arguments, the fix is offered only "
+        "for a call whose arguments it takes (every use of the old name seen with its "
+        "arguments): `jnp.fix(x, out=None)` (`jnp.trunc` has no `out`) and "
+        "`pjit.with_sharding_constraint(x, axis_resources=...)` stay without a fix, as does the "
+        "old name passed on as a value. Rows with no mechanical replacement "
         "(`xmap`, `host_callback`, `device_put_replicated`...) have no fix."
     )
 

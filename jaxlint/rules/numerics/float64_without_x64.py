@@ -76,7 +76,23 @@ class Float64WithoutX64(Rule):
         "The fix replaces the 64-bit dtype with its 32-bit counterpart (`float64` -> `float32`, "
         "`int64` -> `int32`, `complex128` -> `complex64`). With x64 off this is exactly what JAX "
         "already computes, but it is **unsafe**: it records a choice of precision that may not "
-        "be what the author intended (often x64 should be enabled instead)."
+        "be what the author intended (often x64 should be enabled instead).\n\n"
+        "No file tells for certain that x64 is off where it runs (`JAX_ENABLE_X64=1` in the "
+        "environment, an entry point or a test configuration elsewhere may turn it on), so the "
+        "fix is offered only where nothing suggests it may be on, and the finding comes without "
+        "a fix in:\n\n"
+        "* a test file (`test_*.py`, `*_test.py`, `conftest.py`, or a file under a `test/` or "
+        "`tests/` folder): a test that asks for float64 tests float64, and suites often run "
+        "with x64 on;\n"
+        "* a file that mentions x64 anywhere, in any case: a read or an update of the flag with "
+        "any value (`jax.config.update('jax_enable_x64', FLAGS.x64)`), `JAX_ENABLE_X64`, "
+        "`jax.experimental.enable_x64` / `jax.enable_x64` used elsewhere in the file, a helper, "
+        "fixture or marker whose name says x64 (`requires_x64`, `skip_unless_x64`), a comment;\n"
+        "* a file that checks for a 64-bit dtype (`x.dtype == jnp.float64`, "
+        "`jnp.finfo(jnp.float64)`): the code expects 64-bit values.\n\n"
+        "Where x64 is certainly on for the flagged code (enabled in the file, a `with "
+        "jax.enable_x64():`, an x64-only test, a folder's `conftest.py`, `[tool.jaxlint] x64 = "
+        "true`) there is no finding at all."
     )
     VALID = [
         Valid(
@@ -305,6 +321,40 @@ class Float64WithoutX64(Rule):
             return attr
         return None
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # the reports with a fix: a dtype check further down the file withdraws their fixes
+        self._fixed: list = []
+        self._wants_64 = False  # the file checks for a 64-bit dtype
+
+    def _fix_in_doubt(self) -> bool:
+        """May x64 be on where this file runs, for all the file shows?  Then the
+        32-bit fix is not offered: a test file (a test asking for float64 tests
+        float64), a file that mentions x64 anywhere (a flag read or update with any
+        value, ``JAX_ENABLE_X64``, ``enable_x64``, an x64 helper, fixture or marker,
+        a comment), or one that checks for a 64-bit dtype."""
+        if self._wants_64 or "x64" in self.ctx.text.lower():
+            return True
+        parts = self.ctx.path.replace("\\", "/").split("/")
+        name = parts[-1]
+        if name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py"):
+            return True
+        return any(p in ("test", "tests") for p in parts[:-1])
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        # `x.dtype == jnp.float64`: the code expects 64-bit values
+        if not self._wants_64:
+            for e in (node.left, *(c.comparator for c in node.comparisons)):
+                if self._dtype_64(e, True):
+                    self._wants_64 = True
+                    return
+
+    def finish(self) -> None:
+        if self._fixed and self._fix_in_doubt():
+            for report in self._fixed:
+                report.fix = None
+        self._fixed = []
+
     def _report(self, node: cst.BaseExpression, dtype: str, where: str) -> None:
         if self.ctx.x64_enabled:
             return
@@ -325,13 +375,15 @@ class Float64WithoutX64(Rule):
                     Replacement(node, new),  # type: ignore[arg-type]
                 )
         bits = "32" if "float" in dtype or "f8" in dtype or dtype == "double" else "32"
-        self.report(
+        report = self.report(
             node,
             f"`{dtype}` {where} is silently truncated to {bits}-bit because jax_enable_x64 is off. "
             f"Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use "
             f"`{replacement_name or 'a 32-bit dtype'}`",
             the_fix,
         )
+        if report is not None and the_fix is not None:
+            self._fixed.append(report)
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
@@ -340,6 +392,10 @@ class Float64WithoutX64(Rule):
         func = node.func
         q = ctx.qualname(func)
         if q is not None:
+            if q in ("jax.numpy.finfo", "jax.numpy.iinfo", "numpy.finfo", "numpy.iinfo"):
+                if node.args and self._dtype_64(node.args[0].value, True):
+                    self._wants_64 = True  # `jnp.finfo(jnp.float64)`: the code reasons about 64-bit values
+                return
             head, _, attr = q.rpartition(".")
             if head == "jax.numpy" and attr in _X64_ATTRS:
                 self._report(func, attr, "requested as a JAX scalar")
