@@ -32,6 +32,8 @@ def enables_x64_below(interp: Interpreter, settings: LintSettings) -> bool:
 
 def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     out = _calls_and_sites(interp, settings)
+    if interp.index.pytree_records:
+        out["pytrees"] = interp.index.pytree_records
     if enables_x64_below(interp, settings):
         out["x64"] = True
     return out

@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import libcst as cst
 
-from jaxlint.model import apis
+from jaxlint.model import apis, pytrees
 from jaxlint.model import values as V
 from jaxlint.model.index import FileIndex
 from jaxlint.model.jit_calls import JitCalls, JitInfo
@@ -326,7 +326,8 @@ class Interpreter:
             if p.name in unit.traced_params:
                 is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.name in unit.array_params
                 kind = V.ARRAY if is_array else V.UNKNOWN
-                env[p.name] = Value(kind=kind, traced=True, deps=frozenset({p.name}))
+                cls = None if is_array else self.index.pytree_class(p.ann_class)
+                env[p.name] = Value(kind=kind, traced=True, deps=frozenset({p.name}), cls=cls)
             else:
                 env[p.name] = Value(kind=V.STATIC if p.name in unit.static_params else V.UNKNOWN)
         self.env = env
@@ -1353,6 +1354,26 @@ class Interpreter:
         return result != negated
 
     # -- evaluation ---------------------------------------------------------------
+    def _field(self, base: Value, attr: str) -> Value:
+        """``obj.attr`` for a traced ``obj``: a tracer only where the model can show
+        it, a data leaf of a class it can read (model/pytrees.py); the array API
+        (``x.T``, ``x.real``) of a value of no known class; else unknown."""
+        if base.cls is None:
+            if attr in pytrees.ARRAY_ATTRS:
+                return Value(kind=V.ARRAY, traced=True, deps=base.deps)
+            return V.UNKNOWN_VALUE  # a class it cannot read: unknown never reports
+        what, ann = pytrees.attribute(base.cls.flat, attr)
+        if what == "static":
+            if isinstance(ann, str) and ann in apis.STATIC_ANNOTATIONS:
+                return V.STATIC_VALUE
+            return V.UNKNOWN_VALUE  # a Python value, of any type
+        if what == "data":
+            if isinstance(ann, str) and ann in apis.ARRAY_ANNOTATIONS:
+                return Value(kind=V.ARRAY, traced=True, deps=base.deps)
+            cls = self.index.flat_class(ann) if isinstance(ann, dict) else None
+            return Value(kind=V.UNKNOWN, traced=True, deps=base.deps, cls=cls)
+        return V.UNKNOWN_VALUE
+
     def _eval(self, e: cst.CSTNode) -> Value:
         t = type(e)
         traced_ctx = self.in_traced
@@ -1381,9 +1402,7 @@ class Interpreter:
             if base.kind == V.ARRAY:
                 return Value(kind=V.ARRAY, traced=base.traced, deps=base.deps)
             if base.traced:
-                if attr in self.index.static_fields or attr in apis.KNOWN_STATIC_FIELDS:
-                    return V.UNKNOWN_VALUE  # a static (meta) field of a pytree class
-                return Value(kind=V.UNKNOWN, traced=True, deps=base.deps)
+                return self._field(base, attr)
             return V.UNKNOWN_VALUE
         if t is cst.Subscript:
             base = self.value(e.value)

@@ -17,6 +17,8 @@ class ParamInfo:
     index: Optional[int]  # position among positional parameters
     default: Optional[cst.BaseExpression]
     annotation: Optional[str]  # qualified (or dotted) name of the annotation's head
+    # the class the annotation names (``Optional[X]`` -> X), as ``model/pytrees.ref`` keeps it
+    ann_class: Optional[str] = None
 
     @property
     def has_literal_default(self) -> bool:
