@@ -372,6 +372,84 @@ class TracedControlFlow(Rule):
                 return x
             """
         ),
+        # the flatten's aux data is static: `register_pytree_node_class`, read through
+        # the parameter's annotation
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.tree_util.register_pytree_node_class
+            class Mesh:
+                def __init__(self, verts, n_faces):
+                    self.verts = verts
+                    self.n_faces = n_faces
+
+                def tree_flatten(self):
+                    return (self.verts,), (self.n_faces,)
+
+                @classmethod
+                def tree_unflatten(cls, aux, children):
+                    return cls(children[0], *aux)
+
+            @jax.jit
+            def area(mesh: Mesh):
+                if mesh.n_faces == 0:
+                    return jnp.zeros(())
+                return jnp.zeros(mesh.n_faces) + mesh.verts.sum()
+            """
+        ),
+        # `register_dataclass` called on the class, static metadata through a variable and a
+        # dict literal, a nested class's static field, a helper the jitted code calls
+        Valid(
+            """
+            import dataclasses
+            import jax
+            import numpy as np
+
+            META = dict(static=True)
+
+            @dataclasses.dataclass
+            class Opt:
+                flags: int = dataclasses.field(metadata=META)
+
+            @dataclasses.dataclass
+            class Model:
+                opt: Opt
+                mask: np.ndarray = dataclasses.field(metadata={"static": True})
+
+            jax.tree_util.register_dataclass(Opt)
+            jax.tree_util.register_dataclass(Model)
+
+            def helper(m: Model, x):
+                if m.opt.flags & 4:
+                    return x[np.nonzero(m.mask)]
+                return x
+
+            @jax.jit
+            def run(m, x):
+                return helper(m, x)
+            """
+        ),
+        # a class the model cannot read (a base from elsewhere, no parameter annotation):
+        # its attributes are unknown, and unknown never reports
+        Valid(
+            """
+            import jax
+            from mylib import Base
+
+            class Model(Base):
+                nv: int
+
+            @jax.jit
+            def f(m: Model, sys, x):
+                for _ in range(m.nv):
+                    x = x + 1
+                if sys.n_iter == 0:
+                    return x
+                return x
+            """
+        ),
         # a branch no traced caller reaches: every traced call passes `size`
         Valid(
             """
@@ -715,6 +793,30 @@ class TracedControlFlow(Rule):
             expected=[(9, 12)],
             messages=[
                 "Python `if` on a traced value: it depends on the traced argument `n` of `__call__` (a method of the module class Positions); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        Invalid(
+            # a data leaf of a class the model reads stays a tracer; its static field does not
+            """
+            import jax
+            from flax import struct
+
+            @struct.dataclass
+            class State:
+                loss: jax.Array
+                n: int = struct.field(pytree_node=False)
+
+            @jax.jit
+            def update(state: State, x):
+                if state.n > 1:
+                    x = x / state.n
+                if state.loss > 0:
+                    return x
+                return -x
+            """,
+            expected=[(13, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `state` of `update` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `state` is a Python value, mark it static (static_argnums=0)",
             ],
         ),
     ]
