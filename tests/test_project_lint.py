@@ -335,6 +335,11 @@ def test_static_pytree_fields_declared_in_another_module(project):
     project("pytree_fields")
     found = _lint(Path("."), "--no-cache")
     assert found == [
+        # the class travels with the argument into a helper of a third module
+        ("JAX201", "sim/helpers.py", 4, 8,
+         "Python `if` on a traced value: it depends on the traced argument `sys` of `settle` "
+         "(called from `relax` (sim/physics.py:55), which is decorated with @jax.jit); this raises "
+         "TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
         ("JAX201", "sim/physics.py", 23, 8,
          "Python `if` on a traced value: it depends on the traced argument `sys` of `step` "
          "(decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or "

@@ -10,6 +10,7 @@ parameters are static.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -80,7 +81,6 @@ class FileIndex:
     # classes of other modules this file names (facts): name as written -> flat record
     imported_classes: dict[str, dict] = field(default_factory=dict)
     _flat: dict = field(default_factory=dict)
-    _flat_keep: list = field(default_factory=list)
     # transformations of functions defined in other modules (facts for those modules)
     external_sites: list[ExternalSite] = field(default_factory=list)
     # jitted functions of other modules imported here by name: name -> declaration
@@ -116,11 +116,14 @@ class FileIndex:
 
     def flat_class(self, flat: dict) -> Optional["pytrees.PyClass"]:
         """The class of a field's flat record (one object per record)."""
-        key = id(flat)
-        got = self._flat.get(key)  # type: ignore[call-overload]
+        seen = self._flat.get(("id", id(flat)))
+        if seen is not None and seen[0] is flat:
+            return seen[1]
+        key = ("flat", json.dumps(flat, sort_keys=True))  # the same class from two facts: one object
+        got = self._flat.get(key)
         if got is None and flat.get("reg"):
-            got = self._flat[key] = pytrees.PyClass(flat)  # type: ignore[index]
-            self._flat_keep.append(flat)
+            got = self._flat[key] = pytrees.PyClass(flat)
+        self._flat[("id", id(flat))] = (flat, got)
         return got
 
     def _flat_record(self, written: str) -> Optional[dict]:
@@ -840,6 +843,14 @@ class Indexer:
                         params = params[1:]
                     arrays = set(fact.get("array_pos", ()))
                     array_kw = set(fact.get("array_kw", ()))
+                    classes = fact.get("classes") or {}
+                    for i in fact.get("traced_pos", ()):
+                        if i < len(params):
+                            flat = classes.get("pos", {}).get(str(i))
+                            unit.pass_class(params[i].name, self.index.flat_class(flat) if flat else None)
+                    for name in fact.get("traced_kw", ()):
+                        flat = classes.get("kw", {}).get(name)
+                        unit.pass_class(name, self.index.flat_class(flat) if flat else None)
                     for i in fact.get("traced_pos", ()):
                         if i < len(params) and params[i].name not in unit.static_params:
                             unit.traced_params.add(params[i].name)

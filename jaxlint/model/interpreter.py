@@ -61,6 +61,9 @@ class ExternalCall:
     keywords: tuple[str, ...] = ()
     none_pos: tuple[int, ...] = ()
     none_kw: tuple[str, ...] = ()
+    # the flat pytree class records (model/pytrees.py) of traced arguments of a known class
+    class_pos: tuple[tuple[int, dict], ...] = ()
+    class_kw: tuple[tuple[str, dict], ...] = ()
 
 
 @dataclass
@@ -326,7 +329,9 @@ class Interpreter:
             if p.name in unit.traced_params:
                 is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.name in unit.array_params
                 kind = V.ARRAY if is_array else V.UNKNOWN
-                cls = None if is_array else self.index.pytree_class(p.ann_class)
+                cls = None
+                if not is_array:
+                    cls = self.index.pytree_class(p.ann_class) if p.ann_class else unit.param_classes.get(p.name)
                 env[p.name] = Value(kind=kind, traced=True, deps=frozenset({p.name}), cls=cls)
             else:
                 env[p.name] = Value(kind=V.STATIC if p.name in unit.static_params else V.UNKNOWN)
@@ -1042,13 +1047,18 @@ class Interpreter:
         if n_bound:
             params = params[n_bound:]
         for i, arg in enumerate(positional_args(call)):
-            if i < len(params) and self.value(arg.value).traced:
-                if params[i].name not in target.static_params:
+            if i < len(params):
+                av = self.value(arg.value)
+                target.pass_class(params[i].name, av.cls)
+                if av.traced and params[i].name not in target.static_params:
                     target.traced_params.add(params[i].name)
         for arg in call.args:
-            if arg.keyword is not None and self.value(arg.value).traced:
+            if arg.keyword is not None:
+                av = self.value(arg.value)
                 p = target.param(arg.keyword.value)
-                if p is not None and p.name not in target.static_params:
+                if p is not None:
+                    target.pass_class(p.name, av.cls)
+                if av.traced and p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
 
@@ -1184,6 +1194,8 @@ class Interpreter:
             keywords=tuple(k for k, _ in kws),
             none_pos=tuple(i for i, a in enumerate(positional_args(call)) if _is_none(a.value)),
             none_kw=tuple(a.keyword.value for a in call.args if a.keyword is not None and _is_none(a.value)),
+            class_pos=tuple((i, v.cls.flat) for i, v in enumerate(pos) if v.traced and v.cls is not None),
+            class_kw=tuple((k, v.cls.flat) for k, v in kws if v.traced and v.cls is not None),
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:

@@ -71,6 +71,9 @@ class Unit:
     traced_calls: int = 0
     maybe_none: set[str] = field(default_factory=set)
     passed_params: set[str] = field(default_factory=set)  # given by some traced caller
+    # the pytree class (model/pytrees.PyClass) traced callers pass for a parameter;
+    # None where two callers disagree or one passes a value of no known class
+    param_classes: dict[str, object] = field(default_factory=dict)
     # returns a function it defines (a nested def or a lambda): a new object per call
     returns_fresh_function: bool = False
     # the values of its own `return` statements (None for a bare `return`), in source order
@@ -126,6 +129,13 @@ class Unit:
                 return u, chosen
             u = u.parent
         return None
+
+    def pass_class(self, name: str, cls: object) -> None:
+        """A traced caller passes ``cls`` (or None: unknown) for parameter ``name``."""
+        if name not in self.param_classes:
+            self.param_classes[name] = cls
+        elif self.param_classes[name] is not cls:
+            self.param_classes[name] = None
 
     def mark_traced(self, reason: str) -> bool:
         changed = not self.traced

@@ -819,6 +819,33 @@ class TracedControlFlow(Rule):
                 "Python `if` on a traced value: it depends on the traced argument `state` of `update` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `state` is a Python value, mark it static (static_argnums=0)",
             ],
         ),
+        Invalid(
+            # the class travels with the argument into an unannotated helper: its static
+            # field stays a Python value, its array leaf a tracer
+            """
+            import equinox as eqx
+            import jax
+
+            class Net(eqx.Module):
+                w: jax.Array
+                depth: int = eqx.field(static=True)
+
+            def _apply(net, x):
+                for _ in range(net.depth):
+                    x = x @ net.w
+                if net.w.sum() > 0:
+                    return x
+                return -x
+
+            @jax.jit
+            def forward(net: Net, x):
+                return _apply(net, x)
+            """,
+            expected=[(11, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `net` of `_apply` (called from traced `forward`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
