@@ -403,3 +403,19 @@ def attribute(flat: dict, attr: str) -> tuple[str, object]:
     if reg == "eqx" and not (isinstance(ann, str) and ann in apis.ARRAY_ANNOTATIONS) and not isinstance(ann, dict):
         return "unknown", None  # eqx.filter_jit keeps non-array leaves static
     return "data", ann
+
+
+def merge(a: dict, b: dict) -> dict:
+    """The flat record of a value of class ``a`` or ``b`` (two traced callers pass
+    different classes): an attribute both read the same way (a data leaf in both,
+    static in both) keeps that reading; any other is unknown."""
+    fields: dict[str, str] = {}
+    anns: dict = {}
+    for attr in sorted(set(a.get("fields", {})) & set(b.get("fields", {}))):
+        wa, na = attribute(a, attr)
+        wb, nb = attribute(b, attr)
+        if wa == wb and wa in ("data", "static"):
+            fields[attr] = DATA if wa == "data" else STATIC
+            if na is not None and na == nb:
+                anns[attr] = na
+    return {"reg": "merged", "fields": fields, "ann": anns}

@@ -7,6 +7,8 @@ from typing import Optional, Union
 
 import libcst as cst
 
+from jaxlint.model import pytrees
+
 UnitNode = Union[cst.Module, cst.FunctionDef, cst.Lambda]
 
 
@@ -134,8 +136,14 @@ class Unit:
         """A traced caller passes ``cls`` (or None: unknown) for parameter ``name``."""
         if name not in self.param_classes:
             self.param_classes[name] = cls
-        elif self.param_classes[name] is not cls:
-            self.param_classes[name] = None
+            return
+        had = self.param_classes[name]
+        if had is cls:
+            return
+        if had is None or cls is None:
+            self.param_classes[name] = None  # a caller passes a value of no known class
+            return
+        self.param_classes[name] = pytrees.PyClass(pytrees.merge(had.flat, cls.flat))  # type: ignore[attr-defined]
 
     def mark_traced(self, reason: str) -> bool:
         changed = not self.traced

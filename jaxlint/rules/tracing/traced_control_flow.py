@@ -846,6 +846,43 @@ class TracedControlFlow(Rule):
                 "Python `if` on a traced value: it depends on the traced argument `net` of `_apply` (called from traced `forward`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
             ],
         ),
+        Invalid(
+            # two callers pass objects of two classes (flax struct, equinox): a field both
+            # make static is a Python value, one both make an array leaf a tracer
+            """
+            import equinox as eqx
+            import jax
+            from flax import struct
+
+            @struct.dataclass
+            class Small:
+                x: jax.Array
+                n: int = struct.field(pytree_node=False)
+
+            class Big(eqx.Module):
+                x: jax.Array
+                n: int = eqx.field(static=True)
+
+            def _run(m, y):
+                for _ in range(m.n):
+                    y = y + m.x
+                if (m.x > 0).all():
+                    return y
+                return -y
+
+            @jax.jit
+            def small(m: Small, y):
+                return _run(m, y)
+
+            @jax.jit
+            def big(m: Big, y):
+                return _run(m, y)
+            """,
+            expected=[(17, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `m` of `_run` (called from traced `small`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
