@@ -16,7 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, pytrees
+from jaxlint.model import apis, pytree_read, pytrees
 from jaxlint.model.scopes import instance_class
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.units import ClassInfo, ParamInfo, Unit
@@ -277,7 +277,7 @@ class Indexer:
         ann = None
         ann_class = None
         if p.annotation is not None:
-            ann_class = pytrees.ref(pytrees.annotation_node(p.annotation.annotation, self.qualname), self.qualname)
+            ann_class = pytree_read.ref(pytree_read.annotation_node(p.annotation.annotation, self.qualname), self.qualname)
             a = p.annotation.annotation
             head = a.value if isinstance(a, cst.Subscript) else a
             if isinstance(head, (cst.Name, cst.Attribute)):
@@ -378,7 +378,7 @@ class Indexer:
         for info in self.index.classes:
             if id(info.node) not in top:
                 continue
-            rec = pytrees.class_record(info.node, self.qualname, values,
+            rec = pytree_read.class_record(info.node, self.qualname, values,
                                        self._reg_calls.get(info.name, []), functions)
             if rec is not None:
                 self.index.pytree_records[info.name] = rec
