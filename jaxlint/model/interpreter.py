@@ -981,6 +981,7 @@ class Interpreter:
         for p, expr in passed:
             if p.name in unit.static_params or p.kind in ("vararg", "kwarg"):
                 continue
+            unit.pass_class(p.name, self.value(expr).cls)
             if p.name in unit.defaulted_params:
                 unit.traced_params.add(p.name)
             if p.name in unit.traced_params:
@@ -1556,6 +1557,12 @@ class Interpreter:
         arg_vals = [self.value(a.value) for a in e.args]
         any_traced = any(v.traced for v in arg_vals)
         deps = frozenset().union(*(v.deps for v in arg_vals)) if arg_vals else frozenset()
+        written = dotted_name(func) if type(func) in (cst.Name, cst.Attribute) else None
+        head = self.lookup(written.split(".", 1)[0]) if written is not None else None
+        if written is not None and (head is None or head == V.UNKNOWN_VALUE):
+            cls = self.index.pytree_class(written)
+            if cls is not None:
+                return Value(cls=cls)  # an instance of a pytree class the model reads
         q = self.qualname(func)
         if q is not None:
             if q == "functools.partial":

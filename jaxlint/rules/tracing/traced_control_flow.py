@@ -883,6 +883,39 @@ class TracedControlFlow(Rule):
                 "Python `if` on a traced value: it depends on the traced argument `m` of `_run` (called from traced `small`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
             ],
         ),
+        Invalid(
+            # the class of what a plain call passes to a jitted function: a NamedTuple's
+            # fields are leaves; a lambda flatten's aux data is static
+            """
+            from typing import NamedTuple
+            import jax
+            import jax.numpy as jnp
+
+            class Carry(NamedTuple):
+                pos: jax.Array
+                steps: int
+
+            class Table:
+                def __init__(self, rows, n):
+                    self.rows, self.n = rows, n
+
+            jax.tree_util.register_pytree_node(Table, lambda t: ((t.rows,), t.n), lambda n, ch: Table(ch[0], n))
+
+            @jax.jit
+            def advance(c, t, x):
+                for _ in range(t.n):
+                    x = x + t.rows
+                if c.pos.sum() > 0:
+                    return x
+                return x
+
+            advance(Carry(jnp.zeros(3), 2), Table(jnp.ones(3), 4), 1.0)
+            """,
+            expected=[(19, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `c` of `advance` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `c` is a Python value, mark it static (static_argnums=0)",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
