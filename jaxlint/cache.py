@@ -210,7 +210,7 @@ def _valid_project(p: object) -> bool:
     if not all(isinstance(c, dict) and isinstance(c.get("callee"), str) and _is_int(c.get("line"), 0)
                for c in (*p["calls"], *p["sites"])):
         return False
-    return all(isinstance(p.get(k, {}), (dict, list)) for k in ("jits", "consumers", "factories"))
+    return all(isinstance(p.get(k, {}), (dict, list)) for k in ("jits", "consumers", "factories", "pytrees"))
 
 
 def _decode_entry(raw: bytes, path: str, select: Optional[frozenset],

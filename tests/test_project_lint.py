@@ -368,3 +368,34 @@ def test_a_project_with_code_at_its_top_stays_one_project(tmp_path, monkeypatch)
     })
     monkeypatch.chdir(tmp_path)
     assert [f[:4] for f in _lint(tmp_path, "--no-cache")] == [("JAX201", "losses.py", 2, 8)]
+
+
+def test_static_pytree_fields_declared_in_another_module(project):
+    """A field is a tracer only when its class (read in another module, in any
+    registration spelling) makes it a data leaf: static fields
+    (`metadata=dict(static=True)`, a metadata variable, `struct.field(pytree_node=False)`,
+    `eqx.field(static=True)`, a flatten's aux data) and a parameter of no known
+    class (`integrate(sys, x)`) are silent; the data leaves still report."""
+    project("pytree_fields")
+    found = _lint(Path("."), "--no-cache")
+    assert found == [
+        # the class travels with the argument into a helper of a third module
+        ("JAX201", "sim/helpers.py", 4, 8,
+         "Python `if` on a traced value: it depends on the traced argument `sys` of `settle` "
+         "(called from `relax` (sim/physics.py:55), which is decorated with @jax.jit); this raises "
+         "TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+        ("JAX201", "sim/physics.py", 23, 8,
+         "Python `if` on a traced value: it depends on the traced argument `sys` of `step` "
+         "(decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or "
+         "`jnp.where`; or, if `sys` is a Python value, mark it static (static_argnums=0)"),
+        ("JAX202", "sim/physics.py", 34, 22,
+         "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `grid` "
+         "of `configure` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must "
+         "be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static "
+         "argument; or, if `grid` is a Python value, mark it static (static_argnums=1)"),
+        ("JAX202", "sim/physics.py", 48, 22,
+         "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `state` "
+         "of `reset` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be "
+         "1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static "
+         "argument; or, if `state` is a Python value, mark it static (static_argnums=0)"),
+    ]

@@ -32,6 +32,8 @@ def enables_x64_below(interp: Interpreter, settings: LintSettings) -> bool:
 
 def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     out = _calls_and_sites(interp, settings)
+    if interp.index.pytree_records:
+        out["pytrees"] = interp.index.pytree_records
     if enables_x64_below(interp, settings):
         out["x64"] = True
     return out
@@ -64,7 +66,7 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     seen = set()
     for c in calls:
         key = (c.callee, c.caller.qualname, c.traced_pos, c.traced_kw, c.array_pos, c.array_kw,
-               c.n_pos, c.keywords, c.none_pos, c.none_kw)
+               c.n_pos, c.keywords, c.none_pos, c.none_kw, repr(c.class_pos), repr(c.class_kw))
         if key in seen:
             continue
         seen.add(key)
@@ -82,6 +84,8 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             "none_pos": list(c.none_pos),
             "none_kw": list(c.none_kw),
         })
+        if c.class_pos or c.class_kw:
+            out_calls[-1]["classes"] = {"pos": {str(i): f for i, f in c.class_pos}, "kw": dict(c.class_kw)}
     out_sites = []
     for s in sites:
         out_sites.append({

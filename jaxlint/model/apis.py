@@ -237,9 +237,6 @@ BOOL_RESULT_FUNCS = frozenset(
     )
 ) | {"jax.random.bernoulli"}
 
-# Fields of well-known pytree classes that are static (pytree_node=False).
-KNOWN_STATIC_FIELDS = frozenset({"apply_fn", "tx"})  # flax.training.train_state.TrainState
-
 # Attributes of an array that are static under tracing.
 STATIC_ATTRS = frozenset(
     {

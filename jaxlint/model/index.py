@@ -10,12 +10,13 @@ parameters are static.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis
+from jaxlint.model import apis, pytree_read, pytrees
 from jaxlint.model.scopes import instance_class
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.units import ClassInfo, ParamInfo, Unit
@@ -75,10 +76,11 @@ class FileIndex:
     x64_at_import: bool = False
     # module-level names assigned more than once (for the stale-global rule)
     module_assignments: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
-    # names of static (non-pytree) fields declared by classes in this file:
-    # struct.field(pytree_node=False), eqx.field(static=True),
-    # field(metadata={"static": True}), register_dataclass(meta_fields=[...])
-    static_fields: set[str] = field(default_factory=set)
+    # pytree classes defined at module level here: name -> record (model/pytrees.py)
+    pytree_records: dict[str, dict] = field(default_factory=dict)
+    # classes of other modules this file names (facts): name as written -> flat record
+    imported_classes: dict[str, dict] = field(default_factory=dict)
+    _flat: dict = field(default_factory=dict)
     # transformations of functions defined in other modules (facts for those modules)
     external_sites: list[ExternalSite] = field(default_factory=list)
     # jitted functions of other modules imported here by name: name -> declaration
@@ -98,6 +100,45 @@ class FileIndex:
     @property
     def enables_x64(self) -> bool:
         return bool(self.x64_nodes)
+
+    def pytree_class(self, written: Optional[str]) -> Optional["pytrees.PyClass"]:
+        """The pytree class a name (as written here) denotes, flattened through its
+        bases (here, in other modules, in libraries); None when unknown."""
+        if written is None:
+            return None
+        if written in self._flat:
+            return self._flat[written]
+        self._flat[written] = None  # a cycle of bases resolves to nothing
+        flat = self._flat_record(written)
+        cls = pytrees.PyClass(flat) if flat is not None and flat.get("reg") else None
+        self._flat[written] = cls
+        return cls
+
+    def flat_class(self, flat: dict) -> Optional["pytrees.PyClass"]:
+        """The class of a field's flat record (one object per record)."""
+        seen = self._flat.get(("id", id(flat)))
+        if seen is not None and seen[0] is flat:
+            return seen[1]
+        key = ("flat", json.dumps(flat, sort_keys=True))  # the same class from two facts: one object
+        got = self._flat.get(key)
+        if got is None and flat.get("reg"):
+            got = self._flat[key] = pytrees.PyClass(flat)
+        self._flat[("id", id(flat))] = (flat, got)
+        return got
+
+    def _flat_record(self, written: str) -> Optional[dict]:
+        rec = self.pytree_records.get(written)
+        if rec is not None:
+            def base_of(b: str) -> Optional[dict]:
+                c = self.pytree_class(b)
+                return c.flat if c is not None else None
+            return pytrees.resolve(rec, base_of)
+        if written in self.imported_classes:
+            return self.imported_classes[written]
+        if written in pytrees.LIBRARY_CLASSES:
+            return pytrees.LIBRARY_CLASSES[written]
+        q = self.imports.resolve_dotted(written)
+        return pytrees.LIBRARY_CLASSES.get(q) if q is not None else None
 
 
 _X64_ENV_VALUES = {"1", "true", "True", "TRUE", "yes"}
@@ -128,6 +169,8 @@ class Indexer:
         self._pending_calls: list[tuple[Unit, cst.Call]] = []
         # calls written `<receiver>.<name>(...)`, by method name (for module helper methods)
         self._method_calls: dict[str, list[tuple[Unit, cst.Call]]] = {}
+        # registration calls naming a class: class name -> [(qualified function, call)]
+        self._reg_calls: dict[str, list[tuple[str, cst.Call]]] = {}
         self._class_stack: list[ClassInfo] = []
         self._seq = 0  # statement counter (source order)
         self._jax_imported = False  # a module-level `import jax...` seen so far
@@ -143,6 +186,7 @@ class Indexer:
     def run(self) -> FileIndex:
         module = self.index.module
         self._walk_block(module, self.index.module_unit)
+        self._pytree_records()
         self._resolve()
         self._settle_key_consumers()
         self._find_factories()
@@ -231,7 +275,9 @@ class Indexer:
 
     def _param(self, p: cst.Param, kind: str, idx: Optional[int]) -> ParamInfo:
         ann = None
+        ann_class = None
         if p.annotation is not None:
+            ann_class = pytree_read.ref(pytree_read.annotation_node(p.annotation.annotation, self.qualname), self.qualname)
             a = p.annotation.annotation
             head = a.value if isinstance(a, cst.Subscript) else a
             if isinstance(head, (cst.Name, cst.Attribute)):
@@ -239,7 +285,7 @@ class Indexer:
                 ann = self.qualname(head) or dotted
             elif isinstance(a, cst.SimpleString):
                 ann = string_value(a)
-        return ParamInfo(p.name.value, kind, idx, p.default, ann)
+        return ParamInfo(p.name.value, kind, idx, p.default, ann, ann_class)
 
     def _new_unit(
         self, node, name: str, parent: Unit, params: cst.Parameters, cls: Optional[ClassInfo] = None
@@ -309,7 +355,6 @@ class Indexer:
             ):
                 info.is_jax_module = True
         self.index.classes.append(info)
-        self._static_fields(node)
         self._class_stack.append(info)
         in_class = self._in_class_body
         self._in_class_body = True
@@ -317,23 +362,26 @@ class Indexer:
         self._in_class_body = in_class
         self._class_stack.pop()
 
-    def _static_fields(self, node: cst.ClassDef) -> None:
-        """Record fields a pytree class declares static."""
-        for dec in node.decorators:
-            d = dec.decorator
-            if isinstance(d, cst.Call):
-                for a in d.args:
-                    if a.keyword is not None and a.keyword.value == "meta_fields":
-                        self.index.static_fields.update(literal_strs(a.value) or ())
-        for stmt in node.body.body:
-            if not isinstance(stmt, cst.SimpleStatementLine):
+    def _pytree_records(self) -> None:
+        """Read the module-level classes' pytree registrations (model/pytrees.py)."""
+        mod = self.index.module_unit
+        def values(name: str) -> Optional[cst.CSTNode]:
+            entries = mod.bindings.get(name)
+            return entries[-1][1] if entries and len(entries) == 1 else None
+        def functions(name: str) -> Optional[cst.CSTNode]:
+            u = mod.defs.get(name)
+            if u is not None:
+                return u.node
+            v = values(name)
+            return v if isinstance(v, cst.Lambda) else None
+        top = {id(stmt) for stmt in self.index.module.body}
+        for info in self.index.classes:
+            if id(info.node) not in top:
                 continue
-            for small in stmt.body:
-                if not (isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)):
-                    continue
-                v = small.value
-                if isinstance(v, cst.Call) and _declares_static(v):
-                    self.index.static_fields.add(small.target.value)
+            rec = pytree_read.class_record(info.node, self.qualname, values,
+                                       self._reg_calls.get(info.name, []), functions)
+            if rec is not None:
+                self.index.pytree_records[info.name] = rec
 
     def _walk_expr(self, expr: cst.CSTNode, unit: Unit) -> None:
         t = type(expr)
@@ -371,10 +419,10 @@ class Indexer:
             return
         if q == "jax.enable_x64" or q == "jax.experimental.enable_x64":
             return  # a context manager: handled where it is used
-        if q.endswith("register_dataclass"):
-            a = keyword_arg(call, "meta_fields")
-            if a is not None:
-                self.index.static_fields.update(literal_strs(a.value) or ())
+        if q in pytrees.CALL_REGS:
+            pos = positional_args(call)
+            if pos and isinstance(pos[0].value, cst.Name):
+                self._reg_calls.setdefault(pos[0].value.value, []).append((q, call))
         t = apis.transform_for(q)
         if t is None:
             return
@@ -761,6 +809,8 @@ class Indexer:
         self.index.imported_jits = dict(facts.get("jits", {}))
         self.index.imported_key_consumers = dict(facts.get("consumers", {}))
         self.index.imported_factories = frozenset(facts.get("factories", ()))
+        self.index.imported_classes = dict(facts.get("classes", {}))
+        self.index._flat.clear()
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
         for qualname, items in sorted(facts.get("units", {}).items()):
             unit = by_qualname.get(qualname)
@@ -793,6 +843,14 @@ class Indexer:
                         params = params[1:]
                     arrays = set(fact.get("array_pos", ()))
                     array_kw = set(fact.get("array_kw", ()))
+                    classes = fact.get("classes") or {}
+                    for i in fact.get("traced_pos", ()):
+                        if i < len(params):
+                            flat = classes.get("pos", {}).get(str(i))
+                            unit.pass_class(params[i].name, self.index.flat_class(flat) if flat else None)
+                    for name in fact.get("traced_kw", ()):
+                        flat = classes.get("kw", {}).get(name)
+                        unit.pass_class(name, self.index.flat_class(flat) if flat else None)
                     for i in fact.get("traced_pos", ()):
                         if i < len(params) and params[i].name not in unit.static_params:
                             unit.traced_params.add(params[i].name)
@@ -914,26 +972,6 @@ def mark_site(
             if t.arity is not None and p.index is not None and p.index - n_bound >= t.arity:
                 continue
         unit.traced_params.add(p.name)
-
-
-def _declares_static(call: cst.Call) -> bool:
-    name = dotted_name(call.func) or ""
-    if name.rsplit(".", 1)[-1] in ("static_field",):
-        return True
-    for a in call.args:
-        if a.keyword is None:
-            continue
-        k = a.keyword.value
-        v = a.value
-        if k == "pytree_node" and isinstance(v, cst.Name) and v.value == "False":
-            return True
-        if k == "static" and isinstance(v, cst.Name) and v.value == "True":
-            return True
-        if k == "metadata" and isinstance(v, cst.Dict):
-            for el in v.elements:
-                if isinstance(el, cst.DictElement) and string_value(el.key) == "static":
-                    return isinstance(el.value, cst.Name) and el.value.value == "True"
-    return False
 
 
 def _body_statements(node: cst.CSTNode) -> list[cst.CSTNode]:

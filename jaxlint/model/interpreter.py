@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import libcst as cst
 
-from jaxlint.model import apis
+from jaxlint.model import apis, pytrees
 from jaxlint.model import values as V
 from jaxlint.model.index import FileIndex
 from jaxlint.model.jit_calls import JitCalls, JitInfo
@@ -61,6 +61,9 @@ class ExternalCall:
     keywords: tuple[str, ...] = ()
     none_pos: tuple[int, ...] = ()
     none_kw: tuple[str, ...] = ()
+    # the flat pytree class records (model/pytrees.py) of traced arguments of a known class
+    class_pos: tuple[tuple[int, dict], ...] = ()
+    class_kw: tuple[tuple[str, dict], ...] = ()
 
 
 @dataclass
@@ -326,7 +329,10 @@ class Interpreter:
             if p.name in unit.traced_params:
                 is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.name in unit.array_params
                 kind = V.ARRAY if is_array else V.UNKNOWN
-                env[p.name] = Value(kind=kind, traced=True, deps=frozenset({p.name}))
+                cls = None
+                if not is_array:
+                    cls = self.index.pytree_class(p.ann_class) if p.ann_class else unit.param_classes.get(p.name)
+                env[p.name] = Value(kind=kind, traced=True, deps=frozenset({p.name}), cls=cls)
             else:
                 env[p.name] = Value(kind=V.STATIC if p.name in unit.static_params else V.UNKNOWN)
         self.env = env
@@ -975,6 +981,7 @@ class Interpreter:
         for p, expr in passed:
             if p.name in unit.static_params or p.kind in ("vararg", "kwarg"):
                 continue
+            unit.pass_class(p.name, self.value(expr).cls)
             if p.name in unit.defaulted_params:
                 unit.traced_params.add(p.name)
             if p.name in unit.traced_params:
@@ -1041,13 +1048,18 @@ class Interpreter:
         if n_bound:
             params = params[n_bound:]
         for i, arg in enumerate(positional_args(call)):
-            if i < len(params) and self.value(arg.value).traced:
-                if params[i].name not in target.static_params:
+            if i < len(params):
+                av = self.value(arg.value)
+                target.pass_class(params[i].name, av.cls)
+                if av.traced and params[i].name not in target.static_params:
                     target.traced_params.add(params[i].name)
         for arg in call.args:
-            if arg.keyword is not None and self.value(arg.value).traced:
+            if arg.keyword is not None:
+                av = self.value(arg.value)
                 p = target.param(arg.keyword.value)
-                if p is not None and p.name not in target.static_params:
+                if p is not None:
+                    target.pass_class(p.name, av.cls)
+                if av.traced and p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
 
@@ -1183,6 +1195,8 @@ class Interpreter:
             keywords=tuple(k for k, _ in kws),
             none_pos=tuple(i for i, a in enumerate(positional_args(call)) if _is_none(a.value)),
             none_kw=tuple(a.keyword.value for a in call.args if a.keyword is not None and _is_none(a.value)),
+            class_pos=tuple((i, v.cls.flat) for i, v in enumerate(pos) if v.traced and v.cls is not None),
+            class_kw=tuple((k, v.cls.flat) for k, v in kws if v.traced and v.cls is not None),
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:
@@ -1353,6 +1367,26 @@ class Interpreter:
         return result != negated
 
     # -- evaluation ---------------------------------------------------------------
+    def _field(self, base: Value, attr: str) -> Value:
+        """``obj.attr`` for a traced ``obj``: a tracer only where the model can show
+        it, a data leaf of a class it can read (model/pytrees.py); the array API
+        (``x.T``, ``x.real``) of a value of no known class; else unknown."""
+        if base.cls is None:
+            if attr in pytrees.ARRAY_ATTRS:
+                return Value(kind=V.ARRAY, traced=True, deps=base.deps)
+            return V.UNKNOWN_VALUE  # a class it cannot read: unknown never reports
+        what, ann = pytrees.attribute(base.cls.flat, attr)
+        if what == "static":
+            if isinstance(ann, str) and ann in apis.STATIC_ANNOTATIONS:
+                return V.STATIC_VALUE
+            return V.UNKNOWN_VALUE  # a Python value, of any type
+        if what == "data":
+            if isinstance(ann, str) and ann in apis.ARRAY_ANNOTATIONS:
+                return Value(kind=V.ARRAY, traced=True, deps=base.deps)
+            cls = self.index.flat_class(ann) if isinstance(ann, dict) else None
+            return Value(kind=V.UNKNOWN, traced=True, deps=base.deps, cls=cls)
+        return V.UNKNOWN_VALUE
+
     def _eval(self, e: cst.CSTNode) -> Value:
         t = type(e)
         traced_ctx = self.in_traced
@@ -1381,9 +1415,7 @@ class Interpreter:
             if base.kind == V.ARRAY:
                 return Value(kind=V.ARRAY, traced=base.traced, deps=base.deps)
             if base.traced:
-                if attr in self.index.static_fields or attr in apis.KNOWN_STATIC_FIELDS:
-                    return V.UNKNOWN_VALUE  # a static (meta) field of a pytree class
-                return Value(kind=V.UNKNOWN, traced=True, deps=base.deps)
+                return self._field(base, attr)
             return V.UNKNOWN_VALUE
         if t is cst.Subscript:
             base = self.value(e.value)
@@ -1525,6 +1557,12 @@ class Interpreter:
         arg_vals = [self.value(a.value) for a in e.args]
         any_traced = any(v.traced for v in arg_vals)
         deps = frozenset().union(*(v.deps for v in arg_vals)) if arg_vals else frozenset()
+        written = dotted_name(func) if type(func) in (cst.Name, cst.Attribute) else None
+        head = self.lookup(written.split(".", 1)[0]) if written is not None else None
+        if written is not None and (head is None or head == V.UNKNOWN_VALUE):
+            cls = self.index.pytree_class(written)
+            if cls is not None:
+                return Value(cls=cls)  # an instance of a pytree class the model reads
         q = self.qualname(func)
         if q is not None:
             if q == "functools.partial":

@@ -7,6 +7,8 @@ from typing import Optional, Union
 
 import libcst as cst
 
+from jaxlint.model import pytrees
+
 UnitNode = Union[cst.Module, cst.FunctionDef, cst.Lambda]
 
 
@@ -17,6 +19,8 @@ class ParamInfo:
     index: Optional[int]  # position among positional parameters
     default: Optional[cst.BaseExpression]
     annotation: Optional[str]  # qualified (or dotted) name of the annotation's head
+    # the class the annotation names (``Optional[X]`` -> X), as ``model/pytrees.ref`` keeps it
+    ann_class: Optional[str] = None
 
     @property
     def has_literal_default(self) -> bool:
@@ -69,6 +73,9 @@ class Unit:
     traced_calls: int = 0
     maybe_none: set[str] = field(default_factory=set)
     passed_params: set[str] = field(default_factory=set)  # given by some traced caller
+    # the pytree class (model/pytrees.PyClass) traced callers pass for a parameter;
+    # None where two callers disagree or one passes a value of no known class
+    param_classes: dict[str, object] = field(default_factory=dict)
     # returns a function it defines (a nested def or a lambda): a new object per call
     returns_fresh_function: bool = False
     # the values of its own `return` statements (None for a bare `return`), in source order
@@ -124,6 +131,19 @@ class Unit:
                 return u, chosen
             u = u.parent
         return None
+
+    def pass_class(self, name: str, cls: object) -> None:
+        """A traced caller passes ``cls`` (or None: unknown) for parameter ``name``."""
+        if name not in self.param_classes:
+            self.param_classes[name] = cls
+            return
+        had = self.param_classes[name]
+        if had is cls:
+            return
+        if had is None or cls is None:
+            self.param_classes[name] = None  # a caller passes a value of no known class
+            return
+        self.param_classes[name] = pytrees.PyClass(pytrees.merge(had.flat, cls.flat))  # type: ignore[attr-defined]
 
     def mark_traced(self, reason: str) -> bool:
         changed = not self.traced

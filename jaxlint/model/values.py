@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Optional
 import libcst as cst
 
 if TYPE_CHECKING:  # pragma: no cover
+    from jaxlint.model.pytrees import PyClass
     from jaxlint.model.units import Unit
 
 # kinds
@@ -61,6 +62,9 @@ class Value:
     shape: Optional[tuple[int, ...]] = None
     # ARRAYS: the value of one item
     item: Optional["Value"] = None
+    # an instance of a pytree class the model can read (model/pytrees.py): which of
+    # its attributes are leaves and which static
+    cls: Optional["PyClass"] = None
 
     def with_key(self, token: KeyToken) -> "Value":
         return replace(self, key=token)
@@ -87,4 +91,5 @@ def join(a: Value, b: Value) -> Value:
         dtype_hint=a.dtype_hint if a.dtype_hint == b.dtype_hint else None,
         shape=a.shape if a.shape == b.shape else None,
         item=a.item if a.item == b.item else None,
+        cls=a.cls if a.cls is b.cls else None,
     )

@@ -22,6 +22,7 @@ import json
 import re
 from typing import Callable, Iterable, Mapping, Optional
 
+from jaxlint.model import pytrees
 from jaxlint.project.index import ProjectIndex
 
 Json = dict
@@ -80,13 +81,18 @@ def incoming_facts(
     jits_of = {module: proj.get("jits") or {} for module, _, proj in outputs}
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
+    records_of = {module: proj.get("pytrees") or {} for module, _, proj in outputs}
+    flat_memo: dict = {}
+
+    def class_flat(target_module: str, qualname: str) -> Optional[Json]:
+        return _class_flat(index, records_of, target_module, qualname, flat_memo)
     for module, path, proj in outputs:
         known = memo.get(path) if memo is not None else None
         if known is None or known[0] is not proj or known[1] is not index:
             known = (proj, index, *_resolved(index, module, path, proj))
             if memo is not None:
                 memo[path] = known
-        imported, records, modules = known[2], known[3], known[4]
+        imported, records, modules, classes = known[2], known[3], known[4], known[5]
         def give(name: str, target_module: str, qualname: str, function: bool) -> None:
             """What ``name`` (used in this file) refers to, if it is a jit (its
             static/donated arguments), a key consumer or a factory."""
@@ -100,13 +106,20 @@ def incoming_facts(
                 factories = out.setdefault(path, {}).setdefault("factories", [])
                 if name not in factories:
                     factories.append(name)
+            if qualname in records_of.get(target_module, ()):
+                flat = class_flat(target_module, qualname)
+                if flat is not None and flat.get("reg"):
+                    out.setdefault(path, {}).setdefault("classes", {})[name] = flat
 
         # imported by name from other modules
         for name, target in imported:
             give(name, target.module, target.qualname, target.kind == "function")
+        for name, target in classes:
+            give(name, target.module, target.qualname, False)
         # ... and reached as attributes of a project module imported here
         # (only the modules that define one are looked for in the text)
-        modules = [(n, m) for n, m in modules if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m)]
+        modules = [(n, m) for n, m in modules
+                   if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)]
         if modules and text_of is not None:
             names = frozenset(n for n, _ in modules)
             used = memo.get(("attrs", path)) if memo is not None else None
@@ -129,7 +142,33 @@ def incoming_facts(
     return out
 
 
-def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[list, list, list]:
+def _class_flat(index: ProjectIndex, records_of: Mapping[str, Json], module: str, qualname: str,
+                memo: dict) -> Optional[Json]:
+    """The flat record (model/pytrees.py) of the class ``qualname`` of ``module``:
+    its bases and its fields' classes resolved through the project's modules."""
+    key = (module, qualname)
+    if key in memo:
+        return memo[key]
+    memo[key] = None  # a cycle resolves to nothing
+    rec = records_of.get(module, {}).get(qualname)
+    if rec is None:
+        return None
+
+    def base_of(written: str) -> Optional[Json]:
+        t = index.resolve(module, written)
+        if t is None:
+            return None
+        if t.kind == "class":
+            return _class_flat(index, records_of, t.module, t.qualname, memo)
+        if t.kind == "external":
+            return pytrees.LIBRARY_CLASSES.get(t.qualname)
+        return None
+
+    flat = memo[key] = pytrees.resolve(rec, base_of)
+    return flat
+
+
+def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[list, list, list, list]:
     """What one file's output names: (imported name, target) for its names
     imported from functions or assignments of the project; (module, qualname,
     fact, fact's canonical JSON) for each call from traced code and each
@@ -137,6 +176,7 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[
     its names bound to a module of the project."""
     imported = []
     modules = []
+    classes = []
     names = proj["summary"].get("names") or {}
     for name, binding in sorted(names.items()):
         k = binding.get("k")
@@ -152,6 +192,8 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[
             continue
         if target.kind in ("function", "assign"):
             imported.append((name, target))
+        elif target.kind == "class":
+            classes.append((name, target))
         elif target.kind == "module" and target.module in index.modules:
             modules.append((name, target.module))
     # a call from traced code, or a transformation applied here: the record, less
@@ -169,7 +211,7 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[
             fact.update(kind=kind, path=path, reason=_reason(
                 kind, rec.get("caller", ""), path, rec["line"], rec["why"], rec.get("cell")))
             records.append((target.module, target.qualname, fact, json.dumps(fact, sort_keys=True)))
-    return imported, records, modules
+    return imported, records, modules, classes
 
 
 def _attributes_used(text: bytes, names: set[str]) -> dict[str, set[str]]:

@@ -372,6 +372,84 @@ class TracedControlFlow(Rule):
                 return x
             """
         ),
+        # the flatten's aux data is static: `register_pytree_node_class`, read through
+        # the parameter's annotation
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.tree_util.register_pytree_node_class
+            class Mesh:
+                def __init__(self, verts, n_faces):
+                    self.verts = verts
+                    self.n_faces = n_faces
+
+                def tree_flatten(self):
+                    return (self.verts,), (self.n_faces,)
+
+                @classmethod
+                def tree_unflatten(cls, aux, children):
+                    return cls(children[0], *aux)
+
+            @jax.jit
+            def area(mesh: Mesh):
+                if mesh.n_faces == 0:
+                    return jnp.zeros(())
+                return jnp.zeros(mesh.n_faces) + mesh.verts.sum()
+            """
+        ),
+        # `register_dataclass` called on the class, static metadata through a variable and a
+        # dict literal, a nested class's static field, a helper the jitted code calls
+        Valid(
+            """
+            import dataclasses
+            import jax
+            import numpy as np
+
+            META = dict(static=True)
+
+            @dataclasses.dataclass
+            class Opt:
+                flags: int = dataclasses.field(metadata=META)
+
+            @dataclasses.dataclass
+            class Model:
+                opt: Opt
+                mask: np.ndarray = dataclasses.field(metadata={"static": True})
+
+            jax.tree_util.register_dataclass(Opt)
+            jax.tree_util.register_dataclass(Model)
+
+            def helper(m: Model, x):
+                if m.opt.flags & 4:
+                    return x[np.nonzero(m.mask)]
+                return x
+
+            @jax.jit
+            def run(m, x):
+                return helper(m, x)
+            """
+        ),
+        # a class the model cannot read (a base from elsewhere, no parameter annotation):
+        # its attributes are unknown, and unknown never reports
+        Valid(
+            """
+            import jax
+            from mylib import Base
+
+            class Model(Base):
+                nv: int
+
+            @jax.jit
+            def f(m: Model, sys, x):
+                for _ in range(m.nv):
+                    x = x + 1
+                if sys.n_iter == 0:
+                    return x
+                return x
+            """
+        ),
         # a branch no traced caller reaches: every traced call passes `size`
         Valid(
             """
@@ -715,6 +793,127 @@ class TracedControlFlow(Rule):
             expected=[(9, 12)],
             messages=[
                 "Python `if` on a traced value: it depends on the traced argument `n` of `__call__` (a method of the module class Positions); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        Invalid(
+            # a data leaf of a class the model reads stays a tracer; its static field does not
+            """
+            import jax
+            from flax import struct
+
+            @struct.dataclass
+            class State:
+                loss: jax.Array
+                n: int = struct.field(pytree_node=False)
+
+            @jax.jit
+            def update(state: State, x):
+                if state.n > 1:
+                    x = x / state.n
+                if state.loss > 0:
+                    return x
+                return -x
+            """,
+            expected=[(13, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `state` of `update` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `state` is a Python value, mark it static (static_argnums=0)",
+            ],
+        ),
+        Invalid(
+            # the class travels with the argument into an unannotated helper: its static
+            # field stays a Python value, its array leaf a tracer
+            """
+            import equinox as eqx
+            import jax
+
+            class Net(eqx.Module):
+                w: jax.Array
+                depth: int = eqx.field(static=True)
+
+            def _apply(net, x):
+                for _ in range(net.depth):
+                    x = x @ net.w
+                if net.w.sum() > 0:
+                    return x
+                return -x
+
+            @jax.jit
+            def forward(net: Net, x):
+                return _apply(net, x)
+            """,
+            expected=[(11, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `net` of `_apply` (called from traced `forward`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        Invalid(
+            # two callers pass objects of two classes (flax struct, equinox): a field both
+            # make static is a Python value, one both make an array leaf a tracer
+            """
+            import equinox as eqx
+            import jax
+            from flax import struct
+
+            @struct.dataclass
+            class Small:
+                x: jax.Array
+                n: int = struct.field(pytree_node=False)
+
+            class Big(eqx.Module):
+                x: jax.Array
+                n: int = eqx.field(static=True)
+
+            def _run(m, y):
+                for _ in range(m.n):
+                    y = y + m.x
+                if (m.x > 0).all():
+                    return y
+                return -y
+
+            @jax.jit
+            def small(m: Small, y):
+                return _run(m, y)
+
+            @jax.jit
+            def big(m: Big, y):
+                return _run(m, y)
+            """,
+            expected=[(17, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `m` of `_run` (called from traced `small`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        Invalid(
+            # the class of what a plain call passes to a jitted function: a NamedTuple's
+            # fields are leaves; a lambda flatten's aux data is static
+            """
+            from typing import NamedTuple
+            import jax
+            import jax.numpy as jnp
+
+            class Carry(NamedTuple):
+                pos: jax.Array
+                steps: int
+
+            class Table:
+                def __init__(self, rows, n):
+                    self.rows, self.n = rows, n
+
+            jax.tree_util.register_pytree_node(Table, lambda t: ((t.rows,), t.n), lambda n, ch: Table(ch[0], n))
+
+            @jax.jit
+            def advance(c, t, x):
+                for _ in range(t.n):
+                    x = x + t.rows
+                if c.pos.sum() > 0:
+                    return x
+                return x
+
+            advance(Carry(jnp.zeros(3), 2), Table(jnp.ones(3), 4), 1.0)
+            """,
+            expected=[(19, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `c` of `advance` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `c` is a Python value, mark it static (static_argnums=0)",
             ],
         ),
     ]
