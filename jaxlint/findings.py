@@ -29,16 +29,24 @@ class Applicability(str, Enum):
 
 @dataclass(frozen=True)
 class Edit:
-    """Replace source text between two positions (1-based line and column)."""
+    """Replace source text between two positions (1-based line and column).
+
+    ``original``: the code the edit was made to replace (the rule's node as
+    libcst prints it), when known.  The fixer applies the edit only where the
+    text between the two positions is exactly that code: an edit whose
+    positions went wrong is refused, never applied to other code.  Not part of
+    the JSON output."""
 
     line: int
     col: int
     end_line: int
     end_col: int
     content: str
+    original: Optional[str] = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"line": self.line, "col": self.col, "end_line": self.end_line,
+                "end_col": self.end_col, "content": self.content}
 
 
 @dataclass(frozen=True)
