@@ -101,7 +101,7 @@ def node_spans(
     targets = {id(n) for n in nodes}
     state: Optional[_TargetedState] = None
     if _statement_cache is not None and targets:
-        state = _ranges_by_statement(module, targets, _statement_cache)
+        state = _state_by_statement(module, targets, _statement_cache)
     if state is None:
         state = _TargetedState(module, set(targets))
         module._codegen(state)
@@ -184,6 +184,18 @@ def statement_cache(cache: StatementCache) -> Iterator[None]:
 
 
 def _ranges_by_statement(
+    module: cst.Module, targets: set[int], cache: StatementCache, text: Optional[str] = None
+) -> Optional[dict[int, tuple[Position, Position]]]:
+    """``node_ranges`` generating code only for the statements holding a target;
+    None when some target is not under a top-level statement."""
+    state = _state_by_statement(module, targets, cache)
+    if state is None:
+        return None
+    index = LineIndex(module.code if text is None else text)
+    return {key: (index.position(s), index.position(e)) for key, (s, e, _, _) in state.ranges.items()}
+
+
+def _state_by_statement(
     module: cst.Module, targets: set[int], cache: StatementCache
 ) -> Optional[_TargetedState]:
     """``node_spans``'s state, generating code only for the statements holding
