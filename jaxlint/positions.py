@@ -11,8 +11,9 @@ CPython and libcst count them), the one conversion every part of jaxlint uses.
 
 from __future__ import annotations
 
+import bisect
 from contextlib import contextmanager
-from typing import Iterable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Optional
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -93,20 +94,63 @@ class _TargetedState(CodegenState):
 
 
 def node_spans(
-    module: cst.Module, nodes: Iterable[cst.CSTNode]
+    module: cst.Module, nodes: Iterable[cst.CSTNode], text: Optional[str] = None
 ) -> dict[int, tuple[int, int, str]]:
     """Map ``id(node)`` to (start offset, end offset, the node's code) for each
-    node: offsets into the module's code (the source text), the code as libcst
-    prints it between them (what a fix of the node means to replace)."""
+    node: offsets into ``text`` (the source the module was parsed from; its
+    code when not given), the code as libcst prints it between them (what a
+    fix of the node means to replace)."""
     targets = {id(n) for n in nodes}
     state: Optional[_TargetedState] = None
     if _statement_cache is not None and targets:
         state = _state_by_statement(module, targets, _statement_cache)
+        if state is not None and text is not None:
+            size = state._pos + sum(len(module.code_for_node(line)) for line in module.footer)
+            if size != len(text):
+                state = None  # the module does not print back to the text: see below
+    shift = None
     if state is None:
         state = _TargetedState(module, set(targets))
         module._codegen(state)
+        if text is not None:
+            shift = _shift(state.tokens, text)
     tokens = state.tokens
-    return {key: (s, e, "".join(tokens[ts:te])) for key, (s, e, ts, te) in state.ranges.items()}
+    spans = {key: (s, e, "".join(tokens[ts:te])) for key, (s, e, ts, te) in state.ranges.items()}
+    if shift is not None:
+        spans = {key: (shift(s), shift(e), code) for key, (s, e, code) in spans.items()}
+    return spans
+
+
+_DROPPED = " \t\f"
+
+
+def _shift(tokens: list[str], text: str) -> Optional[Callable[[int], int]]:
+    """Maps offsets in libcst's printed code to offsets in ``text`` where the
+    two differ; None when they are equal (or cannot be matched).  libcst drops
+    a form feed that starts a top-level statement's line (``\\f`` then
+    ``x = 1``: every later offset moves by one character) and a lone ``\\r``
+    that ends the file."""
+    code = "".join(tokens)
+    if code == text:
+        return None
+    points: list[int] = []  # code offsets where a dropped character of the text follows
+    i = j = 0
+    n, m = len(code), len(text)
+    block = 4096
+    while i < n or j < m:
+        if code[i:i + block] == text[j:j + block]:
+            i += block
+            j += block
+            continue
+        if i < n and j < m and code[i] == text[j]:
+            i += 1
+            j += 1
+        elif j < m and (text[j] in _DROPPED or (i == n and text[j] in "\r\n")):
+            points.append(i)
+            j += 1
+        else:
+            return None
+    return lambda offset: offset + bisect.bisect_right(points, offset)
 
 
 def node_ranges(
@@ -119,7 +163,7 @@ def node_ranges(
     without a syntactic position get their whitespace-inclusive range.
     ``text``: the module's source (its code is generated when not given).
     """
-    spans = node_spans(module, nodes)
+    spans = node_spans(module, nodes, text)
     index = LineIndex(module.code if text is None else text)
     return {key: (index.position(s), index.position(e)) for key, (s, e, _) in spans.items()}
 

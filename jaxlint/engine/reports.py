@@ -29,7 +29,7 @@ def to_findings(ctx: RuleContext, rules: Mapping[str, type[Rule]]) -> list[Findi
             nodes.append(r.related)
         if r.fix is not None:
             nodes.extend(rep.node for rep in r.fix.replacements)
-    spans = node_spans(ctx.module, nodes)
+    spans = node_spans(ctx.module, nodes, ctx.text)
     index = LineIndex(ctx.text)
     ranges = {key: (index.position(s), index.position(e)) for key, (s, e, _) in spans.items()}
     findings: list[Finding] = []
