@@ -183,9 +183,12 @@ def _import_line(module) -> tuple[int, bool]:
             k = i + 1
             continue
         break
+    # statement by statement: libcst prints a module whose last line ends in a lone
+    # CR without it (it knows a final line break only as LF), which moved the import
     prefix = "".join(module.code_for_node(line) for line in module.header)
-    if k:
-        prefix = module.with_changes(body=body[:k], footer=()).code
+    prefix += "".join(module.code_for_node(stmt) for stmt in body[:k])
+    if k and k == len(body) and not module.has_trailing_newline:
+        prefix = prefix[:-2] if prefix.endswith("\r\n") else prefix[:-1]
     if not prefix:
         return 1, False
     ends_nl = prefix.endswith(("\n", "\r"))

@@ -107,7 +107,9 @@ def python_syntax_error(text: str, path: str) -> tuple[Optional[ast.AST], Option
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences and the like
-            return compile(text, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True), None
+            # not ``path``: for a file that exists, CPython reads the error's line back from
+            # disk (undecoded) and a UTF-16/32 file's error got column 1; ``text`` is the judge
+            return compile(text, "<source>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True), None
     except (SyntaxError, ValueError) as exc:  # ValueError: NUL bytes before Python 3.12
         if "\0" in text and "null bytes" in str(exc):
             line, col = LineIndex(text).position(text.index("\0"))

@@ -221,3 +221,27 @@ def test_a_fix_with_a_wrong_span_of_the_same_length_elsewhere_is_refused(monkeyp
     result = fix_text(text, "m.py", JAX901)
     assert result.text == text
     assert len(result.errors) == 1 and result.errors[0].startswith("internal error in rule JAX901: ")
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32"])
+def test_a_syntax_error_in_a_utf16_or_utf32_file_is_where_cpython_puts_it_in_the_text(
+        project: Path, encoding: str) -> None:
+    text = "import jax\rfrom .base import (\rx = 1\r"
+    with pytest.raises(SyntaxError) as err:
+        compile(text, "<string>", "exec")
+    assert (err.value.lineno, err.value.offset) == (2, 19)
+    (project / "m.py").write_bytes(text.encode(encoding))
+    data = json.loads(_invoke("m.py", "--select", "JAX001", "--output-format", "json").output)
+    assert [(d["code"], d["location"]) for d in data] == [("JAX001", {"row": 2, "column": 19})]
+
+
+@pytest.mark.parametrize("nl", ["\r", "\r\n", "\n"])
+def test_an_import_a_fix_needs_goes_after_the_docstring_whatever_the_line_endings(nl: str) -> None:
+    from jaxlint.rules import default_codes
+
+    lines = ['"""Doc."""', "", "import jax", "", "", "def f(y):", "    return jax.core.concrete_or_error(None, y)"]
+    text = nl.join(lines) + nl
+    result = fix_text(text, "m.py", LintSettings(select=frozenset(default_codes())), unsafe=True)
+    assert [a.code for a in result.applied] == ["JAX902"]
+    assert result.text == nl.join(['"""Doc."""', "import jax.extend.core", "", "import jax", "", "",
+                                   "def f(y):", "    return jax.extend.core.concrete_or_error(None, y)"]) + nl
