@@ -207,7 +207,7 @@ def test_a_fix_at_a_wrong_offset_is_an_internal_error_and_nothing_is_written(pro
     assert (project / "m.py").read_text() == text
     assert ("error: m.py: internal error in rule JAX901: its fix at 2:29 does not find the code "
             "it was made for ('jax.tree_map'); no fix applied to this file") in cli.output
-    assert cli.exit_code != 0
+    assert cli.exit_code == 2
 
 
 def test_a_fix_with_a_wrong_span_of_the_same_length_elsewhere_is_refused(monkeypatch) -> None:
