@@ -2,6 +2,13 @@
 AST of its input): after a set of edits, CPython's syntax tree of the new text
 must equal that of the old text everywhere except in the rewritten nodes.
 
+The edits reach here proven to be where their rule meant them: each carries the
+code of the node it was made for (``Edit.original``) and ``fixes.plan_edits``
+applies it only where the text between its positions is that code (an edit at
+a wrong offset is an internal error of the rule, see ``fixer.fix_text``).  The
+masked nodes below are therefore the intended ones, and everything else must
+stay as it was.  Offsets and CPython's positions meet through ``jaxlint.lines``.
+
 Each edit is mapped, in each text, to the nodes it rewrote: the innermost node
 that contains the edited span (in the old text) or the replacement (in the new
 text); where that span lies inside a statement list rather than inside one

@@ -8,7 +8,10 @@ still parses (and still compiles, if it compiled before), its syntax tree
 differs from the old one only in the rewritten nodes (``fixcheck``), and no rule reports
 more findings than before; otherwise its fixes are retried one at a time and
 each one that breaks the file is skipped and reported.  Passes repeat until
-nothing more applies (at most ``MAX_PASSES``).
+nothing more applies (at most ``MAX_PASSES``).  A fix whose edit does not find,
+at its positions, the code it was made for (``Edit.original``) is never
+applied: it is an internal error of its rule (``FixResult.errors``) and the
+file is left as it was.
 
 ``SourceFile`` reads a file once (bytes, encoding, BOM, mode) and
 ``SourceFile.write`` writes new text atomically (a temporary file in the same
