@@ -117,14 +117,14 @@ def node_spans(
     tokens = state.tokens
     spans = {key: (s, e, "".join(tokens[ts:te])) for key, (s, e, ts, te) in state.ranges.items()}
     if shift is not None:
-        spans = {key: (shift(s), shift(e), code) for key, (s, e, code) in spans.items()}
+        spans = {key: (shift(s), shift(e, True), code) for key, (s, e, code) in spans.items()}
     return spans
 
 
 _DROPPED = " \t\f"
 
 
-def _shift(tokens: list[str], text: str) -> Optional[Callable[[int], int]]:
+def _shift(tokens: list[str], text: str) -> Optional[Callable[..., int]]:
     """Maps offsets in libcst's printed code to offsets in ``text`` where the
     two differ; None when they are equal (or cannot be matched).  libcst drops
     a form feed that starts a top-level statement's line (``\\f`` then
@@ -150,7 +150,8 @@ def _shift(tokens: list[str], text: str) -> Optional[Callable[[int], int]]:
             j += 1
         else:
             return None
-    return lambda offset: offset + bisect.bisect_right(points, offset)
+    # a node that starts where a character was dropped starts after it; one that ends there, before it
+    return lambda offset, end=False: offset + (bisect.bisect_left if end else bisect.bisect_right)(points, offset)
 
 
 def node_ranges(

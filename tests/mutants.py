@@ -28,6 +28,8 @@ STATEMENTS = (
     "b = jax.random.normal(key, (3,))", "@jax.jit\n{i}def g(x):\n{i}    return x.sum()", "print(x)",
     "x = jnp.where(x > 0, x, 0)", "return x", "global x", "del x", "pass", "import jax",
     "import jax.numpy as jnp", "y = np.asarray(x)", "z = int(x.sum())", "while x.any():\n{i}    x = x - 1",
+    # deprecated APIs: a safe fix for the mutants of files that import jax
+    "w = jax.tree_map(f, x)", "v = jax.tree_util.tree_map(f, x)\n{i}jax.tree_leaves(v)",
 )
 
 

@@ -245,3 +245,20 @@ def test_an_import_a_fix_needs_goes_after_the_docstring_whatever_the_line_ending
     assert [a.code for a in result.applied] == ["JAX902"]
     assert result.text == nl.join(['"""Doc."""', "import jax.extend.core", "", "import jax", "", "",
                                    "def f(y):", "    return jax.extend.core.concrete_or_error(None, y)"]) + nl
+
+
+@pytest.mark.parametrize("text,position,fixed", [
+    # libcst prints no final lone CR, and drops a form feed that starts a top-level line
+    ("import jax.numpy as jnp\rx = jnp.zeros(3)\rx.at[0].set(1)\r", (3, 1, 3, 15),
+     "import jax.numpy as jnp\rx = jnp.zeros(3)\rx = x.at[0].set(1)\r"),
+    ("import jax.numpy as jnp\nx = jnp.zeros(3)\n\x0cx.at[0].set(1)\n", (3, 2, 3, 16),
+     "import jax.numpy as jnp\nx = jnp.zeros(3)\n\x0cx = x.at[0].set(1)\n"),
+    ("import jax.numpy as jnp\r\n\x0cx = jnp.zeros(3)\r\x0cx.at[0].set(1)\r", (3, 2, 3, 16),
+     "import jax.numpy as jnp\r\n\x0cx = jnp.zeros(3)\r\x0cx = x.at[0].set(1)\r"),
+], ids=["final-lone-cr", "form-feed", "both"])
+def test_where_libcst_does_not_print_the_text_back(text: str, position, fixed: str) -> None:
+    settings = LintSettings(select=frozenset({"JAX102"}))
+    findings = lint_source(text, "m.py", settings, prefilter=False).findings
+    assert [(f.line, f.col, f.end_line, f.end_col) for f in findings] == [position]
+    result = fix_text(text, "m.py", settings, unsafe=True)
+    assert result.errors == [] and result.text == fixed
