@@ -262,3 +262,9 @@ def test_where_libcst_does_not_print_the_text_back(text: str, position, fixed: s
     assert [(f.line, f.col, f.end_line, f.end_col) for f in findings] == [position]
     result = fix_text(text, "m.py", settings, unsafe=True)
     assert result.errors == [] and result.text == fixed
+
+
+def test_a_nul_byte_after_a_lone_cr_is_reported_on_its_line() -> None:
+    findings = lint_source("import jax\rx = 1\0\n", "m.py", LintSettings(select=frozenset({"JAX001"}))).findings
+    assert [(f.code, f.line, f.col, f.message) for f in findings] == [
+        ("JAX001", 2, 6, "The file does not parse: source code cannot contain null bytes")]
