@@ -268,3 +268,23 @@ def test_a_nul_byte_after_a_lone_cr_is_reported_on_its_line() -> None:
     findings = lint_source("import jax\rx = 1\0\n", "m.py", LintSettings(select=frozenset({"JAX001"}))).findings
     assert [(f.code, f.line, f.col, f.message) for f in findings] == [
         ("JAX001", 2, 6, "The file does not parse: source code cannot contain null bytes")]
+
+
+@pytest.mark.parametrize("incremental", [False, True])
+def test_the_language_server_puts_the_repro_on_line_3(incremental: bool) -> None:
+    from lsprotocol import types
+
+    from jaxlint.server.core import Positions, diagnostic, fix_action, lint_text
+    from jaxlint.server.incremental import IncrementalParser
+
+    text = REPRO.decode()
+    parser = IncrementalParser() if incremental else None
+    if parser is not None:
+        lint_text("import jax\nx = 1\n", "m.py", JAX901, parser)  # an earlier version of the buffer
+    [f] = lint_text(text, "m.py", JAX901, parser).result.findings
+    pos = Positions(text)
+    diag = diagnostic(f, pos, "file:///m.py")
+    assert diag.range == types.Range(types.Position(2, 4), types.Position(2, 16))
+    action = fix_action(f, text, pos, "file:///m.py", None, diag)
+    [edit] = action.edit.changes["file:///m.py"]
+    assert (edit.range, edit.new_text) == (diag.range, "jax.tree.map")
