@@ -147,6 +147,18 @@ def with_lf(text: str) -> str:
     return _BREAK.sub("\n", text)
 
 
+def _syntax_error_at(text: str) -> tuple[int, int] | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(text, "<mutant>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as exc:
+        return (exc.lineno, max(exc.offset or 1, 1)) if exc.lineno else None
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return None
+
+
 def _ends(text: str) -> list[tuple[str, str]]:
     parts = _BREAK.split(text)
     breaks = _BREAK.findall(text)
@@ -169,11 +181,18 @@ def ending_problems(text: str, settings, fix: bool = True, findings=None) -> lis
     problems = []
     mine = lint_source(text, "m.py", settings).findings if findings is None else findings
     theirs = lint_source(twin, "m.py", settings).findings
-    key = sorted((f.code, f.line, f.col, f.end_line, f.end_col) for f in mine)
-    twin_key = sorted((f.code, f.line, f.col, f.end_line, f.end_col) for f in theirs)
+    # a syntax error is where CPython puts it in this very text (CPython's own position
+    # may differ from the twin's: the end of a file ending in CRLF is on the next line)
+    key = sorted((f.code, f.line, f.col, f.end_line, f.end_col) for f in mine if f.code != "JAX001")
+    twin_key = sorted((f.code, f.line, f.col, f.end_line, f.end_col) for f in theirs if f.code != "JAX001")
     if key != twin_key:
         diff = sorted(set(key) ^ set(twin_key))[:3]
         problems.append(f"wrong position: findings differ from the LF twin's ({diff})")
+    syntax = [(f.line, f.col) for f in mine if f.code == "JAX001"]
+    if syntax:
+        where = _syntax_error_at(text)
+        if where is not None and syntax != [where]:
+            problems.append(f"wrong position: JAX001 at {syntax} where CPython says {where}")
     if not fix or not compiles(text) or not any(fixable(f, True) for f in mine):
         return problems
     fixed = fix_text(text, "m.py", settings, unsafe=True)
