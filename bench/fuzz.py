@@ -6,8 +6,9 @@
 
 Writes mutants of real files (tests/mutants.py: spans deleted, duplicated or
 moved, lines re-indented, brackets, quotes, NUL bytes, BOMs, deep nesting and
-JAX calls inserted; some re-encoded as UTF-16/32 or with invalid bytes) in
-batches to a temporary directory and lints each batch the way ``jaxlint
+JAX calls inserted; then every line break rewritten, in turn all ``\\r``, all
+``\\r\\n`` or a random mix of ``\\n``, ``\\r\\n`` and ``\\r``; some
+re-encoded as UTF-16/32 or with invalid bytes) in batches to a temporary directory and lints each batch the way ``jaxlint
 check`` does (``jaxlint.runner.run``: supervised worker processes).  Checks:
 
 * every file gets a result (none lost to a crash), no internal error;
@@ -15,7 +16,12 @@ check`` does (``jaxlint.runner.run``: supervised worker processes).  Checks:
 * JAX001 exactly when CPython refuses the decoded text;
 * ``--fix --unsafe-fixes`` on every mutant that compiles and has a fixable
   finding: the result compiles and a second run changes nothing (the fixer
-  itself refuses a fix that changes the tree outside its node).
+  itself refuses a fix that changes the tree outside its node);
+* positions and edits against the mutant's LF twin (the same text with every
+  line break ``\\n``: CPython's lines and columns are the same in both): the
+  same findings at the same lines and columns ("wrong positions"), and the
+  same fixed text up to its line endings, with no misplaced fix and the
+  endings of the lines the fixes left alone kept ("wrong edits").
 
 Prints the counts; exits 1 if any check failed.  Builds the corpus with
 bench/make_corpus.py when DIR does not exist (needs PyPI).
@@ -37,7 +43,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from mutants import compiles, encode, mutate, refused_by_python  # noqa: E402
+from mutants import (  # noqa: E402
+    ENDING_STYLES, compiles, encode, ending_problems, mutate, refused_by_python, rewrite_endings,
+)
 
 from jaxlint.fixer import fix_text  # noqa: E402
 from jaxlint.fixes import fixable  # noqa: E402
@@ -75,6 +83,9 @@ def main() -> int:
             for i in range(size):
                 src = rng.choice(sources)
                 text = mutate(src.read_text(encoding="utf-8", errors="replace"), rng, rng.randrange(1, 5))
+                style = ENDING_STYLES[(done + i) % len(ENDING_STYLES)]
+                text = rewrite_endings(text, rng, style)
+                counts[f"endings {style!r}"] += 1
                 path = Path(tmp) / f"m{done + i:05}_{src.stem}.py"
                 path.write_bytes(encode(text, rng))
                 files.append(path)
@@ -114,6 +125,11 @@ def main() -> int:
                 if jax001 != refused and "# jaxlint: skip-file" not in text:
                     counts["JAX001 mismatches"] += 1
                     problems.append(f"{path.name}: JAX001={jax001} but CPython refuses={refused}")
+                if not err:
+                    for problem in ending_problems(text, SETTINGS, fix=args.fix, findings=r.findings):
+                        kind = "wrong positions" if problem.startswith("wrong position") else "wrong edits"
+                        counts[kind] += 1
+                        problems.append(f"{path.name}: {problem}")
                 if args.fix and compiles(text) and any(fixable(f, True) for f in r.findings):
                     counts["fix runs"] += 1
                     fixed = fix_text(text, name, SETTINGS, unsafe=True)
@@ -135,7 +151,8 @@ def main() -> int:
     for key in ("mutants", "parsed and analysed", "JAX001", "could not be checked", "not decodable",
                 "tracebacks", "lost", "hangs", "crashes (file reported, others kept)", "JAX001 mismatches",
                 "fix runs", "fixes applied", "fixes refused", "fixes that do not compile",
-                "fixes not idempotent"):
+                "fixes not idempotent", *(f"endings {s!r}" for s in ENDING_STYLES),
+                "wrong positions", "wrong edits"):
         print(f"  {key}: {counts[key]}")
     for line in problems[:50]:
         print(f"  problem: {line}")

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Optional, Sequence
 
 from jaxlint.findings import Finding
+from jaxlint.lines import split_lines
 
 FORMAT_KEY = "jaxlint-baseline"
 FORMAT_VERSION = 1
@@ -100,7 +101,7 @@ class _FileIndex:
     """Scopes and statements of one file's text (Python's ast)."""
 
     def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
+        self.lines = split_lines(text)
         self.scopes: list[tuple[int, int, str]] = []  # (first line, last line, qualname)
         self.stmts: list[_Node] = []
         try:

@@ -510,6 +510,9 @@ def _fix(opts: CheckOptions, session: _Session, linted: _Linted, stdin_mode: boo
             continue
         for line in ff.result.skipped:
             _warning(f"{result.path}: {line}")
+        for line in ff.result.errors:  # a rule's misplaced fix: the file is left as it was
+            linted.errors.append(f"{result.path}: {line}")
+            error(linted.errors[-1])
         if not ff.changed:
             continue
         if write:

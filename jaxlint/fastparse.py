@@ -28,6 +28,8 @@ from typing import Any, Callable, Optional
 
 import libcst as cst
 
+from jaxlint.lines import LINE_BREAK, LINE_BREAK_BYTES
+
 __all__ = ["Unsupported", "from_ast"]
 
 
@@ -143,8 +145,8 @@ def _prec(node: ast.AST) -> int:
     return _P_ATOM
 
 
-_NEWLINE = re.compile(r"\r\n|\r|\n")
-_NEWLINE_BYTES = re.compile(rb"\r\n|\r|\n")
+_NEWLINE = LINE_BREAK  # lines as CPython counts them (jaxlint.lines)
+_NEWLINE_BYTES = LINE_BREAK_BYTES
 _ONE_STRING = re.compile(
     r"""[A-Za-z]{0,2}(?:'''(?:[^\\']|\\.|'(?!''))*'''|\"\"\"(?:[^\\"]|\\.|"(?!""))*\"\"\""""
     r"""|'(?:[^\\'\n]|\\.)*'|"(?:[^\\"\n]|\\.)*")""",

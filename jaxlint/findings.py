@@ -7,7 +7,7 @@ columns are 1-based (as Ruff, editors and SARIF count them).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Optional
 
@@ -29,7 +29,13 @@ class Applicability(str, Enum):
 
 @dataclass(frozen=True)
 class Edit:
-    """Replace source text between two positions (1-based line and column)."""
+    """Replace source text between two positions (1-based line and column).
+
+    ``original``: the code the edit was made to replace (the rule's node as
+    libcst prints it), when known.  The fixer applies the edit only where the
+    text between the two positions is exactly that code: an edit whose
+    positions went wrong is refused, never applied to other code.  Not part of
+    the JSON output."""
 
     line: int
     col: int
@@ -37,11 +43,13 @@ class Edit:
     end_col: int
     content: str
     cell: Optional[int] = None  # a notebook's cell (1-based): line/col are then relative to it
+    original: Optional[str] = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        if self.cell is None:
-            del d["cell"]
+        d = {"line": self.line, "col": self.col, "end_line": self.end_line,
+             "end_col": self.end_col, "content": self.content}
+        if self.cell is not None:
+            d["cell"] = self.cell
         return d
 
 

@@ -2,6 +2,13 @@
 AST of its input): after a set of edits, CPython's syntax tree of the new text
 must equal that of the old text everywhere except in the rewritten nodes.
 
+The edits reach here proven to be where their rule meant them: each carries the
+code of the node it was made for (``Edit.original``) and ``fixes.plan_edits``
+applies it only where the text between its positions is that code (an edit at
+a wrong offset is an internal error of the rule, see ``fixer.fix_text``).  The
+masked nodes below are therefore the intended ones, and everything else must
+stay as it was.  Offsets and CPython's positions meet through ``jaxlint.lines``.
+
 Each edit is mapped, in each text, to the nodes it rewrote: the innermost node
 that contains the edited span (in the old text) or the replacement (in the new
 text); where that span lies inside a statement list rather than inside one
@@ -20,29 +27,23 @@ import ast
 import warnings
 from typing import Iterable, Optional
 
-from jaxlint.fixes import line_offsets
+from jaxlint.lines import LineIndex
 
 _Span = tuple[int, int]
 _MARK = "<rewritten>"
 
 
 class _Positions:
-    """Character offsets of CPython's node positions (which count UTF-8 bytes)."""
+    """Character offsets of CPython's node positions (which count UTF-8 bytes),
+    through ``jaxlint.lines``: the conversion the fix edits went through."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.offsets = line_offsets(text)
+        self._index = LineIndex(text)
         self._ranges: dict[int, Optional[_Span]] = {}
 
     def _char(self, line: int, col_bytes: int) -> int:
-        if line - 1 >= len(self.offsets):
-            return len(self.text)
-        start = self.offsets[line - 1]
-        end = self.offsets[line] if line < len(self.offsets) else len(self.text)
-        row = self.text[start:end]
-        if row.isascii():
-            return start + col_bytes
-        return start + len(row.encode("utf-8")[:col_bytes].decode("utf-8", "replace"))
+        return self._index.ast_offset(line, col_bytes)
 
     def range(self, node: ast.AST) -> Optional[_Span]:
         """(start, end) of ``node``; a node without a position spans its children."""

@@ -8,7 +8,10 @@ still parses (and still compiles, if it compiled before), its syntax tree
 differs from the old one only in the rewritten nodes (``fixcheck``), and no rule reports
 more findings than before; otherwise its fixes are retried one at a time and
 each one that breaks the file is skipped and reported.  Passes repeat until
-nothing more applies (at most ``MAX_PASSES``).
+nothing more applies (at most ``MAX_PASSES``).  A fix whose edit does not find,
+at its positions, the code it was made for (``Edit.original``) is never
+applied: it is an internal error of its rule (``FixResult.errors``) and the
+file is left as it was.
 
 ``SourceFile`` reads a file once (bytes, encoding, BOM, mode) and
 ``SourceFile.write`` writes new text atomically (a temporary file in the same
@@ -36,7 +39,8 @@ from typing import Iterable, Optional
 from jaxlint.atomic import write_atomic  # noqa: F401  (re-exported)
 from jaxlint.findings import Finding
 from jaxlint.fixcheck import changed_outside
-from jaxlint.fixes import choose, line_offsets, plan_edits, splice
+from jaxlint.fixes import choose, plan_edits, splice
+from jaxlint.lines import LineIndex, split_lines
 from jaxlint.settings import LintSettings
 from jaxlint.suppression import comment_lines
 
@@ -60,6 +64,9 @@ class FixResult:
     text: str  # the fixed text
     applied: list[AppliedFix] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # one line per refused fix
+    # one line per rule whose fix proved misplaced (an internal error of that rule):
+    # the text is then left as it was, with every fix of the file dropped
+    errors: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)  # what remains (the file's rules)
     passes: int = 0
 
@@ -89,11 +96,11 @@ def _compile_error(text: str, path: str) -> Optional[str]:
     return None
 
 
-def _fix_key(f: Finding, text: str, offsets: list[int]) -> tuple:
+def _fix_key(f: Finding, text: str, index: LineIndex) -> tuple:
     """Identifies a fix across passes (positions move; the replaced text does not)."""
 
     def at(line: int, col: int) -> int:
-        return offsets[min(line, len(offsets)) - 1] + col - 1
+        return index.offset(line, col - 1)
 
     assert f.fix is not None
     return (
@@ -101,6 +108,19 @@ def _fix_key(f: Finding, text: str, offsets: list[int]) -> tuple:
         f.fix.message,
         tuple((text[at(e.line, e.col):at(e.end_line, e.end_col)], e.content) for e in f.fix.edits),
     )
+
+
+def _misplaced_line(f: Finding, text: str) -> str:
+    assert f.fix is not None
+    index = LineIndex(text)
+    for e in f.fix.edits:
+        start = index.offset(e.line, e.col - 1)
+        end = max(start, index.offset(e.end_line, e.end_col - 1))
+        if e.original is not None and text[start:end] != e.original:
+            want = e.original if len(e.original) <= 40 else e.original[:37] + "..."
+            return (f"internal error in rule {f.code}: its fix at {e.line}:{e.col} does not find "
+                    f"the code it was made for ({want!r}); no fix applied to this file")
+    return f"internal error in rule {f.code}: its fix is misplaced; no fix applied to this file"
 
 
 def fix_text(
@@ -121,7 +141,7 @@ def fix_text(
 
     compiled_before = _compile_error(text, path) is None
     current = text
-    findings = lint(current)
+    findings = first_findings = lint(current)
     result = FixResult(text=text)
     refused: set[tuple] = set()
     seen = {current}
@@ -150,14 +170,26 @@ def fix_text(
         return None, new
 
     for _ in range(max_passes):
-        offsets = line_offsets(current)
+        offsets = LineIndex(current)
         candidates = [
             f for f in choose(findings, unsafe)
             if f.code in settings.select and _fix_key(f, current, offsets) not in refused
         ]
         if not candidates:
             break
-        spans, chosen_idx = plan_edits(current, [f.fix.edits for f in candidates])  # type: ignore[union-attr]
+        misplaced: list[int] = []
+        spans, chosen_idx = plan_edits(
+            current, [f.fix.edits for f in candidates], misplaced)  # type: ignore[union-attr]
+        if misplaced:
+            # positions that do not hold the code the rule's fix was made for: an
+            # internal error (never another text rewritten); nothing of this file is fixed
+            for i in misplaced:
+                f = candidates[i]
+                result.errors.append(_misplaced_line(f, current))
+            result.applied = []
+            result.passes = 0
+            current, findings = text, first_findings
+            break
         chosen = [candidates[i] for i in chosen_idx]
         baseline = Counter(f.code for f in findings)
         new_text = splice(current, spans)
@@ -285,15 +317,11 @@ def unified_diff(path: str, old: str, new: str) -> str:
 
 
 def _keep_lines(text: str) -> list[str]:
-    lines = _LINE_RE.findall(text)
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
+    return split_lines(text, keepends=True)
 
 
 # ----------------------------------------------------------------------------- noqa
 
-_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
 _NOQA_RE = re.compile(
     r"#\s*noqa(?P<colon>:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
 )
@@ -314,9 +342,7 @@ def add_noqa(text: str, findings: Iterable[Finding]) -> tuple[str, int]:
             codes.append(f.code)
     if not wanted:
         return text, 0
-    lines = _LINE_RE.findall(text)
-    if lines and lines[-1] == "":
-        lines.pop()
+    lines = split_lines(text, keepends=True)
     added = 0
     for ln, codes in wanted.items():
         if ln - 1 >= len(lines):

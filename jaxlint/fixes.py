@@ -1,47 +1,36 @@
 """Applying fixes to source text (pure functions; no file I/O).
 
-Edits carry 1-based line/column positions as libcst counts them (lines end at
-``\\n``, ``\\r\\n`` or ``\\r``; columns count characters).  Edits of one fix
-apply together; fixes whose edits overlap an already accepted one are left
-for the next pass (the earliest, outermost fix wins).  An edit identical to
-one already accepted (the same span and content, e.g. the ``import jax`` two
-fixes both need) is shared: it is applied once and does not count as an
-overlap.  Inserted text uses the file's own newline convention.
+Edits carry 1-based line/column positions as CPython and libcst count them
+(lines end at ``\\n``, ``\\r\\n`` or ``\\r``; columns count characters),
+converted to offsets by ``jaxlint.lines``.  An edit that knows the code it was
+made to replace (``Edit.original``) applies only where that code is: a fix with
+an edit that finds other text at its positions is refused as misplaced.  Edits
+of one fix apply together; fixes whose edits overlap an already accepted one
+are left for the next pass (the earliest, outermost fix wins).  An edit
+identical to one already accepted (the same span and content, e.g. the
+``import jax`` two fixes both need) is shared: it is applied once and does not
+count as an overlap.  Inserted text uses the file's own newline convention.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Iterable, Optional, Sequence
 
 from jaxlint.findings import Applicability, Edit, Finding
+from jaxlint.lines import LINE_BREAK, LineIndex, line_starts
 
-_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
-_NL_RE = re.compile(r"\r\n|\r|\n")
+_NL_RE = LINE_BREAK
 
 
 def line_offsets(text: str) -> list[int]:
     """Offset of the start of each line (index 0 is line 1)."""
-    offsets = [0]
-    pos = 0
-    for m in _LINE_RE.finditer(text):
-        if not m.group(0):
-            break
-        pos = m.end()
-        offsets.append(pos)
-    return offsets
+    return line_starts(text)
 
 
 def newline_of(text: str) -> str:
     """The file's newline convention: its first line ending (``\\n`` if none)."""
     m = _NL_RE.search(text)
     return m.group(0) if m else "\n"
-
-
-def _offset(offsets: list[int], line: int, col: int, size: int) -> int:
-    if line - 1 >= len(offsets):
-        return size
-    return min(offsets[line - 1] + col - 1, size)
 
 
 def fixable(f: Finding, unsafe: bool) -> bool:
@@ -65,26 +54,34 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 
 def plan_edits(
-    text: str, fixes: Iterable[Sequence[Edit]]
+    text: str, fixes: Iterable[Sequence[Edit]], misplaced: Optional[list[int]] = None
 ) -> tuple[list[tuple[int, int, str]], list[int]]:
     """Choose non-overlapping groups of edits in the given order.
 
     Returns (the character spans to replace, the indexes of the chosen groups).
+    A group with an edit whose positions do not hold its ``original`` code is
+    never chosen; its index goes to ``misplaced`` when given.
     """
-    offsets = line_offsets(text)
-    size = len(text)
+    index = LineIndex(text)
     nl = newline_of(text)
     accepted: dict[tuple[int, int], str] = {}
     chosen: list[int] = []
     for i, edits in enumerate(fixes):
         spans = []
+        placed = True
         for e in edits:
-            start = _offset(offsets, e.line, e.col, size)
-            end = max(start, _offset(offsets, e.end_line, e.end_col, size))
+            start = index.offset(e.line, e.col - 1)
+            end = max(start, index.offset(e.end_line, e.end_col - 1))
+            if e.original is not None and text[start:end] != e.original:
+                placed = False
             content = e.content
             if nl != "\n":
                 content = _NL_RE.sub(lambda _m: nl, content)
             spans.append((start, end, content))
+        if not placed:
+            if misplaced is not None:
+                misplaced.append(i)
+            continue
         ok = True
         for start, end, content in spans:
             if accepted.get((start, end)) == content:
@@ -186,9 +183,12 @@ def _import_line(module) -> tuple[int, bool]:
             k = i + 1
             continue
         break
+    # statement by statement: libcst prints a module whose last line ends in a lone
+    # CR without it (it knows a final line break only as LF), which moved the import
     prefix = "".join(module.code_for_node(line) for line in module.header)
-    if k:
-        prefix = module.with_changes(body=body[:k], footer=()).code
+    prefix += "".join(module.code_for_node(stmt) for stmt in body[:k])
+    if k and k == len(body) and not module.has_trailing_newline:
+        prefix = prefix[:-2] if prefix.endswith("\r\n") else prefix[:-1]
     if not prefix:
         return 1, False
     ends_nl = prefix.endswith(("\n", "\r"))

@@ -24,8 +24,9 @@ statements longer than the limits are walked node by node.
 from __future__ import annotations
 
 import ast
-from itertools import accumulate
 from typing import Optional
+
+from jaxlint.lines import line_starts
 
 # Real code stays far below these: in the pinned benchmark corpus (bench/make_corpus.py,
 # 1,244 files) the deepest nesting is 33 levels and the longest statement 18,712 nodes
@@ -49,7 +50,7 @@ class LimitExceeded(Exception):
 
 
 def _line_starts(text: str) -> list[int]:
-    return [0, *accumulate(map(len, text.splitlines(keepends=True)))]
+    return line_starts(text)
 
 
 def _is_compound(node: ast.AST) -> bool:

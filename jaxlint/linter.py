@@ -30,6 +30,7 @@ import libcst as cst
 
 from jaxlint.findings import FileResult, Finding, Severity
 from jaxlint.guard import LimitExceeded, check_limits
+from jaxlint.lines import LineIndex
 from jaxlint.settings import LintSettings
 
 # A file that mentions none of these is not linted (the cheap prefilter), only
@@ -111,13 +112,13 @@ def python_syntax_error(text: str, path: str) -> tuple[Optional[ast.AST], Option
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences and the like
-            return compile(text, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True), None
+            # not ``path``: for a file that exists, CPython reads the error's line back from
+            # disk (undecoded) and a UTF-16/32 file's error got column 1; ``text`` is the judge
+            return compile(text, "<source>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True), None
     except (SyntaxError, ValueError) as exc:  # ValueError: NUL bytes before Python 3.12
         if "\0" in text and "null bytes" in str(exc):
-            nul = text.index("\0")
-            line = text.count("\n", 0, nul) + 1
-            col = nul - (text.rfind("\n", 0, nul) + 1) + 1
-            return None, _finding(path, line, col, "source code cannot contain null bytes")
+            line, col = LineIndex(text).position(text.index("\0"))
+            return None, _finding(path, line, col + 1, "source code cannot contain null bytes")
         if isinstance(exc, SyntaxError):
             return None, _finding(path, exc.lineno or 1, max(exc.offset or 1, 1), exc.msg)
         return None, _finding(path, 1, 1, str(exc).splitlines()[0] if str(exc) else "invalid source")

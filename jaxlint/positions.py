@@ -2,20 +2,27 @@
 
 libcst's ``PositionProvider`` records a range for every node of the file and
 costs about 1.4x a parse; a plain codegen pass costs about 0.2x.  This module
-runs one plain codegen pass with a state that tracks the line and column
-lazily and records ranges only for the requested nodes, and it runs only for
-files that produced a finding.
+runs one plain codegen pass with a state that counts the characters generated
+and records the offsets of only the requested nodes, and it runs only for
+files that produced a finding.  Offsets become lines and columns through
+``jaxlint.lines`` (lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r``, as
+CPython and libcst count them), the one conversion every part of jaxlint uses.
 """
 
 from __future__ import annotations
 
+import bisect
 from contextlib import contextmanager
-from typing import Iterable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Optional
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-Position = tuple[int, int]  # (line 1-based, column 0-based)
+from jaxlint.lines import LineIndex
+
+Position = tuple[int, int]  # (line 1-based, column 0-based, in characters)
+# (start offset, end offset, index of the first token, index after the last token)
+_Span = tuple[int, int, int, int]
 
 
 class _TargetedState(CodegenState):
@@ -27,11 +34,10 @@ class _TargetedState(CodegenState):
             default_newline=module.default_newline,
         )
         self.targets = targets
-        self.ranges: dict[int, tuple[Position, Position]] = {}
-        self._scanned = 0  # tokens consumed into (line, col)
-        self._line = 1
-        self._col = 0
-        self._stack: list[Position] = []
+        self.ranges: dict[int, _Span] = {}
+        self._scanned = 0  # tokens counted into the offset
+        self._pos = 0  # characters generated (or skipped) so far
+        self._stack: list[tuple[int, int]] = []
 
     # whitespace-inclusive fallback for the few node classes (Index, Param...)
     # that do not record a syntactic position themselves
@@ -44,22 +50,18 @@ class _TargetedState(CodegenState):
         if key in self.targets:
             start = self._stack.pop()
             if key not in self.ranges:
-                self.ranges[key] = (start, self._now())
+                end = self._now()
+                self.ranges[key] = (start[0], end[0], start[1], end[1])
 
-    def _now(self) -> Position:
+    def _now(self) -> tuple[int, int]:
+        """(offset, token index) of the code generated so far."""
         tokens = self.tokens
-        line, col = self._line, self._col
+        pos = self._pos
         for i in range(self._scanned, len(tokens)):
-            tok = tokens[i]
-            nl = tok.count("\n")
-            if nl:
-                line += nl
-                col = len(tok) - tok.rfind("\n") - 1
-            else:
-                col += len(tok)
+            pos += len(tokens[i])
         self._scanned = len(tokens)
-        self._line, self._col = line, col
-        return (line, col)
+        self._pos = pos
+        return pos, len(tokens)
 
     @contextmanager
     def record_syntactic_position(
@@ -83,29 +85,88 @@ class _TargetedState(CodegenState):
         finally:
             end = self._now()
             if start_node is not None and id(start_node) in self.ranges:
-                start = self.ranges[id(start_node)][0]
+                r = self.ranges[id(start_node)]
+                start = (r[0], r[2])
             if end_node is not None and id(end_node) in self.ranges:
-                end = self.ranges[id(end_node)][1]
-            self.ranges[key] = (start, end)
+                r = self.ranges[id(end_node)]
+                end = (r[1], r[3])
+            self.ranges[key] = (start[0], end[0], start[1], end[1])
+
+
+def node_spans(
+    module: cst.Module, nodes: Iterable[cst.CSTNode], text: Optional[str] = None
+) -> dict[int, tuple[int, int, str]]:
+    """Map ``id(node)`` to (start offset, end offset, the node's code) for each
+    node: offsets into ``text`` (the source the module was parsed from; its
+    code when not given), the code as libcst prints it between them (what a
+    fix of the node means to replace)."""
+    targets = {id(n) for n in nodes}
+    state: Optional[_TargetedState] = None
+    if _statement_cache is not None and targets:
+        state = _state_by_statement(module, targets, _statement_cache)
+        if state is not None and text is not None:
+            size = state._pos + sum(len(module.code_for_node(line)) for line in module.footer)
+            if size != len(text):
+                state = None  # the module does not print back to the text: see below
+    shift = None
+    if state is None:
+        state = _TargetedState(module, set(targets))
+        module._codegen(state)
+        if text is not None:
+            shift = _shift(state.tokens, text)
+    tokens = state.tokens
+    spans = {key: (s, e, "".join(tokens[ts:te])) for key, (s, e, ts, te) in state.ranges.items()}
+    if shift is not None:
+        spans = {key: (shift(s), shift(e, True), code) for key, (s, e, code) in spans.items()}
+    return spans
+
+
+_DROPPED = " \t\f"
+
+
+def _shift(tokens: list[str], text: str) -> Optional[Callable[..., int]]:
+    """Maps offsets in libcst's printed code to offsets in ``text`` where the
+    two differ; None when they are equal (or cannot be matched).  libcst drops
+    a form feed that starts a top-level statement's line (``\\f`` then
+    ``x = 1``: every later offset moves by one character) and a lone ``\\r``
+    that ends the file."""
+    code = "".join(tokens)
+    if code == text:
+        return None
+    points: list[int] = []  # code offsets where a dropped character of the text follows
+    i = j = 0
+    n, m = len(code), len(text)
+    block = 4096
+    while i < n or j < m:
+        if code[i:i + block] == text[j:j + block]:
+            i += block
+            j += block
+            continue
+        if i < n and j < m and code[i] == text[j]:
+            i += 1
+            j += 1
+        elif j < m and (text[j] in _DROPPED or (i == n and text[j] in "\r\n")):
+            points.append(i)
+            j += 1
+        else:
+            return None
+    # a node that starts where a character was dropped starts after it; one that ends there, before it
+    return lambda offset, end=False: offset + (bisect.bisect_left if end else bisect.bisect_right)(points, offset)
 
 
 def node_ranges(
-    module: cst.Module, nodes: Iterable[cst.CSTNode]
+    module: cst.Module, nodes: Iterable[cst.CSTNode], text: Optional[str] = None
 ) -> dict[int, tuple[Position, Position]]:
     """Map ``id(node)`` to ((line, col), (end_line, end_col)) for each node.
 
     Columns are 0-based here, as libcst counts them.  Ranges match libcst's
     ``PositionProvider`` for statements and expressions; the few node classes
     without a syntactic position get their whitespace-inclusive range.
+    ``text``: the module's source (its code is generated when not given).
     """
-    targets = {id(n) for n in nodes}
-    if _statement_cache is not None and targets:
-        ranges = _ranges_by_statement(module, targets, _statement_cache)
-        if ranges is not None:
-            return ranges
-    state = _TargetedState(module, set(targets))
-    module._codegen(state)
-    return state.ranges
+    spans = node_spans(module, nodes, text)
+    index = LineIndex(module.code if text is None else text)
+    return {key: (index.position(s), index.position(e)) for key, (s, e, _) in spans.items()}
 
 
 # ----------------------------------------------------------------------------- statement cache
@@ -168,11 +229,23 @@ def statement_cache(cache: StatementCache) -> Iterator[None]:
 
 
 def _ranges_by_statement(
-    module: cst.Module, targets: set[int], cache: StatementCache
+    module: cst.Module, targets: set[int], cache: StatementCache, text: Optional[str] = None
 ) -> Optional[dict[int, tuple[Position, Position]]]:
     """``node_ranges`` generating code only for the statements holding a target;
-    None when some target is not under a top-level statement (the caller then
-    generates the whole module)."""
+    None when some target is not under a top-level statement."""
+    state = _state_by_statement(module, targets, cache)
+    if state is None:
+        return None
+    index = LineIndex(module.code if text is None else text)
+    return {key: (index.position(s), index.position(e)) for key, (s, e, _, _) in state.ranges.items()}
+
+
+def _state_by_statement(
+    module: cst.Module, targets: set[int], cache: StatementCache
+) -> Optional[_TargetedState]:
+    """``node_spans``'s state, generating code only for the statements holding
+    a target; None when some target is not under a top-level statement (the
+    caller then generates the whole module)."""
     entries = [cache.entry(stmt, module) for stmt in module.body]
     cache.end_call()
     covered: set[int] = set()
@@ -191,11 +264,5 @@ def _ranges_by_statement(
             stmt._codegen(state)
             continue
         state._now()  # count what was generated so far, then skip this statement's code
-        code = e[2]
-        nl = code.count("\n")
-        if nl:
-            state._line += nl
-            state._col = len(code) - code.rfind("\n") - 1
-        else:
-            state._col += len(code)
-    return state.ranges
+        state._pos += len(e[2])
+    return state

@@ -9,24 +9,16 @@ File-level ``# jaxlint: skip-file`` is handled before parsing.
 
 from __future__ import annotations
 
-import io
 import re
 import tokenize
+
+from jaxlint.lines import readline, split_lines
 
 _NOQA_RE = re.compile(
     r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
 )
 _IGNORE_RE = re.compile(r"#\s*jaxlint:\s*ignore(?:\[(?P<codes>[^\]]*)\])?")
 _ALL = "*"
-_NEWLINE_RE = re.compile(r"\r\n|\r|\n")
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines as libcst and Python count them (``\\n``, ``\\r\\n``, ``\\r`` only)."""
-    lines = _NEWLINE_RE.split(text)
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 def _codes(text: str | None) -> set[str]:
@@ -81,7 +73,7 @@ def comment_lines(text: str) -> dict[int, int]:
     """
     moved: dict[int, int] = {}
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        tokens = list(tokenize.generate_tokens(readline(text)))
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return moved
     blocked: set[int] = set()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 import warnings
 
 FRAGMENTS = (
@@ -27,6 +28,8 @@ STATEMENTS = (
     "b = jax.random.normal(key, (3,))", "@jax.jit\n{i}def g(x):\n{i}    return x.sum()", "print(x)",
     "x = jnp.where(x > 0, x, 0)", "return x", "global x", "del x", "pass", "import jax",
     "import jax.numpy as jnp", "y = np.asarray(x)", "z = int(x.sum())", "while x.any():\n{i}    x = x - 1",
+    # deprecated APIs: a safe fix for the mutants of files that import jax
+    "w = jax.tree_map(f, x)", "v = jax.tree_util.tree_map(f, x)\n{i}jax.tree_leaves(v)",
 )
 
 
@@ -112,3 +115,97 @@ def compiles(text: str) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
+
+
+# ----------------------------------------------------------------------------- line endings
+
+ENDING_STYLES = ("\r", "\r\n", "mixed")
+_BREAK = re.compile(r"\r\n|\r|\n")  # CPython's line breaks (written here, not taken from jaxlint)
+
+
+def rewrite_endings(text: str, rng: random.Random, style: str | None = None) -> str:
+    """``text`` with every line break rewritten: all ``\\r``, all ``\\r\\n``, or a
+    random mix of the three (``style`` "mixed"), the lines themselves unchanged
+    (an empty line after a lone ``\\r`` never ends in ``\\n``: the two would be
+    one ``\\r\\n``).  Breaks inside strings and after a backslash are rewritten too."""
+    style = style or rng.choice(ENDING_STYLES)
+    lines = _BREAK.split(text)
+    out = [lines[0]]
+    prev = ""
+    for line_before, line in zip(lines, lines[1:]):
+        end = style if style != "mixed" else rng.choice(("\n", "\r\n", "\r"))
+        if end == "\n" and prev == "\r" and line_before == "":
+            end = "\r\n"
+        out.append(end)
+        out.append(line)
+        prev = end
+    return "".join(out)
+
+
+def with_lf(text: str) -> str:
+    """The LF twin of ``text``: the same lines and columns, every break ``\\n``."""
+    return _BREAK.sub("\n", text)
+
+
+def _syntax_error_at(text: str) -> tuple[int, int] | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(text, "<mutant>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as exc:
+        return (exc.lineno, max(exc.offset or 1, 1)) if exc.lineno else None
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return None
+
+
+def _ends(text: str) -> list[tuple[str, str]]:
+    parts = _BREAK.split(text)
+    breaks = _BREAK.findall(text)
+    return list(zip(parts, breaks + [""]))
+
+
+def ending_problems(text: str, settings, fix: bool = True, findings=None) -> list[str]:
+    """What differs between ``text`` and its LF twin (``with_lf``), CPython's
+    lines being the same in both: the findings' codes and positions, and (with
+    ``fix``, for text that compiles) the fixed text up to its line endings; the
+    fix must keep every line ending of the lines it leaves unchanged.
+    ``findings``: ``text``'s findings when already known (as a run gave them)."""
+    import difflib
+
+    from jaxlint.fixer import fix_text
+    from jaxlint.fixes import fixable
+    from jaxlint.linter import lint_source
+
+    twin = with_lf(text)
+    problems = []
+    mine = lint_source(text, "m.py", settings).findings if findings is None else findings
+    theirs = lint_source(twin, "m.py", settings).findings
+    # a syntax error is where CPython puts it in this very text (CPython's own position
+    # may differ from the twin's: the end of a file ending in CRLF is on the next line)
+    key = sorted((f.code, f.line, f.col, f.end_line, f.end_col) for f in mine if f.code != "JAX001")
+    twin_key = sorted((f.code, f.line, f.col, f.end_line, f.end_col) for f in theirs if f.code != "JAX001")
+    if key != twin_key:
+        diff = sorted(set(key) ^ set(twin_key))[:3]
+        problems.append(f"wrong position: findings differ from the LF twin's ({diff})")
+    syntax = [(f.line, f.col) for f in mine if f.code == "JAX001"]
+    if syntax:
+        where = _syntax_error_at(text)
+        if where is not None and syntax != [where]:
+            problems.append(f"wrong position: JAX001 at {syntax} where CPython says {where}")
+    if not fix or not compiles(text) or not any(fixable(f, True) for f in mine):
+        return problems
+    fixed = fix_text(text, "m.py", settings, unsafe=True)
+    fixed_twin = fix_text(twin, "m.py", settings, unsafe=True)
+    if fixed.errors:
+        problems.append(f"wrong edit: {fixed.errors[0]}")
+    if with_lf(fixed.text) != fixed_twin.text:
+        problems.append("wrong edit: the fixed text differs from the LF twin's fixed text")
+    elif fixed.changed:
+        old, new = _ends(text), _ends(fixed.text)
+        matcher = difflib.SequenceMatcher(None, [t for t, _ in old], [t for t, _ in new], autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal" and [e for _, e in old[i1:i2 - 1]] != [e for _, e in new[j1:j2 - 1]]:
+                problems.append("wrong edit: a line the fix left alone lost its line ending")
+                break
+    return problems

@@ -10,7 +10,8 @@ from jaxlint.engine.context import RuleContext
 from jaxlint.engine.rule import Rule
 from jaxlint.findings import Edit, Finding, Fix
 from jaxlint.fixes import import_edits
-from jaxlint.positions import node_ranges
+from jaxlint.lines import LineIndex
+from jaxlint.positions import node_spans
 from jaxlint.suppression import Suppressions
 
 
@@ -28,7 +29,9 @@ def to_findings(ctx: RuleContext, rules: Mapping[str, type[Rule]]) -> list[Findi
             nodes.append(r.related)
         if r.fix is not None:
             nodes.extend(rep.node for rep in r.fix.replacements)
-    ranges = node_ranges(ctx.module, nodes)
+    spans = node_spans(ctx.module, nodes, ctx.text)
+    index = LineIndex(ctx.text)
+    ranges = {key: (index.position(s), index.position(e)) for key, (s, e, _) in spans.items()}
     findings: list[Finding] = []
     seen: set[tuple] = set()
     for r in reports:
@@ -60,7 +63,7 @@ def to_findings(ctx: RuleContext, rules: Mapping[str, type[Rule]]) -> list[Findi
                     break
                 content = rep.new if isinstance(rep.new, str) else ctx.module.code_for_node(rep.new)
                 (sl, sc), (el, ec) = rr
-                edits.append(Edit(sl, sc + 1, el, ec + 1, content))
+                edits.append(Edit(sl, sc + 1, el, ec + 1, content, original=spans[id(rep.node)][2]))
             if ok and r.fix.needs_import:
                 edits.extend(import_edits(ctx.module, r.fix.needs_import))
             if ok:

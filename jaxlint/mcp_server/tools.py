@@ -582,6 +582,7 @@ def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] =
             errors.append(f"{result.path}: cannot be fixed ({exc})")
             remaining.extend(result.findings)
             continue
+        errors.extend(f"{result.path}: {line}" for line in fr.errors)
         changed = fr.text != old
         written = False
         if changed and args["write"]:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Optional, TextIO
 
 from jaxlint.findings import Applicability, FileResult, Finding
+from jaxlint.lines import split_lines
 from jaxlint.ruleinfo import RuleInfo
 
 FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab", "junit")
@@ -71,7 +72,7 @@ class OutputReport:
         """The lines of ``path`` (for code frames); None when unreadable."""
         if path not in self._lines:
             text = self.source_text(path)
-            self._lines[path] = text.splitlines() if text is not None else None
+            self._lines[path] = split_lines(text) if text is not None else None
         return self._lines[path]
 
     def finding_lines(self, f: Finding) -> Optional[list[str]]:

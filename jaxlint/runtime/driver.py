@@ -473,17 +473,21 @@ def _callee_at(path: Path, line: int, column: int) -> Optional[tuple[str, int]]:
     starts on: ``power`` for ``power(x, n)`` in a ``__main__`` loop."""
     import ast
 
+    from jaxlint.lines import LineIndex
+
+    text = _text(path)
     try:
-        tree = ast.parse(_text(path))
+        tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
+    byte_col = LineIndex(text).byte_col(line, column - 1)  # CPython's columns count UTF-8 bytes
     defs = {n.name: n.body[0].lineno for n in tree.body
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.body}
     best = None
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id in defs and node.end_lineno is not None \
-                and (node.lineno, node.col_offset) <= (line, column - 1) \
+                and (node.lineno, node.col_offset) <= (line, byte_col) \
                 <= (node.end_lineno, node.end_col_offset or 0):
             if best is None or (node.lineno, node.col_offset) > (best.lineno, best.col_offset):
                 best = node

@@ -36,7 +36,8 @@ from lsprotocol import types
 
 from jaxlint.config import CONFIG_FILENAMES, ConfigStore, Overrides
 from jaxlint.findings import Applicability, FileResult, Finding, Severity
-from jaxlint.fixes import line_offsets, plan_edits
+from jaxlint.fixes import plan_edits
+from jaxlint.lines import LINE_BREAK, line_starts
 from jaxlint.ruleinfo import RuleInfo, expand_selector
 from jaxlint.settings import LintSettings
 
@@ -69,7 +70,7 @@ _SEVERITY = {
     Severity.INFO: types.DiagnosticSeverity.Information,
 }
 
-_LINE_SPLIT_RE = re.compile(r"\r\n|\r|\n")
+_LINE_SPLIT_RE = LINE_BREAK  # jaxlint.lines: lines as CPython counts them
 
 
 # ----------------------------------------------------------------------------- positions
@@ -81,7 +82,7 @@ class Positions:
     def __init__(self, text: str, encoding: str = types.PositionEncodingKind.Utf16) -> None:
         self.text = text
         self.encoding = str(getattr(encoding, "value", encoding))
-        self.offsets = line_offsets(text)  # start offset of each line (1-based index - 1)
+        self.offsets = line_starts(text)  # start offset of each line (1-based index - 1)
         self._lines: Optional[list[str]] = None
 
     @property

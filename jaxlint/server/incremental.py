@@ -21,17 +21,16 @@ linter parses the whole buffer the ordinary way.
 from __future__ import annotations
 
 import ast
-import re
 from contextlib import AbstractContextManager
 from typing import Optional
 
 import libcst as cst
 
 from jaxlint.findings import FileResult
+from jaxlint.lines import LINE_BREAK, split_lines
 from jaxlint.settings import LintSettings
 
-_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")
-_NL_RE = re.compile(r"\r\n|\r|\n")
+_NL_RE = LINE_BREAK
 _BLOCK_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For,
                 ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
 if hasattr(ast, "TryStar"):
@@ -39,11 +38,7 @@ if hasattr(ast, "TryStar"):
 
 
 def _split_lines(text: str) -> list[str]:
-    lines = _LINE_RE.findall(text)
-    rest = text[sum(len(x) for x in lines):] if lines else text
-    if rest:
-        lines.append(rest)
-    return lines
+    return split_lines(text, keepends=True)
 
 
 def _starts_line(lines: list[str], node: ast.AST) -> Optional[str]:
