@@ -8,10 +8,10 @@ import libcst as cst
 
 from jaxlint.model import apis
 from jaxlint.model.pytrees import (
-    _CLASSVAR,
-    _INITVAR,
-    _OPTIONAL,
-    _STATIC_WRAPPERS,
+    CLASSVAR,
+    INITVAR,
+    OPTIONAL,
+    STATIC_WRAPPERS,
     BASE_REGS,
     CALL_REGS,
     CONST,
@@ -40,7 +40,7 @@ def annotation_node(ann: cst.CSTNode, qualname: QualFn) -> Optional[cst.CSTNode]
     ``Float[Array, "n"]`` -> ``Float``); None for anything else."""
     if isinstance(ann, cst.Subscript):
         head = qualname(ann.value) or _as_written(ann.value)
-        if head in _OPTIONAL:
+        if head in OPTIONAL:
             args = [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)]
             named = [a for a in args if not (isinstance(a, cst.Name) and a.value == "None")]
             return annotation_node(named[0], qualname) if len(named) == 1 else None
@@ -181,15 +181,15 @@ def class_record(
                 ann = small.annotation.annotation
                 head = qualname(ann.value if isinstance(ann, cst.Subscript) else ann) or _as_written(
                     ann.value if isinstance(ann, cst.Subscript) else ann)
-                if head in _CLASSVAR:
+                if head in CLASSVAR:
                     fields[name] = CONST
                     continue
-                if head in _INITVAR:
+                if head in INITVAR:
                     continue
                 v = small.value
-                static = head in _STATIC_WRAPPERS or (isinstance(v, cst.Call) and declares_static(v, values))
+                static = head in STATIC_WRAPPERS or (isinstance(v, cst.Call) and declares_static(v, values))
                 fields[name] = STATIC if static else DATA
-                a = ref(annotation_node(ann, qualname), qualname) if head not in _STATIC_WRAPPERS else None
+                a = ref(annotation_node(ann, qualname), qualname) if head not in STATIC_WRAPPERS else None
                 if a is not None:
                     anns[name] = a
             elif isinstance(small, cst.Assign):

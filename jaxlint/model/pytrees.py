@@ -79,10 +79,10 @@ LIBRARY_CLASSES: dict[str, dict] = {
 }
 # attributes of an array, read on a traced value of unknown class: array API
 ARRAY_ATTRS = frozenset({"T", "mT", "real", "imag", "flat"})
-_STATIC_WRAPPERS = frozenset({"jax_dataclasses.Static", "jax_dataclasses._dataclasses.Static"})
-_CLASSVAR = frozenset({"typing.ClassVar", "ClassVar"})
-_INITVAR = frozenset({"dataclasses.InitVar", "InitVar"})
-_OPTIONAL = frozenset({"typing.Optional", "Optional", "typing.Union", "Union"})
+STATIC_WRAPPERS = frozenset({"jax_dataclasses.Static", "jax_dataclasses._dataclasses.Static"})
+CLASSVAR = frozenset({"typing.ClassVar", "ClassVar"})
+INITVAR = frozenset({"dataclasses.InitVar", "InitVar"})
+OPTIONAL = frozenset({"typing.Optional", "Optional", "typing.Union", "Union"})
 _DEPTH = 3
 
 def resolve(record: dict, base_of: Callable[[str], Optional[dict]], depth: int = 0) -> dict:
