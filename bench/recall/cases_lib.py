@@ -62,6 +62,7 @@ class Case:
     expect: str
     match: str
     min_count: int = 1
+    max_count: int | None = None
     env: dict[str, str] = field(default_factory=dict)
     needs: list[str] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
@@ -98,6 +99,7 @@ def load_case(path: Path) -> Case:
             expect=check["expect"],
             match=check.get("match", ""),
             min_count=int(check.get("min_count", 1)),
+            max_count=int(check["max_count"]) if "max_count" in check else None,
             env={str(k): str(v) for k, v in check.get("env", {}).items()},
             needs=list(data.get("needs", [])),
             note=data.get("note", ""),

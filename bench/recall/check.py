@@ -8,7 +8,8 @@ Python, in the case's folder, on CPU, and compares with `[check]` in case.toml:
 
   expect = "error"   the program fails and its output contains `match`
   expect = "stdout"  the program succeeds and stdout contains `match` (the wrong result,
-                     or for a VALID twin the right one); `min_count` occurrences at least
+                     or for a VALID twin the right one); `min_count` occurrences at
+                     least, `max_count` at most when given
   expect = "stderr"  the program succeeds and stderr contains `match` (a warning, or the
                      compile log when `env` sets JAX_LOG_COMPILES=1)
   expect = "runs"    the program succeeds (timing cases: the time is not asserted)
@@ -66,12 +67,13 @@ def run_case(case: Case, timeout: float) -> tuple[str, str]:
         return "ok", "runs"
     stream = out if case.expect == "stdout" else err
     count = stream.count(case.match)
-    if count < case.min_count:
+    if count < case.min_count or (case.max_count is not None and count > case.max_count):
+        want = f">= {case.min_count}" + (f", <= {case.max_count}" if case.max_count is not None else "")
         return "FAIL", (
-            f"{case.expect} has {count} x {case.match!r} (want >= {case.min_count}):"
+            f"{case.expect} has {count} x {case.match!r} (want {want}):"
             f" {stream.strip()[-200:]!r}"
         )
-    return "ok", f"{count} x {case.match!r}" if case.min_count > 1 else case.match
+    return "ok", f"{count} x {case.match!r}" if case.min_count > 1 or case.max_count else case.match
 
 
 def main(argv: list[str] | None = None) -> int:
