@@ -60,7 +60,8 @@ def run_case(case: Case, timeout: float) -> tuple[str, str]:
             return "FAIL", "expected an error, the program succeeded"
         if case.match not in out + err:
             return "FAIL", f"failed without {case.match!r}: {tail}"
-        return "ok", tail
+        hit = next(line for line in (out + err).splitlines() if case.match in line)
+        return "ok", hit.strip()[:200]
     if proc.returncode != 0:
         return "FAIL", f"exit {proc.returncode}: {tail}"
     if case.expect == "runs":
