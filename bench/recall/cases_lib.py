@@ -37,6 +37,7 @@ CONCEPTS = {
     "where-nan-gradient",
     "donated-buffer",
     "cond-branches",
+    "non-array-argument",
 }
 EXPECTS = {"error", "stdout", "stderr", "runs"}
 STATUSES = {"INVALID", "VALID"}
