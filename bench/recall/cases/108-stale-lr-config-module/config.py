@@ -1,0 +1,1 @@
+extra_learning_rate = 0.1

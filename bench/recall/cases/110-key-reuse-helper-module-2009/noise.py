@@ -1,0 +1,5 @@
+import jax
+
+
+def uniform_noise(key, shape):
+    return jax.random.uniform(key, shape)

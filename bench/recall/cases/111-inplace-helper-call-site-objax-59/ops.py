@@ -1,0 +1,3 @@
+def bump(v, a, b):
+    v[a:b] += 1
+    return v

@@ -1,0 +1,38 @@
+import functools
+
+import jax
+import jax.numpy as jnp
+
+num_obs = 8
+
+
+@jax.jit
+def inner_loop(key, ra, rb):
+    gate_shape = (num_obs, 1, 1, 1)
+    key, shard = jax.random.split(key)
+    gate_forward = jax.random.uniform(
+        shard, gate_shape, dtype=jnp.float32, minval=0.0, maxval=1.0)
+    gate_forward = gate_forward.reshape([-1, 1])
+    new_ra = 0.5 * (ra + gate_forward * ra + (1 - gate_forward) * rb)
+    new_rb = 0.5 * (rb + gate_forward * ra + (1 - gate_forward) * rb)
+    return key, new_ra, new_rb
+
+
+@functools.partial(jax.jit, static_argnums=[1, 2])
+def sample(key, n, scan=False):
+    ra = jnp.array([[1.0, 0.0] for _ in range(num_obs)])
+    rb = jnp.array([[0.0, 1.0] for _ in range(num_obs)])
+    if scan:
+        (key, ra, rb), () = jax.lax.scan(
+            lambda c, _: (inner_loop(*c), ()),
+            (key, ra, rb), (), length=n)
+    else:
+        for _ in range(n):
+            key, ra, rb = inner_loop(key, ra, rb)
+    return ra
+
+
+if __name__ == "__main__":
+    small = len(jax.make_jaxpr(sample, static_argnums=(1, 2))(jax.random.PRNGKey(1), 2, False).eqns[-1].params["jaxpr"].eqns)
+    big = len(jax.make_jaxpr(sample, static_argnums=(1, 2))(jax.random.PRNGKey(1), 8, False).eqns[-1].params["jaxpr"].eqns)
+    print("unrolled:", big > small)

@@ -1,0 +1,29 @@
+from functools import partial
+
+import jax.numpy as jnp
+from jax import jit, vmap
+
+
+@partial(jit, static_argnums=(0, 1, 2, 4))
+def _mesh_eval(func, x_limits, y_limits, params, num_ticks):
+    # Evaluate func on a 2D grid defined by x_limits and y_limits.
+    x = jnp.linspace(*x_limits, num=num_ticks)
+    y = jnp.linspace(*y_limits, num=num_ticks)
+    X, Y = jnp.meshgrid(x, y)
+    xy_vec = jnp.stack([X.ravel(), Y.ravel()]).T
+    zs = vmap(func, in_axes=(0, None))(xy_vec, params)
+    return X, Y, zs.reshape(X.shape)
+
+
+def mesh_eval(func, x_limits, y_limits, params, num_ticks=101):
+    return _mesh_eval(func, x_limits, y_limits, params, num_ticks)
+
+
+def target_dist(x, t):
+    return -jnp.sum(x ** 2) * t
+
+
+if __name__ == "__main__":
+    x_limits = [-2, 2]
+    y_limits = [-4, 2]
+    X, Y, Z = mesh_eval(target_dist, x_limits, y_limits, 1)
