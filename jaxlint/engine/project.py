@@ -34,6 +34,16 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     out = _calls_and_sites(interp, settings)
     if enables_x64_below(interp, settings):
         out["x64"] = True
+    x64 = interp.x64
+    if x64.active:
+        # what its module-level names are to x64 (helpers, flags, skip decorators,
+        # fixtures), and the project functions its x64 code reaches
+        if x64.kinds:
+            out["x64_names"] = dict(sorted(x64.kinds.items()))
+        packages = settings.project_packages
+        reached = sorted(c for c in x64.calls if interp.imports.project_import(c.split(".", 1)[0], packages))
+        if reached:
+            out["x64_calls"] = reached
     return out
 
 

@@ -94,6 +94,11 @@ class FileIndex:
     instances: dict[str, str] = field(default_factory=dict)
     # `os.environ["JAX_ENABLE_X64"] = "1"` after `import jax`: JAX has read it already
     x64_env_late: list[cst.CSTNode] = field(default_factory=list)
+    # names imported from the project that switch x64 on, read it or skip without it:
+    # name (or dotted ``mod.name``) -> kind (``model/x64.py``)
+    imported_x64: dict[str, str] = field(default_factory=dict)
+    # qualnames of this file's functions that other modules run with x64 on
+    x64_units: frozenset[str] = frozenset()
 
     @property
     def enables_x64(self) -> bool:
@@ -761,6 +766,8 @@ class Indexer:
         self.index.imported_jits = dict(facts.get("jits", {}))
         self.index.imported_key_consumers = dict(facts.get("consumers", {}))
         self.index.imported_factories = frozenset(facts.get("factories", ()))
+        self.index.imported_x64 = dict(facts.get("x64", {}))
+        self.index.x64_units = frozenset(facts.get("x64_units", ()))
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
         for qualname, items in sorted(facts.get("units", {}).items()):
             unit = by_qualname.get(qualname)

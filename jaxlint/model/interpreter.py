@@ -26,6 +26,7 @@ from jaxlint.model.scopes import instance_class
 from jaxlint.model.shapes import constructor_facts
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
+from jaxlint.model.x64 import X64Model
 from jaxlint.model.walk import bound_names, children, descendants, dotted_name, positional_args, string_value
 from jaxlint.settings import LintSettings
 
@@ -98,7 +99,6 @@ class Interpreter:
         self.consumed: dict[KeyToken, tuple[cst.CSTNode, str]] = {}
         self.loop_stack: list[LoopFrame] = []
         self.x64_depth = 0  # inside `with jax.enable_x64():` or an x64 guard
-        self._module_mark: Optional[bool] = None
         self.raises_depth = 0  # inside `with pytest.raises(...)` / `self.assertRaises(...)`
         # names known not to be None on this path (after `if p is None: return ...`)
         self.not_none: set[str] = set()
@@ -113,6 +113,7 @@ class Interpreter:
         self._leave_hooks: Hooks = {}
         self._qn_memo: dict[int, Optional[str]] = {}
         self._local_values_memo: dict[int, dict] = {}
+        self.x64 = X64Model(self)  # where x64 is on (after the rest: it asks qualname)
 
     def set_hooks(self, hooks: Hooks, leave_hooks: Hooks) -> None:
         """Callables to call, by node class, on entering and leaving a node."""
@@ -331,7 +332,7 @@ class Interpreter:
                 env[p.name] = Value(kind=V.STATIC if p.name in unit.static_params else V.UNKNOWN)
         self.env = env
         node = unit.node
-        self.x64_depth = 1 if self._x64_guarded(unit) else 0
+        self.x64_depth = 1 if self.x64.unit_on(unit) else 0
         self.raises_depth = 0
         self.not_none = set()
         if isinstance(node, cst.Module):
@@ -383,7 +384,7 @@ class Interpreter:
                 if self.statement(s):
                     return True
                 if type(s) is cst.If:
-                    if self._x64_skip_guard(s):
+                    if self.x64.skip_guard(s):
                         # `if not jax.config.jax_enable_x64: self.skipTest(...)`: the
                         # rest of the block runs only with x64 on
                         raised += 1
@@ -392,6 +393,12 @@ class Interpreter:
                     if name is not None and name not in self.not_none:
                         guarded.append(name)  # `if p is None: return ...`
                         self.not_none.add(name)
+                elif type(s) is cst.SimpleStatementLine and self.x64.active and any(
+                        isinstance(small, cst.Expr) and self.x64.switches_on(small.value) for small in s.body):
+                    # `self.enter_context(jax.enable_x64())`, a helper running
+                    # `jax.config.update("jax_enable_x64", True)`: on from here
+                    raised += 1
+                    self.x64_depth += 1
             return False
         finally:
             self.x64_depth -= raised
@@ -425,7 +432,7 @@ class Interpreter:
             raises = 0
             for item in s.items:
                 self.expr(item.item)
-                if self._is_enable_x64(item.item):
+                if self.x64.is_enable(item.item):
                     x64 += 1
                 if _expects_exception(item.item):
                     raises += 1
@@ -533,7 +540,7 @@ class Interpreter:
         before_env, before_consumed = dict(self.env), dict(self.consumed)
         for name in self._concrete_names(s.test):
             self.env[name] = V.UNKNOWN_VALUE  # narrowed: a Python value in this branch
-        x64 = self._x64_condition(s.test)  # `if jax.config.jax_enable_x64:`
+        x64 = self.x64.condition(s.test)  # `if jax.config.jax_enable_x64:`
         self.x64_depth += x64 is True
         try:
             body_ends = self.block(s.body.body)
@@ -671,110 +678,6 @@ class Interpreter:
         self.block(s.body.body)
         self.env = saved
         self.env[s.name.value] = V.UNKNOWN_VALUE
-
-    # -- x64 guards ------------------------------------------------------------
-    _SKIP_DECORATORS = {"skipUnless": True, "skipIf": False, "skipif": False}
-
-    def _x64_flag(self, e: cst.BaseExpression) -> bool:
-        """``jax.config.jax_enable_x64``, ``config.x64_enabled``, ``FLAGS.jax_enable_x64``,
-        ``jax.config.read("jax_enable_x64")``, ``jax.config.values["jax_enable_x64"]``:
-        an expression that reads whether x64 is on."""
-        if isinstance(e, cst.Comparison) and len(e.comparisons) == 1:
-            c = e.comparisons[0]
-            if isinstance(c.operator, (cst.Is, cst.Equal)) and isinstance(c.comparator, cst.Name) and c.comparator.value == "True":
-                return self._x64_flag(e.left)
-            return False
-        if isinstance(e, (cst.Name, cst.Attribute)):
-            last = e.value if isinstance(e, cst.Name) else e.attr.value
-            return "x64" in last.lower() and self.qualname(e) not in ("jax.enable_x64", "jax.experimental.enable_x64")
-        if isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "read":
-            pos = positional_args(e)
-            return bool(pos) and string_value(pos[0].value) == "jax_enable_x64"
-        if isinstance(e, cst.Subscript) and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index):
-            return string_value(e.slice[0].slice.value) == "jax_enable_x64"
-        return False
-
-    def _x64_condition(self, test: cst.BaseExpression) -> Optional[bool]:
-        """True when ``test`` holds only with x64 on, False when it holds only
-        with x64 off (``not <flag>``), else None."""
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            inner = self._x64_condition(test.expression)
-            return None if inner is None else not inner
-        if isinstance(test, cst.BooleanOperation):
-            left, right = self._x64_condition(test.left), self._x64_condition(test.right)
-            if isinstance(test.operator, cst.And) and True in (left, right):
-                return True
-            if isinstance(test.operator, cst.Or) and False in (left, right):
-                return False
-            return None
-        return True if self._x64_flag(test) else None
-
-    def _x64_skip_guard(self, s: cst.If) -> bool:
-        """``if not <x64 flag>: ...`` whose body skips the test or leaves
-        (``self.skipTest``, ``pytest.skip``, ``raise unittest.SkipTest``, ``return``)."""
-        if s.orelse is not None or self._x64_condition(s.test) is not False:
-            return False
-        small = _last_small(s)
-        if small is not None:
-            if isinstance(small, (cst.Return, cst.Raise)):
-                return True
-            if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
-                name = dotted_name(small.value.func) or ""
-                return name.rsplit(".", 1)[-1] in ("skipTest", "skip", "exit")
-        return False
-
-    def _x64_skip_decorated(self, decorators: Sequence[cst.Decorator]) -> bool:
-        """``@absltest.skipUnless(<x64 flag>, ...)``, ``@unittest.skipIf(not <flag>, ...)``,
-        ``@pytest.mark.skipif(not <flag>, ...)``: the decorated code runs only with x64."""
-        for dec in decorators:
-            call = dec.decorator
-            if not isinstance(call, cst.Call):
-                continue
-            name = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
-            runs_if = self._SKIP_DECORATORS.get(name)
-            pos = positional_args(call)
-            if runs_if is None or not pos:
-                continue
-            cond = self._x64_condition(pos[0].value)
-            if cond is not None and cond == runs_if:
-                return True
-        return False
-
-    def _x64_guarded(self, unit: Unit) -> bool:
-        """The unit runs only when x64 is on: it, or its class, or an enclosing
-        function is skipped otherwise (the module: ``pytestmark = skipif(...)``)."""
-        u: Optional[Unit] = unit
-        while u is not None:
-            node = u.node
-            if isinstance(node, cst.FunctionDef) and self._x64_skip_decorated(node.decorators):
-                return True
-            if u.cls is not None and self._x64_skip_decorated(u.cls.node.decorators):
-                return True
-            if u.is_module:
-                return self._x64_module_mark()
-            u = u.parent
-        return False
-
-    def _x64_module_mark(self) -> bool:
-        """``pytestmark = pytest.mark.skipif(not <x64 flag>, ...)`` (or a list of marks)."""
-        if self._module_mark is None:
-            self._module_mark = False
-            for stmt in self.module.body:
-                if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
-                    a = stmt.body[0]
-                    if any(isinstance(t.target, cst.Name) and t.target.value == "pytestmark" for t in a.targets):
-                        marks = [el.value for el in a.value.elements] if isinstance(a.value, (cst.List, cst.Tuple)) else [a.value]
-                        if self._x64_skip_decorated([cst.Decorator(decorator=m) for m in marks]):
-                            self._module_mark = True
-        return self._module_mark
-
-    def _is_enable_x64(self, expr: cst.BaseExpression) -> bool:
-        if isinstance(expr, cst.Call):
-            q = self.qualname(expr.func)
-            if q in ("jax.enable_x64", "jax.experimental.enable_x64"):
-                pos = positional_args(expr)
-                return not pos or not (isinstance(pos[0].value, cst.Name) and pos[0].value.value == "False")
-        return False
 
     # -- expressions -----------------------------------------------------------
     def expr(self, node: cst.CSTNode) -> None:

@@ -78,6 +78,7 @@ def incoming_facts(
     jits_of = {module: proj.get("jits") or {} for module, _, proj in outputs}
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
+    x64_of = {module: proj.get("x64_names") or {} for module, _, proj in outputs}
     for module, path, proj in outputs:
         known = memo.get(path) if memo is not None else None
         if known is None or known[0] is not proj or known[1] is not index:
@@ -98,13 +99,17 @@ def incoming_facts(
                 factories = out.setdefault(path, {}).setdefault("factories", [])
                 if name not in factories:
                     factories.append(name)
+            kind = x64_of.get(target_module, {}).get(qualname)
+            if kind is not None:  # an x64 helper, flag, skip decorator or fixture
+                out.setdefault(path, {}).setdefault("x64", {})[name] = kind
 
         # imported by name from other modules
         for name, target in imported:
             give(name, target.module, target.qualname, target.kind == "function")
         # ... and reached as attributes of a project module imported here
         # (only the modules that define one are looked for in the text)
-        modules = [(n, m) for n, m in modules if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m)]
+        modules = [(n, m) for n, m in modules
+                   if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or x64_of.get(m)]
         if modules and text_of is not None:
             names = frozenset(n for n, _ in modules)
             used = memo.get(("attrs", path)) if memo is not None else None
@@ -118,7 +123,21 @@ def incoming_facts(
                     give(f"{name}.{attr}", target_module, attr, True)
         for target_module, qualname, fact, key in records:
             add(target_module, qualname, fact, key)
+        # functions of other modules reached from code that runs with x64 on
+        for callee in proj.get("x64_calls", ()):
+            head = (proj["summary"].get("names") or {}).get(callee.split(".", 1)[0])
+            if head is not None and _outside(index, head):
+                continue
+            target = index.resolve(module, callee)
+            if target is not None and target.kind == "function" and target.module.split(".", 1)[0] not in _JAX_ITSELF:
+                target_path = path_of.get(target.module)
+                if target_path is not None:
+                    units = out.setdefault(target_path, {}).setdefault("x64_units", [])
+                    if target.qualname not in units:
+                        units.append(target.qualname)
     for facts in out.values():
+        if "x64_units" in facts:
+            facts["x64_units"].sort()
         units = facts.get("units")
         if units:
             for qualname, items in units.items():
