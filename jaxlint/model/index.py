@@ -99,6 +99,8 @@ class FileIndex:
     imported_x64: dict[str, str] = field(default_factory=dict)
     # qualnames of this file's functions that other modules run with x64 on
     x64_units: frozenset[str] = frozenset()
+    # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
+    called_now: set[int] = field(default_factory=set)
 
     @property
     def enables_x64(self) -> bool:
@@ -355,6 +357,8 @@ class Indexer:
     # -- calls and transformation sites --------------------------------------
     def _call(self, call: cst.Call, unit: Unit) -> None:
         func = call.func
+        if type(func) is cst.Call:
+            self.index.called_now.add(id(func))
         if isinstance(func, cst.Name) or (
             isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value != "self"
         ):
@@ -672,7 +676,10 @@ class Indexer:
         static = self._static_params(site, unit, n_bound)
         unbatched = self._vmap_unbatched(site, unit, n_bound)
         mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched)
-        unit.trace_sites.add(id(site.call if site.call is not None else site.fn_expr))
+        site_id = id(site.call if site.call is not None else site.fn_expr)
+        unit.trace_sites.add(site_id)
+        if depth == 0 and site.qualname == "jax.vmap" and site.call is not None and id(site.call) in self.index.called_now:
+            unit.eager_sites[site_id] = site.scope
         unit.site_reasons.add(_reason(site))
 
     def _find_factories(self) -> None:
@@ -909,8 +916,9 @@ def mark_site(
             continue
         if p.annotation in apis.STATIC_ANNOTATIONS:
             continue
-        if p.has_literal_default and t.wrapper:
-            # jit(f)(x) leaves f's defaults as Python values unless passed
+        if p.default is not None and t.wrapper:
+            # jit(f)(x) leaves f's defaults as Python values unless passed (any default:
+            # `mode=Mode.A`, `shape=SHAPE`, `dims=(3, 4)`; a call that passes one traces it)
             unit.defaulted_params.add(p.name)
             continue
         if not t.wrapper:

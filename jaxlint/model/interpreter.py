@@ -99,6 +99,7 @@ class Interpreter:
         self.consumed: dict[KeyToken, tuple[cst.CSTNode, str]] = {}
         self.loop_stack: list[LoopFrame] = []
         self.x64_depth = 0  # inside `with jax.enable_x64():` or an x64 guard
+        self.eager = False  # the unit runs under vmap only (see run_unit)
         self.raises_depth = 0  # inside `with pytest.raises(...)` / `self.assertRaises(...)`
         # names known not to be None on this path (after `if p is None: return ...`)
         self.not_none: set[str] = set()
@@ -333,6 +334,10 @@ class Interpreter:
         self.env = env
         node = unit.node
         self.x64_depth = 1 if self.x64.unit_on(unit) else 0
+        # traced only by `jax.vmap(f)(...)` written in untraced code: what does not
+        # touch the batched values runs eagerly (jnp of concrete data is concrete)
+        self.eager = bool(unit.eager_sites) and len(unit.eager_sites) == len(unit.trace_sites) and (
+            set(unit.reasons) <= unit.site_reasons) and not any(s.traced for s in unit.eager_sites.values())
         self.raises_depth = 0
         self.not_none = set()
         if isinstance(node, cst.Module):
@@ -390,9 +395,17 @@ class Interpreter:
                         raised += 1
                         self.x64_depth += 1
                     name = _none_guard(s)
-                    if name is not None and name not in self.not_none:
-                        guarded.append(name)  # `if p is None: return ...`
-                        self.not_none.add(name)
+                    if name is not None:
+                        # `if p is None: return ...` (also through an alias `p = param`)
+                        for n in (name, self._alias_of(name)):
+                            if n is not None and n not in self.not_none:
+                                guarded.append(n)
+                                self.not_none.add(n)
+                    elif s.orelse is None and isinstance(_last_small(s), (cst.Return, cst.Raise)):
+                        # `if isinstance(v, jax.core.Tracer): raise TypeError(...)`: what
+                        # follows runs only where the test is false (v is concrete)
+                        for n in self._concrete_names_if_false(s.test):
+                            self.env[n] = V.UNKNOWN_VALUE
                 elif type(s) is cst.SimpleStatementLine and self.x64.active and any(
                         isinstance(small, cst.Expr) and self.x64.switches_on(small.value) for small in s.body):
                     # `self.enter_context(jax.enable_x64())`, a helper running
@@ -582,6 +595,9 @@ class Interpreter:
         negated = False
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             negated, test = True, test.expression
+        if not negated and isinstance(test, cst.Call) and (self.qualname(test.func) or "").endswith("core.is_concrete"):
+            pos = positional_args(test)  # `if jax.core.is_concrete(v):`
+            return [pos[0].value.value] if len(pos) == 1 and isinstance(pos[0].value, cst.Name) else []
         if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance":
             pos = positional_args(test)
             if len(pos) == 2 and isinstance(pos[0].value, cst.Name):
@@ -608,6 +624,27 @@ class Interpreter:
             if arg and isinstance(arg[0].value, cst.Name):
                 return [arg[0].value.value]
         return []
+
+    def _concrete_names_if_false(self, test: cst.BaseExpression) -> list[str]:
+        """Names that ``test`` being false proves concrete: ``isinstance(v, Tracer)``,
+        ``isinstance(v, jax.Array)``, ``not jax.core.is_concrete(v)``, and disjunctions."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+            return self._concrete_names_if_false(test.left) + self._concrete_names_if_false(test.right)
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self._concrete_names(test.expression)
+        return self._concrete_names(cst.UnaryOperation(operator=cst.Not(), expression=test))
+
+    def _alias_of(self, name: str, unit: Optional[Unit] = None) -> Optional[str]:
+        """The parameter ``name`` is a copy of (``nbrs = neighbors``, bound once, the
+        parameter never rebound), or None."""
+        unit = unit or self.unit
+        entries = unit.bindings.get(name)
+        if not entries or len(entries) != 1 or unit.param(name) is not None:
+            return None
+        value = entries[0][1]
+        if isinstance(value, cst.Name) and unit.param(value.value) is not None and value.value not in unit.assigned:
+            return value.value
+        return None
 
     def _merge(self, states: list[tuple[dict, dict]], before_env: dict) -> None:
         if len(states) == 1:
@@ -1157,7 +1194,7 @@ class Interpreter:
         comp = test.comparisons[0]
         if not (isinstance(test.left, cst.Name) and _is_none(comp.comparator)):
             return None
-        name = test.left.value
+        name = self._alias_of(test.left.value) or test.left.value
         if unit.param(name) is None or name in unit.maybe_none or name in unit.assigned:
             return None
         if isinstance(comp.operator, cst.Is):
@@ -1193,6 +1230,7 @@ class Interpreter:
         parent = unit.parent
         if parent is None or parent.is_module or unit.param(name) is not None or name in unit.assigned:
             return None
+        name = self._alias_of(name, parent) or name
         if parent.param(name) is None or name in parent.assigned:
             return None  # only a parameter the enclosing function never rebinds
         seen = self._not_none_at_sites.get(id(unit))
@@ -1452,6 +1490,8 @@ class Interpreter:
                 if pos:
                     return self._collective_result(q, self.value(pos[0].value), traced_ctx, deps)
             n_pos = len(positional_args(e))
+            if self.eager:
+                traced_ctx = False  # under vmap alone, only the batched values are tracers
             if q in apis.ARRAY_SEQUENCE_FUNCS or (q in apis.ARRAY_SEQUENCE_IF_MANY and n_pos > 1) or (
                 q in apis.ARRAY_SEQUENCE_IF_ONE and n_pos == 1 and len(e.args) == 1
             ):
