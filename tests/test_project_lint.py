@@ -324,3 +324,21 @@ def test_a_driver_importing_through_the_package_or_from_stdin_meets_the_jits(tmp
     result = CliRunner().invoke(cli, ["check", "-", "--stdin-filename", "pk/c.py", "--no-cache",
                                       "--output-format", "concise"], input="from pk import power" + loop)
     assert result.stdout.splitlines()[0].startswith("pk/c.py:5:22: JAX504 the loop counter `i`")
+
+
+def test_x64_switched_on_read_and_required_through_helpers_of_other_modules(project):
+    """x64 as a project fact: a helper returning ``jax.enable_x64()``, a
+    ``@contextmanager`` around it, a function and a constant reading the flag, a
+    ``skipif`` mark bound to a name, all in ``dbl/testing.py``; a library function
+    reached only through another helper from an x64 block; test modules importing a
+    module that switches x64 on when imported (``os.environ["JAX_ENABLE_X64"]`` before
+    ``import jax`` in ``dbl/precision.py``, ``jax.config.update`` in ``tests/support.py``).
+    ``widen`` is called with x64 off: still reported."""
+    project("x64_pkg")
+    found = _lint(Path("."), "--no-cache")
+    assert found == [(
+        "JAX110", "dbl/ops.py", 9, 33,
+        "`float64` requested in `jnp.asarray` is silently truncated to 32-bit because "
+        "jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', "
+        "True)`), or use `float32`",
+    )]

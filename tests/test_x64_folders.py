@@ -37,6 +37,8 @@ def _check(root: Path, monkeypatch) -> list[str]:
     # in a hook or an autouse fixture: pytest runs it before the tests too
     'import jax\nimport pytest\n\n\n@pytest.fixture(autouse=True, scope="session")\n'
     'def _x64():\n    jax.config.update("jax_enable_x64", True)\n',
+    # a fixture that switches it on for the tests that ask for it
+    'import jax\nimport pytest\n\n\n@pytest.fixture\ndef double():\n    with jax.enable_x64(True):\n        yield\n',
 ])
 def test_conftest_enables_x64_for_its_folder_tree(tmp_path, monkeypatch, enabler):
     _write(tmp_path, {

@@ -99,6 +99,8 @@ class FileIndex:
     imported_x64: dict[str, str] = field(default_factory=dict)
     # qualnames of this file's functions that other modules run with x64 on
     x64_units: frozenset[str] = frozenset()
+    # a module it imports switches x64 on when imported (`jax.config.update(...)` at its top)
+    x64_imported: bool = False
     # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
     called_now: set[int] = field(default_factory=set)
 
@@ -775,6 +777,7 @@ class Indexer:
         self.index.imported_factories = frozenset(facts.get("factories", ()))
         self.index.imported_x64 = dict(facts.get("x64", {}))
         self.index.x64_units = frozenset(facts.get("x64_units", ()))
+        self.index.x64_imported = bool(facts.get("x64_import"))
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
         for qualname, items in sorted(facts.get("units", {}).items()):
             unit = by_qualname.get(qualname)

@@ -27,7 +27,8 @@ a fact of the code that *calls* it.  This module answers, for one file:
 
 Names of other modules come as facts (``FileIndex.imported_x64``: the kind of each
 imported name; ``FileIndex.x64_units``: this file's functions called with x64 on
-elsewhere); the kinds of this file's module-level names and its calls from x64
+elsewhere; ``FileIndex.x64_imported``: it imports a module that switches x64 on
+when imported, ``tests/helpers.py`` with ``jax.config.update(...)`` at its top); the kinds of this file's module-level names and its calls from x64
 code to imported functions go out to the project (``jaxlint/engine/project.py``).
 All of this is computed only for a file that mentions x64 or was given x64 facts.
 """
@@ -69,11 +70,13 @@ class X64Model:
         self.interp = interp
         index = interp.index
         self.imported: dict[str, str] = index.imported_x64
-        self.active = bool(self.imported or index.x64_units or mentions_x64(interp.text))
+        self.active = bool(self.imported or index.x64_units or index.x64_imported or mentions_x64(interp.text))
         self.kinds: dict[str, str] = {}  # module-level name -> kind
         self.on_units: set[int] = set()  # ids of units that run with x64 on
         self.calls: set[str] = set()  # imported names reached with x64 on (dotted, as written)
-        self.at_import = False  # module-level code calls a helper that switches x64 on
+        # module-level code calls a helper that switches x64 on, or imports a module
+        # that switches it on at import
+        self.at_import = index.x64_imported
         if self.active:
             self._classify()
             self._mark_units()

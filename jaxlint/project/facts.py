@@ -79,6 +79,7 @@ def incoming_facts(
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
     x64_of = {module: proj.get("x64_names") or {} for module, _, proj in outputs}
+    x64_at_import = {module for module, _, proj in outputs if proj.get("x64_import")}
     for module, path, proj in outputs:
         known = memo.get(path) if memo is not None else None
         if known is None or known[0] is not proj or known[1] is not index:
@@ -123,6 +124,9 @@ def incoming_facts(
                     give(f"{name}.{attr}", target_module, attr, True)
         for target_module, qualname, fact, key in records:
             add(target_module, qualname, fact, key)
+        # it imports a module that switches x64 on when imported
+        if x64_at_import and any(m in x64_at_import and m != module for m in proj["summary"].get("imported", ())):
+            out.setdefault(path, {})["x64_import"] = True
         # functions of other modules reached from code that runs with x64 on
         for callee in proj.get("x64_calls", ()):
             head = (proj["summary"].get("names") or {}).get(callee.split(".", 1)[0])

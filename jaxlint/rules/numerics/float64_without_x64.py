@@ -199,6 +199,95 @@ class Float64WithoutX64(Rule):
                 big = jnp.arange(3, dtype=jnp.int64) * 2**40
             """
         ),
+        # a helper returning `jax.enable_x64()`; functions reached only from its block
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def _x64():
+                return jax.enable_x64()
+
+            def make_table(n):
+                return jnp.arange(n, dtype=jnp.int64) * 2**40
+
+            def check_table():
+                assert make_table(3)[-1] > 2**31
+
+            def test_table():
+                with _x64():
+                    check_table()
+            """
+        ),
+        # a @contextmanager around it, `self.enter_context` in setUp, a helper reading the
+        # flag, a constant bound to it and a skip decorator bound to a name
+        Valid(
+            """
+            import contextlib
+            import jax
+            import jax.numpy as jnp
+            from absl.testing import absltest
+
+            @contextlib.contextmanager
+            def double_precision():
+                with jax.enable_x64(True):
+                    yield
+
+            def read_flag():
+                return jax.config.read("jax_enable_x64")
+
+            DOUBLE = read_flag()
+            needs_double = absltest.skipUnless(DOUBLE, "needs 64-bit floats")
+
+            class SolverTest(absltest.TestCase):
+                def setUp(self):
+                    super().setUp()
+                    self.enter_context(jax.enable_x64())
+
+                def test_solve(self):
+                    self.assertEqual(jnp.eye(2, dtype=jnp.float64).dtype, jnp.float64)
+
+            @needs_double
+            def test_cumsum():
+                return jnp.cumsum(jnp.ones(3, dtype=jnp.float64))
+
+            def test_norm():
+                with double_precision():
+                    return jnp.linalg.norm(jnp.ones(3, dtype=jnp.float64))
+
+            def test_guarded():
+                if not read_flag():
+                    return
+                return jnp.zeros(2, dtype=jnp.complex128)
+            """
+        ),
+        # a pytest fixture switching it on (as a parameter or through usefixtures), JAX's
+        # own `with_config(jax_enable_x64=True)`
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import pytest
+            from jax._src import test_util as jtu
+
+            @pytest.fixture
+            def wide():
+                with jax.enable_x64():
+                    yield
+
+            def test_sum(wide):
+                assert jnp.sum(jnp.ones(2), dtype=jnp.float64) == 2
+
+            @pytest.mark.usefixtures("wide")
+            def test_eye():
+                assert jnp.eye(2, dtype=jnp.float64)[0, 0] == 1
+
+            @jtu.with_config(jax_enable_x64=True)
+            class DtypesTest(jtu.JaxTestCase):
+                def test_int64(self):
+                    self.assertEqual(jnp.zeros(1, dtype=jnp.int64).dtype, jnp.int64)
+            """
+        ),
     ]
 
     INVALID = [
@@ -288,6 +377,38 @@ class Float64WithoutX64(Rule):
                 "`float64` requested in `jnp.ones` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
                 "`float64` requested in `jnp.eye` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
                 "`float64` requested in `jnp.sum` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+            ],
+        ),
+        # `enable_x64(False)` through a helper, a fixture that does not switch x64 on, and a
+        # helper called with x64 off: still reported
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import pytest
+
+            def _x64():
+                return jax.enable_x64(False)
+
+            @pytest.fixture
+            def wide():
+                yield jnp.ones(2)
+
+            def helper():
+                return jnp.zeros(2, dtype=jnp.float64)
+
+            def test_off():
+                with _x64():
+                    return jnp.ones(2, dtype=jnp.float64)
+
+            def test_fixture(wide):
+                return jnp.asarray(wide, dtype=jnp.float64) + helper()
+            """,
+            expected=[(13, 31), (17, 34), (20, 36)],
+            messages=[
+                "`float64` requested in `jnp.zeros` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.ones` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.asarray` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
             ],
         ),
     ]

@@ -442,6 +442,60 @@ class TracedControlFlow(Rule):
                     return x[:n] + self.pos(n)
             """
         ),
+        # a jitted function's defaults (any value) that no call passes stay Python values; an
+        # `is None` guard through an alias of the parameter every traced caller passes; under
+        # `jax.vmap(f)(keys)` alone, jnp of closed-over concrete data is concrete
+        Valid(
+            """
+            import enum
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            TABLE = np.linspace(0.0, 1.0, 5)
+
+
+            class Mode(enum.Enum):
+                SUM = 1
+                MEAN = 2
+
+
+            @jax.jit
+            def reduce(x, mode=Mode.SUM, dims=(0,)):
+                if mode == Mode.SUM:
+                    return jnp.sum(x, axis=dims)
+                return jnp.mean(x, axis=dims)
+
+
+            def total(x):
+                return reduce(x)
+
+
+            def energy(r, neighbor=None):
+                nbrs = neighbor
+                if nbrs is None:
+                    if jnp.any(r > 1.0):
+                        raise ValueError("overlapping particles")
+                    return jnp.sum(r)
+                return jnp.sum(r[nbrs])
+
+
+            @jax.jit
+            def step(r, idx):
+                return energy(r, idx)
+
+
+            def sample(key):
+                scale = jnp.asarray(TABLE).max()
+                if scale > 0.5:
+                    return jax.random.normal(key) * scale
+                return jax.random.normal(key)
+
+
+            def draw(keys):
+                return jax.vmap(sample)(keys)
+            """
+        ),
     ]
 
     INVALID = [
@@ -715,6 +769,48 @@ class TracedControlFlow(Rule):
             expected=[(9, 12)],
             messages=[
                 "Python `if` on a traced value: it depends on the traced argument `n` of `__call__` (a method of the module class Positions); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        # a call that passes the default traces it; `jit(vmap(f))` stages every jnp call
+        Invalid(
+            """
+            import enum
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            TABLE = np.linspace(0.0, 1.0, 5)
+
+
+            class Mode(enum.Enum):
+                SUM = 1
+                MEAN = 2
+
+
+            @jax.jit
+            def reduce(x, mode=Mode.SUM):
+                if mode == Mode.SUM:
+                    return jnp.sum(x)
+                return jnp.mean(x)
+
+
+            def total(x, m):
+                return reduce(x, mode=m)
+
+
+            def sample(key):
+                scale = jnp.asarray(TABLE).max()
+                if scale > 0.5:
+                    return jax.random.normal(key) * scale
+                return jax.random.normal(key)
+
+
+            draw = jax.jit(jax.vmap(sample))
+            """,
+            expected=[(16, 8), (27, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `mode` of `reduce` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `mode` is a Python value, mark it static (static_argnums=1)",
+                "Python `if` on a traced value: it is computed by JAX inside `sample` (wrapped by jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
             ],
         ),
     ]
