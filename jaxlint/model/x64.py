@@ -35,15 +35,12 @@ All of this is computed only for a file that mentions x64 or was given x64 facts
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 import libcst as cst
 
+from jaxlint.model.units import Unit
 from jaxlint.model.walk import children, dotted_name, keyword_arg, positional_args, string_value
-
-if TYPE_CHECKING:
-    from jaxlint.model.interpreter import Interpreter
-    from jaxlint.model.units import Unit
 
 # kinds of names (module-level, exported to the project)
 CM = "cm"  # calling it gives a context manager (or decorator) that switches x64 on
@@ -66,7 +63,9 @@ def mentions_x64(text: str) -> bool:
 
 
 class X64Model:
-    def __init__(self, interp: "Interpreter") -> None:
+    def __init__(self, interp: Any) -> None:
+        # ``interp``: the file's Interpreter (its index, imports, qualname), not imported
+        # here (it imports this module)
         self.interp = interp
         index = interp.index
         self.imported: dict[str, str] = index.imported_x64
@@ -214,7 +213,7 @@ class X64Model:
             return name.rsplit(".", 1)[-1] in ("skipTest", "skip", "exit")
         return False
 
-    def unit_on(self, unit: "Unit") -> bool:
+    def unit_on(self, unit: Unit) -> bool:
         return self.active and (id(unit) in self.on_units or self.at_import)
 
     # -- module-level names ----------------------------------------------------
@@ -294,7 +293,7 @@ class X64Model:
         interp = self.interp
         index = interp.index
         by_qualname = {u.qualname: u for u in index.units if not u.is_module}
-        base: list["Unit"] = [by_qualname[q] for q in sorted(index.x64_units) if q in by_qualname]
+        base: list[Unit] = [by_qualname[q] for q in sorted(index.x64_units) if q in by_qualname]
         autouse_module, autouse_classes = self._autouse()
         setup_classes = set()
         for unit in index.units:
@@ -352,7 +351,7 @@ class X64Model:
                         return True
         return False
 
-    def _guarded(self, unit: "Unit") -> bool:
+    def _guarded(self, unit: Unit) -> bool:
         """The unit, its class or an enclosing function is decorated to run only
         with x64 on (the module: ``pytestmark = pytest.mark.skipif(...)``)."""
         u: Optional[Unit] = unit
@@ -381,7 +380,7 @@ class X64Model:
                             self._mark = True
         return self._mark
 
-    def _scan_unit(self, unit: "Unit", on: bool, work: list) -> None:
+    def _scan_unit(self, unit: Unit, on: bool, work: list) -> None:
         node = unit.node
         if isinstance(node, cst.Lambda):
             if on:
@@ -390,7 +389,7 @@ class X64Model:
         body = node.body if isinstance(node, cst.Module) else node.body.body
         self._block(body, on, unit, work)
 
-    def _block(self, stmts: Iterable[cst.CSTNode], on: bool, unit: "Unit", work: list) -> None:
+    def _block(self, stmts: Iterable[cst.CSTNode], on: bool, unit: Unit, work: list) -> None:
         for s in stmts:
             t = type(s)
             if t is cst.SimpleStatementLine:
@@ -444,12 +443,12 @@ class X64Model:
             if isinstance(n, (cst.FunctionDef, cst.Lambda)):
                 self._add(unit_of.get(id(n)), work)
 
-    def _add(self, unit: Optional["Unit"], work: list) -> None:
+    def _add(self, unit: Optional[Unit], work: list) -> None:
         if unit is not None and not unit.is_module and id(unit) not in self.on_units:
             self.on_units.add(id(unit))
             work.append(unit)
 
-    def _reach(self, node: cst.CSTNode, unit: "Unit", work: list) -> None:
+    def _reach(self, node: cst.CSTNode, unit: Unit, work: list) -> None:
         """Code that runs with x64 on: the functions it calls or hands on run with it too."""
         unit_of = self.interp.index.unit_of
         stack = [node]
