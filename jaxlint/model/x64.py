@@ -69,7 +69,12 @@ class X64Model:
         self.interp = interp
         index = interp.index
         self.imported: dict[str, str] = index.imported_x64
-        self.active = bool(self.imported or index.x64_units or index.x64_imported or mentions_x64(interp.text))
+        # the whole file runs with x64 on: the project functions it reaches do too
+        packages = interp.settings.project_packages
+        self.whole = bool(interp.settings.x64 or index.enables_x64 or index.x64_imported) and bool(packages) and any(
+            interp.imports.project_import(name, packages) for name in (*interp.imports.names, *interp.imports.relative))
+        self.active = bool(self.imported or index.x64_units or index.x64_imported or self.whole
+                           or mentions_x64(interp.text))
         self.kinds: dict[str, str] = {}  # module-level name -> kind
         self.on_units: set[int] = set()  # ids of units that run with x64 on
         self.calls: set[str] = set()  # imported names reached with x64 on (dotted, as written)
@@ -314,6 +319,13 @@ class X64Model:
             if id(u) not in self.on_units:
                 self.on_units.add(id(u))
                 work.append(u)
+        if self.whole:
+            # every unit runs with x64 on: only the project functions they reach matter
+            self._block(index.module.body, True, index.module_unit, [])
+            for unit in index.units:
+                if not unit.is_module:
+                    self._scan_unit(unit, True, [])
+            return
         # regions of every unit; then the units they reach, until none is added
         for unit in index.units:
             if id(unit) not in self.on_units:
