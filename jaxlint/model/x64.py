@@ -51,7 +51,8 @@ FLAG_FN = "flagfn"  # calling it reads whether x64 is on
 SKIP = "skip"  # as a decorator, it runs the code only with x64 on
 SKIP_FN = "skipfn"  # calling it gives such a decorator
 FIXTURE = "fixture"  # a pytest fixture that switches x64 on
-KINDS = frozenset({CM, OBJ, CALL, FLAG, FLAG_FN, SKIP, SKIP_FN, FIXTURE})
+CASE = "case"  # a test class whose setUp switches x64 on (its subclasses' tests run with it)
+KINDS = frozenset({CM, OBJ, CALL, FLAG, FLAG_FN, SKIP, SKIP_FN, FIXTURE, CASE})
 
 _ENABLE = frozenset({"jax.enable_x64", "jax.experimental.enable_x64"})
 _SKIP_DECORATORS = {"skipUnless": True, "skipIf": False, "skipif": False}
@@ -233,6 +234,9 @@ class X64Model:
                     k = self._function_kind(stmt)
                     if k is not None:
                         self.kinds[stmt.name.value] = k
+                elif isinstance(stmt, cst.ClassDef):
+                    if self._x64_case(stmt):
+                        self.kinds[stmt.name.value] = CASE
                 elif isinstance(stmt, cst.SimpleStatementLine):
                     for small in stmt.body:
                         if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
@@ -243,6 +247,17 @@ class X64Model:
                                     self.kinds[t.target.value] = k
             if self.kinds == before:
                 break
+
+    def _x64_case(self, node: cst.ClassDef) -> bool:
+        """A class whose ``setUp`` (``setUpClass``, ``setup_method``) switches x64 on,
+        or that derives from one (of this file or, as a fact, of another module)."""
+        if any(self.kind(b.value) == CASE for b in node.bases):
+            return True
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value in _SETUPS:
+                if self._body_switches_on(stmt.body.body):
+                    return True
+        return False
 
     def _value_kind(self, v: cst.BaseExpression) -> Optional[str]:
         if isinstance(v, (cst.Name, cst.Attribute)):
@@ -300,12 +315,7 @@ class X64Model:
         by_qualname = {u.qualname: u for u in index.units if not u.is_module}
         base: list[Unit] = [by_qualname[q] for q in sorted(index.x64_units) if q in by_qualname]
         autouse_module, autouse_classes = self._autouse()
-        setup_classes = set()
-        for unit in index.units:
-            cls = unit.cls
-            if cls is not None and unit.name in _SETUPS and isinstance(unit.node, cst.FunctionDef):
-                if self._body_switches_on(unit.node.body.body):
-                    setup_classes.add(id(cls))
+        setup_classes = {id(c) for c in index.classes if self._x64_case(c.node)}
         for unit in index.units:
             if unit.is_module:
                 continue

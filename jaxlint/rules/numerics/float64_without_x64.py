@@ -57,7 +57,7 @@ class Float64WithoutX64(Rule):
         "helpers (`with _x64():` where `_x64` returns `jax.enable_x64()`, `if not "
         "util.x64_enabled():`, `@requires_x64`, a pytest fixture or a `setUp` that switches x64 "
         "on), in functions that code running with x64 on calls, below a folder whose "
-        "`conftest.py` or package `__init__.py` enables x64, in modules importing one that "
+        "`conftest.py` or package `__init__.py` enables x64, in tests of a class deriving from one whose `setUp` switches it on, in modules importing one that "
         "enables it when imported (when linting the project), and when the "
         "project says it enables x64 at start-up (`[tool.jaxlint] x64 = true`). Dtype checks "
         "(`x.dtype == jnp.float64`, `jnp.finfo(jnp.float64)`) and NumPy calls are not flagged."
@@ -290,6 +290,26 @@ class Float64WithoutX64(Rule):
             class DtypesTest(jtu.JaxTestCase):
                 def test_int64(self):
                     self.assertEqual(jnp.zeros(1, dtype=jnp.int64).dtype, jnp.int64)
+            """
+        ),
+        # a test case base class whose setUp switches x64 on
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from absl.testing import parameterized
+
+
+            class DoubleTestCase(parameterized.TestCase):
+                def setUp(self):
+                    super().setUp()
+                    self.enter_context(jax.enable_x64(True))
+
+
+            class SolverTest(DoubleTestCase):
+                @parameterized.parameters(2, 3)
+                def test_eye(self, n):
+                    self.assertEqual(jnp.eye(n, dtype=jnp.float64).dtype, jnp.float64)
             """
         ),
     ]
