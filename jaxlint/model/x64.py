@@ -90,12 +90,15 @@ class X64Model:
     def kind(self, e: cst.BaseExpression) -> Optional[str]:
         """The kind of a name (local module-level, or imported from the project)."""
         if isinstance(e, cst.Name):
-            k = self.kinds.get(e.value)
-            return k if k is not None else self.imported.get(e.value)
+            return self.name_kind(e.value)
         if isinstance(e, cst.Attribute):
             d = dotted_name(e)
             return self.imported.get(d) if d is not None else None
         return None
+
+    def name_kind(self, name: str) -> Optional[str]:
+        k = self.kinds.get(name)
+        return k if k is not None else self.imported.get(name)
 
     def is_flag(self, e: cst.BaseExpression) -> bool:
         """``jax.config.jax_enable_x64``, ``config.x64_enabled``, ``FLAGS.jax_enable_x64``,
@@ -195,7 +198,7 @@ class X64Model:
             return isinstance(v, cst.Name) and v.value == "True" or isinstance(v, cst.Integer) and v.value != "0"
         name = (dotted_name(dec.func) or "").rsplit(".", 1)[-1]
         if name == "usefixtures":
-            return any(self.kind(cst.Name(s)) == FIXTURE for a in dec.args if (s := string_value(a.value)))
+            return any(self.name_kind(string_value(a.value) or "") == FIXTURE for a in dec.args)
         runs_if = _SKIP_DECORATORS.get(name)
         pos = positional_args(dec)
         if runs_if is None or not pos:
@@ -322,7 +325,7 @@ class X64Model:
             if self._guarded(unit) or autouse_module or (unit.cls is not None and (
                     id(unit.cls) in setup_classes or id(unit.cls) in autouse_classes)):
                 base.append(unit)
-            elif any(self.kind(cst.Name(p.name)) == FIXTURE for p in unit.params):
+            elif any(self.name_kind(p.name) == FIXTURE for p in unit.params):
                 base.append(unit)  # a test taking an x64 fixture
         work = []
         for u in base:
