@@ -336,8 +336,11 @@ class Interpreter:
         self.x64_depth = 1 if self.x64.unit_on(unit) else 0
         # traced only by `jax.vmap(f)(...)` written in untraced code: what does not
         # touch the batched values runs eagerly (jnp of concrete data is concrete)
-        self.eager = bool(unit.eager_sites) and len(unit.eager_sites) == len(unit.trace_sites) and (
-            set(unit.reasons) <= unit.site_reasons) and not any(s.traced for s in unit.eager_sites.values())
+        # (also a helper called only from such code)
+        eager_sites = bool(unit.eager_sites) and len(unit.eager_sites) == len(unit.trace_sites) and not any(
+            s.traced for s in unit.eager_sites.values())
+        self.eager = bool(unit.reasons) and not unit.origins and set(unit.reasons) <= (
+            unit.eager_reasons | (unit.site_reasons if eager_sites else set()))
         self.raises_depth = 0
         self.not_none = set()
         if isinstance(node, cst.Module):
@@ -974,7 +977,10 @@ class Interpreter:
             return
         if target is self.unit or target.host:
             return
-        target.mark_traced(f"called from traced `{self.unit.name}`")
+        reason = f"called from traced `{self.unit.name}`"
+        target.mark_traced(reason)
+        if self.eager:
+            target.eager_reasons.add(reason)
         if self.unit.origins and not target.origins:
             target.origins = list(self.unit.origins)
         params = [p for p in target.positional()]

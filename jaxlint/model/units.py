@@ -88,6 +88,8 @@ class Unit:
     # is written in: vmap runs what does not touch the batched values eagerly, so
     # `jnp` results of concrete data are concrete there (unless that unit is traced)
     eager_sites: dict[int, "Unit"] = field(default_factory=dict)
+    # reasons it is traced that come from calls in such eagerly run code
+    eager_reasons: set[str] = field(default_factory=set)
 
     @property
     def is_module(self) -> bool:

@@ -496,6 +496,31 @@ class TracedControlFlow(Rule):
                 return jax.vmap(sample)(keys)
             """
         ),
+        # a helper called only from code that `jax.vmap(f)(keys)` runs eagerly
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            DATA = np.arange(10.0)
+
+
+            def scale_of(data):
+                s = jnp.std(jnp.asarray(data))
+                if s > 0.1:
+                    return 2.0
+                return 1.0
+
+
+            def sample(key):
+                return jax.random.normal(key) * scale_of(DATA)
+
+
+            def run(keys):
+                return jax.vmap(sample)(keys)
+            """
+        ),
     ]
 
     INVALID = [
@@ -811,6 +836,40 @@ class TracedControlFlow(Rule):
             messages=[
                 "Python `if` on a traced value: it depends on the traced argument `mode` of `reduce` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `mode` is a Python value, mark it static (static_argnums=1)",
                 "Python `if` on a traced value: it is computed by JAX inside `sample` (wrapped by jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        # the same helper, once the vmapped function is also called from a jitted one
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            DATA = np.arange(10.0)
+
+
+            def scale_of(data):
+                s = jnp.std(jnp.asarray(data))
+                if s > 0.1:
+                    return 2.0
+                return 1.0
+
+
+            def sample(key):
+                return jax.random.normal(key) * scale_of(DATA)
+
+
+            def run(keys):
+                return jax.vmap(sample)(keys)
+
+
+            @jax.jit
+            def noisy(x, key):
+                return x + sample(key)
+            """,
+            expected=[(10, 8)],
+            messages=[
+                "Python `if` on a traced value: it is computed by JAX inside `scale_of` (called from traced `sample`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
             ],
         ),
     ]
