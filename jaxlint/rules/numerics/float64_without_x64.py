@@ -312,6 +312,37 @@ class Float64WithoutX64(Rule):
                     self.assertEqual(jnp.eye(n, dtype=jnp.float64).dtype, jnp.float64)
             """
         ),
+        # module-level helpers used only by a class that runs only with x64; a def
+        # under `if X64:`
+        Valid(
+            """
+            import unittest
+
+            import jax
+            import jax.numpy as jnp
+
+            X64 = jax.config.read("jax_enable_x64")
+
+
+            def _reference(n):
+                return jnp.linspace(0.0, 1.0, n, dtype=jnp.float64)
+
+
+            def _check(testcase, x):
+                testcase.assertEqual(x.dtype, _reference(2).dtype)
+
+
+            @unittest.skipUnless(X64, "double precision")
+            class GridTest(unittest.TestCase):
+                def test_grid(self):
+                    _check(self, jnp.ones(2))
+
+
+            if X64:
+                def test_double():
+                    return jnp.ones(2, dtype=jnp.float64)
+            """
+        ),
     ]
 
     INVALID = [
