@@ -765,6 +765,17 @@ class Interpreter:
                 self.expr(node.body if truth else node.orelse)
                 self._dispatch_leave(node)
                 return
+            x64 = self.x64.condition(node.test)  # `jnp.float64 if X64 else jnp.float32`
+            if x64 is not None:
+                self.expr(node.test)
+                for branch, on in ((node.body, x64), (node.orelse, not x64)):
+                    self.x64_depth += on
+                    try:
+                        self.expr(branch)
+                    finally:
+                        self.x64_depth -= on
+                self._dispatch_leave(node)
+                return
         if t is cst.Call:
             self._call_effects(node)
         elif t is cst.NamedExpr:

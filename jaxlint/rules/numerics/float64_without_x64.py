@@ -53,7 +53,7 @@ class Float64WithoutX64(Rule):
         "runs only with x64 on (a test or class under `skipUnless(jax.config.jax_enable_x64, ...)` "
         "or `pytest.mark.skipif(not jax.config.jax_enable_x64, ...)`, the rest of a block after "
         "`if not jax.config.jax_enable_x64: self.skipTest(...)` / `pytest.skip(...)` / `return`, "
-        "the body of `if jax.config.jax_enable_x64:`), the same written through the project's own "
+        "the body of `if jax.config.jax_enable_x64:` and the first branch of `... if X64 else ...`), the same written through the project's own "
         "helpers (`with _x64():` where `_x64` returns `jax.enable_x64()`, `if not "
         "util.x64_enabled():`, `@requires_x64`, a pytest fixture or a `setUp` that switches x64 "
         "on), in functions that code running with x64 on calls, below a folder whose "
@@ -343,6 +343,27 @@ class Float64WithoutX64(Rule):
                     return jnp.ones(2, dtype=jnp.float64)
             """
         ),
+        # a conditional expression on the flag
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            X64 = jax.config.read("jax_enable_x64")
+
+
+            def table(n):
+                return jnp.zeros(n, dtype=jnp.float64 if jax.config.jax_enable_x64 else jnp.float32)
+
+
+            def table2(n):
+                return jnp.zeros(n, dtype=jnp.float32 if not X64 else jnp.float64)
+
+
+            def table3(n):
+                return jnp.arange(n).astype(jnp.int64) if X64 else jnp.arange(n)
+            """
+        ),
     ]
 
     INVALID = [
@@ -464,6 +485,28 @@ class Float64WithoutX64(Rule):
                 "`float64` requested in `jnp.zeros` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
                 "`float64` requested in `jnp.ones` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
                 "`float64` requested in `jnp.asarray` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+            ],
+        ),
+        # a conditional expression on something else, or the branch taken with x64 off
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            X64 = jax.config.read("jax_enable_x64")
+
+
+            def table(n):
+                return jnp.arange(n).astype(jnp.int64) if n > 2 else jnp.arange(n)
+
+
+            def table2(n):
+                return jnp.arange(n) if X64 else jnp.arange(n).astype(jnp.int64)
+            """,
+            expected=[(8, 33), (12, 59)],
+            messages=[
+                "`int64` in `.astype()` of a JAX array is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
+                "`int64` in `.astype()` of a JAX array is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
             ],
         ),
     ]
