@@ -41,7 +41,13 @@ class TracedControlFlow(Rule):
         "Shape checks (`x.shape[0] > 2`, `x.ndim`, `len(x)`), `x is None`, `isinstance`, "
         "static arguments (`static_argnums`/`static_argnames`), loop variables of "
         "`range(<static>)` and functions transformed only by `grad`/`value_and_grad`/"
-        "`jacfwd`/`jacrev` (which trace with concrete values) are not flagged."
+        "`jacfwd`/`jacrev` (which trace with concrete values) are not flagged. Neither are "
+        "parameters of a jitted function that keep their default (no call passes them: "
+        "`mode=Mode.SUM`, `dims=(0,)`), values a guard proved concrete (`if isinstance(v, "
+        "jax.core.Tracer): raise ...`; `if p is None: return ...` also through an alias "
+        "`nbrs = p`), and `jnp` results of concrete data in a function that only "
+        "`jax.vmap(f)(keys)` runs (vmap evaluates what does not touch the batched values), "
+        "or in a helper called only from one."
     )
     why_bad = (
         "Under `jit` the function is traced with abstract values that stand for every array "

@@ -27,7 +27,9 @@ class TracerConversion(Rule):
         "Python list or tuple with a tracer, and shapes built from tracers "
         "(`jnp.zeros((n,))`, `jnp.ones(n)`, `jnp.arange(n)`, `x.reshape(n, -1)`, "
         "`jax.random.normal(key, (n,))`...). Sizes computed from `.shape`, `len()` or static "
-        "arguments are fine and are not flagged."
+        "arguments are fine and are not flagged, and so is a value after a guard that leaves "
+        "on a tracer (`if isinstance(v, jax.core.Tracer): raise TypeError(...)`, also "
+        "`isinstance(v, jax.Array)`)."
     )
     why_bad = (
         "A tracer has a shape and dtype but no value. JAX raises when Python needs one:\n\n"
