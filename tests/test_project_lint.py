@@ -344,3 +344,19 @@ def test_x64_switched_on_read_and_required_through_helpers_of_other_modules(proj
         "jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', "
         "True)`), or use `float32`",
     )]
+
+
+def test_guards_and_defaults_across_modules(project):
+    """A Tracer guard that raises (``md/convert.py``, through ``from jax import core``),
+    an ``is None`` guard on an alias of a parameter every traced caller passes
+    (``md/energy.py``), and a jitted function's default from another module's enum that
+    no call passes (``md/simulate.py``): silent.  ``to_count`` has no guard."""
+    project("guards_pkg")
+    found = _lint(Path("."), "--no-cache")
+    assert found == [(
+        "JAX202", "md/convert.py", 11, 12,
+        "`int()` needs a concrete value, but its argument is traced: it depends on the traced "
+        "argument `v` of `to_count` (called from `step` (md/simulate.py:18), which is decorated "
+        "with @jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array "
+        "(`x.astype(jnp.int32)`), or return it and convert outside the traced function",
+    )]
