@@ -289,12 +289,10 @@ class X64Model:
         fixture = any(d.rsplit(".", 1)[-1] == "fixture" for d in decorators)
         body = fn.body.body
         # a body that switches x64 on for its caller (or, for a fixture, its test)
+        if self._body_switches_on(body):
+            return FIXTURE if fixture else CALL
         for s in body:
-            if isinstance(s, cst.SimpleStatementLine):
-                for small in s.body:
-                    if isinstance(small, cst.Expr) and self.switches_on(small.value):
-                        return FIXTURE if fixture else CALL
-            elif isinstance(s, cst.With) and any(self.is_enable(i.item) for i in s.items):
+            if isinstance(s, cst.With) and any(self.is_enable(i.item) for i in s.items):
                 if any(isinstance(n, cst.Yield) for n in _descendants(s.body)):
                     # @contextmanager def x64(): with jax.enable_x64(): yield
                     return FIXTURE if fixture else CM
@@ -369,12 +367,7 @@ class X64Model:
         return module, classes
 
     def _body_switches_on(self, body: Sequence[cst.CSTNode]) -> bool:
-        for s in body:
-            if isinstance(s, cst.SimpleStatementLine):
-                for small in s.body:
-                    if isinstance(small, cst.Expr) and self.switches_on(small.value):
-                        return True
-        return False
+        return any(isinstance(small, cst.Expr) and self.switches_on(small.value) for small in _smalls(body))
 
     def _guarded(self, unit: Unit) -> bool:
         """The unit, its class or an enclosing function is decorated to run only
@@ -417,8 +410,9 @@ class X64Model:
     def _block(self, stmts: Iterable[cst.CSTNode], on: bool, unit: Unit, work: list) -> None:
         for s in stmts:
             t = type(s)
-            if t is cst.SimpleStatementLine:
-                for small in s.body:
+            if t is cst.SimpleStatementLine or isinstance(s, cst.BaseSmallStatement):
+                # (the small statements of a one-line suite come one by one)
+                for small in (s.body if t is cst.SimpleStatementLine else [s]):
                     if on:
                         self._reach(small, unit, work)
                     elif isinstance(small, cst.Expr) and self.switches_on(small.value):
@@ -504,6 +498,17 @@ class X64Model:
     def _imported(self, name: str) -> bool:
         imports = self.interp.imports
         return name in imports.relative or name in imports.names
+
+
+def _smalls(body: Sequence[cst.CSTNode]) -> list[cst.CSTNode]:
+    """The small statements at the top of a body (of its lines, or a one-line suite)."""
+    out: list[cst.CSTNode] = []
+    for s in body:
+        if isinstance(s, cst.SimpleStatementLine):
+            out.extend(s.body)
+        elif isinstance(s, cst.BaseSmallStatement):
+            out.append(s)
+    return out
 
 
 def _returns(body: Sequence[cst.CSTNode]) -> list[Optional[cst.BaseExpression]]:
