@@ -589,14 +589,13 @@ class Interpreter:
         {"jax.Array", "jax.numpy.ndarray", "jax.core.Tracer", "jax._src.core.Tracer", "numpy.ndarray"}
     )
 
-    def _concrete_names(self, test: cst.BaseExpression) -> list[str]:
+    def _concrete_names(self, test: cst.BaseExpression, negated: bool = False) -> list[str]:
         """Names that ``test`` proves to be Python (non-array) values when true:
         ``isinstance(x, (int, float))``, ``not isinstance(x, jax.Array)``,
-        ``type(x) is int``, and conjunctions of those."""
-        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        ``type(x) is int``, and conjunctions of those (``negated``: of ``not test``)."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And) and not negated:
             return self._concrete_names(test.left) + self._concrete_names(test.right)
-        negated = False
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and not negated:
             negated, test = True, test.expression
         if not negated and isinstance(test, cst.Call) and (self.qualname(test.func) or "").endswith("core.is_concrete"):
             pos = positional_args(test)  # `if jax.core.is_concrete(v):`
@@ -635,7 +634,7 @@ class Interpreter:
             return self._concrete_names_if_false(test.left) + self._concrete_names_if_false(test.right)
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self._concrete_names(test.expression)
-        return self._concrete_names(cst.UnaryOperation(operator=cst.Not(), expression=test))
+        return self._concrete_names(test, negated=True)
 
     def _alias_of(self, name: str, unit: Optional[Unit] = None) -> Optional[str]:
         """The parameter ``name`` is a copy of (``nbrs = neighbors``, bound once, the
