@@ -151,11 +151,12 @@ class X64Model:
         if not self.active:
             return False
         if isinstance(e, cst.Call):
-            q = self.interp.qualname(e.func)
-            if q in _ENABLE or self.kind(e.func) == CM:
+            q = self.interp.qualname(e.func) or ""
+            if q in _ENABLE or (q.startswith("jax.") and q.endswith(".enable_x64")) or self.kind(e.func) == CM:
                 pos = positional_args(e)
                 return not pos or not (isinstance(pos[0].value, cst.Name) and pos[0].value.value == "False")
-            return False
+            # `flagsaver.flagsaver(jax_enable_x64=True)`, `jtu.global_config_context(jax_enable_x64=True)`
+            return _true_keyword(e, "jax_enable_x64")
         return self.kind(e) == OBJ
 
     def switches_on(self, e: cst.BaseExpression) -> bool:
@@ -192,10 +193,9 @@ class X64Model:
             return False
         if self.kind(dec.func) == SKIP_FN or self.is_enable(dec):
             return True
-        flag = keyword_arg(dec, "jax_enable_x64")
-        if flag is not None:  # jtu.with_config(jax_enable_x64=True)
-            v = flag.value
-            return isinstance(v, cst.Name) and v.value == "True" or isinstance(v, cst.Integer) and v.value != "0"
+        if keyword_arg(dec, "jax_enable_x64") is not None:
+            # jtu.with_config(jax_enable_x64=True), flagsaver.flagsaver(jax_enable_x64=True)
+            return _true_keyword(dec, "jax_enable_x64")
         name = (dotted_name(dec.func) or "").rsplit(".", 1)[-1]
         if name == "usefixtures":
             return any(self.name_kind(string_value(a.value) or "") == FIXTURE for a in dec.args)
@@ -498,6 +498,14 @@ class X64Model:
     def _imported(self, name: str) -> bool:
         imports = self.interp.imports
         return name in imports.relative or name in imports.names
+
+
+def _true_keyword(call: cst.Call, name: str) -> bool:
+    a = keyword_arg(call, name)
+    if a is None:
+        return False
+    v = a.value
+    return isinstance(v, cst.Name) and v.value == "True" or isinstance(v, cst.Integer) and v.value != "0"
 
 
 def _smalls(body: Sequence[cst.CSTNode]) -> list[cst.CSTNode]:

@@ -509,6 +509,31 @@ class Float64WithoutX64(Rule):
                 "`int64` in `.astype()` of a JAX array is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
             ],
         ),
+        # absl's flagsaver with the flag on (decorator, context) is x64; with it off, not
+        Invalid(
+            """
+            import jax.numpy as jnp
+            from absl.testing import absltest, flagsaver
+
+
+            class PrecisionTest(absltest.TestCase):
+                @flagsaver.flagsaver(jax_enable_x64=True)
+                def test_cumsum(self):
+                    self.assertEqual(jnp.cumsum(jnp.ones(3, dtype=jnp.float64)).dtype, jnp.float64)
+
+                def test_eye(self):
+                    with flagsaver.flagsaver(jax_enable_x64=True):
+                        self.assertEqual(jnp.eye(2, dtype=jnp.int64).dtype, jnp.int64)
+
+                def test_off(self):
+                    with flagsaver.flagsaver(jax_enable_x64=False):
+                        self.assertEqual(jnp.eye(2, dtype=jnp.int64).dtype, jnp.int32)
+            """,
+            expected=[(16, 47)],
+            messages=[
+                "`int64` requested in `jnp.eye` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
+            ],
+        ),
     ]
 
     def _dtype_64(self, expr: cst.BaseExpression, jax_context: bool) -> Optional[str]:
