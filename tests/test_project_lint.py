@@ -332,7 +332,7 @@ def test_x64_switched_on_read_and_required_through_helpers_of_other_modules(proj
     ``skipif`` mark bound to a name, all in ``dbl/testing.py``; a library function
     reached only through another helper from an x64 block; test modules importing a
     module that switches x64 on when imported (``os.environ["JAX_ENABLE_X64"]`` before
-    ``import jax`` in ``dbl/precision.py``, ``jax.config.update`` in ``tests/support.py``),
+    ``import jax`` in ``dbl/precision.py``, ``jax.config.update`` in ``checks/support.py``),
     and the library function such a module calls (``narrow``); a test class deriving
     from one whose ``setUp`` enters ``jax.enable_x64()``.  ``widen`` is called
     with x64 off: still reported."""

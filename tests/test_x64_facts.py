@@ -18,7 +18,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "xmodule" / "x64_pkg"
 def _project_out(tmp_path: Path, rel: str, text: str, facts=None) -> dict:
     store = ConfigStore(load_rule_infos(), Overrides(), tmp_path)
     settings = replace(store.settings_for(tmp_path / "x.py"), module=rel[:-3].replace("/", "."),
-                       project_packages=frozenset({"dbl", "tests"}), facts=facts)
+                       project_packages=frozenset({"dbl", "checks"}), facts=facts)
     return linter.lint_source(text, rel, settings).project
 
 
@@ -36,14 +36,14 @@ def test_helpers_of_a_module_get_their_x64_kinds(tmp_path):
 
 
 def test_x64_code_reports_the_project_functions_it_reaches(tmp_path):
-    text = (FIXTURE / "tests" / "test_ops.py").read_text()
-    out = _project_out(tmp_path, "tests/test_ops.py", text, facts=json.dumps({"x64": {"T.x64": "cm"}}))
+    text = (FIXTURE / "checks" / "ops_checks.py").read_text()
+    out = _project_out(tmp_path, "checks/ops_checks.py", text, facts=json.dumps({"x64": {"T.x64": "cm"}}))
     # `with T.x64(): reduce.total(...)`: `widen` is called with x64 off, not listed
     assert out["x64_calls"] == ["reduce.total"]
 
 
 def test_a_module_switching_x64_on_at_import_says_so(tmp_path):
-    assert _project_out(tmp_path, "tests/support.py", 'import jax\n\njax.config.update("jax_enable_x64", True)\n')["x64_import"]
+    assert _project_out(tmp_path, "checks/support.py", 'import jax\n\njax.config.update("jax_enable_x64", True)\n')["x64_import"]
     # inside a function: importing the module does not switch it on
-    out = _project_out(tmp_path, "tests/later.py", 'import jax\n\n\ndef main():\n    jax.config.update("jax_enable_x64", True)\n')
+    out = _project_out(tmp_path, "checks/later.py", 'import jax\n\n\ndef main():\n    jax.config.update("jax_enable_x64", True)\n')
     assert "x64_import" not in out and out["x64_names"] == {"main": "call"}
