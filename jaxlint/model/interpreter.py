@@ -1525,7 +1525,10 @@ class Interpreter:
                 return Value(kind=V.NPARRAY)
             if q.startswith("math."):
                 return V.STATIC_VALUE if not any_traced else Value(traced=True, deps=deps)
-            if q.startswith("jax.") and q.rsplit(".", 1)[1] in ("device_put", "block_until_ready", "device_get"):
+            if q == "jax.device_get":
+                # host values (NumPy arrays, a pytree of them): mutable, not JAX arrays
+                return V.UNKNOWN_VALUE
+            if q.startswith("jax.") and q.rsplit(".", 1)[1] in ("device_put", "block_until_ready"):
                 return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps)
             return V.UNKNOWN_VALUE
         if isinstance(func, cst.Name):
