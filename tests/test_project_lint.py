@@ -350,7 +350,8 @@ def test_guards_and_defaults_across_modules(project):
     """A Tracer guard that raises (``md/convert.py``, through ``from jax import core``),
     an ``is None`` guard on an alias of a parameter every traced caller passes
     (``md/energy.py``), and a jitted function's default from another module's enum that
-    no call passes (``md/simulate.py``): silent.  ``to_count`` has no guard."""
+    no call passes (``total`` in ``md/simulate.py``): silent.  ``to_count`` has no guard;
+    ``scale``'s default is passed by a call in ``md/report.py``: traced there."""
     project("guards_pkg")
     found = _lint(Path("."), "--no-cache")
     assert found == [(
@@ -359,4 +360,9 @@ def test_guards_and_defaults_across_modules(project):
         "argument `v` of `to_count` (called from `step` (md/simulate.py:18), which is decorated "
         "with @jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array "
         "(`x.astype(jnp.int32)`), or return it and convert outside the traced function",
+    ), (
+        "JAX201", "md/simulate.py", 23, 8,
+        "Python `if` on a traced value: it depends on the traced argument `how` of `scale` "
+        "(decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` "
+        "or `jnp.where`; or, if `how` is a Python value, mark it static (static_argnums=1)",
     )]

@@ -36,6 +36,9 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     out = _calls_and_sites(interp, settings)
     if enables_x64_below(interp, settings):
         out["x64"] = True
+    if interp.jit_passes:
+        # defaulted parameters of other modules' jits that calls here pass (traced there)
+        out["jit_passes"] = {name: sorted(ps) for name, ps in sorted(interp.jit_passes.items())}
     x64 = interp.x64
     if interp.index.x64_at_import or x64.at_import:
         out["x64_import"] = True  # importing this module switches x64 on

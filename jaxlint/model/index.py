@@ -779,6 +779,11 @@ class Indexer:
         self.index.x64_units = frozenset(facts.get("x64_units", ()))
         self.index.x64_imported = bool(facts.get("x64_import"))
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
+        for qualname, names in facts.get("passed", {}).items():
+            # a call in another module passes these defaulted parameters: traced
+            unit = by_qualname.get(qualname)
+            if unit is not None:
+                unit.traced_params.update(n for n in names if n in unit.defaulted_params)
         for qualname, items in sorted(facts.get("units", {}).items()):
             unit = by_qualname.get(qualname)
             if unit is None or unit.host:

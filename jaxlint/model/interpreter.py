@@ -110,6 +110,8 @@ class Interpreter:
         self._attr_tokens: dict[str, KeyToken] = {}
         self.jit_calls = JitCalls(self)
         self.external_calls: list[ExternalCall] = []
+        # imported jit (as written) -> its parameters with defaults that calls here pass
+        self.jit_passes: dict[str, set[str]] = {}
         self._hooks: Hooks = {}
         self._leave_hooks: Hooks = {}
         self._qn_memo: dict[int, Optional[str]] = {}
@@ -909,6 +911,8 @@ class Interpreter:
         """A call of a jitted function of this file: arguments passed for
         defaulted parameters are traced too, and Python scalars become arrays."""
         func = call.func
+        if self.index.imported_jits and isinstance(func, (cst.Name, cst.Attribute)):
+            self._imported_jit_passes(call)
         if not isinstance(func, cst.Name):
             return
         v = self.lookup(func.value)
@@ -937,6 +941,26 @@ class Interpreter:
                 )
                 if scalar or av.kind == V.ARRAY:
                     unit.array_params.add(p.name)
+
+    def _imported_jit_passes(self, call: cst.Call) -> None:
+        """A call of a jit of another module: the parameters with defaults it passes
+        (that module keeps a default a Python value only while no call passes it)."""
+        name = dotted_name(call.func)
+        decl = self.index.imported_jits.get(name) if name is not None else None
+        if decl is None or self.lookup(name.split(".", 1)[0]) is not None:
+            return
+        params = decl.get("params") or []
+        positional = [p for p in params if p[1] in ("pos", "posonly")]
+        passed = set()
+        for i, _ in enumerate(positional_args(call)):
+            if i < len(positional) and positional[i][4]:
+                passed.add(positional[i][0])
+        with_default = {p[0] for p in params if p[4]}
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value in with_default:
+                passed.add(arg.keyword.value)
+        if passed:
+            self.jit_passes.setdefault(name, set()).update(passed)
 
     def _call_effects(self, call: cst.Call) -> None:
         """Calls from traced code make the callee traced, with the parameters

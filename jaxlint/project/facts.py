@@ -124,6 +124,15 @@ def incoming_facts(
                     give(f"{name}.{attr}", target_module, attr, True)
         for target_module, qualname, fact, key in records:
             add(target_module, qualname, fact, key)
+        # defaulted parameters of its jits that calls in other modules pass
+        for callee, passed in sorted((proj.get("jit_passes") or {}).items()):
+            target = index.resolve(module, callee)
+            if target is not None and target.kind == "function":
+                target_path = path_of.get(target.module)
+                if target_path is not None:
+                    known = out.setdefault(target_path, {}).setdefault("passed", {}).setdefault(target.qualname, [])
+                    known.extend(p for p in passed if p not in known)
+                    known.sort()
         # it imports a module that switches x64 on when imported
         if x64_at_import and any(m in x64_at_import and m != module for m in proj["summary"].get("imported", ())):
             out.setdefault(path, {})["x64_import"] = True
