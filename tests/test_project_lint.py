@@ -399,3 +399,43 @@ def test_static_pytree_fields_declared_in_another_module(project):
          "1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static "
          "argument; or, if `state` is a Python value, mark it static (static_argnums=0)"),
     ]
+def test_x64_switched_on_read_and_required_through_helpers_of_other_modules(project):
+    """x64 as a project fact: a helper returning ``jax.enable_x64()``, a
+    ``@contextmanager`` around it, a function and a constant reading the flag, a
+    ``skipif`` mark bound to a name, all in ``dbl/testing.py``; a library function
+    reached only through another helper from an x64 block; test modules importing a
+    module that switches x64 on when imported (``os.environ["JAX_ENABLE_X64"]`` before
+    ``import jax`` in ``dbl/precision.py``, ``jax.config.update`` in ``checks/support.py``),
+    and the library function such a module calls (``narrow``); a test class deriving
+    from one whose ``setUp`` enters ``jax.enable_x64()``.  ``widen`` is called
+    with x64 off: still reported."""
+    project("x64_pkg")
+    found = _lint(Path("."), "--no-cache")
+    assert found == [(
+        "JAX110", "dbl/ops.py", 9, 33,
+        "`float64` requested in `jnp.asarray` is silently truncated to 32-bit because "
+        "jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', "
+        "True)`), or use `float32`",
+    )]
+
+
+def test_guards_and_defaults_across_modules(project):
+    """A Tracer guard that raises (``md/convert.py``, through ``from jax import core``),
+    an ``is None`` guard on an alias of a parameter every traced caller passes
+    (``md/energy.py``), and a jitted function's default from another module's enum that
+    no call passes (``total`` in ``md/simulate.py``): silent.  ``to_count`` has no guard;
+    ``scale``'s default is passed by a call in ``md/report.py``: traced there."""
+    project("guards_pkg")
+    found = _lint(Path("."), "--no-cache")
+    assert found == [(
+        "JAX202", "md/convert.py", 11, 12,
+        "`int()` needs a concrete value, but its argument is traced: it depends on the traced "
+        "argument `v` of `to_count` (called from `step` (md/simulate.py:18), which is decorated "
+        "with @jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array "
+        "(`x.astype(jnp.int32)`), or return it and convert outside the traced function",
+    ), (
+        "JAX201", "md/simulate.py", 23, 8,
+        "Python `if` on a traced value: it depends on the traced argument `how` of `scale` "
+        "(decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` "
+        "or `jnp.where`; or, if `how` is a Python value, mark it static (static_argnums=1)",
+    )]

@@ -37,6 +37,8 @@ def _check(root: Path, monkeypatch) -> list[str]:
     # in a hook or an autouse fixture: pytest runs it before the tests too
     'import jax\nimport pytest\n\n\n@pytest.fixture(autouse=True, scope="session")\n'
     'def _x64():\n    jax.config.update("jax_enable_x64", True)\n',
+    # a fixture that switches it on for the tests that ask for it
+    'import jax\nimport pytest\n\n\n@pytest.fixture\ndef double():\n    with jax.enable_x64(True):\n        yield\n',
 ])
 def test_conftest_enables_x64_for_its_folder_tree(tmp_path, monkeypatch, enabler):
     _write(tmp_path, {
@@ -67,3 +69,23 @@ def test_package_init_at_import_but_not_in_a_function(tmp_path, monkeypatch):
         "lazy/core.py": F64,
     })
     assert _check(tmp_path, monkeypatch) == [f"lazy/core.py:5:31: {MSG}"]
+
+
+def test_library_functions_reached_from_a_folder_with_x64_on_run_with_it(tmp_path, monkeypatch):
+    """The tests below a conftest.py that enables x64 call `solve`: it may run with x64
+    on, so it is not reported; `unused` is reached from nowhere that enables it."""
+    _write(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'lib'\n",
+        "lib/__init__.py": "",
+        "lib/solve.py": (
+            "import jax.numpy as jnp\n\n\ndef solve(a):\n"
+            "    return jnp.linalg.solve(a, jnp.ones(a.shape[0], dtype=jnp.float64))\n\n\n"
+            "def unused():\n    return jnp.zeros(3, dtype=jnp.float64)\n"
+        ),
+        "tests/conftest.py": ENABLE,
+        "tests/test_solve.py": (
+            "import jax.numpy as jnp\nfrom lib.solve import solve\n\n\n"
+            "def test_solve():\n    assert solve(jnp.eye(2)).shape == (2,)\n"
+        ),
+    })
+    assert _check(tmp_path, monkeypatch) == [f"lib/solve.py:9:31: {MSG}"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
+from jaxlint.model.x64 import FIXTURE
 from jaxlint.settings import LintSettings
 
 
@@ -26,7 +27,8 @@ def enables_x64_below(interp: Interpreter, settings: LintSettings) -> bool:
     ``__init__.py`` that enables it at import (it runs before its submodules)."""
     index = interp.index
     if (settings.module or "").rsplit(".", 1)[-1] == "conftest":
-        return index.enables_x64
+        # also a fixture there that switches it on (`with jax.enable_x64(): yield`)
+        return index.enables_x64 or FIXTURE in interp.x64.kinds.values()
     return settings.is_package and index.x64_at_import
 
 
@@ -36,6 +38,21 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
         out["pytrees"] = interp.index.pytree_records
     if enables_x64_below(interp, settings):
         out["x64"] = True
+    if interp.jit_passes:
+        # defaulted parameters of other modules' jits that calls here pass (traced there)
+        out["jit_passes"] = {name: sorted(ps) for name, ps in sorted(interp.jit_passes.items())}
+    x64 = interp.x64
+    if interp.index.x64_at_import or x64.at_import:
+        out["x64_import"] = True  # importing this module switches x64 on
+    if x64.active:
+        # what its module-level names are to x64 (helpers, flags, skip decorators,
+        # fixtures), and the project functions its x64 code reaches
+        if x64.kinds:
+            out["x64_names"] = dict(sorted(x64.kinds.items()))
+        packages = settings.project_packages
+        reached = sorted(c for c in x64.calls if interp.imports.project_import(c.split(".", 1)[0], packages))
+        if reached:
+            out["x64_calls"] = reached
     return out
 
 

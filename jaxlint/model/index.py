@@ -96,6 +96,15 @@ class FileIndex:
     instances: dict[str, str] = field(default_factory=dict)
     # `os.environ["JAX_ENABLE_X64"] = "1"` after `import jax`: JAX has read it already
     x64_env_late: list[cst.CSTNode] = field(default_factory=list)
+    # names imported from the project that switch x64 on, read it or skip without it:
+    # name (or dotted ``mod.name``) -> kind (``model/x64.py``)
+    imported_x64: dict[str, str] = field(default_factory=dict)
+    # qualnames of this file's functions that other modules run with x64 on
+    x64_units: frozenset[str] = frozenset()
+    # a module it imports switches x64 on when imported (`jax.config.update(...)` at its top)
+    x64_imported: bool = False
+    # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
+    called_now: set[int] = field(default_factory=set)
 
     @property
     def enables_x64(self) -> bool:
@@ -398,6 +407,8 @@ class Indexer:
     # -- calls and transformation sites --------------------------------------
     def _call(self, call: cst.Call, unit: Unit) -> None:
         func = call.func
+        if type(func) is cst.Call:
+            self.index.called_now.add(id(func))
         if isinstance(func, cst.Name) or (
             isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value != "self"
         ):
@@ -715,7 +726,10 @@ class Indexer:
         static = self._static_params(site, unit, n_bound)
         unbatched = self._vmap_unbatched(site, unit, n_bound)
         mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched)
-        unit.trace_sites.add(id(site.call if site.call is not None else site.fn_expr))
+        site_id = id(site.call if site.call is not None else site.fn_expr)
+        unit.trace_sites.add(site_id)
+        if depth == 0 and site.qualname == "jax.vmap" and site.call is not None and id(site.call) in self.index.called_now:
+            unit.eager_sites[site_id] = site.scope
         unit.site_reasons.add(_reason(site))
 
     def _find_factories(self) -> None:
@@ -811,7 +825,15 @@ class Indexer:
         self.index.imported_factories = frozenset(facts.get("factories", ()))
         self.index.imported_classes = dict(facts.get("classes", {}))
         self.index._flat.clear()
+        self.index.imported_x64 = dict(facts.get("x64", {}))
+        self.index.x64_units = frozenset(facts.get("x64_units", ()))
+        self.index.x64_imported = bool(facts.get("x64_import"))
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
+        for qualname, names in facts.get("passed", {}).items():
+            # a call in another module passes these defaulted parameters: traced
+            unit = by_qualname.get(qualname)
+            if unit is not None:
+                unit.traced_params.update(n for n in names if n in unit.defaulted_params)
         for qualname, items in sorted(facts.get("units", {}).items()):
             unit = by_qualname.get(qualname)
             if unit is None or unit.host:
@@ -960,8 +982,9 @@ def mark_site(
             continue
         if p.annotation in apis.STATIC_ANNOTATIONS:
             continue
-        if p.has_literal_default and t.wrapper:
-            # jit(f)(x) leaves f's defaults as Python values unless passed
+        if p.default is not None and t.wrapper:
+            # jit(f)(x) leaves f's defaults as Python values unless passed (any default:
+            # `mode=Mode.A`, `shape=SHAPE`, `dims=(3, 4)`; a call that passes one traces it)
             unit.defaulted_params.add(p.name)
             continue
         if not t.wrapper:

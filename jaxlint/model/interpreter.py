@@ -26,6 +26,7 @@ from jaxlint.model.scopes import instance_class
 from jaxlint.model.shapes import constructor_facts
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
+from jaxlint.model.x64 import X64Model
 from jaxlint.model.walk import bound_names, children, descendants, dotted_name, positional_args, string_value
 from jaxlint.settings import LintSettings
 
@@ -101,7 +102,7 @@ class Interpreter:
         self.consumed: dict[KeyToken, tuple[cst.CSTNode, str]] = {}
         self.loop_stack: list[LoopFrame] = []
         self.x64_depth = 0  # inside `with jax.enable_x64():` or an x64 guard
-        self._module_mark: Optional[bool] = None
+        self.eager = False  # the unit runs under vmap only (see run_unit)
         self.raises_depth = 0  # inside `with pytest.raises(...)` / `self.assertRaises(...)`
         # names known not to be None on this path (after `if p is None: return ...`)
         self.not_none: set[str] = set()
@@ -112,10 +113,13 @@ class Interpreter:
         self._attr_tokens: dict[str, KeyToken] = {}
         self.jit_calls = JitCalls(self)
         self.external_calls: list[ExternalCall] = []
+        # imported jit (as written) -> its parameters with defaults that calls here pass
+        self.jit_passes: dict[str, set[str]] = {}
         self._hooks: Hooks = {}
         self._leave_hooks: Hooks = {}
         self._qn_memo: dict[int, Optional[str]] = {}
         self._local_values_memo: dict[int, dict] = {}
+        self.x64 = X64Model(self)  # where x64 is on (after the rest: it asks qualname)
 
     def set_hooks(self, hooks: Hooks, leave_hooks: Hooks) -> None:
         """Callables to call, by node class, on entering and leaving a node."""
@@ -337,7 +341,14 @@ class Interpreter:
                 env[p.name] = Value(kind=V.STATIC if p.name in unit.static_params else V.UNKNOWN)
         self.env = env
         node = unit.node
-        self.x64_depth = 1 if self._x64_guarded(unit) else 0
+        self.x64_depth = 1 if self.x64.unit_on(unit) else 0
+        # traced only by `jax.vmap(f)(...)` written in untraced code: what does not
+        # touch the batched values runs eagerly (jnp of concrete data is concrete)
+        # (also a helper called only from such code)
+        eager_sites = bool(unit.eager_sites) and len(unit.eager_sites) == len(unit.trace_sites) and not any(
+            s.traced for s in unit.eager_sites.values())
+        self.eager = bool(unit.reasons) and not unit.origins and set(unit.reasons) <= (
+            unit.eager_reasons | (unit.site_reasons if eager_sites else set()))
         self.raises_depth = 0
         self.not_none = set()
         if isinstance(node, cst.Module):
@@ -389,15 +400,29 @@ class Interpreter:
                 if self.statement(s):
                     return True
                 if type(s) is cst.If:
-                    if self._x64_skip_guard(s):
+                    if self.x64.skip_guard(s):
                         # `if not jax.config.jax_enable_x64: self.skipTest(...)`: the
                         # rest of the block runs only with x64 on
                         raised += 1
                         self.x64_depth += 1
                     name = _none_guard(s)
-                    if name is not None and name not in self.not_none:
-                        guarded.append(name)  # `if p is None: return ...`
-                        self.not_none.add(name)
+                    if name is not None:
+                        # `if p is None: return ...` (also through an alias `p = param`)
+                        for n in (name, self._alias_of(name)):
+                            if n is not None and n not in self.not_none:
+                                guarded.append(n)
+                                self.not_none.add(n)
+                    elif s.orelse is None and isinstance(_last_small(s), (cst.Return, cst.Raise)):
+                        # `if isinstance(v, jax.core.Tracer): raise TypeError(...)`: what
+                        # follows runs only where the test is false (v is concrete)
+                        for n in self._concrete_names_if_false(s.test):
+                            self.env[n] = V.UNKNOWN_VALUE
+                elif type(s) is cst.SimpleStatementLine and self.x64.active and any(
+                        isinstance(small, cst.Expr) and self.x64.switches_on(small.value) for small in s.body):
+                    # `self.enter_context(jax.enable_x64())`, a helper running
+                    # `jax.config.update("jax_enable_x64", True)`: on from here
+                    raised += 1
+                    self.x64_depth += 1
             return False
         finally:
             self.x64_depth -= raised
@@ -431,7 +456,7 @@ class Interpreter:
             raises = 0
             for item in s.items:
                 self.expr(item.item)
-                if self._is_enable_x64(item.item):
+                if self.x64.is_enable(item.item):
                     x64 += 1
                 if _expects_exception(item.item):
                     raises += 1
@@ -539,7 +564,7 @@ class Interpreter:
         before_env, before_consumed = dict(self.env), dict(self.consumed)
         for name in self._concrete_names(s.test):
             self.env[name] = V.UNKNOWN_VALUE  # narrowed: a Python value in this branch
-        x64 = self._x64_condition(s.test)  # `if jax.config.jax_enable_x64:`
+        x64 = self.x64.condition(s.test)  # `if jax.config.jax_enable_x64:`
         self.x64_depth += x64 is True
         try:
             body_ends = self.block(s.body.body)
@@ -572,15 +597,17 @@ class Interpreter:
         {"jax.Array", "jax.numpy.ndarray", "jax.core.Tracer", "jax._src.core.Tracer", "numpy.ndarray"}
     )
 
-    def _concrete_names(self, test: cst.BaseExpression) -> list[str]:
+    def _concrete_names(self, test: cst.BaseExpression, negated: bool = False) -> list[str]:
         """Names that ``test`` proves to be Python (non-array) values when true:
         ``isinstance(x, (int, float))``, ``not isinstance(x, jax.Array)``,
-        ``type(x) is int``, and conjunctions of those."""
-        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        ``type(x) is int``, and conjunctions of those (``negated``: of ``not test``)."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And) and not negated:
             return self._concrete_names(test.left) + self._concrete_names(test.right)
-        negated = False
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and not negated:
             negated, test = True, test.expression
+        if not negated and isinstance(test, cst.Call) and (self.qualname(test.func) or "").endswith("core.is_concrete"):
+            pos = positional_args(test)  # `if jax.core.is_concrete(v):`
+            return [pos[0].value.value] if len(pos) == 1 and isinstance(pos[0].value, cst.Name) else []
         if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance":
             pos = positional_args(test)
             if len(pos) == 2 and isinstance(pos[0].value, cst.Name):
@@ -607,6 +634,27 @@ class Interpreter:
             if arg and isinstance(arg[0].value, cst.Name):
                 return [arg[0].value.value]
         return []
+
+    def _concrete_names_if_false(self, test: cst.BaseExpression) -> list[str]:
+        """Names that ``test`` being false proves concrete: ``isinstance(v, Tracer)``,
+        ``isinstance(v, jax.Array)``, ``not jax.core.is_concrete(v)``, and disjunctions."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+            return self._concrete_names_if_false(test.left) + self._concrete_names_if_false(test.right)
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self._concrete_names(test.expression)
+        return self._concrete_names(test, negated=True)
+
+    def _alias_of(self, name: str, unit: Optional[Unit] = None) -> Optional[str]:
+        """The parameter ``name`` is a copy of (``nbrs = neighbors``, bound once, the
+        parameter never rebound), or None."""
+        unit = unit or self.unit
+        entries = unit.bindings.get(name)
+        if not entries or len(entries) != 1 or unit.param(name) is not None:
+            return None
+        value = entries[0][1]
+        if isinstance(value, cst.Name) and unit.param(value.value) is not None and value.value not in unit.assigned:
+            return value.value
+        return None
 
     def _merge(self, states: list[tuple[dict, dict]], before_env: dict) -> None:
         if len(states) == 1:
@@ -678,110 +726,6 @@ class Interpreter:
         self.env = saved
         self.env[s.name.value] = V.UNKNOWN_VALUE
 
-    # -- x64 guards ------------------------------------------------------------
-    _SKIP_DECORATORS = {"skipUnless": True, "skipIf": False, "skipif": False}
-
-    def _x64_flag(self, e: cst.BaseExpression) -> bool:
-        """``jax.config.jax_enable_x64``, ``config.x64_enabled``, ``FLAGS.jax_enable_x64``,
-        ``jax.config.read("jax_enable_x64")``, ``jax.config.values["jax_enable_x64"]``:
-        an expression that reads whether x64 is on."""
-        if isinstance(e, cst.Comparison) and len(e.comparisons) == 1:
-            c = e.comparisons[0]
-            if isinstance(c.operator, (cst.Is, cst.Equal)) and isinstance(c.comparator, cst.Name) and c.comparator.value == "True":
-                return self._x64_flag(e.left)
-            return False
-        if isinstance(e, (cst.Name, cst.Attribute)):
-            last = e.value if isinstance(e, cst.Name) else e.attr.value
-            return "x64" in last.lower() and self.qualname(e) not in ("jax.enable_x64", "jax.experimental.enable_x64")
-        if isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "read":
-            pos = positional_args(e)
-            return bool(pos) and string_value(pos[0].value) == "jax_enable_x64"
-        if isinstance(e, cst.Subscript) and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index):
-            return string_value(e.slice[0].slice.value) == "jax_enable_x64"
-        return False
-
-    def _x64_condition(self, test: cst.BaseExpression) -> Optional[bool]:
-        """True when ``test`` holds only with x64 on, False when it holds only
-        with x64 off (``not <flag>``), else None."""
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            inner = self._x64_condition(test.expression)
-            return None if inner is None else not inner
-        if isinstance(test, cst.BooleanOperation):
-            left, right = self._x64_condition(test.left), self._x64_condition(test.right)
-            if isinstance(test.operator, cst.And) and True in (left, right):
-                return True
-            if isinstance(test.operator, cst.Or) and False in (left, right):
-                return False
-            return None
-        return True if self._x64_flag(test) else None
-
-    def _x64_skip_guard(self, s: cst.If) -> bool:
-        """``if not <x64 flag>: ...`` whose body skips the test or leaves
-        (``self.skipTest``, ``pytest.skip``, ``raise unittest.SkipTest``, ``return``)."""
-        if s.orelse is not None or self._x64_condition(s.test) is not False:
-            return False
-        small = _last_small(s)
-        if small is not None:
-            if isinstance(small, (cst.Return, cst.Raise)):
-                return True
-            if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
-                name = dotted_name(small.value.func) or ""
-                return name.rsplit(".", 1)[-1] in ("skipTest", "skip", "exit")
-        return False
-
-    def _x64_skip_decorated(self, decorators: Sequence[cst.Decorator]) -> bool:
-        """``@absltest.skipUnless(<x64 flag>, ...)``, ``@unittest.skipIf(not <flag>, ...)``,
-        ``@pytest.mark.skipif(not <flag>, ...)``: the decorated code runs only with x64."""
-        for dec in decorators:
-            call = dec.decorator
-            if not isinstance(call, cst.Call):
-                continue
-            name = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
-            runs_if = self._SKIP_DECORATORS.get(name)
-            pos = positional_args(call)
-            if runs_if is None or not pos:
-                continue
-            cond = self._x64_condition(pos[0].value)
-            if cond is not None and cond == runs_if:
-                return True
-        return False
-
-    def _x64_guarded(self, unit: Unit) -> bool:
-        """The unit runs only when x64 is on: it, or its class, or an enclosing
-        function is skipped otherwise (the module: ``pytestmark = skipif(...)``)."""
-        u: Optional[Unit] = unit
-        while u is not None:
-            node = u.node
-            if isinstance(node, cst.FunctionDef) and self._x64_skip_decorated(node.decorators):
-                return True
-            if u.cls is not None and self._x64_skip_decorated(u.cls.node.decorators):
-                return True
-            if u.is_module:
-                return self._x64_module_mark()
-            u = u.parent
-        return False
-
-    def _x64_module_mark(self) -> bool:
-        """``pytestmark = pytest.mark.skipif(not <x64 flag>, ...)`` (or a list of marks)."""
-        if self._module_mark is None:
-            self._module_mark = False
-            for stmt in self.module.body:
-                if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
-                    a = stmt.body[0]
-                    if any(isinstance(t.target, cst.Name) and t.target.value == "pytestmark" for t in a.targets):
-                        marks = [el.value for el in a.value.elements] if isinstance(a.value, (cst.List, cst.Tuple)) else [a.value]
-                        if self._x64_skip_decorated([cst.Decorator(decorator=m) for m in marks]):
-                            self._module_mark = True
-        return self._module_mark
-
-    def _is_enable_x64(self, expr: cst.BaseExpression) -> bool:
-        if isinstance(expr, cst.Call):
-            q = self.qualname(expr.func)
-            if q in ("jax.enable_x64", "jax.experimental.enable_x64"):
-                pos = positional_args(expr)
-                return not pos or not (isinstance(pos[0].value, cst.Name) and pos[0].value.value == "False")
-        return False
-
     # -- expressions -----------------------------------------------------------
     def expr(self, node: cst.CSTNode) -> None:
         """Offer every node of an expression to the rules (pre-order).  Only
@@ -826,6 +770,17 @@ class Interpreter:
                 # trace only one branch runs
                 self.expr(node.test)
                 self.expr(node.body if truth else node.orelse)
+                self._dispatch_leave(node)
+                return
+            x64 = self.x64.condition(node.test)  # `jnp.float64 if X64 else jnp.float32`
+            if x64 is not None:
+                self.expr(node.test)
+                for branch, on in ((node.body, x64), (node.orelse, not x64)):
+                    self.x64_depth += on
+                    try:
+                        self.expr(branch)
+                    finally:
+                        self.x64_depth -= on
                 self._dispatch_leave(node)
                 return
         if t is cst.Call:
@@ -962,6 +917,8 @@ class Interpreter:
         """A call of a jitted function of this file: arguments passed for
         defaulted parameters are traced too, and Python scalars become arrays."""
         func = call.func
+        if self.index.imported_jits and isinstance(func, (cst.Name, cst.Attribute)):
+            self._imported_jit_passes(call)
         if not isinstance(func, cst.Name):
             return
         v = self.lookup(func.value)
@@ -991,6 +948,26 @@ class Interpreter:
                 )
                 if scalar or av.kind == V.ARRAY:
                     unit.array_params.add(p.name)
+
+    def _imported_jit_passes(self, call: cst.Call) -> None:
+        """A call of a jit of another module: the parameters with defaults it passes
+        (that module keeps a default a Python value only while no call passes it)."""
+        name = dotted_name(call.func)
+        decl = self.index.imported_jits.get(name) if name is not None else None
+        if decl is None or self.lookup(name.split(".", 1)[0]) is not None:
+            return
+        params = decl.get("params") or []
+        positional = [p for p in params if p[1] in ("pos", "posonly")]
+        passed = set()
+        for i, _ in enumerate(positional_args(call)):
+            if i < len(positional) and positional[i][4]:
+                passed.add(positional[i][0])
+        with_default = {p[0] for p in params if p[4]}
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value in with_default:
+                passed.add(arg.keyword.value)
+        if passed:
+            self.jit_passes.setdefault(name, set()).update(passed)
 
     def _call_effects(self, call: cst.Call) -> None:
         """Calls from traced code make the callee traced, with the parameters
@@ -1041,7 +1018,10 @@ class Interpreter:
             return
         if target is self.unit or target.host:
             return
-        target.mark_traced(f"called from traced `{self.unit.name}`")
+        reason = f"called from traced `{self.unit.name}`"
+        target.mark_traced(reason)
+        if self.eager:
+            target.eager_reasons.add(reason)
         if self.unit.origins and not target.origins:
             target.origins = list(self.unit.origins)
         params = [p for p in target.positional()]
@@ -1268,7 +1248,7 @@ class Interpreter:
         comp = test.comparisons[0]
         if not (isinstance(test.left, cst.Name) and _is_none(comp.comparator)):
             return None
-        name = test.left.value
+        name = self._alias_of(test.left.value) or test.left.value
         if unit.param(name) is None or name in unit.maybe_none or name in unit.assigned:
             return None
         if isinstance(comp.operator, cst.Is):
@@ -1304,6 +1284,7 @@ class Interpreter:
         parent = unit.parent
         if parent is None or parent.is_module or unit.param(name) is not None or name in unit.assigned:
             return None
+        name = self._alias_of(name, parent) or name
         if parent.param(name) is None or name in parent.assigned:
             return None  # only a parameter the enclosing function never rebinds
         seen = self._not_none_at_sites.get(id(unit))
@@ -1587,6 +1568,8 @@ class Interpreter:
                 if pos:
                     return self._collective_result(q, self.value(pos[0].value), traced_ctx, deps)
             n_pos = len(positional_args(e))
+            if self.eager:
+                traced_ctx = False  # under vmap alone, only the batched values are tracers
             if q in apis.ARRAY_SEQUENCE_FUNCS or (q in apis.ARRAY_SEQUENCE_IF_MANY and n_pos > 1) or (
                 q in apis.ARRAY_SEQUENCE_IF_ONE and n_pos == 1 and len(e.args) == 1
             ):
@@ -1604,7 +1587,10 @@ class Interpreter:
                 return Value(kind=V.NPARRAY)
             if q.startswith("math."):
                 return V.STATIC_VALUE if not any_traced else Value(traced=True, deps=deps)
-            if q.startswith("jax.") and q.rsplit(".", 1)[1] in ("device_put", "block_until_ready", "device_get"):
+            if q == "jax.device_get":
+                # host values (NumPy arrays, a pytree of them): mutable, not JAX arrays
+                return V.UNKNOWN_VALUE
+            if q.startswith("jax.") and q.rsplit(".", 1)[1] in ("device_put", "block_until_ready"):
                 return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps)
             return V.UNKNOWN_VALUE
         if isinstance(func, cst.Name):

@@ -91,6 +91,12 @@ class Unit:
     # of the decorated def's name) and their reasons: for path facts at those sites
     trace_sites: set[int] = field(default_factory=set)
     site_reasons: set[str] = field(default_factory=set)
+    # the sites among them that are `jax.vmap(f)(...)` called at once, with the unit each
+    # is written in: vmap runs what does not touch the batched values eagerly, so
+    # `jnp` results of concrete data are concrete there (unless that unit is traced)
+    eager_sites: dict[int, "Unit"] = field(default_factory=dict)
+    # reasons it is traced that come from calls in such eagerly run code
+    eager_reasons: set[str] = field(default_factory=set)
 
     @property
     def is_module(self) -> bool:

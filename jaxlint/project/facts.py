@@ -86,6 +86,8 @@ def incoming_facts(
 
     def class_flat(target_module: str, qualname: str) -> Optional[Json]:
         return _class_flat(index, records_of, target_module, qualname, flat_memo)
+    x64_of = {module: proj.get("x64_names") or {} for module, _, proj in outputs}
+    x64_at_import = {module for module, _, proj in outputs if proj.get("x64_import")}
     for module, path, proj in outputs:
         known = memo.get(path) if memo is not None else None
         if known is None or known[0] is not proj or known[1] is not index:
@@ -110,6 +112,9 @@ def incoming_facts(
                 flat = class_flat(target_module, qualname)
                 if flat is not None and flat.get("reg"):
                     out.setdefault(path, {}).setdefault("classes", {})[name] = flat
+            kind = x64_of.get(target_module, {}).get(qualname)
+            if kind is not None:  # an x64 helper, flag, skip decorator or fixture
+                out.setdefault(path, {}).setdefault("x64", {})[name] = kind
 
         # imported by name from other modules
         for name, target in imported:
@@ -119,7 +124,8 @@ def incoming_facts(
         # ... and reached as attributes of a project module imported here
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules
-                   if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)]
+                   if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
+                   or x64_of.get(m)]
         if modules and text_of is not None:
             names = frozenset(n for n, _ in modules)
             used = memo.get(("attrs", path)) if memo is not None else None
@@ -133,7 +139,33 @@ def incoming_facts(
                     give(f"{name}.{attr}", target_module, attr, True)
         for target_module, qualname, fact, key in records:
             add(target_module, qualname, fact, key)
+        # defaulted parameters of its jits that calls in other modules pass
+        for callee, passed in sorted((proj.get("jit_passes") or {}).items()):
+            target = index.resolve(module, callee)
+            if target is not None and target.kind == "function":
+                target_path = path_of.get(target.module)
+                if target_path is not None:
+                    known = out.setdefault(target_path, {}).setdefault("passed", {}).setdefault(target.qualname, [])
+                    known.extend(p for p in passed if p not in known)
+                    known.sort()
+        # it imports a module that switches x64 on when imported
+        if x64_at_import and any(m in x64_at_import and m != module for m in proj["summary"].get("imported", ())):
+            out.setdefault(path, {})["x64_import"] = True
+        # functions of other modules reached from code that runs with x64 on
+        for callee in proj.get("x64_calls", ()):
+            head = (proj["summary"].get("names") or {}).get(callee.split(".", 1)[0])
+            if head is not None and _outside(index, head):
+                continue
+            target = index.resolve(module, callee)
+            if target is not None and target.kind == "function" and target.module.split(".", 1)[0] not in _JAX_ITSELF:
+                target_path = path_of.get(target.module)
+                if target_path is not None:
+                    units = out.setdefault(target_path, {}).setdefault("x64_units", [])
+                    if target.qualname not in units:
+                        units.append(target.qualname)
     for facts in out.values():
+        if "x64_units" in facts:
+            facts["x64_units"].sort()
         units = facts.get("units")
         if units:
             for qualname, items in units.items():

@@ -188,6 +188,22 @@ class InplaceArrayUpdate(Rule):
                 return w - 0.01 * g, stats
             """
         ),
+        # `jax.device_get` gives host values (NumPy arrays, dicts of them): mutable
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def record(log, step, metrics, rate):
+                log[step] = metrics
+                host = jax.device_get(log)
+                host[step]["steps_per_sec"] = rate
+                weights = jax.device_get(jnp.ones(3))
+                weights[0] = 0.0
+                return host, weights
+            """
+        ),
     ]
 
     INVALID = [

@@ -53,8 +53,12 @@ class Float64WithoutX64(Rule):
         "runs only with x64 on (a test or class under `skipUnless(jax.config.jax_enable_x64, ...)` "
         "or `pytest.mark.skipif(not jax.config.jax_enable_x64, ...)`, the rest of a block after "
         "`if not jax.config.jax_enable_x64: self.skipTest(...)` / `pytest.skip(...)` / `return`, "
-        "the body of `if jax.config.jax_enable_x64:`), below a folder whose `conftest.py` or "
-        "package `__init__.py` enables x64 (when linting the project), and when the "
+        "the body of `if jax.config.jax_enable_x64:` and the first branch of `... if X64 else ...`), the same written through the project's own "
+        "helpers (`with _x64():` where `_x64` returns `jax.enable_x64()`, `if not "
+        "util.x64_enabled():`, `@requires_x64`, a pytest fixture or a `setUp` that switches x64 "
+        "on), in functions that code running with x64 on calls, below a folder whose "
+        "`conftest.py` or package `__init__.py` enables x64, in tests of a class deriving from one whose `setUp` switches it on, in modules importing one that "
+        "enables it when imported (when linting the project), and when the "
         "project says it enables x64 at start-up (`[tool.jaxlint] x64 = true`). Dtype checks "
         "(`x.dtype == jnp.float64`, `jnp.finfo(jnp.float64)`) and NumPy calls are not flagged."
     )
@@ -215,6 +219,167 @@ class Float64WithoutX64(Rule):
                 big = jnp.arange(3, dtype=jnp.int64) * 2**40
             """
         ),
+        # a helper returning `jax.enable_x64()`; functions reached only from its block
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def _x64():
+                return jax.enable_x64()
+
+            def make_table(n):
+                return jnp.arange(n, dtype=jnp.int64) * 2**40
+
+            def check_table():
+                assert make_table(3)[-1] > 2**31
+
+            def test_table():
+                with _x64():
+                    check_table()
+            """
+        ),
+        # a @contextmanager around it, `self.enter_context` in setUp, a helper reading the
+        # flag, a constant bound to it and a skip decorator bound to a name
+        Valid(
+            """
+            import contextlib
+            import jax
+            import jax.numpy as jnp
+            from absl.testing import absltest
+
+            @contextlib.contextmanager
+            def double_precision():
+                with jax.enable_x64(True):
+                    yield
+
+            def read_flag():
+                return jax.config.read("jax_enable_x64")
+
+            DOUBLE = read_flag()
+            needs_double = absltest.skipUnless(DOUBLE, "needs 64-bit floats")
+
+            class SolverTest(absltest.TestCase):
+                def setUp(self):
+                    super().setUp()
+                    self.enter_context(jax.enable_x64())
+
+                def test_solve(self):
+                    self.assertEqual(jnp.eye(2, dtype=jnp.float64).dtype, jnp.float64)
+
+            @needs_double
+            def test_cumsum():
+                return jnp.cumsum(jnp.ones(3, dtype=jnp.float64))
+
+            def test_norm():
+                with double_precision():
+                    return jnp.linalg.norm(jnp.ones(3, dtype=jnp.float64))
+
+            def test_guarded():
+                if not read_flag():
+                    return
+                return jnp.zeros(2, dtype=jnp.complex128)
+            """
+        ),
+        # a pytest fixture switching it on (as a parameter or through usefixtures), JAX's
+        # own `with_config(jax_enable_x64=True)`
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import pytest
+            from jax._src import test_util as jtu
+
+            @pytest.fixture
+            def wide():
+                with jax.enable_x64():
+                    yield
+
+            def test_sum(wide):
+                assert jnp.sum(jnp.ones(2), dtype=jnp.float64) == 2
+
+            @pytest.mark.usefixtures("wide")
+            def test_eye():
+                assert jnp.eye(2, dtype=jnp.float64)[0, 0] == 1
+
+            @jtu.with_config(jax_enable_x64=True)
+            class DtypesTest(jtu.JaxTestCase):
+                def test_int64(self):
+                    self.assertEqual(jnp.zeros(1, dtype=jnp.int64).dtype, jnp.int64)
+            """
+        ),
+        # a test case base class whose setUp switches x64 on
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from absl.testing import parameterized
+
+
+            class DoubleTestCase(parameterized.TestCase):
+                def setUp(self):
+                    super().setUp()
+                    self.enter_context(jax.enable_x64(True))
+
+
+            class SolverTest(DoubleTestCase):
+                @parameterized.parameters(2, 3)
+                def test_eye(self, n):
+                    self.assertEqual(jnp.eye(n, dtype=jnp.float64).dtype, jnp.float64)
+            """
+        ),
+        # module-level helpers used only by a class that runs only with x64; a def
+        # under `if X64:`
+        Valid(
+            """
+            import unittest
+
+            import jax
+            import jax.numpy as jnp
+
+            X64 = jax.config.read("jax_enable_x64")
+
+
+            def _reference(n):
+                return jnp.linspace(0.0, 1.0, n, dtype=jnp.float64)
+
+
+            def _check(testcase, x):
+                testcase.assertEqual(x.dtype, _reference(2).dtype)
+
+
+            @unittest.skipUnless(X64, "double precision")
+            class GridTest(unittest.TestCase):
+                def test_grid(self):
+                    _check(self, jnp.ones(2))
+
+
+            if X64:
+                def test_double():
+                    return jnp.ones(2, dtype=jnp.float64)
+            """
+        ),
+        # a conditional expression on the flag
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            X64 = jax.config.read("jax_enable_x64")
+
+
+            def table(n):
+                return jnp.zeros(n, dtype=jnp.float64 if jax.config.jax_enable_x64 else jnp.float32)
+
+
+            def table2(n):
+                return jnp.zeros(n, dtype=jnp.float32 if not X64 else jnp.float64)
+
+
+            def table3(n):
+                return jnp.arange(n).astype(jnp.int64) if X64 else jnp.arange(n)
+            """
+        ),
     ]
 
     INVALID = [
@@ -304,6 +469,85 @@ class Float64WithoutX64(Rule):
                 "`float64` requested in `jnp.ones` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
                 "`float64` requested in `jnp.eye` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
                 "`float64` requested in `jnp.sum` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+            ],
+        ),
+        # `enable_x64(False)` through a helper, a fixture that does not switch x64 on, and a
+        # helper called with x64 off: still reported
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import pytest
+
+            def _x64():
+                return jax.enable_x64(False)
+
+            @pytest.fixture
+            def wide():
+                yield jnp.ones(2)
+
+            def helper():
+                return jnp.zeros(2, dtype=jnp.float64)
+
+            def test_off():
+                with _x64():
+                    return jnp.ones(2, dtype=jnp.float64)
+
+            def test_fixture(wide):
+                return jnp.asarray(wide, dtype=jnp.float64) + helper()
+            """,
+            expected=[(13, 31), (17, 34), (20, 36)],
+            messages=[
+                "`float64` requested in `jnp.zeros` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.ones` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.asarray` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+            ],
+        ),
+        # a conditional expression on something else, or the branch taken with x64 off
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            X64 = jax.config.read("jax_enable_x64")
+
+
+            def table(n):
+                return jnp.arange(n).astype(jnp.int64) if n > 2 else jnp.arange(n)
+
+
+            def table2(n):
+                return jnp.arange(n) if X64 else jnp.arange(n).astype(jnp.int64)
+            """,
+            expected=[(8, 33), (12, 59)],
+            messages=[
+                "`int64` in `.astype()` of a JAX array is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
+                "`int64` in `.astype()` of a JAX array is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
+            ],
+        ),
+        # absl's flagsaver with the flag on (decorator, context) is x64; with it off, not
+        Invalid(
+            """
+            import jax.numpy as jnp
+            from absl.testing import absltest, flagsaver
+
+
+            class PrecisionTest(absltest.TestCase):
+                @flagsaver.flagsaver(jax_enable_x64=True)
+                def test_cumsum(self):
+                    self.assertEqual(jnp.cumsum(jnp.ones(3, dtype=jnp.float64)).dtype, jnp.float64)
+
+                def test_eye(self):
+                    with flagsaver.flagsaver(jax_enable_x64=True):
+                        self.assertEqual(jnp.eye(2, dtype=jnp.int64).dtype, jnp.int64)
+
+                def test_off(self):
+                    with flagsaver.flagsaver(jax_enable_x64=False):
+                        self.assertEqual(jnp.eye(2, dtype=jnp.int64).dtype, jnp.int32)
+            """,
+            expected=[(16, 47)],
+            messages=[
+                "`int64` requested in `jnp.eye` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
             ],
         ),
     ]

@@ -170,6 +170,22 @@ class IteratorUnderTransform(Rule):
                 return _rebuild([(2,), (3,)], iter([flat[:2], flat[2:]]))
             """
         ),
+        # an iterator unpacked into the call with `*`: its items are passed
+        Valid(
+            """
+            import jax
+
+
+            @jax.jit
+            def loss(a, b):
+                return a + b
+
+
+            def evaluate(args):
+                first = loss(*map(jax.numpy.asarray, args))
+                return first + loss(*(jax.numpy.asarray(a) for a in args))
+            """
+        ),
     ]
 
     INVALID = [
@@ -290,6 +306,8 @@ class IteratorUnderTransform(Rule):
             return
         if self._is_jitted_callee(func):
             for a in node.args:
+                if a.star:
+                    continue  # `f(*map(g, args))`: the items are passed, not the iterator
                 self._check_operand(a.value, "a jitted function")
 
     def _is_jitted_callee(self, func: cst.BaseExpression) -> bool:

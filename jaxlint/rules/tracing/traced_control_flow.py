@@ -41,7 +41,13 @@ class TracedControlFlow(Rule):
         "Shape checks (`x.shape[0] > 2`, `x.ndim`, `len(x)`), `x is None`, `isinstance`, "
         "static arguments (`static_argnums`/`static_argnames`), loop variables of "
         "`range(<static>)` and functions transformed only by `grad`/`value_and_grad`/"
-        "`jacfwd`/`jacrev` (which trace with concrete values) are not flagged."
+        "`jacfwd`/`jacrev` (which trace with concrete values) are not flagged. Neither are "
+        "parameters of a jitted function that keep their default (no call of the project "
+        "passes them: `mode=Mode.SUM`, `dims=(0,)`), values a guard proved concrete (`if isinstance(v, "
+        "jax.core.Tracer): raise ...`; `if p is None: return ...` also through an alias "
+        "`nbrs = p`), and `jnp` results of concrete data in a function that only "
+        "`jax.vmap(f)(keys)` runs (vmap evaluates what does not touch the batched values), "
+        "or in a helper called only from one."
     )
     why_bad = (
         "Under `jit` the function is traced with abstract values that stand for every array "
@@ -520,6 +526,85 @@ class TracedControlFlow(Rule):
                     return x[:n] + self.pos(n)
             """
         ),
+        # a jitted function's defaults (any value) that no call passes stay Python values; an
+        # `is None` guard through an alias of the parameter every traced caller passes; under
+        # `jax.vmap(f)(keys)` alone, jnp of closed-over concrete data is concrete
+        Valid(
+            """
+            import enum
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            TABLE = np.linspace(0.0, 1.0, 5)
+
+
+            class Mode(enum.Enum):
+                SUM = 1
+                MEAN = 2
+
+
+            @jax.jit
+            def reduce(x, mode=Mode.SUM, dims=(0,)):
+                if mode == Mode.SUM:
+                    return jnp.sum(x, axis=dims)
+                return jnp.mean(x, axis=dims)
+
+
+            def total(x):
+                return reduce(x)
+
+
+            def energy(r, neighbor=None):
+                nbrs = neighbor
+                if nbrs is None:
+                    if jnp.any(r > 1.0):
+                        raise ValueError("overlapping particles")
+                    return jnp.sum(r)
+                return jnp.sum(r[nbrs])
+
+
+            @jax.jit
+            def step(r, idx):
+                return energy(r, idx)
+
+
+            def sample(key):
+                scale = jnp.asarray(TABLE).max()
+                if scale > 0.5:
+                    return jax.random.normal(key) * scale
+                return jax.random.normal(key)
+
+
+            def draw(keys):
+                return jax.vmap(sample)(keys)
+            """
+        ),
+        # a helper called only from code that `jax.vmap(f)(keys)` runs eagerly
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            DATA = np.arange(10.0)
+
+
+            def scale_of(data):
+                s = jnp.std(jnp.asarray(data))
+                if s > 0.1:
+                    return 2.0
+                return 1.0
+
+
+            def sample(key):
+                return jax.random.normal(key) * scale_of(DATA)
+
+
+            def run(keys):
+                return jax.vmap(sample)(keys)
+            """
+        ),
     ]
 
     INVALID = [
@@ -914,6 +999,82 @@ class TracedControlFlow(Rule):
             expected=[(19, 8)],
             messages=[
                 "Python `if` on a traced value: it depends on the traced argument `c` of `advance` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `c` is a Python value, mark it static (static_argnums=0)",
+            ],
+        ),
+        # a call that passes the default traces it; `jit(vmap(f))` stages every jnp call
+        Invalid(
+            """
+            import enum
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            TABLE = np.linspace(0.0, 1.0, 5)
+
+
+            class Mode(enum.Enum):
+                SUM = 1
+                MEAN = 2
+
+
+            @jax.jit
+            def reduce(x, mode=Mode.SUM):
+                if mode == Mode.SUM:
+                    return jnp.sum(x)
+                return jnp.mean(x)
+
+
+            def total(x, m):
+                return reduce(x, mode=m)
+
+
+            def sample(key):
+                scale = jnp.asarray(TABLE).max()
+                if scale > 0.5:
+                    return jax.random.normal(key) * scale
+                return jax.random.normal(key)
+
+
+            draw = jax.jit(jax.vmap(sample))
+            """,
+            expected=[(16, 8), (27, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `mode` of `reduce` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `mode` is a Python value, mark it static (static_argnums=1)",
+                "Python `if` on a traced value: it is computed by JAX inside `sample` (wrapped by jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        # the same helper, once the vmapped function is also called from a jitted one
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            DATA = np.arange(10.0)
+
+
+            def scale_of(data):
+                s = jnp.std(jnp.asarray(data))
+                if s > 0.1:
+                    return 2.0
+                return 1.0
+
+
+            def sample(key):
+                return jax.random.normal(key) * scale_of(DATA)
+
+
+            def run(keys):
+                return jax.vmap(sample)(keys)
+
+
+            @jax.jit
+            def noisy(x, key):
+                return x + sample(key)
+            """,
+            expected=[(10, 8)],
+            messages=[
+                "Python `if` on a traced value: it is computed by JAX inside `scale_of` (called from traced `sample`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
             ],
         ),
     ]

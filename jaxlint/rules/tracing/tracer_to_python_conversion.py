@@ -27,7 +27,9 @@ class TracerConversion(Rule):
         "Python list or tuple with a tracer, and shapes built from tracers "
         "(`jnp.zeros((n,))`, `jnp.ones(n)`, `jnp.arange(n)`, `x.reshape(n, -1)`, "
         "`jax.random.normal(key, (n,))`...). Sizes computed from `.shape`, `len()` or static "
-        "arguments are fine and are not flagged."
+        "arguments are fine and are not flagged, and so is a value after a guard that leaves "
+        "on a tracer (`if isinstance(v, jax.core.Tracer): raise TypeError(...)`, also "
+        "`isinstance(v, jax.Array)`)."
     )
     why_bad = (
         "A tracer has a shape and dtype but no value. JAX raises when Python needs one:\n\n"
@@ -221,6 +223,39 @@ class TracerConversion(Rule):
                 assert ours.shape == theirs[1].shape
             """
         ),
+        # guards: after `if isinstance(v, jax.core.Tracer): raise ...` (also through `core`, an
+        # alias, `isinstance(v, jax.Array)`, in a disjunction) `v` is a Python value
+        Valid(
+            """
+            import jax
+            from jax import core
+
+            Tracer = core.Tracer
+
+
+            def to_index(v):
+                if isinstance(v, jax.core.Tracer):
+                    raise TypeError("pass a concrete index")
+                return int(v)
+
+
+            def to_count(v):
+                if isinstance(v, jax.Array):
+                    raise ValueError("a Python int, please")
+                return int(v)
+
+
+            def to_scale(v):
+                if v is None or isinstance(v, Tracer):
+                    return 1.0
+                return float(v)
+
+
+            @jax.jit
+            def f(x, i):
+                return x * to_index(i) + to_count(i) + to_scale(i)
+            """
+        ),
     ]
 
     INVALID = [
@@ -377,6 +412,29 @@ class TracerConversion(Rule):
             expected=[(10, 27)],
             messages=[
                 "`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `batch` of `zero_state` (a method of the module class GRU); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the traced function",
+            ],
+        ),
+        # a Tracer check that does not leave guards nothing; a guard on `w` leaves `v` traced
+        Invalid(
+            """
+            import jax
+
+
+            def to_index(v, w):
+                if isinstance(v, jax.core.Tracer):
+                    print("traced index")
+                if isinstance(w, jax.core.Tracer):
+                    raise TypeError("pass a concrete weight")
+                return int(v) * int(w)
+
+
+            @jax.jit
+            def f(x, i, j):
+                return x * to_index(i, j)
+            """,
+            expected=[(9, 12)],
+            messages=[
+                "`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `v` of `to_index` (called from traced `f`); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the traced function",
             ],
         ),
     ]

@@ -1,0 +1,546 @@
+"""Where x64 is on: the file's own switches, its helpers, and what the project says.
+
+JAX's 64-bit mode is a process-wide switch, so whether a line runs with it on is
+a fact of the code that *calls* it.  This module answers, for one file:
+
+* which expressions switch x64 on: ``jax.enable_x64()`` (also a project helper
+  that returns it, ``def _x64(): return jax.enable_x64()``, a
+  ``@contextmanager`` around it, an alias ``X = jax.experimental.enable_x64``),
+  ``self.enter_context(<one of those>)``, ``jax.config.update("jax_enable_x64",
+  True)`` and a helper that calls it;
+* which expressions read the switch: ``jax.config.jax_enable_x64``,
+  ``jax.config.read("jax_enable_x64")``, a module constant bound to one
+  (``X64 = jax.config.read(...)``), a helper returning one
+  (``def x64_enabled(): return jax.config.x64_enabled``);
+* which decorators run the code only with x64 on: ``skipUnless(<flag>)``,
+  ``pytest.mark.skipif(not <flag>)``, a name bound to one
+  (``requires_x64 = pytest.mark.skipif(...)``) or a helper applying one,
+  ``@jax.enable_x64()`` used as a decorator, ``with_config(jax_enable_x64=True)``,
+  ``pytest.mark.usefixtures("<x64 fixture>")``;
+* which pytest fixtures switch it on (a parameter of that name turns x64 on for
+  the test; an ``autouse`` one for its module or class);
+* which units run with x64 on: guarded ones, the methods of a class whose
+  ``setUp`` switches it on, and every function of the file reached (called, or
+  handed to a transformation) from code that runs with x64 on, through any number
+  of helper calls.  A unit that *may* run with x64 on counts as on: a rule that
+  needs x64 off stays silent on it.
+
+Names of other modules come as facts (``FileIndex.imported_x64``: the kind of each
+imported name; ``FileIndex.x64_units``: this file's functions called with x64 on
+elsewhere; ``FileIndex.x64_imported``: it imports a module that switches x64 on
+when imported, ``tests/helpers.py`` with ``jax.config.update(...)`` at its top); the kinds of this file's module-level names and its calls from x64
+code to imported functions go out to the project (``jaxlint/engine/project.py``).
+All of this is computed only for a file that mentions x64 or was given x64 facts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional, Sequence
+
+import libcst as cst
+
+from jaxlint.model.units import Unit
+from jaxlint.model.walk import children, dotted_name, keyword_arg, positional_args, string_value
+
+# kinds of names (module-level, exported to the project)
+CM = "cm"  # calling it gives a context manager (or decorator) that switches x64 on
+OBJ = "obj"  # it is such a context manager: `with X64_CTX:`
+CALL = "call"  # calling it switches x64 on (it runs jax.config.update(...))
+FLAG = "flag"  # it reads whether x64 is on
+FLAG_FN = "flagfn"  # calling it reads whether x64 is on
+SKIP = "skip"  # as a decorator, it runs the code only with x64 on
+SKIP_FN = "skipfn"  # calling it gives such a decorator
+FIXTURE = "fixture"  # a pytest fixture that switches x64 on
+CASE = "case"  # a test class whose setUp switches x64 on (its subclasses' tests run with it)
+KINDS = frozenset({CM, OBJ, CALL, FLAG, FLAG_FN, SKIP, SKIP_FN, FIXTURE, CASE})
+
+_ENABLE = frozenset({"jax.enable_x64", "jax.experimental.enable_x64"})
+_SKIP_DECORATORS = {"skipUnless": True, "skipIf": False, "skipif": False}
+_SETUPS = frozenset({"setUp", "setUpClass", "setup_method", "setup_class", "setup"})
+
+
+def mentions_x64(text: str) -> bool:
+    return "x64" in text or "X64" in text
+
+
+class X64Model:
+    def __init__(self, interp: Any) -> None:
+        # ``interp``: the file's Interpreter (its index, imports, qualname), not imported
+        # here (it imports this module)
+        self.interp = interp
+        index = interp.index
+        self.imported: dict[str, str] = index.imported_x64
+        # the whole file runs with x64 on: the project functions it reaches do too
+        packages = interp.settings.project_packages
+        self.whole = bool(interp.settings.x64 or index.enables_x64 or index.x64_imported) and bool(packages) and any(
+            interp.imports.project_import(name, packages) for name in (*interp.imports.names, *interp.imports.relative))
+        self.active = bool(self.imported or index.x64_units or index.x64_imported or self.whole
+                           or mentions_x64(interp.text))
+        self.kinds: dict[str, str] = {}  # module-level name -> kind
+        self.on_units: set[int] = set()  # ids of units that run with x64 on
+        self.calls: set[str] = set()  # imported names reached with x64 on (dotted, as written)
+        # module-level code calls a helper that switches x64 on, or imports a module
+        # that switches it on at import
+        self.at_import = index.x64_imported
+        if self.active:
+            self._classify()
+            self._mark_units()
+
+    # -- what an expression is -------------------------------------------------
+    def kind(self, e: cst.BaseExpression) -> Optional[str]:
+        """The kind of a name (local module-level, or imported from the project)."""
+        if isinstance(e, cst.Name):
+            return self.name_kind(e.value)
+        if isinstance(e, cst.Attribute):
+            d = dotted_name(e)
+            return self.imported.get(d) if d is not None else None
+        return None
+
+    def name_kind(self, name: str) -> Optional[str]:
+        k = self.kinds.get(name)
+        return k if k is not None else self.imported.get(name)
+
+    def is_flag(self, e: cst.BaseExpression) -> bool:
+        """``jax.config.jax_enable_x64``, ``config.x64_enabled``, ``FLAGS.jax_enable_x64``,
+        ``jax.config.read("jax_enable_x64")``, ``jax.config.values["jax_enable_x64"]``,
+        a name bound to one, a helper returning one: reads whether x64 is on."""
+        if not self.active:
+            return False
+        if isinstance(e, cst.Comparison) and len(e.comparisons) == 1:
+            c = e.comparisons[0]
+            if isinstance(c.operator, (cst.Is, cst.Equal)) and isinstance(c.comparator, cst.Name) and c.comparator.value == "True":
+                return self.is_flag(e.left)
+            return False
+        if isinstance(e, (cst.Name, cst.Attribute)):
+            k = self.kind(e)
+            if k is not None:
+                return k == FLAG
+            last = e.value if isinstance(e, cst.Name) else e.attr.value
+            return "x64" in last.lower() and self.interp.qualname(e) not in _ENABLE
+        if isinstance(e, cst.Call):
+            if isinstance(e.func, cst.Attribute) and e.func.attr.value == "read":
+                pos = positional_args(e)
+                return bool(pos) and string_value(pos[0].value) == "jax_enable_x64"
+            if dotted_name(e.func) == "bool" and len(e.args) == 1:
+                return self.is_flag(e.args[0].value)
+            return self.kind(e.func) == FLAG_FN
+        if isinstance(e, cst.Subscript) and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index):
+            return string_value(e.slice[0].slice.value) == "jax_enable_x64"
+        return False
+
+    def condition(self, test: cst.BaseExpression) -> Optional[bool]:
+        """True when ``test`` holds only with x64 on, False when it holds only
+        with x64 off (``not <flag>``), else None."""
+        if not self.active:
+            return None
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            inner = self.condition(test.expression)
+            return None if inner is None else not inner
+        if isinstance(test, cst.BooleanOperation):
+            left, right = self.condition(test.left), self.condition(test.right)
+            if isinstance(test.operator, cst.And) and True in (left, right):
+                return True
+            if isinstance(test.operator, cst.Or) and False in (left, right):
+                return False
+            return None
+        return True if self.is_flag(test) else None
+
+    def is_enable(self, e: cst.BaseExpression) -> bool:
+        """A context manager that switches x64 on: ``jax.enable_x64()``, a helper
+        returning one (``_x64()``), a name bound to one."""
+        if not self.active:
+            return False
+        if isinstance(e, cst.Call):
+            q = self.interp.qualname(e.func) or ""
+            if q in _ENABLE or (q.startswith("jax.") and q.endswith(".enable_x64")) or self.kind(e.func) == CM:
+                pos = positional_args(e)
+                return not pos or not (isinstance(pos[0].value, cst.Name) and pos[0].value.value == "False")
+            # `flagsaver.flagsaver(jax_enable_x64=True)`, `jtu.global_config_context(jax_enable_x64=True)`
+            return _true_keyword(e, "jax_enable_x64")
+        return self.kind(e) == OBJ
+
+    def switches_on(self, e: cst.BaseExpression) -> bool:
+        """A call after which x64 stays on: ``jax.config.update("jax_enable_x64", True)``,
+        a helper that makes it, ``self.enter_context(jax.enable_x64())``."""
+        if not self.active or not isinstance(e, cst.Call):
+            return False
+        func = e.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "enter_context":
+            pos = positional_args(e)
+            return bool(pos) and self.is_enable(pos[0].value)
+        if isinstance(func, cst.Attribute) and func.attr.value == "update":
+            pos = positional_args(e)
+            if len(pos) >= 2 and string_value(pos[0].value) == "jax_enable_x64":
+                v = pos[1].value
+                return isinstance(v, cst.Name) and v.value == "True" or isinstance(v, cst.Integer) and v.value != "0"
+            return False
+        return self.kind(func) == CALL
+
+    def skip_decorated(self, decorators: Sequence[cst.Decorator]) -> bool:
+        """``@absltest.skipUnless(<x64 flag>, ...)``, ``@unittest.skipIf(not <flag>, ...)``,
+        ``@pytest.mark.skipif(not <flag>, ...)``, a name bound to one or a helper
+        applying one, ``@jax.enable_x64()``, ``@with_config(jax_enable_x64=True)``,
+        ``@pytest.mark.usefixtures("<x64 fixture>")``: the decorated code runs only
+        with x64 on."""
+        if not self.active:
+            return False
+        return any(self._x64_decorator(d.decorator) for d in decorators)
+
+    def _x64_decorator(self, dec: cst.BaseExpression) -> bool:
+        if isinstance(dec, (cst.Name, cst.Attribute)):
+            return self.kind(dec) == SKIP
+        if not isinstance(dec, cst.Call):
+            return False
+        if self.kind(dec.func) == SKIP_FN or self.is_enable(dec):
+            return True
+        if keyword_arg(dec, "jax_enable_x64") is not None:
+            # jtu.with_config(jax_enable_x64=True), flagsaver.flagsaver(jax_enable_x64=True)
+            return _true_keyword(dec, "jax_enable_x64")
+        name = (dotted_name(dec.func) or "").rsplit(".", 1)[-1]
+        if name == "usefixtures":
+            return any(self.name_kind(string_value(a.value) or "") == FIXTURE for a in dec.args)
+        runs_if = _SKIP_DECORATORS.get(name)
+        pos = positional_args(dec)
+        if runs_if is None or not pos:
+            return False
+        cond = self.condition(pos[0].value)
+        return cond is not None and cond == runs_if
+
+    def skip_guard(self, s: cst.If) -> bool:
+        """``if not <x64 flag>: ...`` whose body skips the test or leaves
+        (``self.skipTest``, ``pytest.skip``, ``raise unittest.SkipTest``, ``return``)."""
+        if not self.active or s.orelse is not None or self.condition(s.test) is not False:
+            return False
+        body = s.body.body
+        small = body[-1] if body else None
+        if isinstance(small, cst.SimpleStatementLine):
+            small = small.body[-1] if small.body else None
+        if isinstance(small, (cst.Return, cst.Raise)):
+            return True
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            name = dotted_name(small.value.func) or ""
+            return name.rsplit(".", 1)[-1] in ("skipTest", "skip", "exit")
+        return False
+
+    def unit_on(self, unit: Unit) -> bool:
+        return self.active and (id(unit) in self.on_units or self.at_import)
+
+    # -- module-level names ----------------------------------------------------
+    def _classify(self) -> None:
+        """The kind of each module-level function and name, until they settle
+        (one helper may build on another, in any order)."""
+        body = self.interp.module.body
+        for _ in range(4):
+            before = dict(self.kinds)
+            for stmt in body:
+                if isinstance(stmt, cst.FunctionDef):
+                    k = self._function_kind(stmt)
+                    if k is not None:
+                        self.kinds[stmt.name.value] = k
+                elif isinstance(stmt, cst.ClassDef):
+                    if self._x64_case(stmt):
+                        self.kinds[stmt.name.value] = CASE
+                elif isinstance(stmt, cst.SimpleStatementLine):
+                    for small in stmt.body:
+                        if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
+                            targets = small.targets if isinstance(small, cst.Assign) else [small]
+                            k = self._value_kind(small.value)
+                            for t in targets:
+                                if isinstance(t.target, cst.Name) and k is not None:
+                                    self.kinds[t.target.value] = k
+            if self.kinds == before:
+                break
+
+    def _x64_case(self, node: cst.ClassDef) -> bool:
+        """A class whose ``setUp`` (``setUpClass``, ``setup_method``) switches x64 on,
+        or that derives from one (of this file or, as a fact, of another module)."""
+        if any(self.kind(b.value) == CASE for b in node.bases):
+            return True
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value in _SETUPS:
+                if self._body_switches_on(stmt.body.body):
+                    return True
+        return False
+
+    def _value_kind(self, v: cst.BaseExpression) -> Optional[str]:
+        if isinstance(v, (cst.Name, cst.Attribute)):
+            if self.interp.qualname(v) in _ENABLE:
+                return CM
+            k = self.kind(v)
+            if k is not None:
+                return k
+        if isinstance(v, cst.Call):
+            fq = self.interp.qualname(v.func)
+            if fq == "functools.partial":
+                pos = positional_args(v)
+                if pos and (self.interp.qualname(pos[0].value) in _ENABLE or self.kind(pos[0].value) == CM):
+                    return CM
+            if self.is_enable(v):
+                return OBJ
+            if self._x64_decorator(v):
+                return SKIP
+        if self.is_flag(v):
+            return FLAG
+        return None
+
+    def _function_kind(self, fn: cst.FunctionDef) -> Optional[str]:
+        decorators = [dotted_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or ""
+                      for d in fn.decorators]
+        fixture = any(d.rsplit(".", 1)[-1] == "fixture" for d in decorators)
+        body = fn.body.body
+        # a body that switches x64 on for its caller (or, for a fixture, its test)
+        if self._body_switches_on(body):
+            return FIXTURE if fixture else CALL
+        for s in body:
+            if isinstance(s, cst.With) and any(self.is_enable(i.item) for i in s.items):
+                if any(isinstance(n, cst.Yield) for n in _descendants(s.body)):
+                    # @contextmanager def x64(): with jax.enable_x64(): yield
+                    return FIXTURE if fixture else CM
+        for value in _returns(body):
+            if value is None:
+                continue
+            if self.is_enable(value):
+                return CM
+            if self.is_flag(value):
+                return FLAG_FN
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Call) and self._x64_decorator(value.func):
+                return SKIP  # def requires_x64(f): return unittest.skipUnless(X64, "...")(f)
+            if isinstance(value, cst.Call) and self._x64_decorator(value):
+                return SKIP_FN  # def requires_x64(): return pytest.mark.skipif(not X64, ...)
+        return None
+
+    # -- units that run with x64 on ---------------------------------------------
+    def _mark_units(self) -> None:
+        interp = self.interp
+        index = interp.index
+        by_qualname = {u.qualname: u for u in index.units if not u.is_module}
+        base: list[Unit] = [by_qualname[q] for q in sorted(index.x64_units) if q in by_qualname]
+        autouse_module, autouse_classes = self._autouse()
+        setup_classes = {id(c) for c in index.classes if self._x64_case(c.node)}
+        for unit in index.units:
+            if unit.is_module:
+                continue
+            if self._guarded(unit) or autouse_module or (unit.cls is not None and (
+                    id(unit.cls) in setup_classes or id(unit.cls) in autouse_classes)):
+                base.append(unit)
+            elif any(self.name_kind(p.name) == FIXTURE for p in unit.params):
+                base.append(unit)  # a test taking an x64 fixture
+        work = []
+        for u in base:
+            if id(u) not in self.on_units:
+                self.on_units.add(id(u))
+                work.append(u)
+        if self.whole:
+            # every unit runs with x64 on: only the project functions they reach matter
+            self._block(index.module.body, True, index.module_unit, [])
+            for unit in index.units:
+                if not unit.is_module:
+                    self._scan_unit(unit, True, [])
+            return
+        # regions of every unit; then the units they reach, until none is added
+        for unit in index.units:
+            if id(unit) not in self.on_units:
+                self._scan_unit(unit, False, work)
+        while work:
+            unit = work.pop()
+            self._scan_unit(unit, True, work)
+
+    def _autouse(self) -> tuple[bool, set[int]]:
+        module = False
+        classes: set[int] = set()
+        for unit in self.interp.index.units:
+            node = unit.node
+            if not isinstance(node, cst.FunctionDef) or unit.parent is None:
+                continue
+            if not (unit.parent.is_module or unit.cls is not None):
+                continue
+            for d in node.decorators:
+                dec = d.decorator
+                if isinstance(dec, cst.Call) and (dotted_name(dec.func) or "").endswith("fixture"):
+                    a = keyword_arg(dec, "autouse")
+                    if a is not None and isinstance(a.value, cst.Name) and a.value.value == "True":
+                        if self._body_switches_on(node.body.body) or self._function_kind(node) in (FIXTURE, CM, CALL):
+                            if unit.cls is not None:
+                                classes.add(id(unit.cls))
+                            else:
+                                module = True
+        return module, classes
+
+    def _body_switches_on(self, body: Sequence[cst.CSTNode]) -> bool:
+        return any(isinstance(small, cst.Expr) and self.switches_on(small.value) for small in _smalls(body))
+
+    def _guarded(self, unit: Unit) -> bool:
+        """The unit, its class or an enclosing function is decorated to run only
+        with x64 on (the module: ``pytestmark = pytest.mark.skipif(...)``)."""
+        u: Optional[Unit] = unit
+        while u is not None:
+            node = u.node
+            if isinstance(node, cst.FunctionDef) and self.skip_decorated(node.decorators):
+                return True
+            if u.cls is not None and self.skip_decorated(u.cls.node.decorators):
+                return True
+            if u.is_module:
+                return self._module_mark()
+            u = u.parent
+        return False
+
+    _mark: Optional[bool] = None
+
+    def _module_mark(self) -> bool:
+        if self._mark is None:
+            self._mark = False
+            for stmt in self.interp.module.body:
+                if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
+                    a = stmt.body[0]
+                    if any(isinstance(t.target, cst.Name) and t.target.value == "pytestmark" for t in a.targets):
+                        marks = [el.value for el in a.value.elements] if isinstance(a.value, (cst.List, cst.Tuple)) else [a.value]
+                        if self.skip_decorated([cst.Decorator(decorator=m) for m in marks]):
+                            self._mark = True
+        return self._mark
+
+    def _scan_unit(self, unit: Unit, on: bool, work: list) -> None:
+        node = unit.node
+        if isinstance(node, cst.Lambda):
+            if on:
+                self._reach(node.body, unit, work)
+            return
+        body = node.body if isinstance(node, cst.Module) else node.body.body
+        self._block(body, on, unit, work)
+
+    def _block(self, stmts: Iterable[cst.CSTNode], on: bool, unit: Unit, work: list) -> None:
+        for s in stmts:
+            t = type(s)
+            if t is cst.SimpleStatementLine or isinstance(s, cst.BaseSmallStatement):
+                # (the small statements of a one-line suite come one by one)
+                for small in (s.body if t is cst.SimpleStatementLine else [s]):
+                    if on:
+                        self._reach(small, unit, work)
+                    elif isinstance(small, cst.Expr) and self.switches_on(small.value):
+                        if unit.is_module and self.kind(small.value.func) == CALL:  # type: ignore[attr-defined]
+                            self.at_import = True
+                        on = True  # the rest of the block runs with x64 on
+            elif t is cst.If:
+                if on:
+                    self._reach(s.test, unit, work)
+                cond = self.condition(s.test)
+                self._block(s.body.body, on or cond is True, unit, work)
+                orelse = s.orelse
+                if orelse is not None:
+                    self._block([orelse] if isinstance(orelse, cst.If) else orelse.body.body,
+                                on or cond is False, unit, work)
+                if self.skip_guard(s):
+                    on = True
+            elif t is cst.With:
+                enabled = False
+                for item in s.items:
+                    if on:
+                        self._reach(item.item, unit, work)
+                    enabled = enabled or self.is_enable(item.item)
+                self._block(s.body.body, on or enabled, unit, work)
+            elif t is cst.FunctionDef or t is cst.ClassDef:
+                if on:
+                    for d in s.decorators:
+                        self._reach(d.decorator, unit, work)
+                    self._mark_defs(s, work)
+            elif isinstance(s, cst.BaseCompoundStatement):
+                if on:
+                    for attr in ("test", "iter", "target"):
+                        e = getattr(s, attr, None)
+                        if e is not None:
+                            self._reach(e, unit, work)
+                for kid in children(s):
+                    if isinstance(kid, cst.BaseSuite):
+                        self._block(kid.body, on, unit, work)
+                    elif isinstance(kid, (cst.ExceptHandler, cst.Else, cst.Finally)) or type(kid).__name__ in (
+                            "ExceptStarHandler", "MatchCase"):
+                        self._block(kid.body.body, on, unit, work)
+
+    def _mark_defs(self, node: cst.CSTNode, work: list) -> None:
+        """A function (or class methods) defined where x64 is on runs with it on."""
+        unit_of = self.interp.index.unit_of
+        for n in (node, *_descendants(node)):
+            if isinstance(n, (cst.FunctionDef, cst.Lambda)):
+                self._add(unit_of.get(id(n)), work)
+
+    def _add(self, unit: Optional[Unit], work: list) -> None:
+        if unit is not None and not unit.is_module and id(unit) not in self.on_units:
+            self.on_units.add(id(unit))
+            work.append(unit)
+
+    def _reach(self, node: cst.CSTNode, unit: Unit, work: list) -> None:
+        """Code that runs with x64 on: the functions it calls or hands on run with it too."""
+        unit_of = self.interp.index.unit_of
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, cst.Lambda):
+                self._add(unit_of.get(id(n)), work)
+                continue
+            if isinstance(n, cst.Name):
+                self._add(unit.lookup_def(n.value), work)
+                if self._imported(n.value) and n.value not in unit.assigned:
+                    self.calls.add(n.value)
+                continue
+            if isinstance(n, cst.Attribute):
+                d = dotted_name(n)
+                if d is not None:
+                    head, _, attr = d.partition(".")
+                    if head in ("self", "cls") and unit.cls is not None and "." not in attr:
+                        m = unit.cls.methods.get(attr)
+                        if m is not None:
+                            self._add(m, work)
+                    elif self._imported(head) and head not in unit.assigned:
+                        self.calls.add(d)
+                    continue
+            stack.extend(children(n))
+
+
+    def _imported(self, name: str) -> bool:
+        imports = self.interp.imports
+        return name in imports.relative or name in imports.names
+
+
+def _true_keyword(call: cst.Call, name: str) -> bool:
+    a = keyword_arg(call, name)
+    if a is None:
+        return False
+    v = a.value
+    return isinstance(v, cst.Name) and v.value == "True" or isinstance(v, cst.Integer) and v.value != "0"
+
+
+def _smalls(body: Sequence[cst.CSTNode]) -> list[cst.CSTNode]:
+    """The small statements at the top of a body (of its lines, or a one-line suite)."""
+    out: list[cst.CSTNode] = []
+    for s in body:
+        if isinstance(s, cst.SimpleStatementLine):
+            out.extend(s.body)
+        elif isinstance(s, cst.BaseSmallStatement):
+            out.append(s)
+    return out
+
+
+def _returns(body: Sequence[cst.CSTNode]) -> list[Optional[cst.BaseExpression]]:
+    """The values of the ``return`` statements of a function body (not of nested defs)."""
+    out: list = []
+    stack = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(n, cst.Return):
+            out.append(n.value)
+            continue
+        if isinstance(n, cst.BaseExpression):
+            continue
+        stack.extend(children(n))
+    return out
+
+
+def _descendants(node: cst.CSTNode) -> list[cst.CSTNode]:
+    out = []
+    stack = list(children(node))
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(children(n))
+    return out
