@@ -419,6 +419,7 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
                                           watch, options, finding_timeout, run_timeout,
                                           jobs=jobs), {n.command: n.label for n in ran})
     cache = observe.ObservationCache(cache_dir)
+    virtual = {str(n.virtual) for n in ran}
     by_function: dict[tuple[str, str], list[dict]] = {}
     for w in watch:
         if w.get("module_level"):
@@ -436,7 +437,9 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
         fresh = {f"{w['code']}:{w['line']}": seen.verdicts[w["id"]].to_dict()
                  for w in entries if w["id"] in seen.verdicts}
         cached = None
-        if obs is not None and "error" not in obs:
+        if path in virtual:
+            pass  # a notebook's temporary module: run each time, nothing to keep
+        elif obs is not None and "error" not in obs:
             cache.store(path, function, obs, fresh)
         else:
             cached = cache.load(path, function)
