@@ -234,3 +234,27 @@ def test_what_a_notebook_starts_is_gone_when_confirm_ends(tmp_path, stop):
             proc.communicate()
         for pid in _sleeps(recorded()):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_verdict_is_told_at_the_notebooks_cells(tmp_path):
+    nb_path = tmp_path / "sharp.ipynb"
+    nb_path.write_text(SHARP)
+    run = notebooks.prepare(nb_path, "sharp.ipynb", [])
+    try:
+        from jaxlint.runtime.verdicts import Verdict
+
+        v13, v15 = run.nb.virtual_line(4, 3), run.nb.virtual_line(6, 2)
+        verdict = Verdict("confirmed", evidence=(
+            f"the --run drew from the same key bits at line {v13} and line {v15} in "
+            f"--run `{run.command}` (traced at {run.virtual}:{v13})"),
+            details={"line": v15, "use_sites": [v13, v15], "line_runs": 2})
+        notebooks.map_verdict(run, verdict, 6)
+        assert verdict.evidence == ("the notebook run drew from the same key bits at line 3 of "
+                                    "cell 4 and line 2 in the run of sharp.ipynb (traced at "
+                                    "sharp.ipynb:cell 4:3)")
+        assert verdict.details == {"cell": 6, "line": 2, "line_runs": 2, "use_sites": [
+            {"cell": 4, "line": 3}, {"cell": 6, "line": 2}]}
+        assert run.virtual.read_text() == run.nb.text
+    finally:
+        run.cleanup()
+    assert not run.virtual.exists()

@@ -139,6 +139,8 @@ def map_verdict(run: NotebookRun, verdict: Any, cell: Optional[int]) -> Any:
     def text(s: str) -> str:
         s = s.replace(f"--run `{run.command}`", f"the run of {run.display}")
         s = s.replace("the --run ", "the notebook run ")
+        s = re.sub(re.escape(str(run.virtual)) + r":(\d+)",  # a traceback's `path:line`
+                   lambda m: "{}:cell {}:{}".format(run.display, *where(int(m.group(1)))), s)
         s = s.replace(str(run.virtual), run.display)
 
         def sub(m: re.Match) -> str:
