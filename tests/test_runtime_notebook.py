@@ -130,7 +130,10 @@ def test_findings_that_do_not_happen_are_not_confirmed(tmp_path):
         "the keys used at line 2 in the run of false.ipynb were used nowhere else in "
         "module-level code")
     assert by[(6, 3, "JAX201")]["verdict"] == "skipped"
-    assert by[(6, 3, "JAX201")]["reason"].startswith("no input for argument `x`")
+    assert by[(6, 3, "JAX201")]["reason"] == (
+        "no input for argument `x`: run code that calls it (--run), declare it in "
+        "JAXLINT_INPUTS or [tool.jaxlint.runtime] inputs, or annotate it; the notebook's run "
+        "did not call it")
     assert "cell(s) 4 raised" in err
 
 

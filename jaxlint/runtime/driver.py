@@ -527,6 +527,10 @@ def _module_level_reason(job: ModuleJob, f: Finding) -> str:
     reason = "not inside a function: nothing to call"
     from jaxlint.runtime import observe
 
+    if job.notebook is not None:  # the notebook itself was the run; no other to suggest
+        return reason if f.code not in RUN_ORACLE_RULES else (
+            f"{reason}, and the notebook's run did not judge it (see how the run ended)")
+
     callee = _callee_at(job.path, f.line, f.col) if f.code in RECOMPILE_RULES else None
     if callee is not None:
         hint = observe.suggest_run(job.path, callee[0], job.root or job.path.parent)
@@ -552,6 +556,9 @@ def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran: list[str]) 
     extra = job.extra.get(job.findings.index(f), {})
     if extra.get("observe_error"):
         verdict.reason += f"; the recorder saw the call but failed: {extra['observe_error']}"
+        return
+    if job.notebook is not None:
+        verdict.reason += "; the notebook's run did not call it"
         return
     root = job.root or job.path.parent
     hint = observe.suggest_run(job.path, f.function or "", root)
