@@ -608,8 +608,8 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
             if verdict is None:
                 verdict = skipped("not run")
             elif entry is not None:
-                _explain_skip(verdict, entry[0], entry[0].findings[i], [c[0] if isinstance(c, (tuple, list)) else str(c)
-                                                     for c in commands])
+                _explain_skip(verdict, entry[0], entry[0].findings[i],  # (a notebook's: its lines)
+                              [c[0] if isinstance(c, (tuple, list)) else str(c) for c in commands])
                 if entry[0].notebook is not None:  # its lines back to the notebook's cells
                     verdict = notebooks.map_verdict(entry[0].notebook, verdict, f.cell)
             report.findings.append(dataclasses.replace(f, runtime=verdict.to_dict()))
