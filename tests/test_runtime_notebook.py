@@ -5,6 +5,7 @@ Each test writes its notebooks into a temporary directory."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -261,3 +262,16 @@ def test_a_verdict_is_told_at_the_notebooks_cells(tmp_path):
     finally:
         run.cleanup()
     assert not run.virtual.exists()
+
+
+def test_the_table_names_the_cell(sharp):
+    from jaxlint.findings import Finding
+    from jaxlint.runtime.driver import RuntimeReport
+    from jaxlint.runtime.report import write_table
+
+    _root, _before, _code, found, _err = sharp
+    report = RuntimeReport(findings=[Finding.from_dict(f) for f in found])
+    out = io.StringIO()
+    write_table(report, out, color=False)
+    text = out.getvalue()
+    assert "sharp.ipynb:cell 4:3:8" in text and "sharp.ipynb:cell 6:2:5" in text, text
