@@ -527,7 +527,7 @@ def _module_level_reason(job: ModuleJob, f: Finding) -> str:
     reason = "not inside a function: nothing to call"
     from jaxlint.runtime import observe
 
-    if job.notebook is not None:  # the notebook itself was the run; no other to suggest
+    if getattr(job, "notebook", None) is not None:  # the notebook itself was the run
         return reason if f.code not in RUN_ORACLE_RULES else (
             f"{reason}, and the notebook's run did not judge it (see how the run ended)")
 
@@ -557,7 +557,7 @@ def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran: list[str]) 
     if extra.get("observe_error"):
         verdict.reason += f"; the recorder saw the call but failed: {extra['observe_error']}"
         return
-    if job.notebook is not None:
+    if getattr(job, "notebook", None) is not None:
         verdict.reason += "; the notebook's run did not call it"
         return
     root = job.root or job.path.parent
