@@ -375,6 +375,28 @@ def test_confirm_with_a_run_command_observes_the_inputs(project: Path) -> None:
     assert verdicts == {("JAX101", 7): "confirmed", ("JAX201", 14): "confirmed"}
 
 
+def test_confirm_runs_a_notebook(project: Path) -> None:
+    pytest.importorskip("jax")
+    cells = ["import jax\n", "key = jax.random.PRNGKey(0)\nx = jax.random.normal(key, (3,))\n",
+             "y = jax.random.uniform(key, (3,))\n"]
+    (project / "nb.ipynb").write_text(json.dumps({
+        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                   "source": c} for c in cells],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 4}))
+
+    async def scenario(s: ClientSession):
+        return _ok(await s.call_tool("confirm", {"paths": ["nb.ipynb"], "timeout": 60}))
+
+    report = _serve(project, scenario)
+    (found,) = report["findings"]
+    assert (found["code"], found["path"], found["cell"], found["line"], found["column"]) == (
+        "JAX301", "nb.ipynb", 3, 1, 5)
+    assert found["runtime"]["verdict"] == "confirmed"
+    assert found["runtime"]["evidence"] == ("the notebook run drew from the same key bits at "
+                                            "line 2 of cell 2 (`normal`) and line 1 (`uniform`)")
+    assert report["summary"] == "1 confirmed."
+
+
 def test_the_engine_imports_no_mcp_sdk() -> None:
     code = ("import sys, jaxlint.cli, jaxlint.mcp_server, jaxlint.mcp_server.tools;"
             "assert 'mcp' not in sys.modules and 'mcp_types' not in sys.modules, 'mcp imported'")

@@ -916,8 +916,10 @@ TOOLS: tuple[ToolSpec, ...] = (
             f"call stops after {CONFIRM_TIME_LIMIT:g} s."
         ),
         params=(
-            Param("paths", "strings", "Python files (or directories) whose findings to confirm, "
-                  "absolute or relative to the first workspace root.", required=True),
+            Param("paths", "strings", "Python files, Jupyter notebooks (.ipynb: run top to bottom, "
+                  "cell by cell, each finding reported with its `cell`) or directories whose "
+                  "findings to confirm, absolute or relative to the first workspace root.",
+                  required=True),
             _SELECT,
             Param("run", "strings", "Commands of the project to run with the input recorder "
                   "(each runs the user's code), as `jaxlint confirm --run`."),

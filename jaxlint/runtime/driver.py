@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from jaxlint.findings import FileResult, Finding
-from jaxlint.runtime import procs
+from jaxlint.runtime import notebooks, procs
 from jaxlint.runtime.specs import RuntimeOptions, SpecError, read_runtime_table
 from jaxlint.runtime.verdicts import Verdict, memory_reason, over_memory, skipped
 
@@ -39,6 +39,7 @@ class ModuleJob:
     max_unrolled_loop: int = 64
     root: Optional[Path] = None  # the configuration's directory
     extra: dict[int, dict] = field(default_factory=dict)  # finding index -> observed / insitu
+    notebook: Any = None  # a notebook's run (runtime.notebooks.NotebookRun): path is its virtual module
 
 
 @dataclass
@@ -204,6 +205,8 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
         "options": {"default_dim": job.options.default_dim, "runs": job.options.runs,
                     "seed": job.options.seed, "max_unrolled_loop": job.max_unrolled_loop},
     }
+    if job.notebook is not None:  # the worker imports it by running its cells
+        base["notebook"] = {"first_cell": job.notebook.first_cell}
     pairs: list[dict] = []
     env: dict = {}
     done: set = set()
@@ -304,18 +307,27 @@ def build_jobs(results: list[FileResult], store, cli: RuntimeOptions, cli_set: s
                 if (command, str(resolved.root)) not in commands:
                     commands.append((command, str(resolved.root)))
         inputs = inputs_for(absolute, resolved.root, table.get("inputs", {}))
+        findings, notebook, module_path = list(r.findings), None, absolute.resolve()
+        if notebooks.is_notebook(absolute):  # run cell by cell: its virtual module is the program
+            try:
+                notebook = notebooks.prepare(absolute.resolve(), r.path, findings)
+            except notebooks.NotebookError as exc:
+                errors.append(f"{r.path}: {exc}")
+                continue
+            findings, module_path, text = notebook.findings, notebook.virtual, notebook.nb.text
         fixed = None
-        if mode == "bench" and any(f.fix is not None for f in r.findings):
+        if mode == "bench" and any(f.fix is not None for f in findings):
             text = text if text is not None else _text(absolute)
-            fixed, applied = apply_findings(text, r.findings, unsafe=True)
+            fixed, applied = apply_findings(text, findings, unsafe=True)
             if not applied:
                 fixed = None
         opts = dict(resolved.options)
         jobs.append(ModuleJob(
-            path=absolute.resolve(), display=r.path, findings=list(r.findings), options=options,
+            path=module_path, display=r.path, findings=findings, options=options,
             inputs=inputs, fixed_source=fixed,
             sys_path=[str(absolute.resolve().parent), str(resolved.root), str(cwd)],
             max_unrolled_loop=int(opts.get("max-unrolled-loop", 64)), root=resolved.root,
+            notebook=notebook,
         ))
     return jobs, errors
 
@@ -400,7 +412,14 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
     elif commands:
         seen.runs = [observe.RunResult(c, cwd, "not run: no finding inside a function to watch",
                                        0.0) for c, cwd in commands]
+    # each notebook is a program: run it, cell by cell, with the recorder
+    ran = [job.notebook for job in module_jobs if job.notebook is not None]
+    if ran and watch:
+        _merge(seen, observe.run_commands([(n.command, str(n.notebook.parent)) for n in ran],
+                                          watch, options, finding_timeout, run_timeout,
+                                          jobs=jobs), {n.command: n.label for n in ran})
     cache = observe.ObservationCache(cache_dir)
+    virtual = {str(n.virtual) for n in ran}
     by_function: dict[tuple[str, str], list[dict]] = {}
     for w in watch:
         if w.get("module_level"):
@@ -418,7 +437,9 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
         fresh = {f"{w['code']}:{w['line']}": seen.verdicts[w["id"]].to_dict()
                  for w in entries if w["id"] in seen.verdicts}
         cached = None
-        if obs is not None and "error" not in obs:
+        if path in virtual:
+            pass  # a notebook's temporary module: run each time, nothing to keep
+        elif obs is not None and "error" not in obs:
             cache.store(path, function, obs, fresh)
         else:
             cached = cache.load(path, function)
@@ -454,6 +475,18 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
             if extra:
                 module_jobs[j].extra.setdefault(i, {}).update(extra)
     return [dataclasses.asdict(r) for r in seen.runs]
+
+
+def _merge(seen: Any, more: Any, labels: dict[str, str]) -> None:
+    """Add what the notebooks' runs saw to what the --run commands saw."""
+    seen.runs.extend(dataclasses.replace(r, command=labels.get(r.command, r.command))
+                     for r in more.runs)
+    for i, obs in more.observations.items():
+        seen.observations.setdefault(i, obs)
+    for i, v in more.verdicts.items():
+        old = seen.verdicts.get(i)
+        if old is None or _RANK[v.verdict] > _RANK[old.verdict]:
+            seen.verdicts[i] = v
 
 
 RECOMPILE_RULES = ("JAX501", "JAX504")  # their oracle may replay several observed calls
@@ -498,6 +531,10 @@ def _module_level_reason(job: ModuleJob, f: Finding) -> str:
     reason = "not inside a function: nothing to call"
     from jaxlint.runtime import observe
 
+    if getattr(job, "notebook", None) is not None:  # the notebook itself was the run
+        return reason if f.code not in RUN_ORACLE_RULES else (
+            f"{reason}, and the notebook's run did not judge it (see how the run ended)")
+
     callee = _callee_at(job.path, f.line, f.col) if f.code in RECOMPILE_RULES else None
     if callee is not None:
         hint = observe.suggest_run(job.path, callee[0], job.root or job.path.parent)
@@ -524,6 +561,9 @@ def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran: list[str]) 
     if extra.get("observe_error"):
         verdict.reason += f"; the recorder saw the call but failed: {extra['observe_error']}"
         return
+    if getattr(job, "notebook", None) is not None:
+        verdict.reason += "; the notebook's run did not call it"
+        return
     root = job.root or job.path.parent
     hint = observe.suggest_run(job.path, f.function or "", root)
     if ran:
@@ -546,6 +586,7 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
     if commands:
         cli_set = set(cli_set) | {"run"}
     workers = jobs or max(1, min(4, os.cpu_count() or 1))
+    module_jobs: list[ModuleJob] = []
     try:
         module_jobs, report.errors = build_jobs(results, store, cli, cli_set, mode, commands)
         with ThreadPoolExecutor(max_workers=workers) as pool, procs.stopping():
@@ -555,6 +596,9 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
         if early is not None and not early.finished:  # stopped on the way: no leftovers
             early.stop("jaxlint stopped")
             early.result()
+        for job in module_jobs:
+            if job.notebook is not None:
+                job.notebook.cleanup()
     by_path = {}
     for job, (verdicts, pairs, env) in zip(module_jobs, outcomes):
         by_path[job.display] = (job, verdicts)
@@ -568,8 +612,10 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
             if verdict is None:
                 verdict = skipped("not run")
             elif entry is not None:
-                _explain_skip(verdict, entry[0], f, [c[0] if isinstance(c, (tuple, list)) else str(c)
-                                                     for c in commands])
+                _explain_skip(verdict, entry[0], entry[0].findings[i],  # (a notebook's: its lines)
+                              [c[0] if isinstance(c, (tuple, list)) else str(c) for c in commands])
+                if entry[0].notebook is not None:  # its lines back to the notebook's cells
+                    verdict = notebooks.map_verdict(entry[0].notebook, verdict, f.cell)
             report.findings.append(dataclasses.replace(f, runtime=verdict.to_dict()))
     report.findings.sort(key=lambda f: f.sort_key())
     return report

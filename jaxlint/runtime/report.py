@@ -50,7 +50,8 @@ def bench_rows(report: RuntimeReport) -> list[tuple[str, str, dict]]:
     for f in report.findings:
         b = (f.runtime or {}).get("bench")
         if b:
-            rows.append((f"{f.path}:{f.line} {f.code} {f.function}", b.get("candidate", ""), b))
+            where = f.where.rsplit(":", 1)[0]  # path:line (path:cell N:line in a notebook)
+            rows.append((f"{where} {f.code} {f.function}", b.get("candidate", ""), b))
     for p in report.pairs:
         rows.append((f"{p.get('path')} {p.get('function')}", p.get("candidate", ""), p))
     return rows
@@ -128,7 +129,7 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
     for f in report.findings:
         rt = f.runtime or {}
         verdict = rt.get("verdict", "skipped")
-        table.add_row(Text(f"{f.path}:{f.line}:{f.col}"), Text(f.code), Text(f.function or "-"),
+        table.add_row(Text(f.where), Text(f.code), Text(f.function or "-"),
                       Text(verdict, style=styles.get(verdict, "")),
                       Text(rt.get("evidence") or rt.get("reason") or ""),
                       Text("; ".join(rt.get("inputs", [])) or "-"))
@@ -191,7 +192,7 @@ def _write_stacked(report: RuntimeReport, console) -> None:
     for f in report.findings:
         rt = f.runtime or {}
         verdict = rt.get("verdict", "skipped")
-        head = Text(f"{f.path}:{f.line}:{f.col} {f.code} ")
+        head = Text(f"{f.where} {f.code} ")
         head.append(verdict, style=styles.get(verdict, ""))
         if f.function:
             head.append(f" in {f.function}")

@@ -54,9 +54,20 @@ def _package_of(path: str) -> tuple[Optional[str], Optional[str]]:
     return directory, ".".join(reversed(parts))
 
 
-def _import_module(path: str, name: str, source: Optional[str] = None) -> types.ModuleType:
+def _import_module(path: str, name: str, source: Optional[str] = None,
+                   notebook: Optional[dict] = None) -> types.ModuleType:
     """Import ``path`` as module ``name`` (from ``source`` when given: the fixed
-    text).  A file inside a package is imported as part of it."""
+    text).  A file inside a package is imported as part of it.  A notebook's
+    virtual module is run cell by cell, a cell that raises does not stop the next
+    (``jaxlint.runtime.notebooks``)."""
+    if notebook is not None:
+        from jaxlint.runtime.notebooks import run_cells
+
+        module = types.ModuleType(name)
+        module.__file__ = path
+        sys.modules[name] = module
+        run_cells(path, module.__dict__, int(notebook.get("first_cell", 1)), source)
+        return module
     root, package = _package_of(path)
     if package is not None:
         if root not in sys.path:
@@ -195,7 +206,7 @@ def _main() -> int:
                     f"{first_line(exc)}")
         return 0
     try:
-        module = _import_module(job["path"], job["module_name"])
+        module = _import_module(job["path"], job["module_name"], notebook=job.get("notebook"))
     except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
         error = f"{exc.__class__.__name__}: {first_line(exc)}"
         if over_memory(limit, error):
@@ -208,7 +219,7 @@ def _main() -> int:
     if job.get("fixed_source") is not None:
         try:
             fixed = _import_module(job["path"], job["module_name"] + "__jaxlint_fixed",
-                                   job["fixed_source"])
+                                   job["fixed_source"], notebook=job.get("notebook"))
         except BaseException as exc:  # noqa: BLE001
             fixed_error = f"{exc.__class__.__name__}: {first_line(exc)}"
     events.emit(event="imported", device=str(jax.devices()[0].platform),
