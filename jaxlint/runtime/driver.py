@@ -24,7 +24,7 @@ from typing import Any, Optional
 from jaxlint.findings import FileResult, Finding
 from jaxlint.runtime import procs
 from jaxlint.runtime.specs import RuntimeOptions, SpecError, read_runtime_table
-from jaxlint.runtime.verdicts import Verdict, memory_reason, over_memory, skipped
+from jaxlint.runtime.verdicts import RANK, Verdict, memory_reason, over_memory, skipped
 
 
 @dataclass
@@ -375,15 +375,17 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
                 declared = f.function in job.inputs
                 entry = {"id": f"{j}:{i}", "file": str(job.path), "function": f.function,
                          "code": f.code, "line": f.line, "end_line": f.end_line,
-                         "has_fix": f.fix is not None, "declared": declared}
-                if f.code in RECOMPILE_RULES:
-                    entry["calls"] = MAX_OBSERVED_CALLS
+                         "has_fix": f.fix is not None, "declared": declared,
+                         # every distinct recorded call is replayed: a finding is refuted
+                         # only by a check that drove its line in the state that fails
+                         "calls": MAX_OBSERVED_CALLS}
                 watch.append(entry)
                 if "." in f.function and "<" not in f.function.split(".")[0]:
                     # a nested function: also watch the enclosing one, whose call
-                    # rebuilds the inner function afresh (an iterator, a scan body)
+                    # rebuilds the inner function afresh (an iterator, a scan body, a
+                    # vmapped closure); the nearest enclosing one
                     watch.append(dict(entry, id=f"{j}:{i}:outer",
-                                      function=f.function.split(".")[0], outer_of=entry))
+                                      function=f.function.rsplit(".", 1)[0], outer_of=entry))
     seen = observe.Observed()
     options = _run_options(cli, mode, module_jobs[0].max_unrolled_loop if module_jobs else 64)
     finding_timeout, run_timeout = _time_limits(module_jobs, cli)
@@ -465,7 +467,7 @@ RUN_ORACLE_RULES = ("JAX101", "JAX130", "JAX201", "JAX202", "JAX203", "JAX204", 
 MAX_OBSERVED_CALLS = 4  # distinct signatures the recorder keeps per function
 
 
-_RANK = {"confirmed": 2, "not-reproduced": 1, "skipped": 0}
+_RANK = RANK
 
 
 def _callee_at(path: Path, line: int, column: int) -> Optional[tuple[str, int]]:

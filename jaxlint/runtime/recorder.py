@@ -582,9 +582,11 @@ class Recorder:
         outer = self.outer.get(entry["id"])
         if outer is None:
             return first
+        from jaxlint.runtime.verdicts import RANK
+
         second = self._check(outer[1], entry)
         second.annotate(f"called through the enclosing `{outer[1].func.__name__}`")
-        if second.verdict == "confirmed" or first is None or first.verdict == "skipped":
+        if first is None or RANK[second.verdict] > RANK[first.verdict]:
             return second
         return first
 
@@ -604,8 +606,10 @@ class Recorder:
         notes = []
         if obs.cells is not None:
             # rebuild the closure with concrete cells (the originals may hold dead tracers)
+            # (for the key-reuse check, a raw uint32 key in a cell becomes a typed key)
             rebuilt = ob.ObservedArgs([c for c in obs.cells if c is not _EMPTY], [], (),
-                                      int(self.options.get("seed", 0)) + 1).concrete()
+                                      int(self.options.get("seed", 0)) + 1).concrete(
+                typed_keys=entry["code"] == "JAX301")
             it = iter(rebuilt)
             cells = tuple(types.CellType() if c is _EMPTY else types.CellType(next(it))
                           for c in obs.cells)
@@ -636,10 +640,17 @@ class Recorder:
         args = ob.ObservedArgs(list(obs.values), [], static, int(self.options.get("seed", 0)))
         args.described = [f"{n}: {ob.describe(v)} (observed in --run `{self.command}`)"
                           for n, v in zip(obs.names, obs.values)]
-        args.more = [ob.ObservedArgs(list(values), [], static, int(self.options.get("seed", 0)))
-                     for values in obs.more]
-        result = check.check(ctx, entry, target, args)
-        result.inputs = list(args.described)
+        args.more = []
+        for n, values in enumerate(obs.more):
+            more = ob.ObservedArgs(list(values), [], static, int(self.options.get("seed", 0)))
+            more.described = [f"{name}: {ob.describe(v)} (observed call {n + 2} in --run "
+                              f"`{self.command}`)" for name, v in zip(obs.names, values)]
+            args.more.append(more)
+        from jaxlint.runtime.checks import run_check
+
+        result = run_check(check.check, ctx, entry, target, args)
+        if result.inputs is None:
+            result.inputs = list(args.described)
         if entry.get("callee"):
             notes.append(f"`{func.__name__}`, the function this line calls, with "
                          f"{1 + len(obs.more)} observed call(s)")

@@ -124,7 +124,8 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
     table.add_column("Verdict", no_wrap=True)
     table.add_column("Evidence / reason", overflow="fold", ratio=3)
     table.add_column("Inputs assumed", overflow="fold", ratio=1)
-    styles = {"confirmed": "bold red", "not-reproduced": "green", "skipped": "yellow"}
+    styles = {"confirmed": "bold red", "not-reproduced": "green", "not-exercised": "cyan",
+              "skipped": "yellow"}
     for f in report.findings:
         rt = f.runtime or {}
         verdict = rt.get("verdict", "skipped")
@@ -179,7 +180,8 @@ def _write_stacked(report: RuntimeReport, console) -> None:
 
     from rich.text import Text
 
-    styles = {"confirmed": "bold red", "not-reproduced": "green", "skipped": "yellow"}
+    styles = {"confirmed": "bold red", "not-reproduced": "green", "not-exercised": "cyan",
+              "skipped": "yellow"}
 
     def field(label: str, value: str) -> None:
         text = textwrap.fill(f"{label}: {value}", width=max(console.width, 40),

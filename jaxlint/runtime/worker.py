@@ -125,8 +125,11 @@ def check_target(ctx: Any, target: dict) -> Verdict:
         args, err = ctx.build_args(t)
     if args is None:
         return skipped(err or "cannot build its arguments")
-    result = entry.check(ctx, target, t, args)
-    result.inputs = list(args.described)
+    from jaxlint.runtime.checks import run_check
+
+    result = run_check(entry.check, ctx, target, t, args)
+    if result.inputs is None:
+        result.inputs = list(args.described)
     if hasattr(args, "sharding_notes"):
         from jaxlint.runtime.observed import note_shardings
 
