@@ -115,3 +115,54 @@ def test_not_exercised_round_trips_and_ranks_between():
     assert (back.verdict, back.reason, back.text, back.details) == (
         "not-exercised", "line 3 never ran", "line 3 never ran", {"line": 3})
     assert RANK["confirmed"] > RANK["not-reproduced"] > RANK["not-exercised"] > RANK["skipped"]
+
+
+# ----------------------------------------------------------------------------- environment
+
+_NEEDS_MISSING = '''import jax
+import nnlib_absent_for_jaxlint_tests as nn
+
+
+@jax.jit
+def {name}(x):
+    if x.sum() > 0:
+        return nn.relu(x)
+    return x
+'''
+
+
+def test_a_missing_package_is_one_environment_problem(tmp_path):
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "demo"\nversion = "0"\n'
+        '[project.optional-dependencies]\nnn = ["nnlib-absent-for-jaxlint-tests>=0.1"]\n')
+    for name in ("first", "second"):
+        (root / f"{name}.py").write_text(_NEEDS_MISSING.format(name=name))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        result = CliRunner().invoke(cli, ["confirm", "--output-format", "json", "--no-cache",
+                                          "first.py", "second.py"], catch_exceptions=False)
+        table = CliRunner().invoke(cli, ["confirm", "--no-cache", "first.py", "second.py"],
+                                   catch_exceptions=False, terminal_width=200)
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    assert [(f["filename"], f["location"]["row"], f["runtime"]) for f in found] == [
+        (name, 7, {"verdict": "skipped",
+                   "reason": "environment: `nnlib_absent_for_jaxlint_tests` is not installed",
+                   "details": {"environment": "nnlib_absent_for_jaxlint_tests"}})
+        for name in ("first.py", "second.py")]
+    line = (f"jaxlint: environment: `nnlib_absent_for_jaxlint_tests` is not installed, so 2 "
+            f"module(s) could not be imported (first.py, second.py) and their finding(s) are "
+            f"skipped (2); install it: pip install -e \"{root}[nn]\" (the `nn` extra of "
+            f"{root / 'pyproject.toml'})")
+    assert result.stderr.splitlines().count(line) == 1
+    assert "nnlib_absent_for_jaxlint_tests` is not installed, so 2" in table.stdout
+    assert table.stdout.count("pip install") == 1
+
+
+def test_install_hint_without_an_extra():
+    from jaxlint.runtime.driver import install_hint
+
+    assert install_hint("haiku", None) == "pip install dm-haiku"
+    assert install_hint("some_pkg", None) == "pip install some-pkg"

@@ -41,7 +41,7 @@ def run_lines(report: RuntimeReport) -> list[str]:
             if tail:
                 line += f" (last output: {tail[-1].strip()[:160]})"
         out.append(line)
-    return out
+    return out + list(report.problems)
 
 
 def bench_rows(report: RuntimeReport) -> list[tuple[str, str, dict]]:
@@ -228,7 +228,7 @@ def as_json(report: RuntimeReport, bench: bool) -> Any:
     if not bench:
         return findings
     return {"findings": findings, "pairs": report.pairs, "environment": report.environment,
-            "runs": report.runs}
+            "runs": report.runs, "problems": report.problems}
 
 
 def write(report: RuntimeReport, fmt: str, out: TextIO, color: bool, bench: bool,

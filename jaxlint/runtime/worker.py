@@ -203,6 +203,9 @@ def _main() -> int:
         error = f"{exc.__class__.__name__}: {first_line(exc)}"
         if over_memory(limit, error):
             events.emit(event="import-failed", error=memory_reason(limit), memory=True)
+        elif isinstance(exc, ModuleNotFoundError) and exc.name:
+            # a package missing here: an environment problem, reported once by the parent
+            events.emit(event="import-failed", error=error, missing=exc.name.partition(".")[0])
         else:
             events.emit(event="import-failed", error=error, traceback=traceback.format_exc(limit=-3))
         return 0
