@@ -586,7 +586,8 @@ class Recorder:
 
         second = self._check(outer[1], entry)
         second.annotate(f"called through the enclosing `{outer[1].func.__name__}`")
-        if first is None or RANK[second.verdict] > RANK[first.verdict]:
+        if first is None or RANK[second.verdict] > RANK[first.verdict] or \
+                first.verdict == second.verdict == "skipped":
             return second
         return first
 
