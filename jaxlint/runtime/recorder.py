@@ -519,14 +519,16 @@ class Recorder:
     def _judge_run(self, entry: dict) -> Any:
         """A finding outside any function, judged by what the run did at its lines:
         the exception raised there, or the compiles while they ran."""
-        from jaxlint.runtime.verdicts import confirmed, not_reproduced, skipped
+        from jaxlint.runtime.verdicts import confirmed, not_exercised, not_reproduced, skipped
 
         path, first = entry["file"], entry["line"]
         lines = range(first, max(entry.get("end_line") or first, first) + 1)
         runs = sum(self.line_runs.get((path, n), 0) for n in lines)
         where = f"in --run `{self.command}`"
-        if not runs:
-            return skipped(f"the --run never ran line {first}: {where}")
+        if not runs:  # no evidence either way
+            return not_exercised(f"the --run never ran line {first}: {where}; a --run that "
+                                 f"reaches it (the branch or the input that leads there) "
+                                 f"would exercise it", line_runs=0)
         if entry["code"] in RUN_COMPILE_RULES:
             counts: dict[str, int] = {}
             for n in lines:
@@ -541,7 +543,9 @@ class Recorder:
             if runs > 1:
                 return not_reproduced(f"line {first} ran {runs} times {where} and no function "
                                       f"compiled more than once there", **details)
-            return skipped(f"line {first} ran once {where}: no second run to compare")
+            return not_exercised(f"line {first} ran once {where}: no second run to compare; "
+                                 f"a --run that runs it again (a loop, a second call) would "
+                                 f"exercise it", **details)
         if entry["code"] == "JAX301":
             here = [(n, d, fn) for p, n, d, fn in self.draws if p == path and n in lines]
             if not here:
