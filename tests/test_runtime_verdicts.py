@@ -102,10 +102,13 @@ def test_a_line_the_check_never_ran_is_not_exercised(verdicts):
     rt = verdicts[("branches.py", 12, "JAX201", "squash")]
     assert rt["verdict"] == "not-exercised"
     assert "evidence" not in rt
-    assert rt["reason"].startswith(
-        "the check ran `squash` (1 call(s): x: f32[3] (observed in --run `python branches.py`); "
-        "mode: 'soft' (observed in --run `python branches.py`)) and line 12 never ran: it is "
-        "not a refutation. An input that reaches line 12")
+    assert rt["reason"] == (
+        "the check ran `squash` on 1 call(s) (the inputs shown) and line 12 never ran: no "
+        "evidence either way; its static argument(s) mode='soft' chose the path, another value "
+        "may reach it. An input that reaches line 12 (the branch or the call that leads there) "
+        "would exercise it: declare one in [tool.jaxlint.runtime] inputs, or give a --run that "
+        "drives `squash` there")
+    assert rt["details"]["calls"] == [rt["inputs"]]
     assert rt["details"]["check"].startswith("traced without error")
 
 

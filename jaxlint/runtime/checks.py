@@ -833,13 +833,18 @@ def run_check(check: Any, ctx: Context, target: dict, t: Target, args: Args) -> 
     missed = [(r, a) for r, reached, a in results if r.verdict == "not-reproduced"]
     if missed:
         r, a = missed[0]
-        inputs = "; ".join(getattr(a, "described", []) or []) or "the inputs shown"
+        names = [d.split(":")[0] for d in getattr(a, "described", []) or []]
+        steering = ", ".join(f"{names[i] if i < len(names) else f'arg{i}'}={a.specs[i].text}"
+                             for i in a.static if i < len(a.specs))
+        steer = (f"; its static argument(s) {steering} chose the path, another value may "
+                 "reach it") if steering else ""
         verdict = not_exercised(
-            f"the check ran `{t.qualname}` ({len(calls)} call(s): {inputs}) and line {first} "
-            f"never ran: it is not a refutation. An input that reaches line {first} (the "
-            f"branch or the call that leads there) would exercise it: declare one in "
-            f"[tool.jaxlint.runtime] inputs, or give a --run that drives `{t.qualname}` "
-            f"there", check=r.evidence, line=first)
+            f"the check ran `{t.qualname}` on {len(calls)} call(s) (the inputs shown) and line "
+            f"{first} never ran: no evidence either way{steer}. An input that reaches line "
+            f"{first} (the branch or the call that leads there) would exercise it: declare one "
+            f"in [tool.jaxlint.runtime] inputs, or give a --run that drives `{t.qualname}` "
+            "there", check=r.evidence, line=first,
+            calls=[list(getattr(c, "described", []) or []) for c in calls])
         verdict.details.update({k: v for k, v in r.details.items() if k not in verdict.details})
         return verdict
     return results[0][0]
