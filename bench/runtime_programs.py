@@ -88,7 +88,8 @@ def main() -> int:
             print(f"{f['filename']}:{f['location']['row']} {f['code']} {rt['verdict']}: "
                   f"{rt.get('evidence') or rt.get('reason')}"[:200])
     print(f"mode {ns.mode}, -j {ns.jobs}: {len(programs)} programs, {len(found)} findings: "
-          + ", ".join(f"{counts[k]} {k}" for k in ("confirmed", "not-reproduced", "skipped")))
+          + ", ".join(f"{counts[k]} {k}" for k in ("confirmed", "not-reproduced", "not-exercised",
+                                                      "skipped")))
     print(f"wall {wall:.1f} s ({wall / len(programs):.2f} s per program), "
           f"CPU {cpu:.1f} s, {os.cpu_count()} CPUs")
     return 0

@@ -814,7 +814,8 @@ def confirm_command(**kwargs: object) -> None:
     """Run flagged functions under JAX (in a subprocess) to confirm the findings.
 
     Each finding inside a callable function gets a verdict: confirmed (with the
-    evidence), not-reproduced, or skipped (and why).  User code runs only here,
+    evidence), not-reproduced, not-exercised (the check never ran the line), or
+    skipped (and why).  User code runs only here,
     in separate processes with time limits.  --run CMD runs your own command
     (a script, a test suite) and takes the functions' inputs from what it sees.
     """

@@ -408,8 +408,10 @@ def test_findings_in_a_main_block_are_judged_by_the_run_itself(tmp_path):
         "details": {"compiles": {"jit(<lambda>)": 3}, "line_runs": 3,
                     "oracle": "the --run itself"}}
     # a line that never ran is no evidence either way
-    assert by[(13, "JAX101")] == {"verdict": "skipped", "details": {},
-                                  "reason": f"the --run never ran line 13: {where}"}
+    assert by[(13, "JAX101")] == {
+        "verdict": "not-exercised", "details": {"line_runs": 0},
+        "reason": f"the --run never ran line 13: {where}; a --run that reaches it (the branch "
+                  "or the input that leads there) would exercise it"}
     caught = by[(15, "JAX101")]
     assert caught["verdict"] == "confirmed"
     assert caught["evidence"].startswith("the --run raised TypeError at line 15: JAX arrays "

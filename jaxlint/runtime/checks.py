@@ -24,7 +24,8 @@ from jaxlint.runtime.context import (Args, Context, Target, bind_static, cache_m
                                      count_eqns, exc_name, in_span, jitted, leaves_close,
                                      make_jaxpr, subjaxprs)
 from jaxlint.runtime.observed import signature
-from jaxlint.runtime.verdicts import Verdict, confirmed, first_line, not_reproduced, skipped
+from jaxlint.runtime.verdicts import (Verdict, confirmed, first_line, not_exercised,
+                                      not_reproduced, skipped)
 
 
 def _eqn_line(eqn, path: str) -> Optional[int]:
@@ -189,7 +190,10 @@ def _typed_random(ctx: Context, sites: Optional[dict] = None):
 def check_key_reuse(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     from jax.experimental.key_reuse._core import check_key_reuse as _check
 
-    substituted = any(s.kind == "legacy-key" for s in args.specs)
+    from jaxlint.runtime.observed import has_raw_keys
+
+    substituted = any(s.kind == "legacy-key" for s in args.specs) or \
+        has_raw_keys(getattr(args, "values", []))
     note = " (legacy uint32 keys replaced by typed keys)" if substituted else ""
     fn, dyn = bind_static(t.raw, args, args.abstract(typed_keys=True))
     with _typed_random(ctx):
@@ -203,7 +207,11 @@ def check_key_reuse(ctx: Context, target: dict, t: Target, args: Args) -> Verdic
             return skipped(f"the key-reuse checker could not trace it: {exc_name(exc)} at line "
                            f"{ctx.user_line(exc)}: {first_line(exc)}")
         else:
-            return not_reproduced(f"check_key_reuse found no reuse{note}")
+            shared = _unbatched_draws(ctx, target, t, args)
+            if isinstance(shared, Verdict):
+                return shared
+            return not_reproduced(f"check_key_reuse found no reuse{note}, and no draw under "
+                                  "vmap took a key shared by the whole batch")
     # evidence: the two use sites, from an eager run under jax.debug_key_reuse(True)
     sites: dict[int, list] = {}
     with _typed_random(ctx, sites):
@@ -237,6 +245,68 @@ def check_key_reuse(ctx: Context, target: dict, t: Target, args: Args) -> Verdic
                                                             if tied[2] else ""))
             result.details["tied_draws"] = [tied[0][0], tied[1][0]]
     return result
+
+
+def _batch_traces(values: Any) -> set:
+    """The vmap traces that the values (a frame's locals) are batched by."""
+    from jax._src.interpreters.batching import BatchTracer
+
+    traces = set()
+    for v in values:
+        try:
+            leaves = jax.tree_util.tree_leaves(v)
+        except Exception:  # noqa: BLE001 - an odd object
+            continue
+        for leaf in leaves[:64]:
+            if isinstance(leaf, BatchTracer):
+                traces.add(id(leaf._trace))
+    return traces
+
+
+def _unbatched_draws(ctx: Context, target: dict, t: Target, args: Args) -> Optional[Verdict]:
+    """A draw under ``vmap`` whose key is not batched (a key captured by the vmapped
+    closure, or passed with ``in_axes=None``) while the data is: the result is not
+    batched either, so every example of the batch gets the same random numbers.  JAX's
+    checker counts it as one use; for the program it is the key reused once per example."""
+    from jax._src.interpreters.batching import BatchTracer
+
+    r = jax.random
+    hits: list[tuple[int, str]] = []
+    saved = {}
+    for name in RANDOM_FUNCS:
+        fn = getattr(r, name, None)
+        if fn is None or name == "fold_in":  # fold_in(key, batched index) is the fix
+            continue
+        saved[name] = fn
+
+        def wrapper(*a, __fn=fn, __name=name, **k):
+            out = __fn(*a, **k)
+            frame = sys._getframe(1)
+            if a and os.path.realpath(frame.f_code.co_filename) == ctx.path:
+                batched = _batch_traces(list(frame.f_locals.values()))
+                mine = _batch_traces([a[0]]) | _batch_traces([out])
+                if batched - mine:
+                    hits.append((frame.f_lineno, __name))
+            return out
+
+        setattr(r, name, wrapper)
+    jax.clear_caches()  # a cached jit would not run the Python again
+    try:
+        t.raw(*args.concrete(typed_keys=True))
+    except Exception:  # noqa: BLE001 - the draws seen before count
+        pass
+    finally:
+        for name, fn in saved.items():
+            setattr(r, name, fn)
+    del BatchTracer
+    here = [(line, name) for line, name in hits if in_span(line, target)]
+    if not here:
+        return None
+    line, name = here[0]
+    return confirmed(f"`{name}` at line {line} runs under vmap with a key that is not batched "
+                     "(captured by the vmapped function, or passed with in_axes=None) while its "
+                     "data is: every example of the batch draws the same numbers from the same "
+                     "key", line=line, random_function=name, oracle="vmap batching")
 
 
 def _tied_draws(ctx: Context, t: Target, args: Args):
@@ -615,8 +685,10 @@ def check_stale_global(ctx: Context, target: dict, t: Target, args: Args) -> Ver
         stack.extend(c for c in code.co_consts if hasattr(c, "co_names"))
     candidates = [n for n in sorted(names) if n in g and _perturb(g[n]) is not None]
     if not candidates:
+        # refuted by the code itself: nothing needs to run
         return not_reproduced("the function reads no numeric or array module global that "
-                              "could change", oracle="differential", globals=[])
+                              "could change", oracle="differential", globals=[],
+                              without_running=True)
     values = args.concrete()
     f = jitted(t, args)
     saved = {n: g[n] for n in candidates}
@@ -663,3 +735,116 @@ def check_runtime_error(ctx: Context, target: dict, t: Target, args: Args) -> Ve
                              f"{str(w.message).splitlines()[0]}", warning=w.category.__name__,
                              line=w.lineno)
     return not_reproduced("ran without error or deprecation warning at this line")
+
+
+# ----------------------------------------------------------------------------- dispatch
+
+# rules whose oracle replays the observed calls itself (the compile counts add up)
+REPLAYS_ITSELF = ("JAX501", "JAX504")
+
+
+@contextlib.contextmanager
+def line_coverage(path: str):
+    """The lines of ``path`` that run inside the block (a trace function that returns at
+    once for every other file): what a check really drove."""
+    ran: set[int] = set()
+    mine: dict[str, bool] = {}
+
+    def local(frame, event, arg):  # noqa: ANN001
+        if event == "line":
+            ran.add(frame.f_lineno)
+        return local
+
+    def call(frame, event, arg):  # noqa: ANN001
+        name = frame.f_code.co_filename
+        ok = mine.get(name)
+        if ok is None:
+            ok = mine[name] = os.path.realpath(name) == path
+        if not ok:
+            return None
+        ran.add(frame.f_code.co_firstlineno)
+        return local
+
+    old = sys.gettrace()
+    sys.settrace(call)
+    try:
+        yield ran
+    finally:
+        sys.settrace(old)
+
+
+def code_lines(fn: Any) -> set[int]:
+    """The lines that hold code of ``fn`` and of the functions defined inside it."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    fn = getattr(fn, "__func__", fn)
+    try:
+        fn = inspect.unwrap(fn)
+    except ValueError:
+        pass
+    code = getattr(fn, "__code__", None)
+    lines: set[int] = set()
+    stack = [code] if code is not None else []
+    while stack:
+        c = stack.pop()
+        lines.add(c.co_firstlineno)
+        lines.update(ln for _, _, ln in c.co_lines() if ln is not None)
+        stack.extend(k for k in c.co_consts if hasattr(k, "co_lines"))
+    return lines
+
+
+def run_check(check: Any, ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
+    """The rule's check over every distinct recorded call (the first, then the later
+    ones with other signatures, calls that raised included), with line coverage.
+
+    Confirmed as soon as one call confirms.  ``not-reproduced`` only when a call's check
+    ran the flagged line and JAX showed nothing; a check that never drove the line
+    is ``not-exercised``, with the input that would."""
+    calls = [args] if target["code"] in REPLAYS_ITSELF else \
+        [args, *getattr(args, "more", [])]
+    first = int(target["line"])
+    span = set(range(first, max(int(target.get("end_line") or first), first) + 1))
+    body = code_lines(t.raw)
+    # a line outside the function's code (a decorator, a signature) never "runs"
+    judged = bool(span & body)
+    results: list[tuple[Verdict, bool, Any]] = []
+    for n, a in enumerate(calls):
+        with line_coverage(ctx.path) as ran:
+            result = check(ctx, target, t, a)
+        if n:
+            result.inputs = list(getattr(a, "described", []) or [])
+        reached = bool(span & ran) or not judged or bool(result.details.get("without_running"))
+        if result.verdict == "confirmed":
+            if len(calls) > 1:
+                result.annotate(f"observed call {n + 1} of {len(calls)} replayed")
+                result.details["observed_call"] = n + 1
+            return result
+        results.append((result, reached, a))
+    done = [(r, a) for r, reached, a in results if r.verdict == "not-reproduced" and reached]
+    if done:
+        result = done[0][0]
+        result.details["line_ran"] = judged
+        if len(calls) > 1:
+            result.annotate(f"{len(calls)} distinct observed calls replayed, line {first} ran")
+        left = [r for r, _, _ in results if r.verdict == "skipped"]
+        if left:
+            result.annotate(f"{len(left)} other call(s) could not be checked: {left[0].reason}")
+        return result
+    missed = [(r, a) for r, reached, a in results if r.verdict == "not-reproduced"]
+    if missed:
+        r, a = missed[0]
+        names = [d.split(":")[0] for d in getattr(a, "described", []) or []]
+        steering = ", ".join(f"{names[i] if i < len(names) else f'arg{i}'}={a.specs[i].text}"
+                             for i in a.static if i < len(a.specs))
+        steer = (f"; its static argument(s) {steering} chose the path, another value may "
+                 "reach it") if steering else ""
+        verdict = not_exercised(
+            f"the check ran `{t.qualname}` on {len(calls)} call(s) (the inputs shown) and line "
+            f"{first} never ran: no evidence either way{steer}. An input that reaches line "
+            f"{first} (the branch or the call that leads there) would exercise it: declare one "
+            f"in [tool.jaxlint.runtime] inputs, or give a --run that drives `{t.qualname}` "
+            "there", check=r.evidence, line=first,
+            calls=[list(getattr(c, "described", []) or []) for c in calls])
+        verdict.details.update({k: v for k, v in r.details.items() if k not in verdict.details})
+        return verdict
+    return results[0][0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -24,7 +25,7 @@ from typing import Any, Optional
 from jaxlint.findings import FileResult, Finding
 from jaxlint.runtime import notebooks, procs
 from jaxlint.runtime.specs import RuntimeOptions, SpecError, read_runtime_table
-from jaxlint.runtime.verdicts import Verdict, memory_reason, over_memory, skipped
+from jaxlint.runtime.verdicts import RANK, Verdict, memory_reason, over_memory, skipped
 
 
 @dataclass
@@ -49,6 +50,65 @@ class RuntimeReport:
     errors: list[str] = field(default_factory=list)
     environment: dict[str, Any] = field(default_factory=dict)
     runs: list[dict] = field(default_factory=list)  # the --run commands and how they ended
+    # environment problems, each said once (a package missing here), with the fix
+    problems: list[str] = field(default_factory=list)
+
+
+# import names whose distribution on PyPI is named otherwise
+_DISTRIBUTIONS = {"haiku": "dm-haiku", "sklearn": "scikit-learn", "PIL": "pillow",
+                  "yaml": "pyyaml", "cv2": "opencv-python", "tree": "dm-tree",
+                  "tensorflow_datasets": "tensorflow-datasets", "jraph": "jraph",
+                  "flax": "flax", "optax": "optax", "equinox": "equinox", "orbax": "orbax",
+                  "skimage": "scikit-image", "google": "protobuf", "attr": "attrs",
+                  "dateutil": "python-dateutil", "Bio": "biopython", "ml_collections":
+                  "ml-collections", "absl": "absl-py", "tf_keras": "tf-keras"}
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def install_hint(package: str, root: Optional[Path]) -> str:
+    """The command that installs ``package`` (an import name): the project's extra that
+    requires it when its pyproject.toml has one, else ``pip install <distribution>``."""
+    dist = _DISTRIBUTIONS.get(package, package.replace("_", "-"))
+    wanted = {_normal(dist), _normal(package)}
+    pyproject = (root / "pyproject.toml") if root is not None else None
+    if pyproject is not None and pyproject.is_file():
+        try:
+            import tomllib
+
+            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (OSError, ValueError, ImportError):
+            data = {}
+        project = data.get("project") if isinstance(data.get("project"), dict) else {}
+
+        def names(reqs: Any) -> set[str]:
+            out = set()
+            for req in reqs if isinstance(reqs, list) else []:
+                m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", str(req))
+                if m:
+                    out.add(_normal(m.group(1)))
+            return out
+
+        extras = project.get("optional-dependencies")
+        for extra, reqs in sorted(extras.items() if isinstance(extras, dict) else []):
+            if names(reqs) & wanted:
+                return (f"pip install -e \"{root}[{extra}]\" (the `{extra}` extra of "
+                        f"{pyproject})")
+        if names(project.get("dependencies")) & wanted:
+            return f"pip install -e \"{root}\" (a dependency in {pyproject})"
+    return f"pip install {dist}"
+
+
+def environment_problem(package: str, jobs: list["ModuleJob"]) -> str:
+    """One line for a package missing here: the modules it stopped and the fix."""
+    count = sum(len(j.findings) for j in jobs)
+    where = ", ".join(j.display for j in jobs[:3]) + (f" and {len(jobs) - 3} more"
+                                                       if len(jobs) > 3 else "")
+    return (f"environment: `{package}` is not installed, so {len(jobs)} module(s) could not be "
+            f"imported ({where}) and their finding(s) are skipped ({count}); install it: "
+            f"{install_hint(package, jobs[0].root)}")
 
 
 def module_names(path: Path, root: Path) -> list[str]:
@@ -221,6 +281,16 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
                 imported = True
                 env = {k: e.get(k) for k in ("device", "jax_version")}
             elif kind == "import-failed":
+                missing = e.get("missing")
+                if isinstance(missing, str) and missing:
+                    # said once for the whole run (RuntimeReport.problems); each finding
+                    # is only marked as an environment skip
+                    verdict = skipped(f"environment: `{missing}` is not installed",
+                                      environment=missing)
+                    env = dict(env, missing=missing)
+                    for t in targets:
+                        verdicts.setdefault(t["id"], Verdict.from_dict(verdict.to_dict()))
+                    return verdicts, pairs, env
                 reason = (f"{e.get('error')} while importing the module" if e.get("memory")
                           else f"the module failed to import: {e.get('error')}")
                 for t in targets:
@@ -387,15 +457,17 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
                 declared = f.function in job.inputs
                 entry = {"id": f"{j}:{i}", "file": str(job.path), "function": f.function,
                          "code": f.code, "line": f.line, "end_line": f.end_line,
-                         "has_fix": f.fix is not None, "declared": declared}
-                if f.code in RECOMPILE_RULES:
-                    entry["calls"] = MAX_OBSERVED_CALLS
+                         "has_fix": f.fix is not None, "declared": declared,
+                         # every distinct recorded call is replayed: a finding is refuted
+                         # only by a check that drove its line in the state that fails
+                         "calls": MAX_OBSERVED_CALLS}
                 watch.append(entry)
                 if "." in f.function and "<" not in f.function.split(".")[0]:
                     # a nested function: also watch the enclosing one, whose call
-                    # rebuilds the inner function afresh (an iterator, a scan body)
+                    # rebuilds the inner function afresh (an iterator, a scan body, a
+                    # vmapped closure); the nearest enclosing one
                     watch.append(dict(entry, id=f"{j}:{i}:outer",
-                                      function=f.function.split(".")[0], outer_of=entry))
+                                      function=f.function.rsplit(".", 1)[0], outer_of=entry))
     seen = observe.Observed()
     options = _run_options(cli, mode, module_jobs[0].max_unrolled_loop if module_jobs else 64)
     finding_timeout, run_timeout = _time_limits(module_jobs, cli)
@@ -498,7 +570,7 @@ RUN_ORACLE_RULES = ("JAX101", "JAX130", "JAX201", "JAX202", "JAX203", "JAX204", 
 MAX_OBSERVED_CALLS = 4  # distinct signatures the recorder keeps per function
 
 
-_RANK = {"confirmed": 2, "not-reproduced": 1, "skipped": 0}
+_RANK = RANK
 
 
 def _callee_at(path: Path, line: int, column: int) -> Optional[tuple[str, int]]:
@@ -600,11 +672,16 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
             if job.notebook is not None:
                 job.notebook.cleanup()
     by_path = {}
+    missing: dict[str, list[ModuleJob]] = {}
     for job, (verdicts, pairs, env) in zip(module_jobs, outcomes):
         by_path[job.display] = (job, verdicts)
         report.pairs.extend(dict(p, path=job.display) for p in pairs)
         if env.get("jax_version"):
             report.environment = env
+        if env.get("missing"):
+            missing.setdefault(env["missing"], []).append(job)
+    for package, jobs_missing in sorted(missing.items()):
+        report.problems.append(environment_problem(package, jobs_missing))
     for r in results:
         entry = by_path.get(r.path)
         for i, f in enumerate(r.findings):

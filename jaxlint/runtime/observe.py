@@ -33,10 +33,10 @@ from pathlib import Path
 from typing import Optional
 
 from jaxlint.runtime import procs
-from jaxlint.runtime.verdicts import Verdict, skipped
+from jaxlint.runtime.verdicts import RANK, Verdict, skipped
 
 TAIL_CHARS = 2000  # of a command's output kept for the report
-_PRIORITY = {"confirmed": 2, "not-reproduced": 1, "skipped": 0}
+_PRIORITY = RANK
 
 
 @dataclass

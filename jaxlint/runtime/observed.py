@@ -396,6 +396,8 @@ class ObservedArgs(Args):
 
     def abstract(self, typed_keys: bool = False) -> list:
         def leaf(v: Any) -> Any:
+            if typed_keys and raw_key(v):  # a key in a pytree, a loop's carried state
+                return jax.ShapeDtypeStruct(tuple(v.shape[:-1]), jax.random.key(0).dtype)
             if isinstance(v, Abstract):
                 if v.dtype == "key":
                     return jax.ShapeDtypeStruct(v.shape, jax.random.key(0).dtype)
@@ -423,6 +425,14 @@ class ObservedArgs(Args):
         counter = [self.seed]
 
         def leaf(v: Any) -> Any:
+            if typed_keys and raw_key(v):
+                if isinstance(v, Host):  # the recorded bits, as a typed key
+                    return jax.random.wrap_key_data(jnp.asarray(v.value, dtype=jnp.uint32))
+                counter[0] += 1
+                shape = tuple(v.shape[:-1])
+                key = jax.random.key(counter[0])
+                return key if not shape else jax.random.split(key, int(np.prod(shape))
+                                                              ).reshape(shape)
             if isinstance(v, Abstract):
                 if v.dtype == "key":
                     counter[0] += 1
@@ -448,6 +458,25 @@ class ObservedArgs(Args):
     def _placed(self, array: Any, v: Any) -> Any:
         sharding = self._sharding(v)
         return jax.device_put(array, sharding) if sharding is not None else array
+
+
+def raw_key(v: Any) -> bool:
+    """A snapped raw ``uint32[..., 2]`` array: a legacy PRNG key (``random.PRNGKey``), which
+    the key-reuse checker sees only once wrapped as a typed key (``wrap_key_data``)."""
+    return isinstance(v, (Abstract, Host)) and v.dtype == "uint32" and len(v.shape) >= 1 \
+        and v.shape[-1] == 2
+
+
+def has_raw_keys(values: list) -> bool:
+    found = [False]
+
+    def leaf(v: Any) -> Any:
+        found[0] = found[0] or raw_key(v)
+        return v
+
+    for v in values:
+        _tree_map(leaf, v)
+    return found[0]
 
 
 def note_shardings(result: Any, args: Any) -> None:

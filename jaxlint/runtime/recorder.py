@@ -519,14 +519,16 @@ class Recorder:
     def _judge_run(self, entry: dict) -> Any:
         """A finding outside any function, judged by what the run did at its lines:
         the exception raised there, or the compiles while they ran."""
-        from jaxlint.runtime.verdicts import confirmed, not_reproduced, skipped
+        from jaxlint.runtime.verdicts import confirmed, not_exercised, not_reproduced, skipped
 
         path, first = entry["file"], entry["line"]
         lines = range(first, max(entry.get("end_line") or first, first) + 1)
         runs = sum(self.line_runs.get((path, n), 0) for n in lines)
         where = f"in --run `{self.command}`"
-        if not runs:
-            return skipped(f"the --run never ran line {first}: {where}")
+        if not runs:  # no evidence either way
+            return not_exercised(f"the --run never ran line {first}: {where}; a --run that "
+                                 f"reaches it (the branch or the input that leads there) "
+                                 f"would exercise it", line_runs=0)
         if entry["code"] in RUN_COMPILE_RULES:
             counts: dict[str, int] = {}
             for n in lines:
@@ -541,7 +543,9 @@ class Recorder:
             if runs > 1:
                 return not_reproduced(f"line {first} ran {runs} times {where} and no function "
                                       f"compiled more than once there", **details)
-            return skipped(f"line {first} ran once {where}: no second run to compare")
+            return not_exercised(f"line {first} ran once {where}: no second run to compare; "
+                                 f"a --run that runs it again (a loop, a second call) would "
+                                 f"exercise it", **details)
         if entry["code"] == "JAX301":
             here = [(n, d, fn) for p, n, d, fn in self.draws if p == path and n in lines]
             if not here:
@@ -582,9 +586,12 @@ class Recorder:
         outer = self.outer.get(entry["id"])
         if outer is None:
             return first
+        from jaxlint.runtime.verdicts import RANK
+
         second = self._check(outer[1], entry)
         second.annotate(f"called through the enclosing `{outer[1].func.__name__}`")
-        if second.verdict == "confirmed" or first is None or first.verdict == "skipped":
+        if first is None or RANK[second.verdict] > RANK[first.verdict] or \
+                first.verdict == second.verdict == "skipped":
             return second
         return first
 
@@ -604,8 +611,10 @@ class Recorder:
         notes = []
         if obs.cells is not None:
             # rebuild the closure with concrete cells (the originals may hold dead tracers)
+            # (for the key-reuse check, a raw uint32 key in a cell becomes a typed key)
             rebuilt = ob.ObservedArgs([c for c in obs.cells if c is not _EMPTY], [], (),
-                                      int(self.options.get("seed", 0)) + 1).concrete()
+                                      int(self.options.get("seed", 0)) + 1).concrete(
+                typed_keys=entry["code"] == "JAX301")
             it = iter(rebuilt)
             cells = tuple(types.CellType() if c is _EMPTY else types.CellType(next(it))
                           for c in obs.cells)
@@ -636,10 +645,17 @@ class Recorder:
         args = ob.ObservedArgs(list(obs.values), [], static, int(self.options.get("seed", 0)))
         args.described = [f"{n}: {ob.describe(v)} (observed in --run `{self.command}`)"
                           for n, v in zip(obs.names, obs.values)]
-        args.more = [ob.ObservedArgs(list(values), [], static, int(self.options.get("seed", 0)))
-                     for values in obs.more]
-        result = check.check(ctx, entry, target, args)
-        result.inputs = list(args.described)
+        args.more = []
+        for n, values in enumerate(obs.more):
+            more = ob.ObservedArgs(list(values), [], static, int(self.options.get("seed", 0)))
+            more.described = [f"{name}: {ob.describe(v)} (observed call {n + 2} in --run "
+                              f"`{self.command}`)" for name, v in zip(obs.names, values)]
+            args.more.append(more)
+        from jaxlint.runtime.checks import run_check
+
+        result = run_check(check.check, ctx, entry, target, args)
+        if result.inputs is None:
+            result.inputs = list(args.described)
         if entry.get("callee"):
             notes.append(f"`{func.__name__}`, the function this line calls, with "
                          f"{1 + len(obs.more)} observed call(s)")

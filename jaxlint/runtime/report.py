@@ -41,7 +41,7 @@ def run_lines(report: RuntimeReport) -> list[str]:
             if tail:
                 line += f" (last output: {tail[-1].strip()[:160]})"
         out.append(line)
-    return out
+    return out + list(report.problems)
 
 
 def bench_rows(report: RuntimeReport) -> list[tuple[str, str, dict]]:
@@ -125,7 +125,8 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
     table.add_column("Verdict", no_wrap=True)
     table.add_column("Evidence / reason", overflow="fold", ratio=3)
     table.add_column("Inputs assumed", overflow="fold", ratio=1)
-    styles = {"confirmed": "bold red", "not-reproduced": "green", "skipped": "yellow"}
+    styles = {"confirmed": "bold red", "not-reproduced": "green", "not-exercised": "cyan",
+              "skipped": "yellow"}
     for f in report.findings:
         rt = f.runtime or {}
         verdict = rt.get("verdict", "skipped")
@@ -180,7 +181,8 @@ def _write_stacked(report: RuntimeReport, console) -> None:
 
     from rich.text import Text
 
-    styles = {"confirmed": "bold red", "not-reproduced": "green", "skipped": "yellow"}
+    styles = {"confirmed": "bold red", "not-reproduced": "green", "not-exercised": "cyan",
+              "skipped": "yellow"}
 
     def field(label: str, value: str) -> None:
         text = textwrap.fill(f"{label}: {value}", width=max(console.width, 40),
@@ -227,7 +229,7 @@ def as_json(report: RuntimeReport, bench: bool) -> Any:
     if not bench:
         return findings
     return {"findings": findings, "pairs": report.pairs, "environment": report.environment,
-            "runs": report.runs}
+            "runs": report.runs, "problems": report.problems}
 
 
 def write(report: RuntimeReport, fmt: str, out: TextIO, color: bool, bench: bool,

@@ -12,15 +12,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Optional
 
-VerdictKind = Literal["confirmed", "not-reproduced", "skipped"]
-KINDS = ("confirmed", "not-reproduced", "skipped")
+VerdictKind = Literal["confirmed", "not-reproduced", "not-exercised", "skipped"]
+KINDS = ("confirmed", "not-reproduced", "not-exercised", "skipped")
+# which of two verdicts about one finding is kept: the stronger evidence
+RANK = {"confirmed": 3, "not-reproduced": 2, "not-exercised": 1, "skipped": 0}
+# verdicts that carry a reason (nothing was shown) rather than evidence
+_REASONED = ("skipped", "not-exercised")
 
 
 @dataclass
 class Verdict:
     verdict: VerdictKind
     evidence: str = ""  # confirmed / not-reproduced: what JAX showed
-    reason: str = ""  # skipped: why nothing ran (a user can act on it)
+    # skipped: why nothing ran; not-exercised: what ran, and the input that would reach
+    # the flagged line (a user can act on either)
+    reason: str = ""
     details: dict[str, Any] = field(default_factory=dict)
     inputs: Optional[list[str]] = None  # the inputs used, each with where it came from
     bench: Optional[dict[str, Any]] = None  # bench mode: original against fixed
@@ -31,18 +37,18 @@ class Verdict:
 
     @property
     def text(self) -> str:
-        return self.reason if self.verdict == "skipped" else self.evidence
+        return self.reason if self.verdict in _REASONED else self.evidence
 
     def annotate(self, note: str) -> None:
         """Append ``(note)`` to the evidence or the reason."""
-        if self.verdict == "skipped":
+        if self.verdict in _REASONED:
             self.reason = f"{self.reason} ({note})".strip()
         else:
             self.evidence = f"{self.evidence} ({note})".strip()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"verdict": self.verdict}
-        if self.verdict == "skipped":
+        if self.verdict in _REASONED:
             out["reason"] = self.reason
         else:
             out["evidence"] = self.evidence
@@ -77,6 +83,12 @@ def confirmed(evidence: str, **details: Any) -> Verdict:
 
 def not_reproduced(evidence: str, **details: Any) -> Verdict:
     return Verdict("not-reproduced", evidence=evidence, details=details)
+
+
+def not_exercised(reason: str, **details: Any) -> Verdict:
+    """The check ran, but never drove the flagged line (in the state that would fail):
+    neither a confirmation nor a refutation."""
+    return Verdict("not-exercised", reason=reason, details=details)
 
 
 def skipped(reason: str, **details: Any) -> Verdict:

@@ -136,8 +136,11 @@ def check_target(ctx: Any, target: dict) -> Verdict:
         args, err = ctx.build_args(t)
     if args is None:
         return skipped(err or "cannot build its arguments")
-    result = entry.check(ctx, target, t, args)
-    result.inputs = list(args.described)
+    from jaxlint.runtime.checks import run_check
+
+    result = run_check(entry.check, ctx, target, t, args)
+    if result.inputs is None:
+        result.inputs = list(args.described)
     if hasattr(args, "sharding_notes"):
         from jaxlint.runtime.observed import note_shardings
 
@@ -211,6 +214,9 @@ def _main() -> int:
         error = f"{exc.__class__.__name__}: {first_line(exc)}"
         if over_memory(limit, error):
             events.emit(event="import-failed", error=memory_reason(limit), memory=True)
+        elif isinstance(exc, ModuleNotFoundError) and exc.name:
+            # a package missing here: an environment problem, reported once by the parent
+            events.emit(event="import-failed", error=error, missing=exc.name.partition(".")[0])
         else:
             events.emit(event="import-failed", error=error, traceback=traceback.format_exc(limit=-3))
         return 0
