@@ -83,6 +83,9 @@ class _DefaultGroup(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # click would print "Aborted!" and exit 1, the code for findings
+            raise _Interrupted() from None
         except click.NoSuchOption as exc:
             # click suggests anything loosely alike (`--bogus` -> `--jobs`); keep close ones
             import difflib
@@ -92,6 +95,19 @@ class _DefaultGroup(click.Group):
                 if difflib.SequenceMatcher(None, exc.option_name, p).ratio() >= 0.75
             ]
             raise
+
+
+class _Interrupted(click.ClickException):
+    """Ctrl-C: one line, and 130 (128 + SIGINT), as shells report an interrupted
+    command, so that CI and pre-commit can tell it from a run with findings."""
+
+    exit_code = 130
+
+    def __init__(self) -> None:
+        super().__init__("interrupted")
+
+    def show(self, file: Optional[TextIO] = None) -> None:
+        (file or sys.stderr).write("interrupted\n")
 
 
 def _ambiguous(name: str) -> str:
@@ -235,6 +251,7 @@ class _Linted:
     stdin_data: Optional[bytes] = None  # the bytes read from stdin (for --fix)
     # path -> the settings it was linted with (with what the rest of its project tells it)
     settings: dict = field(default_factory=dict)
+    no_files: bool = False  # the paths held no Python file (warned; no "All checks passed!")
 
 
 def run_check(opts: CheckOptions) -> int:
@@ -293,7 +310,7 @@ def run_check(opts: CheckOptions) -> int:
     report.unchecked = len(linted.errors)
     try:
         with _output_stream(opts.output_file) as (out, color):
-            _report(report, opts, out, color)
+            _report(report, opts, out, color, summary=not linted.no_files)
     except OSError as exc:
         _not_written(opts.output_file, exc)
         return EXIT_ERROR
@@ -373,6 +390,8 @@ def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
 
     found = discover(opts.paths or (".",), session.store, force_exclude=opts.force_exclude)
     files = [_display(p, session.cwd) for p in found.files]
+    if not files and not found.errors:
+        _warning("No Python files found under the given path(s)")  # Ruff's words
     outcome = _run_project(opts, session, files, False if opts.quiet else None)
     if opts.verbose:
         sys.stderr.write(f"linted {len(files)} files ({outcome.cache_hits} from the cache)\n")
@@ -382,6 +401,7 @@ def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
         tracebacks=outcome.tracebacks,
         sources={},
         settings=outcome.settings_of,
+        no_files=not files and not found.errors,
     )
 
 
@@ -459,7 +479,7 @@ def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
     )
 
 
-def _report(report, opts: CheckOptions, out: TextIO, color: bool) -> None:
+def _report(report, opts: CheckOptions, out: TextIO, color: bool, summary: bool = True) -> None:
     from jaxlint.output import summary_line, write
 
     if opts.statistics:
@@ -470,7 +490,7 @@ def _report(report, opts: CheckOptions, out: TextIO, color: bool) -> None:
             out.write(summary_line(report) + "\n")
         return
     write(opts.output_format, report, out, color)
-    if opts.output_format in ("full", "concise") and not opts.quiet:
+    if opts.output_format in ("full", "concise") and not opts.quiet and summary:
         out.write(summary_line(report) + "\n")
     elif report.baseline is not None and not opts.quiet:
         from jaxlint.output import baseline_sentence
@@ -811,6 +831,19 @@ def bench_command(**kwargs: object) -> None:
     sys.exit(run_runtime_command(True, **kwargs))
 
 
+def _jax_missing() -> Optional[str]:
+    """Why JAX cannot be imported by the runtime's workers (this interpreter), or
+    None.  Looks the module up without importing it (JAX's import takes a second)."""
+    import importlib.util
+
+    try:
+        if importlib.util.find_spec("jax") is not None:
+            return None
+    except (ImportError, ValueError) as exc:
+        return str(exc) or exc.__class__.__name__
+    return "No module named 'jax'"
+
+
 def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, timeout, runs,
                         device, output_format, output_file, jobs, exit_zero, verbose,
                         run=(), run_timeout=None) -> int:
@@ -820,6 +853,12 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
         cache_dir=None, config=config, stdin_filename=None, force_exclude=False, x64=None,
         quiet=True, show_files=False, verbose=verbose,
     )
+    missing = _jax_missing()
+    if missing is not None:
+        error(f"`jaxlint {'bench' if bench else 'confirm'}` runs your code with JAX, which cannot be "
+              f"imported here ({missing}): install the runtime extra, "
+              "`pip install 'jax-sharpbits[runtime]'` (from a checkout: `pip install -e '.[runtime]'`)")
+        return EXIT_ERROR
     from jaxlint.runtime import run_runtime, write_report
     from jaxlint.runtime.driver import start_runs
     from jaxlint.runtime.specs import RuntimeOptions

@@ -259,3 +259,70 @@ def test_installing_prints_no_setuptools_warning(tmp_path: Path) -> None:
     assert run.returncode == 0, out
     assert re.findall(r".*(?:BuildBackendWarning|SetuptoolsDeprecationWarning|SetuptoolsWarning).*",
                       out) == []
+
+
+# ----------------------------------------------------------------------------- issue 25: what a new user hit
+
+
+def test_ctrl_c_exits_130_with_one_line(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    # `check -` waits on stdin: Ctrl-C (SIGINT to the whole process group, as a terminal sends it)
+    proc = subprocess.Popen([sys.executable, "-m", "jaxlint", "check", "-", "--no-cache"], cwd=tmp_path,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        time.sleep(3)  # past the imports, reading stdin
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert err == "interrupted\n" and out == ""
+
+
+def test_a_folder_without_python_files_warns_as_ruff_does(tmp_path: Path) -> None:
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "readme.txt").write_text("import jax\n")
+    r = _jaxlint("check", "notes", "--no-cache", cwd=tmp_path)
+    assert r.returncode == 0
+    assert r.stderr == "warning: No Python files found under the given path(s)\n"
+    assert r.stdout == ""  # no "All checks passed!": nothing was checked
+
+
+NO_JAX_SITECUSTOMIZE = '''
+import sys
+
+
+class _NoJax:
+    """Makes `import jax` fail in this interpreter and every child that inherits PYTHONPATH."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "jax" or name.startswith("jax."):
+            raise ModuleNotFoundError("No module named 'jax'", name=name)
+        return None
+
+
+sys.meta_path.insert(0, _NoJax())
+'''
+
+
+@pytest.mark.parametrize("command", ["confirm", "bench"])
+def test_confirm_without_jax_says_to_install_the_runtime_extra(tmp_path: Path, command: str) -> None:
+    import os
+
+    stub = tmp_path / "nojax"
+    stub.mkdir()
+    (stub / "sitecustomize.py").write_text(NO_JAX_SITECUSTOMIZE)
+    (tmp_path / "m.py").write_text(BUGGY)
+    env = dict(os.environ, PYTHONPATH=str(stub))
+    r = _jaxlint(command, "m.py", "--no-cache", cwd=tmp_path, env=env)
+    assert r.returncode == 2
+    assert r.stdout == ""
+    assert r.stderr == (
+        f"error: `jaxlint {command}` runs your code with JAX, which cannot be imported here "
+        "(No module named 'jax'): install the runtime extra, `pip install 'jax-sharpbits[runtime]'` "
+        "(from a checkout: `pip install -e '.[runtime]'`)\n")
