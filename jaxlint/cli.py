@@ -575,8 +575,14 @@ def _finish_fix(opts: CheckOptions, report, linted: _Linted, fixed: list, stdin_
             sys.stdout.write(unified_diff(ff.path, ff.old, ff.result.text))
         sys.stdout.flush()
         if not opts.quiet:
-            sys.stderr.write(f"Would fix {count_phrase(fixed_sev)}.\n" if n_fixed
-                             else "No errors would be fixed.\n")
+            # the fixes --unsafe-fixes would add (Ruff's hint); ``report`` holds what remains
+            _, hidden = report.fix_counts()
+            hint = (f"{hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with "
+                    "the `--unsafe-fixes` option") if hidden else ""
+            if n_fixed:
+                sys.stderr.write(f"Would fix {count_phrase(fixed_sev)}{f' ({hint})' if hint else ''}.\n")
+            else:
+                sys.stderr.write(f"No fixes available ({hint}).\n" if hint else "No fixes available.\n")
         if linted.errors:
             return EXIT_ERROR
         return EXIT_FINDINGS if fixed else EXIT_OK
@@ -599,11 +605,11 @@ def _finish_fix(opts: CheckOptions, report, linted: _Linted, fixed: list, stdin_
                     write(opts.output_format, report, out, color)
             info = out if text_format and not opts.statistics else sys.stderr
             if opts.show_fixes:
-                info.write(show_fixes_text(fixed))
+                info.write(show_fixes_text(fixed, count_phrase(fixed_sev)))
             if not opts.quiet and (text_format or opts.fix_only):
                 remaining = len(report.findings)
                 if opts.fix_only:
-                    info.write(f"Fixed {count_phrase(fixed_sev)}.\n" if n_fixed else "No errors fixed.\n")
+                    info.write(f"Fixed {count_phrase(fixed_sev)}.\n" if n_fixed else "No fixes applied.\n")
                 elif n_fixed:
                     from jaxlint.output import baseline_sentence
 

@@ -326,3 +326,40 @@ def test_confirm_without_jax_says_to_install_the_runtime_extra(tmp_path: Path, c
         f"error: `jaxlint {command}` runs your code with JAX, which cannot be imported here "
         "(No module named 'jax'): install the runtime extra, `pip install 'jax-sharpbits[runtime]'` "
         "(from a checkout: `pip install -e '.[runtime]'`)\n")
+
+
+TWO_UNSAFE = "import jax.numpy as jnp\ny = jnp.ones(3, dtype=jnp.float64)\nz = jnp.zeros(2, dtype=jnp.float64)\n"
+
+
+def test_fix_wording_counts_fixes_as_the_summary_does(tmp_path: Path) -> None:
+    (tmp_path / "u.py").write_text(TWO_UNSAFE)
+    r = _jaxlint("check", "--no-cache", "--fix", "--unsafe-fixes", "--show-fixes", "u.py", cwd=tmp_path)
+    assert r.returncode == 0
+    lines = r.stdout.splitlines()
+    assert lines[0] == "Fixed 2 warnings:"  # JAX110 is a warning: one noun for both lines
+    assert lines[-1] == "Found 2 warnings (2 fixed, 0 remaining)."
+
+
+def test_diff_names_the_hidden_unsafe_fixes(tmp_path: Path) -> None:
+    (tmp_path / "u.py").write_text(TWO_UNSAFE)
+    (tmp_path / "t.py").write_text("import jax\n\ny = jax.tree_map(f, z)\n")
+    only_unsafe = _jaxlint("check", "--no-cache", "--diff", "u.py", cwd=tmp_path)
+    assert only_unsafe.returncode == 0 and only_unsafe.stdout == ""
+    assert only_unsafe.stderr == (
+        "No fixes available (2 hidden fixes can be enabled with the `--unsafe-fixes` option).\n")
+    both = _jaxlint("check", "--no-cache", "--diff", "u.py", "t.py", cwd=tmp_path)
+    assert both.returncode == 1 and both.stdout.startswith("--- a/t.py\n")
+    assert both.stderr == (
+        "Would fix 1 error (2 hidden fixes can be enabled with the `--unsafe-fixes` option).\n")
+
+
+def test_statistics_marks_unsafe_fixable_rules_as_ruff_does(tmp_path: Path) -> None:
+    (tmp_path / "u.py").write_text(TWO_UNSAFE)
+    (tmp_path / "t.py").write_text("import jax\n\ny = jax.tree_map(f, z)\n")
+    r = _jaxlint("check", "--no-cache", "--statistics", "u.py", "t.py", cwd=tmp_path)
+    assert r.stdout.splitlines()[:2] == [
+        "2\tJAX110\t[-] float64-without-x64",
+        "1\tJAX901\t[*] removed-jax-api",
+    ]
+    shown = _jaxlint("check", "--no-cache", "--statistics", "--unsafe-fixes", "u.py", cwd=tmp_path)
+    assert shown.stdout.splitlines()[0] == "2\tJAX110\t[*] float64-without-x64"
