@@ -756,7 +756,10 @@ def rule_command(code: str, output_format: str) -> None:
 
     rule = get_rule(code)
     if rule is None:
-        error(f"unknown rule '{code}' (see `jaxlint rules`)")
+        from jaxlint.rules import all_rules
+        from jaxlint.ruleinfo import did_you_mean
+
+        error(f"unknown rule '{code}'{did_you_mean(all_rules(), code)} (see `jaxlint rules`)")
         sys.exit(EXIT_ERROR)
     text = render_rule_markdown(rule)
     if output_format == "markdown":

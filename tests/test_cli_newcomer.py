@@ -363,3 +363,29 @@ def test_statistics_marks_unsafe_fixable_rules_as_ruff_does(tmp_path: Path) -> N
     ]
     shown = _jaxlint("check", "--no-cache", "--statistics", "--unsafe-fixes", "u.py", cwd=tmp_path)
     assert shown.stdout.splitlines()[0] == "2\tJAX110\t[*] float64-without-x64"
+
+
+def test_rule_page_cites_jax_docs_without_seed_numbers() -> None:
+    r = CliRunner().invoke(cli, ["rule", "JAX201", "--output-format", "markdown"])
+    assert r.exit_code == 0
+    assert r.output.splitlines()[2] == (
+        "Enabled by default · Severity: error · No fix available · JAX docs: The Sharp Bits § Control Flow; "
+        "FAQ § Abstract tracer value encountered")
+    assert "seed" not in r.output.lower()
+
+
+def test_unknown_codes_get_a_did_you_mean(tmp_path: Path) -> None:
+    r = _jaxlint("rule", "JAX2011", cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr == "error: unknown rule 'JAX2011'; did you mean JAX201? (see `jaxlint rules`)\n"
+    far = _jaxlint("rule", "XYZ", cwd=tmp_path)
+    assert far.stderr == "error: unknown rule 'XYZ' (see `jaxlint rules`)\n"
+    (tmp_path / "m.py").write_text(BUGGY)
+    sel = _jaxlint("check", "--no-cache", "--select", "JAX1011", "m.py", cwd=tmp_path)
+    assert sel.returncode == 2
+    assert sel.stderr == "error: command line: unknown rule selector 'JAX1011' in '--select'; did you mean JAX101?\n"
+    (tmp_path / "pyproject.toml").write_text('[tool.jaxlint]\nignore = ["prng-key-reuses"]\n')
+    cfg = _jaxlint("check", "--no-cache", "m.py", cwd=tmp_path)
+    assert cfg.returncode == 2
+    assert cfg.stderr == (f"error: {tmp_path / 'pyproject.toml'}: unknown rule selector 'prng-key-reuses' "
+                          "in 'ignore'; did you mean prng-key-reuse?\n")
