@@ -678,7 +678,14 @@ def _output_stream(path: Optional[str], default: Optional[TextIO] = None
         yield out, _use_color(out)
         out.flush()
         return
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    parent = Path(path).parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # `-o a.py/x.json`, a.py a file: not "File exists"
+        import errno
+
+        blocker = next((p for p in (parent, *parent.parents) if p.exists() and not p.is_dir()), parent)
+        raise NotADirectoryError(errno.ENOTDIR, f"{blocker} is not a directory") from None
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         yield fh, False
 

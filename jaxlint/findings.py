@@ -7,7 +7,7 @@ columns are 1-based (as Ruff, editors and SARIF count them).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Optional
 
@@ -38,7 +38,19 @@ class Edit:
     content: str
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """As Ruff's JSON writes an edit: ``content``, ``location`` and
+        ``end_location`` with ``row``/``column`` (as a finding's own location)."""
+        return {
+            "content": self.content,
+            "location": {"row": self.line, "column": self.col},
+            "end_location": {"row": self.end_line, "column": self.end_col},
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Edit":
+        return cls(line=d["location"]["row"], col=d["location"]["column"],
+                   end_line=d["end_location"]["row"], end_col=d["end_location"]["column"],
+                   content=d["content"])
 
 
 @dataclass(frozen=True)
@@ -109,7 +121,7 @@ class Finding:
             fix = Fix(
                 Applicability(f["applicability"]),
                 f["message"],
-                tuple(Edit(**e) for e in f["edits"]),
+                tuple(Edit.from_dict(e) for e in f["edits"]),
             )
         return cls(
             code=d["code"],

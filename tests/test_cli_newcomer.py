@@ -389,3 +389,23 @@ def test_unknown_codes_get_a_did_you_mean(tmp_path: Path) -> None:
     assert cfg.returncode == 2
     assert cfg.stderr == (f"error: {tmp_path / 'pyproject.toml'}: unknown rule selector 'prng-key-reuses' "
                           "in 'ignore'; did you mean prng-key-reuse?\n")
+
+
+def test_json_fix_edits_use_rows_and_columns_as_locations_do(tmp_path: Path) -> None:
+    (tmp_path / "t.py").write_text("import jax\n\ny = jax.tree_map(f, z)\n")
+    r = _jaxlint("check", "--no-cache", "--output-format", "json", "t.py", cwd=tmp_path)
+    (finding,) = json.loads(r.stdout)
+    assert finding["location"] == {"row": 3, "column": 5}
+    assert finding["fix"]["edits"] == [{
+        "content": "jax.tree.map",
+        "location": {"row": 3, "column": 5},
+        "end_location": {"row": 3, "column": 17},
+    }]
+
+
+def test_output_file_under_a_file_says_not_a_directory(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(BUGGY)
+    r = _jaxlint("check", "--no-cache", "a.py", "-o", "a.py/x.json", cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr == "error: a.py/x.json: cannot be written (a.py is not a directory)\n"
+    assert (tmp_path / "a.py").read_text() == BUGGY
