@@ -394,6 +394,7 @@ def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
         _warning("No Python files found under the given path(s)")  # Ruff's words
     outcome = _run_project(opts, session, files, False if opts.quiet else None)
     if opts.verbose:
+        _show_projects(files, session)
         sys.stderr.write(f"linted {len(files)} files ({outcome.cache_hits} from the cache)\n")
     return _Linted(
         results=outcome.results,
@@ -403,6 +404,22 @@ def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
         settings=outcome.settings_of,
         no_files=not files and not found.errors,
     )
+
+
+def _show_projects(files: list[Path], session: _Session) -> None:
+    """``--verbose``: the project root and source roots each file was named from
+    (module names, and so the facts across modules, follow from them)."""
+    from jaxlint.project.roots import PROJECT_MARKERS
+    from jaxlint.project_driver import describe_projects
+
+    def shown(p: Path) -> str:
+        return str(_display(p, session.cwd.resolve()))
+
+    for root, src, marked, n in describe_projects(files, _src_setting(session)):
+        marker = next((m for m in PROJECT_MARKERS if (root / m).is_file()), ".git")
+        how = f"found by its {marker}" if marked else "the current directory: no project marker above the files"
+        sys.stderr.write(f"project root: {shown(root)} ({how}); source roots: "
+                         f"{', '.join(shown(r) for r in src)}; {n} file{'s' if n != 1 else ''}\n")
 
 
 def _src_setting(session: _Session):

@@ -409,3 +409,19 @@ def test_output_file_under_a_file_says_not_a_directory(tmp_path: Path) -> None:
     assert r.returncode == 2
     assert r.stderr == "error: a.py/x.json: cannot be written (a.py is not a directory)\n"
     assert (tmp_path / "a.py").read_text() == BUGGY
+
+
+def test_verbose_names_the_project_root_and_source_roots(tmp_path: Path) -> None:
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "pyproject.toml").write_text("[tool.jaxlint]\n")
+    (proj / "m.py").write_text(BUGGY)
+    (proj / "n.py").write_text(BUGGY)
+    r = _jaxlint("check", "-v", "--no-cache", "proj", cwd=tmp_path)
+    lines = r.stderr.splitlines()
+    assert "project root: proj (found by its pyproject.toml); source roots: proj/src, proj; 2 files" in lines
+    (tmp_path / "loose").mkdir()
+    (tmp_path / "loose" / "m.py").write_text(BUGGY)
+    r = _jaxlint("check", "-v", "--no-cache", "m.py", cwd=tmp_path / "loose")
+    assert ("project root: . (the current directory: no project marker above the files); "
+            "source roots: src, .; 1 file") in r.stderr.splitlines()
