@@ -151,9 +151,9 @@ def did_you_mean(rules: Iterable, selector: str) -> str:
     sel = selector.strip()
     rules = tuple(rules)
     codes = [r.code for r in rules]
-    close = difflib.get_close_matches(sel.upper(), codes, n=1, cutoff=0.6)
+    close = difflib.get_close_matches(sel.upper(), codes, n=1, cutoff=0.75)
     if not close:
-        close = difflib.get_close_matches(sel.lower(), [r.name for r in rules], n=1, cutoff=0.6)
+        close = difflib.get_close_matches(sel.lower(), [r.name for r in rules], n=1, cutoff=0.75)
     return f"; did you mean {close[0]}?" if close else ""
 
 

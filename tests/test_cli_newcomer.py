@@ -245,6 +245,7 @@ def test_runtime_table_is_readable_at_80_columns(monkeypatch) -> None:
     assert lines[-1] == "1 confirmed"
 
 
+@pytest.mark.slow
 def test_installing_prints_no_setuptools_warning(tmp_path: Path) -> None:
     """What `make demo`/`make test` run (an editable install, quiet), into a scratch
     target: setuptools' deprecation and editable-mode warnings must not appear."""
@@ -425,3 +426,24 @@ def test_verbose_names_the_project_root_and_source_roots(tmp_path: Path) -> None
     r = _jaxlint("check", "-v", "--no-cache", "m.py", cwd=tmp_path / "loose")
     assert ("project root: . (the current directory: no project marker above the files); "
             "source roots: src, .; 1 file") in r.stderr.splitlines()
+
+
+def test_setup_leaves_jaxlint_reachable_and_says_what_tests_cost() -> None:
+    tomllib = pytest.importorskip("tomllib")
+
+    readme = (ROOT / "README.md").read_text()
+    setup = readme.split("## Set-up on a fresh machine", 1)[1].split("\n## ", 1)[0]
+    assert ". .venv/bin/activate   # puts `jaxlint` on your PATH" in setup
+    assert "`make test` takes 5 to 10 minutes on two cores" in setup and "make test-fast" in setup
+    demo = subprocess.run(["make", "-n", "demo"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert "run \\`. .venv/bin/activate\\` to put \\`jaxlint\\` on your PATH" in demo
+    markers = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["markers"]
+    assert any(m.startswith("slow:") for m in markers)
+    fast = subprocess.run(["make", "-n", "test-fast"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert fast.strip().endswith('-m pytest -m "not slow"')
+    full = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert full.strip().endswith("-m pytest")  # CI keeps running everything
+    slow = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "slow",
+                           "-p", "no:cacheprovider", "tests/test_precommit.py", "tests/test_runtime.py"],
+                          cwd=ROOT, capture_output=True, text=True).stdout
+    assert "tests/test_precommit.py: 1" in slow and "tests/test_runtime.py:" in slow

@@ -339,6 +339,7 @@ def test_rule_and_rules(project: Path) -> None:
     assert by_name["code"] == "JAX301"
 
 
+@pytest.mark.slow
 def test_confirm_runs_the_runtime_companion(project: Path) -> None:
     pytest.importorskip("jax")
 
@@ -358,6 +359,7 @@ def test_confirm_runs_the_runtime_companion(project: Path) -> None:
     assert report["summary"] == "1 confirmed, 1 skipped." and report["errors"] == []
 
 
+@pytest.mark.slow
 def test_confirm_with_a_run_command_observes_the_inputs(project: Path) -> None:
     pytest.importorskip("jax")
     run = f"{sys.executable} -c 'import jax.numpy as jnp, pkg.sharp as s; s.f(jnp.float32(2.0))'"
@@ -490,6 +492,7 @@ def update():
 """
 
 
+@pytest.mark.slow
 def test_a_cancelled_confirm_stops_the_user_code(project: Path) -> None:
     pytest.importorskip("jax")
     if not Path("/proc/self/cmdline").exists():
