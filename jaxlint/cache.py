@@ -156,9 +156,9 @@ def _is_pos(d: object) -> bool:
 def _valid_edit(e: object) -> bool:
     return (
         isinstance(e, dict)
-        and set(e) == {"line", "col", "end_line", "end_col", "content"}
-        and all(_is_int(e[k]) for k in ("line", "col", "end_line", "end_col"))
-        and (e["line"], e["col"]) <= (e["end_line"], e["end_col"])
+        and set(e) == {"content", "location", "end_location"}
+        and _is_pos(e["location"]) and _is_pos(e["end_location"])
+        and (e["location"]["row"], e["location"]["column"]) <= (e["end_location"]["row"], e["end_location"]["column"])
         and isinstance(e["content"], str)
     )
 
@@ -191,7 +191,7 @@ def _valid_finding(d: object, select: Optional[frozenset], max_line: Optional[in
                 and isinstance(fix["edits"], list) and fix["edits"]
                 and all(_valid_edit(e) for e in fix["edits"])):
             return False
-        if max_line is not None and any(e["end_line"] > max_line + 1 for e in fix["edits"]):
+        if max_line is not None and any(e["end_location"]["row"] > max_line + 1 for e in fix["edits"]):
             return False
     related = d.get("related", [])
     if not (isinstance(related, list) and all(

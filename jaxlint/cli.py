@@ -83,6 +83,9 @@ class _DefaultGroup(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # click would print "Aborted!" and exit 1, the code for findings
+            raise _Interrupted() from None
         except click.NoSuchOption as exc:
             # click suggests anything loosely alike (`--bogus` -> `--jobs`); keep close ones
             import difflib
@@ -92,6 +95,19 @@ class _DefaultGroup(click.Group):
                 if difflib.SequenceMatcher(None, exc.option_name, p).ratio() >= 0.75
             ]
             raise
+
+
+class _Interrupted(click.ClickException):
+    """Ctrl-C: one line, and 130 (128 + SIGINT), as shells report an interrupted
+    command, so that CI and pre-commit can tell it from a run with findings."""
+
+    exit_code = 130
+
+    def __init__(self) -> None:
+        super().__init__("interrupted")
+
+    def show(self, file: Optional[TextIO] = None) -> None:
+        (file or sys.stderr).write("interrupted\n")
 
 
 def _ambiguous(name: str) -> str:
@@ -239,6 +255,7 @@ class _Linted:
     stdin_data: Optional[bytes] = None  # the bytes read from stdin (for --fix)
     # path -> the settings it was linted with (with what the rest of its project tells it)
     settings: dict = field(default_factory=dict)
+    no_files: bool = False  # the paths held no Python file (warned; no "All checks passed!")
 
 
 def run_check(opts: CheckOptions) -> int:
@@ -297,7 +314,7 @@ def run_check(opts: CheckOptions) -> int:
     report.unchecked = len(linted.errors)
     try:
         with _output_stream(opts.output_file) as (out, color):
-            _report(report, opts, out, color)
+            _report(report, opts, out, color, summary=not linted.no_files)
     except OSError as exc:
         _not_written(opts.output_file, exc)
         return EXIT_ERROR
@@ -377,8 +394,11 @@ def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
 
     found = discover(opts.paths or (".",), session.store, force_exclude=opts.force_exclude)
     files = [_display(p, session.cwd) for p in found.files]
+    if not files and not found.errors:
+        _warning("No Python files found under the given path(s)")  # Ruff's words
     outcome = _run_project(opts, session, files, False if opts.quiet else None)
     if opts.verbose:
+        _show_projects(files, session)
         sys.stderr.write(f"linted {len(files)} files ({outcome.cache_hits} from the cache)\n")
     return _Linted(
         results=outcome.results,
@@ -386,7 +406,24 @@ def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
         tracebacks=outcome.tracebacks,
         sources={},
         settings=outcome.settings_of,
+        no_files=not files and not found.errors,
     )
+
+
+def _show_projects(files: list[Path], session: _Session) -> None:
+    """``--verbose``: the project root and source roots each file was named from
+    (module names, and so the facts across modules, follow from them)."""
+    from jaxlint.project.roots import PROJECT_MARKERS
+    from jaxlint.project_driver import describe_projects
+
+    def shown(p: Path) -> str:
+        return str(_display(p, session.cwd.resolve()))
+
+    for root, src, marked, n in describe_projects(files, _src_setting(session)):
+        marker = next((m for m in PROJECT_MARKERS if (root / m).is_file()), ".git")
+        how = f"found by its {marker}" if marked else "the current directory: no project marker above the files"
+        sys.stderr.write(f"project root: {shown(root)} ({how}); source roots: "
+                         f"{', '.join(shown(r) for r in src)}; {n} file{'s' if n != 1 else ''}\n")
 
 
 def _src_setting(session: _Session):
@@ -463,7 +500,7 @@ def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
     )
 
 
-def _report(report, opts: CheckOptions, out: TextIO, color: bool) -> None:
+def _report(report, opts: CheckOptions, out: TextIO, color: bool, summary: bool = True) -> None:
     from jaxlint.output import summary_line, write
 
     if opts.statistics:
@@ -474,7 +511,7 @@ def _report(report, opts: CheckOptions, out: TextIO, color: bool) -> None:
             out.write(summary_line(report) + "\n")
         return
     write(opts.output_format, report, out, color)
-    if opts.output_format in ("full", "concise") and not opts.quiet:
+    if opts.output_format in ("full", "concise") and not opts.quiet and summary:
         out.write(summary_line(report) + "\n")
     elif report.baseline is not None and not opts.quiet:
         from jaxlint.output import baseline_sentence
@@ -565,8 +602,14 @@ def _finish_fix(opts: CheckOptions, report, linted: _Linted, fixed: list, stdin_
             sys.stdout.write(file_diff(ff))
         sys.stdout.flush()
         if not opts.quiet:
-            sys.stderr.write(f"Would fix {count_phrase(fixed_sev)}.\n" if n_fixed
-                             else "No errors would be fixed.\n")
+            # the fixes --unsafe-fixes would add (Ruff's hint); ``report`` holds what remains
+            _, hidden = report.fix_counts()
+            hint = (f"{hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with "
+                    "the `--unsafe-fixes` option") if hidden else ""
+            if n_fixed:
+                sys.stderr.write(f"Would fix {count_phrase(fixed_sev)}{f' ({hint})' if hint else ''}.\n")
+            else:
+                sys.stderr.write(f"No fixes available ({hint}).\n" if hint else "No fixes available.\n")
         if linted.errors:
             return EXIT_ERROR
         return EXIT_FINDINGS if fixed else EXIT_OK
@@ -589,11 +632,11 @@ def _finish_fix(opts: CheckOptions, report, linted: _Linted, fixed: list, stdin_
                     write(opts.output_format, report, out, color)
             info = out if text_format and not opts.statistics else sys.stderr
             if opts.show_fixes:
-                info.write(show_fixes_text(fixed))
+                info.write(show_fixes_text(fixed, count_phrase(fixed_sev)))
             if not opts.quiet and (text_format or opts.fix_only):
                 remaining = len(report.findings)
                 if opts.fix_only:
-                    info.write(f"Fixed {count_phrase(fixed_sev)}.\n" if n_fixed else "No errors fixed.\n")
+                    info.write(f"Fixed {count_phrase(fixed_sev)}.\n" if n_fixed else "No fixes applied.\n")
                 elif n_fixed:
                     from jaxlint.output import baseline_sentence
 
@@ -665,7 +708,14 @@ def _output_stream(path: Optional[str], default: Optional[TextIO] = None
         yield out, _use_color(out)
         out.flush()
         return
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    parent = Path(path).parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # `-o a.py/x.json`, a.py a file: not "File exists"
+        import errno
+
+        blocker = next((p for p in (parent, *parent.parents) if p.exists() and not p.is_dir()), parent)
+        raise NotADirectoryError(errno.ENOTDIR, f"{blocker} is not a directory") from None
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         yield fh, False
 
@@ -743,7 +793,10 @@ def rule_command(code: str, output_format: str) -> None:
 
     rule = get_rule(code)
     if rule is None:
-        error(f"unknown rule '{code}' (see `jaxlint rules`)")
+        from jaxlint.rules import all_rules
+        from jaxlint.ruleinfo import did_you_mean
+
+        error(f"unknown rule '{code}'{did_you_mean(all_rules(), code)} (see `jaxlint rules`)")
         sys.exit(EXIT_ERROR)
     text = render_rule_markdown(rule)
     if output_format == "markdown":
@@ -837,6 +890,19 @@ def bench_command(**kwargs: object) -> None:
     sys.exit(code)
 
 
+def _jax_missing() -> Optional[str]:
+    """Why JAX cannot be imported by the runtime's workers (this interpreter), or
+    None.  Looks the module up without importing it (JAX's import takes a second)."""
+    import importlib.util
+
+    try:
+        if importlib.util.find_spec("jax") is not None:
+            return None
+    except (ImportError, ValueError) as exc:
+        return str(exc) or exc.__class__.__name__
+    return "No module named 'jax'"
+
+
 def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, timeout, runs,
                         device, output_format, output_file, jobs, exit_zero, verbose,
                         run=(), run_timeout=None, memory_limit=None) -> int:
@@ -846,6 +912,12 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
         cache_dir=None, config=config, stdin_filename=None, force_exclude=False, x64=None,
         quiet=True, show_files=False, verbose=verbose,
     )
+    missing = _jax_missing()
+    if missing is not None:
+        error(f"`jaxlint {'bench' if bench else 'confirm'}` runs your code with JAX, which cannot be "
+              f"imported here ({missing}): install the runtime extra, "
+              "`pip install 'jax-sharpbits[runtime]'` (from a checkout: `pip install -e '.[runtime]'`)")
+        return EXIT_ERROR
     from jaxlint.runtime import run_runtime, write_report
     from jaxlint.runtime.driver import start_runs
     from jaxlint.runtime.specs import RuntimeOptions

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Optional, Sequence
 import pathspec
 
 from jaxlint.cache import DEFAULT_CACHE_DIR_NAME
-from jaxlint.ruleinfo import RuleInfo, default_codes, expand_selector
+from jaxlint.ruleinfo import RuleInfo, default_codes, did_you_mean, expand_selector
 from jaxlint.settings import LintSettings
 
 if sys.version_info >= (3, 11):
@@ -262,7 +262,8 @@ class ResolvedConfig:
             matched = expand_selector(self._infos, sel)
             if matched is None:
                 where = source or self.cfg.label
-                raise ConfigError(f"{where}: unknown rule selector '{sel}' in '{key}'")
+                raise ConfigError(f"{where}: unknown rule selector '{sel}' in '{key}'"
+                                  f"{did_you_mean(self._infos, sel)}")
             codes |= matched
         return codes
 

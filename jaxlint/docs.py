@@ -8,6 +8,7 @@ exits 1 when the committed pages differ from what the rules say.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Iterable, Optional
@@ -41,6 +42,23 @@ def rule_source(rule: type[Rule]) -> str:
     return rule.__module__.replace(".", "/") + ".py"
 
 
+_SEED_NUMBERS = re.compile(r"\s*\(seeds? [0-9, -]+\)")
+_JAX_DOCS = ("The Sharp Bits", "FAQ")  # the sections of JAX's own documentation the seeds quote
+
+
+def jax_docs_reference(seed: str) -> str:
+    """The sections of JAX's documentation a rule's ``seed`` cites, for users:
+    ``The Sharp Bits § Control Flow; FAQ § Abstract tracer value encountered``.
+    The seed numbers and the other source documents (a tutorial, study notes:
+    see docs/seed-map.md) mean nothing to a user and are left out."""
+    parts = []
+    for part in (seed or "").split(";"):
+        part = _SEED_NUMBERS.sub("", part).strip()
+        if part.startswith(_JAX_DOCS) and part not in parts:
+            parts.append(part)
+    return "; ".join(parts)
+
+
 def render_rule_markdown(rule: type[Rule]) -> str:
     """The documentation page of one rule.  Its example is the rule's first
     INVALID example; the test-suite shows the next ones."""
@@ -51,8 +69,9 @@ def render_rule_markdown(rule: type[Rule]) -> str:
         f"Severity: {_severity(rule)}",
         _FIX_TEXT.get(rule.fix_availability, f"Fix: {rule.fix_availability}"),
     ]
-    if rule.seed:
-        facts.append(f"Seed: {rule.seed}")
+    reference = jax_docs_reference(rule.seed)
+    if reference:
+        facts.append(f"JAX docs: {reference}")
     out += [" · ".join(facts), ""]
     source = rule_source(rule)
     out += [f"Source: [`{source}`](../../{source})", ""]

@@ -46,11 +46,23 @@ class Edit:
     original: Optional[str] = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        d = {"line": self.line, "col": self.col, "end_line": self.end_line,
-             "end_col": self.end_col, "content": self.content}
+        """As Ruff's JSON writes an edit: ``content``, ``location`` and
+        ``end_location`` with ``row``/``column`` (as a finding's own location);
+        ``cell`` in a notebook."""
+        d: dict[str, Any] = {
+            "content": self.content,
+            "location": {"row": self.line, "column": self.col},
+            "end_location": {"row": self.end_line, "column": self.end_col},
+        }
         if self.cell is not None:
             d["cell"] = self.cell
         return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Edit":
+        return cls(line=d["location"]["row"], col=d["location"]["column"],
+                   end_line=d["end_location"]["row"], end_col=d["end_location"]["column"],
+                   content=d["content"], cell=d.get("cell"))
 
 
 @dataclass(frozen=True)
@@ -132,7 +144,7 @@ class Finding:
             fix = Fix(
                 Applicability(f["applicability"]),
                 f["message"],
-                tuple(Edit(**e) for e in f["edits"]),
+                tuple(Edit.from_dict(e) for e in f["edits"]),
             )
         return cls(
             code=d["code"],

@@ -486,13 +486,14 @@ def needs_fixing(findings: Iterable[Finding], unsafe: bool) -> bool:
     return any(fixable(f, unsafe) for f in findings)
 
 
-def show_fixes_text(fixed: list[FileFix]) -> str:
-    """``--show-fixes``: per file, each applied fix (line:col code message)."""
+def show_fixes_text(fixed: list[FileFix], counted: str) -> str:
+    """``--show-fixes``: per file, each applied fix (line:col code message).
+    ``counted`` names what was fixed as the summary line does (``2 warnings``)."""
     done = [ff for ff in fixed if ff.result.applied and ff.changed]
     total = sum(len(ff.result.applied) for ff in done)
     if not total:
-        return "No errors fixed.\n"
-    out = [f"Fixed {total} error{'s' if total != 1 else ''}:\n"]
+        return "No fixes applied.\n"
+    out = [f"Fixed {counted}:\n"]
     for ff in sorted(done, key=lambda x: x.path):
         out.append(f"- {ff.path}:\n")
         for a in ff.result.applied:

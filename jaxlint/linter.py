@@ -311,19 +311,25 @@ def lint_source(
             # calls into it from the first round
             result.project = _summary_only(text, tree, settings)  # type: ignore[arg-type]
             return result
+        # CPython's tree goes in a box that the parse below may empty: a file with a
+        # finding is parsed by libcst, and both trees at once cost their sum
+        box: list[Optional[ast.Module]] = [tree]  # type: ignore[list-item]
+        del tree
         if parse == LIBCST:
             result = _parse_and_analyze(result, text, path, settings, trees=trees)
         elif isinstance(parse, str):
-            result = _parse_and_analyze(result, text, path, settings, trees=trees, tree=tree)
+            result = _parse_and_analyze(result, text, path, settings, trees=trees, tree=box)
         else:
-            module = parse.parse(text, tree)  # type: ignore[arg-type]
+            module = parse.parse(text, box[0])  # type: ignore[arg-type]
             if module is None:
-                result = _parse_and_analyze(result, text, path, settings, trees=trees, tree=tree)
+                result = _parse_and_analyze(result, text, path, settings, trees=trees, tree=box)
             else:
                 with parse.analysis():
                     result = _parse_and_analyze(result, text, path, settings, module)
-        if result.project is not None and tree is not None:
-            _fill_lines(result.project, tree)
+        if result.project is not None and (result.project.get("calls") or result.project.get("sites")):
+            tree = box[0] if box[0] is not None else python_syntax_error(text, path)[0]
+            if tree is not None:
+                _fill_lines(result.project, tree)
         return result
     finally:
         if gc_was_enabled:
@@ -361,25 +367,27 @@ def lint_notebook(
 
 def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintSettings,
                        module: Optional[cst.Module] = None, trees: Optional[TreeStore] = None,
-                       tree: Optional[ast.Module] = None, built: bool = False) -> FileResult:
-    """Parse (unless ``module`` is given) and analyse.  With CPython's ``tree``
-    the analysis first runs on a libcst tree built from it (``jaxlint.fastparse``,
-    a fraction of libcst's parse); only a file where a rule reports something
-    is parsed by libcst and analysed again on that tree, which gives every
-    position, message and fix."""
+                       tree: Optional[list] = None, built: bool = False) -> FileResult:
+    """Parse (unless ``module`` is given) and analyse.  With CPython's tree
+    (``tree``: a one-item list, emptied before libcst's parse so that the two
+    trees are not alive together) the analysis first runs on a libcst tree built
+    from it (``jaxlint.fastparse``, a fraction of libcst's parse); only a file
+    where a rule reports something is parsed by libcst and analysed again on
+    that tree, which gives every position, message and fix."""
     from jaxlint.engine import NeedsSourceTree
 
     keep = trees is not None and settings.module is not None
-    if module is None and tree is not None:
+    if module is None and tree is not None and tree[0] is not None:
         if keep:
             gc.collect(0)  # what the last file left for the collector: not to be frozen with this tree
-        module = _built_tree(tree, text)
+        module = _built_tree(tree[0], text)
         if module is not None:
             built = True
             if keep:
                 trees.put(path, text, module, built=True)  # type: ignore[union-attr]
-    del tree
     if module is None:
+        if tree is not None:
+            tree[0] = None
         module = _libcst_parse(result, text, path, trees if keep else None)
         if module is None:
             return result
@@ -391,6 +399,9 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
     # Out of the handler: its traceback holds the first analysis's frames, and with them
     # its cyclic state (and the built tree).  Still alive at the collection before
     # libcst's parse, they would be frozen with the new tree (TreeStore.put) and never freed.
+    module = None  # the built tree (kept in ``trees`` if it is to be kept)
+    if tree is not None:
+        tree[0] = None
     module = _libcst_parse(result, text, path, trees if keep else None)
     if module is None:
         return result

@@ -95,6 +95,18 @@ def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[li
     return out
 
 
+def describe_projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[list[str]], Path]]
+                      ) -> list[tuple[Path, tuple[Path, ...], bool, int]]:
+    """The projects ``files`` belong to, as ``run_project`` groups them: (project
+    root, its source roots, whether a marker file found the root (else it is the
+    current directory), how many of ``files`` it holds); for ``--verbose``."""
+    by_root: dict[Path, tuple[_Project, int]] = {}
+    for project in _projects(files, src_for).values():
+        kept, n = by_root.get(project.root, (project, 0))
+        by_root[project.root] = (kept, n + 1)
+    return [(p.root, p.roots.roots, p.marked, n) for p, n in by_root.values()]
+
+
 def run_project(
     files: Sequence[Path],
     settings_for: Callable[[Path], LintSettings],

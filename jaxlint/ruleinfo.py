@@ -143,5 +143,19 @@ def expand_selector(infos: Iterable[RuleInfo], selector: str) -> Optional[set[st
     return None
 
 
+def did_you_mean(rules: Iterable, selector: str) -> str:
+    """``"; did you mean JAX201?"`` for an unknown selector close to a rule's
+    code or name (``rules``: anything with ``.code`` and ``.name``), else ``""``."""
+    import difflib
+
+    sel = selector.strip()
+    rules = tuple(rules)
+    codes = [r.code for r in rules]
+    close = difflib.get_close_matches(sel.upper(), codes, n=1, cutoff=0.75)
+    if not close:
+        close = difflib.get_close_matches(sel.lower(), [r.name for r in rules], n=1, cutoff=0.75)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
 def default_codes(infos: Iterable[RuleInfo]) -> frozenset[str]:
     return frozenset(i.code for i in infos if i.default_enabled)

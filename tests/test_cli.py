@@ -175,6 +175,7 @@ def test_module_entry_point(project: Path) -> None:
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_user_flow_guards(tmp_path):
     """Regressions from a user-flow review: one clear line and exit 2 each."""
     import subprocess

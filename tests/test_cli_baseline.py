@@ -349,6 +349,7 @@ def test_gitlab_code_quality_report(project: Path) -> None:
     assert [i["location"]["lines"]["begin"] for i in moved] == [9, 17, 18, 21]
 
 
+@pytest.mark.slow
 def test_warm_baseline_and_sarif_runs_do_not_import_libcst(project: Path) -> None:
     import subprocess
     import sys

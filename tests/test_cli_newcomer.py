@@ -245,6 +245,7 @@ def test_runtime_table_is_readable_at_80_columns(monkeypatch) -> None:
     assert lines[-1] == "1 confirmed"
 
 
+@pytest.mark.slow
 def test_installing_prints_no_setuptools_warning(tmp_path: Path) -> None:
     """What `make demo`/`make test` run (an editable install, quiet), into a scratch
     target: setuptools' deprecation and editable-mode warnings must not appear."""
@@ -259,3 +260,190 @@ def test_installing_prints_no_setuptools_warning(tmp_path: Path) -> None:
     assert run.returncode == 0, out
     assert re.findall(r".*(?:BuildBackendWarning|SetuptoolsDeprecationWarning|SetuptoolsWarning).*",
                       out) == []
+
+
+# ----------------------------------------------------------------------------- issue 25: what a new user hit
+
+
+def test_ctrl_c_exits_130_with_one_line(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    # `check -` waits on stdin: Ctrl-C (SIGINT to the whole process group, as a terminal sends it)
+    proc = subprocess.Popen([sys.executable, "-m", "jaxlint", "check", "-", "--no-cache"], cwd=tmp_path,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        time.sleep(3)  # past the imports, reading stdin
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert err == "interrupted\n" and out == ""
+
+
+def test_a_folder_without_python_files_warns_as_ruff_does(tmp_path: Path) -> None:
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "readme.txt").write_text("import jax\n")
+    r = _jaxlint("check", "notes", "--no-cache", cwd=tmp_path)
+    assert r.returncode == 0
+    assert r.stderr == "warning: No Python files found under the given path(s)\n"
+    assert r.stdout == ""  # no "All checks passed!": nothing was checked
+
+
+NO_JAX_SITECUSTOMIZE = '''
+import sys
+
+
+class _NoJax:
+    """Makes `import jax` fail in this interpreter and every child that inherits PYTHONPATH."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "jax" or name.startswith("jax."):
+            raise ModuleNotFoundError("No module named 'jax'", name=name)
+        return None
+
+
+sys.meta_path.insert(0, _NoJax())
+'''
+
+
+@pytest.mark.parametrize("command", ["confirm", "bench"])
+def test_confirm_without_jax_says_to_install_the_runtime_extra(tmp_path: Path, command: str) -> None:
+    import os
+
+    stub = tmp_path / "nojax"
+    stub.mkdir()
+    (stub / "sitecustomize.py").write_text(NO_JAX_SITECUSTOMIZE)
+    (tmp_path / "m.py").write_text(BUGGY)
+    env = dict(os.environ, PYTHONPATH=str(stub))
+    r = _jaxlint(command, "m.py", "--no-cache", cwd=tmp_path, env=env)
+    assert r.returncode == 2
+    assert r.stdout == ""
+    assert r.stderr == (
+        f"error: `jaxlint {command}` runs your code with JAX, which cannot be imported here "
+        "(No module named 'jax'): install the runtime extra, `pip install 'jax-sharpbits[runtime]'` "
+        "(from a checkout: `pip install -e '.[runtime]'`)\n")
+
+
+TWO_UNSAFE = "import jax.numpy as jnp\ny = jnp.ones(3, dtype=jnp.float64)\nz = jnp.zeros(2, dtype=jnp.float64)\n"
+
+
+def test_fix_wording_counts_fixes_as_the_summary_does(tmp_path: Path) -> None:
+    (tmp_path / "u.py").write_text(TWO_UNSAFE)
+    r = _jaxlint("check", "--no-cache", "--fix", "--unsafe-fixes", "--show-fixes", "u.py", cwd=tmp_path)
+    assert r.returncode == 0
+    lines = r.stdout.splitlines()
+    assert lines[0] == "Fixed 2 warnings:"  # JAX110 is a warning: one noun for both lines
+    assert lines[-1] == "Found 2 warnings (2 fixed, 0 remaining)."
+
+
+def test_diff_names_the_hidden_unsafe_fixes(tmp_path: Path) -> None:
+    (tmp_path / "u.py").write_text(TWO_UNSAFE)
+    (tmp_path / "t.py").write_text("import jax\n\ny = jax.tree_map(f, z)\n")
+    only_unsafe = _jaxlint("check", "--no-cache", "--diff", "u.py", cwd=tmp_path)
+    assert only_unsafe.returncode == 0 and only_unsafe.stdout == ""
+    assert only_unsafe.stderr == (
+        "No fixes available (2 hidden fixes can be enabled with the `--unsafe-fixes` option).\n")
+    both = _jaxlint("check", "--no-cache", "--diff", "u.py", "t.py", cwd=tmp_path)
+    assert both.returncode == 1 and both.stdout.startswith("--- a/t.py\n")
+    assert both.stderr == (
+        "Would fix 1 error (2 hidden fixes can be enabled with the `--unsafe-fixes` option).\n")
+
+
+def test_statistics_marks_unsafe_fixable_rules_as_ruff_does(tmp_path: Path) -> None:
+    (tmp_path / "u.py").write_text(TWO_UNSAFE)
+    (tmp_path / "t.py").write_text("import jax\n\ny = jax.tree_map(f, z)\n")
+    r = _jaxlint("check", "--no-cache", "--statistics", "u.py", "t.py", cwd=tmp_path)
+    assert r.stdout.splitlines()[:2] == [
+        "2\tJAX110\t[-] float64-without-x64",
+        "1\tJAX901\t[*] removed-jax-api",
+    ]
+    shown = _jaxlint("check", "--no-cache", "--statistics", "--unsafe-fixes", "u.py", cwd=tmp_path)
+    assert shown.stdout.splitlines()[0] == "2\tJAX110\t[*] float64-without-x64"
+
+
+def test_rule_page_cites_jax_docs_without_seed_numbers() -> None:
+    r = CliRunner().invoke(cli, ["rule", "JAX201", "--output-format", "markdown"])
+    assert r.exit_code == 0
+    assert r.output.splitlines()[2] == (
+        "Enabled by default · Severity: error · No fix available · JAX docs: The Sharp Bits § Control Flow; "
+        "FAQ § Abstract tracer value encountered")
+    assert "seed" not in r.output.lower()
+
+
+def test_unknown_codes_get_a_did_you_mean(tmp_path: Path) -> None:
+    r = _jaxlint("rule", "JAX2011", cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr == "error: unknown rule 'JAX2011'; did you mean JAX201? (see `jaxlint rules`)\n"
+    far = _jaxlint("rule", "XYZ", cwd=tmp_path)
+    assert far.stderr == "error: unknown rule 'XYZ' (see `jaxlint rules`)\n"
+    (tmp_path / "m.py").write_text(BUGGY)
+    sel = _jaxlint("check", "--no-cache", "--select", "JAX1011", "m.py", cwd=tmp_path)
+    assert sel.returncode == 2
+    assert sel.stderr == "error: command line: unknown rule selector 'JAX1011' in '--select'; did you mean JAX101?\n"
+    (tmp_path / "pyproject.toml").write_text('[tool.jaxlint]\nignore = ["prng-key-reuses"]\n')
+    cfg = _jaxlint("check", "--no-cache", "m.py", cwd=tmp_path)
+    assert cfg.returncode == 2
+    assert cfg.stderr == (f"error: {tmp_path / 'pyproject.toml'}: unknown rule selector 'prng-key-reuses' "
+                          "in 'ignore'; did you mean prng-key-reuse?\n")
+
+
+def test_json_fix_edits_use_rows_and_columns_as_locations_do(tmp_path: Path) -> None:
+    (tmp_path / "t.py").write_text("import jax\n\ny = jax.tree_map(f, z)\n")
+    r = _jaxlint("check", "--no-cache", "--output-format", "json", "t.py", cwd=tmp_path)
+    (finding,) = json.loads(r.stdout)
+    assert finding["location"] == {"row": 3, "column": 5}
+    assert finding["fix"]["edits"] == [{
+        "content": "jax.tree.map",
+        "location": {"row": 3, "column": 5},
+        "end_location": {"row": 3, "column": 17},
+    }]
+
+
+def test_output_file_under_a_file_says_not_a_directory(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(BUGGY)
+    r = _jaxlint("check", "--no-cache", "a.py", "-o", "a.py/x.json", cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr == "error: a.py/x.json: cannot be written (a.py is not a directory)\n"
+    assert (tmp_path / "a.py").read_text() == BUGGY
+
+
+def test_verbose_names_the_project_root_and_source_roots(tmp_path: Path) -> None:
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "pyproject.toml").write_text("[tool.jaxlint]\n")
+    (proj / "m.py").write_text(BUGGY)
+    (proj / "n.py").write_text(BUGGY)
+    r = _jaxlint("check", "-v", "--no-cache", "proj", cwd=tmp_path)
+    lines = r.stderr.splitlines()
+    assert "project root: proj (found by its pyproject.toml); source roots: proj/src, proj; 2 files" in lines
+    (tmp_path / "loose").mkdir()
+    (tmp_path / "loose" / "m.py").write_text(BUGGY)
+    r = _jaxlint("check", "-v", "--no-cache", "m.py", cwd=tmp_path / "loose")
+    assert ("project root: . (the current directory: no project marker above the files); "
+            "source roots: src, .; 1 file") in r.stderr.splitlines()
+
+
+def test_setup_leaves_jaxlint_reachable_and_says_what_tests_cost() -> None:
+    tomllib = pytest.importorskip("tomllib")
+
+    readme = (ROOT / "README.md").read_text()
+    setup = readme.split("## Set-up on a fresh machine", 1)[1].split("\n## ", 1)[0]
+    assert ". .venv/bin/activate   # puts `jaxlint` on your PATH" in setup
+    assert "`make test` takes 5 to 10 minutes on two cores" in setup and "make test-fast" in setup
+    demo = subprocess.run(["make", "-n", "demo"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert "run \\`. .venv/bin/activate\\` to put \\`jaxlint\\` on your PATH" in demo
+    markers = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["markers"]
+    assert any(m.startswith("slow:") for m in markers)
+    fast = subprocess.run(["make", "-n", "test-fast"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert fast.strip().endswith('-m pytest -m "not slow"')
+    full = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert full.strip().endswith("-m pytest")  # CI keeps running everything
+    slow = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "slow",
+                           "-p", "no:cacheprovider", "tests/test_precommit.py", "tests/test_runtime.py"],
+                          cwd=ROOT, capture_output=True, text=True).stdout
+    assert "tests/test_precommit.py: 1" in slow and "tests/test_runtime.py:" in slow

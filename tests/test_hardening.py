@@ -338,7 +338,7 @@ def test_a_valid_entry_is_used(tmp_path: Path) -> None:
     lambda d: d["findings"][0].update(severity="fatal"),
     lambda d: d["findings"][0]["location"].update(row=0),
     lambda d: d["findings"][0]["end_location"].update(row=400),  # past the end of the file
-    lambda d: d["findings"][0]["fix"]["edits"][0].update(line="4"),
+    lambda d: d["findings"][0]["fix"]["edits"][0]["location"].update(row="4"),
     lambda d: d["findings"][0]["fix"].update(applicability="maybe"),
     lambda d: d.update(parsed="yes"),
     lambda d: d.update(findings={}),

@@ -173,7 +173,7 @@ def test_check_gives_the_cli_findings_with_the_project_configuration(project: Pa
         ("JAX201", "tests/test_sharp.py", 14, 8, MSG_201),
     ]
     # one file that cannot be decoded is reported in one line; the others are checked
-    assert whole["files"] == 3 and whole["errors"] == [
+    assert whole["files_checked"] == 3 and "files" not in whole and whole["errors"] == [
         "legacy/latin.py: not valid utf-8 (UnicodeDecodeError: 'utf-8' codec can't decode byte 0xe9 "
         "in position 16: invalid continuation byte)"]
     assert whole["summary"] == "3 findings (1 with a safe fix). 1 path could not be checked."
@@ -303,7 +303,7 @@ def test_fix_returns_the_diff_and_writes_only_when_asked(project: Path) -> None:
     dry, after_dry, unsaved, safe_only, unsafe, written, again = _serve(project, scenario)
     assert dry["diff"] == DIFF == cli.stdout
     assert after_dry == SHARP  # write=false writes nothing
-    assert dry["fixed"] == 1 and dry["written"] is False
+    assert dry["fixed"] == 1 and dry["written"] is False and dry["files_checked"] == 1
     assert dry["files"] == [{"path": "pkg/sharp.py", "skipped": [], "written": False, "applied": [
         {"code": "JAX101", "line": 7, "column": 5, "message": "Replace with `x = x.at[0].set(...)`"}]}]
     assert _where(dry["remaining"]) == [("JAX201", "pkg/sharp.py", 14, 8, MSG_201)]
@@ -343,6 +343,7 @@ def test_rule_and_rules(project: Path) -> None:
     assert by_name["code"] == "JAX301"
 
 
+@pytest.mark.slow
 def test_confirm_runs_the_runtime_companion(project: Path) -> None:
     pytest.importorskip("jax")
 
@@ -362,6 +363,7 @@ def test_confirm_runs_the_runtime_companion(project: Path) -> None:
     assert report["summary"] == "1 confirmed, 1 skipped." and report["errors"] == []
 
 
+@pytest.mark.slow
 def test_confirm_with_a_run_command_observes_the_inputs(project: Path) -> None:
     pytest.importorskip("jax")
     run = f"{sys.executable} -c 'import jax.numpy as jnp, pkg.sharp as s; s.f(jnp.float32(2.0))'"
@@ -516,6 +518,7 @@ def update():
 """
 
 
+@pytest.mark.slow
 def test_a_cancelled_confirm_stops_the_user_code(project: Path) -> None:
     pytest.importorskip("jax")
     if not Path("/proc/self/cmdline").exists():

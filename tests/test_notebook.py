@@ -88,8 +88,8 @@ def test_json_carries_the_cell_and_cell_relative_rows(nb: Path) -> None:
     r = _invoke("nb.ipynb", "--output-format", "json", "--select", "JAX901")
     (f,) = json.loads(r.output)
     assert (f["cell"], f["location"], f["end_location"]) == (4, {"row": 3, "column": 5}, {"row": 3, "column": 17})
-    assert f["fix"]["edits"] == [{"line": 3, "col": 5, "end_line": 3, "end_col": 17, "content": "jax.tree.map",
-                                  "cell": 4}]
+    assert f["fix"]["edits"] == [{"content": "jax.tree.map", "location": {"row": 3, "column": 5},
+                                  "end_location": {"row": 3, "column": 17}, "cell": 4}]
 
 
 def test_sarif_names_the_cell_as_a_logical_location(nb: Path) -> None:

@@ -90,6 +90,7 @@ def test_local_hook_from_the_docs(tmp_path: Path) -> None:
     _check_run(cmd, _project(tmp_path, config), _env(tmp_path))
 
 
+@pytest.mark.slow
 def test_remote_hook_from_a_clone_of_this_repository(tmp_path: Path) -> None:
     cmd = _pre_commit()
     head = _git("rev-parse", "HEAD", cwd=ROOT)

@@ -22,6 +22,8 @@ from jaxlint.findings import FileResult, Finding, Severity  # noqa: E402
 from jaxlint.runtime.specs import (SpecError, parse_spec, read_runtime_table,  # noqa: E402
                                    spec_from_annotation)
 
+pytestmark = pytest.mark.slow  # real JAX in subprocesses (`make test-fast` skips it)
+
 FIXTURES = Path(__file__).parent / "fixtures" / "runtime"
 
 

@@ -25,6 +25,8 @@ import pytest
 
 pytest.importorskip("jax")
 
+pytestmark = pytest.mark.slow  # real JAX in subprocesses (`make test-fast` skips it)
+
 from click.testing import CliRunner  # noqa: E402
 
 from jaxlint.cli import cli  # noqa: E402

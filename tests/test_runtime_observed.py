@@ -21,6 +21,8 @@ from click.testing import CliRunner  # noqa: E402
 
 from jaxlint.cli import cli  # noqa: E402
 
+pytestmark = pytest.mark.slow  # real JAX in subprocesses (`make test-fast` skips it)
+
 FIXTURE = Path(__file__).parent / "fixtures" / "runtime" / "observed"
 RUN = "python -m proj.train --fail"  # the script exits with status 3 after its calls
 WHERE = f"(observed in --run `{RUN}`)"

@@ -17,14 +17,14 @@ from typing import Callable, Optional, Sequence
 
 import libcst as cst
 
-from jaxlint.engine.context import RuleContext
+from jaxlint.engine.context import NeedsSourceTree, RuleContext
 from jaxlint.engine.project import outgoing_facts
 from jaxlint.engine.reports import to_findings
 from jaxlint.engine.rule import Check, Rule
 from jaxlint.findings import Finding
 from jaxlint.settings import LintSettings
 
-__all__ = ["analyze", "hook_tables"]
+__all__ = ["NeedsSourceTree", "analyze", "hook_tables"]
 
 _RECURSION_LIMIT = 10000
 _HOOK_NAMES: dict[type, list[tuple[str, type, bool]]] = {}
@@ -67,9 +67,9 @@ def analyze(
     """The findings of the enabled ``rules`` on one parsed file (unsorted).
 
     ``built``: ``module`` was built from CPython's tree (``jaxlint.fastparse``),
-    which knows no positions: if a rule reports anything, ``NeedsSourceTree``
-    is raised (before any position or fix is made) and the caller analyses
-    libcst's own tree of the file instead.
+    which knows no positions: at the first report ``NeedsSourceTree`` is raised
+    (before any position or fix is made; the rest of the walk would be thrown
+    away) and the caller analyses libcst's own tree of the file instead.
 
     ``facts``: what the project's other modules know of this file's functions
     (``jaxlint/project/facts.py``).  ``project_out``, when given, receives what
@@ -91,6 +91,7 @@ def analyze(
     index = build_index(module, facts)
     interp = Interpreter(index, text, path, settings)
     ctx = RuleContext(interp)
+    ctx._built = built
     checks = []
     for check_cls, codes in groups.items():
         check = check_cls(ctx)
@@ -112,7 +113,3 @@ def analyze(
         raise NeedsSourceTree
     return to_findings(ctx, by_code)
 
-
-class NeedsSourceTree(Exception):
-    """A tree built from CPython's tree got reports: positions, messages and
-    fixes must come from libcst's tree of the source."""

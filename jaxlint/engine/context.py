@@ -32,7 +32,7 @@ from jaxlint.settings import LintSettings
 
 class RuleContext:
     __slots__ = (
-        "_interp", "_reports", "module", "text", "path", "settings", "index", "imports",
+        "_interp", "_reports", "_built", "module", "text", "path", "settings", "index", "imports",
         "qualname", "builtin_name", "value", "is_traced", "code", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
         "attr_key", "lookup", "key_consumer", "returns_fresh_function",
@@ -77,6 +77,7 @@ class RuleContext:
     def __init__(self, interp: Interpreter) -> None:
         self._interp = interp
         self._reports: list[Report] = []
+        self._built = False  # the tree was built from CPython's: the first report stops the analysis
         self.module: cst.Module = interp.module
         self.text: str = interp.text
         self.path: str = interp.path
@@ -189,4 +190,13 @@ class RuleContext:
         report.function = None if unit.is_module else unit.qualname
         if unit.origins:
             report.origins = tuple(unit.origins)
+        if self._built:
+            # positions, messages and fixes come from libcst's tree, analysed again
+            # from the start: the rest of this analysis would be thrown away
+            raise NeedsSourceTree
         self._reports.append(report)
+
+
+class NeedsSourceTree(Exception):
+    """A tree built from CPython's tree got a report: positions, messages and
+    fixes must come from libcst's tree of the source."""

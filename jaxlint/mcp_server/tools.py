@@ -539,7 +539,7 @@ def check(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event]
     return {
         "findings": [finding_dict(f) for f in findings],
         "errors": errors,
-        "files": len(results),
+        "files_checked": len(results),
         "summary": _summary(findings, errors),
     }
 
@@ -616,6 +616,7 @@ def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] =
         "diff": "".join(diffs),
         "fixed": n_fixed,
         "written": any(f["written"] for f in files),
+        "files_checked": len(results),
         "files": files,
         "remaining": [finding_dict(f) for f in remaining],
         "errors": sorted(errors),
@@ -857,8 +858,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         output_schema={
             "type": "object",
             "properties": {"findings": {"type": "array", "items": _FINDING}, "errors": _STRINGS,
-                           "files": {"type": "integer"}, "summary": {"type": "string"}},
-            "required": ["findings", "errors", "files", "summary"],
+                           "files_checked": {"type": "integer"}, "summary": {"type": "string"}},
+            "required": ["findings", "errors", "files_checked", "summary"],
         },
         read_only=True,
         run=check,
@@ -889,13 +890,14 @@ TOOLS: tuple[ToolSpec, ...] = (
                 "diff": {"type": "string"},
                 "fixed": {"type": "integer"},
                 "written": {"type": "boolean"},
+                "files_checked": {"type": "integer"},
                 "files": {"type": "array", "items": {"type": "object"}},
                 "remaining": {"type": "array", "items": _FINDING},
                 "errors": _STRINGS,
                 "source": {"type": "string"},
                 "summary": {"type": "string"},
             },
-            "required": ["diff", "fixed", "written", "files", "remaining", "errors", "summary"],
+            "required": ["diff", "fixed", "written", "files_checked", "files", "remaining", "errors", "summary"],
         },
         read_only=False,
         destructive=True,

@@ -13,7 +13,7 @@ rules ask questions through ``jaxlint.engine.context.RuleContext``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import libcst as cst
@@ -22,6 +22,7 @@ from jaxlint.model import apis, pytrees
 from jaxlint.model import values as V
 from jaxlint.model.index import FileIndex
 from jaxlint.model.jit_calls import JitCalls, JitInfo
+from jaxlint.model.journal import MISSING, JournalDict
 from jaxlint.model.scopes import instance_class
 from jaxlint.model.shapes import constructor_facts
 from jaxlint.model.units import Unit
@@ -67,13 +68,45 @@ class ExternalCall:
     class_kw: tuple[tuple[str, dict], ...] = ()
 
 
-@dataclass
+class _EntryKeys:
+    """The PRNG keys consumed when a loop was entered (``token in ...``), and the
+    ones the rules add for that state (``[token] = site``); read while the loop's
+    frame is open."""
+
+    __slots__ = ("_consumed", "_depth", "extra")
+
+    def __init__(self, consumed: JournalDict, depth: int) -> None:
+        self._consumed = consumed
+        self._depth = depth
+        self.extra: dict = {}
+
+    def __contains__(self, token: object) -> bool:
+        return token in self.extra or self._consumed.value_at(self._depth, token) is not MISSING
+
+    def __setitem__(self, token: KeyToken, site: tuple) -> None:
+        self.extra[token] = site
+
+
 class LoopFrame:
-    node: cst.CSTNode
-    depth: int
-    entry_env: dict[str, Value]
-    entry_consumed: dict
-    rebound: set[str] = field(default_factory=set)
+    """A loop (or comprehension) being walked.  Opens a journal frame on the
+    environment and on the consumed keys: the state at entry is what those frames
+    undo to, read only when a rule asks (``entry_env``, ``entry_consumed``)."""
+
+    def __init__(self, node: cst.CSTNode, depth: int, env: JournalDict, consumed: JournalDict) -> None:
+        self.node = node
+        self.depth = depth
+        self.rebound: set[str] = set()
+        self._env = env
+        self._env_depth = env.open()
+        self._entry_env: Optional[dict[str, Value]] = None
+        self.entry_consumed = _EntryKeys(consumed, consumed.open())
+
+    @property
+    def entry_env(self) -> dict[str, Value]:
+        """The environment when the loop was entered (a copy, made on first use)."""
+        if self._entry_env is None:
+            self._entry_env = self._env.snapshot_at(self._env_depth)
+        return self._entry_env
 
 
 Hooks = Mapping[type, Sequence[Callable[[cst.CSTNode], None]]]
@@ -97,9 +130,10 @@ class Interpreter:
         self.settings = settings
         self.imports = index.imports
         self.unit: Unit = index.module_unit
-        self.env: dict[str, Value] = {}
+        # journaled (model/journal.py): a branch costs what it writes, not the whole environment
+        self.env: JournalDict = JournalDict()
         self.module_env: dict[str, Value] = {}
-        self.consumed: dict[KeyToken, tuple[cst.CSTNode, str]] = {}
+        self.consumed: JournalDict = JournalDict()  # KeyToken -> (node, how)
         self.loop_stack: list[LoopFrame] = []
         self.x64_depth = 0  # inside `with jax.enable_x64():` or an x64 guard
         self.eager = False  # the unit runs under vmap only (see run_unit)
@@ -326,9 +360,9 @@ class Interpreter:
         self._memo = {}
         self._qn_memo = {}
         self._attr_tokens = {}
-        self.consumed = {}
+        self.consumed = JournalDict()
         self.loop_stack = []
-        env: dict[str, Value] = {}
+        env = JournalDict()
         for p in unit.params:
             if p.name in unit.traced_params:
                 is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.name in unit.array_params
@@ -485,13 +519,14 @@ class Interpreter:
                 self.block(s.finalbody.body.body)
         elif t is cst.Match:
             self.expr(s.subject)
-            before_env, before_consumed = dict(self.env), dict(self.consumed)
             envs = []
             for case in s.cases:
-                self.env, self.consumed = dict(before_env), dict(before_consumed)
-                if not self.block(case.body.body):
-                    envs.append((self.env, self.consumed))
-            self._merge(envs or [(before_env, before_consumed)], before_env)
+                self._open()
+                ends = self.block(case.body.body)
+                changes = self._close()
+                if not ends:
+                    envs.append(changes)
+            self._join(envs or [({}, {})])
         self._dispatch_leave(s)
         return False
 
@@ -561,7 +596,7 @@ class Interpreter:
             return self.statement(orelse) if isinstance(orelse, cst.If) else self.block(orelse.body.body)
         if dead is False:
             return self.block(s.body.body)
-        before_env, before_consumed = dict(self.env), dict(self.consumed)
+        self._open()
         for name in self._concrete_names(s.test):
             self.env[name] = V.UNKNOWN_VALUE  # narrowed: a Python value in this branch
         x64 = self.x64.condition(s.test)  # `if jax.config.jax_enable_x64:`
@@ -570,8 +605,8 @@ class Interpreter:
             body_ends = self.block(s.body.body)
         finally:
             self.x64_depth -= x64 is True
-        then_state = (self.env, self.consumed)
-        self.env, self.consumed = dict(before_env), dict(before_consumed)
+        then_state = self._close()
+        self._open()
         orelse = s.orelse
         self.x64_depth += x64 is False
         try:
@@ -583,13 +618,13 @@ class Interpreter:
                 else_ends = self.block(orelse.body.body)
         finally:
             self.x64_depth -= x64 is False
-        else_state = (self.env, self.consumed)
+        else_state = self._close()
         live = []
         if not body_ends:
             live.append(then_state)
         if not else_ends:
             live.append(else_state)
-        self._merge(live or [then_state, else_state], before_env)
+        self._join(live or [then_state, else_state])
         self._dispatch_leave(s)
         return body_ends and else_ends
 
@@ -656,37 +691,49 @@ class Interpreter:
             return value.value
         return None
 
-    def _merge(self, states: list[tuple[dict, dict]], before_env: dict) -> None:
+    # -- paths: journal frames on the environment and the consumed keys ---------
+    def _open(self) -> None:
+        self.env.open()
+        self.consumed.open()
+
+    def _close(self) -> tuple[dict, dict]:
+        """Undo the path walked since ``_open``; return what it changed (env, consumed)."""
+        return self.env.close(), self.consumed.close()
+
+    def _join(self, states: list[tuple[dict, dict]]) -> None:
+        """Where paths meet: apply their changes (as ``_close`` returns them) to the
+        state they started from.  A name some path wrote gets the join of its
+        values on every path (a path that did not write it has the value from
+        before; a path where it is unbound does not count); consumed keys are the
+        union, the first path's site first.  Costs what the paths wrote."""
         if len(states) == 1:
-            self.env, self.consumed = states[0]
+            env_changes, consumed_changes = states[0]
+            self.env.apply(env_changes)
+            self.consumed.apply(consumed_changes)
             return
-        env: dict[str, Value] = {}
-        names = set()
+        env = self.env
+        names: dict[str, None] = {}
         for e, _ in states:
-            names.update(e)
+            names.update(dict.fromkeys(e))
         for n in names:
-            vals = [e.get(n) for e, _ in states]
-            if any(v is None for v in vals):
-                present = [v for v in vals if v is not None]
-                merged = present[0]
-                for v in present[1:]:
-                    merged = V.join(merged, v)
-                env[n] = merged
+            before = env.get(n, MISSING)
+            present = [v for v in (e.get(n, before) for e, _ in states) if v is not MISSING]
+            if not present:
+                env.pop(n, None)
                 continue
-            merged = vals[0]
-            for v in vals[1:]:
-                merged = V.join(merged, v)  # type: ignore[arg-type]
-            env[n] = merged  # type: ignore[assignment]
-        consumed: dict = {}
+            merged = present[0]
+            for v in present[1:]:
+                merged = V.join(merged, v)
+            env[n] = merged
+        consumed = self.consumed
         for _, c in states:
             for k, site in c.items():
-                consumed.setdefault(k, site)
-        self.env, self.consumed = env, consumed
+                if site is not MISSING and k not in consumed:
+                    consumed[k] = site
 
     def _loop(self, node, bind_target, body, orelse) -> None:
-        frame = LoopFrame(node, len(self.loop_stack) + 1, dict(self.env), dict(self.consumed))
+        frame = LoopFrame(node, len(self.loop_stack) + 1, self.env, self.consumed)
         self.loop_stack.append(frame)
-        before_env = dict(self.env)
         try:
             if bind_target is not None:
                 bind_target()
@@ -694,8 +741,10 @@ class Interpreter:
             self._dispatch_leave(node)
         finally:
             self.loop_stack.pop()
-        # the body may run zero times
-        self._merge([(self.env, self.consumed), (before_env, frame.entry_consumed)], before_env)
+        body_state = self._close()
+        # the body may run zero times: the state at entry, with what the rules added to it
+        zero = {k: site for k, site in frame.entry_consumed.extra.items() if k not in self.consumed}
+        self._join([body_state, ({}, zero)])
         if orelse is not None:
             self.block(orelse.body.body)
 
@@ -721,9 +770,9 @@ class Interpreter:
             self.expr(dec.decorator)
         for b in s.bases:
             self.expr(b.value)
-        saved = dict(self.env)
+        self.env.open()
         self.block(s.body.body)
-        self.env = saved
+        self.env.close()  # the class body's names are not the enclosing scope's
         self.env[s.name.value] = V.UNKNOWN_VALUE
 
     # -- expressions -----------------------------------------------------------
@@ -795,14 +844,14 @@ class Interpreter:
 
     def _comprehension(self, node) -> None:
         """A comprehension runs its element once per item: walk it like a loop."""
-        saved = dict(self.env)
+        self.env.open()  # the comprehension's names do not leak out
         fors = []
         f = node.for_in
         while f is not None:
             fors.append(f)
             f = f.inner_for_in
         self.expr(fors[0].iter)
-        frame = LoopFrame(node, len(self.loop_stack) + 1, dict(self.env), dict(self.consumed))
+        frame = LoopFrame(node, len(self.loop_stack) + 1, self.env, self.consumed)
         self.loop_stack.append(frame)
         try:
             for i, f in enumerate(fors):
@@ -820,7 +869,9 @@ class Interpreter:
             self._dispatch_leave(node)
         finally:
             self.loop_stack.pop()
-        self.env = saved
+        self.env.close()
+        self.consumed.apply(self.consumed.close())  # keys consumed inside stay consumed
+        self.env.close()
 
     def _target_exprs(self, target: cst.CSTNode) -> None:
         """Visit the sub-expressions of an assignment target (``x[i]``, ``a.b``)."""

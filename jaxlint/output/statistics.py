@@ -1,6 +1,11 @@
 """``--statistics``: how many findings of each rule, most frequent first.
 
     3  JAX001  [ ] syntax-error
+    2  JAX901  [*] deprecated-tree-api
+    1  JAX110  [-] float64-silently-float32
+
+The marker, as Ruff's: ``[*]`` fixable with ``--fix``, ``[-]`` fixable only with
+``--unsafe-fixes``, ``[ ]`` no fix.
 """
 
 from __future__ import annotations
@@ -31,8 +36,9 @@ def write(report: OutputReport, out: TextIO, json_output: bool = False) -> None:
         return
     if not table:
         return
+    unsafe = {f.code for f in report.findings if f.fix is not None and not report.is_fixable(f)}
     count_w = max(len(str(r["count"])) for r in table)
     code_w = max(len(r["code"]) for r in table)
     for r in table:
-        marker = "[*]" if r["fixable"] else "[ ]"
+        marker = "[*]" if r["fixable"] else "[-]" if r["code"] in unsafe else "[ ]"
         out.write(f"{r['count']:>{count_w}}\t{r['code']:<{code_w}}\t{marker} {r['name']}\n")

@@ -139,7 +139,11 @@ class RecompileFreshFunction(Rule):
     use_instead = (
         "Create the jitted function once, outside the loop (or at module level), and pass "
         "varying values as arguments:\n\n```python\nstep = jax.jit(update)\nfor batch in batches:\n"
-        "    params = step(params, batch, lr)\n```"
+        "    params = step(params, batch, lr)\n```\n\n"
+        "Where a function builds it on each call, build it once at module level, or cache the "
+        "builder, or jit the outer function (then the inner wrapper is traced once with it):\n\n"
+        "```python\n@functools.cache\ndef scanner(step):\n    return jax.jit(partial(lax.scan, step))\n\n\n"
+        "def run(carry, xs):\n    return scanner(step)(carry, xs)\n```"
     )
     fix_safety = "No automatic fix: hoisting the function changes which variables it closes over."
     VALID = [
@@ -385,7 +389,7 @@ class RecompileFreshFunction(Rule):
             """,
             expected=[(4, 12)],
             messages=[
-                "`jit` of a `lambda` compiles again on every call of `predict`: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+                "`jit` of a `lambda` compiles again on every call of `predict`: jit caches per function object and `predict` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `predict` itself; and pass the varying values as arguments",
             ],
         ),
         Invalid(
@@ -416,7 +420,28 @@ class RecompileFreshFunction(Rule):
             """,
             expected=[(5, 12)],
             messages=[
-                "`jit` of a `lambda` compiles again on every call of `predict_batch`: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+                "`jit` of a `lambda` compiles again on every call of `predict_batch`: jit caches per function object and `predict_batch` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `predict_batch` itself; and pass the varying values as arguments",
+            ],
+        ),
+        # no loop in sight: the jitted scan is rebuilt by every call of `run`
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            from jax import lax
+
+
+            def step(carry, x):
+                return carry + x, carry
+
+
+            def run(carry, xs):
+                return jax.jit(partial(lax.scan, step))(carry, xs)
+            """,
+            expected=[(12, 12)],
+            messages=[
+                "`jit` of a `functools.partial(...)` object compiles again on every call of `run`: jit caches per function object and `run` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `run` itself; and pass the varying values as arguments",
             ],
         ),
     ]
@@ -477,7 +502,7 @@ class RecompileFreshFunction(Rule):
             if loop is not None:
                 self._report(func, reason, "every iteration of the loop")
             elif not ctx.unit.is_module and not _runs_once(ctx.unit) and not _called_rarely(ctx.unit, ctx.path):
-                self._report(func, reason, f"every call of `{ctx.unit.name}`")
+                self._report(func, reason, f"every call of `{ctx.unit.name}`", ctx.unit.name)
             return
         if isinstance(func, cst.Name) and func.value in self._pending:
             wrap, wloop, reason = self._pending[func.value]
@@ -489,12 +514,15 @@ class RecompileFreshFunction(Rule):
                     return
                 self._report(wrap, reason, "every iteration of the loop")
 
-    def _report(self, wrap: cst.Call, reason: str, when: str) -> None:
+    def _report(self, wrap: cst.Call, reason: str, when: str, caller: Optional[str] = None) -> None:
         q = self.ctx.qualname(wrap.func) or "jax.jit"
         short = q.rsplit(".", 1)[1]
-        self.report(
-            wrap,
-            f"`{short}` of {reason} compiles again on {when}: jit caches per function object and "
-            f"this one is new each time. Create the jitted function once (outside the loop or at "
-            f"module level) and pass the varying values as arguments",
-        )
+        if caller is None:  # in a loop
+            advice = ("this one is new each time. Create the jitted function once (outside the loop or at "
+                      "module level) and pass the varying values as arguments")
+        else:  # built anew by each call of a function: there is no loop to hoist it out of
+            advice = (f"`{caller}` builds a new one each time. Build it once: at module level, in a "
+                      f"builder cached with `functools.cache`, or jit `{caller}` itself; and pass the "
+                      f"varying values as arguments")
+        self.report(wrap, f"`{short}` of {reason} compiles again on {when}: jit caches per function object and "
+                          f"{advice}")
