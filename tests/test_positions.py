@@ -92,7 +92,7 @@ def test_json_and_sarif_positions_after_a_lone_cr(project: Path) -> None:
     assert [(d["location"], d["end_location"]) for d in data] == [
         ({"row": 3, "column": 5}, {"row": 3, "column": 17})]
     assert data[0]["fix"]["edits"] == [
-        {"line": 3, "col": 5, "end_line": 3, "end_col": 17, "content": "jax.tree.map"}]
+        {"content": "jax.tree.map", "location": {"row": 3, "column": 5}, "end_location": {"row": 3, "column": 17}}]
     sarif = json.loads(_invoke("min.py", "--output-format", "sarif").output)
     region = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]
     assert (region["startLine"], region["startColumn"], region["endLine"], region["endColumn"]) == (3, 5, 3, 17)

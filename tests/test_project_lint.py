@@ -439,3 +439,25 @@ def test_guards_and_defaults_across_modules(project):
         "(decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` "
         "or `jnp.where`; or, if `how` is a Python value, mark it static (static_argnums=1)",
     )]
+
+
+def test_x64_switched_on_when_the_package_is_imported_reaches_its_modules_and_importers(tmp_path, monkeypatch):
+    # the package's __init__ imports its configuration, which hands an x64 helper to a
+    # flag registry at import; every module of the package, and a test importing the
+    # package, run with x64 on; a script that imports neither does not
+    _write_tree(tmp_path, {
+        "pyproject.toml": '[project]\nname = "physlib"\n',
+        "physlib/__init__.py": "from .utils import config\nfrom .stats import accumulate\n",
+        "physlib/utils/__init__.py": "",
+        "physlib/utils/config.py": (
+            "import os\n\n\ndef _update_x64(val):\n    from jax import config as jax_config\n\n"
+            "    jax_config.update(\"jax_enable_x64\", val)\n\n\n"
+            "FLAGS = {}\n\n\ndef define(name, default, callback):\n    FLAGS[name] = default\n    callback(default)\n\n\n"
+            "define(\"PHYSLIB_X64\", os.environ.get(\"JAX_ENABLE_X64\", \"1\") == \"1\", callback=_update_x64)\n"),
+        "physlib/stats/__init__.py": "from .online import accumulate\n",
+        "physlib/stats/online.py": "import jax.numpy as jnp\n\n\ndef accumulate(n):\n    return jnp.zeros(n, dtype=jnp.float64)\n",
+        "tests/test_online.py": "import jax.numpy as jnp\nimport physlib\n\n\ndef test_dtype():\n    assert physlib.accumulate(2).dtype == jnp.complex128 or jnp.ones(2).astype(jnp.float64) is not None\n",
+        "scripts/plain.py": "import jax.numpy as jnp\n\nx = jnp.zeros(3, dtype=jnp.float64)\n",
+    })
+    monkeypatch.chdir(tmp_path)
+    assert [f[:4] for f in _lint(tmp_path, "--no-cache")] == [("JAX110", "scripts/plain.py", 3, 24)]

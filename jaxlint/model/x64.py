@@ -171,8 +171,11 @@ class X64Model:
         if isinstance(func, cst.Attribute) and func.attr.value == "update":
             pos = positional_args(e)
             if len(pos) >= 2 and string_value(pos[0].value) == "jax_enable_x64":
+                # any value but a literal False/0/None may switch it on (`update(..., val)` in a
+                # config helper): x64 may be on, and unknown never reports
                 v = pos[1].value
-                return isinstance(v, cst.Name) and v.value == "True" or isinstance(v, cst.Integer) and v.value != "0"
+                return not (isinstance(v, cst.Name) and v.value in ("False", "None")
+                            or isinstance(v, cst.Integer) and v.value == "0")
             return False
         return self.kind(func) == CALL
 
@@ -419,6 +422,10 @@ class X64Model:
                         if unit.is_module and self.kind(small.value.func) == CALL:  # type: ignore[attr-defined]
                             self.at_import = True
                         on = True  # the rest of the block runs with x64 on
+                    elif unit.is_module and self._hands_on_helper(small):
+                        # `config.define(..., callback=_update_x64)`: a helper that switches x64
+                        # on, handed to code that runs at import, may run then
+                        self.at_import = True
             elif t is cst.If:
                 if on:
                     self._reach(s.test, unit, work)
@@ -454,6 +461,14 @@ class X64Model:
                     elif isinstance(kid, (cst.ExceptHandler, cst.Else, cst.Finally)) or type(kid).__name__ in (
                             "ExceptStarHandler", "MatchCase"):
                         self._block(kid.body.body, on, unit, work)
+
+    def _hands_on_helper(self, small: cst.CSTNode) -> bool:
+        """Does this module-level statement pass a helper of this file that switches
+        x64 on as an argument (a callback, a hook), without calling it here?"""
+        for n in _descendants(small):
+            if isinstance(n, cst.Arg) and isinstance(n.value, cst.Name) and self.name_kind(n.value.value) == CALL:
+                return True
+        return False
 
     def _mark_defs(self, node: cst.CSTNode, work: list) -> None:
         """A function (or class methods) defined where x64 is on runs with it on."""

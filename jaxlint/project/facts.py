@@ -87,7 +87,7 @@ def incoming_facts(
     def class_flat(target_module: str, qualname: str) -> Optional[Json]:
         return _class_flat(index, records_of, target_module, qualname, flat_memo)
     x64_of = {module: proj.get("x64_names") or {} for module, _, proj in outputs}
-    x64_at_import = {module for module, _, proj in outputs if proj.get("x64_import")}
+    x64_at_import = _x64_at_import(outputs)
     for module, path, proj in outputs:
         known = memo.get(path) if memo is not None else None
         if known is None or known[0] is not proj or known[1] is not index:
@@ -149,7 +149,7 @@ def incoming_facts(
                     known.extend(p for p in passed if p not in known)
                     known.sort()
         # it imports a module that switches x64 on when imported
-        if x64_at_import and any(m in x64_at_import and m != module for m in proj["summary"].get("imported", ())):
+        if module in x64_at_import:
             out.setdefault(path, {})["x64_import"] = True
         # functions of other modules reached from code that runs with x64 on
         for callee in proj.get("x64_calls", ()):
@@ -244,6 +244,29 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[
                 kind, rec.get("caller", ""), path, rec["line"], rec["why"], rec.get("cell")))
             records.append((target.module, target.qualname, fact, json.dumps(fact, sort_keys=True)))
     return imported, records, modules, classes
+
+
+def _x64_at_import(outputs) -> set[str]:
+    """The modules that run with x64 on once imported: those whose module-level
+    code switches it on, and (transitively) those that import one or lie in a
+    package whose ``__init__`` is one (importing ``pkg.sub`` runs ``pkg``'s
+    ``__init__`` first)."""
+    on = {module for module, _, proj in outputs if proj.get("x64_import")}
+    if not on:
+        return on
+    imports = {module: set(proj["summary"].get("imported", ())) for module, _, proj in outputs}
+    changed = True
+    while changed:
+        changed = False
+        for module, imported in imports.items():
+            if module in on:
+                continue
+            parts = module.split(".")
+            parents = {".".join(parts[:i]) for i in range(1, len(parts))}
+            if imported & on or parents & on:
+                on.add(module)
+                changed = True
+    return on
 
 
 def _attributes_used(text: bytes, names: set[str]) -> dict[str, set[str]]:

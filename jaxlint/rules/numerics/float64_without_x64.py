@@ -99,6 +99,37 @@ class Float64WithoutX64(Rule):
         "true`) there is no finding at all."
     )
     VALID = [
+        # x64 switched on at import by a configuration helper with a value it reads
+        # (an environment flag): it may be on, so nothing is reported
+        Valid(
+            """
+            import os
+            import jax
+            import jax.numpy as jnp
+
+            def _update_x64(val):
+                from jax import config as jax_config
+                jax_config.update("jax_enable_x64", val)
+
+            FLAGS.define("ENABLE_X64", bool, default=os.environ.get("ENABLE_X64", "1") == "1",
+                         callback=_update_x64)
+
+            x = jnp.zeros(3, dtype=jnp.float64)
+            """
+        ),
+        Valid(
+            """
+            import os
+            import jax
+            import jax.numpy as jnp
+
+            def set_precision(double):
+                jax.config.update("jax_enable_x64", double)
+
+            set_precision(os.environ.get("DOUBLE") is not None)
+            y = jnp.ones(2).astype(jnp.complex128)
+            """
+        ),
         Valid(
             """
             import jax
@@ -548,6 +579,23 @@ class Float64WithoutX64(Rule):
             expected=[(16, 47)],
             messages=[
                 "`int64` requested in `jnp.eye` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
+            ],
+        ),
+        # switched off explicitly: a literal False is known
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def _update_x64(val):
+                jax.config.update("jax_enable_x64", False)
+
+            register(callback=_update_x64)
+            x = jnp.zeros(3, dtype=jnp.float64)
+            """,
+            expected=[(8, 24)],
+            messages=[
+                "`float64` requested in `jnp.zeros` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
             ],
         ),
     ]
