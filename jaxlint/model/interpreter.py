@@ -44,6 +44,10 @@ _BUILTIN_STATIC = frozenset(
 )
 
 
+# context managers under which JAX evaluates what does not depend on a tracer at once
+_COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.ensure_compile_time_eval"})
+
+
 @dataclass
 class ExternalCall:
     """A call from traced code to a function this file imports (a fact for the
@@ -498,11 +502,18 @@ class Interpreter:
                     self._bind(item.asname.name, V.UNKNOWN_VALUE)
             self.x64_depth += x64
             self.raises_depth += raises
+            # `with jax.ensure_compile_time_eval():` computes what does not depend on a
+            # tracer eagerly, at trace time: jnp results of concrete data are concrete
+            was_eager = self.eager
+            if any(isinstance(item.item, cst.Call) and self.qualname(item.item.func) in _COMPILE_TIME_EVAL
+                   for item in s.items):
+                self.eager = True
             try:
                 ends = self.block(s.body.body)
             finally:
                 self.x64_depth -= x64
                 self.raises_depth -= raises
+                self.eager = was_eager
             self._dispatch_leave(s)
             return ends
         elif t is cst.Try or t is getattr(cst, "TryStar", None):

@@ -115,6 +115,36 @@ class SizeDependentFunction(Rule):
                 return x * n
             """
         ),
+        # computed at trace time from constants: `jax.ensure_compile_time_eval`
+        Valid(
+            """
+            import itertools
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @jax.jit
+            def all_states(x):
+                with jax.ensure_compile_time_eval():
+                    c = jnp.repeat(jnp.eye(4), 2, axis=0)
+                    combs = jnp.array(list(itertools.combinations(np.arange(len(c)), 2)))
+                    states = jnp.unique(c[combs].sum(axis=1), axis=0)
+                return x + states.sum()
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import ensure_compile_time_eval as eager
+
+            @jax.jit
+            def every_third(x):
+                with eager():
+                    idx = jnp.argwhere(jnp.arange(10) % 3 == 0)
+                return x[idx]
+            """
+        ),
     ]
 
     INVALID = [
@@ -168,6 +198,22 @@ class SizeDependentFunction(Rule):
                 "`jnp.repeat` without `total_repeat_length=` on a traced value (it depends on the traced argument `counts` of `f` (decorated with @jax.jit)): its output shape depends on the values, so tracing raises ConcretizationTypeError. Pass a static `total_repeat_length=` (an upper bound), or compute it outside the traced function",
                 "`jnp.setdiff1d` without `size=` on a traced value (it depends on the traced argument `x` of `f` (decorated with @jax.jit)): its output shape depends on the values, so tracing raises ConcretizationTypeError. Pass a static `size=` (an upper bound), or compute it outside the traced function",
                 "`jnp.compress` without `size=` on a traced value (it depends on the traced argument `x` of `f` (decorated with @jax.jit)): its output shape depends on the values, so tracing raises ConcretizationTypeError (TracerBoolConversionError on JAX 0.10). Pass a static `size=` (an upper bound), or compute it outside the traced function",
+            ],
+        ),
+        # under ensure_compile_time_eval a traced argument is still a tracer
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def distinct(x):
+                with jax.ensure_compile_time_eval():
+                    return jnp.unique(x)
+            """,
+            expected=[(7, 16)],
+            messages=[
+                "`jnp.unique` without `size=` on a traced value (it depends on the traced argument `x` of `distinct` (decorated with @jax.jit)): its output shape depends on the values, so tracing raises ConcretizationTypeError. Pass a static `size=` (an upper bound), or compute it outside the traced function",
             ],
         ),
     ]
