@@ -356,6 +356,7 @@ class Indexer:
             node=node,
             bases=bases,
             is_jax_module=any(b in apis.MODULE_BASES for b in bases),
+            nnx="flax.nnx.Module" in bases,
         )
         # a class deriving from a jax-module class defined in this file
         for other in self.index.classes:
@@ -363,6 +364,7 @@ class Indexer:
                 dotted_name(a.value) for a in node.bases if isinstance(a.value, (cst.Name, cst.Attribute))
             ):
                 info.is_jax_module = True
+                info.nnx = info.nnx or other.nnx
         self.index.classes.append(info)
         self._class_stack.append(info)
         in_class = self._in_class_body
@@ -614,6 +616,10 @@ class Indexer:
                        for d in getattr(m.node, "decorators", ())):
                     continue
                 sites = self._module_method_sites(cls, name)
+                if cls.nnx and name != "__call__" and not sites:
+                    # an NNX module's helper method that no method of the file calls (a
+                    # `generate` loop the user calls): it runs eagerly unless jitted
+                    continue
                 for p in m.params[1:]:
                     if p.annotation in apis.ARRAY_ANNOTATIONS or (
                         # model.apply / eqx modules are called under jit with arrays

@@ -41,6 +41,10 @@ class ClassInfo:
     bases: list[str]  # qualified names of the bases that resolved
     is_jax_module: bool  # flax / equinox / haiku module: methods run traced
     methods: dict[str, "Unit"] = field(default_factory=dict)
+    # a flax NNX module: its methods run eagerly unless a transformation (nnx.jit) or
+    # traced code calls them; only `__call__` (the model applied in a training step)
+    # is taken as traced by default
+    nnx: bool = False
 
 
 @dataclass

@@ -256,6 +256,47 @@ class TracerConversion(Rule):
                 return x * to_index(i) + to_count(i) + to_scale(i)
             """
         ),
+        # a flax NNX module's helper method that the user calls (a generation loop): it runs
+        # eagerly, only the method it calls is jitted
+        Valid(
+            """
+            import jax.numpy as jnp
+            from flax import nnx
+
+            class MiniGPT(nnx.Module):
+                def __init__(self, rngs: nnx.Rngs):
+                    self.linear = nnx.Linear(4, 4, rngs=rngs)
+
+                def __call__(self, x):
+                    return self.linear(x)
+
+                @nnx.jit
+                def step(self, tokens):
+                    return self(tokens)
+
+                def generate(self, max_tokens, start):
+                    out = []
+                    for i in range(max_tokens):
+                        out.append(int(self.step(start).sum() > 0))
+                    return out
+            """
+        ),
+        Valid(
+            """
+            import jax
+            from flax.nnx import Module
+
+            class Base(Module):
+                pass
+
+            class Sampler(Base):
+                def __call__(self, x):
+                    return x * 2
+
+                def sample_many(self, n_samples, x):
+                    return [float(self(x).sum()) for _ in range(int(n_samples))]
+            """
+        ),
     ]
 
     INVALID = [
