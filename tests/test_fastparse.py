@@ -228,14 +228,17 @@ def sample(key):
     return a + b
 """
 
-# Before jaxlint is imported, Call's fields are put in another order (args first),
-# as a libcst release might: fastparse must notice and leave every file to libcst.
+# Before jaxlint is imported, Call's fields are put in another order (args first,
+# and required), as a libcst release might: fastparse must notice and leave every
+# file to libcst (makers built from the field order would swap func and args).
 REORDERED_CALL = """\
-import json, sys
+import copy, dataclasses, json, sys
 import libcst as cst
 
 fields = dict(cst.Call.__dataclass_fields__)
-cst.Call.__dataclass_fields__ = {"args": fields.pop("args"), **fields}
+args = copy.copy(fields.pop("args"))
+args.default = args.default_factory = dataclasses.MISSING
+cst.Call.__dataclass_fields__ = {"args": args, **fields}
 
 from jaxlint import fastparse, linter
 from jaxlint.config import ConfigStore, Overrides
@@ -297,8 +300,13 @@ def test_the_layout_as_installed_is_the_recorded_one():
 def test_makers_set_fields_by_name_whatever_libcsts_order(monkeypatch):
     from jaxlint import libcst_compat
 
+    import copy
+    import dataclasses
+
     fields = dict(cst.Call.__dataclass_fields__)
-    monkeypatch.setattr(cst.Call, "__dataclass_fields__", {"args": fields.pop("args"), **fields})
+    args = copy.copy(fields.pop("args"))
+    args.default = args.default_factory = dataclasses.MISSING
+    monkeypatch.setattr(cst.Call, "__dataclass_fields__", {"args": args, **fields})
     make = libcst_compat.node_maker(cst.Call, fastparse._POSITIONAL["Call"])
     func, args = cst.Name("f"), [cst.Arg(cst.Name("key"))]
     node = make(func, args)
