@@ -7,7 +7,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-fast bench fuzz docs clean-venv
+.PHONY: demo test test-fast test-libcst-low bench fuzz docs clean-venv
+
+# the lowest libcst pyproject.toml admits; make test runs the newest
+LIBCST_LOW := 1.1.0
+LOW_VENV := .venv-libcst-low
 
 $(BIN)/.jaxlint-base: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +34,13 @@ test: $(BIN)/.jaxlint-dev
 
 test-fast: $(BIN)/.jaxlint-dev
 	$(BIN)/python -m pytest -m "not slow"
+
+# the parse-dependent tests at the lowest libcst of the pinned range (no runtime extras)
+test-libcst-low:
+	$(PYTHON) -m venv $(LOW_VENV)
+	$(LOW_VENV)/bin/python -m pip install -q --upgrade pip
+	$(LOW_VENV)/bin/python -m pip install -q 'libcst==$(LIBCST_LOW)' 'pytest>=8' -e '.[lsp]'
+	$(LOW_VENV)/bin/python -m pytest -q tests/test_fastparse.py tests/test_engine.py tests/test_rule_examples.py tests/test_positions.py
 
 bench: $(BIN)/.jaxlint-base
 	$(BIN)/python bench/run_bench.py

@@ -354,6 +354,10 @@ def _prepare(opts: CheckOptions) -> _Session:
             f"jaxlint {__version__}; configuration: {store.root_config.cfg.label}; "
             f"cache: {'off' if opts.no_cache else cache_dir}\n"
         )
+        from jaxlint import fastparse
+
+        if fastparse.DISABLED is not None:
+            sys.stderr.write(f"fastparse is off (every file takes libcst's parser): {fastparse.DISABLED}\n")
     return _Session(cwd=cwd, store=store, infos=infos, cache_dir=cache_dir)
 
 

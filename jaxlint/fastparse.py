@@ -21,16 +21,16 @@ every construct, and the corpus check in ``bench/fastparse_check.py`` on real co
 from __future__ import annotations
 
 import ast
-import dataclasses
 import re
 import unicodedata
 from typing import Any, Callable, Optional
 
 import libcst as cst
 
+from jaxlint import libcst_compat
 from jaxlint.lines import LINE_BREAK, LINE_BREAK_BYTES
 
-__all__ = ["Unsupported", "from_ast"]
+__all__ = ["DISABLED", "Unsupported", "from_ast"]
 
 
 class Unsupported(Exception):
@@ -40,44 +40,109 @@ class Unsupported(Exception):
 # -- node construction -------------------------------------------------------
 # libcst's node classes are frozen, slotted dataclasses whose __init__ sets each
 # field through object.__setattr__ and then validates the node (about 1.3 us for
-# a Call).  These makers set the slots directly and share one instance of each
-# default (whitespace, commas): the trees are never mutated.
+# a Call).  The makers (``libcst_compat.node_maker``) set the slots directly and
+# share one instance of each default (whitespace, commas): the trees are never
+# mutated.  Positional arguments go to the fields this table names, in the order
+# this module passes them (never libcst's field order); the others by keyword.
+_POSITIONAL: dict[str, tuple[str, ...]] = {
+    "AnnAssign": ('target', 'annotation', 'value'),
+    "Annotation": ('annotation',),
+    "Arg": ('value',),
+    "AsName": ('name',),
+    "Assert": ('test', 'msg'),
+    "Assign": ('targets', 'value'),
+    "AssignTarget": ('target',),
+    "Attribute": ('value', 'attr'),
+    "AugAssign": ('target', 'operator', 'value'),
+    "Await": ('expression',),
+    "BinaryOperation": ('left', 'operator', 'right'),
+    "BooleanOperation": ('left', 'operator', 'right'),
+    "Break": (),
+    "Call": ('func', 'args'),
+    "ClassDef": ('name', 'body', 'bases', 'keywords', 'decorators'),
+    "CompFor": ('target', 'iter', 'ifs', 'inner_for_in', 'asynchronous'),
+    "CompIf": ('test',),
+    "Comparison": ('left', 'comparisons'),
+    "ComparisonTarget": ('operator', 'comparator'),
+    "Continue": (),
+    "Decorator": ('decorator',),
+    "Del": ('target',),
+    "Dict": ('elements',),
+    "DictComp": ('key', 'value', 'for_in'),
+    "DictElement": ('key', 'value'),
+    "Element": ('value',),
+    "Ellipsis": (),
+    "Else": ('body',),
+    "ExceptHandler": ('body', 'type', 'name'),
+    "ExceptStarHandler": ('body', 'type', 'name'),
+    "Expr": ('value',),
+    "Finally": ('body',),
+    "Float": ('value',),
+    "For": ('target', 'iter', 'body', 'orelse', 'asynchronous'),
+    "From": ('item',),
+    "FunctionDef": ('name', 'params', 'body', 'decorators', 'returns', 'asynchronous'),
+    "GeneratorExp": ('elt', 'for_in'),
+    "Global": ('names',),
+    "If": ('test', 'body', 'orelse'),
+    "IfExp": ('test', 'body', 'orelse'),
+    "Imaginary": ('value',),
+    "Import": ('names',),
+    "ImportAlias": ('name', 'asname'),
+    "ImportFrom": ('module', 'names'),
+    "IndentedBlock": ('body',),
+    "Index": ('value',),
+    "Integer": ('value',),
+    "Lambda": ('params', 'body'),
+    "List": ('elements',),
+    "ListComp": ('elt', 'for_in'),
+    "Module": ('body',),
+    "Name": ('value',),
+    "NameItem": ('name',),
+    "NamedExpr": ('target', 'value'),
+    "Nonlocal": ('names',),
+    "Param": ('name', 'annotation'),
+    "Parameters": ('params', 'star_arg', 'kwonly_params', 'star_kwarg', 'posonly_params', 'posonly_ind'),
+    "Pass": (),
+    "Raise": ('exc', 'cause'),
+    "Return": ('value',),
+    "Set": ('elements',),
+    "SetComp": ('elt', 'for_in'),
+    "SimpleStatementLine": ('body',),
+    "SimpleStatementSuite": ('body',),
+    "SimpleString": ('value',),
+    "Slice": ('lower', 'upper', 'step'),
+    "StarredDictElement": ('value',),
+    "StarredElement": ('value',),
+    "Subscript": ('value', 'slice'),
+    "SubscriptElement": ('slice',),
+    "Try": ('body', 'handlers', 'orelse', 'finalbody'),
+    "TryStar": ('body', 'handlers', 'orelse', 'finalbody'),
+    "Tuple": ('elements',),
+    "UnaryOperation": ('operator', 'expression'),
+    "While": ('test', 'body', 'orelse'),
+    "With": ('items', 'body', 'asynchronous'),
+    "WithItem": ('item', 'asname'),
+    "Yield": ('value',),
+}
 
-_new = object.__new__
-
-
-def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
-    for klass in cls.__mro__:
-        d = klass.__dict__.get(name)
-        if d is not None and hasattr(d, "__set__"):
-            return d.__set__
-    raise Unsupported(f"{cls.__name__}.{name}")  # pragma: no cover - a libcst without slots
-
-
-def _maker(cls: type) -> Callable[..., Any]:
-    """``make(required..., optional=shared default...)`` for one node class."""
-    env: dict[str, Any] = {"_new": _new, "_cls": cls}
-    required, optional, sets = [], [], []
-    for f in dataclasses.fields(cls):
-        env[f"_s_{f.name}"] = _slot_setter(cls, f.name)
-        if f.default is not dataclasses.MISSING:
-            env[f"_d_{f.name}"] = f.default
-            optional.append(f"{f.name}=_d_{f.name}")
-        elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-            env[f"_d_{f.name}"] = f.default_factory()  # type: ignore[misc]
-            optional.append(f"{f.name}=_d_{f.name}")
-        else:
-            required.append(f.name)
-        sets.append(f"    _s_{f.name}(o, {f.name})")
-    src = (f"def make({', '.join(required + optional)}):\n    o = _new(_cls)\n"
-           + "\n".join(sets) + "\n    return o\n")
-    exec(src, env)  # noqa: S102 - generated from the dataclass fields above
-    return env["make"]
+# libcst's layout of those classes against the one recorded in ``libcst_compat``:
+# on any difference (a field reordered, renamed or added) this module is off for
+# the process and every file takes libcst's parser (the same findings, slower).
+DISABLED: Optional[str] = libcst_compat.layout_mismatch(_POSITIONAL)
+if DISABLED is not None:
+    DISABLED = f"libcst {libcst_compat.LIBCST_VERSION}: {DISABLED}"
 
 
 class _Makers:
     def __getattr__(self, name: str) -> Callable[..., Any]:
-        fn = _maker(getattr(cst, name))
+        if DISABLED is not None:
+            raise Unsupported(DISABLED)
+        if name not in _POSITIONAL:
+            raise Unsupported(f"{name}: no entry in _POSITIONAL")
+        try:
+            fn = libcst_compat.node_maker(getattr(cst, name), _POSITIONAL[name])
+        except libcst_compat.LayoutError as exc:
+            raise Unsupported(str(exc)) from None
         setattr(self, name, fn)
         return fn
 
@@ -666,7 +731,11 @@ def _paren(node: Any) -> Any:
     """``node`` (just built, seen by nothing else yet) in parentheses."""
     setters = _PAREN_SETTERS.get(type(node))
     if setters is None:
-        setters = _PAREN_SETTERS[type(node)] = (_slot_setter(type(node), "lpar"), _slot_setter(type(node), "rpar"))
+        try:
+            setters = (libcst_compat.slot_setter(type(node), "lpar"), libcst_compat.slot_setter(type(node), "rpar"))
+        except libcst_compat.LayoutError as exc:  # pragma: no cover - a class without those slots
+            raise Unsupported(str(exc)) from None
+        _PAREN_SETTERS[type(node)] = setters
     setters[0](node, _LPAR)
     setters[1](node, _RPAR)
     return node
@@ -674,7 +743,10 @@ def _paren(node: Any) -> Any:
 
 def from_ast(tree: ast.Module, text: str) -> cst.Module:
     """A libcst tree for ``text`` built from ``tree`` (CPython's tree of the same
-    text).  Raises ``Unsupported`` where only libcst's parser will do."""
+    text).  Raises ``Unsupported`` where only libcst's parser will do (and
+    always while ``DISABLED``)."""
+    if DISABLED is not None:
+        raise Unsupported(DISABLED)
     b = _Builder(text)
     body = b.statements(tree.body) if tree.body else []
     return mk.Module(body)

@@ -19,7 +19,6 @@ import io
 import json
 import re
 import sys
-import threading
 import tokenize
 import warnings
 from contextlib import AbstractContextManager
@@ -30,6 +29,7 @@ import libcst as cst
 
 from jaxlint.findings import FileResult, Finding, Severity
 from jaxlint.guard import LimitExceeded, check_limits
+from jaxlint.libcst_compat import unvalidated_parser
 from jaxlint.lines import LineIndex
 from jaxlint.settings import LintSettings
 
@@ -173,40 +173,7 @@ class TreeStore:
         gc.freeze()
 
 
-def _unvalidated_parser():
-    """``libcst.parse_module`` without the per-node validation its node
-    constructors run (``CSTNode.__post_init__`` calls ``_validate``): the trees
-    the parser builds are valid by construction, and the checks cost about a
-    tenth of the parse (measured on the pinned corpus).  libcst's own comment
-    there says as much ("would allow us to avoid validating the tree when
-    parsing a file").  Used only while that hook does nothing but validate, and
-    only while this process runs one thread; otherwise the plain parser."""
-    try:
-        from libcst._nodes.base import CSTNode
-    except ImportError:  # pragma: no cover - a libcst that moved it
-        return cst.parse_module
-    hook = CSTNode.__dict__.get("__post_init__")
-    if hook is None or getattr(hook, "__code__", None) is None or hook.__code__.co_names != ("_validate",):
-        return cst.parse_module  # pragma: no cover - a libcst whose hook does more
-
-    def skip(self) -> None:
-        pass
-
-    def parse_module(text: str) -> cst.Module:
-        if threading.active_count() > 1:
-            # the hook is the class's, for every thread: another thread (the language
-            # server's) may be building nodes that must be checked
-            return cst.parse_module(text)
-        CSTNode.__post_init__ = skip
-        try:
-            return cst.parse_module(text)
-        finally:
-            CSTNode.__post_init__ = hook
-
-    return parse_module
-
-
-_parse_module = _unvalidated_parser()
+_parse_module = unvalidated_parser()
 
 # libcst's tree of a file takes about this many bytes per character of source (measured on optax: 24)
 TREE_BYTES_PER_CHAR = 24

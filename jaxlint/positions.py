@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, Optional
 
 import libcst as cst
-from libcst._nodes.internal import CodegenState
 
+from jaxlint.libcst_compat import CodegenState
 from jaxlint.lines import LineIndex
 
 Position = tuple[int, int]  # (line 1-based, column 0-based, in characters)

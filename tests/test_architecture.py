@@ -6,6 +6,7 @@ and checked with import-linter; the circle check uses its import graph (grimp).
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -157,3 +158,16 @@ def test_the_private_import_check_sees_every_form():
         f"{where}:10: jaxlint.guard._measure",
         f"{where}:11: jaxlint.server.core._RELATED_RE",
     ]
+
+
+def test_only_the_compat_module_reaches_into_libcsts_private_modules():
+    offenders = []
+    for path in sorted((ROOT / "jaxlint").rglob("*.py")):
+        if path.name == "libcst_compat.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{path.relative_to(ROOT)}:{node.lineno}: {n}" for n in names
+                          if n.startswith("libcst.") and any(p.startswith("_") for p in n.split("."))]
+    assert offenders == []

@@ -214,3 +214,116 @@ def test_a_kept_file_analysed_again_freezes_no_garbage(tmp_path):
     live = len(gc.get_objects())  # all that was frozen and is not garbage
     kept = live - before  # the kept trees (and little else)
     assert frozen - live < kept / 3, (frozen, live, kept)
+
+
+# -- a libcst whose node classes are laid out otherwise (libcst_compat) ------------
+
+KEY_REUSE = """\
+import jax
+
+
+def sample(key):
+    a = jax.random.normal(key, (3,))
+    b = jax.random.normal(key, (3,))
+    return a + b
+"""
+
+# Before jaxlint is imported, Call's fields are put in another order (args first,
+# and required), as a libcst release might: fastparse must notice and leave every
+# file to libcst (makers built from the field order would swap func and args).
+REORDERED_CALL = """\
+import copy, dataclasses, json, sys
+import libcst as cst
+
+fields = dict(cst.Call.__dataclass_fields__)
+args = copy.copy(fields.pop("args"))
+args.default = args.default_factory = dataclasses.MISSING
+cst.Call.__dataclass_fields__ = {"args": args, **fields}
+
+from jaxlint import fastparse, linter
+from jaxlint.config import ConfigStore, Overrides
+from jaxlint.ruleinfo import load_rule_infos
+from pathlib import Path
+
+parses = []
+real = linter._parse_module
+linter._parse_module = lambda text: parses.append(1) or real(text)
+root = Path(sys.argv[1])
+settings = ConfigStore(load_rule_infos(), Overrides(), root).settings_for(root / "x.py")
+findings = linter.lint_source(sys.argv[2], "x.py", settings).findings
+print(json.dumps({"disabled": fastparse.DISABLED, "parses": len(parses),
+                  "findings": [[f.code, f.line, f.col, f.end_line, f.end_col] for f in findings]}))
+if sys.argv[3:]:
+    from jaxlint.cli import main
+    main(sys.argv[3:])
+"""
+
+
+def _run_reordered(tmp_path: Path, *cli: str):
+    import json
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", REORDERED_CALL, str(tmp_path), KEY_REUSE, *cli],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    return json.loads(proc.stdout.splitlines()[0]), proc
+
+
+def test_a_reordered_libcst_class_switches_fastparse_off_and_findings_stay_right(tmp_path):
+    out, _ = _run_reordered(tmp_path)
+    from jaxlint.libcst_compat import LIBCST_VERSION
+
+    assert out["disabled"].startswith(f"libcst {LIBCST_VERSION}: Call: fields args, func, lpar")
+    assert out["parses"] == 1  # libcst's parser, straight away (no built tree first)
+    assert out["findings"] == [["JAX301", 6, 9, 6, 37]]
+
+
+def test_verbose_says_once_that_fastparse_is_off(tmp_path):
+    (tmp_path / "x.py").write_text(KEY_REUSE)
+    _, proc = _run_reordered(tmp_path, "check", "--verbose", "--no-cache", "--output-format", "concise", "x.py")
+    assert proc.returncode == 1, proc.stderr
+    from jaxlint.libcst_compat import LIBCST_VERSION
+
+    off = [line for line in proc.stderr.splitlines() if "fastparse" in line]
+    assert len(off) == 1 and off[0].startswith(
+        f"fastparse is off (every file takes libcst's parser): libcst {LIBCST_VERSION}: Call: fields args, func")
+    assert "x.py:6:9: JAX301" in proc.stdout
+
+
+def test_the_layout_as_installed_is_the_recorded_one():
+    from jaxlint import libcst_compat
+
+    assert fastparse.DISABLED is None
+    assert libcst_compat.layout_mismatch(libcst_compat.NODE_FIELDS) is None
+
+
+def test_makers_set_fields_by_name_whatever_libcsts_order(monkeypatch):
+    from jaxlint import libcst_compat
+
+    import copy
+    import dataclasses
+
+    fields = dict(cst.Call.__dataclass_fields__)
+    args = copy.copy(fields.pop("args"))
+    args.default = args.default_factory = dataclasses.MISSING
+    monkeypatch.setattr(cst.Call, "__dataclass_fields__", {"args": args, **fields})
+    make = libcst_compat.node_maker(cst.Call, fastparse._POSITIONAL["Call"])
+    func, args = cst.Name("f"), [cst.Arg(cst.Name("key"))]
+    node = make(func, args)
+    assert node.func is func and node.args is args
+    assert cst.Module([cst.SimpleStatementLine([cst.Expr(node)])]).code == "f(key)\n"
+    assert libcst_compat.layout_mismatch(["Call"]).startswith("Call: fields args, func")
+
+
+def test_every_class_fastparse_builds_has_a_positional_entry_and_a_recorded_layout():
+    from jaxlint import libcst_compat
+
+    tree = ast.parse(Path(fastparse.__file__).read_text(encoding="utf-8"))
+    built = {}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "mk"):
+            built[node.func.attr] = max(built.get(node.func.attr, 0), len(node.args))
+    assert built and set(built) <= set(fastparse._POSITIONAL) == set(libcst_compat.NODE_FIELDS)
+    for name, count in built.items():
+        assert count <= len(fastparse._POSITIONAL[name]), name
