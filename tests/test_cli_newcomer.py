@@ -435,13 +435,13 @@ def test_setup_leaves_jaxlint_reachable_and_says_what_tests_cost() -> None:
     setup = readme.split("## Set-up on a fresh machine", 1)[1].split("\n## ", 1)[0]
     assert ". .venv/bin/activate   # puts `jaxlint` on your PATH" in setup
     assert "`make test` takes 5 to 10 minutes on two cores" in setup and "make test-fast" in setup
-    demo = subprocess.run(["make", "-n", "demo"], cwd=ROOT, capture_output=True, text=True).stdout
+    demo = subprocess.run(["make", "--no-print-directory", "-n", "demo"], cwd=ROOT, capture_output=True, text=True).stdout
     assert "run \\`. .venv/bin/activate\\` to put \\`jaxlint\\` on your PATH" in demo
     markers = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["markers"]
     assert any(m.startswith("slow:") for m in markers)
-    fast = subprocess.run(["make", "-n", "test-fast"], cwd=ROOT, capture_output=True, text=True).stdout
+    fast = subprocess.run(["make", "--no-print-directory", "-n", "test-fast"], cwd=ROOT, capture_output=True, text=True).stdout
     assert fast.strip().endswith('-m pytest -m "not slow"')
-    full = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True).stdout
+    full = subprocess.run(["make", "--no-print-directory", "-n", "test"], cwd=ROOT, capture_output=True, text=True).stdout
     assert full.strip().endswith("-m pytest")  # CI keeps running everything
     slow = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "slow",
                            "-p", "no:cacheprovider", "tests/test_precommit.py", "tests/test_runtime.py"],
