@@ -192,14 +192,17 @@ class JaxlintServer(LanguageServer):
         return urlparse(uri).path.endswith(PYTHON_SUFFIXES)
 
     def schedule(self, uri: str, delay: float = DEBOUNCE_S) -> None:
-        if not self.is_python(uri):
-            return
-        handle = self.pending.pop(uri, None)
+        if self.is_python(uri):
+            self._debounce(uri, lambda: self.lint_and_publish(uri), delay)
+
+    def _debounce(self, key: str, job, delay: float) -> None:
+        """Run ``job()`` (a coroutine) ``delay`` seconds from now, replacing the
+        one pending for ``key`` (a document or a notebook)."""
+        handle = self.pending.pop(key, None)
         if handle is not None:
             handle.cancel()
         loop = asyncio.get_running_loop()
-        self.pending[uri] = loop.call_later(
-            delay, lambda: asyncio.ensure_future(self.lint_and_publish(uri)))
+        self.pending[key] = loop.call_later(delay, lambda: asyncio.ensure_future(job()))
 
     def _lint_job(self, uri: str, version: Optional[int], text: str) -> tuple[Linted, list, list]:
         """Runs in the worker thread: (result, failed rules, messages to show)."""
@@ -344,12 +347,7 @@ class JaxlintServer(LanguageServer):
                      f"{exc.__class__.__name__}: {exc}", types.MessageType.Error)
 
     def schedule_notebook(self, nb_uri: str, delay: float = DEBOUNCE_S) -> None:
-        handle = self.pending.pop(nb_uri, None)
-        if handle is not None:
-            handle.cancel()
-        loop = asyncio.get_running_loop()
-        self.pending[nb_uri] = loop.call_later(
-            delay, lambda: asyncio.ensure_future(self.lint_and_publish_notebook(nb_uri)))
+        self._debounce(nb_uri, lambda: self.lint_and_publish_notebook(nb_uri), delay)
 
     async def lint(self, uri: str) -> Optional[Linted]:
         """Lint the document as it is now (or reuse the last lint of this version)."""
