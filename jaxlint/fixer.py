@@ -409,37 +409,46 @@ class NotebookFile(SourceFile):
     def encode(self, text: str) -> bytes:
         return self.notebook.rebuild(text)  # type: ignore[union-attr]
 
+    @classmethod
+    def read_notebook(cls, path: Path, data: Optional[bytes] = None) -> "NotebookFile":
+        """The notebook at ``path`` (its ``data`` when given: not read again, mode
+        unknown).  Raises OSError, or ValueError when it is not a notebook."""
+        from jaxlint.notebook import Notebook, NotebookError
+
+        mode: Optional[int] = None
+        if data is None:
+            data = path.read_bytes()
+            try:
+                mode = stat.S_IMODE(os.stat(path).st_mode)
+            except OSError:
+                mode = None
+        try:
+            nb = Notebook.from_bytes(data)
+        except NotebookError as exc:
+            raise ValueError(str(exc)) from None
+        return cls(path, data, nb.text, "utf-8", False, mode, notebook=nb)
+
 
 def _fix_notebook(path: str, data: Optional[bytes], settings: LintSettings, unsafe: bool) -> FileFix:
     from jaxlint.notebook import Notebook, NotebookError, map_findings
 
-    p = Path(path)
-    mode: Optional[int] = None
-    if data is None:
-        data = p.read_bytes()
-        try:
-            mode = stat.S_IMODE(os.stat(p).st_mode)
-        except OSError:
-            mode = None
-    try:
-        nb = Notebook.from_bytes(data)
-    except NotebookError as exc:
-        raise ValueError(str(exc)) from None
-    src = NotebookFile(p, data, nb.text, "utf-8", False, mode, notebook=nb)
+    src = NotebookFile.read_notebook(Path(path), data)
+    nb, data = src.notebook, src.data
     result = fix_text(nb.text, path, settings, unsafe=unsafe)
+    rebuilt: Optional[bytes] = None
     if result.text != nb.text:
         try:
-            nb.rebuild(result.text)
+            rebuilt = nb.rebuild(result.text)
         except NotebookError as exc:  # nothing is written: the notebook keeps its fixes for later
             result.skipped.append(f"fixes not applied: {exc}")
             result.text = nb.text
             result.applied = []
-            result.findings = [f for f in lint_notebook_findings(data, path, settings)]
+            result.findings = lint_notebook_findings(data, path, settings)
             return FileFix(path=path, result=result, old=nb.text, source=src)
     positions = {(a.line, a.col): nb.position(a.line, a.col) for a in result.applied}
     result.applied = [replace(a, line=positions[(a.line, a.col)][1], col=positions[(a.line, a.col)][2],
                               cell=positions[(a.line, a.col)][0]) for a in result.applied]
-    fixed = Notebook.from_bytes(nb.rebuild(result.text)) if result.text != nb.text else nb
+    fixed = Notebook.from_bytes(rebuilt) if rebuilt is not None else nb
     result.findings = map_findings(fixed, result.findings)
     return FileFix(path=path, result=result, old=nb.text, source=src)
 
@@ -449,17 +458,10 @@ def add_noqa_notebook(path: Path, findings: Iterable[Finding]) -> tuple[Notebook
     comments); findings are given on cells.  Raises OSError / ValueError."""
     from dataclasses import replace as _replace
 
-    from jaxlint.notebook import Notebook, NotebookError
+    from jaxlint.notebook import NotebookError
 
-    data = path.read_bytes()
-    try:
-        mode: Optional[int] = stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        mode = None
-    try:
-        nb = Notebook.from_bytes(data)
-    except NotebookError as exc:
-        raise ValueError(str(exc)) from None
+    src = NotebookFile.read_notebook(path)
+    nb = src.notebook
     virtual = []
     for f in findings:
         line = nb.virtual_line(f.cell, f.line) if f.cell is not None else None
@@ -470,7 +472,7 @@ def add_noqa_notebook(path: Path, findings: Iterable[Finding]) -> tuple[Notebook
         nb.rebuild(new)
     except NotebookError as exc:
         raise ValueError(str(exc)) from None
-    return NotebookFile(path, data, nb.text, "utf-8", False, mode, notebook=nb), new, n
+    return src, new, n
 
 
 def lint_notebook_findings(data: bytes, path: str, settings: LintSettings) -> list[Finding]:

@@ -53,6 +53,19 @@ def config() -> ClientServerConfig:
     return ClientServerConfig(server_command=SERVER, client_factory=make_client)
 
 
+async def open_vscode_workspace(client: LanguageClient, tmp_path_factory) -> None:
+    """Initialize a session as VS Code would, in a fresh folder (``client.root``)."""
+    from pytest_lsp import client_capabilities
+
+    root = tmp_path_factory.mktemp("workspace")
+    client.root = root  # type: ignore[attr-defined]
+    await client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"),
+        root_uri=root.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="workspace")],
+    ))
+
+
 # ----------------------------------------------------------------------------- positions
 
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")

@@ -13,9 +13,9 @@ pytest.importorskip("pygls.lsp.server", reason="the [lsp] extra (pygls 2) is not
 pytest_lsp = pytest.importorskip("pytest_lsp", reason="pytest-lsp is not installed")
 
 from lsprotocol import types  # noqa: E402
-from pytest_lsp import LanguageClient, client_capabilities  # noqa: E402
+from pytest_lsp import LanguageClient  # noqa: E402
 
-from lsp_client import Doc, config, edits_of, rng, summary  # noqa: E402
+from lsp_client import Doc, config, edits_of, open_vscode_workspace, rng, summary  # noqa: E402
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -66,13 +66,7 @@ EXPECTED = [
 
 @pytest_lsp.fixture(scope="module", config=config())
 async def client(lsp_client: LanguageClient, tmp_path_factory):
-    root = tmp_path_factory.mktemp("workspace")
-    lsp_client.root = root
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=root.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="workspace")],
-    ))
+    await open_vscode_workspace(lsp_client, tmp_path_factory)
     yield
     await lsp_client.shutdown_session()
 

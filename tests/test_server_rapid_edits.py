@@ -20,9 +20,9 @@ pytest.importorskip("pygls.lsp.server", reason="the [lsp] extra (pygls 2) is not
 pytest_lsp = pytest.importorskip("pytest_lsp", reason="pytest-lsp is not installed")
 
 from lsprotocol import types  # noqa: E402
-from pytest_lsp import LanguageClient, client_capabilities  # noqa: E402
+from pytest_lsp import LanguageClient  # noqa: E402
 
-from lsp_client import Doc, config  # noqa: E402
+from lsp_client import Doc, config, open_vscode_workspace  # noqa: E402
 from test_properties_incremental import ALIGNED, BASE, KINDS, LINES, SNIPPETS, apply, compiles  # noqa: E402
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -30,13 +30,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 @pytest_lsp.fixture(scope="module", config=config())
 async def client(lsp_client: LanguageClient, tmp_path_factory):
-    root = tmp_path_factory.mktemp("workspace")
-    lsp_client.root = root
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=root.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="workspace")],
-    ))
+    await open_vscode_workspace(lsp_client, tmp_path_factory)
     yield
     await lsp_client.shutdown_session()
 
