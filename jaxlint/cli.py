@@ -26,13 +26,16 @@ import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Optional, TextIO
+from typing import TYPE_CHECKING, Iterator, Optional, TextIO
 
 import click
 
 from jaxlint import __version__
 from jaxlint.config import ConfigError, ConfigStore, Overrides, cache_dir_for, split_codes
 from jaxlint.output import FORMATS
+
+if TYPE_CHECKING:
+    from jaxlint.workspace import Workspace
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -242,6 +245,7 @@ class _Session:
     store: ConfigStore
     infos: tuple
     cache_dir: Path
+    workspace: Workspace  # what every project run of this command lints with
 
 
 @dataclass
@@ -358,46 +362,35 @@ def _prepare(opts: CheckOptions) -> _Session:
 
         if fastparse.DISABLED is not None:
             sys.stderr.write(f"fastparse is off (every file takes libcst's parser): {fastparse.DISABLED}\n")
-    return _Session(cwd=cwd, store=store, infos=infos, cache_dir=cache_dir)
+    from jaxlint.workspace import Workspace, cache_in
+
+    workspace = Workspace(store, cwd, cache=cache_in(None if opts.no_cache else cache_dir),
+                          force_exclude=opts.force_exclude)
+    return _Session(cwd=cwd, store=store, infos=infos, cache_dir=cache_dir, workspace=workspace)
 
 
 def _show_files(opts: CheckOptions, session: _Session) -> int:
-    from jaxlint.discovery import discover
-
-    found = discover(opts.paths or (".",), session.store, force_exclude=opts.force_exclude)
+    ws = session.workspace
+    found = ws.discover(opts.paths or (".",))
     for f in found.files:
-        click.echo(str(_display(f, session.cwd)))
+        click.echo(str(f))
     for line in found.errors:
         error(line)
     return EXIT_ERROR if found.errors else EXIT_OK
 
 
-def _run_project(opts: CheckOptions, session: _Session, files: list[Path], show_progress: Optional[bool],
-                 overrides: Optional[dict[str, bytes]] = None):
+def _run_project(opts: CheckOptions, session: _Session, files: list[Path], show_progress: Optional[bool]):
     """``files`` linted with the project-wide model, as `jaxlint check` is configured."""
-    from jaxlint.cache import Cache
-    from jaxlint.project_driver import run_project
-    from jaxlint.ruleinfo import source_digest
+    from jaxlint.project_driver import RunOptions, run_project
 
-    cache = None if opts.no_cache else Cache(session.cache_dir, source_digest())
-    return run_project(
-        files,
-        session.store.settings_for,
-        cache,
-        _src_setting(session),
-        jobs=opts.jobs,
-        show_progress=show_progress,
-        context_for=_project_files(opts, session),
-        file_timeout=opts.file_timeout,
-        overrides=overrides,
-    )
+    options = RunOptions(jobs=opts.jobs, show_progress=show_progress, file_timeout=opts.file_timeout)
+    return run_project(files, session.workspace, options)
 
 
 def _lint_paths(opts: CheckOptions, session: _Session) -> _Linted:
-    from jaxlint.discovery import discover
-
-    found = discover(opts.paths or (".",), session.store, force_exclude=opts.force_exclude)
-    files = [_display(p, session.cwd) for p in found.files]
+    ws = session.workspace
+    found = ws.discover(opts.paths or (".",))
+    files = found.files
     if not files and not found.errors:
         _warning("No Python files found under the given path(s)")  # Ruff's words
     outcome = _run_project(opts, session, files, False if opts.quiet else None)
@@ -419,47 +412,16 @@ def _show_projects(files: list[Path], session: _Session) -> None:
     (module names, and so the facts across modules, follow from them)."""
     from jaxlint.project.roots import PROJECT_MARKERS
     from jaxlint.project_driver import describe_projects
+    from jaxlint.workspace import cli_display
 
     def shown(p: Path) -> str:
-        return str(_display(p, session.cwd.resolve()))
+        return str(cli_display(p, session.cwd.resolve()))
 
-    for root, src, marked, n in describe_projects(files, _src_setting(session)):
+    for root, src, marked, n in describe_projects(files, session.workspace):
         marker = next((m for m in PROJECT_MARKERS if (root / m).is_file()), ".git")
         how = f"found by its {marker}" if marked else "the current directory: no project marker above the files"
         sys.stderr.write(f"project root: {shown(root)} ({how}); source roots: "
                          f"{', '.join(shown(r) for r in src)}; {n} file{'s' if n != 1 else ''}\n")
-
-
-def _src_setting(session: _Session):
-    """project root -> (its `src` setting or None, the directory it is relative to)."""
-
-    def src_for(root: Path):
-        cfg = session.store.for_dir(root).cfg
-        return cfg.src, cfg.root
-
-    return src_for
-
-
-def _project_files(opts: CheckOptions, session: _Session):
-    """project root -> its files, discovered as the CLI discovers them (for the
-    facts the rest of a project gives the files named on the command line)."""
-    from jaxlint.discovery import discover
-
-    def files_of(root: Path) -> list[Path]:
-        found = discover((str(root),), session.store, force_exclude=opts.force_exclude)
-        return [_display(p, session.cwd) for p in found.files]
-
-    return files_of
-
-
-def _display(path: Path, cwd: Path) -> Path:
-    """Show absolute paths under the current directory relative to it."""
-    if path.is_absolute():
-        try:
-            return path.relative_to(cwd)
-        except ValueError:
-            return path
-    return path
 
 
 def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
@@ -470,16 +432,15 @@ def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
     name = opts.stdin_filename or "-"
     data = sys.stdin.buffer.read()
     if opts.stdin_filename and opts.force_exclude:
-        from jaxlint.discovery import is_excluded
-
-        if is_excluded(Path(os.path.abspath(opts.stdin_filename)), False, session.store):
+        if session.workspace.is_excluded(Path(opts.stdin_filename)):
             return _Linted(results=[], errors=[], tracebacks=[], sources={}, stdin_data=data)
     settings = {}
     if opts.stdin_filename:
         # a file of a project: linted with what the rest of the project tells it
         # (the rest from the cache when warm), the text from standard input
-        path = _display(Path(os.path.abspath(name)), session.cwd)
-        outcome = _run_project(opts, session, [path], False, overrides={str(path): data})
+        path = session.workspace.display(Path(os.path.abspath(name)))
+        session.workspace.sources[str(path)] = data
+        outcome = _run_project(opts, session, [path], False)
         from dataclasses import replace
 
         from jaxlint.findings import FileResult

@@ -323,7 +323,8 @@ class SettingsResolver:
         """Excluded by the configuration (or git-ignored), as ``--force-exclude`` decides."""
         from jaxlint.discovery import is_excluded
 
-        return is_excluded(path, False, self.store_for(path))
+        store = self.store_for(path)
+        return is_excluded(path, False, store.for_dir, store.cwd)
 
 
 # ----------------------------------------------------------------------------- linting

@@ -46,7 +46,7 @@ from jaxlint.config import ConfigError
 from jaxlint.findings import Finding
 from jaxlint.server import core
 from jaxlint.server.incremental import IncrementalParser
-from jaxlint.server.project import ProjectModel, display
+from jaxlint.server.project import ProjectModel, display, server_workspace
 from jaxlint.settings import LintSettings
 
 DEBOUNCE_S = 0.015  # coalesce the bursts of didChange a fast typist sends
@@ -695,26 +695,7 @@ async def initialized(ls: JaxlintServer, params: types.InitializedParams) -> Non
 
 
 def _project_model(resolver: core.SettingsResolver) -> ProjectModel:
-    def src_for(root: Path):
-        cfg = resolver.store_for(root).for_dir(root).cfg
-        return cfg.src, cfg.root
-
-    def files_of(root: Path) -> list[Path]:
-        from jaxlint.discovery import discover
-
-        found = discover((str(root),), resolver.store_for(root))
-        return [Path(os.path.abspath(f)) for f in found.files]
-
-    def cache_for():
-        from jaxlint.cache import Cache
-        from jaxlint.config import cache_dir_for
-        from jaxlint.ruleinfo import source_digest
-
-        configuration = resolver.client.configuration
-        config = Path(configuration).expanduser() if configuration else None
-        return Cache(cache_dir_for(Path.cwd(), None, config), source_digest())
-
-    return ProjectModel(resolver.settings_for, src_for, files_of, cache_for)
+    return ProjectModel(server_workspace(resolver.store_for, lambda: resolver.client.configuration))
 
 
 def _preload() -> None:
