@@ -203,15 +203,9 @@ class StatementCache:
 
 
 def _subtree_ids(node: cst.CSTNode) -> frozenset[int]:
-    from jaxlint.model.walk import children
+    from jaxlint.model.walk import walk_tree
 
-    ids = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        ids.append(id(n))
-        stack.extend(children(n))
-    return frozenset(ids)
+    return frozenset(id(n) for n in walk_tree(node))
 
 
 _statement_cache: Optional[StatementCache] = None
