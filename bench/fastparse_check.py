@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Holds ``jaxlint.fastparse`` against libcst's parser on real code.
+"""Holds ``jaxlint.parse.fastparse`` against libcst's parser on real code.
 
     python bench/fastparse_check.py DIR... [--analysis]
 
@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import libcst as cst  # noqa: E402
 
 from fastparse_compare import first_difference  # noqa: E402
-from jaxlint import fastparse, linter  # noqa: E402
+from jaxlint import linter  # noqa: E402
+from jaxlint.parse import fastparse  # noqa: E402
 
 
 def main(argv: list[str]) -> int:

@@ -25,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from jaxlint.linter import lint_source  # noqa: E402
-from jaxlint.notebook import Notebook  # noqa: E402
+from jaxlint.parse.notebook import Notebook  # noqa: E402
 from jaxlint.rules import default_codes  # noqa: E402
 from jaxlint.settings import LintSettings  # noqa: E402
 

@@ -30,7 +30,7 @@ what stopped it (the cap, a crash, the one-line error of the result).
 
 Default: times ``jaxlint.linter.lint_source`` as users get it: CPython parses
 first (and refuses what it cannot compile: RecursionError from about 3,000
-levels), then the guards refuse nesting over ``jaxlint.guard.MAX_DEPTH``.
+levels), then the guards refuse nesting over ``jaxlint.parse.guard.MAX_DEPTH``.
 ``--engine`` measures the engine alone, without CPython's parse or the guards:
 libcst's parse and the engine's analysis (``jaxlint.engine.analyze``), timed apart,
 so that the analysis's own scaling can be read at every size.

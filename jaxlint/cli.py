@@ -358,7 +358,7 @@ def _prepare(opts: CheckOptions) -> _Session:
             f"jaxlint {__version__}; configuration: {store.root_config.cfg.label}; "
             f"cache: {'off' if opts.no_cache else cache_dir}\n"
         )
-        from jaxlint import fastparse
+        from jaxlint.parse import fastparse
 
         if fastparse.DISABLED is not None:
             sys.stderr.write(f"fastparse is off (every file takes libcst's parser): {fastparse.DISABLED}\n")
@@ -528,7 +528,7 @@ def _fix(opts: CheckOptions, session: _Session, linted: _Linted, stdin_mode: boo
         fixed.append(ff)
         linted.results[i] = FileResult(path=result.path, findings=ff.result.findings, parsed=True)
         if stdin_mode:
-            # a notebook's code frames come from its JSON (jaxlint.notebook maps cells)
+            # a notebook's code frames come from its JSON (jaxlint.parse.notebook maps cells)
             notebook = result.path.endswith(".ipynb") and ff.source is not None
             linted.sources[result.path] = (ff.source.encode(ff.result.text).decode("utf-8", "replace")  # type: ignore[union-attr]
                                            if notebook else ff.result.text)

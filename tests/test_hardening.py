@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint import guard, runner
+from jaxlint import runner
+from jaxlint.parse import guard
 from jaxlint.linter import lint_source
 from jaxlint.rules import default_codes
 from jaxlint.settings import LintSettings
@@ -38,9 +39,9 @@ def _jaxlint(cwd: Path, *args: str, unguarded: bool = False) -> subprocess.Compl
     """Run the CLI in a fresh interpreter (a crash there cannot take pytest down)."""
     code = "import sys\n"
     if unguarded:  # lift the guards so that the native crash is reached: the backstop's test
-        code += "import jaxlint.guard as g\ng.MAX_DEPTH = g.MAX_NODES = 10**9\n"
+        code += "import jaxlint.parse.guard as g\ng.MAX_DEPTH = g.MAX_NODES = 10**9\n"
         # and send every file to libcst's parser (the tree built from CPython's never crashes)
-        code += ("import jaxlint.fastparse as fp\n"
+        code += ("import jaxlint.parse.fastparse as fp\n"
                  "def _refuse(*a):\n    raise fp.Unsupported('test')\nfp.from_ast = _refuse\n")
     code += "from jaxlint.cli import main\nmain(sys.argv[1:])\n"
     return subprocess.run(

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from jaxlint.cli import cli
 from jaxlint.linter import lint_source
-from jaxlint.notebook import Notebook
+from jaxlint.parse.notebook import Notebook
 from jaxlint.rules import default_codes
 from jaxlint.settings import LintSettings
 

@@ -40,8 +40,8 @@ def _settings(tmp_path: Path, module: str = "pkg.helpers"):
 
 def _counting_parser(monkeypatch) -> list[str]:
     """Which parses happen, in order: "built" (a tree built from CPython's,
-    ``jaxlint.fastparse``) or "libcst" (libcst's parser)."""
-    from jaxlint import fastparse
+    ``jaxlint.parse.fastparse``) or "libcst" (libcst's parser)."""
+    from jaxlint.parse import fastparse
 
     parsed: list[str] = []
     real = linter._parse_module

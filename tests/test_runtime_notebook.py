@@ -21,7 +21,7 @@ pytest.importorskip("jax")
 from click.testing import CliRunner  # noqa: E402
 
 from jaxlint.cli import cli  # noqa: E402
-from jaxlint.notebook import Notebook  # noqa: E402
+from jaxlint.parse.notebook import Notebook  # noqa: E402
 from jaxlint.runtime import notebooks  # noqa: E402
 
 

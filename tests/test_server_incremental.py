@@ -114,7 +114,7 @@ def test_unchanged_statements_are_reused():
 
 @pytest.mark.parametrize("name", list(EDGE_CASES))
 def test_positions_from_the_statement_cache_equal_a_full_pass(name):
-    from jaxlint import positions
+    from jaxlint.parse import positions
     from jaxlint.model.walk import children
 
     text = EDGE_CASES[name]

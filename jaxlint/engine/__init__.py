@@ -52,7 +52,7 @@ def analyze(
 ) -> list[Finding]:
     """The findings of the enabled ``rules`` on one parsed file (unsorted).
 
-    ``built``: ``module`` was built from CPython's tree (``jaxlint.fastparse``),
+    ``built``: ``module`` was built from CPython's tree (``jaxlint.parse.fastparse``),
     which knows no positions: at the first report ``NeedsSourceTree`` is raised
     (before any position or fix is made; the rest of the walk would be thrown
     away) and the caller analyses libcst's own tree of the file instead.

@@ -10,8 +10,8 @@ from jaxlint.engine.context import RuleContext
 from jaxlint.engine.rule import Rule
 from jaxlint.findings import Edit, Finding, Fix
 from jaxlint.fixes import import_edits
-from jaxlint.lines import LineIndex
-from jaxlint.positions import node_spans
+from jaxlint.parse.lines import LineIndex
+from jaxlint.parse.positions import node_spans
 from jaxlint.suppression import Suppressions
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Optional, TextIO
 
 from jaxlint.findings import Applicability, FileResult, Finding
-from jaxlint.lines import split_lines
+from jaxlint.parse.lines import split_lines
 from jaxlint.ruleinfo import RuleInfo
 
 FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab", "junit")
@@ -85,7 +85,7 @@ class OutputReport:
             self._lines[key] = None
             text = self.source_text(f.path)
             if text is not None:
-                from jaxlint.notebook import Notebook, NotebookError
+                from jaxlint.parse.notebook import Notebook, NotebookError
 
                 try:
                     self._lines[key] = Notebook.from_bytes(text.encode("utf-8")).cell_lines(f.cell)

@@ -578,7 +578,7 @@ def _callee_at(path: Path, line: int, column: int) -> Optional[tuple[str, int]]:
     starts on: ``power`` for ``power(x, n)`` in a ``__main__`` loop."""
     import ast
 
-    from jaxlint.lines import LineIndex
+    from jaxlint.parse.lines import LineIndex
 
     text = _text(path)
     try:

@@ -37,7 +37,7 @@ from lsprotocol import types
 from jaxlint.config import CONFIG_FILENAMES, ConfigStore, Overrides
 from jaxlint.findings import Applicability, FileResult, Finding, Severity
 from jaxlint.fixes import plan_edits
-from jaxlint.lines import LINE_BREAK, line_starts
+from jaxlint.parse.lines import LINE_BREAK, line_starts
 from jaxlint.ruleinfo import RuleInfo, expand_selector
 from jaxlint.settings import LintSettings
 
@@ -70,7 +70,7 @@ _SEVERITY = {
     Severity.INFO: types.DiagnosticSeverity.Information,
 }
 
-_LINE_SPLIT_RE = LINE_BREAK  # jaxlint.lines: lines as CPython counts them
+_LINE_SPLIT_RE = LINE_BREAK  # jaxlint.parse.lines: lines as CPython counts them
 
 
 # ----------------------------------------------------------------------------- positions

@@ -27,7 +27,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.findings import FileResult
-from jaxlint.lines import LINE_BREAK, split_lines
+from jaxlint.parse.lines import LINE_BREAK, split_lines
 from jaxlint.settings import LintSettings
 
 _NL_RE = LINE_BREAK
@@ -72,7 +72,7 @@ class IncrementalParser:
     def __init__(self) -> None:
         self._chunks: dict[tuple, tuple[tuple[cst.BaseStatement, ...], tuple, Optional[cst.Module]]] = {}
         self._joined: dict[tuple, tuple] = {}
-        self.positions = None  # a jaxlint.positions.StatementCache, made on first use
+        self.positions = None  # a jaxlint.parse.positions.StatementCache, made on first use
         self.tree: Optional[ast.Module] = None  # Python's tree of the last text parsed
         self.reused = 0  # statements taken from the previous versions (for tests)
         self.parsed = 0  # statements parsed anew
@@ -80,7 +80,7 @@ class IncrementalParser:
     def analysis(self) -> AbstractContextManager:
         """Around the analysis of a tree this parser built: positions are
         generated only for the statements that hold a finding."""
-        from jaxlint.positions import StatementCache, statement_cache
+        from jaxlint.parse.positions import StatementCache, statement_cache
 
         if self.positions is None:
             self.positions = StatementCache()

@@ -628,7 +628,7 @@ def _notebook_fix_edits(data: bytes, uris: list[str], path: str, settings: LintS
                         encoding: str) -> dict[str, list[types.TextEdit]]:
     """Runs in the worker thread: cell uri -> the edit that fixes it."""
     from jaxlint.fixer import fix_file
-    from jaxlint.notebook import Notebook
+    from jaxlint.parse.notebook import Notebook
 
     ff = fix_file(path, data, settings, unsafe=False)
     if not ff.changed or ff.source is None:
