@@ -47,8 +47,8 @@ from mutants import (  # noqa: E402
     ENDING_STYLES, compiles, encode, ending_problems, mutate, refused_by_python, rewrite_endings,
 )
 
-from jaxlint.fixer import fix_text  # noqa: E402
-from jaxlint.fixes import fixable  # noqa: E402
+from jaxlint.fix.fixer import fix_text  # noqa: E402
+from jaxlint.engine.fixes import fixable  # noqa: E402
 from jaxlint.linter import decode_source  # noqa: E402
 from jaxlint.rules import default_codes  # noqa: E402
 from jaxlint.runner import run  # noqa: E402

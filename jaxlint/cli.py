@@ -493,7 +493,7 @@ def _fix(opts: CheckOptions, session: _Session, linted: _Linted, stdin_mode: boo
     Replaces the fixed files' results by what remains; writes the files unless
     ``--diff`` or stdin.  Returns the list of ``FileFix`` (or an exit code)."""
     from jaxlint.findings import FileResult
-    from jaxlint.fixer import fix_file, needs_fixing
+    from jaxlint.fix.fixer import fix_file, needs_fixing
 
     fixed = []
     write = not opts.diff and not stdin_mode
@@ -555,7 +555,7 @@ def _warning(message: str) -> None:
 
 def _finish_fix(opts: CheckOptions, report, linted: _Linted, fixed: list, stdin_mode: bool) -> int:
     """Print diffs / the fixed stdin / the remaining findings; the exit code."""
-    from jaxlint.fixer import file_diff, show_fixes_text
+    from jaxlint.fix.fixer import file_diff, show_fixes_text
 
     from jaxlint.output import count_phrase, severities_of
 
@@ -628,7 +628,7 @@ def _add_noqa(opts: CheckOptions, linted: _Linted, stdin_mode: bool) -> int:
     """``--add-noqa``: a ``# noqa: CODE`` for every finding, files rewritten in place."""
     import ast
 
-    from jaxlint.fixer import SourceFile, add_noqa, add_noqa_notebook
+    from jaxlint.fix.fixer import SourceFile, add_noqa, add_noqa_notebook
 
     if stdin_mode:
         error("--add-noqa cannot be used with standard input")

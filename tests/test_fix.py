@@ -12,14 +12,14 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from jaxlint import fixer
+from jaxlint.fix import fixer
 from jaxlint.findings import Applicability, Edit, FileResult, Finding, Fix, Severity
-from jaxlint.fixer import SourceFile, add_noqa, fix_text, write_atomic
-from jaxlint.fixes import import_edits
-from jaxlint.fixes import apply_edits, newline_of
+from jaxlint.fix.fixer import SourceFile, add_noqa, fix_text, write_atomic
+from jaxlint.engine.fixes import import_edits
+from jaxlint.engine.fixes import apply_edits, newline_of
 from jaxlint.rules import default_codes
 from jaxlint.settings import LintSettings
-from jaxlint.suppression import Suppressions, comment_lines
+from jaxlint.engine.suppression import Suppressions, comment_lines
 
 SETTINGS = LintSettings(select=frozenset({"JAX999"}))
 

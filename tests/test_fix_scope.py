@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 
 from jaxlint.findings import Applicability
-from jaxlint.fixer import fix_text
+from jaxlint.fix.fixer import fix_text
 from jaxlint.linter import lint_source
 from jaxlint.settings import LintSettings
 

@@ -463,7 +463,7 @@ def _spans(text: str, *edits: tuple[str, str]) -> list:
     ("class A:\n    @old.name\n    def h(self):\n        pass\n", [("old.name", "new.name")]),
 ])
 def test_fixcheck_accepts_rewrites_of_whole_nodes(text: str, edits) -> None:
-    from jaxlint.fixcheck import changed_outside
+    from jaxlint.fix.fixcheck import changed_outside
 
     spans = []
     for old, new in edits:
@@ -483,14 +483,14 @@ def test_fixcheck_accepts_rewrites_of_whole_nodes(text: str, edits) -> None:
     ("é = 1; y = -a\n", "a", "a ** 2 if c else a"),  # non-ASCII before the edit
 ])
 def test_fixcheck_refuses_edits_that_change_code_outside_their_node(text: str, old: str, new: str) -> None:
-    from jaxlint.fixcheck import changed_outside
+    from jaxlint.fix.fixcheck import changed_outside
 
     assert changed_outside(text, _spans(text, (old, new))) == "would change the code outside the rewritten nodes"
 
 
 def test_fix_text_refuses_a_fix_that_binds_differently(monkeypatch) -> None:
     from jaxlint.findings import Applicability, Edit, FileResult, Finding, Fix, Severity
-    from jaxlint.fixer import fix_text
+    from jaxlint.fix.fixer import fix_text
 
     def fake_lint(text, path, settings, prefilter=True):
         result = FileResult(path=path, parsed=True)

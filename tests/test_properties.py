@@ -29,7 +29,7 @@ import io
 
 from mutants import compiles, encode, ending_problems, mutate, refused_by_python, rewrite_endings
 
-from jaxlint.fixer import add_noqa, fix_text
+from jaxlint.fix.fixer import add_noqa, fix_text
 from jaxlint.linter import lint_source
 from jaxlint.linter import decode_source
 from jaxlint.rules import default_codes

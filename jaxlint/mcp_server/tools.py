@@ -537,7 +537,7 @@ def check(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event]
 def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] = None
         ) -> dict[str, Any]:
     from jaxlint.findings import Finding
-    from jaxlint.fixer import fix_file, fix_text, needs_fixing, unified_diff
+    from jaxlint.fix.fixer import fix_file, fix_text, needs_fixing, unified_diff
     from jaxlint.mcp_server import confined
 
     _check_inputs(args)

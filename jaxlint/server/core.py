@@ -36,7 +36,7 @@ from lsprotocol import types
 
 from jaxlint.config import CONFIG_FILENAMES, ConfigStore, Overrides
 from jaxlint.findings import Applicability, FileResult, Finding, Severity
-from jaxlint.fixes import plan_edits
+from jaxlint.engine.fixes import plan_edits
 from jaxlint.parse.lines import LINE_BREAK, line_starts
 from jaxlint.ruleinfo import RuleInfo, expand_selector
 from jaxlint.settings import LintSettings
@@ -519,7 +519,7 @@ def fix_action(f: Finding, text: str, pos: Positions, uri: str, version: Optiona
 def noqa_edit(f: Finding, text: str, pos: Positions) -> Optional[types.TextEdit]:
     """``# noqa: CODE`` for one finding, merged into an existing noqa comment
     (``fixer.add_noqa``); None when the line already suppresses it."""
-    from jaxlint.fixer import add_noqa
+    from jaxlint.fix.fixer import add_noqa
 
     new, added = add_noqa(text, [f])
     if not added:
@@ -544,7 +544,7 @@ def fix_all_edits(text: str, path: str, settings: LintSettings,
                   encoding: str = types.PositionEncodingKind.Utf16) -> list[types.TextEdit]:
     """The safe fixes of the whole buffer, verified exactly as ``jaxlint check
     --fix`` verifies them (``fixer.fix_text``): one edit, or none."""
-    from jaxlint.fixer import fix_text
+    from jaxlint.fix.fixer import fix_text
 
     result = fix_text(text, path, settings, unsafe=False)
     edit = diff_edit(text, result.text, Positions(text, encoding))

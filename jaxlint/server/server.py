@@ -627,7 +627,7 @@ class JaxlintServer(LanguageServer):
 def _notebook_fix_edits(data: bytes, uris: list[str], path: str, settings: LintSettings,
                         encoding: str) -> dict[str, list[types.TextEdit]]:
     """Runs in the worker thread: cell uri -> the edit that fixes it."""
-    from jaxlint.fixer import fix_file
+    from jaxlint.fix.fixer import fix_file
     from jaxlint.parse.notebook import Notebook
 
     ff = fix_file(path, data, settings, unsafe=False)

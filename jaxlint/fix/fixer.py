@@ -38,11 +38,11 @@ from typing import Iterable, Optional
 
 from jaxlint.atomic import write_atomic  # noqa: F401  (re-exported)
 from jaxlint.findings import Finding
-from jaxlint.fixcheck import changed_outside
-from jaxlint.fixes import choose, plan_edits, splice
+from jaxlint.fix.fixcheck import changed_outside
+from jaxlint.engine.fixes import choose, plan_edits, splice
 from jaxlint.parse.lines import LineIndex, split_lines
 from jaxlint.settings import LintSettings
-from jaxlint.suppression import comment_lines
+from jaxlint.engine.suppression import comment_lines
 
 MAX_PASSES = 10
 
@@ -483,7 +483,7 @@ def lint_notebook_findings(data: bytes, path: str, settings: LintSettings) -> li
 
 
 def needs_fixing(findings: Iterable[Finding], unsafe: bool) -> bool:
-    from jaxlint.fixes import fixable
+    from jaxlint.engine.fixes import fixable
 
     return any(fixable(f, unsafe) for f in findings)
 
