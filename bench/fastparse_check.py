@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import libcst as cst  # noqa: E402
 
 from fastparse_compare import first_difference  # noqa: E402
-from jaxlint import linter  # noqa: E402
+from jaxlint.lint import linter  # noqa: E402
 from jaxlint.parse import fastparse  # noqa: E402
 
 

@@ -81,7 +81,7 @@ def cut(text: str, target: int) -> str:
 
 def in_process_ms(text: str, path: str, rounds: int) -> float:
     from jaxlint.config import ConfigStore, Overrides
-    from jaxlint.linter import lint_source
+    from jaxlint.lint.linter import lint_source
     from jaxlint.ruleinfo import load_rule_infos
 
     settings = ConfigStore(load_rule_infos(), Overrides(), Path(path).parent).settings_for(Path(path))

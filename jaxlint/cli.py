@@ -426,8 +426,8 @@ def _show_projects(files: list[Path], session: _Session) -> None:
 
 def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
     """Lint standard input, configured as ``--stdin-filename`` (never cached)."""
-    from jaxlint.linter import decode_source
-    from jaxlint.runner import lint_isolated
+    from jaxlint.lint.linter import decode_source
+    from jaxlint.lint.runner import lint_isolated
 
     name = opts.stdin_filename or "-"
     data = sys.stdin.buffer.read()

@@ -27,7 +27,7 @@ from jaxlint.findings import FileResult
 from jaxlint.project.facts import canonical, incoming_facts
 from jaxlint.project.index import ProjectIndex
 from jaxlint.project.roots import ModuleName, SourceRoots, unmarked_root
-from jaxlint.runner import Memo, RunResult, WorkerPool, default_jobs, run
+from jaxlint.lint.runner import Memo, RunResult, WorkerPool, default_jobs, run
 from jaxlint.settings import LintSettings
 
 MAX_ROUNDS = 6

@@ -13,7 +13,7 @@ from typing import Iterable, Optional, Sequence
 
 import libcst as cst
 
-from jaxlint.linter import decode_source
+from jaxlint.lint.linter import decode_source
 from jaxlint.project.index import ProjectIndex
 from jaxlint.project.roots import SourceRoots, find_project_root
 from jaxlint.project.summary import extract_summary

@@ -175,7 +175,7 @@ def ending_problems(text: str, settings, fix: bool = True, findings=None) -> lis
 
     from jaxlint.fix.fixer import fix_text
     from jaxlint.engine.fixes import fixable
-    from jaxlint.linter import lint_source
+    from jaxlint.lint.linter import lint_source
 
     twin = with_lf(text)
     problems = []

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from jaxlint.cli import cli
 from jaxlint.engine.fixes import apply_findings
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.rules import all_rules, default_codes
 from jaxlint.settings import LintSettings
 

@@ -6,7 +6,7 @@ import libcst as cst
 
 from jaxlint.engine import analyze
 from jaxlint.engine.rule import Check, Rule
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.rules import all_rules, default_codes
 from jaxlint.settings import LintSettings
 

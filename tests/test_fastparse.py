@@ -11,7 +11,7 @@ import libcst as cst
 import pytest
 
 from fastparse_compare import first_difference
-from jaxlint import linter
+from jaxlint.lint import linter
 from jaxlint.parse import fastparse
 from jaxlint.config import ConfigStore, Overrides
 from jaxlint.ruleinfo import load_rule_infos
@@ -241,7 +241,7 @@ args = copy.copy(fields.pop("args"))
 args.default = args.default_factory = dataclasses.MISSING
 cst.Call.__dataclass_fields__ = {"args": args, **fields}
 
-from jaxlint import linter
+from jaxlint.lint import linter
 from jaxlint.parse import fastparse
 from jaxlint.config import ConfigStore, Overrides
 from jaxlint.ruleinfo import load_rule_infos

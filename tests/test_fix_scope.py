@@ -8,7 +8,7 @@ import textwrap
 
 from jaxlint.findings import Applicability
 from jaxlint.fix.fixer import fix_text
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.settings import LintSettings
 
 

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint import runner
+from jaxlint.lint import runner
 from jaxlint.parse import guard
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.rules import default_codes
 from jaxlint.settings import LintSettings
 
@@ -499,7 +499,7 @@ def test_fix_text_refuses_a_fix_that_binds_differently(monkeypatch) -> None:
             result.findings.append(Finding("JAX999", "fake", "b", path, 1, 9, 1, 10, Severity.ERROR, fix))
         return result
 
-    monkeypatch.setattr("jaxlint.linter.lint_source", fake_lint)
+    monkeypatch.setattr("jaxlint.lint.linter.lint_source", fake_lint)
     settings = LintSettings(select=frozenset({"JAX999"}))
     result = fix_text("y = a * b\n", "t.py", settings)
     assert result.text == "y = a * b\n" and result.applied == []

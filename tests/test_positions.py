@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from jaxlint.baseline import compute_entries
 from jaxlint.cli import cli
 from jaxlint.fix.fixer import add_noqa, fix_text
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.settings import LintSettings
 from jaxlint.engine.suppression import comment_lines
 

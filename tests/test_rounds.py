@@ -11,7 +11,8 @@ import libcst as cst
 import pytest
 from click.testing import CliRunner
 
-from jaxlint import linter, project_driver, runner
+from jaxlint import project_driver
+from jaxlint.lint import linter, runner
 from jaxlint.cli import cli
 from jaxlint.config import ConfigStore, Overrides
 from jaxlint.project_driver import RunOptions

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from jaxlint.config import ConfigStore, Overrides
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.ruleinfo import load_rule_infos
 from jaxlint.server.incremental import IncrementalParser, lint_incremental
 from jaxlint.settings import LintSettings
@@ -205,7 +205,7 @@ def test_the_incremental_path_runs_the_guard_in_a_process_that_survives():
 
 
 def test_every_parse_strategy_gives_the_same_findings():
-    from jaxlint.linter import FASTPARSE, LIBCST
+    from jaxlint.lint.linter import FASTPARSE, LIBCST
 
     settings = all_rules()
     parser = IncrementalParser()

@@ -8,7 +8,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from jaxlint import linter
+from jaxlint.lint import linter
 from jaxlint.config import ConfigStore, Overrides
 from jaxlint.ruleinfo import load_rule_infos
 

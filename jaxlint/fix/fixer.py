@@ -132,7 +132,7 @@ def fix_text(
     max_passes: int = MAX_PASSES,
 ) -> FixResult:
     """Apply the fixes of ``settings.select`` to ``text`` until none applies."""
-    from jaxlint.linter import lint_source
+    from jaxlint.lint.linter import lint_source
 
     vsettings = _verify_settings(settings)
 
@@ -260,7 +260,7 @@ class SourceFile:
 
     @classmethod
     def from_bytes(cls, path: Path, data: bytes, mode: Optional[int] = None) -> "SourceFile":
-        from jaxlint.linter import detect_encoding
+        from jaxlint.lint.linter import detect_encoding
 
         try:
             encoding, bom_bytes = detect_encoding(data)
@@ -476,7 +476,7 @@ def add_noqa_notebook(path: Path, findings: Iterable[Finding]) -> tuple[Notebook
 
 
 def lint_notebook_findings(data: bytes, path: str, settings: LintSettings) -> list[Finding]:
-    from jaxlint.linter import lint_source
+    from jaxlint.lint.linter import lint_source
 
     return [f for f in lint_source(data, path, _verify_settings(settings), prefilter=False).findings
             if f.code in settings.select]

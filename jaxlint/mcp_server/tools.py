@@ -470,7 +470,7 @@ def _source_target(args: dict[str, Any], ws: Workspace) -> tuple[str, Path]:
 def _utf8_as_written(text: str) -> bool:
     """Whether ``text`` reads back the same from its UTF-8 bytes (no coding
     cookie naming another encoding in its first two lines)."""
-    from jaxlint.linter import decode_source
+    from jaxlint.lint.linter import decode_source
 
     try:
         return decode_source(text.encode("utf-8"))[0] == text
@@ -491,7 +491,7 @@ def _default_paths(ws: Workspace) -> list[str]:
 
 def _lint(args: dict[str, Any], ws: Workspace, run: _Run):
     """(results, errors, sources by display name) for check and fix."""
-    from jaxlint.linter import lint_source
+    from jaxlint.lint.linter import lint_source
 
     if args.get("source") is not None:
         name, absolute = _source_target(args, ws)

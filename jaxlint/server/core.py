@@ -342,7 +342,7 @@ def lint_text(text: str, path: str, settings: LintSettings, parser=None) -> Lint
     saw the buffer's earlier versions, only changed statements are re-parsed).
     Never raises: a rule that fails is left out and named in ``failed_rules``
     (the others' findings are kept)."""
-    from jaxlint.linter import lint_source
+    from jaxlint.lint.linter import lint_source
 
     try:
         if parser is not None:

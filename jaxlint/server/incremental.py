@@ -11,7 +11,7 @@ linter runs on it as on a fresh parse; ``tests/test_server_incremental.py``
 checks the findings are the same as ``lint_source``'s.
 
 It is a parse strategy of the linter's one entry (``lint_source(...,
-parse=parser)``, a ``jaxlint.linter.PrebuiltParse``): the buffer is decoded,
+parse=parser)``, a ``jaxlint.lint.linter.PrebuiltParse``): the buffer is decoded,
 judged by CPython (a syntax error gets its JAX001), measured against the
 guard's limits and prefiltered before the parser sees it.  Whenever anything is
 unusual (libcst cannot parse a statement on its own), it returns None and the
@@ -217,6 +217,6 @@ def lint_incremental(parser: IncrementalParser, text: str, path: str,
     project mode too).  The linter's one entry runs every check first (decoding,
     CPython's verdict, the guard's limits, the prefilter, ``skip-file``); only
     the way libcst's tree is obtained differs."""
-    from jaxlint.linter import lint_source
+    from jaxlint.lint.linter import lint_source
 
     return lint_source(text, path, settings, parse=parser)

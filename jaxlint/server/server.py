@@ -274,7 +274,7 @@ class JaxlintServer(LanguageServer):
     def _lint_notebook_job(self, nb_uri: str, data: bytes, uris: list[str], texts: dict[str, str],
                            versions: dict[str, Optional[int]]) -> tuple[dict[str, Linted], list[str]]:
         """Runs in the worker thread: the notebook's findings, as a ``Linted`` per cell."""
-        from jaxlint.linter import lint_source
+        from jaxlint.lint.linter import lint_source
 
         assert self.resolver is not None
         path = uri_to_path(nb_uri)
@@ -699,7 +699,7 @@ def _project_model(resolver: core.SettingsResolver) -> ProjectModel:
 
 
 def _preload() -> None:
-    import jaxlint.linter  # noqa: F401  (libcst)
+    import jaxlint.lint.linter  # noqa: F401  (libcst)
     import jaxlint.engine  # noqa: F401
     import jaxlint.model.interpreter  # noqa: F401
     from jaxlint.rules import all_rules

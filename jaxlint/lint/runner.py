@@ -3,7 +3,7 @@
 The parent reads each file's bytes, resolves its settings and asks the cache;
 only misses are sent, in chunks, to forked worker processes (one for a few
 files or ``-j 1``), supervised so that a file that crashes its worker or
-exceeds the per-file time limit costs that file only.  ``jaxlint.linter`` (and
+exceeds the per-file time limit costs that file only.  ``jaxlint.lint.linter`` (and
 so libcst) is imported only when there is a miss, so a fully cached run never
 loads the parser.  Results come back in path order whatever the completion order.
 """
@@ -58,9 +58,9 @@ _Outcome = tuple[FileResult, Optional[str]]
 
 def lint_one(path: str, data: bytes, settings: LintSettings, trees=None) -> _Outcome:
     """Lint one file's bytes; an internal error becomes ``FileResult.error``.
-    ``trees``: a ``jaxlint.linter.TreeStore`` kept across the driver's rounds."""
+    ``trees``: a ``jaxlint.lint.linter.TreeStore`` kept across the driver's rounds."""
     try:
-        from jaxlint.linter import lint_source
+        from jaxlint.lint.linter import lint_source
 
         return lint_source(data, path, settings, trees=trees), None
     except Exception as exc:  # a bug in jaxlint: report it, keep going
@@ -93,7 +93,7 @@ def default_jobs() -> int:
 
 def _preload_linter() -> None:
     try:
-        import jaxlint.linter  # noqa: F401  (libcst)
+        import jaxlint.lint.linter  # noqa: F401  (libcst)
         import jaxlint.engine  # noqa: F401
         import jaxlint.model.interpreter  # noqa: F401
         from jaxlint.rules import all_rules
@@ -274,7 +274,7 @@ def _worker_main(conn, tree_budget: int = 0, parent: int = 0,
                  inherited: tuple[int, ...] = ()) -> None:  # pragma: no cover - runs in the forked worker
     """Lint the chunks the supervisor sends, one outcome back per file, in order.
     With a ``tree_budget``, parsed trees are kept for the project driver's later
-    rounds (``jaxlint.linter.TreeStore``).
+    rounds (``jaxlint.lint.linter.TreeStore``).
 
     The worker dies with its supervisor (``parent``): it closes the supervisor's
     pipe ends it inherited (``inherited``: its own pipe's other end and the other
@@ -306,7 +306,7 @@ def _worker_main(conn, tree_budget: int = 0, parent: int = 0,
     _preload_linter()  # a worker started early imports while its supervisor reads the cache
     trees = None
     if tree_budget:
-        from jaxlint.linter import TreeStore
+        from jaxlint.lint.linter import TreeStore
 
         trees = TreeStore(tree_budget)
     try:
@@ -423,7 +423,7 @@ class WorkerPool:
         self.forks = _can_fork()
         self.trees = None  # the tree store of this process, when files are linted here
         if not self.forks and tree_budget:
-            from jaxlint.linter import TreeStore
+            from jaxlint.lint.linter import TreeStore
 
             self.trees = TreeStore(tree_budget)
         self._pool: list[_Worker] = []
