@@ -92,7 +92,7 @@ def _analysis_difference(f: Path, text: str, real, synth):
 
     from jaxlint.config import ConfigStore, Overrides
     from jaxlint.engine import analyze
-    from jaxlint.project.summary import extract_summary
+    from jaxlint.model.summary import extract_summary
     from jaxlint.ruleinfo import load_rule_infos
     from jaxlint.rules import all_rules
 

@@ -381,7 +381,7 @@ def _show_files(opts: CheckOptions, session: _Session) -> int:
 
 def _run_project(opts: CheckOptions, session: _Session, files: list[Path], show_progress: Optional[bool]):
     """``files`` linted with the project-wide model, as `jaxlint check` is configured."""
-    from jaxlint.project_driver import RunOptions, run_project
+    from jaxlint.project.driver import RunOptions, run_project
 
     options = RunOptions(jobs=opts.jobs, show_progress=show_progress, file_timeout=opts.file_timeout)
     return run_project(files, session.workspace, options)
@@ -411,7 +411,7 @@ def _show_projects(files: list[Path], session: _Session) -> None:
     """``--verbose``: the project root and source roots each file was named from
     (module names, and so the facts across modules, follow from them)."""
     from jaxlint.project.roots import PROJECT_MARKERS
-    from jaxlint.project_driver import describe_projects
+    from jaxlint.project.driver import describe_projects
     from jaxlint.workspace import cli_display
 
     def shown(p: Path) -> str:

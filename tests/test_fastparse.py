@@ -149,7 +149,7 @@ def test_a_project_file_gets_the_same_summary_from_either_tree(tmp_path):
     settings = replace(_settings(tmp_path), module="pkg.step", project_packages=frozenset({"pkg"}))
     text = EVERY.read_text(encoding="utf-8")
     tree = ast.parse(text)
-    from jaxlint.project.summary import extract_summary
+    from jaxlint.model.summary import extract_summary
 
     assert extract_summary(_built(text), "pkg.step", False) == extract_summary(cst.parse_module(text), "pkg.step", False)
     assert linter.lint_source(text, "pkg/step.py", settings).project is not None

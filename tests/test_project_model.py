@@ -17,10 +17,10 @@ from jaxlint.project import (
     SourceRoots,
     Target,
     absolute_module,
-    extract_summary,
     find_project_root,
 )
-from jaxlint.project_loader import load_project, load_project_at
+from jaxlint.model.summary import extract_summary
+from jaxlint.project.loader import load_project, load_project_at
 
 PROJECTS = Path(__file__).resolve().parent / "fixtures" / "projects"
 

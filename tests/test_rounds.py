@@ -11,11 +11,11 @@ import libcst as cst
 import pytest
 from click.testing import CliRunner
 
-from jaxlint import project_driver
+from jaxlint.project import driver as project_driver
 from jaxlint.lint import linter, runner
 from jaxlint.cli import cli
 from jaxlint.config import ConfigStore, Overrides
-from jaxlint.project_driver import RunOptions
+from jaxlint.project.driver import RunOptions
 from jaxlint.ruleinfo import load_rule_infos
 from jaxlint.workspace import Workspace
 

@@ -389,7 +389,7 @@ def _built_tree(tree: ast.Module, text: str) -> Optional[cst.Module]:
 def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Optional[dict]:
     """The project output of a file the prefilter skips: its summary alone
     (``"skipped": True``; no calls, no sites, no findings)."""
-    from jaxlint.project.summary import extract_summary
+    from jaxlint.model.summary import extract_summary
 
     try:
         module = _built_tree(tree, text)
@@ -435,7 +435,7 @@ def _analyze(result: FileResult, module: cst.Module, text: str, path: str, setti
         if settings.module is None:
             findings = analyze(module, text, path, settings, all_rules(), built=built)
         else:
-            from jaxlint.project.summary import extract_summary
+            from jaxlint.model.summary import extract_summary
 
             facts = json.loads(settings.facts) if settings.facts else None
             out: dict = {}

@@ -400,7 +400,7 @@ def _lint_targets(targets: list[_Target], run: _Run, ws: Workspace,
     rest of their projects by the workspace's reader), and linted from those
     bytes; ``run.read`` keeps what each target was, for ``fix`` to write back."""
     from jaxlint.mcp_server import confined
-    from jaxlint.project_driver import RunOptions, run_project
+    from jaxlint.project.driver import RunOptions, run_project
 
     data: dict[str, bytes] = dict(overrides or {})
     early_errors = []

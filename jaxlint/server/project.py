@@ -130,7 +130,7 @@ class ProjectModel:
         project-wide model, the buffers standing in for their files on disk,
         in this thread (no worker).  Returns display name -> (result, the
         settings it was linted with)."""
-        from jaxlint.project_driver import RunOptions, run_project
+        from jaxlint.project.driver import RunOptions, run_project
 
         ws = self.workspace
         texts = {str(ws.display(p)): t for p, t in buffers.items()}

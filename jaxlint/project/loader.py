@@ -16,7 +16,7 @@ import libcst as cst
 from jaxlint.lint.linter import decode_source
 from jaxlint.project.index import ProjectIndex
 from jaxlint.project.roots import SourceRoots, find_project_root
-from jaxlint.project.summary import extract_summary
+from jaxlint.model.summary import extract_summary
 
 # as discovery skips them when walking directories
 _SKIP_DIRS = frozenset({"__pycache__", "build", "dist", "node_modules", "site-packages", "venv"})
