@@ -90,10 +90,10 @@ def main(argv: list[str]) -> int:
 def _analysis_difference(f: Path, text: str, real, synth):
     from dataclasses import replace
 
-    from jaxlint.config import ConfigStore, Overrides
+    from jaxlint.workspace.config import ConfigStore, Overrides
     from jaxlint.engine import analyze
     from jaxlint.model.summary import extract_summary
-    from jaxlint.ruleinfo import load_rule_infos
+    from jaxlint.workspace.ruleinfo import load_rule_infos
     from jaxlint.rules import all_rules
 
     global _SETTINGS

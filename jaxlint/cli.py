@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Iterator, Optional, TextIO
 import click
 
 from jaxlint import __version__
-from jaxlint.config import ConfigError, ConfigStore, Overrides, cache_dir_for, split_codes
+from jaxlint.workspace.config import ConfigError, ConfigStore, Overrides, cache_dir_for, split_codes
 from jaxlint.output import FORMATS
 
 if TYPE_CHECKING:
@@ -275,7 +275,7 @@ def run_check(opts: CheckOptions) -> int:
     if stdin_mode and len(opts.paths) > 1:
         error("`-` (standard input) cannot be combined with other paths")
         return EXIT_ERROR
-    from jaxlint.baseline import BaselineError
+    from jaxlint.output.baseline import BaselineError
     from jaxlint.cli_baseline import kept_results, load_baseline, match_baseline, write_baseline
 
     try:
@@ -340,7 +340,7 @@ def _not_written(output_file: Optional[str], exc: OSError) -> None:
 
 def _prepare(opts: CheckOptions) -> _Session:
     """Read the configuration and the rule metadata (raises ConfigError)."""
-    from jaxlint.ruleinfo import load_rule_infos
+    from jaxlint.workspace.ruleinfo import load_rule_infos
 
     cwd = Path.cwd()
     config = Path(opts.config) if opts.config else None
@@ -699,7 +699,7 @@ def rules_command(output_format: str) -> None:
     if output_format == "json":
         import json
 
-        from jaxlint.config import find_config_file, load_config
+        from jaxlint.workspace.config import find_config_file, load_config
 
         try:  # a rule's address only where the project configures one (docs-url)
             found = find_config_file(Path.cwd())
@@ -759,7 +759,7 @@ def rule_command(code: str, output_format: str) -> None:
     rule = get_rule(code)
     if rule is None:
         from jaxlint.rules import all_rules
-        from jaxlint.ruleinfo import did_you_mean
+        from jaxlint.workspace.ruleinfo import did_you_mean
 
         error(f"unknown rule '{code}'{did_you_mean(all_rules(), code)} (see `jaxlint rules`)")
         sys.exit(EXIT_ERROR)

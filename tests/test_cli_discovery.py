@@ -7,9 +7,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from jaxlint.cli import cli
-from jaxlint.config import ConfigStore, Overrides
-from jaxlint.discovery import discover
-from jaxlint.ruleinfo import load_rule_infos
+from jaxlint.workspace.config import ConfigStore, Overrides
+from jaxlint.workspace.discovery import discover
+from jaxlint.workspace.ruleinfo import load_rule_infos
 
 
 def _tree(root: Path, files: list[str]) -> None:

@@ -13,8 +13,8 @@ import pytest
 from fastparse_compare import first_difference
 from jaxlint.lint import linter
 from jaxlint.parse import fastparse
-from jaxlint.config import ConfigStore, Overrides
-from jaxlint.ruleinfo import load_rule_infos
+from jaxlint.workspace.config import ConfigStore, Overrides
+from jaxlint.workspace.ruleinfo import load_rule_infos
 
 EVERY = Path(__file__).parent / "fixtures" / "fastparse" / "every_construct.py"
 
@@ -243,8 +243,8 @@ cst.Call.__dataclass_fields__ = {"args": args, **fields}
 
 from jaxlint.lint import linter
 from jaxlint.parse import fastparse
-from jaxlint.config import ConfigStore, Overrides
-from jaxlint.ruleinfo import load_rule_infos
+from jaxlint.workspace.config import ConfigStore, Overrides
+from jaxlint.workspace.ruleinfo import load_rule_infos
 from pathlib import Path
 
 parses = []

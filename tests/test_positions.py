@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from jaxlint.baseline import compute_entries
+from jaxlint.output.baseline import compute_entries
 from jaxlint.cli import cli
 from jaxlint.fix.fixer import add_noqa, fix_text
 from jaxlint.lint.linter import lint_source

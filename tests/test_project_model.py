@@ -10,7 +10,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from jaxlint.config import ConfigError, load_config
+from jaxlint.workspace.config import ConfigError, load_config
 from jaxlint.project import (
     SUMMARY_VERSION,
     ProjectIndex,

@@ -14,9 +14,9 @@ from click.testing import CliRunner
 from jaxlint.project import driver as project_driver
 from jaxlint.lint import linter, runner
 from jaxlint.cli import cli
-from jaxlint.config import ConfigStore, Overrides
+from jaxlint.workspace.config import ConfigStore, Overrides
 from jaxlint.project.driver import RunOptions
-from jaxlint.ruleinfo import load_rule_infos
+from jaxlint.workspace.ruleinfo import load_rule_infos
 from jaxlint.workspace import Workspace
 
 FIXTURES = Path(__file__).parent / "fixtures" / "xmodule"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint.config import ConfigStore, Overrides
+from jaxlint.workspace.config import ConfigStore, Overrides
 from jaxlint.lint.linter import lint_source
-from jaxlint.ruleinfo import load_rule_infos
+from jaxlint.workspace.ruleinfo import load_rule_infos
 from jaxlint.server.incremental import IncrementalParser, lint_incremental
 from jaxlint.settings import LintSettings
 

@@ -16,10 +16,10 @@ import pytest
 pytest.importorskip("lsprotocol", reason="the [lsp] extra is not installed")
 
 from jaxlint.cache import Cache  # noqa: E402
-from jaxlint.config import ConfigStore, Overrides  # noqa: E402
+from jaxlint.workspace.config import ConfigStore, Overrides  # noqa: E402
 from jaxlint.lint.linter import lint_source  # noqa: E402
 from jaxlint.project.driver import RunOptions, run_project  # noqa: E402
-from jaxlint.ruleinfo import load_rule_infos, source_digest  # noqa: E402
+from jaxlint.workspace.ruleinfo import load_rule_infos, source_digest  # noqa: E402
 from jaxlint.server.incremental import IncrementalParser, lint_incremental  # noqa: E402
 from jaxlint.server.project import ProjectModel, display  # noqa: E402
 from jaxlint.workspace import Workspace  # noqa: E402

@@ -311,8 +311,8 @@ class _Run:
 def _session(ws: Workspace, select: Optional[list[str]]) -> _Run:
     """The configuration, as a `jaxlint check` run in the first root sees it (ConfigError
     for a bad configuration file: ``call`` reports it)."""
-    from jaxlint.config import DEFAULT_CACHE_DIR_NAME, ConfigStore, Overrides, cache_dir_for
-    from jaxlint.ruleinfo import expand_selector, load_rule_infos
+    from jaxlint.workspace.config import DEFAULT_CACHE_DIR_NAME, ConfigStore, Overrides, cache_dir_for
+    from jaxlint.workspace.ruleinfo import expand_selector, load_rule_infos
 
     # the cache `jaxlint check` would use in the first root when it lies inside the roots;
     # else (a pyproject.toml above the root, a cache-dir or JAXLINT_CACHE_DIR elsewhere) the
@@ -976,7 +976,7 @@ def call(name: str, arguments: Any, ws: Workspace,
     """Run one tool; ToolInputError for an unknown tool or bad arguments.
 
     ``cancel``, once set, stops a running ``confirm`` (the other tools are quick)."""
-    from jaxlint.config import ConfigError
+    from jaxlint.workspace.config import ConfigError
 
     spec = BY_NAME.get(name)
     if spec is None:

@@ -15,7 +15,7 @@ from typing import Any, Optional, TextIO
 
 from jaxlint.findings import Applicability, FileResult, Finding
 from jaxlint.parse.lines import split_lines
-from jaxlint.ruleinfo import RuleInfo
+from jaxlint.workspace.ruleinfo import RuleInfo
 
 FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab", "junit")
 
@@ -33,7 +33,7 @@ class OutputReport:
     findings: list[Finding] = field(init=False)
     # paths that could not be linted (missing, unreadable, undecodable)
     unchecked: int = 0
-    # what --baseline hid and found stale (jaxlint.baseline.Outcome), when one is used
+    # what --baseline hid and found stale (jaxlint.output.baseline.Outcome), when one is used
     baseline: Optional[Any] = None
     # a documentation address per rule code, when one is configured (docs-url)
     docs_url: Optional[str] = None
@@ -100,10 +100,10 @@ class OutputReport:
         return self.docs_url.replace("{code}", code)
 
     def fingerprints(self) -> dict[int, Any]:
-        """The line-free identity (``jaxlint.baseline.Entry``) of every finding
+        """The line-free identity (``jaxlint.output.baseline.Entry``) of every finding
         shown and hidden, by ``id(finding)``; paths relative to ``cwd``."""
         if getattr(self, "_entries", None) is None:
-            from jaxlint.baseline import compute_entries
+            from jaxlint.output.baseline import compute_entries
 
             shown = list(self.findings)
             hidden = list(self.baseline.unchanged) if self.baseline is not None else []

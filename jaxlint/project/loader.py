@@ -87,9 +87,9 @@ __all__ = ["LoadedProject", "load_project", "load_project_at", "python_files", "
 
 def load_project_at(path: Path) -> Optional[LoadedProject]:
     """The project that ``path`` belongs to, its ``src`` setting read from the
-    configuration that applies there (``jaxlint.config``); None when ``path``
+    configuration that applies there (``jaxlint.workspace.config``); None when ``path``
     is in no project.  A bad configuration raises ``ConfigError`` (one line)."""
-    from jaxlint.config import find_config_file, load_config
+    from jaxlint.workspace.config import find_config_file, load_config
 
     root = find_project_root(Path(path))
     if root is None:

@@ -34,11 +34,11 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 
 from lsprotocol import types
 
-from jaxlint.config import CONFIG_FILENAMES, ConfigStore, Overrides
+from jaxlint.workspace.config import CONFIG_FILENAMES, ConfigStore, Overrides
 from jaxlint.findings import Applicability, FileResult, Finding, Severity
 from jaxlint.engine.fixes import plan_edits
 from jaxlint.parse.lines import LINE_BREAK, line_starts
-from jaxlint.ruleinfo import RuleInfo, expand_selector
+from jaxlint.workspace.ruleinfo import RuleInfo, expand_selector
 from jaxlint.settings import LintSettings
 
 SOURCE = "jaxlint"
@@ -321,7 +321,7 @@ class SettingsResolver:
 
     def is_excluded(self, path: Path) -> bool:
         """Excluded by the configuration (or git-ignored), as ``--force-exclude`` decides."""
-        from jaxlint.discovery import is_excluded
+        from jaxlint.workspace.discovery import is_excluded
 
         store = self.store_for(path)
         return is_excluded(path, False, store.for_dir, store.cwd)

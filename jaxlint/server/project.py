@@ -153,7 +153,7 @@ def server_workspace(store_for, configuration: Callable[[], Optional[str]]) -> W
     ConfigStore of its workspace folder), display paths as the CLI's run in the
     server's working directory, the CLI's cache there (made on first use, with
     the ``configuration`` file the client names then)."""
-    from jaxlint.config import cache_dir_for
+    from jaxlint.workspace.config import cache_dir_for
     from jaxlint.workspace import cache_in
 
     def cache_for():

@@ -42,7 +42,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument, Workspace
 
 from jaxlint import __version__
-from jaxlint.config import ConfigError
+from jaxlint.workspace.config import ConfigError
 from jaxlint.findings import Finding
 from jaxlint.server import core
 from jaxlint.server.incremental import IncrementalParser
@@ -651,7 +651,7 @@ server = JaxlintServer()
 
 @server.feature(types.INITIALIZE)
 def initialize(ls: JaxlintServer, params: types.InitializeParams) -> None:
-    from jaxlint.ruleinfo import load_rule_infos
+    from jaxlint.workspace.ruleinfo import load_rule_infos
 
     # pygls has just made the workspace (no document is open yet): its documents are
     # to count lines as the client does

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Optional, Sequence
 import pathspec
 
 from jaxlint.cache import DEFAULT_CACHE_DIR_NAME
-from jaxlint.ruleinfo import RuleInfo, UnknownSelector, selection
+from jaxlint.workspace.ruleinfo import RuleInfo, UnknownSelector, selection
 from jaxlint.settings import LintSettings
 
 if sys.version_info >= (3, 11):
@@ -70,7 +70,7 @@ _KEYS: dict[str, tuple[str, Any]] = {
     "cache-dir": ("a string", lambda v: isinstance(v, str) and v != ""),
     # source roots for module names across the project (jaxlint/project/roots.py)
     "src": ("a list of paths", _is_str_list),
-    # a baseline file (jaxlint/baseline.py), relative to this configuration file
+    # a baseline file (jaxlint/output/baseline.py), relative to this configuration file
     "baseline": ("a file name (string)", lambda v: isinstance(v, str) and v.strip() != ""),
     # where the project publishes the rule pages, e.g. "https://example.org/rules/{code}.html"
     "docs-url": ("an http(s) URL containing {code}",

@@ -1,5 +1,10 @@
 """The workspace a front end lints in, built once per run (or per language server).
 
+The package holds what a front end reads before anything is linted: the
+configuration (``config.py``: ``[tool.jaxlint]`` / ``jaxlint.toml``, resolved
+once per directory), which files to lint (``discovery.py``) and the rules'
+metadata (``ruleinfo.py``, read without importing the rules on a warm run).
+
 ``jaxlint check``, the MCP tools and the language server all lint files the same
 way: the configuration resolved once per directory (``config.ConfigStore``, one
 per workspace folder in the server), the source roots a project's module names
@@ -7,7 +12,7 @@ come from, the files of a project discovered as the CLI discovers them, bytes
 that stand in for files on disk (standard input, an editor's unsaved buffers, a
 file the MCP server read through its confined reader), and the cache.  The
 front end builds a ``Workspace`` with what differs between them (how paths are
-shown, how files are read) and hands it to ``project_driver.run_project``,
+shown, how files are read) and hands it to ``project.driver.run_project``,
 which, with the runner below it, only reads it.
 """
 
@@ -17,8 +22,8 @@ import os
 from pathlib import Path
 from typing import Callable, Optional, Union
 
-from jaxlint.config import ConfigError, ConfigStore
-from jaxlint.discovery import Discovery, discover, is_excluded
+from jaxlint.workspace.config import ConfigError, ConfigStore
+from jaxlint.workspace.discovery import Discovery, discover, is_excluded
 from jaxlint.settings import LintSettings
 
 _Cache = object  # jaxlint.cache.Cache, imported with the first run (a warm run needs it, --show-files does not)
@@ -150,7 +155,7 @@ def cache_in(cache_dir: Optional[Path]):
 
     def make():
         from jaxlint.cache import Cache
-        from jaxlint.ruleinfo import source_digest
+        from jaxlint.workspace.ruleinfo import source_digest
 
         return Cache(cache_dir, source_digest())
 
