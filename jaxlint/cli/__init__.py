@@ -276,7 +276,7 @@ def run_check(opts: CheckOptions) -> int:
         error("`-` (standard input) cannot be combined with other paths")
         return EXIT_ERROR
     from jaxlint.output.baseline import BaselineError
-    from jaxlint.cli_baseline import kept_results, load_baseline, match_baseline, write_baseline
+    from jaxlint.cli.baseline import kept_results, load_baseline, match_baseline, write_baseline
 
     try:
         session = _prepare(opts)
