@@ -147,7 +147,7 @@ def test_the_private_import_check_sees_every_form():
         "import jaxlint.lint.linter as L\nimport jaxlint\nfrom jaxlint.parse import guard\n"
         "from jaxlint.lint.linter import _fill_lines, lint_source\nfrom . import core\n"
         "from .incremental import _split_lines\nfrom jaxlint.server import _private_thing\n"
-        "L._parse_and_analyze\njaxlint.linter._fill_lines\nguard._measure\ncore._RELATED_RE\n"
+        "L._parse_and_analyze\njaxlint.lint.linter._fill_lines\nguard._measure\ncore._RELATED_RE\n"
         "lint_source._not_a_module\nL.__name__\nL.lint_source\n"))
     assert found == [
         f"{where}:4: from jaxlint.lint.linter import _fill_lines",

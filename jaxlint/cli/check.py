@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Optional, TextIO
 import click
 
 from jaxlint import __version__
-from jaxlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, cli, error, not_written, output_stream, warning
+from jaxlint.cli.app import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, cli, error, not_written, output_stream, warning
 from jaxlint.output import FORMATS
 from jaxlint.workspace.config import ConfigError, ConfigStore, Overrides, cache_dir_for, split_codes
 

@@ -8,7 +8,7 @@ from typing import Optional
 
 import click
 
-from jaxlint.cli import EXIT_ERROR, cli, error
+from jaxlint.cli.app import EXIT_ERROR, cli, error
 from jaxlint.workspace.config import ConfigError, cache_dir_for
 
 

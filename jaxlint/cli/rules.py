@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from jaxlint import __version__
-from jaxlint.cli import EXIT_ERROR, cli, error
+from jaxlint.cli.app import EXIT_ERROR, cli, error
 from jaxlint.workspace.config import ConfigError
 
 

@@ -8,7 +8,7 @@ from typing import Optional
 
 import click
 
-from jaxlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, cli, error, not_written, output_stream
+from jaxlint.cli.app import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, cli, error, not_written, output_stream
 from jaxlint.cli.check import CheckOptions, lint_paths, prepare
 from jaxlint.workspace.config import ConfigError
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from jaxlint.cli import cli
+from jaxlint.cli.app import cli
 
 
 # ----------------------------------------------------------------------------- server

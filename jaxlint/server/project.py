@@ -1,6 +1,6 @@
 """The project-wide model for the language server: open buffers over files on disk.
 
-``jaxlint check`` lints a project in rounds (``project_driver.run_project``):
+``jaxlint check`` lints a project in rounds (``project.driver.run_project``):
 every file once, then again the files whose cross-module facts changed, until
 they settle.  The server runs that same driver, in the background, in its own process
 (``RunOptions.memo``): each open buffer stands in for its file on disk
