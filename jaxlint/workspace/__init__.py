@@ -22,9 +22,9 @@ import os
 from pathlib import Path
 from typing import Callable, Optional, Union
 
+from jaxlint.settings import LintSettings
 from jaxlint.workspace.config import ConfigError, ConfigStore
 from jaxlint.workspace.discovery import Discovery, discover, is_excluded
-from jaxlint.settings import LintSettings
 
 _Cache = object  # jaxlint.cache.Cache, imported with the first run (a warm run needs it, --show-files does not)
 
@@ -98,7 +98,8 @@ class Workspace:
     def discover(self, paths) -> Discovery:
         """The files under ``paths`` (files and folders), as `jaxlint check` finds
         them, named by their display paths."""
-        store = self.store_for(Path(next(iter(paths), "."))) if paths else self.store_for(self.cwd)
+        paths = list(paths)
+        store = self.store_for(Path(paths[0]) if paths else self.cwd)  # one store for all (a folder's)
         found = discover(paths, store.for_dir, store.cwd, force_exclude=self.force_exclude)
         found.files = [self.display(f) for f in found.files]
         return found
