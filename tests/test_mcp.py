@@ -202,7 +202,7 @@ def test_check_gives_the_cli_findings_with_the_project_configuration(project: Pa
 
 
 def test_bad_arguments_get_one_sentence(project: Path) -> None:
-    from jaxlint.config import _KEYS
+    from jaxlint.workspace.config import _KEYS
 
     BAD_CONFIG = (f"The jaxlint configuration is invalid: {project / 'bad' / 'jaxlint.toml'}: unknown "
                   f"key 'selcet'; expected one of: {', '.join(_KEYS)}")
