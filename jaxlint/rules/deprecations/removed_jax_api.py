@@ -231,7 +231,7 @@ class RemovedApi(Rule):
 
             y = tree_map(abs, [1])
             """,
-            expected=[(1, 17)],
+            expected=[(1, 17), (3, 5)],
             fixed="""
             from jax.tree_util import tree_map
 
@@ -239,6 +239,7 @@ class RemovedApi(Rule):
             """,
             messages=[
                 '`from jax import tree_map` was removed in JAX 0.6.0 (deprecated in 0.4.26): use `jax.tree.map` instead (identical signature)',
+                '`tree_map` (`jax.tree_map`) was removed in JAX 0.6.0 (deprecated in 0.4.26): use `jax.tree.map` instead (identical signature)',
             ],
         ),
         Invalid(
