@@ -585,12 +585,30 @@ def _call_edits(ctx, shape: D.CallShape, args: Sequence[cst.Arg], bound_later: b
 
 def table_doc(code: str) -> str:
     rows = [r for r in D.TABLE if code_for(r) == code]
-    lines = ["| old | use instead | deprecated | removed | fix |", "| --- | --- | --- | --- | --- |"]
+    lines = ["| old | use instead | deprecated | removed | fix | source |", "| --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         old = r.old if r.kind != "kwarg" else f"{r.function}({r.old}=...)"
         if r.kind == "method":
             old = f"x.{r.old}" + ("()" if r.old in ("to_py", "device") else "")
         if r.kind == "module":
             old += " (module)"
-        lines.append(f"| `{old}` | {r.new} | {r.deprecated or '-'} | {r.removed or '-'} | {r.fix or 'none'} |")
+        dep, rem = r.deprecated or "-", r.removed or "-"
+        if r.library != "JAX":
+            dep, rem = (f"{r.library} {v}" if v != "-" else v for v in (dep, rem))
+        lines.append(f"| `{old}` | {r.new} | {dep} | {rem} | {r.fix or 'none'} | {_source(r)} |")
     return "\n".join(lines)
+
+
+def _source(row: D.Deprecation) -> str:
+    """The row's citation, short: the CHANGELOG versions (the quoted lines are in
+    ``jaxlint/model/deprecations.py``)."""
+    cites = []
+    for part in row.changelog.split(" | "):
+        head, sep, _ = part.partition(": ")
+        if not sep or not head[:1].isdigit() and not head.startswith("Flax "):
+            cites.append(part.replace("|", "/"))
+        elif head.startswith("Flax "):
+            cites.append(f"Flax CHANGELOG {head[5:]}")
+        else:
+            cites.append(f"CHANGELOG {head}")
+    return ", ".join(dict.fromkeys(cites))
