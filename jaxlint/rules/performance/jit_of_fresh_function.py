@@ -112,8 +112,11 @@ class RecompileFreshFunction(Rule):
         "* `f` is a `lambda`, a `functools.partial(...)`, the result of `jax.grad/vmap/value_and_grad/"
         "checkpoint(...)`, or a function defined inside the loop body;\n"
         "* and either the wrap is inside a loop and the result is called in that loop, or the wrap "
-        "is called immediately (`jax.jit(lambda x: ...)(x)`) inside a function body, so every call "
-        "of the function compiles again. Rule of thumb for this per-call case: functions that run "
+        "is called immediately (`jax.jit(lambda x: ...)(x)`) inside a function body, or bound to "
+        "a name there and called once, outside loops (`f = jax.jit(lambda y: ...)` then `f(x)`; "
+        "`@jax.jit` / `@functools.partial(jax.jit, ...)` on a function defined in the body and "
+        "called there), so every call of the function compiles again (called in a loop of the "
+        "same body, the compile is reused: not flagged). Rule of thumb for this per-call case: functions that run "
         "once or a few times are skipped: test functions, `main`, `setUp`, every function of a "
         "test module (`test_*.py`, `*_test.py`, `conftest.py`), and load/set-up/conversion "
         "functions (named `load*`, `restore*`, `from_*`, `init*`, `setup*`, `build*`, `create*`, "
@@ -147,6 +150,29 @@ class RecompileFreshFunction(Rule):
     )
     fix_safety = "No automatic fix: hoisting the function changes which variables it closes over."
     VALID = [
+        # built per call but reused by a loop in the same call, or returned (a factory)
+        Valid(
+            """
+            import jax
+
+            def train(data):
+                step = jax.jit(lambda p, b: p + b)
+                p = 0.
+                for b in data:
+                    p = step(p, b)
+                return p
+
+            def make():
+                f = jax.jit(lambda y: y * 2)
+                return f
+
+            def apply_all(xs):
+                @jax.jit
+                def g(v):
+                    return v + 1
+                return [g(x) for x in xs]
+            """
+        ),
         Valid(
             """
             import jax
@@ -308,6 +334,30 @@ class RecompileFreshFunction(Rule):
     ]
 
     INVALID = [
+        # built in a function body and called once there: a new compile per call
+        Invalid(
+            """
+            import functools
+            import jax
+            import jax.numpy as jnp
+
+            def hot_call(x):
+                f = jax.jit(lambda y: jnp.sum(y ** 2))
+                return f(x)
+
+            def scan_sum(state, T=5):
+                @functools.partial(jax.jit, static_argnums=(1,))
+                def _scan(state, T):
+                    return jax.lax.scan(lambda c, x: (c + x, c), state, jnp.ones(T))
+
+                return _scan(state, T)
+            """,
+            expected=[(6, 9), (10, 6)],
+            messages=[
+                "`jit` of a `lambda` compiles again on every call of `hot_call`: jit caches per function object and `hot_call` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `hot_call` itself; and pass the varying values as arguments",
+                "`jit` of the inner function `_scan` defined in `scan_sum` compiles again on every call of `scan_sum`: jit caches per function object and `scan_sum` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `scan_sum` itself; and pass the varying values as arguments",
+            ],
+        ),
         Invalid(
             """
             import jax
@@ -451,11 +501,14 @@ class RecompileFreshFunction(Rule):
         self._unit: Optional[Unit] = None
         # names bound to a fresh jit inside a loop: name -> (wrap call, loop node, reason)
         self._pending: dict[str, tuple[cst.Call, cst.CSTNode, str]] = {}
+        # names bound to a fresh jit in a function body outside loops: name -> (wrap, reason)
+        self._once: dict[str, tuple[cst.CSTNode, str]] = {}
 
     def _sync(self) -> None:
         if self._unit is not self.ctx.unit:
             self._unit = self.ctx.unit
             self._pending = {}
+            self._once = {}
 
     def _fresh_wrap(self, node: cst.CSTNode, loop: Optional[cst.CSTNode]) -> Optional[str]:
         if not isinstance(node, cst.Call):
@@ -471,13 +524,29 @@ class RecompileFreshFunction(Rule):
             return None
         return _fresh_reason(self.ctx, fn, loop)
 
+    def _per_call_unit(self) -> bool:
+        """Is this a function body whose every call would compile again (not the module,
+        not traced, not a function that runs once or rarely)?"""
+        ctx = self.ctx
+        return not ctx.unit.is_module and not ctx.in_traced and not _runs_once(ctx.unit) \
+            and not _called_rarely(ctx.unit, ctx.path)
+
     def visit_Assign(self, node: cst.Assign) -> None:
         self._sync()
         ctx = self.ctx
-        if ctx.in_traced or not ctx.loop_stack or len(node.targets) != 1:
+        if ctx.in_traced or len(node.targets) != 1:
             return
         tgt = node.targets[0].target
         if not isinstance(tgt, cst.Name):
+            return
+        if not ctx.loop_stack:
+            # `f = jax.jit(lambda y: ...)` in a function body, then `f(x)` called once
+            # there: every call of the function builds and compiles a new one
+            reason = self._fresh_wrap(node.value, None) if self._per_call_unit() else None
+            if reason is not None and not _inline(node.value):  # type: ignore[arg-type]
+                self._once[tgt.value] = (node.value, reason)  # type: ignore[assignment]
+            else:
+                self._once.pop(tgt.value, None)
             return
         loop = ctx.loop_stack[-1].node
         reason = self._fresh_wrap(node.value, loop)
@@ -485,6 +554,27 @@ class RecompileFreshFunction(Rule):
             self._pending[tgt.value] = (node.value, loop, reason)  # type: ignore[assignment]
         else:
             self._pending.pop(tgt.value, None)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        """``@jax.jit`` (or ``@functools.partial(jax.jit, ...)``) on a function defined
+        inside another function's body: a new jitted function per call of that one."""
+        self._sync()
+        ctx = self.ctx
+        if ctx.loop_stack or not self._per_call_unit():
+            self._once.pop(node.name.value, None)
+            return
+        for dec in node.decorators:
+            d = dec.decorator
+            target = d
+            if isinstance(d, cst.Call) and ctx.qualname(d.func) == "functools.partial":
+                pos = positional_args(d)
+                target = pos[0].value if pos else d
+            elif isinstance(d, cst.Call):
+                target = d.func
+            if ctx.qualname(target) in _CACHING and not (isinstance(d, cst.Call) and _inline(d)):
+                self._once[node.name.value] = (d, f"the inner function `{node.name.value}` defined in `{ctx.unit.name}`")
+                return
+        self._once.pop(node.name.value, None)
 
     def visit_Call(self, node: cst.Call) -> None:
         self._sync()
@@ -504,6 +594,12 @@ class RecompileFreshFunction(Rule):
             elif not ctx.unit.is_module and not _runs_once(ctx.unit) and not _called_rarely(ctx.unit, ctx.path):
                 self._report(func, reason, f"every call of `{ctx.unit.name}`", ctx.unit.name)
             return
+        if isinstance(func, cst.Name) and func.value in self._once:
+            wrap, reason = self._once.pop(func.value)
+            if not ctx.loop_stack:
+                # called once per call of the function (in a loop there, the compile is reused)
+                self._report(wrap, reason, f"every call of `{ctx.unit.name}`", ctx.unit.name)  # type: ignore[arg-type]
+            return
         if isinstance(func, cst.Name) and func.value in self._pending:
             wrap, wloop, reason = self._pending[func.value]
             if any(f.node is wloop for f in ctx.loop_stack):
@@ -515,7 +611,10 @@ class RecompileFreshFunction(Rule):
                 self._report(wrap, reason, "every iteration of the loop")
 
     def _report(self, wrap: cst.Call, reason: str, when: str, caller: Optional[str] = None) -> None:
-        q = self.ctx.qualname(wrap.func) or "jax.jit"
+        func = wrap.func if isinstance(wrap, cst.Call) else wrap
+        if isinstance(wrap, cst.Call) and self.ctx.qualname(func) == "functools.partial" and wrap.args:
+            func = wrap.args[0].value  # @functools.partial(jax.jit, ...)
+        q = self.ctx.qualname(func) or "jax.jit"
         short = q.rsplit(".", 1)[1]
         if caller is None:  # in a loop
             advice = ("this one is new each time. Create the jitted function once (outside the loop or at "
