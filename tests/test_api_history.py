@@ -229,3 +229,20 @@ def test_a_try_whose_body_works_today_skips_its_handler():
             from jax.experimental import stax
     """)
     assert [(c, line) for c, line, _, _ in found] == [("JAX901", 5)]
+
+
+def test_the_right_side_of_a_short_circuit_check_is_judged_too():
+    found = lint("""
+        import jax
+
+        def sharded(x):
+            return (hasattr(jax, "pxla") and hasattr(jax.pxla, "ShardedDeviceArray")
+                    and isinstance(x, jax.pxla.ShardedDeviceArray))
+
+        def runs(x):
+            return hasattr(jax, "tree") and jax.tree_multimap(abs, x)
+
+        def skipped(x):
+            return hasattr(jax, "tree") or jax.tree_multimap(abs, x)
+    """)
+    assert [(c, line, col) for c, line, col, _ in found] == [("JAX901", 9, 37)]

@@ -112,6 +112,16 @@ class Guards:
                     if node.orelse is not None:
                         stack.append((node.orelse, taken is not False))
                     continue
+                elif t is cst.BooleanOperation and self._is_check(node.left):
+                    # `hasattr(jax, "pxla") and jax.pxla.X`: the right side runs only when
+                    # the left one lets it (undecided: skipped, as for an `if`)
+                    taken = self.evaluate(node.left)
+                    stack.append((node.left, False))
+                    if isinstance(node.operator, cst.And):
+                        stack.append((node.right, taken is not True))
+                    else:
+                        stack.append((node.right, taken is not False))
+                    continue
                 elif t is cst.Try and self._is_probe(node):
                     fails = self._body_fails(node.body)
                     stack.append((node.body, True))

@@ -632,7 +632,9 @@ class WhereGradientNaN(Rule):
             which = "false" if side == 1 else "true"
             self.report(
                 branch,
-                f"`{branch.value}` is `{ctx.code(op_node).strip()}`, computed for every element, also "
+                (f"`{branch.value}` is `{ctx.code(op_node).strip()}`, computed" if op_node is bound
+                 else f"`{branch.value}` is computed with `{ctx.code(op_node).strip()}`")
+                + f" for every element, also "
                 f"where `{ctx.code(cond).strip()}` is {which}; {detail}, so the gradient of this `where` "
                 f"is NaN (0 * inf). Guard the input where `{branch.value}` is computed (double where: "
                 f"`jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",

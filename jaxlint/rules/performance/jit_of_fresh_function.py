@@ -11,7 +11,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import keyword_arg, positional_args
+from jaxlint.model.walk import dotted_name, keyword_arg, positional_args
 
 
 # transforms whose result keeps a compile cache keyed on the function object
@@ -528,8 +528,17 @@ class RecompileFreshFunction(Rule):
         """Is this a function body whose every call would compile again (not the module,
         not traced, not a function that runs once or rarely)?"""
         ctx = self.ctx
-        return not ctx.unit.is_module and not ctx.in_traced and not _runs_once(ctx.unit) \
-            and not _called_rarely(ctx.unit, ctx.path)
+        if ctx.unit.is_module or ctx.in_traced or _runs_once(ctx.unit) or _called_rarely(ctx.unit, ctx.path):
+            return False
+        u: Optional[Unit] = ctx.unit
+        while u is not None and not u.is_module:
+            # a method of a class derived from another (a library's layer or module
+            # class): such methods usually run inside the model's trace, where an inner
+            # jit is traced once with it
+            if u.cls is not None and any(dotted_name(b.value) not in (None, "object") for b in u.cls.node.bases):
+                return False
+            u = u.parent
+        return True
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self._sync()
