@@ -11,7 +11,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import dotted_name, keyword_arg, positional_args
+from jaxlint.model.walk import children, dotted_name, keyword_arg, positional_args
 
 
 # transforms whose result keeps a compile cache keyed on the function object
@@ -116,7 +116,9 @@ class RecompileFreshFunction(Rule):
         "a name there and called once, outside loops (`f = jax.jit(lambda y: ...)` then `f(x)`; "
         "`@jax.jit` / `@functools.partial(jax.jit, ...)` on a function defined in the body and "
         "called there), so every call of the function compiles again (called in a loop of the "
-        "same body, the compile is reused: not flagged). Rule of thumb for this per-call case: functions that run "
+        "same body, the compile is reused: not flagged; nor where the jitted function uses the "
+        "enclosing function's parameters or locals, which need a compile per value anyway, or "
+        "where the enclosing function runs a loop: a driver whose compile the run pays for). Rule of thumb for this per-call case: functions that run "
         "once or a few times are skipped: test functions, `main`, `setUp`, every function of a "
         "test module (`test_*.py`, `*_test.py`, `conftest.py`), and load/set-up/conversion "
         "functions (named `load*`, `restore*`, `from_*`, `init*`, `setup*`, `build*`, `create*`, "
@@ -171,6 +173,30 @@ class RecompileFreshFunction(Rule):
                 def g(v):
                     return v + 1
                 return [g(x) for x in xs]
+            """
+        ),
+        # the jitted function uses the caller's values (a compile per value is needed), or
+        # the function is a driver running a loop (its compile is paid for by the run)
+        Valid(
+            """
+            import jax
+
+            def scaled(x, scale):
+                f = jax.jit(lambda y: y * scale)
+                return f(x)
+
+            def single_run(config, rng, make_train):
+                train_vjit = jax.jit(jax.vmap(make_train(config)))
+                return train_vjit(rng)
+
+            def benchmark(x, steps):
+                @jax.jit
+                def ref(v):
+                    return v * 2
+                out = ref(x)
+                for _ in range(steps):
+                    x = x + 1
+                return out, x
             """
         ),
         Valid(
@@ -503,6 +529,7 @@ class RecompileFreshFunction(Rule):
         self._pending: dict[str, tuple[cst.Call, cst.CSTNode, str]] = {}
         # names bound to a fresh jit in a function body outside loops: name -> (wrap, reason)
         self._once: dict[str, tuple[cst.CSTNode, str]] = {}
+        self._has_loop: dict[int, bool] = {}  # id(unit) -> its body runs a loop
 
     def _sync(self) -> None:
         if self._unit is not self.ctx.unit:
@@ -552,7 +579,7 @@ class RecompileFreshFunction(Rule):
             # `f = jax.jit(lambda y: ...)` in a function body, then `f(x)` called once
             # there: every call of the function builds and compiles a new one
             reason = self._fresh_wrap(node.value, None) if self._per_call_unit() else None
-            if reason is not None and not _inline(node.value):  # type: ignore[arg-type]
+            if reason is not None and not _inline(node.value) and self._hoistable(node.value):  # type: ignore[arg-type]
                 self._once[tgt.value] = (node.value, reason)  # type: ignore[assignment]
             else:
                 self._once.pop(tgt.value, None)
@@ -563,6 +590,39 @@ class RecompileFreshFunction(Rule):
             self._pending[tgt.value] = (node.value, loop, reason)  # type: ignore[assignment]
         else:
             self._pending.pop(tgt.value, None)
+
+    def _hoistable(self, node: cst.CSTNode) -> bool:
+        """Could the jitted function be built once, outside the enclosing function?
+        Not when it uses that function's parameters or locals (`jax.jit(jax.vmap(
+        make_train(config)))`, a decorator given a local mesh): then each call needs
+        its own compile anyway.  Nor when the enclosing function runs a loop: a
+        driver (a training or benchmark run) whose compile the loop's work pays for."""
+        unit = self.ctx.unit
+        if id(unit) not in self._has_loop:
+            self._has_loop[id(unit)] = any(
+                isinstance(n, (cst.For, cst.While)) for n in _own_nodes(unit.node))  # type: ignore[arg-type]
+        if self._has_loop[id(unit)]:
+            return False
+        outer = {p.name for p in unit.params} | set(unit.assigned)
+        inner: set[str] = set()
+        used: set[str] = set()
+        stack: list[cst.CSTNode] = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, cst.Param):
+                inner.add(n.name.value)
+            elif isinstance(n, cst.Name):
+                used.add(n.value)
+            elif isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                targets = n.targets if isinstance(n, cst.Assign) else [n]
+                for t in targets:
+                    tn = t.target
+                    if isinstance(tn, cst.Name):
+                        inner.add(tn.value)
+            stack.extend(children(n))
+        if isinstance(node, cst.FunctionDef):
+            inner.add(node.name.value)
+        return not ((used - inner) & outer)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         """``@jax.jit`` (or ``@functools.partial(jax.jit, ...)``) on a function defined
@@ -581,8 +641,10 @@ class RecompileFreshFunction(Rule):
             elif isinstance(d, cst.Call):
                 target = d.func
             if ctx.qualname(target) in _CACHING and not (isinstance(d, cst.Call) and _inline(d)):
-                self._once[node.name.value] = (d, f"the inner function `{node.name.value}` defined in `{ctx.unit.name}`")
-                return
+                if self._hoistable(node):
+                    self._once[node.name.value] = (d, f"the inner function `{node.name.value}` defined in `{ctx.unit.name}`")
+                    return
+                break
         self._once.pop(node.name.value, None)
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -634,3 +696,15 @@ class RecompileFreshFunction(Rule):
                       f"varying values as arguments")
         self.report(wrap, f"`{short}` of {reason} compiles again on {when}: jit caches per function object and "
                           f"{advice}")
+
+
+def _own_nodes(fn: cst.CSTNode):
+    """The nodes of a function's body, not those of functions or classes defined in it."""
+    body = getattr(fn, "body", None)
+    stack = list(children(body)) if body is not None else []
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        yield n
+        stack.extend(children(n))
