@@ -487,6 +487,43 @@ _ROWS: tuple[Deprecation, ...] = (
             ("barrier_wait", "`jax.effects_barrier()`", ""),
         )
     ),
+    # --- JAX internals the CHANGELOG lists as removed (nothing public replaces most) ----------
+    *(
+        Deprecation(f"{mod}.{n}", "nothing public", None, ver, None, changelog=cite)
+        for mod, ver, cite, names in (
+            ("jax.core", "0.4.24", "0.4.24: From {mod}`jax.core`: `TracerArrayConversionError`,",
+             ("as_hashable_function", "collections", "dtypes", "lu", "map", "namedtuple", "partial", "pp",
+              "ref", "safe_zip", "safe_map", "source_info_util", "total_ordering", "traceback_util",
+              "tuple_delete", "tuple_insert", "zip")),
+            ("jax.lax", "0.4.24", "0.4.24: From {mod}`jax.lax`: `dtypes`, `itertools`, `naryop`, `naryop_dtype_rule`,",
+             ("dtypes", "itertools", "naryop", "naryop_dtype_rule", "standard_abstract_eval", "standard_naryop",
+              "standard_primitive", "standard_unop", "unop", "unop_dtype_rule")),
+            ("jax.interpreters.xla", "0.4.24",
+             "0.4.24: from {mod}`jax.interpreters.xla`: `backend_specific_translations`, `translations`,",
+             ("axis_groups", "ShapedArray", "ConcreteArray", "AxisEnv", "backend_compile")),
+            ("jax.core", "0.4.31", "0.4.31: polymorphic shapes. From {mod}`jax.core`: removed `canonicalize_shape`,",
+             ("canonicalize_shape", "dimension_as_value", "definitely_equal", "symbolic_equal_dim")),
+            ("jax.core", "0.4.38", "0.4.38: from {mod}`jax.core`: `check_eqn`, `check_type`, `check_valid_jaxtype`, and",
+             ("check_eqn", "check_type", "check_valid_jaxtype")),
+            ("jax.core", "0.6.0", "0.6.0: From `jax.core`: `AxisSize`, `ClosedJaxpr`, `EvalTrace`, `InDBIdx`, `InputType`,",
+             ("AxisSize", "EvalTrace", "InDBIdx", "InputType", "JaxprEqn", "MapPrimitive", "OpaqueTraceState",
+              "OutDBIdx", "Token", "TRACER_LEAK_DEBUGGER_WARNING", "concrete_aval", "dedup_referents",
+              "escaped_tracer_error", "extend_axis_env_nd", "full_lower", "get_referent", "join_effects",
+              "lattice_join", "leaked_tracer_error", "maybe_find_leaked_tracers", "raise_to_shaped",
+              "raise_to_shaped_mappings", "reset_trace_state", "str_eqn_compact", "substitute_vars_in_output_ty",
+              "typecompat", "used_axis_names_jaxpr")),
+            ("jax.core", "0.7.0", "0.7.0: From {mod}`jax.core`, the previously deprecated symbols `AxisName`,",
+             ("AxisName", "axis_frame", "call_p", "closed_call_p", "get_type", "trace_state_clean", "typematch",
+              "typecheck")),
+            ("jax.interpreters.xla", "0.4.36", "0.4.36: In `jax.interpreters.xla`, the `xb`, `xc`, and `xe` symbols have been removed",
+             ("xb", "xc", "xe")),
+            ("jax.interpreters.ad", "0.4.26", "0.4.26: The previously-deprecated imports `jax.interpreters.ad.config` and",
+             ("config", "source_info_util")),
+            ("jax.interpreters.xla", "0.7.0", "0.7.0: From {mod}`jax.interpreters.xla`, the previously deprecated symbols",
+             ("abstractify",)),
+        )
+        for n in names
+    ),
     # --- keyword arguments from the CHANGELOG (JAX903) -----------------------------------------
     Deprecation("interpolation", "`method=`", None, "0.8.0", "safe", kind="kwarg", function="jax.numpy.percentile",
                 new_qualname="method",
