@@ -9,17 +9,24 @@ can go, and a note.  ``kind``:
 * ``method`` an attribute/method of a JAX array (``x.device_buffer``);
 * ``kwarg``  a keyword argument of a function (``jnp.clip(a_min=...)``).
 
-``fix``: ``"safe"`` (same behaviour), ``"unsafe"`` (usually right, review it) or None.
+``fix``: ``"safe"`` (same behaviour), ``"unsafe"`` (usually right, review it) or None;
+every fix was checked against JAX 0.10.2 (the replacement exists there under that name).
 ``new_qualname``: the replacement spelled as a qualified name, when the fix is a plain
 rename keeping the user's import alias; ``import_from``: a module from which the same
 local name can be imported instead (for ``from OLD import name`` lines).
+
+``changelog``: where the row comes from: ``"VERSION: quoted line"`` entries of JAX's
+CHANGELOG.md (the versions' headings; several joined by `` | ``), or of the library's
+own changelog for the rows of another ``library``; ``"registry 0.10.2"`` where only JAX
+0.10.2's ``_deprecations`` registry names it.  ``tests/test_api_history.py`` checks that
+every row has one.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 
@@ -58,6 +65,8 @@ class Deprecation:
     function: Optional[str] = None  # kind == "kwarg": the function's qualified name
     opt_in: bool = False  # JAX950: suggestions that are not deprecations
     call: Optional[CallShape] = None  # the rename needs its calls' arguments rewritten (or no fix)
+    changelog: str = ""  # "VERSION: quoted CHANGELOG line" (see the module docstring)
+    library: str = "JAX"  # whose versions `deprecated`/`removed` are
 
 
 def _tree(short: str, new_short: Optional[str] = None) -> Deprecation:
@@ -90,7 +99,7 @@ SHARD_MAP_CALL = CallShape(
 )
 
 
-TABLE: tuple[Deprecation, ...] = (
+_ROWS: tuple[Deprecation, ...] = (
     # --- pytrees ---------------------------------------------------------------------
     Deprecation("jax.tree_map", "`jax.tree.map`", "0.4.26", "0.6.0", "safe", "identical signature",
                 new_qualname="jax.tree.map", import_from=("jax.tree_util", "tree_map")),
@@ -318,6 +327,225 @@ TABLE: tuple[Deprecation, ...] = (
                 new_qualname="jax.sharding.Sharding", import_from=("jax.sharding", "Sharding")),
     Deprecation("jax.tree_util.build_tree", "`jax.tree.unflatten`", "0.6.0", "by 0.10.2", None,
                 "build_tree takes a nested structure, unflatten a flat list of leaves"),
+    # --- from JAX's CHANGELOG since 0.2.0: names removed long ago that stay in users' code ---
+    Deprecation("jax.tree_multimap", "`jax.tree.map`", "0.3.5", "0.3.16", "safe",
+                "tree_map takes several trees; the top-level alias went with tree_util's",
+                new_qualname="jax.tree.map", import_from=("jax.tree_util", "tree_map"),
+                changelog="0.3.5: {func}`jax.tree_util.tree_multimap` is deprecated. Use {func}`jax.tree_util.tree_map` instead"
+                          " | 0.3.16: {func}`jax.tree_util.tree_multimap` has been removed."),
+    *(
+        Deprecation(old, "`functools.partial`", None, ver, "safe", "an accidental export of functools.partial",
+                    new_qualname="functools.partial", import_from=("functools", "partial"), changelog=cite)
+        for old, ver, cite in (
+            ("jax.partial", "0.2.21", "0.2.21: `jax.partial`, and `jax.lax.partial` were accidental exports that have now been removed."),
+            ("jax.lax.partial", "0.2.21", "0.2.21: `jax.partial`, and `jax.lax.partial` were accidental exports that have now been removed."),
+            ("jax.util.partial", "0.2.22", "0.2.22: `jax.util.partial` was an accidental export that has now been removed."),
+        )
+    ),
+    Deprecation("jax.experimental.loops", "`jax.lax.fori_loop` / `jax.lax.scan` / `jax.lax.while_loop`", "0.3.6", "0.3.16",
+                None, "no mechanical replacement (jax-ml/jax#10278 shows the alternative)", kind="module",
+                changelog="0.3.6: {mod}`jax.experimental.loops` is being deprecated. | 0.3.16: {mod}`jax.experimental.loops` has been removed."),
+    Deprecation("jax.experimental.optix", "`optax` (the standalone package optix became)", None, "0.2.7", None,
+                "optax renamed some transformations", kind="module",
+                changelog="0.2.7: `jax.experimental.optix` has been deleted, in favor of the standalone `optax` Python package."),
+    Deprecation("jax.experimental.minmax", "`jax.example_libraries.optimizers` (or optax)", None, "0.1.49", None,
+                "renamed `jax.experimental.optimizers` in February 2019", kind="module",
+                changelog="0.1.49: no CHANGELOG entry; JAX's commit 'rename \"minmax\" -> \"optimizers\"' is first in jax-v0.1.49"),
+    Deprecation("jax.experimental.sharded_jit", "`jax.jit` with shardings", "0.3.5", "by 0.4.9", None, kind="module",
+                changelog="0.3.5: `jax.experimental.sharded_jit` is deprecated. Use `pjit` instead."
+                          " | 0.4.9: since they were only used with sharded_jit and sharded_jit is long gone."),
+    *(
+        Deprecation(f"jax.{n}", "nothing (shape polymorphism is `jax.export`'s)", None, "0.3.16", None,
+                    changelog="0.3.16: {func}`jax.mask` {func}`jax.shapecheck` APIs have been removed.")
+        for n in ("mask", "shapecheck")
+    ),
+    Deprecation("jax.test_util.JaxTestCase", "`absl.testing.parameterized.TestCase` (or `unittest.TestCase`)", "0.3.1", "0.3.15",
+                None, changelog="0.3.15: `JaxTestCase` and `JaxTestLoader` have been removed from `jax.test_util`."),
+    Deprecation("jax.test_util.JaxTestLoader", "`absl.testing.absltest.TestLoader`", "0.3.1", "0.3.15",
+                None, changelog="0.3.15: `JaxTestCase` and `JaxTestLoader` have been removed from `jax.test_util`."),
+    Deprecation("jax.experimental.ann", "`jax.lax.approx_max_k` / `jax.lax.approx_min_k`", None, "by 0.10.2", None,
+                kind="module", changelog="0.3.2: Moved `jax.experimental.ann.approx_*_k` into `jax.lax`."),
+    *(
+        Deprecation(f"jax.experimental.ann.{n}", f"`jax.lax.{n}`", None, "by 0.10.2", "safe", "the same function, moved",
+                    new_qualname=f"jax.lax.{n}", import_from=("jax.lax", n),
+                    changelog="0.3.2: Moved `jax.experimental.ann.approx_*_k` into `jax.lax`.")
+        for n in ("approx_max_k", "approx_min_k")
+    ),
+    Deprecation("jax.scipy.linalg.polar_unitary", "`jax.scipy.linalg.polar`", "0.3.11", "0.4.3", None,
+                "polar returns the unitary and the positive factor",
+                changelog="0.4.3: Deleted {func}`jax.scipy.linalg.polar_unitary`, which was a deprecated JAX"),
+    Deprecation("jax.sharding.MeshPspecSharding", "`jax.sharding.NamedSharding`", "0.3.24", "by 0.10.2", "safe",
+                new_qualname="jax.sharding.NamedSharding", import_from=("jax.sharding", "NamedSharding"),
+                changelog="0.3.24: `jax.sharding.MeshPspecSharding` has been renamed to `jax.sharding.NamedSharding`."),
+    Deprecation("jax.sharding.OpShardingSharding", "`jax.sharding.GSPMDSharding` (gone too: `jax.NamedSharding`)",
+                "0.4.5", "0.4.12", None,
+                changelog="0.4.5: `jax.sharding.OpShardingSharding` has been renamed to `jax.sharding.GSPMDSharding`."
+                          " | 0.4.12: `jax.sharding.OpShardingSharding` has been removed since it has been 3"),
+    # 0.4.11: "The following APIs have been removed after a 3 month deprecation period"
+    *(
+        Deprecation(old, f"`{new}`", "0.4.4", "0.4.11", "safe", new_qualname=new,
+                    import_from=tuple(new.rsplit(".", 1)),  # type: ignore[arg-type]
+                    changelog=f"0.4.11: `{old}`: use `{new}`")
+        for old, new in (("jax.experimental.pjit.NamedSharding", "jax.sharding.NamedSharding"),
+                         ("jax.experimental.pjit.PartitionSpec", "jax.sharding.PartitionSpec"),
+                         ("jax.interpreters.pxla.PartitionSpec", "jax.sharding.PartitionSpec"),
+                         ("jax.interpreters.pxla.Mesh", "jax.sharding.Mesh"),
+                         ("jax.interpreters.xla.Device", "jax.Device"),
+                         ("jax.interpreters.xla.Buffer", "jax.Array"))
+    ),
+    Deprecation("jax.experimental.pjit.FROM_GDA", "sharded `jax.Array` inputs (drop `in_shardings`)", "0.4.7", "0.4.11", None,
+                changelog="0.4.11: `jax.experimental.pjit.FROM_GDA`. Instead pass sharded `jax.Array` objects"),
+    Deprecation("jax.interpreters.xla.device_put", "`jax.device_put`", "0.4.7", "0.4.11", None,
+                "the arguments differ", changelog="0.4.11: `jax.interpreters.xla.device_put`: use `jax.device_put`."),
+    Deprecation("jax.interpreters.xla.xla_call_p", "nothing public (`jax.jit`)", None, "0.4.11", None,
+                changelog="0.4.11: `jax.interpreters.xla.xla_call_p`: use `jax.experimental.pjit.pjit_p`."),
+    # 0.4.14: "The following APIs have been removed after previous deprecation"
+    *(
+        Deprecation(old, new, "0.4.4", "0.4.14", None, kind="module", changelog=cite)
+        for old, new, cite in (
+            ("jax.partial_eval", "`jax.interpreters.partial_eval`", "0.4.14: `jax.partial_eval`: use {mod}`jax.interpreters.partial_eval`."),
+            ("jax.pxla", "`jax.interpreters.pxla`", "0.4.14: `jax.pxla`: use {mod}`jax.interpreters.pxla`."),
+            ("jax.xla", "`jax.interpreters.xla`", "0.4.14: `jax.xla`: use {mod}`jax.interpreters.xla`."),
+        )
+    ),
+    Deprecation("jax.curry", "`lambda f: functools.partial(functools.partial, f)`", None, "0.4.14", None,
+                changelog="0.4.14: `jax.curry`: use ``curry = lambda f: partial(partial, f)``."),
+    Deprecation("jax.ShapedArray", "`jax.core.ShapedArray`", None, "0.4.14", "safe", new_qualname="jax.core.ShapedArray",
+                import_from=("jax.core", "ShapedArray"),
+                changelog="0.4.14: `jax.ShapedArray`: use {class}`jax.core.ShapedArray`."),
+    Deprecation("jax.interpreters.pxla.device_put", "`jax.device_put`", "0.4.7", "0.4.14", None, "the arguments differ",
+                changelog="0.4.14: `jax.interpreters.pxla.device_put`: use {func}`jax.device_put`."),
+    Deprecation("jax.interpreters.pxla.make_sharded_device_array", "`jax.make_array_from_single_device_arrays`",
+                None, "0.4.14", None, "the arguments differ",
+                changelog="0.4.14: `jax.interpreters.pxla.make_sharded_device_array`: use {func}`jax.make_array_from_single_device_arrays`."),
+    Deprecation("jax.jaxpr_util", "nothing public", None, "0.4.16", None, kind="module",
+                changelog="0.4.16: `jax.jaxpr_util` has been removed from the public JAX namespace."),
+    Deprecation("jax.experimental.gda_serialization", "`jax.experimental.array_serialization`", "0.4.9", "by 0.10.2",
+                None, "the API changed with the rename", kind="module",
+                changelog="0.4.9: `jax.experimental.gda_serialization` is deprecated and has been renamed to"),
+    # 0.4.24: "A number of previously deprecated functions have been removed"
+    Deprecation("jax.prng", "`jax.extend.random`", "0.4.16", "0.4.24", None, kind="module",
+                changelog="0.4.16: The internal submodule `jax.prng` is now deprecated. | 0.4.24: The `jax.prng` submodule and all its contents."),
+    *(
+        Deprecation(f"jax.random.{n}", "`jax.random.key(seed, impl=...)` / `jax.extend.random`", None, "0.4.24", None,
+                    changelog="0.4.24: From {mod}`jax.random`: `PRNGKeyArray`, `KeyArray`, `default_prng_impl`,")
+        for n in ("default_prng_impl", "threefry_2x32", "threefry2x32_p")
+    ),
+    *(
+        Deprecation(f"jax.tree_util.{n}", new, "0.4.6", "0.4.24", None,
+                    changelog="0.4.24: From {mod}`jax.tree_util`: `register_keypaths`, `AttributeKeyPathEntry`, and")
+        for n, new in (("register_keypaths", "`jax.tree_util.register_pytree_with_keys`"),
+                       ("AttributeKeyPathEntry", "`jax.tree_util.GetAttrKey`"),
+                       ("GetitemKeyPathEntry", "`jax.tree_util.SequenceKey` / `jax.tree_util.DictKey`"),
+                       ("GetItemKeyPathEntry", "`jax.tree_util.SequenceKey` / `jax.tree_util.DictKey`"))
+    ),
+    *(
+        Deprecation(f"jax.core.{n}", f"`jax.errors.{n}`", None, "0.4.24", "safe", new_qualname=f"jax.errors.{n}",
+                    import_from=("jax.errors", n),
+                    changelog="0.4.24: From {mod}`jax.core`: `TracerArrayConversionError`,")
+        for n in ("TracerArrayConversionError", "TracerIntegerConversionError", "UnexpectedTracerError")
+    ),
+    Deprecation("jax.core.ConcretizationTypeError", "`jax.errors.ConcretizationTypeError`", None, "0.7.0", "safe",
+                new_qualname="jax.errors.ConcretizationTypeError", import_from=("jax.errors", "ConcretizationTypeError"),
+                changelog="0.7.0: From {mod}`jax.core`, the previously deprecated symbols `AxisName`,"),
+    *(
+        Deprecation(f"jax.lax.{n}", "`jax.experimental.io_callback` / `jax.device_put`", "0.6.0", "0.7.0", None,
+                    changelog="0.7.0: `lax.infeed` and `lax.outfeed` were removed, after being deprecated in")
+        for n in ("infeed", "outfeed", "infeed_p", "outfeed_p")
+    ),
+    Deprecation("jax.extend.ffi", "`jax.ffi`", "0.5.0", "0.7.0", "safe", "the same functions, moved", kind="module",
+                new_qualname="jax.ffi", import_from=("jax", "ffi"),
+                changelog="0.5.0: The {mod}`jax.extend.ffi` submodule was moved to {mod}`jax.ffi`, and the"
+                          " | 0.7.0: `jax.extend.ffi` was removed after being deprecated in v0.5.0."),
+    Deprecation("jax.sharding.use_mesh", "`jax.set_mesh`", None, "0.7.1", None,
+                changelog="0.7.1: Removed `jax.sharding.use_mesh` in favor of `jax.set_mesh`."),
+    Deprecation("jax.experimental.shard", "`jax.sharding` (`reshard`, `auto_axes`, `explicit_axes`)", None, "0.7.0", None,
+                kind="module", changelog="0.7.0: `jax.experimental.shard` module has been deleted and all the APIs have been"),
+    Deprecation("jax.interpreters.xla.canonicalize_dtype", "`jax.dtypes.canonicalize_dtype`", "0.7.0", "0.8.0", None,
+                changelog="0.8.0: The deprecated function {func}`jax.interpreters.xla.canonicalize_dtype`"),
+    Deprecation("jax.interpreters.mlir.custom_call", "`jax.ffi.ffi_call`", "0.6.0", "0.8.0", None,
+                changelog="0.8.0: The deprecated function {func}`jax.interpreters.mlir.custom_call` was"),
+    Deprecation("jax.custom_derivatives.custom_jvp_call_jaxpr_p", "nothing public", "0.6.1", "0.8.0", None,
+                changelog="0.8.0: The deprecated symbol {obj}`jax.custom_derivatives.custom_jvp_call_jaxpr_p`"),
+    Deprecation("jax.experimental.compilation_cache.compilation_cache.is_initialized", "nothing (the cache initialises itself)",
+                None, "0.8.0", None,
+                changelog="0.8.0: from {mod}`jax.experimental.compilation_cache`, the deprecated symbols"),
+    Deprecation("jax.dlpack.SUPPORTED_DTYPES", "`jax.dlpack.is_supported_dtype(dtype)`", "0.7.0", "by 0.10.2", None,
+                changelog="0.7.0: {obj}`jax.dlpack.SUPPORTED_DTYPES` is deprecated; please use the new"),
+    Deprecation("jax.experimental.custom_dce.custom_dce", "nothing public", None, "0.10.0", None,
+                changelog="0.10.0: Removed experimental {func}`jax.experimental.custom_dce.custom_dce`"),
+    # host_callback's functions: each call needs rewriting (the module row reports the import)
+    *(
+        Deprecation(f"jax.experimental.host_callback.{n}", new, "0.4.26", "0.8.0", None, note, changelog=(
+            "0.4.26: The `jax.experimental.host_callback` module is deprecated."
+            " | 0.8.0: The `jax.util`, `jax.extend.ffi`, and `jax.experimental.host_callback`"))
+        for n, new, note in (
+            ("id_print", "`jax.debug.print(\"{}\", x)`", "id_print returned its argument; debug.print returns None"),
+            ("id_tap", "`jax.debug.callback(fn, x)`", "id_tap returned its argument and passed `transforms`"),
+            ("call", "`jax.pure_callback(fn, result_shape, x)` (or `jax.experimental.io_callback`)",
+             "`result_shape` becomes the second argument"),
+            ("barrier_wait", "`jax.effects_barrier()`", ""),
+        )
+    ),
+    # --- JAX internals the CHANGELOG lists as removed (nothing public replaces most) ----------
+    *(
+        Deprecation(f"{mod}.{n}", "nothing public", None, ver, None, changelog=cite)
+        for mod, ver, cite, names in (
+            ("jax.core", "0.4.24", "0.4.24: From {mod}`jax.core`: `TracerArrayConversionError`,",
+             ("as_hashable_function", "collections", "dtypes", "lu", "map", "namedtuple", "partial", "pp",
+              "ref", "safe_zip", "safe_map", "source_info_util", "total_ordering", "traceback_util",
+              "tuple_delete", "tuple_insert", "zip")),
+            ("jax.lax", "0.4.24", "0.4.24: From {mod}`jax.lax`: `dtypes`, `itertools`, `naryop`, `naryop_dtype_rule`,",
+             ("dtypes", "itertools", "naryop", "naryop_dtype_rule", "standard_abstract_eval", "standard_naryop",
+              "standard_primitive", "standard_unop", "unop", "unop_dtype_rule")),
+            ("jax.interpreters.xla", "0.4.24",
+             "0.4.24: from {mod}`jax.interpreters.xla`: `backend_specific_translations`, `translations`,",
+             ("axis_groups", "ShapedArray", "ConcreteArray", "AxisEnv", "backend_compile")),
+            ("jax.core", "0.4.31", "0.4.31: polymorphic shapes. From {mod}`jax.core`: removed `canonicalize_shape`,",
+             ("canonicalize_shape", "dimension_as_value", "definitely_equal", "symbolic_equal_dim")),
+            ("jax.core", "0.4.38", "0.4.38: from {mod}`jax.core`: `check_eqn`, `check_type`, `check_valid_jaxtype`, and",
+             ("check_eqn", "check_type", "check_valid_jaxtype")),
+            ("jax.core", "0.6.0", "0.6.0: From `jax.core`: `AxisSize`, `ClosedJaxpr`, `EvalTrace`, `InDBIdx`, `InputType`,",
+             ("AxisSize", "EvalTrace", "InDBIdx", "InputType", "JaxprEqn", "MapPrimitive", "OpaqueTraceState",
+              "OutDBIdx", "Token", "TRACER_LEAK_DEBUGGER_WARNING", "concrete_aval", "dedup_referents",
+              "escaped_tracer_error", "extend_axis_env_nd", "full_lower", "get_referent", "join_effects",
+              "lattice_join", "leaked_tracer_error", "maybe_find_leaked_tracers", "raise_to_shaped",
+              "raise_to_shaped_mappings", "reset_trace_state", "str_eqn_compact", "substitute_vars_in_output_ty",
+              "typecompat", "used_axis_names_jaxpr")),
+            ("jax.core", "0.7.0", "0.7.0: From {mod}`jax.core`, the previously deprecated symbols `AxisName`,",
+             ("AxisName", "axis_frame", "call_p", "closed_call_p", "get_type", "trace_state_clean", "typematch",
+              "typecheck")),
+            ("jax.interpreters.xla", "0.4.36", "0.4.36: In `jax.interpreters.xla`, the `xb`, `xc`, and `xe` symbols have been removed",
+             ("xb", "xc", "xe")),
+            ("jax.interpreters.ad", "0.4.26", "0.4.26: The previously-deprecated imports `jax.interpreters.ad.config` and",
+             ("config", "source_info_util")),
+            ("jax.interpreters.xla", "0.7.0", "0.7.0: From {mod}`jax.interpreters.xla`, the previously deprecated symbols",
+             ("abstractify",)),
+        )
+        for n in names
+    ),
+    # --- keyword arguments from the CHANGELOG (JAX903) -----------------------------------------
+    Deprecation("interpolation", "`method=`", None, "0.8.0", "safe", kind="kwarg", function="jax.numpy.percentile",
+                new_qualname="method",
+                changelog="0.8.0: The previously-deprecated `interpolation` argument to"),
+    Deprecation("interpolation", "`method=`", None, "0.8.0", "safe", kind="kwarg", function="jax.numpy.quantile",
+                new_qualname="method",
+                changelog="0.8.0: The previously-deprecated `interpolation` argument to"),
+    Deprecation("kind", "`stable=True` / `stable=False`", None, "0.4.28", None, kind="kwarg", function="jax.numpy.sort",
+                changelog="0.4.28: The ``kind`` argument to {func}`jax.numpy.sort` and {func}`jax.numpy.argsort`"),
+    Deprecation("kind", "`stable=True` / `stable=False`", None, "0.4.28", None, kind="kwarg", function="jax.numpy.argsort",
+                changelog="0.4.28: The ``kind`` argument to {func}`jax.numpy.sort` and {func}`jax.numpy.argsort`"),
+    Deprecation("sym_pos", "`assume_a='pos'`", "0.3.15", "0.4.21", None, kind="kwarg", function="jax.scipy.linalg.solve",
+                changelog="0.4.21: The previously-deprecated `sym_pos` argument has been removed from"),
+    # --- other libraries' removed APIs (their changelogs) ----------------------------------------
+    Deprecation("flax.optim", "optax (`optax.adam(...)` with `flax.training.train_state.TrainState`)", "0.4.1", "0.6.0",
+                None, "optax's optimizers are gradient transformations, not optimizer objects", kind="module",
+                library="Flax",
+                changelog="Flax 0.4.1: Added Optax update guide and deprecated `flax.optim`."
+                          " | Flax 0.6.0: Removed deprecated optimizers in `flax.optim` package."),
+    Deprecation("flax.optim.dynamic_scale", "`flax.training.dynamic_scale`", None, "0.6.0", "safe", kind="module",
+                new_qualname="flax.training.dynamic_scale", library="Flax",
+                changelog="Flax 0.6.0: Moved `flax.optim.dynamic_scale` to `flax.training.dynamic_scale`."),
     # --- config ---------------------------------------------------------------------------
     Deprecation("jax.config.config", "`jax.config` (`from jax import config`)", "0.4.25", "0.4.29", "safe",
                 "the jax.config module was removed; the object is jax.config",
@@ -345,6 +573,196 @@ TABLE: tuple[Deprecation, ...] = (
                 note="`device` is now a property: `x.device()` raises TypeError: 'Device' object is not callable"),
 )
 
+
+# Where each row above that gives no ``changelog`` comes from (keys: the old name; a
+# keyword argument as ``function(keyword=)``; an array method as ``x.method``).
+_TREE_06 = "0.6.0: From `jax`: `jax.treedef_is_leaf`, `jax.tree_flatten`, `jax.tree_map`,"
+_CORE_082 = "0.8.2: From {mod}`jax.core` a number of symbols are newly deprecated including:"
+_CORE_010 = "0.10.0: A number of internal APIs in `jax.core` have been newly deprecated and"
+_PXLA_082 = "0.8.2: All symbols in {mod}`jax.interpreters.pxla` are deprecated."
+_XLA_0429 = "0.4.29: from {mod}`jax.interpreters.xla`: `backend_specific_translations`,"
+_SOURCES: dict[str, str] = {
+    "jax.tree_map": "0.4.26: {func}`jax.tree_map` is deprecated; use `jax.tree.map` instead | " + _TREE_06,
+    **{f"jax.tree_{n}": f"0.3.15: {{func}}`jax.tree_{n}` is deprecated in favor of {{func}}`jax.tree_util.tree_{n}` | "
+       + _TREE_06 for n in ("leaves", "flatten", "unflatten", "structure", "transpose")},
+    "jax.treedef_is_leaf": "0.3.15: {func}`jax.treedef_is_leaf` is deprecated in favor of {func}`jax.tree_util.treedef_is_leaf` | "
+                           + _TREE_06,
+    "jax.tree_util.tree_multimap": "0.3.5: {func}`jax.tree_util.tree_multimap` is deprecated. | "
+                                   "0.3.16: {func}`jax.tree_util.tree_multimap` has been removed.",
+    "jax.random.KeyArray": "0.4.16: `jax.random.PRNGKeyArray` and `jax.random.KeyArray` are deprecated. | "
+                           "0.4.24: From {mod}`jax.random`: `PRNGKeyArray`, `KeyArray`, `default_prng_impl`,",
+    "jax.random.PRNGKeyArray": "0.4.16: `jax.random.PRNGKeyArray` and `jax.random.KeyArray` are deprecated. | "
+                               "0.4.24: From {mod}`jax.random`: `PRNGKeyArray`, `KeyArray`, `default_prng_impl`,",
+    "jax.random.shuffle": "0.4.31: The previously-deprecated function `jax.random.shuffle` has been removed;",
+    **{f"jax.random.{n}": "0.4.17: Named key constructors in {mod}`jax.random` are deprecated. | "
+       "0.4.24: `threefry_2x32`, `threefry2x32_key`, `threefry2x32_p`, `rbg_key`, and"
+       for n in ("threefry2x32_key", "rbg_key", "unsafe_rbg_key")},
+    "jax.random.PRNGKey": "0.4.17: Pass the `impl` argument to {func}`jax.random.PRNGKey` or {func}`jax.random.key` instead",
+    **{f"jax.ops.{n}": "0.2.22: The functions `jax.ops.index_update`, `jax.ops.index_add` etc. are | "
+       "0.3.2: The functions `jax.ops.index_update`, `jax.ops.index_add`, which were"
+       for n in ("index_update", "index_add", "index_mul", "index_min", "index_max", "index")},
+    "jax.lib.xla_bridge": "0.4.32: `jax.lib.xla_bridge.get_backend`: use {func}`jax.extend.backend.get_backend`. | "
+                          "0.8.0: The deprecated functions in {mod} `jax.dlpack`, {mod} `jax.errors`, {mod}",
+    "jax.lib.xla_client": "0.6.0: The following exports in `jax.lib.xla_client` are deprecated: | "
+                          "0.8.0: The deprecated functions in {mod} `jax.dlpack`, {mod} `jax.errors`, {mod}",
+    "jax.lib.xla_extension": "0.6.0: All APIs in `jax.lib.xla_extension` are now deprecated. | "
+                             "0.8.0: `jax.lib.xla_extension` were removed.",
+    "jaxlib.xla_extension": "0.4.36: `xc = jax.lib.xla_client`, and `xe = jax.lib.xla_extension`.",
+    "jax.xla_computation": "0.4.30: `jax.xla_computation` is deprecated and will be removed in a future release. | "
+                           "0.4.34: `jax.xla_computation` is deleted.",
+    "jax.clear_backends": "0.4.36: `jax.clear_backends` was removed after being deprecated in v0.4.26.",
+    "jax.experimental.compilation_cache.compilation_cache.initialize_cache":
+        "0.8.0: `is_initialized` and `initialize_cache` were removed.",
+    "jax.dlpack.to_dlpack": "0.6.0: `jax.dlpack.to_dlpack` has been deprecated. | "
+                            "0.8.0: The deprecated functions in {mod} `jax.dlpack`, {mod} `jax.errors`, {mod}",
+    "jax.experimental.maps.Mesh": "0.4.1: `jax.experimental.maps.Mesh` and `jax.experimental.PartitionSpec` are | "
+                                  "0.4.11: `jax.experimental.maps.Mesh`: use `jax.sharding.Mesh`",
+    "jax.experimental.maps": "0.4.26: The `jax.experimental.maps` module and `jax.experimental.maps.xmap` are | "
+                             "0.4.34: The argument was only used by `xmap` which was removed in 0.4.31.",
+    "jax.experimental.PartitionSpec": "0.4.1: `jax.experimental.maps.Mesh` and `jax.experimental.PartitionSpec` are | "
+                                      "0.4.11: `jax.experimental.PartitionSpec`: use `jax.sharding.PartitionSpec`.",
+    "jax.experimental.pjit.pjit": "0.8.0: {func}`jax.experimental.pjit.pjit` is deprecated; going forward use",
+    "jax.experimental.pjit.with_sharding_constraint":
+        "0.4.16: `jax.experimental.pjit.with_sharding_constraint` is deprecated. Use",
+    "jax.experimental.shard_map.shard_map": "0.8.0: {func}`jax.experimental.shard_map.shard_map` is deprecated; going forward use",
+    "jax.device_put_replicated": "0.8.1: `jx.device_put_replicated` is now deprecated. | "
+                                 "0.10.0: `jax.device_put_sharded` and `jax.device_put_replicated` have been removed",
+    "jax.device_put_sharded": "0.8.1: `jax.device_put_sharded` is now deprecated. | "
+                              "0.10.0: `jax.device_put_sharded` and `jax.device_put_replicated` have been removed",
+    "jax.sharding.PmapSharding": "0.8.1: `jax.sharding.PmapSharding` is now deprecated. | "
+                                 "0.10.0: The C++ pmap infrastructure has been removed.",
+    "jax.interpreters.pxla.ShardedDeviceArray": "0.4.7: The type `jax.interpreters.pxla.ShardedDeviceArray` is deprecated. | "
+                                                "0.4.14: `jax.interpreters.pxla.ShardedDeviceArray`: use {class}`jax.Array`.",
+    "jax.lax.pvary": "0.8.2: `jax.lax.pvary` has been deprecated.",
+    **{f"jax.{n}": f"0.2.13: `{n}` --> {{func}}`~jax.{m}`" for n, m in (("host_id", "process_index"),
+                                                                       ("host_count", "process_count"))},
+    "jax.host_ids": "0.2.13: `host_ids` --> `range(jax.process_count())` | "
+                    "0.4.32: `jax.process_indexs()` function that was deprecated in JAX v0.2.13.",
+    "jax.numpy.DeviceArray": "0.4.7: The type `jax.numpy.DeviceArray` is deprecated. | "
+                             "0.4.14: `jax.numpy.DeviceArray`: use {class}`jax.Array`.",
+    "jax.interpreters.xla.DeviceArray": "0.4.11: `jax.interpreters.xla.DeviceArray`: use `jax.Array`.",
+    "jax.abstract_arrays": "0.4.12: `jax.abstract_arrays` and its contents are now deprecated. | "
+                           "0.4.17: Removed the deprecated module `jax.abstract_arrays` and all its contents.",
+    "jax.core.ConcreteArray": "0.4.24: `axis_groups`, `ShapedArray`, `ConcreteArray`, `AxisEnv`, `backend_compile`,",
+    "jax.core.Primitive": "0.6.0: `Primitive`, `Token`, `TRACER_LEAK_DEBUGGER_WARNING`, `Var`, `concrete_aval`,",
+    "jax.util": "0.6.0: The following internal APIs in `jax.util` are deprecated: | "
+                "0.8.0: The `jax.util`, `jax.extend.ffi`, and `jax.experimental.host_callback`",
+    "jax.linear_util": "0.4.16: The internal submodule path `jax.linear_util` has been deprecated. | "
+                       "0.4.24: The `jax.linear_util` submodule and all its contents.",
+    "jax.api": "0.2.21: `jax.api` has been removed.",
+    "jax.experimental.array_api": "0.4.32: The `jax.experimental.array_api` module is deprecated | "
+                                  "0.5.0: The `jax.experimental.array_api` module has been removed after being",
+    "jax.cloud_tpu_init": "0.8.1: {mod}`jax.cloud_tpu_init` and its contents were deprecated. | "
+                          "0.11.0: The deprecated module jax.cloud_tpu_init was removed.",
+    "jax.experimental.host_callback": "0.4.26: The `jax.experimental.host_callback` module is deprecated. | "
+                                      "0.8.0: The `jax.util`, `jax.extend.ffi`, and `jax.experimental.host_callback`",
+    "jax.experimental.optimizers": "0.2.25: Moved `jax.experimental.optimizers` to `jax.example_libraries.optimizers` | "
+                                   "0.3.16: Removed `jax.experimental.optimizers`; it has long been a deprecated alias of",
+    "jax.experimental.stax": "0.2.25: Moved `jax.experimental.stax` to `jax.example_libraries.stax` | "
+                             "0.3.16: Removed `jax.experimental.stax`; it has long been a deprecated alias of",
+    **{f"jax.experimental.{n}": "0.8.0: {func}`jax.experimental.enable_x64` and {func}`jax.experimental.disable_x64`"
+       for n in ("enable_x64", "disable_x64")},
+    "jax.lax.tie_in": "0.4.24: {func}`jax.lax.tie_in` is deprecated: it has been a no-op since JAX v0.2.0. | "
+                      "0.4.29: from {mod}`jax.lax`: `tie_in`",
+    "jax.lax.prod": "0.4.16: `jax.lax.prod` has been removed after being deprecated in JAX v0.4.11.",
+    "jax.lax.zeros_like_array": "0.7.1: {func}`jax.lax.zeros_like_array` is deprecated.",
+    "jax.nn.normalize": "0.3.5: {func}`jax.nn.normalize` is being deprecated. | 0.4.29: from {mod}`jax.nn`: `normalize`",
+    **{f"jax.scipy.linalg.{n}": "0.4.16: `jax.scipy.linalg.tril` and `jax.scipy.linalg.triu` have been deprecated, | "
+       "0.4.24: from {mod}`jax.scipy.linalg`: `tril` and `triu`." for n in ("tril", "triu")},
+    "jax.numpy.round_": "0.4.32: `jax.numpy.round_` has been deprecated | 0.4.38: from {mod}`jax.numpy`: `round_`.",
+    **{f"jax.numpy.{n}": f"0.4.12: `jax.numpy.{n}`: use `jax.numpy.{m}`. | 0.4.16: `jax.numpy.{n}`: use `jax.numpy.{m}`."
+       for n, m in (("product", "prod"), ("cumproduct", "cumprod"), ("sometrue", "any"), ("alltrue", "all"))},
+    **{f"jax.numpy.{n}": f"0.4.16: `jax.numpy.{n}` has been deprecated. | "
+       "0.4.24: from {mod}`jax.numpy`: `NINF`, `NZERO`, `PZERO`, `row_stack`, `issubsctype`,"
+       for n in ("NINF", "PZERO", "NZERO", "row_stack", "trapz", "in1d")},
+    "jax.numpy.PINF": "0.4.16: Several `jax.numpy` APIs have been deprecated following | registry 0.10.2",
+    "jax.numpy.issubsctype": "0.4.16: `jax.numpy.issubsctype(x, t)` has been deprecated. | "
+                             "0.4.24: from {mod}`jax.numpy`: `NINF`, `NZERO`, `PZERO`, `row_stack`, `issubsctype`,",
+    "jax.numpy.msort": "0.4.1: `jnp.msort` is now deprecated | 0.4.9: The function `jax.numpy.msort` has been removed.",
+    "jax.numpy.asfarray": "not JAX's: a NumPy name jax.numpy never had",
+    "jax.numpy.find_common_type": "not JAX's: a NumPy name jax.numpy never had",
+    "jax.numpy.random": "not JAX's: jax.numpy never had a random module",
+    "jax.numpy.fix": "0.9.0: {func}`jax.numpy.fix` is deprecated, anticipating the deprecation of",
+    "jax.scipy.special.sph_harm": "0.7.0: {func}`jax.scipy.special.sph_harm` has been deprecated following a similar",
+    **{f"jax.scipy.special.{n}": "0.5.0: {func}`jax.scipy.special.lpmn` and {func}`jax.scipy.special.lpmn_values`"
+       for n in ("lpmn", "lpmn_values")},
+    "jax.ad_checkpoint.checkpoint": "registry 0.10.2",
+    "jax.ad_checkpoint.remat": "registry 0.10.2",
+    "jax.cloud_tpu_init.cloud_tpu_init": "0.8.1: {mod}`jax.cloud_tpu_init` and its contents were deprecated.",
+    **{f"jax.core.{n}": _CORE_082 for n in ("get_aval", "mapped_aval", "unmapped_aval", "set_current_trace",
+                                            "take_current_trace", "TraceTag", "call_impl", "subjaxprs",
+                                            "AbstractToken", "traverse_jaxpr_params")},
+    **{f"jax.core.{n}": _CORE_010 for n in (
+        "CallPrimitive", "DebugInfo", "DropVar", "Effect", "Effects", "check_jaxpr", "concrete_or_error",
+        "find_top_trace", "gensym", "get_opaque_trace_state", "jaxprs_in_params", "new_jaxpr_eqn", "no_effects",
+        "primal_dtype_to_tangent_dtype", "valid_jaxtype", "InconclusiveDimensionOperation", "JaxprTypeError",
+        "JaxprPpContext", "JaxprPpSettings", "OutputType", "abstract_token", "aval_mapping_handlers", "call",
+        "concretization_function_error", "custom_typechecks", "is_concrete", "is_constant_dim", "is_constant_shape",
+        "literalable_types", "no_axis_name", "nonempty_axis_env_DO_NOT_USE", "pytype_aval_mappings", "trace_ctx",
+        "unsafe_am_i_under_a_jit_DO_NOT_USE", "unsafe_am_i_under_a_vmap_DO_NOT_USE",
+        "unsafe_get_axis_names_DO_NOT_USE")},
+    **{f"jax.core.{n}": "0.6.0: From `jax.core`: `AxisSize`, `ClosedJaxpr`, `EvalTrace`, `InDBIdx`, `InputType`,"
+       for n in ("Jaxpr", "ClosedJaxpr", "Literal", "Var", "jaxpr_as_fun")},
+    **{f"jax.core.{n}": "0.4.29: from {mod}`jax.core`: `non_negative_dim`, `DimSize`, `Shape`"
+       for n in ("non_negative_dim", "DimSize", "Shape")},
+    **{f"jax.core.{n}": "0.4.30: Internal pretty-printing tools `jax.core.pp_*` are deprecated | "
+       "0.4.34: Internal pretty-printing tools `jax.core.pp_*` have been removed"
+       for n in ("pp_eqn", "pp_eqns", "pp_jaxpr", "pp_vars", "pp_aval")},
+    **{f"jax.interpreters.xla.{n}": _XLA_0429 for n in ("backend_specific_translations", "translations",
+                                                         "register_translation", "xla_destructure",
+                                                         "TranslationRule", "TranslationContext", "XlaOp")},
+    "jax.interpreters.xla.pytype_aval_mappings": "0.7.0: From {mod}`jax.interpreters.xla`, the previously deprecated symbols",
+    "jax.interpreters.ad.reducing_transposes": "registry 0.10.2",
+    "jax.interpreters.batching.NotMapped": "0.7.1: Several dozen internal APIs have been deprecated from {mod}`jax.interpreters.ad`,",
+    **{f"jax.interpreters.pxla.{n}": _PXLA_082 + " | 0.10.0: From `jax.interpreters.pxla`: `MapTracer`, `PmapExecutable`,"
+       for n in ("Chunked", "NoSharding", "Replicated", "ShardedAxis", "ShardingSpec", "Unstacked", "spec_to_indices",
+                 "MapTracer", "PmapExecutable", "parallel_callable", "shard_args")},
+    **{f"jax.interpreters.pxla.{n}": _PXLA_082 for n in (
+        "thread_resources", "MeshAxisName", "ArrayMapping", "Index", "MeshComputation", "MeshExecutable", "_UNSPECIFIED",
+        "are_hlo_shardings_equal", "array_mapping_to_axis_resources", "global_aval_to_result_handler",
+        "global_avals_to_results_handler", "global_result_handlers", "is_hlo_sharding_replicated",
+        "op_sharding_to_indices")},
+    **{f"jax.experimental.pallas.tpu.{n}": "registry 0.10.2" for n in (
+        "DeviceIdType", "HOST", "semaphore", "semaphore_read", "semaphore_signal", "semaphore_wait")},
+    "jax.experimental.pallas.dot": "registry 0.10.2",
+    "jax.experimental.pallas.debug_checks_enabled": "registry 0.10.2",
+    "jax.experimental.export": "0.4.30: `jax.experimental.export` is deprecated. Use {mod}`jax.export` instead. | "
+                               "0.4.36: The deprecated module `jax.experimental.export` has been removed.",
+    "jax.sharding.XLACompatibleSharding": "0.4.29: `jax.sharding.XLACompatibleSharding` is deprecated. | "
+                                          "0.4.34: `jax.sharding.XLACompatibleSharding` has been removed.",
+    "jax.tree_util.build_tree": "0.6.0: {func}`jax.tree_util.build_tree` is deprecated. Use {func}`jax.tree.unflatten`",
+    "jax.config.config": "0.4.25: the `jax.config.config` object and | 0.4.29: The deprecated `jax.config` submodule has been removed.",
+    **{f"jax.numpy.clip({k}=)": "0.4.27: {func}`jax.numpy.clip` has a new argument signature: `a`, `a_min`, and | "
+       "0.10.0: The deprecated keyword arguments `a`, `a_min`, and `a_max` to" for k in ("a", "a_min", "a_max")},
+    "jax.numpy.reshape(newshape=)": "0.4.28: The ``newshape`` argument to {func}`jax.numpy.reshape`is being deprecated",
+    "jax.numpy.where(condition=)": "0.4.21: Passing the `condition`, `x`, and `y` parameters to `jax.numpy.where` by | "
+                                   "0.4.27: The `condition`, `x`, and `y` parameters of `jax.numpy.where` are now",
+    "jax.jit(backend=)": "registry 0.10.2 (a DeprecationWarning of jax.jit)",
+    "jax.jit(device=)": "registry 0.10.2 (a DeprecationWarning of jax.jit)",
+    **{f"jax.experimental.pjit.pjit({k}=)": "0.4.9: The `in_axis_resources` and `out_axis_resources` arguments of pjit have been | "
+       "0.4.14: `in_axis_resources` and `out_axis_resources` have been deleted from pjit since"
+       for k in ("in_axis_resources", "out_axis_resources")},
+    **{f"x.{m}": "0.4.22: The `device_buffer` and `device_buffers` properties of JAX arrays are deprecated. | "
+       "0.4.27: The `jax.Array.device_buffer` and `jax.Array.device_buffers` methods have"
+       for m in ("device_buffer", "device_buffers")},
+    "x.to_py": "0.3.17: `DeviceArray.to_py()` has been deprecated. Use `np.asarray(x)` instead.",
+    "x.device": "0.4.21: The `device()` method of JAX arrays is deprecated. | "
+                "0.4.27: The `device()` method of JAX arrays has been removed, after being deprecated",
+}
+
+
+def _key(row: Deprecation) -> str:
+    if row.kind == "kwarg":
+        return f"{row.function}({row.old}=)"
+    if row.kind == "method":
+        return f"x.{row.old}"
+    return row.old
+
+
+TABLE: tuple[Deprecation, ...] = tuple(
+    r if r.changelog else replace(r, changelog=_SOURCES.get(_key(r), "")) for r in _ROWS
+)
+
 BY_NAME: dict[str, Deprecation] = {d.old: d for d in TABLE if d.kind == "name"}
 MODULES: tuple[Deprecation, ...] = tuple(d for d in TABLE if d.kind == "module")
 METHODS: dict[str, Deprecation] = {d.old: d for d in TABLE if d.kind == "method"}
@@ -355,13 +773,39 @@ for _d in TABLE:
         KWARGS.setdefault(_d.function or "", {})[_d.old] = _d
 
 
+# The JAX every row was checked against (the installed one, JAX 0.10.2): a row removed
+# by it raises there; the version checks of user code are judged on it.
+CURRENT_JAX: tuple[int, ...] = (0, 10, 2)
+
+
+def version_tuple(text: Optional[str]) -> Optional[tuple[int, ...]]:
+    """``"0.4.24"`` / ``"by 0.10.2"`` -> (0, 4, 24) / (0, 10, 2); None for no version."""
+    if not text:
+        return None
+    digits = text[3:] if text.startswith("by ") else text
+    parts = digits.split(".")
+    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
+
+
+def removed_by(row: Deprecation, version: tuple[int, ...]) -> bool:
+    """Does ``row``'s name fail on ``version`` of its library (JAX: JAX's version;
+    another library's rows were removed from the releases one installs today)?"""
+    if row.removed == "never existed":
+        return True
+    v = version_tuple(row.removed)
+    if v is None:
+        return False
+    return row.library != "JAX" or v <= version
+
+
 @lru_cache(maxsize=65536)
 def lookup(qualname: str) -> Optional[Deprecation]:
     """The row for a qualified name: an exact name, else the deprecated module it is in."""
     d = BY_NAME.get(qualname)
     if d is not None:
         return d
-    for m in MODULES:
-        if qualname == m.old or qualname.startswith(m.old + "."):
-            return m
-    return None
+    best: Optional[Deprecation] = None
+    for m in MODULES:  # the longest module that holds it (`flax.optim.dynamic_scale` in `flax.optim`)
+        if (qualname == m.old or qualname.startswith(m.old + ".")) and (best is None or len(m.old) > len(best.old)):
+            best = m
+    return best

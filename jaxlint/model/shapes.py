@@ -127,6 +127,13 @@ def _number(ctx, node: cst.CSTNode) -> Optional[float]:
     return v
 
 
+# jax.random samplers: the position of their `shape` parameter (JAX 0.10.2's signatures)
+_RANDOM_SHAPE_AT = {
+    "normal": 1, "uniform": 1, "gumbel": 1, "exponential": 1, "laplace": 1, "logistic": 1,
+    "cauchy": 1, "randint": 1, "rademacher": 1, "bernoulli": 2, "truncated_normal": 3,
+}
+
+
 def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Optional[str]]:
     """(static shape, "float" or None) of the array a jax call builds."""
     short = q.rsplit(".", 1)[-1]
@@ -137,6 +144,10 @@ def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Opt
     floaty: Optional[str] = None
     if q in FLOAT_RESULT_FUNCS:
         floaty = "float"
+    if q.startswith("jax.random.") and short in _RANDOM_SHAPE_AT:
+        # a sampler given a literal shape (`random.normal(key, (10, 10))`)
+        given = arg_at(call, _RANDOM_SHAPE_AT[short], "shape")
+        return (_shape_literal(given) if given is not None else None), floaty
     if not q.startswith("jax.numpy.") or "." in q[len("jax.numpy."):]:
         return None, floaty if dtype_float is not False else None
     if short == "arange":

@@ -18,9 +18,9 @@ from jaxlint.engine.rule import Check, Replacement, RuleFix, fix
 from jaxlint.findings import Applicability
 from jaxlint.model import deprecations as D
 from jaxlint.model import values as V
+from jaxlint.model.version_guards import Guards
 from jaxlint.model.walk import children, dotted_name, positional_args
 
-_GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
 SEED = "Renamed and removed APIs met in the seeds: `jax.tree_map`, `jax.ops.index_update`, `.device_buffer`, `from jax.config import config`, `jax.experimental.optimizers` (seeds 000-004)"
 
 
@@ -39,15 +39,16 @@ def code_for(row: D.Deprecation) -> str:
 def _status(row: D.Deprecation) -> str:
     if row.removed == "never existed":
         return "does not exist in JAX"
+    lib = row.library
     if row.removed:
         dep = f" (deprecated in {row.deprecated})" if row.deprecated else ""
         if row.removed.startswith("by "):
-            return f"was removed {row.removed.replace('by ', 'by JAX ', 1)}{dep}"
-        return f"was removed in JAX {row.removed}{dep}"
+            return f"was removed {row.removed.replace('by ', f'by {lib} ', 1)}{dep}"
+        return f"was removed in {lib} {row.removed}{dep}"
     if row.deprecated and row.deprecated.startswith("by "):
-        return f"is deprecated (JAX {row.deprecated[3:]} warns on use)"
+        return f"is deprecated ({lib} {row.deprecated[3:]} warns on use)"
     if row.deprecated:
-        return f"is deprecated since JAX {row.deprecated}"
+        return f"is deprecated since {lib} {row.deprecated}"
     return "is a legacy API"
 
 
@@ -74,42 +75,6 @@ def _atom(ctx, e: cst.BaseExpression) -> str:
 
 
 
-def _is_feature_check(test: cst.BaseExpression) -> bool:
-    """`hasattr(jax, ...)`, `getattr(...)`, or a version comparison, possibly
-    combined with `and`/`or`/`not` (only the top of the test is inspected)."""
-    t = type(test)
-    if t is cst.BooleanOperation:
-        return _is_feature_check(test.left) or _is_feature_check(test.right)
-    if t is cst.UnaryOperation:
-        return _is_feature_check(test.expression)
-    if t is cst.Call:
-        if type(test.func) is cst.Name and test.func.value in ("hasattr", "getattr"):
-            return True
-        return _mentions_version(test)
-    if t is cst.Comparison:
-        return any(_mentions_version(e) for e in (test.left, *(c.comparator for c in test.comparisons)))
-    return _mentions_version(test)
-
-
-def _mentions_version(e: cst.BaseExpression) -> bool:
-    """`jax.__version__`, `version`, `jax_version`, `parse(jax.__version__)`..."""
-    while True:
-        t = type(e)
-        if t is cst.Name:
-            return "version" in e.value.lower()
-        if t is cst.Attribute:
-            if "version" in e.attr.value.lower():
-                return True
-            e = e.value
-        elif t is cst.Call:
-            return any(_mentions_version(a.value) for a in e.args) or _mentions_version(e.func)
-        elif t is cst.Subscript:
-            e = e.value
-        elif t in (cst.Tuple, cst.List):
-            return any(_mentions_version(el.value) for el in e.elements)
-        else:
-            return False
-
 class DeprecationCheck(Check):
     """Matches the table against names, imports, calls and attributes, once per
     node, and reports each match under its row's code (``code_for``)."""
@@ -117,24 +82,32 @@ class DeprecationCheck(Check):
     def __init__(self, ctx: RuleContext) -> None:
         super().__init__(ctx)
         self._skip: set[int] = set()
-        self._guard = 0
-        self._guarded: set[int] = set()
+        self._guards: Optional[Guards] = None  # made at the file's first report (one walk)
         # for a rename whose calls need their arguments rewritten (a row with `call`):
         # id of a reference to the old name -> where it is used (see _use_sites)
         self._sites: dict[int, tuple[str, Optional[cst.Call]]] = {}
 
     # -- helpers -------------------------------------------------------------------
-    def _emit(self, row: D.Deprecation, node: cst.CSTNode, what: str, rfix: Optional[RuleFix] = None) -> None:
+    @property
+    def guards(self) -> Guards:
+        if self._guards is None:
+            self._guards = Guards(self.ctx.module, self.ctx.imports.resolve_dotted)
+        return self._guards
+
+    def _emit(self, row: D.Deprecation, node: cst.CSTNode, what: str, rfix: Optional[RuleFix] = None,
+              via: Optional[str] = None) -> None:
+        """Report ``row`` at ``node`` unless it is in a branch current JAX does not
+        take (``version_guards``).  ``via``: the qualified name a use through a local
+        alias stands for."""
         code = code_for(row)
-        if code not in self.codes or self._guard:
+        if code not in self.codes or id(node) in self.guards.dead:
             return
-        note = f" ({row.note})" if row.note and row.kind != "method" else ""
-        if row.kind == "method" and row.note:
-            note = f" ({row.note})"
+        note = f" ({row.note})" if row.note else ""
+        shown = f"`{what}` (`{via}`)" if via is not None else f"`{what}`"
         if row.opt_in:
-            msg = f"`{what}` {_status(row)}; consider {row.new}{note}"
+            msg = f"{shown} {_status(row)}; consider {row.new}{note}"
         else:
-            msg = f"`{what}` {_status(row)}: use {row.new} instead{note}"
+            msg = f"{shown} {_status(row)}: use {row.new} instead{note}"
         self.report(node, msg, rfix, code=code)
 
     def _applic(self, row: D.Deprecation) -> Applicability:
@@ -249,36 +222,6 @@ class DeprecationCheck(Check):
         return None
 
     # -- attribute / name uses -----------------------------------------------------------
-    def visit_Try(self, node: cst.Try) -> None:
-        for h in node.handlers:
-            names = []
-            if h.type is None:
-                names = ["Exception"]
-            elif isinstance(h.type, cst.Tuple):
-                names = [dotted_name(e.value) or "" for e in h.type.elements]
-            else:
-                names = [dotted_name(h.type) or ""]
-            if any(n.rsplit(".", 1)[-1] in _GUARD_EXCEPTIONS for n in names):
-                self._guard += 1
-                self._guarded.add(id(node))
-                return
-
-    def visit_If(self, node: cst.If) -> None:
-        # `if hasattr(jax, "enable_x64"): ... else: <old API>` and version checks are shims
-        if _is_feature_check(node.test):
-            self._guard += 1
-            self._guarded.add(id(node))
-
-    def leave_If(self, node: cst.If) -> None:
-        if id(node) in self._guarded:
-            self._guard -= 1
-            self._guarded.discard(id(node))
-
-    def leave_Try(self, node: cst.Try) -> None:
-        if id(node) in self._guarded:
-            self._guard -= 1
-            self._guarded.discard(id(node))
-
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self._check_expr(node)
 
@@ -311,8 +254,14 @@ class DeprecationCheck(Check):
         if head is not None:
             base = ctx.imports.names.get(head.value)
             if base is not None and base != head.value and D.lookup(base) is not None:
+                # a use through the alias an import of a removed module or name bound
+                # (`hcb.id_print(x)`, `optimizers.adam(...)`): reported where that import
+                # is, alone, in code current JAX runs (a shim's alias is not); the
+                # import's own fix, where it has one, repairs the use
                 self._mark_chain(node)
-                return  # the import itself is reported
+                if self.guards.only_live_import(head.value):
+                    self._emit(row, node, ctx.code(node).strip(), via=q)
+                return
         self._mark_chain(node)
         self._emit(row, node, ctx.code(node).strip(), self._rename_fix(row, q, node))
 
@@ -452,6 +401,13 @@ class DeprecationCheck(Check):
                 if rfix is not None:
                     self._mark_chain(func)
                     self._emit(row, func, ctx.code(func).strip(), rfix)
+                    return
+            if isinstance(func, cst.Name) and func.value in ctx.imports.names and id(func) not in self._skip:
+                # the call site of a name imported from a removed API (`from
+                # jax.experimental.host_callback import id_print` ... `id_print(x)`)
+                row = D.lookup(q)
+                if row is not None and row.removed and self.guards.only_live_import(func.value):
+                    self._emit(row, func, func.value, via=q)
             return
         if isinstance(func, cst.Attribute) and func.attr.value in ("to_py", "device") and not node.args:
             v = ctx.value(func.value)
@@ -629,12 +585,30 @@ def _call_edits(ctx, shape: D.CallShape, args: Sequence[cst.Arg], bound_later: b
 
 def table_doc(code: str) -> str:
     rows = [r for r in D.TABLE if code_for(r) == code]
-    lines = ["| old | use instead | deprecated | removed | fix |", "| --- | --- | --- | --- | --- |"]
+    lines = ["| old | use instead | deprecated | removed | fix | source |", "| --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         old = r.old if r.kind != "kwarg" else f"{r.function}({r.old}=...)"
         if r.kind == "method":
             old = f"x.{r.old}" + ("()" if r.old in ("to_py", "device") else "")
         if r.kind == "module":
             old += " (module)"
-        lines.append(f"| `{old}` | {r.new} | {r.deprecated or '-'} | {r.removed or '-'} | {r.fix or 'none'} |")
+        dep, rem = r.deprecated or "-", r.removed or "-"
+        if r.library != "JAX":
+            dep, rem = (f"{r.library} {v}" if v != "-" else v for v in (dep, rem))
+        lines.append(f"| `{old}` | {r.new} | {dep} | {rem} | {r.fix or 'none'} | {_source(r)} |")
     return "\n".join(lines)
+
+
+def _source(row: D.Deprecation) -> str:
+    """The row's citation, short: the CHANGELOG versions (the quoted lines are in
+    ``jaxlint/model/deprecations.py``)."""
+    cites = []
+    for part in row.changelog.split(" | "):
+        head, sep, _ = part.partition(": ")
+        if not sep or not head[:1].isdigit() and not head.startswith("Flax "):
+            cites.append(part.replace("|", "/"))
+        elif head.startswith("Flax "):
+            cites.append(f"Flax CHANGELOG {head[5:]}")
+        else:
+            cites.append(f"CHANGELOG {head}")
+    return ", ".join(dict.fromkeys(cites))

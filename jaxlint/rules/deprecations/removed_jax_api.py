@@ -20,9 +20,22 @@ class RemovedApi(Rule):
     what_it_does = (
         "Flags uses and imports of JAX names and modules that current JAX has removed, resolved "
         "through imports (so `numpy.product` or a local `tree_map` are not flagged, and "
-        "`jax.tree_util.tree_map`, still supported, is not either). Imports inside a `try` whose "
-        "`except` catches `ImportError`/`AttributeError` (compatibility shims) are skipped.\n\n"
-        + "The table (from `jaxlint/model/deprecations.py`):\n\n" + table_doc("JAX901")
+        "`jax.tree_util.tree_map`, still supported, is not either). The import is reported, and "
+        "so is each use of the name it binds: `hcb.id_print(x)` after `from jax.experimental "
+        "import host_callback as hcb`, `id_tap(f, x)` after `from jax.experimental.host_callback "
+        "import id_tap`, `opt.adam(...)` after `import jax.experimental.optimizers as opt`.\n\n"
+        "Code under a version check is judged on the branch JAX 0.10.2 takes "
+        "(`jaxlint/model/version_guards.py`): `if hasattr(jax, \"tree\"): ... else: <old API>` "
+        "and `if version.parse(jax.__version__) < version.parse(\"0.4.26\"): <old API>` are not "
+        "reported, but `if jax.__version__ >= \"0.4.26\": ... else: <old API>` is: it compares "
+        "strings, and `\"0.10.2\" >= \"0.4.26\"` is false, so the old API runs. In a `try` whose "
+        "`except` catches `ImportError`/`AttributeError`, the body is a probe and is not reported; "
+        "the handler is reported when the body imports something removed (so the handler is "
+        "what runs), and a name bound there is not followed to its uses. A check the table "
+        "cannot decide (`hasattr` of a name it does not know) leaves both branches alone. The "
+        "same holds for JAX902-905.\n\n"
+        "The table (from `jaxlint/model/deprecations.py`; each row cites the JAX CHANGELOG "
+        "versions it comes from, or the library's changelog):\n\n" + table_doc("JAX901")
     )
     why_bad = (
         "These names raise at runtime on JAX 0.10.2 and 0.12, e.g. `AttributeError: module 'jax' "
@@ -106,6 +119,44 @@ class RemovedApi(Rule):
                 enable_x64 = jax.experimental.enable_x64
             """,
         ),
+        # version checks whose old branch current JAX does not take
+        Valid(
+            """
+            import jax
+            from packaging import version
+
+            JAX_VERSION = version.parse(jax.__version__)
+            if JAX_VERSION < version.parse("0.3.16"):
+                tree_map = jax.tree_multimap
+            elif hasattr(jax, "tree"):
+                tree_map = jax.tree.map
+            else:
+                tree_map = jax.tree_util.tree_map
+            """,
+        ),
+        Valid(
+            """
+            import jax
+
+            tree_map = jax.tree_multimap if jax.__version_info__ < (0, 3, 16) else jax.tree.map
+            if not hasattr(jax, "tree"):
+                tree_map = jax.tree_multimap
+            """,
+        ),
+        # a shim: the import is the probe, and its name's uses are not followed
+        Valid(
+            """
+            try:
+                from jax.experimental import host_callback as hcb
+            except ImportError:
+                hcb = None
+
+            def show(x):
+                if hcb is not None:
+                    hcb.id_print(x)
+                return x
+            """,
+        ),
         Valid(
             """
             from jax._src import api
@@ -116,6 +167,127 @@ class RemovedApi(Rule):
         ),
     ]
     INVALID = [
+        # host_callback: the import and each call site (each needs rewriting by hand)
+        Invalid(
+            """
+            from jax.experimental import host_callback as hcb
+
+            def show(x):
+                hcb.id_print(x)
+                return x
+            """,
+            expected=[(1, 30), (4, 5)],
+            messages=[
+                '`from jax.experimental import host_callback` was removed in JAX 0.8.0 (deprecated in 0.4.26): use `jax.debug.callback` / `jax.pure_callback` / `jax.experimental.io_callback` instead (the semantics of id_tap/call differ)',
+                '`hcb.id_print` (`jax.experimental.host_callback.id_print`) was removed in JAX 0.8.0 (deprecated in 0.4.26): use `jax.debug.print("{}", x)` instead (id_print returned its argument; debug.print returns None)',
+            ],
+        ),
+        Invalid(
+            """
+            from jax.experimental.host_callback import id_tap
+
+            def show(x):
+                return id_tap(print, x)
+            """,
+            expected=[(1, 44), (4, 12)],
+            messages=[
+                '`from jax.experimental.host_callback import id_tap` was removed in JAX 0.8.0 (deprecated in 0.4.26): use `jax.debug.callback(fn, x)` instead (id_tap returned its argument and passed `transforms`)',
+                '`id_tap` (`jax.experimental.host_callback.id_tap`) was removed in JAX 0.8.0 (deprecated in 0.4.26): use `jax.debug.callback(fn, x)` instead (id_tap returned its argument and passed `transforms`)',
+            ],
+        ),
+        # a removed module through its alias: the import's fix repairs the use
+        Invalid(
+            """
+            import jax.experimental.optimizers as opt
+
+            opt_init, opt_update, get_params = opt.adam(1e-3)
+            """,
+            expected=[(1, 8), (3, 36)],
+            fixed="""
+            import jax.example_libraries.optimizers as opt
+
+            opt_init, opt_update, get_params = opt.adam(1e-3)
+            """,
+            messages=[
+                '`import jax.experimental.optimizers` was removed in JAX 0.3.16: use `jax.example_libraries.optimizers` (or optax) instead',
+                '`opt.adam` (`jax.experimental.optimizers.adam`) was removed in JAX 0.3.16: use `jax.example_libraries.optimizers` (or optax) instead',
+            ],
+        ),
+        # names removed before the registry: jax.tree_multimap, jax.partial
+        Invalid(
+            """
+            import jax
+            from jax import partial
+
+            def add(x, y):
+                return x + y
+
+            z = jax.tree_multimap(add, [1], [2])
+            """,
+            expected=[(2, 17), (7, 5)],
+            fixed="""
+            import jax
+            from functools import partial
+
+            def add(x, y):
+                return x + y
+
+            z = jax.tree.map(add, [1], [2])
+            """,
+            messages=[
+                '`from jax import partial` was removed in JAX 0.2.21: use `functools.partial` instead (an accidental export of functools.partial)',
+                "`jax.tree_multimap` was removed in JAX 0.3.16 (deprecated in 0.3.5): use `jax.tree.map` instead (tree_map takes several trees; the top-level alias went with tree_util's)",
+            ],
+        ),
+        # the branch current JAX takes: a string comparison is false on "0.10.2"
+        Invalid(
+            """
+            import jax
+
+            if jax.__version__ >= "0.4.26":
+                tree_map = jax.tree.map
+            else:
+                tree_map = jax.tree_multimap
+            """,
+            expected=[(6, 16)],
+            fixed="""
+            import jax
+
+            if jax.__version__ >= "0.4.26":
+                tree_map = jax.tree.map
+            else:
+                tree_map = jax.tree.map
+            """,
+            messages=[
+                "`jax.tree_multimap` was removed in JAX 0.3.16 (deprecated in 0.3.5): use `jax.tree.map` instead (tree_map takes several trees; the top-level alias went with tree_util's)",
+            ],
+        ),
+        # a try whose body fails today: its handler is what runs
+        Invalid(
+            """
+            try:
+                from jax.experimental import optimizers
+            except ImportError:
+                from jax.experimental import optix as optimizers
+            """,
+            expected=[(4, 34)],
+            messages=[
+                '`from jax.experimental import optix` was removed in JAX 0.2.7: use `optax` (the standalone package optix became) instead (optax renamed some transformations)',
+            ],
+        ),
+        # another library's removed API (Flax 0.6.0)
+        Invalid(
+            """
+            import flax
+
+            def make(lr):
+                return flax.optim.Adam(learning_rate=lr)
+            """,
+            expected=[(4, 12)],
+            messages=[
+                "`flax.optim.Adam` was removed in Flax 0.6.0 (deprecated in 0.4.1): use optax (`optax.adam(...)` with `flax.training.train_state.TrainState`) instead (optax's optimizers are gradient transformations, not optimizer objects)",
+            ],
+        ),
         Invalid(
             """
             import jax
@@ -231,7 +403,7 @@ class RemovedApi(Rule):
 
             y = tree_map(abs, [1])
             """,
-            expected=[(1, 17)],
+            expected=[(1, 17), (3, 5)],
             fixed="""
             from jax.tree_util import tree_map
 
@@ -239,6 +411,7 @@ class RemovedApi(Rule):
             """,
             messages=[
                 '`from jax import tree_map` was removed in JAX 0.6.0 (deprecated in 0.4.26): use `jax.tree.map` instead (identical signature)',
+                '`tree_map` (`jax.tree_map`) was removed in JAX 0.6.0 (deprecated in 0.4.26): use `jax.tree.map` instead (identical signature)',
             ],
         ),
         Invalid(

@@ -27,7 +27,7 @@ class StaticOutOfBoundsIndex(Rule):
         "(`NUM_CLASSES = 10` at module level, a local `n = 3`), that are out of bounds for an array whose "
         "shape is known from a literal constructor in the same scope (`jnp.arange(10)`, "
         "`jnp.zeros((3, 4))`, `jnp.arange(NUM_CLASSES)`, `jnp.ones(5)`, `jnp.array([...])`, `jnp.eye(3)`, `jnp.linspace(0, "
-        "1, 5)`): `x[11]`, `x[0, 7]`, `x.at[11].set(v)`, `x.at[11].get()` and `jnp.take(x, "
+        "1, 5)`, a `jax.random` sampler given a literal shape: `random.normal(key, (10, 10))`): `x[11]`, `x[0, 7]`, `x.at[11].set(v)`, `x.at[11].get()` and `jnp.take(x, "
         "11)`. Arrays of unknown shape (arguments, results of other calls) are never checked."
     )
     why_bad = (
@@ -42,6 +42,17 @@ class StaticOutOfBoundsIndex(Rule):
     use_instead = "```python\nx = jnp.arange(10)\nlast = x[9]  # or x[-1]\nx = x.at[9].set(0)\n```\n\nTo check indices that are only known at run time, use `jax.experimental.checkify` with `errors=checkify.index_checks`."
     fix_safety = "No automatic fix: the intended index is unknown."
     VALID = [
+        # in bounds, or a sampler whose shape is not a literal
+        Valid(
+            """
+            import jax
+
+            def f(key, shape):
+                a = jax.random.normal(key, (10, 10))
+                b = jax.random.uniform(key, shape)
+                return a[9, :], a[-10], b[10]
+            """
+        ),
         # constants in bounds; names that are not constants (bound twice, a loop
         # variable, rebound through `global`) are never checked
         Valid(
@@ -106,6 +117,22 @@ class StaticOutOfBoundsIndex(Rule):
     ]
 
     INVALID = [
+        # the shape given to a jax.random sampler
+        Invalid(
+            """
+            import jax.random as random
+
+            a = random.normal(random.PRNGKey(2020), (10, 10))
+            row = a[10, :]
+            labels = random.randint(random.PRNGKey(0), (8,), 0, 5)
+            last = labels[8]
+            """,
+            expected=[(4, 9), (6, 15)],
+            messages=[
+                "index 10 is out of bounds for axis 0 with size 10, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                "index 8 is out of bounds for axis 0 with size 8, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+            ],
+        ),
         Invalid(
             """
             import jax.numpy as jnp

@@ -226,6 +226,30 @@ def _truth(ctx, cond: cst.CSTNode, key: str, at: float):
     return None
 
 
+def _names_in(e: cst.CSTNode) -> list[str]:
+    """The names an assignment target binds (``a``, ``a, (b, c)``, ``*rest``)."""
+    out, stack = [], [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Name):
+            out.append(n.value)
+        elif isinstance(n, (cst.Tuple, cst.List)):
+            stack.extend(el.value for el in n.elements)
+        elif isinstance(n, cst.StarredElement):
+            stack.append(n.value)
+    return out
+
+
+def _guarded_input(ctx, e: cst.CSTNode) -> bool:
+    """An input already kept off the singular point (`jnp.maximum(s, eps)`, a `where`,
+    `x + eps`)."""
+    if isinstance(e, cst.Call):
+        return ctx.qualname(e.func) in _GUARDS
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.Add):
+        return _thresholdish(ctx, e.left) or _thresholdish(ctx, e.right)
+    return False
+
+
 def _where_calls_in(ctx, e: cst.CSTNode) -> list[cst.Call]:
     """The `jnp.where`/`lax.select` calls inside ``e`` (not inside lambdas)."""
     return [n for n in walk_tree(e, lambda n: isinstance(n, cst.Lambda))
@@ -249,8 +273,13 @@ class WhereGradientNaN(Rule):
         "point (0 and below for `log`/`sqrt`/fractional powers, 0 for a division, ±1 for "
         "`arcsin`/`arccos`) can lie where the branch is masked out, by this `where` or by an "
         "enclosing one: `jnp.where(norm > 1.0, 1.0, 1.0 / norm)` is quiet (the division is "
-        "masked out only where `norm > 1.0`, where it is finite). It is checked everywhere, not "
-        "only in traced code, because `grad` may be applied by a caller."
+        "masked out only where `norm > 1.0`, where it is finite). A branch that is a name computed "
+        "on an earlier line of the same function counts too: `y = jnp.log(x)` ... `jnp.where(x > 0, "
+        "y, 0.)` (the condition tests the function's input), and `r = jnp.sqrt(s)` ... "
+        "`jnp.where(r > 0.5, r, 1.)` (it tests the result, which is 0 where `sqrt` is singular); "
+        "an input guarded where it is computed (`jnp.maximum(s, eps)`, a `where`, `s + eps`) is "
+        "quiet. It is checked everywhere, not only in traced code, because `grad` may be applied "
+        "by a caller."
     )
     why_bad = (
         "`where` selects values, but both branches are computed for every element, and "
@@ -276,6 +305,28 @@ class WhereGradientNaN(Rule):
         "operands of equal shape and dtype, so it gets no automatic fix."
     )
     VALID = [
+        # computed operands whose input is guarded where they are computed, or smooth
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            def f(x):
+                y = jnp.log(jnp.where(x > 0, x, 1.))
+                return jnp.where(x > 0, y, 0.)
+
+            def norms(x):
+                r = jnp.sqrt(jnp.maximum(jnp.sum(x ** 2, axis=1), 1e-12))
+                return jnp.sum(jnp.where(r > 0.5, r, 1.))
+
+            def g(x):
+                r = jnp.exp(x)
+                return jnp.where(r > 0.5, r, 1.)
+
+            def h(x, mask):
+                y = jnp.log(x)
+                return jnp.where(mask, y, 0.)
+            """
+        ),
         Valid(
             """
             import jax.numpy as jnp
@@ -332,6 +383,48 @@ class WhereGradientNaN(Rule):
     ]
 
     INVALID = [
+        # a branch computed on an earlier line: the condition tests the function's input
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            def f(x):
+                y = jnp.log(x)
+                return jnp.where(x > 0, y, 0.)
+            """,
+            expected=[(5, 29)],
+            messages=[
+                "`y` is `jnp.log(x)`, computed for every element, also where `x > 0` is false; its derivative is infinite/NaN where `x` is at its singular point, and the condition masks that point out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `y` is computed (double where: `jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",
+            ],
+        ),
+        # ... or tests the computed value itself: sqrt(0) == 0 is masked out by `r > 0.5`
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            def norms(x):
+                r = jnp.sqrt(jnp.sum(x ** 2, axis=1))
+                r = jnp.where(r > 0.5, r, jnp.ones_like(r))
+                return jnp.sum(r)
+            """,
+            expected=[(5, 28)],
+            messages=[
+                "`r` is `jnp.sqrt(jnp.sum(x ** 2, axis=1))`, computed for every element, also where `r > 0.5` is false; at its singular input `r` is 0 and the derivative is infinite/NaN, and the condition masks that value out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `r` is computed (double where: `jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            def inverse(x):
+                inv = 1.0 / x
+                return jnp.where(x == 0, 0., inv)
+            """,
+            expected=[(5, 34)],
+            messages=[
+                "`inv` is `1.0 / x`, computed for every element, also where `x == 0` is true; its derivative is infinite/NaN where `x` is at its singular point, and the condition masks that point out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `inv` is computed (double where: `jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",
+            ],
+        ),
         Invalid(
             """
             import jax
@@ -411,6 +504,26 @@ class WhereGradientNaN(Rule):
         super().__init__(ctx)
         # id(where call) -> the (condition, side) masks of the `where`s around it
         self._outer: dict[int, list] = {}
+        # (id(unit), name) -> the expression last assigned to it in that unit's walk (the
+        # walk is in source order), for a `where` operand computed on an earlier line
+        self._bound: dict[tuple[int, str], cst.BaseExpression] = {}
+
+    def leave_Assign(self, node: cst.Assign) -> None:
+        unit = id(self.ctx.unit)
+        for t in node.targets:
+            if isinstance(t.target, cst.Name):
+                self._bound[(unit, t.target.value)] = node.value
+            else:
+                for n in _names_in(t.target):
+                    self._bound.pop((unit, n), None)
+
+    def leave_AugAssign(self, node: cst.AugAssign) -> None:
+        for n in _names_in(node.target):
+            self._bound.pop((id(self.ctx.unit), n), None)
+
+    def visit_For(self, node: cst.For) -> None:
+        for n in _names_in(node.target):
+            self._bound.pop((id(self.ctx.unit), n), None)
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
@@ -468,6 +581,78 @@ class WhereGradientNaN(Rule):
                     f"{_fmt(safe)})` inside)",
                     the_fix,
                 )
+        if len(masks) == 1:
+            self._computed_operands(cond, pos)
+
+    def _computed_operands(self, cond: cst.BaseExpression, pos) -> None:
+        """A branch that is a name computed on an earlier line of the same function
+        (``y = jnp.log(x)`` ... ``jnp.where(x > 0, y, 0.)``; ``r = jnp.sqrt(s)`` ...
+        ``jnp.where(r > 0.5, r, 1.)``): the singular function ran there, for every
+        element, and the `where` masks its singular point just the same."""
+        ctx = self.ctx
+        tested = _exprs_in(ctx, cond)
+        if not tested:
+            return
+        unit = id(ctx.unit)
+        for side in (1, 2):
+            branch = pos[side].value
+            if not isinstance(branch, cst.Name):
+                continue
+            bound = self._bound.get((unit, branch.value))
+            if bound is None or not isinstance(bound, (cst.Call, cst.BinaryOperation)):
+                continue
+            masked_value = side == 2  # side 1 is masked out where the condition is false
+            found = None
+            # the singular function's own argument is what the condition tests
+            for op_node, inner, _safe, kind in self._singular_ops(bound):
+                key = ctx.code(inner).strip()
+                if key in tested and any(_truth(ctx, cond, key, at) is masked_value for at in _SINGULAR_POINTS[kind]):
+                    found = (op_node, f"its derivative is infinite/NaN where `{key}` is at its singular point, "
+                                      f"and the condition masks that point out")
+                    break
+            # the name itself is tested: its value where the function is singular
+            if found is None and branch.value in tested:
+                out = self._singular_output(bound)
+                if out is not None:
+                    values, text = out
+                    if any(_truth(ctx, cond, branch.value, at) is masked_value for at in values):
+                        found = (bound, f"at its singular input `{branch.value}` is {text} and the derivative "
+                                        f"is infinite/NaN, and the condition masks that value out")
+            if found is None:
+                continue
+            op_node, detail = found
+            which = "false" if side == 1 else "true"
+            self.report(
+                branch,
+                (f"`{branch.value}` is `{ctx.code(op_node).strip()}`, computed" if op_node is bound
+                 else f"`{branch.value}` is computed with `{ctx.code(op_node).strip()}`")
+                + f" for every element, also "
+                f"where `{ctx.code(cond).strip()}` is {which}; {detail}, so the gradient of this `where` "
+                f"is NaN (0 * inf). Guard the input where `{branch.value}` is computed (double where: "
+                f"`jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",
+            )
+
+    def _singular_output(self, e: cst.BaseExpression):
+        """``e`` is a singular function applied to an unguarded input: the values it
+        takes at the singular point (`sqrt` -> 0, `log` -> -inf, `1/x` -> ±inf)."""
+        ctx = self.ctx
+        if isinstance(e, cst.Call):
+            q = ctx.qualname(e.func)
+            pos = positional_args(e)
+            if not pos or _guarded_input(ctx, pos[0].value):
+                return None
+            if q in ("jax.numpy.sqrt", "jax.lax.sqrt"):
+                return (0.0,), "0"
+            if q in ("jax.numpy.log", "jax.numpy.log2", "jax.numpy.log10", "jax.lax.log"):
+                return (-1e30,), "-inf"
+            if q in ("jax.numpy.reciprocal", "jax.lax.rsqrt"):
+                return (1e30, -1e30), "±inf"
+            if q in _POWER and len(pos) == 2 and _fractional_or_negative(pos[1].value):
+                return (0.0, 1e30), "0 or ±inf"
+        elif isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.Power) \
+                and _fractional_or_negative(e.right) and not _guarded_input(ctx, e.left):
+            return (0.0, 1e30), "0 or ±inf"
+        return None
 
     def _singular_ops(self, branch: cst.CSTNode):
         ctx = self.ctx

@@ -1,6 +1,8 @@
-"""JAX503 data-sized-unrolled-loop: A Python loop over `range(x.shape[i])`/`range(len(x))` inside traced code: unrolled once per element."""
+"""JAX503 data-sized-unrolled-loop: A Python loop over `range(x.shape[i])`/`range(len(x))`/`range(static_arg)` inside traced code: unrolled once per step."""
 
 from __future__ import annotations
+
+from typing import Optional
 
 import libcst as cst
 
@@ -14,13 +16,16 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
     code = "JAX503"
     name = "data-sized-unrolled-loop"
     runtime_check = "jaxpr equation counts, at the loop's size and at half of it, show the growth."
-    summary = "A Python loop over `range(x.shape[i])`/`range(len(x))` inside traced code: unrolled once per element"
+    summary = "A Python loop over `range(x.shape[i])`/`range(len(x))`/`range(static_arg)` inside traced code: unrolled once per step"
     severity = Severity.WARNING
     default_enabled = False
     seed = "The Sharp Bits § Control Flow (seed 000): `range(x.shape[0])` works under jit, unrolled"
     what_it_does = (
         "Opt-in. Inside traced code, flags `for i in range(x.shape[k])` / `range(len(x))` "
-        "(and comprehensions over them): loops whose trip count is a data dimension."
+        "(and comprehensions over them): loops whose trip count is a data dimension; and "
+        "`range(n)` where the caller chooses `n`: a static argument of the traced function "
+        "(`static_argnums`/`static_argnames`), or a parameter of the function that builds it "
+        "(`def make(n): @jax.jit def f(x): for i in range(n): ...`)."
     )
     why_bad = (
         "Shapes are static under `jit`, so this works, but the loop is unrolled once per element "
@@ -32,6 +37,23 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
     use_instead = "Vectorise (`x * 2`), `jax.vmap` the body, or use `lax.fori_loop(0, x.shape[0], body, x)`."
     fix_safety = "No automatic fix."
     VALID = [
+        # the same counts with `lax.fori_loop`, or outside traced code
+        Valid(
+            """
+            import functools
+            import jax
+            import jax.numpy as jnp
+
+            @functools.partial(jax.jit, static_argnums=1)
+            def rolled(x, n):
+                return jax.lax.fori_loop(0, n, lambda i, v: jnp.sin(v), x)
+
+            def eager(x, n):
+                for _ in range(n):
+                    x = jnp.sin(x)
+                return x
+            """
+        ),
         Valid(
             """
             import jax
@@ -56,6 +78,50 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
     ]
 
     INVALID = [
+        # the count is a static argument: unrolled n times, compiled again for each n
+        Invalid(
+            """
+            import functools
+            import jax
+            import jax.numpy as jnp
+
+            @functools.partial(jax.jit, static_argnums=1)
+            def repeat(x, n):
+                for _ in range(n):
+                    x = jnp.sin(x)
+                return x
+
+            @functools.partial(jax.jit, static_argnames="steps")
+            def integrate(x, steps=10):
+                for i in range(steps):
+                    x = x + 0.1 * jnp.cos(x)
+                return x
+            """,
+            expected=[(7, 14), (13, 14)],
+            messages=[
+                "this Python loop runs `n` times, a static argument of `repeat`, while JAX traces `repeat`: it is unrolled into `n` copies of its body, and every new value of `n` compiles again. Use `lax.fori_loop(0, n, body, init)` (or `lax.scan`)",
+                "this Python loop runs `steps` times, a static argument of `integrate`, while JAX traces `integrate`: it is unrolled into `steps` copies of its body, and every new value of `steps` compiles again. Use `lax.fori_loop(0, steps, body, init)` (or `lax.scan`)",
+            ],
+        ),
+        # ... or a parameter of the function that builds the jitted one
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def make_stack(num_layers):
+                @jax.jit
+                def apply(x):
+                    for i in range(num_layers):
+                        x = jnp.tanh(x)
+                    return x
+                return apply
+            """,
+            expected=[(7, 18)],
+            messages=[
+                "this Python loop runs `num_layers` times, a parameter of `make_stack`, which builds the traced function, while JAX traces `apply`: it is unrolled into `num_layers` copies of its body, and every new value of `num_layers` compiles again. Use `lax.fori_loop(0, num_layers, body, init)` (or `lax.scan`)",
+            ],
+        ),
         Invalid(
             """
             import jax
@@ -88,6 +154,18 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
 
     def check_range(self, it, bounds) -> None:
         for b in bounds:
+            chooser = self._caller_sized(b)
+            if chooser is not None:
+                name = self.ctx.code(b).strip()
+                self.report(
+                    it,
+                    f"this Python loop runs `{name}` times, {chooser}, while JAX traces "
+                    f"`{self.ctx.unit.name}`: it is unrolled into `{name}` copies of its body, and every "
+                    f"new value of `{name}` compiles again. Use `lax.fori_loop(0, {name}, body, init)` "
+                    f"(or `lax.scan`)",
+                )
+                return
+        for b in bounds:
             if self._data_sized(b):
                 self.report(
                     it,
@@ -106,3 +184,30 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
             v = ctx.value(b.args[0].value)
             return v.traced and v.kind == V.ARRAY or (v.traced and v.kind == V.UNKNOWN and isinstance(b.args[0].value, cst.Name) and b.args[0].value.value in ctx.unit.traced_params)
         return False
+
+    def _caller_sized(self, b: cst.BaseExpression) -> Optional[str]:
+        """The loop count is a value the caller chooses: a static argument of the traced
+        function (`static_argnums`/`static_argnames`), or a parameter of the function
+        that builds it (`def make(n): @jax.jit def f(x): for i in range(n)`).  What that
+        is, for the message; None otherwise."""
+        if not isinstance(b, cst.Name):
+            return None
+        unit = self.ctx.unit
+        name = b.value
+        if unit.param(name) is not None:
+            if name in unit.static_params and name not in unit.assigned:
+                return f"a static argument of `{unit.name}`"
+            return None
+        if name in unit.assigned or unit.parent is None:
+            return None
+        outer = unit.parent
+        while outer is not None and not outer.is_module:
+            if name in outer.assigned and outer.param(name) is None:
+                return None
+            p = outer.param(name)
+            if p is not None:
+                if outer.traced_params and name in outer.traced_params:
+                    return None  # traced there: `range` of it fails (JAX202), not unrolled
+                return f"a parameter of `{outer.name}`, which builds the traced function"
+            outer = outer.parent
+        return None

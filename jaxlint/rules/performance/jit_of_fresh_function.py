@@ -11,7 +11,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import keyword_arg, positional_args
+from jaxlint.model.walk import children, dotted_name, keyword_arg, positional_args
 
 
 # transforms whose result keeps a compile cache keyed on the function object
@@ -106,8 +106,13 @@ class RecompileFreshFunction(Rule):
         "* `f` is a `lambda`, a `functools.partial(...)`, the result of `jax.grad/vmap/value_and_grad/"
         "checkpoint(...)`, or a function defined inside the loop body;\n"
         "* and either the wrap is inside a loop and the result is called in that loop, or the wrap "
-        "is called immediately (`jax.jit(lambda x: ...)(x)`) inside a function body, so every call "
-        "of the function compiles again. Rule of thumb for this per-call case: functions that run "
+        "is called immediately (`jax.jit(lambda x: ...)(x)`) inside a function body, or bound to "
+        "a name there and called once, outside loops (`f = jax.jit(lambda y: ...)` then `f(x)`; "
+        "`@jax.jit` / `@functools.partial(jax.jit, ...)` on a function defined in the body and "
+        "called there), so every call of the function compiles again (called in a loop of the "
+        "same body, the compile is reused: not flagged; nor where the jitted function uses the "
+        "enclosing function's parameters or locals, which need a compile per value anyway, or "
+        "where the enclosing function runs a loop: a driver whose compile the run pays for). Rule of thumb for this per-call case: functions that run "
         "once or a few times are skipped: test functions, `main`, `setUp`, every function of a "
         "test module (`test_*.py`, `*_test.py`, `conftest.py`), and load/set-up/conversion "
         "functions (named `load*`, `restore*`, `from_*`, `init*`, `setup*`, `build*`, `create*`, "
@@ -141,6 +146,53 @@ class RecompileFreshFunction(Rule):
     )
     fix_safety = "No automatic fix: hoisting the function changes which variables it closes over."
     VALID = [
+        # built per call but reused by a loop in the same call, or returned (a factory)
+        Valid(
+            """
+            import jax
+
+            def train(data):
+                step = jax.jit(lambda p, b: p + b)
+                p = 0.
+                for b in data:
+                    p = step(p, b)
+                return p
+
+            def make():
+                f = jax.jit(lambda y: y * 2)
+                return f
+
+            def apply_all(xs):
+                @jax.jit
+                def g(v):
+                    return v + 1
+                return [g(x) for x in xs]
+            """
+        ),
+        # the jitted function uses the caller's values (a compile per value is needed), or
+        # the function is a driver running a loop (its compile is paid for by the run)
+        Valid(
+            """
+            import jax
+
+            def scaled(x, scale):
+                f = jax.jit(lambda y: y * scale)
+                return f(x)
+
+            def single_run(config, rng, make_train):
+                train_vjit = jax.jit(jax.vmap(make_train(config)))
+                return train_vjit(rng)
+
+            def benchmark(x, steps):
+                @jax.jit
+                def ref(v):
+                    return v * 2
+                out = ref(x)
+                for _ in range(steps):
+                    x = x + 1
+                return out, x
+            """
+        ),
         Valid(
             """
             import jax
@@ -302,6 +354,30 @@ class RecompileFreshFunction(Rule):
     ]
 
     INVALID = [
+        # built in a function body and called once there: a new compile per call
+        Invalid(
+            """
+            import functools
+            import jax
+            import jax.numpy as jnp
+
+            def hot_call(x):
+                f = jax.jit(lambda y: jnp.sum(y ** 2))
+                return f(x)
+
+            def scan_sum(state, T=5):
+                @functools.partial(jax.jit, static_argnums=(1,))
+                def _scan(state, T):
+                    return jax.lax.scan(lambda c, x: (c + x, c), state, jnp.ones(T))
+
+                return _scan(state, T)
+            """,
+            expected=[(6, 9), (10, 6)],
+            messages=[
+                "`jit` of a `lambda` compiles again on every call of `hot_call`: jit caches per function object and `hot_call` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `hot_call` itself; and pass the varying values as arguments",
+                "`jit` of the inner function `_scan` defined in `scan_sum` compiles again on every call of `scan_sum`: jit caches per function object and `scan_sum` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `scan_sum` itself; and pass the varying values as arguments",
+            ],
+        ),
         Invalid(
             """
             import jax
@@ -445,11 +521,15 @@ class RecompileFreshFunction(Rule):
         self._unit: Optional[Unit] = None
         # names bound to a fresh jit inside a loop: name -> (wrap call, loop node, reason)
         self._pending: dict[str, tuple[cst.Call, cst.CSTNode, str]] = {}
+        # names bound to a fresh jit in a function body outside loops: name -> (wrap, reason)
+        self._once: dict[str, tuple[cst.CSTNode, str]] = {}
+        self._has_loop: dict[int, bool] = {}  # id(unit) -> its body runs a loop
 
     def _sync(self) -> None:
         if self._unit is not self.ctx.unit:
             self._unit = self.ctx.unit
             self._pending = {}
+            self._once = {}
 
     def _fresh_wrap(self, node: cst.CSTNode, loop: Optional[cst.CSTNode]) -> Optional[str]:
         if not isinstance(node, cst.Call):
@@ -465,13 +545,38 @@ class RecompileFreshFunction(Rule):
             return None
         return _fresh_reason(self.ctx, fn, loop)
 
+    def _per_call_unit(self) -> bool:
+        """Is this a function body whose every call would compile again (not the module,
+        not traced, not a function that runs once or rarely)?"""
+        ctx = self.ctx
+        if ctx.unit.is_module or ctx.in_traced or _runs_once(ctx.unit) or _called_rarely(ctx.unit, ctx.path):
+            return False
+        u: Optional[Unit] = ctx.unit
+        while u is not None and not u.is_module:
+            # a method of a class derived from another (a library's layer or module
+            # class): such methods usually run inside the model's trace, where an inner
+            # jit is traced once with it
+            if u.cls is not None and any(dotted_name(b.value) not in (None, "object") for b in u.cls.node.bases):
+                return False
+            u = u.parent
+        return True
+
     def visit_Assign(self, node: cst.Assign) -> None:
         self._sync()
         ctx = self.ctx
-        if ctx.in_traced or not ctx.loop_stack or len(node.targets) != 1:
+        if ctx.in_traced or len(node.targets) != 1:
             return
         tgt = node.targets[0].target
         if not isinstance(tgt, cst.Name):
+            return
+        if not ctx.loop_stack:
+            # `f = jax.jit(lambda y: ...)` in a function body, then `f(x)` called once
+            # there: every call of the function builds and compiles a new one
+            reason = self._fresh_wrap(node.value, None) if self._per_call_unit() else None
+            if reason is not None and not _inline(node.value) and self._hoistable(node.value):  # type: ignore[arg-type]
+                self._once[tgt.value] = (node.value, reason)  # type: ignore[assignment]
+            else:
+                self._once.pop(tgt.value, None)
             return
         loop = ctx.loop_stack[-1].node
         reason = self._fresh_wrap(node.value, loop)
@@ -479,6 +584,62 @@ class RecompileFreshFunction(Rule):
             self._pending[tgt.value] = (node.value, loop, reason)  # type: ignore[assignment]
         else:
             self._pending.pop(tgt.value, None)
+
+    def _hoistable(self, node: cst.CSTNode) -> bool:
+        """Could the jitted function be built once, outside the enclosing function?
+        Not when it uses that function's parameters or locals (`jax.jit(jax.vmap(
+        make_train(config)))`, a decorator given a local mesh): then each call needs
+        its own compile anyway.  Nor when the enclosing function runs a loop: a
+        driver (a training or benchmark run) whose compile the loop's work pays for."""
+        unit = self.ctx.unit
+        if id(unit) not in self._has_loop:
+            self._has_loop[id(unit)] = any(
+                isinstance(n, (cst.For, cst.While)) for n in _own_nodes(unit.node))  # type: ignore[arg-type]
+        if self._has_loop[id(unit)]:
+            return False
+        outer = {p.name for p in unit.params} | set(unit.assigned)
+        inner: set[str] = set()
+        used: set[str] = set()
+        stack: list[cst.CSTNode] = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, cst.Param):
+                inner.add(n.name.value)
+            elif isinstance(n, cst.Name):
+                used.add(n.value)
+            elif isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                targets = n.targets if isinstance(n, cst.Assign) else [n]
+                for t in targets:
+                    tn = t.target
+                    if isinstance(tn, cst.Name):
+                        inner.add(tn.value)
+            stack.extend(children(n))
+        if isinstance(node, cst.FunctionDef):
+            inner.add(node.name.value)
+        return not ((used - inner) & outer)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        """``@jax.jit`` (or ``@functools.partial(jax.jit, ...)``) on a function defined
+        inside another function's body: a new jitted function per call of that one."""
+        self._sync()
+        ctx = self.ctx
+        if ctx.loop_stack or not self._per_call_unit():
+            self._once.pop(node.name.value, None)
+            return
+        for dec in node.decorators:
+            d = dec.decorator
+            target = d
+            if isinstance(d, cst.Call) and ctx.qualname(d.func) == "functools.partial":
+                pos = positional_args(d)
+                target = pos[0].value if pos else d
+            elif isinstance(d, cst.Call):
+                target = d.func
+            if ctx.qualname(target) in _CACHING and not (isinstance(d, cst.Call) and _inline(d)):
+                if self._hoistable(node):
+                    self._once[node.name.value] = (d, f"the inner function `{node.name.value}` defined in `{ctx.unit.name}`")
+                    return
+                break
+        self._once.pop(node.name.value, None)
 
     def visit_Call(self, node: cst.Call) -> None:
         self._sync()
@@ -498,6 +659,12 @@ class RecompileFreshFunction(Rule):
             elif not ctx.unit.is_module and not _runs_once(ctx.unit) and not _called_rarely(ctx.unit, ctx.path):
                 self._report(func, reason, f"every call of `{ctx.unit.name}`", ctx.unit.name)
             return
+        if isinstance(func, cst.Name) and func.value in self._once:
+            wrap, reason = self._once.pop(func.value)
+            if not ctx.loop_stack:
+                # called once per call of the function (in a loop there, the compile is reused)
+                self._report(wrap, reason, f"every call of `{ctx.unit.name}`", ctx.unit.name)  # type: ignore[arg-type]
+            return
         if isinstance(func, cst.Name) and func.value in self._pending:
             wrap, wloop, reason = self._pending[func.value]
             if any(f.node is wloop for f in ctx.loop_stack):
@@ -509,7 +676,10 @@ class RecompileFreshFunction(Rule):
                 self._report(wrap, reason, "every iteration of the loop")
 
     def _report(self, wrap: cst.Call, reason: str, when: str, caller: Optional[str] = None) -> None:
-        q = self.ctx.qualname(wrap.func) or "jax.jit"
+        func = wrap.func if isinstance(wrap, cst.Call) else wrap
+        if isinstance(wrap, cst.Call) and self.ctx.qualname(func) == "functools.partial" and wrap.args:
+            func = wrap.args[0].value  # @functools.partial(jax.jit, ...)
+        q = self.ctx.qualname(func) or "jax.jit"
         short = q.rsplit(".", 1)[1]
         if caller is None:  # in a loop
             advice = ("this one is new each time. Create the jitted function once (outside the loop or at "
@@ -520,3 +690,15 @@ class RecompileFreshFunction(Rule):
                       f"varying values as arguments")
         self.report(wrap, f"`{short}` of {reason} compiles again on {when}: jit caches per function object and "
                           f"{advice}")
+
+
+def _own_nodes(fn: cst.CSTNode):
+    """The nodes of a function's body, not those of functions or classes defined in it."""
+    body = getattr(fn, "body", None)
+    stack = list(children(body)) if body is not None else []
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        yield n
+        stack.extend(children(n))

@@ -9,6 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
+from jaxlint.model.walk import children
 
 
 _NP_ARRAY_MAKERS = frozenset(
@@ -34,7 +35,10 @@ class NonHashableStaticArg(Rule):
         "`jax.jit(f, ...)(...)`), flags arguments in static positions that cannot be hashed: "
         "list/dict/set displays and comprehensions, `list(...)`/`dict(...)`/`set(...)`, "
         "names bound to a list display, JAX arrays, NumPy arrays built by `np.array`/"
-        "`np.zeros`..., and tracers (a static argument fed from traced code)."
+        "`np.zeros`..., and tracers (a static argument fed from traced code). A parameter of the "
+        "calling function passed on unchanged is judged by that function's calls in the file: "
+        "`def grid(f, limits): return _grid(f, limits)` with `grid(f, [-2, 2])` (or a module-level "
+        "name bound only to a list/dict/set display) is reported at the jitted call."
     )
     why_bad = (
         "`jit` caches compiled code by the value of static arguments, so they must be "
@@ -51,6 +55,24 @@ class NonHashableStaticArg(Rule):
     )
     fix_safety = "No automatic fix."
     VALID = [
+        # the wrapper's callers pass hashable values
+        Valid(
+            """
+            from functools import partial
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=(0, 1, 2))
+            def _grid(func, limits, num):
+                return func(jnp.linspace(*limits, num=num))
+
+            def grid(func, limits, num=11):
+                return _grid(func, limits, num)
+
+            grid(jnp.sin, (-2, 2))
+            grid(jnp.cos, limits=(0, 1), num=5)
+            """
+        ),
         Valid(
             """
             from functools import partial
@@ -108,6 +130,37 @@ class NonHashableStaticArg(Rule):
     ]
 
     INVALID = [
+        # a wrapper passes its parameter on to the static position; its caller passes a list/dict
+        Invalid(
+            """
+            from functools import partial
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=(0, 1, 2))
+            def _grid(func, limits, num):
+                return func(jnp.linspace(*limits, num=num))
+
+            def grid(func, limits, num=11):
+                return _grid(func, limits, num)
+
+            @partial(jax.jit, static_argnames=("opts",))
+            def _run(x, opts):
+                return x * len(opts)
+
+            def run(x, opts):
+                return _run(x, opts=opts)
+
+            LIMITS = [-2, 2]
+            grid(jnp.sin, LIMITS)
+            run(jnp.ones(3), {"a": 1})
+            """,
+            expected=[(10, 24), (17, 25)],
+            messages=[
+                "A list (from the call of `grid` that passes `LIMITS` for `limits`) is passed to `_grid` in a static position (parameter `limits`; static_argnums=(0, 1, 2)): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass a tuple",
+                "A dict (from the call of `run` that passes `{\"a\": 1}` for `opts`) is passed to `_run` in a static position (parameter `opts`; static_argnames='opts'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
         Invalid(
             """
             from functools import partial
@@ -178,7 +231,7 @@ class NonHashableStaticArg(Rule):
             where = f"parameter `{pname}`" if pname else "a static position"
             fix_hint = (
                 "pass a tuple"
-                if what in ("a list", "a set")
+                if what.startswith(("a list", "a set"))
                 else "pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)"
             )
             self.report(
@@ -216,4 +269,51 @@ class NonHashableStaticArg(Rule):
                 return "a list"
             if v.kind == V.ARRAY and v.local_array:
                 return "a JAX array"
+            return self._from_callers(e.value)
         return None
+
+    def _from_callers(self, name: str) -> Optional[str]:
+        """``name`` is a parameter of the (untraced) function making the call, passed
+        on unchanged: what a call of that function in this file passes for it, when
+        it is a list/dict/set display or a module-level name bound only to one
+        (``mesh_eval(f, [-2, 2], ...)`` reaching ``_mesh_eval``'s static ``x_limits``)."""
+        ctx = self.ctx
+        unit = ctx.unit
+        if ctx.in_traced or unit.param(name) is None or name in unit.assigned \
+                or not isinstance(unit.node, cst.FunctionDef) or unit.cls is not None:
+            return None
+        positional = [p.name for p in unit.positional()]
+        index = positional.index(name) if name in positional else None
+        stack: list[cst.CSTNode] = [ctx.module]
+        while stack:
+            n = stack.pop()
+            stack.extend(children(n))
+            if not isinstance(n, cst.Call) or not isinstance(n.func, cst.Name) or n.func.value != unit.name:
+                continue
+            if any(a.star for a in n.args):
+                continue
+            arg = next((a.value for a in n.args if a.keyword is not None and a.keyword.value == name), None)
+            if arg is None and index is not None:
+                pos = [a for a in n.args if a.keyword is None]
+                arg = pos[index].value if index < len(pos) else None
+            what = _display(arg)
+            if what is None and isinstance(arg, cst.Name):
+                stmts = ctx.index.module_assignments.get(arg.value, [])
+                values = [st.value for st in stmts if isinstance(st, cst.Assign) and len(st.targets) == 1
+                          and isinstance(st.targets[0].target, cst.Name)]
+                kinds = {_display(v) for v in values}
+                if values and len(values) == len(stmts) and len(kinds) == 1:
+                    what = kinds.pop()
+            if what is not None:
+                return f"{what} (from the call of `{unit.name}` that passes `{ctx.code(arg).strip()}` for `{name}`)"
+        return None
+
+
+def _display(e: Optional[cst.BaseExpression]) -> Optional[str]:
+    if isinstance(e, (cst.List, cst.ListComp)):
+        return "a list"
+    if isinstance(e, (cst.Dict, cst.DictComp)):
+        return "a dict"
+    if isinstance(e, (cst.Set, cst.SetComp)):
+        return "a set"
+    return None
