@@ -138,8 +138,11 @@ def run_project(
     project_of = _projects(files, src_for)
     if context_for is not None:
         extra: list[Path] = []
+        cwd = Path.cwd().resolve()
         for project in {id(p): p for p in project_of.values()}.values():
-            if not project.marked:
+            if not project.marked and project.root not in cwd.parents:
+                # the current directory as the root: its files are all there is; a root
+                # above it (run inside a package: roots.unmarked_root) has more
                 continue
             others = [f for f in context_for(project.root) if str(f) not in wanted]
             if others and len(others) <= MAX_CONTEXT_FILES:

@@ -784,7 +784,13 @@ class Indexer:
         t = site.transform
         if not t.traces or t.host:
             return
-        callee = dotted_name(site.fn_expr)
+        fn = site.fn_expr
+        while isinstance(fn, cst.Call) and self.qualname(fn.func) == "functools.partial":
+            pos = positional_args(fn)  # partial(losses.hinge, 1.0): n_bound counts its arguments
+            if not pos or any(a.star for a in fn.args):
+                return  # partial(f, *args) / partial(f, **kw): which parameters are bound is unknown
+            fn = pos[0].value
+        callee = dotted_name(fn) if isinstance(fn, (cst.Name, cst.Attribute)) else None
         if callee is None:
             return
         head = callee.split(".", 1)[0]
@@ -1047,7 +1053,8 @@ def _static_expr(unit: Unit, e: cst.BaseExpression, depth: int) -> bool:
             return p.annotation in apis.STATIC_ANNOTATIONS or p.name in unit.static_params
         found = unit.binding_for(e.value, 1 << 30)
         if found is None:
-            return False
+            # `n_agents, steps, batch = q_vals.shape`: bound by unpacking a static value
+            return _unpacked_static(unit, e.value, depth)
         holder, _ = found
         entries = holder.bindings.get(e.value) or []
         return bool(entries) and all(x is not None and _static_expr(holder, x, depth + 1) for _, x in entries)
@@ -1072,6 +1079,41 @@ def _static_expr(unit: Unit, e: cst.BaseExpression, depth: int) -> bool:
             return True
         return all(a.star == "" and _static_expr(unit, a.value, depth + 1) for a in e.args)
     return False
+
+
+def _unpacked_static(unit: Unit, name: str, depth: int) -> bool:
+    """Is ``name`` a local of ``unit`` whose every binding unpacks a static value
+    (``n, t, b = x.shape``; ``h, w = 32, 32``)?  Any other binding: unsure."""
+    if name not in unit.assigned or name in unit.global_names or name in unit.nonlocal_names:
+        return False
+    body = getattr(unit.node, "body", None)
+    if body is None or isinstance(unit.node, cst.Lambda):
+        return False
+    found = False
+    stack = list(children(body))
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue  # another scope
+        if t is cst.Assign:
+            for tgt in n.targets:
+                names = [b.value for b in bound_names(tgt.target)]
+                if name not in names:
+                    continue
+                target = tgt.target
+                if not isinstance(target, (cst.Tuple, cst.List)) or not any(
+                    isinstance(el.value, cst.Name) and el.value.value == name and not isinstance(el, cst.StarredElement)
+                    for el in target.elements
+                ) or not _static_expr(unit, n.value, depth + 1):
+                    return False
+                found = True
+        elif t in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.AsName):
+            target = n.name if t is cst.AsName else n.target
+            if name in (b.value for b in bound_names(target)):
+                return False
+        stack.extend(children(n))
+    return found
 
 
 def _reason(site: TransformSite) -> str:

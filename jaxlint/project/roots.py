@@ -81,6 +81,11 @@ def unmarked_root(directory: Path, cwd: Path, memo: Optional[dict] = None) -> Op
         if directory != cwd and cwd not in directory.parents:
             return None
         found, marked = cwd, False
+        # run inside a package (`cd pkg && jaxlint .`): the project is the folder that
+        # holds the top-level package, as mypy's crawl names modules (`pkg.losses`, not
+        # `losses`), so its absolute imports resolve as they do from that folder
+        while (found / "__init__.py").is_file() and found.parent != found:
+            found = found.parent
     memo = {} if memo is None else memo
     while directory != found:
         if found not in memo:

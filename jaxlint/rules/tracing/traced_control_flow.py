@@ -1187,6 +1187,9 @@ class TracedControlFlow(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        if isinstance(func, cst.Name) and func.value in ("max", "min"):
+            self._builtin_max_min(node, func.value)
+            return
         if not (isinstance(func, cst.Name) and func.value == "bool") or len(node.args) != 1:
             return
         if self.ctx.qualname(func) is not None:
@@ -1200,3 +1203,23 @@ class TracedControlFlow(Rule):
                 f"TracerBoolConversionError. Keep it as an array and use `jnp.where` / `jax.lax.cond`"
                 f"{self.ctx.static_hint(v)}",
             )
+
+    def _builtin_max_min(self, node: cst.Call, name: str) -> None:
+        """``max(0.0, margin - score)``: the builtin compares its arguments with ``>``/``<``
+        and converts the result to a Python bool, which a traced array cannot give."""
+        if self.ctx.builtin_name(node.func) != name:
+            return
+        args = node.args
+        if len(args) < 2 or any(a.star or a.keyword is not None for a in args):
+            return
+        for a in args:
+            v = self._array_tracer(a.value)
+            if v is not None:
+                alt = "jnp.maximum" if name == "max" else "jnp.minimum"
+                self.report(
+                    node,
+                    f"`{name}()` compares its arguments as Python bools, but `{self.ctx.code(a.value)}` "
+                    f"is traced: {self.ctx.describe_origin(v)}; this raises TracerBoolConversionError. "
+                    f"Use `{alt}`{self.ctx.static_hint(v)}",
+                )
+                return
