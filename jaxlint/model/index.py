@@ -645,7 +645,8 @@ class Indexer:
             if name.startswith("__"):
                 return []
             local = {c.name for c in self.index.classes}
-            return [(u, c) for u, c in self._method_calls.get(name, ()) if not self._other_class(u, c, local)]
+            return [(u, c) for u, c in self._method_calls.get(name, ())
+                    if not self._other_class(u, c, local) and not _self_of_unrelated(u, c, cls)]
         sites = []
         for attr in self._submodule_fields(cls):
             for unit, call in self._method_calls.get(attr, ()):
@@ -1079,6 +1080,24 @@ def _static_expr(unit: Unit, e: cst.BaseExpression, depth: int) -> bool:
             return True
         return all(a.star == "" and _static_expr(unit, a.value, depth + 1) for a in e.args)
     return False
+
+
+def _self_of_unrelated(unit: Unit, call: cst.Call, cls: ClassInfo) -> bool:
+    """Is ``call`` (``self.m(...)``) written in a method of a class of this file that
+    neither is ``cls`` nor derives from it or is its base (by name): another
+    class's method of the same name."""
+    recv = call.func.value  # type: ignore[union-attr]
+    owner = unit
+    while owner is not None and owner.cls is None:
+        owner = owner.parent
+    if not (isinstance(recv, cst.Name) and recv.value == "self") or owner is None or owner.cls is None:
+        return False
+    other = owner.cls
+    if other is cls:
+        return False
+    def names(c: ClassInfo) -> set[str]:
+        return {d.rsplit(".", 1)[-1] for a in c.node.bases if (d := dotted_name(a.value)) is not None}
+    return cls.name not in names(other) and other.name not in names(cls)
 
 
 def _unpacked_static(unit: Unit, name: str, depth: int) -> bool:

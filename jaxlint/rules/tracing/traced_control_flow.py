@@ -605,6 +605,21 @@ class TracedControlFlow(Rule):
                 return jax.vmap(sample)(keys)
             """
         ),
+        # builtin max/min of static values (shapes) under jit, jnp.maximum on tracers
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def hinge(margin, score):
+                n = max(score.shape[0], 1)
+                return jnp.maximum(0.0, margin - score) / n
+
+            def evaluate(m, s):
+                return jnp.mean(jax.vmap(lambda a, b: min(a.ndim, 2) * jnp.minimum(a, b))(m, s))
+            """
+        ),
     ]
 
     INVALID = [
@@ -1075,6 +1090,36 @@ class TracedControlFlow(Rule):
             expected=[(10, 8)],
             messages=[
                 "Python `if` on a traced value: it is computed by JAX inside `scale_of` (called from traced `sample`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        # builtin max/min compare with `>`: a bool of a tracer (vmap in plain code, a jit
+        # through a helper)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def hinge(margin, score):
+                return max(0.0, margin - score)
+
+            def evaluate(m, s):
+                return jnp.mean(jax.vmap(hinge)(m, s))
+
+            def clip(x, hi):
+                return min(2.0 * x, hi)
+
+            @jax.jit
+            def step(x):
+                return clip(jnp.tanh(x), 0.5)
+            """,
+            expected=[(5, 12), (11, 12)],
+            messages=[
+                "`max()` compares its arguments as Python bools, but `margin - score` is traced: it "
+                "depends on the traced arguments `margin`, `score` of `hinge` (wrapped by jax.vmap); "
+                "this raises TracerBoolConversionError. Use `jnp.maximum`",
+                "`min()` compares its arguments as Python bools, but `2.0 * x` is traced: it depends on the "
+                "traced argument `x` of `clip` (called from traced `step`); this raises "
+                "TracerBoolConversionError. Use `jnp.minimum`",
             ],
         ),
     ]

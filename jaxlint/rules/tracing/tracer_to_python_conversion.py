@@ -297,6 +297,30 @@ class TracerConversion(Rule):
                     return [float(self(x).sum()) for _ in range(int(n_samples))]
             """
         ),
+        # a linen method given ints unpacked from a shape (another class's `sample`
+        # is given a traced count: its own affair)
+        Valid(
+            """
+            import flax.linen as nn
+            import jax.numpy as jnp
+
+            class Alpha(nn.Module):
+                def sample(self, batch_size, n_agents):
+                    return jnp.ones((batch_size, n_agents))
+
+                @nn.compact
+                def __call__(self, q_vals):
+                    n_agents, steps, batch = q_vals.shape
+                    return q_vals.sum() * self.sample(steps * batch, n_agents)
+
+            class Beta(nn.Module):
+                def sample(self, n):
+                    return n
+
+                def __call__(self, counts):
+                    return self.sample(counts.sum())
+            """
+        ),
     ]
 
     INVALID = [
@@ -476,6 +500,29 @@ class TracerConversion(Rule):
             expected=[(9, 12)],
             messages=[
                 "`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `v` of `to_index` (called from traced `f`); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the traced function",
+            ],
+        ),
+        # a linen method given a traced count by its module's `__call__` (model.apply
+        # under jit: TypeError)
+        Invalid(
+            """
+            import flax.linen as nn
+            import jax.numpy as jnp
+
+            class Beta(nn.Module):
+                def sample(self, batch_size, n_agents):
+                    return jnp.zeros((batch_size, n_agents))
+
+                @nn.compact
+                def __call__(self, q_vals, counts):
+                    return self.sample(counts.sum(), q_vals.shape[0])
+            """,
+            expected=[(6, 27)],
+            messages=[
+                "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument "
+                "`batch_size` of `sample` (a method of the module class Beta); shapes must be concrete "
+                "(TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, "
+                "or pass it as a static argument",
             ],
         ),
     ]
