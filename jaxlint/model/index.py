@@ -16,7 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, pytree_read, pytrees
+from jaxlint.model import apis, holders, pytree_read, pytrees
 from jaxlint.model.scopes import instance_class
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.units import ClassInfo, ParamInfo, Unit
@@ -105,6 +105,26 @@ class FileIndex:
     x64_imported: bool = False
     # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
     called_now: set[int] = field(default_factory=set)
+    # holders of a function of this file (`f = hk.transform(forward)`, a GradientTransformation):
+    # id of the bound value (or of the decorated def) -> attribute -> what it runs (model/holders.py)
+    held: dict[int, dict[str, "holders.HeldFunction"]] = field(default_factory=dict)
+
+    def held_function(self, expr: cst.BaseExpression, scope: Unit, seq: int = 1 << 30
+                      ) -> Optional["holders.HeldFunction"]:
+        """The function of this file that ``expr`` (``f.apply``, ``tx.update``) runs when
+        its name is bound to a holder of one; None when unknown."""
+        if not self.held or not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)):
+            return None
+        found = scope.binding_for(expr.value.value, seq)
+        if found is None:
+            return None
+        holder, (_, value) = found
+        if value is None:
+            d = holder.defs.get(expr.value.value)
+            key = id(d.node) if d is not None else 0
+        else:
+            key = id(value)
+        return self.held.get(key, {}).get(expr.attr.value)
 
     @property
     def enables_x64(self) -> bool:
@@ -591,9 +611,13 @@ class Indexer:
         idx = self.index
         # call edges between units, for the analysis order
         self._module_instances()
+        self._holders()
         for unit, call in self._pending_calls:
             if isinstance(call.func, cst.Attribute):
                 callee = self._instance_method(unit, call.func)
+                if callee is None:
+                    held = idx.held_function(call.func, unit)
+                    callee = held.unit if held is not None else None
             else:
                 callee = unit.lookup_def(call.func.value)  # type: ignore[union-attr]
             if callee is not None:
@@ -634,6 +658,26 @@ class Indexer:
                     m.reasons.append(f"a method of the module class {cls.name}")
         for site in list(idx.sites):
             self._apply_site(site)
+
+    def _holders(self) -> None:
+        """Names bound to a holder of a function of this file (model/holders.py)."""
+        idx = self.index
+        for unit in idx.units:
+            for name, entries in unit.bindings.items():
+                for seq, value in entries:
+                    if value is None:
+                        d = unit.defs.get(name)
+                        found = holders.decorated_methods(d, self.qualname) if d is not None else {}
+                        if found:
+                            idx.held[id(d.node)] = found  # type: ignore[union-attr]
+                        continue
+                    if not isinstance(value, cst.Call):
+                        continue
+                    def resolve(e: cst.BaseExpression, unit=unit, seq=seq) -> Optional[Unit]:
+                        return self.resolve_fn(e, unit, seq)[0] if type(e) in (cst.Name, cst.Lambda) else None
+                    found = holders.methods_of(value, self.qualname, resolve)
+                    if found:
+                        idx.held[id(value)] = found
 
     def _module_method_sites(self, cls: ClassInfo, name: str) -> list[tuple[Unit, cst.Call]]:
         """The calls of method ``name`` of module class ``cls`` written in this file,
@@ -700,6 +744,9 @@ class Indexer:
             return
         if site.target is not None:
             unit, n_bound, kw_bound, inner = site.target, 0, frozenset(), None
+        elif (held := self.index.held_function(site.fn_expr, site.scope, site.seq)) is not None:
+            self._apply_held(site, held)
+            return
         else:
             unit, n_bound, kw_bound, inner = self.resolve_fn(site.fn_expr, site.scope, site.seq)
         if inner is not None:
@@ -738,6 +785,33 @@ class Indexer:
         if depth == 0 and site.qualname == "jax.vmap" and site.call is not None and id(site.call) in self.index.called_now:
             unit.eager_sites[site_id] = site.scope
         unit.site_reasons.add(_reason(site))
+
+    def _apply_held(self, site: TransformSite, held: "holders.HeldFunction") -> None:
+        """``jax.jit(f.apply)`` with ``f = hk.transform(forward)``: ``forward`` is traced
+        with the arguments after those ``apply`` keeps (static positions shifted)."""
+        t = site.transform
+        unit = held.unit
+        if not t.traces or t.host or unit.host:
+            return
+        static: set[str] = set()
+        call = site.call
+        if call is not None and (t.static_argnums_kw or t.static_argnames_kw):
+            positional = unit.positional()
+            a = keyword_arg(call, t.static_argnums_kw) if t.static_argnums_kw else None
+            if a is not None:
+                nums = literal_ints(a.value)
+                if nums is None:
+                    static = {p.name for p in unit.params}
+                else:
+                    static = {positional[n - held.skip].name for n in nums if 0 <= n - held.skip < len(positional)}
+            a = keyword_arg(call, t.static_argnames_kw) if t.static_argnames_kw else None
+            if a is not None:
+                names = literal_strs(a.value)
+                static |= set(names) if names is not None else {p.name for p in unit.params}
+        reason = f"{_reason(site)} as `{dotted_name(site.fn_expr)}`"
+        mark_site(unit, t, reason, static)
+        unit.trace_sites.add(id(call if call is not None else site.fn_expr))
+        unit.site_reasons.add(reason)
 
     def _find_factories(self) -> None:
         """Functions that return a function they define (``def make_step(cfg): def

@@ -1064,6 +1064,12 @@ class Interpreter:
             else:
                 target = self._instance_method(func)
                 n_bound = 1 if target is not None else 0
+                if target is None:
+                    # `f.apply(params, rng, x)` of `f = hk.transform(forward)`, `tx.update(...)`
+                    held = self.index.held_function(func, self.unit)
+                    if held is not None and all(a.keyword is None and not a.star for a in call.args[:held.skip]):
+                        target = held.unit
+                        call = call.with_changes(args=call.args[held.skip:])
         elif isinstance(func, cst.Call):
             # jax.grad(f)(x), jax.vmap(f)(x), jax.checkpoint(f)(x) inside traced code
             fq = self.qualname(func.func)

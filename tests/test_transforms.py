@@ -1,0 +1,98 @@
+"""Which functions run traced when a transformation reaches them through an object that
+holds them: haiku's ``hk.transform(f).apply``, optax's ``GradientTransformation.update``
+(jaxlint/model/holders.py).  Every INVALID line was checked with JAX (jax 0.10.2,
+dm-haiku 0.0.17, optax 0.2.8): TracerBoolConversionError; the VALID ones run."""
+
+from __future__ import annotations
+
+from rule_examples import lint
+
+HELD = """\
+import functools
+
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import optax
+
+
+def forward(x):
+    h = hk.Linear(3)(x)
+    if h.mean() > 0:  # traced under the jitted step below
+        return h
+    return -h
+
+
+f = hk.without_apply_rng(hk.transform(forward))
+
+
+@jax.jit
+def step(params, x):
+    return f.apply(params, x)
+
+
+@hk.transform
+def net(x, is_training):
+    h = hk.Linear(3)(x)
+    if is_training:  # static: jit's static_argnums=3 is apply's (params, rng, x, is_training)
+        h = h * 2
+    if h.sum() > 0:
+        return h
+    return h
+
+
+predict = jax.jit(net.apply, static_argnums=3)
+
+
+def eager(x):
+    h = hk.Linear(3)(x)
+    if h.mean() > 0:  # runs eagerly: apply is never jitted
+        return h
+    return -h
+
+
+g = hk.transform(eager)
+
+
+def run(params, key, x):
+    return g.apply(params, key, x)
+
+
+def clip_update(updates, state, params=None):
+    del params
+    if jnp.linalg.norm(updates) > 1.0:  # jax.jit(tx.update)
+        updates = updates / 2
+    return updates, state
+
+
+tx = optax.GradientTransformation(lambda p: (), clip_update)
+update = jax.jit(tx.update)
+
+
+def scale_update(updates, state, params=None):
+    if state is None:  # a Python value: never traced
+        return updates, state
+    return updates, state
+
+
+tx2 = optax.GradientTransformation(init=lambda p: None, update=scale_update)
+
+
+def plain_step(g, params):
+    return tx2.update(g, None, params)
+"""
+
+
+def test_haiku_apply_and_optax_update_trace_the_function_they_hold():
+    found = lint(HELD)
+    assert [(f.code, f.line, f.col) for f in found] == [
+        ("JAX201", 11, 8),  # f.apply(params, x) called in a jitted step (without_apply_rng)
+        ("JAX201", 29, 8),  # jax.jit(net.apply, static_argnums=3): `is_training` static, `x` traced
+        ("JAX201", 53, 8),  # jax.jit(tx.update)
+    ]
+    assert found[1].message == (
+        "Python `if` on a traced value: it depends on the traced argument `x` of `net` (wrapped by "
+        "jax.jit as `net.apply`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"
+    )
+    assert found[0].message.startswith(
+        "Python `if` on a traced value: it depends on the traced argument `x` of `forward` (called from traced `step`)")
