@@ -574,3 +574,20 @@ def test_run_inside_a_package_its_modules_keep_their_names(tmp_path, monkeypatch
         "`clip` (called from `clipped` (train.py:22), which is decorated with @jax.jit); this raises "
         "TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
     ]
+
+
+def test_a_lambda_bound_to_a_module_name_and_jitted_in_another_module(tmp_path, monkeypatch):
+    """`g = lambda i: np.zeros((3, 3))[i, :]` in table.py, `jax.jit(g)(a)` in main.py (jax
+    issue 3133, split in two modules): the lambda runs traced (TracerArrayConversionError);
+    the line named is the jit's, not the earlier plain call `g(a)`."""
+    _write_tree(tmp_path, {
+        "table.py": "import numpy as np\n\ng = lambda i: np.zeros((3, 3))[i, :]\nh = lambda i: np.ones((3, 3))[0, :] * i\n",
+        "main.py": (
+            "import jax\nimport numpy as np\n\nfrom table import g, h\n\na = np.array([1, 2])\n\n\n"
+            "def run():\n    g(a)\n    return jax.jit(g)(a), jax.jit(h)(a[0])\n"
+        ),
+    })
+    monkeypatch.chdir(tmp_path)
+    found = _lint(tmp_path, "--no-cache")
+    assert [f[:4] for f in found] == [("JAX204", "table.py", 3, 15)]
+    assert "(wrapped by jax.jit in main.py:11)" in found[0][4]

@@ -916,6 +916,12 @@ class Indexer:
         self.index.x64_units = frozenset(facts.get("x64_units", ()))
         self.index.x64_imported = bool(facts.get("x64_import"))
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
+        # `g = lambda i: ...` bound once at module level: facts for `g` are the lambda's
+        for name, entries in self.index.module_unit.bindings.items():
+            if len(entries) == 1 and isinstance(entries[0][1], cst.Lambda) and name not in by_qualname:
+                lam = self.index.unit_of.get(id(entries[0][1]))
+                if lam is not None:
+                    by_qualname[name] = lam
         for qualname, names in facts.get("passed", {}).items():
             # a call in another module passes these defaulted parameters: traced
             unit = by_qualname.get(qualname)
