@@ -1092,6 +1092,29 @@ class TracedControlFlow(Rule):
                 "Python `if` on a traced value: it is computed by JAX inside `scale_of` (called from traced `sample`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
             ],
         ),
+        # jax.checkpoint traces its function to a jaxpr even called eagerly (static
+        # arguments stay Python values)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def layer(x, train):
+                if train:
+                    x = x * 2
+                if x.sum() > 0:
+                    return jnp.tanh(x)
+                return x
+
+            y = jax.checkpoint(layer, static_argnums=1)(jnp.ones(3), True)
+            """,
+            expected=[(7, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `x` of `layer` "
+                "(wrapped by jax.checkpoint); this raises TracerBoolConversionError. Use "
+                "`jax.lax.cond` or `jnp.where`",
+            ],
+        ),
         # builtin max/min compare with `>`: a bool of a tracer (vmap in plain code, a jit
         # through a helper)
         Invalid(
