@@ -96,3 +96,37 @@ def test_haiku_apply_and_optax_update_trace_the_function_they_hold():
     )
     assert found[0].message.startswith(
         "Python `if` on a traced value: it depends on the traced argument `x` of `forward` (called from traced `step`)")
+
+
+FILTERED = """\
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+@eqx.filter_jit
+def make_step(model, x, n):
+    print("x", x)
+    if n > 2:
+        x = x * 2
+    return model(x)
+
+
+@eqx.filter_jit
+def other(model, x, n):
+    print("x", x)
+    return model(jnp.asarray(x)) * n
+
+
+def main():
+    model = eqx.nn.Linear(2, 1, key=jax.random.PRNGKey(0))
+    make_step(model, jnp.ones((2,)), 3)
+    other(model, [1.0, 2.0], 3)
+"""
+
+
+def test_filter_jit_traces_the_unannotated_parameters_its_calls_pass_arrays():
+    """equinox traces array leaves and keeps Python values static (checked: `x` prints
+    `JitTracer(float32[2])` in make_step and `[1.0, 2.0]` in other; `n > 2` runs)."""
+    found = lint(FILTERED)
+    assert [(f.code, f.line, f.col) for f in found] == [("JAX401", 8, 5)]

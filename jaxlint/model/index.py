@@ -1072,6 +1072,8 @@ def mark_site(
         if t.filtered:
             if p.annotation in apis.ARRAY_ANNOTATIONS:
                 unit.traced_params.add(p.name)
+            elif p.annotation is None and t.wrapper:
+                unit.filtered_params.add(p.name)  # traced if a call passes an array
             continue
         if p.annotation in apis.STATIC_ANNOTATIONS:
             continue

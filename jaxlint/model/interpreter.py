@@ -25,7 +25,7 @@ from jaxlint.model.jit_calls import JitCalls, JitInfo
 from jaxlint.model.journal import MISSING, JournalDict
 from jaxlint.model.scopes import instance_class
 from jaxlint.model.shapes import constructor_facts
-from jaxlint.model.transformed import differentiates
+from jaxlint.model.transformed import differentiates, filtered_call_arrays
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
 from jaxlint.model.x64 import X64Model
@@ -1037,6 +1037,7 @@ class Interpreter:
         that receive tracers marked as such."""
         self._jit_call_arguments(call)
         self._note_site(id(call))
+        filtered_call_arrays(self, call)
         if not self.in_traced:
             # jax.grad(f)(x) etc. outside traced code change nothing; but a flax/equinox
             # module method runs with traced arrays (model.apply under jit): a helper of
