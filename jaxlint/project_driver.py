@@ -57,7 +57,7 @@ def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[li
     """display path -> its project (files outside any project are left out)."""
     by_root: dict[Path, _Project] = {}
     root_of_dir: dict[Path, Optional[Path]] = {}
-    holds_code: dict[Path, bool] = {}
+    holds_code: dict[Path, Optional[str]] = {}
     marks: dict[Optional[Path], bool] = {}
     out: dict[str, _Project] = {}
     cwd = Path.cwd().resolve()

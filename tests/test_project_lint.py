@@ -360,6 +360,19 @@ def test_a_folder_of_projects_gives_the_same_findings_as_each_projects_folder(tm
         assert inside == [f for f in above if f[1].startswith(name + "/")]
 
 
+def test_a_folder_of_projects_with_loose_scripts_of_its_own(tmp_path, monkeypatch):
+    """A script beside the projects (`notes.py`): a subfolder that holds a package of its
+    own is still a project, as when jaxlint runs in it; the flat project beside it
+    stays part of the folder's (its `from losses import` resolves nowhere: silent)."""
+    _write_tree(tmp_path, {**FOLDER_OF_PROJECTS, "notes.py": "print('see proj_b')\n"})
+    monkeypatch.chdir(tmp_path)
+    above = [(code, path, line, col) for code, path, line, col, _ in _lint(tmp_path, "--no-cache")]
+    assert above == [("JAX204", "proj_b/pkg/losses.py", 4, 12)]
+    monkeypatch.chdir(tmp_path / "proj_b")
+    inside = [(code, f"proj_b/{path}", line, col) for code, path, line, col, _ in _lint(tmp_path, "--no-cache")]
+    assert inside == above
+
+
 def test_a_project_with_code_at_its_top_stays_one_project(tmp_path, monkeypatch):
     # run in an unmarked project whose tests live in a folder without __init__.py
     _write_tree(tmp_path, {
@@ -368,6 +381,14 @@ def test_a_project_with_code_at_its_top_stays_one_project(tmp_path, monkeypatch)
     })
     monkeypatch.chdir(tmp_path)
     assert [f[:4] for f in _lint(tmp_path, "--no-cache")] == [("JAX201", "losses.py", 2, 8)]
+    # ... and so does one whose package lives in `src/` beside its loose scripts
+    _write_tree(tmp_path, {
+        "src/lib/__init__.py": "",
+        "src/lib/ops.py": _HUBER,
+        "run.py": "import jax\nfrom lib.ops import huber\n\nf = jax.jit(huber)\n",
+    })
+    assert [f[:4] for f in _lint(tmp_path, "--no-cache")] == [
+        ("JAX201", "losses.py", 2, 8), ("JAX201", "src/lib/ops.py", 2, 8)]
 
 
 def test_static_pytree_fields_declared_in_another_module(project):
@@ -570,8 +591,8 @@ def test_run_inside_a_package_its_modules_keep_their_names(tmp_path, monkeypatch
         "losses.py:14:20: JAX201 `max()` compares its arguments as Python bools, but `margin - score` is "
         "traced: it depends on the traced arguments `margin`, `score` of `hinge` (wrapped by jax.vmap in "
         "train.py:15); this raises TracerBoolConversionError. Use `jnp.maximum`",
-        "losses.py:17:8: JAX201 Python `if` on a traced value: it depends on the traced argument `x` of "
-        "`clip` (called from `clipped` (train.py:22), which is decorated with @jax.jit); this raises "
+        "losses.py:17:8: JAX201 Python `if` on a traced value: it depends on the traced arguments `lo`, "
+        "`x` of `clip` (called from `clipped` (train.py:22), which is decorated with @jax.jit); this raises "
         "TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
     ]
 
