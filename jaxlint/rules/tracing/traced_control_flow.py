@@ -25,7 +25,7 @@ class TracedControlFlow(Rule):
     code = "JAX201"
     name = "traced-control-flow"
     runtime_check = '`jax.jit(f).trace(...)`: confirmed when `TracerBoolConversionError` is raised at the flagged line.'
-    summary = "Python `if`/`while`/ternary/`and`/`or`/`not`/`assert`/`bool()` on a traced value"
+    summary = "Python `if`/`while`/ternary/`and`/`or`/`not`/`assert`/`bool()`/`max()`/`min()` on a traced value"
     severity = Severity.ERROR
     seed = (
         "The Sharp Bits § Control Flow (seed 000); FAQ § Abstract tracer value encountered "
@@ -36,7 +36,8 @@ class TracedControlFlow(Rule):
         "`pmap`, `shard_map`, or a body passed to `lax.scan`, `fori_loop`, `while_loop`, "
         "`cond`, `switch`, `map`, and helpers they call), flags Python constructs that turn an "
         "array into a Python `bool`: `if`, `elif`, `while`, `x if c else y`, `and`, `or`, "
-        "`not`, `assert`, comprehension `if` clauses and `bool(...)`, when the value is a "
+        "`not`, `assert`, comprehension `if` clauses and `bool(...)`, and the builtin "
+        "`max(a, b)`/`min(a, b)` (they compare their arguments), when the value is a "
         "tracer: a non-static argument, or anything JAX computed from one.\n\n"
         "Shape checks (`x.shape[0] > 2`, `x.ndim`, `len(x)`), `x is None`, `isinstance`, "
         "static arguments (`static_argnums`/`static_argnames`), loop variables of "
@@ -58,7 +59,8 @@ class TracedControlFlow(Rule):
         "comes only when the function is first called, often far from where it was written."
     )
     use_instead = (
-        "Select with `jnp.where`, branch with `lax.cond`, loop with `lax.while_loop`; or, if "
+        "Select with `jnp.where` (`jnp.maximum`/`jnp.minimum` for `max`/`min`), branch with "
+        "`lax.cond`, loop with `lax.while_loop`; or, if "
         "the value is really a Python configuration value, declare it static:\n\n"
         "```python\n@jax.jit\ndef f(x):\n    return jnp.where(x < 3, 3. * x ** 2, -4 * x)\n\n"
         "@partial(jax.jit, static_argnums=(1,))\ndef g(x, mode):\n    if mode == 'train':\n"
