@@ -202,6 +202,8 @@ class Indexer:
         self._reg_calls: dict[str, list[tuple[str, cst.Call]]] = {}
         self._class_stack: list[ClassInfo] = []
         self._seq = 0  # statement counter (source order)
+        # id of a call whose result is called at once -> that call (`jax.vmap(f)(xs, 3)`)
+        self._applied: dict[int, cst.Call] = {}
         self._jax_imported = False  # a module-level `import jax...` seen so far
 
     # -- qualified names ------------------------------------------------------
@@ -431,6 +433,7 @@ class Indexer:
         func = call.func
         if type(func) is cst.Call:
             self.index.called_now.add(id(func))
+            self._applied[id(func)] = call
         if isinstance(func, cst.Name) or (
             isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value != "self"
         ):
@@ -1026,11 +1029,26 @@ class Indexer:
     def _vmap_unbatched(self, site: TransformSite, unit: Unit, n_bound: int) -> set[str]:
         if site.call is None or not site.qualname.endswith("vmap"):
             return set()
-        in_axes = arg_at(site.call, 1, "in_axes")
-        if in_axes is None:
-            return set()
         positional = unit.positional()
         out: set[str] = set()
+        applied = self._applied.get(id(site.call))
+        if applied is not None and not any(a.star for a in applied.args):
+            # `jax.vmap(f, in_axes=axes)(xs, 3)`: a Python value given to vmap cannot be
+            # mapped (vmap raises for it), so its in_axes is None, however they are written
+            for i, a in enumerate(positional_args(applied)):
+                j = i + n_bound
+                if j < len(positional) and _static_expr(site.scope, a.value, 0):
+                    out.add(positional[j].name)
+        in_axes = arg_at(site.call, 1, "in_axes")
+        if isinstance(in_axes, cst.Name) and in_axes.value != "None":
+            found = site.scope.binding_for(in_axes.value, site.seq)  # AXES = (0, None)
+            if found is not None:
+                holder, (_, value) = found
+                entries = holder.bindings.get(in_axes.value) or []
+                if len(entries) == 1 and isinstance(value, (cst.Tuple, cst.List)):
+                    in_axes = value
+        if in_axes is None:
+            return out
         if isinstance(in_axes, cst.Name) and in_axes.value == "None":
             return {p.name for p in positional}
         if isinstance(in_axes, (cst.Tuple, cst.List)):
