@@ -130,3 +130,53 @@ def test_filter_jit_traces_the_unannotated_parameters_its_calls_pass_arrays():
     `JitTracer(float32[2])` in make_step and `[1.0, 2.0]` in other; `n > 2` runs)."""
     found = lint(FILTERED)
     assert [(f.code, f.line, f.col) for f in found] == [("JAX401", 8, 5)]
+
+
+BOUND = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+class Trainer:
+    def __init__(self, delta):
+        self.delta = delta
+
+    def loss(self, p, x):
+        err = jnp.abs(x @ p)
+        if err.max() < self.delta:
+            return jnp.sum(err ** 2)
+        return jnp.sum(err)
+
+    def clip(self, g):
+        if g.sum() > 1.0:
+            return g / 2
+        return g
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def step(self, p, x):
+        l, g = jax.value_and_grad(self.loss)(p, x)
+        return p - self.clip(g)
+
+    def evaluate(self, ps, x, k):
+        return jax.vmap(self.score, in_axes=(0, None, None))(ps, x, k)
+
+    def score(self, p, x, k):
+        if k > 1:
+            p = p * k
+        return max(0.0, jnp.sum(p * x))
+"""
+
+
+def test_bound_methods_transformed_or_called_from_a_jitted_method():
+    """Methods defined before the jitted method that reaches them (`jax.value_and_grad(
+    self.loss)`, `self.clip(g)`), and `jax.vmap(self.score, in_axes=...)` whose in_axes
+    count after `self` (checked: TracerBoolConversionError at lines 13, 18 and 33; `k > 1`
+    runs, k is not mapped)."""
+    found = lint(BOUND)
+    assert [(f.code, f.line, f.col) for f in found] == [
+        ("JAX201", 13, 12), ("JAX201", 18, 12), ("JAX201", 33, 16)]
+    assert found[2].message.startswith(
+        "`max()` compares its arguments as Python bools, but `jnp.sum(p * x)` is traced: it depends on "
+        "the traced argument `p` of `score` (wrapped by jax.vmap)")

@@ -558,7 +558,9 @@ class Indexer:
             return self.resolve_fn(value, holder, bseq, depth + 1)
         if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
             if expr.value.value in ("self", "cls") and scope.cls is not None:
-                return scope.cls.methods.get(expr.attr.value), 0, frozenset(), None
+                # a bound method: the transformation's arguments start after `self`
+                m = scope.cls.methods.get(expr.attr.value)
+                return m, _bound_receiver(m), frozenset(), None
             # obj.method where obj = SomeClass(...) of this file: the bound method
             found = scope.binding_for(expr.value.value, seq)
             if found is not None:
@@ -566,7 +568,8 @@ class Indexer:
                 if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
                     for c in self.index.classes:
                         if c.name == value.func.value and expr.attr.value in c.methods:
-                            return c.methods[expr.attr.value], 0, frozenset(), None
+                            m = c.methods[expr.attr.value]
+                            return m, _bound_receiver(m), frozenset(), None
             return none
         if isinstance(expr, cst.Call):
             fq = self.qualname(expr.func)
@@ -625,11 +628,25 @@ class Indexer:
                 callee = unit.lookup_def(call.func.value)  # type: ignore[union-attr]
             if callee is not None:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+        # `self.helper(x)` in a method calls the class's `helper`: analysed after it
+        for name, calls in self._method_calls.items():
+            for unit, call in calls:
+                recv = call.func.value  # type: ignore[union-attr]
+                if unit.cls is not None and isinstance(recv, cst.Name) and recv.value == "self":
+                    callee = unit.cls.methods.get(name)
+                    if callee is not None and callee is not unit:
+                        idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # `jax.grad(loss)(p, x)` in a function: it calls `loss` (with its arguments; the
         # analysis sees the call in the caller, which must therefore come first)
         for site in idx.sites:
             if isinstance(site.fn_expr, cst.Name) and not site.scope.is_module:
                 callee = site.scope.lookup_def(site.fn_expr.value)
+                if callee is not None and callee is not site.scope:
+                    idx.call_edges.setdefault(id(site.scope), set()).add(id(callee))
+            elif (isinstance(site.fn_expr, cst.Attribute) and isinstance(site.fn_expr.value, cst.Name)
+                  and site.fn_expr.value.value == "self" and site.scope.cls is not None):
+                # `jax.grad(self.loss)(p, x)` in a method: it calls `loss`, analysed after it
+                callee = site.scope.cls.methods.get(site.fn_expr.attr.value)
                 if callee is not None and callee is not site.scope:
                     idx.call_edges.setdefault(id(site.scope), set()).add(id(callee))
         # classes: methods of flax/equinox/haiku modules see traced array arguments
@@ -1180,6 +1197,16 @@ def _static_expr(unit: Unit, e: cst.BaseExpression, depth: int) -> bool:
             return True
         return all(a.star == "" and _static_expr(unit, a.value, depth + 1) for a in e.args)
     return False
+
+
+def _bound_receiver(method: Optional[Unit]) -> int:
+    """1 when ``method`` bound to an instance takes it as its first parameter (not a
+    staticmethod), else 0."""
+    if method is None or not isinstance(method.node, cst.FunctionDef):
+        return 0
+    if any(dotted_name(d.decorator) in ("staticmethod", "classmethod") for d in method.node.decorators):
+        return 1 if any(dotted_name(d.decorator) == "classmethod" for d in method.node.decorators) else 0
+    return 1 if method.positional() else 0
 
 
 def _self_of_unrelated(unit: Unit, call: cst.Call, cls: ClassInfo) -> bool:

@@ -1084,6 +1084,10 @@ class Interpreter:
                         target = iv.unit if iv is not None and iv.unit is not None else self.unit.lookup_def(inner.value)
                     elif isinstance(inner, cst.Lambda):
                         target = self.index.unit_of.get(id(inner))
+                    elif (isinstance(inner, cst.Attribute) and isinstance(inner.value, cst.Name)
+                          and inner.value.value == "self" and self.unit.cls is not None):
+                        target = self.unit.cls.methods.get(inner.attr.value)  # jax.grad(self.loss)(p, x)
+                        n_bound = 1 if target is not None else 0
         if target is None:
             self._external_call(call, callee_expr=wrapped)
             return
