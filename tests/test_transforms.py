@@ -180,3 +180,21 @@ def test_bound_methods_transformed_or_called_from_a_jitted_method():
     assert found[2].message.startswith(
         "`max()` compares its arguments as Python bools, but `jnp.sum(p * x)` is traced: it depends on "
         "the traced argument `p` of `score` (wrapped by jax.vmap)")
+
+
+def test_a_module_method_called_at_module_level_with_unpacked_shape_ints():
+    """The call site is module-level code (dynamax's demos): its unpacked names are read
+    from the module's own statements (an internal error before)."""
+    found = lint(
+        "import flax.linen as nn\n"
+        "import jax.numpy as jnp\n"
+        "\n"
+        "class Emb(nn.Module):\n"
+        "    def table(self, n, d):\n"
+        "        return jnp.zeros((n, d))\n"
+        "\n"
+        "x = jnp.ones((4, 3))\n"
+        "n, d = x.shape\n"
+        "t = Emb().table(n, d)\n"
+    )
+    assert [(f.code, f.line) for f in found] == []

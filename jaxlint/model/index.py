@@ -1232,11 +1232,11 @@ def _unpacked_static(unit: Unit, name: str, depth: int) -> bool:
     (``n, t, b = x.shape``; ``h, w = 32, 32``)?  Any other binding: unsure."""
     if name not in unit.assigned or name in unit.global_names or name in unit.nonlocal_names:
         return False
-    body = getattr(unit.node, "body", None)
-    if body is None or isinstance(unit.node, cst.Lambda):
+    node = unit.node
+    if isinstance(node, cst.Lambda):
         return False
     found = False
-    stack = list(children(body))
+    stack = list(node.body) if isinstance(node, cst.Module) else list(children(node.body))
     while stack:
         n = stack.pop()
         t = type(n)
