@@ -360,6 +360,19 @@ def test_a_folder_of_projects_gives_the_same_findings_as_each_projects_folder(tm
         assert inside == [f for f in above if f[1].startswith(name + "/")]
 
 
+def test_a_folder_of_projects_with_loose_scripts_of_its_own(tmp_path, monkeypatch):
+    """A script beside the projects (`notes.py`): a subfolder that holds a package of its
+    own is still a project, as when jaxlint runs in it; the flat project beside it
+    stays part of the folder's (its `from losses import` resolves nowhere: silent)."""
+    _write_tree(tmp_path, {**FOLDER_OF_PROJECTS, "notes.py": "print('see proj_b')\n"})
+    monkeypatch.chdir(tmp_path)
+    above = [(code, path, line, col) for code, path, line, col, _ in _lint(tmp_path, "--no-cache")]
+    assert above == [("JAX204", "proj_b/pkg/losses.py", 4, 12)]
+    monkeypatch.chdir(tmp_path / "proj_b")
+    inside = [(code, f"proj_b/{path}", line, col) for code, path, line, col, _ in _lint(tmp_path, "--no-cache")]
+    assert inside == above
+
+
 def test_a_project_with_code_at_its_top_stays_one_project(tmp_path, monkeypatch):
     # run in an unmarked project whose tests live in a folder without __init__.py
     _write_tree(tmp_path, {
@@ -368,6 +381,14 @@ def test_a_project_with_code_at_its_top_stays_one_project(tmp_path, monkeypatch)
     })
     monkeypatch.chdir(tmp_path)
     assert [f[:4] for f in _lint(tmp_path, "--no-cache")] == [("JAX201", "losses.py", 2, 8)]
+    # ... and so does one whose package lives in `src/` beside its loose scripts
+    _write_tree(tmp_path, {
+        "src/lib/__init__.py": "",
+        "src/lib/ops.py": _HUBER,
+        "run.py": "import jax\nfrom lib.ops import huber\n\nf = jax.jit(huber)\n",
+    })
+    assert [f[:4] for f in _lint(tmp_path, "--no-cache")] == [
+        ("JAX201", "losses.py", 2, 8), ("JAX201", "src/lib/ops.py", 2, 8)]
 
 
 def test_static_pytree_fields_declared_in_another_module(project):
@@ -461,3 +482,133 @@ def test_x64_switched_on_when_the_package_is_imported_reaches_its_modules_and_im
     })
     monkeypatch.chdir(tmp_path)
     assert [f[:4] for f in _lint(tmp_path, "--no-cache")] == [("JAX110", "scripts/plain.py", 3, 24)]
+
+
+TRANSFORMED_ELSEWHERE = {
+    # no pyproject.toml: the transformations are applied in train.py to functions of losses.py
+    "pkg/__init__.py": "",
+    "pkg/losses.py": (
+        "import jax.numpy as jnp\n"
+        "\n"
+        "def huber(pred, y, delta=1.0):\n"
+        "    abs_err = jnp.abs(pred - y)\n"
+        "    if jnp.max(abs_err) < delta:\n"                      # 5: under jit through value_and_grad
+        "        return jnp.mean(0.5 * abs_err ** 2)\n"
+        "    return jnp.mean(delta * (abs_err - 0.5 * delta))\n"
+        "\n"
+        "def loss_fn(p, b):\n"
+        "    x, y = b\n"
+        "    return huber(x @ p, y)\n"
+        "\n"
+        "def hinge(scale, margin, score):\n"
+        "    return scale * max(0.0, margin - score)\n"           # 14: under vmap, through partial
+        "\n"
+        "def clip(x, lo):\n"
+        "    if x.sum() > lo:\n"                                  # 17: under jit, through checkpoint
+        "        return x\n"
+        "    return -x\n"
+        "\n"
+        "def l2(w, n):\n"
+        "    return jnp.sum(w ** 2) * jnp.ones(n)\n"              # n: in_axes=None, a Python int
+        "\n"
+        "def smooth(p, b):\n"
+        "    if p.sum() > 0:\n"                                   # grad alone: concrete values
+        "        return jnp.sum(p * b)\n"
+        "    return jnp.sum(p)\n"
+    ),
+    "pkg/train.py": (
+        "import functools\n"
+        "\n"
+        "import jax\n"
+        "import jax.numpy as jnp\n"
+        "\n"
+        "from pkg import losses\n"
+        "from pkg.losses import loss_fn\n"
+        "\n"
+        "@jax.jit\n"
+        "def step(p, b):\n"
+        "    loss, g = jax.value_and_grad(loss_fn)(p, b)\n"
+        "    return loss, g\n"
+        "\n"
+        "def evaluate(m, s):\n"
+        "    return jnp.mean(jax.vmap(functools.partial(losses.hinge, 2.0))(m, s))\n"
+        "\n"
+        "def reg(ws, n):\n"
+        "    return jax.vmap(losses.l2, in_axes=(0, None))(ws, n)\n"
+        "\n"
+        "@jax.jit\n"
+        "def clipped(x):\n"
+        "    return jax.checkpoint(losses.clip)(x, 1.0)\n"
+        "\n"
+        "def fit(p, b):\n"
+        "    return jax.grad(losses.smooth)(p, b)\n"
+    ),
+}
+
+
+def test_transformations_applied_in_one_module_to_functions_of_another(tmp_path, monkeypatch):
+    """value_and_grad/checkpoint of an imported function called inside a jit, vmap of a
+    partial of one in plain code: the function runs traced there (checked with JAX:
+    TracerBoolConversionError at lines 5, 14, 17); vmap's in_axes=None argument and
+    grad alone leave Python values and concrete arrays (silent)."""
+    _write_tree(tmp_path, TRANSFORMED_ELSEWHERE)
+    monkeypatch.chdir(tmp_path)
+    found = _lint(tmp_path, "--no-cache")
+    assert [f[:4] for f in found] == [
+        ("JAX201", "pkg/losses.py", 5, 8),
+        ("JAX201", "pkg/losses.py", 14, 20),
+        ("JAX201", "pkg/losses.py", 17, 8),
+    ]
+    assert found[0][4] == (
+        "Python `if` on a traced value: it depends on the traced arguments `pred`, `y` of `huber` "
+        "(called from traced `loss_fn`); this raises TracerBoolConversionError. Use `jax.lax.cond` "
+        "or `jnp.where`"
+    )
+    assert found[1][4] == (
+        "`max()` compares its arguments as Python bools, but `margin - score` is traced: it depends "
+        "on the traced arguments `margin`, `score` of `hinge` (wrapped by jax.vmap in pkg/train.py:15); "
+        "this raises TracerBoolConversionError. Use `jnp.maximum`"
+    )
+    assert "called from `clipped` (pkg/train.py:22), which is decorated with @jax.jit" in found[2][4]
+
+
+def test_run_inside_a_package_its_modules_keep_their_names(tmp_path, monkeypatch):
+    """`cd pkg && jaxlint .` (no pyproject.toml): the modules are still `pkg.losses` and
+    `pkg.train` (the folder holding the package is the root, as mypy's crawl names them),
+    so `from pkg.losses import loss_fn` resolves and the findings are those of the folder
+    above; a file named alone gets the rest of the project's facts too."""
+    _write_tree(tmp_path, TRANSFORMED_ELSEWHERE)
+    monkeypatch.chdir(tmp_path)
+    above = [(code, path, line, col) for code, path, line, col, _ in _lint(tmp_path, "--no-cache")]
+    monkeypatch.chdir(tmp_path / "pkg")
+    inside = [(code, f"pkg/{path}", line, col) for code, path, line, col, _ in _lint(tmp_path / "pkg", "--no-cache")]
+    assert inside == above
+    result = CliRunner().invoke(cli, ["check", "losses.py", "--no-cache", "--output-format", "concise"])
+    assert result.stdout.splitlines()[:3] == [
+        "losses.py:5:8: JAX201 Python `if` on a traced value: it depends on the traced arguments `pred`, "
+        "`y` of `huber` (called from traced `loss_fn`); this raises TracerBoolConversionError. Use "
+        "`jax.lax.cond` or `jnp.where`",
+        "losses.py:14:20: JAX201 `max()` compares its arguments as Python bools, but `margin - score` is "
+        "traced: it depends on the traced arguments `margin`, `score` of `hinge` (wrapped by jax.vmap in "
+        "train.py:15); this raises TracerBoolConversionError. Use `jnp.maximum`",
+        "losses.py:17:8: JAX201 Python `if` on a traced value: it depends on the traced arguments `lo`, "
+        "`x` of `clip` (called from `clipped` (train.py:22), which is decorated with @jax.jit); this raises "
+        "TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+    ]
+
+
+def test_a_lambda_bound_to_a_module_name_and_jitted_in_another_module(tmp_path, monkeypatch):
+    """`g = lambda i: np.zeros((3, 3))[i, :]` in table.py, `jax.jit(g)(a)` in main.py (jax
+    issue 3133, split in two modules): the lambda runs traced (TracerArrayConversionError);
+    the line named is the jit's, not the earlier plain call `g(a)`."""
+    _write_tree(tmp_path, {
+        "table.py": "import numpy as np\n\ng = lambda i: np.zeros((3, 3))[i, :]\nh = lambda i: np.ones((3, 3))[0, :] * i\n",
+        "main.py": (
+            "import jax\nimport numpy as np\n\nfrom table import g, h\n\na = np.array([1, 2])\n\n\n"
+            "def run():\n    g(a)\n    return jax.jit(g)(a), jax.jit(h)(a[0])\n"
+        ),
+    })
+    monkeypatch.chdir(tmp_path)
+    found = _lint(tmp_path, "--no-cache")
+    assert [f[:4] for f in found] == [("JAX204", "table.py", 3, 15)]
+    assert "(wrapped by jax.jit in main.py:11)" in found[0][4]

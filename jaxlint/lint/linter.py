@@ -462,7 +462,8 @@ def _fill_lines(project: dict, tree: ast.AST) -> None:
     wanted = project.get("calls") or project.get("sites")
     if not wanted:
         return
-    first: dict[tuple[str, str], int] = {}
+    first: dict[tuple[str, str], int] = {}  # (scope, callee) -> line of its first call
+    passed: dict[tuple[str, str], int] = {}  # ... of the first call it is an argument of
 
     def dotted(e: ast.AST) -> Optional[str]:
         parts = []
@@ -496,12 +497,18 @@ def _fill_lines(project: dict, tree: ast.AST) -> None:
                 for arg in child.args:
                     name = dotted(arg)
                     if name is not None:
-                        first.setdefault((scope, name), child.lineno)
+                        key = (scope, name)
+                        if key not in passed or child.lineno < passed[key]:
+                            passed[key] = child.lineno
             stack.append((child, scope))
+    # a call: where the callee is called, else handed on (`jax.grad(f)(x)`); a site:
+    # where the function is handed to the transformation, else called
     for c in project.get("calls", ()):
-        c["line"] = first.get((c["caller"], c["callee"]), 0)
+        key = (c["caller"], c["callee"])
+        c["line"] = first.get(key) or passed.get(key, 0)
     for site in project.get("sites", ()):
-        site["line"] = first.get((site.get("scope", ""), site["callee"]), 0)
+        key = (site.get("scope", ""), site["callee"])
+        site["line"] = passed.get(key) or first.get(key, 0)
 
 
 def _resource(exc: BaseException) -> str:

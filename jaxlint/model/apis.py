@@ -55,8 +55,10 @@ TRANSFORMS: dict[str, Transform] = {
     "jax.make_jaxpr": Transform(static_argnums_kw="static_argnums"),
     "jax.eval_shape": Transform(wrapper=False),
     "jax.named_call": _CONCRETE,
-    "jax.checkpoint": Transform(traces=False, static_argnums_kw="static_argnums"),
-    "jax.remat": Transform(traces=False, static_argnums_kw="static_argnums"),
+    # checkpoint/remat trace the function to a jaxpr even when called eagerly (jax 0.10.2:
+    # `if x > 0` raises TracerBoolConversionError); defaults stay Python values
+    "jax.checkpoint": Transform(static_argnums_kw="static_argnums"),
+    "jax.remat": Transform(static_argnums_kw="static_argnums"),
     "jax.custom_jvp": _CONCRETE,
     "jax.custom_vjp": _CONCRETE,
     "jax.custom_gradient": _CONCRETE,
@@ -97,7 +99,7 @@ TRANSFORMS: dict[str, Transform] = {
     "equinox.filter_pmap": Transform(filtered=True),
     "equinox.filter_grad": _CONCRETE,
     "equinox.filter_value_and_grad": _CONCRETE,
-    "equinox.filter_checkpoint": _CONCRETE,
+    "equinox.filter_checkpoint": Transform(filtered=True),
     "equinox.internal.while_loop": Transform(
         fn_args=(0, 1), fn_kwargs=("cond_fun", "body_fun"), wrapper=False
     ),

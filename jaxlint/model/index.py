@@ -16,7 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, pytree_read, pytrees
+from jaxlint.model import apis, holders, pytree_read, pytrees
 from jaxlint.model.scopes import instance_class
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.units import ClassInfo, ParamInfo, Unit
@@ -105,6 +105,26 @@ class FileIndex:
     x64_imported: bool = False
     # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
     called_now: set[int] = field(default_factory=set)
+    # holders of a function of this file (`f = hk.transform(forward)`, a GradientTransformation):
+    # id of the bound value (or of the decorated def) -> attribute -> what it runs (model/holders.py)
+    held: dict[int, dict[str, "holders.HeldFunction"]] = field(default_factory=dict)
+
+    def held_function(self, expr: cst.BaseExpression, scope: Unit, seq: int = 1 << 30
+                      ) -> Optional["holders.HeldFunction"]:
+        """The function of this file that ``expr`` (``f.apply``, ``tx.update``) runs when
+        its name is bound to a holder of one; None when unknown."""
+        if not self.held or not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)):
+            return None
+        found = scope.binding_for(expr.value.value, seq)
+        if found is None:
+            return None
+        holder, (_, value) = found
+        if value is None:
+            d = holder.defs.get(expr.value.value)
+            key = id(d.node) if d is not None else 0
+        else:
+            key = id(value)
+        return self.held.get(key, {}).get(expr.attr.value)
 
     @property
     def enables_x64(self) -> bool:
@@ -182,6 +202,8 @@ class Indexer:
         self._reg_calls: dict[str, list[tuple[str, cst.Call]]] = {}
         self._class_stack: list[ClassInfo] = []
         self._seq = 0  # statement counter (source order)
+        # id of a call whose result is called at once -> that call (`jax.vmap(f)(xs, 3)`)
+        self._applied: dict[int, cst.Call] = {}
         self._jax_imported = False  # a module-level `import jax...` seen so far
 
     # -- qualified names ------------------------------------------------------
@@ -411,6 +433,7 @@ class Indexer:
         func = call.func
         if type(func) is cst.Call:
             self.index.called_now.add(id(func))
+            self._applied[id(func)] = call
         if isinstance(func, cst.Name) or (
             isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value != "self"
         ):
@@ -535,7 +558,9 @@ class Indexer:
             return self.resolve_fn(value, holder, bseq, depth + 1)
         if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
             if expr.value.value in ("self", "cls") and scope.cls is not None:
-                return scope.cls.methods.get(expr.attr.value), 0, frozenset(), None
+                # a bound method: the transformation's arguments start after `self`
+                m = scope.cls.methods.get(expr.attr.value)
+                return m, _bound_receiver(m), frozenset(), None
             # obj.method where obj = SomeClass(...) of this file: the bound method
             found = scope.binding_for(expr.value.value, seq)
             if found is not None:
@@ -543,7 +568,8 @@ class Indexer:
                 if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
                     for c in self.index.classes:
                         if c.name == value.func.value and expr.attr.value in c.methods:
-                            return c.methods[expr.attr.value], 0, frozenset(), None
+                            m = c.methods[expr.attr.value]
+                            return m, _bound_receiver(m), frozenset(), None
             return none
         if isinstance(expr, cst.Call):
             fq = self.qualname(expr.func)
@@ -591,18 +617,36 @@ class Indexer:
         idx = self.index
         # call edges between units, for the analysis order
         self._module_instances()
+        self._holders()
         for unit, call in self._pending_calls:
             if isinstance(call.func, cst.Attribute):
                 callee = self._instance_method(unit, call.func)
+                if callee is None:
+                    held = idx.held_function(call.func, unit)
+                    callee = held.unit if held is not None else None
             else:
                 callee = unit.lookup_def(call.func.value)  # type: ignore[union-attr]
             if callee is not None:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+        # `self.helper(x)` in a method calls the class's `helper`: analysed after it
+        for name, calls in self._method_calls.items():
+            for unit, call in calls:
+                recv = call.func.value  # type: ignore[union-attr]
+                if unit.cls is not None and isinstance(recv, cst.Name) and recv.value == "self":
+                    callee = unit.cls.methods.get(name)
+                    if callee is not None and callee is not unit:
+                        idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # `jax.grad(loss)(p, x)` in a function: it calls `loss` (with its arguments; the
         # analysis sees the call in the caller, which must therefore come first)
         for site in idx.sites:
             if isinstance(site.fn_expr, cst.Name) and not site.scope.is_module:
                 callee = site.scope.lookup_def(site.fn_expr.value)
+                if callee is not None and callee is not site.scope:
+                    idx.call_edges.setdefault(id(site.scope), set()).add(id(callee))
+            elif (isinstance(site.fn_expr, cst.Attribute) and isinstance(site.fn_expr.value, cst.Name)
+                  and site.fn_expr.value.value == "self" and site.scope.cls is not None):
+                # `jax.grad(self.loss)(p, x)` in a method: it calls `loss`, analysed after it
+                callee = site.scope.cls.methods.get(site.fn_expr.attr.value)
                 if callee is not None and callee is not site.scope:
                     idx.call_edges.setdefault(id(site.scope), set()).add(id(callee))
         # classes: methods of flax/equinox/haiku modules see traced array arguments
@@ -635,6 +679,26 @@ class Indexer:
         for site in list(idx.sites):
             self._apply_site(site)
 
+    def _holders(self) -> None:
+        """Names bound to a holder of a function of this file (model/holders.py)."""
+        idx = self.index
+        for unit in idx.units:
+            for name, entries in unit.bindings.items():
+                for seq, value in entries:
+                    if value is None:
+                        d = unit.defs.get(name)
+                        found = holders.decorated_methods(d, self.qualname) if d is not None else {}
+                        if found:
+                            idx.held[id(d.node)] = found  # type: ignore[union-attr]
+                        continue
+                    if not isinstance(value, cst.Call):
+                        continue
+                    def resolve(e: cst.BaseExpression, unit=unit, seq=seq) -> Optional[Unit]:
+                        return self.resolve_fn(e, unit, seq)[0] if type(e) in (cst.Name, cst.Lambda) else None
+                    found = holders.methods_of(value, self.qualname, resolve)
+                    if found:
+                        idx.held[id(value)] = found
+
     def _module_method_sites(self, cls: ClassInfo, name: str) -> list[tuple[Unit, cst.Call]]:
         """The calls of method ``name`` of module class ``cls`` written in this file,
         when they stand for its callers: a helper method, by its calls
@@ -645,7 +709,8 @@ class Indexer:
             if name.startswith("__"):
                 return []
             local = {c.name for c in self.index.classes}
-            return [(u, c) for u, c in self._method_calls.get(name, ()) if not self._other_class(u, c, local)]
+            return [(u, c) for u, c in self._method_calls.get(name, ())
+                    if not self._other_class(u, c, local) and not _self_of_unrelated(u, c, cls)]
         sites = []
         for attr in self._submodule_fields(cls):
             for unit, call in self._method_calls.get(attr, ()):
@@ -699,6 +764,9 @@ class Indexer:
             return
         if site.target is not None:
             unit, n_bound, kw_bound, inner = site.target, 0, frozenset(), None
+        elif (held := self.index.held_function(site.fn_expr, site.scope, site.seq)) is not None:
+            self._apply_held(site, held)
+            return
         else:
             unit, n_bound, kw_bound, inner = self.resolve_fn(site.fn_expr, site.scope, site.seq)
         if inner is not None:
@@ -737,6 +805,33 @@ class Indexer:
         if depth == 0 and site.qualname == "jax.vmap" and site.call is not None and id(site.call) in self.index.called_now:
             unit.eager_sites[site_id] = site.scope
         unit.site_reasons.add(_reason(site))
+
+    def _apply_held(self, site: TransformSite, held: "holders.HeldFunction") -> None:
+        """``jax.jit(f.apply)`` with ``f = hk.transform(forward)``: ``forward`` is traced
+        with the arguments after those ``apply`` keeps (static positions shifted)."""
+        t = site.transform
+        unit = held.unit
+        if not t.traces or t.host or unit.host:
+            return
+        static: set[str] = set()
+        call = site.call
+        if call is not None and (t.static_argnums_kw or t.static_argnames_kw):
+            positional = unit.positional()
+            a = keyword_arg(call, t.static_argnums_kw) if t.static_argnums_kw else None
+            if a is not None:
+                nums = literal_ints(a.value)
+                if nums is None:
+                    static = {p.name for p in unit.params}
+                else:
+                    static = {positional[n - held.skip].name for n in nums if 0 <= n - held.skip < len(positional)}
+            a = keyword_arg(call, t.static_argnames_kw) if t.static_argnames_kw else None
+            if a is not None:
+                names = literal_strs(a.value)
+                static |= set(names) if names is not None else {p.name for p in unit.params}
+        reason = f"{_reason(site)} as `{dotted_name(site.fn_expr)}`"
+        mark_site(unit, t, reason, static)
+        unit.trace_sites.add(id(call if call is not None else site.fn_expr))
+        unit.site_reasons.add(reason)
 
     def _find_factories(self) -> None:
         """Functions that return a function they define (``def make_step(cfg): def
@@ -784,7 +879,13 @@ class Indexer:
         t = site.transform
         if not t.traces or t.host:
             return
-        callee = dotted_name(site.fn_expr)
+        fn = site.fn_expr
+        while isinstance(fn, cst.Call) and self.qualname(fn.func) == "functools.partial":
+            pos = positional_args(fn)  # partial(losses.hinge, 1.0): n_bound counts its arguments
+            if not pos or any(a.star for a in fn.args):
+                return  # partial(f, *args) / partial(f, **kw): which parameters are bound is unknown
+            fn = pos[0].value
+        callee = dotted_name(fn) if isinstance(fn, (cst.Name, cst.Attribute)) else None
         if callee is None:
             return
         head = callee.split(".", 1)[0]
@@ -835,6 +936,12 @@ class Indexer:
         self.index.x64_units = frozenset(facts.get("x64_units", ()))
         self.index.x64_imported = bool(facts.get("x64_import"))
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
+        # `g = lambda i: ...` bound once at module level: facts for `g` are the lambda's
+        for name, entries in self.index.module_unit.bindings.items():
+            if len(entries) == 1 and isinstance(entries[0][1], cst.Lambda) and name not in by_qualname:
+                lam = self.index.unit_of.get(id(entries[0][1]))
+                if lam is not None:
+                    by_qualname[name] = lam
         for qualname, names in facts.get("passed", {}).items():
             # a call in another module passes these defaulted parameters: traced
             unit = by_qualname.get(qualname)
@@ -939,11 +1046,26 @@ class Indexer:
     def _vmap_unbatched(self, site: TransformSite, unit: Unit, n_bound: int) -> set[str]:
         if site.call is None or not site.qualname.endswith("vmap"):
             return set()
-        in_axes = arg_at(site.call, 1, "in_axes")
-        if in_axes is None:
-            return set()
         positional = unit.positional()
         out: set[str] = set()
+        applied = self._applied.get(id(site.call))
+        if applied is not None and not any(a.star for a in applied.args):
+            # `jax.vmap(f, in_axes=axes)(xs, 3)`: a Python value given to vmap cannot be
+            # mapped (vmap raises for it), so its in_axes is None, however they are written
+            for i, a in enumerate(positional_args(applied)):
+                j = i + n_bound
+                if j < len(positional) and _static_expr(site.scope, a.value, 0):
+                    out.add(positional[j].name)
+        in_axes = arg_at(site.call, 1, "in_axes")
+        if isinstance(in_axes, cst.Name) and in_axes.value != "None":
+            found = site.scope.binding_for(in_axes.value, site.seq)  # AXES = (0, None)
+            if found is not None:
+                holder, (_, value) = found
+                entries = holder.bindings.get(in_axes.value) or []
+                if len(entries) == 1 and isinstance(value, (cst.Tuple, cst.List)):
+                    in_axes = value
+        if in_axes is None:
+            return out
         if isinstance(in_axes, cst.Name) and in_axes.value == "None":
             return {p.name for p in positional}
         if isinstance(in_axes, (cst.Tuple, cst.List)):
@@ -985,6 +1107,8 @@ def mark_site(
         if t.filtered:
             if p.annotation in apis.ARRAY_ANNOTATIONS:
                 unit.traced_params.add(p.name)
+            elif p.annotation is None and t.wrapper:
+                unit.filtered_params.add(p.name)  # traced if a call passes an array
             continue
         if p.annotation in apis.STATIC_ANNOTATIONS:
             continue
@@ -1047,7 +1171,8 @@ def _static_expr(unit: Unit, e: cst.BaseExpression, depth: int) -> bool:
             return p.annotation in apis.STATIC_ANNOTATIONS or p.name in unit.static_params
         found = unit.binding_for(e.value, 1 << 30)
         if found is None:
-            return False
+            # `n_agents, steps, batch = q_vals.shape`: bound by unpacking a static value
+            return _unpacked_static(unit, e.value, depth)
         holder, _ = found
         entries = holder.bindings.get(e.value) or []
         return bool(entries) and all(x is not None and _static_expr(holder, x, depth + 1) for _, x in entries)
@@ -1072,6 +1197,69 @@ def _static_expr(unit: Unit, e: cst.BaseExpression, depth: int) -> bool:
             return True
         return all(a.star == "" and _static_expr(unit, a.value, depth + 1) for a in e.args)
     return False
+
+
+def _bound_receiver(method: Optional[Unit]) -> int:
+    """1 when ``method`` bound to an instance takes it as its first parameter (not a
+    staticmethod), else 0."""
+    if method is None or not isinstance(method.node, cst.FunctionDef):
+        return 0
+    if any(dotted_name(d.decorator) in ("staticmethod", "classmethod") for d in method.node.decorators):
+        return 1 if any(dotted_name(d.decorator) == "classmethod" for d in method.node.decorators) else 0
+    return 1 if method.positional() else 0
+
+
+def _self_of_unrelated(unit: Unit, call: cst.Call, cls: ClassInfo) -> bool:
+    """Is ``call`` (``self.m(...)``) written in a method of a class of this file that
+    neither is ``cls`` nor derives from it or is its base (by name): another
+    class's method of the same name."""
+    recv = call.func.value  # type: ignore[union-attr]
+    owner = unit
+    while owner is not None and owner.cls is None:
+        owner = owner.parent
+    if not (isinstance(recv, cst.Name) and recv.value == "self") or owner is None or owner.cls is None:
+        return False
+    other = owner.cls
+    if other is cls:
+        return False
+    def names(c: ClassInfo) -> set[str]:
+        return {d.rsplit(".", 1)[-1] for a in c.node.bases if (d := dotted_name(a.value)) is not None}
+    return cls.name not in names(other) and other.name not in names(cls)
+
+
+def _unpacked_static(unit: Unit, name: str, depth: int) -> bool:
+    """Is ``name`` a local of ``unit`` whose every binding unpacks a static value
+    (``n, t, b = x.shape``; ``h, w = 32, 32``)?  Any other binding: unsure."""
+    if name not in unit.assigned or name in unit.global_names or name in unit.nonlocal_names:
+        return False
+    node = unit.node
+    if isinstance(node, cst.Lambda):
+        return False
+    found = False
+    stack = list(node.body) if isinstance(node, cst.Module) else list(children(node.body))
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue  # another scope
+        if t is cst.Assign:
+            for tgt in n.targets:
+                names = [b.value for b in bound_names(tgt.target)]
+                if name not in names:
+                    continue
+                target = tgt.target
+                if not isinstance(target, (cst.Tuple, cst.List)) or not any(
+                    isinstance(el.value, cst.Name) and el.value.value == name and not isinstance(el, cst.StarredElement)
+                    for el in target.elements
+                ) or not _static_expr(unit, n.value, depth + 1):
+                    return False
+                found = True
+        elif t in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.AsName):
+            target = n.name if t is cst.AsName else n.target
+            if name in (b.value for b in bound_names(target)):
+                return False
+        stack.extend(children(n))
+    return found
 
 
 def _reason(site: TransformSite) -> str:

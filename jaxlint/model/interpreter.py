@@ -25,6 +25,7 @@ from jaxlint.model.jit_calls import JitCalls, JitInfo
 from jaxlint.model.journal import MISSING, JournalDict
 from jaxlint.model.scopes import instance_class
 from jaxlint.model.shapes import constructor_facts
+from jaxlint.model.transformed import differentiates, filtered_call_arrays
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
 from jaxlint.model.x64 import X64Model
@@ -1036,6 +1037,7 @@ class Interpreter:
         that receive tracers marked as such."""
         self._jit_call_arguments(call)
         self._note_site(id(call))
+        filtered_call_arrays(self, call)
         if not self.in_traced:
             # jax.grad(f)(x) etc. outside traced code change nothing; but a flax/equinox
             # module method runs with traced arrays (model.apply under jit): a helper of
@@ -1049,6 +1051,7 @@ class Interpreter:
         func = call.func
         target: Optional[Unit] = None
         n_bound = 0
+        wrapped: Optional[cst.BaseExpression] = None  # `f` of `jax.grad(f)(x)`
         if isinstance(func, cst.Name):
             v = self.lookup(func.value)
             if v is not None and v.unit is not None:
@@ -1062,6 +1065,12 @@ class Interpreter:
             else:
                 target = self._instance_method(func)
                 n_bound = 1 if target is not None else 0
+                if target is None:
+                    # `f.apply(params, rng, x)` of `f = hk.transform(forward)`, `tx.update(...)`
+                    held = self.index.held_function(func, self.unit)
+                    if held is not None and all(a.keyword is None and not a.star for a in call.args[:held.skip]):
+                        target = held.unit
+                        call = call.with_changes(args=call.args[held.skip:])
         elif isinstance(func, cst.Call):
             # jax.grad(f)(x), jax.vmap(f)(x), jax.checkpoint(f)(x) inside traced code
             fq = self.qualname(func.func)
@@ -1069,14 +1078,18 @@ class Interpreter:
             if t is not None and not t.host:
                 pos = positional_args(func)
                 if pos:
-                    inner = pos[0].value
+                    inner = wrapped = pos[0].value
                     if isinstance(inner, cst.Name):
                         iv = self.lookup(inner.value)
                         target = iv.unit if iv is not None and iv.unit is not None else self.unit.lookup_def(inner.value)
                     elif isinstance(inner, cst.Lambda):
                         target = self.index.unit_of.get(id(inner))
+                    elif (isinstance(inner, cst.Attribute) and isinstance(inner.value, cst.Name)
+                          and inner.value.value == "self" and self.unit.cls is not None):
+                        target = self.unit.cls.methods.get(inner.attr.value)  # jax.grad(self.loss)(p, x)
+                        n_bound = 1 if target is not None else 0
         if target is None:
-            self._external_call(call)
+            self._external_call(call, callee_expr=wrapped)
             return
         if target is self.unit or target.host:
             return
@@ -1206,20 +1219,26 @@ class Interpreter:
                 target.traced_params.add(params[i].name)
         return True
 
-    def _external_call(self, call: cst.Call, require_traced: bool = False) -> None:
+    def _external_call(self, call: cst.Call, require_traced: bool = False,
+                       callee_expr: Optional[cst.BaseExpression] = None) -> None:
         """Record a call from traced code to an imported function (``mod.f(x)``,
-        ``f(x)`` after ``from mod import f``) with the arguments that are tracers."""
+        ``f(x)`` after ``from mod import f``) with the arguments that are tracers;
+        ``callee_expr``: the function a transformation wraps and the call applies
+        (``jax.value_and_grad(losses.loss_fn)(p, b)``: ``losses.loss_fn`` gets them)."""
         if self.settings.module is None:
             return  # linted alone, outside a project
-        callee = dotted_name(call.func)
+        fexpr = call.func if callee_expr is None else callee_expr
+        if type(fexpr) not in (cst.Name, cst.Attribute):
+            return
+        callee = dotted_name(fexpr)
         if callee is None:
             return
         head = callee.split(".", 1)[0]
-        if self.lookup(head) is not None or self.builtin_name(call.func) is not None:
+        if self.lookup(head) is not None or self.builtin_name(fexpr) is not None:
             return  # a local value, or a builtin: not another module's function
         if not self.imports.project_import(head, self.settings.project_packages):
             return
-        if apis.transform_for(self.qualname(call.func)) is not None:
+        if apis.transform_for(self.qualname(fexpr)) is not None:
             return  # a JAX transformation (when the project is JAX itself): not a helper
         if any(a.star for a in call.args):
             return  # *args/**kwargs: which parameter gets what is unknown
@@ -1705,6 +1724,10 @@ class Interpreter:
         if isinstance(func, cst.Call):
             inner = self.value(func)
             if inner.kind == V.FUNCTION and inner.transform is not None:
+                if traced_ctx and not self.eager and differentiates(inner.transform, func):
+                    # grad/value_and_grad under jit: the value and gradients are JAX's
+                    # computation, tracers whatever the inputs (model/transformed.py)
+                    return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
                 # jax.jit(f)(x) returns whatever f returns: often a pytree
                 return Value(kind=V.UNKNOWN, traced=traced_ctx and any_traced, deps=deps)
             if any_traced:

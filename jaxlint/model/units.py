@@ -101,6 +101,9 @@ class Unit:
     eager_sites: dict[int, "Unit"] = field(default_factory=dict)
     # reasons it is traced that come from calls in such eagerly run code
     eager_reasons: set[str] = field(default_factory=set)
+    # wrapped by a filtering transformation (`eqx.filter_jit`): a parameter that no
+    # annotation marks is traced when a call passes it an array (model/index.py)
+    filtered_params: set[str] = field(default_factory=set)
 
     @property
     def is_module(self) -> bool:

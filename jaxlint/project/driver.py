@@ -57,7 +57,7 @@ def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[li
     """display path -> its project (files outside any project are left out)."""
     by_root: dict[Path, _Project] = {}
     root_of_dir: dict[Path, Optional[Path]] = {}
-    holds_code: dict[Path, bool] = {}
+    holds_code: dict[Path, Optional[str]] = {}
     marks: dict[Optional[Path], bool] = {}
     out: dict[str, _Project] = {}
     cwd = Path.cwd().resolve()
@@ -151,8 +151,11 @@ def run_project(files: Sequence[Path], workspace: WorkspaceView, options: RunOpt
     project_of = _projects(files, src_for)
     if options.context:
         extra: list[Path] = []
+        cwd = Path.cwd().resolve()
         for project in {id(p): p for p in project_of.values()}.values():
-            if not project.marked:
+            if not project.marked and project.root not in cwd.parents:
+                # the current directory as the root: its files are all there is; a root
+                # above it (run inside a package: roots.unmarked_root) has more
                 continue
             others = [f for f in workspace.files_of(project.root) if str(f) not in wanted]
             if others and len(others) <= MAX_CONTEXT_FILES:

@@ -237,7 +237,10 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[
             if head is not None and _outside(index, head):
                 continue
             target = index.resolve(module, rec["callee"])
-            if target is None or target.kind != "function":
+            if target is None or target.kind not in ("function", "assign") or (
+                    target.kind == "assign" and "." in target.qualname):
+                # a module-level name assigned a value may hold a lambda (`g = lambda i: ...`):
+                # the defining module decides (model/index.py, apply_facts)
                 continue
             fact = {k: v for k, v in rec.items() if k not in _LOCAL_KEYS}
             fact.update(kind=kind, path=path, reason=_reason(

@@ -4,9 +4,12 @@
   ``pyproject.toml``, ``setup.cfg``, ``setup.py``, ``jaxlint.toml`` or
   ``.jaxlint.toml``; failing that, the root of the git work tree (a directory
   holding ``.git``); failing that, the current directory if the file is below
-  it, else there is none (single-file analysis).  A git or current-directory
-  root that holds no Python file and no package of its own is a folder of
-  projects: each subfolder is a project (``unmarked_root``).
+  it, else there is none (single-file analysis).  A current directory inside a
+  package gives way to the folder holding the top-level package (mypy's crawl).
+  A git or current-directory root that holds no package of its own is a folder
+  of projects: a subfolder is a project when the root holds no code at all, or
+  when it holds a package of its own beside the root's loose scripts
+  (``unmarked_root``).
 * The source roots are the ``src = [...]`` setting of the configuration
   (paths relative to the configuration file's directory, globs allowed), or by
   default, as Ruff does, the project root and its ``src`` subdirectory.
@@ -44,18 +47,23 @@ def find_project_root(path: Path) -> Optional[Path]:
     return None
 
 
-def _holds_code(d: Path) -> bool:
-    """Does the directory hold a Python file or a package (``__init__.py``) of its own?"""
+PACKAGE = "package"  # the directory holds a package (a folder with ``__init__.py``)
+FILES = "files"  # ... Python files of its own, and no package
+
+
+def _holds_code(d: Path) -> Optional[str]:
+    """What code the directory holds of its own: PACKAGE, FILES, or None."""
+    files = False
     try:
         with os.scandir(d) as it:
             for e in it:
                 if e.name.endswith((".py", ".ipynb")) and e.is_file():
-                    return True
-                if e.is_dir(follow_symlinks=False) and (Path(e.path) / "__init__.py").is_file():
-                    return True
+                    files = True
+                elif e.is_dir(follow_symlinks=False) and (Path(e.path) / "__init__.py").is_file():
+                    return PACKAGE
     except OSError:
-        return False
-    return False
+        return None
+    return FILES if files else None
 
 
 def unmarked_root(directory: Path, cwd: Path, memo: Optional[dict] = None) -> Optional[tuple[Path, bool]]:
@@ -64,12 +72,16 @@ def unmarked_root(directory: Path, cwd: Path, memo: Optional[dict] = None) -> Op
 
     A configuration file (``pyproject.toml``...) marks a project; failing that,
     the git work tree's root; failing that, the current directory when the file
-    is below it (``marked`` False), as Ruff does.  A root found by git or the
-    current directory that holds no Python file and no package of its own is a
-    folder of projects (a checkout of several, a folder of examples): each of
-    its subfolders is then a project of its own, so a file's module names, and
-    so its findings, are the same whether jaxlint runs in the project's folder
-    or in the folder above it."""
+    is below it (``marked`` False), as Ruff does; a current directory that is a
+    package (``cd pkg && jaxlint .``) gives way to the folder holding the top-level
+    package, so its modules keep their names (``pkg.losses``, as mypy's crawl of the
+    ``__init__.py`` chain names them).  A root found by git or the current directory
+    that holds no package of its own is a folder of projects (a checkout of
+    several, a folder of examples): when it holds no Python file either, each of
+    its subfolders is a project of its own; when it holds loose scripts, a
+    subfolder (not ``src``, not a package) that holds a package is one.  So a
+    file's module names, and so its findings, are the same whether jaxlint runs in
+    the project's folder or in the folder above it."""
     for d in (directory, *directory.parents):
         if any((d / m).is_file() for m in PROJECT_MARKERS):
             return d, True
@@ -83,13 +95,29 @@ def unmarked_root(directory: Path, cwd: Path, memo: Optional[dict] = None) -> Op
         if directory != cwd and cwd not in directory.parents:
             return None
         found, marked = cwd, False
+        # run inside a package (`cd pkg && jaxlint .`): the project is the folder that
+        # holds the top-level package, as mypy's crawl names modules (`pkg.losses`, not
+        # `losses`), so its absolute imports resolve as they do from that folder
+        while (found / "__init__.py").is_file() and found.parent != found:
+            found = found.parent
     memo = {} if memo is None else memo
+
+    def holds(d: Path) -> Optional[str]:
+        if d not in memo:
+            memo[d] = _holds_code(d)
+        return memo[d]
+
     while directory != found:
-        if found not in memo:
-            memo[found] = _holds_code(found)
-        if memo[found]:
+        here = holds(found)
+        below = found / directory.relative_to(found).parts[0]
+        if here == PACKAGE:
             break
-        found = found / directory.relative_to(found).parts[0]
+        if here == FILES and (below.name == "src" or (below / "__init__.py").is_file() or holds(below) != PACKAGE):
+            # loose scripts beside the folders of a project; but a folder that holds a
+            # package of its own beside loose scripts (`notes.py`, `proj_a/pkg/`) is a
+            # project, as it is when jaxlint runs in it
+            break
+        found = below
     return found, marked
 
 

@@ -170,6 +170,20 @@ class PrintInTraced(Rule):
             f = shard_map(blocks, mesh=mesh, in_specs=P('i'), out_specs=P())
             """
         ),
+        # the gradient computed outside any trace is a concrete array
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def loss(w, x):
+                return jnp.sum((x @ w) ** 2)
+
+            def report(w, x):
+                g = jax.grad(loss)(w, x)
+                print("grad", g)
+            """
+        ),
     ]
 
     INVALID = [
@@ -269,6 +283,35 @@ class PrintInTraced(Rule):
                 return 2 * x
             """,
             unsafe=True,
+        ),
+        # what grad/value_and_grad compute inside a jitted step is a tracer, whatever the
+        # arguments were (equinox filters them: the unannotated `x` may be static)
+        Invalid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            def loss_fn(model, x, y):
+                return jnp.mean((jax.vmap(model)(x) - y) ** 2)
+
+            @eqx.filter_jit
+            def make_step(model, x, y):
+                loss, grads = eqx.filter_value_and_grad(loss_fn)(model, x, y)
+                print("loss", loss)
+                return grads
+
+            @jax.jit
+            def step(w, x):
+                g = jax.grad(lambda v: jnp.sum(v * x))(w)
+                print(g)
+                return w - g
+            """,
+            expected=[(11, 5), (17, 5)],
+            messages=[
+                '`print` in traced `make_step` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values',
+                '`print` in traced `step` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values',
+            ],
         ),
     ]
 

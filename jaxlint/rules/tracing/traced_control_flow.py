@@ -25,7 +25,7 @@ class TracedControlFlow(Rule):
     code = "JAX201"
     name = "traced-control-flow"
     runtime_check = '`jax.jit(f).trace(...)`: confirmed when `TracerBoolConversionError` is raised at the flagged line.'
-    summary = "Python `if`/`while`/ternary/`and`/`or`/`not`/`assert`/`bool()` on a traced value"
+    summary = "Python `if`/`while`/ternary/`and`/`or`/`not`/`assert`/`bool()`/`max()`/`min()` on a traced value"
     severity = Severity.ERROR
     seed = (
         "The Sharp Bits § Control Flow (seed 000); FAQ § Abstract tracer value encountered "
@@ -36,7 +36,8 @@ class TracedControlFlow(Rule):
         "`pmap`, `shard_map`, or a body passed to `lax.scan`, `fori_loop`, `while_loop`, "
         "`cond`, `switch`, `map`, and helpers they call), flags Python constructs that turn an "
         "array into a Python `bool`: `if`, `elif`, `while`, `x if c else y`, `and`, `or`, "
-        "`not`, `assert`, comprehension `if` clauses and `bool(...)`, when the value is a "
+        "`not`, `assert`, comprehension `if` clauses and `bool(...)`, and the builtin "
+        "`max(a, b)`/`min(a, b)` (they compare their arguments), when the value is a "
         "tracer: a non-static argument, or anything JAX computed from one.\n\n"
         "Shape checks (`x.shape[0] > 2`, `x.ndim`, `len(x)`), `x is None`, `isinstance`, "
         "static arguments (`static_argnums`/`static_argnames`), loop variables of "
@@ -58,7 +59,8 @@ class TracedControlFlow(Rule):
         "comes only when the function is first called, often far from where it was written."
     )
     use_instead = (
-        "Select with `jnp.where`, branch with `lax.cond`, loop with `lax.while_loop`; or, if "
+        "Select with `jnp.where` (`jnp.maximum`/`jnp.minimum` for `max`/`min`), branch with "
+        "`lax.cond`, loop with `lax.while_loop`; or, if "
         "the value is really a Python configuration value, declare it static:\n\n"
         "```python\n@jax.jit\ndef f(x):\n    return jnp.where(x < 3, 3. * x ** 2, -4 * x)\n\n"
         "@partial(jax.jit, static_argnums=(1,))\ndef g(x, mode):\n    if mode == 'train':\n"
@@ -605,6 +607,21 @@ class TracedControlFlow(Rule):
                 return jax.vmap(sample)(keys)
             """
         ),
+        # builtin max/min of static values (shapes) under jit, jnp.maximum on tracers
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def hinge(margin, score):
+                n = max(score.shape[0], 1)
+                return jnp.maximum(0.0, margin - score) / n
+
+            def evaluate(m, s):
+                return jnp.mean(jax.vmap(lambda a, b: min(a.ndim, 2) * jnp.minimum(a, b))(m, s))
+            """
+        ),
     ]
 
     INVALID = [
@@ -1077,6 +1094,59 @@ class TracedControlFlow(Rule):
                 "Python `if` on a traced value: it is computed by JAX inside `scale_of` (called from traced `sample`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
             ],
         ),
+        # jax.checkpoint traces its function to a jaxpr even called eagerly (static
+        # arguments stay Python values)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def layer(x, train):
+                if train:
+                    x = x * 2
+                if x.sum() > 0:
+                    return jnp.tanh(x)
+                return x
+
+            y = jax.checkpoint(layer, static_argnums=1)(jnp.ones(3), True)
+            """,
+            expected=[(7, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `x` of `layer` "
+                "(wrapped by jax.checkpoint); this raises TracerBoolConversionError. Use "
+                "`jax.lax.cond` or `jnp.where`",
+            ],
+        ),
+        # builtin max/min compare with `>`: a bool of a tracer (vmap in plain code, a jit
+        # through a helper)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def hinge(margin, score):
+                return max(0.0, margin - score)
+
+            def evaluate(m, s):
+                return jnp.mean(jax.vmap(hinge)(m, s))
+
+            def clip(x, hi):
+                return min(2.0 * x, hi)
+
+            @jax.jit
+            def step(x):
+                return clip(jnp.tanh(x), 0.5)
+            """,
+            expected=[(5, 12), (11, 12)],
+            messages=[
+                "`max()` compares its arguments as Python bools, but `margin - score` is traced: it "
+                "depends on the traced arguments `margin`, `score` of `hinge` (wrapped by jax.vmap); "
+                "this raises TracerBoolConversionError. Use `jnp.maximum`",
+                "`min()` compares its arguments as Python bools, but `2.0 * x` is traced: it depends on the "
+                "traced argument `x` of `clip` (called from traced `step`); this raises "
+                "TracerBoolConversionError. Use `jnp.minimum`",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1187,6 +1257,9 @@ class TracedControlFlow(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        if isinstance(func, cst.Name) and func.value in ("max", "min"):
+            self._builtin_max_min(node, func.value)
+            return
         if not (isinstance(func, cst.Name) and func.value == "bool") or len(node.args) != 1:
             return
         if self.ctx.qualname(func) is not None:
@@ -1200,3 +1273,23 @@ class TracedControlFlow(Rule):
                 f"TracerBoolConversionError. Keep it as an array and use `jnp.where` / `jax.lax.cond`"
                 f"{self.ctx.static_hint(v)}",
             )
+
+    def _builtin_max_min(self, node: cst.Call, name: str) -> None:
+        """``max(0.0, margin - score)``: the builtin compares its arguments with ``>``/``<``
+        and converts the result to a Python bool, which a traced array cannot give."""
+        if self.ctx.builtin_name(node.func) != name:
+            return
+        args = node.args
+        if len(args) < 2 or any(a.star or a.keyword is not None for a in args):
+            return
+        for a in args:
+            v = self._array_tracer(a.value)
+            if v is not None:
+                alt = "jnp.maximum" if name == "max" else "jnp.minimum"
+                self.report(
+                    node,
+                    f"`{name}()` compares its arguments as Python bools, but `{self.ctx.code(a.value)}` "
+                    f"is traced: {self.ctx.describe_origin(v)}; this raises TracerBoolConversionError. "
+                    f"Use `{alt}`{self.ctx.static_hint(v)}",
+                )
+                return

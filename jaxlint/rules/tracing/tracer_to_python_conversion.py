@@ -297,6 +297,47 @@ class TracerConversion(Rule):
                     return [float(self(x).sum()) for _ in range(int(n_samples))]
             """
         ),
+        # a Python int given to a vmapped function is never mapped (in_axes None, however
+        # they are written: a module constant, a computed list)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            AXES = (0, None)
+
+            def pad(x, n):
+                return jnp.concatenate([x, jnp.zeros(n)])
+
+            def pad_all(xs, width):
+                axes = [0] + [None]
+                return jax.vmap(pad, in_axes=AXES)(xs, 3), jax.vmap(pad, in_axes=axes)(xs, width.shape[0])
+            """
+        ),
+        # a linen method given ints unpacked from a shape (another class's `sample`
+        # is given a traced count: its own affair)
+        Valid(
+            """
+            import flax.linen as nn
+            import jax.numpy as jnp
+
+            class Alpha(nn.Module):
+                def sample(self, batch_size, n_agents):
+                    return jnp.ones((batch_size, n_agents))
+
+                @nn.compact
+                def __call__(self, q_vals):
+                    n_agents, steps, batch = q_vals.shape
+                    return q_vals.sum() * self.sample(steps * batch, n_agents)
+
+            class Beta(nn.Module):
+                def sample(self, n):
+                    return n
+
+                def __call__(self, counts):
+                    return self.sample(counts.sum())
+            """
+        ),
     ]
 
     INVALID = [
@@ -476,6 +517,50 @@ class TracerConversion(Rule):
             expected=[(9, 12)],
             messages=[
                 "`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `v` of `to_index` (called from traced `f`); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the traced function",
+            ],
+        ),
+        # ... but jit traces every argument it is given, the int too
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            AXES = (0, None)
+
+            def shift(x, n):
+                return jnp.concatenate([x, jnp.zeros(n)])
+
+            shift_all = jax.jit(jax.vmap(shift, in_axes=AXES))
+            """,
+            expected=[(7, 42)],
+            messages=[
+                "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument "
+                "`n` of `shift` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must "
+                "be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static "
+                "argument; or, if `n` is a Python value, mark it static (static_argnums=1)",
+            ],
+        ),
+        # a linen method given a traced count by its module's `__call__` (model.apply
+        # under jit: TypeError)
+        Invalid(
+            """
+            import flax.linen as nn
+            import jax.numpy as jnp
+
+            class Beta(nn.Module):
+                def sample(self, batch_size, n_agents):
+                    return jnp.zeros((batch_size, n_agents))
+
+                @nn.compact
+                def __call__(self, q_vals, counts):
+                    return self.sample(counts.sum(), q_vals.shape[0])
+            """,
+            expected=[(6, 27)],
+            messages=[
+                "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument "
+                "`batch_size` of `sample` (a method of the module class Beta); shapes must be concrete "
+                "(TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, "
+                "or pass it as a static argument",
             ],
         ),
     ]

@@ -1,0 +1,62 @@
+"""What a transformation's result is, for the calls that apply it at once.
+
+``jax.value_and_grad(loss_fn)(p, b)`` inside a jitted function returns the loss and
+the gradients JAX computed: tracers whatever the arguments were (omnistaging: every
+operation under ``jit`` is staged), unlike ``jax.jit(f)(x)``, which returns whatever
+``f`` returns.  With ``has_aux=True`` the auxiliary output is ``f``'s own value, so
+nothing is said of the result then.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.model import apis
+from jaxlint.model.walk import keyword_arg, positional_args
+
+# transformations whose result is the derivative (and value) computed by JAX
+DIFFERENTIATING = frozenset({
+    "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.jacobian", "jax.hessian",
+    "equinox.filter_grad", "equinox.filter_value_and_grad",
+    "flax.nnx.grad", "flax.nnx.value_and_grad",
+})
+
+
+def differentiates(transform: str, call: cst.Call) -> bool:
+    """Does ``call`` (``jax.grad(f, ...)``, the transformation applied to ``f``) make a
+    function whose every output JAX computes (no ``has_aux`` other than a literal False)?"""
+    if apis.canonical(transform) not in DIFFERENTIATING:
+        return False
+    aux = keyword_arg(call, "has_aux")
+    return aux is None or (isinstance(aux.value, cst.Name) and aux.value.value == "False")
+
+
+def filtered_call_arrays(interp, call: cst.Call) -> None:
+    """``make_step(model, x, y)`` with ``make_step`` under ``eqx.filter_jit`` (this file's):
+    the unannotated parameters a call passes an array (JAX's or NumPy's) are traced,
+    those it passes a Python value stay static, as equinox filters them.  ``interp``:
+    the interpreter, walking the caller (callers come first)."""
+    func = call.func
+    if type(func) is not cst.Name:
+        return
+    v = interp.lookup(func.value)
+    target = v.unit if v is not None and v.unit is not None else (
+        interp.unit.lookup_def(func.value) if v is None else None)
+    if target is None or not target.filtered_params or any(a.star for a in call.args):
+        return
+    positional = target.positional()
+    for i, arg in enumerate(positional_args(call)):
+        if i < len(positional) and positional[i].name in target.filtered_params:
+            _array_passed(interp, target, positional[i].name, arg.value)
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in target.filtered_params:
+            _array_passed(interp, target, arg.keyword.value, arg.value)
+
+
+def _array_passed(interp, target, name: str, expr: cst.BaseExpression) -> None:
+    from jaxlint.model import values as V
+
+    value = interp.value(expr)
+    if value.kind in (V.ARRAY, V.NPARRAY) or (value.traced and value.kind == V.ARRAY):
+        target.traced_params.add(name)
+        target.array_params.add(name)
