@@ -96,3 +96,27 @@ def invariant(expr: cst.CSTNode, varying: set[str], calls: bool) -> bool:
         elif isinstance(n, cst.Name) and id(n) not in skip and n.value in varying:
             return False
     return True
+
+
+def loop_target_read(loop: cst.CSTNode) -> bool:
+    """Does the loop (or comprehension) read its own target (``for cfg in configs:
+    ... cfg ...``): its iterations differ by design, not only by what they draw?
+    A ``_``-named target, an unused one, or a ``while`` loop: repetitions."""
+    if isinstance(loop, cst.For):
+        targets, body = [loop.target], [loop.body]
+    elif isinstance(loop, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+        targets, body = [], []
+        comp = loop.for_in
+        while comp is not None:
+            targets.append(comp.target)
+            body.append(comp.iter)
+            body.extend(c.comparison for c in comp.ifs)
+            comp = comp.inner_for_in
+        body.extend([loop.key, loop.value] if isinstance(loop, cst.DictComp) else [loop.elt])
+    else:
+        return False
+    names = {n.value for t in targets for n in (t, *descendants(t))
+             if isinstance(n, cst.Name) and not n.value.startswith("_")}
+    if not names:
+        return False
+    return any(isinstance(n, cst.Name) and n.value in names for b in body for n in (b, *descendants(b)))

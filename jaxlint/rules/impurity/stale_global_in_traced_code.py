@@ -664,12 +664,12 @@ class StaleGlobalRead(Rule):
         A caching transformation keeps the value it saw when it traced."""
         ctx = self.ctx
         unit = ctx.unit
-        if not _caching(unit) or owner.traced:
+        if owner.traced or n in ("self", "cls"):
             return
         outer = unit
         while outer.parent is not None and outer.parent is not owner:
             outer = outer.parent
-        if outer.parent is not owner:
+        if outer.parent is not owner or not _jitted(outer):
             return
         seq = self._seq(owner)
         names, def_at = self._names_of(outer, seq)
@@ -759,9 +759,17 @@ class StaleGlobalRead(Rule):
         if cls.node.decorators:
             return  # a dataclass or a registered pytree: its own rules
         attr = node.attr.value
-        # a setter: another method sets the attribute after construction
+        # a setter: another method sets the attribute after construction (not one that
+        # construction calls: configuration before the first call)
+        setup_calls = {
+            n.func.attr.value
+            for name, m in cls.methods.items() if name in _SETUP
+            for n in descendants(m.node)
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+            and isinstance(n.func.value, cst.Name) and n.func.value.value == "self"
+        }
         for name, m in cls.methods.items():
-            if m is unit or name in _SETUP or m.traced:
+            if m is unit or name in _SETUP or name in setup_calls or m.traced:
                 continue
             ws = attribute_writes(m.node, dotted)
             if ws:
@@ -864,6 +872,13 @@ def _caching(unit: Unit) -> bool:
             return True  # traced as a helper of traced code
         u = u.parent
     return False
+
+
+def _jitted(unit: Unit) -> bool:
+    """Is ``unit`` itself handed to a jit-like transformation (jit, pmap, filter_jit)?
+    Its cache is kept with the function object, across calls of the code around it."""
+    return any(r.startswith(("decorated with", "wrapped by")) and r.rsplit(".", 1)[-1].endswith(("jit", "pmap"))
+               for r in unit.reasons)
 
 
 def _outermost(unit: Unit) -> Unit:

@@ -10,7 +10,7 @@ from typing import Optional
 
 from jaxlint.model import apis
 from jaxlint.model import values as V
-from jaxlint.model.keyflow import assigned_in, invariant, key_like_name, rngs_keys
+from jaxlint.model.keyflow import assigned_in, invariant, key_like_name, loop_target_read, rngs_keys
 from jaxlint.model.scopes import writes
 from jaxlint.model.walk import arg_at, children, descendants
 
@@ -737,6 +737,8 @@ class PrngKeyReuse(Rule):
         if ctx.qualname(made.func) not in ("jax.random.PRNGKey", "jax.random.key"):
             return False
         loop = ctx.loop_stack[depth - 1].node
+        if loop_target_read(loop):
+            return False  # `for config in configs:` the same seed for each setting, on purpose
         varying = self._assigned_in(loop)
         if not all(invariant(a.value, varying, calls=False) for a in made.args):
             return False
