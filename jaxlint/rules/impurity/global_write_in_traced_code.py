@@ -212,6 +212,25 @@ class GlobalWriteInTraced(Rule):
                 "`steps` is nonlocal: `steps = steps + 1` inside `body` runs once, when the lax.scan body is traced, not once per iteration. Return the new value (or carry it through the loop) instead",
             ],
         ),
+        # equinox: a counter under eqx.filter_jit
+        Invalid(
+            """
+            import equinox as eqx
+
+            n_steps = 0
+
+
+            @eqx.filter_jit
+            def step(model, x):
+                global n_steps
+                n_steps += 1
+                return model(x)
+            """,
+            expected=[(9, 5)],
+            messages=[
+                "`n_steps` is global: `n_steps += 1` inside `step` runs when eqx.filter_jit traces `step`, not on every call: calls served from the cache skip it. Return the new value (or carry it through the loop) instead",
+            ],
+        ),
     ]
 
     def _check(self, node: cst.CSTNode) -> None:

@@ -542,6 +542,30 @@ class StaleGlobalRead(Rule):
                 "`s.mul` is set again (line 31) after `s.calc` has been called: it is jitted with `self` a Python object, so the compiled function keeps the value read at its first trace and the later calls ignore the change. Pass it as an argument (or make the object a pytree)",
             ],
         ),
+        # equinox: a global set between two calls of an eqx.filter_jit function
+        Invalid(
+            """
+            import equinox as eqx
+
+            scale = 1.0
+
+
+            @eqx.filter_jit
+            def step(model, x):
+                return model(x) * scale
+
+
+            def main(model, x):
+                global scale
+                a = step(model, x)
+                scale = 2.0
+                return a, step(model, x)
+            """,
+            expected=[(8, 23)],
+            messages=[
+                "`scale` is a module global that `main` reassigns (`global scale`, line 14) after calling `step`: under jit its value is read once, at trace time, and baked into the compiled function, so the later calls still use the old value until a retrace. Pass it as an argument",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
