@@ -177,7 +177,12 @@ def attribute_writes(stmt: cst.CSTNode, dotted: str) -> list[cst.CSTNode]:
                 if obj is not None and isinstance(attr, str) and f"{obj}.{attr}" == dotted:
                     out.append(n)
             continue
-        for t in targets:
-            if isinstance(t, cst.Attribute) and dotted_name(t) == dotted:
+        while targets:
+            t = targets.pop()
+            if isinstance(t, (cst.Tuple, cst.List)):
+                targets.extend(el.value for el in t.elements)
+            elif isinstance(t, cst.StarredElement):
+                targets.append(t.value)
+            elif isinstance(t, cst.Attribute) and dotted_name(t) == dotted:
                 out.append(n)
     return out

@@ -11,6 +11,7 @@ from typing import Optional
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import assigned_in, invariant, key_like_name, loop_target_read, rngs_keys
+from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import writes
 from jaxlint.model.walk import arg_at, children, descendants
 
@@ -37,6 +38,8 @@ class PrngKeyReuse(Rule):
         "that is called more than once (or in a loop);\n"
         "* a function given a key (a `key`/`rng` parameter, `kwargs.get(\"rng\")`) that "
         "never reads it and draws from a fixed seed instead;\n"
+        "* a key stored on an object when it is built (`self.rng = PRNGKey(seed)`) that a "
+        "method draws from and nothing replaces;\n"
         "* one helper called twice with the same key and the same arguments.\n\n"
         "`key, sub = split(key)`, `keys = split(key, n)` with each key used once, `for k in "
         "keys`, and `fold_in(key, i)` (which derives a new key without consuming) stay silent. "
@@ -305,6 +308,38 @@ class PrngKeyReuse(Rule):
 
             def evaluate(model, variables, xs, key):
                 return [model.apply(variables, x, deterministic=True, rngs={"dropout": key}) for x in xs]
+            """
+        ),
+        # a stored key drawn from once at construction, split in the method, or advanced by another method
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Agent:
+                def __init__(self, seed):
+                    self.rng = jax.random.PRNGKey(seed)
+                    self.w = self._init_weights()
+
+                def _init_weights(self):
+                    return jax.random.normal(self.rng, (3,))
+
+                def act(self, logits):
+                    self.rng, sub = jax.random.split(self.rng)
+                    return jax.random.categorical(sub, logits)
+
+
+            class Noise:
+                def __init__(self, key):
+                    self.key = key
+
+                def next_key(self):
+                    self.key, sub = jax.random.split(self.key)
+                    return sub
+
+                def sample(self, x):
+                    return x + jax.random.normal(self.key, x.shape)
             """
         ),
     ]
@@ -611,12 +646,42 @@ class PrngKeyReuse(Rule):
                 "`key` was already consumed by `uniform_noise()` on line 10: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
             ],
         ),
+        # a key stored on the object when it is built, drawn from by a method that never replaces it
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Agent:
+                def __init__(self, seed):
+                    self.rng = jax.random.PRNGKey(seed)
+
+                def act(self, logits):
+                    return jax.random.categorical(self.rng, logits)
+
+
+            class Noise:
+                def __init__(self, key, scale):
+                    self.key = key
+                    self.scale = scale
+
+                def __call__(self, x):
+                    return x + self.scale * jax.random.normal(self.key, x.shape)
+            """,
+            expected=[(10, 16), (19, 33)],
+            messages=[
+                "`self.rng` is set only when the object is built and `act` draws from it with `random.categorical` without replacing it, so every call of `act` draws the same random numbers. Split it in the method (`self.rng, sub = jax.random.split(self.rng)`) and draw with `sub`",
+                "`self.key` is set only when the object is built and `__call__` draws from it with `random.normal` without replacing it, so every call of `__call__` draws the same random numbers. Split it in the method (`self.key, sub = jax.random.split(self.key)`) and draw with `sub`",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._loop_names: dict[int, set[str]] = {}
         self._fixed_reported: set[tuple[int, int]] = set()
+        self._stored_reported: set[tuple[int, str]] = set()
 
     def _helper_consumes(self, node: cst.Call) -> None:
         """``helper(key, x)`` where ``helper`` (a function of this file, or one imported
@@ -656,6 +721,7 @@ class PrngKeyReuse(Rule):
             return
         if (self._fixed_seed_in_loop(node, key_expr, token, short)
                 or self._closure_key_called_again(key_expr, node, short)
+                or self._stored_key_never_advanced(key_expr, node, short)
                 or self._given_key_ignored(key_expr, node, token, short)):
             return
         self._consume(node, key_expr, short, token)
@@ -814,6 +880,46 @@ class PrngKeyReuse(Rule):
             f"draws the same random numbers. Give `{fname}` a key parameter and pass a fresh key "
             f"to each call",
             related=first,
+        )
+        return True
+
+    _SETUP = ("__init__", "__post_init__", "setup", "__setstate__", "__new__", "reset", "seed")
+
+    def _stored_key_never_advanced(self, key_expr: cst.BaseExpression, node: cst.Call, how: str) -> bool:
+        """``self.rng`` drawn from in a method, set only when the object is built: nothing
+        replaces it, so every call of the method draws the same random numbers."""
+        ctx = self.ctx
+        unit = ctx.unit
+        cls = unit.cls
+        if cls is None or cls.is_jax_module or cls.nnx or cls.node.decorators or unit.name in self._SETUP:
+            return False
+        if not isinstance(key_expr, cst.Attribute) or not isinstance(key_expr.value, cst.Name) \
+                or key_expr.value.value != "self" or not unit.params or unit.params[0].name != "self":
+            return False
+        dotted = f"self.{key_expr.attr.value}"
+        if (id(unit), dotted) in self._stored_reported:
+            return True
+        made = False
+        setup_calls: set[str] = set()
+        for name, m in cls.methods.items():
+            ws = attribute_writes(m.node, dotted)
+            if name in self._SETUP:
+                made = made or any(_makes_key(ctx, w) for w in ws)
+                setup_calls.update(
+                    n.func.attr.value for n in descendants(m.node)
+                    if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+                    and isinstance(n.func.value, cst.Name) and n.func.value.value == "self")
+            elif ws:
+                return False  # another method replaces it
+        if not made or unit.name in setup_calls:
+            return False
+        self._stored_reported.add((id(unit), dotted))
+        self.report(
+            node,
+            f"`{dotted}` is set only when the object is built and `{unit.name}` draws from it with "
+            f"`random.{how}` without replacing it, so every call of `{unit.name}` draws the same "
+            f"random numbers. Split it in the method (`{dotted}, sub = jax.random.split({dotted})`) "
+            f"and draw with `sub`",
         )
         return True
 
@@ -1063,3 +1169,16 @@ def _read_before(fn: cst.FunctionDef, name: str, start: Optional[cst.CSTNode], s
         if started and isinstance(n, cst.Name) and n.value == name and id(n) not in targets:
             return True
     return False
+
+
+def _makes_key(ctx, stmt: cst.CSTNode) -> bool:
+    """Does the assignment ``stmt`` store a PRNG key (made, split, or a key parameter)?"""
+    value = getattr(stmt, "value", None)
+    if value is None:
+        return False
+    if isinstance(value, cst.Subscript):
+        value = value.value
+    if isinstance(value, cst.Call):
+        q = ctx.qualname(value.func) or ""
+        return q in ("jax.random.PRNGKey", "jax.random.key", "jax.random.split", "jax.random.fold_in")
+    return isinstance(value, cst.Name) and key_like_name(value.value)
