@@ -574,6 +574,7 @@ class StaleGlobalRead(Rule):
         self._calls: set[int] = set()
         self._seqs: dict[int, Sequence] = {}
         self._reported: set[tuple[int, str]] = set()
+        self._checked: set[tuple[int, str]] = set()
         self._attr_writes: Optional[dict[str, list[tuple[cst.CSTNode, cst.CSTNode]]]] = None
 
     def _seq(self, unit: Unit) -> Sequence:
@@ -728,7 +729,10 @@ class StaleGlobalRead(Rule):
         unit = ctx.unit
         b = base.value
         dotted = f"{b}.{node.attr.value}"
-        if (id(unit), dotted) in self._reported or not _caching(unit):
+        if (id(unit), dotted) in self._checked:
+            return
+        self._checked.add((id(unit), dotted))  # each attribute once per function
+        if not _caching(unit):
             return
         if b == "self" and unit.cls is not None and unit.params and unit.params[0].name == "self":
             self._self_attribute(node, dotted)

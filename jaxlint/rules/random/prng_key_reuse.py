@@ -682,6 +682,8 @@ class PrngKeyReuse(Rule):
         self._loop_names: dict[int, set[str]] = {}
         self._fixed_reported: set[tuple[int, int]] = set()
         self._stored_reported: set[tuple[int, str]] = set()
+        self._stored_checked: set[tuple[int, str]] = set()
+        self._sites: dict[tuple[int, str], list] = {}
 
     def _helper_consumes(self, node: cst.Call) -> None:
         """``helper(key, x)`` where ``helper`` (a function of this file, or one imported
@@ -868,7 +870,10 @@ class PrngKeyReuse(Rule):
         fname = self._bound_name(outer, owner)
         if fname is None:
             return False
-        sites = self._call_sites(owner.node, fname)
+        memo = (id(owner.node), fname)
+        sites = self._sites.get(memo)
+        if sites is None:
+            sites = self._sites[memo] = self._call_sites(owner.node, fname)
         if len(sites) < 2 and not any(loop for _, loop in sites):
             return False
         first = sites[0][0]
@@ -899,6 +904,9 @@ class PrngKeyReuse(Rule):
         dotted = f"self.{key_expr.attr.value}"
         if (id(unit), dotted) in self._stored_reported:
             return True
+        if (id(unit), dotted) in self._stored_checked:
+            return False
+        self._stored_checked.add((id(unit), dotted))
         made = False
         setup_calls: set[str] = set()
         for name, m in cls.methods.items():
