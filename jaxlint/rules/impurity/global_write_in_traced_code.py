@@ -7,7 +7,8 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid, bound_names
 from jaxlint.findings import Severity
 from jaxlint.model.walk import children, descendants
-from jaxlint.rules.impurity._common import assign_pairs, escapes, owner_of
+from jaxlint.model import values as V
+from jaxlint.rules.impurity._common import assign_pairs, binds, escapes, owner_of
 
 
 class GlobalWriteInTraced(Rule):
@@ -21,7 +22,8 @@ class GlobalWriteInTraced(Rule):
         "Flags assignments to names declared `global`, or `nonlocal` to a function outside "
         "the trace, inside traced code, when the assigned value is a tracer; and updates of "
         "such a name with a Python value (`global n; n += 1`, `nonlocal steps; steps = steps "
-        "+ 1`) inside code run by jit, pmap, vmap or a lax loop body, which happen once per "
+        "+ 1`, and `stats[\"calls\"] += 1` on a dict or list from outside the trace) inside "
+        "code run by jit, pmap, vmap or a lax loop body, which happen once per "
         "trace, not once per call or iteration. Counting traces on purpose (a name that says "
         "`trace`/`compile`, or one the code asserts on), one-off settings (`global cache; "
         "cache = ...`), updates under grad (it traces every call), and `nonlocal` writes into "
@@ -131,6 +133,30 @@ class GlobalWriteInTraced(Rule):
                 return steps
             """
         ),
+        # a trace counter kept in a dict; a local dict; an update outside the trace
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            stats = {"traces": 0}
+            history = {"loss": 0.0}
+
+
+            @jax.jit
+            def step(x):
+                stats["traces"] += 1
+                local = {"n": 0}
+                local["n"] += 1
+                return x * 2
+
+
+            def train(xs):
+                for x in xs:
+                    history["loss"] += float(step(x))
+                return history
+            """
+        ),
     ]
 
     INVALID = [
@@ -231,12 +257,47 @@ class GlobalWriteInTraced(Rule):
                 "`n_steps` is global: `n_steps += 1` inside `step` runs when eqx.filter_jit traces `step`, not on every call: calls served from the cache skip it. Return the new value (or carry it through the loop) instead",
             ],
         ),
+        # an item of a module-level dict, or of an enclosing function's list, updated inside traced code
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            stats = {"calls": 0}
+
+
+            @jax.jit
+            def step(x):
+                stats["calls"] += 1
+                return x * 2
+
+
+            def run(xs):
+                counts = [0]
+
+                def body(c, x):
+                    counts[0] += 1
+                    return c + x, None
+
+                return jax.lax.scan(body, 0.0, xs), counts
+            """,
+            expected=[(9, 5), (17, 9)],
+            messages=[
+                "`stats` is global: `stats[\"calls\"] += 1` inside `step` runs when jax.jit traces `step`, not on every call: calls served from the cache skip it. Return the new value (or carry it through the loop) instead",
+                "`counts` is a local of `run`: `counts[0] += 1` inside `body` runs once, when the lax.scan body is traced, not once per iteration. Return the new value (or carry it through the loop) instead",
+            ],
+        ),
     ]
 
     def _check(self, node: cst.CSTNode) -> None:
         ctx = self.ctx
         unit = ctx.unit
-        if not ctx.in_traced or not (unit.global_names or unit.nonlocal_names):
+        if not ctx.in_traced:
+            return
+        if isinstance(node, cst.AugAssign) and isinstance(node.target, (cst.Subscript, cst.Attribute)):
+            self._item_update(node)
+            return
+        if not (unit.global_names or unit.nonlocal_names):
             return
         for target, value in assign_pairs(node):
             if not ctx.is_traced(value) and not (isinstance(node, cst.AugAssign) and ctx.is_traced(target)):
@@ -256,6 +317,25 @@ class GlobalWriteInTraced(Rule):
                     "tracer out of the trace; using it afterwards raises UnexpectedTracerError, and "
                     "cached calls never assign it. Return the value instead",
                 )
+
+    def _item_update(self, node: cst.AugAssign) -> None:
+        """``stats["calls"] += 1`` on a dict or list of the module or of an enclosing
+        function outside the trace, with a Python value: once per trace, like ``n += 1``."""
+        ctx = self.ctx
+        unit = ctx.unit
+        base = node.target.value
+        if not isinstance(base, cst.Name) or ctx.is_traced(node.value) or ctx.is_traced(node.target):
+            return
+        n = base.value
+        if binds(unit, n) and n not in unit.nonlocal_names:
+            return
+        v = ctx.lookup(n)
+        if v is None or v.kind != V.LIST or ctx.is_traced(base):
+            return
+        owner = owner_of(unit, n)
+        if not escapes(unit, owner):
+            return
+        self._report_update(node, node.target, n, "global" if owner is None else f"a local of `{owner.name}`", owner)
 
     def _python_update(self, node: cst.CSTNode, target: cst.CSTNode, value: cst.BaseExpression) -> None:
         """``global n; n += 1`` (or ``nonlocal``) inside traced code: a Python update that
@@ -283,8 +363,13 @@ class GlobalWriteInTraced(Rule):
             kind = "nonlocal"
         else:
             return
+        self._report_update(node, target, n, kind, owner)
+
+    def _report_update(self, node: cst.CSTNode, target: cst.CSTNode, n: str, kind: str, owner) -> None:
+        ctx = self.ctx
+        unit = ctx.unit
         why = _transform(unit)
-        if why is None or any(w in n.lower() for w in ("trace", "compil")):
+        if why is None or any(w in ctx.code(target).lower() for w in ("trace", "compil")):
             return
         scope = ctx.module if owner is None else owner.node
         if _asserted(scope, n):
