@@ -693,8 +693,7 @@ class PrngKeyReuse(Rule):
             token = ctx.key_token(arg)
             if token is None:
                 continue
-            if self._fixed_seed_in_loop(node, arg, token, f"{helper}()"):
-                continue
+            self._fixed_seed_in_loop(node, arg, token, f"{helper}()")
             if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
                 # a key from outside the loop: every iteration consumes it again
                 ctx.consume_key(token, node, f"{sampler}` via `{helper}")
@@ -721,11 +720,12 @@ class PrngKeyReuse(Rule):
             return
         if self._closure_key_in_loop_body(key_expr, node, short) or self._closure_key_in_mapped_fn(key_expr, node, short):
             return
-        if (self._fixed_seed_in_loop(node, key_expr, token, short)
-                or self._closure_key_called_again(key_expr, node, short)
-                or self._stored_key_never_advanced(key_expr, node, short)
-                or self._given_key_ignored(key_expr, node, token, short)):
-            return
+        # the same key from one iteration or call to the next; a second use on this
+        # path is still a reuse
+        (self._fixed_seed_in_loop(node, key_expr, token, short)
+         or self._closure_key_called_again(key_expr, node, short)
+         or self._stored_key_never_advanced(key_expr, node, short)
+         or self._given_key_ignored(key_expr, node, token, short))
         self._consume(node, key_expr, short, token)
 
     def _consume(self, node: cst.Call, key_expr: cst.BaseExpression, how: str, token=None) -> None:
