@@ -420,7 +420,7 @@ class Indexer:
             self._method_calls.setdefault(func.attr.value, []).append((unit, call))
         if not unit.is_module:
             for name in rngs_keys(call):
-                key_param_consumed(unit, name.value, "apply")
+                key_param_consumed(unit, name.value, "rngs=")
         q = self.qualname(func)
         if q is None:
             return

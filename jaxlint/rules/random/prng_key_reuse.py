@@ -675,6 +675,34 @@ class PrngKeyReuse(Rule):
                 "`self.key` is set only when the object is built and `__call__` draws from it with `random.normal` without replacing it, so every call of `__call__` draws the same random numbers. Split it in the method (`self.key, sub = jax.random.split(self.key)`) and draw with `sub`",
             ],
         ),
+        # flax: a jitted train step whose loss applies the model with rngs={"dropout": key}, given the same key every step
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def train_step(state, batch, dropout_key):
+                def loss_fn(params):
+                    logits = state.apply_fn({"params": params}, batch["x"], training=True,
+                                            rngs={"dropout": dropout_key})
+                    return jnp.mean((logits - batch["y"]) ** 2)
+
+                grads = jax.grad(loss_fn)(state.params)
+                return state.apply_gradients(grads=grads)
+
+
+            def train_loop(state, batches, dropout_key):
+                for batch in batches:
+                    state = train_step(state, batch, dropout_key)
+                return state
+            """,
+            expected=[(18, 17)],
+            messages=[
+                "`dropout_key` is consumed by `rngs=` via `train_step` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`dropout_key, sub = jax.random.split(dropout_key)`) or use `jax.random.fold_in(dropout_key, i)`",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1134,7 +1162,7 @@ class PrngKeyReuse(Rule):
 
 def _by(how: str) -> str:
     """How a key was consumed, for messages: a helper call as written, else the sampler."""
-    return how if how.endswith(")") else f"random.{how}"
+    return how if how.endswith(")") or how.startswith("rngs=") else f"random.{how}"
 
 
 def _kwargs_key(e: cst.BaseExpression) -> bool:
