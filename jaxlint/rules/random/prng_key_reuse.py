@@ -39,7 +39,7 @@ class PrngKeyReuse(Rule):
         "* a function given a key (a `key`/`rng` parameter, `kwargs.get(\"rng\")`) that "
         "never reads it and draws from a fixed seed instead;\n"
         "* a key stored on an object when it is built (`self.rng = PRNGKey(seed)`) that a "
-        "method draws from and nothing replaces;\n"
+        "method taking an input draws from and nothing replaces;\n"
         "* one helper called twice with the same key and the same arguments.\n\n"
         "`key, sub = split(key)`, `keys = split(key, n)` with each key used once, `for k in "
         "keys`, and `fold_in(key, i)` (which derives a new key without consuming) stay silent. "
