@@ -55,7 +55,8 @@ class StaleGlobalRead(Rule):
         "Globals assigned once (constants, configuration), a global set again to the same "
         "constant, a name rebound before the first call or after the last one, a jit made "
         "anew after the change, values passed as arguments, `jax.vmap`/`jax.grad` (they "
-        "trace every call) and names the function calls wrapped again (`f = jax.jit(f)`) "
+        "trace every call), names the function calls wrapped again (`f = jax.jit(f)`) "
+        "and flags read in an `assert` (a test that the body runs only when traced) "
         "are not flagged."
     )
     why_bad = (
@@ -309,6 +310,24 @@ class StaleGlobalRead(Rule):
                 a = fast(jnp.ones(2), s.mul)
                 s.mul = 4.0
                 return a, fast(jnp.ones(2), s.mul)
+            """
+        ),
+        # a flag asserted inside the jitted function: a test that the Python body runs only at trace time
+        Valid(
+            """
+            import jax
+
+
+            def check_compiled(test, fun, x):
+                def wrapped(*args):
+                    test.assertTrue(python_should_be_executing)
+                    return fun(*args)
+
+                cfun = jax.jit(wrapped)
+                python_should_be_executing = True
+                first = cfun(x)
+                python_should_be_executing = False
+                return first, cfun(x)
             """
         ),
     ]
@@ -575,6 +594,7 @@ class StaleGlobalRead(Rule):
         self._seqs: dict[int, Sequence] = {}
         self._reported: set[tuple[int, str]] = set()
         self._checked: set[tuple[int, str]] = set()
+        self._asserting = 0
         self._attr_writes: Optional[dict[str, list[tuple[cst.CSTNode, cst.CSTNode]]]] = None
 
     def _seq(self, unit: Unit) -> Sequence:
@@ -606,6 +626,18 @@ class StaleGlobalRead(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         self._calls.add(id(node.func))
+        if _is_assert_call(node):
+            self._asserting += 1
+
+    def leave_Call(self, node: cst.Call) -> None:
+        if _is_assert_call(node):
+            self._asserting -= 1
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        self._asserting += 1
+
+    def leave_Assert(self, node: cst.Assert) -> None:
+        self._asserting -= 1
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
@@ -613,8 +645,8 @@ class StaleGlobalRead(Rule):
 
     def visit_Name(self, node: cst.Name) -> None:
         ctx = self.ctx
-        if not ctx.in_traced or id(node) in self._skip:
-            return
+        if not ctx.in_traced or id(node) in self._skip or self._asserting:
+            return  # (a flag asserted at trace time: a test of what runs when, on purpose)
         n = node.value
         unit = ctx.unit
         if (id(unit), n) in self._reported:
@@ -900,6 +932,12 @@ def _caching(unit: Unit) -> bool:
             return True  # traced as a helper of traced code
         u = u.parent
     return False
+
+
+def _is_assert_call(node: cst.Call) -> bool:
+    f = node.func
+    name = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else ""
+    return name.lower().startswith("assert")
 
 
 def _jitted(unit: Unit) -> bool:
