@@ -31,7 +31,9 @@ class PrngKeyReuse(Rule):
         "* a key used after `jax.random.split(key)` has consumed it;\n"
         "* a key defined outside a loop (or comprehension) and consumed inside it without a new "
         "key per iteration, also through a function that consumes it: a helper, a jitted step "
-        "whose nested loss function draws from it, flax's `rngs={\"dropout\": key}`;\n"
+        "whose nested loss function draws from it, flax's `rngs={\"dropout\": key}` (not in "
+        "an evaluation apply, `deterministic=True`, nor in tests, which compare applies under "
+        "one key);\n"
         "* a key made from the same seed in every iteration (`key = PRNGKey(0)` in the loop) "
         "and drawn with the same arguments;\n"
         "* a key of the enclosing scope, bound once there, consumed in a function or lambda "
@@ -363,6 +365,20 @@ class PrngKeyReuse(Rule):
                 full = model.apply(variables, batch, rngs={"dropout": key})
                 part = model.apply(variables, masked, rngs={"dropout": key})
                 return full, part
+            """
+        ),
+        # a test comparing step-by-step applies with a full pass under one key
+        Valid(
+            """
+            import jax.numpy as jnp
+
+
+            class DecoderTest:
+                def test_extend_step_matches_fprop(self, model, variables, inputs, key):
+                    full = model.apply(variables, inputs, rngs={"random": key})
+                    for t in range(inputs.shape[1]):
+                        step = model.apply(variables, inputs[:, t], rngs={"random": key}, method=model.extend_step)
+                        assert jnp.allclose(full[:, t], step)
             """
         ),
     ]
@@ -831,6 +847,8 @@ class PrngKeyReuse(Rule):
                     self._EVAL_KEYWORDS.get(a.keyword.value) == a.value.value:
                 return
         ctx = self.ctx
+        if _in_test(ctx.unit):
+            return  # a test comparing applies (step-by-step decoding against a full pass) under one key
         how = f"{ctx.code(node.func).strip()}(rngs=...)"
         for name in names:
             v = ctx.lookup(name.value)
@@ -1245,3 +1263,13 @@ def _makes_key(ctx, stmt: cst.CSTNode) -> bool:
         q = ctx.qualname(value.func) or ""
         return q in ("jax.random.PRNGKey", "jax.random.key", "jax.random.split", "jax.random.fold_in")
     return isinstance(value, cst.Name) and key_like_name(value.value)
+
+
+def _in_test(unit) -> bool:
+    """Is ``unit`` a test (a ``test*`` function, or in a ``Test*``/``*Test`` class)?"""
+    u = unit
+    while u is not None and not u.is_module:
+        if u.name.startswith("test") or (u.cls is not None and "Test" in u.cls.name):
+            return True
+        u = u.parent
+    return False
