@@ -199,6 +199,25 @@ def test_a_key_consumed_by_a_helper_of_another_module_then_reused(project):
     )]
 
 
+def test_a_jitted_step_of_another_module_given_the_same_key_every_iteration(project):
+    """The step's nested loss function draws from its key parameter: the step consumes
+    it, and a loop in another module that hands it the same key reuses it (by name or
+    through the module); a key split each iteration stays silent."""
+    project("key_loop")
+    found = _lint(Path("."), "--no-cache")
+    assert found == [(
+        "JAX301", "trainer/train.py", 9, 18,
+        "`dropout_key` is consumed by `random.bernoulli` via `train_step` inside a loop but never "
+        "replaced, so every iteration draws the same random numbers. Split a new key each iteration "
+        "(`dropout_key, sub = jax.random.split(dropout_key)`) or use `jax.random.fold_in(dropout_key, i)`",
+    ), (
+        "JAX301", "trainer/train.py", 15, 18,
+        "`key` is consumed by `random.bernoulli` via `steps.train_step` inside a loop but never "
+        "replaced, so every iteration draws the same random numbers. Split a new key each iteration "
+        "(`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
+    )]
+
+
 def test_an_equinox_model_split_over_modules(project):
     project("eqx_model")
     found = _lint(Path("."), "--no-cache")

@@ -19,6 +19,7 @@ import libcst as cst
 from jaxlint.model import apis, holders, pytree_read, pytrees
 from jaxlint.model.scopes import instance_class
 from jaxlint.model.imports import ImportTable
+from jaxlint.model.keyflow import key_param_consumed, rngs_keys
 from jaxlint.model.units import ClassInfo, ParamInfo, Unit
 from jaxlint.model.walk import (
     arg_at,
@@ -440,6 +441,9 @@ class Indexer:
             self._pending_calls.append((unit, call))
         elif isinstance(func, cst.Attribute):
             self._method_calls.setdefault(func.attr.value, []).append((unit, call))
+        if not unit.is_module:
+            for name in rngs_keys(call):
+                key_param_consumed(unit, name.value, "rngs=")
         q = self.qualname(func)
         if q is None:
             return
@@ -447,8 +451,8 @@ class Indexer:
             short = q.rsplit(".", 1)[1]
             if short in apis.RANDOM_CONSUMERS:
                 key = arg_at(call, 0, "key")
-                if isinstance(key, cst.Name) and unit.param(key.value) is not None:
-                    unit.consumes_keys.setdefault(key.value, short)
+                if isinstance(key, cst.Name):
+                    key_param_consumed(unit, key.value, short)
         if q in ("jax.config.update", "jax.config.config.update") or q.endswith(".config.update") and q.startswith("jax"):
             if self._x64_config_call(call) and unit.is_module:
                 self.index.x64_at_import = True

@@ -1,4 +1,4 @@
-"""JAX402 global-write-in-traced-code: A traced value stored in a `global` or `nonlocal` variable leaks a tracer."""
+"""JAX402 global-write-in-traced-code: A traced value stored in a `global` or `nonlocal` variable leaks a tracer; a Python update of one runs once per trace."""
 
 from __future__ import annotations
 
@@ -6,22 +6,28 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid, bound_names
 from jaxlint.findings import Severity
-from jaxlint.rules.impurity._common import assign_pairs, escapes, owner_of
+from jaxlint.model.walk import children, descendants
+from jaxlint.model import values as V
+from jaxlint.rules.impurity._common import assign_pairs, binds, escapes, owner_of
 
 
 class GlobalWriteInTraced(Rule):
     code = "JAX402"
     name = "global-write-in-traced-code"
     runtime_check = '`jax.checking_leaks()`, then two jitted calls compared: a global written on the first call only (or a leaked tracer).'
-    summary = "A traced value stored in a `global` or `nonlocal` variable leaks a tracer"
+    summary = "A traced value stored in a `global` or `nonlocal` variable leaks a tracer; a Python update of one runs once per trace"
     severity = Severity.ERROR
     seed = "The Sharp Bits § Pure functions (seed 000); FAQ § UnexpectedTracerError (seed 001)"
     what_it_does = (
         "Flags assignments to names declared `global`, or `nonlocal` to a function outside "
-        "the trace, inside traced code, when the assigned value is a tracer. Writes of "
-        "Python values (`global calls; calls += 1` to count traces, lazy caches of static "
-        "objects) are left alone, and so are `nonlocal` writes into an enclosing function "
-        "that is traced by the same transformation."
+        "the trace, inside traced code, when the assigned value is a tracer; and updates of "
+        "such a name with a Python value (`global n; n += 1`, `nonlocal steps; steps = steps "
+        "+ 1`, and `stats[\"calls\"] += 1` on a dict or list from outside the trace) inside "
+        "code run by jit, pmap, vmap or a lax loop body, which happen once per "
+        "trace, not once per call or iteration. Counting traces on purpose (a name that says "
+        "`trace`/`compile`, or one the code asserts on), one-off settings (`global cache; "
+        "cache = ...`), updates under grad (it traces every call), and `nonlocal` writes into "
+        "an enclosing function that is traced by the same transformation are left alone."
     )
     why_bad = (
         "The global receives the tracer that existed while the function was traced, not a "
@@ -78,6 +84,79 @@ class GlobalWriteInTraced(Rule):
                 state = jnp.sin(x)
             """
         ),
+        # counting traces on purpose (a name that says so, a test asserting on it); a counter under grad, which traces every call; a plain loop
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            num_traces = 0
+
+
+            @jax.jit
+            def f(x):
+                global num_traces
+                num_traces += 1
+                return x * 2
+
+
+            def test_cached():
+                count = 0
+
+                @jax.jit
+                def g(x):
+                    nonlocal count
+                    count += 1
+                    return x + 1
+
+                g(1.0)
+                g(2.0)
+                assert count == 1
+
+
+            calls = 0
+
+
+            def h(x):
+                global calls
+                calls += 1
+                return x
+
+
+            dh = jax.grad(lambda x: h(x) ** 2)
+
+
+            def counted(xs):
+                steps = 0
+                for x in xs:
+                    steps += 1
+                return steps
+            """
+        ),
+        # a trace counter kept in a dict; a local dict; an update outside the trace
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            stats = {"traces": 0}
+            history = {"loss": 0.0}
+
+
+            @jax.jit
+            def step(x):
+                stats["traces"] += 1
+                local = {"n": 0}
+                local["n"] += 1
+                return x * 2
+
+
+            def train(xs):
+                for x in xs:
+                    history["loss"] += float(step(x))
+                return history
+            """
+        ),
     ]
 
     INVALID = [
@@ -116,15 +195,113 @@ class GlobalWriteInTraced(Rule):
                 "`seen` is nonlocal: assigning it a traced value inside `body` leaks the tracer out of the trace; using it afterwards raises UnexpectedTracerError, and cached calls never assign it. Return the value instead",
             ],
         ),
+        # a Python counter updated inside a jitted function
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            n_calls = 0
+
+
+            @jax.jit
+            def step(x):
+                global n_calls
+                n_calls += 1
+                return x * 2
+            """,
+            expected=[(10, 5)],
+            messages=[
+                "`n_calls` is global: `n_calls += 1` inside `step` runs when jax.jit traces `step`, not on every call: calls served from the cache skip it. Return the new value (or carry it through the loop) instead",
+            ],
+        ),
+        # a nonlocal counter updated in a lax.scan body
+        Invalid(
+            """
+            import jax
+            from jax import lax
+
+
+            def cumsum(xs):
+                steps = 0
+
+                def body(c, x):
+                    nonlocal steps
+                    steps = steps + 1
+                    return c + x, c
+
+                total, _ = lax.scan(body, 0.0, xs)
+                return total, steps
+            """,
+            expected=[(10, 9)],
+            messages=[
+                "`steps` is nonlocal: `steps = steps + 1` inside `body` runs once, when the lax.scan body is traced, not once per iteration. Return the new value (or carry it through the loop) instead",
+            ],
+        ),
+        # equinox: a counter under eqx.filter_jit
+        Invalid(
+            """
+            import equinox as eqx
+
+            n_steps = 0
+
+
+            @eqx.filter_jit
+            def step(model, x):
+                global n_steps
+                n_steps += 1
+                return model(x)
+            """,
+            expected=[(9, 5)],
+            messages=[
+                "`n_steps` is global: `n_steps += 1` inside `step` runs when eqx.filter_jit traces `step`, not on every call: calls served from the cache skip it. Return the new value (or carry it through the loop) instead",
+            ],
+        ),
+        # an item of a module-level dict, or of an enclosing function's list, updated inside traced code
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            stats = {"calls": 0}
+
+
+            @jax.jit
+            def step(x):
+                stats["calls"] += 1
+                return x * 2
+
+
+            def run(xs):
+                counts = [0]
+
+                def body(c, x):
+                    counts[0] += 1
+                    return c + x, None
+
+                return jax.lax.scan(body, 0.0, xs), counts
+            """,
+            expected=[(9, 5), (17, 9)],
+            messages=[
+                "`stats` is global: `stats[\"calls\"] += 1` inside `step` runs when jax.jit traces `step`, not on every call: calls served from the cache skip it. Return the new value (or carry it through the loop) instead",
+                "`counts` is a local of `run`: `counts[0] += 1` inside `body` runs once, when the lax.scan body is traced, not once per iteration. Return the new value (or carry it through the loop) instead",
+            ],
+        ),
     ]
 
     def _check(self, node: cst.CSTNode) -> None:
         ctx = self.ctx
         unit = ctx.unit
-        if not ctx.in_traced or not (unit.global_names or unit.nonlocal_names):
+        if not ctx.in_traced:
+            return
+        if isinstance(node, cst.AugAssign) and isinstance(node.target, (cst.Subscript, cst.Attribute)):
+            self._item_update(node)
+            return
+        if not (unit.global_names or unit.nonlocal_names):
             return
         for target, value in assign_pairs(node):
             if not ctx.is_traced(value) and not (isinstance(node, cst.AugAssign) and ctx.is_traced(target)):
+                self._python_update(node, target, value)
                 continue
             for name in bound_names(target):
                 n = name.value
@@ -141,7 +318,105 @@ class GlobalWriteInTraced(Rule):
                     "cached calls never assign it. Return the value instead",
                 )
 
+    def _item_update(self, node: cst.AugAssign) -> None:
+        """``stats["calls"] += 1`` on a dict or list of the module or of an enclosing
+        function outside the trace, with a Python value: once per trace, like ``n += 1``."""
+        ctx = self.ctx
+        unit = ctx.unit
+        base = node.target.value
+        if not isinstance(base, cst.Name) or ctx.is_traced(node.value) or ctx.is_traced(node.target):
+            return
+        n = base.value
+        if binds(unit, n) and n not in unit.nonlocal_names:
+            return
+        v = ctx.lookup(n)
+        if v is None or v.kind != V.LIST or ctx.is_traced(base):
+            return
+        owner = owner_of(unit, n)
+        if not escapes(unit, owner):
+            return
+        self._report_update(node, node.target, n, "global" if owner is None else f"a local of `{owner.name}`", owner)
+
+    def _python_update(self, node: cst.CSTNode, target: cst.CSTNode, value: cst.BaseExpression) -> None:
+        """``global n; n += 1`` (or ``nonlocal``) inside traced code: a Python update that
+        runs when the function is traced, not on every call (nor every iteration of a
+        traced loop body).  Counting traces on purpose (a name that says so, or one the
+        code asserts on) is left alone."""
+        ctx = self.ctx
+        unit = ctx.unit
+        if not isinstance(target, cst.Name):
+            return
+        n = target.value
+        if isinstance(node, cst.Assign):
+            # `n = n + 1`: an update of the name (a plain `n = value` is a one-off setting)
+            if not any(isinstance(m, cst.Name) and m.value == n for m in descendants(value)) and not (
+                    isinstance(value, cst.Name) and value.value == n):
+                return
+        elif not isinstance(node, cst.AugAssign):
+            return
+        if n in unit.global_names:
+            kind, owner = "global", None
+        elif n in unit.nonlocal_names:
+            owner = owner_of(unit, n)
+            if not escapes(unit, owner):
+                return
+            kind = "nonlocal"
+        else:
+            return
+        self._report_update(node, target, n, kind, owner)
+
+    def _report_update(self, node: cst.CSTNode, target: cst.CSTNode, n: str, kind: str, owner) -> None:
+        ctx = self.ctx
+        unit = ctx.unit
+        why = _transform(unit)
+        if why is None or any(w in ctx.code(target).lower() for w in ("trace", "compil")):
+            return
+        scope = ctx.module if owner is None else owner.node
+        if _asserted(scope, n):
+            return  # a test counting traces
+        if why.startswith("lax."):
+            when = f"once, when the {why} body is traced, not once per iteration"
+        else:
+            when = f"when {why} traces `{unit.name}`, not on every call: calls served from the cache skip it"
+        self.report(
+            target,
+            f"`{n}` is {kind}: `{ctx.code(node).strip()}` inside `{unit.name}` runs {when}. Return "
+            "the new value (or carry it through the loop) instead",
+        )
+
     def visit_Assign(self, node: cst.Assign) -> None:
         self._check(node)
 
     visit_AugAssign = visit_AnnAssign = visit_Assign
+
+
+def _transform(unit) -> "str | None":
+    """The caching transformation (or traced loop) that runs ``unit``: "jax.jit",
+    "lax.scan"...; None when there is none it can name (grad traces every call)."""
+    u = unit
+    while u is not None and not u.is_module:
+        for r in u.reasons:
+            for prefix in ("decorated with @", "wrapped by ", "a body passed to "):
+                if r.startswith(prefix):
+                    t = r[len(prefix):]
+                    if t.rsplit(".", 1)[-1] in ("grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
+                                                 "jvp", "vjp", "linearize", "checkpoint", "remat"):
+                        continue
+                    return t
+        u = u.parent
+    return None
+
+
+def _asserted(scope: cst.CSTNode, name: str) -> bool:
+    """Does ``scope`` check ``name`` in an ``assert`` or an ``assert*``/``expect*`` call?"""
+    stack = [scope]
+    while stack:
+        n = stack.pop()
+        check = isinstance(n, cst.Assert) or (
+            isinstance(n, cst.Call) and isinstance(n.func, (cst.Attribute, cst.Name))
+            and (n.func.attr.value if isinstance(n.func, cst.Attribute) else n.func.value).lower().startswith(("assert", "expect"))
+        )
+        if check and any(isinstance(m, cst.Name) and m.value == name for m in descendants(n)):
+            return True
+        stack.extend(children(n))
+    return False

@@ -9,6 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
+from jaxlint.model.walk import children
 from jaxlint.rules.impurity._common import binds, escapes, owner_of
 
 
@@ -17,9 +18,30 @@ _MUTATORS = frozenset({"append", "extend", "insert", "update", "setdefault", "ad
 
 def _holds_traced(ctx, e: cst.CSTNode) -> bool:
     if isinstance(e, (cst.Tuple, cst.List)):
-        return any(ctx.is_traced(el.value) for el in e.elements)
+        return any(ctx.is_traced(el.value) or _captures_traced(ctx, el.value) for el in e.elements)
     if isinstance(e, cst.Dict):
-        return any(isinstance(el, cst.DictElement) and ctx.is_traced(el.value) for el in e.elements)
+        return any(isinstance(el, cst.DictElement) and (ctx.is_traced(el.value) or _captures_traced(ctx, el.value))
+                   for el in e.elements)
+    return _captures_traced(ctx, e)
+
+
+def _captures_traced(ctx, e: cst.CSTNode) -> bool:
+    """A lambda that closes over a traced name of this scope (``lambda: x``): calling it
+    later hands out the tracer."""
+    if not isinstance(e, cst.Lambda):
+        return False
+    params = {p.name.value for p in (*e.params.params, *e.params.posonly_params, *e.params.kwonly_params)}
+    stack = [e.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Name) and n.value not in params:
+            v = ctx.lookup(n.value)
+            if v is not None and v.traced:
+                return True
+        if isinstance(n, cst.Attribute):
+            stack.append(n.value)
+            continue
+        stack.extend(children(n))
     return False
 
 
@@ -35,7 +57,9 @@ class OuterContainerMutation(Rule):
         "`outer[k] = v` inside traced code when `outer` is a list, dict or set created outside "
         "the trace (a module global, or a variable of an enclosing function that is not traced "
         "by the same transformation; a `lax.scan`/`cond` body writing into its enclosing "
-        "function's list counts) and the stored value is a tracer. Building a local list and "
+        "function's list counts), or an attribute of a module-level object (`registry.hooks[k] "
+        "= v`), and the stored value is a tracer or holds one (a list or dict of tracers, a "
+        "lambda that closes over one). Building a local list and "
         "`jnp.stack`-ing it, or appending Python values (trace counters), is not flagged."
     )
     why_bad = (
@@ -102,6 +126,35 @@ class OuterContainerMutation(Rule):
                 return jnp.stack(out)
             """
         ),
+        # lambdas that close over no tracer, static values, and code outside the trace
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Registry:
+                def __init__(self):
+                    self.hooks = {}
+
+
+            registry = Registry()
+            callbacks = []
+
+
+            @jax.jit
+            def step(x):
+                registry.hooks["scale"] = lambda v: v * 2
+                callbacks.append(lambda v: v + 1)
+                registry.hooks["shape"] = x.shape
+                return x
+
+
+            def outside(x):
+                registry.hooks["last"] = [lambda: x]
+                return x
+            """
+        ),
     ]
 
     INVALID = [
@@ -144,6 +197,43 @@ class OuterContainerMutation(Rule):
                 "`cache` lives outside the trace of `body`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
             ],
         ),
+        # an attribute of a module-level object, and a lambda that closes over a tracer
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Registry:
+                def __init__(self):
+                    self.hooks = {}
+
+
+            registry = Registry()
+            callbacks = []
+
+
+            def sketch(x):
+                registry.hooks["hi"] = [lambda: x]
+                callbacks.append(lambda: x * 2)
+                return x
+
+
+            @jax.jit
+            def step(x):
+                registry.hooks["last"] = x + 1
+                return x
+
+
+            ys = jax.vmap(sketch)(jnp.arange(3))
+            """,
+            expected=[(15, 5), (16, 5), (22, 5)],
+            messages=[
+                "`registry.hooks` lives outside the trace of `sketch`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
+                "`callbacks` lives outside the trace of `sketch`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
+                "`registry.hooks` lives outside the trace of `step`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
+            ],
+        ),
     ]
 
     def _outer_list(self, base: cst.CSTNode) -> Optional[str]:
@@ -179,13 +269,36 @@ class OuterContainerMutation(Rule):
             "not store anything. Return the value instead",
         )
 
+    def _outer_object_attr(self, base: cst.CSTNode) -> Optional[str]:
+        """``a.dct`` where ``a`` is a module-level object (not ``self``, not a module,
+        not bound in the traced function): a container that outlives the trace."""
+        ctx = self.ctx
+        if not isinstance(base, cst.Attribute) or not isinstance(base.value, cst.Name):
+            return None
+        root = base.value.value
+        unit = ctx.unit
+        u = unit
+        while u is not None and not u.is_module:
+            if binds(u, root) or root in u.nonlocal_names:
+                return None
+            u = u.parent
+        mv = ctx.module_value(root)
+        if mv is None or mv.kind in (V.MODULE, V.FUNCTION) or root not in ctx.index.module_assignments:
+            return None
+        return ctx.code(base).strip()
+
     def visit_Assign(self, node: cst.Assign) -> None:
         ctx = self.ctx
-        if not ctx.in_traced or not ctx.is_traced(node.value):
+        if not ctx.in_traced:
+            return
+        traced = ctx.is_traced(node.value)
+        if not traced and not _holds_traced(ctx, node.value):
             return
         for t in node.targets:
             tgt = t.target
             if isinstance(tgt, cst.Subscript):
-                n = self._outer_list(tgt.value)
+                n = self._outer_list(tgt.value) if traced else None
+                if n is None:
+                    n = self._outer_object_attr(tgt.value)
                 if n is not None:
                     self._report(tgt, n)

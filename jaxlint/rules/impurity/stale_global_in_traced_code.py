@@ -1,4 +1,4 @@
-"""JAX405 stale-global-in-traced-code: A module global that is reassigned later is read inside traced code: jit bakes in the value it saw."""
+"""JAX405 stale-global-in-traced-code: A global, closed-over local or attribute that is set again between calls is read inside traced code: jit bakes in the value it saw."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.scopes import writes
+from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import children, descendants
+from jaxlint.model.walk import descendants
 from jaxlint.rules.impurity._common import binds
 
 
@@ -28,45 +29,34 @@ def _literal_text(ctx, stmt: cst.CSTNode) -> Optional[str]:
     return None
 
 
-def _module_bindings(stmt: cst.CSTNode) -> list[tuple[str, Optional[cst.CSTNode]]]:
-    """The names a module-level statement binds, with the expression bound
-    (None where it is not one expression: a loop target, an import, a def)."""
-    if isinstance(stmt, cst.SimpleStatementLine):
-        out: list[tuple[str, Optional[cst.CSTNode]]] = []
-        for small in stmt.body:
-            if isinstance(small, cst.Assign):
-                for t in small.targets:
-                    if isinstance(t.target, cst.Name):
-                        out.append((t.target.value, small.value))
-                    else:
-                        out.extend((n.value, None) for n in descendants(t.target) if isinstance(n, cst.Name))
-            elif isinstance(small, (cst.AnnAssign, cst.AugAssign)) and isinstance(small.target, cst.Name):
-                out.append((small.target.value, small.value if isinstance(small, cst.AnnAssign) else None))
-            elif isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
-                for alias in small.names:
-                    bound = alias.asname.name if alias.asname is not None else alias.name
-                    if isinstance(bound, cst.Name):
-                        out.append((bound.value, None))
-        return out
-    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-        return [(stmt.name.value, None)]
-    return []
-
-
 class StaleGlobalRead(Rule):
     code = "JAX405"
     name = "stale-global-in-traced-code"
     runtime_check = 'differential: after a compiled call, each numeric or array global it reads is changed; the compiled result stays the old one while the eager one follows.'
-    summary = "A module global that is reassigned later is read inside traced code: jit bakes in the value it saw"
+    summary = "A global, closed-over local or attribute that is set again between calls is read inside traced code: jit bakes in the value it saw"
     severity = Severity.WARNING
     seed = "The Sharp Bits § Pure functions, `impure_uses_globals` (seed 000); FAQ § jit and global state (seed 001)"
     what_it_does = (
-        "Flags reads, inside traced code, of a module-level name that the module assigns more "
-        "than once or in a loop, where a (re)assignment comes after the traced function was "
-        "used (called, or wrapped and called: `f = jax.jit(g)`) and it is used again after it "
-        "(or both happen in one loop), in program order: a notebook's cells, top to bottom. "
+        "Flags reads, inside code traced by a transformation that caches its trace (jit, "
+        "pmap, the lax loops), of a value that the driving code sets again between two "
+        "calls of the traced function, in program order (a notebook's cells, top to bottom; "
+        "the bodies of `if __name__ == \"__main__\":`, `with` and `try` blocks in line):\n\n"
+        "* a module-level name assigned more than once or in a loop, where a (re)assignment "
+        "comes after the traced function was used (called, or wrapped and called: `f = "
+        "jax.jit(g)`) and it is used again after it (or both happen in one loop); a name "
+        "the function calls counts when it is set to another function (`act = jnp.tanh`);\n"
+        "* a local of the enclosing function that a jitted closure or lambda reads, "
+        "reassigned between two calls of it;\n"
+        "* an attribute of a module or module-level object (`config.lr`), set again in "
+        "this file between two calls;\n"
+        "* `self.x` in a method jitted with `self` a Python object (`static_argnums=0`, or "
+        "`jax.jit(obj.method)`), when another method sets `self.x` or the driving code sets "
+        "`obj.x` between two calls.\n\n"
         "Globals assigned once (constants, configuration), a global set again to the same "
-        "constant, a name rebound after the function's last use, and names the function calls "
+        "constant, a name rebound before the first call or after the last one, a jit made "
+        "anew after the change, values passed as arguments, `jax.vmap`/`jax.grad` (they "
+        "trace every call), names the function calls wrapped again (`f = jax.jit(f)`) "
+        "and flags read in an `assert` (a test that the body runs only when traced) "
         "are not flagged."
     )
     why_bad = (
@@ -225,6 +215,121 @@ class StaleGlobalRead(Rule):
             new_params, new_state = step(params, optimizer.init(params), params)
             """
         ),
+        # passed as an argument; the jit rebuilt after the change; rebound before the first call; a jit made anew in each iteration; vmap, which traces every call
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def main():
+                scale = 2.0
+                f = jax.jit(lambda x, s: x * s)
+                first = f(jnp.ones(2), scale)
+                scale = 3.0
+                second = f(jnp.ones(2), scale)
+                return first, second
+
+
+            def rebuilt():
+                scale = 2.0
+                f = jax.jit(lambda x: x * scale)
+                first = f(jnp.ones(2))
+                scale = 3.0
+                f = jax.jit(lambda x: x * scale)
+                return first, f(jnp.ones(2))
+
+
+            def before():
+                scale = 2.0
+                scale = 3.0
+                f = jax.jit(lambda x: x * scale)
+                return f(jnp.ones(2)), f(jnp.ones(3))
+
+
+            def in_loop(xs):
+                for lr in (0.1, 0.01):
+                    step = jax.jit(lambda p: p - lr)
+                    xs = step(xs)
+                return xs
+
+
+            def vmapped(xs):
+                scale = 2.0
+                g = jax.vmap(lambda x: x * scale)
+                a = g(xs)
+                scale = 3.0
+                return a, g(xs)
+            """
+        ),
+        # the attribute passed as an argument; a method that is not jitted; an object attribute set before the call or passed
+        Valid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+            import settings
+
+
+            @jax.jit
+            def step(p, g, lr):
+                return p - lr * g
+
+
+            def train(p, g):
+                settings.lr = 0.01
+                p = step(p, g, settings.lr)
+                return step(p, g, settings.lr)
+
+
+            class Objective:
+                def __init__(self, target):
+                    self.target = target
+
+                def compute(self, x):
+                    return jnp.sum(x) - self.target
+
+                def set_target(self, target):
+                    self.target = target
+
+
+            class Scaler:
+                def __init__(self, mul):
+                    self.mul = mul
+
+                def calc(self, x, mul):
+                    return x * mul
+
+
+            def run():
+                s = Scaler(2.0)
+                s.mul = 3.0
+                fast = jax.jit(s.calc)
+                a = fast(jnp.ones(2), s.mul)
+                s.mul = 4.0
+                return a, fast(jnp.ones(2), s.mul)
+            """
+        ),
+        # a flag asserted inside the jitted function: a test that the Python body runs only at trace time
+        Valid(
+            """
+            import jax
+
+
+            def check_compiled(test, fun, x):
+                def wrapped(*args):
+                    test.assertTrue(python_should_be_executing)
+                    return fun(*args)
+
+                cfun = jax.jit(wrapped)
+                python_should_be_executing = True
+                first = cfun(x)
+                python_should_be_executing = False
+                return first, cfun(x)
+            """
+        ),
     ]
 
     INVALID = [
@@ -333,78 +438,206 @@ class StaleGlobalRead(Rule):
                 "`offset` is a module global that is reassigned (line 11) after `shift` is defined: under jit its value is read once, at trace time, and baked into the compiled function, so later assignments are ignored until a retrace. Pass it as an argument",
             ],
         ),
+        # a global rebound in the __main__ block between two calls
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            extra_learning_rate = 0.1
+
+
+            @jax.jit
+            def step(params, grads):
+                return params - grads * extra_learning_rate
+
+
+            if __name__ == "__main__":
+                first = step(jnp.ones(2), jnp.ones(2))
+                extra_learning_rate = 0.01
+                second = step(jnp.ones(2), jnp.ones(2))
+            """,
+            expected=[(9, 29)],
+            messages=[
+                "`extra_learning_rate` is a module global that is reassigned (line 14) after `step` is defined: under jit its value is read once, at trace time, and baked into the compiled function, so later assignments are ignored until a retrace. Pass it as an argument",
+            ],
+        ),
+        # an attribute of an imported module set between two calls
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            import settings
+
+
+            @jax.jit
+            def step(params, grads):
+                return params - settings.lr * grads
+
+
+            def train(params, grads):
+                params = step(params, grads)
+                settings.lr = 0.01
+                return step(params, grads)
+            """,
+            expected=[(9, 21)],
+            messages=[
+                "`settings.lr` is set again (line 14) after `step` has been called: under jit the attribute is read once, at trace time, and baked into the compiled function, so the later calls still use the old value until a retrace. Pass it as an argument",
+            ],
+        ),
+        # a closed-over local rebound after the call; a function rebound to another one
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def main(x):
+                scale = 2.0
+                f = jax.jit(lambda v: v * scale)
+                first = f(x)
+                scale = 3.0
+                return first, f(x)
+
+
+            act = jnp.tanh
+
+
+            @jax.jit
+            def layer(x):
+                return act(x)
+
+
+            y = layer(jnp.ones(2))
+            act = jax.nn.relu
+            y = layer(jnp.ones(2))
+            """,
+            expected=[(7, 31), (18, 12)],
+            messages=[
+                "`scale` is a local of `main` that is reassigned (line 9) after `f` has been called: the compiled function keeps the value it read when it was traced, so the later calls still use the old value until a retrace. Pass it as an argument",
+                "`act` is a module global that is reassigned (line 22) after `layer` is defined: under jit its value is read once, at trace time, and baked into the compiled function, so later assignments are ignored until a retrace. Pass it as an argument",
+            ],
+        ),
+        # an attribute of self (a static argument, or the instance of a bound method given to jit) set after the call
+        Invalid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class Objective:
+                def __init__(self, target):
+                    self.target = target
+
+                @functools.partial(jax.jit, static_argnums=(0,))
+                def compute(self, x):
+                    return jnp.sum(x) - self.target
+
+                def set_target(self, target):
+                    self.target = target
+
+
+            class Scaler:
+                def __init__(self, mul):
+                    self.mul = mul
+
+                def calc(self, x):
+                    return x * self.mul
+
+
+            def run(x):
+                s = Scaler(2.0)
+                fast = jax.jit(s.calc)
+                first = fast(x)
+                s.mul = 3.0
+                return first, fast(x)
+            """,
+            expected=[(13, 29), (24, 20)],
+            messages=[
+                "`self.target` is read in `compute`, which is jitted with `self` a Python object, and `set_target` sets it (line 16): the compiled function keeps the value read at its first trace, so later calls ignore the change. Pass it as an argument (or make the object a pytree)",
+                "`s.mul` is set again (line 31) after `s.calc` has been called: it is jitted with `self` a Python object, so the compiled function keeps the value read at its first trace and the later calls ignore the change. Pass it as an argument (or make the object a pytree)",
+            ],
+        ),
+        # equinox: a global set between two calls of an eqx.filter_jit function
+        Invalid(
+            """
+            import equinox as eqx
+
+            scale = 1.0
+
+
+            @eqx.filter_jit
+            def step(model, x):
+                return model(x) * scale
+
+
+            def main(model, x):
+                global scale
+                a = step(model, x)
+                scale = 2.0
+                return a, step(model, x)
+            """,
+            expected=[(8, 23)],
+            messages=[
+                "`scale` is a module global that `main` reassigns (`global scale`, line 14) after calling `step`: under jit its value is read once, at trace time, and baked into the compiled function, so the later calls still use the old value until a retrace. Pass it as an argument",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._skip: set[int] = set()
-        self._top: Optional[dict[int, int]] = None
-        self._loops: set[int] = set()
-        self._in_class: set[int] = set()
+        self._calls: set[int] = set()
+        self._seqs: dict[int, Sequence] = {}
         self._reported: set[tuple[int, str]] = set()
-        self._follows: dict[int, bool] = {}
+        self._checked: set[tuple[int, str]] = set()
+        self._asserting = 0
+        self._attr_writes: Optional[dict[str, list[tuple[cst.CSTNode, cst.CSTNode]]]] = None
 
-    def _positions(self) -> dict[int, int]:
-        if self._top is None:
-            top: dict[int, int] = {}
-            for i, stmt in enumerate(self.ctx.module.body):
-                stack = [(stmt, False, False)]
-                while stack:
-                    n, in_loop, in_class = stack.pop()
-                    top[id(n)] = i
-                    if in_loop:
-                        self._loops.add(id(n))
-                    if in_class:
-                        self._in_class.add(id(n))
-                    if isinstance(n, (cst.FunctionDef, cst.Lambda)):
-                        continue
-                    loop = in_loop or isinstance(n, (cst.For, cst.While))
-                    klass = in_class or isinstance(n, cst.ClassDef)
-                    stack.extend((c, loop, klass) for c in children(n))
-            self._top = top
-        return self._top
+    def _seq(self, unit: Unit) -> Sequence:
+        """The statements of ``unit`` (the module or a function) in program order."""
+        node = unit.node
+        seq = self._seqs.get(id(node))
+        if seq is None:
+            body = node.body if isinstance(node, cst.Module) else getattr(node.body, "body", ())
+            seq = self._seqs[id(node)] = Sequence(body)
+        return seq
 
-    def _uses(self, outer: Unit) -> list[tuple[int, bool]]:
-        """The module-level statements that use the traced function ``outer`` (by
-        its name, or a name bound to an expression of it: ``f = jax.jit(g)``), in
-        program order, as (statement index, whether the statement is a loop).  A
-        name rebound to something else stops standing for it; a use inside a
-        function defined at module level counts where that definition stands."""
-        key = id(outer.node)
-        if key not in self._follows:
-            uses: list[tuple[int, bool]] = []
-            current: set[str] = set()
-            for i, stmt in enumerate(self.ctx.module.body):
-                if current and any(isinstance(n, cst.Name) and n.value in current
-                                   for n in descendants(stmt) if n is not getattr(stmt, "name", None)):
-                    uses.append((i, isinstance(stmt, (cst.For, cst.While))))
-                if stmt is outer.node:
-                    current.add(outer.name)
-                    continue
-                for name, value in _module_bindings(stmt):
-                    refers = value is not None and any(
-                        isinstance(n, cst.Name) and n.value in current for n in (value, *descendants(value)))
-                    if refers:
-                        current.add(name)
-                    else:
-                        current.discard(name)
-            self._follows[key] = uses
-        return self._follows[key]
-
-    def _called_across(self, outer: Unit, at: int) -> bool:
-        """Is the traced function used both before the rebinding at module statement
-        ``at`` and after it (or in the loop that rebinds it), so a compiled call can
-        run with the old value after the new one is set?"""
-        uses = self._uses(outer)
-        if any(i == at and loop for i, loop in uses):
-            return True
-        return any(i <= at for i, _ in uses) and any(i > at for i, _ in uses)
+    def _names_of(self, outer: Unit, seq: Sequence) -> tuple[set[str], Optional[int]]:
+        """The names the traced function ``outer`` goes by in ``seq``, and where it is
+        defined (a def, or the statement that holds a lambda)."""
+        at = seq.index(outer.node)
+        if at is None:
+            return set(), None
+        if isinstance(outer.node, cst.FunctionDef):
+            return {outer.name}, at
+        stmt = seq.stmts[at]
+        if any(isinstance(n, cst.Call) and isinstance(n.func, (cst.Call, cst.Lambda)) for n in descendants(stmt)):
+            return set(), at  # `jax.jit(lambda: ...)()`: applied once, where it is written
+        return {name for name, value in bindings(stmt) if value is not None}, at
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self._skip.add(id(node.attr))
+        if self.ctx.in_traced:
+            self._attribute(node)
 
     def visit_Call(self, node: cst.Call) -> None:
-        self._skip.add(id(node.func))
+        self._calls.add(id(node.func))
+        if _is_assert_call(node):
+            self._asserting += 1
+
+    def leave_Call(self, node: cst.Call) -> None:
+        if _is_assert_call(node):
+            self._asserting -= 1
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        self._asserting += 1
+
+    def leave_Assert(self, node: cst.Assert) -> None:
+        self._asserting -= 1
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
@@ -412,34 +645,43 @@ class StaleGlobalRead(Rule):
 
     def visit_Name(self, node: cst.Name) -> None:
         ctx = self.ctx
-        if not ctx.in_traced or id(node) in self._skip:
-            return
+        if not ctx.in_traced or id(node) in self._skip or self._asserting:
+            return  # (a flag asserted at trace time: a test of what runs when, on purpose)
         n = node.value
+        unit = ctx.unit
+        if (id(unit), n) in self._reported:
+            return
+        u: Optional[Unit] = unit
+        while u is not None and not u.is_module:
+            if n in u.global_names or n in u.nonlocal_names:
+                return
+            if binds(u, n):
+                if u is not unit:
+                    self._closure_read(node, n, u)
+                return
+            u = u.parent
         assigns = ctx.index.module_assignments.get(n)
         if not assigns:
             return
-        top = self._positions()
-        unit = ctx.unit
-        u: Optional[Unit] = unit
-        while u is not None and not u.is_module:
-            if binds(u, n) or n in u.global_names or n in u.nonlocal_names:
-                return
-            u = u.parent
+        called = id(node) in self._calls
         mv = ctx.module_value(n)
-        if mv is not None and mv.kind in (V.FUNCTION, V.MODULE):
+        if mv is not None and (mv.kind == V.MODULE or (mv.kind == V.FUNCTION and not called)):
             return
-        if (id(unit), n) in self._reported:
-            return
-        outer = unit
-        while outer.parent is not None and not outer.parent.is_module:
-            outer = outer.parent
-        def_at = top.get(id(outer.node))
+        outer = _outermost(unit)
+        seq = self._seq(ctx.index.module_unit)
+        def_at = seq.index(outer.node)
         if def_at is None:
             return
         # class attributes are not module globals
-        assigns = [a for a in assigns if id(a) not in self._in_class]
+        assigns = [a for a in assigns if seq.index(a) is not None]
+        if called:
+            # a function called by name: stale only when the name is set to another
+            # function (`act = jnp.tanh`, a lambda), not wrapped (`helper = jax.jit(helper)`)
+            assigns = [a for a in assigns if _other_function(a, n)]
+            if len(assigns) < 2 and not any(id(a) in seq.in_loop for a in assigns):
+                return
         late = self._rebound_after_call(n, outer)
-        if late is not None:
+        if late is not None and not called:
             writer, stmt = late
             self._reported.add((id(unit), n))
             self.report(
@@ -451,13 +693,14 @@ class StaleGlobalRead(Rule):
                 related=stmt,
             )
             return
-        in_loop = [a for a in assigns if id(a) in self._loops]
+        in_loop = [a for a in assigns if id(a) in seq.in_loop]
         if len(assigns) < 2 and not in_loop:
             return
-        later = [a for a in assigns if top.get(id(a), -1) > def_at]
+        names, defined_at = self._names_of(outer, seq)
+        uses = seq.uses(names, defined_at)
         # a rebinding matters only if the function was called (traced) before it and can be
         # called again after it: a notebook that rebinds `x` for other code is fine
-        later = [a for a in later if self._called_across(outer, top[id(a)])]
+        later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at)]
         literal = {_literal_text(ctx, a) for a in assigns}
         if len(literal) == 1 and None not in literal:
             return  # set again to the same constant: the compiled value is still right
@@ -473,6 +716,187 @@ class StaleGlobalRead(Rule):
             related=later[0],
         )
 
+    def _closure_read(self, node: cst.Name, n: str, owner: Unit) -> None:
+        """``n`` is a local of the enclosing function ``owner``: a closure variable.
+        A caching transformation keeps the value it saw when it traced."""
+        ctx = self.ctx
+        unit = ctx.unit
+        if owner.traced or n in ("self", "cls"):
+            return
+        outer = unit
+        while outer.parent is not None and outer.parent is not owner:
+            outer = outer.parent
+        if outer.parent is not owner or not _jitted(outer):
+            return
+        seq = self._seq(owner)
+        names, def_at = self._names_of(outer, seq)
+        if def_at is None or not names:
+            return
+        assigns = [w for w in writes(owner.node, n) if seq.index(w) is not None]
+        if len(assigns) < 2 or id(node) in self._calls and not all(_other_function(a, n) for a in assigns):
+            return
+        literal = {_literal_text(ctx, a) for a in assigns}
+        if len(literal) == 1 and None not in literal:
+            return
+        uses = seq.uses(names, def_at)
+        later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at)]
+        if not later:
+            return
+        self._reported.add((id(unit), n))
+        self.report(
+            node,
+            f"`{n}` is a local of `{owner.name}` that is reassigned (line {{related_line}}) after "
+            f"`{_label(outer, names)}` has been called: the compiled function keeps the value it "
+            "read when it was traced, so the later calls still use the old value until a retrace. "
+            "Pass it as an argument",
+            related=later[0],
+        )
+
+    # -- attributes read at trace time --------------------------------------------
+    def _attribute(self, node: cst.Attribute) -> None:
+        ctx = self.ctx
+        base = node.value
+        if not isinstance(base, cst.Name):
+            return
+        unit = ctx.unit
+        b = base.value
+        dotted = f"{b}.{node.attr.value}"
+        if (id(unit), dotted) in self._checked:
+            return
+        self._checked.add((id(unit), dotted))  # each attribute once per function
+        if not _caching(unit):
+            return
+        if b == "self" and unit.cls is not None and unit.params and unit.params[0].name == "self":
+            self._self_attribute(node, dotted)
+            return
+        # `config.lr`: an attribute of a module-level name (an imported module, a
+        # namespace class, an object), set again in this file after a call
+        u: Optional[Unit] = unit
+        while u is not None and not u.is_module:
+            if b in u.global_names or binds(u, b):
+                return
+            u = u.parent
+        writes_of = self._writes().get(dotted)
+        if not writes_of:
+            return
+        outer = _outermost(unit)
+        for owner_node, w in writes_of:
+            owner = self._unit_of(owner_node)
+            if owner is None or owner.traced:
+                continue
+            seq = self._seq(owner)
+            at = seq.index(w)
+            if at is None:
+                continue
+            if owner.is_module:
+                names, def_at = self._names_of(outer, seq)
+                uses = seq.uses(names, def_at)
+            else:
+                def_at = None
+                uses = seq.uses({outer.name}, None) if isinstance(outer.node, cst.FunctionDef) else []
+            if not across(uses, at, def_at):
+                continue
+            self._reported.add((id(unit), dotted))
+            self.report(
+                node,
+                f"`{dotted}` is set again (line {{related_line}}) after `{_label(outer, set())}` has "
+                "been called: under jit the attribute is read once, at trace time, and baked into the "
+                "compiled function, so the later calls still use the old value until a retrace. Pass "
+                "it as an argument",
+                related=w,
+            )
+            return
+
+    def _self_attribute(self, node: cst.Attribute, dotted: str) -> None:
+        """``self.x`` read in a method traced with ``self`` a Python object (a static
+        argument, or the instance of a bound method given to jit): a later
+        ``obj.x = ...`` or a setter method is not seen by the cached trace."""
+        ctx = self.ctx
+        unit = ctx.unit
+        cls = unit.cls
+        if cls is None or cls.is_jax_module or "self" in unit.traced_params or unit.name in _SETUP:
+            return
+        if cls.node.decorators:
+            return  # a dataclass or a registered pytree: its own rules
+        attr = node.attr.value
+        # a setter: another method sets the attribute after construction (not one that
+        # construction calls: configuration before the first call)
+        setup_calls = {
+            n.func.attr.value
+            for name, m in cls.methods.items() if name in _SETUP
+            for n in descendants(m.node)
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+            and isinstance(n.func.value, cst.Name) and n.func.value.value == "self"
+        }
+        for name, m in cls.methods.items():
+            if m is unit or name in _SETUP or name in setup_calls or m.traced:
+                continue
+            ws = attribute_writes(m.node, dotted)
+            if ws:
+                self._reported.add((id(unit), dotted))
+                self.report(
+                    node,
+                    f"`{dotted}` is read in `{unit.name}`, which is jitted with `self` a Python "
+                    f"object, and `{name}` sets it (line {{related_line}}): the compiled function "
+                    "keeps the value read at its first trace, so later calls ignore the change. "
+                    "Pass it as an argument (or make the object a pytree)",
+                    related=ws[0],
+                )
+                return
+        # an instance built in the driving code, its attribute set between two calls
+        for scope in self._scopes():
+            seq = self._seq(scope)
+            for i, stmt in enumerate(seq.stmts):
+                for var, value in bindings(stmt):
+                    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+                            and value.func.value == cls.name):
+                        continue
+                    uses = seq.uses({f"{var}.{unit.name}"}, None)
+                    for stmt2 in seq.stmts[i + 1:]:
+                        for w in attribute_writes(stmt2, f"{var}.{attr}"):
+                            at = seq.at[id(w)]
+                            if across(uses, at):
+                                self._reported.add((id(unit), dotted))
+                                self.report(
+                                    node,
+                                    f"`{var}.{attr}` is set again (line {{related_line}}) after "
+                                    f"`{var}.{unit.name}` has been called: it is jitted with `self` "
+                                    "a Python object, so the compiled function keeps the value "
+                                    "read at its first trace and the later calls ignore the "
+                                    "change. Pass it as an argument (or make the object a pytree)",
+                                    related=w,
+                                )
+                                return
+
+    def _scopes(self) -> list[Unit]:
+        return [u for u in self.ctx.index.units
+                if (u.is_module or isinstance(u.node, cst.FunctionDef)) and not u.traced and u.cls is None]
+
+    def _unit_of(self, node: cst.CSTNode) -> Optional[Unit]:
+        for u in self.ctx.index.units:
+            if u.node is node:
+                return u
+        return None
+
+    def _writes(self) -> dict[str, list[tuple[cst.CSTNode, cst.CSTNode]]]:
+        """Assignments to ``name.attr`` (not ``self``) in the module's statements and its
+        top-level functions: dotted target -> [(scope node, assignment)]."""
+        if self._attr_writes is None:
+            out: dict[str, list[tuple[cst.CSTNode, cst.CSTNode]]] = {}
+            for scope in self._scopes():
+                for n in descendants(scope.node):
+                    targets: list[cst.CSTNode] = []
+                    if isinstance(n, cst.Assign):
+                        targets = [t.target for t in n.targets]
+                    elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
+                        targets = [n.target]
+                    for t in targets:
+                        if (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name)
+                                and t.value.value not in ("self", "cls")):
+                            out.setdefault(f"{t.value.value}.{t.attr.value}", []).append((scope.node, n))
+            self._attr_writes = out
+        return self._attr_writes
+
     def _rebound_after_call(self, name: str, outer: Unit) -> Optional[tuple[str, cst.CSTNode]]:
         """A function of the file that declares ``global name`` and assigns it after it
         called ``outer`` (the traced function): (its name, the assignment)."""
@@ -487,3 +911,61 @@ class StaleGlobalRead(Rule):
                 elif called and id(n) in bound:
                     return w.name, n
         return None
+
+
+_SETUP = ("__init__", "__post_init__", "setup", "__setstate__", "__new__")
+# transformations that do not cache a trace: each call traces again and reads anew
+_UNCACHED = ("jax.vmap", "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian",
+             "jax.jvp", "jax.vjp", "jax.linearize", "jax.checkpoint", "jax.remat")
+
+
+def _caching(unit: Unit) -> bool:
+    """Does ``unit`` (or the function it is nested in) run under a transformation that
+    caches its trace (jit, pmap, the lax loops and conditionals), as far as this file
+    tells?  A helper traced only through its callers counts (its caller's trace is cached)."""
+    u: Optional[Unit] = unit
+    while u is not None and not u.is_module:
+        own = [r for r in u.reasons if r.startswith(("decorated with", "wrapped by", "a body passed to"))]
+        if any(not r.endswith(_UNCACHED) for r in own):
+            return True
+        if u.reasons and not own:
+            return True  # traced as a helper of traced code
+        u = u.parent
+    return False
+
+
+def _is_assert_call(node: cst.Call) -> bool:
+    f = node.func
+    name = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else ""
+    return name.lower().startswith("assert")
+
+
+def _jitted(unit: Unit) -> bool:
+    """Is ``unit`` itself handed to a jit-like transformation (jit, pmap, filter_jit)?
+    Its cache is kept with the function object, across calls of the code around it."""
+    return any(r.startswith(("decorated with", "wrapped by")) and r.rsplit(".", 1)[-1].endswith(("jit", "pmap"))
+               for r in unit.reasons)
+
+
+def _outermost(unit: Unit) -> Unit:
+    outer = unit
+    while outer.parent is not None and not outer.parent.is_module:
+        outer = outer.parent
+    return outer
+
+
+def _label(outer: Unit, names: set[str]) -> str:
+    if isinstance(outer.node, cst.FunctionDef):
+        return outer.name
+    return sorted(names)[0] if names else "the lambda"
+
+
+def _other_function(stmt: cst.CSTNode, name: str) -> bool:
+    """Does ``stmt`` bind ``name`` to another function (a lambda, or a function named
+    by a dotted name) rather than a wrapper of itself (``f = jax.jit(f)``)?"""
+    value = getattr(stmt, "value", None)
+    if isinstance(value, cst.Lambda):
+        return True
+    if isinstance(value, (cst.Name, cst.Attribute)):
+        return not any(isinstance(n, cst.Name) and n.value == name for n in (value, *descendants(value)))
+    return False

@@ -6,7 +6,13 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from typing import Optional
+
 from jaxlint.model import apis
+from jaxlint.model import values as V
+from jaxlint.model.keyflow import assigned_in, invariant, key_like_name, loop_target_read, rngs_keys
+from jaxlint.model.program_order import attribute_writes
+from jaxlint.model.scopes import writes
 from jaxlint.model.walk import arg_at, children, descendants
 
 
@@ -24,7 +30,19 @@ class PrngKeyReuse(Rule):
         "`bernoulli`, `categorical`, `permutation`...) with no split or rebinding in between;\n"
         "* a key used after `jax.random.split(key)` has consumed it;\n"
         "* a key defined outside a loop (or comprehension) and consumed inside it without a new "
-        "key per iteration.\n\n"
+        "key per iteration, also through a function that consumes it: a helper, a jitted step "
+        "whose nested loss function draws from it, flax's `rngs={\"dropout\": key}` (not in "
+        "an evaluation apply, `deterministic=True`, nor in tests, which compare applies under "
+        "one key);\n"
+        "* a key made from the same seed in every iteration (`key = PRNGKey(0)` in the loop) "
+        "and drawn with the same arguments;\n"
+        "* a key of the enclosing scope, bound once there, consumed in a function or lambda "
+        "that is called more than once (or in a loop);\n"
+        "* a function given a key (a `key`/`rng` parameter, `kwargs.get(\"rng\")`) that "
+        "never reads it and draws from a fixed seed instead;\n"
+        "* a key stored on an object when it is built (`self.rng = PRNGKey(seed)`) that a "
+        "method taking an input draws from and nothing replaces;\n"
+        "* one helper called twice with the same key and the same arguments.\n\n"
         "`key, sub = split(key)`, `keys = split(key, n)` with each key used once, `for k in "
         "keys`, and `fold_in(key, i)` (which derives a new key without consuming) stay silent. "
         "Uses on different branches of an `if` are not a reuse."
@@ -220,6 +238,149 @@ class PrngKeyReuse(Rule):
                 return jax.lax.scan(step, (jnp.zeros(2), key), None, length=n)
             """
         ),
+        # a new key per step (split, fold_in), a seed per iteration or per shape, a global key split on each call, a closure called once, a key default read first, one helper on other data, an evaluation apply
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import random
+
+
+            @jax.jit
+            def train_step(params, x, dropout_key):
+                keep = jax.random.bernoulli(dropout_key, 0.5, x.shape)
+                return params - 0.1 * jnp.sum(jnp.where(keep, x, 0.0))
+
+
+            def train(params, batches, key):
+                for x in batches:
+                    key, dropout_key = jax.random.split(key)
+                    params = train_step(params, x, dropout_key)
+                return params
+
+
+            def train_fold(params, batches, key):
+                for i, x in enumerate(batches):
+                    params = train_step(params, x, jax.random.fold_in(key, i))
+                return params
+
+
+            def per_seed(x, n):
+                out = []
+                for i in range(n):
+                    key = random.PRNGKey(i)
+                    out.append(x + random.normal(key, x.shape))
+                return out
+
+
+            def per_shape(shapes):
+                return [random.normal(random.PRNGKey(0), s) for s in shapes]
+
+
+            key = random.PRNGKey(0)
+
+
+            def noise(x):
+                global key
+                key, sub = random.split(key)
+                return x + random.normal(sub, x.shape)
+
+
+            def once(x):
+                return x + random.normal(key, x.shape)
+
+
+            y = once(jnp.ones(2))
+
+
+            def dropout(x, rate, rng=None):
+                if rng is None:
+                    rng = random.PRNGKey(0)
+                keep = random.bernoulli(rng, rate, x.shape)
+                return jnp.where(keep, x / rate, 0.0)
+
+
+            def random_features(key, x):
+                return x @ random.normal(key, (x.shape[-1], 4))
+
+
+            def kernel(key, x, y):
+                return random_features(key, x) @ random_features(key, y).T
+
+
+            def evaluate(model, variables, xs, key):
+                return [model.apply(variables, x, deterministic=True, rngs={"dropout": key}) for x in xs]
+            """
+        ),
+        # a stored key drawn from once at construction, split in the method, or advanced by another method
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Agent:
+                def __init__(self, seed):
+                    self.rng = jax.random.PRNGKey(seed)
+                    self.w = self._init_weights()
+
+                def _init_weights(self):
+                    return jax.random.normal(self.rng, (3,))
+
+                def act(self, logits):
+                    self.rng, sub = jax.random.split(self.rng)
+                    return jax.random.categorical(sub, logits)
+
+
+            class Noise:
+                def __init__(self, key):
+                    self.key = key
+
+                def next_key(self):
+                    self.key, sub = jax.random.split(self.key)
+                    return sub
+
+                def sample(self, x):
+                    return x + jax.random.normal(self.key, x.shape)
+            """
+        ),
+        # a stored key behind a getter with no input (a fixed random projection); two applies compared under one key outside a loop
+        Valid(
+            """
+            import jax
+
+
+            class RandomFeatures:
+                def __init__(self, key, rows, cols):
+                    self.key = key
+                    self.shape = (rows, cols)
+
+                def get_matrix(self):
+                    # a fixed random projection: the same matrix on every call, by design
+                    return jax.random.normal(self.key, self.shape)
+
+
+            def test_masked_equals_full(model, variables, batch, masked, key):
+                # two computations compared under the same randomness
+                full = model.apply(variables, batch, rngs={"dropout": key})
+                part = model.apply(variables, masked, rngs={"dropout": key})
+                return full, part
+            """
+        ),
+        # a test comparing step-by-step applies with a full pass under one key
+        Valid(
+            """
+            import jax.numpy as jnp
+
+
+            class DecoderTest:
+                def test_extend_step_matches_fprop(self, model, variables, inputs, key):
+                    full = model.apply(variables, inputs, rngs={"random": key})
+                    for t in range(inputs.shape[1]):
+                        step = model.apply(variables, inputs[:, t], rngs={"random": key}, method=model.extend_step)
+                        assert jnp.allclose(full[:, t], step)
+            """
+        ),
     ]
 
     INVALID = [
@@ -373,7 +534,223 @@ class PrngKeyReuse(Rule):
                 "`self.rng` was already consumed by `random.categorical` on line 5: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(self.rng)`, and give each call its own key",
             ],
         ),
+        # a jitted step whose nested loss draws from its key, given the same key every iteration
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def train_step(params, x, dropout_key):
+                def loss_fn(p):
+                    keep = jax.random.bernoulli(dropout_key, 0.5, x.shape)
+                    return jnp.sum(jnp.where(keep, x * p, 0.0))
+
+                return params - 0.1 * jax.grad(loss_fn)(params)
+
+
+            def train(params, batches, dropout_key):
+                for x in batches:
+                    params = train_step(params, x, dropout_key)
+                return params
+            """,
+            expected=[(16, 18)],
+            messages=[
+                "`dropout_key` is consumed by `random.bernoulli` via `train_step` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`dropout_key, sub = jax.random.split(dropout_key)`) or use `jax.random.fold_in(dropout_key, i)`",
+            ],
+        ),
+        # flax: rngs= of apply given the same key every iteration
+        Invalid(
+            """
+            import flax.linen as nn
+            import jax
+            import jax.numpy as jnp
+
+
+            class Model(nn.Module):
+                @nn.compact
+                def __call__(self, x, train: bool):
+                    return nn.Dropout(0.5, deterministic=not train)(nn.Dense(4)(x))
+
+
+            def evaluate_noise(variables, xs, key):
+                model = Model()
+                outs = []
+                for x in xs:
+                    outs.append(model.apply(variables, x, train=True, rngs={"dropout": key}))
+                return outs
+            """,
+            expected=[(16, 21)],
+            messages=[
+                "`key` is consumed by `model.apply(rngs=...)` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
+            ],
+        ),
+        # a key made from the same seed in every iteration
+        Invalid(
+            """
+            import jax
+            from jax import random
+
+
+            def noisy_runs(x, n):
+                out = []
+                for _ in range(n):
+                    key = random.PRNGKey(42)
+                    out.append(x + random.normal(key, x.shape))
+                return out
+
+
+            samples = [jax.random.uniform(jax.random.key(0), (3,)) for _ in range(4)]
+            """,
+            expected=[(9, 24), (13, 12)],
+            messages=[
+                "`key` is made from the same seed (`random.PRNGKey(42)`, line 8) in every iteration of the loop and `random.normal` draws with the same arguments, so every iteration gets the same random numbers. Create the key once before the loop and split it each iteration, or use `jax.random.fold_in(key, i)`",
+                "`jax.random.key(0)` makes the same key in every iteration of the comprehension and `random.uniform` draws with the same arguments, so every iteration gets the same random numbers. Create the key once before the comprehension and split it each iteration, or use `jax.random.fold_in(key, i)`",
+            ],
+        ),
+        # a key captured by a function or a lambda called more than once
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            key = jax.random.PRNGKey(0)
+
+
+            def noise(x):
+                return x + jax.random.normal(key, x.shape)
+
+
+            def run(x, steps):
+                for _ in range(steps):
+                    x = noise(x)
+                return x
+
+
+            def pair(shape, seed):
+                k = jax.random.PRNGKey(seed)
+                draw = lambda: jax.random.uniform(k, shape)
+                return draw(), draw()
+            """,
+            expected=[(8, 16), (19, 20)],
+            messages=[
+                "`key` comes from the enclosing scope and is consumed by `random.normal` in `noise`, which is called in a loop (first on line 13): every call draws the same random numbers. Give `noise` a key parameter and pass a fresh key to each call",
+                "`k` comes from the enclosing scope and is consumed by `random.uniform` in `draw`, which is called 2 times (first on line 20): every call draws the same random numbers. Give `draw` a key parameter and pass a fresh key to each call",
+            ],
+        ),
+        # a function given a key that draws from a fixed seed instead
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import random
+
+
+            def dropout(x, rate, rng=None):
+                rng = random.PRNGKey(0)
+                keep = random.bernoulli(rng, rate, x.shape)
+                return jnp.where(keep, x / rate, 0.0)
+
+
+            def apply_fun(params, inputs, **kwargs):
+                rng = kwargs.get("rng", None)
+                rng = random.PRNGKey(0)
+                return inputs + random.normal(rng, inputs.shape)
+            """,
+            expected=[(8, 12), (15, 21)],
+            messages=[
+                "`dropout` is given a key (`rng`, line 6) but never uses it: `random.bernoulli` draws from `random.PRNGKey(0)`, a fixed seed, so every call of `dropout` draws the same random numbers. Draw with the key it is given",
+                "`apply_fun` is given a key (`rng`, line 13) but never uses it: `random.normal` draws from `random.PRNGKey(0)`, a fixed seed, so every call of `apply_fun` draws the same random numbers. Draw with the key it is given",
+            ],
+        ),
+        # one helper called twice with the same key and the same arguments
+        Invalid(
+            """
+            import jax
+
+
+            def uniform_noise(key, shape):
+                return jax.random.uniform(key, shape)
+
+
+            def main():
+                key = jax.random.PRNGKey(0)
+                a = uniform_noise(key, (10, 10))
+                b = uniform_noise(key, (10, 10))
+                return a, b
+            """,
+            expected=[(11, 9)],
+            messages=[
+                "`key` was already consumed by `uniform_noise()` on line 10: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+            ],
+        ),
+        # a key stored on the object when it is built, drawn from by a method that never replaces it
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Agent:
+                def __init__(self, seed):
+                    self.rng = jax.random.PRNGKey(seed)
+
+                def act(self, logits):
+                    return jax.random.categorical(self.rng, logits)
+
+
+            class Noise:
+                def __init__(self, key, scale):
+                    self.key = key
+                    self.scale = scale
+
+                def __call__(self, x):
+                    return x + self.scale * jax.random.normal(self.key, x.shape)
+            """,
+            expected=[(10, 16), (19, 33)],
+            messages=[
+                "`self.rng` is set only when the object is built and `act` draws from it with `random.categorical` without replacing it, so every call of `act` draws the same random numbers. Split it in the method (`self.rng, sub = jax.random.split(self.rng)`) and draw with `sub`",
+                "`self.key` is set only when the object is built and `__call__` draws from it with `random.normal` without replacing it, so every call of `__call__` draws the same random numbers. Split it in the method (`self.key, sub = jax.random.split(self.key)`) and draw with `sub`",
+            ],
+        ),
+        # flax: a jitted train step whose loss applies the model with rngs={"dropout": key}, given the same key every step
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def train_step(state, batch, dropout_key):
+                def loss_fn(params):
+                    logits = state.apply_fn({"params": params}, batch["x"], training=True,
+                                            rngs={"dropout": dropout_key})
+                    return jnp.mean((logits - batch["y"]) ** 2)
+
+                grads = jax.grad(loss_fn)(state.params)
+                return state.apply_gradients(grads=grads)
+
+
+            def train_loop(state, batches, dropout_key):
+                for batch in batches:
+                    state = train_step(state, batch, dropout_key)
+                return state
+            """,
+            expected=[(18, 17)],
+            messages=[
+                "`dropout_key` is consumed by `rngs=` via `train_step` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`dropout_key, sub = jax.random.split(dropout_key)`) or use `jax.random.fold_in(dropout_key, i)`",
+            ],
+        ),
     ]
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._loop_names: dict[int, set[str]] = {}
+        self._fixed_reported: set[tuple[int, int]] = set()
+        self._stored_reported: set[tuple[int, str]] = set()
+        self._stored_checked: set[tuple[int, str]] = set()
+        self._sites: dict[tuple[int, str], list] = {}
 
     def _helper_consumes(self, node: cst.Call) -> None:
         """``helper(key, x)`` where ``helper`` (a function of this file, or one imported
@@ -383,6 +760,7 @@ class PrngKeyReuse(Rule):
             token = ctx.key_token(arg)
             if token is None:
                 continue
+            self._fixed_seed_in_loop(node, arg, token, f"{helper}()")
             if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
                 # a key from outside the loop: every iteration consumes it again
                 ctx.consume_key(token, node, f"{sampler}` via `{helper}")
@@ -396,6 +774,7 @@ class PrngKeyReuse(Rule):
         q = ctx.qualname(node.func)
         if q is None or not q.startswith("jax.random."):
             self._helper_consumes(node)
+            self._rngs_consumes(node)
             return
         short = q.rsplit(".", 1)[1]
         if short not in apis.RANDOM_CONSUMERS:
@@ -408,6 +787,12 @@ class PrngKeyReuse(Rule):
             return
         if self._closure_key_in_loop_body(key_expr, node, short) or self._closure_key_in_mapped_fn(key_expr, node, short):
             return
+        # the same key from one iteration or call to the next; a second use on this
+        # path is still a reuse
+        (self._fixed_seed_in_loop(node, key_expr, token, short)
+         or self._closure_key_called_again(key_expr, node, short)
+         or self._stored_key_never_advanced(key_expr, node, short)
+         or self._given_key_ignored(key_expr, node, token, short))
         self._consume(node, key_expr, short, token)
 
     def _consume(self, node: cst.Call, key_expr: cst.BaseExpression, how: str, token=None) -> None:
@@ -418,9 +803,16 @@ class PrngKeyReuse(Rule):
         prev = ctx.consume_key(token, node, how)
         if prev is None:
             return
-        if how.endswith("()") and prev[1] == how:
-            return  # one helper twice with one key: often meant (random features for x and y)
+        if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node):
+            return  # one helper twice with one key on other data: often meant (random features for x and y)
         self._report_reuse(node, key_expr, prev)
+
+    def _same_call(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
+        """Two calls with the same arguments (the key included): the same result."""
+        ctx = self.ctx
+        if not isinstance(a, cst.Call) or not isinstance(b, cst.Call) or len(a.args) != len(b.args):
+            return False
+        return all(ctx.code(x).strip().rstrip(",") == ctx.code(y).strip().rstrip(",") for x, y in zip(a.args, b.args))
 
     def _report_reuse(self, node: cst.Call, key_expr: cst.CSTNode, prev) -> None:
         ctx = self.ctx
@@ -433,13 +825,250 @@ class PrngKeyReuse(Rule):
                 f"and pass `sub`)"
             )
         else:
-            by = prev_how if prev_how.endswith("()") else f"random.{prev_how}"
+            by = _by(prev_how)
             msg = (
                 f"`{name}` was already consumed by `{by}` on line {{related_line}}: "
                 f"both calls get the same random bits. Split it first, e.g. "
                 f"`k1, k2 = jax.random.split({name})`, and give each call its own key"
             )
         self.report(node, msg, related=prev_node)
+
+    _EVAL_KEYWORDS = {"deterministic": "True", "inference": "True", "train": "False",
+                      "training": "False", "is_training": "False"}
+
+    def _rngs_consumes(self, node: cst.Call) -> None:
+        """``model.apply(params, x, rngs={"dropout": key})`` (flax) in a loop: the call
+        draws from each key of the dict (not in an evaluation call: ``deterministic=True``)."""
+        names = rngs_keys(node)
+        if not names:
+            return
+        for a in node.args:
+            if a.keyword is not None and isinstance(a.value, cst.Name) and \
+                    self._EVAL_KEYWORDS.get(a.keyword.value) == a.value.value:
+                return
+        ctx = self.ctx
+        if _in_test(ctx.unit):
+            return  # a test comparing applies (step-by-step decoding against a full pass) under one key
+        how = f"{ctx.code(node.func).strip()}(rngs=...)"
+        for name in names:
+            v = ctx.lookup(name.value)
+            if v is None or v.kind not in (V.KEY, V.UNKNOWN):
+                continue
+            token = ctx.key_token(name)
+            if token is None:
+                continue
+            if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
+                ctx.consume_key(token, node, how)
+            # outside a loop, two applies with one key are mostly tests comparing two
+            # computations under the same randomness: left alone
+
+    def _fixed_seed_in_loop(self, node: cst.Call, key_expr: cst.BaseExpression, token, how: str) -> bool:
+        """``for ...: key = jax.random.PRNGKey(0); x = jax.random.normal(key)``: a key made
+        from the same seed in every iteration, drawn with the same arguments, gives
+        every iteration the same numbers."""
+        ctx = self.ctx
+        made = token.node
+        depth = token.loop_depth
+        if not isinstance(made, cst.Call) or depth < 1 or depth > len(ctx.loop_stack):
+            return False
+        if ctx.qualname(made.func) not in ("jax.random.PRNGKey", "jax.random.key"):
+            return False
+        loop = ctx.loop_stack[depth - 1].node
+        if loop_target_read(loop):
+            return False  # `for config in configs:` the same seed for each setting, on purpose
+        varying = self._assigned_in(loop)
+        if not all(invariant(a.value, varying, calls=False) for a in made.args):
+            return False
+        if not all(invariant(a.value, varying, calls=True) for a in node.args if a.value is not key_expr):
+            return False
+        if (id(made), id(loop)) in self._fixed_reported:
+            return True
+        self._fixed_reported.add((id(made), id(loop)))
+        kind = "loop" if isinstance(loop, (cst.For, cst.While)) else "comprehension"
+        made_code = ctx.code(made).strip()
+        if key_expr is made:
+            what = f"`{made_code}` makes the same key"
+        else:
+            what = f"`{ctx.code(key_expr).strip()}` is made from the same seed (`{made_code}`, line {{related_line}})"
+        self.report(
+            node,
+            f"{what} in every iteration of the {kind} and `{_by(how)}` draws with the same "
+            f"arguments, so every iteration gets the same random numbers. Create the key once "
+            f"before the {kind} and split it each iteration, or use `jax.random.fold_in(key, i)`",
+            related=made,
+        )
+        return True
+
+    def _assigned_in(self, loop: cst.CSTNode) -> set[str]:
+        got = self._loop_names.get(id(loop))
+        if got is None:
+            got = self._loop_names[id(loop)] = assigned_in(loop)
+        return got
+
+    def _closure_key_called_again(self, key_expr: cst.BaseExpression, node: cst.Call, how: str) -> bool:
+        """A function (or lambda) that draws from a key of the enclosing scope, bound
+        once there, and is called more than once: every call draws the same numbers."""
+        ctx = self.ctx
+        unit = ctx.unit
+        if not isinstance(key_expr, cst.Name) or unit.is_module:
+            return False
+        name = key_expr.value
+        if ctx.local(name) is not None or unit.param(name) is not None or name in unit.assigned \
+                or name in unit.global_names or name in unit.nonlocal_names:
+            return False
+        v = ctx.lookup(name)
+        if v is None or v.kind not in (V.KEY, V.KEYS, V.UNKNOWN):
+            return False
+        # the scope that binds the key, and the function defined directly in it
+        outer = unit
+        owner = unit.parent
+        while owner is not None and not owner.is_module and not (name in owner.assigned or owner.param(name)):
+            if name in owner.global_names or name in owner.nonlocal_names:
+                return False
+            outer, owner = owner, owner.parent
+        if owner is None:
+            return False
+        if owner.is_module:
+            binds = ctx.index.module_assignments.get(name, [])
+        else:
+            binds = writes(owner.node, name)
+            if owner.param(name) is not None:
+                binds = [None, *binds]
+        if len(binds) != 1:
+            return False  # set again between calls (a split of a global key): not the same key
+        fname = self._bound_name(outer, owner)
+        if fname is None:
+            return False
+        memo = (id(owner.node), fname)
+        sites = self._sites.get(memo)
+        if sites is None:
+            sites = self._sites[memo] = self._call_sites(owner.node, fname)
+        if len(sites) < 2 and not any(loop for _, loop in sites):
+            return False
+        first = sites[0][0]
+        where = "in a loop" if len(sites) == 1 else f"{len(sites)} times"
+        self.report(
+            node,
+            f"`{name}` comes from the enclosing scope and is consumed by `random.{how}` in "
+            f"`{fname}`, which is called {where} (first on line {{related_line}}): every call "
+            f"draws the same random numbers. Give `{fname}` a key parameter and pass a fresh key "
+            f"to each call",
+            related=first,
+        )
+        return True
+
+    _SETUP = ("__init__", "__post_init__", "setup", "__setstate__", "__new__", "reset", "seed")
+
+    def _stored_key_never_advanced(self, key_expr: cst.BaseExpression, node: cst.Call, how: str) -> bool:
+        """``self.rng`` drawn from in a method, set only when the object is built: nothing
+        replaces it, so every call of the method draws the same random numbers."""
+        ctx = self.ctx
+        unit = ctx.unit
+        cls = unit.cls
+        if cls is None or cls.is_jax_module or cls.nnx or cls.node.decorators or unit.name in self._SETUP:
+            return False
+        if len(unit.params) < 2 or cls.name in ctx.index.pytree_records:
+            # `get_matrix(self)`: a fixed random object by design; a registered pytree
+            # holds a key as data (a key wrapper)
+            return False
+        if not isinstance(key_expr, cst.Attribute) or not isinstance(key_expr.value, cst.Name) \
+                or key_expr.value.value != "self" or not unit.params or unit.params[0].name != "self":
+            return False
+        dotted = f"self.{key_expr.attr.value}"
+        if (id(unit), dotted) in self._stored_reported:
+            return True
+        if (id(unit), dotted) in self._stored_checked:
+            return False
+        self._stored_checked.add((id(unit), dotted))
+        made = False
+        setup_calls: set[str] = set()
+        for name, m in cls.methods.items():
+            ws = attribute_writes(m.node, dotted)
+            if name in self._SETUP:
+                made = made or any(_makes_key(ctx, w) for w in ws)
+                setup_calls.update(
+                    n.func.attr.value for n in descendants(m.node)
+                    if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+                    and isinstance(n.func.value, cst.Name) and n.func.value.value == "self")
+            elif ws:
+                return False  # another method replaces it
+        if not made or unit.name in setup_calls:
+            return False
+        self._stored_reported.add((id(unit), dotted))
+        self.report(
+            node,
+            f"`{dotted}` is set only when the object is built and `{unit.name}` draws from it with "
+            f"`random.{how}` without replacing it, so every call of `{unit.name}` draws the same "
+            f"random numbers. Split it in the method (`{dotted}, sub = jax.random.split({dotted})`) "
+            f"and draw with `sub`",
+        )
+        return True
+
+    @staticmethod
+    def _bound_name(outer, owner) -> Optional[str]:
+        """The name the function ``outer`` (defined in ``owner``) is called by."""
+        node = outer.node
+        if isinstance(node, cst.FunctionDef):
+            return node.name.value
+        body = owner.node.body if isinstance(owner.node, cst.Module) else owner.node.body.body
+        for stmt in body:
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                continue
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+                        isinstance(small.targets[0].target, cst.Name) and \
+                        any(n is node for n in (small.value, *descendants(small.value))):
+                    if isinstance(small.value, cst.Call) and isinstance(small.value.func, (cst.Call, cst.Lambda)):
+                        return None
+                    return small.targets[0].target.value
+        return None
+
+    @staticmethod
+    def _call_sites(scope: cst.CSTNode, fname: str) -> list[tuple[cst.Call, bool]]:
+        """Calls of ``fname`` anywhere under ``scope`` (nested functions included), and
+        whether each is in a loop or comprehension."""
+        out: list[tuple[cst.Call, bool]] = []
+        loops = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+        stack: list[tuple[cst.CSTNode, bool]] = [(scope, False)]
+        while stack:
+            n, loop = stack.pop()
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == fname:
+                out.append((n, loop))
+            inner = loop or isinstance(n, loops)
+            stack.extend((c, inner) for c in reversed(children(n)))
+        return out
+
+    def _given_key_ignored(self, key_expr: cst.BaseExpression, node: cst.Call, token, how: str) -> bool:
+        """A function given a key (a ``rng``/``key`` parameter, or ``kwargs.get("rng")``)
+        that draws from a key of a fixed seed instead and never reads the one it gets:
+        every call draws the same numbers."""
+        ctx = self.ctx
+        unit = ctx.unit
+        made = token.node
+        if unit.is_module or not isinstance(unit.node, cst.FunctionDef) or token.loop_depth != 0:
+            return False
+        if not isinstance(made, cst.Call) or ctx.qualname(made.func) not in ("jax.random.PRNGKey", "jax.random.key"):
+            return False
+        if not all(invariant(a.value, set(unit.assigned) | {p.name for p in unit.params}, calls=False)
+                   for a in made.args):
+            return False
+        given = [(p.name, None) for p in unit.params if key_like_name(p.name)]
+        for n in descendants(unit.node):
+            if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name) \
+                    and _kwargs_key(n.value):
+                given.append((n.targets[0].target.value, n))
+        for name, at in given:
+            if _read_before(unit.node, name, at, made):
+                continue
+            self.report(
+                node,
+                f"`{unit.name}` is given a key (`{name}`, line {{related_line}}) but never uses it: "
+                f"`random.{how}` draws from `{ctx.code(made).strip()}`, a fixed seed, so every call "
+                f"of `{unit.name}` draws the same random numbers. Draw with the key it is given",
+                related=at if at is not None else _param_node(unit.node, name),
+            )
+            return True
+        return False
 
     _LOOP_BODIES = ("lax.scan", "lax.fori_loop", "lax.while_loop", "lax.map", "lax.associative_scan")
 
@@ -560,7 +1189,7 @@ class PrngKeyReuse(Rule):
                 name = still[0] if still else token.label
                 self.report(
                     site,
-                    f"`{name}` is consumed by `random.{how}` inside a {kind} but never replaced, "
+                    f"`{name}` is consumed by `{_by(how)}` inside a {kind} but never replaced, "
                     f"so every iteration draws the same random numbers. Split a new key each "
                     f"iteration (`{name}, sub = jax.random.split({name})`) or use "
                     f"`jax.random.fold_in({name}, i)`",
@@ -574,3 +1203,73 @@ class PrngKeyReuse(Rule):
     leave_SetComp = _leave_loop
     leave_GeneratorExp = _leave_loop
     leave_DictComp = _leave_loop
+
+
+def _by(how: str) -> str:
+    """How a key was consumed, for messages: a helper call as written, else the sampler."""
+    return how if how.endswith(")") or how.startswith("rngs=") else f"random.{how}"
+
+
+def _kwargs_key(e: cst.BaseExpression) -> bool:
+    """``kwargs.get("rng")``, ``kwargs.get("rng", None)``, ``kwargs["key"]``."""
+    if isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value in ("get", "pop") \
+            and isinstance(e.func.value, cst.Name) and e.args and isinstance(e.args[0].value, cst.SimpleString):
+        s = e.args[0].value.evaluated_value
+        return isinstance(s, str) and key_like_name(s)
+    if isinstance(e, cst.Subscript) and isinstance(e.value, cst.Name) and len(e.slice) == 1:
+        idx = getattr(e.slice[0].slice, "value", None)
+        if isinstance(idx, cst.SimpleString):
+            s = idx.evaluated_value
+            return isinstance(s, str) and key_like_name(s)
+    return False
+
+
+def _param_node(fn: cst.FunctionDef, name: str) -> cst.CSTNode:
+    p = fn.params
+    for param in (*p.posonly_params, *p.params, *p.kwonly_params):
+        if param.name.value == name:
+            return param
+    return fn
+
+
+def _read_before(fn: cst.FunctionDef, name: str, start: Optional[cst.CSTNode], stop: cst.CSTNode) -> bool:
+    """Is ``name`` read in ``fn`` after ``start`` (its binding; None: the parameter) and
+    before ``stop`` (the key made instead), or anywhere when ``stop`` does not rebind it?"""
+    targets: set[int] = set()
+    started = start is None
+    rebinds = False
+    for n in descendants(fn.body):
+        if isinstance(n, cst.Assign):
+            targets.update(id(t.target) for t in n.targets)
+            if n.value is stop and any(isinstance(t.target, cst.Name) and t.target.value == name for t in n.targets):
+                rebinds = True
+        if n is start:
+            started = True
+        if n is stop and rebinds:
+            return False
+        if started and isinstance(n, cst.Name) and n.value == name and id(n) not in targets:
+            return True
+    return False
+
+
+def _makes_key(ctx, stmt: cst.CSTNode) -> bool:
+    """Does the assignment ``stmt`` store a PRNG key (made, split, or a key parameter)?"""
+    value = getattr(stmt, "value", None)
+    if value is None:
+        return False
+    if isinstance(value, cst.Subscript):
+        value = value.value
+    if isinstance(value, cst.Call):
+        q = ctx.qualname(value.func) or ""
+        return q in ("jax.random.PRNGKey", "jax.random.key", "jax.random.split", "jax.random.fold_in")
+    return isinstance(value, cst.Name) and key_like_name(value.value)
+
+
+def _in_test(unit) -> bool:
+    """Is ``unit`` a test (a ``test*`` function, or in a ``Test*``/``*Test`` class)?"""
+    u = unit
+    while u is not None and not u.is_module:
+        if u.name.startswith("test") or (u.cls is not None and "Test" in u.cls.name):
+            return True
+        u = u.parent
+    return False

@@ -1,0 +1,122 @@
+"""PRNG keys across calls: which parameters a function consumes (directly, through a
+closure it defines, or through flax's ``rngs=``), and what stays the same from one
+loop iteration or one call to the next.
+
+A key handed to the same consumer twice gives the same numbers; so does a key made
+from the same seed in every iteration, a key a closure captures (every call of the
+closure draws with it), and a key that a function builds from a fixed seed instead
+of the one it is given.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+import libcst as cst
+
+from jaxlint.model.units import Unit
+from jaxlint.model.walk import descendants
+
+# names under which code hands a PRNG key to a function
+_KEY_WORDS = ("key", "rng", "prng", "rngkey", "prngkey", "seed_key")
+
+
+def key_like_name(name: str) -> bool:
+    """``key``, ``rng``, ``dropout_key``, ``rng_key``, ``prng``... (not ``keys``/``seed``)."""
+    low = name.lower().strip("_")
+    if low in _KEY_WORDS:
+        return True
+    return low.endswith(("_key", "_rng", "_prng")) or low.startswith(("rng_", "key_", "prng_"))
+
+
+def rngs_keys(call: cst.Call) -> list[cst.Name]:
+    """The names given as keys in a literal ``rngs={"dropout": key, ...}`` argument
+    (flax's ``apply``/``init``): each is consumed by that call."""
+    out: list[cst.Name] = []
+    for a in call.args:
+        if a.keyword is None or a.keyword.value != "rngs" or not isinstance(a.value, cst.Dict):
+            continue
+        for el in a.value.elements:
+            v = getattr(el, "value", None)
+            if isinstance(v, cst.Name) and all(v.value != o.value for o in out):
+                out.append(v)
+    return out
+
+
+def key_param_consumed(unit: Unit, name: str, how: str) -> None:
+    """``name`` is consumed in ``unit``: when it is a parameter of ``unit``, or of a
+    function ``unit`` is nested in (a closure reading it, not rebinding it), that
+    function consumes that parameter."""
+    u: Optional[Unit] = unit
+    while u is not None and not u.is_module:
+        if u.param(name) is not None:
+            u.consumes_keys.setdefault(name, how)
+            return
+        if name in u.assigned or name in u.global_names or name in u.nonlocal_names:
+            return
+        u = u.parent
+
+
+def assigned_in(node: cst.CSTNode) -> set[str]:
+    """The names a loop (or comprehension) binds in its targets and body."""
+    out: set[str] = set()
+
+    def names(t: cst.CSTNode) -> Iterator[str]:
+        for n in (t, *descendants(t)):
+            if isinstance(n, cst.Name):
+                yield n.value
+
+    for n in (node, *descendants(node)):
+        if isinstance(n, cst.Assign):
+            for t in n.targets:
+                out.update(names(t.target))
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+            out.update(names(n.target))
+        elif isinstance(n, cst.AsName):
+            out.update(names(n.name))
+    return out
+
+
+def invariant(expr: cst.CSTNode, varying: set[str], calls: bool) -> bool:
+    """Is ``expr`` the same in every iteration of a loop that binds ``varying``: no
+    name it reads is bound there (``calls=False``: and it calls nothing, so
+    ``PRNGKey(int(time.time()))`` or ``PRNGKey(next(seeds))`` vary)?"""
+    skip: set[int] = set()
+    for n in (expr, *descendants(expr)):
+        if isinstance(n, cst.Attribute):
+            skip.add(id(n.attr))
+        elif isinstance(n, cst.Arg) and n.keyword is not None:
+            skip.add(id(n.keyword))
+        elif isinstance(n, (cst.Lambda, cst.FunctionDef, cst.GeneratorExp, cst.ListComp, cst.SetComp,
+                            cst.DictComp, cst.Yield, cst.Await)):
+            return False
+        elif isinstance(n, cst.Call):
+            if not calls:
+                return False
+        elif isinstance(n, cst.Name) and id(n) not in skip and n.value in varying:
+            return False
+    return True
+
+
+def loop_target_read(loop: cst.CSTNode) -> bool:
+    """Does the loop (or comprehension) read its own target (``for cfg in configs:
+    ... cfg ...``): its iterations differ by design, not only by what they draw?
+    A ``_``-named target, an unused one, or a ``while`` loop: repetitions."""
+    if isinstance(loop, cst.For):
+        targets, body = [loop.target], [loop.body]
+    elif isinstance(loop, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+        targets, body = [], []
+        comp = loop.for_in
+        while comp is not None:
+            targets.append(comp.target)
+            body.append(comp.iter)
+            body.extend(c.comparison for c in comp.ifs)
+            comp = comp.inner_for_in
+        body.extend([loop.key, loop.value] if isinstance(loop, cst.DictComp) else [loop.elt])
+    else:
+        return False
+    names = {n.value for t in targets for n in (t, *descendants(t))
+             if isinstance(n, cst.Name) and not n.value.startswith("_")}
+    if not names:
+        return False
+    return any(isinstance(n, cst.Name) and n.value in names for b in body for n in (b, *descendants(b)))

@@ -1,0 +1,188 @@
+"""A block's statements in the order they run (for state that changes between calls).
+
+JAX's caching transformations (``jit``, ``pmap``) trace a function once per input
+signature and keep what it read then: a global, a closed-over local, a module or
+object attribute.  Whether a later rebinding is seen depends on the order of the
+calls and the rebinding in the code that drives the function: a module's top level
+(its ``if __name__ == "__main__":`` block included) or a function's body.  This
+module gives that order: the bodies of ``if``/``with``/``try`` statements are
+inlined, a loop stays one statement (what it rebinds, it rebinds between two of its
+own iterations), nested functions and classes are not entered.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+import libcst as cst
+
+from jaxlint.model.walk import children, descendants, dotted_name
+
+_SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+_LOOPS = (cst.For, cst.While)
+
+
+def _block(suite: cst.CSTNode) -> list[cst.CSTNode]:
+    return list(getattr(suite, "body", ()))
+
+
+def flat_statements(body: Iterable[cst.CSTNode]) -> list[cst.CSTNode]:
+    """The statements of ``body`` in program order, compound ``if``/``with``/``try``
+    statements replaced by their bodies (all branches, in source order)."""
+    out: list[cst.CSTNode] = []
+    for s in body:
+        if isinstance(s, cst.If):
+            out.extend(flat_statements(_block(s.body)))
+            orelse = s.orelse
+            while orelse is not None:
+                if isinstance(orelse, cst.If):
+                    out.extend(flat_statements(_block(orelse.body)))
+                    orelse = orelse.orelse
+                else:
+                    out.extend(flat_statements(_block(orelse.body)))
+                    orelse = None
+        elif isinstance(s, cst.With):
+            out.extend(flat_statements(_block(s.body)))
+        elif isinstance(s, (cst.Try, cst.TryStar)):
+            out.extend(flat_statements(_block(s.body)))
+            for h in s.handlers:
+                out.extend(flat_statements(_block(h.body)))
+            if s.orelse is not None:
+                out.extend(flat_statements(_block(s.orelse.body)))
+            if s.finalbody is not None:
+                out.extend(flat_statements(_block(s.finalbody.body)))
+        else:
+            out.append(s)
+    return out
+
+
+class Sequence:
+    """The statements one block runs, in order, and where each node stands."""
+
+    def __init__(self, body: Iterable[cst.CSTNode]) -> None:
+        self.stmts = flat_statements(body)
+        self.at: dict[int, int] = {}  # id(node) -> index of its statement
+        self.in_loop: set[int] = set()  # nodes inside a loop of the block
+        for i, stmt in enumerate(self.stmts):
+            stack = [(stmt, False)]
+            while stack:
+                n, loop = stack.pop()
+                self.at[id(n)] = i
+                if loop:
+                    self.in_loop.add(id(n))
+                if isinstance(n, _SCOPES):
+                    continue  # a function's body runs when it is called, not here
+                inner = loop or isinstance(n, _LOOPS)
+                stack.extend((c, inner) for c in children(n))
+
+    def index(self, node: cst.CSTNode) -> Optional[int]:
+        return self.at.get(id(node))
+
+    def uses(self, names: set[str], defined_at: Optional[int]) -> list[tuple[int, bool]]:
+        """The statements that use a function known here by ``names`` (from statement
+        ``defined_at`` on when given: a def or the statement holding a lambda), in
+        program order, as (index, whether the statement is a loop).  A name bound to an
+        expression of it (``f = jax.jit(g)``, ``j = jit(c.calc)``) stands for it too; a
+        name rebound to something else stops standing for it."""
+        out: list[tuple[int, bool]] = []
+        current: set[str] = set(names) if defined_at is None else set()
+        for i, stmt in enumerate(self.stmts):
+            if defined_at is not None and i == defined_at:
+                current |= names
+                if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                    continue
+            if current and mentions(stmt, current):
+                out.append((i, isinstance(stmt, _LOOPS)))
+            for name, value in bindings(stmt):
+                if value is not None and mentions(value, current, callee=False):
+                    current.add(name)
+                elif defined_at is None or i != defined_at or name not in names:
+                    current.discard(name)
+        return out
+
+
+def mentions(node: cst.CSTNode, names: set[str], callee: bool = True) -> bool:
+    """Does ``node`` read one of ``names`` (or a dotted ``a.b`` among them)?  The
+    names an assignment binds are not reads; ``callee=False``: nor is a name called
+    (``f(x)`` is f's result, ``jax.jit(f)`` stands for f)."""
+    targets: set[int] = set()
+    for n in (node, *descendants(node)):
+        if not callee and isinstance(n, cst.Call):
+            targets.add(id(n.func))
+        if isinstance(n, cst.Assign):
+            targets.update(id(t.target) for t in n.targets)
+        elif isinstance(n, cst.AnnAssign):
+            targets.add(id(n.target))
+        if id(n) in targets:
+            continue
+        if isinstance(n, cst.Name) and n.value in names:
+            return True
+        if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name):
+            if f"{n.value.value}.{n.attr.value}" in names:
+                return True
+    return False
+
+
+def across(uses: list[tuple[int, bool]], at: int, defined_at: Optional[int] = None) -> bool:
+    """Is the function used both before statement ``at`` (a rebinding) and after it,
+    or in the loop that rebinds (and that does not define the function anew each
+    iteration), so a cached trace can run with the old value after the new one is set?"""
+    if defined_at is not None and defined_at == at:
+        return False
+    if any(i == at and loop for i, loop in uses):
+        return True
+    return any(i <= at for i, _ in uses) and any(i > at for i, _ in uses)
+
+
+def bindings(stmt: cst.CSTNode) -> list[tuple[str, Optional[cst.CSTNode]]]:
+    """The names a statement binds, with the expression bound (None where it is not
+    one expression: a loop target, an import, a def)."""
+    if isinstance(stmt, cst.SimpleStatementLine):
+        out: list[tuple[str, Optional[cst.CSTNode]]] = []
+        for small in stmt.body:
+            if isinstance(small, cst.Assign):
+                for t in small.targets:
+                    if isinstance(t.target, cst.Name):
+                        out.append((t.target.value, small.value))
+                    else:
+                        out.extend((n.value, None) for n in descendants(t.target) if isinstance(n, cst.Name))
+            elif isinstance(small, (cst.AnnAssign, cst.AugAssign)) and isinstance(small.target, cst.Name):
+                out.append((small.target.value, small.value if isinstance(small, cst.AnnAssign) else None))
+            elif isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+                for alias in small.names:
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    if isinstance(bound, cst.Name):
+                        out.append((bound.value, None))
+        return out
+    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        return [(stmt.name.value, None)]
+    return []
+
+
+def attribute_writes(stmt: cst.CSTNode, dotted: str) -> list[cst.CSTNode]:
+    """The assignments in ``stmt`` (not in nested functions) whose target is the
+    attribute chain ``dotted`` (``config.lr``, ``c.mul``)."""
+    out: list[cst.CSTNode] = []
+    for n in (stmt, *descendants(stmt)):
+        targets: list[cst.CSTNode] = []
+        if isinstance(n, cst.Assign):
+            targets = [t.target for t in n.targets]
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
+            targets = [n.target]
+        elif isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == "setattr":
+            args = n.args
+            if len(args) >= 2 and isinstance(args[1].value, cst.SimpleString):
+                obj = dotted_name(args[0].value)
+                attr = args[1].value.evaluated_value
+                if obj is not None and isinstance(attr, str) and f"{obj}.{attr}" == dotted:
+                    out.append(n)
+            continue
+        while targets:
+            t = targets.pop()
+            if isinstance(t, (cst.Tuple, cst.List)):
+                targets.extend(el.value for el in t.elements)
+            elif isinstance(t, cst.StarredElement):
+                targets.append(t.value)
+            elif isinstance(t, cst.Attribute) and dotted_name(t) == dotted:
+                out.append(n)
+    return out
