@@ -668,6 +668,12 @@ class Indexer:
                     # an NNX module's helper method that no method of the file calls (a
                     # `generate` loop the user calls): it runs eagerly unless jitted
                     continue
+                if name != "__call__" and sites and all(_self_call(u, c, cls) for u, c in sites):
+                    # a helper method that only the class's own methods call (`self.m(...)`):
+                    # the interpreter gives each parameter what those calls pass (a traced
+                    # array from a traced method, a shape int, a tuple of them): nothing
+                    # is assumed here
+                    continue
                 for p in m.params[1:]:
                     if p.annotation in apis.ARRAY_ANNOTATIONS or (
                         # model.apply / eqx modules are called under jit with arrays
@@ -1143,6 +1149,16 @@ def _body_statements(node: cst.CSTNode) -> list[cst.CSTNode]:
 
 _STATIC_ATTRS = frozenset({"shape", "ndim", "size", "dtype"})
 _STATIC_BUILTINS = frozenset({"len", "int", "min", "max", "abs", "round", "tuple", "sum"})
+
+
+def _self_call(unit: Unit, call: cst.Call, cls: ClassInfo) -> bool:
+    """Is ``call`` ``self.m(...)`` in a method of ``cls`` itself, with no ``*args``/``**kw``
+    (so the interpreter, which analyses the caller first, sees every argument)?"""
+    recv = call.func.value  # type: ignore[union-attr]
+    return (
+        isinstance(recv, cst.Name) and recv.value == "self" and unit.cls is cls
+        and not any(a.star for a in call.args)
+    )
 
 
 def _static_arg(unit: Unit, call: cst.Call, p: ParamInfo) -> bool:

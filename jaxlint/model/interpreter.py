@@ -1044,6 +1044,7 @@ class Interpreter:
             # another module it hands them to runs traced too
             unit = self.unit
             if unit.cls is not None and unit.cls.is_jax_module and unit.traced_params and not unit.host:
+                self._module_helper_call(call)
                 self._external_call(call, require_traced=True)
             return
         if self._tree_map_callback(call):
@@ -1117,6 +1118,34 @@ class Interpreter:
                 if av.traced and p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
+
+    def _module_helper_call(self, call: cst.Call) -> None:
+        """``self.m(...)`` in a flax/equinox/haiku module method that runs with traced
+        arrays: ``m`` (a method of the same class, its parameters left to its callers by
+        the index) gets traced exactly the parameters these arguments make traced."""
+        func = call.func
+        cls = self.unit.cls
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                and func.value.value == "self" and cls is not None):
+            return
+        target = cls.methods.get(func.attr.value)
+        if target is None or target is self.unit or target.host:
+            return
+        params = target.positional()[1:]
+        marked = False
+        for i, arg in enumerate(positional_args(call)):
+            if i < len(params) and params[i].name not in target.static_params and self.value(arg.value).traced:
+                target.traced_params.add(params[i].name)
+                marked = True
+        for arg in call.args:
+            if arg.keyword is not None:
+                p = target.param(arg.keyword.value)
+                if p is not None and p.name not in target.static_params and self.value(arg.value).traced:
+                    target.traced_params.add(p.name)
+                    marked = True
+        reason = f"a method of the module class {cls.name}"
+        if marked and reason not in target.reasons:
+            target.reasons.append(reason)
 
     def _returns_array(self, unit: Unit, call: cst.Call, arg_vals: list[Value]) -> bool:
         """Whether ``unit`` (a function of this file), called by ``call`` whose
