@@ -24,6 +24,7 @@ from typing import Any, Optional
 
 from jaxlint.findings import FileResult, Finding
 from jaxlint.runtime import notebooks, procs
+from jaxlint.runtime.apicheck import API_RULES
 from jaxlint.runtime.specs import RuntimeOptions, SpecError, read_runtime_table
 from jaxlint.runtime.verdicts import RANK, Verdict, memory_reason, over_memory, skipped
 
@@ -232,9 +233,23 @@ def run_worker(job: dict, timeout: float) -> tuple[list[dict], Optional[str], bo
 
 
 def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict], dict]:
-    """Verdicts by target id, benchmarked pairs, environment facts."""
+    """Verdicts by finding index, benchmarked pairs, environment facts.  A removed-API
+    finding also gets the installed JAX's answer (``apicheck``): the stronger verdict."""
+    verdicts, pairs, env = _run_module(job, mode)
+    for key in [k for k in verdicts if isinstance(k, str) and k.startswith("api:")]:
+        answer = verdicts.pop(key)
+        i = int(key.split(":", 1)[1])
+        old = verdicts.get(i)
+        if answer.verdict != "skipped" and (old is None or RANK[answer.verdict] > RANK[old.verdict]):
+            if old is not None and old.verdict != "skipped" and old.text:
+                answer.annotate(f"the other check: {old.verdict}: {old.text}"[:300])
+            verdicts[i] = answer
+    return verdicts, pairs, env
+
+
+def _run_module(job: ModuleJob, mode: str) -> tuple[dict, list[dict], dict]:
     targets = []
-    verdicts: dict[int, Verdict] = {}
+    verdicts: dict = {}
     for i, f in enumerate(job.findings):
         extra = job.extra.get(i, {})
         if not f.function and (extra.get("insitu") is not None or extra.get("run") is not None):
@@ -249,6 +264,10 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
             targets.append(dict({"id": i, "code": f.code, "line": f.line, "end_line": f.end_line,
                                  "function": f.function, "has_fix": f.fix is not None},
                                 **job.extra.get(i, {})))
+    for i, f in enumerate(job.findings):
+        if f.code in API_RULES:  # the name looked up in the installed packages
+            targets.append({"id": f"api:{i}", "api": True, "code": f.code, "line": f.line,
+                            "col": f.col, "end_line": f.end_line, "end_col": f.end_col})
     has_alternatives = mode == "bench" and "JAXLINT_ALTERNATIVES" in _text(job.path)
     if not targets and not has_alternatives:
         return verdicts, [], {}
@@ -318,7 +337,7 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
             return verdicts, pairs, env
         if current is None:
             break  # failed after the last target: nothing left to redo
-        if isinstance(current, int):
+        if isinstance(current, int) or str(current).startswith("api:"):
             verdicts[current] = skipped(failure)
         else:
             pairs.append({"function": str(current).split(":", 1)[-1], "skipped": failure})
@@ -566,7 +585,7 @@ RECOMPILE_RULES = ("JAX501", "JAX504")  # their oracle may replay several observ
 # the line, or compiles while it ran
 RUN_ORACLE_RULES = ("JAX101", "JAX130", "JAX201", "JAX202", "JAX203", "JAX204", "JAX205",
                     "JAX206", "JAX207", "JAX208", "JAX209", "JAX210", "JAX501", "JAX504",
-                    "JAX301", "JAX506", "JAX901", "JAX903", "JAX904")
+                    "JAX301", "JAX506", "JAX901", "JAX903", "JAX904", "JAX905", "JAX110")
 MAX_OBSERVED_CALLS = 4  # distinct signatures the recorder keeps per function
 
 

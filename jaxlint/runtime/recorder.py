@@ -113,6 +113,9 @@ class Recorder:
         self.counting = True
         self.draws: list[tuple[str, int, str, str]] = []  # file, line, key digest, function
         self.random_patched = False
+        # (file, line) -> the first warning issued while that module-level line ran
+        self.warned: dict[tuple[str, int], tuple[str, str]] = {}
+        self.warnings_patched = False
         self.reals: dict[str, str] = {}
         self.codes: dict[Any, list] = {}
         self.seen: set = set()
@@ -235,6 +238,9 @@ class Recorder:
             if not self.random_patched and "jax.random" in sys.modules and any(
                     e["code"] == "JAX301" for e in self.module_level.get(key[0], [])):
                 self._patch_random()
+            if not self.warnings_patched and any(
+                    e["code"] in RUN_WARNING_RULES for e in self.module_level.get(key[0], [])):
+                self._patch_warnings()
         elif event == "exception":
             if key not in self.raised:
                 exc = arg[1]
@@ -273,6 +279,30 @@ class Recorder:
             functools.update_wrapper(wrapper, fn)
             wrapper._jaxlint_draws = True  # type: ignore[attr-defined]
             setattr(jax.random, name, wrapper)
+
+    def _patch_warnings(self) -> None:
+        """Warnings issued while a watched module-level line runs are noted at that line
+        (JAX110: the float64 truncation warning), then shown as before."""
+        import warnings
+
+        self.warnings_patched = True
+        original = warnings.showwarning
+
+        def show(message: Any, category: Any, filename: str, lineno: int, file: Any = None,
+                 line: Any = None) -> Any:
+            try:
+                real = self._real(filename)
+                key = (real, lineno) if real in self.module_level else \
+                    getattr(self.where, "line", None)
+                if key is not None and self.counting:
+                    text = str(message).strip().splitlines()
+                    self.warned.setdefault(key, (category.__name__,
+                                                 text[0][:300] if text else ""))
+            except Exception:  # noqa: BLE001 - never break the user's program
+                pass
+            return original(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = show
 
     def _listen(self) -> None:
         self.listening = True
@@ -522,7 +552,9 @@ class Recorder:
         from jaxlint.runtime.verdicts import confirmed, not_exercised, not_reproduced, skipped
 
         path, first = entry["file"], entry["line"]
-        lines = range(first, max(entry.get("end_line") or first, first) + 1)
+        # from the first line of the statement that holds it: the run reports a
+        # multi-line statement's events (line, warning) at the line it starts on
+        lines = range(_statement_start(path, first), max(entry.get("end_line") or first, first) + 1)
         runs = sum(self.line_runs.get((path, n), 0) for n in lines)
         where = f"in --run `{self.command}`"
         if not runs:  # no evidence either way
@@ -564,6 +596,19 @@ class Recorder:
                                      oracle="the --run itself")
             return not_reproduced(f"the keys used at line {first} {where} were used nowhere "
                                   "else in module-level code", oracle="the --run itself")
+        if entry["code"] in RUN_WARNING_RULES:
+            for n in lines:
+                if (path, n) in self.warned:
+                    category, message = self.warned[(path, n)]
+                    return confirmed(f"the --run warned at line {n}: {category}: {message}",
+                                     warning=category, line=n, message=message,
+                                     oracle="the --run itself")
+            import jax
+
+            x64 = bool(jax.config.jax_enable_x64)
+            return not_reproduced(f"line {first} ran {runs} time(s) {where} without a warning "
+                                  f"(jax_enable_x64={x64})", line_runs=runs, x64=x64,
+                                  oracle="the --run itself")
         expected = _expected_exceptions(entry["code"])
         for n in lines:
             if (path, n) in self.raised:
@@ -669,14 +714,36 @@ class Recorder:
 _EMPTY = object()
 
 RUN_COMPILE_RULES = ("JAX501", "JAX504")
+RUN_WARNING_RULES = ("JAX110",)  # judged by a warning issued while the line ran
 
 
 def _expected_exceptions(code: str) -> tuple:
     from jaxlint.runtime import checks
 
-    return {"JAX506": (RuntimeError,), "JAX901": (AttributeError,), "JAX904": (AttributeError,),
+    return {"JAX506": (RuntimeError,), "JAX901": (AttributeError, ImportError),
+            "JAX904": (AttributeError,), "JAX905": (ImportError, AttributeError),
             "JAX903": (TypeError,)}.get(code) or checks.TRACE_ERROR_RULES.get(
                 code, checks.TRACE_FAMILY)
+
+
+def _statement_start(path: str, line: int) -> int:
+    """The first line of the innermost statement of ``path`` that holds ``line``."""
+    import ast
+
+    try:
+        with open(path, "rb") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, ValueError):
+        return line
+    start = line
+    body = list(tree.body)
+    while body:
+        inner = next((n for n in body if n.lineno <= line <= (n.end_lineno or n.lineno)), None)
+        if inner is None:
+            break
+        start = inner.lineno
+        body = [n for n in ast.iter_child_nodes(inner) if isinstance(n, ast.stmt)]
+    return start
 
 
 def _key_digest(key: Any) -> Optional[str]:
