@@ -103,6 +103,7 @@ class Recorder:
             self.waiting = job.get("watch_file")
         self.library: dict[str, bool] = {}
         self.import_lines: dict[str, set] = {}  # file -> lines of its top-level imports
+        self.gated: dict[tuple[str, int], int] = {}  # import lines run before the list came
         # module-level findings: the run itself is their oracle (lines run, exceptions
         # raised there, compiles while they ran)
         self.line_runs: dict[tuple[str, int], int] = {}
@@ -170,8 +171,14 @@ class Recorder:
         """A module of the user's code before the list: its imports run, its first
         other statement waits."""
         if self.waiting is not None:
-            if event != "line" or frame.f_lineno in self._imports_of(frame.f_code.co_filename):
+            if event == "line" and frame.f_lineno in self._imports_of(frame.f_code.co_filename):
+                key = (frame.f_code.co_filename, frame.f_lineno)
+                self.gated[key] = self.gated.get(key, 0) + 1
                 return self._gate_lines
+            if event not in ("line", "exception"):
+                return self._gate_lines
+            # a statement that is not an import, or an import that raised (a removed
+            # API: the run may end right here): the list is needed to judge it
             self._wait()
         local = self._module_tracer(frame.f_code)
         return local(frame, event, arg) if local is not None else None
@@ -206,6 +213,10 @@ class Recorder:
             self.waiting = None
             self.files.clear()
             self.packages.clear()
+            for (filename, line), n in self.gated.items():  # they ran: count them
+                real = self._real(filename)
+                if real in self.module_level:
+                    self.line_runs[(real, line)] = self.line_runs.get((real, line), 0) + n
             on = self.tracer if self.by_file else None  # nothing to watch: no tracing
             sys.settrace(on)
             threading.settrace(on)  # type: ignore[arg-type]
