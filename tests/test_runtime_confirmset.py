@@ -308,3 +308,51 @@ def test_a_line_after_the_trace_error_is_not_exercised(tmp_path):
                                       "line 16: ValueError at line 15: Non-hashable static "
                                       "arguments are not supported")
     assert later["reason"].endswith("fix that one and run confirm again to exercise it")
+
+
+NEEDS_MISSING = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+import nnlib_absent_for_jaxlint_tests as nn
+
+a = jnp.ones((2, 2), dtype=np.float64)
+{function}
+if __name__ == "__main__":
+    print(a)
+"""
+
+JITTED = """
+
+@jax.jit
+def f(x):
+    if x.sum() > 0:
+        return nn.relu(x)
+    return x
+
+"""
+
+ENVIRONMENT = "environment: `nnlib_absent_for_jaxlint_tests` is not installed"
+
+
+@pytest.mark.parametrize("function", [JITTED, ""], ids=["with-a-function", "module-level-only"])
+def test_a_run_stopped_by_a_missing_package_is_an_environment_problem(tmp_path, function):
+    # the run stops at the import: the lines below it never ran for want of the package,
+    # not for want of an input; said once, with the fix
+    root = _project(tmp_path, {"prog.py": NEEDS_MISSING.format(function=function)})
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        result = CliRunner().invoke(cli, ["confirm", "--output-format", "json", "--no-cache",
+                                          "prog.py", "--run", "python prog.py"],
+                                    catch_exceptions=False)
+    found = {(f["location"]["row"], f["code"]): f["runtime"] for f in json.loads(result.stdout)}
+    skip = {"verdict": "skipped", "reason": ENVIRONMENT,
+            "details": {"environment": "nnlib_absent_for_jaxlint_tests"}}
+    expected = {(6, "JAX110"): skip}
+    if function:
+        expected[(11, "JAX201")] = skip
+    assert found == expected
+    problem = (f"jaxlint: {ENVIRONMENT}, so 1 module(s) could not be imported (prog.py) and "
+               f"their finding(s) are skipped ({len(expected)}); install it: pip install "
+               "nnlib-absent-for-jaxlint-tests")
+    assert result.stderr.splitlines().count(problem) == 1, result.stderr

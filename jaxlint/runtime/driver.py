@@ -102,9 +102,12 @@ def install_hint(package: str, root: Optional[Path]) -> str:
     return f"pip install {dist}"
 
 
-def environment_problem(package: str, jobs: list["ModuleJob"]) -> str:
-    """One line for a package missing here: the modules it stopped and the fix."""
-    count = sum(len(j.findings) for j in jobs)
+def environment_problem(package: str, jobs: list["ModuleJob"],
+                        count: Optional[int] = None) -> str:
+    """One line for a package missing here: the modules it stopped and the fix
+    (``count``: the findings skipped for it, default all of the modules')."""
+    if count is None:
+        count = sum(len(j.findings) for j in jobs)
     where = ", ".join(j.display for j in jobs[:3]) + (f" and {len(jobs) - 3} more"
                                                        if len(jobs) > 3 else "")
     return (f"environment: `{package}` is not installed, so {len(jobs)} module(s) could not be "
@@ -236,6 +239,18 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
     """Verdicts by finding index, benchmarked pairs, environment facts.  A removed-API
     finding also gets the installed JAX's answer (``apicheck``): the stronger verdict."""
     verdicts, pairs, env = _run_module(job, mode)
+    missing = env.get("missing")
+    for i, v in list(verdicts.items()):
+        if missing is None and isinstance(i, int) and v.details.get("environment"):
+            missing = v.details["environment"]  # the run stopped at the import (no worker)
+    if missing is not None:
+        env = dict(env, missing=missing)
+        for i, f in enumerate(job.findings):
+            old = verdicts.get(i)
+            if not f.function and (old is None or old.verdict in ("skipped", "not-exercised")):
+                # outside any function, in a module that cannot be imported here
+                verdicts[i] = skipped(f"environment: `{missing}` is not installed",
+                                      environment=missing)
     for key in [k for k in verdicts if isinstance(k, str) and k.startswith("api:")]:
         answer = verdicts.pop(key)
         i = int(key.split(":", 1)[1])
@@ -700,7 +715,10 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
         if env.get("missing"):
             missing.setdefault(env["missing"], []).append(job)
     for package, jobs_missing in sorted(missing.items()):
-        report.problems.append(environment_problem(package, jobs_missing))
+        count = sum(1 for job, (verdicts, _, _) in zip(module_jobs, outcomes)
+                    if job in jobs_missing for v in verdicts.values()
+                    if v.details.get("environment") == package)
+        report.problems.append(environment_problem(package, jobs_missing, count))
     for r in results:
         entry = by_path.get(r.path)
         for i, f in enumerate(r.findings):

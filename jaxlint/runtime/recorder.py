@@ -104,6 +104,7 @@ class Recorder:
         self.library: dict[str, bool] = {}
         self.import_lines: dict[str, set] = {}  # file -> lines of its top-level imports
         self.gated: dict[tuple[str, int], int] = {}  # import lines run before the list came
+        self.missing: dict[tuple[str, int], str] = {}  # ModuleNotFoundError at a line: its name
         # module-level findings: the run itself is their oracle (lines run, exceptions
         # raised there, compiles while they ran)
         self.line_runs: dict[tuple[str, int], int] = {}
@@ -255,6 +256,8 @@ class Recorder:
         elif event == "exception":
             if key not in self.raised:
                 exc = arg[1]
+                if isinstance(exc, ModuleNotFoundError) and exc.name:
+                    self.missing.setdefault(key, exc.name)
                 text = str(exc).strip().splitlines()
                 self.raised[key] = (arg[0], text[0][:300] if text else "")
         elif event == "return":
@@ -569,6 +572,10 @@ class Recorder:
         runs = sum(self.line_runs.get((path, n), 0) for n in lines)
         where = f"in --run `{self.command}`"
         if not runs:  # no evidence either way
+            package = self._missing_before(path, first)
+            if package is not None:  # the run stopped at an import of a package not here
+                return skipped(f"environment: `{package}` is not installed",
+                               environment=package)
             return not_exercised(f"the --run never ran line {first}: {where}; a --run that "
                                  f"reaches it (the branch or the input that leads there) "
                                  f"would exercise it", line_runs=0)
@@ -632,6 +639,22 @@ class Recorder:
                 return skipped(f"the --run raised another exception there: {ev}")
         return not_reproduced(f"line {first} ran {runs} time(s) {where} without raising",
                               line_runs=runs, oracle="the --run itself")
+
+    def _missing_before(self, path: str, line: int) -> Optional[str]:
+        """The package a ModuleNotFoundError raised above ``line`` of ``path`` named,
+        when it is not installed (``jax.config``'s error names an installed package)."""
+        import importlib.util
+
+        for (p, n), name in sorted(self.missing.items()):
+            if p == path and n < line:
+                top = name.partition(".")[0]
+                try:
+                    found = importlib.util.find_spec(top) is not None
+                except (ImportError, ValueError):
+                    found = False
+                if not found:
+                    return top
+        return None
 
     def _check_target(self, entry: dict, own: Optional[_Observation]) -> Any:
         """The nested function as it was called, or through the call of its enclosing
