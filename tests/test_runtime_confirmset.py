@@ -356,3 +356,9 @@ def test_a_run_stopped_by_a_missing_package_is_an_environment_problem(tmp_path, 
                f"their finding(s) are skipped ({len(expected)}); install it: pip install "
                "nnlib-absent-for-jaxlint-tests")
     assert result.stderr.splitlines().count(problem) == 1, result.stderr
+
+
+def test_columns_count_characters_where_cpython_counts_bytes():
+    # a finding's columns are characters; CPython's offsets are UTF-8 bytes
+    source = "import jax\ny = ('é', jax.tree_flatten)\n"
+    assert statement_for(source, 2, 11, 2, 27) == "import jax\n_ = jax.tree_flatten"

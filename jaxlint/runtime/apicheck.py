@@ -17,9 +17,9 @@ not evidence).  Worker side: imports JAX.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Optional
 
-from jaxlint.lines import LineIndex
 from jaxlint.runtime.verdicts import Verdict, confirmed, first_line, not_reproduced
 
 API_RULES = ("JAX901", "JAX905")  # findings that claim a name is gone
@@ -72,9 +72,14 @@ def statement_for(source: str, line: int, col: int, end_line: int, end_col: int)
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return None
-    index = LineIndex(source)
-    start = (line, index.byte_col(line, col - 1))
-    end = (end_line, index.byte_col(end_line, end_col - 1))
+    rows = re.split(r"\r\n|\r|\n", source)  # lines as CPython counts them
+
+    def byte_col(row: int, column: int) -> int:  # CPython's col_offset counts UTF-8 bytes
+        text = rows[row - 1] if 0 < row <= len(rows) else ""
+        return len(text[:max(column - 1, 0)].encode("utf-8", "surrogatepass"))
+
+    start = (line, byte_col(line, col))
+    end = (end_line, byte_col(end_line, end_col))
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)) and node.lineno <= line <= (
                 node.end_lineno or node.lineno):
