@@ -362,3 +362,27 @@ def test_columns_count_characters_where_cpython_counts_bytes():
     # a finding's columns are characters; CPython's offsets are UTF-8 bytes
     source = "import jax\ny = ('é', jax.tree_flatten)\n"
     assert statement_for(source, 2, 11, 2, 27) == "import jax\n_ = jax.tree_flatten"
+
+
+def test_a_submodule_not_yet_imported_is_looked_up_before_it_is_said_missing():
+    import sys
+
+    import jax
+
+    # jax.example_libraries is a submodule `import jax` does not load: the name exists
+    finding = {"code": "JAX901", "line": 2, "col": 5, "end_line": 2, "end_col": 37}
+    source = "import jax\ny = jax.example_libraries.optimizers\n"
+    saved = {k: sys.modules.pop(k) for k in list(sys.modules)
+             if k.startswith("jax.example_libraries")}
+    try:
+        if hasattr(jax, "example_libraries"):
+            delattr(jax, "example_libraries")
+        verdict = check_api(source, finding)
+    finally:
+        sys.modules.update(saved)
+    assert verdict is not None and verdict.verdict == "not-reproduced", verdict
+    gone = check_api("import jax\ny = jax.example_libraries.absent_name\n",
+                     {"code": "JAX901", "line": 2, "col": 5, "end_line": 2, "end_col": 38})
+    assert gone is not None and gone.verdict == "confirmed"
+    assert gone.evidence.startswith("`import jax; _ = jax.example_libraries.absent_name` raises "
+                                    "AttributeError with the installed JAX ")

@@ -128,8 +128,12 @@ def check_api(source: str, finding: dict) -> Optional[Verdict]:
     import jax
 
     shown = stmt.replace("\n", "; ")
+    head, _, chain = stmt.partition("\n_ = ")
     try:
-        exec(compile(stmt, "<jaxlint api check>", "exec"), {})  # noqa: S102 - imports and names only
+        scope: dict = {}
+        exec(compile(head, "<jaxlint api check>", "exec"), scope)  # noqa: S102 - an import
+        if chain:
+            _walk(scope, chain.split("."))
     except ModuleNotFoundError as exc:
         if exc.name == _top(stmt):
             return None  # the package itself is missing: an environment problem
@@ -140,6 +144,27 @@ def check_api(source: str, finding: dict) -> Optional[Verdict]:
         return None
     return not_reproduced(f"`{shown}` works with the installed JAX {jax.__version__}",
                           oracle="the installed JAX", statement=stmt)
+
+
+def _walk(scope: dict, parts: list[str]) -> None:
+    """Look the chain up from the name the import bound.  A submodule that the process
+    has not imported yet is not an attribute of its package, but the name exists: it is
+    imported before it is said to be missing."""
+    import importlib
+    import types
+
+    obj = scope[parts[0]]
+    for attr in parts[1:]:
+        try:
+            obj = getattr(obj, attr)
+        except AttributeError:
+            if not isinstance(obj, types.ModuleType):
+                raise
+            try:
+                obj = importlib.import_module(f"{obj.__name__}.{attr}")
+            except ModuleNotFoundError:
+                raise AttributeError(f"module {obj.__name__!r} has no attribute {attr!r}") \
+                    from None
 
 
 def _gone(shown: str, exc: BaseException, version: str) -> Verdict:
