@@ -386,3 +386,19 @@ def test_a_submodule_not_yet_imported_is_looked_up_before_it_is_said_missing():
     assert gone is not None and gone.verdict == "confirmed"
     assert gone.evidence.startswith("`import jax; _ = jax.example_libraries.absent_name` raises "
                                     "AttributeError with the installed JAX ")
+
+
+def test_a_module_whose_findings_need_no_import_still_names_the_missing_package(tmp_path):
+    source = "import jax\nimport nnlib_absent_for_jaxlint_tests\n\n\ndef f(x):\n" \
+             "    return jax.tree_map(lambda v: v, x)\n"
+    root = _project(tmp_path, {"prog.py": source})
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        result = CliRunner().invoke(cli, ["confirm", "--output-format", "json", "--no-cache",
+                                          "prog.py"], catch_exceptions=False)
+    (found,) = json.loads(result.stdout)
+    assert found["runtime"]["verdict"] == "confirmed"
+    problem = (f"jaxlint: {ENVIRONMENT}, so 1 module(s) could not be imported (prog.py) (their "
+               "findings were answered without importing them); install it: pip install "
+               "nnlib-absent-for-jaxlint-tests")
+    assert result.stderr.splitlines().count(problem) == 1, result.stderr

@@ -110,8 +110,10 @@ def environment_problem(package: str, jobs: list["ModuleJob"],
         count = sum(len(j.findings) for j in jobs)
     where = ", ".join(j.display for j in jobs[:3]) + (f" and {len(jobs) - 3} more"
                                                        if len(jobs) > 3 else "")
+    skipped_part = (f" and their finding(s) are skipped ({count})" if count else
+                    " (their findings were answered without importing them)")
     return (f"environment: `{package}` is not installed, so {len(jobs)} module(s) could not be "
-            f"imported ({where}) and their finding(s) are skipped ({count}); install it: "
+            f"imported ({where}){skipped_part}; install it: "
             f"{install_hint(package, jobs[0].root)}")
 
 
