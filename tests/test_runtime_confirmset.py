@@ -402,3 +402,37 @@ def test_a_module_whose_findings_need_no_import_still_names_the_missing_package(
                "findings were answered without importing them); install it: pip install "
                "nnlib-absent-for-jaxlint-tests")
     assert result.stderr.splitlines().count(problem) == 1, result.stderr
+
+
+X64_HELPER = """\
+import jax.numpy as jnp
+import numpy as np
+
+table = jnp.zeros(3, dtype=np.float64)
+"""
+
+X64_AFTER_BLOCK = """\
+import warnings
+
+import jax.numpy as jnp
+import numpy as np
+
+with warnings.catch_warnings():
+    import helper
+
+a = jnp.ones(2, dtype=np.float64)
+
+if __name__ == "__main__":
+    print(helper.table.dtype, a.dtype)
+"""
+
+
+def test_a_warning_after_a_catch_warnings_block_is_still_seen(tmp_path):
+    # the block restores the warnings.showwarning it found when it ends
+    root = _project(tmp_path, {"helper.py": X64_HELPER, "main.py": X64_AFTER_BLOCK})
+    found = _confirm(root, ".", "--run", "python main.py")
+    assert sorted(found) == [("helper.py", 4, "JAX110"), ("main.py", 9, "JAX110")]
+    for (name, line, _), rt in found.items():
+        assert rt["verdict"] == "confirmed", (name, rt)
+        assert rt["evidence"].startswith(f"the --run warned at line {line}: UserWarning: "
+                                         "Explicitly requested dtype float64"), rt

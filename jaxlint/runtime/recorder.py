@@ -93,6 +93,7 @@ class Recorder:
         self.command = job.get("command", "")
         self.options = job.get("options", {})
         self.by_file: dict[str, list[dict]] = {}
+        self.warn_files: set[str] = set()  # files with findings judged by a warning
         self.module_level: dict[str, list[dict]] = {}  # file -> findings outside functions
         self.files: dict[str, bool] = {}
         # the watch list, or the file the parent writes it to once it has linted
@@ -117,7 +118,7 @@ class Recorder:
         self.random_patched = False
         # (file, line) -> the first warning issued while that module-level line ran
         self.warned: dict[tuple[str, int], tuple[str, str]] = {}
-        self.warnings_patched = False
+        self.shower: Any = None  # our warnings.showwarning, once a JAX110 line has run
         self.reals: dict[str, str] = {}
         self.codes: dict[Any, list] = {}
         self.seen: set = set()
@@ -136,6 +137,8 @@ class Recorder:
             self.by_file.setdefault(entry["file"], []).append(entry)
             if entry.get("module_level"):
                 self.module_level.setdefault(entry["file"], []).append(entry)
+                if entry["code"] in RUN_WARNING_RULES:
+                    self.warn_files.add(entry["file"])
 
     def _load_watch(self, path: Optional[str]) -> bool:
         if not path:
@@ -250,9 +253,9 @@ class Recorder:
             if not self.random_patched and "jax.random" in sys.modules and any(
                     e["code"] == "JAX301" for e in self.module_level.get(key[0], [])):
                 self._patch_random()
-            if not self.warnings_patched and any(
-                    e["code"] in RUN_WARNING_RULES for e in self.module_level.get(key[0], [])):
-                self._patch_warnings()
+            if key[0] in self.warn_files and (
+                    self.shower is None or sys.modules["warnings"].showwarning is not self.shower):
+                self._patch_warnings()  # (again, when a catch_warnings block restored the old)
         elif event == "exception":
             if key not in self.raised:
                 exc = arg[1]
@@ -299,7 +302,6 @@ class Recorder:
         (JAX110: the float64 truncation warning), then shown as before."""
         import warnings
 
-        self.warnings_patched = True
         original = warnings.showwarning
 
         def show(message: Any, category: Any, filename: str, lineno: int, file: Any = None,
@@ -316,7 +318,7 @@ class Recorder:
                 pass
             return original(message, category, filename, lineno, file, line)
 
-        warnings.showwarning = show
+        warnings.showwarning = self.shower = show
 
     def _listen(self) -> None:
         self.listening = True
