@@ -411,27 +411,32 @@ import numpy as np
 table = jnp.zeros(3, dtype=np.float64)
 """
 
-X64_AFTER_BLOCK = """\
-import warnings
-
+X64_LATER = """\
 import jax.numpy as jnp
 import numpy as np
+
+a = jnp.ones(2, dtype=np.float64)
+"""
+
+X64_AFTER_BLOCK = """\
+import warnings
 
 with warnings.catch_warnings():
     import helper
 
-a = jnp.ones(2, dtype=np.float64)
+import later
 
-if __name__ == "__main__":
-    print(helper.table.dtype, a.dtype)
+print(helper.table.dtype, later.a.dtype)
 """
 
 
 def test_a_warning_after_a_catch_warnings_block_is_still_seen(tmp_path):
-    # the block restores the warnings.showwarning it found when it ends
-    root = _project(tmp_path, {"helper.py": X64_HELPER, "main.py": X64_AFTER_BLOCK})
+    # the hook is first put in place inside the block (helper's line), which restores the
+    # warnings.showwarning it found when it ends: later's line must still be seen
+    root = _project(tmp_path, {"helper.py": X64_HELPER, "later.py": X64_LATER,
+                               "main.py": X64_AFTER_BLOCK})
     found = _confirm(root, ".", "--run", "python main.py")
-    assert sorted(found) == [("helper.py", 4, "JAX110"), ("main.py", 9, "JAX110")]
+    assert sorted(found) == [("helper.py", 4, "JAX110"), ("later.py", 4, "JAX110")]
     for (name, line, _), rt in found.items():
         assert rt["verdict"] == "confirmed", (name, rt)
         assert rt["evidence"].startswith(f"the --run warned at line {line}: UserWarning: "
