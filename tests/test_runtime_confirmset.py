@@ -441,3 +441,29 @@ def test_a_warning_after_a_catch_warnings_block_is_still_seen(tmp_path):
         assert rt["verdict"] == "confirmed", (name, rt)
         assert rt["evidence"].startswith(f"the --run warned at line {line}: UserWarning: "
                                          "Explicitly requested dtype float64"), rt
+
+
+X64_IGNORED = """\
+import warnings
+
+import jax.numpy as jnp
+import numpy as np
+
+warnings.simplefilter("ignore")
+a = jnp.ones(2, dtype=np.float64)
+
+if __name__ == "__main__":
+    print(a.dtype)
+"""
+
+
+def test_a_float64_line_run_while_warnings_are_ignored_is_not_exercised(tmp_path):
+    # the filter hides the warning that would confirm it: that is no refutation
+    root = _project(tmp_path, {"prog.py": X64_IGNORED})
+    found = _confirm(root, "prog.py", "--run", "python prog.py")
+    assert found[("prog.py", 7, "JAX110")] == {
+        "verdict": "not-exercised",
+        "reason": "line 7 ran in --run `python prog.py` while a warnings filter ignored JAX's "
+                  "dtype warning: no evidence either way; a --run that leaves UserWarning "
+                  "shown would exercise it",
+        "details": {"line_runs": 1, "x64": False}}

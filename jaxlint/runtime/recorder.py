@@ -119,6 +119,7 @@ class Recorder:
         # (file, line) -> the first warning issued while that module-level line ran
         self.warned: dict[tuple[str, int], tuple[str, str]] = {}
         self.shower: Any = None  # our warnings.showwarning, once a JAX110 line has run
+        self.quiet: set[tuple[str, int]] = set()  # lines run while dtype warnings were ignored
         self.reals: dict[str, str] = {}
         self.codes: dict[Any, list] = {}
         self.seen: set = set()
@@ -253,9 +254,11 @@ class Recorder:
             if not self.random_patched and "jax.random" in sys.modules and any(
                     e["code"] == "JAX301" for e in self.module_level.get(key[0], [])):
                 self._patch_random()
-            if key[0] in self.warn_files and (
-                    self.shower is None or sys.modules["warnings"].showwarning is not self.shower):
-                self._patch_warnings()  # (again, when a catch_warnings block restored the old)
+            if key[0] in self.warn_files:
+                if self.shower is None or sys.modules["warnings"].showwarning is not self.shower:
+                    self._patch_warnings()  # (again, when a catch_warnings block restored it)
+                if _dtype_warnings_ignored():  # a filter hides what would confirm it
+                    self.quiet.add(key)
         elif event == "exception":
             if key not in self.raised:
                 exc = arg[1]
@@ -626,6 +629,11 @@ class Recorder:
             import jax
 
             x64 = bool(jax.config.jax_enable_x64)
+            if not x64 and any((path, n) in self.quiet for n in lines):
+                return not_exercised(f"line {first} ran {where} while a warnings filter ignored "
+                                     "JAX's dtype warning: no evidence either way; a --run "
+                                     "that leaves UserWarning shown would exercise it",
+                                     line_runs=runs, x64=x64)
             return not_reproduced(f"line {first} ran {runs} time(s) {where} without a warning "
                                   f"(jax_enable_x64={x64})", line_runs=runs, x64=x64,
                                   oracle="the --run itself")
@@ -760,6 +768,18 @@ def _expected_exceptions(code: str) -> tuple:
             "JAX904": (AttributeError,), "JAX905": (ImportError, AttributeError),
             "JAX903": (TypeError,)}.get(code) or checks.TRACE_ERROR_RULES.get(
                 code, checks.TRACE_FAMILY)
+
+
+def _dtype_warnings_ignored() -> bool:
+    """Whether the warnings filters now drop JAX's float64 truncation warning (the
+    first filter that matches a UserWarning with its text decides)."""
+    import warnings
+
+    for action, message, category, _module, _line in warnings.filters:
+        if issubclass(UserWarning, category) and (
+                message is None or message.match("Explicitly requested dtype float64")):
+            return action == "ignore"
+    return False
 
 
 def _statement_start(path: str, line: int) -> int:
