@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Holds ``jaxlint.fastparse`` against libcst's parser on real code.
+"""Holds ``jaxlint.parse.fastparse`` against libcst's parser on real code.
 
     python bench/fastparse_check.py DIR... [--analysis]
 
@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import libcst as cst  # noqa: E402
 
 from fastparse_compare import first_difference  # noqa: E402
-from jaxlint import fastparse, linter  # noqa: E402
+from jaxlint.lint import linter  # noqa: E402
+from jaxlint.parse import fastparse  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
@@ -89,10 +90,10 @@ def main(argv: list[str]) -> int:
 def _analysis_difference(f: Path, text: str, real, synth):
     from dataclasses import replace
 
-    from jaxlint.config import ConfigStore, Overrides
+    from jaxlint.workspace.config import ConfigStore, Overrides
     from jaxlint.engine import analyze
-    from jaxlint.project.summary import extract_summary
-    from jaxlint.ruleinfo import load_rule_infos
+    from jaxlint.model.summary import extract_summary
+    from jaxlint.workspace.ruleinfo import load_rule_infos
     from jaxlint.rules import all_rules
 
     global _SETTINGS

@@ -9,7 +9,7 @@ moved, lines re-indented, brackets, quotes, NUL bytes, BOMs, deep nesting and
 JAX calls inserted; then every line break rewritten, in turn all ``\\r``, all
 ``\\r\\n`` or a random mix of ``\\n``, ``\\r\\n`` and ``\\r``; some
 re-encoded as UTF-16/32 or with invalid bytes) in batches to a temporary directory and lints each batch the way ``jaxlint
-check`` does (``jaxlint.runner.run``: supervised worker processes).  Checks:
+check`` does (``jaxlint.lint.runner.run``: supervised worker processes).  Checks:
 
 * every file gets a result (none lost to a crash), no internal error;
 * no file hits the per-file time limit (a hang);
@@ -47,11 +47,11 @@ from mutants import (  # noqa: E402
     ENDING_STYLES, compiles, encode, ending_problems, mutate, refused_by_python, rewrite_endings,
 )
 
-from jaxlint.fixer import fix_text  # noqa: E402
-from jaxlint.fixes import fixable  # noqa: E402
-from jaxlint.linter import decode_source  # noqa: E402
+from jaxlint.fix.fixer import fix_text  # noqa: E402
+from jaxlint.engine.fixes import fixable  # noqa: E402
+from jaxlint.lint.linter import decode_source  # noqa: E402
 from jaxlint.rules import default_codes  # noqa: E402
-from jaxlint.runner import run  # noqa: E402
+from jaxlint.lint.runner import run  # noqa: E402
 from jaxlint.settings import LintSettings  # noqa: E402
 
 SETTINGS = LintSettings(select=frozenset(default_codes() | {"JAX001"}))

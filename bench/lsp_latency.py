@@ -80,9 +80,9 @@ def cut(text: str, target: int) -> str:
 
 
 def in_process_ms(text: str, path: str, rounds: int) -> float:
-    from jaxlint.config import ConfigStore, Overrides
-    from jaxlint.linter import lint_source
-    from jaxlint.ruleinfo import load_rule_infos
+    from jaxlint.workspace.config import ConfigStore, Overrides
+    from jaxlint.lint.linter import lint_source
+    from jaxlint.workspace.ruleinfo import load_rule_infos
 
     settings = ConfigStore(load_rule_infos(), Overrides(), Path(path).parent).settings_for(Path(path))
     lint_source(text, path, settings)  # warm the imports

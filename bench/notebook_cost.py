@@ -7,7 +7,7 @@ Takes the first N files of the pinned corpus (bench/make_corpus.py) that mention
 JAX, writes each twice into a temporary folder: as ``name.py`` and as
 ``name.ipynb`` whose code cells are the file's top-level statements (a cell per
 statement group, a markdown cell between, as a tutorial reads), then times
-``jaxlint.linter.lint_source`` on each form in this process (best of R rounds).
+``jaxlint.lint.linter.lint_source`` on each form in this process (best of R rounds).
 Prints the two totals and their ratio, and checks both forms give the same
 findings (rule and line in the file).
 """
@@ -24,8 +24,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from jaxlint.linter import lint_source  # noqa: E402
-from jaxlint.notebook import Notebook  # noqa: E402
+from jaxlint.lint.linter import lint_source  # noqa: E402
+from jaxlint.parse.notebook import Notebook  # noqa: E402
 from jaxlint.rules import default_codes  # noqa: E402
 from jaxlint.settings import LintSettings  # noqa: E402
 

@@ -29,7 +29,8 @@ import libcst as cst
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from jaxlint.project import ProjectIndex, SourceRoots, extract_summary  # noqa: E402
+from jaxlint.model.summary import extract_summary  # noqa: E402
+from jaxlint.project import ProjectIndex, SourceRoots  # noqa: E402
 
 
 def main() -> int:

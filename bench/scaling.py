@@ -28,9 +28,9 @@ Shapes (each a module that imports jax.numpy and defines an array ``x``):
 Each case runs in its own subprocess with a time cap and reports its time or
 what stopped it (the cap, a crash, the one-line error of the result).
 
-Default: times ``jaxlint.linter.lint_source`` as users get it: CPython parses
+Default: times ``jaxlint.lint.linter.lint_source`` as users get it: CPython parses
 first (and refuses what it cannot compile: RecursionError from about 3,000
-levels), then the guards refuse nesting over ``jaxlint.guard.MAX_DEPTH``.
+levels), then the guards refuse nesting over ``jaxlint.parse.guard.MAX_DEPTH``.
 ``--engine`` measures the engine alone, without CPython's parse or the guards:
 libcst's parse and the engine's analysis (``jaxlint.engine.analyze``), timed apart,
 so that the analysis's own scaling can be read at every size.
@@ -88,7 +88,7 @@ if engine:
         out["outcome"] = "RecursionError in the analysis"
     out["analysis"] = time.perf_counter() - t
 else:
-    from jaxlint.linter import lint_source
+    from jaxlint.lint.linter import lint_source
     from jaxlint.rules import default_codes
     from jaxlint.settings import LintSettings
     settings = LintSettings(select=frozenset(default_codes() | {"JAX001"}))

@@ -173,9 +173,9 @@ def ending_problems(text: str, settings, fix: bool = True, findings=None) -> lis
     ``findings``: ``text``'s findings when already known (as a run gave them)."""
     import difflib
 
-    from jaxlint.fixer import fix_text
-    from jaxlint.fixes import fixable
-    from jaxlint.linter import lint_source
+    from jaxlint.fix.fixer import fix_text
+    from jaxlint.engine.fixes import fixable
+    from jaxlint.lint.linter import lint_source
 
     twin = with_lf(text)
     problems = []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.rules import default_codes
 from jaxlint.settings import LintSettings
 

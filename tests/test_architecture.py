@@ -144,18 +144,18 @@ def test_no_private_name_is_reached_from_another_module():
 def test_the_private_import_check_sees_every_form():
     where = "jaxlint/server/_sample_for_the_test.py"
     found = private_imports(Path(where), (
-        "import jaxlint.linter as L\nimport jaxlint\nfrom jaxlint import guard\n"
-        "from jaxlint.linter import _fill_lines, lint_source\nfrom . import core\n"
+        "import jaxlint.lint.linter as L\nimport jaxlint\nfrom jaxlint.parse import guard\n"
+        "from jaxlint.lint.linter import _fill_lines, lint_source\nfrom . import core\n"
         "from .incremental import _split_lines\nfrom jaxlint.server import _private_thing\n"
-        "L._parse_and_analyze\njaxlint.linter._fill_lines\nguard._measure\ncore._RELATED_RE\n"
+        "L._parse_and_analyze\njaxlint.lint.linter._fill_lines\nguard._measure\ncore._RELATED_RE\n"
         "lint_source._not_a_module\nL.__name__\nL.lint_source\n"))
     assert found == [
-        f"{where}:4: from jaxlint.linter import _fill_lines",
+        f"{where}:4: from jaxlint.lint.linter import _fill_lines",
         f"{where}:6: from jaxlint.server.incremental import _split_lines",
         f"{where}:7: from jaxlint.server import _private_thing",
-        f"{where}:8: jaxlint.linter._parse_and_analyze",
-        f"{where}:9: jaxlint.linter._fill_lines",
-        f"{where}:10: jaxlint.guard._measure",
+        f"{where}:8: jaxlint.lint.linter._parse_and_analyze",
+        f"{where}:9: jaxlint.lint.linter._fill_lines",
+        f"{where}:10: jaxlint.parse.guard._measure",
         f"{where}:11: jaxlint.server.core._RELATED_RE",
     ]
 

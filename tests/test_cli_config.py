@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from jaxlint.cli import cli
-from jaxlint.config import ConfigError, ConfigStore, Overrides, find_config_file, load_config
-from jaxlint.ruleinfo import RuleInfo, expand_selector, load_rule_infos
+from jaxlint.workspace.config import ConfigError, ConfigStore, Overrides, find_config_file, load_config
+from jaxlint.workspace.ruleinfo import RuleInfo, expand_selector, load_rule_infos
 from jaxlint.rules import expand_selector as registry_expand
 
 BAD = "import jax\ndef f(:\n"

@@ -7,9 +7,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from jaxlint.cli import cli
-from jaxlint.config import ConfigStore, Overrides
-from jaxlint.discovery import discover
-from jaxlint.ruleinfo import load_rule_infos
+from jaxlint.workspace.config import ConfigStore, Overrides
+from jaxlint.workspace.discovery import discover
+from jaxlint.workspace.ruleinfo import load_rule_infos
 
 
 def _tree(root: Path, files: list[str]) -> None:
@@ -21,7 +21,8 @@ def _tree(root: Path, files: list[str]) -> None:
 
 def _found(root: Path, *paths: str, force: bool = False) -> tuple[list[str], list[str]]:
     store = ConfigStore(load_rule_infos(), Overrides(), cwd=root)
-    d = discover([str(root / p) if p != "." else str(root) for p in (paths or (".",))], store, force)
+    d = discover([str(root / p) if p != "." else str(root) for p in (paths or (".",))], store.for_dir, store.cwd,
+                 force)
     return [p.relative_to(root).as_posix() for p in d.files], d.errors
 
 

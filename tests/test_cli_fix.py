@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from jaxlint.cli import cli
-from jaxlint.fixes import apply_findings
-from jaxlint.linter import lint_source
+from jaxlint.engine.fixes import apply_findings
+from jaxlint.lint.linter import lint_source
 from jaxlint.rules import all_rules, default_codes
 from jaxlint.settings import LintSettings
 

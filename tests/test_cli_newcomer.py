@@ -176,8 +176,8 @@ def test_no_rule_url_unless_docs_url_is_configured(tmp_path: Path, monkeypatch) 
 
 
 def test_configuration_snippets_in_the_docs_are_valid(tmp_path: Path) -> None:
-    from jaxlint.config import ConfigStore, Overrides
-    from jaxlint.ruleinfo import load_rule_infos
+    from jaxlint.workspace.config import ConfigStore, Overrides
+    from jaxlint.workspace.ruleinfo import load_rule_infos
 
     blocks = []
     for doc in ("README.md", "docs/cli.md", "docs/ci.md"):

@@ -13,10 +13,10 @@ from click.testing import CliRunner
 
 from jaxlint.cli import cli
 from jaxlint.findings import Applicability, Edit, FileResult, Finding, Fix, Severity
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.output import OutputReport, summary_line, write
 from jaxlint.output import github, statistics
-from jaxlint.ruleinfo import load_rule_infos
+from jaxlint.workspace.ruleinfo import load_rule_infos
 from jaxlint.settings import LintSettings
 
 BAD = "import jax\ndef f(:\n"

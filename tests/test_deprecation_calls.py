@@ -15,7 +15,7 @@ import warnings
 
 import pytest
 
-from jaxlint.fixer import fix_text
+from jaxlint.fix.fixer import fix_text
 from jaxlint.model import deprecations as D
 from jaxlint.settings import LintSettings
 

@@ -6,7 +6,7 @@ import libcst as cst
 
 from jaxlint.engine import analyze
 from jaxlint.engine.rule import Check, Rule
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.rules import all_rules, default_codes
 from jaxlint.settings import LintSettings
 
@@ -86,3 +86,37 @@ def test_deep_expressions_are_analysed_not_crashed():
         "sum.py": (None, True), "attr.py": (None, True), "jit.py": (None, True)
     }
     assert [(f.code, f.line, f.col) for f in results["jit.py"].findings] == [("JAX201", 5, 8)]
+
+
+def test_a_misspelled_hook_is_an_error_naming_the_rule():
+    import pytest
+
+    from jaxlint.engine.rule import HookError
+
+    with pytest.raises(HookError) as err:
+        class Misspelled(Rule):  # noqa: F841
+            code = "JAX999"
+            name = "misspelled"
+
+            def visit_Nmae(self, node: cst.Name) -> None:
+                self.report(node, "never called")
+
+    assert str(err.value) == (
+        f"JAX999 ({__name__}.test_a_misspelled_hook_is_an_error_naming_the_rule.<locals>.Misspelled): "
+        "`visit_Nmae` names no libcst node class, so it would never be called; did you mean `visit_Name`?")
+    # an abstract base is never dispatched to (nodes are dispatched by their own class)
+    with pytest.raises(HookError, match=r"^[\w.]*test_engine\..*\.Shared: `leave_BaseExpression` names no libcst"):
+        class Shared(Check):  # noqa: F841
+            def leave_BaseExpression(self, node: cst.BaseExpression) -> None:
+                pass
+
+
+def test_hooks_are_recorded_once_per_class():
+    class Both(Check):
+        def visit_Call(self, node: cst.Call) -> None:
+            pass
+
+        leave_For = leave_While = visit_Call
+
+    assert Both.hooks == (("leave_For", cst.For, False), ("leave_While", cst.While, False),
+                          ("visit_Call", cst.Call, True))

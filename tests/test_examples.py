@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.rules import default_codes
 from jaxlint.settings import LintSettings
 

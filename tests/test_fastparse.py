@@ -1,4 +1,4 @@
-"""``jaxlint.fastparse``: libcst trees built from CPython's tree, held against
+"""``jaxlint.parse.fastparse``: libcst trees built from CPython's tree, held against
 libcst's own parse, and the analysis that uses them."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ import libcst as cst
 import pytest
 
 from fastparse_compare import first_difference
-from jaxlint import fastparse, linter
-from jaxlint.config import ConfigStore, Overrides
-from jaxlint.ruleinfo import load_rule_infos
+from jaxlint.lint import linter
+from jaxlint.parse import fastparse
+from jaxlint.workspace.config import ConfigStore, Overrides
+from jaxlint.workspace.ruleinfo import load_rule_infos
 
 EVERY = Path(__file__).parent / "fixtures" / "fastparse" / "every_construct.py"
 
@@ -148,7 +149,7 @@ def test_a_project_file_gets_the_same_summary_from_either_tree(tmp_path):
     settings = replace(_settings(tmp_path), module="pkg.step", project_packages=frozenset({"pkg"}))
     text = EVERY.read_text(encoding="utf-8")
     tree = ast.parse(text)
-    from jaxlint.project.summary import extract_summary
+    from jaxlint.model.summary import extract_summary
 
     assert extract_summary(_built(text), "pkg.step", False) == extract_summary(cst.parse_module(text), "pkg.step", False)
     assert linter.lint_source(text, "pkg/step.py", settings).project is not None
@@ -240,9 +241,10 @@ args = copy.copy(fields.pop("args"))
 args.default = args.default_factory = dataclasses.MISSING
 cst.Call.__dataclass_fields__ = {"args": args, **fields}
 
-from jaxlint import fastparse, linter
-from jaxlint.config import ConfigStore, Overrides
-from jaxlint.ruleinfo import load_rule_infos
+from jaxlint.lint import linter
+from jaxlint.parse import fastparse
+from jaxlint.workspace.config import ConfigStore, Overrides
+from jaxlint.workspace.ruleinfo import load_rule_infos
 from pathlib import Path
 
 parses = []
@@ -271,7 +273,7 @@ def _run_reordered(tmp_path: Path, *cli: str):
 
 def test_a_reordered_libcst_class_switches_fastparse_off_and_findings_stay_right(tmp_path):
     out, _ = _run_reordered(tmp_path)
-    from jaxlint.libcst_compat import LIBCST_VERSION
+    from jaxlint.parse.libcst_compat import LIBCST_VERSION
 
     assert out["disabled"].startswith(f"libcst {LIBCST_VERSION}: Call: fields args, func, lpar")
     assert out["parses"] == 1  # libcst's parser, straight away (no built tree first)
@@ -282,7 +284,7 @@ def test_verbose_says_once_that_fastparse_is_off(tmp_path):
     (tmp_path / "x.py").write_text(KEY_REUSE)
     _, proc = _run_reordered(tmp_path, "check", "--verbose", "--no-cache", "--output-format", "concise", "x.py")
     assert proc.returncode == 1, proc.stderr
-    from jaxlint.libcst_compat import LIBCST_VERSION
+    from jaxlint.parse.libcst_compat import LIBCST_VERSION
 
     off = [line for line in proc.stderr.splitlines() if "fastparse" in line]
     assert len(off) == 1 and off[0].startswith(
@@ -291,14 +293,14 @@ def test_verbose_says_once_that_fastparse_is_off(tmp_path):
 
 
 def test_the_layout_as_installed_is_the_recorded_one():
-    from jaxlint import libcst_compat
+    from jaxlint.parse import libcst_compat
 
     assert fastparse.DISABLED is None
     assert libcst_compat.layout_mismatch(libcst_compat.NODE_FIELDS) is None
 
 
 def test_makers_set_fields_by_name_whatever_libcsts_order(monkeypatch):
-    from jaxlint import libcst_compat
+    from jaxlint.parse import libcst_compat
 
     import copy
     import dataclasses
@@ -316,7 +318,7 @@ def test_makers_set_fields_by_name_whatever_libcsts_order(monkeypatch):
 
 
 def test_every_class_fastparse_builds_has_a_positional_entry_and_a_recorded_layout():
-    from jaxlint import libcst_compat
+    from jaxlint.parse import libcst_compat
 
     tree = ast.parse(Path(fastparse.__file__).read_text(encoding="utf-8"))
     built = {}

@@ -12,14 +12,14 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from jaxlint import fixer
+from jaxlint.fix import fixer
 from jaxlint.findings import Applicability, Edit, FileResult, Finding, Fix, Severity
-from jaxlint.fixer import SourceFile, add_noqa, fix_text, write_atomic
-from jaxlint.fixes import import_edits
-from jaxlint.fixes import apply_edits, newline_of
+from jaxlint.fix.fixer import SourceFile, add_noqa, fix_text, write_atomic
+from jaxlint.engine.fixes import import_edits
+from jaxlint.engine.fixes import apply_edits, newline_of
 from jaxlint.rules import default_codes
 from jaxlint.settings import LintSettings
-from jaxlint.suppression import Suppressions, comment_lines
+from jaxlint.engine.suppression import Suppressions, comment_lines
 
 SETTINGS = LintSettings(select=frozenset({"JAX999"}))
 
@@ -57,7 +57,7 @@ def fake_lint(monkeypatch):
             result.findings.append(_finding(text, m.start(), m.end(), content))
         return result
 
-    monkeypatch.setattr("jaxlint.linter.lint_source", lint_source)
+    monkeypatch.setattr("jaxlint.lint.linter.lint_source", lint_source)
     return rules
 
 
@@ -97,7 +97,7 @@ def test_only_the_bad_fix_of_a_pass_is_dropped(fake_lint, monkeypatch) -> None:
             result.findings.append(_finding(text, m.start(), m.end(), content))
         return result
 
-    monkeypatch.setattr("jaxlint.linter.lint_source", lint_source)
+    monkeypatch.setattr("jaxlint.lint.linter.lint_source", lint_source)
     result = fix_text("a = (ok)\nb = (bad)\nc = (ok2)\n", "t.py", SETTINGS)
     assert result.text == "a = ok\nb = (bad)\nc = ok2\n"
     assert len(result.skipped) == 1 and "at 2:5" in result.skipped[0]
@@ -119,7 +119,7 @@ def test_unsafe_fixes_need_unsafe(monkeypatch) -> None:
                                             applicability=Applicability.UNSAFE))
         return result
 
-    monkeypatch.setattr("jaxlint.linter.lint_source", lint_source)
+    monkeypatch.setattr("jaxlint.lint.linter.lint_source", lint_source)
     assert fix_text("old = 1\n", "t.py", SETTINGS).text == "old = 1\n"
     assert fix_text("old = 1\n", "t.py", SETTINGS, unsafe=True).text == "new = 1\n"
 

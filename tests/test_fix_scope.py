@@ -7,8 +7,8 @@ from __future__ import annotations
 import textwrap
 
 from jaxlint.findings import Applicability
-from jaxlint.fixer import fix_text
-from jaxlint.linter import lint_source
+from jaxlint.fix.fixer import fix_text
+from jaxlint.lint.linter import lint_source
 from jaxlint.settings import LintSettings
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.rules import default_codes
 from jaxlint.settings import LintSettings
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.settings import LintSettings
 
 MESSAGE = ("`float64` requested in `jnp.zeros` is silently truncated to 32-bit because jax_enable_x64 "

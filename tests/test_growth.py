@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.model import values
 from jaxlint.model.journal import MISSING, JournalDict
 from jaxlint.rules import default_codes

@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint import guard, runner
-from jaxlint.linter import lint_source
+from jaxlint.lint import runner
+from jaxlint.parse import guard
+from jaxlint.lint.linter import lint_source
 from jaxlint.rules import default_codes
 from jaxlint.settings import LintSettings
 
@@ -38,9 +39,9 @@ def _jaxlint(cwd: Path, *args: str, unguarded: bool = False) -> subprocess.Compl
     """Run the CLI in a fresh interpreter (a crash there cannot take pytest down)."""
     code = "import sys\n"
     if unguarded:  # lift the guards so that the native crash is reached: the backstop's test
-        code += "import jaxlint.guard as g\ng.MAX_DEPTH = g.MAX_NODES = 10**9\n"
+        code += "import jaxlint.parse.guard as g\ng.MAX_DEPTH = g.MAX_NODES = 10**9\n"
         # and send every file to libcst's parser (the tree built from CPython's never crashes)
-        code += ("import jaxlint.fastparse as fp\n"
+        code += ("import jaxlint.parse.fastparse as fp\n"
                  "def _refuse(*a):\n    raise fp.Unsupported('test')\nfp.from_ast = _refuse\n")
     code += "from jaxlint.cli import main\nmain(sys.argv[1:])\n"
     return subprocess.run(
@@ -462,7 +463,7 @@ def _spans(text: str, *edits: tuple[str, str]) -> list:
     ("class A:\n    @old.name\n    def h(self):\n        pass\n", [("old.name", "new.name")]),
 ])
 def test_fixcheck_accepts_rewrites_of_whole_nodes(text: str, edits) -> None:
-    from jaxlint.fixcheck import changed_outside
+    from jaxlint.fix.fixcheck import changed_outside
 
     spans = []
     for old, new in edits:
@@ -482,14 +483,14 @@ def test_fixcheck_accepts_rewrites_of_whole_nodes(text: str, edits) -> None:
     ("é = 1; y = -a\n", "a", "a ** 2 if c else a"),  # non-ASCII before the edit
 ])
 def test_fixcheck_refuses_edits_that_change_code_outside_their_node(text: str, old: str, new: str) -> None:
-    from jaxlint.fixcheck import changed_outside
+    from jaxlint.fix.fixcheck import changed_outside
 
     assert changed_outside(text, _spans(text, (old, new))) == "would change the code outside the rewritten nodes"
 
 
 def test_fix_text_refuses_a_fix_that_binds_differently(monkeypatch) -> None:
     from jaxlint.findings import Applicability, Edit, FileResult, Finding, Fix, Severity
-    from jaxlint.fixer import fix_text
+    from jaxlint.fix.fixer import fix_text
 
     def fake_lint(text, path, settings, prefilter=True):
         result = FileResult(path=path, parsed=True)
@@ -498,7 +499,7 @@ def test_fix_text_refuses_a_fix_that_binds_differently(monkeypatch) -> None:
             result.findings.append(Finding("JAX999", "fake", "b", path, 1, 9, 1, 10, Severity.ERROR, fix))
         return result
 
-    monkeypatch.setattr("jaxlint.linter.lint_source", fake_lint)
+    monkeypatch.setattr("jaxlint.lint.linter.lint_source", fake_lint)
     settings = LintSettings(select=frozenset({"JAX999"}))
     result = fix_text("y = a * b\n", "t.py", settings)
     assert result.text == "y = a * b\n" and result.applied == []

@@ -202,7 +202,7 @@ def test_check_gives_the_cli_findings_with_the_project_configuration(project: Pa
 
 
 def test_bad_arguments_get_one_sentence(project: Path) -> None:
-    from jaxlint.config import _KEYS
+    from jaxlint.workspace.config import _KEYS
 
     BAD_CONFIG = (f"The jaxlint configuration is invalid: {project / 'bad' / 'jaxlint.toml'}: unknown "
                   f"key 'selcet'; expected one of: {', '.join(_KEYS)}")
@@ -569,7 +569,10 @@ def test_confirm_stops_when_cancelled_or_out_of_time(project: Path) -> None:
 
 def test_confirm_ends_when_the_server_is_killed(project: Path) -> None:
     """kill -9 of the process serving MCP while its confirm runs: the companion
-    (in a session of its own) and its JAX worker are gone 5 s later."""
+    (in a session of its own) and its JAX worker are gone soon after.  The companion
+    ends its tree from a Python SIGTERM handler, which runs once the main thread leaves
+    the C call it is in (importing JAX can take tens of seconds on a loaded machine):
+    the deadline is 60 s, and the usual time is well under a second."""
     pytest.importorskip("jax")
     if not Path("/proc/self/cmdline").exists():
         pytest.skip("needs /proc")
@@ -601,7 +604,7 @@ def test_confirm_ends_when_the_server_is_killed(project: Path) -> None:
         assert len(found) >= 2, "the companion and its worker never started"
         server.kill()
         server.wait()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 60
         while any(procs.alive(p) for p in found) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert [p for p in found if procs.alive(p)] == []

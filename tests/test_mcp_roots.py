@@ -87,7 +87,7 @@ def test_a_folder_swapped_for_a_link_while_fix_writes_sends_nothing_outside(tmp_
 
 def test_a_folder_swapped_between_the_read_and_the_write_is_not_written(tmp_path: Path, monkeypatch) -> None:
     """The same race made certain: the folder is swapped while the fix is computed."""
-    import jaxlint.fixer as fixer
+    import jaxlint.fix.fixer as fixer
 
     root, outside = tmp_path / "root", tmp_path / "outside"
     (root / "pkg").mkdir(parents=True)
@@ -112,7 +112,7 @@ def test_a_folder_swapped_between_the_read_and_the_write_is_not_written(tmp_path
 
 
 def test_a_file_changed_on_disk_while_it_is_fixed_is_not_written(tmp_path: Path, monkeypatch) -> None:
-    import jaxlint.fixer as fixer
+    import jaxlint.fix.fixer as fixer
 
     root = tmp_path / "root"
     root.mkdir()

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from jaxlint.cli import cli
-from jaxlint.linter import lint_source
-from jaxlint.notebook import Notebook
+from jaxlint.lint.linter import lint_source
+from jaxlint.parse.notebook import Notebook
 from jaxlint.rules import default_codes
 from jaxlint.settings import LintSettings
 

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from jaxlint.baseline import compute_entries
+from jaxlint.output.baseline import compute_entries
 from jaxlint.cli import cli
-from jaxlint.fixer import add_noqa, fix_text
-from jaxlint.linter import lint_source
+from jaxlint.fix.fixer import add_noqa, fix_text
+from jaxlint.lint.linter import lint_source
 from jaxlint.settings import LintSettings
-from jaxlint.suppression import comment_lines
+from jaxlint.engine.suppression import comment_lines
 
 REPRO = b"import jax\ry = somemodule.function_name()\nx = jax.tree_map(f, z)\n"
 JAX901 = LintSettings(select=frozenset({"JAX901"}))

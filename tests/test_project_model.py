@@ -10,17 +10,17 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from jaxlint.config import ConfigError, load_config
+from jaxlint.workspace.config import ConfigError, load_config
 from jaxlint.project import (
     SUMMARY_VERSION,
     ProjectIndex,
     SourceRoots,
     Target,
     absolute_module,
-    extract_summary,
     find_project_root,
 )
-from jaxlint.project_loader import load_project, load_project_at
+from jaxlint.model.summary import extract_summary
+from jaxlint.project.loader import load_project, load_project_at
 
 PROJECTS = Path(__file__).resolve().parent / "fixtures" / "projects"
 

@@ -29,11 +29,11 @@ import io
 
 from mutants import compiles, encode, ending_problems, mutate, refused_by_python, rewrite_endings
 
-from jaxlint.fixer import add_noqa, fix_text
-from jaxlint.linter import lint_source
-from jaxlint.linter import decode_source
+from jaxlint.fix.fixer import add_noqa, fix_text
+from jaxlint.lint.linter import lint_source
+from jaxlint.lint.linter import decode_source
 from jaxlint.rules import default_codes
-from jaxlint.runner import lint_one, run
+from jaxlint.lint.runner import lint_one, run
 from jaxlint.settings import LintSettings
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -25,7 +25,7 @@ import libcst as cst
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.rules import default_codes
 from jaxlint.server.incremental import IncrementalParser
 from jaxlint.settings import LintSettings

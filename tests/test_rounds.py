@@ -11,10 +11,13 @@ import libcst as cst
 import pytest
 from click.testing import CliRunner
 
-from jaxlint import linter, project_driver, runner
+from jaxlint.project import driver as project_driver
+from jaxlint.lint import linter, runner
 from jaxlint.cli import cli
-from jaxlint.config import ConfigStore, Overrides
-from jaxlint.ruleinfo import load_rule_infos
+from jaxlint.workspace.config import ConfigStore, Overrides
+from jaxlint.project.driver import RunOptions
+from jaxlint.workspace.ruleinfo import load_rule_infos
+from jaxlint.workspace import Workspace
 
 FIXTURES = Path(__file__).parent / "fixtures" / "xmodule"
 
@@ -38,8 +41,8 @@ def _settings(tmp_path: Path, module: str = "pkg.helpers"):
 
 def _counting_parser(monkeypatch) -> list[str]:
     """Which parses happen, in order: "built" (a tree built from CPython's,
-    ``jaxlint.fastparse``) or "libcst" (libcst's parser)."""
-    from jaxlint import fastparse
+    ``jaxlint.parse.fastparse``) or "libcst" (libcst's parser)."""
+    from jaxlint.parse import fastparse
 
     parsed: list[str] = []
     real = linter._parse_module
@@ -88,7 +91,7 @@ def _facts_for_helper(tmp_path: Path, monkeypatch) -> str:
     monkeypatch.setattr(project_driver, "run", run)
     store = ConfigStore(load_rule_infos(), Overrides(), tmp_path)
     files = [Path("pkg/__init__.py"), Path("pkg/helpers.py"), Path("pkg/train.py")]
-    project_driver.run_project(files, store.settings_for, None, lambda root: (None, root), jobs=1)
+    project_driver.run_project(files, Workspace(store), RunOptions(jobs=1))
     monkeypatch.setattr(project_driver, "run", real)
     assert seen[0] == "" and seen[-1]
     return seen[-1]
@@ -349,23 +352,24 @@ def test_a_pool_started_early_lints_with_the_workers_it_forked(tmp_path):
         pool.close()
 
 
-def test_a_run_files_of_the_callers_forks_no_worker(tmp_path, monkeypatch):
-    # the language server lints in its own (threaded) process with its own run_files:
-    # the workers forked early were never used, one fork per refresh from a threaded process
+def test_the_in_process_mode_forks_no_worker(tmp_path, monkeypatch):
+    # the language server lints in its own (threaded) process (RunOptions.memo): the
+    # workers forked early would never be used, one fork per refresh from a threaded process
     _facts_for_helper(tmp_path, monkeypatch)
     monkeypatch.setattr(runner, "_Worker", lambda *a, **k: pytest.fail("a worker was forked"))
     seen: list[str] = []
 
-    def run_files(files, settings, cache, **_options):
-        seen.extend(str(f) for f in files)
-        out = runner.RunResult()
-        for f in files:
-            result, tb = runner.lint_one(str(f), Path(f).read_bytes(), settings(Path(f)))
-            out.results.append(result)
-        return out
+    class Memo:
+        def recall(self, name, data, settings):
+            return None
+
+        def remember(self, name, data, settings, result):
+            pass
+
+        def linting(self, name):
+            seen.append(name)
 
     store = ConfigStore(load_rule_infos(), Overrides(), tmp_path)
     files = [Path("pkg/__init__.py"), Path("pkg/helpers.py"), Path("pkg/train.py")]
-    out = project_driver.run_project(files, store.settings_for, None, lambda root: (None, root), jobs=1,
-                                     run_files=run_files)
+    out = project_driver.run_project(files, Workspace(store), RunOptions(jobs=1, memo=Memo()))
     assert "pkg/helpers.py" in seen and len(out.results) == 3

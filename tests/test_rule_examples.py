@@ -19,7 +19,7 @@ import jaxlint
 from jaxlint.docs import rule_source
 from jaxlint.engine.rule import fix_availability_of
 
-from jaxlint.fixes import apply_findings
+from jaxlint.engine.fixes import apply_findings
 from jaxlint.rules import all_rules, default_codes
 from rule_examples import lint
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.settings import LintSettings
 
 HELPER = textwrap.dedent("""

@@ -157,8 +157,8 @@ def _twin_findings(path: Path) -> list[Finding]:
 
 
 def test_clean_twins_are_not_reproduced():
-    from jaxlint.config import ConfigStore, Overrides
-    from jaxlint.ruleinfo import load_rule_infos
+    from jaxlint.workspace.config import ConfigStore, Overrides
+    from jaxlint.workspace.ruleinfo import load_rule_infos
     from jaxlint.runtime import run_runtime
     from jaxlint.runtime.specs import RuntimeOptions
 

@@ -21,7 +21,7 @@ pytest.importorskip("jax")
 from click.testing import CliRunner  # noqa: E402
 
 from jaxlint.cli import cli  # noqa: E402
-from jaxlint.notebook import Notebook  # noqa: E402
+from jaxlint.parse.notebook import Notebook  # noqa: E402
 from jaxlint.runtime import notebooks  # noqa: E402
 
 
@@ -155,7 +155,7 @@ def test_bench_runs_a_notebooks_functions_in_a_worker(tmp_path):
 
 def test_virtual_positions_map_back_to_the_cell():
     nb = Notebook.from_bytes(SHARP.encode())
-    from jaxlint.linter import lint_notebook
+    from jaxlint.lint.linter import lint_notebook
     from jaxlint.rules import default_codes
     from jaxlint.settings import LintSettings
 

@@ -158,9 +158,9 @@ def test_observations_are_reused_until_the_code_changes(observed):
 def test_clean_twins_pass_the_same_oracles(tmp_path):
     from test_runtime import _twin_findings
 
-    from jaxlint.config import ConfigStore, Overrides
+    from jaxlint.workspace.config import ConfigStore, Overrides
     from jaxlint.findings import FileResult
-    from jaxlint.ruleinfo import load_rule_infos
+    from jaxlint.workspace.ruleinfo import load_rule_infos
     from jaxlint.runtime import run_runtime
     from jaxlint.runtime.specs import RuntimeOptions
 

@@ -217,9 +217,9 @@ async def test_noqa_merges_with_existing_comment(client: LanguageClient):
 
 
 async def test_fix_all_is_verified_like_the_cli(client: LanguageClient):
-    from jaxlint.config import ConfigStore, Overrides
-    from jaxlint.fixer import fix_text
-    from jaxlint.ruleinfo import load_rule_infos
+    from jaxlint.workspace.config import ConfigStore, Overrides
+    from jaxlint.fix.fixer import fix_text
+    from jaxlint.workspace.ruleinfo import load_rule_infos
 
     doc = open_doc(client, "fixall.py", SAMPLE)
     await doc.diagnostics()

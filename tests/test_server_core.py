@@ -11,7 +11,7 @@ pytest.importorskip("lsprotocol", reason="the [lsp] extra is not installed")
 from lsprotocol import types  # noqa: E402
 
 from jaxlint.findings import Applicability, Edit, Finding, Fix, Severity  # noqa: E402
-from jaxlint.ruleinfo import load_rule_infos  # noqa: E402
+from jaxlint.workspace.ruleinfo import load_rule_infos  # noqa: E402
 from jaxlint.server import core  # noqa: E402
 from jaxlint.settings import LintSettings  # noqa: E402
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint.config import ConfigStore, Overrides
-from jaxlint.linter import lint_source
-from jaxlint.ruleinfo import load_rule_infos
+from jaxlint.workspace.config import ConfigStore, Overrides
+from jaxlint.lint.linter import lint_source
+from jaxlint.workspace.ruleinfo import load_rule_infos
 from jaxlint.server.incremental import IncrementalParser, lint_incremental
 from jaxlint.settings import LintSettings
 
@@ -114,7 +114,7 @@ def test_unchanged_statements_are_reused():
 
 @pytest.mark.parametrize("name", list(EDGE_CASES))
 def test_positions_from_the_statement_cache_equal_a_full_pass(name):
-    from jaxlint import positions
+    from jaxlint.parse import positions
     from jaxlint.model.walk import children
 
     text = EDGE_CASES[name]
@@ -205,7 +205,7 @@ def test_the_incremental_path_runs_the_guard_in_a_process_that_survives():
 
 
 def test_every_parse_strategy_gives_the_same_findings():
-    from jaxlint.linter import FASTPARSE, LIBCST
+    from jaxlint.lint.linter import FASTPARSE, LIBCST
 
     settings = all_rules()
     parser = IncrementalParser()

@@ -16,13 +16,13 @@ import pytest
 pytest.importorskip("lsprotocol", reason="the [lsp] extra is not installed")
 
 from jaxlint.cache import Cache  # noqa: E402
-from jaxlint.config import ConfigStore, Overrides  # noqa: E402
-from jaxlint.discovery import discover  # noqa: E402
-from jaxlint.linter import lint_source  # noqa: E402
-from jaxlint.project_driver import run_project  # noqa: E402
-from jaxlint.ruleinfo import load_rule_infos, source_digest  # noqa: E402
+from jaxlint.workspace.config import ConfigStore, Overrides  # noqa: E402
+from jaxlint.lint.linter import lint_source  # noqa: E402
+from jaxlint.project.driver import RunOptions, run_project  # noqa: E402
+from jaxlint.workspace.ruleinfo import load_rule_infos, source_digest  # noqa: E402
 from jaxlint.server.incremental import IncrementalParser, lint_incremental  # noqa: E402
-from jaxlint.server.project import ProjectModel  # noqa: E402
+from jaxlint.server.project import ProjectModel, display  # noqa: E402
+from jaxlint.workspace import Workspace  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "xmodule"
 
@@ -38,29 +38,19 @@ def abs_pkg(tmp_path: Path, monkeypatch) -> Path:
 def model_for(root: Path, cache_dir: Optional[Path] = None) -> tuple[ProjectModel, ConfigStore]:
     store = ConfigStore(load_rule_infos(), Overrides(), root)
 
-    def src_for(r: Path):
-        cfg = store.for_dir(r).cfg
-        return cfg.src, cfg.root
-
-    def files_of(r: Path) -> list[Path]:
-        return [Path(os.path.abspath(f)) for f in discover((str(r),), store).files]
-
     def cache_for() -> Cache:
         assert cache_dir is not None
         return Cache(cache_dir, source_digest())
 
-    return ProjectModel(store.settings_for, src_for, files_of,
-                        cache_for if cache_dir is not None else None), store
+    workspace = Workspace(store, display=lambda p: Path(display(Path(os.path.abspath(p)))),
+                          cache=cache_for if cache_dir is not None else None)
+    return ProjectModel(workspace), store
 
 
 def cli(root: Path, store: ConfigStore) -> dict[str, list]:
-    files = [Path(f) for f in discover(("trainer",), store).files]
-
-    def src_for(r: Path):
-        cfg = store.for_dir(r).cfg
-        return cfg.src, cfg.root
-
-    out = run_project(files, store.settings_for, None, src_for, jobs=1, show_progress=False)
+    ws = Workspace(store)
+    files = [Path(f) for f in ws.discover(("trainer",)).files]
+    out = run_project(files, ws, RunOptions(jobs=1, show_progress=False))
     return {r.path: r.findings for r in out.results}
 
 

@@ -75,9 +75,9 @@ def change(doc: Doc, new: str) -> None:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 async def test_every_published_version_equals_a_fresh_check(client: LanguageClient, seed: int):
-    from jaxlint.config import ConfigStore, Overrides
-    from jaxlint.linter import lint_source
-    from jaxlint.ruleinfo import load_rule_infos
+    from jaxlint.workspace.config import ConfigStore, Overrides
+    from jaxlint.lint.linter import lint_source
+    from jaxlint.workspace.ruleinfo import load_rule_infos
     from jaxlint.server import core
 
     rng = random.Random(seed)

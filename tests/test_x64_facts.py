@@ -8,9 +8,9 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from jaxlint import linter
-from jaxlint.config import ConfigStore, Overrides
-from jaxlint.ruleinfo import load_rule_infos
+from jaxlint.lint import linter
+from jaxlint.workspace.config import ConfigStore, Overrides
+from jaxlint.workspace.ruleinfo import load_rule_infos
 
 FIXTURE = Path(__file__).parent / "fixtures" / "xmodule" / "x64_pkg"
 

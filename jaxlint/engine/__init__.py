@@ -27,29 +27,15 @@ from jaxlint.settings import LintSettings
 __all__ = ["NeedsSourceTree", "analyze", "hook_tables"]
 
 _RECURSION_LIMIT = 10000
-_HOOK_NAMES: dict[type, list[tuple[str, type, bool]]] = {}
-
-
-def _hook_names(check_cls: type) -> list[tuple[str, type, bool]]:
-    """(method name, libcst class, is_visit) for a check class's hooks, computed once."""
-    names = _HOOK_NAMES.get(check_cls)
-    if names is None:
-        names = []
-        for attr in dir(check_cls):
-            if attr.startswith("visit_") or attr.startswith("leave_"):
-                cls = getattr(cst, attr.split("_", 1)[1], None)
-                if isinstance(cls, type):
-                    names.append((attr, cls, attr.startswith("visit_")))
-        _HOOK_NAMES[check_cls] = names
-    return names
 
 
 def hook_tables(checks: Sequence[Check]) -> tuple[dict[type, list[Callable]], dict[type, list[Callable]]]:
-    """node class -> the checks' bound ``visit_*`` / ``leave_*`` methods."""
+    """node class -> the checks' bound ``visit_*`` / ``leave_*`` methods (their
+    names were checked against libcst's node classes when each class was defined)."""
     visit: dict[type, list[Callable]] = {}
     leave: dict[type, list[Callable]] = {}
     for check in checks:
-        for attr, cls, is_visit in _hook_names(type(check)):
+        for attr, cls, is_visit in type(check).hooks:
             (visit if is_visit else leave).setdefault(cls, []).append(getattr(check, attr))
     return visit, leave
 
@@ -66,7 +52,7 @@ def analyze(
 ) -> list[Finding]:
     """The findings of the enabled ``rules`` on one parsed file (unsorted).
 
-    ``built``: ``module`` was built from CPython's tree (``jaxlint.fastparse``),
+    ``built``: ``module`` was built from CPython's tree (``jaxlint.parse.fastparse``),
     which knows no positions: at the first report ``NeedsSourceTree`` is raised
     (before any position or fix is made; the rest of the walk would be thrown
     away) and the caller analyses libcst's own tree of the file instead.
@@ -83,7 +69,7 @@ def analyze(
     for r in rules:
         if r.code in settings.select:
             check_cls = r.check_class()
-            if _hook_names(check_cls) or check_cls.finish is not Check.finish:
+            if check_cls.hooks or check_cls.finish is not Check.finish:
                 groups.setdefault(check_cls, set()).add(r.code)
                 by_code[r.code] = r
     if not groups and project_out is None:

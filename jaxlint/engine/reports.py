@@ -9,10 +9,10 @@ import libcst as cst
 from jaxlint.engine.context import RuleContext
 from jaxlint.engine.rule import Rule
 from jaxlint.findings import Edit, Finding, Fix
-from jaxlint.fixes import import_edits
-from jaxlint.lines import LineIndex
-from jaxlint.positions import node_spans
-from jaxlint.suppression import Suppressions
+from jaxlint.engine.fixes import import_edits
+from jaxlint.parse.lines import LineIndex
+from jaxlint.parse.positions import node_spans
+from jaxlint.engine.suppression import Suppressions
 
 
 def to_findings(ctx: RuleContext, rules: Mapping[str, type[Rule]]) -> list[Finding]:

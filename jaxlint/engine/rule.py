@@ -81,13 +81,64 @@ class Invalid:
             object.__setattr__(self, "fixed", example_text(self.fixed))
 
 
+class HookError(TypeError):
+    """A check declares a ``visit_*`` / ``leave_*`` method that names no libcst node class."""
+
+
+def _node_classes() -> dict[str, type]:
+    """libcst's concrete node classes by name (what a hook may be named after)."""
+    import inspect
+
+    return {name: obj for name, obj in vars(cst).items()
+            if isinstance(obj, type) and issubclass(obj, cst.CSTNode) and not inspect.isabstract(obj)}
+
+
+_NODES: dict[str, type] = {}
+
+
+def hook_methods(check_cls: type) -> tuple[tuple[str, type, bool], ...]:
+    """(method name, libcst class, is_visit) for every hook ``check_cls`` declares
+    (its own or inherited).  Raises ``HookError`` naming the check and the method
+    for a ``visit_*`` / ``leave_*`` that names no concrete libcst node class: the
+    engine would never call it (a misspelling, an abstract base such as
+    ``BaseExpression``, or libcst's ``visit_Node_attribute`` form)."""
+    import difflib
+
+    if not _NODES:
+        _NODES.update(_node_classes())
+    out = []
+    for attr in sorted(dir(check_cls)):
+        kind, _, node = attr.partition("_")
+        if kind not in ("visit", "leave") or not node:
+            continue
+        cls = _NODES.get(node)
+        if cls is None:
+            who = getattr(check_cls, "code", None)
+            who = f"{who} ({check_cls.__module__}.{check_cls.__qualname__})" if isinstance(who, str) \
+                else f"{check_cls.__module__}.{check_cls.__qualname__}"
+            close = difflib.get_close_matches(node, _NODES, n=1)
+            hint = f"; did you mean `{kind}_{close[0]}`?" if close else ""
+            raise HookError(f"{who}: `{attr}` names no libcst node class, so it would never be called{hint}")
+        out.append((attr, cls, kind == "visit"))
+    return tuple(out)
+
+
 class Check:
     """Hook methods over the walk of one file, reporting findings.
 
     The engine makes one instance per file, sets ``codes`` to the enabled codes
-    it may report, and calls ``finish`` once the whole file has been walked."""
+    it may report, and calls ``finish`` once the whole file has been walked.
+    The hooks are checked when the class is defined (``hook_methods``): a
+    misspelled ``visit_Nmae`` is an error that names the rule, never a hook
+    that silently does not run."""
 
     codes: frozenset[str] = frozenset()
+    # (method name, libcst class, is_visit) of every hook, set when the class is defined
+    hooks: ClassVar[tuple[tuple[str, type, bool], ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.hooks = hook_methods(cls)
 
     def __init__(self, ctx: "RuleContext") -> None:
         self.ctx = ctx

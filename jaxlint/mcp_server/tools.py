@@ -305,13 +305,14 @@ class _Run:
     base: Optional[Path] = None  # chain paths in messages are shown relative to it
     # absolute path -> the file as read for linting (confined.ReadFile), for fix to write back
     read: dict = dataclasses.field(default_factory=dict)
+    lint: Any = None  # the jaxlint.workspace.Workspace every project run of this call lints with
 
 
 def _session(ws: Workspace, select: Optional[list[str]]) -> _Run:
     """The configuration, as a `jaxlint check` run in the first root sees it (ConfigError
     for a bad configuration file: ``call`` reports it)."""
-    from jaxlint.config import DEFAULT_CACHE_DIR_NAME, ConfigStore, Overrides, cache_dir_for
-    from jaxlint.ruleinfo import expand_selector, load_rule_infos
+    from jaxlint.workspace.config import DEFAULT_CACHE_DIR_NAME, ConfigStore, Overrides, cache_dir_for
+    from jaxlint.workspace.ruleinfo import expand_selector, load_rule_infos
 
     # the cache `jaxlint check` would use in the first root when it lies inside the roots;
     # else (a pyproject.toml above the root, a cache-dir or JAXLINT_CACHE_DIR elsewhere) the
@@ -332,7 +333,22 @@ def _session(ws: Workspace, select: Optional[list[str]]) -> _Run:
                 )
     overrides = Overrides(select=tuple(select) if select is not None else None)
     store = ConfigStore(infos, overrides, ws.base)
-    return _Run(store=store, cache_dir=cache_dir, infos=infos)
+    return _Run(store=store, cache_dir=cache_dir, infos=infos, lint=_lint_workspace(store, ws, cache_dir))
+
+
+def _lint_workspace(store, ws: Workspace, cache_dir: Optional[Path]):
+    """The CLI's workspace, every file read inside the roots only (a file that
+    leads outside them cannot be read) and named by its absolute path."""
+    from jaxlint.mcp_server import confined
+    from jaxlint.workspace import Workspace as LintWorkspace, cache_in
+
+    def read(path: Path) -> bytes:
+        try:
+            return confined.read(path, ws.roots).data
+        except confined.Refused as exc:
+            raise PermissionError(f"refused ({exc})") from None
+
+    return LintWorkspace(store, ws.base, cache=cache_in(cache_dir), display=lambda p: p, read=read)
 
 
 def _display(absolute: Path, raw_base: Optional[Path]) -> str:
@@ -347,8 +363,6 @@ def _display(absolute: Path, raw_base: Optional[Path]) -> str:
 
 def _targets(raw_paths: list[str], ws: Workspace, run: _Run) -> tuple[list[_Target], list[str]]:
     """The files under the client's paths (discovered as the CLI does) and error lines."""
-    from jaxlint.discovery import discover
-
     requested: list[tuple[str, Path]] = []
     for raw in raw_paths:
         absolute = ws.resolve(raw)
@@ -359,7 +373,7 @@ def _targets(raw_paths: list[str], ws: Workspace, run: _Run) -> tuple[list[_Targ
     seen: set[Path] = set()
     for raw, absolute in requested:
         base = ws.base if not Path(raw).expanduser().is_absolute() else None
-        found = discover([str(absolute)], run.store)
+        found = run.lint.discover([str(absolute)])
         errors.extend(found.errors)
         for f in found.files:
             f = Path(f)
@@ -381,14 +395,12 @@ def _lint_targets(targets: list[_Target], run: _Run, ws: Workspace,
     names (the chain of a traced helper) are shown relative to ``base`` when the
     file itself is shown relative.
 
-    Every file is read here, through ``confined`` (never by a path that a link
-    swapped in meanwhile could send outside the roots), and linted from those
+    Every file is read through ``confined`` (never by a path that a link
+    swapped in meanwhile could send outside the roots: the targets here, the
+    rest of their projects by the workspace's reader), and linted from those
     bytes; ``run.read`` keeps what each target was, for ``fix`` to write back."""
-    from jaxlint.cache import Cache
-    from jaxlint.discovery import discover
     from jaxlint.mcp_server import confined
-    from jaxlint.project_driver import MAX_CONTEXT_FILES, run_project
-    from jaxlint.ruleinfo import source_digest
+    from jaxlint.project.driver import RunOptions, run_project
 
     data: dict[str, bytes] = dict(overrides or {})
     early_errors = []
@@ -409,32 +421,10 @@ def _lint_targets(targets: list[_Target], run: _Run, ws: Workspace,
         kept.append(t)
     targets = kept
 
-    def src_for(root: Path):
-        cfg = run.store.for_dir(root).cfg
-        return cfg.src, cfg.root
-
-    def files_of(root: Path) -> list[Path]:
-        # the rest of the project, for its facts: only what can be read inside the roots
-        found = [Path(f) for f in discover([str(root)], run.store).files]
-        if sum(1 for f in found if str(f) not in data) > MAX_CONTEXT_FILES:
-            return found  # too many to be read for facts: run_project leaves them all out
-        out = []
-        for f in found:
-            key = str(f)
-            if key not in data:
-                try:
-                    data[key] = confined.read(f, ws.roots).data
-                except (confined.Refused, OSError):
-                    continue
-            out.append(f)
-        return out
-
-    cache = Cache(run.cache_dir, source_digest()) if run.cache_dir is not None else None
     shown = {str(t.absolute): t.display for t in targets}
-    # the CLI's project-wide model: the rest of each project gives its facts (files_of adds
-    # their bytes to `data`, which run_project reads after it has called files_of)
-    outcome = run_project([t.absolute for t in targets], run.store.settings_for, cache, src_for,
-                          jobs=1, show_progress=False, context_for=files_of, overrides=data)
+    # the CLI's project-wide model: the rest of each project gives its facts (read inside the roots)
+    run.lint.sources = data
+    outcome = run_project([t.absolute for t in targets], run.lint, RunOptions(jobs=1, show_progress=False))
     results = []
     run.base = base
     for r in outcome.results:
@@ -480,7 +470,7 @@ def _source_target(args: dict[str, Any], ws: Workspace) -> tuple[str, Path]:
 def _utf8_as_written(text: str) -> bool:
     """Whether ``text`` reads back the same from its UTF-8 bytes (no coding
     cookie naming another encoding in its first two lines)."""
-    from jaxlint.linter import decode_source
+    from jaxlint.lint.linter import decode_source
 
     try:
         return decode_source(text.encode("utf-8"))[0] == text
@@ -501,7 +491,7 @@ def _default_paths(ws: Workspace) -> list[str]:
 
 def _lint(args: dict[str, Any], ws: Workspace, run: _Run):
     """(results, errors, sources by display name) for check and fix."""
-    from jaxlint.linter import lint_source
+    from jaxlint.lint.linter import lint_source
 
     if args.get("source") is not None:
         name, absolute = _source_target(args, ws)
@@ -547,7 +537,7 @@ def check(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event]
 def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] = None
         ) -> dict[str, Any]:
     from jaxlint.findings import Finding
-    from jaxlint.fixer import fix_file, fix_text, needs_fixing, unified_diff
+    from jaxlint.fix.fixer import fix_file, fix_text, needs_fixing, unified_diff
     from jaxlint.mcp_server import confined
 
     _check_inputs(args)
@@ -986,7 +976,7 @@ def call(name: str, arguments: Any, ws: Workspace,
     """Run one tool; ToolInputError for an unknown tool or bad arguments.
 
     ``cancel``, once set, stops a running ``confirm`` (the other tools are quick)."""
-    from jaxlint.config import ConfigError
+    from jaxlint.workspace.config import ConfigError
 
     spec = BY_NAME.get(name)
     if spec is None:

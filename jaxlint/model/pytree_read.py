@@ -21,7 +21,7 @@ from jaxlint.model.pytrees import (
     STATIC,
     UNSURE,
 )
-from jaxlint.model.walk import dotted_name, keyword_arg, literal_strs, positional_args, string_value
+from jaxlint.model.walk import dotted_name, keyword_arg, literal_strs, positional_args, string_value, walk_tree
 
 QualFn = Callable[[cst.CSTNode], Optional[str]]
 
@@ -275,17 +275,20 @@ def _attrs_of(expr: cst.CSTNode, obj: str, local: dict, state: str, out: dict, d
     """Mark ``obj.attr`` read in ``expr`` (through the function's local names) as
     ``state``; True when some were found."""
     found = False
-    stack = [expr]
-    while stack:
-        n = stack.pop()
+
+    def reached(n: cst.CSTNode) -> bool:  # True: nothing below ``n`` to read
+        nonlocal found
         if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == obj:
             a = n.attr.value
             if out.get(a) != DATA:  # a field in both: the leaves decide
                 out[a] = state
             found = True
-            continue
+            return True
         if isinstance(n, cst.Name) and n.value in local and depth < 3:
             found = _attrs_of(local[n.value], obj, local, state, out, depth + 1) or found
-            continue
-        stack.extend(n.children)
+            return True
+        return False
+
+    for _ in walk_tree(expr, reached):
+        pass
     return found

@@ -14,7 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.model.constants import constant_int
-from jaxlint.model.walk import arg_at, children, int_value, keyword_arg, positional_args
+from jaxlint.model.walk import arg_at, int_value, keyword_arg, positional_args, walk_tree
 
 Shape = tuple[int, ...]
 
@@ -199,10 +199,7 @@ def call_site_shapes(interp, param: str) -> list[Optional[Shape]]:
     pos_params = [p.name for p in unit.positional()]
     index = pos_params.index(param) if param in pos_params else None
     out: list[Optional[Shape]] = []
-    stack: list[cst.CSTNode] = [interp.module]
-    while stack:
-        n = stack.pop()
-        stack.extend(children(n))
+    for n in walk_tree(interp.module):
         if not isinstance(n, cst.Call) or not isinstance(n.func, cst.Name) or n.func.value != unit.name:
             continue
         arg = next((a.value for a in n.args if a.keyword is not None and a.keyword.value == param), None)

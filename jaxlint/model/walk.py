@@ -9,7 +9,7 @@ order for every node jaxlint reasons about.
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterator
+from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
@@ -135,6 +135,26 @@ def descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         kids = list(children(n))
         kids.reverse()
         stack.extend(kids)
+
+
+def walk_tree(root: cst.CSTNode, prune: Optional[Callable[[cst.CSTNode], bool]] = None, *,
+              with_root: bool = True, source_order: bool = False) -> Iterator[cst.CSTNode]:
+    """``root`` (unless ``with_root`` is False) and every node below it, depth
+    first: the last child first (the order of a walk with a stack), or with
+    ``source_order`` in pre-order as written; nothing below a node for which
+    ``prune(node)`` is true (that node itself is given).  ``prune`` is called on
+    each node as it is reached, so it may also act on it."""
+    stack = [root] if with_root else children(root)
+    if source_order:
+        stack.reverse()
+    while stack:
+        n = stack.pop()
+        yield n
+        if prune is None or not prune(n):
+            kids = children(n)
+            if source_order:
+                kids.reverse()
+            stack.extend(kids)
 
 
 def bound_names(target: cst.CSTNode) -> list[cst.Name]:

@@ -40,7 +40,7 @@ from typing import Any, Iterable, Optional, Sequence
 import libcst as cst
 
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import children, dotted_name, keyword_arg, positional_args, string_value
+from jaxlint.model.walk import children, dotted_name, keyword_arg, positional_args, string_value, walk_tree
 
 # kinds of names (module-level, exported to the project)
 CM = "cm"  # calling it gives a context manager (or decorator) that switches x64 on
@@ -485,17 +485,16 @@ class X64Model:
     def _reach(self, node: cst.CSTNode, unit: Unit, work: list) -> None:
         """Code that runs with x64 on: the functions it calls or hands on run with it too."""
         unit_of = self.interp.index.unit_of
-        stack = [node]
-        while stack:
-            n = stack.pop()
+
+        def reached(n: cst.CSTNode) -> bool:  # True: what is below ``n`` is settled
             if isinstance(n, cst.Lambda):
                 self._add(unit_of.get(id(n)), work)
-                continue
+                return True
             if isinstance(n, cst.Name):
                 self._add(unit.lookup_def(n.value), work)
                 if self._imported(n.value) and n.value not in unit.assigned:
                     self.calls.add(n.value)
-                continue
+                return True
             if isinstance(n, cst.Attribute):
                 d = dotted_name(n)
                 if d is not None:
@@ -506,8 +505,11 @@ class X64Model:
                             self._add(m, work)
                     elif self._imported(head) and head not in unit.assigned:
                         self.calls.add(d)
-                    continue
-            stack.extend(children(n))
+                    return True
+            return False
+
+        for _ in walk_tree(node, reached):
+            pass
 
 
     def _imported(self, name: str) -> bool:
@@ -536,26 +538,11 @@ def _smalls(body: Sequence[cst.CSTNode]) -> list[cst.CSTNode]:
 
 def _returns(body: Sequence[cst.CSTNode]) -> list[Optional[cst.BaseExpression]]:
     """The values of the ``return`` statements of a function body (not of nested defs)."""
-    out: list = []
-    stack = list(body)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            continue
-        if isinstance(n, cst.Return):
-            out.append(n.value)
-            continue
-        if isinstance(n, cst.BaseExpression):
-            continue
-        stack.extend(children(n))
-    return out
+    def leaf(n: cst.CSTNode) -> bool:
+        return isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Return, cst.BaseExpression))
+
+    return [n.value for root in reversed(body) for n in walk_tree(root, leaf) if isinstance(n, cst.Return)]
 
 
 def _descendants(node: cst.CSTNode) -> list[cst.CSTNode]:
-    out = []
-    stack = list(children(node))
-    while stack:
-        n = stack.pop()
-        out.append(n)
-        stack.extend(children(n))
-    return out
+    return list(walk_tree(node, with_root=False))

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any, Optional, TextIO
 
 from jaxlint.findings import Applicability, FileResult, Finding
-from jaxlint.lines import split_lines
-from jaxlint.ruleinfo import RuleInfo
+from jaxlint.parse.lines import split_lines
+from jaxlint.workspace.ruleinfo import RuleInfo
 
 FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab", "junit")
 
@@ -33,7 +33,7 @@ class OutputReport:
     findings: list[Finding] = field(init=False)
     # paths that could not be linted (missing, unreadable, undecodable)
     unchecked: int = 0
-    # what --baseline hid and found stale (jaxlint.baseline.Outcome), when one is used
+    # what --baseline hid and found stale (jaxlint.output.baseline.Outcome), when one is used
     baseline: Optional[Any] = None
     # a documentation address per rule code, when one is configured (docs-url)
     docs_url: Optional[str] = None
@@ -85,7 +85,7 @@ class OutputReport:
             self._lines[key] = None
             text = self.source_text(f.path)
             if text is not None:
-                from jaxlint.notebook import Notebook, NotebookError
+                from jaxlint.parse.notebook import Notebook, NotebookError
 
                 try:
                     self._lines[key] = Notebook.from_bytes(text.encode("utf-8")).cell_lines(f.cell)
@@ -100,10 +100,10 @@ class OutputReport:
         return self.docs_url.replace("{code}", code)
 
     def fingerprints(self) -> dict[int, Any]:
-        """The line-free identity (``jaxlint.baseline.Entry``) of every finding
+        """The line-free identity (``jaxlint.output.baseline.Entry``) of every finding
         shown and hidden, by ``id(finding)``; paths relative to ``cwd``."""
         if getattr(self, "_entries", None) is None:
-            from jaxlint.baseline import compute_entries
+            from jaxlint.output.baseline import compute_entries
 
             shown = list(self.findings)
             hidden = list(self.baseline.unchanged) if self.baseline is not None else []

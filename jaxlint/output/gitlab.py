@@ -4,7 +4,7 @@ A JSON array with one object per finding, with the fields GitLab documents
 for custom tools: ``description``, ``check_name``, ``fingerprint``,
 ``severity`` and ``location.path`` / ``location.lines.begin`` (``end`` too).
 
-The fingerprint is the finding's line-free identity (see ``jaxlint.baseline``),
+The fingerprint is the finding's line-free identity (see ``jaxlint.output.baseline``),
 so a finding whose lines moved is the same issue to the merge-request widget,
 and two identical findings in one function still get different fingerprints.
 Severities: error -> ``major``, warning -> ``minor``, info -> ``info``.

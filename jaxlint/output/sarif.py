@@ -8,7 +8,7 @@ relative to ``%SRCROOT%`` (the current directory, given in
 Every result carries ``partialFingerprints["jaxlint/v1"]``: a digest of the
 finding's line-free identity (rule, file, enclosing function or class, the
 normalised text of the flagged statement, occurrence; see
-``jaxlint.baseline``), so that code-scanning services follow a finding when
+``jaxlint.output.baseline``), so that code-scanning services follow a finding when
 lines move.  With ``--baseline``, every result also has a ``baselineState``:
 ``new`` (reported), ``unchanged`` (recorded in the baseline: listed with an
 external suppression, so a viewer can show it as accepted) or ``absent`` (in
@@ -176,7 +176,7 @@ def _results(report: OutputReport, index: dict[str, int]) -> list[dict[str, Any]
 
 def _absent(report: OutputReport, entry, index: dict[str, int]) -> dict[str, Any]:
     """A baselined finding that no longer occurs: its file, no region."""
-    from jaxlint.baseline import fingerprint_of, relative_posix
+    from jaxlint.output.baseline import fingerprint_of, relative_posix
 
     root = Path(report.baseline.path).resolve().parent
     absolute = (root / entry.path).resolve()

@@ -1,9 +1,10 @@
-"""The project-wide model: module names, per-file summaries, cross-module
-import resolution, and the facts one module gives another
-(``jaxlint/project_driver.py`` lints projects in rounds with them).  See
-docs/project-model.md.
+"""Projects: linting a project in rounds (``driver.py``), module names and
+source roots (``roots.py``), cross-module import resolution over the files'
+summaries (``index.py``; a file's summary is made by ``jaxlint/model/summary.py``),
+the facts one module gives another (``facts.py``), and a whole project read at
+once for tests and tools (``loader.py``).  See docs/project-model.md.
 
-Names are loaded on first use (``summary`` needs libcst; a warm run does not).
+Names are loaded on first use (a warm run imports little).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ _EXPORTS = {
     "SourceRoots": "roots",
     "find_project_root": "roots",
     "absolute_module": "roots",
-    "extract_summary": "summary",
 }
 
 __all__ = sorted(_EXPORTS)

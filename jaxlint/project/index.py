@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
-# the layout version of the summaries ``summary.py`` writes and this index reads
-SUMMARY_VERSION = 3
+from jaxlint.model.summary_format import SUMMARY_VERSION
+
 
 Json = dict[str, Any]
 

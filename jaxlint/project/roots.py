@@ -26,6 +26,8 @@ import re
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
+from jaxlint.model.summary_format import absolute_module  # noqa: F401  (re-exported)
+
 PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "jaxlint.toml", ".jaxlint.toml")
 
 
@@ -177,22 +179,3 @@ class SourceRoots:
             parts = [p if p.isidentifier() else f"_{p}" for p in parts]
             return ModuleName(".".join(("__notebook__", *parts)), False, root)
         return None
-
-
-def absolute_module(current: str, is_package: bool, level: int, target: Optional[str]) -> Optional[str]:
-    """The absolute name of ``from <level dots><target> import ...`` written in
-    module ``current``; None when the dots climb above the top-level package."""
-    if level == 0:
-        return target
-    parts = current.split(".") if current else []
-    if not is_package:
-        parts = parts[:-1]
-    if level - 1 >= len(parts):
-        return None
-    if level > 1:
-        parts = parts[: len(parts) - (level - 1)]
-    if not parts:  # a top-level module has no package to be relative to
-        return None
-    if target:
-        parts = parts + target.split(".")
-    return ".".join(parts) if parts else None

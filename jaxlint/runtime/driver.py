@@ -383,7 +383,7 @@ def build_jobs(results: list[FileResult], store, cli: RuntimeOptions, cli_set: s
                mode: str, commands: Optional[list] = None) -> tuple[list[ModuleJob], list[str]]:
     """One job per linted file with findings (or with declared alternatives, for bench).
     The configurations' ``run`` commands are appended to ``commands`` as (command, cwd)."""
-    from jaxlint.fixes import apply_findings
+    from jaxlint.engine.fixes import apply_findings
 
     jobs: list[ModuleJob] = []
     errors: list[str] = []
@@ -614,7 +614,7 @@ def _callee_at(path: Path, line: int, column: int) -> Optional[tuple[str, int]]:
     starts on: ``power`` for ``power(x, n)`` in a ``__main__`` loop."""
     import ast
 
-    from jaxlint.lines import LineIndex
+    from jaxlint.parse.lines import LineIndex
 
     text = _text(path)
     try:

@@ -6,7 +6,7 @@ the program order, so a key used again two cells down, or a jitted function
 defined in one cell and called in another, is judged by what the run did.
 
 Parent side (no JAX): ``prepare`` writes the notebook's virtual module
-(``jaxlint.notebook``: the code cells joined, one boundary comment line between
+(``jaxlint.parse.notebook``: the code cells joined, one boundary comment line between
 cells, IPython syntax made Python of the same line count) to a private temporary
 directory, moves the findings to its lines (``to_virtual``), and gives the command
 that runs it; ``map_verdict`` brings a verdict's lines back to cells.
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from jaxlint.notebook import TIMEIT_MAGIC, Notebook, NotebookError, is_notebook
+from jaxlint.parse.notebook import TIMEIT_MAGIC, Notebook, NotebookError, is_notebook
 
 _BOUNDARY_RE = re.compile(r"^# jaxlint: cell boundary (\d+)$")
 _LINE_REF_RE = re.compile(r"\bline (\d+)\b")

@@ -34,11 +34,11 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 
 from lsprotocol import types
 
-from jaxlint.config import CONFIG_FILENAMES, ConfigStore, Overrides
+from jaxlint.workspace.config import CONFIG_FILENAMES, ConfigStore, Overrides
 from jaxlint.findings import Applicability, FileResult, Finding, Severity
-from jaxlint.fixes import plan_edits
-from jaxlint.lines import LINE_BREAK, line_starts
-from jaxlint.ruleinfo import RuleInfo, expand_selector
+from jaxlint.engine.fixes import plan_edits
+from jaxlint.parse.lines import LINE_BREAK, line_starts
+from jaxlint.workspace.ruleinfo import RuleInfo, expand_selector
 from jaxlint.settings import LintSettings
 
 SOURCE = "jaxlint"
@@ -70,7 +70,7 @@ _SEVERITY = {
     Severity.INFO: types.DiagnosticSeverity.Information,
 }
 
-_LINE_SPLIT_RE = LINE_BREAK  # jaxlint.lines: lines as CPython counts them
+_LINE_SPLIT_RE = LINE_BREAK  # jaxlint.parse.lines: lines as CPython counts them
 
 
 # ----------------------------------------------------------------------------- positions
@@ -321,9 +321,10 @@ class SettingsResolver:
 
     def is_excluded(self, path: Path) -> bool:
         """Excluded by the configuration (or git-ignored), as ``--force-exclude`` decides."""
-        from jaxlint.discovery import is_excluded
+        from jaxlint.workspace.discovery import is_excluded
 
-        return is_excluded(path, False, self.store_for(path))
+        store = self.store_for(path)
+        return is_excluded(path, False, store.for_dir, store.cwd)
 
 
 # ----------------------------------------------------------------------------- linting
@@ -341,7 +342,7 @@ def lint_text(text: str, path: str, settings: LintSettings, parser=None) -> Lint
     saw the buffer's earlier versions, only changed statements are re-parsed).
     Never raises: a rule that fails is left out and named in ``failed_rules``
     (the others' findings are kept)."""
-    from jaxlint.linter import lint_source
+    from jaxlint.lint.linter import lint_source
 
     try:
         if parser is not None:
@@ -518,7 +519,7 @@ def fix_action(f: Finding, text: str, pos: Positions, uri: str, version: Optiona
 def noqa_edit(f: Finding, text: str, pos: Positions) -> Optional[types.TextEdit]:
     """``# noqa: CODE`` for one finding, merged into an existing noqa comment
     (``fixer.add_noqa``); None when the line already suppresses it."""
-    from jaxlint.fixer import add_noqa
+    from jaxlint.fix.fixer import add_noqa
 
     new, added = add_noqa(text, [f])
     if not added:
@@ -543,7 +544,7 @@ def fix_all_edits(text: str, path: str, settings: LintSettings,
                   encoding: str = types.PositionEncodingKind.Utf16) -> list[types.TextEdit]:
     """The safe fixes of the whole buffer, verified exactly as ``jaxlint check
     --fix`` verifies them (``fixer.fix_text``): one edit, or none."""
-    from jaxlint.fixer import fix_text
+    from jaxlint.fix.fixer import fix_text
 
     result = fix_text(text, path, settings, unsafe=False)
     edit = diff_edit(text, result.text, Positions(text, encoding))

@@ -11,7 +11,7 @@ linter runs on it as on a fresh parse; ``tests/test_server_incremental.py``
 checks the findings are the same as ``lint_source``'s.
 
 It is a parse strategy of the linter's one entry (``lint_source(...,
-parse=parser)``, a ``jaxlint.linter.PrebuiltParse``): the buffer is decoded,
+parse=parser)``, a ``jaxlint.lint.linter.PrebuiltParse``): the buffer is decoded,
 judged by CPython (a syntax error gets its JAX001), measured against the
 guard's limits and prefiltered before the parser sees it.  Whenever anything is
 unusual (libcst cannot parse a statement on its own), it returns None and the
@@ -27,7 +27,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.findings import FileResult
-from jaxlint.lines import LINE_BREAK, split_lines
+from jaxlint.parse.lines import LINE_BREAK, split_lines
 from jaxlint.settings import LintSettings
 
 _NL_RE = LINE_BREAK
@@ -72,7 +72,7 @@ class IncrementalParser:
     def __init__(self) -> None:
         self._chunks: dict[tuple, tuple[tuple[cst.BaseStatement, ...], tuple, Optional[cst.Module]]] = {}
         self._joined: dict[tuple, tuple] = {}
-        self.positions = None  # a jaxlint.positions.StatementCache, made on first use
+        self.positions = None  # a jaxlint.parse.positions.StatementCache, made on first use
         self.tree: Optional[ast.Module] = None  # Python's tree of the last text parsed
         self.reused = 0  # statements taken from the previous versions (for tests)
         self.parsed = 0  # statements parsed anew
@@ -80,7 +80,7 @@ class IncrementalParser:
     def analysis(self) -> AbstractContextManager:
         """Around the analysis of a tree this parser built: positions are
         generated only for the statements that hold a finding."""
-        from jaxlint.positions import StatementCache, statement_cache
+        from jaxlint.parse.positions import StatementCache, statement_cache
 
         if self.positions is None:
             self.positions = StatementCache()
@@ -217,6 +217,6 @@ def lint_incremental(parser: IncrementalParser, text: str, path: str,
     project mode too).  The linter's one entry runs every check first (decoding,
     CPython's verdict, the guard's limits, the prefilter, ``skip-file``); only
     the way libcst's tree is obtained differs."""
-    from jaxlint.linter import lint_source
+    from jaxlint.lint.linter import lint_source
 
     return lint_source(text, path, settings, parse=parser)

@@ -42,11 +42,11 @@ from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument, Workspace
 
 from jaxlint import __version__
-from jaxlint.config import ConfigError
+from jaxlint.workspace.config import ConfigError
 from jaxlint.findings import Finding
 from jaxlint.server import core
 from jaxlint.server.incremental import IncrementalParser
-from jaxlint.server.project import ProjectModel, display
+from jaxlint.server.project import ProjectModel, display, server_workspace
 from jaxlint.settings import LintSettings
 
 DEBOUNCE_S = 0.015  # coalesce the bursts of didChange a fast typist sends
@@ -274,7 +274,7 @@ class JaxlintServer(LanguageServer):
     def _lint_notebook_job(self, nb_uri: str, data: bytes, uris: list[str], texts: dict[str, str],
                            versions: dict[str, Optional[int]]) -> tuple[dict[str, Linted], list[str]]:
         """Runs in the worker thread: the notebook's findings, as a ``Linted`` per cell."""
-        from jaxlint.linter import lint_source
+        from jaxlint.lint.linter import lint_source
 
         assert self.resolver is not None
         path = uri_to_path(nb_uri)
@@ -627,8 +627,8 @@ class JaxlintServer(LanguageServer):
 def _notebook_fix_edits(data: bytes, uris: list[str], path: str, settings: LintSettings,
                         encoding: str) -> dict[str, list[types.TextEdit]]:
     """Runs in the worker thread: cell uri -> the edit that fixes it."""
-    from jaxlint.fixer import fix_file
-    from jaxlint.notebook import Notebook
+    from jaxlint.fix.fixer import fix_file
+    from jaxlint.parse.notebook import Notebook
 
     ff = fix_file(path, data, settings, unsafe=False)
     if not ff.changed or ff.source is None:
@@ -651,7 +651,7 @@ server = JaxlintServer()
 
 @server.feature(types.INITIALIZE)
 def initialize(ls: JaxlintServer, params: types.InitializeParams) -> None:
-    from jaxlint.ruleinfo import load_rule_infos
+    from jaxlint.workspace.ruleinfo import load_rule_infos
 
     # pygls has just made the workspace (no document is open yet): its documents are
     # to count lines as the client does
@@ -695,30 +695,11 @@ async def initialized(ls: JaxlintServer, params: types.InitializedParams) -> Non
 
 
 def _project_model(resolver: core.SettingsResolver) -> ProjectModel:
-    def src_for(root: Path):
-        cfg = resolver.store_for(root).for_dir(root).cfg
-        return cfg.src, cfg.root
-
-    def files_of(root: Path) -> list[Path]:
-        from jaxlint.discovery import discover
-
-        found = discover((str(root),), resolver.store_for(root))
-        return [Path(os.path.abspath(f)) for f in found.files]
-
-    def cache_for():
-        from jaxlint.cache import Cache
-        from jaxlint.config import cache_dir_for
-        from jaxlint.ruleinfo import source_digest
-
-        configuration = resolver.client.configuration
-        config = Path(configuration).expanduser() if configuration else None
-        return Cache(cache_dir_for(Path.cwd(), None, config), source_digest())
-
-    return ProjectModel(resolver.settings_for, src_for, files_of, cache_for)
+    return ProjectModel(server_workspace(resolver.store_for, lambda: resolver.client.configuration))
 
 
 def _preload() -> None:
-    import jaxlint.linter  # noqa: F401  (libcst)
+    import jaxlint.lint.linter  # noqa: F401  (libcst)
     import jaxlint.engine  # noqa: F401
     import jaxlint.model.interpreter  # noqa: F401
     from jaxlint.rules import all_rules

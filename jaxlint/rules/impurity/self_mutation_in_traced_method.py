@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.model.walk import children
+from jaxlint.model.walk import walk_tree
 from jaxlint.rules.impurity._common import assign_pairs
 
 
@@ -16,15 +16,9 @@ _INIT_METHODS = frozenset({"__init__", "__post_init__", "__new__", "__setattr__"
 
 
 def _reads_attr(e: cst.CSTNode, me: str, attr: str) -> bool:
-    stack = [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == me and n.attr.value == attr:
-            return True
-        if isinstance(n, (cst.Lambda, cst.FunctionDef)):
-            continue
-        stack.extend(children(n))
-    return False
+    return any(isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == me
+               and n.attr.value == attr
+               for n in walk_tree(e, lambda n: isinstance(n, (cst.Lambda, cst.FunctionDef))))
 
 
 class SelfMutationInTraced(Rule):

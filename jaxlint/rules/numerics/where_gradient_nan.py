@@ -6,7 +6,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
-from jaxlint.model.walk import children, positional_args
+from jaxlint.model.walk import positional_args, walk_tree
 
 
 # functions whose derivative is infinite or NaN somewhere, with a safe stand-in input
@@ -228,16 +228,8 @@ def _truth(ctx, cond: cst.CSTNode, key: str, at: float):
 
 def _where_calls_in(ctx, e: cst.CSTNode) -> list[cst.Call]:
     """The `jnp.where`/`lax.select` calls inside ``e`` (not inside lambdas)."""
-    out = []
-    stack = [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, cst.Lambda):
-            continue
-        if isinstance(n, cst.Call) and ctx.qualname(n.func) in ("jax.numpy.where", "jax.lax.select"):
-            out.append(n)
-        stack.extend(children(n))
-    return out
+    return [n for n in walk_tree(e, lambda n: isinstance(n, cst.Lambda))
+            if isinstance(n, cst.Call) and ctx.qualname(n.func) in ("jax.numpy.where", "jax.lax.select")]
 
 
 class WhereGradientNaN(Rule):
@@ -479,11 +471,11 @@ class WhereGradientNaN(Rule):
 
     def _singular_ops(self, branch: cst.CSTNode):
         ctx = self.ctx
-        stack = [branch]
-        while stack:
-            n = stack.pop()
-            if isinstance(n, cst.Lambda):
-                continue
+
+        def leaf(n: cst.CSTNode) -> bool:
+            return isinstance(n, cst.Lambda) or isinstance(n, cst.Call) and ctx.qualname(n.func) in _GUARDS
+
+        for n in walk_tree(branch, leaf, source_order=True):
             if isinstance(n, cst.Call):
                 q = ctx.qualname(n.func)
                 if q in _GUARDS:
@@ -500,4 +492,3 @@ class WhereGradientNaN(Rule):
                     yield n, n.right, 1.0, "zero"
                 elif isinstance(n.operator, cst.Power) and _plain(n.left) and _fractional_or_negative(n.right):
                     yield n, n.left, 1.0, "nonpositive"
-            stack.extend(reversed(list(children(n))))

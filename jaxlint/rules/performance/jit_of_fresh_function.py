@@ -88,15 +88,9 @@ def _called_rarely(unit: Unit, path: str) -> bool:
 
 
 def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
-    from jaxlint.model.walk import children
+    from jaxlint.model.walk import walk_tree
 
-    stack = [outer]
-    while stack:
-        n = stack.pop()
-        if n is inner:
-            return True
-        stack.extend(children(n))
-    return False
+    return any(n is inner for n in walk_tree(outer))
 
 
 class RecompileFreshFunction(Rule):

@@ -9,7 +9,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.model.walk import children, int_value
+from jaxlint.model.walk import int_value, walk_tree
 from jaxlint.rules.performance._common import TracedLoopMixin, range_bounds
 
 
@@ -304,11 +304,8 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
         """The trip counts of the deepest-multiplying chain of static `for` loops
         directly nested in ``body`` (same function); () when there is none."""
         best: tuple[int, ...] = ()
-        stack = list(children(body))
-        while stack:
-            n = stack.pop()
-            if isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-                continue
+        for n in walk_tree(body, lambda n: isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.For)),
+                           with_root=False):
             if isinstance(n, cst.For):
                 self._covered.add(id(n))
                 bounds = range_bounds(self.ctx, n.iter)
@@ -316,8 +313,6 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
                 chain = ((t,) if t is not None else ()) + self._nest(n.body)
                 if math.prod(chain) > math.prod(best):
                     best = chain
-                continue
-            stack.extend(children(n))
         return best
 
     def _call_site_trips(self, bounds) -> Optional[int]:

@@ -17,7 +17,7 @@ _TIMERS = frozenset(
      "time.perf_counter_ns", "time.monotonic_ns", "timeit.default_timer"}
 )
 # timing a callable: `timeit.timeit(lambda: f(x))`, and the `%timeit f(x)` / `%time f(x)`
-# magics and `%%timeit` / `%%time` cells of a notebook (jaxlint.notebook turns them into calls
+# magics and `%%timeit` / `%%time` cells of a notebook (jaxlint.parse.notebook turns them into calls
 # of TIMEIT_MAGIC, a name no Python file binds)
 _TIMEIT_CALLS = frozenset({"timeit.timeit", "timeit.repeat"})
 _TIMEIT_MAGIC = "__jaxlint_timeit__"

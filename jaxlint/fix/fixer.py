@@ -38,11 +38,11 @@ from typing import Iterable, Optional
 
 from jaxlint.atomic import write_atomic  # noqa: F401  (re-exported)
 from jaxlint.findings import Finding
-from jaxlint.fixcheck import changed_outside
-from jaxlint.fixes import choose, plan_edits, splice
-from jaxlint.lines import LineIndex, split_lines
+from jaxlint.fix.fixcheck import changed_outside
+from jaxlint.engine.fixes import choose, plan_edits, splice
+from jaxlint.parse.lines import LineIndex, split_lines
 from jaxlint.settings import LintSettings
-from jaxlint.suppression import comment_lines
+from jaxlint.engine.suppression import comment_lines
 
 MAX_PASSES = 10
 
@@ -132,7 +132,7 @@ def fix_text(
     max_passes: int = MAX_PASSES,
 ) -> FixResult:
     """Apply the fixes of ``settings.select`` to ``text`` until none applies."""
-    from jaxlint.linter import lint_source
+    from jaxlint.lint.linter import lint_source
 
     vsettings = _verify_settings(settings)
 
@@ -260,7 +260,7 @@ class SourceFile:
 
     @classmethod
     def from_bytes(cls, path: Path, data: bytes, mode: Optional[int] = None) -> "SourceFile":
-        from jaxlint.linter import detect_encoding
+        from jaxlint.lint.linter import detect_encoding
 
         try:
             encoding, bom_bytes = detect_encoding(data)
@@ -287,7 +287,7 @@ class SourceFile:
 def file_diff(ff: "FileFix") -> str:
     """``--diff`` of one fixed file: a unified diff, per changed cell in a notebook."""
     if isinstance(ff.source, NotebookFile) and ff.changed:
-        from jaxlint.notebook import Notebook
+        from jaxlint.parse.notebook import Notebook
 
         before = ff.source.notebook
         after = Notebook.from_bytes(ff.source.encode(ff.result.text))
@@ -400,7 +400,7 @@ def fix_file(path: str, data: Optional[bytes], settings: LintSettings, unsafe: b
 
 @dataclass
 class NotebookFile(SourceFile):
-    """A notebook being fixed: ``text`` is its virtual module (jaxlint/notebook.py);
+    """A notebook being fixed: ``text`` is its virtual module (jaxlint/parse/notebook.py);
     what is written back is the notebook with only the changed cells' sources
     replaced (outputs, metadata, ids and the JSON layout kept)."""
 
@@ -413,7 +413,7 @@ class NotebookFile(SourceFile):
     def read_notebook(cls, path: Path, data: Optional[bytes] = None) -> "NotebookFile":
         """The notebook at ``path`` (its ``data`` when given: not read again, mode
         unknown).  Raises OSError, or ValueError when it is not a notebook."""
-        from jaxlint.notebook import Notebook, NotebookError
+        from jaxlint.parse.notebook import Notebook, NotebookError
 
         mode: Optional[int] = None
         if data is None:
@@ -430,7 +430,7 @@ class NotebookFile(SourceFile):
 
 
 def _fix_notebook(path: str, data: Optional[bytes], settings: LintSettings, unsafe: bool) -> FileFix:
-    from jaxlint.notebook import Notebook, NotebookError, map_findings
+    from jaxlint.parse.notebook import Notebook, NotebookError, map_findings
 
     src = NotebookFile.read_notebook(Path(path), data)
     nb, data = src.notebook, src.data
@@ -458,7 +458,7 @@ def add_noqa_notebook(path: Path, findings: Iterable[Finding]) -> tuple[Notebook
     comments); findings are given on cells.  Raises OSError / ValueError."""
     from dataclasses import replace as _replace
 
-    from jaxlint.notebook import NotebookError
+    from jaxlint.parse.notebook import NotebookError
 
     src = NotebookFile.read_notebook(path)
     nb = src.notebook
@@ -476,14 +476,14 @@ def add_noqa_notebook(path: Path, findings: Iterable[Finding]) -> tuple[Notebook
 
 
 def lint_notebook_findings(data: bytes, path: str, settings: LintSettings) -> list[Finding]:
-    from jaxlint.linter import lint_source
+    from jaxlint.lint.linter import lint_source
 
     return [f for f in lint_source(data, path, _verify_settings(settings), prefilter=False).findings
             if f.code in settings.select]
 
 
 def needs_fixing(findings: Iterable[Finding], unsafe: bool) -> bool:
-    from jaxlint.fixes import fixable
+    from jaxlint.engine.fixes import fixable
 
     return any(fixable(f, unsafe) for f in findings)
 

@@ -18,16 +18,16 @@ and editing a helper re-lints only the files whose facts changed.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Protocol, Sequence, Union
 
 from jaxlint.cache import Cache
 from jaxlint.findings import FileResult
 from jaxlint.project.facts import canonical, incoming_facts
 from jaxlint.project.index import ProjectIndex
 from jaxlint.project.roots import ModuleName, SourceRoots, unmarked_root
-from jaxlint.runner import RunResult, WorkerPool, default_jobs, run
+from jaxlint.lint.runner import Memo, RunResult, WorkerPool, default_jobs, run
 from jaxlint.settings import LintSettings
 
 MAX_ROUNDS = 6
@@ -95,58 +95,79 @@ def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[li
     return out
 
 
-def describe_projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[list[str]], Path]]
+class WorkspaceView(Protocol):
+    """What the driver reads of a front end's ``jaxlint.workspace.Workspace``."""
+
+    sources: dict[str, Union[str, bytes]]  # display path -> text to lint instead of the disk's
+
+    @property
+    def cache(self) -> Optional[Cache]: ...
+
+    def settings_for(self, path: Path) -> LintSettings: ...
+
+    def src_for(self, root: Path) -> tuple[Optional[list[str]], Path]: ...
+
+    def files_of(self, root: Path) -> list[Path]: ...
+
+    def read(self, path: Path) -> bytes: ...
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a project run lints (the workspace says what with)."""
+
+    jobs: Optional[int] = None
+    show_progress: Optional[bool] = None
+    file_timeout: Optional[float] = None
+    # lint the rest of each project named by a marker file too, for the facts it gives
+    context: bool = True
+    # lint in this process, results remembered here (the language server; no worker, no snapshot)
+    memo: Optional[Memo] = None
+
+
+def describe_projects(files: Sequence[Path], workspace: WorkspaceView
                       ) -> list[tuple[Path, tuple[Path, ...], bool, int]]:
     """The projects ``files`` belong to, as ``run_project`` groups them: (project
     root, its source roots, whether a marker file found the root (else it is the
     current directory), how many of ``files`` it holds); for ``--verbose``."""
     by_root: dict[Path, tuple[_Project, int]] = {}
-    for project in _projects(files, src_for).values():
+    for project in _projects(files, workspace.src_for).values():
         kept, n = by_root.get(project.root, (project, 0))
         by_root[project.root] = (kept, n + 1)
     return [(p.root, p.roots.roots, p.marked, n) for p, n in by_root.values()]
 
 
-def run_project(
-    files: Sequence[Path],
-    settings_for: Callable[[Path], LintSettings],
-    cache: Optional[Cache],
-    src_for: Callable[[Path], tuple[Optional[list[str]], Path]],
-    jobs: Optional[int] = None,
-    show_progress: Optional[bool] = None,
-    context_for: Optional[Callable[[Path], list[Path]]] = None,
-    file_timeout: Optional[float] = None,
-    overrides: Optional[dict[str, bytes]] = None,
-    run_files: Optional[Callable[..., RunResult]] = None,
-) -> RunResult:
+def run_project(files: Sequence[Path], workspace: WorkspaceView, options: RunOptions = RunOptions()) -> RunResult:
     """Lint ``files`` (display paths) with the project-wide model.
 
-    ``overrides``: display path -> bytes to lint instead of what is on disk
-    (standard input with ``--stdin-filename``, an editor's unsaved buffer).  It
-    is read after ``context_for`` has been called, so ``context_for`` may add
-    the bytes of the files it gives (the MCP server reads every file itself).
-
-    ``context_for(root)``: the files of the project at ``root`` (discovered the way
-    the CLI discovers files).  When ``files`` are only part of a project, the rest
-    of it is linted too (from the cache when warm) for the facts it gives; only
-    ``files`` are reported.  ``run_files`` lints each round's files (default
-    ``runner.run``, whose signature it has); the language server passes one that
-    reads its open buffers and lints in its own process."""
-    own_workers = run_files is None  # a run_files of the caller's (the language server) lints in its own process
-    run_files = run_files or run
+    The workspace gives each file's settings, the source roots of each project,
+    the files of a project (``files_of``: when ``files`` are only part of a
+    project, the rest of it is linted too, from the cache when warm, for the
+    facts it gives; only ``files`` are reported), the texts that stand in for
+    files on disk (``sources``), how a file is read, and the cache."""
     wanted = {str(f) for f in files}
+    src_for = workspace.src_for
+    settings_for = workspace.settings_for
     project_of = _projects(files, src_for)
-    if context_for is not None:
+    if options.context:
         extra: list[Path] = []
         for project in {id(p): p for p in project_of.values()}.values():
             if not project.marked:
                 continue
-            others = [f for f in context_for(project.root) if str(f) not in wanted]
+            others = [f for f in workspace.files_of(project.root) if str(f) not in wanted]
             if others and len(others) <= MAX_CONTEXT_FILES:
                 extra.extend(others)
         if extra:
             files = [*files, *extra]
             project_of = _projects(files, src_for)
+    cache = workspace.cache
+    jobs, show_progress, file_timeout = options.jobs, options.show_progress, options.file_timeout
+    read = workspace.read
+
+    def run_files(files: Sequence[Path], settings: Callable[[Path], LintSettings], cache: Optional[Cache],
+                  **kwargs) -> RunResult:
+        return run(files, settings, cache, read=read, memo=options.memo, **kwargs)
+
     facts: dict[str, str] = {}
     summarize: set[str] = set()
     x64_from_folder: set[str] = set()  # files below a conftest.py/__init__.py enabling x64
@@ -169,9 +190,9 @@ def run_project(
         )
 
     snapshot_key = None
-    data_for: dict[str, bytes] = dict(overrides or {})
-    if cache is not None:
-        snapshot_key = _snapshot_key(files, settings, cache, data_for)
+    data_for: dict[str, Union[str, bytes]] = dict(workspace.sources)
+    if cache is not None and options.memo is None:
+        snapshot_key = _snapshot_key(files, settings, cache, data_for, read)
         known = cache.get_snapshot(snapshot_key) if snapshot_key is not None else None
         if known is not None:
             # an unchanged project: its facts are known, each result is read once, without its summary
@@ -191,10 +212,10 @@ def run_project(
             x64_from_folder.clear()
     pool = WorkerPool(jobs or default_jobs(), file_timeout, TREE_BUDGET)
     try:
-        if own_workers:
+        if options.memo is None:
             pool.start(min(2, len(files)))  # they import the linter while round 1 reads the cache
         outcome = _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
-                          pool, jobs, show_progress, file_timeout, data_for, run_files)
+                          pool, jobs, show_progress, file_timeout, data_for, run_files, read)
     finally:
         pool.close()
     if snapshot_key is not None and not outcome.uncacheable:
@@ -206,19 +227,16 @@ def run_project(
 
 
 def _snapshot_key(files: Sequence[Path], settings: Callable[[Path], LintSettings], cache: Cache,
-                  data_for: dict[str, bytes]) -> Optional[str]:
+                  data_for: dict[str, Union[str, bytes]], read: Callable[[Path], bytes]) -> Optional[str]:
     """A digest of every file's name, bytes and round-1 settings (None when one
     cannot be read: that run is not one to remember).  Fills ``data_for``."""
     import hashlib
 
     h = hashlib.sha256()
     for f in sorted(str(f) for f in files):
-        data = data_for.get(f)
+        data = _bytes_of(f, data_for, read)
         if data is None:
-            try:
-                data = data_for[f] = Path(f).read_bytes()
-            except OSError:
-                return None
+            return None
         h.update(f"{f}\0{cache.key(data, settings(Path(f)))}\0".encode())
     return h.hexdigest()
 
@@ -233,7 +251,7 @@ def _wanted(outcome: RunResult, wanted: set[str], settings: Callable[[Path], Lin
 
 
 def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
-            pool, jobs, show_progress, file_timeout, data_for, run_files) -> RunResult:
+            pool, jobs, show_progress, file_timeout, data_for, run_files, read) -> RunResult:
     outcome = run_files(files, settings, cache, jobs=jobs, show_progress=show_progress, file_timeout=file_timeout,
                   pool=pool, data_for=data_for)
     uncacheable = outcome.uncacheable
@@ -246,7 +264,7 @@ def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_fr
     for _ in range(MAX_ROUNDS - 1):
         again: list[Path] = []
         for project in projects.values():
-            again.extend(_next_round(project, latest, facts, summarize, data_for))
+            again.extend(_next_round(project, latest, facts, summarize, data_for, read))
         again.extend(_x64_round(project_of, latest, x64_from_folder))
         again = [p for p in again if str(p) not in lost]
         if not again:
@@ -300,7 +318,7 @@ def _x64_round(project_of: dict[str, _Project], latest: dict[str, FileResult], x
 
 def _next_round(
     project: _Project, latest: dict[str, FileResult], facts: dict[str, str], summarize: set[str],
-    data_for: dict[str, bytes],
+    data_for: dict[str, Union[str, bytes]], read: Callable[[Path], bytes],
 ) -> list[Path]:
     """Update ``facts`` from the latest results; the files to lint again."""
     outputs = []
@@ -345,22 +363,14 @@ def _next_round(
                 continue
             imported = project.imports.get(f)
             if imported is None:
-                imported = project.imports[f] = _project_imports(f, project.module[f], project.packages, data_for)
+                imported = project.imports[f] = _project_imports(f, project.module[f], project.packages,
+                                                                 _bytes_of(f, data_for, read))
             if above is None:
                 above = {".".join(m.split(".")[:i]) for m in exporters for i in range(1, m.count(".") + 2)}
             if imported & above:
                 summarize.add(f)
                 wanted.append(f)
-    def text_of(path: str) -> bytes:
-        data = data_for.get(path)
-        if data is None:
-            try:
-                data = data_for[path] = Path(path).read_bytes()
-            except OSError:
-                data = b""
-        return data
-
-    incoming = incoming_facts(index, outputs, path_of, project.resolved, text_of)
+    incoming = incoming_facts(index, outputs, path_of, project.resolved, lambda f: _bytes_of(f, data_for, read) or b"")
     again = [Path(f) for f in wanted]
     for f in project.files:
         new = canonical(incoming.get(f))
@@ -372,9 +382,19 @@ def _next_round(
     return again
 
 
-def _project_imports(path: str, name: ModuleName, packages: frozenset[str], data_for: dict[str, bytes]) -> frozenset[str]:
-    """The project modules the file at ``path`` (module ``name``; its bytes in
-    ``data_for`` when they are not the disk's) names in its imports: each
+def _bytes_of(path: str, data_for: dict[str, Union[str, bytes]], read: Callable[[Path], bytes]) -> Optional[bytes]:
+    """The bytes the run lints as ``path`` (read once; None: it cannot be read)."""
+    data = data_for.get(path)
+    if data is None:
+        try:
+            data = data_for[path] = read(Path(path))
+        except OSError:
+            return None
+    return data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+
+
+def _project_imports(path: str, name: ModuleName, packages: frozenset[str], text: Optional[bytes]) -> frozenset[str]:
+    """The project modules the file at ``path`` (module ``name``, bytes ``text``) names in its imports: each
     imported module, and ``m.n`` for ``from m import n``.  Read with CPython's
     parser, once per run; only for files the prefilter skipped, and only when a
     module of the project exports a jit, a key consumer or a factory (a driver
@@ -384,10 +404,9 @@ def _project_imports(path: str, name: ModuleName, packages: frozenset[str], data
 
     from jaxlint.project.roots import absolute_module
 
+    if text is None:
+        return frozenset()
     try:
-        text = data_for.get(path)
-        if text is None:
-            text = Path(path).read_bytes()
         if b"import" not in text or not (b"from ." in text or any(p.encode() in text for p in packages)):
             return frozenset()  # imports nothing of the project
         tree = ast.parse(text)

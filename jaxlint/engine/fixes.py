@@ -2,7 +2,7 @@
 
 Edits carry 1-based line/column positions as CPython and libcst count them
 (lines end at ``\\n``, ``\\r\\n`` or ``\\r``; columns count characters),
-converted to offsets by ``jaxlint.lines``.  An edit that knows the code it was
+converted to offsets by ``jaxlint.parse.lines``.  An edit that knows the code it was
 made to replace (``Edit.original``) applies only where that code is: a fix with
 an edit that finds other text at its positions is refused as misplaced.  Edits
 of one fix apply together; fixes whose edits overlap an already accepted one
@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Iterable, Optional, Sequence
 
 from jaxlint.findings import Applicability, Edit, Finding
-from jaxlint.lines import LINE_BREAK, LineIndex, line_starts
+from jaxlint.parse.lines import LINE_BREAK, LineIndex, line_starts
 
 _NL_RE = LINE_BREAK
 

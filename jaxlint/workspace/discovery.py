@@ -10,6 +10,11 @@ Skipped while walking: version-control and tool directories (``.git``,
 root) unless ``respect-gitignore = false``, and the configuration's
 ``exclude`` / ``extend-exclude`` globs.  A path named on the command line is
 linted even when excluded, unless ``--force-exclude`` is given.
+
+Discovery resolves no configuration itself: it reads the resolved configuration
+of each directory (``config.ResolvedConfig``, through the ``config_for`` the
+workspace hands it: ``ConfigStore.for_dir``, which reads each configuration
+file once).
 """
 
 from __future__ import annotations
@@ -18,11 +23,23 @@ import errno
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional, Protocol
 
 import pathspec
 
-from jaxlint.config import ConfigStore
+
+class DirConfig(Protocol):
+    """What discovery reads of a directory's resolved configuration (``config.ResolvedConfig``)."""
+
+    respect_gitignore: bool
+
+    def is_included(self, path: Path) -> bool: ...
+
+    def is_excluded(self, path: Path, is_dir: bool) -> bool: ...
+
+
+# an absolute directory -> its resolved configuration
+ConfigFor = Callable[[Path], DirConfig]
 
 
 ALWAYS_SKIPPED_DIRS = frozenset(
@@ -124,8 +141,9 @@ def _ignored(specs: Iterable[tuple[Path, pathspec.GitIgnoreSpec]], path: Path, i
     return ignored
 
 
-def discover(paths: Iterable[str], store: ConfigStore, force_exclude: bool = False) -> Discovery:
-    """Expand ``paths`` (files and directories) into the files to lint."""
+def discover(paths: Iterable[str], config_for: ConfigFor, cwd: Path, force_exclude: bool = False) -> Discovery:
+    """Expand ``paths`` (files and directories) into the files to lint (``cwd``:
+    the directory the run started in, where ``--force-exclude`` stops looking up)."""
     out = Discovery()
     seen: set[Path] = set()
     gitignores = _GitIgnores()
@@ -137,7 +155,7 @@ def discover(paths: Iterable[str], store: ConfigStore, force_exclude: bool = Fal
             out.errors.append(f"{raw}: {problem or 'no such file or directory'}")
             continue
         is_dir = abs_path.is_dir()
-        if force_exclude and is_excluded(abs_path, is_dir, store, gitignores):
+        if force_exclude and is_excluded(abs_path, is_dir, config_for, cwd, gitignores):
             continue
         if not is_dir:
             if abs_path not in seen:
@@ -145,15 +163,15 @@ def discover(paths: Iterable[str], store: ConfigStore, force_exclude: bool = Fal
                 out.files.append(path)
             continue
         specs = []
-        if store.for_dir(abs_path).respect_gitignore:
+        if config_for(abs_path).respect_gitignore:
             specs = gitignores.ancestors(abs_path.parent) if abs_path.parent != abs_path else []
-        _walk(path, abs_path, specs, store, gitignores, seen, out)
+        _walk(path, abs_path, specs, config_for, gitignores, seen, out)
     out.files.sort(key=lambda p: str(p))
     return out
 
 
 def is_excluded(
-    abs_path: Path, is_dir: bool, store: ConfigStore, gitignores: Optional[_GitIgnores] = None
+    abs_path: Path, is_dir: bool, config_for: ConfigFor, cwd: Path, gitignores: Optional[_GitIgnores] = None
 ) -> bool:
     """Whether a path named on the command line is excluded (for --force-exclude):
     it, or a directory above it (up to the current directory), is skipped,
@@ -162,11 +180,11 @@ def is_excluded(
     if is_dir and is_skipped_dir(abs_path):
         return True
     for parent in abs_path.parents:
-        if parent == store.cwd or store.cwd not in parent.parents:
+        if parent == cwd or cwd not in parent.parents:
             break
         if is_skipped_dir(parent):
             return True
-    config = store.for_dir(abs_path.parent)
+    config = config_for(abs_path.parent)
     if config.is_excluded(abs_path, is_dir):
         return True
     if config.respect_gitignore and _ignored(gitignores.ancestors(abs_path.parent), abs_path, is_dir):
@@ -178,12 +196,12 @@ def _walk(
     path: Path,
     abs_path: Path,
     specs: list[tuple[Path, pathspec.GitIgnoreSpec]],
-    store: ConfigStore,
+    config_for: ConfigFor,
     gitignores: _GitIgnores,
     seen: set[Path],
     out: Discovery,
 ) -> None:
-    config = store.for_dir(abs_path)
+    config = config_for(abs_path)
     if config.respect_gitignore:
         own = gitignores.own(abs_path)
         if own is not None:
@@ -220,7 +238,7 @@ def _walk(
         if config.respect_gitignore and _ignored(specs, child_abs, is_dir):
             continue
         if is_dir:
-            _walk(child, child_abs, specs, store, gitignores, seen, out)
+            _walk(child, child_abs, specs, config_for, gitignores, seen, out)
             continue
         if problem is not None:  # reported like a missing path, never skipped in silence
             out.errors.append(f"{child}: {problem}")

@@ -13,10 +13,10 @@ from typing import Iterable, Optional, Sequence
 
 import libcst as cst
 
-from jaxlint.linter import decode_source
+from jaxlint.lint.linter import decode_source
 from jaxlint.project.index import ProjectIndex
 from jaxlint.project.roots import SourceRoots, find_project_root
-from jaxlint.project.summary import extract_summary
+from jaxlint.model.summary import extract_summary
 
 # as discovery skips them when walking directories
 _SKIP_DIRS = frozenset({"__pycache__", "build", "dist", "node_modules", "site-packages", "venv"})
@@ -87,9 +87,9 @@ __all__ = ["LoadedProject", "load_project", "load_project_at", "python_files", "
 
 def load_project_at(path: Path) -> Optional[LoadedProject]:
     """The project that ``path`` belongs to, its ``src`` setting read from the
-    configuration that applies there (``jaxlint.config``); None when ``path``
+    configuration that applies there (``jaxlint.workspace.config``); None when ``path``
     is in no project.  A bad configuration raises ``ConfigError`` (one line)."""
-    from jaxlint.config import find_config_file, load_config
+    from jaxlint.workspace.config import find_config_file, load_config
 
     root = find_project_root(Path(path))
     if root is None:

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Optional, Sequence
 import pathspec
 
 from jaxlint.cache import DEFAULT_CACHE_DIR_NAME
-from jaxlint.ruleinfo import RuleInfo, default_codes, did_you_mean, expand_selector
+from jaxlint.workspace.ruleinfo import RuleInfo, UnknownSelector, selection
 from jaxlint.settings import LintSettings
 
 if sys.version_info >= (3, 11):
@@ -70,7 +70,7 @@ _KEYS: dict[str, tuple[str, Any]] = {
     "cache-dir": ("a string", lambda v: isinstance(v, str) and v != ""),
     # source roots for module names across the project (jaxlint/project/roots.py)
     "src": ("a list of paths", _is_str_list),
-    # a baseline file (jaxlint/baseline.py), relative to this configuration file
+    # a baseline file (jaxlint/output/baseline.py), relative to this configuration file
     "baseline": ("a file name (string)", lambda v: isinstance(v, str) and v.strip() != ""),
     # where the project publishes the rule pages, e.g. "https://example.org/rules/{code}.html"
     "docs-url": ("an http(s) URL containing {code}",
@@ -249,37 +249,35 @@ class ResolvedConfig:
         self.options = tuple(sorted(cfg.options.items()))
         self._per_file: list[tuple[pathspec.GitIgnoreSpec, frozenset[str]]] = []
         for glob, codes in cfg.per_file_ignores.items():
-            ignored = self._expand(codes, f"per-file-ignores.\"{glob}\"")
-            self._per_file.append((_spec([glob]), frozenset(ignored)))
+            ignored = self._select([("=", codes, f"per-file-ignores.\"{glob}\"", None)])
+            self._per_file.append((_spec([glob]), ignored))
         self.exclude = _spec([*cfg.exclude, *cfg.extend_exclude])
         self.include = _spec([*(DEFAULT_INCLUDE if cfg.include is None else cfg.include), *cfg.extend_include])
         self.respect_gitignore = cfg.respect_gitignore
         self._settings: dict[frozenset[str], LintSettings] = {}
 
-    def _expand(self, selectors: Iterable[str], key: str, source: Optional[str] = None) -> set[str]:
-        codes: set[str] = set()
-        for sel in selectors:
-            matched = expand_selector(self._infos, sel)
-            if matched is None:
-                where = source or self.cfg.label
-                raise ConfigError(f"{where}: unknown rule selector '{sel}' in '{key}'"
-                                  f"{did_you_mean(self._infos, sel)}")
-            codes |= matched
-        return codes
+    def _select(self, steps: list, start: Optional[frozenset[str]] = None) -> frozenset[str]:
+        """``ruleinfo.selection`` of ``steps`` (from the default rules unless
+        ``start`` is given); an unknown selector is a ConfigError."""
+        try:
+            return selection(self._infos, steps, start=start)
+        except UnknownSelector as exc:
+            where = exc.source or self.cfg.label
+            raise ConfigError(f"{where}: unknown rule selector '{exc.selector}' in '{exc.key}'{exc.hint}") from None
 
     def _base_selection(self) -> frozenset[str]:
+        """The default rules, then the configuration's select / extend-select /
+        ignore, then the command line's, resolved in one pass over the rules."""
         cfg, ov = self.cfg, self._overrides
-        selected = set(default_codes(self._infos))
+        steps: list = []
         if cfg.select is not None:
-            selected = self._expand(cfg.select, "select")
-        selected |= self._expand(cfg.extend_select, "extend-select")
-        selected -= self._expand(cfg.ignore, "ignore")
+            steps.append(("=", cfg.select, "select", None))
+        steps += [("+", cfg.extend_select, "extend-select", None), ("-", cfg.ignore, "ignore", None)]
         cli = "command line"
         if ov.select is not None:
-            selected = self._expand(ov.select, "--select", cli)
-        selected |= self._expand(ov.extend_select, "--extend-select", cli)
-        selected -= self._expand(ov.ignore, "--ignore", cli)
-        return frozenset(selected)
+            steps.append(("=", ov.select, "--select", cli))
+        steps += [("+", ov.extend_select, "--extend-select", cli), ("-", ov.ignore, "--ignore", cli)]
+        return self._select(steps)
 
     def relative(self, path: Path) -> Optional[str]:
         """``path`` relative to the config's directory (posix), or None if outside it."""

@@ -157,5 +157,39 @@ def did_you_mean(rules: Iterable, selector: str) -> str:
     return f"; did you mean {close[0]}?" if close else ""
 
 
+class UnknownSelector(ValueError):
+    """A selector that matches no rule, where it was given (``key``, ``source``)
+    and a hint (``"; did you mean JAX201?"`` or ``""``)."""
+
+    def __init__(self, selector: str, key: str, source: Optional[str], hint: str) -> None:
+        super().__init__(selector)
+        self.selector, self.key, self.source, self.hint = selector, key, source, hint
+
+
+def selection(infos: Iterable[RuleInfo], steps: Iterable[tuple[str, Iterable[str], str, Optional[str]]],
+              start: Optional[frozenset[str]] = None) -> frozenset[str]:
+    """The codes selected by ``steps`` applied in order to ``start`` (default:
+    the rules enabled by default): each step is (``"="`` replace, ``"+"`` add or
+    ``"-"`` remove, its selectors, the setting they were given in, where that
+    setting was given or None).  Raises ``UnknownSelector`` for a selector that
+    matches no rule (the first, in the order of the steps)."""
+    infos = tuple(infos)
+    selected = set(default_codes(infos) if start is None else start)
+    for op, selectors, key, source in steps:
+        codes: set[str] = set()
+        for sel in selectors:
+            matched = expand_selector(infos, sel)
+            if matched is None:
+                raise UnknownSelector(sel, key, source, did_you_mean(infos, sel))
+            codes |= matched
+        if op == "=":
+            selected = codes
+        elif op == "+":
+            selected |= codes
+        else:
+            selected -= codes
+    return frozenset(selected)
+
+
 def default_codes(infos: Iterable[RuleInfo]) -> frozenset[str]:
     return frozenset(i.code for i in infos if i.default_enabled)

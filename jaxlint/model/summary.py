@@ -26,8 +26,7 @@ from typing import Any, Callable, Optional
 import libcst as cst
 
 from jaxlint.model.walk import children, dotted_name
-from jaxlint.project.index import SUMMARY_VERSION
-from jaxlint.project.roots import absolute_module
+from jaxlint.model.summary_format import SUMMARY_VERSION, absolute_module
 
 Json = dict[str, Any]
 

@@ -3,7 +3,7 @@
 The parent reads each file's bytes, resolves its settings and asks the cache;
 only misses are sent, in chunks, to forked worker processes (one for a few
 files or ``-j 1``), supervised so that a file that crashes its worker or
-exceeds the per-file time limit costs that file only.  ``jaxlint.linter`` (and
+exceeds the per-file time limit costs that file only.  ``jaxlint.lint.linter`` (and
 so libcst) is imported only when there is a miss, so a fully cached run never
 loads the parser.  Results come back in path order whatever the completion order.
 """
@@ -22,7 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
-from typing import Callable, Iterator, Optional, Sequence
+from typing import Callable, Iterator, Optional, Protocol, Sequence, Union
 
 from jaxlint.cache import Cache
 from jaxlint.findings import FileResult
@@ -58,9 +58,9 @@ _Outcome = tuple[FileResult, Optional[str]]
 
 def lint_one(path: str, data: bytes, settings: LintSettings, trees=None) -> _Outcome:
     """Lint one file's bytes; an internal error becomes ``FileResult.error``.
-    ``trees``: a ``jaxlint.linter.TreeStore`` kept across the driver's rounds."""
+    ``trees``: a ``jaxlint.lint.linter.TreeStore`` kept across the driver's rounds."""
     try:
-        from jaxlint.linter import lint_source
+        from jaxlint.lint.linter import lint_source
 
         return lint_source(data, path, settings, trees=trees), None
     except Exception as exc:  # a bug in jaxlint: report it, keep going
@@ -93,7 +93,7 @@ def default_jobs() -> int:
 
 def _preload_linter() -> None:
     try:
-        import jaxlint.linter  # noqa: F401  (libcst)
+        import jaxlint.lint.linter  # noqa: F401  (libcst)
         import jaxlint.engine  # noqa: F401
         import jaxlint.model.interpreter  # noqa: F401
         from jaxlint.rules import all_rules
@@ -109,6 +109,18 @@ def _chunks(items: Sequence[_Job], jobs: int) -> list[list[_Job]]:
     return [list(items[i : i + size]) for i in range(0, len(items), size)]
 
 
+class Memo(Protocol):
+    """Results kept in memory by a caller that lints in its own process (the
+    language server: texts of unsaved buffers, which the cache never sees)."""
+
+    def recall(self, name: str, data: Union[str, bytes], settings: LintSettings) -> Optional[FileResult]: ...
+
+    def remember(self, name: str, data: Union[str, bytes], settings: LintSettings, result: FileResult) -> None: ...
+
+    def linting(self, name: str) -> None:
+        """Called before ``name`` is linted here (the server lets the editor's own lint go first)."""
+
+
 def run(
     files: Sequence[Path],
     settings_for: Callable[[Path], LintSettings],
@@ -117,17 +129,23 @@ def run(
     show_progress: Optional[bool] = None,
     file_timeout: Optional[float] = None,
     pool: Optional[WorkerPool] = None,
-    data_for: Optional[dict[str, bytes]] = None,
+    data_for: Optional[dict[str, Union[str, bytes]]] = None,
     with_project: bool = True,
+    read: Optional[Callable[[Path], bytes]] = None,
+    memo: Optional[Memo] = None,
 ) -> RunResult:
     """Lint ``files`` (display paths) and return their results sorted by path.
     ``pool``: workers kept across several runs (the project driver's rounds);
-    ``data_for``: files' bytes already read; ``with_project=False``: a cached
-    result comes without its project output (the driver has what it needs).
+    ``data_for``: files' bytes already read (or text: an editor's buffer, never
+    cached on disk); ``read``: how a file is read (default: from disk);
+    ``with_project=False``: a cached result comes without its project output
+    (the driver has what it needs).
 
     Each file is linted in a worker process (see ``supervise``): one that
     crashes its worker or takes over ``file_timeout`` seconds (default
-    ``DEFAULT_FILE_TIMEOUT``) is reported and the others are still linted."""
+    ``DEFAULT_FILE_TIMEOUT``) is reported and the others are still linted.
+    With a ``memo``, files are linted in this process, one after the other (no
+    worker, no tree store), and every result is remembered in the memo too."""
     out = RunResult()
     results: dict[str, FileResult] = {}
     misses: list[_Job] = []
@@ -137,25 +155,37 @@ def run(
         data = data_for.get(name) if data_for is not None else None
         if data is None:
             try:
-                data = Path(path).read_bytes()
+                data = read(Path(path)) if read is not None else Path(path).read_bytes()
             except OSError as exc:
                 out.errors.append(f"{name}: cannot be read ({exc.strerror or exc})")
                 continue
         settings = settings_for(Path(path))
-        if cache is not None:
-            key = cache.key(data, settings)
-            hit = cache.get(key, name, settings, data, with_project)
+        if memo is not None:
+            hit = memo.recall(name, data, settings)
             if hit is not None:
                 results[name] = hit
                 out.cache_hits += 1
                 continue
+        if cache is not None and isinstance(data, bytes):
+            key = cache.key(data, settings)
+            hit = cache.get(key, name, settings, data, with_project)
+            if hit is not None:
+                if memo is not None:
+                    memo.remember(name, data, settings, hit)
+                results[name] = hit
+                out.cache_hits += 1
+                continue
             keys[name] = key
-        misses.append((name, data, settings))
+        misses.append((name, data, settings))  # type: ignore[arg-type]
 
-    jobs = jobs or default_jobs()
-    if show_progress is None:
-        show_progress = sys.stderr.isatty() and len(misses) > PROGRESS_THRESHOLD
-    for result, tb, cacheable in _lint_all(misses, jobs, show_progress, out, file_timeout, pool):
+    if memo is not None:
+        outcomes: Iterator[_Supervised] = _in_process(misses, memo)
+    else:
+        jobs = jobs or default_jobs()
+        if show_progress is None:
+            show_progress = sys.stderr.isatty() and len(misses) > PROGRESS_THRESHOLD
+        outcomes = _lint_all(misses, jobs, show_progress, out, file_timeout, pool)
+    for result, tb, cacheable in outcomes:
         results[result.path] = result
         if tb is not None or not cacheable:
             out.uncacheable += 1
@@ -171,6 +201,16 @@ def run(
             out.errors.append(f"{name}: {result.error}")
         out.results.append(result)
     return out
+
+
+def _in_process(misses: list[_Job], memo: Memo) -> Iterator[_Supervised]:
+    """Lint ``misses`` in this thread, remembering each result (not an internal error's)."""
+    for name, data, settings in misses:
+        memo.linting(name)
+        result, tb = lint_one(name, data, settings)
+        if tb is None:
+            memo.remember(name, data, settings, result)
+        yield result, tb, tb is None
 
 
 def _lint_all(misses: list[_Job], jobs: int, show_progress: bool, out: RunResult,
@@ -234,7 +274,7 @@ def _worker_main(conn, tree_budget: int = 0, parent: int = 0,
                  inherited: tuple[int, ...] = ()) -> None:  # pragma: no cover - runs in the forked worker
     """Lint the chunks the supervisor sends, one outcome back per file, in order.
     With a ``tree_budget``, parsed trees are kept for the project driver's later
-    rounds (``jaxlint.linter.TreeStore``).
+    rounds (``jaxlint.lint.linter.TreeStore``).
 
     The worker dies with its supervisor (``parent``): it closes the supervisor's
     pipe ends it inherited (``inherited``: its own pipe's other end and the other
@@ -266,7 +306,7 @@ def _worker_main(conn, tree_budget: int = 0, parent: int = 0,
     _preload_linter()  # a worker started early imports while its supervisor reads the cache
     trees = None
     if tree_budget:
-        from jaxlint.linter import TreeStore
+        from jaxlint.lint.linter import TreeStore
 
         trees = TreeStore(tree_budget)
     try:
@@ -383,7 +423,7 @@ class WorkerPool:
         self.forks = _can_fork()
         self.trees = None  # the tree store of this process, when files are linted here
         if not self.forks and tree_budget:
-            from jaxlint.linter import TreeStore
+            from jaxlint.lint.linter import TreeStore
 
             self.trees = TreeStore(tree_budget)
         self._pool: list[_Worker] = []

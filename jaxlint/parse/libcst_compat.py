@@ -3,14 +3,14 @@
 jaxlint leans on three things libcst does not promise to keep:
 
 * ``CodegenState`` (in ``libcst._nodes.internal``), the state its code
-  generation threads through every node; ``jaxlint.positions`` subclasses it to
+  generation threads through every node; ``jaxlint.parse.positions`` subclasses it to
   note where selected nodes start and end.
 * ``CSTNode.__post_init__`` (in ``libcst._nodes.base``), the hook through
   which every node constructor validates the node; ``unvalidated_parser``
   switches it off while libcst's own parser (whose trees are valid by
   construction) runs.
 * The layout of the node classes (frozen, slotted dataclasses):
-  ``jaxlint.fastparse`` builds nodes without their constructors, setting each
+  ``jaxlint.parse.fastparse`` builds nodes without their constructors, setting each
   field through its slot (``node_maker``).  The field names of every class it
   builds are recorded below (``NODE_FIELDS``, as libcst 1.4 to 1.9 have them);
   ``layout_mismatch`` compares them with the installed libcst, and fastparse
@@ -44,7 +44,7 @@ class LayoutError(Exception):
     """A node class is not laid out as ``node_maker`` needs."""
 
 
-# The fields of every node class ``jaxlint.fastparse`` builds, in libcst's order
+# The fields of every node class ``jaxlint.parse.fastparse`` builds, in libcst's order
 # (``dataclasses.fields``), as the libcst releases of the pinned range have them.
 NODE_FIELDS: dict[str, tuple[str, ...]] = {
     "AnnAssign": ('target', 'annotation', 'value', 'equal', 'semicolon'),

@@ -1,5 +1,5 @@
 """The command-line side of the baseline: ``check --baseline / --write-baseline /
---no-baseline`` (the identities and the file format are in ``jaxlint.baseline``)."""
+--no-baseline`` (the identities and the file format are in ``jaxlint.output.baseline``)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from pathlib import Path
 
 from typing import Optional
 
-from jaxlint.config import ConfigError
+from jaxlint.workspace.config import ConfigError
 
 
 def load_baseline(opts, session):
     """The baseline in use (``--baseline`` or ``baseline`` in the configuration),
     or None.  Raises BaselineError for a missing, broken or foreign file, except
     that a missing one is fine when ``--write-baseline`` is about to write it."""
-    from jaxlint import baseline as bl
+    from jaxlint.output import baseline as bl
 
     if opts.no_baseline and opts.baseline:
         raise ConfigError("--baseline and --no-baseline cannot be combined")
@@ -44,7 +44,7 @@ def _text_of(linted, cwd: Path):
 
 
 def match_baseline(opts, session, linted, baseline):
-    from jaxlint.baseline import match, relative_posix
+    from jaxlint.output.baseline import match, relative_posix
 
     findings = sorted((f for r in linted.results for f in r.findings), key=lambda f: f.sort_key())
     root = baseline.root
@@ -99,7 +99,7 @@ def kept_results(results: list, outcome) -> list:
 def write_baseline(opts, session, linted, baseline) -> Optional[str]:
     """``--write-baseline FILE``: every finding, or (with a baseline in use) the
     baseline's entries that still occur.  Returns the error line, if any."""
-    from jaxlint import baseline as bl
+    from jaxlint.output import baseline as bl
 
     target = Path(opts.write_baseline)
     findings = sorted((f for r in linted.results for f in r.findings), key=lambda f: f.sort_key())

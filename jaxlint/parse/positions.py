@@ -5,7 +5,7 @@ costs about 1.4x a parse; a plain codegen pass costs about 0.2x.  This module
 runs one plain codegen pass with a state that counts the characters generated
 and records the offsets of only the requested nodes, and it runs only for
 files that produced a finding.  Offsets become lines and columns through
-``jaxlint.lines`` (lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r``, as
+``jaxlint.parse.lines`` (lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r``, as
 CPython and libcst count them), the one conversion every part of jaxlint uses.
 """
 
@@ -17,8 +17,8 @@ from typing import Callable, Iterable, Iterator, Optional
 
 import libcst as cst
 
-from jaxlint.libcst_compat import CodegenState
-from jaxlint.lines import LineIndex
+from jaxlint.parse.libcst_compat import CodegenState
+from jaxlint.parse.lines import LineIndex
 
 Position = tuple[int, int]  # (line 1-based, column 0-based, in characters)
 # (start offset, end offset, index of the first token, index after the last token)
@@ -203,15 +203,9 @@ class StatementCache:
 
 
 def _subtree_ids(node: cst.CSTNode) -> frozenset[int]:
-    from jaxlint.model.walk import children
+    from jaxlint.model.walk import walk_tree
 
-    ids = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        ids.append(id(n))
-        stack.extend(children(n))
-    return frozenset(ids)
+    return frozenset(id(n) for n in walk_tree(node))
 
 
 _statement_cache: Optional[StatementCache] = None

@@ -28,9 +28,9 @@ from typing import Optional, Protocol, Union
 import libcst as cst
 
 from jaxlint.findings import FileResult, Finding, Severity
-from jaxlint.guard import LimitExceeded, check_limits
-from jaxlint.libcst_compat import unvalidated_parser
-from jaxlint.lines import LineIndex
+from jaxlint.parse.guard import LimitExceeded, check_limits
+from jaxlint.parse.libcst_compat import unvalidated_parser
+from jaxlint.parse.lines import LineIndex
 from jaxlint.settings import LintSettings
 
 # A file that mentions none of these is not linted (the cheap prefilter), only
@@ -214,7 +214,7 @@ def lint_source(
 
     Every file is decoded, then parsed by CPython (cheap; also the judge of
     valid Python: what it refuses gets JAX001), then measured against the
-    nesting and length limits (``jaxlint.guard``), and only then parsed by
+    nesting and length limits (``jaxlint.parse.guard``), and only then parsed by
     libcst and analysed.  A file that does not mention JAX is only checked for
     being valid Python.  Raises nothing for bad input: what cannot be checked
     gets ``FileResult.error`` ("could not be checked: ...").
@@ -313,9 +313,9 @@ def lint_notebook(
     trees: Optional[TreeStore] = None,
 ) -> FileResult:
     """Lint a Jupyter notebook: its code cells in order as one module
-    (``jaxlint.notebook``), each finding mapped to its cell, line and column.
+    (``jaxlint.parse.notebook``), each finding mapped to its cell, line and column.
     A file that is not an nbformat-4 notebook gets JAX001 with one line."""
-    from jaxlint.notebook import Notebook, NotebookError, map_findings
+    from jaxlint.parse.notebook import Notebook, NotebookError, map_findings
 
     try:
         nb = Notebook.from_bytes(data)
@@ -338,7 +338,7 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
     """Parse (unless ``module`` is given) and analyse.  With CPython's tree
     (``tree``: a one-item list, emptied before libcst's parse so that the two
     trees are not alive together) the analysis first runs on a libcst tree built
-    from it (``jaxlint.fastparse``, a fraction of libcst's parse); only a file
+    from it (``jaxlint.parse.fastparse``, a fraction of libcst's parse); only a file
     where a rule reports something is parsed by libcst and analysed again on
     that tree, which gives every position, message and fix."""
     from jaxlint.engine import NeedsSourceTree
@@ -376,9 +376,9 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
 
 
 def _built_tree(tree: ast.Module, text: str) -> Optional[cst.Module]:
-    """A libcst tree built from CPython's (``jaxlint.fastparse``); None where
+    """A libcst tree built from CPython's (``jaxlint.parse.fastparse``); None where
     only libcst's parser will do."""
-    from jaxlint import fastparse
+    from jaxlint.parse import fastparse
 
     try:
         return fastparse.from_ast(tree, text)
@@ -389,7 +389,7 @@ def _built_tree(tree: ast.Module, text: str) -> Optional[cst.Module]:
 def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Optional[dict]:
     """The project output of a file the prefilter skips: its summary alone
     (``"skipped": True``; no calls, no sites, no findings)."""
-    from jaxlint.project.summary import extract_summary
+    from jaxlint.model.summary import extract_summary
 
     try:
         module = _built_tree(tree, text)
@@ -435,7 +435,7 @@ def _analyze(result: FileResult, module: cst.Module, text: str, path: str, setti
         if settings.module is None:
             findings = analyze(module, text, path, settings, all_rules(), built=built)
         else:
-            from jaxlint.project.summary import extract_summary
+            from jaxlint.model.summary import extract_summary
 
             facts = json.loads(settings.facts) if settings.facts else None
             out: dict = {}

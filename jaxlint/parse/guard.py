@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from jaxlint.lines import line_starts
+from jaxlint.parse.lines import line_starts
 
 # Real code stays far below these: in the pinned benchmark corpus (bench/make_corpus.py,
 # 1,244 files) the deepest nesting is 33 levels and the longest statement 18,712 nodes

@@ -27,8 +27,8 @@ from typing import Any, Callable, Optional
 
 import libcst as cst
 
-from jaxlint import libcst_compat
-from jaxlint.lines import LINE_BREAK, LINE_BREAK_BYTES
+from jaxlint.parse import libcst_compat
+from jaxlint.parse.lines import LINE_BREAK, LINE_BREAK_BYTES
 
 __all__ = ["DISABLED", "Unsupported", "from_ast"]
 
@@ -210,7 +210,7 @@ def _prec(node: ast.AST) -> int:
     return _P_ATOM
 
 
-_NEWLINE = LINE_BREAK  # lines as CPython counts them (jaxlint.lines)
+_NEWLINE = LINE_BREAK  # lines as CPython counts them (jaxlint.parse.lines)
 _NEWLINE_BYTES = LINE_BREAK_BYTES
 _ONE_STRING = re.compile(
     r"""[A-Za-z]{0,2}(?:'''(?:[^\\']|\\.|'(?!''))*'''|\"\"\"(?:[^\\"]|\\.|"(?!""))*\"\"\""""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import tokenize
 
-from jaxlint.lines import readline, split_lines
+from jaxlint.parse.lines import readline, split_lines
 
 _NOQA_RE = re.compile(
     r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Optional, Sequence
 
 from jaxlint.findings import Finding
-from jaxlint.lines import split_lines
+from jaxlint.parse.lines import split_lines
 
 FORMAT_KEY = "jaxlint-baseline"
 FORMAT_VERSION = 1
@@ -201,7 +201,7 @@ def relative_posix(path: str, root: Path) -> str:
 
 def _cell_text(notebook_text: str, cell: int) -> Optional[str]:
     """The source of a notebook's cell: what a finding in it is identified by."""
-    from jaxlint.notebook import Notebook, NotebookError
+    from jaxlint.parse.notebook import Notebook, NotebookError
 
     try:
         return Notebook.from_bytes(notebook_text.encode("utf-8")).cell_sources.get(cell)

@@ -7,7 +7,7 @@ code of the node it was made for (``Edit.original``) and ``fixes.plan_edits``
 applies it only where the text between its positions is that code (an edit at
 a wrong offset is an internal error of the rule, see ``fixer.fix_text``).  The
 masked nodes below are therefore the intended ones, and everything else must
-stay as it was.  Offsets and CPython's positions meet through ``jaxlint.lines``.
+stay as it was.  Offsets and CPython's positions meet through ``jaxlint.parse.lines``.
 
 Each edit is mapped, in each text, to the nodes it rewrote: the innermost node
 that contains the edited span (in the old text) or the replacement (in the new
@@ -27,7 +27,7 @@ import ast
 import warnings
 from typing import Iterable, Optional
 
-from jaxlint.lines import LineIndex
+from jaxlint.parse.lines import LineIndex
 
 _Span = tuple[int, int]
 _MARK = "<rewritten>"
@@ -35,7 +35,7 @@ _MARK = "<rewritten>"
 
 class _Positions:
     """Character offsets of CPython's node positions (which count UTF-8 bytes),
-    through ``jaxlint.lines``: the conversion the fix edits went through."""
+    through ``jaxlint.parse.lines``: the conversion the fix edits went through."""
 
     def __init__(self, text: str) -> None:
         self.text = text

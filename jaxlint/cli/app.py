@@ -1,0 +1,158 @@
+"""What every ``jaxlint`` command shares: the ``cli`` group (``check`` when
+the first argument is not a command), error and warning lines, the output
+stream, the exit codes.  The commands register themselves on ``cli`` from
+their own modules (``jaxlint/cli/__init__.py`` imports them)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Optional, TextIO
+
+import click
+
+from jaxlint import __version__
+from jaxlint.workspace.config import ConfigError, cache_dir_for
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+_SUBCOMMAND_FLAGS = ("--help", "-h", "--version", "-V")
+
+
+def error(message: str) -> None:
+    """Print one ``error: ...`` line on stderr."""
+    err = sys.stderr
+    if err.isatty() and not os.environ.get("NO_COLOR"):
+        err.write(f"\x1b[1;31merror\x1b[0m: {message}\n")
+    else:
+        err.write(f"error: {message}\n")
+    err.flush()
+
+
+def use_color(stream: TextIO) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _DefaultGroup(click.Group):
+    """A group that runs ``check`` when the first argument is not a subcommand."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if (len(args) == 1 and args[0] in self.commands and args[0] != "check"
+                and os.path.lexists(args[0])):
+            raise click.UsageError(_ambiguous(args[0]))
+        if args and args[0] not in self.commands and args[0] not in _SUBCOMMAND_FLAGS:
+            first = args[0]
+            if not os.path.exists(first) and not first.startswith("-"):
+                import difflib
+
+                close = difflib.get_close_matches(first, list(self.commands), n=1, cutoff=0.75)
+                if close:
+                    raise click.UsageError(
+                        f"'{first}' is neither a file nor a command; did you mean `jaxlint {close[0]}`?"
+                    )
+            args = ["check", *args]
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # click would print "Aborted!" and exit 1, the code for findings
+            raise _Interrupted() from None
+        except click.NoSuchOption as exc:
+            # click suggests anything loosely alike (`--bogus` -> `--jobs`); keep close ones
+            import difflib
+
+            exc.possibilities = [  # type: ignore[misc]
+                p for p in (exc.possibilities or [])
+                if difflib.SequenceMatcher(None, exc.option_name, p).ratio() >= 0.75
+            ]
+            raise
+
+
+class _Interrupted(click.ClickException):
+    """Ctrl-C: one line, and 130 (128 + SIGINT), as shells report an interrupted
+    command, so that CI and pre-commit can tell it from a run with findings."""
+
+    exit_code = 130
+
+    def __init__(self) -> None:
+        super().__init__("interrupted")
+
+    def show(self, file: Optional[TextIO] = None) -> None:
+        (file or sys.stderr).write("interrupted\n")
+
+
+def _ambiguous(name: str) -> str:
+    """``jaxlint clean`` beside a folder ``clean``: say how to get either."""
+    kind = "folder" if os.path.isdir(name) else "file"
+    try:
+        cache = os.path.relpath(cache_dir_for(Path.cwd(), None, None))
+    except (ConfigError, ValueError):
+        cache = "DIR"
+    command = {
+        "clean": f"`jaxlint clean --cache-dir {cache}` removes the cache",
+        "rules": "`jaxlint rules --output-format text` lists the rules",
+        "rule": "`jaxlint rule CODE` shows a rule's documentation",
+    }.get(name, f"`jaxlint {name} .` runs the {name} command on the current directory")
+    return (f"'{name}' is both a {kind} here and a jaxlint command: `jaxlint check {name}` "
+            f"lints the {kind}; {command}")
+
+
+@click.group(
+    cls=_DefaultGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    no_args_is_help=True,
+)
+@click.version_option(__version__, "-V", "--version", prog_name="jaxlint",
+                      message="%(prog)s %(version)s")
+def cli() -> None:
+    """jaxlint: a linter for JAX's sharp bits.
+
+    `jaxlint PATHS...` is short for `jaxlint check PATHS...`.
+    """
+
+
+def not_written(output_file: Optional[str], exc: OSError) -> None:
+    """One error line; a closed stdout pipe (``| head``) is left to click,
+    which exits quietly."""
+    if output_file is None and isinstance(exc, BrokenPipeError):
+        raise exc
+    error(f"{output_file}: cannot be written ({exc.strerror or exc})")
+
+
+def warning(message: str) -> None:
+    err = sys.stderr
+    if err.isatty() and not os.environ.get("NO_COLOR"):
+        err.write(f"\x1b[1;33mwarning\x1b[0m: {message}\n")
+    else:
+        err.write(f"warning: {message}\n")
+
+
+@contextmanager
+def output_stream(path: Optional[str], default: Optional[TextIO] = None
+                  ) -> Iterator[tuple[TextIO, bool]]:
+    if path is None:
+        out = default or sys.stdout
+        yield out, use_color(out)
+        out.flush()
+        return
+    parent = Path(path).parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # `-o a.py/x.json`, a.py a file: not "File exists"
+        import errno
+
+        blocker = next((p for p in (parent, *parent.parents) if p.exists() and not p.is_dir()), parent)
+        raise NotADirectoryError(errno.ENOTDIR, f"{blocker} is not a directory") from None
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        yield fh, False

@@ -1,0 +1,1 @@
+"""Reading source: lines as CPython counts them, notebooks as one module, the guard on CPython's tree, the libcst tree built from CPython's (fastparse, with every libcst internal in libcst_compat), and positions for the nodes that have findings."""
