@@ -88,9 +88,10 @@ def check_trace_error(ctx: Context, target: dict, t: Target, args: Args) -> Verd
             return confirmed(ev, exception=exc_name(exc), line=line, message=first_line(exc),
                              how="jax.jit(f).trace(abstract inputs)")
         if line is not None and line < target["line"]:
-            return skipped(f"tracing stopped earlier, at line {line}, before reaching this line: "
-                           f"{ev}; fix that one and run confirm again",
-                           exception=exc_name(exc), line=line)
+            # the flagged line never ran: no evidence either way
+            return not_exercised(f"tracing stopped earlier, at line {line}, before reaching "
+                                 f"line {target['line']}: {ev}; fix that one and run confirm "
+                                 "again to exercise it", exception=exc_name(exc), line=line)
         return skipped(f"tracing stopped elsewhere: {ev}", exception=exc_name(exc), line=line)
     eqns = count_eqns(traced.jaxpr)[0]
     return not_reproduced(f"traced without error ({eqns} jaxpr equations)")
@@ -635,7 +636,17 @@ def check_iterator(ctx: Context, target: dict, t: Target, args: Args) -> Verdict
     traced = check_trace_error(ctx, target, t, args)
     if traced.verdict == "confirmed":
         return traced
-    if traced.verdict == "skipped" and traced.details.get("line") is not None:
+    line = traced.details.get("line")
+    if traced.details.get("exception") == "StopIteration" and in_span(line, target):
+        # `next` ran while JAX traced and found the iterator spent: it is read in
+        # Python, at trace time, not once per step of the compiled loop
+        return confirmed(f"tracing ran line {line} and raised StopIteration: the Python "
+                         "iterator is read while JAX traces (once per trace, here already "
+                         "spent by earlier traces or the run), not once per step",
+                         exception="StopIteration", line=line,
+                         how="jax.jit(f).trace(abstract inputs)")
+    if traced.verdict in ("skipped", "not-exercised") \
+            and traced.details.get("line") is not None:
         return traced  # tracing stopped elsewhere
     got = differential(ctx, t, args)
     if isinstance(got, Verdict):

@@ -24,6 +24,7 @@ from typing import Any, Optional
 
 from jaxlint.findings import FileResult, Finding
 from jaxlint.runtime import notebooks, procs
+from jaxlint.runtime.apicheck import API_RULES
 from jaxlint.runtime.specs import RuntimeOptions, SpecError, read_runtime_table
 from jaxlint.runtime.verdicts import RANK, Verdict, memory_reason, over_memory, skipped
 
@@ -101,13 +102,18 @@ def install_hint(package: str, root: Optional[Path]) -> str:
     return f"pip install {dist}"
 
 
-def environment_problem(package: str, jobs: list["ModuleJob"]) -> str:
-    """One line for a package missing here: the modules it stopped and the fix."""
-    count = sum(len(j.findings) for j in jobs)
+def environment_problem(package: str, jobs: list["ModuleJob"],
+                        count: Optional[int] = None) -> str:
+    """One line for a package missing here: the modules it stopped and the fix
+    (``count``: the findings skipped for it, default all of the modules')."""
+    if count is None:
+        count = sum(len(j.findings) for j in jobs)
     where = ", ".join(j.display for j in jobs[:3]) + (f" and {len(jobs) - 3} more"
                                                        if len(jobs) > 3 else "")
+    skipped_part = (f" and their finding(s) are skipped ({count})" if count else
+                    " (their findings were answered without importing them)")
     return (f"environment: `{package}` is not installed, so {len(jobs)} module(s) could not be "
-            f"imported ({where}) and their finding(s) are skipped ({count}); install it: "
+            f"imported ({where}){skipped_part}; install it: "
             f"{install_hint(package, jobs[0].root)}")
 
 
@@ -232,9 +238,35 @@ def run_worker(job: dict, timeout: float) -> tuple[list[dict], Optional[str], bo
 
 
 def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict], dict]:
-    """Verdicts by target id, benchmarked pairs, environment facts."""
+    """Verdicts by finding index, benchmarked pairs, environment facts.  A removed-API
+    finding also gets the installed JAX's answer (``apicheck``): the stronger verdict."""
+    verdicts, pairs, env = _run_module(job, mode)
+    missing = env.get("missing")
+    for i, v in list(verdicts.items()):
+        if missing is None and isinstance(i, int) and v.details.get("environment"):
+            missing = v.details["environment"]  # the run stopped at the import (no worker)
+    if missing is not None:
+        env = dict(env, missing=missing)
+        for i, f in enumerate(job.findings):
+            old = verdicts.get(i)
+            if not f.function and (old is None or old.verdict in ("skipped", "not-exercised")):
+                # outside any function, in a module that cannot be imported here
+                verdicts[i] = skipped(f"environment: `{missing}` is not installed",
+                                      environment=missing)
+    for key in [k for k in verdicts if isinstance(k, str) and k.startswith("api:")]:
+        answer = verdicts.pop(key)
+        i = int(key.split(":", 1)[1])
+        old = verdicts.get(i)
+        if answer.verdict != "skipped" and (old is None or RANK[answer.verdict] > RANK[old.verdict]):
+            if old is not None and old.verdict != "skipped" and old.text:
+                answer.annotate(f"the other check: {old.verdict}: {old.text}"[:300])
+            verdicts[i] = answer
+    return verdicts, pairs, env
+
+
+def _run_module(job: ModuleJob, mode: str) -> tuple[dict, list[dict], dict]:
     targets = []
-    verdicts: dict[int, Verdict] = {}
+    verdicts: dict = {}
     for i, f in enumerate(job.findings):
         extra = job.extra.get(i, {})
         if not f.function and (extra.get("insitu") is not None or extra.get("run") is not None):
@@ -249,6 +281,10 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
             targets.append(dict({"id": i, "code": f.code, "line": f.line, "end_line": f.end_line,
                                  "function": f.function, "has_fix": f.fix is not None},
                                 **job.extra.get(i, {})))
+    for i, f in enumerate(job.findings):
+        if f.code in API_RULES:  # the name looked up in the installed packages
+            targets.append({"id": f"api:{i}", "api": True, "code": f.code, "line": f.line,
+                            "col": f.col, "end_line": f.end_line, "end_col": f.end_col})
     has_alternatives = mode == "bench" and "JAXLINT_ALTERNATIVES" in _text(job.path)
     if not targets and not has_alternatives:
         return verdicts, [], {}
@@ -318,7 +354,7 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
             return verdicts, pairs, env
         if current is None:
             break  # failed after the last target: nothing left to redo
-        if isinstance(current, int):
+        if isinstance(current, int) or str(current).startswith("api:"):
             verdicts[current] = skipped(failure)
         else:
             pairs.append({"function": str(current).split(":", 1)[-1], "skipped": failure})
@@ -566,7 +602,7 @@ RECOMPILE_RULES = ("JAX501", "JAX504")  # their oracle may replay several observ
 # the line, or compiles while it ran
 RUN_ORACLE_RULES = ("JAX101", "JAX130", "JAX201", "JAX202", "JAX203", "JAX204", "JAX205",
                     "JAX206", "JAX207", "JAX208", "JAX209", "JAX210", "JAX501", "JAX504",
-                    "JAX301", "JAX506", "JAX901", "JAX903", "JAX904")
+                    "JAX301", "JAX506", "JAX901", "JAX903", "JAX904", "JAX905", "JAX110")
 MAX_OBSERVED_CALLS = 4  # distinct signatures the recorder keeps per function
 
 
@@ -681,7 +717,10 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
         if env.get("missing"):
             missing.setdefault(env["missing"], []).append(job)
     for package, jobs_missing in sorted(missing.items()):
-        report.problems.append(environment_problem(package, jobs_missing))
+        count = sum(1 for job, (verdicts, _, _) in zip(module_jobs, outcomes)
+                    if job in jobs_missing for v in verdicts.values()
+                    if v.details.get("environment") == package)
+        report.problems.append(environment_problem(package, jobs_missing, count))
     for r in results:
         entry = by_path.get(r.path)
         for i, f in enumerate(r.findings):

@@ -93,6 +93,7 @@ class Recorder:
         self.command = job.get("command", "")
         self.options = job.get("options", {})
         self.by_file: dict[str, list[dict]] = {}
+        self.warn_files: set[str] = set()  # files with findings judged by a warning
         self.module_level: dict[str, list[dict]] = {}  # file -> findings outside functions
         self.files: dict[str, bool] = {}
         # the watch list, or the file the parent writes it to once it has linted
@@ -103,6 +104,8 @@ class Recorder:
             self.waiting = job.get("watch_file")
         self.library: dict[str, bool] = {}
         self.import_lines: dict[str, set] = {}  # file -> lines of its top-level imports
+        self.gated: dict[tuple[str, int], int] = {}  # import lines run before the list came
+        self.missing: dict[tuple[str, int], str] = {}  # ModuleNotFoundError at a line: its name
         # module-level findings: the run itself is their oracle (lines run, exceptions
         # raised there, compiles while they ran)
         self.line_runs: dict[tuple[str, int], int] = {}
@@ -113,6 +116,10 @@ class Recorder:
         self.counting = True
         self.draws: list[tuple[str, int, str, str]] = []  # file, line, key digest, function
         self.random_patched = False
+        # (file, line) -> the first warning issued while that module-level line ran
+        self.warned: dict[tuple[str, int], tuple[str, str]] = {}
+        self.shower: Any = None  # our warnings.showwarning, once a JAX110 line has run
+        self.quiet: set[tuple[str, int]] = set()  # lines run while dtype warnings were ignored
         self.reals: dict[str, str] = {}
         self.codes: dict[Any, list] = {}
         self.seen: set = set()
@@ -131,6 +138,8 @@ class Recorder:
             self.by_file.setdefault(entry["file"], []).append(entry)
             if entry.get("module_level"):
                 self.module_level.setdefault(entry["file"], []).append(entry)
+                if entry["code"] in RUN_WARNING_RULES:
+                    self.warn_files.add(entry["file"])
 
     def _load_watch(self, path: Optional[str]) -> bool:
         if not path:
@@ -167,8 +176,14 @@ class Recorder:
         """A module of the user's code before the list: its imports run, its first
         other statement waits."""
         if self.waiting is not None:
-            if event != "line" or frame.f_lineno in self._imports_of(frame.f_code.co_filename):
+            if event == "line" and frame.f_lineno in self._imports_of(frame.f_code.co_filename):
+                key = (frame.f_code.co_filename, frame.f_lineno)
+                self.gated[key] = self.gated.get(key, 0) + 1
                 return self._gate_lines
+            if event not in ("line", "exception"):
+                return self._gate_lines
+            # a statement that is not an import, or an import that raised (a removed
+            # API: the run may end right here): the list is needed to judge it
             self._wait()
         local = self._module_tracer(frame.f_code)
         return local(frame, event, arg) if local is not None else None
@@ -203,6 +218,10 @@ class Recorder:
             self.waiting = None
             self.files.clear()
             self.packages.clear()
+            for (filename, line), n in self.gated.items():  # they ran: count them
+                real = self._real(filename)
+                if real in self.module_level:
+                    self.line_runs[(real, line)] = self.line_runs.get((real, line), 0) + n
             on = self.tracer if self.by_file else None  # nothing to watch: no tracing
             sys.settrace(on)
             threading.settrace(on)  # type: ignore[arg-type]
@@ -235,9 +254,16 @@ class Recorder:
             if not self.random_patched and "jax.random" in sys.modules and any(
                     e["code"] == "JAX301" for e in self.module_level.get(key[0], [])):
                 self._patch_random()
+            if key[0] in self.warn_files:
+                if self.shower is None or sys.modules["warnings"].showwarning is not self.shower:
+                    self._patch_warnings()  # (again, when a catch_warnings block restored it)
+                if _dtype_warnings_ignored():  # a filter hides what would confirm it
+                    self.quiet.add(key)
         elif event == "exception":
             if key not in self.raised:
                 exc = arg[1]
+                if isinstance(exc, ModuleNotFoundError) and exc.name:
+                    self.missing.setdefault(key, exc.name)
                 text = str(exc).strip().splitlines()
                 self.raised[key] = (arg[0], text[0][:300] if text else "")
         elif event == "return":
@@ -273,6 +299,29 @@ class Recorder:
             functools.update_wrapper(wrapper, fn)
             wrapper._jaxlint_draws = True  # type: ignore[attr-defined]
             setattr(jax.random, name, wrapper)
+
+    def _patch_warnings(self) -> None:
+        """Warnings issued while a watched module-level line runs are noted at that line
+        (JAX110: the float64 truncation warning), then shown as before."""
+        import warnings
+
+        original = warnings.showwarning
+
+        def show(message: Any, category: Any, filename: str, lineno: int, file: Any = None,
+                 line: Any = None) -> Any:
+            try:
+                real = self._real(filename)
+                key = (real, lineno) if real in self.module_level else \
+                    getattr(self.where, "line", None)
+                if key is not None and self.counting:
+                    text = str(message).strip().splitlines()
+                    self.warned.setdefault(key, (category.__name__,
+                                                 text[0][:300] if text else ""))
+            except Exception:  # noqa: BLE001 - never break the user's program
+                pass
+            return original(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = self.shower = show
 
     def _listen(self) -> None:
         self.listening = True
@@ -522,10 +571,16 @@ class Recorder:
         from jaxlint.runtime.verdicts import confirmed, not_exercised, not_reproduced, skipped
 
         path, first = entry["file"], entry["line"]
-        lines = range(first, max(entry.get("end_line") or first, first) + 1)
+        # from the first line of the statement that holds it: the run reports a
+        # multi-line statement's events (line, warning) at the line it starts on
+        lines = range(_statement_start(path, first), max(entry.get("end_line") or first, first) + 1)
         runs = sum(self.line_runs.get((path, n), 0) for n in lines)
         where = f"in --run `{self.command}`"
         if not runs:  # no evidence either way
+            package = self._missing_before(path, first)
+            if package is not None:  # the run stopped at an import of a package not here
+                return skipped(f"environment: `{package}` is not installed",
+                               environment=package)
             return not_exercised(f"the --run never ran line {first}: {where}; a --run that "
                                  f"reaches it (the branch or the input that leads there) "
                                  f"would exercise it", line_runs=0)
@@ -564,6 +619,24 @@ class Recorder:
                                      oracle="the --run itself")
             return not_reproduced(f"the keys used at line {first} {where} were used nowhere "
                                   "else in module-level code", oracle="the --run itself")
+        if entry["code"] in RUN_WARNING_RULES:
+            for n in lines:
+                if (path, n) in self.warned:
+                    category, message = self.warned[(path, n)]
+                    return confirmed(f"the --run warned at line {n}: {category}: {message}",
+                                     warning=category, line=n, message=message,
+                                     oracle="the --run itself")
+            import jax
+
+            x64 = bool(jax.config.jax_enable_x64)
+            if not x64 and any((path, n) in self.quiet for n in lines):
+                return not_exercised(f"line {first} ran {where} while a warnings filter ignored "
+                                     "JAX's dtype warning: no evidence either way; a --run "
+                                     "that leaves UserWarning shown would exercise it",
+                                     line_runs=runs, x64=x64)
+            return not_reproduced(f"line {first} ran {runs} time(s) {where} without a warning "
+                                  f"(jax_enable_x64={x64})", line_runs=runs, x64=x64,
+                                  oracle="the --run itself")
         expected = _expected_exceptions(entry["code"])
         for n in lines:
             if (path, n) in self.raised:
@@ -576,6 +649,22 @@ class Recorder:
                 return skipped(f"the --run raised another exception there: {ev}")
         return not_reproduced(f"line {first} ran {runs} time(s) {where} without raising",
                               line_runs=runs, oracle="the --run itself")
+
+    def _missing_before(self, path: str, line: int) -> Optional[str]:
+        """The package a ModuleNotFoundError raised above ``line`` of ``path`` named,
+        when it is not installed (``jax.config``'s error names an installed package)."""
+        import importlib.util
+
+        for (p, n), name in sorted(self.missing.items()):
+            if p == path and n < line:
+                top = name.partition(".")[0]
+                try:
+                    found = importlib.util.find_spec(top) is not None
+                except (ImportError, ValueError):
+                    found = False
+                if not found:
+                    return top
+        return None
 
     def _check_target(self, entry: dict, own: Optional[_Observation]) -> Any:
         """The nested function as it was called, or through the call of its enclosing
@@ -669,14 +758,48 @@ class Recorder:
 _EMPTY = object()
 
 RUN_COMPILE_RULES = ("JAX501", "JAX504")
+RUN_WARNING_RULES = ("JAX110",)  # judged by a warning issued while the line ran
 
 
 def _expected_exceptions(code: str) -> tuple:
     from jaxlint.runtime import checks
 
-    return {"JAX506": (RuntimeError,), "JAX901": (AttributeError,), "JAX904": (AttributeError,),
+    return {"JAX506": (RuntimeError,), "JAX901": (AttributeError, ImportError),
+            "JAX904": (AttributeError,), "JAX905": (ImportError, AttributeError),
             "JAX903": (TypeError,)}.get(code) or checks.TRACE_ERROR_RULES.get(
                 code, checks.TRACE_FAMILY)
+
+
+def _dtype_warnings_ignored() -> bool:
+    """Whether the warnings filters now drop JAX's float64 truncation warning (the
+    first filter that matches a UserWarning with its text decides)."""
+    import warnings
+
+    for action, message, category, _module, _line in warnings.filters:
+        if issubclass(UserWarning, category) and (
+                message is None or message.match("Explicitly requested dtype float64")):
+            return action == "ignore"
+    return False
+
+
+def _statement_start(path: str, line: int) -> int:
+    """The first line of the innermost statement of ``path`` that holds ``line``."""
+    import ast
+
+    try:
+        with open(path, "rb") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, ValueError):
+        return line
+    start = line
+    body = list(tree.body)
+    while body:
+        inner = next((n for n in body if n.lineno <= line <= (n.end_lineno or n.lineno)), None)
+        if inner is None:
+            break
+        start = inner.lineno
+        body = [n for n in ast.iter_child_nodes(inner) if isinstance(n, ast.stmt)]
+    return start
 
 
 def _key_digest(key: Any) -> Optional[str]:

@@ -64,6 +64,7 @@ CHECKS: dict[str, RuntimeCheck] = {
     "JAX902": RuntimeCheck(checks.check_runtime_error),  # DeprecationWarning at the line
     "JAX903": RuntimeCheck(checks.check_runtime_error),  # TypeError: unexpected keyword
     "JAX904": RuntimeCheck(checks.check_runtime_error),  # AttributeError at the line
+    "JAX905": RuntimeCheck(checks.check_runtime_error),  # ImportError at the line
 }
 
 

@@ -154,6 +154,31 @@ def check_target(ctx: Any, target: dict) -> Verdict:
     return result
 
 
+def _check_apis(job: dict, events: _Events, done: set) -> None:
+    """Removed-API targets, before the module is imported (which they may stop)."""
+    wanted = [t for t in job["targets"] if t.get("api") and t["id"] not in done]
+    if not wanted:
+        return
+    from jaxlint.runtime.apicheck import check_api
+
+    try:
+        with open(job["path"], encoding="utf-8", errors="replace") as fh:
+            source = fh.read()
+    except OSError:
+        return
+    for target in wanted:
+        events.emit(event="start", id=target["id"])
+        try:
+            result = check_api(source, target)
+        except Exception as exc:  # noqa: BLE001
+            result = skipped(f"internal error in the check: {exc.__class__.__name__}: "
+                             f"{first_line(exc)}")
+        if result is None:
+            result = skipped("the finding spans no name the installed packages can look up")
+        events.emit(event="verdict", id=target["id"], result=result.to_dict())
+        done.add(target["id"])
+
+
 def limit_memory(limit: int) -> None:
     """Cap this process's data memory (heap and anonymous mappings: what NumPy,
     JAX's CPU buffers and Python objects allocate) at ``limit`` bytes.  The address
@@ -208,6 +233,8 @@ def _main() -> int:
                     f"(--device {job.get('device') or 'default'}): {exc.__class__.__name__}: "
                     f"{first_line(exc)}")
         return 0
+    done = set(job.get("skip_ids", []))
+    _check_apis(job, events, done)  # the installed JAX answers them: no user code runs
     try:
         module = _import_module(job["path"], job["module_name"], notebook=job.get("notebook"))
     except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
@@ -234,9 +261,8 @@ def _main() -> int:
     from jaxlint.runtime.context import Context
 
     ctx = Context(job, module, fixed, fixed_error)
-    done = set(job.get("skip_ids", []))
     for target in job["targets"]:
-        if target["id"] in done:
+        if target["id"] in done or target.get("api"):
             continue
         events.emit(event="start", id=target["id"])
         try:

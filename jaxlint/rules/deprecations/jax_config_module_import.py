@@ -10,7 +10,7 @@ from jaxlint.rules.deprecations._check import SEED, DeprecationCheck
 class ConfigModuleImport(Rule):
     code = "JAX905"
     name = "jax-config-module-import"
-    runtime_check = 'None: an import statement at module level; the module fails to import (the worker reports that), there is no function to call.'
+    runtime_check = 'the installed JAX evaluates the import alone: confirmed when it raises `ImportError`; at module level, also the --run raising it at the line.'
     summary = "`from jax.config import config`: the `jax.config` module was removed"
     severity = Severity.ERROR
     seed = SEED

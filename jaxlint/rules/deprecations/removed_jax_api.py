@@ -10,7 +10,7 @@ from jaxlint.rules.deprecations._check import SEED, DeprecationCheck, table_doc
 class RemovedApi(Rule):
     code = "JAX901"
     name = "removed-jax-api"
-    runtime_check = 'calls the function: confirmed when `AttributeError`/`ImportError` is raised at the flagged line.'
+    runtime_check = 'the installed JAX evaluates the name alone (its import, or the dotted name through the import that binds its head): confirmed when that raises `AttributeError`/`ImportError`, not reproduced when it works; also calls the function (or watches the --run at the line): confirmed when `AttributeError`/`ImportError` is raised at the flagged line.'
     summary = "A JAX API that no longer exists (AttributeError/ImportError at runtime)"
     severity = Severity.ERROR
     seed = SEED
