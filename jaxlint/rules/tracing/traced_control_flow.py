@@ -68,6 +68,40 @@ class TracedControlFlow(Rule):
     )
     fix_safety = "No automatic fix: the right rewrite (`jnp.where`, `lax.cond`, `static_argnums`) depends on intent."
     VALID = [
+        # a linen helper method that only the class's own methods call gets what they pass: shape ints and a
+        # tuple of them returned by another helper are Python values (scenic's window partition)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from flax import linen as nn
+
+
+            class Block(nn.Module):
+                window: int = 4
+
+                def partition(self, x):
+                    b, h, w, c = x.shape
+                    ph, pw = (-h) % self.window, (-w) % self.window
+                    x = jnp.pad(x, ((0, 0), (0, ph), (0, pw), (0, 0)))
+                    return x, (h + ph, w + pw)
+
+                def unpartition(self, x, pad_hw, hw):
+                    hp, wp = pad_hw
+                    h, w = hw
+                    x = x.reshape(-1, hp, wp, x.shape[-1])
+                    if hp > h or wp > w:
+                        x = x[:, :h, :w, :]
+                    return x
+
+                @nn.compact
+                def __call__(self, x):
+                    h, w = x.shape[1], x.shape[2]
+                    x, pad_hw = self.partition(x)
+                    x = nn.Dense(x.shape[-1])(x)
+                    return self.unpartition(x, pad_hw, (h, w))
+            """
+        ),
         Valid(
             # helpers of the file that return a shape, or a Python value of Python
             # arguments: concrete under jit
@@ -625,6 +659,29 @@ class TracedControlFlow(Rule):
     ]
 
     INVALID = [
+        # ...and a traced value passed to such a helper makes its parameter traced
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from flax import linen as nn
+
+
+            class Norm(nn.Module):
+                def clip(self, x, limit):
+                    if limit > 0:
+                        return jnp.clip(x, -limit, limit)
+                    return x
+
+                @nn.compact
+                def __call__(self, x):
+                    return self.clip(nn.Dense(3)(x), jnp.abs(x).max())
+            """,
+            expected=[(8, 12)],
+            messages=[
+                'Python `if` on a traced value: it depends on the traced argument `limit` of `clip` (a method of the module class Norm); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`',
+            ],
+        ),
         Invalid(
             """
             import jax

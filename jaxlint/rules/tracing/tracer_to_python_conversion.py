@@ -47,6 +47,32 @@ class TracerConversion(Rule):
     )
     fix_safety = "No automatic fix: making an argument static changes when the function recompiles."
     VALID = [
+        # a linen helper's sizes that its own class's methods pass as shape ints (a tuple unpacked in
+        # another helper first): Python values, `int()` and `jnp.arange` work
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from flax import linen as nn
+
+
+            class Attention(nn.Module):
+                def rel_pos(self, q_size, k_size, table):
+                    dist = int(2 * max(q_size, k_size) - 1)
+                    coords = jnp.arange(q_size)[:, None] - jnp.arange(k_size)[None, :] + (k_size - 1)
+                    return table[:dist][coords]
+
+                def add_rel_pos(self, attn, size):
+                    qh, qw = size
+                    return attn + self.rel_pos(qh, qw, jnp.ones((2 * max(qh, qw) - 1,)))
+
+                @nn.compact
+                def __call__(self, x):
+                    batch, height, width, _ = x.shape
+                    attn = nn.Dense(width)(x)[0, :, :, 0]
+                    return self.add_rel_pos(attn, (height, width))
+            """
+        ),
         Valid(
             """
             import jax
@@ -341,6 +367,28 @@ class TracerConversion(Rule):
     ]
 
     INVALID = [
+        # an equinox module's helper given a traced count by its own `__call__`
+        Invalid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            class Pool(eqx.Module):
+                size: int = 2
+
+                def window(self, x, n):
+                    return x.reshape(n, -1).mean(axis=1)
+
+                def __call__(self, x):
+                    return self.window(x, jnp.sum(x > 0))
+            """,
+            expected=[(10, 26)],
+            messages=[
+                'A shape or size passed to `.reshape()` is traced: it depends on the traced argument `n` of `window` (a method of the module class Pool); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument',
+            ],
+        ),
         Invalid(
             """
             import jax
