@@ -977,6 +977,11 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
     return EXIT_OK
 
 
+from jaxlint.cli_observe import observe_command  # noqa: E402 - `jaxlint observe` (its own module)
+
+cli.add_command(observe_command)
+
+
 # ----------------------------------------------------------------------------- mcp
 
 
