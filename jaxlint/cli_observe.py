@@ -25,6 +25,9 @@ from jaxlint.output import FORMATS
               metavar="SECONDS", help="Seconds allowed per --run command.")
 @click.option("--debug-infs", is_flag=True,
               help="Also stop at the first Inf (jax_debug_infs; off by default: -inf masks are common).")
+@click.option("--check-leaks", is_flag=True,
+              help="Also run JAX's tracer-leak checker (jax_check_tracer_leaks; off by default: "
+                   "it makes JAX compile every eager operation afresh).")
 @click.option("--device", type=click.Choice(["cpu", "gpu", "tpu"]),
               help="Run on this JAX platform [default: JAX's default device].")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
@@ -62,7 +65,7 @@ def observe_command(**kwargs: object) -> None:
     sys.exit(code)
 
 
-def run_observe(paths, run, run_timeout, debug_infs, device, jobs, select, ignore,
+def run_observe(paths, run, run_timeout, debug_infs, check_leaks, device, jobs, select, ignore,
                 extend_select, output_format, output_file, statistics, exit_zero, no_cache,
                 config, baseline, no_baseline, quiet, verbose) -> int:
     from jaxlint.baseline import BaselineError
@@ -102,7 +105,7 @@ def run_observe(paths, run, run_timeout, debug_infs, device, jobs, select, ignor
     commands = [(c, os.getcwd()) for c in run]
     with procs.stopping():  # Ctrl-C, SIGTERM: every command's tree is killed first
         runs, events = run_observed(commands, roots, float(run_timeout), jobs, device,
-                                    debug_infs)
+                                    debug_infs, check_leaks)
     problems = []
     for r in runs:
         line = f"--run `{r.command}`: {r.status} in {r.wall_s:.1f} s, {r.processes} Python " \

@@ -4,7 +4,7 @@
 ``JAXLINT_OBSERVE`` naming a job file (the events file, the user's PATHS).  The
 checkers are switched on through JAX's own configuration, in the environment the
 parent gives the command (``JAX_DEBUG_KEY_REUSE``, ``JAX_DEBUG_NANS``,
-``JAX_EXPLAIN_CACHE_MISSES``, ``JAX_CHECK_TRACER_LEAKS``), so that every Python
+``JAX_EXPLAIN_CACHE_MISSES``; ``JAX_CHECK_TRACER_LEAKS`` with ``--check-leaks``), so that every Python
 process of the command has them from JAX's import on.  ``install()`` (called by the
 shim) waits for ``import jax`` to finish, then attaches the listeners:
 
@@ -47,8 +47,10 @@ JAX_FLAGS = {
     "JAX_DEBUG_KEY_REUSE": "1",
     "JAX_DEBUG_NANS": "1",
     "JAX_EXPLAIN_CACHE_MISSES": "1",
-    "JAX_CHECK_TRACER_LEAKS": "1",
 }
+# opt-in (``--check-leaks``): with it JAX compiles every eager operation afresh (a
+# training loop that slices its batches ran 9x slower), so it is not on by default
+LEAK_FLAGS = {"JAX_CHECK_TRACER_LEAKS": "1"}
 
 # jax.random functions that consume their key (fold_in does not: JAX's key-reuse rules)
 CONSUMERS = ("normal", "uniform", "split", "bernoulli", "randint", "choice", "permutation",
@@ -60,17 +62,23 @@ CONSUMERS = ("normal", "uniform", "split", "bernoulli", "randint", "choice", "pe
 
 
 def _positions(code: Any, lasti: int, line: int) -> tuple[int, int, int]:
-    """(line, column, end column) of the instruction at ``lasti`` (columns 0-based)."""
+    """(line, column, end column) of the instruction at ``lasti`` (columns 0-based); the
+    line's first and last character where it is not known (a traceback JAX rebuilt from
+    its own source information has no instruction offsets)."""
     try:
         for i, pos in enumerate(code.co_positions()):
             if i == lasti // 2:
                 start, _end, col, end_col = pos
-                if start is not None and col is not None:
-                    return start, col, end_col if end_col is not None else col
+                if start == line and col is not None:
+                    return start, col, end_col if end_col is not None and _end == start \
+                        else col
                 break
     except (AttributeError, ValueError):
         pass
-    return line, 0, 0
+    import linecache
+
+    text = linecache.getline(code.co_filename, line).rstrip()
+    return line, len(text) - len(text.lstrip()), len(text)
 
 
 class Probes:
@@ -146,16 +154,18 @@ class Probes:
         """Counted per line; written at the ``threshold``-th time and at exit."""
         key = (kind, where[0], where[1])
         with self.lock:
-            entry = self.counts.setdefault(key, [0, None, where])
+            entry = self.counts.setdefault(key, [0, None, where, threshold])
             entry[0] += 1
             entry[1] = event
             if entry[0] == threshold:
                 self.hit(kind, where, count=entry[0], **event)
 
     def flush(self) -> None:
+        """At exit: the final count of every line that reached its threshold."""
         with self.lock:
-            for (kind, _f, _l), (n, event, where) in self.counts.items():
-                self.hit(kind, where, count=n, final=True, **event)
+            for (kind, _f, _l), (n, event, where, threshold) in self.counts.items():
+                if n >= threshold:
+                    self.hit(kind, where, count=n, final=True, **event)
             self.counts.clear()
 
     # -- installing: after `import jax` has finished

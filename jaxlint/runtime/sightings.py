@@ -73,8 +73,8 @@ def _shim(tmp: str) -> str:
 
 
 def command_env(shim: str, job_path: str, device: Optional[str] = None,
-                infs: bool = False) -> dict:
-    from jaxlint.runtime.probes import JAX_FLAGS
+                infs: bool = False, leaks: bool = False) -> dict:
+    from jaxlint.runtime.probes import JAX_FLAGS, LEAK_FLAGS
 
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([shim] + [
@@ -86,6 +86,8 @@ def command_env(shim: str, job_path: str, device: Optional[str] = None,
     env.update(JAX_FLAGS)
     if infs:
         env["JAX_DEBUG_INFS"] = "1"
+    if leaks:
+        env.update(LEAK_FLAGS)
     if device:
         env["JAX_PLATFORMS"] = {"gpu": "cuda"}.get(device, device)
     return env
@@ -93,7 +95,7 @@ def command_env(shim: str, job_path: str, device: Optional[str] = None,
 
 def run_observed(commands: list[tuple[str, str]], paths: list[str], run_timeout: float,
                  jobs: int = 1, device: Optional[str] = None, infs: bool = False,
-                 options: Optional[dict] = None) -> tuple[list[RunResult], list[dict]]:
+                 leaks: bool = False, options: Optional[dict] = None) -> tuple[list[RunResult], list[dict]]:
     """Run each (command, cwd) with the probes; (what each run did, every event)."""
     from concurrent.futures import ThreadPoolExecutor
 
@@ -108,7 +110,7 @@ def run_observed(commands: list[tuple[str, str]], paths: list[str], run_timeout:
             with open(job_path, "w", encoding="utf-8") as fh:
                 json.dump({"events": events_path, "paths": paths,
                            "options": options or {}}, fh)
-            env = command_env(shim, job_path, device, infs)
+            env = command_env(shim, job_path, device, infs, leaks)
             run = _run(interpreter_command(command), command, cwd, env,
                        os.path.join(tmp, f"output-{n}"), run_timeout)
             return run, _read_events(events_path)
