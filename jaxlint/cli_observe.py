@@ -23,6 +23,9 @@ from jaxlint.output import FORMATS
               help="The command to run with JAX's checkers on (repeatable): a script, a test suite.")
 @click.option("--run-timeout", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
               metavar="SECONDS", help="Seconds allowed per --run command.")
+@click.option("--no-debug-nans", is_flag=True,
+              help="Leave JAX's NaN checker off (with it on, JAX does not donate buffers, so a "
+                   "donated array used again is not seen).")
 @click.option("--debug-infs", is_flag=True,
               help="Also stop at the first Inf (jax_debug_infs; off by default: -inf masks are common).")
 @click.option("--check-leaks", is_flag=True,
@@ -65,7 +68,7 @@ def observe_command(**kwargs: object) -> None:
     sys.exit(code)
 
 
-def run_observe(paths, run, run_timeout, debug_infs, check_leaks, device, jobs, select, ignore,
+def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks, device, jobs, select, ignore,
                 extend_select, output_format, output_file, statistics, exit_zero, no_cache,
                 config, baseline, no_baseline, quiet, verbose) -> int:
     from jaxlint.baseline import BaselineError
@@ -105,7 +108,7 @@ def run_observe(paths, run, run_timeout, debug_infs, check_leaks, device, jobs, 
     commands = [(c, os.getcwd()) for c in run]
     with procs.stopping():  # Ctrl-C, SIGTERM: every command's tree is killed first
         runs, events = run_observed(commands, roots, float(run_timeout), jobs, device,
-                                    debug_infs, check_leaks)
+                                    debug_infs, check_leaks, nans=not no_debug_nans)
     problems = []
     for r in runs:
         line = f"--run `{r.command}`: {r.status} in {r.wall_s:.1f} s, {r.processes} Python " \

@@ -263,11 +263,12 @@ class Probes:
                 where = self.user_tb(exc.__traceback__)
             if where is None:
                 return
-            text = str(exc).strip().splitlines()
+            text = [t.strip() for t in str(exc).strip().splitlines() if t.strip()]
             cls = type(exc)
             self.hit("exception", where, exception=f"{cls.__module__}.{cls.__qualname__}"
                      .replace("builtins.", ""), classes=[c.__name__ for c in cls.__mro__],
-                     message=text[0][:300] if text else "")
+                     message=(" ".join(text[:2]) if text and text[0].endswith(":")
+                              else text[0] if text else "")[:300])
         except Exception:  # noqa: BLE001
             pass
 

@@ -73,7 +73,7 @@ def _shim(tmp: str) -> str:
 
 
 def command_env(shim: str, job_path: str, device: Optional[str] = None,
-                infs: bool = False, leaks: bool = False) -> dict:
+                infs: bool = False, leaks: bool = False, nans: bool = True) -> dict:
     from jaxlint.runtime.probes import JAX_FLAGS, LEAK_FLAGS
 
     env = dict(os.environ)
@@ -84,6 +84,8 @@ def command_env(shim: str, job_path: str, device: Optional[str] = None,
     env["JAXLINT_OBSERVE_NEXT"] = job_path  # procs.run_guarded hands it on
     env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the user's tree
     env.update(JAX_FLAGS)
+    if not nans:  # with the NaN checker on, JAX does not donate (a donated array stays)
+        env.pop("JAX_DEBUG_NANS", None)
     if infs:
         env["JAX_DEBUG_INFS"] = "1"
     if leaks:
@@ -95,7 +97,7 @@ def command_env(shim: str, job_path: str, device: Optional[str] = None,
 
 def run_observed(commands: list[tuple[str, str]], paths: list[str], run_timeout: float,
                  jobs: int = 1, device: Optional[str] = None, infs: bool = False,
-                 leaks: bool = False, options: Optional[dict] = None) -> tuple[list[RunResult], list[dict]]:
+                 leaks: bool = False, options: Optional[dict] = None, nans: bool = True) -> tuple[list[RunResult], list[dict]]:
     """Run each (command, cwd) with the probes; (what each run did, every event)."""
     from concurrent.futures import ThreadPoolExecutor
 
@@ -110,14 +112,20 @@ def run_observed(commands: list[tuple[str, str]], paths: list[str], run_timeout:
             with open(job_path, "w", encoding="utf-8") as fh:
                 json.dump({"events": events_path, "paths": paths,
                            "options": options or {}}, fh)
-            env = command_env(shim, job_path, device, infs, leaks)
+            env = command_env(shim, job_path, device, infs, leaks, nans)
             run = _run(interpreter_command(command), command, cwd, env,
                        os.path.join(tmp, f"output-{n}"), run_timeout)
             return run, _read_events(events_path)
 
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+        try:
             outcomes = procs.gather([pool.submit(one, n, c, d)
                                      for n, (c, d) in enumerate(commands)])
+        except BaseException:  # Ctrl-C: the commands' trees go before the threads are awaited
+            procs.kill_all()
+            raise
+        finally:
+            pool.shutdown(wait=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     runs = [r for r, _ in outcomes]
@@ -167,7 +175,9 @@ def _exception_code(classes: list[str], exception: str, message: str) -> Optiona
     if "FloatingPointError" in names and "encountered in" in message:
         return "JAX124"
     if "UnexpectedTracerError" in names or (exception == "Exception"
-                                            and message.startswith("Leaked ")):
+                                            and message.startswith("Leaked ")) \
+            or ("TypeError" in names and re.search(  # a leaked tracer passed to a jit
+                r"of type <class '[\w.]*Tracer'> is not a valid JAX type", message)):
         return "JAX211"
     if "TracerBoolConversionError" in names:
         return "JAX201"
@@ -353,6 +363,16 @@ def _recompilations(misses: list[dict], add) -> None:
                                        changes=details[:4]), **at(flips[0])))
 
 
+def _times(n: int) -> str:
+    return "" if n == 1 else f" ({n} times)"
+
+
+def _sentence(text: object) -> str:
+    """The first sentence of a warning (JAX's go on with advice and addresses)."""
+    first = str(text or "").split(". ")[0].rstrip(".")
+    return first + "."
+
+
 def describe(s: Sighting) -> str:
     ev = s.evidence
     here = s.path
@@ -363,12 +383,14 @@ def describe(s: Sighting) -> str:
     if s.code == "JAX401":
         where = "an f-string" if ev.get("via") == "an f-string" else "`print`"
         return (f"the run turned a tracer ({ev.get('aval')}) into text with {where} while JAX "
-                f"traced this function ({s.count} time(s)): it shows the abstract value, once "
-                f"per trace, not the values; use `jax.debug.print`")
+                f"traced `{s.function}`{_times(s.count)}: it shows the abstract value, once per "
+                f"trace, not the values; use `jax.debug.print`")
     if s.code == "JAX110":
-        return f"the run requested float64 without x64 ({s.count} time(s)): {ev.get('warning')}"
+        return (f"the run requested float64 without x64{_times(s.count)}: "
+                f"{_sentence(ev.get('warning'))}")
     if s.code == "JAX902":
-        return f"the run used a deprecated JAX API ({s.count} time(s)): {ev.get('warning')}"
+        return (f"the run used a deprecated JAX API{_times(s.count)}: "
+                f"{_sentence(ev.get('warning'))}")
     if s.code == "JAX301" and "first_line" in ev:
         first = f"line {ev['first_line']}" if ev.get("first_file") == here else \
             f"{os.path.basename(str(ev.get('first_file')))}:{ev['first_line']}"
@@ -383,7 +405,7 @@ def describe(s: Sighting) -> str:
                     f"(explain_cache_misses: \"seen another function defined on the same "
                     f"line\"), so the compilation cache never hits; jit it once, outside")
         if s.code == "JAX504":
-            parts = [f"{arg} changed {len(vals) - 1} time(s) ({', '.join(vals[:6])}"
+            parts = [f"{arg} changed {len(vals) - 1} times ({', '.join(vals[:6])}"
                      f"{', ...' if len(vals) > 6 else ''})" for arg, vals in
                      sorted(ev.get("changed", {}).items())]
             return (f"{head}: static argument {'; '.join(parts) or 'values changed'}; every "
