@@ -118,7 +118,7 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
                                     if r.output_tail.strip() else ""))
         elif verbose or r.status != "ok":
             sys.stderr.write(f"jaxlint: {line}\n")
-    seen = sightings(events)
+    seen = sightings(events, roots)
     results, sources = _results(seen, session, opts)
     linted = SimpleNamespace(results=results, sources=sources, errors=[])
     from jaxlint.output import OutputReport
@@ -181,11 +181,13 @@ def _results(seen: list, session, opts) -> tuple[list, dict]:
                                if same_sharp_bit(s.code, c)})
             if confirms:
                 message += f" (observed: confirms {', '.join(confirms)}, which `jaxlint check` reports at this line)"
-            width = len(lines[s.line - 1]) if 0 < s.line <= len(lines) else s.col + 1
-            end = s.end_col if s.end_col > s.col else width
+            text_line = lines[s.line - 1] if 0 < s.line <= len(lines) else ""
+            width = len(text_line.rstrip())
+            col = s.col if s.col >= 0 else len(text_line) - len(text_line.lstrip())
+            end = s.end_col if s.end_col > col else max(width, col)
             findings.append(Finding(
                 code=s.code, name=info.name, message=message, path=shown, line=s.line,
-                col=s.col + 1, end_line=s.line, end_col=end + 1,
+                col=col + 1, end_line=s.line, end_col=end + 1,
                 severity=Severity(info.severity), function=s.function,
                 runtime={"observed": True, "count": s.count, "evidence": s.evidence,
                          "confirms": confirms}))

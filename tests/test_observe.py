@@ -117,7 +117,7 @@ EXPECTED = [
      "it shows the abstract value, once per trace, not the values; use `jax.debug.print`"
      + OBSERVE_CONFIRMS.format("JAX401")),
     ("JAX504", "app/train.py", 30, 13,
-     "`scale` (defined at line 11) compiled 3 times: static argument `n` changed 2 times "
+     "`scale` (defined at line 11) was traced 3 times: static argument `n` changed 2 times "
      "(0, 1, 2); every new value of a static argument compiles again"
      + OBSERVE_CONFIRMS.format("JAX504")),
     ("JAX507", "app/train.py", 33, 18,
@@ -126,11 +126,11 @@ EXPECTED = [
      "fetch it once after the loop"),
     # jit is called in lib/helpers.py (outside PATHS): reported at the app's call
     ("JAX501", "app/train.py", 35, 9,
-     "`<lambda>` (defined at line 35) compiled 2 times: each call jitted a new function "
+     "`<lambda>` (defined at line 35) was traced 2 times: each call jitted a new function "
      "object of the same definition (explain_cache_misses: \"seen another function defined "
      "on the same line\"), so the compilation cache never hits; jit it once, outside"),
     ("JAX508", "app/train.py", 37, 5,
-     "`double` (defined at line 16) compiled 2 times: an argument's weak type flipped (`x` "
+     "`double` (defined at line 16) was traced 2 times: an argument's weak type flipped (`x` "
      "f32[]{weak_type=True} -> f32[]{weak_type=False}): a Python scalar and a typed array of "
      "the same dtype compile separately; pass one kind"),
     ("JAX110", "app/train.py", 39, 9,
@@ -155,7 +155,7 @@ def test_the_first_line_inside_paths(project):
     assert done.returncode == 1, done.stderr
     assert rows(done.stdout) == [
         ("JAX501", "lib/helpers.py", 5, 12,
-         "`<lambda>` (defined at train.py:35) compiled 2 times: each call jitted a new "
+         "`<lambda>` (defined at train.py:35) was traced 2 times: each call jitted a new "
          "function object of the same definition (explain_cache_misses: \"seen another "
          "function defined on the same line\"), so the compilation cache never hits; jit it "
          "once, outside")]

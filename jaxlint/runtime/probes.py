@@ -232,7 +232,7 @@ class Probes:
         else:
             reason, detail = "other", message.splitlines()[-1].strip()[:200]
         self.hit("miss", where, name=name, defined=f"{os.path.realpath(dfile)}:{dline}",
-                 reason=reason, detail=detail)
+                 reason=reason, detail=detail, traced_for=_traced_for(sys._getframe(1)))
 
     # exceptions that end the run
 
@@ -263,10 +263,16 @@ class Probes:
                 where = self.user_tb(exc.__traceback__)
             if where is None:
                 return
-            text = [t.strip() for t in str(exc).strip().splitlines() if t.strip()]
+            full = str(exc)
+            text = [t.strip() for t in full.strip().splitlines() if t.strip()]
             cls = type(exc)
+            import re
+
+            traced = re.search(r"while tracing the function (\S+) at (\S+):(\d+)", full)
             self.hit("exception", where, exception=f"{cls.__module__}.{cls.__qualname__}"
                      .replace("builtins.", ""), classes=[c.__name__ for c in cls.__mro__],
+                     traced=[traced.group(1), os.path.realpath(traced.group(2)),
+                             int(traced.group(3))] if traced else None,
                      message=(" ".join(text[:2]) if text and text[0].endswith(":")
                               else text[0] if text else "")[:300])
         except Exception:  # noqa: BLE001
@@ -394,22 +400,51 @@ class Probes:
             if fn is not None and not getattr(fn, "_jaxlint_probe", False):
                 setattr(jax.random, name, wrap(name, fn))
 
+    def user_stack(self, frame: Any) -> list[tuple]:
+        """The frames inside PATHS, outermost first."""
+        out = []
+        while frame is not None:
+            real = self.user_file(frame.f_code.co_filename)
+            if real is not None:
+                line, col, end = _positions(frame.f_code, frame.f_lasti, frame.f_lineno)
+                out.append((real, line, col, end, getattr(frame.f_code, "co_qualname",
+                                                          frame.f_code.co_name)))
+            frame = frame.f_back
+        return out[::-1]
+
     def on_raw_key(self, key: Any, name: str) -> None:
-        where = self.user_frame(sys._getframe(2))
-        if where is None:
+        stack = self.user_stack(sys._getframe(2))
+        if not stack:
             return
         with self.lock:
             old = self.keys.get(id(key))
             if old is not None and old[0]() is key:
-                _ref, file, line, first = old
-                self.hit("raw-key-reuse", where, first=first, first_line=line,
-                         first_file=file, name=name)
+                _ref, first_stack, first = old
+                # where the two uses part (a helper called twice with one key: the calls)
+                i = next((i for i, (a, b) in enumerate(zip(first_stack, stack))
+                          if a[:2] != b[:2]), None)
+                where = stack[i] if i is not None else stack[-1]
+                before = first_stack[i] if i is not None else first_stack[-1]
+                self.hit("raw-key-reuse", where, first=first, first_line=before[1],
+                         first_file=before[0], name=name)
                 return
             try:
                 ref = weakref.ref(key)
             except TypeError:
                 return
-            self.keys[id(key)] = (ref, where[0], where[1], name)
+            self.keys[id(key)] = (ref, stack, name)
+
+
+def _traced_for(frame: Any) -> Optional[str]:
+    """What the trace that missed the cache was for (``jit``, ``scan``, ``make_jaxpr``...):
+    the ``debug_info`` JAX's explain function (partial_eval.py) got."""
+    for _ in range(30):
+        if frame is None:
+            return None
+        if frame.f_code.co_name == "explain" and "debug_info" in frame.f_locals:
+            return getattr(frame.f_locals["debug_info"], "traced_for", None)
+        frame = frame.f_back
+    return None
 
 
 def _text_via(frame: Any) -> str:

@@ -202,6 +202,28 @@ def _exception_code(classes: list[str], exception: str, message: str) -> Optiona
     return None
 
 
+def _within(path: str, line: int, traced: list) -> bool:
+    """Whether ``path:line`` is inside the function JAX was tracing (``[name, file,
+    line]``: its ``def``, from its source); True when that cannot be told."""
+    name, file, start = traced
+    if os.path.realpath(path) != file:
+        return True if not os.path.isfile(file) else _called_from(path, line)
+    try:
+        tree = ast.parse(Path(file).read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return True
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+            if first <= int(start) <= node.lineno:
+                return node.lineno <= line <= (node.end_lineno or node.lineno)
+    return True
+
+
+def _called_from(path: str, line: int) -> bool:
+    return True  # another file: a helper the traced function calls (not told apart)
+
+
 def _params(defined: str, cache: dict) -> list[str]:
     """The parameter names of the function defined at ``file:line`` (from its source)."""
     if defined in cache:
@@ -247,8 +269,8 @@ _VIA = {"__float__": "`float()`", "__int__": "`int()`", "__bool__": "`bool()` (a
         "__format__": "formatting", "__complex__": "`complex()`"}
 
 
-def sightings(events: list[dict]) -> list[Sighting]:
-    """One sighting per (code, file, line), with counts and evidence."""
+def sightings(events: list[dict], roots: Optional[list[str]] = None) -> list[Sighting]:
+    """One sighting per (code, file, line), with counts and evidence; ``roots``: PATHS."""
     out: dict[tuple[str, str, int], Sighting] = {}
     counted: dict[tuple, int] = {}  # (pid, kind, file, line) -> highest count seen
 
@@ -296,26 +318,32 @@ def sightings(events: list[dict]) -> list[Sighting]:
         if kind == "exception":
             code = _exception_code(list(e.get("classes") or []), str(e.get("exception")),
                                    str(e.get("message") or ""))
+            traced = e.get("traced")
+            if code in ("JAX201", "JAX202", "JAX204", "JAX205") and traced and \
+                    not _within(where["path"], where["line"], traced):
+                code = "JAX211"  # a tracer used after its function's trace ended
             if code is not None:
                 add(Sighting(code, message="", evidence={
                     "exception": e.get("exception"), "error": e.get("message"),
-                    "command": e.get("command")}, **where))
+                    "traced": traced, "command": e.get("command")}, **where))
         elif kind == "raw-key-reuse":
             add(Sighting("JAX301", message="", evidence={
                 "name": e.get("name"), "first": e.get("first"),
                 "first_line": e.get("first_line"), "first_file": e.get("first_file"),
                 "command": e.get("command")}, **where))
-    _recompilations([e for e in hits if e.get("kind") == "miss"], add)
+    _recompilations([e for e in hits if e.get("kind") == "miss"], add, roots or [])
     result = sorted(out.values(), key=lambda s: (s.path, s.line, s.col, s.code))
     for s in result:
         s.message = describe(s)
     return result
 
 
-def _recompilations(misses: list[dict], add) -> None:
+def _recompilations(misses: list[dict], add, roots: list[str]) -> None:
     """Tracing cache misses of one function (per process: its definition), by cause."""
     by_fn: dict[tuple, list[dict]] = {}
     for e in misses:
+        if e.get("traced_for") not in (None, "jit"):  # a scan body, make_jaxpr: no cache to hit
+            continue
         by_fn.setdefault((e.get("pid"), e.get("defined"), e.get("name")), []).append(e)
     params_cache: dict[str, list[str]] = {}
     for (_pid, defined, name), es in by_fn.items():
@@ -333,31 +361,41 @@ def _recompilations(misses: list[dict], add) -> None:
                         function=e.get("function"))
 
         if fresh and 1 + len(fresh) >= FRESH_COMPILES:
+            # at the definition that ran again (the `def`/`lambda` jitted afresh), when it
+            # is inside PATHS (the calls' lines are in the evidence); else at the call
+            place = at(fresh[0])
+            dfile, _, dline = str(defined).rpartition(":")
+            if roots and inside(dfile, roots):
+                place = dict(path=dfile, line=int(dline), col=-1, end_col=-1, function=None)
             add(Sighting("JAX501", message="", count=1 + len(fresh),
-                         evidence=dict(common, cause="fresh"), **at(fresh[0])))
-        if static and 1 + len(static) >= STATIC_COMPILES:
-            params = _params(str(defined), params_cache)
-            changed: dict[str, list[str]] = {}
-            for e in static:
-                try:
-                    where, now, before = json.loads(e.get("detail") or "[]")
-                except ValueError:
-                    continue
-                values = changed.setdefault(_argument(where, params), [before])
-                if now not in values:
-                    values.append(now)
+                         evidence=dict(common, cause="fresh",
+                                       calls=sorted({e.get("line") for e in fresh})), **place))
+        params = _params(str(defined), params_cache)
+        changed: dict[str, list[str]] = {}
+        for e in static:
+            try:
+                where, now, before = json.loads(e.get("detail") or "[]")
+            except ValueError:
+                continue
+            values = changed.setdefault(_argument(where, params), [before])
+            if now not in values:
+                values.append(now)
+        # distinct values, not traces: one call may trace twice (make_jaxpr of a jit)
+        if changed and max(len(v) for v in changed.values()) >= STATIC_COMPILES:
             add(Sighting("JAX504", message="", count=1 + len(static),
                          evidence=dict(common, cause="static", changed=changed,
                                        lines=sorted({e.get("line") for e in static})),
                          **at(static[0])))
-        if (weak and 1 + len(weak) >= 2) or (types and 1 + len(types) >= TYPE_COMPILES):
+        details = []
+        for e in weak or types:
+            try:
+                change = json.loads(e.get("detail") or "[]")
+            except ValueError:
+                continue
+            if change not in details:
+                details.append(change)
+        if (weak and details) or (types and 1 + len(details) >= TYPE_COMPILES):
             flips = weak or types
-            details = []
-            for e in flips:
-                try:
-                    details.append(json.loads(e.get("detail") or "[]"))
-                except ValueError:
-                    pass
             add(Sighting("JAX508", message="", count=1 + len(flips),
                          evidence=dict(common, cause="weak_type" if weak else "types",
                                        changes=details[:4]), **at(flips[0])))
@@ -371,6 +409,15 @@ def _sentence(text: object) -> str:
     """The first sentence of a warning (JAX's go on with advice and addresses)."""
     first = str(text or "").split(". ")[0].rstrip(".")
     return first + "."
+
+
+def inside(path: str, roots: list[str]) -> bool:
+    """A file of the user's code inside PATHS (not an installed package under them)."""
+    from jaxlint.runtime.recorder import _is_library
+
+    real = os.path.realpath(path)
+    return not _is_library(real) and any(
+        real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
 
 def describe(s: Sighting) -> str:
@@ -399,7 +446,7 @@ def describe(s: Sighting) -> str:
                 f"and use each part once")
     if s.code in ("JAX501", "JAX504", "JAX508"):
         name, defined = ev.get("name"), _short(str(ev.get("defined")), here)
-        head = f"`{name}` (defined at {defined}) compiled {ev.get('compiles')} times"
+        head = f"`{name}` (defined at {defined}) was traced {ev.get('compiles')} times"
         if s.code == "JAX501":
             return (f"{head}: each call jitted a new function object of the same definition "
                     f"(explain_cache_misses: \"seen another function defined on the same "
@@ -422,6 +469,12 @@ def describe(s: Sighting) -> str:
     if s.code == "JAX124":
         return (f"the run produced its first NaN here (jax_debug_nans): {exc}: {error}")
     if s.code == "JAX211":
+        traced = ev.get("traced")
+        if traced and s.code == "JAX211" and "Leaked" not in error and \
+                "UnexpectedTracer" not in exc:
+            return (f"the run used a tracer of `{traced[0]}` (traced at "
+                    f"{_short(f'{traced[1]}:{traced[2]}', here)}) after its trace ended: "
+                    f"{exc}: {error}")
         return f"the run leaked a tracer out of its transformation: {exc}: {error}"
     if s.code == "JAX301":
         return f"the run reused a PRNG key (jax_debug_key_reuse): {exc}: {error}"
