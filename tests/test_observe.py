@@ -362,3 +362,38 @@ def test_nothing_the_run_started_is_left(tmp_path, mode):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+CONFIRMED_BY_THE_RUN = '''\
+import jax.numpy as jnp
+
+
+def unused():
+    x = jnp.ones(3)
+    x[0] = 1.0
+    return x
+
+
+if __name__ == "__main__":
+    y = jnp.zeros(3, dtype=jnp.float64)
+'''
+
+
+def test_confirm_takes_the_probes_events(tmp_path):
+    """`confirm --run`: a finding outside any function has no check of its own (JAX110
+    here: skipped before); the probes saw its warning at that line in the run, so it is
+    confirmed by the run itself."""
+    (tmp_path / "prog.py").write_text(CONFIRMED_BY_THE_RUN)
+    done = subprocess.run([sys.executable, "-m", "jaxlint", "confirm", "--no-cache", "prog.py",
+                           "--run", "python prog.py", "--output-format", "json"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 1, done.stderr
+    verdicts = {f["code"]: f["runtime"] for f in json.loads(done.stdout)}
+    assert verdicts["JAX110"]["verdict"] == "confirmed"
+    assert verdicts["JAX110"]["evidence"] == (
+        "observed in --run `python prog.py`: the run requested float64 without x64: Explicitly "
+        "requested dtype float64 requested in zeros is not available, and will be truncated to "
+        "dtype float32.")
+    assert verdicts["JAX110"]["details"]["observed"] is True
+    assert verdicts["JAX110"]["details"]["before"]["verdict"] == "skipped"
+    assert verdicts["JAX101"]["verdict"] == "confirmed"  # its own check, as before

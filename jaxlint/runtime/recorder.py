@@ -845,6 +845,8 @@ import sys as _sys
 try:
     from jaxlint.runtime import recorder as _jaxlint_recorder
     _jaxlint_recorder.install()
+    from jaxlint.runtime import probes as _jaxlint_probes  # observe's probes (JAXLINT_OBSERVE)
+    _jaxlint_probes.install()
 except Exception as _exc:  # never break the user's program
     _sys.stderr.write("jaxlint: the recorder could not start: %r\\n" % (_exc,))
 

@@ -479,3 +479,25 @@ def describe(s: Sighting) -> str:
     if s.code == "JAX301":
         return f"the run reused a PRNG key (jax_debug_key_reuse): {exc}: {error}"
     return f"the run raised {exc}: {error}"
+
+
+def confirmed_by(verdict, path: str, finding, seen: list[Sighting]):
+    """``confirm``: a finding whose line an event of the run hits, of the same sharp bit,
+    is confirmed by the run itself ("confirmed (observed)"), whatever its check said."""
+    from jaxlint.runtime.verdicts import confirmed
+
+    if verdict.verdict == "confirmed":
+        return verdict
+    real = os.path.realpath(path)
+    for s in seen:
+        if s.path == real and finding.line <= s.line <= finding.end_line and \
+                same_sharp_bit(s.code, finding.code):
+            out = confirmed(f"observed in --run `{s.evidence.get('command')}`: {s.message}",
+                            observed=True, oracle="the --run, with JAX's checkers "
+                            "(jaxlint observe's probes)", code=s.code, line=s.line,
+                            count=s.count)
+            out.inputs = verdict.inputs
+            out.details["before"] = verdict.to_dict()
+            return out
+    return verdict
+
