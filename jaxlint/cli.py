@@ -979,7 +979,7 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
 
 from jaxlint.cli_observe import observe_command  # noqa: E402 - `jaxlint observe` (its own module)
 
-cli.add_command(observe_command)
+cli.add_command(observe_command(sys.modules[__name__]))  # check's helpers, handed over
 
 
 # ----------------------------------------------------------------------------- mcp

@@ -1,6 +1,8 @@
 """``jaxlint observe --run CMD [PATHS]``: run the project's own command with JAX's
 checkers on, and report what they saw as findings at the user's lines (every output
-format of ``check``, noqa, ``--baseline``, the same exit codes).  The run's side is
+format of ``check``, noqa, ``--baseline``, the same exit codes).  ``cli.py`` registers
+it and hands over ``check``'s helpers (this module does not import ``jaxlint.cli``: no
+import circle).  The run's side is
 ``jaxlint.runtime.probes`` (inside the command) and ``jaxlint.runtime.sightings``
 (events -> findings); docs/runtime.md, "jaxlint observe"."""
 
@@ -17,74 +19,79 @@ import click
 from jaxlint.output import FORMATS
 
 
-@click.command("observe")
-@click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--run", "run", multiple=True, metavar="CMD", required=True,
-              help="The command to run with JAX's checkers on (repeatable): a script, a test suite.")
-@click.option("--run-timeout", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
-              metavar="SECONDS", help="Seconds allowed per --run command.")
-@click.option("--no-debug-nans", is_flag=True,
-              help="Leave JAX's NaN checker off (with it on, JAX does not donate buffers, so a "
-                   "donated array used again is not seen).")
-@click.option("--debug-infs", is_flag=True,
-              help="Also stop at the first Inf (jax_debug_infs; off by default: -inf masks are common).")
-@click.option("--check-leaks", is_flag=True,
-              help="Also run JAX's tracer-leak checker (jax_check_tracer_leaks; off by default: "
-                   "it makes JAX compile every eager operation afresh).")
-@click.option("--device", type=click.Choice(["cpu", "gpu", "tpu"]),
-              help="Run on this JAX platform [default: JAX's default device].")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Commands run at once.")
-@click.option("--select", multiple=True, metavar="CODES", help="Rules to report (replaces the configured selection).")
-@click.option("--ignore", multiple=True, metavar="CODES", help="Rules not to report.")
-@click.option("--extend-select", multiple=True, metavar="CODES", help="Rules to report in addition.")
-@click.option("--output-format", type=click.Choice(FORMATS), default="full",
-              envvar="JAXLINT_OUTPUT_FORMAT", show_default=True, help="How to print the findings.")
-@click.option("-o", "--output-file", type=click.Path(dir_okay=False),
-              help="Write the findings to this file instead of stdout.")
-@click.option("--statistics", is_flag=True, help="Print a count of findings per rule instead.")
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option("--no-cache", is_flag=True, help="Neither read nor write the lint cache.")
-@click.option("--config", type=click.Path(dir_okay=False),
-              help="Use this configuration file for every file.")
-@click.option("--baseline", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Report (and fail on) only the findings not recorded in this baseline file.")
-@click.option("--no-baseline", is_flag=True, help="Ignore the baseline set in the configuration.")
-@click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no summary line.")
-@click.option("-v", "--verbose", is_flag=True, help="Print details.")
-def observe_command(**kwargs: object) -> None:
-    """Run CMD with JAX's own checkers on and report what they saw in PATHS.
+def observe_command(cli) -> click.Command:
+    """The `observe` command; ``cli``: the ``jaxlint.cli`` module (its helpers)."""
 
-    Key reuse, the first NaN and the operation that made it, recompilations and
-    their cause, device-to-host copies repeated at a line, leaked and printed
-    tracers, float64 truncated, donated arrays used again: each at the first line
-    of your code (inside PATHS, default `.`) that led to it.  An event at a line
-    that `jaxlint check` also flags says so ("observed").
-    """
-    from jaxlint.lifeline import stop_on_signals
+    @click.command("observe")
+    @click.argument("paths", nargs=-1, type=click.Path())
+    @click.option("--run", "run", multiple=True, metavar="CMD", required=True,
+                  help="The command to run with JAX's checkers on (repeatable): a script, a test suite.")
+    @click.option("--run-timeout", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
+                  metavar="SECONDS", help="Seconds allowed per --run command.")
+    @click.option("--no-debug-nans", is_flag=True,
+                  help="Leave JAX's NaN checker off (with it on, JAX does not donate buffers, so a "
+                       "donated array used again is not seen).")
+    @click.option("--debug-infs", is_flag=True,
+                  help="Also stop at the first Inf (jax_debug_infs; off by default: -inf masks are common).")
+    @click.option("--check-leaks", is_flag=True,
+                  help="Also run JAX's tracer-leak checker (jax_check_tracer_leaks; off by default: "
+                       "it makes JAX compile every eager operation afresh).")
+    @click.option("--device", type=click.Choice(["cpu", "gpu", "tpu"]),
+                  help="Run on this JAX platform [default: JAX's default device].")
+    @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+                  help="Commands run at once.")
+    @click.option("--select", multiple=True, metavar="CODES", help="Rules to report (replaces the configured selection).")
+    @click.option("--ignore", multiple=True, metavar="CODES", help="Rules not to report.")
+    @click.option("--extend-select", multiple=True, metavar="CODES", help="Rules to report in addition.")
+    @click.option("--output-format", type=click.Choice(FORMATS), default="full",
+                  envvar="JAXLINT_OUTPUT_FORMAT", show_default=True, help="How to print the findings.")
+    @click.option("-o", "--output-file", type=click.Path(dir_okay=False),
+                  help="Write the findings to this file instead of stdout.")
+    @click.option("--statistics", is_flag=True, help="Print a count of findings per rule instead.")
+    @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+    @click.option("--no-cache", is_flag=True, help="Neither read nor write the lint cache.")
+    @click.option("--config", type=click.Path(dir_okay=False),
+                  help="Use this configuration file for every file.")
+    @click.option("--baseline", type=click.Path(dir_okay=False), metavar="FILE",
+                  help="Report (and fail on) only the findings not recorded in this baseline file.")
+    @click.option("--no-baseline", is_flag=True, help="Ignore the baseline set in the configuration.")
+    @click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no summary line.")
+    @click.option("-v", "--verbose", is_flag=True, help="Print details.")
+    def command(**kwargs: object) -> None:
+        """Run CMD with JAX's own checkers on and report what they saw in PATHS.
 
-    with stop_on_signals():  # SIGTERM/SIGHUP: every process it started ends, then jaxlint
-        code = run_observe(**kwargs)  # type: ignore[arg-type]
-    sys.exit(code)
+        Key reuse, the first NaN and the operation that made it, recompilations and
+        their cause, device-to-host copies repeated at a line, leaked and printed
+        tracers, float64 truncated, donated arrays used again: each at the first line
+        of your code (inside PATHS, default `.`) that led to it.  An event at a line
+        that `jaxlint check` also flags says so ("observed").
+        """
+        from jaxlint.lifeline import stop_on_signals
+
+        with stop_on_signals():  # SIGTERM/SIGHUP: every process it started ends, then jaxlint
+            code = run_observe(cli, **kwargs)  # type: ignore[arg-type]
+        sys.exit(code)
+
+    return command
 
 
-def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks, device, jobs, select, ignore,
+def run_observe(cli, paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks, device, jobs, select, ignore,
                 extend_select, output_format, output_file, statistics, exit_zero, no_cache,
                 config, baseline, no_baseline, quiet, verbose) -> int:
     from jaxlint.baseline import BaselineError
-    from jaxlint.cli import (EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, CheckOptions, _jax_missing,
-                             _not_written, _output_stream, _prepare, _report, error)
+    EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = cli.EXIT_OK, cli.EXIT_FINDINGS, cli.EXIT_ERROR
+    error = cli.error
     from jaxlint.config import ConfigError
 
     if statistics and output_format not in ("full", "concise", "json"):
         error(f"--statistics prints a table or JSON; it cannot be combined with --output-format {output_format}")
         return EXIT_ERROR
-    missing = _jax_missing()
+    missing = cli._jax_missing()
     if missing is not None:
         error(f"`jaxlint observe` runs your command with JAX, which cannot be imported here "
               f"({missing}): install the runtime extra, `pip install 'jax-sharpbits[runtime]'`")
         return EXIT_ERROR
-    opts = CheckOptions(
+    opts = cli.CheckOptions(
         paths=tuple(paths), select=select, ignore=ignore, extend_select=extend_select,
         output_format=output_format, output_file=output_file, statistics=statistics,
         exit_zero=exit_zero, jobs=None, no_cache=no_cache, cache_dir=None, config=config,
@@ -99,7 +106,7 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     from jaxlint.runtime.sightings import run_observed, sightings
 
     try:
-        session = _prepare(opts)
+        session = cli._prepare(opts)
         loaded = load_baseline(opts, session)
     except (ConfigError, BaselineError) as exc:
         error(str(exc))
@@ -119,7 +126,7 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
         elif verbose or r.status != "ok":
             sys.stderr.write(f"jaxlint: {line}\n")
     seen = sightings(events, roots)
-    results, sources = _results(seen, session, opts)
+    results, sources = _results(cli, seen, session, opts)
     linted = SimpleNamespace(results=results, sources=sources, errors=[])
     from jaxlint.output import OutputReport
 
@@ -130,11 +137,11 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     for line in problems:
         error(line)
     try:
-        with _output_stream(output_file) as (out, color):
-            _report(report, SimpleNamespace(statistics=statistics, output_format=output_format,
+        with cli._output_stream(output_file) as (out, color):
+            cli._report(report, SimpleNamespace(statistics=statistics, output_format=output_format,
                                             quiet=quiet), out, color)
     except OSError as exc:
-        _not_written(output_file, exc)
+        cli._not_written(output_file, exc)
         return EXIT_ERROR
     if problems:
         return EXIT_ERROR
@@ -143,7 +150,7 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     return EXIT_OK
 
 
-def _results(seen: list, session, opts) -> tuple[list, dict]:
+def _results(cli, seen: list, session, opts) -> tuple[list, dict]:
     """Sightings -> one FileResult per file (display paths, as `check` shows them):
     the configured selection and noqa applied; an event at a line where `check`
     reports the same sharp bit is marked observed."""
@@ -157,7 +164,7 @@ def _results(seen: list, session, opts) -> tuple[list, dict]:
     for s in seen:
         by_file.setdefault(s.path, []).append(s)
     results, sources = [], {}
-    static = _static_findings(list(by_file), session, opts)
+    static = _static_findings(cli, list(by_file), session, opts)
     for real, group in sorted(by_file.items()):
         path = Path(real)
         try:
@@ -196,14 +203,12 @@ def _results(seen: list, session, opts) -> tuple[list, dict]:
     return results, sources
 
 
-def _static_findings(files: list[str], session, opts) -> dict:
+def _static_findings(cli, files: list[str], session, opts) -> dict:
     """(real path, line) -> codes `jaxlint check` reports there, for the files with events."""
-    from jaxlint.cli import _run_project
-
     if not files:
         return {}
     try:
-        outcome = _run_project(opts, session, [Path(f) for f in files], False)
+        outcome = cli._run_project(opts, session, [Path(f) for f in files], False)
     except Exception:  # noqa: BLE001 - the marks are extra; the observed findings stand
         return {}
     found: dict = {}

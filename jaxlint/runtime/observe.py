@@ -99,6 +99,11 @@ def _read_events(path: str) -> list[dict]:
     return out
 
 
+def read_events(path: str) -> list[dict]:
+    """The JSON-lines events a run's processes wrote (observe's probes write them too)."""
+    return _read_events(path)
+
+
 def _tail(path: str) -> str:
     try:
         size = os.path.getsize(path)
@@ -108,6 +113,11 @@ def _tail(path: str) -> str:
     except OSError:
         return ""
     return ("..." if size > TAIL_CHARS else "") + text.strip()
+
+
+def output_tail(path: str) -> str:
+    """The last characters of a command's output (for the report)."""
+    return _tail(path)
 
 
 class CommandRuns:

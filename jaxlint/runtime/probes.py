@@ -92,9 +92,9 @@ class Probes:
         self.keys: dict[int, tuple[Any, str, int, str]] = {}  # id -> (ref, file, line, fn)
         self.attached = False
         self.inside = threading.local()
-        from jaxlint.runtime.recorder import _is_library
+        from jaxlint.runtime.recorder import is_library
 
-        self._is_library = _is_library
+        self._is_library = is_library
 
     # -- where: the user's frames
 

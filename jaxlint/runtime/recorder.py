@@ -805,6 +805,9 @@ def _is_library(filename: str) -> bool:
     return os.path.realpath(filename).startswith(_LIBRARY)
 
 
+is_library = _is_library  # public: observe's probes ask it too
+
+
 def _quiet_imports(original: Any, rec: Recorder) -> Any:
     """``__import__`` that turns the trace function off while it imports a package
     holding no watched file (JAX itself: 0.13 s of trace calls on a small machine), and

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Optional
 
 from jaxlint.runtime import procs
-from jaxlint.runtime.observe import RunResult, _read_events, _tail, interpreter_command
+from jaxlint.runtime.observe import RunResult, interpreter_command, output_tail, read_events
 
 # compiles of one function, for a cause, before it is reported
 FRESH_COMPILES = 2  # a new function object of the same definition, compiled again
@@ -115,7 +115,7 @@ def run_observed(commands: list[tuple[str, str]], paths: list[str], run_timeout:
             env = command_env(shim, job_path, device, infs, leaks, nans)
             run = _run(interpreter_command(command), command, cwd, env,
                        os.path.join(tmp, f"output-{n}"), run_timeout)
-            return run, _read_events(events_path)
+            return run, read_events(events_path)
 
         pool = ThreadPoolExecutor(max_workers=max(1, jobs))
         try:
@@ -161,7 +161,7 @@ def _run(shell_cmd: str, label: str, cwd: str, env: dict, out_path: str,
     if status == "ok" and rc:
         status = f"exit status {rc if rc < 128 else f'{rc} (signal {rc - 128})'}"
     return RunResult(label, cwd, status, time.monotonic() - start, 0,
-                     _tail(out_path) if status != "ok" else "")
+                     output_tail(out_path) if status != "ok" else "")
 
 
 # ----------------------------------------------------------------------------- events -> sightings
@@ -413,10 +413,10 @@ def _sentence(text: object) -> str:
 
 def inside(path: str, roots: list[str]) -> bool:
     """A file of the user's code inside PATHS (not an installed package under them)."""
-    from jaxlint.runtime.recorder import _is_library
+    from jaxlint.runtime.recorder import is_library
 
     real = os.path.realpath(path)
-    return not _is_library(real) and any(
+    return not is_library(real) and any(
         real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
 

@@ -14,12 +14,15 @@ class LeakedTracer(Rule):
     seed = "The Sharp Bits § Pure functions; JAX errors § UnexpectedTracerError"
     runtime_check = "None: only a run shows it; `jaxlint observe` reports it from the run."
     runtime_only = (
-        "`jaxlint observe` runs the command with `jax_check_tracer_leaks` on (the flag behind "
-        "`jax.checking_leaks`): when a trace ends, JAX looks for its tracers still referenced "
-        "from outside (a global list, an attribute, a closure cell) and raises `Exception: "
-        "Leaked trace ...`, naming the tracer and what refers to it. A leaked tracer used later "
-        "raises `UnexpectedTracerError`. Either ends the run; the finding is at the innermost "
-        "line of your code in the error's stack."
+        "`jaxlint observe` reports a leaked tracer the run used: `UnexpectedTracerError`, a "
+        "`TypeError` \"... Tracer'> is not a valid JAX type\" when it reaches a jitted call, "
+        "or a tracer error raised outside the function JAX was tracing (the error names that "
+        "function; its source says where it ends). With `--check-leaks` it also runs JAX's "
+        "`jax_check_tracer_leaks` (the flag behind `jax.checking_leaks`): when a trace ends, "
+        "JAX looks for its tracers still referenced from outside (a global list, an "
+        "attribute, a closure cell) and raises `Exception: Leaked trace ...` (off by default: "
+        "with it JAX compiles every eager operation afresh). Each ends the run; the finding is "
+        "at the innermost line of your code in the error's stack."
     )
     what_it_does = (
         "Reports a tracer that outlived its trace: stored in a global, on `self`, in an outer "
