@@ -45,7 +45,29 @@ from score import default_jaxlint, family, lint, norm  # noqa: E402
 
 # Observe findings that match no label, read one by one (case:file:line:code -> verdict).
 # "true: ..." when the run really shows that sharp bit there, "false: ..." otherwise.
-READ: dict[str, str] = {}
+READ: dict[str, str] = {
+    "010-leak-global-x:main.py:15:JAX211": "true: the program turns jax_check_tracer_leaks on "
+    "itself; `global x; x = y` in the jitted `f` leaks its tracer, and JAX reports it when the "
+    "trace of the call at line 15 ends (the label is the write, line 10)",
+    "012-vmap-dict-closure-leak:main.py:20:JAX211": "true: the program turns the leak checker "
+    "on; the lambda stored in `a.dct` keeps vmap's tracer, found when the trace of the vmap "
+    "call at line 20 ends (the label is the store, line 15)",
+    "016-key-reset-in-loop:main.py:8:JAX507": "true: `float(a)` in a 3-step loop copies a "
+    "device array to the host 3 times at this line (a performance note, not the case's bug)",
+    "017-key-after-split-valid:main.py:9:JAX507": "true: `float(...)` in a 3-step loop, 3 host "
+    "copies at this line (a performance note on a VALID twin: its key handling is right)",
+    "090-where-sqrt-nan-grad-347:main.py:6:JAX124": "true: the gradient of `sqrt` at 0 (inf) "
+    "times 0 is the NaN JAX reports (`mul`), made by this line's operation; the `where` at "
+    "line 8 (the label) is why the masked branch's gradient reaches it",
+    "092-where-arctan2-nan-grad-1052:main.py:6:JAX124": "true: the gradient of arctan2(0, 0) "
+    "divides 0 by 0 (`div`), this line's operation; the `where` at line 8 is the label",
+    "128-self-cache-in-jit-method-pytroubles:main.py:28:JAX211": "true: `self.cache = out` "
+    "kept apply_jit's tracer; `np.array(box.cache)` at line 28 converts it after the trace "
+    "ended (the label is the store, line 19)",
+    "130-float64-array-precision-652:main.py:4:JAX110": "true: the `np.array(..., "
+    "dtype=np.float64)` call that JAX truncates starts at line 4; the label is the dtype "
+    "argument's line 6 of the same call",
+}
 
 
 def observe(jaxlint: str, cwd: Path, entry: str, env: dict, timeout: float) -> tuple[list, str, float]:

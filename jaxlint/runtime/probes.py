@@ -134,6 +134,16 @@ class Probes:
             tb = tb.tb_next
         return found
 
+    def user_tb_lines(self, tb: Any) -> list[list]:
+        """Every traceback entry inside PATHS: [file, line]."""
+        out = []
+        while tb is not None:
+            real = self.user_file(tb.tb_frame.f_code.co_filename)
+            if real is not None:
+                out.append([real, tb.tb_lineno])
+            tb = tb.tb_next
+        return out
+
     # -- events
 
     def emit(self, **event: Any) -> None:
@@ -273,6 +283,7 @@ class Probes:
                      .replace("builtins.", ""), classes=[c.__name__ for c in cls.__mro__],
                      traced=[traced.group(1), os.path.realpath(traced.group(2)),
                              int(traced.group(3))] if traced else None,
+                     stack=self.user_tb_lines(exc.__traceback__) if traced else None,
                      message=(" ".join(text[:2]) if text and text[0].endswith(":")
                               else text[0] if text else "")[:300])
         except Exception:  # noqa: BLE001

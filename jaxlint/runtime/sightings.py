@@ -202,26 +202,47 @@ def _exception_code(classes: list[str], exception: str, message: str) -> Optiona
     return None
 
 
-def _within(path: str, line: int, traced: list) -> bool:
-    """Whether ``path:line`` is inside the function JAX was tracing (``[name, file,
-    line]``: its ``def``, from its source); True when that cannot be told."""
-    name, file, start = traced
-    if os.path.realpath(path) != file:
-        return True if not os.path.isfile(file) else _called_from(path, line)
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _definition(file: str, line: int) -> tuple[Optional[ast.AST], list]:
+    """The ``def``/``lambda`` at ``line`` of ``file`` (decorators included) and its
+    ancestors, innermost first; (None, []) when it is not found."""
     try:
         tree = ast.parse(Path(file).read_bytes())
     except (OSError, SyntaxError, ValueError):
-        return True
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return None, []
+    stack: list = [(tree, [])]
+    while stack:
+        node, parents = stack.pop()
+        if isinstance(node, _FUNCS):
             first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-            if first <= int(start) <= node.lineno:
-                return node.lineno <= line <= (node.end_lineno or node.lineno)
-    return True
+            if first <= line <= node.lineno:
+                return node, parents
+        for child in ast.iter_child_nodes(node):
+            stack.append((child, [node] + parents))
+    return None, []
 
 
-def _called_from(path: str, line: int) -> bool:
-    return True  # another file: a helper the traced function calls (not told apart)
+def _nested(file: str, line: int) -> bool:
+    """Whether the definition at ``file:line`` runs again and again: inside a function or
+    a loop (a module-level ``def`` made afresh is a wrapper built at the call: `grad(f)`)."""
+    node, parents = _definition(file, line)
+    return node is not None and any(
+        isinstance(p, _FUNCS + (ast.For, ast.While, ast.ListComp, ast.SetComp, ast.DictComp,
+                               ast.GeneratorExp)) for p in parents)
+
+
+def _within(stack: list, traced: list) -> bool:
+    """Whether the function JAX was tracing (``[name, file, line]``) was running when the
+    error was raised: one of the user's frames of the traceback (``stack``, [file, line]
+    each) is inside its body.  True when that cannot be told."""
+    _name, file, start = traced
+    node, _ = _definition(file, int(start))
+    if node is None or not stack:
+        return True
+    end = node.end_lineno or node.lineno
+    return any(f == file and node.lineno <= int(n) <= end for f, n in stack)
 
 
 def _params(defined: str, cache: dict) -> list[str]:
@@ -320,7 +341,7 @@ def sightings(events: list[dict], roots: Optional[list[str]] = None) -> list[Sig
                                    str(e.get("message") or ""))
             traced = e.get("traced")
             if code in ("JAX201", "JAX202", "JAX204", "JAX205") and traced and \
-                    not _within(where["path"], where["line"], traced):
+                    not _within(e.get("stack") or [], traced):
                 code = "JAX211"  # a tracer used after its function's trace ended
             if code is not None:
                 add(Sighting(code, message="", evidence={
@@ -365,7 +386,7 @@ def _recompilations(misses: list[dict], add, roots: list[str]) -> None:
             # is inside PATHS (the calls' lines are in the evidence); else at the call
             place = at(fresh[0])
             dfile, _, dline = str(defined).rpartition(":")
-            if roots and inside(dfile, roots):
+            if roots and inside(dfile, roots) and _nested(dfile, int(dline)):
                 place = dict(path=dfile, line=int(dline), col=-1, end_col=-1, function=None)
             add(Sighting("JAX501", message="", count=1 + len(fresh),
                          evidence=dict(common, cause="fresh",
