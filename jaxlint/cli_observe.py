@@ -204,15 +204,19 @@ def _results(cli, seen: list, session, opts) -> tuple[list, dict]:
 
 
 def _static_findings(cli, files: list[str], session, opts) -> dict:
-    """(real path, line) -> codes `jaxlint check` reports there, for the files with events."""
-    if not files:
-        return {}
-    try:
-        outcome = cli._run_project(opts, session, [Path(f) for f in files], False)
-    except Exception:  # noqa: BLE001 - the marks are extra; the observed findings stand
-        return {}
+    """(real path, line) -> codes `jaxlint check` reports there, for the files with events:
+    each file linted alone (a forked worker, no project context: a whole project's lint
+    would cost more than the run it marks)."""
+    from jaxlint.runner import lint_isolated
+
     found: dict = {}
-    for r in outcome.results:
-        for f in r.findings:
-            found.setdefault((os.path.realpath(r.path), f.line), set()).add(f.code)
+    for real in files:
+        try:
+            data = Path(real).read_bytes()
+            result, _tb = lint_isolated(real, data, session.store.settings_for(Path(real)),
+                                        opts.file_timeout)
+        except Exception:  # noqa: BLE001 - the marks are extra; the observed findings stand
+            continue
+        for f in result.findings if result is not None else ():
+            found.setdefault((real, f.line), set()).add(f.code)
     return found

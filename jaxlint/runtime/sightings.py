@@ -192,8 +192,7 @@ def _exception_code(classes: list[str], exception: str, message: str) -> Optiona
     if ("ValueError" in names or "TypeError" in names) and \
             "Non-hashable static arguments" in message:
         return "JAX207"
-    if "TypeError" in names and "does not support item assignment" in message and \
-            "immutable" in message:
+    if "TypeError" in names and "item assignment" in message and "immutable" in message:
         return "JAX101"
     if ("AttributeError" in names and re.match(r"module 'jax[.\w]*' has no attribute", message)) \
             or ("ImportError" in names and re.search(r"from 'jax[.\w]*'", message)) \
