@@ -179,6 +179,12 @@ SHARP = {
                    [("JAX506", "donated.py", 7, 7,
                      "the run raised RuntimeError: Array has been deleted with "
                      "shape=float32[3]." + OBSERVE_CONFIRMS.format("JAX506"))]),
+    "inplace.py": ('import jax.numpy as jnp\n\nx = jnp.arange(4)\nx[0] = 1\n',
+                   [("JAX101", "inplace.py", 4, 1,
+                     "the run raised TypeError: JAX arrays are immutable and do not support "
+                     "in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) "
+                     "or another .at[] method: https://docs.jax.dev/en/latest/_autosummary/"
+                     "jax.numpy.ndarray.at.html" + OBSERVE_CONFIRMS.format("JAX101"))]),
     "leak.py": ('import jax\n\nsaved = []\n\n\n@jax.jit\ndef f(x):\n    saved.append(x)\n'
                 '    return x + 1\n\n\nf(1.0)\nprint(saved[0] + 1)\n',
                 # the leaked tracer passed to an operation (JAX's error: a TypeError with
