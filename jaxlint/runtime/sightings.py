@@ -380,7 +380,7 @@ def _recompilations(misses: list[dict], add, roots: list[str]) -> None:
                         col=int(e.get("col") or 0), end_col=int(e.get("end_col") or 0),
                         function=e.get("function"))
 
-        if fresh and 1 + len(fresh) >= FRESH_COMPILES:
+        if fresh and compiles >= FRESH_COMPILES:  # (a fresh miss may be another function's)
             # at the definition that ran again (the `def`/`lambda` jitted afresh), when it
             # is inside PATHS (the calls' lines are in the evidence); else at the call
             place = at(fresh[0])
