@@ -120,7 +120,12 @@ def run_observe(cli, paths, run, run_timeout, no_debug_nans, debug_infs, check_l
     for r in runs:
         line = f"--run `{r.command}`: {r.status} in {r.wall_s:.1f} s, {r.processes} Python " \
                f"process(es) observed"
-        if r.status.startswith("could not start") or (r.processes == 0 and r.status != "ok"):
+        observed = sum(1 for e in events if e.get("command") == r.command
+                       and e.get("event") == "hit")
+        # a command that failed with nothing observed (it could not run, or failed before
+        # JAX saw anything) is an error; one that failed after events reports them
+        if r.status.startswith("could not start") or (
+                observed == 0 and r.status.startswith("exit status")):
             problems.append(line + (f" (last output: {r.output_tail.splitlines()[-1]})"
                                     if r.output_tail.strip() else ""))
         elif verbose or r.status != "ok":

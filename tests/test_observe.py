@@ -357,10 +357,11 @@ def test_nothing_the_run_started_is_left(tmp_path, mode):
             time.sleep(0.3)
             proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
-        expected = {"ok": 0, "fail": 0, "timeout": 0, "ctrl-c": 130}[mode]
+        # a command that failed with nothing observed is an error
+        expected = {"ok": 0, "fail": 2, "timeout": 0, "ctrl-c": 130}[mode]
         assert proc.returncode == expected, err
         if mode == "fail":
-            assert "--run `python prog.py`: exit status 3" in err
+            assert "error: --run `python prog.py`: exit status 3" in err
         if mode == "timeout":
             assert "--run `python prog.py`: timed out after 3 s" in err
         assert _gone(pids) == []
