@@ -69,6 +69,8 @@ def render_rule_markdown(rule: type[Rule]) -> str:
         f"Severity: {_severity(rule)}",
         _FIX_TEXT.get(rule.fix_availability, f"Fix: {rule.fix_availability}"),
     ]
+    if rule.runtime_only:
+        facts.append("Runtime only: reported by `jaxlint observe`")
     reference = jax_docs_reference(rule.seed)
     if reference:
         facts.append(f"JAX docs: {reference}")
@@ -84,6 +86,7 @@ def render_rule_markdown(rule: type[Rule]) -> str:
         ("Use instead", rule.use_instead),
         ("Fix safety", rule.fix_safety),
         ("Runtime check", rule.runtime_check),
+        ("Observed by `jaxlint observe`", rule.runtime_only),
         ("Options", rule.options_doc),
     )
     for title, body in sections:

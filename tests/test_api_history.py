@@ -13,7 +13,7 @@ import warnings
 import libcst as cst
 import pytest
 
-from jaxlint.linter import lint_source
+from jaxlint.lint.linter import lint_source
 from jaxlint.model import deprecations as D
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.version_guards import Guards
@@ -104,7 +104,7 @@ def test_changelog_rows_are_reported(code, expected):
 
 
 def test_percentile_interpolation_is_renamed_method():
-    from jaxlint.fixer import fix_text
+    from jaxlint.fix.fixer import fix_text
 
     code = "import jax.numpy as jnp\nq = jnp.percentile(jnp.ones(3), 50, interpolation='nearest')\n"
     fixed = fix_text(code, "t.py", LintSettings(select=frozenset({"JAX903"}))).text

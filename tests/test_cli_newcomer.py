@@ -376,9 +376,9 @@ def test_rule_page_cites_jax_docs_without_seed_numbers() -> None:
 
 
 def test_unknown_codes_get_a_did_you_mean(tmp_path: Path) -> None:
-    r = _jaxlint("rule", "JAX2011", cwd=tmp_path)
+    r = _jaxlint("rule", "JAX3011", cwd=tmp_path)  # (JAX2011: JAX201 and JAX211 alike)
     assert r.returncode == 2
-    assert r.stderr == "error: unknown rule 'JAX2011'; did you mean JAX201? (see `jaxlint rules`)\n"
+    assert r.stderr == "error: unknown rule 'JAX3011'; did you mean JAX301? (see `jaxlint rules`)\n"
     far = _jaxlint("rule", "XYZ", cwd=tmp_path)
     assert far.stderr == "error: unknown rule 'XYZ' (see `jaxlint rules`)\n"
     (tmp_path / "m.py").write_text(BUGGY)

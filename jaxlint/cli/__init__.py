@@ -31,7 +31,7 @@ import sys
 import traceback
 from typing import Optional
 
-from jaxlint.cli import check, clean, mcp, rules, runtime, server  # noqa: F401  (each registers its command)
+from jaxlint.cli import check, clean, mcp, observe, rules, runtime, server  # noqa: F401  (each registers its command)
 from jaxlint.cli.app import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, cli, error  # noqa: F401  (the package's face)
 
 

@@ -194,7 +194,7 @@ def run_check(opts: CheckOptions) -> int:
     report.unchecked = len(linted.errors)
     try:
         with output_stream(opts.output_file) as (out, color):
-            _report(report, opts, out, color, summary=not linted.no_files)
+            print_report(report, opts, out, color, summary=not linted.no_files)
     except OSError as exc:
         not_written(opts.output_file, exc)
         return EXIT_ERROR
@@ -333,7 +333,7 @@ def _lint_stdin(opts: CheckOptions, session: _Session) -> _Linted:
     )
 
 
-def _report(report, opts: CheckOptions, out: TextIO, color: bool, summary: bool = True) -> None:
+def print_report(report, opts: CheckOptions, out: TextIO, color: bool, summary: bool = True) -> None:
     from jaxlint.output import summary_line, write
 
     if opts.statistics:

@@ -82,7 +82,7 @@ def bench_command(**kwargs: object) -> None:
     sys.exit(code)
 
 
-def _jax_missing() -> Optional[str]:
+def jax_missing() -> Optional[str]:
     """Why JAX cannot be imported by the runtime's workers (this interpreter), or
     None.  Looks the module up without importing it (JAX's import takes a second)."""
     import importlib.util
@@ -104,7 +104,7 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
         cache_dir=None, config=config, stdin_filename=None, force_exclude=False, x64=None,
         quiet=True, show_files=False, verbose=verbose,
     )
-    missing = _jax_missing()
+    missing = jax_missing()
     if missing is not None:
         error(f"`jaxlint {'bench' if bench else 'confirm'}` runs your code with JAX, which cannot be "
               f"imported here ({missing}): install the runtime extra, "

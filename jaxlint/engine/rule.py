@@ -202,6 +202,9 @@ class Rule(Check):
     # findings name where the trace comes from when it is set in another file
     # (False for rules whose findings do not depend on tracing, e.g. deprecations)
     about_tracing: ClassVar[bool] = True
+    # a rule that only `jaxlint observe` reports (what a run shows and no static rule
+    # sees): how the run shows it.  Such a rule has no hooks and no examples.
+    runtime_only: ClassVar[str] = ""
 
     # documentation sections (Markdown)
     what_it_does: ClassVar[str] = ""

@@ -466,7 +466,7 @@ def _time_limits(module_jobs: list[ModuleJob], cli: RuntimeOptions) -> tuple[flo
 
 def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
              cache_dir: Optional[Path], mode: str = "confirm", jobs: int = 1,
-             early: Any = None) -> list[dict]:
+             early: Any = None, sightings: Optional[list] = None) -> list[dict]:
     """Run the --run commands with the recorder; attach what they (or the cache) saw
     to each finding as ``observed`` (portable arguments) or ``insitu`` (a verdict
     from a check run inside the command).  Returns the commands' summaries."""
@@ -520,6 +520,10 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
     elif commands:
         seen.runs = [observe.RunResult(c, cwd, "not run: no finding inside a function to watch",
                                        0.0) for c, cwd in commands]
+    if sightings is not None:
+        from jaxlint.runtime.sightings import sightings as read_sightings
+
+        sightings.extend(read_sightings(seen.probe_events, ["/"]))
     # each notebook is a program: run it, cell by cell, with the recorder
     ran = [job.notebook for job in module_jobs if job.notebook is not None]
     if ran and watch:
@@ -695,10 +699,12 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
         cli_set = set(cli_set) | {"run"}
     workers = jobs or max(1, min(4, os.cpu_count() or 1))
     module_jobs: list[ModuleJob] = []
+    seen_in_run: list = []  # what observe's probes saw during the --run commands
     try:
         module_jobs, report.errors = build_jobs(results, store, cli, cli_set, mode, commands)
         with ThreadPoolExecutor(max_workers=workers) as pool, procs.stopping():
-            report.runs = _observe(module_jobs, cli, commands, cache_dir, mode, workers, early)
+            report.runs = _observe(module_jobs, cli, commands, cache_dir, mode, workers, early,
+                                   seen_in_run)
             outcomes = procs.gather([pool.submit(run_module, j, mode) for j in module_jobs])
     finally:
         if early is not None and not early.finished:  # stopped on the way: no leftovers
@@ -732,6 +738,10 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
                               [c[0] if isinstance(c, (tuple, list)) else str(c) for c in commands])
                 if entry[0].notebook is not None:  # its lines back to the notebook's cells
                     verdict = notebooks.map_verdict(entry[0].notebook, verdict, f.cell)
+            if seen_in_run:
+                from jaxlint.runtime.sightings import confirmed_by
+
+                verdict = confirmed_by(verdict, r.path, f, seen_in_run)
             report.findings.append(dataclasses.replace(f, runtime=verdict.to_dict()))
     report.findings.sort(key=lambda f: f.sort_key())
     return report

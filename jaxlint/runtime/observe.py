@@ -54,6 +54,9 @@ class Observed:
     observations: dict[str, dict] = field(default_factory=dict)  # id -> observed event
     verdicts: dict[str, Verdict] = field(default_factory=dict)  # id -> in-process verdict
     runs: list[RunResult] = field(default_factory=list)
+    # what observe's probes saw in the run (events; jaxlint.runtime.sightings reads
+    # them), for the findings whose line an event hits ("confirmed (observed)")
+    probe_events: list = field(default_factory=list)
 
 
 def interpreter_command(command: str) -> str:
@@ -96,6 +99,11 @@ def _read_events(path: str) -> list[dict]:
     return out
 
 
+def read_events(path: str) -> list[dict]:
+    """The JSON-lines events a run's processes wrote (observe's probes write them too)."""
+    return _read_events(path)
+
+
 def _tail(path: str) -> str:
     try:
         size = os.path.getsize(path)
@@ -105,6 +113,11 @@ def _tail(path: str) -> str:
     except OSError:
         return ""
     return ("..." if size > TAIL_CHARS else "") + text.strip()
+
+
+def output_tail(path: str) -> str:
+    """The last characters of a command's output (for the report)."""
+    return _tail(path)
 
 
 class CommandRuns:
@@ -165,6 +178,8 @@ class CommandRuns:
             p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
         env.pop("JAXLINT_RECORD", None)
         env["JAXLINT_RECORD_NEXT"] = job_path  # procs.run_guarded hands it on
+        probes_path = os.path.join(self.tmp, f"probes-{n}.jsonl")
+        env.update(_probes_env(self.tmp, n, probes_path))
         env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the user's tree
         env.setdefault("PYTHONHASHSEED", "0")
         env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
@@ -174,6 +189,7 @@ class CommandRuns:
         out_path = os.path.join(self.tmp, f"output-{n}")
         run = _run_one(interpreter_command(command), command, cwd, env, events_path,
                        out_path, self.finding_timeout, self.run_timeout, seen, self)
+        seen.probe_events = [dict(e, command=command) for e in _read_events(probes_path)]
         return run, seen
 
     def result(self) -> Observed:
@@ -187,6 +203,7 @@ class CommandRuns:
             shutil.rmtree(self.tmp, ignore_errors=True)
         for run, seen in outcomes:
             result.runs.append(run)
+            result.probe_events.extend(seen.probe_events)
             for i, obs in seen.observations.items():
                 result.observations.setdefault(i, obs)
             for i, v in seen.verdicts.items():
@@ -194,6 +211,16 @@ class CommandRuns:
                 if old is None or _PRIORITY[v.verdict] > _PRIORITY[old.verdict]:
                     result.verdicts[i] = v
         return result
+
+
+def _probes_env(tmp: str, n: int, events: str) -> dict:
+    """observe's probes in a confirm run, with only the checker that changes nothing the
+    program does (explain_cache_misses: a log record per retrace); see sightings.py."""
+    open(events, "w").close()
+    job = os.path.join(tmp, f"probes-job-{n}.json")
+    with open(job, "w", encoding="utf-8") as fh:
+        json.dump({"events": events, "paths": ["/"]}, fh)
+    return {"JAXLINT_OBSERVE_NEXT": job, "JAX_EXPLAIN_CACHE_MISSES": "1"}
 
 
 def run_commands(commands: list[tuple[str, str]], watch: list[dict], options: dict,

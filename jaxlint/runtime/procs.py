@@ -324,6 +324,8 @@ def run_guarded(argv: list[str]) -> int:
     guard()
     if "JAXLINT_RECORD_NEXT" in os.environ:  # the recorder is for the command, not for us
         os.environ["JAXLINT_RECORD"] = os.environ.pop("JAXLINT_RECORD_NEXT")
+    if "JAXLINT_OBSERVE_NEXT" in os.environ:  # so are observe's probes
+        os.environ["JAXLINT_OBSERVE"] = os.environ.pop("JAXLINT_OBSERVE_NEXT")
     try:
         proc = subprocess.Popen(argv)
     except OSError as exc:

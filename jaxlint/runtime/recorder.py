@@ -928,6 +928,9 @@ def _is_library(filename: str) -> bool:
     return os.path.realpath(filename).startswith(_LIBRARY)
 
 
+is_library = _is_library  # public: observe's probes ask it too
+
+
 def _quiet_imports(original: Any, rec: Recorder) -> Any:
     """``__import__`` that turns the trace function off while it imports a package
     holding no watched file (JAX itself: 0.13 s of trace calls on a small machine), and
@@ -968,6 +971,8 @@ import sys as _sys
 try:
     from jaxlint.runtime import recorder as _jaxlint_recorder
     _jaxlint_recorder.install()
+    from jaxlint.runtime import probes as _jaxlint_probes  # observe's probes (JAXLINT_OBSERVE)
+    _jaxlint_probes.install()
 except Exception as _exc:  # never break the user's program
     _sys.stderr.write("jaxlint: the recorder could not start: %r\\n" % (_exc,))
 

@@ -1,0 +1,61 @@
+"""The cost of `jaxlint observe`: each program of bench/observe_programs/ run alone
+(`python PROG`) and under observe (`jaxlint observe --no-cache -q --exit-zero --run
+"python PROG" PROG`), alternately, REPEAT times; the medians of wall time and of CPU
+time (user + system of every process), and their ratios.
+
+    python bench/observe_overhead.py --repeat 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PROGRAMS = HERE / "observe_programs"
+
+
+def timed(argv: list[str], cwd: Path) -> tuple[float, float, str]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout + done.stderr
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("programs", nargs="*")
+    args = ap.parse_args(argv)
+    jaxlint = str(Path(sys.executable).parent / "jaxlint")
+    names = args.programs or sorted(p.name for p in PROGRAMS.glob("*.py"))
+    print(f"| program | alone: wall (CPU) | under observe: wall (CPU) | ratio wall | ratio CPU | findings |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name in names:
+        alone, observed = [], []
+        out = ""
+        for _ in range(args.repeat):
+            alone.append(timed([sys.executable, name], PROGRAMS)[:2])
+            w, c, out = timed([jaxlint, "observe", "--no-cache", "-q", "--exit-zero",
+                               "--output-format", "concise", "--run", f"python {name}", name],
+                              PROGRAMS)
+            observed.append((w, c))
+        aw, ac = (statistics.median(x[i] for x in alone) for i in (0, 1))
+        ow, oc = (statistics.median(x[i] for x in observed) for i in (0, 1))
+        found = [line.split(" ")[1] for line in out.splitlines() if ": JAX" in line]
+        print(f"| {name} | {aw:.2f} s ({ac:.2f} s) | {ow:.2f} s ({oc:.2f} s) | {ow / aw:.2f} | "
+              f"{oc / ac:.2f} | {', '.join(found) or '-'} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,230 @@
+"""``jaxlint observe --run CMD [PATHS]``: run the project's own command with JAX's
+checkers on, and report what they saw as findings at the user's lines (every output
+format of ``check``, noqa, ``--baseline``, the same exit codes).  It reuses ``check``'s
+set-up and report (``cli/check.py``, ``cli/app.py``).  The run's side is
+``jaxlint.runtime.probes`` (inside the command) and ``jaxlint.runtime.sightings``
+(events -> findings); docs/runtime.md, "jaxlint observe"."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Optional
+
+import click
+
+from jaxlint.cli import app, check
+from jaxlint.cli.app import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, error
+from jaxlint.cli.runtime import jax_missing
+from jaxlint.output import FORMATS
+
+
+def observe_command() -> click.Command:
+    """The `observe` command."""
+
+    @click.command("observe")
+    @click.argument("paths", nargs=-1, type=click.Path())
+    @click.option("--run", "run", multiple=True, metavar="CMD", required=True,
+                  help="The command to run with JAX's checkers on (repeatable): a script, a test suite.")
+    @click.option("--run-timeout", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
+                  metavar="SECONDS", help="Seconds allowed per --run command.")
+    @click.option("--no-debug-nans", is_flag=True,
+                  help="Leave JAX's NaN checker off (with it on, JAX does not donate buffers, so a "
+                       "donated array used again is not seen).")
+    @click.option("--debug-infs", is_flag=True,
+                  help="Also stop at the first Inf (jax_debug_infs; off by default: -inf masks are common).")
+    @click.option("--check-leaks", is_flag=True,
+                  help="Also run JAX's tracer-leak checker (jax_check_tracer_leaks; off by default: "
+                       "it makes JAX compile every eager operation afresh).")
+    @click.option("--device", type=click.Choice(["cpu", "gpu", "tpu"]),
+                  help="Run on this JAX platform [default: JAX's default device].")
+    @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+                  help="Commands run at once.")
+    @click.option("--select", multiple=True, metavar="CODES", help="Rules to report (replaces the configured selection).")
+    @click.option("--ignore", multiple=True, metavar="CODES", help="Rules not to report.")
+    @click.option("--extend-select", multiple=True, metavar="CODES", help="Rules to report in addition.")
+    @click.option("--output-format", type=click.Choice(FORMATS), default="full",
+                  envvar="JAXLINT_OUTPUT_FORMAT", show_default=True, help="How to print the findings.")
+    @click.option("-o", "--output-file", type=click.Path(dir_okay=False),
+                  help="Write the findings to this file instead of stdout.")
+    @click.option("--statistics", is_flag=True, help="Print a count of findings per rule instead.")
+    @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+    @click.option("--no-cache", is_flag=True, help="Neither read nor write the lint cache.")
+    @click.option("--config", type=click.Path(dir_okay=False),
+                  help="Use this configuration file for every file.")
+    @click.option("--baseline", type=click.Path(dir_okay=False), metavar="FILE",
+                  help="Report (and fail on) only the findings not recorded in this baseline file.")
+    @click.option("--no-baseline", is_flag=True, help="Ignore the baseline set in the configuration.")
+    @click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no summary line.")
+    @click.option("-v", "--verbose", is_flag=True, help="Print details.")
+    def command(**kwargs: object) -> None:
+        """Run CMD with JAX's own checkers on and report what they saw in PATHS.
+
+        Key reuse, the first NaN and the operation that made it, recompilations and
+        their cause, device-to-host copies repeated at a line, leaked and printed
+        tracers, float64 truncated, donated arrays used again: each at the first line
+        of your code (inside PATHS, default `.`) that led to it.  An event at a line
+        that `jaxlint check` also flags says so ("observed").
+        """
+        from jaxlint.lifeline import stop_on_signals
+
+        with stop_on_signals():  # SIGTERM/SIGHUP: every process it started ends, then jaxlint
+            code = run_observe(**kwargs)  # type: ignore[arg-type]
+        sys.exit(code)
+
+    return command
+
+
+def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks, device, jobs, select, ignore,
+                extend_select, output_format, output_file, statistics, exit_zero, no_cache,
+                config, baseline, no_baseline, quiet, verbose) -> int:
+    from jaxlint.output.baseline import BaselineError
+    from jaxlint.workspace.config import ConfigError
+
+    if statistics and output_format not in ("full", "concise", "json"):
+        error(f"--statistics prints a table or JSON; it cannot be combined with --output-format {output_format}")
+        return EXIT_ERROR
+    missing = jax_missing()
+    if missing is not None:
+        error(f"`jaxlint observe` runs your command with JAX, which cannot be imported here "
+              f"({missing}): install the runtime extra, `pip install 'jax-sharpbits[runtime]'`")
+        return EXIT_ERROR
+    opts = check.CheckOptions(
+        paths=tuple(paths), select=select, ignore=ignore, extend_select=extend_select,
+        output_format=output_format, output_file=output_file, statistics=statistics,
+        exit_zero=exit_zero, jobs=None, no_cache=no_cache, cache_dir=None, config=config,
+        stdin_filename=None, force_exclude=False, x64=None, quiet=True, show_files=False,
+        verbose=verbose, baseline=baseline, no_baseline=no_baseline)
+    for p in paths:
+        if not os.path.exists(p):
+            error(f"{p}: No such file or directory")
+            return EXIT_ERROR
+    from jaxlint.cli.baseline import kept_results, load_baseline, match_baseline
+    from jaxlint.runtime import procs
+    from jaxlint.runtime.sightings import run_observed, sightings
+
+    try:
+        session = check.prepare(opts)
+        loaded = load_baseline(opts, session)
+    except (ConfigError, BaselineError) as exc:
+        error(str(exc))
+        return EXIT_ERROR
+    roots = [os.path.realpath(p) for p in (paths or (".",))]
+    commands = [(c, os.getcwd()) for c in run]
+    with procs.stopping():  # Ctrl-C, SIGTERM: every command's tree is killed first
+        runs, events = run_observed(commands, roots, float(run_timeout), jobs, device,
+                                    debug_infs, check_leaks, nans=not no_debug_nans)
+    problems = []
+    for r in runs:
+        line = f"--run `{r.command}`: {r.status} in {r.wall_s:.1f} s, {r.processes} Python " \
+               f"process(es) observed"
+        observed = sum(1 for e in events if e.get("command") == r.command
+                       and e.get("event") == "hit")
+        # a command that failed with nothing observed (it could not run, or failed before
+        # JAX saw anything) is an error; one that failed after events reports them
+        if r.status.startswith("could not start") or (
+                observed == 0 and r.status.startswith("exit status")):
+            problems.append(line + (f" (last output: {r.output_tail.splitlines()[-1]})"
+                                    if r.output_tail.strip() else ""))
+        elif verbose or r.status != "ok":
+            sys.stderr.write(f"jaxlint: {line}\n")
+    seen = sightings(events, roots)
+    results, sources = _results(seen, session, opts)
+    linted = SimpleNamespace(results=results, sources=sources, errors=[])
+    from jaxlint.output import OutputReport
+
+    outcome = match_baseline(opts, session, linted, loaded) if loaded is not None else None
+    report = OutputReport(results=kept_results(results, outcome), rules=session.infos,
+                          cwd=session.cwd, sources=sources, baseline=outcome,
+                          docs_url=session.store.root_config.cfg.docs_url)
+    for line in problems:
+        error(line)
+    try:
+        with app.output_stream(output_file) as (out, color):
+            check.print_report(report, SimpleNamespace(statistics=statistics, output_format=output_format,
+                                            quiet=quiet), out, color)
+    except OSError as exc:
+        app.not_written(output_file, exc)
+        return EXIT_ERROR
+    if problems:
+        return EXIT_ERROR
+    if report.findings and not exit_zero:
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def _results(seen: list, session, opts) -> tuple[list, dict]:
+    """Sightings -> one FileResult per file (display paths, as `check` shows them):
+    the configured selection and noqa applied; an event at a line where `check`
+    reports the same sharp bit is marked observed."""
+    from jaxlint.findings import FileResult, Finding, Severity
+    from jaxlint.runtime.sightings import same_sharp_bit
+    from jaxlint.engine.suppression import Suppressions
+
+    infos = {i.code: i for i in session.infos}
+    cwd = session.cwd
+    by_file: dict[str, list] = {}
+    for s in seen:
+        by_file.setdefault(s.path, []).append(s)
+    results, sources = [], {}
+    static = _static_findings(list(by_file), session, opts)
+    for real, group in sorted(by_file.items()):
+        path = Path(real)
+        try:
+            shown = str(path.relative_to(cwd.resolve()))
+        except ValueError:
+            shown = str(path)
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+        settings = session.store.settings_for(Path(shown))
+        noqa = Suppressions(text)
+        lines = text.splitlines()
+        findings = []
+        for s in group:
+            info = infos.get(s.code)
+            if info is None or s.code not in settings.select or noqa.is_suppressed(s.code, s.line):
+                continue
+            message = s.message
+            confirms = sorted({c for c in static.get((real, s.line), ())
+                               if same_sharp_bit(s.code, c)})
+            if confirms:
+                message += f" (observed: confirms {', '.join(confirms)}, which `jaxlint check` reports at this line)"
+            text_line = lines[s.line - 1] if 0 < s.line <= len(lines) else ""
+            width = len(text_line.rstrip())
+            col = s.col if s.col >= 0 else len(text_line) - len(text_line.lstrip())
+            end = s.end_col if s.end_col > col else max(width, col)
+            findings.append(Finding(
+                code=s.code, name=info.name, message=message, path=shown, line=s.line,
+                col=col + 1, end_line=s.line, end_col=end + 1,
+                severity=Severity(info.severity), function=s.function,
+                runtime={"observed": True, "count": s.count, "evidence": s.evidence,
+                         "confirms": confirms}))
+        if findings:
+            results.append(FileResult(path=shown, findings=findings, parsed=True))
+    return results, sources
+
+
+def _static_findings(files: list[str], session, opts) -> dict:
+    """(real path, line) -> codes `jaxlint check` reports there, for the files with events:
+    each file linted alone (a forked worker, no project context: a whole project's lint
+    would cost more than the run it marks)."""
+    from jaxlint.lint.runner import lint_isolated
+
+    found: dict = {}
+    for real in files:
+        try:
+            data = Path(real).read_bytes()
+            result, _tb = lint_isolated(real, data, session.store.settings_for(Path(real)),
+                                        opts.file_timeout)
+        except Exception:  # noqa: BLE001 - the marks are extra; the observed findings stand
+            continue
+        for f in result.findings if result is not None else ():
+            found.setdefault((real, f.line), set()).add(f.code)
+    return found
+
+
+app.cli.add_command(observe_command())

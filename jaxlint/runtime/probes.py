@@ -1,0 +1,549 @@
+"""The probes: JAX's own checkers, active inside ``jaxlint observe --run CMD``.
+
+``observe`` starts CMD with a ``sitecustomize`` shim on ``PYTHONPATH`` and
+``JAXLINT_OBSERVE`` naming a job file (the events file, the user's PATHS).  The
+checkers are switched on through JAX's own configuration, in the environment the
+parent gives the command (``JAX_DEBUG_KEY_REUSE``, ``JAX_DEBUG_NANS``,
+``JAX_EXPLAIN_CACHE_MISSES``; ``JAX_CHECK_TRACER_LEAKS`` with ``--check-leaks``), so that every Python
+process of the command has them from JAX's import on.  ``install()`` (called by the
+shim) waits for ``import jax`` to finish, then attaches the listeners:
+
+* a ``logging`` handler on JAX's ``TRACING CACHE MISS`` records (explain_cache_misses):
+  a ``miss`` event per (re)trace of a jitted function, with its call site, where the
+  function is defined and why the cache missed (never seen, a fresh function object
+  of the same definition, a changed static argument, changed argument types);
+* ``sys.excepthook``/``threading.excepthook``: an exception JAX raises for a sharp bit
+  (a checker's error: ``KeyReuseError``, the NaN checker's ``FloatingPointError``,
+  the leak checker's ``Leaked trace``; or a tracer error, a deleted donated array, a
+  removed API) that ends the run, at the user's innermost line;
+* ``warnings.warn``: JAX's float64-truncation warning and its deprecation warnings;
+* ``Tracer.__repr__``: a tracer turned into text by the user's own line (``print``,
+  an f-string) while JAX traces;
+* ``ArrayImpl._value``: a device array copied to the host (``float(x)``,
+  ``np.asarray(x)``, ``x.item()``...), counted per line of the user's code;
+* ``jax.random``'s functions: a raw ``uint32`` key (``PRNGKey``) array consumed twice
+  outside tracing (JAX's own checker, ``jax_debug_key_reuse``, follows typed keys only).
+
+Every event names the first frame inside PATHS (the user's line, not JAX's), with the
+column of the call running there.  Nothing is written but the events file.
+"""
+
+from __future__ import annotations
+
+import atexit
+import builtins
+import json
+import os
+import sys
+import threading
+import time
+import weakref
+from typing import Any, Optional
+
+ENV = "JAXLINT_OBSERVE"
+
+# the flags observe sets in the command's environment (JAX reads them at import)
+JAX_FLAGS = {
+    "JAX_DEBUG_KEY_REUSE": "1",
+    "JAX_DEBUG_NANS": "1",
+    "JAX_EXPLAIN_CACHE_MISSES": "1",
+}
+# opt-in (``--check-leaks``): with it JAX compiles every eager operation afresh (a
+# training loop that slices its batches ran 9x slower), so it is not on by default
+LEAK_FLAGS = {"JAX_CHECK_TRACER_LEAKS": "1"}
+
+# jax.random functions that consume their key (fold_in does not: JAX's key-reuse rules)
+CONSUMERS = ("normal", "uniform", "split", "bernoulli", "randint", "choice", "permutation",
+             "categorical", "gumbel", "truncated_normal", "exponential", "gamma", "beta",
+             "poisson", "bits", "laplace", "logistic", "cauchy", "dirichlet",
+             "multivariate_normal", "rademacher", "orthogonal", "ball", "maxwell", "t",
+             "chisquare", "binomial", "geometric", "loggamma", "pareto", "weibull_min",
+             "triangular", "wald", "double_sided_maxwell", "generalized_normal")
+
+
+def _positions(code: Any, lasti: int, line: int) -> tuple[int, int, int]:
+    """(line, column, end column) of the instruction at ``lasti`` (columns 0-based); the
+    line's first and last character where it is not known (a traceback JAX rebuilt from
+    its own source information has no instruction offsets)."""
+    try:
+        for i, pos in enumerate(code.co_positions()):
+            if i == lasti // 2:
+                start, _end, col, end_col = pos
+                if start == line and col is not None:
+                    return start, col, end_col if end_col is not None and _end == start \
+                        else col
+                break
+    except (AttributeError, ValueError):
+        pass
+    import linecache
+
+    text = linecache.getline(code.co_filename, line).rstrip()
+    return line, len(text) - len(text.lstrip()), len(text)
+
+
+class Probes:
+    def __init__(self, job: dict) -> None:
+        self.events = job["events"]
+        self.paths = tuple(os.path.realpath(p) for p in job.get("paths") or [os.getcwd()])
+        self.options = job.get("options") or {}
+        self.lock = threading.RLock()
+        self.user: dict[str, Optional[str]] = {}  # co_filename -> its real path, or None
+        self.counts: dict[tuple, list] = {}  # (kind, file, line) -> [count, event]
+        self.keys: dict[int, tuple[Any, str, int, str]] = {}  # id -> (ref, file, line, fn)
+        self.attached = False
+        self.inside = threading.local()
+        from jaxlint.runtime.recorder import is_library
+
+        self._is_library = is_library
+
+    # -- where: the user's frames
+
+    def user_file(self, filename: str) -> Optional[str]:
+        found = self.user.get(filename, False)
+        if found is False:
+            found = None
+            if not self._is_library(filename):
+                real = os.path.realpath(filename)
+                if any(real == p or real.startswith(p.rstrip(os.sep) + os.sep)
+                       for p in self.paths):
+                    found = real
+            self.user[filename] = found
+        return found  # type: ignore[return-value]
+
+    def user_frame(self, frame: Any) -> Optional[tuple[str, int, int, int, str]]:
+        """The first frame inside PATHS from ``frame`` outwards: (file, line, col,
+        end col, function)."""
+        while frame is not None:
+            real = self.user_file(frame.f_code.co_filename)
+            if real is not None:
+                line, col, end = _positions(frame.f_code, frame.f_lasti, frame.f_lineno)
+                return real, line, col, end, frame.f_code.co_qualname \
+                    if hasattr(frame.f_code, "co_qualname") else frame.f_code.co_name
+            frame = frame.f_back
+        return None
+
+    def user_tb(self, tb: Any) -> Optional[tuple[str, int, int, int, str]]:
+        """The innermost traceback entry inside PATHS."""
+        found = None
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            real = self.user_file(code.co_filename)
+            if real is not None:
+                line, col, end = _positions(code, tb.tb_lasti, tb.tb_lineno)
+                found = (real, line, col, end, getattr(code, "co_qualname", code.co_name))
+            tb = tb.tb_next
+        return found
+
+    def user_tb_lines(self, tb: Any) -> list[list]:
+        """Every traceback entry inside PATHS: [file, line]."""
+        out = []
+        while tb is not None:
+            real = self.user_file(tb.tb_frame.f_code.co_filename)
+            if real is not None:
+                out.append([real, tb.tb_lineno])
+            tb = tb.tb_next
+        return out
+
+    # -- events
+
+    def emit(self, **event: Any) -> None:
+        line = json.dumps(dict(event, pid=os.getpid()), default=str) + "\n"
+        with self.lock:
+            try:
+                with open(self.events, "a", encoding="utf-8") as fh:
+                    fh.write(line)
+            except OSError:
+                pass
+
+    def hit(self, kind: str, where: tuple, **event: Any) -> None:
+        if _in_recorder_checks():  # confirm's own checks at exit: not the user's run
+            return
+        file, line, col, end, function = where
+        self.emit(event="hit", kind=kind, file=file, line=line, col=col, end_col=end,
+                  function=function, **event)
+
+    def count(self, kind: str, where: tuple, threshold: int, **event: Any) -> None:
+        """Counted per line; written at the ``threshold``-th time and at exit."""
+        key = (kind, where[0], where[1])
+        with self.lock:
+            entry = self.counts.setdefault(key, [0, None, where, threshold])
+            entry[0] += 1
+            entry[1] = event
+            if entry[0] == threshold:
+                self.hit(kind, where, count=entry[0], **event)
+
+    def flush(self) -> None:
+        """At exit: the final count of every line that reached its threshold."""
+        with self.lock:
+            for (kind, _f, _l), (n, event, where, threshold) in self.counts.items():
+                if n >= threshold:
+                    self.hit(kind, where, count=n, final=True, **event)
+            self.counts.clear()
+
+    # -- installing: after `import jax` has finished
+
+    def maybe_attach(self) -> None:
+        if self.attached:
+            return
+        jax = sys.modules.get("jax")
+        if jax is None or not hasattr(jax, "jit") or "jax.random" not in sys.modules:
+            return
+        self.attached = True
+        for attach in (self._logging, self._exceptions, self._warnings, self._tracer_text,
+                       self._transfers, self._raw_keys):
+            try:
+                attach()
+            except Exception as exc:  # noqa: BLE001 - never break the user's program
+                sys.stderr.write(f"jaxlint: observe could not attach {attach.__name__}: "
+                                 f"{exc!r}\n")
+        atexit.register(self.flush)
+
+    # recompilations: JAX's explain_cache_misses records
+
+    def _logging(self) -> None:
+        import logging
+
+        probes = self
+
+        class Misses(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                try:
+                    message = record.getMessage()
+                    if message.startswith("TRACING CACHE MISS"):
+                        probes.on_miss(message)
+                except Exception:  # noqa: BLE001
+                    pass
+
+        handler = Misses(level=logging.WARNING)
+        logging.getLogger("jax").addHandler(handler)
+
+    def on_miss(self, message: str) -> None:
+        import re
+
+        where = self.user_frame(sys._getframe(2))
+        if where is None:
+            return
+        m = re.search(r"(?:for\s+|never seen function:\n\s+)(\S+)(?: id=\d+)? defined at (\S+):(\d+)",
+                      message)
+        if m is None:
+            return
+        name, dfile, dline = m.group(1), m.group(2), int(m.group(3))
+        if "never seen function" in message:
+            reason = "fresh" if "seen another function defined on the same line" in message \
+                else "first"
+            detail = ""
+        elif "different input pytree" in message and "Static(" in message:
+            reason = "static"
+            s = re.search(r"at input path (\S+), now .*?Static\(val=(.*?)\) and before .*?"
+                          r"Static\(val=(.*?)\)", message, re.S)
+            detail = json.dumps([s.group(1), s.group(2)[:80], s.group(3)[:80]]) if s else ""
+        elif "different input types" in message:
+            reason = "weak_type" if "weak_type" in message else "types"
+            s = re.search(r"\* at (.*?), now (\S+?) and before (\S+?)(?:https|\n|$)", message)
+            detail = json.dumps([s.group(1), s.group(2)[:80], s.group(3)[:80]]) if s else ""
+        else:
+            reason, detail = "other", message.splitlines()[-1].strip()[:200]
+        self.hit("miss", where, name=name, defined=f"{os.path.realpath(dfile)}:{dline}",
+                 reason=reason, detail=detail, traced_for=_traced_for(sys._getframe(1)))
+
+    # exceptions that end the run
+
+    def _exceptions(self) -> None:
+        previous = sys.excepthook
+
+        def hook(cls: Any, exc: Any, tb: Any) -> None:
+            self.on_exception(exc)
+            previous(cls, exc, tb)
+
+        sys.excepthook = hook
+        previous_thread = threading.excepthook
+
+        def thread_hook(args: Any) -> None:
+            if args.exc_value is not None:
+                self.on_exception(args.exc_value)
+            previous_thread(args)
+
+        threading.excepthook = thread_hook
+
+    def on_exception(self, exc: BaseException) -> None:
+        try:
+            where = None
+            cause = exc.__cause__
+            if cause is not None and type(cause).__name__ == "JaxStackTraceBeforeTransformation":
+                where = self.user_tb(cause.__traceback__)
+            if where is None:
+                where = self.user_tb(exc.__traceback__)
+            if where is None:
+                return
+            full = str(exc)
+            text = [t.strip() for t in full.strip().splitlines() if t.strip()]
+            cls = type(exc)
+            import re
+
+            traced = re.search(r"while tracing the function (\S+) at (\S+):(\d+)", full)
+            self.hit("exception", where, exception=f"{cls.__module__}.{cls.__qualname__}"
+                     .replace("builtins.", ""), classes=[c.__name__ for c in cls.__mro__],
+                     traced=[traced.group(1), os.path.realpath(traced.group(2)),
+                             int(traced.group(3))] if traced else None,
+                     stack=self.user_tb_lines(exc.__traceback__) if traced else None,
+                     message=(" ".join(text[:2]) if text and text[0].endswith(":")
+                              else text[0] if text else "")[:300])
+        except Exception:  # noqa: BLE001
+            pass
+
+    # warnings: float64 truncation, deprecations
+
+    def _warnings(self) -> None:
+        import warnings
+
+        original = warnings.warn
+        probes = self
+
+        def warn(message: Any, category: Any = None, stacklevel: int = 1,
+                 source: Any = None, **kw: Any) -> None:
+            try:
+                probes.on_warning(message, category)
+            except Exception:  # noqa: BLE001
+                pass
+            return original(message, category, stacklevel + 1, source, **kw)
+
+        warn.__wrapped__ = original  # type: ignore[attr-defined]
+        warnings.warn = warn
+
+    def on_warning(self, message: Any, category: Any) -> None:
+        caller = sys._getframe(2)
+        module = caller.f_globals.get("__name__", "")
+        if not (module == "jax" or module.startswith(("jax.", "jaxlib."))):
+            return
+        text = str(message)
+        if isinstance(message, Warning):
+            category = type(message)
+        if "Explicitly requested dtype" in text and "truncated" in text:
+            kind = "float64"
+        elif category is not None and issubclass(category, (DeprecationWarning, FutureWarning)):
+            kind = "deprecation"
+        else:
+            return
+        where = self.user_frame(caller)
+        if where is not None:
+            self.count(kind, where, 1, message=text.splitlines()[0][:300])
+
+    # tracers printed by the user's own line
+
+    def _tracer_text(self) -> None:
+        from jax._src import core
+
+        original = core.Tracer.__repr__
+        probes = self
+
+        def __repr__(tracer: Any) -> str:
+            try:
+                frame = sys._getframe(1)
+                if probes.user_file(frame.f_code.co_filename) is not None:
+                    where = probes.user_frame(frame)
+                    if where is not None:
+                        probes.count("tracer-text", where, 1,
+                                     aval=str(getattr(tracer, "aval", ""))[:80],
+                                     via=_text_via(frame))
+            except Exception:  # noqa: BLE001
+                pass
+            return original(tracer)
+
+        core.Tracer.__repr__ = __repr__
+
+    # device-to-host copies, per line
+
+    def _transfers(self) -> None:
+        from jax._src import array
+
+        prop = array.ArrayImpl.__dict__.get("_value")
+        getter = getattr(prop, "fget", None)
+        if getter is None:
+            return
+        probes = self
+        threshold = int(self.options.get("transfers", 3))
+
+        def _value(arr: Any) -> Any:
+            if not getattr(probes.inside, "on", False):
+                probes.inside.on = True
+                try:
+                    where = probes.user_frame(sys._getframe(1))
+                    if where is not None:
+                        probes.count("transfer", where, threshold,
+                                     aval=f"{arr.dtype}{list(arr.shape)}",
+                                     via=sys._getframe(1).f_code.co_name)
+                except Exception:  # noqa: BLE001
+                    pass
+                finally:
+                    probes.inside.on = False
+            return getter(arr)
+
+        array.ArrayImpl._value = property(_value)
+
+    # raw uint32 keys consumed twice (eager)
+
+    def _raw_keys(self) -> None:
+        import functools
+
+        import jax
+        import numpy as np
+
+        try:
+            from jax._src.core import Tracer
+        except ImportError:  # pragma: no cover
+            return
+        probes = self
+
+        def wrap(name: str, fn: Any) -> Any:
+            @functools.wraps(fn)
+            def wrapper(key: Any, *a: Any, **k: Any) -> Any:
+                try:
+                    if not isinstance(key, Tracer) and isinstance(key, jax.Array) \
+                            and key.dtype == np.uint32 and key.shape[-1:] == (2,):
+                        probes.on_raw_key(key, name)
+                except Exception:  # noqa: BLE001
+                    pass
+                return fn(key, *a, **k)
+
+            wrapper._jaxlint_probe = True  # type: ignore[attr-defined]
+            return wrapper
+
+        for name in CONSUMERS:
+            fn = getattr(jax.random, name, None)
+            if fn is not None and not getattr(fn, "_jaxlint_probe", False):
+                setattr(jax.random, name, wrap(name, fn))
+
+    def user_stack(self, frame: Any) -> list[tuple]:
+        """The frames inside PATHS, outermost first."""
+        out = []
+        while frame is not None:
+            real = self.user_file(frame.f_code.co_filename)
+            if real is not None:
+                line, col, end = _positions(frame.f_code, frame.f_lasti, frame.f_lineno)
+                out.append((real, line, col, end, getattr(frame.f_code, "co_qualname",
+                                                          frame.f_code.co_name)))
+            frame = frame.f_back
+        return out[::-1]
+
+    def on_raw_key(self, key: Any, name: str) -> None:
+        stack = self.user_stack(sys._getframe(2))
+        if not stack:
+            return
+        with self.lock:
+            old = self.keys.get(id(key))
+            if old is not None and old[0]() is key:
+                _ref, first_stack, first = old
+                # where the two uses part (a helper called twice with one key: the calls)
+                i = next((i for i, (a, b) in enumerate(zip(first_stack, stack))
+                          if a[:2] != b[:2]), None)
+                where = stack[i] if i is not None else stack[-1]
+                before = first_stack[i] if i is not None else first_stack[-1]
+                self.hit("raw-key-reuse", where, first=first, first_line=before[1],
+                         first_file=before[0], name=name)
+                return
+            try:
+                ref = weakref.ref(key)
+            except TypeError:
+                return
+            self.keys[id(key)] = (ref, stack, name)
+
+
+_RECORDER = os.path.join("jaxlint", "runtime", "recorder.py")
+
+
+def _in_recorder_checks() -> bool:
+    """Whether ``confirm``'s recorder is running its checks (at the process's exit: they
+    call, rebuild and re-trace the user's functions; what JAX says then is theirs)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "check_all" and frame.f_code.co_filename.endswith(_RECORDER):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _traced_for(frame: Any) -> Optional[str]:
+    """What the trace that missed the cache was for (``jit``, ``scan``, ``make_jaxpr``...):
+    the ``debug_info`` JAX's explain function (partial_eval.py) got."""
+    for _ in range(30):
+        if frame is None:
+            return None
+        if frame.f_code.co_name == "explain" and "debug_info" in frame.f_locals:
+            return getattr(frame.f_locals["debug_info"], "traced_for", None)
+        frame = frame.f_back
+    return None
+
+
+def _text_via(frame: Any) -> str:
+    """How the user's line turned a tracer into text: ``print`` or formatting."""
+    try:
+        import dis
+
+        for ins in dis.get_instructions(frame.f_code):
+            if ins.offset == frame.f_lasti:
+                if ins.opname == "FORMAT_VALUE":
+                    return "an f-string"
+                break
+    except Exception:  # noqa: BLE001
+        pass
+    return "print"
+
+
+def _after_imports(probes: Probes) -> None:
+    """``__import__`` that attaches the probes once ``import jax`` has finished."""
+    original = builtins.__import__
+    depth = threading.local()
+
+    def _import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (),
+                level: int = 0) -> Any:
+        if probes.attached:
+            return original(name, globals, locals, fromlist, level)
+        depth.n = getattr(depth, "n", 0) + 1
+        try:
+            return original(name, globals, locals, fromlist, level)
+        finally:
+            depth.n -= 1
+            if depth.n == 0 and "jax" in sys.modules:
+                probes.maybe_attach()
+
+    _import.__wrapped__ = original  # type: ignore[attr-defined]
+    builtins.__import__ = _import
+
+
+def install() -> None:
+    """Called from the sitecustomize shim; a no-op without ``JAXLINT_OBSERVE``."""
+    path = os.environ.get(ENV)
+    if not path:
+        return
+    try:
+        with open(path, encoding="utf-8") as fh:
+            job = json.load(fh)
+    except (OSError, ValueError):
+        return
+    probes = Probes(job)
+    probes.emit(event="process", argv=sys.argv[:4], time=time.time())
+    _after_imports(probes)
+
+
+SITECUSTOMIZE = '''\
+# written by jaxlint observe --run: the probes (jaxlint/runtime/probes.py)
+import os as _os
+import sys as _sys
+
+try:
+    from jaxlint.runtime import probes as _jaxlint_probes
+    _jaxlint_probes.install()
+except Exception as _exc:  # never break the user's program
+    _sys.stderr.write("jaxlint: observe's probes could not start: %r\\n" % (_exc,))
+
+# then the sitecustomize this one shadows, if there is one
+_here = _os.path.dirname(_os.path.abspath(__file__))
+for _dir in list(_sys.path):
+    if _dir and _os.path.abspath(_dir) != _here and \\
+            _os.path.isfile(_os.path.join(_dir, "sitecustomize.py")):
+        _path = _os.path.join(_dir, "sitecustomize.py")
+        with open(_path, "rb") as _fh:
+            exec(compile(_fh.read(), _path, "exec"), {"__name__": "sitecustomize",
+                                                     "__file__": _path})
+        break
+'''

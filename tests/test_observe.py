@@ -1,0 +1,404 @@
+"""`jaxlint observe --run CMD [PATHS]`: JAX's own checkers during the project's own run,
+reported at the user's lines (subprocess tests, real JAX on CPU).
+
+Each event kind: the exact code, path, line, column and message; an event inside JAX
+or a library outside PATHS is reported at the first line inside PATHS; a line `check`
+also flags is marked observed; noqa, --select, --baseline, the output formats, the
+exit codes; and nothing the run started outlives it (success, failure, time-out,
+Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("jax")
+
+from jaxlint.runtime import procs  # noqa: E402
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="uses /proc")
+
+HELPERS = '''\
+import jax
+
+
+def fresh_jit(f, x):
+    return jax.jit(f)(x)
+'''
+
+TRAIN = '''\
+import sys
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+sys.path.insert(0, "lib")
+import helpers  # noqa: E402
+
+
+@partial(jax.jit, static_argnums=1)
+def scale(x, n):
+    return x * n
+
+
+@jax.jit
+def double(x):
+    return x * 2
+
+
+@jax.jit
+def show(x):
+    print(x)
+    return x + 1
+
+
+def main():
+    x = jnp.ones(3)
+    for n in range(3):
+        x = scale(x, n)
+    total = 0.0
+    for _ in range(3):
+        total += float(x.sum())
+    for _ in range(2):
+        helpers.fresh_jit(lambda v: v - 1, x)
+    double(1.0)
+    double(jnp.float32(1.0))
+    show(x)
+    y = jnp.zeros(2, dtype=jnp.float64)
+    key = jax.random.PRNGKey(0)
+    a = jax.random.normal(key, (2,))
+    b = jax.random.uniform(key, (2,))
+    return total, y, a, b
+
+
+main()
+'''
+
+
+def observe(cwd: Path, *args: str, timeout: float = 180) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "jaxlint", "observe", "--no-cache", *args],
+                          cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def rows(out: str) -> list[tuple]:
+    return [(f["code"], f["filename"], f["location"]["row"], f["location"]["column"],
+             f["message"]) for f in json.loads(out)]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("observe")
+    (root / "app").mkdir()
+    (root / "lib").mkdir()
+    (root / "lib" / "helpers.py").write_text(HELPERS)
+    (root / "app" / "train.py").write_text(TRAIN)
+    return root
+
+
+@pytest.fixture(scope="module")
+def observed(project) -> subprocess.CompletedProcess:
+    return observe(project, "--run", "python app/train.py", "--output-format", "json", "app")
+
+
+OBSERVE_CONFIRMS = " (observed: confirms {}, which `jaxlint check` reports at this line)"
+
+EXPECTED = [
+    ("JAX401", "app/train.py", 23, 5,
+     "the run turned a tracer (float32[3]) into text with `print` while JAX traced `show`: "
+     "it shows the abstract value, once per trace, not the values; use `jax.debug.print`"
+     + OBSERVE_CONFIRMS.format("JAX401")),
+    ("JAX504", "app/train.py", 30, 13,
+     "`scale` (defined at line 11) was traced 3 times: static argument `n` changed 2 times "
+     "(0, 1, 2); every new value of a static argument compiles again"
+     + OBSERVE_CONFIRMS.format("JAX504")),
+    ("JAX507", "app/train.py", 33, 18,
+     "the run copied a device array (float32[]) to the host 3 times at this line, through "
+     "`float()`: each copy waits for the device to finish; keep the value on the device, or "
+     "fetch it once after the loop"),
+    # jit is called in lib/helpers.py (outside PATHS): reported at the app's call
+    ("JAX501", "app/train.py", 35, 9,
+     "`<lambda>` (defined at line 35) was traced 2 times: each call jitted a new function "
+     "object of the same definition (explain_cache_misses: \"seen another function defined "
+     "on the same line\"), so the compilation cache never hits; jit it once, outside"),
+    ("JAX508", "app/train.py", 37, 5,
+     "`double` (defined at line 16) was traced 2 times: an argument's weak type flipped (`x` "
+     "f32[]{weak_type=True} -> f32[]{weak_type=False}): a Python scalar and a typed array of "
+     "the same dtype compile separately; pass one kind"),
+    ("JAX110", "app/train.py", 39, 9,
+     "the run requested float64 without x64: Explicitly requested dtype float64 requested in "
+     "zeros is not available, and will be truncated to dtype float32."
+     + OBSERVE_CONFIRMS.format("JAX110")),
+    ("JAX301", "app/train.py", 42, 9,
+     "the run consumed one PRNG key twice: `uniform` here, and `normal` at line 41 with the "
+     "same key array; split the key and use each part once" + OBSERVE_CONFIRMS.format("JAX301")),
+]
+
+
+def test_each_event_at_the_users_line(observed):
+    assert observed.returncode == 1, observed.stderr
+    assert rows(observed.stdout) == EXPECTED
+
+
+def test_the_first_line_inside_paths(project):
+    """With lib/ as the only path, the event is reported at lib's line that made the
+    jit (the first frame inside PATHS), and the app's events are not reported."""
+    done = observe(project, "--run", "python app/train.py", "--output-format", "json", "lib")
+    assert done.returncode == 1, done.stderr
+    assert rows(done.stdout) == [
+        ("JAX501", "lib/helpers.py", 5, 12,
+         "`<lambda>` (defined at train.py:35) was traced 2 times: each call jitted a new "
+         "function object of the same definition (explain_cache_misses: \"seen another "
+         "function defined on the same line\"), so the compilation cache never hits; jit it "
+         "once, outside")]
+
+
+SHARP = {
+    "nan.py": ('import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef f(x):\n'
+               '    return jnp.log(x) * 2\n\n\nf(jnp.array([-1.0]))\n',
+               [("JAX124", "nan.py", 7, 12,
+                 "the run produced its first NaN here (jax_debug_nans): FloatingPointError: "
+                 "invalid value (nan) encountered in log")]),
+    "keys.py": ('import jax\n\n\n@jax.jit\ndef f(k):\n    a = jax.random.normal(k)\n'
+                '    return a + jax.random.uniform(k)\n\n\nf(jax.random.key(0))\n',
+                # the line from the stack JAX keeps for the operation (no column in it)
+                [("JAX301", "keys.py", 7, 5,
+                  "the run reused a PRNG key (jax_debug_key_reuse): jax.errors.KeyReuseError: "
+                  "In jit, argument 0 is already consumed."
+                  + OBSERVE_CONFIRMS.format("JAX301"))]),
+    "donated.py": ('import jax\nimport jax.numpy as jnp\n\nf = jax.jit(lambda x: x + 1, '
+                   'donate_argnums=0)\nx = jnp.ones(3)\ny = f(x)\nprint(x + 1)\n',
+                   [("JAX506", "donated.py", 7, 7,
+                     "the run raised RuntimeError: Array has been deleted with "
+                     "shape=float32[3]." + OBSERVE_CONFIRMS.format("JAX506"))]),
+    "inplace.py": ('import jax.numpy as jnp\n\nx = jnp.arange(4)\nx[0] = 1\n',
+                   [("JAX101", "inplace.py", 4, 1,
+                     "the run raised TypeError: JAX arrays are immutable and do not support "
+                     "in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) "
+                     "or another .at[] method: https://docs.jax.dev/en/latest/_autosummary/"
+                     "jax.numpy.ndarray.at.html" + OBSERVE_CONFIRMS.format("JAX101"))]),
+    "leak.py": ('import jax\n\nsaved = []\n\n\n@jax.jit\ndef f(x):\n    saved.append(x)\n'
+                '    return x + 1\n\n\nf(1.0)\nprint(saved[0] + 1)\n',
+                # the leaked tracer passed to an operation (JAX's error: a TypeError with
+                # the checkers on, UnexpectedTracerError without)
+                [("JAX211", "leak.py", 13, 7,
+                  "the run leaked a tracer out of its transformation: TypeError: Argument 'x' "
+                  "of shape float32[] of type <class 'jax._src.interpreters.partial_eval."
+                  "DynamicJaxprTracer'> is not a valid JAX type.")]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHARP))
+def test_a_checker_that_ends_the_run(tmp_path, name):
+    """The first NaN and its operation, key reuse under jit (typed keys), a donated
+    array used again, a leaked tracer used later: each ends the run, at its line."""
+    text, expected = SHARP[name]
+    (tmp_path / name).write_text(text)
+    # JAX does not donate while its NaN checker is on
+    nans = ["--no-debug-nans"] if name == "donated.py" else []
+    done = observe(tmp_path, *nans, "--run", f"python {name}", "--output-format", "json")
+    assert done.returncode == 1, done.stderr
+    assert rows(done.stdout) == expected
+    assert f"--run `python {name}`: exit status 1" in done.stderr
+
+
+def test_check_leaks_reports_the_leak_where_the_trace_ends(tmp_path):
+    (tmp_path / "leak.py").write_text(SHARP["leak.py"][0])
+    done = observe(tmp_path, "--check-leaks", "--run", "python leak.py", "--output-format",
+                   "json")
+    assert done.returncode == 1, done.stderr
+    [(code, path, line, col, message)] = rows(done.stdout)
+    assert (code, path, line, col) == ("JAX211", "leak.py", 12, 1)
+    assert message == ("the run leaked a tracer out of its transformation: Exception: Leaked "
+                       "trace DynamicJaxprTrace. Leaked tracer(s): JitTracer(~float32[])")
+
+
+def test_noqa_select_and_exit_codes(tmp_path):
+    text = SHARP["nan.py"][0].replace("* 2\n", "* 2  # noqa: JAX124\n")
+    (tmp_path / "nan.py").write_text(text)
+    done = observe(tmp_path, "--run", "python nan.py", "--output-format", "concise")
+    assert (done.returncode, done.stdout) == (0, "All checks passed!\n"), done.stderr
+    (tmp_path / "train.py").write_text(TRAIN.replace('"lib"', '"."'))
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    done = observe(tmp_path, "--run", "python train.py", "--select", "JAX507,JAX508",
+                   "--output-format", "concise", "train.py")
+    assert done.returncode == 1, done.stderr
+    assert [line.split(" ")[:2] for line in done.stdout.splitlines()[:-1]] == [
+        ["train.py:33:18:", "JAX507"], ["train.py:37:5:", "JAX508"]]
+    done = observe(tmp_path, "--run", "python train.py", "--select", "JAX507",
+                   "--exit-zero", "-q", "train.py")
+    assert done.returncode == 0 and "JAX507" in done.stdout
+
+
+def test_errors_exit_2(tmp_path):
+    done = observe(tmp_path, "--run", "python x.py", "missing_dir")
+    assert (done.returncode, done.stderr) == (2, "error: missing_dir: No such file or directory\n")
+    done = observe(tmp_path, "--run", "python x.py", "--baseline", "nope.json")
+    assert done.returncode == 2 and done.stderr.startswith("error: nope.json")
+    done = observe(tmp_path, "--run", "no-such-command-here")
+    assert done.returncode == 2
+    assert "error: --run `no-such-command-here`: exit status 127" in done.stderr
+    done = observe(tmp_path)
+    assert done.returncode == 2 and "Missing option '--run'" in done.stderr
+
+
+def test_output_formats_and_baseline(observed, project, tmp_path, monkeypatch):
+    """Every format of `check`, and --baseline, over the events of the real run above
+    (read back from it, so the run happens once)."""
+    from click.testing import CliRunner
+
+    from jaxlint.cli import cli
+    from jaxlint.runtime import sightings
+    from jaxlint.runtime.observe import RunResult
+
+    events = []
+
+    def record(commands, paths, *a, **k):
+        runs, found = real(commands, paths, *a, **k)
+        events[:] = found
+        return runs, found
+
+    real = sightings.run_observed
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(sightings, "run_observed", record)
+    runner = CliRunner()
+    result = runner.invoke(cli, ["observe", "--no-cache", "--run", "python app/train.py",
+                                 "--output-format", "sarif", "app"])
+    assert result.exit_code == 1, result.output
+    sarif = json.loads(result.stdout)
+    got = [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+           for r in sarif["runs"][0]["results"]]
+    assert got == [(code, line) for code, _, line, _, _ in EXPECTED]
+    assert sarif["runs"][0]["results"][1]["properties"]["runtime"]["count"] == 3
+
+    monkeypatch.setattr(sightings, "run_observed",
+                        lambda *a, **k: ([RunResult("python app/train.py", ".", "ok", 1.0, 1)],
+                                         events))
+    for fmt, probe in (("github", "::warning title=jaxlint (JAX507),file=app/train.py,line=33"),
+                       ("gitlab", '"check_name": "JAX508"'),
+                       ("junit", 'JAX501'), ("full", "JAX110")):
+        result = runner.invoke(cli, ["observe", "--no-cache", "--run", "python app/train.py",
+                                     "--output-format", fmt, "app"])
+        assert result.exit_code == 1 and probe in result.stdout, (fmt, result.output)
+
+    # a baseline written by `check` from the same lines: what it records is not reported
+    base = tmp_path / "base.json"
+    result = runner.invoke(cli, ["check", "--no-cache", "--write-baseline", str(base), "app"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(cli, ["observe", "--no-cache", "--run", "python app/train.py",
+                                 "--baseline", str(base), "--output-format", "concise", "-q",
+                                 "app"])
+    assert result.exit_code == 1
+    assert [line.split(" ")[1] for line in result.stdout.splitlines()] == [
+        "JAX507", "JAX501", "JAX508"]
+
+
+# ----------------------------------------------------------------------------- processes
+
+LEAVES = '''\
+import os
+import subprocess
+import sys
+import time
+
+SLEEP = [sys.executable, "-c", "import time; time.sleep(120)"]
+child = subprocess.Popen(SLEEP)
+daemon = subprocess.Popen(SLEEP, start_new_session=True)
+with open("pids", "a") as fh:
+    fh.write(f"{os.getpid()} {child.pid} {daemon.pid}\\n")
+if MODE == "sleep":
+    time.sleep(120)
+sys.exit(3 if MODE == "fail" else 0)
+'''
+
+
+def _pids(path: Path, wait: float) -> list[int]:
+    deadline = time.monotonic() + wait
+    while True:
+        if path.exists() and path.read_text().endswith("\n"):
+            return [int(p) for p in path.read_text().split()]
+        if time.monotonic() > deadline:
+            return []
+        time.sleep(0.05)
+
+
+def _gone(pids: list[int], wait: float = 5.0) -> list[int]:
+    deadline = time.monotonic() + wait
+    while True:
+        left = [p for p in pids if procs.alive(p)]
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("mode", ["ok", "fail", "timeout", "ctrl-c"])
+def test_nothing_the_run_started_is_left(tmp_path, mode):
+    """The command's process, its child and a detached grandchild are gone when observe
+    ends: the command succeeded, failed, timed out, or observe got Ctrl-C."""
+    (tmp_path / "prog.py").write_text(LEAVES.replace(
+        "MODE", repr("sleep" if mode in ("timeout", "ctrl-c") else mode)))
+    args = [sys.executable, "-m", "jaxlint", "observe", "--no-cache", "--run", "python prog.py"]
+    if mode == "timeout":
+        args += ["--run-timeout", "3"]
+    proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        pids = _pids(tmp_path / "pids", wait=60)
+        assert len(pids) == 3
+        if mode == "ctrl-c":
+            time.sleep(0.3)
+            proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        # a command that failed with nothing observed is an error
+        expected = {"ok": 0, "fail": 2, "timeout": 0, "ctrl-c": 130}[mode]
+        assert proc.returncode == expected, err
+        if mode == "fail":
+            assert "error: --run `python prog.py`: exit status 3" in err
+        if mode == "timeout":
+            assert "--run `python prog.py`: timed out after 3 s" in err
+        assert _gone(pids) == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+CONFIRMED_BY_THE_RUN = '''\
+import jax.numpy as jnp
+
+
+def unused():
+    x = jnp.ones(3)
+    x[0] = 1.0
+    return x
+
+
+if __name__ == "__main__":
+    y = jnp.zeros(3, dtype=jnp.float64)
+'''
+
+
+def test_confirm_takes_the_probes_events(tmp_path):
+    """`confirm --run`: a finding outside any function (JAX110 here) is judged by the
+    run: the warning JAX issued at that line confirms it.  (Two parts of the companion
+    see it: confirm's own module-level check answers first, so the probes' event is
+    not needed and the verdict carries the check's evidence.)"""
+    (tmp_path / "prog.py").write_text(CONFIRMED_BY_THE_RUN)
+    done = subprocess.run([sys.executable, "-m", "jaxlint", "confirm", "--no-cache", "prog.py",
+                           "--run", "python prog.py", "--output-format", "json"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 1, done.stderr
+    verdicts = {f["code"]: f["runtime"] for f in json.loads(done.stdout)}
+    assert verdicts["JAX110"]["verdict"] == "confirmed"
+    assert verdicts["JAX110"]["evidence"].startswith(
+        "the --run warned at line 11: UserWarning: Explicitly requested dtype float64 requested "
+        "in zeros is not available, and will be truncated to dtype float32.")
+    assert verdicts["JAX101"]["verdict"] == "confirmed"  # its own check, as before
