@@ -10,6 +10,7 @@ modules that define those functions.
 
 from __future__ import annotations
 
+from jaxlint.model import kinds
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
 from jaxlint.model.x64 import FIXTURE
@@ -76,9 +77,10 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
                 "consumes": dict(sorted(unit.consumes_keys.items())),
             }
     factories = sorted(n for n, u in interp.index.module_unit.defs.items() if u.returns_fresh_function)
+    extra = _kinds_out(interp)
     calls = interp.external_calls
     if not calls and not sites:
-        return {"calls": [], "sites": [], "jits": jits, "consumers": consumers, "factories": factories}
+        return {"calls": [], "sites": [], "jits": jits, "consumers": consumers, "factories": factories, **extra}
     out_calls = []
     seen = set()
     for c in calls:
@@ -118,4 +120,39 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             "unbatched_pos": list(s.unbatched_pos),
         })
     return {"calls": out_calls, "sites": out_sites, "jits": jits, "consumers": consumers,
-            "factories": factories}
+            "factories": factories, **extra}
+
+
+def _kinds_out(interp: Interpreter) -> dict:
+    """The kinds this file tells other modules (model/kinds.py): ``returns``, its
+    module-level functions whose every return has one kind; ``args``, what its calls
+    of imported project functions pass (``escape``: the name is also used other than
+    by calling it, counted in the text)."""
+    out: dict = {}
+    returns = {}
+    for name, unit in sorted(interp.index.module_unit.defs.items()):
+        k = interp.return_kind(unit)
+        if k in kinds.CARRIED:
+            returns[name] = k
+    if returns:
+        out["returns"] = returns
+    if interp.arg_calls:
+        records = []
+        seen = set()
+        count: dict[str, int] = {}
+        for callee, pos, kw in interp.arg_calls:
+            count[callee] = count.get(callee, 0) + 1
+            key = (callee, pos, kw)
+            if key in seen:
+                continue
+            seen.add(key)
+            records.append({"callee": callee, "line": 0, "why": "",
+                            "pos": None if pos is None else list(pos),
+                            "kw": None if kw is None else dict(kw)})
+        for callee, n in sorted(count.items()):
+            # `from pkg.mod import f` writes `f` once more than its calls
+            written = kinds.uses_of(interp.text, callee) - (0 if "." in callee else 1)
+            if written > n:
+                records.append({"callee": callee, "line": 0, "why": "", "escape": True})
+        out["args"] = records
+    return out

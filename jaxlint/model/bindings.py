@@ -272,6 +272,16 @@ class Bindings:
                     del self._attr_tokens[k]
                 if v.key is not None and v.kind == V.KEY:
                     self._attr_tokens[dotted] = v.key
+            base = target.value
+            if type(base) is cst.Name:
+                inst = self.env.get(base.value)
+                if inst is not None and inst.fields is not None:
+                    # `p.w = ...`: the field now holds what is assigned
+                    attr = target.attr.value
+                    kept = tuple((n, fv) for n, fv in inst.fields if n != attr)
+                    if not v.traced and v.kind in (V.ARRAY, V.NPARRAY, V.KEY, V.KEYS, V.ITERATOR):
+                        kept += ((attr, Value(kind=v.kind)),)
+                    self.env[base.value] = replace_value(inst, fields=kept or None)
             return
         if isinstance(target, cst.StarredElement):
             self._bind(target.value, Value(traced=v.traced, deps=v.deps))

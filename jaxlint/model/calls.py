@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis
+from jaxlint.model import apis, kinds
 from jaxlint.model import values as V
 from jaxlint.model.narrowing import is_none
 from jaxlint.model.scopes import instance_class
@@ -164,6 +164,7 @@ class CallEffects:
         that receive tracers marked as such."""
         self._jit_call_arguments(call)
         self._note_site(id(call))
+        self._note_arg_kinds(call)
         if not self.in_traced:
             # jax.grad(f)(x) etc. outside traced code change nothing; but a flax/equinox
             # module method runs with traced arrays (model.apply under jit): a helper of
@@ -320,3 +321,46 @@ class CallEffects:
                 target.maybe_none.add(p.name)
         target.passed_params |= {p.name for p in target.params if p.name in passed or p.name in given}
         target.traced_calls += 1
+
+    # -- kinds given by call sites (model/kinds.py) -----------------------------------
+    def _note_arg_kinds(self, call: cst.Call) -> None:
+        """Any call (traced or not) by name of a plain function: join the kinds of
+        what it passes into the callee's parameter kinds: of this file's function, or
+        recorded (``arg_calls``) for the module that defines an imported one."""
+        func = call.func
+        if type(func) is cst.Name:
+            v = self.lookup(func.value)
+            if v is None:
+                unit = self.unit.lookup_def(func.value)
+                if unit is None:
+                    self._note_external_args(call)
+                    return
+            elif v.kind == V.FUNCTION and v.unit is not None:
+                unit = v.unit
+            else:
+                return
+            if type(unit.node) is cst.FunctionDef and unit.cls is None:
+                kinds.join_into(unit.arg_kinds, kinds.call_kinds(unit.params, call, self.value))
+                unit.local_calls += 1
+        elif type(func) is cst.Attribute:
+            self._note_external_args(call)
+
+    def _note_external_args(self, call: cst.Call) -> None:
+        """``f(...)`` after ``from pkg.mod import f``, ``mod.f(...)``: the kinds of the
+        arguments, for ``pkg.mod`` (engine/project.py sends them as facts)."""
+        if self.settings.module is None:
+            return
+        callee = dotted_name(call.func)
+        if callee is None or callee.count(".") > 1:
+            return
+        head = callee.split(".", 1)[0]
+        if self.lookup(head) is not None or self.builtin_name(call.func) is not None:
+            return
+        if not self.imports.project_import(head, self.settings.project_packages):
+            return
+        if any(a.star for a in call.args):
+            self.arg_calls.append((callee, None, None))
+            return
+        pos = tuple(kinds.fact_name(self.value(a.value)) for a in call.args if a.keyword is None)
+        kw = tuple((a.keyword.value, kinds.fact_name(self.value(a.value))) for a in call.args if a.keyword is not None)
+        self.arg_calls.append((callee, pos, kw))

@@ -8,7 +8,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, pytrees
+from jaxlint.model import apis, kinds, pytrees
 from jaxlint.model import values as V
 from jaxlint.model.shapes import constructor_facts
 from jaxlint.model.units import Unit
@@ -93,6 +93,10 @@ class Evaluator:
                 return Value(kind=V.ARRAY, traced=base.traced, deps=base.deps)
             if base.traced:
                 return self._field(base, attr)
+            if base.fields is not None:
+                for name, fv in base.fields:
+                    if name == attr:
+                        return fv  # `p.w` of `p = Params(w=jnp.zeros(3))`
             return V.UNKNOWN_VALUE
         if t is cst.Subscript:
             base = self.value(e.value)
@@ -182,10 +186,12 @@ class Evaluator:
             if t is cst.List:
                 return Value(kind=V.LIST, elements=tuple(els))
             return Value(kind=V.TUPLE, elements=tuple(els))
-        if t in (cst.Dict, cst.Set) or t in COMPREHENSIONS and t is not cst.GeneratorExp:
+        if t in (cst.Dict, cst.Set, cst.DictComp):
             return Value(kind=V.LIST)
-        if t is cst.GeneratorExp:
-            return Value(kind=V.ITERATOR)
+        if t in COMPREHENSIONS:
+            # the value of one element, as the walk found it in the comprehension's scope
+            item = self._memo.get(id(e.elt))  # type: ignore[attr-defined]
+            return Value(kind=V.ITERATOR if t is cst.GeneratorExp else V.LIST, item=item)
         if t is cst.Lambda:
             return Value(kind=V.FUNCTION, unit=self.index.unit_of.get(id(e)))
         if t is cst.NamedExpr:
@@ -228,10 +234,16 @@ class Evaluator:
         written = dotted_name(func) if type(func) in (cst.Name, cst.Attribute) else None
         head = self.lookup(written.split(".", 1)[0]) if written is not None else None
         if written is not None and (head is None or head == V.UNKNOWN_VALUE):
+            fields = self._dataclass_fields(written, e)
             cls = self.index.pytree_class(written)
             if cls is not None:
-                return Value(cls=cls)  # an instance of a pytree class the model reads
+                return Value(cls=cls, fields=fields)  # an instance of a pytree class the model reads
+            if fields is not None:
+                return Value(fields=fields)
         q = self.qualname(func)
+        if q is not None and written in self.index.imported_returns and head is None:
+            # a helper of another module of the project whose every return has one kind
+            return self._returned(self.index.imported_returns[written], e, traced_ctx, deps)
         if q is not None:
             if q == "functools.partial":
                 return Value(kind=V.FUNCTION)
@@ -309,6 +321,8 @@ class Evaluator:
             if traced_ctx and any_traced and local.unit is not None and self._returns_array(local.unit, e, arg_vals):
                 # a helper of this file that hands back a JAX computation of what it was given
                 return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
+            if local.unit is not None and local.kind == V.FUNCTION:
+                return self._returned(self.return_kind(local.unit), e, traced_ctx, deps)
             return V.UNKNOWN_VALUE
         if isinstance(func, cst.Attribute):
             base = self.value(func.value)
@@ -438,6 +452,61 @@ class Evaluator:
                 for name in bound_names(n.name):  # type: ignore[attr-defined]
                     out.setdefault(name.value, []).append(None)
         return out
+
+
+    # -- kinds of returns (model/kinds.py) ---------------------------------------------
+    def return_kind(self, unit: Unit) -> str:
+        """The kind every return of ``unit`` (a function of this file) hands back."""
+        k = self._return_kinds.get(id(unit))
+        if k is None:
+            if unit.cls is not None or type(unit.node) is not cst.FunctionDef:
+                k = V.UNKNOWN
+            else:
+                k = kinds.return_kind(unit, self._resolver(unit), self._local_values)
+            self._return_kinds[id(unit)] = k
+        return k
+
+    def _resolver(self, unit: Unit):
+        """Qualified names of calls in ``unit``'s body, by the imports alone (the body
+        is not being walked): None for a name the body or its parameters bind."""
+        assigned = unit.assigned
+        params = {p.name for p in unit.params}
+        resolve = self.imports.resolve_dotted
+
+        def qualname(func: cst.CSTNode) -> Optional[str]:
+            d = dotted_name(func)
+            if d is None:
+                return None
+            head = d.split(".", 1)[0]
+            if head in assigned or head in params or self.module_env.get(head) is not None:
+                return None
+            q = resolve(d)
+            return apis.canonical(q) if q is not None else None
+
+        return qualname
+
+    def _returned(self, kind: str, call: cst.Call, traced_ctx: bool, deps: frozenset) -> Value:
+        """The value of a call of a helper whose returns have ``kind``: a JAX array is
+        a tracer in traced code (unless it runs eagerly under vmap alone), concrete
+        elsewhere; a key is a new key at each call."""
+        if kind == V.ARRAY:
+            traced = traced_ctx and not self.eager
+            return Value(kind=V.ARRAY, traced=traced, deps=deps | JAX_COMPUTED if traced else frozenset())
+        if kind == V.KEY:
+            return Value(kind=V.KEY, key=KeyToken(call, len(self.loop_stack), "returned"))
+        return kinds.value_of(kind)
+
+
+    def _dataclass_fields(self, written: str, call: cst.Call) -> Optional[tuple]:
+        """``Params(w=jnp.zeros(3))`` with ``Params`` a dataclass of this file: the
+        kinds its fields get (model/kinds.py), or None."""
+        if "." in written or not self.index.classes:
+            return None
+        for info in self.index.classes:
+            if info.name == written:
+                names = kinds.dataclass_fields(info.node, self.qualname)
+                return kinds.instance_fields(names, call, self.value) if names else None
+        return None
 
 
 def _slice_parts(sl: cst.CSTNode) -> list[cst.CSTNode]:

@@ -77,6 +77,10 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         self._attr_tokens: dict[str, KeyToken] = {}
         self.jit_calls = JitCalls(self)
         self.external_calls: list[ExternalCall] = []
+        # calls of imported project functions, any code: (callee as written, kinds of the
+        # positional arguments, (keyword, kind) pairs), None for both with *args/**kwargs
+        self.arg_calls: list[tuple] = []
+        self._return_kinds: dict[int, str] = {}
         # imported jit (as written) -> its parameters with defaults that calls here pass
         self.jit_passes: dict[str, set[str]] = {}
         self._hooks: Hooks = {}

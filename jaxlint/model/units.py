@@ -101,6 +101,12 @@ class Unit:
     eager_sites: dict[int, "Unit"] = field(default_factory=dict)
     # reasons it is traced that come from calls in such eagerly run code
     eager_reasons: set[str] = field(default_factory=set)
+    # the kind (model/kinds.py) every call seen so far passes for each parameter,
+    # joined over the calls of this file (``local_calls`` of them) and of other modules;
+    # ``escapes``: a module that imports it uses it other than by calling it
+    arg_kinds: dict[str, str] = field(default_factory=dict)
+    local_calls: int = 0
+    escapes: bool = False
 
     @property
     def is_module(self) -> bool:

@@ -8,7 +8,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 import libcst as cst
 
-from jaxlint.model import apis
+from jaxlint.model import apis, kinds
 from jaxlint.model import values as V
 from jaxlint.model.bindings import LoopFrame, replace_value
 from jaxlint.model.evaluation import COMPREHENSIONS
@@ -54,8 +54,13 @@ class Walker:
                 if not is_array:
                     cls = self.index.pytree_class(p.ann_class) if p.ann_class else unit.param_classes.get(p.name)
                 env[p.name] = Value(kind=kind, traced=True, deps=frozenset({p.name}), cls=cls)
+            elif p.name in unit.static_params:
+                env[p.name] = V.STATIC_VALUE
             else:
-                env[p.name] = Value(kind=V.STATIC if p.name in unit.static_params else V.UNKNOWN)
+                env[p.name] = V.UNKNOWN_VALUE
+                k = unit.arg_kinds.get(p.name)
+                if k in kinds.CARRIED and self._callers_known(unit):
+                    env[p.name] = kinds.value_of(k)  # what every call passes (a JAX array...)
         self.env = env
         node = unit.node
         self.x64_depth = 1 if self.x64.unit_on(unit) else 0
@@ -75,6 +80,15 @@ class Walker:
             self.block(node.body.body)
         elif isinstance(node, cst.Lambda):
             self.expr(node.body)
+
+    def _callers_known(self, unit: Unit) -> bool:
+        """Are the calls that gave ``unit`` its parameter kinds all its uses?  A plain
+        function (no decorator, not a method) whose name this file writes only in its
+        ``def`` and the calls seen, and that no importing module uses otherwise."""
+        node = unit.node
+        if unit.escapes or unit.cls is not None or type(node) is not cst.FunctionDef or node.decorators:
+            return False
+        return kinds.uses_of(self.text, unit.name) == 1 + unit.local_calls
 
     def _dispatch(self, node: cst.CSTNode) -> None:
         hooks = self._hooks.get(type(node))
@@ -433,6 +447,10 @@ class Walker:
                 self.expr(node.value)
             else:
                 self.expr(node.elt)
+                # in the comprehension's scope: the value of one element (a rule may have
+                # asked for the comprehension's value before its scope was open)
+                item = self.value(node.elt)
+                self._memo[id(node)] = Value(kind=V.ITERATOR if type(node) is cst.GeneratorExp else V.LIST, item=item)
             self._dispatch_leave(node)
         finally:
             self.loop_stack.pop()

@@ -81,6 +81,7 @@ def incoming_facts(
     jits_of = {module: proj.get("jits") or {} for module, _, proj in outputs}
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
+    returns_of = {module: proj.get("returns") or {} for module, _, proj in outputs}
     records_of = {module: proj.get("pytrees") or {} for module, _, proj in outputs}
     flat_memo: dict = {}
 
@@ -104,6 +105,9 @@ def incoming_facts(
             consumer = consumers_of.get(target_module, {}).get(qualname)
             if consumer is not None and function:
                 out.setdefault(path, {}).setdefault("consumers", {})[name] = consumer
+            returned = returns_of.get(target_module, {}).get(qualname)
+            if returned is not None and function:
+                out.setdefault(path, {}).setdefault("returns", {})[name] = returned
             if function and qualname in factories_of.get(target_module, ()):
                 factories = out.setdefault(path, {}).setdefault("factories", [])
                 if name not in factories:
@@ -125,7 +129,7 @@ def incoming_facts(
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
-                   or x64_of.get(m)]
+                   or x64_of.get(m) or returns_of.get(m)]
         if modules and text_of is not None:
             names = frozenset(n for n, _ in modules)
             used = memo.get(("attrs", path)) if memo is not None else None
@@ -231,7 +235,8 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[
     # a call from traced code, or a transformation applied here: the record, less
     # what only this file needs, plus where it is and the chain for messages
     records = []
-    for kind, recs in (("call", proj.get("calls", ())), ("site", proj.get("sites", ()))):
+    for kind, recs in (("call", proj.get("calls", ())), ("site", proj.get("sites", ())),
+                       ("args", proj.get("args", ()))):
         for rec in recs:
             head = names.get(rec["callee"].split(".", 1)[0])
             if head is not None and _outside(index, head):

@@ -37,6 +37,9 @@ RAISING = frozenset(
     sort nonzero unique count_nonzero diff cumulative_sum conj conjugate angle
     nanmean nansum nanmax nanmin nanstd nanvar median percentile quantile average
     interp histogram bincount meshgrid
+    append insert delete pad lexsort flatnonzero argwhere union1d intersect1d setdiff1d isin
+    digitize fliplr flipud rot90 triu tril polyval convolve correlate gradient trapezoid
+    cov corrcoef vander select piecewise linspace arange
     float16 float32 float64 int8 int16 int32 int64 uint8 uint16 uint32 uint64
     complex64 complex128 bool_
     linalg.norm linalg.inv linalg.det linalg.solve linalg.eigh linalg.eigvalsh linalg.svd
@@ -46,7 +49,9 @@ RAISING = frozenset(
 # the names above that jax.numpy spells the same way (the fix target); 64-bit dtypes are
 # left out (they need x64, see JAX110)
 _NO_JNP = frozenset(
-    {"asanyarray", "ascontiguousarray", "asfortranarray", "float64", "int64", "uint64", "complex128"}
+    {"asanyarray", "ascontiguousarray", "asfortranarray", "float64", "int64", "uint64", "complex128",
+     # their jnp twins need a static size or bounds under jit (size=..., concrete endpoints)
+     "flatnonzero", "argwhere", "union1d", "intersect1d", "setdiff1d", "linspace", "arange"}
 )
 
 
@@ -437,6 +442,13 @@ class NumpyOnTracer(Rule):
             return None
         if ctx.is_traced(expr):
             return ctx.value(expr)
+        v = ctx.value(expr)
+        if v.kind in (V.LIST, V.ITERATOR) and v.item is not None and v.item.traced and not ctx.unit.host:
+            return v.item  # a comprehension of traced values: `[x[:, i] for i in range(3)]`
+        if v.kind in (V.LIST, V.TUPLE) and v.elements is not None and not ctx.unit.host:
+            for el in v.elements:
+                if el.traced:
+                    return el  # a name bound to a list display of traced values
         return None
 
     def visit_Call(self, node: cst.Call) -> None:
