@@ -10,6 +10,7 @@ import libcst as cst
 
 from jaxlint.model import apis, kinds, pytrees
 from jaxlint.model import values as V
+from jaxlint.model.bindings import replace_value
 from jaxlint.model.shapes import constructor_facts
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
@@ -191,6 +192,8 @@ class Evaluator:
         if t in COMPREHENSIONS:
             # the value of one element, as the walk found it in the comprehension's scope
             item = self._memo.get(id(e.elt))  # type: ignore[attr-defined]
+            if item is None:
+                item = self._element_value(e)
             return Value(kind=V.ITERATOR if t is cst.GeneratorExp else V.LIST, item=item)
         if t is cst.Lambda:
             return Value(kind=V.FUNCTION, unit=self.index.unit_of.get(id(e)))
@@ -305,6 +308,8 @@ class Evaluator:
                 if name in ("enumerate", "zip"):
                     return Value(kind=V.ITERATOR)
                 if name in ("list", "tuple"):
+                    if len(arg_vals) == 1 and arg_vals[0].kind in (V.LIST, V.ITERATOR) and arg_vals[0].item is not None:
+                        return Value(kind=V.LIST, item=arg_vals[0].item)  # `list(f(x) for x in xs)`
                     return Value(kind=V.LIST, traced=any_traced, deps=deps)
                 if name in ("abs", "max", "min", "sum", "round", "pow", "divmod"):
                     if any_traced:
@@ -373,6 +378,12 @@ class Evaluator:
             return Value(kind=V.KEY, key=KeyToken(target, len(self.loop_stack), "element"))
         if v.kind == V.ARRAYS and v.item is not None:
             return v.item
+        if v.kind in (V.TUPLE, V.LIST) and v.elements:
+            # `for r in (pos, vel)`: each element in turn
+            out = v.elements[0]
+            for el in v.elements[1:]:
+                out = V.join(out, el)
+            return replace_value(out, key=None) if out.key is not None else out
         if v.traced and v.kind == V.ARRAY:
             return Value(kind=V.ARRAY, traced=True, deps=v.deps)
         # iterating a traced pytree of unknown kind: a dict gives its (string)
@@ -507,6 +518,25 @@ class Evaluator:
                 names = kinds.dataclass_fields(info.node, self.qualname)
                 return kinds.instance_fields(names, call, self.value) if names else None
         return None
+
+
+    def _element_value(self, e) -> Value:
+        """The value of one element of a comprehension asked for before the walk
+        reached it (a rule looking at ``np.stack([...])`` on entering the call):
+        its targets bound in a scratch scope, with a scratch memo (nothing of it
+        stays: the walk binds and evaluates the element again)."""
+        saved = self._memo
+        self._memo = {}
+        self.env.open()
+        try:
+            f = e.for_in
+            while f is not None:
+                self._bind(f.target, self._element_of(f.iter, f.target))
+                f = f.inner_for_in
+            return self.value(e.elt)
+        finally:
+            self.env.close()
+            self._memo = saved
 
 
 def _slice_parts(sl: cst.CSTNode) -> list[cst.CSTNode]:

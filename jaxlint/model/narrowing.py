@@ -58,6 +58,24 @@ class Narrowing:
                 return [arg[0].value.value]
         return []
 
+    def _host_names(self, test: cst.BaseExpression) -> list[str]:
+        """Names that ``test`` proves to be host NumPy arrays when true:
+        ``isinstance(v, np.ndarray)`` (NumPy types only), and conjunctions of those."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            return self._host_names(test.left) + self._host_names(test.right)
+        if not (isinstance(test, cst.Call) and self.builtin_name(test.func) == "isinstance"):
+            return []
+        pos = positional_args(test)
+        if len(pos) != 2 or len(test.args) != 2 or not isinstance(pos[0].value, cst.Name):
+            return []
+        types = pos[1].value
+        elts = [el.value for el in types.elements] if isinstance(types, cst.Tuple) else [types]
+        if all(self.qualname(t) in self._HOST_TYPES for t in elts):
+            v = self.lookup(pos[0].value.value)
+            if v is not None and v.kind == V.ARRAY and not v.traced:
+                return [pos[0].value.value]
+        return []
+
     def _concrete_names_if_false(self, test: cst.BaseExpression) -> list[str]:
         """Names that ``test`` being false proves concrete: ``isinstance(v, Tracer)``,
         ``isinstance(v, jax.Array)``, ``not jax.core.is_concrete(v)``, and disjunctions."""

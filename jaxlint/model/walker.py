@@ -283,6 +283,8 @@ class Walker:
         self._open()
         for name in self._concrete_names(s.test):
             self.env[name] = V.UNKNOWN_VALUE  # narrowed: a Python value in this branch
+        for name in self._host_names(s.test):
+            self.env[name] = Value(kind=V.NPARRAY)  # narrowed: `isinstance(v, np.ndarray)`
         x64 = self.x64.condition(s.test)  # `if jax.config.jax_enable_x64:`
         self.x64_depth += x64 is True
         try:
