@@ -10,6 +10,8 @@ modules that define those functions.
 
 from __future__ import annotations
 
+import re
+
 from jaxlint.model import kinds
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
@@ -136,23 +138,44 @@ def _kinds_out(interp: Interpreter) -> dict:
             returns[name] = k
     if returns:
         out["returns"] = returns
-    if interp.arg_calls:
-        records = []
-        seen = set()
-        count: dict[str, int] = {}
-        for callee, pos, kw in interp.arg_calls:
-            count[callee] = count.get(callee, 0) + 1
-            key = (callee, pos, kw)
-            if key in seen:
-                continue
-            seen.add(key)
-            records.append({"callee": callee, "line": 0, "why": "",
-                            "pos": None if pos is None else list(pos),
-                            "kw": None if kw is None else dict(kw)})
-        for callee, n in sorted(count.items()):
-            # `from pkg.mod import f` writes `f` once more than its calls
-            written = kinds.uses_of(interp.text, callee) - (0 if "." in callee else 1)
-            if written > n:
-                records.append({"callee": callee, "line": 0, "why": "", "escape": True})
+    records = []
+    seen = set()
+    count: dict[str, int] = {}
+    for callee, pos, kw in interp.arg_calls:
+        count[callee] = count.get(callee, 0) + 1
+        key = (callee, pos, kw)
+        if key in seen:
+            continue
+        seen.add(key)
+        records.append({"callee": callee, "line": 0, "why": "",
+                        "pos": None if pos is None else list(pos),
+                        "kw": None if kw is None else dict(kw)})
+    for callee in _escaping(interp, count):
+        records.append({"callee": callee, "line": 0, "why": "", "escape": True})
+    if records:
         out["args"] = records
+    return out
+
+
+def _escaping(interp: Interpreter, calls: dict[str, int]) -> list[str]:
+    """The names imported from the project (``f``, or ``mod.f`` through an imported
+    module) that this file writes more often than it calls them (counted in the
+    text, the import statement apart): passed as a value, stored, named in a
+    string... their parameters may receive anything from here."""
+    packages = interp.settings.project_packages
+    imports = interp.imports
+    text = interp.text
+    out = []
+    for local in sorted(imports.names):
+        if not imports.project_import(local, packages) or local not in text:
+            continue
+        attrs: dict[str, int] = {}
+        for m in re.finditer(r"(?<![\w.])" + re.escape(local) + r"\.(\w+)", text):
+            attrs[m.group(1)] = attrs.get(m.group(1), 0) + 1
+        bare = kinds.uses_of(text, local) - sum(attrs.values()) - 1  # less the import
+        if bare > calls.get(local, 0):
+            out.append(local)
+        for attr, n in sorted(attrs.items()):
+            if n > calls.get(f"{local}.{attr}", 0):
+                out.append(f"{local}.{attr}")
     return out
