@@ -37,6 +37,12 @@ FLOAT_RESULT_FUNCS = frozenset(
     }
 )
 
+# jax.random samplers whose second positional argument (or ``shape=``) is the shape
+_RANDOM_SHAPED = frozenset(
+    "jax.random." + n
+    for n in "normal uniform randint gumbel exponential laplace logistic cauchy rademacher".split()
+)
+
 _FLOAT_DTYPE_WORDS = ("float", "bfloat", "half", "double", "single", "f2", "f4", "f8")
 
 
@@ -137,6 +143,9 @@ def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Opt
     floaty: Optional[str] = None
     if q in FLOAT_RESULT_FUNCS:
         floaty = "float"
+    if q in _RANDOM_SHAPED:
+        # `jax.random.normal(key, (10, 10))`: the shape argument follows the key
+        return _shape_literal(arg_at(call, 1, "shape")), floaty if dtype_float is not False else None
     if not q.startswith("jax.numpy.") or "." in q[len("jax.numpy."):]:
         return None, floaty if dtype_float is not False else None
     if short == "arange":
