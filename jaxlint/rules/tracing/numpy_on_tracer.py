@@ -100,26 +100,6 @@ class NumpyOnTracer(Rule):
         "`out=` get no fix. No fix is offered when the module does not import `jax.numpy`."
     )
     VALID = [
-        # data structures of Python values under jit: comprehensions of shapes and
-        # ranges, a list display of static values, NumPy on each element of a host table
-        Valid(
-            """
-            import jax
-            import numpy as np
-
-            TABLE = np.arange(12.0).reshape(4, 3)
-
-
-            @jax.jit
-            def features(x):
-                sizes = [x.shape[i] for i in range(x.ndim)]
-                dims = np.array(sizes)
-                grid = np.stack([np.arange(n) for n in x.shape[:1]])
-                cols = np.lexsort([TABLE[:, i] for i in range(3)])
-                rows = [np.tanh(r) for r in TABLE]
-                return x * dims.prod() + grid.sum() + cols[0] + len(rows)
-            """
-        ),
         # host tables turned into JAX arrays, or indexed with static values; jax.numpy
         # in tree_map callbacks (NumPy on static sizes); an instance of a class whose
         # method uses jax.numpy
@@ -276,36 +256,29 @@ class NumpyOnTracer(Rule):
                 return x.reshape(-1) if rank_of(x) > 1 else x
             """
         ),
-    ]
-
-    INVALID = [
-        # traced values inside a data structure: a list display bound to a name, a list
-        # comprehension, a generator expression; NumPy functions that convert their
-        # arguments (lexsort, append, unique) reached through tree_map and an alias
-        Invalid(
+        # data structures of Python values under jit: comprehensions of shapes and
+        # ranges, a list display of static values, NumPy on each element of a host table
+        Valid(
             """
             import jax
-            import numpy as onp
+            import numpy as np
+
+            TABLE = np.arange(12.0).reshape(4, 3)
 
 
             @jax.jit
-            def features(state, table):
-                pos, vel = state
-                parts = [pos, vel]
-                feats = onp.concatenate(parts)
-                order = onp.lexsort([table[:, i] for i in range(3)])
-                total = onp.stack(list(r * 2 for r in (pos, vel)))
-                shifted = jax.tree_util.tree_map(lambda x: onp.append(x[0], x[:-1]), state)
-                return feats, order, total, shifted
-            """,
-            expected=[(9, 13), (10, 13), (11, 13), (12, 48)],
-            messages=[
-                "`onp.concatenate` on a traced value (it depends on the traced argument `state` of `features` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.concatenate` (jax.numpy) instead",
-                "`onp.lexsort` on a traced value (it depends on the traced argument `table` of `features` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.lexsort` (jax.numpy) instead",
-                "`onp.stack` on a traced value (it depends on the traced argument `state` of `features` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.stack` (jax.numpy) instead",
-                "`onp.append` on a traced value (it depends on the traced argument `x` of `<lambda>` (called from traced `features`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.append` (jax.numpy) instead",
-            ],
+            def features(x):
+                sizes = [x.shape[i] for i in range(x.ndim)]
+                dims = np.array(sizes)
+                grid = np.stack([np.arange(n) for n in x.shape[:1]])
+                cols = np.lexsort([TABLE[:, i] for i in range(3)])
+                rows = [np.tanh(r) for r in TABLE]
+                return x * dims.prod() + grid.sum() + cols[0] + len(rows)
+            """
         ),
+    ]
+
+    INVALID = [
         # host NumPy arrays indexed by a tracer; NumPy in a tree_map callback over traced
         # leaves; a method reached through a module-level instance
         Invalid(
@@ -475,6 +448,33 @@ class NumpyOnTracer(Rule):
             expected=[(6, 56)],
             messages=[
                 "`np.asarray` on a traced value (it depends on the traced argument `a` of `rank_of` (called from traced `flatten`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) instead",
+            ],
+        ),
+        # traced values inside a data structure: a list display bound to a name, a list
+        # comprehension, a generator expression; NumPy functions that convert their
+        # arguments (lexsort, append, unique) reached through tree_map and an alias
+        Invalid(
+            """
+            import jax
+            import numpy as onp
+
+
+            @jax.jit
+            def features(state, table):
+                pos, vel = state
+                parts = [pos, vel]
+                feats = onp.concatenate(parts)
+                order = onp.lexsort([table[:, i] for i in range(3)])
+                total = onp.stack(list(r * 2 for r in (pos, vel)))
+                shifted = jax.tree_util.tree_map(lambda x: onp.append(x[0], x[:-1]), state)
+                return feats, order, total, shifted
+            """,
+            expected=[(9, 13), (10, 13), (11, 13), (12, 48)],
+            messages=[
+                "`onp.concatenate` on a traced value (it depends on the traced argument `state` of `features` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.concatenate` (jax.numpy) instead",
+                "`onp.lexsort` on a traced value (it depends on the traced argument `table` of `features` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.lexsort` (jax.numpy) instead",
+                "`onp.stack` on a traced value (it depends on the traced argument `state` of `features` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.stack` (jax.numpy) instead",
+                "`onp.append` on a traced value (it depends on the traced argument `x` of `<lambda>` (called from traced `features`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.append` (jax.numpy) instead",
             ],
         ),
     ]
