@@ -24,8 +24,7 @@ from typing import Callable, Optional, Sequence
 
 from jaxlint.cache import Cache
 from jaxlint.findings import FileResult
-from jaxlint.model import kinds
-from jaxlint.project.facts import canonical, incoming_facts
+from jaxlint.project.facts import canonical, carries_kind, incoming_facts
 from jaxlint.project.index import ProjectIndex
 from jaxlint.project.roots import ModuleName, SourceRoots, unmarked_root
 from jaxlint.runner import RunResult, WorkerPool, default_jobs, run
@@ -326,7 +325,7 @@ def _next_round(
         known = project.candidates.get(path)
         if known is None or known[0] is not proj:  # the same output as last round: the same candidates
             # (and the helpers some call hands a JAX array, a key... : model/kinds.py)
-            carrying = [a for a in proj.get("args", ()) if kinds.carries(a)]
+            carrying = [a for a in proj.get("args", ()) if carries_kind(a)]
             names = [f for call in (*proj.get("calls", ()), *proj.get("sites", ()), *carrying)
                      for f in _candidates(call["callee"], proj["summary"], path_of)]
             known = project.candidates[path] = (proj, names)

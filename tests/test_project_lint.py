@@ -545,3 +545,16 @@ def test_kinds_cross_modules_through_call_sites_and_returns(tmp_path, monkeypatc
     assert _lint(tmp_path) == found  # warm
     (tmp_path / "pk" / "other.py").write_text(KIND_OTHER)
     assert [f[:4] for f in _lint(tmp_path)] == [("JAX101", "pk/main.py", 14, 5), ("JAX101", "pk/ops.py", 6, 5)]
+
+
+def test_the_kinds_a_record_carries_are_the_models():
+    """project/facts.py spells the carried kinds itself (a warm run must not import
+    libcst through model/kinds.py): the two must agree."""
+    from jaxlint.model import kinds
+    from jaxlint.project.facts import CARRIED_KINDS, carries_kind
+
+    assert CARRIED_KINDS == kinds.CARRIED
+    assert carries_kind({"pos": ["unknown", "array"], "kw": {}})
+    assert carries_kind({"pos": [], "kw": {"key": "key"}})
+    assert not carries_kind({"pos": ["tracer", "unknown"], "kw": {"n": "static"}})
+    assert not carries_kind({"pos": None, "kw": None})

@@ -129,13 +129,6 @@ def fact_kinds(params: list, pos: object, kw: object) -> dict[str, str]:
 _FACT_NAMES = CARRIED | {TRACER}
 
 
-def carries(record: Mapping) -> bool:
-    """Does a call-site record (``engine/project.py``) pass a carried kind?"""
-    pos, kw = record.get("pos"), record.get("kw")
-    return (isinstance(pos, list) and any(k in CARRIED for k in pos)) or (
-        isinstance(kw, dict) and any(k in CARRIED for k in kw.values()))
-
-
 def join_into(acc: dict[str, str], kinds: Mapping[str, str]) -> None:
     for name, k in kinds.items():
         acc[name] = join(acc.get(name, BOTTOM), k)

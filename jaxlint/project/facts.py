@@ -303,6 +303,18 @@ def _outside(index: ProjectIndex, binding: Json) -> bool:
     return m is not None and not index.is_module(m) and index.is_external(m)
 
 
+# the kinds a call-site record carries (model/kinds.py CARRIED, spelled here so that a
+# warm run, which reads records but analyses nothing, does not import libcst)
+CARRIED_KINDS = frozenset({"array", "nparray", "key", "keys", "iterator"})
+
+
+def carries_kind(record: Json) -> bool:
+    """Does a call-site record (``args`` of engine/project.py) pass a carried kind?"""
+    pos, kw = record.get("pos"), record.get("kw")
+    return (isinstance(pos, list) and any(k in CARRIED_KINDS for k in pos)) or (
+        isinstance(kw, dict) and any(k in CARRIED_KINDS for k in kw.values()))
+
+
 def canonical(facts: Optional[Mapping[str, Json]]) -> str:
     """The facts of one file as the canonical JSON the cache key includes."""
     if not facts:
