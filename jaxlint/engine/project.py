@@ -10,8 +10,6 @@ modules that define those functions.
 
 from __future__ import annotations
 
-import re
-
 from jaxlint.model import kinds
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
@@ -158,24 +156,20 @@ def _kinds_out(interp: Interpreter) -> dict:
 
 
 def _escaping(interp: Interpreter, calls: dict[str, int]) -> list[str]:
-    """The names imported from the project (``f``, or ``mod.f`` through an imported
-    module) that this file writes more often than it calls them (counted in the
-    text, the import statement apart): passed as a value, stored, named in a
-    string... their parameters may receive anything from here."""
+    """The names imported by name from the project (``from pkg.ops import f``) that
+    this file writes more often than it calls them, the import apart: passed as a
+    value, stored, named in a string... their parameters may receive anything from
+    here.  (A substring count first: a name written no more often than called, and
+    imported, needs no closer look.)"""
     packages = interp.settings.project_packages
     imports = interp.imports
     text = interp.text
     out = []
-    for local in sorted(imports.names):
-        if not imports.project_import(local, packages) or local not in text:
-            continue
-        attrs: dict[str, int] = {}
-        for m in re.finditer(r"(?<![\w.])" + re.escape(local) + r"\.(\w+)", text):
-            attrs[m.group(1)] = attrs.get(m.group(1), 0) + 1
-        bare = kinds.uses_of(text, local) - sum(attrs.values()) - 1  # less the import
-        if bare > calls.get(local, 0):
-            out.append(local)
-        for attr, n in sorted(attrs.items()):
-            if n > calls.get(f"{local}.{attr}", 0):
-                out.append(f"{local}.{attr}")
+    for name in sorted(imports.names):
+        n = calls.get(name, 0)
+        if text.count(name) > 1 + n and imports.project_import(name, packages):
+            uses, attrs = kinds.uses_of(text, name)
+            if uses - attrs - 1 > n:
+                out.append(name)
     return out
+

@@ -350,11 +350,15 @@ class CallEffects:
         arguments, for ``pkg.mod`` (engine/project.py sends them as facts)."""
         if self.settings.module is None:
             return
-        callee = dotted_name(call.func)
-        if callee is None or callee.count(".") > 1:
+        func = call.func
+        head_node = func.value if type(func) is cst.Attribute else func
+        if type(head_node) is not cst.Name or head_node.value not in self.imports.names:
+            return  # `x.sum()`, `f(x)` of a local: not an imported function (the cheap test first)
+        callee = dotted_name(func)
+        if callee is None:
             return
-        head = callee.split(".", 1)[0]
-        if self.lookup(head) is not None or self.builtin_name(call.func) is not None:
+        head = head_node.value
+        if self.lookup(head) is not None:
             return
         if not self.imports.project_import(head, self.settings.project_packages):
             return

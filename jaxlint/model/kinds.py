@@ -34,7 +34,6 @@ kinds a rule can act on travel (``CARRIED``), anything else is UNKNOWN there.
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Iterable, Mapping, Optional
 
 import libcst as cst
@@ -134,12 +133,26 @@ def join_into(acc: dict[str, str], kinds: Mapping[str, str]) -> None:
         acc[name] = join(acc.get(name, BOTTOM), k)
 
 
-def uses_of(text: str, name: str) -> int:
+def uses_of(text: str, name: str) -> tuple[int, int]:
     """How many times ``name`` (``f`` or ``mod.f``) is written in ``text`` as a whole
     name (not an attribute of something else): its definition or import, its calls,
-    and any other use (passed as a value, stored, named in a string...)."""
-    pattern = r"(?<![\w.])" + re.escape(name) + r"(?!\w)"
-    return len(re.findall(pattern, text))
+    any other use (passed as a value, stored, named in a string...); as (uses, of
+    them the ones followed by an attribute, ``name.x``).  A substring search with a
+    look at the characters around each hit (a regex with a look-behind would try
+    every position)."""
+    uses = attrs = 0
+    n = len(name)
+    end = len(text)
+    i = text.find(name)
+    while i >= 0:
+        j = i + n
+        before = text[i - 1] if i else " "
+        after = text[j] if j < end else " "
+        if not (before.isalnum() or before == "_" or before == ".") and not (after.isalnum() or after == "_"):
+            uses += 1
+            attrs += after == "."
+        i = text.find(name, j)
+    return uses, attrs
 
 
 # ----------------------------------------------------------------- returns
@@ -174,7 +187,10 @@ def return_kind(
             if name in memo:
                 return memo[name]
             memo[name] = V.UNKNOWN  # a cycle: unknown
-            values = local_values(unit).get(name)
+            simple = unit.bindings.get(name)  # its `name = value` statements (pass 1)
+            if not simple or join_all(kind(v, depth + 1) for _, v in simple) not in CARRIED:
+                return V.UNKNOWN
+            values = local_values(unit).get(name)  # every binding (a loop target, `+=`...)
             if not values or any(v is None for v in values):
                 return V.UNKNOWN
             memo[name] = join_all(kind(v, depth + 1) for v in values)

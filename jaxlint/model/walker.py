@@ -88,7 +88,7 @@ class Walker:
         node = unit.node
         if unit.escapes or unit.cls is not None or type(node) is not cst.FunctionDef or node.decorators:
             return False
-        return kinds.uses_of(self.text, unit.name) == 1 + unit.local_calls
+        return kinds.uses_of(self.text, unit.name)[0] == 1 + unit.local_calls
 
     def _dispatch(self, node: cst.CSTNode) -> None:
         hooks = self._hooks.get(type(node))
