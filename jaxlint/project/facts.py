@@ -167,6 +167,7 @@ def incoming_facts(
                     units = out.setdefault(target_path, {}).setdefault("x64_units", [])
                     if target.qualname not in units:
                         units.append(target.qualname)
+    _drop_idle_args(out)
     for facts in out.values():
         if "x64_units" in facts:
             facts["x64_units"].sort()
@@ -176,6 +177,28 @@ def incoming_facts(
                 items.sort(key=lambda kf: kf[0])
                 units[qualname] = [f for _, f in items]
     return out
+
+
+def _drop_idle_args(out: dict) -> None:
+    """Call-site kinds matter to a function only where some call passes it a carried
+    kind (a JAX array, a key...): the records of a function that none does are
+    dropped, so that a module whose functions are only ever called with Python
+    values gets no fact from them (and is not linted again for nothing)."""
+    for path in list(out):
+        units = out[path].get("units")
+        if not units:
+            continue
+        for qualname in list(units):
+            items = units[qualname]
+            args = [f for _, f in items if f.get("kind") == "args"]
+            if args and not any(carries_kind(f) for f in args):
+                items[:] = [(k, f) for k, f in items if f.get("kind") != "args"]
+                if not items:
+                    del units[qualname]
+        if not units:
+            del out[path]["units"]
+            if not out[path]:
+                del out[path]
 
 
 def _class_flat(index: ProjectIndex, records_of: Mapping[str, Json], module: str, qualname: str,
