@@ -631,3 +631,100 @@ def test_a_lambda_bound_to_a_module_name_and_jitted_in_another_module(tmp_path, 
     found = _lint(tmp_path, "--no-cache")
     assert [f[:4] for f in found] == [("JAX204", "table.py", 3, 15)]
     assert "(wrapped by jax.jit in main.py:11)" in found[0][4]
+
+
+KIND_OPS = """\
+import jax
+import numpy as np
+
+
+def bump(v, a, b):
+    v[a:b] += 1
+    return v
+
+
+def scale(v, s):
+    v[0] *= s
+    return v
+
+
+def clear(v):
+    v[:] = 0.0
+    return v
+
+
+def noise(key, n):
+    return jax.random.normal(key, (n,))
+
+
+def host(n):
+    return np.zeros(n)
+"""
+
+KIND_MAIN = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import pk.ops as ops
+from pk.ops import bump, clear, host, noise
+
+
+def run(key):
+    bump(jnp.arange(10), 2, 4)
+    ops.scale(jnp.ones(3), 2.0)
+    clear(np.zeros(3))
+    n = noise(key, 3)
+    n[0] = 0.0
+    h = host(3)
+    h[0] = 1.0
+    return n, h
+"""
+
+KIND_OTHER = """\
+import jax.numpy as jnp
+
+from pk.ops import clear, scale
+
+handlers = [scale]
+clear(jnp.zeros(2))
+"""
+
+
+def test_kinds_cross_modules_through_call_sites_and_returns(tmp_path, monkeypatch):
+    """A helper's parameter is a JAX array where every call in the project passes one
+    (imported by name or through its module); a helper of another module returns a
+    JAX array (jax.random) or a NumPy array.  A parameter stays unknown where one call
+    passes a NumPy array (`clear`) or a module uses the helper as a value (`scale`)."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pk").mkdir()
+    (tmp_path / "pk" / "__init__.py").write_text("")
+    (tmp_path / "pk" / "ops.py").write_text(KIND_OPS)
+    (tmp_path / "pk" / "main.py").write_text(KIND_MAIN)
+    monkeypatch.chdir(tmp_path)
+    found = _lint(tmp_path, "--no-cache")
+    assert found == [
+        ("JAX101", "pk/main.py", 14, 5,
+         "JAX arrays are immutable: `n[0] = ...` raises TypeError. Use `n = n.at[0].set(...)`"),
+        ("JAX101", "pk/ops.py", 6, 5,
+         "JAX arrays are immutable: `v[a:b] += ...` raises TypeError. Use `v = v.at[a:b].add(...)`"),
+        ("JAX101", "pk/ops.py", 11, 5,
+         "JAX arrays are immutable: `v[0] *= ...` raises TypeError. Use `v = v.at[0].multiply(...)`"),
+    ]
+    assert _lint(tmp_path) == found  # cold with a cache
+    assert _lint(tmp_path) == found  # warm
+    (tmp_path / "pk" / "other.py").write_text(KIND_OTHER)
+    assert [f[:4] for f in _lint(tmp_path)] == [("JAX101", "pk/main.py", 14, 5), ("JAX101", "pk/ops.py", 6, 5)]
+
+
+def test_the_kinds_a_record_carries_are_the_models():
+    """project/facts.py spells the carried kinds itself (a warm run must not import
+    libcst through model/kinds.py): the two must agree."""
+    from jaxlint.model import kinds
+    from jaxlint.project.facts import CARRIED_KINDS, carries_kind
+
+    assert CARRIED_KINDS == kinds.CARRIED
+    assert carries_kind({"pos": ["unknown", "array"], "kw": {}})
+    assert carries_kind({"pos": [], "kw": {"key": "key"}})
+    assert not carries_kind({"pos": ["tracer", "unknown"], "kw": {"n": "static"}})
+    assert not carries_kind({"pos": None, "kw": None})

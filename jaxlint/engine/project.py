@@ -10,6 +10,7 @@ modules that define those functions.
 
 from __future__ import annotations
 
+from jaxlint.model import kinds
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
 from jaxlint.model.x64 import FIXTURE
@@ -76,9 +77,10 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
                 "consumes": dict(sorted(unit.consumes_keys.items())),
             }
     factories = sorted(n for n, u in interp.index.module_unit.defs.items() if u.returns_fresh_function)
+    extra = _kinds_out(interp)
     calls = interp.external_calls
     if not calls and not sites:
-        return {"calls": [], "sites": [], "jits": jits, "consumers": consumers, "factories": factories}
+        return {"calls": [], "sites": [], "jits": jits, "consumers": consumers, "factories": factories, **extra}
     out_calls = []
     seen = set()
     for c in calls:
@@ -118,4 +120,56 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             "unbatched_pos": list(s.unbatched_pos),
         })
     return {"calls": out_calls, "sites": out_sites, "jits": jits, "consumers": consumers,
-            "factories": factories}
+            "factories": factories, **extra}
+
+
+def _kinds_out(interp: Interpreter) -> dict:
+    """The kinds this file tells other modules (model/kinds.py): ``returns``, its
+    module-level functions whose every return has one kind; ``args``, what its calls
+    of imported project functions pass (``escape``: the name is also used other than
+    by calling it, counted in the text)."""
+    out: dict = {}
+    returns = {}
+    for name, unit in sorted(interp.index.module_unit.defs.items()):
+        k = interp.return_kind(unit)
+        if k in kinds.CARRIED:
+            returns[name] = k
+    if returns:
+        out["returns"] = returns
+    records = []
+    seen = set()
+    count: dict[str, int] = {}
+    for callee, pos, kw in interp.arg_calls:
+        count[callee] = count.get(callee, 0) + 1
+        key = (callee, pos, kw)
+        if key in seen:
+            continue
+        seen.add(key)
+        records.append({"callee": callee, "line": 0, "why": "",
+                        "pos": None if pos is None else list(pos),
+                        "kw": None if kw is None else dict(kw)})
+    for callee in _escaping(interp, count):
+        records.append({"callee": callee, "line": 0, "why": "", "escape": True})
+    if records:
+        out["args"] = records
+    return out
+
+
+def _escaping(interp: Interpreter, calls: dict[str, int]) -> list[str]:
+    """The names imported by name from the project (``from pkg.ops import f``) that
+    this file writes more often than it calls them, the import apart: passed as a
+    value, stored, named in a string... their parameters may receive anything from
+    here.  (A substring count first: a name written no more often than called, and
+    imported, needs no closer look.)"""
+    packages = interp.settings.project_packages
+    imports = interp.imports
+    text = interp.text
+    out = []
+    for name in sorted(imports.names):
+        n = calls.get(name, 0)
+        if text.count(name) > 1 + n and imports.project_import(name, packages):
+            uses, attrs = kinds.uses_of(text, name)
+            if uses - attrs - 1 > n:
+                out.append(name)
+    return out
+

@@ -9,6 +9,8 @@ from typing import Callable, Optional
 
 import libcst as cst
 
+from jaxlint.model import kinds
+from jaxlint.model import values as V
 from jaxlint.model.units import ClassInfo, Unit
 from jaxlint.model.walk import descendants
 
@@ -41,6 +43,8 @@ def _builds_jax_array(value: cst.BaseExpression, qualname: Qualname, self_name: 
     q = qualname(value.func) or ""
     if q.startswith("jax.numpy.") and q[len("jax.numpy."):] in _ARRAY_BUILDERS:
         return True
+    if kinds.call_kind(q) == V.ARRAY:
+        return True  # `jax.random.normal(k, (d,))`, `jnp.linalg.inv(a)`, `lax.stop_gradient(x)`...
     # self.buf.at[i].set(v): the functional update of the same attribute
     f = value.func
     return (

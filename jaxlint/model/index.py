@@ -16,7 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, holders, pytree_read, pytrees
+from jaxlint.model import apis, holders, kinds, pytree_read, pytrees
 from jaxlint.model.scopes import instance_class
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.keyflow import key_param_consumed, rngs_keys
@@ -92,6 +92,9 @@ class FileIndex:
     imported_key_consumers: dict[str, dict] = field(default_factory=dict)
     # functions of other modules imported here by name that return a new function per call
     imported_factories: frozenset[str] = frozenset()
+    # functions of other modules imported here whose every return has one kind
+    # (model/kinds.py: a key, keys, a JAX array, a host NumPy array): name -> kind
+    imported_returns: dict[str, str] = field(default_factory=dict)
     # module-level `NAME = Cls(...)` with `Cls` a class of this file: NAME -> "Cls"
     # (candidates only: ``constants.instance_class`` checks the name is bound once)
     instances: dict[str, str] = field(default_factory=dict)
@@ -940,6 +943,7 @@ class Indexer:
         self.index.imported_jits = dict(facts.get("jits", {}))
         self.index.imported_key_consumers = dict(facts.get("consumers", {}))
         self.index.imported_factories = frozenset(facts.get("factories", ()))
+        self.index.imported_returns = dict(facts.get("returns", {}))
         self.index.imported_classes = dict(facts.get("classes", {}))
         self.index._flat.clear()
         self.index.imported_x64 = dict(facts.get("x64", {}))
@@ -962,6 +966,10 @@ class Indexer:
             if unit is None or unit.host:
                 continue
             for fact in items:
+                if fact.get("kind") == "args":
+                    # what a call in another module passes (model/kinds.py), traced or not
+                    _join_arg_kinds(unit, fact)
+                    continue
                 origin = (fact.get("path", ""), int(fact.get("line", 0)), fact["reason"])
                 if fact.get("path") and origin not in unit.origins:
                     unit.origins.append(origin)
@@ -1085,6 +1093,19 @@ class Indexer:
                     if j < len(positional):
                         out.add(positional[j].name)
         return out
+
+
+def _join_arg_kinds(unit: Unit, fact: dict) -> None:
+    """A call of ``unit`` in another module: join the kinds it passes into the
+    parameters' kinds (``escape``: that module uses the function other than by calling
+    it, so its parameters may receive anything)."""
+    if fact.get("escape"):
+        unit.escapes = True
+        return
+    params = unit.params
+    if unit.cls is not None:
+        return  # a method: which instance's, and so which `self`, is not known here
+    kinds.join_into(unit.arg_kinds, kinds.fact_kinds(params, fact.get("pos"), fact.get("kw")))
 
 
 def mark_site(

@@ -37,6 +37,7 @@ FLOAT_RESULT_FUNCS = frozenset(
     }
 )
 
+
 _FLOAT_DTYPE_WORDS = ("float", "bfloat", "half", "double", "single", "f2", "f4", "f8")
 
 
@@ -147,7 +148,7 @@ def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Opt
     if q.startswith("jax.random.") and short in _RANDOM_SHAPE_AT:
         # a sampler given a literal shape (`random.normal(key, (10, 10))`)
         given = arg_at(call, _RANDOM_SHAPE_AT[short], "shape")
-        return (_shape_literal(given) if given is not None else None), floaty
+        return (_shape_literal(given) if given is not None else None), floaty if dtype_float is not False else None
     if not q.startswith("jax.numpy.") or "." in q[len("jax.numpy."):]:
         return None, floaty if dtype_float is not False else None
     if short == "arange":

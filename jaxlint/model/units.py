@@ -104,6 +104,12 @@ class Unit:
     # wrapped by a filtering transformation (`eqx.filter_jit`): a parameter that no
     # annotation marks is traced when a call passes it an array (model/index.py)
     filtered_params: set[str] = field(default_factory=set)
+    # the kind (model/kinds.py) every call seen so far passes for each parameter,
+    # joined over the calls of this file (``local_calls`` of them) and of other modules;
+    # ``escapes``: a module that imports it uses it other than by calling it
+    arg_kinds: dict[str, str] = field(default_factory=dict)
+    local_calls: int = 0
+    escapes: bool = False
 
     @property
     def is_module(self) -> bool:

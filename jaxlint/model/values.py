@@ -65,6 +65,9 @@ class Value:
     # an instance of a pytree class the model can read (model/pytrees.py): which of
     # its attributes are leaves and which static
     cls: Optional["PyClass"] = None
+    # an instance of a dataclass of this file built here: the kinds of its fields,
+    # (name, Value) pairs from the constructor's arguments (model/kinds.py)
+    fields: Optional[tuple[tuple[str, "Value"], ...]] = None
 
     def with_key(self, token: KeyToken) -> "Value":
         return replace(self, key=token)
@@ -92,4 +95,5 @@ def join(a: Value, b: Value) -> Value:
         shape=a.shape if a.shape == b.shape else None,
         item=a.item if a.item == b.item else None,
         cls=a.cls if a.cls is b.cls else None,
+        fields=a.fields if a.fields == b.fields else None,
     )

@@ -24,7 +24,7 @@ from typing import Callable, Optional, Protocol, Sequence, Union
 
 from jaxlint.cache import Cache
 from jaxlint.findings import FileResult
-from jaxlint.project.facts import canonical, incoming_facts
+from jaxlint.project.facts import canonical, carries_kind, incoming_facts
 from jaxlint.project.index import ProjectIndex
 from jaxlint.project.roots import ModuleName, SourceRoots, unmarked_root
 from jaxlint.lint.runner import Memo, RunResult, WorkerPool, default_jobs, run
@@ -345,7 +345,9 @@ def _next_round(
     for _module, path, proj in outputs:
         known = project.candidates.get(path)
         if known is None or known[0] is not proj:  # the same output as last round: the same candidates
-            names = [f for call in (*proj.get("calls", ()), *proj.get("sites", ()))
+            # (and the helpers some call hands a JAX array, a key... : model/kinds.py)
+            carrying = [a for a in proj.get("args", ()) if carries_kind(a)]
+            names = [f for call in (*proj.get("calls", ()), *proj.get("sites", ()), *carrying)
                      for f in _candidates(call["callee"], proj["summary"], path_of)]
             known = project.candidates[path] = (proj, names)
         for f in known[1]:
@@ -356,7 +358,8 @@ def _next_round(
                 wanted.append(f)
     # modules that never name JAX but import a jit, a key-consuming helper or a
     # function factory of the project (a driver script): analyse them too
-    exporters = {m for m, _, proj in outputs if proj.get("jits") or proj.get("consumers") or proj.get("factories")}
+    exporters = {m for m, _, proj in outputs
+                 if proj.get("jits") or proj.get("consumers") or proj.get("factories") or proj.get("returns")}
     if exporters:
         above = None  # the exporting modules and the packages above them
         for f in project.files:

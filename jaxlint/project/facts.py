@@ -81,6 +81,7 @@ def incoming_facts(
     jits_of = {module: proj.get("jits") or {} for module, _, proj in outputs}
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
+    returns_of = {module: proj.get("returns") or {} for module, _, proj in outputs}
     records_of = {module: proj.get("pytrees") or {} for module, _, proj in outputs}
     flat_memo: dict = {}
 
@@ -104,6 +105,9 @@ def incoming_facts(
             consumer = consumers_of.get(target_module, {}).get(qualname)
             if consumer is not None and function:
                 out.setdefault(path, {}).setdefault("consumers", {})[name] = consumer
+            returned = returns_of.get(target_module, {}).get(qualname)
+            if returned is not None and function:
+                out.setdefault(path, {}).setdefault("returns", {})[name] = returned
             if function and qualname in factories_of.get(target_module, ()):
                 factories = out.setdefault(path, {}).setdefault("factories", [])
                 if name not in factories:
@@ -125,7 +129,7 @@ def incoming_facts(
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
-                   or x64_of.get(m)]
+                   or x64_of.get(m) or returns_of.get(m)]
         if modules and text_of is not None:
             names = frozenset(n for n, _ in modules)
             used = memo.get(("attrs", path)) if memo is not None else None
@@ -163,6 +167,7 @@ def incoming_facts(
                     units = out.setdefault(target_path, {}).setdefault("x64_units", [])
                     if target.qualname not in units:
                         units.append(target.qualname)
+    _drop_idle_args(out)
     for facts in out.values():
         if "x64_units" in facts:
             facts["x64_units"].sort()
@@ -172,6 +177,28 @@ def incoming_facts(
                 items.sort(key=lambda kf: kf[0])
                 units[qualname] = [f for _, f in items]
     return out
+
+
+def _drop_idle_args(out: dict) -> None:
+    """Call-site kinds matter to a function only where some call passes it a carried
+    kind (a JAX array, a key...): the records of a function that none does are
+    dropped, so that a module whose functions are only ever called with Python
+    values gets no fact from them (and is not linted again for nothing)."""
+    for path in list(out):
+        units = out[path].get("units")
+        if not units:
+            continue
+        for qualname in list(units):
+            items = units[qualname]
+            args = [f for _, f in items if f.get("kind") == "args"]
+            if args and not any(carries_kind(f) for f in args):
+                items[:] = [(k, f) for k, f in items if f.get("kind") != "args"]
+                if not items:
+                    del units[qualname]
+        if not units:
+            del out[path]["units"]
+            if not out[path]:
+                del out[path]
 
 
 def _class_flat(index: ProjectIndex, records_of: Mapping[str, Json], module: str, qualname: str,
@@ -231,7 +258,8 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[
     # a call from traced code, or a transformation applied here: the record, less
     # what only this file needs, plus where it is and the chain for messages
     records = []
-    for kind, recs in (("call", proj.get("calls", ())), ("site", proj.get("sites", ()))):
+    for kind, recs in (("call", proj.get("calls", ())), ("site", proj.get("sites", ())),
+                       ("args", proj.get("args", ()))):
         for rec in recs:
             head = names.get(rec["callee"].split(".", 1)[0])
             if head is not None and _outside(index, head):
@@ -299,6 +327,18 @@ def _outside(index: ProjectIndex, binding: Json) -> bool:
         return False
     m = binding.get("m")
     return m is not None and not index.is_module(m) and index.is_external(m)
+
+
+# the kinds a call-site record carries (model/kinds.py CARRIED, spelled here so that a
+# warm run, which reads records but analyses nothing, does not import libcst)
+CARRIED_KINDS = frozenset({"array", "nparray", "key", "keys", "iterator"})
+
+
+def carries_kind(record: Json) -> bool:
+    """Does a call-site record (``args`` of engine/project.py) pass a carried kind?"""
+    pos, kw = record.get("pos"), record.get("kw")
+    return (isinstance(pos, list) and any(k in CARRIED_KINDS for k in pos)) or (
+        isinstance(kw, dict) and any(k in CARRIED_KINDS for k in kw.values()))
 
 
 def canonical(facts: Optional[Mapping[str, Json]]) -> str:

@@ -204,6 +204,54 @@ class InplaceArrayUpdate(Rule):
                 return host, weights
             """
         ),
+        # call sites: a NumPy array at one of the calls, a NumPy branch for NumPy arrays,
+        # a helper also used as a value (its other callers are unknown), a helper that
+        # returns a NumPy array, a dataclass field rebound to a list
+        Valid(
+            """
+            import dataclasses
+
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            def zero_first(v):
+                if isinstance(v, np.ndarray):
+                    v[0] = 0.0
+                    return v
+                return v.at[0].set(0.0)
+
+
+            def fill(buf, i):
+                buf[i] = 0.0
+                return buf
+
+
+            def clear(rows):
+                rows[0] = 0.0
+
+
+            def host(n):
+                return np.zeros(n)
+
+
+            @dataclasses.dataclass
+            class Batch:
+                x: object
+
+
+            zero_first(jnp.ones(3))
+            fill(jnp.zeros(3), 1)
+            fill(np.zeros(3), 1)
+            clear(jnp.zeros(3))
+            handlers = [clear]
+            h = host(3)
+            h[0] = 1.0
+            b = Batch(x=jnp.zeros(3))
+            b.x = [0.0, 1.0]
+            b.x[0] = 2.0
+            """
+        ),
     ]
 
     INVALID = [
@@ -442,6 +490,77 @@ class InplaceArrayUpdate(Rule):
             """,
             messages=[
                 "JAX arrays are immutable: `x[0] = ...` raises TypeError. Use `x = x.at[0].set(...)`",
+            ],
+        ),
+        # a helper's parameter is a JAX array at every call (by position, by keyword,
+        # through an alias of jax.numpy); a helper that returns one
+        Invalid(
+            """
+            import jax.numpy as xp
+
+
+            def bump(v, a, b):
+                v[a:b] += 1
+                return v
+
+
+            def fill(buf, i):
+                buf[i] = 0.0
+                return buf
+
+
+            def init(n):
+                w = xp.zeros(n)
+                return w * 2
+
+
+            def main():
+                bump(xp.arange(10), 2, 4)
+                fill(buf=xp.ones(3), i=1)
+                w = init(3)
+                w[0] = 1.0
+            """,
+            expected=[(5, 5), (10, 5), (23, 5)],
+            messages=[
+                "JAX arrays are immutable: `v[a:b] += ...` raises TypeError. Use `v = v.at[a:b].add(...)`",
+                "JAX arrays are immutable: `buf[i] = ...` raises TypeError. Use `buf = buf.at[i].set(...)`",
+                "JAX arrays are immutable: `w[0] = ...` raises TypeError. Use `w = w.at[0].set(...)`",
+            ],
+        ),
+        # an attribute set from jax.random in __init__; the fields of a dataclass built here
+        Invalid(
+            """
+            import dataclasses
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class Layer:
+                def __init__(self, key, d):
+                    self.w = jax.random.normal(key, (d,))
+
+                def reset(self):
+                    self.w[0] = 0.0
+
+
+            @dataclasses.dataclass
+            class Params:
+                w: jax.Array
+                b: jax.Array
+
+
+            def build(key):
+                p = Params(jax.random.normal(key, (3,)), b=jnp.zeros(3))
+                p.b[1] = 2.0
+                p.w[0] = 1.0
+                return p
+            """,
+            expected=[(12, 9), (23, 5), (24, 5)],
+            messages=[
+                "JAX arrays are immutable: `self.w[0] = ...` raises TypeError. Use `self.w = self.w.at[0].set(...)`",
+                "JAX arrays are immutable: `p.b[1] = ...` raises TypeError. Use `p.b = p.b.at[1].set(...)`",
+                "JAX arrays are immutable: `p.w[0] = ...` raises TypeError. Use `p.w = p.w.at[0].set(...)`",
             ],
         ),
     ]

@@ -193,6 +193,23 @@ class StaticOutOfBoundsIndex(Rule):
                 "index 2 is out of bounds for axis 0 with size 2, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
             ],
         ),
+        # the shape of a jax.random sample (positional or `shape=`), through an alias
+        Invalid(
+            """
+            import jax.random as jr
+
+            a = jr.normal(jr.PRNGKey(0), (10, 10))
+            b = jr.uniform(jr.PRNGKey(1), shape=(4,))
+            row = a[10, :]
+            last = b[4]
+            ok = a[9, :] + b[3]
+            """,
+            expected=[(5, 9), (6, 10)],
+            messages=[
+                "index 10 is out of bounds for axis 0 with size 10, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                "index 4 is out of bounds for axis 0 with size 4, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:

@@ -37,6 +37,9 @@ RAISING = frozenset(
     sort nonzero unique count_nonzero diff cumulative_sum conj conjugate angle
     nanmean nansum nanmax nanmin nanstd nanvar median percentile quantile average
     interp histogram bincount meshgrid
+    append insert delete pad lexsort flatnonzero argwhere union1d intersect1d setdiff1d isin
+    digitize fliplr flipud rot90 triu tril polyval convolve correlate gradient trapezoid
+    cov corrcoef vander select piecewise linspace arange
     float16 float32 float64 int8 int16 int32 int64 uint8 uint16 uint32 uint64
     complex64 complex128 bool_
     linalg.norm linalg.inv linalg.det linalg.solve linalg.eigh linalg.eigvalsh linalg.svd
@@ -46,7 +49,9 @@ RAISING = frozenset(
 # the names above that jax.numpy spells the same way (the fix target); 64-bit dtypes are
 # left out (they need x64, see JAX110)
 _NO_JNP = frozenset(
-    {"asanyarray", "ascontiguousarray", "asfortranarray", "float64", "int64", "uint64", "complex128"}
+    {"asanyarray", "ascontiguousarray", "asfortranarray", "float64", "int64", "uint64", "complex128",
+     # their jnp twins need a static size or bounds under jit (size=..., concrete endpoints)
+     "flatnonzero", "argwhere", "union1d", "intersect1d", "setdiff1d", "linspace", "arange"}
 )
 
 
@@ -251,6 +256,26 @@ class NumpyOnTracer(Rule):
                 return x.reshape(-1) if rank_of(x) > 1 else x
             """
         ),
+        # data structures of Python values under jit: comprehensions of shapes and
+        # ranges, a list display of static values, NumPy on each element of a host table
+        Valid(
+            """
+            import jax
+            import numpy as np
+
+            TABLE = np.arange(12.0).reshape(4, 3)
+
+
+            @jax.jit
+            def features(x):
+                sizes = [x.shape[i] for i in range(x.ndim)]
+                dims = np.array(sizes)
+                grid = np.stack([np.arange(n) for n in x.shape[:1]])
+                cols = np.lexsort([TABLE[:, i] for i in range(3)])
+                rows = [np.tanh(r) for r in TABLE]
+                return x * dims.prod() + grid.sum() + cols[0] + len(rows)
+            """
+        ),
     ]
 
     INVALID = [
@@ -425,6 +450,33 @@ class NumpyOnTracer(Rule):
                 "`np.asarray` on a traced value (it depends on the traced argument `a` of `rank_of` (called from traced `flatten`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) instead",
             ],
         ),
+        # traced values inside a data structure: a list display bound to a name, a list
+        # comprehension, a generator expression; NumPy functions that convert their
+        # arguments (lexsort, append, unique) reached through tree_map and an alias
+        Invalid(
+            """
+            import jax
+            import numpy as onp
+
+
+            @jax.jit
+            def features(state, table):
+                pos, vel = state
+                parts = [pos, vel]
+                feats = onp.concatenate(parts)
+                order = onp.lexsort([table[:, i] for i in range(3)])
+                total = onp.stack(list(r * 2 for r in (pos, vel)))
+                shifted = jax.tree_util.tree_map(lambda x: onp.append(x[0], x[:-1]), state)
+                return feats, order, total, shifted
+            """,
+            expected=[(9, 13), (10, 13), (11, 13), (12, 48)],
+            messages=[
+                "`onp.concatenate` on a traced value (it depends on the traced argument `state` of `features` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.concatenate` (jax.numpy) instead",
+                "`onp.lexsort` on a traced value (it depends on the traced argument `table` of `features` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.lexsort` (jax.numpy) instead",
+                "`onp.stack` on a traced value (it depends on the traced argument `state` of `features` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.stack` (jax.numpy) instead",
+                "`onp.append` on a traced value (it depends on the traced argument `x` of `<lambda>` (called from traced `features`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.append` (jax.numpy) instead",
+            ],
+        ),
     ]
 
     def _traced_arg(self, expr: cst.BaseExpression) -> Optional[V.Value]:
@@ -437,9 +489,18 @@ class NumpyOnTracer(Rule):
             return None
         if ctx.is_traced(expr):
             return ctx.value(expr)
+        v = ctx.value(expr)
+        if v.kind in (V.LIST, V.ITERATOR) and v.item is not None and v.item.traced and not ctx.unit.host:
+            return v.item  # a comprehension of traced values: `[x[:, i] for i in range(3)]`
+        if v.kind in (V.LIST, V.TUPLE) and v.elements is not None and not ctx.unit.host:
+            for el in v.elements:
+                if el.traced:
+                    return el  # a name bound to a list display of traced values
         return None
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def leave_Call(self, node: cst.Call) -> None:
+        # on leaving: a comprehension among the arguments has been walked in its own
+        # scope, so the value of its element is known
         ctx = self.ctx
         if not ctx.in_traced:
             return

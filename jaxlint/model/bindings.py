@@ -1,0 +1,291 @@
+"""Bindings and scopes of the interpreter (after Ruff's ``SemanticModel``).
+
+What a name stands for where the walk stands: the environment of the current unit
+(journaled, so a branch costs what it writes), the enclosing function's bindings
+and the module's; the qualified name an expression resolves to; the identity of
+the PRNG keys that names and attribute chains hold; the frames of the loops being
+walked, and what happens where control-flow paths meet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.model import apis
+from jaxlint.model import values as V
+from jaxlint.model.journal import MISSING, JournalDict
+from jaxlint.model.units import Unit
+from jaxlint.model.values import KeyToken, Value
+from jaxlint.model.walk import dotted_name
+
+
+class _EntryKeys:
+    """The PRNG keys consumed when a loop was entered (``token in ...``), and the
+    ones the rules add for that state (``[token] = site``); read while the loop's
+    frame is open."""
+
+    __slots__ = ("_consumed", "_depth", "extra")
+
+    def __init__(self, consumed: JournalDict, depth: int) -> None:
+        self._consumed = consumed
+        self._depth = depth
+        self.extra: dict = {}
+
+    def __contains__(self, token: object) -> bool:
+        return token in self.extra or self._consumed.value_at(self._depth, token) is not MISSING
+
+    def __setitem__(self, token: KeyToken, site: tuple) -> None:
+        self.extra[token] = site
+
+class LoopFrame:
+    """A loop (or comprehension) being walked.  Opens a journal frame on the
+    environment and on the consumed keys: the state at entry is what those frames
+    undo to, read only when a rule asks (``entry_env``, ``entry_consumed``)."""
+
+    def __init__(self, node: cst.CSTNode, depth: int, env: JournalDict, consumed: JournalDict) -> None:
+        self.node = node
+        self.depth = depth
+        self.rebound: set[str] = set()
+        self._env = env
+        self._env_depth = env.open()
+        self._entry_env: Optional[dict[str, Value]] = None
+        self.entry_consumed = _EntryKeys(consumed, consumed.open())
+
+    @property
+    def entry_env(self) -> dict[str, Value]:
+        """The environment when the loop was entered (a copy, made on first use)."""
+        if self._entry_env is None:
+            self._entry_env = self._env.snapshot_at(self._env_depth)
+        return self._entry_env
+
+
+class Bindings:
+    """Name resolution and binding for ``Interpreter`` (a mixin: the state lives on
+    the interpreter, set up in its ``__init__``)."""
+
+    def qualname(self, expr: cst.CSTNode) -> Optional[str]:
+        """The qualified name an expression stands for (``jnp.zeros`` ->
+        ``jax.numpy.zeros``), or None.  Local bindings shadow imports."""
+        key = id(expr)
+        memo = self._qn_memo
+        if key in memo:
+            return memo[key]
+        q: Optional[str] = None
+        t = type(expr)
+        if t is cst.Name:
+            v = self.lookup(expr.value)
+            q = v.qualname if v is not None else self.imports.resolve_dotted(expr.value)
+        elif t is cst.Attribute:
+            base = self.qualname(expr.value)
+            if base is not None:
+                q = apis.canonical(f"{base}.{expr.attr.value}")
+        memo[key] = q
+        return q
+
+    def builtin_name(self, expr: cst.CSTNode) -> Optional[str]:
+        """``print``/``next``/``int``... when ``expr`` names an unshadowed builtin."""
+        if isinstance(expr, cst.Name) and self.lookup(expr.value) is None:
+            if self.imports.resolve_dotted(expr.value) is None:
+                import builtins
+
+                if hasattr(builtins, expr.value):
+                    return expr.value
+        return None
+
+    def lookup(self, name: str) -> Optional[Value]:
+        """The value ``name`` is bound to here: a local on this path, then the
+        enclosing function's bindings, then the module's; None when unbound (an
+        import or a builtin)."""
+        v = self.env.get(name)
+        if v is not None:
+            return v
+        unit = self.unit
+        if name in unit.assigned and not unit.is_module and name not in unit.global_names:
+            return V.UNKNOWN_VALUE  # a local not bound on this path (yet)
+        if unit.closure_env is not None:
+            v = unit.closure_env.get(name)
+            if v is not None:
+                return v
+        if not unit.is_module:
+            v = self.module_env.get(name)
+            if v is not None:
+                return v
+        return None
+
+    # -- PRNG keys --------------------------------------------------------------
+    def key_token(self, expr: cst.CSTNode) -> Optional[KeyToken]:
+        """The identity of the key an expression holds (Names, ``a.b`` chains
+        and literal subscripts of key arrays); None when it cannot be tracked."""
+        if isinstance(expr, cst.Name):
+            v = self.lookup(expr.value)
+            if v is None or v.kind in (V.MODULE, V.FUNCTION, V.STATIC, V.TUPLE):
+                return None
+            if v.key is None:
+                depth = 0
+                for i, frame in enumerate(self.loop_stack):
+                    if expr.value in frame.rebound:
+                        depth = i + 1
+                        break
+                token = KeyToken(expr, depth, expr.value)
+                self._rebind_key(expr.value, v.with_key(token))
+                return token
+            return v.key
+        if isinstance(expr, cst.Attribute):
+            dotted = dotted_name(expr)
+            if dotted is None:
+                return None
+            token = self._attr_tokens.get(dotted)
+            if token is None:
+                token = KeyToken(expr, len(self.loop_stack), dotted)
+                self._attr_tokens[dotted] = token
+            return token
+        return self.value(expr).key
+
+    def _rebind_key(self, name: str, v: Value) -> None:
+        if name in self.env:
+            self.env[name] = v
+        elif self.unit.closure_env is not None and name in self.unit.closure_env:
+            self.unit.closure_env[name] = v
+        else:
+            self.env[name] = v
+
+    def attr_key(self, dotted: str) -> Optional[KeyToken]:
+        """The key identity already given to an attribute chain (``self.key``)."""
+        return self._attr_tokens.get(dotted)
+
+    def consume_key(self, token: KeyToken, node: cst.CSTNode, how: str) -> Optional[tuple[cst.CSTNode, str]]:
+        """Mark a key consumed; return the earlier consumption if it was."""
+        prev = self.consumed.get(token)
+        if prev is None:
+            self.consumed[token] = (node, how)
+        return prev
+
+    def _subscript_key(self, e: cst.Subscript, base: Value) -> KeyToken:
+        label = f"{base.key!r}[{self.code(e.slice[0]) if e.slice else ''}]"
+        token = self._attr_tokens.get(label)
+        if token is None:
+            token = KeyToken(e, len(self.loop_stack), label)
+            if all(isinstance(el.slice, cst.Index) and isinstance(el.slice.value, (cst.Integer, cst.UnaryOperation)) for el in e.slice):
+                self._attr_tokens[label] = token
+        return token
+
+    def _alias_of(self, name: str, unit: Optional[Unit] = None) -> Optional[str]:
+        """The parameter ``name`` is a copy of (``nbrs = neighbors``, bound once, the
+        parameter never rebound), or None."""
+        unit = unit or self.unit
+        entries = unit.bindings.get(name)
+        if not entries or len(entries) != 1 or unit.param(name) is not None:
+            return None
+        value = entries[0][1]
+        if isinstance(value, cst.Name) and unit.param(value.value) is not None and value.value not in unit.assigned:
+            return value.value
+        return None
+
+    # -- paths: journal frames on the environment and the consumed keys ---------
+    def _open(self) -> None:
+        self.env.open()
+        self.consumed.open()
+
+    def _close(self) -> tuple[dict, dict]:
+        """Undo the path walked since ``_open``; return what it changed (env, consumed)."""
+        return self.env.close(), self.consumed.close()
+
+    def _join(self, states: list[tuple[dict, dict]]) -> None:
+        """Where paths meet: apply their changes (as ``_close`` returns them) to the
+        state they started from.  A name some path wrote gets the join of its
+        values on every path (a path that did not write it has the value from
+        before; a path where it is unbound does not count); consumed keys are the
+        union, the first path's site first.  Costs what the paths wrote."""
+        if len(states) == 1:
+            env_changes, consumed_changes = states[0]
+            self.env.apply(env_changes)
+            self.consumed.apply(consumed_changes)
+            return
+        env = self.env
+        names: dict[str, None] = {}
+        for e, _ in states:
+            names.update(dict.fromkeys(e))
+        for n in names:
+            before = env.get(n, MISSING)
+            present = [v for v in (e.get(n, before) for e, _ in states) if v is not MISSING]
+            if not present:
+                env.pop(n, None)
+                continue
+            merged = present[0]
+            for v in present[1:]:
+                merged = V.join(merged, v)
+            env[n] = merged
+        consumed = self.consumed
+        for _, c in states:
+            for k, site in c.items():
+                if site is not MISSING and k not in consumed:
+                    consumed[k] = site
+
+    def _bind(self, target: cst.CSTNode, v: Value, value_node: Optional[cst.CSTNode] = None) -> None:
+        if isinstance(target, cst.Name):
+            name = target.value
+            self.not_none.discard(name)
+            if self.loop_stack:
+                for frame in self.loop_stack:
+                    frame.rebound.add(name)
+            if v.kind == V.ARRAY and value_node is not None and v.local_array:
+                # an alias of a locally created array is no longer "unaliased"
+                pass
+            if isinstance(value_node, cst.Name) and v.local_array:
+                # y = x: both names now refer to one buffer
+                v = replace_value(v, local_array=False)
+                src = self.env.get(value_node.value)
+                if src is not None:
+                    self.env[value_node.value] = replace_value(src, local_array=False)
+            if v.kind == V.KEYS and value_node is not None:
+                v = v.with_key(KeyToken(value_node, len(self.loop_stack), name))
+            self.env[name] = v
+            return
+        if isinstance(target, (cst.Tuple, cst.List)):
+            elements = target.elements
+            starred = any(isinstance(e.value, cst.StarredElement) for e in elements)
+            for i, el in enumerate(elements):
+                sub = el.value
+                if isinstance(sub, cst.StarredElement):
+                    ev = Value(kind=V.KEYS if v.kind == V.KEYS else V.UNKNOWN, traced=v.traced, deps=v.deps)
+                    if ev.kind == V.KEYS:
+                        ev = ev.with_key(KeyToken(sub, len(self.loop_stack), "*"))
+                    self._bind(sub.value, ev)
+                    continue
+                if v.elements is not None and not starred and len(v.elements) == len(elements):
+                    ev = v.elements[i]
+                elif v.kind == V.KEYS:
+                    ev = Value(kind=V.KEY, key=KeyToken(sub, len(self.loop_stack), "split"))
+                elif v.kind == V.ARRAYS and v.item is not None:
+                    ev = v.item
+                else:
+                    ev = Value(kind=V.ARRAY if v.kind == V.ARRAY else V.UNKNOWN, traced=v.traced, deps=v.deps)
+                self._bind(sub, ev)
+            return
+        if isinstance(target, cst.Attribute):
+            dotted = dotted_name(target)
+            if dotted is not None:
+                for k in [k for k in self._attr_tokens if k == dotted or k.startswith(dotted + ".")]:
+                    del self._attr_tokens[k]
+                if v.key is not None and v.kind == V.KEY:
+                    self._attr_tokens[dotted] = v.key
+            base = target.value
+            if type(base) is cst.Name:
+                inst = self.env.get(base.value)
+                if inst is not None and inst.fields is not None:
+                    # `p.w = ...`: the field now holds what is assigned
+                    attr = target.attr.value
+                    kept = tuple((n, fv) for n, fv in inst.fields if n != attr)
+                    if not v.traced and v.kind in (V.ARRAY, V.NPARRAY, V.KEY, V.KEYS, V.ITERATOR):
+                        kept += ((attr, Value(kind=v.kind)),)
+                    self.env[base.value] = replace_value(inst, fields=kept or None)
+            return
+        if isinstance(target, cst.StarredElement):
+            self._bind(target.value, Value(traced=v.traced, deps=v.deps))
+
+
+def replace_value(v: Value, **kw) -> Value:
+    return replace(v, **kw)

@@ -1,0 +1,418 @@
+"""Interprocedural effects of calls: a call from traced code marks its callee
+traced (which parameters receive tracers, arrays, pytree classes, None), a call to
+an imported function is recorded for the module that defines it
+(``ExternalCall``), and the PRNG keys a callee consumes or the fresh functions it
+returns are read from the callee."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.model import apis, kinds
+from jaxlint.model import values as V
+from jaxlint.model.narrowing import is_none
+from jaxlint.model.scopes import instance_class
+from jaxlint.model.transformed import filtered_call_arrays
+from jaxlint.model.units import Unit
+from jaxlint.model.walk import dotted_name, positional_args
+
+
+@dataclass
+class ExternalCall:
+    """A call from traced code to a function this file imports (a fact for the
+    module that defines it): which arguments are tracers."""
+
+    callee: str  # as written: ``losses.loss_fn``, ``U.warmup``, ``loss_fn``
+    node: cst.Call
+    caller: Unit
+    traced_pos: tuple[int, ...]
+    traced_kw: tuple[str, ...]
+    # of those, the arguments known to be arrays (not lists or pytrees)
+    array_pos: tuple[int, ...] = ()
+    array_kw: tuple[str, ...] = ()
+    # what the call passes: the number of positional arguments, the keywords, and
+    # which of them are a literal None (for branches no traced caller reaches)
+    n_pos: int = 0
+    keywords: tuple[str, ...] = ()
+    none_pos: tuple[int, ...] = ()
+    none_kw: tuple[str, ...] = ()
+    # the flat pytree class records (model/pytrees.py) of traced arguments of a known class
+    class_pos: tuple[tuple[int, dict], ...] = ()
+    class_kw: tuple[tuple[str, dict], ...] = ()
+
+
+class CallEffects:
+    """What calls do to other units, for ``Interpreter`` (a mixin)."""
+
+    def key_consumer(self, call: cst.Call) -> list[tuple[cst.BaseExpression, str, str]]:
+        """The arguments of ``call`` whose PRNG key the callee hands straight to a
+        ``jax.random`` consumer (a function of this file, or one imported from the
+        project; not a generator), as (argument, callee name, consumer short name)."""
+        func = call.func
+        if any(a.star for a in call.args):
+            return []
+        if isinstance(func, cst.Attribute):  # `proposals.accept(key, ...)`: through an imported module
+            name = dotted_name(func)
+            found = self.index.imported_key_consumers.get(name) if name is not None else None
+            if found is None or self.lookup(name.split(".", 1)[0]) is not None:  # type: ignore[union-attr]
+                return []
+            return self._consumed_args(call, name, [tuple(p) for p in found["params"]],  # type: ignore[arg-type,misc]
+                                       found["consumes"])
+        if not isinstance(func, cst.Name):
+            return []
+        params: list[tuple[str, str, Optional[int]]]
+        consumes: dict[str, str]
+        v = self.lookup(func.value)
+        unit = v.unit if v is not None else self.unit.lookup_def(func.value)
+        if unit is not None:
+            if not unit.consumes_keys or unit.is_generator or not isinstance(unit.node, cst.FunctionDef):
+                return []
+            params = [(p.name, p.kind, p.index) for p in unit.params]
+            consumes = unit.consumes_keys
+        else:
+            found = self.index.imported_key_consumers.get(func.value)
+            if found is None or v is not None:
+                return []
+            params = [tuple(p) for p in found["params"]]  # type: ignore[misc]
+            consumes = found["consumes"]
+        return self._consumed_args(call, func.value, params, consumes)
+
+    @staticmethod
+    def _consumed_args(call: cst.Call, callee: str, params: list, consumes: dict[str, str]) -> list:
+        out = []
+        positional = [p for p in params if p[1] in ("pos", "posonly")]
+        for i, a in enumerate(positional_args(call)):
+            if i < len(positional) and positional[i][0] in consumes:
+                out.append((a.value, callee, consumes[positional[i][0]]))
+        for a in call.args:
+            if a.keyword is not None and a.keyword.value in consumes:
+                out.append((a.value, callee, consumes[a.keyword.value]))
+        return out
+
+    def returns_fresh_function(self, func: cst.Name) -> bool:
+        """Does the function this name calls (of this file, or imported from the
+        project) return a function it defines, a new object per call?"""
+        v = self.lookup(func.value)
+        if v is not None:
+            return v.unit is not None and v.unit.returns_fresh_function
+        unit = self.unit.lookup_def(func.value)
+        if unit is not None:
+            return unit.returns_fresh_function
+        return func.value in self.index.imported_factories
+
+    # -- interprocedural effects of calls ------------------------------------------
+    def _jit_call_arguments(self, call: cst.Call) -> None:
+        """A call of a jitted function of this file: arguments passed for
+        defaulted parameters are traced too, and Python scalars become arrays."""
+        func = call.func
+        if self.index.imported_jits and isinstance(func, (cst.Name, cst.Attribute)):
+            self._imported_jit_passes(call)
+        if not isinstance(func, cst.Name):
+            return
+        v = self.lookup(func.value)
+        unit = v.unit if v is not None else self.unit.lookup_def(func.value)
+        if unit is None or not unit.jit_root:
+            return
+        params = unit.positional()
+        passed = []
+        for i, arg in enumerate(positional_args(call)):
+            if i < len(params):
+                passed.append((params[i], arg.value))
+        for arg in call.args:
+            if arg.keyword is not None:
+                p = unit.param(arg.keyword.value)
+                if p is not None:
+                    passed.append((p, arg.value))
+        for p, expr in passed:
+            if p.name in unit.static_params or p.kind in ("vararg", "kwarg"):
+                continue
+            unit.pass_class(p.name, self.value(expr).cls)
+            if p.name in unit.defaulted_params:
+                unit.traced_params.add(p.name)
+            if p.name in unit.traced_params:
+                av = self.value(expr)
+                scalar = isinstance(expr, (cst.Integer, cst.Float)) or (
+                    isinstance(expr, cst.Name) and expr.value in ("True", "False")
+                )
+                if scalar or av.kind == V.ARRAY:
+                    unit.array_params.add(p.name)
+
+    def _imported_jit_passes(self, call: cst.Call) -> None:
+        """A call of a jit of another module: the parameters with defaults it passes
+        (that module keeps a default a Python value only while no call passes it)."""
+        name = dotted_name(call.func)
+        decl = self.index.imported_jits.get(name) if name is not None else None
+        if decl is None or self.lookup(name.split(".", 1)[0]) is not None:
+            return
+        params = decl.get("params") or []
+        positional = [p for p in params if p[1] in ("pos", "posonly")]
+        passed = set()
+        for i, _ in enumerate(positional_args(call)):
+            if i < len(positional) and positional[i][4]:
+                passed.add(positional[i][0])
+        with_default = {p[0] for p in params if p[4]}
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value in with_default:
+                passed.add(arg.keyword.value)
+        if passed:
+            self.jit_passes.setdefault(name, set()).update(passed)
+
+    def _call_effects(self, call: cst.Call) -> None:
+        """Calls from traced code make the callee traced, with the parameters
+        that receive tracers marked as such."""
+        self._jit_call_arguments(call)
+        self._note_site(id(call))
+        self._note_arg_kinds(call)
+        filtered_call_arrays(self, call)
+        if not self.in_traced:
+            # jax.grad(f)(x) etc. outside traced code change nothing; but a flax/equinox
+            # module method runs with traced arrays (model.apply under jit): a helper of
+            # another module it hands them to runs traced too
+            unit = self.unit
+            if unit.cls is not None and unit.cls.is_jax_module and unit.traced_params and not unit.host:
+                self._module_helper_call(call)
+                self._external_call(call, require_traced=True)
+            return
+        if self._tree_map_callback(call):
+            return
+        func = call.func
+        target: Optional[Unit] = None
+        n_bound = 0
+        wrapped: Optional[cst.BaseExpression] = None  # `f` of `jax.grad(f)(x)`
+        if isinstance(func, cst.Name):
+            v = self.lookup(func.value)
+            if v is not None and v.unit is not None:
+                target = v.unit
+            elif v is None:
+                target = self.unit.lookup_def(func.value)
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            if func.value.value == "self" and self.unit.cls is not None:
+                target = self.unit.cls.methods.get(func.attr.value)
+                n_bound = 1
+            else:
+                target = self._instance_method(func)
+                n_bound = 1 if target is not None else 0
+                if target is None:
+                    # `f.apply(params, rng, x)` of `f = hk.transform(forward)`, `tx.update(...)`
+                    held = self.index.held_function(func, self.unit)
+                    if held is not None and all(a.keyword is None and not a.star for a in call.args[:held.skip]):
+                        target = held.unit
+                        call = call.with_changes(args=call.args[held.skip:])
+        elif isinstance(func, cst.Call):
+            # jax.grad(f)(x), jax.vmap(f)(x), jax.checkpoint(f)(x) inside traced code
+            fq = self.qualname(func.func)
+            t = apis.transform_for(fq)
+            if t is not None and not t.host:
+                pos = positional_args(func)
+                if pos:
+                    inner = wrapped = pos[0].value
+                    if isinstance(inner, cst.Name):
+                        iv = self.lookup(inner.value)
+                        target = iv.unit if iv is not None and iv.unit is not None else self.unit.lookup_def(inner.value)
+                    elif isinstance(inner, cst.Lambda):
+                        target = self.index.unit_of.get(id(inner))
+                    elif (isinstance(inner, cst.Attribute) and isinstance(inner.value, cst.Name)
+                          and inner.value.value == "self" and self.unit.cls is not None):
+                        target = self.unit.cls.methods.get(inner.attr.value)  # jax.grad(self.loss)(p, x)
+                        n_bound = 1 if target is not None else 0
+        if target is None:
+            self._external_call(call, callee_expr=wrapped)
+            return
+        if target is self.unit or target.host:
+            return
+        reason = f"called from traced `{self.unit.name}`"
+        target.mark_traced(reason)
+        if self.eager:
+            target.eager_reasons.add(reason)
+        if self.unit.origins and not target.origins:
+            target.origins = list(self.unit.origins)
+        params = [p for p in target.positional()]
+        if n_bound:
+            params = params[n_bound:]
+        for i, arg in enumerate(positional_args(call)):
+            if i < len(params):
+                av = self.value(arg.value)
+                target.pass_class(params[i].name, av.cls)
+                if av.traced and params[i].name not in target.static_params:
+                    target.traced_params.add(params[i].name)
+        for arg in call.args:
+            if arg.keyword is not None:
+                av = self.value(arg.value)
+                p = target.param(arg.keyword.value)
+                if p is not None:
+                    target.pass_class(p.name, av.cls)
+                if av.traced and p is not None and p.name not in target.static_params:
+                    target.traced_params.add(p.name)
+        self._note_none_args(target, params, call)
+
+    def _module_helper_call(self, call: cst.Call) -> None:
+        """``self.m(...)`` in a flax/equinox/haiku module method that runs with traced
+        arrays: ``m`` (a method of the same class, its parameters left to its callers by
+        the index) gets traced exactly the parameters these arguments make traced."""
+        func = call.func
+        cls = self.unit.cls
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                and func.value.value == "self" and cls is not None):
+            return
+        target = cls.methods.get(func.attr.value)
+        if target is None or target is self.unit or target.host:
+            return
+        params = target.positional()[1:]
+        marked = False
+        for i, arg in enumerate(positional_args(call)):
+            if i < len(params) and params[i].name not in target.static_params and self.value(arg.value).traced:
+                target.traced_params.add(params[i].name)
+                marked = True
+        for arg in call.args:
+            if arg.keyword is not None:
+                p = target.param(arg.keyword.value)
+                if p is not None and p.name not in target.static_params and self.value(arg.value).traced:
+                    target.traced_params.add(p.name)
+                    marked = True
+        reason = f"a method of the module class {cls.name}"
+        if marked and reason not in target.reasons:
+            target.reasons.append(reason)
+
+    def _instance_method(self, func: cst.Attribute) -> Optional[Unit]:
+        """``PRE.squash`` where ``PRE`` holds an instance of a plain class of this file
+        (``PRE = Preprocess()``): that class's method (flax/equinox modules excepted:
+        their methods have their own rules)."""
+        cls = instance_class(self.index, self.unit, func.value)
+        if cls is None or cls.is_jax_module:
+            return None
+        return cls.methods.get(func.attr.value)
+
+    _TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map"})
+
+    def _tree_map_callback(self, call: cst.Call) -> bool:
+        """``jax.tree.map(lambda p: ..., params)`` in traced code: the leaves handed to
+        the function are tracers when a tree is traced."""
+        if self.qualname(call.func) not in self._TREE_MAPS:
+            return False
+        pos = positional_args(call)
+        if len(pos) < 2 or not isinstance(pos[0].value, cst.Lambda):
+            return False
+        target = self.index.unit_of.get(id(pos[0].value))
+        if target is None or target.host:
+            return False
+        target.mark_traced(f"called from traced `{self.unit.name}`")
+        params = target.positional()
+        for i, tree in enumerate(pos[1:]):
+            if i < len(params) and self.value(tree.value).traced and params[i].name not in target.static_params:
+                target.traced_params.add(params[i].name)
+        return True
+
+    def _external_call(self, call: cst.Call, require_traced: bool = False,
+                       callee_expr: Optional[cst.BaseExpression] = None) -> None:
+        """Record a call from traced code to an imported function (``mod.f(x)``,
+        ``f(x)`` after ``from mod import f``) with the arguments that are tracers;
+        ``callee_expr``: the function a transformation wraps and the call applies
+        (``jax.value_and_grad(losses.loss_fn)(p, b)``: ``losses.loss_fn`` gets them)."""
+        if self.settings.module is None:
+            return  # linted alone, outside a project
+        fexpr = call.func if callee_expr is None else callee_expr
+        if type(fexpr) not in (cst.Name, cst.Attribute):
+            return
+        callee = dotted_name(fexpr)
+        if callee is None:
+            return
+        head = callee.split(".", 1)[0]
+        if self.lookup(head) is not None or self.builtin_name(fexpr) is not None:
+            return  # a local value, or a builtin: not another module's function
+        if not self.imports.project_import(head, self.settings.project_packages):
+            return
+        if apis.transform_for(self.qualname(fexpr)) is not None:
+            return  # a JAX transformation (when the project is JAX itself): not a helper
+        if any(a.star for a in call.args):
+            return  # *args/**kwargs: which parameter gets what is unknown
+        pos = [self.value(a.value) for a in positional_args(call)]
+        kws = [(a.keyword.value, self.value(a.value)) for a in call.args if a.keyword is not None]
+        if require_traced and not any(v.traced for v in pos) and not any(v.traced for _, v in kws):
+            return
+        self.external_calls.append(ExternalCall(
+            callee, call, self.unit,
+            traced_pos=tuple(i for i, v in enumerate(pos) if v.traced),
+            traced_kw=tuple(k for k, v in kws if v.traced),
+            array_pos=tuple(i for i, v in enumerate(pos) if v.traced and v.kind == V.ARRAY),
+            array_kw=tuple(k for k, v in kws if v.traced and v.kind == V.ARRAY),
+            n_pos=len(pos),
+            keywords=tuple(k for k, _ in kws),
+            none_pos=tuple(i for i, a in enumerate(positional_args(call)) if is_none(a.value)),
+            none_kw=tuple(a.keyword.value for a in call.args if a.keyword is not None and is_none(a.value)),
+            class_pos=tuple((i, v.cls.flat) for i, v in enumerate(pos) if v.traced and v.cls is not None),
+            class_kw=tuple((k, v.cls.flat) for k, v in kws if v.traced and v.cls is not None),
+        ))
+
+    def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:
+        """Record which parameters traced callers may leave None (omitted with a
+        None default, or passed None), so `if p is None:` branches that no traced
+        caller can reach are not analysed as traced code."""
+        passed: set[str] = set()
+        given: set[str] = set()  # passed at all, None included
+        for i, arg in enumerate(positional_args(call)):
+            if i < len(params):
+                given.add(params[i].name)
+            if i < len(params) and not is_none(arg.value):
+                passed.add(params[i].name)
+        if any(a.star for a in call.args):
+            passed.update(p.name for p in target.params)  # *args/**kwargs: unsure
+        for arg in call.args:
+            if arg.keyword is not None:
+                given.add(arg.keyword.value)
+            if arg.keyword is not None and not is_none(arg.value):
+                passed.add(arg.keyword.value)
+        for p in target.params:
+            if p.name not in passed:
+                target.maybe_none.add(p.name)
+        target.passed_params |= {p.name for p in target.params if p.name in passed or p.name in given}
+        target.traced_calls += 1
+
+    # -- kinds given by call sites (model/kinds.py) -----------------------------------
+    def _note_arg_kinds(self, call: cst.Call) -> None:
+        """Any call (traced or not) by name of a plain function: join the kinds of
+        what it passes into the callee's parameter kinds: of this file's function, or
+        recorded (``arg_calls``) for the module that defines an imported one."""
+        func = call.func
+        if type(func) is cst.Name:
+            v = self.lookup(func.value)
+            if v is None:
+                unit = self.unit.lookup_def(func.value)
+                if unit is None:
+                    self._note_external_args(call)
+                    return
+            elif v.kind == V.FUNCTION and v.unit is not None:
+                unit = v.unit
+            else:
+                return
+            if type(unit.node) is cst.FunctionDef and unit.cls is None:
+                kinds.join_into(unit.arg_kinds, kinds.call_kinds(unit.params, call, self.value))
+                unit.local_calls += 1
+        elif type(func) is cst.Attribute:
+            self._note_external_args(call)
+
+    def _note_external_args(self, call: cst.Call) -> None:
+        """``f(...)`` after ``from pkg.mod import f``, ``mod.f(...)``: the kinds of the
+        arguments, for ``pkg.mod`` (engine/project.py sends them as facts)."""
+        if self.settings.module is None:
+            return
+        func = call.func
+        head_node = func.value if type(func) is cst.Attribute else func
+        if type(head_node) is not cst.Name or head_node.value not in self.imports.names:
+            return  # `x.sum()`, `f(x)` of a local: not an imported function (the cheap test first)
+        callee = dotted_name(func)
+        if callee is None:
+            return
+        head = head_node.value
+        if self.lookup(head) is not None:
+            return
+        if not self.imports.project_import(head, self.settings.project_packages):
+            return
+        if any(a.star for a in call.args):
+            self.arg_calls.append((callee, None, None))
+            return
+        pos = tuple(kinds.fact_name(self.value(a.value)) for a in call.args if a.keyword is None)
+        kw = tuple((a.keyword.value, kinds.fact_name(self.value(a.value))) for a in call.args if a.keyword is not None)
+        self.arg_calls.append((callee, pos, kw))

@@ -1,0 +1,552 @@
+"""Expression evaluation: the abstract ``Value`` of an expression where the walk
+stands (memoized per node and unit), from the bindings (``model/bindings.py``),
+the API tables (``model/apis.py``) and what the file's helpers return."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.model import apis, kinds, pytrees
+from jaxlint.model import values as V
+from jaxlint.model.bindings import replace_value
+from jaxlint.model.shapes import constructor_facts
+from jaxlint.model.transformed import differentiates
+from jaxlint.model.units import Unit
+from jaxlint.model.values import KeyToken, Value
+from jaxlint.model.walk import bound_names, descendants, dotted_name, positional_args, string_value
+
+# pseudo-dependency: computed by a JAX operation inside traced code
+JAX_COMPUTED = frozenset({"<jax>"})
+
+COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+
+_BUILTIN_STATIC = frozenset(
+    {"len", "isinstance", "issubclass", "type", "hasattr", "callable", "id", "str",
+     "repr", "hash", "getattr", "dir", "vars", "format", "print", "sorted"}
+)
+
+# layer classes built and applied in one expression inside a module's method
+_LAYER_MODULES = ("flax.linen.", "flax.nnx.", "haiku.", "equinox.nn.")
+
+
+class Evaluator:
+    """The value of an expression, for ``Interpreter`` (a mixin)."""
+
+    def value(self, expr: cst.CSTNode) -> Value:
+        key = id(expr)
+        v = self._memo.get(key)
+        if v is None:
+            v = self._eval(expr)
+            self._memo[key] = v
+        return v
+
+    def is_traced(self, expr: cst.CSTNode) -> bool:
+        return not self.unit.host and self.value(expr).traced
+
+    # -- evaluation ---------------------------------------------------------------
+    def _field(self, base: Value, attr: str) -> Value:
+        """``obj.attr`` for a traced ``obj``: a tracer only where the model can show
+        it, a data leaf of a class it can read (model/pytrees.py); the array API
+        (``x.T``, ``x.real``) of a value of no known class; else unknown."""
+        if base.cls is None:
+            if attr in pytrees.ARRAY_ATTRS:
+                return Value(kind=V.ARRAY, traced=True, deps=base.deps)
+            return V.UNKNOWN_VALUE  # a class it cannot read: unknown never reports
+        what, ann = pytrees.attribute(base.cls.flat, attr)
+        if what == "static":
+            if isinstance(ann, str) and ann in apis.STATIC_ANNOTATIONS:
+                return V.STATIC_VALUE
+            return V.UNKNOWN_VALUE  # a Python value, of any type
+        if what == "data":
+            if isinstance(ann, str) and ann in apis.ARRAY_ANNOTATIONS:
+                return Value(kind=V.ARRAY, traced=True, deps=base.deps)
+            cls = self.index.flat_class(ann) if isinstance(ann, dict) else None
+            return Value(kind=V.UNKNOWN, traced=True, deps=base.deps, cls=cls)
+        return V.UNKNOWN_VALUE
+
+    def _eval(self, e: cst.CSTNode) -> Value:
+        t = type(e)
+        traced_ctx = self.in_traced
+        if t is cst.Name:
+            v = self.lookup(e.value)
+            if v is not None:
+                return v
+            if e.value in ("True", "False", "None"):
+                return V.STATIC_VALUE
+            q = self.imports.resolve_dotted(e.value)
+            if q is not None:
+                return Value(kind=V.FUNCTION, qualname=q)
+            return V.UNKNOWN_VALUE
+        if t in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Ellipsis):
+            return V.STATIC_VALUE
+        if t is cst.Attribute:
+            q = self.qualname(e)
+            if q is not None:
+                return Value(kind=V.FUNCTION, qualname=q)
+            base = self.value(e.value)
+            attr = e.attr.value
+            if attr in apis.STATIC_ATTRS:
+                return V.STATIC_VALUE
+            if attr == "at" and (base.kind == V.ARRAY or base.traced):
+                return Value(kind=V.AT, traced=base.traced, deps=base.deps)
+            if base.kind == V.ARRAY:
+                return Value(kind=V.ARRAY, traced=base.traced, deps=base.deps)
+            if base.traced:
+                return self._field(base, attr)
+            if base.fields is not None:
+                for name, fv in base.fields:
+                    if name == attr:
+                        return fv  # `p.w` of `p = Params(w=jnp.zeros(3))`
+            return V.UNKNOWN_VALUE
+        if t is cst.Subscript:
+            base = self.value(e.value)
+            idx_traced = False
+            deps = base.deps
+            for el in e.slice:
+                for part in _slice_parts(el.slice):
+                    pv = self.value(part)
+                    if pv.traced:
+                        idx_traced = True
+                        deps = deps | pv.deps
+            if base.kind == V.STATIC:
+                return Value(kind=V.STATIC) if not idx_traced else Value(traced=True, deps=deps)
+            if base.kind == V.KEYS:
+                return Value(kind=V.KEY, key=self._subscript_key(e, base))
+            if base.kind == V.AT:
+                return Value(kind=V.AT_INDEX, traced=base.traced or idx_traced, deps=deps)
+            if base.kind == V.ARRAYS and base.item is not None and len(e.slice) == 1:
+                sl = e.slice[0].slice
+                if isinstance(sl, cst.Index):
+                    return base.item
+                return base  # a slice of the list: a list
+            if base.kind == V.TUPLE and base.elements is not None and len(e.slice) == 1:
+                sl = e.slice[0].slice
+                if isinstance(sl, cst.Index) and isinstance(sl.value, cst.Integer):
+                    i = int(sl.value.value)
+                    if 0 <= i < len(base.elements):
+                        return base.elements[i]
+            if base.traced or (idx_traced and base.kind == V.ARRAY):
+                return Value(kind=V.ARRAY if base.kind == V.ARRAY else V.UNKNOWN, traced=True, deps=deps)
+            if base.kind == V.ARRAY:
+                return Value(kind=V.ARRAY, traced=traced_ctx and base.traced)
+            return V.UNKNOWN_VALUE
+        if t is cst.Call:
+            return self._eval_call(e)
+        if t is cst.BinaryOperation:
+            l, r = self.value(e.left), self.value(e.right)
+            if l.kind == V.STATIC and r.kind == V.STATIC:
+                return V.STATIC_VALUE
+            if (l.kind in (V.LIST, V.TUPLE) or r.kind in (V.LIST, V.TUPLE)) and not (l.traced or r.traced):
+                return Value(kind=V.LIST)  # sequence repetition / concatenation
+            traced = l.traced or r.traced
+            if traced or V.ARRAY in (l.kind, r.kind):
+                hint = None
+                if isinstance(e.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and l.dtype_hint == r.dtype_hint == "bool":
+                    hint = "bool"
+                elif isinstance(e.operator, cst.Divide) or "float" in (l.dtype_hint, r.dtype_hint) or isinstance(e.left, cst.Float) or isinstance(e.right, cst.Float):
+                    hint = "float"
+                return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps, dtype_hint=hint)
+            return V.UNKNOWN_VALUE
+        if t is cst.UnaryOperation:
+            inner = self.value(e.expression)
+            if isinstance(e.operator, cst.Not):
+                return V.STATIC_VALUE
+            hint = inner.dtype_hint if isinstance(e.operator, cst.BitInvert) else None
+            return Value(kind=inner.kind if inner.kind in (V.ARRAY, V.STATIC) else V.UNKNOWN, traced=inner.traced, deps=inner.deps, dtype_hint=hint)
+        if t is cst.Comparison:
+            if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in e.comparisons):
+                return V.STATIC_VALUE
+            operands = [e.left] + [c.comparator for c in e.comparisons]
+            if any(isinstance(o, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) for o in operands):
+                return V.STATIC_VALUE  # `mode == "train"`: a Python string, not an array
+            vals = [self.value(o) for o in operands]
+            if all(v.kind == V.STATIC for v in vals):
+                return V.STATIC_VALUE
+            deps = frozenset().union(*(v.deps for v in vals))
+            if any(v.traced for v in vals):
+                return Value(kind=V.ARRAY, traced=True, deps=deps, dtype_hint="bool")
+            if any(v.kind == V.ARRAY for v in vals):
+                return Value(kind=V.ARRAY, dtype_hint="bool")
+            return V.UNKNOWN_VALUE
+        if t is cst.BooleanOperation:
+            l, r = self.value(e.left), self.value(e.right)
+            if l.kind == V.STATIC and r.kind == V.STATIC:
+                return V.STATIC_VALUE
+            # the left operand is always converted to bool; the right one only
+            # matters for some Python values of the left (a guard): unsure
+            return Value(traced=l.traced, deps=l.deps)
+        if t is cst.IfExp:
+            return V.join(self.value(e.body), self.value(e.orelse))
+        if t in (cst.Tuple, cst.List):
+            els = []
+            for el in e.elements:
+                if isinstance(el, cst.StarredElement):
+                    return Value(kind=V.LIST if t is cst.List else V.UNKNOWN)
+                els.append(self.value(el.value))
+            if t is cst.List:
+                return Value(kind=V.LIST, elements=tuple(els))
+            return Value(kind=V.TUPLE, elements=tuple(els))
+        if t in (cst.Dict, cst.Set, cst.DictComp):
+            return Value(kind=V.LIST)
+        if t in COMPREHENSIONS:
+            # the value of one element, as the walk found it in the comprehension's scope
+            item = self._memo.get(id(e.elt))  # type: ignore[attr-defined]
+            if item is None:
+                item = self._element_value(e)
+            return Value(kind=V.ITERATOR if t is cst.GeneratorExp else V.LIST, item=item)
+        if t is cst.Lambda:
+            return Value(kind=V.FUNCTION, unit=self.index.unit_of.get(id(e)))
+        if t is cst.NamedExpr:
+            return self.value(e.value)
+        return V.UNKNOWN_VALUE
+
+    def _collective_result(self, q: str, arg: Value, traced_ctx: bool, deps: frozenset) -> Value:
+        """``lax.pmean((loss, metrics, grads), axis)`` has the structure of its
+        argument: a tuple stays a tuple, a dict a dict; ``lax.psum(1, axis)`` of
+        a Python number is a Python number (the axis size)."""
+        if arg.kind == V.STATIC:
+            if q in apis.COLLECTIVES_STATIC_FOR_STATIC:
+                return V.STATIC_VALUE
+            return Value(kind=V.ARRAY, traced=traced_ctx, deps=deps | JAX_COMPUTED if traced_ctx else deps)
+        if arg.kind == V.TUPLE and arg.elements is not None:
+            return Value(kind=V.TUPLE, elements=tuple(self._collective_result(q, el, traced_ctx, el.deps) for el in arg.elements))
+        if arg.kind == V.LIST:
+            return Value(kind=V.LIST, traced=traced_ctx, deps=deps)  # a dict/list of arrays
+        if arg.kind == V.ARRAYS:
+            return arg
+        kind = V.ARRAY if arg.kind in (V.ARRAY, V.NPARRAY) else V.UNKNOWN
+        return Value(kind=kind, traced=traced_ctx or arg.traced, deps=deps | JAX_COMPUTED if traced_ctx else deps)
+
+    def _is_bool_dtype(self, call: cst.Call) -> bool:
+        """``.astype(bool)`` / ``.astype(jnp.bool_)`` / ``.astype("bool")``."""
+        pos = positional_args(call)
+        if not pos:
+            return False
+        d = pos[0].value
+        if self.builtin_name(d) == "bool" or string_value(d) == "bool":
+            return True
+        return self.qualname(d) in ("jax.numpy.bool_", "numpy.bool_", "jax.numpy.bool", "numpy.bool")
+
+    def _eval_call(self, e: cst.Call) -> Value:
+        func = e.func
+        traced_ctx = self.in_traced
+        arg_vals = [self.value(a.value) for a in e.args]
+        any_traced = any(v.traced for v in arg_vals)
+        deps = frozenset().union(*(v.deps for v in arg_vals)) if arg_vals else frozenset()
+        written = dotted_name(func) if type(func) in (cst.Name, cst.Attribute) else None
+        head = self.lookup(written.split(".", 1)[0]) if written is not None else None
+        if written is not None and (head is None or head == V.UNKNOWN_VALUE):
+            fields = self._dataclass_fields(written, e)
+            cls = self.index.pytree_class(written)
+            if cls is not None:
+                return Value(cls=cls, fields=fields)  # an instance of a pytree class the model reads
+            if fields is not None:
+                return Value(fields=fields)
+        q = self.qualname(func)
+        if q is not None and written in self.index.imported_returns and head is None:
+            # a helper of another module of the project whose every return has one kind
+            return self._returned(self.index.imported_returns[written], e, traced_ctx, deps)
+        if q is not None:
+            if q == "functools.partial":
+                return Value(kind=V.FUNCTION)
+            t = apis.transform_for(q)
+            if t is not None:
+                return Value(kind=V.FUNCTION, transform=q)
+            if q.startswith("jax.random."):
+                short = q.rsplit(".", 1)[1]
+                if short in ("PRNGKey", "key", "wrap_key_data", "clone", "fold_in"):
+                    return Value(kind=V.KEY, key=KeyToken(e, len(self.loop_stack), short), traced=traced_ctx and (any_traced or short != "PRNGKey"), deps=deps)
+                if short == "split":
+                    return Value(kind=V.KEYS, traced=traced_ctx, deps=deps)
+                if short in ("key_data", "key_impl"):
+                    return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps)
+            if q in apis.STATIC_RESULT_FUNCS:
+                return V.STATIC_VALUE
+            if q.rsplit(".", 1)[-1].startswith("_"):
+                return V.UNKNOWN_VALUE  # private helpers (jax internals) return anything
+            if q in apis.COLLECTIVES:
+                pos = positional_args(e)
+                if pos:
+                    return self._collective_result(q, self.value(pos[0].value), traced_ctx, deps)
+            n_pos = len(positional_args(e))
+            if self.eager:
+                traced_ctx = False  # under vmap alone, only the batched values are tracers
+            if q in apis.ARRAY_SEQUENCE_FUNCS or (q in apis.ARRAY_SEQUENCE_IF_MANY and n_pos > 1) or (
+                q in apis.ARRAY_SEQUENCE_IF_ONE and n_pos == 1 and len(e.args) == 1
+            ):
+                item = Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps | JAX_COMPUTED if traced_ctx else deps)
+                return Value(kind=V.ARRAYS, item=item)
+            if q.startswith(apis.ARRAY_MODULES) or q.startswith("jax.numpy"):
+                hint = "bool" if q in apis.BOOL_RESULT_FUNCS else None
+                shape, floaty = constructor_facts(self, q, e)
+                if traced_ctx:
+                    deps = deps | JAX_COMPUTED  # a tracer whatever its inputs are
+                return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True, dtype_hint=hint or floaty, shape=shape)
+            if q.startswith("numpy.") or q == "numpy":
+                if all(v.kind == V.STATIC for v in arg_vals):
+                    return V.STATIC_VALUE
+                return Value(kind=V.NPARRAY)
+            if q.startswith("math."):
+                return V.STATIC_VALUE if not any_traced else Value(traced=True, deps=deps)
+            if q == "jax.device_get":
+                # host values (NumPy arrays, a pytree of them): mutable, not JAX arrays
+                return V.UNKNOWN_VALUE
+            if q.startswith("jax.") and q.rsplit(".", 1)[1] in ("device_put", "block_until_ready"):
+                return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps)
+            return V.UNKNOWN_VALUE
+        if isinstance(func, cst.Name):
+            name = func.value
+            local = self.lookup(name)
+            if local is None:
+                if name in _BUILTIN_STATIC or name in ("int", "float", "bool", "complex"):
+                    return V.STATIC_VALUE
+                if name == "range":
+                    return V.STATIC_VALUE
+                if name in ("iter", "map", "filter", "reversed"):
+                    return Value(kind=V.ITERATOR)
+                if name in ("enumerate", "zip"):
+                    return Value(kind=V.ITERATOR)
+                if name in ("list", "tuple"):
+                    if len(arg_vals) == 1 and arg_vals[0].kind in (V.LIST, V.ITERATOR) and arg_vals[0].item is not None:
+                        return Value(kind=V.LIST, item=arg_vals[0].item)  # `list(f(x) for x in xs)`
+                    return Value(kind=V.LIST, traced=any_traced, deps=deps)
+                if name in ("abs", "max", "min", "sum", "round", "pow", "divmod"):
+                    if any_traced:
+                        return Value(kind=V.ARRAY, traced=True, deps=deps)
+                    if all(v.kind == V.STATIC for v in arg_vals):
+                        return V.STATIC_VALUE
+                return V.UNKNOWN_VALUE
+            if local.unit is not None and local.unit.is_generator:
+                return Value(kind=V.ITERATOR)
+            if local.unit is not None and local.unit.jit_root and traced_ctx:
+                # a jitted function called from traced code returns tracers
+                # (a pytree of them: the kind stays unknown)
+                return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
+            if traced_ctx and any_traced and local.unit is not None and self._returns_array(local.unit, e, arg_vals):
+                # a helper of this file that hands back a JAX computation of what it was given
+                return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
+            if local.unit is not None and local.kind == V.FUNCTION:
+                return self._returned(self.return_kind(local.unit), e, traced_ctx, deps)
+            return V.UNKNOWN_VALUE
+        if isinstance(func, cst.Attribute):
+            base = self.value(func.value)
+            m = func.attr.value
+            if base.kind == V.AT_INDEX:
+                return Value(kind=V.ARRAY, traced=base.traced or any_traced, deps=base.deps | deps)
+            if base.kind == V.KEY and m in ("astype",):
+                return base
+            if m in apis.CONCRETIZING_METHODS:
+                return V.STATIC_VALUE
+            if base.kind == V.ARRAY:
+                hint = "bool" if m == "astype" and self._is_bool_dtype(e) else None
+                return Value(kind=V.ARRAY, traced=base.traced or (traced_ctx and any_traced), deps=base.deps | deps, dtype_hint=hint)
+            if base.traced and m in apis.ARRAY_METHODS:
+                return Value(kind=V.ARRAY, traced=True, deps=base.deps | deps)
+            if base.kind == V.FUNCTION and base.transform is not None:
+                return V.UNKNOWN_VALUE
+            return V.UNKNOWN_VALUE
+        if isinstance(func, cst.Call):
+            inner = self.value(func)
+            if inner.kind == V.FUNCTION and inner.transform is not None:
+                if traced_ctx and not self.eager and differentiates(inner.transform, func):
+                    # grad/value_and_grad under jit: the value and gradients are JAX's
+                    # computation, tracers whatever the inputs (model/transformed.py)
+                    return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
+                # jax.jit(f)(x) returns whatever f returns: often a pytree
+                return Value(kind=V.UNKNOWN, traced=traced_ctx and any_traced, deps=deps)
+            if any_traced:
+                layer = self.qualname(func.func)
+                if layer is not None and layer.startswith(_LAYER_MODULES) and layer.rsplit(".", 1)[1][:1].isupper():
+                    # nn.Dense(4)(x), hk.Linear(8)(x) on a tracer: the layer's output is a tracer
+                    return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
+        return V.UNKNOWN_VALUE
+
+    def _element_of(self, iterable: cst.BaseExpression, target: cst.CSTNode) -> Value:
+        """The value of one element when iterating ``iterable``."""
+        if isinstance(iterable, cst.Call):
+            fq = self.qualname(iterable.func)
+            if isinstance(iterable.func, cst.Name) and fq is None:
+                name = iterable.func.value
+                if name == "range":
+                    return V.STATIC_VALUE
+                if name == "enumerate":
+                    pos = positional_args(iterable)
+                    inner = self._element_of(pos[0].value, target) if pos else V.UNKNOWN_VALUE
+                    return Value(kind=V.TUPLE, elements=(V.STATIC_VALUE, inner))
+                if name == "zip":
+                    pos = positional_args(iterable)
+                    return Value(kind=V.TUPLE, elements=tuple(self._element_of(a.value, target) for a in pos))
+        v = self.value(iterable)
+        if v.kind == V.KEYS:
+            return Value(kind=V.KEY, key=KeyToken(target, len(self.loop_stack), "element"))
+        if v.kind == V.ARRAYS and v.item is not None:
+            return v.item
+        if v.kind in (V.TUPLE, V.LIST) and v.elements:
+            # `for r in (pos, vel)`: each element in turn
+            out = v.elements[0]
+            for el in v.elements[1:]:
+                out = V.join(out, el)
+            return replace_value(out, key=None) if out.key is not None else out
+        if v.traced and v.kind == V.ARRAY:
+            return Value(kind=V.ARRAY, traced=True, deps=v.deps)
+        # iterating a traced pytree of unknown kind: a dict gives its (string)
+        # keys, a list its leaves; unsure, so not a tracer
+        if v.kind == V.STATIC:
+            return V.STATIC_VALUE
+        return V.UNKNOWN_VALUE
+
+    def _returns_array(self, unit: Unit, call: cst.Call, arg_vals: list[Value]) -> bool:
+        """Whether ``unit`` (a function of this file), called by ``call`` whose
+        argument values are ``arg_vals``, surely returns an array computed by JAX:
+        every ``return`` hands back a ``jnp``/``lax``/``jax.nn`` computation
+        (not a shape or dtype), arithmetic on one, an array method of a parameter
+        that receives a tracer here, or such a parameter itself (directly or
+        through a local name assigned only such values).  Anything else (a
+        tuple, a subscript, a shape, a Python value): unknown."""
+        if type(unit.node) is not cst.FunctionDef or unit.is_generator or unit.cls is not None:
+            return False
+        if not unit.returns or any(v is None for v in unit.returns):
+            return False
+        if any(a.star or a.keyword is not None for a in call.args):
+            return False
+        traced = {p.name for p, v in zip(unit.positional(), arg_vals) if v.traced}
+        if not traced:
+            return False
+        assigned = self._local_values(unit)
+        params = {p.name for p in unit.params}
+        resolve = self.imports.resolve_dotted
+
+        def array(e: cst.BaseExpression, depth: int = 0) -> bool:
+            if depth > 4:
+                return False
+            t = type(e)
+            if t is cst.Name:
+                if e.value in assigned:  # type: ignore[attr-defined]
+                    values = assigned[e.value]  # type: ignore[attr-defined]
+                    return all(v is not None and array(v, depth + 1) for v in values)
+                return e.value in traced  # type: ignore[attr-defined]
+            if t is cst.Call:
+                func = e.func  # type: ignore[attr-defined]
+                if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value in traced \
+                        and func.value.value not in assigned:
+                    return func.attr.value in apis.ARRAY_METHODS
+                d = dotted_name(func)
+                if d is None or d.split(".", 1)[0] in assigned or d.split(".", 1)[0] in params:
+                    return False
+                q = resolve(d)
+                return q is not None and q.startswith(apis.ARRAY_MODULES) and q not in apis.STATIC_RESULT_FUNCS
+            if t is cst.BinaryOperation:
+                return array(e.left, depth + 1) or array(e.right, depth + 1)  # type: ignore[attr-defined]
+            if t is cst.UnaryOperation:
+                return array(e.expression, depth + 1)  # type: ignore[attr-defined]
+            return False
+
+        return all(array(v) for v in unit.returns)
+
+    def _local_values(self, unit: Unit) -> dict[str, list[Optional[cst.BaseExpression]]]:
+        """name -> what ``unit``'s own body assigns to it (None for a binding that
+        is not ``name = value``: a loop target, an unpacking, an augmented
+        assignment...); read once per function."""
+        memo = self._local_values_memo
+        out = memo.get(id(unit))
+        if out is not None:
+            return out
+        out = memo[id(unit)] = {}
+        for n in descendants(unit.node.body):  # type: ignore[attr-defined]
+            t = type(n)
+            if t is cst.Assign:
+                for tg in n.targets:  # type: ignore[attr-defined]
+                    simple = type(tg.target) is cst.Name
+                    for name in bound_names(tg.target):
+                        out.setdefault(name.value, []).append(n.value if simple else None)  # type: ignore[attr-defined]
+            elif t in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr):
+                for name in bound_names(n.target):  # type: ignore[attr-defined]
+                    out.setdefault(name.value, []).append(None)
+            elif t is cst.AsName:
+                for name in bound_names(n.name):  # type: ignore[attr-defined]
+                    out.setdefault(name.value, []).append(None)
+        return out
+
+
+    # -- kinds of returns (model/kinds.py) ---------------------------------------------
+    def return_kind(self, unit: Unit) -> str:
+        """The kind every return of ``unit`` (a function of this file) hands back."""
+        k = self._return_kinds.get(id(unit))
+        if k is None:
+            if unit.cls is not None or type(unit.node) is not cst.FunctionDef:
+                k = V.UNKNOWN
+            else:
+                k = kinds.return_kind(unit, self._resolver(unit), self._local_values)
+            self._return_kinds[id(unit)] = k
+        return k
+
+    def _resolver(self, unit: Unit):
+        """Qualified names of calls in ``unit``'s body, by the imports alone (the body
+        is not being walked): None for a name the body or its parameters bind."""
+        assigned = unit.assigned
+        params = {p.name for p in unit.params}
+        resolve = self.imports.resolve_dotted
+
+        def qualname(func: cst.CSTNode) -> Optional[str]:
+            d = dotted_name(func)
+            if d is None:
+                return None
+            head = d.split(".", 1)[0]
+            if head in assigned or head in params or self.module_env.get(head) is not None:
+                return None
+            q = resolve(d)
+            return apis.canonical(q) if q is not None else None
+
+        return qualname
+
+    def _returned(self, kind: str, call: cst.Call, traced_ctx: bool, deps: frozenset) -> Value:
+        """The value of a call of a helper whose returns have ``kind``: a JAX array is
+        a tracer in traced code (unless it runs eagerly under vmap alone), concrete
+        elsewhere; a key is a new key at each call."""
+        if kind == V.ARRAY:
+            traced = traced_ctx and not self.eager
+            return Value(kind=V.ARRAY, traced=traced, deps=deps | JAX_COMPUTED if traced else frozenset())
+        if kind == V.KEY:
+            return Value(kind=V.KEY, key=KeyToken(call, len(self.loop_stack), "returned"))
+        return kinds.value_of(kind)
+
+
+    def _dataclass_fields(self, written: str, call: cst.Call) -> Optional[tuple]:
+        """``Params(w=jnp.zeros(3))`` with ``Params`` a dataclass of this file: the
+        kinds its fields get (model/kinds.py), or None."""
+        if "." in written or not self.index.classes:
+            return None
+        for info in self.index.classes:
+            if info.name == written:
+                names = kinds.dataclass_fields(info.node, self.qualname)
+                return kinds.instance_fields(names, call, self.value) if names else None
+        return None
+
+
+    def _element_value(self, e) -> Value:
+        """The value of one element of a comprehension asked for before the walk
+        reached it (a rule looking at ``np.stack([...])`` on entering the call):
+        its targets bound in a scratch scope, with a scratch memo (nothing of it
+        stays: the walk binds and evaluates the element again)."""
+        saved = self._memo
+        self._memo = {}
+        self.env.open()
+        try:
+            f = e.for_in
+            while f is not None:
+                self._bind(f.target, self._element_of(f.iter, f.target))
+                f = f.inner_for_in
+            return self.value(e.elt)
+        finally:
+            self.env.close()
+            self._memo = saved
+
+
+def _slice_parts(sl: cst.CSTNode) -> list[cst.CSTNode]:
+    if isinstance(sl, cst.Index):
+        return [sl.value]
+    if isinstance(sl, cst.Slice):
+        return [p for p in (sl.lower, sl.upper, sl.step) if p is not None]
+    return []

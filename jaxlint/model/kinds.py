@@ -1,0 +1,289 @@
+"""The lattice of kinds: what the model knows a value to be.
+
+A ``Value`` (``model/values.py``) carries a kind and a ``traced`` flag; together they
+name one element of a flat lattice::
+
+                                  UNKNOWN                      (top: anything)
+      /        /       |        |        |       |       \\        \\
+  STATIC   NPARRAY   ARRAY    TRACER    KEY     KEYS   ITERATOR  LIST, TUPLE,
+  (Python  (host     (a con-  (ARRAY,   (one    (split  (a gen-   FUNCTION, MODULE...
+   value)   NumPy)    crete    traced)   PRNG    keys)   erator)
+                      JAX                key)
+                      array)
+      \\        \\       |        |        |       |       /        /
+                                  BOTTOM                       (nothing seen yet)
+
+Two different kinds join to UNKNOWN, and UNKNOWN never reports: a rule fires only on
+a kind the model has shown.  ``BOTTOM`` is where a parameter starts before any call
+site is seen.
+
+Kinds flow three ways this module serves:
+
+* **call sites give parameters their kinds**, joined over every call of the function
+  (``model/calls.py`` records the calls of this file, other modules send theirs as
+  facts: ``jaxlint/project/facts.py``); a parameter takes the joined kind only where
+  every use of the function's name is a call that was seen (``param_value``);
+* **returns carry kinds**: a helper whose every ``return`` builds a key, a JAX array,
+  a host NumPy array (``return_kind``), or a generator, gives that kind to its calls,
+  in this file and in the modules that import it;
+* **attributes carry kinds** (``model/attributes.py``).
+
+Across modules a kind travels as its name (``fact_name`` / ``value_of``); only the
+kinds a rule can act on travel (``CARRIED``), anything else is UNKNOWN there.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Mapping, Optional
+
+import libcst as cst
+
+from jaxlint.model import apis
+from jaxlint.model import values as V
+from jaxlint.model.values import Value
+
+BOTTOM = "bottom"
+TRACER = "tracer"  # the fact name of ARRAY with traced=True
+
+# the kinds that cross a call (to a parameter, from a return) and between modules
+CARRIED = frozenset({V.ARRAY, V.NPARRAY, V.KEY, V.KEYS, V.ITERATOR})
+
+# jax.random functions that return one key / several keys
+_KEY_MAKERS = frozenset({"PRNGKey", "key", "fold_in", "clone", "wrap_key_data"})
+_KEYS_MAKERS = frozenset({"split"})
+
+
+def join(a: str, b: str) -> str:
+    """The least upper bound of two kinds."""
+    if a == BOTTOM:
+        return b
+    if b == BOTTOM or a == b:
+        return a
+    return V.UNKNOWN
+
+
+def join_all(kinds: Iterable[str]) -> str:
+    out = BOTTOM
+    for k in kinds:
+        out = join(out, k)
+        if out == V.UNKNOWN:
+            break
+    return out
+
+
+def fact_name(v: Value) -> str:
+    """The name of ``v``'s kind as a call-site fact: a carried kind, ``tracer``, or
+    ``unknown`` for everything else."""
+    if v.traced:
+        return TRACER if v.kind == V.ARRAY else V.UNKNOWN
+    return v.kind if v.kind in CARRIED else V.UNKNOWN
+
+
+def value_of(kind: str, traced: bool = False, deps: frozenset = frozenset()) -> Value:
+    """The value a carried kind stands for (``traced``: an ARRAY computed in traced code)."""
+    if kind == V.ARRAY:
+        return Value(kind=V.ARRAY, traced=traced, deps=deps)
+    if kind in (V.NPARRAY, V.KEYS, V.ITERATOR):
+        return Value(kind=kind)
+    if kind == V.KEY:
+        return Value(kind=V.KEY)
+    return V.UNKNOWN_VALUE
+
+
+# ----------------------------------------------------------------- call sites
+def call_kinds(params: list, call: cst.Call, value: Callable[[cst.CSTNode], Value], n_bound: int = 0) -> dict[str, str]:
+    """param name -> the kind ``call`` passes for it (``unknown`` where it passes
+    nothing: the default applies, or ``*args``/``**kwargs`` hide which)."""
+    out = {p.name: V.UNKNOWN for p in params}
+    if any(a.star for a in call.args):
+        return out
+    positional = [p for p in params if p.kind in ("pos", "posonly")][n_bound:]
+    i = 0
+    for a in call.args:
+        if a.keyword is None:
+            if i < len(positional):
+                out[positional[i].name] = fact_name(value(a.value))
+            i += 1
+        elif a.keyword.value in out:
+            out[a.keyword.value] = fact_name(value(a.value))
+    return out
+
+
+def fact_kinds(params: list, pos: object, kw: object) -> dict[str, str]:
+    """param name -> kind, from a call-site fact of another module (``pos``: the
+    kinds of its positional arguments, ``kw``: keyword -> kind; None where the call
+    spreads ``*args``/``**kwargs``)."""
+    out = {p.name: V.UNKNOWN for p in params}
+    if not isinstance(pos, list) or not isinstance(kw, dict):
+        return out
+    positional = [p for p in params if p.kind in ("pos", "posonly")]
+    for p, k in zip(positional, pos):
+        out[p.name] = k if k in _FACT_NAMES else V.UNKNOWN
+    for name, k in kw.items():
+        if name in out:
+            out[name] = k if k in _FACT_NAMES else V.UNKNOWN
+    return out
+
+
+_FACT_NAMES = CARRIED | {TRACER}
+
+
+def join_into(acc: dict[str, str], kinds: Mapping[str, str]) -> None:
+    for name, k in kinds.items():
+        acc[name] = join(acc.get(name, BOTTOM), k)
+
+
+def uses_of(text: str, name: str) -> tuple[int, int]:
+    """How many times ``name`` (``f`` or ``mod.f``) is written in ``text`` as a whole
+    name (not an attribute of something else): its definition or import, its calls,
+    any other use (passed as a value, stored, named in a string...); as (uses, of
+    them the ones followed by an attribute, ``name.x``).  A substring search with a
+    look at the characters around each hit (a regex with a look-behind would try
+    every position)."""
+    uses = attrs = 0
+    n = len(name)
+    end = len(text)
+    i = text.find(name)
+    while i >= 0:
+        j = i + n
+        before = text[i - 1] if i else " "
+        after = text[j] if j < end else " "
+        if not (before.isalnum() or before == "_" or before == ".") and not (after.isalnum() or after == "_"):
+            uses += 1
+            attrs += after == "."
+        i = text.find(name, j)
+    return uses, attrs
+
+
+# ----------------------------------------------------------------- returns
+def return_kind(
+    unit,
+    qualname: Callable[[cst.CSTNode], Optional[str]],
+    local_values: Callable[[object], Mapping[str, list]],
+) -> str:
+    """The kind every ``return`` of ``unit`` (a function) hands back, whatever it is
+    given: ``iterator`` for a generator; ``key``/``keys`` when every return builds
+    PRNG keys (``jax.random.PRNGKey``/``split``...); ``array`` when every return is
+    a ``jax.numpy``/``lax``/``jax.random`` computation (or arithmetic on one);
+    ``nparray`` for NumPy constructors; ``unknown`` otherwise (a parameter passed
+    through, a tuple, a shape, a bare ``return``...)."""
+    if type(unit.node) is not cst.FunctionDef or unit.node.decorators:
+        return V.UNKNOWN  # a decorator may return anything in its place
+    if unit.is_generator:
+        return V.ITERATOR
+    if not unit.returns or any(r is None for r in unit.returns):
+        return V.UNKNOWN
+    params = {p.name for p in unit.params}
+    memo: dict[str, str] = {}
+
+    def kind(e: cst.CSTNode, depth: int) -> str:
+        if depth > 4:
+            return V.UNKNOWN
+        t = type(e)
+        if t is cst.Name:
+            name = e.value  # type: ignore[attr-defined]
+            if name in params:
+                return V.UNKNOWN
+            if name in memo:
+                return memo[name]
+            memo[name] = V.UNKNOWN  # a cycle: unknown
+            simple = unit.bindings.get(name)  # its `name = value` statements (pass 1)
+            if not simple or join_all(kind(v, depth + 1) for _, v in simple) not in CARRIED:
+                return V.UNKNOWN
+            values = local_values(unit).get(name)  # every binding (a loop target, `+=`...)
+            if not values or any(v is None for v in values):
+                return V.UNKNOWN
+            memo[name] = join_all(kind(v, depth + 1) for v in values)
+            return memo[name]
+        if t is cst.Call:
+            return call_kind(qualname(e.func))  # type: ignore[attr-defined]
+        if t is cst.BinaryOperation:
+            left = kind(e.left, depth + 1)  # type: ignore[attr-defined]
+            right = kind(e.right, depth + 1)  # type: ignore[attr-defined]
+            if V.ARRAY in (left, right) and V.NPARRAY not in (left, right):
+                return V.ARRAY  # jnp arithmetic with anything else is a JAX array
+            return V.UNKNOWN
+        return V.UNKNOWN
+
+    return join_all(kind(r, 0) for r in unit.returns)
+
+
+def call_kind(q: Optional[str]) -> str:
+    """The kind of what a call of the function ``q`` (a qualified name) returns,
+    whatever its arguments: ``key``/``keys`` for ``jax.random`` key makers, ``array``
+    for ``jax.numpy``/``lax``/``jax.random``/``jax.nn``... computations of one array,
+    ``nparray`` for NumPy array constructors, else ``unknown`` (shapes and dtypes,
+    lists of arrays, the pytrees of ``lax.scan``/``cond`` and of collectives...)."""
+    if q is None:
+        return V.UNKNOWN
+    if q.startswith("jax.random."):
+        short = q.rsplit(".", 1)[1]
+        if short in _KEY_MAKERS:
+            return V.KEY
+        if short in _KEYS_MAKERS:
+            return V.KEYS
+    if q in apis.STATIC_RESULT_FUNCS or q in apis.ARRAY_SEQUENCE_FUNCS \
+            or q in apis.ARRAY_SEQUENCE_IF_MANY or q in apis.ARRAY_SEQUENCE_IF_ONE or q in apis.COLLECTIVES:
+        return V.UNKNOWN
+    if q.rsplit(".", 1)[-1].startswith("_") or apis.transform_for(q) is not None:
+        return V.UNKNOWN  # private helpers; lax.scan/cond/... return their body's pytree
+    if q.startswith(apis.ARRAY_MODULES) or q.startswith("jax.numpy"):
+        return V.ARRAY
+    if q.startswith("numpy.") and q.rsplit(".", 1)[1] in _NUMPY_BUILDERS:
+        return V.NPARRAY
+    return V.UNKNOWN
+
+
+# NumPy functions that build a new host array (not a scalar, a shape or a list)
+_NUMPY_BUILDERS = frozenset(
+    "zeros ones full empty zeros_like ones_like full_like empty_like arange array asarray "
+    "eye identity linspace logspace geomspace indices concatenate stack hstack vstack "
+    "tile repeat meshgrid".split()
+) - {"meshgrid"}
+
+
+# ----------------------------------------------------------------- dataclass fields
+_DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
+
+
+def dataclass_fields(node: cst.ClassDef, qualname: Callable[[cst.CSTNode], Optional[str]]) -> Optional[list[str]]:
+    """The fields of a dataclass (``@dataclasses.dataclass``, ``@flax.struct.dataclass``,
+    ``@chex.dataclass``) without bases, in the order ``__init__`` takes them; None for
+    any other class."""
+    if node.bases or node.keywords:
+        return None
+    if not any(qualname(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+               in _DATACLASS_DECORATORS for d in node.decorators):
+        return None
+    out = []
+    for stmt in node.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    ann = small.annotation.annotation
+                    head = ann.value if isinstance(ann, cst.Subscript) else ann
+                    if (qualname(head) or "").endswith("ClassVar"):
+                        continue
+                    out.append(small.target.value)
+    return out
+
+
+def instance_fields(fields: list[str], call: cst.Call, value: Callable[[cst.CSTNode], Value]) -> Optional[tuple]:
+    """(field, Value) for the fields a constructor call gives a carried kind."""
+    if any(a.star for a in call.args):
+        return None
+    out = []
+    i = 0
+    for a in call.args:
+        if a.keyword is None:
+            name = fields[i] if i < len(fields) else None
+            i += 1
+        else:
+            name = a.keyword.value
+        if name is None or name not in fields:
+            continue
+        v = value(a.value)
+        if not v.traced and v.kind in CARRIED:
+            out.append((name, value_of(v.kind)))
+    return tuple(out) or None
+

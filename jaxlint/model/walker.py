@@ -1,0 +1,499 @@
+"""The walker: statements in flow order, expressions in pre-order, offering each
+node to the rules' hooks (node class -> callables, on entering and leaving) and
+keeping the bindings in step (branches, loops, comprehensions, definitions)."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Mapping, Sequence
+
+import libcst as cst
+
+from jaxlint.model import apis, kinds
+from jaxlint.model import values as V
+from jaxlint.model.bindings import LoopFrame, replace_value
+from jaxlint.model.evaluation import COMPREHENSIONS
+from jaxlint.model.journal import JournalDict
+from jaxlint.model.narrowing import last_small, none_guard
+from jaxlint.model.units import Unit
+from jaxlint.model.values import Value
+from jaxlint.model.walk import children, dotted_name
+
+# expression nodes without expression children
+_LEAVES = frozenset(
+    {cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis}
+)
+
+# context managers under which JAX evaluates what does not depend on a tracer at once
+_COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.ensure_compile_time_eval"})
+
+Hooks = Mapping[type, Sequence[Callable[[cst.CSTNode], None]]]
+
+
+class Walker:
+    """The walk of one unit, for ``Interpreter`` (a mixin)."""
+
+    def set_hooks(self, hooks: Hooks, leave_hooks: Hooks) -> None:
+        """Callables to call, by node class, on entering and leaving a node."""
+        self._hooks = hooks
+        self._leave_hooks = leave_hooks
+
+    # ------------------------------------------------------------------ walking
+    def run_unit(self, unit: Unit) -> None:
+        self.unit = unit
+        self._memo = {}
+        self._qn_memo = {}
+        self._attr_tokens = {}
+        self.consumed = JournalDict()
+        self.loop_stack = []
+        env = JournalDict()
+        for p in unit.params:
+            if p.name in unit.traced_params:
+                is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.name in unit.array_params
+                kind = V.ARRAY if is_array else V.UNKNOWN
+                cls = None
+                if not is_array:
+                    cls = self.index.pytree_class(p.ann_class) if p.ann_class else unit.param_classes.get(p.name)
+                env[p.name] = Value(kind=kind, traced=True, deps=frozenset({p.name}), cls=cls)
+            elif p.name in unit.static_params:
+                env[p.name] = V.STATIC_VALUE
+            else:
+                env[p.name] = V.UNKNOWN_VALUE
+                k = unit.arg_kinds.get(p.name)
+                if k in kinds.CARRIED and self._callers_known(unit):
+                    env[p.name] = kinds.value_of(k)  # what every call passes (a JAX array...)
+        self.env = env
+        node = unit.node
+        self.x64_depth = 1 if self.x64.unit_on(unit) else 0
+        # traced only by `jax.vmap(f)(...)` written in untraced code: what does not
+        # touch the batched values runs eagerly (jnp of concrete data is concrete)
+        # (also a helper called only from such code)
+        eager_sites = bool(unit.eager_sites) and len(unit.eager_sites) == len(unit.trace_sites) and not any(
+            s.traced for s in unit.eager_sites.values())
+        self.eager = bool(unit.reasons) and not unit.origins and set(unit.reasons) <= (
+            unit.eager_reasons | (unit.site_reasons if eager_sites else set()))
+        self.raises_depth = 0
+        self.not_none = set()
+        if isinstance(node, cst.Module):
+            self.block(node.body)
+            self.module_env = dict(self.env)
+        elif isinstance(node, cst.FunctionDef):
+            self.block(node.body.body)
+        elif isinstance(node, cst.Lambda):
+            self.expr(node.body)
+
+    def _callers_known(self, unit: Unit) -> bool:
+        """Are the calls that gave ``unit`` its parameter kinds all its uses?  A plain
+        function (no decorator, not a method) whose name this file writes only in its
+        ``def`` and the calls seen, and that no importing module uses otherwise."""
+        node = unit.node
+        if unit.escapes or unit.cls is not None or type(node) is not cst.FunctionDef or node.decorators:
+            return False
+        return kinds.uses_of(self.text, unit.name)[0] == 1 + unit.local_calls
+
+    def _dispatch(self, node: cst.CSTNode) -> None:
+        hooks = self._hooks.get(type(node))
+        if hooks:
+            for h in hooks:
+                h(node)
+
+    def _dispatch_leave(self, node: cst.CSTNode) -> None:
+        hooks = self._leave_hooks.get(type(node))
+        if hooks:
+            for h in hooks:
+                h(node)
+
+    def block(self, stmts: Iterable[cst.CSTNode]) -> bool:
+        """Walk statements; return True if the block always leaves early."""
+        raised = 0
+        guarded: list[str] = []
+        try:
+            for s in stmts:
+                if self.statement(s):
+                    return True
+                if type(s) is cst.If:
+                    if self.x64.skip_guard(s):
+                        # `if not jax.config.jax_enable_x64: self.skipTest(...)`: the
+                        # rest of the block runs only with x64 on
+                        raised += 1
+                        self.x64_depth += 1
+                    name = none_guard(s)
+                    if name is not None:
+                        # `if p is None: return ...` (also through an alias `p = param`)
+                        for n in (name, self._alias_of(name)):
+                            if n is not None and n not in self.not_none:
+                                guarded.append(n)
+                                self.not_none.add(n)
+                    elif s.orelse is None and isinstance(last_small(s), (cst.Return, cst.Raise)):
+                        # `if isinstance(v, jax.core.Tracer): raise TypeError(...)`: what
+                        # follows runs only where the test is false (v is concrete)
+                        for n in self._concrete_names_if_false(s.test):
+                            self.env[n] = V.UNKNOWN_VALUE
+                elif type(s) is cst.SimpleStatementLine and self.x64.active and any(
+                        isinstance(small, cst.Expr) and self.x64.switches_on(small.value) for small in s.body):
+                    # `self.enter_context(jax.enable_x64())`, a helper running
+                    # `jax.config.update("jax_enable_x64", True)`: on from here
+                    raised += 1
+                    self.x64_depth += 1
+            return False
+        finally:
+            self.x64_depth -= raised
+            self.not_none.difference_update(guarded)
+
+    def statement(self, s: cst.CSTNode) -> bool:
+        t = type(s)
+        if t is not cst.SimpleStatementLine and not isinstance(s, cst.BaseCompoundStatement):
+            # the small statements of a one-line suite: `def f(): x = ...; x[0] = 1`
+            return self.small(s)
+        if t is cst.SimpleStatementLine:
+            for small in s.body:
+                if self.small(small):
+                    return True
+            return False
+        self._dispatch(s)
+        if t is cst.If:
+            return self._if(s)
+        if t is cst.For:
+            self.expr(s.iter)
+            self._loop(s, lambda: self._bind(s.target, self._element_of(s.iter, s.target)), s.body, s.orelse)
+        elif t is cst.While:
+            self.expr(s.test)
+            self._loop(s, None, s.body, s.orelse)
+        elif t is cst.FunctionDef:
+            self._def(s)
+        elif t is cst.ClassDef:
+            self._classdef(s)
+        elif t is cst.With:
+            x64 = 0
+            raises = 0
+            for item in s.items:
+                self.expr(item.item)
+                if self.x64.is_enable(item.item):
+                    x64 += 1
+                if _expects_exception(item.item):
+                    raises += 1
+                if item.asname is not None:
+                    self._bind(item.asname.name, V.UNKNOWN_VALUE)
+            self.x64_depth += x64
+            self.raises_depth += raises
+            # `with jax.ensure_compile_time_eval():` computes what does not depend on a
+            # tracer eagerly, at trace time: jnp results of concrete data are concrete
+            was_eager = self.eager
+            if any(isinstance(item.item, cst.Call) and self.qualname(item.item.func) in _COMPILE_TIME_EVAL
+                   for item in s.items):
+                self.eager = True
+            try:
+                ends = self.block(s.body.body)
+            finally:
+                self.x64_depth -= x64
+                self.raises_depth -= raises
+                self.eager = was_eager
+            self._dispatch_leave(s)
+            return ends
+        elif t is cst.Try or t is getattr(cst, "TryStar", None):
+            self.block(s.body.body)
+            for h in s.handlers:
+                if h.type is not None:
+                    self.expr(h.type)
+                if h.name is not None:
+                    self._bind(h.name.name, V.UNKNOWN_VALUE)
+                self.block(h.body.body)
+            if s.orelse is not None:
+                self.block(s.orelse.body.body)
+            if s.finalbody is not None:
+                self.block(s.finalbody.body.body)
+        elif t is cst.Match:
+            self.expr(s.subject)
+            envs = []
+            for case in s.cases:
+                self._open()
+                ends = self.block(case.body.body)
+                changes = self._close()
+                if not ends:
+                    envs.append(changes)
+            self._join(envs or [({}, {})])
+        self._dispatch_leave(s)
+        return False
+
+    def small(self, s: cst.CSTNode) -> bool:
+        self._dispatch(s)
+        t = type(s)
+        if t is cst.Expr:
+            self.expr(s.value)
+        elif t is cst.Assign:
+            self.jit_calls.note_assign(s)
+            self.expr(s.value)
+            v = self.value(s.value)
+            if len(s.targets) > 1 and v.local_array:
+                v = replace_value(v, local_array=False)  # `y = z = jnp.zeros(3)`: two names, one array
+            for tgt in s.targets:
+                self._target_exprs(tgt.target)
+                self._bind(tgt.target, v, s.value)
+        elif t is cst.AugAssign:
+            self.expr(s.value)
+            self._target_exprs(s.target)
+            old = self.value(s.target)
+            new = self.value(s.value)
+            if isinstance(s.target, (cst.Name, cst.Attribute)):
+                combined = Value(
+                    kind=V.ARRAY if V.ARRAY in (old.kind, new.kind) else (old.kind if old.kind == new.kind else V.UNKNOWN),
+                    traced=old.traced or new.traced,
+                    deps=old.deps | new.deps,
+                )
+                self._bind(s.target, combined)
+        elif t is cst.AnnAssign:
+            if s.value is not None:
+                self.expr(s.value)
+                self._bind(s.target, self.value(s.value), s.value)
+        elif t is cst.Return:
+            if s.value is not None:
+                self.expr(s.value)
+            self._dispatch_leave(s)
+            return True
+        elif t is cst.Raise:
+            if s.exc is not None:
+                self.expr(s.exc)
+            self._dispatch_leave(s)
+            return True
+        elif t is cst.Assert:
+            self.expr(s.test)
+            if s.msg is not None:
+                self.expr(s.msg)
+        elif t is cst.Del:
+            self.expr(s.target)
+        elif t is cst.Continue or t is cst.Break:
+            self._dispatch_leave(s)
+            return True
+        elif t is cst.Import or t is cst.ImportFrom:
+            for name in _imported_names(s):
+                self.env.pop(name, None)
+        self._dispatch_leave(s)
+        return False
+
+    # -- control flow -------------------------------------------------------------
+    def _if(self, s: cst.If) -> bool:
+        self.expr(s.test)
+        dead = self._dead_under_trace(s.test)
+        if dead is True:  # `if p is None:` that no traced caller reaches
+            orelse = s.orelse
+            if orelse is None:
+                return False
+            return self.statement(orelse) if isinstance(orelse, cst.If) else self.block(orelse.body.body)
+        if dead is False:
+            return self.block(s.body.body)
+        self._open()
+        for name in self._concrete_names(s.test):
+            self.env[name] = V.UNKNOWN_VALUE  # narrowed: a Python value in this branch
+        for name in self._host_names(s.test):
+            self.env[name] = Value(kind=V.NPARRAY)  # narrowed: `isinstance(v, np.ndarray)`
+        x64 = self.x64.condition(s.test)  # `if jax.config.jax_enable_x64:`
+        self.x64_depth += x64 is True
+        try:
+            body_ends = self.block(s.body.body)
+        finally:
+            self.x64_depth -= x64 is True
+        then_state = self._close()
+        self._open()
+        orelse = s.orelse
+        self.x64_depth += x64 is False
+        try:
+            if orelse is None:
+                else_ends = False
+            elif isinstance(orelse, cst.If):
+                else_ends = self.statement(orelse)
+            else:
+                else_ends = self.block(orelse.body.body)
+        finally:
+            self.x64_depth -= x64 is False
+        else_state = self._close()
+        live = []
+        if not body_ends:
+            live.append(then_state)
+        if not else_ends:
+            live.append(else_state)
+        self._join(live or [then_state, else_state])
+        self._dispatch_leave(s)
+        return body_ends and else_ends
+
+    def _loop(self, node, bind_target, body, orelse) -> None:
+        frame = LoopFrame(node, len(self.loop_stack) + 1, self.env, self.consumed)
+        self.loop_stack.append(frame)
+        try:
+            if bind_target is not None:
+                bind_target()
+            self.block(body.body)
+            self._dispatch_leave(node)
+        finally:
+            self.loop_stack.pop()
+        body_state = self._close()
+        # the body may run zero times: the state at entry, with what the rules added to it
+        zero = {k: site for k, site in frame.entry_consumed.extra.items() if k not in self.consumed}
+        self._join([body_state, ({}, zero)])
+        if orelse is not None:
+            self.block(orelse.body.body)
+
+    # -- definitions -----------------------------------------------------------
+    def _def(self, s: cst.FunctionDef) -> None:
+        for dec in s.decorators:
+            self.expr(dec.decorator)
+        for p in (*s.params.params, *s.params.kwonly_params, *s.params.posonly_params):
+            if p.default is not None:
+                self.expr(p.default)
+        unit = self.index.unit_of.get(id(s))
+        if unit is None:
+            return
+        self._note_site(id(s.name))
+        unit.closure_env = dict(self.env) if not self.unit.is_module else None
+        if self.unit.traced and not self.unit.host and unit.cls is None and not unit.host:
+            # a function defined inside traced code runs under that trace when called
+            unit.mark_traced(f"defined inside traced `{self.unit.name}`")
+        self.env[s.name.value] = Value(kind=V.FUNCTION, unit=unit)
+
+    def _classdef(self, s: cst.ClassDef) -> None:
+        for dec in s.decorators:
+            self.expr(dec.decorator)
+        for b in s.bases:
+            self.expr(b.value)
+        self.env.open()
+        self.block(s.body.body)
+        self.env.close()  # the class body's names are not the enclosing scope's
+        self.env[s.name.value] = V.UNKNOWN_VALUE
+
+    # -- expressions -----------------------------------------------------------
+    def expr(self, node: cst.CSTNode) -> None:
+        """Offer every node of an expression to the rules (pre-order).  Only
+        expressions are walked: the attribute name in ``a.b`` and the keyword
+        in ``f(k=v)`` are not variable references and are not visited."""
+        t = type(node)
+        hooks = self._hooks.get(t)
+        if hooks:
+            for h in hooks:
+                h(node)
+        if t in _LEAVES:
+            hooks = self._leave_hooks.get(t)
+            if hooks:
+                for h in hooks:
+                    h(node)
+            return
+        if t is cst.Attribute:
+            self.expr(node.value)
+            self._dispatch_leave(node)
+            return
+        if t is cst.Arg:
+            self.expr(node.value)
+            self._dispatch_leave(node)
+            return
+        if t is cst.Lambda:
+            unit = self.index.unit_of.get(id(node))
+            if unit is not None:
+                unit.closure_env = dict(self.env) if not self.unit.is_module else None
+                if self.unit.traced and not self.unit.host and not unit.host:
+                    unit.mark_traced(f"defined inside traced `{self.unit.name}`")
+            for p in node.params.params:
+                if p.default is not None:
+                    self.expr(p.default)
+            return
+        if t in COMPREHENSIONS:
+            self._comprehension(node)
+            return
+        if t is cst.IfExp:
+            truth = self._truth_under_trace(node.test)
+            if truth is not None:
+                # `a.shape if hasattr(a, "shape") else np.asarray(a).shape`: under
+                # trace only one branch runs
+                self.expr(node.test)
+                self.expr(node.body if truth else node.orelse)
+                self._dispatch_leave(node)
+                return
+            x64 = self.x64.condition(node.test)  # `jnp.float64 if X64 else jnp.float32`
+            if x64 is not None:
+                self.expr(node.test)
+                for branch, on in ((node.body, x64), (node.orelse, not x64)):
+                    self.x64_depth += on
+                    try:
+                        self.expr(branch)
+                    finally:
+                        self.x64_depth -= on
+                self._dispatch_leave(node)
+                return
+        if t is cst.Call:
+            self._call_effects(node)
+        elif t is cst.NamedExpr:
+            self.expr(node.value)
+            self._bind(node.target, self.value(node.value))
+            return
+        for child in children(node):
+            self.expr(child)
+        self._dispatch_leave(node)
+
+    def _comprehension(self, node) -> None:
+        """A comprehension runs its element once per item: walk it like a loop."""
+        self.env.open()  # the comprehension's names do not leak out
+        fors = []
+        f = node.for_in
+        while f is not None:
+            fors.append(f)
+            f = f.inner_for_in
+        self.expr(fors[0].iter)
+        frame = LoopFrame(node, len(self.loop_stack) + 1, self.env, self.consumed)
+        self.loop_stack.append(frame)
+        try:
+            for i, f in enumerate(fors):
+                if i:
+                    self.expr(f.iter)
+                self._bind(f.target, self._element_of(f.iter, f.target))
+                for cond in f.ifs:
+                    self._dispatch(cond)
+                    self.expr(cond.test)
+            if isinstance(node, cst.DictComp):
+                self.expr(node.key)
+                self.expr(node.value)
+            else:
+                self.expr(node.elt)
+                # in the comprehension's scope: the value of one element (a rule may have
+                # asked for the comprehension's value before its scope was open)
+                item = self.value(node.elt)
+                self._memo[id(node)] = Value(kind=V.ITERATOR if type(node) is cst.GeneratorExp else V.LIST, item=item)
+            self._dispatch_leave(node)
+        finally:
+            self.loop_stack.pop()
+        self.env.close()
+        self.consumed.apply(self.consumed.close())  # keys consumed inside stay consumed
+        self.env.close()
+
+    def _target_exprs(self, target: cst.CSTNode) -> None:
+        """Visit the sub-expressions of an assignment target (``x[i]``, ``a.b``)."""
+        if isinstance(target, (cst.Subscript, cst.Attribute)):
+            self.expr(target)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                self._target_exprs(el.value)
+        elif isinstance(target, cst.StarredElement):
+            self._target_exprs(target.value)
+
+
+_RAISES_CONTEXTS = frozenset(
+    {"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "assertRaisesWithLiteralMatch"}
+)
+
+def _expects_exception(e: cst.BaseExpression) -> bool:
+    """``pytest.raises(...)``, ``self.assertRaises(...)``, ``self.assertRaisesRegex(...)``:
+    a context whose body is there to raise."""
+    if isinstance(e, cst.Call):
+        name = dotted_name(e.func)
+        return name is not None and name.rsplit(".", 1)[-1] in _RAISES_CONTEXTS
+    return False
+
+def _imported_names(s: cst.CSTNode) -> list[str]:
+    out = []
+    names = getattr(s, "names", None)
+    if isinstance(names, (list, tuple)):
+        for alias in names:
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                out.append(alias.asname.name.value)
+            elif isinstance(alias.name, cst.Name):
+                out.append(alias.name.value)
+            elif isinstance(alias.name, cst.Attribute):
+                d = dotted_name(alias.name)
+                if d:
+                    out.append(d.split(".")[0])
+    return out
