@@ -457,11 +457,20 @@ if __name__ == "__main__":
 """
 
 
-def test_a_float64_line_run_while_warnings_are_ignored_is_not_exercised(tmp_path):
-    # the filter hides the warning that would confirm it: that is no refutation
+def test_a_float64_line_run_while_warnings_are_ignored_is_confirmed_by_the_probes(tmp_path):
+    # the user's filter hides the warning from confirm's own module-level check (on its
+    # own: not-exercised, no refutation); the probes `jaxlint observe` shares with
+    # confirm see JAX's warning before the filter does, so the run confirms the line
     root = _project(tmp_path, {"prog.py": X64_IGNORED})
     found = _confirm(root, "prog.py", "--run", "python prog.py")
-    assert found[("prog.py", 7, "JAX110")] == {
+    rt = found[("prog.py", 7, "JAX110")]
+    assert rt["verdict"] == "confirmed"
+    assert rt["evidence"] == (
+        "observed in --run `python prog.py`: the run requested float64 without x64: Explicitly "
+        "requested dtype float64 requested in ones is not available, and will be truncated to "
+        "dtype float32.")
+    assert rt["details"]["observed"] is True
+    assert rt["details"]["before"] == {
         "verdict": "not-exercised",
         "reason": "line 7 ran in --run `python prog.py` while a warnings filter ignored JAX's "
                   "dtype warning: no evidence either way; a --run that leaves UserWarning "
