@@ -31,6 +31,7 @@ from jaxlint.model.walk import (
     literal_strs,
     positional_args,
     string_value,
+    walk_tree,
 )
 
 
@@ -1277,11 +1278,10 @@ def _unpacked_static(unit: Unit, name: str, depth: int) -> bool:
     if isinstance(node, cst.Lambda):
         return False
     found = False
-    stack = list(node.body) if isinstance(node, cst.Module) else list(children(node.body))
-    while stack:
-        n = stack.pop()
+    roots = list(node.body) if isinstance(node, cst.Module) else children(node.body)
+    for n in (m for r in roots for m in walk_tree(r, _other_scope)):
         t = type(n)
-        if t in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+        if t in _SCOPE_TYPES:
             continue  # another scope
         if t is cst.Assign:
             for tgt in n.targets:
@@ -1299,8 +1299,14 @@ def _unpacked_static(unit: Unit, name: str, depth: int) -> bool:
             target = n.name if t is cst.AsName else n.target
             if name in (b.value for b in bound_names(target)):
                 return False
-        stack.extend(children(n))
     return found
+
+
+_SCOPE_TYPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+
+def _other_scope(n: cst.CSTNode) -> bool:
+    return type(n) in _SCOPE_TYPES
 
 
 def _reason(site: TransformSite) -> str:

@@ -6,7 +6,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid, bound_names
 from jaxlint.findings import Severity
-from jaxlint.model.walk import children, descendants
+from jaxlint.model.walk import descendants, walk_tree
 from jaxlint.model import values as V
 from jaxlint.rules.impurity._common import assign_pairs, binds, escapes, owner_of
 
@@ -409,14 +409,11 @@ def _transform(unit) -> "str | None":
 
 def _asserted(scope: cst.CSTNode, name: str) -> bool:
     """Does ``scope`` check ``name`` in an ``assert`` or an ``assert*``/``expect*`` call?"""
-    stack = [scope]
-    while stack:
-        n = stack.pop()
+    for n in walk_tree(scope):
         check = isinstance(n, cst.Assert) or (
             isinstance(n, cst.Call) and isinstance(n.func, (cst.Attribute, cst.Name))
             and (n.func.attr.value if isinstance(n.func, cst.Attribute) else n.func.value).lower().startswith(("assert", "expect"))
         )
         if check and any(isinstance(m, cst.Name) and m.value == name for m in descendants(n)):
             return True
-        stack.extend(children(n))
     return False

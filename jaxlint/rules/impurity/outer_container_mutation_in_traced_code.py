@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
-from jaxlint.model.walk import children
+from jaxlint.model.walk import walk_tree
 from jaxlint.rules.impurity._common import binds, escapes, owner_of
 
 
@@ -31,17 +31,22 @@ def _captures_traced(ctx, e: cst.CSTNode) -> bool:
     if not isinstance(e, cst.Lambda):
         return False
     params = {p.name.value for p in (*e.params.params, *e.params.posonly_params, *e.params.kwonly_params)}
-    stack = [e.body]
-    while stack:
-        n = stack.pop()
+    return _reads_traced(ctx, e.body, params)
+
+
+def _reads_traced(ctx, root: cst.CSTNode, params: set[str]) -> bool:
+    """Does ``root`` read a traced name of this scope other than ``params`` (of
+    ``a.b.c`` only the base ``a`` is a read)?"""
+    def attribute(n: cst.CSTNode) -> bool:
+        return isinstance(n, cst.Attribute)
+
+    for n in walk_tree(root, attribute):
         if isinstance(n, cst.Name) and n.value not in params:
             v = ctx.lookup(n.value)
             if v is not None and v.traced:
                 return True
-        if isinstance(n, cst.Attribute):
-            stack.append(n.value)
-            continue
-        stack.extend(children(n))
+        if isinstance(n, cst.Attribute) and _reads_traced(ctx, n.value, params):
+            return True
     return False
 
 

@@ -11,7 +11,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import children, dotted_name, keyword_arg, positional_args
+from jaxlint.model.walk import dotted_name, keyword_arg, positional_args, walk_tree
 
 
 # transforms whose result keeps a compile cache keyed on the function object
@@ -600,9 +600,7 @@ class RecompileFreshFunction(Rule):
         outer = {p.name for p in unit.params} | set(unit.assigned)
         inner: set[str] = set()
         used: set[str] = set()
-        stack: list[cst.CSTNode] = [node]
-        while stack:
-            n = stack.pop()
+        for n in walk_tree(node):
             if isinstance(n, cst.Param):
                 inner.add(n.name.value)
             elif isinstance(n, cst.Name):
@@ -613,7 +611,6 @@ class RecompileFreshFunction(Rule):
                     tn = t.target
                     if isinstance(tn, cst.Name):
                         inner.add(tn.value)
-            stack.extend(children(n))
         if isinstance(node, cst.FunctionDef):
             inner.add(node.name.value)
         return not ((used - inner) & outer)
@@ -695,10 +692,12 @@ class RecompileFreshFunction(Rule):
 def _own_nodes(fn: cst.CSTNode):
     """The nodes of a function's body, not those of functions or classes defined in it."""
     body = getattr(fn, "body", None)
-    stack = list(children(body)) if body is not None else []
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            continue
-        yield n
-        stack.extend(children(n))
+    if body is None:
+        return
+    for n in walk_tree(body, _SCOPE_NODE, with_root=False):
+        if not _SCOPE_NODE(n):
+            yield n
+
+
+def _SCOPE_NODE(n: cst.CSTNode) -> bool:
+    return isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))

@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
-from jaxlint.model.walk import children
+from jaxlint.model.walk import walk_tree
 
 
 _NP_ARRAY_MAKERS = frozenset(
@@ -284,10 +284,7 @@ class NonHashableStaticArg(Rule):
             return None
         positional = [p.name for p in unit.positional()]
         index = positional.index(name) if name in positional else None
-        stack: list[cst.CSTNode] = [ctx.module]
-        while stack:
-            n = stack.pop()
-            stack.extend(children(n))
+        for n in walk_tree(ctx.module):
             if not isinstance(n, cst.Call) or not isinstance(n.func, cst.Name) or n.func.value != unit.name:
                 continue
             if any(a.star for a in n.args):
