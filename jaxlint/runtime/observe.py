@@ -71,12 +71,18 @@ def interpreter_command(command: str) -> str:
 
 
 def _shim(tmp: str) -> str:
-    shim = os.path.join(tmp, "shim")
-    os.mkdir(shim)
     from jaxlint.runtime.recorder import SITECUSTOMIZE
 
+    return write_shim(tmp, SITECUSTOMIZE)
+
+
+def write_shim(tmp: str, sitecustomize: str) -> str:
+    """A folder under ``tmp`` to put first on the command's ``PYTHONPATH``: a
+    ``sitecustomize.py`` with this text, and the jaxlint package it imports."""
+    shim = os.path.join(tmp, "shim")
+    os.mkdir(shim)
     with open(os.path.join(shim, "sitecustomize.py"), "w", encoding="utf-8") as fh:
-        fh.write(SITECUSTOMIZE)
+        fh.write(sitecustomize)
     package = Path(__file__).resolve().parent.parent  # the jaxlint package, and only it
     os.symlink(package, os.path.join(shim, "jaxlint"))
     return shim

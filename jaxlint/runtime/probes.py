@@ -40,6 +40,8 @@ import time
 import weakref
 from typing import Any, Optional
 
+from jaxlint.runtime.recorder import CHAIN_SHADOWED
+
 ENV = "JAXLINT_OBSERVE"
 
 # the flags observe sets in the command's environment (JAX reads them at import)
@@ -536,14 +538,4 @@ try:
 except Exception as _exc:  # never break the user's program
     _sys.stderr.write("jaxlint: observe's probes could not start: %r\\n" % (_exc,))
 
-# then the sitecustomize this one shadows, if there is one
-_here = _os.path.dirname(_os.path.abspath(__file__))
-for _dir in list(_sys.path):
-    if _dir and _os.path.abspath(_dir) != _here and \\
-            _os.path.isfile(_os.path.join(_dir, "sitecustomize.py")):
-        _path = _os.path.join(_dir, "sitecustomize.py")
-        with open(_path, "rb") as _fh:
-            exec(compile(_fh.read(), _path, "exec"), {"__name__": "sitecustomize",
-                                                     "__file__": _path})
-        break
-'''
+''' + CHAIN_SHADOWED

@@ -963,6 +963,21 @@ def _quiet_imports(original: Any, rec: Recorder) -> Any:
     return _import
 
 
+# the end of every sitecustomize shim jaxlint writes (this one, and observe's in
+# probes.py): the sitecustomize the shim shadows on sys.path, if there is one, still runs
+CHAIN_SHADOWED = '''\
+# then the sitecustomize this one shadows, if there is one
+_here = _os.path.dirname(_os.path.abspath(__file__))
+for _dir in list(_sys.path):
+    if _dir and _os.path.abspath(_dir) != _here and \\
+            _os.path.isfile(_os.path.join(_dir, "sitecustomize.py")):
+        _path = _os.path.join(_dir, "sitecustomize.py")
+        with open(_path, "rb") as _fh:
+            exec(compile(_fh.read(), _path, "exec"), {"__name__": "sitecustomize",
+                                                     "__file__": _path})
+        break
+'''
+
 SITECUSTOMIZE = '''\
 # written by jaxlint confirm --run: the recorder (jaxlint/runtime/recorder.py)
 import os as _os
@@ -976,14 +991,4 @@ try:
 except Exception as _exc:  # never break the user's program
     _sys.stderr.write("jaxlint: the recorder could not start: %r\\n" % (_exc,))
 
-# then the sitecustomize this one shadows, if there is one
-_here = _os.path.dirname(_os.path.abspath(__file__))
-for _dir in list(_sys.path):
-    if _dir and _os.path.abspath(_dir) != _here and \\
-            _os.path.isfile(_os.path.join(_dir, "sitecustomize.py")):
-        _path = _os.path.join(_dir, "sitecustomize.py")
-        with open(_path, "rb") as _fh:
-            exec(compile(_fh.read(), _path, "exec"), {"__name__": "sitecustomize",
-                                                     "__file__": _path})
-        break
-'''
+''' + CHAIN_SHADOWED

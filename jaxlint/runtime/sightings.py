@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Optional
 
 from jaxlint.runtime import procs
-from jaxlint.runtime.observe import RunResult, interpreter_command, output_tail, read_events
+from jaxlint.runtime.observe import RunResult, interpreter_command, output_tail, read_events, write_shim
 
 # compiles of one function, for a cause, before it is reported
 FRESH_COMPILES = 2  # a new function object of the same definition, compiled again
@@ -61,15 +61,9 @@ class Sighting:
 
 
 def _shim(tmp: str) -> str:
-    shim = os.path.join(tmp, "shim")
-    os.mkdir(shim)
     from jaxlint.runtime.probes import SITECUSTOMIZE
 
-    with open(os.path.join(shim, "sitecustomize.py"), "w", encoding="utf-8") as fh:
-        fh.write(SITECUSTOMIZE)
-    package = Path(__file__).resolve().parent.parent  # the jaxlint package, and only it
-    os.symlink(package, os.path.join(shim, "jaxlint"))
-    return shim
+    return write_shim(tmp, SITECUSTOMIZE)
 
 
 def command_env(shim: str, job_path: str, device: Optional[str] = None,
