@@ -402,3 +402,53 @@ def test_confirm_takes_the_probes_events(tmp_path):
         "the --run warned at line 11: UserWarning: Explicitly requested dtype float64 requested "
         "in zeros is not available, and will be truncated to dtype float32.")
     assert verdicts["JAX101"]["verdict"] == "confirmed"  # its own check, as before
+
+
+CLEAN_TRAIN = '''\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def scale(x, n):
+    return x * n
+
+
+@jax.jit
+def step(params, x, y):
+    def loss(p):
+        pred = x @ p
+        safe = jnp.where(pred > 0, pred, 1.0)
+        return jnp.mean(jnp.where(pred > 0, jnp.log(safe), 0.0) + (pred - y) ** 2)
+    value, grad = jax.value_and_grad(loss)(params)
+    jax.debug.print("loss {l}", l=value)
+    return params - 0.1 * grad, value
+
+
+def main():
+    key = jax.random.PRNGKey(0)
+    key, kx, ky, kp = jax.random.split(key, 4)
+    x = jax.random.normal(kx, (8, 3))
+    y = jax.random.uniform(ky, (8,))
+    params = jax.random.normal(kp, (3,))
+    for n in range(3):
+        x = scale(x, jnp.float32(n + 1))
+    losses = []
+    for _ in range(5):
+        params, value = step(params, x, y)
+        losses.append(value)
+    return float(jnp.stack(losses).mean())
+
+
+print(main())
+'''
+
+
+def test_the_corrected_twin_gets_no_finding(tmp_path):
+    """The sharp bits above written the way JAX wants (keys split, jit built once, the
+    count passed as an array, a guarded log, `jax.debug.print`, one host copy at the
+    end): the run is observed and nothing is reported."""
+    (tmp_path / "train.py").write_text(CLEAN_TRAIN)
+    done = observe(tmp_path, "--run", "python train.py", "--output-format", "json")
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert json.loads(done.stdout) == []

@@ -369,7 +369,7 @@ class Probes:
             if not getattr(probes.inside, "on", False):
                 probes.inside.on = True
                 try:
-                    where = probes.user_frame(sys._getframe(1))
+                    where = None if _in_host_callback(sys._getframe(1)) else probes.user_frame(sys._getframe(1))
                     if where is not None:
                         probes.count("transfer", where, threshold,
                                      aval=f"{arr.dtype}{list(arr.shape)}",
@@ -525,6 +525,20 @@ def install() -> None:
     probes = Probes(job)
     probes.emit(event="process", argv=sys.argv[:4], time=time.time())
     _after_imports(probes)
+
+
+# JAX's host callbacks (jax.debug.print/callback, io_callback, pure_callback): the
+# value is copied to the host because the user asked for it there, not by accident
+_CALLBACK_FILES = ("/jax/_src/debugging.py", "/jax/_src/callback.py")
+
+
+def _in_host_callback(frame: Any) -> bool:
+    while frame is not None:
+        name = frame.f_code.co_filename.replace("\\", "/")
+        if name.endswith(_CALLBACK_FILES):
+            return True
+        frame = frame.f_back
+    return False
 
 
 SITECUSTOMIZE = '''\

@@ -21,7 +21,10 @@ class RepeatedHostTransfer(Rule):
         "times in one process (a loop, a function called repeatedly) is reported with the "
         "count, how it converted and the array's shape. JAX's own transfer guard "
         "(`jax.transfer_guard(\"log\")`) logs host-to-device copies from C++ without a Python "
-        "stack, so it cannot name a line: observe does not report host-to-device copies."
+        "stack, so it cannot name a line: observe does not report host-to-device copies. "
+        "Copies made for a host callback the code asked for (`jax.debug.print`, "
+        "`jax.debug.callback`, `io_callback`, `pure_callback`) are not counted: the host is "
+        "where the user wants that value."
     )
     what_it_does = "Reports a line that copied device arrays to the host at least 3 times during the run."
     why_bad = (
