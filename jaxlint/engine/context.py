@@ -20,6 +20,7 @@ import libcst as cst
 from jaxlint.engine.types import Report
 from jaxlint.model.attributes import attribute_holds_jax_array
 from jaxlint.model.constants import constant_int, holds_host_numpy_array
+from jaxlint.model.repeats import called_repeatedly
 from jaxlint.model.shapes import call_site_shapes
 from jaxlint.model.index import FileIndex
 from jaxlint.model import values as V
@@ -126,6 +127,12 @@ class RuleContext:
         ``param``: one entry per call by name (``f(jnp.ones((4096, 16)))``), None where
         the argument is not a literal constructor.  [] when there is no call."""
         return call_site_shapes(self._interp, param)
+
+    def called_repeatedly(self, unit: Unit) -> bool:
+        """Does this file call ``unit`` (by its name: ``f(...)``, ``x.f(...)``) in a
+        loop body or a comprehension?  The evidence that a function runs again and
+        again; without it a function may run once per program."""
+        return not unit.is_module and called_repeatedly(self._interp.module, unit.name)
 
     def holds_host_numpy_array(self, expr: cst.CSTNode) -> bool:
         """Is ``expr`` a name that every binding in its scope sets to a NumPy array built

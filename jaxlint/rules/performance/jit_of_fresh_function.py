@@ -112,7 +112,9 @@ class RecompileFreshFunction(Rule):
         "called there), so every call of the function compiles again (called in a loop of the "
         "same body, the compile is reused: not flagged; nor where the jitted function uses the "
         "enclosing function's parameters or locals, which need a compile per value anyway, or "
-        "where the enclosing function runs a loop: a driver whose compile the run pays for). Rule of thumb for this per-call case: functions that run "
+        "where the enclosing function runs a loop: a driver whose compile the run pays for; "
+        "these two are flagged only where the file calls the enclosing function in a loop or a "
+        "comprehension, the evidence that it runs again and again). Rule of thumb for this per-call case: functions that run "
         "once or a few times are skipped: test functions, `main`, `setUp`, every function of a "
         "test module (`test_*.py`, `*_test.py`, `conftest.py`), and load/set-up/conversion "
         "functions (named `load*`, `restore*`, `from_*`, `init*`, `setup*`, `build*`, `create*`, "
@@ -351,9 +353,100 @@ class RecompileFreshFunction(Rule):
                 return jax.jit(lambda x, y: x + y, inline=True)(a, b)
             """
         ),
+        # a jit of the caller's own method (`jit(vmap(model.forward))`) in one-shot
+        # utilities: it needs the caller's value, and nothing shows the utility called
+        # again and again
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import jit, vmap
+
+
+            def bruteforce_evidence(model, S=60):
+                u = jnp.linspace(0.0, 1.0, S)
+                return jnp.log(jnp.sum(jnp.exp(jit(vmap(model.forward))(u))))
+
+
+            class Model:
+                def sanity_check(self, key, S):
+                    U = jit(vmap(self.sample_U))(jax.random.split(key, S))
+                    return jit(vmap(lambda u: self.forward(u)))(U)
+            """
+        ),
+        # the same with equinox, through an alias
+        Valid(
+            """
+            import equinox as eqx
+            import jax
+
+            fjit = eqx.filter_jit
+
+
+            def report_accuracy(net, xs, ys):
+                preds = fjit(jax.vmap(net.predict))(xs)
+                return (preds == ys).mean()
+            """
+        ),
+        # a driver: its own loop runs the eval steps, then one gather per evaluation
+        Valid(
+            """
+            import jax
+            import numpy as np
+
+
+            def evaluate(state, batches, eval_step):
+                outs = []
+                for batch in batches:
+                    outs.append(eval_step(state, batch))
+                res = np.stack(outs)
+                return jax.pmap(lambda x: jax.lax.all_gather(x, "b"), "b")(res)
+            """
+        ),
     ]
 
     INVALID = [
+        # the caller's method, jitted per call, in a function this file calls in a loop:
+        # the same model compiles again on every call
+        Invalid(
+            """
+            from jax import jit, vmap
+
+
+            def evidence(model, grid):
+                return jit(vmap(model.forward))(grid)
+
+
+            def scan_grids(model, grids):
+                return [evidence(model, g) for g in grids]
+            """,
+            expected=[(5, 12)],
+            messages=[
+                "`jit` of the result of `vmap(...)` compiles again on every call of `evidence`: jit caches per function object and `evidence` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `evidence` itself; and pass the varying values as arguments",
+            ],
+        ),
+        # a driver that runs a loop, itself called once per epoch
+        Invalid(
+            """
+            import jax
+            import numpy as np
+
+
+            def evaluate(state, batches, eval_step):
+                outs = [eval_step(state, b) for b in batches]
+                res = np.stack(outs)
+                return jax.pmap(lambda x: jax.lax.all_gather(x, "b"), "b")(res)
+
+
+            def train(state, data, eval_step, epochs):
+                for _ in range(epochs):
+                    evaluate(state, data, eval_step)
+            """,
+            expected=[(8, 12)],
+            messages=[
+                "`pmap` of a `lambda` compiles again on every call of `evaluate`: jit caches per function object and `evaluate` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `evaluate` itself; and pass the varying values as arguments",
+            ],
+        ),
         # built in a function body and called once there: a new compile per call
         Invalid(
             """
@@ -573,7 +666,7 @@ class RecompileFreshFunction(Rule):
             # `f = jax.jit(lambda y: ...)` in a function body, then `f(x)` called once
             # there: every call of the function builds and compiles a new one
             reason = self._fresh_wrap(node.value, None) if self._per_call_unit() else None
-            if reason is not None and not _inline(node.value) and self._hoistable(node.value):  # type: ignore[arg-type]
+            if reason is not None and not _inline(node.value) and self._per_call_case(node.value):  # type: ignore[arg-type]
                 self._once[tgt.value] = (node.value, reason)  # type: ignore[assignment]
             else:
                 self._once.pop(tgt.value, None)
@@ -584,6 +677,14 @@ class RecompileFreshFunction(Rule):
             self._pending[tgt.value] = (node.value, loop, reason)  # type: ignore[assignment]
         else:
             self._pending.pop(tgt.value, None)
+
+    def _per_call_case(self, node: cst.CSTNode) -> bool:
+        """Is a jit built at ``node`` in a function body (outside loops) a compile per
+        call worth reporting?  When it could be built once outside (`_hoistable`); and
+        otherwise only when this file shows the function called again and again (in a
+        loop or a comprehension): a jit of the caller's values (`jit(vmap(model.f))`)
+        or one built by a driver that runs a loop may well run once per program."""
+        return self._hoistable(node) or self.ctx.called_repeatedly(self.ctx.unit)
 
     def _hoistable(self, node: cst.CSTNode) -> bool:
         """Could the jitted function be built once, outside the enclosing function?
@@ -632,7 +733,7 @@ class RecompileFreshFunction(Rule):
             elif isinstance(d, cst.Call):
                 target = d.func
             if ctx.qualname(target) in _CACHING and not (isinstance(d, cst.Call) and _inline(d)):
-                if self._hoistable(node):
+                if self._per_call_case(node):
                     self._once[node.name.value] = (d, f"the inner function `{node.name.value}` defined in `{ctx.unit.name}`")
                     return
                 break
@@ -653,7 +754,8 @@ class RecompileFreshFunction(Rule):
                 return  # jit(..., inline=True): inlined into the caller's trace
             if loop is not None:
                 self._report(func, reason, "every iteration of the loop")
-            elif not ctx.unit.is_module and not _runs_once(ctx.unit) and not _called_rarely(ctx.unit, ctx.path):
+            elif (not ctx.unit.is_module and not _runs_once(ctx.unit) and not _called_rarely(ctx.unit, ctx.path)
+                    and self._per_call_case(func)):
                 self._report(func, reason, f"every call of `{ctx.unit.name}`", ctx.unit.name)
             return
         if isinstance(func, cst.Name) and func.value in self._once:
