@@ -17,6 +17,7 @@ import libcst as cst
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.journal import MISSING, JournalDict
+from jaxlint.model.keyflow import key_like_name
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
 from jaxlint.model.walk import dotted_name
@@ -152,6 +153,33 @@ class Bindings:
         else:
             self.env[name] = v
 
+    def _rebind_attr_keys(self, name: str, value_node: Optional[cst.CSTNode]) -> None:
+        """``name`` now holds another object: the keys known on its attributes
+        (``state.key``) are forgotten, except those a record copy keeps
+        (``state = state._replace(step=1)`` keeps ``state.key``) or sets
+        (``state._replace(key=k)``: ``state.key`` is the key ``k``)."""
+        prefix = name + "."
+        old = {k: t for k, t in self._attr_tokens.items() if k.startswith(prefix)}
+        rec = replaced_record(value_node, self.qualname) if value_node is not None else None
+        kept: dict[str, KeyToken] = {}
+        if rec is not None:
+            src, fields = rec
+            src_prefix = src + "."
+            source = old if src == name else {k: t for k, t in self._attr_tokens.items() if k.startswith(src_prefix)}
+            for k, t in source.items():
+                field = k[len(src_prefix):].split(".", 1)[0]
+                if field not in fields:
+                    kept[prefix + k[len(src_prefix):]] = t
+            for field, expr in fields.items():
+                if isinstance(expr, (cst.Name, cst.Attribute, cst.Subscript)) and (
+                        self.value(expr).kind == V.KEY or key_like_name(field)):
+                    tok = self.key_token(expr)
+                    if tok is not None:
+                        kept[prefix + field] = tok
+        for k in old:
+            del self._attr_tokens[k]
+        self._attr_tokens.update(kept)
+
     def attr_key(self, dotted: str) -> Optional[KeyToken]:
         """The key identity already given to an attribute chain (``self.key``)."""
         return self._attr_tokens.get(dotted)
@@ -243,6 +271,8 @@ class Bindings:
             if v.kind == V.KEYS and value_node is not None:
                 v = v.with_key(KeyToken(value_node, len(self.loop_stack), name))
             self.env[name] = v
+            if self._attr_tokens or type(value_node) is cst.Call:
+                self._rebind_attr_keys(name, value_node)
             return
         if isinstance(target, (cst.Tuple, cst.List)):
             elements = target.elements
@@ -258,7 +288,10 @@ class Bindings:
                 if v.elements is not None and not starred and len(v.elements) == len(elements):
                     ev = v.elements[i]
                 elif v.kind == V.KEYS:
-                    ev = Value(kind=V.KEY, key=KeyToken(sub, len(self.loop_stack), "split"))
+                    # a key stored on an attribute (`self._rng, rng = split(self._rng)`) is
+                    # known by its chain, which is what a loop sees replaced
+                    label = (dotted_name(sub) if isinstance(sub, cst.Attribute) else None) or "split"
+                    ev = Value(kind=V.KEY, key=KeyToken(sub, len(self.loop_stack), label))
                 elif v.kind == V.ARRAYS and v.item is not None:
                     ev = v.item
                 else:
@@ -268,6 +301,8 @@ class Bindings:
         if isinstance(target, cst.Attribute):
             dotted = dotted_name(target)
             if dotted is not None:
+                for frame in self.loop_stack:
+                    frame.rebound.add(dotted)
                 for k in [k for k in self._attr_tokens if k == dotted or k.startswith(dotted + ".")]:
                     del self._attr_tokens[k]
                 if v.key is not None and v.kind == V.KEY:
@@ -285,6 +320,31 @@ class Bindings:
             return
         if isinstance(target, cst.StarredElement):
             self._bind(target.value, Value(traced=v.traced, deps=v.deps))
+
+
+_REPLACERS = frozenset({"_replace", "replace"})
+
+
+def replaced_record(call: cst.CSTNode, qualname) -> Optional[tuple[str, dict[str, cst.BaseExpression]]]:
+    """``(source, {field: new value})`` when ``call`` copies a record with some fields
+    replaced: ``s._replace(key=k)`` (a NamedTuple), ``s.replace(key=k)`` (a flax
+    struct / chex dataclass), ``dataclasses.replace(s, key=k)``; None otherwise."""
+    if not isinstance(call, cst.Call):
+        return None
+    f = call.func
+    kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    if any(a.star for a in call.args):
+        return None
+    if isinstance(f, cst.Attribute) and f.attr.value in _REPLACERS:
+        if any(a.keyword is None for a in call.args):
+            return None
+        src = dotted_name(f.value)
+        return (src, kw) if src is not None else None
+    if qualname(f) == "dataclasses.replace":
+        pos = [a for a in call.args if a.keyword is None]
+        src = dotted_name(pos[0].value) if len(pos) == 1 else None
+        return (src, kw) if src is not None else None
+    return None
 
 
 def replace_value(v: Value, **kw) -> Value:

@@ -45,7 +45,10 @@ class PrngKeyReuse(Rule):
         "* one helper called twice with the same key and the same arguments.\n\n"
         "`key, sub = split(key)`, `keys = split(key, n)` with each key used once, `for k in "
         "keys`, and `fold_in(key, i)` (which derives a new key without consuming) stay silent. "
-        "Uses on different branches of an `if` are not a reuse."
+        "Uses on different branches of an `if` are not a reuse. A key stored back on a record "
+        "(`state = state._replace(key=k)`, `state.replace(key=k)`, `dataclasses.replace(state, "
+        "key=k)`) or an attribute (`self._rng, rng = split(self._rng)`) is the new key; a copy "
+        "that replaces other fields keeps the old one."
     )
     why_bad = (
         "JAX's random functions are pure: the same key gives the same numbers. Reusing a key "
@@ -381,9 +384,79 @@ class PrngKeyReuse(Rule):
                         assert jnp.allclose(full[:, t], step)
             """
         ),
+        # a key stored back on the record it was read from: `_replace(key=...)` (a
+        # NamedTuple state in a while_loop body), a flax struct's `.replace`,
+        # `dataclasses.replace`; and an attribute advanced by a tuple split in a loop
+        Valid(
+            """
+            import jax
+
+
+            def body(state):
+                key, ephemeral_key = jax.random.split(state.key, 2)
+                state = state._replace(key=key)
+                x = jax.random.normal(ephemeral_key, (3,))
+                key, ephemeral_key = jax.random.split(state.key, 2)
+                state = state._replace(key=key)
+                return state, x + jax.random.normal(ephemeral_key, (3,))
+            """
+        ),
+        Valid(
+            """
+            import dataclasses
+
+            import jax
+
+
+            def step(state):
+                rng, noise_rng = jax.random.split(state.rng)
+                state = state.replace(rng=rng)
+                noise = jax.random.normal(noise_rng, (3,))
+                new = dataclasses.replace(state, rng=jax.random.fold_in(state.rng, 1))
+                return new, noise + jax.random.uniform(new.rng, (3,))
+
+
+            class Buffer:
+                def sample(self, n):
+                    self._rng, rng = jax.random.split(self._rng)
+                    out = [jax.random.randint(rng, (1,), 0, 10)]
+                    while len(out) < n:
+                        self._rng, rng = jax.random.split(self._rng)
+                        out.append(jax.random.randint(rng, (1,), 0, 10))
+                    return out
+            """
+        ),
     ]
 
     INVALID = [
+        # the record copied with another field replaced still holds the split key; a
+        # loop that splits the attribute but never stores a new one back
+        Invalid(
+            """
+            import jax
+
+
+            def body(state):
+                key, ephemeral_key = jax.random.split(state.key, 2)
+                state = state._replace(step=state.step + 1)
+                return jax.random.normal(state.key, (3,)), ephemeral_key
+
+
+            class Buffer:
+                def sample(self, n):
+                    self._rng, rng = jax.random.split(self._rng)
+                    out = [jax.random.randint(rng, (1,), 0, 10)]
+                    while len(out) < n:
+                        other, rng = jax.random.split(self._rng)
+                        out.append(jax.random.randint(rng, (1,), 0, 10))
+                    return out
+            """,
+            expected=[(7, 12), (15, 26)],
+            messages=[
+                "`state.key` was already split on line 5; a split key must not be used again. Use the keys `split` returned (e.g. `state.key, sub = jax.random.split(state.key)` and pass `sub`)",
+                "`self._rng` is consumed by `random.split` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`self._rng, sub = jax.random.split(self._rng)`) or use `jax.random.fold_in(self._rng, i)`",
+            ],
+        ),
         Invalid(
             """
             import jax
