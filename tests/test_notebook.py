@@ -300,3 +300,22 @@ def test_magics_inside_python_cell_magics() -> None:
     result = lint_source(data, "m.ipynb", settings)
     assert [(f.code, f.cell, f.line, f.col, f.end_col) for f in result.findings] == [
         ("JAX901", 1, 4, 5, 17), ("JAX901", 2, 3, 5, 17)]
+
+
+def test_a_magic_continued_with_backslashes_is_one_magic() -> None:
+    # IPython joins `!cmd \` and the lines it continues into one shell command (a
+    # line magic alike); the Python after it is still linted, on its own lines
+    settings = LintSettings(select=default_codes())
+    data = json.dumps({"cells": [
+        _code(['!PYTHONPATH="$(pwd)":"$PYTHON_PATH" python scenic/main.py \\\n',
+               "  --config=scenic/configs/mnist_config.py \\\n", "  --workdir=./\n",
+               "import jax\n", "y = jax.tree_map(abs, [1])\n"]),
+        _code(["%env A=1 \\\n", "    B=2\n", "files = !ls -l \\\n", "  /tmp\n", "z = jax.tree_map(abs, [1])\n"]),
+        _code(["x = 1 + \\\n", "    2\n", "w = jax.tree_map(abs, [x])\n"]),
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+    result = lint_source(data, "m.ipynb", settings)
+    assert [(f.code, f.cell, f.line, f.col) for f in result.findings] == [
+        ("JAX901", 1, 5, 5), ("JAX901", 2, 5, 5), ("JAX901", 3, 3, 5)]
+    nb = Notebook.from_bytes(data)
+    assert nb.text.splitlines()[:5] == ["pass", "", "", "import jax", "y = jax.tree_map(abs, [1])"]
+    assert nb.rebuild(nb.text) == nb.data

@@ -206,9 +206,18 @@ def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[
         cell_magic = m.group(1) if m else ""
     rest = physical[1:] if cell_magic is not None else physical
     inside = _continued(physical) if any(_maybe_magic(x) for x in rest) else None
+    magic_goes_on = False  # the previous line is a magic ending in a backslash
     for i, line in enumerate(physical):
         body = line.rstrip("\r\n")
         info = _Line(cell=number, line=i + 1, length=len(body))
+        if magic_goes_on:
+            # IPython joins a magic's backslash-continued lines into the magic
+            # (`!python main.py \` then `  --flag=...`): part of it, not Python
+            magic_goes_on = body.rstrip().endswith("\\")
+            info.magic = True
+            out.append("\n")
+            lines.append(info)
+            continue
         if inside is not None and inside[i]:  # in a string, brackets or after a backslash: not a magic
             out.append(body + "\n")
             lines.append(info)
@@ -230,6 +239,8 @@ def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[
                 body, info = _line_magic(body, info)
         else:
             body, info = _line_magic(body, info)
+        if info.magic and not (cell_magic is not None and i == 0):
+            magic_goes_on = line.rstrip("\r\n").rstrip().endswith("\\")
         out.append(body + "\n")
         lines.append(info)
     if cell_magic in _TIMED_CELL_MAGICS and len(physical) == 1:
