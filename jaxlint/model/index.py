@@ -17,6 +17,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.model import apis, holders, kinds, pytree_read, pytrees
+from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import instance_class
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.keyflow import key_param_consumed, rngs_keys
@@ -678,6 +679,7 @@ class Indexer:
                     # array from a traced method, a shape int, a tuple of them): nothing
                     # is assumed here
                     continue
+                dims: Optional[set[str]] = None
                 for p in m.params[1:]:
                     if p.annotation in apis.ARRAY_ANNOTATIONS or (
                         # model.apply / eqx modules are called under jit with arrays
@@ -687,6 +689,14 @@ class Indexer:
                             _static_arg(site_unit, call, p) for site_unit, call in sites
                         ):
                             continue  # every call in this file passes a static value (a shape, an int)
+                        if p.annotation is None and isinstance(m.node, cst.FunctionDef):
+                            if dims is None:
+                                dims = dimension_params(m.node, {q.name for q in m.params[1:]}, self.qualname)
+                            if p.name in dims and not any(
+                                    _array_arg(call, p, self.qualname) for _, call in sites):
+                                # the body puts it straight into a shape and no call here
+                                # passes an array: the callers give a Python value
+                                continue
                         m.traced_params.add(p.name)
                 if m.traced_params:
                     m.reasons.append(f"a method of the module class {cls.name}")
@@ -1181,6 +1191,13 @@ def _self_call(unit: Unit, call: cst.Call, cls: ClassInfo) -> bool:
         isinstance(recv, cst.Name) and recv.value == "self" and unit.cls is cls
         and not any(a.star for a in call.args)
     )
+
+
+def _array_arg(call: cst.Call, p: ParamInfo, qualname) -> bool:
+    """Does ``call`` (a method call ``x.m(...)``, ``self`` bound) pass parameter ``p``
+    the result of a ``jax`` function (``jnp.sum(mask)``): an array?"""
+    arg = arg_at(call, (p.index - 1) if p.index else None, p.name)
+    return isinstance(arg, cst.Call) and (qualname(arg.func) or "").startswith("jax.")
 
 
 def _static_arg(unit: Unit, call: cst.Call, p: ParamInfo) -> bool:

@@ -29,7 +29,11 @@ class TracerConversion(Rule):
         "`jax.random.normal(key, (n,))`...). Sizes computed from `.shape`, `len()` or static "
         "arguments are fine and are not flagged, and so is a value after a guard that leaves "
         "on a tracer (`if isinstance(v, jax.core.Tracer): raise TypeError(...)`, also "
-        "`isinstance(v, jax.Array)`)."
+        "`isinstance(v, jax.Array)`). A parameter of a flax/equinox/haiku module's method is "
+        "taken as an array (`model.apply` runs it under `jit`), except one the method puts "
+        "straight into a shape (`jnp.tile(x, [num_quantiles, 1])`, `h, w = size` then "
+        "`jnp.ones((h, w))`) and never reads as an array, when no call in the file passes it "
+        "one: its callers give a Python value."
     )
     why_bad = (
         "A tracer has a shape and dtype but no value. JAX raises when Python needs one:\n\n"
@@ -364,9 +368,87 @@ class TracerConversion(Rule):
                     return self.sample(counts.sum())
             """
         ),
+        # a module's `__call__` that puts a parameter straight into a shape, called with a
+        # Python int (`net.apply(params, x, num_quantiles=n)` with `n` static, or through
+        # `vmap(in_axes=None)`) or given a config tuple by its parent module
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from flax import linen as nn
+
+
+            class QuantileHead(nn.Module):
+                num_actions: int
+
+                @nn.compact
+                def __call__(self, x, num_quantiles, rng):
+                    tiled = jnp.tile(x, [num_quantiles, 1])
+                    shape = [num_quantiles, 1]
+                    taus = jax.random.uniform(rng, shape=shape)
+                    return nn.Dense(self.num_actions)(tiled * taus)
+
+
+            class PositionEmbedding(nn.Module):
+                @nn.compact
+                def __call__(self, size):
+                    h, w = size
+                    grid = jnp.ones((h, w), dtype=jnp.float32)
+                    return jnp.cumsum(grid, axis=0) / h
+
+
+            class PromptEncoder(nn.Module):
+                image_embedding_size: tuple = (64, 64)
+
+                def setup(self):
+                    self.pe_layer = PositionEmbedding()
+
+                def get_dense_pe(self, image_embedding_size=None):
+                    if image_embedding_size is None:
+                        image_embedding_size = self.image_embedding_size
+                    return self.pe_layer(image_embedding_size)
+            """
+        ),
+        # the same with equinox, the size used through `reshape`
+        Valid(
+            """
+            import equinox as eqx
+            import jax.numpy as jnp
+
+
+            class Repeat(eqx.Module):
+                def __call__(self, x, copies):
+                    return jnp.broadcast_to(x, (copies, x.shape[0])).reshape(copies, -1)
+            """
+        ),
     ]
 
     INVALID = [
+        # the parent module passes the count it computes from an array: traced
+        Invalid(
+            """
+            import jax.numpy as jnp
+            from flax import linen as nn
+
+
+            class Head(nn.Module):
+                @nn.compact
+                def __call__(self, x, n):
+                    return jnp.tile(x, [n, 1])
+
+
+            class Net(nn.Module):
+                def setup(self):
+                    self.head = Head()
+
+                def __call__(self, x, mask):
+                    return self.head(x, jnp.sum(mask))
+            """,
+            expected=[(8, 29)],
+            messages=[
+                "A shape or size passed to `jnp.tile` is traced: it depends on the traced argument `n` of `__call__` (a method of the module class Head); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument",
+            ],
+        ),
         # an equinox module's helper given a traced count by its own `__call__`
         Invalid(
             """
