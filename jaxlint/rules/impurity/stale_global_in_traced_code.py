@@ -12,7 +12,7 @@ from jaxlint.model import values as V
 from jaxlint.model.scopes import writes
 from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import descendants
+from jaxlint.model.walk import descendants, walk_tree
 from jaxlint.rules.impurity._common import binds
 
 
@@ -51,7 +51,9 @@ class StaleGlobalRead(Rule):
         "this file between two calls;\n"
         "* `self.x` in a method jitted with `self` a Python object (`static_argnums=0`, or "
         "`jax.jit(obj.method)`), when another method sets `self.x` or the driving code sets "
-        "`obj.x` between two calls.\n\n"
+        "`obj.x` between two calls (not when that method is the one place the file "
+        "transforms the class's methods, `pmap(partial(self.step, ...))` built on every call: "
+        "each call traces anew).\n\n"
         "Globals assigned once (constants, configuration), a global set again to the same "
         "constant, a name rebound before the first call or after the last one, a jit made "
         "anew after the change, values passed as arguments, `jax.vmap`/`jax.grad` (they "
@@ -330,9 +332,81 @@ class StaleGlobalRead(Rule):
                 return first, cfun(x)
             """
         ),
+        # the setter transforms the method anew on every call, after setting the attribute
+        # (numpyro's MCMC.run: `self._args = args` then `pmap(partial(self._single_chain, ...))`):
+        # each call traces a new function object, which reads the new value
+        Valid(
+            """
+            from functools import partial
+
+            from jax import pmap
+
+
+            class MCMC:
+                def __init__(self, kernel):
+                    self.kernel = kernel
+                    self._args = ()
+
+                def _get_fns(self):
+                    return self.kernel(*self._args)
+
+                def _single_chain(self, init, scale):
+                    fn = self._get_fns()
+                    return fn(init) * scale
+
+                def run(self, init, *args):
+                    self._args = args
+                    chain = partial(self._single_chain, scale=2.0)
+                    return pmap(chain)(init)
+            """
+        ),
+        # the same with jax.jit of the bound method, built before the write (traced at the call)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Trainer:
+                def __init__(self):
+                    self.weight = 1.0
+
+                def loss(self, x):
+                    return jnp.sum(x) * self.weight
+
+                def fit(self, x, weight):
+                    step = jax.jit(self.loss)
+                    self.weight = weight
+                    return step(x)
+            """
+        ),
     ]
 
     INVALID = [
+        # the jit is built once, when the object is: the setter's change is never seen
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Trainer:
+                def __init__(self):
+                    self.weight = 1.0
+                    self._step = jax.jit(self.loss)
+
+                def loss(self, x):
+                    return jnp.sum(x) * self.weight
+
+                def fit(self, x, weight):
+                    self.weight = weight
+                    return self._step(x)
+            """,
+            expected=[(11, 29)],
+            messages=[
+                "`self.weight` is read in `loss`, which is jitted with `self` a Python object, and `fit` sets it (line 14): the compiled function keeps the value read at its first trace, so later calls ignore the change. Pass it as an argument (or make the object a pytree)",
+            ],
+        ),
         Invalid(
             """
             import jax
@@ -832,6 +906,8 @@ class StaleGlobalRead(Rule):
             if m is unit or name in _SETUP or name in setup_calls or m.traced:
                 continue
             ws = attribute_writes(m.node, dotted)
+            if ws and self._rebuilt_by(m):
+                continue  # the setter transforms the method anew on each call: traced again
             if ws:
                 self._reported.add((id(unit), dotted))
                 self.report(
@@ -867,6 +943,20 @@ class StaleGlobalRead(Rule):
                                     related=w,
                                 )
                                 return
+
+    def _rebuilt_by(self, setter: Unit) -> bool:
+        """Is every transformation of this class's methods written in the file applied
+        in ``setter`` (``run`` sets ``self._args`` and calls ``pmap(partial(self.step,
+        ...))``)?  Each call of the setter then traces a new function object, which reads
+        the attribute it has just set: no trace is kept across the change."""
+        cls = setter.cls
+        own = []
+        for site in self.ctx.index.sites:
+            if site.target is not None and site.target.cls is cls:
+                own.append(site)  # a decorated method: traced once, cached
+            elif site.scope.cls is cls and _of_self(site.fn_expr, site.scope):
+                own.append(site)
+        return bool(own) and all(site.scope is setter and site.call is not None for site in own)
 
     def _scopes(self) -> list[Unit]:
         return [u for u in self.ctx.index.units
@@ -911,6 +1001,16 @@ class StaleGlobalRead(Rule):
                 elif called and id(n) in bound:
                     return w.name, n
         return None
+
+
+def _of_self(expr: cst.CSTNode, method: Unit) -> bool:
+    """Does ``expr`` (the function a transformation is given in ``method``) use the
+    instance: ``self.step``, ``partial(self.step, ...)``, a lambda calling a method,
+    or a local bound to one of those?"""
+    exprs = [expr]
+    if isinstance(expr, cst.Name):
+        exprs += [v for _, v in method.bindings.get(expr.value, ()) if v is not None]
+    return any(isinstance(n, cst.Name) and n.value == "self" for e in exprs for n in walk_tree(e))
 
 
 _SETUP = ("__init__", "__post_init__", "setup", "__setstate__", "__new__")
