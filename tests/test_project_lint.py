@@ -728,3 +728,48 @@ def test_the_kinds_a_record_carries_are_the_models():
     assert carries_kind({"pos": [], "kw": {"key": "key"}})
     assert not carries_kind({"pos": ["tracer", "unknown"], "kw": {"n": "static"}})
     assert not carries_kind({"pos": None, "kw": None})
+
+
+MIXUP = '''import jax
+import numpy as np
+
+
+def mixup(batch, alpha=1.0, rng=None):
+    if rng is None:
+        weight = np.random.beta(alpha, alpha)
+    else:
+        weight = jax.random.beta(rng, alpha, alpha)
+    return batch * weight
+'''
+
+TRAINER = '''import jax
+
+from pk import data
+
+
+@jax.pmap
+def train_step(batch, rng):
+    return data.mixup(batch, rng=rng)
+'''
+
+
+@pytest.mark.parametrize("bound, expected", [
+    ("alpha=1.0, rng=jax.random.PRNGKey(0)", []),
+    ("alpha=1.0", [("JAX406", "pk/data.py", 7, 18)]),
+])
+def test_a_host_branch_that_no_trace_of_the_project_takes(tmp_path, monkeypatch, bound, expected):
+    # `if rng is None:` is the host input pipeline's; the traced callers pass a key, and a
+    # test jits a `partial` of the helper that binds one (or, the twin, leaves it out)
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pk").mkdir()
+    (tmp_path / "pk" / "__init__.py").write_text("")
+    (tmp_path / "pk" / "data.py").write_text(MIXUP)
+    (tmp_path / "pk" / "trainer.py").write_text(TRAINER)
+    (tmp_path / "pk" / "test_data.py").write_text(
+        "import functools\n\nimport jax\n\nfrom pk import data\n\n"
+        f"mixup_fn = jax.jit(functools.partial(data.mixup, {bound}))\n")
+    monkeypatch.chdir(tmp_path)
+    found = _lint(tmp_path, "--no-cache")
+    assert [f[:4] for f in found] == expected
+    assert _lint(tmp_path) == found  # cold with a cache
+    assert _lint(tmp_path) == found  # warm

@@ -118,6 +118,7 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             "n_bound": s.n_bound,
             "kw_bound": list(s.kw_bound),
             "unbatched_pos": list(s.unbatched_pos),
+            "kw_given": list(s.kw_given),
         })
     return {"calls": out_calls, "sites": out_sites, "jits": jits, "consumers": consumers,
             "factories": factories, **extra}

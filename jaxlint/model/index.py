@@ -62,6 +62,7 @@ class ExternalSite:
     n_bound: int = 0
     kw_bound: tuple[str, ...] = ()
     unbatched_pos: tuple[int, ...] = ()
+    kw_given: tuple[str, ...] = ()  # bound by `partial(f, k=v)` to a value that is not None
 
 
 @dataclass
@@ -823,7 +824,8 @@ class Indexer:
             return
         static = self._static_params(site, unit, n_bound)
         unbatched = self._vmap_unbatched(site, unit, n_bound)
-        mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched)
+        mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched,
+                  _partial_given(site.fn_expr, self.qualname))
         site_id = id(site.call if site.call is not None else site.fn_expr)
         unit.trace_sites.add(site_id)
         if depth == 0 and site.qualname == "jax.vmap" and site.call is not None and id(site.call) in self.index.called_now:
@@ -942,7 +944,8 @@ class Indexer:
         self.index.external_sites.append(
             ExternalSite(callee, site.qualname, "" if site.scope.is_module else site.scope.qualname,
                          call or site.fn_expr, _reason(site), static_pos,
-                         static_names, n_bound, tuple(sorted(kw_bound)), unbatched)
+                         static_names, n_bound, tuple(sorted(kw_bound)), unbatched,
+                         tuple(sorted(_partial_given(site.fn_expr, self.qualname))))
         )
 
     def apply_facts(self, facts: dict) -> None:
@@ -999,7 +1002,8 @@ class Indexer:
                     all_positional = unit.positional()
                     unbatched = {all_positional[i].name for i in fact.get("unbatched_pos", ()) if i < len(all_positional)}
                     mark_site(unit, t, fact["reason"], static, int(fact.get("n_bound", 0)),
-                              frozenset(fact.get("kw_bound", ())), unbatched)
+                              frozenset(fact.get("kw_bound", ())), unbatched,
+                              frozenset(fact.get("kw_given", ())))
                 elif fact.get("kind") == "call":
                     unit.mark_traced(fact["reason"])
                     params = unit.positional()
@@ -1127,11 +1131,19 @@ def mark_site(
     n_bound: int = 0,
     kw_bound: frozenset[str] = frozenset(),
     unbatched: set[str] = frozenset(),  # type: ignore[assignment]
+    kw_given: frozenset[str] = frozenset(),
 ) -> None:
     """Mark ``unit`` traced by transformation ``t`` and decide which of its
     parameters receive tracers (all but the static, partial-bound, unbatched,
-    ``self``, defaulted and annotated-static ones)."""
+    ``self``, defaulted and annotated-static ones).  For the branches no trace
+    takes (model/narrowing.py): the keywords ``functools.partial`` binds to a value
+    (``kw_given``) are not None in this trace; any other parameter may be."""
     unit.mark_traced(reason)
+    for p in unit.params:
+        unit.passed_params.add(p.name)
+        if p.name not in kw_given:
+            unit.maybe_none.add(p.name)
+    unit.traced_calls += 1
     if t.wrapper and not t.filtered:
         unit.jit_root = True
     unit.static_params |= static
@@ -1324,6 +1336,21 @@ _SCOPE_TYPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
 def _other_scope(n: cst.CSTNode) -> bool:
     return type(n) in _SCOPE_TYPES
+
+
+def _partial_given(fn: cst.BaseExpression, qualname) -> frozenset[str]:
+    """The keywords a ``functools.partial(f, k=v, ...)`` chain written as the
+    transformed function binds to a value that is not None (``rng=PRNGKey(0)``)."""
+    out: set[str] = set()
+    while isinstance(fn, cst.Call) and qualname(fn.func) == "functools.partial":
+        for a in fn.args:
+            if a.keyword is not None and not (isinstance(a.value, cst.Name) and a.value.value == "None"):
+                out.add(a.keyword.value)
+        pos = positional_args(fn)
+        if not pos:
+            break
+        fn = pos[0].value
+    return frozenset(out)
 
 
 def _reason(site: TransformSite) -> str:

@@ -12,6 +12,10 @@ from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.walk import positional_args, string_value
 
+# the reasons a unit is traced for which the model records what each trace passes
+# (calls from traced code; transformation sites, model/index.mark_site)
+_RECORDED = ("called from", "wrapped by", "decorated with", "a body passed to")
+
 
 class Narrowing:
     """Conditions under trace, for ``Interpreter`` (a mixin)."""
@@ -116,7 +120,7 @@ class Narrowing:
         free = self._closure_not_none(test)  # which branch is dead
         if free is not None:
             return not free
-        if not unit.traced_calls or not all(r.startswith("called from") for r in unit.reasons):
+        if not unit.traced_calls or not all(r.startswith(_RECORDED) for r in unit.reasons):
             return None
         if t is cst.Name:
             p = unit.param(test.value)

@@ -25,7 +25,9 @@ class StatefulRngInTraced(Rule):
     what_it_does = (
         "Flags calls to NumPy's stateful random API (`np.random.normal`, `np.random.rand`, "
         "`np.random.default_rng`, ...) and to the standard library `random` module inside code "
-        "that JAX traces. The same calls outside traced code (making data, seeding) are fine."
+        "that JAX traces. The same calls outside traced code (making data, seeding) are fine, "
+        "and so is a branch no trace takes (`if rng is None:` where every traced caller, and "
+        "every jit of a `partial` that binds it, passes a key)."
     )
     why_bad = (
         "The Python RNG runs once, while the function is traced, and its result becomes a "
@@ -75,9 +77,77 @@ class StatefulRngInTraced(Rule):
                 return jax.pure_callback(noise, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
             """
         ),
+        # the NumPy branch is the host input pipeline's: every trace passes a key (traced
+        # callers by keyword, a jit of a `partial` that binds one), so no trace takes it
+        Valid(
+            """
+            import functools
+
+            import jax
+            import numpy as np
+
+
+            def mixup(batch, alpha=1.0, rng=None):
+                if rng is None:
+                    weight = np.random.beta(alpha, alpha)
+                else:
+                    weight = jax.random.beta(rng, alpha, alpha)
+                return batch * weight
+
+
+            mixup_fn = jax.jit(functools.partial(mixup, alpha=1.0, rng=jax.random.PRNGKey(0)))
+
+
+            @jax.pmap
+            def train_step(batch, rng):
+                return mixup(batch, rng=rng)
+            """
+        ),
+        # the same through `from functools import partial` and jax.vmap, the test reversed
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import numpy as np
+
+
+            def augment(x, key=None):
+                if key is not None:
+                    return x + jax.random.normal(key, x.shape)
+                return x + np.random.normal(size=x.shape)
+
+
+            batched = jax.vmap(partial(augment, key=jax.random.PRNGKey(1)))
+            """
+        ),
     ]
 
     INVALID = [
+        # the jitted partial leaves the key out: the trace takes the NumPy branch
+        Invalid(
+            """
+            import functools
+
+            import jax
+            import numpy as np
+
+
+            def mixup(batch, alpha=1.0, rng=None):
+                if rng is None:
+                    weight = np.random.beta(alpha, alpha)
+                else:
+                    weight = jax.random.beta(rng, alpha, alpha)
+                return batch * weight
+
+
+            mixup_fn = jax.jit(functools.partial(mixup, alpha=1.0))
+            """,
+            expected=[(9, 18)],
+            messages=[
+                "`np.random.beta` (NumPy's stateful RNG) inside traced `mixup` runs once at trace time: its numbers are baked into the compiled function and repeat on every call. Pass a PRNG key and use `jax.random` instead",
+            ],
+        ),
         Invalid(
             """
             import jax
