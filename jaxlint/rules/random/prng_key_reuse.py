@@ -13,7 +13,7 @@ from jaxlint.model import values as V
 from jaxlint.model.keyflow import assigned_in, invariant, key_like_name, loop_target_read, rngs_keys
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import writes
-from jaxlint.model.walk import arg_at, children, descendants
+from jaxlint.model.walk import arg_at, children, descendants, walk_tree
 
 
 class PrngKeyReuse(Rule):
@@ -48,7 +48,8 @@ class PrngKeyReuse(Rule):
         "Uses on different branches of an `if` are not a reuse. A key stored back on a record "
         "(`state = state._replace(key=k)`, `state.replace(key=k)`, `dataclasses.replace(state, "
         "key=k)`) or an attribute (`self._rng, rng = split(self._rng)`) is the new key; a copy "
-        "that replaces other fields keeps the old one."
+        "that replaces other fields keeps the old one. A test looping over a literal tuple of "
+        "cases (`for train in (False, True):`) may draw the same inputs for each case."
     )
     why_bad = (
         "JAX's random functions are pure: the same key gives the same numbers. Reusing a key "
@@ -426,9 +427,51 @@ class PrngKeyReuse(Rule):
                     return out
             """
         ),
+        # a test that runs its cases over a literal tuple and rebuilds the same inputs for
+        # each on purpose (the model mutates them); the same in a unittest method
+        Valid(
+            """
+            import jax
+            from jax import random
+
+
+            def test_shapes():
+                rng = random.PRNGKey(0)
+                for train in (False, True):
+                    inputs = {"rgb": random.normal(rng, shape=(2, 8))}
+                    assert inputs["rgb"].shape == (2, 8), train
+
+
+            class ModelTest:
+                def test_modes(self):
+                    key = jax.random.key(1)
+                    for mode in ["train", "eval"]:
+                        x = jax.random.uniform(key, (4,))
+                        if mode == "train":
+                            for _ in x:
+                                pass
+            """
+        ),
     ]
 
     INVALID = [
+        # in a test, but the loop runs steps, not cases: every step draws the same noise
+        Invalid(
+            """
+            from jax import random
+
+
+            def test_training_noise():
+                rng = random.PRNGKey(0)
+                for step in range(3):
+                    noise = random.normal(rng, shape=(2, 8))
+                    assert noise.shape == (2, 8), step
+            """,
+            expected=[(7, 17)],
+            messages=[
+                "`rng` is consumed by `random.normal` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`rng, sub = jax.random.split(rng)`) or use `jax.random.fold_in(rng, i)`",
+            ],
+        ),
         # the record copied with another field replaced still holds the split key; a
         # loop that splits the attribute but never stores a new one back
         Invalid(
@@ -1250,6 +1293,10 @@ class PrngKeyReuse(Rule):
             return
         frame = ctx.loop_stack[-1]
         kind = "comprehension" if not isinstance(node, (cst.For, cst.While)) else "loop"
+        if isinstance(node, cst.For) and _cases_loop(node) and _in_test(ctx.unit):
+            # `for train in (False, True):` in a test: each case is meant to get the
+            # same inputs, drawn again from the same key
+            return
         for token, (site, how) in list(ctx.consumed_keys()):
             if token in frame.entry_consumed or token.loop_depth >= frame.depth:
                 continue
@@ -1259,6 +1306,8 @@ class PrngKeyReuse(Rule):
             if still or attr_still or (
                 not holders and token.loop_depth < frame.depth and token.label not in frame.rebound
             ):
+                if not any(n is site for n in walk_tree(node)):
+                    continue  # consumed before this (inner) loop, in the loop around it
                 name = still[0] if still else token.label
                 self.report(
                     site,
@@ -1336,6 +1385,22 @@ def _makes_key(ctx, stmt: cst.CSTNode) -> bool:
         q = ctx.qualname(value.func) or ""
         return q in ("jax.random.PRNGKey", "jax.random.key", "jax.random.split", "jax.random.fold_in")
     return isinstance(value, cst.Name) and key_like_name(value.value)
+
+
+def _cases_loop(node: cst.For) -> bool:
+    """Does the loop run over a literal tuple or list of constants (the cases a test
+    checks: ``for train in (False, True)``, ``for mode in ["a", "b"]``)?"""
+    it = node.iter
+    if not isinstance(it, (cst.Tuple, cst.List)) or not it.elements:
+        return False
+    for el in it.elements:
+        v = el.value
+        if isinstance(v, cst.UnaryOperation):
+            v = v.expression
+        if not (isinstance(v, (cst.Integer, cst.Float, cst.SimpleString))
+                or isinstance(v, cst.Name) and v.value in ("True", "False", "None")):
+            return False
+    return True
 
 
 def _in_test(unit) -> bool:
