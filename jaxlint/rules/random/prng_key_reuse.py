@@ -37,7 +37,9 @@ class PrngKeyReuse(Rule):
         "* a key made from the same seed in every iteration (`key = PRNGKey(0)` in the loop) "
         "and drawn with the same arguments;\n"
         "* a key of the enclosing scope, bound once there, consumed in a function or lambda "
-        "that is called more than once (or in a loop);\n"
+        "that is called more than once (or in a loop), unless it is an objective given to "
+        "`jax.grad`/`value_and_grad`/`jacrev`... there and called outside loops (evaluated "
+        "again for its value or a diagnostic: the same objective is meant);\n"
         "* a function given a key (a `key`/`rng` parameter, `kwargs.get(\"rng\")`) that "
         "never reads it and draws from a fixed seed instead;\n"
         "* a key stored on an object when it is built (`self.rng = PRNGKey(seed)`) that a "
@@ -452,9 +454,73 @@ class PrngKeyReuse(Rule):
                                 pass
             """
         ),
+        # an objective drawing from the step's key (dropout), differentiated, then evaluated
+        # again for a diagnostic (an NTK by `jax.jacrev`, the per-sample losses): the same
+        # objective is meant; also through `jax.value_and_grad` and a logging call
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def train(params, batch, rng, log_stats):
+                rng, rng1 = jax.random.split(rng)
+
+                def per_sample_loss_fn(p):
+                    mask = jax.random.bernoulli(rng1, 0.9, batch.shape)
+                    return (batch * mask * p) ** 2
+
+                def loss_fn(p):
+                    return jnp.mean(per_sample_loss_fn(p))
+
+                grad = jax.grad(loss_fn)(params)
+                stats = {}
+                if log_stats:
+                    stats["ntk"] = jax.jacrev(per_sample_loss_fn)(params)
+                    stats["td_var"] = jnp.var(per_sample_loss_fn(params))
+                return params - grad, rng, stats
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+
+            def step(w, x, key):
+                key, drop = jax.random.split(key)
+
+                def objective(v):
+                    keep = jax.random.bernoulli(drop, 0.5, x.shape)
+                    return ((x * keep) @ v).sum()
+
+                value, g = jax.value_and_grad(objective)(w)
+                before = objective(w)
+                logged = objective(w - 0.1 * g)
+                return w - 0.1 * g, key, value, before, logged
+            """
+        ),
     ]
 
     INVALID = [
+        # a closure that samples noise, never differentiated, called twice: the same noise
+        Invalid(
+            """
+            import jax
+
+
+            def augment_twice(x, rng):
+                rng, noise_rng = jax.random.split(rng)
+
+                def noisy(v):
+                    return v + jax.random.normal(noise_rng, v.shape)
+
+                return noisy(x), noisy(x * 2), rng
+            """,
+            expected=[(8, 20)],
+            messages=[
+                "`noise_rng` comes from the enclosing scope and is consumed by `random.normal` in `noisy`, which is called 2 times (first on line 10): every call draws the same random numbers. Give `noisy` a key parameter and pass a fresh key to each call",
+            ],
+        ),
         # in a test, but the loop runs steps, not cases: every step draws the same noise
         Invalid(
             """
@@ -1061,6 +1127,10 @@ class PrngKeyReuse(Rule):
             sites = self._sites[memo] = self._call_sites(owner.node, fname)
         if len(sites) < 2 and not any(loop for _, loop in sites):
             return False
+        if not any(loop for _, loop in sites) and self._differentiated(owner.node, fname):
+            # an objective (`jax.jacrev(per_sample_loss)` too): evaluated again for its
+            # value or a diagnostic, the same key gives the same objective, as meant
+            return False
         first = sites[0][0]
         where = "in a loop" if len(sites) == 1 else f"{len(sites)} times"
         self.report(
@@ -1153,6 +1223,20 @@ class PrngKeyReuse(Rule):
             inner = loop or isinstance(n, loops)
             stack.extend((c, inner) for c in reversed(children(n)))
         return out
+
+    _DIFFERENTIATE = frozenset({"jax.grad", "jax.value_and_grad", "jax.jacrev", "jax.jacfwd", "jax.jacobian",
+                                "jax.hessian", "jax.vjp", "jax.linearize", "equinox.filter_grad",
+                                "equinox.filter_value_and_grad"})
+
+    def _differentiated(self, scope: cst.CSTNode, fname: str) -> bool:
+        """Is the function ``fname`` given to a differentiation transform in ``scope``
+        (``jax.jacrev(fname)``, ``jax.value_and_grad(fname, has_aux=True)``)?"""
+        for n in walk_tree(scope):
+            if isinstance(n, cst.Call) and n.args and n.args[0].keyword is None \
+                    and isinstance(n.args[0].value, cst.Name) and n.args[0].value.value == fname \
+                    and self.ctx.qualname(n.func) in self._DIFFERENTIATE:
+                return True
+        return False
 
     def _given_key_ignored(self, key_expr: cst.BaseExpression, node: cst.Call, token, how: str) -> bool:
         """A function given a key (a ``rng``/``key`` parameter, or ``kwargs.get("rng")``)
