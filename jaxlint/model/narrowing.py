@@ -10,7 +10,8 @@ import libcst as cst
 
 from jaxlint.model import apis
 from jaxlint.model import values as V
-from jaxlint.model.walk import positional_args, string_value
+from jaxlint.model.scopes import writes
+from jaxlint.model.walk import descendants, positional_args, string_value
 
 # the reasons a unit is traced for which the model records what each trace passes
 # (calls from traced code; transformation sites, model/index.mark_site)
@@ -135,13 +136,31 @@ class Narrowing:
         if not (isinstance(test.left, cst.Name) and is_none(comp.comparator)):
             return None
         name = self._alias_of(test.left.value) or test.left.value
-        if unit.param(name) is None or name in unit.maybe_none or name in unit.assigned:
+        if unit.param(name) is None or name in unit.maybe_none or (
+                name in unit.assigned and self._assigned_before(name, test)):
             return None
         if isinstance(comp.operator, cst.Is):
             return False
         if isinstance(comp.operator, cst.IsNot):
             return True
         return None
+
+    def _assigned_before(self, name: str, test: cst.CSTNode) -> bool:
+        """May ``name`` hold something else than the parameter where ``test`` is
+        evaluated: assigned before it in the body, or the test runs in a loop
+        (``if S is None: S = ...`` assigns only after the test: the parameter stands)."""
+        if self.loop_stack:
+            return True
+        body = getattr(self.unit.node, "body", None)
+        if body is None:
+            return True
+        targets = {id(w) for w in writes(self.unit.node, name)}
+        for n in descendants(body):
+            if n is test:
+                return False
+            if id(n) in targets:
+                return True
+        return True
 
     def _note_site(self, node_id: int) -> None:
         """A transformation site of a unit of this file is reached: remember which

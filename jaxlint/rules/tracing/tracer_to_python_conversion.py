@@ -421,9 +421,62 @@ class TracerConversion(Rule):
                     return jnp.broadcast_to(x, (copies, x.shape[0])).reshape(copies, -1)
             """
         ),
+        # `if S is None: S = int(...)` that every traced caller skips by passing S (the
+        # parameter is assigned only in that branch); the same spelled `is not None`
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def resample_indices(key, log_weights=None, S=None):
+                if S is None:
+                    S = int(jnp.exp(2.0 * jnp.log(jnp.sum(jnp.exp(log_weights)))))
+                return jax.random.choice(key, log_weights.shape[0], (S,))
+
+
+            @jax.jit
+            def body(key, log_weights):
+                return resample_indices(key, log_weights, 1)[0]
+
+
+            def sample_masked(key, mask, num_samples=None):
+                if num_samples is not None:
+                    return jax.random.choice(key, mask.shape[0], (num_samples,))
+                num_samples = int(mask.sum())
+                return jnp.nonzero(mask, size=num_samples)[0]
+
+
+            @jax.jit
+            def pick(key, mask):
+                return sample_masked(key, mask, num_samples=4)
+            """
+        ),
     ]
 
     INVALID = [
+        # a traced caller leaves S out: the branch runs under the trace
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def resample_indices(key, log_weights=None, S=None):
+                if S is None:
+                    S = int(jnp.exp(2.0 * jnp.log(jnp.sum(jnp.exp(log_weights)))))
+                return jax.random.choice(key, log_weights.shape[0], (S,))
+
+
+            @jax.jit
+            def body(key, log_weights):
+                return resample_indices(key, log_weights)[0]
+            """,
+            expected=[(7, 13)],
+            messages=[
+                "`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `log_weights` of `resample_indices` (called from traced `body`); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the traced function",
+            ],
+        ),
         # the parent module passes the count it computes from an array: traced
         Invalid(
             """
