@@ -112,8 +112,8 @@ class RecompileFreshFunction(Rule):
         "called there), so every call of the function compiles again (called in a loop of the "
         "same body, the compile is reused: not flagged; nor where the jitted function uses the "
         "enclosing function's parameters or locals, which need a compile per value anyway, or "
-        "where the enclosing function runs a loop: a driver whose compile the run pays for; "
-        "these two are flagged only where the file calls the enclosing function in a loop or a "
+        "where the enclosing function runs a loop: a driver whose compile the run pays for; the "
+        "first is flagged where the file calls the enclosing function in a loop or a "
         "comprehension, the evidence that it runs again and again). Rule of thumb for this per-call case: functions that run "
         "once or a few times are skipped: test functions, `main`, `setUp`, every function of a "
         "test module (`test_*.py`, `*_test.py`, `conftest.py`), and load/set-up/conversion "
@@ -388,7 +388,8 @@ class RecompileFreshFunction(Rule):
                 return (preds == ys).mean()
             """
         ),
-        # a driver: its own loop runs the eval steps, then one gather per evaluation
+        # a driver: its own loop runs the eval steps, then one gather per evaluation (also
+        # when the training loop calls it once per evaluation: the compile is amortised)
         Valid(
             """
             import jax
@@ -401,6 +402,11 @@ class RecompileFreshFunction(Rule):
                     outs.append(eval_step(state, batch))
                 res = np.stack(outs)
                 return jax.pmap(lambda x: jax.lax.all_gather(x, "b"), "b")(res)
+
+
+            def train(state, data, eval_step, epochs):
+                for _ in range(epochs):
+                    evaluate(state, data, eval_step)
             """
         ),
     ]
@@ -423,28 +429,6 @@ class RecompileFreshFunction(Rule):
             expected=[(5, 12)],
             messages=[
                 "`jit` of the result of `vmap(...)` compiles again on every call of `evidence`: jit caches per function object and `evidence` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `evidence` itself; and pass the varying values as arguments",
-            ],
-        ),
-        # a driver that runs a loop, itself called once per epoch
-        Invalid(
-            """
-            import jax
-            import numpy as np
-
-
-            def evaluate(state, batches, eval_step):
-                outs = [eval_step(state, b) for b in batches]
-                res = np.stack(outs)
-                return jax.pmap(lambda x: jax.lax.all_gather(x, "b"), "b")(res)
-
-
-            def train(state, data, eval_step, epochs):
-                for _ in range(epochs):
-                    evaluate(state, data, eval_step)
-            """,
-            expected=[(8, 12)],
-            messages=[
-                "`pmap` of a `lambda` compiles again on every call of `evaluate`: jit caches per function object and `evaluate` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `evaluate` itself; and pass the varying values as arguments",
             ],
         ),
         # built in a function body and called once there: a new compile per call
@@ -680,24 +664,24 @@ class RecompileFreshFunction(Rule):
 
     def _per_call_case(self, node: cst.CSTNode) -> bool:
         """Is a jit built at ``node`` in a function body (outside loops) a compile per
-        call worth reporting?  When it could be built once outside (`_hoistable`); and
-        otherwise only when this file shows the function called again and again (in a
-        loop or a comprehension): a jit of the caller's values (`jit(vmap(model.f))`)
-        or one built by a driver that runs a loop may well run once per program."""
-        return self._hoistable(node) or self.ctx.called_repeatedly(self.ctx.unit)
-
-    def _hoistable(self, node: cst.CSTNode) -> bool:
-        """Could the jitted function be built once, outside the enclosing function?
-        Not when it uses that function's parameters or locals (`jax.jit(jax.vmap(
-        make_train(config)))`, a decorator given a local mesh): then each call needs
-        its own compile anyway.  Nor when the enclosing function runs a loop: a
-        driver (a training or benchmark run) whose compile the loop's work pays for."""
+        call worth reporting?  Not when the enclosing function runs a loop: a driver (a
+        training, evaluation or benchmark run) whose compile the loop's work pays for.
+        Not when the jitted function uses that function's parameters or locals
+        (`jax.jit(jax.vmap(make_train(config)))`, `jit(vmap(model.forward))`), which
+        need a compile per value anyway, unless this file shows the function called
+        again and again (in a loop or a comprehension): a one-shot utility or
+        diagnostic runs once per program."""
         unit = self.ctx.unit
         if id(unit) not in self._has_loop:
             self._has_loop[id(unit)] = any(
                 isinstance(n, (cst.For, cst.While)) for n in _own_nodes(unit.node))  # type: ignore[arg-type]
         if self._has_loop[id(unit)]:
             return False
+        return not self._uses_callers_values(node) or self.ctx.called_repeatedly(unit)
+
+    def _uses_callers_values(self, node: cst.CSTNode) -> bool:
+        """Does the jitted function use the enclosing function's parameters or locals?"""
+        unit = self.ctx.unit
         outer = {p.name for p in unit.params} | set(unit.assigned)
         inner: set[str] = set()
         used: set[str] = set()
@@ -714,7 +698,7 @@ class RecompileFreshFunction(Rule):
                         inner.add(tn.value)
         if isinstance(node, cst.FunctionDef):
             inner.add(node.name.value)
-        return not ((used - inner) & outer)
+        return bool((used - inner) & outer)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         """``@jax.jit`` (or ``@functools.partial(jax.jit, ...)``) on a function defined
