@@ -14,6 +14,10 @@ HELPER = textwrap.dedent("""
 
     def _grad_smoke(fwd):
         return jax.jit(jax.grad(fwd))(jnp.array(1.0))
+
+
+    def smoke_all(fwds):
+        return [_grad_smoke(f) for f in fwds]
 """)
 
 
