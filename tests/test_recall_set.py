@@ -81,3 +81,22 @@ def test_findings_match_labels_by_file_line_and_family():
     ])
     assert found == [True, True]
     assert [(f["code"], f["location"]["row"]) for f in extra] == [("JAX301", 7), ("JAX201", 8)]
+
+
+def test_a_short_number_selects_a_batch_of_cases(tmp_path, monkeypatch):
+    for name in ("017-a", "200-b", "201-c", "210-d", "2000-e"):
+        d = tmp_path / name
+        d.mkdir()
+        (d / "main.py").write_text("x = 1\n")
+        (d / "case.toml").write_text(
+            'source = "https://example.org/t"\nconcept = "key-reuse"\nstatus = "VALID"\n'
+            'layout = "file"\nentry = "main.py"\n\n[check]\nexpect = "runs"\n'
+        )
+    monkeypatch.setattr(cases_lib, "CASES", tmp_path)
+    names = lambda sel: [c.name for c in cases_lib.load_cases(sel)]  # noqa: E731
+    assert names(["2"]) == ["200-b", "2000-e", "201-c", "210-d"]
+    assert names(["20"]) == ["200-b", "2000-e", "201-c"]
+    assert names(["017"]) == ["017-a"]          # three digits: that case only
+    assert names(["201", "017-a"]) == ["017-a", "201-c"]
+    with pytest.raises(SystemExit):
+        cases_lib.load_cases(["3"])

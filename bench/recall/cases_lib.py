@@ -147,7 +147,14 @@ def load_cases(names: list[str] | None = None) -> list[Case]:
     dirs = sorted(p for p in CASES.iterdir() if p.is_dir())
     if names:
         wanted = set(names)
-        dirs = [d for d in dirs if d.name in wanted or d.name.split("-")[0] in wanted]
+        # A short number (fewer than three digits) is a prefix: "2" is cases 200-299.
+        prefixes = tuple(n for n in wanted if n.isdigit() and len(n) < 3)
+        dirs = [
+            d for d in dirs
+            if d.name in wanted
+            or d.name.split("-")[0] in wanted
+            or (prefixes and d.name.split("-")[0].startswith(prefixes))
+        ]
         if not dirs:
             sys.exit(f"no case named {', '.join(sorted(wanted))}")
     cases, errors = [], []
