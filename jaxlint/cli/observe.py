@@ -61,7 +61,9 @@ def observe_command() -> click.Command:
                   help="Where to write the observed facts that `jaxlint check --observed` reads "
                        "(which functions ran traced, each parameter's kind) "
                        "[default: observed/facts.json in the cache directory].")
-    @click.option("--no-facts", is_flag=True, help="Do not record the observed facts.")
+    @click.option("--no-facts", is_flag=True,
+                  help="Do not record the observed facts (with --no-cache they are recorded only "
+                       "when --facts names a file).")
     @click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no summary line.")
     @click.option("-v", "--verbose", is_flag=True, help="Print details.")
     def command(**kwargs: object) -> None:
@@ -101,7 +103,7 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
         output_format=output_format, output_file=output_file, statistics=statistics,
         exit_zero=exit_zero, jobs=None, no_cache=no_cache, cache_dir=None, config=config,
         stdin_filename=None, force_exclude=False, x64=None, quiet=True, show_files=False,
-        verbose=verbose, baseline=baseline, no_baseline=no_baseline)
+        verbose=verbose, baseline=baseline, no_baseline=no_baseline, no_observed=True)
     for p in paths:
         if not os.path.exists(p):
             error(f"{p}: No such file or directory")
@@ -116,6 +118,8 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     except (ConfigError, BaselineError) as exc:
         error(str(exc))
         return EXIT_ERROR
+    if no_cache and not facts:
+        no_facts = True  # the default facts file is in the cache directory
     roots = [os.path.realpath(p) for p in (paths or (".",))]
     commands = [(c, os.getcwd()) for c in run]
     with procs.stopping():  # Ctrl-C, SIGTERM: every command's tree is killed first

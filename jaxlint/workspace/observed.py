@@ -146,6 +146,9 @@ class ObservedFacts:
         except OSError as exc:
             raise ObservedError(f"{shown}: no observed facts ({exc.strerror or exc}); "
                                 f"`jaxlint observe --run CMD` writes them") from None
+        if stat.S_ISDIR(st.st_mode):
+            raise ObservedError(f"{shown}: a directory, not a facts file (`--observed` takes the word "
+                                f"after it as its FILE: write --observed=FILE, or put the paths first)")
         if not stat.S_ISREG(st.st_mode):
             raise ObservedError(f"{shown}: not a facts file (not a regular file)")
         if st.st_size > MAX_BYTES:
