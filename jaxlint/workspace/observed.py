@@ -119,6 +119,8 @@ def match(table: list[FunctionSource], qualname: str, line: int) -> Optional[Fun
     at = [f for f in named if line in (f.line, f.def_line)]
     if len(at) == 1:
         return at[0]
+    if not at and len(named) == 1:
+        return named[0]  # moved (its source hash says whether it changed)
     return None
 
 
