@@ -1,8 +1,8 @@
 """Observed facts, inside ``jaxlint observe --run CMD``: which of the user's functions
 ran under a JAX trace, with which kind of value in each parameter.
 
-Installed by observe's ``sitecustomize`` shim (``probes.SITECUSTOMIZE``) when the
-job asks for facts (``options.facts``).  A trace function (``sys.settrace`` and
+Installed by observe's ``sitecustomize`` shim (``probes.install``) when the job asks
+for facts (``options.facts``).  A trace function (``sys.settrace`` and
 ``threading.settrace``; ``call`` events only: it returns no local trace function, so
 no line runs it) looks at every call of a function of the user's code (a file inside
 PATHS, not Python's library, an installed package or jaxlint) and notes:
@@ -18,8 +18,9 @@ PATHS, not Python's library, an installed package or jaxlint) and notes:
 * for a jit root (a function JAX's jit calls itself), the static_argnums and
   static_argnames that jit declared.
 
-A library frame costs one dictionary look-up; while a package outside PATHS is
-imported (JAX itself) the trace function is off.  At exit one ``facts`` event per
+A library frame costs one dictionary look-up (and CPython's own price of a trace
+call); while a top-level package outside PATHS is imported (JAX itself) the trace
+function is off.  At exit one ``facts`` event per
 process goes to observe's events file; the parent (``runtime/factsfile.py``) merges
 them and writes the facts file.  Nothing else is written, and nothing the program
 does changes.
@@ -97,16 +98,26 @@ class FactRecorder:
         self._leaves: Any = None
         self._ndarray: Any = None
         self.lock = threading.Lock()
+        self.files: dict[str, Optional[str]] = {}  # co_filename -> its real path if the user's
+        self.tracefunc = self.trace  # one bound method: `sys.gettrace() is rec.tracefunc`
 
     # -- which code is the user's
 
     def _new(self, code: Any) -> Optional[_Function]:
         fn = None
         name = code.co_name
-        filename = code.co_filename
-        if (not name.startswith("<") or name == "<lambda>") and not self._is_library(filename):
-            real = os.path.realpath(filename)
-            if any(real == p or real.startswith(p.rstrip(os.sep) + os.sep) for p in self.paths):
+        if not name.startswith("<") or name == "<lambda>":
+            filename = code.co_filename
+            real = self.files.get(filename, "")
+            if real == "":
+                real = None
+                if not self._is_library(filename):
+                    path = os.path.realpath(filename)
+                    if any(path == p or path.startswith(p.rstrip(os.sep) + os.sep)
+                           for p in self.paths):
+                        real = path
+                self.files[filename] = real
+            if real is not None:
                 fn = _Function(code, real)
         self.functions[code] = fn
         return fn
@@ -236,7 +247,8 @@ class FactRecorder:
     # -- at exit
 
     def flush(self) -> None:
-        sys.settrace(None)
+        if sys.gettrace() is self.tracefunc:
+            sys.settrace(None)
         threading.settrace(None)  # type: ignore[arg-type]
         records = [fn.record() for fn in list(self.functions.values()) if fn is not None and fn.states]
         if not records:
@@ -270,7 +282,7 @@ def _quiet_imports(rec: FactRecorder) -> None:
                 finally:
                     quiet.busy = False
             current = sys.gettrace()
-            if not user and current is rec.trace:
+            if not user and current is rec.tracefunc:
                 sys.settrace(None)
                 was = getattr(quiet, "on", False)
                 quiet.on = True
@@ -278,9 +290,9 @@ def _quiet_imports(rec: FactRecorder) -> None:
                     return original(name, globals, locals, fromlist, level)
                 finally:
                     quiet.on = was
-                    sys.settrace(rec.trace)
+                    sys.settrace(rec.tracefunc)
             if user and current is None and getattr(quiet, "on", False):
-                sys.settrace(rec.trace)
+                sys.settrace(rec.tracefunc)
                 try:
                     return original(name, globals, locals, fromlist, level)
                 finally:
@@ -296,7 +308,7 @@ def install(job: dict) -> None:
     if not (job.get("options") or {}).get("facts"):
         return
     rec = FactRecorder(job["events"], job.get("paths") or [])
-    _quiet_imports(rec)
     atexit.register(rec.flush)
-    sys.settrace(rec.trace)
-    threading.settrace(rec.trace)  # type: ignore[arg-type]
+    _quiet_imports(rec)
+    sys.settrace(rec.tracefunc)
+    threading.settrace(rec.tracefunc)  # type: ignore[arg-type]
