@@ -360,13 +360,18 @@ def test_function_names_match_the_models_units():
         ("C.D.n", "D.n", 0, 19, 19),
         ("f", "f", 1, 21, 21),
     ]
-    units = [u for u in build_index(cst.parse_module(text)).units if not u.is_module]
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    wrapper = MetadataWrapper(cst.parse_module(text))
+    where = wrapper.resolve(PositionProvider)
+    units = [u for u in build_index(wrapper.module).units if not u.is_module]
     rank: dict = {}
-    ranked = []
-    for u in units:
-        ranked.append((u.qualname, rank.get(u.qualname, 0)))
+    ranked = {}
+    for u in units:  # the model's rank of each unit among those of its name -> its def line
+        node = u.node.name if isinstance(u.node, cst.FunctionDef) else u.node
+        ranked[(u.qualname, rank.get(u.qualname, 0))] = where[node].start.line
         rank[u.qualname] = rank.get(u.qualname, 0) + 1
-    assert sorted(ranked) == sorted((f.unit, f.ordinal) for f in table)
+    assert ranked == {(f.unit, f.ordinal): f.def_line for f in table}
 
 
 def test_load_rejects_what_is_not_a_facts_file(tmp_path):
@@ -377,3 +382,22 @@ def test_load_rejects_what_is_not_a_facts_file(tmp_path):
     (tmp_path / "f.json").write_text(json.dumps({"version": 1, "functions": [
         {"file": 3}, {"file": "a.py", "qualname": "f", "line": 1, "sha": "x", "under": ["warp"]}]}))
     assert ObservedFacts.load(tmp_path / "f.json").by_file == {}
+
+
+def test_a_function_seen_under_vmap_alone():
+    """Under vmap the batched parameter is a tracer; what the batch does not touch runs
+    eagerly (a `jnp` value of constants is concrete), as for a `jax.vmap(f)(x)` call."""
+    code = '''
+        import jax.numpy as jnp
+
+        def g(x, n):
+            if jnp.ones(3).sum() > n:
+                x = x + 1
+            if x > 0:
+                return x
+            return -x
+        '''
+    fact = {"under": ["vmap"], "root": True, "params": {"x": "tracer", "n": "scalar"}, "static": []}
+    assert lint(code, [["g", 0, fact]]) == [("JAX201", 7)]
+    jit = dict(fact, under=["jit"])
+    assert lint(code, [["g", 0, jit]]) == [("JAX201", 5), ("JAX201", 7)]
