@@ -1,9 +1,11 @@
 """The cost of `jaxlint observe`: each program of bench/observe_programs/ run alone
 (`python PROG`) and under observe (`jaxlint observe --no-cache -q --exit-zero --run
 "python PROG" PROG`), alternately, REPEAT times; the medians of wall time and of CPU
-time (user + system of every process), and their ratios.
+time (user + system of every process), and their ratios.  ``--facts``: a third run
+each time, observe recording the facts for `check --observed` as it does by default
+(`--facts FILE`: the trace function of jaxlint/runtime/factrec.py on), with its ratios.
 
-    python bench/observe_overhead.py --repeat 3
+    python bench/observe_overhead.py --repeat 3 [--facts]
 """
 
 from __future__ import annotations
@@ -34,8 +36,11 @@ def timed(argv: list[str], cwd: Path) -> tuple[float, float, str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--facts", action="store_true", help="also observe with the facts recorded")
     ap.add_argument("programs", nargs="*")
     args = ap.parse_args(argv)
+    if args.facts:
+        return with_facts(args)
     jaxlint = str(Path(sys.executable).parent / "jaxlint")
     names = args.programs or sorted(p.name for p in PROGRAMS.glob("*.py"))
     print(f"| program | alone: wall (CPU) | under observe: wall (CPU) | ratio wall | ratio CPU | findings |")
@@ -54,6 +59,35 @@ def main(argv: list[str] | None = None) -> int:
         found = [line.split(" ")[1] for line in out.splitlines() if ": JAX" in line]
         print(f"| {name} | {aw:.2f} s ({ac:.2f} s) | {ow:.2f} s ({oc:.2f} s) | {ow / aw:.2f} | "
               f"{oc / ac:.2f} | {', '.join(found) or '-'} |", flush=True)
+    return 0
+
+
+def with_facts(args) -> int:
+    import tempfile
+
+    jaxlint = str(Path(sys.executable).parent / "jaxlint")
+    names = args.programs or sorted(p.name for p in PROGRAMS.glob("*.py"))
+    facts = os.path.join(tempfile.mkdtemp(prefix="jaxlint-facts-"), "facts.json")
+    print("| program | alone: wall (CPU) | observe: wall (CPU) | observe + facts: wall (CPU) "
+          "| ratio CPU | ratio CPU with facts | functions recorded |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for name in names:
+        alone, plain, recorded = [], [], []
+        base = [jaxlint, "observe", "--no-cache", "-q", "--exit-zero", "--output-format",
+                "concise", "--run", f"python {name}", name]
+        for _ in range(args.repeat):
+            alone.append(timed([sys.executable, name], PROGRAMS)[:2])
+            plain.append(timed(base, PROGRAMS)[:2])
+            recorded.append(timed(base + ["--facts", facts], PROGRAMS)[:2])
+        med = [tuple(statistics.median(x[i] for x in runs) for i in (0, 1))
+               for runs in (alone, plain, recorded)]
+        import json
+
+        with open(facts, encoding="utf-8") as fh:
+            n = len(json.load(fh)["functions"])
+        (aw, ac), (pw, pc), (fw, fc) = med
+        print(f"| {name} | {aw:.2f} s ({ac:.2f} s) | {pw:.2f} s ({pc:.2f} s) | {fw:.2f} s "
+              f"({fc:.2f} s) | {pc / ac:.2f} | {fc / ac:.2f} | {n} |", flush=True)
     return 0
 
 

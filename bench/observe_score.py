@@ -19,6 +19,7 @@ JAX508 match no static label).  Reported:
     python bench/observe_score.py -j 2               # every case
     python bench/observe_score.py 013 090 -v         # some cases, every finding shown
     python bench/observe_score.py --json out.json
+    python bench/observe_score.py -j 2 --observed    # also `check --observed` with the run's facts
 
 Use the worktree's Python (`.venv/bin/python`, with flax/optax/equinox/dm-haiku
 installed for the cases whose `needs` names them).
@@ -70,11 +71,15 @@ READ: dict[str, str] = {
 }
 
 
+OBSERVED = {"on": False}  # --observed: also `check --observed` with the facts the run wrote
+
+
 def observe(jaxlint: str, cwd: Path, entry: str, env: dict, timeout: float) -> tuple[list, str, float]:
     start = time.monotonic()
+    facts = ["--facts", str(cwd.parent / f"{cwd.name}.facts.json")] if OBSERVED["on"] else []
     proc = subprocess.run(
         [jaxlint, "observe", "--no-cache", "--output-format", "json", "--exit-zero", "-q",
-         "--run-timeout", str(timeout), "--run", f"python {entry}", "."],
+         "--run-timeout", str(timeout), "--run", f"python {entry}", *facts, "."],
         cwd=cwd, capture_output=True, text=True, env=dict(os.environ, **env),
     )
     wall = time.monotonic() - start
@@ -109,6 +114,24 @@ def score_case(case: Case, tmp: Path, jaxlint: str, timeout: float) -> dict:
     static = lint(jaxlint, dest, case.py_files()[0] if case.layout == "file" else ".")
     by_observe, extra = label_hits(case, seen)
     by_check, _ = label_hits(case, static)
+    with_facts: dict = {}
+    if OBSERVED["on"]:
+        target = case.py_files()[0] if case.layout == "file" else "."
+        proc = subprocess.run(
+            [jaxlint, "check", "--no-cache", "--output-format", "json", "--exit-zero", "-q",
+             f"--observed={tmp / (case.name + '.facts.json')}", target],
+            cwd=dest, capture_output=True, text=True)
+        try:
+            found = json.loads(proc.stdout or "[]")
+        except json.JSONDecodeError:
+            found = []
+        by_facts, _ = label_hits(case, found)
+        before = {key(case, f) for f in static}
+        with_facts = {"labels": sum(by_facts), "only": sum(o and not c for o, c in zip(by_facts, by_check)),
+                      "new": [(key(case, f), any(lab.file == norm(f["filename"]) and lab.line == f["location"]["row"]
+                                                 for lab in case.labels), f["message"][:160])
+                              for f in found if key(case, f) not in before],
+                      "stderr": proc.stderr.strip()[-200:]}
     rows = []
     for f in seen:
         if f not in extra:
@@ -123,7 +146,7 @@ def score_case(case: Case, tmp: Path, jaxlint: str, timeout: float) -> dict:
             "labels": len(case.labels), "observe_labels": sum(by_observe),
             "check_labels": sum(by_check),
             "observe_only": sum(o and not c for o, c in zip(by_observe, by_check)),
-            "findings": rows, "wall_s": round(wall, 2),
+            "findings": rows, "wall_s": round(wall, 2), "with_facts": with_facts,
             "run": stderr.splitlines()[-1] if stderr else ""}
 
 
@@ -135,7 +158,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jaxlint", default=default_jaxlint())
     ap.add_argument("--json", help="write every case's result here")
     ap.add_argument("-v", "--verbose", action="store_true", help="show every finding")
+    ap.add_argument("--observed", action="store_true",
+                    help="also `check --observed` with the facts each run wrote: labels it finds, "
+                         "and every finding it adds to `check`'s")
     args = ap.parse_args(argv)
+    OBSERVED["on"] = args.observed
     cases = load_cases(args.names or None)
     with tempfile.TemporaryDirectory(prefix="jaxlint-observe-") as tmp:
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
@@ -164,6 +191,13 @@ def main(argv: list[str] | None = None) -> int:
           f"{sum(f['verdict'] == 'read-true' for r in results for f in r['findings'])}")
     print(f"wall: {sum(r['wall_s'] for r in results):.1f} s in all "
           f"({sum(r['wall_s'] for r in results) / max(1, len(results)):.2f} s per case)")
+    if args.observed:
+        print(f"labels found: check --observed {sum(r['with_facts'].get('labels', 0) for r in results)} "
+              f"(check {sum(r['check_labels'] for r in results)}; found only with the facts "
+              f"{sum(r['with_facts'].get('only', 0) for r in results)})")
+        for r in results:
+            for k, labelled, message in r["with_facts"].get("new", []):
+                print(f"{'label' if labelled else 'NEW':6} {k}  {message}")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
     return 0

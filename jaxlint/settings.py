@@ -21,6 +21,9 @@ class LintSettings:
     project_packages: frozenset[str] = frozenset()  # the project's top-level module names
     facts: str = ""  # what other modules know of this file's functions (canonical JSON)
     summarize: bool = False  # analyse even without a JAX import (a project helper module)
+    # `check --observed`: what `jaxlint observe` saw this file's functions do, as canonical
+    # JSON with the facts file's content hash (jaxlint/workspace/observed.py); "" when off
+    observed: str = ""
 
     def option(self, name: str, default: object) -> object:
         for key, value in self.options:
@@ -38,4 +41,6 @@ class LintSettings:
             h.update(f"\0{self.module}\0{self.is_package}\0{','.join(sorted(self.project_packages))}\0".encode())
             h.update(self.facts.encode())
             h.update(b"S" if self.summarize else b"-")
+        if self.observed:
+            h.update(b"\0observed\0" + self.observed.encode())
         return h.hexdigest()[:16]

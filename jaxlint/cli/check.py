@@ -55,6 +55,9 @@ class CheckOptions:
     write_baseline: Optional[str] = None
     no_baseline: bool = False
     file_timeout: Optional[float] = None
+    # `--observed [FILE]`: None not given, "" the default facts file, else the file
+    observed: Optional[str] = None
+    no_observed: bool = False
 
 
 @cli.command("check")
@@ -104,6 +107,11 @@ class CheckOptions:
 @click.option("--write-baseline", type=click.Path(dir_okay=False), metavar="FILE",
               help="Record today's findings in FILE (with a baseline in use: drop its stale entries only).")
 @click.option("--no-baseline", is_flag=True, help="Ignore the baseline set in the configuration.")
+@click.option("--observed", is_flag=False, flag_value="", default=None, metavar="[FILE]",
+              help="Use the facts `jaxlint observe` recorded (which functions ran traced, each "
+                   "parameter's kind) where the static model cannot tell [default FILE: "
+                   "observed/facts.json in the cache directory; write --observed=FILE].")
+@click.option("--no-observed", is_flag=True, help="Ignore `observed` set in the configuration.")
 def check_command(**kwargs: object) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
     from jaxlint.lifeline import stop_on_signals
@@ -166,6 +174,7 @@ def run_check(opts: CheckOptions) -> int:
 
     for line in linted.errors:
         error(line)
+    _observed_report(session)
     if opts.verbose:
         for tb in linted.tracebacks:
             sys.stderr.write(tb)
@@ -233,8 +242,48 @@ def prepare(opts: CheckOptions) -> _Session:
     from jaxlint.workspace import Workspace, cache_in
 
     workspace = Workspace(store, cwd, cache=cache_in(None if opts.no_cache else cache_dir),
-                          force_exclude=opts.force_exclude)
+                          force_exclude=opts.force_exclude,
+                          observed=_observed_facts(opts, store, cache_dir))
     return _Session(cwd=cwd, store=store, infos=infos, cache_dir=cache_dir, workspace=workspace)
+
+
+def _observed_facts(opts: CheckOptions, store: ConfigStore, cache_dir: Path):
+    """The facts file of ``--observed [FILE]`` or of ``observed`` in the configuration
+    (workspace/observed.py), or None.  A facts file asked for on the command line
+    that cannot be used is a ConfigError; one the configuration names, a warning."""
+    from jaxlint.workspace.observed import ObservedError, ObservedFacts, default_path
+
+    if opts.no_observed:
+        if opts.observed is not None:
+            raise ConfigError("--observed and --no-observed cannot be combined")
+        return None
+    if opts.observed is not None:
+        path, asked = (Path(opts.observed) if opts.observed else default_path(cache_dir)), True
+    else:
+        cfg = store.root_config.cfg
+        if not cfg.observed:
+            return None
+        path = default_path(cache_dir) if cfg.observed is True else cfg.root / str(cfg.observed)
+        asked = False
+    try:
+        facts = ObservedFacts.load(path)
+    except ObservedError as exc:
+        if asked:
+            raise ConfigError(str(exc)) from None
+        warning(f"{exc} (`observed` in {store.root_config.cfg.label}; linting without them)")
+        return None
+    if opts.verbose:
+        sys.stderr.write(f"observed facts: {path} ({sum(len(v) for v in facts.by_file.values())} "
+                         f"functions in {len(facts.by_file)} files)\n")
+    return facts
+
+
+def _observed_report(session: _Session) -> None:
+    """After the lint: the one line saying how many observed facts were stale."""
+    facts = session.workspace.observed
+    line = facts.stale_line() if facts is not None else None
+    if line:
+        warning(line)
 
 
 def _show_files(opts: CheckOptions, session: _Session) -> int:

@@ -57,6 +57,13 @@ def observe_command() -> click.Command:
     @click.option("--baseline", type=click.Path(dir_okay=False), metavar="FILE",
                   help="Report (and fail on) only the findings not recorded in this baseline file.")
     @click.option("--no-baseline", is_flag=True, help="Ignore the baseline set in the configuration.")
+    @click.option("--facts", "facts", type=click.Path(dir_okay=False), metavar="FILE",
+                  help="Where to write the observed facts that `jaxlint check --observed` reads "
+                       "(which functions ran traced, each parameter's kind) "
+                       "[default: observed/facts.json in the cache directory].")
+    @click.option("--no-facts", is_flag=True,
+                  help="Do not record the observed facts (with --no-cache they are recorded only "
+                       "when --facts names a file).")
     @click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no summary line.")
     @click.option("-v", "--verbose", is_flag=True, help="Print details.")
     def command(**kwargs: object) -> None:
@@ -79,7 +86,7 @@ def observe_command() -> click.Command:
 
 def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks, device, jobs, select, ignore,
                 extend_select, output_format, output_file, statistics, exit_zero, no_cache,
-                config, baseline, no_baseline, quiet, verbose) -> int:
+                config, baseline, no_baseline, quiet, verbose, facts=None, no_facts=False) -> int:
     from jaxlint.output.baseline import BaselineError
     from jaxlint.workspace.config import ConfigError
 
@@ -96,7 +103,7 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
         output_format=output_format, output_file=output_file, statistics=statistics,
         exit_zero=exit_zero, jobs=None, no_cache=no_cache, cache_dir=None, config=config,
         stdin_filename=None, force_exclude=False, x64=None, quiet=True, show_files=False,
-        verbose=verbose, baseline=baseline, no_baseline=no_baseline)
+        verbose=verbose, baseline=baseline, no_baseline=no_baseline, no_observed=True)
     for p in paths:
         if not os.path.exists(p):
             error(f"{p}: No such file or directory")
@@ -111,11 +118,19 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     except (ConfigError, BaselineError) as exc:
         error(str(exc))
         return EXIT_ERROR
+    if no_cache and not facts:
+        no_facts = True  # the default facts file is in the cache directory
     roots = [os.path.realpath(p) for p in (paths or (".",))]
     commands = [(c, os.getcwd()) for c in run]
     with procs.stopping():  # Ctrl-C, SIGTERM: every command's tree is killed first
         runs, events = run_observed(commands, roots, float(run_timeout), jobs, device,
-                                    debug_infs, check_leaks, nans=not no_debug_nans)
+                                    debug_infs, check_leaks, nans=not no_debug_nans,
+                                    options=None if no_facts else {"facts": True})
+    if not no_facts:
+        problem = _write_facts(facts, session, events, [c for c, _ in commands], verbose)
+        if problem:
+            error(problem)
+            return EXIT_ERROR
     problems = []
     for r in runs:
         line = f"--run `{r.command}`: {r.status} in {r.wall_s:.1f} s, {r.processes} Python " \
@@ -153,6 +168,31 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     if report.findings and not exit_zero:
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _write_facts(facts: Optional[str], session, events: list, commands: list, verbose: bool) -> Optional[str]:
+    """The facts file for `check --observed` (runtime/factsfile.py); a problem line or None."""
+    from jaxlint.runtime.factsfile import write_facts
+    from jaxlint.workspace.observed import default_path
+
+    if facts:
+        path = Path(facts)
+    else:
+        from jaxlint.cache import prepare_cache_dir
+
+        path = default_path(session.cache_dir)
+        try:
+            prepare_cache_dir(session.cache_dir)  # its CACHEDIR.TAG and .gitignore
+        except OSError:
+            pass
+    try:
+        n, traced = write_facts(path, events, commands)
+    except OSError as exc:
+        return f"{path}: the observed facts could not be written ({exc.strerror or exc})"
+    if verbose:
+        sys.stderr.write(f"jaxlint: observed facts for {n} function(s), {traced} of them traced, "
+                         f"written to {path}\n")
+    return None
 
 
 def _results(seen: list, session, opts) -> tuple[list, dict]:

@@ -63,6 +63,7 @@ def analyze(
     functions, and the transformations it applies to them."""
     from jaxlint.model.index import build_index
     from jaxlint.model.interpreter import Interpreter, schedule
+    from jaxlint.model.observed import apply as apply_observed, observed_units
 
     groups: dict[type[Check], set[str]] = {}
     by_code: dict[str, type[Rule]] = {}
@@ -86,7 +87,10 @@ def analyze(
     interp.set_hooks(*hook_tables(checks))
     if sys.getrecursionlimit() < _RECURSION_LIMIT:
         sys.setrecursionlimit(_RECURSION_LIMIT)  # deep expressions recurse in the walks
+    observed = observed_units(index.units, settings.observed) if settings.observed else None
     for unit in schedule(index):
+        if observed and id(unit) in observed:
+            apply_observed(unit, observed[id(unit)])  # only what the model left unknown
         interp.run_unit(unit)
     interp.unit = index.module_unit
     for check in checks:

@@ -233,7 +233,7 @@ def lint_source(
     if isinstance(source, bytes) and path.endswith(".ipynb"):
         return lint_notebook(source, path, settings, parse=parse, prefilter=prefilter, trees=trees)
     result = FileResult(path=path)
-    if settings.facts or settings.summarize:
+    if settings.facts or settings.summarize or '"units":[[' in settings.observed:
         prefilter = False  # a helper module that never names JAX can still run traced
     if isinstance(source, bytes):
         text, err = decode_source(source)

@@ -525,6 +525,9 @@ def install() -> None:
     probes = Probes(job)
     probes.emit(event="process", argv=sys.argv[:4], time=time.time())
     _after_imports(probes)
+    from jaxlint.runtime import factrec  # `check --observed`'s facts, when the job asks
+
+    factrec.install(job)
 
 
 # JAX's host callbacks (jax.debug.print/callback, io_callback, pure_callback): the

@@ -19,10 +19,12 @@ which, with the runner below it, only reads it.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Optional, Union
 
 from jaxlint.settings import LintSettings
+from jaxlint.workspace.observed import ObservedFacts
 from jaxlint.workspace.config import ConfigError, ConfigStore
 from jaxlint.workspace.discovery import Discovery, discover, is_excluded
 
@@ -50,7 +52,8 @@ class Workspace:
     the MCP server reads inside its roots only; raises OSError).  ``cache``: a
     ``jaxlint.cache.Cache``, or a function that makes one on first use (None:
     no cache; an exception: no cache).  ``sources``: display path -> the text
-    to lint instead of the file on disk."""
+    to lint instead of the file on disk.  ``observed``: the facts ``jaxlint observe``
+    recorded (``check --observed``), given to every file's settings."""
 
     def __init__(
         self,
@@ -62,6 +65,7 @@ class Workspace:
         display: Optional[Callable[[Path], Path]] = None,
         read: Optional[Callable[[Path], bytes]] = None,
         sources: Optional[dict[str, Union[str, bytes]]] = None,
+        observed: Optional[ObservedFacts] = None,
     ) -> None:
         self._store_for = (lambda _path: stores) if isinstance(stores, ConfigStore) else stores
         self.cwd = Path(cwd) if cwd is not None else Path.cwd()
@@ -72,6 +76,8 @@ class Workspace:
         self._read = read
         self.sources: dict[str, Union[str, bytes]] = dict(sources or {})
         self._discovered: dict[Path, list[Path]] = {}
+        # `check --observed`: the facts `jaxlint observe` recorded, in every file's settings
+        self.observed = observed
 
     # ------------------------------------------------------------------ configuration
 
@@ -81,7 +87,10 @@ class Workspace:
     def settings_for(self, path: Path) -> LintSettings:
         """The settings the configuration gives ``path`` (a display path or absolute)."""
         absolute = Path(os.path.abspath(path))
-        return self._store_for(absolute).settings_for(absolute)
+        settings = self._store_for(absolute).settings_for(absolute)
+        if self.observed is not None:
+            settings = replace(settings, observed=self.observed.for_file(absolute))
+        return settings
 
     def src_for(self, root: Path) -> tuple[Optional[list[str]], Path]:
         """Project root -> (its ``src`` setting or None, the directory it is relative to)."""

@@ -20,7 +20,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence, Union
 
 import pathspec
 
@@ -72,6 +72,10 @@ _KEYS: dict[str, tuple[str, Any]] = {
     "src": ("a list of paths", _is_str_list),
     # a baseline file (jaxlint/output/baseline.py), relative to this configuration file
     "baseline": ("a file name (string)", lambda v: isinstance(v, str) and v.strip() != ""),
+    # `check` uses the facts `jaxlint observe` recorded (jaxlint/workspace/observed.py):
+    # true for the default file (in the cache directory), or a file relative to this one
+    "observed": ("true, false or a file name (string)",
+                 lambda v: isinstance(v, bool) or (isinstance(v, str) and v.strip() != "")),
     # where the project publishes the rule pages, e.g. "https://example.org/rules/{code}.html"
     "docs-url": ("an http(s) URL containing {code}",
                  lambda v: isinstance(v, str) and v.startswith(("http://", "https://"))
@@ -113,6 +117,7 @@ class Config:
     src: Optional[list[str]] = None  # None: the project root and its src/ (as Ruff)
     baseline: Optional[str] = None
     docs_url: Optional[str] = None
+    observed: Union[bool, str] = False  # `check --observed` by default (a facts file, or True)
     runtime: dict[str, Any] = field(default_factory=dict)  # validated by jaxlint.runtime
 
     @property

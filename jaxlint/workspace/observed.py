@@ -1,0 +1,230 @@
+"""Observed facts: what ``jaxlint observe`` saw the user's functions do, for
+``jaxlint check --observed`` (docs/runtime.md, "Observed facts in `check`").
+
+``jaxlint observe`` writes a facts file (JSON, ``FACTS_VERSION``; default
+``<cache-dir>/observed/facts.json``): for every function of the user's code that
+ran, its file, qualified name, first line and a hash of its source (``functions_of``),
+whether it ran under a JAX trace (and which: ``jit``, ``vmap``, ``grad``...), the kind
+each parameter received there (``tracer``, ``pytree-tracers``, ``array``, ``numpy``,
+``scalar``, ``static``, ``none``, ``pytree``, ``other``, or ``mixed`` when calls
+differed) and the ``static_argnums``/``static_argnames`` of the jit that traced it.
+
+``ObservedFacts.load`` reads it for ``check``; ``for_file`` gives one file's facts as
+the canonical JSON its ``LintSettings.observed`` carries (with the facts file's content
+hash: the cache key of every result linted with it), keeping only the functions
+whose source is unchanged since the run (the others are counted as stale).  The
+model uses them only where its own inference says nothing (``model/observed.py``).
+
+No JAX and no libcst here: CPython's ``ast`` finds each function's span.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+FACTS_VERSION = 1
+DEFAULT_NAME = os.path.join("observed", "facts.json")
+MAX_BYTES = 64 << 20
+
+# the kinds a parameter may have been seen with (``mixed``: calls differed)
+KINDS = frozenset({"tracer", "pytree-tracers", "array", "numpy", "scalar", "static", "none",
+                   "pytree", "other", "mixed"})
+# the traces a function may have run under
+TRACES = frozenset({"jit", "vmap", "grad", "other"})
+
+
+class ObservedError(Exception):
+    """A facts file that cannot be used, described in one line."""
+
+
+def default_path(cache_dir: Path) -> Path:
+    return Path(cache_dir) / DEFAULT_NAME
+
+
+@dataclass(frozen=True)
+class FunctionSource:
+    """One function (or lambda) of a file, as the run names it and as the model does."""
+
+    qualname: str  # as Python's ``co_qualname`` (``f.<locals>.g``, ``C.m``)
+    line: int  # its code object's first line (the first decorator's, else the def's)
+    def_line: int  # the ``def``/``lambda`` line
+    unit: str  # the model's ``Unit.qualname`` (``f.g``, ``C.m``)
+    ordinal: int  # among the model's units of that qualname, in source order
+    sha: str  # of its source lines (decorators included), first 16 hex digits
+
+
+def functions_of(text: str) -> list[FunctionSource]:
+    """Every def and lambda of ``text`` (raises SyntaxError/ValueError for bad code)."""
+    tree = ast.parse(text)
+    lines = text.splitlines()
+    found: list[tuple] = []
+
+    def walk(node: ast.AST, runtime: str, unit: str, cls: Optional[str]) -> None:
+        """``runtime``: the co_qualname prefix here; ``unit``: the enclosing model
+        unit's qualname ("" at module level); ``cls``: the class whose body holds
+        ``node`` as a statement."""
+        t = type(node)
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+            is_lambda = t is ast.Lambda
+            name = "<lambda>" if is_lambda else node.name  # type: ignore[attr-defined]
+            decorators = [] if is_lambda else node.decorator_list  # type: ignore[attr-defined]
+            for d in decorators:
+                walk(d, runtime, unit, None)
+            args = node.args  # type: ignore[attr-defined]
+            for d in (*args.defaults, *[k for k in args.kw_defaults if k is not None]):
+                walk(d, runtime, unit, None)
+            model = (unit + "." if unit else "") + (cls + "." if cls and not is_lambda else "") + name
+            line = node.lineno  # type: ignore[attr-defined]
+            first = min([line] + [d.lineno for d in decorators])
+            end = getattr(node, "end_lineno", None) or line
+            body = "\n".join(lines[first - 1:end])
+            found.append((runtime + name, first, line, model, (line, node.col_offset),  # type: ignore[attr-defined]
+                          hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()[:16]))
+            inner = runtime + name + ".<locals>."
+            if is_lambda:
+                walk(node.body, inner, model, None)  # type: ignore[attr-defined]
+            else:
+                for stmt in node.body:  # type: ignore[attr-defined]
+                    walk(stmt, inner, model, None)
+        elif t is ast.ClassDef:
+            for d in (*node.decorator_list, *node.bases, *node.keywords):  # type: ignore[attr-defined]
+                walk(d, runtime, unit, None)
+            for stmt in node.body:  # type: ignore[attr-defined]
+                walk(stmt, runtime + node.name + ".", unit, node.name)  # type: ignore[attr-defined]
+        else:
+            for child in ast.iter_child_nodes(node):
+                walk(child, runtime, unit, None)
+
+    walk(tree, "", "", None)
+    ordinals: dict[str, int] = {}
+    out = []
+    for runtime_q, first, def_line, model, _pos, sha in sorted(found, key=lambda f: f[4]):
+        n = ordinals.get(model, 0)
+        ordinals[model] = n + 1
+        out.append(FunctionSource(runtime_q, first, def_line, model, n, sha))
+    return out
+
+
+def match(table: list[FunctionSource], qualname: str, line: int) -> Optional[FunctionSource]:
+    """The function a run recorded as (``co_qualname``, ``co_firstlineno``): the one
+    starting at that line, or (the file was edited above it) the only one of that name."""
+    named = [f for f in table if f.qualname == qualname]
+    at = [f for f in named if line in (f.line, f.def_line)]
+    if len(at) == 1:
+        return at[0]
+    if not at and len(named) == 1:
+        return named[0]  # moved (its source hash says whether it changed)
+    return None
+
+
+def file_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class ObservedFacts:
+    """A facts file, read once; ``for_file`` per linted file."""
+
+    def __init__(self, path: Path, functions: dict[str, list[dict]], digest: str) -> None:
+        self.path = path
+        self.by_file = functions  # real path -> its function records
+        self.digest = digest[:16]
+        self.total = 0  # functions looked up (in files linted)
+        self.stale = 0  # of them, edited (or gone) since the run
+        self.used = 0  # of them, ran under a trace and handed to the model
+        self._memo: dict[str, str] = {}
+
+    @classmethod
+    def load(cls, path: Path) -> "ObservedFacts":
+        shown = str(path)
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            raise ObservedError(f"{shown}: no observed facts ({exc.strerror or exc}); "
+                                f"`jaxlint observe --run CMD` writes them") from None
+        if stat.S_ISDIR(st.st_mode):
+            raise ObservedError(f"{shown}: a directory, not a facts file (`--observed` takes the word "
+                                f"after it as its FILE: write --observed=FILE, or put the paths first)")
+        if not stat.S_ISREG(st.st_mode):
+            raise ObservedError(f"{shown}: not a facts file (not a regular file)")
+        if st.st_size > MAX_BYTES:
+            raise ObservedError(f"{shown}: not a facts file (larger than {MAX_BYTES >> 20} MiB)")
+        try:
+            data = Path(path).read_bytes()
+            doc = json.loads(data.decode("utf-8"))
+        except OSError as exc:
+            raise ObservedError(f"{shown}: cannot be read ({exc.strerror or exc})") from None
+        except (UnicodeDecodeError, ValueError):
+            raise ObservedError(f"{shown}: not a facts file (not JSON)") from None
+        if not isinstance(doc, dict) or not isinstance(doc.get("functions"), list):
+            raise ObservedError(f"{shown}: not a facts file (no \"functions\" list)")
+        if doc.get("version") != FACTS_VERSION:
+            raise ObservedError(f"{shown}: facts file version {doc.get('version')!r}, this jaxlint "
+                                f"reads version {FACTS_VERSION}: run `jaxlint observe` again")
+        by_file: dict[str, list[dict]] = {}
+        for rec in doc["functions"]:
+            if _valid(rec):
+                by_file.setdefault(os.path.realpath(rec["file"]), []).append(rec)
+        return cls(Path(path), by_file, file_digest(data))
+
+    def for_file(self, path: Path) -> str:
+        """The canonical JSON of the facts the model may use for ``path`` (the digest
+        of the facts file always: the cache key of a result linted with them)."""
+        real = os.path.realpath(path)
+        known = self._memo.get(real)
+        if known is not None:
+            return known
+        units = []
+        records = self.by_file.get(real, [])
+        if records:
+            table: Optional[list[FunctionSource]]
+            try:
+                table = functions_of(Path(real).read_text(encoding="utf-8"))
+            except (OSError, SyntaxError, ValueError, UnicodeDecodeError, RecursionError):
+                table = None
+            for rec in records:
+                self.total += 1
+                found = match(table, rec["qualname"], rec["line"]) if table is not None else None
+                if found is None or found.sha != rec["sha"]:
+                    self.stale += 1
+                    continue
+                if not rec.get("under"):
+                    continue  # ran untraced only: nothing for the model
+                self.used += 1
+                units.append([found.unit, found.ordinal, {
+                    "under": sorted(rec["under"]), "root": bool(rec.get("root")),
+                    "params": dict(sorted(rec.get("params", {}).items())),
+                    "static": sorted(rec.get("static", []))}])
+        out = json.dumps({"digest": self.digest, "units": sorted(units, key=lambda u: (u[0], u[1]))},
+                         sort_keys=True, separators=(",", ":"))
+        self._memo[real] = out
+        return out
+
+    def stale_line(self) -> Optional[str]:
+        """One line when some looked-up facts were stale."""
+        if not self.stale:
+            return None
+        return (f"{self.stale} of {self.total} observed function{'s' if self.total != 1 else ''} "
+                f"in {self.path} {'are' if self.stale != 1 else 'is'} stale (edited since "
+                f"`jaxlint observe` ran) and {'were' if self.stale != 1 else 'was'} ignored; "
+                f"run `jaxlint observe` again")
+
+
+def _valid(rec: object) -> bool:
+    if not isinstance(rec, dict):
+        return False
+    if not (isinstance(rec.get("file"), str) and isinstance(rec.get("qualname"), str)
+            and isinstance(rec.get("line"), int) and isinstance(rec.get("sha"), str)):
+        return False
+    under = rec.get("under", [])
+    params = rec.get("params", {})
+    static = rec.get("static", [])
+    return (isinstance(under, list) and all(u in TRACES for u in under)
+            and isinstance(params, dict) and all(isinstance(k, str) and v in KINDS for k, v in params.items())
+            and isinstance(static, list) and all(isinstance(s, str) for s in static))
