@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
@@ -656,6 +658,24 @@ class TracedControlFlow(Rule):
                 return jnp.mean(jax.vmap(lambda a, b: min(a.ndim, 2) * jnp.minimum(a, b))(m, s))
             """
         ),
+        # a constant left operand that decides the test alone: the traced right side never runs
+        Valid(
+            """
+            import jax
+
+            VERBOSE = 0
+
+            @jax.jit
+            def f(x, flag):
+                if False and x > 0:
+                    x = x + 1
+                if VERBOSE and x.sum() > 0:
+                    x = x - 1
+                if True or x < 0:
+                    x = x * 2
+                return x
+            """
+        ),
     ]
 
     INVALID = [
@@ -1204,6 +1224,36 @@ class TracedControlFlow(Rule):
                 "TracerBoolConversionError. Use `jnp.minimum`",
             ],
         ),
+        # a constant left operand hands the test to the traced right one: `True and x`
+        # converts `x` to bool; so do `DEBUG and ...` (DEBUG = 1) and `False or ...`
+        Invalid(
+            """
+            import jax
+
+            DEBUG = 1
+
+            @jax.jit
+            def f(qiaoqiao):
+                if True and qiaoqiao:
+                    return 1
+                return 0
+
+            @jax.jit
+            def g(x):
+                while DEBUG and x.sum() > 0:
+                    x = x - 1
+                assert False or x.max() < 10
+                return x
+
+            f(True)
+            """,
+            expected=[(7, 17), (13, 21), (15, 21)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `qiaoqiao` of `f` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `qiaoqiao` is a Python value, mark it static (static_argnums=0)",
+                "Python `while` on a traced value: it depends on the traced argument `x` of `g` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.while_loop` (or `lax.fori_loop`); or, if `x` is a Python value, mark it static (static_argnums=0)",
+                "Python `assert` on a traced value: it depends on the traced argument `x` of `g` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.experimental.checkify.check`, or assert on shapes/dtypes only; or, if `x` is a Python value, mark it static (static_argnums=0)",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1237,15 +1287,32 @@ class TracedControlFlow(Rule):
             found = self._bool_offender(test.left)
             if found is not None:
                 return found
-            if _is_presence_check(test.left):
+            if _is_presence_check(test.left) or self._reaches_right(test):
                 # `x is not None and x.any()`: the right side runs whenever the
-                # guard passes; after a plain flag it may never run (unsure)
+                # guard passes; `True and x`, `0 or x`: always; after a plain flag
+                # it may never run (unsure)
                 return self._bool_offender(test.right)
             return None
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self._bool_offender(test.expression)
         v = self._array_tracer(test)
         return (test, v) if v is not None else None
+
+    def _reaches_right(self, test: cst.BooleanOperation) -> bool:
+        """The left operand's truth is a constant that hands the test to the right one:
+        `True and x`, `1 and x`, `False or x`, `None or x`, `DEBUG and x` for a name
+        bound once to an integer literal (``ctx.constant_int``)."""
+        left = test.left
+        truth: Optional[bool] = None
+        if isinstance(left, cst.Name) and left.value in ("True", "False", "None"):
+            truth = left.value == "True"
+        else:
+            i = self.ctx.constant_int(left)
+            if i is not None:
+                truth = i != 0
+        if truth is None:
+            return False
+        return truth if isinstance(test.operator, cst.And) else not truth
 
     def _test(self, owner: str, test: cst.BaseExpression, alternative: str) -> None:
         ctx = self.ctx
