@@ -344,6 +344,7 @@ X64_REPLACEMENT = {
     "longlong": "int32",
     "int_": "int32",
     "uint64": "uint32",
+    "uint": "uint32",
     "ulonglong": "uint32",
     "complex128": "complex64",
     "cdouble": "complex64",
