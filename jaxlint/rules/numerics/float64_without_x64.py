@@ -48,7 +48,7 @@ class Float64WithoutX64(Rule):
     seed = "The Sharp Bits § Double (64bit) precision (seed 000); study notes § type promotion (seed 003)"
     what_it_does = (
         "Flags 64-bit dtypes given to JAX: `jnp.float64(...)`, `dtype=jnp.float64` / "
-        "`dtype=np.float64` / `dtype='float64'` (also int64, uint64, complex128) in "
+        "`dtype=np.float64` / `dtype='float64'` (also int64, uint64, complex128, and NumPy's aliases of them: `float_`, `int_`, `uint`, `complex_`) in "
         "`jax.numpy`, `jax.random` and `jax.lax` calls, and `.astype(...)` of a JAX array to "
         "such a dtype, in a module that does not enable x64.\n\n"
         "It is silent when the module enables x64 (`jax.config.update('jax_enable_x64', True)`, "
