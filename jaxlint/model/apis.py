@@ -276,6 +276,17 @@ ARRAY_METHODS = frozenset(
 CONCRETIZING_METHODS = frozenset({"item", "tolist", "__int__", "__float__", "__bool__"})
 
 # Builtins that concretize their argument, and what JAX raises for each.
+# Reductions whose `axis` must be a Python int (a traced axis raises; JAX 0.10.2): the
+# array methods take it first, the jax.numpy functions second.  argmin/argmax raise
+# TracerIntegerConversionError, the others ConcretizationTypeError.
+AXIS_REDUCTIONS = frozenset(
+    "min max sum mean prod std var argmin argmax any all cumsum cumprod ptp".split()
+)
+AXIS_FUNCTIONS = frozenset("jax.numpy." + n for n in AXIS_REDUCTIONS | frozenset(
+    "nanmin nanmax nansum nanmean nanprod nanstd nanvar median nanmedian amin amax average "
+    "count_nonzero nanargmin nanargmax".split()
+))
+
 CONCRETIZING_BUILTINS = {
     "int": "ConcretizationTypeError",
     "float": "ConcretizationTypeError",

@@ -8,6 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.walk import dotted_name
 
@@ -50,7 +51,11 @@ class TracedControlFlow(Rule):
         "jax.core.Tracer): raise ...`; `if p is None: return ...` also through an alias "
         "`nbrs = p`), and `jnp` results of concrete data in a function that only "
         "`jax.vmap(f)(keys)` runs (vmap evaluates what does not touch the batched values), "
-        "or in a helper called only from one."
+        "or in a helper called only from one.\n\n"
+        "The right operand of `and`/`or` counts when the left one is a constant that hands "
+        "the test to it (`if True and x:`, `False or ...`, a name bound once to an integer "
+        "literal), and `bool` itself given to a transformation (`jax.jit(bool)(x)`, "
+        "`jax.vmap(bool)(xs)`) is flagged at the call."
     )
     why_bad = (
         "Under `jit` the function is traced with abstract values that stand for every array "
@@ -676,6 +681,17 @@ class TracedControlFlow(Rule):
                 return x
             """
         ),
+        # `bool` given to a transformation as a value, not called on a tracer
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            converters = [bool, int]
+            mask = jax.jit(lambda x: x.astype(bool))(jnp.arange(5))
+            ok = bool(jax.jit(jnp.any)(mask))
+            """
+        ),
     ]
 
     INVALID = [
@@ -1254,6 +1270,20 @@ class TracedControlFlow(Rule):
                 "Python `assert` on a traced value: it depends on the traced argument `x` of `g` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.experimental.checkify.check`, or assert on shapes/dtypes only; or, if `x` is a Python value, mark it static (static_argnums=0)",
             ],
         ),
+        # `bool` itself transformed: jit and vmap hand it a tracer
+        Invalid(
+            """
+            import jax
+
+            jax.jit(bool)(jax.numpy.arange(5))
+            flags = jax.vmap(bool)(jax.numpy.ones(3))
+            """,
+            expected=[(3, 1), (4, 9)],
+            messages=[
+                "`jax.jit(bool)` traces its argument and calls `bool()` on the tracer: this raises TracerBoolConversionError (ValueError for an array of several elements). Instead, use `x.astype(bool)` or `jnp.any`/`jnp.all`, or call `bool()` outside the transformation",
+                "`jax.vmap(bool)` traces its argument and calls `bool()` on the tracer: this raises TracerBoolConversionError (ValueError for an array of several elements). Instead, use `x.astype(bool)` or `jnp.any`/`jnp.all`, or call `bool()` outside the transformation",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1381,6 +1411,9 @@ class TracedControlFlow(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        if isinstance(func, cst.Call):
+            self._transformed_bool(node, func)
+            return
         if isinstance(func, cst.Name) and func.value in ("max", "min"):
             self._builtin_max_min(node, func.value)
             return
@@ -1397,6 +1430,23 @@ class TracedControlFlow(Rule):
                 f"TracerBoolConversionError. Keep it as an array and use `jnp.where` / `jax.lax.cond`"
                 f"{self.ctx.static_hint(v)}",
             )
+
+    def _transformed_bool(self, node: cst.Call, inner: cst.Call) -> None:
+        """`jax.jit(bool)(x)`, `jax.vmap(bool)(xs)`: the transformation hands a tracer to
+        `bool()`."""
+        ctx = self.ctx
+        t = apis.transform_for(ctx.qualname(inner.func))
+        if t is None or not t.traces or not inner.args or not node.args or inner.args[0].keyword is not None:
+            return
+        if ctx.builtin_name(inner.args[0].value) != "bool":
+            return
+        self.report(
+            node,
+            f"`{ctx.code(inner).strip()}` traces its argument and calls `bool()` on the tracer: this "
+            f"raises TracerBoolConversionError (ValueError for an array of several elements). "
+            f"Instead, use `x.astype(bool)` or `jnp.any`/`jnp.all`, or call `bool()` outside the "
+            f"transformation",
+        )
 
     def _builtin_max_min(self, node: cst.Call, name: str) -> None:
         """``max(0.0, margin - score)``: the builtin compares its arguments with ``>``/``<``
