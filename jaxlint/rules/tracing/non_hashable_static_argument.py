@@ -11,7 +11,7 @@ from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.hashing import UNHASHABLE, dataclass_hashing
 from jaxlint.model.kinds import dataclass_fields
-from jaxlint.model.scopes import scope_of, writes
+from jaxlint.model.scopes import bound_once
 from jaxlint.model.walk import walk_tree
 
 
@@ -352,26 +352,12 @@ class NonHashableStaticArg(Rule):
             return self._from_callers(e.value)
         return None
 
-    def _bound_once(self, e: cst.BaseExpression) -> cst.BaseExpression:
-        """The expression a name is bound to by its scope's one plain assignment (else ``e``)."""
-        ctx = self.ctx
-        if not isinstance(e, cst.Name):
-            return e
-        u = scope_of(ctx.index, ctx.unit, e.value)
-        if u is None:
-            return e
-        ws = writes(u.node, e.value)
-        if len(ws) == 1 and isinstance(ws[0], cst.Assign) and len(ws[0].targets) == 1 \
-                and isinstance(ws[0].targets[0].target, cst.Name):
-            return ws[0].value
-        return e
-
     def _dataclass_instance(self, e: cst.BaseExpression, depth: int) -> Optional[str]:
         """An instance of a dataclass of this file that cannot be hashed: `__hash__` is None
         (a plain `@dataclass`), or a hashed field holds something unhashable (a frozen or
         `unsafe_hash=True` dataclass whose field is an array)."""
         ctx = self.ctx
-        call = self._bound_once(e)
+        call = bound_once(ctx.index, ctx.unit, e)
         if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
             return None
         if ctx.unit.lookup_def(call.func.value) is not None:
