@@ -657,6 +657,8 @@ class StaleGlobalRead(Rule):
         self._checked: set[tuple[int, str]] = set()
         self._asserting = 0
         self._attr_writes: Optional[dict[str, list[tuple[cst.CSTNode, cst.CSTNode]]]] = None
+        # (traced function, global) -> a change between two of its calls (one scan each)
+        self._changes: dict[tuple[int, str], Optional[tuple[str, cst.CSTNode]]] = {}
 
     def _seq(self, unit: Unit) -> Sequence:
         """The statements of ``unit`` (the module or a function) in program order."""
@@ -754,7 +756,12 @@ class StaleGlobalRead(Rule):
                 related=stmt,
             )
             return
-        changed = None if called else self._changed_between(n, outer, seq, def_at)
+        changed = None
+        if not called:
+            key = (id(outer), n)
+            if key not in self._changes:
+                self._changes[key] = self._changed_between(n, outer, seq, def_at)
+            changed = self._changes[key]
         if changed is not None:
             how, stmt = changed
             self._reported.add((id(unit), n))
