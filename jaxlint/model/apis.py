@@ -276,6 +276,32 @@ ARRAY_METHODS = frozenset(
 CONCRETIZING_METHODS = frozenset({"item", "tolist", "__int__", "__float__", "__bool__"})
 
 # Builtins that concretize their argument, and what JAX raises for each.
+# The positional parameters of the jax.numpy functions that take a static `size=` (JAX
+# 0.10.2's signatures, `inspect.signature`): their `size`/`length` is keyword-only, so
+# `jax.jit(jnp.nonzero, static_argnums=1)` names no parameter.
+JNP_POSITIONAL = {
+    "jax.numpy." + name: tuple(params.split())
+    for name, params in (
+        ("nonzero", "a"), ("argwhere", "a"), ("flatnonzero", "a"), ("where", "condition x y"),
+        ("unique", "ar return_index return_inverse return_counts axis"),
+        ("unique_values", "x"), ("unique_counts", "x"), ("unique_inverse", "x"), ("unique_all", "x"),
+        ("bincount", "x weights minlength"), ("setdiff1d", "ar1 ar2 assume_unique"),
+        ("union1d", "ar1 ar2"), ("intersect1d", "ar1 ar2 assume_unique return_indices"),
+        ("compress", "condition a axis"), ("extract", "condition arr"), ("repeat", "a repeats axis"),
+    )
+}
+
+# Reductions whose `axis` must be a Python int (a traced axis raises; JAX 0.10.2): the
+# array methods take it first, the jax.numpy functions second.  argmin/argmax raise
+# TracerIntegerConversionError, the others ConcretizationTypeError.
+AXIS_REDUCTIONS = frozenset(
+    "min max sum mean prod std var argmin argmax any all cumsum cumprod ptp".split()
+)
+AXIS_FUNCTIONS = frozenset("jax.numpy." + n for n in AXIS_REDUCTIONS | frozenset(
+    "nanmin nanmax nansum nanmean nanprod nanstd nanvar median nanmedian amin amax average "
+    "count_nonzero nanargmin nanargmax".split()
+))
+
 CONCRETIZING_BUILTINS = {
     "int": "ConcretizationTypeError",
     "float": "ConcretizationTypeError",
@@ -344,6 +370,7 @@ X64_REPLACEMENT = {
     "longlong": "int32",
     "int_": "int32",
     "uint64": "uint32",
+    "uint": "uint32",
     "ulonglong": "uint32",
     "complex128": "complex64",
     "cdouble": "complex64",

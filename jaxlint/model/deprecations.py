@@ -225,6 +225,16 @@ _ROWS: tuple[Deprecation, ...] = (
                 "a NumPy name that jax.numpy never had"),
     Deprecation("jax.numpy.find_common_type", "`jnp.result_type`", None, "never existed", None,
                 "a NumPy name that jax.numpy never had"),
+    # NumPy 1.x aliases (removed in NumPy 2.0) that jax.numpy never had: code ported from
+    # NumPy gets AttributeError (JAX 0.10.2)
+    *(
+        Deprecation(f"jax.numpy.{old}", f"`jnp.{new}`", None, "never existed", "safe",
+                    "a NumPy 1.x alias jax.numpy never had", new_qualname=f"jax.numpy.{new}",
+                    changelog="not JAX's: a NumPy name jax.numpy never had")
+        for old, new in (("NaN", "nan"), ("NAN", "nan"), ("Inf", "inf"), ("Infinity", "inf"),
+                         ("infty", "inf"), ("cfloat", "complex128"), ("longfloat", "float64"),
+                         ("singlecomplex", "complex64"))
+    ),
     Deprecation("jax.numpy.random", "`jax.random`", None, "never existed", None,
                 "jax.numpy has no random module", kind="module"),
     # --- JAX 0.10.2's own deprecation registries (``_deprecations`` of each public module), --
@@ -351,6 +361,15 @@ _ROWS: tuple[Deprecation, ...] = (
     Deprecation("jax.experimental.minmax", "`jax.example_libraries.optimizers` (or optax)", None, "0.1.49", None,
                 "renamed `jax.experimental.optimizers` in February 2019", kind="module",
                 changelog="0.1.49: no CHANGELOG entry; JAX's commit 'rename \"minmax\" -> \"optimizers\"' is first in jax-v0.1.49"),
+    Deprecation("jax.soft_pmap", "`jax.jit` with shardings, or `jax.shard_map`", None, "0.3.18", None,
+                "no mechanical replacement", changelog="0.3.18: `jax.soft_pmap` has been deleted. Please use `pjit` or `xmap` instead."),
+    Deprecation("jax.custom_transforms", "`jax.custom_jvp` / `jax.custom_vjp`", "0.1.63", "by 0.10.2", None,
+                "the rules are written differently",
+                changelog="0.1.63: Deprecated `jax.custom_transforms` and removed it from the docs (though it still works)."),
+    Deprecation("jax.experimental.callback", "nothing public (the tracer-rewriting API was deleted)", None, "0.4.2", None,
+                kind="module", changelog="0.4.2: Deleted `jax.experimental.callback`"),
+    Deprecation("jax.experimental.si_vjp", "`jax.vjp`", None, "0.8.2", None, "jax.vjp subsumes it",
+                changelog="0.8.2: `jax.experimental.si_vjp` has been deleted."),
     Deprecation("jax.experimental.sharded_jit", "`jax.jit` with shardings", "0.3.5", "by 0.4.9", None, kind="module",
                 changelog="0.3.5: `jax.experimental.sharded_jit` is deprecated. Use `pjit` instead."
                           " | 0.4.9: since they were only used with sharded_jit and sharded_jit is long gone."),
@@ -571,6 +590,19 @@ _ROWS: tuple[Deprecation, ...] = (
     Deprecation("to_py", "`np.asarray(x)`", "0.3.17", "0.4.0", "safe", kind="method"),
     Deprecation("device", "the `x.device` property (or `x.devices()`)", "0.4.21", "0.4.27", "safe", kind="method",
                 note="`device` is now a property: `x.device()` raises TypeError: 'Device' object is not callable"),
+    *(
+        Deprecation(name, new, "0.4.5", "0.4.14", None, kind="method",
+                    changelog="0.4.5: The following `jax.Array` methods are deprecated and will be removed 3 months from"
+                              f" | 0.4.14: * `jax.Array.{name}`: use {{func}}`{new_q}` instead.")
+        for name, new, new_q in (
+            ("split", "`jnp.split(x, ...)`", "jax.numpy.split"),
+            ("broadcast", "`jax.lax.broadcast(x, sizes)`", "jax.lax.broadcast"),
+            ("broadcast_in_dim", "`jax.lax.broadcast_in_dim(x, shape, broadcast_dimensions)`", "jax.lax.broadcast_in_dim"),
+        )
+    ),
+    Deprecation("tile", "`jnp.tile(x, reps)`", "0.3.7", "0.3.17", None, kind="method",
+                changelog="0.3.7: The `DeviceArray.tile()` method is deprecated, because numpy arrays do not have a"
+                          " | 0.3.17: The deprecated `DeviceArray.tile()` method has been removed. Use {func}`jax.numpy.tile`"),
 )
 
 

@@ -8,14 +8,14 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, kinds, pytrees
+from jaxlint.model import apis, kinds, pytrees, shape_flow
 from jaxlint.model import values as V
 from jaxlint.model.bindings import replace_value
 from jaxlint.model.shapes import constructor_facts
 from jaxlint.model.transformed import differentiates
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
-from jaxlint.model.walk import bound_names, descendants, dotted_name, positional_args, string_value
+from jaxlint.model.walk import bound_names, descendants, dotted_name, int_value, positional_args, string_value
 
 # pseudo-dependency: computed by a JAX operation inside traced code
 JAX_COMPUTED = frozenset({"<jax>"})
@@ -119,6 +119,9 @@ class Evaluator:
             if base.kind == V.ARRAYS and base.item is not None and len(e.slice) == 1:
                 sl = e.slice[0].slice
                 if isinstance(sl, cst.Index):
+                    i = int_value(sl.value)
+                    if base.elements is not None and i is not None and -len(base.elements) <= i < len(base.elements):
+                        return base.elements[i]  # one piece of `jnp.split(x, 3)`, with its shape
                     return base.item
                 return base  # a slice of the list: a list
             if base.kind == V.TUPLE and base.elements is not None and len(e.slice) == 1:
@@ -277,16 +280,23 @@ class Evaluator:
                 q in apis.ARRAY_SEQUENCE_IF_ONE and n_pos == 1 and len(e.args) == 1
             ):
                 item = Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps | JAX_COMPUTED if traced_ctx else deps)
+                pieces = shape_flow.split_shapes(self, q, e, arg_vals[0].shape) if arg_vals else None
+                if pieces is not None:
+                    return Value(kind=V.ARRAYS, item=item, elements=tuple(replace_value(item, shape=p) for p in pieces))
                 return Value(kind=V.ARRAYS, item=item)
             if q.startswith(apis.ARRAY_MODULES) or q.startswith("jax.numpy"):
                 hint = "bool" if q in apis.BOOL_RESULT_FUNCS else None
                 shape, floaty = constructor_facts(self, q, e)
+                if shape is None and arg_vals and not e.args[0].star:
+                    shape = shape_flow.stacked_shape(q, e, arg_vals[0]) or shape_flow.reshape_call_shape(self, q, e, arg_vals[0])
                 if traced_ctx:
                     deps = deps | JAX_COMPUTED  # a tracer whatever its inputs are
                 return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True, dtype_hint=hint or floaty, shape=shape)
             if q.startswith("numpy.") or q == "numpy":
                 if all(v.kind == V.STATIC for v in arg_vals):
-                    return V.STATIC_VALUE
+                    shape = constructor_facts(self, "jax.numpy" + q[len("numpy"):], e)[0] if q.count(".") == 1 else None
+                    # a NumPy array of literal data: a concrete value, whose shape is known
+                    return V.STATIC_VALUE if shape is None else Value(kind=V.STATIC, shape=shape)
                 return Value(kind=V.NPARRAY)
             if q.startswith("math."):
                 return V.STATIC_VALUE if not any_traced else Value(traced=True, deps=deps)
@@ -341,7 +351,8 @@ class Evaluator:
                 return V.STATIC_VALUE
             if base.kind == V.ARRAY:
                 hint = "bool" if m == "astype" and self._is_bool_dtype(e) else None
-                return Value(kind=V.ARRAY, traced=base.traced or (traced_ctx and any_traced), deps=base.deps | deps, dtype_hint=hint)
+                return Value(kind=V.ARRAY, traced=base.traced or (traced_ctx and any_traced), deps=base.deps | deps, dtype_hint=hint,
+                             shape=shape_flow.method_shape(self, base.shape, m, e))
             if base.traced and m in apis.ARRAY_METHODS:
                 return Value(kind=V.ARRAY, traced=True, deps=base.deps | deps)
             if base.kind == V.FUNCTION and base.transform is not None:

@@ -64,3 +64,18 @@ def instance_class(index: Any, unit: Unit, expr: cst.CSTNode) -> Optional[ClassI
     if u.is_module and any(expr.value in w.global_names and expr.value in w.assigned for w in index.units):
         return None
     return found[0]
+
+
+def bound_once(index: Any, unit: Unit, expr: cst.BaseExpression) -> cst.BaseExpression:
+    """The expression a name is bound to by its scope's one plain assignment (``c = C(x)``),
+    else ``expr`` itself (not a name, a parameter, bound twice or by unpacking)."""
+    if not isinstance(expr, cst.Name):
+        return expr
+    u = scope_of(index, unit, expr.value)
+    if u is None:
+        return expr
+    ws = writes(u.node, expr.value)
+    if len(ws) == 1 and isinstance(ws[0], cst.Assign) and len(ws[0].targets) == 1 \
+            and isinstance(ws[0].targets[0].target, cst.Name):
+        return ws[0].value
+    return expr

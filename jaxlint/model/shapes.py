@@ -13,7 +13,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model.constants import constant_int
+from jaxlint.model.shape_flow import fold_int
 from jaxlint.model.walk import arg_at, int_value, keyword_arg, positional_args, walk_tree
 
 Shape = tuple[int, ...]
@@ -122,8 +122,8 @@ def _dtype_is_float(ctx, node: Optional[cst.CSTNode]) -> Optional[bool]:
 def _number(ctx, node: cst.CSTNode) -> Optional[float]:
     """A number literal, or a name bound once to an integer literal (``NUM_CLASSES``)."""
     v = _float_literal(node)
-    if v is None and isinstance(node, cst.Name):
-        c = constant_int(ctx.index, ctx.unit, node)
+    if v is None and isinstance(node, (cst.Name, cst.BinaryOperation)):
+        c = fold_int(ctx, node)  # NUM_CLASSES, 5 * 100 * 4 * 4
         v = float(c) if c is not None else None
     return v
 

@@ -64,7 +64,9 @@ def dead_updates(jaxpr, path: str) -> list[tuple[str, Optional[int]]]:
 # ----------------------------------------------------------------------------- checks
 
 TRACE_ERROR_RULES = {
-    "JAX101": (TypeError,),
+    # item assignment: TypeError; jnp.put and the other in-place writers without
+    # inplace=False: ValueError (fill_diagonal: NotImplementedError)
+    "JAX101": (TypeError, ValueError, NotImplementedError),
     "JAX201": (jax.errors.ConcretizationTypeError, jax.errors.TracerIntegerConversionError),
     # shapes from tracers raise a builtin TypeError ("Shapes must be 1D sequences
     # of concrete values"), traced slice bounds an IndexError; the line must match

@@ -1,4 +1,4 @@
-"""JAX102 discarded-at-update: The result of `x.at[i].set(v)` is thrown away, so the update does nothing."""
+"""JAX102 discarded-at-update: The result of `x.at[i].set(v)` (or `jnp.put(..., inplace=False)`, `x.sort()`) is thrown away, so the update does nothing."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
-from jaxlint.model.walk import dotted_name
+from jaxlint.model.walk import arg_at, dotted_name
+from jaxlint.rules.arrays._common import INPLACE_WRITERS, inplace_flag, is_false
 
 
 AT_METHODS = frozenset(
@@ -19,17 +20,21 @@ class DiscardedAtUpdate(Rule):
     code = "JAX102"
     name = "discarded-at-update"
     runtime_check = '`jax.make_jaxpr`: confirmed when the `scatter` built at the flagged line is dead code (nothing uses its result).'
-    summary = "The result of `x.at[i].set(v)` is thrown away, so the update does nothing"
+    summary = "The result of `x.at[i].set(v)` (or `jnp.put(..., inplace=False)`, `x.sort()`) is thrown away, so the update does nothing"
     severity = Severity.ERROR
     seed = "The Sharp Bits § In-Place Updates: `.at` updates are out-of-place (seed 000)"
     what_it_does = (
         "Flags an expression statement `x.at[idx].set(v)` (or `.add`, `.subtract`, `.multiply`, "
-        "`.divide`, `.power`, `.min`, `.max`, `.apply`) whose result is not used."
+        "`.divide`, `.power`, `.min`, `.max`, `.apply`) whose result is not used; so are "
+        "`jnp.put(a, ind, v, inplace=False)` (`jnp.place`, `jnp.fill_diagonal`, "
+        "`jnp.put_along_axis`) and `x.sort()` on a JAX array, written as statements."
     )
     why_bad = (
         "`.at[]` updates are functional: they return a new array and leave `x` unchanged. "
         "Written as a statement, the update is computed and dropped, silently: no error, no "
-        "warning, and `x` keeps its old values (verified on JAX 0.10.2 and 0.12)."
+        "warning, and `x` keeps its old values (verified on JAX 0.10.2 and 0.12). The same "
+        "holds for `jnp.put(..., inplace=False)`, which returns the updated copy, and for "
+        "`x.sort()`, which sorts in place in NumPy but returns a sorted copy in JAX."
     )
     use_instead = "```python\nx = jnp.zeros(3)\nx = x.at[0].set(5.0)\n```"
     fix_safety = (
@@ -78,6 +83,21 @@ class DiscardedAtUpdate(Rule):
                 grid = jnp.zeros((2, 3))
                 with pytest.raises(ValueError):
                     grid.at[0].set(jnp.ones(4))
+            """
+        ),
+        # a Python list sorts in place; the functional forms assigned
+        Valid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            order = [3, 1, 2]
+            order.sort()
+            h = np.array([3, 1, 2])
+            h.sort()
+            s = jnp.array([3, 1, 2])
+            s = s.sort()
+            s = jnp.put(s, jnp.array([0]), 9, inplace=False)
             """
         ),
     ]
@@ -167,13 +187,43 @@ class DiscardedAtUpdate(Rule):
             """,
             unsafe=True,
         ),
+        # `jnp.put(..., inplace=False)` and `x.sort()` dropped
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            b = jnp.zeros(3)
+            jnp.put(b, jnp.array([0]), 1.0, inplace=False)
+            s = jnp.array([3, 1, 2])
+            s.sort()
+            """,
+            expected=[(4, 1), (6, 1)],
+            messages=[
+                "`jnp.put(..., inplace=False)` returns a new array and leaves `b` unchanged; the result is discarded, so this line does nothing. Assign it: `b = jnp.put(...)`",
+                "`s.sort()` returns a sorted copy and leaves `s` unchanged (JAX arrays are immutable; NumPy's `sort()` works in place); the result is discarded, so this line does nothing. Assign it: `s = s.sort()`",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+
+            b = jnp.zeros(3)
+            b = jnp.put(b, jnp.array([0]), 1.0, inplace=False)
+            s = jnp.array([3, 1, 2])
+            s = s.sort()
+            """,
+            unsafe=True,
+        ),
     ]
 
     def visit_Expr(self, node: cst.Expr) -> None:
         if self.ctx.expects_exception:
             return  # run for the exception it raises: its result has no use
         call = node.value
-        if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
+        if not isinstance(call, cst.Call):
+            return
+        if self._writer_discarded(node, call) or not isinstance(call.func, cst.Attribute):
+            return
+        if call.func.attr.value == "sort" and not call.args:
+            self._sort_discarded(node, call.func)
             return
         if call.func.attr.value not in AT_METHODS:
             return
@@ -200,3 +250,55 @@ class DiscardedAtUpdate(Rule):
                 Replacement(node, f"{base} = {self.ctx.code(call).strip()}"),
             )
         self.report(node, message, the_fix)
+
+    def _writer_discarded(self, node: cst.Expr, call: cst.Call) -> bool:
+        """`jnp.put(a, ind, v, inplace=False)` as a statement: the updated copy is dropped
+        (without `inplace=False` the call raises: JAX101)."""
+        ctx = self.ctx
+        q = ctx.qualname(call.func)
+        spec = INPLACE_WRITERS.get(q or "")
+        if spec is None or not is_false(inplace_flag(call, spec[0])):
+            return False
+        shown = ctx.code(call.func).strip()
+        target = arg_at(call, 0, spec[1])
+        the_fix = None
+        if target is not None and dotted_name(target) is not None:
+            base = ctx.code(target).strip()
+            message = (
+                f"`{shown}(..., inplace=False)` returns a new array and leaves `{base}` unchanged; the "
+                f"result is discarded, so this line does nothing. Assign it: `{base} = {shown}(...)`"
+            )
+            if not isinstance(target, cst.Name) or ctx.rebinding_works(target.value):
+                the_fix = fix(
+                    Applicability.UNSAFE,
+                    f"Assign the result back to `{base}`",
+                    Replacement(node, f"{base} = {ctx.code(call).strip()}"),
+                )
+        else:
+            message = (
+                f"`{shown}(..., inplace=False)` returns a new array; the result is discarded, so "
+                "this line does nothing"
+            )
+        self.report(node, message, the_fix)
+        return True
+
+    def _sort_discarded(self, node: cst.Expr, func: cst.Attribute) -> None:
+        """`x.sort()` on a JAX array: NumPy sorts in place, JAX returns a sorted copy."""
+        ctx = self.ctx
+        if ctx.value(func.value).kind != V.ARRAY or dotted_name(func.value) is None:
+            return
+        base = ctx.code(func.value).strip()
+        the_fix = None
+        if not isinstance(func.value, cst.Name) or ctx.rebinding_works(func.value.value):
+            the_fix = fix(
+                Applicability.UNSAFE,
+                f"Assign the result back to `{base}`",
+                Replacement(node, f"{base} = {base}.sort()"),
+            )
+        self.report(
+            node,
+            f"`{base}.sort()` returns a sorted copy and leaves `{base}` unchanged (JAX arrays are "
+            f"immutable; NumPy's `sort()` works in place); the result is discarded, so this line "
+            f"does nothing. Assign it: `{base} = {base}.sort()`",
+            the_fix,
+        )

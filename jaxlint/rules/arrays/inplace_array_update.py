@@ -1,4 +1,4 @@
-"""JAX101 inplace-array-update: Item assignment (`x[i] = v`, `x[i] += v`) on an immutable JAX array."""
+"""JAX101 inplace-array-update: Item assignment (`x[i] = v`, `x[i] += v`) on an immutable JAX array, or NumPy's in-place writers (`jnp.put`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
-from jaxlint.model.walk import dotted_name
+from jaxlint.model.walk import arg_at, dotted_name
+from jaxlint.rules.arrays._common import INPLACE_WRITERS, inplace_flag, is_false
 
 
 _AUG_METHODS = {
@@ -28,21 +29,28 @@ def _slice_code(ctx, sub: cst.Subscript) -> str:
 class InplaceArrayUpdate(Rule):
     code = "JAX101"
     name = "inplace-array-update"
-    runtime_check = '`jax.jit(f).trace(...)` on abstract inputs: confirmed when `TypeError` (item assignment on an immutable array) is raised at the flagged line.'
-    summary = "Item assignment (`x[i] = v`, `x[i] += v`) on an immutable JAX array"
+    runtime_check = '`jax.jit(f).trace(...)` on abstract inputs: confirmed when `TypeError` (item assignment on an immutable array), or the `ValueError`/`NotImplementedError` of `jnp.put` and the other in-place writers, is raised at the flagged line.'
+    summary = "Item assignment (`x[i] = v`, `x[i] += v`) on an immutable JAX array, or NumPy's in-place writers (`jnp.put`)"
     severity = Severity.ERROR
     seed = "The Sharp Bits § In-Place Updates (seed 000); tutorial § index_update (seed 002)"
     what_it_does = (
         "Flags `x[idx] = v` and augmented forms (`x[idx] += v`, `-=`, `*=`, `/=`, `**=`) where "
         "`x` is known to be a JAX array: the result of a `jax.numpy`, `jax.lax` or "
         "`jax.random` call, or arithmetic on a traced argument. NumPy arrays, lists, dicts "
-        "and pytree arguments of unknown type are left alone."
+        "and pytree arguments of unknown type are left alone.\n\n"
+        "Also flags the NumPy functions that write into their argument, which `jax.numpy` "
+        "keeps with an `inplace` flag that defaults to `True`: `jnp.put`, `jnp.place`, "
+        "`jnp.fill_diagonal` and `jnp.put_along_axis` called without `inplace=False`."
     )
     why_bad = (
         "JAX arrays are immutable. The assignment raises, eagerly and under `jit` alike:\n\n"
         "```\nTypeError: JAX arrays are immutable and do not support in-place item assignment. "
         "Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method\n```\n\n"
-        "Code ported from NumPy hits this on its first run."
+        "Code ported from NumPy hits this on its first run. `jnp.put(a, ind, v)` (and "
+        "`jnp.place`, `jnp.put_along_axis`) raise `ValueError: jax.numpy.put cannot modify "
+        "arrays in-place, because JAX arrays are immutable. Pass inplace=False to instead "
+        "return an updated array.`; `jnp.fill_diagonal(a, v)` raises `NotImplementedError: "
+        "JAX arrays are immutable, must use inplace=False`."
     )
     use_instead = (
         "```python\nx = jnp.zeros((3, 3))\nx = x.at[1, :].set(1.0)\nx = x.at[0, 0].add(2.0)\n```\n\n"
@@ -57,7 +65,10 @@ class InplaceArrayUpdate(Rule):
         "another name (an argument, an alias) expected that other name to change too, and the "
         "functional update leaves it unchanged. A module global or a closure variable updated "
         "inside a function gets no fix unless the function declares it `global`/`nonlocal`: "
-        "rebinding it there would make it a new local (UnboundLocalError). Other augmented operators (`//=`, `%=`, `@=`) get no fix."
+        "rebinding it there would make it a new local (UnboundLocalError). Other augmented operators (`//=`, `%=`, `@=`) get no fix.\n\n"
+        "`jnp.put(a, ind, v)` and the other in-place writers get `inplace=False` added, and "
+        "as a statement the result assigned back (`a = jnp.put(a, ind, v, inplace=False)`); "
+        "**unsafe**, like the item assignments: another name for `a` keeps the old values."
     )
     VALID = [
         # attributes: updated functionally; a NumPy buffer; an attribute some method
@@ -250,6 +261,22 @@ class InplaceArrayUpdate(Rule):
             b = Batch(x=jnp.zeros(3))
             b.x = [0.0, 1.0]
             b.x[0] = 2.0
+            """
+        ),
+        # the in-place writers given `inplace=False` (or a flag computed elsewhere);
+        # NumPy's own `np.put` writes in place
+        Valid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            def f(a, ind, flag):
+                a = jnp.put(a, ind, 1.0, inplace=False)
+                b = jnp.put_along_axis(a, ind, 0.0, 0, False)
+                c = jnp.fill_diagonal(b, 2.0, inplace=flag)
+                h = np.zeros(3)
+                np.put(h, [0], 1.0)
+                return c, h
             """
         ),
     ]
@@ -563,7 +590,98 @@ class InplaceArrayUpdate(Rule):
                 "JAX arrays are immutable: `p.w[0] = ...` raises TypeError. Use `p.w = p.w.at[0].set(...)`",
             ],
         ),
+        # NumPy's in-place writers: a statement (the result assigned back) and a value
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            a = jnp.zeros(5)
+            jnp.put(a, jnp.array([0, 2]), 1.0)
+
+            @jax.jit
+            def f(x, i):
+                y = jnp.put_along_axis(x, jnp.array([[0], [1]]), 1.0, axis=1)
+                return jnp.fill_diagonal(y, i,)
+            """,
+            expected=[(5, 1), (9, 9), (10, 12)],
+            messages=[
+                "JAX arrays are immutable: `jnp.put(...)` cannot write into its array and raises ValueError (`inplace=True` is its default). Pass `inplace=False` and use the array it returns: `a = jnp.put(..., inplace=False)`",
+                "JAX arrays are immutable: `jnp.put_along_axis(...)` cannot write into its array and raises ValueError (`inplace=True` is its default). Pass `inplace=False` and use the array it returns: `x = jnp.put_along_axis(..., inplace=False)`",
+                "JAX arrays are immutable: `jnp.fill_diagonal(...)` cannot write into its array and raises NotImplementedError (`inplace=True` is its default). Pass `inplace=False` and use the array it returns: `y = jnp.fill_diagonal(..., inplace=False)`",
+            ],
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            a = jnp.zeros(5)
+            a = jnp.put(a, jnp.array([0, 2]), 1.0, inplace=False)
+
+            @jax.jit
+            def f(x, i):
+                y = jnp.put_along_axis(x, jnp.array([[0], [1]]), 1.0, axis=1, inplace=False)
+                return jnp.fill_diagonal(y, i, inplace=False)
+            """,
+            unsafe=True,
+        ),
     ]
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._statements: dict[int, cst.Expr] = {}
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        self._statements[id(node.value)] = node
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """`jnp.put(a, ind, v)` (`place`, `fill_diagonal`, `put_along_axis`): NumPy's
+        in-place writers raise ValueError in JAX unless given `inplace=False`."""
+        ctx = self.ctx
+        q = ctx.qualname(node.func)
+        spec = INPLACE_WRITERS.get(q or "")
+        if spec is None:
+            return
+        position, array_param, raised = spec
+        flag = inplace_flag(node, position)
+        if is_false(flag) or any(a.star for a in node.args):
+            return
+        if flag is not None and not (isinstance(flag, cst.Name) and flag.value == "True"):
+            return  # a computed flag: unsure
+        shown = ctx.code(node.func).strip()
+        target = arg_at(node, 0, array_param)
+        named = target is not None and dotted_name(target) is not None
+        target_code = ctx.code(target).strip() if target is not None else ""
+        use = f"`{target_code} = {shown}(..., inplace=False)`" if named else "its result"
+        message = (
+            f"JAX arrays are immutable: `{shown}(...)` cannot write into its array and raises "
+            f"{raised} (`inplace=True` is its default). Pass `inplace=False` and use the array it "
+            f"returns: {use}"
+        )
+        the_fix = None
+        stmt = self._statements.get(id(node))
+        code = ctx.code(node).strip()
+        if flag is None and code.endswith(")"):
+            inner = code[:-1].rstrip()
+            if inner.endswith(","):
+                inner = inner[:-1]
+            new_call = f"{inner}, inplace=False)"
+            if stmt is not None:
+                rebinds = named and (
+                    not isinstance(target, cst.Name) or ctx.rebinding_works(target.value)  # type: ignore[union-attr]
+                )
+                if rebinds:
+                    the_fix = fix(
+                        Applicability.UNSAFE,
+                        f"Replace with `{target_code} = {shown}(..., inplace=False)`",
+                        Replacement(stmt, f"{target_code} = {new_call}"),
+                    )
+            else:
+                the_fix = fix(
+                    Applicability.UNSAFE,
+                    "Pass `inplace=False` (the call returns the updated copy)",
+                    Replacement(node, new_call),
+                )
+        self.report(node, message, the_fix)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for tgt in node.targets:

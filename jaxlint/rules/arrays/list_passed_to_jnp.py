@@ -33,8 +33,15 @@ _BINARY = (
 ARRAY_POSITIONS: dict[str, tuple[int, ...]] = {f"jax.numpy.{n}": (0,) for n in _UNARY}
 ARRAY_POSITIONS.update({f"jax.numpy.{n}": (0, 1) for n in _BINARY})
 ARRAY_POSITIONS["jax.numpy.where"] = (0, 1, 2)
+# the indices of `take`, the repeats of `repeat`; NumPy's in-place writers (`jnp.put`)
+ARRAY_POSITIONS.update({"jax.numpy.take": (0, 1), "jax.numpy.repeat": (0, 1)})
+ARRAY_POSITIONS.update({f"jax.numpy.{n}": (0, 1, 2) for n in ("put", "place", "put_along_axis")})
+ARRAY_POSITIONS["jax.numpy.fill_diagonal"] = (0, 1)
+# array methods whose first argument is an array operand: `x.take([4])` raises as
+# `jnp.take(x, [4])` does (JAX 0.10.2)
+ARRAY_METHODS = frozenset({"take", "repeat", "searchsorted", "dot"})
 # keyword names of the array operands
-_ARRAY_KEYWORDS = frozenset({"a", "x", "x1", "x2", "ar", "ar1", "ar2", "m"})
+_ARRAY_KEYWORDS = frozenset({"a", "x", "x1", "x2", "ar", "ar1", "ar2", "m", "indices", "ind", "v", "vals", "values", "mask", "arr", "val"})
 
 
 class ListToJnpFunction(Rule):
@@ -48,7 +55,10 @@ class ListToJnpFunction(Rule):
         "Flags list and tuple displays (`[1, 2, 3]`, `(a, b)`), list comprehensions and names "
         "bound to them, passed as an *array operand* of a `jax.numpy` function that rejects "
         "them: reductions (`sum`, `mean`, `max`...), element-wise functions (`exp`, `sqrt`, "
-        "`add`, `maximum`...), `diag`, `sort`, `linalg.norm`, `where`, ... Shape, axis, "
+        "`add`, `maximum`...), `diag`, `sort`, `linalg.norm`, `where`, ...; the indices of `take`, the repeats of "
+        "`repeat`, the operands of `put`/`place`/`put_along_axis`/`fill_diagonal`, and the "
+        "first argument of the JAX array methods `x.take`, `x.repeat`, `x.searchsorted`, "
+        "`x.dot`. Shape, axis, "
         "index and width arguments (`jnp.zeros((2, 3))`, `axis=(0, 1)`, `jnp.pad(x, ((1, 1),))`) "
         "and the functions made to take sequences (`jnp.array`, `asarray`, `stack`, "
         "`concatenate`, `block`, `meshgrid`, `select`, `einsum` operands...) are not checked."
@@ -64,7 +74,8 @@ class ListToJnpFunction(Rule):
         "The fix wraps the argument in `jnp.asarray(...)` (with the module alias the call uses). "
         "It is **safe**: the original call always raises, and `asarray` is exactly the "
         "conversion NumPy would have done. It is only offered when the function is called as "
-        "an attribute of the `jax.numpy` module (`jnp.sum`)."
+        "an attribute of the `jax.numpy` module (`jnp.sum`), or, for an array method "
+        "(`x.take([4])`), when the file imports `jax.numpy`."
     )
     VALID = [
         Valid(
@@ -104,6 +115,18 @@ class ListToJnpFunction(Rule):
             xs = [1.0, 2.0]
             xs = jnp.asarray(xs)
             m = jnp.mean(xs)
+            """
+        ),
+        # a method given an array; a list's own methods; reshape/transpose take sequences
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.array([[1, 2, 3], [4, 5, 6]])
+            row = x.take(jnp.array([1]), axis=0)
+            flat = x.reshape([6]).transpose([0])
+            names = ["a", "b"]
+            i = names.index("b")
             """
         ),
     ]
@@ -164,6 +187,28 @@ class ListToJnpFunction(Rule):
                 "`jnp.linalg.norm` does not accept a Python list: this raises `TypeError: norm requires ndarray or scalar arguments, got <class 'list'>`. Convert it first with `jnp.asarray(...)`",
             ],
         ),
+        # the indices of a JAX array's `take`; an operand of `jnp.put`
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.array([[1, 2, 3], [4, 5, 6]])
+            row = x.take([1], axis=0)
+            a = jnp.put(jnp.zeros(5), [0, 2], 1.0, inplace=False)
+            """,
+            expected=[(4, 14), (5, 27)],
+            messages=[
+                "`.take()` of a JAX array does not accept a Python list: this raises `TypeError: take requires ndarray or scalar arguments, got <class 'list'>`. Convert it first with `jnp.asarray(...)`",
+                "`jnp.put` does not accept a Python list: this raises `TypeError: put requires ndarray or scalar arguments, got <class 'list'>`. Convert it first with `jnp.asarray(...)`",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+
+            x = jnp.array([[1, 2, 3], [4, 5, 6]])
+            row = x.take(jnp.asarray([1]), axis=0)
+            a = jnp.put(jnp.zeros(5), jnp.asarray([0, 2]), 1.0, inplace=False)
+            """,
+        ),
     ]
 
     def _is_sequence(self, e: cst.CSTNode) -> Optional[str]:
@@ -179,11 +224,40 @@ class ListToJnpFunction(Rule):
                 return "tuple"
         return None
 
+    def _method(self, node: cst.Call, func: cst.Attribute) -> None:
+        """`x.take([4], axis=0)` on a JAX array."""
+        ctx = self.ctx
+        m = func.attr.value
+        if m not in ARRAY_METHODS or ctx.value(func.value).kind != V.ARRAY:
+            return
+        pos = [a for a in node.args if a.keyword is None]
+        if not pos or pos[0].star:
+            return
+        what = self._is_sequence(pos[0].value)
+        if what is None:
+            return
+        the_fix = None
+        mod = self.module_alias("jax.numpy")
+        if mod is not None:
+            wrapped = cst.parse_expression(f"{mod}.asarray({ctx.code(pos[0].value).strip()})")
+            args = [a.with_changes(value=wrapped) if a is pos[0] else a for a in node.args]
+            the_fix = fix(Applicability.SAFE, "Convert with `jnp.asarray`",
+                          Replacement(node, node.with_changes(args=args, lpar=(), rpar=())))
+        self.report(
+            pos[0].value,
+            f"`.{m}()` of a JAX array does not accept a Python {what}: this raises `TypeError: {m} "
+            f"requires ndarray or scalar arguments, got <class '{what}'>`. Convert it first with "
+            "`jnp.asarray(...)`",
+            the_fix,
+        )
+
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         q = ctx.qualname(node.func)
         positions = ARRAY_POSITIONS.get(q or "")
         if positions is None:
+            if q is None and isinstance(node.func, cst.Attribute):
+                self._method(node, node.func)
             return
         short = q[len("jax.numpy."):]  # type: ignore[index]
         i = 0

@@ -409,6 +409,10 @@ class DeprecationCheck(Check):
                 if row is not None and row.removed and self.guards.only_live_import(func.value):
                     self._emit(row, func, func.value, via=q)
             return
+        if isinstance(func, cst.Attribute) and func.attr.value in _REMOVED_CALLED_METHODS:
+            if ctx.value(func.value).kind == V.ARRAY:
+                self._emit(D.METHODS[func.attr.value], node, ctx.code(node).strip(), None)
+            return
         if isinstance(func, cst.Attribute) and func.attr.value in ("to_py", "device") and not node.args:
             v = ctx.value(func.value)
             if v.kind != V.ARRAY:
@@ -583,13 +587,17 @@ def _call_edits(ctx, shape: D.CallShape, args: Sequence[cst.Arg], bound_later: b
     return edits
 
 
+# removed methods of JAX arrays reported where they are called on a known JAX array
+_REMOVED_CALLED_METHODS = frozenset({"split", "broadcast", "broadcast_in_dim", "tile"})
+
+
 def table_doc(code: str) -> str:
     rows = [r for r in D.TABLE if code_for(r) == code]
     lines = ["| old | use instead | deprecated | removed | fix | source |", "| --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         old = r.old if r.kind != "kwarg" else f"{r.function}({r.old}=...)"
         if r.kind == "method":
-            old = f"x.{r.old}" + ("()" if r.old in ("to_py", "device") else "")
+            old = f"x.{r.old}" + ("()" if r.old in ("to_py", "device") else "(...)" if r.old in _REMOVED_CALLED_METHODS else "")
         if r.kind == "module":
             old += " (module)"
         dep, rem = r.deprecated or "-", r.removed or "-"

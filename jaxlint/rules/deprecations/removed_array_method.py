@@ -1,4 +1,4 @@
-"""JAX904 removed-array-method: A removed `jax.Array` attribute or method (`.device_buffer`, `.device_buffers`, `.to_py()`, `.device()`)."""
+"""JAX904 removed-array-method: A removed `jax.Array` attribute or method (`.device_buffer`, `.device_buffers`, `.to_py()`, `.device()`, `.split()`, `.tile()`...)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ class RemovedArrayMethod(Rule):
     code = "JAX904"
     name = "removed-array-method"
     runtime_check = 'calls the function: confirmed when `AttributeError`/`TypeError` is raised at the flagged line.'
-    summary = "A removed `jax.Array` attribute or method (`.device_buffer`, `.device_buffers`, `.to_py()`, `.device()`)"
+    summary = "A removed `jax.Array` attribute or method (`.device_buffer`, `.device_buffers`, `.to_py()`, `.device()`, `.split()`, `.tile()`...)"
     severity = Severity.ERROR
     seed = SEED
     check = DeprecationCheck
@@ -19,8 +19,9 @@ class RemovedArrayMethod(Rule):
 
     what_it_does = (
         "Flags `x.device_buffer` and `x.device_buffers` (on anything that is not known to be a "
-        "NumPy array or a module), and `x.to_py()` / `x.device()` on values the model knows are "
-        "JAX arrays:\n\n" + table_doc("JAX904")
+        "NumPy array or a module), and `x.to_py()` / `x.device()` / `x.split(...)` / "
+        "`x.tile(...)` / `x.broadcast(...)` / `x.broadcast_in_dim(...)` on values the model "
+        "knows are JAX arrays:\n\n" + table_doc("JAX904")
     )
     why_bad = (
         "`x.device_buffer` raises `AttributeError: arr.device_buffer has been deprecated. Use "
@@ -31,6 +32,17 @@ class RemovedArrayMethod(Rule):
     fix_safety = "Safe: the replacements are the ones JAX's own error messages give (`.device` verified on single-device arrays)."
 
     VALID = [
+        # a string's split; the jax.numpy functions
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.arange(6)
+            a, b = jnp.split(x, 2)
+            t = jnp.tile(x, 2)
+            words = "a,b".split(",")
+            """,
+        ),
         Valid(
             """
             import jax.numpy as jnp
@@ -52,6 +64,21 @@ class RemovedArrayMethod(Rule):
         ),
     ]
     INVALID = [
+        # methods removed in JAX 0.4.14 / 0.3.17 (no fix: the functions take the array first)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.arange(6)
+            a, b = x.split(2)
+            t = x.tile(2)
+            """,
+            expected=[(4, 8), (5, 5)],
+            messages=[
+                "`x.split(2)` was removed in JAX 0.4.14 (deprecated in 0.4.5): use `jnp.split(x, ...)` instead",
+                "`x.tile(2)` was removed in JAX 0.3.17 (deprecated in 0.3.7): use `jnp.tile(x, reps)` instead",
+            ],
+        ),
         Invalid(
             """
             import jax.numpy as jnp

@@ -167,6 +167,26 @@ class RemovedApi(Rule):
         ),
     ]
     INVALID = [
+        # NumPy 1.x aliases jax.numpy never had
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.full(3, jnp.NaN)
+            y = jnp.where(x > 0, x, -jnp.Inf)
+            """,
+            expected=[(3, 17), (4, 26)],
+            messages=[
+                "`jnp.NaN` does not exist in JAX: use `jnp.nan` instead (a NumPy 1.x alias jax.numpy never had)",
+                "`jnp.Inf` does not exist in JAX: use `jnp.inf` instead (a NumPy 1.x alias jax.numpy never had)",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+
+            x = jnp.full(3, jnp.nan)
+            y = jnp.where(x > 0, x, -jnp.inf)
+            """,
+        ),
         # host_callback: the import and each call site (each needs rewriting by hand)
         Invalid(
             """

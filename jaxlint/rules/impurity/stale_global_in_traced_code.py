@@ -53,7 +53,10 @@ class StaleGlobalRead(Rule):
         "`jax.jit(obj.method)`), when another method sets `self.x` or the driving code sets "
         "`obj.x` between two calls (not when that method is the one place the file "
         "transforms the class's methods, `pmap(partial(self.step, ...))` built on every call: "
-        "each call traces anew).\n\n"
+        "each call traces anew);\n"
+        "* a module global of a jitted function changed between two calls without being "
+        "assigned there: a function of the file that rebinds it (`global w`) is called, or an "
+        "item is written into it (`CONFIG[\"lr\"] = ...`, `CONFIG.update(...)`).\n\n"
         "Globals assigned once (constants, configuration), a global set again to the same "
         "constant, a name rebound before the first call or after the last one, a jit made "
         "anew after the change, values passed as arguments, `jax.vmap`/`jax.grad` (they "
@@ -380,6 +383,32 @@ class StaleGlobalRead(Rule):
                     return step(x)
             """
         ),
+        # the container written before the first call; the rebinding helper called only
+        # after the last one; a function vmapped as well as jitted is left alone
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            CONFIG = {"scale": 1.0}
+            weights = jnp.ones(3)
+
+
+            def set_weights(w):
+                global weights
+                weights = w
+
+
+            @jax.jit
+            def f(x):
+                return x * CONFIG["scale"] + jnp.dot(weights, x)
+
+
+            CONFIG["scale"] = 3.0
+            print(f(jnp.ones(3)))
+            set_weights(jnp.zeros(3))
+            """
+        ),
     ]
 
     INVALID = [
@@ -659,6 +688,38 @@ class StaleGlobalRead(Rule):
                 "`scale` is a module global that `main` reassigns (`global scale`, line 14) after calling `step`: under jit its value is read once, at trace time, and baked into the compiled function, so the later calls still use the old value until a retrace. Pass it as an argument",
             ],
         ),
+        # a global changed between two calls without an assignment at module level: an item
+        # written into a dict; a helper declaring `global` called
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            CONFIG = {"scale": 1.0}
+            weights = jnp.ones(3)
+
+
+            def set_weights(w):
+                global weights
+                weights = w
+
+
+            @jax.jit
+            def f(x):
+                return x * CONFIG["scale"] + jnp.dot(weights, x)
+
+
+            print(f(jnp.ones(3)))
+            CONFIG["scale"] = 3.0
+            set_weights(jnp.zeros(3))
+            print(f(jnp.ones(3)))
+            """,
+            expected=[(15, 16), (15, 42)],
+            messages=[
+                "`CONFIG` is a module global that changes in place (`CONFIG[...] = ...`) (line 19) between two calls of `f`: under jit its value is read once, at trace time, and baked into the compiled function, so the later calls still use the old value until a retrace. Pass it as an argument",
+                "`weights` is a module global that `set_weights` reassigns (`global weights`) when it is called (line 20) between two calls of `f`: under jit its value is read once, at trace time, and baked into the compiled function, so the later calls still use the old value until a retrace. Pass it as an argument",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -670,6 +731,8 @@ class StaleGlobalRead(Rule):
         self._checked: set[tuple[int, str]] = set()
         self._asserting = 0
         self._attr_writes: Optional[dict[str, list[tuple[cst.CSTNode, cst.CSTNode]]]] = None
+        # (traced function, global) -> a change between two of its calls (one scan each)
+        self._changes: dict[tuple[int, str], Optional[tuple[str, cst.CSTNode]]] = {}
 
     def _seq(self, unit: Unit) -> Sequence:
         """The statements of ``unit`` (the module or a function) in program order."""
@@ -767,6 +830,24 @@ class StaleGlobalRead(Rule):
                 related=stmt,
             )
             return
+        changed = None
+        if not called:
+            key = (id(outer), n)
+            if key not in self._changes:
+                self._changes[key] = self._changed_between(n, outer, seq, def_at)
+            changed = self._changes[key]
+        if changed is not None:
+            how, stmt = changed
+            self._reported.add((id(unit), n))
+            self.report(
+                node,
+                f"`{n}` is a module global that {how} (line {{related_line}}) between two calls of "
+                f"`{outer.name}`: under jit its value is read once, at trace time, and baked into the "
+                "compiled function, so the later calls still use the old value until a retrace. Pass "
+                "it as an argument",
+                related=stmt,
+            )
+            return
         in_loop = [a for a in assigns if id(a) in seq.in_loop]
         if len(assigns) < 2 and not in_loop:
             return
@@ -789,6 +870,48 @@ class StaleGlobalRead(Rule):
             "as an argument",
             related=later[0],
         )
+
+    def _changed_between(self, name: str, outer: Unit, seq: Sequence, def_at: int) -> Optional[tuple[str, cst.CSTNode]]:
+        """A module-level statement between two uses of the traced function ``outer`` that
+        changes the global ``name`` without assigning it there: a call of a function of the
+        file that rebinds it (`global name`), or an item written into it (`name[k] = v`,
+        `name.update(...)`): (what it does, the node)."""
+        ctx = self.ctx
+        if not _jitted(outer) or any(r.endswith(_UNCACHED) for r in outer.reasons):
+            return None  # every use of it goes through a cached trace (not `jax.vmap(f)` too)
+        module = ctx.index.module_unit
+        writers = {
+            w.name for w in ctx.index.units
+            if w is not outer and w.parent is module and isinstance(w.node, cst.FunctionDef)
+            and name in w.global_names and name in w.assigned
+        }
+        uses: Optional[list] = None
+        for i, stmt in enumerate(seq.stmts):
+            if i <= def_at or isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            found: Optional[tuple[str, cst.CSTNode]] = None
+            for n in descendants(stmt):
+                if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in writers:
+                    found = (f"`{n.func.value}` reassigns (`global {name}`) when it is called", n)
+                elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) \
+                        and isinstance(n.func.value, cst.Name) and n.func.value.value == name \
+                        and n.func.attr.value in ("update", "setdefault", "pop", "clear"):
+                    found = (f"changes in place (`{name}.{n.func.attr.value}(...)`)", n)
+                elif isinstance(n, (cst.Assign, cst.AugAssign)):
+                    targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+                    if any(isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and t.value.value == name
+                           for t in targets):
+                        found = (f"changes in place (`{name}[...] = ...`)", n)
+                if found is not None:
+                    break
+            if found is None:
+                continue
+            if uses is None:
+                names, defined_at = self._names_of(outer, seq)
+                uses = seq.uses(names, defined_at)
+            if across(uses, i, def_at):
+                return found
+        return None
 
     def _closure_read(self, node: cst.Name, n: str, owner: Unit) -> None:
         """``n`` is a local of the enclosing function ``owner``: a closure variable.

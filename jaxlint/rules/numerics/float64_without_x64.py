@@ -33,7 +33,10 @@ _DTYPE_POSITION = {
     "jax.lax.convert_element_type": 1,
 }
 _JAX_DTYPE_PREFIXES = ("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.")
-_X64_ATTRS = frozenset({"float64", "int64", "uint64", "complex128", "double", "cdouble", "longlong", "ulonglong"})
+# NumPy's aliases that name a 64-bit type (jax.numpy keeps them: `jnp.float_` is
+# `jnp.float64`, `jnp.int_` `jnp.int64`, `jnp.uint` `jnp.uint64`; checked on JAX 0.10.2)
+_X64_ALIASES = {"float_": "float64", "complex_": "complex128", "int_": "int64", "uint": "uint64"}
+_X64_ATTRS = frozenset({"float64", "int64", "uint64", "complex128", "double", "cdouble", "longlong", "ulonglong"}) | frozenset(_X64_ALIASES)
 
 
 class Float64WithoutX64(Rule):
@@ -45,7 +48,7 @@ class Float64WithoutX64(Rule):
     seed = "The Sharp Bits § Double (64bit) precision (seed 000); study notes § type promotion (seed 003)"
     what_it_does = (
         "Flags 64-bit dtypes given to JAX: `jnp.float64(...)`, `dtype=jnp.float64` / "
-        "`dtype=np.float64` / `dtype='float64'` (also int64, uint64, complex128) in "
+        "`dtype=np.float64` / `dtype='float64'` (also int64, uint64, complex128, and NumPy's aliases of them: `float_`, `int_`, `uint`, `complex_`) in "
         "`jax.numpy`, `jax.random` and `jax.lax` calls, and `.astype(...)` of a JAX array to "
         "such a dtype, in a module that does not enable x64.\n\n"
         "It is silent when the module enables x64 (`jax.config.update('jax_enable_x64', True)`, "
@@ -411,6 +414,17 @@ class Float64WithoutX64(Rule):
                 return jnp.arange(n).astype(jnp.int64) if X64 else jnp.arange(n)
             """
         ),
+        # NumPy's 64-bit aliases with x64 on
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            jax.config.update("jax_enable_x64", True)
+            temperature = jnp.zeros((8, 16), dtype=jnp.float_)
+            counts = jnp.arange(4, dtype=jnp.int_)
+            """
+        ),
     ]
 
     INVALID = [
@@ -598,6 +612,27 @@ class Float64WithoutX64(Rule):
                 "`float64` requested in `jnp.zeros` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
             ],
         ),
+        # NumPy's aliases of the 64-bit types (`jnp.float_` is `jnp.float64`)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            temperature = jnp.zeros((8, 16), dtype=jnp.float_)
+            counts = jnp.arange(4, dtype=jnp.int_)
+            """,
+            expected=[(3, 40), (4, 30)],
+            messages=[
+                "`float_` (`float64`) requested in `jnp.zeros` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`int_` (`int64`) requested in `jnp.arange` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+
+            temperature = jnp.zeros((8, 16), dtype=jnp.float32)
+            counts = jnp.arange(4, dtype=jnp.int32)
+            """,
+            unsafe=True,
+        ),
     ]
 
     def _dtype_64(self, expr: cst.BaseExpression, jax_context: bool) -> Optional[str]:
@@ -667,9 +702,10 @@ class Float64WithoutX64(Rule):
                     Replacement(node, new),  # type: ignore[arg-type]
                 )
         bits = "32" if "float" in dtype or "f8" in dtype or dtype == "double" else "32"
+        shown = f"{dtype}` (`{_X64_ALIASES[dtype]}`)" if dtype in _X64_ALIASES else f"{dtype}`"
         report = self.report(
             node,
-            f"`{dtype}` {where} is silently truncated to {bits}-bit because jax_enable_x64 is off. "
+            f"`{shown} {where} is silently truncated to {bits}-bit because jax_enable_x64 is off. "
             f"Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use "
             f"`{replacement_name or 'a 32-bit dtype'}`",
             the_fix,

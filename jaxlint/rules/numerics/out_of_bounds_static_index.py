@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid, assignment_targets
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
-from jaxlint.model.walk import arg_at, int_value, keyword_arg
+from jaxlint.model.walk import arg_at, descendants, int_value, keyword_arg
 
 
 _AT_DROP = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"})
@@ -28,7 +28,14 @@ class StaticOutOfBoundsIndex(Rule):
         "shape is known from a literal constructor in the same scope (`jnp.arange(10)`, "
         "`jnp.zeros((3, 4))`, `jnp.arange(NUM_CLASSES)`, `jnp.ones(5)`, `jnp.array([...])`, `jnp.eye(3)`, `jnp.linspace(0, "
         "1, 5)`, a `jax.random` sampler given a literal shape: `random.normal(key, (10, 10))`): `x[11]`, `x[0, 7]`, `x.at[11].set(v)`, `x.at[11].get()` and `jnp.take(x, "
-        "11)`. Arrays of unknown shape (arguments, results of other calls) are never checked."
+        "11)`. The shape is followed through `x.reshape(500, 4, 4)` / `jnp.reshape`, "
+        "`jnp.split`/`jnp.array_split` into a known number of pieces, and `jnp.array`/`jnp.stack` "
+        "of pieces of one shape; sizes may be integer arithmetic on literals and constants "
+        "(`jnp.arange(5 * 100)`).\n\n"
+        "At a call of a jitted function of the file that reads `x[i]` with both `x` and `i` "
+        "its traced parameters, the index and the shape passed there are checked too: "
+        "`f(np.arange(10), 13)` (NumPy's literal constructors give shapes as jax.numpy's do). "
+        "Arrays of unknown shape (arguments, results of other calls) are never checked."
     )
     why_bad = (
         "JAX does not raise `IndexError` for out-of-bounds indices, eagerly or under `jit`, "
@@ -112,6 +119,31 @@ class StaticOutOfBoundsIndex(Rule):
             x = jnp.arange(3)
             x = jnp.concatenate([x, x, x, x])
             y = x[11]
+            """
+        ),
+        # call sites: in bounds; a plain function called with a NumPy array raises
+        # IndexError itself; an index the jitted function rebinds first
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @jax.jit
+            def f(x, i):
+                return x[i]
+
+            def g(x, i):
+                return x[i]
+
+            @jax.jit
+            def h(x, i):
+                i = i % x.shape[0]
+                return x[i]
+
+            a = f(np.arange(10), 9) + f(jnp.arange(10), -10)
+            b = g(np.arange(10), 13) + h(np.arange(10), 13)
+            c = jnp.split(jnp.arange(12).reshape(3, -1), [1], axis=1)[1][0, 2]
             """
         ),
     ]
@@ -210,11 +242,55 @@ class StaticOutOfBoundsIndex(Rule):
                 "index 4 is out of bounds for axis 0 with size 4, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
             ],
         ),
+        # the shape through reshape, array_split/split and stacking the pieces back
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            array = jnp.arange(5 * 100 * 4 * 4, dtype=jnp.float32).reshape(500, 4, 4)
+            x = jnp.array(jnp.array_split(array, 5))
+            last = x[5]
+            parts = jnp.split(jnp.arange(12).reshape(3, -1), [1], axis=1)
+            cell = parts[1][0, 3]
+            pair = jnp.stack([jnp.ones(3), jnp.zeros(3)])
+            third = pair[2]
+            """,
+            expected=[(5, 10), (7, 20), (9, 14)],
+            messages=[
+                "index 5 is out of bounds for axis 0 with size 5, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                "index 3 is out of bounds for axis 1 with size 3, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                "index 2 is out of bounds for axis 0 with size 2, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+            ],
+        ),
+        # the index and the shape known where a jitted function is called
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @jax.jit
+            def f(x, i):
+                return x[i]
+
+            @jax.jit
+            def cell(m, r, c):
+                return m[r, c]
+
+            print(f(np.arange(10), 13), cell(jnp.zeros((3, 4)), c=4, r=0))
+            """,
+            expected=[(13, 24), (13, 55)],
+            messages=[
+                "index 13, passed to `f` as `i`, is out of bounds for axis 0 with size 10 of `x` (`x[i]` in `f`), and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                "index 4, passed to `cell` as `c`, is out of bounds for axis 1 with size 4 of `m` (`m[r, c]` in `cell`), and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._skip: set[int] = set()
+        self._indexed: dict[int, list[tuple[str, str, int, cst.Subscript]]] = {}
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in assignment_targets(node):
@@ -266,9 +342,73 @@ class StaticOutOfBoundsIndex(Rule):
             return
         self._check(node, shape, "the read is clamped to the nearest valid index (silently the wrong element)")
 
+    def _indexed_params(self, unit) -> list[tuple[str, str, int, cst.Subscript]]:
+        """(array parameter, index parameter, axis) for each read `x[i]` in ``unit``'s
+        body where `x` and `i` are traced parameters it never rebinds."""
+        key = id(unit)
+        found = self._indexed.get(key)
+        if found is not None:
+            return found
+        found = []
+        params = {p.name for p in unit.params if p.kind in ("pos", "posonly", "kwonly")}
+        traced = (params & set(unit.traced_params)) - set(unit.assigned) - set(unit.static_params)
+        if unit.jit_root and isinstance(unit.node, cst.FunctionDef) and len(traced) >= 2:
+            for n in descendants(unit.node.body):
+                if not isinstance(n, cst.Subscript) or not isinstance(n.value, cst.Name) or n.value.value not in traced:
+                    continue
+                for dim, el in enumerate(n.slice):
+                    sl = el.slice
+                    if not isinstance(sl, cst.Index) or not isinstance(sl.value, (cst.Name, cst.Integer, cst.UnaryOperation)):
+                        break
+                    if isinstance(sl.value, cst.Name) and sl.value.value in traced and sl.value.value != n.value.value:
+                        found.append((n.value.value, sl.value.value, dim, n))
+        self._indexed[key] = found
+        return found
+
+    def _call_site(self, node: cst.Call) -> None:
+        """`f(np.arange(10), 13)` for a jitted `def f(x, i): return x[i]`: the index and the
+        shape are both known where `f` is called."""
+        ctx = self.ctx
+        fv = ctx.value(node.func)
+        unit = fv.unit
+        if fv.kind != V.FUNCTION or unit is None or any(a.star for a in node.args):
+            return
+        uses = self._indexed_params(unit)
+        if not uses:
+            return
+        positional = [p.name for p in unit.positional()]
+        given: dict[str, cst.BaseExpression] = {}
+        for i, a in enumerate(node.args):
+            if a.keyword is not None:
+                given[a.keyword.value] = a.value
+            elif i < len(positional):
+                given[positional[i]] = a.value
+        for arr, idx, dim, sub in uses:
+            if arr not in given or idx not in given:
+                continue
+            shape = self._known_shape(given[arr])
+            i = ctx.constant_int(given[idx])
+            if shape is None or i is None or dim >= len(shape):
+                continue
+            size = shape[dim]
+            if i >= size or i < -size:
+                self.report(
+                    given[idx],
+                    f"index {i}, passed to `{unit.name}` as `{idx}`, is out of bounds for axis {dim} with "
+                    f"size {size} of `{arr}` (`{ctx.code(sub).strip()}` in `{unit.name}`), and JAX raises no "
+                    f"IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                )
+                return
+
+    def _known_shape(self, node: cst.CSTNode):
+        v = self.ctx.value(node)
+        return v.shape if v.kind in (V.ARRAY, V.STATIC) else None
+
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         func = node.func
+        if isinstance(func, cst.Name):
+            self._call_site(node)
         if (
             isinstance(func, cst.Attribute)
             and isinstance(func.value, cst.Subscript)

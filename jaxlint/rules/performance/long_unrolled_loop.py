@@ -13,14 +13,22 @@ from jaxlint.model.walk import int_value, walk_tree
 from jaxlint.rules.performance._common import TracedLoopMixin, range_bounds
 
 
-def _static_int(ctx, e: cst.BaseExpression) -> Optional[int]:
-    """A literal int, or a module-level constant assigned exactly once to a literal int."""
+def _static_int(ctx, e: cst.BaseExpression, depth: int = 0, module: bool = False) -> Optional[int]:
+    """A literal int, or a module-level constant assigned exactly once to a literal int, or a
+    jitted function's parameter left at such a default (``module``: ``e`` is a default,
+    evaluated at module level)."""
     v = int_value(e)
     if v is not None:
         return v
     if isinstance(e, cst.Name):
         unit = ctx.unit
-        if e.value in unit.assigned and not unit.is_module or unit.param(e.value) is not None:
+        p = unit.param(e.value)
+        if p is not None and p.default is not None and e.value in unit.defaulted_params \
+                and e.value not in unit.traced_params and e.value not in unit.assigned and depth == 0:
+            # a jitted function's default that no call passes stays a Python value:
+            # `def f(..., n=N_STEPS)` under `jax.jit` loops N_STEPS times
+            return _static_int(ctx, p.default, depth + 1, module=True)
+        if not module and (e.value in unit.assigned and not unit.is_module or p is not None):
             return None
         stmts = ctx.index.module_assignments.get(e.value, [])
         if len(stmts) == 1 and isinstance(stmts[0], (cst.Assign, cst.AnnAssign)):
@@ -30,7 +38,7 @@ def _static_int(ctx, e: cst.BaseExpression) -> Optional[int]:
             if isinstance(s, cst.AnnAssign) and s.value is not None:
                 return int_value(s.value)
     if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, (cst.Multiply, cst.Add, cst.Power)):
-        l, r = _static_int(ctx, e.left), _static_int(ctx, e.right)
+        l, r = _static_int(ctx, e.left, depth, module), _static_int(ctx, e.right, depth, module)
         if l is not None and r is not None:
             if isinstance(e.operator, cst.Multiply):
                 return l * r
@@ -67,7 +75,8 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
     what_it_does = (
         "Inside code JAX traces (`jit`, `vmap`, `lax.scan` bodies, ...), flags a Python `for` loop "
         "or comprehension over `range(N)` where `N` is known statically (an integer literal, a "
-        "module-level constant assigned once to a literal, or a product/sum of those) and is at "
+        "module-level constant assigned once to a literal, a product/sum of those, or a parameter "
+        "of a jitted function left at such a default because no call passes it) and is at "
         "least `max-unrolled-loop` (default 100); `range(x.shape[k])` counts when every call of "
         "the function in the file passes `x` as a `jnp.zeros/ones/empty/full` of literal shape. Nested static `for` loops count together: "
         "`range(40)` inside `range(40)` unrolls 1600 copies of the inner body, reported at the "
@@ -201,6 +210,23 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
             """,
             options=(('max-unrolled-loop', 500),),
         ),
+        # a default that a call passes (traced: JAX202's), a short default
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            N = 1000
+
+            def simulate(x, n=N, m=8):
+                for _ in range(m):
+                    x = jnp.sin(x)
+                return x
+
+            run = jax.jit(simulate, static_argnames="n")
+            y = run(jnp.ones(3), n=5)
+            """
+        ),
     ]
 
     INVALID = [
@@ -289,6 +315,31 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
                 "this Python loop runs 256 times while JAX traces `f`, so it is unrolled into 256 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
             ],
         ),
+        # a jitted function's parameter left at a module constant's default
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            n = 1000
+
+
+            def compute_call_price_jax(h0=0.0, n=n, key=jax.random.PRNGKey(1)):
+                h = jnp.full(10, h0)
+                for t in range(n):
+                    key, subkey = jax.random.split(key)
+                    h = 0.5 * h + jax.random.normal(subkey, (10,))
+                return jnp.mean(h)
+
+
+            compute_call_price_jax = jax.jit(compute_call_price_jax)
+            print(compute_call_price_jax())
+            """,
+            expected=[(9, 14)],
+            messages=[
+                "this Python loop runs 1000 times (`n` keeps its default: no call passes it) while JAX traces `compute_call_price_jax`, so it is unrolled into 1000 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -339,6 +390,9 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
     def check_range(self, it, bounds) -> None:
         n = _trip_count(self.ctx, bounds)
         source = ""
+        defaults = [b.value for b in bounds if isinstance(b, cst.Name) and b.value in self.ctx.unit.defaulted_params]
+        if n is not None and defaults:
+            source = f" (`{defaults[0]}` keeps its default: no call passes it)"
         if n is None:
             n = self._call_site_trips(bounds)
             if n is not None:

@@ -6,6 +6,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.walk import arg_at, keyword_arg, positional_args
 
@@ -33,6 +34,11 @@ _SIZED: dict[str, tuple[str, tuple[tuple[int, str], ...]]] = {
 }
 
 
+# jax.numpy helpers that vmap the function they are given (JAX 0.10.2), and how many
+# arguments they take before the function's extra ones
+_VMAPPING_HELPERS = frozenset({"jax.numpy.apply_along_axis", "jax.numpy.vectorize"})
+
+
 class SizeDependentFunction(Rule):
     code = "JAX206"
     name = "dynamic-shape-without-size"
@@ -48,7 +54,11 @@ class SizeDependentFunction(Rule):
         "`jnp.union1d`, `jnp.intersect1d`, `jnp.setxor1d`, `jnp.compress`, `jnp.extract` "
         "without `size=`; `jnp.bincount` without `length=`; `jnp.repeat` with traced "
         "`repeats` and no `total_repeat_length=`. Calls outside traced code, with the size "
-        "given, or on concrete (NumPy/static) inputs are not flagged."
+        "given, or on concrete (NumPy/static) inputs under `vmap` alone are not flagged; under "
+        "`jit` the call is flagged on concrete inputs too (jax.numpy stages it: "
+        "`jax.jit(partial(f, np_array))` with `f` calling `jnp.unique` raises). Also flags "
+        "these functions handed to JAX as a function: `jnp.apply_along_axis(jnp.where, 1, x)`, "
+        "`jax.vmap(jnp.nonzero)(x)`, `jax.jit(jnp.unique)`, `jnp.vectorize(jnp.unique, ...)`."
     )
     why_bad = (
         "Array shapes must be known when the function is traced. These functions need the "
@@ -145,6 +155,26 @@ class SizeDependentFunction(Rule):
                 return x[idx]
             """
         ),
+        # the three-argument where handed to vmap; a size bound with partial; jnp.unique of a
+        # constant where vmap alone runs it (eagerly)
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            x = np.array([[0, 0, 1, 1], [1, 1, 0, 0]])
+            y = jax.vmap(jnp.where)(x > 0, x, -x)
+            idx = jnp.apply_along_axis(partial(jnp.nonzero, size=2), 1, x)
+
+            def scale(k):
+                return jnp.unique(x).sum() * k
+
+            z = jax.vmap(scale)(jnp.ones(2))
+            """
+        ),
     ]
 
     INVALID = [
@@ -216,10 +246,67 @@ class SizeDependentFunction(Rule):
                 "`jnp.unique` without `size=` on a traced value (it depends on the traced argument `x` of `distinct` (decorated with @jax.jit)): its output shape depends on the values, so tracing raises ConcretizationTypeError. Pass a static `size=` (an upper bound), or compute it outside the traced function",
             ],
         ),
+        # under jit a NumPy constant is staged too; size-dependent functions handed to JAX
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            a = np.arange(6).reshape((3, 2))
+
+            def unique(x):
+                return jax.numpy.unique(x)
+
+            u = jax.jit(partial(unique, a))()
+            w = jnp.apply_along_axis(jnp.where, 1, a)
+            n = jax.vmap(jnp.nonzero)(a)
+            """,
+            expected=[(10, 12), (13, 26), (14, 14)],
+            messages=[
+                "`jnp.unique` without `size=` inside traced code (it is computed by JAX inside `unique` (wrapped by jax.jit)): jax.numpy stages the call even when its input is concrete, and its output shape depends on the values, so tracing raises ConcretizationTypeError. Pass a static `size=` (an upper bound), or compute it with NumPy outside the traced function",
+                "`jnp.where` is handed to `jnp.apply_along_axis`, which traces it, and called there without `size=`: its output shape depends on the values, so tracing raises ConcretizationTypeError. Pass a function that gives a static `size=` (`functools.partial(jnp.where, size=...)`), or use NumPy on concrete data",
+                "`jnp.nonzero` is handed to `jax.vmap`, which traces it, and called there without `size=`: its output shape depends on the values, so tracing raises ConcretizationTypeError. Pass a function that gives a static `size=` (`functools.partial(jnp.nonzero, size=...)`), or use NumPy on concrete data",
+            ],
+        ),
     ]
+
+    def _passed_as_function(self, node: cst.Call, q: str) -> None:
+        """`jnp.apply_along_axis(jnp.where, 1, x)`, `jax.vmap(jnp.nonzero)(x)`: a function of
+        data-dependent output size handed to JAX, which traces it (vmap/jit/lax.map inside)."""
+        ctx = self.ctx
+        if q in _VMAPPING_HELPERS:
+            apply = q.endswith("apply_along_axis")
+            fn, extra = arg_at(node, 0, "func1d" if apply else "pyfunc"), (3 if apply else None)
+        else:
+            t = apis.transform_for(q)
+            if t is None or not t.traces or any(
+                a.keyword is not None and a.keyword.value in ("static_argnums", "static_argnames") for a in node.args
+            ):
+                return
+            fn, extra = arg_at(node, 0, None), None
+        fq = ctx.qualname(fn) if fn is not None else None
+        spec = _SIZED.get(fq or "")
+        if spec is None or fq == "jax.numpy.repeat":
+            return
+        if fq == "jax.numpy.where" and (extra is None or len(positional_args(node)) > extra or len(node.args) > extra):
+            return  # `vmap(jnp.where)(c, x, y)` may be the three-argument form
+        short = fq.replace("jax.numpy.", "jnp.")  # type: ignore[union-attr]
+        self.report(
+            fn,
+            f"`{short}` is handed to `{ctx.code(node.func).strip()}`, which traces it, and called there "
+            f"without `{spec[0]}=`: its output shape depends on the values, so tracing raises "
+            f"ConcretizationTypeError. Pass a function that gives a static `{spec[0]}=` "
+            f"(`functools.partial({ctx.code(fn).strip()}, {spec[0]}=...)`), or use NumPy on concrete data",
+        )
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
+        q0 = ctx.qualname(node.func)
+        if q0 is not None and node.args:
+            self._passed_as_function(node, q0)
         if not ctx.in_traced:
             return
         func = node.func
@@ -236,16 +323,24 @@ class SizeDependentFunction(Rule):
             return
         if q == "jax.numpy.where" and (len(positional_args(node)) != 1 or any(a.keyword is not None and a.keyword.value in ("x", "y") for a in node.args) or any(a.star for a in node.args)):
             return
+        short = q.replace("jax.numpy.", "jnp.")
+        short = "one-argument `jnp.where`" if short == "jnp.where" else f"`{short}`"
         for pos, kw in inputs:
             arg = arg_at(node, pos, kw)
             if arg is not None and ctx.is_traced(arg):
-                short = q.replace("jax.numpy.", "jnp.")
-                if short == "jnp.where":
-                    short = "one-argument `jnp.where`"
-                else:
-                    short = f"`{short}`"
                 self._report(node, short, size_kw, ctx.value(arg))
                 return
+        first = arg_at(node, inputs[0][0], inputs[0][1]) if inputs else None
+        if first is not None and ctx.is_traced(node) and q != "jax.numpy.repeat":
+            # under jit every jax.numpy call is staged, concrete inputs too: `jnp.unique(a)`
+            # of a NumPy constant raises as well (JAX 0.10.2); under vmap alone it runs
+            self.report(
+                node,
+                f"{short} without `{size_kw}=` inside traced code ({ctx.describe_origin(ctx.value(node))}): "
+                f"jax.numpy stages the call even when its input is concrete, and its output shape "
+                f"depends on the values, so tracing raises ConcretizationTypeError. Pass a static "
+                f"`{size_kw}=` (an upper bound), or compute it with NumPy outside the traced function",
+            )
 
     @staticmethod
     def _given(node: cst.Call, kw: str) -> bool:

@@ -9,6 +9,8 @@ from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 
+_LOOP_BODY_REASONS = tuple(f"a body passed to lax.{n}" for n in ("scan", "fori_loop", "while_loop", "map"))
+
 
 # lax primitives whose non-function arguments are JAX operands
 _LAX_OPERAND_PRIMITIVES = frozenset(
@@ -33,7 +35,9 @@ class IteratorUnderTransform(Rule):
     seed = "The Sharp Bits § Pure functions: iterators (seed 000)"
     what_it_does = (
         "Flags, inside traced code (jit/vmap bodies, `lax` loop and branch bodies), calls to "
-        "`next()` on an iterator that comes from outside the function, and `yield` in a "
+        "`next()` on an iterator that comes from outside the function (in a `lax.scan`/"
+        "`fori_loop`/`while_loop`/`map` body: from outside the body, even when the enclosing "
+        "traced function makes it), and `yield` in a "
         "function that JAX traces. Everywhere, flags iterators and generators (`iter(...)`, "
         "generator expressions, `map`/`filter`/`zip`/`enumerate` objects, generator calls) "
         "passed as operands to `lax.fori_loop`, `while_loop`, `scan`, `cond`, `switch`, "
@@ -186,6 +190,27 @@ class IteratorUnderTransform(Rule):
                 return first + loss(*(jax.numpy.asarray(a) for a in args))
             """
         ),
+        # an iterator made inside the loop body, and one a traced function makes and
+        # consumes itself
+        Valid(
+            """
+            import jax
+            from jax import lax
+
+            def train_step(params, data):
+                it = iter(data)
+                first = next(it)
+
+                def body(p, _):
+                    batches = iter(data)
+                    return p - 0.1 * next(batches), p
+
+                params, _ = lax.scan(body, params + first, None, length=3)
+                return params
+
+            run = jax.jit(train_step)
+            """
+        ),
     ]
 
     INVALID = [
@@ -284,6 +309,38 @@ class IteratorUnderTransform(Rule):
                 "`next()` on an iterator from outside traced code runs once, at trace time: the compiled function reuses that single element on every call/iteration (silently wrong). Index an array instead (`xs[i]`), or iterate with `lax.scan`",
             ],
         ),
+        # a generator the enclosing scan body makes, consumed by an inner scan body
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            def _sample_minibatches(key, dataset, batch_size):
+                perm = jax.random.permutation(key, len(dataset))
+                for idx in range(0, len(dataset), batch_size):
+                    yield dataset[perm[idx:idx + batch_size]]
+
+
+            def run_sgd(params, dataset, keys):
+                def train_step(carry, key):
+                    sample_generator = _sample_minibatches(key, dataset, 2)
+
+                    def step(p, _):
+                        minibatch = next(sample_generator)
+                        return p - 0.1 * jnp.mean(p - minibatch), p
+
+                    carry, losses = lax.scan(step, carry, None, length=4)
+                    return carry, losses.mean()
+
+                return lax.scan(train_step, params, keys)
+            """,
+            expected=[(17, 25)],
+            messages=[
+                "`next()` in a `lax.scan` body on an iterator made outside the body runs once, when the body is traced: every iteration reuses that single element (silently wrong). Index an array instead (`xs[i]`), or pass the data to `lax.scan` as `xs`",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -354,6 +411,12 @@ class IteratorUnderTransform(Rule):
             u = u.parent
         return False
 
+    def _loop_body(self) -> bool:
+        """The function calling `next` is a `lax` loop body: traced once for all its
+        iterations, so an iterator it did not make yields one element for all of them, even
+        one the enclosing traced function makes afresh on each of its traces."""
+        return any(r.startswith(_LOOP_BODY_REASONS) for r in self.ctx.unit.reasons)
+
     def _check_next(self, node: cst.Call, it: cst.BaseExpression) -> None:
         ctx = self.ctx
         if isinstance(it, cst.Name):
@@ -361,10 +424,19 @@ class IteratorUnderTransform(Rule):
             local = ctx.local(it.value) is not None and it.value not in params
             if local:
                 return
-            if self._made_under_trace(it.value):
+            if self._made_under_trace(it.value) and not self._loop_body():
                 return
         elif not isinstance(it, cst.Attribute):
             return  # next(iter(...)), next(genexp): a fresh iterator on each trace
+        body = next((r[len("a body passed to "):] for r in ctx.unit.reasons if r.startswith(_LOOP_BODY_REASONS)), None)
+        if body is not None and isinstance(it, cst.Name) and self._made_under_trace(it.value):
+            self.report(
+                node,
+                f"`next()` in a `{body}` body on an iterator made outside the body runs once, when "
+                f"the body is traced: every iteration reuses that single element (silently wrong). "
+                f"Index an array instead (`xs[i]`), or pass the data to `{body}` as `xs`",
+            )
+            return
         self.report(
             node,
             "`next()` on an iterator from outside traced code runs once, at trace time: the "

@@ -9,6 +9,9 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
+from jaxlint.model.hashing import UNHASHABLE, dataclass_hashing
+from jaxlint.model.kinds import dataclass_fields
+from jaxlint.model.scopes import bound_once
 from jaxlint.model.walk import walk_tree
 
 
@@ -38,7 +41,11 @@ class NonHashableStaticArg(Rule):
         "`np.zeros`..., and tracers (a static argument fed from traced code). A parameter of the "
         "calling function passed on unchanged is judged by that function's calls in the file: "
         "`def grid(f, limits): return _grid(f, limits)` with `grid(f, [-2, 2])` (or a module-level "
-        "name bound only to a list/dict/set display) is reported at the jitted call."
+        "name bound only to a list/dict/set display) is reported at the jitted call.\n\n"
+        "Instances of the file's dataclasses too: a plain `@dataclass` (eq=True, not frozen) has "
+        "no hash at all, and a `frozen=True`/`unsafe_hash=True` one (or `@flax.struct.dataclass`) "
+        "hashes its fields, so a field given an array, a list or another such instance makes it "
+        "unhashable (fields declared `field(compare=False)`/`hash=False` do not count)."
     )
     why_bad = (
         "`jit` caches compiled code by the value of static arguments, so they must be "
@@ -125,6 +132,38 @@ class NonHashableStaticArg(Rule):
                 def f(a, b):
                     return a
                 return f(x, [1, 2])
+            """
+        ),
+        # dataclasses that hash: frozen with hashable fields, an array in a field left out of
+        # the hash, eq=False (identity)
+        Valid(
+            """
+            import dataclasses
+            from functools import partial
+            from typing import Any
+
+            import jax
+            import numpy as np
+
+
+            @dataclasses.dataclass(frozen=True)
+            class Frozen:
+                n: int
+                table: Any = dataclasses.field(default=None, compare=False)
+
+
+            @dataclasses.dataclass(eq=False)
+            class Handle:
+                data: Any
+
+
+            @partial(jax.jit, static_argnums=1)
+            def f(x, c):
+                return x * c.n
+
+
+            def run(x):
+                return f(x, Frozen(2, np.zeros(3))), f(x, Handle(np.zeros(2)))
             """
         ),
     ]
@@ -216,6 +255,43 @@ class NonHashableStaticArg(Rule):
                 "A tracer is passed to `inner` in a static position (parameter `n`; static_argnames='n'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
             ],
         ),
+        # dataclass instances: a plain @dataclass has no hash; an unsafe_hash=True one
+        # hashes its array field
+        Invalid(
+            """
+            import dataclasses
+            from functools import partial
+            from typing import Any
+
+            import jax
+            import numpy as np
+
+
+            @dataclasses.dataclass
+            class Opts:
+                n: int
+
+
+            @dataclasses.dataclass(unsafe_hash=True)
+            class C:
+                x: Any
+
+
+            @partial(jax.jit, static_argnums=1)
+            def f(x, c):
+                return x * c.x
+
+
+            def run(x):
+                opts = Opts(3)
+                return f(x, opts), f(x, C(np.zeros(2)))
+            """,
+            expected=[(26, 17), (26, 29)],
+            messages=[
+                "An instance of the dataclass `Opts` (`@dataclass` with eq=True and neither frozen=True nor unsafe_hash=True sets `__hash__` to None) is passed to `f` in a static position (parameter `c`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "An instance of the dataclass `C` whose field `x` is a NumPy array (its hash hashes every field) is passed to `f` in a static position (parameter `c`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -242,7 +318,7 @@ class NonHashableStaticArg(Rule):
                 f"Instead, {fix_hint}",
             )
 
-    def _unhashable(self, e: cst.BaseExpression) -> Optional[str]:
+    def _unhashable(self, e: cst.BaseExpression, depth: int = 0) -> Optional[str]:
         ctx = self.ctx
         if isinstance(e, (cst.List, cst.ListComp)):
             return "a list"
@@ -252,6 +328,10 @@ class NonHashableStaticArg(Rule):
             return "a set"
         if ctx.is_traced(e):
             return "a tracer"
+        if depth < 4:
+            inst = self._dataclass_instance(e, depth)
+            if inst is not None:
+                return inst
         if isinstance(e, cst.Call):
             b = ctx.builtin_name(e.func)
             if b in ("list", "dict", "set", "bytearray"):
@@ -270,6 +350,42 @@ class NonHashableStaticArg(Rule):
             if v.kind == V.ARRAY and v.local_array:
                 return "a JAX array"
             return self._from_callers(e.value)
+        return None
+
+    def _dataclass_instance(self, e: cst.BaseExpression, depth: int) -> Optional[str]:
+        """An instance of a dataclass of this file that cannot be hashed: `__hash__` is None
+        (a plain `@dataclass`), or a hashed field holds something unhashable (a frozen or
+        `unsafe_hash=True` dataclass whose field is an array)."""
+        ctx = self.ctx
+        call = bound_once(ctx.index, ctx.unit, e)
+        if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
+            return None
+        if ctx.unit.lookup_def(call.func.value) is not None:
+            return None
+        info = next((c for c in ctx.index.classes if c.name == call.func.value
+                     and any(n is c.node for n in ctx.module.body)), None)
+        if info is None:
+            return None
+        how = dataclass_hashing(info.node, ctx.qualname)
+        if how is None:
+            return None
+        mode, fields = how
+        if mode == UNHASHABLE:
+            return (f"an instance of the dataclass `{info.name}` (`@dataclass` with eq=True and neither "
+                    f"frozen=True nor unsafe_hash=True sets `__hash__` to None)")
+        order = dataclass_fields(info.node, ctx.qualname) or []
+        i = 0
+        for a in call.args:
+            if a.keyword is None:
+                name = order[i] if i < len(order) else None
+                i += 1
+            else:
+                name = a.keyword.value
+            if name is None or name not in fields:
+                continue
+            inner = self._unhashable(a.value, depth + 1)
+            if inner is not None:
+                return f"an instance of the dataclass `{info.name}` whose field `{name}` is {inner} (its hash hashes every field)"
         return None
 
     def _from_callers(self, name: str) -> Optional[str]:

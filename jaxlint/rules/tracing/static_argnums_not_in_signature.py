@@ -6,7 +6,8 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.model.walk import int_value, string_value
+from jaxlint.model import apis
+from jaxlint.model.walk import int_value, keyword_arg, string_value
 
 
 class StaticArgnumsOutOfSignature(Rule):
@@ -21,7 +22,9 @@ class StaticArgnumsOutOfSignature(Rule):
         "`@jax.jit(...)` where `f` is a function or lambda of this file, flags literal "
         "`static_argnums` indices outside `f`'s positional parameters (unless `f` takes "
         "`*args`) and `static_argnames` that name no parameter of `f` (unless it takes "
-        "`**kwargs`) or name a positional-only one."
+        "`**kwargs`) or name a positional-only one. Also `jax.jit(jnp.nonzero, static_argnums=1)` "
+        "and the other `jax.numpy` functions whose `size=` is keyword-only (`unique`, "
+        "`argwhere`, `where`, `bincount`...): indices beyond their positional parameters."
     )
     why_bad = (
         "JAX checks the signature when `jit` is applied and raises:\n\n"
@@ -78,6 +81,16 @@ class StaticArgnumsOutOfSignature(Rule):
                 return x
             """
         ),
+        # the keyword-only size made static by name; an index inside unique's signature
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            nz = jax.jit(jnp.nonzero, static_argnames="size")
+            uq = jax.jit(jnp.unique, static_argnums=(1, 2, 3, 4))
+            """
+        ),
     ]
 
     INVALID = [
@@ -112,9 +125,50 @@ class StaticArgnumsOutOfSignature(Rule):
                 "static_argnums index -3 is outside the signature of `f`: JAX raises ValueError: Jitted function has static_argnums=(-3,), but only accepts 2 positional arguments. Indices count from 0",
             ],
         ),
+        # jax.numpy's `size=` is keyword-only: no positional index reaches it
+        Invalid(
+            """
+            import jax.numpy as jnp
+            from jax import jit
+
+            x = jnp.array([0, 1, 1, 0, 0, 1])
+            print(jit(jnp.nonzero, static_argnums=1)(x, 3))
+            """,
+            expected=[(5, 39)],
+            messages=[
+                "static_argnums index 1 is outside the signature of `jnp.nonzero`, which takes 1 positional argument (`a`; `size=` is keyword-only): JAX raises ValueError: Jitted function has static_argnums=(1,), but only accepts 1 positional arguments. Use `static_argnames='size'` and pass `size=` by keyword (or `functools.partial(jnp.nonzero, size=...)`)",
+            ],
+        ),
     ]
 
+    def _jnp_function(self, node: cst.Call) -> None:
+        """`jax.jit(jnp.nonzero, static_argnums=1)`: the jax.numpy function's `size` is
+        keyword-only (apis.JNP_POSITIONAL)."""
+        ctx = self.ctx
+        if ctx.qualname(node.func) not in ("jax.jit", "jax.experimental.pjit.pjit") or not node.args:
+            return
+        fn = node.args[0].value if node.args[0].keyword is None else None
+        fq = ctx.qualname(fn) if fn is not None else None
+        params = apis.JNP_POSITIONAL.get(fq or "")
+        nums = keyword_arg(node, "static_argnums")
+        if params is None or nums is None:
+            return
+        n = len(params)
+        short = fq.replace("jax.numpy.", "jnp.")  # type: ignore[union-attr]
+        for el in self._elements(nums.value):
+            k = int_value(el)
+            if k is not None and not (-n <= k < n):
+                self.report(
+                    el,
+                    f"static_argnums index {k} is outside the signature of `{short}`, which takes "
+                    f"{n} positional argument{'s' if n > 1 else ''} ({', '.join(f'`{p}`' for p in params)}; "
+                    f"`size=` is keyword-only): JAX raises ValueError: Jitted function has "
+                    f"static_argnums=({k},), but only accepts {n} positional arguments. Use "
+                    f"`static_argnames='size'` and pass `size=` by keyword (or `functools.partial({ctx.code(fn).strip()}, size=...)`)",
+                )
+
     def visit_Call(self, node: cst.Call) -> None:
+        self._jnp_function(node)
         info = self.ctx.jit_declaration(node)
         if info is None or not info.checked:
             return

@@ -6,6 +6,12 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model.scopes import bound_once
+
+
+# equinox modules whose pytree leaves include a function (JAX 0.10.2, equinox 0.13:
+# `jax.jit(f)(module)` raises TypeError; Linear, Conv, GRUCell, LayerNorm... do not)
+_FUNCTION_LEAF_MODULES = frozenset({"equinox.nn.Lambda", "equinox.nn.MLP"})
 
 
 class StringToTracedArg(Rule):
@@ -18,7 +24,8 @@ class StringToTracedArg(Rule):
     what_it_does = (
         "At calls of functions jitted in the same file, flags string literals (and f-strings) "
         "passed to parameters that are not declared static with `static_argnums`/"
-        "`static_argnames`."
+        "`static_argnames`; and an `eqx.nn.Lambda`/`eqx.nn.MLP` (built there or bound once to a "
+        "name) passed to plain `jax.jit` for a traced parameter: their leaves include a function."
     )
     why_bad = (
         "`jit` turns every non-static argument into an abstract array, and a string is not "
@@ -74,6 +81,23 @@ class StringToTracedArg(Rule):
                 return run('a', 'b')
             """
         ),
+        # equinox modules through eqx.filter_jit; an all-array module through jax.jit
+        Valid(
+            """
+            import equinox as eqx
+            import jax
+
+
+            def loss_fn(model, x, y):
+                return (model(x) - y) ** 2
+
+
+            model = eqx.nn.Lambda(jax.nn.relu)
+            lin = eqx.nn.Linear(2, 2, key=jax.random.PRNGKey(0))
+            a = eqx.filter_jit(loss_fn)(model, 0.0, 0.0)
+            b = jax.jit(loss_fn)(lin, jax.numpy.ones(2), 0.0)
+            """
+        ),
     ]
 
     INVALID = [
@@ -112,14 +136,60 @@ class StringToTracedArg(Rule):
                 "A string is passed to `jax.jit(f)` for the traced parameter `name`: jit cannot make a string an abstract array, so the call raises TypeError: Error interpreting argument ... as an abstract array. Declare it static with static_argnames='name' (or static_argnums=2)",
             ],
         ),
+        # an equinox module holding a function, given to plain jax.jit
+        Invalid(
+            """
+            import equinox as eqx
+            import jax
+
+
+            def loss_fn(model, x, y):
+                return (model(x) - y) ** 2
+
+
+            model = eqx.nn.Lambda(jax.nn.relu)
+            jax.jit(loss_fn)(model, 0, 0)
+            f = jax.jit(loss_fn)
+            f(eqx.nn.MLP(2, 2, 4, 1, key=jax.random.PRNGKey(0)), 0, 0)
+            """,
+            expected=[(10, 18), (12, 3)],
+            messages=[
+                "An `eqx.nn.Lambda` is passed to `jax.jit(loss_fn)` for the traced parameter `model`: its leaves include a function, which jit cannot make an abstract array, so the call raises TypeError: Error interpreting argument ... as an abstract array. Use `eqx.filter_jit` (it traces only the array leaves), or partition the module with `eqx.partition(model, eqx.is_array)`",
+                "An `eqx.nn.MLP` is passed to `f` for the traced parameter `model`: its leaves include a function, which jit cannot make an abstract array, so the call raises TypeError: Error interpreting argument ... as an abstract array. Use `eqx.filter_jit` (it traces only the array leaves), or partition the module with `eqx.partition(model, eqx.is_array)`",
+            ],
+        ),
     ]
+
+    def _function_leaves(self, call: cst.Call, arg: cst.BaseExpression, pname) -> bool:
+        """An equinox module whose leaves include a function (`eqx.nn.Lambda(jax.nn.relu)`,
+        `eqx.nn.MLP`'s activations) given to plain `jax.jit` as a traced argument."""
+        ctx = self.ctx
+        made = bound_once(ctx.index, ctx.unit, arg)
+        if not isinstance(made, cst.Call):
+            return False
+        q = ctx.qualname(made.func)
+        if q not in _FUNCTION_LEAF_MODULES:
+            return False
+        where = f"parameter `{pname}`" if pname else "`*args`"
+        self.report(
+            arg,
+            f"An `{q.replace('equinox.', 'eqx.')}` is passed to `{ctx.code(call.func)}` for the traced "
+            f"{where}: its leaves include a function, which jit cannot make an abstract array, so "
+            f"the call raises TypeError: Error interpreting argument ... as an abstract array. Use "
+            f"`eqx.filter_jit` (it traces only the array leaves), or partition the module with "
+            f"`eqx.partition(model, eqx.is_array)`",
+        )
+        return True
 
     def visit_Call(self, node: cst.Call) -> None:
         info = self.ctx.jit_callee(node)
         if info is None:
             return
+        filtered = info.site is not None and info.site.transform.filtered
         for a, position, pname in info.args(node):
             if info.is_static(position, pname):
+                continue
+            if not filtered and self._function_leaves(node, a.value, pname):
                 continue
             if not isinstance(a.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
                 continue

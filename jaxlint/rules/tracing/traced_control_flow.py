@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.walk import dotted_name
 
@@ -48,7 +51,11 @@ class TracedControlFlow(Rule):
         "jax.core.Tracer): raise ...`; `if p is None: return ...` also through an alias "
         "`nbrs = p`), and `jnp` results of concrete data in a function that only "
         "`jax.vmap(f)(keys)` runs (vmap evaluates what does not touch the batched values), "
-        "or in a helper called only from one."
+        "or in a helper called only from one.\n\n"
+        "The right operand of `and`/`or` counts when the left one is a constant that hands "
+        "the test to it (`if True and x:`, `False or ...`, a name bound once to an integer "
+        "literal), and `bool` itself given to a transformation (`jax.jit(bool)(x)`, "
+        "`jax.vmap(bool)(xs)`) is flagged at the call."
     )
     why_bad = (
         "Under `jit` the function is traced with abstract values that stand for every array "
@@ -656,6 +663,35 @@ class TracedControlFlow(Rule):
                 return jnp.mean(jax.vmap(lambda a, b: min(a.ndim, 2) * jnp.minimum(a, b))(m, s))
             """
         ),
+        # a constant left operand that decides the test alone: the traced right side never runs
+        Valid(
+            """
+            import jax
+
+            VERBOSE = 0
+
+            @jax.jit
+            def f(x, flag):
+                if False and x > 0:
+                    x = x + 1
+                if VERBOSE and x.sum() > 0:
+                    x = x - 1
+                if True or x < 0:
+                    x = x * 2
+                return x
+            """
+        ),
+        # `bool` given to a transformation as a value, not called on a tracer
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            converters = [bool, int]
+            mask = jax.jit(lambda x: x.astype(bool))(jnp.arange(5))
+            ok = bool(jax.jit(jnp.any)(mask))
+            """
+        ),
     ]
 
     INVALID = [
@@ -1204,6 +1240,50 @@ class TracedControlFlow(Rule):
                 "TracerBoolConversionError. Use `jnp.minimum`",
             ],
         ),
+        # a constant left operand hands the test to the traced right one: `True and x`
+        # converts `x` to bool; so do `DEBUG and ...` (DEBUG = 1) and `False or ...`
+        Invalid(
+            """
+            import jax
+
+            DEBUG = 1
+
+            @jax.jit
+            def f(qiaoqiao):
+                if True and qiaoqiao:
+                    return 1
+                return 0
+
+            @jax.jit
+            def g(x):
+                while DEBUG and x.sum() > 0:
+                    x = x - 1
+                assert False or x.max() < 10
+                return x
+
+            f(True)
+            """,
+            expected=[(7, 17), (13, 21), (15, 21)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `qiaoqiao` of `f` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `qiaoqiao` is a Python value, mark it static (static_argnums=0)",
+                "Python `while` on a traced value: it depends on the traced argument `x` of `g` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.while_loop` (or `lax.fori_loop`); or, if `x` is a Python value, mark it static (static_argnums=0)",
+                "Python `assert` on a traced value: it depends on the traced argument `x` of `g` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.experimental.checkify.check`, or assert on shapes/dtypes only; or, if `x` is a Python value, mark it static (static_argnums=0)",
+            ],
+        ),
+        # `bool` itself transformed: jit and vmap hand it a tracer
+        Invalid(
+            """
+            import jax
+
+            jax.jit(bool)(jax.numpy.arange(5))
+            flags = jax.vmap(bool)(jax.numpy.ones(3))
+            """,
+            expected=[(3, 1), (4, 9)],
+            messages=[
+                "`jax.jit(bool)` traces its argument and calls `bool()` on the tracer: this raises TracerBoolConversionError (ValueError for an array of several elements). Instead, use `x.astype(bool)` or `jnp.any`/`jnp.all`, or call `bool()` outside the transformation",
+                "`jax.vmap(bool)` traces its argument and calls `bool()` on the tracer: this raises TracerBoolConversionError (ValueError for an array of several elements). Instead, use `x.astype(bool)` or `jnp.any`/`jnp.all`, or call `bool()` outside the transformation",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1237,15 +1317,32 @@ class TracedControlFlow(Rule):
             found = self._bool_offender(test.left)
             if found is not None:
                 return found
-            if _is_presence_check(test.left):
+            if _is_presence_check(test.left) or self._reaches_right(test):
                 # `x is not None and x.any()`: the right side runs whenever the
-                # guard passes; after a plain flag it may never run (unsure)
+                # guard passes; `True and x`, `0 or x`: always; after a plain flag
+                # it may never run (unsure)
                 return self._bool_offender(test.right)
             return None
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self._bool_offender(test.expression)
         v = self._array_tracer(test)
         return (test, v) if v is not None else None
+
+    def _reaches_right(self, test: cst.BooleanOperation) -> bool:
+        """The left operand's truth is a constant that hands the test to the right one:
+        `True and x`, `1 and x`, `False or x`, `None or x`, `DEBUG and x` for a name
+        bound once to an integer literal (``ctx.constant_int``)."""
+        left = test.left
+        truth: Optional[bool] = None
+        if isinstance(left, cst.Name) and left.value in ("True", "False", "None"):
+            truth = left.value == "True"
+        else:
+            i = self.ctx.constant_int(left)
+            if i is not None:
+                truth = i != 0
+        if truth is None:
+            return False
+        return truth if isinstance(test.operator, cst.And) else not truth
 
     def _test(self, owner: str, test: cst.BaseExpression, alternative: str) -> None:
         ctx = self.ctx
@@ -1314,6 +1411,9 @@ class TracedControlFlow(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        if isinstance(func, cst.Call):
+            self._transformed_bool(node, func)
+            return
         if isinstance(func, cst.Name) and func.value in ("max", "min"):
             self._builtin_max_min(node, func.value)
             return
@@ -1330,6 +1430,23 @@ class TracedControlFlow(Rule):
                 f"TracerBoolConversionError. Keep it as an array and use `jnp.where` / `jax.lax.cond`"
                 f"{self.ctx.static_hint(v)}",
             )
+
+    def _transformed_bool(self, node: cst.Call, inner: cst.Call) -> None:
+        """`jax.jit(bool)(x)`, `jax.vmap(bool)(xs)`: the transformation hands a tracer to
+        `bool()`."""
+        ctx = self.ctx
+        t = apis.transform_for(ctx.qualname(inner.func))
+        if t is None or not t.traces or not inner.args or not node.args or inner.args[0].keyword is not None:
+            return
+        if ctx.builtin_name(inner.args[0].value) != "bool":
+            return
+        self.report(
+            node,
+            f"`{ctx.code(inner).strip()}` traces its argument and calls `bool()` on the tracer: this "
+            f"raises TracerBoolConversionError (ValueError for an array of several elements). "
+            f"Instead, use `x.astype(bool)` or `jnp.any`/`jnp.all`, or call `bool()` outside the "
+            f"transformation",
+        )
 
     def _builtin_max_min(self, node: cst.Call, name: str) -> None:
         """``max(0.0, margin - score)``: the builtin compares its arguments with ``>``/``<``

@@ -33,7 +33,10 @@ class TracerConversion(Rule):
         "taken as an array (`model.apply` runs it under `jit`), except one the method puts "
         "straight into a shape (`jnp.tile(x, [num_quantiles, 1])`, `h, w = size` then "
         "`jnp.ones((h, w))`) and never reads as an array, when no call in the file passes it "
-        "one: its callers give a Python value."
+        "one: its callers give a Python value.\n\n"
+        "Also flags a traced `axis` given to a reduction (`x.min(axis)`, `jnp.sum(x, axis=a)`, "
+        "`jnp.argmax(x, a)`: the axis must be a Python int) and the builtin conversions "
+        "themselves given to a transformation (`jax.jit(int)(x)`, `jax.grad(float)(x)`)."
     )
     why_bad = (
         "A tracer has a shape and dtype but no value. JAX raises when Python needs one:\n\n"
@@ -452,6 +455,25 @@ class TracerConversion(Rule):
                 return sample_masked(key, mask, num_samples=4)
             """
         ),
+        # a static axis; a fixed one; a jitted jax.numpy function
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=1)
+            def func(x, axis):
+                return x.min(axis) + jnp.sum(x, axis=axis)
+
+            @jax.jit
+            def g(x):
+                return x.max(0) + jnp.argmax(x, 0) + jax.jit(jnp.sum)(x)
+
+            n = jax.jit(abs)(-1.0)
+            """
+        ),
     ]
 
     INVALID = [
@@ -746,6 +768,26 @@ class TracerConversion(Rule):
                 "or pass it as a static argument",
             ],
         ),
+        # a traced axis; a builtin conversion given to a transformation
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def func(x, axis):
+                return x.min(axis) + jnp.argmax(x, axis=axis)
+
+            func(jnp.arange(4), 0)
+            n = jax.jit(int)(jnp.ones(()))
+            """,
+            expected=[(6, 18), (6, 45), (9, 5)],
+            messages=[
+                "The axis passed to `.min()` is traced: it depends on the traced argument `axis` of `func` (decorated with @jax.jit); an axis must be a Python int, so this raises ConcretizationTypeError. Instead, pass a fixed axis; or, if `axis` is a Python value, mark it static (static_argnums=1)",
+                "The axis passed to `jnp.argmax` is traced: it depends on the traced argument `axis` of `func` (decorated with @jax.jit); an axis must be a Python int, so this raises TracerIntegerConversionError. Instead, pass a fixed axis; or, if `axis` is a Python value, mark it static (static_argnums=1)",
+                "`jax.jit(int)` traces its argument and calls `int()` on the tracer, which needs a concrete value: this raises ConcretizationTypeError. Instead, convert outside the transformation, or use `x.astype(...)`",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -760,11 +802,16 @@ class TracerConversion(Rule):
                         self._report(node, f"`{func.value}()`", what, v)
                         return
             return
+        if isinstance(func, cst.Call):
+            self._transformed_builtin(node, func)
+            return
         if isinstance(func, cst.Attribute):
             m = func.attr.value
             if m in ("item", "tolist") and ctx.is_traced(func.value):
                 self._report(node, f"`.{m}()`", "ConcretizationTypeError", ctx.value(func.value))
                 return
+            if m in apis.AXIS_REDUCTIONS and ctx.value(func.value).kind == V.ARRAY:
+                self._check_axis(arg_at(node, 0, "axis"), f"`.{m}()`", m)
             if m in apis.SHAPE_METHODS:
                 base = ctx.value(func.value)
                 if base.kind == V.ARRAY or base.traced:
@@ -775,11 +822,45 @@ class TracerConversion(Rule):
         q = ctx.qualname(func)
         if q is None:
             return
+        if q in apis.AXIS_FUNCTIONS:
+            self._check_axis(arg_at(node, 1, "axis"), f"`{q.replace('jax.numpy.', 'jnp.')}`", q.rsplit(".", 1)[1])
+            return
         spec = apis.SHAPE_ARGS.get(q)
         if spec is not None:
             shape = arg_at(node, spec[0], spec[1])
             if shape is not None:
                 self._check_shape(shape, node, f"`{q.replace('jax.numpy.', 'jnp.')}`")
+
+    def _check_axis(self, axis, where: str, name: str) -> None:
+        """`x.min(axis)`, `jnp.sum(x, axis=a)` with a traced axis."""
+        ctx = self.ctx
+        if axis is None or not ctx.is_traced(axis):
+            return
+        v = ctx.value(axis)
+        error = "TracerIntegerConversionError" if name.endswith(("argmin", "argmax")) else "ConcretizationTypeError"
+        self.report(
+            axis,
+            f"The axis passed to {where} is traced: {ctx.describe_origin(v)}; an axis must be a "
+            f"Python int, so this raises {error}. Instead, pass a fixed axis{ctx.static_hint(v)}",
+        )
+
+    def _transformed_builtin(self, node: cst.Call, inner: cst.Call) -> None:
+        """`jax.jit(int)(x)`, `jax.grad(float)(x)`: the transformation traces its argument
+        and hands the tracer to the builtin conversion."""
+        ctx = self.ctx
+        t = apis.transform_for(ctx.qualname(inner.func))
+        if t is None or not t.traces or not inner.args or not node.args or inner.args[0].keyword is not None:
+            return
+        fn = inner.args[0].value
+        name = ctx.builtin_name(fn)
+        if name not in ("int", "float", "complex"):
+            return
+        self.report(
+            node,
+            f"`{ctx.code(inner).strip()}` traces its argument and calls `{name}()` on the tracer, which "
+            f"needs a concrete value: this raises ConcretizationTypeError. Instead, convert outside "
+            f"the transformation, or use `x.astype(...)`",
+        )
 
     def _check_shape(self, shape: cst.BaseExpression, call: cst.Call, where: str) -> None:
         ctx = self.ctx

@@ -1,0 +1,174 @@
+"""Static shapes carried through the operations that keep them computable.
+
+``model/shapes.py`` reads the shape a literal constructor builds (``jnp.arange(10)``);
+this module follows it through what is done to the array next, when every number
+involved is known here (a literal, a name bound once to an integer, arithmetic on them):
+
+* ``x.reshape(500, 4, 4)``, ``x.reshape((2, -1))``, ``jnp.reshape(x, (2, -1))``;
+* ``jnp.split(x, 5)``, ``jnp.split(x, [2, 5])``, ``jnp.array_split(x, 3)`` (``axis=`` a
+  literal): a list of arrays whose count and shapes are known;
+* ``jnp.array(pieces)``, ``jnp.asarray(pieces)``, ``jnp.stack(pieces)`` of such a list, or
+  of a list display of arrays of one known shape: the stacked shape;
+* NumPy's literal constructors (``np.arange(10)``, ``np.zeros((2, 3))``), which build the
+  shapes jax.numpy's do.
+
+Anything else gives ``None`` (unknown): rules that use a shape stay quiet then.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.model import values as V
+from jaxlint.model.constants import constant_int
+from jaxlint.model.walk import arg_at, keyword_arg, positional_args
+
+Shape = tuple[int, ...]
+
+_SPLITS = frozenset({"jax.numpy.split", "jax.numpy.array_split"})
+_STACKS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "jax.numpy.stack"})
+
+
+def fold_int(ctx, node: Optional[cst.CSTNode], depth: int = 0) -> Optional[int]:
+    """The integer ``node`` always holds: a literal, a name bound once to one
+    (``model/constants.py``), or ``+ - * // % **`` of such (``5 * 100 * 4 * 4``)."""
+    if node is None or depth > 16:
+        return None
+    if isinstance(node, cst.BinaryOperation):
+        a = fold_int(ctx, node.left, depth + 1)
+        b = fold_int(ctx, node.right, depth + 1)
+        if a is None or b is None:
+            return None
+        op = node.operator
+        if isinstance(op, cst.Add):
+            return a + b
+        if isinstance(op, cst.Subtract):
+            return a - b
+        if isinstance(op, cst.Multiply):
+            return a * b
+        if isinstance(op, cst.FloorDivide) and b != 0:
+            return a // b
+        if isinstance(op, cst.Modulo) and b != 0:
+            return a % b
+        if isinstance(op, cst.Power) and 0 <= b <= 64 and abs(a) <= 1 << 16:
+            return a**b
+        return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        v = fold_int(ctx, node.expression, depth + 1)
+        return -v if v is not None else None
+    return constant_int(ctx.index, ctx.unit, node)
+
+
+def _dims(ctx, nodes: list[cst.CSTNode]) -> Optional[list[int]]:
+    """``(2, -1)`` / ``2, -1`` as given to reshape: a list of ints, or None."""
+    if len(nodes) == 1 and isinstance(nodes[0], (cst.Tuple, cst.List)):
+        els = nodes[0].elements
+        if any(isinstance(el, cst.StarredElement) for el in els):
+            return None
+        nodes = [el.value for el in els]
+    out = []
+    for n in nodes:
+        v = fold_int(ctx, n)
+        if v is None:
+            return None
+        out.append(v)
+    return out
+
+
+def reshaped(shape: Optional[Shape], dims: Optional[list[int]]) -> Optional[Shape]:
+    """The shape ``reshape(dims)`` gives an array of ``shape`` (one -1 inferred); None
+    when either is unknown or the sizes do not match (reshape would raise)."""
+    if shape is None or dims is None or any(d < -1 for d in dims) or dims.count(-1) > 1:
+        return None
+    total = 1
+    for s in shape:
+        total *= s
+    known = 1
+    for d in dims:
+        if d != -1:
+            known *= d
+    if -1 in dims:
+        if known == 0 or total % known:
+            return None
+        dims = [total // known if d == -1 else d for d in dims]
+    elif known != total:
+        return None
+    return tuple(dims)
+
+
+def method_shape(ctx, base: Optional[Shape], method: str, call: cst.Call) -> Optional[Shape]:
+    """The shape of ``x.method(...)`` for an ``x`` of shape ``base``."""
+    if base is None or method != "reshape" or any(a.star or a.keyword is not None for a in call.args):
+        return None
+    return reshaped(base, _dims(ctx, [a.value for a in call.args]))
+
+
+def _axis(ctx, call: cst.Call, position: int, ndim: int) -> Optional[int]:
+    node = arg_at(call, position, "axis")
+    if node is None:
+        return 0
+    a = fold_int(ctx, node)
+    if a is None or not -ndim <= a < ndim:
+        return None
+    return a % ndim
+
+
+def split_shapes(ctx, q: str, call: cst.Call, shape: Optional[Shape]) -> Optional[list[Shape]]:
+    """The shapes of the pieces ``jnp.split``/``jnp.array_split`` cut an array of
+    ``shape`` into: ``n`` pieces (an int) or at literal indices (a list)."""
+    if q not in _SPLITS or shape is None or not shape or any(a.star for a in call.args):
+        return None
+    how = arg_at(call, 1, "indices_or_sections")
+    axis = _axis(ctx, call, 2, len(shape))
+    if how is None or axis is None:
+        return None
+    size = shape[axis]
+    if isinstance(how, (cst.List, cst.Tuple)):
+        cuts = _dims(ctx, [how])
+        if cuts is None or any(c < 0 for c in cuts):
+            return None
+        bounds = [0] + [min(c, size) for c in cuts] + [size]
+        sizes = [max(0, b - a) for a, b in zip(bounds, bounds[1:])]
+    else:
+        n = fold_int(ctx, how)
+        if n is None or n <= 0 or n > 4096:
+            return None
+        if q == "jax.numpy.split":
+            if size % n:
+                return None  # split raises: unequal division
+            sizes = [size // n] * n
+        else:
+            sizes = [size // n + 1] * (size % n) + [size // n] * (n - size % n)
+    return [shape[:axis] + (s,) + shape[axis + 1:] for s in sizes]
+
+
+def stacked_shape(q: str, call: cst.Call, arg: V.Value) -> Optional[Shape]:
+    """``jnp.array(pieces)`` / ``jnp.stack(pieces)``: a list of arrays that all have one
+    known shape gives that shape with the count in front."""
+    if q not in _STACKS or arg.elements is None or not arg.elements:
+        return None
+    if arg.kind not in (V.ARRAYS, V.LIST, V.TUPLE):
+        return None
+    if q == "jax.numpy.stack" and keyword_arg(call, "axis") is not None:
+        return None
+    if len(positional_args(call)) > (1 if q == "jax.numpy.stack" else 2):
+        return None
+    shapes = {el.shape if el.kind in (V.ARRAY, V.NPARRAY, V.STATIC) else None for el in arg.elements}
+    if len(shapes) != 1:
+        return None
+    one = shapes.pop()
+    if one is None:
+        return None
+    return (len(arg.elements),) + one
+
+
+def reshape_call_shape(ctx, q: str, call: cst.Call, arr: V.Value) -> Optional[Shape]:
+    """``jnp.reshape(x, (2, -1))``."""
+    if q != "jax.numpy.reshape" or any(a.star for a in call.args):
+        return None
+    dims = arg_at(call, 1, "shape")
+    if dims is None:
+        return None
+    return reshaped(arr.shape, _dims(ctx, [dims]))
