@@ -46,8 +46,12 @@ class Walker:
         self.consumed = JournalDict()
         self.loop_stack = []
         env = JournalDict()
+        # differentiated outside jit only: its tracers hold values (model/gradtrace.py)
+        self.concrete = concrete = unit.concrete_traced
         for p in unit.params:
-            if p.name in unit.traced_params:
+            if concrete and p.name in unit.grad_params and p.name not in unit.static_params:
+                env[p.name] = Value(traced=True, deps=frozenset({p.name}))
+            elif p.name in unit.traced_params:
                 is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.name in unit.array_params
                 kind = V.ARRAY if is_array else V.UNKNOWN
                 cls = None

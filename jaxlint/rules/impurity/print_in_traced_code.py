@@ -319,8 +319,11 @@ class PrintInTraced(Rule):
         ctx = self.ctx
         if depth > 6:
             return False
-        if ctx.is_traced(e):
+        if ctx.is_tracer(e):
             return True
+        if (isinstance(e, cst.Call) and ctx.builtin_name(e.func) in ("repr", "str", "ascii", "format")
+                and e.args and e.args[0].keyword is None and not e.args[0].star):
+            return self._mentions_traced(e.args[0].value, depth + 1)  # `print(repr(x))`
         if isinstance(e, cst.FormattedString):
             return any(
                 isinstance(p, cst.FormattedStringExpression) and self._mentions_traced(p.expression, depth + 1)
@@ -338,11 +341,24 @@ class PrintInTraced(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
-        if not ctx.in_traced or ctx.builtin_name(node.func) != "print":
+        if not ctx.in_tracing:
+            return
+        if ctx.builtin_name(node.func) != "print":
+            self._debug_print_format(node)
             return
         if not any(a.keyword is None and self._mentions_traced(a.value) for a in node.args):
             return
         if _eager_shard_map(ctx.unit):
+            return
+        if ctx.concrete_tracers:
+            # jax.grad(f)(x) outside jit: f runs on every call, but with JVP tracers
+            self.report(
+                node,
+                f"`print` in `{ctx.unit.name}`, {ctx.unit.grad_reasons[0]}, prints a tracer "
+                "(e.g. `GradTracer(primal=1.0, ...)`), not the values: JAX differentiates it "
+                "with tracers even outside jit. Use `jax.debug.print(\"{}\", x)` to print the values",
+                self._fix(node),
+            )
             return
         self.report(
             node,
@@ -350,6 +366,37 @@ class PrintInTraced(Rule):
             "(e.g. `JitTracer(float32[])`), not the values; later calls print nothing. "
             "Use `jax.debug.print(\"{}\", x)` to print runtime values",
             self._fix(node),
+        )
+
+    def _debug_print_format(self, node: cst.Call) -> None:
+        """``jax.debug.print(f"{x}")``: the f-string (or ``"...".format(x)``, ``%``) is
+        formatted by Python before `jax.debug.print` sees it, at trace time, with the
+        tracer: the output is the tracer's text, not the values."""
+        ctx = self.ctx
+        if not node.args or node.args[0].keyword is not None or node.args[0].star:
+            return
+        fmt = node.args[0].value
+        if not isinstance(fmt, cst.FormattedString) and not (
+                isinstance(fmt, cst.Call) and isinstance(fmt.func, cst.Attribute)
+                and fmt.func.attr.value == "format") and not (
+                isinstance(fmt, cst.BinaryOperation) and isinstance(fmt.operator, cst.Modulo)
+                and isinstance(fmt.left, (cst.SimpleString, cst.ConcatenatedString))):
+            return
+        if ctx.qualname(node.func) != "jax.debug.print":
+            return
+        if isinstance(fmt, cst.BinaryOperation):
+            if not self._mentions_traced(fmt.right):
+                return
+        elif not self._mentions_traced(fmt):
+            return
+        example = "GradTracer(primal=1.0, ...)" if ctx.concrete_tracers else "JitTracer(float32[])"
+        self.report(
+            fmt,
+            f"the format string of `jax.debug.print` in `{ctx.unit.name}` is formatted by Python "
+            "before JAX sees it, with the tracer: it prints the tracer's text (e.g. "
+            f"`{example}`), not the values. Write the placeholders for "
+            "`jax.debug.print` to fill: `jax.debug.print(\"{}\", x)` (`{x}` in a plain string "
+            "with `x=x`)",
         )
 
     def _fix(self, node: cst.Call):

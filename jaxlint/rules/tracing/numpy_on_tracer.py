@@ -487,7 +487,7 @@ class NumpyOnTracer(Rule):
                 if found is not None:
                     return found
             return None
-        if ctx.is_traced(expr):
+        if ctx.is_tracer(expr):
             return ctx.value(expr)
         v = ctx.value(expr)
         if v.kind in (V.LIST, V.ITERATOR) and v.item is not None and v.item.traced and not ctx.unit.host:
@@ -502,7 +502,7 @@ class NumpyOnTracer(Rule):
         # on leaving: a comprehension among the arguments has been walked in its own
         # scope, so the value of its element is known
         ctx = self.ctx
-        if not ctx.in_traced:
+        if not ctx.in_tracing:  # also under jax.grad alone: JVP tracers refuse __array__ too
             return
         q = ctx.qualname(node.func)
         if q is None or not q.startswith("numpy."):

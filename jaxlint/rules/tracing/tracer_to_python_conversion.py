@@ -616,6 +616,9 @@ class TracerConversion(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         func = node.func
+        if ctx.concrete_tracers:
+            self._differentiated(node)
+            return
         if isinstance(func, cst.Name):
             what = apis.CONCRETIZING_BUILTINS.get(func.value)
             if what is not None and ctx.qualname(func) is None and ctx.local(func.value) is None:
@@ -636,7 +639,8 @@ class TracerConversion(Rule):
                     for a in node.args:
                         if a.keyword is None:
                             self._check_shape(a.value, node, f"`.{m}()`")
-                return
+                    return
+                # else a module's function of that name (`jnp.reshape(x, (m, n))`), below
         q = ctx.qualname(func)
         if q is None:
             return
@@ -709,6 +713,33 @@ class TracerConversion(Rule):
                 return False
             u = u.parent
         return False
+
+    def _differentiated(self, node: cst.Call) -> None:
+        """In a function differentiated outside jit (``jax.grad(f)(x)``) the tracers hold
+        values: `int()`, `bool()`, `.item()` and shapes work, but `float()`,
+        `complex()` and `.tolist()` of a tracer raise ConcretizationTypeError all
+        the same (jax 0.10.2): JAX will not drop the derivative silently."""
+        ctx = self.ctx
+        func = node.func
+        what = None
+        arg = None
+        if isinstance(func, cst.Name) and func.value in ("float", "complex"):
+            if ctx.qualname(func) is None and ctx.local(func.value) is None:
+                arg = next((a.value for a in node.args if a.keyword is None), None)
+                what = f"`{func.value}()`"
+        elif isinstance(func, cst.Attribute) and func.attr.value == "tolist" and not node.args:
+            arg, what = func.value, "`.tolist()`"
+        if arg is None or what is None or not ctx.is_tracer(arg):
+            return
+        v = ctx.value(arg)
+        cast = {"`float()`": " (`x.astype(jnp.float32)`)", "`complex()`": " (`x.astype(jnp.complex64)`)"}.get(what, "")
+        self.report(
+            node,
+            f"{what} of a value being differentiated: {ctx.describe_origin(v)}; JAX refuses to "
+            f"turn a tracer that carries a derivative into a Python number, even outside jit "
+            f"(ConcretizationTypeError). Keep it as an array{cast}, or use `jax.lax.stop_gradient` "
+            f"/ convert the result outside the differentiated function",
+        )
 
     def _report(self, node, what: str, error: str, v) -> None:
         ctx = self.ctx
