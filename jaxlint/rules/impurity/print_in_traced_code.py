@@ -26,6 +26,10 @@ def _eager_shard_map(unit) -> bool:
     return False
 
 
+# builtin conversions of a value to text, as a format field of jax.debug.print
+_CONVERSIONS = {"repr": "{!r}", "str": "{}", "ascii": "{!a}"}
+
+
 def _str_literal(text: str) -> str:
     if '"' not in text and "\\" not in text and text.isprintable():
         return f'"{text}"'
@@ -184,6 +188,35 @@ class PrintInTraced(Rule):
                 print("grad", g)
             """
         ),
+        # differentiated outside jit: jax.debug.print shows the values, shapes are
+        # Python values, and Python control flow on the value works
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def loss(w, x):
+                print("shapes", w.shape, x.shape)
+                jax.debug.print("w = {}", w)
+                jax.debug.print("x = {x}", x=x)
+                if jnp.sum(w) > 0:
+                    return jnp.sum((x @ w) ** 2)
+                return jnp.sum(w)
+
+            g = jax.grad(loss)(jnp.ones(3), jnp.ones((2, 3)))
+            """
+        ),
+        # an f-string of static values only, filled before jax.debug.print fills `{}`
+        Valid(
+            """
+            import jax
+
+            @jax.jit
+            def f(x):
+                jax.debug.print(f"shape {x.shape}: {{}}", x)
+                return x
+            """
+        ),
     ]
 
     INVALID = [
@@ -313,6 +346,87 @@ class PrintInTraced(Rule):
                 '`print` in traced `step` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values',
             ],
         ),
+        # differentiated outside jit (jax.grad(f)(x), any spelling): f runs on every call,
+        # but with tracers of the values, and print shows them (`GradTracer(primal=...)`)
+        Invalid(
+            """
+            from jax import grad as g
+            import jax.numpy as jnp
+
+            def loss(w, x):
+                err = jnp.sum((x @ w) ** 2)
+                print("loss", err)
+                return err
+
+            dw = g(loss)(jnp.ones(3), jnp.ones((2, 3)))
+            """,
+            expected=[(6, 5)],
+            messages=[
+                '`print` in `loss`, differentiated by jax.grad, prints a tracer (e.g. `GradTracer(primal=1.0, ...)`), not the values: JAX differentiates it with tracers even outside jit. Use `jax.debug.print("{}", x)` to print the values',
+            ],
+        ),
+        # ... also in a helper the differentiated function hands its tracers to
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def log_state(step, w):
+                print(f"step {step}: w={w}")
+
+            def loss(w, step):
+                log_state(step, w)
+                return jnp.sum(w ** 2)
+
+            value, grads = jax.value_and_grad(loss)(jnp.ones(3), 0)
+            """,
+            expected=[(5, 5)],
+            messages=[
+                '`print` in `log_state`, called from differentiated `loss`, prints a tracer (e.g. `GradTracer(primal=1.0, ...)`), not the values: JAX differentiates it with tracers even outside jit. Use `jax.debug.print("{}", x)` to print the values',
+            ],
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            def log_state(step, w):
+                jax.debug.print("step {}: w={}", step, w)
+
+            def loss(w, step):
+                log_state(step, w)
+                return jnp.sum(w ** 2)
+
+            value, grads = jax.value_and_grad(loss)(jnp.ones(3), 0)
+            """,
+            unsafe=True,
+        ),
+        # the tracer's text through repr(), and an f-string Python fills before
+        # jax.debug.print sees it: both print `JitTracer(~float32[])`
+        Invalid(
+            """
+            import jax
+
+            @jax.jit
+            def f(x):
+                print(repr(x))
+                jax.debug.print(f"x={x}")
+                return x
+            """,
+            expected=[(5, 5), (6, 21)],
+            messages=[
+                '`print` in traced `f` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values',
+                'the format string of `jax.debug.print` in `f` is formatted by Python before JAX sees it, with the tracer: it prints the tracer\'s text (e.g. `JitTracer(float32[])`), not the values. Write the placeholders for `jax.debug.print` to fill: `jax.debug.print("{}", x)` (`{x}` in a plain string with `x=x`)',
+            ],
+            fixed="""
+            import jax
+
+            @jax.jit
+            def f(x):
+                jax.debug.print("{!r}", x)
+                jax.debug.print("x={}", x)
+                return x
+            """,
+            unsafe=True,
+        ),
     ]
 
     def _mentions_traced(self, e: cst.CSTNode, depth: int = 0) -> bool:
@@ -397,7 +511,21 @@ class PrintInTraced(Rule):
             f"`{example}`), not the values. Write the placeholders for "
             "`jax.debug.print` to fill: `jax.debug.print(\"{}\", x)` (`{x}` in a plain string "
             "with `x=x`)",
+            self._format_fix(node, fmt),
         )
+
+    def _format_fix(self, node: cst.Call, fmt: cst.BaseExpression):
+        """``jax.debug.print(f"x={x}")`` -> ``jax.debug.print("x={}", x)``: only for an
+        f-string with no other argument (they would fill or miss the placeholders)."""
+        if len(node.args) != 1 or not isinstance(fmt, cst.FormattedString):
+            return None
+        got = self._fstring(fmt)
+        if got is None:
+            return None
+        text, args = got
+        new = ", ".join([_str_literal(text)] + args)
+        return fix(Applicability.UNSAFE, "Let `jax.debug.print` fill the placeholders",
+                   Replacement(fmt, new))
 
     def _fix(self, node: cst.Call):
         ctx = self.ctx
@@ -427,6 +555,11 @@ class PrintInTraced(Rule):
                 args.extend(got[1])
             elif isinstance(v, cst.ConcatenatedString):
                 return None
+            elif (isinstance(v, cst.Call) and ctx.builtin_name(v.func) in _CONVERSIONS
+                  and len(v.args) == 1 and v.args[0].keyword is None and not v.args[0].star):
+                # `print(repr(x))`: the conversion is jax.debug.print's to do, on the values
+                pieces.append(_CONVERSIONS[ctx.builtin_name(v.func)])
+                args.append(ctx.code(v.args[0].value).strip())
             else:
                 pieces.append("{}")
                 args.append(ctx.code(v).strip())

@@ -276,6 +276,22 @@ class NumpyOnTracer(Rule):
                 return x * dims.prod() + grid.sum() + cols[0] + len(rows)
             """
         ),
+        # differentiated outside jit: NumPy on shapes and on the arguments grad does not
+        # differentiate (argnums=0) is NumPy on Python values and host arrays
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def loss(w, x):
+                n = np.prod(w.shape)
+                scale = np.sqrt(np.mean(x ** 2))
+                return jnp.sum(w ** 2) / n * scale
+
+            g = jax.grad(loss)(jnp.ones(3), np.ones(5))
+            """
+        ),
     ]
 
     INVALID = [
@@ -475,6 +491,32 @@ class NumpyOnTracer(Rule):
                 "`onp.lexsort` on a traced value (it depends on the traced argument `table` of `features` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.lexsort` (jax.numpy) instead",
                 "`onp.stack` on a traced value (it depends on the traced argument `state` of `features` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.stack` (jax.numpy) instead",
                 "`onp.append` on a traced value (it depends on the traced argument `x` of `<lambda>` (called from traced `features`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.append` (jax.numpy) instead",
+            ],
+        ),
+        # differentiated outside jit (jacrev, vjp...): the JVP tracers of the values refuse
+        # __array__ too, also in a helper the differentiated function hands them to
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def residual(theta, t):
+                return np.power(theta * t, 2)
+
+            def to_host(v):
+                return np.asarray(v)
+
+            def energy(pos):
+                return jnp.sum(to_host(pos) ** 2)
+
+            J = jax.jacrev(residual)(jnp.ones(4), np.linspace(0.0, 1.0, 4))
+            e, pullback = jax.vjp(energy, jnp.ones(3))
+            """,
+            expected=[(6, 12), (9, 12)],
+            messages=[
+                "`np.power` on a traced value (it depends on the traced argument `theta` of `residual` (differentiated by jax.jacrev)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.power` (jax.numpy) instead",
+                "`np.asarray` on a traced value (it depends on the traced argument `v` of `to_host` (called from differentiated `energy`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) instead",
             ],
         ),
     ]

@@ -656,6 +656,25 @@ class TracedControlFlow(Rule):
                 return jnp.mean(jax.vmap(lambda a, b: min(a.ndim, 2) * jnp.minimum(a, b))(m, s))
             """
         ),
+        # differentiated outside jit (grad, value_and_grad, vjp, any alias): the tracers
+        # hold values, and Python control flow on them works
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import grad as g
+
+            def loss(w, x):
+                if jnp.sum(w) > 0:
+                    return jnp.sum((x @ w) ** 2)
+                while jnp.abs(w[0]) < 10:
+                    w = w * 2
+                return jnp.sum(w) if w[1] > 0 else -jnp.sum(w)
+
+            dw = g(loss)(jnp.ones(3), jnp.ones((2, 3)))
+            out, pullback = jax.vjp(loss, jnp.ones(3), jnp.ones((2, 3)))
+            """
+        ),
     ]
 
     INVALID = [

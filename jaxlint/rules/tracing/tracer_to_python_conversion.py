@@ -364,6 +364,20 @@ class TracerConversion(Rule):
                     return self.sample(counts.sum())
             """
         ),
+        # differentiated outside jit: int(), .item(), shapes and indexes see the value
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def loss(w, k):
+                n = int(jnp.argmax(w))
+                return jnp.sum(w[: n + 1]) * w.sum().item() + jnp.zeros(int(w[0]) + k).sum()
+
+            jax.grad(loss)(jnp.ones(3), 2)
+            jax.value_and_grad(loss)(jnp.ones(3), 2)
+            """
+        ),
     ]
 
     INVALID = [
@@ -609,6 +623,47 @@ class TracerConversion(Rule):
                 "`batch_size` of `sample` (a method of the module class Beta); shapes must be concrete "
                 "(TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, "
                 "or pass it as a static argument",
+            ],
+        ),
+        # differentiated outside jit: float() (and complex(), .tolist()) of a tracer that
+        # carries a derivative raises all the same (jax 0.10.2)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def loss(w):
+                scale = float(jnp.max(w))
+                return jnp.sum(w) * scale
+
+            def residuals(p):
+                return jnp.array(p.tolist())
+
+            jax.grad(loss)(jnp.ones(3))
+            jax.jacfwd(residuals)(jnp.ones(2))
+            """,
+            expected=[(5, 13), (9, 22)],
+            messages=[
+                "`float()` of a value being differentiated: it depends on the traced argument `w` of `loss` (differentiated by jax.grad); JAX refuses to turn a tracer that carries a derivative into a Python number, even outside jit (ConcretizationTypeError). Keep it as an array (`x.astype(jnp.float32)`), or use `jax.lax.stop_gradient` / convert the result outside the differentiated function",
+                "`.tolist()` of a value being differentiated: it depends on the traced argument `p` of `residuals` (differentiated by jax.jacfwd); JAX refuses to turn a tracer that carries a derivative into a Python number, even outside jit (ConcretizationTypeError). Keep it as an array, or use `jax.lax.stop_gradient` / convert the result outside the differentiated function",
+            ],
+        ),
+        # jit around grad: every argument is an abstract tracer, the sizes too
+        Invalid(
+            """
+            import jax.numpy as np
+            from jax import grad, jit
+
+            def functional(X, m, n):
+                r = X.shape[0]
+                X_imshape = np.reshape(X, (r, m, n), order='F')
+                return np.sum(X_imshape ** 2)
+
+            jax_gradient = jit(grad(functional))
+            """,
+            expected=[(6, 35)],
+            messages=[
+                "A shape or size passed to `jnp.reshape` is traced: it depends on the traced argument `m` of `functional` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `m` is a Python value, mark it static (static_argnums=1)",
             ],
         ),
     ]
