@@ -49,7 +49,13 @@ class PrintInTraced(Rule):
         "argument or anything JAX computed from one, also inside an f-string or "
         "`str.format`. Prints of static values only (`x.shape`, `x.dtype`, literal strings, "
         "static arguments) are not flagged: they are a deliberate trace-time log, printed "
-        "once per compilation."
+        "once per compilation. `print(repr(x))`/`print(str(x))` of a tracer are flagged too.\n\n"
+        "Also flagged: `print` of a differentiated value in a function differentiated outside "
+        "`jit` (`jax.grad(f)(x)`, `value_and_grad`, `jacrev`, `vjp`..., and the helpers it hands "
+        "its tracers to): it runs on every call but prints `GradTracer(primal=..., ...)`, not "
+        "the value; and an f-string (or `str.format`, `%`) of a tracer as the format string of "
+        "`jax.debug.print` (`jax.debug.print(f\"{x}\")`): Python formats the tracer before "
+        "`jax.debug.print` sees it."
     )
     why_bad = (
         "`print` is a Python side effect. It runs while JAX traces the function, once per new "
@@ -67,10 +73,12 @@ class PrintInTraced(Rule):
         "When the module imports `jax` as a name, the fix rewrites `print(a, b)` to "
         "`jax.debug.print(\"{} {}\", a, b)` (string literals are folded into the format "
         "string; a single f-string becomes a format string with its expressions as arguments; "
+        "`repr(x)`/`str(x)` become `{!r}`/`{}` fields of `x`; "
         "`jax` is spelled with the module's alias). It is **unsafe**: the output changes "
         "(values instead of tracers, printed on every call and asynchronously, array "
         "formatting differs), and `print` keywords (`sep=`, `end=`, `file=`) have no "
-        "equivalent, so calls using them are not rewritten."
+        "equivalent, so calls using them are not rewritten. `jax.debug.print(f\"x={x}\")` "
+        "with no other argument becomes `jax.debug.print(\"x={}\", x)` (unsafe too)."
     )
     VALID = [
         # jax.debug.print in jit
@@ -503,12 +511,12 @@ class PrintInTraced(Rule):
                 return
         elif not self._mentions_traced(fmt):
             return
-        example = "GradTracer(primal=1.0, ...)" if ctx.concrete_tracers else "JitTracer(float32[])"
+        shown = "GradTracer(primal=1.0, ...)" if ctx.concrete_tracers else "JitTracer(float32[])"
         self.report(
             fmt,
             f"the format string of `jax.debug.print` in `{ctx.unit.name}` is formatted by Python "
             "before JAX sees it, with the tracer: it prints the tracer's text (e.g. "
-            f"`{example}`), not the values. Write the placeholders for "
+            f"`{shown}`), not the values. Write the placeholders for "
             "`jax.debug.print` to fill: `jax.debug.print(\"{}\", x)` (`{x}` in a plain string "
             "with `x=x`)",
             self._format_fix(node, fmt),

@@ -77,7 +77,12 @@ class NumpyOnTracer(Rule):
         "`np.all`, `np.any`, `np.reshape`, `np.transpose`, `np.round`, `np.squeeze`, "
         "`np.shape`, `np.ndim`, `np.size`...) work on tracers and are not flagged; neither is "
         "NumPy on static values (shapes, static arguments) or outside traced code. "
-        "`import jax.numpy as np` is `jax.numpy`, not NumPy, and is never flagged."
+        "`import jax.numpy as np` is `jax.numpy`, not NumPy, and is never flagged.\n\n"
+        "A function differentiated outside `jit` (`jax.grad(f)(x)`, `value_and_grad`, "
+        "`jacfwd`/`jacrev`/`hessian`, `jvp`/`vjp`/`linearize`, and the helpers it hands its "
+        "tracers to) counts too: its differentiated arguments are tracers of concrete values, "
+        "and `np.power(x, 2)` raises TracerArrayConversionError there as well. The arguments "
+        "`argnums` leaves out are its plain values."
     )
     why_bad = (
         "A tracer has no data for NumPy to copy. NumPy calls `__array__()` and JAX raises at "

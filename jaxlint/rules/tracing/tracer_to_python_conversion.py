@@ -29,7 +29,12 @@ class TracerConversion(Rule):
         "`jax.random.normal(key, (n,))`...). Sizes computed from `.shape`, `len()` or static "
         "arguments are fine and are not flagged, and so is a value after a guard that leaves "
         "on a tracer (`if isinstance(v, jax.core.Tracer): raise TypeError(...)`, also "
-        "`isinstance(v, jax.Array)`)."
+        "`isinstance(v, jax.Array)`).\n\n"
+        "In a function differentiated outside `jit` (`jax.grad(f)(x)`, `value_and_grad`, "
+        "`jacfwd`/`jacrev`, `jvp`/`vjp`/`linearize`) the tracers hold concrete values: `int()`, "
+        "`.item()`, `range()`, indexes and shapes work and are not flagged, but `float()`, "
+        "`complex()` and `.tolist()` of a differentiated value still raise "
+        "ConcretizationTypeError (jax 0.10.2) and are flagged."
     )
     why_bad = (
         "A tracer has a shape and dtype but no value. JAX raises when Python needs one:\n\n"
