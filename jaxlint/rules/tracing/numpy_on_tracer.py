@@ -297,6 +297,20 @@ class NumpyOnTracer(Rule):
             g = jax.grad(loss)(jnp.ones(3), np.ones(5))
             """
         ),
+        # a branch for NumPy inputs that the differentiated tracers never take
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def total(x):
+                y = np.asarray(x, dtype=np.float32) if isinstance(x, np.ndarray) else x
+                return jnp.sum(y ** 2)
+
+            g = jax.grad(total)(jnp.ones(3))
+            """
+        ),
     ]
 
     INVALID = [
