@@ -29,7 +29,7 @@ import libcst as cst
 
 from jaxlint.model import apis
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import keyword_arg, literal_ints
+from jaxlint.model.walk import arg_at, literal_ints
 
 # differentiate the arguments named by ``argnums`` (default 0)
 _BY_ARGNUMS = frozenset({
@@ -63,13 +63,12 @@ def mark_site(unit: Unit, qualname: str, call: Optional[cst.Call], n_bound: int 
     if q in _BY_ARGNUMS:
         nums: Optional[list[int]] = [0]
         if call is not None and not q.startswith("equinox."):
-            a = keyword_arg(call, "argnums")
+            a = arg_at(call, 1, "argnums")  # jax.grad(f, 1) / jax.grad(f, argnums=(0, 1))
             if a is not None:
-                nums = literal_ints(a.value)
-        if nums is None:  # argnums not a literal: any of them
-            chosen = [p.name for p in positional]
-        else:
-            chosen = [positional[n].name for n in nums if -len(positional) <= n < len(positional)]
+                nums = literal_ints(a)
+        if nums is None:
+            return True  # argnums not a literal: which are tracers is unknown (unknown never reports)
+        chosen = [positional[n].name for n in nums if -len(positional) <= n < len(positional)]
     else:
         chosen = [p.name for p in positional if p.default is None]
     chosen = [n for n in chosen if n not in kw_bound]
