@@ -90,3 +90,11 @@ def mark_call(caller: Unit, target: Unit, traced_args: list[str]) -> None:
     reason = f"called from differentiated `{caller.name}`"
     if reason not in target.grad_reasons:
         target.grad_reasons.append(reason)
+
+
+def mark_nested(outer: Unit, inner: Unit) -> None:
+    """``inner`` is defined inside ``outer``, a function differentiated outside jit:
+    the tracers it captures hold concrete values as well."""
+    reason = f"defined inside differentiated `{outer.name}`"
+    if reason not in inner.grad_reasons:
+        inner.grad_reasons.append(reason)

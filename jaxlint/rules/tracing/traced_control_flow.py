@@ -676,6 +676,22 @@ class TracedControlFlow(Rule):
             out, pullback = jax.vjp(loss, jnp.ones(3), jnp.ones((2, 3)))
             """
         ),
+        # ... also in the functions defined inside it, which capture its tracers
+        Valid(
+            """
+            import jax
+
+            def loss(w):
+                def inner():
+                    if w > 0:
+                        return int(w) * w
+                    return w
+                f = lambda: w * 2 if w > 0 else w
+                return inner() + f()
+
+            jax.grad(loss)(1.0)
+            """
+        ),
     ]
 
     INVALID = [
