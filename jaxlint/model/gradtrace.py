@@ -5,18 +5,21 @@
 or linearize tracers wrapping the concrete arguments.  With no jit/vmap/scan around
 (checked with jax 0.10.2):
 
-* Python control flow and conversions work: ``if x > 0:``, ``float(x)``, ``int(x)``,
-  ``x.item()`` see the value;
+* Python control flow and integer conversions work: ``if x > 0:``, ``int(x)``,
+  ``x.item()``, ``range(int(x))``, shapes and indexes see the value;
+* ``float(x)``, ``complex(x)`` and ``x.tolist()`` of a differentiated value raise
+  ConcretizationTypeError all the same (JAX will not drop the derivative);
 * NumPy conversion raises (``np.asarray(x)``, ``np.power(x, 2)``:
-  TracerArrayConversionError), and ``print(x)`` shows ``JVPTracer(...)`` /
-  ``LinearizeTracer(...)`` instead of the numbers.
+  TracerArrayConversionError), and ``print(x)`` shows ``GradTracer(primal=...)``
+  instead of the numbers.
 
 The index marks such a function (``Unit.grad_params``, ``Unit.grad_reasons``) at the
 site that differentiates it; the walk gives those parameters traced values and knows
 the unit is ``concrete_traced`` (no abstract trace reached it), so the rules about
 abstract tracers (control flow, conversions, loops, side effects) stay quiet there
-while those about any tracer (NumPy, ``print``) report.  A helper called from such a
-function with its tracers is differentiated the same way (``mark_call``).  Under jit
+while those about any tracer (NumPy, ``print``, ``float()``) report.  A helper called
+from such a function with its tracers (``mark_call``) and a function defined inside it
+(``mark_nested``) run with those tracers the same way.  Under jit
 (``jax.jit(jax.grad(f))``, ``grad`` applied inside a jitted function) the function is
 marked traced as before and its tracers are abstract.
 """
@@ -41,11 +44,6 @@ _BY_ARGNUMS = frozenset({
 # call the function at once with every primal a tracer: jvp(f, primals, tangents),
 # vjp(f, *primals), linearize(f, *primals)
 _ALL_PRIMALS = frozenset({"jax.jvp", "jax.vjp", "jax.linearize"})
-
-
-def differentiates_eagerly(qualname: str) -> bool:
-    q = apis.canonical(qualname)
-    return q in _BY_ARGNUMS or q in _ALL_PRIMALS
 
 
 def mark_site(unit: Unit, qualname: str, call: Optional[cst.Call], n_bound: int = 0,

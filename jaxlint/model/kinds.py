@@ -29,7 +29,9 @@ Kinds flow three ways this module serves:
 * **attributes carry kinds** (``model/attributes.py``).
 
 Across modules a kind travels as its name (``fact_name`` / ``value_of``); only the
-kinds a rule can act on travel (``CARRIED``), anything else is UNKNOWN there.
+kinds a rule can act on travel (``CARRIED``), anything else is UNKNOWN there.  A
+function compiled by jit travels too (``jitted``: ``bench(jax.jit(f), x)`` gives
+``bench``'s parameter a FUNCTION whose calls dispatch asynchronously).
 """
 
 from __future__ import annotations
