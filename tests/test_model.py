@@ -55,6 +55,9 @@ class Answer:
     qualname: Optional[str]
     key: Optional[KeyToken]
     consumed_before: Optional[int] = None  # consume(): line of the earlier consumption
+    tracer: bool = False  # a tracer of any sort (ctx.is_tracer), concrete ones too
+    in_tracing: bool = False  # the code runs with tracers (ctx.in_tracing)
+    concrete: bool = False  # differentiated outside jit only (ctx.concrete_tracers)
 
 
 class Probe(Check):
@@ -86,6 +89,9 @@ class Probe(Check):
             deps=value.deps,
             qualname=ctx.qualname(expr),
             key=key,
+            tracer=ctx.is_tracer(expr),
+            in_tracing=ctx.in_tracing,
+            concrete=ctx.concrete_tracers,
         )
         if marker == "consume":
             assert key is not None, f"consume({answer.expr}): no key identity"
@@ -239,6 +245,103 @@ def test_static_argnums_count_after_partial_bound_arguments():
     # static_argnums=1 is the second argument jit sees: `mode` (`scale` is bound)
     assert h.static_params == {"mode"}
     assert h.traced_params == {"x"}
+
+
+def test_differentiated_outside_jit_marks_the_arguments_it_differentiates():
+    """jax.grad & co. call the function at once with tracers of concrete values, for
+    the arguments ``argnums`` names (jvp/vjp/linearize: every primal); under jit the
+    function is traced as before (model/gradtrace.py)."""
+    index = index_of("""
+        import jax
+        from jax import grad as g
+
+        def f(x, data):
+            return x
+        def f2(w, b, data):
+            return w
+        def f3(a, b):
+            return a
+        def f4(p, q, scale=1.0):
+            return p
+        def f5(u):
+            return u
+        def f6(z, n):
+            return z
+        def inner(v):
+            return v
+        def plain(v):
+            return v
+
+        g(f)(1.0, None)
+        jax.value_and_grad(f2, argnums=(0, 2))(1.0, 2.0, 3.0)
+        jax.jacrev(f3, 1)(1.0, 2.0)
+        jax.grad(plain, argnums=ARGNUMS)(1.0)
+        jax.vjp(f4, 1.0, 2.0)
+        jax.jvp(f5, (1.0,), (1.0,))
+        jitted = jax.jit(jax.grad(f6))
+
+        @jax.jit
+        def step(x):
+            return jax.grad(inner)(x)
+    """)
+    got = {u.qualname: (sorted(u.grad_params), u.grad_reasons, u.concrete_traced)
+           for u in index.units if u.grad_reasons}
+    assert got == {
+        "f": (["x"], ["differentiated by jax.grad"], True),
+        "f2": (["data", "w"], ["differentiated by jax.value_and_grad"], True),
+        "f3": (["b"], ["differentiated by jax.jacrev"], True),
+        "f4": (["p", "q"], ["differentiated by jax.vjp"], True),
+        "f5": (["u"], ["differentiated by jax.jvp"], True),
+        # jit around grad: f6's arguments are abstract tracers (traced, not concrete)
+        "f6": (["z"], ["differentiated by jax.grad"], False),
+        "inner": (["v"], ["differentiated by jax.grad"], True),  # step's walk traces it (below)
+    }
+    assert unit(index, "f6").traced and unit(index, "f6").traced_params == {"z", "n"}
+    assert not unit(index, "plain").grad_reasons  # argnums not a literal: unknown
+
+
+def test_tracers_of_concrete_values_in_a_differentiated_function():
+    """Differentiated outside jit: the differentiated arguments and what JAX computes
+    from them are tracers (``is_tracer``) but not abstract ones (``is_traced``); the
+    other arguments and jnp results of concrete data are plain values; a helper
+    given the tracers runs with them; under jit (grad inside a jitted function) the
+    same function's tracers are abstract."""
+    answers = probe("""
+        import jax
+        import jax.numpy as jnp
+
+        def helper(v, k):
+            probe(v)
+            probe(k)
+            return v
+
+        def loss(w, x):
+            probe(w)
+            y = jnp.sum(w * x)
+            probe(y)
+            probe(jnp.ones(3))
+            probe(x)
+            probe(w.shape)
+            return helper(y, 2)
+
+        jax.grad(loss)(jnp.ones(3), jnp.ones(3))
+
+        def inner(v):
+            probe(v)
+            return v
+
+        @jax.jit
+        def step(x):
+            return jax.grad(inner)(x)
+    """)
+    w, y, ones, x, shape = (at(answers, n) for n in (11, 13, 14, 15, 16))
+    assert (w.tracer, w.traced, w.in_tracing, w.in_traced, w.concrete) == (True, False, True, False, True)
+    assert (y.tracer, y.traced, y.kind) == (True, False, V.ARRAY)
+    assert [a.tracer for a in (ones, x, shape)] == [False, False, False]
+    v, k = at(answers, 6), at(answers, 7)
+    assert (v.unit, v.tracer, v.traced, v.concrete, k.tracer) == ("helper", True, False, True, False)
+    under_jit = at(answers, 22)
+    assert (under_jit.tracer, under_jit.traced, under_jit.in_traced, under_jit.concrete) == (True, True, True, False)
 
 
 # --------------------------------------------------------------------------- pass 2: values at a point

@@ -771,5 +771,63 @@ def test_a_host_branch_that_no_trace_of_the_project_takes(tmp_path, monkeypatch,
     monkeypatch.chdir(tmp_path)
     found = _lint(tmp_path, "--no-cache")
     assert [f[:4] for f in found] == expected
+
+
+TIMING_UTIL = """\
+import time
+
+
+def jit_test(fn, fn_args=(), fn_kwargs=None):
+    if fn_kwargs is None:
+        fn_kwargs = {}
+    start_time = time.time()
+    fn(*fn_args, **fn_kwargs)
+    end_time = time.time()
+    return end_time - start_time
+
+
+def time_any(fn, arg):
+    start = time.perf_counter()
+    fn(arg)
+    return time.perf_counter() - start
+"""
+
+TIMING_TEST = """\
+import jax
+import jax.numpy as jnp
+
+from coreax.util import jit_test, time_any
+
+
+def squared_distance(x, y):
+    return jnp.sum((x[:, None, :] - y[None, :, :]) ** 2, axis=-1)
+
+
+def test_squared_distance_jit():
+    x = jnp.ones((50, 5))
+    assert jit_test(jax.jit(squared_distance), (x, x)) > 0
+    time_any(jax.jit(jnp.sin), x)
+    time_any(sorted, [3, 1])
+"""
+
+
+def test_a_jitted_function_passed_to_a_timing_helper_of_another_module(tmp_path, monkeypatch):
+    """coreax#470: a helper module that never names JAX times `fn(...)`; the only call, in
+    a test module, passes `jax.jit(...)`: the calls of `fn` dispatch asynchronously.
+    `time_any` is also given a plain function: its parameter stays unknown, silent."""
+    (tmp_path / "pyproject.toml").write_text("")
+    for pkg in ("coreax", "tests"):
+        (tmp_path / pkg).mkdir()
+        (tmp_path / pkg / "__init__.py").write_text("")
+    (tmp_path / "coreax" / "util.py").write_text(TIMING_UTIL)
+    (tmp_path / "tests" / "test_kernel.py").write_text(TIMING_TEST)
+    monkeypatch.chdir(tmp_path)
+    found = _lint(tmp_path, "--no-cache")
+    assert found == [
+        ("JAX505", "coreax/util.py", 9, 16,
+         "`time.time()` is read while the JAX computation started on line 8 may still be running "
+         "(dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result "
+         "first: `jax.block_until_ready(result)` or `result.block_until_ready()`"),
+    ]
     assert _lint(tmp_path) == found  # cold with a cache
     assert _lint(tmp_path) == found  # warm

@@ -34,7 +34,7 @@ from jaxlint.settings import LintSettings
 class RuleContext:
     __slots__ = (
         "_interp", "_reports", "_built", "module", "text", "path", "settings", "index", "imports",
-        "qualname", "builtin_name", "value", "is_traced", "code", "describe_origin",
+        "qualname", "builtin_name", "value", "is_traced", "is_tracer", "code", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
         "attr_key", "lookup", "key_consumer", "returns_fresh_function",
     )
@@ -48,7 +48,11 @@ class RuleContext:
     value: Callable[[cst.CSTNode], Value]
     """The abstract value of an expression here (``model/values.py``)."""
     is_traced: Callable[[cst.CSTNode], bool]
-    """Is the expression a tracer here?"""
+    """Is the expression an abstract tracer here (its value unknown while JAX traces)?"""
+    is_tracer: Callable[[cst.CSTNode], bool]
+    """Is the expression a tracer of any sort here: abstract, or a JVP tracer of a
+    concrete value in a function differentiated outside jit (``jax.grad(f)(x)``:
+    `if x > 0` works there, `np.asarray(x)` and `print(x)` see the tracer)?"""
     code: Callable[[cst.CSTNode], str]
     """The source text of a node."""
     describe_origin: Callable[[Value], str]
@@ -86,7 +90,7 @@ class RuleContext:
         self.index: FileIndex = interp.index
         self.imports = interp.imports
         for name in (
-            "qualname", "builtin_name", "value", "is_traced", "code", "describe_origin",
+            "qualname", "builtin_name", "value", "is_traced", "is_tracer", "code", "describe_origin",
             "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
             "attr_key", "lookup", "key_consumer", "returns_fresh_function",
         ):
@@ -103,6 +107,18 @@ class RuleContext:
     def in_traced(self) -> bool:
         """Does the current code run while JAX traces it?"""
         return self._interp.in_traced
+
+    @property
+    def in_tracing(self) -> bool:
+        """Does the current code run with tracers: traced (``in_traced``), or
+        differentiated outside jit (``jax.grad(f)(x)``: tracers of concrete values)?"""
+        return self._interp.in_tracing
+
+    @property
+    def concrete_tracers(self) -> bool:
+        """Is the current code differentiated outside jit only, so that its tracers
+        hold concrete values (model/gradtrace.py)?"""
+        return self._interp.concrete
 
     @property
     def x64_enabled(self) -> bool:

@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, kinds
+from jaxlint.model import apis, gradtrace, kinds
 from jaxlint.model import values as V
 from jaxlint.model.narrowing import is_none
 from jaxlint.model.scopes import instance_class
@@ -167,6 +167,8 @@ class CallEffects:
         self._note_site(id(call))
         self._note_arg_kinds(call)
         filtered_call_arrays(self, call)
+        if self.concrete:
+            self._differentiated_helper_call(call)
         if not self.in_traced:
             # jax.grad(f)(x) etc. outside traced code change nothing; but a flax/equinox
             # module method runs with traced arrays (model.apply under jit): a helper of
@@ -247,6 +249,25 @@ class CallEffects:
                 if av.traced and p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
+
+    def _differentiated_helper_call(self, call: cst.Call) -> None:
+        """A function of this file called with tracers from a function differentiated
+        outside jit runs with those tracers too (model/gradtrace.py)."""
+        func = call.func
+        if not isinstance(func, cst.Name) or any(a.star for a in call.args):
+            return
+        v = self.lookup(func.value)
+        target = v.unit if v is not None and v.unit is not None else (
+            self.unit.lookup_def(func.value) if v is None else None)
+        if target is None or not isinstance(target.node, cst.FunctionDef) or target.is_generator:
+            return
+        params = target.positional()
+        traced = [params[i].name for i, a in enumerate(positional_args(call))
+                  if i < len(params) and self.value(a.value).traced]
+        for a in call.args:
+            if a.keyword is not None and target.param(a.keyword.value) is not None and self.value(a.value).traced:
+                traced.append(a.keyword.value)
+        gradtrace.mark_call(self.unit, target, traced)
 
     def _module_helper_call(self, call: cst.Call) -> None:
         """``self.m(...)`` in a flax/equinox/haiku module method that runs with traced

@@ -43,6 +43,12 @@ class Evaluator:
         return v
 
     def is_traced(self, expr: cst.CSTNode) -> bool:
+        """Is ``expr`` an abstract tracer (its value unknown while JAX traces)?"""
+        return not self.unit.host and not self.concrete and self.value(expr).traced
+
+    def is_tracer(self, expr: cst.CSTNode) -> bool:
+        """Is ``expr`` a tracer of any sort: abstract, or a JVP/linearize tracer of a
+        concrete value in a function differentiated outside jit (model/gradtrace.py)?"""
         return not self.unit.host and self.value(expr).traced
 
     # -- evaluation ---------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, holders, kinds, pytree_read, pytrees
+from jaxlint.model import apis, gradtrace, holders, kinds, pytree_read, pytrees
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import instance_class
 from jaxlint.model.imports import ImportTable
@@ -821,6 +821,8 @@ class Indexer:
             unit.reasons.append(f"a host callback of {site.qualname}")
             return
         if not t.traces:
+            # jax.grad(f)(x) outside jit: tracers of concrete values (model/gradtrace.py)
+            gradtrace.mark_site(unit, site.qualname, site.call, n_bound, kw_bound)
             return
         static = self._static_params(site, unit, n_bound)
         unbatched = self._vmap_unbatched(site, unit, n_bound)

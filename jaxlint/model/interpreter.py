@@ -67,6 +67,10 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         self.loop_stack: list[LoopFrame] = []
         self.x64_depth = 0  # inside `with jax.enable_x64():` or an x64 guard
         self.eager = False  # the unit runs under vmap only (see run_unit)
+        # the unit is differentiated outside jit only: its tracers hold concrete values
+        # (model/gradtrace.py); ``is_traced`` answers for abstract tracers, ``is_tracer``
+        # for any
+        self.concrete = False
         self.raises_depth = 0  # inside `with pytest.raises(...)` / `self.assertRaises(...)`
         # names known not to be None on this path (after `if p is None: return ...`)
         self.not_none: set[str] = set()
@@ -96,6 +100,12 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         return self.unit.traced and not self.unit.host
 
     @property
+    def in_tracing(self) -> bool:
+        """True when the current code runs with tracers: under a trace, or
+        differentiated outside jit (tracers of concrete values)."""
+        return (self.unit.traced or self.concrete) and not self.unit.host
+
+    @property
     def x64_enabled(self) -> bool:
         return self.settings.x64 or self.index.enables_x64 or self.x64_depth > 0
 
@@ -105,7 +115,8 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
     def describe_origin(self, v: Value) -> str:
         """A phrase saying where a tracer comes from, for messages."""
         params = sorted(d for d in v.deps if d not in JAX_COMPUTED)
-        how = self.unit.reasons[0] if self.unit.reasons else "traced"
+        reasons = self.unit.grad_reasons if self.concrete else self.unit.reasons
+        how = reasons[0] if reasons else "traced"
         if params:
             names = ", ".join(f"`{p}`" for p in params)
             word = "argument" if len(params) == 1 else "arguments"

@@ -29,7 +29,9 @@ Kinds flow three ways this module serves:
 * **attributes carry kinds** (``model/attributes.py``).
 
 Across modules a kind travels as its name (``fact_name`` / ``value_of``); only the
-kinds a rule can act on travel (``CARRIED``), anything else is UNKNOWN there.
+kinds a rule can act on travel (``CARRIED``), anything else is UNKNOWN there.  A
+function compiled by jit travels too (``jitted``: ``bench(jax.jit(f), x)`` gives
+``bench``'s parameter a FUNCTION whose calls dispatch asynchronously).
 """
 
 from __future__ import annotations
@@ -44,9 +46,14 @@ from jaxlint.model.values import Value
 
 BOTTOM = "bottom"
 TRACER = "tracer"  # the fact name of ARRAY with traced=True
+# a function compiled by jit (``jax.jit(f)``, ``eqx.filter_jit(f)``...): its calls return
+# before the work is done (asynchronous dispatch); FUNCTION with that transform
+JITTED = "jitted"
+_COMPILING = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "jax.pmap",
+                        "equinox.filter_jit", "flax.nnx.jit"})
 
 # the kinds that cross a call (to a parameter, from a return) and between modules
-CARRIED = frozenset({V.ARRAY, V.NPARRAY, V.KEY, V.KEYS, V.ITERATOR})
+CARRIED = frozenset({V.ARRAY, V.NPARRAY, V.KEY, V.KEYS, V.ITERATOR, JITTED})
 
 # jax.random functions that return one key / several keys
 _KEY_MAKERS = frozenset({"PRNGKey", "key", "fold_in", "clone", "wrap_key_data"})
@@ -76,6 +83,8 @@ def fact_name(v: Value) -> str:
     ``unknown`` for everything else."""
     if v.traced:
         return TRACER if v.kind == V.ARRAY else V.UNKNOWN
+    if v.kind == V.FUNCTION:
+        return JITTED if v.transform is not None and apis.canonical(v.transform) in _COMPILING else V.UNKNOWN
     return v.kind if v.kind in CARRIED else V.UNKNOWN
 
 
@@ -87,6 +96,8 @@ def value_of(kind: str, traced: bool = False, deps: frozenset = frozenset()) -> 
         return Value(kind=kind)
     if kind == V.KEY:
         return Value(kind=V.KEY)
+    if kind == JITTED:
+        return Value(kind=V.FUNCTION, transform="jax.jit")
     return V.UNKNOWN_VALUE
 
 

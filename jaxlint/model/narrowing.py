@@ -107,12 +107,17 @@ class Narrowing:
         * ``p is None`` / ``p is not None`` on a parameter of a helper that every
           traced caller passes a value;
         * ``p`` / ``not p`` on a parameter with a literal default that no traced
-          caller passes (the default applies)."""
-        if not self.in_traced:
+          caller passes (the default applies).
+
+        Only the first holds in a function differentiated outside jit (its tracers
+        hold values, but are tracers all the same: model/gradtrace.py)."""
+        if not self.in_tracing:
             return None
         by_type = self._isinstance_under_trace(test)
         if by_type is not None:
             return by_type
+        if not self.in_traced:
+            return None
         t = type(test)
         if t is cst.UnaryOperation and isinstance(test.operator, cst.Not):
             inner = self._truth_under_trace(test.expression)
@@ -214,7 +219,7 @@ class Narrowing:
         """The truth of ``isinstance(x, T)`` (or its negation) in traced code when
         ``x`` is a tracer: False for NumPy arrays and Python scalars, True for
         ``jax.Array``/``Tracer`` when ``x`` is known to be one array; else None."""
-        if not self.in_traced:
+        if not self.in_tracing:
             return None
         negated = False
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):

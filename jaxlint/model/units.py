@@ -110,6 +110,18 @@ class Unit:
     arg_kinds: dict[str, str] = field(default_factory=dict)
     local_calls: int = 0
     escapes: bool = False
+    # differentiated (`jax.grad(f)(x)`, `jax.vjp(f, x)`...) where no jit/vmap/scan is
+    # around: the parameters given the JVP/linearize tracers of concrete values, and
+    # why.  Alone (``traced`` False) the body runs eagerly with those tracers:
+    # `if x > 0` and `float(x)` work, NumPy conversion and `print` see tracers
+    # (model/gradtrace.py)
+    grad_params: set[str] = field(default_factory=set)
+    grad_reasons: list[str] = field(default_factory=list)
+
+    @property
+    def concrete_traced(self) -> bool:
+        """Traced only by differentiation outside jit: its tracers hold concrete values."""
+        return bool(self.grad_reasons) and not self.traced and not self.host
 
     @property
     def is_module(self) -> bool:

@@ -8,7 +8,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 import libcst as cst
 
-from jaxlint.model import apis, kinds
+from jaxlint.model import apis, gradtrace, kinds
 from jaxlint.model import values as V
 from jaxlint.model.bindings import LoopFrame, replace_value
 from jaxlint.model.evaluation import COMPREHENSIONS
@@ -46,8 +46,12 @@ class Walker:
         self.consumed = JournalDict()
         self.loop_stack = []
         env = JournalDict()
+        # differentiated outside jit only: its tracers hold values (model/gradtrace.py)
+        self.concrete = concrete = unit.concrete_traced
         for p in unit.params:
-            if p.name in unit.traced_params:
+            if concrete and p.name in unit.grad_params and p.name not in unit.static_params:
+                env[p.name] = Value(traced=True, deps=frozenset({p.name}))
+            elif p.name in unit.traced_params:
                 is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.name in unit.array_params
                 kind = V.ARRAY if is_array else V.UNKNOWN
                 cls = None
@@ -346,6 +350,8 @@ class Walker:
         if self.unit.traced and not self.unit.host and unit.cls is None and not unit.host:
             # a function defined inside traced code runs under that trace when called
             unit.mark_traced(f"defined inside traced `{self.unit.name}`")
+        elif self.concrete and unit.cls is None and not unit.host:
+            gradtrace.mark_nested(self.unit, unit)  # its captured tracers hold values too
         self.env[s.name.value] = Value(kind=V.FUNCTION, unit=unit)
 
     def _classdef(self, s: cst.ClassDef) -> None:
@@ -388,6 +394,8 @@ class Walker:
                 unit.closure_env = dict(self.env) if not self.unit.is_module else None
                 if self.unit.traced and not self.unit.host and not unit.host:
                     unit.mark_traced(f"defined inside traced `{self.unit.name}`")
+                elif self.concrete and not unit.host:
+                    gradtrace.mark_nested(self.unit, unit)
             for p in node.params.params:
                 if p.default is not None:
                     self.expr(p.default)

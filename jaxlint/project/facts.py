@@ -331,7 +331,7 @@ def _outside(index: ProjectIndex, binding: Json) -> bool:
 
 # the kinds a call-site record carries (model/kinds.py CARRIED, spelled here so that a
 # warm run, which reads records but analyses nothing, does not import libcst)
-CARRIED_KINDS = frozenset({"array", "nparray", "key", "keys", "iterator"})
+CARRIED_KINDS = frozenset({"array", "nparray", "key", "keys", "iterator", "jitted"})
 
 
 def carries_kind(record: Json) -> bool:

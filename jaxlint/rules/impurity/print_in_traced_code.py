@@ -26,6 +26,10 @@ def _eager_shard_map(unit) -> bool:
     return False
 
 
+# builtin conversions of a value to text, as a format field of jax.debug.print
+_CONVERSIONS = {"repr": "{!r}", "str": "{}", "ascii": "{!a}"}
+
+
 def _str_literal(text: str) -> str:
     if '"' not in text and "\\" not in text and text.isprintable():
         return f'"{text}"'
@@ -45,7 +49,13 @@ class PrintInTraced(Rule):
         "argument or anything JAX computed from one, also inside an f-string or "
         "`str.format`. Prints of static values only (`x.shape`, `x.dtype`, literal strings, "
         "static arguments) are not flagged: they are a deliberate trace-time log, printed "
-        "once per compilation."
+        "once per compilation. `print(repr(x))`/`print(str(x))` of a tracer are flagged too.\n\n"
+        "Also flagged: `print` of a differentiated value in a function differentiated outside "
+        "`jit` (`jax.grad(f)(x)`, `value_and_grad`, `jacrev`, `vjp`..., and the helpers it hands "
+        "its tracers to): it runs on every call but prints `GradTracer(primal=..., ...)`, not "
+        "the value; and an f-string (or `str.format`, `%`) of a tracer as the format string of "
+        "`jax.debug.print` (`jax.debug.print(f\"{x}\")`): Python formats the tracer before "
+        "`jax.debug.print` sees it."
     )
     why_bad = (
         "`print` is a Python side effect. It runs while JAX traces the function, once per new "
@@ -63,10 +73,12 @@ class PrintInTraced(Rule):
         "When the module imports `jax` as a name, the fix rewrites `print(a, b)` to "
         "`jax.debug.print(\"{} {}\", a, b)` (string literals are folded into the format "
         "string; a single f-string becomes a format string with its expressions as arguments; "
+        "`repr(x)`/`str(x)` become `{!r}`/`{}` fields of `x`; "
         "`jax` is spelled with the module's alias). It is **unsafe**: the output changes "
         "(values instead of tracers, printed on every call and asynchronously, array "
         "formatting differs), and `print` keywords (`sep=`, `end=`, `file=`) have no "
-        "equivalent, so calls using them are not rewritten."
+        "equivalent, so calls using them are not rewritten. `jax.debug.print(f\"x={x}\")` "
+        "with no other argument becomes `jax.debug.print(\"x={}\", x)` (unsafe too)."
     )
     VALID = [
         # jax.debug.print in jit
@@ -182,6 +194,35 @@ class PrintInTraced(Rule):
             def report(w, x):
                 g = jax.grad(loss)(w, x)
                 print("grad", g)
+            """
+        ),
+        # differentiated outside jit: jax.debug.print shows the values, shapes are
+        # Python values, and Python control flow on the value works
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def loss(w, x):
+                print("shapes", w.shape, x.shape)
+                jax.debug.print("w = {}", w)
+                jax.debug.print("x = {x}", x=x)
+                if jnp.sum(w) > 0:
+                    return jnp.sum((x @ w) ** 2)
+                return jnp.sum(w)
+
+            g = jax.grad(loss)(jnp.ones(3), jnp.ones((2, 3)))
+            """
+        ),
+        # an f-string of static values only, filled before jax.debug.print fills `{}`
+        Valid(
+            """
+            import jax
+
+            @jax.jit
+            def f(x):
+                jax.debug.print(f"shape {x.shape}: {{}}", x)
+                return x
             """
         ),
     ]
@@ -313,14 +354,98 @@ class PrintInTraced(Rule):
                 '`print` in traced `step` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values',
             ],
         ),
+        # differentiated outside jit (jax.grad(f)(x), any spelling): f runs on every call,
+        # but with tracers of the values, and print shows them (`GradTracer(primal=...)`)
+        Invalid(
+            """
+            from jax import grad as g
+            import jax.numpy as jnp
+
+            def loss(w, x):
+                err = jnp.sum((x @ w) ** 2)
+                print("loss", err)
+                return err
+
+            dw = g(loss)(jnp.ones(3), jnp.ones((2, 3)))
+            """,
+            expected=[(6, 5)],
+            messages=[
+                '`print` in `loss`, differentiated by jax.grad, prints a tracer (e.g. `GradTracer(primal=1.0, ...)`), not the values: JAX differentiates it with tracers even outside jit. Use `jax.debug.print("{}", x)` to print the values',
+            ],
+        ),
+        # ... also in a helper the differentiated function hands its tracers to
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def log_state(step, w):
+                print(f"step {step}: w={w}")
+
+            def loss(w, step):
+                log_state(step, w)
+                return jnp.sum(w ** 2)
+
+            value, grads = jax.value_and_grad(loss)(jnp.ones(3), 0)
+            """,
+            expected=[(5, 5)],
+            messages=[
+                '`print` in `log_state`, called from differentiated `loss`, prints a tracer (e.g. `GradTracer(primal=1.0, ...)`), not the values: JAX differentiates it with tracers even outside jit. Use `jax.debug.print("{}", x)` to print the values',
+            ],
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            def log_state(step, w):
+                jax.debug.print("step {}: w={}", step, w)
+
+            def loss(w, step):
+                log_state(step, w)
+                return jnp.sum(w ** 2)
+
+            value, grads = jax.value_and_grad(loss)(jnp.ones(3), 0)
+            """,
+            unsafe=True,
+        ),
+        # the tracer's text through repr(), and an f-string Python fills before
+        # jax.debug.print sees it: both print `JitTracer(~float32[])`
+        Invalid(
+            """
+            import jax
+
+            @jax.jit
+            def f(x):
+                print(repr(x))
+                jax.debug.print(f"x={x}")
+                return x
+            """,
+            expected=[(5, 5), (6, 21)],
+            messages=[
+                '`print` in traced `f` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values',
+                'the format string of `jax.debug.print` in `f` is formatted by Python before JAX sees it, with the tracer: it prints the tracer\'s text (e.g. `JitTracer(float32[])`), not the values. Write the placeholders for `jax.debug.print` to fill: `jax.debug.print("{}", x)` (`{x}` in a plain string with `x=x`)',
+            ],
+            fixed="""
+            import jax
+
+            @jax.jit
+            def f(x):
+                jax.debug.print("{!r}", x)
+                jax.debug.print("x={}", x)
+                return x
+            """,
+            unsafe=True,
+        ),
     ]
 
     def _mentions_traced(self, e: cst.CSTNode, depth: int = 0) -> bool:
         ctx = self.ctx
         if depth > 6:
             return False
-        if ctx.is_traced(e):
+        if ctx.is_tracer(e):
             return True
+        if (isinstance(e, cst.Call) and ctx.builtin_name(e.func) in ("repr", "str", "ascii", "format")
+                and e.args and e.args[0].keyword is None and not e.args[0].star):
+            return self._mentions_traced(e.args[0].value, depth + 1)  # `print(repr(x))`
         if isinstance(e, cst.FormattedString):
             return any(
                 isinstance(p, cst.FormattedStringExpression) and self._mentions_traced(p.expression, depth + 1)
@@ -338,11 +463,24 @@ class PrintInTraced(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
-        if not ctx.in_traced or ctx.builtin_name(node.func) != "print":
+        if not ctx.in_tracing:
+            return
+        if ctx.builtin_name(node.func) != "print":
+            self._debug_print_format(node)
             return
         if not any(a.keyword is None and self._mentions_traced(a.value) for a in node.args):
             return
         if _eager_shard_map(ctx.unit):
+            return
+        if ctx.concrete_tracers:
+            # jax.grad(f)(x) outside jit: f runs on every call, but with JVP tracers
+            self.report(
+                node,
+                f"`print` in `{ctx.unit.name}`, {ctx.unit.grad_reasons[0]}, prints a tracer "
+                "(e.g. `GradTracer(primal=1.0, ...)`), not the values: JAX differentiates it "
+                "with tracers even outside jit. Use `jax.debug.print(\"{}\", x)` to print the values",
+                self._fix(node),
+            )
             return
         self.report(
             node,
@@ -351,6 +489,51 @@ class PrintInTraced(Rule):
             "Use `jax.debug.print(\"{}\", x)` to print runtime values",
             self._fix(node),
         )
+
+    def _debug_print_format(self, node: cst.Call) -> None:
+        """``jax.debug.print(f"{x}")``: the f-string (or ``"...".format(x)``, ``%``) is
+        formatted by Python before `jax.debug.print` sees it, at trace time, with the
+        tracer: the output is the tracer's text, not the values."""
+        ctx = self.ctx
+        if not node.args or node.args[0].keyword is not None or node.args[0].star:
+            return
+        fmt = node.args[0].value
+        if not isinstance(fmt, cst.FormattedString) and not (
+                isinstance(fmt, cst.Call) and isinstance(fmt.func, cst.Attribute)
+                and fmt.func.attr.value == "format") and not (
+                isinstance(fmt, cst.BinaryOperation) and isinstance(fmt.operator, cst.Modulo)
+                and isinstance(fmt.left, (cst.SimpleString, cst.ConcatenatedString))):
+            return
+        if ctx.qualname(node.func) != "jax.debug.print":
+            return
+        if isinstance(fmt, cst.BinaryOperation):
+            if not self._mentions_traced(fmt.right):
+                return
+        elif not self._mentions_traced(fmt):
+            return
+        shown = "GradTracer(primal=1.0, ...)" if ctx.concrete_tracers else "JitTracer(float32[])"
+        self.report(
+            fmt,
+            f"the format string of `jax.debug.print` in `{ctx.unit.name}` is formatted by Python "
+            "before JAX sees it, with the tracer: it prints the tracer's text (e.g. "
+            f"`{shown}`), not the values. Write the placeholders for "
+            "`jax.debug.print` to fill: `jax.debug.print(\"{}\", x)` (`{x}` in a plain string "
+            "with `x=x`)",
+            self._format_fix(node, fmt),
+        )
+
+    def _format_fix(self, node: cst.Call, fmt: cst.BaseExpression):
+        """``jax.debug.print(f"x={x}")`` -> ``jax.debug.print("x={}", x)``: only for an
+        f-string with no other argument (they would fill or miss the placeholders)."""
+        if len(node.args) != 1 or not isinstance(fmt, cst.FormattedString):
+            return None
+        got = self._fstring(fmt)
+        if got is None:
+            return None
+        text, args = got
+        new = ", ".join([_str_literal(text)] + args)
+        return fix(Applicability.UNSAFE, "Let `jax.debug.print` fill the placeholders",
+                   Replacement(fmt, new))
 
     def _fix(self, node: cst.Call):
         ctx = self.ctx
@@ -380,6 +563,11 @@ class PrintInTraced(Rule):
                 args.extend(got[1])
             elif isinstance(v, cst.ConcatenatedString):
                 return None
+            elif (isinstance(v, cst.Call) and ctx.builtin_name(v.func) in _CONVERSIONS
+                  and len(v.args) == 1 and v.args[0].keyword is None and not v.args[0].star):
+                # `print(repr(x))`: the conversion is jax.debug.print's to do, on the values
+                pieces.append(_CONVERSIONS[ctx.builtin_name(v.func)])
+                args.append(ctx.code(v.args[0].value).strip())
             else:
                 pieces.append("{}")
                 args.append(ctx.code(v).strip())

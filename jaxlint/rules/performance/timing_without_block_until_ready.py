@@ -8,6 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
+from jaxlint.model import values as V
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants
 
@@ -36,7 +37,9 @@ class TimingWithoutBlocking(Rule):
     what_it_does = (
         "Flags a clock read (`time.time()`, `time.perf_counter()`, `time.monotonic()`, "
         "`timeit.default_timer()`...) that closes an interval in which a JAX computation was "
-        "started (a call of a jitted function, or of `jnp`/`lax`/`jax.random`/`jax.nn`) and "
+        "started (a call of a jitted function, also of a parameter that every call of the "
+        "function, in this module or another, gives a jitted function (`bench(jax.jit(f), x)`), "
+        "or of `jnp`/`lax`/`jax.random`/`jax.nn`) and "
         "nothing waited for it: no `.block_until_ready()`, `jax.block_until_ready(...)`, "
         "`jax.device_get`, NumPy conversion, `float()`/`int()`/`.item()`/`.tolist()`, `print`, "
         "`if` on a value, or call of an unknown function (which might block) in between."
@@ -180,6 +183,33 @@ class TimingWithoutBlocking(Rule):
                     if converged(err):
                         break
                 return u, time.perf_counter() - t0
+            """
+        ),
+        # the helper waits for the result; or a call gives it a function of unknown kind
+        Valid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+
+
+            def time_call(fn, x):
+                start = time.time()
+                jax.block_until_ready(fn(x))
+                return time.time() - start
+
+
+            def time_any(fn, x):
+                start = time.time()
+                fn(x)
+                return time.time() - start
+
+
+            x = jnp.ones(3)
+            time_call(jax.jit(jnp.sin), x)
+            time_any(jax.jit(jnp.sin), x)
+            time_any(sorted, [3, 1])
             """
         ),
     ]
@@ -355,6 +385,33 @@ class TimingWithoutBlocking(Rule):
             """,
             unsafe=True,
         ),
+        # a timing helper whose function parameter every call gives a jitted function
+        # (jax.jit, eqx.filter_jit): its calls return before the work is done
+        Invalid(
+            """
+            import time
+
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            def time_call(fn, x):
+                start = time.time()
+                fn(x)
+                return time.time() - start
+
+
+            def test_speed():
+                x = jnp.ones((500, 50))
+                time_call(jax.jit(jnp.sin), x)
+                time_call(eqx.filter_jit(jnp.cos), x)
+            """,
+            expected=[(11, 12)],
+            messages=[
+                "`time.time()` is read while the JAX computation started on line 10 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -506,7 +563,15 @@ class TimingWithoutBlocking(Rule):
     def _starts_jax_work(self, node: cst.Call, q: Optional[str]) -> bool:
         if q is not None:
             return q.startswith(_ARRAY_PREFIXES) and q not in ("jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size")
-        return self.ctx.jit_callee(node, exact=False) is not None
+        if self.ctx.jit_callee(node, exact=False) is not None:
+            return True
+        # a parameter every call of the function gives a jitted function (`fn` of
+        # `def bench(fn, x)` called as `bench(jax.jit(f), x)`, here or in another module)
+        func = node.func
+        if isinstance(func, cst.Name) and self.ctx.unit.param(func.value) is not None:
+            v = self.ctx.value(func)
+            return v.kind == V.FUNCTION and v.transform == "jax.jit"
+        return False
 
     def _harmless(self, node: cst.Call, q: Optional[str]) -> bool:
         ctx = self.ctx

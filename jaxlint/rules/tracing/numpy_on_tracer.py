@@ -77,7 +77,12 @@ class NumpyOnTracer(Rule):
         "`np.all`, `np.any`, `np.reshape`, `np.transpose`, `np.round`, `np.squeeze`, "
         "`np.shape`, `np.ndim`, `np.size`...) work on tracers and are not flagged; neither is "
         "NumPy on static values (shapes, static arguments) or outside traced code. "
-        "`import jax.numpy as np` is `jax.numpy`, not NumPy, and is never flagged."
+        "`import jax.numpy as np` is `jax.numpy`, not NumPy, and is never flagged.\n\n"
+        "A function differentiated outside `jit` (`jax.grad(f)(x)`, `value_and_grad`, "
+        "`jacfwd`/`jacrev`/`hessian`, `jvp`/`vjp`/`linearize`, and the helpers it hands its "
+        "tracers to) counts too: its differentiated arguments are tracers of concrete values, "
+        "and `np.power(x, 2)` raises TracerArrayConversionError there as well. The arguments "
+        "`argnums` leaves out are its plain values."
     )
     why_bad = (
         "A tracer has no data for NumPy to copy. NumPy calls `__array__()` and JAX raises at "
@@ -274,6 +279,36 @@ class NumpyOnTracer(Rule):
                 cols = np.lexsort([TABLE[:, i] for i in range(3)])
                 rows = [np.tanh(r) for r in TABLE]
                 return x * dims.prod() + grid.sum() + cols[0] + len(rows)
+            """
+        ),
+        # differentiated outside jit: NumPy on shapes and on the arguments grad does not
+        # differentiate (argnums=0) is NumPy on Python values and host arrays
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def loss(w, x):
+                n = np.prod(w.shape)
+                scale = np.sqrt(np.mean(x ** 2))
+                return jnp.sum(w ** 2) / n * scale
+
+            g = jax.grad(loss)(jnp.ones(3), np.ones(5))
+            """
+        ),
+        # a branch for NumPy inputs that the differentiated tracers never take
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def total(x):
+                y = np.asarray(x, dtype=np.float32) if isinstance(x, np.ndarray) else x
+                return jnp.sum(y ** 2)
+
+            g = jax.grad(total)(jnp.ones(3))
             """
         ),
     ]
@@ -477,6 +512,32 @@ class NumpyOnTracer(Rule):
                 "`onp.append` on a traced value (it depends on the traced argument `x` of `<lambda>` (called from traced `features`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.append` (jax.numpy) instead",
             ],
         ),
+        # differentiated outside jit (jacrev, vjp...): the JVP tracers of the values refuse
+        # __array__ too, also in a helper the differentiated function hands them to
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def residual(theta, t):
+                return np.power(theta * t, 2)
+
+            def to_host(v):
+                return np.asarray(v)
+
+            def energy(pos):
+                return jnp.sum(to_host(pos) ** 2)
+
+            J = jax.jacrev(residual)(jnp.ones(4), np.linspace(0.0, 1.0, 4))
+            e, pullback = jax.vjp(energy, jnp.ones(3))
+            """,
+            expected=[(6, 12), (9, 12)],
+            messages=[
+                "`np.power` on a traced value (it depends on the traced argument `theta` of `residual` (differentiated by jax.jacrev)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.power` (jax.numpy) instead",
+                "`np.asarray` on a traced value (it depends on the traced argument `v` of `to_host` (called from differentiated `energy`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) instead",
+            ],
+        ),
     ]
 
     def _traced_arg(self, expr: cst.BaseExpression) -> Optional[V.Value]:
@@ -487,7 +548,7 @@ class NumpyOnTracer(Rule):
                 if found is not None:
                     return found
             return None
-        if ctx.is_traced(expr):
+        if ctx.is_tracer(expr):
             return ctx.value(expr)
         v = ctx.value(expr)
         if v.kind in (V.LIST, V.ITERATOR) and v.item is not None and v.item.traced and not ctx.unit.host:
@@ -502,7 +563,7 @@ class NumpyOnTracer(Rule):
         # on leaving: a comprehension among the arguments has been walked in its own
         # scope, so the value of its element is known
         ctx = self.ctx
-        if not ctx.in_traced:
+        if not ctx.in_tracing:  # also under jax.grad alone: JVP tracers refuse __array__ too
             return
         q = ctx.qualname(node.func)
         if q is None or not q.startswith("numpy."):

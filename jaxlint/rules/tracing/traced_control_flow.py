@@ -45,7 +45,8 @@ class TracedControlFlow(Rule):
         "Shape checks (`x.shape[0] > 2`, `x.ndim`, `len(x)`), `x is None`, `isinstance`, "
         "static arguments (`static_argnums`/`static_argnames`), loop variables of "
         "`range(<static>)` and functions transformed only by `grad`/`value_and_grad`/"
-        "`jacfwd`/`jacrev` (which trace with concrete values) are not flagged. Neither are "
+        "`jacfwd`/`jacrev`/`hessian`/`jvp`/`vjp`/`linearize` outside `jit`, and the helpers "
+        "they hand their tracers to (which trace with concrete values) are not flagged. Neither are "
         "parameters of a jitted function that keep their default (no call of the project "
         "passes them: `mode=Mode.SUM`, `dims=(0,)`), values a guard proved concrete (`if isinstance(v, "
         "jax.core.Tracer): raise ...`; `if p is None: return ...` also through an alias "
@@ -690,6 +691,41 @@ class TracedControlFlow(Rule):
             converters = [bool, int]
             mask = jax.jit(lambda x: x.astype(bool))(jnp.arange(5))
             ok = bool(jax.jit(jnp.any)(mask))
+            """
+        ),
+        # differentiated outside jit (grad, value_and_grad, vjp, any alias): the tracers
+        # hold values, and Python control flow on them works
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import grad as g
+
+            def loss(w, x):
+                if jnp.sum(w) > 0:
+                    return jnp.sum((x @ w) ** 2)
+                while jnp.abs(w[0]) < 10:
+                    w = w * 2
+                return jnp.sum(w) if w[1] > 0 else -jnp.sum(w)
+
+            dw = g(loss)(jnp.ones(3), jnp.ones((2, 3)))
+            out, pullback = jax.vjp(loss, jnp.ones(3), jnp.ones((2, 3)))
+            """
+        ),
+        # ... also in the functions defined inside it, which capture its tracers
+        Valid(
+            """
+            import jax
+
+            def loss(w):
+                def inner():
+                    if w > 0:
+                        return int(w) * w
+                    return w
+                f = lambda: w * 2 if w > 0 else w
+                return inner() + f()
+
+            jax.grad(loss)(1.0)
             """
         ),
     ]

@@ -36,7 +36,12 @@ class TracerConversion(Rule):
         "one: its callers give a Python value.\n\n"
         "Also flags a traced `axis` given to a reduction (`x.min(axis)`, `jnp.sum(x, axis=a)`, "
         "`jnp.argmax(x, a)`: the axis must be a Python int) and the builtin conversions "
-        "themselves given to a transformation (`jax.jit(int)(x)`, `jax.grad(float)(x)`)."
+        "themselves given to a transformation (`jax.jit(int)(x)`, `jax.grad(float)(x)`).\n\n"
+        "In a function differentiated outside `jit` (`jax.grad(f)(x)`, `value_and_grad`, "
+        "`jacfwd`/`jacrev`, `jvp`/`vjp`/`linearize`) the tracers hold concrete values: `int()`, "
+        "`.item()`, `range()`, indexes and shapes work and are not flagged, but `float()`, "
+        "`complex()` and `.tolist()` of a differentiated value still raise "
+        "ConcretizationTypeError (jax 0.10.2) and are flagged."
     )
     why_bad = (
         "A tracer has a shape and dtype but no value. JAX raises when Python needs one:\n\n"
@@ -474,6 +479,20 @@ class TracerConversion(Rule):
             n = jax.jit(abs)(-1.0)
             """
         ),
+        # differentiated outside jit: int(), .item(), shapes and indexes see the value
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def loss(w, k):
+                n = int(jnp.argmax(w))
+                return jnp.sum(w[: n + 1]) * w.sum().item() + jnp.zeros(int(w[0]) + k).sum()
+
+            jax.grad(loss)(jnp.ones(3), 2)
+            jax.value_and_grad(loss)(jnp.ones(3), 2)
+            """
+        ),
     ]
 
     INVALID = [
@@ -788,11 +807,55 @@ class TracerConversion(Rule):
                 "`jax.jit(int)` traces its argument and calls `int()` on the tracer, which needs a concrete value: this raises ConcretizationTypeError. Instead, convert outside the transformation, or use `x.astype(...)`",
             ],
         ),
+        # differentiated outside jit: float() (and complex(), .tolist()) of a tracer that
+        # carries a derivative raises all the same (jax 0.10.2)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def loss(w):
+                scale = float(jnp.max(w))
+                return jnp.sum(w) * scale
+
+            def residuals(p):
+                return jnp.array(p.tolist())
+
+            jax.grad(loss)(jnp.ones(3))
+            jax.jacfwd(residuals)(jnp.ones(2))
+            """,
+            expected=[(5, 13), (9, 22)],
+            messages=[
+                "`float()` of a value being differentiated: it depends on the traced argument `w` of `loss` (differentiated by jax.grad); JAX refuses to turn a tracer that carries a derivative into a Python number, even outside jit (ConcretizationTypeError). Keep it as an array (`x.astype(jnp.float32)`), or use `jax.lax.stop_gradient` / convert the result outside the differentiated function",
+                "`.tolist()` of a value being differentiated: it depends on the traced argument `p` of `residuals` (differentiated by jax.jacfwd); JAX refuses to turn a tracer that carries a derivative into a Python number, even outside jit (ConcretizationTypeError). Keep it as an array, or use `jax.lax.stop_gradient` / convert the result outside the differentiated function",
+            ],
+        ),
+        # jit around grad: every argument is an abstract tracer, the sizes too
+        Invalid(
+            """
+            import jax.numpy as np
+            from jax import grad, jit
+
+            def functional(X, m, n):
+                r = X.shape[0]
+                X_imshape = np.reshape(X, (r, m, n), order='F')
+                return np.sum(X_imshape ** 2)
+
+            jax_gradient = jit(grad(functional))
+            """,
+            expected=[(6, 35)],
+            messages=[
+                "A shape or size passed to `jnp.reshape` is traced: it depends on the traced argument `m` of `functional` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `m` is a Python value, mark it static (static_argnums=1)",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         func = node.func
+        if ctx.concrete_tracers:
+            self._differentiated(node)
+            return
         if isinstance(func, cst.Name):
             what = apis.CONCRETIZING_BUILTINS.get(func.value)
             if what is not None and ctx.qualname(func) is None and ctx.local(func.value) is None:
@@ -818,7 +881,8 @@ class TracerConversion(Rule):
                     for a in node.args:
                         if a.keyword is None:
                             self._check_shape(a.value, node, f"`.{m}()`")
-                return
+                    return
+                # else a module's function of that name (`jnp.reshape(x, (m, n))`), below
         q = ctx.qualname(func)
         if q is None:
             return
@@ -925,6 +989,33 @@ class TracerConversion(Rule):
                 return False
             u = u.parent
         return False
+
+    def _differentiated(self, node: cst.Call) -> None:
+        """In a function differentiated outside jit (``jax.grad(f)(x)``) the tracers hold
+        values: `int()`, `bool()`, `.item()` and shapes work, but `float()`,
+        `complex()` and `.tolist()` of a tracer raise ConcretizationTypeError all
+        the same (jax 0.10.2): JAX will not drop the derivative silently."""
+        ctx = self.ctx
+        func = node.func
+        what = None
+        arg = None
+        if isinstance(func, cst.Name) and func.value in ("float", "complex"):
+            if ctx.qualname(func) is None and ctx.local(func.value) is None:
+                arg = next((a.value for a in node.args if a.keyword is None), None)
+                what = f"`{func.value}()`"
+        elif isinstance(func, cst.Attribute) and func.attr.value == "tolist" and not node.args:
+            arg, what = func.value, "`.tolist()`"
+        if arg is None or what is None or not ctx.is_tracer(arg):
+            return
+        v = ctx.value(arg)
+        cast = {"`float()`": " (`x.astype(jnp.float32)`)", "`complex()`": " (`x.astype(jnp.complex64)`)"}.get(what, "")
+        self.report(
+            node,
+            f"{what} of a value being differentiated: {ctx.describe_origin(v)}; JAX refuses to "
+            f"turn a tracer that carries a derivative into a Python number, even outside jit "
+            f"(ConcretizationTypeError). Keep it as an array{cast}, or use `jax.lax.stop_gradient` "
+            f"/ convert the result outside the differentiated function",
+        )
 
     def _report(self, node, what: str, error: str, v) -> None:
         ctx = self.ctx

@@ -1,0 +1,98 @@
+"""Functions differentiated outside jit: tracers that hold concrete values.
+
+``jax.grad(f)(x)`` (``value_and_grad``, ``jacfwd``/``jacrev``/``hessian``, ``jvp``,
+``vjp``, ``linearize``, and the equinox/flax spellings) calls ``f`` at once with JVP
+or linearize tracers wrapping the concrete arguments.  With no jit/vmap/scan around
+(checked with jax 0.10.2):
+
+* Python control flow and integer conversions work: ``if x > 0:``, ``int(x)``,
+  ``x.item()``, ``range(int(x))``, shapes and indexes see the value;
+* ``float(x)``, ``complex(x)`` and ``x.tolist()`` of a differentiated value raise
+  ConcretizationTypeError all the same (JAX will not drop the derivative);
+* NumPy conversion raises (``np.asarray(x)``, ``np.power(x, 2)``:
+  TracerArrayConversionError), and ``print(x)`` shows ``GradTracer(primal=...)``
+  instead of the numbers.
+
+The index marks such a function (``Unit.grad_params``, ``Unit.grad_reasons``) at the
+site that differentiates it; the walk gives those parameters traced values and knows
+the unit is ``concrete_traced`` (no abstract trace reached it), so the rules about
+abstract tracers (control flow, conversions, loops, side effects) stay quiet there
+while those about any tracer (NumPy, ``print``, ``float()``) report.  A helper called
+from such a function with its tracers (``mark_call``) and a function defined inside it
+(``mark_nested``) run with those tracers the same way.  Under jit
+(``jax.jit(jax.grad(f))``, ``grad`` applied inside a jitted function) the function is
+marked traced as before and its tracers are abstract.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.model import apis
+from jaxlint.model.units import Unit
+from jaxlint.model.walk import arg_at, literal_ints
+
+# differentiate the arguments named by ``argnums`` (default 0)
+_BY_ARGNUMS = frozenset({
+    "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.jacobian", "jax.hessian",
+    "flax.nnx.grad", "flax.nnx.value_and_grad",
+    # equinox differentiates the first argument (its inexact array leaves)
+    "equinox.filter_grad", "equinox.filter_value_and_grad",
+})
+# call the function at once with every primal a tracer: jvp(f, primals, tangents),
+# vjp(f, *primals), linearize(f, *primals)
+_ALL_PRIMALS = frozenset({"jax.jvp", "jax.vjp", "jax.linearize"})
+
+
+def mark_site(unit: Unit, qualname: str, call: Optional[cst.Call], n_bound: int = 0,
+              kw_bound: frozenset[str] = frozenset()) -> bool:
+    """``unit`` is differentiated by ``qualname`` at ``call`` (None: a decorator):
+    mark the parameters that receive tracers.  False when ``qualname`` is not a
+    differentiation that calls the function with tracers."""
+    q = apis.canonical(qualname)
+    if q not in _BY_ARGNUMS and q not in _ALL_PRIMALS:
+        return False
+    positional = unit.positional()[n_bound:]
+    if unit.cls is not None and unit.positional() and unit.positional()[0].name in ("self", "cls") and n_bound == 0:
+        positional = positional[1:]
+    chosen: list[str] = []
+    if q in _BY_ARGNUMS:
+        nums: Optional[list[int]] = [0]
+        if call is not None and not q.startswith("equinox."):
+            a = arg_at(call, 1, "argnums")  # jax.grad(f, 1) / jax.grad(f, argnums=(0, 1))
+            if a is not None:
+                nums = literal_ints(a)
+        if nums is None:
+            return True  # argnums not a literal: which are tracers is unknown (unknown never reports)
+        chosen = [positional[n].name for n in nums if -len(positional) <= n < len(positional)]
+    else:
+        chosen = [p.name for p in positional if p.default is None]
+    chosen = [n for n in chosen if n not in kw_bound]
+    if not chosen:
+        return True
+    unit.grad_params.update(chosen)
+    reason = f"differentiated by {q.replace('equinox.', 'eqx.')}"
+    if reason not in unit.grad_reasons:
+        unit.grad_reasons.append(reason)
+    return True
+
+
+def mark_call(caller: Unit, target: Unit, traced_args: list[str]) -> None:
+    """``target`` (a function of this file) called from ``caller``, a function
+    differentiated outside jit, with tracers for the parameters ``traced_args``."""
+    if not traced_args or target is caller or target.host:
+        return
+    target.grad_params.update(traced_args)
+    reason = f"called from differentiated `{caller.name}`"
+    if reason not in target.grad_reasons:
+        target.grad_reasons.append(reason)
+
+
+def mark_nested(outer: Unit, inner: Unit) -> None:
+    """``inner`` is defined inside ``outer``, a function differentiated outside jit:
+    the tracers it captures hold concrete values as well."""
+    reason = f"defined inside differentiated `{outer.name}`"
+    if reason not in inner.grad_reasons:
+        inner.grad_reasons.append(reason)
