@@ -84,7 +84,7 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     out_calls = []
     seen = set()
     for c in calls:
-        key = (c.callee, c.caller.qualname, c.traced_pos, c.traced_kw, c.array_pos, c.array_kw,
+        key = (c.callee, c.method, c.caller.qualname, c.traced_pos, c.traced_kw, c.array_pos, c.array_kw,
                c.n_pos, c.keywords, c.none_pos, c.none_kw, repr(c.class_pos), repr(c.class_kw))
         if key in seen:
             continue
@@ -105,6 +105,8 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
         })
         if c.class_pos or c.class_kw:
             out_calls[-1]["classes"] = {"pos": {str(i): f for i, f in c.class_pos}, "kw": dict(c.class_kw)}
+        if c.method:
+            out_calls[-1]["method"] = c.method  # the line: where `.method(` or `recv[` is written
     out_sites = []
     for s in sites:
         out_sites.append({

@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, kinds
+from jaxlint.model import apis, instances, kinds
 from jaxlint.model import values as V
 from jaxlint.model.narrowing import is_none
 from jaxlint.model.scopes import instance_class
@@ -42,6 +42,9 @@ class ExternalCall:
     # the flat pytree class records (model/pytrees.py) of traced arguments of a known class
     class_pos: tuple[tuple[int, dict], ...] = ()
     class_kw: tuple[tuple[str, dict], ...] = ()
+    # a method called on an instance (model/instances.py), for the line of the call:
+    # ``.matmul`` (``Matern32(s).matmul(x)``), ``[d`` (``d[mask]``: ``__getitem__``)
+    method: str = ""
 
 
 class CallEffects:
@@ -218,6 +221,19 @@ class CallEffects:
                           and inner.value.value == "self" and self.unit.cls is not None):
                         target = self.unit.cls.methods.get(inner.attr.value)  # jax.grad(self.loss)(p, x)
                         n_bound = 1 if target is not None else 0
+        if target is None and type(func) is cst.Attribute:
+            # `Matern32(scale).matmul(x)`, `m.loss(x)`, `self.transform.check(x)`: a method
+            # of the class the receiver is an instance of (model/instances.py)
+            ref = self.value(func.value).instance
+            if ref is not None:
+                cls = instances.of_class(self, ref)
+                if cls is None:
+                    self._external_call(call, callee_name=f"{ref}.{func.attr.value}",
+                                        method="." + func.attr.value)
+                    return
+                if not cls.is_jax_module:
+                    target = cls.methods.get(func.attr.value)
+                    n_bound = 1 if target is not None else 0
         if target is None:
             self._external_call(call, callee_expr=wrapped)
             return
@@ -247,6 +263,20 @@ class CallEffects:
                 if av.traced and p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
+
+    def _subscript_effects(self, node: cst.Subscript) -> None:
+        """``d[mask]`` in traced code, ``d`` an instance of a class of another module of
+        the project: a call of its ``__getitem__`` with the index (model/instances.py)."""
+        if not self.in_traced or self.settings.module is None or len(node.slice) != 1:
+            return
+        sl = node.slice[0].slice
+        if type(sl) is not cst.Index:
+            return
+        ref = self.value(node.value).instance
+        if ref is None or instances.of_class(self, ref) is not None:
+            return
+        self._external_call(cst.Call(func=cst.Name("__getitem__"), args=[cst.Arg(sl.value)]),
+                            callee_name=f"{ref}.__getitem__", method="[" + (dotted_name(node.value) or ""))
 
     def _module_helper_call(self, call: cst.Call) -> None:
         """``self.m(...)`` in a flax/equinox/haiku module method that runs with traced
@@ -306,26 +336,33 @@ class CallEffects:
         return True
 
     def _external_call(self, call: cst.Call, require_traced: bool = False,
-                       callee_expr: Optional[cst.BaseExpression] = None) -> None:
+                       callee_expr: Optional[cst.BaseExpression] = None,
+                       callee_name: Optional[str] = None, method: str = "") -> None:
         """Record a call from traced code to an imported function (``mod.f(x)``,
         ``f(x)`` after ``from mod import f``) with the arguments that are tracers;
         ``callee_expr``: the function a transformation wraps and the call applies
-        (``jax.value_and_grad(losses.loss_fn)(p, b)``: ``losses.loss_fn`` gets them)."""
+        (``jax.value_and_grad(losses.loss_fn)(p, b)``: ``losses.loss_fn`` gets them);
+        ``callee_name``: a method of a class of the project, as ``ref.method``
+        (``Matern32.matmul``, ``@desc.transform:Transform.check``: model/instances.py)."""
         if self.settings.module is None:
             return  # linted alone, outside a project
-        fexpr = call.func if callee_expr is None else callee_expr
-        if type(fexpr) not in (cst.Name, cst.Attribute):
-            return
-        callee = dotted_name(fexpr)
-        if callee is None:
-            return
-        head = callee.split(".", 1)[0]
-        if self.lookup(head) is not None or self.builtin_name(fexpr) is not None:
-            return  # a local value, or a builtin: not another module's function
-        if not self.imports.project_import(head, self.settings.project_packages):
-            return
-        if apis.transform_for(self.qualname(fexpr)) is not None:
-            return  # a JAX transformation (when the project is JAX itself): not a helper
+        if callee_name is not None:
+            callee = callee_name
+        else:
+            fexpr = call.func if callee_expr is None else callee_expr
+            if type(fexpr) not in (cst.Name, cst.Attribute):
+                return
+            found = dotted_name(fexpr)
+            if found is None:
+                return
+            callee = found
+            head = callee.split(".", 1)[0]
+            if self.lookup(head) is not None or self.builtin_name(fexpr) is not None:
+                return  # a local value, or a builtin: not another module's function
+            if not self.imports.project_import(head, self.settings.project_packages):
+                return
+            if apis.transform_for(self.qualname(fexpr)) is not None:
+                return  # a JAX transformation (when the project is JAX itself): not a helper
         if any(a.star for a in call.args):
             return  # *args/**kwargs: which parameter gets what is unknown
         pos = [self.value(a.value) for a in positional_args(call)]
@@ -344,6 +381,7 @@ class CallEffects:
             none_kw=tuple(a.keyword.value for a in call.args if a.keyword is not None and is_none(a.value)),
             class_pos=tuple((i, v.cls.flat) for i, v in enumerate(pos) if v.traced and v.cls is not None),
             class_kw=tuple((k, v.cls.flat) for k, v in kws if v.traced and v.cls is not None),
+            method=method,
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:

@@ -1105,7 +1105,9 @@ def _join_arg_kinds(unit: Unit, fact: dict) -> None:
         return
     params = unit.params
     if unit.cls is not None:
-        return  # a method: which instance's, and so which `self`, is not known here
+        if unit.name != "__init__" or not params:
+            return  # a method: which instance's, and so which `self`, is not known here
+        params = params[1:]  # a constructor call (`Cls(...)`, model/instances.py): `self` is new
     kinds.join_into(unit.arg_kinds, kinds.fact_kinds(params, fact.get("pos"), fact.get("kw")))
 
 

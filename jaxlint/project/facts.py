@@ -29,7 +29,7 @@ Json = dict
 # JAX's own packages: when the project is JAX, its functions are the transformations
 _JAX_ITSELF = frozenset({"jax", "jaxlib"})
 # what a call or site record holds for its own file only (engine/project.py)
-_LOCAL_KEYS = frozenset({"callee", "caller", "scope", "why"})
+_LOCAL_KEYS = frozenset({"callee", "caller", "scope", "why", "method"})
 
 
 def _reason(kind: str, caller: str, path: str, line: int, why: str, cell: Optional[int] = None) -> str:
@@ -261,20 +261,59 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[
     for kind, recs in (("call", proj.get("calls", ())), ("site", proj.get("sites", ())),
                        ("args", proj.get("args", ()))):
         for rec in recs:
-            head = names.get(rec["callee"].split(".", 1)[0])
-            if head is not None and _outside(index, head):
-                continue
-            target = index.resolve(module, rec["callee"])
+            callee = rec["callee"]
+            if callee[0] == "@":
+                # a method of a class another module named (`@desc.transform:Transform.check`,
+                # model/instances.py): resolved in the module that defines the class
+                where, _, callee = callee[1:].partition(":")
+                if where not in index.modules:
+                    continue
+            else:
+                where = module
+                head = names.get(callee.split(".", 1)[0])
+                if head is not None and _outside(index, head):
+                    continue
+            target = index.resolve(where, callee)
+            if target is not None and target.kind == "class" and kind != "site":
+                # `Cls(...)`: a call of its `__init__` (the class's own or a base's)
+                target = index.resolve(target.module, target.qualname + ".__init__")
             if target is None or target.kind not in ("function", "assign") or (
                     target.kind == "assign" and "." in target.qualname):
                 # a module-level name assigned a value may hold a lambda (`g = lambda i: ...`):
                 # the defining module decides (model/index.py, apply_facts)
                 continue
             fact = {k: v for k, v in rec.items() if k not in _LOCAL_KEYS}
+            if kind == "args" and not fact.get("escape"):
+                _instances_named(index, module, fact, target.qualname.endswith(".__init__"))
             fact.update(kind=kind, path=path, reason=_reason(
                 kind, rec.get("caller", ""), path, rec["line"], rec["why"], rec.get("cell")))
             records.append((target.module, target.qualname, fact, json.dumps(fact, sort_keys=True)))
     return imported, records, modules, classes
+
+
+def _instances_named(index: ProjectIndex, module: str, fact: Json, init: bool) -> None:
+    """The instance kinds of a call-site record (``obj:Transform``, as the calling
+    module writes the class) named where they are defined (``obj:@desc.transform:
+    Transform``); only a constructor (``__init__``) gets them (it stores them as
+    attributes: model/instances.py), and a name that is no class of the project is
+    unknown."""
+
+    def named(k: object) -> object:
+        if not isinstance(k, str) or not k.startswith(OBJ):
+            return k
+        if not init:
+            return "unknown"
+        ref = k[len(OBJ):]
+        if ref.startswith("@"):
+            return k
+        t = index.resolve(module, ref)
+        return f"{OBJ}@{t.module}:{t.qualname}" if t is not None and t.kind == "class" else "unknown"
+
+    pos, kw = fact.get("pos"), fact.get("kw")
+    if isinstance(pos, list):
+        fact["pos"] = [named(k) for k in pos]
+    if isinstance(kw, dict):
+        fact["kw"] = {n: named(k) for n, k in kw.items()}
 
 
 def _x64_at_import(outputs) -> set[str]:
@@ -332,13 +371,19 @@ def _outside(index: ProjectIndex, binding: Json) -> bool:
 # the kinds a call-site record carries (model/kinds.py CARRIED, spelled here so that a
 # warm run, which reads records but analyses nothing, does not import libcst)
 CARRIED_KINDS = frozenset({"array", "nparray", "key", "keys", "iterator"})
+# an instance of a class of the project, named where it is defined (model/kinds.py OBJ)
+OBJ = "obj:"
+
+
+def _carried(k: object) -> bool:
+    return k in CARRIED_KINDS or (isinstance(k, str) and k.startswith(OBJ + "@"))
 
 
 def carries_kind(record: Json) -> bool:
     """Does a call-site record (``args`` of engine/project.py) pass a carried kind?"""
     pos, kw = record.get("pos"), record.get("kw")
-    return (isinstance(pos, list) and any(k in CARRIED_KINDS for k in pos)) or (
-        isinstance(kw, dict) and any(k in CARRIED_KINDS for k in kw.values()))
+    return (isinstance(pos, list) and any(_carried(k) for k in pos)) or (
+        isinstance(kw, dict) and any(_carried(k) for k in kw.values()))
 
 
 def canonical(facts: Optional[Mapping[str, Json]]) -> str:
