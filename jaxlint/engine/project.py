@@ -121,6 +121,8 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             "kw_bound": list(s.kw_bound),
             "unbatched_pos": list(s.unbatched_pos),
         })
+        if s.array_pos:
+            out_sites[-1]["array_pos"] = list(s.array_pos)
     return {"calls": out_calls, "sites": out_sites, "jits": jits, "consumers": consumers,
             "factories": factories, **extra}
 

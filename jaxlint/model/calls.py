@@ -13,6 +13,7 @@ import libcst as cst
 
 from jaxlint.model import apis, instances, kinds
 from jaxlint.model import values as V
+from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.narrowing import is_none
 from jaxlint.model.scopes import instance_class
 from jaxlint.model.transformed import filtered_call_arrays
@@ -143,6 +144,39 @@ class CallEffects:
                 if scalar or av.kind == V.ARRAY:
                     unit.array_params.add(p.name)
 
+    def arg_value(self, expr: cst.BaseExpression) -> V.Value:
+        """The value an argument passes: ``value``, except that a NumPy array built from
+        Python values (``np.zeros(3)``, ``np.random.randn(n) * s``, a name bound only to
+        one), which the value model calls a Python value, is a host array."""
+        v = self.value(expr)
+        if v.kind == V.STATIC and type(expr) in (cst.Name, cst.Call, cst.BinaryOperation) and (
+                host_array_expr(self.index, self.unit, expr, self.qualname)
+                or holds_host_numpy_array(self.index, self.unit, expr, self.qualname)):
+            return V.Value(kind=V.NPARRAY)
+        return v
+
+    def _applied_arrays(self, call: cst.Call) -> None:
+        """``jax.jit(f)(a, x)``, ``jit(grad(mod.f))(s, m, x)``: a transformation applied
+        at once; the parameters given a JAX or NumPy array receive traced arrays (not
+        lists or pytrees), in this file's ``f`` or, as a site fact, in ``mod``."""
+        index = self.index
+        local = index.applied_units.get(id(call))
+        site = index.applied_sites.get(id(call)) if local is None else None
+        if local is None and site is None:
+            return
+        if any(a.star for a in call.args):
+            return
+        arrays = tuple(i for i, a in enumerate(positional_args(call))
+                       if self.arg_value(a.value).kind in (V.ARRAY, V.NPARRAY))
+        if site is not None:
+            site.array_pos = tuple(sorted(set(site.array_pos) | set(arrays)))  # after those partial binds
+            return
+        unit, n_bound = local  # type: ignore[misc]
+        params = unit.positional()[n_bound:]
+        for i in arrays:
+            if i < len(params) and params[i].name in unit.traced_params:
+                unit.array_params.add(params[i].name)
+
     def _imported_jit_passes(self, call: cst.Call) -> None:
         """A call of a jit of another module: the parameters with defaults it passes
         (that module keeps a default a Python value only while no call passes it)."""
@@ -167,6 +201,8 @@ class CallEffects:
         """Calls from traced code make the callee traced, with the parameters
         that receive tracers marked as such."""
         self._jit_call_arguments(call)
+        if type(call.func) is cst.Call:
+            self._applied_arrays(call)
         self._note_site(id(call))
         self._note_arg_kinds(call)
         filtered_call_arrays(self, call)
@@ -426,7 +462,7 @@ class CallEffects:
             else:
                 return
             if type(unit.node) is cst.FunctionDef and unit.cls is None:
-                kinds.join_into(unit.arg_kinds, kinds.call_kinds(unit.params, call, self.value))
+                kinds.join_into(unit.arg_kinds, kinds.call_kinds(unit.params, call, self.arg_value))
                 unit.local_calls += 1
         elif type(func) is cst.Attribute:
             self._note_external_args(call)
@@ -451,6 +487,6 @@ class CallEffects:
         if any(a.star for a in call.args):
             self.arg_calls.append((callee, None, None))
             return
-        pos = tuple(kinds.fact_name(self.value(a.value)) for a in call.args if a.keyword is None)
-        kw = tuple((a.keyword.value, kinds.fact_name(self.value(a.value))) for a in call.args if a.keyword is not None)
+        pos = tuple(kinds.fact_name(self.arg_value(a.value)) for a in call.args if a.keyword is None)
+        kw = tuple((a.keyword.value, kinds.fact_name(self.arg_value(a.value))) for a in call.args if a.keyword is not None)
         self.arg_calls.append((callee, pos, kw))

@@ -153,6 +153,8 @@ class Evaluator:
             if (l.kind in (V.LIST, V.TUPLE) or r.kind in (V.LIST, V.TUPLE)) and not (l.traced or r.traced):
                 return Value(kind=V.LIST)  # sequence repetition / concatenation
             traced = l.traced or r.traced
+            if not traced and V.NPARRAY in (l.kind, r.kind) and {l.kind, r.kind} <= {V.NPARRAY, V.STATIC}:
+                return Value(kind=V.NPARRAY)  # `np.random.randn(n) * sigma + mu`: a host array
             if traced or V.ARRAY in (l.kind, r.kind):
                 hint = None
                 if isinstance(e.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and l.dtype_hint == r.dtype_hint == "bool":

@@ -61,6 +61,9 @@ class ExternalSite:
     n_bound: int = 0
     kw_bound: tuple[str, ...] = ()
     unbatched_pos: tuple[int, ...] = ()
+    # applied at once (`jit(grad(mod.f))(a, b, x)`): the positions of the call that pass
+    # arrays (JAX or NumPy: jit makes them JAX arrays), set by the walk (model/calls.py)
+    array_pos: tuple[int, ...] = ()
 
 
 @dataclass
@@ -110,6 +113,10 @@ class FileIndex:
     x64_imported: bool = False
     # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
     called_now: set[int] = field(default_factory=set)
+    # id of a call applying a transformation at once (`jax.jit(f)(x, n)`) -> the function
+    # it traces (with the arguments bound before the call's), or the site of another module's
+    applied_units: dict[int, tuple[Unit, int]] = field(default_factory=dict)
+    applied_sites: dict[int, ExternalSite] = field(default_factory=dict)
     # holders of a function of this file (`f = hk.transform(forward)`, a GradientTransformation):
     # id of the bound value (or of the decorated def) -> attribute -> what it runs (model/holders.py)
     held: dict[int, dict[str, "holders.HeldFunction"]] = field(default_factory=dict)
@@ -814,6 +821,9 @@ class Indexer:
         static = self._static_params(site, unit, n_bound)
         unbatched = self._vmap_unbatched(site, unit, n_bound)
         mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched)
+        applied = self._applied.get(id(site.call)) if site.call is not None else None
+        if applied is not None:
+            self.index.applied_units[id(applied)] = (unit, n_bound)
         site_id = id(site.call if site.call is not None else site.fn_expr)
         unit.trace_sites.add(site_id)
         if depth == 0 and site.qualname == "jax.vmap" and site.call is not None and id(site.call) in self.index.called_now:
@@ -929,11 +939,13 @@ class Indexer:
                 )
             elif isinstance(in_axes, cst.Name) and in_axes.value == "None":
                 return  # nothing batched: nothing traced by this vmap
-        self.index.external_sites.append(
-            ExternalSite(callee, site.qualname, "" if site.scope.is_module else site.scope.qualname,
-                         call or site.fn_expr, _reason(site), static_pos,
-                         static_names, n_bound, tuple(sorted(kw_bound)), unbatched)
-        )
+        found = ExternalSite(callee, site.qualname, "" if site.scope.is_module else site.scope.qualname,
+                             call or site.fn_expr, _reason(site), static_pos,
+                             static_names, n_bound, tuple(sorted(kw_bound)), unbatched)
+        self.index.external_sites.append(found)
+        applied = self._applied.get(id(call)) if call is not None else None
+        if applied is not None:
+            self.index.applied_sites[id(applied)] = found
 
     def apply_facts(self, facts: dict) -> None:
         """What other modules of the project know of this file: ``units``, its
@@ -990,6 +1002,9 @@ class Indexer:
                     unbatched = {all_positional[i].name for i in fact.get("unbatched_pos", ()) if i < len(all_positional)}
                     mark_site(unit, t, fact["reason"], static, int(fact.get("n_bound", 0)),
                               frozenset(fact.get("kw_bound", ())), unbatched)
+                    for i in fact.get("array_pos", ()):  # applied at once to arrays there
+                        if i < len(positional) and positional[i].name in unit.traced_params:
+                            unit.array_params.add(positional[i].name)
                 elif fact.get("kind") == "call":
                     unit.mark_traced(fact["reason"])
                     params = unit.positional()

@@ -175,6 +175,26 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
                 )
                 return
 
+    def check_iterable(self, it) -> None:
+        """``for _x in w`` with ``w`` a traced array that holds a parameter's data: one
+        copy of the body per row of its first axis."""
+        ctx = self.ctx
+        v = ctx.value(it)
+        if not (v.traced and v.kind == V.ARRAY) or v.shape is not None:
+            return
+        params = sorted(d for d in v.deps if ctx.unit.param(d) is not None)
+        if not params:
+            return
+        name = ctx.code(it).strip()
+        what = (f"a traced array argument of `{ctx.unit.name}`" if name == params[0]
+                else f"a traced array (it depends on the argument `{params[0]}`)")
+        self.report(
+            it,
+            f"this Python loop runs once per row of `{name}`, {what}, while JAX traces "
+            f"`{ctx.unit.name}`: it is unrolled, and compile time grows with the data size. "
+            f"Vectorise (`jax.vmap` the body) or use `lax.scan` over `{name}`",
+        )
+
     def _data_sized(self, b: cst.BaseExpression) -> bool:
         ctx = self.ctx
         if isinstance(b, cst.Subscript) and isinstance(b.value, cst.Attribute) and b.value.attr.value == "shape":
