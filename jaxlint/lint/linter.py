@@ -516,7 +516,7 @@ def _fill_lines(project: dict, tree: ast.AST) -> None:
         key = (c["caller"], c.get("method") or c["callee"])
         c["line"] = first.get(key) or passed.get(key, 0)
     for site in project.get("sites", ()):
-        key = (site.get("scope", ""), site["callee"])
+        key = (site.get("scope", ""), site.get("method") or site["callee"])
         site["line"] = passed.get(key) or first.get(key, 0)
 
 

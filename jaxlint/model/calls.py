@@ -15,7 +15,7 @@ from jaxlint.model import apis, instances, kinds
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.narrowing import is_none
-from jaxlint.model.scopes import instance_class
+from jaxlint.model.scopes import factory_binding, instance_class
 from jaxlint.model.transformed import filtered_call_arrays
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import dotted_name, positional_args
@@ -46,6 +46,10 @@ class ExternalCall:
     # a method called on an instance (model/instances.py), for the line of the call:
     # ``.matmul`` (``Matern32(s).matmul(x)``), ``[d`` (``d[mask]``: ``__getitem__``)
     method: str = ""
+    # the callee is a factory of the project, and the call runs what it returned:
+    # "" (``step = make_step(3)`` ... ``step(x)``) or a method of the holder it returned
+    # (``tx = make_update()`` ... ``tx.update(g, s)``: "update")
+    returned: Optional[str] = None
 
 
 class CallEffects:
@@ -257,6 +261,21 @@ class CallEffects:
                           and inner.value.value == "self" and self.unit.cls is not None):
                         target = self.unit.cls.methods.get(inner.attr.value)  # jax.grad(self.loss)(p, x)
                         n_bound = 1 if target is not None else 0
+        if target is None and wrapped is None and type(func) is cst.Name and self.settings.module is not None:
+            # `g(x)` with `g = jax.grad(losses.loss)`: the imported function runs with these
+            wrapped = self._transformed_import(func)
+            if wrapped is not None:
+                self._external_call(call, callee_expr=wrapped, method=func.value)
+                return
+        if target is None and self.settings.module is not None:
+            # `step(x)` / `tx.update(g, s)` with `step = make_step(3)`, `tx = make_update()`
+            # and the factory imported from the project: what it returned runs traced
+            made = self._factory_made(func if type(func) is cst.Name else getattr(func, "value", None))
+            if made is not None:
+                attr = func.attr.value if type(func) is cst.Attribute else ""
+                self._external_call(call, callee_name=made, returned=attr,
+                                    method="." + attr if attr else (dotted_name(func) or ""))
+                return
         if target is None and type(func) is cst.Attribute:
             # `Matern32(scale).matmul(x)`, `m.loss(x)`, `self.transform.check(x)`: a method
             # of the class the receiver is an instance of (model/instances.py)
@@ -299,6 +318,29 @@ class CallEffects:
                 if av.traced and p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
+
+    def _transformed_import(self, func: cst.Name) -> Optional[cst.BaseExpression]:
+        """``losses.loss`` when the name ``func`` is bound once, in its scope, to a
+        transformation of it (``g = jax.grad(losses.loss)``), else None."""
+        found = self.unit.binding_for(func.value, 1 << 30)
+        if found is None:
+            return None
+        holder, (_, value) = found
+        if type(value) is not cst.Call or len(holder.bindings.get(func.value, ())) != 1:
+            return None
+        t = apis.transform_for(self.qualname(value.func))
+        if t is None or not t.wrapper or t.host or t.fn_args != (0,):
+            return None
+        pos = positional_args(value)
+        return pos[0].value if pos and type(pos[0].value) in (cst.Name, cst.Attribute) else None
+
+    def _factory_made(self, expr: Optional[cst.BaseExpression]) -> Optional[str]:
+        """The factory imported from the project (as written: ``make_step``,
+        ``ops.make_update``) whose call the name ``expr`` is bound to, once, in its
+        scope (``step = make_step(3)``); None otherwise."""
+        if type(expr) is not cst.Name:
+            return None
+        return factory_binding(self.unit, expr.value, self.imports, self.settings.project_packages)  # type: ignore[union-attr]
 
     def _subscript_effects(self, node: cst.Subscript) -> None:
         """``d[mask]`` in traced code, ``d`` an instance of a class of another module of
@@ -373,7 +415,8 @@ class CallEffects:
 
     def _external_call(self, call: cst.Call, require_traced: bool = False,
                        callee_expr: Optional[cst.BaseExpression] = None,
-                       callee_name: Optional[str] = None, method: str = "") -> None:
+                       callee_name: Optional[str] = None, method: str = "",
+                       returned: Optional[str] = None) -> None:
         """Record a call from traced code to an imported function (``mod.f(x)``,
         ``f(x)`` after ``from mod import f``) with the arguments that are tracers;
         ``callee_expr``: the function a transformation wraps and the call applies
@@ -418,6 +461,7 @@ class CallEffects:
             class_pos=tuple((i, v.cls.flat) for i, v in enumerate(pos) if v.traced and v.cls is not None),
             class_kw=tuple((k, v.cls.flat) for k, v in kws if v.traced and v.cls is not None),
             method=method,
+            returned=returned,
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:
@@ -490,3 +534,4 @@ class CallEffects:
         pos = tuple(kinds.fact_name(self.arg_value(a.value)) for a in call.args if a.keyword is None)
         kw = tuple((a.keyword.value, kinds.fact_name(self.arg_value(a.value))) for a in call.args if a.keyword is not None)
         self.arg_calls.append((callee, pos, kw))
+

@@ -17,7 +17,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.model import apis, holders, kinds, pytree_read, pytrees
-from jaxlint.model.scopes import instance_class
+from jaxlint.model.scopes import factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.keyflow import key_param_consumed, rngs_keys
 from jaxlint.model.units import ClassInfo, ParamInfo, Unit
@@ -64,6 +64,10 @@ class ExternalSite:
     # applied at once (`jit(grad(mod.f))(a, b, x)`): the positions of the call that pass
     # arrays (JAX or NumPy: jit makes them JAX arrays), set by the walk (model/calls.py)
     array_pos: tuple[int, ...] = ()
+    # the function is what a factory of that module returned (`step = make_step(3)`,
+    # then `jax.jit(step)`): ``callee`` names the factory
+    returned: bool = False
+    written: str = ""  # the name the transformation is given (for the line), when returned
 
 
 @dataclass
@@ -603,6 +607,13 @@ class Indexer:
             if t is not None:
                 # jax.jit(jax.grad(f)): the inner function is traced by the outer one
                 return None, 0, frozenset(), TransformSite(t, fq or "", expr, expr, scope, seq=seq)
+            if isinstance(expr.func, cst.Name) and fq is None:
+                # `cell = get_cell(n)`: the function a factory of this file returns
+                factory = scope.lookup_def(expr.func.value)
+                if factory is not None and scope.binding_for(expr.func.value, seq) is not None:
+                    made = returned_function(factory, self.index.unit_of)
+                    if made is not None:
+                        return made, 0, frozenset(), None
         return none
 
     def _module_instances(self) -> None:
@@ -913,7 +924,14 @@ class Indexer:
         if callee is None:
             return
         head = callee.split(".", 1)[0]
-        if site.scope.binding_for(head, site.seq) is not None or self.index.imports.resolve_dotted(head) is None:
+        returned = False
+        if isinstance(fn, cst.Name) and site.scope.binding_for(head, site.seq) is not None:
+            # `step = make_step(3)` ... `jax.jit(step)`: what a factory of the project returned
+            made = factory_binding(site.scope, head, self.index.imports, None, site.seq)
+            if made is None:
+                return
+            callee, head, returned = made, made.split(".", 1)[0], True
+        elif site.scope.binding_for(head, site.seq) is not None or self.index.imports.resolve_dotted(head) is None:
             return  # a local value, or not an import: unknown
         static_pos: Optional[tuple[int, ...]] = ()
         static_names: Optional[tuple[str, ...]] = ()
@@ -942,6 +960,8 @@ class Indexer:
         found = ExternalSite(callee, site.qualname, "" if site.scope.is_module else site.scope.qualname,
                              call or site.fn_expr, _reason(site), static_pos,
                              static_names, n_bound, tuple(sorted(kw_bound)), unbatched)
+        found.returned = returned
+        found.written = (dotted_name(fn) or "") if returned else ""
         self.index.external_sites.append(found)
         applied = self._applied.get(id(call)) if call is not None else None
         if applied is not None:
@@ -975,10 +995,19 @@ class Indexer:
             if unit is not None:
                 unit.traced_params.update(n for n in names if n in unit.defaulted_params)
         for qualname, items in sorted(facts.get("units", {}).items()):
-            unit = by_qualname.get(qualname)
-            if unit is None or unit.host:
+            base = by_qualname.get(qualname)
+            if base is None or base.host:
                 continue
             for fact in items:
+                unit = base
+                if fact.get("returned") is not None:
+                    # what the factory `qualname` returned runs there (model/calls.py)
+                    made = self._made_by(base, fact["returned"])
+                    if made is None:
+                        continue
+                    unit, skip = made
+                    if skip:
+                        fact = _skipped(fact, skip)
                 if fact.get("kind") == "args":
                     # what a call in another module passes (model/kinds.py), traced or not
                     _join_arg_kinds(unit, fact)
@@ -1049,6 +1078,29 @@ class Indexer:
                             unit.maybe_none.add(p.name)
                     unit.traced_calls += 1
 
+    def _made_by(self, factory: Unit, attr: str) -> Optional[tuple[Unit, int]]:
+        """What a call of ``factory`` returns and another module then runs: the function
+        it defines and returns (``attr`` ""), or the one the holder it returns runs
+        from its method ``attr`` (``optax.GradientTransformation(init_fn, update_fn)``:
+        ``update``), with the leading arguments that method keeps for itself."""
+        if not attr:
+            made = returned_function(factory, self.index.unit_of)
+            return (made, 0) if made is not None and not made.host else None
+        if not isinstance(factory.node, cst.FunctionDef) or len(factory.returns) != 1:
+            return None
+        value = factory.returns[0]
+        if isinstance(value, cst.Name):
+            found = factory.binding_for(value.value, 1 << 30)
+            if found is None or found[0] is not factory or len(factory.bindings.get(value.value, ())) != 1:
+                return None
+            value = found[1][1]
+            held = self.index.held.get(id(value), {}) if value is not None else {}
+        else:
+            held = holders.methods_of(value, self.qualname,
+                                      lambda e: self.resolve_fn(e, factory)[0])
+        h = held.get(attr)
+        return (h.unit, h.skip) if h is not None and not h.unit.host else None
+
     def _static_params(self, site: TransformSite, unit: Unit, n_bound: int = 0) -> set[str]:
         """Parameters declared static; positions count from the first parameter
         the transform sees (after any bound by functools.partial)."""
@@ -1109,6 +1161,39 @@ class Indexer:
                     if j < len(positional):
                         out.add(positional[j].name)
         return out
+
+
+def _skipped(fact: dict, skip: int) -> dict:
+    """A call fact of a holder's method (``f.apply(params, rng, x)``) as a call of the
+    function it runs: the first ``skip`` positional arguments are the method's own."""
+    out = dict(fact)
+    for key in ("traced_pos", "array_pos", "none_pos"):
+        out[key] = [i - skip for i in fact.get(key, ()) if i >= skip]
+    out["n_pos"] = max(0, int(fact.get("n_pos", 0)) - skip)
+    classes = fact.get("classes")
+    if classes:
+        out["classes"] = {"pos": {str(int(i) - skip): f for i, f in classes.get("pos", {}).items() if int(i) >= skip},
+                          "kw": classes.get("kw", {})}
+    return out
+
+
+def returned_function(factory: Unit, unit_of: dict) -> Optional[Unit]:
+    """The one function (a nested def or a lambda) every ``return`` of ``factory``
+    hands back (``def get_cell(n): def cell(x, s): ...; return cell``), or None."""
+    if not isinstance(factory.node, cst.FunctionDef) or factory.node.decorators or not factory.returns:
+        return None
+    found: Optional[Unit] = None
+    for v in factory.returns:
+        if isinstance(v, cst.Name) and v.value in factory.defs and len(factory.bindings.get(v.value, ())) == 1:
+            u = factory.defs[v.value]
+        elif isinstance(v, cst.Lambda) and id(v) in unit_of:
+            u = unit_of[id(v)]
+        else:
+            return None
+        if found is not None and u is not found:
+            return None
+        found = u
+    return found
 
 
 def _join_arg_kinds(unit: Unit, fact: dict) -> None:
