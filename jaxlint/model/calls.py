@@ -15,7 +15,7 @@ from jaxlint.model import apis, instances, kinds
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.narrowing import is_none
-from jaxlint.model.scopes import factory_binding, instance_class
+from jaxlint.model.scopes import instance_class
 from jaxlint.model.transformed import filtered_call_arrays
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import dotted_name, positional_args
@@ -46,9 +46,10 @@ class ExternalCall:
     # a method called on an instance (model/instances.py), for the line of the call:
     # ``.matmul`` (``Matern32(s).matmul(x)``), ``[d`` (``d[mask]``: ``__getitem__``)
     method: str = ""
-    # the callee is a factory of the project, and the call runs what it returned:
-    # "" (``step = make_step(3)`` ... ``step(x)``) or a method of the holder it returned
-    # (``tx = make_update()`` ... ``tx.update(g, s)``: "update")
+    # the call runs what a call of ``callee`` returned (``Value.instance``): an instance
+    # of a class (its method: ``Matern32(s).matmul(x)``: "matmul"; ``d[i]``: "__getitem__";
+    # ``obj(x)``: "") or what a factory made (``step = make_step(3)`` ... ``step(x)``: "";
+    # ``tx = make_update()`` ... ``tx.update(g, s)``: "update", the holder's method)
     returned: Optional[str] = None
 
 
@@ -217,7 +218,14 @@ class CallEffects:
             unit = self.unit
             if unit.cls is not None and unit.cls.is_jax_module and unit.traced_params and not unit.host:
                 self._module_helper_call(call)
-                self._external_call(call, require_traced=True)
+                func = call.func
+                ref = self.value(func.value).instance if type(func) is cst.Attribute else None
+                if ref is not None and instances.of_class(self, ref) is None:
+                    # `Matern(1.0).matmul(x, x)` in `__call__`: that class's method
+                    self._external_call(call, require_traced=True, callee_name=ref,
+                                        returned=func.attr.value, method="." + func.attr.value)
+                else:
+                    self._external_call(call, require_traced=True)
             return
         if self._tree_map_callback(call):
             return
@@ -267,27 +275,21 @@ class CallEffects:
             if wrapped is not None:
                 self._external_call(call, callee_expr=wrapped, method=func.value)
                 return
-        if target is None and self.settings.module is not None:
-            # `step(x)` / `tx.update(g, s)` with `step = make_step(3)`, `tx = make_update()`
-            # and the factory imported from the project: what it returned runs traced
-            made = self._factory_made(func if type(func) is cst.Name else getattr(func, "value", None))
-            if made is not None:
-                attr = func.attr.value if type(func) is cst.Attribute else ""
-                self._external_call(call, callee_name=made, returned=attr,
-                                    method="." + attr if attr else (dotted_name(func) or ""))
-                return
-        if target is None and type(func) is cst.Attribute:
-            # `Matern32(scale).matmul(x)`, `m.loss(x)`, `self.transform.check(x)`: a method
-            # of the class the receiver is an instance of (model/instances.py)
-            ref = self.value(func.value).instance
+        if target is None and type(func) in (cst.Attribute, cst.Name):
+            # `Matern32(scale).matmul(x)`, `m.loss(x)`, `self.transform.check(x)`: a method of
+            # the class the receiver is an instance of (model/instances.py); `step(x)`,
+            # `tx.update(g, s)` with `step = make_step(3)`, `tx = make_update()`: what a
+            # factory of the project returned (which of the two: the defining module says)
+            ref = self.value(func.value if type(func) is cst.Attribute else func).instance
             if ref is not None:
+                attr = func.attr.value if type(func) is cst.Attribute else ""
                 cls = instances.of_class(self, ref)
                 if cls is None:
-                    self._external_call(call, callee_name=f"{ref}.{func.attr.value}",
-                                        method="." + func.attr.value)
+                    self._external_call(call, callee_name=ref, returned=attr,
+                                        method="." + attr if attr else (dotted_name(func) or ""))
                     return
-                if not cls.is_jax_module:
-                    target = cls.methods.get(func.attr.value)
+                if attr and not cls.is_jax_module:
+                    target = cls.methods.get(attr)
                     n_bound = 1 if target is not None else 0
         if target is None:
             self._external_call(call, callee_expr=wrapped)
@@ -334,14 +336,6 @@ class CallEffects:
         pos = positional_args(value)
         return pos[0].value if pos and type(pos[0].value) in (cst.Name, cst.Attribute) else None
 
-    def _factory_made(self, expr: Optional[cst.BaseExpression]) -> Optional[str]:
-        """The factory imported from the project (as written: ``make_step``,
-        ``ops.make_update``) whose call the name ``expr`` is bound to, once, in its
-        scope (``step = make_step(3)``); None otherwise."""
-        if type(expr) is not cst.Name:
-            return None
-        return factory_binding(self.unit, expr.value, self.imports, self.settings.project_packages)  # type: ignore[union-attr]
-
     def _subscript_effects(self, node: cst.Subscript) -> None:
         """``d[mask]`` in traced code, ``d`` an instance of a class of another module of
         the project: a call of its ``__getitem__`` with the index (model/instances.py)."""
@@ -354,7 +348,7 @@ class CallEffects:
         if ref is None or instances.of_class(self, ref) is not None:
             return
         self._external_call(cst.Call(func=cst.Name("__getitem__"), args=[cst.Arg(sl.value)]),
-                            callee_name=f"{ref}.__getitem__", method="[" + (dotted_name(node.value) or ""))
+                            callee_name=ref, returned="__getitem__", method="[" + (dotted_name(node.value) or ""))
 
     def _module_helper_call(self, call: cst.Call) -> None:
         """``self.m(...)`` in a flax/equinox/haiku module method that runs with traced
@@ -421,8 +415,9 @@ class CallEffects:
         ``f(x)`` after ``from mod import f``) with the arguments that are tracers;
         ``callee_expr``: the function a transformation wraps and the call applies
         (``jax.value_and_grad(losses.loss_fn)(p, b)``: ``losses.loss_fn`` gets them);
-        ``callee_name``: a method of a class of the project, as ``ref.method``
-        (``Matern32.matmul``, ``@desc.transform:Transform.check``: model/instances.py)."""
+        ``callee_name``: the class or factory of the project the receiver came from
+        (``Matern32``, ``@desc.transform:Transform``: model/instances.py), with
+        ``returned`` the method called on it."""
         if self.settings.module is None:
             return  # linted alone, outside a project
         if callee_name is not None:

@@ -405,8 +405,8 @@ class Evaluator:
             return replace_value(out, key=None) if out.key is not None else out
         if v.traced and v.kind == V.ARRAY:
             return Value(kind=V.ARRAY, traced=True, deps=v.deps)
-        if v.kind == V.NPARRAY:
-            return v  # the rows of a host NumPy array (`for x in np.indices(shape)`): host arrays
+        if v.kind == V.NPARRAY or (v.kind == V.STATIC and self.arg_value(iterable).kind == V.NPARRAY):
+            return Value(kind=V.NPARRAY)  # the rows of a host NumPy array (`for x in np.indices(shape)`)
         # iterating a traced pytree of unknown kind: a dict gives its (string)
         # keys, a list its leaves; unsure, so not a tracer
         if v.kind == V.STATIC:

@@ -274,15 +274,21 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[
                 if head is not None and _outside(index, head):
                     continue
             target = index.resolve(where, callee)
+            returned = rec.get("returned")
             if target is not None and target.kind == "class" and kind != "site":
-                # `Cls(...)`: a call of its `__init__` (the class's own or a base's)
-                target = index.resolve(target.module, target.qualname + ".__init__")
+                # `Cls(...)`: a call of its `__init__` (the class's own or a base's); a method
+                # called on an instance (`Cls(x).m(...)`, `d[i]`: `__getitem__`, `obj(x)`)
+                member = "__init__" if returned is None else returned or "__call__"
+                target = index.resolve(target.module, f"{target.qualname}.{member}")
+                returned = None
             if target is None or target.kind not in ("function", "assign") or (
                     target.kind == "assign" and "." in target.qualname):
                 # a module-level name assigned a value may hold a lambda (`g = lambda i: ...`):
                 # the defining module decides (model/index.py, apply_facts)
                 continue
             fact = {k: v for k, v in rec.items() if k not in _LOCAL_KEYS}
+            if returned is None:
+                fact.pop("returned", None)
             if kind == "args" and not fact.get("escape"):
                 _instances_named(index, module, fact, target.qualname.endswith(".__init__"))
             fact.update(kind=kind, path=path, reason=_reason(
