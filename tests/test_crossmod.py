@@ -449,3 +449,47 @@ def test_a_loop_over_a_traced_array_of_another_module(tmp_path, monkeypatch):
         "this Python loop runs once per row of `w`, a traced array argument of `likelihood`, while JAX "
         "traces `likelihood`: it is unrolled, and compile time grows with the data size. Vectorise "
         "(`jax.vmap` the body) or use `lax.scan` over `w`")
+
+
+IN_ONE_FILE = """\
+import jax
+import numpy as np
+
+
+class Sorter:
+    def order(self, modes):
+        return np.lexsort((modes[:, 1], modes[:, 0]))
+
+    def count(self, modes):
+        return np.prod(modes.shape)
+
+
+class Objective:
+    def __init__(self):
+        self.sorter = Sorter()
+
+    def error(self, modes):
+        return modes[self.sorter.order(modes)].sum()
+
+
+@jax.jit
+def run(modes):
+    return Objective().error(modes)
+
+
+@jax.jit
+def run2(modes):
+    s = Sorter()
+    return modes.sum() * s.count(modes)
+"""
+
+
+def test_methods_of_instances_of_a_class_of_the_same_file(tmp_path, monkeypatch):
+    """`Objective().error(modes)` in a jit, `self.sorter = Sorter()` in `__init__`: `order`
+    runs traced (JAX: TracerArrayConversionError); `s.count(modes)` of a local instance
+    reads only the shape (runs: 8)."""
+    (tmp_path / "main.py").write_text(IN_ONE_FILE)
+    monkeypatch.chdir(tmp_path)
+    found = _lint(tmp_path)
+    assert [f[:4] for f in found] == [("JAX204", "main.py", 7, 16)]
+    assert "(called from traced `error`)" in found[0][4]

@@ -632,6 +632,42 @@ class Indexer:
                     and small.value.func.value in names
                 ):
                     idx.instances[small.targets[0].target.value] = small.value.func.value
+        # `m = Cls(...)` in a function (model/instances.py: its methods called from there)
+        for unit in idx.units:
+            if unit.is_module:
+                continue
+            for name, entries in unit.bindings.items():
+                for _, value in entries:
+                    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
+                            and value.func.value in names and name not in idx.instances:
+                        idx.instances[name] = value.func.value
+
+    def _local_method(self, cls_name: str, name: str) -> Optional[Unit]:
+        found = [c for c in self.index.classes if c.name == cls_name]
+        if len(found) != 1 or found[0].is_jax_module:
+            return None
+        return found[0].methods.get(name)
+
+    def _init_attr_class(self, cls: ClassInfo, attr: str) -> Optional[str]:
+        """The class of this file whose instance ``__init__``/``setup`` assigns to
+        ``self.attr`` (``self.sorter = Sorter()``), for the analysis order only (the
+        interpreter decides what the attribute holds: model/instances.py)."""
+        for init in ("__init__", "setup"):
+            m = cls.methods.get(init)
+            if m is None or not isinstance(m.node, cst.FunctionDef):
+                continue
+            for stmt in m.node.body.body:
+                if not isinstance(stmt, cst.SimpleStatementLine):
+                    continue
+                for small in stmt.body:
+                    if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                            and isinstance(small.targets[0].target, cst.Attribute)
+                            and isinstance(small.targets[0].target.value, cst.Name)
+                            and small.targets[0].target.value.value == "self"
+                            and small.targets[0].target.attr.value == attr
+                            and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Name)):
+                        return small.value.func.value
+        return None
 
     def _instance_method(self, unit: Unit, func: cst.Attribute) -> Optional[Unit]:
         if func.value.value not in self.index.instances:  # type: ignore[union-attr]
@@ -658,10 +694,19 @@ class Indexer:
         for name, calls in self._method_calls.items():
             for unit, call in calls:
                 recv = call.func.value  # type: ignore[union-attr]
+                callee = None
                 if unit.cls is not None and isinstance(recv, cst.Name) and recv.value == "self":
                     callee = unit.cls.methods.get(name)
-                    if callee is not None and callee is not unit:
-                        idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+                elif isinstance(recv, cst.Call) and isinstance(recv.func, cst.Name):
+                    # `Cls(x).m(...)` with `Cls` a class of this file (model/instances.py)
+                    callee = self._local_method(recv.func.value, name)
+                elif (unit.cls is not None and isinstance(recv, cst.Attribute) and isinstance(recv.value, cst.Name)
+                      and recv.value.value == "self"):
+                    # `self.sorter.order(x)` with `self.sorter = Sorter()` in `__init__`
+                    built = self._init_attr_class(unit.cls, recv.attr.value)
+                    callee = self._local_method(built, name) if built is not None else None
+                if callee is not None and callee is not unit:
+                    idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # `jax.grad(loss)(p, x)` in a function: it calls `loss` (with its arguments; the
         # analysis sees the call in the caller, which must therefore come first)
         for site in idx.sites:

@@ -23,6 +23,8 @@ from typing import Any, Optional
 import libcst as cst
 
 from jaxlint.model import kinds
+from jaxlint.model import values as V
+from jaxlint.model.scopes import scope_of
 from jaxlint.model.units import ClassInfo, Unit
 from jaxlint.model.walk import dotted_name, walk_tree
 
@@ -49,10 +51,14 @@ def constructed(interp: Any, written: Optional[str]) -> Optional[str]:
     if written is None:
         return None
     head = written.split(".", 1)[0]
-    if interp.lookup(head) is not None:
-        return None  # a local value
+    bound = interp.lookup(head)
     if local_class(interp, written) is not None:
-        return written
+        # the class statement binds its name to an unknown value; another binding hides it
+        if (bound is None or bound == V.UNKNOWN_VALUE) and scope_of(interp.index, interp.unit, head) is interp.index.module_unit:
+            return written
+        return None
+    if bound is not None:
+        return None  # a local value
     if interp.settings.module is None or interp.builtin_name(cst.Name(head)) is not None:
         return None
     if interp.imports.project_import(head, interp.settings.project_packages):
