@@ -10,7 +10,7 @@ modules that define those functions.
 
 from __future__ import annotations
 
-from jaxlint.model import kinds
+from jaxlint.model import instances, kinds
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
 from jaxlint.model.x64 import FIXTURE
@@ -145,6 +145,9 @@ def _kinds_out(interp: Interpreter) -> dict:
             returns[name] = k
     if returns:
         out["returns"] = returns
+    wanted = instances.wanted_instances(interp)
+    if wanted:
+        out["instances"] = wanted  # `Cls.__init__` -> the parameters that want instance kinds
     records = []
     seen = set()
     count: dict[str, int] = {}

@@ -121,6 +121,9 @@ class FileIndex:
     # it traces (with the arguments bound before the call's), or the site of another module's
     applied_units: dict[int, tuple[Unit, int]] = field(default_factory=dict)
     applied_sites: dict[int, ExternalSite] = field(default_factory=dict)
+    # module-level classes whose methods call a method of `self.<attr>`: class -> attrs
+    # (the `__init__` parameters stored there want the instance kinds of their callers)
+    attr_receivers: dict[str, set[str]] = field(default_factory=dict)
     # holders of a function of this file (`f = hk.transform(forward)`, a GradientTransformation):
     # id of the bound value (or of the decorated def) -> attribute -> what it runs (model/holders.py)
     held: dict[int, dict[str, "holders.HeldFunction"]] = field(default_factory=dict)
@@ -703,6 +706,7 @@ class Indexer:
                 elif (unit.cls is not None and isinstance(recv, cst.Attribute) and isinstance(recv.value, cst.Name)
                       and recv.value.value == "self"):
                     # `self.sorter.order(x)` with `self.sorter = Sorter()` in `__init__`
+                    idx.attr_receivers.setdefault(unit.cls.name, set()).add(recv.attr.value)
                     built = self._init_attr_class(unit.cls, recv.attr.value)
                     callee = self._local_method(built, name) if built is not None else None
                 if callee is not None and callee is not unit:

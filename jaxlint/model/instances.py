@@ -147,3 +147,31 @@ def ctor_callers_known(interp: Any, cls: ClassInfo, init: Unit) -> bool:
     if init.escapes:
         return False
     return kinds.uses_of(interp.text, cls.name)[0] == 1 + init.local_calls
+
+
+def wanted_instances(interp: Any) -> dict[str, list[str]]:
+    """``Cls.__init__`` -> its parameters stored as ``self.attr`` (once) where a method
+    of ``Cls`` calls a method of ``self.attr``: only these receive the instance kinds
+    of other modules' calls (``project/facts.py``), so that a module whose classes are
+    merely handed objects is not linted again for them."""
+    out: dict[str, list[str]] = {}
+    for cls in interp.index.classes:
+        attrs = interp.index.attr_receivers.get(cls.name)
+        init = cls.methods.get("__init__")
+        if not attrs or init is None or not isinstance(init.node, cst.FunctionDef) \
+                or local_class(interp, cls.name) is None:
+            continue
+        params = set()
+        for stmt in init.node.body.body:
+            if type(stmt) is not cst.SimpleStatementLine:
+                continue
+            for small in stmt.body:
+                if type(small) is cst.Assign and len(small.targets) == 1:
+                    t = small.targets[0].target
+                    if (type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == "self"
+                            and t.attr.value in attrs and type(small.value) is cst.Name
+                            and init.param(small.value.value) is not None):
+                        params.add(small.value.value)
+        if params:
+            out[f"{cls.name}.__init__"] = sorted(params)
+    return out

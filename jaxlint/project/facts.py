@@ -89,13 +89,16 @@ def incoming_facts(
         return _class_flat(index, records_of, target_module, qualname, flat_memo)
     x64_of = {module: proj.get("x64_names") or {} for module, _, proj in outputs}
     x64_at_import = _x64_at_import(outputs)
+    # `Cls.__init__` -> the parameters that want instance kinds (model/instances.py)
+    wanted = {module: proj["instances"] for module, _, proj in outputs if proj.get("instances")}
+    wanted_key = json.dumps(wanted, sort_keys=True) if wanted else ""
     for module, path, proj in outputs:
         known = memo.get(path) if memo is not None else None
-        if known is None or known[0] is not proj or known[1] is not index:
-            known = (proj, index, *_resolved(index, module, path, proj))
+        if known is None or known[0] is not proj or known[1] is not index or known[2] != wanted_key:
+            known = (proj, index, wanted_key, *_resolved(index, module, path, proj, wanted))
             if memo is not None:
                 memo[path] = known
-        imported, records, modules, classes = known[2], known[3], known[4], known[5]
+        imported, records, modules, classes = known[3], known[4], known[5], known[6]
         def give(name: str, target_module: str, qualname: str, function: bool) -> None:
             """What ``name`` (used in this file) refers to, if it is a jit (its
             static/donated arguments), a key consumer or a factory."""
@@ -227,7 +230,8 @@ def _class_flat(index: ProjectIndex, records_of: Mapping[str, Json], module: str
     return flat
 
 
-def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[list, list, list, list]:
+def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
+              wanted: Mapping[str, Json]) -> tuple[list, list, list, list]:
     """What one file's output names: (imported name, target) for its names
     imported from functions or assignments of the project; (module, qualname,
     fact, fact's canonical JSON) for each call from traced code and each
@@ -289,37 +293,49 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[
             fact = {k: v for k, v in rec.items() if k not in _LOCAL_KEYS}
             if returned is None:
                 fact.pop("returned", None)
+            if kind == "call" and rec.get("returned") is None and target.qualname.endswith(".__init__") \
+                    and callee.rsplit(".", 1)[-1] != "__init__":
+                continue  # `Cls(x)` in traced code: its `__init__` stores what it is given
             if kind == "args" and not fact.get("escape"):
-                _instances_named(index, module, fact, target.qualname.endswith(".__init__"))
+                _instances_named(index, module, fact, (wanted.get(target.module) or {}).get(target.qualname, ()))
             fact.update(kind=kind, path=path, reason=_reason(
                 kind, rec.get("caller", ""), path, rec["line"], rec["why"], rec.get("cell")))
             records.append((target.module, target.qualname, fact, json.dumps(fact, sort_keys=True)))
     return imported, records, modules, classes
 
 
-def _instances_named(index: ProjectIndex, module: str, fact: Json, init: bool) -> None:
+def _instances_named(index: ProjectIndex, module: str, fact: Json, wanted: Iterable[str]) -> None:
     """The instance kinds of a call-site record (``obj:Transform``, as the calling
     module writes the class) named where they are defined (``obj:@desc.transform:
-    Transform``); only a constructor (``__init__``) gets them (it stores them as
-    attributes: model/instances.py), and a name that is no class of the project is
-    unknown."""
+    Transform``); only the parameters of a constructor that stores them as an
+    attribute whose methods it calls (``wanted``: model/instances.py) get them, and a
+    name that is no class of the project is unknown."""
+    wanted = set(wanted)
+    pos, kw = fact.get("pos"), fact.get("kw")
+    if not wanted:
+        if isinstance(pos, list):
+            fact["pos"] = [_unknown_obj(k) for k in pos]
+        if isinstance(kw, dict):
+            fact["kw"] = {n: _unknown_obj(k) for n, k in kw.items()}
+        return
 
     def named(k: object) -> object:
         if not isinstance(k, str) or not k.startswith(OBJ):
             return k
-        if not init:
-            return "unknown"
         ref = k[len(OBJ):]
         if ref.startswith("@"):
             return k
         t = index.resolve(module, ref)
         return f"{OBJ}@{t.module}:{t.qualname}" if t is not None and t.kind == "class" else "unknown"
 
-    pos, kw = fact.get("pos"), fact.get("kw")
     if isinstance(pos, list):
         fact["pos"] = [named(k) for k in pos]
     if isinstance(kw, dict):
         fact["kw"] = {n: named(k) for n, k in kw.items()}
+
+
+def _unknown_obj(k: object) -> object:
+    return "unknown" if isinstance(k, str) and k.startswith(OBJ) else k
 
 
 def _x64_at_import(outputs) -> set[str]:
