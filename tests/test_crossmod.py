@@ -493,3 +493,17 @@ def test_methods_of_instances_of_a_class_of_the_same_file(tmp_path, monkeypatch)
     found = _lint(tmp_path)
     assert [f[:4] for f in found] == [("JAX204", "main.py", 7, 16)]
     assert "(called from traced `error`)" in found[0][4]
+
+
+def test_instance_kinds_travel_only_once_named_where_the_class_is_defined():
+    """`obj:Sorter` (as the caller writes it) crosses modules only after project/facts.py
+    names the class (`obj:@geo.kernels:Sorter`); a warm run reads the same spelling."""
+    from jaxlint.model import kinds
+    from jaxlint.project.facts import OBJ, carries_kind
+
+    assert OBJ == kinds.OBJ
+    assert carries_kind({"pos": ["obj:@geo.kernels:Sorter", "unknown"], "kw": {}})
+    assert not carries_kind({"pos": ["obj:Sorter"], "kw": {}})
+    params = [type("P", (), {"name": n, "kind": "pos"})() for n in ("sorter", "n")]
+    assert kinds.fact_kinds(params, ["obj:@geo.kernels:Sorter", "obj:Sorter"], {}) == {
+        "sorter": "obj:@geo.kernels:Sorter", "n": "unknown"}

@@ -69,6 +69,8 @@ def holds_host_numpy_array(index: FileIndex, unit: Unit, expr: cst.CSTNode, qual
     entries = u.bindings.get(expr.value)
     if not entries or any(not isinstance(e, (cst.Call, cst.BinaryOperation)) for _, e in entries):
         return False  # cheap test first: plain assignments of calls
+    if not all(host_array_expr(index, u, e, qualname) for _, e in entries):
+        return False  # ... that build NumPy arrays (before the walk of the scope)
     writes = _writes(u.node, expr.value)
     if not writes:
         return False
