@@ -10,7 +10,7 @@ modules that define those functions.
 
 from __future__ import annotations
 
-from jaxlint.model import kinds
+from jaxlint.model import instances, kinds
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
 from jaxlint.model.x64 import FIXTURE
@@ -84,7 +84,7 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     out_calls = []
     seen = set()
     for c in calls:
-        key = (c.callee, c.caller.qualname, c.traced_pos, c.traced_kw, c.array_pos, c.array_kw,
+        key = (c.callee, c.method, c.returned, c.caller.qualname, c.traced_pos, c.traced_kw, c.array_pos, c.array_kw,
                c.n_pos, c.keywords, c.none_pos, c.none_kw, repr(c.class_pos), repr(c.class_kw))
         if key in seen:
             continue
@@ -105,6 +105,10 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
         })
         if c.class_pos or c.class_kw:
             out_calls[-1]["classes"] = {"pos": {str(i): f for i, f in c.class_pos}, "kw": dict(c.class_kw)}
+        if c.method:
+            out_calls[-1]["method"] = c.method  # the line: where `.method(` or `recv[` is written
+        if c.returned is not None:
+            out_calls[-1]["returned"] = c.returned  # what the factory returned runs
     out_sites = []
     for s in sites:
         out_sites.append({
@@ -120,6 +124,11 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             "unbatched_pos": list(s.unbatched_pos),
             "kw_given": list(s.kw_given),
         })
+        if s.array_pos:
+            out_sites[-1]["array_pos"] = list(s.array_pos)
+        if s.returned:
+            out_sites[-1]["returned"] = ""  # the function the factory returned
+            out_sites[-1]["method"] = s.written  # the line: where that name is transformed
     return {"calls": out_calls, "sites": out_sites, "jits": jits, "consumers": consumers,
             "factories": factories, **extra}
 
@@ -137,6 +146,9 @@ def _kinds_out(interp: Interpreter) -> dict:
             returns[name] = k
     if returns:
         out["returns"] = returns
+    wanted = instances.wanted_instances(interp)
+    if wanted:
+        out["instances"] = wanted  # `Cls.__init__` -> the parameters that want instance kinds
     records = []
     seen = set()
     count: dict[str, int] = {}

@@ -479,6 +479,7 @@ def _fill_lines(project: dict, tree: ast.AST) -> None:
     scopes = {c.get("caller", "") for c in project.get("calls", ())}
     scopes |= {site.get("scope", "") for site in project.get("sites", ())}
     around = {".".join(parts[:i]) for s in scopes if s for parts in [s.split(".")] for i in range(1, len(parts) + 1)}
+    methods = any(c.get("method") for c in project.get("calls", ()))
     stack: list[tuple[ast.AST, str]] = [(tree, "")]
     while stack:
         node, scope = stack.pop()
@@ -494,20 +495,28 @@ def _fill_lines(project: dict, tree: ast.AST) -> None:
                     key = (scope, name)
                     if key not in first or child.lineno < first[key]:
                         first[key] = child.lineno
+                if methods and isinstance(child.func, ast.Attribute):
+                    key = (scope, "." + child.func.attr)  # `Cls(x).method(...)`: a method's record
+                    if key not in first or child.lineno < first[key]:
+                        first[key] = child.lineno
                 for arg in child.args:
                     name = dotted(arg)
                     if name is not None:
                         key = (scope, name)
                         if key not in passed or child.lineno < passed[key]:
                             passed[key] = child.lineno
+            elif methods and isinstance(child, ast.Subscript):
+                key = (scope, "[" + (dotted(child.value) or ""))  # `d[i]`: a call of `__getitem__`
+                if key not in first or child.lineno < first[key]:
+                    first[key] = child.lineno
             stack.append((child, scope))
     # a call: where the callee is called, else handed on (`jax.grad(f)(x)`); a site:
     # where the function is handed to the transformation, else called
     for c in project.get("calls", ()):
-        key = (c["caller"], c["callee"])
+        key = (c["caller"], c.get("method") or c["callee"])
         c["line"] = first.get(key) or passed.get(key, 0)
     for site in project.get("sites", ()):
-        key = (site.get("scope", ""), site["callee"])
+        key = (site.get("scope", ""), site.get("method") or site["callee"])
         site["line"] = passed.get(key) or first.get(key, 0)
 
 

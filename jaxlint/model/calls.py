@@ -11,8 +11,9 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, gradtrace, kinds
+from jaxlint.model import apis, gradtrace, instances, kinds
 from jaxlint.model import values as V
+from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.narrowing import is_none
 from jaxlint.model.scopes import instance_class
 from jaxlint.model.transformed import filtered_call_arrays
@@ -42,6 +43,14 @@ class ExternalCall:
     # the flat pytree class records (model/pytrees.py) of traced arguments of a known class
     class_pos: tuple[tuple[int, dict], ...] = ()
     class_kw: tuple[tuple[str, dict], ...] = ()
+    # a method called on an instance (model/instances.py), for the line of the call:
+    # ``.matmul`` (``Matern32(s).matmul(x)``), ``[d`` (``d[mask]``: ``__getitem__``)
+    method: str = ""
+    # the call runs what a call of ``callee`` returned (``Value.instance``): an instance
+    # of a class (its method: ``Matern32(s).matmul(x)``: "matmul"; ``d[i]``: "__getitem__";
+    # ``obj(x)``: "") or what a factory made (``step = make_step(3)`` ... ``step(x)``: "";
+    # ``tx = make_update()`` ... ``tx.update(g, s)``: "update", the holder's method)
+    returned: Optional[str] = None
 
 
 class CallEffects:
@@ -140,6 +149,39 @@ class CallEffects:
                 if scalar or av.kind == V.ARRAY:
                     unit.array_params.add(p.name)
 
+    def arg_value(self, expr: cst.BaseExpression) -> V.Value:
+        """The value an argument passes: ``value``, except that a NumPy array built from
+        Python values (``np.zeros(3)``, ``np.random.randn(n) * s``, a name bound only to
+        one), which the value model calls a Python value, is a host array."""
+        v = self.value(expr)
+        if v.kind == V.STATIC and type(expr) in (cst.Name, cst.Call, cst.BinaryOperation) and (
+                host_array_expr(self.index, self.unit, expr, self.qualname)
+                or holds_host_numpy_array(self.index, self.unit, expr, self.qualname)):
+            return V.Value(kind=V.NPARRAY)
+        return v
+
+    def _applied_arrays(self, call: cst.Call) -> None:
+        """``jax.jit(f)(a, x)``, ``jit(grad(mod.f))(s, m, x)``: a transformation applied
+        at once; the parameters given a JAX or NumPy array receive traced arrays (not
+        lists or pytrees), in this file's ``f`` or, as a site fact, in ``mod``."""
+        index = self.index
+        local = index.applied_units.get(id(call))
+        site = index.applied_sites.get(id(call)) if local is None else None
+        if local is None and site is None:
+            return
+        if any(a.star for a in call.args):
+            return
+        arrays = tuple(i for i, a in enumerate(positional_args(call))
+                       if self.arg_value(a.value).kind in (V.ARRAY, V.NPARRAY))
+        if site is not None:
+            site.array_pos = tuple(sorted(set(site.array_pos) | set(arrays)))  # after those partial binds
+            return
+        unit, n_bound = local  # type: ignore[misc]
+        params = unit.positional()[n_bound:]
+        for i in arrays:
+            if i < len(params) and params[i].name in unit.traced_params:
+                unit.array_params.add(params[i].name)
+
     def _imported_jit_passes(self, call: cst.Call) -> None:
         """A call of a jit of another module: the parameters with defaults it passes
         (that module keeps a default a Python value only while no call passes it)."""
@@ -164,6 +206,8 @@ class CallEffects:
         """Calls from traced code make the callee traced, with the parameters
         that receive tracers marked as such."""
         self._jit_call_arguments(call)
+        if type(call.func) is cst.Call:
+            self._applied_arrays(call)
         self._note_site(id(call))
         self._note_arg_kinds(call)
         filtered_call_arrays(self, call)
@@ -176,7 +220,14 @@ class CallEffects:
             unit = self.unit
             if unit.cls is not None and unit.cls.is_jax_module and unit.traced_params and not unit.host:
                 self._module_helper_call(call)
-                self._external_call(call, require_traced=True)
+                func = call.func
+                ref = self.value(func.value).instance if type(func) is cst.Attribute else None
+                if ref is not None and instances.of_class(self, ref) is None:
+                    # `Matern(1.0).matmul(x, x)` in `__call__`: that class's method
+                    self._external_call(call, require_traced=True, callee_name=ref,
+                                        returned=func.attr.value, method="." + func.attr.value)
+                else:
+                    self._external_call(call, require_traced=True)
             return
         if self._tree_map_callback(call):
             return
@@ -220,6 +271,28 @@ class CallEffects:
                           and inner.value.value == "self" and self.unit.cls is not None):
                         target = self.unit.cls.methods.get(inner.attr.value)  # jax.grad(self.loss)(p, x)
                         n_bound = 1 if target is not None else 0
+        if target is None and wrapped is None and type(func) is cst.Name and self.settings.module is not None:
+            # `g(x)` with `g = jax.grad(losses.loss)`: the imported function runs with these
+            wrapped = self._transformed_import(func)
+            if wrapped is not None:
+                self._external_call(call, callee_expr=wrapped, method=func.value)
+                return
+        if target is None and type(func) in (cst.Attribute, cst.Name):
+            # `Matern32(scale).matmul(x)`, `m.loss(x)`, `self.transform.check(x)`: a method of
+            # the class the receiver is an instance of (model/instances.py); `step(x)`,
+            # `tx.update(g, s)` with `step = make_step(3)`, `tx = make_update()`: what a
+            # factory of the project returned (which of the two: the defining module says)
+            ref = self.value(func.value if type(func) is cst.Attribute else func).instance
+            if ref is not None:
+                attr = func.attr.value if type(func) is cst.Attribute else ""
+                cls = instances.of_class(self, ref)
+                if cls is None:
+                    self._external_call(call, callee_name=ref, returned=attr,
+                                        method="." + attr if attr else (dotted_name(func) or ""))
+                    return
+                if attr and not cls.is_jax_module:
+                    target = cls.methods.get(attr)
+                    n_bound = 1 if target is not None else 0
         if target is None:
             self._external_call(call, callee_expr=wrapped)
             return
@@ -268,6 +341,35 @@ class CallEffects:
             if a.keyword is not None and target.param(a.keyword.value) is not None and self.value(a.value).traced:
                 traced.append(a.keyword.value)
         gradtrace.mark_call(self.unit, target, traced)
+
+    def _transformed_import(self, func: cst.Name) -> Optional[cst.BaseExpression]:
+        """``losses.loss`` when the name ``func`` is bound once, in its scope, to a
+        transformation of it (``g = jax.grad(losses.loss)``), else None."""
+        found = self.unit.binding_for(func.value, 1 << 30)
+        if found is None:
+            return None
+        holder, (_, value) = found
+        if type(value) is not cst.Call or len(holder.bindings.get(func.value, ())) != 1:
+            return None
+        t = apis.transform_for(self.qualname(value.func))
+        if t is None or not t.wrapper or t.host or t.fn_args != (0,):
+            return None
+        pos = positional_args(value)
+        return pos[0].value if pos and type(pos[0].value) in (cst.Name, cst.Attribute) else None
+
+    def _subscript_effects(self, node: cst.Subscript) -> None:
+        """``d[mask]`` in traced code, ``d`` an instance of a class of another module of
+        the project: a call of its ``__getitem__`` with the index (model/instances.py)."""
+        if not self.in_traced or self.settings.module is None or len(node.slice) != 1:
+            return
+        sl = node.slice[0].slice
+        if type(sl) is not cst.Index:
+            return
+        ref = self.value(node.value).instance
+        if ref is None or instances.of_class(self, ref) is not None:
+            return
+        self._external_call(cst.Call(func=cst.Name("__getitem__"), args=[cst.Arg(sl.value)]),
+                            callee_name=ref, returned="__getitem__", method="[" + (dotted_name(node.value) or ""))
 
     def _module_helper_call(self, call: cst.Call) -> None:
         """``self.m(...)`` in a flax/equinox/haiku module method that runs with traced
@@ -327,26 +429,35 @@ class CallEffects:
         return True
 
     def _external_call(self, call: cst.Call, require_traced: bool = False,
-                       callee_expr: Optional[cst.BaseExpression] = None) -> None:
+                       callee_expr: Optional[cst.BaseExpression] = None,
+                       callee_name: Optional[str] = None, method: str = "",
+                       returned: Optional[str] = None) -> None:
         """Record a call from traced code to an imported function (``mod.f(x)``,
         ``f(x)`` after ``from mod import f``) with the arguments that are tracers;
         ``callee_expr``: the function a transformation wraps and the call applies
-        (``jax.value_and_grad(losses.loss_fn)(p, b)``: ``losses.loss_fn`` gets them)."""
+        (``jax.value_and_grad(losses.loss_fn)(p, b)``: ``losses.loss_fn`` gets them);
+        ``callee_name``: the class or factory of the project the receiver came from
+        (``Matern32``, ``@desc.transform:Transform``: model/instances.py), with
+        ``returned`` the method called on it."""
         if self.settings.module is None:
             return  # linted alone, outside a project
-        fexpr = call.func if callee_expr is None else callee_expr
-        if type(fexpr) not in (cst.Name, cst.Attribute):
-            return
-        callee = dotted_name(fexpr)
-        if callee is None:
-            return
-        head = callee.split(".", 1)[0]
-        if self.lookup(head) is not None or self.builtin_name(fexpr) is not None:
-            return  # a local value, or a builtin: not another module's function
-        if not self.imports.project_import(head, self.settings.project_packages):
-            return
-        if apis.transform_for(self.qualname(fexpr)) is not None:
-            return  # a JAX transformation (when the project is JAX itself): not a helper
+        if callee_name is not None:
+            callee = callee_name
+        else:
+            fexpr = call.func if callee_expr is None else callee_expr
+            if type(fexpr) not in (cst.Name, cst.Attribute):
+                return
+            found = dotted_name(fexpr)
+            if found is None:
+                return
+            callee = found
+            head = callee.split(".", 1)[0]
+            if self.lookup(head) is not None or self.builtin_name(fexpr) is not None:
+                return  # a local value, or a builtin: not another module's function
+            if not self.imports.project_import(head, self.settings.project_packages):
+                return
+            if apis.transform_for(self.qualname(fexpr)) is not None:
+                return  # a JAX transformation (when the project is JAX itself): not a helper
         if any(a.star for a in call.args):
             return  # *args/**kwargs: which parameter gets what is unknown
         pos = [self.value(a.value) for a in positional_args(call)]
@@ -365,6 +476,8 @@ class CallEffects:
             none_kw=tuple(a.keyword.value for a in call.args if a.keyword is not None and is_none(a.value)),
             class_pos=tuple((i, v.cls.flat) for i, v in enumerate(pos) if v.traced and v.cls is not None),
             class_kw=tuple((k, v.cls.flat) for k, v in kws if v.traced and v.cls is not None),
+            method=method,
+            returned=returned,
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:
@@ -409,7 +522,7 @@ class CallEffects:
             else:
                 return
             if type(unit.node) is cst.FunctionDef and unit.cls is None:
-                kinds.join_into(unit.arg_kinds, kinds.call_kinds(unit.params, call, self.value))
+                kinds.join_into(unit.arg_kinds, kinds.call_kinds(unit.params, call, self.arg_value))
                 unit.local_calls += 1
         elif type(func) is cst.Attribute:
             self._note_external_args(call)
@@ -434,6 +547,7 @@ class CallEffects:
         if any(a.star for a in call.args):
             self.arg_calls.append((callee, None, None))
             return
-        pos = tuple(kinds.fact_name(self.value(a.value)) for a in call.args if a.keyword is None)
-        kw = tuple((a.keyword.value, kinds.fact_name(self.value(a.value))) for a in call.args if a.keyword is not None)
+        pos = tuple(kinds.fact_name(self.arg_value(a.value)) for a in call.args if a.keyword is None)
+        kw = tuple((a.keyword.value, kinds.fact_name(self.arg_value(a.value))) for a in call.args if a.keyword is not None)
         self.arg_calls.append((callee, pos, kw))
+

@@ -67,24 +67,52 @@ def holds_host_numpy_array(index: FileIndex, unit: Unit, expr: cst.CSTNode, qual
     if u is None:
         return False
     entries = u.bindings.get(expr.value)
-    if not entries or any(not isinstance(e, cst.Call) for _, e in entries):
+    if not entries or any(not isinstance(e, (cst.Call, cst.BinaryOperation)) for _, e in entries):
         return False  # cheap test first: plain assignments of calls
+    if not all(host_array_expr(index, u, e, qualname) for _, e in entries):
+        return False  # ... that build NumPy arrays (before the walk of the scope)
     writes = _writes(u.node, expr.value)
     if not writes:
         return False
     for w in writes:
         if not isinstance(w, cst.Assign) or len(w.targets) != 1 or not isinstance(w.targets[0].target, cst.Name):
             return False
-        if not isinstance(w.value, cst.Call):
-            return False
-        q = qualname(w.value.func) or ""
-        if not q.startswith("numpy."):
-            return False
-        short = q[len("numpy."):]
-        if short not in _NUMPY_BUILDERS and not (
-            short.startswith("random.") and short[len("random."):] not in ("seed", "default_rng", "RandomState", "get_state", "set_state")
-        ):
+        if not host_array_expr(index, u, w.value, qualname):
             return False
     if u.is_module and any(expr.value in w.global_names and expr.value in w.assigned for w in index.units):
         return False
     return True
+
+
+def host_array_expr(index: FileIndex, unit: Unit, e: cst.CSTNode, qualname, depth: int = 0) -> bool:
+    """``e`` builds a NumPy array: ``numpy.<constructor>(...)``, ``numpy.random.<sampler>(...)``,
+    or arithmetic of one with numbers or names bound once to a number
+    (``random.randn(N) * sigma + mu``)."""
+    if depth > 8:
+        return False
+    if isinstance(e, cst.Call):
+        q = qualname(e.func) or ""
+        if not q.startswith("numpy."):
+            return False
+        short = q[len("numpy."):]
+        return short in _NUMPY_BUILDERS or (
+            short.startswith("random.") and bool(e.args)
+            and short[len("random."):] not in ("seed", "default_rng", "RandomState", "get_state", "set_state"))
+    if isinstance(e, cst.BinaryOperation) and not isinstance(e.operator, cst.MatrixMultiply):
+        sides = (e.left, e.right)
+        hosts = [host_array_expr(index, unit, x, qualname, depth + 1) for x in sides]
+        return any(hosts) and all(h or _number(index, unit, x) for h, x in zip(hosts, sides))
+    return False
+
+
+def _number(index: FileIndex, unit: Unit, e: cst.CSTNode) -> bool:
+    """A number literal, or a name its scope binds once to one (``sigma = 5.0``)."""
+    if isinstance(e, (cst.Integer, cst.Float)):
+        return True
+    if not isinstance(e, cst.Name):
+        return False
+    u = _scope_of(index, unit, e.value)
+    entries = u.bindings.get(e.value) if u is not None else None
+    if not entries or len(entries) != 1 or not isinstance(entries[0][1], (cst.Integer, cst.Float)):
+        return False
+    return len(_writes(u.node, e.value)) == 1  # type: ignore[union-attr]

@@ -8,7 +8,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, kinds, pytrees, shape_flow
+from jaxlint.model import apis, instances, kinds, pytrees, shape_flow
 from jaxlint.model import values as V
 from jaxlint.model.bindings import replace_value
 from jaxlint.model.shapes import constructor_facts
@@ -95,6 +95,11 @@ class Evaluator:
             attr = e.attr.value
             if attr in apis.STATIC_ATTRS:
                 return V.STATIC_VALUE
+            if not base.traced and type(e.value) is cst.Name and e.value.value == "self" and self.unit.cls is not None \
+                    and self.unit.params and self.unit.params[0].name == "self":
+                ref = instances.attribute(self, self.unit.cls, attr)  # `self.model` set in `__init__`
+                if ref is not None:
+                    return Value(instance=ref)
             if attr == "at" and (base.kind == V.ARRAY or base.traced):
                 return Value(kind=V.AT, traced=base.traced, deps=base.deps)
             if base.kind == V.ARRAY:
@@ -140,9 +145,16 @@ class Evaluator:
                 return Value(kind=V.ARRAY if base.kind == V.ARRAY else V.UNKNOWN, traced=True, deps=deps)
             if base.kind == V.ARRAY:
                 return Value(kind=V.ARRAY, traced=traced_ctx and base.traced)
+            if base.kind == V.NPARRAY and not idx_traced:
+                return base  # `np.indices(shape)[0]`: a host array (or a NumPy scalar)
             return V.UNKNOWN_VALUE
         if t is cst.Call:
-            return self._eval_call(e)
+            v = self._eval_call(e)
+            if v.kind == V.UNKNOWN and not v.traced and v.instance is None and type(e.func) in (cst.Name, cst.Attribute):
+                ref = instances.constructed(self, dotted_name(e.func))  # `Cls(...)` of the project
+                if ref is not None:
+                    return replace_value(v, instance=ref)
+            return v
         if t is cst.BinaryOperation:
             l, r = self.value(e.left), self.value(e.right)
             if l.kind == V.STATIC and r.kind == V.STATIC:
@@ -150,6 +162,8 @@ class Evaluator:
             if (l.kind in (V.LIST, V.TUPLE) or r.kind in (V.LIST, V.TUPLE)) and not (l.traced or r.traced):
                 return Value(kind=V.LIST)  # sequence repetition / concatenation
             traced = l.traced or r.traced
+            if not traced and V.NPARRAY in (l.kind, r.kind) and {l.kind, r.kind} <= {V.NPARRAY, V.STATIC}:
+                return Value(kind=V.NPARRAY)  # `np.random.randn(n) * sigma + mu`: a host array
             if traced or V.ARRAY in (l.kind, r.kind):
                 hint = None
                 if isinstance(e.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and l.dtype_hint == r.dtype_hint == "bool":
@@ -408,6 +422,8 @@ class Evaluator:
             return replace_value(out, key=None) if out.key is not None else out
         if v.traced and v.kind == V.ARRAY:
             return Value(kind=V.ARRAY, traced=True, deps=v.deps)
+        if v.kind == V.NPARRAY or (v.kind == V.STATIC and self.arg_value(iterable).kind == V.NPARRAY):
+            return Value(kind=V.NPARRAY)  # the rows of a host NumPy array (`for x in np.indices(shape)`)
         # iterating a traced pytree of unknown kind: a dict gives its (string)
         # keys, a list its leaves; unsure, so not a tracer
         if v.kind == V.STATIC:

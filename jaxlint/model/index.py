@@ -18,7 +18,7 @@ import libcst as cst
 
 from jaxlint.model import apis, gradtrace, holders, kinds, pytree_read, pytrees
 from jaxlint.model.dimensions import dimension_params
-from jaxlint.model.scopes import instance_class
+from jaxlint.model.scopes import factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.keyflow import key_param_consumed, rngs_keys
 from jaxlint.model.units import ClassInfo, ParamInfo, Unit
@@ -63,6 +63,13 @@ class ExternalSite:
     kw_bound: tuple[str, ...] = ()
     unbatched_pos: tuple[int, ...] = ()
     kw_given: tuple[str, ...] = ()  # bound by `partial(f, k=v)` to a value that is not None
+    # applied at once (`jit(grad(mod.f))(a, b, x)`): the positions of the call that pass
+    # arrays (JAX or NumPy: jit makes them JAX arrays), set by the walk (model/calls.py)
+    array_pos: tuple[int, ...] = ()
+    # the function is what a factory of that module returned (`step = make_step(3)`,
+    # then `jax.jit(step)`): ``callee`` names the factory
+    returned: bool = False
+    written: str = ""  # the name the transformation is given (for the line), when returned
 
 
 @dataclass
@@ -112,6 +119,13 @@ class FileIndex:
     x64_imported: bool = False
     # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
     called_now: set[int] = field(default_factory=set)
+    # id of a call applying a transformation at once (`jax.jit(f)(x, n)`) -> the function
+    # it traces (with the arguments bound before the call's), or the site of another module's
+    applied_units: dict[int, tuple[Unit, int]] = field(default_factory=dict)
+    applied_sites: dict[int, ExternalSite] = field(default_factory=dict)
+    # module-level classes whose methods call a method of `self.<attr>`: class -> attrs
+    # (the `__init__` parameters stored there want the instance kinds of their callers)
+    attr_receivers: dict[str, set[str]] = field(default_factory=dict)
     # holders of a function of this file (`f = hk.transform(forward)`, a GradientTransformation):
     # id of the bound value (or of the decorated def) -> attribute -> what it runs (model/holders.py)
     held: dict[int, dict[str, "holders.HeldFunction"]] = field(default_factory=dict)
@@ -598,6 +612,13 @@ class Indexer:
             if t is not None:
                 # jax.jit(jax.grad(f)): the inner function is traced by the outer one
                 return None, 0, frozenset(), TransformSite(t, fq or "", expr, expr, scope, seq=seq)
+            if isinstance(expr.func, cst.Name) and fq is None:
+                # `cell = get_cell(n)`: the function a factory of this file returns
+                factory = scope.lookup_def(expr.func.value)
+                if factory is not None and scope.binding_for(expr.func.value, seq) is not None:
+                    made = returned_function(factory, self.index.unit_of)
+                    if made is not None:
+                        return made, 0, frozenset(), None
         return none
 
     def _module_instances(self) -> None:
@@ -616,6 +637,42 @@ class Indexer:
                     and small.value.func.value in names
                 ):
                     idx.instances[small.targets[0].target.value] = small.value.func.value
+        # `m = Cls(...)` in a function (model/instances.py: its methods called from there)
+        for unit in idx.units:
+            if unit.is_module:
+                continue
+            for name, entries in unit.bindings.items():
+                for _, value in entries:
+                    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
+                            and value.func.value in names and name not in idx.instances:
+                        idx.instances[name] = value.func.value
+
+    def _local_method(self, cls_name: str, name: str) -> Optional[Unit]:
+        found = [c for c in self.index.classes if c.name == cls_name]
+        if len(found) != 1 or found[0].is_jax_module:
+            return None
+        return found[0].methods.get(name)
+
+    def _init_attr_class(self, cls: ClassInfo, attr: str) -> Optional[str]:
+        """The class of this file whose instance ``__init__``/``setup`` assigns to
+        ``self.attr`` (``self.sorter = Sorter()``), for the analysis order only (the
+        interpreter decides what the attribute holds: model/instances.py)."""
+        for init in ("__init__", "setup"):
+            m = cls.methods.get(init)
+            if m is None or not isinstance(m.node, cst.FunctionDef):
+                continue
+            for stmt in m.node.body.body:
+                if not isinstance(stmt, cst.SimpleStatementLine):
+                    continue
+                for small in stmt.body:
+                    if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                            and isinstance(small.targets[0].target, cst.Attribute)
+                            and isinstance(small.targets[0].target.value, cst.Name)
+                            and small.targets[0].target.value.value == "self"
+                            and small.targets[0].target.attr.value == attr
+                            and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Name)):
+                        return small.value.func.value
+        return None
 
     def _instance_method(self, unit: Unit, func: cst.Attribute) -> Optional[Unit]:
         if func.value.value not in self.index.instances:  # type: ignore[union-attr]
@@ -642,10 +699,20 @@ class Indexer:
         for name, calls in self._method_calls.items():
             for unit, call in calls:
                 recv = call.func.value  # type: ignore[union-attr]
+                callee = None
                 if unit.cls is not None and isinstance(recv, cst.Name) and recv.value == "self":
                     callee = unit.cls.methods.get(name)
-                    if callee is not None and callee is not unit:
-                        idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+                elif isinstance(recv, cst.Call) and isinstance(recv.func, cst.Name):
+                    # `Cls(x).m(...)` with `Cls` a class of this file (model/instances.py)
+                    callee = self._local_method(recv.func.value, name)
+                elif (unit.cls is not None and isinstance(recv, cst.Attribute) and isinstance(recv.value, cst.Name)
+                      and recv.value.value == "self"):
+                    # `self.sorter.order(x)` with `self.sorter = Sorter()` in `__init__`
+                    idx.attr_receivers.setdefault(unit.cls.name, set()).add(recv.attr.value)
+                    built = self._init_attr_class(unit.cls, recv.attr.value)
+                    callee = self._local_method(built, name) if built is not None else None
+                if callee is not None and callee is not unit:
+                    idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # `jax.grad(loss)(p, x)` in a function: it calls `loss` (with its arguments; the
         # analysis sees the call in the caller, which must therefore come first)
         for site in idx.sites:
@@ -828,6 +895,9 @@ class Indexer:
         unbatched = self._vmap_unbatched(site, unit, n_bound)
         mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched,
                   _partial_given(site.fn_expr, self.qualname))
+        applied = self._applied.get(id(site.call)) if site.call is not None else None
+        if applied is not None:
+            self.index.applied_units[id(applied)] = (unit, n_bound)
         site_id = id(site.call if site.call is not None else site.fn_expr)
         unit.trace_sites.add(site_id)
         if depth == 0 and site.qualname == "jax.vmap" and site.call is not None and id(site.call) in self.index.called_now:
@@ -917,7 +987,14 @@ class Indexer:
         if callee is None:
             return
         head = callee.split(".", 1)[0]
-        if site.scope.binding_for(head, site.seq) is not None or self.index.imports.resolve_dotted(head) is None:
+        returned = False
+        if isinstance(fn, cst.Name) and site.scope.binding_for(head, site.seq) is not None:
+            # `step = make_step(3)` ... `jax.jit(step)`: what a factory of the project returned
+            made = factory_binding(site.scope, head, self.index.imports, None, site.seq)
+            if made is None:
+                return
+            callee, head, returned = made, made.split(".", 1)[0], True
+        elif site.scope.binding_for(head, site.seq) is not None or self.index.imports.resolve_dotted(head) is None:
             return  # a local value, or not an import: unknown
         static_pos: Optional[tuple[int, ...]] = ()
         static_names: Optional[tuple[str, ...]] = ()
@@ -943,12 +1020,16 @@ class Indexer:
                 )
             elif isinstance(in_axes, cst.Name) and in_axes.value == "None":
                 return  # nothing batched: nothing traced by this vmap
-        self.index.external_sites.append(
-            ExternalSite(callee, site.qualname, "" if site.scope.is_module else site.scope.qualname,
-                         call or site.fn_expr, _reason(site), static_pos,
-                         static_names, n_bound, tuple(sorted(kw_bound)), unbatched,
-                         tuple(sorted(_partial_given(site.fn_expr, self.qualname))))
-        )
+        found = ExternalSite(callee, site.qualname, "" if site.scope.is_module else site.scope.qualname,
+                             call or site.fn_expr, _reason(site), static_pos,
+                             static_names, n_bound, tuple(sorted(kw_bound)), unbatched,
+                             tuple(sorted(_partial_given(site.fn_expr, self.qualname))))
+        found.returned = returned
+        found.written = (dotted_name(fn) or "") if returned else ""
+        self.index.external_sites.append(found)
+        applied = self._applied.get(id(call)) if call is not None else None
+        if applied is not None:
+            self.index.applied_sites[id(applied)] = found
 
     def apply_facts(self, facts: dict) -> None:
         """What other modules of the project know of this file: ``units``, its
@@ -978,10 +1059,19 @@ class Indexer:
             if unit is not None:
                 unit.traced_params.update(n for n in names if n in unit.defaulted_params)
         for qualname, items in sorted(facts.get("units", {}).items()):
-            unit = by_qualname.get(qualname)
-            if unit is None or unit.host:
+            base = by_qualname.get(qualname)
+            if base is None or base.host:
                 continue
             for fact in items:
+                unit = base
+                if fact.get("returned") is not None:
+                    # what the factory `qualname` returned runs there (model/calls.py)
+                    made = self._made_by(base, fact["returned"])
+                    if made is None:
+                        continue
+                    unit, skip = made
+                    if skip:
+                        fact = _skipped(fact, skip)
                 if fact.get("kind") == "args":
                     # what a call in another module passes (model/kinds.py), traced or not
                     _join_arg_kinds(unit, fact)
@@ -1006,6 +1096,9 @@ class Indexer:
                     mark_site(unit, t, fact["reason"], static, int(fact.get("n_bound", 0)),
                               frozenset(fact.get("kw_bound", ())), unbatched,
                               frozenset(fact.get("kw_given", ())))
+                    for i in fact.get("array_pos", ()):  # applied at once to arrays there
+                        if i < len(positional) and positional[i].name in unit.traced_params:
+                            unit.array_params.add(positional[i].name)
                 elif fact.get("kind") == "call":
                     unit.mark_traced(fact["reason"])
                     params = unit.positional()
@@ -1049,6 +1142,29 @@ class Indexer:
                         else:
                             unit.maybe_none.add(p.name)
                     unit.traced_calls += 1
+
+    def _made_by(self, factory: Unit, attr: str) -> Optional[tuple[Unit, int]]:
+        """What a call of ``factory`` returns and another module then runs: the function
+        it defines and returns (``attr`` ""), or the one the holder it returns runs
+        from its method ``attr`` (``optax.GradientTransformation(init_fn, update_fn)``:
+        ``update``), with the leading arguments that method keeps for itself."""
+        if not attr:
+            made = returned_function(factory, self.index.unit_of)
+            return (made, 0) if made is not None and not made.host else None
+        if not isinstance(factory.node, cst.FunctionDef) or len(factory.returns) != 1:
+            return None
+        value = factory.returns[0]
+        if isinstance(value, cst.Name):
+            found = factory.binding_for(value.value, 1 << 30)
+            if found is None or found[0] is not factory or len(factory.bindings.get(value.value, ())) != 1:
+                return None
+            value = found[1][1]
+            held = self.index.held.get(id(value), {}) if value is not None else {}
+        else:
+            held = holders.methods_of(value, self.qualname,
+                                      lambda e: self.resolve_fn(e, factory)[0])
+        h = held.get(attr)
+        return (h.unit, h.skip) if h is not None and not h.unit.host else None
 
     def _static_params(self, site: TransformSite, unit: Unit, n_bound: int = 0) -> set[str]:
         """Parameters declared static; positions count from the first parameter
@@ -1112,6 +1228,39 @@ class Indexer:
         return out
 
 
+def _skipped(fact: dict, skip: int) -> dict:
+    """A call fact of a holder's method (``f.apply(params, rng, x)``) as a call of the
+    function it runs: the first ``skip`` positional arguments are the method's own."""
+    out = dict(fact)
+    for key in ("traced_pos", "array_pos", "none_pos"):
+        out[key] = [i - skip for i in fact.get(key, ()) if i >= skip]
+    out["n_pos"] = max(0, int(fact.get("n_pos", 0)) - skip)
+    classes = fact.get("classes")
+    if classes:
+        out["classes"] = {"pos": {str(int(i) - skip): f for i, f in classes.get("pos", {}).items() if int(i) >= skip},
+                          "kw": classes.get("kw", {})}
+    return out
+
+
+def returned_function(factory: Unit, unit_of: dict) -> Optional[Unit]:
+    """The one function (a nested def or a lambda) every ``return`` of ``factory``
+    hands back (``def get_cell(n): def cell(x, s): ...; return cell``), or None."""
+    if not isinstance(factory.node, cst.FunctionDef) or factory.node.decorators or not factory.returns:
+        return None
+    found: Optional[Unit] = None
+    for v in factory.returns:
+        if isinstance(v, cst.Name) and v.value in factory.defs and len(factory.bindings.get(v.value, ())) == 1:
+            u = factory.defs[v.value]
+        elif isinstance(v, cst.Lambda) and id(v) in unit_of:
+            u = unit_of[id(v)]
+        else:
+            return None
+        if found is not None and u is not found:
+            return None
+        found = u
+    return found
+
+
 def _join_arg_kinds(unit: Unit, fact: dict) -> None:
     """A call of ``unit`` in another module: join the kinds it passes into the
     parameters' kinds (``escape``: that module uses the function other than by calling
@@ -1121,7 +1270,9 @@ def _join_arg_kinds(unit: Unit, fact: dict) -> None:
         return
     params = unit.params
     if unit.cls is not None:
-        return  # a method: which instance's, and so which `self`, is not known here
+        if unit.name != "__init__" or not params:
+            return  # a method: which instance's, and so which `self`, is not known here
+        params = params[1:]  # a constructor call (`Cls(...)`, model/instances.py): `self` is new
     kinds.join_into(unit.arg_kinds, kinds.fact_kinds(params, fact.get("pos"), fact.get("kw")))
 
 

@@ -85,6 +85,8 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         # positional arguments, (keyword, kind) pairs), None for both with *args/**kwargs
         self.arg_calls: list[tuple] = []
         self._return_kinds: dict[int, str] = {}
+        # id(class) -> attribute -> the ref of the instance it holds (model/instances.py)
+        self.instance_attrs: dict[int, dict[str, str]] = {}
         # imported jit (as written) -> its parameters with defaults that calls here pass
         self.jit_passes: dict[str, set[str]] = {}
         self._hooks: Hooks = {}

@@ -85,6 +85,8 @@ def fact_name(v: Value) -> str:
         return TRACER if v.kind == V.ARRAY else V.UNKNOWN
     if v.kind == V.FUNCTION:
         return JITTED if v.transform is not None and apis.canonical(v.transform) in _COMPILING else V.UNKNOWN
+    if v.instance is not None and v.kind == V.UNKNOWN:
+        return OBJ + v.instance  # an instance of a class of the project (model/instances.py)
     return v.kind if v.kind in CARRIED else V.UNKNOWN
 
 
@@ -129,14 +131,20 @@ def fact_kinds(params: list, pos: object, kw: object) -> dict[str, str]:
         return out
     positional = [p for p in params if p.kind in ("pos", "posonly")]
     for p, k in zip(positional, pos):
-        out[p.name] = k if k in _FACT_NAMES else V.UNKNOWN
+        out[p.name] = k if _fact_name(k) else V.UNKNOWN
     for name, k in kw.items():
         if name in out:
-            out[name] = k if k in _FACT_NAMES else V.UNKNOWN
+            out[name] = k if _fact_name(k) else V.UNKNOWN
     return out
 
 
 _FACT_NAMES = CARRIED | {TRACER}
+# an instance of a class, named as ``project/facts.py`` resolved it (``obj:@module:qualname``)
+OBJ = "obj:"
+
+
+def _fact_name(k: object) -> bool:
+    return k in _FACT_NAMES or (isinstance(k, str) and k.startswith(OBJ + "@"))
 
 
 def join_into(acc: dict[str, str], kinds: Mapping[str, str]) -> None:

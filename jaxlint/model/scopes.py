@@ -8,7 +8,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from jaxlint.model.units import ClassInfo, Unit
-from jaxlint.model.walk import descendants
+from jaxlint.model.walk import descendants, dotted_name
 
 
 def writes(scope: cst.CSTNode, name: str) -> list[cst.CSTNode]:
@@ -79,3 +79,30 @@ def bound_once(index: Any, unit: Unit, expr: cst.BaseExpression) -> cst.BaseExpr
             and isinstance(ws[0].targets[0].target, cst.Name):
         return ws[0].value
     return expr
+
+
+def factory_binding(scope: Unit, name: str, imports, packages: Optional[frozenset[str]],
+                    seq: int = 1 << 30) -> Optional[str]:
+    """The project function (as written) whose call is the one binding of ``name``
+    seen from ``scope`` (``step = make_step(3)``, ``tx = ops.make_update()``), when it
+    is imported from the project; None otherwise."""
+    found = scope.binding_for(name, seq)
+    if found is None:
+        return None
+    holder, (_, value) = found
+    if type(value) is not cst.Call or len(holder.bindings.get(name, ())) != 1:
+        return None
+    if type(value.func) not in (cst.Name, cst.Attribute):
+        return None
+    written = dotted_name(value.func)
+    if written is None:
+        return None
+    head = written.split(".", 1)[0]
+    u: Optional[Unit] = holder
+    while u is not None:  # a local name or parameter shadows the import
+        if u.param(head) is not None or (not u.is_module and head in u.bindings):
+            return None
+        u = u.parent
+    if packages is None:  # any import (the caller filters the project's: engine/project.py)
+        return written if head in imports.names or head in imports.relative else None
+    return written if imports.project_import(head, packages) else None

@@ -68,6 +68,10 @@ class Value:
     # an instance of a dataclass of this file built here: the kinds of its fields,
     # (name, Value) pairs from the constructor's arguments (model/kinds.py)
     fields: Optional[tuple[tuple[str, "Value"], ...]] = None
+    # an instance of a class of the project (model/instances.py): the class as this
+    # file writes it (``Matern32``, ``models.Net``) or, from another module's facts,
+    # ``@module:qualname``
+    instance: Optional[str] = None
 
     def with_key(self, token: KeyToken) -> "Value":
         return replace(self, key=token)
@@ -96,4 +100,5 @@ def join(a: Value, b: Value) -> Value:
         item=a.item if a.item == b.item else None,
         cls=a.cls if a.cls is b.cls else None,
         fields=a.fields if a.fields == b.fields else None,
+        instance=a.instance if a.instance == b.instance else None,
     )

@@ -425,6 +425,8 @@ class Walker:
                 return
         if t is cst.Call:
             self._call_effects(node)
+        elif t is cst.Subscript:
+            self._subscript_effects(node)
         elif t is cst.NamedExpr:
             self.expr(node.value)
             self._bind(node.target, self.value(node.value))

@@ -29,7 +29,7 @@ Json = dict
 # JAX's own packages: when the project is JAX, its functions are the transformations
 _JAX_ITSELF = frozenset({"jax", "jaxlib"})
 # what a call or site record holds for its own file only (engine/project.py)
-_LOCAL_KEYS = frozenset({"callee", "caller", "scope", "why"})
+_LOCAL_KEYS = frozenset({"callee", "caller", "scope", "why", "method"})
 
 
 def _reason(kind: str, caller: str, path: str, line: int, why: str, cell: Optional[int] = None) -> str:
@@ -89,13 +89,16 @@ def incoming_facts(
         return _class_flat(index, records_of, target_module, qualname, flat_memo)
     x64_of = {module: proj.get("x64_names") or {} for module, _, proj in outputs}
     x64_at_import = _x64_at_import(outputs)
+    # `Cls.__init__` -> the parameters that want instance kinds (model/instances.py)
+    wanted = {module: proj["instances"] for module, _, proj in outputs if proj.get("instances")}
+    wanted_key = json.dumps(wanted, sort_keys=True) if wanted else ""
     for module, path, proj in outputs:
         known = memo.get(path) if memo is not None else None
-        if known is None or known[0] is not proj or known[1] is not index:
-            known = (proj, index, *_resolved(index, module, path, proj))
+        if known is None or known[0] is not proj or known[1] is not index or known[2] != wanted_key:
+            known = (proj, index, wanted_key, *_resolved(index, module, path, proj, wanted))
             if memo is not None:
                 memo[path] = known
-        imported, records, modules, classes = known[2], known[3], known[4], known[5]
+        imported, records, modules, classes = known[3], known[4], known[5], known[6]
         def give(name: str, target_module: str, qualname: str, function: bool) -> None:
             """What ``name`` (used in this file) refers to, if it is a jit (its
             static/donated arguments), a key consumer or a factory."""
@@ -227,7 +230,8 @@ def _class_flat(index: ProjectIndex, records_of: Mapping[str, Json], module: str
     return flat
 
 
-def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[list, list, list, list]:
+def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
+              wanted: Mapping[str, Json]) -> tuple[list, list, list, list]:
     """What one file's output names: (imported name, target) for its names
     imported from functions or assignments of the project; (module, qualname,
     fact, fact's canonical JSON) for each call from traced code and each
@@ -261,20 +265,77 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json) -> tuple[
     for kind, recs in (("call", proj.get("calls", ())), ("site", proj.get("sites", ())),
                        ("args", proj.get("args", ()))):
         for rec in recs:
-            head = names.get(rec["callee"].split(".", 1)[0])
-            if head is not None and _outside(index, head):
-                continue
-            target = index.resolve(module, rec["callee"])
+            callee = rec["callee"]
+            if callee[0] == "@":
+                # a method of a class another module named (`@desc.transform:Transform.check`,
+                # model/instances.py): resolved in the module that defines the class
+                where, _, callee = callee[1:].partition(":")
+                if where not in index.modules:
+                    continue
+            else:
+                where = module
+                head = names.get(callee.split(".", 1)[0])
+                if head is not None and _outside(index, head):
+                    continue
+            target = index.resolve(where, callee)
+            returned = rec.get("returned")
+            if target is not None and target.kind == "class" and kind != "site":
+                # `Cls(...)`: a call of its `__init__` (the class's own or a base's); a method
+                # called on an instance (`Cls(x).m(...)`, `d[i]`: `__getitem__`, `obj(x)`)
+                member = "__init__" if returned is None else returned or "__call__"
+                target = index.resolve(target.module, f"{target.qualname}.{member}")
+                returned = None
             if target is None or target.kind not in ("function", "assign") or (
                     target.kind == "assign" and "." in target.qualname):
                 # a module-level name assigned a value may hold a lambda (`g = lambda i: ...`):
                 # the defining module decides (model/index.py, apply_facts)
                 continue
             fact = {k: v for k, v in rec.items() if k not in _LOCAL_KEYS}
+            if returned is None:
+                fact.pop("returned", None)
+            if kind == "call" and rec.get("returned") is None and target.qualname.endswith(".__init__") \
+                    and callee.rsplit(".", 1)[-1] != "__init__":
+                continue  # `Cls(x)` in traced code: its `__init__` stores what it is given
+            if kind == "args" and not fact.get("escape"):
+                _instances_named(index, module, fact, (wanted.get(target.module) or {}).get(target.qualname, ()))
             fact.update(kind=kind, path=path, reason=_reason(
                 kind, rec.get("caller", ""), path, rec["line"], rec["why"], rec.get("cell")))
             records.append((target.module, target.qualname, fact, json.dumps(fact, sort_keys=True)))
     return imported, records, modules, classes
+
+
+def _instances_named(index: ProjectIndex, module: str, fact: Json, wanted: Iterable[str]) -> None:
+    """The instance kinds of a call-site record (``obj:Transform``, as the calling
+    module writes the class) named where they are defined (``obj:@desc.transform:
+    Transform``); only the parameters of a constructor that stores them as an
+    attribute whose methods it calls (``wanted``: model/instances.py) get them, and a
+    name that is no class of the project is unknown."""
+    wanted = set(wanted)
+    pos, kw = fact.get("pos"), fact.get("kw")
+    if not wanted:
+        if isinstance(pos, list):
+            fact["pos"] = [_unknown_obj(k) for k in pos]
+        if isinstance(kw, dict):
+            fact["kw"] = {n: _unknown_obj(k) for n, k in kw.items()}
+        return
+
+    def named(k: object) -> object:
+        if not isinstance(k, str) or not k.startswith(OBJ):
+            return k
+        ref = k[len(OBJ):]
+        if ref.startswith("@"):
+            return k
+        t = index.resolve(module, ref)
+        return f"{OBJ}@{t.module}:{t.qualname}" if t is not None and t.kind == "class" else "unknown"
+
+    if isinstance(pos, list):
+        fact["pos"] = [named(k) for k in pos]
+    if isinstance(kw, dict):
+        fact["kw"] = {n: named(k) for n, k in kw.items()}
+
+
+def _unknown_obj(k: object) -> object:
+    return "unknown" if isinstance(k, str) and k.startswith(OBJ) else k
 
 
 def _x64_at_import(outputs) -> set[str]:
@@ -332,13 +393,19 @@ def _outside(index: ProjectIndex, binding: Json) -> bool:
 # the kinds a call-site record carries (model/kinds.py CARRIED, spelled here so that a
 # warm run, which reads records but analyses nothing, does not import libcst)
 CARRIED_KINDS = frozenset({"array", "nparray", "key", "keys", "iterator", "jitted"})
+# an instance of a class of the project, named where it is defined (model/kinds.py OBJ)
+OBJ = "obj:"
+
+
+def _carried(k: object) -> bool:
+    return k in CARRIED_KINDS or (isinstance(k, str) and k.startswith(OBJ + "@"))
 
 
 def carries_kind(record: Json) -> bool:
     """Does a call-site record (``args`` of engine/project.py) pass a carried kind?"""
     pos, kw = record.get("pos"), record.get("kw")
-    return (isinstance(pos, list) and any(k in CARRIED_KINDS for k in pos)) or (
-        isinstance(kw, dict) and any(k in CARRIED_KINDS for k in kw.values()))
+    return (isinstance(pos, list) and any(_carried(k) for k in pos)) or (
+        isinstance(kw, dict) and any(_carried(k) for k in kw.values()))
 
 
 def canonical(facts: Optional[Mapping[str, Json]]) -> str:

@@ -1015,6 +1015,10 @@ class StaleGlobalRead(Rule):
             return
         if cls.node.decorators:
             return  # a dataclass or a registered pytree: its own rules
+        if unit.reasons and all(r.startswith("called from") for r in unit.reasons):
+            # traced only because traced code calls it (`trace(model).get_trace(x)` inside a
+            # jitted function): the instance is whatever that trace holds, not jitted with it
+            return
         attr = node.attr.value
         # a setter: another method sets the attribute after construction (not one that
         # construction calls: configuration before the first call)

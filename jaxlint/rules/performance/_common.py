@@ -53,9 +53,14 @@ class TracedLoopMixin:
             bounds = range_bounds(self.ctx, it)
             if bounds:
                 self.check_range(it, bounds)
+            else:
+                self.check_iterable(it)
 
     def check_range(self, it: cst.Call, bounds: list[cst.BaseExpression]) -> None:  # pragma: no cover
         raise NotImplementedError
+
+    def check_iterable(self, it: cst.BaseExpression) -> None:
+        """A loop over something other than ``range(...)`` (``for row in x``)."""
 
     def visit_For(self, node: cst.For) -> None:
         self._check(node)

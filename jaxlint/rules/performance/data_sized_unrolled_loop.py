@@ -25,7 +25,9 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
         "(and comprehensions over them): loops whose trip count is a data dimension; and "
         "`range(n)` where the caller chooses `n`: a static argument of the traced function "
         "(`static_argnums`/`static_argnames`), or a parameter of the function that builds it "
-        "(`def make(n): @jax.jit def f(x): for i in range(n): ...`)."
+        "(`def make(n): @jax.jit def f(x): for i in range(n): ...`); and `for row in x` over "
+        "a traced array argument (one that calls pass a JAX or NumPy array, not a list of "
+        "layers), in this module or through another's `jit(grad(f))(..., x)`."
     )
     why_bad = (
         "Shapes are static under `jit`, so this works, but the loop is unrolled once per element "
@@ -73,6 +75,21 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
                 for i in range(x.shape[0]):
                     x = x.at[i].set(0.)
                 return x
+            """
+        ),
+        # a loop over a list of layers: as many copies as layers, whatever the data
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def mlp(params, x):
+                for w, b in params:
+                    x = jnp.tanh(x @ w + b)
+                return x
+
+            params = [(jnp.ones((3, 3)), jnp.ones(3)) for _ in range(2)]
+            y = jax.jit(mlp)(params, jnp.ones(3))
             """
         ),
     ]
@@ -150,6 +167,27 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
                 "this Python loop runs once per element of `len(xs)` while JAX traces `f`: it is unrolled, and compile time grows with the data size. Vectorise, `jax.vmap` the body or use `lax.fori_loop`",
             ],
         ),
+        # over the rows of a traced array (jax#2515: one copy of the body per data point)
+        Invalid(
+            """
+            import numpy as np
+            from jax import grad, jit
+            from jax.numpy import exp, log
+
+            def likelihood(s, m, w):
+                total = 0.0
+                for x in w:
+                    total += -log(exp(-((x - m) / s) ** 2 / 2.0))
+                return total
+
+            data = np.random.randn(100) * 5.0 + 1.0
+            g = jit(grad(likelihood))(1.0, 2.0, data)
+            """,
+            expected=[(7, 14)],
+            messages=[
+                "this Python loop runs once per row of `w`, a traced array argument of `likelihood`, while JAX traces `likelihood`: it is unrolled, and compile time grows with the data size. Vectorise (`jax.vmap` the body) or use `lax.scan` over `w`",
+            ],
+        ),
     ]
 
     def check_range(self, it, bounds) -> None:
@@ -174,6 +212,26 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
                     f"data size. Vectorise, `jax.vmap` the body or use `lax.fori_loop`",
                 )
                 return
+
+    def check_iterable(self, it) -> None:
+        """``for _x in w`` with ``w`` a traced array that holds a parameter's data: one
+        copy of the body per row of its first axis."""
+        ctx = self.ctx
+        v = ctx.value(it)
+        if not (v.traced and v.kind == V.ARRAY) or v.shape is not None:
+            return
+        params = sorted(d for d in v.deps if ctx.unit.param(d) is not None)
+        if not params:
+            return
+        name = ctx.code(it).strip()
+        what = (f"a traced array argument of `{ctx.unit.name}`" if name == params[0]
+                else f"a traced array (it depends on the argument `{params[0]}`)")
+        self.report(
+            it,
+            f"this Python loop runs once per row of `{name}`, {what}, while JAX traces "
+            f"`{ctx.unit.name}`: it is unrolled, and compile time grows with the data size. "
+            f"Vectorise (`jax.vmap` the body) or use `lax.scan` over `{name}`",
+        )
 
     def _data_sized(self, b: cst.BaseExpression) -> bool:
         ctx = self.ctx

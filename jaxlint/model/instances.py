@@ -1,0 +1,177 @@
+"""Instances of the project's classes: which class a value is an instance of, so that
+a method called on it (``Matern32(scale).matmul(x)``, ``d[mask]``,
+``self.transform.check(modes)``) reaches that class's method, in this file or, as a
+call fact, in the module that defines the class.
+
+A class is named by a *ref* (``Value.instance``): the dotted name this file writes
+(``Matern32``, ``models.Net``: a class of this file or a name imported from the
+project; ``jaxlint/project/facts.py`` resolves it), or ``@module:qualname`` once it has
+crossed modules (a constructor argument: ``ObjectiveFunction(Transform(modes))`` gives
+``ObjectiveFunction.__init__``'s ``transform`` the kind ``obj:@desc.transform:Transform``).
+
+An attribute of ``self`` holds an instance when the class assigns it once, in
+``__init__`` (or flax's ``setup``), from a constructor call or from a parameter of
+``__init__`` that every call of the class passes an instance of the same class
+(``model/kinds.py``: call-site kinds, joined across modules).  Anything else is
+unknown, and unknown reaches nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import libcst as cst
+
+from jaxlint.model import kinds
+from jaxlint.model import values as V
+from jaxlint.model.scopes import scope_of
+from jaxlint.model.units import ClassInfo, Unit
+from jaxlint.model.walk import dotted_name, walk_tree
+
+# the kind name of an instance as a call-site fact: "obj:" + ref
+OBJ = kinds.OBJ
+_INIT_METHODS = ("__init__", "setup")
+
+
+def local_class(interp: Any, name: str) -> Optional[ClassInfo]:
+    """The module-level class of this file that ``name`` (not shadowed here) names."""
+    if "." in name:
+        return None
+    found = [c for c in interp.index.classes if c.name == name]
+    if len(found) != 1 or not any(s is found[0].node for s in interp.module.body):
+        return None
+    return found[0]
+
+
+def constructed(interp: Any, written: Optional[str]) -> Optional[str]:
+    """The ref of the instance a call of ``written`` (``Cls``, ``mod.Cls``) builds, when
+    it names a class of this file or something imported from the project (a function
+    imported from the project gives a ref too: what it resolves to decides, and a
+    function's attributes resolve to nothing)."""
+    if written is None:
+        return None
+    head = written.split(".", 1)[0]
+    bound = interp.lookup(head)
+    if local_class(interp, written) is not None:
+        # the class statement binds its name to an unknown value; another binding hides it
+        if (bound is None or bound == V.UNKNOWN_VALUE) and scope_of(interp.index, interp.unit, head) is interp.index.module_unit:
+            return written
+        return None
+    if bound is not None:
+        return None  # a local value
+    if interp.settings.module is None or interp.builtin_name(cst.Name(head)) is not None:
+        return None
+    if interp.imports.project_import(head, interp.settings.project_packages):
+        return written
+    return None
+
+
+def of_class(interp: Any, ref: str) -> Optional[ClassInfo]:
+    """The class of this file a ref names, if it is one."""
+    if ref.startswith("@"):
+        module, _, qualname = ref[1:].partition(":")
+        return local_class(interp, qualname) if module == interp.settings.module else None
+    return local_class(interp, ref)
+
+
+def attribute(interp: Any, cls: ClassInfo, attr: str) -> Optional[str]:
+    """The ref of the instance ``self.attr`` holds in the methods of ``cls``: the class
+    assigns it once, in ``__init__``/``setup``, a constructor call or a parameter of
+    ``__init__`` that every call of the class gives an instance of one class."""
+    memo = interp.instance_attrs.get(id(cls))
+    if memo is None:
+        memo = interp.instance_attrs[id(cls)] = _attributes(interp, cls)
+    return memo.get(attr)
+
+
+def _attributes(interp: Any, cls: ClassInfo) -> dict[str, str]:
+    assigned: dict[str, list] = {}
+    for name, m in cls.methods.items():
+        if not isinstance(m.node, cst.FunctionDef):
+            continue
+        for n in walk_tree(m.node.body):
+            if type(n) is cst.Assign:
+                for t in n.targets:
+                    _note(assigned, t.target, n.value, m)
+            elif type(n) in (cst.AnnAssign, cst.AugAssign):
+                _note(assigned, n.target, getattr(n, "value", None), m)
+    out: dict[str, str] = {}
+    for attr, writes in assigned.items():
+        if len(writes) != 1:
+            continue
+        value, method = writes[0]
+        if method.name not in _INIT_METHODS or value is None:
+            continue
+        ref = None
+        if type(value) is cst.Call:
+            ref = _constructed_in(interp, method, dotted_name(value.func))
+        elif type(value) is cst.Name:
+            p = method.param(value.value)
+            if p is not None and value.value not in method.assigned and method.name == "__init__":
+                k = method.arg_kinds.get(p.name)
+                if k is not None and k.startswith(OBJ) and ctor_callers_known(interp, cls, method):
+                    ref = k[len(OBJ):]
+        if ref is not None:
+            out[attr] = ref
+    return out
+
+
+def _note(assigned: dict, target: cst.CSTNode, value, method: Unit) -> None:
+    if type(target) in (cst.Tuple, cst.List):
+        for el in target.elements:  # type: ignore[attr-defined]
+            _note(assigned, el.value, None, method)
+        return
+    if type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value == "self":
+        assigned.setdefault(target.attr.value, []).append((value, method))
+
+
+def _constructed_in(interp: Any, method: Unit, written: Optional[str]) -> Optional[str]:
+    """``constructed`` for a call written in ``method`` (not the unit being walked)."""
+    if written is None:
+        return None
+    head = written.split(".", 1)[0]
+    if method.param(head) is not None or head in method.assigned:
+        return None
+    if local_class(interp, written) is not None:
+        return written
+    if interp.settings.module is not None and interp.imports.project_import(head, interp.settings.project_packages):
+        return written
+    return None
+
+
+def ctor_callers_known(interp: Any, cls: ClassInfo, init: Unit) -> bool:
+    """Are the calls that gave ``__init__`` its parameter kinds all the uses of the
+    class?  No importing module uses it other than by calling it, and this file
+    writes its name only in the ``class`` statement and the calls seen (a subclass,
+    ``isinstance``, a class passed as a value: unknown)."""
+    if init.escapes:
+        return False
+    return kinds.uses_of(interp.text, cls.name)[0] == 1 + init.local_calls
+
+
+def wanted_instances(interp: Any) -> dict[str, list[str]]:
+    """``Cls.__init__`` -> its parameters stored as ``self.attr`` (once) where a method
+    of ``Cls`` calls a method of ``self.attr``: only these receive the instance kinds
+    of other modules' calls (``project/facts.py``), so that a module whose classes are
+    merely handed objects is not linted again for them."""
+    out: dict[str, list[str]] = {}
+    for cls in interp.index.classes:
+        attrs = interp.index.attr_receivers.get(cls.name)
+        init = cls.methods.get("__init__")
+        if not attrs or init is None or not isinstance(init.node, cst.FunctionDef) \
+                or local_class(interp, cls.name) is None:
+            continue
+        params = set()
+        for stmt in init.node.body.body:
+            if type(stmt) is not cst.SimpleStatementLine:
+                continue
+            for small in stmt.body:
+                if type(small) is cst.Assign and len(small.targets) == 1:
+                    t = small.targets[0].target
+                    if (type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == "self"
+                            and t.attr.value in attrs and type(small.value) is cst.Name
+                            and init.param(small.value.value) is not None):
+                        params.add(small.value.value)
+        if params:
+            out[f"{cls.name}.__init__"] = sorted(params)
+    return out
