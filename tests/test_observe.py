@@ -247,7 +247,63 @@ def test_errors_exit_2(tmp_path):
     assert done.returncode == 2
     assert "error: --run `no-such-command-here`: exit status 127" in done.stderr
     done = observe(tmp_path)
-    assert done.returncode == 2 and "Missing option '--run'" in done.stderr
+    assert (done.returncode, done.stderr) == (2, NO_COMMAND)
+
+
+NO_COMMAND = ("error: observe needs a command to run: give --run CMD, or set `run = \"CMD\"` in "
+              "[tool.jaxlint.runtime] of the project's pyproject.toml\n")
+
+LOOP = '''\
+import jax.numpy as jnp
+
+x = jnp.arange(4.0)
+total = 0.0
+for _ in range(3):
+    total += float(x.sum())
+for _ in range(4):
+    total += x[0].item()
+print(total)
+'''
+
+
+def test_the_run_command_from_the_config(tmp_path):
+    """Without --run, observe runs `run` of [tool.jaxlint.runtime] (a string or a list),
+    from the configuration's directory; --run replaces it; `run-timeout` is its limit
+    unless --run-timeout is given; neither: one line, exit 2; a bad value: one line."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "loop.py").write_text(LOOP)
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.jaxlint.runtime]\nrun = "python pkg/loop.py"\n')
+    # from a subdirectory: the command still runs from the configuration's directory
+    done = observe(tmp_path / "pkg", "--output-format", "concise", "-q")
+    assert done.returncode == 1, done.stderr
+    assert [line.split(" ")[:2] for line in done.stdout.splitlines()] == [
+        ["loop.py:6:14:", "JAX507"], ["loop.py:8:14:", "JAX507"]]
+    # --run replaces the configured command
+    (tmp_path / "pkg" / "other.py").write_text(LOOP.replace("range(4)", "range(1)"))
+    done = observe(tmp_path, "--run", "python pkg/other.py", "--output-format", "concise", "-q")
+    assert done.returncode == 1, done.stderr
+    assert [line.split(" ")[:2] for line in done.stdout.splitlines()] == [
+        ["pkg/other.py:6:14:", "JAX507"]]
+    # run-timeout from the configuration; --run-timeout overrides it
+    (tmp_path / "pkg" / "slow.py").write_text("import time\ntime.sleep(60)\n")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.jaxlint.runtime]\nrun = ["python pkg/slow.py"]\nrun-timeout = 1\n')
+    done = observe(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "jaxlint: --run `python pkg/slow.py`: timed out after 1 s" in done.stderr
+    done = observe(tmp_path, "--run-timeout", "2")
+    assert "jaxlint: --run `python pkg/slow.py`: timed out after 2 s" in done.stderr
+    # a bad value: one line
+    (tmp_path / "pyproject.toml").write_text('[tool.jaxlint.runtime]\nrun = []\n')
+    done = observe(tmp_path)
+    assert (done.returncode, done.stderr) == (2, (
+        f"error: {tmp_path / 'pyproject.toml'}: runtime.run must be a command or a list of "
+        "commands (non-empty strings), e.g. \"python train.py --steps 2\", got []\n"))
+    # a table without `run`, and no --run
+    (tmp_path / "pyproject.toml").write_text('[tool.jaxlint.runtime]\nrun-timeout = 5\n')
+    done = observe(tmp_path)
+    assert (done.returncode, done.stderr) == (2, NO_COMMAND)
 
 
 def test_output_formats_and_baseline(observed, project, tmp_path, monkeypatch):

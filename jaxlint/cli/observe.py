@@ -26,10 +26,12 @@ def observe_command() -> click.Command:
 
     @click.command("observe")
     @click.argument("paths", nargs=-1, type=click.Path())
-    @click.option("--run", "run", multiple=True, metavar="CMD", required=True,
-                  help="The command to run with JAX's checkers on (repeatable): a script, a test suite.")
-    @click.option("--run-timeout", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
-                  metavar="SECONDS", help="Seconds allowed per --run command.")
+    @click.option("--run", "run", multiple=True, metavar="CMD",
+                  help="The command to run with JAX's checkers on (repeatable): a script, a test "
+                       "suite [default: `run` of [tool.jaxlint.runtime], from its directory].")
+    @click.option("--run-timeout", type=click.FloatRange(min=0.1), metavar="SECONDS",
+                  help="Seconds allowed per --run command [default: `run-timeout` of "
+                       "[tool.jaxlint.runtime], else 600].")
     @click.option("--no-debug-nans", is_flag=True,
                   help="Leave JAX's NaN checker off (with it on, JAX does not donate buffers, so a "
                        "donated array used again is not seen).")
@@ -112,7 +114,17 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
         error(str(exc))
         return EXIT_ERROR
     roots = [os.path.realpath(p) for p in (paths or (".",))]
-    commands = [(c, os.getcwd()) for c in run]
+    try:
+        commands, configured_timeout = _configured_runs(session, paths, run)
+    except ValueError as exc:
+        error(str(exc))
+        return EXIT_ERROR
+    if not commands:
+        error("observe needs a command to run: give --run CMD, or set `run = \"CMD\"` in "
+              "[tool.jaxlint.runtime] of the project's pyproject.toml")
+        return EXIT_ERROR
+    if run_timeout is None:
+        run_timeout = configured_timeout
     with procs.stopping():  # Ctrl-C, SIGTERM: every command's tree is killed first
         runs, events = run_observed(commands, roots, float(run_timeout), jobs, device,
                                     debug_infs, check_leaks, nans=not no_debug_nans)
@@ -153,6 +165,33 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     if report.findings and not exit_zero:
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _configured_runs(session, paths: tuple, run: tuple) -> tuple[list, float]:
+    """The (command, cwd) pairs to run and the time limit per command: ``--run`` (from
+    the current directory), else the ``run`` list of the ``[tool.jaxlint.runtime]``
+    table that applies to each PATH (from that configuration's directory, as
+    ``confirm``); the limit is the first configuration's ``run-timeout``, else 600 s.
+    Raises ValueError (one line) for a table with a bad value."""
+    from jaxlint.runtime.specs import RuntimeOptions, SpecError, read_runtime_table
+
+    commands = [(c, os.getcwd()) for c in run]
+    timeout: Optional[float] = None
+    for p in paths or (".",):
+        target = Path(p).resolve()
+        resolved = session.store.for_dir(target) if target.is_dir() else \
+            session.store.for_path(target)
+        try:
+            table = read_runtime_table(resolved.cfg.runtime or {}, resolved.cfg.label)
+        except SpecError as exc:
+            raise ValueError(str(exc)) from None
+        if timeout is None and "run_timeout" in table:
+            timeout = table["run_timeout"]
+        if not run:
+            for command in table.get("run", []):
+                if (command, str(resolved.root)) not in commands:
+                    commands.append((command, str(resolved.root)))
+    return commands, timeout if timeout is not None else RuntimeOptions().run_timeout
 
 
 def _results(seen: list, session, opts) -> tuple[list, dict]:

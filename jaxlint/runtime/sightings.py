@@ -30,7 +30,9 @@ from jaxlint.runtime.observe import RunResult, interpreter_command, output_tail,
 FRESH_COMPILES = 2  # a new function object of the same definition, compiled again
 STATIC_COMPILES = 3  # a changed static argument
 TYPE_COMPILES = 3  # changed shapes or dtypes (a weak-type flip: 2)
-TRANSFERS = 3  # device-to-host copies at one line
+TRANSFERS = 3  # device-to-host (JAX507) or host-to-device (JAX509) copies at one line
+# event kinds counted per line in the process (the last event of a line has its count)
+COUNTED = ("transfer", "h2d", "tracer-text", "float64", "deprecation")
 
 # a static rule's code and the codes of the same sharp bit (an event at a line where
 # `check` reports one of them confirms that finding)
@@ -105,7 +107,7 @@ def run_observed(commands: list[tuple[str, str]], paths: list[str], run_timeout:
             job_path = os.path.join(tmp, f"job-{n}.json")
             with open(job_path, "w", encoding="utf-8") as fh:
                 json.dump({"events": events_path, "paths": paths,
-                           "options": options or {}}, fh)
+                           "options": dict({"host_transfers": True}, **(options or {}))}, fh)
             env = command_env(shim, job_path, device, infs, leaks, nans)
             run = _run(interpreter_command(command), command, cwd, env,
                        os.path.join(tmp, f"output-{n}"), run_timeout)
@@ -299,12 +301,12 @@ def sightings(events: list[dict], roots: Optional[list[str]] = None) -> list[Sig
     hits = [e for e in events if e.get("event") == "hit"]
     for e in hits:
         kind = e.get("kind")
-        if kind in ("transfer", "tracer-text", "float64", "deprecation"):
+        if kind in COUNTED:
             k = (e.get("pid"), kind, e.get("file"), e.get("line"))
             counted[k] = max(counted.get(k, 0), int(e.get("count") or 1))
     last: dict[tuple, dict] = {}
     for e in hits:
-        if e.get("kind") in ("transfer", "tracer-text", "float64", "deprecation"):
+        if e.get("kind") in COUNTED:
             last[(e.get("pid"), e.get("kind"), e.get("file"), e.get("line"))] = e
     for (pid, kind, file, line), e in last.items():
         n = counted[(pid, kind, file, line)]
@@ -314,6 +316,14 @@ def sightings(events: list[dict], roots: Optional[list[str]] = None) -> list[Sig
             via = _VIA.get(str(e.get("via")), f"`{e.get('via')}`")
             add(Sighting("JAX507", message="", count=n, evidence={
                 "via": via, "aval": e.get("aval"), "command": e.get("command")}, **where))
+        elif kind == "h2d":
+            # only arrays: a Python scalar (`x * 2`, `f(x, 0.1)`) is copied on every use by
+            # design; a line where JAX named a scalar may owe its count to it (the copies
+            # on jit's C++ fast path come without an aval), so it is left out
+            if e.get("arrays") and not e.get("scalars"):
+                add(Sighting("JAX509", message="", count=n, evidence={
+                    "arrays": list(e.get("arrays") or []), "command": e.get("command")},
+                    **where))
         elif kind == "tracer-text":
             add(Sighting("JAX401", message="", count=n, evidence={
                 "aval": e.get("aval"), "via": e.get("via"), "command": e.get("command")},
@@ -415,6 +425,12 @@ def _recompilations(misses: list[dict], add, roots: list[str]) -> None:
                                        changes=details[:4]), **at(flips[0])))
 
 
+def _aval(text: str) -> str:
+    """``ShapedArray(float32[8,3])`` -> ``float32[8,3]``."""
+    m = re.match(r"\w*Array\((.*)\)$", text.strip())
+    return m.group(1) if m else text
+
+
 def _times(n: int) -> str:
     return "" if n == 1 else f" ({n} times)"
 
@@ -441,6 +457,14 @@ def describe(s: Sighting) -> str:
         return (f"the run copied a device array ({ev.get('aval')}) to the host {s.count} "
                 f"times at this line, through {ev.get('via')}: each copy waits for the device "
                 f"to finish; keep the value on the device, or fetch it once after the loop")
+    if s.code == "JAX509":
+        arrays = ", ".join(_aval(a) for a in ev.get("arrays") or [])
+        return (f"the run copied host data ({arrays}) to the device {s.count} times at this "
+                f"line, implicitly (JAX's transfer guard logged each copy): a NumPy array "
+                f"passed to a jitted function or a `jnp` operation is copied on every call; "
+                f"put data that does not change on the device once, before the loop "
+                f"(`jax.device_put`), and prefetch new batches with `jax.device_put` ahead of "
+                f"the step that uses them")
     if s.code == "JAX401":
         where = "an f-string" if ev.get("via") == "an f-string" else "`print`"
         return (f"the run turned a tracer ({ev.get('aval')}) into text with {where} while JAX "
