@@ -508,3 +508,105 @@ def test_the_corrected_twin_gets_no_finding(tmp_path):
     done = observe(tmp_path, "--run", "python train.py", "--output-format", "json")
     assert done.returncode == 0, (done.stdout, done.stderr)
     assert json.loads(done.stdout) == []
+
+
+# ----------------------------------------------------------------------------- host-to-device
+
+H2D = '''\
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.experimental import io_callback
+
+step = jax.jit(lambda p, b: p - 0.1 * (p * b).sum())
+
+
+@jax.jit
+def logged(p):
+    return io_callback(lambda v: np.asarray(v) * 2, jax.ShapeDtypeStruct((4,), jnp.float32), p)
+
+
+def main():
+    data = np.ones((6, 4), np.float32)
+    p = jnp.ones(4)
+    for i in range(6):
+        p = step(p, data[i])
+        p = p + 1
+    for i in range(4):
+        p = p + data[i]
+    for i in range(4):
+        p = p + jax.device_put(data[i])
+        p = logged(p)
+    for i in range(2):
+        p = p * jnp.asarray(data[i])
+    return p
+
+
+main()
+'''
+
+
+def test_host_to_device_copies_repeated_at_a_line(tmp_path):
+    """JAX's transfer guard at `log`: NumPy arrays copied to the device implicitly at one
+    line 3 times or more (a jitted step given a NumPy batch, `x + np_array`) are JAX509 at
+    that line; Python scalars (`p + 1`), explicit `device_put`, a host callback's result
+    and a line run twice are not; JAX's log lines stay out of the program's output."""
+    (tmp_path / "train.py").write_text(H2D + "import sys\nsys.exit(3)\n")
+    done = observe(tmp_path, "--run", "python train.py", "--output-format", "json")
+    assert done.returncode == 1, done.stderr
+    advice = ("implicitly (JAX's transfer guard logged each copy): a NumPy array passed to a "
+              "jitted function or a `jnp` operation is copied on every call; put data that does "
+              "not change on the device once, before the loop (`jax.device_put`), and prefetch "
+              "new batches with `jax.device_put` ahead of the step that uses them")
+    assert rows(done.stdout) == [
+        ("JAX509", "train.py", 18, 13,
+         f"the run copied host data (float32[4]) to the device 6 times at this line, {advice}"),
+        ("JAX509", "train.py", 21, 13,
+         f"the run copied host data (float32[4]) to the device 4 times at this line, {advice}"),
+    ]
+    assert "exit status 3" in done.stderr and "guard_lib" not in done.stderr
+
+
+CLOG = '''\
+import ctypes
+import sys
+
+from jaxlint.runtime import clog
+
+libc = ctypes.CDLL(None)
+libc.fputs.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
+stderr = ctypes.c_void_p.in_dll(libc, "stderr")
+seen = []
+
+
+def listener(data, frame):
+    seen.append((data, frame.f_code.co_name, frame.f_lineno))
+    return b"TAKE" in data
+
+
+assert clog.install(listener)
+
+
+def writer():
+    libc.fputs(b"TAKE me\\n", stderr.value)
+    libc.fputs(b"pass me on\\n", stderr.value)
+
+
+writer()
+clog.remove()
+libc.fputs(b"after\\n", stderr.value)
+print(seen)
+'''
+
+
+def test_clog_reads_c_stderr_in_the_writing_thread(tmp_path):
+    """runtime/clog.py: a write to the C library's stderr reaches the listener with the
+    Python frame that called into C; what it takes is dropped, the rest goes to fd 2;
+    after remove() the original stderr is back."""
+    (tmp_path / "c.py").write_text(CLOG)
+    done = subprocess.run([sys.executable, "c.py"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "pass me on\nafter\n"
+    assert done.stdout == ("[(b'TAKE me\\n', 'writer', 21), "
+                           "(b'pass me on\\n', 'writer', 22)]\n")

@@ -393,6 +393,29 @@ class Probes:
             return getter(arr)
 
         array.ArrayImpl._value = property(_value)
+        # `.item()` reads the value with `np.asarray`, which takes a single-device
+        # array's buffer from C++ without `_value`: counted here, once
+        original_item = array.ArrayImpl.__dict__.get("item")
+        if callable(original_item):
+            def item(arr: Any, *args: Any) -> Any:
+                if getattr(probes.inside, "on", False):
+                    return original_item(arr, *args)
+                probes.inside.on = True
+                try:
+                    try:
+                        frame = sys._getframe(1)
+                        where = None if _in_host_callback(frame) else probes.user_frame(frame)
+                        if where is not None:
+                            probes.count("transfer", where, threshold,
+                                         aval=f"{arr.dtype}{list(arr.shape)}", via="item")
+                    except Exception:  # noqa: BLE001
+                        pass
+                    return original_item(arr, *args)
+                finally:
+                    probes.inside.on = False
+
+            item.__doc__ = getattr(original_item, "__doc__", None)
+            array.ArrayImpl.item = item
 
     # host-to-device copies: JAX's transfer guard, its log lines read where they are written
 
