@@ -108,7 +108,7 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     from jaxlint.runtime.sightings import run_observed, sightings
 
     try:
-        session = check.prepare(opts)
+        session = check.prepare(_snapshot_ok(opts))
         loaded = load_baseline(opts, session)
     except (ConfigError, BaselineError) as exc:
         error(str(exc))
@@ -167,6 +167,29 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     return EXIT_OK
 
 
+def _snapshot_ok(opts):
+    """observe lints no project (it reads no lint cache); with --no-cache it still takes
+    the rule table from the snapshot in the cache directory when one is there (keyed by
+    a digest of jaxlint's sources, never stale; nothing is written): the rule table
+    imported afresh costs libcst's import, 0.3 s of CPU, more than the rest of observe's
+    own start (docs/runtime.md, "Measured: overhead")."""
+    import dataclasses
+
+    from jaxlint.workspace.config import cache_dir_for
+    from jaxlint.workspace.ruleinfo import source_digest
+
+    if not opts.no_cache:
+        return opts
+    try:
+        cache_dir = cache_dir_for(Path.cwd(), opts.cache_dir,
+                                  Path(opts.config) if opts.config else None)
+        if (Path(cache_dir) / f"rules-{source_digest()}.json").is_file():
+            return dataclasses.replace(opts, no_cache=False)
+    except (OSError, ValueError):
+        pass
+    return opts
+
+
 def _configured_runs(session, paths: tuple, run: tuple) -> tuple[list, float]:
     """The (command, cwd) pairs to run and the time limit per command: ``--run`` (from
     the current directory), else the ``run`` list of the ``[tool.jaxlint.runtime]``
@@ -198,9 +221,11 @@ def _results(seen: list, session, opts) -> tuple[list, dict]:
     """Sightings -> one FileResult per file (display paths, as `check` shows them):
     the configured selection and noqa applied; an event at a line where `check`
     reports the same sharp bit is marked observed."""
-    from jaxlint.findings import FileResult, Finding, Severity
-    from jaxlint.runtime.sightings import same_sharp_bit
+    if not seen:  # nothing to mark or to filter: neither the lint nor noqa (libcst) is needed
+        return [], {}
     from jaxlint.engine.suppression import Suppressions
+    from jaxlint.findings import FileResult, Finding, Severity
+    from jaxlint.runtime.sightings import RUN_ONLY, same_sharp_bit
 
     infos = {i.code: i for i in session.infos}
     cwd = session.cwd
@@ -208,7 +233,10 @@ def _results(seen: list, session, opts) -> tuple[list, dict]:
     for s in seen:
         by_file.setdefault(s.path, []).append(s)
     results, sources = [], {}
-    static = _static_findings(list(by_file), session, opts)
+    # the files linted for the "observed" marks: those with an event of a sharp bit that a
+    # static rule can report (a runtime-only one, JAX507/JAX508/JAX509, confirms nothing)
+    static = _static_findings(sorted({s.path for s in seen if s.code not in RUN_ONLY}),
+                              session, opts)
     for real, group in sorted(by_file.items()):
         path = Path(real)
         try:
