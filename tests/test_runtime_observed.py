@@ -223,6 +223,12 @@ def test_run_commands_in_the_config(tmp_path):
     (rt,) = [f["runtime"] for f in found]
     assert rt["verdict"] == "confirmed"
     assert rt["inputs"] == ["x: f32[6] (observed in --run `python -m proj.train`)"]
+    # --run replaces the configured command
+    code, found, err = _confirm(root, "proj/core.py", "--no-cache", "--select", "JAX406",
+                                "--run", "python -c pass")
+    assert "--run `python -c pass`" in err and "python -m proj.train" not in err
+    (rt,) = [f["runtime"] for f in found]
+    assert rt["verdict"] == "skipped" and "no --run command called it" in rt["reason"]
     (root / "pyproject.toml").write_text('[tool.jaxlint.runtime]\nrun = 3\n')
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(root)

@@ -105,29 +105,43 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
             return EXIT_ERROR
     from jaxlint.cli.baseline import kept_results, load_baseline, match_baseline
     from jaxlint.runtime import procs
-    from jaxlint.runtime.sightings import run_observed, sightings
+    from jaxlint.runtime import sightings as observing
 
-    try:
-        session = check.prepare(_snapshot_ok(opts))
-        loaded = load_baseline(opts, session)
-    except (ConfigError, BaselineError) as exc:
-        error(str(exc))
-        return EXIT_ERROR
     roots = [os.path.realpath(p) for p in (paths or (".",))]
-    try:
-        commands, configured_timeout = _configured_runs(session, paths, run)
-    except ValueError as exc:
-        error(str(exc))
-        return EXIT_ERROR
-    if not commands:
-        error("observe needs a command to run: give --run CMD, or set `run = \"CMD\"` in "
-              "[tool.jaxlint.runtime] of the project's pyproject.toml")
-        return EXIT_ERROR
-    if run_timeout is None:
-        run_timeout = configured_timeout
+    nans = not no_debug_nans
     with procs.stopping():  # Ctrl-C, SIGTERM: every command's tree is killed first
-        runs, events = run_observed(commands, roots, float(run_timeout), jobs, device,
-                                    debug_infs, check_leaks, nans=not no_debug_nans)
+        # --run commands start now: their Python and JAX start-up overlaps jaxlint's own
+        # (the configuration, the baseline); a `run` from the configuration starts once
+        # it is read
+        early = observing.start_observed([(c, os.getcwd()) for c in run], roots, run_timeout,
+                                         jobs, device, debug_infs, check_leaks, nans=nans) \
+            if run else None
+        failed: Optional[str] = None
+        try:
+            try:
+                session = check.prepare(_snapshot_ok(opts))
+                loaded = load_baseline(opts, session)
+                commands, configured_timeout = _configured_runs(session, paths, run)
+            except (ConfigError, BaselineError, ValueError) as exc:
+                failed = str(exc)
+            if failed is None and not commands:
+                failed = ("observe needs a command to run: give --run CMD, or set "
+                          "`run = \"CMD\"` in [tool.jaxlint.runtime] of the project's "
+                          "pyproject.toml")
+            if failed is not None:
+                error(failed)
+                return EXIT_ERROR
+            timeout = float(run_timeout if run_timeout is not None else configured_timeout)
+            if early is None:
+                early = observing.start_observed(commands, roots, timeout, jobs, device,
+                                                 debug_infs, check_leaks, nans=nans)
+            else:
+                early.limit(timeout)
+            runs, events = early.result()
+        finally:
+            if early is not None and not early.finished:  # an error, Ctrl-C: none left
+                early.stop("jaxlint stopped before the run ended")
+                early.result()
     problems = []
     for r in runs:
         line = f"--run `{r.command}`: {r.status} in {r.wall_s:.1f} s, {r.processes} Python " \
@@ -142,7 +156,7 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
                                     if r.output_tail.strip() else ""))
         elif verbose or r.status != "ok":
             sys.stderr.write(f"jaxlint: {line}\n")
-    seen = sightings(events, roots)
+    seen = observing.sightings(events, roots)
     results, sources = _results(seen, session, opts)
     linted = SimpleNamespace(results=results, sources=sources, errors=[])
     from jaxlint.output import OutputReport

@@ -95,54 +95,99 @@ def command_env(shim: str, job_path: str, device: Optional[str] = None,
     return env
 
 
+class ObservedRuns:
+    """The commands, started at once (each in a thread of a pool of ``jobs``): ``limit``
+    sets the time allowed per command while they run (the configuration is read after
+    they start), ``stop`` ends them, ``result`` waits for them and reads the events."""
+
+    def __init__(self, commands: list[tuple[str, str]], paths: list[str],
+                 run_timeout: Optional[float], jobs: int = 1, device: Optional[str] = None,
+                 infs: bool = False, leaks: bool = False, options: Optional[dict] = None,
+                 nans: bool = True) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.commands = commands
+        # until ``limit`` is called (None: the configuration may still set it) the
+        # default; the guard's own backstop is then a day (the lifeline ends it with us)
+        self.run_timeout = run_timeout if run_timeout is not None else DEFAULT_RUN_TIMEOUT
+        self.guard_limit = (run_timeout + 30) if run_timeout is not None else 86400.0
+        self.stopped: Optional[str] = None
+        self.finished = False  # result() was called
+        self.tmp = tempfile.mkdtemp(prefix="jaxlint-observe-")
+        self.shim = _shim(self.tmp)
+        self.paths, self.options = paths, options or {}
+        self.env_args = (device, infs, leaks, nans)
+        self.pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+        self.futures = [self.pool.submit(self._one, n, c, d) for n, (c, d) in enumerate(commands)]
+
+    def limit(self, run_timeout: float) -> None:
+        self.run_timeout = run_timeout
+
+    def stop(self, reason: str) -> None:
+        self.stopped = reason
+
+    def _one(self, n: int, command: str, cwd: str) -> tuple[RunResult, list[dict]]:
+        if self.stopped:
+            return RunResult(command, cwd, f"not run: {self.stopped}", 0.0), []
+        events_path = os.path.join(self.tmp, f"events-{n}.jsonl")
+        open(events_path, "w").close()
+        job_path = os.path.join(self.tmp, f"job-{n}.json")
+        with open(job_path, "w", encoding="utf-8") as fh:
+            json.dump({"events": events_path, "paths": self.paths,
+                       "options": dict({"host_transfers": True}, **self.options)}, fh)
+        env = command_env(self.shim, job_path, *self.env_args)
+        run = _run(interpreter_command(command), command, cwd, env,
+                   os.path.join(self.tmp, f"output-{n}"), self)
+        return run, read_events(events_path)
+
+    def result(self) -> tuple[list[RunResult], list[dict]]:
+        """Wait for every command: (what each run did, every event)."""
+        self.finished = True
+        try:
+            try:
+                outcomes = procs.gather(self.futures)
+            except BaseException:  # Ctrl-C: the commands' trees go before the threads end
+                self.stopped = self.stopped or "jaxlint stopped"
+                procs.kill_all()
+                raise
+            finally:
+                self.pool.shutdown(wait=True)
+        finally:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        runs = [r for r, _ in outcomes]
+        events = [dict(e, command=r.command) for r, es in outcomes for e in es]
+        for run, es in outcomes:
+            run.processes = len({e.get("pid") for e in es if e.get("event") == "process"})
+        return runs, events
+
+
+DEFAULT_RUN_TIMEOUT = 600.0
+
+
+def start_observed(commands: list[tuple[str, str]], paths: list[str],
+                   run_timeout: Optional[float], jobs: int = 1, device: Optional[str] = None,
+                   infs: bool = False, leaks: bool = False, options: Optional[dict] = None,
+                   nans: bool = True) -> ObservedRuns:
+    """Start each (command, cwd) with the probes (see ``ObservedRuns``)."""
+    return ObservedRuns(commands, paths, run_timeout, jobs, device, infs, leaks, options, nans)
+
+
 def run_observed(commands: list[tuple[str, str]], paths: list[str], run_timeout: float,
                  jobs: int = 1, device: Optional[str] = None, infs: bool = False,
                  leaks: bool = False, options: Optional[dict] = None, nans: bool = True) -> tuple[list[RunResult], list[dict]]:
     """Run each (command, cwd) with the probes; (what each run did, every event)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    tmp = tempfile.mkdtemp(prefix="jaxlint-observe-")
-    try:
-        shim = _shim(tmp)
-
-        def one(n: int, command: str, cwd: str) -> tuple[RunResult, list[dict]]:
-            events_path = os.path.join(tmp, f"events-{n}.jsonl")
-            open(events_path, "w").close()
-            job_path = os.path.join(tmp, f"job-{n}.json")
-            with open(job_path, "w", encoding="utf-8") as fh:
-                json.dump({"events": events_path, "paths": paths,
-                           "options": dict({"host_transfers": True}, **(options or {}))}, fh)
-            env = command_env(shim, job_path, device, infs, leaks, nans)
-            run = _run(interpreter_command(command), command, cwd, env,
-                       os.path.join(tmp, f"output-{n}"), run_timeout)
-            return run, read_events(events_path)
-
-        pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-        try:
-            outcomes = procs.gather([pool.submit(one, n, c, d)
-                                     for n, (c, d) in enumerate(commands)])
-        except BaseException:  # Ctrl-C: the commands' trees go before the threads are awaited
-            procs.kill_all()
-            raise
-        finally:
-            pool.shutdown(wait=True)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    runs = [r for r, _ in outcomes]
-    events = [dict(e, command=r.command) for r, es in outcomes for e in es]
-    for run, es in outcomes:
-        run.processes = len({e.get("pid") for e in es if e.get("event") == "process"})
-    return runs, events
+    return start_observed(commands, paths, run_timeout, jobs, device, infs, leaks, options,
+                          nans).result()
 
 
 def _run(shell_cmd: str, label: str, cwd: str, env: dict, out_path: str,
-         run_timeout: float) -> RunResult:
+         runs: ObservedRuns) -> RunResult:
     start = time.monotonic()
     status = "ok"
     with open(out_path, "wb") as out:
         try:
             proc = procs.spawn([sys.executable, "-m", "jaxlint.runtime.procs", "/bin/sh", "-c",
-                                shell_cmd], time_limit=run_timeout + 30,
+                                shell_cmd], time_limit=runs.guard_limit,
                                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                                env=env, cwd=cwd)
         except OSError as exc:
@@ -150,8 +195,13 @@ def _run(shell_cmd: str, label: str, cwd: str, env: dict, out_path: str,
         try:
             while proc.poll() is None:
                 time.sleep(0.02)
-                if time.monotonic() - start > run_timeout:
-                    status = f"timed out after {run_timeout:g} s"
+                if time.monotonic() - start > runs.run_timeout:
+                    status = f"timed out after {runs.run_timeout:g} s"
+                    procs.kill_tree(proc)
+                    proc.wait()
+                    break
+                if runs.stopped:
+                    status = f"stopped: {runs.stopped}"
                     procs.kill_tree(proc)
                     proc.wait()
                     break
