@@ -649,3 +649,31 @@ def test_clog_reads_c_stderr_in_the_writing_thread(tmp_path):
     assert done.stderr == "pass me on\nafter\n"
     assert done.stdout == ("[(b'TAKE me\\n', 'writer', 21), "
                            "(b'pass me on\\n', 'writer', 22)]\n")
+
+
+def test_run_only_codes():
+    """The codes whose events mark no static finding (observe lints nothing for them) are
+    the runtime-only rules outside every family of a static rule."""
+    from jaxlint.rules import all_rules
+    from jaxlint.runtime.sightings import FAMILIES, RUN_ONLY
+
+    assert RUN_ONLY == {r.code for r in all_rules() if r.runtime_only} - set().union(*FAMILIES)
+    assert RUN_ONLY == {"JAX507", "JAX508", "JAX509"}
+
+
+def test_observe_itself_imports_no_libcst_when_nothing_is_reported(tmp_path):
+    """The fixed cost of observe (docs/runtime.md, "Measured: overhead"): a run that shows
+    nothing needs neither the lint (libcst, 0.3 s of CPU to import) nor the rule table
+    imported afresh: with --no-cache the rule snapshot a `check` left is read."""
+    (tmp_path / "ok.py").write_text("x = 1\n")
+    done = subprocess.run([sys.executable, "-m", "jaxlint", "check", "-q", "ok.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "jaxlint", "observe",
+                           "--no-cache", "-q", "--run", "python ok.py", "ok.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "jaxlint.cli.observe" in imported
+    assert not {m for m in imported if m.split(".")[0] == "libcst"}
