@@ -8,7 +8,7 @@ runs under observe from the case's folder:
 (with the case's `check.env`).  `jaxlint check` runs on the same copy, as
 bench/recall/score.py runs it.  A finding matches a label when its file, line and code
 family agree (score.py's FAMILIES; observe's runtime-only codes JAX124, JAX211, JAX507,
-JAX508 match no static label).  Reported:
+JAX508, JAX509 match no static label).  Reported:
 
 * per case: observe's findings, each marked `label` (it matches one), `read-true` or
   `read-false` (it matches none and was read: READ below says why), or `UNREAD`;
