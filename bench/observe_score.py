@@ -56,6 +56,9 @@ READ: dict[str, str] = {
     "device array to the host 3 times at this line (a performance note, not the case's bug)",
     "017-key-after-split-valid:main.py:9:JAX507": "true: `float(...)` in a 3-step loop, 3 host "
     "copies at this line (a performance note on a VALID twin: its key handling is right)",
+    "042-hot-call-lambda:main.py:13:JAX509": "true: `jnp.array([3.0, 4.0])` in a 3-step loop "
+    "copies the same host list to the device (float32[2]) on every iteration, 3 implicit "
+    "copies JAX's transfer guard logs at this line (a performance note, not the case's bug)",
     "090-where-sqrt-nan-grad-347:main.py:6:JAX124": "true: the gradient of `sqrt` at 0 (inf) "
     "times 0 is the NaN JAX reports (`mul`), made by this line's operation; the `where` at "
     "line 8 (the label) is why the masked branch's gradient reaches it",
