@@ -6,6 +6,11 @@ each time, observe recording the facts for `check --observed` as it does by defa
 (`--facts FILE`: the trace function of jaxlint/runtime/factrec.py on), with its ratios.
 
     python bench/observe_overhead.py --repeat 3 [--facts]
+    python bench/observe_overhead.py --repeat 5 --before /path/to/other/checkout
+
+`--before DIR` also runs another jaxlint (the package in DIR, first on PYTHONPATH) in
+the same rounds, alternating with this one, so that both are measured under the same
+load; the load average is printed with the table.
 """
 
 from __future__ import annotations
@@ -23,10 +28,10 @@ HERE = Path(__file__).resolve().parent
 PROGRAMS = HERE / "observe_programs"
 
 
-def timed(argv: list[str], cwd: Path) -> tuple[float, float, str]:
+def timed(argv: list[str], cwd: Path, env: dict | None = None) -> tuple[float, float, str]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
-    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env)
     wall = time.monotonic() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -37,28 +42,44 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--facts", action="store_true", help="also observe with the facts recorded")
+    ap.add_argument("--before", metavar="DIR", help="also time the jaxlint package in DIR")
     ap.add_argument("programs", nargs="*")
     args = ap.parse_args(argv)
     if args.facts:
         return with_facts(args)
     jaxlint = str(Path(sys.executable).parent / "jaxlint")
     names = args.programs or sorted(p.name for p in PROGRAMS.glob("*.py"))
-    print(f"| program | alone: wall (CPU) | under observe: wall (CPU) | ratio wall | ratio CPU | findings |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    variants = [("observe", None)]
+    if args.before:
+        variants.insert(0, ("before", dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [str(Path(args.before).resolve())] + [p for p in os.environ.get(
+                "PYTHONPATH", "").split(os.pathsep) if p]))))
+    loads = [os.getloadavg()[0]]
+    head = " | ".join(f"{v}: wall (CPU) | ratio wall | ratio CPU" for v, _ in variants)
+    print(f"| program | alone: wall (CPU) | {head} | findings |")
+    print("|" + " --- |" * (3 + 3 * len(variants)))
     for name in names:
-        alone, observed = [], []
+        alone: list = []
+        observed: dict = {v: [] for v, _ in variants}
         out = ""
         for _ in range(args.repeat):
             alone.append(timed([sys.executable, name], PROGRAMS)[:2])
-            w, c, out = timed([jaxlint, "observe", "--no-cache", "-q", "--exit-zero",
-                               "--output-format", "concise", "--run", f"python {name}", name],
-                              PROGRAMS)
-            observed.append((w, c))
+            for v, env in variants:
+                w, c, out = timed([jaxlint, "observe", "--no-cache", "-q", "--exit-zero",
+                                   "--output-format", "concise", "--run", f"python {name}",
+                                   name], PROGRAMS, env)
+                observed[v].append((w, c))
+            loads.append(os.getloadavg()[0])
         aw, ac = (statistics.median(x[i] for x in alone) for i in (0, 1))
-        ow, oc = (statistics.median(x[i] for x in observed) for i in (0, 1))
+        cells = []
+        for v, _ in variants:
+            ow, oc = (statistics.median(x[i] for x in observed[v]) for i in (0, 1))
+            cells.append(f"{ow:.2f} s ({oc:.2f} s) | {ow / aw:.2f} | {oc / ac:.2f}")
         found = [line.split(" ")[1] for line in out.splitlines() if ": JAX" in line]
-        print(f"| {name} | {aw:.2f} s ({ac:.2f} s) | {ow:.2f} s ({oc:.2f} s) | {ow / aw:.2f} | "
-              f"{oc / ac:.2f} | {', '.join(found) or '-'} |", flush=True)
+        print(f"| {name} | {aw:.2f} s ({ac:.2f} s) | {' | '.join(cells)} | "
+              f"{', '.join(found) or '-'} |", flush=True)
+    print(f"load average (1 min) during the rounds: {min(loads):.1f} to {max(loads):.1f}, "
+          f"median {statistics.median(loads):.1f}")
     return 0
 
 

@@ -8,7 +8,7 @@ runs under observe from the case's folder:
 (with the case's `check.env`).  `jaxlint check` runs on the same copy, as
 bench/recall/score.py runs it.  A finding matches a label when its file, line and code
 family agree (score.py's FAMILIES; observe's runtime-only codes JAX124, JAX211, JAX507,
-JAX508 match no static label).  Reported:
+JAX508, JAX509 match no static label).  Reported:
 
 * per case: observe's findings, each marked `label` (it matches one), `read-true` or
   `read-false` (it matches none and was read: READ below says why), or `UNREAD`;
@@ -57,6 +57,9 @@ READ: dict[str, str] = {
     "device array to the host 3 times at this line (a performance note, not the case's bug)",
     "017-key-after-split-valid:main.py:9:JAX507": "true: `float(...)` in a 3-step loop, 3 host "
     "copies at this line (a performance note on a VALID twin: its key handling is right)",
+    "042-hot-call-lambda:main.py:13:JAX509": "true: `jnp.array([3.0, 4.0])` in a 3-step loop "
+    "copies the same host list to the device (float32[2]) on every iteration, 3 implicit "
+    "copies JAX's transfer guard logs at this line (a performance note, not the case's bug)",
     "090-where-sqrt-nan-grad-347:main.py:6:JAX124": "true: the gradient of `sqrt` at 0 (inf) "
     "times 0 is the NaN JAX reports (`mul`), made by this line's operation; the `where` at "
     "line 8 (the label) is why the masked branch's gradient reaches it",

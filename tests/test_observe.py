@@ -247,7 +247,63 @@ def test_errors_exit_2(tmp_path):
     assert done.returncode == 2
     assert "error: --run `no-such-command-here`: exit status 127" in done.stderr
     done = observe(tmp_path)
-    assert done.returncode == 2 and "Missing option '--run'" in done.stderr
+    assert (done.returncode, done.stderr) == (2, NO_COMMAND)
+
+
+NO_COMMAND = ("error: observe needs a command to run: give --run CMD, or set `run = \"CMD\"` in "
+              "[tool.jaxlint.runtime] of the project's pyproject.toml\n")
+
+LOOP = '''\
+import jax.numpy as jnp
+
+x = jnp.arange(4.0)
+total = 0.0
+for _ in range(3):
+    total += float(x.sum())
+for _ in range(4):
+    total += x[0].item()
+print(total)
+'''
+
+
+def test_the_run_command_from_the_config(tmp_path):
+    """Without --run, observe runs `run` of [tool.jaxlint.runtime] (a string or a list),
+    from the configuration's directory; --run replaces it; `run-timeout` is its limit
+    unless --run-timeout is given; neither: one line, exit 2; a bad value: one line."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "loop.py").write_text(LOOP)
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.jaxlint.runtime]\nrun = "python pkg/loop.py"\n')
+    # from a subdirectory: the command still runs from the configuration's directory
+    done = observe(tmp_path / "pkg", "--output-format", "concise", "-q")
+    assert done.returncode == 1, done.stderr
+    assert [line.split(" ")[:2] for line in done.stdout.splitlines()] == [
+        ["loop.py:6:14:", "JAX507"], ["loop.py:8:14:", "JAX507"]]
+    # --run replaces the configured command
+    (tmp_path / "pkg" / "other.py").write_text(LOOP.replace("range(4)", "range(1)"))
+    done = observe(tmp_path, "--run", "python pkg/other.py", "--output-format", "concise", "-q")
+    assert done.returncode == 1, done.stderr
+    assert [line.split(" ")[:2] for line in done.stdout.splitlines()] == [
+        ["pkg/other.py:6:14:", "JAX507"]]
+    # run-timeout from the configuration; --run-timeout overrides it
+    (tmp_path / "pkg" / "slow.py").write_text("import time\ntime.sleep(60)\n")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.jaxlint.runtime]\nrun = ["python pkg/slow.py"]\nrun-timeout = 1\n')
+    done = observe(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "jaxlint: --run `python pkg/slow.py`: timed out after 1 s" in done.stderr
+    done = observe(tmp_path, "--run-timeout", "2")
+    assert "jaxlint: --run `python pkg/slow.py`: timed out after 2 s" in done.stderr
+    # a bad value: one line
+    (tmp_path / "pyproject.toml").write_text('[tool.jaxlint.runtime]\nrun = []\n')
+    done = observe(tmp_path)
+    assert (done.returncode, done.stderr) == (2, (
+        f"error: {tmp_path / 'pyproject.toml'}: runtime.run must be a command or a list of "
+        "commands (non-empty strings), e.g. \"python train.py --steps 2\", got []\n"))
+    # a table without `run`, and no --run
+    (tmp_path / "pyproject.toml").write_text('[tool.jaxlint.runtime]\nrun-timeout = 5\n')
+    done = observe(tmp_path)
+    assert (done.returncode, done.stderr) == (2, NO_COMMAND)
 
 
 def test_output_formats_and_baseline(observed, project, tmp_path, monkeypatch):
@@ -260,15 +316,33 @@ def test_output_formats_and_baseline(observed, project, tmp_path, monkeypatch):
     from jaxlint.runtime.observe import RunResult
 
     events = []
+    real = sightings.start_observed
 
-    def record(commands, paths, *a, **k):
-        runs, found = real(commands, paths, *a, **k)
-        events[:] = found
-        return runs, found
+    class Recorded:
+        def __init__(self, *a, **k):
+            self.runs = real(*a, **k)
+            self.limit, self.stop = self.runs.limit, self.runs.stop
 
-    real = sightings.run_observed
+        @property
+        def finished(self):
+            return self.runs.finished
+
+        def result(self):
+            runs, found = self.runs.result()
+            events[:] = found
+            return runs, found
+
+    class Replayed:
+        def __init__(self, *a, **k):
+            self.limit = self.stop = lambda *_: None
+            self.finished = False
+
+        def result(self):
+            self.finished = True
+            return [RunResult("python app/train.py", ".", "ok", 1.0, 1)], events
+
     monkeypatch.chdir(project)
-    monkeypatch.setattr(sightings, "run_observed", record)
+    monkeypatch.setattr(sightings, "start_observed", Recorded)
     runner = CliRunner()
     result = runner.invoke(cli, ["observe", "--no-cache", "--run", "python app/train.py",
                                  "--output-format", "sarif", "app"])
@@ -279,9 +353,7 @@ def test_output_formats_and_baseline(observed, project, tmp_path, monkeypatch):
     assert got == [(code, line) for code, _, line, _, _ in EXPECTED]
     assert sarif["runs"][0]["results"][1]["properties"]["runtime"]["count"] == 3
 
-    monkeypatch.setattr(sightings, "run_observed",
-                        lambda *a, **k: ([RunResult("python app/train.py", ".", "ok", 1.0, 1)],
-                                         events))
+    monkeypatch.setattr(sightings, "start_observed", Replayed)
     for fmt, probe in (("github", "::warning title=jaxlint (JAX507),file=app/train.py,line=33"),
                        ("gitlab", '"check_name": "JAX508"'),
                        ("junit", 'JAX501'), ("full", "JAX110")):
@@ -330,7 +402,9 @@ def _pids(path: Path, wait: float) -> list[int]:
         time.sleep(0.05)
 
 
-def _gone(pids: list[int], wait: float = 5.0) -> list[int]:
+def _gone(pids: list[int], wait: float = 30.0) -> list[int]:
+    """The pids still alive after ``wait`` seconds at most (polled: a loaded machine may
+    take a while to deliver the signals and reap)."""
     deadline = time.monotonic() + wait
     while True:
         left = [p for p in pids if procs.alive(p)]
@@ -339,36 +413,57 @@ def _gone(pids: list[int], wait: float = 5.0) -> list[int]:
         time.sleep(0.05)
 
 
-@pytest.mark.parametrize("mode", ["ok", "fail", "timeout", "ctrl-c"])
+STOPS = {"ctrl-c": signal.SIGINT, "sigterm": signal.SIGTERM, "sighup": signal.SIGHUP,
+         "sigkill": signal.SIGKILL}
+
+
+@pytest.mark.parametrize("mode", ["ok", "fail", "timeout", *STOPS])
 def test_nothing_the_run_started_is_left(tmp_path, mode):
     """The command's process, its child and a detached grandchild are gone when observe
-    ends: the command succeeded, failed, timed out, or observe got Ctrl-C."""
+    ends: the command succeeded, failed or timed out; observe got Ctrl-C (SIGINT to its
+    whole process group, as a terminal sends it), SIGTERM or SIGHUP (it kills every tree
+    it started, then dies by the signal), or SIGKILL (nothing runs in observe then: the
+    guard sees its lifeline close and kills the command's tree).  Deadlines are generous
+    and polled, never fixed sleeps: the test holds on a loaded machine."""
     (tmp_path / "prog.py").write_text(LEAVES.replace(
-        "MODE", repr("sleep" if mode in ("timeout", "ctrl-c") else mode)))
+        "MODE", repr("sleep" if mode in ("timeout", *STOPS) else mode)))
     args = [sys.executable, "-m", "jaxlint", "observe", "--no-cache", "--run", "python prog.py"]
     if mode == "timeout":
-        args += ["--run-timeout", "3"]
+        args += ["--run-timeout", "10"]  # long enough for the program to start under load
     proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, start_new_session=True)
     try:
-        pids = _pids(tmp_path / "pids", wait=60)
+        pids = _pids(tmp_path / "pids", wait=120)
         assert len(pids) == 3
         if mode == "ctrl-c":
-            time.sleep(0.3)
-            proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+            os.killpg(proc.pid, signal.SIGINT)
+        elif mode in STOPS:
+            proc.send_signal(STOPS[mode])
+        out, err = proc.communicate(timeout=120)
         # a command that failed with nothing observed is an error
-        expected = {"ok": 0, "fail": 2, "timeout": 0, "ctrl-c": 130}[mode]
-        assert proc.returncode == expected, err
+        expected = {"ok": 0, "fail": 2, "timeout": 0, "ctrl-c": 130, "sigterm": -signal.SIGTERM,
+                    "sighup": -signal.SIGHUP, "sigkill": -signal.SIGKILL}[mode]
+        if mode == "ctrl-c":
+            # "interrupted" and 130; a Ctrl-C that lands while jaxlint is still starting
+            # (the command starts first) can end it by SIGINT itself, which a shell also
+            # reports as 130
+            assert err.endswith("interrupted\n") and proc.returncode in (130, -signal.SIGINT)
+        else:
+            assert proc.returncode == expected, err
         if mode == "fail":
             assert "error: --run `python prog.py`: exit status 3" in err
         if mode == "timeout":
-            assert "--run `python prog.py`: timed out after 3 s" in err
+            assert "--run `python prog.py`: timed out after 10 s" in err
         assert _gone(pids) == []
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        for pid in _pids(tmp_path / "pids", wait=0):  # a failed test leaves nothing either
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
 
 
 CONFIRMED_BY_THE_RUN = '''\
@@ -452,3 +547,133 @@ def test_the_corrected_twin_gets_no_finding(tmp_path):
     done = observe(tmp_path, "--run", "python train.py", "--output-format", "json")
     assert done.returncode == 0, (done.stdout, done.stderr)
     assert json.loads(done.stdout) == []
+
+
+# ----------------------------------------------------------------------------- host-to-device
+
+H2D = '''\
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.experimental import io_callback
+
+step = jax.jit(lambda p, b: p - 0.1 * (p * b).sum())
+
+
+@jax.jit
+def logged(p):
+    return io_callback(lambda v: np.asarray(v) * 2, jax.ShapeDtypeStruct((4,), jnp.float32), p)
+
+
+def main():
+    data = np.ones((6, 4), np.float32)
+    p = jnp.ones(4)
+    for i in range(6):
+        p = step(p, data[i])
+        p = p + 1
+    for i in range(4):
+        p = p + data[i]
+    for i in range(4):
+        p = p + jax.device_put(data[i])
+        p = logged(p)
+    for i in range(2):
+        p = p * jnp.asarray(data[i])
+    return p
+
+
+main()
+'''
+
+
+def test_host_to_device_copies_repeated_at_a_line(tmp_path):
+    """JAX's transfer guard at `log`: NumPy arrays copied to the device implicitly at one
+    line 3 times or more (a jitted step given a NumPy batch, `x + np_array`) are JAX509 at
+    that line; Python scalars (`p + 1`), explicit `device_put`, a host callback's result
+    and a line run twice are not; JAX's log lines stay out of the program's output."""
+    (tmp_path / "train.py").write_text(H2D + "import sys\nsys.exit(3)\n")
+    done = observe(tmp_path, "--run", "python train.py", "--output-format", "json")
+    assert done.returncode == 1, done.stderr
+    advice = ("implicitly (JAX's transfer guard logged each copy): a NumPy array passed to a "
+              "jitted function or a `jnp` operation is copied on every call; put data that does "
+              "not change on the device once, before the loop (`jax.device_put`), and prefetch "
+              "new batches with `jax.device_put` ahead of the step that uses them")
+    assert rows(done.stdout) == [
+        ("JAX509", "train.py", 18, 13,
+         f"the run copied host data (float32[4]) to the device 6 times at this line, {advice}"),
+        ("JAX509", "train.py", 21, 13,
+         f"the run copied host data (float32[4]) to the device 4 times at this line, {advice}"),
+    ]
+    assert "exit status 3" in done.stderr and "guard_lib" not in done.stderr
+
+
+CLOG = '''\
+import ctypes
+import sys
+
+from jaxlint.runtime import clog
+
+libc = ctypes.CDLL(None)
+libc.fputs.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
+stderr = ctypes.c_void_p.in_dll(libc, "stderr")
+seen = []
+
+
+def listener(data, frame):
+    seen.append((data, frame.f_code.co_name, frame.f_lineno))
+    return b"TAKE" in data
+
+
+assert clog.install(listener)
+
+
+def writer():
+    libc.fputs(b"TAKE me\\n", stderr.value)
+    libc.fputs(b"pass me on\\n", stderr.value)
+
+
+writer()
+clog.remove()
+libc.fputs(b"after\\n", stderr.value)
+print(seen)
+'''
+
+
+def test_clog_reads_c_stderr_in_the_writing_thread(tmp_path):
+    """runtime/clog.py: a write to the C library's stderr reaches the listener with the
+    Python frame that called into C; what it takes is dropped, the rest goes to fd 2;
+    after remove() the original stderr is back."""
+    (tmp_path / "c.py").write_text(CLOG)
+    done = subprocess.run([sys.executable, "c.py"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "pass me on\nafter\n"
+    assert done.stdout == ("[(b'TAKE me\\n', 'writer', 21), "
+                           "(b'pass me on\\n', 'writer', 22)]\n")
+
+
+def test_run_only_codes():
+    """The codes whose events mark no static finding (observe lints nothing for them) are
+    the runtime-only rules outside every family of a static rule."""
+    from jaxlint.rules import all_rules
+    from jaxlint.runtime.sightings import FAMILIES, RUN_ONLY
+
+    assert RUN_ONLY == {r.code for r in all_rules() if r.runtime_only} - set().union(*FAMILIES)
+    assert RUN_ONLY == {"JAX507", "JAX508", "JAX509"}
+
+
+def test_observe_itself_imports_no_libcst_when_nothing_is_reported(tmp_path):
+    """The fixed cost of observe (docs/runtime.md, "Measured: overhead"): a run that shows
+    nothing needs neither the lint (libcst, 0.3 s of CPU to import) nor the rule table
+    imported afresh: with --no-cache the rule snapshot a `check` left is read."""
+    (tmp_path / "ok.py").write_text("x = 1\n")
+    done = subprocess.run([sys.executable, "-m", "jaxlint", "check", "-q", "ok.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "jaxlint", "observe",
+                           "--no-cache", "-q", "--run", "python ok.py", "ok.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "jaxlint.cli.observe" in imported
+    assert not {m for m in imported if m.split(".")[0] == "libcst"}

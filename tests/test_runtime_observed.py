@@ -216,12 +216,27 @@ def test_run_commands_in_the_config(tmp_path):
     (rt,) = [f["runtime"] for f in found]
     assert rt["verdict"] == "confirmed"
     assert rt["inputs"] == ["x: f32[6] (observed in --run `python -m proj.train`)"]
-    (root / "pyproject.toml").write_text('[tool.jaxlint.runtime]\nrun = "python x.py"\n')
+    # one command may be written as a string
+    (root / "pyproject.toml").write_text(
+        '[tool.jaxlint.runtime]\nrun = "python -m proj.train"\n')
+    code, found, err = _confirm(root, "proj/core.py", "--no-cache", "--select", "JAX406")
+    (rt,) = [f["runtime"] for f in found]
+    assert rt["verdict"] == "confirmed"
+    assert rt["inputs"] == ["x: f32[6] (observed in --run `python -m proj.train`)"]
+    # --run replaces the configured command
+    code, found, err = _confirm(root, "proj/core.py", "--no-cache", "--select", "JAX406",
+                                "--run", "python -c pass")
+    assert "--run `python -c pass`" in err and "python -m proj.train" not in err
+    (rt,) = [f["runtime"] for f in found]
+    assert rt["verdict"] == "skipped" and "no --run command called it" in rt["reason"]
+    (root / "pyproject.toml").write_text('[tool.jaxlint.runtime]\nrun = 3\n')
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(root)
         result = CliRunner().invoke(cli, ["confirm", "proj/core.py", "--no-cache"])
     assert result.exit_code == 2
-    assert "runtime.run must be a list of commands" in result.stderr
+    assert result.stderr == (
+        f"error: {root / 'pyproject.toml'}: runtime.run must be a command or a list of commands "
+        "(non-empty strings), e.g. \"python train.py --steps 2\", got 3\n")
 
 
 def test_a_check_that_hangs_inside_the_run_is_stopped(tmp_path):

@@ -26,10 +26,12 @@ def observe_command() -> click.Command:
 
     @click.command("observe")
     @click.argument("paths", nargs=-1, type=click.Path())
-    @click.option("--run", "run", multiple=True, metavar="CMD", required=True,
-                  help="The command to run with JAX's checkers on (repeatable): a script, a test suite.")
-    @click.option("--run-timeout", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
-                  metavar="SECONDS", help="Seconds allowed per --run command.")
+    @click.option("--run", "run", multiple=True, metavar="CMD",
+                  help="The command to run with JAX's checkers on (repeatable): a script, a test "
+                       "suite [default: `run` of [tool.jaxlint.runtime], from its directory].")
+    @click.option("--run-timeout", type=click.FloatRange(min=0.1), metavar="SECONDS",
+                  help="Seconds allowed per --run command [default: `run-timeout` of "
+                       "[tool.jaxlint.runtime], else 600].")
     @click.option("--no-debug-nans", is_flag=True,
                   help="Leave JAX's NaN checker off (with it on, JAX does not donate buffers, so a "
                        "donated array used again is not seen).")
@@ -110,22 +112,48 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
             return EXIT_ERROR
     from jaxlint.cli.baseline import kept_results, load_baseline, match_baseline
     from jaxlint.runtime import procs
-    from jaxlint.runtime.sightings import run_observed, sightings
+    from jaxlint.runtime import sightings as observing
 
-    try:
-        session = check.prepare(opts)
-        loaded = load_baseline(opts, session)
-    except (ConfigError, BaselineError) as exc:
-        error(str(exc))
-        return EXIT_ERROR
     if no_cache and not facts:
         no_facts = True  # the default facts file is in the cache directory
+    opts_facts = None if no_facts else {"facts": True}
     roots = [os.path.realpath(p) for p in (paths or (".",))]
-    commands = [(c, os.getcwd()) for c in run]
+    nans = not no_debug_nans
     with procs.stopping():  # Ctrl-C, SIGTERM: every command's tree is killed first
-        runs, events = run_observed(commands, roots, float(run_timeout), jobs, device,
-                                    debug_infs, check_leaks, nans=not no_debug_nans,
-                                    options=None if no_facts else {"facts": True})
+        # --run commands start now: their Python and JAX start-up overlaps jaxlint's own
+        # (the configuration, the baseline); a `run` from the configuration starts once
+        # it is read
+        early = observing.start_observed([(c, os.getcwd()) for c in run], roots, run_timeout,
+                                         jobs, device, debug_infs, check_leaks, nans=nans,
+                                         options=opts_facts) \
+            if run else None
+        failed: Optional[str] = None
+        try:
+            try:
+                session = check.prepare(_snapshot_ok(opts))
+                loaded = load_baseline(opts, session)
+                commands, configured_timeout = _configured_runs(session, paths, run)
+            except (ConfigError, BaselineError, ValueError) as exc:
+                failed = str(exc)
+            if failed is None and not commands:
+                failed = ("observe needs a command to run: give --run CMD, or set "
+                          "`run = \"CMD\"` in [tool.jaxlint.runtime] of the project's "
+                          "pyproject.toml")
+            if failed is not None:
+                error(failed)
+                return EXIT_ERROR
+            timeout = float(run_timeout if run_timeout is not None else configured_timeout)
+            if early is None:
+                early = observing.start_observed(commands, roots, timeout, jobs, device,
+                                                 debug_infs, check_leaks, nans=nans,
+                                                 options=opts_facts)
+            else:
+                early.limit(timeout)
+            runs, events = early.result()
+        finally:
+            if early is not None and not early.finished:  # an error, Ctrl-C: none left
+                early.stop("jaxlint stopped before the run ended")
+                early.result()
     if not no_facts:
         problem = _write_facts(facts, session, events, [c for c, _ in commands], verbose)
         if problem:
@@ -145,7 +173,7 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
                                     if r.output_tail.strip() else ""))
         elif verbose or r.status != "ok":
             sys.stderr.write(f"jaxlint: {line}\n")
-    seen = sightings(events, roots)
+    seen = observing.sightings(events, roots)
     results, sources = _results(seen, session, opts)
     linted = SimpleNamespace(results=results, sources=sources, errors=[])
     from jaxlint.output import OutputReport
@@ -195,13 +223,65 @@ def _write_facts(facts: Optional[str], session, events: list, commands: list, ve
     return None
 
 
+def _snapshot_ok(opts):
+    """observe lints no project (it reads no lint cache); with --no-cache it still takes
+    the rule table from the snapshot in the cache directory when one is there (keyed by
+    a digest of jaxlint's sources, never stale; nothing is written): the rule table
+    imported afresh costs libcst's import, 0.3 s of CPU, more than the rest of observe's
+    own start (docs/runtime.md, "Measured: overhead")."""
+    import dataclasses
+
+    from jaxlint.workspace.config import cache_dir_for
+    from jaxlint.workspace.ruleinfo import source_digest
+
+    if not opts.no_cache:
+        return opts
+    try:
+        cache_dir = cache_dir_for(Path.cwd(), opts.cache_dir,
+                                  Path(opts.config) if opts.config else None)
+        if (Path(cache_dir) / f"rules-{source_digest()}.json").is_file():
+            return dataclasses.replace(opts, no_cache=False)
+    except (OSError, ValueError):
+        pass
+    return opts
+
+
+def _configured_runs(session, paths: tuple, run: tuple) -> tuple[list, float]:
+    """The (command, cwd) pairs to run and the time limit per command: ``--run`` (from
+    the current directory), else the ``run`` list of the ``[tool.jaxlint.runtime]``
+    table that applies to each PATH (from that configuration's directory, as
+    ``confirm``); the limit is the first configuration's ``run-timeout``, else 600 s.
+    Raises ValueError (one line) for a table with a bad value."""
+    from jaxlint.runtime.specs import RuntimeOptions, SpecError, read_runtime_table
+
+    commands = [(c, os.getcwd()) for c in run]
+    timeout: Optional[float] = None
+    for p in paths or (".",):
+        target = Path(p).resolve()
+        resolved = session.store.for_dir(target) if target.is_dir() else \
+            session.store.for_path(target)
+        try:
+            table = read_runtime_table(resolved.cfg.runtime or {}, resolved.cfg.label)
+        except SpecError as exc:
+            raise ValueError(str(exc)) from None
+        if timeout is None and "run_timeout" in table:
+            timeout = table["run_timeout"]
+        if not run:
+            for command in table.get("run", []):
+                if (command, str(resolved.root)) not in commands:
+                    commands.append((command, str(resolved.root)))
+    return commands, timeout if timeout is not None else RuntimeOptions().run_timeout
+
+
 def _results(seen: list, session, opts) -> tuple[list, dict]:
     """Sightings -> one FileResult per file (display paths, as `check` shows them):
     the configured selection and noqa applied; an event at a line where `check`
     reports the same sharp bit is marked observed."""
-    from jaxlint.findings import FileResult, Finding, Severity
-    from jaxlint.runtime.sightings import same_sharp_bit
+    if not seen:  # nothing to mark or to filter: neither the lint nor noqa (libcst) is needed
+        return [], {}
     from jaxlint.engine.suppression import Suppressions
+    from jaxlint.findings import FileResult, Finding, Severity
+    from jaxlint.runtime.sightings import RUN_ONLY, same_sharp_bit
 
     infos = {i.code: i for i in session.infos}
     cwd = session.cwd
@@ -209,7 +289,10 @@ def _results(seen: list, session, opts) -> tuple[list, dict]:
     for s in seen:
         by_file.setdefault(s.path, []).append(s)
     results, sources = [], {}
-    static = _static_findings(list(by_file), session, opts)
+    # the files linted for the "observed" marks: those with an event of a sharp bit that a
+    # static rule can report (a runtime-only one, JAX507/JAX508/JAX509, confirms nothing)
+    static = _static_findings(sorted({s.path for s in seen if s.code not in RUN_ONLY}),
+                              session, opts)
     for real, group in sorted(by_file.items()):
         path = Path(real)
         try:

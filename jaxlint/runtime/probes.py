@@ -21,6 +21,9 @@ shim) waits for ``import jax`` to finish, then attaches the listeners:
   an f-string) while JAX traces;
 * ``ArrayImpl._value``: a device array copied to the host (``float(x)``,
   ``np.asarray(x)``, ``x.item()``...), counted per line of the user's code;
+* with ``host_transfers`` (``observe``): JAX's transfer guard at ``log`` for
+  host-to-device copies, its C++ log lines read in the writing thread (``clog``), each
+  copy counted at the user's line;
 * ``jax.random``'s functions: a raw ``uint32`` key (``PRNGKey``) array consumed twice
   outside tracing (JAX's own checker, ``jax_debug_key_reuse``, follows typed keys only).
 
@@ -92,6 +95,8 @@ class Probes:
         self.user: dict[str, Optional[str]] = {}  # co_filename -> its real path, or None
         self.counts: dict[tuple, list] = {}  # (kind, file, line) -> [count, event]
         self.keys: dict[int, tuple[Any, str, int, str]] = {}  # id -> (ref, file, line, fn)
+        self.h2d: dict[tuple, list] = {}  # (file, line) -> [count, array avals, scalars, where]
+        self.h2d_threshold = int(self.options.get("transfers", 3))
         self.attached = False
         self.inside = threading.local()
         from jaxlint.runtime.recorder import is_library
@@ -181,6 +186,10 @@ class Probes:
                 if n >= threshold:
                     self.hit(kind, where, count=n, final=True, **event)
             self.counts.clear()
+            for entry in self.h2d.values():
+                if entry[0] >= self.h2d_threshold:
+                    self._h2d_hit(entry, final=True)
+            self.h2d.clear()
 
     # -- installing: after `import jax` has finished
 
@@ -192,13 +201,16 @@ class Probes:
             return
         self.attached = True
         for attach in (self._logging, self._exceptions, self._warnings, self._tracer_text,
-                       self._transfers, self._raw_keys):
+                       self._transfers, self._host_transfers, self._raw_keys):
             try:
                 attach()
             except Exception as exc:  # noqa: BLE001 - never break the user's program
                 sys.stderr.write(f"jaxlint: observe could not attach {attach.__name__}: "
                                  f"{exc!r}\n")
         atexit.register(self.flush)
+        from jaxlint.runtime import clog
+
+        atexit.register(clog.remove)  # last in, first out: after the flush, before shutdown
 
     # recompilations: JAX's explain_cache_misses records
 
@@ -381,6 +393,78 @@ class Probes:
             return getter(arr)
 
         array.ArrayImpl._value = property(_value)
+        # `.item()` reads the value with `np.asarray`, which takes a single-device
+        # array's buffer from C++ without `_value`: counted here, once
+        original_item = array.ArrayImpl.__dict__.get("item")
+        if callable(original_item):
+            def item(arr: Any, *args: Any) -> Any:
+                if getattr(probes.inside, "on", False):
+                    return original_item(arr, *args)
+                probes.inside.on = True
+                try:
+                    try:
+                        frame = sys._getframe(1)
+                        where = None if _in_host_callback(frame) else probes.user_frame(frame)
+                        if where is not None:
+                            probes.count("transfer", where, threshold,
+                                         aval=f"{arr.dtype}{list(arr.shape)}", via="item")
+                    except Exception:  # noqa: BLE001
+                        pass
+                    return original_item(arr, *args)
+                finally:
+                    probes.inside.on = False
+
+            item.__doc__ = getattr(original_item, "__doc__", None)
+            array.ArrayImpl.item = item
+
+    # host-to-device copies: JAX's transfer guard, its log lines read where they are written
+
+    def _host_transfers(self) -> None:
+        """``jax_transfer_guard_host_to_device = "log"``: JAX logs each implicit copy of
+        host data (a NumPy array, a Python scalar) to a device from C++; ``clog`` reads
+        each line in the thread that writes it, so the copy is counted at the user's line
+        running then.  Left alone when the program's environment sets a transfer guard of
+        its own (its log is its own) or the C library's stderr cannot be tapped."""
+        if not self.options.get("host_transfers") or any(
+                k.startswith("JAX_TRANSFER_GUARD") for k in os.environ):
+            return
+        import re
+
+        import jax
+
+        from jaxlint.runtime import clog
+
+        self.guard = re.compile(_GUARD)
+        if not clog.install(self.on_guard_log):
+            return
+        jax.config.update("jax_transfer_guard_host_to_device", "log")
+
+    def on_guard_log(self, data: bytes, frame: Any) -> bool:
+        m = self.guard.search(data)
+        if m is None:
+            return False
+        if _in_host_callback(frame):  # a callback's result going back: the code asked for it
+            return True
+        where = self.user_frame(frame)
+        if where is None:
+            return True
+        aval = m.group(1).decode("utf-8", "replace") if m.group(1) else None
+        key = where[:2]
+        with self.lock:
+            entry = self.h2d.setdefault(key, [0, [], 0, where])
+            entry[0] += 1
+            if aval is not None:
+                if _scalar(aval):
+                    entry[2] += 1
+                elif aval not in entry[1] and len(entry[1]) < 4:
+                    entry[1].append(aval)
+            if entry[0] == self.h2d_threshold:
+                self._h2d_hit(entry)
+        return True
+
+    def _h2d_hit(self, entry: list, final: bool = False) -> None:
+        n, arrays, scalars, where = entry
+        self.hit("h2d", where, count=n, arrays=list(arrays), scalars=scalars, final=final)
 
     # raw uint32 keys consumed twice (eager)
 
@@ -451,6 +535,18 @@ class Probes:
 
 
 _RECORDER = os.path.join("jaxlint", "runtime", "recorder.py")
+
+# JAX's transfer guard log line (xla/python guard_lib.cc); the aval is there when the
+# copy went through JAX's Python dispatch, absent on jit's C++ fast path
+_GUARD = rb"guard_lib\.cc:\d+\] host-to-device transfer: (?:aval=(.*?), dst_sharding=)?"
+
+
+def _scalar(aval: str) -> bool:
+    """``ShapedArray(float32[], weak_type=True)``: a Python or NumPy scalar (no dims)."""
+    import re
+
+    m = re.search(r"\[([^\]]*)\]", aval)
+    return m is not None and not m.group(1).strip()
 
 
 def _in_recorder_checks() -> bool:

@@ -30,7 +30,9 @@ from jaxlint.runtime.observe import RunResult, interpreter_command, output_tail,
 FRESH_COMPILES = 2  # a new function object of the same definition, compiled again
 STATIC_COMPILES = 3  # a changed static argument
 TYPE_COMPILES = 3  # changed shapes or dtypes (a weak-type flip: 2)
-TRANSFERS = 3  # device-to-host copies at one line
+TRANSFERS = 3  # device-to-host (JAX507) or host-to-device (JAX509) copies at one line
+# event kinds counted per line in the process (the last event of a line has its count)
+COUNTED = ("transfer", "h2d", "tracer-text", "float64", "deprecation")
 
 # a static rule's code and the codes of the same sharp bit (an event at a line where
 # `check` reports one of them confirms that finding)
@@ -38,6 +40,10 @@ FAMILIES = [{"JAX201", "JAX202", "JAX205", "JAX206"}, {"JAX101", "JAX102"},
             {"JAX204", "JAX406"}, {"JAX501", "JAX504"}, {"JAX901", "JAX902", "JAX903",
                                                         "JAX904", "JAX905"},
             {"JAX120", "JAX124"}, {"JAX211", "JAX402", "JAX404"}]
+
+
+# codes only a run reports, of no family above: an event of one confirms no static finding
+RUN_ONLY = frozenset({"JAX507", "JAX508", "JAX509"})
 
 
 def same_sharp_bit(observed: str, static: str) -> bool:
@@ -89,54 +95,99 @@ def command_env(shim: str, job_path: str, device: Optional[str] = None,
     return env
 
 
+class ObservedRuns:
+    """The commands, started at once (each in a thread of a pool of ``jobs``): ``limit``
+    sets the time allowed per command while they run (the configuration is read after
+    they start), ``stop`` ends them, ``result`` waits for them and reads the events."""
+
+    def __init__(self, commands: list[tuple[str, str]], paths: list[str],
+                 run_timeout: Optional[float], jobs: int = 1, device: Optional[str] = None,
+                 infs: bool = False, leaks: bool = False, options: Optional[dict] = None,
+                 nans: bool = True) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.commands = commands
+        # until ``limit`` is called (None: the configuration may still set it) the
+        # default; the guard's own backstop is then a day (the lifeline ends it with us)
+        self.run_timeout = run_timeout if run_timeout is not None else DEFAULT_RUN_TIMEOUT
+        self.guard_limit = (run_timeout + 30) if run_timeout is not None else 86400.0
+        self.stopped: Optional[str] = None
+        self.finished = False  # result() was called
+        self.tmp = tempfile.mkdtemp(prefix="jaxlint-observe-")
+        self.shim = _shim(self.tmp)
+        self.paths, self.options = paths, options or {}
+        self.env_args = (device, infs, leaks, nans)
+        self.pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+        self.futures = [self.pool.submit(self._one, n, c, d) for n, (c, d) in enumerate(commands)]
+
+    def limit(self, run_timeout: float) -> None:
+        self.run_timeout = run_timeout
+
+    def stop(self, reason: str) -> None:
+        self.stopped = reason
+
+    def _one(self, n: int, command: str, cwd: str) -> tuple[RunResult, list[dict]]:
+        if self.stopped:
+            return RunResult(command, cwd, f"not run: {self.stopped}", 0.0), []
+        events_path = os.path.join(self.tmp, f"events-{n}.jsonl")
+        open(events_path, "w").close()
+        job_path = os.path.join(self.tmp, f"job-{n}.json")
+        with open(job_path, "w", encoding="utf-8") as fh:
+            json.dump({"events": events_path, "paths": self.paths,
+                       "options": dict({"host_transfers": True}, **self.options)}, fh)
+        env = command_env(self.shim, job_path, *self.env_args)
+        run = _run(interpreter_command(command), command, cwd, env,
+                   os.path.join(self.tmp, f"output-{n}"), self)
+        return run, read_events(events_path)
+
+    def result(self) -> tuple[list[RunResult], list[dict]]:
+        """Wait for every command: (what each run did, every event)."""
+        self.finished = True
+        try:
+            try:
+                outcomes = procs.gather(self.futures)
+            except BaseException:  # Ctrl-C: the commands' trees go before the threads end
+                self.stopped = self.stopped or "jaxlint stopped"
+                procs.kill_all()
+                raise
+            finally:
+                self.pool.shutdown(wait=True)
+        finally:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        runs = [r for r, _ in outcomes]
+        events = [dict(e, command=r.command) for r, es in outcomes for e in es]
+        for run, es in outcomes:
+            run.processes = len({e.get("pid") for e in es if e.get("event") == "process"})
+        return runs, events
+
+
+DEFAULT_RUN_TIMEOUT = 600.0
+
+
+def start_observed(commands: list[tuple[str, str]], paths: list[str],
+                   run_timeout: Optional[float], jobs: int = 1, device: Optional[str] = None,
+                   infs: bool = False, leaks: bool = False, options: Optional[dict] = None,
+                   nans: bool = True) -> ObservedRuns:
+    """Start each (command, cwd) with the probes (see ``ObservedRuns``)."""
+    return ObservedRuns(commands, paths, run_timeout, jobs, device, infs, leaks, options, nans)
+
+
 def run_observed(commands: list[tuple[str, str]], paths: list[str], run_timeout: float,
                  jobs: int = 1, device: Optional[str] = None, infs: bool = False,
                  leaks: bool = False, options: Optional[dict] = None, nans: bool = True) -> tuple[list[RunResult], list[dict]]:
     """Run each (command, cwd) with the probes; (what each run did, every event)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    tmp = tempfile.mkdtemp(prefix="jaxlint-observe-")
-    try:
-        shim = _shim(tmp)
-
-        def one(n: int, command: str, cwd: str) -> tuple[RunResult, list[dict]]:
-            events_path = os.path.join(tmp, f"events-{n}.jsonl")
-            open(events_path, "w").close()
-            job_path = os.path.join(tmp, f"job-{n}.json")
-            with open(job_path, "w", encoding="utf-8") as fh:
-                json.dump({"events": events_path, "paths": paths,
-                           "options": options or {}}, fh)
-            env = command_env(shim, job_path, device, infs, leaks, nans)
-            run = _run(interpreter_command(command), command, cwd, env,
-                       os.path.join(tmp, f"output-{n}"), run_timeout)
-            return run, read_events(events_path)
-
-        pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-        try:
-            outcomes = procs.gather([pool.submit(one, n, c, d)
-                                     for n, (c, d) in enumerate(commands)])
-        except BaseException:  # Ctrl-C: the commands' trees go before the threads are awaited
-            procs.kill_all()
-            raise
-        finally:
-            pool.shutdown(wait=True)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    runs = [r for r, _ in outcomes]
-    events = [dict(e, command=r.command) for r, es in outcomes for e in es]
-    for run, es in outcomes:
-        run.processes = len({e.get("pid") for e in es if e.get("event") == "process"})
-    return runs, events
+    return start_observed(commands, paths, run_timeout, jobs, device, infs, leaks, options,
+                          nans).result()
 
 
 def _run(shell_cmd: str, label: str, cwd: str, env: dict, out_path: str,
-         run_timeout: float) -> RunResult:
+         runs: ObservedRuns) -> RunResult:
     start = time.monotonic()
     status = "ok"
     with open(out_path, "wb") as out:
         try:
             proc = procs.spawn([sys.executable, "-m", "jaxlint.runtime.procs", "/bin/sh", "-c",
-                                shell_cmd], time_limit=run_timeout + 30,
+                                shell_cmd], time_limit=runs.guard_limit,
                                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                                env=env, cwd=cwd)
         except OSError as exc:
@@ -144,8 +195,13 @@ def _run(shell_cmd: str, label: str, cwd: str, env: dict, out_path: str,
         try:
             while proc.poll() is None:
                 time.sleep(0.02)
-                if time.monotonic() - start > run_timeout:
-                    status = f"timed out after {run_timeout:g} s"
+                if time.monotonic() - start > runs.run_timeout:
+                    status = f"timed out after {runs.run_timeout:g} s"
+                    procs.kill_tree(proc)
+                    proc.wait()
+                    break
+                if runs.stopped:
+                    status = f"stopped: {runs.stopped}"
                     procs.kill_tree(proc)
                     proc.wait()
                     break
@@ -299,12 +355,12 @@ def sightings(events: list[dict], roots: Optional[list[str]] = None) -> list[Sig
     hits = [e for e in events if e.get("event") == "hit"]
     for e in hits:
         kind = e.get("kind")
-        if kind in ("transfer", "tracer-text", "float64", "deprecation"):
+        if kind in COUNTED:
             k = (e.get("pid"), kind, e.get("file"), e.get("line"))
             counted[k] = max(counted.get(k, 0), int(e.get("count") or 1))
     last: dict[tuple, dict] = {}
     for e in hits:
-        if e.get("kind") in ("transfer", "tracer-text", "float64", "deprecation"):
+        if e.get("kind") in COUNTED:
             last[(e.get("pid"), e.get("kind"), e.get("file"), e.get("line"))] = e
     for (pid, kind, file, line), e in last.items():
         n = counted[(pid, kind, file, line)]
@@ -314,6 +370,14 @@ def sightings(events: list[dict], roots: Optional[list[str]] = None) -> list[Sig
             via = _VIA.get(str(e.get("via")), f"`{e.get('via')}`")
             add(Sighting("JAX507", message="", count=n, evidence={
                 "via": via, "aval": e.get("aval"), "command": e.get("command")}, **where))
+        elif kind == "h2d":
+            # only arrays: a Python scalar (`x * 2`, `f(x, 0.1)`) is copied on every use by
+            # design; a line where JAX named a scalar may owe its count to it (the copies
+            # on jit's C++ fast path come without an aval), so it is left out
+            if e.get("arrays") and not e.get("scalars"):
+                add(Sighting("JAX509", message="", count=n, evidence={
+                    "arrays": list(e.get("arrays") or []), "command": e.get("command")},
+                    **where))
         elif kind == "tracer-text":
             add(Sighting("JAX401", message="", count=n, evidence={
                 "aval": e.get("aval"), "via": e.get("via"), "command": e.get("command")},
@@ -415,6 +479,12 @@ def _recompilations(misses: list[dict], add, roots: list[str]) -> None:
                                        changes=details[:4]), **at(flips[0])))
 
 
+def _aval(text: str) -> str:
+    """``ShapedArray(float32[8,3])`` -> ``float32[8,3]``."""
+    m = re.match(r"\w*Array\((.*)\)$", text.strip())
+    return m.group(1) if m else text
+
+
 def _times(n: int) -> str:
     return "" if n == 1 else f" ({n} times)"
 
@@ -441,6 +511,14 @@ def describe(s: Sighting) -> str:
         return (f"the run copied a device array ({ev.get('aval')}) to the host {s.count} "
                 f"times at this line, through {ev.get('via')}: each copy waits for the device "
                 f"to finish; keep the value on the device, or fetch it once after the loop")
+    if s.code == "JAX509":
+        arrays = ", ".join(_aval(a) for a in ev.get("arrays") or [])
+        return (f"the run copied host data ({arrays}) to the device {s.count} times at this "
+                f"line, implicitly (JAX's transfer guard logged each copy): a NumPy array "
+                f"passed to a jitted function or a `jnp` operation is copied on every call; "
+                f"put data that does not change on the device once, before the loop "
+                f"(`jax.device_put`), and prefetch new batches with `jax.device_put` ahead of "
+                f"the step that uses them")
     if s.code == "JAX401":
         where = "an f-string" if ev.get("via") == "an f-string" else "`print`"
         return (f"the run turned a tracer ({ev.get('aval')}) into text with {where} while JAX "

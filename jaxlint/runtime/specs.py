@@ -205,10 +205,13 @@ def read_runtime_table(table: Any, where: str) -> dict[str, Any]:
                                 "(0 for no limit)")
             out["memory_limit"] = float(value)
         elif key == "run":
-            if not isinstance(value, list) or not all(isinstance(c, str) and c.strip()
-                                                      for c in value):
-                raise SpecError(f"{where}: runtime.run must be a list of commands "
-                                "(strings), e.g. [\"python train.py --steps 2\"]")
+            if isinstance(value, str):  # one command
+                value = [value]
+            if not isinstance(value, list) or not value or not all(
+                    isinstance(c, str) and c.strip() and "\0" not in c for c in value):
+                raise SpecError(f"{where}: runtime.run must be a command or a list of commands "
+                                "(non-empty strings), e.g. \"python train.py --steps 2\", "
+                                f"got {value!r}"[:300])
             out["run"] = list(value)
         else:
             raise SpecError(f"{where}: unknown key runtime.{key}; expected one of: "

@@ -1,4 +1,4 @@
-"""JAX507 repeated-host-transfer: One line of the run copied device arrays to the host again and again (`float(x)`, `np.asarray(x)`, `x.item()`, printing)."""
+"""JAX507 repeated-host-transfer: One line of the run copied device arrays to the host again and again (`float(x)`, `x.item()`, `.tolist()`, printing)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from jaxlint.findings import Severity
 class RepeatedHostTransfer(Rule):
     code = "JAX507"
     name = "repeated-host-transfer"
-    summary = "One line of the run copied device arrays to the host again and again (`float(x)`, `np.asarray(x)`, `x.item()`, printing)"
+    summary = "One line of the run copied device arrays to the host again and again (`float(x)`, `x.item()`, `.tolist()`, printing)"
     severity = Severity.WARNING
     seed = "Asynchronous dispatch; transfer guard"
     about_tracing = False
@@ -17,12 +17,12 @@ class RepeatedHostTransfer(Rule):
     runtime_only = (
         "`jaxlint observe` counts, per line of your code, the conversions of a concrete "
         "`jax.Array` to a host value (the array's `_value`, behind `float()`, `int()`, `bool()`, "
-        "`np.asarray()`, `.item()`, `.tolist()` and printing). A line that did it at least 3 "
+        "`.tolist()` and printing, and `.item()`). A line that did it at least 3 "
         "times in one process (a loop, a function called repeatedly) is reported with the "
-        "count, how it converted and the array's shape. JAX's own transfer guard "
-        "(`jax.transfer_guard(\"log\")`) logs host-to-device copies from C++ without a Python "
-        "stack, so it cannot name a line: observe does not report host-to-device copies. "
-        "Copies made for a host callback the code asked for (`jax.debug.print`, "
+        "count, how it converted and the array's shape. (`np.asarray(x)` on a single-device "
+        "array reads the array's buffer directly in C++, without `_value`, so it is not "
+        "counted; JAX's transfer guard, which would log it, logs no device-to-host copy on "
+        "the CPU backend.) Host-to-device copies are JAX509. Copies made for a host callback the code asked for (`jax.debug.print`, "
         "`jax.debug.callback`, `io_callback`, `pure_callback`) are not counted: the host is "
         "where the user wants that value."
     )
