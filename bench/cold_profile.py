@@ -15,8 +15,10 @@ files each round of the project pass linted.
 
 ``--profile OUT``: one more run under cProfile, its statistics written to OUT
 (read it with ``python -m pstats OUT``; the top lines by own time are printed).
-``--per-file GLOB``: also time the single-file lint (``lint_source``, no
-project) of the files under GLOB (relative to the corpus), e.g. ``flax-*``,
+``--dump FILE``: the findings of the last round, one a line (to compare checkouts:
+``PYTHONPATH=OTHER python bench/cold_profile.py --dump ...`` runs another one).
+``--per-file GLOB``: instead, time the single-file lint (``lint_source``, every
+rule, no project) of the files under GLOB (relative to the corpus), e.g. ``flax-*``,
 against their libcst parse.
 """
 
@@ -32,7 +34,6 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
 
 
 def parse_cpu(srcs: list[bytes]) -> float:
@@ -60,7 +61,7 @@ class _NoMemo:
         pass
 
 
-def project_cpu(corpus: Path, config: str, counts: list[int] | None = None):
+def project_cpu(corpus: Path, config: str, counts: list[int] | None = None, select: tuple[str, ...] = ()):
     """CPU seconds of one cold project run over ``corpus`` (in this process), and its results."""
     from jaxlint.cli.check import CheckOptions, prepare
     from jaxlint.lint import runner
@@ -79,7 +80,7 @@ def project_cpu(corpus: Path, config: str, counts: list[int] | None = None):
             counts.append(len(files))
         return plain_run(files, *args, **kwargs)
 
-    opts = CheckOptions(paths=(".",), select=(), ignore=(), extend_select=(), output_format="concise",
+    opts = CheckOptions(paths=(".",), select=select, ignore=(), extend_select=(), output_format="concise",
                         output_file=None, statistics=False, exit_zero=True, jobs=1, no_cache=True,
                         cache_dir=None, config=config, stdin_filename=None, force_exclude=False, x64=None,
                         quiet=True, show_files=False, verbose=False)
@@ -109,7 +110,9 @@ def per_file(corpus: Path, pattern: str, rounds: int) -> None:
 
     files = sorted(p for d in corpus.glob(pattern) for p in d.rglob("*.py"))
     srcs = [p.read_bytes() for p in files]
-    settings = LintSettings()
+    from jaxlint.rules import all_rules
+
+    settings = LintSettings(select=frozenset(r.code for r in all_rules()))
     lint, parse = [], []
     for r in range(rounds):
         for what in (("P", "L") if r % 2 == 0 else ("L", "P")):
@@ -133,6 +136,8 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--profile", default=None)
     ap.add_argument("--per-file", default=None)
+    ap.add_argument("--select", default=None, help="rule selection (as `jaxlint check --select`), e.g. ALL")
+    ap.add_argument("--dump", default=None, help="write the last round's findings and errors here (to diff two checkouts)")
     args = ap.parse_args()
     corpus = Path(args.corpus).resolve()
     config_dir = tempfile.mkdtemp()
@@ -146,6 +151,7 @@ def main() -> int:
     srcs = [p.read_bytes() for p in files]
     import libcst  # noqa: F401  (imported before the first timing, as jaxlint is by its first run)
 
+    select = (args.select,) if args.select else ()
     cold, parse, ratios = [], [], []
     for r in range(args.rounds):
         counts: list[int] = []
@@ -154,7 +160,7 @@ def main() -> int:
             if what == "P":
                 times["P"] = parse_cpu(srcs)
             else:
-                times["cold"], outcome = project_cpu(corpus, config, counts)
+                times["cold"], outcome = project_cpu(corpus, config, counts, select)
             gc.collect()
         cold.append(times["cold"])
         parse.append(times["P"])
@@ -162,6 +168,16 @@ def main() -> int:
         n_findings = sum(len(r.findings) for r in outcome.results)
         print(f"round {r + 1}: P {times['P']:.2f}s, cold {times['cold']:.2f}s = {ratios[-1]:.3f}x P; "
               f"files per project round {counts}; {n_findings} findings", flush=True)
+    if args.dump and cold:
+        with open(args.dump, "w") as fh:
+            for res in outcome.results:
+                for f in sorted(res.findings, key=lambda f: (f.line, f.col, f.code, f.message)):
+                    fh.write(f"{res.path}:{f.line}:{f.col}: {f.code} {f.message}\n")
+            for line in outcome.errors:
+                fh.write(f"error: {line}\n")
+            for name, st in sorted(outcome.settings_of.items()):
+                if st.facts or st.summarize:
+                    fh.write(f"facts: {name} {st.summarize} {st.facts}\n")
     if cold:
         print(f"median: P {statistics.median(parse):.2f}s CPU, cold -j1 in-process {statistics.median(cold):.2f}s CPU, "
               f"{statistics.median(ratios):.3f}x P")
