@@ -93,3 +93,23 @@ def test_an_edited_text_forgets_what_was_kept(tmp_path, monkeypatch):
     result = linter.lint_source(edited, "pkg/train.py", settings, trees=store)
     assert seen == ["parse", "summary"]
     assert [(c["callee"], c["line"]) for c in result.project["calls"]] == [("clip", 10)]
+
+
+LAMBDA_CALLER = """\
+import jax
+
+from pkg.helpers import clip, scale
+
+
+@jax.jit
+def train_step(x):
+    f = lambda y: scale(y)
+    return clip(f(x), 1.0)
+"""
+
+
+def test_a_record_in_a_lambda_leaves_the_other_lines_filled(tmp_path):
+    # a call from a lambda is in no walked scope (line 0); the others keep their lines
+    result = linter.lint_source(LAMBDA_CALLER, "pkg/train.py", _settings(tmp_path))
+    assert sorted((c["caller"], c["callee"], c["line"]) for c in result.project["calls"]) == [
+        ("train_step", "clip", 9), ("train_step.<lambda>", "scale", 0)]

@@ -488,7 +488,7 @@ def _fill_lines(project: dict, tree: ast.AST, keep: Optional[dict] = None) -> No
     if not (project.get("calls") or project.get("sites")):
         return
     lines = _call_lines(tree, _scopes_of(project))
-    _fill_lines_from(project, lines)
+    _fill_lines_from(project, lines, strict=False)
     if keep is not None:
         known = keep.get("lines")
         if known is not None:  # the scopes walked now, beside those walked before
@@ -548,11 +548,12 @@ def _call_lines(tree: ast.AST, scopes: set[str]) -> tuple[frozenset, dict, dict]
     return frozenset(walked), first, passed
 
 
-def _fill_lines_from(project: dict, lines: tuple[frozenset, dict, dict]) -> bool:
-    """Fill the lines from ``_call_lines``' maps; False (nothing filled) when a
-    record's scope was not walked for them."""
+def _fill_lines_from(project: dict, lines: tuple[frozenset, dict, dict], strict: bool = True) -> bool:
+    """Fill the lines from ``_call_lines``' maps.  ``strict`` (maps kept from an
+    earlier walk): False, and nothing filled, when a record's scope was not walked
+    for them (a walk of the tree decides; a scope no walk enters, a lambda's, gets 0)."""
     walked, first, passed = lines
-    if not _scopes_of(project) <= walked:
+    if strict and not _scopes_of(project) <= walked:
         return False
     # a call: where the callee is called, else handed on (`jax.grad(f)(x)`); a site:
     # where the function is handed to the transformation, else called
