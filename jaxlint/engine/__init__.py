@@ -61,6 +61,7 @@ def analyze(
     (``jaxlint/project/facts.py``).  ``project_out``, when given, receives what
     this file tells the other modules: its calls from traced code to their
     functions, and the transformations it applies to them."""
+    from jaxlint.model.factreads import FactReads
     from jaxlint.model.index import build_index
     from jaxlint.model.interpreter import Interpreter, schedule
     from jaxlint.model.observed import apply as apply_observed, observed_units
@@ -75,7 +76,10 @@ def analyze(
                 by_code[r.code] = r
     if not groups and project_out is None:
         return []
-    index = build_index(module, facts)
+    # which facts the analysis asks for: the driver lints the file again only when
+    # one of those answers changes (model/factreads.py)
+    reads = FactReads() if project_out is not None else None
+    index = build_index(module, facts, reads)
     interp = Interpreter(index, text, path, settings)
     ctx = RuleContext(interp)
     ctx._built = built
@@ -98,8 +102,12 @@ def analyze(
     if project_out is not None:
         project_out.update(outgoing_facts(interp, settings))
     if not ctx._reports:
-        return []
-    if built:
+        findings: list[Finding] = []
+    elif built:
         raise NeedsSourceTree
-    return to_findings(ctx, by_code)
+    else:
+        findings = to_findings(ctx, by_code)
+    if project_out is not None:
+        project_out["reads"] = reads.as_json()  # type: ignore[union-attr]  (all asked by now)
+    return findings
 

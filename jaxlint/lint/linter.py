@@ -141,6 +141,18 @@ class TreeStore:
         self.budget = budget
         self.used = 0
         self._trees: dict[str, tuple[str, cst.Module, bool]] = {}
+        # what later rounds would compute again from the same text: the summary of the
+        # kept tree (``summary``: (tree, module name, is_package, summary)) and the lines
+        # of the calls in the scopes ``_fill_lines`` walked (``lines``)
+        self._derived: dict[str, dict] = {}
+
+    def derived(self, path: str, text: str, module: Optional[cst.Module] = None) -> Optional[dict]:
+        """The derived data kept with ``path``'s tree (a dict to read and fill), or
+        None when no tree of this text (or not ``module``, when given) is kept."""
+        entry = self._trees.get(path)
+        if entry is None or entry[0] != text or (module is not None and entry[1] is not module):
+            return None
+        return self._derived.setdefault(path, {})
 
     def get(self, path: str, text: str) -> Optional[tuple[cst.Module, bool]]:
         """(the tree, whether it was built from CPython's tree), or None."""
@@ -150,6 +162,7 @@ class TreeStore:
         if entry[0] != text:  # the file changed between rounds
             self.used -= len(entry[0]) * TREE_BYTES_PER_CHAR
             del self._trees[path]
+            self._derived.pop(path, None)
             return None
         return entry[1], entry[2]
 
@@ -158,6 +171,7 @@ class TreeStore:
         if old is not None and old[0] == text:
             if old[2] and not built:  # libcst's tree replaces the one built from CPython's
                 self._trees[path] = (text, module, built)
+                self._derived.get(path, {}).pop("summary", None)  # (it holds the built tree)
                 gc.freeze()
             return
         cost = len(text) * TREE_BYTES_PER_CHAR
@@ -254,9 +268,11 @@ def lint_source(
         if kept is not None:  # linted before in this run: valid, within the limits, parsed
             result = _parse_and_analyze(result, text, path, settings, kept[0], trees, built=kept[1])
             if result.project is not None and (result.project.get("calls") or result.project.get("sites")):
-                tree, _ = python_syntax_error(text, path)
-                if tree is not None:
-                    _fill_lines(result.project, tree)
+                lines = (trees.derived(path, text) or {}).get("lines")  # type: ignore[union-attr]
+                if lines is None or not _fill_lines_from(result.project, lines):
+                    tree, _ = python_syntax_error(text, path)
+                    if tree is not None:
+                        _fill_lines(result.project, tree, trees.derived(path, text))  # type: ignore[union-attr]
             return result
         tree, bad = python_syntax_error(text, path)
         if bad is not None:
@@ -296,7 +312,7 @@ def lint_source(
         if result.project is not None and (result.project.get("calls") or result.project.get("sites")):
             tree = box[0] if box[0] is not None else python_syntax_error(text, path)[0]
             if tree is not None:
-                _fill_lines(result.project, tree)
+                _fill_lines(result.project, tree, trees.derived(path, text) if trees is not None else None)
         return result
     finally:
         if gc_was_enabled:
@@ -360,7 +376,7 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
             return result
     result.parsed = True
     try:
-        return _analyze(result, module, text, path, settings, built)
+        return _analyze(result, module, text, path, settings, built, trees if keep else None)
     except NeedsSourceTree:
         pass
     # Out of the handler: its traceback holds the first analysis's frames, and with them
@@ -372,7 +388,7 @@ def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintS
     module = _libcst_parse(result, text, path, trees if keep else None)
     if module is None:
         return result
-    return _analyze(result, module, text, path, settings, False)
+    return _analyze(result, module, text, path, settings, False, trees if keep else None)
 
 
 def _built_tree(tree: ast.Module, text: str) -> Optional[cst.Module]:
@@ -424,7 +440,7 @@ def _libcst_parse(result: FileResult, text: str, path: str, trees: Optional[Tree
 
 
 def _analyze(result: FileResult, module: cst.Module, text: str, path: str, settings: LintSettings,
-             built: bool) -> FileResult:
+             built: bool, trees: Optional[TreeStore] = None) -> FileResult:
     from jaxlint.engine import NeedsSourceTree, analyze
     from jaxlint.rules import all_rules
 
@@ -440,7 +456,15 @@ def _analyze(result: FileResult, module: cst.Module, text: str, path: str, setti
             facts = json.loads(settings.facts) if settings.facts else None
             out: dict = {}
             findings = analyze(module, text, path, settings, all_rules(), facts, out, built=built)
-            out["summary"] = extract_summary(module, settings.module, settings.is_package)
+            # the summary depends on the tree alone: a later round of the kept tree reuses it
+            derived = trees.derived(path, text, module) if trees is not None else None
+            known = derived.get("summary") if derived is not None else None
+            if known is not None and known[0] is module and known[1:3] == (settings.module, settings.is_package):
+                out["summary"] = known[3]
+            else:
+                out["summary"] = extract_summary(module, settings.module, settings.is_package)
+                if derived is not None:
+                    derived["summary"] = (module, settings.module, settings.is_package, out["summary"])
             result.project = out
     except NeedsSourceTree:
         raise
@@ -455,13 +479,33 @@ def _analyze(result: FileResult, module: cst.Module, text: str, path: str, setti
     return result
 
 
-def _fill_lines(project: dict, tree: ast.AST) -> None:
+def _fill_lines(project: dict, tree: ast.AST, keep: Optional[dict] = None) -> None:
     """The lines of the calls and sites a file tells its project about, from
     CPython's tree (already there: no codegen of the libcst tree): the first call
-    of ``callee`` (or the first call with it as an argument) in its function."""
-    wanted = project.get("calls") or project.get("sites")
-    if not wanted:
+    of ``callee`` (or the first call with it as an argument) in its function.
+    ``keep``: a dict kept with the file's tree (``TreeStore.derived``), where the
+    lines found are left for a later round (``_fill_lines_from``)."""
+    if not (project.get("calls") or project.get("sites")):
         return
+    lines = _call_lines(tree, _scopes_of(project))
+    _fill_lines_from(project, lines, strict=False)
+    if keep is not None:
+        known = keep.get("lines")
+        if known is not None:  # the scopes walked now, beside those walked before
+            lines = (lines[0] | known[0], {**known[1], **lines[1]}, {**known[2], **lines[2]})
+        keep["lines"] = lines
+
+
+def _scopes_of(project: dict) -> set[str]:
+    scopes = {c.get("caller", "") for c in project.get("calls", ())}
+    scopes |= {site.get("scope", "") for site in project.get("sites", ())}
+    return scopes
+
+
+def _call_lines(tree: ast.AST, scopes: set[str]) -> tuple[frozenset, dict, dict]:
+    """(the scopes walked, (scope, callee) -> line of its first call, ... of the
+    first call it is an argument of) for the functions (and the classes around
+    them) named in ``scopes``, and the module's own code."""
     first: dict[tuple[str, str], int] = {}  # (scope, callee) -> line of its first call
     passed: dict[tuple[str, str], int] = {}  # ... of the first call it is an argument of
 
@@ -476,10 +520,8 @@ def _fill_lines(project: dict, tree: ast.AST) -> None:
         return None
 
     # only the functions (and the classes around them) that the records name are walked
-    scopes = {c.get("caller", "") for c in project.get("calls", ())}
-    scopes |= {site.get("scope", "") for site in project.get("sites", ())}
     around = {".".join(parts[:i]) for s in scopes if s for parts in [s.split(".")] for i in range(1, len(parts) + 1)}
-    methods = any(c.get("method") for c in project.get("calls", ()))
+    walked = {""}
     stack: list[tuple[ast.AST, str]] = [(tree, "")]
     while stack:
         node, scope = stack.pop()
@@ -487,6 +529,7 @@ def _fill_lines(project: dict, tree: ast.AST) -> None:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 inner = f"{scope}.{child.name}" if scope else child.name
                 if inner in around:
+                    walked.add(inner)
                     stack.append((child, inner))
                 continue
             if isinstance(child, ast.Call):
@@ -495,7 +538,7 @@ def _fill_lines(project: dict, tree: ast.AST) -> None:
                     key = (scope, name)
                     if key not in first or child.lineno < first[key]:
                         first[key] = child.lineno
-                if methods and isinstance(child.func, ast.Attribute):
+                if isinstance(child.func, ast.Attribute):
                     key = (scope, "." + child.func.attr)  # `Cls(x).method(...)`: a method's record
                     if key not in first or child.lineno < first[key]:
                         first[key] = child.lineno
@@ -505,11 +548,21 @@ def _fill_lines(project: dict, tree: ast.AST) -> None:
                         key = (scope, name)
                         if key not in passed or child.lineno < passed[key]:
                             passed[key] = child.lineno
-            elif methods and isinstance(child, ast.Subscript):
+            elif isinstance(child, ast.Subscript):
                 key = (scope, "[" + (dotted(child.value) or ""))  # `d[i]`: a call of `__getitem__`
                 if key not in first or child.lineno < first[key]:
                     first[key] = child.lineno
             stack.append((child, scope))
+    return frozenset(walked), first, passed
+
+
+def _fill_lines_from(project: dict, lines: tuple[frozenset, dict, dict], strict: bool = True) -> bool:
+    """Fill the lines from ``_call_lines``' maps.  ``strict`` (maps kept from an
+    earlier walk): False, and nothing filled, when a record's scope was not walked
+    for them (a walk of the tree decides; a scope no walk enters, a lambda's, gets 0)."""
+    walked, first, passed = lines
+    if strict and not _scopes_of(project) <= walked:
+        return False
     # a call: where the callee is called, else handed on (`jax.grad(f)(x)`); a site:
     # where the function is handed to the transformation, else called
     for c in project.get("calls", ()):
@@ -518,6 +571,7 @@ def _fill_lines(project: dict, tree: ast.AST) -> None:
     for site in project.get("sites", ()):
         key = (site.get("scope", ""), site.get("method") or site["callee"])
         site["line"] = passed.get(key) or first.get(key, 0)
+    return True
 
 
 def _resource(exc: BaseException) -> str:

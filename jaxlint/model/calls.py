@@ -117,7 +117,8 @@ class CallEffects:
         """A call of a jitted function of this file: arguments passed for
         defaulted parameters are traced too, and Python scalars become arrays."""
         func = call.func
-        if self.index.imported_jits and isinstance(func, (cst.Name, cst.Attribute)):
+        if type(func) is cst.Name or type(func) is cst.Attribute:
+            # (asks for this name, not whether any jit is imported: model/factreads.py)
             self._imported_jit_passes(call)
         if not isinstance(func, cst.Name):
             return

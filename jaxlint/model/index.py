@@ -16,7 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, gradtrace, holders, kinds, pytree_read, pytrees
+from jaxlint.model import apis, factreads, gradtrace, holders, kinds, pytree_read, pytrees
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
@@ -1031,20 +1031,31 @@ class Indexer:
         if applied is not None:
             self.index.applied_sites[id(applied)] = found
 
-    def apply_facts(self, facts: dict) -> None:
+    def apply_facts(self, facts: dict, reads: Optional[factreads.FactReads] = None) -> None:
         """What other modules of the project know of this file: ``units``, its
         functions' facts ``{qualname: [fact, ...]}``, each a call from traced code
         (``kind: "call"``: the positions and keywords that receive tracers) or a
         transformation applied elsewhere (``kind: "site"``); ``jits``, the jitted
-        functions it imports by name.  See jaxlint/project/facts.py."""
-        self.index.imported_jits = dict(facts.get("jits", {}))
-        self.index.imported_key_consumers = dict(facts.get("consumers", {}))
-        self.index.imported_factories = frozenset(facts.get("factories", ()))
-        self.index.imported_returns = dict(facts.get("returns", {}))
-        self.index.imported_classes = dict(facts.get("classes", {}))
+        functions it imports by name.  See jaxlint/project/facts.py.  ``reads``:
+        record what the analysis asks of them (``model/factreads.py``)."""
+        if reads is None:
+            self.index.imported_jits = dict(facts.get("jits", {}))
+            self.index.imported_key_consumers = dict(facts.get("consumers", {}))
+            self.index.imported_factories = frozenset(facts.get("factories", ()))
+            self.index.imported_returns = dict(facts.get("returns", {}))
+            self.index.imported_classes = dict(facts.get("classes", {}))
+            self.index.imported_x64 = dict(facts.get("x64", {}))
+            self.index.x64_units = frozenset(facts.get("x64_units", ()))
+        else:
+            R, S = factreads.ReadDict, factreads.ReadSet
+            self.index.imported_jits = R(reads, "jits", facts.get("jits"))
+            self.index.imported_key_consumers = R(reads, "consumers", facts.get("consumers"))
+            self.index.imported_factories = S(reads, "factories", facts.get("factories"))
+            self.index.imported_returns = R(reads, "returns", facts.get("returns"))
+            self.index.imported_classes = R(reads, "classes", facts.get("classes"))
+            self.index.imported_x64 = R(reads, "x64", facts.get("x64"))
+            self.index.x64_units = S(reads, "x64_units", facts.get("x64_units"))
         self.index._flat.clear()
-        self.index.imported_x64 = dict(facts.get("x64", {}))
-        self.index.x64_units = frozenset(facts.get("x64_units", ()))
         self.index.x64_imported = bool(facts.get("x64_import"))
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
         # `g = lambda i: ...` bound once at module level: facts for `g` are the lambda's
@@ -1053,6 +1064,10 @@ class Indexer:
                 lam = self.index.unit_of.get(id(entries[0][1]))
                 if lam is not None:
                     by_qualname[name] = lam
+        if reads is not None:
+            # the facts of each function of the file are read, whatever they hold
+            reads.note_all("units", by_qualname)
+            reads.note_all("passed", by_qualname)
         for qualname, names in facts.get("passed", {}).items():
             # a call in another module passes these defaulted parameters: traced
             unit = by_qualname.get(qualname)
@@ -1516,11 +1531,13 @@ def _reason(site: TransformSite) -> str:
     return f"a body passed to {short}"
 
 
-def build_index(module: cst.Module, facts: Optional[dict] = None) -> FileIndex:
+def build_index(module: cst.Module, facts: Optional[dict] = None,
+                reads: Optional[factreads.FactReads] = None) -> FileIndex:
     """Pass 1 over ``module``; ``facts`` are what the rest of the project knows of
-    its functions (which run under a trace, with which parameters traced)."""
+    its functions (which run under a trace, with which parameters traced).
+    ``reads``: record which facts the analysis asks for (even with none given)."""
     indexer = Indexer(module)
     index = indexer.run()
-    if facts:
-        indexer.apply_facts(facts)
+    if facts or reads is not None:
+        indexer.apply_facts(facts or {}, reads)
     return index

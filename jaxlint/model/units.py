@@ -125,7 +125,7 @@ class Unit:
 
     @property
     def is_module(self) -> bool:
-        return isinstance(self.node, cst.Module)
+        return type(self.node) is cst.Module  # (isinstance goes through the ABC machinery: slow)
 
     def param(self, name: str) -> Optional[ParamInfo]:
         for p in self.params:

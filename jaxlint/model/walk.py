@@ -173,14 +173,25 @@ def bound_names(target: cst.CSTNode) -> list[cst.Name]:
 
 def dotted_name(node: cst.BaseExpression) -> str | None:
     """``a.b.c`` for a Name/Attribute chain, else None."""
+    # (type() rather than isinstance(): libcst's node classes are ABCs, whose
+    # isinstance() costs several times a type comparison; none has a subclass)
+    t = type(node)
+    if t is _NAME:
+        return node.value  # type: ignore[attr-defined]
     parts: list[str] = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
-        node = node.value
-    if isinstance(node, cst.Name):
-        parts.append(node.value)
-        return ".".join(reversed(parts))
+    while t is _ATTRIBUTE:
+        parts.append(node.attr.value)  # type: ignore[attr-defined]
+        node = node.value  # type: ignore[attr-defined]
+        t = type(node)
+    if t is _NAME:
+        parts.append(node.value)  # type: ignore[attr-defined]
+        parts.reverse()
+        return ".".join(parts)
     return None
+
+
+_NAME = cst.Name
+_ATTRIBUTE = cst.Attribute
 
 
 def string_value(node: cst.CSTNode) -> str | None:

@@ -219,6 +219,26 @@ _ONE_STRING = re.compile(
 )
 
 
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def _one_string(s: str) -> bool:
+    """Is ``s`` (the source of one string constant, valid Python) a single literal,
+    not an implicit concatenation?  Without its quotes inside, it is (a substring
+    search, where ``_ONE_STRING`` steps through every character of a long docstring)."""
+    i = 0
+    while i < 2 and i < len(s) and s[i] in _LETTERS:
+        i += 1
+    q = s[i:i + 3]
+    if q != '"""' and q != "'''":
+        q = s[i:i + 1]
+    n = len(q)
+    if (q == '"' or q == "'" or n == 3) and len(s) >= i + 2 * n and s.endswith(q) \
+            and q not in s[i + n:len(s) - n]:
+        return True
+    return _ONE_STRING.fullmatch(s) is not None
+
+
 class _Builder:
     def __init__(self, text: str) -> None:
         self.ascii = text.isascii()
@@ -277,7 +297,7 @@ class _Builder:
         t = type(v)
         if t is str or t is bytes:
             s = self.segment(node)
-            if _ONE_STRING.fullmatch(s):
+            if _one_string(s):
                 return mk.SimpleString(s)
             return self.reparse(s)  # implicit concatenation
         if v is None or v is True or v is False:

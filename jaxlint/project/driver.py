@@ -17,6 +17,7 @@ and editing a helper re-lints only the files whose facts changed.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import Callable, Optional, Protocol, Sequence, Union
 
 from jaxlint.cache import Cache
 from jaxlint.findings import FileResult
+from jaxlint.model.factreads import same_answers
 from jaxlint.project.facts import canonical, carries_kind, incoming_facts
 from jaxlint.project.index import ProjectIndex
 from jaxlint.project.roots import ModuleName, SourceRoots, unmarked_root
@@ -217,8 +219,21 @@ def run_project(files: Sequence[Path], workspace: WorkspaceView, options: RunOpt
     try:
         if options.memo is None:
             pool.start(min(2, len(files)))  # they import the linter while round 1 reads the cache
+        def keep(name: str) -> None:
+            """``name``'s latest result stands for its new facts too (it asked none of
+            the facts that changed): remembered for its new settings, as a lint would be."""
+            result = latest_of.get(name)
+            data = _bytes_of(name, data_for, read)
+            if result is None or data is None:
+                return
+            if cache is not None:
+                cache.put(cache.key(data, settings(Path(name))), result)
+            if options.memo is not None:
+                options.memo.remember(name, data_for.get(name, data), settings(Path(name)), result)
+
+        latest_of: dict[str, FileResult] = {}
         outcome = _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
-                          pool, jobs, show_progress, file_timeout, data_for, run_files, read)
+                          pool, jobs, show_progress, file_timeout, data_for, run_files, read, latest_of, keep)
     finally:
         pool.close()
     if snapshot_key is not None and not outcome.uncacheable:
@@ -254,11 +269,13 @@ def _wanted(outcome: RunResult, wanted: set[str], settings: Callable[[Path], Lin
 
 
 def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
-            pool, jobs, show_progress, file_timeout, data_for, run_files, read) -> RunResult:
+            pool, jobs, show_progress, file_timeout, data_for, run_files, read, latest, keep) -> RunResult:
+    """``latest`` (empty, filled here): each file's latest result; ``keep(name)``:
+    that result stands for the file's new facts (it is not linted again)."""
     outcome = run_files(files, settings, cache, jobs=jobs, show_progress=show_progress, file_timeout=file_timeout,
                   pool=pool, data_for=data_for)
     uncacheable = outcome.uncacheable
-    latest: dict[str, FileResult] = {r.path: r for r in outcome.results}
+    latest.update((r.path, r) for r in outcome.results)
     errors = {line.split(": ", 1)[0]: line for line in outcome.errors}
     tracebacks = {tb.split(":\n", 1)[0]: tb for tb in outcome.tracebacks}
     hits = outcome.cache_hits
@@ -266,8 +283,12 @@ def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_fr
     lost: set[str] = set()  # failed in a later round (a crash, a time-out, a bug): settled as failed
     for _ in range(MAX_ROUNDS - 1):
         again: list[Path] = []
+        kept: list[str] = []
         for project in projects.values():
-            again.extend(_next_round(project, latest, facts, summarize, data_for, read))
+            again.extend(_next_round(project, latest, facts, summarize, data_for, read, kept))
+        for name in kept:
+            if name not in lost:
+                keep(name)
         again.extend(_x64_round(project_of, latest, x64_from_folder))
         again = [p for p in again if str(p) not in lost]
         if not again:
@@ -321,9 +342,11 @@ def _x64_round(project_of: dict[str, _Project], latest: dict[str, FileResult], x
 
 def _next_round(
     project: _Project, latest: dict[str, FileResult], facts: dict[str, str], summarize: set[str],
-    data_for: dict[str, Union[str, bytes]], read: Callable[[Path], bytes],
+    data_for: dict[str, Union[str, bytes]], read: Callable[[Path], bytes], kept: list[str],
 ) -> list[Path]:
-    """Update ``facts`` from the latest results; the files to lint again."""
+    """Update ``facts`` from the latest results; the files to lint again.  A file
+    whose facts changed only where its analysis asked nothing (``model/factreads.py``)
+    is not linted again: its latest result stands for the new facts (``kept``)."""
     outputs = []
     path_of = {m.name: f for f, m in project.module.items()}
     for f in project.files:
@@ -380,12 +403,30 @@ def _next_round(
     again = [Path(f) for f in wanted]
     for f in project.files:
         new = canonical(incoming.get(f))
-        if new != facts.get(f, "") and f not in wanted:
+        old = facts.get(f, "")
+        if new != old and f not in wanted:
             facts[f] = new
-            again.append(Path(f))
+            if _same_answers(latest.get(f), old, new):
+                kept.append(f)
+            else:
+                again.append(Path(f))
         elif f in wanted:
             facts[f] = new
     return again
+
+
+def _same_answers(result: Optional[FileResult], old: str, new: str) -> bool:
+    """Does ``result`` (linted with the facts ``old``) stand for the facts ``new``:
+    its analysis recorded what it asked of its facts, and each answer is the same?"""
+    proj = result.project if result is not None else None
+    if proj is None or result.error or proj.get("skipped") or not new:
+        # (no facts at all turns the prefilter back on: a file that never names JAX is then skipped)
+        return False
+    reads = proj.get("reads")
+    if not isinstance(reads, dict) or not all(
+            isinstance(k, list) and all(isinstance(x, str) for x in k) for k in reads.values()):
+        return False
+    return same_answers(reads, json.loads(old) if old else {}, json.loads(new))
 
 
 def _bytes_of(path: str, data_for: dict[str, Union[str, bytes]], read: Callable[[Path], bytes]) -> Optional[bytes]:

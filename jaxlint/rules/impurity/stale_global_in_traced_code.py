@@ -1101,7 +1101,8 @@ class StaleGlobalRead(Rule):
         if self._attr_writes is None:
             out: dict[str, list[tuple[cst.CSTNode, cst.CSTNode]]] = {}
             for scope in self._scopes():
-                for n in descendants(scope.node):
+                # (statements only: an assignment is never inside an expression)
+                for n in walk_tree(scope.node, _not_a_block, with_root=False, source_order=True):
                     targets: list[cst.CSTNode] = []
                     if isinstance(n, cst.Assign):
                         targets = [t.target for t in n.targets]
@@ -1138,6 +1139,17 @@ def _of_self(expr: cst.CSTNode, method: Unit) -> bool:
     if isinstance(expr, cst.Name):
         exprs += [v for _, v in method.bindings.get(expr.value, ()) if v is not None]
     return any(isinstance(n, cst.Name) and n.value == "self" for e in exprs for n in walk_tree(e))
+
+
+# the nodes that hold statements, not crossing into a nested function or class
+_BLOCKS = frozenset(t for t in (cst.IndentedBlock, cst.SimpleStatementSuite, cst.SimpleStatementLine, cst.If,
+                                cst.Else, cst.For, cst.While, cst.With, cst.Try, getattr(cst, "TryStar", None),
+                                cst.ExceptHandler, getattr(cst, "ExceptStarHandler", None), cst.Finally,
+                                cst.Match, cst.MatchCase) if t is not None)
+
+
+def _not_a_block(n: cst.CSTNode) -> bool:
+    return type(n) not in _BLOCKS
 
 
 _SETUP = ("__init__", "__post_init__", "setup", "__setstate__", "__new__")

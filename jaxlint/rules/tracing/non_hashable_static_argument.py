@@ -400,9 +400,14 @@ class NonHashableStaticArg(Rule):
             return None
         positional = [p.name for p in unit.positional()]
         index = positional.index(name) if name in positional else None
-        for n in walk_tree(ctx.module):
-            if not isinstance(n, cst.Call) or not isinstance(n.func, cst.Name) or n.func.value != unit.name:
-                continue
+        calls = getattr(self, "_calls_by_name", None)
+        if calls is None:
+            # the calls of each plain name in the module, in the order of a walk of it (once per file)
+            calls = self._calls_by_name = {}
+            for n in walk_tree(ctx.module):
+                if type(n) is cst.Call and type(n.func) is cst.Name:
+                    calls.setdefault(n.func.value, []).append(n)
+        for n in calls.get(unit.name, ()):
             if any(a.star for a in n.args):
                 continue
             arg = next((a.value for a in n.args if a.keyword is not None and a.keyword.value == name), None)
