@@ -531,9 +531,9 @@ class PrintInTraced(Rule):
         if got is None:
             return None
         text, args = got
-        new = ", ".join([_str_literal(text)] + args)
+        new = f"{self.ctx.code(node.func).strip()}({', '.join([_str_literal(text)] + args)})"
         return fix(Applicability.UNSAFE, "Let `jax.debug.print` fill the placeholders",
-                   Replacement(fmt, new))
+                   Replacement(node, new))
 
     def _fix(self, node: cst.Call):
         ctx = self.ctx
