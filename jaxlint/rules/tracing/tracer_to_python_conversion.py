@@ -35,7 +35,8 @@ class TracerConversion(Rule):
         "`jnp.ones((h, w))`) and never reads as an array, when no call in the file passes it "
         "one: its callers give a Python value.\n\n"
         "Also flags a traced `axis` given to a reduction (`x.min(axis)`, `jnp.sum(x, axis=a)`, "
-        "`jnp.argmax(x, a)`: the axis must be a Python int) and the builtin conversions "
+        "`jnp.argmax(x, a)`: the axis must be a Python int; not a parameter with a Python default, "
+        "which callers of a function jitted whole usually leave as it is) and the builtin conversions "
         "themselves given to a transformation (`jax.jit(int)(x)`, `jax.grad(float)(x)`).\n\n"
         "In a function differentiated outside `jit` (`jax.grad(f)(x)`, `value_and_grad`, "
         "`jacfwd`/`jacrev`, `jvp`/`vjp`/`linearize`) the tracers hold concrete values: `int()`, "
@@ -479,6 +480,26 @@ class TracerConversion(Rule):
             n = jax.jit(abs)(-1.0)
             """
         ),
+        # an axis parameter with a default, the function jitted whole (optax's losses under
+        # `jax.jit(loss)(logits, labels)`): the axis keeps its Python default
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def softmax_cross_entropy(logits, labels, axis=-1):
+                return -(labels * jax.nn.log_softmax(logits, axis=axis)).sum(axis)
+
+
+            def kl(log_p, q, axis=-1):
+                return jnp.sum(q * (jnp.log(q) - log_p), axis=axis)
+
+
+            jax.jit(softmax_cross_entropy)(jnp.zeros((2, 3)), jnp.ones((2, 3)))
+            jax.jit(kl)(jnp.zeros(3), jnp.ones(3))
+            """
+        ),
         # differentiated outside jit: int(), .item(), shapes and indexes see the value
         Valid(
             """
@@ -901,6 +922,12 @@ class TracerConversion(Rule):
         if axis is None or not ctx.is_traced(axis):
             return
         v = ctx.value(axis)
+        unit = ctx.unit
+        if unit is not None and v.deps and all(
+                (p := unit.param(d)) is not None and p.has_literal_default for d in v.deps):
+            # `def loss(logits, labels, axis=-1)` jitted whole: callers leave the axis to its
+            # default (a Python int, not traced) far more often than they pass an array
+            return
         error = "TracerIntegerConversionError" if name.endswith(("argmin", "argmax")) else "ConcretizationTypeError"
         self.report(
             axis,
