@@ -184,6 +184,8 @@ class Evaluator:
             operands = [e.left] + [c.comparator for c in e.comparisons]
             if any(isinstance(o, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) for o in operands):
                 return V.STATIC_VALUE  # `mode == "train"`: a Python string, not an array
+            if any(type(o) is cst.Name and o.value == "None" for o in operands):
+                return V.STATIC_VALUE  # `params == None`: an array compared with None is False, a Python bool
             vals = [self.value(o) for o in operands]
             if all(v.kind == V.STATIC for v in vals):
                 return V.STATIC_VALUE

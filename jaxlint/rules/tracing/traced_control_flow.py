@@ -42,7 +42,7 @@ class TracedControlFlow(Rule):
         "`not`, `assert`, comprehension `if` clauses and `bool(...)`, and the builtin "
         "`max(a, b)`/`min(a, b)` (they compare their arguments), when the value is a "
         "tracer: a non-static argument, or anything JAX computed from one.\n\n"
-        "Shape checks (`x.shape[0] > 2`, `x.ndim`, `len(x)`), `x is None`, `isinstance`, "
+        "Shape checks (`x.shape[0] > 2`, `x.ndim`, `len(x)`), `x is None` (and `x == None`: an array compared with None is Python's False), `isinstance`, "
         "static arguments (`static_argnums`/`static_argnames`), loop variables of "
         "`range(<static>)` and functions transformed only by `grad`/`value_and_grad`/"
         "`jacfwd`/`jacrev`/`hessian`/`jvp`/`vjp`/`linearize` outside `jit`, and the helpers "
@@ -76,6 +76,31 @@ class TracedControlFlow(Rule):
     )
     fix_safety = "No automatic fix: the right rewrite (`jnp.where`, `lax.cond`, `static_argnums`) depends on intent."
     VALID = [
+        # `== None` / `!= None` (a linter's style complaint, not a tracer's): an array
+        # compared with None gives Python's False, under jit too; written two ways
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def f(x, params):
+                if params == None:
+                    return x
+                if x != None:
+                    return x + params["a"]
+                return x
+
+
+            def step(state, inputs):
+                w = jnp.ones(3) if None == inputs else inputs
+                return state + w, None
+
+
+            jax.lax.scan(step, jnp.zeros(3), jnp.ones((4, 3)))
+            """
+        ),
         # a linen helper method that only the class's own methods call gets what they pass: shape ints and a
         # tuple of them returned by another helper are Python values (scenic's window partition)
         Valid(
