@@ -15,7 +15,7 @@ from jaxlint.model import apis, gradtrace, instances, kinds
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.narrowing import is_none
-from jaxlint.model.scopes import instance_class
+from jaxlint.model.scopes import bound_receiver, instance_class
 from jaxlint.model.transformed import filtered_call_arrays
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import dotted_name, positional_args
@@ -245,7 +245,7 @@ class CallEffects:
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             if func.value.value == "self" and self.unit.cls is not None:
                 target = self.unit.cls.methods.get(func.attr.value)
-                n_bound = 1
+                n_bound = bound_receiver(target)  # 0 for a staticmethod: `self.f(x, n)` passes x first
             else:
                 target = self._instance_method(func)
                 n_bound = 1 if target is not None else 0
@@ -384,7 +384,7 @@ class CallEffects:
         target = cls.methods.get(func.attr.value)
         if target is None or target is self.unit or target.host:
             return
-        params = target.positional()[1:]
+        params = target.positional()[bound_receiver(target):]
         marked = False
         for i, arg in enumerate(positional_args(call)):
             if i < len(params) and params[i].name not in target.static_params and self.value(arg.value).traced:

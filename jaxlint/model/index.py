@@ -18,7 +18,7 @@ import libcst as cst
 
 from jaxlint.model import apis, factreads, gradtrace, holders, kinds, pytree_read, pytrees
 from jaxlint.model.dimensions import dimension_params
-from jaxlint.model.scopes import factory_binding, instance_class
+from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.keyflow import key_param_consumed, rngs_keys
 from jaxlint.model.units import ClassInfo, ParamInfo, Unit
@@ -584,7 +584,7 @@ class Indexer:
             if expr.value.value in ("self", "cls") and scope.cls is not None:
                 # a bound method: the transformation's arguments start after `self`
                 m = scope.cls.methods.get(expr.attr.value)
-                return m, _bound_receiver(m), frozenset(), None
+                return m, bound_receiver(m), frozenset(), None
             # obj.method where obj = SomeClass(...) of this file: the bound method
             found = scope.binding_for(expr.value.value, seq)
             if found is not None:
@@ -593,7 +593,7 @@ class Indexer:
                     for c in self.index.classes:
                         if c.name == value.func.value and expr.attr.value in c.methods:
                             m = c.methods[expr.attr.value]
-                            return m, _bound_receiver(m), frozenset(), None
+                            return m, bound_receiver(m), frozenset(), None
             return none
         if isinstance(expr, cst.Call):
             fq = self.qualname(expr.func)
@@ -1436,16 +1436,6 @@ def _static_expr(unit: Unit, e: cst.BaseExpression, depth: int) -> bool:
             return True
         return all(a.star == "" and _static_expr(unit, a.value, depth + 1) for a in e.args)
     return False
-
-
-def _bound_receiver(method: Optional[Unit]) -> int:
-    """1 when ``method`` bound to an instance takes it as its first parameter (not a
-    staticmethod), else 0."""
-    if method is None or not isinstance(method.node, cst.FunctionDef):
-        return 0
-    if any(dotted_name(d.decorator) in ("staticmethod", "classmethod") for d in method.node.decorators):
-        return 1 if any(dotted_name(d.decorator) == "classmethod" for d in method.node.decorators) else 0
-    return 1 if method.positional() else 0
 
 
 def _self_of_unrelated(unit: Unit, call: cst.Call, cls: ClassInfo) -> bool:

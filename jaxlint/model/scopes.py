@@ -106,3 +106,13 @@ def factory_binding(scope: Unit, name: str, imports, packages: Optional[frozense
     if packages is None:  # any import (the caller filters the project's: engine/project.py)
         return written if head in imports.names or head in imports.relative else None
     return written if imports.project_import(head, packages) else None
+
+
+def bound_receiver(method: Optional[Unit]) -> int:
+    """1 when ``method`` bound to an instance takes it as its first parameter (not a
+    staticmethod), else 0."""
+    if method is None or not isinstance(method.node, cst.FunctionDef):
+        return 0
+    if any(dotted_name(d.decorator) in ("staticmethod", "classmethod") for d in method.node.decorators):
+        return 1 if any(dotted_name(d.decorator) == "classmethod" for d in method.node.decorators) else 0
+    return 1 if method.positional() else 0

@@ -76,6 +76,50 @@ class TracedControlFlow(Rule):
     )
     fix_safety = "No automatic fix: the right rewrite (`jnp.where`, `lax.cond`, `static_argnums`) depends on intent."
     VALID = [
+        # a staticmethod called as `self.f(x, self.block_size)`: no receiver, so `x` goes to
+        # its first parameter and the Python int field to the second (flax, equinox)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from flax import linen as nn
+
+
+            class LocalAttention(nn.Module):
+                block_size: int = 4
+
+                @staticmethod
+                def _blocks(x: jnp.ndarray, block_size: int, left: int):
+                    if block_size > 1:
+                        x = x[: (x.shape[0] // block_size) * block_size]
+                    idx = jnp.arange(block_size) + left
+                    return x.reshape(-1, block_size), idx
+
+                @nn.compact
+                def __call__(self, x):
+                    blocks, idx = self._blocks(x, self.block_size, max(0, 3 - 1))
+                    return blocks.sum() + idx.sum()
+            """
+        ),
+        Valid(
+            """
+            import equinox as eqx
+            import jax
+
+
+            class Pool(eqx.Module):
+                size: int = 2
+
+                @staticmethod
+                def _pool(x: jax.Array, n: int):
+                    if n > 1:
+                        return x.reshape(-1, n).max(axis=1)
+                    return x
+
+                def __call__(self, x):
+                    return self._pool(x, self.size)
+            """
+        ),
         # `== None` / `!= None` (a linter's style complaint, not a tracer's): an array
         # compared with None gives Python's False, under jit too; written two ways
         Valid(
@@ -756,6 +800,30 @@ class TracedControlFlow(Rule):
     ]
 
     INVALID = [
+        # ...while the array itself, given to the staticmethod's first parameter, is traced
+        Invalid(
+            """
+            import equinox as eqx
+            import jax
+
+
+            class Pool(eqx.Module):
+                size: int = 2
+
+                @staticmethod
+                def _pool(x: jax.Array, n: int):
+                    if x.sum() > n:
+                        return x[:n]
+                    return x
+
+                def __call__(self, x):
+                    return self._pool(x, self.size)
+            """,
+            expected=[(10, 12)],
+            messages=[
+                'Python `if` on a traced value: it depends on the traced argument `x` of `_pool` (a method of the module class Pool); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`',
+            ],
+        ),
         # ...and a traced value passed to such a helper makes its parameter traced
         Invalid(
             """
