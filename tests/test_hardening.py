@@ -243,6 +243,32 @@ def test_libcst_refusing_valid_python_is_could_not_be_checked() -> None:
     assert result.findings == []
 
 
+@pytest.mark.parametrize("text", [
+    "import jax\n\ntype Vec = list[float]\n",                       # PEP 695 alias
+    "import jax\n\ndef first[T](xs: list[T]) -> T:\n    return xs[0]\n",  # PEP 695 generics
+])
+def test_syntax_of_a_newer_python_is_could_not_be_checked_not_a_finding(text: str) -> None:
+    # a project that requires Python 3.12 linted by a jaxlint running on 3.11: the file is
+    # valid Python, so JAX001 ("does not parse") would be false; it cannot be checked here
+    result = lint_source(text, "f.py", SETTINGS)
+    assert result.findings == []
+    if sys.version_info < (3, 12):
+        # CPython's own message in between ("invalid syntax", "expected '('") varies by version
+        assert result.error is not None
+        assert result.error.startswith(
+            f"could not be checked: Python {sys.version_info[0]}.{sys.version_info[1]} cannot parse it (line 3: ")
+        assert result.error.endswith(
+            ") but the syntax is valid in a newer Python: run jaxlint with the project's Python")
+    else:
+        assert result.error is None
+
+
+def test_invalid_syntax_is_still_jax001() -> None:
+    result = lint_source("import jax\nx = (\n", "f.py", SETTINGS)
+    assert result.error is None
+    assert [(f.code, f.line, f.col) for f in result.findings] == [("JAX001", 2, 5)]
+
+
 # ----------------------------------------------------------------------------- nothing unparsed passes
 
 

@@ -128,6 +128,27 @@ def python_syntax_error(text: str, path: str) -> tuple[Optional[ast.AST], Option
         return None, _finding(path, 1, 1, "too deeply nested for Python's parser (MemoryError)")
 
 
+def _newer_syntax(text: str, bad: Finding) -> Optional[str]:
+    """A file this Python refuses but a newer one accepts (``type X = ...``, PEP 695
+    generics, PEP 701 f-strings on Python 3.11): "could not be checked: ...", not a
+    JAX001 finding; None when libcst (whose grammar knows the newer syntax) refuses it
+    too, or this Python is the newest libcst knows."""
+    if sys.version_info >= (3, 13):
+        return None
+    said = bad.message.removeprefix("The file does not parse: ")
+    if not (said == "invalid syntax" or said.startswith(("expected ", "f-string"))):
+        return None  # CPython's limits (nesting, null bytes) and errors no new syntax causes
+    try:
+        import libcst as cst
+
+        cst.parse_module(text)
+    except Exception:  # noqa: BLE001 - its parser's errors (and limits): really invalid
+        return None
+    return (f"could not be checked: Python {sys.version_info[0]}.{sys.version_info[1]} cannot parse it "
+            f"(line {bad.line}: {said}) but the syntax "
+            f"is valid in a newer Python: run jaxlint with the project's Python")
+
+
 class TreeStore:
     """Parsed trees kept for the project driver's later rounds.
 
@@ -276,7 +297,10 @@ def lint_source(
             return result
         tree, bad = python_syntax_error(text, path)
         if bad is not None:
-            if "JAX001" in settings.select:
+            newer = _newer_syntax(text, bad)
+            if newer is not None:
+                result.error = newer
+            elif "JAX001" in settings.select:
                 result.findings.append(bad)
             return result
         skipped = prefilter and not mentions_jax(text)

@@ -12,8 +12,12 @@ class SyntaxErrorRule(Rule):
     severity = Severity.ERROR
     seed = "(engine)"
     what_it_does = (
-        "Reports a file that libcst cannot parse, with the parser's line, column "
-        "and message. The rest of the run goes on; only this file is skipped."
+        "Reports a file that Python cannot parse, with the parser's line, column "
+        "and message. The rest of the run goes on; only this file is skipped.\n\n"
+        "A file whose syntax only a newer Python accepts than the one running jaxlint "
+        "(on Python 3.11: `type X = ...`, `def f[T](...)`, PEP 701 f-strings) is valid code, "
+        "so it is not reported here: the run lists it as \"could not be checked\" (exit "
+        "code 2) and says to run jaxlint with the project's Python."
     )
     why_bad = (
         "A file that does not parse cannot be imported, traced or checked: every "
