@@ -300,6 +300,14 @@ def test_the_run_command_from_the_config(tmp_path):
     assert (done.returncode, done.stderr) == (2, (
         f"error: {tmp_path / 'pyproject.toml'}: runtime.run must be a command or a list of "
         "commands (non-empty strings), e.g. \"python train.py --steps 2\", got []\n"))
+    # ...which --run replaces: the bad table does not stop it
+    done = observe(tmp_path, "--run", "python pkg/other.py", "--output-format", "concise", "-q")
+    assert done.returncode == 1, done.stderr
+    assert [line.split(" ")[:2] for line in done.stdout.splitlines()] == [
+        ["pkg/other.py:6:14:", "JAX507"]]
+    # --facts and --no-facts together: one line
+    done = observe(tmp_path, "--run", "python pkg/other.py", "--facts", "f.json", "--no-facts")
+    assert (done.returncode, done.stderr) == (2, "error: --facts FILE and --no-facts cannot be given together\n")
     # a table without `run`, and no --run
     (tmp_path / "pyproject.toml").write_text('[tool.jaxlint.runtime]\nrun-timeout = 5\n')
     done = observe(tmp_path)

@@ -239,7 +239,8 @@ def test_a_facts_file_that_cannot_be_used_is_one_line(tmp_path):
     for arg, line in (
         ("--observed", f"error: {tmp_path.resolve() / '.jaxlint_cache' / 'observed' / 'facts.json'}: "
                        "no observed facts (No such file or directory); `jaxlint observe --run CMD` writes them"),
-        ("--observed=bad.json", "error: bad.json: not a facts file (not JSON)"),
+        ("--observed=bad.json", "error: bad.json: not a facts file (not JSON; `--observed` takes the word "
+                                "after it as its FILE: write --observed=FILE, or put the paths first)"),
         ("--observed=old.json", "error: old.json: facts file version 0, this jaxlint reads version 1: "
                                 "run `jaxlint observe` again"),
         ("--observed=.", "error: .: a directory, not a facts file (`--observed` takes the word after "
@@ -247,6 +248,16 @@ def test_a_facts_file_that_cannot_be_used_is_one_line(tmp_path):
     ):
         done = jaxlint(tmp_path, "check", arg)
         assert (done.returncode, done.stderr.splitlines()) == (2, [line]), arg
+
+
+def test_records_of_the_wrong_shape_are_skipped_not_a_crash(tmp_path):
+    (tmp_path / "m.py").write_text("import jax\n")
+    base = {"file": str(tmp_path / "m.py"), "qualname": "f", "line": 1, "sha": "0" * 64}
+    weird = [dict(base, under=[[1]]), dict(base, params={"x": [1]}), dict(base, file="m\0.py"),
+             dict(base, under=[{"jit": 1}])]
+    (tmp_path / "weird.json").write_text(json.dumps({"version": 1, "functions": weird}))
+    done = jaxlint(tmp_path, "check", "--observed=weird.json")
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
 
 
 # ----------------------------------------------------------------------------- the model, no JAX

@@ -72,7 +72,7 @@ def observe_command() -> click.Command:
         """Run CMD with JAX's own checkers on and report what they saw in PATHS.
 
         Key reuse, the first NaN and the operation that made it, recompilations and
-        their cause, device-to-host copies repeated at a line, leaked and printed
+        their cause, device-to-host and host-to-device copies repeated at a line, leaked and printed
         tracers, float64 truncated, donated arrays used again: each at the first line
         of your code (inside PATHS, default `.`) that led to it.  An event at a line
         that `jaxlint check` also flags says so ("observed").
@@ -114,6 +114,9 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     from jaxlint.runtime import procs
     from jaxlint.runtime import sightings as observing
 
+    if facts and no_facts:
+        error("--facts FILE and --no-facts cannot be given together")
+        return EXIT_ERROR
     if no_cache and not facts:
         no_facts = True  # the default facts file is in the cache directory
     opts_facts = None if no_facts else {"facts": True}
@@ -156,9 +159,8 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
                 early.result()
     if not no_facts:
         problem = _write_facts(facts, session, events, [c for c, _ in commands], verbose)
-        if problem:
-            error(problem)
-            return EXIT_ERROR
+        if problem:  # the run's own findings still count: reported below
+            sys.stderr.write(f"warning: {problem}\n")
     problems = []
     for r in runs:
         line = f"--run `{r.command}`: {r.status} in {r.wall_s:.1f} s, {r.processes} Python " \
@@ -263,6 +265,8 @@ def _configured_runs(session, paths: tuple, run: tuple) -> tuple[list, float]:
         try:
             table = read_runtime_table(resolved.cfg.runtime or {}, resolved.cfg.label)
         except SpecError as exc:
+            if run:
+                continue  # --run replaces the table's commands: a bad table does not stop it
             raise ValueError(str(exc)) from None
         if timeout is None and "run_timeout" in table:
             timeout = table["run_timeout"]

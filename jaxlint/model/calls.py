@@ -248,7 +248,7 @@ class CallEffects:
                 n_bound = bound_receiver(target)  # 0 for a staticmethod: `self.f(x, n)` passes x first
             else:
                 target = self._instance_method(func)
-                n_bound = 1 if target is not None else 0
+                n_bound = bound_receiver(target)
                 if target is None:
                     # `f.apply(params, rng, x)` of `f = hk.transform(forward)`, `tx.update(...)`
                     held = self.index.held_function(func, self.unit)
@@ -271,7 +271,7 @@ class CallEffects:
                     elif (isinstance(inner, cst.Attribute) and isinstance(inner.value, cst.Name)
                           and inner.value.value == "self" and self.unit.cls is not None):
                         target = self.unit.cls.methods.get(inner.attr.value)  # jax.grad(self.loss)(p, x)
-                        n_bound = 1 if target is not None else 0
+                        n_bound = bound_receiver(target)
         if target is None and wrapped is None and type(func) is cst.Name and self.settings.module is not None:
             # `g(x)` with `g = jax.grad(losses.loss)`: the imported function runs with these
             wrapped = self._transformed_import(func)
@@ -293,7 +293,7 @@ class CallEffects:
                     return
                 if attr and not cls.is_jax_module:
                     target = cls.methods.get(attr)
-                    n_bound = 1 if target is not None else 0
+                    n_bound = bound_receiver(target)
         if target is None:
             self._external_call(call, callee_expr=wrapped)
             return

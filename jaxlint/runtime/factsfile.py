@@ -87,11 +87,3 @@ def write_facts(path: Path, events: list[dict], commands: list[str]) -> tuple[in
     atomic_write_text(path, json.dumps(doc, indent=1, sort_keys=True) + "\n")
     traced = sum(1 for f in doc["functions"] if f["under"])
     return len(doc["functions"]), traced
-
-
-def default_facts_path(cache_dir: Path) -> Path:
-    from jaxlint.workspace.observed import default_path
-
-    return default_path(cache_dir)
-
-

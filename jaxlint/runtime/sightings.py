@@ -1,10 +1,10 @@
 """``jaxlint observe``, parent side (pure Python, no JAX): run the commands with the
 probes, and turn what JAX's checkers reported into findings at the user's lines.
 
-``run_observed`` runs each ``--run`` command (``sh -c``, under ``procs``' guard, in
+``start_observed`` starts each ``--run`` command (``sh -c``, under ``procs``' guard, in
 its own process group, with a time limit) with JAX's checkers switched on in its
-environment and ``probes`` attached in each of its Python processes; it reads back
-the events.  ``sightings`` groups the events into ``Sighting``s: one per rule code
+environment and ``probes`` attached in each of its Python processes; its ``result()``
+reads back the events.  ``sightings`` groups the events into ``Sighting``s: one per rule code
 and line, with the evidence and the counts (see docs/runtime.md, "jaxlint observe").
 """
 
@@ -170,14 +170,6 @@ def start_observed(commands: list[tuple[str, str]], paths: list[str],
                    nans: bool = True) -> ObservedRuns:
     """Start each (command, cwd) with the probes (see ``ObservedRuns``)."""
     return ObservedRuns(commands, paths, run_timeout, jobs, device, infs, leaks, options, nans)
-
-
-def run_observed(commands: list[tuple[str, str]], paths: list[str], run_timeout: float,
-                 jobs: int = 1, device: Optional[str] = None, infs: bool = False,
-                 leaks: bool = False, options: Optional[dict] = None, nans: bool = True) -> tuple[list[RunResult], list[dict]]:
-    """Run each (command, cwd) with the probes; (what each run did, every event)."""
-    return start_observed(commands, paths, run_timeout, jobs, device, infs, leaks, options,
-                          nans).result()
 
 
 def _run(shell_cmd: str, label: str, cwd: str, env: dict, out_path: str,

@@ -161,7 +161,8 @@ class ObservedFacts:
         except OSError as exc:
             raise ObservedError(f"{shown}: cannot be read ({exc.strerror or exc})") from None
         except (UnicodeDecodeError, ValueError):
-            raise ObservedError(f"{shown}: not a facts file (not JSON)") from None
+            raise ObservedError(f"{shown}: not a facts file (not JSON; `--observed` takes the word after it "
+                                f"as its FILE: write --observed=FILE, or put the paths first)") from None
         if not isinstance(doc, dict) or not isinstance(doc.get("functions"), list):
             raise ObservedError(f"{shown}: not a facts file (no \"functions\" list)")
         if doc.get("version") != FACTS_VERSION:
@@ -222,9 +223,12 @@ def _valid(rec: object) -> bool:
     if not (isinstance(rec.get("file"), str) and isinstance(rec.get("qualname"), str)
             and isinstance(rec.get("line"), int) and isinstance(rec.get("sha"), str)):
         return False
+    if "\0" in rec["file"]:
+        return False  # no path has one (os.path.realpath would raise)
     under = rec.get("under", [])
     params = rec.get("params", {})
     static = rec.get("static", [])
-    return (isinstance(under, list) and all(u in TRACES for u in under)
-            and isinstance(params, dict) and all(isinstance(k, str) and v in KINDS for k, v in params.items())
+    return (isinstance(under, list) and all(isinstance(u, str) and u in TRACES for u in under)
+            and isinstance(params, dict)
+            and all(isinstance(k, str) and isinstance(v, str) and v in KINDS for k, v in params.items())
             and isinstance(static, list) and all(isinstance(s, str) for s in static))

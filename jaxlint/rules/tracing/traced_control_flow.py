@@ -101,6 +101,29 @@ class TracedControlFlow(Rule):
                     return blocks.sum() + idx.sum()
             """
         ),
+        # ...and through an instance (`B(3).extract(x, 3)`, `b.extract(x, 3)`)
+        Valid(
+            """
+            import jax
+
+
+            class B:
+                def __init__(self, k):
+                    self.k = k
+
+                @staticmethod
+                def extract(x, n):
+                    if n > 2:
+                        return x[:n]
+                    return x
+
+
+            @jax.jit
+            def f(x):
+                b = B(3)
+                return B(3).extract(x, 3) + b.extract(x, 3)
+            """
+        ),
         Valid(
             """
             import equinox as eqx
