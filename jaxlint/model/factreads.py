@@ -21,7 +21,7 @@ whatever the facts hold.  A category the recorder does not hold (one added later
 from __future__ import annotations
 
 from collections.abc import Mapping, Set as AbstractSet
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 WHOLE = "*"  # the whole category was read
 EMPTY = "?"  # whether the category is empty was read
@@ -49,7 +49,40 @@ class FactReads:
         return {c: sorted(k) for c, k in sorted(self.keys.items())}
 
 
-class ReadDict(Mapping):
+class _Noted:
+    """What a ``ReadDict`` and a ``ReadSet`` note alike: a key asked (``in``), whether
+    the facts were asked empty (``bool``), a whole read (``len``, iteration); never
+    copied or pickled (what is read of the copy would not be noted)."""
+
+    __slots__ = ()
+    _items: Any
+    _seen: set
+    _asked_empty: bool
+
+    def __contains__(self, key) -> bool:
+        self._seen.add(key)
+        return key in self._items
+
+    def __bool__(self) -> bool:
+        if not self._asked_empty:
+            self._asked_empty = True
+            self._seen.add(EMPTY)
+        return bool(self._items)
+
+    def __len__(self) -> int:
+        self._seen.add(WHOLE)
+        return len(self._items)
+
+    def __iter__(self):
+        self._seen.add(WHOLE)
+        return iter(self._items)
+
+    def __reduce__(self):
+        raise TypeError(f"a {type(self).__name__} is not copied or pickled: what is read of the copy "
+                        "would not be noted")
+
+
+class ReadDict(_Noted, Mapping):
     """A mapping of facts that notes what is asked of it in its ``FactReads``.  Not
     a dict: C code reads a dict's items past its methods (``json.dumps``, ``d | e``),
     unseen; this one's items are reached through its methods alone, and what it
@@ -70,32 +103,11 @@ class ReadDict(Mapping):
         self._seen.add(key)
         return self._items.get(key, default)
 
-    def __contains__(self, key) -> bool:
-        self._seen.add(key)
-        return key in self._items
-
-    def __bool__(self) -> bool:
-        if not self._asked_empty:
-            self._asked_empty = True
-            self._seen.add(EMPTY)
-        return bool(self._items)
-
-    def __len__(self) -> int:
-        self._seen.add(WHOLE)
-        return len(self._items)
-
-    def __iter__(self):
-        self._seen.add(WHOLE)
-        return iter(self._items)
-
     def __repr__(self) -> str:
         return f"ReadDict({self._items!r})"
 
-    def __reduce__(self):
-        raise TypeError("a ReadDict is not copied or pickled: what is read of the copy would not be noted")
 
-
-class ReadSet(AbstractSet):
+class ReadSet(_Noted, AbstractSet):
     """A set of facts (names) that notes what is asked of it.  Not a frozenset:
     set algebra with a built-in set on the left would read a frozenset's items in C,
     unseen; this one's ``__iter__`` is the only way to its items."""
@@ -107,29 +119,8 @@ class ReadSet(AbstractSet):
         self._seen = reads.track(category)
         self._asked_empty = False
 
-    def __contains__(self, key) -> bool:
-        self._seen.add(key)
-        return key in self._items
-
-    def __bool__(self) -> bool:
-        if not self._asked_empty:
-            self._asked_empty = True
-            self._seen.add(EMPTY)
-        return bool(self._items)
-
-    def __len__(self) -> int:
-        self._seen.add(WHOLE)
-        return len(self._items)
-
-    def __iter__(self):
-        self._seen.add(WHOLE)
-        return iter(self._items)
-
     def __repr__(self) -> str:
         return f"ReadSet({sorted(self._items)!r})"
-
-    def __reduce__(self):
-        raise TypeError("a ReadSet is not copied or pickled: what is read of the copy would not be noted")
 
     @classmethod
     def _from_iterable(cls, it):  # what the set algebra of ``AbstractSet`` returns

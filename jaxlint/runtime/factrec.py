@@ -86,12 +86,13 @@ class _Function:
 
 class FactRecorder:
     def __init__(self, events: str, paths: list[str]) -> None:
-        from jaxlint.runtime.recorder import is_library
+        from jaxlint.runtime.recorder import is_library, user_path
 
         self.events = events
         self.paths = tuple(os.path.realpath(p) for p in paths or [os.getcwd()])
         self.functions: dict[Any, Optional[_Function]] = {}
         self._is_library = is_library
+        self._user_path = user_path
         self._core: Any = None
         self._tracer: Any = None
         self._array: Any = None
@@ -110,13 +111,7 @@ class FactRecorder:
             filename = code.co_filename
             real = self.files.get(filename, "")
             if real == "":
-                real = None
-                if not self._is_library(filename):
-                    path = os.path.realpath(filename)
-                    if any(path == p or path.startswith(p.rstrip(os.sep) + os.sep)
-                           for p in self.paths):
-                        real = path
-                self.files[filename] = real
+                real = self.files[filename] = self._user_path(filename, self.paths)
             if real is not None:
                 fn = _Function(code, real)
         self.functions[code] = fn

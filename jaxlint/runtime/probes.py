@@ -99,22 +99,16 @@ class Probes:
         self.h2d_threshold = int(self.options.get("transfers", 3))
         self.attached = False
         self.inside = threading.local()
-        from jaxlint.runtime.recorder import is_library
+        from jaxlint.runtime.recorder import user_path
 
-        self._is_library = is_library
+        self._user_path = user_path
 
     # -- where: the user's frames
 
     def user_file(self, filename: str) -> Optional[str]:
         found = self.user.get(filename, False)
         if found is False:
-            found = None
-            if not self._is_library(filename):
-                real = os.path.realpath(filename)
-                if any(real == p or real.startswith(p.rstrip(os.sep) + os.sep)
-                       for p in self.paths):
-                    found = real
-            self.user[filename] = found
+            found = self.user[filename] = self._user_path(filename, self.paths)
         return found  # type: ignore[return-value]
 
     def user_frame(self, frame: Any) -> Optional[tuple[str, int, int, int, str]]:

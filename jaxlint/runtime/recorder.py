@@ -931,6 +931,18 @@ def _is_library(filename: str) -> bool:
 is_library = _is_library  # public: observe's probes ask it too
 
 
+def user_path(filename: str, paths: tuple) -> Optional[str]:
+    """The real path of ``filename`` when it is the user's code inside one of ``paths``
+    (real paths), else None (a library, or outside them): observe's probes and the
+    facts recorder ask it once per file."""
+    if _is_library(filename):
+        return None
+    real = os.path.realpath(filename)
+    if any(real == p or real.startswith(p.rstrip(os.sep) + os.sep) for p in paths):
+        return real
+    return None
+
+
 def _quiet_imports(original: Any, rec: Recorder) -> Any:
     """``__import__`` that turns the trace function off while it imports a package
     holding no watched file (JAX itself: 0.13 s of trace calls on a small machine), and
