@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -26,6 +27,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PROGRAMS = HERE / "observe_programs"
+
+
+def jaxlint_executable() -> str:
+    """This Python's `jaxlint` script, else the first on PATH."""
+    here = Path(sys.executable).parent / "jaxlint"
+    return str(here) if here.exists() else (shutil.which("jaxlint") or "jaxlint")
 
 
 def timed(argv: list[str], cwd: Path, env: dict | None = None) -> tuple[float, float, str]:
@@ -47,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.facts:
         return with_facts(args)
-    jaxlint = str(Path(sys.executable).parent / "jaxlint")
+    jaxlint = jaxlint_executable()
     names = args.programs or sorted(p.name for p in PROGRAMS.glob("*.py"))
     variants = [("observe", None)]
     if args.before:
@@ -86,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
 def with_facts(args) -> int:
     import tempfile
 
-    jaxlint = str(Path(sys.executable).parent / "jaxlint")
+    jaxlint = jaxlint_executable()
     names = args.programs or sorted(p.name for p in PROGRAMS.glob("*.py"))
     facts = os.path.join(tempfile.mkdtemp(prefix="jaxlint-facts-"), "facts.json")
     print("| program | alone: wall (CPU) | observe: wall (CPU) | observe + facts: wall (CPU) "

@@ -1,0 +1,66 @@
+#!/bin/bash
+# The runtime companion's figures on an accelerator, in one short script (docs/runtime.md,
+# "Measured on GPU"): environment, `jaxlint bench` on the perf fixture, observe's overhead,
+# then confirm and observe scored on the recall set and the runtime programs, side by side.
+#
+#   bash bench/device_figures.sh OUTDIR [STEP ...]     STEP: env bench overhead scores
+#
+# Uses `python3` (or $PY) with JAX installed for the accelerator.  When `jaxlint` is not
+# importable there, the wheels in .whl/ (libcst, ...) go to /tmp/jlv/site, which
+# and this checkout are put on PYTHONPATH, and /tmp/jlv/bin (first on PATH) holds a `jaxlint` script.
+# Each step has its own time limit and writes as it goes, so a step cut short still leaves
+# what it printed.  Environment: REPEAT (observe_overhead rounds, default 2), JOBS (scores,
+# default 12), CASES (recall cases to score, default all), STEP_TIMEOUT (seconds per step, default 150).
+set -u
+OUTDIR=${1:?usage: device_figures.sh OUTDIR [STEP ...]}
+shift
+STEPS=${*:-env bench overhead scores}
+mkdir -p "$OUTDIR"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+export PYTHONUNBUFFERED=1 XLA_PYTHON_CLIENT_PREALLOCATE=false
+PY=${PY:-python3}
+REPEAT=${REPEAT:-2}
+JOBS=${JOBS:-12}
+T=${STEP_TIMEOUT:-150}
+
+if ! "$PY" -c "import jaxlint.cli, libcst" 2>/dev/null; then
+  # this Python's own packages (JAX for the accelerator) stay first-class: the wheels go to
+  # a folder on PYTHONPATH, with this checkout, and a `jaxlint` script calls this Python
+  mkdir -p /tmp/jlv/bin /tmp/jlv/site
+  if ls .whl/*.whl >/dev/null 2>&1; then
+    "$PY" -m pip install -q --no-index --no-deps --no-compile --upgrade --target /tmp/jlv/site .whl/*.whl || exit 1
+  fi
+  export PYTHONPATH="$ROOT:/tmp/jlv/site${PYTHONPATH:+:$PYTHONPATH}"
+  printf '#!%s\nimport sys\nfrom jaxlint.cli import main\nsys.exit(main())\n' "$(command -v "$PY")" > /tmp/jlv/bin/jaxlint
+  chmod +x /tmp/jlv/bin/jaxlint
+  export PATH="/tmp/jlv/bin:$PATH"
+fi
+PY=$(command -v "$PY")
+JAXLINT=$(cd "$(dirname "$PY")" && pwd)/jaxlint
+[ -x "$JAXLINT" ] || JAXLINT=$(command -v jaxlint)
+PY=$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")
+
+for step in $STEPS; do
+  start=$(date +%s)
+  case $step in
+    env)
+      { "$PY" -c "import sys, jax, jaxlib, numpy; print(sys.version.split()[0], 'jax', jax.__version__, 'jaxlib', jaxlib.__version__, 'numpy', numpy.__version__); print(jax.devices())"
+        nvidia-smi -L 2>/dev/null; nproc; "$PY" -m pip list 2>/dev/null | grep -i -E '^(flax|optax|equinox|dm-haiku|libcst) '
+      } > "$OUTDIR/env.txt" 2>&1 ;;
+    bench)
+      d=$(mktemp -d)
+      sed -e 's/N_STEPS = 300/N_STEPS = 1000/' -e 's/"static:300"/"static:1000"/' tests/fixtures/runtime/perf.py > "$d/perf.py"
+      (cd "$d" && COLUMNS=240 timeout -k 5 "$T" "$JAXLINT" bench --no-cache --runs 20 -j 1 perf.py) > "$OUTDIR/bench.txt" 2>&1 ;;
+    overhead)
+      timeout -k 5 "$T" "$PY" bench/observe_overhead.py --repeat "$REPEAT" --facts > "$OUTDIR/overhead.txt" 2>&1 ;;
+    scores)
+      # the three share the machine: their wall times are not timings, only their verdicts
+      timeout -k 5 "$T" "$PY" bench/recall/confirm_score.py --jaxlint "$JAXLINT" -j "$JOBS" -v --json "$OUTDIR/confirm.json" ${CASES:-} > "$OUTDIR/confirm.txt" 2>&1 &
+      timeout -k 5 "$T" "$PY" bench/observe_score.py --jaxlint "$JAXLINT" -j "$JOBS" -v --json "$OUTDIR/observe.json" ${CASES:-} > "$OUTDIR/observe.txt" 2>&1 &
+      timeout -k 5 "$T" "$PY" bench/runtime_programs.py --mode one -j 4 > "$OUTDIR/programs.txt" 2>&1 &
+      wait ;;
+    *) echo "unknown step: $step" >&2 ;;
+  esac
+  echo "$step: $(( $(date +%s) - start )) s" | tee -a "$OUTDIR/steps.txt"
+done
