@@ -59,6 +59,18 @@ def test_skipped_directories(tmp_path: Path) -> None:
     assert files == ["env/x.py", "ok.py"]
 
 
+def test_a_package_named_like_a_build_output_is_linted(tmp_path: Path) -> None:
+    """`build/` and `dist/` are build outputs by convention, but `mylib/dist/__init__.py`
+    is a package of the project's own (a distributions module, say): linted, and its
+    modules are in the project index, so an import of it resolves."""
+    _tree(tmp_path, ["mylib/__init__.py", "mylib/dist/__init__.py", "mylib/dist/normal.py",
+                     "dist/mylib-1.0/x.py", "build/lib/mylib/y.py"])
+    files, _ = _found(tmp_path)
+    assert files == ["mylib/__init__.py", "mylib/dist/__init__.py", "mylib/dist/normal.py"]
+    from jaxlint.project.loader import python_files
+    assert [p.relative_to(tmp_path).as_posix() for p in python_files(tmp_path)] == files
+
+
 def test_gitignore_nested_and_negated(tmp_path: Path) -> None:
     _tree(tmp_path, ["keep.py", "gen.py", "out/a.py", "sub/local.py", "sub/other.py", "sub/deep/local.py", "sub/x_gen.py"])
     (tmp_path / ".git").mkdir()

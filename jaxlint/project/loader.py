@@ -17,9 +17,8 @@ from jaxlint.lint.linter import decode_source
 from jaxlint.project.index import ProjectIndex
 from jaxlint.project.roots import SourceRoots, find_project_root
 from jaxlint.model.summary import extract_summary
+from jaxlint.workspace.discovery import is_skipped_dir
 
-# as discovery skips them when walking directories
-_SKIP_DIRS = frozenset({"__pycache__", "build", "dist", "node_modules", "site-packages", "venv"})
 
 
 @dataclass
@@ -37,8 +36,7 @@ def python_files(root: Path) -> list[Path]:
     for d, dirs, files in os.walk(root):
         dirs[:] = sorted(
             x for x in dirs
-            if not x.startswith(".") and x not in _SKIP_DIRS and not x.endswith(".egg-info")
-            and not os.path.isfile(os.path.join(d, x, "pyvenv.cfg"))
+            if not x.startswith(".") and not is_skipped_dir(Path(d) / x)
         )
         out.extend(Path(d) / f for f in sorted(files) if f.endswith(".py"))
     return out

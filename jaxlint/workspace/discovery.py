@@ -69,8 +69,15 @@ ALWAYS_SKIPPED_DIRS = frozenset(
 )
 
 
+# build outputs by convention, unless the folder is a package of the project's own
+# (``mylib/dist/__init__.py``)
+_BUILD_OUTPUTS = frozenset({"build", "dist"})
+
+
 def is_skipped_dir(path: Path) -> bool:
     name = path.name
+    if name in _BUILD_OUTPUTS:
+        return not (path / "__init__.py").is_file()
     if name in ALWAYS_SKIPPED_DIRS or name.endswith(".egg-info"):
         return True
     if (path / "pyvenv.cfg").is_file():
