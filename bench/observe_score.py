@@ -71,6 +71,24 @@ READ: dict[str, str] = {
     "130-float64-array-precision-652:main.py:4:JAX110": "true: the `np.array(..., "
     "dtype=np.float64)` call that JAX truncates starts at line 4; the label is the dtype "
     "argument's line 6 of the same call",
+    # batch 2, read after a GPU run (JAX 0.11.2) reported them
+    "210-leak-list-append-5492:main.py:15:JAX211": "true: the program turns the leak checker "
+    "on (`with jax.checking_leaks()`); `lst.append(x)` at line 9 (the label) keeps the "
+    "tracer, reported where the trace of the call at line 15 ends",
+    "216-take-float-oob-nan-16899:main.py:6:JAX124": "true: `jnp.take` with indices 5 and 6 "
+    "past a 5-element float array fills NaN (its default mode), the gather at this line (the "
+    "label is the out-of-bounds read, same line, JAX121 family)",
+    "247-dopamine-noisy-network-key-189:main.py:57:JAX509": "true: the NumPy `state` (and "
+    "`onp.zeros(10)` at init) reaches `jnp.matmul` at this line, copied to the device on "
+    "each of the 3 calls (init and two applies)",
+    "247-dopamine-noisy-network-key-189:main.py:73:JAX301": "true: the module's `rng_key` "
+    "field is split at init (line 70) and again by this apply: the same key consumed twice, "
+    "the case's bug (labelled at the second apply, line 74)",
+    "251-radec2lm-numpy-params-7545:main.py:10:JAX110": "true: `radec.dtype` is NumPy's "
+    "float64; `jnp.empty(..., radec.dtype)` without x64 truncates it to float32",
+    "257-sharp-bits-oob-at-get-15064:main.py:5:JAX124": "true: `.at[11].get(mode='fill', "
+    "fill_value=jnp.nan)` makes the NaN at this line (the program asks for it; the run did "
+    "produce it)",
 }
 
 
