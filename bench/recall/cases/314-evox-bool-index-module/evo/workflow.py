@@ -1,0 +1,8 @@
+import jax
+
+from evo.operators import bar
+
+
+@jax.jit
+def foo(x):
+    return bar(x)
