@@ -274,11 +274,15 @@ def _nested(file: str, line: int) -> bool:
                                ast.GeneratorExp)) for p in parents)
 
 
-def _within(stack: list, traced: list) -> bool:
+def _within(stack: list, traced: list, roots: Optional[list[str]] = None) -> bool:
     """Whether the function JAX was tracing (``[name, file, line]``) was running when the
     error was raised: one of the user's frames of the traceback (``stack``, [file, line]
-    each) is inside its body.  True when that cannot be told."""
+    each) is inside its body.  True when that cannot be told: among others when the traced
+    function is not the user's (``jax.jit(model.apply)`` traces flax's ``apply``, whose
+    frames ``stack`` never holds)."""
     _name, file, start = traced
+    if roots is not None and not inside(str(file), roots):
+        return True
     node, _ = _definition(file, int(start))
     if node is None or not stack:
         return True
@@ -390,7 +394,7 @@ def sightings(events: list[dict], roots: Optional[list[str]] = None) -> list[Sig
                                    str(e.get("message") or ""))
             traced = e.get("traced")
             if code in ("JAX201", "JAX202", "JAX204", "JAX205") and traced and \
-                    not _within(e.get("stack") or [], traced):
+                    not _within(e.get("stack") or [], traced, roots):
                 code = "JAX211"  # a tracer used after its function's trace ended
             if code is not None:
                 add(Sighting(code, message="", evidence={
