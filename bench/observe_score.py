@@ -86,6 +86,9 @@ READ: dict[str, str] = {
     "the case's bug (labelled at the second apply, line 74)",
     "251-radec2lm-numpy-params-7545:main.py:10:JAX110": "true: `radec.dtype` is NumPy's "
     "float64; `jnp.empty(..., radec.dtype)` without x64 truncates it to float32",
+    "220-autoarray-grid-slim-at-set-127-valid:main.py:14:JAX507": "true: `if not "
+    "mask_2d[y, x]` on a device array in the 2x2 loop, 4 host copies (a performance note on "
+    "a VALID twin: its `.at[].set` is right)",
     "257-sharp-bits-oob-at-get-15064:main.py:5:JAX124": "true: `.at[11].get(mode='fill', "
     "fill_value=jnp.nan)` makes the NaN at this line (the program asks for it; the run did "
     "produce it)",
