@@ -288,6 +288,9 @@ def check_key_reuse(ctx: Context, target: dict, t: Target, args: Args) -> Verdic
             shared = _unbatched_draws(ctx, target, t, args)
             if isinstance(shared, Verdict):
                 return shared
+            repeated = _repeated_draws(ctx, target, t, args)
+            if isinstance(repeated, Verdict):
+                return repeated
             return not_reproduced(f"check_key_reuse found no reuse{note}, and no draw under "
                                   "vmap took a key shared by the whole batch")
     # evidence: the two use sites, from an eager run under jax.debug_key_reuse(True)
@@ -385,6 +388,144 @@ def _unbatched_draws(ctx: Context, target: dict, t: Target, args: Args) -> Optio
                      "(captured by the vmapped function, or passed with in_axes=None) while its "
                      "data is: every example of the batch draws the same numbers from the same "
                      "key", line=line, random_function=name, oracle="vmap batching")
+
+
+def _user_lines(ctx: Context, frame: Any) -> list[int]:
+    """The lines of the user's module on the stack, innermost first."""
+    lines = []
+    while frame is not None:
+        if os.path.realpath(frame.f_code.co_filename) == ctx.path:
+            lines.append(frame.f_lineno)
+        frame = frame.f_back
+    return lines
+
+
+def _key_bits(key: Any) -> Optional[bytes]:
+    import numpy as np
+
+    try:
+        if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
+            key = jax.random.key_data(key)
+        return np.asarray(key).tobytes() + str(np.shape(key)).encode()
+    except Exception:  # noqa: BLE001 - a tracer, an odd argument
+        return None
+
+
+def _draw_log(ctx: Context, fn: Any, values: list) -> list:
+    """Call ``fn`` eagerly (jit off, so every call runs its Python) with ``jax.random``
+    watched: each draw, from any module (a library's dropout layer included), as
+    (the user's lines on the stack, the function's name, the key's bits)."""
+    r = jax.random
+    draws: list = []
+    saved = {}
+    for name in RANDOM_FUNCS:
+        f = getattr(r, name, None)
+        if f is None or name in ("split", "fold_in"):  # derivations, not draws
+            continue
+        saved[name] = f
+
+        def wrapper(*a, __fn=f, __name=name, **k):
+            key = a[0] if a else k.get("key")
+            bits = _key_bits(key) if key is not None else None
+            if bits is not None:
+                draws.append((_user_lines(ctx, sys._getframe(1)), __name, bits))
+            return __fn(*a, **k)
+
+        setattr(r, name, wrapper)
+    try:
+        with jax.disable_jit():
+            jax.block_until_ready(fn(*values))
+    except Exception:  # noqa: BLE001 - the draws seen before count
+        pass
+    finally:
+        for name, f in saved.items():
+            setattr(r, name, f)
+    return draws
+
+
+def _other_keys(value: Any) -> tuple[Any, bool]:
+    """The value with every PRNG key in it replaced by another one (typed keys and raw
+    ``uint32[..., 2]`` keys), and whether there was one."""
+    import numpy as np
+
+    found = [False]
+
+    def leaf(x: Any) -> Any:
+        dtype = getattr(x, "dtype", None)
+        if dtype is None or isinstance(x, jax.core.Tracer):
+            return x
+        if jnp.issubdtype(dtype, jax.dtypes.prng_key):
+            found[0] = True
+            return jax.random.wrap_key_data(jax.random.key_data(x) ^ np.uint32(0x9E3779B9),
+                                            impl=jax.random.key_impl(x))
+        if dtype == jnp.uint32 and getattr(x, "ndim", 0) >= 1 and x.shape[-1] == 2:
+            found[0] = True
+            return x ^ np.uint32(0x9E3779B9)
+        return x
+
+    try:
+        out = jax.tree_util.tree_map(leaf, value)
+    except Exception:  # noqa: BLE001
+        return value, False
+    return out, found[0]
+
+
+def _with_other_keys(fn: Any, values: list) -> tuple[Any, list, bool]:
+    """``fn`` and its arguments with every key the call receives replaced (keyword
+    arguments bound by ``functools.partial`` included)."""
+    changed = False
+    new_values = []
+    for v in values:
+        nv, c = _other_keys(v)
+        new_values.append(nv)
+        changed = changed or c
+    if isinstance(fn, functools.partial):
+        inner, _, c1 = _with_other_keys(fn.func, [])
+        pos, c2 = _other_keys(list(fn.args))
+        kw, c3 = _other_keys(dict(fn.keywords))
+        fn = functools.partial(inner, *pos, **kw)
+        changed = changed or c1 or c2 or c3
+    return fn, new_values, changed
+
+
+def _repeated_draws(ctx: Context, target: dict, t: Target, args: Args) -> Optional[Verdict]:
+    """What JAX's checker cannot see: the same key bits drawn twice in one call while the
+    flagged line runs (a key passed again to a jitted step whose library layer derives
+    the same subkey with ``fold_in`` each time: the checker counts ``fold_in`` as no
+    use), or a draw at the flagged line whose key is the same whatever key the call is
+    given (a key made from a constant inside the function: every call draws the same
+    numbers)."""
+    values = args.concrete()
+    first = _draw_log(ctx, t.raw, values)
+    mine = [(lines, name, bits) for lines, name, bits in first
+            if any(in_span(n, target) for n in lines)]
+    for i, (lines, name, bits) in enumerate(mine):
+        for lines2, name2, bits2 in mine[i + 1:]:
+            if bits == bits2:
+                who = f"`{name}` (from line {lines[0]}) drew twice" \
+                    if (name, lines[0]) == (name2, lines2[0]) else \
+                    f"`{name}` (from line {lines[0]}) and `{name2}` (from line {lines2[0]}) drew"
+                return confirmed(f"{who} from the same key bits while line {target['line']} "
+                                 "ran: the same random numbers twice (jax.random watched in "
+                                 "an eager run; the key was not split between the uses)",
+                                 use_sites=[lines[0], lines2[0]], oracle="draws watched",
+                                 random_function=name)
+    if not mine:
+        return None
+    fn2, values2, changed = _with_other_keys(t.raw, values)
+    if not changed:
+        return None  # the call takes no key: a constant key may be meant (an init)
+    second = _draw_log(ctx, fn2, values2)
+    again = {(lines[0], name, bits) for lines, name, bits in second
+             if any(in_span(n, target) for n in lines)}
+    for lines, name, bits in mine:
+        if (lines[0], name, bits) in again:
+            return confirmed(f"`{name}` at line {lines[0]} drew from the same key bits when "
+                             "the call was given other keys: its key does not come from the "
+                             "inputs, so every call draws the same numbers",
+                             line=lines[0], oracle="draws watched, keys changed",
+                             random_function=name)
+    return None
 
 
 def _tied_draws(ctx: Context, t: Target, args: Args):
@@ -647,10 +788,47 @@ def check_unrolled(ctx: Context, target: dict, t: Target, args: Args) -> Verdict
             growth = f" ({top2} at {half})"
         except Exception:  # noqa: BLE001
             pass
+    else:
+        knob = _loop_bound(t, target)
+        if knob is not None:
+            # the loop's size is a closure cell or a module global (a `get_cell(n)`
+            # factory, a `N_LAYERS` constant): the count at half of it shows the growth
+            half = knob.saved // 2
+            try:
+                knob.put(half)
+                jax.clear_caches()  # the trace of the same function is cached
+                top2, _ = count_eqns(make_jaxpr(t, args, args.abstract()))
+                details["eqns_at_half"] = {"n": half, "eqns": top2, "of": knob.name}
+                growth = f" ({top2} with {knob.name} = {half} instead of {knob.saved})"
+                ints = [knob.name]
+            except Exception:  # noqa: BLE001
+                pass
+            finally:
+                knob.put(knob.saved)
     if top > ctx.max_unrolled or (ints and details.get("eqns_at_half", {}).get("eqns", top) < top / 1.5):
         return confirmed(f"{top} jaxpr equations{growth}: the Python loop is unrolled into "
                          "the program", **details)
     return not_reproduced(f"{top} jaxpr equations{growth}", **details)
+
+
+def _loop_bound(t: Target, target: dict) -> Optional["_Knob"]:
+    """An int of at least 4 that the flagged lines read from a closure cell or a module
+    global (the size of the loop there), as something the check can change."""
+    fn = t.raw
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    fn = inspect.unwrap(getattr(fn, "__func__", fn))
+    if not hasattr(fn, "__code__") or getattr(fn, "__globals__", None) is None:
+        return None
+    globs, cells, attrs, at_line = _span_reads(fn, target)
+    if not at_line:
+        return None
+    knobs, _ = _knobs(fn, t.raw, globs, cells, set())
+    for k in knobs:
+        v = k.saved
+        if isinstance(v, int) and not isinstance(v, bool) and v >= 4:
+            return k
+    return None
 
 
 def _compiled(t: Target, args: Args):
