@@ -1356,3 +1356,73 @@ def run_check(check: Any, ctx: Context, target: dict, t: Target, args: Args) -> 
         verdict.details.update({k: v for k, v in r.details.items() if k not in verdict.details})
         return verdict
     return results[0][0]
+
+
+# ----------------------------------------------------------------------------- statements
+
+_COMPOUND = ("If", "For", "AsyncFor", "While", "With", "AsyncWith", "Try", "TryStar",
+             "FunctionDef", "AsyncFunctionDef", "ClassDef", "Match")
+
+
+def statement_function(ctx: Context, target: dict) -> tuple[Optional[Any], str]:
+    """The simple statement that holds a finding outside any function (a module-level
+    line, a ``__main__`` block's), compiled as the body of a function of no arguments
+    (with its line numbers) whose globals are a copy of the imported module's: its
+    assignments stay local.  (None, why) when there is no such statement."""
+    import ast
+
+    try:
+        with open(ctx.path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read(), ctx.path)
+    except (OSError, SyntaxError, ValueError) as exc:
+        return None, f"the module cannot be read: {exc.__class__.__name__}"
+    line = int(target["line"])
+    best = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and type(node).__name__ not in _COMPOUND \
+                and node.lineno <= line <= (node.end_lineno or node.lineno):
+            best = node
+    if best is None:
+        return None, f"line {line} is not a simple statement (the header of a block)"
+    fn = ast.FunctionDef(name="_jaxlint_statement",
+                         args=ast.arguments(posonlyargs=[], args=[], vararg=None,
+                                            kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                            defaults=[]),
+                         body=[best], decorator_list=[], returns=None, type_params=[])
+    ast.copy_location(fn, best)
+    module = ast.Module(body=[fn], type_ignores=[])
+    ast.fix_missing_locations(module)
+    namespace = dict(vars(ctx.module))
+    exec(compile(module, ctx.path, "exec"), namespace)  # noqa: S102 - defines it only
+    return namespace["_jaxlint_statement"], f"line {best.lineno}"
+
+
+def check_statement_bounds(ctx: Context, target: dict) -> Verdict:
+    """JAX121 outside any function: the statement, run with the module's globals as the
+    import left them, under ``checkify(errors=index_checks)``."""
+    from jax.experimental import checkify
+
+    fn, where = statement_function(ctx, target)
+    if fn is None:
+        return skipped(f"not inside a function, and {where}: nothing to call")
+    how = (f"the statement at {where} run as a function under checkify(index_checks), "
+           "with the module's globals as the import left them")
+    try:
+        err, _ = checkify.checkify(fn, errors=checkify.index_checks)()
+    except NameError as exc:
+        return skipped(f"not inside a function: {how}, but it reads `{exc.name}`, which the "
+                       "module does not define once imported (a name the `__main__` block "
+                       "or a loop binds): nothing to call", how=how)
+    except Exception as exc:  # noqa: BLE001
+        return skipped(f"not inside a function: {how}, which raised {exc_name(exc)} at line "
+                       f"{ctx.user_line(exc)}: {first_line(exc)}", how=how)
+    msg = err.get()
+    if msg:
+        return confirmed(f"checkify(index_checks): {msg.strip().splitlines()[0]} ({how})",
+                         how=how, oracle="checkify(index_checks)")
+    return not_exercised(f"{how}: no out-of-bounds index; the names it reads may hold other "
+                         "values when the --run reaches the line, so no evidence either way",
+                         how=how, check="checkify(index_checks) found nothing")
+
+
+STATEMENT_CHECKS = {"JAX121": check_statement_bounds}
