@@ -1135,6 +1135,7 @@ def check_stale_global(ctx: Context, target: dict, t: Target, args: Args) -> Ver
                               "live object's attribute) that could change",
                               oracle="differential", globals=[], without_running=True)
     f = _stale_call(t, args)
+    jax.clear_caches()
     try:
         before = jax.device_get(f(*values))
         for k in knobs:
@@ -1193,6 +1194,7 @@ def _mutated_containers(ctx: Context, fn: Any, t: Target, args: Args, values: li
             seen.append(states())
         return seen
 
+    jax.clear_caches()  # another check may have traced it already: the first call traces
     try:
         compiled = calls(_stale_call(t, args), False)
         for (_, c), s in zip(found, saved):
