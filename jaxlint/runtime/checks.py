@@ -79,6 +79,81 @@ TRACE_FAMILY = (jax.errors.JAXTypeError, jax.errors.JAXIndexError, TypeError, Va
 
 
 def check_trace_error(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
+    result = _trace_error(ctx, target, t, args)
+    if target["code"] != "JAX101" or result.verdict == "confirmed" \
+            or result.details.get("line") is None:
+        return result
+    # an item assignment at a later line of a function that stopped earlier: the other
+    # writes are let through (they raise the same TypeError, and a skipped write leaves
+    # every shape as it was), first under jit, then called as written (eagerly: a
+    # function the program never jits, or one that cannot trace for another reason)
+    for eager in (False, True):
+        with _writes_skipped(ctx, target) as skipped_at:
+            again = _trace_error(ctx, target, t, args) if not eager else \
+                _call_error(ctx, target, t, args)
+        if again.verdict == "confirmed":
+            how = "called without jit (jax.disable_jit)" if eager else "traced again"
+            if skipped_at:
+                lines = ", ".join(str(n) for n in sorted(skipped_at))
+                again.annotate(f"{how}, with the item assignment(s) at line(s) {lines} let "
+                               "through (each raises the same TypeError)")
+            else:
+                again.annotate(how)
+            again.details["earlier"] = result.evidence or result.reason
+            return again
+    return result
+
+
+@contextlib.contextmanager
+def _writes_skipped(ctx: Context, target: dict):
+    """``x[i] = v`` on a JAX array (concrete or traced) at a line of the user's module
+    outside the finding does nothing (instead of raising); at the finding's lines it
+    raises as JAX does.  Yields the lines whose writes were skipped."""
+    from jax._src import core
+    from jax._src.array import ArrayImpl
+
+    lines: set[int] = set()
+    saved = {cls: cls.__dict__["__setitem__"] for cls in (core.Tracer, ArrayImpl)
+             if "__setitem__" in cls.__dict__}
+
+    def make(original: Any) -> Any:
+        def setitem(self: Any, index: Any, value: Any) -> Any:
+            frame = sys._getframe(1)
+            if os.path.realpath(frame.f_code.co_filename) == ctx.path \
+                    and not in_span(frame.f_lineno, target):
+                lines.add(frame.f_lineno)
+                return None
+            return original(self, index, value)
+        return setitem
+
+    for cls, original in saved.items():
+        setattr(cls, "__setitem__", make(original))
+    try:
+        yield lines
+    finally:
+        for cls, original in saved.items():
+            setattr(cls, "__setitem__", original)
+
+
+def _call_error(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
+    """Call it as written, with concrete inputs and jit off: a JAX101 write raises
+    there too (JAX arrays are immutable eagerly as well)."""
+    expected = TRACE_ERROR_RULES.get(target["code"], TRACE_FAMILY)
+    try:
+        with jax.disable_jit():
+            jax.block_until_ready(t.raw(*args.concrete()))
+    except Exception as exc:  # noqa: BLE001
+        line = ctx.user_line(exc)
+        ev = f"{exc_name(exc)} at line {line}: {first_line(exc)}"
+        if isinstance(exc, expected) and in_span(line, target):
+            return confirmed(ev, exception=exc_name(exc), line=line, message=first_line(exc),
+                             how="called with concrete inputs under jax.disable_jit()")
+        return skipped(f"calling it stopped elsewhere: {ev}", exception=exc_name(exc),
+                       line=line)
+    return not_reproduced("called without error")
+
+
+def _trace_error(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
     expected = TRACE_ERROR_RULES.get(target["code"], TRACE_FAMILY)
     jax.clear_caches()
     try:
@@ -213,6 +288,9 @@ def check_key_reuse(ctx: Context, target: dict, t: Target, args: Args) -> Verdic
             shared = _unbatched_draws(ctx, target, t, args)
             if isinstance(shared, Verdict):
                 return shared
+            repeated = _repeated_draws(ctx, target, t, args)
+            if isinstance(repeated, Verdict):
+                return repeated
             return not_reproduced(f"check_key_reuse found no reuse{note}, and no draw under "
                                   "vmap took a key shared by the whole batch")
     # evidence: the two use sites, from an eager run under jax.debug_key_reuse(True)
@@ -310,6 +388,153 @@ def _unbatched_draws(ctx: Context, target: dict, t: Target, args: Args) -> Optio
                      "(captured by the vmapped function, or passed with in_axes=None) while its "
                      "data is: every example of the batch draws the same numbers from the same "
                      "key", line=line, random_function=name, oracle="vmap batching")
+
+
+def _user_lines(ctx: Context, frame: Any) -> list[int]:
+    """The lines of the user's module on the stack, innermost first."""
+    lines = []
+    while frame is not None:
+        if os.path.realpath(frame.f_code.co_filename) == ctx.path:
+            lines.append(frame.f_lineno)
+        frame = frame.f_back
+    return lines
+
+
+def _key_bits(key: Any) -> Optional[bytes]:
+    import numpy as np
+
+    try:
+        if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
+            key = jax.random.key_data(key)
+        return np.asarray(key).tobytes() + str(np.shape(key)).encode()
+    except Exception:  # noqa: BLE001 - a tracer, an odd argument
+        return None
+
+
+MAX_DRAWS = 64  # draws watched in one eager run of a JAX301 check
+
+
+class _EnoughDraws(Exception):
+    """Raised inside the user's code to stop an eager run that has drawn enough."""
+
+
+def _draw_log(ctx: Context, fn: Any, values: list) -> list:
+    """Call ``fn`` eagerly (jit off, so every call runs its Python) with ``jax.random``
+    watched: each draw, from any module (a library's dropout layer included), as
+    (the user's lines on the stack, the function's name, the key's bits)."""
+    r = jax.random
+    draws: list = []
+    saved = {}
+    for name in RANDOM_FUNCS:
+        f = getattr(r, name, None)
+        if f is None or name in ("split", "fold_in"):  # derivations, not draws
+            continue
+        saved[name] = f
+
+        def wrapper(*a, __fn=f, __name=name, **k):
+            key = a[0] if a else k.get("key")
+            bits = _key_bits(key) if key is not None else None
+            if bits is not None:
+                draws.append((_user_lines(ctx, sys._getframe(1)), __name, bits))
+                if len(draws) >= MAX_DRAWS:  # enough to judge: a long loop need not finish
+                    raise _EnoughDraws
+            return __fn(*a, **k)
+
+        setattr(r, name, wrapper)
+    try:
+        with jax.disable_jit():
+            jax.block_until_ready(fn(*values))
+    except Exception:  # noqa: BLE001 - the draws seen before count (_EnoughDraws too)
+        pass
+    finally:
+        for name, f in saved.items():
+            setattr(r, name, f)
+    return draws
+
+
+def _other_keys(value: Any) -> tuple[Any, bool]:
+    """The value with every PRNG key in it replaced by another one (typed keys and raw
+    ``uint32[..., 2]`` keys), and whether there was one."""
+    import numpy as np
+
+    found = [False]
+
+    def leaf(x: Any) -> Any:
+        dtype = getattr(x, "dtype", None)
+        if dtype is None or isinstance(x, jax.core.Tracer):
+            return x
+        if jnp.issubdtype(dtype, jax.dtypes.prng_key):
+            found[0] = True
+            return jax.random.wrap_key_data(jax.random.key_data(x) ^ np.uint32(0x9E3779B9),
+                                            impl=jax.random.key_impl(x))
+        if dtype == jnp.uint32 and getattr(x, "ndim", 0) >= 1 and x.shape[-1] == 2:
+            found[0] = True
+            return x ^ np.uint32(0x9E3779B9)
+        return x
+
+    try:
+        out = jax.tree_util.tree_map(leaf, value)
+    except Exception:  # noqa: BLE001
+        return value, False
+    return out, found[0]
+
+
+def _with_other_keys(fn: Any, values: list) -> tuple[Any, list, bool]:
+    """``fn`` and its arguments with every key the call receives replaced (keyword
+    arguments bound by ``functools.partial`` included)."""
+    changed = False
+    new_values = []
+    for v in values:
+        nv, c = _other_keys(v)
+        new_values.append(nv)
+        changed = changed or c
+    if isinstance(fn, functools.partial):
+        inner, _, c1 = _with_other_keys(fn.func, [])
+        pos, c2 = _other_keys(list(fn.args))
+        kw, c3 = _other_keys(dict(fn.keywords))
+        fn = functools.partial(inner, *pos, **kw)
+        changed = changed or c1 or c2 or c3
+    return fn, new_values, changed
+
+
+def _repeated_draws(ctx: Context, target: dict, t: Target, args: Args) -> Optional[Verdict]:
+    """What JAX's checker cannot see: the same key bits drawn twice in one call while the
+    flagged line runs (a key passed again to a jitted step whose library layer derives
+    the same subkey with ``fold_in`` each time: the checker counts ``fold_in`` as no
+    use), or a draw at the flagged line whose key is the same whatever key the call is
+    given (a key made from a constant inside the function: every call draws the same
+    numbers)."""
+    values = args.concrete()
+    first = _draw_log(ctx, t.raw, values)
+    mine = [(lines, name, bits) for lines, name, bits in first
+            if any(in_span(n, target) for n in lines)]
+    for i, (lines, name, bits) in enumerate(mine):
+        for lines2, name2, bits2 in mine[i + 1:]:
+            if bits == bits2:
+                who = f"`{name}` (from line {lines[0]}) drew twice" \
+                    if (name, lines[0]) == (name2, lines2[0]) else \
+                    f"`{name}` (from line {lines[0]}) and `{name2}` (from line {lines2[0]}) drew"
+                return confirmed(f"{who} from the same key bits while line {target['line']} "
+                                 "ran: the same random numbers twice (jax.random watched in "
+                                 "an eager run; the key was not split between the uses)",
+                                 use_sites=[lines[0], lines2[0]], oracle="draws watched",
+                                 random_function=name)
+    if not mine:
+        return None
+    fn2, values2, changed = _with_other_keys(t.raw, values)
+    if not changed:
+        return None  # the call takes no key: a constant key may be meant (an init)
+    second = _draw_log(ctx, fn2, values2)
+    again = {(lines[0], name, bits) for lines, name, bits in second
+             if any(in_span(n, target) for n in lines)}
+    for lines, name, bits in mine:
+        if (lines[0], name, bits) in again:
+            return confirmed(f"`{name}` at line {lines[0]} drew from the same key bits when "
+                             "the call was given other keys: its key does not come from the "
+                             "inputs, so every call draws the same numbers",
+                             line=lines[0], oracle="draws watched, keys changed",
+                             random_function=name)
+    return None
 
 
 def _tied_draws(ctx: Context, t: Target, args: Args):
@@ -572,10 +797,47 @@ def check_unrolled(ctx: Context, target: dict, t: Target, args: Args) -> Verdict
             growth = f" ({top2} at {half})"
         except Exception:  # noqa: BLE001
             pass
+    else:
+        knob = _loop_bound(t, target)
+        if knob is not None:
+            # the loop's size is a closure cell or a module global (a `get_cell(n)`
+            # factory, a `N_LAYERS` constant): the count at half of it shows the growth
+            half = knob.saved // 2
+            try:
+                knob.put(half)
+                jax.clear_caches()  # the trace of the same function is cached
+                top2, _ = count_eqns(make_jaxpr(t, args, args.abstract()))
+                details["eqns_at_half"] = {"n": half, "eqns": top2, "of": knob.name}
+                growth = f" ({top2} with {knob.name} = {half} instead of {knob.saved})"
+                ints = [knob.name]
+            except Exception:  # noqa: BLE001
+                pass
+            finally:
+                knob.put(knob.saved)
     if top > ctx.max_unrolled or (ints and details.get("eqns_at_half", {}).get("eqns", top) < top / 1.5):
         return confirmed(f"{top} jaxpr equations{growth}: the Python loop is unrolled into "
                          "the program", **details)
     return not_reproduced(f"{top} jaxpr equations{growth}", **details)
+
+
+def _loop_bound(t: Target, target: dict) -> Optional["_Knob"]:
+    """An int of at least 4 that the flagged lines read from a closure cell or a module
+    global (the size of the loop there), as something the check can change."""
+    fn = t.raw
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    fn = inspect.unwrap(getattr(fn, "__func__", fn))
+    if not hasattr(fn, "__code__") or getattr(fn, "__globals__", None) is None:
+        return None
+    globs, cells, attrs, at_line = _span_reads(fn, target)
+    if not at_line:
+        return None
+    knobs, _ = _knobs(fn, t.raw, globs, cells, set())
+    for k in knobs:
+        v = k.saved
+        if isinstance(v, int) and not isinstance(v, bool) and v >= 4:
+            return k
+    return None
 
 
 def _compiled(t: Target, args: Args):
@@ -671,44 +933,228 @@ def check_iterator(ctx: Context, target: dict, t: Target, args: Args) -> Verdict
 
 
 def _perturb(value: Any) -> Any:
+    """The value changed as a program would change it (a number + 1, a flag flipped, an
+    array + 1, a list or dict of such values element by element), or None when the
+    check cannot change it (a module, an object, a function, a dead tracer)."""
+    import numpy as np
+
     if isinstance(value, bool):
         return not value
     if isinstance(value, (int, float)):
         return value + 1
-    if hasattr(value, "shape") and hasattr(value, "dtype"):
-        return value + 1
+    if isinstance(value, jax.core.Tracer):
+        return None
+    if isinstance(value, (jax.Array, np.ndarray, np.generic)):
+        if getattr(value, "dtype", None) is not None and (
+                jnp.issubdtype(value.dtype, jnp.number)):
+            return value + 1
+        return None
+    if isinstance(value, (list, tuple)) and value and len(value) <= 64:
+        items = [_perturb(v) for v in value]
+        return type(value)(items) if all(v is not None for v in items) and \
+            type(value) in (list, tuple) else None
+    if isinstance(value, dict) and value and len(value) <= 64:
+        items = {k: _perturb(v) for k, v in value.items()}
+        return items if all(v is not None for v in items.values()) and \
+            type(value) is dict else None
     return None
 
 
+def _span_reads(fn: Any, target: dict) -> tuple[set, set, set, bool]:
+    """What the flagged lines read: (global names, closure cell names of ``fn``, attribute
+    names), from the bytecode at those lines (in ``fn`` and the functions defined in it);
+    the whole function's when no instruction sits on them.  The flag says whether the
+    names came from the flagged lines."""
+    import dis
+
+    first = int(target["line"])
+    span = range(first, max(int(target.get("end_line") or first), first) + 1)
+    free = set(fn.__code__.co_freevars)
+    found: dict[bool, tuple[set, set, set]] = {True: (set(), set(), set()),
+                                                False: (set(), set(), set())}
+    stack = [(fn.__code__, True)]
+    while stack:
+        code, own = stack.pop()
+        stack.extend((c, False) for c in code.co_consts if hasattr(c, "co_code"))
+        for ins in dis.get_instructions(code):
+            pos = getattr(ins, "positions", None)
+            line = pos.lineno if pos is not None and pos.lineno is not None else ins.starts_line
+            globs, cells, attrs = found[line in span]
+            if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL"):
+                globs.add(ins.argval)
+            elif ins.opname in ("LOAD_DEREF", "LOAD_CLASSDEREF") and own and ins.argval in free:
+                cells.add(ins.argval)
+            elif ins.opname in ("LOAD_ATTR", "LOAD_METHOD", "STORE_ATTR"):
+                attrs.add(ins.argval)
+    here = found[True]
+    if any(here):
+        return (*here, True)
+    rest = found[False]
+    return rest[0] | here[0], rest[1] | here[1], rest[2] | here[2], False
+
+
+def _library_module(module: Any) -> bool:
+    """A module of Python's own library, an installed package or jaxlint: its attributes
+    are not the program's settings (``jnp.pi`` is not changed between calls)."""
+    import sysconfig
+
+    path = getattr(module, "__file__", None)
+    if not path:
+        return True
+    path = os.path.realpath(path)
+    roots = {os.path.realpath(p) for k, p in sysconfig.get_paths().items()
+             if k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    roots.add(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+    return any(path.startswith(r + os.sep) for r in roots) or "site-packages" in path
+
+
+class _Knob:
+    """One thing the function reads that the program may change between calls."""
+
+    def __init__(self, name: str, get: Any, put: Any) -> None:
+        self.name, self.get, self.put = name, get, put
+        self.saved = get()
+
+
+def _bound_self(raw: Any) -> Any:
+    """The live object a method is called on: a bound method's ``__self__``, or the first
+    argument bound by ``functools.partial`` to a function whose first parameter is
+    ``self`` (the recorder binds it so when the method also gets keyword arguments)."""
+    bound: list = []
+    while isinstance(raw, functools.partial):
+        bound[:0] = list(raw.args)
+        raw = raw.func
+    if inspect.ismethod(raw):
+        return raw.__self__
+    code = getattr(inspect.unwrap(raw), "__code__", None) if callable(raw) else None
+    if bound and code is not None and code.co_argcount and code.co_varnames[0] == "self":
+        return bound[0]
+    return None
+
+
+def _knobs(fn: Any, raw: Any, globs: set, cells: set, attrs: set) -> tuple[list, list]:
+    """The values the flagged lines read that the check can change (module globals, the
+    attributes of a project module, closure cells, the live object's attributes), and
+    those it cannot (named, for the verdict)."""
+    g = fn.__globals__
+    knobs: list[_Knob] = []
+    fixed: list[str] = []
+
+    def offer(name: str, value: Any, get: Any, put: Any) -> None:
+        if _perturb(value) is not None:
+            knobs.append(_Knob(name, get, put))
+        elif not (inspect.ismodule(value) or inspect.isclass(value) or callable(value)):
+            fixed.append(f"`{name}` ({type(value).__name__})")
+
+    for n in sorted(globs):
+        if n not in g:
+            continue
+        value = g[n]
+        if inspect.ismodule(value):
+            if _library_module(value):
+                continue
+            for a in sorted(attrs):
+                if a in vars(value):
+                    offer(f"{n}.{a}", vars(value)[a],
+                          lambda m=value, a=a: getattr(m, a),
+                          lambda v, m=value, a=a: setattr(m, a, v))
+            continue
+        offer(n, value, lambda n=n: g[n], lambda v, n=n: g.__setitem__(n, v))
+    closure = fn.__closure__ or ()
+    for name, cell in zip(fn.__code__.co_freevars, closure):
+        if name not in cells:
+            continue
+        try:
+            value = cell.cell_contents
+        except ValueError:  # empty
+            continue
+        offer(name, value, lambda c=cell: c.cell_contents,
+              lambda v, c=cell: setattr(c, "cell_contents", v))
+    obj = _bound_self(raw)
+    if obj is not None:
+        own = getattr(obj, "__dict__", {})
+        for a in sorted(attrs):
+            if a in own:
+                offer(f"self.{a}", own[a], lambda a=a: getattr(obj, a),
+                      lambda v, a=a: object.__setattr__(obj, a, v))
+    return knobs, fixed
+
+
+def _snapshot(value: Any) -> Any:
+    import copy
+
+    try:
+        return copy.deepcopy(value)
+    except Exception:  # noqa: BLE001
+        return repr(value)
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        same = a == b
+        if isinstance(same, bool):
+            return same
+    except Exception:  # noqa: BLE001
+        pass
+    return bool(leaves_close(a, b))
+
+
+def _restore(container: Any, saved: Any) -> None:
+    if isinstance(container, list):
+        container[:] = saved
+    elif isinstance(container, (dict, set)):
+        container.clear()
+        container.update(saved)
+
+
+def _stale_call(t: Target, args: Args) -> Any:
+    """The compiled function as the program calls it: the user's own jit with the live
+    object first for a method jitted with a static ``self`` (its cache is keyed on how
+    that object hashes), else a fresh ``jax.jit``."""
+    obj = _bound_self(t.raw)
+    if t.jitted and obj is not None and 0 in t.static_argnums:
+        return lambda *v: t.obj(obj, *v)
+    return jitted(t, args)
+
+
 def check_stale_global(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
-    """A global read at trace time: change it, call again; the compiled function still
-    returns the old result while the eager one follows the new value."""
+    """A value read at trace time (a module global, an attribute of a project module or
+    of the live object, a closure cell): change it as the program would, call again; the
+    compiled function still returns the old result while the eager one follows the new
+    value.  A global list, dict or set that the function changes: the compiled function
+    changes it on its first call only (while tracing), the eager one on every call."""
     fn = t.raw
     while isinstance(fn, functools.partial):
         fn = fn.func
     fn = inspect.unwrap(getattr(fn, "__func__", fn))
-    g = getattr(fn, "__globals__", None)
-    if g is None or not hasattr(fn, "__code__"):
+    if getattr(fn, "__globals__", None) is None or not hasattr(fn, "__code__"):
         return skipped("its globals cannot be read (not a Python function)")
-    names = set()
-    stack = [fn.__code__]
-    while stack:
-        code = stack.pop()
-        names.update(code.co_names)
-        stack.extend(c for c in code.co_consts if hasattr(c, "co_names"))
-    candidates = [n for n in sorted(names) if n in g and _perturb(g[n]) is not None]
-    if not candidates:
-        # refuted by the code itself: nothing needs to run
-        return not_reproduced("the function reads no numeric or array module global that "
-                              "could change", oracle="differential", globals=[],
-                              without_running=True)
+    globs, cells, attrs, at_line = _span_reads(fn, target)
+    knobs, fixed = _knobs(fn, t.raw, globs, cells, attrs)
+    where = f"line {target['line']}" if at_line else f"`{t.qualname}`"
     values = args.concrete()
-    f = jitted(t, args)
-    saved = {n: g[n] for n in candidates}
+    mutated = _mutated_containers(ctx, fn, t, args, values, globs, cells)
+    if isinstance(mutated, Verdict):
+        return mutated
+    if not knobs:
+        if fixed:
+            return skipped(f"{where} reads {', '.join(fixed[:3])}, which the check cannot "
+                           "change as the program would: no evidence either way",
+                           cannot_change=fixed)
+        if mutated:
+            return not_reproduced(f"the compiled and eager calls changed {mutated} alike",
+                                  oracle="differential", globals=[])
+        # refuted by the code itself: nothing needs to run
+        return not_reproduced(f"{where} reads no number, array or container (a module "
+                              "global, a project module's attribute, a closure cell, the "
+                              "live object's attribute) that could change",
+                              oracle="differential", globals=[], without_running=True)
+    f = _stale_call(t, args)
+    jax.clear_caches()
     try:
         before = jax.device_get(f(*values))
-        for n in candidates:
-            g[n] = _perturb(saved[n])
+        for k in knobs:
+            k.put(_perturb(k.saved))
         after = jax.device_get(f(*values))
         with jax.disable_jit():
             eager = jax.device_get(t.raw(*values))
@@ -716,15 +1162,85 @@ def check_stale_global(ctx: Context, target: dict, t: Target, args: Args) -> Ver
         return skipped(f"calling it failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
                        f"{first_line(exc)}")
     finally:
-        g.update(saved)
-    changed = ", ".join(candidates)
+        for k in knobs:
+            k.put(k.saved)
+    changed = ", ".join(k.name for k in knobs)
+    names = [k.name for k in knobs]
     if leaves_close(before, after) and leaves_close(after, eager) is False:
-        return confirmed(f"after changing the global(s) {changed}, the compiled function returns "
-                         "its old result while the eager call (jax.disable_jit) follows the new "
-                         "value: the global was read once, at trace time",
-                         oracle="differential", globals=candidates)
-    return not_reproduced(f"differential oracle: after changing {changed} the compiled and eager "
-                          "calls agree", oracle="differential", globals=candidates)
+        return confirmed(f"after changing {changed}, the compiled function returns its old "
+                         "result while the eager call (jax.disable_jit) follows the new value: "
+                         "it was read once, at trace time", oracle="differential",
+                         globals=names)
+    if fixed:  # what it also reads may be the stale value: no evidence either way
+        return skipped(f"after changing {changed} the compiled and eager calls agree, but "
+                       f"{where} also reads {', '.join(fixed[:3])}, which the check cannot "
+                       "change as the program would", globals=names, cannot_change=fixed)
+    return not_reproduced(f"differential oracle: after changing {changed} the compiled and "
+                          "eager calls agree", oracle="differential", globals=names)
+
+
+def _mutated_containers(ctx: Context, fn: Any, t: Target, args: Args, values: list,
+                        globs: set, cells: set) -> Any:
+    """A list, dict or set the flagged lines reach (a module global, a closure cell) that a
+    call changes: confirmed when two compiled calls change it on the first call only and
+    two eager calls on each.  None when there is no such container; the names when the
+    calls changed it alike."""
+    g = fn.__globals__
+    found: list[tuple[str, Any]] = [(n, g[n]) for n in sorted(globs)
+                                    if n in g and type(g[n]) in (list, dict, set)]
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue
+        if name in cells and type(value) in (list, dict, set):
+            found.append((name, value))
+    if not found:
+        return None
+    saved = [_snapshot(c) for _, c in found]
+
+    def states() -> list:
+        return [_snapshot(c) for _, c in found]
+
+    def calls(fn_: Any, eager: bool) -> list:
+        seen = [states()]
+        for _ in range(2):
+            if eager:
+                with jax.disable_jit():
+                    jax.block_until_ready(fn_(*values))
+            else:
+                jax.block_until_ready(fn_(*values))
+            seen.append(states())
+        return seen
+
+    jax.clear_caches()  # another check may have traced it already: the first call traces
+    try:
+        compiled = calls(_stale_call(t, args), False)
+        for (_, c), s in zip(found, saved):
+            _restore(c, s)
+        eager = calls(t.raw, True)
+    except Exception as exc:  # noqa: BLE001
+        return skipped(f"calling it failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
+                       f"{first_line(exc)}")
+    finally:
+        for (_, c), s in zip(found, saved):
+            _restore(c, s)
+    for i, (name, _) in enumerate(found):
+        c0, c1, c2 = (s[i] for s in compiled)
+        e0, e1, e2 = (s[i] for s in eager)
+        if not _same(c0, c1) and _same(c1, c2) and not _same(e1, e2):
+            return confirmed(f"`{name}` ({type(found[i][1]).__name__}) changed on the first "
+                             "compiled call only (while JAX traced it: "
+                             f"{_short(c0)} -> {_short(c1)} -> {_short(c2)}), and on every "
+                             f"eager call (jax.disable_jit: {_short(e0)} -> {_short(e1)} -> "
+                             f"{_short(e2)}): the compiled function does not change it again",
+                             oracle="differential", globals=[name], mutated=name)
+    return ", ".join(f"`{n}`" for n, _ in found)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def check_runtime_error(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
@@ -861,3 +1377,73 @@ def run_check(check: Any, ctx: Context, target: dict, t: Target, args: Args) -> 
         verdict.details.update({k: v for k, v in r.details.items() if k not in verdict.details})
         return verdict
     return results[0][0]
+
+
+# ----------------------------------------------------------------------------- statements
+
+_COMPOUND = ("If", "For", "AsyncFor", "While", "With", "AsyncWith", "Try", "TryStar",
+             "FunctionDef", "AsyncFunctionDef", "ClassDef", "Match")
+
+
+def statement_function(ctx: Context, target: dict) -> tuple[Optional[Any], str]:
+    """The simple statement that holds a finding outside any function (a module-level
+    line, a ``__main__`` block's), compiled as the body of a function of no arguments
+    (with its line numbers) whose globals are a copy of the imported module's: its
+    assignments stay local.  (None, why) when there is no such statement."""
+    import ast
+
+    try:
+        with open(ctx.path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read(), ctx.path)
+    except (OSError, SyntaxError, ValueError) as exc:
+        return None, f"the module cannot be read: {exc.__class__.__name__}"
+    line = int(target["line"])
+    best = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and type(node).__name__ not in _COMPOUND \
+                and node.lineno <= line <= (node.end_lineno or node.lineno):
+            best = node
+    if best is None:
+        return None, f"line {line} is not a simple statement (the header of a block)"
+    fn = ast.FunctionDef(name="_jaxlint_statement",
+                         args=ast.arguments(posonlyargs=[], args=[], vararg=None,
+                                            kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                            defaults=[]),
+                         body=[best], decorator_list=[], returns=None, type_params=[])
+    ast.copy_location(fn, best)
+    module = ast.Module(body=[fn], type_ignores=[])
+    ast.fix_missing_locations(module)
+    namespace = dict(vars(ctx.module))
+    exec(compile(module, ctx.path, "exec"), namespace)  # noqa: S102 - defines it only
+    return namespace["_jaxlint_statement"], f"line {best.lineno}"
+
+
+def check_statement_bounds(ctx: Context, target: dict) -> Verdict:
+    """JAX121 outside any function: the statement, run with the module's globals as the
+    import left them, under ``checkify(errors=index_checks)``."""
+    from jax.experimental import checkify
+
+    fn, where = statement_function(ctx, target)
+    if fn is None:
+        return skipped(f"not inside a function, and {where}: nothing to call")
+    how = (f"the statement at {where} run as a function under checkify(index_checks), "
+           "with the module's globals as the import left them")
+    try:
+        err, _ = checkify.checkify(fn, errors=checkify.index_checks)()
+    except NameError as exc:
+        return skipped(f"not inside a function: {how}, but it reads `{exc.name}`, which the "
+                       "module does not define once imported (a name the `__main__` block "
+                       "or a loop binds): nothing to call", how=how)
+    except Exception as exc:  # noqa: BLE001
+        return skipped(f"not inside a function: {how}, which raised {exc_name(exc)} at line "
+                       f"{ctx.user_line(exc)}: {first_line(exc)}", how=how)
+    msg = err.get()
+    if msg:
+        return confirmed(f"checkify(index_checks): {msg.strip().splitlines()[0]} ({how})",
+                         how=how, oracle="checkify(index_checks)")
+    return not_exercised(f"{how}: no out-of-bounds index; the names it reads may hold other "
+                         "values when the --run reaches the line, so no evidence either way",
+                         how=how, check="checkify(index_checks) found nothing")
+
+
+STATEMENT_CHECKS = {"JAX121": check_statement_bounds}

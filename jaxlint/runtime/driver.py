@@ -253,7 +253,7 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
                 # outside any function, in a module that cannot be imported here
                 verdicts[i] = skipped(f"environment: `{missing}` is not installed",
                                       environment=missing)
-    for key in [k for k in verdicts if isinstance(k, str) and k.startswith("api:")]:
+    for key in [k for k in verdicts if isinstance(k, str) and k.startswith(("api:", "stmt:"))]:
         answer = verdicts.pop(key)
         i = int(key.split(":", 1)[1])
         old = verdicts.get(i)
@@ -282,6 +282,11 @@ def _run_module(job: ModuleJob, mode: str) -> tuple[dict, list[dict], dict]:
                                  "function": f.function, "has_fix": f.fix is not None},
                                 **job.extra.get(i, {})))
     for i, f in enumerate(job.findings):
+        if not f.function and f.code in STATEMENT_RULES and not (
+                verdicts.get(i) is not None and verdicts[i].verdict == "confirmed"):
+            # outside any function: the statement itself, run under the rule's check
+            targets.append({"id": f"stmt:{i}", "statement": True, "code": f.code,
+                            "line": f.line, "end_line": f.end_line})
         if f.code in API_RULES:  # the name looked up in the installed packages
             targets.append({"id": f"api:{i}", "api": True, "code": f.code, "line": f.line,
                             "col": f.col, "end_line": f.end_line, "end_col": f.end_col})
@@ -354,7 +359,7 @@ def _run_module(job: ModuleJob, mode: str) -> tuple[dict, list[dict], dict]:
             return verdicts, pairs, env
         if current is None:
             break  # failed after the last target: nothing left to redo
-        if isinstance(current, int) or str(current).startswith("api:"):
+        if isinstance(current, int) or str(current).startswith(("api:", "stmt:")):
             verdicts[current] = skipped(failure)
         else:
             pairs.append({"function": str(current).split(":", 1)[-1], "skipped": failure})
@@ -607,6 +612,7 @@ RECOMPILE_RULES = ("JAX501", "JAX504")  # their oracle may replay several observ
 RUN_ORACLE_RULES = ("JAX101", "JAX130", "JAX201", "JAX202", "JAX203", "JAX204", "JAX205",
                     "JAX206", "JAX207", "JAX208", "JAX209", "JAX210", "JAX501", "JAX504",
                     "JAX301", "JAX506", "JAX901", "JAX903", "JAX904", "JAX905", "JAX110")
+STATEMENT_RULES = ("JAX121",)  # outside any function, the statement itself is checked
 MAX_OBSERVED_CALLS = 4  # distinct signatures the recorder keeps per function
 
 
@@ -642,6 +648,13 @@ def _callee_at(path: Path, line: int, column: int) -> Optional[tuple[str, int]]:
 def _module_level_reason(job: ModuleJob, f: Finding) -> str:
     reason = "not inside a function: nothing to call"
     from jaxlint.runtime import observe
+    from jaxlint.rules import all_rules  # the rules' own text (runtime.rules imports JAX)
+
+    for rule in all_rules():
+        if rule.code == f.code and rule.runtime_check.startswith("None:"):
+            # no check at all: say why, not where the line is
+            why = rule.runtime_check[len("None:"):].strip().rstrip(".")
+            return f"no runtime check for {f.code}: {why}"
 
     if getattr(job, "notebook", None) is not None:  # the notebook itself was the run
         return reason if f.code not in RUN_ORACLE_RULES else (

@@ -154,6 +154,16 @@ def check_target(ctx: Any, target: dict) -> Verdict:
     return result
 
 
+def check_statement(ctx: Any, target: dict) -> Verdict:
+    """A finding outside any function whose rule can check the statement itself."""
+    from jaxlint.runtime.checks import STATEMENT_CHECKS
+
+    check = STATEMENT_CHECKS.get(target["code"])
+    if check is None:
+        return skipped("not inside a function: nothing to call")
+    return check(ctx, target)
+
+
 def _check_apis(job: dict, events: _Events, done: set) -> None:
     """Removed-API targets, before the module is imported (which they may stop)."""
     wanted = [t for t in job["targets"] if t.get("api") and t["id"] not in done]
@@ -266,7 +276,8 @@ def _main() -> int:
             continue
         events.emit(event="start", id=target["id"])
         try:
-            result = check_target(ctx, target)
+            result = check_statement(ctx, target) if target.get("statement") else \
+                check_target(ctx, target)
         except Exception as exc:  # noqa: BLE001 - a bug in a check must not lose the others
             result = skipped(f"internal error in the check: {exc.__class__.__name__}: "
                              f"{first_line(exc)}")
