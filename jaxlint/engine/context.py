@@ -19,7 +19,7 @@ import libcst as cst
 
 from jaxlint.engine.types import Report
 from jaxlint.model.attributes import attribute_holds_jax_array
-from jaxlint.model.constants import constant_int, holds_host_numpy_array
+from jaxlint.model.constants import constant_int, holds_host_numpy_array, host_array_expr
 from jaxlint.model.repeats import called_repeatedly
 from jaxlint.model.shapes import call_site_shapes
 from jaxlint.model.index import FileIndex
@@ -152,10 +152,14 @@ class RuleContext:
 
     def holds_host_numpy_array(self, expr: cst.CSTNode) -> bool:
         """Is ``expr`` a name that every binding in its scope sets to a NumPy array built
-        by a constructor (``BINS = np.linspace(0, 1, 16)``, ``grid = np.arange(n)``)?
+        by a constructor (``BINS = np.linspace(0, 1, 16)``, ``grid = np.arange(n)``), or
+        such a constructor written in place (``np.arange(x.shape[0])``)?
         The value model calls NumPy results of static inputs static; this says they
         are host arrays all the same."""
-        return holds_host_numpy_array(self._interp.index, self._interp.unit, expr, self._interp.qualname)
+        interp = self._interp
+        if type(expr) in (cst.Call, cst.BinaryOperation):
+            return host_array_expr(interp.index, interp.unit, expr, interp.qualname)
+        return holds_host_numpy_array(interp.index, interp.unit, expr, interp.qualname)
 
     def attribute_holds_jax_array(self, node: cst.CSTNode) -> bool:
         """Is ``node`` ``self.<attr>`` in a method whose class binds that attribute only

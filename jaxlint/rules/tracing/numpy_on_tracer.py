@@ -311,6 +311,26 @@ class NumpyOnTracer(Rule):
             g = jax.grad(total)(jnp.ones(3))
             """
         ),
+        # the fixes of arrays built in place and indexed by a tracer: lax.iota, jax.numpy;
+        # a NumPy array built in place indexed by a static value
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as onp
+            from jax import jit, lax
+
+            def lookup(x):
+                return lax.iota(jnp.int32, x.shape[0])[x] + jnp.arange(x.shape[0])[x]
+
+            def scaled(n, v):
+                def body(i, acc):
+                    return acc + jnp.asarray(onp.linspace(0.0, 1.0, 8) * 2.0)[i] * v + onp.arange(4)[2]
+                return lax.fori_loop(0, n, body, 0.0)
+
+            out = jit(lookup)(jnp.array([0, 1, 2]))
+            """
+        ),
     ]
 
     INVALID = [
@@ -536,6 +556,31 @@ class NumpyOnTracer(Rule):
             messages=[
                 "`np.power` on a traced value (it depends on the traced argument `theta` of `residual` (differentiated by jax.jacrev)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.power` (jax.numpy) instead",
                 "`np.asarray` on a traced value (it depends on the traced argument `v` of `to_host` (called from differentiated `energy`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) instead",
+            ],
+        ),
+        # a host NumPy array built in place and indexed by a tracer: a constructor under
+        # an alias, NumPy arithmetic of one, in a function jitted by name and in a
+        # lax.fori_loop body
+        Invalid(
+            """
+            import jax
+            import numpy as onp
+            from jax import jit, lax
+
+            def lookup(x):
+                return onp.arange(x.shape[0])[x]
+
+            def scaled(n, v):
+                def body(i, acc):
+                    return acc + (onp.linspace(0.0, 1.0, 8) * 2.0)[i] * v
+                return lax.fori_loop(0, n, body, 0.0)
+
+            out = jit(lookup)(jax.numpy.array([0, 1, 2]))
+            """,
+            expected=[(6, 12), (10, 22)],
+            messages=[
+                "`onp.arange(x.shape[0])[x]` indexes the host NumPy array `onp.arange(x.shape[0])` with a traced value (it depends on the traced argument `x` of `lookup` (wrapped by jax.jit)): NumPy converts the index with `__array__()`, which raises TracerArrayConversionError. Make it a JAX array first: `jnp.asarray(onp.arange(x.shape[0]))[x]`",
+                "`(onp.linspace(0.0, 1.0, 8) * 2.0)[i]` indexes the host NumPy array `(onp.linspace(0.0, 1.0, 8) * 2.0)` with a traced value (it depends on the traced argument `i` of `body` (a body passed to lax.fori_loop)): NumPy converts the index with `__array__()`, which raises TracerArrayConversionError. Make it a JAX array first: `jnp.asarray((onp.linspace(0.0, 1.0, 8) * 2.0))[i]`",
             ],
         ),
     ]
