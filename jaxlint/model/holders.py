@@ -44,6 +44,9 @@ class HeldFunction:
     unit: Unit  # the function the method runs
     skip: int  # leading arguments of the method that the function does not receive
     holder: str  # how the holder was made, for messages: "hk.transform"
+    # the function is a method of the holder (a flax linen module's ``__call__``): its
+    # ``self`` is bound, and a call naming ``method=`` runs another method instead
+    method: bool = False
 
 
 Resolve = Callable[[cst.BaseExpression], Optional[Unit]]
