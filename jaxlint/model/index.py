@@ -1022,6 +1022,13 @@ class Indexer:
                 return  # partial(f, *args) / partial(f, **kw): which parameters are bound is unknown
             fn = pos[0].value
         callee = dotted_name(fn) if isinstance(fn, (cst.Name, cst.Attribute)) else None
+        if isinstance(fn, cst.Attribute) and fn.attr.value == "apply":
+            # `jax.jit(model.apply)` with `model = models.Net(...)`, `jax.jit(models.Net().apply)`:
+            # the class's `apply` (a flax linen module runs its `__call__`: project/facts.py)
+            ctor = self._constructed_by(fn.value, site.scope, site.seq)
+            if ctor is not None:
+                callee = f"{ctor}.apply"
+                fn = cst.parse_expression(callee)
         if callee is None:
             return
         head = callee.split(".", 1)[0]
@@ -1068,6 +1075,27 @@ class Indexer:
         applied = self._applied.get(id(call)) if call is not None else None
         if applied is not None:
             self.index.applied_sites[id(applied)] = found
+
+    def _constructed_by(self, expr: cst.BaseExpression, scope: Unit, seq: int) -> Optional[str]:
+        """The imported name (``models.Net``) whose call builds ``expr``: written in place
+        (``models.Net(...)``), or a name its scope binds once to such a call."""
+        if isinstance(expr, cst.Name):
+            found = scope.binding_for(expr.value, seq)
+            if found is None:
+                return None
+            holder, (_, value) = found
+            if len(holder.bindings.get(expr.value, ())) != 1:
+                return None
+            expr = value
+        if not isinstance(expr, cst.Call) or not isinstance(expr.func, (cst.Name, cst.Attribute)):
+            return None
+        written = dotted_name(expr.func)
+        if written is None:
+            return None
+        head = written.split(".", 1)[0]
+        if scope.binding_for(head, seq) is not None or self.index.imports.resolve_dotted(head) is None:
+            return None  # a local value, or not an import
+        return written
 
     def apply_facts(self, facts: dict, reads: Optional[factreads.FactReads] = None) -> None:
         """What other modules of the project know of this file: ``units``, its

@@ -280,6 +280,12 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
             target = index.resolve(where, callee)
             returned = rec.get("returned")
             skip = 0
+            if target is None and kind == "site" and callee.endswith(".apply"):
+                # `jax.jit(model.apply)`, `model = Model(...)` of a flax linen module class:
+                # its `__call__` is traced (`self` stands where `variables` is passed)
+                cls = index.resolve(where, callee[:-len(".apply")])
+                if cls is not None and cls.kind == "class" and index.is_linen_class(cls):
+                    target = index.resolve(cls.module, f"{cls.qualname}.__call__")
             if target is not None and target.kind == "class" and kind != "site":
                 # `Cls(...)`: a call of its `__init__` (the class's own or a base's); a method
                 # called on an instance (`Cls(x).m(...)`, `d[i]`: `__getitem__`, `obj(x)`)

@@ -331,6 +331,44 @@ class NumpyOnTracer(Rule):
             out = jit(lookup)(jnp.array([0, 1, 2]))
             """
         ),
+        # the same module applied eagerly (concrete arrays: NumPy works), and a method
+        # other than `__call__` jitted through `apply(..., method=...)`
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            import flax.linen as nn
+
+
+            class Block(nn.Module):
+                features: int
+
+                @nn.compact
+                def __call__(self, x):
+                    return nn.Dense(self.features)(np.tanh(x))
+
+                def encode(self, x):
+                    return x * 2.0
+
+
+            class Net(nn.Module):
+                def setup(self):
+                    self.block = Block(4)
+
+                def __call__(self, x):
+                    return self.block(x)
+
+
+            net = Net()
+            variables = net.init(jax.random.PRNGKey(0), jnp.ones((1, 2)))
+            eager = net.apply(variables, jnp.ones((1, 2)))
+            block = Block(4)
+            bv = block.init(jax.random.PRNGKey(1), jnp.ones((1, 2)))
+            enc = jax.jit(lambda v, x: block.apply(v, x, method=Block.encode))(bv, jnp.ones((1, 2)))
+            print(eager, enc)
+            """
+        ),
     ]
 
     INVALID = [
@@ -581,6 +619,69 @@ class NumpyOnTracer(Rule):
             messages=[
                 "`onp.arange(x.shape[0])[x]` indexes the host NumPy array `onp.arange(x.shape[0])` with a traced value (it depends on the traced argument `x` of `lookup` (wrapped by jax.jit)): NumPy converts the index with `__array__()`, which raises TracerArrayConversionError. Make it a JAX array first: `jnp.asarray(onp.arange(x.shape[0]))[x]`",
                 "`(onp.linspace(0.0, 1.0, 8) * 2.0)[i]` indexes the host NumPy array `(onp.linspace(0.0, 1.0, 8) * 2.0)` with a traced value (it depends on the traced argument `i` of `body` (a body passed to lax.fori_loop)): NumPy converts the index with `__array__()`, which raises TracerArrayConversionError. Make it a JAX array first: `jnp.asarray((onp.linspace(0.0, 1.0, 8) * 2.0))[i]`",
+            ],
+        ),
+        # a flax linen module applied under jit runs its `__call__` traced, and the
+        # submodules it calls too: `jax.jit(net.apply)` with a submodule set in `setup`;
+        # `Head().apply(...)` in a jitted function (NumPy on the inputs raises there)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            import flax.linen as nn
+
+
+            class Block(nn.Module):
+                features: int
+
+                @nn.compact
+                def __call__(self, x):
+                    return nn.Dense(self.features)(np.tanh(x))
+
+
+            class Net(nn.Module):
+                def setup(self):
+                    self.block = Block(4)
+
+                def __call__(self, x):
+                    return self.block(x)
+
+
+            net = Net()
+            variables = net.init(jax.random.PRNGKey(0), jnp.ones((1, 2)))
+            out = jax.jit(net.apply)(variables, jnp.ones((1, 2)))
+            """,
+            expected=[(12, 40)],
+            messages=[
+                "`np.tanh` on a traced value (it depends on the traced argument `x` of `__call__` (called from traced `__call__`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.tanh` (jax.numpy) instead",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as onp
+            from flax import linen
+
+
+            class Head(linen.Module):
+                @linen.compact
+                def __call__(self, x, y):
+                    return linen.Dense(1)(onp.concatenate([x, y], axis=-1))
+
+
+            @jax.jit
+            def predict(variables, x, y):
+                return Head().apply(variables, x, y)
+
+
+            v = Head().init(jax.random.PRNGKey(0), jnp.ones((1, 2)), jnp.ones((1, 2)))
+            print(predict(v, jnp.ones((1, 2)), jnp.ones((1, 2))))
+            """,
+            expected=[(10, 31)],
+            messages=[
+                "`onp.concatenate` on a traced value (it depends on the traced argument `x` of `__call__` (called from traced `predict`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.concatenate` (jax.numpy) instead",
             ],
         ),
     ]
