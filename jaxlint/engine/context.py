@@ -36,7 +36,7 @@ class RuleContext:
         "_interp", "_reports", "_built", "module", "text", "path", "settings", "index", "imports",
         "qualname", "builtin_name", "value", "is_traced", "is_tracer", "code", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
-        "attr_key", "lookup", "key_consumer", "returns_fresh_function",
+        "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
     )
 
     # Typed for readers; each is the interpreter's bound method (see __init__).
@@ -78,6 +78,10 @@ class RuleContext:
     key_consumer: Callable[[cst.Call], list[tuple[cst.BaseExpression, str, str]]]
     """The arguments of a call to a helper (this file's or the project's) that hands
     the key it is given to a jax.random consumer: (argument, helper, consumer)."""
+    applied_key_fields: Callable[[cst.Call], list[tuple[cst.BaseExpression, str, str, str]]]
+    """``net.apply(...)`` of a flax module of this file built with a key field its
+    methods draw from (``Noisy(rng_key=key)``): (the key given, the call as written,
+    the consumer, the field)."""
 
     def __init__(self, interp: Interpreter) -> None:
         self._interp = interp
@@ -92,7 +96,7 @@ class RuleContext:
         for name in (
             "qualname", "builtin_name", "value", "is_traced", "is_tracer", "code", "describe_origin",
             "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
-            "attr_key", "lookup", "key_consumer", "returns_fresh_function",
+            "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
         ):
             setattr(self, name, getattr(interp, name))
 

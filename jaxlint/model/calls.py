@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, gradtrace, instances, kinds
+from jaxlint.model import apis, gradtrace, instances, keyflow, kinds
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.narrowing import is_none
@@ -88,6 +88,37 @@ class CallEffects:
             params = [tuple(p) for p in found["params"]]  # type: ignore[misc]
             consumes = found["consumes"]
         return self._consumed_args(call, func.value, params, consumes)
+
+    def applied_key_fields(self, call: cst.Call) -> list[tuple[cst.BaseExpression, str, str, str]]:
+        """``net.apply(variables, x)`` with ``net = Noisy(rng_key=key)``, a flax linen module
+        class of this file whose methods draw from its key field: each such apply draws
+        from the key the module was built with.  (argument given for the field, the
+        applied method as written, the consumer, the field); ``init`` is left out (it
+        draws for the parameters' initial values, which the noise does not change)."""
+        func = call.func
+        if type(func) is not cst.Attribute or func.attr.value != "apply":
+            return []
+        ctor = func.value
+        if type(ctor) is cst.Name:
+            found = self.unit.binding_for(ctor.value, 1 << 30)
+            if found is None or len(found[0].bindings.get(ctor.value, ())) != 1:
+                return []
+            ctor = found[1][1]
+        if type(ctor) is not cst.Call or type(ctor.func) is not cst.Name or any(a.star for a in ctor.args):
+            return []
+        cls = instances.local_class(self, ctor.func.value)
+        if cls is None or not cls.linen or self.lookup(ctor.func.value) not in (None, V.UNKNOWN_VALUE):
+            return []
+        memo = self.key_fields_memo
+        fields = memo.get(id(cls))
+        if fields is None:
+            fields = memo[id(cls)] = keyflow.module_key_fields(cls, self.qualname)
+        out = []
+        for field, sampler in fields.items():
+            a = next((a for a in ctor.args if a.keyword is not None and a.keyword.value == field), None)
+            if a is not None and type(a.value) is cst.Name:
+                out.append((a.value, dotted_name(func) or "apply", sampler, field))
+        return out
 
     @staticmethod
     def _consumed_args(call: cst.Call, callee: str, params: list, consumes: dict[str, str]) -> list:
