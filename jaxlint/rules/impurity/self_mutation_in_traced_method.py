@@ -8,6 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.walk import walk_tree
 from jaxlint.rules.impurity._common import assign_pairs
 
@@ -23,6 +24,36 @@ def _holds_tracer(ctx, e: cst.CSTNode) -> bool:
     """A list/tuple/set display with a tracer among its elements (``[loss]``)."""
     return isinstance(e, (cst.List, cst.Tuple, cst.Set)) and any(
         isinstance(el, cst.Element) and ctx.is_tracer(el.value) for el in e.elements)
+
+
+_CONTAINER_DISPLAYS = (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)
+_CONTAINER_MAKERS = frozenset({"list", "dict", "set", "collections.deque", "collections.defaultdict",
+                               "collections.OrderedDict"})
+
+
+def _holds_container(unit, attr: str, qualname) -> bool:
+    """Does the class of method ``unit`` set ``self.attr`` only to a list, dict, set or
+    deque (a display, a comprehension, ``list()``, ``collections.deque(...)``), and at
+    least once?"""
+    cls = unit.cls
+    if cls is None:
+        return False
+    found = False
+    for m in cls.methods.values():
+        for w in attribute_writes(m.node, f"self.{attr}"):
+            if isinstance(w, cst.AugAssign):
+                continue  # `self.items += [x]` keeps the container
+            value = getattr(w, "value", None)
+            if isinstance(value, _CONTAINER_DISPLAYS):
+                found = True
+                continue
+            if isinstance(value, cst.Call):
+                q = qualname(value.func) or (value.func.value if isinstance(value.func, cst.Name) else None)
+                if q in _CONTAINER_MAKERS:
+                    found = True
+                    continue
+            return False
+    return found
 
 
 def _reads_attr(e: cst.CSTNode, me: str, attr: str) -> bool:
@@ -131,6 +162,29 @@ class SelfMutationInTraced(Rule):
 
             m = Fourier()
             m.update(jnp.ones(3), jnp.linspace(0.0, 1.0, 3), jnp.zeros(3))
+            """
+        ),
+        # a method of an object held on `self` (an optimizer's `update` returns new state)
+        # is no container; a container given static values (shapes)
+        Valid(
+            """
+            import jax
+            import optax
+
+
+            class Trainer:
+                def __init__(self):
+                    self.optimizer = optax.adam(1e-3)
+                    self.shapes = []
+
+                def step(self, params, state, grads):
+                    updates, state = self.optimizer.update(grads, state)
+                    self.shapes.append(params.shape)
+                    return optax.apply_updates(params, updates), state
+
+
+            trainer = Trainer()
+            fast = jax.jit(trainer.step)
             """
         ),
     ]
@@ -311,6 +365,8 @@ class SelfMutationInTraced(Rule):
         if me is None or func.value.value.value != me:
             return
         ctx = self.ctx
+        if not _holds_container(ctx.unit, func.value.attr.value, ctx.qualname):
+            return  # `self.optimizer.update(g, s)`: a method of some object, not a container's
         if any(ctx.is_tracer(a.value) or _holds_tracer(ctx, a.value) for a in node.args):
             self._report_stored(node, f"`{ctx.code(func).strip()}(...)` keeps a tracer")
 
