@@ -507,3 +507,73 @@ def test_instance_kinds_travel_only_once_named_where_the_class_is_defined():
     params = [type("P", (), {"name": n, "kind": "pos"})() for n in ("sorter", "n")]
     assert kinds.fact_kinds(params, ["obj:@geo.kernels:Sorter", "obj:Sorter"], {}) == {
         "sorter": "obj:@geo.kernels:Sorter", "n": "unknown"}
+
+
+LINEN_MODEL = """\
+import flax.linen as nn
+import numpy as np
+
+
+class Linear(nn.Module):
+    features: int
+
+    def setup(self):
+        self.dense = nn.Dense(self.features)
+
+    def __call__(self, x):
+        return self.dense(np.asarray(x))
+
+
+class Model(nn.Module):
+    def setup(self):
+        self.first = Linear(4)
+
+    def __call__(self, x):
+        return self.first(x)
+"""
+
+LINEN_APPLIERS = {
+    # the module built in place and applied in a jitted function
+    "in-place": ("pkg/train.py", """\
+import jax
+
+from pkg.model import Model
+
+
+@jax.jit
+def predict(variables, x):
+    return Model().apply(variables, x)
+""", "called from traced `__call__`"),
+    # an instance bound to a name, its `apply` jitted, the class reached through the module
+    "jit-apply": ("pkg/serve.py", """\
+import jax
+
+from pkg import model as M
+
+net = M.Model()
+serve = jax.jit(net.apply)
+""", "called from traced `__call__`"),
+}
+
+
+@pytest.mark.parametrize("way", sorted(LINEN_APPLIERS))
+def test_a_flax_module_applied_under_jit_in_another_module_runs_its_submodules_traced(tmp_path, monkeypatch, way):
+    """Checked with JAX: both ways raise TracerArrayConversionError at `np.asarray(x)` in the
+    submodule `Linear` (unifyai/ivy#16255's shape: the model applied by another module)."""
+    name, text, chain = LINEN_APPLIERS[way]
+    _tree(tmp_path, {"pkg/__init__.py": "", "pkg/model.py": LINEN_MODEL, name: text})
+    monkeypatch.chdir(tmp_path)
+    found = _lint(tmp_path)
+    assert [f[:4] for f in found] == [("JAX204", "pkg/model.py", 12, 27)]
+    assert chain in found[0][4]
+
+
+def test_a_flax_module_applied_eagerly_or_with_jnp_stays_silent(tmp_path, monkeypatch):
+    _tree(tmp_path, {"pkg/__init__.py": "",
+                     "pkg/model.py": LINEN_MODEL,
+                     "pkg/fixed.py": LINEN_MODEL.replace("import numpy as np", "import jax.numpy as np"),
+                     "pkg/eager.py": "from pkg.model import Model\n\n\ndef predict(variables, x):\n"
+                                     "    return Model().apply(variables, x)\n",
+                     "pkg/serve.py": "import jax\n\nfrom pkg import fixed\n\nserve = jax.jit(fixed.Model().apply)\n"})
+    monkeypatch.chdir(tmp_path)
+    assert _lint(tmp_path) == []

@@ -19,7 +19,7 @@ import libcst as cst
 
 from jaxlint.engine.types import Report
 from jaxlint.model.attributes import attribute_holds_jax_array
-from jaxlint.model.constants import constant_int, holds_host_numpy_array
+from jaxlint.model.constants import constant_int, holds_host_numpy_array, host_array_expr
 from jaxlint.model.repeats import called_repeatedly
 from jaxlint.model.shapes import call_site_shapes
 from jaxlint.model.index import FileIndex
@@ -36,7 +36,7 @@ class RuleContext:
         "_interp", "_reports", "_built", "module", "text", "path", "settings", "index", "imports",
         "qualname", "builtin_name", "value", "is_traced", "is_tracer", "code", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
-        "attr_key", "lookup", "key_consumer", "returns_fresh_function",
+        "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
     )
 
     # Typed for readers; each is the interpreter's bound method (see __init__).
@@ -78,6 +78,10 @@ class RuleContext:
     key_consumer: Callable[[cst.Call], list[tuple[cst.BaseExpression, str, str]]]
     """The arguments of a call to a helper (this file's or the project's) that hands
     the key it is given to a jax.random consumer: (argument, helper, consumer)."""
+    applied_key_fields: Callable[[cst.Call], list[tuple[cst.BaseExpression, str, str, str]]]
+    """``net.apply(...)`` of a flax module of this file built with a key field its
+    methods draw from (``Noisy(rng_key=key)``): (the key given, the call as written,
+    the consumer, the field)."""
 
     def __init__(self, interp: Interpreter) -> None:
         self._interp = interp
@@ -92,7 +96,7 @@ class RuleContext:
         for name in (
             "qualname", "builtin_name", "value", "is_traced", "is_tracer", "code", "describe_origin",
             "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
-            "attr_key", "lookup", "key_consumer", "returns_fresh_function",
+            "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
         ):
             setattr(self, name, getattr(interp, name))
 
@@ -152,10 +156,14 @@ class RuleContext:
 
     def holds_host_numpy_array(self, expr: cst.CSTNode) -> bool:
         """Is ``expr`` a name that every binding in its scope sets to a NumPy array built
-        by a constructor (``BINS = np.linspace(0, 1, 16)``, ``grid = np.arange(n)``)?
+        by a constructor (``BINS = np.linspace(0, 1, 16)``, ``grid = np.arange(n)``), or
+        such a constructor written in place (``np.arange(x.shape[0])``)?
         The value model calls NumPy results of static inputs static; this says they
         are host arrays all the same."""
-        return holds_host_numpy_array(self._interp.index, self._interp.unit, expr, self._interp.qualname)
+        interp = self._interp
+        if type(expr) in (cst.Call, cst.BinaryOperation):
+            return host_array_expr(interp.index, interp.unit, expr, interp.qualname)
+        return holds_host_numpy_array(interp.index, interp.unit, expr, interp.qualname)
 
     def attribute_holds_jax_array(self, node: cst.CSTNode) -> bool:
         """Is ``node`` ``self.<attr>`` in a method whose class binds that attribute only

@@ -11,13 +11,13 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, gradtrace, instances, kinds
+from jaxlint.model import apis, gradtrace, instances, keyflow, kinds
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.narrowing import is_none
 from jaxlint.model.scopes import bound_receiver, instance_class
 from jaxlint.model.transformed import filtered_call_arrays
-from jaxlint.model.units import Unit
+from jaxlint.model.units import MODULE_METHOD, Unit
 from jaxlint.model.walk import dotted_name, positional_args
 
 
@@ -88,6 +88,37 @@ class CallEffects:
             params = [tuple(p) for p in found["params"]]  # type: ignore[misc]
             consumes = found["consumes"]
         return self._consumed_args(call, func.value, params, consumes)
+
+    def applied_key_fields(self, call: cst.Call) -> list[tuple[cst.BaseExpression, str, str, str]]:
+        """``net.apply(variables, x)`` with ``net = Noisy(rng_key=key)``, a flax linen module
+        class of this file whose methods draw from its key field: each such apply draws
+        from the key the module was built with.  (argument given for the field, the
+        applied method as written, the consumer, the field); ``init`` is left out (it
+        draws for the parameters' initial values, which the noise does not change)."""
+        func = call.func
+        if type(func) is not cst.Attribute or func.attr.value != "apply":
+            return []
+        ctor = func.value
+        if type(ctor) is cst.Name:
+            found = self.unit.binding_for(ctor.value, 1 << 30)
+            if found is None or len(found[0].bindings.get(ctor.value, ())) != 1:
+                return []
+            ctor = found[1][1]
+        if type(ctor) is not cst.Call or type(ctor.func) is not cst.Name or any(a.star for a in ctor.args):
+            return []
+        cls = instances.local_class(self, ctor.func.value)
+        if cls is None or not cls.linen or self.lookup(ctor.func.value) not in (None, V.UNKNOWN_VALUE):
+            return []
+        memo = self.key_fields_memo
+        fields = memo.get(id(cls))
+        if fields is None:
+            fields = memo[id(cls)] = keyflow.module_key_fields(cls, self.qualname)
+        out = []
+        for field, sampler in fields.items():
+            a = next((a for a in ctor.args if a.keyword is not None and a.keyword.value == field), None)
+            if a is not None and type(a.value) is cst.Name:
+                out.append((a.value, dotted_name(func) or "apply", sampler, field))
+        return out
 
     @staticmethod
     def _consumed_args(call: cst.Call, callee: str, params: list, consumes: dict[str, str]) -> list:
@@ -251,10 +282,10 @@ class CallEffects:
                 n_bound = bound_receiver(target)
                 if target is None:
                     # `f.apply(params, rng, x)` of `f = hk.transform(forward)`, `tx.update(...)`
-                    held = self.index.held_function(func, self.unit)
-                    if held is not None and all(a.keyword is None and not a.star for a in call.args[:held.skip]):
-                        target = held.unit
-                        call = call.with_changes(args=call.args[held.skip:])
+                    target, n_bound, call = self._held_call(func, call)
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
+            # `Model(...).apply(variables, x)`: the flax module's `__call__`
+            target, n_bound, call = self._held_call(func, call)
         elif isinstance(func, cst.Call):
             # jax.grad(f)(x), jax.vmap(f)(x), jax.checkpoint(f)(x) inside traced code
             fq = self.qualname(func.func)
@@ -278,6 +309,18 @@ class CallEffects:
             if wrapped is not None:
                 self._external_call(call, callee_expr=wrapped, method=func.value)
                 return
+        if target is None and type(func) is cst.Attribute and wrapped is None:
+            # `self.encoder(x)` with `self.encoder = Encoder(...)` in `setup`/`__init__`:
+            # calling the instance runs its class's `__call__` (a submodule of a flax
+            # module, an equinox layer): here, or as a fact for the defining module
+            own = self.value(func).instance
+            if own is not None:
+                cls = instances.of_class(self, own)
+                if cls is None:
+                    self._external_call(call, callee_name=own, returned="", method=dotted_name(func) or "")
+                    return
+                target = cls.methods.get("__call__")
+                n_bound = bound_receiver(target)
         if target is None and type(func) in (cst.Attribute, cst.Name):
             # `Matern32(scale).matmul(x)`, `m.loss(x)`, `self.transform.check(x)`: a method of
             # the class the receiver is an instance of (model/instances.py); `step(x)`,
@@ -323,6 +366,18 @@ class CallEffects:
                 if av.traced and p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
+
+    def _held_call(self, func: cst.Attribute, call: cst.Call) -> tuple[Optional[Unit], int, cst.Call]:
+        """``f.apply(params, rng, x)`` of ``f = hk.transform(forward)``, ``tx.update(...)``,
+        ``model.apply(variables, x)`` of a flax module class of this file: the function
+        the holder runs, the arguments bound before the call's own (a method's ``self``),
+        and the call as that function sees it (the holder's own arguments dropped)."""
+        held = self.index.held_function(func, self.unit)
+        if held is None or not all(a.keyword is None and not a.star for a in call.args[:held.skip]):
+            return None, 0, call
+        if held.method and any(a.keyword is not None and a.keyword.value == "method" for a in call.args):
+            return None, 0, call  # `model.apply(v, x, method=Model.encode)`: another method
+        return held.unit, 1 if held.method else 0, call.with_changes(args=call.args[held.skip:])
 
     def _differentiated_helper_call(self, call: cst.Call) -> None:
         """A function of this file called with tracers from a function differentiated
@@ -396,7 +451,7 @@ class CallEffects:
                 if p is not None and p.name not in target.static_params and self.value(arg.value).traced:
                     target.traced_params.add(p.name)
                     marked = True
-        reason = f"a method of the module class {cls.name}"
+        reason = f"{MODULE_METHOD}{cls.name}"
         if marked and reason not in target.reasons:
             target.reasons.append(reason)
 

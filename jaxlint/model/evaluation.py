@@ -13,6 +13,7 @@ from jaxlint.model import values as V
 from jaxlint.model.bindings import replace_value
 from jaxlint.model.shapes import constructor_facts
 from jaxlint.model.transformed import differentiates
+from jaxlint.model.scopes import bound_receiver
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
 from jaxlint.model.walk import bound_names, descendants, dotted_name, int_value, positional_args, string_value
@@ -356,7 +357,8 @@ class Evaluator:
                 # a jitted function called from traced code returns tracers
                 # (a pytree of them: the kind stays unknown)
                 return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
-            if traced_ctx and any_traced and local.unit is not None and self._returns_array(local.unit, e, arg_vals):
+            if (traced_ctx or self.concrete) and any_traced and local.unit is not None and \
+                    self._returns_array(local.unit, e, arg_vals, concrete=not traced_ctx):
                 # a helper of this file that hands back a JAX computation of what it was given
                 return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
             if local.unit is not None and local.kind == V.FUNCTION:
@@ -365,6 +367,14 @@ class Evaluator:
         if isinstance(func, cst.Attribute):
             base = self.value(func.value)
             m = func.attr.value
+            if (traced_ctx or self.concrete) and any_traced and type(func.value) is cst.Name \
+                    and func.value.value == "self" and self.unit.cls is not None and self.unit.params \
+                    and self.unit.params[0].name == "self":
+                method = self.unit.cls.methods.get(m)
+                if method is not None and self._returns_array(method, e, arg_vals, n_bound=bound_receiver(method),
+                                                              concrete=not traced_ctx):
+                    # `self.predict(w, x)`: a method that hands back a JAX computation of its tracers
+                    return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
             if base.kind == V.AT_INDEX:
                 return Value(kind=V.ARRAY, traced=base.traced or any_traced, deps=base.deps | deps)
             if base.kind == V.KEY and m in ("astype",):
@@ -432,21 +442,25 @@ class Evaluator:
             return V.STATIC_VALUE
         return V.UNKNOWN_VALUE
 
-    def _returns_array(self, unit: Unit, call: cst.Call, arg_vals: list[Value]) -> bool:
+    def _returns_array(self, unit: Unit, call: cst.Call, arg_vals: list[Value], n_bound: int = 0,
+                       concrete: bool = False) -> bool:
         """Whether ``unit`` (a function of this file), called by ``call`` whose
         argument values are ``arg_vals``, surely returns an array computed by JAX:
         every ``return`` hands back a ``jnp``/``lax``/``jax.nn`` computation
         (not a shape or dtype), arithmetic on one, an array method of a parameter
         that receives a tracer here, or such a parameter itself (directly or
         through a local name assigned only such values).  Anything else (a
-        tuple, a subscript, a shape, a Python value): unknown."""
-        if type(unit.node) is not cst.FunctionDef or unit.is_generator or unit.cls is not None:
+        tuple, a subscript, a shape, a Python value): unknown.  ``n_bound``: a method
+        called on ``self`` (its first parameter bound).  ``concrete``: the caller is
+        differentiated outside jit, where a JAX computation is a tracer only when it
+        reads a tracer: every ``return`` must read a parameter given one."""
+        if type(unit.node) is not cst.FunctionDef or unit.is_generator or (unit.cls is not None) != bool(n_bound):
             return False
         if not unit.returns or any(v is None for v in unit.returns):
             return False
         if any(a.star or a.keyword is not None for a in call.args):
             return False
-        traced = {p.name for p, v in zip(unit.positional(), arg_vals) if v.traced}
+        traced = {p.name for p, v in zip(unit.positional()[n_bound:], arg_vals) if v.traced}
         if not traced:
             return False
         assigned = self._local_values(unit)
@@ -478,7 +492,19 @@ class Evaluator:
                 return array(e.expression, depth + 1)  # type: ignore[attr-defined]
             return False
 
-        return all(array(v) for v in unit.returns)
+        def reads(e: cst.BaseExpression, depth: int = 0) -> bool:
+            if depth > 4:
+                return False
+            for n in descendants(e):
+                if type(n) is cst.Name:
+                    if n.value in assigned:  # type: ignore[attr-defined]
+                        if any(v is not None and reads(v, depth + 1) for v in assigned[n.value]):  # type: ignore[attr-defined]
+                            return True
+                    elif n.value in traced:  # type: ignore[attr-defined]
+                        return True
+            return False
+
+        return all(array(v) and (not concrete or reads(v)) for v in unit.returns)
 
     def _local_values(self, unit: Unit) -> dict[str, list[Optional[cst.BaseExpression]]]:
         """name -> what ``unit``'s own body assigns to it (None for a binding that

@@ -6,6 +6,9 @@ run ``update_fn(g, s, p)``.  So ``jax.jit(f.apply)``, or ``f.apply(...)`` called
 traced code, traces ``forward``, with the arguments after the ones ``apply`` keeps
 for itself (``params``, ``rng``; ``state`` for ``transform_with_state``).
 
+A flax linen module class of the file is one too (model/index.py): ``Model(...).apply(
+variables, x)`` runs ``Model.__call__(x)``, its ``self`` bound (``HeldFunction.method``).
+
 ``read`` finds these holders where the file binds them (an assignment whose value is
 such a constructor, or a ``def`` decorated with ``@hk.transform``); ``HeldFunction``
 says which function an attribute runs and how many leading arguments the method
@@ -44,6 +47,9 @@ class HeldFunction:
     unit: Unit  # the function the method runs
     skip: int  # leading arguments of the method that the function does not receive
     holder: str  # how the holder was made, for messages: "hk.transform"
+    # the function is a method of the holder (a flax linen module's ``__call__``): its
+    # ``self`` is bound, and a call naming ``method=`` runs another method instead
+    method: bool = False
 
 
 Resolve = Callable[[cst.BaseExpression], Optional[Unit]]

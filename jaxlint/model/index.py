@@ -21,7 +21,7 @@ from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.keyflow import key_param_consumed, rngs_keys
-from jaxlint.model.units import ClassInfo, ParamInfo, Unit
+from jaxlint.model.units import MODULE_METHOD, ClassInfo, ParamInfo, Unit
 from jaxlint.model.walk import (
     arg_at,
     bound_names,
@@ -133,8 +133,13 @@ class FileIndex:
     def held_function(self, expr: cst.BaseExpression, scope: Unit, seq: int = 1 << 30
                       ) -> Optional["holders.HeldFunction"]:
         """The function of this file that ``expr`` (``f.apply``, ``tx.update``) runs when
-        its name is bound to a holder of one; None when unknown."""
-        if not self.held or not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)):
+        its name is bound to a holder of one, or when it is the method of a holder built
+        in place (``Model(...).apply``); None when unknown."""
+        if not self.held or not isinstance(expr, cst.Attribute):
+            return None
+        if isinstance(expr.value, cst.Call):
+            return self.held.get(id(expr.value), {}).get(expr.attr.value)
+        if not isinstance(expr.value, cst.Name):
             return None
         found = scope.binding_for(expr.value.value, seq)
         if found is None:
@@ -400,6 +405,7 @@ class Indexer:
             bases=bases,
             is_jax_module=any(b in apis.MODULE_BASES for b in bases),
             nnx="flax.nnx.Module" in bases,
+            linen="flax.linen.Module" in bases,
         )
         # a class deriving from a jax-module class defined in this file
         for other in self.index.classes:
@@ -408,6 +414,7 @@ class Indexer:
             ):
                 info.is_jax_module = True
                 info.nnx = info.nnx or other.nnx
+                info.linen = info.linen or other.linen
         self.index.classes.append(info)
         self._class_stack.append(info)
         in_class = self._in_class_body
@@ -702,9 +709,18 @@ class Indexer:
                 callee = None
                 if unit.cls is not None and isinstance(recv, cst.Name) and recv.value == "self":
                     callee = unit.cls.methods.get(name)
+                    if callee is None:
+                        # `self.encoder(x)` with `self.encoder = Encoder(...)` in `setup`: its `__call__`
+                        built = self._init_attr_class(unit.cls, name)
+                        found = [c for c in idx.classes if c.name == built] if built is not None else []
+                        callee = found[0].methods.get("__call__") if len(found) == 1 else None
                 elif isinstance(recv, cst.Call) and isinstance(recv.func, cst.Name):
-                    # `Cls(x).m(...)` with `Cls` a class of this file (model/instances.py)
+                    # `Cls(x).m(...)` with `Cls` a class of this file (model/instances.py);
+                    # `Model(...).apply(v, x)` runs the flax module's `__call__`
                     callee = self._local_method(recv.func.value, name)
+                    if callee is None:
+                        held = idx.held_function(call.func, unit)
+                        callee = held.unit if held is not None else None
                 elif (unit.cls is not None and isinstance(recv, cst.Attribute) and isinstance(recv.value, cst.Name)
                       and recv.value.value == "self"):
                     # `self.sorter.order(x)` with `self.sorter = Sorter()` in `__init__`
@@ -767,7 +783,7 @@ class Indexer:
                                 continue
                         m.traced_params.add(p.name)
                 if m.traced_params:
-                    m.reasons.append(f"a method of the module class {cls.name}")
+                    m.reasons.append(f"{MODULE_METHOD}{cls.name}")
         for site in list(idx.sites):
             self._apply_site(site)
 
@@ -787,9 +803,29 @@ class Indexer:
                         continue
                     def resolve(e: cst.BaseExpression, unit=unit, seq=seq) -> Optional[Unit]:
                         return self.resolve_fn(e, unit, seq)[0] if type(e) in (cst.Name, cst.Lambda) else None
-                    found = holders.methods_of(value, self.qualname, resolve)
+                    found = holders.methods_of(value, self.qualname, resolve) or self._linen_holder(value)
                     if found:
                         idx.held[id(value)] = found
+        # `Cls(...).apply(variables, x)` written in one expression
+        for unit, call in self._method_calls.get("apply", ()):
+            recv = call.func.value  # type: ignore[union-attr]
+            if isinstance(recv, cst.Call):
+                found = self._linen_holder(recv)
+                if found:
+                    idx.held[id(recv)] = found
+
+    def _linen_holder(self, value: cst.BaseExpression) -> dict[str, "holders.HeldFunction"]:
+        """``Cls(...)`` of a flax linen module class of this file: its ``apply(variables,
+        *args)`` runs ``Cls.__call__(*args)``."""
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)) or self.qualname(value.func):
+            return {}
+        found = [c for c in self.index.classes if c.name == value.func.value]
+        if len(found) != 1 or not found[0].linen:
+            return {}
+        call = found[0].methods.get("__call__")
+        if call is None or call.host or not isinstance(call.node, cst.FunctionDef):
+            return {}
+        return {"apply": holders.HeldFunction(call, 1, "flax.linen.Module.apply", method=True)}
 
     def _module_method_sites(self, cls: ClassInfo, name: str) -> list[tuple[Unit, cst.Call]]:
         """The calls of method ``name`` of module class ``cls`` written in this file,
@@ -921,7 +957,9 @@ class Indexer:
                 if nums is None:
                     static = {p.name for p in unit.params}
                 else:
-                    static = {positional[n - held.skip].name for n in nums if 0 <= n - held.skip < len(positional)}
+                    off = 1 if held.method else 0  # a method's `self` is bound
+                    static = {positional[n - held.skip + off].name for n in nums
+                              if 0 <= n - held.skip and n - held.skip + off < len(positional)}
             a = keyword_arg(call, t.static_argnames_kw) if t.static_argnames_kw else None
             if a is not None:
                 names = literal_strs(a.value)
@@ -984,6 +1022,13 @@ class Indexer:
                 return  # partial(f, *args) / partial(f, **kw): which parameters are bound is unknown
             fn = pos[0].value
         callee = dotted_name(fn) if isinstance(fn, (cst.Name, cst.Attribute)) else None
+        if isinstance(fn, cst.Attribute) and fn.attr.value == "apply":
+            # `jax.jit(model.apply)` with `model = models.Net(...)`, `jax.jit(models.Net().apply)`:
+            # the class's `apply` (a flax linen module runs its `__call__`: project/facts.py)
+            ctor = self._constructed_by(fn.value, site.scope, site.seq)
+            if ctor is not None:
+                callee = f"{ctor}.apply"
+                fn = cst.parse_expression(callee)
         if callee is None:
             return
         head = callee.split(".", 1)[0]
@@ -1030,6 +1075,27 @@ class Indexer:
         applied = self._applied.get(id(call)) if call is not None else None
         if applied is not None:
             self.index.applied_sites[id(applied)] = found
+
+    def _constructed_by(self, expr: cst.BaseExpression, scope: Unit, seq: int) -> Optional[str]:
+        """The imported name (``models.Net``) whose call builds ``expr``: written in place
+        (``models.Net(...)``), or a name its scope binds once to such a call."""
+        if isinstance(expr, cst.Name):
+            found = scope.binding_for(expr.value, seq)
+            if found is None:
+                return None
+            holder, (_, value) = found
+            if len(holder.bindings.get(expr.value, ())) != 1:
+                return None
+            expr = value
+        if not isinstance(expr, cst.Call) or not isinstance(expr.func, (cst.Name, cst.Attribute)):
+            return None
+        written = dotted_name(expr.func)
+        if written is None:
+            return None
+        head = written.split(".", 1)[0]
+        if scope.binding_for(head, seq) is not None or self.index.imports.resolve_dotted(head) is None:
+            return None  # a local value, or not an import
+        return written
 
     def apply_facts(self, facts: dict, reads: Optional[factreads.FactReads] = None) -> None:
         """What other modules of the project know of this file: ``units``, its
@@ -1087,6 +1153,9 @@ class Indexer:
                     unit, skip = made
                     if skip:
                         fact = _skipped(fact, skip)
+                if fact.get("skip"):
+                    # `Model(...).apply(variables, x)` there: `__call__` gets the arguments after `variables`
+                    fact = _skipped(fact, int(fact["skip"]))
                 if fact.get("kind") == "args":
                     # what a call in another module passes (model/kinds.py), traced or not
                     _join_arg_kinds(unit, fact)

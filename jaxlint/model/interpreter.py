@@ -87,6 +87,7 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         self._return_kinds: dict[int, str] = {}
         # id(class) -> attribute -> the ref of the instance it holds (model/instances.py)
         self.instance_attrs: dict[int, dict[str, str]] = {}
+        self.key_fields_memo: dict[int, dict[str, str]] = {}  # flax module class -> key fields drawn from
         # imported jit (as written) -> its parameters with defaults that calls here pass
         self.jit_passes: dict[str, set[str]] = {}
         self._hooks: Hooks = {}

@@ -14,8 +14,9 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from jaxlint.model.units import Unit
-from jaxlint.model.walk import descendants
+from jaxlint.model import apis
+from jaxlint.model.units import ClassInfo, Unit
+from jaxlint.model.walk import arg_at, descendants
 
 # names under which code hands a PRNG key to a function
 _KEY_WORDS = ("key", "rng", "prng", "rngkey", "prngkey", "seed_key")
@@ -120,3 +121,33 @@ def loop_target_read(loop: cst.CSTNode) -> bool:
     if not names:
         return False
     return any(isinstance(n, cst.Name) and n.value in names for b in body for n in (b, *descendants(b)))
+
+
+def module_key_fields(cls: ClassInfo, qualname) -> dict[str, str]:
+    """The fields of a flax linen module class (declared in its body: given at
+    construction, fixed for the life of the object) that its methods hand to a
+    ``jax.random`` consumer (``jax.random.split(self.rng_key)``): field -> consumer.
+    Every ``apply`` of one instance draws from the same key."""
+    fields = []
+    for stmt in cls.node.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    fields.append(small.target.value)
+    out: dict[str, str] = {}
+    if not fields:
+        return out
+    for m in cls.methods.values():
+        if not isinstance(m.node, cst.FunctionDef):
+            continue
+        for n in descendants(m.node.body):
+            if not isinstance(n, cst.Call):
+                continue
+            q = qualname(n.func) or ""
+            if not q.startswith("jax.random.") or q.rsplit(".", 1)[1] not in apis.RANDOM_CONSUMERS:
+                continue
+            key = arg_at(n, 0, "key")
+            if (isinstance(key, cst.Attribute) and isinstance(key.value, cst.Name) and key.value.value == "self"
+                    and key.attr.value in fields):
+                out.setdefault(key.attr.value, q.rsplit(".", 1)[1])
+    return out

@@ -45,6 +45,12 @@ class ClassInfo:
     # traced code calls them; only `__call__` (the model applied in a training step)
     # is taken as traced by default
     nnx: bool = False
+    # a flax linen module: ``Cls(...).apply(variables, *args)`` runs its ``__call__``
+    linen: bool = False
+
+
+# the reason given to the methods of flax/equinox/haiku module classes (model/index.py)
+MODULE_METHOD = "a method of the module class "
 
 
 @dataclass
@@ -180,5 +186,10 @@ class Unit:
         changed = not self.traced
         self.traced = True
         if reason not in self.reasons:
-            self.reasons.append(reason)
+            if changed and self.reasons and all(r.startswith(MODULE_METHOD) for r in self.reasons):
+                # a module method found traced (`jax.jit(model.apply)`): what traces it
+                # comes first in messages, before "a method of the module class ..."
+                self.reasons.insert(0, reason)
+            else:
+                self.reasons.append(reason)
         return changed

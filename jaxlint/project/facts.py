@@ -279,12 +279,25 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
                     continue
             target = index.resolve(where, callee)
             returned = rec.get("returned")
+            skip = 0
+            if target is None and kind == "site" and callee.endswith(".apply"):
+                # `jax.jit(model.apply)`, `model = Model(...)` of a flax linen module class:
+                # its `__call__` is traced (`self` stands where `variables` is passed)
+                cls = index.resolve(where, callee[:-len(".apply")])
+                if cls is not None and cls.kind == "class" and index.is_linen_class(cls):
+                    target = index.resolve(cls.module, f"{cls.qualname}.__call__")
             if target is not None and target.kind == "class" and kind != "site":
                 # `Cls(...)`: a call of its `__init__` (the class's own or a base's); a method
                 # called on an instance (`Cls(x).m(...)`, `d[i]`: `__getitem__`, `obj(x)`)
                 member = "__init__" if returned is None else returned or "__call__"
-                target = index.resolve(target.module, f"{target.qualname}.{member}")
+                cls = target
+                target = index.resolve(cls.module, f"{cls.qualname}.{member}")
                 returned = None
+                if target is None and member == "apply" and index.is_linen_class(cls):
+                    # `Model(...).apply(variables, x)`: a flax linen module runs its
+                    # `__call__` with the arguments after `variables`
+                    target = index.resolve(cls.module, f"{cls.qualname}.__call__")
+                    skip = 1
             if target is None or target.kind not in ("function", "assign") or (
                     target.kind == "assign" and "." in target.qualname):
                 # a module-level name assigned a value may hold a lambda (`g = lambda i: ...`):
@@ -293,6 +306,8 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
             fact = {k: v for k, v in rec.items() if k not in _LOCAL_KEYS}
             if returned is None:
                 fact.pop("returned", None)
+            if skip:
+                fact["skip"] = skip
             if kind == "call" and rec.get("returned") is None and target.qualname.endswith(".__init__") \
                     and callee.rsplit(".", 1)[-1] != "__init__":
                 continue  # `Cls(x)` in traced code: its `__init__` stores what it is given

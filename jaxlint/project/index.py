@@ -321,6 +321,28 @@ class ProjectIndex:
                 return found
         return None
 
+    def is_linen_class(self, cls: Target) -> bool:
+        """Does the class ``cls`` derive from ``flax.linen.Module`` (through project bases)?"""
+        return self._run(lambda: self._memoised(("linen", cls.module, cls.qualname),
+                                                lambda: self._linen(cls, 0))) is True
+
+    def _linen(self, cls: Target, depth: int) -> bool:
+        summary = self.modules.get(cls.module)
+        if summary is None or depth > 8:
+            return False
+        for base in summary["defs"].get(cls.qualname, {}).get("bases", []):
+            if base.get("ref") is None or base.get("bind") != "module":
+                continue
+            bt = self.resolve_in_scope_nested(cls.module, base)
+            if bt is None:
+                continue
+            if bt.kind == "external" and bt.qualname == "flax.linen.Module":
+                return True
+            if bt.kind == "class" and self._memoised(("linen", bt.module, bt.qualname),
+                                                     lambda bt=bt: self._linen(bt, depth + 1)) is True:
+                return True
+        return False
+
     def definition(self, module: str, qualname: str) -> Optional[Json]:
         """The summary record of a definition."""
         summary = self.modules.get(module)

@@ -8,11 +8,52 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.walk import walk_tree
 from jaxlint.rules.impurity._common import assign_pairs
 
 
 _INIT_METHODS = frozenset({"__init__", "__post_init__", "__new__", "__setattr__", "setup", "__setstate__"})
+
+
+# methods that store their argument in the container (list, dict, set, deque)
+_MUTATORS = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "appendleft", "extendleft"})
+
+
+def _holds_tracer(ctx, e: cst.CSTNode) -> bool:
+    """A list/tuple/set display with a tracer among its elements (``[loss]``)."""
+    return isinstance(e, (cst.List, cst.Tuple, cst.Set)) and any(
+        isinstance(el, cst.Element) and ctx.is_tracer(el.value) for el in e.elements)
+
+
+_CONTAINER_DISPLAYS = (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)
+_CONTAINER_MAKERS = frozenset({"list", "dict", "set", "collections.deque", "collections.defaultdict",
+                               "collections.OrderedDict"})
+
+
+def _holds_container(unit, attr: str, qualname) -> bool:
+    """Does the class of method ``unit`` set ``self.attr`` only to a list, dict, set or
+    deque (a display, a comprehension, ``list()``, ``collections.deque(...)``), and at
+    least once?"""
+    cls = unit.cls
+    if cls is None:
+        return False
+    found = False
+    for m in cls.methods.values():
+        for w in attribute_writes(m.node, f"self.{attr}"):
+            if isinstance(w, cst.AugAssign):
+                continue  # `self.items += [x]` keeps the container
+            value = getattr(w, "value", None)
+            if isinstance(value, _CONTAINER_DISPLAYS):
+                found = True
+                continue
+            if isinstance(value, cst.Call):
+                q = qualname(value.func) or (value.func.value if isinstance(value.func, cst.Name) else None)
+                if q in _CONTAINER_MAKERS:
+                    found = True
+                    continue
+            return False
+    return found
 
 
 def _reads_attr(e: cst.CSTNode, me: str, attr: str) -> bool:
@@ -32,8 +73,13 @@ class SelfMutationInTraced(Rule):
         "Flags augmented assignments to `self.<attr>` (`self.n += 1`) and assignments of traced "
         "values or of an update of the same attribute (`self.total = self.total + x`) inside "
         "a method that JAX traces (`jax.jit(obj.method)`, `@partial(jax.jit, "
-        "static_argnums=0)`, helpers called from such methods). Constructors and flax/"
-        "equinox/haiku modules (frozen, or with their own state handling) are not flagged."
+        "static_argnums=0)`, helpers called from such methods), and calls that keep a traced "
+        "value in a container held by the object (`self.history.append(loss)`, `.extend`, "
+        "`.update`...). In a method differentiated outside jit (`jax.grad(self.loss)(w, x)`, "
+        "`value_and_grad`...), whose body runs again at each call, only storing a tracer is "
+        "flagged (`self.losses += [loss]`, `self.last = loss`, `self.history.append(loss)`). "
+        "Constructors and flax/equinox/haiku modules (frozen, or with their own state "
+        "handling) are not flagged."
     )
     why_bad = (
         "The method body runs once, while it is traced; the compiled function does not contain "
@@ -86,6 +132,61 @@ class SelfMutationInTraced(Rule):
                     return self.n
             """
         ),
+        # differentiated outside jit, the body runs at each call: a counter and the shapes
+        # are Python values; the loss is stored outside, from value_and_grad
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Fourier:
+                def __init__(self):
+                    self.losses = []
+                    self.shapes = []
+                    self.calls = 0
+
+                def predict(self, w, x):
+                    return jnp.cos(jnp.outer(x, w))
+
+                def loss(self, w, x, y):
+                    self.calls += 1
+                    self.shapes.append(x.shape)
+                    return jnp.sum((self.predict(w, x)[:, 0] - y) ** 2)
+
+                def update(self, w, x, y):
+                    l, g = jax.value_and_grad(self.loss)(w, x, y)
+                    self.losses += [l]
+                    return w - 0.1 * g
+
+
+            m = Fourier()
+            m.update(jnp.ones(3), jnp.linspace(0.0, 1.0, 3), jnp.zeros(3))
+            """
+        ),
+        # a method of an object held on `self` (an optimizer's `update` returns new state)
+        # is no container; a container given static values (shapes)
+        Valid(
+            """
+            import jax
+            import optax
+
+
+            class Trainer:
+                def __init__(self):
+                    self.optimizer = optax.adam(1e-3)
+                    self.shapes = []
+
+                def step(self, params, state, grads):
+                    updates, state = self.optimizer.update(grads, state)
+                    self.shapes.append(params.shape)
+                    return optax.apply_updates(params, updates), state
+
+
+            trainer = Trainer()
+            fast = jax.jit(trainer.step)
+            """
+        ),
     ]
 
     INVALID = [
@@ -128,11 +229,82 @@ class SelfMutationInTraced(Rule):
                 "`self.total` is assigned inside traced method `add`: it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it. Pass the state in as an argument and return the new state",
             ],
         ),
+        # a method differentiated outside jit (jax.grad / value_and_grad of `self.loss`):
+        # the loss, computed through another method, collected on `self` by `+=` and by
+        # `.append`: the list keeps the differentiation's tracers (jax#2332)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Fourier:
+                def __init__(self):
+                    self.losses = []
+                    self.history = []
+
+                def predict(self, w, x):
+                    return jnp.cos(jnp.outer(x, w))
+
+                def loss(self, w, x, y):
+                    l = jnp.sum((self.predict(w, x)[:, 0] - y) ** 2)
+                    self.losses += [l]
+                    return l
+
+                def objective(self, w, x):
+                    value = jnp.sum(jnp.tanh(w * x))
+                    self.history.append(value)
+                    return value
+
+                def update(self, w, x, y):
+                    g = jax.grad(self.loss)(w, x, y)
+                    v, g2 = jax.value_and_grad(self.objective)(w, x)
+                    return w - 0.1 * (g + g2)
+
+
+            m = Fourier()
+            m.update(jnp.ones(3), jnp.linspace(0.0, 1.0, 3), jnp.zeros(3))
+            """,
+            expected=[(15, 9), (20, 9)],
+            messages=[
+                "`self.losses` is assigned inside differentiated method `loss`: it stores the differentiation's tracer in the object, not a number (UnexpectedTracerError when it is used after the call). Return the value (`jax.value_and_grad` gives the loss) and store it outside",
+                "`self.history.append(...)` keeps a tracer inside differentiated method `objective`: it stores the differentiation's tracer in the object, not a number (UnexpectedTracerError when it is used after the call). Return the value (`jax.value_and_grad` gives the loss) and store it outside",
+            ],
+        ),
+        # a jitted method keeping tracers in a list on `self`
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Recorder:
+                def __init__(self):
+                    self.trace = []
+
+                def step(self, x):
+                    y = jnp.tanh(x)
+                    self.trace.extend([y, x])
+                    return y
+
+
+            rec = Recorder()
+            fast = jax.jit(rec.step)
+            fast(jnp.ones(2))
+            """,
+            expected=[(11, 9)],
+            messages=[
+                "`self.trace.extend(...)` keeps a tracer inside traced method `step`: it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it. Return the value and store it outside",
+            ],
+        ),
     ]
 
     def _method_self(self) -> Optional[str]:
+        """``self`` in a method that runs with tracers: traced, or differentiated outside
+        jit (``jax.grad(self.loss)(p, x)``: there only storing a tracer is reported,
+        the body runs again at each call)."""
         unit = self.ctx.unit
-        if not self.ctx.in_traced or unit.cls is None or unit.cls.is_jax_module:
+        if not self.ctx.in_tracing or unit.cls is None or unit.cls.is_jax_module:
             return None
         if unit.name in _INIT_METHODS or not isinstance(unit.node, cst.FunctionDef):
             return None
@@ -150,6 +322,12 @@ class SelfMutationInTraced(Rule):
             if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == me):
                 continue
             attr = target.attr.value
+            if not ctx.in_traced:
+                # differentiated outside jit: the body runs at each call; a tracer stored
+                # (`self.last = loss`, `self.losses += [loss]`) outlives the differentiation
+                if value is not None and (ctx.is_tracer(value) or _holds_tracer(ctx, value)):
+                    self._report_stored(target, f"`{me}.{attr}` is assigned")
+                continue
             if isinstance(node, cst.AugAssign):
                 why = "the update runs once, at trace time: compiled calls never repeat it"
             elif ctx.is_traced(value):
@@ -163,6 +341,34 @@ class SelfMutationInTraced(Rule):
                 f"`{me}.{attr}` is assigned inside traced method `{ctx.unit.name}`: {why}. "
                 "Pass the state in as an argument and return the new state",
             )
+
+    def _report_stored(self, node: cst.CSTNode, what: str) -> None:
+        ctx = self.ctx
+        if ctx.in_traced:
+            how = "traced method"
+            why = "it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it"
+            instead = "Return the value and store it outside"
+        else:
+            how = "differentiated method"
+            why = ("it stores the differentiation's tracer in the object, not a number "
+                   "(UnexpectedTracerError when it is used after the call)")
+            instead = "Return the value (`jax.value_and_grad` gives the loss) and store it outside"
+        self.report(node, f"{what} inside {how} `{ctx.unit.name}`: {why}. {instead}")
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """``self.history.append(loss)``: a tracer kept in a container the object holds."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value in _MUTATORS
+                and isinstance(func.value, cst.Attribute) and isinstance(func.value.value, cst.Name)):
+            return
+        me = self._method_self()
+        if me is None or func.value.value.value != me:
+            return
+        ctx = self.ctx
+        if not _holds_container(ctx.unit, func.value.attr.value, ctx.qualname):
+            return  # `self.optimizer.update(g, s)`: a method of some object, not a container's
+        if any(ctx.is_tracer(a.value) or _holds_tracer(ctx, a.value) for a in node.args):
+            self._report_stored(node, f"`{ctx.code(func).strip()}(...)` keeps a tracer")
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self._check(node)

@@ -8,11 +8,12 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.scopes import writes
 from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import descendants, walk_tree
+from jaxlint.model.walk import descendants, keyword_arg, positional_args, walk_tree
 from jaxlint.rules.impurity._common import binds
 
 
@@ -44,7 +45,9 @@ class StaleGlobalRead(Rule):
         "* a module-level name assigned more than once or in a loop, where a (re)assignment "
         "comes after the traced function was used (called, or wrapped and called: `f = "
         "jax.jit(g)`) and it is used again after it (or both happen in one loop); a name "
-        "the function calls counts when it is set to another function (`act = jnp.tanh`);\n"
+        "the function calls, or hands to a transformation that calls it (`jax.vmap(act)(x)`, "
+        "`lax.map(step, xs)`), counts when it is set to another function (`act = jnp.tanh`, "
+        "a lambda);\n"
         "* a local of the enclosing function that a jitted closure or lambda reads, "
         "reassigned between two calls of it;\n"
         "* an attribute of a module or module-level object (`config.lr`), set again in "
@@ -409,6 +412,44 @@ class StaleGlobalRead(Rule):
             set_weights(jnp.zeros(3))
             """
         ),
+        # the function passed as a static argument; vmap alone (traces every call); a global
+        # function rebound before the first call only
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            def batched(x, fn):
+                return jax.vmap(fn)(x)
+
+
+            def eager(x):
+                return jax.vmap(transform)(x)
+
+
+            transform = lambda v: v
+            batched_jit = jax.jit(batched, static_argnums=1)
+            first = batched_jit(jnp.ones(2), transform)
+            e1 = eager(jnp.ones(2))
+            transform = lambda v: -v
+            second = batched_jit(jnp.ones(2), transform)
+            e2 = eager(jnp.ones(2))
+
+            STEP = jnp.tanh
+            STEP = jnp.sin
+
+
+            @jax.jit
+            def run(xs):
+                return lax.map(STEP, xs)
+
+
+            a = run(jnp.ones(3))
+            b = run(jnp.ones(3))
+            """
+        ),
     ]
 
     INVALID = [
@@ -720,6 +761,46 @@ class StaleGlobalRead(Rule):
                 "`weights` is a module global that `set_weights` reassigns (`global weights`) when it is called (line 20) between two calls of `f`: under jit its value is read once, at trace time, and baked into the compiled function, so the later calls still use the old value until a retrace. Pass it as an argument",
             ],
         ),
+        # a global function handed to a transformation inside jitted code (vmap, lax.map:
+        # they call it) and rebound between calls: a lambda (jax#28225, the jit made anew
+        # shares the cache of `batched`), a jax.numpy function
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            def batched(x):
+                return jax.vmap(transform)(x)
+
+
+            transform = lambda v: v
+            batched_jit = jax.jit(batched)
+            first = batched_jit(jnp.ones(2))
+            transform = lambda v: -v
+            batched_jit = jax.jit(batched)
+            second = batched_jit(jnp.ones(2))
+
+
+            STEP = jnp.tanh
+
+
+            @jax.jit
+            def run(xs):
+                return lax.map(STEP, xs)
+
+
+            a = run(jnp.ones(3))
+            STEP = jnp.sin
+            b = run(jnp.ones(3))
+            """,
+            expected=[(7, 21), (23, 20)],
+            messages=[
+                "`transform` is a module global that is reassigned (line 13) after `batched` is defined: under jit its value is read once, at trace time, and baked into the compiled function, so later assignments are ignored until a retrace. Pass it as an argument",
+                "`STEP` is a module global that is reassigned (line 27) after `run` is defined: under jit its value is read once, at trace time, and baked into the compiled function, so later assignments are ignored until a retrace. Pass it as an argument",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -765,6 +846,19 @@ class StaleGlobalRead(Rule):
         self._calls.add(id(node.func))
         if _is_assert_call(node):
             self._asserting += 1
+        if self.ctx.in_traced:
+            # `jax.vmap(act)(x)`, `lax.scan(body, ...)` in traced code: the transformation
+            # calls the function it is handed, so that name is read as a call
+            t = apis.transform_for(self.ctx.qualname(node.func))
+            if t is not None:
+                pos = positional_args(node)
+                for i in t.fn_args:
+                    if i < len(pos) and type(pos[i].value) is cst.Name:
+                        self._calls.add(id(pos[i].value))
+                for name in t.fn_kwargs:
+                    a = keyword_arg(node, name)
+                    if a is not None and type(a.value) is cst.Name:
+                        self._calls.add(id(a.value))
 
     def leave_Call(self, node: cst.Call) -> None:
         if _is_assert_call(node):

@@ -34,6 +34,10 @@ class PrngKeyReuse(Rule):
         "whose nested loss function draws from it, flax's `rngs={\"dropout\": key}` (not in "
         "an evaluation apply, `deterministic=True`, nor in tests, which compare applies under "
         "one key);\n"
+        "* `net.apply(...)` of a flax linen module of the file built with a key field "
+        "(`NoisyDense(noise_key=key)`) that its methods draw from: every apply draws the same "
+        "numbers, so a second apply of that module, or one in every iteration of a loop, is "
+        "flagged (not in tests);\n"
         "* a key made from the same seed in every iteration (`key = PRNGKey(0)` in the loop) "
         "and drawn with the same arguments;\n"
         "* a key of the enclosing scope, bound once there, consumed in a function or lambda "
@@ -499,6 +503,49 @@ class PrngKeyReuse(Rule):
                 return w - 0.1 * g, key, value, before, logged
             """
         ),
+        # the noise from a flax RNG stream with a new key per apply; a module built anew with
+        # a split key in every iteration; one apply of a module built with a key
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from flax import linen as nn
+
+
+            class NoisyDense(nn.Module):
+                features: int
+
+                @nn.compact
+                def __call__(self, x):
+                    w = self.param("w", nn.initializers.lecun_normal(), (x.shape[-1], self.features))
+                    eps = jax.random.normal(self.make_rng("noise"), w.shape)
+                    return x @ (w + 0.1 * eps)
+
+
+            class Dropout(nn.Module):
+                rng: jax.Array
+                rate: float = 0.5
+
+                def __call__(self, x):
+                    keep = jax.random.bernoulli(self.rng, 1.0 - self.rate, x.shape)
+                    return jnp.where(keep, x / (1.0 - self.rate), 0.0)
+
+
+            key = jax.random.PRNGKey(0)
+            key, init_key = jax.random.split(key)
+            layer = NoisyDense(features=2)
+            params = layer.init({"params": init_key, "noise": init_key}, jnp.ones((1, 3)))
+            key, k1, k2 = jax.random.split(key, 3)
+            first = layer.apply(params, jnp.ones((1, 3)), rngs={"noise": k1})
+            second = layer.apply(params, jnp.ones((1, 3)), rngs={"noise": k2})
+            outs = []
+            for step in range(3):
+                key, sub = jax.random.split(key)
+                drop = Dropout(rng=sub)
+                outs.append(drop.apply({}, jnp.ones(4)))
+            once = Dropout(rng=jax.random.PRNGKey(1)).apply({}, jnp.ones(4))
+            """
+        ),
     ]
 
     INVALID = [
@@ -924,6 +971,58 @@ class PrngKeyReuse(Rule):
                 "`dropout_key` is consumed by `rngs=` via `train_step` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`dropout_key, sub = jax.random.split(dropout_key)`) or use `jax.random.fold_in(dropout_key, i)`",
             ],
         ),
+        # a flax module built with a key field that its methods draw from: every apply of
+        # that module draws the same numbers (dopamine#189's NoisyNetwork): two applies in
+        # a row, a helper method drawing in every iteration of a loop
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from flax import linen as nn
+
+
+            class NoisyDense(nn.Module):
+                features: int
+                noise_key: jax.Array
+
+                @nn.compact
+                def __call__(self, x):
+                    w = self.param("w", nn.initializers.lecun_normal(), (x.shape[-1], self.features))
+                    eps = jax.random.normal(self.noise_key, w.shape)
+                    return x @ (w + 0.1 * eps)
+
+
+            key = jax.random.PRNGKey(0)
+            key, net_key, init_key = jax.random.split(key, 3)
+            layer = NoisyDense(features=2, noise_key=net_key)
+            params = layer.init(init_key, jnp.ones((1, 3)))
+            first = layer.apply(params, jnp.ones((1, 3)))
+            second = layer.apply(params, jnp.ones((1, 3)))
+
+
+            class Dropout(nn.Module):
+                rng: jax.Array
+                rate: float = 0.5
+
+                def mask(self, shape):
+                    return jax.random.bernoulli(self.rng, 1.0 - self.rate, shape)
+
+                def __call__(self, x):
+                    return jnp.where(self.mask(x.shape), x / (1.0 - self.rate), 0.0)
+
+
+            drop_key = jax.random.PRNGKey(1)
+            drop = Dropout(rng=drop_key)
+            outs = []
+            for step in range(3):
+                outs.append(drop.apply({}, jnp.ones(4) * step))
+            """,
+            expected=[(22, 10), (40, 17)],
+            messages=[
+                "`layer.apply` draws with `random.normal` from the module field `noise_key`, the key `net_key` it was built with, which `layer.apply()` already used on line 21: both get the same random numbers. Draw from a flax RNG stream instead (`self.make_rng(\"noise\")` in the module, `rngs={\"noise\": key}` with a new key at each apply)",
+                "`drop.apply` draws with `random.bernoulli` from the module field `rng`, the key `drop_key` it was built with, in every iteration: each apply draws the same random numbers. Draw from a flax RNG stream instead (`self.make_rng(\"noise\")` in the module, `rngs={\"noise\": key}` with a new key at each apply)",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -957,6 +1056,7 @@ class PrngKeyReuse(Rule):
         if q is None or not q.startswith("jax.random."):
             self._helper_consumes(node)
             self._rngs_consumes(node)
+            self._module_key_field(node)
             return
         short = q.rsplit(".", 1)[1]
         if short not in apis.RANDOM_CONSUMERS:
@@ -1014,6 +1114,38 @@ class PrngKeyReuse(Rule):
                 f"`k1, k2 = jax.random.split({name})`, and give each call its own key"
             )
         self.report(node, msg, related=prev_node)
+
+    def _module_key_field(self, node: cst.Call) -> None:
+        """``net.apply(...)`` of a flax module built with a key field it draws from
+        (``NoisyNetwork(rng_key=key)``): every apply of that module draws from the same
+        key, twice in a row or once per iteration of a loop."""
+        ctx = self.ctx
+        if _in_test(ctx.unit):
+            return  # a test comparing two applies under the same randomness
+        for arg, callee, sampler, field in ctx.applied_key_fields(node):
+            token = ctx.key_token(arg)
+            if token is None:
+                continue
+            name = ctx.code(arg).strip()
+            fix = (f"Draw from a flax RNG stream instead (`self.make_rng(\"noise\")` in the module, "
+                   f"`rngs={{\"noise\": key}}` with a new key at each apply)")
+            if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
+                self.report(
+                    node,
+                    f"`{callee}` draws with `random.{sampler}` from the module field `{field}`, "
+                    f"the key `{name}` it was built with, in every iteration: each apply draws "
+                    f"the same random numbers. {fix}",
+                )
+                return
+            prev = ctx.consume_key(token, node, f"{callee}()")
+            if prev is not None:
+                self.report(
+                    node,
+                    f"`{callee}` draws with `random.{sampler}` from the module field `{field}`, "
+                    f"the key `{name}` it was built with, which `{_by(prev[1])}` already used on "
+                    f"line {{related_line}}: both get the same random numbers. {fix}",
+                    related=prev[0],
+                )
 
     _EVAL_KEYWORDS = {"deterministic": "True", "inference": "True", "train": "False",
                       "training": "False", "is_training": "False"}

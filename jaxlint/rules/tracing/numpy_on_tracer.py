@@ -311,6 +311,64 @@ class NumpyOnTracer(Rule):
             g = jax.grad(total)(jnp.ones(3))
             """
         ),
+        # the fixes of arrays built in place and indexed by a tracer: lax.iota, jax.numpy;
+        # a NumPy array built in place indexed by a static value
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as onp
+            from jax import jit, lax
+
+            def lookup(x):
+                return lax.iota(jnp.int32, x.shape[0])[x] + jnp.arange(x.shape[0])[x]
+
+            def scaled(n, v):
+                def body(i, acc):
+                    return acc + jnp.asarray(onp.linspace(0.0, 1.0, 8) * 2.0)[i] * v + onp.arange(4)[2]
+                return lax.fori_loop(0, n, body, 0.0)
+
+            out = jit(lookup)(jnp.array([0, 1, 2]))
+            """
+        ),
+        # the same module applied eagerly (concrete arrays: NumPy works), and a method
+        # other than `__call__` jitted through `apply(..., method=...)`
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            import flax.linen as nn
+
+
+            class Block(nn.Module):
+                features: int
+
+                @nn.compact
+                def __call__(self, x):
+                    return nn.Dense(self.features)(np.tanh(x))
+
+                def encode(self, x):
+                    return x * 2.0
+
+
+            class Net(nn.Module):
+                def setup(self):
+                    self.block = Block(4)
+
+                def __call__(self, x):
+                    return self.block(x)
+
+
+            net = Net()
+            variables = net.init(jax.random.PRNGKey(0), jnp.ones((1, 2)))
+            eager = net.apply(variables, jnp.ones((1, 2)))
+            block = Block(4)
+            bv = block.init(jax.random.PRNGKey(1), jnp.ones((1, 2)))
+            enc = jax.jit(lambda v, x: block.apply(v, x, method=Block.encode))(bv, jnp.ones((1, 2)))
+            print(eager, enc)
+            """
+        ),
     ]
 
     INVALID = [
@@ -536,6 +594,94 @@ class NumpyOnTracer(Rule):
             messages=[
                 "`np.power` on a traced value (it depends on the traced argument `theta` of `residual` (differentiated by jax.jacrev)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.power` (jax.numpy) instead",
                 "`np.asarray` on a traced value (it depends on the traced argument `v` of `to_host` (called from differentiated `energy`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) instead",
+            ],
+        ),
+        # a host NumPy array built in place and indexed by a tracer: a constructor under
+        # an alias, NumPy arithmetic of one, in a function jitted by name and in a
+        # lax.fori_loop body
+        Invalid(
+            """
+            import jax
+            import numpy as onp
+            from jax import jit, lax
+
+            def lookup(x):
+                return onp.arange(x.shape[0])[x]
+
+            def scaled(n, v):
+                def body(i, acc):
+                    return acc + (onp.linspace(0.0, 1.0, 8) * 2.0)[i] * v
+                return lax.fori_loop(0, n, body, 0.0)
+
+            out = jit(lookup)(jax.numpy.array([0, 1, 2]))
+            """,
+            expected=[(6, 12), (10, 22)],
+            messages=[
+                "`onp.arange(x.shape[0])[x]` indexes the host NumPy array `onp.arange(x.shape[0])` with a traced value (it depends on the traced argument `x` of `lookup` (wrapped by jax.jit)): NumPy converts the index with `__array__()`, which raises TracerArrayConversionError. Make it a JAX array first: `jnp.asarray(onp.arange(x.shape[0]))[x]`",
+                "`(onp.linspace(0.0, 1.0, 8) * 2.0)[i]` indexes the host NumPy array `(onp.linspace(0.0, 1.0, 8) * 2.0)` with a traced value (it depends on the traced argument `i` of `body` (a body passed to lax.fori_loop)): NumPy converts the index with `__array__()`, which raises TracerArrayConversionError. Make it a JAX array first: `jnp.asarray((onp.linspace(0.0, 1.0, 8) * 2.0))[i]`",
+            ],
+        ),
+        # a flax linen module applied under jit runs its `__call__` traced, and the
+        # submodules it calls too: `jax.jit(net.apply)` with a submodule set in `setup`;
+        # `Head().apply(...)` in a jitted function (NumPy on the inputs raises there)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            import flax.linen as nn
+
+
+            class Block(nn.Module):
+                features: int
+
+                @nn.compact
+                def __call__(self, x):
+                    return nn.Dense(self.features)(np.tanh(x))
+
+
+            class Net(nn.Module):
+                def setup(self):
+                    self.block = Block(4)
+
+                def __call__(self, x):
+                    return self.block(x)
+
+
+            net = Net()
+            variables = net.init(jax.random.PRNGKey(0), jnp.ones((1, 2)))
+            out = jax.jit(net.apply)(variables, jnp.ones((1, 2)))
+            """,
+            expected=[(12, 40)],
+            messages=[
+                "`np.tanh` on a traced value (it depends on the traced argument `x` of `__call__` (called from traced `__call__`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.tanh` (jax.numpy) instead",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as onp
+            from flax import linen
+
+
+            class Head(linen.Module):
+                @linen.compact
+                def __call__(self, x, y):
+                    return linen.Dense(1)(onp.concatenate([x, y], axis=-1))
+
+
+            @jax.jit
+            def predict(variables, x, y):
+                return Head().apply(variables, x, y)
+
+
+            v = Head().init(jax.random.PRNGKey(0), jnp.ones((1, 2)), jnp.ones((1, 2)))
+            print(predict(v, jnp.ones((1, 2)), jnp.ones((1, 2))))
+            """,
+            expected=[(10, 31)],
+            messages=[
+                "`onp.concatenate` on a traced value (it depends on the traced argument `x` of `__call__` (called from traced `predict`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.concatenate` (jax.numpy) instead",
             ],
         ),
     ]
