@@ -1127,7 +1127,7 @@ class PrngKeyReuse(Rule):
             if token is None:
                 continue
             name = ctx.code(arg).strip()
-            fix = (f"Draw from a flax RNG stream instead (`self.make_rng(\"noise\")` in the module, "
+            fix = ("Draw from a flax RNG stream instead (`self.make_rng(\"noise\")` in the module, "
                    f"`rngs={{\"noise\": key}}` with a new key at each apply)")
             if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
                 self.report(
