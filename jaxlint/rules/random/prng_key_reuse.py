@@ -1128,7 +1128,7 @@ class PrngKeyReuse(Rule):
                 continue
             name = ctx.code(arg).strip()
             fix = ("Draw from a flax RNG stream instead (`self.make_rng(\"noise\")` in the module, "
-                   f"`rngs={{\"noise\": key}}` with a new key at each apply)")
+                   "`rngs={\"noise\": key}` with a new key at each apply)")
             if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
                 self.report(
                     node,
