@@ -159,3 +159,98 @@ class Wrapper(nn.Module):
 def make(cache_length=16):
     return Wrapper().init(jax.random.key(0), jnp.ones((1, 4)), jnp.ones((1, 4)), cache_length)
 """) == [("JAX201", "pkg/masks.py", 6, 8, _REPORTED[0][4].replace("make.Wrapper.__call__` (pkg/wrap.py:11)", "Wrapper.__call__` (pkg/wrap.py:10)"))]
+
+
+# --- 2. JAX301: a key drawn twice where one draw is never read -------------------------
+
+_EVAL_LOOP = """\
+import jax
+import jax.numpy as jnp
+
+
+def run(key, params, evaluate, n_devices, n_evals):
+    key, key_e = jax.random.split(key)
+    eval_keys = jax.random.split(key_e, n_devices)
+    for _ in range(n_evals):
+{body}
+        metrics = evaluate(params, eval_keys)
+    return metrics
+"""
+
+
+def test_a_split_whose_keys_are_rebound_before_any_read_is_no_reuse():
+    # the setup's `eval_keys` is replaced in the loop before its only read
+    src = _EVAL_LOOP.format(body="        key_e, *eval_keys = jax.random.split(key_e, n_devices + 1)\n"
+                                 "        eval_keys = jnp.stack(eval_keys)")
+    assert _codes(src) == []
+
+
+_CELLS = [
+    "import jax\nfrom jax import random\n\nkey = random.key(0)",
+    "key, _ = random.split(key)\ncontrol = random.normal(key, shape=(65,))\nprint(control.sum())",
+    "key, _ = random.split(key)\nunused = random.normal(key, shape=(65,))",
+    "print(control.mean())",
+]
+
+
+def _notebook(cells: list[str]) -> bytes:
+    return json.dumps({
+        "cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                   "source": c.splitlines(keepends=True)} for c in cells],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+    }).encode()
+
+
+def test_a_draw_that_only_feeds_an_unread_sample_is_no_reuse():
+    # a notebook: the second split's key only draws a vector no later cell reads
+    result = lint_source(_notebook(_CELLS), "docs/demo.ipynb", LintSettings(select=_ALL))
+    assert [(f.code, f.line) for f in result.findings] == []
+
+
+def test_a_draw_at_module_level_or_read_later_stays_reported():
+    # a module's globals outlive it (importers read them): the same code as a module
+    src = "\n".join(_CELLS) + "\n"
+    assert _codes(src) == [("JAX301", 8, 10)]
+    # the notebook reading the second draw in a later cell
+    result = lint_source(_notebook(_CELLS + ["print(unused.max())"]), "docs/demo.ipynb", LintSettings(select=_ALL))
+    assert [(f.code, f.line, f.col) for f in result.findings] == [("JAX301", 1, 10)]
+
+
+def test_a_split_whose_keys_are_read_before_the_reuse_stays_reported():
+    # read in the loop before being rebound: both draws are seen
+    src = _EVAL_LOOP.format(body="        metrics = evaluate(params, eval_keys)\n"
+                                 "        key_e, *eval_keys = jax.random.split(key_e, n_devices + 1)")
+    assert _found(src) == [(
+        "JAX301", 10, 29,
+        "`key_e` was already split on line 7; a split key must not be used again. Use the keys `split` "
+        "returned (e.g. `key_e, sub = jax.random.split(key_e)` and pass `sub`)",
+    )]
+
+
+def test_a_draw_read_after_the_reuse_or_by_a_nested_function_stays_reported():
+    later = """\
+import jax
+from jax import random
+
+
+def sample(key):
+    noise = random.normal(key, (3,))
+    keys = random.split(key, 2)
+    return noise, keys
+"""
+    assert _codes(later) == [("JAX301", 7, 12)]
+    nested = """\
+import jax
+from jax import random
+
+
+def sample(key):
+    keys = random.split(key, 2)
+
+    def first():
+        return keys[0]
+
+    keys = random.split(key, 3)
+    return first()
+"""
+    assert _codes(nested) == [("JAX301", 11, 12)]

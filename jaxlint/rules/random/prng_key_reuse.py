@@ -8,7 +8,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from typing import Optional
 
-from jaxlint.model import apis
+from jaxlint.model import apis, liveness
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import assigned_in, invariant, key_like_name, loop_target_read, rngs_keys
 from jaxlint.model.program_order import attribute_writes
@@ -987,7 +987,16 @@ class PrngKeyReuse(Rule):
             return
         if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node):
             return  # one helper twice with one key on other data: often meant (random features for x and y)
+        if self._unread(prev[0]) or self._unread(node):
+            return  # one of the two draws is never read: no random bits are seen twice
         self._report_reuse(node, key_expr, prev)
+
+    def _unread(self, call: cst.CSTNode) -> bool:
+        """Is ``call`` the value of an assignment whose names are never read (rebound
+        first, or only feeding other unread draws: model/liveness.py)?"""
+        ctx = self.ctx
+        exported = isinstance(ctx.unit.node, cst.Module) and not ctx.path.endswith(".ipynb")
+        return isinstance(call, cst.Call) and liveness.dead_result(ctx.unit.node, call, ctx.qualname, exported)
 
     def _same_call(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
         """Two calls with the same arguments (the key included): the same result."""
