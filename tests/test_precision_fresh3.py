@@ -254,3 +254,101 @@ def sample(key):
     return first()
 """
     assert _codes(nested) == [("JAX301", 11, 12)]
+
+
+# --- 3. JAX123: x64 already on (an imported project module, or this file earlier) -----
+
+_SOLVER = """\
+import jax
+from jax import config
+config.update("jax_enable_x64", True)
+
+
+def solve(a):
+    return a * 2
+"""
+
+_STYLE = """\
+import jax
+import jax.numpy as jnp
+
+from {imp} import solve
+
+rho = jnp.ones((4, 1))
+jax.config.update("jax_enable_x64", False)
+style = jnp.zeros(3)
+jax.config.update("jax_enable_x64", True)
+print(solve(rho), style)
+"""
+
+_LATE = (
+    "x64 is enabled after JAX arrays were already created at line {line}: arrays made before this "
+    "point stay 32-bit while later ones are 64-bit. Enable x64 right after importing jax"
+)
+
+
+def _x64_project(tmp_path, monkeypatch, run: str, solver: str = _SOLVER):
+    (tmp_path / "fem").mkdir()
+    (tmp_path / "fem" / "__init__.py").write_text("")
+    (tmp_path / "apps").mkdir()
+    return _project(tmp_path, monkeypatch, {"fem/solver.py": solver, "apps/run.py": run})
+
+
+def test_x64_switched_on_by_an_imported_project_module_is_not_enabled_late(tmp_path, monkeypatch):
+    # the module imported switches x64 on at import: arrays after it are 64-bit; the
+    # file turns it off for a stretch and back on
+    assert _x64_project(tmp_path, monkeypatch, _STYLE.format(imp="fem.solver")) == []
+
+
+def test_x64_switched_on_through_a_package_import_is_not_enabled_late(tmp_path, monkeypatch):
+    # `import fem.solver as S` and a plain late switch with nothing turned off
+    run = """\
+import jax
+import jax.numpy as jnp
+import fem.solver as S
+
+x = jnp.ones(3)
+jax.config.update("jax_enable_x64", True)
+print(S.solve(x))
+"""
+    assert _x64_project(tmp_path, monkeypatch, run) == []
+
+
+def test_x64_switched_on_only_after_the_arrays_or_by_no_import_stays_reported(tmp_path, monkeypatch):
+    # the imported module leaves x64 alone: the arrays at line 6 are 32-bit
+    plain = _SOLVER.replace('config.update("jax_enable_x64", True)\n', "")
+    assert _x64_project(tmp_path, monkeypatch, _STYLE.format(imp="fem.solver"), plain) == [
+        ("JAX123", "apps/run.py", 9, 1, _LATE.format(line=6))]
+
+
+def test_arrays_made_before_the_project_import_stay_reported(tmp_path, monkeypatch):
+    run = """\
+import jax
+import jax.numpy as jnp
+
+x = jnp.ones(3)
+
+from fem.solver import solve
+
+jax.config.update("jax_enable_x64", True)
+print(solve(x))
+"""
+    assert _x64_project(tmp_path, monkeypatch, run) == [("JAX123", "apps/run.py", 8, 1, _LATE.format(line=4))]
+
+
+def test_x64_toggled_off_and_on_in_one_file_is_not_enabled_late():
+    src = """\
+import jax
+import jax.numpy as jnp
+
+jax.config.update("jax_enable_x64", True)
+a = jnp.array(1.0)
+jax.config.update("jax_enable_x64", False)
+b = jnp.array(1.0)
+jax.config.update("jax_enable_x64", True)
+print(a + b)
+"""
+    assert _codes(src) == []
+    # an array made before x64 was ever on stays 32-bit, whatever the toggles after
+    late = src.replace('jax.config.update("jax_enable_x64", True)\na = ', 'a = ')
+    assert _found(late) == [("JAX123", 7, 1, _LATE.format(line=4))]

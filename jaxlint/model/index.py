@@ -117,6 +117,8 @@ class FileIndex:
     x64_units: frozenset[str] = frozenset()
     # a module it imports switches x64 on when imported (`jax.config.update(...)` at its top)
     x64_imported: bool = False
+    # one of the project modules it imports switches x64 on when imported
+    x64_by_import: bool = False
     # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
     called_now: set[int] = field(default_factory=set)
     # id of a call applying a transformation at once (`jax.jit(f)(x, n)`) -> the function
@@ -1094,6 +1096,7 @@ class Indexer:
             self.index.x64_units = S(reads, "x64_units", facts.get("x64_units"))
         self.index._flat.clear()
         self.index.x64_imported = bool(facts.get("x64_import"))
+        self.index.x64_by_import = bool(facts.get("x64_by_import"))
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
         # `g = lambda i: ...` bound once at module level: facts for `g` are the lambda's
         for name, entries in self.index.module_unit.bindings.items():
