@@ -352,3 +352,64 @@ print(a + b)
     # an array made before x64 was ever on stays 32-bit, whatever the toggles after
     late = src.replace('jax.config.update("jax_enable_x64", True)\na = ', 'a = ')
     assert _found(late) == [("JAX123", 7, 1, _LATE.format(line=4))]
+
+
+# --- 4. JAX505: a clock read that only starts an interval -----------------------------
+
+_BENCH = """\
+import time
+
+import jax
+import jax.numpy as jnp
+
+
+def bench(f, x):
+    t0 = time.perf_counter()
+    jax.block_until_ready(f(x))
+    compile_s = time.perf_counter() - t0
+    x = jnp.ones(3) * 2
+    t1 = time.perf_counter()
+    jax.block_until_ready(f(x))
+    return compile_s, time.perf_counter() - t1
+"""
+
+_NOTEBOOK_TIMING = [
+    "import time\nimport jax\nimport jax.numpy as jnp\nf = jax.jit(jnp.sin)",
+    "tic = time.time()\nout = f(jnp.ones(3)).block_until_ready()\nprint(f'took {time.time()-tic:.1f}s')",
+    "rng = jax.random.key(42)\ntic = time.time()\nout = f(jax.random.normal(rng, (3,))).block_until_ready()\n"
+    "print(f'took {time.time()-tic:.1f}s')",
+]
+
+
+def test_a_clock_read_that_only_starts_an_interval_is_not_a_stop():
+    # in a function: the second start after work dispatched between two intervals
+    assert _codes(_BENCH) == []
+    # a notebook: the start of the next cell's interval after a key is made
+    result = lint_source(_notebook(_NOTEBOOK_TIMING), "docs/timing.ipynb", LintSettings(select=_ALL))
+    assert [(f.code, f.line) for f in result.findings] == []
+
+
+def test_a_clock_read_that_ends_an_interval_stays_reported():
+    # `t1` also closes the interval begun at `t0` (`t1 - t0`): the work before it is timed
+    closing = _BENCH.replace("    return compile_s, time.perf_counter() - t1\n",
+                             "    return compile_s, t1 - t0, time.perf_counter() - t1\n")
+    assert _found(closing) == [(
+        "JAX505", 12, 10,
+        "`time.perf_counter()` is read while the JAX computation started on line 11 may still be running "
+        "(dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: "
+        "`jax.block_until_ready(result)` or `result.block_until_ready()`",
+    )]
+    # a stop stored and used first: `toc - tic`
+    stop = """\
+import time
+
+import jax.numpy as jnp
+
+
+def bench(x):
+    tic = time.time()
+    y = jnp.sin(x)
+    toc = time.time()
+    return y, toc - tic
+"""
+    assert _codes(stop) == [("JAX505", 9, 11)]
