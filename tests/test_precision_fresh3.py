@@ -413,3 +413,39 @@ def bench(x):
     return y, toc - tic
 """
     assert _codes(stop) == [("JAX505", 9, 11)]
+
+
+# --- 5. one each ----------------------------------------------------------------------
+
+def test_a_string_key_set_on_what_a_transformation_returned_is_a_dict():
+    # the pytree of metrics a pmapped function returns, keyed by a literal or an f-string
+    src = """\
+import jax
+import jax.numpy as jnp
+
+
+def evaluate(params, keys, run):
+    metrics = jax.pmap(run)(params, keys)
+    metrics = jax.block_until_ready(metrics)
+    metrics["steps_per_second"] = jnp.sum(metrics["episode_length"]) / 2.0
+    for name in ("return", "length"):
+        metrics[f"{name}_mean"] = jnp.mean(metrics[name])
+    return metrics
+"""
+    assert _codes(src) == []
+
+
+def test_an_index_set_on_what_a_transformation_returned_stays_reported():
+    src = """\
+import jax
+import jax.numpy as jnp
+
+
+def evaluate(params, keys, run, i):
+    out = jax.pmap(run)(params, keys)
+    out = jax.block_until_ready(out)
+    out[0] = jnp.sum(out)
+    out[i] += 1
+    return out
+"""
+    assert _codes(src) == [("JAX101", 8, 5), ("JAX101", 9, 5)]
