@@ -449,3 +449,65 @@ def evaluate(params, keys, run, i):
     return out
 """
     assert _codes(src) == [("JAX101", 8, 5), ("JAX101", 9, 5)]
+
+
+_MASKED_MEAN = """\
+import jax.numpy as jnp
+
+
+def masked_mean(array, mask):
+    summed = jnp.sum(array * mask, axis=0)
+    counts = jnp.sum(mask, axis=0)
+    summed = {zero}
+    return {out}
+"""
+
+
+def test_a_dividend_zeroed_by_a_where_on_the_same_condition_is_guarded():
+    # the jax#1052 workaround, written with `jnp.equal` and with `==`, `/` and `jnp.divide`
+    assert _codes(_MASKED_MEAN.format(
+        zero="jnp.where(jnp.equal(counts, 0.), jnp.zeros_like(summed), summed)",
+        out="jnp.where(jnp.equal(counts, 0.), summed, summed / counts)")) == []
+    assert _codes(_MASKED_MEAN.format(
+        zero="jnp.where(counts == 0, 0.0, summed)",
+        out="jnp.where(counts == 0, 0.0, jnp.divide(summed, counts))")) == []
+
+
+def test_a_dividend_zeroed_on_another_condition_stays_reported():
+    assert _codes(_MASKED_MEAN.format(
+        zero="jnp.where(counts < 0, 0.0, summed)",
+        out="jnp.where(counts == 0, 0.0, summed / counts)")) == [("JAX120", 8, 40)]
+    assert _codes(_MASKED_MEAN.format(
+        zero="summed * 1.0",
+        out="jnp.where(jnp.equal(counts, 0.), summed, summed / counts)")) == [("JAX120", 8, 53)]
+
+
+_EIGEN = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.custom_jvp
+def spectral(x):
+    return jnp.linalg.eigh(x)[0]
+
+{rule}
+def spectral_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    evals = jnp.linalg.eigh(x)[0]
+    diff = evals[:, None] - evals[None, :]
+    theta = jnp.where(diff == 0., 1.0, 1.0 / diff)
+    return evals, jnp.sum(theta) * jnp.sum(t)
+{after}
+"""
+
+
+def test_a_where_inside_a_custom_derivative_rule_is_not_flagged():
+    # decorated with `@f.defjvp`, or registered by a call after it
+    assert _codes(_EIGEN.format(rule="@spectral.defjvp", after="")) == []
+    assert _codes(_EIGEN.format(rule="", after="\nspectral.defjvp(spectral_jvp)")) == []
+
+
+def test_the_same_where_in_a_plain_function_stays_reported():
+    assert _codes(_EIGEN.format(rule="", after="\nspectral_grad = jax.grad(lambda x: spectral_jvp((x,), (x,))[1])")) == [
+        ("JAX120", 14, 40)]
