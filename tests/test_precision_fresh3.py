@@ -511,3 +511,65 @@ def test_a_where_inside_a_custom_derivative_rule_is_not_flagged():
 def test_the_same_where_in_a_plain_function_stays_reported():
     assert _codes(_EIGEN.format(rule="", after="\nspectral_grad = jax.grad(lambda x: spectral_jvp((x,), (x,))[1])")) == [
         ("JAX120", 14, 40)]
+
+
+_DRIVER = """\
+import jax
+import jax.numpy as jnp
+
+
+def train(state, steps):
+{pre}    for _ in range(steps):
+        state = state + 1
+{post}    return state
+
+
+def {name}():
+    def _psync(x):
+        return jax.lax.psum(x, "i")
+
+    x = jnp.ones([jax.local_device_count()])
+    return jax.pmap(_psync, "i")(x).block_until_ready()
+
+
+def _barrier(x):
+    f = jax.jit(lambda y: jnp.sum(y))
+    return f(x)
+{extra}"""
+
+
+def _driver(pre="    _barrier(state)\n", post="    _sync()\n", name="_sync", extra="") -> str:
+    return _DRIVER.format(pre=pre, post=post, name=name, extra=extra)
+
+
+def test_a_private_function_a_driver_calls_once_compiles_once_per_run():
+    # a barrier before a `for` driver's loop and at the end of the run
+    assert _codes(_driver()) == []
+    # the same called by a `while` driver
+    assert _codes(_driver(pre="", post="", extra="""
+
+def evaluate(state, n):
+    _barrier(state)
+    while n > 0:
+        n -= 1
+    _sync()
+    return state
+""")) == []
+
+
+def test_a_per_call_jit_in_a_function_called_otherwise_stays_reported():
+    # public: other modules may call it in their loops
+    assert _codes(_driver(post="    sync()\n", name="sync")) == [("JAX501", 18, 12)]
+    # also called from a function that runs no loop (called again and again elsewhere)
+    assert _codes(_driver(extra="""
+
+def step(state):
+    _sync()
+    return _barrier(state)
+""")) == [("JAX501", 18, 12), ("JAX501", 22, 9)]
+    # handed on as a callback
+    assert _codes(_driver(extra="""
+
+def register(hooks):
+    hooks.append(_sync)
+""")) == [("JAX501", 18, 12)]

@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
-from jaxlint.model.walk import descendants, dotted_name, positional_args, walk_tree
+from jaxlint.model.walk import dotted_name, positional_args, walk_tree
 
 
 # functions whose derivative is infinite or NaN somewhere, with a safe stand-in input
@@ -621,7 +621,7 @@ class WhereGradientNaN(Rule):
         ctx = self.ctx
         if self._rules is None:
             self._rules = set()
-            for n in descendants(ctx.module):
+            for n in walk_tree(ctx.module):
                 if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute):
                     pos = positional_args(n)
                     if n.func.attr.value in ("defjvp", "defjvps") and pos and isinstance(pos[0].value, cst.Name):

@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import descendants
+from jaxlint.model.walk import descendants, walk_tree
 
 
 _TIMERS = frozenset(
@@ -628,7 +628,7 @@ def _only_subtracted(scope: cst.CSTNode, name: str) -> bool:
     subtracted: set[int] = set()
     targets: set[int] = set()
     names: list[cst.Name] = []
-    for d in descendants(scope):
+    for d in walk_tree(scope):
         if isinstance(d, cst.BinaryOperation) and isinstance(d.operator, cst.Subtract) \
                 and isinstance(d.right, cst.Name) and d.right.value == name:
             subtracted.add(id(d.right))
