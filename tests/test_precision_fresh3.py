@@ -573,3 +573,48 @@ def step(state):
 def register(hooks):
     hooks.append(_sync)
 """)) == [("JAX501", 18, 12)]
+
+
+# a traced chain through a call that cannot bind (stale code calling an old signature)
+
+_SOLVE = """\
+def jax_solve(A, b, x0, precond{star}):
+    assert b.sum() >= 0
+    return A @ b
+"""
+
+_GRAD = """\
+import jax
+import jax.numpy as jnp
+
+from pkg.solver import jax_solve
+
+
+@jax.jit
+def backward(A, v):
+    return {call}
+"""
+
+
+def _stale(tmp_path, monkeypatch, call: str, star: str = ""):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    return [f[:4] for f in _project(tmp_path, monkeypatch, {
+        "pkg/solver.py": _SOLVE.format(star=star), "pkg/grad.py": _GRAD.format(call=call)})]
+
+
+def test_a_call_with_too_many_arguments_traces_nothing(tmp_path, monkeypatch):
+    assert _stale(tmp_path, monkeypatch, "jax_solve(A, v.reshape(-1), None, False, jnp.eye(3))") == []
+
+
+def test_a_call_with_an_unknown_keyword_traces_nothing(tmp_path, monkeypatch):
+    assert _stale(tmp_path, monkeypatch, "jax_solve(A, v, None, precond=None, tol=1e-3)") == []
+
+
+def test_a_call_that_binds_stays_traced(tmp_path, monkeypatch):
+    assert _stale(tmp_path, monkeypatch, "jax_solve(A, v, None, False)") == [("JAX201", "pkg/solver.py", 2, 12)]
+
+
+def test_a_call_taken_by_star_parameters_stays_traced(tmp_path, monkeypatch):
+    assert _stale(tmp_path, monkeypatch, "jax_solve(A, v, None, False, jnp.eye(3), tol=1)", star=", *args, **kw") == [
+        ("JAX201", "pkg/solver.py", 2, 12)]

@@ -1127,6 +1127,8 @@ class Indexer:
                     unit, skip = made
                     if skip:
                         fact = _skipped(fact, skip)
+                if fact.get("kind") == "call" and _cannot_bind(unit, fact):
+                    continue  # the call raises TypeError before the body runs: it passes nothing
                 if fact.get("kind") == "args":
                     # what a call in another module passes (model/kinds.py), traced or not
                     _join_arg_kinds(unit, fact)
@@ -1401,6 +1403,21 @@ def _body_statements(node: cst.CSTNode) -> list[cst.CSTNode]:
 
 _STATIC_ATTRS = frozenset({"shape", "ndim", "size", "dtype"})
 _STATIC_BUILTINS = frozenset({"len", "int", "min", "max", "abs", "round", "tuple", "sum"})
+
+
+def _cannot_bind(unit: Unit, fact: dict) -> bool:
+    """Does a call of ``unit`` in another module (``fact``) pass more positional
+    arguments than ``unit`` takes, or a keyword it has no parameter for (and no
+    ``*args``/``**kwargs`` to take them)?  Such a call raises TypeError: its
+    arguments never reach the body (stale code calling an old signature)."""
+    params = unit.positional()
+    if unit.cls is not None and params and params[0].name in ("self", "cls"):
+        params = params[1:]
+    kinds = {p.kind for p in unit.params}
+    if int(fact.get("n_pos", 0)) > len(params) and "vararg" not in kinds:
+        return True
+    names = {p.name for p in unit.params if p.kind in ("pos", "kwonly")}
+    return "kwarg" not in kinds and any(k not in names for k in fact.get("keywords", ()))
 
 
 def _literal_value(e: Optional[cst.BaseExpression]) -> bool:
