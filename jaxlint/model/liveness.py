@@ -31,7 +31,8 @@ _MAX_DEPTH = 3
 def dead_result(unit_node: cst.CSTNode, call: cst.Call, qualname: Qualname, exported: bool) -> bool:
     """Is ``call``, the value of an assignment to plain names in the body of
     ``unit_node`` (a function or a module), never read?  ``exported``: the unit's
-    names outlive it (a module's globals, which importers read; not a notebook's)."""
+    names outlive it (a module's globals, which importers read and a notebook's user
+    inspects)."""
     return _dead_assign(unit_node, lambda s: s.value is call, qualname, 0, exported)
 
 

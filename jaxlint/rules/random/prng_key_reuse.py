@@ -49,7 +49,7 @@ class PrngKeyReuse(Rule):
         "keys`, and `fold_in(key, i)` (which derives a new key without consuming) stay silent. "
         "Uses on different branches of an `if` are not a reuse, nor two draws one of which "
         "is never read (its names rebound before any read, or only feeding other unread "
-        "`jax` draws; at a module's top level, not a notebook's, its globals count as read). "
+        "`jax` draws; at a module's or a notebook's top level, its globals count as read). "
         "A key stored back on a record "
         "(`state = state._replace(key=k)`, `state.replace(key=k)`, `dataclasses.replace(state, "
         "key=k)`) or an attribute (`self._rng, rng = split(self._rng)`) is the new key; a copy "
@@ -998,7 +998,9 @@ class PrngKeyReuse(Rule):
         """Is ``call`` the value of an assignment whose names are never read (rebound
         first, or only feeding other unread draws: model/liveness.py)?"""
         ctx = self.ctx
-        exported = isinstance(ctx.unit.node, cst.Module) and not ctx.path.endswith(".ipynb")
+        # a module's globals outlive its top level: importers read them, and a notebook's
+        # user inspects them after the run
+        exported = isinstance(ctx.unit.node, cst.Module)
         return isinstance(call, cst.Call) and liveness.dead_result(ctx.unit.node, call, ctx.qualname, exported)
 
     def _same_call(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
