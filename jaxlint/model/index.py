@@ -16,7 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, factreads, gradtrace, holders, kinds, pytree_read, pytrees
+from jaxlint.model import apis, factreads, gradtrace, holders, kinds, module_entries, pytree_read, pytrees
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
@@ -117,6 +117,8 @@ class FileIndex:
     x64_units: frozenset[str] = frozenset()
     # a module it imports switches x64 on when imported (`jax.config.update(...)` at its top)
     x64_imported: bool = False
+    # one of the project modules it imports switches x64 on when imported
+    x64_by_import: bool = False
     # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
     called_now: set[int] = field(default_factory=set)
     # id of a call applying a transformation at once (`jax.jit(f)(x, n)`) -> the function
@@ -764,6 +766,8 @@ class Indexer:
                     # is assumed here
                     continue
                 dims: Optional[set[str]] = None
+                entries = (module_entries.entry_sites(cls, m, idx.unit_of)
+                           if name == "__call__" and not sites else None)
                 for p in m.params[1:]:
                     if p.annotation in apis.ARRAY_ANNOTATIONS or (
                         # model.apply / eqx modules are called under jit with arrays
@@ -773,6 +777,10 @@ class Indexer:
                             _static_arg(site_unit, call, p) for site_unit, call in sites
                         ):
                             continue  # every call in this file passes a static value (a shape, an int)
+                        if entries and all(self._python_entry_arg(u, call, p) for u, call in entries):
+                            # a class local to a function, used there only through
+                            # `init`/`apply` given a Python value for it (not traced)
+                            continue
                         if p.annotation is None and isinstance(m.node, cst.FunctionDef):
                             if dims is None:
                                 dims = dimension_params(m.node, {q.name for q in m.params[1:]}, self.qualname)
@@ -826,6 +834,37 @@ class Indexer:
         if call is None or call.host or not isinstance(call.node, cst.FunctionDef):
             return {}
         return {"apply": holders.HeldFunction(call, 1, "flax.linen.Module.apply", method=True)}
+
+    def _python_entry_arg(self, unit: Unit, call: cst.Call, p: ParamInfo) -> bool:
+        """Does ``call`` (``w.init(rng, ...)``/``w.apply(variables, ...)``, written in
+        ``unit``) pass parameter ``p`` of ``__call__`` a Python value: a static
+        expression, where a parameter of a function counts when it holds one
+        (``_python_param``)?  The key or variables come first, where ``self`` is."""
+        if any(a.star for a in call.args):
+            return False
+        arg = arg_at(call, p.index, p.name)
+        return arg is not None and _static_expr(unit, arg, 0, self._python_param)
+
+    def _python_param(self, unit: Unit, q: ParamInfo) -> bool:
+        """Does parameter ``q`` of ``unit`` hold a Python value: a literal default
+        (``canvas_size=4``), or every call of ``unit`` in this file passes a static
+        one and no transformation takes ``unit``?"""
+        if _literal_value(q.default):
+            return True
+        if unit.cls is not None or any(
+                isinstance(s.fn_expr, cst.Name) and s.fn_expr.value == unit.name for s in self.index.sites):
+            return False  # a method, or transformed: the calls below are not all of them
+        callers = [(u, c) for u, c in self._pending_calls
+                   if isinstance(c.func, cst.Name) and c.func.value == unit.name and u.lookup_def(unit.name) is unit]
+        if not callers:
+            return False
+        for u, c in callers:
+            if any(a.star for a in c.args):
+                return False
+            given = arg_at(c, q.index if q.kind in ("pos", "posonly") else None, q.name)
+            if given is None or not _static_expr(u, given, 0):
+                return False
+        return True
 
     def _module_method_sites(self, cls: ClassInfo, name: str) -> list[tuple[Unit, cst.Call]]:
         """The calls of method ``name`` of module class ``cls`` written in this file,
@@ -1123,6 +1162,7 @@ class Indexer:
             self.index.x64_units = S(reads, "x64_units", facts.get("x64_units"))
         self.index._flat.clear()
         self.index.x64_imported = bool(facts.get("x64_import"))
+        self.index.x64_by_import = bool(facts.get("x64_by_import"))
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
         # `g = lambda i: ...` bound once at module level: facts for `g` are the lambda's
         for name, entries in self.index.module_unit.bindings.items():
@@ -1156,6 +1196,8 @@ class Indexer:
                 if fact.get("skip"):
                     # `Model(...).apply(variables, x)` there: `__call__` gets the arguments after `variables`
                     fact = _skipped(fact, int(fact["skip"]))
+                if fact.get("kind") == "call" and _cannot_bind(unit, fact):
+                    continue  # the call raises TypeError before the body runs: it passes nothing
                 if fact.get("kind") == "args":
                     # what a call in another module passes (model/kinds.py), traced or not
                     _join_arg_kinds(unit, fact)
@@ -1432,6 +1474,29 @@ _STATIC_ATTRS = frozenset({"shape", "ndim", "size", "dtype"})
 _STATIC_BUILTINS = frozenset({"len", "int", "min", "max", "abs", "round", "tuple", "sum"})
 
 
+def _cannot_bind(unit: Unit, fact: dict) -> bool:
+    """Does a call of ``unit`` in another module (``fact``) pass more positional
+    arguments than ``unit`` takes, or a keyword it has no parameter for (and no
+    ``*args``/``**kwargs`` to take them)?  Such a call raises TypeError: its
+    arguments never reach the body (stale code calling an old signature)."""
+    params = unit.positional()
+    if unit.cls is not None and params and params[0].name in ("self", "cls"):
+        params = params[1:]
+    kinds = {p.kind for p in unit.params}
+    if int(fact.get("n_pos", 0)) > len(params) and "vararg" not in kinds:
+        return True
+    names = {p.name for p in unit.params if p.kind in ("pos", "kwonly")}
+    return "kwarg" not in kinds and any(k not in names for k in fact.get("keywords", ()))
+
+
+def _literal_value(e: Optional[cst.BaseExpression]) -> bool:
+    """Is ``e`` a number, a string or a bool (a parameter default that says its type)?"""
+    if isinstance(e, cst.UnaryOperation):
+        e = e.expression
+    return isinstance(e, (cst.Integer, cst.Float, cst.SimpleString)) or (
+        isinstance(e, cst.Name) and e.value in ("True", "False"))
+
+
 def _self_call(unit: Unit, call: cst.Call, cls: ClassInfo) -> bool:
     """Is ``call`` ``self.m(...)`` in a method of ``cls`` itself, with no ``*args``/``**kw``
     (so the interpreter, which analyses the caller first, sees every argument)?"""
@@ -1466,7 +1531,7 @@ def _static_arg(unit: Unit, call: cst.Call, p: ParamInfo) -> bool:
     return False
 
 
-def _static_expr(unit: Unit, e: cst.BaseExpression, depth: int) -> bool:
+def _static_expr(unit: Unit, e: cst.BaseExpression, depth: int, param_ok=None) -> bool:
     if depth > 4:
         return False
     if isinstance(e, (cst.Integer, cst.Float, cst.SimpleString)):
@@ -1476,34 +1541,35 @@ def _static_expr(unit: Unit, e: cst.BaseExpression, depth: int) -> bool:
             return True
         p = unit.param(e.value)
         if p is not None:
-            return p.annotation in apis.STATIC_ANNOTATIONS or p.name in unit.static_params
+            return (p.annotation in apis.STATIC_ANNOTATIONS or p.name in unit.static_params
+                    or (param_ok is not None and param_ok(unit, p)))
         found = unit.binding_for(e.value, 1 << 30)
         if found is None:
             # `n_agents, steps, batch = q_vals.shape`: bound by unpacking a static value
-            return _unpacked_static(unit, e.value, depth)
+            return _unpacked_static(unit, e.value, depth, param_ok)
         holder, _ = found
         entries = holder.bindings.get(e.value) or []
-        return bool(entries) and all(x is not None and _static_expr(holder, x, depth + 1) for _, x in entries)
+        return bool(entries) and all(x is not None and _static_expr(holder, x, depth + 1, param_ok) for _, x in entries)
     if isinstance(e, cst.UnaryOperation):
-        return _static_expr(unit, e.expression, depth + 1)
+        return _static_expr(unit, e.expression, depth + 1, param_ok)
     if isinstance(e, cst.BinaryOperation):
-        return _static_expr(unit, e.left, depth + 1) and _static_expr(unit, e.right, depth + 1)
+        return _static_expr(unit, e.left, depth + 1, param_ok) and _static_expr(unit, e.right, depth + 1, param_ok)
     if isinstance(e, (cst.Tuple, cst.List)):
         return all(
-            not isinstance(el, cst.StarredElement) and _static_expr(unit, el.value, depth + 1) for el in e.elements
+            not isinstance(el, cst.StarredElement) and _static_expr(unit, el.value, depth + 1, param_ok) for el in e.elements
         )
     if isinstance(e, cst.Attribute):
         return e.attr.value in _STATIC_ATTRS
     if isinstance(e, cst.Subscript):
-        return _static_expr(unit, e.value, depth + 1) and all(
-            isinstance(el.slice, cst.Index) and _static_expr(unit, el.slice.value, depth + 1)
+        return _static_expr(unit, e.value, depth + 1, param_ok) and all(
+            isinstance(el.slice, cst.Index) and _static_expr(unit, el.slice.value, depth + 1, param_ok)
             or isinstance(el.slice, cst.Slice)
             for el in e.slice
         )
     if isinstance(e, cst.Call) and isinstance(e.func, cst.Name) and e.func.value in _STATIC_BUILTINS:
         if e.func.value == "len":
             return True
-        return all(a.star == "" and _static_expr(unit, a.value, depth + 1) for a in e.args)
+        return all(a.star == "" and _static_expr(unit, a.value, depth + 1, param_ok) for a in e.args)
     return False
 
 
@@ -1525,7 +1591,7 @@ def _self_of_unrelated(unit: Unit, call: cst.Call, cls: ClassInfo) -> bool:
     return cls.name not in names(other) and other.name not in names(cls)
 
 
-def _unpacked_static(unit: Unit, name: str, depth: int) -> bool:
+def _unpacked_static(unit: Unit, name: str, depth: int, param_ok=None) -> bool:
     """Is ``name`` a local of ``unit`` whose every binding unpacks a static value
     (``n, t, b = x.shape``; ``h, w = 32, 32``)?  Any other binding: unsure."""
     if name not in unit.assigned or name in unit.global_names or name in unit.nonlocal_names:
@@ -1548,7 +1614,7 @@ def _unpacked_static(unit: Unit, name: str, depth: int) -> bool:
                 if not isinstance(target, (cst.Tuple, cst.List)) or not any(
                     isinstance(el.value, cst.Name) and el.value.value == name and not isinstance(el, cst.StarredElement)
                     for el in target.elements
-                ) or not _static_expr(unit, n.value, depth + 1):
+                ) or not _static_expr(unit, n.value, depth + 1, param_ok):
                     return False
                 found = True
         elif t in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.AsName):

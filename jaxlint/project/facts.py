@@ -158,6 +158,12 @@ def incoming_facts(
         # it imports a module that switches x64 on when imported
         if module in x64_at_import:
             out.setdefault(path, {})["x64_import"] = True
+            # ... because a module it imports does (not only its own switch): the
+            # arrays its top level makes after those imports may be 64-bit already
+            parts = module.split(".")
+            if set(proj["summary"].get("imported", ())) & x64_at_import or {
+                    ".".join(parts[:i]) for i in range(1, len(parts))} & x64_at_import:
+                out[path]["x64_by_import"] = True
         # functions of other modules reached from code that runs with x64 on
         for callee in proj.get("x64_calls", ()):
             head = (proj["summary"].get("names") or {}).get(callee.split(".", 1)[0])

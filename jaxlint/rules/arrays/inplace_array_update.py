@@ -22,6 +22,12 @@ _AUG_METHODS = {
 }
 
 
+def _string_key(sub: cst.Subscript) -> bool:
+    """``x["name"]`` / ``x[f"{k}_mean"]``: a single string index."""
+    return len(sub.slice) == 1 and isinstance(sub.slice[0].slice, cst.Index) and isinstance(
+        sub.slice[0].slice.value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
+
+
 def _slice_code(ctx, sub: cst.Subscript) -> str:
     return ", ".join(ctx.code(el).rstrip(", ").strip() for el in sub.slice)
 
@@ -37,7 +43,8 @@ class InplaceArrayUpdate(Rule):
         "Flags `x[idx] = v` and augmented forms (`x[idx] += v`, `-=`, `*=`, `/=`, `**=`) where "
         "`x` is known to be a JAX array: the result of a `jax.numpy`, `jax.lax` or "
         "`jax.random` call, or arithmetic on a traced argument. NumPy arrays, lists, dicts "
-        "and pytree arguments of unknown type are left alone.\n\n"
+        "and pytree arguments of unknown type are left alone, and so is a string index "
+        "(`metrics[\"loss\"] = v`: no JAX array takes one, the value is a dict).\n\n"
         "Also flags the NumPy functions that write into their argument, which `jax.numpy` "
         "keeps with an `inplace` flag that defaults to `True`: `jnp.put`, `jnp.place`, "
         "`jnp.fill_diagonal` and `jnp.put_along_axis` called without `inplace=False`."
@@ -696,6 +703,10 @@ class InplaceArrayUpdate(Rule):
         ctx = self.ctx
         base_val = ctx.value(sub.value)
         if base_val.kind != V.ARRAY and not ctx.attribute_holds_jax_array(sub.value):
+            return
+        if _string_key(sub):
+            # `metrics["steps"] = ...`: no JAX array takes a string index; this one is a
+            # dict (a pytree a transformation returned, taken for an array)
             return
         base = ctx.code(sub.value)
         idx = _slice_code(ctx, sub)

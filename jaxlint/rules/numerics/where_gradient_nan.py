@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
-from jaxlint.model.walk import positional_args, walk_tree
+from jaxlint.model.walk import dotted_name, positional_args, walk_tree
 
 
 # functions whose derivative is infinite or NaN somewhere, with a safe stand-in input
@@ -279,7 +281,11 @@ class WhereGradientNaN(Rule):
         "`jnp.where(r > 0.5, r, 1.)` (it tests the result, which is 0 where `sqrt` is singular); "
         "an input guarded where it is computed (`jnp.maximum(s, eps)`, a `where`, `s + eps`) is "
         "quiet. It is checked everywhere, not only in traced code, because `grad` may be applied "
-        "by a caller."
+        "by a caller. Quiet too: a division whose dividend an earlier line zeroed with a `where` on "
+        "the same condition (`s = jnp.where(n == 0, 0., s)` then `jnp.where(n == 0, s, s / n)`, the "
+        "jax#1052 workaround), and a `where` inside a custom derivative rule (`@f.defjvp`, "
+        "`f.defjvp(rule)`, the `bwd` of `f.defvjp`), whose own gradient only a second "
+        "reverse-mode derivative takes."
     )
     why_bad = (
         "`where` selects values, but both branches are computed for every element, and "
@@ -507,6 +513,7 @@ class WhereGradientNaN(Rule):
         # (id(unit), name) -> the expression last assigned to it in that unit's walk (the
         # walk is in source order), for a `where` operand computed on an earlier line
         self._bound: dict[tuple[int, str], cst.BaseExpression] = {}
+        self._rules: Optional[set[str]] = None  # names registered as derivative rules
 
     def leave_Assign(self, node: cst.Assign) -> None:
         unit = id(self.ctx.unit)
@@ -559,6 +566,10 @@ class WhereGradientNaN(Rule):
                 if masking is None:
                     continue
                 i, c_node, branch_side = masking
+                if kind == "zero" and self._dividend_zeroed(op_node, c_node):
+                    continue
+                if self._in_derivative_rule():
+                    continue
                 the_fix = None
                 if q == "jax.numpy.where" and i == 0:
                     where = ctx.code(node.func).strip()
@@ -583,6 +594,50 @@ class WhereGradientNaN(Rule):
                 )
         if len(masks) == 1:
             self._computed_operands(cond, pos)
+
+    def _dividend_zeroed(self, op_node: cst.CSTNode, cond: cst.CSTNode) -> bool:
+        """``s = jnp.where(c, 0., s)`` on an earlier line, then ``jnp.where(c, s, s / n)``:
+        the dividend was zeroed where ``c`` holds by a `where` on the same condition, whose
+        gradient sends nothing back to what it replaced (the jax#1052 workaround)."""
+        ctx = self.ctx
+        if isinstance(op_node, cst.BinaryOperation):
+            dividend = op_node.left
+        else:
+            pos = positional_args(op_node)
+            dividend = pos[0].value if pos else None
+        if not isinstance(dividend, cst.Name):
+            return False
+        bound = self._bound.get((id(ctx.unit), dividend.value))
+        if not (isinstance(bound, cst.Call) and ctx.qualname(bound.func) in ("jax.numpy.where", "jax.lax.select")):
+            return False
+        pos = positional_args(bound)
+        return bool(pos) and ctx.code(pos[0].value).strip() == ctx.code(cond).strip()
+
+    def _in_derivative_rule(self) -> bool:
+        """Is this code (or a function around it) a custom derivative rule: ``@f.defjvp``,
+        ``f.defjvp(rule)``, the ``bwd`` of ``f.defvjp(fwd, bwd)``?  It computes the
+        derivative itself: the gradient of its `where` is taken only for a second
+        derivative in reverse mode, not by ``jax.grad`` of ``f``."""
+        ctx = self.ctx
+        if self._rules is None:
+            self._rules = set()
+            for n in walk_tree(ctx.module):
+                if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute):
+                    pos = positional_args(n)
+                    if n.func.attr.value in ("defjvp", "defjvps") and pos and isinstance(pos[0].value, cst.Name):
+                        self._rules.add(pos[0].value.value)
+                    elif n.func.attr.value == "defvjp" and len(pos) >= 2 and isinstance(pos[1].value, cst.Name):
+                        self._rules.add(pos[1].value.value)
+        unit = ctx.unit
+        while unit is not None and not unit.is_module:
+            node = unit.node
+            if isinstance(node, cst.FunctionDef):
+                if node.name.value in self._rules or any(
+                        (dotted_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or "")
+                        .endswith((".defjvp", ".defjvps")) for d in node.decorators):
+                    return True
+            unit = unit.parent
+        return False
 
     def _computed_operands(self, cond: cst.BaseExpression, pos) -> None:
         """A branch that is a name computed on an earlier line of the same function
@@ -618,7 +673,7 @@ class WhereGradientNaN(Rule):
                     if any(_truth(ctx, cond, branch.value, at) is masked_value for at in values):
                         found = (bound, f"at its singular input `{branch.value}` is {text} and the derivative "
                                         f"is infinite/NaN, and the condition masks that value out")
-            if found is None:
+            if found is None or self._in_derivative_rule():
                 continue
             op_node, detail = found
             which = "false" if side == 1 else "true"

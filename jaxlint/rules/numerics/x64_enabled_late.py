@@ -9,6 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis
+from jaxlint.model.walk import dotted_name, positional_args, string_value
 
 
 class LateX64Enable(Rule):
@@ -21,7 +22,9 @@ class LateX64Enable(Rule):
     what_it_does = (
         "Flags `jax.config.update(\"jax_enable_x64\", True)` (at module level, or in a function) "
         "that comes after module-level statements which already created JAX arrays or ran "
-        "`jax.numpy`, `jax.lax` or `jax.random` computations; and "
+        "`jax.numpy`, `jax.lax` or `jax.random` computations while x64 was off by default (arrays "
+        "made after this file, or a project module it imports, switched x64 on, or while the file "
+        "switched it off on purpose with `jax.config.update(\"jax_enable_x64\", False)`, do not count); and "
         "`os.environ[\"JAX_ENABLE_X64\"] = \"1\"` written after `import jax`, when JAX has already read it."
     )
     why_bad = (
@@ -68,6 +71,19 @@ class LateX64Enable(Rule):
 
             jax.config.update("jax_enable_x64", True)
             print(f(jnp.ones(3)))
+            """
+        ),
+        # x64 on before the arrays, off on purpose for a stretch, back on
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            jax.config.update("jax_enable_x64", True)
+            a = jnp.array(1.0)
+            jax.config.update("jax_enable_x64", False)
+            b = jnp.array(1.0)
+            jax.config.update("jax_enable_x64", True)
             """
         ),
         # dtype queries are not computations
@@ -120,8 +136,38 @@ class LateX64Enable(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
+        # the first array module-level code made while x64 was off by default (not
+        # on, not switched off on purpose by this file)
         self._first: Optional[cst.CSTNode] = None
         self._x64: Optional[set[int]] = None
+        # x64 at this point of the module's top level: None (off, by default), True
+        # (switched on: here, or by importing a project module that does), False
+        # (switched off here on purpose: arrays made now are meant to be 32-bit)
+        self._state: Optional[bool] = None
+
+    def _project_import(self, node) -> None:
+        """An import of the project's own modules when one of them switches x64 on at
+        import (a fact from the project): from here on x64 may be on, so arrays made
+        after it are not known to be 32-bit."""
+        ctx = self.ctx
+        if not ctx.unit.is_module or not ctx.index.x64_by_import or self._state is not None:
+            return
+        packages = ctx.settings.project_packages
+        if isinstance(node, cst.ImportFrom):
+            heads = [] if node.relative else [(dotted_name(node.module) or "").split(".", 1)[0]]
+            if node.relative:
+                self._state = True
+                return
+        else:
+            heads = [(dotted_name(a.name) or "").split(".", 1)[0] for a in node.names]
+        if any(h in packages for h in heads):
+            self._state = True
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self._project_import(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self._project_import(node)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if any(n is node for n in self.ctx.index.x64_env_late):
@@ -156,12 +202,25 @@ class LateX64Enable(Rule):
                     "x64 right after importing jax",
                     related=self._first,
                 )
-            return
-        if self._first is not None:
+            self._state = True
             return
         q = ctx.qualname(node.func)
+        if q is not None and q.startswith("jax.") and q.endswith("config.update") and _switches_off(node):
+            self._state = False  # a deliberate 32-bit stretch (restored later, on purpose)
+            return
+        if self._first is not None or self._state is not None:
+            return
         if not q or not q.startswith(apis.ARRAY_MODULES) or q in apis.STATIC_RESULT_FUNCS:
             return
         if q.rsplit(".", 1)[1] in ("PRNGKey", "key", "finfo", "iinfo", "dtype"):
             return
         self._first = node
+
+
+def _switches_off(call: cst.Call) -> bool:
+    """``jax.config.update("jax_enable_x64", False)`` (or ``0``)."""
+    pos = positional_args(call)
+    if len(pos) < 2 or string_value(pos[0].value) != "jax_enable_x64":
+        return False
+    v = pos[1].value
+    return isinstance(v, cst.Name) and v.value == "False" or isinstance(v, cst.Integer) and v.value == "0"

@@ -118,7 +118,9 @@ class RecompileFreshFunction(Rule):
         "once or a few times are skipped: test functions, `main`, `setUp`, every function of a "
         "test module (`test_*.py`, `*_test.py`, `conftest.py`), and load/set-up/conversion "
         "functions (named `load*`, `restore*`, `from_*`, `init*`, `setup*`, `build*`, `create*`, "
-        "`convert*`, `export*`, `__init__`). `jit(..., inline=True)` is skipped too (it is meant "
+        "`convert*`, `export*`, `__init__`), and a private function (`_sync`) that this file only "
+        "calls from drivers (functions that run a loop), outside their loops: it runs once per run. "
+        "`jit(..., inline=True)` is skipped too (it is meant "
         "to be inlined into an enclosing trace).\n\n"
         "Re-wrapping a named module-level function (`jax.jit(step)` in a loop) is not flagged: "
         "jit's cache is keyed on the function object, so it compiles once. Code that is itself "
@@ -675,9 +677,37 @@ class RecompileFreshFunction(Rule):
         if id(unit) not in self._has_loop:
             self._has_loop[id(unit)] = any(
                 isinstance(n, (cst.For, cst.While)) for n in _own_nodes(unit.node))  # type: ignore[arg-type]
-        if self._has_loop[id(unit)]:
+        if self._has_loop[id(unit)] or self._run_by_drivers_only(unit):
             return False
         return not self._uses_callers_values(node) or self.ctx.called_repeatedly(unit)
+
+    def _driver(self, unit: Unit) -> bool:
+        if id(unit) not in self._has_loop:
+            self._has_loop[id(unit)] = any(
+                isinstance(n, (cst.For, cst.While)) for n in _own_nodes(unit.node))  # type: ignore[arg-type]
+        return self._has_loop[id(unit)]
+
+    def _run_by_drivers_only(self, unit: Unit) -> bool:
+        """Is ``unit`` a private function (``_sync``) that this file only calls, outside
+        loops, from drivers (functions that run a loop: a training or evaluation run)?
+        It runs once per run, like the driver's own set-up, whose compile the loop pays
+        for; a name handed on (a callback) or any other caller: unsure."""
+        ctx = self.ctx
+        name = unit.name
+        if (not name.startswith("_") or name.startswith("__") or unit.cls is not None
+                or not isinstance(unit.node, cst.FunctionDef) or ctx.called_repeatedly(unit)):
+            return False
+        mentions = sum(1 for n in walk_tree(ctx.module) if isinstance(n, cst.Name) and n.value == name)
+        by_drivers = 0
+        for u in ctx.index.units:
+            if u.is_module or not isinstance(u.node, cst.FunctionDef):
+                continue
+            calls = sum(1 for n in _own_nodes(u.node)
+                        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == name)
+            if calls and not self._driver(u):
+                return False
+            by_drivers += calls
+        return by_drivers > 0 and mentions == by_drivers + 1
 
     def _uses_callers_values(self, node: cst.CSTNode) -> bool:
         """Does the jitted function use the enclosing function's parameters or locals?"""

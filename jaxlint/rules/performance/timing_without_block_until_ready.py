@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import descendants
+from jaxlint.model.walk import descendants, walk_tree
 
 
 _TIMERS = frozenset(
@@ -42,7 +42,9 @@ class TimingWithoutBlocking(Rule):
         "or of `jnp`/`lax`/`jax.random`/`jax.nn`) and "
         "nothing waited for it: no `.block_until_ready()`, `jax.block_until_ready(...)`, "
         "`jax.device_get`, NumPy conversion, `float()`/`int()`/`.item()`/`.tolist()`, `print`, "
-        "`if` on a value, or call of an unknown function (which might block) in between."
+        "`if` on a value, or call of an unknown function (which might block) in between. "
+        "A read stored in a name that is only ever subtracted from later reads (`tic = "
+        "time.time()` ... `time.time() - tic`) starts an interval and closes none: not flagged."
     )
     why_bad = (
         "JAX dispatches work asynchronously, on CPU too since jax 0.4.32: a jitted call returns "
@@ -421,6 +423,17 @@ class TimingWithoutBlocking(Rule):
         self._pending: list[cst.Call] = []
         self._ignore: set[int] = set()
         self._waited: set[int] = set()  # calls whose result a Python test converts to bool
+        self._starts_only: set[int] = set()  # clock reads that only start intervals (`tic = time.time()`)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """``tic = time.time()`` where ``tic`` is only ever subtracted from later clock
+        reads (``time.time() - tic``): it starts an interval and ends none, so work
+        dispatched before it is not what it measures."""
+        value = node.value
+        if (len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
+                and isinstance(value, cst.Call) and self.ctx.qualname(value.func) in _TIMERS
+                and _only_subtracted(self.ctx.unit.node, node.targets[0].target.value)):
+            self._starts_only.add(id(value))
 
     def _sync(self) -> None:
         if self._unit is not self.ctx.unit:
@@ -457,7 +470,7 @@ class TimingWithoutBlocking(Rule):
             self._check_timed(node, timed, q)
             return
         if q in _TIMERS:
-            if self._start is not None and self._pending:
+            if self._start is not None and self._pending and id(node) not in self._starts_only:
                 self._report(node)
             self._start = node
             self._pending = []
@@ -607,3 +620,24 @@ class TimingWithoutBlocking(Rule):
             related=last,
         )
         self._pending = []
+
+
+def _only_subtracted(scope: cst.CSTNode, name: str) -> bool:
+    """Is every read of ``name`` in ``scope`` the right operand of a subtraction
+    (``t1 - name``), with at least one, and every write a plain assignment?"""
+    subtracted: set[int] = set()
+    targets: set[int] = set()
+    names: list[cst.Name] = []
+    for d in walk_tree(scope):
+        if isinstance(d, cst.BinaryOperation) and isinstance(d.operator, cst.Subtract) \
+                and isinstance(d.right, cst.Name) and d.right.value == name:
+            subtracted.add(id(d.right))
+        elif isinstance(d, cst.AssignTarget) and isinstance(d.target, cst.Name):
+            targets.add(id(d.target))
+        elif isinstance(d, cst.Attribute):
+            targets.add(id(d.attr))  # `x.name`: not the variable
+        elif isinstance(d, cst.Arg) and d.keyword is not None:
+            targets.add(id(d.keyword))
+        elif isinstance(d, cst.Name) and d.value == name:
+            names.append(d)
+    return bool(subtracted) and all(id(n) in subtracted or id(n) in targets for n in names)

@@ -8,7 +8,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from typing import Optional
 
-from jaxlint.model import apis
+from jaxlint.model import apis, liveness
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import assigned_in, invariant, key_like_name, loop_target_read, rngs_keys
 from jaxlint.model.program_order import attribute_writes
@@ -51,7 +51,10 @@ class PrngKeyReuse(Rule):
         "* one helper called twice with the same key and the same arguments.\n\n"
         "`key, sub = split(key)`, `keys = split(key, n)` with each key used once, `for k in "
         "keys`, and `fold_in(key, i)` (which derives a new key without consuming) stay silent. "
-        "Uses on different branches of an `if` are not a reuse. A key stored back on a record "
+        "Uses on different branches of an `if` are not a reuse, nor two draws one of which "
+        "is never read (its names rebound before any read, or only feeding other unread "
+        "`jax` draws; at a module's or a notebook's top level, its globals count as read). "
+        "A key stored back on a record "
         "(`state = state._replace(key=k)`, `state.replace(key=k)`, `dataclasses.replace(state, "
         "key=k)`) or an attribute (`self._rng, rng = split(self._rng)`) is the new key; a copy "
         "that replaces other fields keeps the old one. A test looping over a literal tuple of "
@@ -1087,7 +1090,18 @@ class PrngKeyReuse(Rule):
             return
         if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node):
             return  # one helper twice with one key on other data: often meant (random features for x and y)
+        if self._unread(prev[0]) or self._unread(node):
+            return  # one of the two draws is never read: no random bits are seen twice
         self._report_reuse(node, key_expr, prev)
+
+    def _unread(self, call: cst.CSTNode) -> bool:
+        """Is ``call`` the value of an assignment whose names are never read (rebound
+        first, or only feeding other unread draws: model/liveness.py)?"""
+        ctx = self.ctx
+        # a module's globals outlive its top level: importers read them, and a notebook's
+        # user inspects them after the run
+        exported = isinstance(ctx.unit.node, cst.Module)
+        return isinstance(call, cst.Call) and liveness.dead_result(ctx.unit.node, call, ctx.qualname, exported)
 
     def _same_call(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
         """Two calls with the same arguments (the key included): the same result."""

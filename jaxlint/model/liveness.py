@@ -1,0 +1,245 @@
+"""Is the result of a call ever read?  (a dead store, for the key-reuse rule)
+
+``eval_keys = jax.random.split(key, n)`` whose ``eval_keys`` is rebound before any
+read draws nothing anyone sees: a later use of ``key`` gets no random bits twice.
+The question is asked of a call that is the whole value of an assignment to names
+(``a = f(...)``, ``a, *b = f(...)``); the answer follows the unit's statements from
+that assignment in program order: a name is dead when, on every path, it is
+rebound (or the unit ends) before it is read.  A read that only feeds another
+assignment of a pure JAX call whose names are dead in turn (``k, _ = split(key)``
+then ``v = normal(k, ...)`` with ``v`` never read) is no read.  Unsure (a nested
+function or class naming it, ``global``/``nonlocal``, a loop around the assignment
+that may read it on the next iteration, any other statement): read.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import libcst as cst
+
+from jaxlint.model.walk import children
+
+Qualname = Callable[[cst.CSTNode], Optional[str]]
+
+_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+_LOOPS = (cst.For, cst.While)
+_READ, _WRITE = "read", "write"
+_MAX_DEPTH = 3
+
+
+def dead_result(unit_node: cst.CSTNode, call: cst.Call, qualname: Qualname, exported: bool) -> bool:
+    """Is ``call``, the value of an assignment to plain names in the body of
+    ``unit_node`` (a function or a module), never read?  ``exported``: the unit's
+    names outlive it (a module's globals, which importers read and a notebook's user
+    inspects)."""
+    return _dead_assign(unit_node, lambda s: s.value is call, qualname, 0, exported)
+
+
+def _dead_assign(unit_node: cst.CSTNode, match: Callable[[cst.Assign], bool], qualname: Qualname, depth: int,
+                 exported: bool) -> bool:
+    if depth > _MAX_DEPTH:
+        return False
+    body = _block(unit_node)
+    path = _find(body, match)
+    if path is None:
+        return False
+    assign = path[-1][2]
+    names = _target_names(assign)
+    if not names:
+        return False
+    for name in names:
+        if _named_elsewhere(unit_node, name):
+            return False
+        if not _dead_after(path, name, unit_node, qualname, depth, exported):
+            return False
+    return True
+
+
+def _block(node: cst.CSTNode) -> list[cst.CSTNode]:
+    body = getattr(node, "body", ())
+    if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+        body = body.body
+    return list(body) if isinstance(body, (list, tuple)) else []
+
+
+def _sub_blocks(stmt: cst.CSTNode) -> list[list[cst.CSTNode]]:
+    """The statement blocks a compound statement runs (not nested scopes)."""
+    if isinstance(stmt, _SCOPES) or isinstance(stmt, cst.SimpleStatementLine):
+        return []
+    out = []
+    if hasattr(stmt, "body"):
+        out.append(_block(stmt))
+    orelse = getattr(stmt, "orelse", None)
+    while orelse is not None:
+        out.append(_block(orelse))
+        orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+    for h in getattr(stmt, "handlers", ()):
+        out.append(_block(h))
+    final = getattr(stmt, "finalbody", None)
+    if final is not None:
+        out.append(_block(final))
+    return out
+
+
+def _find(block: list[cst.CSTNode], match) -> Optional[list[tuple[list, int, object]]]:
+    """The path to the assignment ``match`` picks: (block, index, node) from the unit's
+    body down; the last entry holds the ``Assign`` itself."""
+    for i, stmt in enumerate(block):
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and match(small):
+                    return [(block, i, small)]
+            continue
+        for sub in _sub_blocks(stmt):
+            found = _find(sub, match)
+            if found is not None:
+                return [(block, i, stmt)] + found
+    return None
+
+
+def _target_names(assign: cst.Assign) -> list[str]:
+    out: list[str] = []
+    for t in assign.targets:
+        if not _plain_target(t.target, out):
+            return []
+    return out
+
+
+def _plain_target(t: cst.BaseExpression, out: list[str]) -> bool:
+    if isinstance(t, cst.Name):
+        out.append(t.value)
+        return True
+    if isinstance(t, (cst.Tuple, cst.List)):
+        return all(_plain_target(el.value, out) for el in t.elements)
+    return False
+
+
+def _named_elsewhere(unit_node: cst.CSTNode, name: str) -> bool:
+    """Does a nested function, class or lambda name ``name``, or a ``global``/
+    ``nonlocal`` statement (its binding may be read where this walk does not look)?"""
+    todo = list(_block(unit_node))
+    while todo:
+        n = todo.pop()
+        if isinstance(n, _SCOPES) or isinstance(n, (cst.Global, cst.Nonlocal)):
+            if any(isinstance(m, cst.Name) and m.value == name for m in _all(n)):
+                return True
+            continue
+        todo.extend(children(n))
+    return False
+
+
+def _all(node: cst.CSTNode):
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        yield n
+        todo.extend(children(n))
+
+
+def _dead_after(path, name: str, unit_node, qualname: Qualname, depth: int, exported: bool) -> bool:
+    """From the assignment at the end of ``path`` on, is ``name`` rebound (or the unit
+    left) before any read, on every path?"""
+    line = path[-1][0][path[-1][1]]
+    if len(line.body) > 1:
+        return False  # `a = f(k); use(a)`: not followed here
+    for level in range(len(path) - 1, -1, -1):
+        block, i, stmt = path[level]
+        if level < len(path) - 1:
+            if isinstance(stmt, _LOOPS):
+                # the rest of the loop's body, then its next iteration: not followed here
+                return False
+            if isinstance(stmt, (cst.Try, cst.TryStar)) and any(
+                    _reads(h, name) for h in (*stmt.handlers, stmt.finalbody) if h is not None):
+                return False  # an exception may take it to a handler that reads it
+        event = _sequence(block[i + 1:], name, unit_node, qualname, depth, exported)
+        if event == _READ:
+            return False
+        if event == _WRITE:
+            return True
+    return not exported
+
+
+def _sequence(stmts, name, unit_node, qualname, depth, exported) -> Optional[str]:
+    for s in stmts:
+        e = _event(s, name, unit_node, qualname, depth, exported)
+        if e is not None:
+            return e
+    return None
+
+
+def _event(stmt, name, unit_node, qualname, depth, exported) -> Optional[str]:
+    """What ``stmt`` does to ``name`` first: read it, rebind it on every path, or
+    neither (None)."""
+    if isinstance(stmt, _SCOPES):
+        return _READ if _reads(stmt, name) else None
+    if isinstance(stmt, cst.SimpleStatementLine):
+        for small in stmt.body:
+            if isinstance(small, cst.Assign):
+                targets: list[str] = []
+                plain = all(_plain_target(t.target, targets) for t in small.targets)
+                if _reads(small.value, name) or not plain and any(_reads(t.target, name) for t in small.targets):
+                    if plain and _pure_jax(small.value, qualname) and _dead_assign(
+                            unit_node, lambda s, small=small: s is small, qualname, depth + 1, exported):
+                        # it only feeds names nobody reads
+                        if name in targets:
+                            return _WRITE
+                        continue
+                    return _READ
+                if name in targets:
+                    return _WRITE
+            elif _reads(small, name):
+                return _READ
+        return None
+    if isinstance(stmt, cst.If):
+        if _reads(stmt.test, name):
+            return _READ
+        events = [_sequence(b, name, unit_node, qualname, depth, exported) for b in _sub_blocks(stmt)]
+        if _READ in events:
+            return _READ
+        if stmt.orelse is not None and all(e == _WRITE for e in events) and _has_else(stmt):
+            return _WRITE
+        return None
+    if isinstance(stmt, _LOOPS):
+        head = stmt.iter if isinstance(stmt, cst.For) else stmt.test
+        if _reads(head, name) or isinstance(stmt, cst.For) and _reads(stmt.target, name):
+            return _READ
+        events = [_sequence(b, name, unit_node, qualname, depth, exported) for b in _sub_blocks(stmt)]
+        return _READ if _READ in events else None  # the body may not run
+    if isinstance(stmt, cst.With):
+        if any(_reads(item, name) for item in stmt.items):
+            return _READ
+        return _sequence(_block(stmt), name, unit_node, qualname, depth, exported)
+    # try, match, anything else: any mention is a read
+    return _READ if _reads(stmt, name) else None
+
+
+def _has_else(stmt: cst.If) -> bool:
+    orelse = stmt.orelse
+    while isinstance(orelse, cst.If):
+        orelse = orelse.orelse
+    return orelse is not None
+
+
+def _pure_jax(value: cst.BaseExpression, qualname: Qualname) -> bool:
+    """A call of a ``jax`` function (``jax.random.normal(k, ...)``): no effect but its result."""
+    return isinstance(value, cst.Call) and (qualname(value.func) or "").startswith("jax.")
+
+
+def _reads(node: cst.CSTNode, name: str) -> bool:
+    """Does ``node`` mention ``name`` as a variable (not an attribute or keyword)?"""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, cst.Name):
+            if n.value == name:
+                return True
+            continue
+        if isinstance(n, cst.Attribute):
+            todo.append(n.value)
+            continue
+        if isinstance(n, cst.Arg):
+            todo.append(n.value)
+            continue
+        todo.extend(children(n))
+    return False
