@@ -316,13 +316,33 @@ class StaticOutOfBoundsIndex(Rule):
             if not isinstance(s, cst.Index):
                 return
             i = self.ctx.constant_int(s.value)
-            if i is None:
-                return
             size = shape[dim]
-            if i >= size or i < -size:
+            if i is None:
+                known = self._index_range(s.value)
+                if known is None:
+                    return
+                if known[1] >= size or known[0] < -size:
+                    self._report_range(s.value, s.value, known, dim, size, what)
+                    return
+            elif i >= size or i < -size:
                 self._report_index(s.value, i, dim, size, what)
                 return
             dim += 1
+
+    def _index_range(self, node: cst.CSTNode):
+        """(smallest, largest) value of an integer index array built from literals
+        (`jnp.arange(7)`, `np.array([0, 9])`), else None."""
+        v = self.ctx.value(node)
+        return v.int_range if v.kind in (V.ARRAY, V.STATIC) else None
+
+    def _report_range(self, node, index, known, axis: int, size: int, what: str) -> None:
+        lo, hi = known
+        bad = hi if hi >= size else lo
+        self.report(
+            node,
+            f"the index array `{self.ctx.code(index).strip()}` holds {bad} (its values run from {lo} to {hi}), "
+            f"out of bounds for axis {axis} with size {size}, and JAX raises no IndexError: {what}",
+        )
 
     def _report_index(self, node, i: int, axis: int, size: int, what: str) -> None:
         self.report(
@@ -434,7 +454,8 @@ class StaticOutOfBoundsIndex(Rule):
             return
         shape = self._shape(arr)
         i = ctx.constant_int(idx)
-        if shape is None or i is None:
+        known = self._index_range(idx) if i is None else None
+        if shape is None or (i is None and known is None):
             return
         axis_node = arg_at(node, 2, "axis")
         if axis_node is None or (isinstance(axis_node, cst.Name) and axis_node.value == "None"):
@@ -444,9 +465,10 @@ class StaticOutOfBoundsIndex(Rule):
             if axis is None or not -len(shape) <= axis < len(shape):
                 return
             size = shape[axis]
-        if i >= size or i < -size:
-            self._report_index(
-                idx, i, axis, size,
-                "`jnp.take` defaults to mode='fill' and returns NaN for floats, INT_MIN "
-                "(-2147483648) for int32",
-            )
+        what = ("`jnp.take` defaults to mode='fill' and returns NaN for floats, INT_MIN "
+                "(-2147483648) for int32")
+        if known is not None:
+            if known[1] >= size or known[0] < -size:
+                self._report_range(node, idx, known, axis, size, what)  # the gather, at the call
+        elif i >= size or i < -size:
+            self._report_index(idx, i, axis, size, what)

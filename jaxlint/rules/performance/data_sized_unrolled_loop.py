@@ -9,6 +9,8 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
+from jaxlint.model.scopes import bound_once
+from jaxlint.model.walk import int_value
 from jaxlint.rules.performance._common import TracedLoopMixin
 
 
@@ -233,14 +235,37 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
             f"Vectorise (`jax.vmap` the body) or use `lax.scan` over `{name}`",
         )
 
-    def _data_sized(self, b: cst.BaseExpression) -> bool:
+    def _data_sized(self, b: cst.BaseExpression, depth: int = 0) -> bool:
+        """A dimension or size of a traced array: `x.shape[k]`, `x.size`, `len(x)`,
+        `jnp.size(x)`; integer arithmetic on one and literals (`x.shape[0] - 1`); a
+        local name of the traced function bound once to one (`n = x.shape[0]`)."""
         ctx = self.ctx
         if isinstance(b, cst.Subscript) and isinstance(b.value, cst.Attribute) and b.value.attr.value == "shape":
             v = ctx.value(b.value.value)
             return v.traced or v.kind == V.ARRAY
+        if isinstance(b, cst.Attribute) and b.attr.value == "size":
+            v = ctx.value(b.value)  # an array's element count (not a field of a class it reads)
+            return v.kind == V.ARRAY or (v.traced and v.cls is None)
         if isinstance(b, cst.Call) and ctx.builtin_name(b.func) == "len" and b.args:
             v = ctx.value(b.args[0].value)
             return v.traced and v.kind == V.ARRAY or (v.traced and v.kind == V.UNKNOWN and isinstance(b.args[0].value, cst.Name) and b.args[0].value.value in ctx.unit.traced_params)
+        if isinstance(b, cst.Call) and ctx.qualname(b.func) in ("jax.numpy.size", "numpy.size") \
+                and len(b.args) == 1 and not b.args[0].star and b.args[0].keyword is None:
+            v = ctx.value(b.args[0].value)
+            return v.kind == V.ARRAY or (v.traced and v.cls is None)
+        if depth >= 3:
+            return False
+        if isinstance(b, cst.BinaryOperation) and isinstance(
+            b.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)
+        ):
+            sized = [self._data_sized(s, depth + 1) for s in (b.left, b.right)]
+            return any(sized) and all(z or int_value(s) is not None for z, s in zip(sized, (b.left, b.right)))
+        if isinstance(b, cst.Name):
+            unit = ctx.unit
+            if unit.param(b.value) is not None or b.value not in unit.assigned:
+                return False
+            bound = bound_once(ctx.index, unit, b)
+            return bound is not b and self._data_sized(bound, depth + 1)
         return False
 
     def _caller_sized(self, b: cst.BaseExpression) -> Optional[str]:

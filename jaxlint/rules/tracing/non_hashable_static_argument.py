@@ -9,9 +9,8 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
-from jaxlint.model.hashing import UNHASHABLE, dataclass_hashing
-from jaxlint.model.kinds import dataclass_fields
-from jaxlint.model.scopes import bound_once
+from jaxlint.model.hashing import UNHASHABLE, class_hashing
+from jaxlint.model.scopes import bound_once, scope_of, writes
 from jaxlint.model.walk import walk_tree
 
 
@@ -295,7 +294,7 @@ class NonHashableStaticArg(Rule):
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
-        info = self.ctx.jit_callee(node)
+        info = self.ctx.jit_callee(node, static_only=True)
         if info is None:
             return
         for a, position, pname in info.args(node):
@@ -304,7 +303,7 @@ class NonHashableStaticArg(Rule):
             what = self._unhashable(a.value)
             if what is None:
                 continue
-            where = f"parameter `{pname}`" if pname else "a static position"
+            where = f"parameter `{pname}`" if pname else (f"argument {position}" if position is not None else "a static position")
             fix_hint = (
                 "pass a tuple"
                 if what.startswith(("a list", "a set"))
@@ -342,22 +341,69 @@ class NonHashableStaticArg(Rule):
                     return "a NumPy array"
                 if q.startswith("jax.numpy.") and ctx.value(e).kind == V.ARRAY:
                     return "a JAX array"
-            return None
+                return None
+            return self._helper_result(e)
         if isinstance(e, cst.Name):
             v = ctx.value(e)
             if v.kind == V.LIST and v.elements is not None:
                 return "a list"
             if v.kind == V.ARRAY and v.local_array:
                 return "a JAX array"
+            if depth < 4:
+                bound = self._bound(e)
+                if bound is not None:
+                    what = self._unhashable(bound, depth + 1)
+                    if what is not None:
+                        return what if isinstance(bound, (cst.Name, cst.Attribute)) or " (" in what \
+                            else f"{what} (`{e.value}` is bound to `{_short(ctx.code(bound))}`)"
             return self._from_callers(e.value)
         return None
 
-    def _dataclass_instance(self, e: cst.BaseExpression, depth: int) -> Optional[str]:
-        """An instance of a dataclass of this file that cannot be hashed: `__hash__` is None
+    def _bound(self, e: cst.Name) -> Optional[cst.BaseExpression]:
+        """The expression a name is bound to by its scope's one plain assignment (a
+        local, or a module-level name no function rebinds through `global`); None
+        for a parameter, a name bound twice, by unpacking, a loop, an import."""
+        ctx = self.ctx
+        bound = bound_once(ctx.index, ctx.unit, e)
+        if bound is e:
+            return None
+        if ctx.unit.param(e.value) is None and e.value not in ctx.unit.assigned and any(
+            e.value in u.global_names and e.value in u.assigned for u in ctx.index.units
+        ):
+            return None  # a module-level name a function rebinds
+        return bound
+
+    def _helper_result(self, call: cst.Call) -> Optional[str]:
+        """A call of a plain function of this file whose every `return` hands back a
+        list/dict/set display (`def make_cfg(): return {"depth": 2}`)."""
+        ctx = self.ctx
+        if not isinstance(call.func, cst.Name):
+            return None
+        v = ctx.value(call.func)
+        unit = v.unit
+        if v.kind != V.FUNCTION or unit is None or v.transform is not None \
+                or not isinstance(unit.node, cst.FunctionDef) or unit.is_generator or unit.node.decorators:
+            return None
+        kinds = {_display(r) for r in unit.returns}
+        if len(kinds) != 1 or not unit.returns:
+            return None
+        what = kinds.pop()
+        return None if what is None else f"{what} (what `{unit.name}` returns)"
+
+    def _dataclass_instance(self, e: cst.BaseExpression, depth: int, containers: bool = False) -> Optional[str]:
+        """An instance of a class of this file that cannot be hashed: `__hash__` is None
         (a plain `@dataclass`), or a hashed field holds something unhashable (a frozen or
-        `unsafe_hash=True` dataclass whose field is an array)."""
+        `unsafe_hash=True` dataclass, an equinox Module, a class whose `__hash__` hashes
+        a tuple of its attributes, given an array or a list).  ``containers``: only
+        list/dict/set fields count (the static half of `eqx.partition`, whose array
+        leaves are None)."""
         ctx = self.ctx
         call = bound_once(ctx.index, ctx.unit, e)
+        if isinstance(call, cst.Name) and not containers:
+            part = self._partition_half(call)
+            if part is not None:
+                inner = self._dataclass_instance(part, depth, containers=True)
+                return None if inner is None else f"a half of `eqx.partition({ctx.code(part).strip()}, ...)`, {inner},"
         if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
             return None
         if ctx.unit.lookup_def(call.func.value) is not None:
@@ -366,27 +412,51 @@ class NonHashableStaticArg(Rule):
                      and any(n is c.node for n in ctx.module.body)), None)
         if info is None:
             return None
-        how = dataclass_hashing(info.node, ctx.qualname)
+        how = class_hashing(info.node, info.bases, ctx.qualname)
         if how is None:
             return None
-        mode, fields = how
-        if mode == UNHASHABLE:
+        if how.mode == UNHASHABLE:
+            if containers:
+                return None
             return (f"an instance of the dataclass `{info.name}` (`@dataclass` with eq=True and neither "
                     f"frozen=True nor unsafe_hash=True sets `__hash__` to None)")
-        order = dataclass_fields(info.node, ctx.qualname) or []
         i = 0
         for a in call.args:
             if a.keyword is None:
-                name = order[i] if i < len(order) else None
+                name = how.params[i] if i < len(how.params) else None
                 i += 1
             else:
                 name = a.keyword.value
-            if name is None or name not in fields:
+            field = how.hashed.get(name) if name is not None else None
+            if field is None:
                 continue
             inner = self._unhashable(a.value, depth + 1)
-            if inner is not None:
-                return f"an instance of the dataclass `{info.name}` whose field `{name}` is {inner} (its hash hashes every field)"
+            if inner is None or (containers and not inner.startswith(("a list", "a dict", "a set"))):
+                continue
+            if how.kind == "dataclass":
+                return f"an instance of the dataclass `{info.name}` whose field `{field}` is {inner} (its hash hashes every field)"
+            if how.kind == "module":
+                return f"an instance of the equinox Module `{info.name}` whose field `{field}` is {inner} (a Module hashes its fields)"
+            return f"an instance of `{info.name}` whose `__hash__` hashes `self.{field}`, {inner},"
         return None
+
+    def _partition_half(self, e: cst.Name) -> Optional[cst.BaseExpression]:
+        """``params, static = eqx.partition(model, eqx.is_array)``: ``model`` for either
+        half (an instance of its class, its array leaves or the others replaced by None),
+        when the scope binds the name only there."""
+        ctx = self.ctx
+        u = scope_of(ctx.index, ctx.unit, e.value)
+        if u is None:
+            return None
+        ws = writes(u.node, e.value)
+        if len(ws) != 1 or not isinstance(ws[0], cst.Assign) or len(ws[0].targets) != 1:
+            return None
+        target, value = ws[0].targets[0].target, ws[0].value
+        if not isinstance(target, cst.Tuple) or len(target.elements) != 2 or not isinstance(value, cst.Call):
+            return None
+        if ctx.qualname(value.func) not in ("equinox.partition",) or not value.args or value.args[0].keyword is not None:
+            return None
+        return value.args[0].value
 
     def _from_callers(self, name: str) -> Optional[str]:
         """``name`` is a parameter of the (untraced) function making the call, passed
@@ -425,6 +495,11 @@ class NonHashableStaticArg(Rule):
             if what is not None:
                 return f"{what} (from the call of `{unit.name}` that passes `{ctx.code(arg).strip()}` for `{name}`)"
         return None
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _display(e: Optional[cst.BaseExpression]) -> Optional[str]:
