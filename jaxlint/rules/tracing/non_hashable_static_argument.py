@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
-from jaxlint.model.hashing import UNHASHABLE, class_hashing
+from jaxlint.model.hashing import UNHASHABLE, Hashing, class_hashing
 from jaxlint.model.scopes import bound_once, scope_of, writes
 from jaxlint.model.walk import walk_tree
 
@@ -410,34 +410,39 @@ class NonHashableStaticArg(Rule):
             return None
         info = next((c for c in ctx.index.classes if c.name == call.func.value
                      and any(n is c.node for n in ctx.module.body)), None)
-        if info is None:
-            return None
-        how = class_hashing(info.node, info.bases, ctx.qualname)
+        if info is not None:
+            how = class_hashing(info.node, info.bases, ctx.qualname)
+            name = info.name
+        else:
+            # a class another module of the project defines, imported here: its record
+            cls = ctx.index.pytree_class(call.func.value) if ctx.lookup(call.func.value) is None else None
+            how = Hashing(**cls.flat["hash"]) if cls is not None and cls.flat.get("hash") else None
+            name = call.func.value
         if how is None:
             return None
         if how.mode == UNHASHABLE:
             if containers:
                 return None
-            return (f"an instance of the dataclass `{info.name}` (`@dataclass` with eq=True and neither "
+            return (f"an instance of the dataclass `{name}` (`@dataclass` with eq=True and neither "
                     f"frozen=True nor unsafe_hash=True sets `__hash__` to None)")
         i = 0
         for a in call.args:
             if a.keyword is None:
-                name = how.params[i] if i < len(how.params) else None
+                param = how.params[i] if i < len(how.params) else None
                 i += 1
             else:
-                name = a.keyword.value
-            field = how.hashed.get(name) if name is not None else None
+                param = a.keyword.value
+            field = how.hashed.get(param) if param is not None else None
             if field is None:
                 continue
             inner = self._unhashable(a.value, depth + 1)
             if inner is None or (containers and not inner.startswith(("a list", "a dict", "a set"))):
                 continue
             if how.kind == "dataclass":
-                return f"an instance of the dataclass `{info.name}` whose field `{field}` is {inner} (its hash hashes every field)"
+                return f"an instance of the dataclass `{name}` whose field `{field}` is {inner} (its hash hashes every field)"
             if how.kind == "module":
-                return f"an instance of the equinox Module `{info.name}` whose field `{field}` is {inner} (a Module hashes its fields)"
-            return f"an instance of `{info.name}` whose `__hash__` hashes `self.{field}`, {inner},"
+                return f"an instance of the equinox Module `{name}` whose field `{field}` is {inner} (a Module hashes its fields)"
+            return f"an instance of `{name}` whose `__hash__` hashes `self.{field}`, {inner},"
         return None
 
     def _partition_half(self, e: cst.Name) -> Optional[cst.BaseExpression]:
