@@ -379,14 +379,16 @@ class JitCalls:
         elif isinstance(func, cst.Name):
             self._index_sites()
             info = self._exact_named(func) if exact else self._named(func)
-            if info is None and exact and static_only:
-                info = self._unsigned_named(func)
             if info is None:
                 info = self._imported(func)
+            if info is None and exact and static_only:
+                info = self._unsigned_named(func)
+                if info is None:
+                    return self._method(func, "__call__")  # an instance called
         elif isinstance(func, cst.Attribute):
             info = self._imported(func)
             if info is None and exact and static_only:
-                return self._method(func)
+                return self._method(func.value, func.attr.value)
         else:
             return None
         if info is None:
@@ -413,17 +415,18 @@ class JitCalls:
             u = u.parent
         return None
 
-    def _method(self, func: cst.Attribute) -> Optional[JitInfo]:
-        """``obj.method(...)`` where ``obj`` holds an instance of a class of this file
-        (``c = C(...)``, bound once) and ``method`` is a jitted def of that class that
-        takes the instance as ``self``: jit sees the instance as argument 0."""
+    def _method(self, obj: cst.BaseExpression, method: str) -> Optional[JitInfo]:
+        """``obj.method(...)`` (or ``obj(...)``, ``method`` ``__call__``) where ``obj``
+        holds an instance of a class of this file (``c = C(...)``, bound once) and
+        ``method`` is a jitted def of that class that takes the instance as ``self``:
+        jit sees the instance as argument 0."""
         self._index_sites()
-        cls = instance_class(self.ctx.index, self.ctx.unit, func.value)
-        fn = cls.methods.get(func.attr.value) if cls is not None else None
+        cls = instance_class(self.ctx.index, self.ctx.unit, obj)
+        fn = cls.methods.get(method) if cls is not None else None
         info = self._decorated.get(id(fn)) if fn is not None else None
         if info is None or not info.checked or bound_receiver(fn) != 1:
             return None
-        return replace(info, receiver=func.value)
+        return replace(info, receiver=obj)
 
     def _unsigned_named(self, func: cst.Name) -> Optional[JitInfo]:
         """The nearest enclosing scope's ``name = jax.jit(fn, ...)`` of a function whose

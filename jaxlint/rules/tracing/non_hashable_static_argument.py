@@ -44,7 +44,19 @@ class NonHashableStaticArg(Rule):
         "Instances of the file's dataclasses too: a plain `@dataclass` (eq=True, not frozen) has "
         "no hash at all, and a `frozen=True`/`unsafe_hash=True` one (or `@flax.struct.dataclass`) "
         "hashes its fields, so a field given an array, a list or another such instance makes it "
-        "unhashable (fields declared `field(compare=False)`/`hash=False` do not count)."
+        "unhashable (fields declared `field(compare=False)`/`hash=False` do not count). The same "
+        "for an `equinox.Module` (a frozen dataclass: its own `__init__` read through `self.f = p`; "
+        "also a class of another module of the project), for a class whose `__hash__` is "
+        "`hash((self.a, self.b))` with `__init__` setting them, and for either half of "
+        "`eqx.partition(module, ...)` (whose list/dict/set fields stay). A jitted method called "
+        "on an instance (`c.calc(3)`, or `c(3)` for `__call__`) passes the instance as `self`.\n\n"
+        "Values reach the call through names too: a name its scope binds once (a dict at module "
+        "level or under `if __name__ == \"__main__\":`, a JAX or NumPy array), a helper of the "
+        "file whose every `return` is a list/dict/set display. A jit of a function whose "
+        "signature is not known here (`jax.jit(imported_fn, static_argnums=0)`, a partial) is "
+        "checked where the declaration alone decides: positional arguments at the literal "
+        "`static_argnums`, keywords named in `static_argnames`. `jax.partial` (JAX's old export "
+        "of `functools.partial`) binds a jit's keywords like `functools.partial`."
     )
     why_bad = (
         "`jit` caches compiled code by the value of static arguments, so they must be "
@@ -163,6 +175,122 @@ class NonHashableStaticArg(Rule):
 
             def run(x):
                 return f(x, Frozen(2, np.zeros(3))), f(x, Handle(np.zeros(2)))
+            """
+        ),
+        # a jit of a function whose signature is unknown here (imported): lists in traced positions, tuples and ints in static ones, keywords static_argnames does not name; a name rebound to another transformation
+        Valid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+            from ops import apply
+
+            apply_jit = jax.jit(apply, static_argnums=1)
+            apply_jit([jnp.ones(3)], (1, 2), jnp.arange(3))
+            apply_jit(jnp.ones(3), 2, table=jnp.arange(3))
+            jax.jit(functools.partial(apply, 2.0), static_argnames="opts")(opts=(1, 2), table=[1, 2])
+            apply_jit = jax.vmap(apply)
+            apply_jit(jnp.ones(3), jnp.arange(3))
+            """
+        ),
+        # names rebound to a tuple, helpers that may return a tuple or None
+        Valid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @functools.partial(jax.jit, static_argnames="cfg")
+            def step(x, cfg):
+                return x * dict(cfg)["scale"]
+
+
+            def default_cfg(frozen):
+                if frozen:
+                    return (("scale", 2.0),)
+                return {"scale": 2.0}
+
+
+            def maybe_cfg(flag):
+                if flag:
+                    return {"scale": 2.0}
+
+
+            CFG = {"scale": 3.0}
+            CFG = tuple(CFG.items())
+
+
+            if __name__ == "__main__":
+                cfg = {"scale": 3.0}
+                cfg = tuple(cfg.items())
+                step(jnp.ones(3), cfg=cfg)
+                step(jnp.ones(3), cfg=CFG)
+                step(jnp.ones(3), cfg=default_cfg(True))
+                print(maybe_cfg(False) or step(jnp.ones(3), cfg=(("scale", 1.0),)))
+            """
+        ),
+        # classes that hash: `__hash__` over a hashable attribute, an attribute another method rebinds (unknown), an equinox Module whose static half keeps a tuple (its array field is None there)
+        Valid(
+            """
+            from functools import partial
+
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            class Scaler:
+                def __init__(self, w, on):
+                    self.w = w
+                    self.on = on
+
+                @partial(jax.jit, static_argnums=0)
+                def __call__(self, x):
+                    return self.w * x if self.on else x
+
+                def __hash__(self):
+                    return hash(self.on)
+
+
+            class Tagged:
+                def __init__(self, w):
+                    self.w = w
+
+                @partial(jax.jit, static_argnums=0)
+                def apply(self, x):
+                    return self.w * x
+
+                def __hash__(self):
+                    return hash(self.w)
+
+                def load(self):
+                    self.w = float(self.w.sum())
+
+
+            class Net(eqx.Module):
+                sizes: tuple
+                w: jax.Array
+
+                def __call__(self, x):
+                    return x * len(self.sizes)
+
+
+            @partial(jax.jit, static_argnums=1)
+            def run(x, net):
+                return net(x)
+
+
+            scaler = Scaler(jnp.array(2.0), True)
+
+            tagged = Tagged(jnp.array(2.0))
+            tagged.load()
+            tagged.apply(jnp.ones(3)) + scaler(jnp.ones(3))
+            net = Net((3, 3), jnp.ones(3))
+            params, static = eqx.partition(net, eqx.is_array)
+            run(jnp.ones(3), static)
             """
         ),
     ]
@@ -291,6 +419,124 @@ class NonHashableStaticArg(Rule):
                 "An instance of the dataclass `C` whose field `x` is a NumPy array (its hash hashes every field) is passed to `f` in a static position (parameter `c`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
             ],
         ),
+        # a jit of an imported function (no signature here): static_argnums counts the call's positional arguments, static_argnames its keywords
+        Invalid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+            from ops import apply
+
+            apply_jit = jax.jit(apply, static_argnums=1)
+            apply_jit(jnp.ones(3), jnp.arange(3))
+            jax.jit(functools.partial(apply, 2.0), static_argnames="opts")(jnp.ones(3), opts=[1, 2])
+            """,
+            expected=[(8, 24), (9, 82)],
+            messages=[
+                "A JAX array is passed to `apply_jit` in a static position (argument 1; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A list is passed to `jax.jit(functools.partial(apply, 2.0), static_argnames=\"opts\")` in a static position (parameter `opts`; static_argnames='opts'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass a tuple",
+            ],
+        ),
+        # a dict bound to a name, or returned by a helper of the file
+        Invalid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @functools.partial(jax.jit, static_argnames="cfg")
+            def step(x, cfg):
+                return x * cfg["scale"]
+
+
+            def default_cfg():
+                return {"scale": 2.0}
+
+
+            if __name__ == "__main__":
+                cfg = {"scale": 3.0}
+                step(jnp.ones(3), cfg=cfg)
+                step(jnp.ones(3), cfg=default_cfg())
+            """,
+            expected=[(18, 27), (19, 27)],
+            messages=[
+                "A dict (`cfg` is bound to `{\"scale\": 3.0}`) is passed to `step` in a static position (parameter `cfg`; static_argnames='cfg'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A dict (what `default_cfg` returns) is passed to `step` in a static position (parameter `cfg`; static_argnames='cfg'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
+        # `jax.partial` (functools.partial, exported by JAX until 0.2.21) binding the jit's static_argnums: a tracer from the scan body
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import jit
+
+
+            @jax.partial(jit, static_argnums=(1,))
+            def power(x, k):
+                return x ** k
+
+
+            @jit
+            def body(carry, x):
+                k = carry["k"]
+                return carry, power(x, k)
+            """,
+            expected=[(14, 28)],
+            messages=[
+                "A tracer is passed to `power` in a static position (parameter `k`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
+        # instances whose hash reads their fields: a class hashing a JAX array attribute, called with itself static (`self`, static_argnums=0); the static half of `eqx.partition` of a Module with a list field
+        Invalid(
+            """
+            from functools import partial
+
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            class Scaler:
+                def __init__(self, w, on):
+                    self.w = w
+                    self.on = on
+
+                @partial(jax.jit, static_argnums=0)
+                def __call__(self, x):
+                    return self.w * x if self.on else x
+
+                def __hash__(self):
+                    return hash((self.w, self.on))
+
+
+            class Net(eqx.Module):
+                sizes: list
+
+                def __call__(self, x):
+                    return x
+
+
+            @partial(jax.jit, static_argnums=1)
+            def run(x, net):
+                return net(x)
+
+
+            scaler = Scaler(jnp.array(2.0), True)
+            scaler(jnp.ones(3))
+            net = Net([3, 3])
+            params, static = eqx.partition(net, eqx.is_array)
+            run(jnp.ones(3), static)
+            """,
+            expected=[(34, 1), (37, 18)],
+            messages=[
+                "An instance of `Scaler` whose `__hash__` hashes `self.w`, a JAX array, is passed to `scaler` in a static position (parameter `self`; static_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A half of `eqx.partition(net, ...)`, an instance of the equinox Module `Net` whose field `sizes` is a list (a Module hashes its fields), is passed to `run` in a static position (parameter `net`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -384,8 +630,13 @@ class NonHashableStaticArg(Rule):
         if v.kind != V.FUNCTION or unit is None or v.transform is not None \
                 or not isinstance(unit.node, cst.FunctionDef) or unit.is_generator or unit.node.decorators:
             return None
+        last = unit.node.body.body[-1] if unit.node.body.body else None
+        if isinstance(last, cst.SimpleStatementLine):
+            last = last.body[-1]
+        if not isinstance(last, cst.Return):
+            return None  # it may fall off its end and return None
         kinds = {_display(r) for r in unit.returns}
-        if len(kinds) != 1 or not unit.returns:
+        if len(kinds) != 1:
             return None
         what = kinds.pop()
         return None if what is None else f"{what} (what `{unit.name}` returns)"
