@@ -35,6 +35,11 @@ class StaticOutOfBoundsIndex(Rule):
         "At a call of a jitted function of the file that reads `x[i]` with both `x` and `i` "
         "its traced parameters, the index and the shape passed there are checked too: "
         "`f(np.arange(10), 13)` (NumPy's literal constructors give shapes as jax.numpy's do). "
+        "Index arrays whose values the model knows are checked the same way: `jnp.arange`/"
+        "`np.arange` of integers (constants and integer arithmetic too) and `jnp.array`/"
+        "`np.array` of an integer display, in a subscript (`x[np.arange(7)]`), an `.at[...]` "
+        "update or `jnp.take(x, jnp.arange(15))` (reported at the call: the whole gather fills). "
+        "The data's shape is kept through `x.astype(...)`, `x.copy()`, `x.clip(...)`.\n\n"
         "Arrays of unknown shape (arguments, results of other calls) are never checked."
     )
     why_bad = (
@@ -144,6 +149,23 @@ class StaticOutOfBoundsIndex(Rule):
             a = f(np.arange(10), 9) + f(jnp.arange(10), -10)
             b = g(np.arange(10), 13) + h(np.arange(10), 13)
             c = jnp.split(jnp.arange(12).reshape(3, -1), [1], axis=1)[1][0, 2]
+            """
+        ),
+        # index arrays in bounds (negative ones too), `mode="clip"`, a size not known, a boolean mask
+        Valid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            def f(n):
+                x = jnp.arange(10.0)
+                a = jnp.take(x, jnp.arange(10)), jnp.take(x, jnp.arange(12), mode="clip")
+                b = x[jnp.arange(-10, 0)], x[np.arange(0, 10, 2)], x[jnp.arange(n)]
+                mask = x[jnp.array([True, False, True, False, True, False, True, False, True, True])]
+                grid = jnp.zeros((3, 4))
+                c = grid[:, jnp.array([0, 3])], grid.at[jnp.array([2, -3])].get()
+                return a, b, mask, c
             """
         ),
     ]
@@ -283,6 +305,46 @@ class StaticOutOfBoundsIndex(Rule):
             messages=[
                 "index 13, passed to `f` as `i`, is out of bounds for axis 0 with size 10 of `x` (`x[i]` in `f`), and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
                 "index 4, passed to `cell` as `c`, is out of bounds for axis 1 with size 4 of `m` (`m[r, c]` in `cell`), and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+            ],
+        ),
+        # an index array of known values (`jnp.arange`, an integer `jnp.array` display) past the end of the data: `take` fills (jax#10333, jax#16899)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            values = jnp.arange(5).astype(float)
+            out = jnp.take(
+                values,
+                jnp.arange(5 * 3),
+                axis=0,
+            )
+            pair = jnp.take(values, jnp.array([0, -6]))
+            """,
+            expected=[(4, 7), (9, 8)],
+            messages=[
+                "the index array `jnp.arange(5 * 3)` holds 14 (its values run from 0 to 14), out of bounds for axis 0 with size 5, and JAX raises no IndexError: `jnp.take` defaults to mode='fill' and returns NaN for floats, INT_MIN (-2147483648) for int32",
+                "the index array `jnp.array([0, -6])` holds -6 (its values run from -6 to 0), out of bounds for axis 0 with size 5, and JAX raises no IndexError: `jnp.take` defaults to mode='fill' and returns NaN for floats, INT_MIN (-2147483648) for int32",
+            ],
+        ),
+        # the same in subscripts: a read clamps, an `.at[...]` update is dropped
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            @jax.jit
+            def f(v):
+                table = jnp.zeros((4, 3))
+                rows = table[np.arange(6)]
+                table = table.at[jnp.array([0, 4])].set(v)
+                return rows, table
+            """,
+            expected=[(9, 18), (10, 22)],
+            messages=[
+                "the index array `np.arange(6)` holds 5 (its values run from 0 to 5), out of bounds for axis 0 with size 4, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                "the index array `jnp.array([0, 4])` holds 4 (its values run from 0 to 4), out of bounds for axis 0 with size 4, and JAX raises no IndexError: `.at[...].set(...)` silently drops the update",
             ],
         ),
     ]

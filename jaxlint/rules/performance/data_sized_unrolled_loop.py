@@ -23,8 +23,10 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
     default_enabled = False
     seed = "The Sharp Bits § Control Flow (seed 000): `range(x.shape[0])` works under jit, unrolled"
     what_it_does = (
-        "Opt-in. Inside traced code, flags `for i in range(x.shape[k])` / `range(len(x))` "
-        "(and comprehensions over them): loops whose trip count is a data dimension; and "
+        "Opt-in. Inside traced code, flags `for i in range(x.shape[k])` / `range(len(x))` / "
+        "`range(x.size)` / `range(jnp.size(x))` (and comprehensions over them; integer arithmetic "
+        "on one, `range(1, x.shape[0] - 1)`; a local name bound once to one, `n = x.shape[0]`): "
+        "loops whose trip count is a data dimension; and "
         "`range(n)` where the caller chooses `n`: a static argument of the traced function "
         "(`static_argnums`/`static_argnames`), or a parameter of the function that builds it "
         "(`def make(n): @jax.jit def f(x): for i in range(n): ...`); and `for row in x` over "
@@ -92,6 +94,39 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
 
             params = [(jnp.ones((3, 3)), jnp.ones(3)) for _ in range(2)]
             y = jax.jit(mlp)(params, jnp.ones(3))
+            """
+        ),
+        # the rank (`x.ndim`), a name bound twice, a static field of a class the model reads, `.size` outside traced code
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from flax import struct
+
+
+            @struct.dataclass
+            class Grid:
+                cells: jax.Array
+                size: int = struct.field(pytree_node=False)
+
+
+            @jax.jit
+            def f(x, grid: Grid):
+                for axis in range(x.ndim):
+                    x = jnp.flip(x, axis)
+                n = x.shape[0]
+                n = 3
+                for i in range(n):
+                    x = x * 2
+                for j in range(grid.size):
+                    x = x + grid.cells[j]
+                return x
+
+
+            def eager(a):
+                for i in range(a.size):
+                    a = a.at[i].set(2 * a[i])
+                return a
             """
         ),
     ]
@@ -188,6 +223,45 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
             expected=[(7, 14)],
             messages=[
                 "this Python loop runs once per row of `w`, a traced array argument of `likelihood`, while JAX traces `likelihood`: it is unrolled, and compile time grows with the data size. Vectorise (`jax.vmap` the body) or use `lax.scan` over `w`",
+            ],
+        ),
+        # over `a.size` (jax#7116: one copy of the body per element)
+        Invalid(
+            """
+            import jax
+
+
+            @jax.jit
+            def double_each(a):
+                for i in range(a.size):
+                    a = a.at[i].set(2 * a[i])
+                return a
+            """,
+            expected=[(6, 14)],
+            messages=[
+                "this Python loop runs once per element of `a.size` while JAX traces `double_each`: it is unrolled, and compile time grows with the data size. Vectorise, `jax.vmap` the body or use `lax.fori_loop`",
+            ],
+        ),
+        # a local name bound to a dimension, arithmetic on one, `jnp.size(x)`
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def smooth(x):
+                n = x.shape[0]
+                for i in range(1, n - 1):
+                    x = x.at[i].set((x[i - 1] + x[i + 1]) / 2)
+                return [x[j] for j in range(jnp.size(x) // 2)]
+
+
+            smooth_jit = jax.jit(smooth)
+            """,
+            expected=[(7, 14), (9, 27)],
+            messages=[
+                "this Python loop runs once per element of `n - 1` while JAX traces `smooth`: it is unrolled, and compile time grows with the data size. Vectorise, `jax.vmap` the body or use `lax.fori_loop`",
+                "this Python loop runs once per element of `jnp.size(x) // 2` while JAX traces `smooth`: it is unrolled, and compile time grows with the data size. Vectorise, `jax.vmap` the body or use `lax.fori_loop`",
             ],
         ),
     ]
