@@ -184,6 +184,18 @@ def _hashed_attributes(fn: cst.FunctionDef) -> list[str]:
 def _through_init(init: cst.FunctionDef, fields: list[str], kind: str) -> Optional[Hashing]:
     """The constructor's parameters and the hashed fields its body sets from them
     (``self.f = p`` at the top level of ``__init__``, once)."""
+    read = _init_params(init)
+    if read is None:
+        return None
+    params, sets = read
+    hashed = {p: f for f, p in sets.items() if f in fields}
+    return Hashing(BY_FIELDS, params, hashed, kind) if hashed else None
+
+
+def _init_params(init: cst.FunctionDef) -> Optional[tuple[list[str], dict[str, str]]]:
+    """(``__init__``'s parameters after ``self``, {attribute: the parameter that
+    ``self.attribute = parameter`` at the top level of its body sets it to, once});
+    None for ``*args``/``**kwargs``."""
     ps = init.params
     if isinstance(ps.star_arg, cst.Param) or ps.star_kwarg is not None:
         return None
@@ -191,7 +203,7 @@ def _through_init(init: cst.FunctionDef, fields: list[str], kind: str) -> Option
     if not params or params[0] != "self":
         return None
     params = params[1:] + [p.name.value for p in ps.kwonly_params]
-    hashed: dict[str, str] = {}
+    sets: dict[str, str] = {}
     seen: dict[str, int] = {}
     for stmt in init.body.body:
         if not isinstance(stmt, cst.SimpleStatementLine):
@@ -203,7 +215,25 @@ def _through_init(init: cst.FunctionDef, fields: list[str], kind: str) -> Option
             for t in targets:
                 if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
                     seen[t.attr.value] = seen.get(t.attr.value, 0) + 1
-                    if t.attr.value in fields and isinstance(small.value, cst.Name) and small.value.value in params:
-                        hashed[small.value.value] = t.attr.value
-    hashed = {p: f for p, f in hashed.items() if seen.get(f) == 1}
-    return Hashing(BY_FIELDS, params, hashed, kind) if hashed else None
+                    if isinstance(small.value, cst.Name) and small.value.value in params:
+                        sets[t.attr.value] = small.value.value
+    return params, {f: p for f, p in sets.items() if seen.get(f) == 1}
+
+
+def attribute_param(node: cst.ClassDef, qualname: Callable[[cst.CSTNode], Optional[str]], attr: str) -> Optional[tuple[list[str], str]]:
+    """(the constructor's parameters, the one whose argument ``obj.attr`` holds) for an
+    instance of a class of this file: a dataclass field (``@dataclass``, flax struct,
+    chex), or an attribute ``__init__`` sets once from a parameter and no other method
+    rebinds.  None otherwise (a property, a computed value, a base class)."""
+    fields = dataclass_fields(node, qualname)
+    if fields is not None:
+        if attr not in fields or _method(node, "__init__") is not None or _method(node, "__post_init__") is not None:
+            return None
+        return fields, attr
+    init = _method(node, "__init__")
+    if init is None or node.bases or _set_outside_init(node, [attr]):
+        return None
+    read = _init_params(init)
+    if read is None or attr not in read[1]:
+        return None
+    return read[0], read[1][attr]

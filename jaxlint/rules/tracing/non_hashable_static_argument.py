@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
-from jaxlint.model.hashing import UNHASHABLE, Hashing, class_hashing
+from jaxlint.model.hashing import UNHASHABLE, Hashing, attribute_param, class_hashing
 from jaxlint.model.scopes import bound_once, scope_of, writes
 from jaxlint.model.walk import walk_tree
 
@@ -52,7 +52,9 @@ class NonHashableStaticArg(Rule):
         "on an instance (`c.calc(3)`, or `c(3)` for `__call__`) passes the instance as `self`.\n\n"
         "Values reach the call through names too: a name its scope binds once (a dict at module "
         "level or under `if __name__ == \"__main__\":`, a JAX or NumPy array), a helper of the "
-        "file whose every `return` is a list/dict/set display. A jit of a function whose "
+        "file whose every `return` is a list/dict/set display, an attribute of an object "
+        "built once by a class of the file (`cfg.layers` of `cfg = Config([64, 64])`: a "
+        "dataclass field, or `self.layers = layers` in `__init__`, rebound nowhere). A jit of a function whose "
         "signature is not known here (`jax.jit(imported_fn, static_argnums=0)`, a partial) is "
         "checked where the declaration alone decides: positional arguments at the literal "
         "`static_argnums`, keywords named in `static_argnames`. `jax.partial` (JAX's old export "
@@ -291,6 +293,47 @@ class NonHashableStaticArg(Rule):
             net = Net((3, 3), jnp.ones(3))
             params, static = eqx.partition(net, eqx.is_array)
             run(jnp.ones(3), static)
+            """
+        ),
+        # fields that hold tuples and strings, an attribute a method rebinds, a field rebound after construction
+        Valid(
+            """
+            import dataclasses
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @dataclasses.dataclass
+            class Config:
+                layers: tuple
+                act: str = "relu"
+
+
+            class Options:
+                def __init__(self, table, scale):
+                    self.table = table
+                    self.scale = scale
+
+                def freeze(self):
+                    self.table = tuple(self.table.tolist())
+
+
+            @partial(jax.jit, static_argnums=1)
+            def mlp(x, layers):
+                return x * len(layers)
+
+
+            config = Config((64, 64))
+            options = Options(jnp.arange(3), 2.0)
+            options.freeze()
+            mlp(jnp.ones(3), config.layers)
+            mlp(jnp.ones(3), options.table)
+            mlp(jnp.ones(3), config.act)
+            extra = Config([1])
+            extra.layers = (1,)
+            mlp(jnp.ones(3), extra.layers)
             """
         ),
     ]
@@ -537,6 +580,44 @@ class NonHashableStaticArg(Rule):
                 "A half of `eqx.partition(net, ...)`, an instance of the equinox Module `Net` whose field `sizes` is a list (a Module hashes its fields), is passed to `run` in a static position (parameter `net`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
             ],
         ),
+        # held in a config object: a dataclass field, an attribute `__init__` sets from its parameter
+        Invalid(
+            """
+            import dataclasses
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @dataclasses.dataclass(frozen=True)
+            class Config:
+                layers: list
+                act: str = "relu"
+
+
+            class Options:
+                def __init__(self, table, scale):
+                    self.table = table
+                    self.scale = scale
+
+
+            @partial(jax.jit, static_argnums=1)
+            def mlp(x, layers):
+                return x * len(layers)
+
+
+            config = Config([64, 64])
+            options = Options(jnp.arange(3), 2.0)
+            mlp(jnp.ones(3), config.layers)
+            mlp(jnp.ones(3), options.table)
+            """,
+            expected=[(27, 18), (28, 18)],
+            messages=[
+                "A list (`config.layers`: `Config(...)` was given it for `layers`) is passed to `mlp` in a static position (parameter `layers`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass a tuple",
+                "A JAX array (`options.table`: `Options(...)` was given it for `table`) is passed to `mlp` in a static position (parameter `layers`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -603,7 +684,64 @@ class NonHashableStaticArg(Rule):
                         return what if isinstance(bound, (cst.Name, cst.Attribute)) or " (" in what \
                             else f"{what} (`{e.value}` is bound to `{_short(ctx.code(bound))}`)"
             return self._from_callers(e.value)
+        if isinstance(e, cst.Attribute) and depth < 4:
+            return self._constructor_arg(e, depth)
         return None
+
+    def _local_class(self, call: cst.BaseExpression):
+        """The class of this file (at module level) that ``call`` constructs, else None."""
+        ctx = self.ctx
+        if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
+            return None
+        if ctx.unit.lookup_def(call.func.value) is not None:
+            return None
+        return next((c for c in ctx.index.classes if c.name == call.func.value
+                     and any(n is c.node for n in ctx.module.body)), None)
+
+    def _attribute_writes(self) -> set[tuple[str, str]]:
+        """(name, attribute) for every `name.attribute = ...` (or `+=`, `del`) of the
+        file: an instance's field rebound after its constructor ran (once per file)."""
+        found = getattr(self, "_writes", None)
+        if found is None:
+            found = self._writes = set()
+            for n in walk_tree(self.ctx.module):
+                t = type(n)
+                if t is cst.Assign:
+                    targets = [x.target for x in n.targets]
+                elif t in (cst.AugAssign, cst.AnnAssign):
+                    targets = [n.target]
+                elif t is cst.Del:
+                    targets = [n.target]
+                else:
+                    continue
+                for target in targets:
+                    for m in (target, *walk_tree(target)):
+                        if type(m) is cst.Attribute and type(m.value) is cst.Name:
+                            found.add((m.value.value, m.attr.value))
+        return found
+
+    def _constructor_arg(self, e: cst.Attribute, depth: int) -> Optional[str]:
+        """``cfg.layers`` where ``cfg`` is bound once to ``Config(...)`` of a class of this
+        file whose ``layers`` holds what the constructor was given (a dataclass field,
+        ``self.layers = layers`` in ``__init__``): what that argument is."""
+        ctx = self.ctx
+        call = bound_once(ctx.index, ctx.unit, e.value) if isinstance(e.value, cst.Name) else None
+        info = self._local_class(call) if call is not None and call is not e.value else None
+        if info is None:
+            return None
+        found = attribute_param(info.node, ctx.qualname, e.attr.value)
+        if found is None or (e.value.value, e.attr.value) in self._attribute_writes():
+            return None
+        params, param = found
+        arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+        if arg is None and param in params:
+            pos = [a for a in call.args if a.keyword is None]
+            i = params.index(param)
+            arg = pos[i].value if i < len(pos) else None
+        inner = self._unhashable(arg, depth + 1) if arg is not None else None
+        if inner is None:
+            return None
+        return f"{inner} (`{ctx.code(e).strip()}`: `{info.name}(...)` was given it for `{param}`)"
 
     def _bound(self, e: cst.Name) -> Optional[cst.BaseExpression]:
         """The expression a name is bound to by its scope's one plain assignment (a
@@ -684,7 +822,7 @@ class NonHashableStaticArg(Rule):
             else:
                 param = a.keyword.value
             field = how.hashed.get(param) if param is not None else None
-            if field is None:
+            if field is None or (isinstance(e, cst.Name) and (e.value, field) in self._attribute_writes()):
                 continue
             inner = self._unhashable(a.value, depth + 1)
             if inner is None or (containers and not inner.startswith(("a list", "a dict", "a set"))):
