@@ -8,6 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.hashing import UNHASHABLE, Hashing, attribute_param, class_hashing
 from jaxlint.model.scopes import bound_once, scope_of, writes
@@ -58,7 +59,8 @@ class NonHashableStaticArg(Rule):
         "signature is not known here (`jax.jit(imported_fn, static_argnums=0)`, a partial) is "
         "checked where the declaration alone decides: positional arguments at the literal "
         "`static_argnums`, keywords named in `static_argnames`. `jax.partial` (JAX's old export "
-        "of `functools.partial`) binds a jit's keywords like `functools.partial`."
+        "of `functools.partial`) binds a jit's keywords like `functools.partial`. "
+        "What `functools.partial(jitted, ...)` binds is checked as if passed at a call."
     )
     why_bad = (
         "`jit` caches compiled code by the value of static arguments, so they must be "
@@ -334,6 +336,31 @@ class NonHashableStaticArg(Rule):
             extra = Config([1])
             extra.layers = (1,)
             mlp(jnp.ones(3), extra.layers)
+            """
+        ),
+        # `functools.partial` of a jitted function binding a tuple to the static parameter, a list to a traced one; a partial of `jax.jit` itself
+        Valid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @functools.partial(jax.jit, static_argnames=("cfg",))
+            def step(x, cfg):
+                return x * dict(cfg)["lr"]
+
+
+            def run(x):
+                cfg = (("lr", 0.1),)
+                train = functools.partial(step, cfg=cfg)
+                return train(x)
+
+
+            grads = functools.partial(step, [jnp.ones(3)])
+            jitter = functools.partial(jax.jit, static_argnums=[0])
+            print(run(jnp.ones(3)))
             """
         ),
     ]
@@ -618,13 +645,48 @@ class NonHashableStaticArg(Rule):
                 "A JAX array (`options.table`: `Options(...)` was given it for `table`) is passed to `mlp` in a static position (parameter `layers`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
             ],
         ),
+        # bound by `functools.partial` to a jitted function: every call of the partial passes it on
+        Invalid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @functools.partial(jax.jit, static_argnames=("cfg",))
+            def step(x, cfg):
+                return x * cfg["lr"]
+
+
+            def run(x):
+                cfg = {"lr": 0.1}
+                train = functools.partial(step, cfg=cfg)
+                return train(x)
+
+
+            lr_step = functools.partial(step, jnp.ones(3), {"lr": 0.1})
+            """,
+            expected=[(14, 41), (18, 48)],
+            messages=[
+                "A dict (`cfg` is bound to `{\"lr\": 0.1}`) is passed by `functools.partial` to `step` in a static position (parameter `cfg`; static_argnames='cfg'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A dict is passed by `functools.partial` to `step` in a static position (parameter `cfg`; static_argnames='cfg'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
-        info = self.ctx.jit_callee(node, static_only=True)
+        ctx = self.ctx
+        call, through = node, ""
+        if node.args and ctx.qualname(node.func) in apis.PARTIALS and not node.args[0].keyword \
+                and not any(a.star for a in node.args):
+            # `functools.partial(step_jit, cfg={...})`: every call of it passes them on
+            call = node.with_changes(func=node.args[0].value, args=node.args[1:])
+            through = " by `functools.partial`"
+        info = ctx.jit_callee(call, static_only=True)
         if info is None:
             return
-        for a, position, pname in info.args(node):
+        for a, position, pname in info.args(call):
             if not info.is_static(position, pname):
                 continue
             what = self._unhashable(a.value)
@@ -638,7 +700,7 @@ class NonHashableStaticArg(Rule):
             )
             self.report(
                 a.value,
-                f"{what[0].upper() + what[1:]} is passed to `{self.ctx.code(node.func)}` in a static "
+                f"{what[0].upper() + what[1:]} is passed{through} to `{self.ctx.code(call.func)}` in a static "
                 f"position ({where}; {info.label()}): static arguments must be hashable, so the "
                 f"call raises ValueError: Non-hashable static arguments are not supported. "
                 f"Instead, {fix_hint}",
