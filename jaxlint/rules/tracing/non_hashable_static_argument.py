@@ -859,8 +859,7 @@ class NonHashableStaticArg(Rule):
             return None
         if ctx.unit.lookup_def(call.func.value) is not None:
             return None
-        info = next((c for c in ctx.index.classes if c.name == call.func.value
-                     and any(n is c.node for n in ctx.module.body)), None)
+        info = self._local_class(call)
         if info is not None:
             how = class_hashing(info.node, info.bases, ctx.qualname)
             name = info.name
@@ -908,7 +907,8 @@ class NonHashableStaticArg(Rule):
         if len(ws) != 1 or not isinstance(ws[0], cst.Assign) or len(ws[0].targets) != 1:
             return None
         target, value = ws[0].targets[0].target, ws[0].value
-        if not isinstance(target, cst.Tuple) or len(target.elements) != 2 or not isinstance(value, cst.Call):
+        if not isinstance(target, cst.Tuple) or len(target.elements) != 2 or not isinstance(value, cst.Call) \
+                or not any(isinstance(el.value, cst.Name) and el.value.value == e.value for el in target.elements):
             return None
         if ctx.qualname(value.func) not in ("equinox.partition",) or not value.args or value.args[0].keyword is not None:
             return None
