@@ -157,6 +157,31 @@ def test_jits_imported_from_another_module_static_and_donated(project):
     assert found[4][4].startswith("`state` was donated to the jitted call on line 6")
 
 
+def test_values_reaching_static_arguments_and_loops_across_modules(project):
+    """A jit of an imported function (no signature here: static_argnums counts the call's
+    positions), the static half of `eqx.partition` of an equinox Module imported from
+    another module (its hashing travels in the class record), and a loop over `a.size`
+    in a function jitted by another module.  Each checked with JAX 0.10.2: lines 10 and
+    21 raise ValueError (Non-hashable static arguments), 11 and 22 run; the loop is
+    unrolled (100 equations at size 20)."""
+    project("static_values")
+    found = _lint(Path("."), "--no-cache", "--extend-select", "JAX503")
+    assert [f[:4] for f in found] == [
+        ("JAX503", "pkg/ops.py", 6, 14),
+        ("JAX207", "pkg/run.py", 10, 24),
+        ("JAX207", "pkg/run.py", 21, 48),
+    ]
+    assert found[1][4].startswith(
+        "A JAX array is passed to `apply_jit` in a static position (argument 1; static_argnums=1)"
+    )
+    assert found[2][4].startswith(
+        "A half of `eqx.partition(Net({\"a\": 2}), ...)`, an instance of the equinox Module `Net` "
+        "whose field `sizes` is a dict (a Module hashes its fields), is passed to "
+        "`jax.jit(merge, static_argnames=\"static\")` in a static position (parameter `static`; "
+        "static_argnames='static')"
+    )
+
+
 def test_the_chain_in_json_sarif_and_the_full_format(project):
     import jsonschema
 

@@ -60,7 +60,9 @@ class RuleContext:
     static_hint: Callable[[Value], str]
     """"; or ... mark it static (static_argnums=...)" when that would help, else ""."""
     jit_callee: Callable[..., Optional[JitInfo]]
-    """``jit_callee(call, exact=True)``: the jit of this file a call invokes."""
+    """``jit_callee(call, exact=True, static_only=False)``: the jit of this file a call
+    invokes; ``static_only``: also a jit of a function whose signature is unknown here
+    (``info.unit`` None; only literal static positions/keywords are known)."""
     jit_declaration: Callable[[cst.CSTNode], Optional[JitInfo]]
     """The JitInfo of a jit written here (``jax.jit(f, ...)``, a jit decorator)."""
     key_token: Callable[[cst.CSTNode], Optional[KeyToken]]

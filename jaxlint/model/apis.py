@@ -142,6 +142,11 @@ _CANONICAL_NAMES = {
 }
 
 
+# `functools.partial` and the names JAX exported it under until 0.2.21 (`jax.partial`,
+# `jax.lax.partial`): code written for those versions binds a jit's keywords with them
+PARTIALS = frozenset({"functools.partial", "jax.partial", "jax.lax.partial"})
+
+
 @lru_cache(maxsize=65536)
 def canonical(qualname: str) -> str:
     for prefix, repl in _CANONICAL_PREFIXES:

@@ -11,7 +11,7 @@ import libcst as cst
 from jaxlint.model import apis, instances, kinds, pytrees, shape_flow
 from jaxlint.model import values as V
 from jaxlint.model.bindings import replace_value
-from jaxlint.model.shapes import constructor_facts
+from jaxlint.model.shapes import constructor_facts, int_range
 from jaxlint.model.transformed import differentiates
 from jaxlint.model.scopes import bound_receiver
 from jaxlint.model.units import Unit
@@ -275,7 +275,7 @@ class Evaluator:
             # a helper of another module of the project whose every return has one kind
             return self._returned(self.index.imported_returns[written], e, traced_ctx, deps)
         if q is not None:
-            if q == "functools.partial":
+            if q in apis.PARTIALS:
                 return Value(kind=V.FUNCTION)
             t = apis.transform_for(q)
             if t is not None:
@@ -314,12 +314,13 @@ class Evaluator:
                     shape = shape_flow.stacked_shape(q, e, arg_vals[0]) or shape_flow.reshape_call_shape(self, q, e, arg_vals[0])
                 if traced_ctx:
                     deps = deps | JAX_COMPUTED  # a tracer whatever its inputs are
-                return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True, dtype_hint=hint or floaty, shape=shape)
+                return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True, dtype_hint=hint or floaty, shape=shape,
+                             int_range=int_range(self, q, e) if shape is not None else None)
             if q.startswith("numpy.") or q == "numpy":
                 if all(v.kind == V.STATIC for v in arg_vals):
                     shape = constructor_facts(self, "jax.numpy" + q[len("numpy"):], e)[0] if q.count(".") == 1 else None
                     # a NumPy array of literal data: a concrete value, whose shape is known
-                    return V.STATIC_VALUE if shape is None else Value(kind=V.STATIC, shape=shape)
+                    return V.STATIC_VALUE if shape is None else Value(kind=V.STATIC, shape=shape, int_range=int_range(self, q, e))
                 return Value(kind=V.NPARRAY)
             if q.startswith("math."):
                 return V.STATIC_VALUE if not any_traced else Value(traced=True, deps=deps)

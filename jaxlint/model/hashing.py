@@ -12,12 +12,12 @@ arguments are not supported``).
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, NamedTuple, Optional
 
 import libcst as cst
 
 from jaxlint.model.kinds import dataclass_fields
-from jaxlint.model.walk import keyword_arg
+from jaxlint.model.walk import keyword_arg, walk_tree
 
 _FROZEN_DECORATORS = frozenset({"flax.struct.dataclass"})
 
@@ -82,3 +82,158 @@ def _hashed(node: cst.ClassDef, name: str, qualname) -> bool:
                     if a is not None and not (isinstance(a.value, cst.Name) and a.value.value == "True"):
                         return False
     return True
+
+
+class Hashing(NamedTuple):
+    """How instances of a class of this file hash, read from its definition."""
+
+    mode: str  # UNHASHABLE or BY_FIELDS
+    params: list[str]  # the constructor's parameters, in order (no `self`)
+    hashed: dict[str, str]  # constructor parameter -> the field it lands in, for hashed fields
+    kind: str  # "dataclass", "module" (an equinox Module), "class" (its own `__hash__`)
+
+
+def class_hashing(node: cst.ClassDef, bases: list[str], qualname: Callable[[cst.CSTNode], Optional[str]]) -> Optional[Hashing]:
+    """How a class of this file hashes, when the model can read it:
+
+    * a dataclass (``dataclass_hashing``);
+    * an ``equinox.Module`` subclass: a frozen dataclass, whose hash hashes its
+      annotated fields (``eqx.field(static=True)`` ones too; not ``compare=False``);
+      a ``__init__`` of its own maps its parameters to fields by ``self.f = p``;
+    * a class whose ``__hash__`` is ``return hash((self.a, self.b))`` (or
+      ``hash(self.a)``), with ``__init__`` setting ``self.a = a``.
+
+    None otherwise (other bases, computed hashes, ``*args``)."""
+    how = dataclass_hashing(node, qualname)
+    if how is not None:
+        order = dataclass_fields(node, qualname) or []
+        return Hashing(how[0], order, {f: f for f in how[1]}, "dataclass")
+    init = _method(node, "__init__")
+    if bases == ["equinox.Module"] and len(node.bases) == 1 and not node.keywords:
+        if _method(node, "__hash__") is not None or _method(node, "__eq__") is not None:
+            return None
+        fields = _annotated(node, qualname)
+        hashed = [f for f in fields if _hashed(node, f, qualname)]
+        if init is None:
+            return Hashing(BY_FIELDS, fields, {f: f for f in hashed}, "module")
+        return _through_init(init, hashed, "module")
+    h = _method(node, "__hash__")
+    if h is None or node.bases or node.keywords or init is None:
+        return None
+    attrs = _hashed_attributes(h)
+    if not attrs or _set_outside_init(node, attrs):
+        return None
+    return _through_init(init, attrs, "class")
+
+
+def _set_outside_init(node: cst.ClassDef, attrs: list[str]) -> bool:
+    """A method other than ``__init__`` assigns ``self.a`` for one of ``attrs``."""
+    for stmt in node.body.body:
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value != "__init__":
+            for n in walk_tree(stmt):
+                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else (
+                    [n.target] if isinstance(n, (cst.AnnAssign, cst.AugAssign)) else [])
+                for t in targets:
+                    for m in (t, *walk_tree(t)):
+                        if isinstance(m, cst.Attribute) and isinstance(m.value, cst.Name) \
+                                and m.value.value == "self" and m.attr.value in attrs:
+                            return True
+    return False
+
+
+def _method(node: cst.ClassDef, name: str) -> Optional[cst.FunctionDef]:
+    for stmt in node.body.body:
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
+            return stmt
+    return None
+
+
+def _annotated(node: cst.ClassDef, qualname) -> list[str]:
+    out = []
+    for stmt in node.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    ann = small.annotation.annotation
+                    head = ann.value if isinstance(ann, cst.Subscript) else ann
+                    if not (qualname(head) or "").endswith("ClassVar"):
+                        out.append(small.target.value)
+    return out
+
+
+def _hashed_attributes(fn: cst.FunctionDef) -> list[str]:
+    """``return hash((self.a, self.b))`` / ``return hash(self.a)``: ["a", "b"] (the
+    attributes of ``self`` in the hashed value); [] for any other body."""
+    body = fn.body.body
+    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+        return []
+    ret = body[0].body[0]
+    if not isinstance(ret, cst.Return) or not isinstance(ret.value, cst.Call):
+        return []
+    call = ret.value
+    if not (isinstance(call.func, cst.Name) and call.func.value == "hash") or len(call.args) != 1 or call.args[0].star:
+        return []
+    arg = call.args[0].value
+    items = [el.value for el in arg.elements if not isinstance(el, cst.StarredElement)] if isinstance(arg, cst.Tuple) else [arg]
+    return [
+        it.attr.value for it in items
+        if isinstance(it, cst.Attribute) and isinstance(it.value, cst.Name) and it.value.value == "self"
+    ]
+
+
+def _through_init(init: cst.FunctionDef, fields: list[str], kind: str) -> Optional[Hashing]:
+    """The constructor's parameters and the hashed fields its body sets from them
+    (``self.f = p`` at the top level of ``__init__``, once)."""
+    read = _init_params(init)
+    if read is None:
+        return None
+    params, sets = read
+    hashed = {p: f for f, p in sets.items() if f in fields}
+    return Hashing(BY_FIELDS, params, hashed, kind) if hashed else None
+
+
+def _init_params(init: cst.FunctionDef) -> Optional[tuple[list[str], dict[str, str]]]:
+    """(``__init__``'s parameters after ``self``, {attribute: the parameter that
+    ``self.attribute = parameter`` at the top level of its body sets it to, once});
+    None for ``*args``/``**kwargs``."""
+    ps = init.params
+    if isinstance(ps.star_arg, cst.Param) or ps.star_kwarg is not None:
+        return None
+    params = [p.name.value for p in (*ps.posonly_params, *ps.params)]
+    if not params or params[0] != "self":
+        return None
+    params = params[1:] + [p.name.value for p in ps.kwonly_params]
+    sets: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for stmt in init.body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if not isinstance(small, (cst.Assign, cst.AnnAssign)):
+                continue
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+            for t in targets:
+                if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
+                    seen[t.attr.value] = seen.get(t.attr.value, 0) + 1
+                    if isinstance(small.value, cst.Name) and small.value.value in params:
+                        sets[t.attr.value] = small.value.value
+    return params, {f: p for f, p in sets.items() if seen.get(f) == 1}
+
+
+def attribute_param(node: cst.ClassDef, qualname: Callable[[cst.CSTNode], Optional[str]], attr: str) -> Optional[tuple[list[str], str]]:
+    """(the constructor's parameters, the one whose argument ``obj.attr`` holds) for an
+    instance of a class of this file: a dataclass field (``@dataclass``, flax struct,
+    chex), or an attribute ``__init__`` sets once from a parameter and no other method
+    rebinds.  None otherwise (a property, a computed value, a base class)."""
+    fields = dataclass_fields(node, qualname)
+    if fields is not None:
+        if attr not in fields or _method(node, "__init__") is not None or _method(node, "__post_init__") is not None:
+            return None
+        return fields, attr
+    init = _method(node, "__init__")
+    if init is None or node.bases or _set_outside_init(node, [attr]):
+        return None
+    read = _init_params(init)
+    if read is None or attr not in read[1]:
+        return None
+    return read[0], read[1][attr]

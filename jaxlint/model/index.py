@@ -520,7 +520,7 @@ class Indexer:
             return
         if isinstance(dec, cst.Call):
             fq = self.qualname(dec.func)
-            if fq == "functools.partial":
+            if fq in apis.PARTIALS:
                 pos = positional_args(dec)
                 if pos:
                     tq = self.qualname(pos[0].value)
@@ -606,7 +606,7 @@ class Indexer:
             return none
         if isinstance(expr, cst.Call):
             fq = self.qualname(expr.func)
-            if fq == "functools.partial":
+            if fq in apis.PARTIALS:
                 pos = positional_args(expr)
                 if pos:
                     unit, n, kws, inner = self.resolve_fn(pos[0].value, scope, seq, depth + 1)
@@ -1055,7 +1055,7 @@ class Indexer:
         if not t.traces or t.host:
             return
         fn = site.fn_expr
-        while isinstance(fn, cst.Call) and self.qualname(fn.func) == "functools.partial":
+        while isinstance(fn, cst.Call) and self.qualname(fn.func) in apis.PARTIALS:
             pos = positional_args(fn)  # partial(losses.hinge, 1.0): n_bound counts its arguments
             if not pos or any(a.star for a in fn.args):
                 return  # partial(f, *args) / partial(f, **kw): which parameters are bound is unknown
@@ -1635,7 +1635,7 @@ def _partial_given(fn: cst.BaseExpression, qualname) -> frozenset[str]:
     """The keywords a ``functools.partial(f, k=v, ...)`` chain written as the
     transformed function binds to a value that is not None (``rng=PRNGKey(0)``)."""
     out: set[str] = set()
-    while isinstance(fn, cst.Call) and qualname(fn.func) == "functools.partial":
+    while isinstance(fn, cst.Call) and qualname(fn.func) in apis.PARTIALS:
         for a in fn.args:
             if a.keyword is not None and not (isinstance(a.value, cst.Name) and a.value.value == "None"):
                 out.add(a.keyword.value)

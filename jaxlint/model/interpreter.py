@@ -143,11 +143,13 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
             return f"; or, if `{p.name}` is a Python value, mark it static (static_argnums={p.index})"
         return f"; or, if `{params[0]}` is a Python value, mark it static (static_argnames='{params[0]}')"
 
-    def jit_callee(self, call: cst.Call, exact: bool = True) -> Optional[JitInfo]:
+    def jit_callee(self, call: cst.Call, exact: bool = True, static_only: bool = False) -> Optional[JitInfo]:
         """The jit of this file that ``call`` invokes, with what it declares static and
         donated (see ``model/jit_calls.py``).  ``exact=False`` also answers for wraps
-        whose signature is not the wrapped unit's own."""
-        return self.jit_calls.callee(call, exact)
+        whose signature is not the wrapped unit's own; ``static_only=True`` also for a
+        jit of a function whose signature is unknown here (``unit`` None: only the
+        literal static_argnums positions and static_argnames keywords are known)."""
+        return self.jit_calls.callee(call, exact, static_only)
 
     def jit_declaration(self, call: cst.CSTNode) -> Optional[JitInfo]:
         """The JitInfo of a jit call written here (``jax.jit(f, ...)``, a jit decorator)."""

@@ -9,7 +9,7 @@ assignments itself (``JitCalls.note_assign``), so rules keep no bookkeeping.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple, Optional
 
 import libcst as cst
@@ -17,6 +17,7 @@ import libcst as cst
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.index import TransformSite
+from jaxlint.model.scopes import bound_receiver, instance_class
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import dotted_name, keyword_arg, literal_ints, literal_strs, positional_args
 
@@ -46,6 +47,9 @@ class JitInfo:
     donate_nums: Optional[list[int]] = None
     donate_names: Optional[list[str]] = None
     donate_literal: bool = True  # donate_argnums/donate_argnames absent or literal
+    # a jitted method called on an instance (`obj.method(...)`): the instance, which
+    # jit receives as argument 0 (`self`)
+    receiver: Optional[cst.BaseExpression] = None
 
     @property
     def positional(self):
@@ -116,12 +120,22 @@ class JitInfo:
         return ", ".join(bits) or "no static arguments"
 
     def args(self, call: cst.Call) -> list[ArgSlot]:
-        """Every argument of ``call`` that maps to a parameter (up to the first ``*``/``**``)."""
+        """Every argument of ``call`` that maps to a parameter (up to the first ``*``/``**``).
+        With no signature known (``jax.jit(imported_fn, static_argnums=0)``) each
+        positional argument keeps its position and each keyword its name: what
+        ``static_argnums``/``static_argnames`` name without a signature."""
         out = []
         positional = self.positional
-        for i, a in enumerate(call.args):
+        shift = 0
+        if self.receiver is not None and positional:
+            out.append(ArgSlot(cst.Arg(self.receiver), 0, positional[0].name))
+            shift = 1
+        for i, a in enumerate(call.args, shift):
             if a.star:
                 break
+            if self.unit is None:
+                out.append(ArgSlot(a, None, a.keyword.value) if a.keyword is not None else ArgSlot(a, i, None))
+                continue
             if a.keyword is not None:
                 name = a.keyword.value
                 p = self.unit.param(name) if self.unit is not None else None
@@ -352,9 +366,13 @@ class JitCalls:
             info = self._imports[name] = jit_from_export(name, decl)
         return info
 
-    def callee(self, call: cst.Call, exact: bool) -> Optional[JitInfo]:
+    def callee(self, call: cst.Call, exact: bool, static_only: bool = False) -> Optional[JitInfo]:
         """The jit a call invokes.  ``exact``: only calls whose arguments map onto the
-        wrapped unit's own signature (JAX207/209); else any jit wrap (JAX5xx)."""
+        wrapped unit's own signature (JAX207/209); else any jit wrap (JAX5xx).
+        ``static_only`` (with ``exact``): also a jit of a function whose signature is
+        not known here (imported, a partial): ``unit`` None, and only what its
+        literal ``static_argnums`` (call positions) and ``static_argnames`` (keywords)
+        name is known static; nothing is known traced."""
         func = call.func
         if isinstance(func, cst.Call):
             info = self.wrap(func)
@@ -363,12 +381,20 @@ class JitCalls:
             info = self._exact_named(func) if exact else self._named(func)
             if info is None:
                 info = self._imported(func)
+            if info is None and exact and static_only:
+                info = self._unsigned_named(func)
+                if info is None:
+                    return self._method(func, "__call__")  # an instance called
         elif isinstance(func, cst.Attribute):
             info = self._imported(func)
+            if info is None and exact and static_only:
+                return self._method(func.value, func.attr.value)
         else:
             return None
         if info is None:
             return None
+        if exact and static_only and info.unit is None and info.site is not None:
+            return info
         return info if (info.exact if exact else info.donate_literal) else None
 
     def _exact_named(self, func: cst.Name) -> Optional[JitInfo]:
@@ -386,6 +412,35 @@ class JitCalls:
             info = self._decorated.get(id(fn)) if fn is not None else None
             if info is not None and info.checked:
                 return info if v.unit is fn else None
+            u = u.parent
+        return None
+
+    def _method(self, obj: cst.BaseExpression, method: str) -> Optional[JitInfo]:
+        """``obj.method(...)`` (or ``obj(...)``, ``method`` ``__call__``) where ``obj``
+        holds an instance of a class of this file (``c = C(...)``, bound once) and
+        ``method`` is a jitted def of that class that takes the instance as ``self``:
+        jit sees the instance as argument 0."""
+        self._index_sites()
+        cls = instance_class(self.ctx.index, self.ctx.unit, obj)
+        fn = cls.methods.get(method) if cls is not None else None
+        info = self._decorated.get(id(fn)) if fn is not None else None
+        if info is None or not info.checked or bound_receiver(fn) != 1:
+            return None
+        return replace(info, receiver=obj)
+
+    def _unsigned_named(self, func: cst.Name) -> Optional[JitInfo]:
+        """The nearest enclosing scope's ``name = jax.jit(fn, ...)`` of a function whose
+        signature is unknown here, if the name still holds a jit wrap here."""
+        v = self.ctx.value(func)
+        if v.kind != V.FUNCTION or v.transform is None or v.unit is not None:
+            return None
+        u: Optional[Unit] = self.ctx.unit
+        while u is not None:
+            wrap = self._bound.get((id(u), func.value))
+            if wrap is not None:
+                return wrap if wrap.unit is None else None
+            if func.value in u.assigned or u.param(func.value) is not None:
+                return None
             u = u.parent
         return None
 

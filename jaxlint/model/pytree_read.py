@@ -7,6 +7,7 @@ from typing import Callable, Optional
 import libcst as cst
 
 from jaxlint.model import apis
+from jaxlint.model.hashing import class_hashing
 from jaxlint.model.pytrees import (
     CLASSVAR,
     INITVAR,
@@ -209,7 +210,11 @@ def class_record(
         fields.update(flatten)
     if reg is None and not bases and not fields:
         return None
-    return {"reg": reg, "bases": bases, "fields": fields, "ann": anns}
+    out = {"reg": reg, "bases": bases, "fields": fields, "ann": anns}
+    how = class_hashing(node, [q for b in node.bases if b.keyword is None and (q := qualname(b.value))], qualname)
+    if how is not None:
+        out["hash"] = how._asdict()  # how its instances hash (static jit arguments, model/hashing.py)
+    return out
 
 
 def _method(node: cst.ClassDef, name: str) -> Optional[cst.FunctionDef]:

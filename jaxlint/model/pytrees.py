@@ -112,7 +112,10 @@ def resolve(record: dict, base_of: Callable[[str], Optional[dict]], depth: int =
             sub = LIBRARY_CLASSES.get(a) or base_of(a)
             if sub is not None:
                 anns[k] = sub
-    return {"reg": reg, "fields": fields, "ann": anns}
+    out = {"reg": reg, "fields": fields, "ann": anns}
+    if record.get("hash"):
+        out["hash"] = record["hash"]  # the class's own (model/hashing.py): never its bases'
+    return out
 
 
 def attribute(flat: dict, attr: str) -> tuple[str, object]:

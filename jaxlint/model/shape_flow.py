@@ -98,8 +98,14 @@ def reshaped(shape: Optional[Shape], dims: Optional[list[int]]) -> Optional[Shap
     return tuple(dims)
 
 
+_SHAPE_KEEPING_METHODS = frozenset({"astype", "copy", "clip", "round", "conj", "conjugate"})
+
+
 def method_shape(ctx, base: Optional[Shape], method: str, call: cst.Call) -> Optional[Shape]:
-    """The shape of ``x.method(...)`` for an ``x`` of shape ``base``."""
+    """The shape of ``x.method(...)`` for an ``x`` of shape ``base``: reshaped, or kept
+    by an element-wise method (``x.astype(float)``, ``x.copy()``, ``x.clip(0, 1)``)."""
+    if base is not None and method in _SHAPE_KEEPING_METHODS and not any(a.star for a in call.args):
+        return base
     if base is None or method != "reshape" or any(a.star or a.keyword is not None for a in call.args):
         return None
     return reshaped(base, _dims(ctx, [a.value for a in call.args]))

@@ -202,6 +202,55 @@ def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Opt
     return shape, floaty
 
 
+def _display_ints(node: cst.CSTNode, out: list[int], depth: int = 0) -> bool:
+    """The integer literals of a nested list/tuple display, into ``out``; False when an
+    element is anything else (a float, a bool, a name)."""
+    if depth > 8:
+        return False
+    if isinstance(node, (cst.List, cst.Tuple)):
+        return all(
+            not isinstance(el, cst.StarredElement) and _display_ints(el.value, out, depth + 1)
+            for el in node.elements
+        )
+    v = int_value(node)
+    if v is None:
+        return False
+    out.append(v)
+    return True
+
+
+def int_range(ctx, q: str, call: cst.Call) -> Optional[tuple[int, int]]:
+    """(smallest, largest) element of the integer array a ``jax.numpy``/``numpy``
+    constructor builds from literals: ``arange`` of integers (constants and integer
+    arithmetic on them too), ``array``/``asarray`` of a display of integer literals.
+    None for anything else (a dtype given, floats, an empty result)."""
+    short = q.rsplit(".", 1)[-1]
+    if q not in ("jax.numpy." + short, "numpy." + short) or keyword_arg(call, "dtype") is not None:
+        return None
+    if short == "arange":
+        if any(a.keyword is not None or a.star for a in call.args) or not 1 <= len(call.args) <= 3:
+            return None
+        nums = [fold_int(ctx, a.value) for a in call.args]
+        if any(n is None for n in nums):
+            return None
+        start, stop, step = (0, nums[0], 1) if len(nums) == 1 else (nums[0], nums[1], nums[2] if len(nums) == 3 else 1)
+        if not step:
+            return None
+        count = max(0, -(-(stop - start) // step))
+        if count == 0:
+            return None
+        last = start + step * (count - 1)
+        return min(start, last), max(start, last)
+    if short in ("array", "asarray"):
+        if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+            return None
+        data: list[int] = []
+        if not isinstance(call.args[0].value, (cst.List, cst.Tuple)) or not _display_ints(call.args[0].value, data) or not data:
+            return None
+        return min(data), max(data)
+    return None
+
+
 def call_site_shapes(interp, param: str) -> list[Optional[Shape]]:
     """The shapes the calls of ``interp.unit`` in the file pass for ``param`` (see
     ``RuleContext.call_site_shapes``)."""

@@ -62,6 +62,9 @@ class Value:
     shape: Optional[tuple[int, ...]] = None
     # ARRAYS: the value of one item
     item: Optional["Value"] = None
+    # an integer array built by a literal constructor (`jnp.arange(7)`, `np.array([0, 9])`):
+    # its smallest and largest element (model/shapes.py), for indices out of bounds
+    int_range: Optional[tuple[int, int]] = None
     # an instance of a pytree class the model can read (model/pytrees.py): which of
     # its attributes are leaves and which static
     cls: Optional["PyClass"] = None
@@ -98,6 +101,7 @@ def join(a: Value, b: Value) -> Value:
         dtype_hint=a.dtype_hint if a.dtype_hint == b.dtype_hint else None,
         shape=a.shape if a.shape == b.shape else None,
         item=a.item if a.item == b.item else None,
+        int_range=a.int_range if a.int_range == b.int_range else None,
         cls=a.cls if a.cls is b.cls else None,
         fields=a.fields if a.fields == b.fields else None,
         instance=a.instance if a.instance == b.instance else None,

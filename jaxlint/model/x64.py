@@ -39,6 +39,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 import libcst as cst
 
+from jaxlint.model import apis
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import children, dotted_name, keyword_arg, positional_args, string_value, walk_tree
 
@@ -274,7 +275,7 @@ class X64Model:
                 return k
         if isinstance(v, cst.Call):
             fq = self.interp.qualname(v.func)
-            if fq == "functools.partial":
+            if fq in apis.PARTIALS:
                 pos = positional_args(v)
                 if pos and (self.interp.qualname(pos[0].value) in _ENABLE or self.kind(pos[0].value) == CM):
                     return CM

@@ -35,6 +35,11 @@ class StaticOutOfBoundsIndex(Rule):
         "At a call of a jitted function of the file that reads `x[i]` with both `x` and `i` "
         "its traced parameters, the index and the shape passed there are checked too: "
         "`f(np.arange(10), 13)` (NumPy's literal constructors give shapes as jax.numpy's do). "
+        "Index arrays whose values the model knows are checked the same way: `jnp.arange`/"
+        "`np.arange` of integers (constants and integer arithmetic too) and `jnp.array`/"
+        "`np.array` of an integer display, in a subscript (`x[np.arange(7)]`), an `.at[...]` "
+        "update or `jnp.take(x, jnp.arange(15))` (reported at the call: the whole gather fills). "
+        "The data's shape is kept through `x.astype(...)`, `x.copy()`, `x.clip(...)`.\n\n"
         "Arrays of unknown shape (arguments, results of other calls) are never checked."
     )
     why_bad = (
@@ -144,6 +149,23 @@ class StaticOutOfBoundsIndex(Rule):
             a = f(np.arange(10), 9) + f(jnp.arange(10), -10)
             b = g(np.arange(10), 13) + h(np.arange(10), 13)
             c = jnp.split(jnp.arange(12).reshape(3, -1), [1], axis=1)[1][0, 2]
+            """
+        ),
+        # index arrays in bounds (negative ones too), `mode="clip"`, a size not known, a boolean mask
+        Valid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            def f(n):
+                x = jnp.arange(10.0)
+                a = jnp.take(x, jnp.arange(10)), jnp.take(x, jnp.arange(12), mode="clip")
+                b = x[jnp.arange(-10, 0)], x[np.arange(0, 10, 2)], x[jnp.arange(n)]
+                mask = x[jnp.array([True, False, True, False, True, False, True, False, True, True])]
+                grid = jnp.zeros((3, 4))
+                c = grid[:, jnp.array([0, 3])], grid.at[jnp.array([2, -3])].get()
+                return a, b, mask, c
             """
         ),
     ]
@@ -285,6 +307,46 @@ class StaticOutOfBoundsIndex(Rule):
                 "index 4, passed to `cell` as `c`, is out of bounds for axis 1 with size 4 of `m` (`m[r, c]` in `cell`), and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
             ],
         ),
+        # an index array of known values (`jnp.arange`, an integer `jnp.array` display) past the end of the data: `take` fills (jax#10333, jax#16899)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            values = jnp.arange(5).astype(float)
+            out = jnp.take(
+                values,
+                jnp.arange(5 * 3),
+                axis=0,
+            )
+            pair = jnp.take(values, jnp.array([0, -6]))
+            """,
+            expected=[(4, 7), (9, 8)],
+            messages=[
+                "the index array `jnp.arange(5 * 3)` holds 14 (its values run from 0 to 14), out of bounds for axis 0 with size 5, and JAX raises no IndexError: `jnp.take` defaults to mode='fill' and returns NaN for floats, INT_MIN (-2147483648) for int32",
+                "the index array `jnp.array([0, -6])` holds -6 (its values run from -6 to 0), out of bounds for axis 0 with size 5, and JAX raises no IndexError: `jnp.take` defaults to mode='fill' and returns NaN for floats, INT_MIN (-2147483648) for int32",
+            ],
+        ),
+        # the same in subscripts: a read clamps, an `.at[...]` update is dropped
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            @jax.jit
+            def f(v):
+                table = jnp.zeros((4, 3))
+                rows = table[np.arange(6)]
+                table = table.at[jnp.array([0, 4])].set(v)
+                return rows, table
+            """,
+            expected=[(9, 18), (10, 22)],
+            messages=[
+                "the index array `np.arange(6)` holds 5 (its values run from 0 to 5), out of bounds for axis 0 with size 4, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                "the index array `jnp.array([0, 4])` holds 4 (its values run from 0 to 4), out of bounds for axis 0 with size 4, and JAX raises no IndexError: `.at[...].set(...)` silently drops the update",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -316,13 +378,33 @@ class StaticOutOfBoundsIndex(Rule):
             if not isinstance(s, cst.Index):
                 return
             i = self.ctx.constant_int(s.value)
-            if i is None:
-                return
             size = shape[dim]
-            if i >= size or i < -size:
+            if i is None:
+                known = self._index_range(s.value)
+                if known is None:
+                    return
+                if known[1] >= size or known[0] < -size:
+                    self._report_range(s.value, s.value, known, dim, size, what)
+                    return
+            elif i >= size or i < -size:
                 self._report_index(s.value, i, dim, size, what)
                 return
             dim += 1
+
+    def _index_range(self, node: cst.CSTNode):
+        """(smallest, largest) value of an integer index array built from literals
+        (`jnp.arange(7)`, `np.array([0, 9])`), else None."""
+        v = self.ctx.value(node)
+        return v.int_range if v.kind in (V.ARRAY, V.STATIC) else None
+
+    def _report_range(self, node, index, known, axis: int, size: int, what: str) -> None:
+        lo, hi = known
+        bad = hi if hi >= size else lo
+        self.report(
+            node,
+            f"the index array `{self.ctx.code(index).strip()}` holds {bad} (its values run from {lo} to {hi}), "
+            f"out of bounds for axis {axis} with size {size}, and JAX raises no IndexError: {what}",
+        )
 
     def _report_index(self, node, i: int, axis: int, size: int, what: str) -> None:
         self.report(
@@ -434,7 +516,8 @@ class StaticOutOfBoundsIndex(Rule):
             return
         shape = self._shape(arr)
         i = ctx.constant_int(idx)
-        if shape is None or i is None:
+        known = self._index_range(idx) if i is None else None
+        if shape is None or (i is None and known is None):
             return
         axis_node = arg_at(node, 2, "axis")
         if axis_node is None or (isinstance(axis_node, cst.Name) and axis_node.value == "None"):
@@ -444,9 +527,10 @@ class StaticOutOfBoundsIndex(Rule):
             if axis is None or not -len(shape) <= axis < len(shape):
                 return
             size = shape[axis]
-        if i >= size or i < -size:
-            self._report_index(
-                idx, i, axis, size,
-                "`jnp.take` defaults to mode='fill' and returns NaN for floats, INT_MIN "
-                "(-2147483648) for int32",
-            )
+        what = ("`jnp.take` defaults to mode='fill' and returns NaN for floats, INT_MIN "
+                "(-2147483648) for int32")
+        if known is not None:
+            if known[1] >= size or known[0] < -size:
+                self._report_range(node, idx, known, axis, size, what)  # the gather, at the call
+        elif i >= size or i < -size:
+            self._report_index(idx, i, axis, size, what)

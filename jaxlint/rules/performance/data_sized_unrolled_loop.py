@@ -9,6 +9,8 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
+from jaxlint.model.scopes import bound_once
+from jaxlint.model.walk import int_value
 from jaxlint.rules.performance._common import TracedLoopMixin
 
 
@@ -21,8 +23,10 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
     default_enabled = False
     seed = "The Sharp Bits § Control Flow (seed 000): `range(x.shape[0])` works under jit, unrolled"
     what_it_does = (
-        "Opt-in. Inside traced code, flags `for i in range(x.shape[k])` / `range(len(x))` "
-        "(and comprehensions over them): loops whose trip count is a data dimension; and "
+        "Opt-in. Inside traced code, flags `for i in range(x.shape[k])` / `range(len(x))` / "
+        "`range(x.size)` / `range(jnp.size(x))` (and comprehensions over them; integer arithmetic "
+        "on one, `range(1, x.shape[0] - 1)`; a local name bound once to one, `n = x.shape[0]`): "
+        "loops whose trip count is a data dimension; and "
         "`range(n)` where the caller chooses `n`: a static argument of the traced function "
         "(`static_argnums`/`static_argnames`), or a parameter of the function that builds it "
         "(`def make(n): @jax.jit def f(x): for i in range(n): ...`); and `for row in x` over "
@@ -90,6 +94,39 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
 
             params = [(jnp.ones((3, 3)), jnp.ones(3)) for _ in range(2)]
             y = jax.jit(mlp)(params, jnp.ones(3))
+            """
+        ),
+        # the rank (`x.ndim`), a name bound twice, a static field of a class the model reads, `.size` outside traced code
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from flax import struct
+
+
+            @struct.dataclass
+            class Grid:
+                cells: jax.Array
+                size: int = struct.field(pytree_node=False)
+
+
+            @jax.jit
+            def f(x, grid: Grid):
+                for axis in range(x.ndim):
+                    x = jnp.flip(x, axis)
+                n = x.shape[0]
+                n = 3
+                for i in range(n):
+                    x = x * 2
+                for j in range(grid.size):
+                    x = x + grid.cells[j]
+                return x
+
+
+            def eager(a):
+                for i in range(a.size):
+                    a = a.at[i].set(2 * a[i])
+                return a
             """
         ),
     ]
@@ -188,6 +225,45 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
                 "this Python loop runs once per row of `w`, a traced array argument of `likelihood`, while JAX traces `likelihood`: it is unrolled, and compile time grows with the data size. Vectorise (`jax.vmap` the body) or use `lax.scan` over `w`",
             ],
         ),
+        # over `a.size` (jax#7116: one copy of the body per element)
+        Invalid(
+            """
+            import jax
+
+
+            @jax.jit
+            def double_each(a):
+                for i in range(a.size):
+                    a = a.at[i].set(2 * a[i])
+                return a
+            """,
+            expected=[(6, 14)],
+            messages=[
+                "this Python loop runs once per element of `a.size` while JAX traces `double_each`: it is unrolled, and compile time grows with the data size. Vectorise, `jax.vmap` the body or use `lax.fori_loop`",
+            ],
+        ),
+        # a local name bound to a dimension, arithmetic on one, `jnp.size(x)`
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def smooth(x):
+                n = x.shape[0]
+                for i in range(1, n - 1):
+                    x = x.at[i].set((x[i - 1] + x[i + 1]) / 2)
+                return [x[j] for j in range(jnp.size(x) // 2)]
+
+
+            smooth_jit = jax.jit(smooth)
+            """,
+            expected=[(7, 14), (9, 27)],
+            messages=[
+                "this Python loop runs once per element of `n - 1` while JAX traces `smooth`: it is unrolled, and compile time grows with the data size. Vectorise, `jax.vmap` the body or use `lax.fori_loop`",
+                "this Python loop runs once per element of `jnp.size(x) // 2` while JAX traces `smooth`: it is unrolled, and compile time grows with the data size. Vectorise, `jax.vmap` the body or use `lax.fori_loop`",
+            ],
+        ),
     ]
 
     def check_range(self, it, bounds) -> None:
@@ -233,14 +309,37 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
             f"Vectorise (`jax.vmap` the body) or use `lax.scan` over `{name}`",
         )
 
-    def _data_sized(self, b: cst.BaseExpression) -> bool:
+    def _data_sized(self, b: cst.BaseExpression, depth: int = 0) -> bool:
+        """A dimension or size of a traced array: `x.shape[k]`, `x.size`, `len(x)`,
+        `jnp.size(x)`; integer arithmetic on one and literals (`x.shape[0] - 1`); a
+        local name of the traced function bound once to one (`n = x.shape[0]`)."""
         ctx = self.ctx
         if isinstance(b, cst.Subscript) and isinstance(b.value, cst.Attribute) and b.value.attr.value == "shape":
             v = ctx.value(b.value.value)
             return v.traced or v.kind == V.ARRAY
+        if isinstance(b, cst.Attribute) and b.attr.value == "size":
+            v = ctx.value(b.value)  # an array's element count (not a field of a class it reads)
+            return v.kind == V.ARRAY or (v.traced and v.cls is None)
         if isinstance(b, cst.Call) and ctx.builtin_name(b.func) == "len" and b.args:
             v = ctx.value(b.args[0].value)
             return v.traced and v.kind == V.ARRAY or (v.traced and v.kind == V.UNKNOWN and isinstance(b.args[0].value, cst.Name) and b.args[0].value.value in ctx.unit.traced_params)
+        if isinstance(b, cst.Call) and ctx.qualname(b.func) in ("jax.numpy.size", "numpy.size") \
+                and len(b.args) == 1 and not b.args[0].star and b.args[0].keyword is None:
+            v = ctx.value(b.args[0].value)
+            return v.kind == V.ARRAY or (v.traced and v.cls is None)
+        if depth >= 3:
+            return False
+        if isinstance(b, cst.BinaryOperation) and isinstance(
+            b.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)
+        ):
+            sized = [self._data_sized(s, depth + 1) for s in (b.left, b.right)]
+            return any(sized) and all(z or int_value(s) is not None for z, s in zip(sized, (b.left, b.right)))
+        if isinstance(b, cst.Name):
+            unit = ctx.unit
+            if unit.param(b.value) is not None or b.value not in unit.assigned:
+                return False
+            bound = bound_once(ctx.index, unit, b)
+            return bound is not b and self._data_sized(bound, depth + 1)
         return False
 
     def _caller_sized(self, b: cst.BaseExpression) -> Optional[str]:

@@ -8,10 +8,10 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import apis
 from jaxlint.model import values as V
-from jaxlint.model.hashing import UNHASHABLE, dataclass_hashing
-from jaxlint.model.kinds import dataclass_fields
-from jaxlint.model.scopes import bound_once
+from jaxlint.model.hashing import UNHASHABLE, Hashing, attribute_param, class_hashing
+from jaxlint.model.scopes import bound_once, scope_of, writes
 from jaxlint.model.walk import walk_tree
 
 
@@ -45,7 +45,22 @@ class NonHashableStaticArg(Rule):
         "Instances of the file's dataclasses too: a plain `@dataclass` (eq=True, not frozen) has "
         "no hash at all, and a `frozen=True`/`unsafe_hash=True` one (or `@flax.struct.dataclass`) "
         "hashes its fields, so a field given an array, a list or another such instance makes it "
-        "unhashable (fields declared `field(compare=False)`/`hash=False` do not count)."
+        "unhashable (fields declared `field(compare=False)`/`hash=False` do not count). The same "
+        "for an `equinox.Module` (a frozen dataclass: its own `__init__` read through `self.f = p`; "
+        "also a class of another module of the project), for a class whose `__hash__` is "
+        "`hash((self.a, self.b))` with `__init__` setting them, and for either half of "
+        "`eqx.partition(module, ...)` (whose list/dict/set fields stay). A jitted method called "
+        "on an instance (`c.calc(3)`, or `c(3)` for `__call__`) passes the instance as `self`.\n\n"
+        "Values reach the call through names too: a name its scope binds once (a dict at module "
+        "level or under `if __name__ == \"__main__\":`, a JAX or NumPy array), a helper of the "
+        "file whose every `return` is a list/dict/set display, an attribute of an object "
+        "built once by a class of the file (`cfg.layers` of `cfg = Config([64, 64])`: a "
+        "dataclass field, or `self.layers = layers` in `__init__`, rebound nowhere). A jit of a function whose "
+        "signature is not known here (`jax.jit(imported_fn, static_argnums=0)`, a partial) is "
+        "checked where the declaration alone decides: positional arguments at the literal "
+        "`static_argnums`, keywords named in `static_argnames`. `jax.partial` (JAX's old export "
+        "of `functools.partial`) binds a jit's keywords like `functools.partial`. "
+        "What `functools.partial(jitted, ...)` binds is checked as if passed at a call."
     )
     why_bad = (
         "`jit` caches compiled code by the value of static arguments, so they must be "
@@ -164,6 +179,188 @@ class NonHashableStaticArg(Rule):
 
             def run(x):
                 return f(x, Frozen(2, np.zeros(3))), f(x, Handle(np.zeros(2)))
+            """
+        ),
+        # a jit of a function whose signature is unknown here (imported): lists in traced positions, tuples and ints in static ones, keywords static_argnames does not name; a name rebound to another transformation
+        Valid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+            from ops import apply
+
+            apply_jit = jax.jit(apply, static_argnums=1)
+            apply_jit([jnp.ones(3)], (1, 2), jnp.arange(3))
+            apply_jit(jnp.ones(3), 2, table=jnp.arange(3))
+            jax.jit(functools.partial(apply, 2.0), static_argnames="opts")(opts=(1, 2), table=[1, 2])
+            apply_jit = jax.vmap(apply)
+            apply_jit(jnp.ones(3), jnp.arange(3))
+            """
+        ),
+        # names rebound to a tuple, helpers that may return a tuple or None
+        Valid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @functools.partial(jax.jit, static_argnames="cfg")
+            def step(x, cfg):
+                return x * dict(cfg)["scale"]
+
+
+            def default_cfg(frozen):
+                if frozen:
+                    return (("scale", 2.0),)
+                return {"scale": 2.0}
+
+
+            def maybe_cfg(flag):
+                if flag:
+                    return {"scale": 2.0}
+
+
+            CFG = {"scale": 3.0}
+            CFG = tuple(CFG.items())
+
+
+            if __name__ == "__main__":
+                cfg = {"scale": 3.0}
+                cfg = tuple(cfg.items())
+                step(jnp.ones(3), cfg=cfg)
+                step(jnp.ones(3), cfg=CFG)
+                step(jnp.ones(3), cfg=default_cfg(True))
+                print(maybe_cfg(False) or step(jnp.ones(3), cfg=(("scale", 1.0),)))
+            """
+        ),
+        # classes that hash: `__hash__` over a hashable attribute, an attribute another method rebinds (unknown), an equinox Module whose static half keeps a tuple (its array field is None there)
+        Valid(
+            """
+            from functools import partial
+
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            class Scaler:
+                def __init__(self, w, on):
+                    self.w = w
+                    self.on = on
+
+                @partial(jax.jit, static_argnums=0)
+                def __call__(self, x):
+                    return self.w * x if self.on else x
+
+                def __hash__(self):
+                    return hash(self.on)
+
+
+            class Tagged:
+                def __init__(self, w):
+                    self.w = w
+
+                @partial(jax.jit, static_argnums=0)
+                def apply(self, x):
+                    return self.w * x
+
+                def __hash__(self):
+                    return hash(self.w)
+
+                def load(self):
+                    self.w = float(self.w.sum())
+
+
+            class Net(eqx.Module):
+                sizes: tuple
+                w: jax.Array
+
+                def __call__(self, x):
+                    return x * len(self.sizes)
+
+
+            @partial(jax.jit, static_argnums=1)
+            def run(x, net):
+                return net(x)
+
+
+            scaler = Scaler(jnp.array(2.0), True)
+
+            tagged = Tagged(jnp.array(2.0))
+            tagged.load()
+            tagged.apply(jnp.ones(3)) + scaler(jnp.ones(3))
+            net = Net((3, 3), jnp.ones(3))
+            params, static = eqx.partition(net, eqx.is_array)
+            run(jnp.ones(3), static)
+            """
+        ),
+        # fields that hold tuples and strings, an attribute a method rebinds, a field rebound after construction
+        Valid(
+            """
+            import dataclasses
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @dataclasses.dataclass
+            class Config:
+                layers: tuple
+                act: str = "relu"
+
+
+            class Options:
+                def __init__(self, table, scale):
+                    self.table = table
+                    self.scale = scale
+
+                def freeze(self):
+                    self.table = tuple(self.table.tolist())
+
+
+            @partial(jax.jit, static_argnums=1)
+            def mlp(x, layers):
+                return x * len(layers)
+
+
+            config = Config((64, 64))
+            options = Options(jnp.arange(3), 2.0)
+            options.freeze()
+            mlp(jnp.ones(3), config.layers)
+            mlp(jnp.ones(3), options.table)
+            mlp(jnp.ones(3), config.act)
+            extra = Config([1])
+            extra.layers = (1,)
+            mlp(jnp.ones(3), extra.layers)
+            """
+        ),
+        # `functools.partial` of a jitted function binding a tuple to the static parameter, a list to a traced one; a partial of `jax.jit` itself
+        Valid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @functools.partial(jax.jit, static_argnames=("cfg",))
+            def step(x, cfg):
+                return x * dict(cfg)["lr"]
+
+
+            def run(x):
+                cfg = (("lr", 0.1),)
+                train = functools.partial(step, cfg=cfg)
+                return train(x)
+
+
+            grads = functools.partial(step, [jnp.ones(3)])
+            jitter = functools.partial(jax.jit, static_argnums=[0])
+            print(run(jnp.ones(3)))
             """
         ),
     ]
@@ -292,19 +489,210 @@ class NonHashableStaticArg(Rule):
                 "An instance of the dataclass `C` whose field `x` is a NumPy array (its hash hashes every field) is passed to `f` in a static position (parameter `c`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
             ],
         ),
+        # a jit of an imported function (no signature here): static_argnums counts the call's positional arguments, static_argnames its keywords
+        Invalid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+            from ops import apply
+
+            apply_jit = jax.jit(apply, static_argnums=1)
+            apply_jit(jnp.ones(3), jnp.arange(3))
+            jax.jit(functools.partial(apply, 2.0), static_argnames="opts")(jnp.ones(3), opts=[1, 2])
+            """,
+            expected=[(8, 24), (9, 82)],
+            messages=[
+                "A JAX array is passed to `apply_jit` in a static position (argument 1; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A list is passed to `jax.jit(functools.partial(apply, 2.0), static_argnames=\"opts\")` in a static position (parameter `opts`; static_argnames='opts'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass a tuple",
+            ],
+        ),
+        # a dict bound to a name, or returned by a helper of the file
+        Invalid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @functools.partial(jax.jit, static_argnames="cfg")
+            def step(x, cfg):
+                return x * cfg["scale"]
+
+
+            def default_cfg():
+                return {"scale": 2.0}
+
+
+            if __name__ == "__main__":
+                cfg = {"scale": 3.0}
+                step(jnp.ones(3), cfg=cfg)
+                step(jnp.ones(3), cfg=default_cfg())
+            """,
+            expected=[(18, 27), (19, 27)],
+            messages=[
+                "A dict (`cfg` is bound to `{\"scale\": 3.0}`) is passed to `step` in a static position (parameter `cfg`; static_argnames='cfg'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A dict (what `default_cfg` returns) is passed to `step` in a static position (parameter `cfg`; static_argnames='cfg'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
+        # `jax.partial` (functools.partial, exported by JAX until 0.2.21) binding the jit's static_argnums: a tracer from the scan body
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import jit
+
+
+            @jax.partial(jit, static_argnums=(1,))
+            def power(x, k):
+                return x ** k
+
+
+            @jit
+            def body(carry, x):
+                k = carry["k"]
+                return carry, power(x, k)
+            """,
+            expected=[(14, 28)],
+            messages=[
+                "A tracer is passed to `power` in a static position (parameter `k`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
+        # instances whose hash reads their fields: a class hashing a JAX array attribute, called with itself static (`self`, static_argnums=0); the static half of `eqx.partition` of a Module with a list field
+        Invalid(
+            """
+            from functools import partial
+
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            class Scaler:
+                def __init__(self, w, on):
+                    self.w = w
+                    self.on = on
+
+                @partial(jax.jit, static_argnums=0)
+                def __call__(self, x):
+                    return self.w * x if self.on else x
+
+                def __hash__(self):
+                    return hash((self.w, self.on))
+
+
+            class Net(eqx.Module):
+                sizes: list
+
+                def __call__(self, x):
+                    return x
+
+
+            @partial(jax.jit, static_argnums=1)
+            def run(x, net):
+                return net(x)
+
+
+            scaler = Scaler(jnp.array(2.0), True)
+            scaler(jnp.ones(3))
+            net = Net([3, 3])
+            params, static = eqx.partition(net, eqx.is_array)
+            run(jnp.ones(3), static)
+            """,
+            expected=[(34, 1), (37, 18)],
+            messages=[
+                "An instance of `Scaler` whose `__hash__` hashes `self.w`, a JAX array, is passed to `scaler` in a static position (parameter `self`; static_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A half of `eqx.partition(net, ...)`, an instance of the equinox Module `Net` whose field `sizes` is a list (a Module hashes its fields), is passed to `run` in a static position (parameter `net`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
+        # held in a config object: a dataclass field, an attribute `__init__` sets from its parameter
+        Invalid(
+            """
+            import dataclasses
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @dataclasses.dataclass(frozen=True)
+            class Config:
+                layers: list
+                act: str = "relu"
+
+
+            class Options:
+                def __init__(self, table, scale):
+                    self.table = table
+                    self.scale = scale
+
+
+            @partial(jax.jit, static_argnums=1)
+            def mlp(x, layers):
+                return x * len(layers)
+
+
+            config = Config([64, 64])
+            options = Options(jnp.arange(3), 2.0)
+            mlp(jnp.ones(3), config.layers)
+            mlp(jnp.ones(3), options.table)
+            """,
+            expected=[(27, 18), (28, 18)],
+            messages=[
+                "A list (`config.layers`: `Config(...)` was given it for `layers`) is passed to `mlp` in a static position (parameter `layers`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass a tuple",
+                "A JAX array (`options.table`: `Options(...)` was given it for `table`) is passed to `mlp` in a static position (parameter `layers`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
+        # bound by `functools.partial` to a jitted function: every call of the partial passes it on
+        Invalid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @functools.partial(jax.jit, static_argnames=("cfg",))
+            def step(x, cfg):
+                return x * cfg["lr"]
+
+
+            def run(x):
+                cfg = {"lr": 0.1}
+                train = functools.partial(step, cfg=cfg)
+                return train(x)
+
+
+            lr_step = functools.partial(step, jnp.ones(3), {"lr": 0.1})
+            """,
+            expected=[(14, 41), (18, 48)],
+            messages=[
+                "A dict (`cfg` is bound to `{\"lr\": 0.1}`) is passed by `functools.partial` to `step` in a static position (parameter `cfg`; static_argnames='cfg'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A dict is passed by `functools.partial` to `step` in a static position (parameter `cfg`; static_argnames='cfg'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
-        info = self.ctx.jit_callee(node)
+        ctx = self.ctx
+        call, through = node, ""
+        if node.args and ctx.qualname(node.func) in apis.PARTIALS and not node.args[0].keyword \
+                and not any(a.star for a in node.args):
+            # `functools.partial(step_jit, cfg={...})`: every call of it passes them on
+            call = node.with_changes(func=node.args[0].value, args=node.args[1:])
+            through = " by `functools.partial`"
+        info = ctx.jit_callee(call, static_only=True)
         if info is None:
             return
-        for a, position, pname in info.args(node):
+        for a, position, pname in info.args(call):
             if not info.is_static(position, pname):
                 continue
             what = self._unhashable(a.value)
             if what is None:
                 continue
-            where = f"parameter `{pname}`" if pname else "a static position"
+            where = f"parameter `{pname}`" if pname else (f"argument {position}" if position is not None else "a static position")
             fix_hint = (
                 "pass a tuple"
                 if what.startswith(("a list", "a set"))
@@ -312,7 +700,7 @@ class NonHashableStaticArg(Rule):
             )
             self.report(
                 a.value,
-                f"{what[0].upper() + what[1:]} is passed to `{self.ctx.code(node.func)}` in a static "
+                f"{what[0].upper() + what[1:]} is passed{through} to `{self.ctx.code(call.func)}` in a static "
                 f"position ({where}; {info.label()}): static arguments must be hashable, so the "
                 f"call raises ValueError: Non-hashable static arguments are not supported. "
                 f"Instead, {fix_hint}",
@@ -342,51 +730,189 @@ class NonHashableStaticArg(Rule):
                     return "a NumPy array"
                 if q.startswith("jax.numpy.") and ctx.value(e).kind == V.ARRAY:
                     return "a JAX array"
-            return None
+                return None
+            return self._helper_result(e)
         if isinstance(e, cst.Name):
             v = ctx.value(e)
             if v.kind == V.LIST and v.elements is not None:
                 return "a list"
             if v.kind == V.ARRAY and v.local_array:
                 return "a JAX array"
+            if depth < 4:
+                bound = self._bound(e)
+                if bound is not None:
+                    what = self._unhashable(bound, depth + 1)
+                    if what is not None:
+                        return what if isinstance(bound, (cst.Name, cst.Attribute)) or " (" in what \
+                            else f"{what} (`{e.value}` is bound to `{_short(ctx.code(bound))}`)"
             return self._from_callers(e.value)
+        if isinstance(e, cst.Attribute) and depth < 4:
+            return self._constructor_arg(e, depth)
         return None
 
-    def _dataclass_instance(self, e: cst.BaseExpression, depth: int) -> Optional[str]:
-        """An instance of a dataclass of this file that cannot be hashed: `__hash__` is None
-        (a plain `@dataclass`), or a hashed field holds something unhashable (a frozen or
-        `unsafe_hash=True` dataclass whose field is an array)."""
+    def _local_class(self, call: cst.BaseExpression):
+        """The class of this file (at module level) that ``call`` constructs, else None."""
         ctx = self.ctx
-        call = bound_once(ctx.index, ctx.unit, e)
         if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
             return None
         if ctx.unit.lookup_def(call.func.value) is not None:
             return None
-        info = next((c for c in ctx.index.classes if c.name == call.func.value
+        return next((c for c in ctx.index.classes if c.name == call.func.value
                      and any(n is c.node for n in ctx.module.body)), None)
+
+    def _attribute_writes(self) -> set[tuple[str, str]]:
+        """(name, attribute) for every `name.attribute = ...` (or `+=`, `del`) of the
+        file: an instance's field rebound after its constructor ran (once per file)."""
+        found = getattr(self, "_writes", None)
+        if found is None:
+            found = self._writes = set()
+            for n in walk_tree(self.ctx.module):
+                t = type(n)
+                if t is cst.Assign:
+                    targets = [x.target for x in n.targets]
+                elif t in (cst.AugAssign, cst.AnnAssign):
+                    targets = [n.target]
+                elif t is cst.Del:
+                    targets = [n.target]
+                else:
+                    continue
+                for target in targets:
+                    for m in (target, *walk_tree(target)):
+                        if type(m) is cst.Attribute and type(m.value) is cst.Name:
+                            found.add((m.value.value, m.attr.value))
+        return found
+
+    def _constructor_arg(self, e: cst.Attribute, depth: int) -> Optional[str]:
+        """``cfg.layers`` where ``cfg`` is bound once to ``Config(...)`` of a class of this
+        file whose ``layers`` holds what the constructor was given (a dataclass field,
+        ``self.layers = layers`` in ``__init__``): what that argument is."""
+        ctx = self.ctx
+        call = bound_once(ctx.index, ctx.unit, e.value) if isinstance(e.value, cst.Name) else None
+        info = self._local_class(call) if call is not None and call is not e.value else None
         if info is None:
             return None
-        how = dataclass_hashing(info.node, ctx.qualname)
+        found = attribute_param(info.node, ctx.qualname, e.attr.value)
+        if found is None or (e.value.value, e.attr.value) in self._attribute_writes():
+            return None
+        params, param = found
+        arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+        if arg is None and param in params:
+            pos = [a for a in call.args if a.keyword is None]
+            i = params.index(param)
+            arg = pos[i].value if i < len(pos) else None
+        inner = self._unhashable(arg, depth + 1) if arg is not None else None
+        if inner is None:
+            return None
+        return f"{inner} (`{ctx.code(e).strip()}`: `{info.name}(...)` was given it for `{param}`)"
+
+    def _bound(self, e: cst.Name) -> Optional[cst.BaseExpression]:
+        """The expression a name is bound to by its scope's one plain assignment (a
+        local, or a module-level name no function rebinds through `global`); None
+        for a parameter, a name bound twice, by unpacking, a loop, an import."""
+        ctx = self.ctx
+        bound = bound_once(ctx.index, ctx.unit, e)
+        if bound is e:
+            return None
+        if ctx.unit.param(e.value) is None and e.value not in ctx.unit.assigned and any(
+            e.value in u.global_names and e.value in u.assigned for u in ctx.index.units
+        ):
+            return None  # a module-level name a function rebinds
+        return bound
+
+    def _helper_result(self, call: cst.Call) -> Optional[str]:
+        """A call of a plain function of this file whose every `return` hands back a
+        list/dict/set display (`def make_cfg(): return {"depth": 2}`)."""
+        ctx = self.ctx
+        if not isinstance(call.func, cst.Name):
+            return None
+        v = ctx.value(call.func)
+        unit = v.unit
+        if v.kind != V.FUNCTION or unit is None or v.transform is not None \
+                or not isinstance(unit.node, cst.FunctionDef) or unit.is_generator or unit.node.decorators:
+            return None
+        last = unit.node.body.body[-1] if unit.node.body.body else None
+        if isinstance(last, cst.SimpleStatementLine):
+            last = last.body[-1]
+        if not isinstance(last, cst.Return):
+            return None  # it may fall off its end and return None
+        kinds = {_display(r) for r in unit.returns}
+        if len(kinds) != 1:
+            return None
+        what = kinds.pop()
+        return None if what is None else f"{what} (what `{unit.name}` returns)"
+
+    def _dataclass_instance(self, e: cst.BaseExpression, depth: int, containers: bool = False) -> Optional[str]:
+        """An instance of a class of this file that cannot be hashed: `__hash__` is None
+        (a plain `@dataclass`), or a hashed field holds something unhashable (a frozen or
+        `unsafe_hash=True` dataclass, an equinox Module, a class whose `__hash__` hashes
+        a tuple of its attributes, given an array or a list).  ``containers``: only
+        list/dict/set fields count (the static half of `eqx.partition`, whose array
+        leaves are None)."""
+        ctx = self.ctx
+        call = bound_once(ctx.index, ctx.unit, e)
+        if isinstance(call, cst.Name) and not containers:
+            part = self._partition_half(call)
+            if part is not None:
+                inner = self._dataclass_instance(part, depth, containers=True)
+                return None if inner is None else f"a half of `eqx.partition({ctx.code(part).strip()}, ...)`, {inner},"
+        if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
+            return None
+        if ctx.unit.lookup_def(call.func.value) is not None:
+            return None
+        info = self._local_class(call)
+        if info is not None:
+            how = class_hashing(info.node, info.bases, ctx.qualname)
+            name = info.name
+        else:
+            # a class another module of the project defines, imported here: its record
+            cls = ctx.index.pytree_class(call.func.value) if ctx.lookup(call.func.value) is None else None
+            how = Hashing(**cls.flat["hash"]) if cls is not None and cls.flat.get("hash") else None
+            name = call.func.value
         if how is None:
             return None
-        mode, fields = how
-        if mode == UNHASHABLE:
-            return (f"an instance of the dataclass `{info.name}` (`@dataclass` with eq=True and neither "
+        if how.mode == UNHASHABLE:
+            if containers:
+                return None
+            return (f"an instance of the dataclass `{name}` (`@dataclass` with eq=True and neither "
                     f"frozen=True nor unsafe_hash=True sets `__hash__` to None)")
-        order = dataclass_fields(info.node, ctx.qualname) or []
         i = 0
         for a in call.args:
             if a.keyword is None:
-                name = order[i] if i < len(order) else None
+                param = how.params[i] if i < len(how.params) else None
                 i += 1
             else:
-                name = a.keyword.value
-            if name is None or name not in fields:
+                param = a.keyword.value
+            field = how.hashed.get(param) if param is not None else None
+            if field is None or (isinstance(e, cst.Name) and (e.value, field) in self._attribute_writes()):
                 continue
             inner = self._unhashable(a.value, depth + 1)
-            if inner is not None:
-                return f"an instance of the dataclass `{info.name}` whose field `{name}` is {inner} (its hash hashes every field)"
+            if inner is None or (containers and not inner.startswith(("a list", "a dict", "a set"))):
+                continue
+            if how.kind == "dataclass":
+                return f"an instance of the dataclass `{name}` whose field `{field}` is {inner} (its hash hashes every field)"
+            if how.kind == "module":
+                return f"an instance of the equinox Module `{name}` whose field `{field}` is {inner} (a Module hashes its fields)"
+            return f"an instance of `{name}` whose `__hash__` hashes `self.{field}`, {inner},"
         return None
+
+    def _partition_half(self, e: cst.Name) -> Optional[cst.BaseExpression]:
+        """``params, static = eqx.partition(model, eqx.is_array)``: ``model`` for either
+        half (an instance of its class, its array leaves or the others replaced by None),
+        when the scope binds the name only there."""
+        ctx = self.ctx
+        u = scope_of(ctx.index, ctx.unit, e.value)
+        if u is None:
+            return None
+        ws = writes(u.node, e.value)
+        if len(ws) != 1 or not isinstance(ws[0], cst.Assign) or len(ws[0].targets) != 1:
+            return None
+        target, value = ws[0].targets[0].target, ws[0].value
+        if not isinstance(target, cst.Tuple) or len(target.elements) != 2 or not isinstance(value, cst.Call) \
+                or not any(isinstance(el.value, cst.Name) and el.value.value == e.value for el in target.elements):
+            return None
+        if ctx.qualname(value.func) not in ("equinox.partition",) or not value.args or value.args[0].keyword is not None:
+            return None
+        return value.args[0].value
 
     def _from_callers(self, name: str) -> Optional[str]:
         """``name`` is a parameter of the (untraced) function making the call, passed
@@ -425,6 +951,11 @@ class NonHashableStaticArg(Rule):
             if what is not None:
                 return f"{what} (from the call of `{unit.name}` that passes `{ctx.code(arg).strip()}` for `{name}`)"
         return None
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _display(e: Optional[cst.BaseExpression]) -> Optional[str]:
