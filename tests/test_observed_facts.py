@@ -121,21 +121,19 @@ def observed_project(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def project(observed_project, tmp_path) -> Path:
-    """A fresh copy of the observed project (with its facts), for a test to edit."""
+    """A fresh copy of the observed project (with its facts, which name files relative
+    to the project root: they hold at the copy's path), for a test to edit."""
     copy = tmp_path / "p"
     shutil.copytree(observed_project, copy)
-    facts = copy / ".jaxlint_cache" / "observed" / "facts.json"
-    doc = json.loads(facts.read_text())
-    for f in doc["functions"]:  # the facts name the files by their real paths
-        f["file"] = str((copy / Path(f["file"]).name).resolve())
-    facts.write_text(json.dumps(doc))
     shutil.rmtree(copy / ".jaxlint_cache" / "lint", ignore_errors=True)
     return copy
 
 
 def test_observe_records_every_function_it_saw(observed_project):
     doc = json.loads((observed_project / ".jaxlint_cache" / "observed" / "facts.json").read_text())
-    assert doc["version"] == 1 and doc["commands"] == ["python main.py"]
+    assert doc["version"] == 2 and doc["commands"] == ["python main.py"]
+    assert doc["root"] == str(observed_project.resolve())
+    assert {f["file"] for f in doc["functions"]} == {"main.py", "ops.py"}  # relative to the root
     got = {f["qualname"]: (f["under"], f["root"], f["params"], f["static_argnums"],
                            f["traced_calls"], f["untraced_calls"]) for f in doc["functions"]}
     assert got == {
@@ -147,7 +145,7 @@ def test_observe_records_every_function_it_saw(observed_project):
     }
     table = {f.qualname: f for f in functions_of((observed_project / "ops.py").read_text())}
     for f in doc["functions"]:
-        if f["file"].endswith("ops.py"):
+        if f["file"] == "ops.py":
             assert f["sha"] == table[f["qualname"]].sha and f["line"] == table[f["qualname"]].line
 
 
@@ -241,13 +239,70 @@ def test_a_facts_file_that_cannot_be_used_is_one_line(tmp_path):
                        "no observed facts (No such file or directory); `jaxlint observe --run CMD` writes them"),
         ("--observed=bad.json", "error: bad.json: not a facts file (not JSON; `--observed` takes the word "
                                 "after it as its FILE: write --observed=FILE, or put the paths first)"),
-        ("--observed=old.json", "error: old.json: facts file version 0, this jaxlint reads version 1: "
+        ("--observed=old.json", "error: old.json: facts file version 0, this jaxlint reads versions 1 to 2: "
                                 "run `jaxlint observe` again"),
         ("--observed=.", "error: .: a directory, not a facts file (`--observed` takes the word after "
                          "it as its FILE: write --observed=FILE, or put the paths first)"),
     ):
         done = jaxlint(tmp_path, "check", arg)
         assert (done.returncode, done.stderr.splitlines()) == (2, [line]), arg
+
+
+def test_a_moved_checkout_keeps_its_facts(observed_project, tmp_path):
+    """The facts name files relative to the project root: the same project at another
+    path (another machine, a CI workspace) finds them, with no line on stderr; the
+    original checkout is gone, so nothing can match it by accident."""
+    moved = tmp_path / "elsewhere" / "checkout"
+    shutil.copytree(observed_project, moved)
+    shutil.rmtree(moved / ".jaxlint_cache" / "lint", ignore_errors=True)
+    (moved / "pyproject.toml").write_text("[tool.jaxlint]\nobserved = true\n")
+    sub = moved / "sub"
+    sub.mkdir()
+    original = tmp_path / "original"
+    shutil.move(str(observed_project), original)
+    try:
+        done = jaxlint(moved, "check", "--output-format", "json")
+        assert (done.returncode, rows(done.stdout), done.stderr) == (1, EXPECTED, "")
+        # from a folder below the root: the configuration's directory is the root still
+        done = jaxlint(sub, "check", "--output-format", "json", "..")
+        assert rows(done.stdout) == [(c, "../" + f, *rest) for c, f, *rest in EXPECTED], done.stderr
+    finally:
+        shutil.move(str(original), observed_project)
+
+
+def test_facts_for_no_file_here_say_so_once(project, tmp_path):
+    """Facts that exist but are for files not in this project (the project moved and
+    the facts name their absolute paths, the version 1 format; or facts of another
+    project) are one warning line, not silently nothing."""
+    facts = project / ".jaxlint_cache" / "observed" / "facts.json"
+    doc = json.loads(facts.read_text())
+    old = dict(doc, version=1, functions=[dict(f, file=f"/gone/checkout/{f['file']}")
+                                        for f in doc["functions"]])
+    old.pop("root")
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    done = jaxlint(project, "check", "--output-format", "json", f"--observed={tmp_path / 'old.json'}")
+    assert (done.returncode, rows(done.stdout)) == (0, [])
+    assert done.stderr.splitlines() == [
+        f"warning: none of the 5 observed functions in {tmp_path / 'old.json'} are in a file of "
+        f"this project (looked for under {project.resolve()}); run `jaxlint observe` again here"]
+    other = dict(doc, root="/gone/checkout", functions=[dict(f, file="pkg/" + f["file"])
+                                                        for f in doc["functions"]])
+    (tmp_path / "other.json").write_text(json.dumps(other))
+    done = jaxlint(project, "check", "--output-format", "json", f"--observed={tmp_path / 'other.json'}")
+    assert done.stderr.splitlines() == [
+        f"warning: none of the 5 observed functions in {tmp_path / 'other.json'} are in a file of "
+        f"this project (recorded under /gone/checkout, looked for under {project.resolve()}); "
+        f"run `jaxlint observe` again here"]
+    # version 1, absolute paths of this checkout: still read
+    here = dict(old, functions=[dict(f, file=str(project.resolve() / f["file"]))
+                                for f in doc["functions"]])
+    (tmp_path / "here.json").write_text(json.dumps(here))
+    done = jaxlint(project, "check", "--output-format", "json", f"--observed={tmp_path / 'here.json'}")
+    assert (rows(done.stdout), done.stderr) == (EXPECTED, "")
+    # facts of files that are here but not linted: no line (a lint of part of the project)
+    (project / "other.py").write_text("x = 1\n")
+    done = jaxlint(project, "check", "--output-format", "json", "other.py", "--observed")
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "[]", "")
 
 
 def test_records_of_the_wrong_shape_are_skipped_not_a_crash(tmp_path):

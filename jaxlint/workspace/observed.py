@@ -3,7 +3,9 @@
 
 ``jaxlint observe`` writes a facts file (JSON, ``FACTS_VERSION``; default
 ``<cache-dir>/observed/facts.json``): for every function of the user's code that
-ran, its file, qualified name, first line and a hash of its source (``functions_of``),
+ran, its file (relative to the project root, the directory of the configuration, so
+that a checkout at another path, a CI workspace, finds its facts; a file outside it
+absolute), qualified name, first line and a hash of its source (``functions_of``),
 whether it ran under a JAX trace (and which: ``jit``, ``vmap``, ``grad``...), the kind
 each parameter received there (``tracer``, ``pytree-tracers``, ``array``, ``numpy``,
 ``scalar``, ``static``, ``none``, ``pytree``, ``other``, or ``mixed`` when calls
@@ -29,7 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-FACTS_VERSION = 1
+FACTS_VERSION = 2  # 2: files relative to the document's "root"; 1 (still read): absolute
+READS = (1, 2)
 DEFAULT_NAME = os.path.join("observed", "facts.json")
 MAX_BYTES = 64 << 20
 
@@ -124,6 +127,16 @@ def match(table: list[FunctionSource], qualname: str, line: int) -> Optional[Fun
     return None
 
 
+def relative_file(real: str, root: Optional[Path]) -> str:
+    """How a facts file names ``real`` (a real path): relative to ``root`` (posix) when
+    inside it, else absolute."""
+    if root is not None:
+        base = os.path.realpath(root)
+        if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
+            return Path(os.path.relpath(real, base)).as_posix()
+    return real
+
+
 def file_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -131,17 +144,22 @@ def file_digest(data: bytes) -> str:
 class ObservedFacts:
     """A facts file, read once; ``for_file`` per linted file."""
 
-    def __init__(self, path: Path, functions: dict[str, list[dict]], digest: str) -> None:
+    def __init__(self, path: Path, functions: dict[str, list[dict]], digest: str,
+                 root: Optional[Path] = None, recorded_root: Optional[str] = None) -> None:
         self.path = path
         self.by_file = functions  # real path -> its function records
         self.digest = digest[:16]
+        self.root = root  # relative files are resolved against it (this project's root)
+        self.recorded_root = recorded_root  # the root the run wrote them under
         self.total = 0  # functions looked up (in files linted)
         self.stale = 0  # of them, edited (or gone) since the run
         self.used = 0  # of them, ran under a trace and handed to the model
         self._memo: dict[str, str] = {}
 
     @classmethod
-    def load(cls, path: Path) -> "ObservedFacts":
+    def load(cls, path: Path, root: Optional[Path] = None) -> "ObservedFacts":
+        """Read a facts file; ``root``: the project root its relative file names are
+        relative to (the directory of the configuration; default: the current one)."""
         shown = str(path)
         try:
             st = os.stat(path)
@@ -165,14 +183,17 @@ class ObservedFacts:
                                 f"as its FILE: write --observed=FILE, or put the paths first)") from None
         if not isinstance(doc, dict) or not isinstance(doc.get("functions"), list):
             raise ObservedError(f"{shown}: not a facts file (no \"functions\" list)")
-        if doc.get("version") != FACTS_VERSION:
+        if doc.get("version") not in READS:
             raise ObservedError(f"{shown}: facts file version {doc.get('version')!r}, this jaxlint "
-                                f"reads version {FACTS_VERSION}: run `jaxlint observe` again")
+                                f"reads versions {READS[0]} to {READS[-1]}: run `jaxlint observe` again")
+        base = Path(root) if root is not None else Path.cwd()
         by_file: dict[str, list[dict]] = {}
         for rec in doc["functions"]:
             if _valid(rec):
-                by_file.setdefault(os.path.realpath(rec["file"]), []).append(rec)
-        return cls(Path(path), by_file, file_digest(data))
+                # version 1 named files by their absolute paths; 2 relative to the root
+                by_file.setdefault(os.path.realpath(base / rec["file"]), []).append(rec)
+        recorded = doc.get("root") if isinstance(doc.get("root"), str) else None
+        return cls(Path(path), by_file, file_digest(data), base, recorded)
 
     def for_file(self, path: Path) -> str:
         """The canonical JSON of the facts the model may use for ``path`` (the digest
@@ -206,6 +227,19 @@ class ObservedFacts:
                          sort_keys=True, separators=(",", ":"))
         self._memo[real] = out
         return out
+
+    def unmatched_line(self) -> Optional[str]:
+        """One line when the file holds facts and none of them is for a file of this
+        project (after the lint: no linted file had any, and none of their files is
+        here): a checkout moved since the run, facts of another project."""
+        n = sum(len(v) for v in self.by_file.values())
+        if not n or self.total or any(os.path.isfile(f) for f in self.by_file):
+            return None
+        where = (f"recorded under {self.recorded_root}, " if self.recorded_root
+                 and os.path.realpath(self.recorded_root) != os.path.realpath(self.root or ".") else "")
+        return (f"none of the {n} observed function{'s' if n != 1 else ''} in {self.path} "
+                f"{'is' if n == 1 else 'are'} in a file of this project ({where}looked for "
+                f"under {self.root}); run `jaxlint observe` again here")
 
     def stale_line(self) -> Optional[str]:
         """One line when some looked-up facts were stale."""
