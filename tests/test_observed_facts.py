@@ -230,6 +230,54 @@ def test_configuration_and_explicit_file(project, tmp_path):
     assert done.stderr.startswith(f"warning: {project.resolve() / 'nowhere.json'}: no observed facts")
 
 
+NOISY = '''\
+
+@jax.jit
+def noisy(x):
+    print(x)
+    return x + 1
+
+
+noisy(jnp.ones(2))
+'''
+
+
+@pytest.mark.parametrize("watched", [False, True])
+def test_confirm_run_records_the_facts_too(tmp_path, watched):
+    """`confirm --run` records the facts as `observe` does: with nothing to confirm
+    (`check` is silent on this project) the command runs for the facts alone; with a
+    finding to confirm the recorder's trace function hands the facts recorder every
+    call (one trace function per process).  `check --observed` then reports what the
+    dispatch hid."""
+    pytest.importorskip("jax")
+    if sys.platform != "linux":
+        pytest.skip("the process guard uses /proc")
+    (tmp_path / "ops.py").write_text(OPS)
+    main = MAIN.replace("\n\nif __name__", NOISY + "\n\nif __name__") if watched else MAIN
+    (tmp_path / "main.py").write_text(main)
+    done = jaxlint(tmp_path, "confirm", "--output-format", "json", "--run", "python main.py", "-v", ".")
+    assert done.returncode == (1 if watched else 0), done.stderr
+    assert f"observed facts for {6 if watched else 5} function(s), {5 if watched else 4} of them " \
+           f"traced, written to" in done.stderr
+    if watched:  # the finding was confirmed in the run: the recorder worked as before
+        assert [(f["code"], f["runtime"]["verdict"]) for f in json.loads(done.stdout)] == [
+            ("JAX401", "confirmed")]
+    doc = json.loads((tmp_path / ".jaxlint_cache" / "observed" / "facts.json").read_text())
+    assert doc["written_by"] == "jaxlint confirm" and doc["commands"] == ["python main.py"]
+    got = {f["qualname"]: (f["under"], f["params"]) for f in doc["functions"]}
+    assert got["clip"] == (["jit"], {"x": "tracer", "mode": "static"})
+    assert got["pairs"] == (["jit"], {"tree": "pytree-tracers", "k": "scalar"})
+    done = jaxlint(tmp_path, "check", "--output-format", "json", "--observed", "--select", "JAX2")
+    assert (done.returncode, rows(done.stdout), done.stderr) == (1, EXPECTED, "")
+    # --no-facts: nothing recorded, and with nothing to confirm nothing runs
+    (tmp_path / ".jaxlint_cache" / "observed" / "facts.json").unlink()
+    done = jaxlint(tmp_path, "confirm", "--output-format", "json", "--run", "python main.py",
+                   "--no-facts", ".")
+    assert not (tmp_path / ".jaxlint_cache" / "observed" / "facts.json").exists()
+    if not watched:
+        assert "stopped: no finding inside a function to watch" in done.stderr
+
+
 def test_a_facts_file_that_cannot_be_used_is_one_line(tmp_path):
     (tmp_path / "m.py").write_text("import jax\n")
     (tmp_path / "bad.json").write_text("{not json")

@@ -242,6 +242,9 @@ class FactRecorder:
     # -- at exit
 
     def flush(self) -> None:
+        active = getattr(sys.modules.get("jaxlint.runtime.recorder"), "ACTIVE", None)
+        if active is not None and active.facts is self:
+            active.facts = None  # the recorder's trace function stops handing calls here
         if sys.gettrace() is self.tracefunc:
             sys.settrace(None)
         threading.settrace(None)  # type: ignore[arg-type]
@@ -299,11 +302,20 @@ def _quiet_imports(rec: FactRecorder) -> None:
 
 
 def install(job: dict) -> None:
-    """Called from observe's shim with its job (a no-op unless it asks for facts)."""
-    if not (job.get("options") or {}).get("facts"):
+    """Called from observe's shim with its job (a no-op unless it asks for facts).
+    Under ``confirm --run`` the recorder's trace function is on already (one per
+    process): it hands this one every call instead, and its own import hook turns
+    both off while a package that holds no user code is imported."""
+    options = job.get("options") or {}
+    if not options.get("facts"):
         return
-    rec = FactRecorder(job["events"], job.get("paths") or [])
+    rec = FactRecorder(job["events"], options.get("facts_paths") or job.get("paths") or [])
     atexit.register(rec.flush)
+    from jaxlint.runtime import recorder
+
+    if recorder.ACTIVE is not None:
+        recorder.ACTIVE.facts = rec
+        return
     _quiet_imports(rec)
     sys.settrace(rec.tracefunc)
     threading.settrace(rec.tracefunc)  # type: ignore[arg-type]

@@ -136,7 +136,7 @@ class CommandRuns:
 
     def __init__(self, commands: list[tuple[str, str]], options: dict, finding_timeout: float,
                  run_timeout: float, jobs: int = 1, watch: Optional[list[dict]] = None,
-                 guard_limit: Optional[float] = None) -> None:
+                 guard_limit: Optional[float] = None, facts_paths: Optional[list[str]] = None) -> None:
         from concurrent.futures import ThreadPoolExecutor
 
         self.tmp = tempfile.mkdtemp(prefix="jaxlint-run-")
@@ -149,6 +149,8 @@ class CommandRuns:
         self.guard_limit = guard_limit if guard_limit is not None else run_timeout + 30
         self.stopped: Optional[str] = None
         self.finished = False  # result() was called
+        # record `check --observed`'s facts of the functions in these paths (factrec.py)
+        self.facts_paths = facts_paths
         if watch is not None:
             self.deliver(watch, options)
         self.pool = ThreadPoolExecutor(max_workers=max(1, jobs))
@@ -185,7 +187,7 @@ class CommandRuns:
         env.pop("JAXLINT_RECORD", None)
         env["JAXLINT_RECORD_NEXT"] = job_path  # procs.run_guarded hands it on
         probes_path = os.path.join(self.tmp, f"probes-{n}.jsonl")
-        env.update(_probes_env(self.tmp, n, probes_path))
+        env.update(_probes_env(self.tmp, n, probes_path, self.facts_paths))
         env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the user's tree
         env.setdefault("PYTHONHASHSEED", "0")
         env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
@@ -219,23 +221,27 @@ class CommandRuns:
         return result
 
 
-def _probes_env(tmp: str, n: int, events: str) -> dict:
+def _probes_env(tmp: str, n: int, events: str, facts_paths: Optional[list[str]] = None) -> dict:
     """observe's probes in a confirm run, with only the checker that changes nothing the
-    program does (explain_cache_misses: a log record per retrace); see sightings.py."""
+    program does (explain_cache_misses: a log record per retrace); see sightings.py.
+    ``facts_paths``: also record the facts of the functions there (``facts`` events)."""
     open(events, "w").close()
     job = os.path.join(tmp, f"probes-job-{n}.json")
+    options = {"facts": True, "facts_paths": list(facts_paths)} if facts_paths else {}
     with open(job, "w", encoding="utf-8") as fh:
-        json.dump({"events": events, "paths": ["/"]}, fh)
+        json.dump({"events": events, "paths": ["/"], "options": options}, fh)
     return {"JAXLINT_OBSERVE_NEXT": job, "JAX_EXPLAIN_CACHE_MISSES": "1"}
 
 
 def run_commands(commands: list[tuple[str, str]], watch: list[dict], options: dict,
-                 finding_timeout: float, run_timeout: float, jobs: int = 1) -> Observed:
+                 finding_timeout: float, run_timeout: float, jobs: int = 1,
+                 facts_paths: Optional[list[str]] = None) -> Observed:
     """Run each (command, cwd) with the recorder watching ``watch`` (up to ``jobs``
     at once); gather what they saw, merged in the commands' order."""
     if not commands:
         return Observed()
-    return CommandRuns(commands, options, finding_timeout, run_timeout, jobs, watch).result()
+    return CommandRuns(commands, options, finding_timeout, run_timeout, jobs, watch,
+                       facts_paths=facts_paths).result()
 
 
 def _run_one(shell_cmd: str, label: str, cwd: str, env: dict, events_path: str,
