@@ -91,6 +91,22 @@ EXPECTED = [
 ]
 
 
+def write_ops_facts(root: Path, config: str = "[tool.jaxlint]\nobserved = true\n") -> None:
+    """``ops.py`` and the facts a run of ``main.py`` records for it (``clip`` traced by
+    jit, `x` a tracer, `mode` static), written as `jaxlint observe` writes them, in the
+    default place; and a configuration asking for them.  For the front ends that read
+    the facts the configuration names (the language server, the MCP server)."""
+    (root / "ops.py").write_text(OPS)
+    (root / "pyproject.toml").write_text(config)
+    table = {f.qualname: f for f in functions_of(OPS)}
+    facts = root / ".jaxlint_cache" / "observed" / "facts.json"
+    facts.parent.mkdir(parents=True)
+    facts.write_text(json.dumps({"version": 2, "root": str(root.resolve()), "functions": [{
+        "file": "ops.py", "qualname": "clip", "line": table["clip"].line, "sha": table["clip"].sha,
+        "under": ["jit"], "root": True, "params": {"x": "tracer", "mode": "static"},
+        "static": ["mode"], "static_argnums": [1], "static_argnames": []}]}))
+
+
 def jaxlint(cwd: Path, *args: str, timeout: float = 180) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env.pop("JAXLINT_CACHE_DIR", None)

@@ -29,7 +29,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Any, Callable, Optional
 
 FACTS_VERSION = 2  # 2: files relative to the document's "root"; 1 (still read): absolute
 READS = (1, 2)
@@ -154,7 +154,7 @@ class ObservedFacts:
         self.total = 0  # functions looked up (in files linted)
         self.stale = 0  # of them, edited (or gone) since the run
         self.used = 0  # of them, ran under a trace and handed to the model
-        self._memo: dict[str, str] = {}
+        self._memo: dict[tuple, str] = {}
 
     @classmethod
     def load(cls, path: Path, root: Optional[Path] = None) -> "ObservedFacts":
@@ -199,7 +199,12 @@ class ObservedFacts:
         """The canonical JSON of the facts the model may use for ``path`` (the digest
         of the facts file always: the cache key of a result linted with them)."""
         real = os.path.realpath(path)
-        known = self._memo.get(real)
+        try:  # a long-lived front end (the language server): an edited file is read again
+            st = os.stat(real)
+            stamp: tuple = (real, st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = (real,)
+        known = self._memo.get(stamp)
         if known is not None:
             return known
         units = []
@@ -225,7 +230,7 @@ class ObservedFacts:
                     "static": sorted(rec.get("static", []))}])
         out = json.dumps({"digest": self.digest, "units": sorted(units, key=lambda u: (u[0], u[1]))},
                          sort_keys=True, separators=(",", ":"))
-        self._memo[real] = out
+        self._memo[stamp] = out
         return out
 
     def unmatched_line(self) -> Optional[str]:
@@ -249,6 +254,60 @@ class ObservedFacts:
                 f"in {self.path} {'are' if self.stale != 1 else 'is'} stale (edited since "
                 f"`jaxlint observe` ran) and {'were' if self.stale != 1 else 'was'} ignored; "
                 f"run `jaxlint observe` again")
+
+
+class ConfiguredFacts:
+    """The facts file ``observed`` in ``[tool.jaxlint]`` names, for the front ends that
+    lint without a command line (the language server, the MCP server): looked at again
+    on each use (one ``stat``), read again when it changed (a new ``jaxlint observe``
+    run).  ``allowed``: whether a facts file may be read at all (the MCP server reads
+    inside its roots only).  ``problem``: why the configured file could not be used."""
+
+    def __init__(self, allowed: Optional[Callable[[Path], bool]] = None) -> None:
+        self.allowed = allowed
+        self.problem: Optional[str] = None
+        self._loaded: dict[Path, tuple[tuple, Optional[ObservedFacts]]] = {}
+
+    def facts(self, cfg: Any) -> Optional[ObservedFacts]:
+        """The facts a configuration (``workspace.config.Config``) asks for, or None."""
+        if not getattr(cfg, "observed", False):
+            return None
+        path = configured_path(cfg)
+        if self.allowed is not None and not self.allowed(path):
+            self.problem = f"{path}: outside the roots, not read (`observed` in {cfg.label})"
+            return None
+        try:
+            st = os.stat(path)
+            key: tuple = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except OSError:
+            key = ()
+        known = self._loaded.get(path)
+        if known is not None and known[0] == key:
+            return known[1]
+        try:
+            facts: Optional[ObservedFacts] = ObservedFacts.load(path, cfg.root)
+            self.problem = None
+        except ObservedError as exc:
+            facts = None
+            self.problem = f"{exc} (`observed` in {cfg.label}; linting without them)"
+        self._loaded[path] = (key, facts)
+        return facts
+
+
+def configured_path(cfg: Any) -> Path:
+    """The facts file of ``observed = true`` (observed/facts.json in the cache directory
+    the configuration sets, as ``workspace.config.cache_dir_for``) or ``observed =
+    "FILE"`` (relative to the configuration's directory)."""
+    if cfg.observed is not True:
+        return Path(cfg.root) / str(cfg.observed)
+    env = os.environ.get("JAXLINT_CACHE_DIR")
+    if env:
+        return default_path(Path(env).resolve())
+    from jaxlint.cache import DEFAULT_CACHE_DIR_NAME
+
+    cache = (Path(cfg.root) / cfg.cache_dir).resolve() if cfg.cache_dir else \
+        Path(cfg.root) / DEFAULT_CACHE_DIR_NAME
+    return default_path(cache)
 
 
 def _valid(rec: object) -> bool:
