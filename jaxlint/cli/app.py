@@ -9,7 +9,7 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional, TextIO
+from typing import Iterator, NoReturn, Optional, TextIO
 
 import click
 
@@ -89,7 +89,23 @@ class _Interrupted(click.ClickException):
         super().__init__("interrupted")
 
     def show(self, file: Optional[TextIO] = None) -> None:
-        (file or sys.stderr).write("interrupted\n")
+        exit_interrupted(file)
+
+
+def exit_interrupted(file: Optional[TextIO] = None) -> NoReturn:
+    """Say "interrupted" and end with 130 now.  Not ``sys.exit(130)``: when the Ctrl-C
+    landed in code run by ``exec`` of a string (a dataclass's generated ``__init__``,
+    while a module is imported), CPython marks the interrupt unhandled however it was
+    handled later, and ends the process by SIGINT (status -2) instead of 130.  Every
+    process jaxlint started was ended on the way here (``runtime.procs.stopping``)."""
+    out = file or sys.stderr
+    out.write("interrupted\n")
+    for stream in (sys.stdout, out):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(130)
 
 
 def _ambiguous(name: str) -> str:

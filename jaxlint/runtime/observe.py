@@ -24,7 +24,6 @@ import re
 import shlex
 import shutil
 import stat
-import subprocess
 import sys
 import tempfile
 import time
@@ -247,55 +246,39 @@ def run_commands(commands: list[tuple[str, str]], watch: list[dict], options: di
 def _run_one(shell_cmd: str, label: str, cwd: str, env: dict, events_path: str,
              out_path: str, finding_timeout: float, run_timeout: float,
              result: Observed, runs: Optional[CommandRuns] = None) -> RunResult:
-    start = time.monotonic()
-    status = "ok"
-    with open(out_path, "wb") as out:
-        try:
-            limit = runs.guard_limit if runs is not None else run_timeout + 30
-            proc = procs.spawn([sys.executable, "-m", "jaxlint.runtime.procs", "/bin/sh", "-c",
-                                shell_cmd], time_limit=limit, stdin=subprocess.DEVNULL,
-                               stdout=out, stderr=subprocess.STDOUT, env=env, cwd=cwd)
-        except OSError as exc:
-            return RunResult(label, cwd, f"could not start: {exc.strerror or exc}", 0.0)
-        current: Optional[str] = None
-        current_since = 0.0
-        seen = 0
-        try:
-            while proc.poll() is None:
-                time.sleep(0.05)
-                events = _read_events(events_path)
-                for e in events[seen:]:
-                    if e.get("event") == "start":
-                        current, current_since = str(e.get("id")), time.monotonic()
-                    elif e.get("event") == "verdict":
-                        current = None
-                seen = len(events)
-                now = time.monotonic()
-                if runs is not None:
-                    finding_timeout, run_timeout = runs.finding_timeout, runs.run_timeout
-                if current is not None and now - current_since > finding_timeout:
-                    result.verdicts.setdefault(current, skipped(
-                        f"timed out after {finding_timeout:g} s while checking it inside "
-                        f"--run `{label}`"))
-                    status = f"stopped: a check inside it timed out after {finding_timeout:g} s"
-                    procs.kill_tree(proc)
-                    proc.wait()
-                    break
-                if now - start > run_timeout:
-                    status = f"timed out after {run_timeout:g} s"
-                    procs.kill_tree(proc)
-                    proc.wait()
-                    break
-                if runs is not None and runs.stopped:
-                    status = f"stopped: {runs.stopped}"
-                    procs.kill_tree(proc)
-                    proc.wait()
-                    break
-        finally:
-            procs.release(proc)
-    rc = proc.returncode
-    if status == "ok" and rc:
-        status = f"exit status {rc if rc < 128 else f'{rc} (signal {rc - 128})'}"
+    limits = {"finding": finding_timeout, "run": run_timeout}
+    state: dict = {"current": None, "since": 0.0, "seen": 0}
+
+    def check(elapsed: float) -> Optional[str]:
+        """Stop the command: its time-out, a check inside it that ran too long, jaxlint
+        stopping (``procs.run_command`` asks every 0.05 s)."""
+        events = _read_events(events_path)
+        for e in events[state["seen"]:]:
+            if e.get("event") == "start":
+                state["current"], state["since"] = str(e.get("id")), time.monotonic()
+            elif e.get("event") == "verdict":
+                state["current"] = None
+        state["seen"] = len(events)
+        if runs is not None:  # the configuration may set them while the command runs
+            limits["finding"], limits["run"] = runs.finding_timeout, runs.run_timeout
+        current = state["current"]
+        if current is not None and time.monotonic() - state["since"] > limits["finding"]:
+            result.verdicts.setdefault(current, skipped(
+                f"timed out after {limits['finding']:g} s while checking it inside "
+                f"--run `{label}`"))
+            return f"stopped: a check inside it timed out after {limits['finding']:g} s"
+        if elapsed > limits["run"]:
+            return f"timed out after {limits['run']:g} s"
+        if runs is not None and runs.stopped:
+            return f"stopped: {runs.stopped}"
+        return None
+
+    ran = procs.run_command(["/bin/sh", "-c", shell_cmd], cwd=cwd, env=env, out_path=out_path,
+                            guard_limit=runs.guard_limit if runs is not None else run_timeout + 30,
+                            check=check)
+    if not ran.started:
+        return RunResult(label, cwd, ran.status, 0.0)
+    status = ran.status
     events = _read_events(events_path)
     pids = set()
     for e in events:
@@ -314,7 +297,7 @@ def _run_one(shell_cmd: str, label: str, cwd: str, env: dict, events_path: str,
             for i in e.get("ids") or []:
                 result.observations.setdefault(str(i), {"error": e.get("error"),
                                                         "command": label})
-    return RunResult(label, cwd, status, time.monotonic() - start, len(pids),
+    return RunResult(label, cwd, status, ran.wall_s, len(pids),
                      _tail(out_path) if status != "ok" else "")
 
 

@@ -15,10 +15,7 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -174,36 +171,19 @@ def start_observed(commands: list[tuple[str, str]], paths: list[str],
 
 def _run(shell_cmd: str, label: str, cwd: str, env: dict, out_path: str,
          runs: ObservedRuns) -> RunResult:
-    start = time.monotonic()
-    status = "ok"
-    with open(out_path, "wb") as out:
-        try:
-            proc = procs.spawn([sys.executable, "-m", "jaxlint.runtime.procs", "/bin/sh", "-c",
-                                shell_cmd], time_limit=runs.guard_limit,
-                               stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                               env=env, cwd=cwd)
-        except OSError as exc:
-            return RunResult(label, cwd, f"could not start: {exc.strerror or exc}", 0.0)
-        try:
-            while proc.poll() is None:
-                time.sleep(0.02)
-                if time.monotonic() - start > runs.run_timeout:
-                    status = f"timed out after {runs.run_timeout:g} s"
-                    procs.kill_tree(proc)
-                    proc.wait()
-                    break
-                if runs.stopped:
-                    status = f"stopped: {runs.stopped}"
-                    procs.kill_tree(proc)
-                    proc.wait()
-                    break
-        finally:
-            procs.release(proc)
-    rc = proc.returncode
-    if status == "ok" and rc:
-        status = f"exit status {rc if rc < 128 else f'{rc} (signal {rc - 128})'}"
-    return RunResult(label, cwd, status, time.monotonic() - start, 0,
-                     output_tail(out_path) if status != "ok" else "")
+    def check(elapsed: float) -> Optional[str]:
+        """Stop the command: its time-out (``limit`` may change it while it runs), or
+        jaxlint stopping (``procs.run_command`` asks every 0.02 s)."""
+        if elapsed > runs.run_timeout:
+            return f"timed out after {runs.run_timeout:g} s"
+        if runs.stopped:
+            return f"stopped: {runs.stopped}"
+        return None
+
+    ran = procs.run_command(["/bin/sh", "-c", shell_cmd], cwd=cwd, env=env, out_path=out_path,
+                            guard_limit=runs.guard_limit, check=check, interval=0.02)
+    return RunResult(label, cwd, ran.status, ran.wall_s if ran.started else 0.0, 0,
+                     output_tail(out_path) if ran.started and ran.status != "ok" else "")
 
 
 # ----------------------------------------------------------------------------- events -> sightings
