@@ -131,7 +131,8 @@ def observed_project(tmp_path_factory) -> Path:
     (root / "main.py").write_text(MAIN)
     done = jaxlint(root, "observe", "--run", "python main.py", "-v", ".")
     assert done.returncode == 0, done.stderr
-    assert "observed facts for 5 function(s), 4 of them traced, written to" in done.stderr
+    # only what ran under a JAX trace is recorded (`apply`, never traced, is not)
+    assert "observed facts for 4 function(s), 4 of them traced, written to" in done.stderr
     return root
 
 
@@ -153,10 +154,9 @@ def test_observe_records_every_function_it_saw(observed_project):
     got = {f["qualname"]: (f["under"], f["root"], f["params"], f["static_argnums"],
                            f["traced_calls"], f["untraced_calls"]) for f in doc["functions"]}
     assert got == {
-        "apply": ([], False, {}, [], 0, 2),
         "both": (["jit"], True, {"x": "tracer"}, [], 1, 0),
         "clip": (["jit"], True, {"x": "tracer", "mode": "static"}, [1], 1, 0),
-        "scale": (["jit"], True, {"x": "tracer", "n": "static"}, [1], 1, 1),
+        "scale": (["jit"], True, {"x": "tracer", "n": "static"}, [1], 1, 0),
         "pairs": (["jit"], False, {"tree": "pytree-tracers", "k": "scalar"}, [], 1, 0),
     }
     table = {f.qualname: f for f in functions_of((observed_project / "ops.py").read_text())}
@@ -205,7 +205,7 @@ def test_stale_facts_are_ignored_with_one_line(project):
     assert (done.returncode, rows(done.stdout)) == (0, [])
     facts = project / ".jaxlint_cache" / "observed" / "facts.json"
     assert done.stderr.splitlines() == [
-        f"warning: 1 of 5 observed functions in {facts.resolve()} is stale (edited since "
+        f"warning: 1 of 4 observed functions in {facts.resolve()} is stale (edited since "
         "`jaxlint observe` ran) and was ignored; run `jaxlint observe` again"]
     # code moved down (not edited): its facts still hold
     ops.write_text("# a comment\n\n" + OPS)
@@ -347,14 +347,14 @@ def test_facts_for_no_file_here_say_so_once(project, tmp_path):
     done = jaxlint(project, "check", "--output-format", "json", f"--observed={tmp_path / 'old.json'}")
     assert (done.returncode, rows(done.stdout)) == (0, [])
     assert done.stderr.splitlines() == [
-        f"warning: none of the 5 observed functions in {tmp_path / 'old.json'} are in a file of "
+        f"warning: none of the 4 observed functions in {tmp_path / 'old.json'} are in a file of "
         f"this project (looked for under {project.resolve()}); run `jaxlint observe` again here"]
     other = dict(doc, root="/gone/checkout", functions=[dict(f, file="pkg/" + f["file"])
                                                         for f in doc["functions"]])
     (tmp_path / "other.json").write_text(json.dumps(other))
     done = jaxlint(project, "check", "--output-format", "json", f"--observed={tmp_path / 'other.json'}")
     assert done.stderr.splitlines() == [
-        f"warning: none of the 5 observed functions in {tmp_path / 'other.json'} are in a file of "
+        f"warning: none of the 4 observed functions in {tmp_path / 'other.json'} are in a file of "
         f"this project (recorded under /gone/checkout, looked for under {project.resolve()}); "
         f"run `jaxlint observe` again here"]
     # version 1, absolute paths of this checkout: still read

@@ -98,6 +98,7 @@ class Probes:
         self.h2d: dict[tuple, list] = {}  # (file, line) -> [count, array avals, scalars, where]
         self.h2d_threshold = int(self.options.get("transfers", 3))
         self.attached = False
+        self.on_attach: list = []  # called once JAX is imported (the facts recorder's hook)
         self.inside = threading.local()
         from jaxlint.runtime.recorder import user_path
 
@@ -201,6 +202,11 @@ class Probes:
             except Exception as exc:  # noqa: BLE001 - never break the user's program
                 sys.stderr.write(f"jaxlint: observe could not attach {attach.__name__}: "
                                  f"{exc!r}\n")
+        for attach in self.on_attach:
+            try:
+                attach()
+            except Exception as exc:  # noqa: BLE001 - never break the user's program
+                sys.stderr.write(f"jaxlint: observe could not attach {attach!r}: {exc!r}\n")
         atexit.register(self.flush)
         from jaxlint.runtime import clog
 
@@ -617,7 +623,7 @@ def install() -> None:
     _after_imports(probes)
     from jaxlint.runtime import factrec  # `check --observed`'s facts, when the job asks
 
-    factrec.install(job)
+    factrec.install(job, probes)
 
 
 # JAX's host callbacks (jax.debug.print/callback, io_callback, pure_callback): the
