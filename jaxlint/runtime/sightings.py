@@ -131,7 +131,8 @@ class ObservedRuns:
         job_path = os.path.join(self.tmp, f"job-{n}.json")
         with open(job_path, "w", encoding="utf-8") as fh:
             json.dump({"events": events_path, "paths": self.paths,
-                       "options": dict({"host_transfers": True}, **self.options)}, fh)
+                       "options": dict({"host_transfers": True, "key_reuse": True},
+                                       **self.options)}, fh)
         env = command_env(self.shim, job_path, *self.env_args)
         run = _run(interpreter_command(command), command, cwd, env,
                    os.path.join(self.tmp, f"output-{n}"), self)
