@@ -50,8 +50,14 @@ def main(argv: Optional[list[str]] = None) -> None:
         import signal
 
         die_with_parent(int(parent), signal.SIGTERM)
+    from jaxlint.cli import app as _app
+
     try:
         cli.main(args=args, prog_name="jaxlint", standalone_mode=True)
+    except SystemExit:
+        if _app.INTERRUPTED:  # Ctrl-C: "interrupted" was said; 130, never SIGINT's own status
+            exit_interrupted(say=False)
+        raise
     except Terminated as stopped:  # SIGTERM/SIGHUP: workers ended on the way out
         exit_by(stopped.signum)
     except KeyboardInterrupt:

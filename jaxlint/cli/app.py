@@ -89,17 +89,24 @@ class _Interrupted(click.ClickException):
         super().__init__("interrupted")
 
     def show(self, file: Optional[TextIO] = None) -> None:
-        exit_interrupted(file)
+        global INTERRUPTED
+        INTERRUPTED = True  # `main` ends the process with 130 (exit_interrupted)
+        (file or sys.stderr).write("interrupted\n")
 
 
-def exit_interrupted(file: Optional[TextIO] = None) -> NoReturn:
-    """Say "interrupted" and end with 130 now.  Not ``sys.exit(130)``: when the Ctrl-C
+INTERRUPTED = False  # a Ctrl-C ended the command (click then raises SystemExit(130))
+
+
+def exit_interrupted(say: bool = True) -> NoReturn:
+    """End the process with 130 now (after "interrupted", unless said already): the
+    console entry point's way out of a Ctrl-C.  Not ``sys.exit(130)``: when the Ctrl-C
     landed in code run by ``exec`` of a string (a dataclass's generated ``__init__``,
     while a module is imported), CPython marks the interrupt unhandled however it was
     handled later, and ends the process by SIGINT (status -2) instead of 130.  Every
     process jaxlint started was ended on the way here (``runtime.procs.stopping``)."""
-    out = file or sys.stderr
-    out.write("interrupted\n")
+    out = sys.stderr
+    if say:
+        out.write("interrupted\n")
     for stream in (sys.stdout, out):
         try:
             stream.flush()
