@@ -98,9 +98,9 @@ def _write_facts(facts: Optional[str], session, report, mode: str, verbose: bool
     from jaxlint.runtime.factsfile import write_facts
     from jaxlint.workspace.observed import default_path
 
-    # commands that ran to their end (a process killed, stopped or timed out, writes none)
-    ran = [r["command"] for r in report.runs
-           if r.get("status") == "ok" or str(r.get("status", "")).startswith("exit status")]
+    # the --run commands that ran to their end (a process killed, stopped or timed out
+    # writes none; a notebook's run records none)
+    ran = [c for e in report.facts_events if e.get("event") == "ran" for c in e["commands"]]
     if not ran:
         return
     if facts:
