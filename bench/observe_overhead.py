@@ -6,7 +6,7 @@ each time, observe recording the facts for `check --observed` as it does by defa
 (`--facts FILE`: the trace function of jaxlint/runtime/factrec.py on), with its ratios.
 
     python bench/observe_overhead.py --repeat 3 [--facts]
-    python bench/observe_overhead.py --repeat 5 --before /path/to/other/checkout
+    python bench/observe_overhead.py --repeat 5 --before /path/to/other/checkout [--facts]
 
 `--before DIR` also runs another jaxlint (the package in DIR, first on PYTHONPATH) in
 the same rounds, alternating with this one, so that both are measured under the same
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--before", metavar="DIR", help="also time the jaxlint package in DIR")
     ap.add_argument("programs", nargs="*")
     args = ap.parse_args(argv)
-    if args.facts:
+    if args.facts and not args.before:
         return with_facts(args)
     jaxlint = jaxlint_executable()
     names = args.programs or sorted(p.name for p in PROGRAMS.glob("*.py"))
@@ -61,6 +61,12 @@ def main(argv: list[str] | None = None) -> int:
         variants.insert(0, ("before", dict(os.environ, PYTHONPATH=os.pathsep.join(
             [str(Path(args.before).resolve())] + [p for p in os.environ.get(
                 "PYTHONPATH", "").split(os.pathsep) if p]))))
+    # --facts with --before: every observe run records the facts (as observe does by
+    # default, with its cache on), in both versions
+    import tempfile
+
+    facts = ["--facts", os.path.join(tempfile.mkdtemp(prefix="jaxlint-facts-"), "facts.json")] \
+        if args.facts else []
     loads = [os.getloadavg()[0]]
     head = " | ".join(f"{v}: wall (CPU) | ratio wall | ratio CPU" for v, _ in variants)
     print(f"| program | alone: wall (CPU) | {head} | findings |")
@@ -74,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             for v, env in variants:
                 w, c, out = timed([jaxlint, "observe", "--no-cache", "-q", "--exit-zero",
                                    "--output-format", "concise", "--run", f"python {name}",
-                                   name], PROGRAMS, env)
+                                   *facts, name], PROGRAMS, env)
                 observed[v].append((w, c))
             loads.append(os.getloadavg()[0])
         aw, ac = (statistics.median(x[i] for x in alone) for i in (0, 1))

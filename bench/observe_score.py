@@ -42,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "recall"))
 
 from cases_lib import Case, load_cases  # noqa: E402
-from score import default_jaxlint, family, lint, norm  # noqa: E402
+from score import EXTEND_SELECT, default_jaxlint, family, lint, norm  # noqa: E402
 
 # Observe findings that match no label, read one by one (case:file:line:code -> verdict).
 # "true: ..." when the run really shows that sharp bit there, "false: ..." otherwise.
@@ -143,6 +143,7 @@ def score_case(case: Case, tmp: Path, jaxlint: str, timeout: float) -> dict:
         target = case.py_files()[0] if case.layout == "file" else "."
         proc = subprocess.run(
             [jaxlint, "check", "--no-cache", "--output-format", "json", "--exit-zero", "-q",
+             "--extend-select", EXTEND_SELECT,  # the rules `check` (score.py's lint) runs
              f"--observed={tmp / (case.name + '.facts.json')}", target],
             cwd=dest, capture_output=True, text=True)
         try:

@@ -691,3 +691,30 @@ def test_fix_uses_the_project_facts(tmp_path: Path) -> None:
     assert [(f["code"], f["path"], f["line"]) for f in result["remaining"]] == [("JAX201", "pk/helper.py", 5)]
     assert "(pk/train.py:8)" in result["remaining"][0]["message"]
     assert result["summary"] == "Would fix 1 finding; 1 remains."
+
+
+def test_check_reads_the_observed_facts_the_configuration_asks_for(tmp_path: Path) -> None:
+    """`observed = true` in [tool.jaxlint]: the MCP server's check gives each file the
+    facts `jaxlint observe` recorded, as `jaxlint check` does; a configured facts file
+    that cannot be used is one warning in "errors", and the lint goes on without it."""
+    from test_observed_facts import write_ops_facts
+
+    root = tmp_path / "p"
+    root.mkdir()
+    write_ops_facts(root)
+
+    async def scenario(s: ClientSession):
+        return _ok(await s.call_tool("check", {"paths": ["ops.py"]}))
+
+    found = _serve(root, scenario)
+    assert [(f["code"], f["line"], f["column"]) for f in found["findings"]] == [
+        ("JAX201", 8, 8), ("JAX204", 10, 12)], found
+    assert "traced by jax.jit in the run `jaxlint observe` recorded" in found["findings"][0]["message"]
+    assert found["errors"] == []
+    (root / "pyproject.toml").write_text('[tool.jaxlint]\nobserved = "nowhere.json"\n')
+    found = _serve(root, scenario)
+    assert found["findings"] == []
+    assert found["errors"] == [
+        f"warning: {root.resolve() / 'nowhere.json'}: no observed facts (No such file or directory); "
+        f"`jaxlint observe --run CMD` writes them (`observed` in {root.resolve() / 'pyproject.toml'}; "
+        f"linting without them)"]

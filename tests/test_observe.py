@@ -174,6 +174,23 @@ SHARP = {
                   "the run reused a PRNG key (jax_debug_key_reuse): jax.errors.KeyReuseError: "
                   "In jit, argument 0 is already consumed."
                   + OBSERVE_CONFIRMS.format("JAX301"))]),
+    # typed keys reused eagerly; and after a jitted function ran: observe switches JAX's
+    # key-reuse checker on at the program's first typed key (the retrace of `g` that
+    # the switch causes is no finding)
+    "keys_eager.py": ('import jax\nk = jax.random.key(0)\na = jax.random.normal(k)\n'
+                      'b = jax.random.uniform(k)\n',
+                      [("JAX301", "keys_eager.py", 4, 5,
+                        "the run reused a PRNG key (jax_debug_key_reuse): jax.errors.KeyReuseError: "
+                        "Previously-consumed key passed to jit-compiled function at index 0"
+                        + OBSERVE_CONFIRMS.format("JAX301"))]),
+    "keys_late.py": ('import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef g(x):\n    return x * 2'
+                     '\n\n\nfor i in range(4):\n    g(jnp.ones(3))\nk = jax.random.key(0)\n'
+                     'for i in range(4):\n    g(jnp.ones(3))\nsub = jax.random.split(k)\n'
+                     'for i in range(4):\n    g(jnp.ones(3))\na = jax.random.normal(k)\n',
+                     [("JAX301", "keys_late.py", 18, 5,
+                       "the run reused a PRNG key (jax_debug_key_reuse): jax.errors.KeyReuseError: "
+                       "Previously-consumed key passed to jit-compiled function at index 0"
+                       + OBSERVE_CONFIRMS.format("JAX301"))]),
     "donated.py": ('import jax\nimport jax.numpy as jnp\n\nf = jax.jit(lambda x: x + 1, '
                    'donate_argnums=0)\nx = jnp.ones(3)\ny = f(x)\nprint(x + 1)\n',
                    [("JAX506", "donated.py", 7, 7,
@@ -187,12 +204,13 @@ SHARP = {
                      "jax.numpy.ndarray.at.html" + OBSERVE_CONFIRMS.format("JAX101"))]),
     "leak.py": ('import jax\n\nsaved = []\n\n\n@jax.jit\ndef f(x):\n    saved.append(x)\n'
                 '    return x + 1\n\n\nf(1.0)\nprint(saved[0] + 1)\n',
-                # the leaked tracer passed to an operation (JAX's error: a TypeError with
-                # the checkers on, UnexpectedTracerError without)
+                # the leaked tracer passed to an operation (JAX's error: UnexpectedTracerError;
+                # a TypeError "... is not a valid JAX type" once the key-reuse checker is on)
                 [("JAX211", "leak.py", 13, 7,
-                  "the run leaked a tracer out of its transformation: TypeError: Argument 'x' "
-                  "of shape float32[] of type <class 'jax._src.interpreters.partial_eval."
-                  "DynamicJaxprTracer'> is not a valid JAX type.")]),
+                  "the run leaked a tracer out of its transformation: jax.errors.UnexpectedTracerError: "
+                  "Encountered an unexpected tracer. A function transformed by JAX had a side "
+                  "effect, allowing for a reference to an intermediate value with type float32[] "
+                  "wrapped in a DynamicJaxprTracer to escape the scope of the transformation.")]),
 }
 
 
@@ -436,8 +454,12 @@ def test_nothing_the_run_started_is_left(tmp_path, mode):
     (tmp_path / "prog.py").write_text(LEAVES.replace(
         "MODE", repr("sleep" if mode in ("timeout", *STOPS) else mode)))
     args = [sys.executable, "-m", "jaxlint", "observe", "--no-cache", "--run", "python prog.py"]
-    if mode == "timeout":
-        args += ["--run-timeout", "10"]  # long enough for the program to start under load
+    limit = 0
+    if mode == "timeout":  # long enough for the program (and observe's probes) to start here now
+        from conftest import time_limit_for
+
+        limit = time_limit_for("import jax", least=10)
+        args += ["--run-timeout", str(limit)]
     proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
     try:
@@ -451,23 +473,85 @@ def test_nothing_the_run_started_is_left(tmp_path, mode):
         # a command that failed with nothing observed is an error
         expected = {"ok": 0, "fail": 2, "timeout": 0, "ctrl-c": 130, "sigterm": -signal.SIGTERM,
                     "sighup": -signal.SIGHUP, "sigkill": -signal.SIGKILL}[mode]
-        if mode == "ctrl-c":
-            # "interrupted" and 130; a Ctrl-C that lands while jaxlint is still starting
-            # (the command starts first) can end it by SIGINT itself, which a shell also
-            # reports as 130
-            assert err.endswith("interrupted\n") and proc.returncode in (130, -signal.SIGINT)
+        if mode == "ctrl-c":  # "interrupted" and 130, wherever the Ctrl-C lands
+            assert err.endswith("interrupted\n") and proc.returncode == 130, (proc.returncode, err)
         else:
             assert proc.returncode == expected, err
         if mode == "fail":
             assert "error: --run `python prog.py`: exit status 3" in err
         if mode == "timeout":
-            assert "--run `python prog.py`: timed out after 10 s" in err
+            assert f"--run `python prog.py`: timed out after {limit} s" in err
         assert _gone(pids) == []
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         for pid in _pids(tmp_path / "pids", wait=0):  # a failed test leaves nothing either
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+KEY_CHECKER = '''\
+import jax
+import jax.numpy as jnp
+
+seen = [jax.config.jax_debug_key_reuse]
+x = jnp.ones(3) * 2
+k = jax.random.PRNGKey(0)
+jax.random.normal(k)
+seen.append(jax.config.jax_debug_key_reuse)
+jax.random.normal(jax.random.key(1))
+seen.append(jax.config.jax_debug_key_reuse)
+open("seen", "w").write(repr(seen))
+'''
+
+
+def test_the_key_reuse_checker_is_on_from_the_first_typed_key(tmp_path):
+    """JAX's key-reuse checker follows typed keys only, and costs every eager operation
+    and jit call: observe switches it on when the program first hands a typed key to
+    `jax.random`, not before (eager `jnp` and raw `PRNGKey` keys run without it)."""
+    (tmp_path / "prog.py").write_text(KEY_CHECKER)
+    done = observe(tmp_path, "--run", "python prog.py", ".")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "seen").read_text() == "[False, False, True]"
+
+
+FIRST_THING = '''\
+import os
+with open("started", "w") as fh:
+    fh.write(str(os.getpid()) + "\\n")
+import time
+time.sleep(120)
+'''
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.15, 0.3, 0.5, 0.8])
+def test_ctrl_c_while_observe_starts_is_interrupted_and_130(tmp_path, delay):
+    """The command starts before observe has read its configuration: a Ctrl-C there
+    (while jaxlint imports modules and builds classes) is "interrupted" and 130 like any
+    other, never SIGINT's own status (CPython ends a process by SIGINT when the interrupt
+    landed in code run by `exec` of a string, a dataclass's generated `__init__`, however
+    it was handled), nor an "internal error" (a Ctrl-C inside `__set_name__`); the
+    command is gone.  The delays after the command's first line sweep observe's start."""
+    (tmp_path / "prog.py").write_text(FIRST_THING)
+    proc = subprocess.Popen([sys.executable, "-m", "jaxlint", "observe", "--no-cache", "--run",
+                             "python prog.py"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        pids = _pids(tmp_path / "started", wait=120)
+        assert len(pids) == 1
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        assert (proc.returncode, err.splitlines()[-1:]) == (130, ["interrupted"]), err
+        assert _gone(pids) == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid in _pids(tmp_path / "started", wait=0):
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:

@@ -91,6 +91,22 @@ EXPECTED = [
 ]
 
 
+def write_ops_facts(root: Path, config: str = "[tool.jaxlint]\nobserved = true\n") -> None:
+    """``ops.py`` and the facts a run of ``main.py`` records for it (``clip`` traced by
+    jit, `x` a tracer, `mode` static), written as `jaxlint observe` writes them, in the
+    default place; and a configuration asking for them.  For the front ends that read
+    the facts the configuration names (the language server, the MCP server)."""
+    (root / "ops.py").write_text(OPS)
+    (root / "pyproject.toml").write_text(config)
+    table = {f.qualname: f for f in functions_of(OPS)}
+    facts = root / ".jaxlint_cache" / "observed" / "facts.json"
+    facts.parent.mkdir(parents=True)
+    facts.write_text(json.dumps({"version": 2, "root": str(root.resolve()), "functions": [{
+        "file": "ops.py", "qualname": "clip", "line": table["clip"].line, "sha": table["clip"].sha,
+        "under": ["jit"], "root": True, "params": {"x": "tracer", "mode": "static"},
+        "static": ["mode"], "static_argnums": [1], "static_argnames": []}]}))
+
+
 def jaxlint(cwd: Path, *args: str, timeout: float = 180) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env.pop("JAXLINT_CACHE_DIR", None)
@@ -115,39 +131,37 @@ def observed_project(tmp_path_factory) -> Path:
     (root / "main.py").write_text(MAIN)
     done = jaxlint(root, "observe", "--run", "python main.py", "-v", ".")
     assert done.returncode == 0, done.stderr
-    assert "observed facts for 5 function(s), 4 of them traced, written to" in done.stderr
+    # only what ran under a JAX trace is recorded (`apply`, never traced, is not)
+    assert "observed facts for 4 function(s), 4 of them traced, written to" in done.stderr
     return root
 
 
 @pytest.fixture
 def project(observed_project, tmp_path) -> Path:
-    """A fresh copy of the observed project (with its facts), for a test to edit."""
+    """A fresh copy of the observed project (with its facts, which name files relative
+    to the project root: they hold at the copy's path), for a test to edit."""
     copy = tmp_path / "p"
     shutil.copytree(observed_project, copy)
-    facts = copy / ".jaxlint_cache" / "observed" / "facts.json"
-    doc = json.loads(facts.read_text())
-    for f in doc["functions"]:  # the facts name the files by their real paths
-        f["file"] = str((copy / Path(f["file"]).name).resolve())
-    facts.write_text(json.dumps(doc))
     shutil.rmtree(copy / ".jaxlint_cache" / "lint", ignore_errors=True)
     return copy
 
 
 def test_observe_records_every_function_it_saw(observed_project):
     doc = json.loads((observed_project / ".jaxlint_cache" / "observed" / "facts.json").read_text())
-    assert doc["version"] == 1 and doc["commands"] == ["python main.py"]
+    assert doc["version"] == 2 and doc["commands"] == ["python main.py"]
+    assert doc["root"] == str(observed_project.resolve())
+    assert {f["file"] for f in doc["functions"]} == {"main.py", "ops.py"}  # relative to the root
     got = {f["qualname"]: (f["under"], f["root"], f["params"], f["static_argnums"],
                            f["traced_calls"], f["untraced_calls"]) for f in doc["functions"]}
     assert got == {
-        "apply": ([], False, {}, [], 0, 2),
         "both": (["jit"], True, {"x": "tracer"}, [], 1, 0),
         "clip": (["jit"], True, {"x": "tracer", "mode": "static"}, [1], 1, 0),
-        "scale": (["jit"], True, {"x": "tracer", "n": "static"}, [1], 1, 1),
+        "scale": (["jit"], True, {"x": "tracer", "n": "static"}, [1], 1, 0),
         "pairs": (["jit"], False, {"tree": "pytree-tracers", "k": "scalar"}, [], 1, 0),
     }
     table = {f.qualname: f for f in functions_of((observed_project / "ops.py").read_text())}
     for f in doc["functions"]:
-        if f["file"].endswith("ops.py"):
+        if f["file"] == "ops.py":
             assert f["sha"] == table[f["qualname"]].sha and f["line"] == table[f["qualname"]].line
 
 
@@ -191,7 +205,7 @@ def test_stale_facts_are_ignored_with_one_line(project):
     assert (done.returncode, rows(done.stdout)) == (0, [])
     facts = project / ".jaxlint_cache" / "observed" / "facts.json"
     assert done.stderr.splitlines() == [
-        f"warning: 1 of 5 observed functions in {facts.resolve()} is stale (edited since "
+        f"warning: 1 of 4 observed functions in {facts.resolve()} is stale (edited since "
         "`jaxlint observe` ran) and was ignored; run `jaxlint observe` again"]
     # code moved down (not edited): its facts still hold
     ops.write_text("# a comment\n\n" + OPS)
@@ -232,6 +246,54 @@ def test_configuration_and_explicit_file(project, tmp_path):
     assert done.stderr.startswith(f"warning: {project.resolve() / 'nowhere.json'}: no observed facts")
 
 
+NOISY = '''\
+
+@jax.jit
+def noisy(x):
+    print(x)
+    return x + 1
+
+
+noisy(jnp.ones(2))
+'''
+
+
+@pytest.mark.parametrize("watched", [False, True])
+def test_confirm_run_records_the_facts_too(tmp_path, watched):
+    """`confirm --run` records the facts as `observe` does: with nothing to confirm
+    (`check` is silent on this project) the command runs for the facts alone; with a
+    finding to confirm the recorder's trace function hands the facts recorder every
+    call (one trace function per process).  `check --observed` then reports what the
+    dispatch hid."""
+    pytest.importorskip("jax")
+    if sys.platform != "linux":
+        pytest.skip("the process guard uses /proc")
+    (tmp_path / "ops.py").write_text(OPS)
+    main = MAIN.replace("\n\nif __name__", NOISY + "\n\nif __name__") if watched else MAIN
+    (tmp_path / "main.py").write_text(main)
+    done = jaxlint(tmp_path, "confirm", "--output-format", "json", "--run", "python main.py", "-v", ".")
+    assert done.returncode == (1 if watched else 0), done.stderr
+    assert f"observed facts for {6 if watched else 5} function(s), {5 if watched else 4} of them " \
+           f"traced, written to" in done.stderr
+    if watched:  # the finding was confirmed in the run: the recorder worked as before
+        assert [(f["code"], f["runtime"]["verdict"]) for f in json.loads(done.stdout)] == [
+            ("JAX401", "confirmed")]
+    doc = json.loads((tmp_path / ".jaxlint_cache" / "observed" / "facts.json").read_text())
+    assert doc["written_by"] == "jaxlint confirm" and doc["commands"] == ["python main.py"]
+    got = {f["qualname"]: (f["under"], f["params"]) for f in doc["functions"]}
+    assert got["clip"] == (["jit"], {"x": "tracer", "mode": "static"})
+    assert got["pairs"] == (["jit"], {"tree": "pytree-tracers", "k": "scalar"})
+    done = jaxlint(tmp_path, "check", "--output-format", "json", "--observed", "--select", "JAX2")
+    assert (done.returncode, rows(done.stdout), done.stderr) == (1, EXPECTED, "")
+    # --no-facts: nothing recorded, and with nothing to confirm nothing runs
+    (tmp_path / ".jaxlint_cache" / "observed" / "facts.json").unlink()
+    done = jaxlint(tmp_path, "confirm", "--output-format", "json", "--run", "python main.py",
+                   "--no-facts", ".")
+    assert not (tmp_path / ".jaxlint_cache" / "observed" / "facts.json").exists()
+    if not watched:
+        assert "stopped: no finding inside a function to watch" in done.stderr
+
+
 def test_a_facts_file_that_cannot_be_used_is_one_line(tmp_path):
     (tmp_path / "m.py").write_text("import jax\n")
     (tmp_path / "bad.json").write_text("{not json")
@@ -241,13 +303,70 @@ def test_a_facts_file_that_cannot_be_used_is_one_line(tmp_path):
                        "no observed facts (No such file or directory); `jaxlint observe --run CMD` writes them"),
         ("--observed=bad.json", "error: bad.json: not a facts file (not JSON; `--observed` takes the word "
                                 "after it as its FILE: write --observed=FILE, or put the paths first)"),
-        ("--observed=old.json", "error: old.json: facts file version 0, this jaxlint reads version 1: "
+        ("--observed=old.json", "error: old.json: facts file version 0, this jaxlint reads versions 1 to 2: "
                                 "run `jaxlint observe` again"),
         ("--observed=.", "error: .: a directory, not a facts file (`--observed` takes the word after "
                          "it as its FILE: write --observed=FILE, or put the paths first)"),
     ):
         done = jaxlint(tmp_path, "check", arg)
         assert (done.returncode, done.stderr.splitlines()) == (2, [line]), arg
+
+
+def test_a_moved_checkout_keeps_its_facts(observed_project, tmp_path):
+    """The facts name files relative to the project root: the same project at another
+    path (another machine, a CI workspace) finds them, with no line on stderr; the
+    original checkout is gone, so nothing can match it by accident."""
+    moved = tmp_path / "elsewhere" / "checkout"
+    shutil.copytree(observed_project, moved)
+    shutil.rmtree(moved / ".jaxlint_cache" / "lint", ignore_errors=True)
+    (moved / "pyproject.toml").write_text("[tool.jaxlint]\nobserved = true\n")
+    sub = moved / "sub"
+    sub.mkdir()
+    original = tmp_path / "original"
+    shutil.move(str(observed_project), original)
+    try:
+        done = jaxlint(moved, "check", "--output-format", "json")
+        assert (done.returncode, rows(done.stdout), done.stderr) == (1, EXPECTED, "")
+        # from a folder below the root: the configuration's directory is the root still
+        done = jaxlint(sub, "check", "--output-format", "json", "..")
+        assert rows(done.stdout) == [(c, "../" + f, *rest) for c, f, *rest in EXPECTED], done.stderr
+    finally:
+        shutil.move(str(original), observed_project)
+
+
+def test_facts_for_no_file_here_say_so_once(project, tmp_path):
+    """Facts that exist but are for files not in this project (the project moved and
+    the facts name their absolute paths, the version 1 format; or facts of another
+    project) are one warning line, not silently nothing."""
+    facts = project / ".jaxlint_cache" / "observed" / "facts.json"
+    doc = json.loads(facts.read_text())
+    old = dict(doc, version=1, functions=[dict(f, file=f"/gone/checkout/{f['file']}")
+                                        for f in doc["functions"]])
+    old.pop("root")
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    done = jaxlint(project, "check", "--output-format", "json", f"--observed={tmp_path / 'old.json'}")
+    assert (done.returncode, rows(done.stdout)) == (0, [])
+    assert done.stderr.splitlines() == [
+        f"warning: none of the 4 observed functions in {tmp_path / 'old.json'} are in a file of "
+        f"this project (looked for under {project.resolve()}); run `jaxlint observe` again here"]
+    other = dict(doc, root="/gone/checkout", functions=[dict(f, file="pkg/" + f["file"])
+                                                        for f in doc["functions"]])
+    (tmp_path / "other.json").write_text(json.dumps(other))
+    done = jaxlint(project, "check", "--output-format", "json", f"--observed={tmp_path / 'other.json'}")
+    assert done.stderr.splitlines() == [
+        f"warning: none of the 4 observed functions in {tmp_path / 'other.json'} are in a file of "
+        f"this project (recorded under /gone/checkout, looked for under {project.resolve()}); "
+        f"run `jaxlint observe` again here"]
+    # version 1, absolute paths of this checkout: still read
+    here = dict(old, functions=[dict(f, file=str(project.resolve() / f["file"]))
+                                for f in doc["functions"]])
+    (tmp_path / "here.json").write_text(json.dumps(here))
+    done = jaxlint(project, "check", "--output-format", "json", f"--observed={tmp_path / 'here.json'}")
+    assert (rows(done.stdout), done.stderr) == (EXPECTED, "")
+    # facts of files that are here but not linted: no line (a lint of part of the project)
+    (project / "other.py").write_text("x = 1\n")
+    done = jaxlint(project, "check", "--output-format", "json", "other.py", "--observed")
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "[]", "")
 
 
 def test_records_of_the_wrong_shape_are_skipped_not_a_crash(tmp_path):

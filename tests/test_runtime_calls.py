@@ -366,7 +366,8 @@ def test_a_run_with_nothing_to_watch_is_stopped_before_its_first_function_call(t
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(root)
         result = CliRunner().invoke(cli, ["confirm", "--output-format", "json", "clean.py",
-                                          "--run", "python script.py"], catch_exceptions=False)
+                                          "--run", "python script.py", "--no-facts"],
+                                    catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == []
     assert "jaxlint: --run `python script.py`: stopped: no finding inside a function to watch" \

@@ -197,15 +197,21 @@ def test_a_pytest_suite_as_the_run(tmp_path):
 
 
 def test_a_run_that_times_out_still_yields_what_it_observed(tmp_path):
+    from conftest import time_limit_for
+
     root = _copy(tmp_path)
+    # the limit: three times what the command's imports take here now (a loaded machine
+    # took more than a fixed 5 s to import JAX, and the run observed nothing)
+    limit = time_limit_for("import jax.numpy as jnp; from proj import core; core.noisy(jnp.ones(5))",
+                           cwd=root)
     run = ("python -c \"import time, jax.numpy as jnp; from proj import core; "
-           "core.noisy(jnp.ones(5)); time.sleep(60)\"")
+           "core.noisy(jnp.ones(5)); time.sleep(600)\"")
     code, found, err = _confirm(root, "proj/core.py", "--no-cache", "--select", "JAX406",
-                                "--run", run, "--run-timeout", "5")
+                                "--run", run, "--run-timeout", str(limit))
     (rt,) = [f["runtime"] for f in found]
     assert rt["verdict"] == "confirmed"
     assert rt["inputs"] == [f"x: f32[5] (observed in --run `{run}`)"]
-    assert f"jaxlint: --run `{run}`: timed out after 5 s in " in err
+    assert f"jaxlint: --run `{run}`: timed out after {limit:g} s in " in err
 
 
 def test_run_commands_in_the_config(tmp_path):

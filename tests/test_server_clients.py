@@ -115,6 +115,36 @@ async def test_utf32_positions_and_eager_fix_all(emacs: LanguageClient):
     assert [d.code for d in await doc.diagnostics()] == ["JAX102", "JAX301"]
 
 
+# ----------------------------------------------------------------------------- observed facts
+
+
+@pytest_lsp.fixture(config=config())
+async def observed(lsp_client: LanguageClient, tmp_path):
+    from test_observed_facts import write_ops_facts
+
+    write_ops_facts(tmp_path)
+    lsp_client.root = tmp_path
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"),
+        workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="w")],
+    ))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@asyncio
+async def test_the_facts_jaxlint_observe_recorded_when_the_configuration_asks(observed: LanguageClient):
+    """`observed = true` in [tool.jaxlint]: the server lints with `jaxlint observe`'s
+    facts as `jaxlint check` does (a function the model cannot follow, called through a
+    dict, ran traced by jit: its tracer `if` and `np.tanh` are reported)."""
+    from test_observed_facts import OPS
+
+    doc = Doc(observed, observed.root / "ops.py", OPS)
+    diags = await doc.diagnostics()
+    assert summary(diags) == [("JAX201", 7, 7, 7, 18), ("JAX204", 9, 11, 9, 21)]
+    assert "traced by jax.jit in the run `jaxlint observe` recorded" in by_code(diags, "JAX201").message
+
+
 # ----------------------------------------------------------------------------- failing rule
 
 SITECUSTOMIZE = textwrap.dedent('''\

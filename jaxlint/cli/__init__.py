@@ -32,7 +32,7 @@ import traceback
 from typing import Optional
 
 from jaxlint.cli import check, clean, mcp, observe, rules, runtime, server  # noqa: F401  (each registers its command)
-from jaxlint.cli.app import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, cli, error  # noqa: F401  (the package's face)
+from jaxlint.cli.app import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, cli, error, exit_interrupted  # noqa: F401  (the package's face)
 
 
 def main(argv: Optional[list[str]] = None) -> None:
@@ -50,17 +50,36 @@ def main(argv: Optional[list[str]] = None) -> None:
         import signal
 
         die_with_parent(int(parent), signal.SIGTERM)
+    from jaxlint.cli import app as _app
+
     try:
         cli.main(args=args, prog_name="jaxlint", standalone_mode=True)
+    except SystemExit:
+        if _app.INTERRUPTED:  # Ctrl-C: "interrupted" was said; 130, never SIGINT's own status
+            exit_interrupted(say=False)
+        raise
     except Terminated as stopped:  # SIGTERM/SIGHUP: workers ended on the way out
         exit_by(stopped.signum)
     except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
-        sys.exit(130)
+        exit_interrupted()
     except Exception as exc:  # a bug in jaxlint
+        if _interrupt_inside(exc):  # Ctrl-C while a class was made (`__set_name__` wraps it)
+            exit_interrupted()
         if "--verbose" in args or "-v" in args:
             traceback.print_exc()
         first = str(exc).splitlines()[0] if str(exc) else ""
         error(f"internal error: {exc.__class__.__name__}{': ' + first if first else ''}"
               " (run with --verbose for the traceback)")
         sys.exit(EXIT_ERROR)
+
+
+def _interrupt_inside(exc: BaseException) -> bool:
+    """Whether ``exc`` was caused by a Ctrl-C (Python wraps an exception raised while a
+    class is made, in ``__set_name__``, in a RuntimeError)."""
+    seen = 0
+    while exc is not None and seen < 20:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+        seen += 1
+    return False

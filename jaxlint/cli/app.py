@@ -9,7 +9,7 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional, TextIO
+from typing import Iterator, NoReturn, Optional, TextIO
 
 import click
 
@@ -89,7 +89,30 @@ class _Interrupted(click.ClickException):
         super().__init__("interrupted")
 
     def show(self, file: Optional[TextIO] = None) -> None:
+        global INTERRUPTED
+        INTERRUPTED = True  # `main` ends the process with 130 (exit_interrupted)
         (file or sys.stderr).write("interrupted\n")
+
+
+INTERRUPTED = False  # a Ctrl-C ended the command (click then raises SystemExit(130))
+
+
+def exit_interrupted(say: bool = True) -> NoReturn:
+    """End the process with 130 now (after "interrupted", unless said already): the
+    console entry point's way out of a Ctrl-C.  Not ``sys.exit(130)``: when the Ctrl-C
+    landed in code run by ``exec`` of a string (a dataclass's generated ``__init__``,
+    while a module is imported), CPython marks the interrupt unhandled however it was
+    handled later, and ends the process by SIGINT (status -2) instead of 130.  Every
+    process jaxlint started was ended on the way here (``runtime.procs.stopping``)."""
+    out = sys.stderr
+    if say:
+        out.write("interrupted\n")
+    for stream in (sys.stdout, out):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(130)
 
 
 def _ambiguous(name: str) -> str:

@@ -266,7 +266,7 @@ def _observed_facts(opts: CheckOptions, store: ConfigStore, cache_dir: Path):
         path = default_path(cache_dir) if cfg.observed is True else cfg.root / str(cfg.observed)
         asked = False
     try:
-        facts = ObservedFacts.load(path)
+        facts = ObservedFacts.load(path, store.root_config.root)
     except ObservedError as exc:
         if asked:
             raise ConfigError(str(exc)) from None
@@ -279,11 +279,12 @@ def _observed_facts(opts: CheckOptions, store: ConfigStore, cache_dir: Path):
 
 
 def _observed_report(session: _Session) -> None:
-    """After the lint: the one line saying how many observed facts were stale."""
+    """After the lint: one line saying how many observed facts were stale, or that none
+    of them was for a file of this project."""
     facts = session.workspace.observed
-    line = facts.stale_line() if facts is not None else None
-    if line:
-        warning(line)
+    for line in (facts.stale_line(), facts.unmatched_line()) if facts is not None else ():
+        if line:
+            warning(line)
 
 
 def _show_files(opts: CheckOptions, session: _Session) -> int:

@@ -216,7 +216,7 @@ def _write_facts(facts: Optional[str], session, events: list, commands: list, ve
         except OSError:
             pass
     try:
-        n, traced = write_facts(path, events, commands)
+        n, traced = write_facts(path, events, commands, session.store.root_config.root)
     except OSError as exc:
         return f"{path}: the observed facts could not be written ({exc.strerror or exc})"
     if verbose:

@@ -8,7 +8,7 @@ from typing import Optional
 
 import click
 
-from jaxlint.cli.app import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, cli, error, not_written, output_stream
+from jaxlint.cli.app import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, cli, error, not_written, output_stream, warning
 from jaxlint.cli.check import CheckOptions, lint_paths, prepare
 from jaxlint.workspace.config import ConfigError
 
@@ -38,6 +38,13 @@ def _runtime_options(f):
                      help="GiB of memory each worker may allocate; a finding whose function "
                           "needs more is skipped as such (0: no limit) [default: half the "
                           "physical memory].")(f)
+    f = click.option("--no-facts", is_flag=True,
+                     help="Do not record the observed facts of the --run commands (with "
+                          "--no-cache they are recorded only when --facts names a file).")(f)
+    f = click.option("--facts", "facts", type=click.Path(dir_okay=False), metavar="FILE",
+                     help="Where to write the observed facts of the --run commands, which "
+                          "`jaxlint check --observed` reads [default: observed/facts.json in "
+                          "the cache directory].")(f)
     f = click.option("--run", "run", multiple=True, metavar="CMD",
                      help="Run this command (repeatable) and watch the flagged functions' "
                           "real inputs [default: [tool.jaxlint.runtime] run].")(f)
@@ -82,6 +89,41 @@ def bench_command(**kwargs: object) -> None:
     sys.exit(code)
 
 
+def _write_facts(facts: Optional[str], session, report, mode: str, verbose: bool) -> None:
+    """The facts file for `check --observed`, from what the --run commands recorded;
+    written when at least one command ran (none runs when no finding is inside a
+    function); a file that cannot be written is a warning (the verdicts stand)."""
+    from pathlib import Path
+
+    from jaxlint.runtime.factsfile import write_facts
+    from jaxlint.workspace.observed import default_path
+
+    # the --run commands that ran to their end (a process killed, stopped or timed out
+    # writes none; a notebook's run records none)
+    ran = [c for e in report.facts_events if e.get("event") == "ran" for c in e["commands"]]
+    if not ran:
+        return
+    if facts:
+        path = Path(facts)
+    else:
+        from jaxlint.cache import prepare_cache_dir
+
+        path = default_path(session.cache_dir)
+        try:
+            prepare_cache_dir(session.cache_dir)  # its CACHEDIR.TAG and .gitignore
+        except OSError:
+            pass
+    try:
+        n, traced = write_facts(path, report.facts_events, ran, session.store.root_config.root,
+                                written_by=f"jaxlint {mode}")
+    except OSError as exc:
+        warning(f"{path}: the observed facts could not be written ({exc.strerror or exc})")
+        return
+    if verbose:
+        click.echo(f"jaxlint: observed facts for {n} function(s), {traced} of them traced, "
+                   f"written to {path}", err=True)
+
+
 def jax_missing() -> Optional[str]:
     """Why JAX cannot be imported by the runtime's workers (this interpreter), or
     None.  Looks the module up without importing it (JAX's import takes a second)."""
@@ -97,7 +139,8 @@ def jax_missing() -> Optional[str]:
 
 def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, timeout, runs,
                         device, output_format, output_file, jobs, exit_zero, verbose,
-                        run=(), run_timeout=None, memory_limit=None) -> int:
+                        run=(), run_timeout=None, memory_limit=None, facts=None,
+                        no_facts=False) -> int:
     opts = CheckOptions(
         paths=paths, select=select, ignore=ignore, extend_select=(), output_format="full",
         output_file=None, statistics=False, exit_zero=False, jobs=None, no_cache=no_cache,
@@ -124,10 +167,18 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
         options.timeout = float(timeout)
     if runs is not None:
         options.runs = int(runs)
+    if facts and no_facts:
+        error("--facts FILE and --no-facts cannot be given together")
+        return EXIT_ERROR
+    # `check --observed`'s facts of the functions in PATHS, recorded while the commands
+    # run (as `jaxlint observe` records them); the default file is in the cache directory
+    facts_paths = None if no_facts or (no_cache and not facts) else \
+        [os.path.realpath(p) for p in (paths or (".",))]
     commands = [(c, os.getcwd()) for c in run]
     mode = "bench" if bench else "confirm"
     # the --run commands start now: their Python and JAX start-up overlaps the lint
-    early = start_runs(commands, options, mode, jobs, frozenset(cli_set)) if commands else None
+    early = start_runs(commands, options, mode, jobs, frozenset(cli_set),
+                       facts_paths=facts_paths) if commands else None
     try:
         session = prepare(opts)
         linted = lint_paths(opts, session)
@@ -143,9 +194,12 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
         error(line)
     report = run_runtime(linted.results, session.store, options, cli_set, mode=mode, jobs=jobs,
                          commands=commands, early=early,
-                         cache_dir=None if no_cache else session.cache_dir)
+                         cache_dir=None if no_cache else session.cache_dir,
+                         facts_paths=facts_paths)
     for line in report.errors:
         error(line)
+    if facts_paths is not None:
+        _write_facts(facts, session, report, mode, verbose)
     if output_format != "table":
         from jaxlint.runtime.report import run_lines
 

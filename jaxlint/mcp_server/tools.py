@@ -332,7 +332,11 @@ def _session(ws: Workspace, select: Optional[list[str]]) -> _Run:
                     f"Unknown rule selector {quote(sel)} in 'select' (the rules tool lists every code)."
                 )
     overrides = Overrides(select=tuple(select) if select is not None else None)
-    store = ConfigStore(infos, overrides, ws.base)
+    from jaxlint.workspace.observed import ConfiguredFacts
+
+    # `observed = true` (or a file) in [tool.jaxlint]: `jaxlint observe`'s facts, as
+    # `jaxlint check` gives them, from a facts file inside the roots only
+    store = ConfigStore(infos, overrides, ws.base, observed=ConfiguredFacts(ws.contains))
     return _Run(store=store, cache_dir=cache_dir, infos=infos, lint=_lint_workspace(store, ws, cache_dir))
 
 
@@ -523,6 +527,8 @@ def check(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event]
     _check_inputs(args)
     run = _session(ws, args.get("select"))
     results, errors, _ = _lint(args, ws, run)
+    if run.store.observed.problem:  # the configured facts file could not be used
+        errors = errors + [f"warning: {run.store.observed.problem}"]
     from jaxlint.findings import Finding
 
     findings = sorted((f for r in results for f in r.findings), key=Finding.sort_key)

@@ -53,6 +53,8 @@ class RuntimeReport:
     runs: list[dict] = field(default_factory=list)  # the --run commands and how they ended
     # environment problems, each said once (a package missing here), with the fix
     problems: list[str] = field(default_factory=list)
+    # the `facts` events of the --run commands (runtime/factrec.py), for the facts file
+    facts_events: list[dict] = field(default_factory=list)
 
 
 # import names whose distribution on PyPI is named otherwise
@@ -450,16 +452,19 @@ def _run_options(cli: RuntimeOptions, mode: str, max_unrolled_loop: int = 64) ->
 
 
 def start_runs(commands: list, cli: RuntimeOptions, mode: str = "confirm",
-               jobs: Optional[int] = None, cli_set: frozenset = frozenset()) -> Any:
+               jobs: Optional[int] = None, cli_set: frozenset = frozenset(),
+               facts_paths: Optional[list[str]] = None) -> Any:
     """Start the ``--run`` commands now, before the lint that tells what to watch
     (``run_runtime(early=...)`` hands them the watch list and the configured time
-    limits, or stops them)."""
+    limits, or stops them).  ``facts_paths``: record `check --observed`'s facts of
+    the functions there."""
     from jaxlint.runtime import observe
 
     return observe.CommandRuns(
         commands, _run_options(cli, mode), cli.timeout, cli.run_timeout,
         jobs or max(1, min(4, os.cpu_count() or 1)),
-        guard_limit=None if "run_timeout" in cli_set else 7 * 24 * 3600.0)
+        guard_limit=None if "run_timeout" in cli_set else 7 * 24 * 3600.0,
+        facts_paths=facts_paths)
 
 
 def _time_limits(module_jobs: list[ModuleJob], cli: RuntimeOptions) -> tuple[float, float]:
@@ -471,7 +476,9 @@ def _time_limits(module_jobs: list[ModuleJob], cli: RuntimeOptions) -> tuple[flo
 
 def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
              cache_dir: Optional[Path], mode: str = "confirm", jobs: int = 1,
-             early: Any = None, sightings: Optional[list] = None) -> list[dict]:
+             early: Any = None, sightings: Optional[list] = None,
+             facts_paths: Optional[list[str]] = None,
+             facts_events: Optional[list] = None) -> list[dict]:
     """Run the --run commands with the recorder; attach what they (or the cache) saw
     to each finding as ``observed`` (portable arguments) or ``insitu`` (a verdict
     from a check run inside the command).  Returns the commands' summaries."""
@@ -512,16 +519,17 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
     seen = observe.Observed()
     options = _run_options(cli, mode, module_jobs[0].max_unrolled_loop if module_jobs else 64)
     finding_timeout, run_timeout = _time_limits(module_jobs, cli)
+    # with nothing to watch the commands run only to record `check --observed`'s facts
     if early is not None:
         early.timeouts(finding_timeout, run_timeout)
-        if watch:
+        if watch or facts_paths:
             early.deliver(watch, options)
         else:
             early.stop("no finding inside a function to watch")
         seen = early.result()
-    elif commands and watch:
+    elif commands and (watch or facts_paths):
         seen = observe.run_commands(commands, watch, options, finding_timeout, run_timeout,
-                                    jobs=jobs)
+                                    jobs=jobs, facts_paths=facts_paths)
     elif commands:
         seen.runs = [observe.RunResult(c, cwd, "not run: no finding inside a function to watch",
                                        0.0) for c, cwd in commands]
@@ -529,6 +537,11 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
         from jaxlint.runtime.sightings import sightings as read_sightings
 
         sightings.extend(read_sightings(seen.probe_events, ["/"]))
+    if facts_events is not None and facts_paths:
+        facts_events.extend(e for e in seen.probe_events if e.get("event") == "facts")
+        # the commands that ran to their end (the notebooks' runs below record none)
+        facts_events.append({"event": "ran", "commands": [
+            r.command for r in seen.runs if r.status == "ok" or r.status.startswith("exit status")]})
     # each notebook is a program: run it, cell by cell, with the recorder
     ran = [job.notebook for job in module_jobs if job.notebook is not None]
     if ran and watch:
@@ -702,7 +715,7 @@ def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran: list[str]) 
 def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: set[str],
                 mode: str = "confirm", jobs: Optional[int] = None,
                 commands: Optional[list] = None, cache_dir: Optional[Path] = None,
-                early: Any = None) -> RuntimeReport:
+                early: Any = None, facts_paths: Optional[list[str]] = None) -> RuntimeReport:
     """``commands``: (command, cwd) pairs from --run; the configurations' ``run``
     lists are added unless --run was given.  ``early``: those commands, already
     started by ``start_runs``."""
@@ -717,7 +730,7 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
         module_jobs, report.errors = build_jobs(results, store, cli, cli_set, mode, commands)
         with ThreadPoolExecutor(max_workers=workers) as pool, procs.stopping():
             report.runs = _observe(module_jobs, cli, commands, cache_dir, mode, workers, early,
-                                   seen_in_run)
+                                   seen_in_run, facts_paths, report.facts_events)
             outcomes = procs.gather([pool.submit(run_module, j, mode) for j in module_jobs])
     finally:
         if early is not None and not early.finished:  # stopped on the way: no leftovers

@@ -6,11 +6,12 @@ format, and the source hash each function is keyed by)."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 from typing import Optional
 
-from jaxlint.workspace.observed import FACTS_VERSION, KINDS, TRACES, functions_of, match
+from jaxlint.workspace.observed import FACTS_VERSION, KINDS, TRACES, functions_of, match, relative_file
 
 
 def merge(events: list[dict]) -> list[dict]:
@@ -45,9 +46,11 @@ def merge(events: list[dict]) -> list[dict]:
     return list(out.values())
 
 
-def facts_document(events: list[dict], commands: list[str]) -> dict:
-    """The facts file's content: each function keyed by its file, qualified name and
-    a hash of its source (read now, from the file the run executed)."""
+def facts_document(events: list[dict], commands: list[str], root: Optional[Path] = None,
+                   written_by: str = "jaxlint observe") -> dict:
+    """The facts file's content: each function keyed by its file (relative to ``root``,
+    the project root, when inside it), qualified name and a hash of its source (read
+    now, from the file the run executed)."""
     tables: dict[str, Optional[list]] = {}
     functions = []
     for rec in sorted(merge(events), key=lambda r: (r["file"], r["line"], r["qualname"])):
@@ -64,7 +67,7 @@ def facts_document(events: list[dict], commands: list[str]) -> dict:
         kinds = rec["kinds"]
         params = {n: (next(iter(ks)) if len(ks) == 1 else "mixed") for n, ks in sorted(kinds.items())}
         functions.append({
-            "file": rec["file"], "qualname": rec["qualname"], "line": rec["line"], "sha": found.sha,
+            "file": relative_file(rec["file"], root), "qualname": rec["qualname"], "line": rec["line"], "sha": found.sha,
             "under": sorted(rec["under"]), "root": rec["root"],
             "traced_calls": rec["traced_calls"], "untraced_calls": rec["untraced_calls"],
             "params": params,
@@ -72,16 +75,20 @@ def facts_document(events: list[dict], commands: list[str]) -> dict:
             "static_argnums": sorted(rec["static_argnums"]),
             "static_argnames": sorted(rec["static_argnames"]),
         })
-    return {"version": FACTS_VERSION, "written_by": "jaxlint observe", "time": int(time.time()),
-            "commands": list(commands), "functions": functions}
+    doc = {"version": FACTS_VERSION, "written_by": written_by, "time": int(time.time()),
+           "commands": list(commands), "functions": functions}
+    if root is not None:
+        doc["root"] = os.path.realpath(root)
+    return doc
 
 
-def write_facts(path: Path, events: list[dict], commands: list[str]) -> tuple[int, int]:
+def write_facts(path: Path, events: list[dict], commands: list[str], root: Optional[Path] = None,
+                written_by: str = "jaxlint observe") -> tuple[int, int]:
     """Write the facts file (atomically); (functions recorded, of them traced).
     Raises OSError when it cannot be written."""
     from jaxlint.cache import atomic_write_text
 
-    doc = facts_document(events, commands)
+    doc = facts_document(events, commands, root, written_by)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, json.dumps(doc, indent=1, sort_keys=True) + "\n")

@@ -24,7 +24,6 @@ import re
 import shlex
 import shutil
 import stat
-import subprocess
 import sys
 import tempfile
 import time
@@ -136,7 +135,7 @@ class CommandRuns:
 
     def __init__(self, commands: list[tuple[str, str]], options: dict, finding_timeout: float,
                  run_timeout: float, jobs: int = 1, watch: Optional[list[dict]] = None,
-                 guard_limit: Optional[float] = None) -> None:
+                 guard_limit: Optional[float] = None, facts_paths: Optional[list[str]] = None) -> None:
         from concurrent.futures import ThreadPoolExecutor
 
         self.tmp = tempfile.mkdtemp(prefix="jaxlint-run-")
@@ -149,6 +148,8 @@ class CommandRuns:
         self.guard_limit = guard_limit if guard_limit is not None else run_timeout + 30
         self.stopped: Optional[str] = None
         self.finished = False  # result() was called
+        # record `check --observed`'s facts of the functions in these paths (factrec.py)
+        self.facts_paths = facts_paths
         if watch is not None:
             self.deliver(watch, options)
         self.pool = ThreadPoolExecutor(max_workers=max(1, jobs))
@@ -185,7 +186,7 @@ class CommandRuns:
         env.pop("JAXLINT_RECORD", None)
         env["JAXLINT_RECORD_NEXT"] = job_path  # procs.run_guarded hands it on
         probes_path = os.path.join(self.tmp, f"probes-{n}.jsonl")
-        env.update(_probes_env(self.tmp, n, probes_path))
+        env.update(_probes_env(self.tmp, n, probes_path, self.facts_paths))
         env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the user's tree
         env.setdefault("PYTHONHASHSEED", "0")
         env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
@@ -219,77 +220,65 @@ class CommandRuns:
         return result
 
 
-def _probes_env(tmp: str, n: int, events: str) -> dict:
+def _probes_env(tmp: str, n: int, events: str, facts_paths: Optional[list[str]] = None) -> dict:
     """observe's probes in a confirm run, with only the checker that changes nothing the
-    program does (explain_cache_misses: a log record per retrace); see sightings.py."""
+    program does (explain_cache_misses: a log record per retrace); see sightings.py.
+    ``facts_paths``: also record the facts of the functions there (``facts`` events)."""
     open(events, "w").close()
     job = os.path.join(tmp, f"probes-job-{n}.json")
+    options = {"facts": True, "facts_paths": list(facts_paths)} if facts_paths else {}
     with open(job, "w", encoding="utf-8") as fh:
-        json.dump({"events": events, "paths": ["/"]}, fh)
+        json.dump({"events": events, "paths": ["/"], "options": options}, fh)
     return {"JAXLINT_OBSERVE_NEXT": job, "JAX_EXPLAIN_CACHE_MISSES": "1"}
 
 
 def run_commands(commands: list[tuple[str, str]], watch: list[dict], options: dict,
-                 finding_timeout: float, run_timeout: float, jobs: int = 1) -> Observed:
+                 finding_timeout: float, run_timeout: float, jobs: int = 1,
+                 facts_paths: Optional[list[str]] = None) -> Observed:
     """Run each (command, cwd) with the recorder watching ``watch`` (up to ``jobs``
     at once); gather what they saw, merged in the commands' order."""
     if not commands:
         return Observed()
-    return CommandRuns(commands, options, finding_timeout, run_timeout, jobs, watch).result()
+    return CommandRuns(commands, options, finding_timeout, run_timeout, jobs, watch,
+                       facts_paths=facts_paths).result()
 
 
 def _run_one(shell_cmd: str, label: str, cwd: str, env: dict, events_path: str,
              out_path: str, finding_timeout: float, run_timeout: float,
              result: Observed, runs: Optional[CommandRuns] = None) -> RunResult:
-    start = time.monotonic()
-    status = "ok"
-    with open(out_path, "wb") as out:
-        try:
-            limit = runs.guard_limit if runs is not None else run_timeout + 30
-            proc = procs.spawn([sys.executable, "-m", "jaxlint.runtime.procs", "/bin/sh", "-c",
-                                shell_cmd], time_limit=limit, stdin=subprocess.DEVNULL,
-                               stdout=out, stderr=subprocess.STDOUT, env=env, cwd=cwd)
-        except OSError as exc:
-            return RunResult(label, cwd, f"could not start: {exc.strerror or exc}", 0.0)
-        current: Optional[str] = None
-        current_since = 0.0
-        seen = 0
-        try:
-            while proc.poll() is None:
-                time.sleep(0.05)
-                events = _read_events(events_path)
-                for e in events[seen:]:
-                    if e.get("event") == "start":
-                        current, current_since = str(e.get("id")), time.monotonic()
-                    elif e.get("event") == "verdict":
-                        current = None
-                seen = len(events)
-                now = time.monotonic()
-                if runs is not None:
-                    finding_timeout, run_timeout = runs.finding_timeout, runs.run_timeout
-                if current is not None and now - current_since > finding_timeout:
-                    result.verdicts.setdefault(current, skipped(
-                        f"timed out after {finding_timeout:g} s while checking it inside "
-                        f"--run `{label}`"))
-                    status = f"stopped: a check inside it timed out after {finding_timeout:g} s"
-                    procs.kill_tree(proc)
-                    proc.wait()
-                    break
-                if now - start > run_timeout:
-                    status = f"timed out after {run_timeout:g} s"
-                    procs.kill_tree(proc)
-                    proc.wait()
-                    break
-                if runs is not None and runs.stopped:
-                    status = f"stopped: {runs.stopped}"
-                    procs.kill_tree(proc)
-                    proc.wait()
-                    break
-        finally:
-            procs.release(proc)
-    rc = proc.returncode
-    if status == "ok" and rc:
-        status = f"exit status {rc if rc < 128 else f'{rc} (signal {rc - 128})'}"
+    limits = {"finding": finding_timeout, "run": run_timeout}
+    state: dict = {"current": None, "since": 0.0, "seen": 0}
+
+    def check(elapsed: float) -> Optional[str]:
+        """Stop the command: its time-out, a check inside it that ran too long, jaxlint
+        stopping (``procs.run_command`` asks every 0.05 s)."""
+        events = _read_events(events_path)
+        for e in events[state["seen"]:]:
+            if e.get("event") == "start":
+                state["current"], state["since"] = str(e.get("id")), time.monotonic()
+            elif e.get("event") == "verdict":
+                state["current"] = None
+        state["seen"] = len(events)
+        if runs is not None:  # the configuration may set them while the command runs
+            limits["finding"], limits["run"] = runs.finding_timeout, runs.run_timeout
+        current = state["current"]
+        if current is not None and time.monotonic() - state["since"] > limits["finding"]:
+            result.verdicts.setdefault(current, skipped(
+                f"timed out after {limits['finding']:g} s while checking it inside "
+                f"--run `{label}`"))
+            return f"stopped: a check inside it timed out after {limits['finding']:g} s"
+        if elapsed > limits["run"]:
+            return f"timed out after {limits['run']:g} s"
+        if runs is not None and runs.stopped:
+            return f"stopped: {runs.stopped}"
+        return None
+
+    ran = procs.run_command(["/bin/sh", "-c", shell_cmd], cwd=cwd, env=env, out_path=out_path,
+                            guard_limit=runs.guard_limit if runs is not None else run_timeout + 30,
+                            check=check)
+    if not ran.started:
+        return RunResult(label, cwd, ran.status, 0.0)
+    status = ran.status
     events = _read_events(events_path)
     pids = set()
     for e in events:
@@ -308,7 +297,7 @@ def _run_one(shell_cmd: str, label: str, cwd: str, env: dict, events_path: str,
             for i in e.get("ids") or []:
                 result.observations.setdefault(str(i), {"error": e.get("error"),
                                                         "command": label})
-    return RunResult(label, cwd, status, time.monotonic() - start, len(pids),
+    return RunResult(label, cwd, status, ran.wall_s, len(pids),
                      _tail(out_path) if status != "ok" else "")
 
 

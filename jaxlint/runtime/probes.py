@@ -3,10 +3,13 @@
 ``observe`` starts CMD with a ``sitecustomize`` shim on ``PYTHONPATH`` and
 ``JAXLINT_OBSERVE`` naming a job file (the events file, the user's PATHS).  The
 checkers are switched on through JAX's own configuration, in the environment the
-parent gives the command (``JAX_DEBUG_KEY_REUSE``, ``JAX_DEBUG_NANS``,
-``JAX_EXPLAIN_CACHE_MISSES``; ``JAX_CHECK_TRACER_LEAKS`` with ``--check-leaks``), so that every Python
-process of the command has them from JAX's import on.  ``install()`` (called by the
-shim) waits for ``import jax`` to finish, then attaches the listeners:
+parent gives the command (``JAX_DEBUG_NANS``, ``JAX_EXPLAIN_CACHE_MISSES``;
+``JAX_CHECK_TRACER_LEAKS`` with ``--check-leaks``), so that every Python process of the
+command has them from JAX's import on; ``jax_debug_key_reuse`` is switched on by the
+probes when the program first hands a typed key to ``jax.random`` (with ``key_reuse``:
+``observe``), since it makes every eager operation and jit call pay for the check.
+``install()`` (called by the shim) waits for ``import jax`` to finish, then attaches
+the listeners:
 
 * a ``logging`` handler on JAX's ``TRACING CACHE MISS`` records (explain_cache_misses):
   a ``miss`` event per (re)trace of a jitted function, with its call site, where the
@@ -49,7 +52,6 @@ ENV = "JAXLINT_OBSERVE"
 
 # the flags observe sets in the command's environment (JAX reads them at import)
 JAX_FLAGS = {
-    "JAX_DEBUG_KEY_REUSE": "1",
     "JAX_DEBUG_NANS": "1",
     "JAX_EXPLAIN_CACHE_MISSES": "1",
 }
@@ -98,6 +100,7 @@ class Probes:
         self.h2d: dict[tuple, list] = {}  # (file, line) -> [count, array avals, scalars, where]
         self.h2d_threshold = int(self.options.get("transfers", 3))
         self.attached = False
+        self.on_attach: list = []  # called once JAX is imported (the facts recorder's hook)
         self.inside = threading.local()
         from jaxlint.runtime.recorder import user_path
 
@@ -195,12 +198,17 @@ class Probes:
             return
         self.attached = True
         for attach in (self._logging, self._exceptions, self._warnings, self._tracer_text,
-                       self._transfers, self._host_transfers, self._raw_keys):
+                       self._transfers, self._host_transfers, self._raw_keys, self._typed_keys):
             try:
                 attach()
             except Exception as exc:  # noqa: BLE001 - never break the user's program
                 sys.stderr.write(f"jaxlint: observe could not attach {attach.__name__}: "
                                  f"{exc!r}\n")
+        for attach in self.on_attach:
+            try:
+                attach()
+            except Exception as exc:  # noqa: BLE001 - never break the user's program
+                sys.stderr.write(f"jaxlint: observe could not attach {attach!r}: {exc!r}\n")
         atexit.register(self.flush)
         from jaxlint.runtime import clog
 
@@ -493,6 +501,43 @@ class Probes:
             if fn is not None and not getattr(fn, "_jaxlint_probe", False):
                 setattr(jax.random, name, wrap(name, fn))
 
+    def _typed_keys(self) -> None:
+        """JAX's key-reuse checker (``jax_debug_key_reuse``) follows typed keys only, and
+        with it on every eager operation and jit call pays for the check (300 steps of
+        eager ``jnp``: 1.44 s of CPU -> 1.65 s), whether the program has a typed key or
+        not.  So it is switched on when the program first hands a typed key to a
+        ``jax.random`` function (each of them checks its key with ``_check_prng_key``
+        first, however the function was imported): before that key, or any other, is
+        consumed, so every reuse of a typed key is still caught.  A program whose
+        environment sets ``JAX_DEBUG_KEY_REUSE`` keeps its own setting."""
+        if not self.options.get("key_reuse") or "JAX_DEBUG_KEY_REUSE" in os.environ:
+            return
+        import jax
+
+        module = sys.modules.get("jax._src.random.core") or sys.modules.get("jax._src.random")
+        original = getattr(module, "_check_prng_key", None)
+        if original is None:  # another JAX: on from the start, as JAX_DEBUG_KEY_REUSE=1 did
+            jax.config.update("jax_debug_key_reuse", True)
+            return
+        from jax._src import dtypes
+
+        inside_jax = os.path.dirname(os.path.abspath(jax.__file__)) + os.sep
+
+        def _check_prng_key(name: Any, key: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                # a typed key from outside JAX: `jax.random.normal(raw_key)` wraps the raw
+                # key and hands the typed one to its own helpers, which check it again
+                typed = dtypes.issubdtype(key.dtype, dtypes.prng_key) and not \
+                    os.path.abspath(sys._getframe(2).f_code.co_filename).startswith(inside_jax)
+            except Exception:  # noqa: BLE001 - not a key array: JAX's own check says so
+                typed = False
+            if typed:
+                module._check_prng_key = original  # type: ignore[union-attr]
+                jax.config.update("jax_debug_key_reuse", True)
+            return original(name, key, *args, **kwargs)
+
+        module._check_prng_key = _check_prng_key  # type: ignore[union-attr]
+
     def user_stack(self, frame: Any) -> list[tuple]:
         """The frames inside PATHS, outermost first."""
         out = []
@@ -617,7 +662,7 @@ def install() -> None:
     _after_imports(probes)
     from jaxlint.runtime import factrec  # `check --observed`'s facts, when the job asks
 
-    factrec.install(job)
+    factrec.install(job, probes)
 
 
 # JAX's host callbacks (jax.debug.print/callback, io_callback, pure_callback): the

@@ -31,7 +31,8 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Iterator
+from dataclasses import dataclass
+from typing import Callable, Iterator, Optional
 
 from jaxlint.lifeline import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, prctl
 
@@ -238,6 +239,48 @@ def stopping() -> Iterator[None]:
             reap_strays()
             _subreaper = False
             prctl(PR_SET_CHILD_SUBREAPER, 0)
+
+
+@dataclass
+class Ran:
+    """How a ``run_command`` ended."""
+
+    status: str  # "ok", "exit status N", "exit status N (signal M)", "could not start: ...", or why it was stopped
+    wall_s: float
+    started: bool = True
+
+
+def run_command(argv: list[str], *, cwd: str, env: dict, out_path: str, guard_limit: float,
+                check: Callable[[float], Optional[str]], interval: float = 0.05) -> Ran:
+    """Run ``argv`` (a ``--run`` command: ``sh -c CMD``) under the guard
+    (``python -m jaxlint.runtime.procs``), its output to ``out_path``, stdin closed.
+    Every ``interval`` seconds ``check(elapsed)`` says whether to stop it now: the status
+    to report (a time-out, a check inside it that timed out, jaxlint stopping), and its
+    tree is killed.  ``confirm``'s and ``observe``'s commands both run here."""
+    start = time.monotonic()
+    status = "ok"
+    with open(out_path, "wb") as out:
+        try:
+            proc = spawn([sys.executable, "-m", "jaxlint.runtime.procs", *argv],
+                         time_limit=guard_limit, stdin=subprocess.DEVNULL, stdout=out,
+                         stderr=subprocess.STDOUT, env=env, cwd=cwd)
+        except OSError as exc:
+            return Ran(f"could not start: {exc.strerror or exc}", 0.0, started=False)
+        try:
+            while proc.poll() is None:
+                time.sleep(interval)
+                reason = check(time.monotonic() - start)
+                if reason is not None:
+                    status = reason
+                    kill_tree(proc)
+                    proc.wait()
+                    break
+        finally:
+            release(proc)
+    rc = proc.returncode
+    if status == "ok" and rc:
+        status = f"exit status {rc if rc < 128 else f'{rc} (signal {rc - 128})'}"
+    return Ran(status, time.monotonic() - start)
 
 
 def gather(futures: list) -> list:

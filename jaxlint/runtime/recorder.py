@@ -132,6 +132,9 @@ class Recorder:
         self.packages: dict[str, bool] = {}  # top-level package -> holds a watched file
         self.tracer = self.trace  # one bound method, so that `sys.gettrace() is` it
         self.gater = self.gate
+        # `check --observed`'s facts recorder (runtime/factrec.py) when the run records
+        # them: one trace function per process, so this one hands it every call
+        self.facts: Any = None
 
     def _watch(self, watch: list) -> None:
         for entry in watch:
@@ -222,7 +225,8 @@ class Recorder:
                 real = self._real(filename)
                 if real in self.module_level:
                     self.line_runs[(real, line)] = self.line_runs.get((real, line), 0) + n
-            on = self.tracer if self.by_file else None  # nothing to watch: no tracing
+            # nothing to watch (and no facts to record): no tracing
+            on = self.tracer if self.by_file or self.facts is not None else None
             sys.settrace(on)
             threading.settrace(on)  # type: ignore[arg-type]
 
@@ -376,6 +380,8 @@ class Recorder:
     # -- the trace function: keep it cheap
 
     def trace(self, frame: Any, event: str, arg: Any) -> None:
+        if self.facts is not None:
+            self.facts.trace(frame, event, arg)
         code = frame.f_code
         ok = self.files.get(code.co_filename)
         if ok is None:
@@ -882,6 +888,9 @@ def _function_for(code: Any, frame: Any) -> Any:
     return funcs[-1]
 
 
+ACTIVE: Optional[Recorder] = None  # this process's recorder, once installed
+
+
 def install() -> None:
     """Called from the sitecustomize shim; a no-op without ``JAXLINT_RECORD``."""
     path = os.environ.get(ENV)
@@ -892,7 +901,8 @@ def install() -> None:
             job = json.load(fh)
     except (OSError, ValueError):
         return
-    rec = Recorder(job)
+    global ACTIVE
+    rec = ACTIVE = Recorder(job)
     _emit(rec.events, event="process", argv=sys.argv[:4], time=time.time())
     builtins.__import__ = _quiet_imports(builtins.__import__, rec)
     first = rec.gater if rec.waiting is not None else rec.tracer
@@ -956,7 +966,9 @@ def _quiet_imports(original: Any, rec: Recorder) -> Any:
             if current is rec.tracer or current is rec.gater or (
                     current is None and getattr(quiet, "on", False)):
                 on = current if current is not None else quiet.tracer
-                want = on if rec.holds_watched(name) else None
+                want = on if rec.holds_watched(name) or (
+                    rec.facts is not None and rec.facts.holds_user_code(name.partition(".")[0])) \
+                    else None
                 if want is not current:
                     was, was_tracer = getattr(quiet, "on", False), getattr(quiet, "tracer", None)
                     quiet.on, quiet.tracer = want is None, on

@@ -15,10 +15,7 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -134,7 +131,8 @@ class ObservedRuns:
         job_path = os.path.join(self.tmp, f"job-{n}.json")
         with open(job_path, "w", encoding="utf-8") as fh:
             json.dump({"events": events_path, "paths": self.paths,
-                       "options": dict({"host_transfers": True}, **self.options)}, fh)
+                       "options": dict({"host_transfers": True, "key_reuse": True},
+                                       **self.options)}, fh)
         env = command_env(self.shim, job_path, *self.env_args)
         run = _run(interpreter_command(command), command, cwd, env,
                    os.path.join(self.tmp, f"output-{n}"), self)
@@ -174,36 +172,19 @@ def start_observed(commands: list[tuple[str, str]], paths: list[str],
 
 def _run(shell_cmd: str, label: str, cwd: str, env: dict, out_path: str,
          runs: ObservedRuns) -> RunResult:
-    start = time.monotonic()
-    status = "ok"
-    with open(out_path, "wb") as out:
-        try:
-            proc = procs.spawn([sys.executable, "-m", "jaxlint.runtime.procs", "/bin/sh", "-c",
-                                shell_cmd], time_limit=runs.guard_limit,
-                               stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                               env=env, cwd=cwd)
-        except OSError as exc:
-            return RunResult(label, cwd, f"could not start: {exc.strerror or exc}", 0.0)
-        try:
-            while proc.poll() is None:
-                time.sleep(0.02)
-                if time.monotonic() - start > runs.run_timeout:
-                    status = f"timed out after {runs.run_timeout:g} s"
-                    procs.kill_tree(proc)
-                    proc.wait()
-                    break
-                if runs.stopped:
-                    status = f"stopped: {runs.stopped}"
-                    procs.kill_tree(proc)
-                    proc.wait()
-                    break
-        finally:
-            procs.release(proc)
-    rc = proc.returncode
-    if status == "ok" and rc:
-        status = f"exit status {rc if rc < 128 else f'{rc} (signal {rc - 128})'}"
-    return RunResult(label, cwd, status, time.monotonic() - start, 0,
-                     output_tail(out_path) if status != "ok" else "")
+    def check(elapsed: float) -> Optional[str]:
+        """Stop the command: its time-out (``limit`` may change it while it runs), or
+        jaxlint stopping (``procs.run_command`` asks every 0.02 s)."""
+        if elapsed > runs.run_timeout:
+            return f"timed out after {runs.run_timeout:g} s"
+        if runs.stopped:
+            return f"stopped: {runs.stopped}"
+        return None
+
+    ran = procs.run_command(["/bin/sh", "-c", shell_cmd], cwd=cwd, env=env, out_path=out_path,
+                            guard_limit=runs.guard_limit, check=check, interval=0.02)
+    return RunResult(label, cwd, ran.status, ran.wall_s if ran.started else 0.0, 0,
+                     output_tail(out_path) if ran.started and ran.status != "ok" else "")
 
 
 # ----------------------------------------------------------------------------- events -> sightings

@@ -285,6 +285,11 @@ class SettingsResolver:
         self.folders = sorted({Path(f).resolve() for f in folders}, key=lambda p: -len(p.parts))
         self.client = client or ClientSettings()
         self._stores: dict[Path, ConfigStore] = {}
+        # `observed = true` (or a file) in [tool.jaxlint]: `jaxlint observe`'s facts in
+        # every file's settings, as `jaxlint check` gives them; read again when they change
+        from jaxlint.workspace.observed import ConfiguredFacts
+
+        self.observed = ConfiguredFacts()
 
     def set_folders(self, folders: Iterable[Path]) -> None:
         self.folders = sorted({Path(f).resolve() for f in folders}, key=lambda p: -len(p.parts))
@@ -312,7 +317,8 @@ class SettingsResolver:
                 config = Path(self.client.configuration).expanduser()
                 if not config.is_absolute():
                     config = root / config
-            store = ConfigStore(self.infos, self.client.overrides(), root, config)
+            store = ConfigStore(self.infos, self.client.overrides(), root, config,
+                                observed=self.observed)
             self._stores[root] = store
         return store
 

@@ -372,6 +372,8 @@ class JaxlintServer(LanguageServer):
                      f"the other rules still report.\n{tb}", types.MessageType.Error)
         for message in messages:
             self.show_once(message)
+        if self.resolver is not None and self.resolver.observed.problem:
+            self.show_once(f"jaxlint: {self.resolver.observed.problem}", types.MessageType.Warning)
         self.linted[uri] = linted
         if linted.tells:
             self.schedule_refresh()

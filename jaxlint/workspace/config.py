@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence, Union
 
@@ -332,7 +332,12 @@ class ConfigStore:
         overrides: Overrides,
         cwd: Optional[Path] = None,
         config_path: Optional[Path] = None,
+        observed: Optional[Any] = None,
     ) -> None:
+        """``observed``: a ``workspace.observed.ConfiguredFacts`` when the facts that
+        ``observed`` in the configuration names are to be given to every file's
+        settings (the language server, the MCP server; the CLI decides with its options)."""
+        self.observed = observed
         self.cwd = Path(cwd or os.getcwd()).resolve()
         self._infos = tuple(infos)
         self._overrides = overrides
@@ -388,6 +393,10 @@ class ConfigStore:
         settings = self._by_path.get(key)
         if settings is None:
             settings = self._by_path[key] = self.for_path(path).settings_for(path)
+        if self.observed is not None:  # the facts file may have changed: asked each time
+            facts = self.observed.facts(self.root_config.cfg)
+            if facts is not None:
+                settings = replace(settings, observed=facts.for_file(Path(os.path.abspath(path))))
         return settings
 
 

@@ -3,7 +3,9 @@
 
 ``jaxlint observe`` writes a facts file (JSON, ``FACTS_VERSION``; default
 ``<cache-dir>/observed/facts.json``): for every function of the user's code that
-ran, its file, qualified name, first line and a hash of its source (``functions_of``),
+ran, its file (relative to the project root, the directory of the configuration, so
+that a checkout at another path, a CI workspace, finds its facts; a file outside it
+absolute), qualified name, first line and a hash of its source (``functions_of``),
 whether it ran under a JAX trace (and which: ``jit``, ``vmap``, ``grad``...), the kind
 each parameter received there (``tracer``, ``pytree-tracers``, ``array``, ``numpy``,
 ``scalar``, ``static``, ``none``, ``pytree``, ``other``, or ``mixed`` when calls
@@ -27,9 +29,10 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Any, Callable, Optional
 
-FACTS_VERSION = 1
+FACTS_VERSION = 2  # 2: files relative to the document's "root"; 1 (still read): absolute
+READS = (1, 2)
 DEFAULT_NAME = os.path.join("observed", "facts.json")
 MAX_BYTES = 64 << 20
 
@@ -124,6 +127,16 @@ def match(table: list[FunctionSource], qualname: str, line: int) -> Optional[Fun
     return None
 
 
+def relative_file(real: str, root: Optional[Path]) -> str:
+    """How a facts file names ``real`` (a real path): relative to ``root`` (posix) when
+    inside it, else absolute."""
+    if root is not None:
+        base = os.path.realpath(root)
+        if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
+            return Path(os.path.relpath(real, base)).as_posix()
+    return real
+
+
 def file_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -131,17 +144,22 @@ def file_digest(data: bytes) -> str:
 class ObservedFacts:
     """A facts file, read once; ``for_file`` per linted file."""
 
-    def __init__(self, path: Path, functions: dict[str, list[dict]], digest: str) -> None:
+    def __init__(self, path: Path, functions: dict[str, list[dict]], digest: str,
+                 root: Optional[Path] = None, recorded_root: Optional[str] = None) -> None:
         self.path = path
         self.by_file = functions  # real path -> its function records
         self.digest = digest[:16]
+        self.root = root  # relative files are resolved against it (this project's root)
+        self.recorded_root = recorded_root  # the root the run wrote them under
         self.total = 0  # functions looked up (in files linted)
         self.stale = 0  # of them, edited (or gone) since the run
         self.used = 0  # of them, ran under a trace and handed to the model
-        self._memo: dict[str, str] = {}
+        self._memo: dict[tuple, str] = {}
 
     @classmethod
-    def load(cls, path: Path) -> "ObservedFacts":
+    def load(cls, path: Path, root: Optional[Path] = None) -> "ObservedFacts":
+        """Read a facts file; ``root``: the project root its relative file names are
+        relative to (the directory of the configuration; default: the current one)."""
         shown = str(path)
         try:
             st = os.stat(path)
@@ -165,20 +183,28 @@ class ObservedFacts:
                                 f"as its FILE: write --observed=FILE, or put the paths first)") from None
         if not isinstance(doc, dict) or not isinstance(doc.get("functions"), list):
             raise ObservedError(f"{shown}: not a facts file (no \"functions\" list)")
-        if doc.get("version") != FACTS_VERSION:
+        if doc.get("version") not in READS:
             raise ObservedError(f"{shown}: facts file version {doc.get('version')!r}, this jaxlint "
-                                f"reads version {FACTS_VERSION}: run `jaxlint observe` again")
+                                f"reads versions {READS[0]} to {READS[-1]}: run `jaxlint observe` again")
+        base = Path(root) if root is not None else Path.cwd()
         by_file: dict[str, list[dict]] = {}
         for rec in doc["functions"]:
             if _valid(rec):
-                by_file.setdefault(os.path.realpath(rec["file"]), []).append(rec)
-        return cls(Path(path), by_file, file_digest(data))
+                # version 1 named files by their absolute paths; 2 relative to the root
+                by_file.setdefault(os.path.realpath(base / rec["file"]), []).append(rec)
+        recorded = doc.get("root") if isinstance(doc.get("root"), str) else None
+        return cls(Path(path), by_file, file_digest(data), base, recorded)
 
     def for_file(self, path: Path) -> str:
         """The canonical JSON of the facts the model may use for ``path`` (the digest
         of the facts file always: the cache key of a result linted with them)."""
         real = os.path.realpath(path)
-        known = self._memo.get(real)
+        try:  # a long-lived front end (the language server): an edited file is read again
+            st = os.stat(real)
+            stamp: tuple = (real, st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = (real,)
+        known = self._memo.get(stamp)
         if known is not None:
             return known
         units = []
@@ -204,8 +230,21 @@ class ObservedFacts:
                     "static": sorted(rec.get("static", []))}])
         out = json.dumps({"digest": self.digest, "units": sorted(units, key=lambda u: (u[0], u[1]))},
                          sort_keys=True, separators=(",", ":"))
-        self._memo[real] = out
+        self._memo[stamp] = out
         return out
+
+    def unmatched_line(self) -> Optional[str]:
+        """One line when the file holds facts and none of them is for a file of this
+        project (after the lint: no linted file had any, and none of their files is
+        here): a checkout moved since the run, facts of another project."""
+        n = sum(len(v) for v in self.by_file.values())
+        if not n or self.total or any(os.path.isfile(f) for f in self.by_file):
+            return None
+        where = (f"recorded under {self.recorded_root}, " if self.recorded_root
+                 and os.path.realpath(self.recorded_root) != os.path.realpath(self.root or ".") else "")
+        return (f"none of the {n} observed function{'s' if n != 1 else ''} in {self.path} "
+                f"{'is' if n == 1 else 'are'} in a file of this project ({where}looked for "
+                f"under {self.root}); run `jaxlint observe` again here")
 
     def stale_line(self) -> Optional[str]:
         """One line when some looked-up facts were stale."""
@@ -215,6 +254,60 @@ class ObservedFacts:
                 f"in {self.path} {'are' if self.stale != 1 else 'is'} stale (edited since "
                 f"`jaxlint observe` ran) and {'were' if self.stale != 1 else 'was'} ignored; "
                 f"run `jaxlint observe` again")
+
+
+class ConfiguredFacts:
+    """The facts file ``observed`` in ``[tool.jaxlint]`` names, for the front ends that
+    lint without a command line (the language server, the MCP server): looked at again
+    on each use (one ``stat``), read again when it changed (a new ``jaxlint observe``
+    run).  ``allowed``: whether a facts file may be read at all (the MCP server reads
+    inside its roots only).  ``problem``: why the configured file could not be used."""
+
+    def __init__(self, allowed: Optional[Callable[[Path], bool]] = None) -> None:
+        self.allowed = allowed
+        self.problem: Optional[str] = None
+        self._loaded: dict[Path, tuple[tuple, Optional[ObservedFacts]]] = {}
+
+    def facts(self, cfg: Any) -> Optional[ObservedFacts]:
+        """The facts a configuration (``workspace.config.Config``) asks for, or None."""
+        if not getattr(cfg, "observed", False):
+            return None
+        path = configured_path(cfg)
+        if self.allowed is not None and not self.allowed(path):
+            self.problem = f"{path}: outside the roots, not read (`observed` in {cfg.label})"
+            return None
+        try:
+            st = os.stat(path)
+            key: tuple = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except OSError:
+            key = ()
+        known = self._loaded.get(path)
+        if known is not None and known[0] == key:
+            return known[1]
+        try:
+            facts: Optional[ObservedFacts] = ObservedFacts.load(path, cfg.root)
+            self.problem = None
+        except ObservedError as exc:
+            facts = None
+            self.problem = f"{exc} (`observed` in {cfg.label}; linting without them)"
+        self._loaded[path] = (key, facts)
+        return facts
+
+
+def configured_path(cfg: Any) -> Path:
+    """The facts file of ``observed = true`` (observed/facts.json in the cache directory
+    the configuration sets, as ``workspace.config.cache_dir_for``) or ``observed =
+    "FILE"`` (relative to the configuration's directory)."""
+    if cfg.observed is not True:
+        return Path(cfg.root) / str(cfg.observed)
+    env = os.environ.get("JAXLINT_CACHE_DIR")
+    if env:
+        return default_path(Path(env).resolve())
+    from jaxlint.cache import DEFAULT_CACHE_DIR_NAME
+
+    cache = (Path(cfg.root) / cfg.cache_dir).resolve() if cfg.cache_dir else \
+        Path(cfg.root) / DEFAULT_CACHE_DIR_NAME
+    return default_path(cache)
 
 
 def _valid(rec: object) -> bool:
