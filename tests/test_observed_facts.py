@@ -260,7 +260,7 @@ noisy(jnp.ones(2))
 
 @pytest.mark.parametrize("watched", [False, True])
 def test_confirm_run_records_the_facts_too(tmp_path, watched):
-    """`confirm --run` records the facts as `observe` does: with nothing to confirm
+    """`confirm --run --facts FILE` records the facts as `observe` does: with nothing to confirm
     (`check` is silent on this project) the command runs for the facts alone; with a
     finding to confirm the recorder's trace function hands the facts recorder every
     call (one trace function per process).  `check --observed` then reports what the
@@ -271,7 +271,10 @@ def test_confirm_run_records_the_facts_too(tmp_path, watched):
     (tmp_path / "ops.py").write_text(OPS)
     main = MAIN.replace("\n\nif __name__", NOISY + "\n\nif __name__") if watched else MAIN
     (tmp_path / "main.py").write_text(main)
-    done = jaxlint(tmp_path, "confirm", "--output-format", "json", "--run", "python main.py", "-v", ".")
+    # recorded when asked (--facts FILE: here the file `check --observed` reads by default)
+    facts = str(tmp_path / ".jaxlint_cache" / "observed" / "facts.json")
+    done = jaxlint(tmp_path, "confirm", "--output-format", "json", "--run", "python main.py",
+                   "--facts", facts, "-v", ".")
     assert done.returncode == (1 if watched else 0), done.stderr
     assert f"observed facts for {6 if watched else 5} function(s), {5 if watched else 4} of them " \
            f"traced, written to" in done.stderr
