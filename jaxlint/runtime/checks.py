@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import types
 import io
 import os
 import sys
@@ -1039,10 +1040,16 @@ def _knobs(fn: Any, raw: Any, globs: set, cells: set, attrs: set) -> tuple[list,
     g = fn.__globals__
     knobs: list[_Knob] = []
     fixed: list[str] = []
+    funcs: list[str] = []  # named only when the line reads nothing else: no evidence then
 
     def offer(name: str, value: Any, get: Any, put: Any) -> None:
         if _perturb(value) is not None:
             knobs.append(_Knob(name, get, put))
+        elif inspect.isfunction(value) and not _library_module(
+                types.SimpleNamespace(__file__=value.__code__.co_filename)):
+            # the program's own function or lambda, which it may rebind between calls
+            # (the compiled function keeps the one it traced): not changed here
+            funcs.append(f"`{name}` (a function of the program)")
         elif not (inspect.ismodule(value) or inspect.isclass(value) or callable(value)):
             fixed.append(f"`{name}` ({type(value).__name__})")
 
@@ -1077,7 +1084,7 @@ def _knobs(fn: Any, raw: Any, globs: set, cells: set, attrs: set) -> tuple[list,
             if a in own:
                 offer(f"self.{a}", own[a], lambda a=a: getattr(obj, a),
                       lambda v, a=a: object.__setattr__(obj, a, v))
-    return knobs, fixed
+    return knobs, (fixed if knobs or fixed else funcs)
 
 
 def _snapshot(value: Any) -> Any:
