@@ -193,11 +193,14 @@ class Bindings:
 
     def _subscript_key(self, e: cst.Subscript, base: Value) -> KeyToken:
         label = f"{base.key!r}[{self.code(e.slice[0]) if e.slice else ''}]"
-        token = self._attr_tokens.get(label)
+        # keyed by the array's own token too: `keys = split(...)` again is another array,
+        # whose `keys[0]` is a fresh key even though it is written the same way
+        slot = f"{label}#{base.key.serial}"
+        token = self._attr_tokens.get(slot)
         if token is None:
             token = KeyToken(e, len(self.loop_stack), label)
             if all(isinstance(el.slice, cst.Index) and isinstance(el.slice.value, (cst.Integer, cst.UnaryOperation)) for el in e.slice):
-                self._attr_tokens[label] = token
+                self._attr_tokens[slot] = token
         return token
 
     def _alias_of(self, name: str, unit: Optional[Unit] = None) -> Optional[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Optional
 
@@ -31,12 +32,14 @@ UNKNOWN = "unknown"
 class KeyToken:
     """Identity of one PRNG key value; two uses of the same token are a reuse."""
 
-    __slots__ = ("node", "loop_depth", "label")
+    __slots__ = ("node", "loop_depth", "label", "serial")
+    _made = itertools.count()
 
     def __init__(self, node: Optional[cst.CSTNode], loop_depth: int, label: str) -> None:
         self.node = node
         self.loop_depth = loop_depth
         self.label = label
+        self.serial = next(KeyToken._made)  # unique for the process (ids can be reused)
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"KeyToken({self.label})"

@@ -248,6 +248,11 @@ class DeprecationCheck(Check):
         if row is None:
             return
         head = _head(node)
+        if head is not None and head.value not in ctx.imports.names and ctx.lookup(head.value) is not None:
+            # a name the code bound to a removed API (`env = maps.thread_resources.env`):
+            # reported where it is bound; a use of it is that same finding again
+            self._mark_chain(node)
+            return
         if head is not None and (ctx.imports.names.get(head.value) or "").startswith(("jax._src", "jaxlib.")):
             self._mark_chain(node)
             return  # JAX's internals keep names the public API removed

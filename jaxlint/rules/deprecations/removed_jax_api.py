@@ -167,6 +167,28 @@ class RemovedApi(Rule):
         ),
     ]
     INVALID = [
+        # a removed API bound to a local name: reported where it is bound, not again at
+        # each use of the local (two ways: an object of a removed module, a removed function)
+        Invalid(
+            """
+            import jax
+
+
+            def global_mesh_defined():
+                maps_env = jax.experimental.maps.thread_resources.env
+                return maps_env.physical_mesh.devices.shape != ()
+
+
+            def combine(a, b):
+                tm = jax.tree_multimap
+                return tm(lambda x, y: x + y, a, b)
+            """,
+            expected=[(5, 16), (10, 10)],
+            messages=[
+                "`jax.experimental.maps.thread_resources.env` was removed in JAX 0.4.31 (deprecated in 0.4.26): use `jax.shard_map` / `jax.sharding` instead (xmap has no mechanical replacement)",
+                "`jax.tree_multimap` was removed in JAX 0.3.16 (deprecated in 0.3.5): use `jax.tree.map` instead (tree_map takes several trees; the top-level alias went with tree_util's)",
+            ],
+        ),
         # NumPy 1.x aliases jax.numpy never had
         Invalid(
             """

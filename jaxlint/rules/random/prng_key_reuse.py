@@ -77,6 +77,32 @@ class PrngKeyReuse(Rule):
     )
     VALID = [
         Valid(
+            # an array of keys split again: `keys[0]` is a new key, written as before
+            """
+            from jax import random
+
+            def demo():
+                keys = random.split(random.PRNGKey(0), 3)
+                a = random.normal(keys[0], (2,))
+                b = random.normal(keys[1], (2,))
+                keys = random.split(random.PRNGKey(7), 3)
+                c = random.normal(keys[0], (2,))
+                d = random.normal(keys[1], (2,))
+                return a, b, c, d
+            """
+        ),
+        Valid(
+            # the same at a notebook's (module's) top level, through an alias
+            """
+            import jax
+
+            subkeys = jax.random.split(jax.random.key(0), 4)
+            first = jax.random.uniform(subkeys[2])
+            subkeys = jax.random.split(jax.random.fold_in(jax.random.key(0), 1), 4)
+            second = jax.random.uniform(subkeys[2])
+            """
+        ),
+        Valid(
             # the wrapper gets its own key
             """
             import jax
@@ -552,6 +578,23 @@ class PrngKeyReuse(Rule):
     ]
 
     INVALID = [
+        # the twin of the valid re-split: another array is split, but `keys` is not
+        Invalid(
+            """
+            from jax import random
+
+            def demo():
+                keys = random.split(random.PRNGKey(0), 3)
+                a = random.normal(keys[0], (2,))
+                others = random.split(random.PRNGKey(7), 3)
+                c = random.normal(keys[0], (2,))
+                return a, c, others
+            """,
+            expected=[(7, 9)],
+            messages=[
+                "`keys[0]` was already consumed by `random.normal` on line 5: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(keys[0])`, and give each call its own key",
+            ],
+        ),
         # a closure that samples noise, never differentiated, called twice: the same noise
         Invalid(
             """
