@@ -6,8 +6,9 @@
 #   bash bench/device_figures.sh OUTDIR [STEP ...]     STEP: env bench overhead scores
 #
 # Uses `python3` (or $PY) with JAX installed for the accelerator.  When `jaxlint` is not
-# importable there, the wheels in .whl/ (libcst, ...) go to /tmp/jlv/site, which
-# and this checkout are put on PYTHONPATH, and /tmp/jlv/bin (first on PATH) holds a `jaxlint` script.
+# importable there, the wheels in .whl/ (libcst, ...) go to a temporary folder, which
+# and this checkout are put on PYTHONPATH; without a `jaxlint` script beside that Python,
+# one is written to a temporary folder first on PATH.
 # Each step has its own time limit and writes as it goes, so a step cut short still leaves
 # what it printed.  Environment: REPEAT (observe_overhead rounds, default 2), JOBS (scores,
 # default 12), CASES (recall cases to score, default all), STEP_TIMEOUT (seconds per step, default 150).
@@ -24,22 +25,26 @@ REPEAT=${REPEAT:-2}
 JOBS=${JOBS:-12}
 T=${STEP_TIMEOUT:-150}
 
+JLV=$(mktemp -d "${TMPDIR:-/tmp}/jaxlint-device.XXXXXX")
+mkdir -p "$JLV/bin" "$JLV/site"
 if ! "$PY" -c "import jaxlint.cli, libcst" 2>/dev/null; then
   # this Python's own packages (JAX for the accelerator) stay first-class: the wheels go to
-  # a folder on PYTHONPATH, with this checkout, and a `jaxlint` script calls this Python
-  mkdir -p /tmp/jlv/bin /tmp/jlv/site
+  # a folder on PYTHONPATH, with this checkout
   if ls .whl/*.whl >/dev/null 2>&1; then
-    "$PY" -m pip install -q --no-index --no-deps --no-compile --upgrade --target /tmp/jlv/site .whl/*.whl || exit 1
+    "$PY" -m pip install -q --no-index --no-deps --no-compile --upgrade --target "$JLV/site" .whl/*.whl || exit 1
   fi
-  export PYTHONPATH="$ROOT:/tmp/jlv/site${PYTHONPATH:+:$PYTHONPATH}"
-  printf '#!%s\nimport sys\nfrom jaxlint.cli import main\nsys.exit(main())\n' "$(command -v "$PY")" > /tmp/jlv/bin/jaxlint
-  chmod +x /tmp/jlv/bin/jaxlint
-  export PATH="/tmp/jlv/bin:$PATH"
+  export PYTHONPATH="$ROOT:$JLV/site${PYTHONPATH:+:$PYTHONPATH}"
 fi
 PY=$(command -v "$PY")
-JAXLINT=$(cd "$(dirname "$PY")" && pwd)/jaxlint
-[ -x "$JAXLINT" ] || JAXLINT=$(command -v jaxlint)
 PY=$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")
+JAXLINT=$(dirname "$PY")/jaxlint
+if [ ! -x "$JAXLINT" ]; then
+  # no `jaxlint` script beside this Python: one that runs it
+  JAXLINT="$JLV/bin/jaxlint"
+  printf '#!%s\nimport sys\nfrom jaxlint.cli import main\nsys.exit(main())\n' "$PY" > "$JAXLINT"
+  chmod +x "$JAXLINT"
+  export PATH="$JLV/bin:$PATH"
+fi
 
 for step in $STEPS; do
   start=$(date +%s)
