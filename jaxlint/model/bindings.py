@@ -195,7 +195,7 @@ class Bindings:
         label = f"{base.key!r}[{self.code(e.slice[0]) if e.slice else ''}]"
         # keyed by the array's own token too: `keys = split(...)` again is another array,
         # whose `keys[0]` is a fresh key even though it is written the same way
-        slot = f"{label}#{base.key.serial}"
+        slot = label if base.key is None else f"{label}#{base.key.serial}"
         token = self._attr_tokens.get(slot)
         if token is None:
             token = KeyToken(e, len(self.loop_stack), label)

@@ -92,6 +92,26 @@ class PrngKeyReuse(Rule):
             """
         ),
         Valid(
+            # a subscript of a split's result, whose array has no key of its own yet
+            """
+            import jax
+
+
+            class KeyIterator:
+                def __init__(self, key):
+                    self._current = key
+
+                def next(self):
+                    self._current = jax.random.split(self._current, num=1)[0]
+                    return jax.random.normal(jax.random.split(self._current, num=1)[0], (2,))
+
+
+            def fresh(key):
+                key = jax.random.split(key)[0]
+                return jax.random.uniform(jax.random.split(key)[1])
+            """
+        ),
+        Valid(
             # the same at a notebook's (module's) top level, through an alias
             """
             import jax
