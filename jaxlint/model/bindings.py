@@ -192,10 +192,12 @@ class Bindings:
         return prev
 
     def _subscript_key(self, e: cst.Subscript, base: Value) -> KeyToken:
-        label = f"{base.key!r}[{self.code(e.slice[0]) if e.slice else ''}]"
-        # keyed by the array's own token too: `keys = split(...)` again is another array,
-        # whose `keys[0]` is a fresh key even though it is written the same way
-        slot = label if base.key is None else f"{label}#{base.key.serial}"
+        index = f"[{self.code(e.slice[0]) if e.slice else ''}]"
+        # the label is what messages show (`rngs[1]`, as written); the slot is keyed by the
+        # array's own token: `keys = split(...)` again is another array, whose `keys[0]` is
+        # a fresh key even though it is written the same way
+        label = self.code(e).strip()
+        slot = f"None{index}" if base.key is None else f"#{base.key.serial}{index}"
         token = self._attr_tokens.get(slot)
         if token is None:
             token = KeyToken(e, len(self.loop_stack), label)
