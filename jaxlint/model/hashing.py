@@ -17,7 +17,7 @@ from typing import Callable, NamedTuple, Optional
 import libcst as cst
 
 from jaxlint.model.kinds import dataclass_fields
-from jaxlint.model.walk import keyword_arg, walk_tree
+from jaxlint.model.walk import dotted_name, keyword_arg, string_value, walk_tree
 
 _FROZEN_DECORATORS = frozenset({"flax.struct.dataclass"})
 
@@ -106,6 +106,8 @@ def class_hashing(node: cst.ClassDef, bases: list[str], qualname: Callable[[cst.
     None otherwise (other bases, computed hashes, ``*args``)."""
     how = dataclass_hashing(node, qualname)
     if how is not None:
+        if _method(node, "__post_init__") is not None:
+            return None  # it may normalise a field (`self.sizes = tuple(self.sizes)`)
         order = dataclass_fields(node, qualname) or []
         return Hashing(how[0], order, {f: f for f in how[1]}, "dataclass")
     init = _method(node, "__init__")
@@ -194,8 +196,8 @@ def _through_init(init: cst.FunctionDef, fields: list[str], kind: str) -> Option
 
 def _init_params(init: cst.FunctionDef) -> Optional[tuple[list[str], dict[str, str]]]:
     """(``__init__``'s parameters after ``self``, {attribute: the parameter that
-    ``self.attribute = parameter`` at the top level of its body sets it to, once});
-    None for ``*args``/``**kwargs``."""
+    ``self.attribute = parameter`` at the top level of its body sets it to, when no
+    other statement of the body writes it}); None for ``*args``/``**kwargs``."""
     ps = init.params
     if isinstance(ps.star_arg, cst.Param) or ps.star_kwarg is not None:
         return None
@@ -204,7 +206,6 @@ def _init_params(init: cst.FunctionDef) -> Optional[tuple[list[str], dict[str, s
         return None
     params = params[1:] + [p.name.value for p in ps.kwonly_params]
     sets: dict[str, str] = {}
-    seen: dict[str, int] = {}
     for stmt in init.body.body:
         if not isinstance(stmt, cst.SimpleStatementLine):
             continue
@@ -213,11 +214,44 @@ def _init_params(init: cst.FunctionDef) -> Optional[tuple[list[str], dict[str, s
                 continue
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
             for t in targets:
-                if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
-                    seen[t.attr.value] = seen.get(t.attr.value, 0) + 1
-                    if isinstance(small.value, cst.Name) and small.value.value in params:
-                        sets[t.attr.value] = small.value.value
+                if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self" \
+                        and isinstance(small.value, cst.Name) and small.value.value in params:
+                    sets[t.attr.value] = small.value.value
+    seen = _self_writes(init)
+    if seen is None:
+        return None
     return params, {f: p for f, p in sets.items() if seen.get(f) == 1}
+
+
+_SETATTRS = ("setattr", "object.__setattr__")
+
+
+def _self_writes(init: cst.FunctionDef) -> Optional[dict[str, int]]:
+    """{attribute: how many statements anywhere in ``init`` write ``self.attribute``}
+    (``=``, annotated, ``+=``, ``del``, ``setattr(self, "a", v)``, inside an ``if`` or a
+    loop too: ``if isinstance(s, list): self.s = tuple(s)`` normalises it); None for a
+    ``setattr`` of ``self`` with a name it cannot read."""
+    seen: dict[str, int] = {}
+    for n in walk_tree(init.body):
+        if isinstance(n, cst.Assign):
+            targets = [t.target for t in n.targets]
+        elif isinstance(n, (cst.AnnAssign, cst.AugAssign, cst.Del)):
+            targets = [n.target]
+        elif isinstance(n, cst.Call) and n.args and isinstance(n.args[0].value, cst.Name) \
+                and n.args[0].value.value == "self" and dotted_name(n.func) in _SETATTRS:
+            name = string_value(n.args[1].value) if len(n.args) > 1 else None
+            if name is None:
+                return None
+            seen[name] = seen.get(name, 0) + 1
+            continue
+        else:
+            continue
+        for t in targets:
+            for m in walk_tree(t):
+                if isinstance(m, cst.Attribute) and isinstance(m.value, cst.Name) and m.value.value == "self":
+                    seen[m.attr.value] = seen.get(m.attr.value, 0) + 1
+    return seen
+
 
 
 def attribute_param(node: cst.ClassDef, qualname: Callable[[cst.CSTNode], Optional[str]], attr: str) -> Optional[tuple[list[str], str]]:

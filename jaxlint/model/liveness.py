@@ -150,8 +150,8 @@ def _dead_after(path, name: str, unit_node, qualname: Qualname, depth: int, expo
                 # the rest of the loop's body, then its next iteration: not followed here
                 return False
             if isinstance(stmt, (cst.Try, cst.TryStar)) and any(
-                    _reads(h, name) for h in (*stmt.handlers, stmt.finalbody) if h is not None):
-                return False  # an exception may take it to a handler that reads it
+                    _reads(h, name) for h in (*stmt.handlers, stmt.orelse, stmt.finalbody) if h is not None):
+                return False  # an exception may take it to a handler that reads it, or none to `else:`
         event = _sequence(block[i + 1:], name, unit_node, qualname, depth, exported)
         if event == _READ:
             return False
@@ -192,8 +192,11 @@ def _event(stmt, name, unit_node, qualname, depth, exported) -> Optional[str]:
                 return _READ
         return None
     if isinstance(stmt, cst.If):
-        if _reads(stmt.test, name):
-            return _READ
+        branch = stmt
+        while isinstance(branch, cst.If):  # the test, then each `elif`'s
+            if _reads(branch.test, name):
+                return _READ
+            branch = branch.orelse
         events = [_sequence(b, name, unit_node, qualname, depth, exported) for b in _sub_blocks(stmt)]
         if _READ in events:
             return _READ

@@ -26,6 +26,26 @@ def _holds_tracer(ctx, e: cst.CSTNode) -> bool:
         isinstance(el, cst.Element) and ctx.is_tracer(el.value) for el in e.elements)
 
 
+# outside jit, stop_gradient / device_get of a differentiation's tracer is a concrete
+# array; float()/int()/.item() of one raise ConcretizationTypeError (JAX202), storing nothing
+_CONCRETE_MAKERS = frozenset({"jax.lax.stop_gradient", "jax.device_get", "float", "int", "bool", "complex"})
+_CONCRETE_METHODS = frozenset({"item", "tolist"})
+
+
+def _stores_grad_tracer(ctx, e: cst.CSTNode) -> bool:
+    """Outside jit, in a differentiated method: does storing ``e`` keep the
+    differentiation's tracer?  ``jax.lax.stop_gradient(l)`` and ``jax.device_get(l)``
+    are concrete arrays there; ``float(l)`` / ``l.item()`` raise before storing."""
+    if isinstance(e, (cst.List, cst.Tuple, cst.Set)):
+        return any(isinstance(el, cst.Element) and _stores_grad_tracer(ctx, el.value) for el in e.elements)
+    if isinstance(e, cst.Call):
+        func = e.func
+        q = ctx.qualname(func) or (func.value if isinstance(func, cst.Name) else None)
+        if q in _CONCRETE_MAKERS or isinstance(func, cst.Attribute) and func.attr.value in _CONCRETE_METHODS:
+            return False
+    return ctx.is_tracer(e)
+
+
 _CONTAINER_DISPLAYS = (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)
 _CONTAINER_MAKERS = frozenset({"list", "dict", "set", "collections.deque", "collections.defaultdict",
                                "collections.OrderedDict"})
@@ -77,7 +97,8 @@ class SelfMutationInTraced(Rule):
         "value in a container held by the object (`self.history.append(loss)`, `.extend`, "
         "`.update`...). In a method differentiated outside jit (`jax.grad(self.loss)(w, x)`, "
         "`value_and_grad`...), whose body runs again at each call, only storing a tracer is "
-        "flagged (`self.losses += [loss]`, `self.last = loss`, `self.history.append(loss)`). "
+        "flagged (`self.losses += [loss]`, `self.last = loss`, `self.history.append(loss)`; "
+        "not `jax.lax.stop_gradient(loss)`, a concrete array there). "
         "Constructors and flax/equinox/haiku modules (frozen, or with their own state "
         "handling) are not flagged."
     )
@@ -185,6 +206,43 @@ class SelfMutationInTraced(Rule):
 
             trainer = Trainer()
             fast = jax.jit(trainer.step)
+            """
+        ),
+        # differentiated outside jit: `jax.lax.stop_gradient(loss)` (and `jax.device_get` of it) is a
+        # concrete array there, stored by `=`, `.append`, `+= [...]`, `.extend`
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax.lax import stop_gradient
+
+
+            class Trainer:
+                def __init__(self):
+                    self.last = None
+                    self.history = []
+                    self.values = []
+
+                def loss(self, p, x):
+                    l = jnp.sum((p * x) ** 2)
+                    self.last = jax.lax.stop_gradient(l)
+                    self.history.append(jax.lax.stop_gradient(l))
+                    return l
+
+                def objective(self, p, x):
+                    v = jnp.sum(jnp.tanh(p * x))
+                    self.values += [stop_gradient(v)]
+                    self.history.extend([jax.device_get(stop_gradient(v))])
+                    return v
+
+                def step(self, p, x):
+                    g = jax.grad(self.loss)(p, x)
+                    g2 = jax.grad(self.objective)(p, x)
+                    return p - 0.1 * (g + g2)
+
+
+            t = Trainer()
+            p = t.step(jnp.ones(3), jnp.ones(3))
             """
         ),
     ]
@@ -325,7 +383,7 @@ class SelfMutationInTraced(Rule):
             if not ctx.in_traced:
                 # differentiated outside jit: the body runs at each call; a tracer stored
                 # (`self.last = loss`, `self.losses += [loss]`) outlives the differentiation
-                if value is not None and (ctx.is_tracer(value) or _holds_tracer(ctx, value)):
+                if value is not None and _stores_grad_tracer(ctx, value):
                     self._report_stored(target, f"`{me}.{attr}` is assigned")
                 continue
             if isinstance(node, cst.AugAssign):
@@ -367,7 +425,11 @@ class SelfMutationInTraced(Rule):
         ctx = self.ctx
         if not _holds_container(ctx.unit, func.value.attr.value, ctx.qualname):
             return  # `self.optimizer.update(g, s)`: a method of some object, not a container's
-        if any(ctx.is_tracer(a.value) or _holds_tracer(ctx, a.value) for a in node.args):
+        if not ctx.in_traced:
+            stores = any(_stores_grad_tracer(ctx, a.value) for a in node.args)
+        else:
+            stores = any(ctx.is_tracer(a.value) or _holds_tracer(ctx, a.value) for a in node.args)
+        if stores:
             self._report_stored(node, f"`{ctx.code(func).strip()}(...)` keeps a tracer")
 
     def visit_Assign(self, node: cst.Assign) -> None:

@@ -595,6 +595,35 @@ class PrngKeyReuse(Rule):
             once = Dropout(rng=jax.random.PRNGKey(1)).apply({}, jnp.ones(4))
             """
         ),
+        # the first draw is never read: not by an `elif` test, not in a `try`'s `else:` (its name rebound after)
+        Valid(
+            """
+            import jax
+
+
+            def f(key, c):
+                a = jax.random.normal(key, (2,))
+                if c:
+                    pass
+                elif c > 1:
+                    print("x")
+                a = 0
+                b = jax.random.normal(key, (2,))
+                return b
+
+
+            def h(key):
+                try:
+                    a = jax.random.normal(key, (2,))
+                except ValueError:
+                    pass
+                else:
+                    print("drawn")
+                a = 0
+                b = jax.random.normal(key, (2,))
+                return b
+            """
+        ),
     ]
 
     INVALID = [
@@ -1087,6 +1116,39 @@ class PrngKeyReuse(Rule):
             messages=[
                 "`layer.apply` draws with `random.normal` from the module field `noise_key`, the key `net_key` it was built with, which `layer.apply()` already used on line 21: both get the same random numbers. Draw from a flax RNG stream instead (`self.make_rng(\"noise\")` in the module, `rngs={\"noise\": key}` with a new key at each apply)",
                 "`drop.apply` draws with `random.bernoulli` from the module field `rng`, the key `drop_key` it was built with, in every iteration: each apply draws the same random numbers. Draw from a flax RNG stream instead (`self.make_rng(\"noise\")` in the module, `rngs={\"noise\": key}` with a new key at each apply)",
+            ],
+        ),
+        # the first draw is read by an `elif` test, or in a `try`'s `else:` block, before its name is rebound
+        Invalid(
+            """
+            import jax
+
+
+            def f(key, c):
+                a = jax.random.normal(key, (2,))
+                if c:
+                    pass
+                elif a.sum() > 0:
+                    print("x")
+                a = 0
+                b = jax.random.normal(key, (2,))
+                return b
+
+
+            def h(key):
+                try:
+                    a = jax.random.normal(key, (2,))
+                except ValueError:
+                    pass
+                else:
+                    print(a)
+                b = jax.random.normal(key, (2,))
+                return b
+            """,
+            expected=[(11, 9), (22, 9)],
+            messages=[
+                "`key` was already consumed by `random.normal` on line 5: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+                "`key` was already consumed by `random.normal` on line 17: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
             ],
         ),
     ]

@@ -338,6 +338,85 @@ class NonHashableStaticArg(Rule):
             mlp(jnp.ones(3), extra.layers)
             """
         ),
+        # fields normalised where the model cannot follow them: `__init__` rebinding the attribute inside an `if` / a `try`, a dataclass's `__post_init__` (frozen or `unsafe_hash`), a config handed to a call that may rebind its field (positional, keyword)
+        Valid(
+            """
+            import dataclasses
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class Sizes:
+                def __init__(self, sizes):
+                    self.sizes = sizes
+                    if isinstance(sizes, list):
+                        self.sizes = tuple(sizes)
+
+                def __hash__(self):
+                    return hash(self.sizes)
+
+
+            class Widths:
+                def __init__(self, widths):
+                    self.widths = widths
+                    try:
+                        self.widths = tuple(widths)
+                    except TypeError:
+                        pass
+
+                def __hash__(self):
+                    return hash(self.widths)
+
+
+            @dataclasses.dataclass(frozen=True)
+            class Frozen:
+                sizes: tuple
+
+                def __post_init__(self):
+                    object.__setattr__(self, "sizes", tuple(self.sizes))
+
+
+            @dataclasses.dataclass(unsafe_hash=True)
+            class Loose:
+                sizes: tuple
+
+                def __post_init__(self):
+                    self.sizes = tuple(self.sizes)
+
+
+            @dataclasses.dataclass
+            class Config:
+                layers: list
+
+
+            def freeze(c):
+                c.layers = tuple(c.layers)
+
+
+            @partial(jax.jit, static_argnums=1)
+            def f(x, cfg):
+                return x * len(cfg.sizes if hasattr(cfg, "sizes") else cfg.widths)
+
+
+            @partial(jax.jit, static_argnums=1)
+            def mlp(x, layers):
+                return x * len(layers)
+
+
+            f(1.0, Sizes([1, 2]))
+            f(1.0, Widths([1, 2]))
+            f(1.0, Frozen([1, 2]))
+            f(1.0, Loose([1, 2]))
+            config = Config([64, 64])
+            freeze(config)
+            mlp(jnp.ones(3), config.layers)
+            other = Config([32])
+            freeze(c=other)
+            mlp(jnp.ones(3), other.layers)
+            """
+        ),
         # `functools.partial` of a jitted function binding a tuple to the static parameter, a list to a traced one; a partial of `jax.jit` itself
         Valid(
             """
@@ -762,12 +841,18 @@ class NonHashableStaticArg(Rule):
 
     def _attribute_writes(self) -> set[tuple[str, str]]:
         """(name, attribute) for every `name.attribute = ...` (or `+=`, `del`) of the
-        file: an instance's field rebound after its constructor ran (once per file)."""
+        file: an instance's field rebound after its constructor ran; and (name, "")
+        for every name passed to a call (`freeze(config)` may rebind its fields)
+        (once per file)."""
         found = getattr(self, "_writes", None)
         if found is None:
             found = self._writes = set()
             for n in walk_tree(self.ctx.module):
                 t = type(n)
+                if t is cst.Arg:
+                    if type(n.value) is cst.Name:
+                        found.add((n.value.value, ""))
+                    continue
                 if t is cst.Assign:
                     targets = [x.target for x in n.targets]
                 elif t in (cst.AugAssign, cst.AnnAssign):
@@ -792,8 +877,9 @@ class NonHashableStaticArg(Rule):
         if info is None:
             return None
         found = attribute_param(info.node, ctx.qualname, e.attr.value)
-        if found is None or (e.value.value, e.attr.value) in self._attribute_writes():
-            return None
+        writes = self._attribute_writes()
+        if found is None or (e.value.value, e.attr.value) in writes or (e.value.value, "") in writes:
+            return None  # rebound after the constructor ran, or handed to a call that may
         params, param = found
         arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
         if arg is None and param in params:
