@@ -382,6 +382,19 @@ def test_records_of_the_wrong_shape_are_skipped_not_a_crash(tmp_path):
     assert (done.returncode, done.stderr) == (0, ""), done.stderr
 
 
+def test_a_recorded_root_no_path_can_have_is_not_a_crash(tmp_path):
+    """A "root" with a NUL (no path has one): the facts are still for no file here, one
+    warning line, never "internal error: ValueError: embedded null byte"."""
+    (tmp_path / "a.py").write_text("x = 1\n")
+    doc = {"version": 2, "root": "/nowhere\0x",
+           "functions": [{"file": "gone.py", "qualname": "f", "line": 1, "sha": "0"}]}
+    (tmp_path / "facts.json").write_text(json.dumps(doc))
+    done = jaxlint(tmp_path, "check", "a.py", "--observed=facts.json")
+    assert (done.returncode, done.stdout, done.stderr.splitlines()) == (0, "All checks passed!\n", [
+        f"warning: none of the 1 observed function in facts.json is in a file of this project "
+        f"(looked for under {tmp_path.resolve()}); run `jaxlint observe` again here"])
+
+
 # ----------------------------------------------------------------------------- the model, no JAX
 
 
