@@ -285,6 +285,62 @@ def test_ctrl_c_exits_130_with_one_line(tmp_path: Path) -> None:
     assert err == "interrupted\n" and out == ""
 
 
+@pytest.fixture(scope="module")
+def interpreter_start() -> float:
+    """How long Python takes here to start and reach the script's first import (a Ctrl-C
+    before that is the interpreter's, not jaxlint's); the slowest of three."""
+    import time
+
+    took = []
+    for _ in range(3):
+        began = time.monotonic()
+        subprocess.run([sys.executable, "-c", "import jaxlint._entry"], check=True)
+        took.append(time.monotonic() - began)
+    return max(took)
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.03, 0.06, 0.1, 0.2, 0.35])
+def test_ctrl_c_while_the_console_script_imports_is_130(tmp_path: Path, delay: float,
+                                                         interpreter_start: float) -> None:
+    """The installed `jaxlint` script (not `python -m jaxlint`): a Ctrl-C while it imports
+    its modules is "interrupted" and 130, never a KeyboardInterrupt traceback nor status -2
+    (docs/runtime.md: "wherever it lands, the start-up included").  The delays sweep the
+    imports, from when the interpreter has started."""
+    import os
+    import signal
+    import time
+
+    delay += interpreter_start
+    script = Path(sys.executable).parent / "jaxlint"
+    assert "from jaxlint._entry import main" in script.read_text(), "stale script: run make"
+    proc = subprocess.Popen([str(script), "check", "-", "--no-cache"], cwd=tmp_path,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert (proc.returncode, err, out) == (130, "interrupted\n", "")
+
+
+def test_an_interrupt_does_not_outlive_its_main_call(tmp_path: Path, monkeypatch, capsys) -> None:
+    """After one in-process `main()` ended by Ctrl-C, the next `main()` exits with its own
+    status (here 0), not os._exit(130)."""
+    import jaxlint.cli as cli_package
+    from jaxlint.cli import app
+
+    monkeypatch.setattr(app, "INTERRUPTED", True)  # what an earlier interrupted main() left
+    ended = []
+    monkeypatch.setattr(cli_package, "exit_interrupted", lambda say=True: ended.append(130))
+    (tmp_path / "ok.py").write_text("x = 1\n")
+    with pytest.raises(SystemExit) as exit_:
+        cli_package.main(["check", str(tmp_path / "ok.py"), "--no-cache"])
+    assert (exit_.value.code, ended) == (0, [])
+
+
 def test_a_folder_without_python_files_warns_as_ruff_does(tmp_path: Path) -> None:
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "readme.txt").write_text("import jax\n")

@@ -297,6 +297,36 @@ def test_confirm_run_records_the_facts_too(tmp_path, watched):
         assert "stopped: no finding inside a function to watch" in done.stderr
 
 
+KILLS_ITS_GUARD = '''
+
+# then the process jaxlint started for this command (the guard) is killed by SIGKILL
+pid = os.getppid()
+while pid > 1:
+    with open(f"/proc/{pid}/cmdline", "rb") as fh:
+        if b"jaxlint.runtime.procs" in fh.read():
+            os.kill(pid, 9)
+            break
+    with open(f"/proc/{pid}/stat") as fh:
+        pid = int(fh.read().rsplit(")", 1)[1].split()[1])
+time.sleep(30)
+'''
+
+
+def test_a_run_killed_by_a_signal_writes_no_facts(tmp_path):
+    """A --run whose process was killed by a signal did not run to its end: no facts
+    file (it was written from what the run had recorded until then, as if finished)."""
+    pytest.importorskip("jax")
+    if sys.platform != "linux":
+        pytest.skip("the process guard uses /proc")
+    (tmp_path / "ops.py").write_text(OPS)
+    (tmp_path / "main.py").write_text("import os\nimport time\n" + MAIN + KILLS_ITS_GUARD)
+    facts = tmp_path / "facts.json"
+    done = jaxlint(tmp_path, "confirm", "--output-format", "json", "--run", "python main.py",
+                   "--facts", str(facts), "-v", ".")
+    assert "--run `python main.py`: killed by SIGKILL" in done.stderr, done.stderr
+    assert not facts.exists(), done.stderr
+
+
 def test_a_facts_file_that_cannot_be_used_is_one_line(tmp_path):
     (tmp_path / "m.py").write_text("import jax\n")
     (tmp_path / "bad.json").write_text("{not json")
@@ -380,6 +410,19 @@ def test_records_of_the_wrong_shape_are_skipped_not_a_crash(tmp_path):
     (tmp_path / "weird.json").write_text(json.dumps({"version": 1, "functions": weird}))
     done = jaxlint(tmp_path, "check", "--observed=weird.json")
     assert (done.returncode, done.stderr) == (0, ""), done.stderr
+
+
+def test_a_recorded_root_no_path_can_have_is_not_a_crash(tmp_path):
+    """A "root" with a NUL (no path has one): the facts are still for no file here, one
+    warning line, never "internal error: ValueError: embedded null byte"."""
+    (tmp_path / "a.py").write_text("x = 1\n")
+    doc = {"version": 2, "root": "/nowhere\0x",
+           "functions": [{"file": "gone.py", "qualname": "f", "line": 1, "sha": "0"}]}
+    (tmp_path / "facts.json").write_text(json.dumps(doc))
+    done = jaxlint(tmp_path, "check", "a.py", "--observed=facts.json")
+    assert (done.returncode, done.stdout, done.stderr.splitlines()) == (0, "All checks passed!\n", [
+        f"warning: none of the 1 observed function in facts.json is in a file of this project "
+        f"(looked for under {tmp_path.resolve()}); run `jaxlint observe` again here"])
 
 
 # ----------------------------------------------------------------------------- the model, no JAX

@@ -163,3 +163,31 @@ def test_a_rule_without_a_check_outside_a_function_says_so(verdicts):
     rt = verdicts[("toplevel.py", 12, "JAX505", None)]
     assert rt["reason"] == ("no runtime check for JAX505: a timing mistake in the caller; "
                             "results are right, only the measured time is wrong")
+
+
+REBINDS = '''\
+import jax.numpy as jnp
+
+buf = jnp.arange(6)
+buf = buf.at[0].set(buf[9])
+x = jnp.arange(3)
+x = x[5] + 1
+'''
+
+
+def test_a_statement_that_rebinds_a_name_it_reads(tmp_path, monkeypatch):
+    """`x = x[5] + 1` at module level: the statement reads the module's `x` (run as a
+    function body it was an UnboundLocalError, shown as "nothing to call").  `buf` still
+    has 6 items once imported: confirmed; `x` is a scalar by then: skipped, saying why."""
+    (tmp_path / "rebinds.py").write_text(REBINDS)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["confirm", "--output-format", "json", "--no-cache", "-j", "1",
+                                      "--select", "JAX121", "rebinds.py"], catch_exceptions=False)
+    got = {f["location"]["row"]: f["runtime"] for f in json.loads(result.stdout)}
+    assert sorted(got) == [4, 6], result.output
+    assert (got[4]["verdict"], got[4]["evidence"]) == ("confirmed", (
+        "checkify(index_checks): out-of-bounds indexing for array of shape (6,): index 9 is out "
+        f"of bounds for axis 0 with size 6. ({STATEMENT.format(4)})"))
+    assert (got[6]["verdict"], got[6]["reason"]) == ("skipped", (
+        f"not inside a function: {STATEMENT.format(6)}, which raised IndexError at line 6: "
+        "Too many indices: array is 0-dimensional, but 1 were indexed"))

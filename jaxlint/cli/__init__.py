@@ -52,6 +52,7 @@ def main(argv: Optional[list[str]] = None) -> None:
         die_with_parent(int(parent), signal.SIGTERM)
     from jaxlint.cli import app as _app
 
+    _app.INTERRUPTED = False  # this call's own Ctrl-C only, never an earlier main()'s
     try:
         cli.main(args=args, prog_name="jaxlint", standalone_mode=True)
     except SystemExit:

@@ -170,7 +170,7 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
         # a command that failed with nothing observed (it could not run, or failed before
         # JAX saw anything) is an error; one that failed after events reports them
         if r.status.startswith("could not start") or (
-                observed == 0 and r.status.startswith("exit status")):
+                observed == 0 and r.status.startswith(("exit status", "killed by"))):
             problems.append(line + (f" (last output: {r.output_tail.splitlines()[-1]})"
                                     if r.output_tail.strip() else ""))
         elif verbose or r.status != "ok":

@@ -1395,8 +1395,8 @@ _COMPOUND = ("If", "For", "AsyncFor", "While", "With", "AsyncWith", "Try", "TryS
 def statement_function(ctx: Context, target: dict) -> tuple[Optional[Any], str]:
     """The simple statement that holds a finding outside any function (a module-level
     line, a ``__main__`` block's), compiled as the body of a function of no arguments
-    (with its line numbers) whose globals are a copy of the imported module's: its
-    assignments stay local.  (None, why) when there is no such statement."""
+    (with its line numbers) whose globals are a copy of the imported module's: the names
+    it binds are declared global there, so its assignments change the copy only.  (None, why) when there is no such statement."""
     import ast
 
     try:
@@ -1412,17 +1412,32 @@ def statement_function(ctx: Context, target: dict) -> tuple[Optional[Any], str]:
             best = node
     if best is None:
         return None, f"line {line} is not a simple statement (the header of a block)"
-    fn = ast.FunctionDef(name="_jaxlint_statement",
-                         args=ast.arguments(posonlyargs=[], args=[], vararg=None,
-                                            kwonlyargs=[], kw_defaults=[], kwarg=None,
-                                            defaults=[]),
-                         body=[best], decorator_list=[], returns=None, type_params=[])
-    ast.copy_location(fn, best)
-    module = ast.Module(body=[fn], type_ignores=[])
-    ast.fix_missing_locations(module)
+    # the names it binds are the copy's globals, as at module level: `x = x[5] + 1`
+    # reads the module's `x` (local, it would be an UnboundLocalError)
+    bound = sorted({n.id for n in ast.walk(best) if isinstance(n, ast.Name)
+                    and isinstance(n.ctx, (ast.Store, ast.Del))}
+                   | {(a.asname or a.name.split(".")[0]) for n in ast.walk(best)
+                      if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names
+                      if a.name != "*"})
     namespace = dict(vars(ctx.module))
-    exec(compile(module, ctx.path, "exec"), namespace)  # noqa: S102 - defines it only
-    return namespace["_jaxlint_statement"], f"line {best.lineno}"
+    for head in ([ast.Global(names=bound)] if bound else [], []):
+        fn = ast.FunctionDef(name="_jaxlint_statement",
+                             args=ast.arguments(posonlyargs=[], args=[], vararg=None,
+                                                kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                                defaults=[]),
+                             body=[*head, best], decorator_list=[], returns=None, type_params=[])
+        ast.copy_location(fn, best)
+        for node in head:
+            ast.copy_location(node, best)
+        module = ast.Module(body=[fn], type_ignores=[])
+        ast.fix_missing_locations(module)
+        try:
+            code = compile(module, ctx.path, "exec")
+        except SyntaxError:  # a comprehension's own variable declared global: no `global`
+            continue
+        exec(code, namespace)  # noqa: S102 - defines it only
+        return namespace["_jaxlint_statement"], f"line {best.lineno}"
+    return None, f"line {best.lineno} cannot be compiled as a function's body"
 
 
 def check_statement_bounds(ctx: Context, target: dict) -> Verdict:

@@ -263,6 +263,11 @@ def run_module(job: ModuleJob, mode: str) -> tuple[dict[int, Verdict], list[dict
             if old is not None and old.verdict != "skipped" and old.text:
                 answer.annotate(f"the other check: {old.verdict}: {old.text}"[:300])
             verdicts[i] = answer
+        elif (answer.verdict == "skipped" and key.startswith("stmt:") and old is not None
+              and old.verdict == "skipped" and not old.details):
+            # why the statement itself could not be checked, not the generic "nothing to
+            # call" (an environment skip, or a --run's own verdict, has details: kept)
+            verdicts[i] = answer
     return verdicts, pairs, env
 
 

@@ -245,7 +245,7 @@ def stopping() -> Iterator[None]:
 class Ran:
     """How a ``run_command`` ended."""
 
-    status: str  # "ok", "exit status N", "exit status N (signal M)", "could not start: ...", or why it was stopped
+    status: str  # "ok", "exit status N", "exit status N (signal M)", "killed by SIGx", "could not start: ...", or why it was stopped
     wall_s: float
     started: bool = True
 
@@ -278,7 +278,12 @@ def run_command(argv: list[str], *, cwd: str, env: dict, out_path: str, guard_li
         finally:
             release(proc)
     rc = proc.returncode
-    if status == "ok" and rc:
+    if status == "ok" and rc is not None and rc < 0:  # it did not run to its end
+        try:
+            status = f"killed by {signal.Signals(-rc).name}"
+        except ValueError:
+            status = f"killed by signal {-rc}"
+    elif status == "ok" and rc:
         status = f"exit status {rc if rc < 128 else f'{rc} (signal {rc - 128})'}"
     return Ran(status, time.monotonic() - start)
 

@@ -192,7 +192,9 @@ class ObservedFacts:
             if _valid(rec):
                 # version 1 named files by their absolute paths; 2 relative to the root
                 by_file.setdefault(os.path.realpath(base / rec["file"]), []).append(rec)
-        recorded = doc.get("root") if isinstance(doc.get("root"), str) else None
+        recorded = doc.get("root")
+        if not isinstance(recorded, str) or "\0" in recorded:
+            recorded = None  # no path has a NUL (os.path.realpath would raise)
         return cls(Path(path), by_file, file_digest(data), base, recorded)
 
     def for_file(self, path: Path) -> str:
