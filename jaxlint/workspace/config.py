@@ -288,7 +288,7 @@ class ResolvedConfig:
         """``path`` relative to the config's directory (posix), or None if outside it."""
         try:
             return Path(path).resolve().relative_to(self.root).as_posix()
-        except ValueError:
+        except (ValueError, OSError):  # OSError: a link replaced while it is resolved
             return None
 
     def settings_for(self, path: Path) -> LintSettings:
