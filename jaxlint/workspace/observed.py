@@ -154,7 +154,7 @@ class ObservedFacts:
         self.total = 0  # functions looked up (in files linted)
         self.stale = 0  # of them, edited (or gone) since the run
         self.used = 0  # of them, ran under a trace and handed to the model
-        self._memo: dict[tuple, str] = {}
+        self._memo: dict[str, tuple[tuple, str]] = {}  # real path -> (its stamp, the facts)
 
     @classmethod
     def load(cls, path: Path, root: Optional[Path] = None) -> "ObservedFacts":
@@ -206,9 +206,9 @@ class ObservedFacts:
             stamp: tuple = (real, st.st_mtime_ns, st.st_size)
         except OSError:
             stamp = (real,)
-        known = self._memo.get(stamp)
-        if known is not None:
-            return known
+        known = self._memo.get(real)
+        if known is not None and known[0] == stamp:
+            return known[1]
         units = []
         records = self.by_file.get(real, [])
         if records:
@@ -232,7 +232,7 @@ class ObservedFacts:
                     "static": sorted(rec.get("static", []))}])
         out = json.dumps({"digest": self.digest, "units": sorted(units, key=lambda u: (u[0], u[1]))},
                          sort_keys=True, separators=(",", ":"))
-        self._memo[stamp] = out
+        self._memo[real] = (stamp, out)  # one entry per file, however often it is edited
         return out
 
     def unmatched_line(self) -> Optional[str]:
