@@ -193,14 +193,13 @@ class Bindings:
 
     def _subscript_key(self, e: cst.Subscript, base: Value) -> KeyToken:
         index = f"[{self.code(e.slice[0]) if e.slice else ''}]"
-        # the label is what messages show (`rngs[1]`, as written); the slot is keyed by the
-        # array's own token: `keys = split(...)` again is another array, whose `keys[0]` is
-        # a fresh key even though it is written the same way
-        label = self.code(e).strip()
+        # the slot is keyed by the array's own token: `keys = split(...)` again is another
+        # array, whose `keys[0]` is a fresh key even though it is written the same way
         slot = f"None{index}" if base.key is None else f"#{base.key.serial}{index}"
         token = self._attr_tokens.get(slot)
         if token is None:
-            token = KeyToken(e, len(self.loop_stack), label)
+            # the label is what messages show: `rngs[1]`, as written
+            token = KeyToken(e, len(self.loop_stack), self.code(e).strip())
             if all(isinstance(el.slice, cst.Index) and isinstance(el.slice.value, (cst.Integer, cst.UnaryOperation)) for el in e.slice):
                 self._attr_tokens[slot] = token
         return token
