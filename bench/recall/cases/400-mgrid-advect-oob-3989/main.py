@@ -1,0 +1,19 @@
+import numpy as np
+from jax import jit
+
+
+@jit
+def test_should_fail(data, u):
+    # Wrap the actual field advection step
+    nx, ny = data.shape
+    ii, jj = np.mgrid[:nx, :ny]
+    coords_x = ii - u[ii, jj]
+    return coords_x
+
+
+if __name__ == "__main__":
+    data = np.ones((100, 100))
+    u = np.random.randn(50, 30)
+    out = test_should_fail(data, u)
+    print("shape:", out.shape)
+    print("no IndexError under jit: True")

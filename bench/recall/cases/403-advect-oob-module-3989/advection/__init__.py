@@ -1,0 +1,3 @@
+from advection.step import test_should_fail
+
+__all__ = ["test_should_fail"]
