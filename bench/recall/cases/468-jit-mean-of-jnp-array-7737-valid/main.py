@@ -1,0 +1,11 @@
+import jax
+import jax.numpy as jnp
+from jax import jit
+
+f = jit(lambda x: jnp.mean(jnp.asarray(x)))
+
+if __name__ == "__main__":
+    x = jnp.array([float(i) for i in range(1000)])
+    print(f(x))
+    jaxpr = jax.make_jaxpr(lambda x: jnp.mean(jnp.asarray(x)))(x)
+    print("traced inputs:", len(jaxpr.jaxpr.invars))
