@@ -1,0 +1,10 @@
+import jax
+import jax.numpy as jnp
+
+import pcax_lite
+
+if __name__ == "__main__":
+    x = jax.random.normal(jax.random.PRNGKey(0), (100, 8))
+    fit_jit = jax.jit(pcax_lite.fit, static_argnames=("n_components", "solver"))
+    state = fit_jit(x, 3)
+    print("projected:", pcax_lite.transform(state, x).shape)
