@@ -15,7 +15,7 @@ from jaxlint.model import apis, gradtrace, instances, keyflow, kinds
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.narrowing import is_none
-from jaxlint.model.scopes import bound_receiver, instance_class
+from jaxlint.model.scopes import bound_once, bound_receiver, instance_class
 from jaxlint.model.transformed import filtered_call_arrays
 from jaxlint.model.units import MODULE_METHOD, Unit
 from jaxlint.model.walk import dotted_name, positional_args
@@ -151,10 +151,15 @@ class CallEffects:
         if type(func) is cst.Name or type(func) is cst.Attribute:
             # (asks for this name, not whether any jit is imported: model/factreads.py)
             self._imported_jit_passes(call)
-        if not isinstance(func, cst.Name):
+        if isinstance(func, cst.Call):
+            unit = self._wrapped_unit(func)  # `jax.jit(f)(x, 4)`
+        elif isinstance(func, cst.Name):
+            v = self.lookup(func.value)
+            unit = v.unit if v is not None else self.unit.lookup_def(func.value)
+            if unit is None and v is not None and v.kind == V.FUNCTION and v.transform is not None:
+                unit = self._wrapped_unit(bound_once(self.index, self.unit, func))  # `fj = jax.jit(f)`
+        else:
             return
-        v = self.lookup(func.value)
-        unit = v.unit if v is not None else self.unit.lookup_def(func.value)
         if unit is None or not unit.jit_root:
             return
         params = unit.positional()
@@ -180,6 +185,17 @@ class CallEffects:
                 )
                 if scalar or av.kind == V.ARRAY:
                     unit.array_params.add(p.name)
+
+    def _wrapped_unit(self, expr: cst.BaseExpression) -> Optional[Unit]:
+        """The function of this file a wrapping transformation's call wraps:
+        ``jax.jit(f, ...)`` -> ``f`` (None for anything else)."""
+        if not isinstance(expr, cst.Call):
+            return None
+        t = apis.transform_for(self.qualname(expr.func))
+        pos = positional_args(expr)
+        if t is None or not t.wrapper or not pos or not isinstance(pos[0].value, cst.Name):
+            return None
+        return self.unit.lookup_def(pos[0].value.value)
 
     def arg_value(self, expr: cst.BaseExpression) -> V.Value:
         """The value an argument passes: ``value``, except that a NumPy array built from
