@@ -13,7 +13,7 @@ from jaxlint.model import values as V
 from jaxlint.model.scopes import writes
 from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import descendants, keyword_arg, positional_args, walk_tree
+from jaxlint.model.walk import descendants, dotted_name, keyword_arg, positional_args, walk_tree
 from jaxlint.rules.impurity._common import binds
 
 
@@ -1047,11 +1047,18 @@ class StaleGlobalRead(Rule):
     def _attribute(self, node: cst.Attribute) -> None:
         ctx = self.ctx
         base = node.value
-        if not isinstance(base, cst.Name):
+        if isinstance(base, cst.Name):
+            b = base.value
+            dotted = f"{b}.{node.attr.value}"
+        elif isinstance(base, cst.Attribute):
+            # an attribute chain (`cfg.model.scale`) rooted at a name, not at `self`
+            chain = dotted_name(node)
+            if chain is None or chain.split(".", 1)[0] in ("self", "cls"):
+                return
+            b, dotted = chain.split(".", 1)[0], chain
+        else:
             return
         unit = ctx.unit
-        b = base.value
-        dotted = f"{b}.{node.attr.value}"
         if (id(unit), dotted) in self._checked:
             return
         self._checked.add((id(unit), dotted))  # each attribute once per function
@@ -1067,6 +1074,8 @@ class StaleGlobalRead(Rule):
             if b in u.global_names or binds(u, b):
                 return
             u = u.parent
+        if self._changed_elsewhere(node, unit, dotted):
+            return
         writes_of = self._writes().get(dotted)
         if not writes_of:
             return
@@ -1097,6 +1106,29 @@ class StaleGlobalRead(Rule):
                 related=w,
             )
             return
+
+    def _changed_elsewhere(self, node: cst.Attribute, unit: Unit, dotted: str) -> bool:
+        """``settings.g`` read here, with ``settings`` a module of the project that
+        another module sets (``settings.g = 10.``) between two calls of this function
+        (or of the function it is nested in): reported, with that file."""
+        q = self.ctx.qualname(node.value)
+        if q is None:
+            return False
+        key = (q, node.attr.value)
+        u: Optional[Unit] = unit
+        while u is not None and not u.is_module:
+            where = u.attr_changes.get(key)
+            if where is not None:
+                self._reported.add((id(unit), dotted))
+                self.report(
+                    node,
+                    f"`{dotted}` is set again in {where} between two calls of `{u.name}`: under jit "
+                    "the attribute is read once, at trace time, and baked into the compiled function, "
+                    "so the later calls still use the old value until a retrace. Pass it as an argument",
+                )
+                return True
+            u = u.parent
+        return False
 
     def _self_attribute(self, node: cst.Attribute, dotted: str) -> None:
         """``self.x`` read in a method traced with ``self`` a Python object (a static
@@ -1203,9 +1235,9 @@ class StaleGlobalRead(Rule):
                     elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
                         targets = [n.target]
                     for t in targets:
-                        if (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name)
-                                and t.value.value not in ("self", "cls")):
-                            out.setdefault(f"{t.value.value}.{t.attr.value}", []).append((scope.node, n))
+                        chain = dotted_name(t) if isinstance(t, cst.Attribute) else None
+                        if chain is not None and chain.split(".", 1)[0] not in ("self", "cls"):
+                            out.setdefault(chain, []).append((scope.node, n))
             self._attr_writes = out
         return self._attr_writes
 
