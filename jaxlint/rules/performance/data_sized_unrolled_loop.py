@@ -29,7 +29,10 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
         "loops whose trip count is a data dimension; and "
         "`range(n)` where the caller chooses `n`: a static argument of the traced function "
         "(`static_argnums`/`static_argnames`), or a parameter of the function that builds it "
-        "(`def make(n): @jax.jit def f(x): for i in range(n): ...`); and `for row in x` over "
+        "(`def make(n): @jax.jit def f(x): for i in range(n): ...`), or a parameter of the "
+        "traced function left at its default because no call passes it (`def f(x, n=N_STEPS)` "
+        "under `jax.jit`: a caller who passes another `n` must make it static; a known default at "
+        "or above JAX502's threshold is JAX502's); and `for row in x` over "
         "a traced array argument (one that calls pass a JAX or NumPy array, not a list of "
         "layers), in this module or through another's `jit(grad(f))(..., x)`."
     )

@@ -45,8 +45,11 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
     )
     what_it_does = (
         "Inside code JAX traces (`jit`, `vmap`, `lax.scan` bodies, ...), flags a Python `for` loop "
-        "or comprehension over `range(N)` where `N` is known statically (an integer literal, a "
-        "module-level constant assigned once to a literal, a product/sum of those, or a parameter "
+        "or comprehension over `range(N)` where `N` is known statically (an integer literal; a "
+        "name its scope, an enclosing function's or the module's, binds exactly once, by a plain or "
+        "tuple assignment (`n, beta = 20, 0.99`), to such a value; arithmetic on those "
+        "(`npart * (npart - 1)`, `int(T / dt)`); `len()` of a literal tuple or list, or of a name "
+        "bound once to one that nothing mutates; or a parameter "
         "of a jitted function left at such a default because no call passes it) and is at "
         "least `max-unrolled-loop` (default 100); `range(x.shape[k])` counts when every call of "
         "the function in the file passes `x` as a `jnp.zeros/ones/empty/full` of literal shape. Nested static `for` loops count together: "
