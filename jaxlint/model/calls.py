@@ -70,12 +70,23 @@ class CallEffects:
                 return []
             return self._consumed_args(call, name, [tuple(p) for p in found["params"]],  # type: ignore[arg-type,misc]
                                        found["consumes"])
+        if isinstance(func, cst.Call):
+            # `jax.jit(sample)(x, key)`: the wrapped function's parameters, in order
+            wrapped = self._wrapped_unit(func)
+            if wrapped is None or not wrapped.consumes_keys or wrapped.is_generator \
+                    or not isinstance(wrapped.node, cst.FunctionDef):
+                return []
+            return self._consumed_args(call, wrapped.name, [(p.name, p.kind, p.index) for p in wrapped.params],
+                                       wrapped.consumes_keys)
         if not isinstance(func, cst.Name):
             return []
         params: list[tuple[str, str, Optional[int]]]
         consumes: dict[str, str]
         v = self.lookup(func.value)
         unit = v.unit if v is not None else self.unit.lookup_def(func.value)
+        if unit is None and v is not None and v.kind == V.FUNCTION and v.transform is not None:
+            # `step = jax.jit(sample)`: calling `step` hands its arguments to `sample`
+            unit = self._wrapped_unit(bound_once(self.index, self.unit, func))
         if unit is not None:
             if not unit.consumes_keys or unit.is_generator or not isinstance(unit.node, cst.FunctionDef):
                 return []

@@ -81,6 +81,30 @@ class StaleGlobalRead(Rule):
     use_instead = "Pass the value as an argument:\n\n```python\n@jax.jit\ndef f(x, g):\n    return x + g\n```"
     fix_safety = "No automatic fix: the signature and every call site change."
     VALID = [
+        # ... set by a function before any call
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            act = jnp.tanh
+
+
+            @jax.jit
+            def layer(x):
+                return act(x) * 2
+
+
+            def setup():
+                global act
+                act = jax.nn.gelu
+
+
+            def run(x):
+                setup()
+                return layer(x), layer(x)
+            """
+        ),
         # a setter that runs before the first call (configuration), and a factor passed
         # as an argument
         Valid(
@@ -457,6 +481,32 @@ class StaleGlobalRead(Rule):
     ]
 
     INVALID = [
+        # a function the jitted code calls, set to another one by a function (`global act`)
+        # after calling it: the compiled `layer` keeps tanh
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            act = jnp.tanh
+
+
+            @jax.jit
+            def layer(x):
+                return act(x) * 2
+
+
+            def main(x):
+                y = layer(x)
+                global act
+                act = jax.nn.relu
+                return y, layer(x)
+            """,
+            expected=[(9, 12)],
+            messages=[
+                "`act` is a module global that `main` reassigns (`global act`, line 15) after calling `layer`: under jit its value is read once, at trace time, and baked into the compiled function, so the later calls still use the old value until a retrace. Pass it as an argument",
+            ],
+        ),
         # the jit is built once, when the object is: the setter's change is never seen
         Invalid(
             """
@@ -909,14 +959,16 @@ class StaleGlobalRead(Rule):
             return
         # class attributes are not module globals
         assigns = [a for a in assigns if seq.index(a) is not None]
+        late = self._rebound_after_call(n, outer)
         if called:
             # a function called by name: stale only when the name is set to another
             # function (`act = jnp.tanh`, a lambda), not wrapped (`helper = jax.jit(helper)`)
             assigns = [a for a in assigns if _other_function(a, n)]
-            if len(assigns) < 2 and not any(id(a) in seq.in_loop for a in assigns):
+            if late is not None and not _other_function(late[1], n):
+                late = None
+            if late is None and len(assigns) < 2 and not any(id(a) in seq.in_loop for a in assigns):
                 return
-        late = self._rebound_after_call(n, outer)
-        if late is not None and not called:
+        if late is not None:
             writer, stmt = late
             self._reported.add((id(unit), n))
             self.report(

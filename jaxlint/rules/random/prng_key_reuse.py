@@ -76,6 +76,30 @@ class PrngKeyReuse(Rule):
         "and which key should be split is a modelling decision."
     )
     VALID = [
+        # a jitted sampler given a fresh key each iteration, or called once
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def noisy(x, key):
+                return x + jax.random.normal(key, x.shape)
+
+
+            def run(x, steps):
+                key = jax.random.key(1)
+                step = jax.jit(noisy)
+                for _ in range(steps):
+                    key, sub = jax.random.split(key)
+                    x = step(x, sub)
+                return x
+
+
+            def once(x):
+                return jax.jit(noisy)(x, jax.random.PRNGKey(0))
+            """
+        ),
         Valid(
             # an array of keys split again: `keys[0]` is a new key, written as before
             """
@@ -627,6 +651,40 @@ class PrngKeyReuse(Rule):
     ]
 
     INVALID = [
+        # the key handed to a jitted function in every iteration: through the name a
+        # `jax.jit(noisy)` is bound to (a `while` loop), or an inline `jax.jit(noisy)(x, key)`
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def noisy(x, key):
+                return x + jax.random.normal(key, x.shape)
+
+
+            def run(x, steps):
+                key = jax.random.key(1)
+                step = jax.jit(noisy)
+                i = 0
+                while i < steps:
+                    x = step(x, key)
+                    i += 1
+                return x
+
+
+            def run_inline(x, steps):
+                key = jax.random.PRNGKey(0)
+                for _ in range(steps):
+                    x = jax.jit(noisy)(x, key)
+                return x
+            """,
+            expected=[(14, 13), (22, 13)],
+            messages=[
+                "`key` is consumed by `random.normal` via `step` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
+                "`key` is consumed by `random.normal` via `noisy` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
+            ],
+        ),
         # the twin of the valid re-split: another array is split, but `keys` is not
         Invalid(
             """
