@@ -71,7 +71,11 @@ class CallEffects:
             return self._consumed_args(call, name, [tuple(p) for p in found["params"]],  # type: ignore[arg-type,misc]
                                        found["consumes"])
         if isinstance(func, cst.Call):
-            # `jax.jit(sample)(x, key)`: the wrapped function's parameters, in order
+            # `jax.jit(sample)(x, key)` in a loop: the wrapped function's parameters, in
+            # order (outside loops, two wrapped calls with one key are mostly comparisons
+            # of two computations under the same randomness)
+            if not self.loop_stack:
+                return []
             wrapped = self._wrapped_unit(func)
             if wrapped is None or not wrapped.consumes_keys or wrapped.is_generator \
                     or not isinstance(wrapped.node, cst.FunctionDef):
@@ -84,8 +88,9 @@ class CallEffects:
         consumes: dict[str, str]
         v = self.lookup(func.value)
         unit = v.unit if v is not None else self.unit.lookup_def(func.value)
-        if unit is None and v is not None and v.kind == V.FUNCTION and v.transform is not None:
-            # `step = jax.jit(sample)`: calling `step` hands its arguments to `sample`
+        if unit is None and v is not None and v.kind == V.FUNCTION and v.transform is not None \
+                and self.loop_stack:
+            # `step = jax.jit(sample)` called in a loop: `step` hands its arguments to `sample`
             unit = self._wrapped_unit(bound_once(self.index, self.unit, func))
         if unit is not None:
             if not unit.consumes_keys or unit.is_generator or not isinstance(unit.node, cst.FunctionDef):
@@ -162,13 +167,15 @@ class CallEffects:
         if type(func) is cst.Name or type(func) is cst.Attribute:
             # (asks for this name, not whether any jit is imported: model/factreads.py)
             self._imported_jit_passes(call)
+        wrapped = False  # called through a wrapper's name or an inline wrapper
         if isinstance(func, cst.Call):
-            unit = self._wrapped_unit(func)  # `jax.jit(f)(x, 4)`
+            unit, wrapped = self._wrapped_unit(func), True  # `jax.jit(f)(x, 4)`
         elif isinstance(func, cst.Name):
             v = self.lookup(func.value)
             unit = v.unit if v is not None else self.unit.lookup_def(func.value)
             if unit is None and v is not None and v.kind == V.FUNCTION and v.transform is not None:
                 unit = self._wrapped_unit(bound_once(self.index, self.unit, func))  # `fj = jax.jit(f)`
+                wrapped = True
         else:
             return
         if unit is None or not unit.jit_root:
@@ -185,6 +192,12 @@ class CallEffects:
                     passed.append((p, arg.value))
         for p, expr in passed:
             if p.name in unit.static_params or p.kind in ("vararg", "kwarg"):
+                continue
+            if wrapped:
+                # through the wrapper: only what the call passes for a default is new
+                # here (a Python value until a call passes it, then traced)
+                if p.name in unit.defaulted_params:
+                    unit.traced_params.add(p.name)
                 continue
             unit.pass_class(p.name, self.value(expr).cls)
             if p.name in unit.defaulted_params:
