@@ -88,7 +88,8 @@ class PrintInTraced(Rule):
     )
     VALID = [
         # text-only prints as trace-time logs: in a function decorated with jit, one that
-        # says it is tracing, one jitted and called once
+        # says it is tracing, one jitted and called once; a method jitted as `jax.jit(foo.f)`
+        # twice traces twice (a new bound method each time: jax#19570)
         Valid(
             """
             import jax
@@ -116,6 +117,17 @@ class PrintInTraced(Rule):
             for _ in range(3):
                 w = fast(decorated(w))
             print(jax.jit(once)(w))
+
+
+            class Foo:
+                def f(self, x):
+                    print("f")
+                    return x
+
+
+            foo = Foo()
+            a = jax.jit(foo.f)(w)
+            b = jax.jit(foo.f)(w)
             """
         ),
         # jax.debug.print in jit
@@ -586,8 +598,8 @@ class PrintInTraced(Rule):
             return
         if not all(r in ("wrapped by jax.jit", "wrapped by jax.pjit") for r in unit.reasons):
             return
-        if unit.parent is None or not unit.parent.is_module:
-            return
+        if unit.parent is None or not unit.parent.is_module or unit.cls is not None:
+            return  # (a method: `jax.jit(obj.f)` wraps a new bound method each time, and traces again)
         if unit.traced_calls >= 2:
             how = f"where it calls it ({unit.traced_calls} times)"
         else:
