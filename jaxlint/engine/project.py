@@ -13,6 +13,7 @@ from __future__ import annotations
 from jaxlint.model import instances, kinds
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
+from jaxlint.model.program_order import imported_attribute_changes
 from jaxlint.model.x64 import FIXTURE
 from jaxlint.settings import LintSettings
 
@@ -42,6 +43,10 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     if interp.jit_passes:
         # defaulted parameters of other modules' jits that calls here pass (traced there)
         out["jit_passes"] = {name: sorted(ps) for name, ps in sorted(interp.jit_passes.items())}
+    changes = imported_attribute_changes(interp.index, interp.imports, settings.project_packages, interp.text)
+    if changes:
+        # attributes of project modules set here between two calls of a project function
+        out["attr_changes"] = changes
     x64 = interp.x64
     if interp.index.x64_at_import or x64.at_import:
         out["x64_import"] = True  # importing this module switches x64 on

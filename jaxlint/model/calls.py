@@ -15,7 +15,7 @@ from jaxlint.model import apis, gradtrace, instances, keyflow, kinds
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.narrowing import is_none
-from jaxlint.model.scopes import bound_receiver, instance_class
+from jaxlint.model.scopes import bound_once, bound_receiver, instance_class
 from jaxlint.model.transformed import filtered_call_arrays
 from jaxlint.model.units import MODULE_METHOD, Unit
 from jaxlint.model.walk import dotted_name, positional_args
@@ -70,12 +70,28 @@ class CallEffects:
                 return []
             return self._consumed_args(call, name, [tuple(p) for p in found["params"]],  # type: ignore[arg-type,misc]
                                        found["consumes"])
+        if isinstance(func, cst.Call):
+            # `jax.jit(sample)(x, key)` in a loop: the wrapped function's parameters, in
+            # order (outside loops, two wrapped calls with one key are mostly comparisons
+            # of two computations under the same randomness)
+            if not self.loop_stack:
+                return []
+            wrapped = self._wrapped_unit(func)
+            if wrapped is None or not wrapped.consumes_keys or wrapped.is_generator \
+                    or not isinstance(wrapped.node, cst.FunctionDef):
+                return []
+            return self._consumed_args(call, wrapped.name, [(p.name, p.kind, p.index) for p in wrapped.params],
+                                       wrapped.consumes_keys)
         if not isinstance(func, cst.Name):
             return []
         params: list[tuple[str, str, Optional[int]]]
         consumes: dict[str, str]
         v = self.lookup(func.value)
         unit = v.unit if v is not None else self.unit.lookup_def(func.value)
+        if unit is None and v is not None and v.kind == V.FUNCTION and v.transform is not None \
+                and self.loop_stack:
+            # `step = jax.jit(sample)` called in a loop: `step` hands its arguments to `sample`
+            unit = self._wrapped_unit(bound_once(self.index, self.unit, func))
         if unit is not None:
             if not unit.consumes_keys or unit.is_generator or not isinstance(unit.node, cst.FunctionDef):
                 return []
@@ -151,10 +167,17 @@ class CallEffects:
         if type(func) is cst.Name or type(func) is cst.Attribute:
             # (asks for this name, not whether any jit is imported: model/factreads.py)
             self._imported_jit_passes(call)
-        if not isinstance(func, cst.Name):
+        wrapped = False  # called through a wrapper's name or an inline wrapper
+        if isinstance(func, cst.Call):
+            unit, wrapped = self._wrapped_unit(func), True  # `jax.jit(f)(x, 4)`
+        elif isinstance(func, cst.Name):
+            v = self.lookup(func.value)
+            unit = v.unit if v is not None else self.unit.lookup_def(func.value)
+            if unit is None and v is not None and v.kind == V.FUNCTION and v.transform is not None:
+                unit = self._wrapped_unit(bound_once(self.index, self.unit, func))  # `fj = jax.jit(f)`
+                wrapped = True
+        else:
             return
-        v = self.lookup(func.value)
-        unit = v.unit if v is not None else self.unit.lookup_def(func.value)
         if unit is None or not unit.jit_root:
             return
         params = unit.positional()
@@ -170,6 +193,12 @@ class CallEffects:
         for p, expr in passed:
             if p.name in unit.static_params or p.kind in ("vararg", "kwarg"):
                 continue
+            if wrapped:
+                # through the wrapper: only what the call passes for a default is new
+                # here (a Python value until a call passes it, then traced)
+                if p.name in unit.defaulted_params:
+                    unit.traced_params.add(p.name)
+                continue
             unit.pass_class(p.name, self.value(expr).cls)
             if p.name in unit.defaulted_params:
                 unit.traced_params.add(p.name)
@@ -180,6 +209,17 @@ class CallEffects:
                 )
                 if scalar or av.kind == V.ARRAY:
                     unit.array_params.add(p.name)
+
+    def _wrapped_unit(self, expr: cst.BaseExpression) -> Optional[Unit]:
+        """The function of this file a wrapping transformation's call wraps:
+        ``jax.jit(f, ...)`` -> ``f`` (None for anything else)."""
+        if not isinstance(expr, cst.Call):
+            return None
+        t = apis.transform_for(self.qualname(expr.func))
+        pos = positional_args(expr)
+        if t is None or not t.wrapper or not pos or not isinstance(pos[0].value, cst.Name):
+            return None
+        return self.unit.lookup_def(pos[0].value.value)
 
     def arg_value(self, expr: cst.BaseExpression) -> V.Value:
         """The value an argument passes: ``value``, except that a NumPy array built from

@@ -1174,6 +1174,14 @@ class Indexer:
             # the facts of each function of the file are read, whatever they hold
             reads.note_all("units", by_qualname)
             reads.note_all("passed", by_qualname)
+        if reads is not None:
+            reads.note_all("attr_changes", by_qualname)
+        for qualname, changes in facts.get("attr_changes", {}).items():
+            # attributes of project modules another module sets between two calls
+            unit = by_qualname.get(qualname)
+            if unit is not None:
+                for m, a, where in changes:
+                    unit.attr_changes.setdefault((m, a), where)
         for qualname, names in facts.get("passed", {}).items():
             # a call in another module passes these defaulted parameters: traced
             unit = by_qualname.get(qualname)

@@ -12,6 +12,7 @@ own iterations), nested functions and classes are not entered.
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, Optional
 
 import libcst as cst
@@ -186,3 +187,58 @@ def attribute_writes(stmt: cst.CSTNode, dotted: str) -> list[cst.CSTNode]:
             elif isinstance(t, cst.Attribute) and dotted_name(t) == dotted:
                 out.append(n)
     return out
+
+
+
+_ATTR_WRITE = re.compile(r"^[ \t]*([A-Za-z_]\w*)\.([A-Za-z_]\w*)[ \t]*(?:[-+*/]?=)(?!=)", re.M)
+
+
+def imported_attribute_changes(index, imports, packages: frozenset[str], text: str) -> dict[str, list[list[str]]]:
+    """Attributes of project modules this file sets between two calls of a function
+    imported from the project (``settings.g = 10.`` between two calls of
+    ``f = jax.jit(impure_uses_globals)`` or of ``model.step``, at the top level or in
+    a function's body, in program order): {the function as written here: [[module,
+    attribute]]}.  The module that defines the function decides whether a cached
+    trace of it reads the attribute.  A cheap look at the text first: most files set
+    no module's attribute."""
+    modules: dict[str, str] = {}
+    for m in _ATTR_WRITE.finditer(text):
+        head = m.group(1)
+        full = imports.names.get(head)
+        if full is not None and full.split(".", 1)[0] in packages:
+            modules[head] = full
+    if not modules:
+        return {}
+    # the project's functions as written here: imported by name (`f`), or reached
+    # through an imported project module (`model.f`)
+    callees = {n for n, full in imports.names.items()
+               if full.split(".", 1)[0] in packages and n not in modules}
+    for n, full in imports.names.items():
+        if full.split(".", 1)[0] in packages:
+            callees.update(f"{n}.{a}" for a in re.findall(rf"\b{re.escape(n)}\.([A-Za-z_]\w*)\s*\(", text))
+    out: dict[str, set[tuple[str, str]]] = {}
+    for unit in index.units:
+        if unit.traced or isinstance(unit.node, cst.Lambda):
+            continue
+        body = unit.node.body if unit.is_module else _block(unit.node.body)
+        seq: Optional[Sequence] = None
+        for n in descendants(unit.node):
+            targets: list[cst.CSTNode] = []
+            if isinstance(n, cst.Assign):
+                targets = [t.target for t in n.targets]
+            elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
+                targets = [n.target]
+            for t in targets:
+                if not (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value in modules):
+                    continue
+                seq = seq or Sequence(body)
+                at = seq.index(n)
+                if at is None:
+                    continue  # in a nested function: its own unit
+                for name in callees:
+                    # from its import on, where this block imports it
+                    def_at = next((i for i, stmt in enumerate(seq.stmts)
+                                   if any(b == name for b, _ in bindings(stmt))), None)
+                    if across(seq.uses({name}, def_at), at, def_at):
+                        out.setdefault(name, set()).add((modules[t.value.value], t.attr.value))
+    return {k: sorted([m, a] for m, a in v) for k, v in sorted(out.items())}

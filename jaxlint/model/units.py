@@ -82,6 +82,9 @@ class Unit:
     # calls from traced code seen so far, and the parameters some of them leave None
     traced_calls: int = 0
     maybe_none: set[str] = field(default_factory=set)
+    # (module, attribute) -> the file that sets it between two calls of this function
+    # (another module of the project: facts ``attr_changes``)
+    attr_changes: dict[tuple[str, str], str] = field(default_factory=dict)
     passed_params: set[str] = field(default_factory=set)  # given by some traced caller
     # the pytree class (model/pytrees.PyClass) traced callers pass for a parameter;
     # None where two callers disagree or one passes a value of no known class

@@ -155,6 +155,18 @@ def incoming_facts(
                     known = out.setdefault(target_path, {}).setdefault("passed", {}).setdefault(target.qualname, [])
                     known.extend(p for p in passed if p not in known)
                     known.sort()
+        # attributes of project modules it sets between two calls of another module's
+        # function (a cached trace of that function may read them: JAX405)
+        for callee, attrs in sorted((proj.get("attr_changes") or {}).items()):
+            target = index.resolve(module, callee)
+            if target is not None and target.kind == "function":
+                target_path = path_of.get(target.module)
+                if target_path is not None:
+                    known = out.setdefault(target_path, {}).setdefault("attr_changes", {}).setdefault(target.qualname, [])
+                    for m, a in attrs:
+                        if [m, a, path] not in known:
+                            known.append([m, a, path])
+                    known.sort()
         # it imports a module that switches x64 on when imported
         if module in x64_at_import:
             out.setdefault(path, {})["x64_import"] = True

@@ -9,6 +9,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
+from jaxlint.model.repeats import called_repeatedly
 
 
 def _eager_shard_map(unit) -> bool:
@@ -55,7 +56,12 @@ class PrintInTraced(Rule):
         "its tracers to): it runs on every call but prints `GradTracer(primal=..., ...)`, not "
         "the value; and an f-string (or `str.format`, `%`) of a tracer as the format string of "
         "`jax.debug.print` (`jax.debug.print(f\"{x}\")`): Python formats the tracer before "
-        "`jax.debug.print` sees it."
+        "`jax.debug.print` sees it.\n\n"
+        "A print of text only (`print(\"Executing function\")`) is flagged in one case: in a plain "
+        "function, not decorated, that the file jits where it calls it, at two or more calls "
+        "(`jit(f)(4.)` ... `jit(f)(5.)`) or as a name called in a loop (`step = jax.jit(update)`): "
+        "written for a Python function that prints on every call, it prints only while JAX "
+        "traces. Text that says it is tracing or compiling is a deliberate log and not flagged."
     )
     why_bad = (
         "`print` is a Python side effect. It runs while JAX traces the function, once per new "
@@ -81,6 +87,49 @@ class PrintInTraced(Rule):
         "with no other argument becomes `jax.debug.print(\"x={}\", x)` (unsafe too)."
     )
     VALID = [
+        # text-only prints as trace-time logs: in a function decorated with jit, one that
+        # says it is tracing, one jitted and called once; a method jitted as `jax.jit(foo.f)`
+        # twice traces twice (a new bound method each time: jax#19570)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def decorated(w):
+                print("Running decorated()")
+                return w * 2
+
+
+            def compile_step(w):
+                print("tracing compile_step")
+                return w - 1
+
+
+            def once(w):
+                print("running once")
+                return w * 2
+
+
+            fast = jax.jit(compile_step)
+            w = jnp.ones(3)
+            for _ in range(3):
+                w = fast(decorated(w))
+            print(jax.jit(once)(w))
+
+
+            class Foo:
+                def f(self, x):
+                    print("f")
+                    return x
+
+
+            foo = Foo()
+            a = jax.jit(foo.f)(w)
+            b = jax.jit(foo.f)(w)
+            """
+        ),
         # jax.debug.print in jit
         Valid(
             """
@@ -228,6 +277,51 @@ class PrintInTraced(Rule):
     ]
 
     INVALID = [
+        # a print of text only, in a plain function the file jits where it calls it (The
+        # Sharp Bits' `impure_print_side_effect`): as a name called in a loop, or inline at
+        # two calls
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def update(w, g):
+                print("updating weights")
+                return w - 0.1 * g
+
+
+            step = jax.jit(update)
+            w = jnp.ones(3)
+            for g in jnp.ones((4, 3)):
+                w = step(w, g)
+            """,
+            expected=[(6, 5)],
+            messages=[
+                "`print` in `update`, which this file jits as `step`, called in a loop, runs only while JAX traces it: the first call prints, later calls served from the compilation cache print nothing. Use `jax.debug.print(...)` to print on every call, or print outside the jitted function",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def log_and_scale(x):
+                print("scaling", "x")
+                return 2 * x
+
+
+            def main():
+                a = jax.jit(log_and_scale)(jnp.ones(3))
+                b = jax.jit(log_and_scale)(jnp.zeros(3))
+                return a, b
+            """,
+            expected=[(6, 5)],
+            messages=[
+                "`print` in `log_and_scale`, which this file jits where it calls it (2 times), runs only while JAX traces it: the first call prints, later calls served from the compilation cache print nothing. Use `jax.debug.print(...)` to print on every call, or print outside the jitted function",
+            ],
+        ),
         Invalid(
             """
             import jax
@@ -469,6 +563,7 @@ class PrintInTraced(Rule):
             self._debug_print_format(node)
             return
         if not any(a.keyword is None and self._mentions_traced(a.value) for a in node.args):
+            self._log_of_call_site_jit(node)
             return
         if _eager_shard_map(ctx.unit):
             return
@@ -489,6 +584,59 @@ class PrintInTraced(Rule):
             "Use `jax.debug.print(\"{}\", x)` to print runtime values",
             self._fix(node),
         )
+
+    def _log_of_call_site_jit(self, node: cst.Call) -> None:
+        """``print("Executing function")`` in a plain (undecorated) function that the file
+        jits where it calls it, at several places (``jit(f)(4.)`` ... ``jit(f)(5.)``, The
+        Sharp Bits): written for a Python function that prints on every call, it prints
+        only when JAX traces; the calls served from the cache print nothing.  A print
+        that says it is tracing or compiling is a deliberate trace-time log."""
+        ctx = self.ctx
+        unit = ctx.unit
+        fn = unit.node
+        if not isinstance(fn, cst.FunctionDef) or fn.decorators or not unit.reasons:
+            return
+        if not all(r in ("wrapped by jax.jit", "wrapped by jax.pjit") for r in unit.reasons):
+            return
+        if unit.parent is None or not unit.parent.is_module or unit.cls is not None:
+            return  # (a method: `jax.jit(obj.f)` wraps a new bound method each time, and traces again)
+        if unit.traced_calls >= 2:
+            how = f"where it calls it ({unit.traced_calls} times)"
+        else:
+            alias = self._jit_alias_called_repeatedly(unit)
+            if alias is None:
+                return
+            how = f"as `{alias}`, called in a loop"
+        texts = []
+        for a in node.args:
+            if a.keyword is not None or a.star or not isinstance(a.value, cst.SimpleString):
+                return
+            texts.append(str(a.value.evaluated_value).lower())
+        if not texts or any(w in t for t in texts for w in ("compil", "trac", "jit")):
+            return
+        self.report(
+            node,
+            f"`print` in `{unit.name}`, which this file jits {how}, runs only while JAX traces it: "
+            "the first call prints, later calls served from the "
+            "compilation cache print nothing. Use `jax.debug.print(...)` to print on every call, or "
+            "print outside the jitted function",
+        )
+
+    def _jit_alias_called_repeatedly(self, unit) -> Optional[str]:
+        """A module-level name bound once to ``jax.jit(<unit>)`` that the file calls in
+        a loop or a comprehension."""
+        ctx = self.ctx
+        for name, entries in ctx.index.module_unit.bindings.items():
+            if len(entries) != 1:
+                continue
+            value = entries[0][1]
+            if not isinstance(value, cst.Call) or ctx.qualname(value.func) not in ("jax.jit", "jax.pjit"):
+                continue
+            first = value.args[0].value if value.args and value.args[0].keyword is None else None
+            if isinstance(first, cst.Name) and first.value == unit.name \
+                    and called_repeatedly(ctx.index.module, name):
+                return name
+        return None
 
     def _debug_print_format(self, node: cst.Call) -> None:
         """``jax.debug.print(f"{x}")``: the f-string (or ``"...".format(x)``, ``%``) is

@@ -13,7 +13,7 @@ from jaxlint.model import values as V
 from jaxlint.model.scopes import writes
 from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import descendants, keyword_arg, positional_args, walk_tree
+from jaxlint.model.walk import descendants, dotted_name, keyword_arg, positional_args, walk_tree
 from jaxlint.rules.impurity._common import binds
 
 
@@ -50,8 +50,12 @@ class StaleGlobalRead(Rule):
         "a lambda);\n"
         "* a local of the enclosing function that a jitted closure or lambda reads, "
         "reassigned between two calls of it;\n"
-        "* an attribute of a module or module-level object (`config.lr`), set again in "
-        "this file between two calls;\n"
+        "* an attribute of a module or module-level object (`config.lr`), or an attribute "
+        "chain (`cfg.model.scale`), set again in this file between two calls;\n"
+        "* an attribute of a module of the project (`settings.g`, `config.LR`) that another "
+        "module sets between two calls of the function it calls or jits (`f = "
+        "jit(impure_uses_globals)`, `from pkg.train import step`, `train.step(...)`), at its "
+        "top level or in a function's body, in program order;\n"
         "* `self.x` in a method jitted with `self` a Python object (`static_argnums=0`, or "
         "`jax.jit(obj.method)`), when another method sets `self.x` or the driving code sets "
         "`obj.x` between two calls (not when that method is the one place the file "
@@ -77,6 +81,30 @@ class StaleGlobalRead(Rule):
     use_instead = "Pass the value as an argument:\n\n```python\n@jax.jit\ndef f(x, g):\n    return x + g\n```"
     fix_safety = "No automatic fix: the signature and every call site change."
     VALID = [
+        # ... set by a function before any call
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            act = jnp.tanh
+
+
+            @jax.jit
+            def layer(x):
+                return act(x) * 2
+
+
+            def setup():
+                global act
+                act = jax.nn.gelu
+
+
+            def run(x):
+                setup()
+                return layer(x), layer(x)
+            """
+        ),
         # a setter that runs before the first call (configuration), and a factor passed
         # as an argument
         Valid(
@@ -453,6 +481,32 @@ class StaleGlobalRead(Rule):
     ]
 
     INVALID = [
+        # a function the jitted code calls, set to another one by a function (`global act`)
+        # after calling it: the compiled `layer` keeps tanh
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            act = jnp.tanh
+
+
+            @jax.jit
+            def layer(x):
+                return act(x) * 2
+
+
+            def main(x):
+                y = layer(x)
+                global act
+                act = jax.nn.relu
+                return y, layer(x)
+            """,
+            expected=[(9, 12)],
+            messages=[
+                "`act` is a module global that `main` reassigns (`global act`, line 15) after calling `layer`: under jit its value is read once, at trace time, and baked into the compiled function, so the later calls still use the old value until a retrace. Pass it as an argument",
+            ],
+        ),
         # the jit is built once, when the object is: the setter's change is never seen
         Invalid(
             """
@@ -905,14 +959,16 @@ class StaleGlobalRead(Rule):
             return
         # class attributes are not module globals
         assigns = [a for a in assigns if seq.index(a) is not None]
+        late = self._rebound_after_call(n, outer)
         if called:
             # a function called by name: stale only when the name is set to another
             # function (`act = jnp.tanh`, a lambda), not wrapped (`helper = jax.jit(helper)`)
             assigns = [a for a in assigns if _other_function(a, n)]
-            if len(assigns) < 2 and not any(id(a) in seq.in_loop for a in assigns):
+            if late is not None and not _other_function(late[1], n):
+                late = None
+            if late is None and len(assigns) < 2 and not any(id(a) in seq.in_loop for a in assigns):
                 return
-        late = self._rebound_after_call(n, outer)
-        if late is not None and not called:
+        if late is not None:
             writer, stmt = late
             self._reported.add((id(unit), n))
             self.report(
@@ -1047,11 +1103,18 @@ class StaleGlobalRead(Rule):
     def _attribute(self, node: cst.Attribute) -> None:
         ctx = self.ctx
         base = node.value
-        if not isinstance(base, cst.Name):
+        if isinstance(base, cst.Name):
+            b = base.value
+            dotted = f"{b}.{node.attr.value}"
+        elif isinstance(base, cst.Attribute):
+            # an attribute chain (`cfg.model.scale`) rooted at a name, not at `self`
+            chain = dotted_name(node)
+            if chain is None or chain.split(".", 1)[0] in ("self", "cls"):
+                return
+            b, dotted = chain.split(".", 1)[0], chain
+        else:
             return
         unit = ctx.unit
-        b = base.value
-        dotted = f"{b}.{node.attr.value}"
         if (id(unit), dotted) in self._checked:
             return
         self._checked.add((id(unit), dotted))  # each attribute once per function
@@ -1067,6 +1130,8 @@ class StaleGlobalRead(Rule):
             if b in u.global_names or binds(u, b):
                 return
             u = u.parent
+        if self._changed_elsewhere(node, unit, dotted):
+            return
         writes_of = self._writes().get(dotted)
         if not writes_of:
             return
@@ -1097,6 +1162,29 @@ class StaleGlobalRead(Rule):
                 related=w,
             )
             return
+
+    def _changed_elsewhere(self, node: cst.Attribute, unit: Unit, dotted: str) -> bool:
+        """``settings.g`` read here, with ``settings`` a module of the project that
+        another module sets (``settings.g = 10.``) between two calls of this function
+        (or of the function it is nested in): reported, with that file."""
+        q = self.ctx.qualname(node.value)
+        if q is None:
+            return False
+        key = (q, node.attr.value)
+        u: Optional[Unit] = unit
+        while u is not None and not u.is_module:
+            where = u.attr_changes.get(key)
+            if where is not None:
+                self._reported.add((id(unit), dotted))
+                self.report(
+                    node,
+                    f"`{dotted}` is set again in {where} between two calls of `{u.name}`: under jit "
+                    "the attribute is read once, at trace time, and baked into the compiled function, "
+                    "so the later calls still use the old value until a retrace. Pass it as an argument",
+                )
+                return True
+            u = u.parent
+        return False
 
     def _self_attribute(self, node: cst.Attribute, dotted: str) -> None:
         """``self.x`` read in a method traced with ``self`` a Python object (a static
@@ -1203,9 +1291,9 @@ class StaleGlobalRead(Rule):
                     elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
                         targets = [n.target]
                     for t in targets:
-                        if (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name)
-                                and t.value.value not in ("self", "cls")):
-                            out.setdefault(f"{t.value.value}.{t.attr.value}", []).append((scope.node, n))
+                        chain = dotted_name(t) if isinstance(t, cst.Attribute) else None
+                        if chain is not None and chain.split(".", 1)[0] not in ("self", "cls"):
+                            out.setdefault(chain, []).append((scope.node, n))
             self._attr_writes = out
         return self._attr_writes
 

@@ -6,7 +6,153 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model.walk import descendants
+from jaxlint.model.scopes import scope_of, writes
+from jaxlint.model.walk import descendants, int_value, walk_tree
+
+_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"})
+_MAX_DEPTH = 8
+
+
+def static_number(ctx, unit, e: cst.CSTNode, depth: int = 0):
+    """The number ``e`` always holds in ``unit``: a literal; a name its scope (the unit, an
+    enclosing function, the module) binds exactly once, by a plain or tuple assignment
+    (``n, beta = 20, 0.99``), to one; arithmetic on those (``npart * (npart - 1)``,
+    ``int(T / dt)``, ``2 ** 10``); ``len()`` of a literal tuple or list, or of a name bound
+    once to one and never mutated.  None when anything in it is unknown."""
+    if depth > _MAX_DEPTH:
+        return None
+    v = int_value(e)
+    if v is not None:
+        return v
+    t = type(e)
+    if t is cst.Float:
+        try:
+            return float(e.value.replace("_", ""))
+        except ValueError:
+            return None
+    if t is cst.Name:
+        return _name_number(ctx, unit, e.value, depth)
+    if t is cst.UnaryOperation and isinstance(e.operator, (cst.Minus, cst.Plus)):
+        x = static_number(ctx, unit, e.expression, depth + 1)
+        return None if x is None else (-x if isinstance(e.operator, cst.Minus) else x)
+    if t is cst.BinaryOperation:
+        op = e.operator
+        if not isinstance(op, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Divide,
+                               cst.Modulo, cst.Power)):
+            return None
+        a = static_number(ctx, unit, e.left, depth + 1)
+        b = static_number(ctx, unit, e.right, depth + 1) if a is not None else None
+        if b is None:
+            return None
+        try:
+            if isinstance(op, cst.Add):
+                return a + b
+            if isinstance(op, cst.Subtract):
+                return a - b
+            if isinstance(op, cst.Multiply):
+                return a * b
+            if isinstance(op, cst.FloorDivide):
+                return a // b
+            if isinstance(op, cst.Divide):
+                return a / b
+            if isinstance(op, cst.Modulo):
+                return a % b
+            if abs(b) <= 64 and abs(a) < 1 << 32:
+                return a ** b
+        except (ZeroDivisionError, OverflowError, ValueError, TypeError):
+            return None
+        return None
+    if t is cst.Call and len(e.args) == 1 and not e.args[0].star and e.args[0].keyword is None:
+        fn = ctx.builtin_name(e.func)
+        arg = e.args[0].value
+        if fn == "len":
+            return _length(ctx, unit, arg, depth)
+        if fn in ("int", "round", "abs"):
+            x = static_number(ctx, unit, arg, depth + 1)
+            if x is None or isinstance(x, complex):
+                return None
+            try:
+                return int(x) if fn == "int" else (round(x) if fn == "round" else abs(x))
+            except (OverflowError, ValueError):
+                return None
+    return None
+
+
+def _name_number(ctx, unit, name: str, depth: int):
+    index = ctx.index
+    p = unit.param(name)
+    if p is not None:
+        # a traced function's parameter left at its default (no call passes it) stays
+        # that Python value: `def f(x, n=N_STEPS)` under `jax.jit` loops N_STEPS times
+        if p.default is not None and name in unit.defaulted_params and name not in unit.traced_params \
+                and name not in unit.assigned:
+            return static_number(ctx, unit.parent or index.module_unit, p.default, depth + 1)
+        return None
+    u = scope_of(index, unit, name)
+    if u is None:
+        return None  # a parameter, or bound nowhere we can see
+    if u.is_module:
+        stmts = index.module_assignments.get(name, [])
+        if any(name in w.global_names and name in w.assigned for w in index.units):
+            return None  # also written by a function's `global`
+    else:
+        stmts = writes(u.node, name)
+    if len(stmts) != 1:
+        return None
+    s = stmts[0]
+    if isinstance(s, cst.AnnAssign):
+        if s.value is not None and isinstance(s.target, cst.Name):
+            return static_number(ctx, u, s.value, depth + 1)
+        return None
+    if not isinstance(s, cst.Assign) or len(s.targets) != 1:
+        return None
+    target = s.targets[0].target
+    if isinstance(target, cst.Name):
+        return static_number(ctx, u, s.value, depth + 1)
+    value = s.value
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)) \
+            and len(target.elements) == len(value.elements) \
+            and not any(isinstance(x, cst.StarredElement) for x in (*target.elements, *value.elements)):
+        for te, ve in zip(target.elements, value.elements):
+            if isinstance(te.value, cst.Name) and te.value.value == name:
+                return static_number(ctx, u, ve.value, depth + 1)
+    return None
+
+
+def _length(ctx, unit, e: cst.CSTNode, depth: int):
+    """``len()`` of a literal tuple/list, or of a name bound once to one that nothing
+    mutates (no `.append(...)`, `+=`, item assignment or deletion anywhere in the file)."""
+    if isinstance(e, (cst.Tuple, cst.List)):
+        if any(isinstance(x, cst.StarredElement) for x in e.elements):
+            return None
+        return len(e.elements)
+    if not isinstance(e, cst.Name) or depth > _MAX_DEPTH:
+        return None
+    u = scope_of(ctx.index, unit, e.value)
+    if u is None:
+        return None
+    stmts = writes(u.node, e.value)
+    if len(stmts) != 1 or not isinstance(stmts[0], cst.Assign) or len(stmts[0].targets) != 1 \
+            or not isinstance(stmts[0].targets[0].target, cst.Name):
+        return None
+    value = stmts[0].value
+    if not isinstance(value, (cst.Tuple, cst.List)):
+        return None
+    if isinstance(value, cst.List) or u.is_module:
+        name = e.value
+        for n in walk_tree(ctx.index.module_unit.node):
+            if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == name \
+                    and n.attr.value in _MUTATORS:
+                return None
+            if isinstance(n, (cst.AugAssign, cst.Del)) and any(
+                    isinstance(m, cst.Name) and m.value == name for m in (n.target, *descendants(n.target))):
+                return None
+            if isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Subscript) \
+                    and isinstance(n.target.value, cst.Name) and n.target.value.value == name:
+                return None
+            if isinstance(n, cst.Global) and any(a.name.value == name for a in n.names):
+                return None
+    return _length(ctx, u, value, depth + 1)
 
 
 def range_bounds(ctx, call: cst.CSTNode) -> Optional[list[cst.BaseExpression]]:

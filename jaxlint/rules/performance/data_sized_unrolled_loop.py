@@ -11,7 +11,7 @@ from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.scopes import bound_once
 from jaxlint.model.walk import int_value
-from jaxlint.rules.performance._common import TracedLoopMixin
+from jaxlint.rules.performance._common import TracedLoopMixin, static_number
 
 
 class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
@@ -29,7 +29,10 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
         "loops whose trip count is a data dimension; and "
         "`range(n)` where the caller chooses `n`: a static argument of the traced function "
         "(`static_argnums`/`static_argnames`), or a parameter of the function that builds it "
-        "(`def make(n): @jax.jit def f(x): for i in range(n): ...`); and `for row in x` over "
+        "(`def make(n): @jax.jit def f(x): for i in range(n): ...`), or a parameter of the "
+        "traced function left at its default because no call passes it (`def f(x, n=N_STEPS)` "
+        "under `jax.jit`: a caller who passes another `n` must make it static; a known default at "
+        "or above JAX502's threshold is JAX502's); and `for row in x` over "
         "a traced array argument (one that calls pass a JAX or NumPy array, not a list of "
         "layers), in this module or through another's `jit(grad(f))(..., x)`."
     )
@@ -43,6 +46,28 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
     use_instead = "Vectorise (`x * 2`), `jax.vmap` the body, or use `lax.fori_loop(0, x.shape[0], body, x)`."
     fix_safety = "No automatic fix."
     VALID = [
+        # a defaulted count handed to `lax.fori_loop`; a default at JAX502's threshold
+        # (JAX502 reports it)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def rolled(x, depth=6):
+                return jax.lax.fori_loop(0, depth, lambda i, v: jnp.tanh(v), x)
+
+
+            @jax.jit
+            def long(x, steps=1000):
+                for _ in range(steps):
+                    x = jnp.sin(x)
+                return x
+
+
+            z = jax.jit(rolled)(jnp.ones(3))
+            """
+        ),
         # the same counts with `lax.fori_loop`, or outside traced code
         Valid(
             """
@@ -132,6 +157,41 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
     ]
 
     INVALID = [
+        # the count is a parameter left at its default (no call passes it): under
+        # `@jax.jit` with a module constant, under `jax.vmap` with a literal
+        Invalid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+            N_LAYERS = 6
+
+
+            @jax.jit
+            def forward(x, depth=N_LAYERS):
+                for _ in range(depth):
+                    x = jnp.tanh(x)
+                return x
+
+
+            def rollout(state, horizon=16, gamma=0.9):
+                total = 0.0
+                for t in range(horizon):
+                    state = jnp.sin(state)
+                    total = total + gamma ** t * state
+                return total
+
+
+            returns = jax.vmap(rollout)(jnp.ones((8, 3)))
+            """,
+            expected=[(11, 14), (18, 14)],
+            messages=[
+                "this Python loop runs `depth` times, a parameter of `forward` left at its default (6), while JAX traces `forward`: it is unrolled into `depth` copies of its body, and a caller that passes another `depth` must make it static and compiles again for each value. Use `lax.fori_loop(0, depth, body, init)` (or `lax.scan`)",
+                "this Python loop runs `horizon` times, a parameter of `rollout` left at its default (16), while JAX traces `rollout`: it is unrolled into `horizon` copies of its body, and a caller that passes another `horizon` must make it static and compiles again for each value. Use `lax.fori_loop(0, horizon, body, init)` (or `lax.scan`)",
+            ],
+        ),
         # the count is a static argument: unrolled n times, compiled again for each n
         Invalid(
             """
@@ -271,12 +331,13 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
             chooser = self._caller_sized(b)
             if chooser is not None:
                 name = self.ctx.code(b).strip()
+                again = (f"a caller that passes another `{name}` must make it static and compiles again for each value"
+                         if "left at its default" in chooser else f"every new value of `{name}` compiles again")
                 self.report(
                     it,
                     f"this Python loop runs `{name}` times, {chooser}, while JAX traces "
-                    f"`{self.ctx.unit.name}`: it is unrolled into `{name}` copies of its body, and every "
-                    f"new value of `{name}` compiles again. Use `lax.fori_loop(0, {name}, body, init)` "
-                    f"(or `lax.scan`)",
+                    f"`{self.ctx.unit.name}`: it is unrolled into `{name}` copies of its body, and "
+                    f"{again}. Use `lax.fori_loop(0, {name}, body, init)` (or `lax.scan`)",
                 )
                 return
         for b in bounds:
@@ -342,6 +403,12 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
             return bound is not b and self._data_sized(bound, depth + 1)
         return False
 
+    def _jax502_limit(self) -> int:
+        try:
+            return int(self.ctx.settings.option("max-unrolled-loop", 100))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return 100
+
     def _caller_sized(self, b: cst.BaseExpression) -> Optional[str]:
         """The loop count is a value the caller chooses: a static argument of the traced
         function (`static_argnums`/`static_argnames`), or a parameter of the function
@@ -354,6 +421,15 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
         if unit.param(name) is not None:
             if name in unit.static_params and name not in unit.assigned:
                 return f"a static argument of `{unit.name}`"
+            if name in unit.defaulted_params and name not in unit.traced_params and name not in unit.assigned:
+                # `def f(x, n=N)` under jit, no call passing `n`: the signature lets a
+                # caller choose the count (as a static argument); JAX502 reports a known
+                # default at or above its threshold
+                n = static_number(self.ctx, unit, b)
+                if isinstance(n, int) and n >= self._jax502_limit():
+                    return None
+                known = f" ({n})" if isinstance(n, int) else ""
+                return f"a parameter of `{unit.name}` left at its default{known}"
             return None
         if name in unit.assigned or unit.parent is None:
             return None

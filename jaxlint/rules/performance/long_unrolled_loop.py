@@ -10,43 +10,14 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model.walk import int_value, walk_tree
-from jaxlint.rules.performance._common import TracedLoopMixin, range_bounds
+from jaxlint.rules.performance._common import TracedLoopMixin, range_bounds, static_number
 
 
-def _static_int(ctx, e: cst.BaseExpression, depth: int = 0, module: bool = False) -> Optional[int]:
-    """A literal int, or a module-level constant assigned exactly once to a literal int, or a
-    jitted function's parameter left at such a default (``module``: ``e`` is a default,
-    evaluated at module level)."""
-    v = int_value(e)
-    if v is not None:
-        return v
-    if isinstance(e, cst.Name):
-        unit = ctx.unit
-        p = unit.param(e.value)
-        if p is not None and p.default is not None and e.value in unit.defaulted_params \
-                and e.value not in unit.traced_params and e.value not in unit.assigned and depth == 0:
-            # a jitted function's default that no call passes stays a Python value:
-            # `def f(..., n=N_STEPS)` under `jax.jit` loops N_STEPS times
-            return _static_int(ctx, p.default, depth + 1, module=True)
-        if not module and (e.value in unit.assigned and not unit.is_module or p is not None):
-            return None
-        stmts = ctx.index.module_assignments.get(e.value, [])
-        if len(stmts) == 1 and isinstance(stmts[0], (cst.Assign, cst.AnnAssign)):
-            s = stmts[0]
-            if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
-                return int_value(s.value)
-            if isinstance(s, cst.AnnAssign) and s.value is not None:
-                return int_value(s.value)
-    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, (cst.Multiply, cst.Add, cst.Power)):
-        l, r = _static_int(ctx, e.left, depth, module), _static_int(ctx, e.right, depth, module)
-        if l is not None and r is not None:
-            if isinstance(e.operator, cst.Multiply):
-                return l * r
-            if isinstance(e.operator, cst.Add):
-                return l + r
-            if r <= 64:
-                return l ** r
-    return None
+def _static_int(ctx, e: cst.BaseExpression) -> Optional[int]:
+    """The integer ``e`` always holds here (``static_number``: literals, constants bound
+    once, a jitted function's parameter left at such a default, arithmetic on them)."""
+    v = static_number(ctx, ctx.unit, e)
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
 def _trip_count(ctx, bounds: list[cst.BaseExpression]) -> Optional[int]:
@@ -74,8 +45,11 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
     )
     what_it_does = (
         "Inside code JAX traces (`jit`, `vmap`, `lax.scan` bodies, ...), flags a Python `for` loop "
-        "or comprehension over `range(N)` where `N` is known statically (an integer literal, a "
-        "module-level constant assigned once to a literal, a product/sum of those, or a parameter "
+        "or comprehension over `range(N)` where `N` is known statically (an integer literal; a "
+        "name its scope, an enclosing function's or the module's, binds exactly once, by a plain or "
+        "tuple assignment (`n, beta = 20, 0.99`), to such a value; arithmetic on those "
+        "(`npart * (npart - 1)`, `int(T / dt)`); `len()` of a literal tuple or list, or of a name "
+        "bound once to one that nothing mutates; or a parameter "
         "of a jitted function left at such a default because no call passes it) and is at "
         "least `max-unrolled-loop` (default 100); `range(x.shape[k])` counts when every call of "
         "the function in the file passes `x` as a `jnp.zeros/ones/empty/full` of literal shape. Nested static `for` loops count together: "
@@ -99,6 +73,33 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
     )
     fix_safety = "No automatic fix: the loop body must be turned into a function of the carried state."
     VALID = [
+        # derived counts below the threshold, a list that is appended to, a tuple bound
+        # from a call's result: not known, or short
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            T, dt = 1.0, 0.02
+            n_steps = int(T / dt)
+            LAYERS = [16, 16]
+            LAYERS.append(32)
+            a, b = divmod(1000, 1)
+
+
+            def simulate(x):
+                for _ in range(n_steps):
+                    x = x + dt * jnp.sin(x)
+                for _ in range(len(LAYERS) * 50):
+                    x = jnp.cos(x)
+                for _ in range(a):
+                    x = jnp.cos(x)
+                return x
+
+
+            y = jax.vmap(simulate)(jnp.ones((4, 3)))
+            """
+        ),
         # `range(m.shape[0])`: small at every call, or unknown at one of them
         Valid(
             """
@@ -230,6 +231,48 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
     ]
 
     INVALID = [
+        # counts derived from constants: tuple-assigned floats (`int(T / dt)`), arithmetic
+        # on a closure's local (`n_iter - 1`), `len()` of a module tuple (jax#18420's
+        # `npair = npart * (npart - 1)` is the same mechanism)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            T, dt = 10.0, 0.01
+            n_steps = int(T / dt)
+            WEIGHTS = (0.1, 0.2, 0.7)
+
+
+            def simulate(x):
+                for _ in range(n_steps):
+                    x = x + dt * jnp.sin(x)
+                return x
+
+
+            def make_solver(scale):
+                n_iter = 50 * 4
+
+                @jax.jit
+                def solve(x):
+                    for i in range(n_iter - 1):
+                        x = jnp.tanh(x * scale)
+                    for j in range(len(WEIGHTS) * 64):
+                        x = x + WEIGHTS[j % 3]
+                    return x
+
+                return solve
+
+
+            y = jax.vmap(simulate)(jnp.ones((4, 3)))
+            """,
+            expected=[(10, 14), (20, 18), (22, 18)],
+            messages=[
+                "this Python loop runs 1000 times while JAX traces `simulate`, so it is unrolled into 1000 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
+                "this Python loop runs 199 times while JAX traces `solve`, so it is unrolled into 199 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
+                "this Python loop runs 192 times while JAX traces `solve`, so it is unrolled into 192 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
+            ],
+        ),
         Invalid(
             """
             import jax

@@ -23,6 +23,17 @@ _TIMERS = frozenset(
 _TIMEIT_CALLS = frozenset({"timeit.timeit", "timeit.repeat"})
 _TIMEIT_MAGIC = "__jaxlint_timeit__"
 _ARRAY_PREFIXES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.image.")
+# transformations whose result, called, computes JAX arrays (eagerly or compiled): its
+# call is dispatched asynchronously (not `make_jaxpr`/`eval_shape`, not flax.linen's, which
+# wrap Module classes)
+_DISPATCHING_TRANSFORMS = frozenset(
+    {"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "jax.pmap", "jax.vmap", "jax.shard_map",
+     "jax.experimental.shard_map.shard_map", "jax.checkpoint", "jax.remat", "jax.grad",
+     "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.jacobian", "jax.hessian",
+     "equinox.filter_jit", "equinox.filter_vmap", "equinox.filter_pmap", "equinox.filter_grad",
+     "equinox.filter_value_and_grad", "flax.nnx.jit", "flax.nnx.vmap", "flax.nnx.grad",
+     "flax.nnx.value_and_grad"}
+)
 _HARMLESS_BUILTINS = frozenset({"range", "len", "enumerate", "zip", "isinstance", "min", "max", "list", "tuple", "dict"})
 _HARMLESS_METHODS = frozenset({"append", "extend", "insert", "update", "add"})
 
@@ -39,6 +50,8 @@ class TimingWithoutBlocking(Rule):
         "`timeit.default_timer()`...) that closes an interval in which a JAX computation was "
         "started (a call of a jitted function, also of a parameter that every call of the "
         "function, in this module or another, gives a jitted function (`bench(jax.jit(f), x)`), "
+        "a callable another transformation returned (`vf = jax.vmap(f)`, `g = jax.grad(loss)`, "
+        "`jax.vmap(f)(x)`, `eqx.filter_vmap`), "
         "or of `jnp`/`lax`/`jax.random`/`jax.nn`) and "
         "nothing waited for it: no `.block_until_ready()`, `jax.block_until_ready(...)`, "
         "`jax.device_get`, NumPy conversion, `float()`/`int()`/`.item()`/`.tolist()`, `print`, "
@@ -63,6 +76,26 @@ class TimingWithoutBlocking(Rule):
         "iteration wait. Offered only when `jax` is imported under a name in scope."
     )
     VALID = [
+        # the same transformed callables waited for, and `jax.make_jaxpr` (it traces, runs nothing)
+        Valid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+
+            batched = jax.vmap(jnp.sin)
+            grad_fn = jax.grad(lambda w: jnp.sum(w ** 2))
+
+            def bench(x):
+                t0 = time.perf_counter()
+                y = jax.block_until_ready(batched(x))
+                g = grad_fn(x).block_until_ready()
+                t1 = time.perf_counter()
+                jaxpr = jax.make_jaxpr(jnp.cos)(x)
+                return y, g, jaxpr, t1 - t0, time.perf_counter() - t1
+            """
+        ),
         Valid(
             """
             import time
@@ -414,6 +447,58 @@ class TimingWithoutBlocking(Rule):
                 "`time.time()` is read while the JAX computation started on line 10 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
+        # a callable another transformation returned: a vmapped jitted function (module
+        # level, openillumi's benchmark), a stored `jax.grad`, an inline `jax.vmap(f)(x)`
+        Invalid(
+            """
+            from time import time
+
+            import jax
+            import numpy as np
+
+            @jax.jit
+            def my_function(x, y):
+                return x @ y
+
+            vectorized_function = jax.vmap(my_function, in_axes=(0, None))
+            x, y = np.ones((1000, 100)), np.ones(100)
+            start = time()
+            vectorized_function(x, y)
+            t_1 = time() - start
+            """,
+            expected=[(14, 7)],
+            messages=[
+                "`time()` is read while the JAX computation started on line 13 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+        ),
+        Invalid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+
+
+            def loss(w, x):
+                return jnp.sum((x @ w) ** 2)
+
+
+            grad_fn = jax.grad(loss)
+
+
+            def bench(w, x):
+                t0 = time.perf_counter()
+                g = grad_fn(w, x)
+                t1 = time.perf_counter()
+                ys = jax.vmap(jnp.cos)(x)
+                return g, ys, t1 - t0, time.perf_counter() - t1
+            """,
+            expected=[(17, 10), (19, 28)],
+            messages=[
+                "`time.perf_counter()` is read while the JAX computation started on line 16 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time.perf_counter()` is read while the JAX computation started on line 18 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -584,6 +669,12 @@ class TimingWithoutBlocking(Rule):
         if isinstance(func, cst.Name) and self.ctx.unit.param(func.value) is not None:
             v = self.ctx.value(func)
             return v.kind == V.FUNCTION and v.transform == "jax.jit"
+        # a callable a JAX transformation returned (`vf = jax.vmap(f)`, `g = jax.grad(loss)`,
+        # `jax.vmap(f)(x)`, `eqx.filter_jit(f)`): calling it runs JAX work, dispatched
+        # asynchronously like a jitted call's
+        if isinstance(func, (cst.Name, cst.Call)):
+            v = self.ctx.value(func)
+            return v.kind == V.FUNCTION and v.transform in _DISPATCHING_TRANSFORMS
         return False
 
     def _harmless(self, node: cst.Call, q: Optional[str]) -> bool:

@@ -13,7 +13,7 @@ from jaxlint.model import values as V
 from jaxlint.model.keyflow import assigned_in, invariant, key_like_name, loop_target_read, rngs_keys
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import writes
-from jaxlint.model.walk import arg_at, children, descendants, walk_tree
+from jaxlint.model.walk import arg_at, children, descendants, int_value, walk_tree
 
 
 class PrngKeyReuse(Rule):
@@ -38,6 +38,10 @@ class PrngKeyReuse(Rule):
         "(`NoisyDense(noise_key=key)`) that its methods draw from: every apply draws the same "
         "numbers, so a second apply of that module, or one in every iteration of a loop, is "
         "flagged (not in tests);\n"
+        "* a key made from a literal seed in a function that the file calls in a loop or a "
+        "comprehension (`def noise(): key = PRNGKey(42); return uniform(key, (2,))`), drawn with "
+        "arguments that do not depend on the function's parameters: every call returns the same "
+        "numbers;\n"
         "* a key made from the same seed in every iteration (`key = PRNGKey(0)` in the loop) "
         "and drawn with the same arguments;\n"
         "* a key of the enclosing scope, bound once there, consumed in a function or lambda "
@@ -76,6 +80,57 @@ class PrngKeyReuse(Rule):
         "and which key should be split is a modelling decision."
     )
     VALID = [
+        # the draw depends on a parameter (the shape, the seed), or the function runs once
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def init_layer(n):
+                key = jax.random.PRNGKey(0)
+                return jax.random.normal(key, (n, n))
+
+
+            def seeded(seed):
+                key = jax.random.PRNGKey(seed)
+                return jax.random.normal(key, (3,))
+
+
+            def once():
+                key = jax.random.PRNGKey(1)
+                return jax.random.normal(key, (3,))
+
+
+            layers = [init_layer(n) for n in (3, 4)]
+            draws = [seeded(s) for s in range(3)]
+            print(once())
+            """
+        ),
+        # a jitted sampler given a fresh key each iteration, or called once
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def noisy(x, key):
+                return x + jax.random.normal(key, x.shape)
+
+
+            def run(x, steps):
+                key = jax.random.key(1)
+                step = jax.jit(noisy)
+                for _ in range(steps):
+                    key, sub = jax.random.split(key)
+                    x = step(x, sub)
+                return x
+
+
+            def once(x):
+                return jax.jit(noisy)(x, jax.random.PRNGKey(0))
+            """
+        ),
         Valid(
             # an array of keys split again: `keys[0]` is a new key, written as before
             """
@@ -627,6 +682,68 @@ class PrngKeyReuse(Rule):
     ]
 
     INVALID = [
+        # a function that makes its key from a literal seed, called in a comprehension or
+        # a loop of the file: every call returns the same numbers
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def noise():
+                key = jax.random.key(42)
+                return jax.random.uniform(key, (2,))
+
+
+            def jitter(x):
+                return x + jax.random.normal(jax.random.PRNGKey(0), (3,))
+
+
+            samples = [noise() for _ in range(5)]
+            ys = []
+            for x in jnp.ones((4, 3)):
+                ys.append(jitter(x))
+            """,
+            expected=[(7, 12), (11, 16)],
+            messages=[
+                "`key` is made from the same seed (`jax.random.key(42)`, line 6) on every call of `noise`, which this file calls in a loop or a comprehension, and `random.uniform` draws with the same arguments, so every call returns the same random numbers. Take the key as a parameter and split it at the caller, or use `jax.random.fold_in(key, i)`",
+                "`jax.random.PRNGKey(0)` makes the same key on every call of `jitter`, which this file calls in a loop or a comprehension, and `random.normal` draws with the same arguments, so every call returns the same random numbers. Take the key as a parameter and split it at the caller, or use `jax.random.fold_in(key, i)`",
+            ],
+        ),
+        # the key handed to a jitted function in every iteration: through the name a
+        # `jax.jit(noisy)` is bound to (a `while` loop), or an inline `jax.jit(noisy)(x, key)`
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def noisy(x, key):
+                return x + jax.random.normal(key, x.shape)
+
+
+            def run(x, steps):
+                key = jax.random.key(1)
+                step = jax.jit(noisy)
+                i = 0
+                while i < steps:
+                    x = step(x, key)
+                    i += 1
+                return x
+
+
+            def run_inline(x, steps):
+                key = jax.random.PRNGKey(0)
+                for _ in range(steps):
+                    x = jax.jit(noisy)(x, key)
+                return x
+            """,
+            expected=[(14, 13), (22, 13)],
+            messages=[
+                "`key` is consumed by `random.normal` via `step` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
+                "`key` is consumed by `random.normal` via `noisy` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
+            ],
+        ),
         # the twin of the valid re-split: another array is split, but `keys` is not
         Invalid(
             """
@@ -1200,6 +1317,7 @@ class PrngKeyReuse(Rule):
         # the same key from one iteration or call to the next; a second use on this
         # path is still a reuse
         (self._fixed_seed_in_loop(node, key_expr, token, short)
+         or self._fixed_seed_in_repeated_function(node, key_expr, token, short)
          or self._closure_key_called_again(key_expr, node, short)
          or self._stored_key_never_advanced(key_expr, node, short)
          or self._given_key_ignored(key_expr, node, token, short))
@@ -1348,6 +1466,40 @@ class PrngKeyReuse(Rule):
             f"{what} in every iteration of the {kind} and `{_by(how)}` draws with the same "
             f"arguments, so every iteration gets the same random numbers. Create the key once "
             f"before the {kind} and split it each iteration, or use `jax.random.fold_in(key, i)`",
+            related=made,
+        )
+        return True
+
+    def _fixed_seed_in_repeated_function(self, node: cst.Call, key_expr: cst.BaseExpression, token,
+                                         how: str) -> bool:
+        """``def noise(): key = jax.random.key(42); return jax.random.uniform(key, (2,))``
+        called in a loop or a comprehension of this file: every call makes the same key
+        from a literal seed and draws with the same arguments (none depends on the
+        function's parameters), so every call returns the same numbers."""
+        ctx = self.ctx
+        unit = ctx.unit
+        made = token.node
+        if unit.is_module or ctx.loop_stack or token.loop_depth != 0 or _in_test(unit):
+            return False
+        if not isinstance(made, cst.Call) or ctx.qualname(made.func) not in ("jax.random.PRNGKey", "jax.random.key"):
+            return False
+        if not made.args or not all(int_value(a.value) is not None and a.keyword is None for a in made.args[:1]) \
+                or len(made.args) > 1:
+            return False
+        params = {p.name for p in unit.params}
+        if not all(invariant(a.value, params, calls=True) for a in node.args if a.value is not key_expr):
+            return False
+        if not ctx.called_repeatedly(unit) or not any(d is made for d in descendants(unit.node)):
+            return False
+        made_code = ctx.code(made).strip()
+        what = (f"`{made_code}` makes the same key" if key_expr is made else
+                f"`{ctx.code(key_expr).strip()}` is made from the same seed (`{made_code}`, line {{related_line}})")
+        self.report(
+            node,
+            f"{what} on every call of `{unit.name}`, which this file calls in a loop or a "
+            f"comprehension, and `{_by(how)}` draws with the same arguments, so every call returns "
+            f"the same random numbers. Take the key as a parameter and split it at the caller, or "
+            f"use `jax.random.fold_in(key, i)`",
             related=made,
         )
         return True

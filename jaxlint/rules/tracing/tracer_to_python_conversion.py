@@ -517,6 +517,34 @@ class TracerConversion(Rule):
     ]
 
     INVALID = [
+        # a defaulted parameter passed through the jitted function's name (`fj = jax.jit(f)`)
+        # or an inline `jax.jit(f)(x, 3)`: traced like any argument
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def forward(x, depth=6):
+                for _ in range(depth):
+                    x = jnp.tanh(x)
+                return x
+
+
+            def scaled(x, k=2):
+                return x * int(k)
+
+
+            fj = jax.jit(forward)
+            y = fj(jnp.ones(3), 4)
+            z = jax.jit(scaled)(jnp.ones(3), 3)
+            """,
+            expected=[(6, 14), (12, 16)],
+            messages=[
+                "`range()` needs a concrete value, but its argument is traced: it depends on the traced argument `depth` of `forward` (wrapped by jax.jit); this raises TracerIntegerConversionError. Instead, use `jax.lax.fori_loop`/`lax.scan` for loops of traced length; or, if `depth` is a Python value, mark it static (static_argnums=1)",
+                "`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `k` of `scaled` (wrapped by jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the traced function; or, if `k` is a Python value, mark it static (static_argnums=1)",
+            ],
+        ),
         # a traced caller leaves S out: the branch runs under the trace
         Invalid(
             """
