@@ -60,7 +60,13 @@ class NonHashableStaticArg(Rule):
         "checked where the declaration alone decides: positional arguments at the literal "
         "`static_argnums`, keywords named in `static_argnames`. `jax.partial` (JAX's old export "
         "of `functools.partial`) binds a jit's keywords like `functools.partial`. "
-        "What `functools.partial(jitted, ...)` binds is checked as if passed at a call."
+        "What `functools.partial(jitted, ...)` binds is checked as if passed at a call. A call "
+        "through a transformation of the jit (`jax.grad(loss)(w, x, y)`, `jax.value_and_grad`, "
+        "`jax.jacrev`..., `jax.vmap(f, in_axes)(...)`, of the jit or of `functools.partial(jit, "
+        "...)`) reaches it with the `partial`'s arguments first, then the call's: an argument "
+        "the transformation differentiates (`argnums`) or maps (`in_axes` not None) is a tracer "
+        "there, the others keep their values (a NumPy array from `np.random.randn(50, 3)` or "
+        "`np.random.normal(..., size=...)` is unhashable)."
     )
     why_bad = (
         "`jit` caches compiled code by the value of static arguments, so they must be "
@@ -442,9 +448,84 @@ class NonHashableStaticArg(Rule):
             print(run(jnp.ones(3)))
             """
         ),
+        # the same transformations with the static argument unmapped (`in_axes=None`), bound
+        # by keyword in a `partial`, or hashable (a tuple) and not differentiated
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def power(x, n):
+                return x ** n
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def loss(w, data):
+                return jnp.sum((jnp.asarray(data) @ w) ** 2)
+
+
+            def batched(xs):
+                return jax.vmap(power, in_axes=(0, None))(xs, 3)
+
+
+            def partial_static(xs):
+                return jax.vmap(partial(power, n=3))(xs)
+
+
+            def fit(w):
+                data = ((1.0, 2.0, 3.0),)
+                return jax.grad(loss)(w, data)
+            """
+        ),
     ]
 
     INVALID = [
+        # through a transformation of the jitted function: `jax.grad`/`value_and_grad` pass the
+        # call's arguments on (a NumPy array in a static slot; a differentiated one is a
+        # tracer), `jax.vmap` maps them (a tracer), also after `functools.partial`
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def loss(w, data):
+                return jnp.sum((data @ w) ** 2)
+
+
+            @partial(jax.jit, static_argnames=("n",))
+            def power(x, n):
+                return x ** n
+
+
+            def fit(w):
+                data = np.random.normal(0.0, 1.0, size=(8, 3))
+                return jax.value_and_grad(loss)(w, data)
+
+
+            def batched(xs):
+                return jax.vmap(power, in_axes=(None, 0))(2.0, xs)
+
+
+            def twice(w, data_tuple):
+                return jax.grad(loss, argnums=(0, 1))(w, data_tuple)
+            """,
+            expected=[(20, 40), (24, 52), (28, 46)],
+            messages=[
+                'A NumPy array (`data` is bound to `np.random.normal(0.0, 1.0, size=(8, 3))`) is passed through `jax.value_and_grad` to `loss` in a static position (parameter `data`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)',
+                "A tracer (`jax.vmap` maps the call's argument 1) is passed through `jax.vmap` to `power` in a static position (parameter `n`; static_argnames='n'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A tracer (`jax.grad` differentiates the call's argument 1) is passed through `jax.grad` to `loss` in a static position (parameter `data`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
         # a wrapper passes its parameter on to the static position; its caller passes a list/dict
         Invalid(
             """
@@ -757,18 +838,23 @@ class NonHashableStaticArg(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         call, through = node, ""
+        traced: dict[int, str] = {}
         if node.args and ctx.qualname(node.func) in apis.PARTIALS and not node.args[0].keyword \
                 and not any(a.star for a in node.args):
             # `functools.partial(step_jit, cfg={...})`: every call of it passes them on
             call = node.with_changes(func=node.args[0].value, args=node.args[1:])
             through = " by `functools.partial`"
+        elif isinstance(node.func, cst.Call):
+            unwrapped = self._through_transform(node, traced)
+            if unwrapped is not None:
+                call, through = unwrapped
         info = ctx.jit_callee(call, static_only=True)
         if info is None:
             return
         for a, position, pname in info.args(call):
             if not info.is_static(position, pname):
                 continue
-            what = self._unhashable(a.value)
+            what = traced.get(id(a)) or self._unhashable(a.value)
             if what is None:
                 continue
             where = f"parameter `{pname}`" if pname else (f"argument {position}" if position is not None else "a static position")
@@ -784,6 +870,71 @@ class NonHashableStaticArg(Rule):
                 f"call raises ValueError: Non-hashable static arguments are not supported. "
                 f"Instead, {fix_hint}",
             )
+
+    # transformations that call the function they wrap with the call's own arguments, in
+    # order: (which arguments they turn into tracers)
+    _GRADS = frozenset({"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.jacobian",
+                        "jax.hessian"})
+
+    def _through_transform(self, node: cst.Call, traced: dict[int, str]):
+        """``jax.grad(loss)(r, x, y)``, ``jax.vmap(partial(map_row, alpha, T))(xs)``: the
+        call that reaches the wrapped function (the arguments ``partial`` binds first,
+        then the call's own), and how it was reached; ``traced`` gets the arguments the
+        transformation turns into tracers (the ones it differentiates or maps). None
+        when the wrapped function or what the transformation traces is not known."""
+        ctx = self.ctx
+        outer = node.func
+        q = ctx.qualname(outer.func)
+        if (q not in self._GRADS and q != "jax.vmap") or any(a.star for a in (*outer.args, *node.args)):
+            return None
+        pos = [a for a in outer.args if a.keyword is None]
+        if not pos:
+            return None
+        fn = pos[0].value
+        args = list(node.args)
+        n_pos = sum(1 for a in args if a.keyword is None)
+        mapped: Optional[set[int]]
+        if q == "jax.vmap":
+            spec = next((a.value for a in outer.args if a.keyword is not None and a.keyword.value == "in_axes"),
+                        pos[1].value if len(pos) > 1 else None)
+            mapped = _axes(spec, n_pos)
+            verb = "maps"
+        else:
+            spec = next((a.value for a in outer.args if a.keyword is not None and a.keyword.value == "argnums"),
+                        pos[1].value if len(pos) > 1 else None)
+            mapped = _argnums(spec)
+            verb = "differentiates"
+        if mapped is None and isinstance(spec, cst.Name):
+            # `axis = 0` ... `vmap(f, axis)`: a name its scope binds once
+            bound_to = bound_once(ctx.index, ctx.unit, spec)
+            if bound_to is not None and bound_to is not spec:
+                mapped = _axes(bound_to, n_pos) if q == "jax.vmap" else _argnums(bound_to)
+        if mapped is None:
+            return None
+        short = ctx.code(outer.func).strip()
+        bound: list[cst.Arg] = []
+        through = f" through `{short}`"
+        if isinstance(fn, cst.Call) and ctx.qualname(fn.func) in apis.PARTIALS:
+            inner = [a for a in fn.args if a.keyword is None]
+            if not inner or any(a.star for a in fn.args):
+                return None
+            bound = [a for a in fn.args if a is not inner[0]]
+            fn = inner[0].value
+            through = f" through `{short}` of `functools.partial`"
+        i = 0
+        for a in args:
+            if a.keyword is None:
+                if i in mapped and not isinstance(a.value, (cst.Integer, cst.Float, cst.SimpleString)):
+                    # (a number mapped or differentiated fails earlier, with another error)
+                    traced[id(a)] = f"a tracer (`{short}` {verb} the call's argument {i})"
+                i += 1
+            elif q == "jax.vmap" and not isinstance(a.value, (cst.Integer, cst.Float, cst.SimpleString)):
+                traced[id(a)] = f"a tracer (`{short}` maps the keyword `{a.keyword.value}`)"
+        bound_pos = [a for a in bound if a.keyword is None]
+        bound_kw = [a for a in bound if a.keyword is not None]
+        own_pos = [a for a in args if a.keyword is None]
+        own_kw = [a for a in args if a.keyword is not None]
+        return cst.Call(func=fn, args=[*bound_pos, *own_pos, *bound_kw, *own_kw]), through
 
     def _unhashable(self, e: cst.BaseExpression, depth: int = 0) -> Optional[str]:
         ctx = self.ctx
@@ -805,7 +956,7 @@ class NonHashableStaticArg(Rule):
                 return f"a {b}"
             q = ctx.qualname(e.func)
             if q is not None:
-                if q in _NP_ARRAY_MAKERS:
+                if q in _NP_ARRAY_MAKERS or _np_random_array(q, e):
                     return "a NumPy array"
                 if q.startswith("jax.numpy.") and ctx.value(e).kind == V.ARRAY:
                     return "a JAX array"
@@ -1051,4 +1202,56 @@ def _display(e: Optional[cst.BaseExpression]) -> Optional[str]:
         return "a dict"
     if isinstance(e, (cst.Set, cst.SetComp)):
         return "a set"
+    return None
+
+
+_NP_SIZED = frozenset({"rand", "randn", "permutation"})  # an array whenever given an argument
+
+
+def _np_random_array(q: str, call: cst.Call) -> bool:
+    """``np.random.randn(50, 3)``, ``np.random.normal(0, 1, size=(3,))``: a NumPy array
+    (``np.random.normal()`` or ``randn()`` with no size is a float, hashable)."""
+    if not q.startswith("numpy.random."):
+        return False
+    short = q[len("numpy.random."):]
+    if short in _NP_SIZED:
+        return any(a.keyword is None for a in call.args)
+    return any(a.keyword is not None and a.keyword.value == "size"
+               and not (isinstance(a.value, cst.Name) and a.value.value == "None") for a in call.args)
+
+
+def _int(e: Optional[cst.BaseExpression]) -> Optional[int]:
+    if isinstance(e, cst.Integer):
+        return int(e.value)
+    return None
+
+
+def _argnums(spec: Optional[cst.BaseExpression]) -> Optional[set[int]]:
+    """What ``argnums`` differentiates: 0 by default, an int, a tuple of ints; None unknown."""
+    if spec is None:
+        return {0}
+    if _int(spec) is not None:
+        return {_int(spec)}  # type: ignore[arg-type]
+    if isinstance(spec, (cst.Tuple, cst.List)):
+        got = [_int(el.value) for el in spec.elements]
+        return None if any(g is None for g in got) else set(got)  # type: ignore[arg-type]
+    return None
+
+
+def _axes(spec: Optional[cst.BaseExpression], n: int) -> Optional[set[int]]:
+    """The positional arguments ``in_axes`` maps: every one for an int (0 by default),
+    those whose entry is not None for a tuple/list of ints and Nones; None unknown."""
+    if spec is None or _int(spec) is not None or (
+            isinstance(spec, cst.UnaryOperation) and _int(spec.expression) is not None):
+        return set(range(n))
+    if isinstance(spec, (cst.Tuple, cst.List)):
+        out = set()
+        for i, el in enumerate(spec.elements):
+            v = el.value
+            if isinstance(v, cst.Name) and v.value == "None":
+                continue
+            if _int(v) is None and not (isinstance(v, cst.UnaryOperation) and _int(v.expression) is not None):
+                return None
+            out.add(i)
+        return out
     return None
