@@ -117,7 +117,8 @@ def incoming_facts(
                     factories.append(name)
             if qualname in records_of.get(target_module, ()):
                 flat = class_flat(target_module, qualname)
-                if flat is not None and flat.get("reg"):
+                if flat is not None and (flat.get("reg") or flat.get("hash")):
+                    # a pytree class, or one whose hashing is known (static arguments)
                     out.setdefault(path, {}).setdefault("classes", {})[name] = flat
             kind = x64_of.get(target_module, {}).get(qualname)
             if kind is not None:  # an x64 helper, flag, skip decorator or fixture

@@ -12,7 +12,7 @@ from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.hashing import UNHASHABLE, Hashing, attribute_param, class_hashing
 from jaxlint.model.scopes import bound_once, scope_of, writes
-from jaxlint.model.walk import walk_tree
+from jaxlint.model.walk import dotted_name, walk_tree
 
 
 _NP_ARRAY_MAKERS = frozenset(
@@ -46,7 +46,8 @@ class NonHashableStaticArg(Rule):
         "no hash at all, and a `frozen=True`/`unsafe_hash=True` one (or `@flax.struct.dataclass`) "
         "hashes its fields, so a field given an array, a list or another such instance makes it "
         "unhashable (fields declared `field(compare=False)`/`hash=False` do not count). The same "
-        "for an `equinox.Module` (a frozen dataclass: its own `__init__` read through `self.f = p`; "
+        "for a flax linen Module (a dataclass hashing its fields; `static_broadcasted_argnums` of "
+        "`jax.pmap` counts as static), for an `equinox.Module` (a frozen dataclass: its own `__init__` read through `self.f = p`; "
         "also a class of another module of the project), for a class whose `__hash__` is "
         "`hash((self.a, self.b))` with `__init__` setting them, and for either half of "
         "`eqx.partition(module, ...)` (whose list/dict/set fields stay). A jitted method called "
@@ -482,9 +483,86 @@ class NonHashableStaticArg(Rule):
                 return jax.grad(loss)(w, data)
             """
         ),
+        # flax linen Modules whose fields are hashable (a tuple, a string)
+        Valid(
+            """
+            from functools import partial
+            from typing import Any, Mapping
+
+            import flax.linen as nn
+            import jax
+
+
+            class Mlp(nn.Module):
+                widths: tuple
+                act: str = "relu"
+
+                @nn.compact
+                def __call__(self, x):
+                    for w in self.widths:
+                        x = nn.Dense(w)(x)
+                    return x
+
+
+            @partial(jax.jit, static_argnums=(0,))
+            def step(model, params, x):
+                return model.apply(params, x)
+
+
+            def train_step(model, params, x):
+                return model.apply(params, x)
+
+
+            def main(params, x):
+                model = Mlp(widths=(16, 4))
+                step(model, params, x)
+                p = jax.pmap(train_step, static_broadcasted_argnums=(0,))
+                p(Mlp((8,), "tanh"), params, x)
+            """
+        ),
     ]
 
     INVALID = [
+        # a flax linen Module hashes its fields: a dict field makes it unhashable, in jit's static_argnums and pmap's static_broadcasted_argnums
+        Invalid(
+            """
+            from functools import partial
+            from typing import Any, Mapping
+
+            import flax.linen as nn
+            import jax
+            import jax.numpy as jnp
+
+
+            class NerfModel(nn.Module):
+                embeddings: Mapping[str, Any]
+
+                @nn.compact
+                def __call__(self, x):
+                    return nn.Dense(4)(x)
+
+
+            @partial(jax.jit, static_argnums=(0,))
+            def step(model, params, x):
+                return model.apply(params, x)
+
+
+            def train_step(model, params, x):
+                return model.apply(params, x)
+
+
+            def main(params, x):
+                model = NerfModel(embeddings={"warp": [0, 1]})
+                step(model, params, x)
+                p = jax.pmap(train_step, static_broadcasted_argnums=(0,))
+                p(model, params, x)
+            """,
+            expected=[(28, 10), (30, 7)],
+            messages=[
+                'An instance of the flax Module `NerfModel` whose field `embeddings` is a dict (a flax Module hashes its fields) is passed to `step` in a static position (parameter `model`; static_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)',
+                'An instance of the flax Module `NerfModel` whose field `embeddings` is a dict (a flax Module hashes its fields) is passed to `p` in a static position (parameter `model`; static_broadcasted_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)',
+            ],
+        ),
         # through a transformation of the jitted function: `jax.grad`/`value_and_grad` pass the
         # call's arguments on (a NumPy array in a static slot; a differentiated one is a
         # tracer), `jax.vmap` maps them (a tracer), also after `functools.partial`
@@ -1092,18 +1170,29 @@ class NonHashableStaticArg(Rule):
             if part is not None:
                 inner = self._dataclass_instance(part, depth, containers=True)
                 return None if inner is None else f"a half of `eqx.partition({ctx.code(part).strip()}, ...)`, {inner},"
-        if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
+        if not isinstance(call, cst.Call) or any(a.star for a in call.args):
             return None
-        if ctx.unit.lookup_def(call.func.value) is not None:
+        if isinstance(call.func, cst.Attribute):
+            # `models.NerfModel(...)`: a class of another module of the project, through
+            # the module imported here
+            written = dotted_name(call.func)
+            if written is None or ctx.lookup(written.split(".", 1)[0]) is not None:
+                return None
+            found = ctx.index.class_hash(written)
+            how = Hashing(**found) if found else None
+            name = written
+            info = None
+        elif not isinstance(call.func, cst.Name) or ctx.unit.lookup_def(call.func.value) is not None:
             return None
-        info = self._local_class(call)
+        else:
+            info = self._local_class(call)
         if info is not None:
             how = class_hashing(info.node, info.bases, ctx.qualname)
             name = info.name
-        else:
+        elif isinstance(call.func, cst.Name):
             # a class another module of the project defines, imported here: its record
-            cls = ctx.index.pytree_class(call.func.value) if ctx.lookup(call.func.value) is None else None
-            how = Hashing(**cls.flat["hash"]) if cls is not None and cls.flat.get("hash") else None
+            found = ctx.index.class_hash(call.func.value) if ctx.lookup(call.func.value) is None else None
+            how = Hashing(**found) if found else None
             name = call.func.value
         if how is None:
             return None
@@ -1127,6 +1216,8 @@ class NonHashableStaticArg(Rule):
                 continue
             if how.kind == "dataclass":
                 return f"an instance of the dataclass `{name}` whose field `{field}` is {inner} (its hash hashes every field)"
+            if how.kind == "linen":
+                return f"an instance of the flax Module `{name}` whose field `{field}` is {inner} (a flax Module hashes its fields)"
             if how.kind == "module":
                 return f"an instance of the equinox Module `{name}` whose field `{field}` is {inner} (a Module hashes its fields)"
             return f"an instance of `{name}` whose `__hash__` hashes `self.{field}`, {inner},"
