@@ -1329,7 +1329,7 @@ class PrngKeyReuse(Rule):
             token = ctx.key_token(arg)
             if token is None:
                 continue
-            if isinstance(arg, cst.Name) and (
+            if isinstance(arg, cst.Name) and not any(t is token for t, _ in ctx.consumed_keys()) and (
                     self._closure_key_in_mapped_fn(arg, node, f"{helper}()")
                     or self._closure_key_called_again(arg, node, f"{helper}()")):
                 continue  # a closure run many times, each run handing the helper the same key
@@ -1555,6 +1555,8 @@ class PrngKeyReuse(Rule):
         if len(binds) != 1:
             return False  # set again between calls (a split of a global key): not the same key
         mapped = self._mapped_sites(owner, outer)
+        if mapped and _in_test(owner):
+            return False  # a test's inputs drawn alike for every leaf (`tree_map(lambda _: normal(key, s), tree)`)
         if mapped:
             fname = self._called_name(outer, owner)
             mapper = self.ctx.code(mapped[0].func).strip()
@@ -1729,6 +1731,8 @@ class PrngKeyReuse(Rule):
         else:
             consumed = [(a, f", which draws from it with `{_by(smp)}`")
                         for a, _h, smp in ctx.key_consumer(cst.Call(func=target, args=bound))]
+        if _in_test(ctx.unit):
+            return
         for arg, via in consumed:
             if ctx.key_token(arg) is None:
                 continue
