@@ -67,7 +67,11 @@ class NonHashableStaticArg(Rule):
         "...)`) reaches it with the `partial`'s arguments first, then the call's: an argument "
         "the transformation differentiates (`argnums`) or maps (`in_axes` not None) is a tracer "
         "there, the others keep their values (a NumPy array from `np.random.randn(50, 3)` or "
-        "`np.random.normal(..., size=...)` is unhashable)."
+        "`np.random.normal(..., size=...)` is unhashable). A name bound more than once where every "
+        "binding is an optimizer state or a jitted function's output is unhashable too: "
+        "`opt_state = opt_init(x)` of `jax.example_libraries.optimizers` (lists of arrays), "
+        "`state = tx.init(params)` of an optax optimizer with state (`optax.adam(...)`), then "
+        "`opt_state = step_jit(..., opt_state)` in the loop (arrays)."
     )
     why_bad = (
         "`jit` caches compiled code by the value of static arguments, so they must be "
@@ -520,9 +524,94 @@ class NonHashableStaticArg(Rule):
                 p(Mlp((8,), "tanh"), params, x)
             """
         ),
+        # the same states passed as traced arguments; the optimizer (functions, hashable) static
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import optax
+            from jax.example_libraries import optimizers
+
+
+            def run_steps(n, update_fun, opt_state):
+                return jax.lax.fori_loop(0, n, update_fun, opt_state)
+
+
+            run_jit = jax.jit(run_steps, static_argnums=(0, 1))
+
+
+            @partial(jax.jit, static_argnames=("opt",))
+            def apply_step(grads, params, state, opt):
+                updates, state = opt.update(grads, state, params)
+                return optax.apply_updates(params, updates), state
+
+
+            def fit(params, update_fun, loops):
+                opt_init, opt_update, get_params = optimizers.adam(step_size=0.1)
+                opt_state = opt_init(params)
+                for _ in range(loops):
+                    opt_state = run_jit(10, update_fun, opt_state)
+                return get_params(opt_state)
+
+
+            def train(params, grads, loops):
+                tx = optax.adam(1e-3)
+                state = tx.init(params)
+                for _ in range(loops):
+                    params, state = apply_step(grads, params, state, tx)
+                return params
+            """
+        ),
     ]
 
     INVALID = [
+        # optimizer states in a static slot, their name rebound in the loop to the jit's output: example_libraries opt_init(...) (lists of arrays), optax tx.init(...) (arrays)
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            import optax
+            from jax.example_libraries import optimizers
+
+
+            def run_steps(n, update_fun, opt_state):
+                return jax.lax.fori_loop(0, n, update_fun, opt_state)
+
+
+            run_jit = jax.jit(run_steps, static_argnums=(0, 1, 2))
+
+
+            @partial(jax.jit, static_argnames=("state",))
+            def apply_step(grads, params, state):
+                updates, state = tx.update(grads, state, params)
+                return optax.apply_updates(params, updates), state
+
+
+            tx = optax.adam(1e-3)
+
+
+            def fit(params, update_fun, loops):
+                opt_init, opt_update, get_params = optimizers.adam(step_size=0.1)
+                opt_state = opt_init(params)
+                for _ in range(loops):
+                    opt_state = run_jit(10, update_fun, opt_state)
+                return get_params(opt_state)
+
+
+            def train(params, grads, loops):
+                state = tx.init(params)
+                for _ in range(loops):
+                    params, state = apply_step(grads, params, state=state)
+                return params
+            """,
+            expected=[(28, 45), (35, 57)],
+            messages=[
+                'An optimizer state (`opt_init(...)` of `optimizers.adam`: lists of arrays) is passed to `run_jit` in a static position (parameter `opt_state`; static_argnums=(0, 1, 2)): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)',
+                "An optax optimizer state (`tx.init(...)` of `optax.adam`: arrays) is passed to `apply_step` in a static position (parameter `state`; static_argnames='state'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
         # a flax linen Module hashes its fields: a dict field makes it unhashable, in jit's static_argnums and pmap's static_broadcasted_argnums
         Invalid(
             """
@@ -1047,6 +1136,9 @@ class NonHashableStaticArg(Rule):
             if v.kind == V.ARRAY and v.local_array:
                 return "a JAX array"
             if depth < 4:
+                state = self._every_binding(e, depth)
+                if state is not None:
+                    return state
                 bound = self._bound(e)
                 if bound is not None:
                     what = self._unhashable(bound, depth + 1)
@@ -1056,6 +1148,80 @@ class NonHashableStaticArg(Rule):
             return self._from_callers(e.value)
         if isinstance(e, cst.Attribute) and depth < 4:
             return self._constructor_arg(e, depth)
+        return None
+
+    _OPTIMIZER_LIBS = ("jax.example_libraries.optimizers.", "jax.experimental.optimizers.")
+    # optax optimizers whose state holds arrays (a step count, moments): unhashable
+    _OPTAX_STATEFUL = frozenset({"adam", "adamw", "adamax", "adamaxw", "nadam", "nadamw", "radam", "rmsprop",
+                                 "adagrad", "adabelief", "lamb", "lion", "yogi", "amsgrad", "novograd",
+                                 "adadelta", "adafactor"})
+
+    def _every_binding(self, e: cst.Name, depth: int) -> Optional[str]:
+        """A name its scope binds more than once (``opt_state = opt_init(x)``, then
+        ``opt_state = step_jit(..., opt_state)`` in a loop), each binding an optimizer
+        state or the output of a jitted function (arrays): what the first one is."""
+        ctx = self.ctx
+        u = scope_of(ctx.index, ctx.unit, e.value)
+        if u is None or u.is_module or ctx.unit.param(e.value) is not None:
+            return None
+        ws = writes(u.node, e.value)
+        if len(ws) < 2:
+            return None
+        first = None
+        for w in ws:
+            if not isinstance(w, cst.Assign) or len(w.targets) != 1:
+                return None
+            target = w.targets[0].target
+            if isinstance(target, cst.Tuple) and any(
+                    isinstance(el.value, cst.Name) and el.value.value == e.value and not isinstance(el, cst.StarredElement)
+                    for el in target.elements):
+                # `params, state = step_jit(...)`: a part of a jitted function's output
+                what = self._array_state(w.value, u, jit_only=True)
+                if what is None:
+                    return None
+                first = first or what
+                continue
+            if not isinstance(target, cst.Name):
+                return None
+            what = self._array_state(w.value, u)
+            if what is None:
+                return None
+            first = first or what
+        return first
+
+    def _array_state(self, value: cst.BaseExpression, scope, jit_only: bool = False) -> Optional[str]:
+        """``opt_init(x)`` of ``opt_init, opt_update, get_params = optimizers.adam(...)``
+        (lists of arrays), ``tx.init(params)`` of ``tx = optax.adam(...)``, or a call of a
+        jitted function of this file that returns something (arrays): what it is."""
+        ctx = self.ctx
+        if not isinstance(value, cst.Call):
+            return None
+        func = value.func
+        if jit_only:
+            info = ctx.jit_callee(value, static_only=True) if isinstance(func, cst.Name) else None
+            unit = info.unit if info is not None else None
+            return f"a part of the output of the jitted `{func.value}` (arrays)" if unit is not None and unit.returns \
+                and not any(r is None for r in unit.returns) else None
+        if isinstance(func, cst.Name):
+            for w in writes(scope.node, func.value):
+                if isinstance(w, cst.Assign) and len(w.targets) == 1 and isinstance(w.targets[0].target, cst.Tuple) \
+                        and isinstance(w.value, cst.Call):
+                    els = w.targets[0].target.elements
+                    q = ctx.qualname(w.value.func) or ""
+                    if els and isinstance(els[0].value, cst.Name) and els[0].value.value == func.value \
+                            and q.startswith(self._OPTIMIZER_LIBS):
+                        return f"an optimizer state (`{func.value}(...)` of `{ctx.code(w.value.func).strip()}`: lists of arrays)"
+            info = ctx.jit_callee(value)
+            unit = info.unit if info is not None else None
+            if unit is not None and unit.returns and not any(
+                    r is None or (isinstance(r, cst.Name) and r.value == "None") for r in unit.returns):
+                return f"the output of the jitted `{func.value}` (arrays)"
+            return None
+        if isinstance(func, cst.Attribute) and func.attr.value == "init" and isinstance(func.value, cst.Name):
+            made = bound_once(ctx.index, ctx.unit, func.value)
+            q = ctx.qualname(made.func) if isinstance(made, cst.Call) else None
+            if q is not None and q.startswith("optax.") and q.rsplit(".", 1)[1] in self._OPTAX_STATEFUL:
+                return f"an optax optimizer state (`{ctx.code(func).strip()}(...)` of `{ctx.code(made.func).strip()}`: arrays)"
         return None
 
     def _local_class(self, call: cst.BaseExpression):
