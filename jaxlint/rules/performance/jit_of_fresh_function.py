@@ -504,11 +504,20 @@ class RecompileFreshFunction(Rule):
                     step(x)
 
 
+            def to_ir(fn, x):
+                # ahead-of-time lowering of a wrapper: compiled there and then, on purpose
+                def wrapper(*args):
+                    return fn(*args)
+
+                return jax.jit(wrapper).lower(x).as_text()
+
+
             if __name__ == "__main__":
                 jax.jit(sc.f).lower(1.0)
                 for x in range(3):
                     run(x)
                     update(None, None, None)
+                    to_ir(abs, x)
             """
         ),
     ]
@@ -971,7 +980,12 @@ class RecompileFreshFunction(Rule):
         func = node.func
         loop = ctx.loop_stack[-1].node if ctx.loop_stack else None
         if isinstance(func, cst.Attribute) and func.attr.value in ("lower", "trace") and isinstance(func.value, cst.Call):
-            func = func.value  # `jax.jit(f).lower(x)`: traced there and then, like a call
+            # `jax.jit(f).lower(x)`: ahead-of-time lowering, meant to compile there and then;
+            # only a bound method lowered twice in one scope traces twice for nothing
+            reason = self._fresh_wrap(func.value, loop)
+            if reason is not None and reason.startswith("the bound method") and not _inline(func.value):
+                self._rewrapped(func.value, reason)
+            return
         if isinstance(func, cst.Call):
             reason = self._fresh_wrap(func, loop)
             if reason is None:

@@ -667,6 +667,15 @@ class PrngKeyReuse(Rule):
                 return list(map(lambda x: x * mask, xs))
 
 
+            def shuffle_batch(batch, key):
+                # the same permutation of every leaf: rows stay aligned, on purpose
+                return jax.tree.map(lambda x: random.permutation(key, x), batch)
+
+
+            def pick(genotypes, key, p):
+                return jax.tree.map(partial(random.choice, key, shape=(1,), p=p), genotypes)
+
+
             def linear(x):
                 return hk.Linear(3)(x)
 
@@ -1329,7 +1338,8 @@ class PrngKeyReuse(Rule):
             token = ctx.key_token(arg)
             if token is None:
                 continue
-            if isinstance(arg, cst.Name) and not any(t is token for t, _ in ctx.consumed_keys()) and (
+            if isinstance(arg, cst.Name) and sampler not in self._SELECTORS \
+                    and not any(t is token for t, _ in ctx.consumed_keys()) and (
                     self._closure_key_in_mapped_fn(arg, node, f"{helper}()")
                     or self._closure_key_called_again(arg, node, f"{helper}()")):
                 continue  # a closure run many times, each run handing the helper the same key
@@ -1554,7 +1564,7 @@ class PrngKeyReuse(Rule):
                 binds = [None, *binds]
         if len(binds) != 1:
             return False  # set again between calls (a split of a global key): not the same key
-        mapped = self._mapped_sites(owner, outer)
+        mapped = self._mapped_sites(owner, outer) if how not in self._SELECTORS else []
         if mapped and _in_test(owner):
             return False  # a test's inputs drawn alike for every leaf (`tree_map(lambda _: normal(key, s), tree)`)
         if mapped:
@@ -1670,6 +1680,10 @@ class PrngKeyReuse(Rule):
         "jax.tree.map_with_path": 0, "map": 0, "optax.tree_utils.tree_map_params": 1,
     }
 
+    # samplers that select or reorder: one key for every leaf picks the same rows of each
+    # (`jax.tree.map(lambda x: jax.random.permutation(key, x), batch)`: a consistent shuffle)
+    _SELECTORS = frozenset({"choice", "permutation", "shuffle", "randint"})
+
     @staticmethod
     def _called_name(outer, owner) -> Optional[str]:
         """The name a function defined in ``owner`` is bound to: a ``def``'s, or the
@@ -1725,12 +1739,15 @@ class PrngKeyReuse(Rule):
         target = inner[0].value
         bound = [a for a in part.args if a is not inner[0]]
         q = ctx.qualname(target) or ""
+        if q.startswith("jax.random.") and q.rsplit(".", 1)[1] in self._SELECTORS:
+            return
         if q.startswith("jax.random.") and q.rsplit(".", 1)[1] in apis.RANDOM_CONSUMERS:
             key = arg_at(cst.Call(func=target, args=bound), 0, "key")
             consumed = [(key, "")] if key is not None else []
         else:
             consumed = [(a, f", which draws from it with `{_by(smp)}`")
-                        for a, _h, smp in ctx.key_consumer(cst.Call(func=target, args=bound))]
+                        for a, _h, smp in ctx.key_consumer(cst.Call(func=target, args=bound))
+                        if smp not in self._SELECTORS]
         if _in_test(ctx.unit):
             return
         for arg, via in consumed:
