@@ -903,3 +903,31 @@ def test_linen_module_with_a_dict_field_in_a_static_slot_across_modules(tmp_path
          "An instance of the flax Module `NerfModel` whose field `embeddings` is a dict (a flax Module "
          "hashes its fields) is passed to `step` in a static position (argument 0; static_argnums=0): " + tail),
     ]
+
+
+def test_linen_module_of_another_module_in_a_traced_slot(tmp_path, monkeypatch):
+    """A flax linen Module is no pytree: jit cannot make it an abstract array (checked with
+    JAX: TypeError ... as an abstract array), whether the class is reached through the
+    imported module or imported by name; passed static, it is fine."""
+    _write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'nerf'\n",
+        "nerf/__init__.py": "",
+        "nerf/models.py": _LINEN_MODELS,
+        "nerf/step.py": (
+            "from functools import partial\n\nimport jax\n\nfrom nerf import models\nfrom nerf.models import Plain\n\n\n"
+            "@jax.jit\ndef apply(model, params, x):\n    return model.apply(params, x)\n\n\n"
+            "@partial(jax.jit, static_argnums=0)\ndef apply_static(model, params, x):\n"
+            "    return model.apply(params, x)\n\n\n"
+            "def main(params, x):\n    apply(models.Plain(4), params, x)\n    net = Plain(8)\n"
+            "    apply_static(net, params, x)\n    return apply(net, params, x)\n"
+        ),
+    })
+    monkeypatch.chdir(tmp_path)
+    tail = (" is passed to `apply` for the traced parameter `model`: jit makes every traced argument an "
+            "abstract array and cannot make this one, so the call raises TypeError: Error interpreting "
+            "argument ... as an abstract array. Declare it static (static_argnums=0, when it is hashable), "
+            "or close over it instead of passing it")
+    assert [f for f in _lint(tmp_path) if f[0] == "JAX209"] == [
+        ("JAX209", "nerf/step.py", 20, 11, "A flax linen Module (`models.Plain(...)`, not a pytree)" + tail),
+        ("JAX209", "nerf/step.py", 23, 18, "A flax linen Module (`Plain(...)`, not a pytree)" + tail),
+    ]

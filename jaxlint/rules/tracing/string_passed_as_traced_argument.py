@@ -38,7 +38,8 @@ class StringToTracedArg(Rule):
         "`static_argnames`; and an `eqx.nn.Lambda`/`eqx.nn.MLP` (built there or bound once to a "
         "name) passed to plain `jax.jit` for a traced parameter: their leaves include a function. "
         "Also other objects that are not pytrees of arrays, built there or bound once to a name: "
-        "an instance of a flax linen Module class of the file, of a plain class of the file (no "
+        "an instance of a flax linen Module class (of the file, or of another module of the "
+        "project), of a plain class of the file (no "
         "bases, no decorators, no `__jax_array__`, no `register...(Cls, ...)` call in the file), "
         "an optax optimizer (`optax.adam(...)`: a tuple of functions), a haiku "
         "`hk.transform(...)`, a function of the file. `eqx.filter_jit` is left alone (it traces "
@@ -343,6 +344,11 @@ class StringToTracedArg(Rule):
                 if self._plain_class(cls):
                     return f"an instance of `{cls.name}` (a class not registered as a pytree)"
                 return None
+        if isinstance(made.func, (cst.Name, cst.Attribute)) and ctx.lookup(written.split(".", 1)[0]) is None:
+            # a class of another module of the project: a flax linen Module by its record
+            found = ctx.index.class_hash(dotted_name(made.func))
+            if found is not None and found.get("kind") == "linen":
+                return f"a flax linen Module (`{written}(...)`, not a pytree)"
         q = ctx.qualname(made.func) or ""
         last = q.rsplit(".", 1)[-1]
         if q.startswith("optax.") and q.count(".") == 1 and last in _OPTAX_OPTIMIZERS:
