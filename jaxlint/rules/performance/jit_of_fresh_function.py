@@ -154,7 +154,7 @@ class RecompileFreshFunction(Rule):
         "where the enclosing function runs a loop: a driver whose compile the run pays for; the "
         "first is flagged where the file calls the enclosing function in a loop or a "
         "comprehension, the evidence that it runs again and again). Rule of thumb for this per-call case: functions that run "
-        "once or a few times are skipped (unless the file calls them in a loop or a comprehension): test functions, `main`, `setUp`, every function of a "
+        "once or a few times are skipped: test functions, `main` (unless the file calls it in a loop or a comprehension: a sweep), `setUp`, every function of a "
         "test module (`test_*.py`, `*_test.py`, `conftest.py`), and load/set-up/conversion "
         "functions (named `load*`, `restore*`, `from_*`, `init*`, `setup*`, `build*`, `create*`, "
         "`convert*`, `export*`, `__init__`), and a private function (`_sync`) that this file only "
@@ -826,9 +826,14 @@ class RecompileFreshFunction(Rule):
         return True
 
     def _once_per_run(self, unit: Unit) -> bool:
-        """The rule of thumb (tests, ``main``, set-up and loading functions run once or a
-        few times), unless this file calls the function in a loop or a comprehension."""
-        return (_runs_once(unit) or _called_rarely(unit, self.ctx.path)) and not self.ctx.called_repeatedly(unit)
+        """The rule of thumb (tests, test modules, ``main``, set-up and loading functions
+        run once or a few times); a ``main(lr)`` that this file calls in a loop or a
+        comprehension (a sweep) runs again and again."""
+        if _called_rarely(unit, self.ctx.path):
+            return True
+        if not _runs_once(unit):
+            return False
+        return not (unit.name == "main" and self.ctx.called_repeatedly(unit))
 
     _EQX_MODULES = frozenset({"equinox.Module", "equinox._module.Module"})
     _FIELD_JITS = frozenset({"jax.jit", "jax.pmap", "jax.pjit", "jax.experimental.pjit.pjit"})
