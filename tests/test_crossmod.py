@@ -553,6 +553,31 @@ from pkg import model as M
 net = M.Model()
 serve = jax.jit(net.apply)
 """, "called from traced `__call__`"),
+    # flax `apply`'s own keywords (`rngs=`, `mutable=`) are not arguments of `__call__`:
+    # the apply still runs it (an instance bound to a name; the class imported by name)
+    "rngs": ("pkg/train.py", """\
+import jax
+
+from pkg.model import Model
+
+model = Model()
+
+
+@jax.jit
+def step(variables, x, key):
+    return model.apply(variables, x, rngs={"dropout": key})
+""", "called from traced `__call__`"),
+    "mutable": ("pkg/train.py", """\
+import jax
+
+from pkg import model as M
+
+
+@jax.jit
+def step(variables, x):
+    out, state = M.Model().apply(variables, x, mutable=["batch_stats"])
+    return out, state
+""", "called from traced `__call__`"),
 }
 
 

@@ -856,3 +856,78 @@ def test_a_jitted_function_passed_to_a_timing_helper_of_another_module(tmp_path,
     ]
     assert _lint(tmp_path) == found  # cold with a cache
     assert _lint(tmp_path) == found  # warm
+
+
+# A flax linen Module defined in another module hashes its fields: a dict or list field makes
+# an instance unhashable in a static slot (`jax.pmap(..., static_broadcasted_argnums=...)`,
+# `jax.jit(..., static_argnums=...)`), reached through the imported module or by name.
+_LINEN_MODELS = (
+    "from typing import Any, Mapping\n\nimport flax.linen as nn\n\n\n"
+    "class NerfModel(nn.Module):\n    embeddings: Mapping[str, Any]\n\n"
+    "    @nn.compact\n    def __call__(self, x):\n        return nn.Dense(4)(x)\n\n\n"
+    "class Plain(nn.Module):\n    width: int\n\n"
+    "    @nn.compact\n    def __call__(self, x):\n        return nn.Dense(self.width)(x)\n"
+)
+_LINEN_STEP = "def train_step(model, params, x):\n    return model.apply(params, x)\n"
+
+
+def test_linen_module_with_a_dict_field_in_a_static_slot_across_modules(tmp_path, monkeypatch):
+    _write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'nerf'\n",
+        "nerf/__init__.py": "",
+        "nerf/models.py": _LINEN_MODELS,
+        "nerf/training.py": _LINEN_STEP,
+        "nerf/train.py": (
+            "from functools import partial\n\nimport jax\n\nfrom nerf import models, training\n"
+            "from nerf.models import NerfModel, Plain\n\n\n"
+            "def main(params, x):\n"
+            "    model = models.NerfModel(embeddings={'warp': [0, 1]})\n"
+            "    p_step = jax.pmap(training.train_step, axis_name='batch', static_broadcasted_argnums=(0,))\n"
+            "    p_step(model, params, x)\n"
+            "    step = jax.jit(training.train_step, static_argnums=0)\n"
+            "    step(NerfModel({'a': 1}), params, x)\n"
+            "    step(Plain(4), params, x)\n"
+        ),
+    })
+    monkeypatch.chdir(tmp_path)
+    found = [f for f in _lint(tmp_path) if f[0] == "JAX207"]
+    tail = ("static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments "
+            "are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value "
+            "(tuple, int, str)")
+    assert found == [
+        ("JAX207", "nerf/train.py", 12, 12,
+         "An instance of the flax Module `models.NerfModel` whose field `embeddings` is a dict (a flax Module "
+         "hashes its fields) is passed to `p_step` in a static position (argument 0; "
+         "static_broadcasted_argnums=0): " + tail),
+        ("JAX207", "nerf/train.py", 14, 10,
+         "An instance of the flax Module `NerfModel` whose field `embeddings` is a dict (a flax Module "
+         "hashes its fields) is passed to `step` in a static position (argument 0; static_argnums=0): " + tail),
+    ]
+
+
+def test_linen_module_of_another_module_in_a_traced_slot(tmp_path, monkeypatch):
+    """A flax linen Module is no pytree: jit cannot make it an abstract array (checked with
+    JAX: TypeError ... as an abstract array), whether the class is reached through the
+    imported module or imported by name; passed static, it is fine."""
+    _write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'nerf'\n",
+        "nerf/__init__.py": "",
+        "nerf/models.py": _LINEN_MODELS,
+        "nerf/step.py": (
+            "from functools import partial\n\nimport jax\n\nfrom nerf import models\nfrom nerf.models import Plain\n\n\n"
+            "@jax.jit\ndef apply(model, params, x):\n    return model.apply(params, x)\n\n\n"
+            "@partial(jax.jit, static_argnums=0)\ndef apply_static(model, params, x):\n"
+            "    return model.apply(params, x)\n\n\n"
+            "def main(params, x):\n    apply(models.Plain(4), params, x)\n    net = Plain(8)\n"
+            "    apply_static(net, params, x)\n    return apply(net, params, x)\n"
+        ),
+    })
+    monkeypatch.chdir(tmp_path)
+    tail = (" is passed to `apply` for the traced parameter `model`: jit makes every traced argument an "
+            "abstract array and cannot make this one, so the call raises TypeError: Error interpreting "
+            "argument ... as an abstract array. Declare it static (static_argnums=0, when it is hashable), "
+            "or close over it instead of passing it")
+    assert [f for f in _lint(tmp_path) if f[0] == "JAX209"] == [
+        ("JAX209", "nerf/step.py", 20, 11, "A flax linen Module (`models.Plain(...)`, not a pytree)" + tail),
+        ("JAX209", "nerf/step.py", 23, 18, "A flax linen Module (`Plain(...)`, not a pytree)" + tail),
+    ]

@@ -64,6 +64,9 @@ class CallEffects:
         if any(a.star for a in call.args):
             return []
         if isinstance(func, cst.Attribute):  # `proposals.accept(key, ...)`: through an imported module
+            held = self._haiku_apply_key(call)
+            if held is not None:
+                return held
             name = dotted_name(func)
             found = self.index.imported_key_consumers.get(name) if name is not None else None
             if found is None or self.lookup(name.split(".", 1)[0]) is not None:  # type: ignore[union-attr]
@@ -104,6 +107,34 @@ class CallEffects:
             params = [tuple(p) for p in found["params"]]  # type: ignore[misc]
             consumes = found["consumes"]
         return self._consumed_args(call, func.value, params, consumes)
+
+    def _haiku_apply_key(self, call: cst.Call) -> Optional[list[tuple[cst.BaseExpression, str, str]]]:
+        """``f.apply(params, rng, x)`` of ``f = hk.transform(forward)`` (``apply(params,
+        state, rng, x)`` with state) where ``forward`` draws from haiku's key stream
+        (``hk.next_rng_key()``, ``hk.dropout``): the apply consumes ``rng``, so two applies
+        with one key draw the same numbers. None when ``call`` is no such apply."""
+        func = call.func
+        if type(func) is not cst.Attribute or func.attr.value not in ("apply", "init"):
+            return None
+        held = self.index.held_function(func, self.unit)
+        if held is None or not held.holder.startswith("hk.transform"):
+            return None
+        full = {("hk.transform", "apply"): 2, ("hk.transform_with_state", "apply"): 3,
+                ("hk.transform", "init"): 1, ("hk.transform_with_state", "init"): 1}
+        if full.get((held.holder, func.attr.value)) != held.skip or func.attr.value == "init":
+            return []  # `without_apply_rng`: no key; `init` draws the parameters, not the noise
+        memo = self.haiku_draws_memo
+        drawn = memo.get(id(held.unit))
+        if drawn is None:
+            drawn = memo[id(held.unit)] = keyflow.haiku_draws(
+                held.unit, self.qualname, lambda name: instances.local_class(self, name)) or ""
+        if not drawn:
+            return []
+        pos = positional_args(call)
+        at = held.skip - 1
+        if at >= len(pos) or any(a.star for a in call.args[:held.skip]):
+            return []
+        return [(pos[at].value, dotted_name(func) or "apply", drawn)]
 
     def applied_key_fields(self, call: cst.Call) -> list[tuple[cst.BaseExpression, str, str, str]]:
         """``net.apply(variables, x)`` with ``net = Noisy(rng_key=key)``, a flax linen module

@@ -90,7 +90,7 @@ class Hashing(NamedTuple):
     mode: str  # UNHASHABLE or BY_FIELDS
     params: list[str]  # the constructor's parameters, in order (no `self`)
     hashed: dict[str, str]  # constructor parameter -> the field it lands in, for hashed fields
-    kind: str  # "dataclass", "module" (an equinox Module), "class" (its own `__hash__`)
+    kind: str  # "dataclass", "module" (an equinox Module), "linen" (a flax linen Module), "class" (its own `__hash__`)
 
 
 def class_hashing(node: cst.ClassDef, bases: list[str], qualname: Callable[[cst.CSTNode], Optional[str]]) -> Optional[Hashing]:
@@ -119,6 +119,13 @@ def class_hashing(node: cst.ClassDef, bases: list[str], qualname: Callable[[cst.
         if init is None:
             return Hashing(BY_FIELDS, fields, {f: f for f in hashed}, "module")
         return _through_init(init, hashed, "module")
+    if bases == ["flax.linen.Module"] and len(node.bases) == 1 and not node.keywords and init is None:
+        # a flax linen Module: a dataclass whose hash hashes its fields (``TypeError: Failed to
+        # hash Flax Module`` for a dict field); its fields are the annotated class attributes
+        if _method(node, "__hash__") is not None or _method(node, "__eq__") is not None:
+            return None
+        fields = _annotated(node, qualname)
+        return Hashing(BY_FIELDS, fields, {f: f for f in fields if _hashed(node, f, qualname)}, "linen")
     h = _method(node, "__hash__")
     if h is None or node.bases or node.keywords or init is None:
         return None

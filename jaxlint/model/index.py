@@ -171,6 +171,17 @@ class FileIndex:
         self._flat[written] = cls
         return cls
 
+    def class_hash(self, written: Optional[str]) -> Optional[dict]:
+        """How instances of a class of another module of the project hash (its record's
+        ``hash``, model/hashing.py), a pytree or not; None when unknown."""
+        if written is None:
+            return None
+        rec = self.imported_classes.get(written)
+        if rec is None:
+            cls = self.pytree_class(written)
+            rec = cls.flat if cls is not None else None
+        return rec.get("hash") if rec is not None else None
+
     def flat_class(self, flat: dict) -> Optional["pytrees.PyClass"]:
         """The class of a field's flat record (one object per record)."""
         seen = self._flat.get(("id", id(flat)))

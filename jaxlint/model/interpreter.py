@@ -88,6 +88,7 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         # id(class) -> attribute -> the ref of the instance it holds (model/instances.py)
         self.instance_attrs: dict[int, dict[str, str]] = {}
         self.key_fields_memo: dict[int, dict[str, str]] = {}  # flax module class -> key fields drawn from
+        self.haiku_draws_memo: dict[int, str] = {}  # hk.transform'ed function -> its draw ("" none)
         # imported jit (as written) -> its parameters with defaults that calls here pass
         self.jit_passes: dict[str, set[str]] = {}
         self._hooks: Hooks = {}

@@ -21,7 +21,7 @@ from jaxlint.model.scopes import bound_receiver, instance_class
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import dotted_name, keyword_arg, literal_ints, literal_strs, positional_args
 
-JIT_NAMES = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
+JIT_NAMES = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "jax.pmap"})
 
 
 class ArgSlot(NamedTuple):
@@ -50,6 +50,7 @@ class JitInfo:
     # a jitted method called on an instance (`obj.method(...)`): the instance, which
     # jit receives as argument 0 (`self`)
     receiver: Optional[cst.BaseExpression] = None
+    nums_keyword: str = "static_argnums"  # pmap's: static_broadcasted_argnums
 
     @property
     def positional(self):
@@ -114,7 +115,8 @@ class JitInfo:
         bits = []
         nums, names = self.static_nums, self.static_names
         if self.static_nums_node is not None and nums is not None:
-            bits.append(f"static_argnums={tuple(nums)!r}".replace(",)", ")") if len(nums) != 1 else f"static_argnums={nums[0]}")
+            kw = self.nums_keyword
+            bits.append(f"{kw}={tuple(nums)!r}".replace(",)", ")") if len(nums) != 1 else f"{kw}={nums[0]}")
         if self.static_names_node is not None and names is not None:
             bits.append(f"static_argnames={tuple(names)!r}" if len(names) != 1 else f"static_argnames='{names[0]}'")
         return ", ".join(bits) or "no static arguments"
@@ -156,7 +158,11 @@ def _declaration(call: Optional[cst.Call], unit: Optional[Unit], site, checked: 
     info = JitInfo(unit, site, checked, exact)
     if call is None:
         return info
-    a = keyword_arg(call, "static_argnums")
+    # pmap's static arguments: `static_broadcasted_argnums` (no names)
+    nums_kw = "static_broadcasted_argnums" if keyword_arg(call, "static_broadcasted_argnums") is not None \
+        else "static_argnums"
+    info.nums_keyword = nums_kw
+    a = keyword_arg(call, nums_kw)
     if a is not None:
         info.static_nums, info.static_nums_node = literal_ints(a.value), a.value
         if info.static_nums is None:

@@ -151,3 +151,38 @@ def module_key_fields(cls: ClassInfo, qualname) -> dict[str, str]:
                     and key.attr.value in fields):
                 out.setdefault(key.attr.value, q.rsplit(".", 1)[1])
     return out
+
+
+# haiku's key stream: what draws from the key an ``apply`` is given
+_HAIKU_DRAWS = frozenset({"haiku.next_rng_key", "haiku.next_rng_keys", "haiku.maybe_next_rng_key",
+                          "haiku.reserve_rng_keys", "haiku.dropout"})
+
+
+def haiku_draws(unit: Unit, qualname, class_named, depth: int = 3) -> Optional[str]:
+    """The haiku draw (``next_rng_key``, ``dropout``...) that the function a
+    ``hk.transform`` holds makes, directly, through a function of the file it calls,
+    or through a method of a module class of the file it builds; None when it makes
+    none that can be seen (unknown: the apply's key is not counted as consumed)."""
+    seen: set[int] = set()
+    todo = [(unit, 0)]
+    while todo:
+        u, d = todo.pop()
+        if id(u.node) in seen:
+            continue
+        seen.add(id(u.node))
+        for n in descendants(u.node):
+            if not isinstance(n, cst.Call):
+                continue
+            q = qualname(n.func) or ""
+            if q in _HAIKU_DRAWS:
+                return "hk." + q.rsplit(".", 1)[1]
+            if d < depth and isinstance(n.func, cst.Name):
+                callee = u.lookup_def(n.func.value)
+                if callee is not None:
+                    todo.append((callee, d + 1))
+                    continue
+                cls = class_named(n.func.value)
+                if cls is not None:
+                    todo.extend((m, d + 1) for m in cls.methods.values())
+    return None
+

@@ -117,7 +117,8 @@ def incoming_facts(
                     factories.append(name)
             if qualname in records_of.get(target_module, ()):
                 flat = class_flat(target_module, qualname)
-                if flat is not None and flat.get("reg"):
+                if flat is not None and (flat.get("reg") or flat.get("hash")):
+                    # a pytree class, or one whose hashing is known (static arguments)
                     out.setdefault(path, {}).setdefault("classes", {})[name] = flat
             kind = x64_of.get(target_module, {}).get(qualname)
             if kind is not None:  # an x64 helper, flag, skip decorator or fixture
@@ -326,6 +327,9 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
                 fact.pop("returned", None)
             if skip:
                 fact["skip"] = skip
+                if "method" in fact.get("keywords", ()):
+                    continue  # `model.apply(v, x, method=Model.encode)`: another method runs
+                _drop_apply_keywords(fact)
             if kind == "call" and rec.get("returned") is None and target.qualname.endswith(".__init__") \
                     and callee.rsplit(".", 1)[-1] != "__init__":
                 continue  # `Cls(x)` in traced code: its `__init__` stores what it is given
@@ -335,6 +339,24 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
                 kind, rec.get("caller", ""), path, rec["line"], rec["why"], rec.get("cell")))
             records.append((target.module, target.qualname, fact, json.dumps(fact, sort_keys=True)))
     return imported, records, modules, classes
+
+
+# the keywords flax's `Module.apply` takes for itself: `__call__` never receives them
+_APPLY_KEYWORDS = frozenset({"rngs", "mutable", "capture_intermediates"})
+
+
+def _drop_apply_keywords(fact: Json) -> None:
+    """A call of a flax linen module's ``apply`` recorded for its ``__call__``:
+    ``rngs=``/``mutable=`` are ``apply``'s own, not arguments of ``__call__``."""
+    for key in ("keywords", "traced_kw", "array_kw", "none_kw"):
+        if key in fact:
+            fact[key] = [k for k in fact[key] if k not in _APPLY_KEYWORDS]
+    kw = fact.get("kw")
+    if isinstance(kw, dict):
+        fact["kw"] = {k: v for k, v in kw.items() if k not in _APPLY_KEYWORDS}
+    classes = fact.get("classes")
+    if isinstance(classes, dict) and isinstance(classes.get("kw"), dict):
+        classes["kw"] = {k: v for k, v in classes["kw"].items() if k not in _APPLY_KEYWORDS}
 
 
 def _instances_named(index: ProjectIndex, module: str, fact: Json, wanted: Iterable[str]) -> None:

@@ -82,6 +82,17 @@ def _reads_attr(e: cst.CSTNode, me: str, attr: str) -> bool:
                for n in walk_tree(e, lambda n: isinstance(n, (cst.Lambda, cst.FunctionDef))))
 
 
+def _flag_tested(fn: cst.CSTNode, me: str, attr: str) -> bool:
+    """Does the method test ``me.attr`` (in an ``if``/``while``/``assert`` or a
+    conditional expression) in its own body?"""
+    for n in walk_tree(fn, lambda n: isinstance(n, (cst.Lambda, cst.ClassDef)) or (
+            isinstance(n, cst.FunctionDef) and n is not fn)):
+        test = getattr(n, "test", None) if isinstance(n, (cst.If, cst.While, cst.Assert, cst.IfExp)) else None
+        if test is not None and _reads_attr(test, me, attr):
+            return True
+    return False
+
+
 class SelfMutationInTraced(Rule):
     code = "JAX403"
     name = "self-mutation-in-traced-method"
@@ -91,7 +102,9 @@ class SelfMutationInTraced(Rule):
     seed = "tutorial § jit and stateful classes (seed 002); The Sharp Bits § Pure functions (seed 000)"
     what_it_does = (
         "Flags augmented assignments to `self.<attr>` (`self.n += 1`) and assignments of traced "
-        "values or of an update of the same attribute (`self.total = self.total + x`) inside "
+        "values, of an update of the same attribute (`self.total = self.total + x`), or of a "
+        "flag the method also tests (`assert not self.traced` ... `self.traced = True`, `if not "
+        "self.warm: ... self.warm = True`) inside "
         "a method that JAX traces (`jax.jit(obj.method)`, `@partial(jax.jit, "
         "static_argnums=0)`, helpers called from such methods), and calls that keep a traced "
         "value in a container held by the object (`self.history.append(loss)`, `.extend`, "
@@ -245,9 +258,80 @@ class SelfMutationInTraced(Rule):
             p = t.step(jnp.ones(3), jnp.ones(3))
             """
         ),
+        # a flag set and never tested in the traced method; tested and set in an eager method
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class Cache:
+                def __init__(self):
+                    self.warm = False
+                    self.built = False
+
+                def __hash__(self):
+                    return 0
+
+                @partial(jax.jit, static_argnums=0)
+                def step(self, x):
+                    self.built = True  # set, never tested
+                    return jnp.sin(x)
+
+                def warm_up(self, x):
+                    # eager: runs on every call
+                    if not self.warm:
+                        self.warm = True
+                    return self.step(x)
+            """
+        ),
     ]
 
     INVALID = [
+        # a flag the traced method tests and sets (an assert, an if): checked and set once, at trace time
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class Foo:
+                def __init__(self):
+                    self.f_traced = False
+
+                def f(self):
+                    assert not self.f_traced
+                    self.f_traced = True
+
+
+            class Cache:
+                def __init__(self):
+                    self.warm = False
+
+                def __hash__(self):
+                    return 0
+
+                @partial(jax.jit, static_argnums=0)
+                def step(self, x):
+                    if not self.warm:
+                        x = x + 1.0
+                        self.warm = True
+                    return jnp.sin(x)
+
+
+            foo = Foo()
+            jax.jit(foo.f).lower()
+            """,
+            expected=[(13, 9), (27, 13)],
+            messages=[
+                '`self.f_traced` is assigned inside traced method `f`: the method tests `self.f_traced` and sets it, and both run once, at trace time: compiled calls never repeat them, and each new trace sees what the last one left. Pass the state in as an argument and return the new state',
+                '`self.warm` is assigned inside traced method `step`: the method tests `self.warm` and sets it, and both run once, at trace time: compiled calls never repeat them, and each new trace sees what the last one left. Pass the state in as an argument and return the new state',
+            ],
+        ),
         Invalid(
             """
             import jax
@@ -392,6 +476,10 @@ class SelfMutationInTraced(Rule):
                 why = "it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it"
             elif _reads_attr(value, me, attr):
                 why = "the update runs once, at trace time: compiled calls never repeat it"
+            elif _flag_tested(ctx.unit.node, me, attr):
+                # `assert not self.traced` ... `self.traced = True`: a flag the method checks
+                why = (f"the method tests `{me}.{attr}` and sets it, and both run once, at trace time: "
+                       f"compiled calls never repeat them, and each new trace sees what the last one left")
             else:
                 continue
             self.report(

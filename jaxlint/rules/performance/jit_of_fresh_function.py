@@ -10,6 +10,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
+from jaxlint.model.scopes import bound_once, bound_receiver, instance_class
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import dotted_name, keyword_arg, positional_args, walk_tree
 
@@ -38,6 +39,8 @@ def _fresh_reason(ctx, expr: cst.BaseExpression, loop: Optional[cst.CSTNode]) ->
         if isinstance(expr.func, cst.Name) and ctx.returns_fresh_function(expr.func):
             return f"the function `{expr.func.value}(...)` returns (a new one per call)"
         return None
+    if isinstance(expr, cst.Attribute):
+        return _fresh_attribute(ctx, expr, loop)
     if isinstance(expr, cst.Name):
         v = ctx.value(expr)
         unit = v.unit if v.kind == V.FUNCTION else None
@@ -48,6 +51,39 @@ def _fresh_reason(ctx, expr: cst.BaseExpression, loop: Optional[cst.CSTNode]) ->
         kind = "`lambda`" if isinstance(unit.node, cst.Lambda) else f"inner function `{expr.value}`"
         return f"the {kind} defined in `{ctx.unit.name}`"
     return None
+
+
+def _fresh_attribute(ctx, expr: cst.Attribute, loop: Optional[cst.CSTNode]) -> Optional[str]:
+    """``foo.f``: a bound method, a new object at every attribute access (a method of a
+    class of this file taking ``self``, or a flax linen module's ``apply``); ``tx.update``
+    of an optimizer that this function (or the loop) builds with ``optax.<name>(...)``:
+    new closures each time it is built."""
+    obj = expr.value
+    if not isinstance(obj, cst.Name):
+        return None
+    attr = expr.attr.value
+    unit = ctx.unit
+    if obj.value == "self" and unit.cls is not None and unit.param("self") is not None:
+        cls = unit.cls
+    else:
+        cls = instance_class(ctx.index, unit, obj)
+    if cls is not None:
+        method = cls.methods.get(attr)
+        if (method is not None and bound_receiver(method) == 1) or (cls.linen and attr in ("apply", "init")):
+            return f"the bound method `{obj.value}.{attr}` (a new object at every attribute access)"
+        return None
+    if unit.is_module or ctx.lookup(obj.value) is None:
+        return None
+    bound = bound_once(ctx.index, unit, obj)
+    if bound is obj or not isinstance(bound, cst.Call) or obj.value not in unit.assigned:
+        return None
+    q = ctx.qualname(bound.func) or ""
+    if not q.startswith("optax.") or attr not in ("update", "init"):
+        return None
+    if loop is not None and not any(n is bound for n in walk_tree(loop)):
+        return None  # built before the loop: one object for every iteration
+    return (f"`{obj.value}.{attr}` of the optimizer `{ctx.code(bound.func).strip()}(...)` built in "
+            f"`{unit.name}` (new functions each time it is built)")
 
 
 def _inline(wrap: cst.Call) -> bool:
@@ -104,7 +140,10 @@ class RecompileFreshFunction(Rule):
         "Flags `jax.jit(f)` / `jax.pmap(f)` / `eqx.filter_jit(f)` where `f` is a new function object "
         "each time the line runs, and the wrapped function is then called there:\n\n"
         "* `f` is a `lambda`, a `functools.partial(...)`, the result of `jax.grad/vmap/value_and_grad/"
-        "checkpoint(...)`, or a function defined inside the loop body;\n"
+        "checkpoint(...)`, a function defined inside the loop body, a bound method (`obj.method` "
+        "of an instance of a class of the file, `self.method`, a flax linen module's `apply`: a "
+        "new object at every attribute access), or `tx.update`/`tx.init` of an optimizer built "
+        "there by `optax.<name>(...)`;\n"
         "* and either the wrap is inside a loop and the result is called in that loop, or the wrap "
         "is called immediately (`jax.jit(lambda x: ...)(x)`) inside a function body, or bound to "
         "a name there and called once, outside loops (`f = jax.jit(lambda y: ...)` then `f(x)`; "
@@ -115,13 +154,18 @@ class RecompileFreshFunction(Rule):
         "where the enclosing function runs a loop: a driver whose compile the run pays for; the "
         "first is flagged where the file calls the enclosing function in a loop or a "
         "comprehension, the evidence that it runs again and again). Rule of thumb for this per-call case: functions that run "
-        "once or a few times are skipped: test functions, `main`, `setUp`, every function of a "
+        "once or a few times are skipped: test functions, `main` (unless the file calls it in a loop or a comprehension: a sweep), `setUp`, every function of a "
         "test module (`test_*.py`, `*_test.py`, `conftest.py`), and load/set-up/conversion "
         "functions (named `load*`, `restore*`, `from_*`, `init*`, `setup*`, `build*`, `create*`, "
         "`convert*`, `export*`, `__init__`), and a private function (`_sync`) that this file only "
         "calls from drivers (functions that run a loop), outside their loops: it runs once per run. "
         "`jit(..., inline=True)` is skipped too (it is meant "
         "to be inlined into an enclosing trace).\n\n"
+        "A bound method wrapped and traced (called, `.lower()`, `.trace()`) a second time in "
+        "the same scope is flagged at the second wrap: it misses the first's cache. "
+        "`self.f = jax.jit(fn)` in the `__init__` of an equinox Module is flagged: each "
+        "instance holds a new jitted function, a static field compared by identity, so "
+        "`eqx.filter_jit` traces again for every new instance.\n\n"
         "Re-wrapping a named module-level function (`jax.jit(step)` in a loop) is not flagged: "
         "jit's cache is keyed on the function object, so it compiles once. Code that is itself "
         "traced is not flagged (an inner `jit` is inlined into the outer trace, which is cached). "
@@ -411,9 +455,148 @@ class RecompileFreshFunction(Rule):
                     evaluate(state, data, eval_step)
             """
         ),
+        # a bound method wrapped once (module level, before the loop, in __init__), a staticmethod, an optimizer built once at module level, a plain function in an equinox field
+        Valid(
+            """
+            from typing import Callable
+
+            import equinox as eqx
+            import jax
+            import optax
+
+
+            class Scaler:
+                def __init__(self, s):
+                    self.s = s
+                    self.jitted = jax.jit(self.f)
+
+                def f(self, x):
+                    return x * self.s
+
+                @staticmethod
+                def g(x):
+                    return x + 1
+
+
+            class Head(eqx.Module):
+                forward: Callable
+
+                def __init__(self, fn):
+                    self.forward = fn
+
+
+            sc = Scaler(2.0)
+            tx = optax.adam(1e-3)
+            f_jit = jax.jit(sc.f)
+
+
+            def run(x):
+                return f_jit(x) + jax.jit(sc.g)(x) + sc.jitted(x)
+
+
+            def update(grads, state, params):
+                return jax.jit(tx.update)(grads, state, params)
+
+
+            def sweep(xs):
+                step = jax.jit(sc.f)
+                for x in xs:
+                    step(x)
+
+
+            def to_ir(fn, x):
+                # ahead-of-time lowering of a wrapper: compiled there and then, on purpose
+                def wrapper(*args):
+                    return fn(*args)
+
+                return jax.jit(wrapper).lower(x).as_text()
+
+
+            if __name__ == "__main__":
+                jax.jit(sc.f).lower(1.0)
+                for x in range(3):
+                    run(x)
+                    update(None, None, None)
+                    to_ir(abs, x)
+            """
+        ),
     ]
 
     INVALID = [
+        # bound methods (a new object at every access: a method of a class of the file, a flax module's apply), an optax optimizer's update built per call, a bound method wrapped and traced twice, a jit stored per instance in an equinox Module field
+        Invalid(
+            """
+            from typing import Callable
+
+            import equinox as eqx
+            import flax.linen as nn
+            import jax
+            import optax
+
+
+            class Scaler:
+                def __init__(self, s):
+                    self.s = s
+
+                def f(self, x):
+                    return x * self.s
+
+
+            class MLP(nn.Module):
+                @nn.compact
+                def __call__(self, x):
+                    return nn.Dense(2)(x)
+
+
+            class Head(eqx.Module):
+                forward: Callable
+
+                def __init__(self, fn):
+                    self.forward = jax.jit(fn)
+
+
+            sc = Scaler(2.0)
+            model = MLP()
+
+
+            def run(x):
+                return jax.jit(sc.f)(x)
+
+
+            def predict(params, x):
+                return jax.jit(model.apply)(params, x)
+
+
+            def update(grads, params, lr):
+                tx = optax.sgd(lr)
+                state = tx.init(params)
+                return jax.jit(tx.update)(grads, state, params)
+
+
+            def sweep(xs):
+                for x in xs:
+                    step = jax.jit(sc.f)
+                    step(x)
+
+
+            if __name__ == "__main__":
+                jax.jit(sc.f).lower(1.0)
+                jax.jit(sc.f).lower(1.0)
+                for lr in (0.1, 0.01):
+                    update(None, None, lr)
+                for x in range(3):
+                    run(x)
+            """,
+            expected=[(27, 24), (35, 12), (39, 12), (45, 12), (50, 16), (56, 5)],
+            messages=[
+                "`jit(...)` stored in the field `forward` of the equinox Module `Head` makes a new jitted function for every instance: a static part of the module, compared by identity, so `eqx.filter_jit` (or a jit given the module) traces and compiles again for each new instance. Store the plain function and jit the code that calls it (it is traced inside the caller's jit anyway)",
+                '`jit` of the bound method `sc.f` (a new object at every attribute access) compiles again on every call of `run`: jit caches per function object and `run` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `run` itself; and pass the varying values as arguments',
+                '`jit` of the bound method `model.apply` (a new object at every attribute access) compiles again on every call of `predict`: jit caches per function object and `predict` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `predict` itself; and pass the varying values as arguments',
+                '`jit` of `tx.update` of the optimizer `optax.sgd(...)` built in `update` (new functions each time it is built) compiles again on every call of `update`: jit caches per function object and `update` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `update` itself; and pass the varying values as arguments',
+                '`jit` of the bound method `sc.f` (a new object at every attribute access) compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments',
+                '`jit` of the bound method `sc.f` (a new object at every attribute access) traces and compiles again: it was wrapped and traced on line 55, and jit caches per function object. Wrap it once and reuse the jitted function (`f = jax.jit(sc.f)`)',
+            ],
+        ),
         # the caller's method, jitted per call, in a function this file calls in a loop:
         # the same model compiles again on every call
         Invalid(
@@ -603,6 +786,8 @@ class RecompileFreshFunction(Rule):
         # names bound to a fresh jit in a function body outside loops: name -> (wrap, reason)
         self._once: dict[str, tuple[cst.CSTNode, str]] = {}
         self._has_loop: dict[int, bool] = {}  # id(unit) -> its body runs a loop
+        # (scope, bound method as written, transform) -> its first wrap traced there
+        self._wrapped: dict[tuple, cst.Call] = {}
 
     def _sync(self) -> None:
         if self._unit is not self.ctx.unit:
@@ -628,7 +813,7 @@ class RecompileFreshFunction(Rule):
         """Is this a function body whose every call would compile again (not the module,
         not traced, not a function that runs once or rarely)?"""
         ctx = self.ctx
-        if ctx.unit.is_module or ctx.in_traced or _runs_once(ctx.unit) or _called_rarely(ctx.unit, ctx.path):
+        if ctx.unit.is_module or ctx.in_traced or self._once_per_run(ctx.unit):
             return False
         u: Optional[Unit] = ctx.unit
         while u is not None and not u.is_module:
@@ -640,12 +825,51 @@ class RecompileFreshFunction(Rule):
             u = u.parent
         return True
 
+    def _once_per_run(self, unit: Unit) -> bool:
+        """The rule of thumb (tests, test modules, ``main``, set-up and loading functions
+        run once or a few times); a ``main(lr)`` that this file calls in a loop or a
+        comprehension (a sweep) runs again and again."""
+        if _called_rarely(unit, self.ctx.path):
+            return True
+        if not _runs_once(unit):
+            return False
+        return not (unit.name == "main" and self.ctx.called_repeatedly(unit))
+
+    _EQX_MODULES = frozenset({"equinox.Module", "equinox._module.Module"})
+    _FIELD_JITS = frozenset({"jax.jit", "jax.pmap", "jax.pjit", "jax.experimental.pjit.pjit"})
+
+    def _jit_field(self, node: cst.Assign) -> None:
+        """``self.forward = jax.jit(fn)`` in an equinox Module's ``__init__``: each instance
+        holds a new jitted function, a static leaf of the module compared by identity,
+        so a filtered transformation given a new instance traces again."""
+        ctx = self.ctx
+        unit = ctx.unit
+        tgt = node.targets[0].target
+        if (unit.cls is None or unit.name not in ("__init__", "__post_init__") or not isinstance(tgt, cst.Attribute)
+                or not isinstance(tgt.value, cst.Name) or tgt.value.value != "self"
+                or not isinstance(node.value, cst.Call) or ctx.qualname(node.value.func) not in self._FIELD_JITS):
+            return
+        if not any(b in self._EQX_MODULES for b in unit.cls.bases):
+            return
+        q = ctx.qualname(node.value.func) or "jax.jit"
+        self.report(
+            node.value,
+            f"`{q.rsplit('.', 1)[1]}(...)` stored in the field `{tgt.attr.value}` of the equinox Module "
+            f"`{unit.cls.name}` makes a new jitted function for every instance: a static part of the "
+            f"module, compared by identity, so `eqx.filter_jit` (or a jit given the module) traces and "
+            f"compiles again for each new instance. Store the plain function and jit the code that "
+            f"calls it (it is traced inside the caller's jit anyway)",
+        )
+
     def visit_Assign(self, node: cst.Assign) -> None:
         self._sync()
         ctx = self.ctx
         if ctx.in_traced or len(node.targets) != 1:
             return
         tgt = node.targets[0].target
+        if isinstance(tgt, cst.Attribute):
+            self._jit_field(node)
+            return
         if not isinstance(tgt, cst.Name):
             return
         if not ctx.loop_stack:
@@ -760,15 +984,24 @@ class RecompileFreshFunction(Rule):
             return
         func = node.func
         loop = ctx.loop_stack[-1].node if ctx.loop_stack else None
+        if isinstance(func, cst.Attribute) and func.attr.value in ("lower", "trace") and isinstance(func.value, cst.Call):
+            # `jax.jit(f).lower(x)`: ahead-of-time lowering, meant to compile there and then;
+            # only a bound method lowered twice in one scope traces twice for nothing
+            reason = self._fresh_wrap(func.value, loop)
+            if reason is not None and reason.startswith("the bound method") and not _inline(func.value):
+                self._rewrapped(func.value, reason)
+            return
         if isinstance(func, cst.Call):
             reason = self._fresh_wrap(func, loop)
             if reason is None:
                 return
             if _inline(func):
                 return  # jit(..., inline=True): inlined into the caller's trace
+            if reason.startswith("the bound method") and self._rewrapped(func, reason):
+                return
             if loop is not None:
                 self._report(func, reason, "every iteration of the loop")
-            elif (not ctx.unit.is_module and not _runs_once(ctx.unit) and not _called_rarely(ctx.unit, ctx.path)
+            elif (not ctx.unit.is_module and not self._once_per_run(ctx.unit)
                     and self._per_call_case(func)):
                 self._report(func, reason, f"every call of `{ctx.unit.name}`", ctx.unit.name)
             return
@@ -787,6 +1020,23 @@ class RecompileFreshFunction(Rule):
                     # (a hyper-parameter sweep), which is the point of jit
                     return
                 self._report(wrap, reason, "every iteration of the loop")
+
+    def _rewrapped(self, wrap: cst.Call, reason: str) -> bool:
+        """A bound method wrapped and traced again in the same scope (``jax.jit(foo.f)(x)``
+        twice): the second wrap misses the first's cache and traces again."""
+        ctx = self.ctx
+        fn = positional_args(wrap)[0].value
+        memo = (id(ctx.unit), ctx.code(fn).strip(), ctx.qualname(wrap.func))
+        first = self._wrapped.get(memo)
+        if first is None:
+            self._wrapped[memo] = wrap
+            return False
+        q = ctx.qualname(wrap.func) or "jax.jit"
+        self.report(wrap, f"`{q.rsplit('.', 1)[1]}` of {reason} traces and compiles again: it was wrapped "
+                          f"and traced on line {{related_line}}, and jit caches per function object. Wrap it "
+                          f"once and reuse the jitted function (`f = jax.jit({ctx.code(fn).strip()})`)",
+                    related=first)
+        return True
 
     def _report(self, wrap: cst.Call, reason: str, when: str, caller: Optional[str] = None) -> None:
         func = wrap.func if isinstance(wrap, cst.Call) else wrap

@@ -13,7 +13,7 @@ from jaxlint.model import values as V
 from jaxlint.model.keyflow import assigned_in, invariant, key_like_name, loop_target_read, rngs_keys
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import writes
-from jaxlint.model.walk import arg_at, children, descendants, int_value, walk_tree
+from jaxlint.model.walk import arg_at, children, descendants, int_value, positional_args, walk_tree
 
 
 class PrngKeyReuse(Rule):
@@ -47,7 +47,15 @@ class PrngKeyReuse(Rule):
         "* a key of the enclosing scope, bound once there, consumed in a function or lambda "
         "that is called more than once (or in a loop), unless it is an objective given to "
         "`jax.grad`/`value_and_grad`/`jacrev`... there and called outside loops (evaluated "
-        "again for its value or a diagnostic: the same objective is meant);\n"
+        "again for its value or a diagnostic: the same objective is meant); also a function "
+        "or lambda that a tree map (`jax.tree.map`, `tree_util.tree_map`, through an alias "
+        "too) or `map` runs once for every element, and a key bound with `partial` to a "
+        "function that draws from it, handed to a tree map, `map` or `jax.vmap`: every leaf, "
+        "item or batch element draws the same numbers;\n"
+        "* `f.apply(params, key, x)` of `f = hk.transform(fn)` (`transform_with_state`: the "
+        "third argument) where `fn` draws from haiku's key stream (`hk.next_rng_key()`, "
+        "`hk.dropout`, in a module class or helper of the file it calls): the apply consumes "
+        "the key like a helper does (not with `without_apply_rng`, nor when `fn` draws nothing);\n"
         "* a function given a key (a `key`/`rng` parameter, `kwargs.get(\"rng\")`) that "
         "never reads it and draws from a fixed seed instead;\n"
         "* a key stored on an object when it is built (`self.rng = PRNGKey(seed)`) that a "
@@ -679,6 +687,84 @@ class PrngKeyReuse(Rule):
                 return b
             """
         ),
+        # a key per element (split, unflattened, mapped with the inputs), a draw made once
+        # outside the map; haiku applies of functions that draw nothing, without a key, or
+        # with a new key per step
+        Valid(
+            """
+            import haiku as hk
+            import jax
+            from functools import partial
+            from jax import random
+
+
+            def add_noise(x, key, scale=0.1):
+                return x + scale * random.normal(key, x.shape)
+
+
+            def perturb(params, key):
+                leaves, treedef = jax.tree.flatten(params)
+                keys = random.split(key, len(leaves))
+                return jax.tree.unflatten(treedef, [add_noise(p, k) for p, k in zip(leaves, keys)])
+
+
+            def perturb_keys(params, key):
+                keys = jax.tree.unflatten(jax.tree.structure(params), list(random.split(key, len(jax.tree.leaves(params)))))
+                return jax.tree.map(lambda p, k: add_noise(p, k), params, keys)
+
+
+            def noisy_batch(xs, key):
+                return jax.vmap(add_noise)(xs, random.split(key, xs.shape[0]))
+
+
+            def mask_once(xs, key):
+                mask = random.bernoulli(key, 0.5, (3,))
+                return list(map(lambda x: x * mask, xs))
+
+
+            def shuffle_batch(batch, key):
+                # the same permutation of every leaf: rows stay aligned, on purpose
+                return jax.tree.map(lambda x: random.permutation(key, x), batch)
+
+
+            def pick(genotypes, key, p):
+                return jax.tree.map(partial(random.choice, key, shape=(1,), p=p), genotypes)
+
+
+            def linear(x):
+                return hk.Linear(3)(x)
+
+
+            mlp = hk.transform(linear)
+
+
+            def twice(params, key, x):
+                # nothing in `linear` draws: the key is not consumed
+                return mlp.apply(params, key, x), mlp.apply(params, key, x)
+
+
+            def dropout_fn(x):
+                return hk.dropout(hk.next_rng_key(), 0.5, x)
+
+
+            det = hk.without_apply_rng(hk.transform(linear))
+            drop = hk.transform(dropout_fn)
+
+
+            def steps(params, batches, rng):
+                outs = [det.apply(params, x) for x in batches]
+                for x in batches:
+                    rng, sub = jax.random.split(rng)
+                    outs.append(drop.apply(params, sub, x))
+                return outs
+
+
+            def test_same_key_same_mask(params, x):
+                # a test of haiku's determinism: one key for both applies, on purpose
+                key = jax.random.PRNGKey(42)
+                assert (drop.apply(params, key, x) == drop.apply(params, key, x)).all()
+            """
+        ),
     ]
 
     INVALID = [
@@ -759,6 +845,95 @@ class PrngKeyReuse(Rule):
             expected=[(7, 9)],
             messages=[
                 "`keys[0]` was already consumed by `random.normal` on line 5: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(keys[0])`, and give each call its own key",
+            ],
+        ),
+        # a key of the enclosing scope in a function that a tree map, `map` or `vmap` runs
+        # once for every element (a lambda, a def, a helper, a `partial` binding the key)
+        Invalid(
+            """
+            import jax
+            from functools import partial
+            from jax import random, tree_util
+
+
+            def add_noise(x, key, scale=0.1):
+                return x + scale * random.normal(key, x.shape)
+
+
+            def private_grads(grads, rng, std):
+                tree_map = tree_util.tree_map
+                noise = lambda g: g + std * random.normal(rng, g.shape)
+                return tree_map(noise, grads)
+
+
+            def jitter(points, rng):
+                def shake(p):
+                    return p + random.uniform(rng, p.shape)
+                return list(map(shake, points))
+
+
+            def perturb(params, key):
+                return jax.tree.map(lambda p: add_noise(p, key), params)
+
+
+            def perturb_partial(params, key):
+                return tree_util.tree_map(partial(add_noise, key=key), params)
+
+
+            def noisy_batch(xs, key):
+                return jax.vmap(partial(add_noise, key=key))(xs)
+            """,
+            expected=[(12, 33), (18, 20), (23, 35), (27, 54), (31, 44)],
+            messages=[
+                "`rng` comes from the enclosing scope and is consumed by `random.normal` in `noise`, which `tree_map` calls once for every element (line 13): every element draws the same random numbers. Give the function a key parameter and map a fresh key with each element (`jax.random.split(rng, n)`, unflattened into the tree's structure for a tree map)",
+                "`rng` comes from the enclosing scope and is consumed by `random.uniform` in `shake`, which `map` calls once for every element (line 19): every element draws the same random numbers. Give the function a key parameter and map a fresh key with each element (`jax.random.split(rng, n)`, unflattened into the tree's structure for a tree map)",
+                "`key` comes from the enclosing scope and is consumed by `add_noise()` in the function, which `jax.tree.map` calls once for every element (line 23): every element draws the same random numbers. Give the function a key parameter and map a fresh key with each element (`jax.random.split(key, n)`, unflattened into the tree's structure for a tree map)",
+                '`key` is bound by `partial` to `add_noise`, which draws from it with `random.normal`, and `tree_util.tree_map` calls it once for every element: every element draws the same random numbers. Map a fresh key with each element (`jax.random.split(key, n)`) instead of binding one',
+                '`key` is bound by `partial` to `add_noise`, which draws from it with `random.normal`, and `jax.vmap` calls it once for every element: every element draws the same random numbers. Map a fresh key with each element (`jax.random.split(key, n)`) instead of binding one',
+            ],
+        ),
+        # haiku: the apply of a transformed function that draws from haiku's key stream
+        # consumes its key (twice with one key, or in every iteration of a loop)
+        Invalid(
+            """
+            import haiku as hk
+            import jax
+
+
+            def forward(x):
+                return hk.dropout(hk.next_rng_key(), 0.5, x)
+
+
+            f = hk.transform(forward)
+
+
+            def same_mask(params, key, x):
+                out1 = f.apply(params, key, x)
+                out2 = f.apply(params, key, x)
+                return out1, out2
+
+
+            class Block(hk.Module):
+                def __call__(self, x):
+                    return hk.dropout(hk.next_rng_key(), 0.1, hk.Linear(4)(x))
+
+
+            def net_fn(x):
+                return Block()(x)
+
+
+            net = hk.transform_with_state(net_fn)
+
+
+            def train(params, state, batches, rng):
+                for x in batches:
+                    out, state = net.apply(params, state, rng, x)
+                return out
+            """,
+            expected=[(14, 12), (32, 22)],
+            messages=[
+                '`key` was already consumed by `f.apply()` on line 13: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key',
+                '`rng` is consumed by `hk.dropout` via `net.apply` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`rng, sub = jax.random.split(rng)`) or use `jax.random.fold_in(rng, i)`',
             ],
         ),
         # a closure that samples noise, never differentiated, called twice: the same noise
@@ -1276,16 +1451,23 @@ class PrngKeyReuse(Rule):
         self._fixed_reported: set[tuple[int, int]] = set()
         self._stored_reported: set[tuple[int, str]] = set()
         self._stored_checked: set[tuple[int, str]] = set()
-        self._sites: dict[tuple[int, str], list] = {}
+        self._sites: dict[tuple, list] = {}
 
     def _helper_consumes(self, node: cst.Call) -> None:
         """``helper(key, x)`` where ``helper`` (a function of this file, or one imported
         from the project) hands that parameter straight to a jax.random consumer."""
         ctx = self.ctx
         for arg, helper, sampler in ctx.key_consumer(node):
+            if sampler.startswith("hk.") and _in_test(ctx.unit):
+                continue  # a test comparing applies under one key (haiku's determinism)
             token = ctx.key_token(arg)
             if token is None:
                 continue
+            if isinstance(arg, cst.Name) and sampler not in self._SELECTORS \
+                    and not any(t is token for t, _ in ctx.consumed_keys()) and (
+                    self._closure_key_in_mapped_fn(arg, node, f"{helper}()")
+                    or self._closure_key_called_again(arg, node, f"{helper}()")):
+                continue  # a closure run many times, each run handing the helper the same key
             self._fixed_seed_in_loop(node, arg, token, f"{helper}()")
             if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
                 # a key from outside the loop: every iteration consumes it again
@@ -1299,6 +1481,7 @@ class PrngKeyReuse(Rule):
         ctx = self.ctx
         q = ctx.qualname(node.func)
         if q is None or not q.startswith("jax.random."):
+            self._mapped_partial(node)
             self._helper_consumes(node)
             self._rngs_consumes(node)
             self._module_key_field(node)
@@ -1541,6 +1724,23 @@ class PrngKeyReuse(Rule):
                 binds = [None, *binds]
         if len(binds) != 1:
             return False  # set again between calls (a split of a global key): not the same key
+        mapped = self._mapped_sites(owner, outer) if how not in self._SELECTORS else []
+        if mapped and _in_test(owner):
+            return False  # a test's inputs drawn alike for every leaf (`tree_map(lambda _: normal(key, s), tree)`)
+        if mapped:
+            fname = self._called_name(outer, owner)
+            mapper = self.ctx.code(mapped[0].func).strip()
+            what = f"`{fname}`" if fname is not None else "the function"
+            self.report(
+                node,
+                f"`{name}` comes from the enclosing scope and is consumed by `{_by(how)}` in "
+                f"{what}, which `{mapper}` calls once for every element (line {{related_line}}): "
+                f"every element draws the same random numbers. Give the function a key "
+                f"parameter and map a fresh key with each element (`jax.random.split({name}, n)`, "
+                f"unflattened into the tree's structure for a tree map)",
+                related=mapped[0],
+            )
+            return True
         fname = self._bound_name(outer, owner)
         if fname is None:
             return False
@@ -1558,7 +1758,7 @@ class PrngKeyReuse(Rule):
         where = "in a loop" if len(sites) == 1 else f"{len(sites)} times"
         self.report(
             node,
-            f"`{name}` comes from the enclosing scope and is consumed by `random.{how}` in "
+            f"`{name}` comes from the enclosing scope and is consumed by `{_by(how)}` in "
             f"`{fname}`, which is called {where} (first on line {{related_line}}): every call "
             f"draws the same random numbers. Give `{fname}` a key parameter and pass a fresh key "
             f"to each call",
@@ -1631,6 +1831,122 @@ class PrngKeyReuse(Rule):
                         return None
                     return small.targets[0].target.value
         return None
+
+    # callables that call the function they are given once for every element (every
+    # leaf of a tree, every item of an iterable): (qualified name, the function's position)
+    _MAPPERS = {
+        "jax.tree_util.tree_map": 0, "jax.tree.map": 0, "jax.tree_map": 0, "jax.tree_multimap": 0,
+        "jax.tree_util.tree_multimap": 0, "jax.tree_util.tree_map_with_path": 0,
+        "jax.tree.map_with_path": 0, "map": 0, "optax.tree_utils.tree_map_params": 1,
+    }
+
+    # samplers that select or reorder: one key for every leaf picks the same rows of each
+    # (`jax.tree.map(lambda x: jax.random.permutation(key, x), batch)`: a consistent shuffle)
+    _SELECTORS = frozenset({"choice", "permutation", "shuffle", "randint"})
+
+    @staticmethod
+    def _called_name(outer, owner) -> Optional[str]:
+        """The name a function defined in ``owner`` is bound to: a ``def``'s, or the
+        target of an assignment whose value is the lambda itself (``noise = lambda n: ...``)."""
+        node = outer.node
+        if isinstance(node, cst.FunctionDef):
+            return node.name.value
+        for n in walk_tree(owner.node):
+            if isinstance(n, cst.Assign) and n.value is node and len(n.targets) == 1 \
+                    and isinstance(n.targets[0].target, cst.Name):
+                return n.targets[0].target.value
+        return None
+
+    def _mapper(self, func: cst.BaseExpression, owner) -> Optional[int]:
+        """The position of the mapped function when ``func`` is a mapping callable
+        (``jax.tree.map``, ``map``; also through a name bound once to one, ``tree_map =
+        tree_util.tree_map``), else None."""
+        ctx = self.ctx
+        if isinstance(func, cst.Name) and func.value == "map":
+            return 0 if ctx.builtin_name(func) == "map" else None
+        q = ctx.qualname(func)
+        if q is None and isinstance(func, cst.Name):
+            binds = writes(owner.node, func.value) if not owner.is_module else \
+                ctx.index.module_assignments.get(func.value, [])
+            if len(binds) == 1 and isinstance(binds[0], cst.Assign) and len(binds[0].targets) == 1 \
+                    and isinstance(binds[0].targets[0].target, cst.Name):
+                q = ctx.qualname(binds[0].value)
+        return self._MAPPERS.get(q) if q is not None else None
+
+    def _mapped_partial(self, node: cst.Call) -> None:
+        """``jax.tree.map(partial(add_noise, key), grads)``, ``jax.vmap(partial(sample,
+        key))(xs)``: a key bound by ``partial`` to a parameter the function hands to a
+        ``jax.random`` consumer, and the function run once for every element."""
+        ctx = self.ctx
+        func = node.func
+        vmapped = False
+        if isinstance(func, cst.Call) and ctx.qualname(func.func) == "jax.vmap":
+            fn_pos, pos = 0, positional_args(func)  # `jax.vmap(partial(f, key))(xs)`
+            vmapped = True
+        else:
+            fn_pos = self._mapper(func, ctx.unit)
+            pos = positional_args(node)
+            if fn_pos is None or fn_pos >= len(pos) - 1:
+                return
+        if fn_pos >= len(pos) or any(a.star for a in node.args):
+            return
+        part = pos[fn_pos].value
+        if not isinstance(part, cst.Call) or ctx.qualname(part.func) not in apis.PARTIALS:
+            return
+        inner = positional_args(part)
+        if not inner or any(a.star for a in part.args):
+            return
+        target = inner[0].value
+        bound = [a for a in part.args if a is not inner[0]]
+        q = ctx.qualname(target) or ""
+        if q.startswith("jax.random.") and q.rsplit(".", 1)[1] in self._SELECTORS:
+            return
+        if q.startswith("jax.random.") and q.rsplit(".", 1)[1] in apis.RANDOM_CONSUMERS:
+            key = arg_at(cst.Call(func=target, args=bound), 0, "key")
+            consumed = [(key, "")] if key is not None else []
+        else:
+            consumed = [(a, f", which draws from it with `{_by(smp)}`")
+                        for a, _h, smp in ctx.key_consumer(cst.Call(func=target, args=bound))
+                        if smp not in self._SELECTORS]
+        if _in_test(ctx.unit):
+            return
+        for arg, via in consumed:
+            if ctx.key_token(arg) is None:
+                continue
+            mapper = "jax.vmap" if vmapped else ctx.code(func).strip()
+            name = ctx.code(arg).strip()
+            self.report(
+                arg,
+                f"`{name}` is bound by `partial` to `{ctx.code(target).strip()}`{via}, and "
+                f"`{mapper}` calls it once for every element: every element "
+                f"draws the same random numbers. Map a fresh key with each element "
+                f"(`jax.random.split({name}, n)`) instead of binding one",
+            )
+            return
+
+    def _mapped_sites(self, owner, outer) -> list[cst.Call]:
+        """Calls in ``owner`` that hand the function ``outer`` (the lambda itself, or the
+        name it is bound to) to a mapping callable: it runs once for every element."""
+        fname = self._called_name(outer, owner)
+        memo = ("mapped", id(owner.node), id(outer.node))
+        got = self._sites.get(memo)
+        if got is not None:
+            return got
+        out: list[cst.Call] = []
+        for n in walk_tree(owner.node):
+            if not isinstance(n, cst.Call) or any(a.star for a in n.args):
+                continue
+            pos = [a for a in n.args if a.keyword is None]
+            if len(pos) < 2:
+                continue
+            fn_pos = self._mapper(n.func, owner)
+            if fn_pos is None or fn_pos >= len(pos) - 1:
+                continue
+            f = pos[fn_pos].value
+            if f is outer.node or (fname is not None and isinstance(f, cst.Name) and f.value == fname):
+                out.append(n)
+        self._sites[memo] = out
+        return out
 
     @staticmethod
     def _call_sites(scope: cst.CSTNode, fname: str) -> list[tuple[cst.Call, bool]]:
@@ -1787,7 +2103,7 @@ class PrngKeyReuse(Rule):
             return False
         self.report(
             node,
-            f"`{key_expr.value}` comes from the enclosing scope and is consumed by `random.{how}` "
+            f"`{key_expr.value}` comes from the enclosing scope and is consumed by `{_by(how)}` "
             f"inside a function mapped by jax.vmap: every element of the batch uses the same key "
             f"and draws the same random numbers. Map per-element keys with the inputs "
             f"(`jax.vmap(f)(xs, jax.random.split({key_expr.value}, n))`)",
@@ -1836,7 +2152,7 @@ class PrngKeyReuse(Rule):
 
 def _by(how: str) -> str:
     """How a key was consumed, for messages: a helper call as written, else the sampler."""
-    return how if how.endswith(")") or how.startswith("rngs=") else f"random.{how}"
+    return how if how.endswith(")") or how.startswith(("rngs=", "hk.")) else f"random.{how}"
 
 
 def _kwargs_key(e: cst.BaseExpression) -> bool:

@@ -12,7 +12,7 @@ from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.hashing import UNHASHABLE, Hashing, attribute_param, class_hashing
 from jaxlint.model.scopes import bound_once, scope_of, writes
-from jaxlint.model.walk import walk_tree
+from jaxlint.model.walk import dotted_name, walk_tree
 
 
 _NP_ARRAY_MAKERS = frozenset(
@@ -46,7 +46,8 @@ class NonHashableStaticArg(Rule):
         "no hash at all, and a `frozen=True`/`unsafe_hash=True` one (or `@flax.struct.dataclass`) "
         "hashes its fields, so a field given an array, a list or another such instance makes it "
         "unhashable (fields declared `field(compare=False)`/`hash=False` do not count). The same "
-        "for an `equinox.Module` (a frozen dataclass: its own `__init__` read through `self.f = p`; "
+        "for a flax linen Module (a dataclass hashing its fields; `static_broadcasted_argnums` of "
+        "`jax.pmap` counts as static), for an `equinox.Module` (a frozen dataclass: its own `__init__` read through `self.f = p`; "
         "also a class of another module of the project), for a class whose `__hash__` is "
         "`hash((self.a, self.b))` with `__init__` setting them, and for either half of "
         "`eqx.partition(module, ...)` (whose list/dict/set fields stay). A jitted method called "
@@ -60,7 +61,17 @@ class NonHashableStaticArg(Rule):
         "checked where the declaration alone decides: positional arguments at the literal "
         "`static_argnums`, keywords named in `static_argnames`. `jax.partial` (JAX's old export "
         "of `functools.partial`) binds a jit's keywords like `functools.partial`. "
-        "What `functools.partial(jitted, ...)` binds is checked as if passed at a call."
+        "What `functools.partial(jitted, ...)` binds is checked as if passed at a call. A call "
+        "through a transformation of the jit (`jax.grad(loss)(w, x, y)`, `jax.value_and_grad`, "
+        "`jax.jacrev`..., `jax.vmap(f, in_axes)(...)`, of the jit or of `functools.partial(jit, "
+        "...)`) reaches it with the `partial`'s arguments first, then the call's: an argument "
+        "the transformation differentiates (`argnums`) or maps (`in_axes` not None) is a tracer "
+        "there, the others keep their values (a NumPy array from `np.random.randn(50, 3)` or "
+        "`np.random.normal(..., size=...)` is unhashable). A name bound more than once where every "
+        "binding is an optimizer state or a jitted function's output is unhashable too: "
+        "`opt_state = opt_init(x)` of `jax.example_libraries.optimizers` (lists of arrays), "
+        "`state = tx.init(params)` of an optax optimizer with state (`optax.adam(...)`), then "
+        "`opt_state = step_jit(..., opt_state)` in the loop (arrays)."
     )
     why_bad = (
         "`jit` caches compiled code by the value of static arguments, so they must be "
@@ -442,9 +453,246 @@ class NonHashableStaticArg(Rule):
             print(run(jnp.ones(3)))
             """
         ),
+        # the same transformations with the static argument unmapped (`in_axes=None`), bound
+        # by keyword in a `partial`, or hashable (a tuple) and not differentiated
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def power(x, n):
+                return x ** n
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def loss(w, data):
+                return jnp.sum((jnp.asarray(data) @ w) ** 2)
+
+
+            def batched(xs):
+                return jax.vmap(power, in_axes=(0, None))(xs, 3)
+
+
+            def partial_static(xs):
+                return jax.vmap(partial(power, n=3))(xs)
+
+
+            def fit(w):
+                data = ((1.0, 2.0, 3.0),)
+                return jax.grad(loss)(w, data)
+            """
+        ),
+        # flax linen Modules whose fields are hashable (a tuple, a string)
+        Valid(
+            """
+            from functools import partial
+            from typing import Any, Mapping
+
+            import flax.linen as nn
+            import jax
+
+
+            class Mlp(nn.Module):
+                widths: tuple
+                act: str = "relu"
+
+                @nn.compact
+                def __call__(self, x):
+                    for w in self.widths:
+                        x = nn.Dense(w)(x)
+                    return x
+
+
+            @partial(jax.jit, static_argnums=(0,))
+            def step(model, params, x):
+                return model.apply(params, x)
+
+
+            def train_step(model, params, x):
+                return model.apply(params, x)
+
+
+            def main(params, x):
+                model = Mlp(widths=(16, 4))
+                step(model, params, x)
+                p = jax.pmap(train_step, static_broadcasted_argnums=(0,))
+                p(Mlp((8,), "tanh"), params, x)
+            """
+        ),
+        # the same states passed as traced arguments; the optimizer (functions, hashable) static
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import optax
+            from jax.example_libraries import optimizers
+
+
+            def run_steps(n, update_fun, opt_state):
+                return jax.lax.fori_loop(0, n, update_fun, opt_state)
+
+
+            run_jit = jax.jit(run_steps, static_argnums=(0, 1))
+
+
+            @partial(jax.jit, static_argnames=("opt",))
+            def apply_step(grads, params, state, opt):
+                updates, state = opt.update(grads, state, params)
+                return optax.apply_updates(params, updates), state
+
+
+            def fit(params, update_fun, loops):
+                opt_init, opt_update, get_params = optimizers.adam(step_size=0.1)
+                opt_state = opt_init(params)
+                for _ in range(loops):
+                    opt_state = run_jit(10, update_fun, opt_state)
+                return get_params(opt_state)
+
+
+            def train(params, grads, loops):
+                tx = optax.adam(1e-3)
+                state = tx.init(params)
+                for _ in range(loops):
+                    params, state = apply_step(grads, params, state, tx)
+                return params
+            """
+        ),
     ]
 
     INVALID = [
+        # optimizer states in a static slot, their name rebound in the loop to the jit's output: example_libraries opt_init(...) (lists of arrays), optax tx.init(...) (arrays)
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            import optax
+            from jax.example_libraries import optimizers
+
+
+            def run_steps(n, update_fun, opt_state):
+                return jax.lax.fori_loop(0, n, update_fun, opt_state)
+
+
+            run_jit = jax.jit(run_steps, static_argnums=(0, 1, 2))
+
+
+            @partial(jax.jit, static_argnames=("state",))
+            def apply_step(grads, params, state):
+                updates, state = tx.update(grads, state, params)
+                return optax.apply_updates(params, updates), state
+
+
+            tx = optax.adam(1e-3)
+
+
+            def fit(params, update_fun, loops):
+                opt_init, opt_update, get_params = optimizers.adam(step_size=0.1)
+                opt_state = opt_init(params)
+                for _ in range(loops):
+                    opt_state = run_jit(10, update_fun, opt_state)
+                return get_params(opt_state)
+
+
+            def train(params, grads, loops):
+                state = tx.init(params)
+                for _ in range(loops):
+                    params, state = apply_step(grads, params, state=state)
+                return params
+            """,
+            expected=[(28, 45), (35, 57)],
+            messages=[
+                'An optimizer state (`opt_init(...)` of `optimizers.adam`: lists of arrays) is passed to `run_jit` in a static position (parameter `opt_state`; static_argnums=(0, 1, 2)): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)',
+                "An optax optimizer state (`tx.init(...)` of `optax.adam`: arrays) is passed to `apply_step` in a static position (parameter `state`; static_argnames='state'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
+        # a flax linen Module hashes its fields: a dict field makes it unhashable, in jit's static_argnums and pmap's static_broadcasted_argnums
+        Invalid(
+            """
+            from functools import partial
+            from typing import Any, Mapping
+
+            import flax.linen as nn
+            import jax
+            import jax.numpy as jnp
+
+
+            class NerfModel(nn.Module):
+                embeddings: Mapping[str, Any]
+
+                @nn.compact
+                def __call__(self, x):
+                    return nn.Dense(4)(x)
+
+
+            @partial(jax.jit, static_argnums=(0,))
+            def step(model, params, x):
+                return model.apply(params, x)
+
+
+            def train_step(model, params, x):
+                return model.apply(params, x)
+
+
+            def main(params, x):
+                model = NerfModel(embeddings={"warp": [0, 1]})
+                step(model, params, x)
+                p = jax.pmap(train_step, static_broadcasted_argnums=(0,))
+                p(model, params, x)
+            """,
+            expected=[(28, 10), (30, 7)],
+            messages=[
+                'An instance of the flax Module `NerfModel` whose field `embeddings` is a dict (a flax Module hashes its fields) is passed to `step` in a static position (parameter `model`; static_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)',
+                'An instance of the flax Module `NerfModel` whose field `embeddings` is a dict (a flax Module hashes its fields) is passed to `p` in a static position (parameter `model`; static_broadcasted_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)',
+            ],
+        ),
+        # through a transformation of the jitted function: `jax.grad`/`value_and_grad` pass the
+        # call's arguments on (a NumPy array in a static slot; a differentiated one is a
+        # tracer), `jax.vmap` maps them (a tracer), also after `functools.partial`
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def loss(w, data):
+                return jnp.sum((data @ w) ** 2)
+
+
+            @partial(jax.jit, static_argnames=("n",))
+            def power(x, n):
+                return x ** n
+
+
+            def fit(w):
+                data = np.random.normal(0.0, 1.0, size=(8, 3))
+                return jax.value_and_grad(loss)(w, data)
+
+
+            def batched(xs):
+                return jax.vmap(power, in_axes=(None, 0))(2.0, xs)
+
+
+            def twice(w, data_tuple):
+                return jax.grad(loss, argnums=(0, 1))(w, data_tuple)
+            """,
+            expected=[(20, 40), (24, 52), (28, 46)],
+            messages=[
+                'A NumPy array (`data` is bound to `np.random.normal(0.0, 1.0, size=(8, 3))`) is passed through `jax.value_and_grad` to `loss` in a static position (parameter `data`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)',
+                "A tracer (`jax.vmap` maps the call's argument 1) is passed through `jax.vmap` to `power` in a static position (parameter `n`; static_argnames='n'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A tracer (`jax.grad` differentiates the call's argument 1) is passed through `jax.grad` to `loss` in a static position (parameter `data`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
         # a wrapper passes its parameter on to the static position; its caller passes a list/dict
         Invalid(
             """
@@ -757,18 +1005,23 @@ class NonHashableStaticArg(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         call, through = node, ""
+        traced: dict[int, str] = {}
         if node.args and ctx.qualname(node.func) in apis.PARTIALS and not node.args[0].keyword \
                 and not any(a.star for a in node.args):
             # `functools.partial(step_jit, cfg={...})`: every call of it passes them on
             call = node.with_changes(func=node.args[0].value, args=node.args[1:])
             through = " by `functools.partial`"
+        elif isinstance(node.func, cst.Call):
+            unwrapped = self._through_transform(node, traced)
+            if unwrapped is not None:
+                call, through = unwrapped
         info = ctx.jit_callee(call, static_only=True)
         if info is None:
             return
         for a, position, pname in info.args(call):
             if not info.is_static(position, pname):
                 continue
-            what = self._unhashable(a.value)
+            what = traced.get(id(a)) or self._unhashable(a.value)
             if what is None:
                 continue
             where = f"parameter `{pname}`" if pname else (f"argument {position}" if position is not None else "a static position")
@@ -784,6 +1037,71 @@ class NonHashableStaticArg(Rule):
                 f"call raises ValueError: Non-hashable static arguments are not supported. "
                 f"Instead, {fix_hint}",
             )
+
+    # transformations that call the function they wrap with the call's own arguments, in
+    # order: (which arguments they turn into tracers)
+    _GRADS = frozenset({"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.jacobian",
+                        "jax.hessian"})
+
+    def _through_transform(self, node: cst.Call, traced: dict[int, str]):
+        """``jax.grad(loss)(r, x, y)``, ``jax.vmap(partial(map_row, alpha, T))(xs)``: the
+        call that reaches the wrapped function (the arguments ``partial`` binds first,
+        then the call's own), and how it was reached; ``traced`` gets the arguments the
+        transformation turns into tracers (the ones it differentiates or maps). None
+        when the wrapped function or what the transformation traces is not known."""
+        ctx = self.ctx
+        outer = node.func
+        q = ctx.qualname(outer.func)
+        if (q not in self._GRADS and q != "jax.vmap") or any(a.star for a in (*outer.args, *node.args)):
+            return None
+        pos = [a for a in outer.args if a.keyword is None]
+        if not pos:
+            return None
+        fn = pos[0].value
+        args = list(node.args)
+        n_pos = sum(1 for a in args if a.keyword is None)
+        mapped: Optional[set[int]]
+        if q == "jax.vmap":
+            spec = next((a.value for a in outer.args if a.keyword is not None and a.keyword.value == "in_axes"),
+                        pos[1].value if len(pos) > 1 else None)
+            mapped = _axes(spec, n_pos)
+            verb = "maps"
+        else:
+            spec = next((a.value for a in outer.args if a.keyword is not None and a.keyword.value == "argnums"),
+                        pos[1].value if len(pos) > 1 else None)
+            mapped = _argnums(spec)
+            verb = "differentiates"
+        if mapped is None and isinstance(spec, cst.Name):
+            # `axis = 0` ... `vmap(f, axis)`: a name its scope binds once
+            bound_to = bound_once(ctx.index, ctx.unit, spec)
+            if bound_to is not None and bound_to is not spec:
+                mapped = _axes(bound_to, n_pos) if q == "jax.vmap" else _argnums(bound_to)
+        if mapped is None:
+            return None
+        short = ctx.code(outer.func).strip()
+        bound: list[cst.Arg] = []
+        through = f" through `{short}`"
+        if isinstance(fn, cst.Call) and ctx.qualname(fn.func) in apis.PARTIALS:
+            inner = [a for a in fn.args if a.keyword is None]
+            if not inner or any(a.star for a in fn.args):
+                return None
+            bound = [a for a in fn.args if a is not inner[0]]
+            fn = inner[0].value
+            through = f" through `{short}` of `functools.partial`"
+        i = 0
+        for a in args:
+            if a.keyword is None:
+                if i in mapped and not isinstance(a.value, (cst.Integer, cst.Float, cst.SimpleString)):
+                    # (a number mapped or differentiated fails earlier, with another error)
+                    traced[id(a)] = f"a tracer (`{short}` {verb} the call's argument {i})"
+                i += 1
+            elif q == "jax.vmap" and not isinstance(a.value, (cst.Integer, cst.Float, cst.SimpleString)):
+                traced[id(a)] = f"a tracer (`{short}` maps the keyword `{a.keyword.value}`)"
+        bound_pos = [a for a in bound if a.keyword is None]
+        bound_kw = [a for a in bound if a.keyword is not None]
+        own_pos = [a for a in args if a.keyword is None]
+        own_kw = [a for a in args if a.keyword is not None]
+        return cst.Call(func=fn, args=[*bound_pos, *own_pos, *bound_kw, *own_kw]), through
 
     def _unhashable(self, e: cst.BaseExpression, depth: int = 0) -> Optional[str]:
         ctx = self.ctx
@@ -805,7 +1123,7 @@ class NonHashableStaticArg(Rule):
                 return f"a {b}"
             q = ctx.qualname(e.func)
             if q is not None:
-                if q in _NP_ARRAY_MAKERS:
+                if q in _NP_ARRAY_MAKERS or _np_random_array(q, e):
                     return "a NumPy array"
                 if q.startswith("jax.numpy.") and ctx.value(e).kind == V.ARRAY:
                     return "a JAX array"
@@ -818,6 +1136,9 @@ class NonHashableStaticArg(Rule):
             if v.kind == V.ARRAY and v.local_array:
                 return "a JAX array"
             if depth < 4:
+                state = self._every_binding(e, depth)
+                if state is not None:
+                    return state
                 bound = self._bound(e)
                 if bound is not None:
                     what = self._unhashable(bound, depth + 1)
@@ -827,6 +1148,80 @@ class NonHashableStaticArg(Rule):
             return self._from_callers(e.value)
         if isinstance(e, cst.Attribute) and depth < 4:
             return self._constructor_arg(e, depth)
+        return None
+
+    _OPTIMIZER_LIBS = ("jax.example_libraries.optimizers.", "jax.experimental.optimizers.")
+    # optax optimizers whose state holds arrays (a step count, moments): unhashable
+    _OPTAX_STATEFUL = frozenset({"adam", "adamw", "adamax", "adamaxw", "nadam", "nadamw", "radam", "rmsprop",
+                                 "adagrad", "adabelief", "lamb", "lion", "yogi", "amsgrad", "novograd",
+                                 "adadelta", "adafactor"})
+
+    def _every_binding(self, e: cst.Name, depth: int) -> Optional[str]:
+        """A name its scope binds more than once (``opt_state = opt_init(x)``, then
+        ``opt_state = step_jit(..., opt_state)`` in a loop), each binding an optimizer
+        state or the output of a jitted function (arrays): what the first one is."""
+        ctx = self.ctx
+        u = scope_of(ctx.index, ctx.unit, e.value)
+        if u is None or u.is_module or ctx.unit.param(e.value) is not None:
+            return None
+        ws = writes(u.node, e.value)
+        if len(ws) < 2:
+            return None
+        first = None
+        for w in ws:
+            if not isinstance(w, cst.Assign) or len(w.targets) != 1:
+                return None
+            target = w.targets[0].target
+            if isinstance(target, cst.Tuple) and any(
+                    isinstance(el.value, cst.Name) and el.value.value == e.value and not isinstance(el, cst.StarredElement)
+                    for el in target.elements):
+                # `params, state = step_jit(...)`: a part of a jitted function's output
+                what = self._array_state(w.value, u, jit_only=True)
+                if what is None:
+                    return None
+                first = first or what
+                continue
+            if not isinstance(target, cst.Name):
+                return None
+            what = self._array_state(w.value, u)
+            if what is None:
+                return None
+            first = first or what
+        return first
+
+    def _array_state(self, value: cst.BaseExpression, scope, jit_only: bool = False) -> Optional[str]:
+        """``opt_init(x)`` of ``opt_init, opt_update, get_params = optimizers.adam(...)``
+        (lists of arrays), ``tx.init(params)`` of ``tx = optax.adam(...)``, or a call of a
+        jitted function of this file that returns something (arrays): what it is."""
+        ctx = self.ctx
+        if not isinstance(value, cst.Call):
+            return None
+        func = value.func
+        if jit_only:
+            info = ctx.jit_callee(value, static_only=True) if isinstance(func, cst.Name) else None
+            unit = info.unit if info is not None else None
+            return f"a part of the output of the jitted `{func.value}` (arrays)" if unit is not None and unit.returns \
+                and not any(r is None for r in unit.returns) else None
+        if isinstance(func, cst.Name):
+            for w in writes(scope.node, func.value):
+                if isinstance(w, cst.Assign) and len(w.targets) == 1 and isinstance(w.targets[0].target, cst.Tuple) \
+                        and isinstance(w.value, cst.Call):
+                    els = w.targets[0].target.elements
+                    q = ctx.qualname(w.value.func) or ""
+                    if els and isinstance(els[0].value, cst.Name) and els[0].value.value == func.value \
+                            and q.startswith(self._OPTIMIZER_LIBS):
+                        return f"an optimizer state (`{func.value}(...)` of `{ctx.code(w.value.func).strip()}`: lists of arrays)"
+            info = ctx.jit_callee(value)
+            unit = info.unit if info is not None else None
+            if unit is not None and unit.returns and not any(
+                    r is None or (isinstance(r, cst.Name) and r.value == "None") for r in unit.returns):
+                return f"the output of the jitted `{func.value}` (arrays)"
+            return None
+        if isinstance(func, cst.Attribute) and func.attr.value == "init" and isinstance(func.value, cst.Name):
+            made = bound_once(ctx.index, ctx.unit, func.value)
+            q = ctx.qualname(made.func) if isinstance(made, cst.Call) else None
+            if q is not None and q.startswith("optax.") and q.rsplit(".", 1)[1] in self._OPTAX_STATEFUL:
+                return f"an optax optimizer state (`{ctx.code(func).strip()}(...)` of `{ctx.code(made.func).strip()}`: arrays)"
         return None
 
     def _local_class(self, call: cst.BaseExpression):
@@ -941,18 +1336,29 @@ class NonHashableStaticArg(Rule):
             if part is not None:
                 inner = self._dataclass_instance(part, depth, containers=True)
                 return None if inner is None else f"a half of `eqx.partition({ctx.code(part).strip()}, ...)`, {inner},"
-        if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
+        if not isinstance(call, cst.Call) or any(a.star for a in call.args):
             return None
-        if ctx.unit.lookup_def(call.func.value) is not None:
+        if isinstance(call.func, cst.Attribute):
+            # `models.NerfModel(...)`: a class of another module of the project, through
+            # the module imported here
+            written = dotted_name(call.func)
+            if written is None or ctx.lookup(written.split(".", 1)[0]) is not None:
+                return None
+            found = ctx.index.class_hash(written)
+            how = Hashing(**found) if found else None
+            name = written
+            info = None
+        elif not isinstance(call.func, cst.Name) or ctx.unit.lookup_def(call.func.value) is not None:
             return None
-        info = self._local_class(call)
+        else:
+            info = self._local_class(call)
         if info is not None:
             how = class_hashing(info.node, info.bases, ctx.qualname)
             name = info.name
-        else:
+        elif isinstance(call.func, cst.Name):
             # a class another module of the project defines, imported here: its record
-            cls = ctx.index.pytree_class(call.func.value) if ctx.lookup(call.func.value) is None else None
-            how = Hashing(**cls.flat["hash"]) if cls is not None and cls.flat.get("hash") else None
+            found = ctx.index.class_hash(call.func.value) if ctx.lookup(call.func.value) is None else None
+            how = Hashing(**found) if found else None
             name = call.func.value
         if how is None:
             return None
@@ -976,6 +1382,8 @@ class NonHashableStaticArg(Rule):
                 continue
             if how.kind == "dataclass":
                 return f"an instance of the dataclass `{name}` whose field `{field}` is {inner} (its hash hashes every field)"
+            if how.kind == "linen":
+                return f"an instance of the flax Module `{name}` whose field `{field}` is {inner} (a flax Module hashes its fields)"
             if how.kind == "module":
                 return f"an instance of the equinox Module `{name}` whose field `{field}` is {inner} (a Module hashes its fields)"
             return f"an instance of `{name}` whose `__hash__` hashes `self.{field}`, {inner},"
@@ -1051,4 +1459,56 @@ def _display(e: Optional[cst.BaseExpression]) -> Optional[str]:
         return "a dict"
     if isinstance(e, (cst.Set, cst.SetComp)):
         return "a set"
+    return None
+
+
+_NP_SIZED = frozenset({"rand", "randn", "permutation"})  # an array whenever given an argument
+
+
+def _np_random_array(q: str, call: cst.Call) -> bool:
+    """``np.random.randn(50, 3)``, ``np.random.normal(0, 1, size=(3,))``: a NumPy array
+    (``np.random.normal()`` or ``randn()`` with no size is a float, hashable)."""
+    if not q.startswith("numpy.random."):
+        return False
+    short = q[len("numpy.random."):]
+    if short in _NP_SIZED:
+        return any(a.keyword is None for a in call.args)
+    return any(a.keyword is not None and a.keyword.value == "size"
+               and not (isinstance(a.value, cst.Name) and a.value.value == "None") for a in call.args)
+
+
+def _int(e: Optional[cst.BaseExpression]) -> Optional[int]:
+    if isinstance(e, cst.Integer):
+        return int(e.value)
+    return None
+
+
+def _argnums(spec: Optional[cst.BaseExpression]) -> Optional[set[int]]:
+    """What ``argnums`` differentiates: 0 by default, an int, a tuple of ints; None unknown."""
+    if spec is None:
+        return {0}
+    if _int(spec) is not None:
+        return {_int(spec)}  # type: ignore[arg-type]
+    if isinstance(spec, (cst.Tuple, cst.List)):
+        got = [_int(el.value) for el in spec.elements]
+        return None if any(g is None for g in got) else set(got)  # type: ignore[arg-type]
+    return None
+
+
+def _axes(spec: Optional[cst.BaseExpression], n: int) -> Optional[set[int]]:
+    """The positional arguments ``in_axes`` maps: every one for an int (0 by default),
+    those whose entry is not None for a tuple/list of ints and Nones; None unknown."""
+    if spec is None or _int(spec) is not None or (
+            isinstance(spec, cst.UnaryOperation) and _int(spec.expression) is not None):
+        return set(range(n))
+    if isinstance(spec, (cst.Tuple, cst.List)):
+        out = set()
+        for i, el in enumerate(spec.elements):
+            v = el.value
+            if isinstance(v, cst.Name) and v.value == "None":
+                continue
+            if _int(v) is None and not (isinstance(v, cst.UnaryOperation) and _int(v.expression) is not None):
+                return None
+            out.add(i)
+        return out
     return None

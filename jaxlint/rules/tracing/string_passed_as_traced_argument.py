@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import values as V
 from jaxlint.model.scopes import bound_once
+from jaxlint.model.walk import dotted_name, walk_tree
 
 
 # equinox modules whose pytree leaves include a function (JAX 0.10.2, equinox 0.13:
 # `jax.jit(f)(module)` raises TypeError; Linear, Conv, GRUCell, LayerNorm... do not)
 _FUNCTION_LEAF_MODULES = frozenset({"equinox.nn.Lambda", "equinox.nn.MLP"})
+
+# optax's optimizer constructors: a GradientTransformation, a NamedTuple of two functions
+_OPTAX_OPTIMIZERS = frozenset({
+    "adam", "adamw", "sgd", "rmsprop", "adagrad", "adabelief", "adafactor", "adamax", "adamaxw",
+    "nadam", "nadamw", "radam", "lamb", "lars", "lion", "yogi", "amsgrad", "novograd", "fromage",
+    "noisy_sgd", "sm3", "chain", "adadelta",
+})
 
 
 class StringToTracedArg(Rule):
@@ -25,7 +36,14 @@ class StringToTracedArg(Rule):
         "At calls of functions jitted in the same file, flags string literals (and f-strings) "
         "passed to parameters that are not declared static with `static_argnums`/"
         "`static_argnames`; and an `eqx.nn.Lambda`/`eqx.nn.MLP` (built there or bound once to a "
-        "name) passed to plain `jax.jit` for a traced parameter: their leaves include a function."
+        "name) passed to plain `jax.jit` for a traced parameter: their leaves include a function. "
+        "Also other objects that are not pytrees of arrays, built there or bound once to a name: "
+        "an instance of a flax linen Module class (of the file, or of another module of the "
+        "project), of a plain class of the file (no "
+        "bases, no decorators, no `__jax_array__`, no `register...(Cls, ...)` call in the file), "
+        "an optax optimizer (`optax.adam(...)`: a tuple of functions), a haiku "
+        "`hk.transform(...)`, a function of the file. `eqx.filter_jit` is left alone (it traces "
+        "only the array leaves)."
     )
     why_bad = (
         "`jit` turns every non-static argument into an abstract array, and a string is not "
@@ -98,9 +116,130 @@ class StringToTracedArg(Rule):
             b = jax.jit(loss_fn)(lin, jax.numpy.ones(2), 0.0)
             """
         ),
+        # the module static, classes registered as pytrees (decorator, register_pytree_node call), an optimizer given to eqx.filter_jit
+        Valid(
+            """
+            from functools import partial
+
+            import equinox as eqx
+            import flax.linen as nn
+            import jax
+            import jax.numpy as jnp
+            import optax
+
+
+            class Net(nn.Module):
+                @nn.compact
+                def __call__(self, x):
+                    return nn.Dense(4)(x)
+
+
+            @jax.tree_util.register_pytree_node_class
+            class Scaler:
+                def __init__(self, s):
+                    self.s = s
+
+                def tree_flatten(self):
+                    return (self.s,), None
+
+                @classmethod
+                def tree_unflatten(cls, aux, children):
+                    return cls(*children)
+
+
+            class Shift:
+                def __init__(self, b):
+                    self.b = b
+
+
+            jax.tree_util.register_pytree_node(Shift, lambda s: ((s.b,), None), lambda _, c: Shift(*c))
+
+
+            @partial(jax.jit, static_argnums=(0,))
+            def apply(model, params, x):
+                return model.apply(params, x)
+
+
+            @jax.jit
+            def scaled(scaler, shift, x):
+                return x * scaler.s + shift.b
+
+
+            @eqx.filter_jit
+            def update(opt, grads, state):
+                return opt.update(grads, state)
+
+
+            def run(params, grads, state, x):
+                net = Net()
+                y = apply(net, params, x)
+                w = scaled(Scaler(2.0), Shift(1.0), x)
+                u = update(optax.adam(1e-3), grads, state)
+                return y, w, u
+            """
+        ),
     ]
 
     INVALID = [
+        # objects that are not pytrees of arrays in traced slots: a flax linen Module of the file, an optax optimizer, an instance of a plain class, a function
+        Invalid(
+            """
+            from functools import partial
+
+            import flax.linen as nn
+            import haiku as hk
+            import jax
+            import jax.numpy as jnp
+            import optax
+
+
+            class Net(nn.Module):
+                @nn.compact
+                def __call__(self, x):
+                    return nn.Dense(4)(x)
+
+
+            class Scaler:
+                def __init__(self, s):
+                    self.s = s
+
+
+            @jax.jit
+            def apply(model, params, x):
+                return model.apply(params, x)
+
+
+            @partial(jax.jit, static_argnums=(0,))
+            def step(n, opt, params, grads, state):
+                updates, state = opt.update(grads, state)
+                return optax.apply_updates(params, updates), state
+
+
+            def act(x):
+                return jnp.tanh(x)
+
+
+            @jax.jit
+            def scaled(scaler, fn, x):
+                return fn(x) * scaler.s
+
+
+            def run(params, grads, state, x):
+                net = Net()
+                y = apply(net, params, x)
+                opt = optax.adam(1e-3)
+                p, s = step(1, opt, params, grads, state)
+                w = scaled(Scaler(2.0), act, x)
+                return y, p, s, w
+            """,
+            expected=[(43, 15), (45, 20), (46, 16), (46, 29)],
+            messages=[
+                'A flax linen Module (`Net(...)`, not a pytree) is passed to `apply` for the traced parameter `model`: jit makes every traced argument an abstract array and cannot make this one, so the call raises TypeError: Error interpreting argument ... as an abstract array. Declare it static (static_argnums=0, when it is hashable), or close over it instead of passing it',
+                'An optax optimizer (`optax.adam(...)`, a tuple of functions) is passed to `step` for the traced parameter `opt`: jit makes every traced argument an abstract array and cannot make this one, so the call raises TypeError: Error interpreting argument ... as an abstract array. Declare it static (static_argnums=1, when it is hashable), or close over it instead of passing it',
+                'An instance of `Scaler` (a class not registered as a pytree) is passed to `scaled` for the traced parameter `scaler`: jit makes every traced argument an abstract array and cannot make this one, so the call raises TypeError: Error interpreting argument ... as an abstract array. Declare it static (static_argnums=0, when it is hashable), or close over it instead of passing it',
+                'The function `act` is passed to `scaled` for the traced parameter `fn`: jit makes every traced argument an abstract array and cannot make this one, so the call raises TypeError: Error interpreting argument ... as an abstract array. Declare it static (static_argnums=1, when it is hashable), or close over it instead of passing it',
+            ],
+        ),
         Invalid(
             """
             import jax
@@ -181,6 +320,60 @@ class StringToTracedArg(Rule):
         )
         return True
 
+    def _not_pytree(self, arg: cst.BaseExpression) -> Optional[str]:
+        """What ``arg`` is when it is an object jit cannot flatten into arrays: a flax
+        linen Module (of this file, or ``nn.Dense(3)``), an instance of a plain class of
+        this file that nothing registers as a pytree, an optax optimizer or a haiku
+        ``Transformed`` (tuples of functions), a function of this file; else None."""
+        ctx = self.ctx
+        made = bound_once(ctx.index, ctx.unit, arg)
+        if isinstance(made, cst.Name):
+            v = ctx.value(made)
+            if v.kind == V.FUNCTION and v.unit is not None and v.transform is None:
+                return f"the function `{made.value}`"
+            return None
+        if not isinstance(made, cst.Call):
+            return None
+        written = ctx.code(made.func).strip()
+        if isinstance(made.func, cst.Name) and ctx.unit.lookup_def(made.func.value) is None:
+            cls = next((c for c in ctx.index.classes if c.name == made.func.value
+                        and any(n is c.node for n in ctx.module.body)), None)
+            if cls is not None:
+                if cls.linen:
+                    return f"a flax linen Module (`{written}(...)`, not a pytree)"
+                if self._plain_class(cls):
+                    return f"an instance of `{cls.name}` (a class not registered as a pytree)"
+                return None
+        if isinstance(made.func, (cst.Name, cst.Attribute)) and ctx.lookup(written.split(".", 1)[0]) is None:
+            # a class of another module of the project: a flax linen Module by its record
+            found = ctx.index.class_hash(dotted_name(made.func))
+            if found is not None and found.get("kind") == "linen":
+                return f"a flax linen Module (`{written}(...)`, not a pytree)"
+        q = ctx.qualname(made.func) or ""
+        last = q.rsplit(".", 1)[-1]
+        if q.startswith("optax.") and q.count(".") == 1 and last in _OPTAX_OPTIMIZERS:
+            return f"an optax optimizer (`{written}(...)`, a tuple of functions)"
+        if q in ("haiku.transform", "haiku.transform_with_state", "haiku.without_apply_rng"):
+            return f"a haiku transformed function (`{written}(...)`, a tuple of functions)"
+        return None
+
+    def _plain_class(self, cls) -> bool:
+        """A class with no bases (or ``object``), no decorators, no ``__jax_array__``,
+        that no call of the file registers (``register_pytree_node(Cls, ...)``)."""
+        node = cls.node
+        if node.decorators or any(b != "builtins.object" and b != "object" for b in cls.bases) \
+                or any((dotted_name(b.value) or "?") != "object" for b in node.bases):
+            return False
+        if "__jax_array__" in cls.methods:
+            return False
+        regs = getattr(self, "_registered", None)
+        if regs is None:
+            regs = self._registered = set()
+            for n in walk_tree(self.ctx.module):
+                if isinstance(n, cst.Call) and "register" in (dotted_name(n.func) or ""):
+                    regs.update(a.value.value for a in n.args if isinstance(a.value, cst.Name))
+        return cls.name not in regs
+
     def visit_Call(self, node: cst.Call) -> None:
         info = self.ctx.jit_callee(node)
         if info is None:
@@ -190,6 +383,22 @@ class StringToTracedArg(Rule):
             if info.is_static(position, pname):
                 continue
             if not filtered and self._function_leaves(node, a.value, pname):
+                continue
+            what = None if filtered else self._not_pytree(a.value)
+            if what is not None:
+                where = f"parameter `{pname}`" if pname else "`*args`"
+                hint = ""
+                if pname is not None and info.unit is not None:
+                    p = info.unit.param(pname)
+                    if p is not None and p.index is not None:
+                        hint = f" (static_argnums={p.index}, when it is hashable)"
+                self.report(
+                    a.value,
+                    f"{what[0].upper() + what[1:]} is passed to `{self.ctx.code(node.func)}` for the traced "
+                    f"{where}: jit makes every traced argument an abstract array and cannot make "
+                    f"this one, so the call raises TypeError: Error interpreting argument ... as an "
+                    f"abstract array. Declare it static{hint}, or close over it instead of passing it",
+                )
                 continue
             if not isinstance(a.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
                 continue
