@@ -327,6 +327,29 @@ def test_a_run_killed_by_a_signal_writes_no_facts(tmp_path):
     assert not facts.exists(), done.stderr
 
 
+def test_a_run_whose_program_is_killed_by_sigkill_writes_no_facts(tmp_path):
+    """The program killed by SIGKILL (what the OOM killer sends): the guard reports `exit
+    status 137 (signal 9)`, which is not a run that ended, for `confirm --facts` and for
+    `observe` alike: no facts file (observe's would hold only what other processes of the
+    command recorded, and replace a whole one)."""
+    pytest.importorskip("jax")
+    if sys.platform != "linux":
+        pytest.skip("the process guard uses /proc")
+    (tmp_path / "ops.py").write_text(OPS)
+    (tmp_path / "main.py").write_text(MAIN + "\nimport os\nimport signal\n\n"
+                                      "os.kill(os.getpid(), signal.SIGKILL)\n")
+    facts = tmp_path / "facts.json"
+    done = jaxlint(tmp_path, "confirm", "--output-format", "json", "--run", "python main.py",
+                   "--facts", str(facts), "-v", ".")
+    assert "--run `python main.py`: exit status 137 (signal 9)" in done.stderr, done.stderr
+    assert not facts.exists(), done.stderr
+    done = jaxlint(tmp_path, "observe", "--run", "python main.py", "--facts", str(facts), "-v",
+                   ".")
+    assert "--run `python main.py`: exit status 137 (signal 9)" in done.stderr, done.stderr
+    assert "no --run command ran to its end: no observed facts written" in done.stderr
+    assert not facts.exists(), done.stderr
+
+
 def test_a_facts_file_that_cannot_be_used_is_one_line(tmp_path):
     (tmp_path / "m.py").write_text("import jax\n")
     (tmp_path / "bad.json").write_text("{not json")
