@@ -168,6 +168,15 @@ SHARP = {
                [("JAX124", "nan.py", 7, 12,
                  "the run produced its first NaN here (jax_debug_nans): FloatingPointError: "
                  "invalid value (nan) encountered in log")]),
+    # eager: observe's NaN check (an output's sum) sends a sum that is not finite to JAX's
+    # exact check, so +inf and -inf together (a NaN sum, no NaN) and an Inf pass, and
+    # the first NaN ends the run at its operation
+    "nan_eager.py": ('import jax.numpy as jnp\n\nx = jnp.array([jnp.inf, -jnp.inf, 1.0])\n'
+                     'for i in range(3):\n    y = x * 2\n'
+                     'z = jnp.log(jnp.array([-1.0, 2.0]))\n',
+                     [("JAX124", "nan_eager.py", 6, 5,
+                       "the run produced its first NaN here (jax_debug_nans): FloatingPointError: "
+                       "invalid value (nan) encountered in log")]),
     "keys.py": ('import jax\n\n\n@jax.jit\ndef f(k):\n    a = jax.random.normal(k)\n'
                 '    return a + jax.random.uniform(k)\n\n\nf(jax.random.key(0))\n',
                 # the line from the stack JAX keeps for the operation (no column in it)
