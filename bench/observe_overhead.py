@@ -56,14 +56,22 @@ def main(argv: list[str] | None = None) -> int:
         return with_facts(args)
     jaxlint = jaxlint_executable()
     names = args.programs or sorted(p.name for p in PROGRAMS.glob("*.py"))
-    variants = [("observe", None)]
+    import tempfile
+
+    variants = [("observe", dict(os.environ))]
     if args.before:
         variants.insert(0, ("before", dict(os.environ, PYTHONPATH=os.pathsep.join(
             [str(Path(args.before).resolve())] + [p for p in os.environ.get(
                 "PYTHONPATH", "").split(os.pathsep) if p]))))
+    # each version its own cache directory, with its rule snapshot in it (observe reads it
+    # with --no-cache; a cache directory keeps one snapshot, so two versions sharing one
+    # would take turns importing libcst), written by one `check` before the rounds
+    for _v, env in variants:
+        env["JAXLINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="jaxlint-cache-")
+        subprocess.run([jaxlint, "check", "-q", "--exit-zero", "observe_programs"], cwd=HERE,
+                       env=env, capture_output=True)
     # --facts with --before: every observe run records the facts (as observe does by
     # default, with its cache on), in both versions
-    import tempfile
 
     facts = ["--facts", os.path.join(tempfile.mkdtemp(prefix="jaxlint-facts-"), "facts.json")] \
         if args.facts else []

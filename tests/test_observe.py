@@ -66,7 +66,7 @@ def main():
     for n in range(3):
         x = scale(x, n)
     total = 0.0
-    for _ in range(3):
+    for _ in range(12):
         total += float(x.sum())
     for _ in range(2):
         helpers.fresh_jit(lambda v: v - 1, x)
@@ -121,9 +121,10 @@ EXPECTED = [
      "(0, 1, 2); every new value of a static argument compiles again"
      + OBSERVE_CONFIRMS.format("JAX504")),
     ("JAX507", "app/train.py", 33, 18,
-     "the run copied a device array (float32[]) to the host 3 times at this line, through "
-     "`float()`: each copy waits for the device to finish; keep the value on the device, or "
-     "fetch it once after the loop"),
+     "the run copied a device array (float32[]) to the host 12 times at this line, through "
+     "`float()`, after each dispatch of device work: each copy waits for the device to finish "
+     "the work before it, so the host cannot queue the next step meanwhile; keep the value on "
+     "the device (accumulate there), or fetch it every N steps or once after the loop"),
     # jit is called in lib/helpers.py (outside PATHS): reported at the app's call
     ("JAX501", "app/train.py", 35, 9,
      "`<lambda>` (defined at line 35) was traced 2 times: each call jitted a new function "
@@ -167,6 +168,15 @@ SHARP = {
                [("JAX124", "nan.py", 7, 12,
                  "the run produced its first NaN here (jax_debug_nans): FloatingPointError: "
                  "invalid value (nan) encountered in log")]),
+    # eager: observe's NaN check (an output's sum) sends a sum that is not finite to JAX's
+    # exact check, so +inf and -inf together (a NaN sum, no NaN) and an Inf pass, and
+    # the first NaN ends the run at its operation
+    "nan_eager.py": ('import jax.numpy as jnp\n\nx = jnp.array([jnp.inf, -jnp.inf, 1.0])\n'
+                     'for i in range(3):\n    y = x * 2\n'
+                     'z = jnp.log(jnp.array([-1.0, 2.0]))\n',
+                     [("JAX124", "nan_eager.py", 6, 5,
+                       "the run produced its first NaN here (jax_debug_nans): FloatingPointError: "
+                       "invalid value (nan) encountered in log")]),
     "keys.py": ('import jax\n\n\n@jax.jit\ndef f(k):\n    a = jax.random.normal(k)\n'
                 '    return a + jax.random.uniform(k)\n\n\nf(jax.random.key(0))\n',
                 # the line from the stack JAX keeps for the operation (no column in it)
@@ -276,9 +286,9 @@ import jax.numpy as jnp
 
 x = jnp.arange(4.0)
 total = 0.0
-for _ in range(3):
+for _ in range(12):
     total += float(x.sum())
-for _ in range(4):
+for _ in range(14):
     total += x[0].item()
 print(total)
 '''
@@ -298,7 +308,7 @@ def test_the_run_command_from_the_config(tmp_path):
     assert [line.split(" ")[:2] for line in done.stdout.splitlines()] == [
         ["loop.py:6:14:", "JAX507"], ["loop.py:8:14:", "JAX507"]]
     # --run replaces the configured command
-    (tmp_path / "pkg" / "other.py").write_text(LOOP.replace("range(4)", "range(1)"))
+    (tmp_path / "pkg" / "other.py").write_text(LOOP.replace("range(14)", "range(1)"))
     done = observe(tmp_path, "--run", "python pkg/other.py", "--output-format", "concise", "-q")
     assert done.returncode == 1, done.stderr
     assert [line.split(" ")[:2] for line in done.stdout.splitlines()] == [
@@ -696,6 +706,130 @@ def test_host_to_device_copies_repeated_at_a_line(tmp_path):
          f"the run copied host data (float32[4]) to the device 4 times at this line, {advice}"),
     ]
     assert "exit status 3" in done.stderr and "guard_lib" not in done.stderr
+
+
+# ----------------------------------------------------------------------------- device-to-host
+
+D2H = '''\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+step = jax.jit(lambda p: p * 0.9 + 0.1)
+
+
+def log_metrics(m):
+    return {"loss": m.item()}
+
+
+def main():
+    p = jnp.zeros(4)
+    losses = []
+    for i in range(12):
+        p = step(p)
+        losses.append(float(p.sum()))
+    for i in range(12):
+        p = step(p)
+        log_metrics(p[0])
+    while float(jnp.abs(p - 1).max()) > 1e-6 and len(losses) < 40:
+        p = step(p) * 0.5
+        losses.append(0.0)
+    results = [step(p) for _ in range(12)]
+    for r in results:
+        print(r)
+    for i in range(60):
+        p = step(p)
+        if i % 10 == 0:
+            print("step", i, float(p.sum()))
+    for i in range(12):
+        fetched = jax.device_get(step(p))
+    for i in range(3):
+        print(step(p))
+    return np.asarray(p), fetched
+
+
+main()
+'''
+
+# NumPy on a GPU: a jax.Array has no buffer protocol there, so `np.asarray` asks its
+# `__array__` (the host copy); on the CPU NumPy reads the buffer directly.  This makes
+# the CPU take the GPU's path, JAX's own `np.asarray` calls included.
+GPU_NUMPY = '''\
+import jax
+import numpy as np
+
+_asarray = np.asarray
+
+
+def asarray(a, *args, **kwargs):
+    if isinstance(a, jax.Array):
+        a = a.__array__()
+    return _asarray(a, *args, **kwargs)
+
+
+np.asarray = asarray
+'''
+
+GPU_LOOP = '''\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import gpu_numpy  # noqa: F401
+
+step = jax.jit(lambda p: p * 0.9 + 0.1)
+p = jnp.ones(4)
+for i in range(15):
+    p = step(p)
+history = []
+for i in range(12):
+    p = step(p)
+    history.append(np.asarray(p))
+print(len(history))
+'''
+
+
+def test_device_to_host_copies_that_sync_every_step(tmp_path):
+    '''JAX507 is a device array copied to the host, implicitly, after new device work each
+    time (the host waits for the device: a sync), at least 10 times at one line and at least
+    once every 8 dispatches on median: `float()` each step, `.item()` in a helper called
+    each step, a `while` test that fetches a value each iteration.  Not reported: results
+    printed after the loop (no device work between the copies), a logging step every 10
+    steps, `jax.device_get` (explicit), a loop of 3 steps.'''
+    (tmp_path / "train.py").write_text(D2H)
+    done = observe(tmp_path, "--run", "python train.py", "--output-format", "json")
+    assert done.returncode == 1, done.stderr
+    advice = ("each copy waits for the device to finish the work before it, so the host "
+              "cannot queue the next step meanwhile; keep the value on the device (accumulate "
+              "there), or fetch it every N steps or once after the loop")
+    assert rows(done.stdout) == [
+        ("JAX507", "train.py", 9, 21,
+         "the run copied a device array (float32[]) to the host 12 times at this line, through "
+         f"`.item()`, once every 3 dispatches of device work (median): {advice}"),
+        ("JAX507", "train.py", 17, 23,
+         "the run copied a device array (float32[]) to the host 12 times at this line, through "
+         f"`float()`, once every 2 dispatches of device work (median): {advice}"),
+        ("JAX507", "train.py", 21, 11,
+         "the run copied a device array (float32[]) to the host 29 times at this line, through "
+         f"`float()`, once every 5 dispatches of device work (median): {advice}"),
+    ]
+
+
+def test_device_to_host_copies_on_a_gpu_path(tmp_path):
+    '''With NumPy taking a GPU's path (`__array__` for every `np.asarray`), `np.asarray` of
+    each step's result is JAX507, and the NaN checker's own look at every output (it ran
+    `np.asarray` on each) is not the user's copy: no finding at the step's line.'''
+    (tmp_path / "gpu_numpy.py").write_text(GPU_NUMPY)
+    (tmp_path / "loop.py").write_text(GPU_LOOP)
+    done = observe(tmp_path, "--run", "python loop.py", "--output-format", "json", "loop.py")
+    assert done.returncode == 1, done.stderr
+    assert rows(done.stdout) == [
+        ("JAX507", "loop.py", 14, 20,
+         "the run copied a device array (float32[4]) to the host 12 times at this line, "
+         "through `np.asarray()`, after each dispatch of device work: each copy waits for the "
+         "device to finish the work before it, so the host cannot queue the next step "
+         "meanwhile; keep the value on the device (accumulate there), or fetch it every N "
+         "steps or once after the loop")]
 
 
 CLOG = '''\

@@ -260,7 +260,7 @@ noisy(jnp.ones(2))
 
 @pytest.mark.parametrize("watched", [False, True])
 def test_confirm_run_records_the_facts_too(tmp_path, watched):
-    """`confirm --run --facts FILE` records the facts as `observe` does: with nothing to confirm
+    """`confirm --run` records the facts as `observe` does, by default: with nothing to confirm
     (`check` is silent on this project) the command runs for the facts alone; with a
     finding to confirm the recorder's trace function hands the facts recorder every
     call (one trace function per process).  `check --observed` then reports what the
@@ -271,10 +271,9 @@ def test_confirm_run_records_the_facts_too(tmp_path, watched):
     (tmp_path / "ops.py").write_text(OPS)
     main = MAIN.replace("\n\nif __name__", NOISY + "\n\nif __name__") if watched else MAIN
     (tmp_path / "main.py").write_text(main)
-    # recorded when asked (--facts FILE: here the file `check --observed` reads by default)
-    facts = str(tmp_path / ".jaxlint_cache" / "observed" / "facts.json")
+    # recorded by default, in the file `check --observed` reads by default
     done = jaxlint(tmp_path, "confirm", "--output-format", "json", "--run", "python main.py",
-                   "--facts", facts, "-v", ".")
+                   "-v", ".")
     assert done.returncode == (1 if watched else 0), done.stderr
     assert f"observed facts for {6 if watched else 5} function(s), {5 if watched else 4} of them " \
            f"traced, written to" in done.stderr
@@ -324,6 +323,29 @@ def test_a_run_killed_by_a_signal_writes_no_facts(tmp_path):
     done = jaxlint(tmp_path, "confirm", "--output-format", "json", "--run", "python main.py",
                    "--facts", str(facts), "-v", ".")
     assert "--run `python main.py`: killed by SIGKILL" in done.stderr, done.stderr
+    assert not facts.exists(), done.stderr
+
+
+def test_a_run_whose_program_is_killed_by_sigkill_writes_no_facts(tmp_path):
+    """The program killed by SIGKILL (what the OOM killer sends): the guard reports `exit
+    status 137 (signal 9)`, which is not a run that ended, for `confirm --facts` and for
+    `observe` alike: no facts file (observe's would hold only what other processes of the
+    command recorded, and replace a whole one)."""
+    pytest.importorskip("jax")
+    if sys.platform != "linux":
+        pytest.skip("the process guard uses /proc")
+    (tmp_path / "ops.py").write_text(OPS)
+    (tmp_path / "main.py").write_text(MAIN + "\nimport os\nimport signal\n\n"
+                                      "os.kill(os.getpid(), signal.SIGKILL)\n")
+    facts = tmp_path / "facts.json"
+    done = jaxlint(tmp_path, "confirm", "--output-format", "json", "--run", "python main.py",
+                   "--facts", str(facts), "-v", ".")
+    assert "--run `python main.py`: exit status 137 (signal 9)" in done.stderr, done.stderr
+    assert not facts.exists(), done.stderr
+    done = jaxlint(tmp_path, "observe", "--run", "python main.py", "--facts", str(facts), "-v",
+                   ".")
+    assert "--run `python main.py`: exit status 137 (signal 9)" in done.stderr, done.stderr
+    assert "no --run command ran to its end: no observed facts written" in done.stderr
     assert not facts.exists(), done.stderr
 
 
@@ -577,3 +599,22 @@ def test_a_function_seen_under_vmap_alone():
     assert lint(code, [["g", 0, fact]]) == [("JAX201", 7)]
     jit = dict(fact, under=["jit"])
     assert lint(code, [["g", 0, jit]]) == [("JAX201", 5), ("JAX201", 7)]
+
+
+def test_an_error_in_the_facts_recorder_never_switches_the_recorder_off(tmp_path):
+    """Under `confirm --run` the recorder's trace function hands every call to the facts
+    recorder; an exception escaping it would escape the trace function, and CPython then
+    switches tracing off for the thread: the watched calls after it would go unrecorded.
+    It is dropped there, and the facts recorder with it (its facts would be partial)."""
+    from jaxlint.runtime import recorder
+
+    rec = recorder.Recorder({"events": os.devnull, "watch": []})
+
+    class Broken:
+        def trace(self, frame, event, arg):
+            raise KeyError("facts")
+
+    rec.facts = Broken()
+    frame = sys._getframe()
+    rec.trace(frame, "call", None)  # no exception
+    assert rec.facts is None

@@ -157,10 +157,17 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
             if early is not None and not early.finished:  # an error, Ctrl-C: none left
                 early.stop("jaxlint stopped before the run ended")
                 early.result()
-    if not no_facts:
-        problem = _write_facts(facts, session, events, [c for c, _ in commands], verbose)
+    # the facts of the commands that ran to their end (one killed, timed out or stopped
+    # recorded part of them: a facts file from it would replace a whole one)
+    finished = [r.command for r in runs if procs.ran_to_end(r.status)]
+    if not no_facts and finished:
+        problem = _write_facts(facts, session, [e for e in events if e.get("event") != "facts"
+                                                or e.get("command") in finished],
+                               finished, verbose)
         if problem:  # the run's own findings still count: reported below
             sys.stderr.write(f"warning: {problem}\n")
+    elif not no_facts and verbose:
+        sys.stderr.write("jaxlint: no --run command ran to its end: no observed facts written\n")
     problems = []
     for r in runs:
         line = f"--run `{r.command}`: {r.status} in {r.wall_s:.1f} s, {r.processes} Python " \

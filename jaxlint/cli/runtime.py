@@ -39,12 +39,12 @@ def _runtime_options(f):
                           "needs more is skipped as such (0: no limit) [default: half the "
                           "physical memory].")(f)
     f = click.option("--no-facts", is_flag=True,
-                     help="Do not record the observed facts of the --run commands (the "
-                          "default; only --facts FILE records them).")(f)
+                     help="Do not record the observed facts of the --run commands (with "
+                          "--no-cache they are recorded only when --facts names a file).")(f)
     f = click.option("--facts", "facts", type=click.Path(dir_okay=False), metavar="FILE",
-                     help="Also record the observed facts of the --run commands in FILE, "
-                          "which `jaxlint check --observed FILE` reads (`jaxlint observe` "
-                          "records them by default; confirm and bench only when asked).")(f)
+                     help="Where to write the observed facts of the --run commands, which "
+                          "`jaxlint check --observed` reads [default: observed/facts.json in "
+                          "the cache directory].")(f)
     f = click.option("--run", "run", multiple=True, metavar="CMD",
                      help="Run this command (repeatable) and watch the flagged functions' "
                           "real inputs [default: [tool.jaxlint.runtime] run].")(f)
@@ -171,9 +171,9 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
         error("--facts FILE and --no-facts cannot be given together")
         return EXIT_ERROR
     # `check --observed`'s facts of the functions in PATHS, recorded while the commands
-    # run (as `jaxlint observe` records them); the default file is in the cache directory
-    # (opt-in here: recording them changes what the recorder's trace function sees)
-    facts_paths = None if no_facts or not facts else \
+    # run (as `jaxlint observe` records them); the default file is in the cache directory,
+    # so with --no-cache only a --facts FILE records them
+    facts_paths = None if no_facts or (no_cache and not facts) else \
         [os.path.realpath(p) for p in (paths or (".",))]
     commands = [(c, os.getcwd()) for c in run]
     mode = "bench" if bench else "confirm"

@@ -546,7 +546,7 @@ def _observe(module_jobs: list[ModuleJob], cli: RuntimeOptions, commands: list,
         facts_events.extend(e for e in seen.probe_events if e.get("event") == "facts")
         # the commands that ran to their end (the notebooks' runs below record none)
         facts_events.append({"event": "ran", "commands": [
-            r.command for r in seen.runs if r.status == "ok" or r.status.startswith("exit status")]})
+            r.command for r in seen.runs if procs.ran_to_end(r.status)]})
     # each notebook is a program: run it, cell by cell, with the recorder
     ran = [job.notebook for job in module_jobs if job.notebook is not None]
     if ran and watch:

@@ -50,6 +50,10 @@ from jaxlint.runtime.recorder import CHAIN_SHADOWED
 
 ENV = "JAXLINT_OBSERVE"
 
+# syncs (a device array copied to the host after new device work) at one line before a
+# JAX507 event is written (sightings.py decides what is reported)
+D2H_SYNCS = 10
+
 # the flags observe sets in the command's environment (JAX reads them at import)
 JAX_FLAGS = {
     "JAX_DEBUG_NANS": "1",
@@ -99,6 +103,12 @@ class Probes:
         self.keys: dict[int, tuple[Any, str, int, str]] = {}  # id -> (ref, file, line, fn)
         self.h2d: dict[tuple, list] = {}  # (file, line) -> [count, array avals, scalars, where]
         self.h2d_threshold = int(self.options.get("transfers", 3))
+        # device-to-host copies per (file, line): copies, syncs (after new device work),
+        # gaps (dispatches between syncs); reported from `syncs` syncs on (sightings.py)
+        self.d2h: dict[tuple, dict] = {}
+        self.d2h_threshold = int(self.options.get("syncs", D2H_SYNCS))
+        self.dispatches = 0  # jit calls and eager operations (the post hook counts them)
+        self.counting = False  # whether the post hook is in place
         self.attached = False
         self.on_attach: list = []  # called once JAX is imported (the facts recorder's hook)
         self.inside = threading.local()
@@ -187,6 +197,10 @@ class Probes:
                 if entry[0] >= self.h2d_threshold:
                     self._h2d_hit(entry, final=True)
             self.h2d.clear()
+            for entry in self.d2h.values():
+                if entry["syncs"] >= self.d2h_threshold:
+                    self._d2h_hit(entry, final=True)
+            self.d2h.clear()
 
     # -- installing: after `import jax` has finished
 
@@ -198,7 +212,7 @@ class Probes:
             return
         self.attached = True
         for attach in (self._logging, self._exceptions, self._warnings, self._tracer_text,
-                       self._transfers, self._host_transfers, self._raw_keys, self._typed_keys):
+                       self._dispatches, self._transfers, self._host_transfers, self._raw_keys, self._typed_keys):
             try:
                 attach()
             except Exception as exc:  # noqa: BLE001 - never break the user's program
@@ -367,6 +381,73 @@ class Probes:
 
         core.Tracer.__repr__ = __repr__
 
+    # every dispatch (a jit call, an eager operation) and the NaN/Inf check of its outputs
+
+    def _dispatches(self) -> None:
+        """JAX's C++ jit (eager operations included: each is a jitted primitive) calls a
+        Python post hook after every call while the NaN/Inf checker is on
+        (``api._nan_check_posthook``): it flattens the outputs, builds each one's
+        ``addressable_shards`` and checks each shard with ``np.isnan(np.asarray(...))``.
+        Replaced by one that counts the dispatch (JAX507 asks whether device work was
+        dispatched between two host copies) and checks a single-device output by its sum
+        (a NaN or an Inf in an array makes its sum NaN or infinite), with no shard
+        objects; a sum that is not finite, or any other output, goes to JAX's own hook,
+        which checks exactly and raises where the NaN was made, as before.  Without the
+        checker (``--no-debug-nans``) the hook only counts."""
+        import numpy as np
+        from jax._src import api, dispatch
+        from jax._src.array import ArrayImpl
+        from jax._src.sharding_impls import SingleDeviceSharding
+
+        import jax
+
+        original = getattr(api, "_nan_check_posthook", None)
+        state = getattr(api, "_post_hook_state", None)
+        update = getattr(api, "_update_debug_special_global", None)
+        if original is None or state is None or update is None:
+            return
+        leaves, inexact, isfinite = jax.tree_util.tree_leaves, np.inexact, np.isfinite
+        needs_check = dispatch.needs_check_special
+        probes, inside = self, self.inside
+
+        def exact(fun: Any, args: Any, kwargs: Any, output: Any) -> None:
+            on = getattr(inside, "on", False)
+            inside.on = True  # JAX's check copies each output: not the user's copy
+            try:
+                original(fun, args, kwargs, output)
+            finally:
+                inside.on = on
+
+        def posthook(fun: Any, args: Any, kwargs: Any, output: Any) -> None:
+            probes.dispatches += 1
+            if not needs_check():
+                return
+            for leaf in (output,) if type(output) is ArrayImpl else leaves(output):
+                if type(leaf) is not ArrayImpl:
+                    if hasattr(leaf, "addressable_shards"):
+                        return exact(fun, args, kwargs, output)
+                    continue
+                try:
+                    if not issubclass(leaf.dtype.type, inexact):
+                        continue
+                    if type(leaf.sharding) is not SingleDeviceSharding:
+                        return exact(fun, args, kwargs, output)
+                    # the buffer as NumPy (no copy on the CPU), not cached on the array
+                    value, _copied = leaf._single_device_array_to_np_array_did_copy()
+                    total = value.sum()
+                except Exception:  # noqa: BLE001 - a key array, a deleted one: JAX's check
+                    return exact(fun, args, kwargs, output)
+                if not isfinite(total):
+                    return exact(fun, args, kwargs, output)
+
+        posthook.__wrapped__ = original  # type: ignore[attr-defined]
+        api._nan_check_posthook = posthook  # what JAX's config hooks install, from now on
+        self.counting = True
+        if needs_check():
+            update(None)
+        else:
+            state.set_global(posthook)
+
     # device-to-host copies, per line
 
     def _transfers(self) -> None:
@@ -377,17 +458,14 @@ class Probes:
         if getter is None:
             return
         probes = self
-        threshold = int(self.options.get("transfers", 3))
 
         def _value(arr: Any) -> Any:
             if not getattr(probes.inside, "on", False):
                 probes.inside.on = True
                 try:
-                    where = None if _in_host_callback(sys._getframe(1)) else probes.user_frame(sys._getframe(1))
-                    if where is not None:
-                        probes.count("transfer", where, threshold,
-                                     aval=f"{arr.dtype}{list(arr.shape)}",
-                                     via=sys._getframe(1).f_code.co_name)
+                    # a GPU keeps the host copy (`_npy_value`): reading it again copies nothing
+                    if arr._npy_value is None:
+                        probes.on_copy(arr, sys._getframe(1))
                 except Exception:  # noqa: BLE001
                     pass
                 finally:
@@ -405,11 +483,7 @@ class Probes:
                 probes.inside.on = True
                 try:
                     try:
-                        frame = sys._getframe(1)
-                        where = None if _in_host_callback(frame) else probes.user_frame(frame)
-                        if where is not None:
-                            probes.count("transfer", where, threshold,
-                                         aval=f"{arr.dtype}{list(arr.shape)}", via="item")
+                        probes.on_copy(arr, sys._getframe(1), via="item")
                     except Exception:  # noqa: BLE001
                         pass
                     return original_item(arr, *args)
@@ -418,6 +492,40 @@ class Probes:
 
             item.__doc__ = getattr(original_item, "__doc__", None)
             array.ArrayImpl.item = item
+
+    def on_copy(self, arr: Any, frame: Any, via: Optional[str] = None) -> None:
+        """A device array copied to the host, implicitly, at the user's line: counted as a
+        *sync* when device work was dispatched since the previous copy at that line (the
+        host waited for it), with the number of dispatches in between (the gap)."""
+        if _not_the_users_copy(frame):
+            return
+        where = self.user_frame(frame)
+        if where is None:
+            return
+        key = where[:2]
+        with self.lock:
+            entry = self.d2h.get(key)
+            if entry is None:
+                entry = self.d2h[key] = {"copies": 0, "syncs": 0, "last": -1, "gaps": [],
+                                         "where": where}
+            entry["copies"] += 1
+            entry["aval"] = f"{arr.dtype}{list(arr.shape)}"
+            entry["via"] = via or frame.f_code.co_name
+            now = self.dispatches
+            if self.counting and now == entry["last"]:
+                return  # nothing dispatched since the last copy here: no wait
+            if entry["syncs"] and len(entry["gaps"]) < 4096:
+                entry["gaps"].append(now - entry["last"])
+            entry["last"] = now
+            entry["syncs"] += 1
+            if entry["syncs"] == self.d2h_threshold:
+                self._d2h_hit(entry)
+
+    def _d2h_hit(self, entry: dict, final: bool = False) -> None:
+        gaps = sorted(entry["gaps"])
+        self.hit("transfer", entry["where"], count=entry["syncs"], copies=entry["copies"],
+                 gap=gaps[len(gaps) // 2] if gaps and self.counting else None,
+                 aval=entry.get("aval"), via=entry.get("via"), final=final)
 
     # host-to-device copies: JAX's transfer guard, its log lines read where they are written
 
@@ -663,6 +771,24 @@ def install() -> None:
     from jaxlint.runtime import factrec  # `check --observed`'s facts, when the job asks
 
     factrec.install(job, probes)
+
+
+# JAX's functions whose host copies are not the user's implicit ones: the NaN/Inf
+# checker's, and `jax.device_get` (an explicit transfer: `jax.transfer_guard` allows it)
+_NOT_IMPLICIT = frozenset({"_check_special", "check_special", "_nan_check_posthook",
+                           "device_get", "_device_get"})
+
+
+def _not_the_users_copy(frame: Any) -> bool:
+    """Whether a host copy runs inside one of JAX's ``_NOT_IMPLICIT`` functions or a
+    host callback (the value goes to the host because the code asked for it there)."""
+    while frame is not None:
+        code = frame.f_code
+        name = code.co_filename.replace("\\", "/")
+        if "/jax/" in name and (code.co_name in _NOT_IMPLICIT or name.endswith(_CALLBACK_FILES)):
+            return True
+        frame = frame.f_back
+    return False
 
 
 # JAX's host callbacks (jax.debug.print/callback, io_callback, pure_callback): the

@@ -288,6 +288,14 @@ def run_command(argv: list[str], *, cwd: str, env: dict, out_path: str, guard_li
     return Ran(status, time.monotonic() - start)
 
 
+def ran_to_end(status: str) -> bool:
+    """Whether a run's status says its command ran to its end: ``ok`` or its own exit
+    status.  Not a command killed by a signal (``killed by SIGKILL``; ``exit status 137
+    (signal 9)``, a shell's report of a child the OOM killer ended), timed out, stopped
+    or never started: what such a run recorded is partial."""
+    return status == "ok" or (status.startswith("exit status") and "(signal" not in status)
+
+
 def gather(futures: list) -> list:
     """The futures' results, in order.  The main thread waits in short slices: a
     signal the kernel hands to another thread only runs its Python handler (stop

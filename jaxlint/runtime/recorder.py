@@ -381,7 +381,10 @@ class Recorder:
 
     def trace(self, frame: Any, event: str, arg: Any) -> None:
         if self.facts is not None:
-            self.facts.trace(frame, event, arg)
+            try:
+                self.facts.trace(frame, event, arg)
+            except Exception:  # noqa: BLE001 - an error escaping a trace function would
+                self.facts = None  # switch tracing off: the watched calls go unrecorded
         code = frame.f_code
         ok = self.files.get(code.co_filename)
         if ok is None:

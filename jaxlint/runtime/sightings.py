@@ -27,7 +27,12 @@ from jaxlint.runtime.observe import RunResult, interpreter_command, output_tail,
 FRESH_COMPILES = 2  # a new function object of the same definition, compiled again
 STATIC_COMPILES = 3  # a changed static argument
 TYPE_COMPILES = 3  # changed shapes or dtypes (a weak-type flip: 2)
-TRANSFERS = 3  # device-to-host (JAX507) or host-to-device (JAX509) copies at one line
+TRANSFERS = 3  # host-to-device copies (JAX509) at one line
+# JAX507: a device array copied to the host at one line after new device work each time
+# (a sync: the host waits for the device), at least SYNCS times, at least once every
+# SYNC_GAP dispatches on median (a logging step every N steps of one jit call: N)
+SYNCS = 10
+SYNC_GAP = 8
 # event kinds counted per line in the process (the last event of a line has its count)
 COUNTED = ("transfer", "h2d", "tracer-text", "float64", "deprecation")
 
@@ -344,9 +349,13 @@ def sightings(events: list[dict], roots: Optional[list[str]] = None) -> list[Sig
         where = dict(path=str(file), line=int(line), col=int(e.get("col") or 0),
                      end_col=int(e.get("end_col") or 0), function=e.get("function"))
         if kind == "transfer":
+            gap = e.get("gap")
+            if n < SYNCS or (gap is not None and int(gap) > SYNC_GAP):
+                continue  # a handful of copies, or a periodic one (a logging step)
             via = _VIA.get(str(e.get("via")), f"`{e.get('via')}`")
             add(Sighting("JAX507", message="", count=n, evidence={
-                "via": via, "aval": e.get("aval"), "command": e.get("command")}, **where))
+                "via": via, "aval": e.get("aval"), "copies": e.get("copies"), "gap": gap,
+                "command": e.get("command")}, **where))
         elif kind == "h2d":
             # only arrays: a Python scalar (`x * 2`, `f(x, 0.1)`) is copied on every use by
             # design; a line where JAX named a scalar may owe its count to it (the copies
@@ -485,9 +494,15 @@ def describe(s: Sighting) -> str:
     ev = s.evidence
     here = s.path
     if s.code == "JAX507":
+        gap = ev.get("gap")
+        every = "" if gap is None else (
+            " after each dispatch of device work" if int(gap) <= 1 else
+            f" once every {gap} dispatches of device work (median)")
         return (f"the run copied a device array ({ev.get('aval')}) to the host {s.count} "
-                f"times at this line, through {ev.get('via')}: each copy waits for the device "
-                f"to finish; keep the value on the device, or fetch it once after the loop")
+                f"times at this line, through {ev.get('via')},{every}: each copy waits for "
+                f"the device to finish the work before it, so the host cannot queue the next "
+                f"step meanwhile; keep the value on the device (accumulate there), or fetch "
+                f"it every N steps or once after the loop")
     if s.code == "JAX509":
         arrays = ", ".join(_aval(a) for a in ev.get("arrays") or [])
         return (f"the run copied host data ({arrays}) to the device {s.count} times at this "

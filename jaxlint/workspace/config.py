@@ -411,7 +411,15 @@ def cache_dir_for(cwd: Path, cli_value: Optional[str], config_path: Optional[Pat
     path = Path(config_path).resolve() if config_path else find_config_file(cwd)
     if path is None:
         return Path(cwd).resolve() / DEFAULT_CACHE_DIR_NAME
-    cfg = load_config(path)
+    return configured_cache_dir(load_config(path))
+
+
+def configured_cache_dir(cfg: Any) -> Path:
+    """The cache directory a loaded configuration sets (``JAXLINT_CACHE_DIR`` first):
+    ``cache-dir`` relative to its directory, else the default name there."""
+    env = os.environ.get("JAXLINT_CACHE_DIR")
+    if env:
+        return Path(env).resolve()
     if cfg.cache_dir:
-        return (cfg.root / cfg.cache_dir).resolve()
-    return cfg.root / DEFAULT_CACHE_DIR_NAME
+        return (Path(cfg.root) / cfg.cache_dir).resolve()
+    return Path(cfg.root) / DEFAULT_CACHE_DIR_NAME

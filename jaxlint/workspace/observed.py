@@ -298,18 +298,13 @@ class ConfiguredFacts:
 
 def configured_path(cfg: Any) -> Path:
     """The facts file of ``observed = true`` (observed/facts.json in the cache directory
-    the configuration sets, as ``workspace.config.cache_dir_for``) or ``observed =
+    the configuration sets: ``workspace.config.configured_cache_dir``) or ``observed =
     "FILE"`` (relative to the configuration's directory)."""
     if cfg.observed is not True:
         return Path(cfg.root) / str(cfg.observed)
-    env = os.environ.get("JAXLINT_CACHE_DIR")
-    if env:
-        return default_path(Path(env).resolve())
-    from jaxlint.cache import DEFAULT_CACHE_DIR_NAME
+    from jaxlint.workspace.config import configured_cache_dir
 
-    cache = (Path(cfg.root) / cfg.cache_dir).resolve() if cfg.cache_dir else \
-        Path(cfg.root) / DEFAULT_CACHE_DIR_NAME
-    return default_path(cache)
+    return default_path(configured_cache_dir(cfg))
 
 
 def _valid(rec: object) -> bool:
