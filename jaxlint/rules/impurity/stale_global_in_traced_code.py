@@ -478,6 +478,67 @@ class StaleGlobalRead(Rule):
             b = run(jnp.ones(3))
             """
         ),
+        # ... a class registered as a pytree by a call, not a decorator: `self` is flattened
+        # under jit, `mul` is aux data (a changed value retraces), `x` a traced leaf
+        Valid(
+            """
+            from jax import jit, tree_util
+
+
+            class Scaled:
+                def __init__(self, x, mul):
+                    self.x = x
+                    self.mul = mul
+
+                @jit
+                def calc(self, y):
+                    if self.mul:
+                        return self.x * y
+                    return y
+
+                def _flatten(self):
+                    return (self.x,), {"mul": self.mul}
+
+                @classmethod
+                def _unflatten(cls, aux, children):
+                    return cls(*children, **aux)
+
+
+            tree_util.register_pytree_node(Scaled, Scaled._flatten, Scaled._unflatten)
+
+            s = Scaled(2.0, True)
+            s.calc(3.0)
+            s.mul = False
+            s.calc(3.0)
+            """
+        ),
+        # ... the same through an alias of jax.tree_util and register_dataclass
+        Valid(
+            """
+            import functools
+
+            import jax
+            import jax.tree_util as jtu
+
+
+            class Affine:
+                def __init__(self, w, shift):
+                    self.w = w
+                    self.shift = shift
+
+                @functools.partial(jax.jit)
+                def apply(self, x):
+                    return self.w * x + self.shift
+
+
+            jtu.register_dataclass(Affine, data_fields=["w"], meta_fields=["shift"])
+
+            f = Affine(2.0, 1.0)
+            f.apply(3.0)
+            f.shift = 5.0
+            f.apply(3.0)
+            """
+        ),
     ]
 
     INVALID = [
@@ -1195,8 +1256,12 @@ class StaleGlobalRead(Rule):
         cls = unit.cls
         if cls is None or cls.is_jax_module or "self" in unit.traced_params or unit.name in _SETUP:
             return
-        if cls.node.decorators:
-            return  # a dataclass or a registered pytree: its own rules
+        if cls.node.decorators or ctx.index.pytree_class(cls.name) is not None:
+            # a dataclass or a registered pytree (by a decorator, a base, or a call such as
+            # `tree_util.register_pytree_node(Cls, flatten, unflatten)`): `self` is flattened
+            # under jit, its leaves traced and its aux data part of the cache key, so a
+            # changed attribute is seen (or retraced): its own rules
+            return
         if unit.reasons and all(r.startswith("called from") for r in unit.reasons):
             # traced only because traced code calls it (`trace(model).get_trace(x)` inside a
             # jitted function): the instance is whatever that trace holds, not jitted with it
