@@ -365,6 +365,21 @@ RANDOM_CONSUMERS = frozenset(
     }
 )
 
+# Library constructors that draw their initial values from the key given as `key=`:
+# equinox's layers (`eqx.nn.Linear(3, 3, key=key)`; two built with one key get the same
+# weights).  Prefix of the qualified name -> how messages name it.
+LIBRARY_KEY_CONSUMER_PREFIXES = {"equinox.nn.": "eqx.nn."}
+
+
+def library_key_consumer(qualname: str) -> "str | None":
+    """How a library call that consumes its ``key=`` argument is named in messages
+    (``eqx.nn.Linear``), or None."""
+    for prefix, shown in LIBRARY_KEY_CONSUMER_PREFIXES.items():
+        if qualname.startswith(prefix) and qualname.count(".") == prefix.count("."):
+            return shown + qualname[len(prefix):]
+    return None
+
+
 # Dtype spellings that need jax_enable_x64.
 X64_DTYPE_STRINGS = frozenset({"float64", "int64", "uint64", "complex128", "f8", "i8", "u8", "c16", "double", "<f8", "<i8"})
 X64_REPLACEMENT = {

@@ -493,6 +493,12 @@ class Indexer:
                 key = arg_at(call, 0, "key")
                 if isinstance(key, cst.Name):
                     key_param_consumed(unit, key.value, short)
+        elif not unit.is_module:
+            how = apis.library_key_consumer(q)
+            if how is not None:
+                key = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "key"), None)
+                if isinstance(key, cst.Name):
+                    key_param_consumed(unit, key.value, how)
         if q in ("jax.config.update", "jax.config.config.update") or q.endswith(".config.update") and q.startswith("jax"):
             if self._x64_config_call(call) and unit.is_module:
                 self.index.x64_at_import = True

@@ -60,7 +60,11 @@ class PrngKeyReuse(Rule):
         "never reads it and draws from a fixed seed instead;\n"
         "* a key stored on an object when it is built (`self.rng = PRNGKey(seed)`) that a "
         "method taking an input draws from and nothing replaces;\n"
-        "* one helper called twice with the same key and the same arguments.\n\n"
+        "* one helper called twice with the same key and the same arguments;\n"
+        "* an equinox layer given `key=` (`eqx.nn.Linear(4, 4, key=key)`, `nn.MLP(..., key=key)`) "
+        "draws its initial weights from it like a sampler: two layers built with one key get "
+        "the same weights (checked with JAX), also through a helper that builds one, in a loop "
+        "or a comprehension.\n\n"
         "`key, sub = split(key)`, `keys = split(key, n)` with each key used once, `for k in "
         "keys`, and `fold_in(key, i)` (which derives a new key without consuming) stay silent. "
         "Uses on different branches of an `if` are not a reuse, nor two draws one of which "
@@ -88,6 +92,27 @@ class PrngKeyReuse(Rule):
         "and which key should be split is a modelling decision."
     )
     VALID = [
+        # equinox layers, each given its own key
+        Valid(
+            """
+            import jax
+            from equinox import nn
+
+
+            class Net:
+                def __init__(self, key):
+                    k1, k2 = jax.random.split(key)
+                    self.l1 = nn.Linear(4, 4, key=k1)
+                    self.l2 = nn.Linear(4, 4, key=k2)
+
+
+            def build(key):
+                key, lkey, xkey = jax.random.split(key, 3)
+                layers = [nn.Linear(2, 2, key=k) for k in jax.random.split(lkey, 3)]
+                x = jax.random.normal(xkey, (8, 2))
+                return layers, x, nn.Linear(2, 2, key=key), nn.Dropout(0.5)
+            """
+        ),
         # the draw depends on a parameter (the shape, the seed), or the function runs once
         Valid(
             """
@@ -768,6 +793,53 @@ class PrngKeyReuse(Rule):
     ]
 
     INVALID = [
+        # equinox layers draw their initial weights from `key=`: two built with one key
+        # (in a Module's __init__, through a helper, in a comprehension or loop) get the same
+        # weights, and a key drawn from for data then given to a layer correlates them
+        Invalid(
+            """
+            import equinox as eqx
+            import jax
+            from equinox import nn
+
+
+            class MLP(eqx.Module):
+                l1: eqx.nn.Linear
+                l2: eqx.nn.Linear
+
+                def __init__(self, key):
+                    self.l1 = eqx.nn.Linear(4, 4, key=key)
+                    self.l2 = eqx.nn.Linear(4, 4, key=key)
+
+
+            def make_layer(key):
+                return nn.Linear(2, 2, key=key)
+
+
+            def build(seed):
+                key = jax.random.PRNGKey(seed)
+                x = jax.random.normal(key, (8, 2))
+                return x, make_layer(key)
+
+
+            def stack(key, depth):
+                return [eqx.nn.Linear(2, 2, key=key) for _ in range(depth)]
+
+
+            def blocks(key, depth):
+                out = []
+                for _ in range(depth):
+                    out.append(nn.MLP(2, 2, 8, 2, key=key))
+                return out
+            """,
+            expected=[(12, 19), (22, 15), (26, 13), (32, 20)],
+            messages=[
+                "`key` was already consumed by `eqx.nn.Linear` on line 11: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+                "`key` was already consumed by `random.normal` on line 21: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+                "`key` is consumed by `eqx.nn.Linear` inside a comprehension but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
+                "`key` is consumed by `eqx.nn.MLP` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
+            ],
+        ),
         # a function that makes its key from a literal seed, called in a comprehension or
         # a loop of the file: every call returns the same numbers
         Invalid(
@@ -1477,12 +1549,32 @@ class PrngKeyReuse(Rule):
                 # splitting the same key again is a subtler correlation than this rule's)
                 self._consume(node, arg, f"{helper}()", token)
 
+    def _library_consumes(self, node: cst.Call, q: Optional[str]) -> None:
+        """``eqx.nn.Linear(3, 3, key=key)``: a library constructor that draws its initial
+        values from ``key=`` consumes it like a sampler (two layers built with one key get
+        the same weights; a key drawn from and then given to a layer correlates them)."""
+        how = apis.library_key_consumer(q) if q is not None else None
+        if how is None:
+            return
+        key_expr = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "key"), None)
+        if key_expr is None:
+            return
+        ctx = self.ctx
+        token = ctx.key_token(key_expr)
+        if token is None:
+            return
+        if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
+            return
+        self._fixed_seed_in_loop(node, key_expr, token, how)
+        self._consume(node, key_expr, how, token)
+
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         q = ctx.qualname(node.func)
         if q is None or not q.startswith("jax.random."):
             self._mapped_partial(node)
             self._helper_consumes(node)
+            self._library_consumes(node, q)
             self._rngs_consumes(node)
             self._module_key_field(node)
             return
@@ -2152,7 +2244,7 @@ class PrngKeyReuse(Rule):
 
 def _by(how: str) -> str:
     """How a key was consumed, for messages: a helper call as written, else the sampler."""
-    return how if how.endswith(")") or how.startswith(("rngs=", "hk.")) else f"random.{how}"
+    return how if how.endswith(")") or how.startswith(("rngs=", "hk.", "eqx.")) else f"random.{how}"
 
 
 def _kwargs_key(e: cst.BaseExpression) -> bool:
