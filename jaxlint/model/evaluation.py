@@ -317,6 +317,10 @@ class Evaluator:
                 return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True, dtype_hint=hint or floaty, shape=shape,
                              int_range=int_range(self, q, e) if shape is not None else None)
             if q.startswith("numpy.") or q == "numpy":
+                if arg_vals and arg_vals[0].traced and not e.args[0].star and e.args[0].keyword is None \
+                        and q[len("numpy."):] in apis.NUMPY_FORWARDING:
+                    # `np.sum(x)` is `x.sum()`: a tracer in, a tracer out
+                    return Value(kind=V.ARRAY, traced=True, deps=arg_vals[0].deps | deps)
                 if all(v.kind == V.STATIC for v in arg_vals):
                     shape = constructor_facts(self, "jax.numpy" + q[len("numpy"):], e)[0] if q.count(".") == 1 else None
                     # a NumPy array of literal data: a concrete value, whose shape is known
@@ -376,6 +380,13 @@ class Evaluator:
                                                               concrete=not traced_ctx):
                     # `self.predict(w, x)`: a method that hands back a JAX computation of its tracers
                     return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
+            if traced_ctx and not self.eager and type(func.value) is cst.Name and func.value.value == "self" \
+                    and self.unit.cls is not None and self.unit.params and self.unit.params[0].name == "self":
+                method = self.unit.cls.methods.get(m)
+                if method is not None and self.method_return_kind(method) == V.ARRAY:
+                    # `self._predict(obs)` in traced code: a method whose every return is a
+                    # jax.numpy computation hands back a tracer, whatever it is given
+                    return self._returned(V.ARRAY, e, traced_ctx, deps)
             if base.kind == V.AT_INDEX:
                 return Value(kind=V.ARRAY, traced=base.traced or any_traced, deps=base.deps | deps)
             if base.kind == V.KEY and m in ("astype",):
@@ -542,6 +553,16 @@ class Evaluator:
             else:
                 k = kinds.return_kind(unit, self._resolver(unit), self._local_values)
             self._return_kinds[id(unit)] = k
+        return k
+
+    def method_return_kind(self, unit: Unit) -> str:
+        """The kind every return of a plain method of a class of this file hands back."""
+        k = self._return_kinds.get(("method", id(unit)))
+        if k is None:
+            k = V.UNKNOWN
+            if type(unit.node) is cst.FunctionDef and unit.cls is not None and not unit.cls.is_jax_module:
+                k = kinds.return_kind(unit, self._resolver(unit), self._local_values)
+            self._return_kinds[("method", id(unit))] = k
         return k
 
     def _resolver(self, unit: Unit):

@@ -689,6 +689,21 @@ class Indexer:
         cls = instance_class(self.index, unit, func.value)
         return None if cls is None or cls.is_jax_module else cls.methods.get(func.attr.value)
 
+    def _bound_lambda(self, unit: Unit, name: str) -> Optional[Unit]:
+        """The lambda ``name`` is bound to, once, in the nearest scope that binds it
+        (``guess = lambda t: np.sin(t)``): calling the name runs it."""
+        u: Optional[Unit] = unit
+        while u is not None:
+            if any(p.name == name for p in u.params):
+                return None
+            entries = u.bindings.get(name)
+            if entries:
+                if len(entries) == 1 and type(entries[0][1]) is cst.Lambda:
+                    return self.index.unit_of.get(id(entries[0][1]))
+                return None
+            u = u.parent
+        return None
+
     def _resolve(self) -> None:
         idx = self.index
         # call edges between units, for the analysis order
@@ -701,8 +716,8 @@ class Indexer:
                     held = idx.held_function(call.func, unit)
                     callee = held.unit if held is not None else None
             else:
-                callee = unit.lookup_def(call.func.value)  # type: ignore[union-attr]
-            if callee is not None:
+                callee = unit.lookup_def(call.func.value) or self._bound_lambda(unit, call.func.value)  # type: ignore[union-attr]
+            if callee is not None and callee is not unit:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # `self.helper(x)` in a method calls the class's `helper`: analysed after it
         for name, calls in self._method_calls.items():

@@ -910,11 +910,10 @@ class TracerConversion(Rule):
         if q in apis.AXIS_FUNCTIONS:
             self._check_axis(arg_at(node, 1, "axis"), f"`{q.replace('jax.numpy.', 'jnp.')}`", q.rsplit(".", 1)[1])
             return
-        spec = apis.SHAPE_ARGS.get(q)
-        if spec is not None:
-            shape = arg_at(node, spec[0], spec[1])
-            if shape is not None:
-                self._check_shape(shape, node, f"`{q.replace('jax.numpy.', 'jnp.')}`")
+        for pos, kw in apis.size_args(q):
+            shape = arg_at(node, pos, kw)
+            if shape is not None and self._check_shape(shape, node, f"`{q.replace('jax.numpy.', 'jnp.').replace('jax.lax.', 'lax.')}`"):
+                return
 
     def _check_axis(self, axis, where: str, name: str) -> None:
         """`x.min(axis)`, `jnp.sum(x, axis=a)` with a traced axis."""
@@ -953,7 +952,7 @@ class TracerConversion(Rule):
             f"the transformation, or use `x.astype(...)`",
         )
 
-    def _check_shape(self, shape: cst.BaseExpression, call: cst.Call, where: str) -> None:
+    def _check_shape(self, shape: cst.BaseExpression, call: cst.Call, where: str) -> bool:
         ctx = self.ctx
         parts = [el.value for el in shape.elements] if isinstance(shape, (cst.Tuple, cst.List)) else [shape]
         for p in parts:
@@ -966,7 +965,8 @@ class TracerConversion(Rule):
                     f"values). Derive it from `x.shape`, or pass it as a static argument"
                     f"{ctx.static_hint(v)}",
                 )
-                return
+                return True
+        return False
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         ctx = self.ctx
