@@ -142,6 +142,32 @@ class CondBranchStructure(Rule):
                 return lax.switch(i, [lambda v: {'a': v, 'b': 0.0}, lambda v: {'b': 1.0, 'a': -v}], x)
             """
         ),
+        # a branch returning its operand against one of the same structure (dict(), dict(a=..))
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            def keep(state):
+                return state
+
+
+            def reset(state):
+                return {"loss": 0.0, "step": 0}
+
+
+            def step(counter, stats, carry):
+                out = lax.switch(counter % 2, [keep, reset], {"loss": stats, "step": counter})
+                aux = jax.lax.cond(counter >= 10, lambda x: x, lambda x: (0.0, dict(a=0, b=0)), (1.0, dict(a=3, b=4)))
+                other = lax.cond(counter > 1, keep, lambda c: c * 2.0, carry)
+                return out, aux, other
+
+
+            print(jax.jit(step)(jnp.int32(3), 1.0, 2.0))
+            """
+        ),
     ]
 
     INVALID = [
@@ -185,6 +211,34 @@ class CondBranchStructure(Rule):
             expected=[(4, 67)],
             messages=[
                 "`lax.switch` branches return different structures: branch 0 returns a tuple of 2, branch 2 returns a tuple of 3; JAX raises TypeError: switch branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
+            ],
+        ),
+        # a branch that returns its operand (a function, a lambda): the operand's structure
+        # against the other branch's, reported at the call; dict(...) calls are dicts
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            def keep(state):
+                return state
+
+
+            def reset(state):
+                return {"loss": 0.0}
+
+
+            def step(counter, stats):
+                out = lax.switch(counter % 2, [keep, reset], {"loss": stats, "step": counter})
+                aux = jax.lax.cond(counter >= 10, lambda x: x, lambda x: (0.0, dict()), (1.0, dict(a=3, b=4)))
+                return out, aux
+            """,
+            expected=[(15, 11), (16, 11)],
+            messages=[
+                "`lax.switch` branches return different structures: branch 0 returns a dict with keys 'loss', 'step', branch 1 returns a dict with keys 'loss'; JAX raises TypeError: switch branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
+                "`lax.cond` branches return different structures: the true branch returns a tuple of 2 (a single array, a dict with keys 'a', 'b'), the false branch returns a tuple of 2 (a single array, an empty dict); JAX raises TypeError: cond branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
             ],
         ),
     ]

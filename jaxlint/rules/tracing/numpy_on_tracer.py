@@ -369,6 +369,47 @@ class NumpyOnTracer(Rule):
             print(eager, enc)
             """
         ),
+        # NumPy functions that forward to the array's method (np.sum, np.mean) on a host
+        # table; a method returning NumPy data; lambdas of jax.numpy; NumPy outside traced code
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as onp
+            from jax import lax
+
+
+            class Scorer:
+                def __init__(self, n):
+                    self.table = onp.ones((n, n))
+
+                def _logits(self, x):
+                    return self.table
+
+                def score(self, x):
+                    return x + onp.exp(self._logits(x))
+
+                def bias(self):
+                    return onp.asarray(self._logits(onp.eye(3)))
+
+
+            def norm(v):
+                return jnp.sqrt(onp.sum(v ** 2, axis=-1))
+
+
+            activation = lambda z: jnp.maximum(z, 0.0)
+            host_only = lambda z: onp.maximum(z, 0.0)
+
+
+            def run(xs):
+                s = Scorer(3)
+                return s.score(xs) + s.bias() + norm(xs) + onp.mean(xs).astype(jnp.float32) + activation(xs) + onp.sum(xs.shape)
+
+
+            out = lax.map(run, jnp.ones((2, 3)))
+            print(host_only(onp.ones(3)))
+            """
+        ),
     ]
 
     INVALID = [
@@ -682,6 +723,53 @@ class NumpyOnTracer(Rule):
             expected=[(10, 31)],
             messages=[
                 "`onp.concatenate` on a traced value (it depends on the traced argument `x` of `__call__` (called from traced `predict`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.concatenate` (jax.numpy) instead",
+            ],
+        ),
+        # a tracer through np.sum/np.mean (they return tracers), a method whose every return is
+        # jax.numpy computed in traced code (whatever it is given), a helper, a lambda bound to a
+        # name and called from traced code
+        Invalid(
+            """
+            import jax
+            import numpy as onp
+            from jax import lax
+
+
+            class Scorer:
+                def __init__(self, n):
+                    self.w = jax.numpy.ones((n, n))
+
+                def _logits(self, x):
+                    return jax.numpy.tanh(x @ self.w)
+
+                def score(self, x):
+                    return onp.exp(self._logits(x))
+
+                def bias(self):
+                    return onp.asarray(self._logits(onp.eye(3)))
+
+
+            def norm(v):
+                return onp.sqrt(onp.sum(v ** 2, axis=-1))
+
+
+            activation = lambda z: onp.maximum(z, 0.0)
+
+
+            def run(xs):
+                s = Scorer(3)
+                return s.score(xs) + s.bias() + norm(xs) + onp.log(onp.mean(xs)) + activation(xs)
+
+
+            out = lax.map(run, jax.numpy.ones((2, 3)))
+            """,
+            expected=[(14, 16), (17, 16), (21, 12), (24, 24), (29, 48)],
+            messages=[
+                "`onp.exp` on a traced value (it depends on the traced argument `x` of `score` (called from traced `run`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.exp` (jax.numpy) instead",
+                "`onp.asarray` on a traced value (it is computed by JAX inside `bias` (called from traced `run`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) instead",
+                "`onp.sqrt` on a traced value (it depends on the traced argument `v` of `norm` (called from traced `run`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.sqrt` (jax.numpy) instead",
+                "`onp.maximum` on a traced value (it depends on the traced argument `z` of `<lambda>` (called from traced `run`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.maximum` (jax.numpy) instead",
+                "`onp.log` on a traced value (it depends on the traced argument `xs` of `run` (a body passed to lax.map)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.log` (jax.numpy) instead",
             ],
         ),
     ]
