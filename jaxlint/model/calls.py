@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, gradtrace, instances, keyflow, kinds
+from jaxlint.model import apis, arg_shapes, gradtrace, instances, keyflow, kinds
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.narrowing import is_none
@@ -242,6 +242,7 @@ class CallEffects:
             self._applied_arrays(call)
         self._note_site(id(call))
         self._note_arg_kinds(call)
+        arg_shapes.note(self, call)
         filtered_call_arrays(self, call)
         if self.concrete:
             self._differentiated_helper_call(call)

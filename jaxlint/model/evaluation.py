@@ -166,12 +166,13 @@ class Evaluator:
             if not traced and V.NPARRAY in (l.kind, r.kind) and {l.kind, r.kind} <= {V.NPARRAY, V.STATIC}:
                 return Value(kind=V.NPARRAY)  # `np.random.randn(n) * sigma + mu`: a host array
             if traced or V.ARRAY in (l.kind, r.kind):
+                shape = shape_flow.binop_shape(e, l, r) if (l.shape is not None or r.shape is not None) else None
                 hint = None
                 if isinstance(e.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and l.dtype_hint == r.dtype_hint == "bool":
                     hint = "bool"
                 elif isinstance(e.operator, cst.Divide) or "float" in (l.dtype_hint, r.dtype_hint) or isinstance(e.left, cst.Float) or isinstance(e.right, cst.Float):
                     hint = "float"
-                return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps, dtype_hint=hint)
+                return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps, dtype_hint=hint, shape=shape)
             return V.UNKNOWN_VALUE
         if t is cst.UnaryOperation:
             inner = self.value(e.expression)
@@ -325,7 +326,9 @@ class Evaluator:
                     shape = constructor_facts(self, "jax.numpy" + q[len("numpy"):], e)[0] if q.count(".") == 1 else None
                     # a NumPy array of literal data: a concrete value, whose shape is known
                     return V.STATIC_VALUE if shape is None else Value(kind=V.STATIC, shape=shape, int_range=int_range(self, q, e))
-                return Value(kind=V.NPARRAY)
+                # `np.array([1, 2])`, `np.zeros((4, 3))`: a host array whose shape the literal gives
+                shape = constructor_facts(self, "jax.numpy" + q[len("numpy"):], e)[0] if q.count(".") == 1 else None
+                return Value(kind=V.NPARRAY, shape=shape)
             if q.startswith("math."):
                 return V.STATIC_VALUE if not any_traced else Value(traced=True, deps=deps)
             if q == "jax.device_get":

@@ -1208,6 +1208,7 @@ class Indexer:
                     unit, skip = made
                     if skip:
                         fact = _skipped(fact, skip)
+                unit.foreign_uses = True
                 if fact.get("skip"):
                     # `Model(...).apply(variables, x)` there: `__call__` gets the arguments after `variables`
                     fact = _skipped(fact, int(fact["skip"]))

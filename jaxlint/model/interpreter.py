@@ -55,6 +55,7 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
     ) -> None:
         self.index = index
         self.module = index.module
+        self.name_reads: dict[str, int] = {}  # model/arg_shapes.py
         self.text = text
         self.path = path
         self.settings = settings

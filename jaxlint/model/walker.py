@@ -8,7 +8,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 import libcst as cst
 
-from jaxlint.model import apis, gradtrace, kinds
+from jaxlint.model import apis, arg_shapes, gradtrace, kinds
 from jaxlint.model import values as V
 from jaxlint.model.bindings import LoopFrame, replace_value
 from jaxlint.model.evaluation import COMPREHENSIONS
@@ -65,6 +65,13 @@ class Walker:
                 k = unit.arg_kinds.get(p.name)
                 if k in kinds.CARRIED and self._callers_known(unit):
                     env[p.name] = kinds.value_of(k)  # what every call passes (a JAX array...)
+        if unit.shape_sites:
+            # the shapes every call of this file passes (model/arg_shapes.py): a traced
+            # parameter, or one given JAX arrays, is an array of that shape
+            for name, (shape, jax_arrays) in arg_shapes.param_shapes(self, unit).items():
+                v = env.get(name)
+                if v is not None and (v.traced or jax_arrays) and v.kind in (V.ARRAY, V.UNKNOWN):
+                    env[name] = replace_value(v, kind=V.ARRAY, shape=shape)
         self.env = env
         node = unit.node
         self.x64_depth = 1 if self.x64.unit_on(unit) else 0

@@ -12,6 +12,7 @@ from jaxlint.model import values as V
 from jaxlint.model.walk import arg_at, descendants, int_value, keyword_arg
 
 
+_WINDOWS = frozenset({"jax.lax.dynamic_slice", "jax.lax.dynamic_slice_in_dim", "jax.lax.dynamic_update_slice"})
 _AT_DROP = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"})
 
 
@@ -482,6 +483,59 @@ class StaticOutOfBoundsIndex(Rule):
                 )
                 return
 
+    def _ints(self, node) -> "list[int] | None":
+        """The integers of a list/tuple display of constants, else None."""
+        if not isinstance(node, (cst.List, cst.Tuple)):
+            return None
+        out = []
+        for el in node.elements:
+            if isinstance(el, cst.StarredElement):
+                return None
+            i = self.ctx.constant_int(el.value)
+            if i is None:
+                return None
+            out.append(i)
+        return out
+
+    def _window(self, node: cst.Call, q: str) -> None:
+        """`lax.dynamic_slice(x, [5], [1])` on an axis of size 2: the window does not fit,
+        and XLA moves its start back until it does (jax#3621)."""
+        ctx = self.ctx
+        shape = self._shape(arg_at(node, 0, "operand"))
+        if shape is None or any(a.star for a in node.args):
+            return
+        if q == "jax.lax.dynamic_slice":
+            starts_node = arg_at(node, 1, "start_indices")
+            starts, sizes = self._ints(starts_node), self._ints(arg_at(node, 2, "slice_sizes"))
+            axes = list(range(len(shape)))
+        elif q == "jax.lax.dynamic_update_slice":
+            starts_node = arg_at(node, 2, "start_indices")
+            upd = self._shape(arg_at(node, 1, "update"))
+            starts, sizes = self._ints(starts_node), list(upd) if upd is not None else None
+            axes = list(range(len(shape)))
+        else:  # dynamic_slice_in_dim(x, start, size, axis=0)
+            starts_node = arg_at(node, 1, "start_index")
+            start, size = ctx.constant_int(starts_node), ctx.constant_int(arg_at(node, 2, "slice_size"))
+            axis_node = arg_at(node, 3, "axis")
+            axis = 0 if axis_node is None else ctx.constant_int(axis_node)
+            if start is None or size is None or axis is None or not -len(shape) <= axis < len(shape):
+                return
+            starts, sizes, axes = [start], [size], [axis % len(shape)]
+        if starts is None or sizes is None or len(starts) != len(axes) or len(sizes) != len(axes):
+            return
+        for start, size, axis in zip(starts, sizes, axes):
+            dim = shape[axis]
+            if start >= 0 and size <= dim and start + size > dim:
+                what = "update" if q == "jax.lax.dynamic_update_slice" else "slice"
+                name = q.replace("jax.lax.", "lax.")
+                self.report(
+                    starts_node,
+                    f"start {start} with {what} size {size} does not fit axis {axis} of size {dim}, and JAX "
+                    f"raises no IndexError: `{name}` moves the start back to {dim - size} so that the "
+                    f"{what} fits ({'it writes' if what == 'update' else 'it reads'} a different window)",
+                )
+                return
+
     def _known_shape(self, node: cst.CSTNode):
         v = self.ctx.value(node)
         return v.shape if v.kind in (V.ARRAY, V.STATIC) else None
@@ -508,7 +562,11 @@ class StaticOutOfBoundsIndex(Rule):
             elif op == "get" and keyword_arg(node, "mode") is None:
                 self._check(func.value, shape, "`.at[...].get()` clamps to the nearest valid index")
             return
-        if ctx.qualname(func) != "jax.numpy.take":
+        q = ctx.qualname(func)
+        if q in _WINDOWS:
+            self._window(node, q)
+            return
+        if q != "jax.numpy.take":
             return
         arr = arg_at(node, 0, "a")
         idx = arg_at(node, 1, "indices")

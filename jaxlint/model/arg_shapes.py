@@ -1,0 +1,162 @@
+"""Shapes of a function's parameters, given by every call of it in this file.
+
+``update(params, obs)`` and ``jax.jit(update)(params, obs)`` with ``params =
+jnp.ones((10,))`` and ``obs = jnp.ones((4, 10))`` give ``update``'s parameters those
+shapes, and ``jax.grad(loss)(params, obs)`` inside it gives them to ``loss``: a function
+sees the shapes its callers pass when **every** use of its name in the file is such a
+call (jit/grad/value_and_grad/checkpoint/jacfwd/jacrev/hessian applied at once keep the
+arguments' shapes; vmap does not and is not followed), every call passes the same
+known shape, and no other module calls or uses it.  A lambda bound once to a jitted
+name (``f = jax.jit(lambda a: ...)``) counts through that name.  Anything else leaves
+the parameter's shape unknown (rules that need a shape stay quiet).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.model import values as V
+from jaxlint.model.units import Unit
+from jaxlint.model.walk import positional_args
+
+# transformations whose function receives the arguments as they are given
+KEEP_SHAPES = frozenset({
+    "jax.jit", "jax.grad", "jax.value_and_grad", "jax.checkpoint", "jax.remat",
+    "jax.jacfwd", "jax.jacrev", "jax.hessian",
+})
+
+
+def _function(ctx, name: str) -> Optional[Unit]:
+    """The plain function or lambda of this file that ``name`` calls: a def, or a name
+    bound once to a lambda or to a shape-keeping transformation of one."""
+    v = ctx.lookup(name)
+    if v is not None and v.unit is not None:
+        return v.unit
+    if v is None:
+        u = ctx.unit.lookup_def(name)
+        if u is not None:
+            return u
+    found = ctx.unit.binding_for(name, 1 << 30)
+    if found is None:
+        return None
+    holder, (_, value) = found
+    if len(holder.bindings.get(name, ())) != 1 or type(value) is not cst.Call:
+        return None
+    if ctx.qualname(value.func) not in KEEP_SHAPES:
+        return None
+    pos = positional_args(value)
+    if len(pos) != 1 or type(pos[0].value) is not cst.Lambda:
+        return None
+    return ctx.index.unit_of.get(id(pos[0].value))
+
+
+def note(ctx, call: cst.Call) -> None:
+    """Record the shapes ``call`` passes to the function of this file it calls."""
+    func = call.func
+    if type(func) is cst.Name:
+        via = func.value
+    elif type(func) is cst.Call and ctx.qualname(func.func) in KEEP_SHAPES:
+        pos = positional_args(func)
+        if len(pos) != 1 or type(pos[0].value) is not cst.Name or any(a.star for a in func.args):
+            return
+        via = pos[0].value.value
+    else:
+        return
+    unit = _function(ctx, via)
+    if unit is None or unit.cls is not None or type(unit.node) not in (cst.FunctionDef, cst.Lambda):
+        return
+    if id(call) in unit.shape_sites:
+        return
+    shapes: dict[str, Optional[tuple]] = {p.name: None for p in unit.params}
+    if not any(a.star for a in call.args):
+        positional = unit.positional()
+        i = 0
+        for a in call.args:
+            if a.keyword is None:
+                name = positional[i].name if i < len(positional) else None
+                i += 1
+            else:
+                name = a.keyword.value
+            if name in shapes:
+                v = ctx.value(a.value)
+                if v.kind in (V.ARRAY, V.STATIC, V.NPARRAY) and v.shape is not None:
+                    shapes[name] = (v.shape, v.kind == V.ARRAY)
+    unit.shape_sites[id(call)] = (via, shapes)
+
+
+def _name_uses(ctx, name: str) -> int:
+    """How many times this file reads ``name`` where it means the module's binding:
+    scopes that bind a local of that name (a parameter, an assignment) are left out."""
+    memo = ctx.name_reads
+    if name in memo:
+        return memo[name]
+    count = 0
+    unit_of = ctx.index.unit_of
+    stack: list = [ctx.module]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is cst.Name:
+            if n.value == name:
+                count += 1
+            continue
+        if t in (cst.FunctionDef, cst.Lambda):
+            u = unit_of.get(id(n))
+            if u is not None and (name in u.assigned or any(p.name == name for p in u.params)) \
+                    and name not in u.global_names:
+                continue  # a local of that name hides the module's
+        if t is cst.Attribute:
+            stack.append(n.value)
+            continue
+        if t is cst.Arg:
+            stack.append(n.value)
+            continue
+        if t is cst.FunctionDef:
+            stack.extend([*n.decorators, n.params, n.body])  # not its own name
+            if n.returns is not None:
+                stack.append(n.returns)
+            continue
+        if t is cst.Param:
+            if n.default is not None:
+                stack.append(n.default)
+            if n.annotation is not None:
+                stack.append(n.annotation)
+            continue
+        if t in (cst.Import, cst.ImportFrom):
+            names = n.names if isinstance(n.names, (list, tuple)) else ()
+            if isinstance(n.names, cst.ImportStar) or any(
+                    (a.asname.name.value if a.asname is not None and isinstance(a.asname.name, cst.Name)
+                     else cst.Module([]).code_for_node(a.name).split(".")[0]) == name for a in names):
+                count += 1  # `from m import name` rebinds it: never known
+            continue
+        stack.extend(n.children)
+    memo[name] = count
+    return count
+
+
+def param_shapes(ctx, unit: Unit) -> dict[str, tuple]:
+    """param -> (shape, every call passed a JAX array) for the parameters every call
+    of ``unit`` gives one known shape; empty unless every use of it is such a call."""
+    if not unit.shape_sites or unit.foreign_uses or unit.escapes:
+        return {}
+    vias: dict[str, int] = {}
+    for via, _ in unit.shape_sites.values():
+        vias[via] = vias.get(via, 0) + 1
+    if type(unit.node) is cst.FunctionDef:
+        if list(vias) != [unit.name] or unit.node.decorators:
+            return {}
+    elif len(vias) != 1:
+        return {}
+    bound = 0 if type(unit.node) is cst.FunctionDef else 1  # `f = jax.jit(lambda a: ...)` writes it once
+    for via, n in vias.items():
+        if _name_uses(ctx, via) != n + bound:
+            return {}
+    out: dict[str, tuple] = {}
+    sites = [s for _, s in unit.shape_sites.values()]
+    for p in unit.params:
+        given = [s.get(p.name) for s in sites]
+        if all(g is not None for g in given) and len({g[0] for g in given}) == 1:
+            out[p.name] = (given[0][0], all(g[1] for g in given))
+    return out
