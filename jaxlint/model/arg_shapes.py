@@ -17,6 +17,7 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import positional_args
@@ -79,11 +80,64 @@ def note(ctx, call: cst.Call) -> None:
                 i += 1
             else:
                 name = a.keyword.value
-            if name in shapes:
+            if name in shapes and not _rebound_in_loop(ctx, a.value):
                 v = ctx.value(a.value)
                 if v.kind in (V.ARRAY, V.STATIC, V.NPARRAY) and v.shape is not None:
                     shapes[name] = (v.shape, v.kind == V.ARRAY)
     unit.shape_sites[id(call)] = (via, shapes)
+
+
+def _assigned_in(node: cst.CSTNode) -> frozenset:
+    """The names a loop's body binds (its target too)."""
+    out = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t in (cst.FunctionDef, cst.ClassDef, cst.Lambda) and n is not node:
+            if t is not cst.Lambda:
+                out.add(n.name.value)
+            continue
+        if t is cst.AssignTarget or t is cst.For or t is cst.CompFor:
+            tgt = n.target
+        elif t in (cst.AugAssign, cst.AnnAssign, cst.NamedExpr):
+            tgt = n.target
+        elif t is cst.AsName:
+            tgt = n.name
+        else:
+            tgt = None
+        if tgt is not None:
+            out.update(x.value for x in _names(tgt))
+        stack.extend(n.children)
+    return frozenset(out)
+
+
+def _names(node: cst.CSTNode) -> list:
+    stack, out = [node], []
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Name:
+            out.append(n)
+        else:
+            stack.extend(n.children)
+    return out
+
+
+def _rebound_in_loop(ctx, arg: cst.CSTNode) -> bool:
+    """Does ``arg`` read a name that a loop around the call binds again (its shape
+    may change from one iteration to the next)?"""
+    if not ctx.loop_stack:
+        return False
+    read = {n.value for n in _names(arg)}
+    memo = ctx.loop_binds
+    for frame in ctx.loop_stack:
+        key = id(frame.node)
+        bound = memo.get(key)
+        if bound is None:
+            bound = memo[key] = _assigned_in(frame.node)
+        if read & bound:
+            return True
+    return False
 
 
 def _name_uses(ctx, name: str) -> int:
@@ -136,6 +190,21 @@ def _name_uses(ctx, name: str) -> int:
     return count
 
 
+def _keeps_args(ctx, dec: cst.BaseExpression) -> bool:
+    """``@jax.jit``, ``@jax.jit(static_argnums=...)``-like forms, ``@partial(jax.jit, ...)``:
+    the decorated function is called with the arguments its callers pass."""
+    if ctx.qualname(dec) in KEEP_SHAPES:
+        return True
+    if type(dec) is cst.Call:
+        q = ctx.qualname(dec.func)
+        if q in KEEP_SHAPES:
+            return not positional_args(dec)
+        if q in apis.PARTIALS:
+            pos = positional_args(dec)
+            return len(pos) == 1 and ctx.qualname(pos[0].value) in KEEP_SHAPES
+    return False
+
+
 def param_shapes(ctx, unit: Unit) -> dict[str, tuple]:
     """param -> (shape, every call passed a JAX array) for the parameters every call
     of ``unit`` gives one known shape; empty unless every use of it is such a call."""
@@ -145,7 +214,7 @@ def param_shapes(ctx, unit: Unit) -> dict[str, tuple]:
     for via, _ in unit.shape_sites.values():
         vias[via] = vias.get(via, 0) + 1
     if type(unit.node) is cst.FunctionDef:
-        if list(vias) != [unit.name] or unit.node.decorators:
+        if list(vias) != [unit.name] or not all(_keeps_args(ctx, d.decorator) for d in unit.node.decorators):
             return {}
     elif len(vias) != 1:
         return {}

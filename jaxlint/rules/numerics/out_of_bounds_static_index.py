@@ -41,6 +41,14 @@ class StaticOutOfBoundsIndex(Rule):
         "`np.array` of an integer display, in a subscript (`x[np.arange(7)]`), an `.at[...]` "
         "update or `jnp.take(x, jnp.arange(15))` (reported at the call: the whole gather fills). "
         "The data's shape is kept through `x.astype(...)`, `x.copy()`, `x.clip(...)`.\n\n"
+        "Shapes are also followed through arithmetic (`params * obs` broadcasts, `batch @ w` "
+        "contracts) and into the parameters of a function of the file when every use of its "
+        "name is a call (direct, `jax.jit(f)(...)`, `jax.grad(f)(...)`/`value_and_grad`, a "
+        "`@jax.jit` def, a name bound once to `jax.jit(lambda a: ...)`), every call passes the "
+        "same known shape, no argument is rebound by a loop around the call and no other "
+        "module uses the function. `lax.dynamic_slice(x, [5], [1])`, `lax.dynamic_slice_in_dim` "
+        "and `lax.dynamic_update_slice` with literal starts are checked the same way: a window "
+        "that does not fit has its start moved back (jax#3621).\n\n"
         "Arrays of unknown shape (arguments, results of other calls) are never checked."
     )
     why_bad = (
@@ -167,6 +175,37 @@ class StaticOutOfBoundsIndex(Rule):
                 grid = jnp.zeros((3, 4))
                 c = grid[:, jnp.array([0, 3])], grid.at[jnp.array([2, -3])].get()
                 return a, b, mask, c
+            """
+        ),
+        # shapes from the calls only when every call passes one shape and every use is a call:
+        # an argument rebound in the loop around the call, two shapes, a function passed to map;
+        # windows that fit (a negative start counts from the end)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            from jax import lax
+
+
+            @jax.jit
+            def first_row(x):
+                return x[5]
+
+
+            def loss(w, batch):
+                return jnp.sum((batch @ w)[8])
+
+
+            x = jnp.ones((6,))
+            for i in range(3):
+                print(first_row(x))
+                x = jnp.concatenate([x, x, x])
+            print(first_row(jnp.ones(6)))
+            print(jax.jit(loss)(jnp.zeros((3, 2)), jnp.ones((9, 3))), jax.jit(loss)(jnp.zeros((3, 2)), jnp.ones((12, 3))))
+            print(list(map(loss, [jnp.zeros((3, 2))], [jnp.ones((8, 3))])))
+            window = jax.jit(lambda a: lax.dynamic_slice(a, [4], [2]) + lax.dynamic_slice(a, [-1], [1]))
+            print(window(np.arange(6)))
             """
         ),
     ]
@@ -346,6 +385,59 @@ class StaticOutOfBoundsIndex(Rule):
             messages=[
                 "the index array `np.arange(6)` holds 5 (its values run from 0 to 5), out of bounds for axis 0 with size 4, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
                 "the index array `jnp.array([0, 4])` holds 4 (its values run from 0 to 4), out of bounds for axis 0 with size 4, and JAX raises no IndexError: `.at[...].set(...)` silently drops the update",
+            ],
+        ),
+        # the shapes every call passes: a jitted function called with arrays of known shape, the
+        # shape through `@` and broadcasting, and on to a helper differentiated inside it
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def loss(w, batch):
+                logits = batch @ w
+                return jnp.sum(logits[8] + w[3])
+
+
+            @jax.jit
+            def step(w, batch):
+                value, grad = jax.value_and_grad(loss)(w, batch)
+                return w - 0.1 * grad
+
+
+            w0 = jnp.zeros((3, 2))
+            batch = jnp.ones((8, 3))
+            w1 = step(w0, batch)
+            """,
+            expected=[(7, 27), (7, 34)],
+            messages=[
+                "index 8 is out of bounds for axis 0 with size 8, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                "index 3 is out of bounds for axis 0 with size 3, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+            ],
+        ),
+        # a window that does not fit: lax.dynamic_slice in a jitted lambda called with a NumPy
+        # literal, lax.dynamic_update_slice in a function jitted where it is called
+        Invalid(
+            """
+            import jax
+            import numpy as np
+            from jax import lax
+
+            v = np.array([1, 2])
+            window = jax.jit(lambda a: lax.dynamic_slice(a, [5], [1]))
+
+
+            def write(buf, row):
+                return lax.dynamic_update_slice(buf, row, (2, 0))
+
+
+            print(window(v), jax.jit(write)(np.zeros((3, 4)), np.ones((2, 4))))
+            """,
+            expected=[(6, 49), (10, 48)],
+            messages=[
+                "start 5 with slice size 1 does not fit axis 0 of size 2, and JAX raises no IndexError: `lax.dynamic_slice` moves the start back to 1 so that the slice fits (it reads a different window)",
+                "start 2 with update size 2 does not fit axis 0 of size 3, and JAX raises no IndexError: `lax.dynamic_update_slice` moves the start back to 1 so that the update fits (it writes a different window)",
             ],
         ),
     ]

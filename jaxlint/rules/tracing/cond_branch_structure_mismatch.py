@@ -81,8 +81,11 @@ class CondBranchStructure(Rule):
         "return, and flags a mismatch only when the structure is certain from the syntax: "
         "tuple/list displays of different lengths, a tuple against a list, a dict against "
         "different keys, `None` (or no `return`) against a value, a number literal or "
-        "arithmetic result against a tuple. A branch returning a plain name, a call or anything "
-        "whose structure is not visible is never compared."
+        "arithmetic result against a tuple; `dict(a=..., b=...)` and `dict()` are dicts. A branch "
+        "that returns its parameter (`lambda x: x`, `def keep(s): return s`) returns the "
+        "operand given to `lax.cond`/`lax.switch`, whose display is compared (reported at the "
+        "call). A branch returning another plain name, a call or anything whose structure is "
+        "not visible is never compared."
     )
     why_bad = (
         "Both branches are traced, and they must produce the same pytree structure, shapes and "
