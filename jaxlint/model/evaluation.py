@@ -122,6 +122,12 @@ class Evaluator:
                     if pv.traced:
                         idx_traced = True
                         deps = deps | pv.deps
+            if base.kind == V.LIST and base.fields is not None and len(e.slice) == 1 \
+                    and type(e.slice[0].slice) is cst.Index:
+                key = string_value(e.slice[0].slice.value)
+                for name, fv in base.fields:
+                    if key is not None and name == f"[{key}]":
+                        return fv  # `params["radec"]` of `params = {"radec": np.array(...)}`
             if base.kind == V.STATIC:
                 return Value(kind=V.STATIC) if not idx_traced else Value(traced=True, deps=deps)
             if base.kind == V.KEYS:
@@ -215,7 +221,21 @@ class Evaluator:
             if t is cst.List:
                 return Value(kind=V.LIST, elements=tuple(els))
             return Value(kind=V.TUPLE, elements=tuple(els))
-        if t in (cst.Dict, cst.Set, cst.DictComp):
+        if t is cst.Dict:
+            # `{"radec": np.array(...)}`: the host NumPy arrays it holds under literal keys
+            # (fields named `[key]`, read back by `d["key"]`; model/kinds.py carries them)
+            held = []
+            for el in e.elements:
+                if type(el) is not cst.DictElement:
+                    continue
+                key = string_value(el.key)
+                ev = self.value(el.value)
+                if key is not None and (ev.kind == V.NPARRAY or (
+                        ev.kind == V.STATIC and ev.shape is not None and type(el.value) is cst.Call
+                        and (self.qualname(el.value.func) or "").startswith("numpy."))):
+                    held.append((f"[{key}]", Value(kind=V.NPARRAY)))
+            return Value(kind=V.LIST, fields=tuple(held) or None)
+        if t in (cst.Set, cst.DictComp):
             return Value(kind=V.LIST)
         if t in COMPREHENSIONS:
             # the value of one element, as the walk found it in the comprehension's scope

@@ -63,7 +63,7 @@ class Walker:
             else:
                 env[p.name] = V.UNKNOWN_VALUE
                 k = unit.arg_kinds.get(p.name)
-                if k in kinds.CARRIED and self._callers_known(unit):
+                if k is not None and kinds.carried(k) and self._callers_known(unit):
                     env[p.name] = kinds.value_of(k)  # what every call passes (a JAX array...)
         if unit.shape_sites:
             # the shapes every call of this file passes (model/arg_shapes.py): a traced
@@ -91,6 +91,20 @@ class Walker:
             self.block(node.body.body)
         elif isinstance(node, cst.Lambda):
             self.expr(node.body)
+
+    def _forget_dict_entries(self, call: cst.Call) -> None:
+        """``params.update(...)``, ``prepare(params)``: a dict whose entries the model
+        knows (`{"radec": np.array(...)}`) may be changed by the call: they are unknown
+        from here."""
+        env = self.env
+        func = call.func
+        names = [a.value.value for a in call.args if type(a.value) is cst.Name]
+        if type(func) is cst.Attribute and type(func.value) is cst.Name:
+            names.append(func.value.value)
+        for name in names:
+            held = env.get(name)
+            if held is not None and held.kind == V.LIST and held.fields is not None:
+                env[name] = replace_value(held, fields=None)
 
     def _callers_known(self, unit: Unit) -> bool:
         """Are the calls that gave ``unit`` its parameter kinds all its uses?  A plain
@@ -432,6 +446,7 @@ class Walker:
                 return
         if t is cst.Call:
             self._call_effects(node)
+            self._forget_dict_entries(node)
         elif t is cst.Subscript:
             self._subscript_effects(node)
         elif t is cst.NamedExpr:
