@@ -6,7 +6,10 @@ shapes, and ``jax.grad(loss)(params, obs)`` inside it gives them to ``loss``: a 
 sees the shapes its callers pass when **every** use of its name in the file is such a
 call (jit/grad/value_and_grad/checkpoint/jacfwd/jacrev/hessian applied at once keep the
 arguments' shapes; vmap does not and is not followed), every call passes the same
-known shape, and no other module calls or uses it.  A lambda bound once to a jitted
+known shape, and no other module uses it other than by such calls (their shapes come as
+the call facts' ``shapes``: ``jax.value_and_grad(losses.loss)(params, obs)`` in a jitted
+step of another module gives ``loss`` its shapes; a fact without shapes, or a module that
+uses the name otherwise, leaves them unknown).  A lambda bound once to a jitted
 name (``f = jax.jit(lambda a: ...)``) counts through that name.  Anything else leaves
 the parameter's shape unknown (rules that need a shape stay quiet).
 """
@@ -85,6 +88,48 @@ def note(ctx, call: cst.Call) -> None:
                 if v.kind in (V.ARRAY, V.STATIC, V.NPARRAY) and v.shape is not None:
                     shapes[name] = (v.shape, v.kind == V.ARRAY)
     unit.shape_sites[id(call)] = (via, shapes)
+
+
+def call_shapes(ctx, call: cst.Call) -> Optional[dict]:
+    """``{"pos": [shape or None...], "kw": {name: shape}}``: the shapes ``call`` passes,
+    for the module that defines the function it calls (a call fact); None when it
+    passes none known."""
+    if any(a.star for a in call.args):
+        return None
+    pos, kw, known = [], {}, False
+    for a in call.args:
+        shape = None
+        if not _rebound_in_loop(ctx, a.value):
+            v = ctx.value(a.value)
+            if v.kind in (V.ARRAY, V.STATIC, V.NPARRAY) and v.shape is not None:
+                shape = [list(v.shape), v.kind == V.ARRAY]
+                known = True
+        if a.keyword is None:
+            pos.append(shape)
+        elif shape is not None:
+            kw[a.keyword.value] = shape
+    return {"pos": pos, "kw": kw} if known else None
+
+
+def fact_site(unit: Unit, key: object, fact: dict, skip: int = 0) -> bool:
+    """Record the shapes a call in another module passes (a fact's ``shapes``); False
+    when it tells none (the parameters' shapes are then unknown)."""
+    shapes = fact.get("shapes")
+    if not isinstance(shapes, dict):
+        return False
+    given: dict[str, Optional[tuple]] = {p.name: None for p in unit.params}
+    positional = unit.positional()[skip:]
+    for i, sh in enumerate(shapes.get("pos") or ()):
+        if i < len(positional) and sh:
+            given[positional[i].name] = (tuple(sh[0]), bool(sh[1]))
+    for name, sh in (shapes.get("kw") or {}).items():
+        if name in given and sh:
+            given[name] = (tuple(sh[0]), bool(sh[1]))
+    unit.shape_sites[key] = (FOREIGN, given)
+    return True
+
+
+FOREIGN = "<another module>"
 
 
 def _assigned_in(node: cst.CSTNode) -> frozenset:
@@ -212,11 +257,12 @@ def param_shapes(ctx, unit: Unit) -> dict[str, tuple]:
         return {}
     vias: dict[str, int] = {}
     for via, _ in unit.shape_sites.values():
-        vias[via] = vias.get(via, 0) + 1
+        if via != FOREIGN:
+            vias[via] = vias.get(via, 0) + 1
     if type(unit.node) is cst.FunctionDef:
-        if list(vias) != [unit.name] or not all(_keeps_args(ctx, d.decorator) for d in unit.node.decorators):
+        if list(vias) not in ([unit.name], []) or not all(_keeps_args(ctx, d.decorator) for d in unit.node.decorators):
             return {}
-    elif len(vias) != 1:
+    elif len(vias) != 1 or len(vias) != len(unit.shape_sites):
         return {}
     bound = 0 if type(unit.node) is cst.FunctionDef else 1  # `f = jax.jit(lambda a: ...)` writes it once
     for via, n in vias.items():

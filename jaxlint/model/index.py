@@ -16,7 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, factreads, gradtrace, holders, kinds, module_entries, pytree_read, pytrees
+from jaxlint.model import apis, arg_shapes, factreads, gradtrace, holders, kinds, module_entries, pytree_read, pytrees
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
@@ -1194,6 +1194,7 @@ class Indexer:
             unit = by_qualname.get(qualname)
             if unit is not None:
                 unit.traced_params.update(n for n in names if n in unit.defaulted_params)
+        n_fact = 0
         for qualname, items in sorted(facts.get("units", {}).items()):
             base = by_qualname.get(qualname)
             if base is None or base.host:
@@ -1208,7 +1209,10 @@ class Indexer:
                     unit, skip = made
                     if skip:
                         fact = _skipped(fact, skip)
-                unit.foreign_uses = True
+                if fact.get("kind") not in ("args", "call") or fact.get("skip") or fact.get("returned") is not None \
+                        or fact.get("method") or not arg_shapes.fact_site(unit, ("fact", n_fact), fact):
+                    unit.foreign_uses = True  # used there other than by a call whose shapes are known
+                n_fact += 1
                 if fact.get("skip"):
                     # `Model(...).apply(variables, x)` there: `__call__` gets the arguments after `variables`
                     fact = _skipped(fact, int(fact["skip"]))
