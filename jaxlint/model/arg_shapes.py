@@ -187,52 +187,76 @@ def _rebound_in_loop(ctx, arg: cst.CSTNode) -> bool:
 
 def _name_uses(ctx, name: str) -> int:
     """How many times this file reads ``name`` where it means the module's binding:
-    scopes that bind a local of that name (a parameter, an assignment) are left out."""
+    scopes that bind a local of that name (a parameter, an assignment) are left out.
+    The text is counted first (a whole-name search); only a name written more often
+    than that is looked up in the reads of the one walk (model/arg_shapes.py)."""
     memo = ctx.name_reads
     if name in memo:
         return memo[name]
+    reads = memo.get(_READS)
+    if reads is None:
+        reads = memo[_READS] = _reads(ctx)
     count = 0
+    for chain in reads.get(name, ()):
+        if not any(name in u.assigned or any(p.name == name for p in u.params) for u in chain
+                   if name not in u.global_names):
+            count += 1
+    memo[name] = count
+    return count
+
+
+_READS = ("reads",)  # the memo's key for the walk's result (no name is a tuple)
+
+
+def _reads(ctx) -> dict:
+    """name -> the chain of function scopes around each place it is read or rebound
+    (a def's own name, parameters, attribute names and keywords apart; an import of
+    the name counts: it rebinds it)."""
+    out: dict[str, list] = {}
     unit_of = ctx.index.unit_of
-    stack: list = [ctx.module]
+    stack: list = [(ctx.module, ())]
     while stack:
-        n = stack.pop()
+        n, chain = stack.pop()
         t = type(n)
         if t is cst.Name:
-            if n.value == name:
-                count += 1
+            out.setdefault(n.value, []).append(chain)
             continue
-        if t in (cst.FunctionDef, cst.Lambda):
-            u = unit_of.get(id(n))
-            if u is not None and (name in u.assigned or any(p.name == name for p in u.params)) \
-                    and name not in u.global_names:
-                continue  # a local of that name hides the module's
         if t is cst.Attribute:
-            stack.append(n.value)
+            stack.append((n.value, chain))
             continue
         if t is cst.Arg:
-            stack.append(n.value)
-            continue
-        if t is cst.FunctionDef:
-            stack.extend([*n.decorators, n.params, n.body])  # not its own name
-            if n.returns is not None:
-                stack.append(n.returns)
+            stack.append((n.value, chain))
             continue
         if t is cst.Param:
             if n.default is not None:
-                stack.append(n.default)
+                stack.append((n.default, chain))
             if n.annotation is not None:
-                stack.append(n.annotation)
+                stack.append((n.annotation, chain))
             continue
         if t in (cst.Import, cst.ImportFrom):
-            names = n.names if isinstance(n.names, (list, tuple)) else ()
-            if isinstance(n.names, cst.ImportStar) or any(
-                    (a.asname.name.value if a.asname is not None and isinstance(a.asname.name, cst.Name)
-                     else cst.Module([]).code_for_node(a.name).split(".")[0]) == name for a in names):
-                count += 1  # `from m import name` rebinds it: never known
+            if not isinstance(n.names, cst.ImportStar):
+                for a in n.names:
+                    bound = a.asname.name.value if a.asname is not None and isinstance(a.asname.name, cst.Name) \
+                        else cst.Module([]).code_for_node(a.name).split(".")[0]
+                    out.setdefault(bound, []).append(chain)
             continue
-        stack.extend(n.children)
-    memo[name] = count
-    return count
+        if t is cst.FunctionDef or t is cst.Lambda:
+            u = unit_of.get(id(n))
+            inner = chain + (u,) if u is not None else chain
+            if t is cst.FunctionDef:
+                for d in n.decorators:
+                    stack.append((d, chain))
+                stack.append((n.params, inner))
+                stack.append((n.body, inner))
+                if n.returns is not None:
+                    stack.append((n.returns, chain))
+            else:
+                stack.append((n.params, inner))
+                stack.append((n.body, inner))
+            continue
+        for c in n.children:
+            stack.append((c, chain))
+    return out
 
 
 def _keeps_args(ctx, dec: cst.BaseExpression) -> bool:
