@@ -339,8 +339,10 @@ class Evaluator:
                              int_range=int_range(self, q, e) if shape is not None else None)
             if q.startswith("numpy.") or q == "numpy":
                 if arg_vals and arg_vals[0].traced and not e.args[0].star and e.args[0].keyword is None \
-                        and q[len("numpy."):] in apis.NUMPY_FORWARDING:
-                    # `np.sum(x)` is `x.sum()`: a tracer in, a tracer out
+                        and arg_vals[0].deps - JAX_COMPUTED and q[len("numpy."):] in apis.NUMPY_FORWARDING:
+                    # `np.sum(x)` is `x.sum()`: a tracer in, a tracer out (one that depends on a
+                    # traced argument: a JAX computation of other values alone may be a branch
+                    # that traced calls never take, as far as the model knows)
                     return Value(kind=V.ARRAY, traced=True, deps=arg_vals[0].deps | deps)
                 if all(v.kind == V.STATIC for v in arg_vals):
                     shape = constructor_facts(self, "jax.numpy" + q[len("numpy"):], e)[0] if q.count(".") == 1 else None
