@@ -90,7 +90,7 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     seen = set()
     for c in calls:
         key = (c.callee, c.method, c.returned, c.caller.qualname, c.traced_pos, c.traced_kw, c.array_pos, c.array_kw,
-               c.n_pos, c.keywords, c.none_pos, c.none_kw, repr(c.class_pos), repr(c.class_kw))
+               c.n_pos, c.keywords, c.none_pos, c.none_kw, repr(c.class_pos), repr(c.class_kw), repr(c.shapes))
         if key in seen:
             continue
         seen.add(key)
@@ -114,6 +114,8 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             out_calls[-1]["method"] = c.method  # the line: where `.method(` or `recv[` is written
         if c.returned is not None:
             out_calls[-1]["returned"] = c.returned  # what the factory returned runs
+        if c.shapes is not None:
+            out_calls[-1]["shapes"] = c.shapes  # model/arg_shapes.py
     out_sites = []
     for s in sites:
         out_sites.append({
@@ -157,15 +159,17 @@ def _kinds_out(interp: Interpreter) -> dict:
     records = []
     seen = set()
     count: dict[str, int] = {}
-    for callee, pos, kw in interp.arg_calls:
+    for callee, pos, kw, shapes in interp.arg_calls:
         count[callee] = count.get(callee, 0) + 1
-        key = (callee, pos, kw)
+        key = (callee, pos, kw, repr(shapes))
         if key in seen:
             continue
         seen.add(key)
         records.append({"callee": callee, "line": 0, "why": "",
                         "pos": None if pos is None else list(pos),
                         "kw": None if kw is None else dict(kw)})
+        if shapes is not None:
+            records[-1]["shapes"] = shapes  # model/arg_shapes.py
     for callee in _escaping(interp, count):
         records.append({"callee": callee, "line": 0, "why": "", "escape": True})
     if records:

@@ -277,6 +277,14 @@ ARRAY_METHODS = frozenset(
     }
 )
 
+# NumPy functions that forward to the array's own method (`np.sum(x)` is `x.sum()`): on a
+# tracer they return a tracer instead of raising (checked on jax 0.10.2 with numpy 2.4:
+# each of these runs under jit; np.ravel/np.clip/np.sort/np.diagonal... raise instead).
+NUMPY_FORWARDING = frozenset(
+    "sum mean max min prod std var argmax argmin cumsum cumprod all any amax amin "
+    "reshape transpose round squeeze repeat flip swapaxes moveaxis real imag".split()
+)
+
 # Methods that pull a tracer into a Python value (ConcretizationTypeError).
 CONCRETIZING_METHODS = frozenset({"item", "tolist", "__int__", "__float__", "__bool__"})
 
@@ -348,6 +356,27 @@ SHAPE_ARGS: dict[str, tuple[Optional[int], str]] = {
     "jax.random.exponential": (1, "shape"),
     "jax.random.split": (1, "num"),
 }
+
+# Further arguments that fix the size of the result, beside the shape of SHAPE_ARGS
+# (position, keyword); each traced one raises under jit (checked on jax 0.10.2:
+# ConcretizationTypeError for arange/triu_indices/tril_indices, TypeError for the others).
+MORE_SIZE_ARGS: dict[str, tuple[tuple[Optional[int], str], ...]] = {
+    "jax.numpy.arange": ((1, "stop"), (2, "step")),
+    "jax.numpy.eye": ((1, "M"),),
+    "jax.numpy.tri": ((1, "M"),),
+    "jax.numpy.triu_indices": ((0, "n"), (2, "m")),
+    "jax.numpy.tril_indices": ((0, "n"), (2, "m")),
+    "jax.lax.dynamic_slice": ((2, "slice_sizes"),),
+    "jax.lax.dynamic_slice_in_dim": ((2, "slice_size"),),
+}
+
+
+def size_args(q: str) -> tuple[tuple[Optional[int], str], ...]:
+    """Every (position, keyword) of a shape or size argument of ``q``."""
+    first = SHAPE_ARGS.get(q)
+    more = MORE_SIZE_ARGS.get(q, ())
+    return ((first,) if first is not None else ()) + more
+
 
 # Array methods taking a shape.
 SHAPE_METHODS = {"reshape": 0, "broadcast_to": 0, "resize": 0}

@@ -20,7 +20,7 @@ from jaxlint.model.journal import MISSING, JournalDict
 from jaxlint.model.keyflow import key_like_name
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
-from jaxlint.model.walk import dotted_name
+from jaxlint.model.walk import dotted_name, string_value
 
 
 class _EntryKeys:
@@ -321,6 +321,17 @@ class Bindings:
                     if not v.traced and v.kind in (V.ARRAY, V.NPARRAY, V.KEY, V.KEYS, V.ITERATOR):
                         kept += ((attr, Value(kind=v.kind)),)
                     self.env[base.value] = replace_value(inst, fields=kept or None)
+            return
+        if isinstance(target, cst.Subscript) and type(target.value) is cst.Name:
+            held = self.env.get(target.value.value)
+            if held is not None and held.kind == V.LIST and held.fields is not None:
+                # `params["radec"] = ...`: that entry now holds what is assigned
+                key = string_value(target.slice[0].slice.value) if len(target.slice) == 1 and \
+                    type(target.slice[0].slice) is cst.Index else None
+                kept = tuple((n, fv) for n, fv in held.fields if key is not None and n != f"[{key}]")
+                if key is not None and not v.traced and v.kind == V.NPARRAY:
+                    kept += ((f"[{key}]", Value(kind=V.NPARRAY)),)
+                self.env[target.value.value] = replace_value(held, fields=kept or None)
             return
         if isinstance(target, cst.StarredElement):
             self._bind(target.value, Value(traced=v.traced, deps=v.deps))

@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, gradtrace, instances, keyflow, kinds
+from jaxlint.model import apis, arg_shapes, gradtrace, instances, keyflow, kinds
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.narrowing import is_none
@@ -51,6 +51,8 @@ class ExternalCall:
     # ``obj(x)``: "") or what a factory made (``step = make_step(3)`` ... ``step(x)``: "";
     # ``tx = make_update()`` ... ``tx.update(g, s)``: "update", the holder's method)
     returned: Optional[str] = None
+    # the shapes the call passes (model/arg_shapes.py), or None
+    shapes: Optional[dict] = None
 
 
 class CallEffects:
@@ -313,6 +315,7 @@ class CallEffects:
             self._applied_arrays(call)
         self._note_site(id(call))
         self._note_arg_kinds(call)
+        arg_shapes.note(self, call)
         filtered_call_arrays(self, call)
         if self.concrete:
             self._differentiated_helper_call(call)
@@ -605,6 +608,7 @@ class CallEffects:
             class_kw=tuple((k, v.cls.flat) for k, v in kws if v.traced and v.cls is not None),
             method=method,
             returned=returned,
+            shapes=arg_shapes.call_shapes(self, call) if callee_name is None and not method else None,
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:
@@ -653,13 +657,21 @@ class CallEffects:
                 unit.local_calls += 1
         elif type(func) is cst.Attribute:
             self._note_external_args(call)
+        elif type(func) is cst.Call and self.settings.module is not None \
+                and self.qualname(func.func) in arg_shapes.KEEP_SHAPES:
+            # `jax.grad(losses.loss)(p, x)`: a call of the imported function with these
+            # arguments (jit/grad/value_and_grad... hand them over as they are)
+            pos = positional_args(func)
+            if len(pos) == 1 and type(pos[0].value) in (cst.Name, cst.Attribute) and not any(a.star for a in func.args):
+                self._note_external_args(call, pos[0].value)
 
-    def _note_external_args(self, call: cst.Call) -> None:
+    def _note_external_args(self, call: cst.Call, func: Optional[cst.BaseExpression] = None) -> None:
         """``f(...)`` after ``from pkg.mod import f``, ``mod.f(...)``: the kinds of the
-        arguments, for ``pkg.mod`` (engine/project.py sends them as facts)."""
+        arguments, for ``pkg.mod`` (engine/project.py sends them as facts); ``func``:
+        the function a transformation applied at once wraps."""
         if self.settings.module is None:
             return
-        func = call.func
+        func = call.func if func is None else func
         head_node = func.value if type(func) is cst.Attribute else func
         if type(head_node) is not cst.Name or head_node.value not in self.imports.names:
             return  # `x.sum()`, `f(x)` of a local: not an imported function (the cheap test first)
@@ -672,9 +684,9 @@ class CallEffects:
         if not self.imports.project_import(head, self.settings.project_packages):
             return
         if any(a.star for a in call.args):
-            self.arg_calls.append((callee, None, None))
+            self.arg_calls.append((callee, None, None, None))
             return
         pos = tuple(kinds.fact_name(self.arg_value(a.value)) for a in call.args if a.keyword is None)
         kw = tuple((a.keyword.value, kinds.fact_name(self.arg_value(a.value))) for a in call.args if a.keyword is not None)
-        self.arg_calls.append((callee, pos, kw))
+        self.arg_calls.append((callee, pos, kw, arg_shapes.call_shapes(self, call)))
 

@@ -63,9 +63,9 @@ def dimension_params(fn: cst.FunctionDef, names: set[str],
         if not isinstance(n, cst.Call):
             continue
         q = qualname(n.func)
-        if q is not None and q in apis.SHAPE_ARGS:
-            pos, kw = apis.SHAPE_ARGS[q]
-            dims(arg_at(n, pos, kw))
+        if q is not None and (q in apis.SHAPE_ARGS or q in apis.MORE_SIZE_ARGS):
+            for pos, kw in apis.size_args(q):
+                dims(arg_at(n, pos, kw))
         elif isinstance(n.func, cst.Attribute) and n.func.attr.value in apis.SHAPE_METHODS:
             args = positional_args(n)
             if len(args) == 1:

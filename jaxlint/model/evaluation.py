@@ -122,6 +122,12 @@ class Evaluator:
                     if pv.traced:
                         idx_traced = True
                         deps = deps | pv.deps
+            if base.kind == V.LIST and base.fields is not None and len(e.slice) == 1 \
+                    and type(e.slice[0].slice) is cst.Index:
+                key = string_value(e.slice[0].slice.value)
+                for name, fv in base.fields:
+                    if key is not None and name == f"[{key}]":
+                        return fv  # `params["radec"]` of `params = {"radec": np.array(...)}`
             if base.kind == V.STATIC:
                 return Value(kind=V.STATIC) if not idx_traced else Value(traced=True, deps=deps)
             if base.kind == V.KEYS:
@@ -166,12 +172,13 @@ class Evaluator:
             if not traced and V.NPARRAY in (l.kind, r.kind) and {l.kind, r.kind} <= {V.NPARRAY, V.STATIC}:
                 return Value(kind=V.NPARRAY)  # `np.random.randn(n) * sigma + mu`: a host array
             if traced or V.ARRAY in (l.kind, r.kind):
+                shape = shape_flow.binop_shape(e, l, r) if (l.shape is not None or r.shape is not None) else None
                 hint = None
                 if isinstance(e.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and l.dtype_hint == r.dtype_hint == "bool":
                     hint = "bool"
                 elif isinstance(e.operator, cst.Divide) or "float" in (l.dtype_hint, r.dtype_hint) or isinstance(e.left, cst.Float) or isinstance(e.right, cst.Float):
                     hint = "float"
-                return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps, dtype_hint=hint)
+                return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps, dtype_hint=hint, shape=shape)
             return V.UNKNOWN_VALUE
         if t is cst.UnaryOperation:
             inner = self.value(e.expression)
@@ -214,7 +221,21 @@ class Evaluator:
             if t is cst.List:
                 return Value(kind=V.LIST, elements=tuple(els))
             return Value(kind=V.TUPLE, elements=tuple(els))
-        if t in (cst.Dict, cst.Set, cst.DictComp):
+        if t is cst.Dict:
+            # `{"radec": np.array(...)}`: the host NumPy arrays it holds under literal keys
+            # (fields named `[key]`, read back by `d["key"]`; model/kinds.py carries them)
+            held = []
+            for el in e.elements:
+                if type(el) is not cst.DictElement:
+                    continue
+                key = string_value(el.key)
+                ev = self.value(el.value)
+                if key is not None and (ev.kind == V.NPARRAY or (
+                        ev.kind == V.STATIC and ev.shape is not None and type(el.value) is cst.Call
+                        and (self.qualname(el.value.func) or "").startswith("numpy."))):
+                    held.append((f"[{key}]", Value(kind=V.NPARRAY)))
+            return Value(kind=V.LIST, fields=tuple(held) or None)
+        if t in (cst.Set, cst.DictComp):
             return Value(kind=V.LIST)
         if t in COMPREHENSIONS:
             # the value of one element, as the walk found it in the comprehension's scope
@@ -317,11 +338,19 @@ class Evaluator:
                 return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True, dtype_hint=hint or floaty, shape=shape,
                              int_range=int_range(self, q, e) if shape is not None else None)
             if q.startswith("numpy.") or q == "numpy":
+                if arg_vals and arg_vals[0].traced and not e.args[0].star and e.args[0].keyword is None \
+                        and arg_vals[0].deps - JAX_COMPUTED and q[len("numpy."):] in apis.NUMPY_FORWARDING:
+                    # `np.sum(x)` is `x.sum()`: a tracer in, a tracer out (one that depends on a
+                    # traced argument: a JAX computation of other values alone may be a branch
+                    # that traced calls never take, as far as the model knows)
+                    return Value(kind=V.ARRAY, traced=True, deps=arg_vals[0].deps | deps)
                 if all(v.kind == V.STATIC for v in arg_vals):
                     shape = constructor_facts(self, "jax.numpy" + q[len("numpy"):], e)[0] if q.count(".") == 1 else None
                     # a NumPy array of literal data: a concrete value, whose shape is known
                     return V.STATIC_VALUE if shape is None else Value(kind=V.STATIC, shape=shape, int_range=int_range(self, q, e))
-                return Value(kind=V.NPARRAY)
+                # `np.array([1, 2])`, `np.zeros((4, 3))`: a host array whose shape the literal gives
+                shape = constructor_facts(self, "jax.numpy" + q[len("numpy"):], e)[0] if q.count(".") == 1 else None
+                return Value(kind=V.NPARRAY, shape=shape)
             if q.startswith("math."):
                 return V.STATIC_VALUE if not any_traced else Value(traced=True, deps=deps)
             if q == "jax.device_get":
@@ -376,6 +405,13 @@ class Evaluator:
                                                               concrete=not traced_ctx):
                     # `self.predict(w, x)`: a method that hands back a JAX computation of its tracers
                     return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
+            if traced_ctx and not self.eager and type(func.value) is cst.Name and func.value.value == "self" \
+                    and self.unit.cls is not None and self.unit.params and self.unit.params[0].name == "self":
+                method = self.unit.cls.methods.get(m)
+                if method is not None and self.method_return_kind(method) == V.ARRAY:
+                    # `self._predict(obs)` in traced code: a method whose every return is a
+                    # jax.numpy computation hands back a tracer, whatever it is given
+                    return self._returned(V.ARRAY, e, traced_ctx, deps)
             if base.kind == V.AT_INDEX:
                 return Value(kind=V.ARRAY, traced=base.traced or any_traced, deps=base.deps | deps)
             if base.kind == V.KEY and m in ("astype",):
@@ -542,6 +578,16 @@ class Evaluator:
             else:
                 k = kinds.return_kind(unit, self._resolver(unit), self._local_values)
             self._return_kinds[id(unit)] = k
+        return k
+
+    def method_return_kind(self, unit: Unit) -> str:
+        """The kind every return of a plain method of a class of this file hands back."""
+        k = self._return_kinds.get(("method", id(unit)))
+        if k is None:
+            k = V.UNKNOWN
+            if type(unit.node) is cst.FunctionDef and unit.cls is not None and not unit.cls.is_jax_module:
+                k = kinds.return_kind(unit, self._resolver(unit), self._local_values)
+            self._return_kinds[("method", id(unit))] = k
         return k
 
     def _resolver(self, unit: Unit):

@@ -16,7 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, factreads, gradtrace, holders, kinds, module_entries, pytree_read, pytrees
+from jaxlint.model import apis, arg_shapes, factreads, gradtrace, holders, kinds, module_entries, pytree_read, pytrees
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
@@ -706,6 +706,21 @@ class Indexer:
         cls = instance_class(self.index, unit, func.value)
         return None if cls is None or cls.is_jax_module else cls.methods.get(func.attr.value)
 
+    def _bound_lambda(self, unit: Unit, name: str) -> Optional[Unit]:
+        """The lambda ``name`` is bound to, once, in the nearest scope that binds it
+        (``guess = lambda t: np.sin(t)``): calling the name runs it."""
+        u: Optional[Unit] = unit
+        while u is not None:
+            if any(p.name == name for p in u.params):
+                return None
+            entries = u.bindings.get(name)
+            if entries:
+                if len(entries) == 1 and type(entries[0][1]) is cst.Lambda:
+                    return self.index.unit_of.get(id(entries[0][1]))
+                return None
+            u = u.parent
+        return None
+
     def _resolve(self) -> None:
         idx = self.index
         # call edges between units, for the analysis order
@@ -718,8 +733,8 @@ class Indexer:
                     held = idx.held_function(call.func, unit)
                     callee = held.unit if held is not None else None
             else:
-                callee = unit.lookup_def(call.func.value)  # type: ignore[union-attr]
-            if callee is not None:
+                callee = unit.lookup_def(call.func.value) or self._bound_lambda(unit, call.func.value)  # type: ignore[union-attr]
+            if callee is not None and callee is not unit:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # `self.helper(x)` in a method calls the class's `helper`: analysed after it
         for name, calls in self._method_calls.items():
@@ -1204,6 +1219,7 @@ class Indexer:
             unit = by_qualname.get(qualname)
             if unit is not None:
                 unit.traced_params.update(n for n in names if n in unit.defaulted_params)
+        n_fact = 0
         for qualname, items in sorted(facts.get("units", {}).items()):
             base = by_qualname.get(qualname)
             if base is None or base.host:
@@ -1218,6 +1234,10 @@ class Indexer:
                     unit, skip = made
                     if skip:
                         fact = _skipped(fact, skip)
+                if fact.get("kind") not in ("args", "call") or fact.get("skip") or fact.get("returned") is not None \
+                        or fact.get("method") or not arg_shapes.fact_site(unit, ("fact", n_fact), fact):
+                    unit.foreign_uses = True  # used there other than by a call whose shapes are known
+                n_fact += 1
                 if fact.get("skip"):
                     # `Model(...).apply(variables, x)` there: `__call__` gets the arguments after `variables`
                     fact = _skipped(fact, int(fact["skip"]))

@@ -55,6 +55,8 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
     ) -> None:
         self.index = index
         self.module = index.module
+        self.name_reads: dict[str, int] = {}  # model/arg_shapes.py
+        self.loop_binds: dict[int, frozenset] = {}
         self.text = text
         self.path = path
         self.settings = settings

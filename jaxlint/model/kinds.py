@@ -53,6 +53,9 @@ _COMPILING = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "ja
                         "equinox.filter_jit", "flax.nnx.jit"})
 
 # the kinds that cross a call (to a parameter, from a return) and between modules
+# a dict display holding host NumPy arrays under literal keys: ``dict:radec=nparray``
+# (this file's calls only: not a cross-module fact)
+DICT = "dict:"
 CARRIED = frozenset({V.ARRAY, V.NPARRAY, V.KEY, V.KEYS, V.ITERATOR, JITTED})
 
 # jax.random functions that return one key / several keys
@@ -87,7 +90,16 @@ def fact_name(v: Value) -> str:
         return JITTED if v.transform is not None and apis.canonical(v.transform) in _COMPILING else V.UNKNOWN
     if v.instance is not None and v.kind == V.UNKNOWN:
         return OBJ + v.instance  # an instance of a class of the project (model/instances.py)
+    if v.kind == V.LIST and v.fields is not None:
+        held = sorted(f"{n[1:-1]}={fv.kind}" for n, fv in v.fields if n[:1] == "[" and fv.kind == V.NPARRAY)
+        if held and all("," not in h for h in held):
+            return DICT + ",".join(held)  # a dict holding host arrays under literal keys
     return v.kind if v.kind in CARRIED else V.UNKNOWN
+
+
+def carried(kind: str) -> bool:
+    """Does a parameter given ``kind`` by every call take it (model/walker.py)?"""
+    return kind in CARRIED or kind.startswith(DICT)
 
 
 def value_of(kind: str, traced: bool = False, deps: frozenset = frozenset()) -> Value:
@@ -100,6 +112,9 @@ def value_of(kind: str, traced: bool = False, deps: frozenset = frozenset()) -> 
         return Value(kind=V.KEY)
     if kind == JITTED:
         return Value(kind=V.FUNCTION, transform="jax.jit")
+    if kind.startswith(DICT):
+        return Value(kind=V.LIST, fields=tuple((f"[{h.split('=', 1)[0]}]", Value(kind=V.NPARRAY))
+                                               for h in kind[len(DICT):].split(",")))
     return V.UNKNOWN_VALUE
 
 

@@ -178,3 +178,53 @@ def reshape_call_shape(ctx, q: str, call: cst.Call, arr: V.Value) -> Optional[Sh
     if dims is None:
         return None
     return reshaped(arr.shape, _dims(ctx, [dims]))
+
+
+def _scalar(node: cst.BaseExpression) -> bool:
+    """A Python number written as such (``2.0``, ``-1``): shape ``()`` for broadcasting."""
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return True
+    return isinstance(node, cst.UnaryOperation) and isinstance(node.expression, (cst.Integer, cst.Float))
+
+
+def broadcast(a: Optional[Shape], b: Optional[Shape]) -> Optional[Shape]:
+    """NumPy's broadcasting of two known shapes; None when either is unknown or they
+    do not broadcast (JAX raises there: another matter)."""
+    if a is None or b is None:
+        return None
+    out = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x != y and 1 not in (x, y):
+            return None
+        out.append(max(x, y) if 1 in (x, y) else x)
+    return tuple(reversed(out))
+
+
+def matmul(a: Optional[Shape], b: Optional[Shape]) -> Optional[Shape]:
+    """The shape of ``a @ b`` (2-D and 1-D operands; batched ones broadcast)."""
+    if a is None or b is None or not a or not b:
+        return None
+    if len(a) == 1 and len(b) == 1:
+        return () if a == b else None
+    if len(a) == 1:
+        return b[:-2] + b[-1:] if a[0] == b[-2] else None
+    if len(b) == 1:
+        return a[:-1] if a[-1] == b[0] else None
+    if a[-1] != b[-2]:
+        return None
+    batch = broadcast(a[:-2], b[:-2])
+    return None if batch is None else batch + (a[-2], b[-1])
+
+
+def binop_shape(e: cst.BinaryOperation, left: V.Value, right: V.Value) -> Optional[Shape]:
+    """The shape of an arithmetic operation on arrays of known shapes (or an array
+    and a number literal): element-wise operations broadcast, ``@`` contracts."""
+    ls = () if _scalar(e.left) else left.shape
+    rs = () if _scalar(e.right) else right.shape
+    if isinstance(e.operator, cst.MatrixMultiply):
+        return matmul(ls, rs)
+    if ls == () and rs == ():
+        return None  # two numbers: not an array
+    return broadcast(ls, rs)

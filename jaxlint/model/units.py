@@ -119,6 +119,11 @@ class Unit:
     arg_kinds: dict[str, str] = field(default_factory=dict)
     local_calls: int = 0
     escapes: bool = False
+    # the shapes each call of this file passes (id of the call -> (the name it is called
+    # through, param -> shape or None)), and whether another module calls or uses it
+    # (model/arg_shapes.py)
+    shape_sites: dict[int, tuple] = field(default_factory=dict)
+    foreign_uses: bool = False
     # differentiated (`jax.grad(f)(x)`, `jax.vjp(f, x)`...) where no jit/vmap/scan is
     # around: the parameters given the JVP/linearize tracers of concrete values, and
     # why.  Alone (``traced`` False) the body runs eagerly with those tracers:

@@ -8,7 +8,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 import libcst as cst
 
-from jaxlint.model import apis, gradtrace, kinds
+from jaxlint.model import apis, arg_shapes, gradtrace, kinds
 from jaxlint.model import values as V
 from jaxlint.model.bindings import LoopFrame, replace_value
 from jaxlint.model.evaluation import COMPREHENSIONS
@@ -63,8 +63,15 @@ class Walker:
             else:
                 env[p.name] = V.UNKNOWN_VALUE
                 k = unit.arg_kinds.get(p.name)
-                if k in kinds.CARRIED and self._callers_known(unit):
+                if k is not None and kinds.carried(k) and self._callers_known(unit):
                     env[p.name] = kinds.value_of(k)  # what every call passes (a JAX array...)
+        if unit.shape_sites:
+            # the shapes every call of this file passes (model/arg_shapes.py): a traced
+            # parameter, or one given JAX arrays, is an array of that shape
+            for name, (shape, jax_arrays) in arg_shapes.param_shapes(self, unit).items():
+                v = env.get(name)
+                if v is not None and (v.traced or jax_arrays) and v.kind in (V.ARRAY, V.UNKNOWN):
+                    env[name] = replace_value(v, kind=V.ARRAY, shape=shape)
         self.env = env
         node = unit.node
         self.x64_depth = 1 if self.x64.unit_on(unit) else 0
@@ -84,6 +91,20 @@ class Walker:
             self.block(node.body.body)
         elif isinstance(node, cst.Lambda):
             self.expr(node.body)
+
+    def _forget_dict_entries(self, call: cst.Call) -> None:
+        """``params.update(...)``, ``prepare(params)``: a dict whose entries the model
+        knows (`{"radec": np.array(...)}`) may be changed by the call: they are unknown
+        from here."""
+        env = self.env
+        func = call.func
+        names = [a.value.value for a in call.args if type(a.value) is cst.Name]
+        if type(func) is cst.Attribute and type(func.value) is cst.Name:
+            names.append(func.value.value)
+        for name in names:
+            held = env.get(name)
+            if held is not None and held.kind == V.LIST and held.fields is not None:
+                env[name] = replace_value(held, fields=None)
 
     def _callers_known(self, unit: Unit) -> bool:
         """Are the calls that gave ``unit`` its parameter kinds all its uses?  A plain
@@ -425,6 +446,7 @@ class Walker:
                 return
         if t is cst.Call:
             self._call_effects(node)
+            self._forget_dict_entries(node)
         elif t is cst.Subscript:
             self._subscript_effects(node)
         elif t is cst.NamedExpr:

@@ -12,6 +12,7 @@ from jaxlint.model import values as V
 from jaxlint.model.walk import arg_at, descendants, int_value, keyword_arg
 
 
+_WINDOWS = frozenset({"jax.lax.dynamic_slice", "jax.lax.dynamic_slice_in_dim", "jax.lax.dynamic_update_slice"})
 _AT_DROP = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"})
 
 
@@ -40,6 +41,14 @@ class StaticOutOfBoundsIndex(Rule):
         "`np.array` of an integer display, in a subscript (`x[np.arange(7)]`), an `.at[...]` "
         "update or `jnp.take(x, jnp.arange(15))` (reported at the call: the whole gather fills). "
         "The data's shape is kept through `x.astype(...)`, `x.copy()`, `x.clip(...)`.\n\n"
+        "Shapes are also followed through arithmetic (`params * obs` broadcasts, `batch @ w` "
+        "contracts) and into the parameters of a function of the file when every use of its "
+        "name is a call (direct, `jax.jit(f)(...)`, `jax.grad(f)(...)`/`value_and_grad`, a "
+        "`@jax.jit` def, a name bound once to `jax.jit(lambda a: ...)`), every call passes the "
+        "same known shape, no argument is rebound by a loop around the call and no other "
+        "module uses the function. `lax.dynamic_slice(x, [5], [1])`, `lax.dynamic_slice_in_dim` "
+        "and `lax.dynamic_update_slice` with literal starts are checked the same way: a window "
+        "that does not fit has its start moved back (jax#3621).\n\n"
         "Arrays of unknown shape (arguments, results of other calls) are never checked."
     )
     why_bad = (
@@ -166,6 +175,37 @@ class StaticOutOfBoundsIndex(Rule):
                 grid = jnp.zeros((3, 4))
                 c = grid[:, jnp.array([0, 3])], grid.at[jnp.array([2, -3])].get()
                 return a, b, mask, c
+            """
+        ),
+        # shapes from the calls only when every call passes one shape and every use is a call:
+        # an argument rebound in the loop around the call, two shapes, a function passed to map;
+        # windows that fit (a negative start counts from the end)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            from jax import lax
+
+
+            @jax.jit
+            def first_row(x):
+                return x[5]
+
+
+            def loss(w, batch):
+                return jnp.sum((batch @ w)[8])
+
+
+            x = jnp.ones((6,))
+            for i in range(3):
+                print(first_row(x))
+                x = jnp.concatenate([x, x, x])
+            print(first_row(jnp.ones(6)))
+            print(jax.jit(loss)(jnp.zeros((3, 2)), jnp.ones((9, 3))), jax.jit(loss)(jnp.zeros((3, 2)), jnp.ones((12, 3))))
+            print(list(map(loss, [jnp.zeros((3, 2))], [jnp.ones((8, 3))])))
+            window = jax.jit(lambda a: lax.dynamic_slice(a, [4], [2]) + lax.dynamic_slice(a, [-1], [1]))
+            print(window(np.arange(6)))
             """
         ),
     ]
@@ -347,6 +387,59 @@ class StaticOutOfBoundsIndex(Rule):
                 "the index array `jnp.array([0, 4])` holds 4 (its values run from 0 to 4), out of bounds for axis 0 with size 4, and JAX raises no IndexError: `.at[...].set(...)` silently drops the update",
             ],
         ),
+        # the shapes every call passes: a jitted function called with arrays of known shape, the
+        # shape through `@` and broadcasting, and on to a helper differentiated inside it
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def loss(w, batch):
+                logits = batch @ w
+                return jnp.sum(logits[8] + w[3])
+
+
+            @jax.jit
+            def step(w, batch):
+                value, grad = jax.value_and_grad(loss)(w, batch)
+                return w - 0.1 * grad
+
+
+            w0 = jnp.zeros((3, 2))
+            batch = jnp.ones((8, 3))
+            w1 = step(w0, batch)
+            """,
+            expected=[(7, 27), (7, 34)],
+            messages=[
+                "index 8 is out of bounds for axis 0 with size 8, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                "index 3 is out of bounds for axis 0 with size 3, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+            ],
+        ),
+        # a window that does not fit: lax.dynamic_slice in a jitted lambda called with a NumPy
+        # literal, lax.dynamic_update_slice in a function jitted where it is called
+        Invalid(
+            """
+            import jax
+            import numpy as np
+            from jax import lax
+
+            v = np.array([1, 2])
+            window = jax.jit(lambda a: lax.dynamic_slice(a, [5], [1]))
+
+
+            def write(buf, row):
+                return lax.dynamic_update_slice(buf, row, (2, 0))
+
+
+            print(window(v), jax.jit(write)(np.zeros((3, 4)), np.ones((2, 4))))
+            """,
+            expected=[(6, 49), (10, 48)],
+            messages=[
+                "start 5 with slice size 1 does not fit axis 0 of size 2, and JAX raises no IndexError: `lax.dynamic_slice` moves the start back to 1 so that the slice fits (it reads a different window)",
+                "start 2 with update size 2 does not fit axis 0 of size 3, and JAX raises no IndexError: `lax.dynamic_update_slice` moves the start back to 1 so that the update fits (it writes a different window)",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -482,6 +575,59 @@ class StaticOutOfBoundsIndex(Rule):
                 )
                 return
 
+    def _ints(self, node) -> "list[int] | None":
+        """The integers of a list/tuple display of constants, else None."""
+        if not isinstance(node, (cst.List, cst.Tuple)):
+            return None
+        out = []
+        for el in node.elements:
+            if isinstance(el, cst.StarredElement):
+                return None
+            i = self.ctx.constant_int(el.value)
+            if i is None:
+                return None
+            out.append(i)
+        return out
+
+    def _window(self, node: cst.Call, q: str) -> None:
+        """`lax.dynamic_slice(x, [5], [1])` on an axis of size 2: the window does not fit,
+        and XLA moves its start back until it does (jax#3621)."""
+        ctx = self.ctx
+        shape = self._shape(arg_at(node, 0, "operand"))
+        if shape is None or any(a.star for a in node.args):
+            return
+        if q == "jax.lax.dynamic_slice":
+            starts_node = arg_at(node, 1, "start_indices")
+            starts, sizes = self._ints(starts_node), self._ints(arg_at(node, 2, "slice_sizes"))
+            axes = list(range(len(shape)))
+        elif q == "jax.lax.dynamic_update_slice":
+            starts_node = arg_at(node, 2, "start_indices")
+            upd = self._shape(arg_at(node, 1, "update"))
+            starts, sizes = self._ints(starts_node), list(upd) if upd is not None else None
+            axes = list(range(len(shape)))
+        else:  # dynamic_slice_in_dim(x, start, size, axis=0)
+            starts_node = arg_at(node, 1, "start_index")
+            start, size = ctx.constant_int(starts_node), ctx.constant_int(arg_at(node, 2, "slice_size"))
+            axis_node = arg_at(node, 3, "axis")
+            axis = 0 if axis_node is None else ctx.constant_int(axis_node)
+            if start is None or size is None or axis is None or not -len(shape) <= axis < len(shape):
+                return
+            starts, sizes, axes = [start], [size], [axis % len(shape)]
+        if starts is None or sizes is None or len(starts) != len(axes) or len(sizes) != len(axes):
+            return
+        for start, size, axis in zip(starts, sizes, axes):
+            dim = shape[axis]
+            if start >= 0 and size <= dim and start + size > dim:
+                what = "update" if q == "jax.lax.dynamic_update_slice" else "slice"
+                name = q.replace("jax.lax.", "lax.")
+                self.report(
+                    starts_node,
+                    f"start {start} with {what} size {size} does not fit axis {axis} of size {dim}, and JAX "
+                    f"raises no IndexError: `{name}` moves the start back to {dim - size} so that the "
+                    f"{what} fits ({'it writes' if what == 'update' else 'it reads'} a different window)",
+                )
+                return
+
     def _known_shape(self, node: cst.CSTNode):
         v = self.ctx.value(node)
         return v.shape if v.kind in (V.ARRAY, V.STATIC) else None
@@ -508,7 +654,11 @@ class StaticOutOfBoundsIndex(Rule):
             elif op == "get" and keyword_arg(node, "mode") is None:
                 self._check(func.value, shape, "`.at[...].get()` clamps to the nearest valid index")
             return
-        if ctx.qualname(func) != "jax.numpy.take":
+        q = ctx.qualname(func)
+        if q in _WINDOWS:
+            self._window(node, q)
+            return
+        if q != "jax.numpy.take":
             return
         arr = arg_at(node, 0, "a")
         idx = arg_at(node, 1, "indices")

@@ -58,7 +58,10 @@ def _describe(s: tuple) -> str:
     if kind == "none":
         return "None"
     if kind in ("tuple", "list"):
-        return f"a {kind} of {len(s[1])}"
+        inner = ", ".join("unknown" if c is None else _describe(c) for c in s[1])
+        return f"a {kind} of {len(s[1])}" + (f" ({inner})" if any(c is not None and c != _LEAF for c in s[1]) else "")
+    if not s[1]:
+        return "an empty dict"
     return "a dict with keys " + ", ".join(repr(k) for k in s[1])
 
 
@@ -78,8 +81,11 @@ class CondBranchStructure(Rule):
         "return, and flags a mismatch only when the structure is certain from the syntax: "
         "tuple/list displays of different lengths, a tuple against a list, a dict against "
         "different keys, `None` (or no `return`) against a value, a number literal or "
-        "arithmetic result against a tuple. A branch returning a plain name, a call or anything "
-        "whose structure is not visible is never compared."
+        "arithmetic result against a tuple; `dict(a=..., b=...)` and `dict()` are dicts. A branch "
+        "that returns its parameter (`lambda x: x`, `def keep(s): return s`) returns the "
+        "operand given to `lax.cond`/`lax.switch`, whose display is compared (reported at the "
+        "call). A branch returning another plain name, a call or anything whose structure is "
+        "not visible is never compared."
     )
     why_bad = (
         "Both branches are traced, and they must produce the same pytree structure, shapes and "
@@ -139,6 +145,32 @@ class CondBranchStructure(Rule):
                 return lax.switch(i, [lambda v: {'a': v, 'b': 0.0}, lambda v: {'b': 1.0, 'a': -v}], x)
             """
         ),
+        # a branch returning its operand against one of the same structure (dict(), dict(a=..))
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            def keep(state):
+                return state
+
+
+            def reset(state):
+                return {"loss": 0.0, "step": 0}
+
+
+            def step(counter, stats, carry):
+                out = lax.switch(counter % 2, [keep, reset], {"loss": stats, "step": counter})
+                aux = jax.lax.cond(counter >= 10, lambda x: x, lambda x: (0.0, dict(a=0, b=0)), (1.0, dict(a=3, b=4)))
+                other = lax.cond(counter > 1, keep, lambda c: c * 2.0, carry)
+                return out, aux, other
+
+
+            print(jax.jit(step)(jnp.int32(3), 1.0, 2.0))
+            """
+        ),
     ]
 
     INVALID = [
@@ -184,7 +216,38 @@ class CondBranchStructure(Rule):
                 "`lax.switch` branches return different structures: branch 0 returns a tuple of 2, branch 2 returns a tuple of 3; JAX raises TypeError: switch branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
             ],
         ),
+        # a branch that returns its operand (a function, a lambda): the operand's structure
+        # against the other branch's, reported at the call; dict(...) calls are dicts
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            def keep(state):
+                return state
+
+
+            def reset(state):
+                return {"loss": 0.0}
+
+
+            def step(counter, stats):
+                out = lax.switch(counter % 2, [keep, reset], {"loss": stats, "step": counter})
+                aux = jax.lax.cond(counter >= 10, lambda x: x, lambda x: (0.0, dict()), (1.0, dict(a=3, b=4)))
+                return out, aux
+            """,
+            expected=[(15, 11), (16, 11)],
+            messages=[
+                "`lax.switch` branches return different structures: branch 0 returns a dict with keys 'loss', 'step', branch 1 returns a dict with keys 'loss'; JAX raises TypeError: switch branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
+                "`lax.cond` branches return different structures: the true branch returns a tuple of 2 (a single array, a dict with keys 'a', 'b'), the false branch returns a tuple of 2 (a single array, an empty dict); JAX raises TypeError: cond branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
+            ],
+        ),
     ]
+
+    _given: dict = {}
+    _used_operand = False
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
@@ -196,6 +259,7 @@ class CondBranchStructure(Rule):
             fns = [pos[1].value, pos[2].value]
             labels = ["the true branch", "the false branch"]
             what = "cond"
+            operands = pos[3:]
         elif q == "jax.lax.switch":
             pos = positional_args(node)
             if len(pos) < 2 or not isinstance(pos[1].value, (cst.List, cst.Tuple)):
@@ -205,9 +269,14 @@ class CondBranchStructure(Rule):
                 return
             labels = [f"branch {i}" for i in range(len(fns))]
             what = "switch"
+            operands = pos[2:]
         else:
             return
-        structs = [self._returns(self._unit(f)) for f in fns]
+        given = None if any(a.star or a.keyword is not None for a in node.args) else [a.value for a in operands]
+        structs, passed = [], []
+        for f in fns:
+            structs.append(self._returns(self._unit(f), given))
+            passed.append(self._used_operand)
         first = None
         for i, s in enumerate(structs):
             if s is None:
@@ -217,7 +286,9 @@ class CondBranchStructure(Rule):
                 continue
             if _differ(structs[first], s):
                 self.report(
-                    fns[i],
+                    # a branch that returns its operand is wrong only with the operand
+                    # passed here: the call is the place
+                    node if passed[first] or passed[i] else fns[i],
                     f"`lax.{what}` branches return different structures: {labels[first]} returns "
                     f"{_describe(structs[first])}, {labels[i]} returns {_describe(s)}; JAX raises "
                     f"TypeError: {what} branch outputs must have the same pytree structure, but "
@@ -237,10 +308,17 @@ class CondBranchStructure(Rule):
                 return u
         return None
 
-    def _returns(self, unit: Optional[Unit]) -> Struct:
+    def _returns(self, unit: Optional[Unit], operands: Optional[list] = None) -> Struct:
         if unit is None:
             return None
         node = unit.node
+        # a branch that hands back what it is given (`lambda x: x`, `def keep(s): return s`)
+        # returns the structure of the operand passed for that parameter
+        self._given = {}
+        self._used_operand = False
+        params = unit.positional()
+        if operands is not None and len(operands) == len(params) == len(unit.params):
+            self._given = {p.name: e for p, e in zip(params, operands) if p.name not in unit.assigned}
         if isinstance(node, cst.Lambda):
             return self._struct(node.body)
         if not isinstance(node, cst.FunctionDef) or unit.is_generator or node.decorators:
@@ -286,6 +364,12 @@ class CondBranchStructure(Rule):
                 return _NONE
             if e.value in ("True", "False"):
                 return _LEAF
+            given = self._given.pop(e.value, None)  # (once: the operand is not a branch's body)
+            if given is not None:
+                found = self._struct(given)
+                self._used_operand = self._used_operand or found is not None
+                self._given[e.value] = given
+                return found
             return None
         if _is_number(e):
             return _LEAF
@@ -300,6 +384,11 @@ class CondBranchStructure(Rule):
             if isinstance(op, cst.Multiply) and (isinstance(e.left, cst.Float) or isinstance(e.right, cst.Float)):
                 return _LEAF
             return None
+        if t is cst.Call and self.ctx.builtin_name(e.func) == "dict" and all(
+                a.keyword is not None and not a.star for a in e.args):
+            # `dict(a=3, b=4)`, `dict()`: a dict with those keys
+            kids = sorted((a.keyword.value, self._struct(a.value)) for a in e.args)  # type: ignore[union-attr]
+            return ("dict", tuple(k for k, _ in kids), tuple(v for _, v in kids))
         if t is cst.Call:
             q = self.ctx.qualname(e.func)
             if q in _ONE_ARRAY:

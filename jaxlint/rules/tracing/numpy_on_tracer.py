@@ -82,7 +82,14 @@ class NumpyOnTracer(Rule):
         "`jacfwd`/`jacrev`/`hessian`, `jvp`/`vjp`/`linearize`, and the helpers it hands its "
         "tracers to) counts too: its differentiated arguments are tracers of concrete values, "
         "and `np.power(x, 2)` raises TracerArrayConversionError there as well. The arguments "
-        "`argnums` leaves out are its plain values."
+        "`argnums` leaves out are its plain values.\n\n"
+        "What is traced is followed through NumPy functions that forward to the array's "
+        "method (`np.sum(x)` is `x.sum()`, a tracer: `np.sqrt(np.sum(x))` raises), a lambda "
+        "bound to a name and called from traced code, a method of the class whose every "
+        "return is a jax.numpy computation (`self._predict(obs)` in traced code is a tracer, "
+        "whatever it is given), and host NumPy arrays handed to a function inside a dict "
+        "display (`model({\"radec\": np.array(...)})`, then `params[\"radec\"][s]` with `s` "
+        "traced)."
     )
     why_bad = (
         "A tracer has no data for NumPy to copy. NumPy calls `__array__()` and JAX raises at "
@@ -367,6 +374,85 @@ class NumpyOnTracer(Rule):
             bv = block.init(jax.random.PRNGKey(1), jnp.ones((1, 2)))
             enc = jax.jit(lambda v, x: block.apply(v, x, method=Block.encode))(bv, jnp.ones((1, 2)))
             print(eager, enc)
+            """
+        ),
+        # NumPy functions that forward to the array's method (np.sum, np.mean) on a host
+        # table; a method returning NumPy data; lambdas of jax.numpy; NumPy outside traced code
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as onp
+            from jax import lax
+
+
+            class Scorer:
+                def __init__(self, n):
+                    self.table = onp.ones((n, n))
+
+                def _logits(self, x):
+                    return self.table
+
+                def score(self, x):
+                    return x + onp.exp(self._logits(x))
+
+                def bias(self):
+                    return onp.asarray(self._logits(onp.eye(3)))
+
+
+            def norm(v):
+                return jnp.sqrt(onp.sum(v ** 2, axis=-1))
+
+
+            activation = lambda z: jnp.maximum(z, 0.0)
+            host_only = lambda z: onp.maximum(z, 0.0)
+
+
+            def run(xs):
+                s = Scorer(3)
+                return s.score(xs) + s.bias() + norm(xs) + onp.mean(xs).astype(jnp.float32) + activation(xs) + onp.sum(xs.shape)
+
+
+            out = lax.map(run, jnp.ones((2, 3)))
+            print(host_only(onp.ones(3)))
+            """
+        ),
+        # a dict of NumPy arrays changed before the call (an entry assigned, `.update`), or
+        # holding JAX arrays: its entries are not known host arrays there
+        Valid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+            from jax import lax
+
+
+            def radec2lm(radec):
+                def body(s, lm):
+                    ra, dec = radec[s]
+                    return lm.at[s, 0].set(jnp.cos(dec) * ra)
+
+                return lax.fori_loop(0, radec.shape[0], body, jnp.zeros((radec.shape[0], 2)))
+
+
+            def model(params):
+                return radec2lm(params["radec"]).sum()
+
+
+            def fit(params):
+                return radec2lm(params["radec"]).sum()
+
+
+            def evaluate(params):
+                return radec2lm(params["radec"]).sum()
+
+
+            p1 = {"radec": np.array([[3.0, -0.5], [3.1, -0.4]])}
+            p1["radec"] = jnp.asarray(p1["radec"])
+            print(model(p1))
+            p2 = {"radec": np.array([[3.0, -0.5]])}
+            p2.update(radec=jnp.asarray(p2["radec"]))
+            print(fit(p2))
+            print(evaluate({"radec": jnp.array([[3.0, -0.5]])}))
             """
         ),
     ]
@@ -682,6 +768,89 @@ class NumpyOnTracer(Rule):
             expected=[(10, 31)],
             messages=[
                 "`onp.concatenate` on a traced value (it depends on the traced argument `x` of `__call__` (called from traced `predict`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.concatenate` (jax.numpy) instead",
+            ],
+        ),
+        # a tracer through np.sum/np.mean (they return tracers), a method whose every return is
+        # jax.numpy computed in traced code (whatever it is given), a helper, a lambda bound to a
+        # name and called from traced code
+        Invalid(
+            """
+            import jax
+            import numpy as onp
+            from jax import lax
+
+
+            class Scorer:
+                def __init__(self, n):
+                    self.w = jax.numpy.ones((n, n))
+
+                def _logits(self, x):
+                    return jax.numpy.tanh(x @ self.w)
+
+                def score(self, x):
+                    return onp.exp(self._logits(x))
+
+                def bias(self):
+                    return onp.asarray(self._logits(onp.eye(3)))
+
+
+            def norm(v):
+                return onp.sqrt(onp.sum(v ** 2, axis=-1))
+
+
+            activation = lambda z: onp.maximum(z, 0.0)
+
+
+            def run(xs):
+                s = Scorer(3)
+                return s.score(xs) + s.bias() + norm(xs) + onp.log(onp.mean(xs)) + activation(xs)
+
+
+            out = lax.map(run, jax.numpy.ones((2, 3)))
+            """,
+            expected=[(14, 16), (17, 16), (21, 12), (24, 24), (29, 48)],
+            messages=[
+                "`onp.exp` on a traced value (it depends on the traced argument `x` of `score` (called from traced `run`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.exp` (jax.numpy) instead",
+                "`onp.asarray` on a traced value (it is computed by JAX inside `bias` (called from traced `run`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) instead",
+                "`onp.sqrt` on a traced value (it depends on the traced argument `v` of `norm` (called from traced `run`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.sqrt` (jax.numpy) instead",
+                "`onp.maximum` on a traced value (it depends on the traced argument `z` of `<lambda>` (called from traced `run`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.maximum` (jax.numpy) instead",
+                "`onp.log` on a traced value (it depends on the traced argument `xs` of `run` (a body passed to lax.map)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.log` (jax.numpy) instead",
+            ],
+        ),
+        # host NumPy arrays reaching traced code inside a dict passed to a function (a dict
+        # display at the call, a name bound to one), read by literal key
+        Invalid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+            from jax import lax
+
+
+            def radec2lm(radec):
+                def body(s, lm):
+                    ra, dec = radec[s]
+                    return lm.at[s, 0].set(jnp.cos(dec) * ra)
+
+                return lax.fori_loop(0, radec.shape[0], body, jnp.zeros((radec.shape[0], 2)))
+
+
+            def model(params):
+                radec = params["radec"]
+                return radec2lm(radec).sum()
+
+
+            def weights(table, i):
+                return lax.fori_loop(0, 2, lambda k, acc: acc + table["w"][k], 0.0) + i
+
+
+            print(model({"radec": np.array([[3.0, -0.5], [3.1, -0.4]])}))
+            cfg = {"w": np.ones(3), "name": "demo"}
+            print(weights(cfg, 1))
+            """,
+            expected=[(8, 19), (20, 53)],
+            messages=[
+                "`radec[s]` indexes the host NumPy array `radec` with a traced value (it depends on the traced argument `s` of `body` (a body passed to lax.fori_loop)): NumPy converts the index with `__array__()`, which raises TracerArrayConversionError. Make it a JAX array first: `jnp.asarray(radec)[s]`",
+                "`table[\"w\"][k]` indexes the host NumPy array `table[\"w\"]` with a traced value (it depends on the traced argument `k` of `<lambda>` (a body passed to lax.fori_loop)): NumPy converts the index with `__array__()`, which raises TracerArrayConversionError. Make it a JAX array first: `jnp.asarray(table[\"w\"])[k]`",
             ],
         ),
     ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
@@ -9,6 +11,15 @@ from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.walk import arg_at
+
+
+# size arguments read as Python numbers (`int(stop)`...): a tracer there raises
+# ConcretizationTypeError, not the TypeError of a traced shape (jax 0.10.2)
+_CONCRETIZING_SIZES = {
+    q: "ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected"
+    for q in ("jax.numpy.arange", "jax.numpy.linspace", "jax.numpy.logspace", "jax.numpy.geomspace",
+              "jax.numpy.triu_indices", "jax.numpy.tril_indices")
+}
 
 
 class TracerConversion(Rule):
@@ -26,7 +37,9 @@ class TracerConversion(Rule):
         "`int(x)`, `float(x)`, `complex(x)`, `x.item()`, `x.tolist()`, `range(x)`, indexing a "
         "Python list or tuple with a tracer, and shapes built from tracers "
         "(`jnp.zeros((n,))`, `jnp.ones(n)`, `jnp.arange(n)`, `x.reshape(n, -1)`, "
-        "`jax.random.normal(key, (n,))`...). Sizes computed from `.shape`, `len()` or static "
+        "`jax.random.normal(key, (n,))`...), and every other argument that fixes a result's "
+        "size: `jnp.arange(0, n, 1)`'s stop and step, `jnp.eye(3, m)`, `jnp.tri`, "
+        "`jnp.triu_indices(n)`/`tril_indices`, the slice sizes of `lax.dynamic_slice`. Sizes computed from `.shape`, `len()` or static "
         "arguments are fine and are not flagged, and so is a value after a guard that leaves "
         "on a tracer (`if isinstance(v, jax.core.Tracer): raise TypeError(...)`, also "
         "`isinstance(v, jax.Array)`). A parameter of a flax/equinox/haiku module's method is "
@@ -514,6 +527,30 @@ class TracerConversion(Rule):
             jax.value_and_grad(loss)(jnp.ones(3), 2)
             """
         ),
+        # every size argument static: a static width, jnp.arange's stop from a Python value
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            @partial(jax.jit, static_argnums=(2,))
+            def window(x, start, width):
+                steps = start + jnp.arange(0, width, 1)
+                return lax.dynamic_slice(x, (start,), (width,)) + steps
+
+
+            def band(n, v):
+                return jnp.eye(3, n) * v + jnp.arange(stop=n, start=0).sum()
+
+
+            w = window(jnp.ones(8), 2, 3)
+            b = jax.vmap(band, in_axes=(None, 0))(4, jnp.arange(3.0))
+            """
+        ),
     ]
 
     INVALID = [
@@ -897,6 +934,35 @@ class TracerConversion(Rule):
                 "A shape or size passed to `jnp.reshape` is traced: it depends on the traced argument `m` of `functional` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `m` is a Python value, mark it static (static_argnums=1)",
             ],
         ),
+        # the other arguments that fix a size: jnp.arange's start/stop (positional or keyword),
+        # lax.dynamic_slice's slice sizes, jnp.eye's column count
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            def window(x, start, width):
+                steps = jnp.arange(start, start + width, 1)
+                return lax.dynamic_slice(x, (start,), (width,)) + steps
+
+
+            def band(n):
+                return jnp.eye(3, n) + jnp.arange(stop=n, start=0)
+
+
+            w = jax.jit(window)(jnp.ones(8), 2, 3)
+            b = jax.vmap(band)(jnp.arange(3))
+            """,
+            expected=[(7, 24), (8, 44), (12, 23), (12, 44)],
+            messages=[
+                "A shape or size passed to `jnp.arange` is traced: it depends on the traced argument `start` of `window` (wrapped by jax.jit); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`, or pass it as a static argument; or, if `start` is a Python value, mark it static (static_argnums=1)",
+                "A shape or size passed to `lax.dynamic_slice` is traced: it depends on the traced argument `width` of `window` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `width` is a Python value, mark it static (static_argnums=2)",
+                "A shape or size passed to `jnp.eye` is traced: it depends on the traced argument `n` of `band` (wrapped by jax.vmap); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument",
+                "A shape or size passed to `jnp.arange` is traced: it depends on the traced argument `n` of `band` (wrapped by jax.vmap); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`, or pass it as a static argument",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -938,11 +1004,11 @@ class TracerConversion(Rule):
         if q in apis.AXIS_FUNCTIONS:
             self._check_axis(arg_at(node, 1, "axis"), f"`{q.replace('jax.numpy.', 'jnp.')}`", q.rsplit(".", 1)[1])
             return
-        spec = apis.SHAPE_ARGS.get(q)
-        if spec is not None:
-            shape = arg_at(node, spec[0], spec[1])
-            if shape is not None:
-                self._check_shape(shape, node, f"`{q.replace('jax.numpy.', 'jnp.')}`")
+        for pos, kw in apis.size_args(q):
+            shape = arg_at(node, pos, kw)
+            if shape is not None and self._check_shape(shape, node, f"`{q.replace('jax.numpy.', 'jnp.').replace('jax.lax.', 'lax.')}`",
+                                                       _CONCRETIZING_SIZES.get(q)):
+                return
 
     def _check_axis(self, axis, where: str, name: str) -> None:
         """`x.min(axis)`, `jnp.sum(x, axis=a)` with a traced axis."""
@@ -981,7 +1047,7 @@ class TracerConversion(Rule):
             f"the transformation, or use `x.astype(...)`",
         )
 
-    def _check_shape(self, shape: cst.BaseExpression, call: cst.Call, where: str) -> None:
+    def _check_shape(self, shape: cst.BaseExpression, call: cst.Call, where: str, error: Optional[str] = None) -> bool:
         ctx = self.ctx
         parts = [el.value for el in shape.elements] if isinstance(shape, (cst.Tuple, cst.List)) else [shape]
         for p in parts:
@@ -990,11 +1056,12 @@ class TracerConversion(Rule):
                 self.report(
                     p,
                     f"A shape or size passed to {where} is traced: {ctx.describe_origin(v)}; "
-                    f"shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete "
-                    f"values). Derive it from `x.shape`, or pass it as a static argument"
+                    f"shapes must be concrete ({error or 'TypeError: Shapes must be 1D sequences of concrete values'}). "
+                    f"Derive it from `x.shape`, or pass it as a static argument"
                     f"{ctx.static_hint(v)}",
                 )
-                return
+                return True
+        return False
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         ctx = self.ctx

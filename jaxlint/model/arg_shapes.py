@@ -1,0 +1,301 @@
+"""Shapes of a function's parameters, given by every call of it in this file.
+
+``update(params, obs)`` and ``jax.jit(update)(params, obs)`` with ``params =
+jnp.ones((10,))`` and ``obs = jnp.ones((4, 10))`` give ``update``'s parameters those
+shapes, and ``jax.grad(loss)(params, obs)`` inside it gives them to ``loss``: a function
+sees the shapes its callers pass when **every** use of its name in the file is such a
+call (jit/grad/value_and_grad/checkpoint/jacfwd/jacrev/hessian applied at once keep the
+arguments' shapes; vmap does not and is not followed), every call passes the same
+known shape, and no other module uses it other than by such calls (their shapes come as
+the call facts' ``shapes``: ``jax.value_and_grad(losses.loss)(params, obs)`` in a jitted
+step of another module gives ``loss`` its shapes; a fact without shapes, or a module that
+uses the name otherwise, leaves them unknown).  A lambda bound once to a jitted
+name (``f = jax.jit(lambda a: ...)``) counts through that name.  Anything else leaves
+the parameter's shape unknown (rules that need a shape stay quiet).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.model import apis
+from jaxlint.model import values as V
+from jaxlint.model.units import Unit
+from jaxlint.model.walk import positional_args
+
+# transformations whose function receives the arguments as they are given
+KEEP_SHAPES = frozenset({
+    "jax.jit", "jax.grad", "jax.value_and_grad", "jax.checkpoint", "jax.remat",
+    "jax.jacfwd", "jax.jacrev", "jax.hessian",
+})
+
+
+def _function(ctx, name: str) -> Optional[Unit]:
+    """The plain function or lambda of this file that ``name`` calls: a def, or a name
+    bound once to a lambda or to a shape-keeping transformation of one."""
+    v = ctx.lookup(name)
+    if v is not None and v.unit is not None:
+        return v.unit
+    if v is None:
+        u = ctx.unit.lookup_def(name)
+        if u is not None:
+            return u
+    found = ctx.unit.binding_for(name, 1 << 30)
+    if found is None:
+        return None
+    holder, (_, value) = found
+    if len(holder.bindings.get(name, ())) != 1 or type(value) is not cst.Call:
+        return None
+    if ctx.qualname(value.func) not in KEEP_SHAPES:
+        return None
+    pos = positional_args(value)
+    if len(pos) != 1 or type(pos[0].value) is not cst.Lambda:
+        return None
+    return ctx.index.unit_of.get(id(pos[0].value))
+
+
+def note(ctx, call: cst.Call) -> None:
+    """Record the shapes ``call`` passes to the function of this file it calls."""
+    func = call.func
+    if type(func) is cst.Name:
+        via = func.value
+    elif type(func) is cst.Call and ctx.qualname(func.func) in KEEP_SHAPES:
+        pos = positional_args(func)
+        if len(pos) != 1 or type(pos[0].value) is not cst.Name or any(a.star for a in func.args):
+            return
+        via = pos[0].value.value
+    else:
+        return
+    unit = _function(ctx, via)
+    if unit is None or unit.cls is not None or type(unit.node) not in (cst.FunctionDef, cst.Lambda):
+        return
+    if id(call) in unit.shape_sites:
+        return
+    shapes: dict[str, Optional[tuple]] = {p.name: None for p in unit.params}
+    if not any(a.star for a in call.args):
+        positional = unit.positional()
+        i = 0
+        for a in call.args:
+            if a.keyword is None:
+                name = positional[i].name if i < len(positional) else None
+                i += 1
+            else:
+                name = a.keyword.value
+            if name in shapes and not _rebound_in_loop(ctx, a.value):
+                v = ctx.value(a.value)
+                if v.kind in (V.ARRAY, V.STATIC, V.NPARRAY) and v.shape is not None:
+                    shapes[name] = (v.shape, v.kind == V.ARRAY)
+    unit.shape_sites[id(call)] = (via, shapes)
+
+
+def call_shapes(ctx, call: cst.Call) -> Optional[dict]:
+    """``{"pos": [shape or None...], "kw": {name: shape}}``: the shapes ``call`` passes,
+    for the module that defines the function it calls (a call fact); None when it
+    passes none known."""
+    if any(a.star for a in call.args):
+        return None
+    pos, kw, known = [], {}, False
+    for a in call.args:
+        shape = None
+        if not _rebound_in_loop(ctx, a.value):
+            v = ctx.value(a.value)
+            if v.kind in (V.ARRAY, V.STATIC, V.NPARRAY) and v.shape is not None:
+                shape = [list(v.shape), v.kind == V.ARRAY]
+                known = True
+        if a.keyword is None:
+            pos.append(shape)
+        elif shape is not None:
+            kw[a.keyword.value] = shape
+    return {"pos": pos, "kw": kw} if known else None
+
+
+def fact_site(unit: Unit, key: object, fact: dict, skip: int = 0) -> bool:
+    """Record the shapes a call in another module passes (a fact's ``shapes``); False
+    when it tells none (the parameters' shapes are then unknown)."""
+    shapes = fact.get("shapes")
+    if not isinstance(shapes, dict):
+        return False
+    given: dict[str, Optional[tuple]] = {p.name: None for p in unit.params}
+    positional = unit.positional()[skip:]
+    for i, sh in enumerate(shapes.get("pos") or ()):
+        if i < len(positional) and sh:
+            given[positional[i].name] = (tuple(sh[0]), bool(sh[1]))
+    for name, sh in (shapes.get("kw") or {}).items():
+        if name in given and sh:
+            given[name] = (tuple(sh[0]), bool(sh[1]))
+    unit.shape_sites[key] = (FOREIGN, given)
+    return True
+
+
+FOREIGN = "<another module>"
+
+
+def _assigned_in(node: cst.CSTNode) -> frozenset:
+    """The names a loop's body binds (its target too)."""
+    out = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t in (cst.FunctionDef, cst.ClassDef, cst.Lambda) and n is not node:
+            if t is not cst.Lambda:
+                out.add(n.name.value)
+            continue
+        if t is cst.AssignTarget or t is cst.For or t is cst.CompFor:
+            tgt = n.target
+        elif t in (cst.AugAssign, cst.AnnAssign, cst.NamedExpr):
+            tgt = n.target
+        elif t is cst.AsName:
+            tgt = n.name
+        else:
+            tgt = None
+        if tgt is not None:
+            out.update(x.value for x in _names(tgt))
+        stack.extend(n.children)
+    return frozenset(out)
+
+
+def _names(node: cst.CSTNode) -> list:
+    stack, out = [node], []
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Name:
+            out.append(n)
+        else:
+            stack.extend(n.children)
+    return out
+
+
+def _rebound_in_loop(ctx, arg: cst.CSTNode) -> bool:
+    """Does ``arg`` read a name that a loop around the call binds again (its shape
+    may change from one iteration to the next)?"""
+    if not ctx.loop_stack:
+        return False
+    read = {n.value for n in _names(arg)}
+    memo = ctx.loop_binds
+    for frame in ctx.loop_stack:
+        key = id(frame.node)
+        bound = memo.get(key)
+        if bound is None:
+            bound = memo[key] = _assigned_in(frame.node)
+        if read & bound:
+            return True
+    return False
+
+
+def _name_uses(ctx, name: str) -> int:
+    """How many times this file reads ``name`` where it means the module's binding:
+    scopes that bind a local of that name (a parameter, an assignment) are left out.
+    The text is counted first (a whole-name search); only a name written more often
+    than that is looked up in the reads of the one walk (model/arg_shapes.py)."""
+    memo = ctx.name_reads
+    if name in memo:
+        return memo[name]
+    reads = memo.get(_READS)
+    if reads is None:
+        reads = memo[_READS] = _reads(ctx)
+    count = 0
+    for chain in reads.get(name, ()):
+        if not any(name in u.assigned or any(p.name == name for p in u.params) for u in chain
+                   if name not in u.global_names):
+            count += 1
+    memo[name] = count
+    return count
+
+
+_READS = ("reads",)  # the memo's key for the walk's result (no name is a tuple)
+
+
+def _reads(ctx) -> dict:
+    """name -> the chain of function scopes around each place it is read or rebound
+    (a def's own name, parameters, attribute names and keywords apart; an import of
+    the name counts: it rebinds it)."""
+    out: dict[str, list] = {}
+    unit_of = ctx.index.unit_of
+    stack: list = [(ctx.module, ())]
+    while stack:
+        n, chain = stack.pop()
+        t = type(n)
+        if t is cst.Name:
+            out.setdefault(n.value, []).append(chain)
+            continue
+        if t is cst.Attribute:
+            stack.append((n.value, chain))
+            continue
+        if t is cst.Arg:
+            stack.append((n.value, chain))
+            continue
+        if t is cst.Param:
+            if n.default is not None:
+                stack.append((n.default, chain))
+            if n.annotation is not None:
+                stack.append((n.annotation, chain))
+            continue
+        if t in (cst.Import, cst.ImportFrom):
+            if not isinstance(n.names, cst.ImportStar):
+                for a in n.names:
+                    bound = a.asname.name.value if a.asname is not None and isinstance(a.asname.name, cst.Name) \
+                        else cst.Module([]).code_for_node(a.name).split(".")[0]
+                    out.setdefault(bound, []).append(chain)
+            continue
+        if t is cst.FunctionDef or t is cst.Lambda:
+            u = unit_of.get(id(n))
+            inner = chain + (u,) if u is not None else chain
+            if t is cst.FunctionDef:
+                for d in n.decorators:
+                    stack.append((d, chain))
+                stack.append((n.params, inner))
+                stack.append((n.body, inner))
+                if n.returns is not None:
+                    stack.append((n.returns, chain))
+            else:
+                stack.append((n.params, inner))
+                stack.append((n.body, inner))
+            continue
+        for c in n.children:
+            stack.append((c, chain))
+    return out
+
+
+def _keeps_args(ctx, dec: cst.BaseExpression) -> bool:
+    """``@jax.jit``, ``@jax.jit(static_argnums=...)``-like forms, ``@partial(jax.jit, ...)``:
+    the decorated function is called with the arguments its callers pass."""
+    if ctx.qualname(dec) in KEEP_SHAPES:
+        return True
+    if type(dec) is cst.Call:
+        q = ctx.qualname(dec.func)
+        if q in KEEP_SHAPES:
+            return not positional_args(dec)
+        if q in apis.PARTIALS:
+            pos = positional_args(dec)
+            return len(pos) == 1 and ctx.qualname(pos[0].value) in KEEP_SHAPES
+    return False
+
+
+def param_shapes(ctx, unit: Unit) -> dict[str, tuple]:
+    """param -> (shape, every call passed a JAX array) for the parameters every call
+    of ``unit`` gives one known shape; empty unless every use of it is such a call."""
+    if not unit.shape_sites or unit.foreign_uses or unit.escapes:
+        return {}
+    vias: dict[str, int] = {}
+    for via, _ in unit.shape_sites.values():
+        if via != FOREIGN:
+            vias[via] = vias.get(via, 0) + 1
+    if type(unit.node) is cst.FunctionDef:
+        if list(vias) not in ([unit.name], []) or not all(_keeps_args(ctx, d.decorator) for d in unit.node.decorators):
+            return {}
+    elif len(vias) != 1 or len(vias) != len(unit.shape_sites):
+        return {}
+    bound = 0 if type(unit.node) is cst.FunctionDef else 1  # `f = jax.jit(lambda a: ...)` writes it once
+    for via, n in vias.items():
+        if _name_uses(ctx, via) != n + bound:
+            return {}
+    out: dict[str, tuple] = {}
+    sites = [s for _, s in unit.shape_sites.values()]
+    for p in unit.params:
+        given = [s.get(p.name) for s in sites]
+        if all(g is not None for g in given) and len({g[0] for g in given}) == 1:
+            out[p.name] = (given[0][0], all(g[1] for g in given))
+    return out
