@@ -1215,18 +1215,21 @@ class PrngKeyReuse(Rule):
             return
         if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node):
             return  # one helper twice with one key on other data: often meant (random features for x and y)
-        if self._unread(prev[0]) or self._unread(node):
-            return  # one of the two draws is never read: no random bits are seen twice
+        if self._unread(prev[0], through=node) or self._unread(node):
+            return  # one of the two draws is never read (the first: on the paths that
+            # make the second): no random bits are seen twice
         self._report_reuse(node, key_expr, prev)
 
-    def _unread(self, call: cst.CSTNode) -> bool:
-        """Is ``call`` the value of an assignment whose names are never read (rebound
-        first, or only feeding other unread draws: model/liveness.py)?"""
+    def _unread(self, call: cst.CSTNode, through: Optional[cst.CSTNode] = None) -> bool:
+        """Is ``call`` carried into an assignment whose names are never read (rebound
+        first, or only feeding other unread draws: model/liveness.py), on the paths
+        that run ``through`` when it is given?"""
         ctx = self.ctx
         # a module's globals outlive its top level: importers read them, and a notebook's
         # user inspects them after the run
         exported = isinstance(ctx.unit.node, cst.Module)
-        return isinstance(call, cst.Call) and liveness.dead_result(ctx.unit.node, call, ctx.qualname, exported)
+        return isinstance(call, cst.Call) and liveness.dead_result(
+            ctx.unit.node, call, ctx.qualname, exported, through)
 
     def _same_call(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
         """Two calls with the same arguments (the key included): the same result."""
