@@ -215,3 +215,119 @@ def test_the_same_key_split_twice_is_still_reported() -> None:
          "`self._current` was already split on line 9; a split key must not be used again. Use the keys "
          "`split` returned (e.g. `self._current, sub = jax.random.split(self._current)` and pass `sub`)"),
     ]
+
+
+# --- 4. A handler for the error a tracing rule predicts makes the code safe ---
+# (the mechanism: the walk did not know which exceptions the enclosing `try:` handles;
+# JAX201/202/204/205/206 now say nothing where a handler catches their error, unless it
+# only re-raises it)
+
+_HANDLED = """\
+import jax
+import jax.numpy as jnp
+
+
+def nodes(weights, mode):
+    if mode == "explicit":
+        try:
+            idx = jnp.flatnonzero(weights)
+        except jax.errors.ConcretizationTypeError as err:
+            raise ValueError("'explicit' mode does not work under jax.jit") from err
+    else:
+        idx = jnp.flatnonzero(weights, size=3)
+    return idx
+
+
+def count(x):
+    try:
+        n = int(x.sum())
+    except TypeError:
+        n = -1
+    return n
+
+
+def sign(x):
+    from jax.errors import TracerBoolConversionError
+    try:
+        if x > 0:
+            return 1
+        return -1
+    except (TracerBoolConversionError, ValueError):
+        return jnp.sign(x)
+
+
+@jax.jit
+def f(w):
+    return nodes(w, "explicit"), count(w), sign(w)
+"""
+
+
+def test_errors_handled_by_an_enclosing_try_are_not_reported() -> None:
+    assert _found(_HANDLED) == []
+
+
+def test_a_handler_that_re_raises_or_catches_another_error_leaves_the_finding() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+
+
+    def still_bad(x):
+        try:
+            idx = jnp.flatnonzero(x)
+        except jax.errors.ConcretizationTypeError:
+            raise
+        try:
+            if x.sum() > 0:
+                x = -x
+        except ValueError:
+            pass
+        try:
+            n = int(x.sum())
+        except Exception:
+            n = 0
+        return idx, x, n
+
+
+    @jax.jit
+    def f(w):
+        return still_bad(w)
+    """
+    origin = "it depends on the traced argument `x` of `still_bad` (called from traced `f`)"
+    assert _found(src) == [
+        ("JAX206", 7, 15,
+         f"`jnp.flatnonzero` without `size=` on a traced value ({origin}): its output shape depends on the "
+         "values, so tracing raises ConcretizationTypeError. Pass a static `size=` (an upper bound), or use "
+         "the three-argument `jnp.where(cond, x, fill)`"),
+        ("JAX201", 11, 12,
+         f"Python `if` on a traced value: {origin}; this raises TracerBoolConversionError. Use "
+         "`jax.lax.cond` or `jnp.where`"),
+        ("JAX202", 16, 13,
+         f"`int()` needs a concrete value, but its argument is traced: {origin}; this raises "
+         "ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and "
+         "convert outside the traced function"),
+    ]
+
+
+# --- 5. JAX201: the right operand of and/or after a guard that shows its names static ---
+
+def test_isinstance_guard_on_the_left_of_and_short_circuits_a_tracer() -> None:
+    src = """\
+    import jax
+
+
+    def tscale(scalar, tree):
+        if isinstance(scalar, float) and scalar == 1.:
+            return tree
+        return jax.tree_util.tree_map(lambda x: scalar * x, tree)
+
+
+    def shift(x, offset):
+        return x if type(offset) is int and offset == 0 else x + offset
+
+
+    @jax.jit
+    def f(s, t):
+        return tscale(s, t), shift(t, s)
+    """
+    assert _found(src) == []

@@ -146,6 +146,11 @@ class RuleContext:
         ``with self.assertRaises(...)``, i.e. run for the exception it raises?"""
         return self._interp.raises_depth > 0
 
+    def handles(self, errors: frozenset[str]) -> bool:
+        """Is the current statement inside a ``try:`` of this unit whose handlers catch
+        one of ``errors`` (qualified names), and do more than re-raise it?"""
+        return self._interp.handles(*errors)
+
     @property
     def loop_stack(self) -> list[LoopFrame]:
         """The Python loops around the current statement, innermost last."""

@@ -76,6 +76,7 @@ class Walker:
         self.eager = bool(unit.reasons) and not unit.origins and set(unit.reasons) <= (
             unit.eager_reasons | (unit.site_reasons if eager_sites else set()))
         self.raises_depth = 0
+        self.caught = []
         self.not_none = set()
         if isinstance(node, cst.Module):
             self.block(node.body)
@@ -194,7 +195,11 @@ class Walker:
             self._dispatch_leave(s)
             return ends
         elif t is cst.Try or t is getattr(cst, "TryStar", None):
-            self.block(s.body.body)
+            self.caught.append(self._handled(s))
+            try:
+                self.block(s.body.body)
+            finally:
+                self.caught.pop()
             for h in s.handlers:
                 if h.type is not None:
                     self.expr(h.type)
@@ -317,6 +322,30 @@ class Walker:
         self._join(live or [then_state, else_state])
         self._dispatch_leave(s)
         return body_ends and else_ends
+
+    def _handled(self, s: cst.CSTNode) -> frozenset[str]:
+        """The exceptions the handlers of ``try`` statement ``s`` catch, qualified
+        (``jax.errors.ConcretizationTypeError``, ``builtins.TypeError``; ``builtins.BaseException``
+        for a bare ``except:``); handlers that only re-raise are left out."""
+        out: set[str] = set()
+        for h in s.handlers:
+            if _reraises(h):
+                continue
+            if h.type is None:
+                out.add("builtins.BaseException")
+                continue
+            types = [el.value for el in h.type.elements] if isinstance(h.type, cst.Tuple) else [h.type]
+            for t in types:
+                b = self.builtin_name(t)
+                q = f"builtins.{b}" if b else self.qualname(t)
+                if q:
+                    out.add(q)
+        return frozenset(out)
+
+    def handles(self, *errors: str) -> bool:
+        """Does an enclosing ``try:`` of this unit catch one of ``errors`` (qualified
+        names: the error and the classes it derives from)?"""
+        return any(not c.isdisjoint(errors) for c in self.caught)
 
     def _loop(self, node, bind_target, body, orelse) -> None:
         frame = LoopFrame(node, len(self.loop_stack) + 1, self.env, self.consumed)
@@ -484,6 +513,18 @@ class Walker:
 _RAISES_CONTEXTS = frozenset(
     {"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "assertRaisesWithLiteralMatch"}
 )
+
+def _reraises(h: cst.ExceptHandler) -> bool:
+    """A handler whose body only re-raises what it caught (``raise``, ``raise e``)."""
+    body = h.body.body
+    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+        return False
+    r = body[0].body[0]
+    if not isinstance(r, cst.Raise) or r.cause is not None:
+        return False
+    return r.exc is None or (isinstance(r.exc, cst.Name) and h.name is not None
+                             and isinstance(h.name.name, cst.Name) and r.exc.value == h.name.name.value)
+
 
 def _expects_exception(e: cst.BaseExpression) -> bool:
     """``pytest.raises(...)``, ``self.assertRaises(...)``, ``self.assertRaisesRegex(...)``:

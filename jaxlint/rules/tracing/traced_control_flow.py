@@ -26,6 +26,7 @@ def _is_presence_check(expr: cst.BaseExpression) -> bool:
 
 class TracedControlFlow(Rule):
     code = "JAX201"
+    caught_by = apis.TRACER_BOOL_CATCHERS
     name = "traced-control-flow"
     runtime_check = '`jax.jit(f).trace(...)`: confirmed when `TracerBoolConversionError` is raised at the flagged line.'
     summary = "Python `if`/`while`/ternary/`and`/`or`/`not`/`assert`/`bool()`/`max()`/`min()` on a traced value"
