@@ -331,3 +331,76 @@ def test_isinstance_guard_on_the_left_of_and_short_circuits_a_tracer() -> None:
         return tscale(s, t), shift(t, s)
     """
     assert _found(src) == []
+
+
+# --- 6. JAX120: a `where` that only `lax.while_loop` runs is never reverse-differentiated ---
+# (the mechanism: the rule did not ask whether reverse mode reaches the code; through
+# `while_loop` it cannot: `jax.grad` raises, and `jvp`'s select drops the NaN tangent)
+
+_WHILE = """\
+import jax
+import jax.numpy as jnp
+
+
+def eliminate(weights, basis):
+    def cond(state):
+        return state[1] < basis.shape[0]
+
+    def body(state):
+        w, i = state
+        v = basis[i]
+        ratio = jnp.where(v > 0, w / v, jnp.inf)
+        k = jnp.argmin(ratio)
+        return w - ratio[k] * v, i + 1
+
+    return jax.lax.while_loop(cond, body, (weights, 0))[0]
+
+
+def _ratio(w, v):
+    return jnp.where(v > 0, w / v, jnp.inf)
+
+
+def _step(state):
+    w, v, n = state
+    r = _ratio(w, v)
+    return w - jnp.min(r) * v, v, n + 1
+
+
+def solve(w, v):
+    return jax.lax.while_loop(lambda s: s[2] < 3, _step, (w, v, 0))[0]
+"""
+
+
+def test_where_only_inside_while_loop_bodies_is_not_reported() -> None:
+    assert _found(_WHILE) == []
+
+
+def test_where_in_scan_and_fori_loop_bodies_is_still_reported() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+
+
+    def scan_step(carry, v):
+        return carry + jnp.where(v > 0, carry / v, 0.0), None
+
+
+    def loss(w, vs):
+        return jax.lax.scan(scan_step, w, vs)[0].sum()
+
+
+    def fori_body(i, w):
+        return w + jnp.where(w > 0, 1.0 / w, 0.0)
+
+
+    def loss2(w):
+        return jax.lax.fori_loop(0, 3, fori_body, w).sum()
+
+
+    g = jax.grad(loss)
+    g2 = jax.grad(loss2)
+    """
+    assert [f[:3] for f in _found(src)] == [("JAX120", 6, 37), ("JAX120", 14, 33)]
+    assert _found(src)[0][3].startswith(
+        "`carry / v` is computed for every element, also where `v > 0` is false and masks it out; "
+        "its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf).")
