@@ -404,3 +404,81 @@ def test_where_in_scan_and_fori_loop_bodies_is_still_reported() -> None:
     assert _found(src)[0][3].startswith(
         "`carry / v` is computed for every element, also where `v > 0` is false and masks it out; "
         "its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf).")
+
+
+# --- 7. JAX201: `if p is None: return ...` through a copy rebound after the guard ---
+# (the mechanism: the copy `nbrs = neighbors` counted as an alias only when bound once;
+# where the guard runs its one binding is the copy, whatever `nbrs = replace(nbrs, ...)`
+# does later, so the closure's `neighbors is None` branch is dead under the trace)
+
+_COPY_GUARD = """\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def neighbor_list(box, cutoff):
+    def neighbor_list_fn(position, neighbors=None):
+        def neighbor_fn(position):
+            cell_size = None
+            if neighbors is None:
+                if jnp.all(cutoff < box / 3.0):
+                    cell_size = cutoff * 2
+            else:
+                cell_size = neighbors.cell_size
+            return position, cell_size
+
+        nbrs = neighbors
+        if nbrs is None:
+            return neighbor_fn(position)
+        nbrs = nbrs._replace(error=0)
+        return lax.cond(jnp.any(position > 1.0), neighbor_fn, lambda x: (x, nbrs.cell_size), position)
+
+    return neighbor_list_fn
+
+
+def make_step(scale=None):
+    def step(x):
+        if scale is None:
+            if jnp.max(x) > 1.0:
+                return x / jnp.max(x)
+            return x
+        return x * scale
+
+    s = scale
+    if s is None:
+        return step
+    s = float(s)
+    return jax.jit(step)
+"""
+
+
+def test_none_guard_through_a_copy_rebound_after_it_reaches_the_closure() -> None:
+    assert _found(_COPY_GUARD) == []
+
+
+def test_a_copy_rebound_before_the_guard_proves_nothing() -> None:
+    src = """\
+import jax
+import jax.numpy as jnp
+
+
+def make_step_bad(scale=None):
+    def step(x):
+        if scale is None:
+            if jnp.max(x) > 1.0:
+                return x / jnp.max(x)
+            return x
+        return x * scale
+
+    s = scale
+    s = float(s or 1.0)
+    if s is None:
+        return step
+    return jax.jit(step)
+"""
+    assert _found(src) == [
+        ("JAX201", 8, 16,
+         "Python `if` on a traced value: it depends on the traced argument `x` of `step` (wrapped by jax.jit); "
+         "this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+    ]

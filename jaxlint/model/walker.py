@@ -4,7 +4,7 @@ keeping the bindings in step (branches, loops, comprehensions, definitions)."""
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import libcst as cst
 
@@ -16,7 +16,7 @@ from jaxlint.model.journal import JournalDict
 from jaxlint.model.narrowing import last_small, none_guard
 from jaxlint.model.units import Unit
 from jaxlint.model.values import Value
-from jaxlint.model.walk import children, dotted_name
+from jaxlint.model.walk import children, descendants, dotted_name
 
 # expression nodes without expression children
 _LEAVES = frozenset(
@@ -124,7 +124,7 @@ class Walker:
                     name = none_guard(s)
                     if name is not None:
                         # `if p is None: return ...` (also through an alias `p = param`)
-                        for n in (name, self._alias_of(name)):
+                        for n in (name, self._alias_of(name) or self._alias_before(name, s)):
                             if n is not None and n not in self.not_none:
                                 guarded.append(n)
                                 self.not_none.add(n)
@@ -341,6 +341,35 @@ class Walker:
                 if q:
                     out.add(q)
         return frozenset(out)
+
+    def _alias_before(self, name: str, stmt: cst.CSTNode) -> Optional[str]:
+        """The parameter ``name`` is a copy of where ``stmt`` runs: its one binding
+        before ``stmt`` is ``name = param`` (``nbrs = neighbors``; ``nbrs`` may be
+        rebound after ``if nbrs is None: return ...``), the parameter never rebound."""
+        unit = self.unit
+        entries = unit.bindings.get(name)
+        if not entries or len(entries) < 2 or unit.param(name) is not None:
+            return None
+        body = getattr(unit.node, "body", None)
+        if body is None:
+            return None
+        if any(v is None for _, v in entries):
+            return None  # a `def` of that name: where it binds is not followed here
+        values = {id(v): v for _, v in entries}
+        before = []
+        for n in descendants(body):
+            if n is stmt:
+                break
+            if id(n) in values:
+                before.append(values[id(n)])
+        else:
+            return None
+        if len(before) != 1:
+            return None
+        value = before[0]
+        if isinstance(value, cst.Name) and unit.param(value.value) is not None and value.value not in unit.assigned:
+            return value.value
+        return None
 
     def handles(self, *errors: str) -> bool:
         """Does an enclosing ``try:`` of this unit catch one of ``errors`` (qualified

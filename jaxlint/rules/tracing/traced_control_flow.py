@@ -51,7 +51,7 @@ class TracedControlFlow(Rule):
         "parameters of a jitted function that keep their default (no call of the project "
         "passes them: `mode=Mode.SUM`, `dims=(0,)`), values a guard proved concrete (`if isinstance(v, "
         "jax.core.Tracer): raise ...`; `if p is None: return ...` also through an alias "
-        "`nbrs = p`; the right operand of `isinstance(s, float) and s == 1.0`, which runs only "
+        "`nbrs = p`, even one rebound after the guard; the right operand of `isinstance(s, float) and s == 1.0`, which runs only "
         "for a Python float), and `jnp` results of concrete data in a function that only "
         "`jax.vmap(f)(keys)` runs (vmap evaluates what does not touch the batched values), "
         "or in a helper called only from one.\n\n"
