@@ -482,3 +482,85 @@ def make_step_bad(scale=None):
          "Python `if` on a traced value: it depends on the traced argument `x` of `step` (wrapped by jax.jit); "
          "this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
     ]
+
+
+# --- 8. JAX405: a jitted function defined again under its name before any later call ---
+# (the mechanism: the `def` that rebinds the name counted as a use of the old function,
+# so the reassignment of the global looked "between two uses")
+
+def test_function_redefined_before_its_next_call_is_not_stale() -> None:
+    assert _found("""\
+import jax
+import jax.numpy as jnp
+
+y = jnp.ones(3)
+
+
+@jax.jit
+def loss(p):
+    return jnp.sum((p - y) ** 2)
+
+
+print(loss(1.0))
+
+y = jnp.zeros(5)
+y_obs = y + 1.0
+
+
+@jax.jit
+def loss(p):
+    return jnp.sum((p - y_obs) ** 2)
+
+
+print(loss(2.0))
+""") == []
+    assert _found("""\
+import jax
+import jax.numpy as jnp
+
+scale = 2.0
+step = jax.jit(lambda p: p * scale)
+print(step(1.0))
+
+scale = 3.0
+
+
+def step(p):
+    return p + 1.0
+
+
+print(step(1.0))
+""") == []
+
+
+def test_a_call_between_the_reassignment_and_the_redefinition_is_still_stale() -> None:
+    assert _found("""\
+import jax
+import jax.numpy as jnp
+
+y = jnp.ones(3)
+
+
+@jax.jit
+def loss(p):
+    return jnp.sum((p - y) ** 2)
+
+
+print(loss(1.0))
+
+y = jnp.zeros(5)
+print(loss(1.0))
+
+
+@jax.jit
+def loss(p):
+    return jnp.sum(p - y)
+
+
+print(loss(2.0))
+""") == [
+        ("JAX405", 9, 25,
+         "`y` is a module global that is reassigned (line 14) after `loss` is defined: under jit its value is "
+         "read once, at trace time, and baked into the compiled function, so later assignments are ignored "
+         "until a retrace. Pass it as an argument"),
+    ]
