@@ -564,3 +564,70 @@ print(loss(2.0))
          "read once, at trace time, and baked into the compiled function, so later assignments are ignored "
          "until a retrace. Pass it as an argument"),
     ]
+
+
+# --- 9. JAX501: a helper that times the calls of the function it jits anew ---
+# (the mechanism: the rule did not see that the compile is what is measured: a clock
+# read before and after the calls, in the function that builds the jit)
+
+_TIMED = """\
+import time
+import timeit
+from functools import partial
+
+import jax
+
+
+def jit_test(fn, fn_args=(), jit_kwargs=None):
+    jit_kwargs = jit_kwargs or {}
+
+    @partial(jax.jit, **jit_kwargs)
+    def _fn(*args):
+        return fn(*args)
+
+    start = time.perf_counter()
+    jax.block_until_ready(_fn(*fn_args))
+    first = time.perf_counter() - start
+    start = time.perf_counter()
+    jax.block_until_ready(_fn(*fn_args))
+    return first, time.perf_counter() - start
+
+
+def compile_seconds(f, x):
+    t0 = timeit.default_timer()
+    jax.jit(lambda v: f(v) * 2)(x).block_until_ready()
+    return timeit.default_timer() - t0
+
+
+def bench(fns, x):
+    out = []
+    for f in fns:
+        out.append(jit_test(f, (x,)))
+        out.append(compile_seconds(f, x))
+    return out
+"""
+
+
+def test_a_function_timing_its_fresh_jit_measures_the_compile_on_purpose() -> None:
+    assert _found(_TIMED) == []
+
+
+def test_one_clock_read_is_no_timing_and_still_reports() -> None:
+    src = """\
+    import time
+
+    import jax
+
+
+    def step(x):
+        t0 = time.time()
+        out = jax.jit(lambda v: v * 2)(x)
+        return out, t0
+
+
+    def run(xs):
+        return [step(x) for x in xs]
+    """
+    found = _found(src)
+    assert [f[:3] for f in found] == [("JAX501", 8, 11)]
+    assert found[0][3].startswith("`jit` of a `lambda` compiles again on every call of `step`")
