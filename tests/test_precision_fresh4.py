@@ -631,3 +631,46 @@ def test_one_clock_read_is_no_timing_and_still_reports() -> None:
     found = _found(src)
     assert [f[:3] for f in found] == [("JAX501", 8, 11)]
     assert found[0][3].startswith("`jit` of a `lambda` compiles again on every call of `step`")
+
+
+def test_while_loop_body_nested_in_a_jitted_function_is_not_reported() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+
+
+    @jax.jit
+    def reduce(weights, basis):
+        def cond(state):
+            return state[1] < basis.shape[0]
+
+        def body(state):
+            w, i = state
+            ratio = jnp.where(basis[i] > 0, w / basis[i], jnp.inf)
+            return w - jnp.min(ratio) * basis[i], i + 1
+
+        return jax.lax.while_loop(cond, body, (weights, 0))[0]
+    """
+    assert _found(src) == []
+
+
+def test_a_nested_body_also_called_directly_under_jit_is_still_reported() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+
+
+    @jax.jit
+    def reduce(weights, basis):
+        def cond(state):
+            return state[1] < basis.shape[0]
+
+        def body(state):
+            w, i = state
+            ratio = jnp.where(basis[i] > 0, w / basis[i], jnp.inf)
+            return w - jnp.min(ratio) * basis[i], i + 1
+
+        first = body((weights, 0))
+        return jax.lax.while_loop(cond, body, first)[0]
+    """
+    assert [f[:3] for f in _found(src)] == [("JAX120", 12, 41)]

@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
-from jaxlint.model.walk import dotted_name, positional_args, walk_tree
+from jaxlint.model.walk import descendants, dotted_name, positional_args, walk_tree
 
 
 # functions whose derivative is infinite or NaN somewhere, with a safe stand-in input
@@ -629,11 +629,22 @@ class WhereGradientNaN(Rule):
         while u is not None and not u.is_module:
             if u.grad_reasons:
                 return False  # differentiated outside jit: no loop around it
-            reasons = u.reasons
+            reasons = [r for r in u.reasons if not (r.startswith("defined inside traced") and not self._called_in_parent(u))]
             if reasons and all(self._while_reason(r, depth) for r in reasons):
                 return True
             u = u.parent
         return False
+
+    @staticmethod
+    def _called_in_parent(u) -> bool:
+        """Is the nested function ``u`` called by name in the function that defines it
+        (its "defined inside traced" reason then means a call there, under the trace)?"""
+        parent = u.parent
+        body = getattr(parent.node, "body", None) if parent is not None else None
+        if body is None:
+            return True
+        return any(isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == u.name
+                   for n in descendants(body))
 
     def _while_reason(self, reason: str, depth: int) -> bool:
         if reason in ("a body passed to lax.while_loop", "decorated with @lax.while_loop"):
