@@ -53,7 +53,10 @@ class PrngKeyReuse(Rule):
         "keys`, and `fold_in(key, i)` (which derives a new key without consuming) stay silent. "
         "Uses on different branches of an `if` are not a reuse, nor two draws one of which "
         "is never read (its names rebound before any read, or only feeding other unread "
-        "`jax` draws; at a module's or a notebook's top level, its globals count as read). "
+        "`jax` draws; also a draw held in a container or arithmetic, `kw = dict(a=normal(k, s))`, "
+        "`noise = gumbel(k, s) * t`; the first draw asked only on the paths that make the "
+        "second: read under `if mode is None:` but not on the `elif` that hands the key to "
+        "another sampler; at a module's or a notebook's top level, its globals count as read). "
         "A key stored back on a record "
         "(`state = state._replace(key=k)`, `state.replace(key=k)`, `dataclasses.replace(state, "
         "key=k)`) or an attribute (`self._rng, rng = split(self._rng)`) is the new key; a copy "
@@ -76,6 +79,22 @@ class PrngKeyReuse(Rule):
         "and which key should be split is a modelling decision."
     )
     VALID = [
+        # the first draw is read only on branches that do not draw again; the one that
+        # does hands the key to another sampler and never reads `noise`
+        Valid(
+            """
+            import jax
+
+
+            def sample(key, logits, mode=None):
+                noise = jax.random.gumbel(key, logits.shape) * 0.5
+                if mode is None:
+                    return logits + noise
+                elif mode == "categorical":
+                    return jax.random.categorical(key, logits)
+                raise ValueError(mode)
+            """
+        ),
         Valid(
             # an array of keys split again: `keys[0]` is a new key, written as before
             """
