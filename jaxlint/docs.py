@@ -79,8 +79,16 @@ def render_rule_markdown(rule: type[Rule]) -> str:
     out += [f"Source: [`{source}`](../../{source})", ""]
     if rule.summary:
         out += [rule.summary.strip(), ""]
+    what = rule.what_it_does
+    if rule.caught_by:
+        names = sorted({n.rsplit(".", 1)[-1] for n in rule.caught_by})
+        what = (what.strip() + "\n\n" if what and what.strip() else "") + (
+            "Not reported inside `try:` whose handler catches the error (" + ", ".join(f"`{n}`" for n in names)
+            + "), unless the handler only re-raises it: such code runs for that error, or is "
+            "guarded against it (`except jax.errors.ConcretizationTypeError: raise ValueError(...)`)."
+        )
     sections = (
-        ("What it does", rule.what_it_does),
+        ("What it does", what),
         ("Why is this bad?", rule.why_bad),
         ("Example", _snippet(rule.INVALID[0].code) if rule.INVALID else ""),
         ("Use instead", rule.use_instead),

@@ -37,6 +37,7 @@ class RuleContext:
         "qualname", "builtin_name", "value", "is_traced", "is_tracer", "code", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
         "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
+        "concrete_names",
     )
 
     # Typed for readers; each is the interpreter's bound method (see __init__).
@@ -85,6 +86,12 @@ class RuleContext:
     methods draw from (``Noisy(rng_key=key)``): (the key given, the call as written,
     the consumer, the field)."""
 
+    concrete_names: Callable[..., list[str]]
+    """``concrete_names(test, when_false=False)``: the names ``test`` being true (false,
+    ``when_false``) proves to be Python values: ``isinstance(x, float)``, ``type(x) is
+    int``, ``not isinstance(x, jax.Array)`` and conjunctions of those (when false:
+    ``isinstance(x, jax.Array)``, disjunctions)."""
+
     def __init__(self, interp: Interpreter) -> None:
         self._interp = interp
         self._reports: list[Report] = []
@@ -101,6 +108,7 @@ class RuleContext:
             "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
         ):
             setattr(self, name, getattr(interp, name))
+        self.concrete_names = interp.concrete_names
 
     # ------------------------------------------------------------------ where we are
     @property
@@ -137,6 +145,11 @@ class RuleContext:
         """Is the current statement inside ``with pytest.raises(...)`` /
         ``with self.assertRaises(...)``, i.e. run for the exception it raises?"""
         return self._interp.raises_depth > 0
+
+    def handles(self, errors: frozenset[str]) -> bool:
+        """Is the current statement inside a ``try:`` of this unit whose handlers catch
+        one of ``errors`` (qualified names), and do more than re-raise it?"""
+        return self._interp.handles(*errors)
 
     @property
     def loop_stack(self) -> list[LoopFrame]:

@@ -160,6 +160,9 @@ class Check:
         code = code or getattr(self, "code")
         if code not in self.codes:
             return None
+        caught = getattr(self, "caught_by", None)
+        if caught and self.ctx.handles(caught):
+            return None  # inside `try:` with a handler for the error this finding predicts
         report = Report(code, node, message, fix, end_node=end_node, related=related)
         self.ctx._add_report(report)
         return report
@@ -207,6 +210,10 @@ class Rule(Check):
     runtime_only: ClassVar[str] = ""
 
     # documentation sections (Markdown)
+    # the qualified exception names whose handler makes the reported code safe: the
+    # error the finding predicts and its bases (model/apis.py); a finding inside
+    # `try:` with such a handler (not one that only re-raises) is not reported
+    caught_by: ClassVar[frozenset[str]] = frozenset()
     what_it_does: ClassVar[str] = ""
     why_bad: ClassVar[str] = ""
     use_instead: ClassVar[str] = ""

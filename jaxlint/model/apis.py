@@ -474,3 +474,25 @@ STATIC_ANNOTATIONS = frozenset(
 
 # Attributes every tracer has: `hasattr(x, "shape")` is True for a traced `x`.
 TRACER_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "at", "T", "aval", "astype", "reshape"})
+
+
+def _catchers(name: str, base: str) -> frozenset[str]:
+    """The qualified names an ``except`` may spell to catch JAX's error ``name`` (JAX
+    0.10.2's ``__mro__``: the error, ``jax.errors.JAX<base>``, the builtin ``base``
+    and its own bases short of ``Exception``: a catch-all handler says nothing of what
+    the code expects, and often hides the error it should not)."""
+    builtins = {"TypeError": ("TypeError",), "IndexError": ("IndexError", "LookupError")}[base]
+    return frozenset(
+        {f"jax.errors.{name}", f"jax.core.{name}", f"jax._src.errors.{name}", f"jax.errors.JAX{base}",
+         *(f"builtins.{b}" for b in builtins)}
+    )
+
+
+# What catches each error a tracing rule predicts: code inside `try:` with such a
+# handler is run for (or guarded against) that error, whatever the handler then does
+# (`except jax.errors.ConcretizationTypeError: raise ValueError("not jittable")`)
+CONCRETIZATION_CATCHERS = _catchers("ConcretizationTypeError", "TypeError")
+TRACER_BOOL_CATCHERS = CONCRETIZATION_CATCHERS | _catchers("TracerBoolConversionError", "TypeError")
+TRACER_INTEGER_CATCHERS = _catchers("TracerIntegerConversionError", "TypeError")
+TRACER_ARRAY_CATCHERS = _catchers("TracerArrayConversionError", "TypeError")
+BOOLEAN_INDEX_CATCHERS = _catchers("NonConcreteBooleanIndexError", "IndexError")

@@ -195,7 +195,15 @@ class Bindings:
         index = f"[{self.code(e.slice[0]) if e.slice else ''}]"
         # the slot is keyed by the array's own token: `keys = split(...)` again is another
         # array, whose `keys[0]` is a fresh key even though it is written the same way
-        slot = f"None{index}" if base.key is None else f"#{base.key.serial}{index}"
+        owner = base.key
+        if owner is None and isinstance(e.value, (cst.Name, cst.Attribute)):
+            owner = self.key_token(e.value)  # a name's array gets its identity now
+        if owner is None:
+            # a call's result (`split(self.key, num=1)[0]`): a new array each time it is
+            # evaluated, whose element is no other expression's key
+            slot = f"@{id(e)}{index}"
+        else:
+            slot = f"#{owner.serial}{index}"
         token = self._attr_tokens.get(slot)
         if token is None:
             # the label is what messages show: `rngs[1]`, as written

@@ -74,6 +74,9 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         # for any
         self.concrete = False
         self.raises_depth = 0  # inside `with pytest.raises(...)` / `self.assertRaises(...)`
+        # the exceptions the enclosing `try:` bodies of this unit handle (names as the
+        # handlers spell them, qualified; a handler that only re-raises handles nothing)
+        self.caught: list[frozenset[str]] = []
         # names known not to be None on this path (after `if p is None: return ...`)
         self.not_none: set[str] = set()
         # id(unit) -> names not None at every transformation site of it seen so far, and how many

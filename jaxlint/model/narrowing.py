@@ -63,6 +63,10 @@ class Narrowing:
                 return [arg[0].value.value]
         return []
 
+    def concrete_names(self, test: cst.BaseExpression, when_false: bool = False) -> list[str]:
+        """The names ``test`` being true (``when_false``: false) proves to be Python values."""
+        return self._concrete_names_if_false(test) if when_false else self._concrete_names(test)
+
     def _host_names(self, test: cst.BaseExpression) -> list[str]:
         """Names that ``test`` proves to be host NumPy arrays when true:
         ``isinstance(v, np.ndarray)`` (NumPy types only), and conjunctions of those."""

@@ -104,13 +104,16 @@ class Sequence:
 
 def mentions(node: cst.CSTNode, names: set[str], callee: bool = True) -> bool:
     """Does ``node`` read one of ``names`` (or a dotted ``a.b`` among them)?  The
-    names an assignment binds are not reads; ``callee=False``: nor is a name called
+    names an assignment binds are not reads, nor the name a ``def``/``class`` binds (a
+    function defined again under its old name); ``callee=False``: nor is a name called
     (``f(x)`` is f's result, ``jax.jit(f)`` stands for f)."""
     targets: set[int] = set()
     for n in (node, *descendants(node)):
         if not callee and isinstance(n, cst.Call):
             targets.add(id(n.func))
-        if isinstance(n, cst.Assign):
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+            targets.add(id(n.name))
+        elif isinstance(n, cst.Assign):
             targets.update(id(t.target) for t in n.targets)
         elif isinstance(n, cst.AnnAssign):
             targets.add(id(n.target))

@@ -4,7 +4,7 @@ keeping the bindings in step (branches, loops, comprehensions, definitions)."""
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import libcst as cst
 
@@ -16,7 +16,7 @@ from jaxlint.model.journal import JournalDict
 from jaxlint.model.narrowing import last_small, none_guard
 from jaxlint.model.units import Unit
 from jaxlint.model.values import Value
-from jaxlint.model.walk import children, dotted_name
+from jaxlint.model.walk import children, descendants, dotted_name
 
 # expression nodes without expression children
 _LEAVES = frozenset(
@@ -83,6 +83,7 @@ class Walker:
         self.eager = bool(unit.reasons) and not unit.origins and set(unit.reasons) <= (
             unit.eager_reasons | (unit.site_reasons if eager_sites else set()))
         self.raises_depth = 0
+        self.caught = []
         self.not_none = set()
         if isinstance(node, cst.Module):
             self.block(node.body)
@@ -144,7 +145,7 @@ class Walker:
                     name = none_guard(s)
                     if name is not None:
                         # `if p is None: return ...` (also through an alias `p = param`)
-                        for n in (name, self._alias_of(name)):
+                        for n in (name, self._alias_of(name) or self._alias_before(name, s)):
                             if n is not None and n not in self.not_none:
                                 guarded.append(n)
                                 self.not_none.add(n)
@@ -215,7 +216,11 @@ class Walker:
             self._dispatch_leave(s)
             return ends
         elif t is cst.Try or t is getattr(cst, "TryStar", None):
-            self.block(s.body.body)
+            self.caught.append(self._handled(s))
+            try:
+                self.block(s.body.body)
+            finally:
+                self.caught.pop()
             for h in s.handlers:
                 if h.type is not None:
                     self.expr(h.type)
@@ -338,6 +343,59 @@ class Walker:
         self._join(live or [then_state, else_state])
         self._dispatch_leave(s)
         return body_ends and else_ends
+
+    def _handled(self, s: cst.CSTNode) -> frozenset[str]:
+        """The exceptions the handlers of ``try`` statement ``s`` catch, qualified
+        (``jax.errors.ConcretizationTypeError``, ``builtins.TypeError``; ``builtins.BaseException``
+        for a bare ``except:``); handlers that only re-raise are left out."""
+        out: set[str] = set()
+        for h in s.handlers:
+            if _reraises(h):
+                continue
+            if h.type is None:
+                out.add("builtins.BaseException")
+                continue
+            types = [el.value for el in h.type.elements] if isinstance(h.type, cst.Tuple) else [h.type]
+            for t in types:
+                b = self.builtin_name(t)
+                q = f"builtins.{b}" if b else self.qualname(t)
+                if q:
+                    out.add(q)
+        return frozenset(out)
+
+    def _alias_before(self, name: str, stmt: cst.CSTNode) -> Optional[str]:
+        """The parameter ``name`` is a copy of where ``stmt`` runs: its one binding
+        before ``stmt`` is ``name = param`` (``nbrs = neighbors``; ``nbrs`` may be
+        rebound after ``if nbrs is None: return ...``), the parameter never rebound."""
+        unit = self.unit
+        entries = unit.bindings.get(name)
+        if not entries or len(entries) < 2 or unit.param(name) is not None:
+            return None
+        body = getattr(unit.node, "body", None)
+        if body is None:
+            return None
+        if any(v is None for _, v in entries):
+            return None  # a `def` of that name: where it binds is not followed here
+        values = {id(v): v for _, v in entries}
+        before = []
+        for n in descendants(body):
+            if n is stmt:
+                break
+            if id(n) in values:
+                before.append(values[id(n)])
+        else:
+            return None
+        if len(before) != 1:
+            return None
+        value = before[0]
+        if isinstance(value, cst.Name) and unit.param(value.value) is not None and value.value not in unit.assigned:
+            return value.value
+        return None
+
+    def handles(self, *errors: str) -> bool:
+        """Does an enclosing ``try:`` of this unit catch one of ``errors`` (qualified
+        names: the error and the classes it derives from)?"""
+        return any(not c.isdisjoint(errors) for c in self.caught)
 
     def _loop(self, node, bind_target, body, orelse) -> None:
         frame = LoopFrame(node, len(self.loop_stack) + 1, self.env, self.consumed)
@@ -506,6 +564,18 @@ class Walker:
 _RAISES_CONTEXTS = frozenset(
     {"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "assertRaisesWithLiteralMatch"}
 )
+
+def _reraises(h: cst.ExceptHandler) -> bool:
+    """A handler whose body only re-raises what it caught (``raise``, ``raise e``)."""
+    body = h.body.body
+    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+        return False
+    r = body[0].body[0]
+    if not isinstance(r, cst.Raise) or r.cause is not None:
+        return False
+    return r.exc is None or (isinstance(r.exc, cst.Name) and h.name is not None
+                             and isinstance(h.name.name, cst.Name) and r.exc.value == h.name.name.value)
+
 
 def _expects_exception(e: cst.BaseExpression) -> bool:
     """``pytest.raises(...)``, ``self.assertRaises(...)``, ``self.assertRaisesRegex(...)``:

@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
-from jaxlint.model.walk import dotted_name, positional_args, walk_tree
+from jaxlint.model.walk import descendants, dotted_name, positional_args, walk_tree
 
 
 # functions whose derivative is infinite or NaN somewhere, with a safe stand-in input
@@ -285,7 +285,10 @@ class WhereGradientNaN(Rule):
         "the same condition (`s = jnp.where(n == 0, 0., s)` then `jnp.where(n == 0, s, s / n)`, the "
         "jax#1052 workaround), and a `where` inside a custom derivative rule (`@f.defjvp`, "
         "`f.defjvp(rule)`, the `bwd` of `f.defvjp`), whose own gradient only a second "
-        "reverse-mode derivative takes."
+        "reverse-mode derivative takes, and a `where` that runs only inside `lax.while_loop` "
+        "(its body or condition, or a helper only they call): reverse mode does not go through "
+        "`while_loop` (`jax.grad` raises), and forward mode drops the masked branch's tangent. "
+        "A `where` in a `lax.scan` or `lax.fori_loop` body is still reported."
     )
     why_bad = (
         "`where` selects values, but both branches are computed for every element, and "
@@ -568,7 +571,7 @@ class WhereGradientNaN(Rule):
                 i, c_node, branch_side = masking
                 if kind == "zero" and self._dividend_zeroed(op_node, c_node):
                     continue
-                if self._in_derivative_rule():
+                if self._in_derivative_rule() or self._only_in_while_loop(ctx.unit):
                     continue
                 the_fix = None
                 if q == "jax.numpy.where" and i == 0:
@@ -612,6 +615,46 @@ class WhereGradientNaN(Rule):
             return False
         pos = positional_args(bound)
         return bool(pos) and ctx.code(pos[0].value).strip() == ctx.code(cond).strip()
+
+    def _only_in_while_loop(self, unit, depth: int = 0) -> bool:
+        """Does this code run only inside ``lax.while_loop`` (its body or condition, a
+        function defined in one, or a helper only such code calls)?  Reverse mode does
+        not go through ``while_loop`` (``jax.grad`` raises "Reverse-mode
+        differentiation does not work for lax.while_loop"), and forward mode's
+        ``select`` drops the tangent of the branch it masks out: no NaN gradient
+        comes from this `where`."""
+        if depth > 4:
+            return False
+        u = unit
+        while u is not None and not u.is_module:
+            if u.grad_reasons:
+                return False  # differentiated outside jit: no loop around it
+            reasons = [r for r in u.reasons if not (r.startswith("defined inside traced") and not self._called_in_parent(u))]
+            if reasons and all(self._while_reason(r, depth) for r in reasons):
+                return True
+            u = u.parent
+        return False
+
+    @staticmethod
+    def _called_in_parent(u) -> bool:
+        """Is the nested function ``u`` called by name in the function that defines it
+        (its "defined inside traced" reason then means a call there, under the trace)?"""
+        parent = u.parent
+        body = getattr(parent.node, "body", None) if parent is not None else None
+        if body is None:
+            return True
+        return any(isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == u.name
+                   for n in descendants(body))
+
+    def _while_reason(self, reason: str, depth: int) -> bool:
+        if reason in ("a body passed to lax.while_loop", "decorated with @lax.while_loop"):
+            return True
+        prefix = "called from traced `"
+        if reason.startswith(prefix) and reason.endswith("`"):
+            name = reason[len(prefix):-1]
+            callers = [u for u in self.ctx.index.units if u.name == name]
+            return bool(callers) and all(self._only_in_while_loop(c, depth + 1) for c in callers)
+        return False
 
     def _in_derivative_rule(self) -> bool:
         """Is this code (or a function around it) a custom derivative rule: ``@f.defjvp``,
@@ -673,7 +716,7 @@ class WhereGradientNaN(Rule):
                     if any(_truth(ctx, cond, branch.value, at) is masked_value for at in values):
                         found = (bound, f"at its singular input `{branch.value}` is {text} and the derivative "
                                         f"is infinite/NaN, and the condition masks that value out")
-            if found is None or self._in_derivative_rule():
+            if found is None or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit):
                 continue
             op_node, detail = found
             which = "false" if side == 1 else "true"

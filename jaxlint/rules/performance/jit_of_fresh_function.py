@@ -12,7 +12,7 @@ from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.scopes import bound_once, bound_receiver, instance_class
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import dotted_name, keyword_arg, positional_args, walk_tree
+from jaxlint.model.walk import descendants, dotted_name, keyword_arg, positional_args, walk_tree
 
 
 # transforms whose result keeps a compile cache keyed on the function object
@@ -123,6 +123,28 @@ def _called_rarely(unit: Unit, path: str) -> bool:
     return False
 
 
+# clocks: a function that reads one around the calls of a function it jits anew
+# measures the compile (a benchmark's `jit_test`, `compile_time`): the recompile is the point
+_CLOCKS = frozenset(
+    {"time.perf_counter", "time.perf_counter_ns", "time.time", "time.time_ns", "time.monotonic",
+     "time.monotonic_ns", "time.process_time", "timeit.default_timer"}
+)
+
+
+def _times_calls(ctx, unit: Unit) -> bool:
+    """Does ``unit``'s own body read a clock twice (a start and an end)?"""
+    body = getattr(unit.node, "body", None)
+    if body is None:
+        return False
+    reads = 0
+    for n in descendants(body):
+        if isinstance(n, cst.Call) and ctx.qualname(n.func) in _CLOCKS:
+            reads += 1
+            if reads >= 2:
+                return True
+    return False
+
+
 def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
     from jaxlint.model.walk import walk_tree
 
@@ -158,7 +180,9 @@ class RecompileFreshFunction(Rule):
         "test module (`test_*.py`, `*_test.py`, `conftest.py`), and load/set-up/conversion "
         "functions (named `load*`, `restore*`, `from_*`, `init*`, `setup*`, `build*`, `create*`, "
         "`convert*`, `export*`, `__init__`), and a private function (`_sync`) that this file only "
-        "calls from drivers (functions that run a loop), outside their loops: it runs once per run. "
+        "calls from drivers (functions that run a loop), outside their loops: it runs once per run; "
+        "a function that reads a clock before and after (`time.perf_counter()`, `timeit.default_timer()`) "
+        "times the compile on purpose (a benchmark's `jit_test`). "
         "`jit(..., inline=True)` is skipped too (it is meant "
         "to be inlined into an enclosing trace).\n\n"
         "A bound method wrapped and traced (called, `.lower()`, `.trace()`) a second time in "
@@ -815,6 +839,8 @@ class RecompileFreshFunction(Rule):
         ctx = self.ctx
         if ctx.unit.is_module or ctx.in_traced or self._once_per_run(ctx.unit):
             return False
+        if _times_calls(ctx, ctx.unit):
+            return False  # it times the compile on purpose
         u: Optional[Unit] = ctx.unit
         while u is not None and not u.is_module:
             # a method of a class derived from another (a library's layer or module
@@ -1002,7 +1028,7 @@ class RecompileFreshFunction(Rule):
             if loop is not None:
                 self._report(func, reason, "every iteration of the loop")
             elif (not ctx.unit.is_module and not self._once_per_run(ctx.unit)
-                    and self._per_call_case(func)):
+                    and not _times_calls(ctx, ctx.unit) and self._per_call_case(func)):
                 self._report(func, reason, f"every call of `{ctx.unit.name}`", ctx.unit.name)
             return
         if isinstance(func, cst.Name) and func.value in self._once:

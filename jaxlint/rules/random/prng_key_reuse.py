@@ -69,7 +69,10 @@ class PrngKeyReuse(Rule):
         "keys`, and `fold_in(key, i)` (which derives a new key without consuming) stay silent. "
         "Uses on different branches of an `if` are not a reuse, nor two draws one of which "
         "is never read (its names rebound before any read, or only feeding other unread "
-        "`jax` draws; at a module's or a notebook's top level, its globals count as read). "
+        "`jax` draws; also a draw held in a container or arithmetic, `kw = dict(a=normal(k, s))`, "
+        "`noise = gumbel(k, s) * t`; the first draw asked only on the paths that make the "
+        "second: read under `if mode is None:` but not on the `elif` that hands the key to "
+        "another sampler; at a module's or a notebook's top level, its globals count as read). "
         "A key stored back on a record "
         "(`state = state._replace(key=k)`, `state.replace(key=k)`, `dataclasses.replace(state, "
         "key=k)`) or an attribute (`self._rng, rng = split(self._rng)`) is the new key; a copy "
@@ -162,6 +165,22 @@ class PrngKeyReuse(Rule):
 
             def once(x):
                 return jax.jit(noisy)(x, jax.random.PRNGKey(0))
+            """
+        ),
+        # the first draw is read only on branches that do not draw again; the one that
+        # does hands the key to another sampler and never reads `noise`
+        Valid(
+            """
+            import jax
+
+
+            def sample(key, logits, mode=None):
+                noise = jax.random.gumbel(key, logits.shape) * 0.5
+                if mode is None:
+                    return logits + noise
+                elif mode == "categorical":
+                    return jax.random.categorical(key, logits)
+                raise ValueError(mode)
             """
         ),
         Valid(
@@ -1608,18 +1627,21 @@ class PrngKeyReuse(Rule):
             return
         if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node):
             return  # one helper twice with one key on other data: often meant (random features for x and y)
-        if self._unread(prev[0]) or self._unread(node):
-            return  # one of the two draws is never read: no random bits are seen twice
+        if self._unread(prev[0], through=node) or self._unread(node):
+            return  # one of the two draws is never read (the first: on the paths that
+            # make the second): no random bits are seen twice
         self._report_reuse(node, key_expr, prev)
 
-    def _unread(self, call: cst.CSTNode) -> bool:
-        """Is ``call`` the value of an assignment whose names are never read (rebound
-        first, or only feeding other unread draws: model/liveness.py)?"""
+    def _unread(self, call: cst.CSTNode, through: Optional[cst.CSTNode] = None) -> bool:
+        """Is ``call`` carried into an assignment whose names are never read (rebound
+        first, or only feeding other unread draws: model/liveness.py), on the paths
+        that run ``through`` when it is given?"""
         ctx = self.ctx
         # a module's globals outlive its top level: importers read them, and a notebook's
         # user inspects them after the run
         exported = isinstance(ctx.unit.node, cst.Module)
-        return isinstance(call, cst.Call) and liveness.dead_result(ctx.unit.node, call, ctx.qualname, exported)
+        return isinstance(call, cst.Call) and liveness.dead_result(
+            ctx.unit.node, call, ctx.qualname, exported, through)
 
     def _same_call(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
         """Two calls with the same arguments (the key included): the same result."""

@@ -41,6 +41,7 @@ _VMAPPING_HELPERS = frozenset({"jax.numpy.apply_along_axis", "jax.numpy.vectoriz
 
 class SizeDependentFunction(Rule):
     code = "JAX206"
+    caught_by = apis.CONCRETIZATION_CATCHERS
     name = "dynamic-shape-without-size"
     runtime_check = '`jax.jit(f).trace(...)`: confirmed when the size-dependent function raises `ConcretizationTypeError` at the flagged line.'
     summary = "`jnp.nonzero`/`unique`/one-argument `where`/`bincount`... without `size=` in traced code"

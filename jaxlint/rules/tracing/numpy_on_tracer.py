@@ -8,6 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
+from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.walk import keyword_arg
 
@@ -57,6 +58,7 @@ _NO_JNP = frozenset(
 
 class NumpyOnTracer(Rule):
     code = "JAX204"
+    caught_by = apis.TRACER_ARRAY_CATCHERS
     name = "numpy-on-tracer"
     runtime_check = '`jax.jit(f).trace(...)`: confirmed when `TracerArrayConversionError` is raised at the flagged line.'
     summary = "A NumPy function (`np.exp`, `np.asarray`, `np.dot`...) applied to a traced value"

@@ -6,11 +6,13 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid, assignment_targets
 from jaxlint.findings import Severity
+from jaxlint.model import apis
 from jaxlint.model import values as V
 
 
 class BooleanMaskIndex(Rule):
     code = "JAX205"
+    caught_by = apis.BOOLEAN_INDEX_CATCHERS
     name = "traced-boolean-mask-index"
     runtime_check = '`jax.jit(f).trace(...)`: confirmed when `NonConcreteBooleanIndexError` is raised at the flagged line.'
     summary = "`x[mask]` / `x.at[mask]` with a traced boolean mask (the result shape depends on values)"

@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
-from jaxlint.model.walk import dotted_name
+from jaxlint.model.walk import dotted_name, walk_tree
 
 
 def _is_presence_check(expr: cst.BaseExpression) -> bool:
@@ -26,6 +26,7 @@ def _is_presence_check(expr: cst.BaseExpression) -> bool:
 
 class TracedControlFlow(Rule):
     code = "JAX201"
+    caught_by = apis.TRACER_BOOL_CATCHERS
     name = "traced-control-flow"
     runtime_check = '`jax.jit(f).trace(...)`: confirmed when `TracerBoolConversionError` is raised at the flagged line.'
     summary = "Python `if`/`while`/ternary/`and`/`or`/`not`/`assert`/`bool()`/`max()`/`min()` on a traced value"
@@ -50,7 +51,8 @@ class TracedControlFlow(Rule):
         "parameters of a jitted function that keep their default (no call of the project "
         "passes them: `mode=Mode.SUM`, `dims=(0,)`), values a guard proved concrete (`if isinstance(v, "
         "jax.core.Tracer): raise ...`; `if p is None: return ...` also through an alias "
-        "`nbrs = p`), and `jnp` results of concrete data in a function that only "
+        "`nbrs = p`, even one rebound after the guard; the right operand of `isinstance(s, float) and s == 1.0`, which runs only "
+        "for a Python float), and `jnp` results of concrete data in a function that only "
         "`jax.vmap(f)(keys)` runs (vmap evaluates what does not touch the batched values), "
         "or in a helper called only from one.\n\n"
         "The right operand of `and`/`or` counts when the left one is a constant that hands "
@@ -76,6 +78,36 @@ class TracedControlFlow(Rule):
     )
     fix_safety = "No automatic fix: the right rewrite (`jnp.where`, `lax.cond`, `static_argnums`) depends on intent."
     VALID = [
+        # the left operand of `and`/`or` shows the name a Python value before the right
+        # one runs: a tracer is no float (`and` stops), no int for `type(o) is int`, and
+        # whatever passes `isinstance(l, jax.Array) or ...` is one
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def scale(scalar, tree):
+                if isinstance(scalar, float) and scalar == 1.0:
+                    return tree
+                return jax.tree_util.tree_map(lambda x: scalar * x, tree)
+
+
+            def shift(x, offset):
+                return x if type(offset) is int and offset == 0 else x + offset
+
+
+            def clip(x, limit):
+                if isinstance(limit, jax.Array) or limit > 0:
+                    return jnp.minimum(x, limit)
+                return x
+
+
+            @jax.jit
+            def f(s, t):
+                return scale(s, t), shift(t, s), clip(t, s)
+            """
+        ),
         # a staticmethod called as `self.f(x, self.block_size)`: no receiver, so `x` goes to
         # its first parameter and the Python int field to the second (flax, equinox)
         Valid(
@@ -823,6 +855,32 @@ class TracedControlFlow(Rule):
     ]
 
     INVALID = [
+        # a guard that lets a tracer through (`jax.Array` among the types, `is not None`),
+        # or one on another name, leaves the right operand traced
+        Invalid(
+            """
+            import jax
+
+
+            def bad(scalar, tree):
+                if isinstance(scalar, (float, jax.Array)) and scalar == 1.0:
+                    return tree
+                if scalar is not None and scalar == 2.0:
+                    return tree
+                if isinstance(tree, float) and scalar == 3.0:
+                    return tree
+                return tree
+
+
+            @jax.jit
+            def g(s, t):
+                return bad(s, t)
+            """,
+            expected=[(5, 51), (7, 31), (9, 36)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `scalar` of `bad` (called from traced `g`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ] * 3,
+        ),
         # ...while the array itself, given to the staticmethod's first parameter, is traced
         Invalid(
             """
@@ -1473,12 +1531,26 @@ class TracedControlFlow(Rule):
                 # `x is not None and x.any()`: the right side runs whenever the
                 # guard passes; `True and x`, `0 or x`: always; after a plain flag
                 # it may never run (unsure)
-                return self._bool_offender(test.right)
+                found = self._bool_offender(test.right)
+                if found is not None and self._guarded_by_left(test, found[0]):
+                    return None
+                return found
             return None
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self._bool_offender(test.expression)
         v = self._array_tracer(test)
         return (test, v) if v is not None else None
+
+    def _guarded_by_left(self, test: cst.BooleanOperation, node: cst.CSTNode) -> bool:
+        """The right operand runs only when the left one proved the traced names of
+        ``node`` to be Python values: `isinstance(s, float) and s == 1.` (a tracer is no
+        float: `and` stops first), `isinstance(s, jax.Array) or s > 0`."""
+        ctx = self.ctx
+        shown = set(ctx.concrete_names(test.left, isinstance(test.operator, cst.Or)))
+        if not shown:
+            return False
+        traced = {n.value for n in walk_tree(node) if isinstance(n, cst.Name) and ctx.is_traced(n)}
+        return bool(traced) and traced <= shown
 
     def _reaches_right(self, test: cst.BooleanOperation) -> bool:
         """The left operand's truth is a constant that hands the test to the right one:

@@ -24,6 +24,7 @@ _CONCRETIZING_SIZES = {
 
 class TracerConversion(Rule):
     code = "JAX202"
+    caught_by = apis.CONCRETIZATION_CATCHERS | apis.TRACER_INTEGER_CATCHERS
     name = "tracer-to-python-conversion"
     runtime_check = '`jax.jit(f).trace(...)`: confirmed when `ConcretizationTypeError`/`TracerIntegerConversionError` is raised at the flagged line.'
     summary = "`int()`/`float()`/`.item()`/`range()`/indexing/shapes need a concrete value, but get a tracer"
