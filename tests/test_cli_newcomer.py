@@ -503,3 +503,19 @@ def test_setup_leaves_jaxlint_reachable_and_says_what_tests_cost() -> None:
                            "-p", "no:cacheprovider", "tests/test_precommit.py", "tests/test_runtime.py"],
                           cwd=ROOT, capture_output=True, text=True).stdout
     assert "tests/test_precommit.py: 1" in slow and "tests/test_runtime.py:" in slow
+
+
+@pytest.mark.parametrize("args, meant", [
+    (["lsp"], "server"),
+    (["lsp", "--help"], "server"),  # not check's help
+    (["language-server"], "server"),
+    (["mcp-server"], "mcp"),
+    (["explain", "JAX101"], "rule"),
+])
+def test_another_tools_name_for_a_command_is_suggested(tmp_path: Path, args: list[str], meant: str) -> None:
+    """`jaxlint lsp` used to say "lsp: no such file or directory" (and `--help`
+    showed check's help): one line names the command meant."""
+    r = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert r.exit_code == 2
+    assert r.output == (f"Error: '{args[0]}' is neither a file nor a command; "
+                        f"did you mean `jaxlint {meant}`?\n")
