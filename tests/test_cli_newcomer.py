@@ -367,8 +367,10 @@ sys.meta_path.insert(0, _NoJax())
 '''
 
 
-@pytest.mark.parametrize("command", ["confirm", "bench"])
+@pytest.mark.parametrize("command", ["confirm", "bench", "observe"])
 def test_confirm_without_jax_says_to_install_the_runtime_extra(tmp_path: Path, command: str) -> None:
+    """Every runtime command gives the install line the README gives: from a
+    checkout (jax-sharpbits is not on PyPI; observe named `jax-sharpbits[runtime]`)."""
     import os
 
     stub = tmp_path / "nojax"
@@ -376,13 +378,16 @@ def test_confirm_without_jax_says_to_install_the_runtime_extra(tmp_path: Path, c
     (stub / "sitecustomize.py").write_text(NO_JAX_SITECUSTOMIZE)
     (tmp_path / "m.py").write_text(BUGGY)
     env = dict(os.environ, PYTHONPATH=str(stub))
-    r = _jaxlint(command, "m.py", "--no-cache", cwd=tmp_path, env=env)
+    args = ["--", sys.executable, "m.py"] if command == "observe" else ["m.py", "--no-cache"]
+    r = _jaxlint(command, *args, cwd=tmp_path, env=env)
     assert r.returncode == 2
     assert r.stdout == ""
+    what = "your command" if command == "observe" else "your code"
     assert r.stderr == (
-        f"error: `jaxlint {command}` runs your code with JAX, which cannot be imported here "
-        "(No module named 'jax'): install the runtime extra, `pip install 'jax-sharpbits[runtime]'` "
-        "(from a checkout: `pip install -e '.[runtime]'`)\n")
+        f"error: `jaxlint {command}` runs {what} with JAX, which cannot be imported here "
+        "(No module named 'jax'): install the runtime extra from a jaxlint checkout, "
+        "`pip install -e '.[runtime]'` (or JAX itself: `pip install jax`)\n")
+    assert all("jax-sharpbits[" not in p.read_text() for p in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
 
 
 TWO_UNSAFE = "import jax.numpy as jnp\ny = jnp.ones(3, dtype=jnp.float64)\nz = jnp.zeros(2, dtype=jnp.float64)\n"
