@@ -524,3 +524,12 @@ def test_another_tools_name_for_a_command_is_suggested(tmp_path: Path, args: lis
     assert r.exit_code == 2
     assert r.output == (f"Error: '{args[0]}' is neither a file nor a command; "
                         f"did you mean `jaxlint {meant}`?\n")
+
+
+def test_the_docs_say_what_ctrl_c_does() -> None:
+    """docs/cli.md said Ctrl-C gives `Aborted!`, status 1 (click's default), and had a
+    stray sentence fragment after the output-format table."""
+    text = (ROOT / "docs" / "cli.md").read_text()
+    assert "Aborted!" not in text
+    assert "Ctrl-C: one line, `interrupted`, status 130" in text
+    assert "rule's page offline.\ninternal error" not in text
