@@ -533,3 +533,14 @@ def test_the_docs_say_what_ctrl_c_does() -> None:
     assert "Aborted!" not in text
     assert "Ctrl-C: one line, `interrupted`, status 130" in text
     assert "rule's page offline.\ninternal error" not in text
+
+
+def test_a_noqa_with_an_unknown_code_suppresses_nothing_as_documented(tmp_path: Path) -> None:
+    """`# noqa: JAX999` names no rule: the finding on its line is still reported,
+    with no warning, and docs/cli.md says so (the choice made for now)."""
+    (tmp_path / "m.py").write_text(BUGGY.replace("x[0] = 1.0", "x[0] = 1.0  # noqa: JAX999"))
+    r = _jaxlint("check", "m.py", "--no-cache", "--output-format", "concise", cwd=tmp_path)
+    assert r.returncode == 1 and r.stderr == ""
+    assert r.stdout.splitlines()[0] == ("m.py:6:5: JAX101 [*] JAX arrays are immutable: `x[0] = ...` raises "
+                                        "TypeError. Use `x = x.at[0].set(...)`")
+    assert "one that names no rule (`# noqa: JAX999`" in (ROOT / "docs" / "cli.md").read_text()
