@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
 import tempfile
 from pathlib import Path
 from typing import Callable, Optional
@@ -32,6 +33,40 @@ def write_atomic(
         except OSError:
             pass
         raise
+
+
+def write_in_place(fd: int, data: bytes, *, durable: bool = True) -> None:
+    """Overwrite the regular file open for writing as ``fd`` with ``data`` (its
+    inode, and so every hard link to it, kept).  Not atomic: used only for a
+    file with more than one hard link, where a rename would split the links."""
+    view = memoryview(data)
+    os.lseek(fd, 0, os.SEEK_SET)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+    os.ftruncate(fd, len(data))
+    if durable:
+        os.fsync(fd)
+
+
+def write_through(path: Path, data: bytes, mode: Optional[int] = None) -> None:
+    """Write a user's file the way they expect: a symbolic link is followed (its
+    target is rewritten and the link stays a link), a file with several hard
+    links is rewritten in place (one inode, every link sees the new text), and
+    any other file is replaced atomically (:func:`write_atomic`) with ``mode``."""
+    real = Path(os.path.realpath(path))
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+        fd = os.open(real, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            write_in_place(fd, data)
+        finally:
+            os.close(fd)
+        return
+    write_atomic(real, data, mode)
 
 
 def write_atomic_at(

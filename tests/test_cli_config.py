@@ -133,3 +133,31 @@ def test_selector_mirror_matches_registry() -> None:
 def test_config_error_type() -> None:
     with pytest.raises(ConfigError):
         load_config(Path("/nonexistent/jaxlint.toml"))
+
+
+def test_every_problem_of_a_config_is_reported_in_one_run(tmp_path: Path, monkeypatch) -> None:
+    """A misspelt key and two unknown rules: three lines, one run (only the first
+    was reported, so each fix met the next error)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.jaxlint]\nselct = ["JAX1"]\nextend-select = ["JAX777"]\nignore = ["JAX888", "JAX101"]\n')
+    (tmp_path / "a.py").write_text("x = 1\n")
+    r = CliRunner().invoke(cli, ["check", "--no-cache", "."])
+    cfg = tmp_path.resolve() / "pyproject.toml"
+    assert r.exit_code == 2
+    assert r.output == (
+        f"error: {cfg}: [tool.jaxlint] unknown key 'selct' (did you mean 'select'?); expected one of: "
+        "select, ignore, extend-select, per-file-ignores, exclude, extend-exclude, include, "
+        "extend-include, x64, respect-gitignore, max-unrolled-loop, cache-dir, src, baseline, "
+        "observed, docs-url, runtime\n"
+        f"error: {cfg}: unknown rule selector 'JAX777' in 'extend-select'\n"
+        f"error: {cfg}: unknown rule selector 'JAX888' in 'ignore'\n"
+    )
+    (tmp_path / "pyproject.toml").write_text('[tool.jaxlint]\nextend-select = ["JAX777"]\nignore = ["JAX888"]\n')
+    r = CliRunner().invoke(cli, ["check", "--no-cache", ".", "--ignore", "JAX999"])
+    assert r.exit_code == 2
+    assert r.output == (
+        f"error: {cfg}: unknown rule selector 'JAX777' in 'extend-select'\n"
+        f"error: {cfg}: unknown rule selector 'JAX888' in 'ignore'\n"
+        "error: command line: unknown rule selector 'JAX999' in '--ignore'\n"
+    )

@@ -133,3 +133,29 @@ def test_directory_links_are_not_followed(tmp_path: Path) -> None:
     (tmp_path / "alias.py").symlink_to(tmp_path / "pkg" / "a.py")
     files, _ = _found(tmp_path)
     assert files == ["alias.py", "pkg/a.py"]
+
+
+def test_a_fifo_named_py_is_skipped_by_the_walk_and_an_error_when_named(tmp_path: Path) -> None:
+    """Reading a FIFO waits for a writer forever (`--file-timeout` did not help):
+    the folder walk skips it, a named one is one error line and exit code 2."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "sub").mkdir()
+    os.mkfifo(tmp_path / "p.py")
+    os.mkfifo(tmp_path / "sub" / "q.py")
+    (tmp_path / "link.py").symlink_to("p.py")
+    (tmp_path / "ok.py").write_text("x = 1\n")
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "jaxlint", "check", "--no-cache", *args],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=60)
+
+    walked = run(".")
+    assert (walked.returncode, walked.stdout, walked.stderr) == (0, "All checks passed!\n", "")
+    assert _found(tmp_path, ".") == (["ok.py"], [])
+    named = run("p.py", "ok.py")
+    assert named.returncode == 2
+    assert named.stderr == ("error: p.py: not a regular file but a FIFO (named pipe); "
+                            "only files and folders are linted\n")

@@ -204,3 +204,42 @@ def test_needed_import_added_once_for_several_fixes(project: Path, monkeypatch) 
         '"""Doc."""\r\nimport jax\r\nimport jax.numpy as jnp\r\nx = jnp.zeros(3)\r\n'
         "x = x.at[0].set(5.0)\r\nx = x.at[1].set(6.0)\r\n"
     )
+
+
+def test_fix_writes_through_a_symlink_to_its_target(project: Path) -> None:
+    """`--fix` and `--add-noqa` on a link rewrite the link's target (its mode
+    kept); the link stays a link (it used to become a plain fixed copy while
+    the real file kept the bug)."""
+    (project / "real").mkdir()
+    (project / "proj").mkdir()
+    target = project / "real" / "target.py"
+    target.write_text(SRC)
+    os.chmod(target, 0o640)
+    link = project / "proj" / "mod.py"
+    link.symlink_to("../real/target.py")
+    assert _invoke("--fix", "proj/mod.py").exit_code == 0
+    assert link.is_symlink() and os.readlink(link) == "../real/target.py"
+    assert target.read_text() == FIXED
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o640
+    assert sorted(p.name for p in (project / "proj").iterdir()) == ["mod.py"]
+    assert sorted(p.name for p in (project / "real").iterdir()) == ["target.py"]
+    target.write_text(SRC)
+    assert _invoke("--add-noqa", "proj/mod.py").exit_code == 0
+    assert link.is_symlink()
+    assert target.read_text() == SRC.replace("x[0] = 5.0", "x[0] = 5.0  # noqa: JAX101")
+
+
+def test_fix_keeps_hard_links_one_file(project: Path) -> None:
+    """A file with two hard links is rewritten in place: both names still
+    name one inode, and both show the fix (documented in docs/cli.md)."""
+    a, b = project / "a.py", project / "b.py"
+    a.write_text(SRC)
+    os.link(a, b)
+    ino = os.stat(a).st_ino
+    assert _invoke("--fix", "a.py").exit_code == 0
+    assert os.stat(a).st_ino == os.stat(b).st_ino == ino
+    assert a.read_text() == b.read_text() == FIXED
+    a.write_text(SRC + "y = 1\n" * 20)  # a longer file shrinks: nothing of the old text stays behind
+    assert _invoke("--add-noqa", "b.py").exit_code == 0
+    assert os.stat(a).st_ino == os.stat(b).st_ino == ino
+    assert a.read_text() == (SRC + "y = 1\n" * 20).replace("x[0] = 5.0", "x[0] = 5.0  # noqa: JAX101")

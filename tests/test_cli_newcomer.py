@@ -367,8 +367,10 @@ sys.meta_path.insert(0, _NoJax())
 '''
 
 
-@pytest.mark.parametrize("command", ["confirm", "bench"])
+@pytest.mark.parametrize("command", ["confirm", "bench", "observe"])
 def test_confirm_without_jax_says_to_install_the_runtime_extra(tmp_path: Path, command: str) -> None:
+    """Every runtime command gives the install line the README gives: from a
+    checkout (jax-sharpbits is not on PyPI; observe named `jax-sharpbits[runtime]`)."""
     import os
 
     stub = tmp_path / "nojax"
@@ -376,13 +378,16 @@ def test_confirm_without_jax_says_to_install_the_runtime_extra(tmp_path: Path, c
     (stub / "sitecustomize.py").write_text(NO_JAX_SITECUSTOMIZE)
     (tmp_path / "m.py").write_text(BUGGY)
     env = dict(os.environ, PYTHONPATH=str(stub))
-    r = _jaxlint(command, "m.py", "--no-cache", cwd=tmp_path, env=env)
+    args = ["--", sys.executable, "m.py"] if command == "observe" else ["m.py", "--no-cache"]
+    r = _jaxlint(command, *args, cwd=tmp_path, env=env)
     assert r.returncode == 2
     assert r.stdout == ""
+    what = "your command" if command == "observe" else "your code"
     assert r.stderr == (
-        f"error: `jaxlint {command}` runs your code with JAX, which cannot be imported here "
-        "(No module named 'jax'): install the runtime extra, `pip install 'jax-sharpbits[runtime]'` "
-        "(from a checkout: `pip install -e '.[runtime]'`)\n")
+        f"error: `jaxlint {command}` runs {what} with JAX, which cannot be imported here "
+        "(No module named 'jax'): install the runtime extra from a jaxlint checkout, "
+        "`pip install -e '.[runtime]'` (or JAX itself: `pip install jax`)\n")
+    assert all("jax-sharpbits[" not in p.read_text() for p in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
 
 
 TWO_UNSAFE = "import jax.numpy as jnp\ny = jnp.ones(3, dtype=jnp.float64)\nz = jnp.zeros(2, dtype=jnp.float64)\n"
@@ -503,3 +508,39 @@ def test_setup_leaves_jaxlint_reachable_and_says_what_tests_cost() -> None:
                            "-p", "no:cacheprovider", "tests/test_precommit.py", "tests/test_runtime.py"],
                           cwd=ROOT, capture_output=True, text=True).stdout
     assert "tests/test_precommit.py: 1" in slow and "tests/test_runtime.py:" in slow
+
+
+@pytest.mark.parametrize("args, meant", [
+    (["lsp"], "server"),
+    (["lsp", "--help"], "server"),  # not check's help
+    (["language-server"], "server"),
+    (["mcp-server"], "mcp"),
+    (["explain", "JAX101"], "rule"),
+])
+def test_another_tools_name_for_a_command_is_suggested(tmp_path: Path, args: list[str], meant: str) -> None:
+    """`jaxlint lsp` used to say "lsp: no such file or directory" (and `--help`
+    showed check's help): one line names the command meant."""
+    r = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert r.exit_code == 2
+    assert r.output == (f"Error: '{args[0]}' is neither a file nor a command; "
+                        f"did you mean `jaxlint {meant}`?\n")
+
+
+def test_the_docs_say_what_ctrl_c_does() -> None:
+    """docs/cli.md said Ctrl-C gives `Aborted!`, status 1 (click's default), and had a
+    stray sentence fragment after the output-format table."""
+    text = (ROOT / "docs" / "cli.md").read_text()
+    assert "Aborted!" not in text
+    assert "Ctrl-C: one line, `interrupted`, status 130" in text
+    assert "rule's page offline.\ninternal error" not in text
+
+
+def test_a_noqa_with_an_unknown_code_suppresses_nothing_as_documented(tmp_path: Path) -> None:
+    """`# noqa: JAX999` names no rule: the finding on its line is still reported,
+    with no warning, and docs/cli.md says so (the choice made for now)."""
+    (tmp_path / "m.py").write_text(BUGGY.replace("x[0] = 1.0", "x[0] = 1.0  # noqa: JAX999"))
+    r = _jaxlint("check", "m.py", "--no-cache", "--output-format", "concise", cwd=tmp_path)
+    assert r.returncode == 1 and r.stderr == ""
+    assert r.stdout.splitlines()[0] == ("m.py:6:5: JAX101 [*] JAX arrays are immutable: `x[0] = ...` raises "
+                                        "TypeError. Use `x = x.at[0].set(...)`")
+    assert "one that names no rule (`# noqa: JAX999`" in (ROOT / "docs" / "cli.md").read_text()

@@ -205,7 +205,7 @@ def test_bad_arguments_get_one_sentence(project: Path) -> None:
     from jaxlint.workspace.config import _KEYS
 
     BAD_CONFIG = (f"The jaxlint configuration is invalid: {project / 'bad' / 'jaxlint.toml'}: unknown "
-                  f"key 'selcet'; expected one of: {', '.join(_KEYS)}")
+                  f"key 'selcet' (did you mean 'select'?); expected one of: {', '.join(_KEYS)}")
     calls = [
         ("check", {"paths": "pkg"}, "'paths' must be a list of strings."),
         ("check", {"path": ["pkg"]}, "check has no argument 'path'; it takes paths, source, filename, select."),

@@ -254,3 +254,17 @@ def test_every_bad_argument_is_one_sentence(tmp_path: Path, name, args, expected
     root.mkdir()
     (root / "a.py").write_text(SRC)
     assert _error(name, args, root) == expected.format(root=root)
+
+
+def test_fix_write_keeps_a_hard_linked_file_one_inode(tmp_path: Path) -> None:
+    """`fix write=true` rewrites a hard-linked file in place, as the CLI does."""
+    root = tmp_path / "root"
+    root.mkdir()
+    a, b = root / "a.py", root / "b.py"
+    a.write_text(SRC)
+    os.link(a, b)
+    ino = os.stat(a).st_ino
+    result = _call("fix", {"paths": ["a.py"], "write": True}, root)
+    assert result["fixed"] == 1 and result["files"][0]["written"] is True
+    assert os.stat(a).st_ino == os.stat(b).st_ino == ino
+    assert a.read_text() == b.read_text() == FIXED

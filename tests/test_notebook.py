@@ -101,7 +101,7 @@ def test_sarif_names_the_cell_as_a_logical_location(nb: Path) -> None:
 
 
 @pytest.mark.parametrize("fmt, needle", [
-    ("github", "::cell 3, line 3: Python `if`"),
+    ("github", "::cell 3, line 3, column 8: Python `if`"),
     ("gitlab", '"description": "JAX201 (cell 3, line 3) Python `if`'),
     ("junit", "cell 3, line 3, col 8, JAX201"),
 ])
@@ -319,3 +319,26 @@ def test_a_magic_continued_with_backslashes_is_one_magic() -> None:
     nb = Notebook.from_bytes(data)
     assert nb.text.splitlines()[:5] == ["pass", "", "", "import jax", "y = jax.tree_map(abs, [1])"]
     assert nb.rebuild(nb.text) == nb.data
+
+
+@pytest.mark.parametrize("indent", [1, None])
+def test_github_and_gitlab_point_at_the_line_of_the_notebooks_json(tmp_path: Path, monkeypatch, indent) -> None:
+    """GitHub and GitLab anchor a finding to a line of the .ipynb file's text: the
+    JSON line that holds the cell's source line, not the line in the cell (which
+    pointed at the notebook's header).  A source kept as one string has all its
+    lines on that string's line."""
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / "nb.ipynb", SHARP)
+    raw = json.loads((tmp_path / "nb.ipynb").read_text())
+    if indent is None:  # every source one string, the whole file on one line
+        for cell in raw["cells"]:
+            cell["source"] = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    (tmp_path / "nb.ipynb").write_text(json.dumps(raw, indent=indent) + "\n")
+    want = [i for i, line in enumerate((tmp_path / "nb.ipynb").read_text().splitlines(), start=1)
+            if "if x > 0" in line]
+    assert len(want) == 1
+    gh = _invoke("nb.ipynb", "--output-format", "github", "--select", "JAX201")
+    assert gh.output.startswith(f"::error title=jaxlint (JAX201),file=nb.ipynb,line={want[0]},endLine={want[0]}"
+                                "::cell 3, line 3, column 8: Python `if`")
+    gl = json.loads(_invoke("nb.ipynb", "--output-format", "gitlab", "--select", "JAX201").output)
+    assert [i["location"] for i in gl] == [{"path": "nb.ipynb", "lines": {"begin": want[0], "end": want[0]}}]

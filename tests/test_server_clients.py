@@ -263,7 +263,7 @@ def test_without_pygls_one_clear_line(tmp_path):
     assert proc.stdout == b""
     assert proc.stderr.decode() == (
         "error: `jaxlint server` needs pygls 2 and lsprotocol (the `lsp` extra): "
-        "pip install 'pygls>=2.0' 'lsprotocol>=2025.0.0'\n")
+        "pip install -e '.[lsp]' in a jaxlint checkout, or pip install 'pygls>=2.0' 'lsprotocol>=2025.0.0'\n")
 
 
 class _Raw:

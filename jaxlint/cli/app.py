@@ -42,6 +42,19 @@ def use_color(stream: TextIO) -> bool:
         return False
 
 
+# what other tools call jaxlint's commands: `jaxlint lsp` is no folder, but the user
+# meant the language server
+_SYNONYMS = {
+    "lsp": "server", "language-server": "server", "languageserver": "server",
+    "langserver": "server", "ls": "server", "pylsp": "server", "serve-lsp": "server",
+    "mcp-server": "mcp", "mcpserver": "mcp",
+    "lint": "check", "fix": "check --fix", "format": "check --fix",
+    "explain": "rule", "doc": "rule", "docs": "rule", "list": "rules",
+    "run": "observe", "trace": "observe", "verify": "confirm",
+    "benchmark": "bench", "clear": "clean", "clean-cache": "clean",
+}
+
+
 class _DefaultGroup(click.Group):
     """A group that runs ``check`` when the first argument is not a subcommand."""
 
@@ -54,7 +67,8 @@ class _DefaultGroup(click.Group):
             if not os.path.exists(first) and not first.startswith("-"):
                 import difflib
 
-                close = difflib.get_close_matches(first, list(self.commands), n=1, cutoff=0.75)
+                close = ([_SYNONYMS[first.lower()]] if first.lower() in _SYNONYMS
+                         else difflib.get_close_matches(first, list(self.commands), n=1, cutoff=0.75))
                 if close:
                     raise click.UsageError(
                         f"'{first}' is neither a file nor a command; did you mean `jaxlint {close[0]}`?"

@@ -169,7 +169,8 @@ def run_check(opts: CheckOptions) -> int:
         baseline = load_baseline(opts, session)
         linted = _lint_stdin(opts, session) if stdin_mode else lint_paths(opts, session)
     except (ConfigError, BaselineError) as exc:
-        error(str(exc))
+        for line in str(exc).splitlines() or [""]:
+            error(line)
         return EXIT_ERROR
 
     for line in linted.errors:

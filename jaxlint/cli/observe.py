@@ -17,7 +17,7 @@ import click
 
 from jaxlint.cli import app, check
 from jaxlint.cli.app import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, error
-from jaxlint.cli.runtime import jax_missing
+from jaxlint.cli.runtime import RUNTIME_INSTALL_HINT, jax_missing
 from jaxlint.output import FORMATS
 
 
@@ -98,7 +98,7 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     missing = jax_missing()
     if missing is not None:
         error(f"`jaxlint observe` runs your command with JAX, which cannot be imported here "
-              f"({missing}): install the runtime extra, `pip install 'jax-sharpbits[runtime]'`")
+              f"({missing}): {RUNTIME_INSTALL_HINT}")
         return EXIT_ERROR
     opts = check.CheckOptions(
         paths=tuple(paths), select=select, ignore=ignore, extend_select=extend_select,

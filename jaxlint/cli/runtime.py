@@ -124,6 +124,12 @@ def _write_facts(facts: Optional[str], session, report, mode: str, verbose: bool
                    f"written to {path}", err=True)
 
 
+# How to get JAX for `confirm`, `bench` and `observe`.  jax-sharpbits is not on PyPI
+# (README, "Install from source"): the extra is installed from a checkout, or JAX itself.
+RUNTIME_INSTALL_HINT = ("install the runtime extra from a jaxlint checkout, `pip install -e '.[runtime]'` "
+                        "(or JAX itself: `pip install jax`)")
+
+
 def jax_missing() -> Optional[str]:
     """Why JAX cannot be imported by the runtime's workers (this interpreter), or
     None.  Looks the module up without importing it (JAX's import takes a second)."""
@@ -150,8 +156,7 @@ def run_runtime_command(bench: bool, paths, select, ignore, config, no_cache, ti
     missing = jax_missing()
     if missing is not None:
         error(f"`jaxlint {'bench' if bench else 'confirm'}` runs your code with JAX, which cannot be "
-              f"imported here ({missing}): install the runtime extra, "
-              "`pip install 'jax-sharpbits[runtime]'` (from a checkout: `pip install -e '.[runtime]'`)")
+              f"imported here ({missing}): {RUNTIME_INSTALL_HINT}")
         return EXIT_ERROR
     from jaxlint.runtime import run_runtime, write_report
     from jaxlint.runtime.driver import start_runs

@@ -15,7 +15,9 @@ file is left as it was.
 
 ``SourceFile`` reads a file once (bytes, encoding, BOM, mode) and
 ``SourceFile.write`` writes new text atomically (a temporary file in the same
-directory, then ``os.replace``), with the same encoding, BOM and mode.  Line
+directory, then ``os.replace``), with the same encoding, BOM and mode; a
+symbolic link is written through to its target, and a file with several hard
+links is rewritten in place so the links stay one file.  Line
 endings are kept because only the fixed spans change and inserted text uses
 the file's newline convention (see ``fixes.py``).
 
@@ -36,7 +38,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Optional
 
-from jaxlint.atomic import write_atomic  # noqa: F401  (re-exported)
+from jaxlint.atomic import write_atomic, write_through  # noqa: F401  (write_atomic re-exported)
 from jaxlint.findings import Finding
 from jaxlint.fix.fixcheck import changed_outside
 from jaxlint.engine.fixes import choose, plan_edits, splice
@@ -280,8 +282,10 @@ class SourceFile:
         return bom + body
 
     def write(self, text: str) -> None:
-        """Write atomically: never a half-written file, even if interrupted."""
-        write_atomic(self.path, self.encode(text), self.mode)
+        """Write atomically: never a half-written file, even if interrupted.  A
+        symbolic link is written through (its target changes, the link stays);
+        a hard-linked file is rewritten in place (see ``atomic.write_through``)."""
+        write_through(self.path, self.encode(text), self.mode)
 
 
 def file_diff(ff: "FileFix") -> str:

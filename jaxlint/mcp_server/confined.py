@@ -144,7 +144,7 @@ def write(was: ReadFile, data: bytes, roots: Sequence[Path]) -> None:
     kept), reached again from its root without following a link.  Refused when
     the file changed since it was read (other bytes, another file, a link now)
     or the way to it left the roots."""
-    from jaxlint.atomic import write_atomic, write_atomic_at
+    from jaxlint.atomic import write_atomic, write_atomic_at, write_in_place, write_through
 
     real, root = real_path(was.real, roots)
     if real != was.real:
@@ -152,7 +152,7 @@ def write(was: ReadFile, data: bytes, roots: Sequence[Path]) -> None:
     if not SUPPORTED:
         if real.read_bytes() != was.data:
             raise Refused("it changed on disk while it was being fixed")
-        write_atomic(real, data, was.mode)
+        write_through(real, data, was.mode)
         return
     dfd = open_dir(real.parent, root, roots)
     try:
@@ -162,6 +162,16 @@ def write(was: ReadFile, data: bytes, roots: Sequence[Path]) -> None:
             raise Refused(MOVED) from None
         if (st.st_dev, st.st_ino) != was.identity or now != was.data:
             raise Refused("it changed on disk while it was being fixed")
+        if st.st_nlink > 1:  # a rename would split the hard links: rewrite it in place
+            fd = os.open(real.name, os.O_WRONLY | _NOFOLLOW | _CLOEXEC | _NONBLOCK, dir_fd=dfd)
+            try:
+                now_st = os.fstat(fd)
+                if (now_st.st_dev, now_st.st_ino) != was.identity:
+                    raise Refused("it changed on disk while it was being fixed")
+                write_in_place(fd, data)
+            finally:
+                os.close(fd)
+            return
         write_atomic_at(dfd, real.name, data, was.mode, before_rename=lambda: _inside(dfd, roots))
     finally:
         os.close(dfd)

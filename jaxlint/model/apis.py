@@ -466,6 +466,17 @@ ARRAY_ANNOTATIONS = frozenset(
     }
 )
 
+# Annotations that admit a JAX array and nothing else (not chex.Array or ArrayLike,
+# which admit NumPy arrays and scalars too): such a parameter is a JAX array even
+# where no transformation traces it, so its item assignment raises TypeError.
+JAX_ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array"})
+
+# jaxtyping's dtype-annotated array types: `Float[Array, "n"]` (its first item is the array type)
+JAXTYPING_DTYPES = frozenset(
+    q for q in ARRAY_ANNOTATIONS
+    if q.startswith("jaxtyping.") and q not in ("jaxtyping.Array", "jaxtyping.ArrayLike", "jaxtyping.PRNGKeyArray")
+)
+
 # Annotations that mean "a static Python value".
 STATIC_ANNOTATIONS = frozenset(
     {"int", "bool", "str", "float", "bytes", "type", "None", "typing.Callable",

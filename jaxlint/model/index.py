@@ -355,6 +355,13 @@ class Indexer:
                 ann = self.qualname(head) or dotted
             elif isinstance(a, cst.SimpleString):
                 ann = string_value(a)
+            jax_array = ann in apis.JAX_ARRAY_ANNOTATIONS
+            if ann in apis.JAXTYPING_DTYPES and isinstance(a, cst.Subscript) and a.slice:
+                first = a.slice[0].slice  # `Float[Array, "n"]`: the array type comes first
+                inner = first.value if isinstance(first, cst.Index) else None
+                jax_array = isinstance(inner, (cst.Name, cst.Attribute)) and (
+                    self.qualname(inner) or dotted_name(inner)) in apis.JAX_ARRAY_ANNOTATIONS
+            return ParamInfo(p.name.value, kind, idx, p.default, ann, ann_class, jax_array)
         return ParamInfo(p.name.value, kind, idx, p.default, ann, ann_class)
 
     def _new_unit(

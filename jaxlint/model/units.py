@@ -21,6 +21,10 @@ class ParamInfo:
     annotation: Optional[str]  # qualified (or dotted) name of the annotation's head
     # the class the annotation names (``Optional[X]`` -> X), as ``model/pytrees.ref`` keeps it
     ann_class: Optional[str] = None
+    # annotated as a JAX array and nothing else (`jax.Array`, `jnp.ndarray`, jaxtyping's
+    # `Float[Array, "n"]`; not `chex.Array` or `ArrayLike`, which admit NumPy arrays):
+    # the parameter is one even in a function no transformation traces
+    jax_array: bool = False
 
     @property
     def has_literal_default(self) -> bool:

@@ -60,6 +60,9 @@ class Walker:
                 env[p.name] = Value(kind=kind, traced=True, deps=frozenset({p.name}), cls=cls)
             elif p.name in unit.static_params:
                 env[p.name] = V.STATIC_VALUE
+            elif p.jax_array:
+                # `def g(x: jax.Array)` called eagerly: a concrete JAX array (immutable)
+                env[p.name] = Value(kind=V.ARRAY, deps=frozenset({p.name}))
             else:
                 env[p.name] = V.UNKNOWN_VALUE
                 k = unit.arg_kinds.get(p.name)

@@ -43,6 +43,7 @@ class OutputReport:
             (f for r in self.results for f in r.findings), key=Finding.sort_key
         )
         self._lines: dict[str, Optional[list[str]]] = {}
+        self._json_lines: dict[str, dict[int, list[int]]] = {}
 
     def is_fixable(self, finding: Finding) -> bool:
         """Whether ``--fix`` (with the current unsafe setting) would apply the fix."""
@@ -92,6 +93,24 @@ class OutputReport:
                 except NotebookError:
                     pass
         return self._lines[key]
+
+    def file_line(self, f: Finding, line: int) -> int:
+        """``line`` of ``f`` as a line of its file: in a notebook, where a finding's
+        lines count in its cell, the line of the notebook's JSON text on which that
+        cell line is kept (what GitHub and GitLab anchor annotations to); the line
+        itself elsewhere, or when the JSON cannot be read."""
+        if f.cell is None:
+            return line
+        key = f"{f.path}\0json"
+        if key not in self._json_lines:
+            from jaxlint.parse.notebook import json_lines
+
+            text = self.source_text(f.path)
+            self._json_lines[key] = json_lines(text) if text is not None else {}
+        starts = self._json_lines[key].get(f.cell) or []
+        if not starts:
+            return line
+        return starts[min(max(line, 1), len(starts)) - 1]
 
     def rule_url(self, code: str) -> Optional[str]:
         """The documentation address of a rule: only when ``docs-url`` configures one."""

@@ -48,7 +48,9 @@ def build(report: OutputReport) -> list[dict[str, Any]]:
             "severity": SEVERITIES.get(f.severity, "major"),
             "location": {
                 "path": _path(report, f.path),
-                "lines": {"begin": max(1, f.line), "end": max(1, f.end_line, f.line)},
+                # a notebook's: the lines of its JSON text that hold the cell's lines
+                "lines": {"begin": max(1, report.file_line(f, f.line)),
+                          "end": max(1, report.file_line(f, f.end_line), report.file_line(f, f.line))},
             },
         })
     return issues

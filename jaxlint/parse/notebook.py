@@ -492,3 +492,95 @@ def _map_message(nb: Notebook, message: str, cell: int) -> str:
         return f"line {line}" if c == cell else f"line {line} of cell {c}"
 
     return _LINE_REF_RE.sub(sub, message)
+
+
+# ---- lines of the notebook's JSON text (for annotations placed on the raw file)
+
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+def _json_scan(text: str, i: int):
+    """One JSON value at ``i``: (node, end), where a string is (its offset, its
+    text), an object a dict of nodes, an array a list of nodes, anything else
+    None.  Raises ValueError on bad JSON."""
+    i = _WS.match(text, i).end()
+    c = text[i:i + 1]
+    if c == '"':
+        s, end = json.decoder.scanstring(text, i + 1)
+        return (i, s), end
+    if c == "{":
+        obj: dict = {}
+        i = _WS.match(text, i + 1).end()
+        if text[i:i + 1] == "}":
+            return obj, i + 1
+        while True:
+            i = _WS.match(text, i).end()
+            if text[i:i + 1] != '"':
+                raise ValueError("expected a key")
+            key, i = json.decoder.scanstring(text, i + 1)
+            i = _WS.match(text, i).end()
+            if text[i:i + 1] != ":":
+                raise ValueError("expected ':'")
+            obj[key], i = _json_scan(text, i + 1)
+            i = _WS.match(text, i).end()
+            if text[i:i + 1] == "}":
+                return obj, i + 1
+            if text[i:i + 1] != ",":
+                raise ValueError("expected ','")
+            i += 1
+    if c == "[":
+        arr: list = []
+        i = _WS.match(text, i + 1).end()
+        if text[i:i + 1] == "]":
+            return arr, i + 1
+        while True:
+            node, i = _json_scan(text, i)
+            arr.append(node)
+            i = _WS.match(text, i).end()
+            if text[i:i + 1] == "]":
+                return arr, i + 1
+            if text[i:i + 1] != ",":
+                raise ValueError("expected ','")
+            i += 1
+    m = json.scanner.NUMBER_RE.match(text, i)  # type: ignore[attr-defined]
+    if m is not None:
+        return None, m.end()
+    for word in ("true", "false", "null", "NaN", "Infinity", "-Infinity"):
+        if text.startswith(word, i):
+            return None, i + len(word)
+    raise ValueError(f"unexpected {c!r}")
+
+
+def json_lines(text: str) -> dict[int, list[int]]:
+    """For each cell (numbered from 1, as findings name them): the line of the
+    notebook's JSON text on which each of its source lines starts.  A source
+    kept as a list of strings has one JSON line per source line; one kept as a
+    single string has all its lines on the string's JSON line.  Empty when the
+    text is not such JSON."""
+    try:
+        root, _ = _json_scan(text, 1 if text.startswith("\ufeff") else 0)
+    except (ValueError, IndexError):
+        return {}
+    cells = root.get("cells") if isinstance(root, dict) else None
+    out: dict[int, list[int]] = {}
+    if not isinstance(cells, list):
+        return out
+    for number, cell in enumerate(cells, start=1):
+        source = cell.get("source") if isinstance(cell, dict) else None
+        items = [source] if isinstance(source, tuple) else source if isinstance(source, list) else []
+        starts: list[int] = []
+        line_ended = True  # the previous string ended its last line
+        for item in items:
+            if not isinstance(item, tuple):
+                break
+            offset, s = item
+            json_line = text.count("\n", 0, offset) + 1
+            # lines that start in this string: at its start (unless the previous one
+            # ended mid-line) and after each newline but a final one
+            if line_ended:
+                starts.append(json_line)
+            inner = s[:-1] if s.endswith("\n") else s
+            starts.extend([json_line] * inner.count("\n"))
+            line_ended = s.endswith("\n")
+        out[number] = starts
+    return out

@@ -11,7 +11,7 @@ import sys
 
 MISSING_DEPENDENCY = (
     "`jaxlint server` needs pygls 2 and lsprotocol (the `lsp` extra): "
-    "pip install 'pygls>=2.0' 'lsprotocol>=2025.0.0'"
+    "pip install -e '.[lsp]' in a jaxlint checkout, or pip install 'pygls>=2.0' 'lsprotocol>=2025.0.0'"
 )
 
 

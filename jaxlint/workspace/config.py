@@ -37,7 +37,8 @@ CONFIG_FILENAMES = (".jaxlint.toml", "jaxlint.toml", "pyproject.toml")
 
 
 class ConfigError(Exception):
-    """A configuration problem, described in one line."""
+    """A configuration problem, described in one line (several problems of one
+    file: one line each, joined by newlines)."""
 
 
 # key -> (expected type description, validator)
@@ -170,6 +171,7 @@ def load_config(path: Path) -> Config:
     if table is None:
         raise ConfigError(f"{prefix}has no [tool.jaxlint] table")
     cfg = Config(root=path.parent, path=path)
+    problems: list[str] = []  # every one is reported, in one run
     for key, value in table.items():
         if key not in _KEYS:
             hint = ""
@@ -177,21 +179,26 @@ def load_config(path: Path) -> Config:
                 hint = f" (did you mean '{key.replace('_', '-')}'?)"
             elif key in ("tool", "jaxlint") and path.name != "pyproject.toml":
                 hint = f" ({path.name} takes its keys at the top level, without a table)"
-            raise ConfigError(
-                f"{prefix}unknown key '{key}'{hint}; expected one of: {', '.join(_KEYS)}"
-            )
+            else:
+                import difflib
+
+                close = difflib.get_close_matches(key, list(_KEYS), n=1, cutoff=0.75)
+                if close:
+                    hint = f" (did you mean '{close[0]}'?)"
+            problems.append(f"{prefix}unknown key '{key}'{hint}; expected one of: {', '.join(_KEYS)}")
+            continue
         expected, check = _KEYS[key]
         if not check(value):
-            raise ConfigError(
-                f"{prefix}key '{key}' must be {expected}, got {_type_name(value)} {value!r}"
-            )
+            problems.append(f"{prefix}key '{key}' must be {expected}, got {_type_name(value)} {value!r}")
+            continue
         if key == "runtime":
             unknown = sorted(set(value) - set(RUNTIME_KEYS))
             if unknown:
-                raise ConfigError(
+                problems.append(
                     f"{prefix}unknown key 'runtime.{unknown[0]}'; expected one of: "
                     + ", ".join(RUNTIME_KEYS)
                 )
+                continue
         attr = key.replace("-", "_")
         if key in _OPTION_KEYS:
             cfg.options[key] = value
@@ -199,7 +206,36 @@ def load_config(path: Path) -> Config:
             cfg.per_file_ignores = {k: list(v) for k, v in value.items()}
         else:
             setattr(cfg, attr, list(value) if isinstance(value, list) else value)
+    if problems:
+        # the rule selectors of the keys that were read are checked now too, so that
+        # one run names every problem of the file
+        from jaxlint.workspace.ruleinfo import load_rule_infos
+
+        problems += selector_problems(cfg, load_rule_infos())
+        raise ConfigError("\n".join(problems))
     return cfg
+
+
+def _selector_steps(cfg: "Config") -> list:
+    steps: list = []
+    if cfg.select is not None:
+        steps.append(("=", cfg.select, "select", None))
+    steps += [("+", cfg.extend_select, "extend-select", None), ("-", cfg.ignore, "ignore", None)]
+    for glob, codes in cfg.per_file_ignores.items():
+        steps.append(("=", codes, f"per-file-ignores.\"{glob}\"", None))
+    return steps
+
+
+def selector_problems(cfg: "Config", infos: Sequence[RuleInfo], steps: Optional[list] = None) -> list[str]:
+    """One line per selector of ``cfg`` (or of ``steps``) that matches no rule."""
+    out: list[str] = []
+    for op, selectors, key, source in (_selector_steps(cfg) if steps is None else steps):
+        for sel in selectors:
+            try:
+                selection(infos, [(op, [sel], key, source)])
+            except UnknownSelector as exc:
+                out.append(f"{exc.source or cfg.label}: unknown rule selector '{exc.selector}' in '{exc.key}'{exc.hint}")
+    return out
 
 
 def find_config_file(start: Path) -> Optional[Path]:
@@ -267,8 +303,10 @@ class ResolvedConfig:
         try:
             return selection(self._infos, steps, start=start)
         except UnknownSelector as exc:
-            where = exc.source or self.cfg.label
-            raise ConfigError(f"{where}: unknown rule selector '{exc.selector}' in '{exc.key}'{exc.hint}") from None
+            # every unknown selector, not only the first
+            lines = selector_problems(self.cfg, self._infos, steps) or [
+                f"{exc.source or self.cfg.label}: unknown rule selector '{exc.selector}' in '{exc.key}'{exc.hint}"]
+            raise ConfigError("\n".join(lines)) from None
 
     def _base_selection(self) -> frozenset[str]:
         """The default rules, then the configuration's select / extend-select /

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Protocol
@@ -164,6 +165,9 @@ def discover(paths: Iterable[str], config_for: ConfigFor, cwd: Path, force_exclu
         is_dir = abs_path.is_dir()
         if force_exclude and is_excluded(abs_path, is_dir, config_for, cwd, gitignores):
             continue
+        if not is_dir and not abs_path.is_file():  # reading a FIFO or a device would wait forever
+            out.errors.append(f"{raw}: {not_regular(abs_path)}")
+            continue
         if not is_dir:
             if abs_path not in seen:
                 seen.add(abs_path)
@@ -250,9 +254,26 @@ def _walk(
         if problem is not None:  # reported like a missing path, never skipped in silence
             out.errors.append(f"{child}: {problem}")
             continue
+        try:
+            regular = entry.is_file()  # follows a link
+        except OSError:
+            regular = False
+        if not regular:
+            continue  # a FIFO, socket or device named *.py: reading it would wait forever
         if child_abs not in seen:
             seen.add(child_abs)
             out.files.append(child)
+
+
+def not_regular(path: Path) -> str:
+    """Why ``path`` (which exists and is no folder) is not linted."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file")
+    return f"not a regular file but {kind}; only files and folders are linted"
 
 
 LINK_LOOP = "broken symbolic link (a loop: it leads back to itself)"

@@ -42,8 +42,10 @@ class InplaceArrayUpdate(Rule):
     what_it_does = (
         "Flags `x[idx] = v` and augmented forms (`x[idx] += v`, `-=`, `*=`, `/=`, `**=`) where "
         "`x` is known to be a JAX array: the result of a `jax.numpy`, `jax.lax` or "
-        "`jax.random` call, or arithmetic on a traced argument. NumPy arrays, lists, dicts "
-        "and pytree arguments of unknown type are left alone, and so is a string index "
+        "`jax.random` call, arithmetic on a traced argument, or a parameter annotated as "
+        "a JAX array (`jax.Array`, `jnp.ndarray`, jaxtyping's `Float[Array, ...]`; in a "
+        "traced function also `chex.Array` and `ArrayLike`, which otherwise admit NumPy "
+        "arrays). NumPy arrays, lists, dicts and unannotated pytree arguments are left alone, and so is a string index "
         "(`metrics[\"loss\"] = v`: no JAX array takes one, the value is a dict).\n\n"
         "Also flags the NumPy functions that write into their argument, which `jax.numpy` "
         "keeps with an `inplace` flag that defaults to `True`: `jnp.put`, `jnp.place`, "
@@ -72,12 +74,29 @@ class InplaceArrayUpdate(Rule):
         "another name (an argument, an alias) expected that other name to change too, and the "
         "functional update leaves it unchanged. A module global or a closure variable updated "
         "inside a function gets no fix unless the function declares it `global`/`nonlocal`: "
-        "rebinding it there would make it a new local (UnboundLocalError). Other augmented operators (`//=`, `%=`, `@=`) get no fix.\n\n"
+        "rebinding it there would make it a new local (UnboundLocalError). The augmented operators `.at[]` has no method for (`//=`, `%=`, `@=`, shifts, bitwise) compute the new item and set it: `x[i] //= v` becomes `x = x.at[i].set(x[i] // v)`.\n\n"
         "`jnp.put(a, ind, v)` and the other in-place writers get `inplace=False` added, and "
         "as a statement the result assigned back (`a = jnp.put(a, ind, v, inplace=False)`); "
         "**unsafe**, like the item assignments: another name for `a` keeps the old values."
     )
     VALID = [
+        # annotations that admit NumPy arrays, untraced: `chex.Array`, jaxtyping over
+        # `np.ndarray`, `ArrayLike`; and an unannotated argument (a list works)
+        Valid(
+            """
+            import chex
+            import numpy as np
+            from jax.typing import ArrayLike
+            from jaxtyping import Float
+
+            def fill(a: chex.Array, b: Float[np.ndarray, "n"], c: ArrayLike, d):
+                a[0] = 1.0
+                b[0] //= 2
+                c[0] += 1
+                d[0] = 0
+                return a, b, c, d
+            """
+        ),
         # attributes: updated functionally; a NumPy buffer; an attribute some method
         # rebinds to a list
         Valid(
@@ -289,6 +308,55 @@ class InplaceArrayUpdate(Rule):
     ]
 
     INVALID = [
+        # a parameter annotated as a JAX array is one even where nothing traces it;
+        # `//=` has no `.at[]` method: the new item is computed and set
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def bump(x: jax.Array, counts: jnp.ndarray) -> jax.Array:
+                x[0] += 1.0
+                counts[2] //= 2
+                return x, counts
+            """,
+            expected=[(5, 5), (6, 5)],
+            messages=['JAX arrays are immutable: `x[0] += ...` raises TypeError. Use `x = x.at[0].add(...)`', 'JAX arrays are immutable: `counts[2] //= ...` raises TypeError. Use `counts = counts.at[2].set(counts[2] // ...)`'],
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            def bump(x: jax.Array, counts: jnp.ndarray) -> jax.Array:
+                x = x.at[0].add(1.0)
+                counts = counts.at[2].set(counts[2] // 2)
+                return x, counts
+            """,
+            unsafe=True,
+        ),
+        # jaxtyping's dtype annotations, a method, `from jax import Array`
+        Invalid(
+            """
+            from jax import Array
+            from jaxtyping import Float
+
+            class Buffer:
+                def write(self, rows: Float[Array, "n d"], i, v):
+                    rows[i] %= v + 1
+                    return rows
+            """,
+            expected=[(6, 9)],
+            messages=['JAX arrays are immutable: `rows[i] %= ...` raises TypeError. Use `rows = rows.at[i].set(rows[i] % ...)`'],
+            fixed="""
+            from jax import Array
+            from jaxtyping import Float
+
+            class Buffer:
+                def write(self, rows: Float[Array, "n d"], i, v):
+                    rows = rows.at[i].set(rows[i] % (v + 1))
+                    return rows
+            """,
+            unsafe=True,
+        ),
         # an array held on an attribute since __init__
         Invalid(
             """
@@ -403,7 +471,7 @@ class InplaceArrayUpdate(Rule):
             """,
             unsafe=True,
         ),
-        # `//=`, `%=` and `@=` have no `.at[]` method: reported without a fix
+        # `//=`, `%=` and `@=` have no `.at[]` method: the new item is computed and set
         Invalid(
             """
             import jax.numpy as jnp
@@ -412,8 +480,13 @@ class InplaceArrayUpdate(Rule):
             """,
             expected=[(3, 1)],
             messages=[
-                "JAX arrays are immutable: `x[0] //= ...` raises TypeError. Use `x = x.at[0].set(...)`",
+                "JAX arrays are immutable: `x[0] //= ...` raises TypeError. Use `x = x.at[0].set(x[0] // ...)`",
             ],
+            fixed="""
+            import jax.numpy as jnp
+            x = jnp.arange(6)
+            x = x.at[0].set(x[0] // 2)
+            """,
         ),
         # the items of jnp.split's list are arrays, and a collective of one array is an array
         Invalid(
@@ -711,15 +784,27 @@ class InplaceArrayUpdate(Rule):
         base = ctx.code(sub.value)
         idx = _slice_code(ctx, sub)
         method: Optional[str] = "set" if op is None else _AUG_METHODS.get(type(op))
-        shown = "set" if method is None else method
+        # `x[i] //= v`: `.at[]` has no floor_divide (nor mod, matmul, shifts, bitwise
+        # ops): the new item is computed and set
+        binop = None if op is None or method is not None else ctx.code(op).strip()[:-1]
+        use = (f"{base} = {base}.at[{idx}].{method}(...)" if binop is None
+               else f"{base} = {base}.at[{idx}].set({base}[{idx}] {binop} ...)")
         message = (
             f"JAX arrays are immutable: `{base}[{idx}] {'=' if op is None else ctx.code(op).strip()} ...` "
-            f"raises TypeError. Use `{base} = {base}.at[{idx}].{shown}(...)`"
+            f"raises TypeError. Use `{use}`"
         )
         the_fix = None
         rebinds_local = not isinstance(sub.value, cst.Name) or ctx.rebinding_works(sub.value.value)
-        if method is not None and single and dotted_name(sub.value) is not None and rebinds_local:
-            new = f"{base} = {base}.at[{idx}].{method}({ctx.code(value).strip()})"
+        if single and dotted_name(sub.value) is not None and rebinds_local:
+            v = ctx.code(value).strip()
+            if binop is not None:
+                atom = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float)
+                if not isinstance(value, atom) and not value.lpar:
+                    v = f"({v})"  # `x[i] //= a + b` is `x[i] // (a + b)`
+                new = f"{base} = {base}.at[{idx}].set({base}[{idx}] {binop} {v})"
+                method = "set"
+            else:
+                new = f"{base} = {base}.at[{idx}].{method}({v})"
             safe = (
                 base_val.local_array
                 and isinstance(sub.value, cst.Name)
@@ -728,7 +813,7 @@ class InplaceArrayUpdate(Rule):
             )
             the_fix = fix(
                 Applicability.SAFE if safe else Applicability.UNSAFE,
-                f"Replace with `{base} = {base}.at[{idx}].{method}(...)`",
+                f"Replace with `{use}`",
                 Replacement(stmt, new),
             )
         self.report(stmt, message, the_fix)

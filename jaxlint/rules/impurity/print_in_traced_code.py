@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import re
+import string
 from typing import Optional
 
 import libcst as cst
@@ -31,10 +33,55 @@ def _eager_shard_map(unit) -> bool:
 _CONVERSIONS = {"repr": "{!r}", "str": "{}", "ascii": "{!a}"}
 
 
+# one `%` conversion: (mapping key) flags width .precision type
+_PERCENT = re.compile(r"%(\((?P<key>[^)]*)\))?(?P<flags>[#0 +-]*)(?P<width>\*|\d+)?(?:\.(?P<prec>\*|\d+))?[hlL]?(?P<type>.)", re.S)
+
+
+def _percent_fields(text: str) -> Optional[list[tuple[str, Optional[str]]]]:
+    """``"mean %s, %.3f"`` -> [("mean ", "{}"), (", ", "{:.3f}")] (literal text, then the
+    `str.format` field of one value, None after the last); None for what has no
+    plain `str.format` form (a mapping key, `*` widths, `%c`)."""
+    out: list[tuple[str, Optional[str]]] = []
+    pos, lit = 0, []
+    for m in _PERCENT.finditer(text):
+        lit.append(text[pos:m.start()])
+        pos = m.end()
+        kind = m.group("type")
+        if kind == "%" and not (m.group("key") or m.group("flags") or m.group("width") or m.group("prec")):
+            lit.append("%")
+            continue
+        if m.group("key") is not None or m.group("width") == "*" or m.group("prec") == "*":
+            return None
+        spec = m.group("flags").replace("-", "<").replace(" ", " ") + (m.group("width") or "")
+        if m.group("prec"):
+            spec += "." + m.group("prec")
+        if kind in "sdiu" and not spec:
+            field = "{}"
+        elif kind == "r" and not spec:
+            field = "{!r}"
+        elif kind == "a" and not spec:
+            field = "{!a}"
+        elif kind in "feEgGxXo":
+            field = "{:" + spec + kind + "}"
+        else:
+            return None
+        out.append(("".join(lit), field))
+        lit = []
+    if "%" in text[pos:]:
+        return None
+    out.append(("".join(lit) + text[pos:], None))
+    return out
+
+
 def _str_literal(text: str) -> str:
     if '"' not in text and "\\" not in text and text.isprintable():
         return f'"{text}"'
     return repr(text)
+
+
+M401_F = '`print` in traced `f` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values'
+M401_LOG = '`print` in traced `log` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values'
+ARG_LOG = 'an argument of `jax.debug.print` in `log` is text Python formats at trace time, with the tracer: it prints the tracer\'s text (e.g. `JitTracer(float32[])`), not the values. Pass the value itself and put the placeholder in the format string: `jax.debug.print("mean {}", x)`'
 
 
 class PrintInTraced(Rule):
@@ -128,6 +175,19 @@ class PrintInTraced(Rule):
             foo = Foo()
             a = jax.jit(foo.f)(w)
             b = jax.jit(foo.f)(w)
+            """
+        ),
+        # text formatted from static values only: the shape, a Python int, a name
+        Valid(
+            """
+            import jax
+
+            @jax.jit
+            def f(x, y):
+                print("shape %s of %s" % (x.shape, "x"))
+                jax.debug.print("{} at {}", x, "step %d" % 3)
+                jax.debug.print("{} {}", y % 2, "dtype {}".format(x.dtype))
+                return x
             """
         ),
         # jax.debug.print in jit
@@ -321,6 +381,52 @@ class PrintInTraced(Rule):
             messages=[
                 "`print` in `log_and_scale`, which this file jits where it calls it (2 times), runs only while JAX traces it: the first call prints, later calls served from the compilation cache print nothing. Use `jax.debug.print(...)` to print on every call, or print outside the jitted function",
             ],
+        ),
+        # `%` and `str.format` in a print: the placeholders become jax.debug.print's
+        # own (never `jax.debug.print("{}", "mean %s" % x)`, which prints the tracer)
+        Invalid(
+            """
+            import jax
+
+            @jax.jit
+            def f(x, y):
+                print("mean %s, std %.3f %%" % (x.mean(), y))
+                print("val {} of {n}".format(x, n=y))
+                return x
+            """,
+            expected=[(5, 5), (6, 5)],
+            messages=[M401_F, M401_F],
+            fixed="""
+            import jax
+
+            @jax.jit
+            def f(x, y):
+                jax.debug.print("mean {}, std {:.3f} %", x.mean(), y)
+                jax.debug.print("val {} of {}", x, y)
+                return x
+            """,
+            unsafe=True,
+        ),
+        # a helper traced through a scan, with `jax` under another name: text made
+        # from the tracer handed to jax.debug.print is flagged; a print whose text
+        # has no plain placeholder form (`"n=" + str(x)`) gets no fix
+        Invalid(
+            """
+            import jax as jx
+
+            def log(v):
+                jx.debug.print("{}", "v=%r" % (v,))
+                print("n=" + str(v))
+
+            def body(c, v):
+                log(v)
+                return c + v, v
+
+            def run(xs):
+                return jx.lax.scan(body, 0.0, xs)
+            """,
+            expected=[(4, 26), (5, 5)],
+            messages=[ARG_LOG, M401_LOG],
         ),
         Invalid(
             """
@@ -553,6 +659,9 @@ class PrintInTraced(Rule):
             return self._mentions_traced(e.left, depth + 1) or self._mentions_traced(e.right, depth + 1)
         if isinstance(e, (cst.Tuple, cst.List)):
             return any(self._mentions_traced(el.value, depth + 1) for el in e.elements)
+        if isinstance(e, cst.Dict):  # `"%(a)s" % {"a": x}`
+            return any(isinstance(el, cst.DictElement) and self._mentions_traced(el.value, depth + 1)
+                       for el in e.elements)
         return False
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -646,6 +755,10 @@ class PrintInTraced(Rule):
         if not node.args or node.args[0].keyword is not None or node.args[0].star:
             return
         fmt = node.args[0].value
+        if ctx.qualname(node.func) == "jax.debug.print":
+            for a in node.args[1:]:
+                if not a.star and self._stringifies_tracer(a.value):
+                    self._report_text_argument(a.value)
         if not isinstance(fmt, cst.FormattedString) and not (
                 isinstance(fmt, cst.Call) and isinstance(fmt.func, cst.Attribute)
                 and fmt.func.attr.value == "format") and not (
@@ -668,6 +781,19 @@ class PrintInTraced(Rule):
             "`jax.debug.print` to fill: `jax.debug.print(\"{}\", x)` (`{x}` in a plain string "
             "with `x=x`)",
             self._format_fix(node, fmt),
+        )
+
+    def _report_text_argument(self, arg: cst.BaseExpression) -> None:
+        """``jax.debug.print("{}", "mean %s" % x)``: the argument is text Python made
+        from the tracer at trace time; jax.debug.print prints that text."""
+        ctx = self.ctx
+        shown = "GradTracer(primal=1.0, ...)" if ctx.concrete_tracers else "JitTracer(float32[])"
+        self.report(
+            arg,
+            f"an argument of `jax.debug.print` in `{ctx.unit.name}` is text Python formats "
+            "at trace time, with the tracer: it prints the tracer's text (e.g. "
+            f"`{shown}`), not the values. Pass the value itself and put the placeholder "
+            "in the format string: `jax.debug.print(\"mean {}\", x)`",
         )
 
     def _format_fix(self, node: cst.Call, fmt: cst.BaseExpression):
@@ -711,17 +837,138 @@ class PrintInTraced(Rule):
                 args.extend(got[1])
             elif isinstance(v, cst.ConcatenatedString):
                 return None
+            elif self._formats_text(v):
+                # `print("mean %s" % x)`, `print("val {}".format(x))`: the placeholders
+                # become jax.debug.print's own, filled with the values (never the
+                # string Python would format with the tracer)
+                got = self._format_call(v)
+                if got is None:
+                    return None
+                pieces.append(got[0])
+                args.extend(got[1])
             elif (isinstance(v, cst.Call) and ctx.builtin_name(v.func) in _CONVERSIONS
                   and len(v.args) == 1 and v.args[0].keyword is None and not v.args[0].star):
                 # `print(repr(x))`: the conversion is jax.debug.print's to do, on the values
                 pieces.append(_CONVERSIONS[ctx.builtin_name(v.func)])
                 args.append(ctx.code(v.args[0].value).strip())
+            elif self._stringifies_tracer(v):
+                return None  # `"a" + str(x)`: no form that leaves the formatting to JAX
             else:
                 pieces.append("{}")
                 args.append(ctx.code(v).strip())
         fmt = _str_literal(" ".join(pieces))
         new = f"{alias}.debug.print({', '.join([fmt] + args)})"
         return fix(Applicability.UNSAFE, "Replace with `jax.debug.print`", Replacement(node, new))
+
+    @staticmethod
+    def _formats_text(v: cst.BaseExpression) -> bool:
+        """``"..." % args`` or ``"...".format(...)`` on a plain string literal."""
+        if isinstance(v, cst.BinaryOperation) and isinstance(v.operator, cst.Modulo):
+            return isinstance(v.left, cst.SimpleString)
+        return (isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute)
+                and v.func.attr.value == "format" and isinstance(v.func.value, cst.SimpleString))
+
+    def _stringifies_tracer(self, v: cst.BaseExpression) -> bool:
+        """Is ``v`` text Python makes from a traced value at trace time (an f-string,
+        ``%``, ``.format``, ``str(x)``, ``"a" + str(x)``)?"""
+        ctx = self.ctx
+        literal_text = (isinstance(v, (cst.FormattedString, cst.ConcatenatedString)) or self._formats_text(v)
+                        or (isinstance(v, cst.BinaryOperation)
+                            and isinstance(v.left, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))))
+        if not literal_text and ctx.is_tracer(v):
+            return False  # `x % 2`: an array
+        textual = (literal_text
+                   or (isinstance(v, cst.Call) and (ctx.builtin_name(v.func) in ("repr", "str", "ascii", "format")
+                                                    or (isinstance(v.func, cst.Attribute) and v.func.attr.value == "format")))
+                   or (isinstance(v, cst.BinaryOperation) and isinstance(v.operator, (cst.Add, cst.Modulo))
+                       and (self._stringifies_tracer(v.left) or self._stringifies_tracer(v.right)
+                            or isinstance(v.left, (cst.SimpleString, cst.FormattedString)))))
+        return textual and self._mentions_traced(v)
+
+    def _format_call(self, v: cst.BaseExpression) -> Optional[tuple[str, list[str]]]:
+        """``"mean %s" % x`` / ``"val {}".format(x)`` -> ("mean {}", ["x"]): the
+        format string for jax.debug.print (auto-numbered fields) and its arguments;
+        None when there is no such plain form."""
+        ctx = self.ctx
+        if isinstance(v, cst.BinaryOperation):
+            lit = v.left
+        else:
+            assert isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute)
+            lit = v.func.value
+        assert isinstance(lit, cst.SimpleString)
+        if "b" in lit.prefix.lower():
+            return None
+        try:
+            text = ast.literal_eval(lit.value)
+        except (ValueError, SyntaxError):
+            return None
+        out: list[str] = []
+        args: list[str] = []
+        if isinstance(v, cst.BinaryOperation):
+            fields = _percent_fields(text)
+            if fields is None:
+                return None
+            right = v.right
+            if isinstance(right, cst.Tuple):
+                if any(isinstance(el, cst.StarredElement) for el in right.elements):
+                    return None
+                values = [el.value for el in right.elements]
+            elif isinstance(right, (cst.Dict, cst.List)) or len(fields) != 2:
+                return None  # one value for several fields is a tuple we cannot see into
+            else:
+                values = [right]
+            if len(values) != len(fields) - 1:
+                return None
+            for (before, field), value in zip(fields, values + [None]):
+                out.append(before.replace("{", "{{").replace("}", "}}"))
+                if field is not None:
+                    out.append(field)
+                    args.append(ctx.code(value).strip())
+            return "".join(out), args
+        positional: list[cst.BaseExpression] = []
+        keywords: dict[str, cst.BaseExpression] = {}
+        for a in v.args:
+            if a.star:
+                return None
+            if a.keyword is None:
+                positional.append(a.value)
+            else:
+                keywords[a.keyword.value] = a.value
+        auto = 0
+        used: set[int] = set()
+        try:
+            parsed = list(string.Formatter().parse(text))
+        except ValueError:
+            return None
+        for before, name, spec, conv in parsed:
+            out.append(before.replace("{", "{{").replace("}", "}}"))
+            if name is None:
+                continue
+            if spec and "{" in spec:
+                return None  # a nested field
+            if name == "":
+                key: object = auto
+                auto += 1
+            elif name.isdigit():
+                key = int(name)
+            elif name.isidentifier():
+                key = name
+            else:
+                return None  # `{0.shape}`, `{x[0]}`: keep it as it is
+            if isinstance(key, int):
+                if key >= len(positional):
+                    return None
+                value = positional[key]
+                if key in used and not isinstance(value, cst.Name):
+                    return None  # an expression would be evaluated twice
+                used.add(key)
+            else:
+                if key not in keywords:
+                    return None
+                value = keywords[key]
+            out.append("{" + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "") + "}")
+            args.append(ctx.code(value).strip())
+        return "".join(out), args
 
     def _fstring(self, v: cst.FormattedString) -> Optional[tuple[str, list[str]]]:
         if v.prefix.lower() != "f":
