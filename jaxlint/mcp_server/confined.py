@@ -144,7 +144,7 @@ def write(was: ReadFile, data: bytes, roots: Sequence[Path]) -> None:
     kept), reached again from its root without following a link.  Refused when
     the file changed since it was read (other bytes, another file, a link now)
     or the way to it left the roots."""
-    from jaxlint.atomic import write_atomic, write_atomic_at, write_in_place, write_through
+    from jaxlint.atomic import write_atomic_at, write_in_place, write_through
 
     real, root = real_path(was.real, roots)
     if real != was.real:
