@@ -92,6 +92,7 @@ class FileIndex:
     # classes of other modules this file names (facts): name as written -> flat record
     imported_classes: dict[str, dict] = field(default_factory=dict)
     _flat: dict = field(default_factory=dict)
+    _pallas: Optional[bool] = None  # imports_pallas, computed once
     # transformations of functions defined in other modules (facts for those modules)
     external_sites: list[ExternalSite] = field(default_factory=list)
     # jitted functions of other modules imported here by name: name -> declaration
@@ -153,6 +154,16 @@ class FileIndex:
         else:
             key = id(value)
         return self.held.get(key, {}).get(expr.attr.value)
+
+    @property
+    def imports_pallas(self) -> bool:
+        """Does this module import JAX's Pallas (``jax.experimental.pallas``, ``...pallas.tpu``)?
+        Its kernels take Refs annotated ``jax.Array`` and write them in place."""
+        got = self._pallas
+        if got is None:
+            got = self._pallas = any(q == "jax.experimental.pallas" or q.startswith("jax.experimental.pallas.")
+                                     for q in self.imports.names.values())
+        return got
 
     @property
     def enables_x64(self) -> bool:

@@ -60,8 +60,10 @@ class Walker:
                 env[p.name] = Value(kind=kind, traced=True, deps=frozenset({p.name}), cls=cls)
             elif p.name in unit.static_params:
                 env[p.name] = V.STATIC_VALUE
-            elif p.jax_array:
-                # `def g(x: jax.Array)` called eagerly: a concrete JAX array (immutable)
+            elif p.jax_array and not self.index.imports_pallas:
+                # `def g(x: jax.Array)` called eagerly: a concrete JAX array (immutable).
+                # Not in a module that uses Pallas: its kernels annotate their Refs
+                # (`o_ref: jax.Array`), which `o_ref[...] = v` writes by design
                 env[p.name] = Value(kind=V.ARRAY, deps=frozenset({p.name}))
             else:
                 env[p.name] = V.UNKNOWN_VALUE

@@ -45,7 +45,7 @@ class InplaceArrayUpdate(Rule):
         "`jax.random` call, arithmetic on a traced argument, or a parameter annotated as "
         "a JAX array (`jax.Array`, `jnp.ndarray`, jaxtyping's `Float[Array, ...]`; in a "
         "traced function also `chex.Array` and `ArrayLike`, which otherwise admit NumPy "
-        "arrays). NumPy arrays, lists, dicts and unannotated pytree arguments are left alone, and so is a string index "
+        "arrays; not in a module that imports Pallas, whose kernels annotate their Refs `jax.Array` and write them in place). NumPy arrays, lists, dicts and unannotated pytree arguments are left alone, and so is a string index "
         "(`metrics[\"loss\"] = v`: no JAX array takes one, the value is a dict).\n\n"
         "Also flags the NumPy functions that write into their argument, which `jax.numpy` "
         "keeps with an `inplace` flag that defaults to `True`: `jnp.put`, `jnp.place`, "
@@ -80,6 +80,35 @@ class InplaceArrayUpdate(Rule):
         "**unsafe**, like the item assignments: another name for `a` keeps the old values."
     )
     VALID = [
+        # Pallas kernels annotate their Refs `jax.Array` and write them in place: in a
+        # module that imports Pallas the annotation does not make a parameter an array
+        Valid(
+            """
+            import jax
+            from jax.experimental import pallas as pl
+
+
+            def add_kernel(x_ref: jax.Array, y_ref: jax.Array, o_ref: jax.Array):
+                o_ref[...] = x_ref[...] + y_ref[...]
+
+
+            def add(x, y):
+                shape = jax.ShapeDtypeStruct(x.shape, x.dtype)
+                return pl.pallas_call(add_kernel, out_shape=shape)(x, y)
+            """
+        ),
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import jax.experimental.pallas.tpu as pltpu
+
+
+            def zero_rows(zero_ref: jax.Array, acc_ref: jax.Array, *, rows: int):
+                zero_ref[...] = jnp.zeros_like(zero_ref)
+                acc_ref[:rows] += 1.0
+            """
+        ),
         # annotations that admit NumPy arrays, untraced: `chex.Array`, jaxtyping over
         # `np.ndarray`, `ArrayLike`; and an unannotated argument (a list works)
         Valid(
