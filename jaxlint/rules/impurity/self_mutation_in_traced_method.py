@@ -104,7 +104,8 @@ class SelfMutationInTraced(Rule):
         "Flags augmented assignments to `self.<attr>` (`self.n += 1`) and assignments of traced "
         "values, of an update of the same attribute (`self.total = self.total + x`), or of a "
         "flag the method also tests (`assert not self.traced` ... `self.traced = True`, `if not "
-        "self.warm: ... self.warm = True`) inside "
+        "self.warm: ... self.warm = True`; a literal: a function built once and cached after "
+        "`if self._fn is None:` is a memo, not flagged) inside "
         "a method that JAX traces (`jax.jit(obj.method)`, `@partial(jax.jit, "
         "static_argnums=0)`, helpers called from such methods), and calls that keep a traced "
         "value in a container held by the object (`self.history.append(loss)`, `.extend`, "
@@ -125,6 +126,39 @@ class SelfMutationInTraced(Rule):
     use_instead = "Keep the state outside and pass it through:\n\n```python\n@jax.jit\ndef count(n):\n    n = n + 1\n    return n, n\n```"
     fix_safety = "No automatic fix: the state has to become an argument and an output."
     VALID = [
+        # a jitted helper built once and cached on the object after `if ... is None` (a
+        # memo, not a flag): each trace reuses the compiled function
+        Valid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class Engine:
+                def __init__(self):
+                    self._init_fn = None
+                    self._double = None
+
+                @functools.partial(jax.jit, static_argnums=0)
+                def init_state(self, x):
+                    if self._init_fn is None:
+
+                        @jax.jit
+                        def initialize():
+                            return jnp.zeros(3)
+
+                        self._init_fn = initialize
+                    return self._init_fn() + x
+
+                @functools.partial(jax.jit, static_argnums=0)
+                def step(self, x):
+                    if not self._double:
+                        self._double = jax.jit(lambda v: v * 2)
+                    return self._double(x)
+            """
+        ),
         Valid(
             """
             import jax
@@ -476,7 +510,7 @@ class SelfMutationInTraced(Rule):
                 why = "it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it"
             elif _reads_attr(value, me, attr):
                 why = "the update runs once, at trace time: compiled calls never repeat it"
-            elif _flag_tested(ctx.unit.node, me, attr):
+            elif _flag_value(value) and _flag_tested(ctx.unit.node, me, attr):
                 # `assert not self.traced` ... `self.traced = True`: a flag the method checks
                 why = (f"the method tests `{me}.{attr}` and sets it, and both run once, at trace time: "
                        f"compiled calls never repeat them, and each new trace sees what the last one left")
@@ -524,3 +558,14 @@ class SelfMutationInTraced(Rule):
         self._check(node)
 
     visit_AugAssign = visit_AnnAssign = visit_Assign
+
+
+def _flag_value(value: Optional[cst.BaseExpression]) -> bool:
+    """A flag's value: a literal (`True`, `None`, `0`, `"done"`), not a function or an
+    object the method builds and caches (`self._compiled = initialize` after
+    `if self._compiled is None:` memoizes a jitted helper: each trace reuses it)."""
+    if isinstance(value, cst.UnaryOperation):
+        value = value.expression
+    if isinstance(value, cst.Name):
+        return value.value in ("True", "False", "None")
+    return isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString))
