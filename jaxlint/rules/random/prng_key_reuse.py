@@ -40,8 +40,10 @@ class PrngKeyReuse(Rule):
         "flagged (not in tests);\n"
         "* a key made from a literal seed in a function that the file calls in a loop or a "
         "comprehension (`def noise(): key = PRNGKey(42); return uniform(key, (2,))`), drawn with "
-        "arguments that do not depend on the function's parameters: every call returns the same "
-        "numbers;\n"
+        "arguments that do not depend on the function's parameters, and returned (directly or "
+        "through a name the `return` reads): every call returns the same numbers (a `split`, "
+        "or numbers the function only prints or uses inside, as a benchmark's fixed seed does, "
+        "are not flagged);\n"
         "* a key made from the same seed in every iteration (`key = PRNGKey(0)` in the loop) "
         "and drawn with the same arguments;\n"
         "* a key of the enclosing scope, bound once there, consumed in a function or lambda "
@@ -114,6 +116,33 @@ class PrngKeyReuse(Rule):
                 layers = [nn.Linear(2, 2, key=k) for k in jax.random.split(lkey, 3)]
                 x = jax.random.normal(xkey, (8, 2))
                 return layers, x, nn.Linear(2, 2, key=key), nn.Dropout(0.5)
+            """
+        ),
+        # a fixed seed made on each call whose numbers the call does not return: a
+        # benchmark's reproducible key (split, handed to the timed step), a draw only printed
+        Valid(
+            """
+            import jax
+
+
+            def bench(step, state, iters):
+                rng = jax.random.PRNGKey(1234)
+                rng, _ = jax.random.split(rng)
+                for _ in range(iters):
+                    state = step(state, rng)
+                return state
+
+
+            def warm(x):
+                key = jax.random.PRNGKey(0)
+                noise = jax.random.normal(key, (3,))
+                print(noise)
+                return x
+
+
+            for n in range(3):
+                bench(lambda s, r: s, 0, 2)
+                warm(n)
             """
         ),
         # the draw depends on a parameter (the shape, the seed), or the function runs once
@@ -1776,8 +1805,10 @@ class PrngKeyReuse(Rule):
         ctx = self.ctx
         unit = ctx.unit
         made = token.node
-        if unit.is_module or ctx.loop_stack or token.loop_depth != 0 or _in_test(unit):
-            return False
+        if unit.is_module or ctx.loop_stack or token.loop_depth != 0 or _in_test(unit) or how == "split":
+            return False  # (`split` makes keys, not numbers: a benchmark's fixed seed is on purpose)
+        if not _reaches_return(unit.node, node):
+            return False  # the numbers stay inside: the call does not return them
         if not isinstance(made, cst.Call) or ctx.qualname(made.func) not in ("jax.random.PRNGKey", "jax.random.key"):
             return False
         if not made.args or not all(int_value(a.value) is not None and a.keyword is None for a in made.args[:1]) \
@@ -2348,3 +2379,19 @@ def _in_test(unit) -> bool:
             return True
         u = u.parent
     return False
+
+
+def _reaches_return(fn: cst.CSTNode, call: cst.Call) -> bool:
+    """Is ``call`` inside a ``return`` of ``fn``, or assigned to a name that a ``return``
+    of ``fn`` reads (``x = uniform(key, ...)`` ... ``return x + 1``)?"""
+    returns = [n for n in walk_tree(fn) if type(n) is cst.Return and n.value is not None]
+    if any(any(d is call for d in descendants(r)) for r in returns):
+        return True
+    names: set[str] = set()
+    for n in walk_tree(fn):
+        if type(n) is cst.Assign and n.value is call:
+            for t in n.targets:
+                names.update(x.value for x in walk_tree(t.target) if type(x) is cst.Name)
+    if not names:
+        return False
+    return any(type(d) is cst.Name and d.value in names for r in returns for d in descendants(r))
