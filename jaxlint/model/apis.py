@@ -483,6 +483,10 @@ STATIC_ANNOTATIONS = frozenset(
      "collections.abc.Callable", "Callable", "typing.Literal", "Literal"}
 )
 
+# Annotations no tracer can satisfy: a parameter annotated so holds a Python value even
+# when traced code calls its function (JAX has no string, bytes or class arrays).
+UNTRACEABLE_ANNOTATIONS = frozenset({"str", "bytes", "type", "typing.Literal", "Literal"})
+
 # Attributes every tracer has: `hasattr(x, "shape")` is True for a traced `x`.
 TRACER_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "at", "T", "aval", "astype", "reshape"})
 

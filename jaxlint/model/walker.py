@@ -51,6 +51,10 @@ class Walker:
         for p in unit.params:
             if concrete and p.name in unit.grad_params and p.name not in unit.static_params:
                 env[p.name] = Value(traced=True, deps=frozenset({p.name}))
+            elif p.name in unit.traced_params and p.annotation in apis.UNTRACEABLE_ANNOTATIONS:
+                # `mode: str` reached from traced code: no tracer is a string (jit refuses
+                # one in a traced slot), so the caller passes a Python value
+                env[p.name] = V.STATIC_VALUE
             elif p.name in unit.traced_params:
                 is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.name in unit.array_params
                 kind = V.ARRAY if is_array else V.UNKNOWN

@@ -44,7 +44,9 @@ class TracedControlFlow(Rule):
         "`max(a, b)`/`min(a, b)` (they compare their arguments), when the value is a "
         "tracer: a non-static argument, or anything JAX computed from one.\n\n"
         "Shape checks (`x.shape[0] > 2`, `x.ndim`, `len(x)`), `x is None` (and `x == None`: an array compared with None is Python's False), `isinstance`, "
-        "static arguments (`static_argnums`/`static_argnames`), loop variables of "
+        "static arguments (`static_argnums`/`static_argnames`), parameters annotated `str` or "
+        "`Literal[...]` (no tracer is a string: traced code calling `mask(x, model_mode)` passes "
+        "a Python value), loop variables of "
         "`range(<static>)` and functions transformed only by `grad`/`value_and_grad`/"
         "`jacfwd`/`jacrev`/`hessian`/`jvp`/`vjp`/`linearize` outside `jit`, and the helpers "
         "they hand their tracers to (which trace with concrete values) are not flagged. Neither are "
@@ -78,6 +80,38 @@ class TracedControlFlow(Rule):
     )
     fix_safety = "No automatic fix: the right rewrite (`jnp.where`, `lax.cond`, `static_argnums`) depends on intent."
     VALID = [
+        # a parameter annotated `str` or `Literal[...]` of a helper that traced code calls:
+        # no tracer is a string, the caller passes a Python value (a mode, a name)
+        Valid(
+            """
+            from typing import Literal
+
+            import jax
+
+            PREFILL = "prefill"
+
+
+            def mask(x, model_mode: str):
+                if model_mode == PREFILL:
+                    return x
+                return x * 2
+
+
+            class Pool:
+                def reduce(self, x, how: Literal["sum", "mean"]):
+                    if how == MODES[0]:
+                        return x.sum()
+                    return x.mean()
+
+
+            MODES = ("sum", "mean")
+
+
+            @jax.jit
+            def step(x, mode):
+                return mask(x, mode) + Pool().reduce(x, mode)
+            """
+        ),
         # the left operand of `and`/`or` shows the name a Python value before the right
         # one runs: a tracer is no float (`and` stops), no int for `type(o) is int`, and
         # whatever passes `isinstance(l, jax.Array) or ...` is one
