@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import stat
@@ -36,17 +37,43 @@ def write_atomic(
 
 
 def write_in_place(fd: int, data: bytes, *, durable: bool = True) -> None:
-    """Overwrite the regular file open for writing as ``fd`` with ``data`` (its
-    inode, and so every hard link to it, kept).  Not atomic: used only for a
-    file with more than one hard link, where a rename would split the links."""
+    """Overwrite the regular file open for reading and writing as ``fd`` with ``data``
+    (its inode, and so every hard link to it, kept).  Not atomic (used only for a file
+    with more than one hard link, where a rename would split the links), so it never
+    leaves a half-written file: the new length is reserved first (a full disk or a
+    size limit fails before any byte changes), and a write that fails midway puts the
+    old bytes back before the error goes up."""
+    old_size = os.fstat(fd).st_size
+    old = os.pread(fd, old_size, 0) if old_size else b""
+    if len(data) > old_size:
+        try:
+            os.posix_fallocate(fd, 0, len(data))
+        except OSError as e:
+            if e.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+                raise  # ENOSPC, EFBIG...: nothing written yet
+            os.ftruncate(fd, len(data))
+        except AttributeError:  # no posix_fallocate on this platform
+            os.ftruncate(fd, len(data))
+    try:
+        _write_all(fd, data)
+        os.ftruncate(fd, len(data))
+        if durable:
+            os.fsync(fd)
+    except BaseException:
+        try:
+            _write_all(fd, old)
+            os.ftruncate(fd, old_size)
+        except OSError:
+            pass
+        raise
+
+
+def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     os.lseek(fd, 0, os.SEEK_SET)
     while view:
         n = os.write(fd, view)
         view = view[n:]
-    os.ftruncate(fd, len(data))
-    if durable:
-        os.fsync(fd)
 
 
 def write_through(path: Path, data: bytes, mode: Optional[int] = None) -> None:
@@ -60,7 +87,7 @@ def write_through(path: Path, data: bytes, mode: Optional[int] = None) -> None:
     except FileNotFoundError:
         st = None
     if st is not None and stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
-        fd = os.open(real, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(real, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
         try:
             write_in_place(fd, data)
         finally:

@@ -243,3 +243,31 @@ def test_fix_keeps_hard_links_one_file(project: Path) -> None:
     assert _invoke("--add-noqa", "b.py").exit_code == 0
     assert os.stat(a).st_ino == os.stat(b).st_ino == ino
     assert a.read_text() == (SRC + "y = 1\n" * 20).replace("x[0] = 5.0", "x[0] = 5.0  # noqa: JAX101")
+
+
+def test_an_in_place_write_that_fails_midway_leaves_the_old_text(tmp_path, monkeypatch) -> None:
+    """A hard-linked file is rewritten in place (not atomic): a write that fails after
+    some bytes (a full disk, a size limit) puts the old bytes back before the error goes
+    up, so the file never holds half of each text."""
+    from jaxlint import atomic
+
+    a = tmp_path / "m.py"
+    old = b"from jax.config import config\nconfig.update('jax_enable_x64', True)\n"
+    a.write_bytes(old)
+    os.link(a, tmp_path / "m_link.py")
+    real_write = os.write
+    calls = []
+
+    def flaky(fd, data):
+        calls.append(len(data))
+        if len(calls) == 1:
+            return real_write(fd, bytes(data[:10]))  # a short write, then the disk is full
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(atomic.os, "write", flaky)
+    with pytest.raises(OSError):
+        atomic.write_through(a, b"import jax\njax.config.update('jax_enable_x64', True)\n")
+    monkeypatch.undo()
+    assert a.read_bytes() == old and (tmp_path / "m_link.py").read_bytes() == old

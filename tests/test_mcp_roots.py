@@ -256,15 +256,21 @@ def test_every_bad_argument_is_one_sentence(tmp_path: Path, name, args, expected
     assert _error(name, args, root) == expected.format(root=root)
 
 
-def test_fix_write_keeps_a_hard_linked_file_one_inode(tmp_path: Path) -> None:
-    """`fix write=true` rewrites a hard-linked file in place, as the CLI does."""
+def test_fix_write_refuses_a_hard_linked_file(tmp_path: Path) -> None:
+    """`fix write=true` leaves a file with other hard links alone (its other names may
+    lie outside the roots: rewriting the shared inode would change them too) and says
+    why; the CLI's `--fix` rewrites it in place."""
     root = tmp_path / "root"
     root.mkdir()
-    a, b = root / "a.py", root / "b.py"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    a, b = root / "a.py", outside / "b.py"
     a.write_text(SRC)
     os.link(a, b)
-    ino = os.stat(a).st_ino
     result = _call("fix", {"paths": ["a.py"], "write": True}, root)
-    assert result["fixed"] == 1 and result["files"][0]["written"] is True
-    assert os.stat(a).st_ino == os.stat(b).st_ino == ino
-    assert a.read_text() == b.read_text() == FIXED
+    assert result["written"] is False and result["fixed"] == 0
+    assert result["errors"] == [
+        "a.py: not written (it has 2 hard links, which may lie outside the workspace roots "
+        "(fix it with `jaxlint --fix`, which rewrites it in place))"
+    ]
+    assert a.read_text() == b.read_text() == SRC

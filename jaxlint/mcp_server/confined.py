@@ -144,7 +144,7 @@ def write(was: ReadFile, data: bytes, roots: Sequence[Path]) -> None:
     kept), reached again from its root without following a link.  Refused when
     the file changed since it was read (other bytes, another file, a link now)
     or the way to it left the roots."""
-    from jaxlint.atomic import write_atomic_at, write_in_place, write_through
+    from jaxlint.atomic import write_atomic_at, write_through
 
     real, root = real_path(was.real, roots)
     if real != was.real:
@@ -152,6 +152,10 @@ def write(was: ReadFile, data: bytes, roots: Sequence[Path]) -> None:
     if not SUPPORTED:
         if real.read_bytes() != was.data:
             raise Refused("it changed on disk while it was being fixed")
+        links = os.stat(real).st_nlink
+        if links > 1:
+            raise Refused(f"it has {links} hard links, which may lie outside the workspace roots "
+                          "(fix it with `jaxlint --fix`, which rewrites it in place)")
         write_through(real, data, was.mode)
         return
     dfd = open_dir(real.parent, root, roots)
@@ -162,16 +166,10 @@ def write(was: ReadFile, data: bytes, roots: Sequence[Path]) -> None:
             raise Refused(MOVED) from None
         if (st.st_dev, st.st_ino) != was.identity or now != was.data:
             raise Refused("it changed on disk while it was being fixed")
-        if st.st_nlink > 1:  # a rename would split the hard links: rewrite it in place
-            fd = os.open(real.name, os.O_WRONLY | _NOFOLLOW | _CLOEXEC | _NONBLOCK, dir_fd=dfd)
-            try:
-                now_st = os.fstat(fd)
-                if (now_st.st_dev, now_st.st_ino) != was.identity:
-                    raise Refused("it changed on disk while it was being fixed")
-                write_in_place(fd, data)
-            finally:
-                os.close(fd)
-            return
+        if st.st_nlink > 1:
+            # its other names may lie outside the roots, and a rename would split the links
+            raise Refused(f"it has {st.st_nlink} hard links, which may lie outside the workspace roots "
+                          "(fix it with `jaxlint --fix`, which rewrites it in place)")
         write_atomic_at(dfd, real.name, data, was.mode, before_rename=lambda: _inside(dfd, roots))
     finally:
         os.close(dfd)
