@@ -24,6 +24,7 @@ from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import positional_args
+from jaxlint.model.walk import children as _children
 
 # transformations whose function receives the arguments as they are given
 KEEP_SHAPES = frozenset({
@@ -254,7 +255,7 @@ def _reads(ctx) -> dict:
                 stack.append((n.params, inner))
                 stack.append((n.body, inner))
             continue
-        for c in n.children:
+        for c in _children(n):
             stack.append((c, chain))
     return out
 

@@ -131,18 +131,31 @@ _CLOCKS = frozenset(
 )
 
 
+_TIMES_MEMO: "dict[int, tuple[cst.CSTNode, bool]]" = {}
+
+
 def _times_calls(ctx, unit: Unit) -> bool:
-    """Does ``unit``'s own body read a clock twice (a start and an end)?"""
+    """Does ``unit``'s own body read a clock twice (a start and an end)?  (Asked for
+    many calls of one function: remembered per function node.)"""
     body = getattr(unit.node, "body", None)
     if body is None:
         return False
+    got = _TIMES_MEMO.get(id(unit.node))
+    if got is not None and got[0] is unit.node:
+        return got[1]
     reads = 0
-    for n in descendants(body):
-        if isinstance(n, cst.Call) and ctx.qualname(n.func) in _CLOCKS:
-            reads += 1
-            if reads >= 2:
-                return True
-    return False
+    found = False
+    if "time" in ctx.text:  # (cheap test first: every clock's name holds "time")
+        for n in descendants(body):
+            if type(n) is cst.Call and ctx.qualname(n.func) in _CLOCKS:
+                reads += 1
+                if reads >= 2:
+                    found = True
+                    break
+    if len(_TIMES_MEMO) > 4096:
+        _TIMES_MEMO.clear()
+    _TIMES_MEMO[id(unit.node)] = (unit.node, found)
+    return found
 
 
 def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:

@@ -1572,6 +1572,7 @@ class PrngKeyReuse(Rule):
         self._stored_reported: set[tuple[int, str]] = set()
         self._stored_checked: set[tuple[int, str]] = set()
         self._sites: dict[tuple, list] = {}
+        self._writes_memo: dict[tuple[int, str], list] = {}
 
     def _helper_consumes(self, node: cst.Call) -> None:
         """``helper(key, x)`` where ``helper`` (a function of this file, or one imported
@@ -2011,8 +2012,13 @@ class PrngKeyReuse(Rule):
             return 0 if ctx.builtin_name(func) == "map" else None
         q = ctx.qualname(func)
         if q is None and isinstance(func, cst.Name):
-            binds = writes(owner.node, func.value) if not owner.is_module else \
-                ctx.index.module_assignments.get(func.value, [])
+            if owner.is_module:
+                binds = ctx.index.module_assignments.get(func.value, [])
+            else:
+                memo = self._writes_memo
+                binds = memo.get((id(owner.node), func.value))
+                if binds is None:
+                    binds = memo[(id(owner.node), func.value)] = writes(owner.node, func.value)
             if len(binds) == 1 and isinstance(binds[0], cst.Assign) and len(binds[0].targets) == 1 \
                     and isinstance(binds[0].targets[0].target, cst.Name):
                 q = ctx.qualname(binds[0].value)
@@ -2029,8 +2035,10 @@ class PrngKeyReuse(Rule):
             fn_pos, pos = 0, positional_args(func)  # `jax.vmap(partial(f, key))(xs)`
             vmapped = True
         else:
-            fn_pos = self._mapper(func, ctx.unit)
             pos = positional_args(node)
+            if len(pos) < 2 or not any(type(a.value) is cst.Call for a in pos):
+                return  # (cheap test first: no `partial(...)` handed to it)
+            fn_pos = self._mapper(func, ctx.unit)
             if fn_pos is None or fn_pos >= len(pos) - 1:
                 return
         if fn_pos >= len(pos) or any(a.star for a in node.args):
