@@ -225,6 +225,7 @@ def imported_attribute_changes(index, imports, packages: frozenset[str], text: s
             continue
         body = unit.node.body if unit.is_module else _block(unit.node.body)
         seq: Optional[Sequence] = None
+        called: Optional[set] = None  # the project functions this unit names (one walk, when needed)
         for n in descendants(unit.node):
             targets: list[cst.CSTNode] = []
             if isinstance(n, cst.Assign):
@@ -238,7 +239,10 @@ def imported_attribute_changes(index, imports, packages: frozenset[str], text: s
                 at = seq.index(n)
                 if at is None:
                     continue  # in a nested function: its own unit
-                for name in callees:
+                if called is None:
+                    called = {dotted_name(c) for c in descendants(unit.node)
+                              if type(c) is cst.Name or type(c) is cst.Attribute} & callees
+                for name in called:
                     # from its import on, where this block imports it
                     def_at = next((i for i, stmt in enumerate(seq.stmts)
                                    if any(b == name for b, _ in bindings(stmt))), None)
