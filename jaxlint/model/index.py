@@ -514,7 +514,8 @@ class Indexer:
         elif not unit.is_module:
             how = apis.library_key_consumer(q)
             if how is not None:
-                key = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "key"), None)
+                given = keyword_arg(call, "key")
+                key = given.value if given is not None else None
                 if isinstance(key, cst.Name):
                     key_param_consumed(unit, key.value, how)
         if q in ("jax.config.update", "jax.config.config.update") or q.endswith(".config.update") and q.startswith("jax"):

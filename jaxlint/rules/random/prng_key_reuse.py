@@ -13,7 +13,7 @@ from jaxlint.model import values as V
 from jaxlint.model.keyflow import assigned_in, invariant, key_like_name, loop_target_read, rngs_keys
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import writes
-from jaxlint.model.walk import arg_at, children, descendants, int_value, positional_args, walk_tree
+from jaxlint.model.walk import arg_at, children, descendants, int_value, keyword_arg, positional_args, walk_tree
 
 
 class PrngKeyReuse(Rule):
@@ -1605,9 +1605,10 @@ class PrngKeyReuse(Rule):
         how = apis.library_key_consumer(q) if q is not None else None
         if how is None:
             return
-        key_expr = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "key"), None)
-        if key_expr is None:
+        given = keyword_arg(node, "key")
+        if given is None:
             return
+        key_expr = given.value
         ctx = self.ctx
         token = ctx.key_token(key_expr)
         if token is None:
