@@ -674,3 +674,23 @@ def test_a_nested_body_also_called_directly_under_jit_is_still_reported() -> Non
         return jax.lax.while_loop(cond, body, first)[0]
     """
     assert [f[:3] for f in _found(src)] == [("JAX120", 12, 41)]
+
+
+def test_a_module_level_none_guard_after_a_rebinding_is_walked() -> None:
+    # the guard's alias lookup walked `Module.body` (a tuple, not a node): the file was
+    # an internal error (graphcast's weathernext2 notebook, fresh set 6)
+    src = """\
+import jax
+import jax.numpy as jnp
+
+state = None
+state = jnp.zeros(3)
+if state is None:
+    raise SystemExit("no state")
+print(jax.jit(lambda s: s + 1)(state))
+state[0] = 1.0
+"""
+    assert _found(src) == [
+        ("JAX101", 9, 1,
+         "JAX arrays are immutable: `state[0] = ...` raises TypeError. Use `state = state.at[0].set(...)`"),
+    ]

@@ -380,14 +380,12 @@ class Walker:
         entries = unit.bindings.get(name)
         if not entries or len(entries) < 2 or unit.param(name) is not None:
             return None
-        body = getattr(unit.node, "body", None)
-        if body is None:
-            return None
         if any(v is None for _, v in entries):
             return None  # a `def` of that name: where it binds is not followed here
         values = {id(v): v for _, v in entries}
         before = []
-        for n in descendants(body):
+        # from the unit's own node: a module's `body` is a tuple of statements, not a node
+        for n in descendants(unit.node):
             if n is stmt:
                 break
             if id(n) in values:
