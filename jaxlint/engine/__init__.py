@@ -65,6 +65,7 @@ def analyze(
     from jaxlint.model.index import build_index
     from jaxlint.model.interpreter import Interpreter, schedule
     from jaxlint.model.observed import apply as apply_observed, observed_units
+    from jaxlint.model.scopes import forget as forget_scopes
 
     groups: dict[type[Check], set[str]] = {}
     by_code: dict[str, type[Rule]] = {}
@@ -79,6 +80,7 @@ def analyze(
     # which facts the analysis asks for: the driver lints the file again only when
     # one of those answers changes (model/factreads.py)
     reads = FactReads() if project_out is not None else None
+    forget_scopes()  # the last file's memo (model/scopes.py)
     index = build_index(module, facts, reads)
     interp = Interpreter(index, text, path, settings)
     ctx = RuleContext(interp)

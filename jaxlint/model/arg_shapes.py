@@ -154,7 +154,7 @@ def _assigned_in(node: cst.CSTNode) -> frozenset:
             tgt = None
         if tgt is not None:
             out.update(x.value for x in _names(tgt))
-        stack.extend(n.children)
+        stack.extend(_children(n))
     return frozenset(out)
 
 
@@ -165,7 +165,7 @@ def _names(node: cst.CSTNode) -> list:
         if type(n) is cst.Name:
             out.append(n)
         else:
-            stack.extend(n.children)
+            stack.extend(_children(n))
     return out
 
 

@@ -64,6 +64,7 @@ class Sequence:
         self.stmts = flat_statements(body)
         self.at: dict[int, int] = {}  # id(node) -> index of its statement
         self.in_loop: set[int] = set()  # nodes inside a loop of the block
+        self._reads: Optional[list] = None  # see _statement_reads
         for i, stmt in enumerate(self.stmts):
             stack = [(stmt, False)]
             while stack:
@@ -87,19 +88,39 @@ class Sequence:
         name rebound to something else stops standing for it."""
         out: list[tuple[int, bool]] = []
         current: set[str] = set(names) if defined_at is None else set()
+        reads = self._statement_reads()
         for i, stmt in enumerate(self.stmts):
             if defined_at is not None and i == defined_at:
                 current |= names
                 if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                     continue
-            if current and mentions(stmt, current):
+            stmt_reads, binds = reads[i]
+            if current and not stmt_reads.isdisjoint(current):
                 out.append((i, isinstance(stmt, _LOOPS)))
-            for name, value in bindings(stmt):
-                if value is not None and mentions(value, current, callee=False):
+            for name, value_reads in binds:
+                if value_reads is not None and not value_reads.isdisjoint(current):
                     current.add(name)
                 elif defined_at is None or i != defined_at or name not in names:
                     current.discard(name)
         return out
+
+    def _statement_reads(self) -> list[tuple[frozenset[str], list[tuple[str, Optional[frozenset[str]]]]]]:
+        """For each statement: the names it reads (``mentions``), and the names it
+        binds with the names their value reads, callees apart (None: not one
+        expression).  Computed once per block: ``uses`` is asked for every function a
+        block names (JAX's own ``lax.py`` names hundreds), each a walk of every
+        statement otherwise."""
+        if self._reads is None:
+            self._reads = [
+                (reads(stmt), [(name, None if value is None else reads(value, callee=False))
+                               for name, value in bindings(stmt)])
+                for stmt in self.stmts
+            ]
+        return self._reads
+
+    def binds(self, i: int) -> list[str]:
+        """The names statement ``i`` binds."""
+        return [name for name, _ in self._statement_reads()[i][1]]
 
 
 def mentions(node: cst.CSTNode, names: set[str], callee: bool = True) -> bool:
@@ -125,6 +146,29 @@ def mentions(node: cst.CSTNode, names: set[str], callee: bool = True) -> bool:
             if f"{n.value.value}.{n.attr.value}" in names:
                 return True
     return False
+
+
+def reads(node: cst.CSTNode, callee: bool = True) -> frozenset[str]:
+    """Every name (and dotted ``a.b``) ``node`` reads, as ``mentions`` counts reads:
+    ``mentions(node, names, callee)`` is ``not reads(node, callee).isdisjoint(names)``."""
+    targets: set[int] = set()
+    out: set[str] = set()
+    for n in (node, *descendants(node)):
+        if not callee and isinstance(n, cst.Call):
+            targets.add(id(n.func))
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+            targets.add(id(n.name))
+        elif isinstance(n, cst.Assign):
+            targets.update(id(t.target) for t in n.targets)
+        elif isinstance(n, cst.AnnAssign):
+            targets.add(id(n.target))
+        if id(n) in targets:
+            continue
+        if isinstance(n, cst.Name):
+            out.add(n.value)
+        elif isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name):
+            out.add(f"{n.value.value}.{n.attr.value}")
+    return frozenset(out)
 
 
 def across(uses: list[tuple[int, bool]], at: int, defined_at: Optional[int] = None) -> bool:
@@ -193,6 +237,7 @@ def attribute_writes(stmt: cst.CSTNode, dotted: str) -> list[cst.CSTNode]:
 
 
 
+_DOTTED_CALL = re.compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*\(")
 _ATTR_WRITE = re.compile(r"^[ \t]*([A-Za-z_]\w*)\.([A-Za-z_]\w*)[ \t]*(?:[-+*/]?=)(?!=)", re.M)
 
 
@@ -216,9 +261,11 @@ def imported_attribute_changes(index, imports, packages: frozenset[str], text: s
     # through an imported project module (`model.f`)
     callees = {n for n, full in imports.names.items()
                if full.split(".", 1)[0] in packages and n not in modules}
-    for n, full in imports.names.items():
-        if full.split(".", 1)[0] in packages:
-            callees.update(f"{n}.{a}" for a in re.findall(rf"\b{re.escape(n)}\.([A-Za-z_]\w*)\s*\(", text))
+    project_names = {n for n, full in imports.names.items() if full.split(".", 1)[0] in packages}
+    if project_names:
+        # one scan of the text for `name.attr(` (not one scan per imported name)
+        callees.update(f"{m.group(1)}.{m.group(2)}" for m in _DOTTED_CALL.finditer(text)
+                       if m.group(1) in project_names)
     out: dict[str, set[tuple[str, str]]] = {}
     for unit in index.units:
         if unit.traced or isinstance(unit.node, cst.Lambda):
@@ -226,6 +273,7 @@ def imported_attribute_changes(index, imports, packages: frozenset[str], text: s
         body = unit.node.body if unit.is_module else _block(unit.node.body)
         seq: Optional[Sequence] = None
         called: Optional[set] = None  # the project functions this unit names (one walk, when needed)
+        uses_of: dict[str, tuple[Optional[int], list[tuple[int, bool]]]] = {}
         for n in descendants(unit.node):
             targets: list[cst.CSTNode] = []
             if isinstance(n, cst.Assign):
@@ -242,10 +290,12 @@ def imported_attribute_changes(index, imports, packages: frozenset[str], text: s
                 if called is None:
                     called = {dotted_name(c) for c in descendants(unit.node)
                               if type(c) is cst.Name or type(c) is cst.Attribute} & callees
+                    for name in called:
+                        # from its import on, where this block imports it
+                        def_at = next((i for i in range(len(seq.stmts)) if name in seq.binds(i)), None)
+                        uses_of[name] = (def_at, seq.uses({name}, def_at))
                 for name in called:
-                    # from its import on, where this block imports it
-                    def_at = next((i for i, stmt in enumerate(seq.stmts)
-                                   if any(b == name for b, _ in bindings(stmt))), None)
-                    if across(seq.uses({name}, def_at), at, def_at):
+                    def_at, uses = uses_of[name]
+                    if across(uses, at, def_at):
                         out.setdefault(name, set()).add((modules[t.value.value], t.attr.value))
     return {k: sorted([m, a] for m, a in v) for k, v in sorted(out.items())}

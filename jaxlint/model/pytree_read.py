@@ -22,7 +22,7 @@ from jaxlint.model.pytrees import (
     STATIC,
     UNSURE,
 )
-from jaxlint.model.walk import dotted_name, keyword_arg, literal_strs, positional_args, string_value, walk_tree
+from jaxlint.model.walk import children, dotted_name, keyword_arg, literal_strs, positional_args, string_value, walk_tree
 
 QualFn = Callable[[cst.CSTNode], Optional[str]]
 
@@ -258,15 +258,15 @@ def _flatten_fields(fn: cst.CSTNode, method: bool) -> Optional[dict[str, str]]:
     for r in returns:
         if not (isinstance(r, (cst.Tuple, cst.List)) and len(r.elements) == 2):
             continue
-        children, aux = r.elements[0].value, r.elements[1].value
-        got_children = _attrs_of(children, obj, local, DATA, out)
+        kids, aux = r.elements[0].value, r.elements[1].value
+        got_children = _attrs_of(kids, obj, local, DATA, out)
         got_aux = _attrs_of(aux, obj, local, STATIC, out)
         readable = readable or got_children or got_aux
     return out if readable else None
 
 
 def _returns(node: cst.CSTNode, out: list) -> None:
-    for child in node.children:
+    for child in children(node):
         if isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             continue
         if isinstance(child, cst.Return):

@@ -13,22 +13,45 @@ from jaxlint.model.walk import descendants, dotted_name
 
 def writes(scope: cst.CSTNode, name: str) -> list[cst.CSTNode]:
     """Statements of ``scope`` (not nested functions) that may bind ``name``."""
-    out: list[cst.CSTNode] = []
+    return list(_writes_of(scope).get(name, ()))
+
+
+# scope node -> (the node, name -> the statements that may bind it): one walk of a
+# scope answers every name asked of it (rules ask for many names of one function).
+# Emptied at the start of each file's analysis (``forget``): it holds the file's nodes.
+_WRITES_MEMO: dict[int, tuple[cst.CSTNode, dict[str, list[cst.CSTNode]]]] = {}
+
+
+def forget() -> None:
+    """Drop what the last file's analysis remembered (engine.analyze, per file)."""
+    _WRITES_MEMO.clear()
+
+
+def _writes_of(scope: cst.CSTNode) -> dict[str, list[cst.CSTNode]]:
+    got = _WRITES_MEMO.get(id(scope))
+    if got is not None and got[0] is scope:
+        return got[1]
+    out: dict[str, list[cst.CSTNode]] = {}
     for n in descendants(scope):
         t = type(n)
         if t is cst.Assign:
             for tgt in n.targets:
-                if any(isinstance(m, cst.Name) and m.value == name for m in (tgt.target, *descendants(tgt.target))):
-                    out.append(n)
+                for bound in _names_in(tgt.target):
+                    out.setdefault(bound, []).append(n)
         elif t in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.AsName, cst.NamedExpr):
             target = getattr(n, "target", None) or getattr(n, "name", None)
-            if target is not None and any(
-                isinstance(m, cst.Name) and m.value == name for m in (target, *descendants(target))
-            ):
-                out.append(n)
-        elif t in (cst.FunctionDef, cst.ClassDef) and n.name.value == name:
-            out.append(n)
+            if target is not None:
+                for bound in _names_in(target):
+                    out.setdefault(bound, []).append(n)
+        elif t in (cst.FunctionDef, cst.ClassDef):
+            out.setdefault(n.name.value, []).append(n)
+    _WRITES_MEMO[id(scope)] = (scope, out)
     return out
+
+
+def _names_in(target: cst.CSTNode) -> dict[str, None]:
+    """The names in an assignment target (each once, in order)."""
+    return {m.value: None for m in (target, *descendants(target)) if isinstance(m, cst.Name)}
 
 
 def scope_of(index: Any, unit: Unit, name: str) -> Optional[Unit]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import os
 from typing import Optional
 
@@ -131,30 +133,42 @@ _CLOCKS = frozenset(
 )
 
 
-_TIMES_MEMO: "dict[int, tuple[cst.CSTNode, bool]]" = {}
+# a clock's own name anywhere, or `time` called, aliased (`from time import time as now`)
+# or read (`clock = time.time`): every way a file can reach one of ``_CLOCKS``
+_CLOCK_CALL = re.compile(
+    r"\b(?:perf_counter|perf_counter_ns|time_ns|monotonic|monotonic_ns|process_time|default_timer)\b"
+    r"|\btime\s*\(|\btime\s+as\b|\btime\.time\b"
+)
+_CLOCK_TEXT: "list" = [None, False]  # [the last text looked at, whether it calls a clock]
 
 
-def _times_calls(ctx, unit: Unit) -> bool:
+def _reads_a_clock(text: str) -> bool:
+    """Does the file's text call something named like a clock (every spelling in
+    ``_CLOCKS`` ends in one of these names, however imported)?"""
+    if _CLOCK_TEXT[0] is not text:
+        _CLOCK_TEXT[0], _CLOCK_TEXT[1] = text, _CLOCK_CALL.search(text) is not None
+    return _CLOCK_TEXT[1]
+
+
+def _times_calls(ctx, unit: Unit, memo: "dict[int, bool]") -> bool:
     """Does ``unit``'s own body read a clock twice (a start and an end)?  (Asked for
-    many calls of one function: remembered per function node.)"""
+    many calls of one function: remembered in ``memo``, the file's, per function node.)"""
     body = getattr(unit.node, "body", None)
     if body is None:
         return False
-    got = _TIMES_MEMO.get(id(unit.node))
-    if got is not None and got[0] is unit.node:
-        return got[1]
+    got = memo.get(id(unit.node))
+    if got is not None:
+        return got
     reads = 0
     found = False
-    if "time" in ctx.text:  # (cheap test first: every clock's name holds "time")
+    if _reads_a_clock(ctx.text):  # (cheap test first, once per file: a clock's name called)
         for n in descendants(body):
             if type(n) is cst.Call and ctx.qualname(n.func) in _CLOCKS:
                 reads += 1
                 if reads >= 2:
                     found = True
                     break
-    if len(_TIMES_MEMO) > 4096:
-        _TIMES_MEMO.clear()
-    _TIMES_MEMO[id(unit.node)] = (unit.node, found)
+    memo[id(unit.node)] = found
     return found
 
 
@@ -825,6 +839,7 @@ class RecompileFreshFunction(Rule):
         self._has_loop: dict[int, bool] = {}  # id(unit) -> its body runs a loop
         # (scope, bound method as written, transform) -> its first wrap traced there
         self._wrapped: dict[tuple, cst.Call] = {}
+        self._times: dict[int, bool] = {}  # id(function node) -> it reads a clock twice
 
     def _sync(self) -> None:
         if self._unit is not self.ctx.unit:
@@ -852,7 +867,7 @@ class RecompileFreshFunction(Rule):
         ctx = self.ctx
         if ctx.unit.is_module or ctx.in_traced or self._once_per_run(ctx.unit):
             return False
-        if _times_calls(ctx, ctx.unit):
+        if _times_calls(ctx, ctx.unit, self._times):
             return False  # it times the compile on purpose
         u: Optional[Unit] = ctx.unit
         while u is not None and not u.is_module:
@@ -1041,7 +1056,7 @@ class RecompileFreshFunction(Rule):
             if loop is not None:
                 self._report(func, reason, "every iteration of the loop")
             elif (not ctx.unit.is_module and not self._once_per_run(ctx.unit)
-                    and not _times_calls(ctx, ctx.unit) and self._per_call_case(func)):
+                    and not _times_calls(ctx, ctx.unit, self._times) and self._per_call_case(func)):
                 self._report(func, reason, f"every call of `{ctx.unit.name}`", ctx.unit.name)
             return
         if isinstance(func, cst.Name) and func.value in self._once:
