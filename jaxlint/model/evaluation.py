@@ -73,6 +73,17 @@ class Evaluator:
             return Value(kind=V.UNKNOWN, traced=True, deps=base.deps, cls=cls)
         return V.UNKNOWN_VALUE
 
+    def _a_string(self, e: cst.CSTNode, v: Value) -> bool:
+        """Is ``e`` (evaluated to ``v``) a Python string: a name bound to a string
+        literal in this file, or one another module of the project binds to one
+        (``MODE_TRAIN``, ``common_types.MODE_TRAIN``: the ``consts`` facts)?"""
+        if v.pytype == "str":
+            return True
+        if v.kind != V.FUNCTION or type(e) not in (cst.Name, cst.Attribute):
+            return False
+        written = dotted_name(e)
+        return written is not None and self.index.imported_consts.get(written) == "str"
+
     def _eval(self, e: cst.CSTNode) -> Value:
         t = type(e)
         traced_ctx = self.in_traced
@@ -86,7 +97,9 @@ class Evaluator:
             if q is not None:
                 return Value(kind=V.FUNCTION, qualname=q)
             return V.UNKNOWN_VALUE
-        if t in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Ellipsis):
+        if t in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
+            return V.STR_VALUE
+        if t in (cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis):
             return V.STATIC_VALUE
         if t is cst.Attribute:
             q = self.qualname(e)
@@ -198,6 +211,12 @@ class Evaluator:
             if all(v.kind == V.STATIC for v in vals):
                 return V.STATIC_VALUE
             deps = frozenset().union(*(v.deps for v in vals))
+            if any(v.traced for v in vals) and all(
+                    isinstance(c.operator, (cst.Equal, cst.NotEqual)) for c in e.comparisons) and any(
+                    self._a_string(o, v) for o, v in zip(operands, vals)):
+                # `mode == MODE_TRAIN` with `MODE_TRAIN = "train"` (here, or in the module it
+                # is imported from): `mode` is a Python string, the comparison a Python bool
+                return V.STATIC_VALUE
             if any(v.traced for v in vals):
                 return Value(kind=V.ARRAY, traced=True, deps=deps, dtype_hint="bool")
             if any(v.kind == V.ARRAY for v in vals):

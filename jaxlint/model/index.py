@@ -106,6 +106,9 @@ class FileIndex:
     # functions of other modules imported here whose every return has one kind
     # (model/kinds.py: a key, keys, a JAX array, a host NumPy array): name -> kind
     imported_returns: dict[str, str] = field(default_factory=dict)
+    # names (`MODE_TRAIN`, `common_types.MODE_TRAIN`) another module of the project binds
+    # to a str/int/float/bool literal: name as written -> "str"/"int"/"float"/"bool"
+    imported_consts: dict[str, str] = field(default_factory=dict)
     # module-level `NAME = Cls(...)` with `Cls` a class of this file: NAME -> "Cls"
     # (candidates only: ``constants.instance_class`` checks the name is bound once)
     instances: dict[str, str] = field(default_factory=dict)
@@ -1146,15 +1149,11 @@ class Indexer:
                     names = literal_strs(a.value)
                     static_names = tuple(names) if names is not None else None
         unbatched: tuple[int, ...] = ()
-        if call is not None and site.qualname.endswith("vmap"):
-            in_axes = arg_at(call, 1, "in_axes")
-            if isinstance(in_axes, (cst.Tuple, cst.List)):
-                unbatched = tuple(
-                    i + n_bound for i, el in enumerate(in_axes.elements)
-                    if isinstance(el.value, cst.Name) and el.value.value == "None"
-                )
-            elif isinstance(in_axes, cst.Name) and in_axes.value == "None":
+        axes = _passed_through(site) if call is not None else None
+        if axes is not None:
+            if axes == "all":
                 return  # nothing batched: nothing traced by this vmap
+            unbatched = tuple(i + n_bound for i in axes)
         found = ExternalSite(callee, site.qualname, "" if site.scope.is_module else site.scope.qualname,
                              call or site.fn_expr, _reason(site), static_pos,
                              static_names, n_bound, tuple(sorted(kw_bound)), unbatched,
@@ -1200,6 +1199,7 @@ class Indexer:
             self.index.imported_factories = frozenset(facts.get("factories", ()))
             self.index.imported_returns = dict(facts.get("returns", {}))
             self.index.imported_classes = dict(facts.get("classes", {}))
+            self.index.imported_consts = dict(facts.get("consts", {}))
             self.index.imported_x64 = dict(facts.get("x64", {}))
             self.index.x64_units = frozenset(facts.get("x64_units", ()))
         else:
@@ -1209,6 +1209,7 @@ class Indexer:
             self.index.imported_factories = S(reads, "factories", facts.get("factories"))
             self.index.imported_returns = R(reads, "returns", facts.get("returns"))
             self.index.imported_classes = R(reads, "classes", facts.get("classes"))
+            self.index.imported_consts = R(reads, "consts", facts.get("consts"))
             self.index.imported_x64 = R(reads, "x64", facts.get("x64"))
             self.index.x64_units = S(reads, "x64_units", facts.get("x64_units"))
         self.index._flat.clear()
@@ -1385,7 +1386,9 @@ class Indexer:
         return out
 
     def _vmap_unbatched(self, site: TransformSite, unit: Unit, n_bound: int) -> set[str]:
-        if site.call is None or not site.qualname.endswith("vmap"):
+        """Parameters the transformation hands over unchanged: vmap's ``in_axes``
+        entries ``None``, shard_map's ``in_specs`` entries ``None``."""
+        if site.call is None or not (site.qualname.endswith("vmap") or site.qualname.endswith("shard_map")):
             return set()
         positional = unit.positional()
         out: set[str] = set()
@@ -1397,25 +1400,48 @@ class Indexer:
                 j = i + n_bound
                 if j < len(positional) and _static_expr(site.scope, a.value, 0):
                     out.add(positional[j].name)
-        in_axes = arg_at(site.call, 1, "in_axes")
-        if isinstance(in_axes, cst.Name) and in_axes.value != "None":
-            found = site.scope.binding_for(in_axes.value, site.seq)  # AXES = (0, None)
-            if found is not None:
-                holder, (_, value) = found
-                entries = holder.bindings.get(in_axes.value) or []
-                if len(entries) == 1 and isinstance(value, (cst.Tuple, cst.List)):
-                    in_axes = value
-        if in_axes is None:
-            return out
-        if isinstance(in_axes, cst.Name) and in_axes.value == "None":
+        axes = _passed_through(site)
+        if axes == "all":
             return {p.name for p in positional}
-        if isinstance(in_axes, (cst.Tuple, cst.List)):
-            for i, el in enumerate(in_axes.elements):
-                if isinstance(el.value, cst.Name) and el.value.value == "None":
-                    j = i + n_bound
-                    if j < len(positional):
-                        out.add(positional[j].name)
+        for i in axes or ():
+            j = i + n_bound
+            if j < len(positional):
+                out.add(positional[j].name)
         return out
+
+
+def _passed_through(site: TransformSite):
+    """Which arguments (positions after any ``partial``-bound ones) a vmap or shard_map
+    passes to the function unchanged: the ``None`` entries of ``in_axes`` (vmap: not
+    mapped) or of ``in_specs`` (shard_map, jax 0.10.2: a Python int given with spec
+    ``None`` is still a Python int inside, where ``P()`` makes it a tracer); "all" for
+    ``in_axes=None``; None when not written as a literal sequence."""
+    call = site.call
+    if call is None:
+        return None
+    if site.qualname.endswith("vmap"):
+        axes = arg_at(call, 1, "in_axes")
+    elif site.qualname.endswith("shard_map"):
+        # shard_map(f, mesh, in_specs, out_specs) (jax.experimental); keyword-only in jax.shard_map;
+        # a `partial(shard_map, ...)` decorator's first positional argument is shard_map itself
+        axes = arg_at(call, 2 if site.target is None else None, "in_specs")
+    else:
+        return None
+    if isinstance(axes, cst.Name) and axes.value != "None":
+        found = site.scope.binding_for(axes.value, site.seq)  # AXES = (0, None)
+        if found is not None:
+            holder, (_, value) = found
+            entries = holder.bindings.get(axes.value) or []
+            if len(entries) == 1 and isinstance(value, (cst.Tuple, cst.List)):
+                axes = value
+    if isinstance(axes, cst.Name) and axes.value == "None":
+        return "all" if site.qualname.endswith("vmap") else None
+    if isinstance(axes, (cst.Tuple, cst.List)):
+        return tuple(
+            i for i, el in enumerate(axes.elements)
+            if isinstance(el.value, cst.Name) and el.value.value == "None"
+        )
+    return None
 
 
 def _skipped(fact: dict, skip: int) -> dict:

@@ -88,6 +88,13 @@ def incoming_facts(
     def class_flat(target_module: str, qualname: str) -> Optional[Json]:
         return _class_flat(index, records_of, target_module, qualname, flat_memo)
     x64_of = {module: proj.get("x64_names") or {} for module, _, proj in outputs}
+    consts_memo: dict[str, dict[str, str]] = {}
+
+    def consts_of(target_module: str) -> dict[str, str]:
+        known = consts_memo.get(target_module)
+        if known is None:
+            known = consts_memo[target_module] = _constants(index, target_module)
+        return known
     x64_at_import = _x64_at_import(outputs)
     # `Cls.__init__` -> the parameters that want instance kinds (model/instances.py)
     wanted = {module: proj["instances"] for module, _, proj in outputs if proj.get("instances")}
@@ -99,6 +106,8 @@ def incoming_facts(
             if memo is not None:
                 memo[path] = known
         imported, records, modules, classes = known[3], known[4], known[5], known[6]
+        # a file the prefilter skipped (it never names JAX) is not analysed for a constant
+        skipped = bool(proj.get("skipped"))
         def give(name: str, target_module: str, qualname: str, function: bool) -> None:
             """What ``name`` (used in this file) refers to, if it is a jit (its
             static/donated arguments), a key consumer or a factory."""
@@ -123,6 +132,10 @@ def incoming_facts(
             kind = x64_of.get(target_module, {}).get(qualname)
             if kind is not None:  # an x64 helper, flag, skip decorator or fixture
                 out.setdefault(path, {}).setdefault("x64", {})[name] = kind
+            if not function and not skipped:
+                const = consts_of(target_module).get(qualname)
+                if const is not None:  # `MODE_TRAIN = "train"` there: a Python str here
+                    out.setdefault(path, {}).setdefault("consts", {})[name] = const
 
         # imported by name from other modules
         for name, target in imported:
@@ -133,7 +146,7 @@ def incoming_facts(
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
-                   or x64_of.get(m) or returns_of.get(m)]
+                   or x64_of.get(m) or returns_of.get(m) or (not skipped and consts_of(m))]
         if modules and text_of is not None:
             names = frozenset(n for n, _ in modules)
             used = memo.get(("attrs", path)) if memo is not None else None
@@ -145,6 +158,10 @@ def incoming_facts(
                 for attr in sorted(used[2].get(name, ())):
                     # consumers and factories are functions; a jit may be an assignment too
                     give(f"{name}.{attr}", target_module, attr, True)
+                    if not skipped:
+                        const = consts_of(target_module).get(attr)
+                        if const is not None:  # `common_types.MODE_TRAIN`
+                            out.setdefault(path, {}).setdefault("consts", {})[f"{name}.{attr}"] = const
         for target_module, qualname, fact, key in records:
             add(target_module, qualname, fact, key)
         # defaulted parameters of its jits that calls in other modules pass
@@ -198,6 +215,29 @@ def incoming_facts(
             for qualname, items in units.items():
                 items.sort(key=lambda kf: kf[0])
                 units[qualname] = [f for _, f in items]
+    return out
+
+
+# the Python types a module-level literal can have that the model tells apart
+_CONST_TYPES = {str: "str", bool: "bool", int: "int", float: "float"}
+
+
+def _constants(index: ProjectIndex, module: str) -> dict[str, str]:
+    """The module-level names ``module`` binds to a str/int/float/bool literal
+    (``MODEL_MODE_TRAIN = "train"``, ``NUM_LAYERS: int = 4``): name -> type.  The summary
+    keeps a name's last binding; one that is not a literal there gives nothing."""
+    summary = index.modules.get(module)
+    out: dict[str, str] = {}
+    if summary is None:
+        return out
+    for qualname, rec in (summary.get("defs") or {}).items():
+        if "." in qualname or rec.get("kind") != "assign":
+            continue
+        value = rec.get("value") or {}
+        if value.get("k") == "literal":
+            t = _CONST_TYPES.get(type(value.get("value")))
+            if t is not None:
+                out[qualname] = t
     return out
 
 
