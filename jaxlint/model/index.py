@@ -813,7 +813,8 @@ class Indexer:
                     # an NNX module's helper method that no method of the file calls (a
                     # `generate` loop the user calls): it runs eagerly unless jitted
                     continue
-                if name != "__call__" and sites and all(_self_call(u, c, cls) for u, c in sites):
+                own = name != "__call__" and bool(sites) and all(_self_call(u, c, cls, True) for u, c in sites)
+                if own and all(_self_call(u, c, cls) for u, c in sites):
                     # a helper method that only the class's own methods call (`self.m(...)`):
                     # the interpreter gives each parameter what those calls pass (a traced
                     # array from a traced method, a shape int, a tuple of them): nothing
@@ -823,6 +824,11 @@ class Indexer:
                 entries = (module_entries.entry_sites(cls, m, idx.unit_of)
                            if name == "__call__" and not sites else None)
                 for p in m.params[1:]:
+                    if own and all(_passes(c, p) for _, c in sites):
+                        # `self.m(y, start=0, end=cfg.n, **common)`: every call names this
+                        # argument (by keyword, or by position before any `*args`), so the
+                        # interpreter sees what it is, `**common` or not
+                        continue
                     if p.annotation in apis.ARRAY_ANNOTATIONS or (
                         # model.apply / eqx modules are called under jit with arrays
                         p.annotation is None and p.default is None and p.kind in ("pos", "posonly")
@@ -1587,14 +1593,23 @@ def _literal_value(e: Optional[cst.BaseExpression]) -> bool:
         isinstance(e, cst.Name) and e.value in ("True", "False"))
 
 
-def _self_call(unit: Unit, call: cst.Call, cls: ClassInfo) -> bool:
+def _self_call(unit: Unit, call: cst.Call, cls: ClassInfo, starred: bool = False) -> bool:
     """Is ``call`` ``self.m(...)`` in a method of ``cls`` itself, with no ``*args``/``**kw``
-    (so the interpreter, which analyses the caller first, sees every argument)?"""
+    (so the interpreter, which analyses the caller first, sees every argument)?
+    ``starred``: ``*args``/``**kw`` allowed (the arguments written out are still seen)."""
     recv = call.func.value  # type: ignore[union-attr]
     return (
         isinstance(recv, cst.Name) and recv.value == "self" and unit.cls is cls
-        and not any(a.star for a in call.args)
+        and (starred or not any(a.star for a in call.args))
     )
+
+
+def _passes(call: cst.Call, p: ParamInfo) -> bool:
+    """Does ``call`` (``self.m(...)``) write out the argument of parameter ``p``: by
+    keyword, or by position before any ``*args`` (``**kw`` cannot pass it again)?"""
+    if any(a.keyword is not None and a.keyword.value == p.name for a in call.args):
+        return True
+    return p.kind in ("pos", "posonly") and p.index is not None and 0 <= p.index - 1 < len(positional_args(call))
 
 
 def _array_arg(call: cst.Call, p: ParamInfo, qualname) -> bool:
