@@ -411,7 +411,11 @@ class Evaluator:
                 # a helper of this file that hands back a JAX computation of what it was given
                 return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
             if local.unit is not None and local.kind == V.FUNCTION:
-                return self._returned(self.return_kind(local.unit), e, traced_ctx, deps)
+                eager = not any_traced and bool(local.unit.returns) and all(
+                    id(r) in local.unit.eager_returns for r in local.unit.returns)
+                # `with jax.ensure_compile_time_eval(): return jnp.allclose(phi(0.0), 0.0)`:
+                # of values that are not tracers, a concrete array even in traced code
+                return self._returned(self.return_kind(local.unit), e, traced_ctx and not eager, deps)
             return V.UNKNOWN_VALUE
         if isinstance(func, cst.Attribute):
             base = self.value(func.value)

@@ -328,6 +328,9 @@ class Indexer:
                 for item in n.items:
                     if item.asname is not None:
                         self._assigned(item.asname.name, unit, n)
+                if any(isinstance(item.item, cst.Call) and self.qualname(item.item.func) in apis.COMPILE_TIME_EVAL
+                       for item in n.items):
+                    unit.eager_returns.update(id(r.value) for r in _own_returns(n.body))
             elif t is cst.NamedExpr:
                 self._assigned(n.target, unit, n)
             kids = list(children(n))
@@ -1591,6 +1594,22 @@ def _literal_value(e: Optional[cst.BaseExpression]) -> bool:
         e = e.expression
     return isinstance(e, (cst.Integer, cst.Float, cst.SimpleString)) or (
         isinstance(e, cst.Name) and e.value in ("True", "False"))
+
+
+def _own_returns(node: cst.CSTNode) -> list[cst.Return]:
+    """The ``return`` statements of ``node``'s body that return from the function it is
+    written in (not those of a nested ``def``, lambda or class)."""
+    out: list[cst.Return] = []
+    stack = list(children(node))
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is cst.Return:
+            if n.value is not None:  # type: ignore[attr-defined]
+                out.append(n)  # type: ignore[arg-type]
+        elif t not in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
+            stack.extend(children(n))
+    return out
 
 
 def _self_call(unit: Unit, call: cst.Call, cls: ClassInfo, starred: bool = False) -> bool:

@@ -24,7 +24,6 @@ _LEAVES = frozenset(
 )
 
 # context managers under which JAX evaluates what does not depend on a tracer at once
-_COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.ensure_compile_time_eval"})
 
 Hooks = Mapping[type, Sequence[Callable[[cst.CSTNode], None]]]
 
@@ -213,7 +212,7 @@ class Walker:
             # `with jax.ensure_compile_time_eval():` computes what does not depend on a
             # tracer eagerly, at trace time: jnp results of concrete data are concrete
             was_eager = self.eager
-            if any(isinstance(item.item, cst.Call) and self.qualname(item.item.func) in _COMPILE_TIME_EVAL
+            if any(isinstance(item.item, cst.Call) and self.qualname(item.item.func) in apis.COMPILE_TIME_EVAL
                    for item in s.items):
                 self.eager = True
             try:
