@@ -28,6 +28,9 @@ _LEAVES = frozenset(
 Hooks = Mapping[type, Sequence[Callable[[cst.CSTNode], None]]]
 
 
+_CATCH_ALL = frozenset({"builtins.Exception", "builtins.BaseException"})
+
+
 class Walker:
     """The walk of one unit, for ``Interpreter`` (a mixin)."""
 
@@ -225,10 +228,12 @@ class Walker:
             return ends
         elif t is cst.Try or t is getattr(cst, "TryStar", None):
             self.caught.append(self._handled(s))
+            self.caught_alone.append(len(s.body.body) == 1)
             try:
                 self.block(s.body.body)
             finally:
                 self.caught.pop()
+                self.caught_alone.pop()
             for h in s.handlers:
                 if h.type is not None:
                     self.expr(h.type)
@@ -402,6 +407,11 @@ class Walker:
         """Does an enclosing ``try:`` of this unit catch one of ``errors`` (qualified
         names: the error and the classes it derives from)?"""
         return any(not c.isdisjoint(errors) for c in self.caught)
+
+    def handles_alone(self) -> bool:
+        """Is the current statement the one statement of the innermost ``try:``, whose
+        handlers catch anything (``except Exception:``)?  Written to show that it fails."""
+        return bool(self.caught) and self.caught_alone[-1] and not self.caught[-1].isdisjoint(_CATCH_ALL)
 
     def _loop(self, node, bind_target, body, orelse) -> None:
         frame = LoopFrame(node, len(self.loop_stack) + 1, self.env, self.consumed)
