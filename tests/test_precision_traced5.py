@@ -237,6 +237,57 @@ def test_a_string_constant_reaches_a_helper_called_from_traced_code(tmp_path, mo
     assert [(c, p, line, col) for c, p, line, col, _ in found] == [("JAX201", "pkg/ops.py", 8, 8)]
 
 
+def test_a_parameter_compared_with_enumeration_members(tmp_path, monkeypatch) -> None:
+    # JAX 0.10.2: a tracer `==` a str or an `Enum` member is the Python bool False; an
+    # `IntEnum` member is an int, and the comparison a tracer
+    kinds = """\
+    import enum
+    from enum import Enum
+
+
+    class Mode(str, Enum):
+        TRAIN = "train"
+        PREFILL = "prefill"
+
+
+    class Block(enum.IntEnum):
+        DENSE = 1
+        MOE = 2
+    """
+    net = """\
+    import enum
+
+    import flax.linen as nn
+
+    from pkg import kinds
+    from pkg.kinds import Block, Mode
+
+
+    class Local(enum.Enum):
+        A = "a"
+        B = "b"
+
+
+    class Net(nn.Module):
+        @nn.compact
+        def __call__(self, x, mode, block, local):
+            if mode == Mode.PREFILL:
+                x = x * 2
+            if mode != kinds.Mode.TRAIN:
+                x = x + 1
+            if local == Local.A:
+                x = x - 1
+            if block == Block.MOE:
+                x = x / 2
+            return nn.Dense(4)(x)
+    """
+    files = {"pkg/__init__.py": "", "pkg/kinds.py": kinds, "pkg/net.py": net}
+    assert _project(tmp_path, files, monkeypatch) == [
+        ("JAX201", "pkg/net.py", 23, 12,
+         _if_traced("argument", "block", "__call__", "a method of the module class Net")),
+    ]
+
+
 # --- 3. self.m(..., **common): the arguments written out are seen ---------------------
 # (the mechanism: a helper method of a flax module called with `**kw` or `*args` was
 # assumed to receive tracers in every positional parameter, even those every call

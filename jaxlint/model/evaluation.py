@@ -74,15 +74,21 @@ class Evaluator:
         return V.UNKNOWN_VALUE
 
     def _a_string(self, e: cst.CSTNode, v: Value) -> bool:
-        """Is ``e`` (evaluated to ``v``) a Python string: a name bound to a string
-        literal in this file, or one another module of the project binds to one
-        (``MODE_TRAIN``, ``common_types.MODE_TRAIN``: the ``consts`` facts)?"""
+        """Is ``e`` (evaluated to ``v``) a Python string or enumeration member: a name
+        bound to a string literal in this file, or one another module of the project
+        binds to one (``MODE_TRAIN``, ``common_types.MODE_TRAIN``: the ``consts`` facts),
+        a member of an ``Enum`` (not ``IntEnum``) here or there (``Mode.TRAIN``)?"""
         if v.pytype == "str":
             return True
+        if type(e) is cst.Attribute and type(e.value) is cst.Name and not self.value(e.value).traced:
+            # `Mode.TRAIN` of an enumeration of this file (`class Mode(str, enum.Enum)`)
+            for c in self.index.classes:
+                if c.name == e.value.value and any(b.rsplit(".", 1)[-1] in ("Enum", "StrEnum") for b in c.bases):
+                    return True
         if v.kind != V.FUNCTION or type(e) not in (cst.Name, cst.Attribute):
             return False
         written = dotted_name(e)
-        return written is not None and self.index.imported_consts.get(written) == "str"
+        return written is not None and self.index.imported_consts.get(written) in ("str", "enum")
 
     def _eval(self, e: cst.CSTNode) -> Value:
         t = type(e)

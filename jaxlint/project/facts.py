@@ -133,9 +133,7 @@ def incoming_facts(
             if kind is not None:  # an x64 helper, flag, skip decorator or fixture
                 out.setdefault(path, {}).setdefault("x64", {})[name] = kind
             if not function and not skipped:
-                const = consts_of(target_module).get(qualname)
-                if const is not None:  # `MODE_TRAIN = "train"` there: a Python str here
-                    out.setdefault(path, {}).setdefault("consts", {})[name] = const
+                _give_consts(out, path, name, consts_of(target_module), qualname)
 
         # imported by name from other modules
         for name, target in imported:
@@ -158,10 +156,8 @@ def incoming_facts(
                 for attr in sorted(used[2].get(name, ())):
                     # consumers and factories are functions; a jit may be an assignment too
                     give(f"{name}.{attr}", target_module, attr, True)
-                    if not skipped:
-                        const = consts_of(target_module).get(attr)
-                        if const is not None:  # `common_types.MODE_TRAIN`
-                            out.setdefault(path, {}).setdefault("consts", {})[f"{name}.{attr}"] = const
+                    if not skipped:  # `common_types.MODE_TRAIN`, `common_types.Mode.TRAIN`
+                        _give_consts(out, path, f"{name}.{attr}", consts_of(target_module), attr)
         for target_module, qualname, fact, key in records:
             add(target_module, qualname, fact, key)
         # defaulted parameters of its jits that calls in other modules pass
@@ -222,16 +218,32 @@ def incoming_facts(
 _CONST_TYPES = {str: "str", bool: "bool", int: "int", float: "float"}
 
 
+# the bases of an enumeration whose members are no numbers (an `IntEnum` member is an
+# int: compared with a traced int it gives a tracer)
+_ENUM_BASES = frozenset({"Enum", "StrEnum"})
+
+
 def _constants(index: ProjectIndex, module: str) -> dict[str, str]:
     """The module-level names ``module`` binds to a str/int/float/bool literal
-    (``MODEL_MODE_TRAIN = "train"``, ``NUM_LAYERS: int = 4``): name -> type.  The summary
-    keeps a name's last binding; one that is not a literal there gives nothing."""
+    (``MODEL_MODE_TRAIN = "train"``, ``NUM_LAYERS: int = 4``): name -> type; and the
+    members of its enumerations (``class Mode(str, enum.Enum): TRAIN = "train"``):
+    ``Mode.TRAIN`` -> "enum".  The summary keeps a name's last binding; one that is
+    not a literal there gives nothing."""
     summary = index.modules.get(module)
     out: dict[str, str] = {}
     if summary is None:
         return out
-    for qualname, rec in (summary.get("defs") or {}).items():
-        if "." in qualname or rec.get("kind") != "assign":
+    defs = summary.get("defs") or {}
+    for qualname, rec in defs.items():
+        if "." in qualname:
+            continue
+        if rec.get("kind") == "class":
+            if any(str(b.get("ref", "")).rsplit(".", 1)[-1] in _ENUM_BASES for b in rec.get("bases") or ()):
+                for member, binding in (rec.get("members") or {}).items():
+                    if (defs.get(binding.get("q", "")) or {}).get("kind") == "assign":
+                        out[f"{qualname}.{member}"] = "enum"
+            continue
+        if rec.get("kind") != "assign":
             continue
         value = rec.get("value") or {}
         if value.get("k") == "literal":
@@ -239,6 +251,19 @@ def _constants(index: ProjectIndex, module: str) -> dict[str, str]:
             if t is not None:
                 out[qualname] = t
     return out
+
+
+def _give_consts(out: dict, path: str, name: str, consts: Mapping[str, str], qualname: str) -> None:
+    """``name`` (as the file writes it) refers to ``qualname`` of a module whose constants
+    are ``consts``: the constant, or the members of the enumeration, it names."""
+    const = consts.get(qualname)
+    if const is not None:  # `MODE_TRAIN = "train"` there: a Python str here
+        out.setdefault(path, {}).setdefault("consts", {})[name] = const
+        return
+    prefix = qualname + "."
+    for q, kind in consts.items():
+        if kind == "enum" and q.startswith(prefix):  # `Mode.TRAIN` of `class Mode(Enum)`
+            out.setdefault(path, {}).setdefault("consts", {})[name + q[len(qualname):]] = kind
 
 
 def _drop_idle_args(out: dict) -> None:
