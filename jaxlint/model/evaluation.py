@@ -382,10 +382,12 @@ class Evaluator:
                 # host values (NumPy arrays, a pytree of them): mutable, not JAX arrays
                 return V.UNKNOWN_VALUE
             if q.startswith("jax.") and q.rsplit(".", 1)[1] in ("device_put", "block_until_ready"):
-                # the argument's pytree, its leaves on the device: an array of an array, a
-                # NumPy array or a scalar; a dict of a dict (`jax.device_put(state.to_pure_dict())`)
+                # device_put: the argument's pytree, its leaves on the device: an array of an
+                # array, a NumPy array or a scalar; a dict of a dict (`jax.device_put(
+                # state.to_pure_dict(), cpu)`: host data, a batch, parameters); what
+                # block_until_ready waits on is taken for the array a computation returned
                 given = arg_vals[0] if arg_vals and not e.args[0].star and e.args[0].keyword is None else None
-                if given is not None and given.kind not in (V.ARRAY, V.NPARRAY, V.STATIC):
+                if q.endswith("device_put") and given is not None and given.kind not in (V.ARRAY, V.NPARRAY, V.STATIC):
                     return Value(traced=traced_ctx and any_traced, deps=deps)
                 return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps)
             return V.UNKNOWN_VALUE
