@@ -228,7 +228,9 @@ class Walker:
             return ends
         elif t is cst.Try or t is getattr(cst, "TryStar", None):
             self.caught.append(self._handled(s))
-            self.caught_alone.append(len(s.body.body) == 1)
+            body = s.body.body
+            self.caught_alone.append(len(body) == 1 and len(getattr(body[0], "body", ())) == 1
+                                     and type(body[0]) is cst.SimpleStatementLine)
             try:
                 self.block(s.body.body)
             finally:

@@ -1434,8 +1434,8 @@ class TracedControlFlow(Rule):
 
 
             @jax.jit
-            def reduce(x, mode=Mode.SUM):
-                if mode == Mode.SUM:
+            def reduce(x, mode=Mode.SUM.value):
+                if mode == Mode.SUM.value:
                     return jnp.sum(x)
                 return jnp.mean(x)
 
