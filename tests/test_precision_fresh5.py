@@ -364,3 +364,119 @@ def test_module_attribute_set_in_another_module_then_caches_cleared(tmp_path, mo
     _write(tmp_path, files)
     assert [f for f in _lint(tmp_path, monkeypatch) if f[0] == "JAX405"] == [
         ("JAX405", "pkg/model.py", 8, 16)]
+
+
+# --- 2. JAX404: an outer container used as scratch inside a loop body ---
+# (the mechanism: any traced value stored into a container of the enclosing function
+# was a leak; a body that overwrites the slots it then reads, in one trace, with the
+# enclosing function never reading the container after it, leaks nothing that is used)
+
+def _leak(n: str, body: str) -> str:
+    return (f"`{n}` lives outside the trace of `{body}`: storing a traced value in it leaks the tracer "
+            "(UnexpectedTracerError when it is used later), and cached calls do not store anything. "
+            "Return the value instead")
+
+
+_SCRATCH = """\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+@jax.jit
+def scatter_rows(cache, rows, lengths):
+    loc = [slice(None)] * 3
+    src = [slice(None)] * 3
+    src[1] = 0
+
+    def body(i, c):
+        loc[0] = i
+        loc[1] = lengths[i]
+        src[0] = i
+        return c.at[tuple(loc)].set(rows[tuple(src)])
+
+    def body_scaled(i, c):
+        loc[0] = i
+        loc[1] = lengths[i]
+        src[0] = i
+        return c.at[tuple(loc)].set(2 * rows[tuple(src)])
+
+    c = lax.fori_loop(0, rows.shape[0], body, cache)
+    return lax.fori_loop(0, rows.shape[0], body_scaled, c)
+
+
+def rnn(params, xs):
+    tmp = {}
+
+    def step(h, x):
+        tmp["pre"] = params["w"] * h + x
+        tmp["h"] = jnp.tanh(tmp["pre"])
+        return tmp["h"], tmp["h"] * 2
+
+    return lax.scan(step, jnp.zeros(()), xs)
+
+
+@jax.jit
+def window_sum(x):
+    idx = [0, 0]
+
+    def cond(s):
+        return s[0] < 3
+
+    def body(s):
+        i, acc = s
+        idx[0] = i
+        idx[1] = i + 2
+        return i + 1, acc + lax.dynamic_slice(x, (idx[0],), (2,)).sum() + x[idx[1]]
+
+    return lax.while_loop(cond, body, (0, 0.0))
+"""
+
+
+def test_scratch_overwritten_then_read_in_each_body_is_no_leak() -> None:
+    # index buffers shared by two fori_loop bodies, a dict of intermediates in a scan
+    # step, a list of slots in a while_loop body (all run under jax 0.10.2)
+    assert _found(_SCRATCH) == []
+
+
+def test_scratch_read_after_the_loop_or_read_before_written_still_reported() -> None:
+    # the enclosing function reads the leaked slot after the loop (UnexpectedTracerError)
+    src = """\
+    import jax
+    from jax import lax
+
+
+    @jax.jit
+    def scatter_rows(cache, rows, lengths):
+        loc = [slice(None)] * 3
+
+        def body(i, c):
+            loc[0] = i
+            loc[1] = lengths[i]
+            return c.at[tuple(loc)].set(rows[i])
+
+        out = lax.fori_loop(0, rows.shape[0], body, cache)
+        return out, loc[1]
+    """
+    assert _found(src, code="JAX404") == [("JAX404", 10, 9, _leak("loc", "body")),
+                                          ("JAX404", 11, 9, _leak("loc", "body"))]
+    # a running total kept across iterations: the body is traced once, so it never adds up
+    src = """\
+    from jax import lax
+
+
+    def running(xs):
+        acc = [0.0]
+
+        def step(c, x):
+            acc[0] = acc[0] + x
+            return c + acc[0], None
+
+        return lax.scan(step, 0.0, xs)
+    """
+    assert _found(src, code="JAX404") == [("JAX404", 8, 9, _leak("acc", "step"))]
+    # two bodies that overwrite different slots: one reads the other's tracer
+    src = _SCRATCH.replace("        loc[1] = lengths[i]\n        src[0] = i\n        return c.at[tuple(loc)].set(2",
+                           "        src[0] = i\n        return c.at[tuple(loc)].set(2")
+    assert [(c, ln, col) for c, ln, col, _ in _found(src, code="JAX404")] == [
+        ("JAX404", 13, 9), ("JAX404", 14, 9), ("JAX404", 19, 9)]
