@@ -480,3 +480,98 @@ def test_scratch_read_after_the_loop_or_read_before_written_still_reported() -> 
                            "        src[0] = i\n        return c.at[tuple(loc)].set(2")
     assert [(c, ln, col) for c, ln, col, _ in _found(src, code="JAX404")] == [
         ("JAX404", 13, 9), ("JAX404", 14, 9), ("JAX404", 19, 9)]
+
+
+# --- 3. JAX120: a `where` in code that reverse mode never differentiates ---
+# (the mechanism: only the `bwd` of `defvjp` and `defjvp` rules were exempt; the
+# function of a custom_vjp/custom_jvp (its rule is used instead), the `fwd` rule, a
+# Pallas kernel (`pallas_call` has no reverse-mode rule: `jax.grad` raises) and the
+# private or nested helpers only they call were taken as differentiated)
+
+_NO_REVERSE = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+
+
+def _finalize(o, l):
+    inv = jnp.where(l == 0.0, 0.0, 1.0 / l)
+    lse = jnp.where(l == 0.0, -1e9, jnp.log(l))
+    return o * inv, lse
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2,))
+def attention(o, l, causal):
+    out, _ = _finalize(o, l)
+    return out
+
+
+def _attention_fwd(o, l, causal):
+    out, lse = _finalize(o, l)
+    return out, (o, l, lse)
+
+
+def _attention_bwd(causal, res, g):
+    o, l, lse = res
+    return g, jnp.zeros_like(l)
+
+
+attention.defvjp(_attention_fwd, _attention_bwd)
+
+
+@jax.custom_jvp
+def safe_inverse(x):
+    return jnp.where(x == 0.0, 0.0, 1.0 / x)
+
+
+@safe_inverse.defjvp
+def _safe_inverse_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return safe_inverse(x), -t * safe_inverse(x) ** 2
+
+
+def quant_kernel(x_ref, o_ref, *, bits):
+    def _block(x):
+        scale = jnp.max(jnp.abs(x)) / (2 ** (bits - 1) - 1)
+        return jnp.where(scale == 0, 0, 1 / scale)
+
+    o_ref[...] = x_ref[...] * _block(x_ref[...])
+
+
+def quantize(x):
+    return pl.pallas_call(
+        functools.partial(quant_kernel, bits=8),
+        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        interpret=True,
+    )(x)
+
+"""
+
+
+def _nan_where(op: str, cond: str, which: str, key: str, safe: str) -> str:
+    return (f"`{op}` is computed for every element, also where `{cond}` is {which} and masks it out; its "
+            "derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard "
+            f"`{key}` with the same condition too (double where: `jnp.where(cond, {key}, {safe})` inside)")
+
+
+def test_where_in_custom_rule_functions_and_pallas_kernels_is_not_differentiated() -> None:
+    # a private helper of a custom_vjp function and its fwd rule; a custom_jvp function;
+    # a nested helper of a Pallas kernel given through functools.partial (run: no NaN)
+    assert _found(_NO_REVERSE, code="JAX120") == []
+
+
+def test_where_in_a_helper_also_differentiated_elsewhere_still_reported() -> None:
+    # the helper is also given to jax.grad directly: its where is differentiated there
+    src = _NO_REVERSE + "\n\nloss_grad = jax.grad(lambda o, l: _finalize(o, l)[0].sum(), argnums=1)\n"
+    assert _found(src, code="JAX120") == [
+        ("JAX120", 9, 36, _nan_where("1.0 / l", "l == 0.0", "true", "l", "1.0")),
+        ("JAX120", 10, 37, _nan_where("jnp.log(l)", "l == 0.0", "true", "l", "1.0")),
+    ]
+    # a public helper: another module may differentiate it
+    src = _NO_REVERSE.replace("_finalize", "finalize")
+    assert [(c, ln, col) for c, ln, col, _ in _found(src, code="JAX120")] == [("JAX120", 9, 36), ("JAX120", 10, 37)]
+    # the same kernel body jitted instead of given to pallas_call is differentiable
+    src = _NO_REVERSE.replace("pl.pallas_call(", "jax.jit(")
+    assert [(c, ln, col) for c, ln, col, _ in _found(src, code="JAX120")] == [("JAX120", 47, 41)]
