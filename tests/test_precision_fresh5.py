@@ -23,6 +23,11 @@ def _found(src: str, path: str = "pkg/mod.py", code: str | None = None) -> list[
     return [(f.code, f.line, f.col, f.message) for f in result.findings if code is None or f.code == code]
 
 
+def _reuse(name: str, by: str, line: int) -> str:
+    return (f"`{name}` was already consumed by `{by}` on line {line}: both calls get the same random bits. "
+            f"Split it first, e.g. `k1, k2 = jax.random.split({name})`, and give each call its own key")
+
+
 # --- 1. JAX405: a setter that drops the compiled function, or the one-time setup ---
 # (the mechanism: every method that writes an attribute a method jitted with `self`
 # static reads was a change between calls; a setter that resets the recompile flag or
@@ -575,3 +580,202 @@ def test_where_in_a_helper_also_differentiated_elsewhere_still_reported() -> Non
     # the same kernel body jitted instead of given to pallas_call is differentiable
     src = _NO_REVERSE.replace("pl.pallas_call(", "jax.jit(")
     assert [(c, ln, col) for c, ln, col, _ in _found(src, code="JAX120")] == [("JAX120", 47, 41)]
+
+
+# --- 4. JAX301: one key used on purpose, or not drawn from at all ---
+# (the mechanisms: a test's sweep over case tables bound to names (or zip/product of
+# them) was not a table of cases; permutation/shuffle/choice of each of several arrays
+# with one key (paired rows kept aligned) was a reuse; a call inside `pytest.raises`
+# (it fails) consumed the key; only five evaluation keywords were known
+# (`enable_dropout=False` was not), and haiku applies ignored them; a library
+# constructor given its values (`eqx.nn.Embedding(weight=...)`) drew from `key=`; a
+# tree map over a single array (one leaf) ran the function for "every element")
+
+_INTENDED_REUSE = """\
+import equinox as eqx
+import haiku as hk
+import itertools
+import jax
+import jax.numpy as jnp
+import jax.random as jr
+import pytest
+
+
+class ReorderTest:
+    def test_equivalence_sweep(self):
+        key = jr.key(42)
+        sizes = [2, 4, 8]
+        cases = [((64,), 0), ((2, 128, 4), 1)]
+        for size in sizes:
+            for shape, dim in cases:
+                x = jr.normal(key, shape)
+                assert jnp.allclose(jnp.roll(x, size, dim), jnp.roll(x, size, dim))
+        other = jr.key(7)
+        for flag, scale in itertools.product((False, True), [0.5, 2.0]):
+            y = jr.uniform(other, (3,))
+            assert jnp.allclose(y * scale, scale * y) or flag
+
+
+def split_train_val(key, arrays, n_train):
+    arrays = [jr.permutation(key, a) for a in arrays]
+    return [a[:n_train] for a in arrays], [a[n_train:] for a in arrays]
+
+
+def shuffle_pair(key, x, y):
+    x = jax.random.permutation(key, x)
+    y = jax.random.permutation(key, y)
+    return x, y
+
+
+def subsample(key, xs, ys):
+    idx_x = [jr.choice(key, a, (4,), replace=False) for a in (xs, ys)]
+    return idx_x
+
+
+def train_val(key, x):
+    return jr.permutation(key, x)
+
+
+def test_mismatch():
+    key = jr.key(0)
+    x = jnp.ones(5)
+    train_val(key, x)
+    x = jnp.ones((3, 5))
+    with pytest.raises(ValueError):
+        train_val(key, x)
+    with pytest.raises(TypeError):
+        jr.normal(key, "bad")
+
+
+def evaluate(model, variables, key, batches):
+    out = []
+    for x in batches:
+        out.append(model.apply(variables, x, enable_dropout=False, rngs={"aqt": key}))
+    return out
+
+
+def forward(x, is_training):
+    x = hk.Linear(4)(x)
+    if is_training:
+        x = hk.dropout(hk.next_rng_key(), 0.5, x)
+    return x
+
+
+net = hk.transform(forward)
+
+
+def predict(params, key, batches):
+    return [net.apply(params, key, x, is_training=False) for x in batches]
+
+
+def build(key, table):
+    emb = eqx.nn.Embedding(weight=table, key=key)
+    head = eqx.nn.Linear(4, 2, key=key)
+    return emb, head
+
+
+def perturb(key, w):
+    w = jnp.asarray(w)
+    return jax.tree.map(lambda x: x + 0.01 * jax.random.normal(key, x.shape), w)
+
+
+def perturb_annotated(key, w: jax.Array):
+    return jax.tree_util.tree_map(lambda x: x + 0.01 * jax.random.normal(key, x.shape), w)
+"""
+
+_STILL_REUSED = """\
+import equinox as eqx
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import jax.random as jr
+import pytest
+
+
+class ReorderTest:
+    def test_sweep_over_a_computed_list(self):
+        key = jr.key(42)
+        sizes = list(range(3))
+        for size in sizes:
+            x = jr.normal(key, (4,))
+            assert x.shape == (4,)
+
+
+def two_permutations(key, n):
+    a = jax.random.permutation(key, n)
+    b = jax.random.permutation(key, n)
+    return a, b
+
+
+def train_val(key, x):
+    return jr.permutation(key, x)
+
+
+def test_outside_the_raises_block():
+    key = jr.key(0)
+    x = jnp.ones(5)
+    first = train_val(key, x)
+    x = jnp.ones(4)
+    with pytest.raises(ValueError):
+        int("x")
+    second = train_val(key, x)
+    assert first.shape != second.shape
+
+
+def train_outputs(model, variables, key, batches):
+    out = []
+    for x in batches:
+        out.append(model.apply(variables, x, enable_dropout=True, rngs={"dropout": key}))
+    return out
+
+
+def forward(x, is_training):
+    x = hk.Linear(4)(x)
+    if is_training:
+        x = hk.dropout(hk.next_rng_key(), 0.5, x)
+    return x
+
+
+net = hk.transform(forward)
+
+
+def train_predict(params, key, batches):
+    return [net.apply(params, key, x, is_training=True) for x in batches]
+
+
+def build(key):
+    emb = eqx.nn.Embedding(10, 4, key=key)
+    head = eqx.nn.Linear(4, 2, key=key)
+    return emb, head
+
+
+def perturb_params(key, params):
+    return jax.tree.map(lambda x: x + 0.01 * jax.random.normal(key, x.shape), params)
+"""
+
+
+def _loop_reuse(name: str, by: str, kind: str) -> str:
+    return (f"`{name}` is consumed by `{by}` inside a {kind} but never replaced, so every iteration draws the "
+            f"same random numbers. Split a new key each iteration (`{name}, sub = jax.random.split({name})`) "
+            f"or use `jax.random.fold_in({name}, i)`")
+
+
+def test_intended_or_undrawn_key_reuse_is_not_reported() -> None:
+    # (each of these shapes was reported before: 12 findings)
+    assert _found(_INTENDED_REUSE) == []
+
+
+def test_their_twins_still_reported() -> None:
+    assert _found(_STILL_REUSED) == [
+        ("JAX301", 14, 17, _loop_reuse("key", "random.normal", "loop")),
+        ("JAX301", 20, 9, _reuse("key", "random.permutation", 19)),
+        ("JAX301", 35, 14, _reuse("key", "train_val()", 31)),
+        ("JAX301", 42, 20, _loop_reuse("key", "model.apply(rngs=...)", "loop")),
+        ("JAX301", 57, 13, _loop_reuse("key", "hk.dropout` via `net.apply", "comprehension")),
+        ("JAX301", 62, 12, _reuse("key", "eqx.nn.Embedding", 61)),
+        ("JAX301", 67, 46, "`key` comes from the enclosing scope and is consumed by `random.normal` in the "
+                           "function, which `jax.tree.map` calls once for every element (line 67): every element "
+                           "draws the same random numbers. Give the function a key parameter and map a fresh key "
+                           "with each element (`jax.random.split(key, n)`, unflattened into the tree's structure "
+                           "for a tree map)"),
+    ]
