@@ -144,7 +144,11 @@ class OuterContainerMutation(Rule):
         "function's list counts), or an attribute of a module-level object (`registry.hooks[k] "
         "= v`), and the stored value is a tracer or holds one (a list or dict of tracers, a "
         "lambda that closes over one). Building a local list and "
-        "`jnp.stack`-ing it, or appending Python values (trace counters), is not flagged."
+        "`jnp.stack`-ing it, or appending Python values (trace counters), is not flagged; "
+        "nor is scratch space: a container of the enclosing function that each loop body "
+        "writing it overwrites (`loc[k] = i`, the same keys in every body) before reading "
+        "it, within one trace, and that the enclosing function never uses after defining "
+        "the bodies (the tracers left in it are never read)."
     )
     why_bad = (
         "The list receives the tracer that existed during tracing. Nothing fails then; using the "

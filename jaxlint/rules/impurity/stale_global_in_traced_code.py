@@ -70,7 +70,14 @@ class StaleGlobalRead(Rule):
         "anew after the change, values passed as arguments, `jax.vmap`/`jax.grad` (they "
         "trace every call), names the function calls wrapped again (`f = jax.jit(f)`) "
         "and flags read in an `assert` (a test that the body runs only when traced) "
-        "are not flagged."
+        "are not flagged. Nor is a change that drops the compiled function: a setter that "
+        "resets the recompile flag the jit-building method tests (`self._compiled = False` "
+        "with `if self._compiled: return` before `self._step = jax.jit(self._kernel)`) or the "
+        "attribute the jitted method is kept in, or calls `jax.clear_caches()`; a global or "
+        "attribute set and then cleared with `jax.clear_caches()` before the next call (in "
+        "this file or another module); nor the one-time setup of an attribute that "
+        "construction leaves unset or `None` (`load_params`, `_initialize_train`), when it "
+        "computes the value itself rather than storing a value its caller hands in."
     )
     why_bad = (
         "A global read under `jit` is a constant of the traced computation. The compiled "
