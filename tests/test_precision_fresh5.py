@@ -1039,3 +1039,45 @@ def test_classes_the_loop_or_helper_leave_out_still_reported() -> None:
         ("JAX209", 72, 36, _not_pytree("Box", "width", "b")),
         ("JAX209", 72, 59, _not_pytree("Segment", "length", "s")),
     ]
+
+
+# JAX301 (continued): the "params" stream of a flax `apply` draws nothing from given params
+# (the mechanism: every stream of `rngs=` counted as drawn; in `apply` the "params"
+# stream only initialises variables missing from the ones given: applies under two
+# different "params" keys give the same output, checked with flax 0.12.8)
+
+_PARAMS_STREAM = """\
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+
+
+class Block(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(4)(x)
+
+
+def quantize_layers(layers, params_per_layer, key):
+    out = []
+    for layer, params in zip(layers, params_per_layer):
+        _, new_vars = layer.apply(params, jnp.ones((1, 4)), rngs={"params": key}, mutable=True)
+        out.append(new_vars)
+    return out
+
+
+if __name__ == "__main__":
+    key = jax.random.key(0)
+    block = Block()
+    p = block.init(key, jnp.ones((1, 4)))
+    a = block.apply(p, jnp.ones((1, 4)), rngs={"params": jax.random.key(1)})
+    b = block.apply(p, jnp.ones((1, 4)), rngs={"params": jax.random.key(2)})
+    print(bool((a == b).all()))
+"""
+
+
+def test_params_stream_of_apply_is_not_a_draw() -> None:
+    assert _found(_PARAMS_STREAM, code="JAX301") == []
+    twin = _PARAMS_STREAM.replace('rngs={"params": key}', 'rngs={"params": key, "dropout": key}')
+    assert _found(twin, code="JAX301") == [
+        ("JAX301", 15, 23, _loop_reuse("key", "layer.apply(rngs=...)", "loop"))]
