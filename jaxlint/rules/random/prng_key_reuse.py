@@ -87,7 +87,9 @@ class PrngKeyReuse(Rule):
         "(`[permutation(key, a) for a in arrays]`, or `x` then `y`: the same order keeps paired "
         "rows aligned); a call inside `with pytest.raises(...)`/`self.assertRaises(...)` (it "
         "fails); `eqx.nn.Embedding(weight=..., key=key)` (given its values, it draws nothing); "
-        "and a tree map over a single array (one leaf, one call)."
+        "a tree map over a single array (one leaf, one call); and the `\"params\"` stream of a "
+        "flax `apply` (`rngs={\"params\": key}`: it only initialises variables missing from "
+        "those given)."
     )
     why_bad = (
         "JAX's random functions are pure: the same key gives the same numbers. Reusing a key "
