@@ -1081,3 +1081,24 @@ def test_params_stream_of_apply_is_not_a_draw() -> None:
     twin = _PARAMS_STREAM.replace('rngs={"params": key}', 'rngs={"params": key, "dropout": key}')
     assert _found(twin, code="JAX301") == [
         ("JAX301", 15, 23, _loop_reuse("key", "layer.apply(rngs=...)", "loop"))]
+
+
+def test_one_key_shuffling_each_row_of_one_array_still_reported() -> None:
+    # rows of one array (or indices of `range`): each row shuffled in the same order is the bug
+    src = """\
+    import jax.numpy as jnp
+    import jax.random as jr
+
+
+    def shuffle_rows(key, batch):
+        batch = jnp.asarray(batch)
+        return jnp.stack([jr.permutation(key, row) for row in batch])
+
+
+    def shuffle_each(key, xs):
+        return [jr.permutation(key, xs[i]) for i in range(len(xs))]
+    """
+    assert _found(src, code="JAX301") == [
+        ("JAX301", 7, 23, _loop_reuse("key", "random.permutation", "comprehension")),
+        ("JAX301", 11, 13, _loop_reuse("key", "random.permutation", "comprehension")),
+    ]

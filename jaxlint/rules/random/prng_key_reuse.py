@@ -2346,7 +2346,7 @@ class PrngKeyReuse(Rule):
             ):
                 if not any(n is site for n in walk_tree(node)):
                     continue  # consumed before this (inner) loop, in the loop around it
-                if how in _PAIRING and _permutes_loop_item(site, node):
+                if how in _PAIRING and _permutes_loop_item(ctx, site, node):
                     continue  # `[permutation(key, a) for a in arrays]`: each array of the
                     # collection in the same order (paired rows kept aligned), on purpose
                 name = still[0] if still else token.label
@@ -2464,22 +2464,30 @@ def _array_like(e: cst.CSTNode) -> bool:
         isinstance(e, cst.Call) and (dotted_name(e.func) or "").rsplit(".", 1)[-1] in ("len", "int"))
 
 
-def _permutes_loop_item(site: cst.CSTNode, loop: cst.CSTNode) -> bool:
+def _permutes_loop_item(ctx, site: cst.CSTNode, loop: cst.CSTNode) -> bool:
     """Is ``site`` a ``permutation``/``shuffle``/``choice`` whose data argument is the
-    loop's (or comprehension's) item, a different array each iteration?"""
+    loop's (or comprehension's) item, a different array of a collection each iteration
+    (not a row of one array, nor an index of ``range``: each row shuffled alike is a
+    reuse)?"""
     if not isinstance(site, cst.Call):
         return False
     data = _data_arg(site)
     if data is None or not _array_like(data):
         return False
     if isinstance(loop, cst.For):
-        targets = [loop.target]
+        targets, iters = [loop.target], [loop.iter]
     else:
-        targets = []
+        targets, iters = [], []
         f = getattr(loop, "for_in", None)
         while f is not None:
             targets.append(f.target)
+            iters.append(f.iter)
             f = f.inner_for_in
+    for it in iters:
+        if isinstance(it, cst.Call) and (dotted_name(it.func) or "").rsplit(".", 1)[-1] in ("range", "enumerate"):
+            return False
+        if ctx.value(it).kind in (V.ARRAY, V.NPARRAY):
+            return False
     names = {n.value for t in targets for n in walk_tree(t) if isinstance(n, cst.Name)}
     return any(isinstance(n, cst.Name) and n.value in names for n in walk_tree(data))
 
