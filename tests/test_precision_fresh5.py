@@ -1102,3 +1102,32 @@ def test_one_key_shuffling_each_row_of_one_array_still_reported() -> None:
         ("JAX301", 7, 23, _loop_reuse("key", "random.permutation", "comprehension")),
         ("JAX301", 11, 13, _loop_reuse("key", "random.permutation", "comprehension")),
     ]
+
+
+def test_setter_resetting_an_attribute_that_does_not_guard_the_jit_still_reported() -> None:
+    # `self.verbose` is tested before the jit but does not stop it: no rebuild follows
+    src = """\
+    import jax
+
+
+    class Trainer:
+        def __init__(self, loss_fn):
+            self._loss_fn = loss_fn
+            self.verbose = False
+            self._step = None
+
+        def with_loss_fn(self, fn):
+            self._loss_fn = fn
+            self.verbose = True
+
+        def _kernel(self, params, batch):
+            return jax.grad(self._loss_fn)(params, batch)
+
+        def compile(self):
+            if self.verbose:
+                print("compiling")
+            if self._step is None:
+                self._step = jax.jit(self._kernel)
+    """
+    assert _found(src, code="JAX405") == [
+        ("JAX405", 15, 25, _stale_self("_loss_fn", "_kernel", "with_loss_fn", 11))]

@@ -1469,7 +1469,8 @@ def _self_writes(node: cst.CSTNode) -> list[str]:
 def _keeps(site) -> set[str]:
     """What the method applying a transformation at call time keeps of it: the
     ``self`` attribute its result is stored in, and the ``self`` attributes read by
-    the tests of the ``if`` statements that guard it (enclosing it, or before it)."""
+    the tests of the ``if`` statements that guard it (enclosing it, or before it and
+    leaving the method: ``if self._compiled: return``)."""
     body = site.scope.node
     out: set[str] = set()
     if not isinstance(body, cst.FunctionDef):
@@ -1480,7 +1481,9 @@ def _keeps(site) -> set[str]:
             out.update(t.target.attr.value for t in n.targets
                        if isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
                        and t.target.value.value == "self")
-        elif isinstance(n, (cst.If, cst.While)):
+        elif isinstance(n, (cst.If, cst.While)) and (
+                any(c is site.call for c in walk_tree(n.body)) or any(
+                    isinstance(c, (cst.Return, cst.Raise)) for c in walk_tree(n.body))):
             out.update(a.attr.value for a in walk_tree(n.test)
                        if isinstance(a, cst.Attribute) and isinstance(a.value, cst.Name) and a.value.value == "self")
         elif n is site.call:
