@@ -404,6 +404,11 @@ RANDOM_CONSUMERS = frozenset(
 LIBRARY_KEY_CONSUMER_PREFIXES = {"equinox.nn.": "eqx.nn."}
 
 
+# library constructors that draw from ``key=`` only when they are not given the values
+# themselves: (the parameter holding those values, its position)
+LIBRARY_KEY_UNUSED_WITH = {"equinox.nn.Embedding": ("weight", 2)}
+
+
 def library_key_consumer(qualname: str) -> "str | None":
     """How a library call that consumes its ``key=`` argument is named in messages
     (``eqx.nn.Linear``), or None."""

@@ -32,12 +32,18 @@ def key_like_name(name: str) -> bool:
 
 def rngs_keys(call: cst.Call) -> list[cst.Name]:
     """The names given as keys in a literal ``rngs={"dropout": key, ...}`` argument
-    (flax's ``apply``/``init``): each is consumed by that call."""
+    (flax's ``apply``/``init``): each is consumed by that call.  Not the ``"params"``
+    stream of an ``apply``: it only initialises variables missing from the ones given
+    (the same key twice gives the same, given, parameters)."""
     out: list[cst.Name] = []
+    applying = isinstance(call.func, cst.Attribute) and call.func.attr.value == "apply"
     for a in call.args:
         if a.keyword is None or a.keyword.value != "rngs" or not isinstance(a.value, cst.Dict):
             continue
         for el in a.value.elements:
+            if applying and isinstance(getattr(el, "key", None), cst.SimpleString) \
+                    and el.key.evaluated_value == "params":
+                continue
             v = getattr(el, "value", None)
             if isinstance(v, cst.Name) and all(v.value != o.value for o in out):
                 out.append(v)

@@ -182,6 +182,17 @@ def across(uses: list[tuple[int, bool]], at: int, defined_at: Optional[int] = No
     return any(i <= at for i, _ in uses) and any(i > at for i, _ in uses)
 
 
+def cleared_after(seq: "Sequence", uses: list[tuple[int, bool]], at: int) -> bool:
+    """Does the block call ``jax.clear_caches()`` from the rebinding at statement ``at``
+    up to the next use of the function (every cached trace dropped: the next call
+    traces anew and reads the new value)?  A call in the rebinding loop counts (each
+    iteration clears)."""
+    later = [i for i, _ in uses if i > at]
+    end = min(later) if later else len(seq.stmts)
+    return any(isinstance(n, cst.Call) and (dotted_name(n.func) or "").rsplit(".", 1)[-1] == "clear_caches"
+               for stmt in seq.stmts[at:end] for n in (stmt, *descendants(stmt)))
+
+
 def bindings(stmt: cst.CSTNode) -> list[tuple[str, Optional[cst.CSTNode]]]:
     """The names a statement binds, with the expression bound (None where it is not
     one expression: a loop target, an import, a def)."""
@@ -296,6 +307,6 @@ def imported_attribute_changes(index, imports, packages: frozenset[str], text: s
                         uses_of[name] = (def_at, seq.uses({name}, def_at))
                 for name in called:
                     def_at, uses = uses_of[name]
-                    if across(uses, at, def_at):
+                    if across(uses, at, def_at) and not cleared_after(seq, uses, at):
                         out.setdefault(name, set()).add((modules[t.value.value], t.attr.value))
     return {k: sorted([m, a] for m, a in v) for k, v in sorted(out.items())}

@@ -9,8 +9,87 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
-from jaxlint.model.walk import walk_tree
+from jaxlint.model.program_order import flat_statements
+from jaxlint.model.walk import children as _kids, walk_tree
 from jaxlint.rules.impurity._common import binds, escapes, owner_of
+
+
+def _scratch_in(ctx, owner: cst.FunctionDef, n: str) -> bool:
+    """``n``, a local container of ``owner``: is every nested function that mentions it
+    a body that first overwrites it (``n[k] = v``, the same keys ``k`` in each) and
+    then reads it, and does ``owner`` not mention it after the first such body?"""
+    keys: Optional[set[str]] = None
+    seen_body = False
+    for stmt in flat_statements(_block(owner.body)):
+        if isinstance(stmt, cst.FunctionDef):
+            if not _mentions(stmt, n):
+                continue
+            written = _overwritten_then_read(ctx, stmt, n)
+            if written is None or keys is not None and written != keys:
+                return False
+            keys, seen_body = written, True
+        elif seen_body and _mentions(stmt, n):
+            return False
+    return seen_body
+
+
+def _overwritten_then_read(ctx, fn: cst.FunctionDef, n: str) -> Optional[set[str]]:
+    """The keys ``fn`` writes into ``n`` (``n[k] = v``), when every read of ``n`` in it
+    comes after the writes it needs (``n[k]`` after ``n[k] = ...``; ``n`` whole after
+    all its writes) and there is at least one read; None otherwise (an append, a
+    read of a slot not written yet, a loop that both writes and reads, a nested
+    function)."""
+    stmts = flat_statements(_block(fn.body))
+    writes_at: list[set[str]] = []
+    for stmt in stmts:
+        w: set[str] = set()
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign):
+                    for t in small.targets:
+                        tgt = t.target
+                        if isinstance(tgt, cst.Subscript) and isinstance(tgt.value, cst.Name) and tgt.value.value == n:
+                            w.add(ctx.code(tgt.slice[0]).strip() if len(tgt.slice) == 1 else ctx.code(tgt).strip())
+        elif _mentions(stmt, n):
+            return None  # a compound statement (a loop, a nested def) that uses it
+        writes_at.append(w)
+    every = set().union(*writes_at) if writes_at else set()
+    if not every:
+        return None
+    done: set[str] = set()
+    read = False
+    for stmt, w in zip(stmts, writes_at):
+        targets = set()
+        for small in getattr(stmt, "body", ()):
+            if isinstance(small, cst.Assign):
+                targets.update(id(t.target.value) for t in small.targets if isinstance(t.target, cst.Subscript))
+        parents: dict[int, cst.CSTNode] = {}
+        for node in walk_tree(stmt):
+            for c in _kids(node):
+                parents[id(c)] = node
+        for node in walk_tree(stmt):
+            if not (isinstance(node, cst.Name) and node.value == n) or id(node) in targets:
+                continue
+            if isinstance(parents.get(id(node)), cst.Attribute) and parents[id(node)].attr is node:
+                continue
+            up = parents.get(id(node))
+            if isinstance(up, cst.Subscript) and up.value is node and len(up.slice) == 1 \
+                    and ctx.code(up.slice[0]).strip() in done:
+                read = True
+                continue
+            if done != every:
+                return None
+            read = True
+        done |= w
+    return every if read else None
+
+
+def _block(suite: cst.CSTNode) -> list[cst.CSTNode]:
+    return list(getattr(suite, "body", ()))
+
+
+def _mentions(node: cst.CSTNode, n: str) -> bool:
+    return any(isinstance(c, cst.Name) and c.value == n for c in walk_tree(node))
 
 
 _MUTATORS = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "appendleft", "extendleft"})
@@ -65,7 +144,11 @@ class OuterContainerMutation(Rule):
         "function's list counts), or an attribute of a module-level object (`registry.hooks[k] "
         "= v`), and the stored value is a tracer or holds one (a list or dict of tracers, a "
         "lambda that closes over one). Building a local list and "
-        "`jnp.stack`-ing it, or appending Python values (trace counters), is not flagged."
+        "`jnp.stack`-ing it, or appending Python values (trace counters), is not flagged; "
+        "nor is scratch space: a container of the enclosing function that each loop body "
+        "writing it overwrites (`loc[k] = i`, the same keys in every body) before reading "
+        "it, within one trace, and that the enclosing function never uses after defining "
+        "the bodies (the tracers left in it are never read)."
     )
     why_bad = (
         "The list receives the tracer that existed during tracing. Nothing fails then; using the "
@@ -241,6 +324,10 @@ class OuterContainerMutation(Rule):
         ),
     ]
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._scratches: dict[tuple[int, str], bool] = {}
+
     def _outer_list(self, base: cst.CSTNode) -> Optional[str]:
         ctx = self.ctx
         unit = ctx.unit
@@ -265,6 +352,21 @@ class OuterContainerMutation(Rule):
         if n is None or not any(ctx.is_traced(a.value) or _holds_traced(ctx, a.value) for a in node.args):
             return
         self._report(node, n)
+
+    def _scratch(self, n: str) -> bool:
+        """Is the outer container ``n`` scratch space of the bodies that write it: a local
+        of the enclosing function that each body writing it overwrites (``buf[k] = ...``,
+        the same keys in every body) before it reads it, within one trace, and that the
+        enclosing function never reads after it defines them?  The tracers left in it
+        are never used, and a cached call needs nothing stored there."""
+        unit = self.ctx.unit
+        owner = owner_of(unit, n)
+        if owner is None or unit.parent is not owner or not isinstance(owner.node, cst.FunctionDef):
+            return False
+        key = (id(owner), n)
+        if key not in self._scratches:
+            self._scratches[key] = _scratch_in(self.ctx, owner.node, n)
+        return self._scratches[key]
 
     def _report(self, node: cst.CSTNode, n: str) -> None:
         self.report(
@@ -303,6 +405,8 @@ class OuterContainerMutation(Rule):
             tgt = t.target
             if isinstance(tgt, cst.Subscript):
                 n = self._outer_list(tgt.value) if traced else None
+                if n is not None and self._scratch(n):
+                    continue
                 if n is None:
                     n = self._outer_object_attr(tgt.value)
                 if n is not None:

@@ -11,7 +11,7 @@ from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.scopes import writes
-from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings
+from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings, cleared_after
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants, dotted_name, keyword_arg, positional_args, walk_tree
 from jaxlint.rules.impurity._common import binds
@@ -70,7 +70,14 @@ class StaleGlobalRead(Rule):
         "anew after the change, values passed as arguments, `jax.vmap`/`jax.grad` (they "
         "trace every call), names the function calls wrapped again (`f = jax.jit(f)`) "
         "and flags read in an `assert` (a test that the body runs only when traced) "
-        "are not flagged."
+        "are not flagged. Nor is a change that drops the compiled function: a setter that "
+        "resets the recompile flag the jit-building method tests (`self._compiled = False` "
+        "with `if self._compiled: return` before `self._step = jax.jit(self._kernel)`) or the "
+        "attribute the jitted method is kept in, or calls `jax.clear_caches()`; a global or "
+        "attribute set and then cleared with `jax.clear_caches()` before the next call (in "
+        "this file or another module); nor the one-time setup of an attribute that "
+        "construction leaves unset or `None` (`load_params`, `_initialize_train`), when it "
+        "computes the value itself rather than storing a value its caller hands in."
     )
     why_bad = (
         "A global read under `jit` is a constant of the traced computation. The compiled "
@@ -1067,7 +1074,8 @@ class StaleGlobalRead(Rule):
         uses = seq.uses(names, defined_at)
         # a rebinding matters only if the function was called (traced) before it and can be
         # called again after it: a notebook that rebinds `x` for other code is fine
-        later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at)]
+        later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at)
+                 and not cleared_after(seq, uses, seq.at[id(a)])]
         literal = {_literal_text(ctx, a) for a in assigns}
         if len(literal) == 1 and None not in literal:
             return  # set again to the same constant: the compiled value is still right
@@ -1121,7 +1129,7 @@ class StaleGlobalRead(Rule):
             if uses is None:
                 names, defined_at = self._names_of(outer, seq)
                 uses = seq.uses(names, defined_at)
-            if across(uses, i, def_at):
+            if across(uses, i, def_at) and not cleared_after(seq, uses, i):
                 return found
         return None
 
@@ -1148,7 +1156,8 @@ class StaleGlobalRead(Rule):
         if len(literal) == 1 and None not in literal:
             return
         uses = seq.uses(names, def_at)
-        later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at)]
+        later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at)
+                 and not cleared_after(seq, uses, seq.at[id(a)])]
         if not later:
             return
         self._reported.add((id(unit), n))
@@ -1212,7 +1221,7 @@ class StaleGlobalRead(Rule):
             else:
                 def_at = None
                 uses = seq.uses({outer.name}, None) if isinstance(outer.node, cst.FunctionDef) else []
-            if not across(uses, at, def_at):
+            if not across(uses, at, def_at) or cleared_after(seq, uses, at):
                 continue
             self._reported.add((id(unit), dotted))
             self.report(
@@ -1283,6 +1292,11 @@ class StaleGlobalRead(Rule):
             ws = attribute_writes(m.node, dotted)
             if ws and self._rebuilt_by(m):
                 continue  # the setter transforms the method anew on each call: traced again
+            if ws and (self._invalidated_by(m, unit) or _lazy_setup(cls, m, ws, dotted)):
+                # the setter drops the compiled function (a recompile flag, the attribute
+                # holding the jitted method, `jax.clear_caches()`), or it is the one-time
+                # setup that gives the attribute its first value: no trace sees a change
+                continue
             if ws:
                 self._reported.add((id(unit), dotted))
                 self.report(
@@ -1332,6 +1346,34 @@ class StaleGlobalRead(Rule):
             elif site.scope.cls is cls and _of_self(site.fn_expr, site.scope):
                 own.append(site)
         return bool(own) and all(site.scope is setter and site.call is not None for site in own)
+
+    def _invalidated_by(self, setter: Unit, unit: Unit) -> bool:
+        """Does ``setter`` make the next call of ``unit`` trace anew?  It clears JAX's
+        caches (``jax.clear_caches()``), or every transformation of ``unit`` is applied
+        at call time in a method of the class (``self._step = jax.jit(self._kernel)``)
+        and the setter resets what that method keeps: the attribute the jitted function
+        is stored in (``self._step = None``) or a flag its guard reads (``self._compiled =
+        False`` with ``if self._compiled: return`` before the jit)."""
+        if _clears_caches(setter.node):
+            return True
+        cls = setter.cls
+        mine = []
+        for site in self.ctx.index.sites:
+            if site.target is unit:
+                return False  # a decorated method: its trace is kept with the class
+            if site.scope.cls is cls and site.call is not None and _of_self(site.fn_expr, site.scope):
+                mine.append(site)
+        named = [s for s in mine if any(isinstance(n, cst.Attribute) and n.attr.value == unit.name
+                                        and isinstance(n.value, cst.Name) and n.value.value == "self"
+                                        for n in walk_tree(s.fn_expr))]
+        sites = named or mine
+        if not sites:
+            return False
+        reset = {a for a in _self_writes(setter.node)}
+        for site in sites:
+            if site.scope is setter or not (reset & _keeps(site)):
+                return False
+        return True
 
     def _scopes(self) -> list[Unit]:
         return [u for u in self.ctx.index.units
@@ -1398,6 +1440,88 @@ _BLOCKS = frozenset(t for t in (cst.IndentedBlock, cst.SimpleStatementSuite, cst
 
 def _not_a_block(n: cst.CSTNode) -> bool:
     return type(n) not in _BLOCKS
+
+
+def _clears_caches(node: cst.CSTNode) -> bool:
+    """Does ``node`` call ``jax.clear_caches()`` (every cached trace dropped)?"""
+    return any(isinstance(n, cst.Call) and (dotted_name(n.func) or "").rsplit(".", 1)[-1] == "clear_caches"
+               for n in descendants(node))
+
+
+def _self_writes(node: cst.CSTNode) -> list[str]:
+    """The attributes of ``self`` that ``node`` assigns (outside nested functions)."""
+    out = []
+    for n in walk_tree(node, lambda c: c is not node and isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))):
+        targets: list[cst.CSTNode] = []
+        if isinstance(n, cst.Assign):
+            targets = [t.target for t in n.targets]
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
+            targets = [n.target]
+        while targets:
+            t = targets.pop()
+            if isinstance(t, (cst.Tuple, cst.List)):
+                targets.extend(el.value for el in t.elements)
+            elif isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
+                out.append(t.attr.value)
+    return out
+
+
+def _keeps(site) -> set[str]:
+    """What the method applying a transformation at call time keeps of it: the
+    ``self`` attribute its result is stored in, and the ``self`` attributes read by
+    the tests of the ``if`` statements that guard it (enclosing it, or before it and
+    leaving the method: ``if self._compiled: return``)."""
+    body = site.scope.node
+    out: set[str] = set()
+    if not isinstance(body, cst.FunctionDef):
+        return out
+    for n in walk_tree(body, lambda c: c is not body and isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef)),
+                       source_order=True):
+        if isinstance(n, cst.Assign) and any(c is site.call for c in walk_tree(n.value)):
+            out.update(t.target.attr.value for t in n.targets
+                       if isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
+                       and t.target.value.value == "self")
+        elif isinstance(n, (cst.If, cst.While)) and (
+                any(c is site.call for c in walk_tree(n.body)) or any(
+                    isinstance(c, (cst.Return, cst.Raise)) for c in walk_tree(n.body))):
+            out.update(a.attr.value for a in walk_tree(n.test)
+                       if isinstance(a, cst.Attribute) and isinstance(a.value, cst.Name) and a.value.value == "self")
+        elif n is site.call:
+            break
+    return out
+
+
+def _lazy_setup(cls, setter: Unit, ws: list[cst.CSTNode], dotted: str) -> bool:
+    """Is ``setter`` the one-time setup that gives ``self.attr`` its first value
+    (``load_params``, ``_initialize_train``)?  Construction leaves the attribute
+    unset or ``None`` (the jitted method cannot run before the setter), and the value
+    written is computed there, not handed in by the caller (``def set_w(self, w):
+    self.w = w`` is a setter that changes it between calls)."""
+    for name in _SETUP:
+        m = cls.methods.get(name)
+        if m is not None and any(not _is_none(getattr(w, "value", w)) for w in attribute_writes(m.node, dotted)):
+            return False
+    attr = dotted.split(".", 1)[1]
+    for stmt in cls.node.body.body:
+        for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(small, (cst.Assign, cst.AnnAssign)):
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                if any(isinstance(t, cst.Name) and t.value == attr for t in targets) and small.value is not None \
+                        and not _is_none(small.value):
+                    return False
+    params = {p.name for p in setter.params[1:]}
+    for w in ws:
+        if not isinstance(w, (cst.Assign, cst.AnnAssign)) or w.value is None:
+            return False  # an update (`+=`) or a setattr: a change
+        attrs = {id(n.attr) if isinstance(n, cst.Attribute) else id(n.keyword)
+                 for n in walk_tree(w.value) if isinstance(n, cst.Attribute) or isinstance(n, cst.Arg) and n.keyword}
+        if any(isinstance(n, cst.Name) and n.value in params and id(n) not in attrs for n in walk_tree(w.value)):
+            return False
+    return True
+
+
+def _is_none(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
 
 
 _SETUP = ("__init__", "__post_init__", "setup", "__setstate__", "__new__")

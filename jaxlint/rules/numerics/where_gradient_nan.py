@@ -284,8 +284,11 @@ class WhereGradientNaN(Rule):
         "by a caller. Quiet too: a division whose dividend an earlier line zeroed with a `where` on "
         "the same condition (`s = jnp.where(n == 0, 0., s)` then `jnp.where(n == 0, s, s / n)`, the "
         "jax#1052 workaround), and a `where` inside a custom derivative rule (`@f.defjvp`, "
-        "`f.defjvp(rule)`, the `bwd` of `f.defvjp`), whose own gradient only a second "
-        "reverse-mode derivative takes, and a `where` that runs only inside `lax.while_loop` "
+        "`f.defjvp(rule)`, the `fwd` and `bwd` of `f.defvjp`), whose own gradient only a second "
+        "reverse-mode derivative takes, in the function of a `custom_vjp`/`custom_jvp` "
+        "(its rule is differentiated instead), in a Pallas kernel (`pallas_call` has no "
+        "reverse-mode rule: `jax.grad` raises), or in a private or nested helper that only "
+        "such code calls, and a `where` that runs only inside `lax.while_loop` "
         "(its body or condition, or a helper only they call): reverse mode does not go through "
         "`while_loop` (`jax.grad` raises), and forward mode drops the masked branch's tangent. "
         "A `where` in a `lax.scan` or `lax.fori_loop` body is still reported."
@@ -516,7 +519,8 @@ class WhereGradientNaN(Rule):
         # (id(unit), name) -> the expression last assigned to it in that unit's walk (the
         # walk is in source order), for a `where` operand computed on an earlier line
         self._bound: dict[tuple[int, str], cst.BaseExpression] = {}
-        self._rules: Optional[set[str]] = None  # names registered as derivative rules
+        self._rules: Optional[set[str]] = None  # functions reverse mode never differentiates
+        self._names: Optional[dict[str, list]] = None
 
     def leave_Assign(self, node: cst.Assign) -> None:
         unit = id(self.ctx.unit)
@@ -657,30 +661,113 @@ class WhereGradientNaN(Rule):
         return False
 
     def _in_derivative_rule(self) -> bool:
-        """Is this code (or a function around it) a custom derivative rule: ``@f.defjvp``,
-        ``f.defjvp(rule)``, the ``bwd`` of ``f.defvjp(fwd, bwd)``?  It computes the
-        derivative itself: the gradient of its `where` is taken only for a second
-        derivative in reverse mode, not by ``jax.grad`` of ``f``."""
-        ctx = self.ctx
+        """Is this code (or a function around it) never differentiated in reverse mode
+        by ``jax.grad`` of the function that uses it?  A custom derivative rule
+        (``@f.defjvp``, ``f.defjvp(rule)``, the ``fwd`` and ``bwd`` of ``f.defvjp(fwd,
+        bwd)``: differentiated only for a second derivative), the function of a
+        ``custom_vjp``/``custom_jvp`` (its rule is used instead), a Pallas kernel
+        (``pallas_call`` has no reverse-mode rule: ``jax.grad`` raises), or a private or
+        nested helper that only such code calls."""
         if self._rules is None:
-            self._rules = set()
-            for n in walk_tree(ctx.module):
-                if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute):
-                    pos = positional_args(n)
-                    if n.func.attr.value in ("defjvp", "defjvps") and pos and isinstance(pos[0].value, cst.Name):
-                        self._rules.add(pos[0].value.value)
-                    elif n.func.attr.value == "defvjp" and len(pos) >= 2 and isinstance(pos[1].value, cst.Name):
-                        self._rules.add(pos[1].value.value)
-        unit = ctx.unit
-        while unit is not None and not unit.is_module:
-            node = unit.node
+            self._rules = self._no_reverse_names()
+        return self._no_reverse(self.ctx.unit, 0)
+
+    def _no_reverse(self, unit, depth: int) -> bool:
+        assert self._rules is not None
+        u = unit
+        while u is not None and not u.is_module:
+            node = u.node
             if isinstance(node, cst.FunctionDef):
                 if node.name.value in self._rules or any(
                         (dotted_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or "")
                         .endswith((".defjvp", ".defjvps")) for d in node.decorators):
                     return True
-            unit = unit.parent
-        return False
+            if any(not r.startswith("called from") for r in u.grad_reasons):
+                return False  # given to jax.grad / value_and_grad itself (its callers decide the rest)
+            u = u.parent
+        # a helper: every mention of it in the file is a call from such code
+        if depth >= 3 or not isinstance(unit.node, cst.FunctionDef) or unit.parent is None:
+            return False
+        if unit.parent.is_module and not unit.name.startswith("_"):
+            return False  # public: other modules may differentiate it
+        mentions = self._mentions().get(unit.name)
+        return bool(mentions) and all(
+            is_call and caller is not unit and self._no_reverse(caller, depth + 1) for caller, is_call in mentions)
+
+    def _mentions(self) -> dict[str, list]:
+        """name -> [(the function that mentions it, whether the mention is a call)]."""
+        if self._names is None:
+            out: dict[str, list] = {}
+            for u in self.ctx.index.units:
+                root = u.node
+
+                def nested(c: cst.CSTNode, root=root) -> bool:
+                    return c is not root and isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))
+
+                called: set[int] = set()
+                skip: set[int] = set()  # an attribute's name, a keyword, a def's own name
+                for n in walk_tree(root, nested):
+                    if isinstance(n, cst.Call) and isinstance(n.func, cst.Name):
+                        called.add(id(n.func))
+                    elif isinstance(n, cst.Attribute):
+                        skip.add(id(n.attr))
+                    elif isinstance(n, cst.Arg) and n.keyword is not None:
+                        skip.add(id(n.keyword))
+                    elif isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+                        skip.add(id(n.name))
+                for n in walk_tree(root, nested):
+                    if isinstance(n, cst.Name) and id(n) not in skip:
+                        out.setdefault(n.value, []).append((u, id(n) in called))
+            self._names = out
+        return self._names
+
+    def _no_reverse_names(self) -> set[str]:
+        """The functions of this file that reverse mode never differentiates through
+        ``jax.grad`` of their user: derivative rules, ``custom_vjp``/``custom_jvp``
+        functions, Pallas kernels."""
+        ctx = self.ctx
+        out: set[str] = set()
+
+        def fn_name(e: cst.CSTNode) -> Optional[str]:
+            if isinstance(e, cst.Name):
+                return e.value
+            if isinstance(e, cst.Call) and (dotted_name(e.func) or "").rsplit(".", 1)[-1] == "partial":
+                pos = positional_args(e)
+                return fn_name(pos[0].value) if pos else None
+            return None
+
+        def custom(e: cst.CSTNode) -> bool:
+            name = dotted_name(e) or ""
+            if name.endswith(("custom_vjp", "custom_jvp")):
+                return True
+            if isinstance(e, cst.Call):
+                if (dotted_name(e.func) or "").endswith(("custom_vjp", "custom_jvp")):
+                    return True
+                if (dotted_name(e.func) or "").rsplit(".", 1)[-1] == "partial":
+                    pos = positional_args(e)
+                    return bool(pos) and (dotted_name(pos[0].value) or "").endswith(("custom_vjp", "custom_jvp"))
+            return False
+
+        for n in walk_tree(ctx.module):
+            if isinstance(n, cst.FunctionDef) and any(custom(d.decorator) for d in n.decorators):
+                out.add(n.name.value)
+            if not isinstance(n, cst.Call):
+                continue
+            pos = positional_args(n)
+            if isinstance(n.func, cst.Attribute) and n.func.attr.value in ("defjvp", "defjvps", "defvjp"):
+                for a in pos[:2] if n.func.attr.value == "defvjp" else pos[:1]:
+                    name = fn_name(a.value)
+                    if name is not None:
+                        out.add(name)
+                continue
+            callee = (ctx.qualname(n.func) or dotted_name(n.func) or "")
+            last = callee.rsplit(".", 1)[-1]
+            if pos and (custom(n.func) or last == "pallas_call"
+                        or "pallas" in callee and last in ("emit_pipeline", "core_map", "kernel")):
+                name = fn_name(pos[0].value)
+                if name is not None:
+                    out.add(name)
+        return out
 
     def _computed_operands(self, cond: cst.BaseExpression, pos) -> None:
         """A branch that is a name computed on an earlier line of the same function

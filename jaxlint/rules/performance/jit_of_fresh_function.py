@@ -172,6 +172,28 @@ def _times_calls(ctx, unit: Unit, memo: "dict[int, bool]") -> bool:
     return found
 
 
+def _rebuilt_on_change(loop: cst.CSTNode, node: cst.CSTNode) -> bool:
+    """Is the assignment ``node`` (a jit built in ``loop``) under an ``if`` of the loop
+    whose body assigns what its test reads: a recompile flag cleared once it is built
+    (``if need_compile: ...; need_compile = False``), the jitted function itself (``if
+    step is None: step = jax.jit(...)``), or the value it was built for (``if n !=
+    built_n: ...; built_n = n``)?  The loop then builds (and compiles) a new one only
+    when that changes, and reuses it otherwise."""
+    for n in walk_tree(loop, lambda c: isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))):
+        if not isinstance(n, cst.If) or not _contains(n.body, node):
+            continue
+        read = {dotted_name(r) for r in walk_tree(n.test) if isinstance(r, (cst.Name, cst.Attribute))}
+        written: set[Optional[str]] = set()
+        for a in walk_tree(n.body, lambda c: isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))):
+            if isinstance(a, cst.Assign):
+                written.update(dotted_name(t.target) for t in a.targets)
+            elif isinstance(a, (cst.AugAssign, cst.AnnAssign)):
+                written.add(dotted_name(a.target))
+        if (read & written) - {None}:
+            return True
+    return False
+
+
 def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
     from jaxlint.model.walk import walk_tree
 
@@ -198,7 +220,9 @@ class RecompileFreshFunction(Rule):
         "a name there and called once, outside loops (`f = jax.jit(lambda y: ...)` then `f(x)`; "
         "`@jax.jit` / `@functools.partial(jax.jit, ...)` on a function defined in the body and "
         "called there), so every call of the function compiles again (called in a loop of the "
-        "same body, the compile is reused: not flagged; nor where the jitted function uses the "
+        "same body, the compile is reused: not flagged; nor a wrap in a loop under an `if` whose "
+        "body assigns what its test reads, `if need_compile: f = jax.jit(...); need_compile = "
+        "False`, `if n != built_for: ...; built_for = n`: rebuilt only on change; nor where the jitted function uses the "
         "enclosing function's parameters or locals, which need a compile per value anyway, or "
         "where the enclosing function runs a loop: a driver whose compile the run pays for; the "
         "first is flagged where the file calls the enclosing function in a loop or a "
@@ -937,6 +961,8 @@ class RecompileFreshFunction(Rule):
             return
         loop = ctx.loop_stack[-1].node
         reason = self._fresh_wrap(node.value, loop)
+        if reason is not None and _rebuilt_on_change(loop, node):
+            reason = None  # `if need_compile: f = jax.jit(...); need_compile = False`
         if reason is not None:
             self._pending[tgt.value] = (node.value, loop, reason)  # type: ignore[assignment]
         else:

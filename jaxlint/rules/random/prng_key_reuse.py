@@ -13,7 +13,7 @@ from jaxlint.model import values as V
 from jaxlint.model.keyflow import assigned_in, invariant, key_like_name, loop_target_read, rngs_keys
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import writes
-from jaxlint.model.walk import arg_at, children, descendants, int_value, keyword_arg, positional_args, walk_tree
+from jaxlint.model.walk import arg_at, children, descendants, dotted_name, int_value, keyword_arg, positional_args, walk_tree
 
 
 class PrngKeyReuse(Rule):
@@ -32,8 +32,10 @@ class PrngKeyReuse(Rule):
         "* a key defined outside a loop (or comprehension) and consumed inside it without a new "
         "key per iteration, also through a function that consumes it: a helper, a jitted step "
         "whose nested loss function draws from it, flax's `rngs={\"dropout\": key}` (not in "
-        "an evaluation apply, `deterministic=True`, nor in tests, which compare applies under "
-        "one key);\n"
+        "an evaluation apply: a keyword naming determinism or evaluation set to True, "
+        "`deterministic=True`, or one naming training, dropout or sampling set to False, "
+        "`train=False`, `enable_dropout=False`, also for haiku applies; nor in tests, which "
+        "compare applies under one key);\n"
         "* `net.apply(...)` of a flax linen module of the file built with a key field "
         "(`NoisyDense(noise_key=key)`) that its methods draw from: every apply draws the same "
         "numbers, so a second apply of that module, or one in every iteration of a loop, is "
@@ -78,8 +80,16 @@ class PrngKeyReuse(Rule):
         "A key stored back on a record "
         "(`state = state._replace(key=k)`, `state.replace(key=k)`, `dataclasses.replace(state, "
         "key=k)`) or an attribute (`self._rng, rng = split(self._rng)`) is the new key; a copy "
-        "that replaces other fields keeps the old one. A test looping over a literal tuple of "
-        "cases (`for train in (False, True):`) may draw the same inputs for each case."
+        "that replaces other fields keeps the old one. A test looping over a table of cases "
+        "(`for train in (False, True):`, a literal of constants or of tuples of them, also bound "
+        "to a name, or `zip`/`itertools.product` of such tables) may draw the same inputs for "
+        "each case. Also silent: `permutation`/`shuffle`/`choice` of several arrays with one key "
+        "(`[permutation(key, a) for a in arrays]`, or `x` then `y`: the same order keeps paired "
+        "rows aligned); a call inside `with pytest.raises(...)`/`self.assertRaises(...)` (it "
+        "fails); `eqx.nn.Embedding(weight=..., key=key)` (given its values, it draws nothing); "
+        "a tree map over a single array (one leaf, one call); and the `\"params\"` stream of a "
+        "flax `apply` (`rngs={\"params\": key}`: it only initialises variables missing from "
+        "those given)."
     )
     why_bad = (
         "JAX's random functions are pure: the same key gives the same numbers. Reusing a key "
@@ -1573,6 +1583,26 @@ class PrngKeyReuse(Rule):
         self._stored_checked: set[tuple[int, str]] = set()
         self._sites: dict[tuple, list] = {}
         self._writes_memo: dict[tuple[int, str], list] = {}
+        self._raising: dict[int, set[int]] = {}
+
+    def _expected_to_raise(self) -> set[int]:
+        """The nodes of this function inside a block that expects an exception
+        (``with pytest.raises(...)``, ``with self.assertRaises(...)``,
+        ``assertRaisesRegex``, ``np.testing.assert_raises``)."""
+        unit = self.ctx.unit
+        got = self._raising.get(id(unit))
+        if got is None:
+            got = set()
+            root = unit.node
+            if "aises" in self.ctx.code(root) if not isinstance(root, cst.Module) else True:
+                for n in walk_tree(root, lambda c: c is not root and isinstance(c, (cst.FunctionDef, cst.ClassDef))):
+                    if isinstance(n, cst.With) and any(
+                            isinstance(i.item, cst.Call) and (dotted_name(i.item.func) or "").rsplit(".", 1)[-1]
+                            in ("raises", "assertRaises", "assertRaisesRegex", "assert_raises", "assertRaisesRegexp")
+                            for i in n.items):
+                        got.update(id(c) for c in walk_tree(n.body))
+            self._raising[id(unit)] = got
+        return got
 
     def _helper_consumes(self, node: cst.Call) -> None:
         """``helper(key, x)`` where ``helper`` (a function of this file, or one imported
@@ -1581,6 +1611,8 @@ class PrngKeyReuse(Rule):
         for arg, helper, sampler in ctx.key_consumer(node):
             if sampler.startswith("hk.") and _in_test(ctx.unit):
                 continue  # a test comparing applies under one key (haiku's determinism)
+            if sampler.startswith(("hk.", "rngs=")) and _evaluation_call(node):
+                continue  # `f.apply(params, key, x, is_training=False)`: an evaluation apply
             token = ctx.key_token(arg)
             if token is None:
                 continue
@@ -1608,6 +1640,11 @@ class PrngKeyReuse(Rule):
         given = keyword_arg(node, "key")
         if given is None:
             return
+        values = apis.LIBRARY_KEY_UNUSED_WITH.get(q or "")
+        if values is not None:
+            explicit = arg_at(node, values[1], values[0])
+            if explicit is not None and not (isinstance(explicit, cst.Name) and explicit.value == "None"):
+                return  # `eqx.nn.Embedding(weight=table, key=key)`: given its values, it draws nothing
         key_expr = given.value
         ctx = self.ctx
         token = ctx.key_token(key_expr)
@@ -1653,6 +1690,8 @@ class PrngKeyReuse(Rule):
         token = token or ctx.key_token(key_expr)
         if token is None:
             return
+        if id(node) in self._expected_to_raise():
+            return  # `with pytest.raises(...)`: the call fails, its draws are never seen
         prev = ctx.consume_key(token, node, how)
         if prev is None:
             return
@@ -1661,6 +1700,12 @@ class PrngKeyReuse(Rule):
         if self._unread(prev[0], through=node) or self._unread(node):
             return  # one of the two draws is never read (the first: on the paths that
             # make the second): no random bits are seen twice
+        if how == prev[1] and how in _PAIRING and isinstance(prev[0], cst.Call):
+            a, b = _data_arg(prev[0]), _data_arg(node)
+            if a is not None and b is not None and _array_like(a) and _array_like(b) \
+                    and ctx.code(a).strip() != ctx.code(b).strip():
+                return  # `x = permutation(key, x); y = permutation(key, y)`: the same order
+                # for paired arrays, on purpose
         self._report_reuse(node, key_expr, prev)
 
     def _unread(self, call: cst.CSTNode, through: Optional[cst.CSTNode] = None) -> bool:
@@ -1732,19 +1777,14 @@ class PrngKeyReuse(Rule):
                     related=prev[0],
                 )
 
-    _EVAL_KEYWORDS = {"deterministic": "True", "inference": "True", "train": "False",
-                      "training": "False", "is_training": "False"}
-
     def _rngs_consumes(self, node: cst.Call) -> None:
         """``model.apply(params, x, rngs={"dropout": key})`` (flax) in a loop: the call
         draws from each key of the dict (not in an evaluation call: ``deterministic=True``)."""
         names = rngs_keys(node)
         if not names:
             return
-        for a in node.args:
-            if a.keyword is not None and isinstance(a.value, cst.Name) and \
-                    self._EVAL_KEYWORDS.get(a.keyword.value) == a.value.value:
-                return
+        if _evaluation_call(node):
+            return
         ctx = self.ctx
         if _in_test(ctx.unit):
             return  # a test comparing applies (step-by-step decoding against a full pass) under one key
@@ -2098,9 +2138,30 @@ class PrngKeyReuse(Rule):
                 continue
             f = pos[fn_pos].value
             if f is outer.node or (fname is not None and isinstance(f, cst.Name) and f.value == fname):
+                if fn_pos == 0 and not self._builtin_map(n.func) and all(
+                        self._one_leaf(a.value) for a in pos[1:]):
+                    continue  # a tree map over one array: one leaf, one call
                 out.append(n)
         self._sites[memo] = out
         return out
+
+    def _builtin_map(self, func: cst.BaseExpression) -> bool:
+        return isinstance(func, cst.Name) and func.value == "map" and self.ctx.builtin_name(func) == "map"
+
+    def _one_leaf(self, tree: cst.BaseExpression) -> bool:
+        """Is the tree given to a tree map a single array (``jnp.asarray(w)``, a name
+        bound to one, a parameter annotated ``jax.Array``): a pytree of one leaf?"""
+        ctx = self.ctx
+        if isinstance(tree, cst.Call):
+            q = ctx.qualname(tree.func) or ""
+            return q.startswith(("jax.numpy.", "jax.random.", "numpy.")) and q.rsplit(".", 1)[-1] not in (
+                "split", "array_split", "meshgrid", "unstack", "broadcast_arrays", "atleast_1d", "atleast_2d",
+                "atleast_3d", "linalg", "svd", "eigh", "qr", "unique", "nonzero", "where", "histogram", "divmod",
+                "frexp", "modf")
+        if isinstance(tree, cst.Name):
+            v = ctx.lookup(tree.value)
+            return v is not None and v.kind in (V.ARRAY, V.NPARRAY)
+        return False
 
     @staticmethod
     def _call_sites(scope: cst.CSTNode, fname: str) -> list[tuple[cst.Call, bool]]:
@@ -2270,7 +2331,7 @@ class PrngKeyReuse(Rule):
             return
         frame = ctx.loop_stack[-1]
         kind = "comprehension" if not isinstance(node, (cst.For, cst.While)) else "loop"
-        if isinstance(node, cst.For) and _cases_loop(node) and _in_test(ctx.unit):
+        if isinstance(node, cst.For) and _in_test(ctx.unit) and _cases_loop(node, ctx.unit):
             # `for train in (False, True):` in a test: each case is meant to get the
             # same inputs, drawn again from the same key
             return
@@ -2285,6 +2346,9 @@ class PrngKeyReuse(Rule):
             ):
                 if not any(n is site for n in walk_tree(node)):
                     continue  # consumed before this (inner) loop, in the loop around it
+                if how in _PAIRING and _permutes_loop_item(ctx, site, node):
+                    continue  # `[permutation(key, a) for a in arrays]`: each array of the
+                    # collection in the same order (paired rows kept aligned), on purpose
                 name = still[0] if still else token.label
                 self.report(
                     site,
@@ -2364,20 +2428,100 @@ def _makes_key(ctx, stmt: cst.CSTNode) -> bool:
     return isinstance(value, cst.Name) and key_like_name(value.value)
 
 
-def _cases_loop(node: cst.For) -> bool:
-    """Does the loop run over a literal tuple or list of constants (the cases a test
-    checks: ``for train in (False, True)``, ``for mode in ["a", "b"]``)?"""
-    it = node.iter
+def _evaluation_call(node: cst.Call) -> bool:
+    """Is the apply an evaluation, switching its randomness off by a keyword: one that
+    names determinism or evaluation set to True (``deterministic=True``,
+    ``inference=True``, ``is_eval=True``), or one that names training, dropout or
+    sampling set to False (``train=False``, ``is_training=False``,
+    ``enable_dropout=False``, ``use_dropout=False``, ``stochastic=False``)?  The key
+    given is not drawn from (or only by streams that do not change the result)."""
+    for a in node.args:
+        if a.keyword is None or not isinstance(a.value, cst.Name) or a.value.value not in ("True", "False"):
+            continue
+        word = a.keyword.value.lower()
+        if a.value.value == "True" and any(w in word for w in ("determin", "eval", "infer", "test")) \
+                and "no_" not in word and "non" not in word:
+            return True
+        if a.value.value == "False" and any(w in word for w in ("train", "dropout", "stochastic", "sampl", "noise")):
+            return True
+    return False
+
+
+# samplers that reorder or pick from the array they are given: one key for several
+# arrays gives each the same order (paired data kept aligned)
+_PAIRING = ("permutation", "shuffle", "choice")
+
+
+def _data_arg(call: cst.Call) -> Optional[cst.BaseExpression]:
+    a = arg_at(call, 1, "x") or arg_at(call, 1, "a")
+    return a
+
+
+def _array_like(e: cst.CSTNode) -> bool:
+    """Not a number (``permutation(key, 10)`` draws a new permutation of ``range(10)``,
+    no data to pair)."""
+    return not isinstance(e, (cst.Integer, cst.Float, cst.UnaryOperation, cst.BinaryOperation)) and not (
+        isinstance(e, cst.Call) and (dotted_name(e.func) or "").rsplit(".", 1)[-1] in ("len", "int"))
+
+
+def _permutes_loop_item(ctx, site: cst.CSTNode, loop: cst.CSTNode) -> bool:
+    """Is ``site`` a ``permutation``/``shuffle``/``choice`` whose data argument is the
+    loop's (or comprehension's) item, a different array of a collection each iteration
+    (not a row of one array, nor an index of ``range``: each row shuffled alike is a
+    reuse)?"""
+    if not isinstance(site, cst.Call):
+        return False
+    data = _data_arg(site)
+    if data is None or not _array_like(data):
+        return False
+    if isinstance(loop, cst.For):
+        targets, iters = [loop.target], [loop.iter]
+    else:
+        targets, iters = [], []
+        f = getattr(loop, "for_in", None)
+        while f is not None:
+            targets.append(f.target)
+            iters.append(f.iter)
+            f = f.inner_for_in
+    for it in iters:
+        if isinstance(it, cst.Call) and (dotted_name(it.func) or "").rsplit(".", 1)[-1] in ("range", "enumerate"):
+            return False
+        if ctx.value(it).kind in (V.ARRAY, V.NPARRAY):
+            return False
+    names = {n.value for t in targets for n in walk_tree(t) if isinstance(n, cst.Name)}
+    return any(isinstance(n, cst.Name) and n.value in names for n in walk_tree(data))
+
+
+def _cases_loop(node: cst.For, unit) -> bool:
+    """Does the loop run over a table of cases: a literal tuple or list of constants or
+    of tuples of them (``for train in (False, True)``, ``for shape, dim in [((64,), 0),
+    ((2, 128), 1)]``), written there or bound once to a name of the function
+    (``cp_sizes = [2, 4, 8]`` ... ``for cp_size in cp_sizes``), or ``zip``/
+    ``itertools.product`` of such tables?"""
+    return _case_table(node.iter, unit, 0)
+
+
+def _case_table(it: cst.CSTNode, unit, depth: int) -> bool:
+    if depth > 3:
+        return False
+    if isinstance(it, cst.Name):
+        bound = unit.bindings.get(it.value, ()) if unit is not None else ()
+        return len(bound) == 1 and bound[0][1] is not None and _case_table(bound[0][1], unit, depth + 1)
+    if isinstance(it, cst.Call) and (dotted_name(it.func) or "").rsplit(".", 1)[-1] in ("zip", "product") \
+            and it.args and all(a.keyword is None and a.star == "" for a in it.args):
+        return all(_case_table(a.value, unit, depth + 1) for a in it.args)
     if not isinstance(it, (cst.Tuple, cst.List)) or not it.elements:
         return False
-    for el in it.elements:
-        v = el.value
-        if isinstance(v, cst.UnaryOperation):
-            v = v.expression
-        if not (isinstance(v, (cst.Integer, cst.Float, cst.SimpleString))
-                or isinstance(v, cst.Name) and v.value in ("True", "False", "None")):
-            return False
-    return True
+    return all(_constant(el.value) for el in it.elements)
+
+
+def _constant(v: cst.CSTNode) -> bool:
+    if isinstance(v, cst.UnaryOperation):
+        v = v.expression
+    if isinstance(v, (cst.Tuple, cst.List)):
+        return all(_constant(el.value) for el in v.elements)
+    return isinstance(v, (cst.Integer, cst.Float, cst.SimpleString)) or \
+        isinstance(v, cst.Name) and v.value in ("True", "False", "None")
 
 
 def _in_test(unit) -> bool:

@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.scopes import bound_once
-from jaxlint.model.walk import dotted_name, walk_tree
+from jaxlint.model.walk import children, dotted_name, walk_tree
 
 
 # equinox modules whose pytree leaves include a function (JAX 0.10.2, equinox 0.13:
@@ -23,6 +23,65 @@ _OPTAX_OPTIMIZERS = frozenset({
     "nadam", "nadamw", "radam", "lamb", "lars", "lion", "yogi", "amsgrad", "novograd", "fromage",
     "noisy_sgd", "sm3", "chain", "adadelta",
 })
+
+
+
+def _registered_names(module: cst.Module) -> set[str]:
+    """The names a ``register...(X, ...)`` call of the file registers: ``X`` itself; the
+    classes a loop or comprehension hands it (``for cls in (A, B):
+    register_pytree_node(cls, ...)``, also through a name bound to that tuple); and
+    the arguments of the calls of a helper that registers its parameter (``def
+    _register(cls): register_pytree_node_class(cls)`` ... ``_register(A)``)."""
+    out: set[str] = set()
+    helpers: set[str] = set()
+    tables: dict[str, cst.BaseExpression] = {}
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                        and isinstance(small.targets[0].target, cst.Name):
+                    tables[small.targets[0].target.value] = small.value
+
+    def names_in(e: cst.BaseExpression) -> set[str]:
+        if isinstance(e, cst.Name) and e.value in tables:
+            e = tables[e.value]
+        return {n.value for n in walk_tree(e) if isinstance(n, cst.Name)}
+
+    stack: list[tuple[cst.CSTNode, tuple, frozenset, str]] = [(module, (), frozenset(), "")]
+    while stack:
+        n, loops, params, fn = stack.pop()
+        if isinstance(n, cst.Call) and "register" in (dotted_name(n.func) or ""):
+            for a in n.args:
+                if not isinstance(a.value, cst.Name):
+                    continue
+                name = a.value.value
+                out.add(name)
+                for targets, it in loops:
+                    if name in targets:
+                        out.update(names_in(it))
+                if name in params and fn:
+                    helpers.add(fn)
+        if isinstance(n, cst.FunctionDef):
+            params = frozenset(p.name.value for p in (*n.params.params, *n.params.posonly_params,
+                                                      *n.params.kwonly_params))
+            fn = n.name.value
+        elif isinstance(n, cst.For):
+            loops = (*loops, ({t.value for t in walk_tree(n.target) if isinstance(t, cst.Name)}, n.iter))
+        elif isinstance(n, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            f = n.for_in
+            while f is not None:
+                loops = (*loops, ({t.value for t in walk_tree(f.target) if isinstance(t, cst.Name)}, f.iter))
+                f = f.inner_for_in
+        stack.extend((c, loops, params, fn) for c in children(n))
+
+    if helpers:
+        for n in walk_tree(module):
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in helpers:
+                out.update(a.value.value for a in n.args if isinstance(a.value, cst.Name))
+            elif isinstance(n, cst.ClassDef) and any(isinstance(d.decorator, cst.Name) and d.decorator.value in helpers
+                                                     for d in n.decorators):
+                out.add(n.name.value)
+    return out
 
 
 class StringToTracedArg(Rule):
@@ -40,7 +99,9 @@ class StringToTracedArg(Rule):
         "Also other objects that are not pytrees of arrays, built there or bound once to a name: "
         "an instance of a flax linen Module class (of the file, or of another module of the "
         "project), of a plain class of the file (no "
-        "bases, no decorators, no `__jax_array__`, no `register...(Cls, ...)` call in the file), "
+        "bases, no decorators, no metaclass, no `__jax_array__`, no `register...(Cls, ...)` call in "
+        "the file, also through a loop over classes, `for cls in (A, B): register_pytree_node(cls, "
+        "...)`, or a helper that registers its parameter), "
         "an optax optimizer (`optax.adam(...)`: a tuple of functions), a haiku "
         "`hk.transform(...)`, a function of the file. `eqx.filter_jit` is left alone (it traces "
         "only the array leaves)."
@@ -364,14 +425,13 @@ class StringToTracedArg(Rule):
         if node.decorators or any(b != "builtins.object" and b != "object" for b in cls.bases) \
                 or any((dotted_name(b.value) or "?") != "object" for b in node.bases):
             return False
+        if node.keywords:
+            return False  # `metaclass=...`: the metaclass may register it (or make it anything)
         if "__jax_array__" in cls.methods:
             return False
         regs = getattr(self, "_registered", None)
         if regs is None:
-            regs = self._registered = set()
-            for n in walk_tree(self.ctx.module):
-                if isinstance(n, cst.Call) and "register" in (dotted_name(n.func) or ""):
-                    regs.update(a.value.value for a in n.args if isinstance(a.value, cst.Name))
+            regs = self._registered = _registered_names(self.ctx.module)
         return cls.name not in regs
 
     def visit_Call(self, node: cst.Call) -> None:
