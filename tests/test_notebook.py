@@ -392,3 +392,28 @@ def test_github_and_gitlab_point_at_the_line_of_the_notebooks_json(tmp_path: Pat
                                 "::cell 3, line 3, column 8: Python `if`")
     gl = json.loads(_invoke("nb.ipynb", "--output-format", "gitlab", "--select", "JAX201").output)
     assert [i["location"] for i in gl] == [{"path": "nb.ipynb", "lines": {"begin": want[0], "end": want[0]}}]
+
+
+@pytest.mark.parametrize("fmt", ["concise", "github", "sarif"])
+def test_a_notebook_nested_thousands_deep_is_one_line_not_an_internal_error(tmp_path: Path, monkeypatch,
+                                                                           fmt: str) -> None:
+    """json.loads raised RecursionError on an output nested 5,000 deep: "internal error"
+    and exit 2.  Now the notebook cannot be read (JAX001, one line), in every format."""
+    monkeypatch.chdir(tmp_path)
+    deep = "[" * 5000 + "]" * 5000
+    (tmp_path / "deep.ipynb").write_text(
+        '{"cells": [{"cell_type": "code", "execution_count": 1, "id": "a", "metadata": {}, "outputs": '
+        '[{"output_type": "display_data", "data": {"application/json": %s}, "metadata": {}}], '
+        '"source": ["import jax\\n"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}' % deep)
+    r = CliRunner().invoke(cli, ["check", "--no-cache", "deep.ipynb", "--output-format", fmt])
+    assert r.exit_code == 1, r.output
+    assert "internal error" not in r.output
+    message = "The notebook cannot be read: not a notebook jaxlint reads: its JSON is nested too deeply"
+    if fmt == "concise":
+        assert r.output.splitlines()[0] == f"deep.ipynb:1:1: JAX001 {message}"
+    elif fmt == "github":
+        assert r.output == f"::error title=jaxlint (JAX001),file=deep.ipynb,line=1,col=1,endLine=1,endColumn=1::{message}\n"
+    else:
+        log = json.loads(r.output)
+        jsonschema.validate(log, json.loads(SCHEMA.read_text()))
+        assert [res["message"]["text"] for res in log["runs"][0]["results"]] == [message]

@@ -91,6 +91,8 @@ class Notebook:
             raise NotebookError(f"not a notebook: not valid UTF-8 ({exc.reason})") from None
         except ValueError as exc:
             raise NotebookError(f"not a notebook: not valid JSON ({exc})") from None
+        except RecursionError:  # (an output nested thousands deep)
+            raise NotebookError("not a notebook jaxlint reads: its JSON is nested too deeply") from None
         if not isinstance(raw, dict) or not isinstance(raw.get("cells"), list):
             raise NotebookError("not a notebook: no `cells` list")
         if raw.get("nbformat") != 4:
