@@ -394,6 +394,19 @@ def test_github_and_gitlab_point_at_the_line_of_the_notebooks_json(tmp_path: Pat
     assert [i["location"] for i in gl] == [{"path": "nb.ipynb", "lines": {"begin": want[0], "end": want[0]}}]
 
 
+def test_sarif_region_in_a_cell_whose_lines_end_with_a_lone_cr(tmp_path: Path, monkeypatch) -> None:
+    """The cell's lines count as CPython counts them (a lone \\r ends one): the region of
+    line 4 of a one-string source with \\r line ends is on its JSON line, at the code."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cr.ipynb").write_text(
+        '{"cells":[{"cell_type":"code","source":"import jax\\r\\rx=jax.numpy.zeros(3)\\rx[0]=1",'
+        '"metadata":{},"outputs":[],"execution_count":null}],"metadata":{},"nbformat":4,"nbformat_minor":4}')
+    log = json.loads(_invoke("cr.ipynb", "--output-format", "sarif").output)
+    (res,) = log["runs"][0]["results"]
+    assert res["properties"]["cellRegion"] == {"startLine": 4, "startColumn": 1, "endLine": 4, "endColumn": 7}
+    assert _json_text_at(tmp_path / "cr.ipynb", res["locations"][0]["physicalLocation"]["region"]) == "x[0]=1"
+
+
 @pytest.mark.parametrize("fmt", ["concise", "github", "sarif"])
 def test_a_notebook_nested_thousands_deep_is_one_line_not_an_internal_error(tmp_path: Path, monkeypatch,
                                                                            fmt: str) -> None:

@@ -36,6 +36,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
+from jaxlint.parse.lines import LINE_BREAK
+
 NOTEBOOK_SUFFIX = ".ipynb"
 
 # the function a `%time`/`%timeit` magic becomes: known to JAX505 (timing) by name
@@ -603,9 +605,10 @@ class JsonPlaces:
                 # ended mid-line) and after each newline but a final one
                 if line_ended:
                     starts.append(json_line)
-                inner = s[:-1] if s.endswith("\n") else s
-                starts.extend([json_line] * inner.count("\n"))
-                line_ended = s.endswith("\n")
+                # (line breaks as CPython counts them: a lone "\r" too, as the cell's lines)
+                inner = s[:-2] if s.endswith("\r\n") else s[:-1] if s.endswith(("\n", "\r")) else s
+                starts.extend([json_line] * len(LINE_BREAK.findall(inner)))
+                line_ended = s.endswith(("\n", "\r"))
             out[number] = starts
         return out
 
@@ -622,11 +625,12 @@ class JsonPlaces:
             source_starts.append(source_starts[-1] + len(s))
         source = "".join(s for _, s in items)
         at = 0
-        for _ in range(line - 1):  # the cell's lines end at "\n", as json_lines counts them
-            nl = source.find("\n", at)
-            if nl < 0:
+        breaks = LINE_BREAK.finditer(source)  # the cell's lines, as CPython counts them
+        for _ in range(line - 1):
+            brk = next(breaks, None)
+            if brk is None:
                 return None
-            at = nl + 1
+            at = brk.end()
         index = at + col - 1
         if index < 0 or index > len(source):
             return None
