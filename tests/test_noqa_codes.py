@@ -165,3 +165,20 @@ def test_the_docs_say_it() -> None:
     text = (ROOT / "docs" / "cli.md").read_text()
     assert "jaxlint does not yet" not in text
     assert "JAX002" in text
+
+
+def test_add_noqa_leaves_jax002_to_its_fix_and_merges_after_what_is_written(tmp_path: Path) -> None:
+    """--add-noqa added JAX002 to the directive it complains about (silencing the
+    complaint), and took `# noqa: JAX-101` for a blanket noqa (its own regex): nothing
+    added, the JAX101 finding stayed.  Now JAX002 is never added, and a code goes after
+    the codes as written."""
+    (tmp_path / "b.py").write_text("import jax.numpy as jnp\nx = jnp.zeros(3)\n"
+                                   "x[0] = 1  # noqa: JAX9999\nx[1] = 1  # noqa: JAX-101\n"
+                                   "x[2] = 1  # noqa:E501\nx[2] = 1  # noqa\n")
+    r = _jaxlint("b.py", "--add-noqa", cwd=tmp_path)
+    assert r.returncode == 0 and r.stderr == "Added 3 noqa directives.\n"
+    assert (tmp_path / "b.py").read_text() == (
+        "import jax.numpy as jnp\nx = jnp.zeros(3)\n"
+        "x[0] = 1  # noqa: JAX9999, JAX101\nx[1] = 1  # noqa: JAX-101, JAX101\n"
+        "x[2] = 1  # noqa:E501, JAX101\nx[2] = 1  # noqa\n")
+    assert _codes(lint((tmp_path / "b.py").read_text())) == [("JAX002", 3, 19), ("JAX002", 4, 19)]
