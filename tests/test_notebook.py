@@ -410,10 +410,11 @@ def test_sarif_region_in_a_cell_whose_lines_end_with_a_lone_cr(tmp_path: Path, m
 @pytest.mark.parametrize("fmt", ["concise", "github", "sarif"])
 def test_a_notebook_nested_thousands_deep_is_one_line_not_an_internal_error(tmp_path: Path, monkeypatch,
                                                                            fmt: str) -> None:
-    """json.loads raised RecursionError on an output nested 5,000 deep: "internal error"
-    and exit 2.  Now the notebook cannot be read (JAX001, one line), in every format."""
+    """json.loads raised RecursionError on an output nested thousands deep: "internal
+    error" and exit 2.  Now the notebook cannot be read (JAX001, one line), in every
+    format.  (100,000 deep: past any recursion limit a run sets.)"""
     monkeypatch.chdir(tmp_path)
-    deep = "[" * 5000 + "]" * 5000
+    deep = "[" * 100_000 + "]" * 100_000
     (tmp_path / "deep.ipynb").write_text(
         '{"cells": [{"cell_type": "code", "execution_count": 1, "id": "a", "metadata": {}, "outputs": '
         '[{"output_type": "display_data", "data": {"application/json": %s}, "metadata": {}}], '
