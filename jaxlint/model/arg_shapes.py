@@ -84,7 +84,7 @@ def note(ctx, call: cst.Call) -> None:
                 i += 1
             else:
                 name = a.keyword.value
-            if name in shapes and not _rebound_in_loop(ctx, a.value):
+            if name in shapes and not rebound_in_loop(ctx, a.value):
                 v = ctx.value(a.value)
                 if v.kind in (V.ARRAY, V.STATIC, V.NPARRAY) and v.shape is not None:
                     shapes[name] = (v.shape, v.kind == V.ARRAY)
@@ -100,7 +100,7 @@ def call_shapes(ctx, call: cst.Call) -> Optional[dict]:
     pos, kw, known = [], {}, False
     for a in call.args:
         shape = None
-        if not _rebound_in_loop(ctx, a.value):
+        if not rebound_in_loop(ctx, a.value):
             v = ctx.value(a.value)
             if v.kind in (V.ARRAY, V.STATIC, V.NPARRAY) and v.shape is not None:
                 shape = [list(v.shape), v.kind == V.ARRAY]
@@ -133,7 +133,7 @@ def fact_site(unit: Unit, key: object, fact: dict, skip: int = 0) -> bool:
 FOREIGN = "<another module>"
 
 
-def _assigned_in(node: cst.CSTNode) -> frozenset:
+def assigned_in(node: cst.CSTNode) -> frozenset:
     """The names a loop's body binds (its target too)."""
     out = set()
     stack = [node]
@@ -169,7 +169,7 @@ def _names(node: cst.CSTNode) -> list:
     return out
 
 
-def _rebound_in_loop(ctx, arg: cst.CSTNode) -> bool:
+def rebound_in_loop(ctx, arg: cst.CSTNode) -> bool:
     """Does ``arg`` read a name that a loop around the call binds again (its shape
     may change from one iteration to the next)?"""
     if not ctx.loop_stack:
@@ -180,7 +180,7 @@ def _rebound_in_loop(ctx, arg: cst.CSTNode) -> bool:
         key = id(frame.node)
         bound = memo.get(key)
         if bound is None:
-            bound = memo[key] = _assigned_in(frame.node)
+            bound = memo[key] = assigned_in(frame.node)
         if read & bound:
             return True
     return False

@@ -8,11 +8,12 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, instances, kinds, pytrees, shape_flow
+from jaxlint.model import apis, instances, kinds, pytrees, returns, shape_flow
 from jaxlint.model import values as V
 from jaxlint.model.bindings import replace_value
 from jaxlint.model.shapes import constructor_facts, int_range
 from jaxlint.model.transformed import differentiates
+from jaxlint.model.arg_shapes import rebound_in_loop
 from jaxlint.model.scopes import bound_receiver
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
@@ -79,28 +80,45 @@ class Evaluator:
         if t is cst.Name:
             v = self.lookup(e.value)
             if v is not None:
+                if v.const is not None and (
+                        (self.loop_stack and rebound_in_loop(self, e)) or not returns.const_visible(self, e.value)):
+                    return replace_value(v, const=None)  # another value in a later iteration, or rebound
                 return v
             if e.value in ("True", "False", "None"):
                 return V.STATIC_VALUE
+            c = self.index.imported_values.get(e.value)
+            if c is not None and "int" in c:
+                return Value(kind=V.STATIC, const=c["int"])  # `from config import N_STEPS`
             q = self.imports.resolve_dotted(e.value)
             if q is not None:
                 return Value(kind=V.FUNCTION, qualname=q)
             return V.UNKNOWN_VALUE
-        if t in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Ellipsis):
+        if t is cst.Integer:
+            n = int_value(e)
+            return Value(kind=V.STATIC, const=n) if n is not None else V.STATIC_VALUE
+        if t in (cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Ellipsis):
             return V.STATIC_VALUE
         if t is cst.Attribute:
             q = self.qualname(e)
             if q is not None:
+                if self.index.imported_values:
+                    known = self.index.imported_values.get(dotted_name(e) or "")
+                    if known is not None and "int" in known:
+                        return Value(kind=V.STATIC, const=known["int"])  # `config.N_STEPS`
                 return Value(kind=V.FUNCTION, qualname=q)
             base = self.value(e.value)
             attr = e.attr.value
             if attr in apis.STATIC_ATTRS:
-                return V.STATIC_VALUE
+                return shape_flow.shape_attr(base, attr)  # `x.shape` of a known shape: its numbers
             if not base.traced and type(e.value) is cst.Name and e.value.value == "self" and self.unit.cls is not None \
                     and self.unit.params and self.unit.params[0].name == "self":
                 ref = instances.attribute(self, self.unit.cls, attr)  # `self.model` set in `__init__`
                 if ref is not None:
                     return Value(instance=ref)
+                held = returns.attribute_value(self, self.unit.cls, attr)
+                if held is not None:
+                    # `self.buf = jnp.zeros((4, 3))` once, in `__init__`: a concrete array of that shape
+                    return Value(kind=held.kind, shape=held.shape, const=held.const, int_range=held.int_range)
             if attr == "at" and (base.kind == V.ARRAY or base.traced):
                 return Value(kind=V.AT, traced=base.traced, deps=base.deps)
             if base.kind == V.ARRAY:
@@ -110,6 +128,8 @@ class Evaluator:
             if base.fields is not None:
                 for name, fv in base.fields:
                     if name == attr:
+                        if fv.const is not None and returns.attribute_written(self, attr):
+                            return replace_value(fv, const=None)  # `cfg.n_layers = 8` somewhere
                         return fv  # `p.w` of `p = Params(w=jnp.zeros(3))`
             return V.UNKNOWN_VALUE
         if t is cst.Subscript:
@@ -129,7 +149,9 @@ class Evaluator:
                     if key is not None and name == f"[{key}]":
                         return fv  # `params["radec"]` of `params = {"radec": np.array(...)}`
             if base.kind == V.STATIC:
-                return Value(kind=V.STATIC) if not idx_traced else Value(traced=True, deps=deps)
+                if idx_traced:
+                    return Value(traced=True, deps=deps)
+                return shape_flow.const_item(self, base, e)  # `x.shape[0]`: a known number
             if base.kind == V.KEYS:
                 return Value(kind=V.KEY, key=self._subscript_key(e, base))
             if base.kind == V.AT:
@@ -165,7 +187,7 @@ class Evaluator:
         if t is cst.BinaryOperation:
             l, r = self.value(e.left), self.value(e.right)
             if l.kind == V.STATIC and r.kind == V.STATIC:
-                return V.STATIC_VALUE
+                return shape_flow.const_binop(e.operator, l, r)
             if (l.kind in (V.LIST, V.TUPLE) or r.kind in (V.LIST, V.TUPLE)) and not (l.traced or r.traced):
                 return Value(kind=V.LIST)  # sequence repetition / concatenation
             traced = l.traced or r.traced
@@ -185,6 +207,8 @@ class Evaluator:
             if isinstance(e.operator, cst.Not):
                 return V.STATIC_VALUE
             hint = inner.dtype_hint if isinstance(e.operator, cst.BitInvert) else None
+            if type(inner.const) is int and isinstance(e.operator, (cst.Minus, cst.Plus)):
+                return Value(kind=V.STATIC, const=-inner.const if isinstance(e.operator, cst.Minus) else inner.const)
             return Value(kind=inner.kind if inner.kind in (V.ARRAY, V.STATIC) else V.UNKNOWN, traced=inner.traced, deps=inner.deps, dtype_hint=hint)
         if t is cst.Comparison:
             if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in e.comparisons):
@@ -294,7 +318,15 @@ class Evaluator:
         q = self.qualname(func)
         if q is not None and written in self.index.imported_returns and head is None:
             # a helper of another module of the project whose every return has one kind
-            return self._returned(self.index.imported_returns[written], e, traced_ctx, deps)
+            r = self._returned(self.index.imported_returns[written], e, traced_ctx, deps)
+            known = self.index.imported_values.get(written) if not e.args else None
+            if known is not None and "shape" in known and r.kind in (V.ARRAY, V.NPARRAY):
+                r = replace_value(r, shape=tuple(known["shape"]))  # `make_grid()` of known shape
+            return r
+        if q is not None and written is not None and head is None and not e.args:
+            known = self.index.imported_values.get(written)
+            if known is not None and "int" in known:
+                return Value(kind=V.STATIC, const=known["int"])  # `num_steps()` of another module
         if q is not None:
             if q in apis.PARTIALS:
                 return Value(kind=V.FUNCTION)
@@ -363,6 +395,10 @@ class Evaluator:
             name = func.value
             local = self.lookup(name)
             if local is None:
+                if name in ("len", "int") and len(e.args) == 1 and not e.args[0].star and e.args[0].keyword is None:
+                    n = shape_flow.length(arg_vals[0]) if name == "len" else arg_vals[0].const
+                    if type(n) is int:
+                        return Value(kind=V.STATIC, const=n)  # `len(layers)` of a tuple, `int(n)`
                 if name in _BUILTIN_STATIC or name in ("int", "float", "bool", "complex"):
                     return V.STATIC_VALUE
                 if name == "range":
@@ -390,9 +426,9 @@ class Evaluator:
             if (traced_ctx or self.concrete) and any_traced and local.unit is not None and \
                     self._returns_array(local.unit, e, arg_vals, concrete=not traced_ctx):
                 # a helper of this file that hands back a JAX computation of what it was given
-                return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
+                return self._with_body(Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED), local.unit, e, arg_vals)
             if local.unit is not None and local.kind == V.FUNCTION:
-                return self._returned(self.return_kind(local.unit), e, traced_ctx, deps)
+                return self._with_body(self._returned(self.return_kind(local.unit), e, traced_ctx, deps), local.unit, e, arg_vals)
             return V.UNKNOWN_VALUE
         if isinstance(func, cst.Attribute):
             base = self.value(func.value)
@@ -442,6 +478,15 @@ class Evaluator:
                     # nn.Dense(4)(x), hk.Linear(8)(x) on a tracer: the layer's output is a tracer
                     return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
         return V.UNKNOWN_VALUE
+
+    def _with_body(self, r: Value, unit: Unit, call: cst.Call, arg_vals: list[Value], n_bound: int = 0) -> Value:
+        """``r``, the value of a call of ``unit`` (a function of this file) as its
+        return kind gives it, with what its body tells for this call (model/returns.py):
+        the static shape of the array it returns, the integer, the tuple of them."""
+        body = returns.returned_value(self, unit, call, arg_vals, n_bound)
+        if body is None:
+            return r
+        return merged(r, body)
 
     def _element_of(self, iterable: cst.BaseExpression, target: cst.CSTNode) -> Value:
         """The value of one element when iterating ``iterable``."""
@@ -629,7 +674,7 @@ class Evaluator:
         for info in self.index.classes:
             if info.name == written:
                 names = kinds.dataclass_fields(info.node, self.qualname)
-                return kinds.instance_fields(names, call, self.value) if names else None
+                return kinds.instance_fields(names, call, self.value, kinds.dataclass_int_defaults(info.node)) if names else None
         return None
 
 
@@ -650,6 +695,23 @@ class Evaluator:
         finally:
             self.env.close()
             self._memo = saved
+
+
+def merged(r: Value, body: Value) -> Value:
+    """What the model knows of a call's result (``r``) with what the callee's body
+    gives (``body``): shapes and integers added; a kind the return-kind reading
+    left unknown (a tuple, an array built in steps) taken from the body."""
+    if r.kind == V.ARRAY and body.kind == V.ARRAY:
+        return replace_value(r, shape=body.shape, int_range=body.int_range) if body.shape is not None else r
+    if r.kind == V.NPARRAY and body.kind == V.NPARRAY:
+        return replace_value(r, shape=body.shape) if body.shape is not None else r
+    if r.kind in (V.STATIC, V.UNKNOWN) and body.kind == V.STATIC and body.const is not None and not r.traced:
+        return Value(kind=V.STATIC, const=body.const)
+    if r.kind == V.UNKNOWN and r.instance is None and r.cls is None and r.fields is None and body.kind in (V.ARRAY, V.NPARRAY, V.TUPLE, V.ARRAYS):
+        if r.traced and not body.traced:
+            return r
+        return replace_value(body, deps=body.deps | r.deps, local_array=False)
+    return r
 
 
 def _slice_parts(sl: cst.CSTNode) -> list[cst.CSTNode]:

@@ -78,6 +78,11 @@ class Value:
     # file writes it (``Matern32``, ``models.Net``) or, from another module's facts,
     # ``@module:qualname``
     instance: Optional[str] = None
+    # the Python integer (or tuple of integers: ``x.shape``) the value always holds
+    # here: a literal, arithmetic on known ones, ``x.shape[0]`` of an array of known
+    # shape, ``len()`` of a tuple, a module constant (imported too), a helper's return
+    # (model/evaluation.py); None when unknown
+    const: Optional[object] = None
 
     def with_key(self, token: KeyToken) -> "Value":
         return replace(self, key=token)
@@ -108,4 +113,5 @@ def join(a: Value, b: Value) -> Value:
         cls=a.cls if a.cls is b.cls else None,
         fields=a.fields if a.fields == b.fields else None,
         instance=a.instance if a.instance == b.instance else None,
+        const=a.const if a.const == b.const else None,
     )

@@ -115,6 +115,10 @@ class Walker:
             held = env.get(name)
             if held is not None and held.kind == V.LIST and held.fields is not None:
                 env[name] = replace_value(held, fields=None)
+            elif held is not None and held.fields is not None and any(fv.const is not None for _, fv in held.fields):
+                # `configure(cfg)`, `cfg.update(...)`: its integer fields may change
+                kept = tuple((n, fv) for n, fv in held.fields if fv.const is None)
+                env[name] = replace_value(held, fields=kept or None)
 
     def _callers_known(self, unit: Unit) -> bool:
         """Are the calls that gave ``unit`` its parameter kinds all its uses?  A plain

@@ -82,6 +82,7 @@ def incoming_facts(
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
     returns_of = {module: proj.get("returns") or {} for module, _, proj in outputs}
+    values_of = {module: proj.get("values") or {} for module, _, proj in outputs}
     records_of = {module: proj.get("pytrees") or {} for module, _, proj in outputs}
     flat_memo: dict = {}
 
@@ -111,6 +112,9 @@ def incoming_facts(
             returned = returns_of.get(target_module, {}).get(qualname)
             if returned is not None and function:
                 out.setdefault(path, {}).setdefault("returns", {})[name] = returned
+            known_value = values_of.get(target_module, {}).get(qualname)
+            if known_value is not None:  # an integer constant, what a no-argument helper returns
+                out.setdefault(path, {}).setdefault("values", {})[name] = known_value
             if function and qualname in factories_of.get(target_module, ()):
                 factories = out.setdefault(path, {}).setdefault("factories", [])
                 if name not in factories:
@@ -133,7 +137,7 @@ def incoming_facts(
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
-                   or x64_of.get(m) or returns_of.get(m)]
+                   or x64_of.get(m) or returns_of.get(m) or values_of.get(m)]
         if modules and text_of is not None:
             names = frozenset(n for n, _ in modules)
             used = memo.get(("attrs", path)) if memo is not None else None

@@ -431,15 +431,15 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
         return max(s[k] for s in shapes)  # type: ignore[index]
 
     def check_range(self, it, bounds) -> None:
-        n = _trip_count(self.ctx, bounds)
         source = ""
-        defaults = [b.value for b in bounds if isinstance(b, cst.Name) and b.value in self.ctx.unit.defaulted_params]
-        if n is not None and defaults:
-            source = f" (`{defaults[0]}` keeps its default: no call passes it)"
-        if n is None:
-            n = self._call_site_trips(bounds)
-            if n is not None:
-                source = f" (`{self.ctx.code(bounds[0]).strip()}` is up to {n} at the calls in this file)"
+        n = self._call_site_trips(bounds)
+        if n is not None:
+            source = f" (`{self.ctx.code(bounds[0]).strip()}` is up to {n} at the calls in this file)"
+        else:
+            n = _trip_count(self.ctx, bounds)
+            defaults = [b.value for b in bounds if isinstance(b, cst.Name) and b.value in self.ctx.unit.defaulted_params]
+            if n is not None and defaults:
+                source = f" (`{defaults[0]}` keeps its default: no call passes it)"
         try:
             limit = int(self.ctx.settings.option("max-unrolled-loop", 100))  # type: ignore[arg-type]
         except (TypeError, ValueError):
