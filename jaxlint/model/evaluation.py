@@ -112,13 +112,13 @@ class Evaluator:
                 return shape_flow.shape_attr(base, attr)  # `x.shape` of a known shape: its numbers
             if not base.traced and type(e.value) is cst.Name and e.value.value == "self" and self.unit.cls is not None \
                     and self.unit.params and self.unit.params[0].name == "self":
-                ref = instances.attribute(self, self.unit.cls, attr)  # `self.model` set in `__init__`
-                if ref is not None:
-                    return Value(instance=ref)
                 held = returns.attribute_value(self, self.unit.cls, attr)
                 if held is not None:
                     # `self.buf = jnp.zeros((4, 3))` once, in `__init__`: a concrete array of that shape
                     return Value(kind=held.kind, shape=held.shape, const=held.const, int_range=held.int_range)
+                ref = instances.attribute(self, self.unit.cls, attr)  # `self.model` set in `__init__`
+                if ref is not None:
+                    return Value(instance=ref)
             if attr == "at" and (base.kind == V.ARRAY or base.traced):
                 return Value(kind=V.AT, traced=base.traced, deps=base.deps)
             if base.kind == V.ARRAY:
@@ -319,14 +319,19 @@ class Evaluator:
         if q is not None and written in self.index.imported_returns and head is None:
             # a helper of another module of the project whose every return has one kind
             r = self._returned(self.index.imported_returns[written], e, traced_ctx, deps)
-            known = self.index.imported_values.get(written) if not e.args else None
+            known = self.index.imported_values.get(written)
             if known is not None and "shape" in known and r.kind in (V.ARRAY, V.NPARRAY):
                 r = replace_value(r, shape=tuple(known["shape"]))  # `make_grid()` of known shape
             return r
-        if q is not None and written is not None and head is None and not e.args:
+        if q is not None and written is not None and head is None and self.index.imported_values:
             known = self.index.imported_values.get(written)
             if known is not None and "int" in known:
                 return Value(kind=V.STATIC, const=known["int"])  # `num_steps()` of another module
+            if known is not None and "tuple" in known:
+                # `w, b = init_params(key, n)` of another module: a tuple of arrays
+                return Value(kind=V.TUPLE, elements=tuple(
+                    replace_value(self._returned(k, e, traced_ctx, deps), shape=tuple(sh)) if sh is not None
+                    else self._returned(k, e, traced_ctx, deps) for k, sh in known["tuple"]))
         if q is not None:
             if q in apis.PARTIALS:
                 return Value(kind=V.FUNCTION)

@@ -36,6 +36,7 @@ function compiled by jit travels too (``jitted``: ``bench(jax.jit(f), x)`` gives
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Callable, Iterable, Mapping, Optional
 
@@ -167,6 +168,12 @@ def _fact_name(k: object) -> bool:
 def join_into(acc: dict[str, str], kinds: Mapping[str, str]) -> None:
     for name, k in kinds.items():
         acc[name] = join(acc.get(name, BOTTOM), k)
+
+
+def attribute_uses(text: str, name: str) -> int:
+    """How many times ``name`` is written in ``text`` as a whole name, an attribute
+    (``self.name``, ``obj.name``) too: a method's definition and every use of it."""
+    return len(re.findall(rf"(?<![\w]){re.escape(name)}(?!\w)", text))
 
 
 def uses_of(text: str, name: str) -> tuple[int, int]:

@@ -65,9 +65,10 @@ def _signature(v: Value) -> tuple:
 
 
 def returned_value(interp: Any, unit: Unit, call: cst.Call, arg_vals: list[Value], n_bound: int = 0,
-                   traced: Optional[bool] = None) -> Optional[Value]:
+                   traced: Optional[bool] = None, defaults: bool = True) -> Optional[Value]:
     """The join of ``unit``'s returns for this call (None: unknown); ``traced``: whether
-    the call runs under a trace (default: where the walk stands)."""
+    the call runs under a trace (default: where the walk stands); ``defaults``: a
+    parameter the call does not pass holds its default (else: unknown)."""
     node = unit.node
     if type(node) is not cst.FunctionDef or node.decorators or unit.is_generator or interp.concrete:
         return None
@@ -77,7 +78,7 @@ def returned_value(interp: Any, unit: Unit, call: cst.Call, arg_vals: list[Value
         return None
     if traced is None:
         traced = interp.in_traced and not interp.eager
-    key = (id(unit), n_bound, traced, tuple(_signature(v) for v in arg_vals),
+    key = (id(unit), n_bound, traced, defaults, tuple(_signature(v) for v in arg_vals),
            tuple(a.keyword.value if a.keyword is not None else None for a in call.args))
     memo = interp.scratch_memo
     if key in memo:
@@ -95,7 +96,7 @@ def returned_value(interp: Any, unit: Unit, call: cst.Call, arg_vals: list[Value
             pos += 1
         else:
             given[a.keyword.value] = _plain(v)
-    out = _read(interp, unit, given, traced, returns=True)
+    out = _read(interp, unit, given, traced, returns=True, defaults=defaults)
     memo[key] = out
     return out
 
@@ -143,7 +144,7 @@ def _attributes(interp: Any, cls: ClassInfo) -> dict[str, Value]:
     return out
 
 
-def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, returns: bool):
+def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, returns: bool, defaults: bool = True):
     """Walk ``unit``'s body straight-line in a scratch environment.  ``returns``: the
     join of its returns (None when one is unknown); else the ``self.attr = value``
     assignments of its top level, attribute -> value."""
@@ -161,7 +162,7 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
         for p in unit.params:
             if p.name in given:
                 env[p.name] = given[p.name]
-            elif p.default is not None and returns and p.name not in given:
+            elif p.default is not None and returns and defaults:
                 env[p.name] = _plain(interp.value(p.default))
             else:
                 env[p.name] = V.UNKNOWN_VALUE
@@ -258,15 +259,21 @@ def exported_values(interp: Any) -> dict[str, dict]:
         if n is not None:
             out[name] = {"int": n}
     for name, unit in sorted(module.defs.items()):
-        if unit.params or unit.cls is not None:
+        if unit.cls is not None:
             continue
-        v = returned_value(interp, unit, cst.Call(func=cst.Name(name)), [], traced=False)
+        # what any call returns: its parameters unknown (a call may pass anything)
+        v = returned_value(interp, unit, cst.Call(func=cst.Name(name)), [], traced=False, defaults=False)
         if v is None:
             continue
         if v.kind in (V.ARRAY, V.NPARRAY) and v.shape is not None:
             out[name] = {"shape": list(v.shape)}
         elif v.kind == V.STATIC and type(v.const) is int:
             out[name] = {"int": v.const}
+        elif v.kind == V.TUPLE and v.elements is not None and 1 < len(v.elements) <= 16 \
+                and any(e.kind in (V.ARRAY, V.NPARRAY) for e in v.elements):
+            # `return w, b` of two JAX arrays: their kinds (and shapes) for `w, b = init(...)`
+            out[name] = {"tuple": [[e.kind, list(e.shape) if e.shape is not None else None]
+                                   if e.kind in (V.ARRAY, V.NPARRAY) else [V.UNKNOWN, None] for e in v.elements]}
     return out
 
 

@@ -125,8 +125,15 @@ class Walker:
         function (no decorator, not a method) whose name this file writes only in its
         ``def`` and the calls seen, and that no importing module uses otherwise."""
         node = unit.node
-        if unit.escapes or unit.cls is not None or type(node) is not cst.FunctionDef or node.decorators:
+        if unit.escapes or type(node) is not cst.FunctionDef or node.decorators:
             return False
+        if unit.cls is not None:
+            # a method: called as `self.name(...)` only; a private one (`_fill`), or any in
+            # a file linted alone (no other module calls it)
+            private = unit.name.startswith("_") and not unit.name.endswith("__")
+            if not (private or self.settings.module is None) or unit.cls.is_jax_module:
+                return False
+            return kinds.attribute_uses(self.text, unit.name) == 1 + unit.local_calls
         return kinds.uses_of(self.text, unit.name)[0] == 1 + unit.local_calls
 
     def _dispatch(self, node: cst.CSTNode) -> None:
