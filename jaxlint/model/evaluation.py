@@ -83,6 +83,8 @@ class Evaluator:
                 if v.const is not None and (
                         (self.loop_stack and rebound_in_loop(self, e)) or not returns.const_visible(self, e.value)):
                     return replace_value(v, const=None)  # another value in a later iteration, or rebound
+                if v.kind == V.LIST and v.shape is not None and not returns.list_length_visible(self, e.value):
+                    return replace_value(v, shape=None)  # `LAYERS.append(...)` in some function
                 return v
             if e.value in ("True", "False", "None"):
                 return V.STATIC_VALUE
@@ -266,7 +268,9 @@ class Evaluator:
             item = self._memo.get(id(e.elt))  # type: ignore[attr-defined]
             if item is None:
                 item = self._element_value(e)
-            return Value(kind=V.ITERATOR if t is cst.GeneratorExp else V.LIST, item=item)
+            n = self._comprehension_length(e) if t is cst.ListComp else None
+            return Value(kind=V.ITERATOR if t is cst.GeneratorExp else V.LIST, item=item,
+                         shape=(n,) if n is not None else None)
         if t is cst.Lambda:
             return Value(kind=V.FUNCTION, unit=self.index.unit_of.get(id(e)))
         if t is cst.NamedExpr:
@@ -492,6 +496,31 @@ class Evaluator:
         if body is None:
             return r
         return merged(r, body)
+
+    def _comprehension_length(self, e: cst.ListComp) -> Optional[int]:
+        """How many elements ``[f(i) for i in range(n)]`` has: each ``for`` over a
+        ``range`` of known integers, a tuple or an array of known length, no ``if``."""
+        total = 1
+        f = e.for_in
+        while f is not None:
+            if f.ifs:
+                return None
+            it = f.iter
+            n = None
+            if type(it) is cst.Call and type(it.func) is cst.Name and it.func.value == "range" \
+                    and self.lookup("range") is None and 1 <= len(it.args) <= 3 \
+                    and not any(a.star or a.keyword is not None for a in it.args):
+                bounds = [self.value(a.value).const for a in it.args]
+                if all(type(b) is int for b in bounds):
+                    n = len(range(*bounds))  # type: ignore[arg-type]
+            else:
+                v = self.value(it)
+                n = shape_flow.length(v) if v.kind != V.LIST else None
+            if n is None:
+                return None
+            total *= n
+            f = f.inner_for_in
+        return total
 
     def _element_of(self, iterable: cst.BaseExpression, target: cst.CSTNode) -> Value:
         """The value of one element when iterating ``iterable``."""

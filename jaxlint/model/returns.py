@@ -317,3 +317,23 @@ def const_visible(interp: Any, name: str) -> bool:
                 for u in interp.index.units)
         memo[key] = ok
     return ok
+
+
+def list_length_visible(interp: Any, name: str) -> bool:
+    """May the length known for the list ``name`` be trusted where the walk stands?
+    A local of the unit (its flow value: ``append`` forgets it, model/walker.py);
+    a list of an enclosing scope bound once that nothing in the file grows or
+    shrinks (``name.append(...)``, ``name += ...``, ``del name[...]``)."""
+    if interp.unit.is_module or name in interp.env:
+        return True
+    if not const_visible(interp, name):
+        return False
+    memo = interp.scratch_memo
+    key = ("list", name)
+    ok = memo.get(key)
+    if ok is None:
+        n = re.escape(name)
+        ok = memo[key] = re.search(
+            rf"(?<![\w.]){n}\s*(?:\.\s*(?:append|extend|insert|pop|remove|clear)\b|\+=|\*=)|\bdel\s+{n}\b",
+            interp.text) is None
+    return ok

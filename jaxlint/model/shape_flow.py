@@ -316,6 +316,8 @@ def length(v: V.Value) -> Optional[int]:
         return v.shape[0]
     if v.kind == V.STATIC and type(v.const) is tuple:
         return len(v.const)
+    if v.kind == V.LIST and v.shape:
+        return v.shape[0]  # `[layer(i) for i in range(n)]`, not changed since (model/walker.py)
     if v.kind == V.STATIC and v.shape:
         return v.shape[0]
     return None

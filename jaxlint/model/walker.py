@@ -29,6 +29,12 @@ _COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.ensure
 Hooks = Mapping[type, Sequence[Callable[[cst.CSTNode], None]]]
 
 
+# builtins that read their arguments and change none
+_READERS = frozenset({"len", "range", "enumerate", "zip", "list", "tuple", "print", "sorted", "isinstance",
+                      "sum", "min", "max", "any", "all", "iter", "reversed", "str", "repr", "int", "float",
+                      "bool", "type", "id", "hash"})
+
+
 class Walker:
     """The walk of one unit, for ``Interpreter`` (a mixin)."""
 
@@ -108,6 +114,13 @@ class Walker:
         from here."""
         env = self.env
         func = call.func
+        # `len(layers)`, `range(n)`, `jnp.stack(layers)`: builtins, JAX and NumPy change no
+        # list length nor integer field
+        reader = type(func) is cst.Name and func.value in _READERS and self.lookup(func.value) is None
+        if not reader and type(func) in (cst.Name, cst.Attribute) and not (
+                type(func) is cst.Attribute and type(func.value) is cst.Name and self.lookup(func.value.value) is not None):
+            q = self.qualname(func)
+            reader = q is not None and q.split(".", 1)[0] in ("jax", "numpy", "math")
         names = [a.value.value for a in call.args if type(a.value) is cst.Name]
         if type(func) is cst.Attribute and type(func.value) is cst.Name:
             names.append(func.value.value)
@@ -115,6 +128,10 @@ class Walker:
             held = env.get(name)
             if held is not None and held.kind == V.LIST and held.fields is not None:
                 env[name] = replace_value(held, fields=None)
+            elif reader:
+                continue
+            elif held is not None and held.kind == V.LIST and held.shape is not None:
+                env[name] = replace_value(held, shape=None)  # `layers.append(...)`: its length changes
             elif held is not None and held.fields is not None and any(fv.const is not None for _, fv in held.fields):
                 # `configure(cfg)`, `cfg.update(...)`: its integer fields may change
                 kept = tuple((n, fv) for n, fv in held.fields if fv.const is None)
@@ -560,7 +577,9 @@ class Walker:
                 # in the comprehension's scope: the value of one element (a rule may have
                 # asked for the comprehension's value before its scope was open)
                 item = self.value(node.elt)
-                self._memo[id(node)] = Value(kind=V.ITERATOR if type(node) is cst.GeneratorExp else V.LIST, item=item)
+                n = self._comprehension_length(node) if type(node) is cst.ListComp else None
+                self._memo[id(node)] = Value(kind=V.ITERATOR if type(node) is cst.GeneratorExp else V.LIST, item=item,
+                                             shape=(n,) if n is not None else None)
             self._dispatch_leave(node)
         finally:
             self.loop_stack.pop()

@@ -67,7 +67,8 @@ def static_number(ctx, unit, e: cst.CSTNode, depth: int = 0):
         fn = ctx.builtin_name(e.func)
         arg = e.args[0].value
         if fn == "len":
-            return _length(ctx, unit, arg, depth)
+            n = _length(ctx, unit, arg, depth)
+            return n if n is not None else _valued(ctx, unit, e)
         if fn in ("int", "round", "abs"):
             x = static_number(ctx, unit, arg, depth + 1)
             if x is None or isinstance(x, complex):
