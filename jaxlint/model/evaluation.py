@@ -114,7 +114,8 @@ class Evaluator:
                 return shape_flow.shape_attr(base, attr)  # `x.shape` of a known shape: its numbers
             if not base.traced and type(e.value) is cst.Name and e.value.value == "self" and self.unit.cls is not None \
                     and self.unit.params and self.unit.params[0].name == "self":
-                held = returns.attribute_value(self, self.unit.cls, attr)
+                held = self.scratch_attrs.get(attr) if self.scratch_attrs is not None else \
+                    returns.attribute_value(self, self.unit.cls, attr)
                 if held is not None:
                     # `self.buf = jnp.zeros((4, 3))` once, in `__init__`: a concrete array of that shape
                     return Value(kind=held.kind, shape=held.shape, const=held.const, int_range=held.int_range)
@@ -352,6 +353,11 @@ class Evaluator:
                     return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps)
             if q in apis.STATIC_RESULT_FUNCS:
                 return V.STATIC_VALUE
+            if q in apis.TREE_LEAVES and arg_vals and arg_vals[0].traced and not self.eager \
+                    and arg_vals[0].deps - JAX_COMPUTED and len(e.args) == 1 and e.args[0].keyword is None:
+                # `jax.tree_util.tree_leaves(params)` of a traced argument: every leaf is a tracer
+                item = Value(kind=V.ARRAY, traced=True, deps=arg_vals[0].deps)
+                return Value(kind=V.ARRAYS, item=item)
             if q.rsplit(".", 1)[-1].startswith("_"):
                 return V.UNKNOWN_VALUE  # private helpers (jax internals) return anything
             if q in apis.COLLECTIVES:
@@ -450,6 +456,15 @@ class Evaluator:
                                                               concrete=not traced_ctx):
                     # `self.predict(w, x)`: a method that hands back a JAX computation of its tracers
                     return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
+            if type(func.value) is cst.Name and func.value.value == "self" and self.unit.cls is not None \
+                    and not self.unit.cls.is_jax_module and self.unit.params and self.unit.params[0].name == "self" \
+                    and not base.traced:
+                method = self.unit.cls.methods.get(m)
+                if method is not None and bound_receiver(method) == 1:
+                    # `pos, vel = self.state(x)`: what the method's body returns for this call
+                    body = returns.returned_value(self, method, e, arg_vals, n_bound=1)
+                    if body is not None and body.kind in (V.TUPLE, V.ARRAYS, V.ARRAY, V.NPARRAY):
+                        return merged(V.UNKNOWN_VALUE, body)
             if traced_ctx and not self.eager and type(func.value) is cst.Name and func.value.value == "self" \
                     and self.unit.cls is not None and self.unit.params and self.unit.params[0].name == "self":
                 method = self.unit.cls.methods.get(m)
@@ -744,6 +759,10 @@ def merged(r: Value, body: Value) -> Value:
     if r.kind == V.UNKNOWN and r.instance is None and r.cls is None and r.fields is None and body.kind in (V.ARRAY, V.NPARRAY, V.TUPLE, V.ARRAYS):
         if r.traced and not body.traced:
             return r
+        if body.elements is not None:
+            # `w, b = init(key)`: arrays the callee made, maybe held elsewhere too
+            body = replace_value(body, elements=tuple(replace_value(el, local_array=False) if el.local_array else el
+                                                      for el in body.elements))
         return replace_value(body, deps=body.deps | r.deps, local_array=False)
     return r
 

@@ -105,6 +105,7 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         self.scratch_traced: Optional[bool] = None
         self.scratch_depth = 0
         self.scratch_memo: dict = {}
+        self.scratch_attrs: Optional[dict] = None
         self.x64 = X64Model(self)  # where x64 is on (after the rest: it asks qualname)
 
     # ------------------------------------------------------------------ queries

@@ -110,6 +110,7 @@ def attribute_value(interp: Any, cls: ClassInfo, attr: str) -> Optional[Value]:
     key = ("attrs", id(cls))
     known = memo.get(key)
     if known is None:
+        memo[key] = {}  # while its `__init__` is read: unknown
         known = memo[key] = _attributes(interp, cls)
     return known.get(attr)
 
@@ -149,7 +150,7 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
     join of its returns (None when one is unknown); else the ``self.attr = value``
     assignments of its top level, attribute -> value."""
     saved = (interp.unit, interp.env, interp._memo, interp.loop_stack, interp.scratch_traced,
-             interp.eager, interp.not_none)
+             interp.eager, interp.not_none, interp.scratch_attrs)
     interp.unit = unit
     interp.env = env = JournalDict()
     interp._memo = {}
@@ -168,6 +169,7 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
                 env[p.name] = V.UNKNOWN_VALUE
         found: list[Value] = []
         attrs: dict[str, Value] = {}
+        interp.scratch_attrs = None if returns else attrs  # `self.n = self.buf.shape[0]` reads what it set
         _block(interp, unit.node.body.body, found, attrs, top=True)  # type: ignore[attr-defined]
         if not returns:
             return attrs
@@ -181,7 +183,7 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
         return None
     finally:
         (interp.unit, interp.env, interp._memo, interp.loop_stack, interp.scratch_traced,
-         interp.eager, interp.not_none) = saved
+         interp.eager, interp.not_none, interp.scratch_attrs) = saved
         interp.scratch_depth -= 1
 
 
