@@ -361,6 +361,63 @@ penalty_jit = jax.jit(penalty, static_argnums=1)
 out = Integrator().step(np.ones(3))
 '''
 
+LOOP2 = '''\
+import jax
+import jax.numpy as jnp
+
+N = 200
+
+
+@jax.jit
+def integrate(x):
+    for t in jnp.linspace(0.0, 1.0, 200):
+        x = x + t * x
+    return x
+
+
+@jax.jit
+def accumulate(x):
+    grid = jnp.zeros((300, 2))
+    for row in grid:
+        x = x + row
+    return x
+
+
+@jax.jit
+def weighted(x):
+    for i, t in enumerate(range(N)):
+        x = x * t + i
+    return x
+'''
+
+LOOP2_VALID = '''\
+import jax
+import jax.numpy as jnp
+
+N = 20
+
+
+@jax.jit
+def integrate(x):
+    for t in jnp.linspace(0.0, 1.0, 20):
+        x = x + t * x
+    return x
+
+
+@jax.jit
+def accumulate(x, grid):
+    for row in grid:
+        x = x + row
+    return x
+
+
+@jax.jit
+def weighted(x):
+    for i, t in enumerate(range(N)):
+        x = x * t + i
+    return x
+'''
+
 
 INVALID = {
     'oob1': (OOB1, 'JAX121', [
@@ -391,9 +448,15 @@ INVALID = {
         (26, 12, '`np.exp` on a traced value (it depends on the traced argument `s` of `energy` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.exp` (jax.numpy) instead'),
         (31, 16, '`np.square` on a traced value (it depends on the traced argument `params` of `penalty` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.square` (jax.numpy) instead'),
     ]),
+    'loop2': (LOOP2, 'JAX502', [
+        (9, 14, 'this Python loop runs 200 times (once per element of `jnp.linspace(0.0, 1.0, 200)`) while JAX traces `integrate`, so it is unrolled into 200 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` over the elements)'),
+        (17, 16, 'this Python loop runs 300 times (once per element of `grid`) while JAX traces `accumulate`, so it is unrolled into 300 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` over the elements)'),
+        (24, 17, 'this Python loop runs 200 times (once per element of `enumerate(range(N))`) while JAX traces `weighted`, so it is unrolled into 200 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` over the elements)'),
+    ]),
 }
 
 VALID = {
+    'loop2': (LOOP2_VALID, 'JAX502'),
     'oob1': (OOB1_VALID, 'JAX121'),
     'oob2': (OOB2_VALID, 'JAX121'),
     'loop1': (LOOP1_VALID, 'JAX502'),

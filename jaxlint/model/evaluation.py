@@ -512,6 +512,35 @@ class Evaluator:
             return r
         return merged(r, body)
 
+    def iteration_count(self, it: cst.BaseExpression, depth: int = 0) -> Optional[int]:
+        """How many times ``for _ in it`` runs, where the model knows it: ``range`` of
+        known integers, an array of known shape (its rows), a tuple, a list built by a
+        comprehension of known length; ``enumerate``/``reversed`` of one, ``zip`` of
+        such (the shortest).  None when unknown."""
+        if depth > 4:
+            return None
+        if type(it) is cst.Call and type(it.func) is cst.Name and self.lookup(it.func.value) is None \
+                and it.func.value in ("range", "enumerate", "reversed", "zip") \
+                and not any(a.star or a.keyword is not None for a in it.args) and it.args:
+            name = it.func.value
+            if name == "range":
+                if len(it.args) > 3:
+                    return None
+                bounds = [self.value(a.value).const for a in it.args]
+                if not all(type(b) is int for b in bounds) or (len(bounds) == 3 and bounds[2] == 0):
+                    return None
+                return len(range(*bounds))  # type: ignore[arg-type]
+            counts = [self.iteration_count(a.value, depth + 1) for a in it.args]
+            if name != "zip" and len(counts) != 1:
+                return None
+            if any(c is None for c in counts):
+                return None
+            return min(counts)  # type: ignore[type-var]
+        v = self.value(it)
+        if v.kind == V.STATIC and v.const is None and v.shape is None:
+            return None
+        return shape_flow.length(v)
+
     def _comprehension_length(self, e: cst.ListComp) -> Optional[int]:
         """How many elements ``[f(i) for i in range(n)]`` has: each ``for`` over a
         ``range`` of known integers, a tuple or an array of known length, no ``if``."""

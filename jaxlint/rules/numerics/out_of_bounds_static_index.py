@@ -49,6 +49,14 @@ class StaticOutOfBoundsIndex(Rule):
         "module uses the function. `lax.dynamic_slice(x, [5], [1])`, `lax.dynamic_slice_in_dim` "
         "and `lax.dynamic_update_slice` with literal starts are checked the same way: a window "
         "that does not fit has its start moved back (jax#3621).\n\n"
+        "Shapes and integers also come through calls and attributes (`model/returns.py`): what a "
+        "helper of the file returns for the call (`def make(): return jnp.zeros((3, 4))` then "
+        "`make()[5]`; its parameters bound to the call's arguments, defaults to their defaults, "
+        "its straight-line assignments in order), `self.attr` assigned once, in `__init__`/`setup` "
+        "(`self.data = jnp.arange(8)` then `self.data[8]` in another method), a constant or an "
+        "argument-free helper of another module of the project (`from sim.settings import GRID, "
+        "make_grid`), and integer indices the model knows (`n = y.shape[0]`, `len()` of a tuple, a "
+        "dataclass field's default).\n\n"
         "Arrays of unknown shape (arguments, results of other calls) are never checked."
     )
     why_bad = (
@@ -123,6 +131,31 @@ class StaticOutOfBoundsIndex(Rule):
 
             def f(x):
                 return x[11]
+            """
+        ),
+        # a helper whose shape the call chooses, an attribute set again outside `__init__`
+        Valid(
+            """
+            import jax.numpy as jnp
+
+
+            def make_steps(n=5):
+                return jnp.arange(n)
+
+
+            class Ring:
+                def __init__(self):
+                    self.data = jnp.arange(8)
+
+                def last(self):
+                    return self.data[8]
+
+
+            def grow(r):
+                r.data = jnp.arange(16)
+
+
+            print(make_steps(10)[7])
             """
         ),
         # rebinding to something of unknown shape
@@ -438,6 +471,34 @@ class StaticOutOfBoundsIndex(Rule):
             messages=[
                 "start 5 with slice size 1 does not fit axis 0 of size 2, and JAX raises no IndexError: `lax.dynamic_slice` moves the start back to 1 so that the slice fits (it reads a different window)",
                 "start 2 with update size 2 does not fit axis 0 of size 3, and JAX raises no IndexError: `lax.dynamic_update_slice` moves the start back to 1 so that the update fits (it writes a different window)",
+            ],
+        ),
+        # shapes through a helper's return, an attribute set in `__init__`, a known dimension
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def make_steps(n=5):
+                steps = jnp.arange(n)
+                return steps * 2
+
+
+            class Ring:
+                def __init__(self):
+                    self.data = jnp.zeros((4, 3))
+                    self.rows = self.data.shape[0]
+
+                def last(self):
+                    return self.data[self.rows]
+
+
+            print(make_steps()[7], Ring().last())
+            """,
+            expected=[(15, 26), (18, 20)],
+            messages=[
+                "index 4 is out of bounds for axis 0 with size 4, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                "index 7 is out of bounds for axis 0 with size 5, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
             ],
         ),
     ]
