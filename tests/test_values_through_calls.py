@@ -418,6 +418,43 @@ def weighted(x):
     return x
 '''
 
+# integers every call passes: a scalar array to a jitted window, a Python int to a helper
+OOB3 = '''\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def window(x, start):
+    return lax.dynamic_slice_in_dim(x, start, 3)
+
+
+def pick(v, i):
+    return v[i]
+
+
+frames = jnp.arange(10.0)
+print(jax.jit(window)(frames, jnp.array(8)), pick(frames, 12), pick(frames + 1, 12))
+'''
+
+OOB3_VALID = '''\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def window(x, start):
+    return lax.dynamic_slice_in_dim(x, start, 3)
+
+
+def pick(v, i):
+    return v[i]
+
+
+frames = jnp.arange(10.0)
+print(jax.jit(window)(frames, jnp.array(7)), pick(frames, 9), pick(frames, -10), window(frames, 2))
+'''
+
 
 INVALID = {
     'oob1': (OOB1, 'JAX121', [
@@ -453,9 +490,14 @@ INVALID = {
         (17, 16, 'this Python loop runs 300 times (once per element of `grid`) while JAX traces `accumulate`, so it is unrolled into 300 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` over the elements)'),
         (24, 17, 'this Python loop runs 200 times (once per element of `enumerate(range(N))`) while JAX traces `weighted`, so it is unrolled into 200 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` over the elements)'),
     ]),
+    'oob3': (OOB3, 'JAX121', [
+        (7, 40, 'start 8 with slice size 3 does not fit axis 0 of size 10, and JAX raises no IndexError: `lax.dynamic_slice_in_dim` moves the start back to 7 so that the slice fits (it reads a different window)'),
+        (11, 14, 'index 12 is out of bounds for axis 0 with size 10, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)'),
+    ]),
 }
 
 VALID = {
+    'oob3': (OOB3_VALID, 'JAX121'),
     'loop2': (LOOP2_VALID, 'JAX502'),
     'oob1': (OOB1_VALID, 'JAX121'),
     'oob2': (OOB2_VALID, 'JAX121'),

@@ -184,6 +184,8 @@ def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Opt
         data = arg_at(call, 0, "object" if short == "array" else "a")
         if data is not None:
             shape = _display_shape(data)
+            if shape is None and type(data) is not cst.Float and fold_int(ctx, data) is not None:
+                shape = ()  # `jnp.array(2)`: a scalar
             if shape is not None and _has_float_literal(data) and dtype_node is None:
                 floaty = "float"
     elif short in ("eye", "identity"):
@@ -251,7 +253,10 @@ def int_range(ctx, q: str, call: cst.Call) -> Optional[tuple[int, int]]:
         if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
             return None
         data: list[int] = []
-        if not isinstance(call.args[0].value, (cst.List, cst.Tuple)) or not _display_ints(call.args[0].value, data) or not data:
+        if not isinstance(call.args[0].value, (cst.List, cst.Tuple)):
+            n = fold_int(ctx, call.args[0].value)
+            return (n, n) if n is not None else None  # `jnp.array(2)`
+        if not _display_ints(call.args[0].value, data) or not data:
             return None
         return min(data), max(data)
     return None

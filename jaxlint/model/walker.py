@@ -83,10 +83,13 @@ class Walker:
         if unit.shape_sites:
             # the shapes every call of this file passes (model/arg_shapes.py): a traced
             # parameter, or one given JAX arrays, is an array of that shape
-            for name, (shape, jax_arrays) in arg_shapes.param_shapes(self, unit).items():
+            for name, (shape, jax_arrays, rng) in arg_shapes.param_shapes(self, unit).items():
                 v = env.get(name)
                 if v is not None and (v.traced or jax_arrays) and v.kind in (V.ARRAY, V.UNKNOWN):
-                    env[name] = replace_value(v, kind=V.ARRAY, shape=shape)
+                    env[name] = replace_value(v, kind=V.ARRAY, shape=shape, int_range=rng)
+                elif v is not None and v.kind == V.UNKNOWN and not v.traced and shape == () and rng is not None \
+                        and rng[0] == rng[1]:
+                    env[name] = Value(kind=V.STATIC, const=rng[0])  # every call passes this integer
         self.env = env
         node = unit.node
         self.x64_depth = 1 if self.x64.unit_on(unit) else 0

@@ -56,7 +56,9 @@ class StaticOutOfBoundsIndex(Rule):
         "(`self.data = jnp.arange(8)` then `self.data[8]` in another method), a constant or an "
         "argument-free helper of another module of the project (`from sim.settings import GRID, "
         "make_grid`), and integer indices the model knows (`n = y.shape[0]`, `len()` of a tuple, a "
-        "dataclass field's default).\n\n"
+        "dataclass field's default, an integer or a scalar array of one (`jnp.array(8)`) that every call "
+        "of the function in the file passes: `def pick(v, i): return v[i]` called as `pick(frames, 12)`, "
+        "a window start of `jax.jit(window)(frames, jnp.array(8))`).\n\n"
         "Arrays of unknown shape (arguments, results of other calls) are never checked."
     )
     why_bad = (
@@ -535,6 +537,9 @@ class StaticOutOfBoundsIndex(Rule):
             size = shape[dim]
             if i is None:
                 known = self._index_range(s.value)
+                if known is not None and isinstance(s.value, cst.Name) and self.ctx.unit.jit_root \
+                        and self.ctx.unit.param(s.value.value) is not None:
+                    return  # what the calls of this jit pass: reported at the call (`_call_site`)
                 if known is None:
                     return
                 if known[1] >= size or known[0] < -size:
@@ -636,6 +641,17 @@ class StaticOutOfBoundsIndex(Rule):
                 )
                 return
 
+    def _int(self, node) -> "int | None":
+        """The integer ``node`` holds: a constant, or a scalar array of one known integer
+        (`jnp.array(2)`, also passed so by every call of the function)."""
+        if node is None:
+            return None
+        i = self.ctx.constant_int(node)
+        if i is None:
+            known = self.ctx.value(node).int_range
+            i = known[0] if known is not None and known[0] == known[1] else None
+        return i
+
     def _ints(self, node) -> "list[int] | None":
         """The integers of a list/tuple display of constants, else None."""
         if not isinstance(node, (cst.List, cst.Tuple)):
@@ -644,7 +660,7 @@ class StaticOutOfBoundsIndex(Rule):
         for el in node.elements:
             if isinstance(el, cst.StarredElement):
                 return None
-            i = self.ctx.constant_int(el.value)
+            i = self._int(el.value)
             if i is None:
                 return None
             out.append(i)
@@ -668,7 +684,7 @@ class StaticOutOfBoundsIndex(Rule):
             axes = list(range(len(shape)))
         else:  # dynamic_slice_in_dim(x, start, size, axis=0)
             starts_node = arg_at(node, 1, "start_index")
-            start, size = ctx.constant_int(starts_node), ctx.constant_int(arg_at(node, 2, "slice_size"))
+            start, size = self._int(starts_node), ctx.constant_int(arg_at(node, 2, "slice_size"))
             axis_node = arg_at(node, 3, "axis")
             axis = 0 if axis_node is None else ctx.constant_int(axis_node)
             if start is None or size is None or axis is None or not -len(shape) <= axis < len(shape):
