@@ -455,6 +455,78 @@ frames = jnp.arange(10.0)
 print(jax.jit(window)(frames, jnp.array(7)), pick(frames, 9), pick(frames, -10), window(frames, 2))
 '''
 
+# a loop variable's range (`range(N + 1)`, `i + 1`): off by one, where no test in the loop
+# looks at it and the array keeps its shape (`.at[]` updates of itself)
+OOB4 = '''\
+import jax
+import jax.numpy as jnp
+
+N = 10
+
+
+def fill():
+    x = jnp.zeros(N)
+    for i in range(N + 1):
+        x = x.at[i].set(i * 2.0)
+    return x
+
+
+@jax.jit
+def diffs(v):
+    grid = jnp.linspace(0.0, 1.0, 8)
+    out = jnp.zeros(8)
+    for i in range(8):
+        out = out.at[i].set(grid[i + 1] - grid[i])
+    return out * v
+'''
+
+OOB4_VALID = '''\
+import jax
+import jax.numpy as jnp
+
+N = 10
+
+
+def fill():
+    x = jnp.zeros(N)
+    for i in range(N):
+        x = x.at[i].set(i * 2.0)
+    return x
+
+
+@jax.jit
+def diffs(v):
+    grid = jnp.linspace(0.0, 1.0, 8)
+    out = jnp.zeros(7)
+    for i in range(7):
+        out = out.at[i].set(grid[i + 1] - grid[i])
+    for i in range(8):
+        i = i - 1
+        out = out + grid[i]
+    return out * v
+
+
+def guarded():
+    x = jnp.zeros(N)
+    for i in range(N + 1):
+        if i == N:
+            break
+        x = x.at[i].set(i * 2.0)
+    y = jnp.zeros(N)
+    for i in range(N + 1):
+        y = y.at[i].set(1.0) if i < N else y
+    z = [y[j] for j in range(N + 1) if j < N]
+    return x, y, z
+
+
+def grow():
+    x = jnp.zeros(1)
+    for i in range(10):
+        v = x[i - 1]
+        x = jnp.append(x, v + i)
+    return x
+'''
+
 
 INVALID = {
     'oob1': (OOB1, 'JAX121', [
@@ -494,9 +566,14 @@ INVALID = {
         (7, 40, 'start 8 with slice size 3 does not fit axis 0 of size 10, and JAX raises no IndexError: `lax.dynamic_slice_in_dim` moves the start back to 7 so that the slice fits (it reads a different window)'),
         (11, 14, 'index 12 is out of bounds for axis 0 with size 10, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)'),
     ]),
+    'oob4': (OOB4, 'JAX121', [
+        (10, 18, '`i` runs from 0 to 10 in the loop around it: index 10 is out of bounds for axis 0 with size 10, and JAX raises no IndexError: `.at[...].set(...)` silently drops the update'),
+        (19, 34, '`i + 1` runs from 1 to 8 in the loop around it: index 8 is out of bounds for axis 0 with size 8, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)'),
+    ]),
 }
 
 VALID = {
+    'oob4': (OOB4_VALID, 'JAX121'),
     'oob3': (OOB3_VALID, 'JAX121'),
     'loop2': (LOOP2_VALID, 'JAX502'),
     'oob1': (OOB1_VALID, 'JAX121'),

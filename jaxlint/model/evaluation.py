@@ -29,6 +29,9 @@ _BUILTIN_STATIC = frozenset(
      "repr", "hash", "getattr", "dir", "vars", "format", "print", "sorted"}
 )
 
+# `.at[...]` methods whose result has the array's shape
+_AT_KEEPS_SHAPE = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"})
+
 # layer classes built and applied in one expression inside a module's method
 _LAYER_MODULES = ("flax.linen.", "flax.nnx.", "haiku.", "equinox.nn.")
 
@@ -123,7 +126,7 @@ class Evaluator:
                 if ref is not None:
                     return Value(instance=ref)
             if attr == "at" and (base.kind == V.ARRAY or base.traced):
-                return Value(kind=V.AT, traced=base.traced, deps=base.deps)
+                return Value(kind=V.AT, traced=base.traced, deps=base.deps, shape=base.shape)
             if base.kind == V.ARRAY:
                 return Value(kind=V.ARRAY, traced=base.traced, deps=base.deps)
             if base.traced:
@@ -158,7 +161,7 @@ class Evaluator:
             if base.kind == V.KEYS:
                 return Value(kind=V.KEY, key=self._subscript_key(e, base))
             if base.kind == V.AT:
-                return Value(kind=V.AT_INDEX, traced=base.traced or idx_traced, deps=deps)
+                return Value(kind=V.AT_INDEX, traced=base.traced or idx_traced, deps=deps, shape=base.shape)
             if base.kind == V.ARRAYS and base.item is not None and len(e.slice) == 1:
                 sl = e.slice[0].slice
                 if isinstance(sl, cst.Index):
@@ -473,7 +476,9 @@ class Evaluator:
                     # jax.numpy computation hands back a tracer, whatever it is given
                     return self._returned(V.ARRAY, e, traced_ctx, deps)
             if base.kind == V.AT_INDEX:
-                return Value(kind=V.ARRAY, traced=base.traced or any_traced, deps=base.deps | deps)
+                # `x.at[i].set(v)`: an array of `x`'s shape (`.get()`: unknown)
+                return Value(kind=V.ARRAY, traced=base.traced or any_traced, deps=base.deps | deps,
+                             shape=base.shape if m in _AT_KEEPS_SHAPE else None)
             if base.kind == V.KEY and m in ("astype",):
                 return base
             if m in apis.CONCRETIZING_METHODS:
@@ -541,6 +546,19 @@ class Evaluator:
             return None
         return shape_flow.length(v)
 
+    def _range_item(self, call: cst.Call) -> Value:
+        """The loop variable of ``for i in range(a, b, s)`` of known integers: a Python
+        integer from its first to its last value (``int_range``)."""
+        if not 1 <= len(call.args) <= 3 or any(a.star or a.keyword is not None for a in call.args):
+            return V.STATIC_VALUE
+        bounds = [self.value(a.value).const for a in call.args]
+        if not all(type(b) is int for b in bounds) or (len(bounds) == 3 and bounds[2] == 0):
+            return V.STATIC_VALUE
+        r = range(*bounds)  # type: ignore[arg-type]
+        if not r:
+            return V.STATIC_VALUE
+        return Value(kind=V.STATIC, int_range=(min(r[0], r[-1]), max(r[0], r[-1])))
+
     def _comprehension_length(self, e: cst.ListComp) -> Optional[int]:
         """How many elements ``[f(i) for i in range(n)]`` has: each ``for`` over a
         ``range`` of known integers, a tuple or an array of known length, no ``if``."""
@@ -573,7 +591,7 @@ class Evaluator:
             if isinstance(iterable.func, cst.Name) and fq is None:
                 name = iterable.func.value
                 if name == "range":
-                    return V.STATIC_VALUE
+                    return self._range_item(iterable)
                 if name == "enumerate":
                     pos = positional_args(iterable)
                     inner = self._element_of(pos[0].value, target) if pos else V.UNKNOWN_VALUE

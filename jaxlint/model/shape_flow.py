@@ -266,6 +266,17 @@ def const_binop(op: cst.BaseBinaryOp, left: V.Value, right: V.Value) -> V.Value:
         return V.Value(kind=V.STATIC, const=c) if c is not None else V.STATIC_VALUE
     if type(a) is tuple and type(b) is tuple and isinstance(op, cst.Add):
         return V.Value(kind=V.STATIC, const=a + b)
+    # a loop variable's range shifted by a known integer: `i + 1`, `i - 1`, `n - i`, `2 * i`
+    lr = left.int_range if left.int_range is not None else ((a, a) if _int(a) else None)
+    rr = right.int_range if right.int_range is not None else ((b, b) if _int(b) else None)
+    if lr is not None and rr is not None and (left.int_range is None) != (right.int_range is None):
+        if isinstance(op, cst.Add):
+            return V.Value(kind=V.STATIC, int_range=(lr[0] + rr[0], lr[1] + rr[1]))
+        if isinstance(op, cst.Subtract):
+            return V.Value(kind=V.STATIC, int_range=(lr[0] - rr[1], lr[1] - rr[0]))
+        if isinstance(op, cst.Multiply):
+            ends = [x * y for x in lr for y in rr]
+            return V.Value(kind=V.STATIC, int_range=(min(ends), max(ends)))
     return V.STATIC_VALUE
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 import libcst as cst
 
@@ -58,7 +59,12 @@ class StaticOutOfBoundsIndex(Rule):
         "make_grid`), and integer indices the model knows (`n = y.shape[0]`, `len()` of a tuple, a "
         "dataclass field's default, an integer or a scalar array of one (`jnp.array(8)`) that every call "
         "of the function in the file passes: `def pick(v, i): return v[i]` called as `pick(frames, 12)`, "
-        "a window start of `jax.jit(window)(frames, jnp.array(8))`).\n\n"
+        "a window start of `jax.jit(window)(frames, jnp.array(8))`). A loop variable of a `range` of "
+        "known integers, and `i + 1`, `i - 1`, `2 * i` of one, is an index from its first to its last "
+        "value: `for i in range(N + 1): x = x.at[i].set(v)` on `jnp.zeros(N)` drops the last update, "
+        "`grid[i + 1]` for `i in range(8)` on 8 points reads the last one twice; unless a test in the "
+        "loop looks at the variable (`if i < N:`, `if i == N: break`, `... if i < N else`) or the array "
+        "is rebound in the loop other than by `.at[]` updates of itself.\n\n"
         "Arrays of unknown shape (arguments, results of other calls) are never checked."
     )
     why_bad = (
@@ -84,8 +90,8 @@ class StaticOutOfBoundsIndex(Rule):
                 return a[9, :], a[-10], b[10]
             """
         ),
-        # constants in bounds; names that are not constants (bound twice, a loop
-        # variable, rebound through `global`) are never checked
+        # constants in bounds, a loop variable in bounds; names that are not constants
+        # (bound twice, rebound through `global`) are never checked
         Valid(
             """
             import jax.numpy as jnp
@@ -103,7 +109,7 @@ class StaticOutOfBoundsIndex(Rule):
                 n = 3
                 n = 2
                 last = logits[NUM_CLASSES - 1] + small[n] + logits[LIMIT * 0 + 9]
-                for i in range(12):
+                for i in range(10):
                     last = last + logits[i]
                 return last + logits[LIMIT] + logits[k]
             """
@@ -536,7 +542,8 @@ class StaticOutOfBoundsIndex(Rule):
             i = self.ctx.constant_int(s.value)
             size = shape[dim]
             if i is None:
-                known = self._index_range(s.value)
+                arr = sub.value.value if isinstance(sub.value, cst.Attribute) and sub.value.attr.value == "at" else sub.value
+                known = self._index_range(s.value, arr)
                 if known is not None and isinstance(s.value, cst.Name) and self.ctx.unit.jit_root \
                         and self.ctx.unit.param(s.value.value) is not None:
                     return  # what the calls of this jit pass: reported at the call (`_call_site`)
@@ -550,15 +557,72 @@ class StaticOutOfBoundsIndex(Rule):
                 return
             dim += 1
 
-    def _index_range(self, node: cst.CSTNode):
+    def _index_range(self, node: cst.CSTNode, arr: Optional[cst.CSTNode] = None):
         """(smallest, largest) value of an integer index array built from literals
-        (`jnp.arange(7)`, `np.array([0, 9])`), else None."""
+        (`jnp.arange(7)`, `np.array([0, 9])`), or of a loop variable of a `range` of
+        known integers (`i`, `i + 1`) that no test in the loop looks at; else None."""
         v = self.ctx.value(node)
+        if v.kind == V.STATIC and v.shape is None and v.int_range is not None \
+                and (self._guarded(node) or not self._shape_kept(arr)):
+            return None
         return v.int_range if v.kind in (V.ARRAY, V.STATIC) else None
+
+    def _shape_kept(self, arr: Optional[cst.CSTNode]) -> bool:
+        """Does the array indexed in a loop keep its shape from one iteration to the next:
+        a name the loops around rebind only by `.at[...]` updates of itself (`x = x.at[i].set(v)`)?"""
+        if not isinstance(arr, cst.Name):
+            return False
+        name = arr.value
+        for frame in self.ctx.loop_stack:
+            for n in descendants(frame.node):
+                if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name) and n.target.value == name:
+                    return False
+                if isinstance(n, (cst.For, cst.CompFor)) and any(
+                        isinstance(m, cst.Name) and m.value == name for m in (n.target, *descendants(n.target))):
+                    return False
+                if not isinstance(n, cst.Assign):
+                    continue
+                for t in n.targets:
+                    if not any(isinstance(m, cst.Name) and m.value == name for m in (t.target, *descendants(t.target))):
+                        continue
+                    v = n.value
+                    if isinstance(v, cst.IfExp):
+                        v = v.body  # `x = x.at[i].set(v) if ok else x` (its test guards the index)
+                    if not (isinstance(t.target, cst.Name) and isinstance(v, cst.Call)
+                            and isinstance(v.func, cst.Attribute) and v.func.attr.value in _AT_DROP
+                            and isinstance(v.func.value, cst.Subscript) and isinstance(v.func.value.value, cst.Attribute)
+                            and v.func.value.value.attr.value == "at" and isinstance(v.func.value.value.value, cst.Name)
+                            and v.func.value.value.value.value == name):
+                        return False
+        return True
+
+    def _guarded(self, node: cst.CSTNode) -> bool:
+        """Does a test in a loop around ``node`` (an `if`, a conditional expression, a
+        `while`, an `assert`, `min`/`max`/`%`/`clip` around it) look at a name of
+        ``node``?  (`if i < n: x = x.at[i].set(v)`, `if i == n: break`)"""
+        names = {n.value for n in descendants(node) if isinstance(n, cst.Name)}
+        if isinstance(node, cst.Name):
+            names.add(node.value)
+        for frame in self.ctx.loop_stack:
+            loop = frame.node
+            for n in descendants(loop.body if isinstance(loop, cst.For) else loop):
+                test = n.test if isinstance(n, (cst.If, cst.IfExp, cst.While, cst.Assert, cst.CompIf)) else None
+                if test is not None and any(isinstance(m, cst.Name) and m.value in names
+                                            for m in (test, *descendants(test))):
+                    return True
+        return False
 
     def _report_range(self, node, index, known, axis: int, size: int, what: str) -> None:
         lo, hi = known
         bad = hi if hi >= size else lo
+        iv = self.ctx.value(index)
+        if iv.kind == V.STATIC and iv.shape is None:  # a loop variable (or arithmetic on one)
+            self.report(
+                node,
+                f"`{self.ctx.code(index).strip()}` runs from {lo} to {hi} in the loop around it: index {bad} is "
+                f"out of bounds for axis {axis} with size {size}, and JAX raises no IndexError: {what}",
+            )
+            return
         self.report(
             node,
             f"the index array `{self.ctx.code(index).strip()}` holds {bad} (its values run from {lo} to {hi}), "
@@ -743,7 +807,7 @@ class StaticOutOfBoundsIndex(Rule):
             return
         shape = self._shape(arr)
         i = ctx.constant_int(idx)
-        known = self._index_range(idx) if i is None else None
+        known = self._index_range(idx, arr) if i is None else None
         if shape is None or (i is None and known is None):
             return
         axis_node = arg_at(node, 2, "axis")
