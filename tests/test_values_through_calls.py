@@ -704,3 +704,37 @@ def test_values_across_modules(tmp_path, monkeypatch):
 def test_values_across_modules_valid(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert _project(tmp_path, SETTINGS_VALID, RUN_VALID) == []
+
+
+def test_constants_of_a_module_that_never_names_jax(tmp_path, monkeypatch):
+    """A configuration module without JAX is never analysed: its integer constants come
+    from its summary (the binding an importer sees), by name and through the module."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "sim").mkdir()
+    (tmp_path / "sim" / "__init__.py").write_text("")
+    (tmp_path / "sim" / "config.py").write_text("DEPTH = 300\nWIDTH = 8\nSMALL = 500\nSMALL = 5\n")
+    (tmp_path / "sim" / "run.py").write_text(textwrap.dedent('''\
+        import jax
+        import jax.numpy as jnp
+
+        import sim.config as C
+        from sim.config import SMALL, WIDTH
+
+
+        @jax.jit
+        def deep(x):
+            for _ in range(C.DEPTH):
+                x = jnp.tanh(x)
+            for _ in range(SMALL):
+                x = jnp.tanh(x)
+            return x + jnp.zeros(WIDTH)[WIDTH - 1] + jnp.zeros(WIDTH)[WIDTH]
+        '''))
+    result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--output-format", "json"])
+    assert result.exit_code == 1, result.output
+    found = [(f["code"], f["filename"], f["location"]["row"], f["location"]["column"], f["message"])
+             for f in json.loads(result.stdout)]
+    assert found == [
+        ("JAX502", "sim/run.py", 10, 14, JAX502_MSG.replace("500", "300").format("deep")),
+        ("JAX121", "sim/run.py", 14, 63, JAX121_MSG.format(8, 8)),
+    ]

@@ -104,20 +104,29 @@ def returned_value(interp: Any, unit: Unit, call: cst.Call, arg_vals: list[Value
 def attribute_value(interp: Any, cls: ClassInfo, attr: str) -> Optional[Value]:
     """What ``self.attr`` holds in the methods of ``cls`` (not a JAX module, whose
     attributes are traced fields): the class assigns it once, in ``__init__`` or
-    ``setup``; its value as that method's straight-line body computes it (the
-    parameters unknown, their defaults too: a caller may pass another)."""
+    ``setup``, and the file writes ``.attr`` nowhere else; its value as that method's
+    straight-line body computes it (the parameters unknown, their defaults too: a
+    caller may pass another).  The cheap tests first (the file's text, then the
+    class's assignments), the ``__init__`` read once per class."""
+    if cls.is_jax_module or _attribute_writes(interp, attr) != 1:
+        return None
     memo = interp.scratch_memo
     key = ("attrs", id(cls))
-    known = memo.get(key)
-    if known is None:
-        memo[key] = {}  # while its `__init__` is read: unknown
-        known = memo[key] = _attributes(interp, cls)
-    return known.get(attr)
+    state = memo.get(key)
+    if state is None:
+        state = memo[key] = [_self_writes(cls), None]
+    if state[0].get(attr) != 1:
+        return None
+    if state[1] is None:
+        if interp.scratch_depth >= _MAX_DEPTH:
+            return None
+        state[1] = {}  # while its `__init__` is read: unknown
+        state[1] = _init_values(interp, cls)
+    return state[1].get(attr)
 
 
-def _attributes(interp: Any, cls: ClassInfo) -> dict[str, Value]:
-    if cls.is_jax_module or interp.scratch_depth >= _MAX_DEPTH:
-        return {}
+def _self_writes(cls: ClassInfo) -> dict[str, int]:
+    """attribute -> how many assignments of ``self.attr`` the class's methods make."""
     writes: dict[str, int] = {}
     for m in cls.methods.values():
         if not isinstance(m.node, cst.FunctionDef):
@@ -130,6 +139,11 @@ def _attributes(interp: Any, cls: ClassInfo) -> dict[str, Value]:
                 for x in walk_tree(tg, lambda x: type(x) in (cst.Subscript, cst.Attribute)):
                     if type(x) is cst.Attribute and type(x.value) is cst.Name and x.value.value == "self":
                         writes[x.attr.value] = writes.get(x.attr.value, 0) + 1
+    return writes
+
+
+def _init_values(interp: Any, cls: ClassInfo) -> dict[str, Value]:
+    """``self.attr = value`` of ``__init__``/``setup``'s top level: the arrays and integers."""
     out: dict[str, Value] = {}
     for name in _INIT_METHODS:
         m = cls.methods.get(name)
@@ -137,11 +151,8 @@ def _attributes(interp: Any, cls: ClassInfo) -> dict[str, Value]:
             continue
         held = _read(interp, m, {}, False, returns=False)
         for attr, v in (held or {}).items():
-            if writes.get(attr) != 1 or not (v.kind in (V.ARRAY, V.NPARRAY) or (v.kind == V.STATIC and v.const is not None)):
-                continue
-            if _attribute_writes(interp, attr) != 1:
-                continue  # `obj.attr = ...` somewhere else in the file (outside the class too)
-            out[attr] = v
+            if v.kind in (V.ARRAY, V.NPARRAY) or (v.kind == V.STATIC and v.const is not None):
+                out[attr] = v
     return out
 
 
