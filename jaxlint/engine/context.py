@@ -200,10 +200,22 @@ class RuleContext:
             return False
         return attribute_holds_jax_array(cls, node.attr.value, self._interp.qualname)
 
+    def iteration_count(self, it: cst.BaseExpression) -> Optional[int]:
+        """How many times ``for _ in it`` runs, where the model knows it (``range`` of
+        known integers, the rows of an array of known shape, a tuple, a list built by a
+        comprehension of known length, ``enumerate``/``zip``/``reversed`` of such)."""
+        return self._interp.iteration_count(it)
+
     def constant_int(self, expr: cst.CSTNode) -> Optional[int]:
         """The integer ``expr`` always holds here: an int literal, or a name its scope
-        binds once to one (``NUM_CLASSES = 10``, a local ``n = 3``); else None."""
-        return constant_int(self._interp.index, self._interp.unit, expr)
+        binds once to one (``NUM_CLASSES = 10``, a local ``n = 3``), or one the model's
+        value knows on this path (``Value.const``: ``n = x.shape[0]``, an imported
+        constant, a helper's return); else None."""
+        c = constant_int(self._interp.index, self._interp.unit, expr)
+        if c is None and type(expr) in (cst.Name, cst.Attribute, cst.Subscript, cst.Call, cst.BinaryOperation):
+            v = self._interp.value(expr).const
+            c = v if type(v) is int else None
+        return c
 
     def local(self, name: str) -> Optional[Value]:
         """The value ``name`` has in the current unit on this path, if bound here."""

@@ -11,6 +11,7 @@ modules that define those functions.
 from __future__ import annotations
 
 from jaxlint.model import instances, kinds
+from jaxlint.model import returns as returns_model
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
 from jaxlint.model.program_order import imported_attribute_changes
@@ -153,6 +154,9 @@ def _kinds_out(interp: Interpreter) -> dict:
             returns[name] = k
     if returns:
         out["returns"] = returns
+    values = returns_model.exported_values(interp)
+    if values:
+        out["values"] = values  # integer constants, the shapes no-argument helpers return
     wanted = instances.wanted_instances(interp)
     if wanted:
         out["instances"] = wanted  # `Cls.__init__` -> the parameters that want instance kinds

@@ -208,6 +208,9 @@ STATIC_RESULT_FUNCS = frozenset(
 
 # Functions whose result is a Python list or tuple of arrays, not one array:
 # item assignment on it is ordinary Python, and its items are arrays.
+# the leaves of a pytree, as a list (of tracers, for a traced argument)
+TREE_LEAVES = frozenset({"jax.tree_util.tree_leaves", "jax.tree.leaves"})
+
 ARRAY_SEQUENCE_FUNCS = frozenset(
     {
         "jax.numpy.split", "jax.numpy.array_split", "jax.numpy.hsplit", "jax.numpy.vsplit",

@@ -84,11 +84,20 @@ def note(ctx, call: cst.Call) -> None:
                 i += 1
             else:
                 name = a.keyword.value
-            if name in shapes and not _rebound_in_loop(ctx, a.value):
-                v = ctx.value(a.value)
-                if v.kind in (V.ARRAY, V.STATIC, V.NPARRAY) and v.shape is not None:
-                    shapes[name] = (v.shape, v.kind == V.ARRAY)
+            if name in shapes and not rebound_in_loop(ctx, a.value):
+                shapes[name] = _given(ctx.value(a.value))
     unit.shape_sites[id(call)] = (via, shapes)
+
+
+def _given(v: V.Value) -> Optional[tuple]:
+    """(shape, a JAX array, (smallest, largest) integer or None) of what a call passes:
+    an array of known shape (the integers of one built from literals: ``jnp.array(2)``),
+    or a Python integer (shape ``()``)."""
+    if v.kind in (V.ARRAY, V.STATIC, V.NPARRAY) and v.shape is not None:
+        return (v.shape, v.kind == V.ARRAY, v.int_range)
+    if v.kind == V.STATIC and type(v.const) is int:
+        return ((), False, (v.const, v.const))
+    return None
 
 
 def call_shapes(ctx, call: cst.Call) -> Optional[dict]:
@@ -100,10 +109,10 @@ def call_shapes(ctx, call: cst.Call) -> Optional[dict]:
     pos, kw, known = [], {}, False
     for a in call.args:
         shape = None
-        if not _rebound_in_loop(ctx, a.value):
-            v = ctx.value(a.value)
-            if v.kind in (V.ARRAY, V.STATIC, V.NPARRAY) and v.shape is not None:
-                shape = [list(v.shape), v.kind == V.ARRAY]
+        if not rebound_in_loop(ctx, a.value):
+            given = _given(ctx.value(a.value))
+            if given is not None:
+                shape = [list(given[0]), given[1]] + ([list(given[2])] if given[2] is not None else [])
                 known = True
         if a.keyword is None:
             pos.append(shape)
@@ -122,10 +131,10 @@ def fact_site(unit: Unit, key: object, fact: dict, skip: int = 0) -> bool:
     positional = unit.positional()[skip:]
     for i, sh in enumerate(shapes.get("pos") or ()):
         if i < len(positional) and sh:
-            given[positional[i].name] = (tuple(sh[0]), bool(sh[1]))
+            given[positional[i].name] = _read_given(sh)
     for name, sh in (shapes.get("kw") or {}).items():
         if name in given and sh:
-            given[name] = (tuple(sh[0]), bool(sh[1]))
+            given[name] = _read_given(sh)
     unit.shape_sites[key] = (FOREIGN, given)
     return True
 
@@ -133,7 +142,12 @@ def fact_site(unit: Unit, key: object, fact: dict, skip: int = 0) -> bool:
 FOREIGN = "<another module>"
 
 
-def _assigned_in(node: cst.CSTNode) -> frozenset:
+def _read_given(sh: list) -> tuple:
+    rng = sh[2] if len(sh) > 2 and isinstance(sh[2], list) and len(sh[2]) == 2 else None
+    return (tuple(sh[0]), bool(sh[1]), tuple(rng) if rng is not None else None)
+
+
+def assigned_in(node: cst.CSTNode) -> frozenset:
     """The names a loop's body binds (its target too)."""
     out = set()
     stack = [node]
@@ -169,7 +183,7 @@ def _names(node: cst.CSTNode) -> list:
     return out
 
 
-def _rebound_in_loop(ctx, arg: cst.CSTNode) -> bool:
+def rebound_in_loop(ctx, arg: cst.CSTNode) -> bool:
     """Does ``arg`` read a name that a loop around the call binds again (its shape
     may change from one iteration to the next)?"""
     if not ctx.loop_stack:
@@ -180,7 +194,7 @@ def _rebound_in_loop(ctx, arg: cst.CSTNode) -> bool:
         key = id(frame.node)
         bound = memo.get(key)
         if bound is None:
-            bound = memo[key] = _assigned_in(frame.node)
+            bound = memo[key] = assigned_in(frame.node)
         if read & bound:
             return True
     return False
@@ -276,7 +290,8 @@ def _keeps_args(ctx, dec: cst.BaseExpression) -> bool:
 
 
 def param_shapes(ctx, unit: Unit) -> dict[str, tuple]:
-    """param -> (shape, every call passed a JAX array) for the parameters every call
+    """param -> (shape, every call passed a JAX array, (smallest, largest) integer when
+    every call passes the same integers known so) for the parameters every call
     of ``unit`` gives one known shape; empty unless every use of it is such a call."""
     if not unit.shape_sites or unit.foreign_uses or unit.escapes:
         return {}
@@ -298,5 +313,7 @@ def param_shapes(ctx, unit: Unit) -> dict[str, tuple]:
     for p in unit.params:
         given = [s.get(p.name) for s in sites]
         if all(g is not None for g in given) and len({g[0] for g in given}) == 1:
-            out[p.name] = (given[0][0], all(g[1] for g in given))
+            ranges = [g[2] if len(g) > 2 else None for g in given]
+            rng = ranges[0] if len(set(ranges)) == 1 else None
+            out[p.name] = (given[0][0], all(g[1] for g in given), rng)
     return out

@@ -656,6 +656,15 @@ class CallEffects:
                 kinds.join_into(unit.arg_kinds, kinds.call_kinds(unit.params, call, self.arg_value))
                 unit.local_calls += 1
         elif type(func) is cst.Attribute:
+            cls = self.unit.cls
+            if cls is not None and type(func.value) is cst.Name and self.unit.params \
+                    and func.value.value == self.unit.params[0].name and self.lookup(func.value.value) is not None:
+                # `self._fill(buf)`: the kinds a method of this class is given by its class's calls
+                method = cls.methods.get(func.attr.value)
+                if method is not None and type(method.node) is cst.FunctionDef and not method.node.decorators:
+                    kinds.join_into(method.arg_kinds, kinds.call_kinds(method.params, call, self.arg_value, n_bound=1))
+                    method.local_calls += 1
+                return
             self._note_external_args(call)
         elif type(func) is cst.Call and self.settings.module is not None \
                 and self.qualname(func.func) in arg_shapes.KEEP_SHAPES:

@@ -8,11 +8,12 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, instances, kinds, pytrees, shape_flow
+from jaxlint.model import apis, instances, kinds, pytrees, returns, shape_flow
 from jaxlint.model import values as V
 from jaxlint.model.bindings import replace_value
 from jaxlint.model.shapes import constructor_facts, int_range
 from jaxlint.model.transformed import differentiates
+from jaxlint.model.arg_shapes import rebound_in_loop
 from jaxlint.model.scopes import bound_receiver
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
@@ -27,6 +28,9 @@ _BUILTIN_STATIC = frozenset(
     {"len", "isinstance", "issubclass", "type", "hasattr", "callable", "id", "str",
      "repr", "hash", "getattr", "dir", "vars", "format", "print", "sorted"}
 )
+
+# `.at[...]` methods whose result has the array's shape
+_AT_KEEPS_SHAPE = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"})
 
 # layer classes built and applied in one expression inside a module's method
 _LAYER_MODULES = ("flax.linen.", "flax.nnx.", "haiku.", "equinox.nn.")
@@ -96,32 +100,52 @@ class Evaluator:
         if t is cst.Name:
             v = self.lookup(e.value)
             if v is not None:
+                if v.const is not None and (
+                        (self.loop_stack and rebound_in_loop(self, e)) or not returns.const_visible(self, e.value)):
+                    return replace_value(v, const=None)  # another value in a later iteration, or rebound
+                if v.kind == V.LIST and v.shape is not None and not returns.list_length_visible(self, e.value):
+                    return replace_value(v, shape=None)  # `LAYERS.append(...)` in some function
                 return v
             if e.value in ("True", "False", "None"):
                 return V.STATIC_VALUE
+            c = self.index.imported_values.get(e.value)
+            if c is not None and "int" in c:
+                return Value(kind=V.STATIC, const=c["int"])  # `from config import N_STEPS`
             q = self.imports.resolve_dotted(e.value)
             if q is not None:
                 return Value(kind=V.FUNCTION, qualname=q)
             return V.UNKNOWN_VALUE
         if t in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
             return V.STR_VALUE
-        if t in (cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis):
+        if t is cst.Integer:
+            n = int_value(e)
+            return Value(kind=V.STATIC, const=n) if n is not None else V.STATIC_VALUE
+        if t in (cst.Float, cst.Imaginary, cst.Ellipsis):
             return V.STATIC_VALUE
         if t is cst.Attribute:
             q = self.qualname(e)
             if q is not None:
+                if self.index.imported_values:
+                    known = self.index.imported_values.get(dotted_name(e) or "")
+                    if known is not None and "int" in known:
+                        return Value(kind=V.STATIC, const=known["int"])  # `config.N_STEPS`
                 return Value(kind=V.FUNCTION, qualname=q)
             base = self.value(e.value)
             attr = e.attr.value
             if attr in apis.STATIC_ATTRS:
-                return V.STATIC_VALUE
+                return shape_flow.shape_attr(base, attr)  # `x.shape` of a known shape: its numbers
             if not base.traced and type(e.value) is cst.Name and e.value.value == "self" and self.unit.cls is not None \
                     and self.unit.params and self.unit.params[0].name == "self":
+                held = self.scratch_attrs.get(attr) if self.scratch_attrs is not None else \
+                    returns.attribute_value(self, self.unit.cls, attr)
+                if held is not None:
+                    # `self.buf = jnp.zeros((4, 3))` once, in `__init__`: a concrete array of that shape
+                    return Value(kind=held.kind, shape=held.shape, const=held.const, int_range=held.int_range)
                 ref = instances.attribute(self, self.unit.cls, attr)  # `self.model` set in `__init__`
                 if ref is not None:
                     return Value(instance=ref)
             if attr == "at" and (base.kind == V.ARRAY or base.traced):
-                return Value(kind=V.AT, traced=base.traced, deps=base.deps)
+                return Value(kind=V.AT, traced=base.traced, deps=base.deps, shape=base.shape)
             if base.kind == V.ARRAY:
                 return Value(kind=V.ARRAY, traced=base.traced, deps=base.deps)
             if base.traced:
@@ -129,6 +153,8 @@ class Evaluator:
             if base.fields is not None:
                 for name, fv in base.fields:
                     if name == attr:
+                        if fv.const is not None and returns.attribute_written(self, attr):
+                            return replace_value(fv, const=None)  # `cfg.n_layers = 8` somewhere
                         return fv  # `p.w` of `p = Params(w=jnp.zeros(3))`
             return V.UNKNOWN_VALUE
         if t is cst.Subscript:
@@ -148,11 +174,13 @@ class Evaluator:
                     if key is not None and name == f"[{key}]":
                         return fv  # `params["radec"]` of `params = {"radec": np.array(...)}`
             if base.kind == V.STATIC:
-                return Value(kind=V.STATIC) if not idx_traced else Value(traced=True, deps=deps)
+                if idx_traced:
+                    return Value(traced=True, deps=deps)
+                return shape_flow.const_item(self, base, e)  # `x.shape[0]`: a known number
             if base.kind == V.KEYS:
                 return Value(kind=V.KEY, key=self._subscript_key(e, base))
             if base.kind == V.AT:
-                return Value(kind=V.AT_INDEX, traced=base.traced or idx_traced, deps=deps)
+                return Value(kind=V.AT_INDEX, traced=base.traced or idx_traced, deps=deps, shape=base.shape)
             if base.kind == V.ARRAYS and base.item is not None and len(e.slice) == 1:
                 sl = e.slice[0].slice
                 if isinstance(sl, cst.Index):
@@ -184,7 +212,7 @@ class Evaluator:
         if t is cst.BinaryOperation:
             l, r = self.value(e.left), self.value(e.right)
             if l.kind == V.STATIC and r.kind == V.STATIC:
-                return V.STATIC_VALUE
+                return shape_flow.const_binop(e.operator, l, r)
             if (l.kind in (V.LIST, V.TUPLE) or r.kind in (V.LIST, V.TUPLE)) and not (l.traced or r.traced):
                 return Value(kind=V.LIST)  # sequence repetition / concatenation
             traced = l.traced or r.traced
@@ -204,6 +232,8 @@ class Evaluator:
             if isinstance(e.operator, cst.Not):
                 return V.STATIC_VALUE
             hint = inner.dtype_hint if isinstance(e.operator, cst.BitInvert) else None
+            if type(inner.const) is int and isinstance(e.operator, (cst.Minus, cst.Plus)):
+                return Value(kind=V.STATIC, const=-inner.const if isinstance(e.operator, cst.Minus) else inner.const)
             return Value(kind=inner.kind if inner.kind in (V.ARRAY, V.STATIC) else V.UNKNOWN, traced=inner.traced, deps=inner.deps, dtype_hint=hint)
         if t is cst.Comparison:
             if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in e.comparisons):
@@ -267,7 +297,9 @@ class Evaluator:
             item = self._memo.get(id(e.elt))  # type: ignore[attr-defined]
             if item is None:
                 item = self._element_value(e)
-            return Value(kind=V.ITERATOR if t is cst.GeneratorExp else V.LIST, item=item)
+            n = self._comprehension_length(e) if t is cst.ListComp else None
+            return Value(kind=V.ITERATOR if t is cst.GeneratorExp else V.LIST, item=item,
+                         shape=(n,) if n is not None else None)
         if t is cst.Lambda:
             return Value(kind=V.FUNCTION, unit=self.index.unit_of.get(id(e)))
         if t is cst.NamedExpr:
@@ -319,7 +351,20 @@ class Evaluator:
         q = self.qualname(func)
         if q is not None and written in self.index.imported_returns and head is None:
             # a helper of another module of the project whose every return has one kind
-            return self._returned(self.index.imported_returns[written], e, traced_ctx, deps)
+            r = self._returned(self.index.imported_returns[written], e, traced_ctx, deps)
+            known = self.index.imported_values.get(written)
+            if known is not None and "shape" in known and r.kind in (V.ARRAY, V.NPARRAY):
+                r = replace_value(r, shape=tuple(known["shape"]))  # `make_grid()` of known shape
+            return r
+        if q is not None and written is not None and head is None and self.index.imported_values:
+            known = self.index.imported_values.get(written)
+            if known is not None and "int" in known:
+                return Value(kind=V.STATIC, const=known["int"])  # `num_steps()` of another module
+            if known is not None and "tuple" in known:
+                # `w, b = init_params(key, n)` of another module: a tuple of arrays
+                return Value(kind=V.TUPLE, elements=tuple(
+                    replace_value(self._returned(k, e, traced_ctx, deps), shape=tuple(sh)) if sh is not None
+                    else self._returned(k, e, traced_ctx, deps) for k, sh in known["tuple"]))
         if q is not None:
             if q in apis.PARTIALS:
                 return Value(kind=V.FUNCTION)
@@ -336,6 +381,11 @@ class Evaluator:
                     return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps)
             if q in apis.STATIC_RESULT_FUNCS:
                 return V.STATIC_VALUE
+            if q in apis.TREE_LEAVES and arg_vals and arg_vals[0].traced and not self.eager \
+                    and arg_vals[0].deps - JAX_COMPUTED and len(e.args) == 1 and e.args[0].keyword is None:
+                # `jax.tree_util.tree_leaves(params)` of a traced argument: every leaf is a tracer
+                item = Value(kind=V.ARRAY, traced=True, deps=arg_vals[0].deps)
+                return Value(kind=V.ARRAYS, item=item)
             if q.rsplit(".", 1)[-1].startswith("_"):
                 return V.UNKNOWN_VALUE  # private helpers (jax internals) return anything
             if q in apis.COLLECTIVES:
@@ -395,6 +445,10 @@ class Evaluator:
             name = func.value
             local = self.lookup(name)
             if local is None:
+                if name in ("len", "int") and len(e.args) == 1 and not e.args[0].star and e.args[0].keyword is None:
+                    n = shape_flow.length(arg_vals[0]) if name == "len" else arg_vals[0].const
+                    if type(n) is int:
+                        return Value(kind=V.STATIC, const=n)  # `len(layers)` of a tuple, `int(n)`
                 if name in _BUILTIN_STATIC or name in ("int", "float", "bool", "complex"):
                     return V.STATIC_VALUE
                 if name == "range":
@@ -422,13 +476,14 @@ class Evaluator:
             if (traced_ctx or self.concrete) and any_traced and local.unit is not None and \
                     self._returns_array(local.unit, e, arg_vals, concrete=not traced_ctx):
                 # a helper of this file that hands back a JAX computation of what it was given
-                return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
+                return self._with_body(Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED), local.unit, e, arg_vals)
             if local.unit is not None and local.kind == V.FUNCTION:
                 eager = not any_traced and bool(local.unit.returns) and all(
                     id(r) in local.unit.eager_returns for r in local.unit.returns)
                 # `with jax.ensure_compile_time_eval(): return jnp.allclose(phi(0.0), 0.0)`:
                 # of values that are not tracers, a concrete array even in traced code
-                return self._returned(self.return_kind(local.unit), e, traced_ctx and not eager, deps)
+                return self._with_body(self._returned(self.return_kind(local.unit), e, traced_ctx and not eager, deps),
+                                       local.unit, e, arg_vals)
             return V.UNKNOWN_VALUE
         if isinstance(func, cst.Attribute):
             base = self.value(func.value)
@@ -441,6 +496,15 @@ class Evaluator:
                                                               concrete=not traced_ctx):
                     # `self.predict(w, x)`: a method that hands back a JAX computation of its tracers
                     return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
+            if type(func.value) is cst.Name and func.value.value == "self" and self.unit.cls is not None \
+                    and not self.unit.cls.is_jax_module and self.unit.params and self.unit.params[0].name == "self" \
+                    and not base.traced:
+                method = self.unit.cls.methods.get(m)
+                if method is not None and bound_receiver(method) == 1:
+                    # `pos, vel = self.state(x)`: what the method's body returns for this call
+                    body = returns.returned_value(self, method, e, arg_vals, n_bound=1)
+                    if body is not None and body.kind in (V.TUPLE, V.ARRAYS, V.ARRAY, V.NPARRAY):
+                        return merged(V.UNKNOWN_VALUE, body)
             if traced_ctx and not self.eager and type(func.value) is cst.Name and func.value.value == "self" \
                     and self.unit.cls is not None and self.unit.params and self.unit.params[0].name == "self":
                 method = self.unit.cls.methods.get(m)
@@ -449,7 +513,9 @@ class Evaluator:
                     # jax.numpy computation hands back a tracer, whatever it is given
                     return self._returned(V.ARRAY, e, traced_ctx, deps)
             if base.kind == V.AT_INDEX:
-                return Value(kind=V.ARRAY, traced=base.traced or any_traced, deps=base.deps | deps)
+                # `x.at[i].set(v)`: an array of `x`'s shape (`.get()`: unknown)
+                return Value(kind=V.ARRAY, traced=base.traced or any_traced, deps=base.deps | deps,
+                             shape=base.shape if m in _AT_KEEPS_SHAPE else None)
             if base.kind == V.KEY and m in ("astype",):
                 return base
             if m in apis.CONCRETIZING_METHODS:
@@ -479,6 +545,82 @@ class Evaluator:
                     return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
         return V.UNKNOWN_VALUE
 
+    def _with_body(self, r: Value, unit: Unit, call: cst.Call, arg_vals: list[Value], n_bound: int = 0) -> Value:
+        """``r``, the value of a call of ``unit`` (a function of this file) as its
+        return kind gives it, with what its body tells for this call (model/returns.py):
+        the static shape of the array it returns, the integer, the tuple of them."""
+        body = returns.returned_value(self, unit, call, arg_vals, n_bound)
+        if body is None:
+            return r
+        return merged(r, body)
+
+    def iteration_count(self, it: cst.BaseExpression, depth: int = 0) -> Optional[int]:
+        """How many times ``for _ in it`` runs, where the model knows it: ``range`` of
+        known integers, an array of known shape (its rows), a tuple, a list built by a
+        comprehension of known length; ``enumerate``/``reversed`` of one, ``zip`` of
+        such (the shortest).  None when unknown."""
+        if depth > 4:
+            return None
+        if type(it) is cst.Call and type(it.func) is cst.Name and self.lookup(it.func.value) is None \
+                and it.func.value in ("range", "enumerate", "reversed", "zip") \
+                and not any(a.star or a.keyword is not None for a in it.args) and it.args:
+            name = it.func.value
+            if name == "range":
+                if len(it.args) > 3:
+                    return None
+                bounds = [self.value(a.value).const for a in it.args]
+                if not all(type(b) is int for b in bounds) or (len(bounds) == 3 and bounds[2] == 0):
+                    return None
+                return len(range(*bounds))  # type: ignore[arg-type]
+            counts = [self.iteration_count(a.value, depth + 1) for a in it.args]
+            if name != "zip" and len(counts) != 1:
+                return None
+            if any(c is None for c in counts):
+                return None
+            return min(counts)  # type: ignore[type-var]
+        v = self.value(it)
+        if v.kind == V.STATIC and v.const is None and v.shape is None:
+            return None
+        return shape_flow.length(v)
+
+    def _range_item(self, call: cst.Call) -> Value:
+        """The loop variable of ``for i in range(a, b, s)`` of known integers: a Python
+        integer from its first to its last value (``int_range``)."""
+        if not 1 <= len(call.args) <= 3 or any(a.star or a.keyword is not None for a in call.args):
+            return V.STATIC_VALUE
+        bounds = [self.value(a.value).const for a in call.args]
+        if not all(type(b) is int for b in bounds) or (len(bounds) == 3 and bounds[2] == 0):
+            return V.STATIC_VALUE
+        r = range(*bounds)  # type: ignore[arg-type]
+        if not r:
+            return V.STATIC_VALUE
+        return Value(kind=V.STATIC, int_range=(min(r[0], r[-1]), max(r[0], r[-1])))
+
+    def _comprehension_length(self, e: cst.ListComp) -> Optional[int]:
+        """How many elements ``[f(i) for i in range(n)]`` has: each ``for`` over a
+        ``range`` of known integers, a tuple or an array of known length, no ``if``."""
+        total = 1
+        f = e.for_in
+        while f is not None:
+            if f.ifs:
+                return None
+            it = f.iter
+            n = None
+            if type(it) is cst.Call and type(it.func) is cst.Name and it.func.value == "range" \
+                    and self.lookup("range") is None and 1 <= len(it.args) <= 3 \
+                    and not any(a.star or a.keyword is not None for a in it.args):
+                bounds = [self.value(a.value).const for a in it.args]
+                if all(type(b) is int for b in bounds):
+                    n = len(range(*bounds))  # type: ignore[arg-type]
+            else:
+                v = self.value(it)
+                n = shape_flow.length(v) if v.kind != V.LIST else None
+            if n is None:
+                return None
+            total *= n
+            f = f.inner_for_in
+        return total
+
     def _element_of(self, iterable: cst.BaseExpression, target: cst.CSTNode) -> Value:
         """The value of one element when iterating ``iterable``."""
         if isinstance(iterable, cst.Call):
@@ -486,7 +628,7 @@ class Evaluator:
             if isinstance(iterable.func, cst.Name) and fq is None:
                 name = iterable.func.value
                 if name == "range":
-                    return V.STATIC_VALUE
+                    return self._range_item(iterable)
                 if name == "enumerate":
                     pos = positional_args(iterable)
                     inner = self._element_of(pos[0].value, target) if pos else V.UNKNOWN_VALUE
@@ -665,7 +807,7 @@ class Evaluator:
         for info in self.index.classes:
             if info.name == written:
                 names = kinds.dataclass_fields(info.node, self.qualname)
-                return kinds.instance_fields(names, call, self.value) if names else None
+                return kinds.instance_fields(names, call, self.value, kinds.dataclass_int_defaults(info.node)) if names else None
         return None
 
 
@@ -686,6 +828,27 @@ class Evaluator:
         finally:
             self.env.close()
             self._memo = saved
+
+
+def merged(r: Value, body: Value) -> Value:
+    """What the model knows of a call's result (``r``) with what the callee's body
+    gives (``body``): shapes and integers added; a kind the return-kind reading
+    left unknown (a tuple, an array built in steps) taken from the body."""
+    if r.kind == V.ARRAY and body.kind == V.ARRAY:
+        return replace_value(r, shape=body.shape, int_range=body.int_range) if body.shape is not None else r
+    if r.kind == V.NPARRAY and body.kind == V.NPARRAY:
+        return replace_value(r, shape=body.shape) if body.shape is not None else r
+    if r.kind in (V.STATIC, V.UNKNOWN) and body.kind == V.STATIC and body.const is not None and not r.traced:
+        return Value(kind=V.STATIC, const=body.const)
+    if r.kind == V.UNKNOWN and r.instance is None and r.cls is None and r.fields is None and body.kind in (V.ARRAY, V.NPARRAY, V.TUPLE, V.ARRAYS):
+        if r.traced and not body.traced:
+            return r
+        if body.elements is not None:
+            # `w, b = init(key)`: arrays the callee made, maybe held elsewhere too
+            body = replace_value(body, elements=tuple(replace_value(el, local_array=False) if el.local_array else el
+                                                      for el in body.elements))
+        return replace_value(body, deps=body.deps | r.deps, local_array=False)
+    return r
 
 
 def _slice_parts(sl: cst.CSTNode) -> list[cst.CSTNode]:

@@ -109,6 +109,10 @@ class FileIndex:
     # names (`MODE_TRAIN`, `common_types.MODE_TRAIN`) another module of the project binds
     # to a str/int/float/bool literal: name as written -> "str"/"int"/"float"/"bool"
     imported_consts: dict[str, str] = field(default_factory=dict)
+    # imported names -> what the defining module knows of their value: ``{"int": 500}``
+    # for an integer constant, ``{"shape": [3, 4]}`` for a function whose every return is
+    # an array of that shape (model/evaluation.py, engine/project.py)
+    imported_values: dict[str, dict] = field(default_factory=dict)
     # module-level `NAME = Cls(...)` with `Cls` a class of this file: NAME -> "Cls"
     # (candidates only: ``constants.instance_class`` checks the name is bound once)
     instances: dict[str, str] = field(default_factory=dict)
@@ -1207,6 +1211,7 @@ class Indexer:
             self.index.imported_key_consumers = dict(facts.get("consumers", {}))
             self.index.imported_factories = frozenset(facts.get("factories", ()))
             self.index.imported_returns = dict(facts.get("returns", {}))
+            self.index.imported_values = dict(facts.get("values", {}))
             self.index.imported_classes = dict(facts.get("classes", {}))
             self.index.imported_consts = dict(facts.get("consts", {}))
             self.index.imported_x64 = dict(facts.get("x64", {}))
@@ -1217,6 +1222,7 @@ class Indexer:
             self.index.imported_key_consumers = R(reads, "consumers", facts.get("consumers"))
             self.index.imported_factories = S(reads, "factories", facts.get("factories"))
             self.index.imported_returns = R(reads, "returns", facts.get("returns"))
+            self.index.imported_values = R(reads, "values", facts.get("values"))
             self.index.imported_classes = R(reads, "classes", facts.get("classes"))
             self.index.imported_consts = R(reads, "consts", facts.get("consts"))
             self.index.imported_x64 = R(reads, "x64", facts.get("x64"))

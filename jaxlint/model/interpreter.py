@@ -101,12 +101,20 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         self._leave_hooks: Hooks = {}
         self._qn_memo: dict[int, Optional[str]] = {}
         self._local_values_memo: dict[int, dict] = {}
+        # reading a helper's body for what a call of it returns (model/returns.py): the
+        # caller's traced-ness; the depth of such reads; their results
+        self.scratch_traced: Optional[bool] = None
+        self.scratch_depth = 0
+        self.scratch_memo: dict = {}
+        self.scratch_attrs: Optional[dict] = None
         self.x64 = X64Model(self)  # where x64 is on (after the rest: it asks qualname)
 
     # ------------------------------------------------------------------ queries
     @property
     def in_traced(self) -> bool:
         """True when the current code runs while JAX traces it."""
+        if self.scratch_traced is not None:
+            return self.scratch_traced  # a helper's body read for its caller (model/returns.py)
         return self.unit.traced and not self.unit.host
 
     @property

@@ -36,6 +36,8 @@ function compiled by jit travels too (``jitted``: ``bench(jax.jit(f), x)`` gives
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Callable, Iterable, Mapping, Optional
 
 import libcst as cst
@@ -43,6 +45,7 @@ import libcst as cst
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.values import Value
+from jaxlint.model.walk import dotted_name, int_value
 
 BOTTOM = "bottom"
 TRACER = "tracer"  # the fact name of ARRAY with traced=True
@@ -165,6 +168,12 @@ def _fact_name(k: object) -> bool:
 def join_into(acc: dict[str, str], kinds: Mapping[str, str]) -> None:
     for name, k in kinds.items():
         acc[name] = join(acc.get(name, BOTTOM), k)
+
+
+def attribute_uses(text: str, name: str) -> int:
+    """How many times ``name`` is written in ``text`` as a whole name, an attribute
+    (``self.name``, ``obj.name``) too: a method's definition and every use of it."""
+    return len(re.findall(rf"(?<![\w]){re.escape(name)}(?!\w)", text))
 
 
 def uses_of(text: str, name: str) -> tuple[int, int]:
@@ -302,11 +311,14 @@ def dataclass_fields(node: cst.ClassDef, qualname: Callable[[cst.CSTNode], Optio
     return out
 
 
-def instance_fields(fields: list[str], call: cst.Call, value: Callable[[cst.CSTNode], Value]) -> Optional[tuple]:
-    """(field, Value) for the fields a constructor call gives a carried kind."""
+def instance_fields(fields: list[str], call: cst.Call, value: Callable[[cst.CSTNode], Value],
+                    defaults: Optional[dict[str, int]] = None) -> Optional[tuple]:
+    """(field, Value) for the fields a constructor call gives a carried kind (an array's
+    shape kept) or a known integer, and the integer defaults of the fields it leaves."""
     if any(a.star for a in call.args):
         return None
     out = []
+    given: set = set()
     i = 0
     for a in call.args:
         if a.keyword is None:
@@ -318,6 +330,30 @@ def instance_fields(fields: list[str], call: cst.Call, value: Callable[[cst.CSTN
             continue
         v = value(a.value)
         if not v.traced and v.kind in CARRIED:
-            out.append((name, value_of(v.kind)))
+            out.append((name, replace(value_of(v.kind), shape=v.shape) if v.shape is not None else value_of(v.kind)))
+        elif not v.traced and v.kind == V.STATIC and type(v.const) is int:
+            out.append((name, Value(kind=V.STATIC, const=v.const)))  # `Config(n_layers=12)`
+        given.add(name)
+    for name, n in (defaults or {}).items():
+        if name not in given:
+            out.append((name, Value(kind=V.STATIC, const=n)))  # `n_layers: int = 400` left at its default
     return tuple(out) or None
+
+
+def dataclass_int_defaults(node: cst.ClassDef) -> dict[str, int]:
+    """The fields of a dataclass whose default is an integer literal (``n_layers: int = 4``,
+    ``= field(default=4)``)."""
+    out = {}
+    for stmt in node.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
+                    d = small.value
+                    if isinstance(d, cst.Call) and dotted_name(d.func) in ("field", "dataclasses.field"):
+                        kw = next((a.value for a in d.args if a.keyword is not None and a.keyword.value == "default"), None)
+                        d = kw if kw is not None else d
+                    n = int_value(d)
+                    if n is not None:
+                        out[small.target.value] = n
+    return out
 

@@ -58,7 +58,15 @@ def fold_int(ctx, node: Optional[cst.CSTNode], depth: int = 0) -> Optional[int]:
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
         v = fold_int(ctx, node.expression, depth + 1)
         return -v if v is not None else None
-    return constant_int(ctx.index, ctx.unit, node)
+    c = constant_int(ctx.index, ctx.unit, node)
+    if c is None and type(node) in _VALUED:
+        v = ctx.value(node).const  # the model's value here: `n = x.shape[0]`, an imported constant
+        c = v if type(v) is int else None
+    return c
+
+
+# expressions whose integer the model's values may know where no literal or constant says it
+_VALUED = (cst.Name, cst.Attribute, cst.Subscript, cst.Call)
 
 
 def _dims(ctx, nodes: list[cst.CSTNode]) -> Optional[list[int]]:
@@ -228,3 +236,99 @@ def binop_shape(e: cst.BinaryOperation, left: V.Value, right: V.Value) -> Option
     if ls == () and rs == ():
         return None  # two numbers: not an array
     return broadcast(ls, rs)
+
+
+# ------------------------------------------------------------ known Python integers
+# ``Value.const``: the integer (or the tuple of integers of ``x.shape``) a value always
+# holds.  Every operation below gives None (unknown) unless all its inputs are known.
+
+_INT_OPS = {
+    cst.Add: lambda a, b: a + b,
+    cst.Subtract: lambda a, b: a - b,
+    cst.Multiply: lambda a, b: a * b,
+    cst.FloorDivide: lambda a, b: a // b if b else None,
+    cst.Modulo: lambda a, b: a % b if b else None,
+    cst.Power: lambda a, b: a**b if 0 <= b <= 64 and abs(a) <= 1 << 16 else None,
+}
+
+
+def _int(c: object) -> bool:
+    return type(c) is int
+
+
+def const_binop(op: cst.BaseBinaryOp, left: V.Value, right: V.Value) -> V.Value:
+    """Arithmetic on two Python values: its integer when both are known integers
+    (a tuple of ints added to one: ``x.shape + (1,)``)."""
+    a, b = left.const, right.const
+    if _int(a) and _int(b):
+        f = _INT_OPS.get(type(op))
+        c = f(a, b) if f is not None else None
+        return V.Value(kind=V.STATIC, const=c) if c is not None else V.STATIC_VALUE
+    if type(a) is tuple and type(b) is tuple and isinstance(op, cst.Add):
+        return V.Value(kind=V.STATIC, const=a + b)
+    # a loop variable's range shifted by a known integer: `i + 1`, `i - 1`, `n - i`, `2 * i`
+    lr = left.int_range if left.int_range is not None else ((a, a) if _int(a) else None)
+    rr = right.int_range if right.int_range is not None else ((b, b) if _int(b) else None)
+    if lr is not None and rr is not None and (left.int_range is None) != (right.int_range is None):
+        if isinstance(op, cst.Add):
+            return V.Value(kind=V.STATIC, int_range=(lr[0] + rr[0], lr[1] + rr[1]))
+        if isinstance(op, cst.Subtract):
+            return V.Value(kind=V.STATIC, int_range=(lr[0] - rr[1], lr[1] - rr[0]))
+        if isinstance(op, cst.Multiply):
+            ends = [x * y for x in lr for y in rr]
+            return V.Value(kind=V.STATIC, int_range=(min(ends), max(ends)))
+    return V.STATIC_VALUE
+
+
+def shape_attr(base: V.Value, attr: str) -> V.Value:
+    """``x.shape`` / ``x.ndim`` / ``x.size`` of an array whose shape is known: the numbers."""
+    shape = base.shape
+    if shape is None or base.kind not in (V.ARRAY, V.NPARRAY, V.STATIC):
+        return V.STATIC_VALUE
+    if attr == "shape":
+        return V.Value(kind=V.STATIC, const=tuple(shape))
+    if attr == "ndim":
+        return V.Value(kind=V.STATIC, const=len(shape))
+    if attr == "size":
+        n = 1
+        for d in shape:
+            n *= d
+        return V.Value(kind=V.STATIC, const=n)
+    return V.STATIC_VALUE
+
+
+def const_item(ctx, base: V.Value, e: cst.Subscript) -> V.Value:
+    """``shape[0]``, ``shape[-1]``, ``shape[1:]`` of a known tuple of integers."""
+    c = base.const
+    if type(c) is not tuple or len(e.slice) != 1:
+        return V.Value(kind=V.STATIC)
+    sl = e.slice[0].slice
+    if isinstance(sl, cst.Index):
+        i = ctx.value(sl.value).const
+        if _int(i) and -len(c) <= i < len(c):  # type: ignore[operator]
+            return V.Value(kind=V.STATIC, const=c[i])  # type: ignore[index]
+        return V.Value(kind=V.STATIC)
+    if isinstance(sl, cst.Slice) and sl.step is None:
+        lo = ctx.value(sl.lower).const if sl.lower is not None else None
+        hi = ctx.value(sl.upper).const if sl.upper is not None else None
+        if (sl.lower is None or _int(lo)) and (sl.upper is None or _int(hi)):
+            return V.Value(kind=V.STATIC, const=c[lo:hi])  # type: ignore[misc]
+    return V.Value(kind=V.STATIC)
+
+
+def length(v: V.Value) -> Optional[int]:
+    """``len(v)``: a tuple display's length, the first dimension of an array of known
+    shape, the length of a known tuple of integers (``len(x.shape)``)."""
+    if v.kind == V.TUPLE and v.elements is not None:
+        return len(v.elements)
+    if v.kind == V.ARRAYS and v.elements is not None:
+        return len(v.elements)
+    if v.kind in (V.ARRAY, V.NPARRAY) and v.shape:
+        return v.shape[0]
+    if v.kind == V.STATIC and type(v.const) is tuple:
+        return len(v.const)
+    if v.kind == V.LIST and v.shape:
+        return v.shape[0]  # `[layer(i) for i in range(n)]`, not changed since (model/walker.py)
+    if v.kind == V.STATIC and v.shape:
+        return v.shape[0]
+    return None

@@ -54,10 +54,12 @@ def _float_literal(node: cst.CSTNode) -> Optional[float]:
     return float(iv) if iv is not None else None
 
 
-def _shape_literal(node: Optional[cst.CSTNode]) -> Optional[Shape]:
+def _shape_literal(node: Optional[cst.CSTNode], ctx=None) -> Optional[Shape]:
+    """A shape written as integers; with ``ctx`` (the model where the call stands) also
+    the integers it knows: constants, ``(n, 4)`` with ``n = x.shape[0]``, ``x.shape``."""
     if node is None:
         return None
-    n = int_value(node)
+    n = int_value(node) if ctx is None else fold_int(ctx, node)
     if n is not None:
         return (n,) if n >= 0 else None
     if isinstance(node, (cst.Tuple, cst.List)):
@@ -65,11 +67,15 @@ def _shape_literal(node: Optional[cst.CSTNode]) -> Optional[Shape]:
         for el in node.elements:
             if isinstance(el, cst.StarredElement):
                 return None
-            v = int_value(el.value)
+            v = int_value(el.value) if ctx is None else fold_int(ctx, el.value)
             if v is None or v < 0:
                 return None
             out.append(v)
         return tuple(out)
+    if ctx is not None:
+        c = ctx.value(node).const
+        if type(c) is tuple and all(type(d) is int and d >= 0 for d in c):
+            return c  # `jnp.zeros(x.shape)` of a known shape
     return None
 
 
@@ -148,7 +154,7 @@ def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Opt
     if q.startswith("jax.random.") and short in _RANDOM_SHAPE_AT:
         # a sampler given a literal shape (`random.normal(key, (10, 10))`)
         given = arg_at(call, _RANDOM_SHAPE_AT[short], "shape")
-        return (_shape_literal(given) if given is not None else None), floaty if dtype_float is not False else None
+        return (_shape_literal(given, ctx) if given is not None else None), floaty if dtype_float is not False else None
     if not q.startswith("jax.numpy.") or "." in q[len("jax.numpy."):]:
         return None, floaty if dtype_float is not False else None
     if short == "arange":
@@ -169,7 +175,7 @@ def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Opt
         if any(isinstance(a.value, cst.Float) or (isinstance(a.value, cst.UnaryOperation) and isinstance(a.value.expression, cst.Float)) for a in pos):
             floaty = "float"
     elif short in ("zeros", "ones", "empty", "full"):
-        shape = _shape_literal(arg_at(call, 0, "shape"))
+        shape = _shape_literal(arg_at(call, 0, "shape"), ctx)
         if short != "full" and dtype_node is None and len(pos) < 2:
             floaty = "float"
         elif short == "full" and dtype_node is None and len(pos) == 2 and isinstance(pos[1].value, cst.Float):
@@ -178,18 +184,20 @@ def constructor_facts(ctx, q: str, call: cst.Call) -> tuple[Optional[Shape], Opt
         data = arg_at(call, 0, "object" if short == "array" else "a")
         if data is not None:
             shape = _display_shape(data)
+            if shape is None and type(data) is not cst.Float and fold_int(ctx, data) is not None:
+                shape = ()  # `jnp.array(2)`: a scalar
             if shape is not None and _has_float_literal(data) and dtype_node is None:
                 floaty = "float"
     elif short in ("eye", "identity"):
-        n = int_value(pos[0].value) if pos else None
-        m = int_value(pos[1].value) if short == "eye" and len(pos) > 1 else n
+        n = fold_int(ctx, pos[0].value) if pos else None
+        m = fold_int(ctx, pos[1].value) if short == "eye" and len(pos) > 1 else n
         if n is not None and m is not None and n >= 0 and m >= 0:
             shape = (n, m)
         if dtype_node is None:
             floaty = "float"
     elif short in ("linspace", "logspace", "geomspace"):
         num = arg_at(call, 2, "num")
-        n = int_value(num) if num is not None else (50 if len(pos) == 2 else None)
+        n = fold_int(ctx, num) if num is not None else (50 if len(pos) == 2 else None)
         if (
             n is not None and n >= 0 and len(pos) >= 2 and keyword_arg(call, "axis") is None
             and _float_literal(pos[0].value) is not None and _float_literal(pos[1].value) is not None
@@ -245,7 +253,10 @@ def int_range(ctx, q: str, call: cst.Call) -> Optional[tuple[int, int]]:
         if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
             return None
         data: list[int] = []
-        if not isinstance(call.args[0].value, (cst.List, cst.Tuple)) or not _display_ints(call.args[0].value, data) or not data:
+        if not isinstance(call.args[0].value, (cst.List, cst.Tuple)):
+            n = fold_int(ctx, call.args[0].value)
+            return (n, n) if n is not None else None  # `jnp.array(2)`
+        if not _display_ints(call.args[0].value, data) or not data:
             return None
         return min(data), max(data)
     return None

@@ -81,6 +81,11 @@ class Value:
     # STATIC: the Python type when known ("str" for a string literal or a constant bound
     # to one, here or in another module): `mode == MODE_TRAIN` compares strings
     pytype: Optional[str] = None
+    # the Python integer (or tuple of integers: ``x.shape``) the value always holds
+    # here: a literal, arithmetic on known ones, ``x.shape[0]`` of an array of known
+    # shape, ``len()`` of a tuple, a module constant (imported too), a helper's return
+    # (model/evaluation.py); None when unknown
+    const: Optional[object] = None
 
     def with_key(self, token: KeyToken) -> "Value":
         return replace(self, key=token)
@@ -113,4 +118,5 @@ def join(a: Value, b: Value) -> Value:
         fields=a.fields if a.fields == b.fields else None,
         instance=a.instance if a.instance == b.instance else None,
         pytype=a.pytype if a.pytype == b.pytype else None,
+        const=a.const if a.const == b.const else None,
     )

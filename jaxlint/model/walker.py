@@ -30,6 +30,11 @@ Hooks = Mapping[type, Sequence[Callable[[cst.CSTNode], None]]]
 
 _CATCH_ALL = frozenset({"builtins.Exception", "builtins.BaseException"})
 
+# builtins that read their arguments and change none
+_READERS = frozenset({"len", "range", "enumerate", "zip", "list", "tuple", "print", "sorted", "isinstance",
+                      "sum", "min", "max", "any", "all", "iter", "reversed", "str", "repr", "int", "float",
+                      "bool", "type", "id", "hash"})
+
 
 class Walker:
     """The walk of one unit, for ``Interpreter`` (a mixin)."""
@@ -79,10 +84,13 @@ class Walker:
         if unit.shape_sites:
             # the shapes every call of this file passes (model/arg_shapes.py): a traced
             # parameter, or one given JAX arrays, is an array of that shape
-            for name, (shape, jax_arrays) in arg_shapes.param_shapes(self, unit).items():
+            for name, (shape, jax_arrays, rng) in arg_shapes.param_shapes(self, unit).items():
                 v = env.get(name)
                 if v is not None and (v.traced or jax_arrays) and v.kind in (V.ARRAY, V.UNKNOWN):
-                    env[name] = replace_value(v, kind=V.ARRAY, shape=shape)
+                    env[name] = replace_value(v, kind=V.ARRAY, shape=shape, int_range=rng)
+                elif v is not None and v.kind == V.UNKNOWN and not v.traced and shape == () and rng is not None \
+                        and rng[0] == rng[1]:
+                    env[name] = Value(kind=V.STATIC, const=rng[0])  # every call passes this integer
         self.env = env
         node = unit.node
         self.x64_depth = 1 if self.x64.unit_on(unit) else 0
@@ -110,6 +118,13 @@ class Walker:
         from here."""
         env = self.env
         func = call.func
+        # `len(layers)`, `range(n)`, `jnp.stack(layers)`: builtins, JAX and NumPy change no
+        # list length nor integer field
+        reader = type(func) is cst.Name and func.value in _READERS and self.lookup(func.value) is None
+        if not reader and type(func) in (cst.Name, cst.Attribute) and not (
+                type(func) is cst.Attribute and type(func.value) is cst.Name and self.lookup(func.value.value) is not None):
+            q = self.qualname(func)
+            reader = q is not None and q.split(".", 1)[0] in ("jax", "numpy", "math")
         names = [a.value.value for a in call.args if type(a.value) is cst.Name]
         if type(func) is cst.Attribute and type(func.value) is cst.Name:
             names.append(func.value.value)
@@ -117,14 +132,29 @@ class Walker:
             held = env.get(name)
             if held is not None and held.kind == V.LIST and held.fields is not None:
                 env[name] = replace_value(held, fields=None)
+            elif reader:
+                continue
+            elif held is not None and held.kind == V.LIST and held.shape is not None:
+                env[name] = replace_value(held, shape=None)  # `layers.append(...)`: its length changes
+            elif held is not None and held.fields is not None and any(fv.const is not None for _, fv in held.fields):
+                # `configure(cfg)`, `cfg.update(...)`: its integer fields may change
+                kept = tuple((n, fv) for n, fv in held.fields if fv.const is None)
+                env[name] = replace_value(held, fields=kept or None)
 
     def _callers_known(self, unit: Unit) -> bool:
         """Are the calls that gave ``unit`` its parameter kinds all its uses?  A plain
         function (no decorator, not a method) whose name this file writes only in its
         ``def`` and the calls seen, and that no importing module uses otherwise."""
         node = unit.node
-        if unit.escapes or unit.cls is not None or type(node) is not cst.FunctionDef or node.decorators:
+        if unit.escapes or type(node) is not cst.FunctionDef or node.decorators:
             return False
+        if unit.cls is not None:
+            # a method: called as `self.name(...)` only; a private one (`_fill`), or any in
+            # a file linted alone (no other module calls it)
+            private = unit.name.startswith("_") and not unit.name.endswith("__")
+            if not (private or self.settings.module is None) or unit.cls.is_jax_module:
+                return False
+            return kinds.attribute_uses(self.text, unit.name) == 1 + unit.local_calls
         return kinds.uses_of(self.text, unit.name)[0] == 1 + unit.local_calls
 
     def _dispatch(self, node: cst.CSTNode) -> None:
@@ -561,7 +591,9 @@ class Walker:
                 # in the comprehension's scope: the value of one element (a rule may have
                 # asked for the comprehension's value before its scope was open)
                 item = self.value(node.elt)
-                self._memo[id(node)] = Value(kind=V.ITERATOR if type(node) is cst.GeneratorExp else V.LIST, item=item)
+                n = self._comprehension_length(node) if type(node) is cst.ListComp else None
+                self._memo[id(node)] = Value(kind=V.ITERATOR if type(node) is cst.GeneratorExp else V.LIST, item=item,
+                                             shape=(n,) if n is not None else None)
             self._dispatch_leave(node)
         finally:
             self.loop_stack.pop()

@@ -82,6 +82,14 @@ def incoming_facts(
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
     returns_of = {module: proj.get("returns") or {} for module, _, proj in outputs}
+    values_of = {module: proj.get("values") or {} for module, _, proj in outputs}
+    int_modules: dict[str, bool] = {}
+
+    def ints_in(m: str) -> bool:
+        known = int_modules.get(m)
+        if known is None:
+            known = int_modules[m] = _summary_has_ints(index, m)
+        return known
     records_of = {module: proj.get("pytrees") or {} for module, _, proj in outputs}
     flat_memo: dict = {}
 
@@ -120,6 +128,11 @@ def incoming_facts(
             returned = returns_of.get(target_module, {}).get(qualname)
             if returned is not None and function:
                 out.setdefault(path, {}).setdefault("returns", {})[name] = returned
+            known_value = values_of.get(target_module, {}).get(qualname)
+            if known_value is None:
+                known_value = _summary_int(index, target_module, qualname)  # a module JAX never names
+            if known_value is not None:  # an integer constant, what a no-argument helper returns
+                out.setdefault(path, {}).setdefault("values", {})[name] = known_value
             if function and qualname in factories_of.get(target_module, ()):
                 factories = out.setdefault(path, {}).setdefault("factories", [])
                 if name not in factories:
@@ -144,7 +157,8 @@ def incoming_facts(
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
-                   or x64_of.get(m) or returns_of.get(m) or (not skipped and consts_of(m))]
+                   or x64_of.get(m) or returns_of.get(m) or values_of.get(m) or ints_in(m)
+                   or (not skipped and consts_of(m))]
         if modules and text_of is not None:
             names = frozenset(n for n, _ in modules)
             used = memo.get(("attrs", path)) if memo is not None else None
@@ -286,6 +300,33 @@ def _drop_idle_args(out: dict) -> None:
             del out[path]["units"]
             if not out[path]:
                 del out[path]
+
+
+def _summary_int(index: ProjectIndex, module: str, qualname: str) -> Optional[Json]:
+    """``{"int": n}`` for a module-level name whose binding (the last, unconditional:
+    what an importer sees) is an integer literal in the module's summary
+    (``N_STEPS = 500`` in a configuration module that never names JAX, so that no
+    analysis of it told its ``values``)."""
+    summary = index.modules.get(module)
+    if summary is None or "." in qualname:
+        return None
+    rec = summary.get("defs", {}).get(qualname)
+    value = rec.get("value") if isinstance(rec, dict) and rec.get("kind") == "assign" else None
+    if not isinstance(value, dict) or value.get("k") != "literal":
+        return None
+    n = value.get("value")
+    return {"int": n} if type(n) is int else None
+
+
+def _summary_has_ints(index: ProjectIndex, module: str) -> bool:
+    """Does the module's summary bind a module-level name to an integer literal?"""
+    summary = index.modules.get(module)
+    if summary is None:
+        return False
+    return any(isinstance(rec, dict) and rec.get("kind") == "assign" and "." not in q
+               and isinstance(rec.get("value"), dict) and rec["value"].get("k") == "literal"
+               and type(rec["value"].get("value")) is int
+               for q, rec in summary.get("defs", {}).items())
 
 
 def _class_flat(index: ProjectIndex, records_of: Mapping[str, Json], module: str, qualname: str,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 import libcst as cst
 
@@ -49,6 +50,21 @@ class StaticOutOfBoundsIndex(Rule):
         "module uses the function. `lax.dynamic_slice(x, [5], [1])`, `lax.dynamic_slice_in_dim` "
         "and `lax.dynamic_update_slice` with literal starts are checked the same way: a window "
         "that does not fit has its start moved back (jax#3621).\n\n"
+        "Shapes and integers also come through calls and attributes (`model/returns.py`): what a "
+        "helper of the file returns for the call (`def make(): return jnp.zeros((3, 4))` then "
+        "`make()[5]`; its parameters bound to the call's arguments, defaults to their defaults, "
+        "its straight-line assignments in order), `self.attr` assigned once, in `__init__`/`setup` "
+        "(`self.data = jnp.arange(8)` then `self.data[8]` in another method), a constant or an "
+        "argument-free helper of another module of the project (`from sim.settings import GRID, "
+        "make_grid`), and integer indices the model knows (`n = y.shape[0]`, `len()` of a tuple, a "
+        "dataclass field's default, an integer or a scalar array of one (`jnp.array(8)`) that every call "
+        "of the function in the file passes: `def pick(v, i): return v[i]` called as `pick(frames, 12)`, "
+        "a window start of `jax.jit(window)(frames, jnp.array(8))`). A loop variable of a `range` of "
+        "known integers, and `i + 1`, `i - 1`, `2 * i` of one, is an index from its first to its last "
+        "value: `for i in range(N + 1): x = x.at[i].set(v)` on `jnp.zeros(N)` drops the last update, "
+        "`grid[i + 1]` for `i in range(8)` on 8 points reads the last one twice; unless a test in the "
+        "loop looks at the variable (`if i < N:`, `if i == N: break`, `... if i < N else`) or the array "
+        "is rebound in the loop other than by `.at[]` updates of itself.\n\n"
         "Arrays of unknown shape (arguments, results of other calls) are never checked."
     )
     why_bad = (
@@ -74,8 +90,8 @@ class StaticOutOfBoundsIndex(Rule):
                 return a[9, :], a[-10], b[10]
             """
         ),
-        # constants in bounds; names that are not constants (bound twice, a loop
-        # variable, rebound through `global`) are never checked
+        # constants in bounds, a loop variable in bounds; names that are not constants
+        # (bound twice, rebound through `global`) are never checked
         Valid(
             """
             import jax.numpy as jnp
@@ -93,7 +109,7 @@ class StaticOutOfBoundsIndex(Rule):
                 n = 3
                 n = 2
                 last = logits[NUM_CLASSES - 1] + small[n] + logits[LIMIT * 0 + 9]
-                for i in range(12):
+                for i in range(10):
                     last = last + logits[i]
                 return last + logits[LIMIT] + logits[k]
             """
@@ -123,6 +139,31 @@ class StaticOutOfBoundsIndex(Rule):
 
             def f(x):
                 return x[11]
+            """
+        ),
+        # a helper whose shape the call chooses, an attribute set again outside `__init__`
+        Valid(
+            """
+            import jax.numpy as jnp
+
+
+            def make_steps(n=5):
+                return jnp.arange(n)
+
+
+            class Ring:
+                def __init__(self):
+                    self.data = jnp.arange(8)
+
+                def last(self):
+                    return self.data[8]
+
+
+            def grow(r):
+                r.data = jnp.arange(16)
+
+
+            print(make_steps(10)[7])
             """
         ),
         # rebinding to something of unknown shape
@@ -440,6 +481,34 @@ class StaticOutOfBoundsIndex(Rule):
                 "start 2 with update size 2 does not fit axis 0 of size 3, and JAX raises no IndexError: `lax.dynamic_update_slice` moves the start back to 1 so that the update fits (it writes a different window)",
             ],
         ),
+        # shapes through a helper's return, an attribute set in `__init__`, a known dimension
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def make_steps(n=5):
+                steps = jnp.arange(n)
+                return steps * 2
+
+
+            class Ring:
+                def __init__(self):
+                    self.data = jnp.zeros((4, 3))
+                    self.rows = self.data.shape[0]
+
+                def last(self):
+                    return self.data[self.rows]
+
+
+            print(make_steps()[7], Ring().last())
+            """,
+            expected=[(15, 26), (18, 20)],
+            messages=[
+                "index 4 is out of bounds for axis 0 with size 4, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                "index 7 is out of bounds for axis 0 with size 5, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -473,7 +542,11 @@ class StaticOutOfBoundsIndex(Rule):
             i = self.ctx.constant_int(s.value)
             size = shape[dim]
             if i is None:
-                known = self._index_range(s.value)
+                arr = sub.value.value if isinstance(sub.value, cst.Attribute) and sub.value.attr.value == "at" else sub.value
+                known = self._index_range(s.value, arr)
+                if known is not None and isinstance(s.value, cst.Name) and self.ctx.unit.jit_root \
+                        and self.ctx.unit.param(s.value.value) is not None:
+                    return  # what the calls of this jit pass: reported at the call (`_call_site`)
                 if known is None:
                     return
                 if known[1] >= size or known[0] < -size:
@@ -484,15 +557,72 @@ class StaticOutOfBoundsIndex(Rule):
                 return
             dim += 1
 
-    def _index_range(self, node: cst.CSTNode):
+    def _index_range(self, node: cst.CSTNode, arr: Optional[cst.CSTNode] = None):
         """(smallest, largest) value of an integer index array built from literals
-        (`jnp.arange(7)`, `np.array([0, 9])`), else None."""
+        (`jnp.arange(7)`, `np.array([0, 9])`), or of a loop variable of a `range` of
+        known integers (`i`, `i + 1`) that no test in the loop looks at; else None."""
         v = self.ctx.value(node)
+        if v.kind == V.STATIC and v.shape is None and v.int_range is not None \
+                and (self._guarded(node) or not self._shape_kept(arr)):
+            return None
         return v.int_range if v.kind in (V.ARRAY, V.STATIC) else None
+
+    def _shape_kept(self, arr: Optional[cst.CSTNode]) -> bool:
+        """Does the array indexed in a loop keep its shape from one iteration to the next:
+        a name the loops around rebind only by `.at[...]` updates of itself (`x = x.at[i].set(v)`)?"""
+        if not isinstance(arr, cst.Name):
+            return False
+        name = arr.value
+        for frame in self.ctx.loop_stack:
+            for n in descendants(frame.node):
+                if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name) and n.target.value == name:
+                    return False
+                if isinstance(n, (cst.For, cst.CompFor)) and any(
+                        isinstance(m, cst.Name) and m.value == name for m in (n.target, *descendants(n.target))):
+                    return False
+                if not isinstance(n, cst.Assign):
+                    continue
+                for t in n.targets:
+                    if not any(isinstance(m, cst.Name) and m.value == name for m in (t.target, *descendants(t.target))):
+                        continue
+                    v = n.value
+                    if isinstance(v, cst.IfExp):
+                        v = v.body  # `x = x.at[i].set(v) if ok else x` (its test guards the index)
+                    if not (isinstance(t.target, cst.Name) and isinstance(v, cst.Call)
+                            and isinstance(v.func, cst.Attribute) and v.func.attr.value in _AT_DROP
+                            and isinstance(v.func.value, cst.Subscript) and isinstance(v.func.value.value, cst.Attribute)
+                            and v.func.value.value.attr.value == "at" and isinstance(v.func.value.value.value, cst.Name)
+                            and v.func.value.value.value.value == name):
+                        return False
+        return True
+
+    def _guarded(self, node: cst.CSTNode) -> bool:
+        """Does a test in a loop around ``node`` (an `if`, a conditional expression, a
+        `while`, an `assert`, `min`/`max`/`%`/`clip` around it) look at a name of
+        ``node``?  (`if i < n: x = x.at[i].set(v)`, `if i == n: break`)"""
+        names = {n.value for n in descendants(node) if isinstance(n, cst.Name)}
+        if isinstance(node, cst.Name):
+            names.add(node.value)
+        for frame in self.ctx.loop_stack:
+            loop = frame.node
+            for n in descendants(loop.body if isinstance(loop, cst.For) else loop):
+                test = n.test if isinstance(n, (cst.If, cst.IfExp, cst.While, cst.Assert, cst.CompIf)) else None
+                if test is not None and any(isinstance(m, cst.Name) and m.value in names
+                                            for m in (test, *descendants(test))):
+                    return True
+        return False
 
     def _report_range(self, node, index, known, axis: int, size: int, what: str) -> None:
         lo, hi = known
         bad = hi if hi >= size else lo
+        iv = self.ctx.value(index)
+        if iv.kind == V.STATIC and iv.shape is None:  # a loop variable (or arithmetic on one)
+            self.report(
+                node,
+                f"`{self.ctx.code(index).strip()}` runs from {lo} to {hi} in the loop around it: index {bad} is "
+                f"out of bounds for axis {axis} with size {size}, and JAX raises no IndexError: {what}",
+            )
+            return
         self.report(
             node,
             f"the index array `{self.ctx.code(index).strip()}` holds {bad} (its values run from {lo} to {hi}), "
@@ -575,6 +705,17 @@ class StaticOutOfBoundsIndex(Rule):
                 )
                 return
 
+    def _int(self, node) -> "int | None":
+        """The integer ``node`` holds: a constant, or a scalar array of one known integer
+        (`jnp.array(2)`, also passed so by every call of the function)."""
+        if node is None:
+            return None
+        i = self.ctx.constant_int(node)
+        if i is None:
+            known = self.ctx.value(node).int_range
+            i = known[0] if known is not None and known[0] == known[1] else None
+        return i
+
     def _ints(self, node) -> "list[int] | None":
         """The integers of a list/tuple display of constants, else None."""
         if not isinstance(node, (cst.List, cst.Tuple)):
@@ -583,7 +724,7 @@ class StaticOutOfBoundsIndex(Rule):
         for el in node.elements:
             if isinstance(el, cst.StarredElement):
                 return None
-            i = self.ctx.constant_int(el.value)
+            i = self._int(el.value)
             if i is None:
                 return None
             out.append(i)
@@ -607,7 +748,7 @@ class StaticOutOfBoundsIndex(Rule):
             axes = list(range(len(shape)))
         else:  # dynamic_slice_in_dim(x, start, size, axis=0)
             starts_node = arg_at(node, 1, "start_index")
-            start, size = ctx.constant_int(starts_node), ctx.constant_int(arg_at(node, 2, "slice_size"))
+            start, size = self._int(starts_node), ctx.constant_int(arg_at(node, 2, "slice_size"))
             axis_node = arg_at(node, 3, "axis")
             axis = 0 if axis_node is None else ctx.constant_int(axis_node)
             if start is None or size is None or axis is None or not -len(shape) <= axis < len(shape):
@@ -666,7 +807,7 @@ class StaticOutOfBoundsIndex(Rule):
             return
         shape = self._shape(arr)
         i = ctx.constant_int(idx)
-        known = self._index_range(idx) if i is None else None
+        known = self._index_range(idx, arr) if i is None else None
         if shape is None or (i is None and known is None):
             return
         axis_node = arg_at(node, 2, "axis")

@@ -31,7 +31,8 @@ def static_number(ctx, unit, e: cst.CSTNode, depth: int = 0):
         except ValueError:
             return None
     if t is cst.Name:
-        return _name_number(ctx, unit, e.value, depth)
+        n = _name_number(ctx, unit, e.value, depth)
+        return n if n is not None else _valued(ctx, unit, e)
     if t is cst.UnaryOperation and isinstance(e.operator, (cst.Minus, cst.Plus)):
         x = static_number(ctx, unit, e.expression, depth + 1)
         return None if x is None else (-x if isinstance(e.operator, cst.Minus) else x)
@@ -66,7 +67,8 @@ def static_number(ctx, unit, e: cst.CSTNode, depth: int = 0):
         fn = ctx.builtin_name(e.func)
         arg = e.args[0].value
         if fn == "len":
-            return _length(ctx, unit, arg, depth)
+            n = _length(ctx, unit, arg, depth)
+            return n if n is not None else _valued(ctx, unit, e)
         if fn in ("int", "round", "abs"):
             x = static_number(ctx, unit, arg, depth + 1)
             if x is None or isinstance(x, complex):
@@ -75,7 +77,17 @@ def static_number(ctx, unit, e: cst.CSTNode, depth: int = 0):
                 return int(x) if fn == "int" else (round(x) if fn == "round" else abs(x))
             except (OverflowError, ValueError):
                 return None
-    return None
+    return _valued(ctx, unit, e)
+
+
+def _valued(ctx, unit, e: cst.CSTNode):
+    """The integer the model's value of ``e`` holds on this path (``Value.const``:
+    ``x.shape[0]`` of an array of known shape, a config field's default, an imported
+    constant, what a helper returns), where ``e`` stands in the unit being walked."""
+    if unit is not ctx.unit or type(e) not in (cst.Name, cst.Attribute, cst.Subscript, cst.Call):
+        return None
+    c = ctx.value(e).const
+    return c if type(c) is int else None
 
 
 def _name_number(ctx, unit, name: str, depth: int):

@@ -340,6 +340,9 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
                     f"{again}. Use `lax.fori_loop(0, {name}, body, init)` (or `lax.scan`)",
                 )
                 return
+        known = [static_number(self.ctx, self.ctx.unit, b) for b in bounds]
+        if len(known) == 1 and isinstance(known[0], int) and known[0] >= self._jax502_limit():
+            return  # `range(y.shape[0])` of an array of known shape, as long as JAX502's: JAX502's
         for b in bounds:
             if self._data_sized(b):
                 self.report(

@@ -57,7 +57,15 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
         "outer loop. "
         "Rule of thumb for functions that run once (a `main`, a test): it is still reported, "
         "because the cost is compile time and the first call pays it in full, however few calls "
-        "follow. A loop of 1 iteration, or one whose bound is below the threshold, is never reported."
+        "follow. A loop of 1 iteration, or one whose bound is below the threshold, is never reported.\n\n"
+        "The count may also come through the model's integers (`model/returns.py`): a field's "
+        "integer default of a dataclass instance built here (`Config().n_layers`), a constant of "
+        "another module of the project (`from sim.settings import N_STEPS`, `S.N_STEPS`), "
+        "`range(grid.shape[0])` and `len()` of an array of known shape, `len()` of a list built by "
+        "a comprehension over a known range (until something appends to it), what a helper "
+        "returns. A loop over anything else whose length is known is counted the same way: "
+        "`for t in jnp.linspace(0, 1, 200)`, `for row in grid` (its rows), "
+        "`enumerate(...)`/`zip(...)`/`reversed(...)` of such."
     )
     why_bad = (
         "A Python loop under `jit` runs while tracing: every iteration is copied into the "
@@ -73,6 +81,34 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
     )
     fix_safety = "No automatic fix: the loop body must be turned into a function of the carried state."
     VALID = [
+        # a field changed after the instance was built; a small known shape; a loop over an
+        # argument of unknown shape (JAX503's, opt-in)
+        Valid(
+            """
+            import dataclasses
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @dataclasses.dataclass
+            class Config:
+                n_layers: int = 400
+
+
+            @jax.jit
+            def deep(x, rows):
+                cfg = Config()
+                cfg.n_layers = 4
+                for _ in range(cfg.n_layers):
+                    x = jnp.tanh(x)
+                for t in jnp.linspace(0.0, 1.0, 20):
+                    x = x * t
+                for r in rows:
+                    x = x + r
+                return x
+            """
+        ),
         # derived counts below the threshold, a list that is appended to, a tuple bound
         # from a call's result: not known, or short
         Valid(
@@ -231,6 +267,39 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
     ]
 
     INVALID = [
+        # counts the model's integers know: a dataclass default, a dimension of a known
+        # shape; loops over arrays of known shape
+        Invalid(
+            """
+            import dataclasses
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @dataclasses.dataclass(frozen=True)
+            class Config:
+                n_layers: int = 400
+
+
+            @jax.jit
+            def deep(x):
+                for _ in range(Config().n_layers):
+                    x = jnp.tanh(x)
+                grid = jnp.zeros((256, 2))
+                for i in range(grid.shape[0]):
+                    x = x + grid[i]
+                for t in jnp.linspace(0.0, 1.0, 200):
+                    x = x * t
+                return x
+            """,
+            expected=[(14, 14), (17, 14), (19, 14)],
+            messages=[
+                "this Python loop runs 400 times while JAX traces `deep`, so it is unrolled into 400 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
+                "this Python loop runs 256 times while JAX traces `deep`, so it is unrolled into 256 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
+                "this Python loop runs 200 times (once per element of `jnp.linspace(0.0, 1.0, 200)`) while JAX traces `deep`, so it is unrolled into 200 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` over the elements)",
+            ],
+        ),
         # counts derived from constants: tuple-assigned floats (`int(T / dt)`), arithmetic
         # on a closure's local (`n_iter - 1`), `len()` of a module tuple (jax#18420's
         # `npair = npart * (npart - 1)` is the same mechanism)
@@ -430,16 +499,35 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
             return None
         return max(s[k] for s in shapes)  # type: ignore[index]
 
+    def check_iterable(self, it) -> None:
+        """``for t in jnp.linspace(0, 1, 200)``, ``for row in grid`` of a known shape,
+        ``for i, t in enumerate(range(N))``: one copy of the body per element."""
+        n = self.ctx.iteration_count(it)
+        if n is None or n < self._limit():
+            return
+        self.report(
+            it,
+            f"this Python loop runs {n} times (once per element of `{self.ctx.code(it).strip()}`) while JAX "
+            f"traces `{self.ctx.unit.name}`, so it is unrolled into {n} copies of its body: compile time grows "
+            f"with the trip count. Use `lax.fori_loop` (or `lax.scan` over the elements)",
+        )
+
+    def _limit(self) -> int:
+        try:
+            return int(self.ctx.settings.option("max-unrolled-loop", 100))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return 100
+
     def check_range(self, it, bounds) -> None:
-        n = _trip_count(self.ctx, bounds)
         source = ""
-        defaults = [b.value for b in bounds if isinstance(b, cst.Name) and b.value in self.ctx.unit.defaulted_params]
-        if n is not None and defaults:
-            source = f" (`{defaults[0]}` keeps its default: no call passes it)"
-        if n is None:
-            n = self._call_site_trips(bounds)
-            if n is not None:
-                source = f" (`{self.ctx.code(bounds[0]).strip()}` is up to {n} at the calls in this file)"
+        n = self._call_site_trips(bounds)
+        if n is not None:
+            source = f" (`{self.ctx.code(bounds[0]).strip()}` is up to {n} at the calls in this file)"
+        else:
+            n = _trip_count(self.ctx, bounds)
+            defaults = [b.value for b in bounds if isinstance(b, cst.Name) and b.value in self.ctx.unit.defaulted_params]
+            if n is not None and defaults:
+                source = f" (`{defaults[0]}` keeps its default: no call passes it)"
         try:
             limit = int(self.ctx.settings.option("max-unrolled-loop", 100))  # type: ignore[arg-type]
         except (TypeError, ValueError):

@@ -1,0 +1,352 @@
+"""What a call of a helper of this file returns, and what ``self.attr`` holds: the
+helper's body read for its caller.
+
+The interpreter walks callers before callees, so when a caller's walk reaches
+``make()`` the body of ``make`` has not been walked.  ``returned_value`` reads it then,
+in a scratch environment: the parameters bound to the values the call passes (a
+default to its default), the body's straight-line assignments evaluated in order
+(``x = jnp.zeros((n, 4)); y = x.reshape(2, -1)``), a name bound inside an ``if``,
+loop, ``with`` or ``try`` unknown from there, and every ``return`` evaluated where
+it stands; the result is the join of the returns.  The caller's traced-ness holds
+(``jnp.zeros`` in a helper called from traced code is a tracer).  What it gives:
+the kind (a JAX array, a host array, a tuple of them), the static shape, the
+integer (``Value.const``).  ``attribute_value`` does the same for ``self.attr``
+assigned once, in ``__init__``/``setup``.
+
+Unknown stays unknown: a decorated helper, a generator, ``*args``, recursion past
+three levels, a return of something the model cannot evaluate.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+import libcst as cst
+
+from jaxlint.model import values as V
+from jaxlint.model.arg_shapes import assigned_in
+from jaxlint.model.constants import constant_int
+from jaxlint.model.scopes import writes
+from jaxlint.model.shape_flow import fold_int
+from jaxlint.model.journal import JournalDict
+from jaxlint.model.units import ClassInfo, Unit
+from jaxlint.model.values import Value
+from jaxlint.model.walk import walk_tree
+
+_MAX_DEPTH = 3
+
+
+class _Module:
+    """The module's top level, for ``fold_int`` of a constant's definition: literals
+    and the module's constants, no flow values."""
+
+    def __init__(self, index: Any) -> None:
+        self.index = index
+        self.unit = index.module_unit
+
+    def value(self, node: cst.CSTNode) -> Value:
+        return V.UNKNOWN_VALUE
+_INIT_METHODS = ("__init__", "setup")
+# the parts of a value a read body gives its caller
+_KEPT = (V.ARRAY, V.NPARRAY, V.STATIC, V.TUPLE, V.ARRAYS)
+
+
+def _plain(v: Value) -> Value:
+    """A value as the read body may hold it: no PRNG key identity, no function."""
+    if v.key is not None or v.unit is not None:
+        return V.UNKNOWN_VALUE
+    return v
+
+
+def _signature(v: Value) -> tuple:
+    return (v.kind, v.traced, v.shape, v.const, v.int_range,
+            tuple(_signature(e) for e in v.elements) if v.elements is not None and len(v.elements) < 16 else None)
+
+
+def returned_value(interp: Any, unit: Unit, call: cst.Call, arg_vals: list[Value], n_bound: int = 0,
+                   traced: Optional[bool] = None, defaults: bool = True) -> Optional[Value]:
+    """The join of ``unit``'s returns for this call (None: unknown); ``traced``: whether
+    the call runs under a trace (default: where the walk stands); ``defaults``: a
+    parameter the call does not pass holds its default (else: unknown)."""
+    node = unit.node
+    if type(node) is not cst.FunctionDef or node.decorators or unit.is_generator or interp.concrete:
+        return None
+    if not unit.returns or any(r is None for r in unit.returns):
+        return None
+    if any(a.star for a in call.args) or interp.scratch_depth >= _MAX_DEPTH:
+        return None
+    if traced is None:
+        traced = interp.in_traced and not interp.eager
+    key = (id(unit), n_bound, traced, defaults, tuple(_signature(v) for v in arg_vals),
+           tuple(a.keyword.value if a.keyword is not None else None for a in call.args))
+    memo = interp.scratch_memo
+    if key in memo:
+        return memo[key]
+    memo[key] = None  # recursion: unknown
+    env: dict[str, Value] = {}
+    params = unit.positional()[n_bound:]
+    given: dict[str, Value] = {}
+    pos = 0
+    for a, v in zip(call.args, arg_vals):
+        if a.keyword is None:
+            if pos >= len(params):
+                return None
+            given[params[pos].name] = _plain(v)
+            pos += 1
+        else:
+            given[a.keyword.value] = _plain(v)
+    out = _read(interp, unit, given, traced, returns=True, defaults=defaults)
+    memo[key] = out
+    return out
+
+
+def attribute_value(interp: Any, cls: ClassInfo, attr: str) -> Optional[Value]:
+    """What ``self.attr`` holds in the methods of ``cls`` (not a JAX module, whose
+    attributes are traced fields): the class assigns it once, in ``__init__`` or
+    ``setup``, and the file writes ``.attr`` nowhere else; its value as that method's
+    straight-line body computes it (the parameters unknown, their defaults too: a
+    caller may pass another).  The cheap tests first (the file's text, then the
+    class's assignments), the ``__init__`` read once per class."""
+    if cls.is_jax_module or _attribute_writes(interp, attr) != 1:
+        return None
+    memo = interp.scratch_memo
+    key = ("attrs", id(cls))
+    state = memo.get(key)
+    if state is None:
+        state = memo[key] = [_self_writes(cls), None]
+    if state[0].get(attr) != 1:
+        return None
+    if state[1] is None:
+        if interp.scratch_depth >= _MAX_DEPTH:
+            return None
+        state[1] = {}  # while its `__init__` is read: unknown
+        state[1] = _init_values(interp, cls)
+    return state[1].get(attr)
+
+
+def _self_writes(cls: ClassInfo) -> dict[str, int]:
+    """attribute -> how many assignments of ``self.attr`` the class's methods make."""
+    writes: dict[str, int] = {}
+    for m in cls.methods.values():
+        if not isinstance(m.node, cst.FunctionDef):
+            continue
+        for n in walk_tree(m.node.body):
+            t = type(n)
+            targets = [tg.target for tg in n.targets] if t is cst.Assign else (
+                [n.target] if t in (cst.AnnAssign, cst.AugAssign) else [])
+            for tg in targets:
+                for x in walk_tree(tg, lambda x: type(x) in (cst.Subscript, cst.Attribute)):
+                    if type(x) is cst.Attribute and type(x.value) is cst.Name and x.value.value == "self":
+                        writes[x.attr.value] = writes.get(x.attr.value, 0) + 1
+    return writes
+
+
+def _init_values(interp: Any, cls: ClassInfo) -> dict[str, Value]:
+    """``self.attr = value`` of ``__init__``/``setup``'s top level: the arrays and integers."""
+    out: dict[str, Value] = {}
+    for name in _INIT_METHODS:
+        m = cls.methods.get(name)
+        if m is None or not isinstance(m.node, cst.FunctionDef) or m.node.decorators:
+            continue
+        held = _read(interp, m, {}, False, returns=False)
+        for attr, v in (held or {}).items():
+            if v.kind in (V.ARRAY, V.NPARRAY) or (v.kind == V.STATIC and v.const is not None):
+                out[attr] = v
+    return out
+
+
+def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, returns: bool, defaults: bool = True):
+    """Walk ``unit``'s body straight-line in a scratch environment.  ``returns``: the
+    join of its returns (None when one is unknown); else the ``self.attr = value``
+    assignments of its top level, attribute -> value."""
+    saved = (interp.unit, interp.env, interp._memo, interp.loop_stack, interp.scratch_traced,
+             interp.eager, interp.not_none, interp.scratch_attrs)
+    interp.unit = unit
+    interp.env = env = JournalDict()
+    interp._memo = {}
+    interp.loop_stack = []
+    interp.scratch_traced = traced
+    interp.eager = False
+    interp.not_none = set()
+    interp.scratch_depth += 1
+    try:
+        for p in unit.params:
+            if p.name in given:
+                env[p.name] = given[p.name]
+            elif p.default is not None and returns and defaults:
+                env[p.name] = _plain(interp.value(p.default))
+            else:
+                env[p.name] = V.UNKNOWN_VALUE
+        found: list[Value] = []
+        attrs: dict[str, Value] = {}
+        interp.scratch_attrs = None if returns else attrs  # `self.n = self.buf.shape[0]` reads what it set
+        _block(interp, unit.node.body.body, found, attrs, top=True)  # type: ignore[attr-defined]
+        if not returns:
+            return attrs
+        if not found:
+            return None
+        out = found[0]
+        for v in found[1:]:
+            out = V.join(out, v)
+        return out if out.kind in _KEPT else None
+    except RecursionError:  # pragma: no cover - deep expressions
+        return None
+    finally:
+        (interp.unit, interp.env, interp._memo, interp.loop_stack, interp.scratch_traced,
+         interp.eager, interp.not_none, interp.scratch_attrs) = saved
+        interp.scratch_depth -= 1
+
+
+def _bind(env, target: cst.CSTNode, v: Value) -> None:
+    t = type(target)
+    if t is cst.Name:
+        env[target.value] = v  # type: ignore[attr-defined]
+    elif t in (cst.Tuple, cst.List):
+        els = target.elements  # type: ignore[attr-defined]
+        parts = v.elements if v.kind in (V.TUPLE, V.ARRAYS) and v.elements is not None and len(v.elements) == len(els) else None
+        for i, el in enumerate(els):
+            if type(el) is cst.StarredElement:
+                parts = None
+            _bind(env, el.value, parts[i] if parts is not None else V.UNKNOWN_VALUE)
+
+
+def _block(interp: Any, stmts, found: list, attrs: dict, top: bool) -> None:
+    env = interp.env
+    for s in stmts:
+        if type(s) is cst.SimpleStatementLine:
+            for small in s.body:
+                t = type(small)
+                if t is cst.Return:
+                    found.append(interp.value(small.value) if small.value is not None else V.STATIC_VALUE)
+                elif t in (cst.Assign, cst.AnnAssign) and small.value is not None:
+                    v = _plain(interp.value(small.value))
+                    for tg in (small.targets if t is cst.Assign else [small]):
+                        target = tg.target
+                        if type(target) is cst.Attribute and type(target.value) is cst.Name \
+                                and target.value.value == "self":
+                            attrs[target.attr.value] = v if top else V.UNKNOWN_VALUE
+                        else:
+                            _bind(env, target, v)
+                elif t is cst.AugAssign:
+                    for name in assigned_in(small):
+                        env[name] = V.UNKNOWN_VALUE
+        elif type(s) in (cst.FunctionDef, cst.ClassDef):
+            env[s.name.value] = V.UNKNOWN_VALUE
+        else:
+            # an `if`, a loop, `with`, `try`: what it binds is unknown from its start;
+            # its returns are read where they stand
+            for name in assigned_in(s):
+                env[name] = V.UNKNOWN_VALUE
+            for n in walk_tree(s, lambda n: type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                if type(n) is cst.Return:
+                    found.append(interp.value(n.value) if n.value is not None else V.STATIC_VALUE)
+                elif type(n) is cst.Assign:
+                    for tg in n.targets:
+                        target = tg.target
+                        if type(target) is cst.Attribute and type(target.value) is cst.Name \
+                                and target.value.value == "self":
+                            attrs[target.attr.value] = V.UNKNOWN_VALUE
+
+
+def exported_values(interp: Any) -> dict[str, dict]:
+    """What this module tells the modules that import from it (``values`` facts):
+    ``{"int": n}`` for a module-level name bound once to an integer (``N_STEPS = 500``),
+    ``{"shape": [...]}`` / ``{"int": n}`` for a function without parameters whose
+    returns are an array of one known shape / one integer (``def make_grid(): return
+    jnp.zeros((GRID, GRID))``)."""
+    index = interp.index
+    module = index.module_unit
+    out: dict[str, dict] = {}
+    for name, entries in module.bindings.items():
+        if len(entries) != 1 or name.startswith("__"):
+            continue
+        value = entries[0][1]
+        if type(value) is cst.Integer:
+            n = constant_int(index, module, cst.Name(name))
+        elif type(value) in (cst.UnaryOperation, cst.BinaryOperation) and len(writes(module.node, name)) == 1 \
+                and not any(name in u.global_names and name in u.assigned for u in index.units):
+            n = fold_int(_Module(index), value)  # `N_STEPS = 5 * 100`
+        else:
+            n = None
+        if n is not None:
+            out[name] = {"int": n}
+    for name, unit in sorted(module.defs.items()):
+        if unit.cls is not None:
+            continue
+        # what any call returns: its parameters unknown (a call may pass anything)
+        v = returned_value(interp, unit, cst.Call(func=cst.Name(name)), [], traced=False, defaults=False)
+        if v is None:
+            continue
+        if v.kind in (V.ARRAY, V.NPARRAY) and v.shape is not None:
+            out[name] = {"shape": list(v.shape)}
+        elif v.kind == V.STATIC and type(v.const) is int:
+            out[name] = {"int": v.const}
+        elif v.kind == V.TUPLE and v.elements is not None and 1 < len(v.elements) <= 16 \
+                and any(e.kind in (V.ARRAY, V.NPARRAY) for e in v.elements):
+            # `return w, b` of two JAX arrays: their kinds (and shapes) for `w, b = init(...)`
+            out[name] = {"tuple": [[e.kind, list(e.shape) if e.shape is not None else None]
+                                   if e.kind in (V.ARRAY, V.NPARRAY) else [V.UNKNOWN, None] for e in v.elements]}
+    return out
+
+
+def _attribute_writes(interp: Any, attr: str) -> int:
+    """How many times the file's text assigns ``<anything>.attr`` (``=`` or an
+    augmented assignment)."""
+    memo = interp.scratch_memo
+    key = ("attr-writes", attr)
+    n = memo.get(key)
+    if n is None:
+        n = memo[key] = len(re.findall(rf"\.\s*{re.escape(attr)}\s*(?:[-+*/@%&|^]|//|\*\*|>>|<<)?=(?!=)", interp.text))
+    return n
+
+
+def attribute_written(interp: Any, attr: str) -> bool:
+    """Does the file assign ``<anything>.attr`` (a config field changed after it was built)?"""
+    return _attribute_writes(interp, attr) > 0
+
+
+def const_visible(interp: Any, name: str) -> bool:
+    """May the integer bound to ``name`` be trusted where the walk stands?  A local of
+    the unit (its flow value); a name of an enclosing function or the module only when
+    that scope binds it once and no function rebinds it (``global``/``nonlocal``):
+    the value at the end of the module's walk may not be the one a later call sees."""
+    unit = interp.unit
+    if unit.is_module or name in interp.env:
+        return True
+    memo = interp.scratch_memo
+    key = ("visible", id(unit), name)
+    ok = memo.get(key)
+    if ok is None:
+        ok = True
+        scope = unit.parent
+        while scope is not None and not scope.is_module and name not in scope.assigned and scope.param(name) is None:
+            scope = scope.parent
+        if scope is None:
+            ok = False
+        else:
+            ok = len(writes(scope.node, name)) == 1 and not any(
+                name in u.assigned and (name in u.global_names or name in u.nonlocal_names)
+                for u in interp.index.units)
+        memo[key] = ok
+    return ok
+
+
+def list_length_visible(interp: Any, name: str) -> bool:
+    """May the length known for the list ``name`` be trusted where the walk stands?
+    A local of the unit (its flow value: ``append`` forgets it, model/walker.py);
+    a list of an enclosing scope bound once that nothing in the file grows or
+    shrinks (``name.append(...)``, ``name += ...``, ``del name[...]``)."""
+    if interp.unit.is_module or name in interp.env:
+        return True
+    if not const_visible(interp, name):
+        return False
+    memo = interp.scratch_memo
+    key = ("list", name)
+    ok = memo.get(key)
+    if ok is None:
+        n = re.escape(name)
+        ok = memo[key] = re.search(
+            rf"(?<![\w.]){n}\s*(?:\.\s*(?:append|extend|insert|pop|remove|clear)\b|\+=|\*=)|\bdel\s+{n}\b",
+            interp.text) is None
+    return ok
