@@ -84,7 +84,6 @@ def returned_value(interp: Any, unit: Unit, call: cst.Call, arg_vals: list[Value
     if key in memo:
         return memo[key]
     memo[key] = None  # recursion: unknown
-    env: dict[str, Value] = {}
     params = unit.positional()[n_bound:]
     given: dict[str, Value] = {}
     pos = 0
