@@ -151,6 +151,10 @@ def _kinds_out(interp: Interpreter) -> dict:
         k = interp.return_kind(unit)
         if k in kinds.CARRIED:
             returns[name] = k
+        else:
+            given = interp.passthrough(unit)  # hands back one of its arguments
+            if given is not None:
+                returns[name] = given
     if returns:
         out["returns"] = returns
     wanted = instances.wanted_instances(interp)

@@ -838,6 +838,35 @@ class PrngKeyReuse(Rule):
                 assert (drop.apply(params, key, x) == drop.apply(params, key, x)).all()
             """
         ),
+        # helpers that hand back a key: a new one (split inside), or the one given when the
+        # caller draws from it once; a helper that splits, given a key of its own
+        Valid(
+            """
+            import jax
+
+
+            def same_key(key):
+                return key
+
+
+            def advance(key, n):
+                key, sub = jax.random.split(key)
+                return jax.random.normal(sub, (n,)), key
+
+
+            def two_keys(key):
+                return jax.random.split(key)
+
+
+            def draw(seed):
+                key = same_key(jax.random.PRNGKey(seed))
+                w, key = advance(key, 3)
+                key, sub = jax.random.split(key)
+                b = jax.random.normal(sub, (3,))
+                k1, k2 = two_keys(key)
+                return w + b, k1, k2
+            """
+        ),
     ]
 
     INVALID = [
@@ -1563,6 +1592,61 @@ class PrngKeyReuse(Rule):
                 "`key` was already consumed by `random.normal` on line 17: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
             ],
         ),
+        # a helper hands back the key it was given (an identity, or a tuple after drawing
+        # from it): the caller's two names hold one key
+        Invalid(
+            """
+            import jax
+
+
+            def same_key(key):
+                return key
+
+
+            def draw(seed):
+                key = jax.random.PRNGKey(seed)
+                k2 = same_key(key)
+                a = jax.random.normal(key, (3,))
+                b = jax.random.normal(k2, (3,))
+                return a + b
+
+
+            class Init:
+                def weights(self, key, n):
+                    w = jax.random.normal(key, (n,))
+                    return w, key
+
+                def build(self, key):
+                    w1, key = self.weights(key, 3)
+                    w2 = jax.random.uniform(key, (3,))
+                    return w1 + w2
+            """,
+            expected=[(12, 9), (23, 14)],
+            messages=[
+                "`k2` is the same key as `key`, which was already consumed by `random.normal` on line 11: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(k2)`, and give each call its own key",
+                "`key` was already consumed by `self.weights()` on line 22: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+            ],
+        ),
+        # a helper splits the key it is given: the caller drawing from that key again
+        Invalid(
+            """
+            import jax
+
+
+            def two_keys(key):
+                return jax.random.split(key)
+
+
+            def init(key):
+                k_w, k_b = two_keys(key)
+                noise = jax.random.normal(key, (3,))
+                return k_w, k_b, noise
+            """,
+            expected=[(10, 13)],
+            messages=[
+                "`key` was already split by `two_keys()` on line 9; a split key must not be used again. Use the keys `two_keys()` returned (e.g. `key, sub = jax.random.split(key)` and pass `sub`)",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1573,6 +1657,8 @@ class PrngKeyReuse(Rule):
         self._stored_checked: set[tuple[int, str]] = set()
         self._sites: dict[tuple, list] = {}
         self._writes_memo: dict[tuple[int, str], list] = {}
+        # helper calls (as `how`) that split the key they are given
+        self._split_helpers: set[str] = set()
 
     def _helper_consumes(self, node: cst.Call) -> None:
         """``helper(key, x)`` where ``helper`` (a function of this file, or one imported
@@ -1593,9 +1679,12 @@ class PrngKeyReuse(Rule):
             if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
                 # a key from outside the loop: every iteration consumes it again
                 ctx.consume_key(token, node, f"{sampler}` via `{helper}")
-            elif sampler != "split":
-                # a helper that splits the key it is given hands keys down (its caller
-                # splitting the same key again is a subtler correlation than this rule's)
+            else:
+                if sampler == "split":
+                    # a helper that splits the key it is given hands keys down: a draw from
+                    # that key (before or after) repeats one of the halves' bits; the caller
+                    # splitting the same key again is a subtler correlation than this rule's
+                    self._split_helpers.add(f"{helper}()")
                 self._consume(node, arg, f"{helper}()", token)
 
     def _library_consumes(self, node: cst.Call, q: Optional[str]) -> None:
@@ -1656,6 +1745,9 @@ class PrngKeyReuse(Rule):
         prev = ctx.consume_key(token, node, how)
         if prev is None:
             return
+        if (prev[1] == "split" or prev[1] in self._split_helpers) and (how == "split" or how in self._split_helpers) \
+                and (prev[1] in self._split_helpers or how in self._split_helpers):
+            return  # split here and in a helper that splits: not a draw repeated
         if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node):
             return  # one helper twice with one key on other data: often meant (random features for x and y)
         if self._unread(prev[0], through=node) or self._unread(node):
@@ -1685,16 +1777,25 @@ class PrngKeyReuse(Rule):
         ctx = self.ctx
         prev_node, prev_how = prev
         name = ctx.code(key_expr).strip()
-        if prev_how == "split":
+        before = arg_at(prev_node, 0, "key") if isinstance(prev_node, cst.Call) else None
+        before_name = ctx.code(before).strip() if before is not None and type(before) in (cst.Name, cst.Attribute) else None
+        if before_name is not None and before_name != name and type(key_expr) in (cst.Name, cst.Attribute) \
+                and (prev_how == "split" or not prev_how.endswith("()")):
+            # the same key under another name (a helper handed it back)
+            name_was = f"`{name}` is the same key as `{before_name}`, which"
+        else:
+            name_was = f"`{name}`"
+        if prev_how == "split" or prev_how in self._split_helpers:
+            by = "" if prev_how == "split" else f" by `{prev_how}`"
             msg = (
-                f"`{name}` was already split on line {{related_line}}; a split key must not be "
-                f"used again. Use the keys `split` returned (e.g. `{name}, sub = jax.random.split({name})` "
-                f"and pass `sub`)"
+                f"{name_was} was already split{by} on line {{related_line}}; a split key must not be "
+                f"used again. Use the keys `{'split' if prev_how == 'split' else prev_how}` returned (e.g. "
+                f"`{name}, sub = jax.random.split({name})` and pass `sub`)"
             )
         else:
             by = _by(prev_how)
             msg = (
-                f"`{name}` was already consumed by `{by}` on line {{related_line}}: "
+                f"{name_was} was already consumed by `{by}` on line {{related_line}}: "
                 f"both calls get the same random bits. Split it first, e.g. "
                 f"`k1, k2 = jax.random.split({name})`, and give each call its own key"
             )

