@@ -145,3 +145,84 @@ def test_keys_handed_back_or_split_by_a_helper_of_another_module(tmp_path, monke
 def test_keys_through_helpers_of_another_module_used_once(tmp_path, monkeypatch):
     _tree(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/rng.py": RNG, "pkg/train.py": TRAIN_VALID})
     assert _lint(tmp_path, monkeypatch, "--select", "JAX301") == []
+
+
+# ---------------------------------------------------------------- globals changed in place elsewhere
+CONFIG = """\
+SCALES = {"a": 1.0}
+LAYERS = [1, 2]
+"""
+
+MODEL = """\
+import jax
+
+from pkg import config
+from pkg.config import SCALES
+
+
+@jax.jit
+def apply(x):
+    return x * SCALES["a"]
+
+
+@jax.jit
+def apply2(x):
+    return x * len(config.LAYERS)
+"""
+
+STALE = ("`{name}` {what} between two calls of `{fn}`: under jit {it} read once, at trace time, and baked "
+         "into the compiled function, so the later calls still use the old value until a retrace. Pass it as an "
+         "argument")
+
+
+def test_a_global_container_another_module_changes_in_place(tmp_path, monkeypatch):
+    _tree(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/config.py": CONFIG, "pkg/model.py": MODEL,
+                     "pkg/main.py": """\
+import jax.numpy as jnp
+
+from pkg import config
+from pkg.config import LAYERS
+from pkg.model import apply, apply2
+
+
+def main():
+    x = jnp.ones(3)
+    y = apply(x)
+    config.SCALES["a"] = 2.0
+    z = apply2(x)
+    LAYERS.append(3)
+    return y, z, apply(x), apply2(x)
+"""})
+    path = str(Path("pkg/model.py"))
+    where = str(Path("pkg/main.py"))
+    assert _lint(tmp_path, monkeypatch, "--select", "JAX405") == [
+        ("JAX405", path, 9, 16, STALE.format(name="SCALES", what=f"(`pkg.config.SCALES`) is changed in {where}",
+                                             fn="apply", it="its value is")),
+        ("JAX405", path, 14, 20, STALE.format(name="config.LAYERS", what=f"is set again in {where}", fn="apply2",
+                                              it="the attribute is")),
+    ]
+
+
+def test_a_global_container_changed_before_the_calls_or_shadowed(tmp_path, monkeypatch):
+    _tree(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/config.py": CONFIG, "pkg/model.py": MODEL,
+                     "pkg/main.py": """\
+import jax.numpy as jnp
+
+from pkg import config
+from pkg.model import apply, apply2
+
+
+def main():
+    x = jnp.ones(3)
+    config.SCALES["a"] = 2.0
+    config.LAYERS.append(3)
+    return apply(x), apply(x), apply2(x), apply2(x)
+
+
+def other():
+    SCALES = {"a": 0.0}
+    y = apply(jnp.ones(3))
+    SCALES["a"] = 1.0
+    return y, apply(jnp.ones(3)), SCALES
+"""})
+    assert _lint(tmp_path, monkeypatch, "--select", "JAX405") == []
