@@ -226,3 +226,77 @@ def other():
     return y, apply(jnp.ones(3)), SCALES
 """})
     assert _lint(tmp_path, monkeypatch, "--select", "JAX405") == []
+
+
+# ---------------------------------------------------------------- static arguments built elsewhere
+SHAPES = """\
+def make_dims(n):
+    return [n, n]
+
+
+def make_opts(**kw):
+    return {k: v for k, v in kw.items()}
+
+
+def make_pair(n):
+    if n > 1:
+        return (n, n)
+    return [n, n]
+"""
+
+STEPS = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+from pkg import shapes
+from pkg.shapes import make_dims, make_pair
+
+
+@partial(jax.jit, static_argnums=(1,))
+def pad_to(x, dims):
+    return jnp.zeros(dims) + x
+
+
+@partial(jax.jit, static_argnames=("opts",))
+def scaled(x, opts):
+    return x * len(opts)
+
+
+def run(x):
+    y = pad_to(x, make_dims(3))
+    return scaled(y, opts=shapes.make_opts(a=1))
+
+
+def run_ok(x):
+    y = pad_to(x, tuple(make_dims(3)))
+    return scaled(y, opts=tuple(shapes.make_opts(a=1))), pad_to(x, make_pair(2))
+"""
+
+UNHASHABLE = ("{what} is passed to `{fn}` in a static position ({where}): static arguments must be hashable, so the "
+              "call raises ValueError: Non-hashable static arguments are not supported. Instead, {fix}")
+
+
+def _static_findings(path: str) -> list:
+    return [
+        ("JAX207", path, 21, 19, UNHASHABLE.format(
+            what="A list (what `make_dims` returns)", fn="pad_to", where="parameter `dims`; static_argnums=1",
+            fix="pass a tuple")),
+        ("JAX207", path, 22, 27, UNHASHABLE.format(
+            what="A dict (what `shapes.make_opts` returns)", fn="scaled",
+            where="parameter `opts`; static_argnames='opts'",
+            fix="pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)")),
+    ]
+
+
+def test_a_static_argument_a_helper_of_a_plain_module_builds(tmp_path, monkeypatch):
+    # the helpers' module never names JAX: the prefilter skips it, its summary tells them
+    _tree(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/shapes.py": SHAPES, "pkg/steps.py": STEPS})
+    assert _lint(tmp_path, monkeypatch, "--select", "JAX207") == _static_findings(str(Path("pkg/steps.py")))
+
+
+def test_a_static_argument_a_helper_of_a_jax_module_builds(tmp_path, monkeypatch):
+    _tree(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/shapes.py": "import jax\n\n\n" + SHAPES,
+                     "pkg/steps.py": STEPS})
+    assert _lint(tmp_path, monkeypatch, "--select", "JAX207") == _static_findings(str(Path("pkg/steps.py")))

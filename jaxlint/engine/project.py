@@ -152,7 +152,7 @@ def _kinds_out(interp: Interpreter) -> dict:
         if k in kinds.CARRIED:
             returns[name] = k
         else:
-            given = interp.passthrough(unit)  # hands back one of its arguments
+            given = interp.passthrough(unit) or kinds.display_return(unit)  # one of its arguments; a display
             if given is not None:
                 returns[name] = given
     if returns:

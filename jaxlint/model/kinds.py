@@ -325,6 +325,37 @@ def passed_back(kind: str, call: cst.Call, value: Callable[[cst.CSTNode], Value]
     return Value(kind=V.TUPLE, elements=tuple(elements))
 
 
+# a helper whose every return is a display of one kind: ``display:list`` (``return [n,
+# n]``), ``display:dict``, ``display:set``: unhashable, whatever it is given (a static
+# argument built by a helper of another module, JAX207)
+DISPLAY = "display:"
+
+
+def display_return(unit) -> Optional[str]:
+    """``display:<list|dict|set>`` when every ``return`` of ``unit`` (a plain function
+    that cannot fall off its end) is a display or comprehension of that kind."""
+    node = unit.node
+    if type(node) is not cst.FunctionDef or node.decorators or unit.is_generator or not unit.returns:
+        return None
+    body = node.body.body
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1]
+    if not isinstance(last, cst.Return):
+        return None
+    found = set()
+    for r in unit.returns:
+        if isinstance(r, (cst.List, cst.ListComp)):
+            found.add("list")
+        elif isinstance(r, (cst.Dict, cst.DictComp)):
+            found.add("dict")
+        elif isinstance(r, (cst.Set, cst.SetComp)):
+            found.add("set")
+        else:
+            return None
+    return DISPLAY + found.pop() if len(found) == 1 else None
+
+
 def call_kind(q: Optional[str]) -> str:
     """The kind of what a call of the function ``q`` (a qualified name) returns,
     whatever its arguments: ``key``/``keys`` for ``jax.random`` key makers, ``array``

@@ -81,7 +81,8 @@ def incoming_facts(
     jits_of = {module: proj.get("jits") or {} for module, _, proj in outputs}
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
-    returns_of = {module: proj.get("returns") or {} for module, _, proj in outputs}
+    # (a module the prefilter skips tells only the helpers that build lists/dicts/sets)
+    returns_of = {module: proj.get("returns") or proj.get("displays") or {} for module, _, proj in outputs}
     records_of = {module: proj.get("pytrees") or {} for module, _, proj in outputs}
     flat_memo: dict = {}
 
