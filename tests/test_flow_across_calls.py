@@ -300,3 +300,64 @@ def test_a_static_argument_a_helper_of_a_jax_module_builds(tmp_path, monkeypatch
     _tree(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/shapes.py": "import jax\n\n\n" + SHAPES,
                      "pkg/steps.py": STEPS})
     assert _lint(tmp_path, monkeypatch, "--select", "JAX207") == _static_findings(str(Path("pkg/steps.py")))
+
+
+# ---------------------------------------------------------------- recompilation: run again from elsewhere
+JITS = """\
+from functools import partial
+
+import jax
+
+
+def f(x, n):
+    return x * n
+
+
+def update(x, n):
+    return jax.jit(partial(f, n=n))(x)
+
+
+def predict(x, scale):
+    fn = jax.jit(lambda y: y * scale)
+    return fn(x)
+"""
+
+FRESH = ("`jit` of {what} compiles again on every call of `{fn}`: jit caches per function object and `{fn}` builds "
+         "a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit "
+         "`{fn}` itself; and pass the varying values as arguments")
+
+
+def test_a_fresh_jit_in_a_function_another_module_calls_in_a_loop(tmp_path, monkeypatch):
+    _tree(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/steps.py": JITS, "pkg/main.py": """\
+import jax.numpy as jnp
+
+from pkg import steps
+from pkg.steps import update
+
+
+def train(xs):
+    for x in xs:
+        x = update(x, 2)
+    return [steps.predict(x, 3.0) for x in xs]
+"""})
+    path = str(Path("pkg/steps.py"))
+    assert _lint(tmp_path, monkeypatch, "--select", "JAX501") == [
+        ("JAX501", path, 11, 12, FRESH.format(what="a `functools.partial(...)` object", fn="update")),
+        ("JAX501", path, 15, 10, FRESH.format(what="a `lambda`", fn="predict")),
+    ]
+
+
+def test_a_fresh_jit_in_a_function_another_module_calls_once(tmp_path, monkeypatch):
+    # a one-shot use with the caller's values: a compile per value is needed anyway
+    _tree(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/steps.py": JITS, "pkg/main.py": """\
+import jax.numpy as jnp
+
+from pkg import steps
+from pkg.steps import update
+
+
+def main(x):
+    x = update(x, 2)
+    return steps.predict(x, 3.0)
+"""})
+    assert _lint(tmp_path, monkeypatch, "--select", "JAX501") == []

@@ -10,7 +10,7 @@ modules that define those functions.
 
 from __future__ import annotations
 
-from jaxlint.model import instances, kinds
+from jaxlint.model import instances, kinds, repeats
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
 from jaxlint.model.program_order import imported_attribute_changes
@@ -43,6 +43,10 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     if interp.jit_passes:
         # defaulted parameters of other modules' jits that calls here pass (traced there)
         out["jit_passes"] = {name: sorted(ps) for name, ps in sorted(interp.jit_passes.items())}
+    repeated = _repeated_imports(interp, settings)
+    if repeated:
+        # functions of other modules this file calls in a loop (run again and again)
+        out["repeats"] = repeated
     changes = imported_attribute_changes(interp.index, interp.imports, settings.project_packages, interp.text)
     if changes:
         # attributes of project modules set here between two calls of a project function
@@ -199,3 +203,15 @@ def _escaping(interp: Interpreter, calls: dict[str, int]) -> list[str]:
                 out.append(name)
     return out
 
+
+
+def _repeated_imports(interp: Interpreter, settings: LintSettings) -> list[str]:
+    """The functions of the project this file imports (``f``, or ``mod.f`` through an
+    imported module) that it calls inside a loop or a comprehension."""
+    imports = interp.imports
+    packages = settings.project_packages
+    heads = {n for n in imports.names if imports.project_import(n, packages)}
+    if not heads:
+        return []
+    return sorted(c for c in repeats.calls_in_loops(interp.module) if c.split(".", 1)[0] in heads
+                  and c.count(".") <= 1)

@@ -1233,6 +1233,13 @@ class Indexer:
             if unit is not None:
                 for m, a, where in changes:
                     unit.attr_changes.setdefault((m, a), where)
+        if reads is not None:
+            reads.note_all("repeated", by_qualname)
+        for qualname in facts.get("repeated", ()):
+            # another module calls it in a loop or a comprehension
+            unit = by_qualname.get(qualname)
+            if unit is not None:
+                unit.repeated_elsewhere = True
         for qualname, names in facts.get("passed", {}).items():
             # a call in another module passes these defaulted parameters: traced
             unit = by_qualname.get(qualname)

@@ -157,6 +157,16 @@ def incoming_facts(
                     known = out.setdefault(target_path, {}).setdefault("passed", {}).setdefault(target.qualname, [])
                     known.extend(p for p in passed if p not in known)
                     known.sort()
+        # functions of other modules it calls in a loop: they run again and again
+        for callee in proj.get("repeats") or ():
+            target = index.resolve(module, callee)
+            if target is not None and target.kind == "function":
+                target_path = path_of.get(target.module)
+                if target_path is not None:
+                    known = out.setdefault(target_path, {}).setdefault("repeated", [])
+                    if target.qualname not in known:
+                        known.append(target.qualname)
+                        known.sort()
         # attributes of project modules it sets between two calls of another module's
         # function (a cached trace of that function may read them: JAX405)
         for callee, attrs in sorted((proj.get("attr_changes") or {}).items()):
