@@ -361,3 +361,88 @@ def main(x):
     return steps.predict(x, 3.0)
 """})
     assert _lint(tmp_path, monkeypatch, "--select", "JAX501") == []
+
+
+# ---------------------------------------------------------------- functions handed to a transforming helper
+LOSSES = """\
+import jax.numpy as jnp
+
+
+def hinge(w, x):
+    margin = jnp.sum(w * x)
+    if margin > 0:
+        return margin
+    return 0.0
+
+
+def body(carry, x):
+    if x > 0:
+        carry = carry + x
+    return carry, x
+
+
+def smooth(w, x):
+    return jnp.maximum(jnp.sum(w * x), 0.0) ** 2
+"""
+
+FIT = """\
+import jax
+
+
+def fit(loss_fn, w, x):
+    g = jax.jit(jax.grad(loss_fn))
+    return w - 0.1 * g(w, x)
+
+
+def run_scan(step_fn, xs):
+    return jax.lax.scan(step_fn, 0.0, xs)
+
+
+def evaluate(loss_fn, w, x):
+    return loss_fn(w, x)
+"""
+
+
+def test_a_function_passed_to_a_transforming_helper_of_another_module(tmp_path, monkeypatch):
+    _tree(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/losses.py": LOSSES, "pkg/fit.py": FIT,
+                     "pkg/main.py": """\
+import jax.numpy as jnp
+
+from pkg import fit as F
+from pkg.losses import hinge, body
+
+
+def train(objective, w):
+    return F.fit(objective, w, w)
+
+
+def main():
+    w = train(hinge, jnp.ones(3))
+    return w, F.run_scan(body, jnp.arange(3.0))
+"""})
+    path = str(Path("pkg/losses.py"))
+    main = str(Path("pkg/main.py"))
+    assert _lint(tmp_path, monkeypatch, "--select", "JAX201") == [
+        ("JAX201", path, 6, 8,
+         f"Python `if` on a traced value: it depends on the traced arguments `w`, `x` of `hinge` (wrapped by jax.jit "
+         f"in {main}:12); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+        ("JAX201", path, 12, 8,
+         f"Python `if` on a traced value: it depends on the traced argument `x` of `body` (a body passed to lax.scan "
+         f"in {main}:13); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+    ]
+
+
+def test_functions_passed_to_a_plain_helper_or_branch_free(tmp_path, monkeypatch):
+    _tree(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/losses.py": LOSSES, "pkg/fit.py": FIT,
+                     "pkg/main.py": """\
+import jax.numpy as jnp
+
+from pkg.fit import evaluate, fit
+from pkg.losses import hinge, smooth
+
+
+def main():
+    w = jnp.ones(3)
+    return evaluate(hinge, w, w), fit(smooth, w, w)
+"""})
+    assert _lint(tmp_path, monkeypatch, "--select", "JAX201") == []

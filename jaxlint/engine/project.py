@@ -10,6 +10,8 @@ modules that define those functions.
 
 from __future__ import annotations
 
+import libcst as cst
+
 from jaxlint.model import instances, kinds, repeats
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
@@ -161,6 +163,13 @@ def _kinds_out(interp: Interpreter) -> dict:
                 returns[name] = given
     if returns:
         out["returns"] = returns
+    takes = {}
+    for name, unit in sorted(interp.index.module_unit.defs.items()):
+        if unit.transformed_params and isinstance(unit.node, cst.FunctionDef) and unit.cls is None:
+            takes[name] = {"params": [[p.name, p.kind, p.index] for p in unit.params],
+                           "transforms": dict(sorted(unit.transformed_params.items()))}
+    if takes:
+        out["takes_fns"] = takes  # functions that hand a parameter to a transformation
     wanted = instances.wanted_instances(interp)
     if wanted:
         out["instances"] = wanted  # `Cls.__init__` -> the parameters that want instance kinds

@@ -82,6 +82,7 @@ def incoming_facts(
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
     # (a module the prefilter skips tells only the helpers that build lists/dicts/sets)
+    takes_of = {module: proj.get("takes_fns") or {} for module, _, proj in outputs}
     returns_of = {module: proj.get("returns") or proj.get("displays") or {} for module, _, proj in outputs}
     records_of = {module: proj.get("pytrees") or {} for module, _, proj in outputs}
     flat_memo: dict = {}
@@ -109,6 +110,9 @@ def incoming_facts(
             consumer = consumers_of.get(target_module, {}).get(qualname)
             if consumer is not None and function:
                 out.setdefault(path, {}).setdefault("consumers", {})[name] = consumer
+            takes = takes_of.get(target_module, {}).get(qualname)
+            if takes is not None and function:
+                out.setdefault(path, {}).setdefault("takes_fns", {})[name] = takes
             returned = returns_of.get(target_module, {}).get(qualname)
             if returned is not None and function:
                 out.setdefault(path, {}).setdefault("returns", {})[name] = returned
@@ -134,7 +138,7 @@ def incoming_facts(
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
-                   or x64_of.get(m) or returns_of.get(m)]
+                   or x64_of.get(m) or returns_of.get(m) or takes_of.get(m)]
         if modules and text_of is not None:
             names = frozenset(n for n, _ in modules)
             used = memo.get(("attrs", path)) if memo is not None else None

@@ -886,6 +886,41 @@ class TracedControlFlow(Rule):
             jax.grad(loss)(1.0)
             """
         ),
+        # a function handed to a parameter no transformation gets, or to one that does when
+        # the function branches on Python values only
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def hinge(w, x):
+                margin = jnp.sum(w * x)
+                if margin > 0:
+                    return margin
+                return 0.0
+
+
+            def smooth(w, x, squared=True):
+                margin = jnp.sum(w * x)
+                if squared:
+                    return jnp.maximum(margin, 0.0) ** 2
+                return jnp.maximum(margin, 0.0)
+
+
+            def evaluate(loss_fn, w, x):
+                return loss_fn(w, x)
+
+
+            def fit(loss_fn, w, x):
+                g = jax.jit(jax.grad(loss_fn))
+                return w - 0.1 * g(w, x)
+
+
+            print(evaluate(hinge, jnp.ones(3), jnp.ones(3)))
+            w = fit(smooth, jnp.ones(3), jnp.ones(3))
+            """
+        ),
     ]
 
     INVALID = [
@@ -1526,6 +1561,49 @@ class TracedControlFlow(Rule):
             messages=[
                 "`jax.jit(bool)` traces its argument and calls `bool()` on the tracer: this raises TracerBoolConversionError (ValueError for an array of several elements). Instead, use `x.astype(bool)` or `jnp.any`/`jnp.all`, or call `bool()` outside the transformation",
                 "`jax.vmap(bool)` traces its argument and calls `bool()` on the tracer: this raises TracerBoolConversionError (ValueError for an array of several elements). Instead, use `x.astype(bool)` or `jnp.any`/`jnp.all`, or call `bool()` outside the transformation",
+            ],
+        ),
+        # a function handed to a helper that transforms its parameter (`jax.jit(jax.grad(loss_fn))`,
+        # `lax.scan(step_fn, ...)`), directly or through a caller that hands it on
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def hinge(w, x):
+                margin = jnp.sum(w * x)
+                if margin > 0:
+                    return margin
+                return 0.0
+
+
+            def accumulate(carry, x):
+                while x > carry:
+                    carry = carry + 1.0
+                return carry, x
+
+
+            def fit(loss_fn, w, x):
+                g = jax.jit(jax.grad(loss_fn))
+                return w - 0.1 * g(w, x)
+
+
+            def train(objective, w, x):
+                return fit(objective, w, x)
+
+
+            def total(step_fn, xs):
+                return jax.lax.scan(step_fn, 0.0, xs)
+
+
+            w = train(hinge, jnp.ones(3), jnp.ones(3))
+            total(accumulate, jnp.arange(3.0))
+            """,
+            expected=[(7, 8), (13, 11)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced arguments `w`, `x` of `hinge` (wrapped by jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+                "Python `while` on a traced value: it depends on the traced arguments `carry`, `x` of `accumulate` (a body passed to lax.scan); this raises TracerBoolConversionError. Use `jax.lax.while_loop` (or `lax.fori_loop`)",
             ],
         ),
     ]
