@@ -598,6 +598,37 @@ class NonHashableStaticArg(Rule):
                 return pad_to(x, t.sizes)
             """
         ),
+        # a list default that every call replaces; a tuple default; a default of the jitted
+        # function itself (jit binds defaults without hashing them)
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def pad_to(x, dims):
+                return jnp.zeros(dims) + x
+
+
+            @partial(jax.jit, static_argnames=("cfg",))
+            def step(x, cfg={"s": 1.0}):
+                return x * cfg["s"]
+
+
+            def run(x, dims=[2, 2]):
+                return pad_to(x, dims)
+
+
+            def run2(x, dims=(2, 2)):
+                return pad_to(x, dims)
+
+
+            y = run(jnp.ones(2), (3, 3)) + run2(jnp.ones(2)) + step(jnp.ones(2))
+            """
+        ),
     ]
 
     INVALID = [
@@ -1077,6 +1108,31 @@ class NonHashableStaticArg(Rule):
                 "A list (`t.shape`: `Trainer.__init__` sets it to `[2, 2]`) is passed to `pad_to` in a static position (parameter `dims`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass a tuple",
             ],
         ),
+        # a wrapper's default, a list, passed on to the static position by a call that leaves it out
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def pad_to(x, dims):
+                return jnp.zeros(dims) + x
+
+
+            def run(x, dims=[2, 2]):
+                return pad_to(x, dims)
+
+
+            y = run(jnp.ones(2))
+            """,
+            expected=[(13, 22)],
+            messages=[
+                "A list (`dims`'s default `[2, 2]`: a call of `run` leaves it out) is passed to `pad_to` in a static position (parameter `dims`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass a tuple",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -1547,6 +1603,8 @@ class NonHashableStaticArg(Rule):
             for n in walk_tree(ctx.module):
                 if type(n) is cst.Call and type(n.func) is cst.Name:
                     calls.setdefault(n.func.value, []).append(n)
+        param = unit.param(name)
+        default = _display(param.default) if param is not None else None
         for n in calls.get(unit.name, ()):
             if any(a.star for a in n.args):
                 continue
@@ -1554,6 +1612,10 @@ class NonHashableStaticArg(Rule):
             if arg is None and index is not None:
                 pos = [a for a in n.args if a.keyword is None]
                 arg = pos[index].value if index < len(pos) else None
+            if arg is None and default is not None:
+                # the call leaves it out: the default, a list/dict/set display, is passed on
+                return (f"{default} (`{name}`'s default `{_short(ctx.code(param.default))}`: a call of "
+                        f"`{unit.name}` leaves it out)")
             what = _display(arg)
             if what is None and isinstance(arg, cst.Name):
                 stmts = ctx.index.module_assignments.get(arg.value, [])
