@@ -838,6 +838,28 @@ class PrngKeyReuse(Rule):
                 assert (drop.apply(params, key, x) == drop.apply(params, key, x)).all()
             """
         ),
+        # a record built with one half of a split key, the other half drawn from
+        Valid(
+            """
+            from typing import NamedTuple
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class State(NamedTuple):
+                key: jax.Array
+                x: jax.Array
+
+
+            def init(seed):
+                key = jax.random.PRNGKey(seed)
+                key, sub = jax.random.split(key)
+                state = State(key=key, x=jnp.zeros(3))
+                noise = jax.random.normal(sub, (3,))
+                return state, jax.random.normal(state.key, (3,)) + noise
+            """
+        ),
         # helpers that hand back a key: a new one (split inside), or the one given when the
         # caller draws from it once; a helper that splits, given a key of its own
         Valid(
@@ -1625,6 +1647,31 @@ class PrngKeyReuse(Rule):
             messages=[
                 "`k2` is the same key as `key`, which was already consumed by `random.normal` on line 11: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(k2)`, and give each call its own key",
                 "`key` was already consumed by `self.weights()` on line 22: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+            ],
+        ),
+        # a record built with the key holds it: drawing from its field and from the name
+        Invalid(
+            """
+            from typing import NamedTuple
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class State(NamedTuple):
+                key: jax.Array
+                x: jax.Array
+
+
+            def init(seed):
+                key = jax.random.PRNGKey(seed)
+                state = State(key=key, x=jnp.zeros(3))
+                noise = jax.random.normal(key, (3,))
+                return state, jax.random.normal(state.key, (3,)) + noise
+            """,
+            expected=[(16, 19)],
+            messages=[
+                "`state.key` is the same key as `key`, which was already consumed by `random.normal` on line 15: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(state.key)`, and give each call its own key",
             ],
         ),
         # a helper splits the key it is given: the caller drawing from that key again
