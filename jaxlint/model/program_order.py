@@ -197,10 +197,10 @@ _ATTR_WRITE = re.compile(r"^[ \t]*([A-Za-z_]\w*)\.([A-Za-z_]\w*)[ \t]*(?:[-+*/]?
 # an item written into, or a mutating method called on, a name or a module's attribute:
 # `config.SCALES["a"] = 2.0`, `LAYERS.append(3)`, `del cache[k]`
 _ITEM_WRITE = re.compile(r"^[ \t]*(?:del[ \t]+)?([A-Za-z_]\w*)(?:\.[A-Za-z_]\w*)?(?:\[|\.(?:" + "|".join(sorted(
-    ("update", "setdefault", "pop", "popitem", "clear", "append", "extend", "insert", "remove", "add", "discard",
-     "sort", "reverse"))) + r")\()", re.M)
-_MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "append", "extend", "insert", "remove",
-                       "add", "discard", "sort", "reverse"})
+    ("setdefault", "popitem", "append", "extend", "insert"))) + r")\()", re.M)
+# (methods that few objects but lists and dicts have: `tx.update(...)`, `buffer.add(...)` of
+# other objects return new state and change nothing)
+_MUTATORS = frozenset({"setdefault", "popitem", "append", "extend", "insert"})
 
 
 def _changed(n: cst.CSTNode, heads: dict[str, str]) -> list[tuple[str, str, str]]:

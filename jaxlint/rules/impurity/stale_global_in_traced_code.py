@@ -1172,8 +1172,10 @@ class StaleGlobalRead(Rule):
             and name in w.global_names and name in w.assigned
         }
         text = ctx.text
-        # (a look at the text first: most globals are never written into)
-        touched = f"{name}[" in text or f"{name}." in text
+        # (a look at the text first: most globals are never written into); only a list,
+        # dict or set is changed by its methods (`buffer.add(...)` of another object may
+        # return a new state and change nothing)
+        touched = (f"{name}[" in text or f"{name}." in text) and _container(ctx, name)
         inplace = {
             w.name for w in ctx.index.units
             if w is not outer and w.parent is module and isinstance(w.node, cst.FunctionDef) and not w.traced
@@ -1183,7 +1185,7 @@ class StaleGlobalRead(Rule):
         for i, stmt in enumerate(seq.stmts):
             if i <= def_at or isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                 continue
-            found = self._change_in(stmt, name, writers, inplace)
+            found = self._change_in(stmt, name, writers, inplace, touched)
             if found is None:
                 continue
             if uses is None:
@@ -1208,7 +1210,7 @@ class StaleGlobalRead(Rule):
                 at = useq.index(n)
                 if at is None:
                     continue
-                found = self._change_in(useq.stmts[at], name, writers, inplace)
+                found = self._change_in(useq.stmts[at], name, writers, inplace, touched)
                 if found is None:
                     continue
                 if fuses is None:
@@ -1218,8 +1220,12 @@ class StaleGlobalRead(Rule):
         return None
 
     @staticmethod
-    def _change_in(stmt: cst.CSTNode, name: str, writers: set[str], inplace: set[str]) -> Optional[tuple[str, cst.CSTNode]]:
-        """What in ``stmt`` changes the global ``name`` without assigning it: (how, node)."""
+    def _change_in(stmt: cst.CSTNode, name: str, writers: set[str], inplace: set[str],
+                   container: bool) -> Optional[tuple[str, cst.CSTNode]]:
+        """What in ``stmt`` changes the global ``name`` without assigning it: (how, node).
+        ``container``: ``name`` is a list/dict/set (any of their mutating methods counts;
+        otherwise only a dict's ``update``/``setdefault``/``pop``/``clear``)."""
+        methods = _MUTATORS if container else _DICT_MUTATORS
         for n in descendants(stmt):
             if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in writers:
                 return (f"`{n.func.value}` reassigns (`global {name}`) when it is called", n)
@@ -1227,7 +1233,7 @@ class StaleGlobalRead(Rule):
                 return (f"`{n.func.value}` changes in place when it is called", n)
             if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) \
                     and isinstance(n.func.value, cst.Name) and n.func.value.value == name \
-                    and n.func.attr.value in _MUTATORS:
+                    and n.func.attr.value in methods:
                 return (f"changes in place (`{name}.{n.func.attr.value}(...)`)", n)
             if isinstance(n, (cst.Assign, cst.AugAssign, cst.Del)) and _changes_in_place(n, name):
                 return (f"changes in place (`{name}[...] = ...`)", n)
@@ -1596,6 +1602,9 @@ _MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "appen
                        "remove", "add", "discard", "sort", "reverse"})
 
 
+_DICT_MUTATORS = frozenset({"update", "setdefault", "pop", "clear"})
+
+
 def _changes_in_place(n: cst.CSTNode, name: str) -> bool:
     """Is ``n`` an item write into ``name`` (``name[k] = v``, ``name[k] += v``, ``del
     name[k]``) or a call of one of its mutating methods (``name.append(v)``)?"""
@@ -1620,3 +1629,19 @@ def _inside(u: Unit, outer: Unit) -> bool:
             return True
         p = p.parent
     return False
+
+
+def _container(ctx, name: str) -> bool:
+    """Is the module global ``name`` bound only to list/dict/set displays (or
+    ``list()``/``dict()``/``set()`` calls)?"""
+    stmts = ctx.index.module_assignments.get(name) or []
+    if not stmts:
+        return False
+    for st in stmts:
+        v = getattr(st, "value", None)
+        if isinstance(v, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
+            continue
+        if isinstance(v, cst.Call) and ctx.builtin_name(v.func) in ("list", "dict", "set"):
+            continue
+        return False
+    return True

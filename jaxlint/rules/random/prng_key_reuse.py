@@ -1706,6 +1706,8 @@ class PrngKeyReuse(Rule):
         self._writes_memo: dict[tuple[int, str], list] = {}
         # helper calls (as `how`) that split the key they are given
         self._split_helpers: set[str] = set()
+        # library constructors' names (as `how`) that drew from a key given to them
+        self._library_hows: set[str] = set()
 
     def _helper_consumes(self, node: cst.Call) -> None:
         """``helper(key, x)`` where ``helper`` (a function of this file, or one imported
@@ -1752,6 +1754,7 @@ class PrngKeyReuse(Rule):
         if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
             return
         self._fixed_seed_in_loop(node, key_expr, token, how)
+        self._library_hows.add(how)
         self._consume(node, key_expr, how, token)
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -1792,9 +1795,10 @@ class PrngKeyReuse(Rule):
         prev = ctx.consume_key(token, node, how)
         if prev is None:
             return
-        if (prev[1] == "split" or prev[1] in self._split_helpers) and (how == "split" or how in self._split_helpers) \
-                and (prev[1] in self._split_helpers or how in self._split_helpers):
-            return  # split here and in a helper that splits: not a draw repeated
+        splitting = ("split", *self._split_helpers, *self._library_hows)
+        if (prev[1] in self._split_helpers and how in splitting) or (how in self._split_helpers and prev[1] in splitting):
+            return  # split here (or by a library constructor) and in a helper that splits: keys handed
+            # down on both sides, not a draw repeated
         if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node):
             return  # one helper twice with one key on other data: often meant (random features for x and y)
         if self._unread(prev[0], through=node) or self._unread(node):
