@@ -446,3 +446,23 @@ def main():
     return evaluate(hinge, w, w), fit(smooth, w, w)
 """})
     assert _lint(tmp_path, monkeypatch, "--select", "JAX201") == []
+
+
+def test_a_module_attribute_rebound_does_not_reach_a_name_imported_from_it(tmp_path, monkeypatch):
+    # `config.SCALES = {...}` binds a new dict to the module's attribute: `SCALES`, imported
+    # by name into pkg/model.py, still holds the old one (jit or not): not this rule's bug
+    _tree(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/config.py": CONFIG, "pkg/model.py": MODEL,
+                     "pkg/main.py": """\
+import jax.numpy as jnp
+
+from pkg import config
+from pkg.model import apply
+
+
+def main():
+    x = jnp.ones(3)
+    y = apply(x)
+    config.SCALES = {"a": 2.0}
+    return y, apply(x)
+"""})
+    assert _lint(tmp_path, monkeypatch, "--select", "JAX405") == []

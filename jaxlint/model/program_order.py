@@ -211,13 +211,15 @@ def _changed(n: cst.CSTNode, heads: dict[str, str]) -> list[tuple[str, str, str]
     out: list[tuple[str, str, str]] = []
 
     def place(t: cst.CSTNode, item: bool) -> None:
+        # an in-place change is told as `attr[]`: it reaches a name imported from the
+        # module too (`from pkg.config import SCALES`: the same object); a rebinding does not
         if type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value in heads:
-            out.append((t.value.value, heads[t.value.value], t.attr.value))
+            out.append((t.value.value, heads[t.value.value], t.attr.value + ("[]" if item else "")))
         elif item and type(t) is cst.Name and t.value in heads:
             full = heads[t.value]
             if "." in full:
                 m, a = full.rsplit(".", 1)
-                out.append((t.value, m, a))
+                out.append((t.value, m, a + "[]"))
 
     t = type(n)
     targets: list[cst.CSTNode] = []

@@ -1349,10 +1349,11 @@ class StaleGlobalRead(Rule):
         q = self.ctx.qualname(node)
         if q is None or "." not in q:
             return
-        key = tuple(q.rsplit(".", 1))
+        m, a = q.rsplit(".", 1)
+        key = (m, a + "[]")  # changed in place (a rebinding of the module's attribute leaves this name alone)
         u: Optional[Unit] = unit
         while u is not None and not u.is_module:
-            where = u.attr_changes.get(key)  # type: ignore[arg-type]
+            where = u.attr_changes.get(key)
             if where is not None:
                 self._reported.add((id(unit), node.value))
                 self.report(
@@ -1374,7 +1375,7 @@ class StaleGlobalRead(Rule):
         key = (q, node.attr.value)
         u: Optional[Unit] = unit
         while u is not None and not u.is_module:
-            where = u.attr_changes.get(key)
+            where = u.attr_changes.get(key) or u.attr_changes.get((q, node.attr.value + "[]"))
             if where is not None:
                 self._reported.add((id(unit), dotted))
                 self.report(
