@@ -112,7 +112,10 @@ class VaryingStaticArgument(Rule):
     what_it_does = (
         "Flags a call, inside `for i in range(...)` (or `for i, x in enumerate(...)`), of a "
         "function jitted with `static_argnums`/`static_argnames` where the static argument is "
-        "the loop counter `i` (or `i` combined with constants, `i + 1`). The jitted function is "
+        "the loop counter `i`, or a value that changes with it: `i` combined with constants, "
+        "names the loop does not bind or other counters (`i + 1`, `float(i) / n`, `2 ** i`), "
+        "`int`/`float` of one, or a name the loop binds once to one (`lr = 0.5 * (i + 1)`); not "
+        "`i % k`, `i // k` or `min(i, k)`, which take few values. The jitted function is "
         "resolved through `@jax.jit(...)`/`@partial(jax.jit, ...)` decorators, `f = jax.jit(g, "
         "static_argnums=...)` bindings and `jax.jit(g, ...)(...)` calls."
     )

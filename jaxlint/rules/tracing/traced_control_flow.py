@@ -38,7 +38,9 @@ class TracedControlFlow(Rule):
     what_it_does = (
         "Inside code that JAX traces with abstract values (a function under `jit`, `vmap`, "
         "`pmap`, `shard_map`, or a body passed to `lax.scan`, `fori_loop`, `while_loop`, "
-        "`cond`, `switch`, `map`, and helpers they call), flags Python constructs that turn an "
+        "`cond`, `switch`, `map`, and helpers they call; also a function handed to a helper "
+        "that gives that parameter to one of them, `fit(hinge, w, x)` with `def fit(loss_fn, "
+        "w, x): jax.jit(jax.grad(loss_fn))`, in the file or across modules), flags Python constructs that turn an "
         "array into a Python `bool`: `if`, `elif`, `while`, `x if c else y`, `and`, `or`, "
         "`not`, `assert`, comprehension `if` clauses and `bool(...)`, and the builtin "
         "`max(a, b)`/`min(a, b)` (they compare their arguments), when the value is a "
