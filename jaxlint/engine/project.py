@@ -49,6 +49,11 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     if repeated:
         # functions of other modules this file calls in a loop (run again and again)
         out["repeats"] = repeated
+    builders = _jit_builders(interp)
+    if builders:
+        # its functions that build a jit in their body: whether they run again and
+        # again matters to them (the `repeated` facts they are given)
+        out["builders"] = builders
     changes = imported_attribute_changes(interp.index, interp.imports, settings.project_packages, interp.text)
     if changes:
         # attributes of project modules set here between two calls of a project function
@@ -224,3 +229,22 @@ def _repeated_imports(interp: Interpreter, settings: LintSettings) -> list[str]:
         return []
     return sorted(c for c in repeats.calls_in_loops(interp.module) if c.split(".", 1)[0] in heads
                   and c.count(".") <= 1)
+
+
+_CACHING = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "jax.pmap", "equinox.filter_jit",
+                      "equinox.filter_pmap"})
+
+
+def _jit_builders(interp: Interpreter) -> list[str]:
+    """The functions of this file (not methods) whose body (or a function nested in
+    it) applies jit/pmap to something: a compile per call when they run again."""
+    out = set()
+    for site in interp.index.sites:
+        if site.qualname not in _CACHING:
+            continue
+        u = site.scope
+        while u is not None and u.parent is not None and not u.parent.is_module:
+            u = u.parent
+        if u is not None and not u.is_module and u.cls is None:
+            out.add(u.qualname)
+    return sorted(out)

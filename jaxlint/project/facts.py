@@ -83,6 +83,8 @@ def incoming_facts(
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
     # (a module the prefilter skips tells only the helpers that build lists/dicts/sets)
     takes_of = {module: proj.get("takes_fns") or {} for module, _, proj in outputs}
+    # the functions that build a jit in their body (only they are told that they run again)
+    builders_of = {module: frozenset(proj.get("builders") or ()) for module, _, proj in outputs}
     returns_of = {module: proj.get("returns") or proj.get("displays") or {} for module, _, proj in outputs}
     records_of = {module: proj.get("pytrees") or {} for module, _, proj in outputs}
     flat_memo: dict = {}
@@ -164,7 +166,8 @@ def incoming_facts(
         # functions of other modules it calls in a loop: they run again and again
         for callee in proj.get("repeats") or ():
             target = index.resolve(module, callee)
-            if target is not None and target.kind == "function":
+            if target is not None and target.kind == "function" \
+                    and target.qualname in builders_of.get(target.module, ()):
                 target_path = path_of.get(target.module)
                 if target_path is not None:
                     known = out.setdefault(target_path, {}).setdefault("repeated", [])
