@@ -1077,9 +1077,12 @@ class Indexer:
             fn = site.fn_expr
             if type(fn) is cst.Name and not site.scope.is_module and site.scope.param(fn.value) is not None \
                     and fn.value not in site.scope.assigned and site.transform.traces and not site.transform.host:
-                # a function-valued parameter: the callers' functions are transformed
-                self._param_sites.append((site.scope, fn.value, site))
-                site.scope.transformed_params[fn.value] = site.qualname
+                # a function-valued parameter: the callers' functions are transformed (not
+                # by a helper with an eager mode, `if DISABLE_JIT: body_fun(i, val) else:
+                # lax.fori_loop(..., body_fun, ...)`: which branch runs is a setting)
+                if not _dual_mode(site.scope.node, site.call if site.call is not None else fn, fn.value):
+                    self._param_sites.append((site.scope, fn.value, site))
+                    site.scope.transformed_params[fn.value] = site.qualname
                 return
             self._external_site(site, n_bound, kw_bound)
             return
@@ -1833,3 +1836,22 @@ def _arg_for(call: cst.Call, callee: Unit, param: ParamInfo) -> Optional[cst.Bas
     i = next((k for k, p in enumerate(positional) if p.name == param.name), None)
     pos = [a for a in call.args if a.keyword is None]
     return pos[i].value if i is not None and i < len(pos) else None
+
+
+def _dual_mode(fn: cst.CSTNode, site: cst.CSTNode, name: str) -> bool:
+    """Is ``site`` (where a parameter ``name`` is handed to a transformation) in one
+    branch of an ``if`` of ``fn`` whose other branch uses ``name`` (calls it, returns
+    it): a helper that runs the function eagerly or transformed as a setting says?"""
+    body = getattr(fn, "body", None)
+    if body is None:
+        return False
+    for n in walk_tree(body):
+        if type(n) is not cst.If:
+            continue
+        for branch, rest in ((n.body, n.orelse), (n.orelse, n.body)):
+            if branch is None or rest is None:
+                continue
+            if any(d is site for d in walk_tree(branch)):
+                if any(type(d) is cst.Name and d.value == name for d in walk_tree(rest)):
+                    return True
+    return False

@@ -923,6 +923,33 @@ class TracedControlFlow(Rule):
             w = fit(smooth, jnp.ones(3), jnp.ones(3))
             """
         ),
+        # a helper with an eager mode (numpyro's `fori_loop`): which branch runs is a setting
+        Valid(
+            """
+            import jax
+
+            DISABLE_CONTROL_FLOW = False
+
+
+            def fori_loop(lower, upper, body_fun, init_val):
+                if DISABLE_CONTROL_FLOW:
+                    val = init_val
+                    for i in range(int(lower), int(upper)):
+                        val = body_fun(i, val)
+                    return val
+                else:
+                    return jax.lax.fori_loop(lower, upper, body_fun, init_val)
+
+
+            def body(i, x):
+                if x > 10:
+                    return x
+                return x + i
+
+
+            y = fori_loop(0, 3, body, 1)
+            """
+        ),
     ]
 
     INVALID = [
