@@ -845,6 +845,24 @@ class PrngKeyReuse(Rule):
                 assert (drop.apply(params, key, x) == drop.apply(params, key, x)).all()
             """
         ),
+        # a loop over settings read only by a closure (synjax's tests): the same inputs for
+        # each setting, on purpose
+        Valid(
+            """
+            import jax
+
+
+            def create(key):
+                return [jax.random.normal(key, (3,))]
+
+
+            def test_sampling_can_be_jitted():
+                for algorithm in ["wilson", "colbourn"]:
+                    f = jax.jit(lambda x: x * len(algorithm))
+                    for dist in create(jax.random.PRNGKey(0)):
+                        f(dist)
+            """
+        ),
         # a record built with one half of a split key, the other half drawn from
         Valid(
             """
