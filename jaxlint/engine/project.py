@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.model import instances, kinds, repeats
+from jaxlint.model import instances, keyflow, kinds, repeats
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
 from jaxlint.model.program_order import imported_attribute_changes
@@ -163,7 +163,13 @@ def _kinds_out(interp: Interpreter) -> dict:
         if k in kinds.CARRIED:
             returns[name] = k
         else:
-            given = interp.passthrough(unit) or kinds.display_return(unit)  # one of its arguments; a display
+            # one of its arguments (a PRNG key: JAX301's only use of it across modules), or a
+            # list/dict/set display (JAX207)
+            given = interp.passthrough(unit)
+            if given is not None and not any(keyflow.key_like_name(p.split("=")[-1].split("@")[0])
+                                             for p in given.split(":", 1)[1].split(",")):
+                given = None
+            given = given or kinds.display_return(unit)
             if given is not None:
                 returns[name] = given
     if returns:
