@@ -891,14 +891,22 @@ class Indexer:
         traced by that transformation, as if written there.  Through one level of
         callers handing the parameter on (``train(loss_fn)`` calling ``fit(loss_fn)``)."""
         done: set[tuple[int, int]] = set()
+        if not todo:
+            return
+        # the calls by name of each function of the file (one pass over the calls)
+        calls_of: dict[int, list] = {}
+        for unit, call in self._pending_calls:
+            if type(call.func) is cst.Name:
+                target = unit.lookup_def(call.func.value)
+                if target is not None:
+                    calls_of.setdefault(id(target), []).append((unit, call))
         while todo:
             callee, pname, site = todo.pop()
             param = callee.param(pname)
             if param is None or not isinstance(callee.node, cst.FunctionDef):
                 continue
-            for unit, call in self._pending_calls:
-                if type(call.func) is not cst.Name or unit.lookup_def(call.func.value) is not callee \
-                        or (id(call), id(site)) in done:
+            for unit, call in calls_of.get(id(callee), ()):
+                if (id(call), id(site)) in done:
                     continue
                 done.add((id(call), id(site)))
                 arg = _arg_for(call, callee, param)
