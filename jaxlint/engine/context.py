@@ -170,9 +170,9 @@ class RuleContext:
 
     def called_repeatedly(self, unit: Unit) -> bool:
         """Does this file call ``unit`` (by its name: ``f(...)``, ``x.f(...)``) in a
-        loop body or a comprehension?  The evidence that a function runs again and
+        loop body or a comprehension, or another module of the project call it so?  The evidence that a function runs again and
         again; without it a function may run once per program."""
-        return not unit.is_module and called_repeatedly(self._interp.module, unit.name)
+        return not unit.is_module and (unit.repeated_elsewhere or called_repeatedly(self._interp.module, unit.name))
 
     def holds_host_numpy_array(self, expr: cst.CSTNode) -> bool:
         """Is ``expr`` a name that every binding in its scope sets to a NumPy array built

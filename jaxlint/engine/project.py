@@ -10,7 +10,9 @@ modules that define those functions.
 
 from __future__ import annotations
 
-from jaxlint.model import instances, kinds
+import libcst as cst
+
+from jaxlint.model import instances, keyflow, kinds, repeats
 from jaxlint.model import returns as returns_model
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
@@ -44,6 +46,15 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     if interp.jit_passes:
         # defaulted parameters of other modules' jits that calls here pass (traced there)
         out["jit_passes"] = {name: sorted(ps) for name, ps in sorted(interp.jit_passes.items())}
+    repeated = _repeated_imports(interp, settings)
+    if repeated:
+        # functions of other modules this file calls in a loop (run again and again)
+        out["repeats"] = repeated
+    builders = _jit_builders(interp)
+    if builders:
+        # its functions that build a jit in their body: whether they run again and
+        # again matters to them (the `repeated` facts they are given)
+        out["builders"] = builders
     changes = imported_attribute_changes(interp.index, interp.imports, settings.project_packages, interp.text)
     if changes:
         # attributes of project modules set here between two calls of a project function
@@ -152,11 +163,28 @@ def _kinds_out(interp: Interpreter) -> dict:
         k = interp.return_kind(unit)
         if k in kinds.CARRIED:
             returns[name] = k
+        else:
+            # one of its arguments (a PRNG key: JAX301's only use of it across modules), or a
+            # list/dict/set display (JAX207)
+            given = interp.passthrough(unit)
+            if given is not None and not any(keyflow.key_like_name(p.split("=")[-1].split("@")[0])
+                                             for p in given.split(":", 1)[1].split(",")):
+                given = None
+            given = given or kinds.display_return(unit)
+            if given is not None:
+                returns[name] = given
     if returns:
         out["returns"] = returns
     values = returns_model.exported_values(interp)
     if values:
         out["values"] = values  # integer constants, the shapes no-argument helpers return
+    takes = {}
+    for name, unit in sorted(interp.index.module_unit.defs.items()):
+        if unit.transformed_params and isinstance(unit.node, cst.FunctionDef) and unit.cls is None:
+            takes[name] = {"params": [[p.name, p.kind, p.index] for p in unit.params],
+                           "transforms": dict(sorted(unit.transformed_params.items()))}
+    if takes:
+        out["takes_fns"] = takes  # functions that hand a parameter to a transformation
     wanted = instances.wanted_instances(interp)
     if wanted:
         out["instances"] = wanted  # `Cls.__init__` -> the parameters that want instance kinds
@@ -199,3 +227,34 @@ def _escaping(interp: Interpreter, calls: dict[str, int]) -> list[str]:
                 out.append(name)
     return out
 
+
+
+def _repeated_imports(interp: Interpreter, settings: LintSettings) -> list[str]:
+    """The functions of the project this file imports (``f``, or ``mod.f`` through an
+    imported module) that it calls inside a loop or a comprehension."""
+    imports = interp.imports
+    packages = settings.project_packages
+    heads = {n for n in imports.names if imports.project_import(n, packages)}
+    if not heads:
+        return []
+    return sorted(c for c in repeats.calls_in_loops(interp.module) if c.split(".", 1)[0] in heads
+                  and c.count(".") <= 1)
+
+
+_CACHING = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "jax.pmap", "equinox.filter_jit",
+                      "equinox.filter_pmap"})
+
+
+def _jit_builders(interp: Interpreter) -> list[str]:
+    """The functions of this file (not methods) whose body (or a function nested in
+    it) applies jit/pmap to something: a compile per call when they run again."""
+    out = set()
+    for site in interp.index.sites:
+        if site.qualname not in _CACHING:
+            continue
+        u = site.scope
+        while u is not None and u.parent is not None and not u.parent.is_module:
+            u = u.parent
+        if u is not None and not u.is_module and u.cls is None:
+            out.add(u.qualname)
+    return sorted(out)

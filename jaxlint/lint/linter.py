@@ -513,7 +513,43 @@ def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Option
         summary = extract_summary(module, settings.module, settings.is_package)  # type: ignore[arg-type]
     except (cst.ParserSyntaxError, RecursionError, MemoryError):
         return None
-    return {"calls": [], "sites": [], "summary": summary, "skipped": True}
+    out = {"calls": [], "sites": [], "summary": summary, "skipped": True}
+    displays = _display_returns(module)
+    if displays:
+        out["displays"] = displays  # its functions that build a list/dict/set (JAX207's helpers)
+    return out
+
+
+def _display_returns(module: cst.Module) -> dict[str, str]:
+    """The module-level functions of a file the prefilter skips whose every return is a
+    list/dict/set display (``def make_dims(n): return [n, n]``): {name: kind}, as
+    ``model/kinds.py``'s ``display_return`` names them.  Only functions whose last
+    statement returns a display are looked into."""
+    from jaxlint.model.kinds import DISPLAY
+    from jaxlint.model.walk import walk_tree
+
+    kinds = {cst.List: "list", cst.ListComp: "list", cst.Dict: "dict", cst.DictComp: "dict",
+             cst.Set: "set", cst.SetComp: "set"}
+    out: dict[str, str] = {}
+    for stmt in module.body:
+        if type(stmt) is not cst.FunctionDef or stmt.decorators:
+            continue
+        body = stmt.body.body
+        last = body[-1] if body else None
+        if type(last) is cst.SimpleStatementLine:
+            last = last.body[-1]
+        if type(last) is not cst.Return or type(last.value) not in kinds:
+            continue
+        kind = kinds[type(last.value)]
+        ok = True
+        for n in walk_tree(stmt.body, lambda n: type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            t = type(n)
+            if t is cst.Yield or (t is cst.Return and kinds.get(type(n.value)) != kind):
+                ok = False
+                break
+        if ok:
+            out[stmt.name.value] = DISPLAY + kind
+    return out
 
 
 def _libcst_parse(result: FileResult, text: str, path: str, trees: Optional[TreeStore]) -> Optional[cst.Module]:

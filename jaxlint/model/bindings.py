@@ -367,6 +367,12 @@ def replaced_record(call: cst.CSTNode, qualname) -> Optional[tuple[str, dict[str
         pos = [a for a in call.args if a.keyword is None]
         src = dotted_name(pos[0].value) if len(pos) == 1 else None
         return (src, kw) if src is not None else None
+    if kw and type(f) in (cst.Name, cst.Attribute):
+        # `State(key=key, x=x)`: a record built with a key (a class, by its name), its
+        # field holds that key; nothing is kept from what the name held before
+        last = f.value if type(f) is cst.Name else f.attr.value
+        if last[:1].isupper() and not last.isupper():
+            return ("", kw)
     return None
 
 

@@ -65,6 +65,15 @@ class CallEffects:
         func = call.func
         if any(a.star for a in call.args):
             return []
+        if isinstance(func, cst.Attribute) and type(func.value) is cst.Name and func.value.value == "self" \
+                and self.unit.cls is not None and self.unit.params and self.unit.params[0].name == "self":
+            # `self.init_weights(key, n)`: a method of this class that draws from a parameter
+            method = self.unit.cls.methods.get(func.attr.value)
+            if method is None or not method.consumes_keys or method.is_generator \
+                    or not isinstance(method.node, cst.FunctionDef) or not bound_receiver(method):
+                return []
+            return self._consumed_args(call, f"self.{func.attr.value}",
+                                       [(p.name, p.kind, p.index) for p in method.params[1:]], method.consumes_keys)
         if isinstance(func, cst.Attribute):  # `proposals.accept(key, ...)`: through an imported module
             held = self._haiku_apply_key(call)
             if held is not None:

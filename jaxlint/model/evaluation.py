@@ -351,7 +351,13 @@ class Evaluator:
         q = self.qualname(func)
         if q is not None and written in self.index.imported_returns and head is None:
             # a helper of another module of the project whose every return has one kind
-            r = self._returned(self.index.imported_returns[written], e, traced_ctx, deps)
+            # (or hands back what it was given)
+            returned = self.index.imported_returns[written]
+            if returned.startswith(kinds.PASS):
+                given = kinds.passed_back(returned, e, self._given)
+                if given is not None:
+                    return given
+            r = self._returned(returned, e, traced_ctx, deps)
             known = self.index.imported_values.get(written)
             if known is not None and "shape" in known and r.kind in (V.ARRAY, V.NPARRAY):
                 r = replace_value(r, shape=tuple(known["shape"]))  # `make_grid()` of known shape
@@ -478,6 +484,9 @@ class Evaluator:
                 # a helper of this file that hands back a JAX computation of what it was given
                 return self._with_body(Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED), local.unit, e, arg_vals)
             if local.unit is not None and local.kind == V.FUNCTION:
+                given = self._passed_back(local.unit, e)
+                if given is not None:
+                    return given  # `k2 = same_key(key)`: the argument itself
                 eager = not any_traced and bool(local.unit.returns) and all(
                     id(r) in local.unit.eager_returns for r in local.unit.returns)
                 # `with jax.ensure_compile_time_eval(): return jnp.allclose(phi(0.0), 0.0)`:
@@ -512,6 +521,13 @@ class Evaluator:
                     # `self._predict(obs)` in traced code: a method whose every return is a
                     # jax.numpy computation hands back a tracer, whatever it is given
                     return self._returned(V.ARRAY, e, traced_ctx, deps)
+            if type(func.value) is cst.Name and func.value.value == "self" and self.unit.cls is not None \
+                    and self.unit.params and self.unit.params[0].name == "self":
+                method = self.unit.cls.methods.get(m)
+                if method is not None and not method.cls.is_jax_module:
+                    given = self._passed_back(method, e, n_bound=bound_receiver(method))
+                    if given is not None:
+                        return given  # `x, key = self.sample(key)`: the argument itself
             if base.kind == V.AT_INDEX:
                 # `x.at[i].set(v)`: an array of `x`'s shape (`.get()`: unknown)
                 return Value(kind=V.ARRAY, traced=base.traced or any_traced, deps=base.deps | deps,
@@ -767,6 +783,27 @@ class Evaluator:
                 k = kinds.return_kind(unit, self._resolver(unit), self._local_values)
             self._return_kinds[("method", id(unit))] = k
         return k
+
+    def passthrough(self, unit: Unit) -> Optional[str]:
+        """``kinds.passthrough`` of a function of this file (memoized)."""
+        memo = ("pass", id(unit))
+        if memo not in self._return_kinds:
+            self._return_kinds[memo] = kinds.passthrough(unit)  # type: ignore[index]
+        return self._return_kinds[memo]  # type: ignore[index]
+
+    def _passed_back(self, unit: Unit, call: cst.Call, n_bound: int = 0) -> Optional[Value]:
+        kind = self.passthrough(unit)
+        return kinds.passed_back(kind, call, self._given, n_bound) if kind is not None else None
+
+    def _given(self, arg: cst.CSTNode) -> Value:
+        """The value of an argument a helper hands back, with the identity of the PRNG
+        key it holds (a name's or an attribute chain's key gets one now)."""
+        v = self.value(arg)
+        if v.key is None and type(arg) in (cst.Name, cst.Attribute) and v.kind not in (V.STATIC, V.MODULE, V.FUNCTION):
+            token = self.key_token(arg)
+            if token is not None:
+                v = v.with_key(token)
+        return v
 
     def _resolver(self, unit: Unit):
         """Qualified names of calls in ``unit``'s body, by the imports alone (the body

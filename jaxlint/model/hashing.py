@@ -278,3 +278,31 @@ def attribute_param(node: cst.ClassDef, qualname: Callable[[cst.CSTNode], Option
     if read is None or attr not in read[1]:
         return None
     return read[0], read[1][attr]
+
+
+def attribute_value(node: cst.ClassDef, attr: str) -> Optional[cst.BaseExpression]:
+    """The expression ``__init__`` sets ``self.attr`` to, for a class of this file
+    without bases whose ``__init__`` writes that attribute in one statement at the top
+    level of its body and whose other methods never assign it (``self.cfg = {"hidden":
+    4}``): what every instance holds there (a parameter, a display, a call...); None
+    otherwise."""
+    init = _method(node, "__init__")
+    if init is None or node.bases or _set_outside_init(node, [attr]):
+        return None
+    seen = _self_writes(init)
+    if seen is None or seen.get(attr) != 1:
+        return None
+    for stmt in init.body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                t = small.targets[0].target
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                t = small.target
+            else:
+                continue
+            if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self" \
+                    and t.attr.value == attr:
+                return small.value
+    return None

@@ -113,6 +113,8 @@ class FileIndex:
     # for an integer constant, ``{"shape": [3, 4]}`` for a function whose every return is
     # an array of that shape (model/evaluation.py, engine/project.py)
     imported_values: dict[str, dict] = field(default_factory=dict)
+    # functions of other modules that hand a parameter to a transformation (facts ``takes_fns``)
+    imported_takes_fns: dict = field(default_factory=dict)
     # module-level `NAME = Cls(...)` with `Cls` a class of this file: NAME -> "Cls"
     # (candidates only: ``constants.instance_class`` checks the name is bound once)
     instances: dict[str, str] = field(default_factory=dict)
@@ -262,6 +264,9 @@ class Indexer:
         # id of a call whose result is called at once -> that call (`jax.vmap(f)(xs, 3)`)
         self._applied: dict[int, cst.Call] = {}
         self._jax_imported = False  # a module-level `import jax...` seen so far
+        # a transformation applied to a parameter (`def fit(loss_fn): jax.jit(jax.grad(loss_fn))`):
+        # (the function, the parameter, the site); what its callers pass is transformed
+        self._param_sites: list[tuple[Unit, str, TransformSite]] = []
 
     # -- qualified names ------------------------------------------------------
     def qualname(self, expr: cst.CSTNode) -> Optional[str]:
@@ -861,6 +866,77 @@ class Indexer:
                     m.reasons.append(f"{MODULE_METHOD}{cls.name}")
         for site in list(idx.sites):
             self._apply_site(site)
+        self._passed_functions(list(self._param_sites))
+
+    def _imported_takes_fns(self) -> None:
+        """``fit(hinge, w, x)`` with ``fit`` imported from a module of the project that
+        hands that parameter to a transformation (facts ``takes_fns``): ``hinge`` (of
+        this file, or imported: a fact for its module) is traced by it."""
+        takes = self.index.imported_takes_fns
+        todo = []
+        for unit, call in self._pending_calls:
+            written = dotted_name(call.func)
+            if written is None or written not in takes:
+                continue
+            if unit.binding_for(written.split(".", 1)[0], 1 << 30) is not None:
+                continue  # a local of that name
+            record = takes[written]
+            params = [ParamInfo(name=n, kind=k, index=i, default=None, annotation=None) for n, k, i in record["params"]]
+            callee = Unit(node=call, name=written, qualname=written, parent=None, params=params)
+            for pname, tq in sorted(record["transforms"].items()):
+                t = apis.transform_for(tq)
+                param = callee.param(pname)
+                if t is None or param is None:
+                    continue
+                arg = _arg_for(call, callee, param)
+                if arg is None:
+                    continue
+                if type(arg) is cst.Name and unit.param(arg.value) is not None and arg.value not in unit.assigned \
+                        and not unit.is_module:
+                    unit.transformed_params.setdefault(arg.value, tq)
+                    todo.append((unit, arg.value, TransformSite(t, tq, call, arg, unit, seq=1 << 30)))
+                    continue
+                self._apply_site(TransformSite(t, tq, call, arg, unit, seq=1 << 30), 1)
+        if todo:
+            self._passed_functions(todo)
+
+    def _passed_functions(self, todo: list) -> None:
+        """``fit(hinge, w, x)`` where ``fit`` hands its parameter ``loss_fn`` to a
+        transformation (``jax.jit(jax.grad(loss_fn))``, ``lax.scan(step_fn, ...)``): the
+        function passed for it (of this file, or imported: a fact for its module) is
+        traced by that transformation, as if written there.  Through one level of
+        callers handing the parameter on (``train(loss_fn)`` calling ``fit(loss_fn)``)."""
+        done: set[tuple[int, int]] = set()
+        if not todo:
+            return
+        # the calls by name of each function of the file (one pass over the calls)
+        calls_of: dict[int, list] = {}
+        for unit, call in self._pending_calls:
+            if type(call.func) is cst.Name:
+                target = unit.lookup_def(call.func.value)
+                if target is not None:
+                    calls_of.setdefault(id(target), []).append((unit, call))
+        while todo:
+            callee, pname, site = todo.pop()
+            param = callee.param(pname)
+            if param is None or not isinstance(callee.node, cst.FunctionDef):
+                continue
+            for unit, call in calls_of.get(id(callee), ()):
+                if (id(call), id(site)) in done:
+                    continue
+                done.add((id(call), id(site)))
+                arg = _arg_for(call, callee, param)
+                if arg is None:
+                    continue
+                if type(arg) is cst.Name and unit.param(arg.value) is not None and arg.value not in unit.assigned \
+                        and not unit.is_module:
+                    # handed on: the callers of `unit` pass the function
+                    if len(done) < 200:
+                        unit.transformed_params.setdefault(arg.value, site.qualname)
+                        todo.append((unit, arg.value, site))
+                    continue
+                passed = TransformSite(site.transform, site.qualname, site.call, arg, unit, seq=1 << 30)
+                self._apply_site(passed, 1)
 
     def _holders(self) -> None:
         """Names bound to a holder of a function of this file (model/holders.py)."""
@@ -1022,6 +1098,16 @@ class Indexer:
                     self._apply_site(outer, depth + 1)
             return
         if unit is None:
+            fn = site.fn_expr
+            if type(fn) is cst.Name and not site.scope.is_module and site.scope.param(fn.value) is not None \
+                    and fn.value not in site.scope.assigned and site.transform.traces and not site.transform.host:
+                # a function-valued parameter: the callers' functions are transformed (not
+                # by a helper with an eager mode, `if DISABLE_JIT: body_fun(i, val) else:
+                # lax.fori_loop(..., body_fun, ...)`: which branch runs is a setting)
+                if not _dual_mode(site.scope.node, site.call if site.call is not None else fn, fn.value):
+                    self._param_sites.append((site.scope, fn.value, site))
+                    site.scope.transformed_params[fn.value] = site.qualname
+                return
             self._external_site(site, n_bound, kw_bound)
             return
         t = site.transform
@@ -1249,6 +1335,18 @@ class Indexer:
             if unit is not None:
                 for m, a, where in changes:
                     unit.attr_changes.setdefault((m, a), where)
+        if reads is not None:
+            reads.note_all("repeated", by_qualname)
+        for qualname in facts.get("repeated", ()):
+            # another module calls it in a loop or a comprehension
+            unit = by_qualname.get(qualname)
+            if unit is not None:
+                unit.repeated_elsewhere = True
+        takes = facts.get("takes_fns")
+        self.index.imported_takes_fns = factreads.ReadDict(reads, "takes_fns", takes) if reads is not None \
+            else dict(takes or {})
+        if self.index.imported_takes_fns:  # (asked even when empty: a later round may fill it)
+            self._imported_takes_fns()
         for qualname, names in facts.get("passed", {}).items():
             # a call in another module passes these defaulted parameters: traced
             unit = by_qualname.get(qualname)
@@ -1796,3 +1894,38 @@ def build_index(module: cst.Module, facts: Optional[dict] = None,
     if facts or reads is not None:
         indexer.apply_facts(facts or {}, reads)
     return index
+
+
+def _arg_for(call: cst.Call, callee: Unit, param: ParamInfo) -> Optional[cst.BaseExpression]:
+    """The expression ``call`` passes for ``callee``'s parameter ``param`` (None when
+    it passes none, or ``*args``/``**kwargs`` hide which)."""
+    if any(a.star for a in call.args):
+        return None
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == param.name:
+            return a.value
+    if param.kind not in ("pos", "posonly"):
+        return None
+    positional = callee.positional()
+    i = next((k for k, p in enumerate(positional) if p.name == param.name), None)
+    pos = [a for a in call.args if a.keyword is None]
+    return pos[i].value if i is not None and i < len(pos) else None
+
+
+def _dual_mode(fn: cst.CSTNode, site: cst.CSTNode, name: str) -> bool:
+    """Is ``site`` (where a parameter ``name`` is handed to a transformation) in one
+    branch of an ``if`` of ``fn`` whose other branch uses ``name`` (calls it, returns
+    it): a helper that runs the function eagerly or transformed as a setting says?"""
+    body = getattr(fn, "body", None)
+    if body is None:
+        return False
+    for n in walk_tree(body):
+        if type(n) is not cst.If:
+            continue
+        for branch, rest in ((n.body, n.orelse), (n.orelse, n.body)):
+            if branch is None or rest is None:
+                continue
+            if any(d is site for d in walk_tree(branch)):
+                if any(type(d) is cst.Name and d.value == name for d in walk_tree(rest)):
+                    return True
+    return False

@@ -16,7 +16,7 @@ import libcst as cst
 
 from jaxlint.model import apis
 from jaxlint.model.units import ClassInfo, Unit
-from jaxlint.model.walk import arg_at, descendants
+from jaxlint.model.walk import arg_at, descendants, walk_tree
 
 # names under which code hands a PRNG key to a function
 _KEY_WORDS = ("key", "rng", "prng", "rngkey", "prngkey", "seed_key")
@@ -126,7 +126,8 @@ def loop_target_read(loop: cst.CSTNode) -> bool:
              if isinstance(n, cst.Name) and not n.value.startswith("_")}
     if not names:
         return False
-    return any(isinstance(n, cst.Name) and n.value in names for b in body for n in (b, *descendants(b)))
+    # (a lambda or a nested function reading it counts: `jax.jit(lambda x: f(x, algorithm))`)
+    return any(isinstance(n, cst.Name) and n.value in names for b in body for n in walk_tree(b))
 
 
 def module_key_fields(cls: ClassInfo, qualname) -> dict[str, str]:

@@ -251,6 +251,120 @@ def return_kind(
     return join_all(kind(r, 0) for r in unit.returns)
 
 
+# a helper that hands back what it was given: ``pass:<param>`` (``return key``), or
+# ``pass<n>:<i>=<param>,...`` (``return x, key``: element ``i`` of an ``n``-tuple is the
+# parameter): its call's value (or that element) is the caller's argument itself, the same
+# PRNG key, the same list
+PASS = "pass"
+
+
+def passthrough(unit) -> Optional[str]:
+    """Which of ``unit``'s parameters every ``return`` hands back unchanged (the
+    parameter's name, not rebound in the body: a key given back after a draw, an
+    identity helper), as a ``pass`` kind; None when a return gives anything else."""
+    node = unit.node
+    if type(node) is not cst.FunctionDef or node.decorators or unit.is_generator:
+        return None
+    if not unit.returns or any(r is None for r in unit.returns):
+        return None
+    positional = [p.name for p in unit.params if p.kind in ("pos", "posonly")]
+    params = {p.name for p in unit.params if p.kind in ("pos", "posonly", "kwonly")}
+    free = params - unit.assigned - unit.global_names - unit.nonlocal_names
+
+    def param(e) -> Optional[str]:
+        if type(e) is not cst.Name or e.value not in free:
+            return None
+        return f"{e.value}@{positional.index(e.value) if e.value in positional else -1}"
+
+    shapes = set()
+    for r in unit.returns:
+        if type(r) is cst.Tuple:
+            els = r.elements
+            if any(isinstance(el, cst.StarredElement) for el in els):
+                return None
+            held = tuple((i, param(el.value)) for i, el in enumerate(els) if param(el.value) is not None)
+            if not held:
+                return None
+            shapes.add((len(els), held))
+        else:
+            p = param(r)
+            if p is None:
+                return None
+            shapes.add((0, ((0, p),)))
+    if len(shapes) != 1:
+        return None
+    n, held = shapes.pop()
+    if n == 0:
+        return f"{PASS}:{held[0][1]}"
+    return f"{PASS}{n}:" + ",".join(f"{i}={p}" for i, p in held)
+
+
+def passed_back(kind: str, call: cst.Call, value: Callable[[cst.CSTNode], Value], n_bound: int = 0) -> Optional[Value]:
+    """The value of ``call`` of a helper whose returns are ``kind`` (``passthrough``):
+    the argument itself, or a tuple holding it; None when the call's arguments cannot
+    be matched to the parameter (``*args``, a default).  ``n_bound``: leading
+    parameters the call does not pass (``self`` of a method called on an instance)."""
+    if not kind.startswith(PASS) or any(a.star for a in call.args):
+        return None
+    head, _, rest = kind.partition(":")
+    try:
+        held = [(0, rest)] if head == PASS else [(int(i), p) for i, p in (x.split("=", 1) for x in rest.split(","))]
+        n = 0 if head == PASS else int(head[len(PASS):])
+    except ValueError:
+        return None
+    pos_args = [a for a in call.args if a.keyword is None]
+
+    def arg_for(p: str) -> Optional[cst.BaseExpression]:
+        name, _, at = p.partition("@")
+        for a in call.args:
+            if a.keyword is not None and a.keyword.value == name:
+                return a.value
+        i = int(at) - n_bound if at.lstrip("-").isdigit() and int(at) >= 0 else -1
+        return pos_args[i].value if 0 <= i < len(pos_args) else None
+
+    if n == 0:
+        a = arg_for(rest)
+        return value(a) if a is not None else None
+    elements = [V.UNKNOWN_VALUE] * n
+    for i, p in held:
+        a = arg_for(p)
+        if a is None or i >= n:
+            return None
+        elements[i] = value(a)
+    return Value(kind=V.TUPLE, elements=tuple(elements))
+
+
+# a helper whose every return is a display of one kind: ``display:list`` (``return [n,
+# n]``), ``display:dict``, ``display:set``: unhashable, whatever it is given (a static
+# argument built by a helper of another module, JAX207)
+DISPLAY = "display:"
+
+
+def display_return(unit) -> Optional[str]:
+    """``display:<list|dict|set>`` when every ``return`` of ``unit`` (a plain function
+    that cannot fall off its end) is a display or comprehension of that kind."""
+    node = unit.node
+    if type(node) is not cst.FunctionDef or node.decorators or unit.is_generator or not unit.returns:
+        return None
+    body = node.body.body
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1]
+    if not isinstance(last, cst.Return):
+        return None
+    found = set()
+    for r in unit.returns:
+        if isinstance(r, (cst.List, cst.ListComp)):
+            found.add("list")
+        elif isinstance(r, (cst.Dict, cst.DictComp)):
+            found.add("dict")
+        elif isinstance(r, (cst.Set, cst.SetComp)):
+            found.add("set")
+        else:
+            return None
+    return DISPLAY + found.pop() if len(found) == 1 else None
+
+
 def call_kind(q: Optional[str]) -> str:
     """The kind of what a call of the function ``q`` (a qualified name) returns,
     whatever its arguments: ``key``/``keys`` for ``jax.random`` key makers, ``array``

@@ -250,18 +250,64 @@ def attribute_writes(stmt: cst.CSTNode, dotted: str) -> list[cst.CSTNode]:
 
 _DOTTED_CALL = re.compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*\(")
 _ATTR_WRITE = re.compile(r"^[ \t]*([A-Za-z_]\w*)\.([A-Za-z_]\w*)[ \t]*(?:[-+*/]?=)(?!=)", re.M)
+# an item written into, or a mutating method called on, a name or a module's attribute:
+# `config.SCALES["a"] = 2.0`, `LAYERS.append(3)`, `del cache[k]`
+_ITEM_WRITE = re.compile(r"^[ \t]*(?:del[ \t]+)?([A-Za-z_]\w*)(?:\.[A-Za-z_]\w*)?(?:\[|\.(?:" + "|".join(sorted(
+    ("setdefault", "popitem", "append", "extend", "insert"))) + r")\()", re.M)
+# (methods that few objects but lists and dicts have: `tx.update(...)`, `buffer.add(...)` of
+# other objects return new state and change nothing)
+_MUTATORS = frozenset({"setdefault", "popitem", "append", "extend", "insert"})
+
+
+def _changed(n: cst.CSTNode, heads: dict[str, str]) -> list[tuple[str, str, str]]:
+    """What ``n`` (a statement's node) changes of the project's modules: (head as
+    written, module, attribute) for ``mod.attr = v`` and, in place, ``mod.attr[k] = v``,
+    ``mod.attr.append(v)``, and ``NAME[k] = v``/``NAME.update(...)`` of a name imported
+    from a project module (``heads``: the name as written -> its qualified name)."""
+    out: list[tuple[str, str, str]] = []
+
+    def place(t: cst.CSTNode, item: bool) -> None:
+        # an in-place change is told as `attr[]`: it reaches a name imported from the
+        # module too (`from pkg.config import SCALES`: the same object); a rebinding does not
+        if type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value in heads:
+            out.append((t.value.value, heads[t.value.value], t.attr.value + ("[]" if item else "")))
+        elif item and type(t) is cst.Name and t.value in heads:
+            full = heads[t.value]
+            if "." in full:
+                m, a = full.rsplit(".", 1)
+                out.append((t.value, m, a + "[]"))
+
+    t = type(n)
+    targets: list[cst.CSTNode] = []
+    if t is cst.Assign:
+        targets = [x.target for x in n.targets]  # type: ignore[attr-defined]
+    elif t is cst.AugAssign or t is cst.AnnAssign or t is cst.Del:
+        targets = [n.target]  # type: ignore[attr-defined]
+    elif t is cst.Call:
+        f = n.func  # type: ignore[attr-defined]
+        if type(f) is cst.Attribute and f.attr.value in _MUTATORS:
+            place(f.value, True)
+        return out
+    for x in targets:
+        if type(x) is cst.Subscript:
+            place(x.value, True)  # type: ignore[attr-defined]
+        elif t is not cst.Del:
+            place(x, False)
+    return out
 
 
 def imported_attribute_changes(index, imports, packages: frozenset[str], text: str) -> dict[str, list[list[str]]]:
     """Attributes of project modules this file sets between two calls of a function
     imported from the project (``settings.g = 10.`` between two calls of
     ``f = jax.jit(impure_uses_globals)`` or of ``model.step``, at the top level or in
-    a function's body, in program order): {the function as written here: [[module,
-    attribute]]}.  The module that defines the function decides whether a cached
-    trace of it reads the attribute.  A cheap look at the text first: most files set
-    no module's attribute."""
+    a function's body, in program order), or changes in place (``config.SCALES["a"] =
+    2.0``, ``LAYERS.append(3)`` with ``from pkg.config import LAYERS``): {the function
+    as written here: [[module, attribute]]}.  The module that defines the function
+    decides whether a cached trace of it reads the attribute; a ``jax.clear_caches()``
+    between the change and the next call drops the cached traces.  A cheap look at the
+    text first: most files set no module's attribute."""
     modules: dict[str, str] = {}
-    for m in _ATTR_WRITE.finditer(text):
+    for m in (*_ATTR_WRITE.finditer(text), *_ITEM_WRITE.finditer(text)):
         head = m.group(1)
         full = imports.names.get(head)
         if full is not None and full.split(".", 1)[0] in packages:
@@ -286,14 +332,13 @@ def imported_attribute_changes(index, imports, packages: frozenset[str], text: s
         called: Optional[set] = None  # the project functions this unit names (one walk, when needed)
         uses_of: dict[str, tuple[Optional[int], list[tuple[int, bool]]]] = {}
         for n in descendants(unit.node):
-            targets: list[cst.CSTNode] = []
-            if isinstance(n, cst.Assign):
-                targets = [t.target for t in n.targets]
-            elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
-                targets = [n.target]
-            for t in targets:
-                if not (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value in modules):
-                    continue
+            t = type(n)
+            if t is not cst.Assign and t is not cst.AugAssign and t is not cst.AnnAssign and t is not cst.Del \
+                    and t is not cst.Call:
+                continue
+            for head, module, attr in _changed(n, modules):
+                if not unit.is_module and head in unit.assigned and head not in unit.global_names:
+                    continue  # a local of that name
                 seq = seq or Sequence(body)
                 at = seq.index(n)
                 if at is None:
@@ -308,5 +353,5 @@ def imported_attribute_changes(index, imports, packages: frozenset[str], text: s
                 for name in called:
                     def_at, uses = uses_of[name]
                     if across(uses, at, def_at) and not cleared_after(seq, uses, at):
-                        out.setdefault(name, set()).add((modules[t.value.value], t.attr.value))
+                        out.setdefault(name, set()).add((module, attr))
     return {k: sorted([m, a] for m, a in v) for k, v in sorted(out.items())}

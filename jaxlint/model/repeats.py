@@ -16,7 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model.walk import children
+from jaxlint.model.walk import children, dotted_name
 
 _LOOPS = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
@@ -24,7 +24,9 @@ _LOOPS = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.Gener
 _memo: list[tuple[Optional[cst.Module], frozenset[str]]] = [(None, frozenset())]
 
 
-def _names_called_in_loops(module: cst.Module) -> frozenset[str]:
+def _names_called_in_loops(module: cst.Module, written: Optional[set] = None) -> frozenset[str]:
+    """The names (``f``, a method's ``m`` of ``x.m``) the module calls in loops;
+    ``written`` gets the callees as written (``f``, ``mod.f``) too."""
     out: set[str] = set()
     # (node, inside a loop's repeated part)
     stack: list[tuple[cst.CSTNode, bool]] = [(module, False)]
@@ -34,8 +36,14 @@ def _names_called_in_loops(module: cst.Module) -> frozenset[str]:
             f = node.func
             if isinstance(f, cst.Name):
                 out.add(f.value)
+                if written is not None:
+                    written.add(f.value)
             elif isinstance(f, cst.Attribute):
                 out.add(f.attr.value)
+                if written is not None:
+                    d = dotted_name(f)
+                    if d is not None:
+                        written.add(d)
         if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             looped = False  # defining a function in a loop does not call it there
         if isinstance(node, cst.For):
@@ -65,3 +73,12 @@ def called_repeatedly(module: cst.Module, name: str) -> bool:
         names = _names_called_in_loops(module)
         _memo[0] = (module, names)
     return name in names
+
+
+def calls_in_loops(module: cst.Module) -> frozenset[str]:
+    """The callees as written (``f``, ``mod.f``) that ``module`` calls inside a loop
+    body or a comprehension (for the project: a function of another module run again
+    and again from here)."""
+    written: set[str] = set()
+    _names_called_in_loops(module, written)
+    return frozenset(written)

@@ -89,6 +89,11 @@ class Unit:
     # (module, attribute) -> the file that sets it between two calls of this function
     # (another module of the project: facts ``attr_changes``)
     attr_changes: dict[tuple[str, str], str] = field(default_factory=dict)
+    # parameters it hands to a transformation (``jax.jit(jax.grad(loss_fn))``): name ->
+    # the transformation's qualified name; the functions its callers pass are traced
+    transformed_params: dict[str, str] = field(default_factory=dict)
+    # another module of the project calls it in a loop or a comprehension (facts ``repeated``)
+    repeated_elsewhere: bool = False
     passed_params: set[str] = field(default_factory=set)  # given by some traced caller
     # the pytree class (model/pytrees.PyClass) traced callers pass for a parameter;
     # None where two callers disagree or one passes a value of no known class

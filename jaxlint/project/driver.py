@@ -382,7 +382,8 @@ def _next_round(
     # modules that never name JAX but import a jit, a key-consuming helper or a
     # function factory of the project (a driver script): analyse them too
     exporters = {m for m, _, proj in outputs
-                 if proj.get("jits") or proj.get("consumers") or proj.get("factories") or proj.get("returns")}
+                 if proj.get("jits") or proj.get("consumers") or proj.get("factories") or proj.get("returns")
+                 or proj.get("takes_fns")}
     if exporters:
         above = None  # the exporting modules and the packages above them
         for f in project.files:

@@ -81,7 +81,11 @@ def incoming_facts(
     jits_of = {module: proj.get("jits") or {} for module, _, proj in outputs}
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
-    returns_of = {module: proj.get("returns") or {} for module, _, proj in outputs}
+    # (a module the prefilter skips tells only the helpers that build lists/dicts/sets)
+    takes_of = {module: proj.get("takes_fns") or {} for module, _, proj in outputs}
+    # the functions that build a jit in their body (only they are told that they run again)
+    builders_of = {module: frozenset(proj.get("builders") or ()) for module, _, proj in outputs}
+    returns_of = {module: proj.get("returns") or proj.get("displays") or {} for module, _, proj in outputs}
     values_of = {module: proj.get("values") or {} for module, _, proj in outputs}
     int_modules: dict[str, bool] = {}
 
@@ -125,6 +129,9 @@ def incoming_facts(
             consumer = consumers_of.get(target_module, {}).get(qualname)
             if consumer is not None and function:
                 out.setdefault(path, {}).setdefault("consumers", {})[name] = consumer
+            takes = takes_of.get(target_module, {}).get(qualname)
+            if takes is not None and function:
+                out.setdefault(path, {}).setdefault("takes_fns", {})[name] = takes
             returned = returns_of.get(target_module, {}).get(qualname)
             if returned is not None and function:
                 out.setdefault(path, {}).setdefault("returns", {})[name] = returned
@@ -157,7 +164,7 @@ def incoming_facts(
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
-                   or x64_of.get(m) or returns_of.get(m) or values_of.get(m) or ints_in(m)
+                   or x64_of.get(m) or returns_of.get(m) or takes_of.get(m) or values_of.get(m) or ints_in(m)
                    or (not skipped and consts_of(m))]
         if modules and text_of is not None:
             names = frozenset(n for n, _ in modules)
@@ -183,6 +190,17 @@ def incoming_facts(
                     known = out.setdefault(target_path, {}).setdefault("passed", {}).setdefault(target.qualname, [])
                     known.extend(p for p in passed if p not in known)
                     known.sort()
+        # functions of other modules it calls in a loop: they run again and again
+        for callee in proj.get("repeats") or ():
+            target = index.resolve(module, callee)
+            if target is not None and target.kind == "function" \
+                    and target.qualname in builders_of.get(target.module, ()):
+                target_path = path_of.get(target.module)
+                if target_path is not None:
+                    known = out.setdefault(target_path, {}).setdefault("repeated", [])
+                    if target.qualname not in known:
+                        known.append(target.qualname)
+                        known.sort()
         # attributes of project modules it sets between two calls of another module's
         # function (a cached trace of that function may read them: JAX405)
         for callee, attrs in sorted((proj.get("attr_changes") or {}).items()):

@@ -64,7 +64,15 @@ class StaleGlobalRead(Rule):
         "each call traces anew);\n"
         "* a module global of a jitted function changed between two calls without being "
         "assigned there: a function of the file that rebinds it (`global w`) is called, or an "
-        "item is written into it (`CONFIG[\"lr\"] = ...`, `CONFIG.update(...)`).\n\n"
+        "item is written into it (`CONFIG[\"lr\"] = ...`, `CONFIG.update(...)`), at the top "
+        "level or in the body of a function that calls it; in a function body, a list/dict/set "
+        "global changed by one of its methods (`LAYERS.append(3)`) or by a helper of the file "
+        "that writes into it counts too;\n"
+        "* a list or dict of a module of the project changed in place by another module "
+        "between two calls (`config.SCALES[\"a\"] = 2.0`, `LAYERS.append(3)` after `from "
+        "pkg.config import LAYERS`), read in the jitted function as `config.SCALES` or as a name "
+        "imported from that module (a rebinding, `config.SCALES = {...}`, does not reach such a "
+        "name).\n\n"
         "Globals assigned once (constants, configuration), a global set again to the same "
         "constant, a name rebound before the first call or after the last one, a jit made "
         "anew after the change, values passed as arguments, `jax.vmap`/`jax.grad` (they "
@@ -547,6 +555,45 @@ class StaleGlobalRead(Rule):
             f.apply(3.0)
             """
         ),
+        # a container changed before the first call, or after the last; one passed as an
+        # argument (a pytree: read anew at each call); a local of the same name
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            SCALES = {"a": 1.0}
+
+
+            @jax.jit
+            def apply(x):
+                return x * SCALES["a"]
+
+
+            @jax.jit
+            def apply_with(x, scales):
+                return x * scales["a"]
+
+
+            def main():
+                x = jnp.ones(3)
+                SCALES["a"] = 2.0
+                first = apply(x)
+                second = apply(x)
+                SCALES["a"] = 3.0
+                scales = {"a": 1.0}
+                y = apply_with(x, scales)
+                scales["a"] = 2.0
+                return first, second, y, apply_with(x, scales)
+
+
+            def other():
+                SCALES = {"a": 0.0}
+                apply(jnp.ones(3))
+                SCALES["a"] = 1.0
+                return apply(jnp.ones(3)), SCALES
+            """
+        ),
     ]
 
     INVALID = [
@@ -924,6 +971,39 @@ class StaleGlobalRead(Rule):
                 "`STEP` is a module global that is reassigned (line 27) after `run` is defined: under jit its value is read once, at trace time, and baked into the compiled function, so later assignments are ignored until a retrace. Pass it as an argument",
             ],
         ),
+        # a module-level container changed in place between two calls, in the body of the
+        # function that drives the jitted one, directly or through a helper that writes into it
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            SCALES = {"a": 1.0}
+            LAYERS = [1, 2]
+
+
+            @jax.jit
+            def apply(x):
+                return x * SCALES["a"] + len(LAYERS)
+
+
+            def register(width):
+                LAYERS.append(width)
+
+
+            def main():
+                x = jnp.ones(3)
+                first = apply(x)
+                SCALES["a"] = 2.0
+                register(3)
+                return first, apply(x)
+            """,
+            expected=[(10, 16), (10, 34)],
+            messages=[
+                "`SCALES` is a module global that changes in place (`SCALES[...] = ...`) (line 20) between two calls of `apply`: under jit its value is read once, at trace time, and baked into the compiled function, so the later calls still use the old value until a retrace. Pass it as an argument",
+                "`LAYERS` is a module global that `register` changes in place when it is called (line 21) between two calls of `apply`: under jit its value is read once, at trace time, and baked into the compiled function, so the later calls still use the old value until a retrace. Pass it as an argument",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1016,6 +1096,8 @@ class StaleGlobalRead(Rule):
             u = u.parent
         assigns = ctx.index.module_assignments.get(n)
         if not assigns:
+            if unit.attr_changes or (unit.parent is not None and not unit.parent.is_module):
+                self._imported_changed(node, unit)
             return
         called = id(node) in self._calls
         mv = ctx.module_value(n)
@@ -1105,25 +1187,21 @@ class StaleGlobalRead(Rule):
             if w is not outer and w.parent is module and isinstance(w.node, cst.FunctionDef)
             and name in w.global_names and name in w.assigned
         }
+        text = ctx.text
+        # (a look at the text first: most globals are never written into); only a list,
+        # dict or set is changed by its methods (`buffer.add(...)` of another object may
+        # return a new state and change nothing)
+        touched = (f"{name}[" in text or f"{name}." in text) and _container(ctx, name)
+        inplace = {
+            w.name for w in ctx.index.units
+            if w is not outer and w.parent is module and isinstance(w.node, cst.FunctionDef) and not w.traced
+            and name not in w.assigned and any(_changes_in_place(n, name) for n in descendants(w.node))
+        } if touched else set()
         uses: Optional[list] = None
         for i, stmt in enumerate(seq.stmts):
             if i <= def_at or isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                 continue
-            found: Optional[tuple[str, cst.CSTNode]] = None
-            for n in descendants(stmt):
-                if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in writers:
-                    found = (f"`{n.func.value}` reassigns (`global {name}`) when it is called", n)
-                elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) \
-                        and isinstance(n.func.value, cst.Name) and n.func.value.value == name \
-                        and n.func.attr.value in ("update", "setdefault", "pop", "clear"):
-                    found = (f"changes in place (`{name}.{n.func.attr.value}(...)`)", n)
-                elif isinstance(n, (cst.Assign, cst.AugAssign)):
-                    targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
-                    if any(isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and t.value.value == name
-                           for t in targets):
-                        found = (f"changes in place (`{name}[...] = ...`)", n)
-                if found is not None:
-                    break
+            found = self._change_in(stmt, name, writers, inplace, touched)
             if found is None:
                 continue
             if uses is None:
@@ -1131,6 +1209,50 @@ class StaleGlobalRead(Rule):
                 uses = seq.uses(names, defined_at)
             if across(uses, i, def_at) and not cleared_after(seq, uses, i):
                 return found
+        # ... or in the body of a function that drives it (`main()`: call, change, call)
+        if not isinstance(outer.node, cst.FunctionDef) or not (touched or writers):
+            return None
+        for u in ctx.index.units:
+            if u is outer or u.is_module or u.traced or not isinstance(u.node, cst.FunctionDef) \
+                    or (name in u.assigned and name not in u.global_names) or _inside(u, outer):
+                continue
+            useq: Optional[Sequence] = None
+            fuses: Optional[list] = None
+            for n in descendants(u.node):
+                if not _changes_in_place(n, name) and not (
+                        type(n) is cst.Call and type(n.func) is cst.Name and n.func.value in writers | inplace):
+                    continue
+                useq = useq or self._seq(u)
+                at = useq.index(n)
+                if at is None:
+                    continue
+                found = self._change_in(useq.stmts[at], name, writers, inplace, touched)
+                if found is None:
+                    continue
+                if fuses is None:
+                    fuses = useq.uses({outer.name}, None)
+                if across(fuses, at, None):
+                    return found
+        return None
+
+    @staticmethod
+    def _change_in(stmt: cst.CSTNode, name: str, writers: set[str], inplace: set[str],
+                   container: bool) -> Optional[tuple[str, cst.CSTNode]]:
+        """What in ``stmt`` changes the global ``name`` without assigning it: (how, node).
+        ``container``: ``name`` is a list/dict/set (any of their mutating methods counts;
+        otherwise only a dict's ``update``/``setdefault``/``pop``/``clear``)."""
+        methods = _MUTATORS if container else _DICT_MUTATORS
+        for n in descendants(stmt):
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in writers:
+                return (f"`{n.func.value}` reassigns (`global {name}`) when it is called", n)
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in inplace:
+                return (f"`{n.func.value}` changes in place when it is called", n)
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) \
+                    and isinstance(n.func.value, cst.Name) and n.func.value.value == name \
+                    and n.func.attr.value in methods:
+                return (f"changes in place (`{name}.{n.func.attr.value}(...)`)", n)
+            if isinstance(n, (cst.Assign, cst.AugAssign, cst.Del)) and _changes_in_place(n, name):
+                return (f"changes in place (`{name}[...] = ...`)", n)
         return None
 
     def _closure_read(self, node: cst.Name, n: str, owner: Unit) -> None:
@@ -1234,6 +1356,32 @@ class StaleGlobalRead(Rule):
             )
             return
 
+    def _imported_changed(self, node: cst.Name, unit: Unit) -> None:
+        """``SCALES`` imported by name from a project module (``from pkg.config import
+        SCALES``) and read here, that another module changes (in place:
+        ``SCALES["a"] = 2.0``, ``config.LAYERS.append(3)``) between two calls of this
+        function (or of the function it is nested in)."""
+        if id(node) in self._calls:
+            return
+        q = self.ctx.qualname(node)
+        if q is None or "." not in q:
+            return
+        m, a = q.rsplit(".", 1)
+        key = (m, a + "[]")  # changed in place (a rebinding of the module's attribute leaves this name alone)
+        u: Optional[Unit] = unit
+        while u is not None and not u.is_module:
+            where = u.attr_changes.get(key)
+            if where is not None:
+                self._reported.add((id(unit), node.value))
+                self.report(
+                    node,
+                    f"`{node.value}` (`{q}`) is changed in {where} between two calls of `{u.name}`: under "
+                    "jit its value is read once, at trace time, and baked into the compiled function, so the "
+                    "later calls still use the old value until a retrace. Pass it as an argument",
+                )
+                return
+            u = u.parent
+
     def _changed_elsewhere(self, node: cst.Attribute, unit: Unit, dotted: str) -> bool:
         """``settings.g`` read here, with ``settings`` a module of the project that
         another module sets (``settings.g = 10.``) between two calls of this function
@@ -1244,7 +1392,7 @@ class StaleGlobalRead(Rule):
         key = (q, node.attr.value)
         u: Optional[Unit] = unit
         while u is not None and not u.is_module:
-            where = u.attr_changes.get(key)
+            where = u.attr_changes.get(key) or u.attr_changes.get((q, node.attr.value + "[]"))
             if where is not None:
                 self._reported.add((id(unit), dotted))
                 self.report(
@@ -1580,3 +1728,53 @@ def _other_function(stmt: cst.CSTNode, name: str) -> bool:
     if isinstance(value, (cst.Name, cst.Attribute)):
         return not any(isinstance(n, cst.Name) and n.value == name for n in (value, *descendants(value)))
     return False
+
+
+# methods of dict/list/set that change the container in place
+_MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "append", "extend", "insert",
+                       "remove", "add", "discard", "sort", "reverse"})
+
+
+_DICT_MUTATORS = frozenset({"update", "setdefault", "pop", "clear"})
+
+
+def _changes_in_place(n: cst.CSTNode, name: str) -> bool:
+    """Is ``n`` an item write into ``name`` (``name[k] = v``, ``name[k] += v``, ``del
+    name[k]``) or a call of one of its mutating methods (``name.append(v)``)?"""
+    t = type(n)
+    if t is cst.Call:
+        f = n.func  # type: ignore[attr-defined]
+        return type(f) is cst.Attribute and type(f.value) is cst.Name and f.value.value == name \
+            and f.attr.value in _MUTATORS
+    if t is cst.Assign:
+        targets = [x.target for x in n.targets]  # type: ignore[attr-defined]
+    elif t is cst.AugAssign or t is cst.Del:
+        targets = [n.target]  # type: ignore[attr-defined]
+    else:
+        return False
+    return any(type(x) is cst.Subscript and type(x.value) is cst.Name and x.value.value == name for x in targets)
+
+
+def _inside(u: Unit, outer: Unit) -> bool:
+    p: Optional[Unit] = u
+    while p is not None:
+        if p is outer:
+            return True
+        p = p.parent
+    return False
+
+
+def _container(ctx, name: str) -> bool:
+    """Is the module global ``name`` bound only to list/dict/set displays (or
+    ``list()``/``dict()``/``set()`` calls)?"""
+    stmts = ctx.index.module_assignments.get(name) or []
+    if not stmts:
+        return False
+    for st in stmts:
+        v = getattr(st, "value", None)
+        if isinstance(v, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
+            continue
+        if isinstance(v, cst.Call) and ctx.builtin_name(v.func) in ("list", "dict", "set"):
+            continue
+        return False
+    return True

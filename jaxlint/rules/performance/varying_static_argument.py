@@ -8,7 +8,8 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.model.walk import int_value, positional_args
+from jaxlint.model.keyflow import assigned_in
+from jaxlint.model.walk import int_value, positional_args, walk_tree
 
 
 def _loop_counters(ctx) -> dict[str, cst.CSTNode]:
@@ -30,15 +31,75 @@ def _loop_counters(ctx) -> dict[str, cst.CSTNode]:
     return out
 
 
-def _counter_in(e: cst.BaseExpression, counters) -> Optional[str]:
+def _counter_in(e: cst.BaseExpression, counters, ctx=None, depth: int = 0) -> Optional[str]:
+    """The loop counter ``e`` is a one-to-one function of: the counter itself, arithmetic
+    of it with constants or other counters (``i + 1``, ``float(i) / 10``, ``2 ** i``; not
+    ``i % 2`` or ``i // k``, which take few values), ``int``/``float`` of one, or a name
+    the loop binds to one (``lr = base * (i + 1)``)."""
+    if depth > 4:
+        return None
     if isinstance(e, cst.Name):
-        return e.value if e.value in counters else None
+        if e.value in counters:
+            return e.value
+        bound = _bound_in_loop(ctx, e.value) if ctx is not None else None
+        return _counter_in(bound, counters, ctx, depth + 1) if bound is not None else None
     if isinstance(e, cst.BinaryOperation):
-        l, r = e.left, e.right
-        for a, b in ((l, r), (r, l)):
-            if isinstance(a, cst.Name) and a.value in counters and int_value(b) is not None:
-                return a.value
+        if isinstance(e.operator, (cst.Modulo, cst.FloorDivide, cst.BitAnd, cst.RightShift)):
+            return None
+        left = _counter_in(e.left, counters, ctx, depth + 1)
+        right = _counter_in(e.right, counters, ctx, depth + 1)
+        if left is not None and (right is not None or _invariant(ctx, e.right)):
+            return left
+        if right is not None and _invariant(ctx, e.left):
+            return right
+        return None
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
+        return _counter_in(e.expression, counters, ctx, depth + 1)
+    if isinstance(e, cst.Call) and ctx is not None and ctx.builtin_name(e.func) in ("int", "float") \
+            and len(e.args) == 1 and e.args[0].keyword is None and not e.args[0].star:
+        return _counter_in(e.args[0].value, counters, ctx, depth + 1)
     return None
+
+
+def _invariant(ctx, e: cst.BaseExpression) -> bool:
+    """A literal number, or a name (``n``, ``cfg.lr``) the innermost loop does not bind."""
+    if int_value(e) is not None or isinstance(e, (cst.Float, cst.Integer)):
+        return True
+    if ctx is None or not ctx.loop_stack or not isinstance(e, (cst.Name, cst.Attribute)):
+        return False
+    head = e
+    while isinstance(head, cst.Attribute):
+        head = head.value
+    if not isinstance(head, cst.Name):
+        return False
+    # (a static argument computed in a loop is rare: no memo)
+    return head.value not in assigned_in(ctx.loop_stack[-1].node)
+
+
+def _bound_in_loop(ctx, name: str) -> Optional[cst.BaseExpression]:
+    """The one expression the innermost enclosing loop's body binds ``name`` to
+    (``n = i + 1``), when it binds it once, by a plain assignment, and nothing else
+    binds it in the function; None otherwise."""
+    if not ctx.loop_stack:
+        return None
+    loop = ctx.loop_stack[-1].node
+    if not isinstance(loop, cst.For):
+        return None
+    found = None
+    for n in walk_tree(loop.body):
+        if isinstance(n, cst.Assign):
+            for t in n.targets:
+                names = [t.target] if isinstance(t.target, cst.Name) else list(walk_tree(t.target))
+                if any(isinstance(x, cst.Name) and x.value == name for x in names):
+                    if found is not None or not isinstance(t.target, cst.Name):
+                        return None
+                    found = n.value
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
+            if any(isinstance(x, cst.Name) and x.value == name for x in walk_tree(n.target)):
+                return None
+    if found is None or len(ctx.unit.bindings.get(name, ())) != 1:
+        return None
+    return found
 
 
 class VaryingStaticArgument(Rule):
@@ -51,7 +112,10 @@ class VaryingStaticArgument(Rule):
     what_it_does = (
         "Flags a call, inside `for i in range(...)` (or `for i, x in enumerate(...)`), of a "
         "function jitted with `static_argnums`/`static_argnames` where the static argument is "
-        "the loop counter `i` (or `i` combined with constants, `i + 1`). The jitted function is "
+        "the loop counter `i`, or a value that changes with it: `i` combined with constants, "
+        "names the loop does not bind or other counters (`i + 1`, `float(i) / n`, `2 ** i`), "
+        "`int`/`float` of one, or a name the loop binds once to one (`lr = 0.5 * (i + 1)`); not "
+        "`i % k`, `i // k` or `min(i, k)`, which take few values. The jitted function is "
         "resolved through `@jax.jit(...)`/`@partial(jax.jit, ...)` decorators, `f = jax.jit(g, "
         "static_argnums=...)` bindings and `jax.jit(g, ...)(...)` calls."
     )
@@ -128,6 +192,27 @@ class VaryingStaticArgument(Rule):
                 g(x, n)
             """
         ),
+        # values of the counter that take a few values (a parity, a clamp), or none of it
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+
+
+            @partial(jax.jit, static_argnames=("mode",))
+            def step(x, mode):
+                return x * 2 if mode else x
+
+
+            def run(x, n, base):
+                for i in range(n):
+                    x = step(x, mode=i % 2)
+                    x = step(x, mode=min(i, 3))
+                    x = step(x, mode=base * 2)
+                return x
+            """
+        ),
     ]
 
     INVALID = [
@@ -184,6 +269,32 @@ class VaryingStaticArgument(Rule):
                 "the loop counter `j` is passed as the static argument `layer` (position 1): every new value traces and compiles the function again (one compile per iteration). Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
             ],
         ),
+        # a value computed from the counter, in place or through a name the loop binds
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+
+
+            @partial(jax.jit, static_argnames=("scale",))
+            def shrink(x, scale):
+                return x * scale
+
+
+            def run(x, n):
+                for i in range(n):
+                    x = shrink(x, scale=float(i) / n)
+                    lr = 0.5 * (i + 1)
+                    x = shrink(x, scale=lr)
+                return x
+            """,
+            expected=[(13, 29), (15, 29)],
+            messages=[
+                "`float(i) / n`, which changes with the loop counter `i`, is passed as the static argument `scale`: every new value traces and compiles the function again (one compile per iteration). Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
+                "`lr`, which changes with the loop counter `i`, is passed as the static argument `scale`: every new value traces and compiles the function again (one compile per iteration). Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -204,12 +315,18 @@ class VaryingStaticArgument(Rule):
                 self._check(a.value, counters, f"`{a.keyword.value}`")
 
     def _check(self, e: cst.BaseExpression, counters: dict[str, cst.CSTNode], where: str) -> None:
-        name = _counter_in(e, counters)
+        name = _counter_in(e, counters, self.ctx)
         if name is None:
             return
+        written = self.ctx.code(e).strip()
+        simple = isinstance(e, cst.Name) or (isinstance(e, cst.BinaryOperation) and any(
+            isinstance(a, cst.Name) and a.value == name and int_value(b) is not None
+            for a, b in ((e.left, e.right), (e.right, e.left))))
+        what = f"the loop counter `{name}`" if simple and written != name and isinstance(e, cst.BinaryOperation) \
+            or written == name else f"`{written}`, which changes with the loop counter `{name}`,"
         self.report(
             e,
-            f"the loop counter `{name}` is passed as the static argument {where}: every new value "
+            f"{what} is passed as the static argument {where}: every new value "
             f"traces and compiles the function again (one compile per iteration). Pass it as a "
             f"traced argument instead (remove it from static_argnums/static_argnames)",
         )

@@ -68,7 +68,14 @@ class PrngKeyReuse(Rule):
         "* an equinox layer given `key=` (`eqx.nn.Linear(4, 4, key=key)`, `nn.MLP(..., key=key)`) "
         "draws its initial weights from it like a sampler: two layers built with one key get "
         "the same weights (checked with JAX), also through a helper that builds one, in a loop "
-        "or a comprehension.\n\n"
+        "or a comprehension;\n"
+        "* a key under another name: a helper (of the file, a method called through `self`, or "
+        "imported from the project) whose every `return` hands back the key it was given "
+        "(`return key`, `return w, key` after drawing from it) gives the caller the same key, "
+        "and a record built with it (`State(key=key, ...)`) holds it in that field;\n"
+        "* a key drawn from after a helper (of the file or imported) split it, or split by such "
+        "a helper after a draw (a helper splitting it after a split or after a library "
+        "constructor drew from it hands keys down on both sides: not flagged).\n\n"
         "`key, sub = split(key)`, `keys = split(key, n)` with each key used once, `for k in "
         "keys`, and `fold_in(key, i)` (which derives a new key without consuming) stay silent. "
         "Uses on different branches of an `if` are not a reuse, nor two draws one of which "
@@ -848,6 +855,75 @@ class PrngKeyReuse(Rule):
                 assert (drop.apply(params, key, x) == drop.apply(params, key, x)).all()
             """
         ),
+        # a loop over settings read only by a closure (synjax's tests): the same inputs for
+        # each setting, on purpose
+        Valid(
+            """
+            import jax
+
+
+            def create(key):
+                return [jax.random.normal(key, (3,))]
+
+
+            def test_sampling_can_be_jitted():
+                for algorithm in ["wilson", "colbourn"]:
+                    f = jax.jit(lambda x: x * len(algorithm))
+                    for dist in create(jax.random.PRNGKey(0)):
+                        f(dist)
+            """
+        ),
+        # a record built with one half of a split key, the other half drawn from
+        Valid(
+            """
+            from typing import NamedTuple
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class State(NamedTuple):
+                key: jax.Array
+                x: jax.Array
+
+
+            def init(seed):
+                key = jax.random.PRNGKey(seed)
+                key, sub = jax.random.split(key)
+                state = State(key=key, x=jnp.zeros(3))
+                noise = jax.random.normal(sub, (3,))
+                return state, jax.random.normal(state.key, (3,)) + noise
+            """
+        ),
+        # helpers that hand back a key: a new one (split inside), or the one given when the
+        # caller draws from it once; a helper that splits, given a key of its own
+        Valid(
+            """
+            import jax
+
+
+            def same_key(key):
+                return key
+
+
+            def advance(key, n):
+                key, sub = jax.random.split(key)
+                return jax.random.normal(sub, (n,)), key
+
+
+            def two_keys(key):
+                return jax.random.split(key)
+
+
+            def draw(seed):
+                key = same_key(jax.random.PRNGKey(seed))
+                w, key = advance(key, 3)
+                key, sub = jax.random.split(key)
+                b = jax.random.normal(sub, (3,))
+                k1, k2 = two_keys(key)
+                return w + b, k1, k2
+            """
+        ),
     ]
 
     INVALID = [
@@ -1573,6 +1649,86 @@ class PrngKeyReuse(Rule):
                 "`key` was already consumed by `random.normal` on line 17: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
             ],
         ),
+        # a helper hands back the key it was given (an identity, or a tuple after drawing
+        # from it): the caller's two names hold one key
+        Invalid(
+            """
+            import jax
+
+
+            def same_key(key):
+                return key
+
+
+            def draw(seed):
+                key = jax.random.PRNGKey(seed)
+                k2 = same_key(key)
+                a = jax.random.normal(key, (3,))
+                b = jax.random.normal(k2, (3,))
+                return a + b
+
+
+            class Init:
+                def weights(self, key, n):
+                    w = jax.random.normal(key, (n,))
+                    return w, key
+
+                def build(self, key):
+                    w1, key = self.weights(key, 3)
+                    w2 = jax.random.uniform(key, (3,))
+                    return w1 + w2
+            """,
+            expected=[(12, 9), (23, 14)],
+            messages=[
+                "`k2` is the same key as `key`, which was already consumed by `random.normal` on line 11: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(k2)`, and give each call its own key",
+                "`key` was already consumed by `self.weights()` on line 22: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+            ],
+        ),
+        # a record built with the key holds it: drawing from its field and from the name
+        Invalid(
+            """
+            from typing import NamedTuple
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class State(NamedTuple):
+                key: jax.Array
+                x: jax.Array
+
+
+            def init(seed):
+                key = jax.random.PRNGKey(seed)
+                state = State(key=key, x=jnp.zeros(3))
+                noise = jax.random.normal(key, (3,))
+                return state, jax.random.normal(state.key, (3,)) + noise
+            """,
+            expected=[(16, 19)],
+            messages=[
+                "`state.key` is the same key as `key`, which was already consumed by `random.normal` on line 15: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(state.key)`, and give each call its own key",
+            ],
+        ),
+        # a helper splits the key it is given: the caller drawing from that key again
+        Invalid(
+            """
+            import jax
+
+
+            def two_keys(key):
+                return jax.random.split(key)
+
+
+            def init(key):
+                k_w, k_b = two_keys(key)
+                noise = jax.random.normal(key, (3,))
+                return k_w, k_b, noise
+            """,
+            expected=[(10, 13)],
+            messages=[
+                "`key` was already split by `two_keys()` on line 9; a split key must not be used again. Use the keys `two_keys()` returned (e.g. `key, sub = jax.random.split(key)` and pass `sub`)",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1584,6 +1740,10 @@ class PrngKeyReuse(Rule):
         self._sites: dict[tuple, list] = {}
         self._writes_memo: dict[tuple[int, str], list] = {}
         self._raising: dict[int, set[int]] = {}
+        # helper calls (as `how`) that split the key they are given
+        self._split_helpers: set[str] = set()
+        # library constructors' names (as `how`) that drew from a key given to them
+        self._library_hows: set[str] = set()
 
     def _expected_to_raise(self) -> set[int]:
         """The nodes of this function inside a block that expects an exception
@@ -1625,9 +1785,12 @@ class PrngKeyReuse(Rule):
             if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
                 # a key from outside the loop: every iteration consumes it again
                 ctx.consume_key(token, node, f"{sampler}` via `{helper}")
-            elif sampler != "split":
-                # a helper that splits the key it is given hands keys down (its caller
-                # splitting the same key again is a subtler correlation than this rule's)
+            else:
+                if sampler == "split":
+                    # a helper that splits the key it is given hands keys down: a draw from
+                    # that key (before or after) repeats one of the halves' bits; the caller
+                    # splitting the same key again is a subtler correlation than this rule's
+                    self._split_helpers.add(f"{helper}()")
                 self._consume(node, arg, f"{helper}()", token)
 
     def _library_consumes(self, node: cst.Call, q: Optional[str]) -> None:
@@ -1653,6 +1816,7 @@ class PrngKeyReuse(Rule):
         if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
             return
         self._fixed_seed_in_loop(node, key_expr, token, how)
+        self._library_hows.add(how)
         self._consume(node, key_expr, how, token)
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -1695,6 +1859,10 @@ class PrngKeyReuse(Rule):
         prev = ctx.consume_key(token, node, how)
         if prev is None:
             return
+        splitting = ("split", *self._split_helpers, *self._library_hows)
+        if (prev[1] in self._split_helpers and how in splitting) or (how in self._split_helpers and prev[1] in splitting):
+            return  # split here (or by a library constructor) and in a helper that splits: keys handed
+            # down on both sides, not a draw repeated
         if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node):
             return  # one helper twice with one key on other data: often meant (random features for x and y)
         if self._unread(prev[0], through=node) or self._unread(node):
@@ -1730,16 +1898,25 @@ class PrngKeyReuse(Rule):
         ctx = self.ctx
         prev_node, prev_how = prev
         name = ctx.code(key_expr).strip()
-        if prev_how == "split":
+        before = arg_at(prev_node, 0, "key") if isinstance(prev_node, cst.Call) else None
+        before_name = ctx.code(before).strip() if before is not None and type(before) in (cst.Name, cst.Attribute) else None
+        if before_name is not None and before_name != name and type(key_expr) in (cst.Name, cst.Attribute) \
+                and (prev_how == "split" or not prev_how.endswith("()")):
+            # the same key under another name (a helper handed it back)
+            name_was = f"`{name}` is the same key as `{before_name}`, which"
+        else:
+            name_was = f"`{name}`"
+        if prev_how == "split" or prev_how in self._split_helpers:
+            by = "" if prev_how == "split" else f" by `{prev_how}`"
             msg = (
-                f"`{name}` was already split on line {{related_line}}; a split key must not be "
-                f"used again. Use the keys `split` returned (e.g. `{name}, sub = jax.random.split({name})` "
-                f"and pass `sub`)"
+                f"{name_was} was already split{by} on line {{related_line}}; a split key must not be "
+                f"used again. Use the keys `{'split' if prev_how == 'split' else prev_how}` returned (e.g. "
+                f"`{name}, sub = jax.random.split({name})` and pass `sub`)"
             )
         else:
             by = _by(prev_how)
             msg = (
-                f"`{name}` was already consumed by `{by}` on line {{related_line}}: "
+                f"{name_was} was already consumed by `{by}` on line {{related_line}}: "
                 f"both calls get the same random bits. Split it first, e.g. "
                 f"`k1, k2 = jax.random.split({name})`, and give each call its own key"
             )

@@ -10,7 +10,8 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
-from jaxlint.model.hashing import UNHASHABLE, Hashing, attribute_param, class_hashing
+from jaxlint.model.kinds import DISPLAY
+from jaxlint.model.hashing import UNHASHABLE, Hashing, attribute_param, attribute_value, class_hashing
 from jaxlint.model.scopes import bound_once, scope_of, writes
 from jaxlint.model.walk import dotted_name, walk_tree
 
@@ -54,7 +55,12 @@ class NonHashableStaticArg(Rule):
         "on an instance (`c.calc(3)`, or `c(3)` for `__call__`) passes the instance as `self`.\n\n"
         "Values reach the call through names too: a name its scope binds once (a dict at module "
         "level or under `if __name__ == \"__main__\":`, a JAX or NumPy array), a helper of the "
-        "file whose every `return` is a list/dict/set display, an attribute of an object "
+        "file (or of another module of the project, also one that never names JAX) whose every "
+        "`return` is a list/dict/set display, an attribute every instance holds a list/dict/set "
+        "or NumPy array in (`self.cfg = dict(s=s)` once in `__init__` of a class of the file, "
+        "assigned nowhere else, read through `self` or an instance built in the caller), the "
+        "list/dict/set default of the calling function's parameter when a call of that function "
+        "leaves it out, an attribute of an object "
         "built once by a class of the file (`cfg.layers` of `cfg = Config([64, 64])`: a "
         "dataclass field, or `self.layers = layers` in `__init__`, rebound nowhere). A jit of a function whose "
         "signature is not known here (`jax.jit(imported_fn, static_argnums=0)`, a partial) is "
@@ -563,6 +569,71 @@ class NonHashableStaticArg(Rule):
                 return params
             """
         ),
+        # attributes that hold a tuple, one another method (or the caller) sets again, or one
+        # the class normalises
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def pad_to(x, dims):
+                return jnp.zeros(dims) + x
+
+
+            class Trainer:
+                def __init__(self, dims):
+                    self.shape = (2, 2)
+                    self.dims = [2, 2]
+                    self.sizes = [3, 3]
+
+                def freeze(self):
+                    self.dims = tuple(self.dims)
+
+                def step(self, x):
+                    return pad_to(x, self.shape) + pad_to(x, self.dims)
+
+
+            def run(x):
+                t = Trainer(2)
+                t.sizes = (3, 3)
+                return pad_to(x, t.sizes)
+            """
+        ),
+        # a list default that every call replaces; a tuple default; a default of the jitted
+        # function itself (jit binds defaults without hashing them)
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def pad_to(x, dims):
+                return jnp.zeros(dims) + x
+
+
+            @partial(jax.jit, static_argnames=("cfg",))
+            def step(x, cfg={"s": 1.0}):
+                return x * cfg["s"]
+
+
+            def run(x, dims=[2, 2]):
+                return pad_to(x, dims)
+
+
+            def run2(x, dims=(2, 2)):
+                return pad_to(x, dims)
+
+
+            y = run(jnp.ones(2), (3, 3)) + run2(jnp.ones(2)) + step(jnp.ones(2))
+            """
+        ),
     ]
 
     INVALID = [
@@ -1000,6 +1071,73 @@ class NonHashableStaticArg(Rule):
                 "A dict is passed by `functools.partial` to `step` in a static position (parameter `cfg`; static_argnames='cfg'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
             ],
         ),
+        # an attribute every instance holds a list/dict in: set once by `__init__`, read
+        # through `self` in a method or through an instance built in the caller
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def pad_to(x, dims):
+                return jnp.zeros(dims) + x
+
+
+            def scale(x, cfg):
+                return x * cfg["s"]
+
+
+            scale_jit = jax.jit(scale, static_argnames="cfg")
+
+
+            class Trainer:
+                def __init__(self, s):
+                    self.shape = [2, 2]
+                    self.cfg = dict(s=s)
+
+                def step(self, x):
+                    return scale_jit(pad_to(x, self.shape), cfg=self.cfg)
+
+
+            def run(x):
+                t = Trainer(2.0)
+                return pad_to(x, t.shape)
+            """,
+            expected=[(25, 36), (25, 53), (30, 22)],
+            messages=[
+                "A list (`self.shape`: `Trainer.__init__` sets it to `[2, 2]`) is passed to `pad_to` in a static position (parameter `dims`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass a tuple",
+                "A dict (`self.cfg`: `Trainer.__init__` sets it to `dict(s=s)`) is passed to `scale_jit` in a static position (parameter `cfg`; static_argnames='cfg'): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A list (`t.shape`: `Trainer.__init__` sets it to `[2, 2]`) is passed to `pad_to` in a static position (parameter `dims`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass a tuple",
+            ],
+        ),
+        # a wrapper's default, a list, passed on to the static position by a call that leaves it out
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def pad_to(x, dims):
+                return jnp.zeros(dims) + x
+
+
+            def run(x, dims=[2, 2]):
+                return pad_to(x, dims)
+
+
+            y = run(jnp.ones(2))
+            """,
+            expected=[(13, 22)],
+            messages=[
+                "A list (`dims`'s default `[2, 2]`: a call of `run` leaves it out) is passed to `pad_to` in a static position (parameter `dims`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass a tuple",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -1127,7 +1265,6 @@ class NonHashableStaticArg(Rule):
                     return "a NumPy array"
                 if q.startswith("jax.numpy.") and ctx.value(e).kind == V.ARRAY:
                     return "a JAX array"
-                return None
             return self._helper_result(e)
         if isinstance(e, cst.Name):
             v = ctx.value(e)
@@ -1147,8 +1284,45 @@ class NonHashableStaticArg(Rule):
                             else f"{what} (`{e.value}` is bound to `{_short(ctx.code(bound))}`)"
             return self._from_callers(e.value)
         if isinstance(e, cst.Attribute) and depth < 4:
-            return self._constructor_arg(e, depth)
+            return self._constructor_arg(e, depth) or self._init_field(e)
         return None
+
+    def _init_field(self, e: cst.Attribute) -> Optional[str]:
+        """``self.cfg`` in a method (or ``m.cfg`` with ``m`` bound once to ``Model(...)``)
+        of a class of this file whose ``__init__`` sets that attribute, once, to a
+        list/dict/set display or a NumPy array, and that nothing else assigns: what
+        every instance holds there."""
+        ctx = self.ctx
+        if not isinstance(e.value, cst.Name):
+            return None
+        owner = e.value.value
+        info = None
+        if owner == "self" and ctx.unit.cls is not None and ctx.unit.params and ctx.unit.params[0].name == "self":
+            info = ctx.unit.cls
+            if not any(n is info.node for n in ctx.module.body):
+                return None  # a class nested in a function: its instances are less known
+        else:
+            call = bound_once(ctx.index, ctx.unit, e.value)
+            info = self._local_class(call) if call is not None and call is not e.value else None
+        if info is None:
+            return None
+        if any(w[1] == e.attr.value and w[0] != "self" for w in self._attribute_writes()):
+            return None  # set from outside the class (`trainer.cfg = ...`)
+        value = attribute_value(info.node, e.attr.value)
+        if value is None:
+            return None
+        what = _display(value)
+        if what is None and isinstance(value, cst.Call):
+            b = ctx.builtin_name(value.func)
+            if b in ("list", "dict", "set"):
+                what = f"a {b}"
+            else:
+                q = ctx.qualname(value.func)
+                if q is not None and (q in _NP_ARRAY_MAKERS or _np_random_array(q, value)):
+                    what = "a NumPy array"
+        if what is None:
+            return None
+        return f"{what} (`{ctx.code(e).strip()}`: `{info.name}.__init__` sets it to `{_short(ctx.code(value))}`)"
 
     _OPTIMIZER_LIBS = ("jax.example_libraries.optimizers.", "jax.experimental.optimizers.")
     # optax optimizers whose state holds arrays (a step count, moments): unhashable
@@ -1304,6 +1478,13 @@ class NonHashableStaticArg(Rule):
         """A call of a plain function of this file whose every `return` hands back a
         list/dict/set display (`def make_cfg(): return {"depth": 2}`)."""
         ctx = self.ctx
+        written = dotted_name(call.func)
+        if written is not None and written in ctx.index.imported_returns and ctx.local(written.split(".", 1)[0]) is None:
+            # a helper of another module of the project (its return fact, model/kinds.py)
+            returned = ctx.index.imported_returns.get(written)
+            if returned is not None and returned.startswith(DISPLAY):
+                return f"a {returned[len(DISPLAY):]} (what `{written}` returns)"
+            return None
         if not isinstance(call.func, cst.Name):
             return None
         v = ctx.value(call.func)
@@ -1427,6 +1608,8 @@ class NonHashableStaticArg(Rule):
             for n in walk_tree(ctx.module):
                 if type(n) is cst.Call and type(n.func) is cst.Name:
                     calls.setdefault(n.func.value, []).append(n)
+        param = unit.param(name)
+        default = _display(param.default) if param is not None else None
         for n in calls.get(unit.name, ()):
             if any(a.star for a in n.args):
                 continue
@@ -1434,6 +1617,10 @@ class NonHashableStaticArg(Rule):
             if arg is None and index is not None:
                 pos = [a for a in n.args if a.keyword is None]
                 arg = pos[index].value if index < len(pos) else None
+            if arg is None and default is not None:
+                # the call leaves it out: the default, a list/dict/set display, is passed on
+                return (f"{default} (`{name}`'s default `{_short(ctx.code(param.default))}`: a call of "
+                        f"`{unit.name}` leaves it out)")
             what = _display(arg)
             if what is None and isinstance(arg, cst.Name):
                 stmts = ctx.index.module_assignments.get(arg.value, [])

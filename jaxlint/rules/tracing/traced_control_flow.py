@@ -38,7 +38,9 @@ class TracedControlFlow(Rule):
     what_it_does = (
         "Inside code that JAX traces with abstract values (a function under `jit`, `vmap`, "
         "`pmap`, `shard_map`, or a body passed to `lax.scan`, `fori_loop`, `while_loop`, "
-        "`cond`, `switch`, `map`, and helpers they call), flags Python constructs that turn an "
+        "`cond`, `switch`, `map`, and helpers they call; also a function handed to a helper "
+        "that gives that parameter to one of them, `fit(hinge, w, x)` with `def fit(loss_fn, "
+        "w, x): jax.jit(jax.grad(loss_fn))`, in the file or across modules), flags Python constructs that turn an "
         "array into a Python `bool`: `if`, `elif`, `while`, `x if c else y`, `and`, `or`, "
         "`not`, `assert`, comprehension `if` clauses and `bool(...)`, and the builtin "
         "`max(a, b)`/`min(a, b)` (they compare their arguments), when the value is a "
@@ -925,6 +927,68 @@ class TracedControlFlow(Rule):
             jax.grad(loss)(1.0)
             """
         ),
+        # a function handed to a parameter no transformation gets, or to one that does when
+        # the function branches on Python values only
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def hinge(w, x):
+                margin = jnp.sum(w * x)
+                if margin > 0:
+                    return margin
+                return 0.0
+
+
+            def smooth(w, x, squared=True):
+                margin = jnp.sum(w * x)
+                if squared:
+                    return jnp.maximum(margin, 0.0) ** 2
+                return jnp.maximum(margin, 0.0)
+
+
+            def evaluate(loss_fn, w, x):
+                return loss_fn(w, x)
+
+
+            def fit(loss_fn, w, x):
+                g = jax.jit(jax.grad(loss_fn))
+                return w - 0.1 * g(w, x)
+
+
+            print(evaluate(hinge, jnp.ones(3), jnp.ones(3)))
+            w = fit(smooth, jnp.ones(3), jnp.ones(3))
+            """
+        ),
+        # a helper with an eager mode (numpyro's `fori_loop`): which branch runs is a setting
+        Valid(
+            """
+            import jax
+
+            DISABLE_CONTROL_FLOW = False
+
+
+            def fori_loop(lower, upper, body_fun, init_val):
+                if DISABLE_CONTROL_FLOW:
+                    val = init_val
+                    for i in range(int(lower), int(upper)):
+                        val = body_fun(i, val)
+                    return val
+                else:
+                    return jax.lax.fori_loop(lower, upper, body_fun, init_val)
+
+
+            def body(i, x):
+                if x > 10:
+                    return x
+                return x + i
+
+
+            y = fori_loop(0, 3, body, 1)
+            """
+        ),
     ]
 
     INVALID = [
@@ -1588,6 +1652,49 @@ class TracedControlFlow(Rule):
             messages=[
                 "`jax.jit(bool)` traces its argument and calls `bool()` on the tracer: this raises TracerBoolConversionError (ValueError for an array of several elements). Instead, use `x.astype(bool)` or `jnp.any`/`jnp.all`, or call `bool()` outside the transformation",
                 "`jax.vmap(bool)` traces its argument and calls `bool()` on the tracer: this raises TracerBoolConversionError (ValueError for an array of several elements). Instead, use `x.astype(bool)` or `jnp.any`/`jnp.all`, or call `bool()` outside the transformation",
+            ],
+        ),
+        # a function handed to a helper that transforms its parameter (`jax.jit(jax.grad(loss_fn))`,
+        # `lax.scan(step_fn, ...)`), directly or through a caller that hands it on
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def hinge(w, x):
+                margin = jnp.sum(w * x)
+                if margin > 0:
+                    return margin
+                return 0.0
+
+
+            def accumulate(carry, x):
+                while x > carry:
+                    carry = carry + 1.0
+                return carry, x
+
+
+            def fit(loss_fn, w, x):
+                g = jax.jit(jax.grad(loss_fn))
+                return w - 0.1 * g(w, x)
+
+
+            def train(objective, w, x):
+                return fit(objective, w, x)
+
+
+            def total(step_fn, xs):
+                return jax.lax.scan(step_fn, 0.0, xs)
+
+
+            w = train(hinge, jnp.ones(3), jnp.ones(3))
+            total(accumulate, jnp.arange(3.0))
+            """,
+            expected=[(7, 8), (13, 11)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced arguments `w`, `x` of `hinge` (wrapped by jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+                "Python `while` on a traced value: it depends on the traced arguments `carry`, `x` of `accumulate` (a body passed to lax.scan); this raises TracerBoolConversionError. Use `jax.lax.while_loop` (or `lax.fori_loop`)",
             ],
         ),
     ]
