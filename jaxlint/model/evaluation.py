@@ -506,6 +506,13 @@ class Evaluator:
                     # `self.predict(w, x)`: a method that hands back a JAX computation of its tracers
                     return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
             if type(func.value) is cst.Name and func.value.value == "self" and self.unit.cls is not None \
+                    and self.unit.params and self.unit.params[0].name == "self":
+                method = self.unit.cls.methods.get(m)
+                if method is not None and not method.cls.is_jax_module:
+                    given = self._passed_back(method, e, n_bound=bound_receiver(method))
+                    if given is not None:
+                        return given  # `x, key = self.sample(key)`: the argument itself
+            if type(func.value) is cst.Name and func.value.value == "self" and self.unit.cls is not None \
                     and not self.unit.cls.is_jax_module and self.unit.params and self.unit.params[0].name == "self" \
                     and not base.traced:
                 method = self.unit.cls.methods.get(m)
@@ -521,13 +528,6 @@ class Evaluator:
                     # `self._predict(obs)` in traced code: a method whose every return is a
                     # jax.numpy computation hands back a tracer, whatever it is given
                     return self._returned(V.ARRAY, e, traced_ctx, deps)
-            if type(func.value) is cst.Name and func.value.value == "self" and self.unit.cls is not None \
-                    and self.unit.params and self.unit.params[0].name == "self":
-                method = self.unit.cls.methods.get(m)
-                if method is not None and not method.cls.is_jax_module:
-                    given = self._passed_back(method, e, n_bound=bound_receiver(method))
-                    if given is not None:
-                        return given  # `x, key = self.sample(key)`: the argument itself
             if base.kind == V.AT_INDEX:
                 # `x.at[i].set(v)`: an array of `x`'s shape (`.get()`: unknown)
                 return Value(kind=V.ARRAY, traced=base.traced or any_traced, deps=base.deps | deps,
