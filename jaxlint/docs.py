@@ -87,6 +87,9 @@ def render_rule_markdown(rule: type[Rule]) -> str:
             + "), unless the handler only re-raises it: such code runs for that error, or is "
             "guarded against it (`except jax.errors.ConcretizationTypeError: raise ValueError(...)`)."
         )
+        if rule.caught_alone:
+            what += (" Nor as the one statement of a `try:` whose handler catches anything "
+                     "(`except Exception:`): code written to show the error.")
     sections = (
         ("What it does", what),
         ("Why is this bad?", rule.why_bad),

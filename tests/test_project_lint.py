@@ -489,7 +489,9 @@ def test_guards_and_defaults_across_modules(project):
     an ``is None`` guard on an alias of a parameter every traced caller passes
     (``md/energy.py``), and a jitted function's default from another module's enum that
     no call passes (``total`` in ``md/simulate.py``): silent.  ``to_count`` has no guard;
-    ``scale``'s default is passed by a call in ``md/report.py``: traced there."""
+    ``scale``'s default (the enum member's int value: a member itself compared with a
+    tracer is the Python bool False, and jit refuses a member as an argument) is passed
+    by a call in ``md/report.py``: traced there."""
     project("guards_pkg")
     found = _lint(Path("."), "--no-cache")
     assert found == [(

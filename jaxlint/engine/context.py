@@ -151,6 +151,11 @@ class RuleContext:
         one of ``errors`` (qualified names), and do more than re-raise it?"""
         return self._interp.handles(*errors)
 
+    def handles_alone(self) -> bool:
+        """Is the current statement alone in a ``try:`` whose handler catches anything
+        (``try: t[0, 0] = 5.0`` / ``except Exception as e: print(e)``: a demonstration)?"""
+        return self._interp.handles_alone()
+
     @property
     def loop_stack(self) -> list[LoopFrame]:
         """The Python loops around the current statement, innermost last."""

@@ -163,6 +163,8 @@ class Check:
         caught = getattr(self, "caught_by", None)
         if caught and self.ctx.handles(caught):
             return None  # inside `try:` with a handler for the error this finding predicts
+        if getattr(self, "caught_alone", False) and self.ctx.handles_alone():
+            return None  # the one statement of a `try:` that catches anything: shown to fail
         report = Report(code, node, message, fix, end_node=end_node, related=related)
         self.ctx._add_report(report)
         return report
@@ -214,6 +216,9 @@ class Rule(Check):
     # error the finding predicts and its bases (model/apis.py); a finding inside
     # `try:` with such a handler (not one that only re-raises) is not reported
     caught_by: ClassVar[frozenset[str]] = frozenset()
+    # the error is certain wherever the code runs (not only under a trace): a `try:`
+    # around just that statement with a catch-all handler shows it failing (a lesson)
+    caught_alone: ClassVar[bool] = False
     what_it_does: ClassVar[str] = ""
     why_bad: ClassVar[str] = ""
     use_instead: ClassVar[str] = ""

@@ -38,6 +38,10 @@ class Transform:
     arity: Optional[int] = None
 
 
+# `with jax.ensure_compile_time_eval():` runs what does not depend on a tracer eagerly:
+# jnp results of concrete data are concrete arrays, even under jit
+COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.ensure_compile_time_eval"})
+
 _JIT = Transform(static_argnums_kw="static_argnums", static_argnames_kw="static_argnames")
 _PMAP = Transform(static_argnums_kw="static_broadcasted_argnums")
 _TRACE = Transform()

@@ -73,6 +73,23 @@ class Evaluator:
             return Value(kind=V.UNKNOWN, traced=True, deps=base.deps, cls=cls)
         return V.UNKNOWN_VALUE
 
+    def _a_string(self, e: cst.CSTNode, v: Value) -> bool:
+        """Is ``e`` (evaluated to ``v``) a Python string or enumeration member: a name
+        bound to a string literal in this file, or one another module of the project
+        binds to one (``MODE_TRAIN``, ``common_types.MODE_TRAIN``: the ``consts`` facts),
+        a member of an ``Enum`` (not ``IntEnum``) here or there (``Mode.TRAIN``)?"""
+        if v.pytype == "str":
+            return True
+        if type(e) is cst.Attribute and type(e.value) is cst.Name and not self.value(e.value).traced:
+            # `Mode.TRAIN` of an enumeration of this file (`class Mode(str, enum.Enum)`)
+            for c in self.index.classes:
+                if c.name == e.value.value and any(b.rsplit(".", 1)[-1] in ("Enum", "StrEnum") for b in c.bases):
+                    return True
+        if v.kind != V.FUNCTION or type(e) not in (cst.Name, cst.Attribute):
+            return False
+        written = dotted_name(e)
+        return written is not None and self.index.imported_consts.get(written) in ("str", "enum")
+
     def _eval(self, e: cst.CSTNode) -> Value:
         t = type(e)
         traced_ctx = self.in_traced
@@ -86,7 +103,9 @@ class Evaluator:
             if q is not None:
                 return Value(kind=V.FUNCTION, qualname=q)
             return V.UNKNOWN_VALUE
-        if t in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Ellipsis):
+        if t in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
+            return V.STR_VALUE
+        if t in (cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis):
             return V.STATIC_VALUE
         if t is cst.Attribute:
             q = self.qualname(e)
@@ -198,6 +217,12 @@ class Evaluator:
             if all(v.kind == V.STATIC for v in vals):
                 return V.STATIC_VALUE
             deps = frozenset().union(*(v.deps for v in vals))
+            if any(v.traced for v in vals) and all(
+                    isinstance(c.operator, (cst.Equal, cst.NotEqual)) for c in e.comparisons) and any(
+                    self._a_string(o, v) for o, v in zip(operands, vals)):
+                # `mode == MODE_TRAIN` with `MODE_TRAIN = "train"` (here, or in the module it
+                # is imported from): `mode` is a Python string, the comparison a Python bool
+                return V.STATIC_VALUE
             if any(v.traced for v in vals):
                 return Value(kind=V.ARRAY, traced=True, deps=deps, dtype_hint="bool")
             if any(v.kind == V.ARRAY for v in vals):
@@ -357,6 +382,13 @@ class Evaluator:
                 # host values (NumPy arrays, a pytree of them): mutable, not JAX arrays
                 return V.UNKNOWN_VALUE
             if q.startswith("jax.") and q.rsplit(".", 1)[1] in ("device_put", "block_until_ready"):
+                # device_put: the argument's pytree, its leaves on the device: an array of an
+                # array, a NumPy array or a scalar; a dict of a dict (`jax.device_put(
+                # state.to_pure_dict(), cpu)`: host data, a batch, parameters); what
+                # block_until_ready waits on is taken for the array a computation returned
+                given = arg_vals[0] if arg_vals and not e.args[0].star and e.args[0].keyword is None else None
+                if q.endswith("device_put") and given is not None and given.kind not in (V.ARRAY, V.NPARRAY, V.STATIC):
+                    return Value(traced=traced_ctx and any_traced, deps=deps)
                 return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps)
             return V.UNKNOWN_VALUE
         if isinstance(func, cst.Name):
@@ -392,7 +424,11 @@ class Evaluator:
                 # a helper of this file that hands back a JAX computation of what it was given
                 return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
             if local.unit is not None and local.kind == V.FUNCTION:
-                return self._returned(self.return_kind(local.unit), e, traced_ctx, deps)
+                eager = not any_traced and bool(local.unit.returns) and all(
+                    id(r) in local.unit.eager_returns for r in local.unit.returns)
+                # `with jax.ensure_compile_time_eval(): return jnp.allclose(phi(0.0), 0.0)`:
+                # of values that are not tracers, a concrete array even in traced code
+                return self._returned(self.return_kind(local.unit), e, traced_ctx and not eager, deps)
             return V.UNKNOWN_VALUE
         if isinstance(func, cst.Attribute):
             base = self.value(func.value)

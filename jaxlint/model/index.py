@@ -106,6 +106,9 @@ class FileIndex:
     # functions of other modules imported here whose every return has one kind
     # (model/kinds.py: a key, keys, a JAX array, a host NumPy array): name -> kind
     imported_returns: dict[str, str] = field(default_factory=dict)
+    # names (`MODE_TRAIN`, `common_types.MODE_TRAIN`) another module of the project binds
+    # to a str/int/float/bool literal: name as written -> "str"/"int"/"float"/"bool"
+    imported_consts: dict[str, str] = field(default_factory=dict)
     # module-level `NAME = Cls(...)` with `Cls` a class of this file: NAME -> "Cls"
     # (candidates only: ``constants.instance_class`` checks the name is bound once)
     instances: dict[str, str] = field(default_factory=dict)
@@ -325,6 +328,9 @@ class Indexer:
                 for item in n.items:
                     if item.asname is not None:
                         self._assigned(item.asname.name, unit, n)
+                if any(isinstance(item.item, cst.Call) and self.qualname(item.item.func) in apis.COMPILE_TIME_EVAL
+                       for item in n.items):
+                    unit.eager_returns.update(id(r.value) for r in _own_returns(n.body))
             elif t is cst.NamedExpr:
                 self._assigned(n.target, unit, n)
             kids = list(children(n))
@@ -810,7 +816,8 @@ class Indexer:
                     # an NNX module's helper method that no method of the file calls (a
                     # `generate` loop the user calls): it runs eagerly unless jitted
                     continue
-                if name != "__call__" and sites and all(_self_call(u, c, cls) for u, c in sites):
+                own = name != "__call__" and bool(sites) and all(_self_call(u, c, cls, True) for u, c in sites)
+                if own and all(_self_call(u, c, cls) for u, c in sites):
                     # a helper method that only the class's own methods call (`self.m(...)`):
                     # the interpreter gives each parameter what those calls pass (a traced
                     # array from a traced method, a shape int, a tuple of them): nothing
@@ -820,6 +827,11 @@ class Indexer:
                 entries = (module_entries.entry_sites(cls, m, idx.unit_of)
                            if name == "__call__" and not sites else None)
                 for p in m.params[1:]:
+                    if own and all(_passes(c, p) for _, c in sites):
+                        # `self.m(y, start=0, end=cfg.n, **common)`: every call names this
+                        # argument (by keyword, or by position before any `*args`), so the
+                        # interpreter sees what it is, `**common` or not
+                        continue
                     if p.annotation in apis.ARRAY_ANNOTATIONS or (
                         # model.apply / eqx modules are called under jit with arrays
                         p.annotation is None and p.default is None and p.kind in ("pos", "posonly")
@@ -1146,15 +1158,11 @@ class Indexer:
                     names = literal_strs(a.value)
                     static_names = tuple(names) if names is not None else None
         unbatched: tuple[int, ...] = ()
-        if call is not None and site.qualname.endswith("vmap"):
-            in_axes = arg_at(call, 1, "in_axes")
-            if isinstance(in_axes, (cst.Tuple, cst.List)):
-                unbatched = tuple(
-                    i + n_bound for i, el in enumerate(in_axes.elements)
-                    if isinstance(el.value, cst.Name) and el.value.value == "None"
-                )
-            elif isinstance(in_axes, cst.Name) and in_axes.value == "None":
+        axes = _passed_through(site) if call is not None else None
+        if axes is not None:
+            if axes == "all":
                 return  # nothing batched: nothing traced by this vmap
+            unbatched = tuple(i + n_bound for i in axes)
         found = ExternalSite(callee, site.qualname, "" if site.scope.is_module else site.scope.qualname,
                              call or site.fn_expr, _reason(site), static_pos,
                              static_names, n_bound, tuple(sorted(kw_bound)), unbatched,
@@ -1200,6 +1208,7 @@ class Indexer:
             self.index.imported_factories = frozenset(facts.get("factories", ()))
             self.index.imported_returns = dict(facts.get("returns", {}))
             self.index.imported_classes = dict(facts.get("classes", {}))
+            self.index.imported_consts = dict(facts.get("consts", {}))
             self.index.imported_x64 = dict(facts.get("x64", {}))
             self.index.x64_units = frozenset(facts.get("x64_units", ()))
         else:
@@ -1209,6 +1218,7 @@ class Indexer:
             self.index.imported_factories = S(reads, "factories", facts.get("factories"))
             self.index.imported_returns = R(reads, "returns", facts.get("returns"))
             self.index.imported_classes = R(reads, "classes", facts.get("classes"))
+            self.index.imported_consts = R(reads, "consts", facts.get("consts"))
             self.index.imported_x64 = R(reads, "x64", facts.get("x64"))
             self.index.x64_units = S(reads, "x64_units", facts.get("x64_units"))
         self.index._flat.clear()
@@ -1385,7 +1395,9 @@ class Indexer:
         return out
 
     def _vmap_unbatched(self, site: TransformSite, unit: Unit, n_bound: int) -> set[str]:
-        if site.call is None or not site.qualname.endswith("vmap"):
+        """Parameters the transformation hands over unchanged: vmap's ``in_axes``
+        entries ``None``, shard_map's ``in_specs`` entries ``None``."""
+        if site.call is None or not (site.qualname.endswith("vmap") or site.qualname.endswith("shard_map")):
             return set()
         positional = unit.positional()
         out: set[str] = set()
@@ -1397,25 +1409,48 @@ class Indexer:
                 j = i + n_bound
                 if j < len(positional) and _static_expr(site.scope, a.value, 0):
                     out.add(positional[j].name)
-        in_axes = arg_at(site.call, 1, "in_axes")
-        if isinstance(in_axes, cst.Name) and in_axes.value != "None":
-            found = site.scope.binding_for(in_axes.value, site.seq)  # AXES = (0, None)
-            if found is not None:
-                holder, (_, value) = found
-                entries = holder.bindings.get(in_axes.value) or []
-                if len(entries) == 1 and isinstance(value, (cst.Tuple, cst.List)):
-                    in_axes = value
-        if in_axes is None:
-            return out
-        if isinstance(in_axes, cst.Name) and in_axes.value == "None":
+        axes = _passed_through(site)
+        if axes == "all":
             return {p.name for p in positional}
-        if isinstance(in_axes, (cst.Tuple, cst.List)):
-            for i, el in enumerate(in_axes.elements):
-                if isinstance(el.value, cst.Name) and el.value.value == "None":
-                    j = i + n_bound
-                    if j < len(positional):
-                        out.add(positional[j].name)
+        for i in axes or ():
+            j = i + n_bound
+            if j < len(positional):
+                out.add(positional[j].name)
         return out
+
+
+def _passed_through(site: TransformSite):
+    """Which arguments (positions after any ``partial``-bound ones) a vmap or shard_map
+    passes to the function unchanged: the ``None`` entries of ``in_axes`` (vmap: not
+    mapped) or of ``in_specs`` (shard_map, jax 0.10.2: a Python int given with spec
+    ``None`` is still a Python int inside, where ``P()`` makes it a tracer); "all" for
+    ``in_axes=None``; None when not written as a literal sequence."""
+    call = site.call
+    if call is None:
+        return None
+    if site.qualname.endswith("vmap"):
+        axes = arg_at(call, 1, "in_axes")
+    elif site.qualname.endswith("shard_map"):
+        # shard_map(f, mesh, in_specs, out_specs) (jax.experimental); keyword-only in jax.shard_map;
+        # a `partial(shard_map, ...)` decorator's first positional argument is shard_map itself
+        axes = arg_at(call, 2 if site.target is None else None, "in_specs")
+    else:
+        return None
+    if isinstance(axes, cst.Name) and axes.value != "None":
+        found = site.scope.binding_for(axes.value, site.seq)  # AXES = (0, None)
+        if found is not None:
+            holder, (_, value) = found
+            entries = holder.bindings.get(axes.value) or []
+            if len(entries) == 1 and isinstance(value, (cst.Tuple, cst.List)):
+                axes = value
+    if isinstance(axes, cst.Name) and axes.value == "None":
+        return "all" if site.qualname.endswith("vmap") else None
+    if isinstance(axes, (cst.Tuple, cst.List)):
+        return tuple(
+            i for i, el in enumerate(axes.elements)
+            if isinstance(el.value, cst.Name) and el.value.value == "None"
+        )
+    return None
 
 
 def _skipped(fact: dict, skip: int) -> dict:
@@ -1561,14 +1596,39 @@ def _literal_value(e: Optional[cst.BaseExpression]) -> bool:
         isinstance(e, cst.Name) and e.value in ("True", "False"))
 
 
-def _self_call(unit: Unit, call: cst.Call, cls: ClassInfo) -> bool:
+def _own_returns(node: cst.CSTNode) -> list[cst.Return]:
+    """The ``return`` statements of ``node``'s body that return from the function it is
+    written in (not those of a nested ``def``, lambda or class)."""
+    out: list[cst.Return] = []
+    stack = list(children(node))
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is cst.Return:
+            if n.value is not None:  # type: ignore[attr-defined]
+                out.append(n)  # type: ignore[arg-type]
+        elif t not in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
+            stack.extend(children(n))
+    return out
+
+
+def _self_call(unit: Unit, call: cst.Call, cls: ClassInfo, starred: bool = False) -> bool:
     """Is ``call`` ``self.m(...)`` in a method of ``cls`` itself, with no ``*args``/``**kw``
-    (so the interpreter, which analyses the caller first, sees every argument)?"""
+    (so the interpreter, which analyses the caller first, sees every argument)?
+    ``starred``: ``*args``/``**kw`` allowed (the arguments written out are still seen)."""
     recv = call.func.value  # type: ignore[union-attr]
     return (
         isinstance(recv, cst.Name) and recv.value == "self" and unit.cls is cls
-        and not any(a.star for a in call.args)
+        and (starred or not any(a.star for a in call.args))
     )
+
+
+def _passes(call: cst.Call, p: ParamInfo) -> bool:
+    """Does ``call`` (``self.m(...)``) write out the argument of parameter ``p``: by
+    keyword, or by position before any ``*args`` (``**kw`` cannot pass it again)?"""
+    if any(a.keyword is not None and a.keyword.value == p.name for a in call.args):
+        return True
+    return p.kind in ("pos", "posonly") and p.index is not None and 0 <= p.index - 1 < len(positional_args(call))
 
 
 def _array_arg(call: cst.Call, p: ParamInfo, qualname) -> bool:

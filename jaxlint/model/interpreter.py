@@ -77,6 +77,7 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         # the exceptions the enclosing `try:` bodies of this unit handle (names as the
         # handlers spell them, qualified; a handler that only re-raises handles nothing)
         self.caught: list[frozenset[str]] = []
+        self.caught_alone: list[bool] = []  # the `try:` body is one statement
         # names known not to be None on this path (after `if p is None: return ...`)
         self.not_none: set[str] = set()
         # id(unit) -> names not None at every transformation site of it seen so far, and how many

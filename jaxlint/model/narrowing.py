@@ -25,6 +25,22 @@ class Narrowing:
         {"jax.Array", "jax.numpy.ndarray", "jax.core.Tracer", "jax._src.core.Tracer", "numpy.ndarray"}
     )
 
+    # libraries whose `...Array`/`...Tracer` classes are JAX or NumPy arrays (`jax.Array`,
+    # `jax.core.Tracer`, `chex.Array`); a class of the project named `IrrepsArray` is not
+    _ARRAY_LIBRARIES = frozenset({"jax", "jaxlib", "numpy", "chex", "jaxtyping"})
+
+    def _array_type(self, t: cst.BaseExpression) -> bool:
+        """Is ``t`` (a type ``isinstance`` is given) a JAX/NumPy array or tracer type?"""
+        q = self.qualname(t)
+        n = q or (t.value if isinstance(t, cst.Name) else "")
+        if n in self._ARRAY_TYPES:
+            return True
+        if not n.endswith(("Tracer", "Array", "ndarray")):
+            return False
+        if q is None:  # a name of this file: a class it defines is no array type
+            return not any(c.name == n for c in self.index.classes)
+        return q.split(".", 1)[0] in self._ARRAY_LIBRARIES
+
     def _concrete_names(self, test: cst.BaseExpression, negated: bool = False) -> list[str]:
         """Names that ``test`` proves to be Python (non-array) values when true:
         ``isinstance(x, (int, float))``, ``not isinstance(x, jax.Array)``,
@@ -41,10 +57,7 @@ class Narrowing:
             if len(pos) == 2 and isinstance(pos[0].value, cst.Name):
                 types = pos[1].value
                 elts = [el.value for el in types.elements] if isinstance(types, cst.Tuple) else [types]
-                names = [self.qualname(t) or (t.value if isinstance(t, cst.Name) else "") for t in elts]
-                is_array_check = any(
-                    n in self._ARRAY_TYPES or n.endswith(("Tracer", "Array", "ndarray")) for n in names
-                )
+                is_array_check = any(self._array_type(t) for t in elts)
                 if negated == is_array_check:
                     return [pos[0].value.value]
         elif (

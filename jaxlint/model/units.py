@@ -97,6 +97,8 @@ class Unit:
     returns_fresh_function: bool = False
     # the values of its own `return` statements (None for a bare `return`), in source order
     returns: list = field(default_factory=list)
+    # ids of the returned expressions written inside `with jax.ensure_compile_time_eval():`
+    eager_returns: set = field(default_factory=set)
     # parameters whose PRNG key the body hands to a jax.random sampler: param -> sampler
     consumes_keys: dict[str, str] = field(default_factory=dict)
     # traced because of code in other files: (path, line, what happens there)

@@ -78,6 +78,9 @@ class Value:
     # file writes it (``Matern32``, ``models.Net``) or, from another module's facts,
     # ``@module:qualname``
     instance: Optional[str] = None
+    # STATIC: the Python type when known ("str" for a string literal or a constant bound
+    # to one, here or in another module): `mode == MODE_TRAIN` compares strings
+    pytype: Optional[str] = None
 
     def with_key(self, token: KeyToken) -> "Value":
         return replace(self, key=token)
@@ -85,6 +88,7 @@ class Value:
 
 UNKNOWN_VALUE = Value()
 STATIC_VALUE = Value(kind=STATIC)
+STR_VALUE = Value(kind=STATIC, pytype="str")
 
 
 def join(a: Value, b: Value) -> Value:
@@ -108,4 +112,5 @@ def join(a: Value, b: Value) -> Value:
         cls=a.cls if a.cls is b.cls else None,
         fields=a.fields if a.fields == b.fields else None,
         instance=a.instance if a.instance == b.instance else None,
+        pytype=a.pytype if a.pytype == b.pytype else None,
     )

@@ -24,9 +24,11 @@ _LEAVES = frozenset(
 )
 
 # context managers under which JAX evaluates what does not depend on a tracer at once
-_COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.ensure_compile_time_eval"})
 
 Hooks = Mapping[type, Sequence[Callable[[cst.CSTNode], None]]]
+
+
+_CATCH_ALL = frozenset({"builtins.Exception", "builtins.BaseException"})
 
 
 class Walker:
@@ -213,7 +215,7 @@ class Walker:
             # `with jax.ensure_compile_time_eval():` computes what does not depend on a
             # tracer eagerly, at trace time: jnp results of concrete data are concrete
             was_eager = self.eager
-            if any(isinstance(item.item, cst.Call) and self.qualname(item.item.func) in _COMPILE_TIME_EVAL
+            if any(isinstance(item.item, cst.Call) and self.qualname(item.item.func) in apis.COMPILE_TIME_EVAL
                    for item in s.items):
                 self.eager = True
             try:
@@ -226,10 +228,14 @@ class Walker:
             return ends
         elif t is cst.Try or t is getattr(cst, "TryStar", None):
             self.caught.append(self._handled(s))
+            body = s.body.body
+            self.caught_alone.append(len(body) == 1 and len(getattr(body[0], "body", ())) == 1
+                                     and type(body[0]) is cst.SimpleStatementLine)
             try:
                 self.block(s.body.body)
             finally:
                 self.caught.pop()
+                self.caught_alone.pop()
             for h in s.handlers:
                 if h.type is not None:
                     self.expr(h.type)
@@ -403,6 +409,11 @@ class Walker:
         """Does an enclosing ``try:`` of this unit catch one of ``errors`` (qualified
         names: the error and the classes it derives from)?"""
         return any(not c.isdisjoint(errors) for c in self.caught)
+
+    def handles_alone(self) -> bool:
+        """Is the current statement the one statement of the innermost ``try:``, whose
+        handlers catch anything (``except Exception:``)?  Written to show that it fails."""
+        return bool(self.caught) and self.caught_alone[-1] and not self.caught[-1].isdisjoint(_CATCH_ALL)
 
     def _loop(self, node, bind_target, body, orelse) -> None:
         frame = LoopFrame(node, len(self.loop_stack) + 1, self.env, self.consumed)

@@ -88,6 +88,13 @@ def incoming_facts(
     def class_flat(target_module: str, qualname: str) -> Optional[Json]:
         return _class_flat(index, records_of, target_module, qualname, flat_memo)
     x64_of = {module: proj.get("x64_names") or {} for module, _, proj in outputs}
+    consts_memo: dict[str, dict[str, str]] = {}
+
+    def consts_of(target_module: str) -> dict[str, str]:
+        known = consts_memo.get(target_module)
+        if known is None:
+            known = consts_memo[target_module] = _constants(index, target_module)
+        return known
     x64_at_import = _x64_at_import(outputs)
     # `Cls.__init__` -> the parameters that want instance kinds (model/instances.py)
     wanted = {module: proj["instances"] for module, _, proj in outputs if proj.get("instances")}
@@ -99,6 +106,8 @@ def incoming_facts(
             if memo is not None:
                 memo[path] = known
         imported, records, modules, classes = known[3], known[4], known[5], known[6]
+        # a file the prefilter skipped (it never names JAX) is not analysed for a constant
+        skipped = bool(proj.get("skipped"))
         def give(name: str, target_module: str, qualname: str, function: bool) -> None:
             """What ``name`` (used in this file) refers to, if it is a jit (its
             static/donated arguments), a key consumer or a factory."""
@@ -123,6 +132,8 @@ def incoming_facts(
             kind = x64_of.get(target_module, {}).get(qualname)
             if kind is not None:  # an x64 helper, flag, skip decorator or fixture
                 out.setdefault(path, {}).setdefault("x64", {})[name] = kind
+            if not function and not skipped:
+                _give_consts(out, path, name, consts_of(target_module), qualname)
 
         # imported by name from other modules
         for name, target in imported:
@@ -133,7 +144,7 @@ def incoming_facts(
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
-                   or x64_of.get(m) or returns_of.get(m)]
+                   or x64_of.get(m) or returns_of.get(m) or (not skipped and consts_of(m))]
         if modules and text_of is not None:
             names = frozenset(n for n, _ in modules)
             used = memo.get(("attrs", path)) if memo is not None else None
@@ -145,6 +156,8 @@ def incoming_facts(
                 for attr in sorted(used[2].get(name, ())):
                     # consumers and factories are functions; a jit may be an assignment too
                     give(f"{name}.{attr}", target_module, attr, True)
+                    if not skipped:  # `common_types.MODE_TRAIN`, `common_types.Mode.TRAIN`
+                        _give_consts(out, path, f"{name}.{attr}", consts_of(target_module), attr)
         for target_module, qualname, fact, key in records:
             add(target_module, qualname, fact, key)
         # defaulted parameters of its jits that calls in other modules pass
@@ -199,6 +212,58 @@ def incoming_facts(
                 items.sort(key=lambda kf: kf[0])
                 units[qualname] = [f for _, f in items]
     return out
+
+
+# the Python types a module-level literal can have that the model tells apart
+_CONST_TYPES = {str: "str", bool: "bool", int: "int", float: "float"}
+
+
+# the bases of an enumeration whose members are no numbers (an `IntEnum` member is an
+# int: compared with a traced int it gives a tracer)
+_ENUM_BASES = frozenset({"Enum", "StrEnum"})
+
+
+def _constants(index: ProjectIndex, module: str) -> dict[str, str]:
+    """The module-level names ``module`` binds to a str/int/float/bool literal
+    (``MODEL_MODE_TRAIN = "train"``, ``NUM_LAYERS: int = 4``): name -> type; and the
+    members of its enumerations (``class Mode(str, enum.Enum): TRAIN = "train"``):
+    ``Mode.TRAIN`` -> "enum".  The summary keeps a name's last binding; one that is
+    not a literal there gives nothing."""
+    summary = index.modules.get(module)
+    out: dict[str, str] = {}
+    if summary is None:
+        return out
+    defs = summary.get("defs") or {}
+    for qualname, rec in defs.items():
+        if "." in qualname:
+            continue
+        if rec.get("kind") == "class":
+            if any(str(b.get("ref", "")).rsplit(".", 1)[-1] in _ENUM_BASES for b in rec.get("bases") or ()):
+                for member, binding in (rec.get("members") or {}).items():
+                    if (defs.get(binding.get("q", "")) or {}).get("kind") == "assign":
+                        out[f"{qualname}.{member}"] = "enum"
+            continue
+        if rec.get("kind") != "assign":
+            continue
+        value = rec.get("value") or {}
+        if value.get("k") == "literal":
+            t = _CONST_TYPES.get(type(value.get("value")))
+            if t is not None:
+                out[qualname] = t
+    return out
+
+
+def _give_consts(out: dict, path: str, name: str, consts: Mapping[str, str], qualname: str) -> None:
+    """``name`` (as the file writes it) refers to ``qualname`` of a module whose constants
+    are ``consts``: the constant, or the members of the enumeration, it names."""
+    const = consts.get(qualname)
+    if const is not None:  # `MODE_TRAIN = "train"` there: a Python str here
+        out.setdefault(path, {}).setdefault("consts", {})[name] = const
+        return
+    prefix = qualname + "."
+    for q, kind in consts.items():
+        if kind == "enum" and q.startswith(prefix):  # `Mode.TRAIN` of `class Mode(Enum)`
+            out.setdefault(path, {}).setdefault("consts", {})[name + q[len(qualname):]] = kind
 
 
 def _drop_idle_args(out: dict) -> None:

@@ -38,6 +38,11 @@ class InplaceArrayUpdate(Rule):
     runtime_check = '`jax.jit(f).trace(...)` on abstract inputs: confirmed when `TypeError` (item assignment on an immutable array), or the `ValueError`/`NotImplementedError` of `jnp.put` and the other in-place writers, is raised at the flagged line.'
     summary = "Item assignment (`x[i] = v`, `x[i] += v`) on an immutable JAX array, or NumPy's in-place writers (`jnp.put`)"
     severity = Severity.ERROR
+    # what the assignment (TypeError), `jnp.put` (ValueError) and `jnp.fill_diagonal`
+    # (NotImplementedError) raise, eagerly as under jit: a handler for it expects it
+    caught_by = frozenset({"builtins.TypeError", "builtins.ValueError", "builtins.NotImplementedError",
+                           "builtins.RuntimeError"})
+    caught_alone = True
     seed = "The Sharp Bits § In-Place Updates (seed 000); tutorial § index_update (seed 002)"
     what_it_does = (
         "Flags `x[idx] = v` and augmented forms (`x[idx] += v`, `-=`, `*=`, `/=`, `**=`) where "
@@ -80,6 +85,37 @@ class InplaceArrayUpdate(Rule):
         "**unsafe**, like the item assignments: another name for `a` keeps the old values."
     )
     VALID = [
+        # written to fail: a lesson on immutability (the handler catches the TypeError,
+        # or anything, around just this statement)
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            t = jnp.arange(6.0).reshape(2, 3)
+            try:
+                t[0, 0] = -5.0  # fails: JAX arrays are immutable
+            except Exception as e:
+                print(f"Exception {e}")
+            """
+        ),
+        Valid(
+            """
+            import jax.numpy as jnp
+
+
+            def check_immutable():
+                x = jnp.zeros(3)
+                try:
+                    x[1] += 1.0
+                    raise AssertionError("the update should have raised")
+                except TypeError:
+                    pass
+                try:
+                    jnp.put(x, 0, 1.0)
+                except ValueError as e:
+                    return str(e)
+            """
+        ),
         # Pallas kernels annotate their Refs `jax.Array` and write them in place: in a
         # module that imports Pallas the annotation does not make a parameter an array
         Valid(
@@ -337,6 +373,57 @@ class InplaceArrayUpdate(Rule):
     ]
 
     INVALID = [
+        # a catch-all around more than the update hides the error from the code after it;
+        # a handler for another error does not catch it
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def load(rows):
+                table = jnp.zeros((4, 2))
+                try:
+                    table[0] = rows[0]
+                    print("loaded", table)
+                except Exception:
+                    print("bad rows")
+                return table
+
+
+            def clear(n):
+                grid = jnp.ones((n, n))
+                try:
+                    grid[1, 1] = 0.0
+                except KeyError:
+                    pass
+                return grid
+            """,
+            expected=[(7, 9), (17, 9)],
+            messages=['JAX arrays are immutable: `table[0] = ...` raises TypeError. Use `table = table.at[0].set(...)`',
+                      'JAX arrays are immutable: `grid[1, 1] = ...` raises TypeError. Use `grid = grid.at[1, 1].set(...)`'],
+            fixed="""
+            import jax.numpy as jnp
+
+
+            def load(rows):
+                table = jnp.zeros((4, 2))
+                try:
+                    table = table.at[0].set(rows[0])
+                    print("loaded", table)
+                except Exception:
+                    print("bad rows")
+                return table
+
+
+            def clear(n):
+                grid = jnp.ones((n, n))
+                try:
+                    grid = grid.at[1, 1].set(0.0)
+                except KeyError:
+                    pass
+                return grid
+            """,
+        ),
         # a parameter annotated as a JAX array is one even where nothing traces it;
         # `//=` has no `.at[]` method: the new item is computed and set
         Invalid(

@@ -80,6 +80,45 @@ class TracedControlFlow(Rule):
     )
     fix_safety = "No automatic fix: the right rewrite (`jnp.where`, `lax.cond`, `static_argnums`) depends on intent."
     VALID = [
+        # Python values inside traced code: a parameter compared with a string constant
+        # (a Python string: `model_mode`), an int shard_map hands over with spec `None`,
+        # a helper's result computed under `jax.ensure_compile_time_eval()`
+        Valid(
+            """
+            import functools
+
+            import flax.linen as nn
+            import jax
+            import jax.numpy as jnp
+            from jax.sharding import PartitionSpec as P
+
+            MODE_PREFILL = "prefill"
+
+
+            def is_zero_in_zero(phi):
+                with jax.ensure_compile_time_eval():
+                    return jnp.allclose(phi(jnp.array(0.0)), 0.0)
+
+
+            class Block(nn.Module):
+                @nn.compact
+                def __call__(self, x, model_mode):
+                    if model_mode == MODE_PREFILL:
+                        x = x * 2
+                    if is_zero_in_zero(jnp.tanh):
+                        x = x + 1
+                    return nn.Dense(4)(x)
+
+
+            def ring(mesh, x, cp_size: int):
+                @functools.partial(jax.shard_map, mesh=mesh, in_specs=(P("x"), None), out_specs=P("x"))
+                def body(a, n):
+                    if n > 1:
+                        return jnp.roll(a, n)
+                    return a
+                return body(x, cp_size)
+            """
+        ),
         # a parameter annotated `str` or `Literal[...]` of a helper that traced code calls:
         # no tracer is a string, the caller passes a Python value (a mode, a name)
         Valid(
@@ -889,6 +928,29 @@ class TracedControlFlow(Rule):
     ]
 
     INVALID = [
+        # shard_map with spec `P()` makes the Python int a tracer (JAX 0.10.2)
+        Invalid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+            from jax.sharding import PartitionSpec as P
+
+
+            def ring(mesh, x, cp_size: int):
+                @functools.partial(jax.shard_map, mesh=mesh, in_specs=(P("x"), P()), out_specs=P("x"))
+                def body(a, n):
+                    if n > 1:
+                        return jnp.roll(a, n)
+                    return a
+                return body(x, cp_size)
+            """,
+            expected=[(11, 12)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `n` of `body` (wrapped by jax.shard_map); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
         # a guard that lets a tracer through (`jax.Array` among the types, `is not None`),
         # or one on another name, leaves the right operand traced
         Invalid(
@@ -1372,8 +1434,8 @@ class TracedControlFlow(Rule):
 
 
             @jax.jit
-            def reduce(x, mode=Mode.SUM):
-                if mode == Mode.SUM:
+            def reduce(x, mode=Mode.SUM.value):
+                if mode == Mode.SUM.value:
                     return jnp.sum(x)
                 return jnp.mean(x)
 
