@@ -229,8 +229,9 @@ class Walker:
         elif t is cst.Try or t is getattr(cst, "TryStar", None):
             self.caught.append(self._handled(s))
             body = s.body.body
-            self.caught_alone.append(len(body) == 1 and len(getattr(body[0], "body", ())) == 1
-                                     and type(body[0]) is cst.SimpleStatementLine)
+            # one simple statement (a compound one's `body` is a block, not a sequence)
+            self.caught_alone.append(len(body) == 1 and type(body[0]) is cst.SimpleStatementLine
+                                     and len(body[0].body) == 1)
             try:
                 self.block(s.body.body)
             finally:
