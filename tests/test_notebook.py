@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+import jsonschema
 from click.testing import CliRunner
 
 from jaxlint.cli import cli
@@ -16,6 +17,7 @@ from jaxlint.rules import default_codes
 from jaxlint.settings import LintSettings
 
 
+SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
 _IDS = iter(range(10**6))
 
 
@@ -92,12 +94,60 @@ def test_json_carries_the_cell_and_cell_relative_rows(nb: Path) -> None:
                                   "end_location": {"row": 3, "column": 17}, "cell": 4}]
 
 
-def test_sarif_names_the_cell_as_a_logical_location(nb: Path) -> None:
-    r = _invoke("nb.ipynb", "--output-format", "sarif", "--select", "JAX201")
-    (res,) = json.loads(r.output)["runs"][0]["results"]
-    loc = res["locations"][0]
-    assert loc["physicalLocation"]["region"] == {"startLine": 3, "startColumn": 8, "endLine": 3, "endColumn": 13}
+def _json_text_at(path: Path, region: dict) -> str:
+    """The text a SARIF region covers in the raw file (one line)."""
+    assert region["startLine"] == region["endLine"]
+    line = path.read_text(encoding="utf-8").split("\n")[region["startLine"] - 1]
+    return line[region["startColumn"] - 1:region["endColumn"] - 1]
+
+
+def test_sarif_points_into_the_notebooks_json_and_names_the_cell(nb: Path) -> None:
+    """Code scanning shows a SARIF result on the raw .ipynb: the region is where the
+    cell's source text is in the JSON (it used to be the cell-relative line 3, which on
+    the raw file is the notebook's metadata); the cell and the cell-relative region are
+    in the properties, the message and a logical location; no fix (its edits count in
+    the cell)."""
+    r = _invoke("nb.ipynb", "--output-format", "sarif", "--select", "JAX201,JAX901")
+    log = json.loads(r.output)
+    jsonschema.validate(log, json.loads(SCHEMA.read_text()))
+    assert log["runs"][0]["columnKind"] == "unicodeCodePoints"
+    first, second = log["runs"][0]["results"]
+    loc = first["locations"][0]
+    region = loc["physicalLocation"]["region"]
+    assert region == {"startLine": 41, "startColumn": 13, "endLine": 41, "endColumn": 18}
+    assert _json_text_at(nb, region) == "x > 0"
     assert loc["logicalLocations"] == [{"name": "cell 3", "fullyQualifiedName": "nb.ipynb:cell 3"}]
+    assert first["properties"] == {"cell": 3, "cellRegion": {"startLine": 3, "startColumn": 8,
+                                                             "endLine": 3, "endColumn": 13}}
+    assert first["message"]["text"].startswith("cell 3, line 3, column 8: Python `if` on a traced value")
+    assert _json_text_at(nb, second["locations"][0]["physicalLocation"]["region"]) == "jax.tree_map"
+    assert "fixes" not in second and second["properties"]["cell"] == 4
+
+
+def test_sarif_regions_through_escapes_one_string_sources_and_astral_characters(tmp_path: Path,
+                                                                                monkeypatch) -> None:
+    """The JSON column counts the characters as written in the file: escapes (\\", \\t,
+    \\u00fc, a surrogate pair) before the finding on its line, a source kept as one
+    string (every line on one JSON line), non-ASCII written as is."""
+    monkeypatch.chdir(tmp_path)
+    cells = [
+        _code(["import jax\n", "import jax.numpy as jnp\n"], 1),
+        _code("@jax.jit\ndef f(x):\n    s = \"\u00fc\\t\U0001f600\"; t = x > 0\n    if t:\n        return x\n"
+              "    return -x\n", 2),
+        _code(["y = \"\U0001f600\\\"\"; z = jax.tree_map(abs, [1])\n"], 3),
+    ]
+    for ensure_ascii in (True, False):
+        nb = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+        (tmp_path / "e.ipynb").write_text(json.dumps(nb, indent=1, ensure_ascii=ensure_ascii), encoding="utf-8")
+        r = _invoke("e.ipynb", "--output-format", "sarif", "--select", "JAX201,JAX901")
+        log = json.loads(r.output)
+        jsonschema.validate(log, json.loads(SCHEMA.read_text()))
+        found = {res["ruleId"]: res for res in log["runs"][0]["results"]}
+        assert set(found) == {"JAX201", "JAX901"}, r.output
+        assert found["JAX201"]["properties"]["cellRegion"]["startLine"] == 4
+        assert _json_text_at(tmp_path / "e.ipynb", found["JAX201"]["locations"][0]["physicalLocation"]["region"]) == "t"
+        assert _json_text_at(tmp_path / "e.ipynb",
+                             found["JAX901"]["locations"][0]["physicalLocation"]["region"]) == "jax.tree_map"
 
 
 @pytest.mark.parametrize("fmt, needle", [
@@ -342,3 +392,42 @@ def test_github_and_gitlab_point_at_the_line_of_the_notebooks_json(tmp_path: Pat
                                 "::cell 3, line 3, column 8: Python `if`")
     gl = json.loads(_invoke("nb.ipynb", "--output-format", "gitlab", "--select", "JAX201").output)
     assert [i["location"] for i in gl] == [{"path": "nb.ipynb", "lines": {"begin": want[0], "end": want[0]}}]
+
+
+def test_sarif_region_in_a_cell_whose_lines_end_with_a_lone_cr(tmp_path: Path, monkeypatch) -> None:
+    """The cell's lines count as CPython counts them (a lone \\r ends one): the region of
+    line 4 of a one-string source with \\r line ends is on its JSON line, at the code."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cr.ipynb").write_text(
+        '{"cells":[{"cell_type":"code","source":"import jax\\r\\rx=jax.numpy.zeros(3)\\rx[0]=1",'
+        '"metadata":{},"outputs":[],"execution_count":null}],"metadata":{},"nbformat":4,"nbformat_minor":4}')
+    log = json.loads(_invoke("cr.ipynb", "--output-format", "sarif").output)
+    (res,) = log["runs"][0]["results"]
+    assert res["properties"]["cellRegion"] == {"startLine": 4, "startColumn": 1, "endLine": 4, "endColumn": 7}
+    assert _json_text_at(tmp_path / "cr.ipynb", res["locations"][0]["physicalLocation"]["region"]) == "x[0]=1"
+
+
+@pytest.mark.parametrize("fmt", ["concise", "github", "sarif"])
+def test_a_notebook_nested_thousands_deep_is_one_line_not_an_internal_error(tmp_path: Path, monkeypatch,
+                                                                           fmt: str) -> None:
+    """json.loads raised RecursionError on an output nested thousands deep: "internal
+    error" and exit 2.  Now the notebook cannot be read (JAX001, one line), in every
+    format.  (100,000 deep: past any recursion limit a run sets.)"""
+    monkeypatch.chdir(tmp_path)
+    deep = "[" * 100_000 + "]" * 100_000
+    (tmp_path / "deep.ipynb").write_text(
+        '{"cells": [{"cell_type": "code", "execution_count": 1, "id": "a", "metadata": {}, "outputs": '
+        '[{"output_type": "display_data", "data": {"application/json": %s}, "metadata": {}}], '
+        '"source": ["import jax\\n"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}' % deep)
+    r = CliRunner().invoke(cli, ["check", "--no-cache", "deep.ipynb", "--output-format", fmt])
+    assert r.exit_code == 1, r.output
+    assert "internal error" not in r.output
+    message = "The notebook cannot be read: not a notebook jaxlint reads: its JSON is nested too deeply"
+    if fmt == "concise":
+        assert r.output.splitlines()[0] == f"deep.ipynb:1:1: JAX001 {message}"
+    elif fmt == "github":
+        assert r.output == f"::error title=jaxlint (JAX001),file=deep.ipynb,line=1,col=1,endLine=1,endColumn=1::{message}\n"
+    else:
+        log = json.loads(r.output)
+        jsonschema.validate(log, json.loads(SCHEMA.read_text()))
+        assert [res["message"]["text"] for res in log["runs"][0]["results"]] == [message]

@@ -76,6 +76,12 @@ class _DefaultGroup(click.Group):
             args = ["check", *args]
         return super().parse_args(ctx, args)
 
+    def make_context(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:  # while the arguments are parsed: as in invoke
+            raise _Interrupted() from None
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)

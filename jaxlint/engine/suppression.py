@@ -5,26 +5,170 @@
 spelling).  A comment on either the first or the last line of a finding's
 range counts, so multi-line statements can carry it where formatters leave it.
 File-level ``# jaxlint: skip-file`` is handled before parsing.
+
+Codes are read in any case (``# noqa: jax101`` is JAX101, as flake8 reads them).
+A jaxlint code that names no rule (``JAX9999``, a prefix ``JAX1``, ``JAX-101``)
+suppresses nothing, and ``unknown_codes`` lists it for JAX002; a ``# noqa:``
+whose first word is such a code is not a blanket ``# noqa``.  Other tools' codes
+(``E501``) are left alone.
 """
 
 from __future__ import annotations
 
 import re
 import tokenize
+from typing import NamedTuple, Optional
 
 from jaxlint.parse.lines import readline, split_lines
 
-_NOQA_RE = re.compile(
-    r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
-)
+_CODE = r"[A-Z]+[0-9]+"
+_NOQA_AT_RE = re.compile(r"#\s*noqa(?P<colon>:\s*)?", re.IGNORECASE)
+# one item of a `# noqa:` list (after the colon, or a separator): a code, or a word
+# meant as a jaxlint code that is not one (JAX-101, JAX_101, JAX alone)
+_ITEM = (r"(?P<item>(?P<bad>JAX(?:[-_][0-9]+|(?=\s*(?:[,#-]|$)))(?![\w-]))"
+         r"|[A-Z]+[0-9]+)")
+_FIRST_RE = re.compile(_ITEM, re.IGNORECASE)
+_ITEM_RE = re.compile(r"[\s,]+" + _ITEM, re.IGNORECASE)
 _IGNORE_RE = re.compile(r"#\s*jaxlint:\s*ignore(?:\[(?P<codes>[^\]]*)\])?")
 _ALL = "*"
 
 
-def _codes(text: str | None) -> set[str]:
-    if not text:
+class CodeSpelling(NamedTuple):
+    """One code written in a directive: as written, and its 0-based columns."""
+
+    text: str
+    start: int
+    end: int
+
+
+class Directive(NamedTuple):
+    """A ``# noqa: ...`` or ``# jaxlint: ignore[...]`` comment on one line."""
+
+    kind: str  # "noqa" or "ignore"
+    start: int  # the column of its '#'
+    end: int  # where it ends (after the codes, or the ']')
+    codes: tuple[CodeSpelling, ...]  # what it names; () for every rule
+    misspelt: tuple[CodeSpelling, ...]  # jaxlint codes badly written (JAX-101): none suppresses
+
+
+def directives(line: str) -> list[Directive]:
+    """The suppression directives of one line of source."""
+    found: list[Directive] = []
+    for m in _NOQA_AT_RE.finditer(line):
+        codes: list[CodeSpelling] = []
+        misspelt: list[CodeSpelling] = []
+        end = m.end()
+        if m.group("colon"):
+            at = m.end()
+            while True:
+                word = (_ITEM_RE if codes or misspelt else _FIRST_RE).match(line, at)
+                if word is None:
+                    break
+                item = CodeSpelling(word.group("item"), word.start("item"), word.end("item"))
+                (misspelt if word.group("bad") else codes).append(item)
+                end = word.end("item")
+                at = word.end()
+        found.append(Directive("noqa", m.start(), end, tuple(codes), tuple(misspelt)))
+    for m in _IGNORE_RE.finditer(line):
+        if m.group("codes") is None or not m.group("codes").strip():
+            found.append(Directive("ignore", m.start(), m.end(), (), ()))
+            continue
+        found.append(Directive("ignore", m.start(), m.end(),
+                               _spellings(m.group("codes"), m.start("codes")), ()))
+    return found
+
+
+def _spellings(text: str, offset: int) -> tuple[CodeSpelling, ...]:
+    return tuple(CodeSpelling(w.group(), offset + w.start(), offset + w.end())
+                 for w in re.finditer(r"[^\s,]+", text))
+
+
+def _codes_of(d: Directive) -> set[str]:
+    if not d.codes and not d.misspelt:
         return {_ALL}
-    return {c.strip().upper() for c in re.split(r"[\s,]+", text) if c.strip()}
+    return {c.text.upper() for c in d.codes}
+
+
+class UnknownCode(NamedTuple):
+    """A jaxlint code in a directive that names no rule (for JAX002)."""
+
+    line: int  # 1-based
+    col: int  # 0-based start of the code
+    end_col: int
+    code: str  # as written
+    kind: str  # "noqa" or "ignore"
+    fix: Optional[tuple[int, int]]  # the columns [start, end) that removing it deletes
+
+
+def has_directive(text: str) -> bool:
+    """Whether ``text`` may hold a directive: it says ``noqa`` (lower case, upper case or
+    capitalized) or ``jaxlint:``.  Plain substring tests, a tenth of a case-blind regex."""
+    return "noqa" in text or "jaxlint:" in text or "NOQA" in text or "Noqa" in text
+
+
+def unknown_codes(text: str, known: frozenset[str] | set[str]) -> list[UnknownCode]:
+    """Every jaxlint code (``JAX`` and digits, any case, or misspelt ``JAX-101``) that
+    a directive in a comment names and that is no rule in ``known``.  Another tool's
+    code (``E501``) is not jaxlint's business; a directive inside a string is no
+    directive.  Cheap unless the text says ``noqa`` or ``jaxlint:``."""
+    if not has_directive(text):
+        return []
+    lines = split_lines(text)
+    candidates: list[tuple[int, Directive, list[CodeSpelling]]] = []
+    for lineno, line in enumerate(lines, start=1):
+        if "#" not in line or not has_directive(line):
+            continue
+        for d in directives(line):
+            unknown = [c for c in d.codes
+                       if c.text[:3].upper() == "JAX" and c.text.upper() not in known]
+            unknown.extend(d.misspelt)
+            if unknown:
+                candidates.append((lineno, d, unknown))
+    if not candidates:
+        return []
+    comments = _comment_spans(text)
+    found: list[UnknownCode] = []
+    for lineno, d, unknown in candidates:
+        span = comments.get(lineno)
+        if span is None or not span[0] <= d.start < span[1]:
+            continue  # in a string, not a comment
+        line = lines[lineno - 1]
+        listed = sorted((*d.codes, *d.misspelt), key=lambda c: c.start)
+        for c in unknown:
+            found.append(UnknownCode(lineno, c.start, c.end, c.text, d.kind,
+                                     _removal(line, d, listed, c)))
+    return found
+
+
+def _removal(line: str, d: Directive, listed: list[CodeSpelling], c: CodeSpelling
+             ) -> Optional[tuple[int, int]]:
+    """The columns to delete to drop ``c`` from its directive: the code and a
+    separator when other codes stay; the whole directive (and the blanks before it)
+    when it is the directive's only code and nothing follows it on the line (a
+    ``# noqa:`` left empty would silence every rule); None otherwise."""
+    i = listed.index(c)
+    if len(listed) > 1:
+        if i + 1 < len(listed):
+            return c.start, listed[i + 1].start
+        return listed[i - 1].end, c.end
+    if line[d.end:].strip():
+        return None
+    start = d.start
+    while start > 0 and line[start - 1] in " \t":
+        start -= 1
+    return start, len(line)
+
+
+def _comment_spans(text: str) -> dict[int, tuple[int, int]]:
+    """Line -> the columns [start, end) of the comment on it."""
+    spans: dict[int, tuple[int, int]] = {}
+    try:
+        for tok in tokenize.generate_tokens(readline(text)):
+            if tok.type == tokenize.COMMENT:
+                spans[tok.start[0]] = (tok.start[1], tok.end[1])
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return spans
 
 
 class Suppressions:
@@ -32,18 +176,14 @@ class Suppressions:
         self.by_line: dict[int, set[str]] = {}
         self.text: str | None = text
         self._moved: dict[int, int] | None = None
-        if "noqa" not in text and "jaxlint:" not in text:
+        if not has_directive(text):
             return
         for lineno, line in enumerate(split_lines(text), start=1):
-            if "#" not in line:
+            if "#" not in line or not has_directive(line):
                 continue
-            codes: set[str] = set()
-            for m in _NOQA_RE.finditer(line):
-                codes |= _codes(m.group("codes"))
-            for m in _IGNORE_RE.finditer(line):
-                codes |= _codes(m.group("codes"))
-            if codes:
-                self.by_line[lineno] = codes
+            found = directives(line)
+            if found:
+                self.by_line[lineno] = set().union(*(_codes_of(d) for d in found))
 
     def codes_on(self, line: int) -> set[str]:
         return self.by_line.get(line, set())

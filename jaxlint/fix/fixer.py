@@ -30,7 +30,6 @@ from __future__ import annotations
 import codecs
 import difflib
 import os
-import re
 import stat
 import warnings
 from collections import Counter
@@ -44,7 +43,7 @@ from jaxlint.fix.fixcheck import changed_outside
 from jaxlint.engine.fixes import choose, plan_edits, splice
 from jaxlint.parse.lines import LineIndex, split_lines
 from jaxlint.settings import LintSettings
-from jaxlint.engine.suppression import comment_lines
+from jaxlint.engine.suppression import comment_lines, directives
 
 MAX_PASSES = 10
 
@@ -326,18 +325,15 @@ def _keep_lines(text: str) -> list[str]:
 
 # ----------------------------------------------------------------------------- noqa
 
-_NOQA_RE = re.compile(
-    r"#\s*noqa(?P<colon>:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
-)
-
-
 def add_noqa(text: str, findings: Iterable[Finding]) -> tuple[str, int]:
     """Add ``# noqa: CODE`` for each finding; return (new text, directives added)."""
     moved: Optional[dict[int, int]] = None
     wanted: dict[int, list[str]] = {}
     for f in findings:
-        if f.code == "JAX001":
-            continue  # a file that does not parse cannot be annotated safely
+        if f.code in ("JAX001", "JAX002"):
+            # a file that does not parse cannot be annotated safely; an unknown code in a
+            # directive is mended there, not silenced by another code in it (as Ruff's RUF100)
+            continue
         if moved is None:
             moved = comment_lines(text)
         line = moved.get(f.line, f.line)
@@ -354,18 +350,17 @@ def add_noqa(text: str, findings: Iterable[Finding]) -> tuple[str, int]:
         raw = lines[ln - 1]
         body = raw.rstrip("\r\n")
         ending = raw[len(body):]
-        m = None
-        for m in _NOQA_RE.finditer(body):
-            pass  # the last noqa comment on the line
-        if m is not None and m.group("codes") is None:
+        found = [d for d in directives(body) if d.kind == "noqa"]
+        d = found[-1] if found else None  # the last noqa comment on the line
+        if d is not None and not d.codes and not d.misspelt:
             continue  # a bare `# noqa` already silences everything
-        if m is not None:
-            present = [c.upper() for c in re.split(r"[\s,]+", m.group("codes")) if c]
+        if d is not None:
+            present = {c.text.upper() for c in d.codes}
             new = [c for c in codes if c not in present]
             if not new:
                 continue
-            merged = f"# noqa: {', '.join(present + new)}"
-            body = body[: m.start()] + merged + body[m.end():]
+            # after its last code, as written (`# noqa: JAX-101` is no blanket noqa)
+            body = body[: d.end] + ", " + ", ".join(new) + body[d.end:]
             added += len(new)
         else:
             body = body.rstrip() + f"  # noqa: {', '.join(codes)}"

@@ -279,6 +279,81 @@ def lint_source(
         text = source
     if "# jaxlint: skip-file" in text and _has_skip_file(text):
         return result
+    result = _lint_text(result, text, path, settings, parse, prefilter, trees)
+    if "JAX002" in settings.select and result.error is None and not any(
+            f.code == "JAX001" for f in result.findings):
+        result.findings.extend(unknown_noqa_codes(text, path))
+    return result
+
+
+def unknown_noqa_codes(text: str, path: str) -> list[Finding]:
+    """JAX002: a jaxlint code in a ``# noqa`` or ``# jaxlint: ignore[...]`` comment that
+    names no rule (it suppresses nothing), one finding per code written, at the code,
+    with a safe fix that removes it (not where removing it would leave a blanket
+    ``# noqa``, nor a comment that goes on after the code); unless the line's own
+    directive suppresses JAX002."""
+    from jaxlint.engine.suppression import Suppressions, has_directive, unknown_codes
+
+    if not has_directive(text):
+        return []
+    from jaxlint.rules import all_rules
+
+    known = {r.code for r in all_rules()}
+    found = unknown_codes(text, known)
+    if not found:
+        return []
+    from jaxlint.findings import Applicability, Edit, Fix
+    from jaxlint.parse.lines import split_lines
+
+    lines = split_lines(text)
+    suppressions = Suppressions(text)
+    findings = []
+    for u in found:
+        if suppressions.is_suppressed("JAX002", u.line):
+            continue
+        spelled = "`# noqa`" if u.kind == "noqa" else "`# jaxlint: ignore[...]`"
+        close = _close_codes(u.code, known)
+        message = (f"`{u.code}` in {spelled} is not a jaxlint rule code, so it suppresses nothing"
+                   + (": did you mean " + " or ".join(f"`{c}`" for c in close) + "?" if close
+                      else " (see `jaxlint rules`)"))
+        fix = None
+        if u.fix is not None:
+            a, b = u.fix
+            line = lines[u.line - 1]
+            fix = Fix(Applicability.SAFE, "Remove the directive" if "#" in line[a:b] else f"Remove `{u.code}`",
+                      (Edit(u.line, a + 1, u.line, b + 1, "", original=line[a:b]),))
+        findings.append(Finding(
+            code="JAX002", name="unknown-noqa-code", message=message, path=path,
+            line=u.line, col=u.col + 1, end_line=u.line, end_col=u.end_col + 1,
+            severity=Severity.WARNING, fix=fix))
+    return findings
+
+
+def _close_codes(code: str, known: set[str]) -> list[str]:
+    """The rule codes that ``code`` may be a slip for: the same without a dash or an
+    underscore (``JAX-101``), else every code one keystroke away (a digit added,
+    dropped, changed or two swapped); at most three, in order."""
+    plain = re.sub(r"[-_]", "", code.upper())
+    if plain in known:
+        return [plain]
+    digits = plain[3:]
+    if not plain.startswith("JAX") or not digits.isdigit():
+        return []
+    near = set()
+    for i in range(len(digits) + 1):
+        near.update(digits[:i] + d + digits[i:] for d in "0123456789")  # added
+        if i < len(digits):
+            near.add(digits[:i] + digits[i + 1:])  # dropped
+            near.update(digits[:i] + d + digits[i + 1:] for d in "0123456789")  # changed
+        if i + 1 < len(digits):
+            near.add(digits[:i] + digits[i + 1] + digits[i] + digits[i + 2:])  # swapped
+    found = sorted(c for c in (f"JAX{n}" for n in near) if c in known)
+    return found if len(found) <= 3 else []
+
+
+def _lint_text(result: FileResult, text: str, path: str, settings: LintSettings, parse: ParseStrategy,
+               prefilter: bool, trees: Optional[TreeStore]) -> FileResult:
+    """``lint_source`` once the text is decoded (every rule but JAX002)."""
     # The cyclic GC would rescan the whole syntax tree again and again while it
     # is alive (measured: ~0.15x a parse); nothing made here needs it before
     # the file is done, so collect only between files.

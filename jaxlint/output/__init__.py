@@ -44,6 +44,7 @@ class OutputReport:
         )
         self._lines: dict[str, Optional[list[str]]] = {}
         self._json_lines: dict[str, dict[int, list[int]]] = {}
+        self._json_places: dict[str, Any] = {}  # notebook path -> parse.notebook.JsonPlaces
 
     def is_fixable(self, finding: Finding) -> bool:
         """Whether ``--fix`` (with the current unsafe setting) would apply the fix."""
@@ -103,14 +104,36 @@ class OutputReport:
             return line
         key = f"{f.path}\0json"
         if key not in self._json_lines:
-            from jaxlint.parse.notebook import json_lines
-
-            text = self.source_text(f.path)
-            self._json_lines[key] = json_lines(text) if text is not None else {}
+            places = self._places(f.path)
+            self._json_lines[key] = places.lines() if places is not None else {}
         starts = self._json_lines[key].get(f.cell) or []
         if not starts:
             return line
         return starts[min(max(line, 1), len(starts)) - 1]
+
+    def file_region(self, f: Finding) -> Optional[tuple[int, int, int, int]]:
+        """A notebook finding's range as (line, column, end line, end column) of the
+        notebook's JSON text, every one 1-based (the characters of the cell's source
+        inside its JSON strings); None for a finding that is not in a notebook, or
+        when the JSON cannot be read."""
+        if f.cell is None:
+            return None
+        places = self._places(f.path)
+        if places is None:
+            return None
+        start = places.place(f.cell, f.line, f.col)
+        end = places.place(f.cell, f.end_line, f.end_col, end=True)
+        if start is None or end is None or end < start:
+            return None
+        return (*start, *end)
+
+    def _places(self, path: str) -> Any:
+        if path not in self._json_places:
+            from jaxlint.parse.notebook import JsonPlaces
+
+            text = self.source_text(path)
+            self._json_places[path] = JsonPlaces(text) if text is not None else None
+        return self._json_places[path]
 
     def rule_url(self, code: str) -> Optional[str]:
         """The documentation address of a rule: only when ``docs-url`` configures one."""

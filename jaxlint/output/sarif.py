@@ -13,6 +13,14 @@ lines move.  With ``--baseline``, every result also has a ``baselineState``:
 ``new`` (reported), ``unchanged`` (recorded in the baseline: listed with an
 external suppression, so a viewer can show it as accepted) or ``absent`` (in
 the baseline, no longer found: the file is the only location left).
+
+A finding in a notebook (``.ipynb``): code scanning shows a result on the raw file,
+so its region is where the cell's source text is in the notebook's JSON (lines and
+columns of that text); the cell and the region in the cell's source are in the
+result's ``properties`` (``cell``, ``cellRegion``), its message ("cell 3, line 2,
+column 5: ...") and a logical location ``cell 3``.  Its fix is left out: the edits
+count in the cell's source, not in the file.  Columns count characters
+(``columnKind``: ``unicodeCodePoints``).
 """
 
 from __future__ import annotations
@@ -53,25 +61,38 @@ def _region(line: int, col: int, end_line: int, end_col: int) -> dict[str, int]:
 def _result(report: OutputReport, f: Finding, index: dict[str, int],
             state: Optional[str] = None) -> dict[str, Any]:
     artifact = _location(report, f.path)
+    region = _region(f.line, f.col, f.end_line, f.end_col)
+    message = f.message
+    properties: dict[str, Any] = {}
+    if f.cell is not None:
+        # a notebook: code scanning shows the region on the raw .ipynb, so it is the
+        # place of the cell's source in the JSON text; the cell and the region in its
+        # source go in the properties, the message and a logical location
+        in_json = report.file_region(f)
+        if in_json is not None:
+            region = _region(*in_json)
+        else:  # (JSON not readable as such: its lines, as the GitHub format gives them)
+            line = report.file_line(f, f.line)
+            region = {"startLine": max(1, line), "endLine": max(1, line, report.file_line(f, f.end_line))}
+        message = f"cell {f.cell}, line {f.line}, column {f.col}: {f.message}"
+        properties = {"cell": f.cell, "cellRegion": _region(f.line, f.col, f.end_line, f.end_col)}
     result: dict[str, Any] = {
         "ruleId": f.code,
         "level": _LEVELS.get(f.severity.value, "warning"),
-        "message": {"text": f.message},
+        "message": {"text": message},
         "locations": [
             {
                 "physicalLocation": {
                     "artifactLocation": artifact,
-                    "region": _region(f.line, f.col, f.end_line, f.end_col),
+                    "region": region,
                 }
             }
         ],
     }
     if f.cell is not None:
-        # a notebook: the region counts in the cell's source, named as a logical location
         result["locations"][0]["logicalLocations"] = [
             {"name": f"cell {f.cell}", "fullyQualifiedName": f"{f.path}:cell {f.cell}"}
         ]
-        result["properties"] = {"cell": f.cell}
     if f.code in index:
         result["ruleIndex"] = index[f.code]
     if f.related:
@@ -102,8 +123,10 @@ def _result(report: OutputReport, f: Finding, index: dict[str, int],
                 "justification": f"recorded in the baseline {report.baseline.path}",
             }]
     if f.runtime is not None:  # the verdict of `jaxlint confirm`
-        result["properties"] = {"runtime": f.runtime}
-    if f.fix is not None:
+        properties["runtime"] = f.runtime
+    if properties:
+        result["properties"] = properties
+    if f.fix is not None and f.cell is None:  # (a cell's edits count in its source, not the file's)
         result["fixes"] = [
             {
                 "description": {"text": f.fix.message},
@@ -154,6 +177,7 @@ def build(report: OutputReport) -> dict[str, Any]:
                         "rules": driver_rules,
                     }
                 },
+                "columnKind": "unicodeCodePoints",
                 "originalUriBaseIds": {
                     "%SRCROOT%": {"uri": report.cwd.resolve().as_uri() + "/"}
                 },

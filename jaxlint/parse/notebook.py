@@ -29,11 +29,14 @@ The format is nbformat 4's JSON (https://nbformat.readthedocs.io/en/latest/forma
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import json
 import re
 from dataclasses import dataclass, field
 from typing import Optional, Union
+
+from jaxlint.parse.lines import LINE_BREAK
 
 NOTEBOOK_SUFFIX = ".ipynb"
 
@@ -90,6 +93,8 @@ class Notebook:
             raise NotebookError(f"not a notebook: not valid UTF-8 ({exc.reason})") from None
         except ValueError as exc:
             raise NotebookError(f"not a notebook: not valid JSON ({exc})") from None
+        except RecursionError:  # (an output nested thousands deep)
+            raise NotebookError("not a notebook jaxlint reads: its JSON is nested too deeply") from None
         if not isinstance(raw, dict) or not isinstance(raw.get("cells"), list):
             raise NotebookError("not a notebook: no `cells` list")
         if raw.get("nbformat") != 4:
@@ -557,30 +562,103 @@ def json_lines(text: str) -> dict[int, list[int]]:
     kept as a list of strings has one JSON line per source line; one kept as a
     single string has all its lines on the string's JSON line.  Empty when the
     text is not such JSON."""
-    try:
-        root, _ = _json_scan(text, 1 if text.startswith("\ufeff") else 0)
-    except (ValueError, IndexError):
-        return {}
-    cells = root.get("cells") if isinstance(root, dict) else None
-    out: dict[int, list[int]] = {}
-    if not isinstance(cells, list):
+    return JsonPlaces(text).lines()
+
+
+class JsonPlaces:
+    """Where the cells' source text is in a notebook's JSON text: what a tool that
+    reads the raw ``.ipynb`` (GitHub code scanning, GitLab, a SARIF viewer) needs to
+    point at a finding whose position counts in its cell."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.cells: dict[int, list[tuple[int, str]]] = {}  # cell -> (offset of its '"', text)
+        try:
+            root, _ = _json_scan(text, 1 if text.startswith("\ufeff") else 0)
+        except (ValueError, IndexError, RecursionError):
+            return
+        cells = root.get("cells") if isinstance(root, dict) else None
+        if not isinstance(cells, list):
+            return
+        for number, cell in enumerate(cells, start=1):
+            source = cell.get("source") if isinstance(cell, dict) else None
+            items = [source] if isinstance(source, tuple) else source if isinstance(source, list) else []
+            kept: list[tuple[int, str]] = []
+            for item in items:
+                if not isinstance(item, tuple):
+                    break
+                kept.append(item)
+            self.cells[number] = kept
+        self._breaks = [m.start() for m in re.finditer("\n", text)]
+
+    def _line_of(self, offset: int) -> int:
+        return bisect.bisect_left(self._breaks, offset) + 1
+
+    def lines(self) -> dict[int, list[int]]:
+        out: dict[int, list[int]] = {}
+        for number, items in self.cells.items():
+            starts: list[int] = []
+            line_ended = True  # the previous string ended its last line
+            for offset, s in items:
+                json_line = self._line_of(offset)
+                # lines that start in this string: at its start (unless the previous one
+                # ended mid-line) and after each newline but a final one
+                if line_ended:
+                    starts.append(json_line)
+                # (line breaks as CPython counts them: a lone "\r" too, as the cell's lines)
+                inner = s[:-2] if s.endswith("\r\n") else s[:-1] if s.endswith(("\n", "\r")) else s
+                starts.extend([json_line] * len(LINE_BREAK.findall(inner)))
+                line_ended = s.endswith(("\n", "\r"))
+            out[number] = starts
         return out
-    for number, cell in enumerate(cells, start=1):
-        source = cell.get("source") if isinstance(cell, dict) else None
-        items = [source] if isinstance(source, tuple) else source if isinstance(source, list) else []
-        starts: list[int] = []
-        line_ended = True  # the previous string ended its last line
-        for item in items:
-            if not isinstance(item, tuple):
-                break
-            offset, s = item
-            json_line = text.count("\n", 0, offset) + 1
-            # lines that start in this string: at its start (unless the previous one
-            # ended mid-line) and after each newline but a final one
-            if line_ended:
-                starts.append(json_line)
-            inner = s[:-1] if s.endswith("\n") else s
-            starts.extend([json_line] * inner.count("\n"))
-            line_ended = s.endswith("\n")
-        out[number] = starts
-    return out
+
+    def place(self, cell: int, line: int, col: int, end: bool = False) -> Optional[tuple[int, int]]:
+        """(line, column) in the JSON text, both 1-based, of the character at ``line``,
+        ``col`` of ``cell``'s source (``end``: of the position just after a range, which
+        may be the closing quote of its string); None when the cell's source is not
+        there to be found."""
+        items = self.cells.get(cell)
+        if not items:
+            return None
+        source_starts = [0]
+        for _, s in items:
+            source_starts.append(source_starts[-1] + len(s))
+        source = "".join(s for _, s in items)
+        at = 0
+        breaks = LINE_BREAK.finditer(source)  # the cell's lines, as CPython counts them
+        for _ in range(line - 1):
+            brk = next(breaks, None)
+            if brk is None:
+                return None
+            at = brk.end()
+        index = at + col - 1
+        if index < 0 or index > len(source):
+            return None
+        k = bisect.bisect_right(source_starts, index) - 1 if not end else bisect.bisect_left(source_starts, index) - 1
+        k = min(max(k, 0), len(items) - 1)
+        offset, s = items[k]
+        raw = _raw_offset(self.text, offset + 1, index - source_starts[k])
+        if raw is None:
+            return None
+        line_no = self._line_of(raw)
+        start_of_line = self._breaks[line_no - 2] + 1 if line_no > 1 else 0
+        return line_no, raw - start_of_line + 1
+
+
+def _raw_offset(text: str, i: int, chars: int) -> Optional[int]:
+    """The offset in ``text`` of the JSON string body starting at ``i`` after
+    ``chars`` decoded characters (escapes count as the one character they make)."""
+    for _ in range(chars):
+        c = text[i:i + 1]
+        if c == "" or c == '"':
+            return None
+        if c != "\\":
+            i += 1
+        elif text[i + 1:i + 2] == "u":
+            high = int(text[i + 2:i + 6], 16) if re.fullmatch(r"[0-9a-fA-F]{4}", text[i + 2:i + 6]) else -1
+            i += 6
+            if 0xD800 <= high < 0xDC00 and text[i:i + 2] == "\\u":
+                i += 6  # a surrogate pair: one character
+        else:
+            i += 2
+    return i

@@ -1,1 +1,1 @@
-"""JAX001: files that do not parse."""
+"""JAX001, JAX002: files that do not parse, suppression comments that name no rule."""
