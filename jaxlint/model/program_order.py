@@ -13,7 +13,7 @@ own iterations), nested functions and classes are not entered.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional
+from typing import Iterable, Iterator, Optional
 
 import libcst as cst
 
@@ -128,31 +128,19 @@ def mentions(node: cst.CSTNode, names: set[str], callee: bool = True) -> bool:
     names an assignment binds are not reads, nor the name a ``def``/``class`` binds (a
     function defined again under its old name); ``callee=False``: nor is a name called
     (``f(x)`` is f's result, ``jax.jit(f)`` stands for f)."""
-    targets: set[int] = set()
-    for n in (node, *descendants(node)):
-        if not callee and isinstance(n, cst.Call):
-            targets.add(id(n.func))
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef)):
-            targets.add(id(n.name))
-        elif isinstance(n, cst.Assign):
-            targets.update(id(t.target) for t in n.targets)
-        elif isinstance(n, cst.AnnAssign):
-            targets.add(id(n.target))
-        if id(n) in targets:
-            continue
-        if isinstance(n, cst.Name) and n.value in names:
-            return True
-        if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name):
-            if f"{n.value.value}.{n.attr.value}" in names:
-                return True
-    return False
+    return any(r in names for r in _read_names(node, callee))
 
 
 def reads(node: cst.CSTNode, callee: bool = True) -> frozenset[str]:
     """Every name (and dotted ``a.b``) ``node`` reads, as ``mentions`` counts reads:
     ``mentions(node, names, callee)`` is ``not reads(node, callee).isdisjoint(names)``."""
+    return frozenset(_read_names(node, callee))
+
+
+def _read_names(node: cst.CSTNode, callee: bool) -> Iterator[str]:
+    """The names (and dotted ``a.b``) ``node`` reads, in walk order (``mentions``
+    stops at the first it wants, ``reads`` takes them all)."""
     targets: set[int] = set()
-    out: set[str] = set()
     for n in (node, *descendants(node)):
         if not callee and isinstance(n, cst.Call):
             targets.add(id(n.func))
@@ -165,10 +153,9 @@ def reads(node: cst.CSTNode, callee: bool = True) -> frozenset[str]:
         if id(n) in targets:
             continue
         if isinstance(n, cst.Name):
-            out.add(n.value)
+            yield n.value
         elif isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name):
-            out.add(f"{n.value.value}.{n.attr.value}")
-    return frozenset(out)
+            yield f"{n.value.value}.{n.attr.value}"
 
 
 def across(uses: list[tuple[int, bool]], at: int, defined_at: Optional[int] = None) -> bool:
