@@ -324,11 +324,24 @@ def const_visible(interp: Any, name: str) -> bool:
         if scope is None:
             ok = False
         else:
-            ok = len(writes(scope.node, name)) == 1 and not any(
-                name in u.assigned and (name in u.global_names or name in u.nonlocal_names)
-                for u in interp.index.units)
+            wkey = ("writes-once", id(scope), name)
+            once = memo.get(wkey)
+            if once is None:
+                once = memo[wkey] = len(writes(scope.node, name)) == 1
+            ok = once and name not in _rebound_elsewhere(interp)
         memo[key] = ok
     return ok
+
+
+def _rebound_elsewhere(interp: Any) -> frozenset[str]:
+    """The names some function of the file rebinds through ``global``/``nonlocal``
+    (once per file)."""
+    memo = interp.scratch_memo
+    out = memo.get("rebound-elsewhere")
+    if out is None:
+        out = memo["rebound-elsewhere"] = frozenset(
+            n for u in interp.index.units for n in (u.global_names | u.nonlocal_names) if n in u.assigned)
+    return out
 
 
 def list_length_visible(interp: Any, name: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 import libcst as cst
@@ -1017,6 +1018,28 @@ class StaleGlobalRead(Rule):
         self._attr_writes: Optional[dict[str, list[tuple[cst.CSTNode, cst.CSTNode]]]] = None
         # (traced function, global) -> a change between two of its calls (one scan each)
         self._changes: dict[tuple[int, str], Optional[tuple[str, cst.CSTNode]]] = {}
+        # global name -> the units that rebind it (`global name`), and the names the text
+        # ever follows with `.` or `[` (those alone can be changed in place): once per file
+        self._global_writers: Optional[dict[str, list[Unit]]] = None
+        self._dotted: Optional[frozenset[str]] = None
+
+    def _writers_of(self, name: str) -> list[Unit]:
+        """The units of the file that declare ``global name`` and assign it."""
+        if self._global_writers is None:
+            out: dict[str, list[Unit]] = {}
+            for w in self.ctx.index.units:
+                for g in w.global_names:
+                    if g in w.assigned:
+                        out.setdefault(g, []).append(w)
+            self._global_writers = out
+        return self._global_writers.get(name, [])
+
+    def _may_change_in_place(self, name: str) -> bool:
+        """Does the text ever follow ``name`` with `.` or `[` (an item write or a method
+        call on it)?  A superset: comments and strings count too."""
+        if self._dotted is None:
+            self._dotted = frozenset(re.findall(r"(\w+)[\s\\)]*[.\[]", self.ctx.text))
+        return name in self._dotted
 
     def _seq(self, unit: Unit) -> Sequence:
         """The statements of ``unit`` (the module or a function) in program order."""
@@ -1183,10 +1206,11 @@ class StaleGlobalRead(Rule):
             return None  # every use of it goes through a cached trace (not `jax.vmap(f)` too)
         module = ctx.index.module_unit
         writers = {
-            w.name for w in ctx.index.units
+            w.name for w in self._writers_of(name)
             if w is not outer and w.parent is module and isinstance(w.node, cst.FunctionDef)
-            and name in w.global_names and name in w.assigned
         }
+        if not writers and not self._may_change_in_place(name):
+            return None  # nothing can change it but an assignment
         text = ctx.text
         # (a look at the text first: most globals are never written into); only a list,
         # dict or set is changed by its methods (`buffer.add(...)` of another object may
@@ -1556,8 +1580,8 @@ class StaleGlobalRead(Rule):
     def _rebound_after_call(self, name: str, outer: Unit) -> Optional[tuple[str, cst.CSTNode]]:
         """A function of the file that declares ``global name`` and assigns it after it
         called ``outer`` (the traced function): (its name, the assignment)."""
-        for w in self.ctx.index.units:
-            if w is outer or name not in w.global_names or name not in w.assigned:
+        for w in self._writers_of(name):
+            if w is outer:
                 continue
             bound = {id(b) for b in writes(w.node, name)}
             called = False
