@@ -1,0 +1,1 @@
+from jax_cosmo_lite.scipy import interpolate

@@ -1,0 +1,9 @@
+from jax import random
+
+key = random.PRNGKey(0)
+
+
+def init():
+  global key
+  key, subkey = random.split(key)
+  return random.normal(subkey, ())

@@ -1,0 +1,1 @@
+from flows_lite.bijections.made import MADE, MaskedDense, get_made_mask

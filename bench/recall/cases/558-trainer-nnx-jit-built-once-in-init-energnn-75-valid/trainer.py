@@ -1,0 +1,28 @@
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+traces = 0
+
+
+@nnx.jit
+def _forward_and_vjp(model, optimizer, x, y):
+    global traces
+    traces += 1
+
+    def loss_fn(model):
+        return jnp.mean((model(x) - y) ** 2)
+
+    loss, grads = nnx.value_and_grad(loss_fn)(model)
+    optimizer.update(model, grads)
+    return loss
+
+
+class Trainer:
+    def __init__(self, model, learning_rate=1e-3):
+        self.model = model
+        self.optimizer = nnx.Optimizer(model, optax.adam(learning_rate), wrt=nnx.Param)
+        self._step = _forward_and_vjp
+
+    def training_step(self, batch):
+        return self._step(self.model, self.optimizer, batch["x"], batch["y"])

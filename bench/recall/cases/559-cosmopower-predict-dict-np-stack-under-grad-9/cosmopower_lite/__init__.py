@@ -1,0 +1,1 @@
+from cosmopower_lite.cosmopower_jax import CosmoPowerJAX

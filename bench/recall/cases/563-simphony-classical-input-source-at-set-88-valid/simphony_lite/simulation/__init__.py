@@ -1,0 +1,2 @@
+from .classical import ClassicalResult, ClassicalSim
+from .simdevices import Detector, Laser
