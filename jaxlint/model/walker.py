@@ -282,6 +282,16 @@ class Walker:
             envs = []
             for case in s.cases:
                 self._open()
+                # `case (i, k):`, `case [first, *rest]`, `case {"a": v, **rest}`: the
+                # capture names bind parts of the subject (unknown here)
+                for n in (case.pattern, *descendants(case.pattern)):
+                    tn = type(n)
+                    if tn is cst.MatchAs or tn is cst.MatchStar or tn is cst.MatchMapping:
+                        target = n.rest if tn is cst.MatchMapping else n.name
+                        if target is not None:
+                            self._bind(target, V.UNKNOWN_VALUE)
+                if case.guard is not None:
+                    self.expr(case.guard)
                 ends = self.block(case.body.body)
                 changes = self._close()
                 if not ends:
