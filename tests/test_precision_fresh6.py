@@ -103,3 +103,90 @@ def test_constants_not_captured_still_reported() -> None:
         ("JAX121", 12, 22, _oob(5, 3)),
         ("JAX121", 16, 18, _oob(5, 3)),
     ]
+
+
+# --- 1. JAX110: a branch taken only when a JAX array's dtype is already 64-bit ---
+# (the mechanism: the x64 guard knew only the flag; with x64 off no JAX array has a
+# 64-bit dtype, so `x.dtype == jnp.float64` (`in (...)`, `jnp.issubdtype`, a local
+# bound to `x.dtype`, `!=` then leaving) proves x64 on where it holds, `elif` and
+# conditional expressions included; a NumPy array's dtype or a requested dtype does not)
+
+def _trunc(dtype: str, where: str, to: str) -> str:
+    return (f"`{dtype}` {where} is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at "
+            f"start-up (`jax.config.update('jax_enable_x64', True)`), or use `{to}`")
+
+
+def test_branches_under_a_64_bit_dtype_check_run_with_x64() -> None:
+    src = """\
+    import jax.numpy as jnp
+    import numpy as np
+
+
+    def init(out, complex_output):
+        init_loop = jnp.zeros_like(out)
+        if complex_output:
+            if out.dtype == jnp.float32:
+                init_loop = init_loop.astype(jnp.complex64)
+            elif out.dtype == jnp.float64:
+                init_loop = init_loop.astype(jnp.complex128)
+        return init_loop
+
+
+    def tol(x):
+        if x.dtype in (jnp.float64, jnp.complex128):
+            return jnp.asarray(1e-12, dtype=jnp.float64)
+        return jnp.asarray(1e-6, dtype=jnp.float32)
+
+
+    def widen(x):
+        dtype = x.dtype
+        if dtype != jnp.float64:
+            return x
+        return jnp.asarray(x, dtype=jnp.complex128)
+
+
+    def eps(x):
+        return jnp.asarray(1e-15, dtype=jnp.float64) if jnp.issubdtype(x.dtype, np.float64) else 1e-6
+
+
+    class Solver:
+        def step(self, x):
+            if str(x.dtype) == "float64":
+                return jnp.zeros(3, "float64")
+            return jnp.zeros(3)
+    """
+    assert _found(src, code="JAX110") == []
+
+
+def test_numpy_dtypes_requested_dtypes_and_mixed_checks_still_reported() -> None:
+    src = """\
+    import jax.numpy as jnp
+    import numpy as np
+
+
+    def host(x):
+        h = np.asarray(x)
+        if h.dtype == np.float64:
+            return jnp.asarray(h, dtype=jnp.float64)
+        return h
+
+
+    def requested(x, dtype):
+        if dtype == jnp.float64:
+            return jnp.asarray(x, dtype=jnp.float64)
+        return x
+
+
+    def mixed(x):
+        if x.dtype in (jnp.float32, jnp.float64):
+            return jnp.asarray(x, dtype=jnp.float64)
+        if x.dtype == jnp.float64:
+            pass
+        return jnp.asarray(x, dtype=jnp.int64)
+    """
+    assert _found(src, code="JAX110") == [
+        ("JAX110", 8, 37, _trunc("float64", "requested in `jnp.asarray`", "float32")),
+        ("JAX110", 14, 37, _trunc("float64", "requested in `jnp.asarray`", "float32")),
+        ("JAX110", 20, 37, _trunc("float64", "requested in `jnp.asarray`", "float32")),
+        ("JAX110", 23, 33, _trunc("int64", "requested in `jnp.asarray`", "int32")),
+    ]
