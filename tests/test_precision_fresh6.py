@@ -190,3 +190,88 @@ def test_numpy_dtypes_requested_dtypes_and_mixed_checks_still_reported() -> None
         ("JAX110", 20, 37, _trunc("float64", "requested in `jnp.asarray`", "float32")),
         ("JAX110", 23, 33, _trunc("int64", "requested in `jnp.asarray`", "int32")),
     ]
+
+
+# --- 7. JAX120: a Pallas kernel reached through a name, a partial or a factory ---
+# (the mechanism: the kernels `pallas_call` is given were known only when passed by
+# their own name; `pallas_call` has no reverse-mode rule, so its kernel is never
+# differentiated, whichever way the call names it)
+
+def _where_nan(op: str, cond: str, key: str, which: str = "false") -> str:
+    return (f"`{op}` is computed for every element, also where `{cond}` is {which} and masks it out; its "
+            f"derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard "
+            f"`{key}` with the same condition too (double where: `jnp.where(cond, {key}, 1.0)` inside)")
+
+
+def test_pallas_kernels_named_through_a_variable_a_partial_or_a_factory() -> None:
+    src = """\
+    import functools
+
+    import jax
+    import jax.numpy as jnp
+    from jax.experimental import pallas as pl
+
+
+    def _norm_kernel(x_ref, o_ref):
+        x = x_ref[...]
+        o_ref[...] = jnp.where(x > 0, jnp.sqrt(x), 0.0)
+
+
+    def _scaled_kernel(x_ref, o_ref, *, scale):
+        x = x_ref[...]
+        o_ref[...] = jnp.where(x > 0, jnp.log(x) * scale, 0.0)
+
+
+    def _make_kernel(eps):
+        def inverse_kernel(x_ref, o_ref):
+            x = x_ref[...]
+            o_ref[...] = jnp.where(x > 0, 1.0 / x, eps)
+        return inverse_kernel
+
+
+    def norm(x):
+        body_fn = _norm_kernel
+        return pl.pallas_call(body_fn, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
+
+
+    def scaled(x, scale):
+        body = functools.partial(_scaled_kernel, scale=scale)
+        return pl.pallas_call(body, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
+
+
+    def inverse(x):
+        return pl.pallas_call(_make_kernel(1e-6), out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
+    """
+    assert _found(src, code="JAX120") == []
+
+
+def test_the_same_functions_handed_to_vmap_or_jit_still_reported() -> None:
+    src = """\
+    import functools
+
+    import jax
+    import jax.numpy as jnp
+
+
+    def _norm(x):
+        return jnp.where(x > 0, jnp.sqrt(x), 0.0)
+
+
+    def _make(eps):
+        def inverse(x):
+            return jnp.where(x > 0, 1.0 / x, eps)
+        return inverse
+
+
+    def norm(x):
+        body_fn = _norm
+        return jax.vmap(body_fn)(x)
+
+
+    def inverse(x):
+        return jax.jit(functools.partial(_make(1e-6)))(x)
+    """
+    assert _found(src, code="JAX120") == [
+        ("JAX120", 8, 29, _where_nan("jnp.sqrt(x)", "x > 0", "x")),
+        ("JAX120", 13, 33, _where_nan("1.0 / x", "x > 0", "x")),
+    ]

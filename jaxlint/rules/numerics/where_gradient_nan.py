@@ -287,7 +287,9 @@ class WhereGradientNaN(Rule):
         "`f.defjvp(rule)`, the `fwd` and `bwd` of `f.defvjp`), whose own gradient only a second "
         "reverse-mode derivative takes, in the function of a `custom_vjp`/`custom_jvp` "
         "(its rule is differentiated instead), in a Pallas kernel (`pallas_call` has no "
-        "reverse-mode rule: `jax.grad` raises), or in a private or nested helper that only "
+        "reverse-mode rule: `jax.grad` raises; the kernel passed by its name, through a name "
+        "bound to it, a `functools.partial` of it, a conditional choice or a factory of the "
+        "file returning it), or in a private or nested helper that only "
         "such code calls, and a `where` that runs only inside `lax.while_loop` "
         "(its body or condition, or a helper only they call): reverse mode does not go through "
         "`while_loop` (`jax.grad` raises), and forward mode drops the masked branch's tangent. "
@@ -727,6 +729,37 @@ class WhereGradientNaN(Rule):
         functions, Pallas kernels."""
         ctx = self.ctx
         out: set[str] = set()
+        # what each name of the file is bound to (any scope), and the functions'
+        # `return` values: a kernel reached through a name (`kernel = _body`), a
+        # `partial` bound to one, a conditional choice, or a factory returning it
+        bound: dict[str, list[cst.BaseExpression]] = {}
+        returned: dict[str, list[cst.BaseExpression]] = {}
+        for u in ctx.index.units:
+            if isinstance(u.node, cst.FunctionDef):
+                returned.setdefault(u.name, []).extend(r for r in u.returns if r is not None)
+            for name, entries in u.bindings.items():
+                bound.setdefault(name, []).extend(v for _seq, v in entries if v is not None)
+
+        def fn_names(e: cst.CSTNode, depth: int = 0) -> set[str]:
+            if depth > 4:
+                return set()
+            if isinstance(e, cst.Name):
+                names = {e.value}
+                for v in bound.get(e.value, ()):
+                    names |= fn_names(v, depth + 1)
+                return names
+            if isinstance(e, cst.IfExp):
+                return fn_names(e.body, depth + 1) | fn_names(e.orelse, depth + 1)
+            if isinstance(e, cst.Call):
+                pos = positional_args(e)
+                if (dotted_name(e.func) or "").rsplit(".", 1)[-1] == "partial":
+                    return fn_names(pos[0].value, depth + 1) if pos else set()
+                if isinstance(e.func, cst.Name):  # a factory of the file: what it returns
+                    names: set[str] = set()
+                    for r in returned.get(e.func.value, ()):
+                        names |= fn_names(r, depth + 1)
+                    return names
+            return set()
 
         def fn_name(e: cst.CSTNode) -> Optional[str]:
             if isinstance(e, cst.Name):
@@ -764,9 +797,7 @@ class WhereGradientNaN(Rule):
             last = callee.rsplit(".", 1)[-1]
             if pos and (custom(n.func) or last == "pallas_call"
                         or "pallas" in callee and last in ("emit_pipeline", "core_map", "kernel")):
-                name = fn_name(pos[0].value)
-                if name is not None:
-                    out.add(name)
+                out |= fn_names(pos[0].value)
         return out
 
     def _computed_operands(self, cond: cst.BaseExpression, pos) -> None:
