@@ -275,3 +275,75 @@ def test_the_same_functions_handed_to_vmap_or_jit_still_reported() -> None:
         ("JAX120", 8, 29, _where_nan("jnp.sqrt(x)", "x > 0", "x")),
         ("JAX120", 13, 33, _where_nan("1.0 / x", "x > 0", "x")),
     ]
+
+
+# --- 2. JAX120: a masked operation that no derivative reaches ---
+# (the mechanism: every `where` branch was taken to carry a gradient; values built
+# only from comparisons (booleans cast to floats), `stop_gradient`, zero-derivative
+# functions (`argmax`, `sign`...), constants and shapes carry no tangent, so the
+# masked division or `log` of them cannot make the gradient NaN (checked with
+# `jax.grad`: zeros); a parameter rebound only on some paths still carries one)
+
+def test_masked_operations_of_values_without_tangent_are_quiet() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+
+
+    def iou(a, b):
+        num_tokens = a.shape[1]
+        a = jnp.asarray(a > 0.0, dtype=jnp.float32)
+        b = jnp.asarray(b > 0.0, dtype=jnp.float32)
+        inter = jnp.sum(a * b, axis=-1)
+        union = jnp.sum(a + b, axis=-1) - inter
+        iou = jnp.where(union > 0, inter / union, 0)
+        return jnp.sum(iou) / num_tokens
+
+
+    def accuracy(logits, labels):
+        hits = (jnp.argmax(logits, -1) == labels).astype(jnp.float32)
+        counts = jnp.sum(labels >= 0, axis=0).astype(jnp.float32)
+        return jnp.where(counts > 0, jnp.sum(hits) / counts, 0.0)
+
+
+    def entropy_of_counts(x):
+        counts = jax.lax.stop_gradient(x)
+        return jnp.where(counts > 0, jnp.log(counts), 0.0)
+
+
+    class Metrics:
+        def precision(self, pred, target):
+            tp = jnp.sum((pred > 0.5) & (target > 0.5))
+            pos = jnp.sign(pred).clip(0, 1).sum()
+            return jnp.where(pos > 0, tp / pos, 0.0)
+    """
+    assert _found(src, code="JAX120") == []
+
+
+def test_masked_operations_that_a_tangent_reaches_still_reported() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+
+
+    def soft_iou(a, b):
+        inter = jnp.sum(a * b, axis=-1)
+        union = jnp.sum(a + b, axis=-1) - inter
+        return jnp.where(union > 0, inter / union, 0)
+
+
+    def maybe(a, flag):
+        if flag:
+            a = a > 0
+        return jnp.where(a > 0, jnp.log(a), 0.0)
+
+
+    def ratio(mask, w):
+        m = mask.astype(jnp.float32)
+        return jnp.where(m > 0, w / m, 0.0)
+    """
+    assert _found(src, code="JAX120") == [
+        ("JAX120", 8, 33, _where_nan("inter / union", "union > 0", "union")),
+        ("JAX120", 14, 29, _where_nan("jnp.log(a)", "a > 0", "a")),
+        ("JAX120", 19, 29, _where_nan("w / m", "m > 0", "m")),
+    ]
