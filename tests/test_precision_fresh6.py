@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import json
 import textwrap
+from pathlib import Path
 
+from click.testing import CliRunner
+
+from jaxlint.cli import cli
 from jaxlint.lint.linter import lint_source
 from jaxlint.settings import LintSettings
 from jaxlint.workspace.ruleinfo import load_rule_infos
@@ -347,3 +351,54 @@ def test_masked_operations_that_a_tangent_reaches_still_reported() -> None:
         ("JAX120", 14, 29, _where_nan("jnp.log(a)", "a > 0", "a")),
         ("JAX120", 19, 29, _where_nan("w / m", "m > 0", "m")),
     ]
+
+
+# --- 4. JAX001: a notebook cell indented as a whole ---
+# (the mechanism: IPython's `leading_indent` clean-up takes the first non-blank
+# line's indent off every line of a cell that starts with it, so such a cell runs;
+# the virtual module now does the same, positions mapped back to the cell's own
+# columns and fixed lines given their indent back)
+
+def _notebook(path: Path, *sources: list[str]) -> Path:
+    cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": src}
+             for src in sources]
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1) + "\n")
+    return path
+
+
+def test_cells_indented_as_a_whole_parse_with_positions_in_the_cell(tmp_path: Path) -> None:
+    nb = _notebook(
+        tmp_path / "demo.ipynb",
+        [" import jax\n", " import jax.numpy as jnp\n", " \n", " def f(x):\n",
+         "     return jax.tree_map(jnp.sin, x)\n", " %time y = jnp.zeros(3, dtype=jnp.float64)"],
+        ["\n", "\tz = jax.tree_map(jnp.cos, [1.0])\n", "\tw = jnp.ones(2, dtype=jnp.int64)"],
+    )
+    out = CliRunner().invoke(cli, ["check", "--no-cache", "--output-format", "concise", str(nb)]).output
+    rows = [ln.split(" ", 2)[:2] for ln in out.splitlines() if ln.startswith(str(nb))]
+    assert rows == [
+        [f"{nb}:cell", "1:5:13:"], [f"{nb}:cell", "1:6:31:"], [f"{nb}:cell", "2:2:6:"], [f"{nb}:cell", "2:3:24:"],
+    ]
+    assert "JAX001" not in out
+    assert [ln.split(" ")[2] for ln in out.splitlines() if ln.startswith(str(nb))] == [
+        "JAX901", "JAX110", "JAX901", "JAX110"]
+
+
+def test_fixes_in_an_indented_cell_keep_its_indent(tmp_path: Path) -> None:
+    nb = _notebook(
+        tmp_path / "demo.ipynb",
+        [" import jax\n", " import jax.numpy as jnp\n", " \n", " def f(x):\n",
+         "     return jax.tree_map(jnp.sin, x)\n"],
+        ["\n", "\tz = jax.tree_map(jnp.cos, [1.0])\n", "\tw = z"],
+    )
+    CliRunner().invoke(cli, ["check", "--no-cache", "--fix", "--select", "JAX901", str(nb)])
+    cells = json.loads(nb.read_text())["cells"]
+    assert ["".join(c["source"]) for c in cells] == [
+        " import jax\n import jax.numpy as jnp\n \n def f(x):\n     return jax.tree.map(jnp.sin, x)\n",
+        "\n\tz = jax.tree.map(jnp.cos, [1.0])\n\tw = z",
+    ]
+
+
+def test_a_cell_whose_later_lines_are_less_indented_is_still_a_syntax_error(tmp_path: Path) -> None:
+    nb = _notebook(tmp_path / "demo.ipynb", ["  x = 1\n", " y = 2\n"])
+    out = CliRunner().invoke(cli, ["check", "--no-cache", "--output-format", "concise", str(nb)]).output
+    assert f"{nb}:cell 1:2:1: JAX001 The file does not parse: unexpected indent" in out
