@@ -402,3 +402,93 @@ def test_a_cell_whose_later_lines_are_less_indented_is_still_a_syntax_error(tmp_
     nb = _notebook(tmp_path / "demo.ipynb", ["  x = 1\n", " y = 2\n"])
     out = CliRunner().invoke(cli, ["check", "--no-cache", "--output-format", "concise", str(nb)]).output
     assert f"{nb}:cell 1:2:1: JAX001 The file does not parse: unexpected indent" in out
+
+
+# --- 3. JAX301: two draws from one key whose results are asserted equal ---
+# (the mechanism: the model saw a second draw as a reuse whatever its result was
+# used for; a test asserting that what one draw gave equals what the other gave
+# (directly, or through the values computed from them) means the same bits on
+# purpose: a determinism test, or two computations under one randomness; a
+# negated assertion, a comparison of shapes, or a side computed from both draws
+# still reports)
+
+def _reuse(name: str, by: str, line: int) -> str:
+    return (f"`{name}` was already consumed by `{by}` on line {line}: both calls get the same random bits. "
+            f"Split it first, e.g. `k1, k2 = jax.random.split({name})`, and give each call its own key")
+
+
+def test_draws_asserted_equal_are_meant_to_repeat() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+
+    def test_losses(loss_a, loss_b):
+        key = jax.random.PRNGKey(0)
+        logits = jax.random.normal(key, (8, 16))
+        train_labels = jax.random.uniform(key, (8, 16))
+        eval_labels = jax.random.uniform(key, (8, 16))
+        train_loss = loss_a(logits, train_labels)
+        eval_loss = loss_b(logits, eval_labels)
+        np.testing.assert_allclose(train_loss, eval_loss)
+
+
+    def test_determinism():
+        key = jax.random.key(1)
+        np.testing.assert_array_equal(jax.random.normal(key, (3,)), jax.random.normal(key, (3,)))
+
+
+    def check_sampler(key):
+        first = jax.random.bernoulli(key, 0.5, (4,))
+        second = jax.random.bernoulli(key, 0.5, (4,))
+        assert jnp.all(first == second)
+
+
+    def _noise(key, n):
+        return jax.random.normal(key, (n,))
+
+
+    class SamplerTest:
+        def test_helper(self):
+            key = jax.random.PRNGKey(3)
+            a = _noise(key, 3) * 2.0
+            b = _noise(key, 3) * 2.0
+            self.assertAllClose(a, b)
+    """
+    # (line 9: `uniform` after `normal` gives labels tied to the logits: still reported)
+    assert _found(src, code="JAX301") == [("JAX301", 9, 20, _reuse("key", "random.normal", 8))]
+
+
+def test_draws_asserted_different_or_compared_by_shape_still_reported() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+
+
+    def test_different():
+        key = jax.random.PRNGKey(0)
+        x = jax.random.normal(key, (3,))
+        y = jax.random.normal(key, (3,))
+        assert not jnp.allclose(x, y)
+
+
+    def test_shapes(self):
+        key = jax.random.PRNGKey(0)
+        x = jax.random.normal(key, (3,))
+        y = jax.random.uniform(key, (3,))
+        self.assertEqual(x.shape, y.shape)
+
+
+    def test_mixed(self):
+        key = jax.random.PRNGKey(0)
+        x = jax.random.normal(key, (3,))
+        y = jax.random.normal(key, (3,)) + x
+        self.assertNotEqual(float(x.sum()), float(y.sum()))
+        self.assertAllClose(x + y, y)
+    """
+    assert _found(src, code="JAX301") == [
+        ("JAX301", 8, 9, _reuse("key", "random.normal", 7)),
+        ("JAX301", 15, 9, _reuse("key", "random.normal", 14)),
+        ("JAX301", 22, 9, _reuse("key", "random.normal", 21)),
+    ]
