@@ -492,3 +492,18 @@ def test_draws_asserted_different_or_compared_by_shape_still_reported() -> None:
         ("JAX301", 15, 9, _reuse("key", "random.normal", 14)),
         ("JAX301", 22, 9, _reuse("key", "random.normal", 21)),
     ]
+
+
+def test_an_object_updated_with_the_second_draw_compared_with_it_still_reported() -> None:
+    src = """\
+    import jax
+
+
+    def test_update(self, Holder):
+        k = jax.random.PRNGKey(0)
+        holder = Holder(jax.random.normal(k, (4,)))
+        fresh = jax.random.normal(k, (4,))
+        holder.update(fresh)
+        self.assertEqual(holder.value, fresh)
+    """
+    assert _found(src, code="JAX301") == [("JAX301", 7, 13, _reuse("k", "random.normal", 6))]

@@ -96,7 +96,8 @@ class PrngKeyReuse(Rule):
         "the same key (`np.testing.assert_allclose(normal(key, s), normal(key, s))`, "
         "`self.assertEqual(f(x1), f(x2))` with `x1`, `x2` drawn from one key, `assert jnp.all(a "
         "== b)`: a test of determinism, or of two computations under one randomness; not a "
-        "negated assertion, nor one comparing shapes); a call inside `with pytest.raises(...)`/`self.assertRaises(...)` (it "
+        "negated assertion, nor one comparing shapes or an object a method call handed the second "
+        "draw to, `m.update(new)` then `assertEqual(m.params, new)`); a call inside `with pytest.raises(...)`/`self.assertRaises(...)` (it "
         "fails); `eqx.nn.Embedding(weight=..., key=key)` (given its values, it draws nothing); "
         "a tree map over a single array (one leaf, one call); and the `\"params\"` stream of a "
         "flax `apply` (`rngs={\"params\": key}`: it only initialises variables missing from "
@@ -2730,7 +2731,8 @@ def _asserted_equal(root: cst.CSTNode, a: cst.Call, b: cst.Call) -> bool:
     pairs = [p for n in nodes for p in _equal_pairs(n)]
     if not pairs:
         return False
-    assigns = [n for n in nodes if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and n.value is not None]
+    assigns = [n for n in nodes if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and n.value is not None
+               or isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and isinstance(n.func.value, cst.Name)]
     from_a, from_b = _derived(assigns, a), _derived(assigns, b)
     for x, y in pairs:
         for p, q in ((x, y), (y, x)):
@@ -2770,11 +2772,17 @@ def _equal_test(t: cst.BaseExpression) -> list[tuple[cst.BaseExpression, cst.Bas
 
 
 def _derived(assigns: list, draw: cst.Call) -> set[str]:
-    """The names computed from the result of ``draw`` (through any number of assignments)."""
+    """The names computed from the result of ``draw`` (through any number of
+    assignments), and the objects a method call handed one of them to."""
     names: set[str] = set()
     for _ in range(6):
         before = len(names)
         for st in assigns:
+            if isinstance(st, cst.Call):
+                # `module.update_variables(new)`, `buf.append(x)`: the object now holds it
+                if any(_reads(arg.value, draw, names) for arg in st.args):
+                    names.add(st.func.value.value)
+                continue
             if _reads(st.value, draw, names):
                 targets = st.targets if isinstance(st, cst.Assign) else [st]
                 for t in targets:
