@@ -35,6 +35,8 @@ from jaxlint.model.walk import (
     walk_tree,
 )
 
+_EXCEPT_STAR = getattr(cst, "ExceptStarHandler", None)  # `except* E as err`
+
 
 @dataclass
 class TransformSite:
@@ -342,6 +344,15 @@ class Indexer:
                     unit.eager_returns.update(id(r.value) for r in _own_returns(n.body))
             elif t is cst.NamedExpr:
                 self._assigned(n.target, unit, n)
+            elif t is cst.ExceptHandler or t is _EXCEPT_STAR:
+                if n.name is not None:  # `except E as err`: binds `err`
+                    self._assigned(n.name.name, unit, n)
+            elif t is cst.MatchAs or t is cst.MatchStar:
+                if n.name is not None:  # `case (i, k):`, `case [*rest]`: capture names
+                    self._assigned(n.name, unit, n)
+            elif t is cst.MatchMapping:
+                if n.rest is not None:  # `case {"a": 1, **rest}`
+                    self._assigned(n.rest, unit, n)
             kids = list(children(n))
             kids.reverse()
             stack.extend(kids)

@@ -45,6 +45,11 @@ def _writes_of(scope: cst.CSTNode) -> dict[str, list[cst.CSTNode]]:
                     out.setdefault(bound, []).append(n)
         elif t in (cst.FunctionDef, cst.ClassDef):
             out.setdefault(n.name.value, []).append(n)
+        elif t in (cst.MatchAs, cst.MatchStar, cst.MatchMapping):
+            # `case (i, k):`, `case [*rest]`, `case {**rest}`: capture patterns bind names
+            target = n.rest if t is cst.MatchMapping else n.name
+            if target is not None:
+                out.setdefault(target.value, []).append(n)
     _WRITES_MEMO[id(scope)] = (scope, out)
     return out
 

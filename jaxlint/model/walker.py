@@ -169,6 +169,10 @@ class Walker:
             for h in hooks:
                 h(node)
 
+    def _host_value(self, e: cst.BaseExpression) -> bool:
+        """Is ``e`` known to be a NumPy array (its dtype says nothing of x64)?"""
+        return self.value(e).kind == V.NPARRAY
+
     def block(self, stmts: Iterable[cst.CSTNode]) -> bool:
         """Walk statements; return True if the block always leaves early."""
         raised = 0
@@ -178,7 +182,7 @@ class Walker:
                 if self.statement(s):
                     return True
                 if type(s) is cst.If:
-                    if self.x64.skip_guard(s):
+                    if self.x64.skip_guard(s, self._host_value):
                         # `if not jax.config.jax_enable_x64: self.skipTest(...)`: the
                         # rest of the block runs only with x64 on
                         raised += 1
@@ -282,6 +286,16 @@ class Walker:
             envs = []
             for case in s.cases:
                 self._open()
+                # `case (i, k):`, `case [first, *rest]`, `case {"a": v, **rest}`: the
+                # capture names bind parts of the subject (unknown here)
+                for n in (case.pattern, *descendants(case.pattern)):
+                    tn = type(n)
+                    if tn is cst.MatchAs or tn is cst.MatchStar or tn is cst.MatchMapping:
+                        target = n.rest if tn is cst.MatchMapping else n.name
+                        if target is not None:
+                            self._bind(target, V.UNKNOWN_VALUE)
+                if case.guard is not None:
+                    self.expr(case.guard)
                 ends = self.block(case.body.body)
                 changes = self._close()
                 if not ends:
@@ -361,7 +375,7 @@ class Walker:
             self.env[name] = V.UNKNOWN_VALUE  # narrowed: a Python value in this branch
         for name in self._host_names(s.test):
             self.env[name] = Value(kind=V.NPARRAY)  # narrowed: `isinstance(v, np.ndarray)`
-        x64 = self.x64.condition(s.test)  # `if jax.config.jax_enable_x64:`
+        x64 = self.x64.condition(s.test, self._host_value)  # `if jax.config.jax_enable_x64:`
         self.x64_depth += x64 is True
         try:
             body_ends = self.block(s.body.body)
@@ -540,7 +554,7 @@ class Walker:
                 self.expr(node.body if truth else node.orelse)
                 self._dispatch_leave(node)
                 return
-            x64 = self.x64.condition(node.test)  # `jnp.float64 if X64 else jnp.float32`
+            x64 = self.x64.condition(node.test, self._host_value)  # `jnp.float64 if X64 else jnp.float32`
             if x64 is not None:
                 self.expr(node.test)
                 for branch, on in ((node.body, x64), (node.orelse, not x64)):

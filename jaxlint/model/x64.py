@@ -35,7 +35,7 @@ All of this is computed only for a file that mentions x64 or was given x64 facts
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 import libcst as cst
 
@@ -58,6 +58,12 @@ KINDS = frozenset({CM, OBJ, CALL, FLAG, FLAG_FN, SKIP, SKIP_FN, FIXTURE, CASE})
 _ENABLE = frozenset({"jax.enable_x64", "jax.experimental.enable_x64"})
 _SKIP_DECORATORS = {"skipUnless": True, "skipIf": False, "skipif": False}
 _SETUPS = frozenset({"setUp", "setUpClass", "setup_method", "setup_class", "setup"})
+# 64-bit dtypes (and NumPy's aliases of them) no JAX array has with x64 off
+_X64_TYPES = frozenset({"float64", "int64", "uint64", "complex128", "double", "cdouble", "longlong", "ulonglong",
+                        "float_", "complex_", "int_", "uint"})
+_ISSUBDTYPE = frozenset({"jax.numpy.issubdtype", "numpy.issubdtype"})
+_DTYPE_CTORS = frozenset({"jax.numpy.dtype", "numpy.dtype"})
+_RESULT_TYPE = frozenset({"jax.numpy.result_type", "jax.dtypes.result_type"})
 
 
 def mentions_x64(text: str) -> bool:
@@ -129,22 +135,100 @@ class X64Model:
             return string_value(e.slice[0].slice.value) == "jax_enable_x64"
         return False
 
-    def condition(self, test: cst.BaseExpression) -> Optional[bool]:
-        """True when ``test`` holds only with x64 on, False when it holds only
-        with x64 off (``not <flag>``), else None."""
-        if not self.active:
-            return None
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            inner = self.condition(test.expression)
+    def condition(self, test: cst.BaseExpression, host: Optional[Callable[[cst.BaseExpression], bool]] = None
+                  ) -> Optional[bool]:
+        """True when ``test`` holds only with x64 on, False when it fails only with
+        x64 on (``not <flag>``: its ``else`` runs with x64 on), else None.
+
+        Besides the flag: a JAX array's dtype compared with a 64-bit one
+        (``x.dtype == jnp.float64``, ``x.dtype in (jnp.float64, jnp.complex128)``,
+        ``jnp.issubdtype(x.dtype, jnp.float64)``, ``str(x.dtype) == "float64"``, a name
+        bound once to ``x.dtype``): with x64 off no JAX array has such a dtype, so the
+        branch where it holds runs only with x64 on.  ``host(e)``: ``e`` is known to
+        be a NumPy value (whose dtype says nothing about x64)."""
+        t = type(test)
+        if t is cst.UnaryOperation and isinstance(test.operator, cst.Not):
+            inner = self.condition(test.expression, host)
             return None if inner is None else not inner
-        if isinstance(test, cst.BooleanOperation):
-            left, right = self.condition(test.left), self.condition(test.right)
+        if t is cst.BooleanOperation:
+            left, right = self.condition(test.left, host), self.condition(test.right, host)
             if isinstance(test.operator, cst.And) and True in (left, right):
                 return True
             if isinstance(test.operator, cst.Or) and False in (left, right):
                 return False
             return None
+        if t is cst.Comparison or t is cst.Call:
+            d = self._dtype_test(test, host)
+            if d is not None:
+                return d
+        if not self.active:
+            return None
         return True if self.is_flag(test) else None
+
+    # -- dtype checks that imply x64 ---------------------------------------------
+    def _dtype_test(self, test: cst.BaseExpression, host) -> Optional[bool]:
+        if isinstance(test, cst.Comparison):
+            if len(test.comparisons) != 1:
+                return None
+            c = test.comparisons[0]
+            op = type(c.operator)
+            left, right = test.left, c.comparator
+            if op in (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot):
+                for a, b in ((left, right), (right, left)):
+                    if self.is_dtype_64(b) and self._array_dtype(a, host):
+                        return op is cst.Equal or op is cst.Is
+                return None
+            if op in (cst.In, cst.NotIn) and isinstance(right, (cst.Tuple, cst.List, cst.Set)) and right.elements \
+                    and all(self.is_dtype_64(el.value) for el in right.elements) and self._array_dtype(left, host):
+                return op is cst.In
+            return None
+        if isinstance(test, cst.Call):
+            # `jnp.issubdtype(x.dtype, jnp.float64)`
+            pos = positional_args(test)
+            if len(pos) == 2 and self.interp.qualname(test.func) in _ISSUBDTYPE \
+                    and self.is_dtype_64(pos[1].value) and self._array_dtype(pos[0].value, host):
+                return True
+        return None
+
+    def is_dtype_64(self, e: cst.BaseExpression) -> bool:
+        """``jnp.float64``, ``np.complex128``, ``"float64"``, ``jnp.dtype("int64")``."""
+        s = string_value(e)
+        if s is not None:
+            return s in apis.X64_DTYPE_STRINGS
+        if isinstance(e, cst.Call):
+            pos = positional_args(e)
+            return len(pos) == 1 and self.interp.qualname(e.func) in _DTYPE_CTORS and self.is_dtype_64(pos[0].value)
+        if not isinstance(e, (cst.Name, cst.Attribute)):
+            return False
+        head, _, attr = (self.interp.qualname(e) or "").rpartition(".")
+        return attr in _X64_TYPES and head in ("jax.numpy", "numpy")
+
+    def _array_dtype(self, e: cst.BaseExpression, host, depth: int = 0) -> bool:
+        """Is ``e`` the dtype of a value that is not known to be a NumPy one
+        (``x.dtype``, ``jnp.result_type(x)``, ``str(x.dtype)``, ``x.dtype.name``, a local
+        bound once to one)?"""
+        if isinstance(e, cst.Attribute):
+            if e.attr.value == "dtype":
+                base = e.value
+                if host is not None:
+                    return not host(base)
+                return not (isinstance(base, cst.Call) and (self.interp.qualname(base.func) or "").startswith("numpy."))
+            if e.attr.value == "name":  # `x.dtype.name == "float64"`
+                return self._array_dtype(e.value, host, depth)
+            return False
+        if isinstance(e, cst.Call):
+            pos = positional_args(e)
+            if dotted_name(e.func) == "str" and len(pos) == 1:
+                return self._array_dtype(pos[0].value, host, depth)
+            return self.interp.qualname(e.func) in _RESULT_TYPE
+        if isinstance(e, cst.Name) and host is not None and depth < 2:
+            # `dtype = x.dtype` ... `if dtype == jnp.float64:` (a parameter named
+            # `dtype` is a request, not an array's dtype: no binding here)
+            unit = getattr(self.interp, "unit", None)
+            entries = unit.bindings.get(e.value) if unit is not None else None
+            if entries and len(entries) == 1 and entries[0][1] is not None and e.value not in _params_of(unit):
+                return self._array_dtype(entries[0][1], host, depth + 1)
+        return False
 
     def is_enable(self, e: cst.BaseExpression) -> bool:
         """A context manager that switches x64 on: ``jax.enable_x64()``, a helper
@@ -210,10 +294,10 @@ class X64Model:
         cond = self.condition(pos[0].value)
         return cond is not None and cond == runs_if
 
-    def skip_guard(self, s: cst.If) -> bool:
+    def skip_guard(self, s: cst.If, host: Optional[Callable[[cst.BaseExpression], bool]] = None) -> bool:
         """``if not <x64 flag>: ...`` whose body skips the test or leaves
         (``self.skipTest``, ``pytest.skip``, ``raise unittest.SkipTest``, ``return``)."""
-        if not self.active or s.orelse is not None or self.condition(s.test) is not False:
+        if s.orelse is not None or self.condition(s.test, host) is not False:
             return False
         body = s.body.body
         small = body[-1] if body else None
@@ -524,6 +608,10 @@ def _true_keyword(call: cst.Call, name: str) -> bool:
         return False
     v = a.value
     return isinstance(v, cst.Name) and v.value == "True" or isinstance(v, cst.Integer) and v.value != "0"
+
+
+def _params_of(unit: Unit) -> set[str]:
+    return {p.name for p in unit.params}
 
 
 def _smalls(body: Sequence[cst.CSTNode]) -> list[cst.CSTNode]:

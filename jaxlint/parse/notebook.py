@@ -203,7 +203,12 @@ def _split_keep_nl(source: str) -> list[str]:
 
 def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[str]:
     """The virtual lines of one code cell (each ending in "\\n"); appends their map to ``lines``."""
-    physical = [ln for ln in _LINE_RE.findall(source)]
+    original = [ln for ln in _LINE_RE.findall(source)]
+    # IPython's `leading_indent` clean-up: a cell whose first non-blank line is
+    # indented runs with that indent taken off every line that starts with it
+    space = _leading_indent(original)
+    strip = [len(space) if space and ln.startswith(space) else 0 for ln in original]
+    physical = [ln[k:] for ln, k in zip(original, strip)]
     out: list[str] = []
     cell_magic: Optional[str] = None
     if physical and physical[0].lstrip().startswith("%%"):
@@ -214,16 +219,18 @@ def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[
     magic_goes_on = False  # the previous line is a magic ending in a backslash
     for i, line in enumerate(physical):
         body = line.rstrip("\r\n")
-        info = _Line(cell=number, line=i + 1, length=len(body))
+        info = _Line(cell=number, line=i + 1, length=len(body) + strip[i], indent=-strip[i])
         if magic_goes_on:
             # IPython joins a magic's backslash-continued lines into the magic
             # (`!python main.py \` then `  --flag=...`): part of it, not Python
             magic_goes_on = body.rstrip().endswith("\\")
             info.magic = True
+            info.col_from += strip[i]
             out.append("\n")
             lines.append(info)
             continue
         if inside is not None and inside[i]:  # in a string, brackets or after a backslash: not a magic
+            info.col_from += strip[i]
             out.append(body + "\n")
             lines.append(info)
             continue
@@ -237,7 +244,7 @@ def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[
                 if inside is None or not inside[i]:
                     body, info = _line_magic(body, info)
                 body = "    " + body  # the timed body: under `with __jaxlint_timeit__():`
-                info.indent = 4
+                info.indent += 4
             elif cell_magic not in _PYTHON_CELL_MAGICS:
                 body, info.magic = "", True
             elif inside is None or not inside[i]:
@@ -246,12 +253,22 @@ def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[
             body, info = _line_magic(body, info)
         if info.magic and not (cell_magic is not None and i == 0):
             magic_goes_on = line.rstrip("\r\n").rstrip().endswith("\\")
+        info.col_from += strip[i]  # (columns from here on count in the cell's own line)
         out.append(body + "\n")
         lines.append(info)
     if cell_magic in _TIMED_CELL_MAGICS and len(physical) == 1:
         out.append("    pass\n")
         lines.append(_Line(cell=number, line=1, magic=True))
     return out
+
+
+def _leading_indent(lines: list[str]) -> str:
+    """The indent IPython takes off a cell's lines (``leading_empty_lines`` then
+    ``leading_indent``): the first non-blank line's leading spaces and tabs."""
+    for ln in lines:
+        if ln.strip():
+            return ln[: len(ln) - len(ln.lstrip(" \t"))]
+    return ""
 
 
 def _maybe_magic(line: str) -> bool:
@@ -385,6 +402,7 @@ def _restore(source: str, old_virtual: list[str], new_virtual: list[str]) -> str
     line (IPython syntax included), changed ones are taken as fixed; raises when
     a changed line was IPython syntax."""
     original = _LINE_RE.findall(source)
+    space = _leading_indent(original)  # taken off the virtual lines (IPython's clean-up): put back
     ends_with_nl = source.endswith(("\n", "\r"))
     out: list[str] = []
     matcher = difflib.SequenceMatcher(a=old_virtual, b=new_virtual, autojunk=False)
@@ -401,9 +419,12 @@ def _restore(source: str, old_virtual: list[str], new_virtual: list[str]) -> str
                 out.extend(kept)  # type: ignore[arg-type]
                 continue
         for k in range(a0, a1):
-            if k < len(original) and old_virtual[k].rstrip("\n") != original[k].rstrip("\r\n"):
-                raise NotebookError("a fix changed a line with IPython syntax")
-        out.extend(line[:-1] + nl if line.endswith("\n") else line for line in new_virtual[b0:b1])
+            if k < len(original):
+                was = original[k][len(space):] if space and original[k].startswith(space) else original[k]
+                if old_virtual[k].rstrip("\n") != was.rstrip("\r\n"):
+                    raise NotebookError("a fix changed a line with IPython syntax")
+        out.extend((space if line.strip() else "") + (line[:-1] + nl if line.endswith("\n") else line)
+                   for line in new_virtual[b0:b1])
     text = "".join(out)
     if not ends_with_nl and text.endswith("\n"):
         text = text[:-1]

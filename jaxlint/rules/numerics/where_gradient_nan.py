@@ -8,6 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
+from jaxlint.model import values as V
 from jaxlint.model.walk import descendants, dotted_name, positional_args, walk_tree
 
 
@@ -50,6 +51,24 @@ _SINGULAR_POINTS = {
     "zero": (0.0,),
     "unit": (1.0, -1.0, 2.0, -2.0),
 }
+# functions whose derivative is zero (or that JAX does not differentiate): their
+# results carry no tangent, whatever their inputs
+_NO_TANGENT = frozenset(
+    f"jax.numpy.{n}" for n in (
+        "sign floor ceil round rint trunc fix argmax argmin argsort nonzero isnan isfinite isinf isclose "
+        "logical_and logical_or logical_not logical_xor equal not_equal greater greater_equal less less_equal "
+        "array_equal allclose zeros ones empty full zeros_like ones_like empty_like arange eye identity "
+        "tri tril_indices triu_indices indices heaviside searchsorted digitize bincount count_nonzero "
+        "sort_complex signbit floor_divide"
+    ).split()
+) | frozenset({"jax.lax.stop_gradient", "jax.lax.sign", "jax.lax.floor", "jax.lax.ceil", "jax.lax.round",
+               "jax.lax.iota", "jax.lax.broadcasted_iota", "jax.lax.argmax", "jax.lax.argmin",
+               "jax.nn.one_hot"})
+# methods of an array that are functions of its values (and their own arguments) only
+_ARRAY_METHODS = frozenset(
+    "astype sum mean max min prod cumsum reshape transpose squeeze ravel flatten any all clip "
+    "round T swapaxes repeat take".split()
+)
 _SMALL = 1e-6  # the value assumed for `eps`-like thresholds (small and positive)
 
 
@@ -283,11 +302,17 @@ class WhereGradientNaN(Rule):
         "quiet. It is checked everywhere, not only in traced code, because `grad` may be applied "
         "by a caller. Quiet too: a division whose dividend an earlier line zeroed with a `where` on "
         "the same condition (`s = jnp.where(n == 0, 0., s)` then `jnp.where(n == 0, s, s / n)`, the "
-        "jax#1052 workaround), and a `where` inside a custom derivative rule (`@f.defjvp`, "
+        "jax#1052 workaround), a masked operation that no derivative reaches (its inputs built "
+        "only from comparisons, booleans cast to floats, `stop_gradient`, zero-derivative "
+        "functions such as `argmax`, `sign`, `floor`, constants, shapes and Python values: "
+        "`a = jnp.asarray(a > 0, jnp.float32)` ... `jnp.where(u > 0, i / u, 0)`; a parameter "
+        "rebound so only on some paths still counts as differentiable), and a `where` inside a custom derivative rule (`@f.defjvp`, "
         "`f.defjvp(rule)`, the `fwd` and `bwd` of `f.defvjp`), whose own gradient only a second "
         "reverse-mode derivative takes, in the function of a `custom_vjp`/`custom_jvp` "
         "(its rule is differentiated instead), in a Pallas kernel (`pallas_call` has no "
-        "reverse-mode rule: `jax.grad` raises), or in a private or nested helper that only "
+        "reverse-mode rule: `jax.grad` raises; the kernel passed by its name, through a name "
+        "bound to it, a `functools.partial` of it, a conditional choice or a factory of the "
+        "file returning it), or in a private or nested helper that only "
         "such code calls, and a `where` that runs only inside `lax.while_loop` "
         "(its body or condition, or a helper only they call): reverse mode does not go through "
         "`while_loop` (`jax.grad` raises), and forward mode drops the masked branch's tangent. "
@@ -521,23 +546,94 @@ class WhereGradientNaN(Rule):
         self._bound: dict[tuple[int, str], cst.BaseExpression] = {}
         self._rules: Optional[set[str]] = None  # functions reverse mode never differentiates
         self._names: Optional[dict[str, list]] = None
+        # (id(unit), name) -> every value bound to it so far in the walk (None: unknown)
+        self._bindings: dict[tuple[int, str], list[Optional[cst.BaseExpression]]] = {}
 
     def leave_Assign(self, node: cst.Assign) -> None:
         unit = id(self.ctx.unit)
         for t in node.targets:
             if isinstance(t.target, cst.Name):
                 self._bound[(unit, t.target.value)] = node.value
+                self._note_binding(t.target.value, node.value, node)
             else:
                 for n in _names_in(t.target):
                     self._bound.pop((unit, n), None)
+                    # (an element of the value: free of tangents when all of it is)
+                    self._note_binding(n, node.value, node)
 
     def leave_AugAssign(self, node: cst.AugAssign) -> None:
         for n in _names_in(node.target):
             self._bound.pop((id(self.ctx.unit), n), None)
+            self._note_binding(n, node.value, node)
 
     def visit_For(self, node: cst.For) -> None:
         for n in _names_in(node.target):
             self._bound.pop((id(self.ctx.unit), n), None)
+            self._note_binding(n, node.iter, None)
+
+    def _note_binding(self, name: str, value: cst.BaseExpression, stmt: Optional[cst.CSTNode]) -> None:
+        """Every value a name of this unit was bound to so far (``None``: one that may
+        not replace what it held on every path, for a parameter)."""
+        unit = self.ctx.unit
+        if stmt is not None and unit.param(name) is not None and not self._top_level(stmt):
+            value = None  # `if c: x = x > 0`: the parameter's own value still reaches
+        self._bindings.setdefault((id(unit), name), []).append(value)
+
+    def _top_level(self, stmt: cst.CSTNode) -> bool:
+        unit = self.ctx.unit
+        body = getattr(unit.node, "body", None)
+        body = getattr(body, "body", None)
+        if not isinstance(body, (list, tuple)):
+            return False
+        return any(type(line) is cst.SimpleStatementLine and any(small is stmt for small in line.body) for line in body)
+
+    def _no_tangent(self, e: cst.CSTNode, depth: int = 0) -> bool:
+        """Does ``e`` carry no derivative: built only from comparisons (booleans),
+        `stop_gradient`, zero-derivative functions (`sign`, `floor`, `argmax`...),
+        constants, shapes and Python values, through arithmetic and JAX functions of
+        such values?  Its `where` then has no gradient to make NaN (`a = jnp.asarray(a
+        > 0, jnp.float32)` ... `jnp.where(u > 0, i / u, 0)`)."""
+        if depth > 8:
+            return False
+        ctx = self.ctx
+        t = type(e)
+        if t in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Comparison, cst.Ellipsis):
+            return True
+        if t is cst.UnaryOperation:
+            return isinstance(e.operator, cst.Not) or self._no_tangent(e.expression, depth + 1)
+        if t is cst.BinaryOperation:
+            return self._no_tangent(e.left, depth + 1) and self._no_tangent(e.right, depth + 1)
+        if t is cst.IfExp:
+            return self._no_tangent(e.body, depth + 1) and self._no_tangent(e.orelse, depth + 1)
+        if t in (cst.Tuple, cst.List):
+            return all(self._no_tangent(el.value, depth + 1) for el in e.elements)
+        if t is cst.Subscript:
+            return self._no_tangent(e.value, depth + 1)
+        if t is cst.Attribute and e.attr.value in ("shape", "ndim", "size", "dtype"):
+            return True
+        if t in (cst.Name, cst.Attribute):
+            q = ctx.qualname(e)
+            if q is not None and q.startswith(("jax.numpy.", "numpy.", "jax.lax.")):
+                return True  # a dtype or a constant of the library (`jnp.float32`, `jnp.pi`)
+        if t in (cst.Name, cst.Attribute, cst.Call, cst.Subscript) and ctx.value(e).kind in (V.STATIC, V.NPARRAY):
+            return True  # a Python value or a NumPy array: a constant to differentiation
+        if t is cst.Name:
+            entries = self._bindings.get((id(ctx.unit), e.value))
+            return bool(entries) and all(v is not None and self._no_tangent(v, depth + 1) for v in entries)
+        if t is cst.Call:
+            q = ctx.qualname(e.func) or ""
+            if q in _NO_TANGENT or q.startswith("jax.random."):
+                return True
+            func = e.func
+            if isinstance(func, cst.Attribute) and not q.startswith(("jax.", "numpy.")):
+                # a method of a value (`m.astype(jnp.float32)`, `m.sum()`): of that value
+                if func.attr.value not in _ARRAY_METHODS:
+                    return False
+                return self._no_tangent(func.value, depth + 1) and all(
+                    self._no_tangent(a.value, depth + 1) for a in e.args)
+            if q.startswith(("jax.numpy.", "jax.lax.", "jax.nn.")):
+                return all(self._no_tangent(a.value, depth + 1) for a in e.args)
+        return False
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
@@ -575,6 +671,8 @@ class WhereGradientNaN(Rule):
                 i, c_node, branch_side = masking
                 if kind == "zero" and self._dividend_zeroed(op_node, c_node):
                     continue
+                if self._no_tangent(op_node):
+                    continue  # nothing differentiable reaches it: no gradient to make NaN
                 if self._in_derivative_rule() or self._only_in_while_loop(ctx.unit):
                     continue
                 the_fix = None
@@ -727,6 +825,37 @@ class WhereGradientNaN(Rule):
         functions, Pallas kernels."""
         ctx = self.ctx
         out: set[str] = set()
+        # what each name of the file is bound to (any scope), and the functions'
+        # `return` values: a kernel reached through a name (`kernel = _body`), a
+        # `partial` bound to one, a conditional choice, or a factory returning it
+        bound: dict[str, list[cst.BaseExpression]] = {}
+        returned: dict[str, list[cst.BaseExpression]] = {}
+        for u in ctx.index.units:
+            if isinstance(u.node, cst.FunctionDef):
+                returned.setdefault(u.name, []).extend(r for r in u.returns if r is not None)
+            for name, entries in u.bindings.items():
+                bound.setdefault(name, []).extend(v for _seq, v in entries if v is not None)
+
+        def fn_names(e: cst.CSTNode, depth: int = 0) -> set[str]:
+            if depth > 4:
+                return set()
+            if isinstance(e, cst.Name):
+                names = {e.value}
+                for v in bound.get(e.value, ()):
+                    names |= fn_names(v, depth + 1)
+                return names
+            if isinstance(e, cst.IfExp):
+                return fn_names(e.body, depth + 1) | fn_names(e.orelse, depth + 1)
+            if isinstance(e, cst.Call):
+                pos = positional_args(e)
+                if (dotted_name(e.func) or "").rsplit(".", 1)[-1] == "partial":
+                    return fn_names(pos[0].value, depth + 1) if pos else set()
+                if isinstance(e.func, cst.Name):  # a factory of the file: what it returns
+                    names: set[str] = set()
+                    for r in returned.get(e.func.value, ()):
+                        names |= fn_names(r, depth + 1)
+                    return names
+            return set()
 
         def fn_name(e: cst.CSTNode) -> Optional[str]:
             if isinstance(e, cst.Name):
@@ -764,9 +893,7 @@ class WhereGradientNaN(Rule):
             last = callee.rsplit(".", 1)[-1]
             if pos and (custom(n.func) or last == "pallas_call"
                         or "pallas" in callee and last in ("emit_pipeline", "core_map", "kernel")):
-                name = fn_name(pos[0].value)
-                if name is not None:
-                    out.add(name)
+                out |= fn_names(pos[0].value)
         return out
 
     def _computed_operands(self, cond: cst.BaseExpression, pos) -> None:
@@ -803,7 +930,8 @@ class WhereGradientNaN(Rule):
                     if any(_truth(ctx, cond, branch.value, at) is masked_value for at in values):
                         found = (bound, f"at its singular input `{branch.value}` is {text} and the derivative "
                                         f"is infinite/NaN, and the condition masks that value out")
-            if found is None or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit):
+            if found is None or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) \
+                    or self._no_tangent(bound):
                 continue
             op_node, detail = found
             which = "false" if side == 1 else "true"

@@ -92,7 +92,12 @@ class PrngKeyReuse(Rule):
         "to a name, or `zip`/`itertools.product` of such tables) may draw the same inputs for "
         "each case. Also silent: `permutation`/`shuffle`/`choice` of several arrays with one key "
         "(`[permutation(key, a) for a in arrays]`, or `x` then `y`: the same order keeps paired "
-        "rows aligned); a call inside `with pytest.raises(...)`/`self.assertRaises(...)` (it "
+        "rows aligned); a draw whose result the function asserts equal to an earlier draw's from "
+        "the same key (`np.testing.assert_allclose(normal(key, s), normal(key, s))`, "
+        "`self.assertEqual(f(x1), f(x2))` with `x1`, `x2` drawn from one key, `assert jnp.all(a "
+        "== b)`: a test of determinism, or of two computations under one randomness; not a "
+        "negated assertion, nor one comparing shapes or an object a method call handed the second "
+        "draw to, `m.update(new)` then `assertEqual(m.params, new)`); a call inside `with pytest.raises(...)`/`self.assertRaises(...)` (it "
         "fails); `eqx.nn.Embedding(weight=..., key=key)` (given its values, it draws nothing); "
         "a tree map over a single array (one leaf, one call); and the `\"params\"` stream of a "
         "flax `apply` (`rngs={\"params\": key}`: it only initialises variables missing from "
@@ -1744,6 +1749,8 @@ class PrngKeyReuse(Rule):
         self._split_helpers: set[str] = set()
         # library constructors' names (as `how`) that drew from a key given to them
         self._library_hows: set[str] = set()
+        # (id(unit), id(key token)) -> every call that drew from it, in walk order
+        self._draws: dict[tuple[int, int], list] = {}
 
     def _expected_to_raise(self) -> set[int]:
         """The nodes of this function inside a block that expects an exception
@@ -1856,6 +1863,8 @@ class PrngKeyReuse(Rule):
             return
         if id(node) in self._expected_to_raise():
             return  # `with pytest.raises(...)`: the call fails, its draws are never seen
+        earlier = self._draws.setdefault((id(ctx.unit), id(token)), [])
+        earlier.append(node)
         prev = ctx.consume_key(token, node, how)
         if prev is None:
             return
@@ -1874,6 +1883,9 @@ class PrngKeyReuse(Rule):
                     and ctx.code(a).strip() != ctx.code(b).strip():
                 return  # `x = permutation(key, x); y = permutation(key, y)`: the same order
                 # for paired arrays, on purpose
+        if isinstance(node, cst.Call) and any(
+                isinstance(e, cst.Call) and _asserted_equal(ctx.unit.node, e, node) for e in earlier[:-1]):
+            return  # the two draws' results are asserted equal: the same bits are the point
         self._report_reuse(node, key_expr, prev)
 
     def _unread(self, call: cst.CSTNode, through: Optional[cst.CSTNode] = None) -> bool:
@@ -2699,6 +2711,97 @@ def _constant(v: cst.CSTNode) -> bool:
         return all(_constant(el.value) for el in v.elements)
     return isinstance(v, (cst.Integer, cst.Float, cst.SimpleString)) or \
         isinstance(v, cst.Name) and v.value in ("True", "False", "None")
+
+
+# --- two draws meant to give the same bits: their results asserted equal -------------
+_EQUAL_TESTS = frozenset({"allclose", "array_equal", "array_equiv", "isclose", "equal"})
+_NOT_VALUES = frozenset({"shape", "ndim", "dtype", "size"})  # reads of these are not the values
+
+
+def _asserted_equal(root: cst.CSTNode, a: cst.Call, b: cst.Call) -> bool:
+    """Does the function ``root`` assert that what the draw ``a`` gave equals what
+    ``b`` gave (``assert_allclose(x, y)``, ``self.assertEqual(f(x), f(y))``,
+    ``assert jnp.array_equal(x, y)``, through the names computed from them), each
+    side computed from one draw and not the other?  A test of determinism or of two
+    computations under one randomness: the repeated key is the point."""
+    def nested(c: cst.CSTNode) -> bool:
+        return c is not root and isinstance(c, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+
+    nodes = list(walk_tree(root, nested))
+    pairs = [p for n in nodes for p in _equal_pairs(n)]
+    if not pairs:
+        return False
+    assigns = [n for n in nodes if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and n.value is not None
+               or isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and isinstance(n.func.value, cst.Name)]
+    from_a, from_b = _derived(assigns, a), _derived(assigns, b)
+    for x, y in pairs:
+        for p, q in ((x, y), (y, x)):
+            if _reads(p, a, from_a) and not _reads(p, b, from_b) and _reads(q, b, from_b) and not _reads(q, a, from_a):
+                return True
+    return False
+
+
+def _equal_pairs(n: cst.CSTNode) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """The two sides an assertion says are equal (none for a negated one)."""
+    if isinstance(n, cst.Assert):
+        return _equal_test(n.test)
+    if not isinstance(n, cst.Call):
+        return []
+    last = (dotted_name(n.func) or "").rsplit(".", 1)[-1]
+    low = last.lower()
+    pos = positional_args(n)
+    if last == "assertTrue" and pos:
+        return _equal_test(pos[0].value)
+    if low.startswith("assert") and ("equal" in low or "close" in low) and "not" not in low and len(pos) >= 2:
+        return [(pos[0].value, pos[1].value)]
+    return []
+
+
+def _equal_test(t: cst.BaseExpression) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    if isinstance(t, cst.Comparison) and len(t.comparisons) == 1 and isinstance(t.comparisons[0].operator, cst.Equal):
+        return [(t.left, t.comparisons[0].comparator)]
+    if isinstance(t, cst.Call):
+        pos = positional_args(t)
+        last = (dotted_name(t.func) or "").rsplit(".", 1)[-1]
+        if last in _EQUAL_TESTS and len(pos) >= 2:
+            return [(pos[0].value, pos[1].value)]
+        if last == "all":  # `jnp.all(x == y)`, `(x == y).all()`
+            inner = pos[0].value if pos else (t.func.value if isinstance(t.func, cst.Attribute) else None)
+            return _equal_test(inner) if inner is not None else []
+    return []
+
+
+def _derived(assigns: list, draw: cst.Call) -> set[str]:
+    """The names computed from the result of ``draw`` (through any number of
+    assignments), and the objects a method call handed one of them to."""
+    names: set[str] = set()
+    for _ in range(6):
+        before = len(names)
+        for st in assigns:
+            if isinstance(st, cst.Call):
+                # `module.update_variables(new)`, `buf.append(x)`: the object now holds it
+                if any(_reads(arg.value, draw, names) for arg in st.args):
+                    names.add(st.func.value.value)
+                continue
+            if _reads(st.value, draw, names):
+                targets = st.targets if isinstance(st, cst.Assign) else [st]
+                for t in targets:
+                    names.update(m.value for m in (t.target, *descendants(t.target)) if isinstance(m, cst.Name))
+        if len(names) == before:
+            break
+    return names
+
+
+def _reads(e: cst.CSTNode, draw: cst.Call, names: set[str]) -> bool:
+    """Is ``e`` computed from the values of ``draw`` (it, or a name in ``names``;
+    not its shape or dtype)?"""
+    def leaf(c: cst.CSTNode) -> bool:
+        return isinstance(c, cst.Attribute) and c.attr.value in _NOT_VALUES or c is draw
+
+    for c in walk_tree(e, leaf):
+        if c is draw or isinstance(c, cst.Name) and c.value in names:
+            return True
+    return False
 
 
 def _in_test(unit) -> bool:
