@@ -9,9 +9,9 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
-from jaxlint.model.scopes import bound_once
+from jaxlint.model.scopes import bound_once, writes
 from jaxlint.model.walk import int_value
-from jaxlint.rules.performance._common import TracedLoopMixin, static_number
+from jaxlint.rules.performance._common import TracedLoopMixin, static_number, walked
 
 
 class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
@@ -353,24 +353,57 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
                 )
                 return
 
-    def check_iterable(self, it) -> None:
-        """``for _x in w`` with ``w`` a traced array that holds a parameter's data: one
-        copy of the body per row of its first axis."""
+    def check_walked_range(self, it, bounds) -> None:
+        self.check_range(it, bounds)  # `reversed(range(T - 1))`, `enumerate(range(len(x)))`
+
+    def _traced_rows(self, it):
+        """``(name, what)`` when ``it`` is a traced array that holds a parameter's data
+        (its shape unknown): a loop over it runs once per row of its first axis."""
         ctx = self.ctx
         v = ctx.value(it)
         if not (v.traced and v.kind == V.ARRAY) or v.shape is not None:
-            return
+            return None
         params = sorted(d for d in v.deps if ctx.unit.param(d) is not None)
         if not params:
-            return
+            return None
         name = ctx.code(it).strip()
         what = (f"a traced array argument of `{ctx.unit.name}`" if name == params[0]
                 else f"a traced array (it depends on the argument `{params[0]}`)")
+        return name, what
+
+    def check_iterable(self, it) -> None:
+        """``for _x in w`` with ``w`` a traced array that holds a parameter's data (also
+        through ``enumerate(w)``/``reversed(w)``/``zip(w, ...)``): one copy of the body
+        per row of its first axis."""
+        ctx = self.ctx
+        inner = walked(ctx, it)
+        if type(inner) is cst.Call and ctx.builtin_name(inner.func) == "zip":
+            candidates = [a.value for a in inner.args if not a.star and a.keyword is None]
+        else:
+            candidates = [inner]
+        for c in candidates:
+            got = self._traced_rows(c)
+            if got is None:
+                continue
+            name, what = got
+            self.report(
+                it,
+                f"this Python loop runs once per row of `{name}`, {what}, while JAX traces "
+                f"`{ctx.unit.name}`: it is unrolled, and compile time grows with the data size. "
+                f"Vectorise (`jax.vmap` the body) or use `lax.scan` over `{name}`",
+            )
+            return
+
+    def check_summed(self, call, arg) -> None:
+        got = self._traced_rows(arg)
+        if got is None:
+            return
+        name, what = got
         self.report(
-            it,
-            f"this Python loop runs once per row of `{name}`, {what}, while JAX traces "
-            f"`{ctx.unit.name}`: it is unrolled, and compile time grows with the data size. "
-            f"Vectorise (`jax.vmap` the body) or use `lax.scan` over `{name}`",
+            call,
+            f"Python's builtin `sum` adds the rows of `{name}`, {what}, one at a time while JAX "
+            f"traces `{self.ctx.unit.name}`: one add per row is unrolled into the program, and "
+            f"compile time grows with the data size. Use `jnp.sum({name}, axis=0)`",
         )
 
     def _data_sized(self, b: cst.BaseExpression, depth: int = 0) -> bool:
@@ -403,8 +436,32 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
             if unit.param(b.value) is not None or b.value not in unit.assigned:
                 return False
             bound = bound_once(ctx.index, unit, b)
-            return bound is not b and self._data_sized(bound, depth + 1)
+            if bound is b:
+                return self._unpacked_dimension(b.value)
+            return self._data_sized(bound, depth + 1)
         return False
+
+    def _unpacked_dimension(self, name: str) -> bool:
+        """``name`` is bound once, by unpacking an array's shape: ``B, T = x.shape``,
+        ``*_, n = jnp.shape(x)``."""
+        ctx = self.ctx
+        ws = writes(ctx.unit.node, name)
+        if len(ws) != 1 or type(ws[0]) is not cst.Assign or len(ws[0].targets) != 1 \
+                or type(ws[0].targets[0].target) not in (cst.Tuple, cst.List):
+            return False
+        if not any(type(e.value) is cst.Name and e.value.value == name and type(e) is cst.Element
+                   for e in ws[0].targets[0].target.elements):
+            return False
+        value = ws[0].value
+        if type(value) is cst.Attribute and value.attr.value == "shape":
+            held = value.value
+        elif type(value) is cst.Call and ctx.qualname(value.func) in ("jax.numpy.shape", "numpy.shape") \
+                and len(value.args) == 1 and not value.args[0].star and value.args[0].keyword is None:
+            held = value.args[0].value
+        else:
+            return False
+        v = ctx.value(held)
+        return v.kind == V.ARRAY or (v.traced and v.cls is None)
 
     def _jax502_limit(self) -> int:
         try:

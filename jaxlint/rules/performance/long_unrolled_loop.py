@@ -9,6 +9,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import values as V
 from jaxlint.model.walk import int_value, walk_tree
 from jaxlint.rules.performance._common import TracedLoopMixin, range_bounds, static_number
 
@@ -510,6 +511,19 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
             f"this Python loop runs {n} times (once per element of `{self.ctx.code(it).strip()}`) while JAX "
             f"traces `{self.ctx.unit.name}`, so it is unrolled into {n} copies of its body: compile time grows "
             f"with the trip count. Use `lax.fori_loop` (or `lax.scan` over the elements)",
+        )
+
+    def check_summed(self, call, arg) -> None:
+        """``sum(x)`` with Python's builtin over an array of known length: one add per row."""
+        n = self.ctx.iteration_count(arg)
+        if n is None or n < self._limit() or self.ctx.value(arg).kind != V.ARRAY:
+            return
+        name = self.ctx.code(arg).strip()
+        self.report(
+            call,
+            f"Python's builtin `sum` adds the {n} rows of `{name}` one at a time while JAX traces "
+            f"`{self.ctx.unit.name}`, so it is unrolled into {n} adds: compile time grows with the "
+            f"size. Use `jnp.sum({name}, axis=0)`",
         )
 
     def _limit(self) -> int:
