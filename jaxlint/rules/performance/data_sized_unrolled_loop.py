@@ -25,7 +25,9 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
     what_it_does = (
         "Opt-in. Inside traced code, flags `for i in range(x.shape[k])` / `range(len(x))` / "
         "`range(x.size)` / `range(jnp.size(x))` (and comprehensions over them; integer arithmetic "
-        "on one, `range(1, x.shape[0] - 1)`; a local name bound once to one, `n = x.shape[0]`): "
+        "on one, `range(1, x.shape[0] - 1)`; a local name bound once to one, `n = x.shape[0]`, or "
+        "unpacked from the shape, `B, T = x.shape`; walked through `reversed(...)`, "
+        "`enumerate(...)`, `list(...)`): "
         "loops whose trip count is a data dimension; and "
         "`range(n)` where the caller chooses `n`: a static argument of the traced function "
         "(`static_argnums`/`static_argnames`), or a parameter of the function that builds it "
@@ -34,7 +36,9 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
         "under `jax.jit`: a caller who passes another `n` must make it static; a known default at "
         "or above JAX502's threshold is JAX502's); and `for row in x` over "
         "a traced array argument (one that calls pass a JAX or NumPy array, not a list of "
-        "layers), in this module or through another's `jit(grad(f))(..., x)`."
+        "layers), in this module or through another's `jit(grad(f))(..., x)`, also through "
+        "`enumerate(x)`/`zip(x, y)`; and Python's builtin `sum(x)` over such an array, "
+        "which adds its rows one at a time."
     )
     why_bad = (
         "Shapes are static under `jit`, so this works, but the loop is unrolled once per element "
@@ -46,6 +50,31 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
     use_instead = "Vectorise (`x * 2`), `jax.vmap` the body, or use `lax.fori_loop(0, x.shape[0], body, x)`."
     fix_safety = "No automatic fix."
     VALID = [
+        # a count unpacked from literals, a list of layers through `enumerate`, `sum` of a
+        # list, of a shape, of a generator, `sum` outside traced code
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def fine(x, layers):
+                n_layers, width = 3, 4
+                for i in range(n_layers):
+                    x = jnp.tanh(x)
+                for i, layer in enumerate(layers):
+                    x = x @ layer
+                return sum([x, x]) + sum(x.shape) + jnp.sum(x) + sum(jnp.tanh(l).sum() for l in layers)
+
+
+            def eager(x):
+                return sum(jnp.tanh(x))
+
+
+            out = fine(jnp.ones(4), [jnp.ones((4, 4))])
+            """
+        ),
         # a defaulted count handed to `lax.fori_loop`; a default at JAX502's threshold
         # (JAX502 reports it)
         Valid(
@@ -322,6 +351,46 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
             messages=[
                 "this Python loop runs once per element of `n - 1` while JAX traces `smooth`: it is unrolled, and compile time grows with the data size. Vectorise, `jax.vmap` the body or use `lax.fori_loop`",
                 "this Python loop runs once per element of `jnp.size(x) // 2` while JAX traces `smooth`: it is unrolled, and compile time grows with the data size. Vectorise, `jax.vmap` the body or use `lax.fori_loop`",
+            ],
+        ),
+        # the same walks written other ways: a dimension unpacked from the shape and walked
+        # backwards, the rows through `enumerate`/`zip`, Python's builtin `sum` over a
+        # traced array in a helper (one add per row)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def discounted(rewards, gamma):
+                n_steps, batch = rewards.shape
+                acc = jnp.zeros(batch)
+                out = []
+                for t in reversed(range(n_steps)):
+                    acc = rewards[t] + gamma * acc
+                    out.append(acc)
+                return jnp.stack(out[::-1])
+
+
+            def weighted_total(w, v):
+                return sum(w * v)
+
+
+            @jax.jit
+            def loss(rewards: jax.Array, w: jax.Array):
+                total = 0.0
+                for i, row in enumerate(rewards):
+                    total = total + weighted_total(w, row) * i
+                for a, b in zip(rewards, w):
+                    total = total + jnp.dot(a, b)
+                return discounted(rewards, 0.9).sum() + total
+            """,
+            expected=[(9, 14), (16, 12), (22, 19), (24, 17)],
+            messages=[
+                "this Python loop runs once per element of `n_steps` while JAX traces `discounted`: it is unrolled, and compile time grows with the data size. Vectorise, `jax.vmap` the body or use `lax.fori_loop`",
+                "Python's builtin `sum` adds the rows of `w * v`, a traced array (it depends on the argument `v`), one at a time while JAX traces `weighted_total`: one add per row is unrolled into the program, and compile time grows with the data size. Use `jnp.sum(w * v, axis=0)`",
+                "this Python loop runs once per row of `rewards`, a traced array argument of `loss`, while JAX traces `loss`: it is unrolled, and compile time grows with the data size. Vectorise (`jax.vmap` the body) or use `lax.scan` over `rewards`",
+                "this Python loop runs once per row of `rewards`, a traced array argument of `loss`, while JAX traces `loss`: it is unrolled, and compile time grows with the data size. Vectorise (`jax.vmap` the body) or use `lax.scan` over `rewards`",
             ],
         ),
     ]
