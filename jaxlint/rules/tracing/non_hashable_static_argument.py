@@ -45,7 +45,8 @@ class NonHashableStaticArg(Rule):
         "name bound only to a list/dict/set display) is reported at the jitted call.\n\n"
         "Instances of the file's dataclasses too: a plain `@dataclass` (eq=True, not frozen) has "
         "no hash at all, and a `frozen=True`/`unsafe_hash=True` one (or `@flax.struct.dataclass`) "
-        "hashes its fields, so a field given an array, a list or another such instance makes it "
+        "hashes its fields, so a field given an array, a list or another such instance (or one "
+        "its `__init__` fills with a list, a dict or an array of its own making) makes it "
         "unhashable (fields declared `field(compare=False)`/`hash=False` do not count). The same "
         "for a flax linen Module (a dataclass hashing its fields; `static_broadcasted_argnums` of "
         "`jax.pmap` counts as static), for an `equinox.Module` (a frozen dataclass: its own `__init__` read through `self.f = p`; "
@@ -94,6 +95,33 @@ class NonHashableStaticArg(Rule):
     )
     fix_safety = "No automatic fix."
     VALID = [
+        # `__init__` makes a tuple of the list it is given: hashable
+        Valid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            class Basis(eqx.Module):
+                sizes: tuple
+                order: int
+
+                def __init__(self, order, sizes):
+                    self.order = order
+                    self.sizes = tuple(sizes)
+
+
+            def project(basis, x):
+                return x * basis.order + len(basis.sizes)
+
+
+            project_jit = jax.jit(project, static_argnums=0)
+
+            if __name__ == "__main__":
+                y = project_jit(Basis(4, [1, 2]), jnp.ones(3))
+            """
+        ),
         # the wrapper's callers pass hashable values
         Valid(
             """
@@ -637,6 +665,58 @@ class NonHashableStaticArg(Rule):
     ]
 
     INVALID = [
+        # a hashed field that `__init__` fills with an array or a dict of its own making (not
+        # from an argument), the instance built in the `if __name__ == "__main__":` block
+        Invalid(
+            """
+            from functools import partial
+
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            class Basis(eqx.Module):
+                nodes: jax.Array
+                order: int
+
+                def __init__(self, order):
+                    self.order = order
+                    self.nodes = jnp.linspace(-1.0, 1.0, order)
+
+
+            class Table:
+                def __init__(self, names):
+                    self.names = names
+                    self.index = {n: i for i, n in enumerate(names)}
+
+                def __hash__(self):
+                    return hash((self.names, self.index))
+
+
+            def project(basis, x):
+                return jnp.polyval(basis.nodes, x)
+
+
+            def lookup(table, x):
+                return x[table.index["b"]]
+
+
+            project_jit = jax.jit(project, static_argnums=0)
+            lookup_jit = jax.jit(lookup, static_argnums=0)
+
+            if __name__ == "__main__":
+                basis = Basis(4)
+                table = Table(("a", "b"))
+                y = project_jit(basis, jnp.ones(3))
+                z = lookup_jit(table, jnp.ones(3))
+            """,
+            expected=[(40, 21), (41, 20)],
+            messages=[
+                "An instance of the equinox Module `Basis` whose field `nodes` is a JAX array that `__init__` makes (a Module hashes its fields) is passed to `project_jit` in a static position (parameter `basis`; static_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "An instance of `Table` whose `__hash__` hashes `self.index`, a dict that `__init__` makes, is passed to `lookup_jit` in a static position (parameter `table`; static_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
         # optimizer states in a static slot, their name rebound in the loop to the jit's output: example_libraries opt_init(...) (lists of arrays), optax tx.init(...) (arrays)
         Invalid(
             """
@@ -1565,6 +1645,13 @@ class NonHashableStaticArg(Rule):
                 return f"an instance of the dataclass `{name}` whose field `{field}` is {inner} (its hash hashes every field)"
             if how.kind == "linen":
                 return f"an instance of the flax Module `{name}` whose field `{field}` is {inner} (a flax Module hashes its fields)"
+            if how.kind == "module":
+                return f"an instance of the equinox Module `{name}` whose field `{field}` is {inner} (a Module hashes its fields)"
+            return f"an instance of `{name}` whose `__hash__` hashes `self.{field}`, {inner},"
+        for field, what in how.built.items():
+            if containers and what not in ("a list", "a dict", "a set"):
+                continue
+            inner = f"{what} that `__init__` makes"
             if how.kind == "module":
                 return f"an instance of the equinox Module `{name}` whose field `{field}` is {inner} (a Module hashes its fields)"
             return f"an instance of `{name}` whose `__hash__` hashes `self.{field}`, {inner},"
