@@ -12,6 +12,7 @@ from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.kinds import DISPLAY
 from jaxlint.model.hashing import UNHASHABLE, Hashing, attribute_param, attribute_value, class_hashing
+from jaxlint.model.pytree_read import declares_static
 from jaxlint.model.scopes import bound_once, scope_of, writes
 from jaxlint.model.walk import dotted_name, walk_tree
 
@@ -78,7 +79,13 @@ class NonHashableStaticArg(Rule):
         "binding is an optimizer state or a jitted function's output is unhashable too: "
         "`opt_state = opt_init(x)` of `jax.example_libraries.optimizers` (lists of arrays), "
         "`state = tx.init(params)` of an optax optimizer with state (`optax.adam(...)`), then "
-        "`opt_state = step_jit(..., opt_state)` in the loop (arrays)."
+        "`opt_state = step_jit(..., opt_state)` in the loop (arrays).\n\n"
+        "Also, at any argument of a jitted function: an instance of a pytree class of the file "
+        "(`@flax.struct.dataclass`, an `equinox.Module`, without an `__init__` of its own) built "
+        "with a JAX or NumPy array in a field it declares static (`struct.field(pytree_node="
+        "False)`, `eqx.field(static=True)`), when the function is called twice in the file or in "
+        "a loop: the second call compares the static fields with the cached structure's, and "
+        "`==` on arrays raises (a list there compares by value and is left alone)."
     )
     why_bad = (
         "`jit` caches compiled code by the value of static arguments, so they must be "
@@ -95,6 +102,37 @@ class NonHashableStaticArg(Rule):
     )
     fix_safety = "No automatic fix."
     VALID = [
+        # static fields holding a list (compared by value) or a tuple; one call with an array
+        Valid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+            from flax import struct
+
+
+            class Grid(eqx.Module):
+                values: jax.Array
+                sizes: list = eqx.field(static=True)
+
+
+            @struct.dataclass
+            class Config:
+                table: jax.Array
+                shape: tuple = struct.field(pytree_node=False)
+
+
+            @jax.jit
+            def total(grid, cfg):
+                return grid.values.sum() + cfg.table.sum()
+
+
+            for seed in range(2):
+                cfg = Config(jnp.arange(3.0), (3,))
+                out = total(Grid(jnp.ones(3), [1, 2]), cfg)
+            once = total(Grid(jnp.ones(3), [1]), Config(jnp.ones(2), (2,)))
+            """
+        ),
         # `__init__` makes a tuple of the list it is given: hashable
         Valid(
             """
@@ -665,6 +703,44 @@ class NonHashableStaticArg(Rule):
     ]
 
     INVALID = [
+        # an array in a field the pytree class declares static (equinox, flax.struct), passed
+        # to a jitted function again and again: the second call compares the structures and
+        # raises ValueError (checked with JAX)
+        Invalid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            from flax import struct
+
+
+            class Grid(eqx.Module):
+                values: jax.Array
+                weights: np.ndarray = eqx.field(static=True)
+
+
+            @struct.dataclass
+            class Config:
+                table: jax.Array = struct.field(pytree_node=False)
+                scale: float = 1.0
+
+
+            @jax.jit
+            def total(grid, cfg):
+                return grid.values.sum() * cfg.scale
+
+
+            for seed in range(2):
+                cfg = Config(jnp.arange(3.0))
+                out = total(Grid(jnp.ones(3), np.ones(2)), cfg)
+            """,
+            expected=[(26, 17), (26, 48)],
+            messages=[
+                "`Grid(jnp.ones(3), np.ones(2))`, an instance of `Grid` whose static field `weights` (declared static: part of the tree structure, not a leaf) is a NumPy array, is passed to `total` (parameter `grid`): jit compares the static fields with the cached call's, and `==` on arrays raises ValueError (arrays cannot be passed as metadata fields). Make the field a leaf (drop `pytree_node=False`/`static=True`) or store a hashable value (a tuple, a number)",
+                "`cfg`, an instance of `Config` whose static field `table` (declared static: part of the tree structure, not a leaf) is a JAX array, is passed to `total` (parameter `cfg`): jit compares the static fields with the cached call's, and `==` on arrays raises ValueError (arrays cannot be passed as metadata fields). Make the field a leaf (drop `pytree_node=False`/`static=True`) or store a hashable value (a tuple, a number)",
+            ],
+        ),
         # a hashed field that `__init__` fills with an array or a dict of its own making (not
         # from an argument), the instance built in the `if __name__ == "__main__":` block
         Invalid(
@@ -1238,6 +1314,7 @@ class NonHashableStaticArg(Rule):
             return
         for a, position, pname in info.args(call):
             if not info.is_static(position, pname):
+                self._static_field(call, a.value, pname, position)
                 continue
             what = traced.get(id(a)) or self._unhashable(a.value)
             if what is None:
@@ -1477,6 +1554,78 @@ class NonHashableStaticArg(Rule):
             if q is not None and q.startswith("optax.") and q.rsplit(".", 1)[1] in self._OPTAX_STATEFUL:
                 return f"an optax optimizer state (`{ctx.code(func).strip()}(...)` of `{ctx.code(made.func).strip()}`: arrays)"
         return None
+
+    _STATIC_FIELD_CLASSES = ("flax.struct.dataclass", "flax.struct.PyTreeNode")
+
+    def _static_field(self, call: cst.Call, e: cst.BaseExpression, pname: Optional[str], position) -> None:
+        """An instance of a pytree class of this file (``@flax.struct.dataclass``, an
+        ``equinox.Module``) passed to a jitted function, built with an unhashable value
+        (an array, a list) in a field the class declares static (``struct.field(
+        pytree_node=False)``, ``eqx.field(static=True)``): the static fields are part of
+        the argument's tree structure, which jit hashes: the call raises."""
+        ctx = self.ctx
+        made = e
+        if isinstance(e, cst.Name):
+            made = self._bound(e)
+        info = self._local_class(made) if made is not None else None
+        if info is None:
+            return
+        node = info.node
+        pytree = any(ctx.qualname(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+                     in self._STATIC_FIELD_CLASSES for d in node.decorators) \
+            or any(b in ("equinox.Module", "flax.struct.PyTreeNode") for b in info.bases)
+        if not pytree:
+            return
+        fields: list[str] = []
+        static: set[str] = set()
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        fields.append(small.target.value)
+                        if isinstance(small.value, cst.Call) and declares_static(small.value):
+                            static.add(small.target.value)
+            elif isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
+                return  # its own constructor: the arguments need not be the fields
+        if not static:
+            return
+        i = 0
+        for a in made.args:
+            if a.keyword is None:
+                field = fields[i] if i < len(fields) else None
+                i += 1
+            else:
+                field = a.keyword.value
+            if field not in static:
+                continue
+            what = self._unhashable(a.value, 1)
+            if what is None or "array" not in what.split(" (", 1)[0]:
+                continue  # a list compares by value: jit finds it again
+            if not ctx.loop_stack and self._calls_of(ctx.code(call.func).strip()) < 2:
+                continue  # one call: nothing to compare the structure with
+            where = f"parameter `{pname}`" if pname else f"argument {position}"
+            self.report(
+                e,
+                f"`{ctx.code(e).strip()}`, an instance of `{info.name}` whose static field `{field}` "
+                f"(declared static: part of the tree structure, not a leaf) is {what}, is passed to "
+                f"`{ctx.code(call.func).strip()}` ({where}): jit compares the static fields with the "
+                f"cached call's, and `==` on arrays raises ValueError (arrays cannot be passed as "
+                f"metadata fields). Make the field a leaf (drop `pytree_node=False`/`static=True`) "
+                f"or store a hashable value (a tuple, a number)",
+            )
+            return
+
+    def _calls_of(self, written: str) -> int:
+        """How many calls in the file are written ``written(...)`` (once per file)."""
+        counts = getattr(self, "_call_counts", None)
+        if counts is None:
+            counts = self._call_counts = {}
+            for n in walk_tree(self.ctx.module):
+                if isinstance(n, cst.Call):
+                    name = dotted_name(n.func)
+                    if name is not None:
+                        counts[name] = counts.get(name, 0) + 1
+        return counts.get(written, 0)
 
     def _local_class(self, call: cst.BaseExpression):
         """The class of this file (at module level) that ``call`` constructs, else None."""
