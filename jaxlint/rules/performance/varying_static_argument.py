@@ -260,6 +260,32 @@ class VaryingStaticArgument(Rule):
     ]
 
     INVALID = [
+        # a lambda bound in the loop's body, passed in a static position (3 compiles)
+        Invalid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @functools.partial(jax.jit, static_argnums=1)
+            def apply(x, fn):
+                return fn(x)
+
+
+            def run(x):
+                for step in range(3):
+                    act = lambda v: jnp.tanh(v) * 2.0
+                    x = apply(x, act)
+                return x
+
+            """,
+            expected=[(15, 22)],
+            messages=[
+                "`act`, a new lambda, made in every iteration, is passed as the static argument `fn` (position 1) of jit: a static argument is looked up in the compile cache by hash and equality, and this object equals only itself, so every call traces and compiles again. Make it once, before the loop",
+            ],
+        ),
         # a static argument made anew in every iteration as an object that equals only itself:
         # a `functools.partial` in a static position of jit, an optax optimizer given to an
         # `eqx.filter_jit` step (its non-array arguments are static)
