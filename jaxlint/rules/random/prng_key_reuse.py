@@ -114,6 +114,24 @@ class PrngKeyReuse(Rule):
         "and which key should be split is a modelling decision."
     )
     VALID = [
+        # an equinox module's key kept as a seed for an entry point run once per object (not
+        # its forward pass): reproducible by design (coreax's `SlicedScoreMatching.match`)
+        Valid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            class Matcher(eqx.Module):
+                random_key: jax.Array
+                num_vectors: int = 4
+
+                def match(self, x):
+                    key, sub = jax.random.split(self.random_key)
+                    return x + jax.random.normal(sub, (self.num_vectors,) + x.shape)
+            """
+        ),
         # a module's fixed random projection (a method of `self` alone), a flax RNG stream,
         # an equinox key argument
         Valid(
@@ -2207,10 +2225,21 @@ class PrngKeyReuse(Rule):
 
     _SETUP = ("__init__", "__post_init__", "setup", "__setstate__", "__new__", "reset", "seed")
 
+    @staticmethod
+    def _called_from_call(cls, name: str) -> bool:
+        """``self.<name>(...)`` is called in the class's ``__call__``."""
+        call = cls.methods.get("__call__")
+        if call is None:
+            return False
+        return any(isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == name
+                   and isinstance(n.func.value, cst.Name) and n.func.value.value == "self"
+                   for n in descendants(call.node))
+
     def _drawn_module_field(self, node: cst.Call, q: Optional[str]) -> None:
-        """An equinox module's key field drawn from in a method, or handed on as a
-        submodule's ``key=``: the module is immutable and the field is fixed when it is
-        built, so every call draws the same numbers (equinox passes keys to ``__call__``)."""
+        """An equinox module's key field drawn from in ``__call__`` (or a method it calls),
+        or handed on as a submodule's ``key=``: the module is immutable and the field is
+        fixed when it is built, so every call draws the same numbers (equinox passes keys
+        to ``__call__``)."""
         ctx = self.ctx
         if q is not None and q.startswith("jax.random."):
             if q.rsplit(".", 1)[1] not in apis.RANDOM_CONSUMERS:
@@ -2237,6 +2266,10 @@ class PrngKeyReuse(Rule):
                 or method.params[0].name != key_expr.value.value or _in_test(method):
             # `get_features(self)`: a fixed random projection by design; a flax module is
             # often built anew with a split key for each use (the apply sites are judged)
+            return
+        if method.name != "__call__" and not self._called_from_call(cls, method.name):
+            # `match(self, x)`, `fit`, `run`: an entry point run once per object, its key a
+            # seed kept for reproducibility; the forward pass (`__call__`) runs every step
             return
         field = key_expr.attr.value
         declared = any(
