@@ -96,7 +96,13 @@ class PrngKeyReuse(Rule):
         "fails); `eqx.nn.Embedding(weight=..., key=key)` (given its values, it draws nothing); "
         "a tree map over a single array (one leaf, one call); and the `\"params\"` stream of a "
         "flax `apply` (`rngs={\"params\": key}`: it only initialises variables missing from "
-        "those given)."
+        "those given).\n\n"
+        "An equinox Module's key field (`key: jax.Array`, named like a key, declared or set in "
+        "`__init__`) drawn from in `__call__` or a method `__call__` calls, directly or handed on "
+        "as a helper's `key=`: the module is immutable, so every call draws the same numbers "
+        "(not a method of `self` alone, a fixed random projection; not an entry point such as "
+        "`fit`/`match` that keeps the key as a seed; not flax modules, often built anew with a "
+        "split key for each use, whose apply sites are judged instead)."
     )
     why_bad = (
         "JAX's random functions are pure: the same key gives the same numbers. Reusing a key "
