@@ -91,6 +91,9 @@ class Hashing(NamedTuple):
     params: list[str]  # the constructor's parameters, in order (no `self`)
     hashed: dict[str, str]  # constructor parameter -> the field it lands in, for hashed fields
     kind: str  # "dataclass", "module" (an equinox Module), "linen" (a flax linen Module), "class" (its own `__hash__`)
+    # hashed fields ``__init__`` always sets to an unhashable value of its own making
+    # (``self.layers = [...]``, ``self.W = jax.random.normal(...)``): field -> what it is
+    built: dict = {}
 
 
 def class_hashing(node: cst.ClassDef, bases: list[str], qualname: Callable[[cst.CSTNode], Optional[str]]) -> Optional[Hashing]:
@@ -118,7 +121,7 @@ def class_hashing(node: cst.ClassDef, bases: list[str], qualname: Callable[[cst.
         hashed = [f for f in fields if _hashed(node, f, qualname)]
         if init is None:
             return Hashing(BY_FIELDS, fields, {f: f for f in hashed}, "module")
-        return _through_init(init, hashed, "module")
+        return _through_init(init, hashed, "module", qualname)
     if bases == ["flax.linen.Module"] and len(node.bases) == 1 and not node.keywords and init is None:
         # a flax linen Module: a dataclass whose hash hashes its fields (``TypeError: Failed to
         # hash Flax Module`` for a dict field); its fields are the annotated class attributes
@@ -132,7 +135,7 @@ def class_hashing(node: cst.ClassDef, bases: list[str], qualname: Callable[[cst.
     attrs = _hashed_attributes(h)
     if not attrs or _set_outside_init(node, attrs):
         return None
-    return _through_init(init, attrs, "class")
+    return _through_init(init, attrs, "class", qualname)
 
 
 def _set_outside_init(node: cst.ClassDef, attrs: list[str]) -> bool:
@@ -190,15 +193,69 @@ def _hashed_attributes(fn: cst.FunctionDef) -> list[str]:
     ]
 
 
-def _through_init(init: cst.FunctionDef, fields: list[str], kind: str) -> Optional[Hashing]:
+def _through_init(init: cst.FunctionDef, fields: list[str], kind: str, qualname=None) -> Optional[Hashing]:
     """The constructor's parameters and the hashed fields its body sets from them
-    (``self.f = p`` at the top level of ``__init__``, once)."""
+    (``self.f = p`` at the top level of ``__init__``, once), and those it sets, once, to an
+    unhashable value it makes (``_built``)."""
     read = _init_params(init)
     if read is None:
         return None
     params, sets = read
     hashed = {p: f for f, p in sets.items() if f in fields}
-    return Hashing(BY_FIELDS, params, hashed, kind) if hashed else None
+    built = _built(init, fields, qualname) if qualname is not None else {}
+    return Hashing(BY_FIELDS, params, hashed, kind, built) if hashed or built else None
+
+
+# array makers: their result is a JAX or NumPy array (unhashable)
+_ARRAY_MAKERS = frozenset({"array", "asarray", "zeros", "ones", "full", "empty", "arange", "linspace",
+                           "eye", "identity", "stack", "concatenate", "zeros_like", "ones_like", "full_like"})
+
+
+def _made_unhashable(value: cst.BaseExpression, qualname) -> Optional[str]:
+    """What ``value`` is when it is always unhashable: a list/dict/set display or
+    comprehension, ``list(...)``/``dict(...)``/``set(...)``, a JAX or NumPy array maker,
+    a ``jax.random`` draw."""
+    t = type(value)
+    if t in (cst.List, cst.ListComp):
+        return "a list"
+    if t in (cst.Dict, cst.DictComp):
+        return "a dict"
+    if t in (cst.Set, cst.SetComp):
+        return "a set"
+    if t is not cst.Call:
+        return None
+    if type(value.func) is cst.Name and value.func.value in ("list", "dict", "set") and qualname(value.func) in (None, value.func.value):
+        return f"a {value.func.value}"
+    q = qualname(value.func) or ""
+    head, _, last = q.rpartition(".")
+    if head == "jax.random" or (head == "jax.numpy" and last in _ARRAY_MAKERS):
+        return "a JAX array"
+    if head == "numpy" and last in _ARRAY_MAKERS:
+        return "a NumPy array"
+    return None
+
+
+def _built(init: cst.FunctionDef, fields: list[str], qualname) -> dict:
+    """{field: what it is} for the hashed ``fields`` that ``__init__`` sets once, at the
+    top level of its body, to an unhashable value of its own making."""
+    seen = _self_writes(init)
+    if seen is None:
+        return {}
+    out: dict = {}
+    for stmt in init.body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None:
+                continue
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+            for t in targets:
+                if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self" \
+                        and t.attr.value in fields and seen.get(t.attr.value) == 1:
+                    what = _made_unhashable(small.value, qualname)
+                    if what is not None:
+                        out[t.attr.value] = what
+    return out
 
 
 def _init_params(init: cst.FunctionDef) -> Optional[tuple[list[str], dict[str, str]]]:

@@ -697,7 +697,21 @@ class Indexer:
         names = {c.name for c in idx.classes}
         if not names:
             return
-        for stmt in idx.module.body:
+        # the module's statements, and those of its `if`/`with`/`try` blocks (an `if
+        # __name__ == "__main__":` block binds module-level names too)
+        stmts = list(idx.module.body)
+        while stmts:
+            stmt = stmts.pop(0)
+            if isinstance(stmt, (cst.If, cst.With, cst.Try)):
+                blocks = [stmt.body]
+                if isinstance(stmt, cst.If) and stmt.orelse is not None:
+                    blocks.append(stmt.orelse if isinstance(stmt.orelse, cst.If) else stmt.orelse.body)
+                for b in blocks:
+                    if isinstance(b, cst.If):
+                        stmts.append(b)
+                    elif isinstance(b, cst.IndentedBlock):
+                        stmts.extend(b.body)
+                continue
             if not isinstance(stmt, cst.SimpleStatementLine):
                 continue
             for small in stmt.body:

@@ -59,7 +59,9 @@ _COMPILING = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "ja
 # a dict display holding host NumPy arrays under literal keys: ``dict:radec=nparray``
 # (this file's calls only: not a cross-module fact)
 DICT = "dict:"
-CARRIED = frozenset({V.ARRAY, V.NPARRAY, V.KEY, V.KEYS, V.ITERATOR, JITTED})
+# ARRAYS: a list or tuple of concrete JAX arrays (``[jnp.ones(3), jnp.zeros(2)]``): its
+# elements are immutable, which a helper iterating it cannot otherwise tell
+CARRIED = frozenset({V.ARRAY, V.NPARRAY, V.KEY, V.KEYS, V.ITERATOR, JITTED, V.ARRAYS})
 
 # jax.random functions that return one key / several keys
 _KEY_MAKERS = frozenset({"PRNGKey", "key", "fold_in", "clone", "wrap_key_data"})
@@ -97,6 +99,11 @@ def fact_name(v: Value) -> str:
         held = sorted(f"{n[1:-1]}={fv.kind}" for n, fv in v.fields if n[:1] == "[" and fv.kind == V.NPARRAY)
         if held and all("," not in h for h in held):
             return DICT + ",".join(held)  # a dict holding host arrays under literal keys
+    if v.kind in (V.TUPLE, V.LIST, V.ARRAYS) and v.elements and v.fields is None and all(
+            e.kind == V.ARRAY and not e.traced for e in v.elements):
+        return V.ARRAYS  # a list/tuple display of concrete JAX arrays
+    if v.kind == V.ARRAYS:
+        return V.ARRAYS if v.item is not None and v.item.kind == V.ARRAY and not v.item.traced else V.UNKNOWN
     return v.kind if v.kind in CARRIED else V.UNKNOWN
 
 
@@ -115,6 +122,8 @@ def value_of(kind: str, traced: bool = False, deps: frozenset = frozenset()) -> 
         return Value(kind=V.KEY)
     if kind == JITTED:
         return Value(kind=V.FUNCTION, transform="jax.jit")
+    if kind == V.ARRAYS:
+        return Value(kind=V.ARRAYS, item=Value(kind=V.ARRAY))
     if kind.startswith(DICT):
         return Value(kind=V.LIST, fields=tuple((f"[{h.split('=', 1)[0]}]", Value(kind=V.NPARRAY))
                                                for h in kind[len(DICT):].split(",")))

@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
-from jaxlint.model.walk import arg_at, dotted_name
+from jaxlint.model.walk import arg_at, descendants, dotted_name
 from jaxlint.rules.arrays._common import INPLACE_WRITERS, inplace_flag, is_false
 
 
@@ -20,6 +20,13 @@ _AUG_METHODS = {
     cst.DivideAssign: "divide",
     cst.PowerAssign: "power",
 }
+
+
+def _targets(target: cst.BaseExpression) -> list:
+    """The names of a ``for`` target's elements, in order (``p, g``); None for a nested one."""
+    if type(target) in (cst.Tuple, cst.List):
+        return [e.value.value if type(e.value) is cst.Name else None for e in target.elements]
+    return [target.value] if type(target) is cst.Name else [None]
 
 
 def _string_key(sub: cst.Subscript) -> bool:
@@ -54,7 +61,11 @@ class InplaceArrayUpdate(Rule):
         "(`metrics[\"loss\"] = v`: no JAX array takes one, the value is a dict).\n\n"
         "Also flags the NumPy functions that write into their argument, which `jax.numpy` "
         "keeps with an `inplace` flag that defaults to `True`: `jnp.put`, `jnp.place`, "
-        "`jnp.fill_diagonal` and `jnp.put_along_axis` called without `inplace=False`."
+        "`jnp.fill_diagonal` and `jnp.put_along_axis` called without `inplace=False`.\n\n"
+        "And `p -= lr * g` (any augmented assignment) to a `for` loop's variable that holds a "
+        "JAX array from a list or tuple (`for p, g in zip(params, grads)`, the list built here or "
+        "passed by every call of the helper) when the body does not read it afterwards: it "
+        "rebinds the variable and leaves the container's array as it was."
     )
     why_bad = (
         "JAX arrays are immutable. The assignment raises, eagerly and under `jit` alike:\n\n"
@@ -85,6 +96,36 @@ class InplaceArrayUpdate(Rule):
         "**unsafe**, like the item assignments: another name for `a` keeps the old values."
     )
     VALID = [
+        # the same loops over NumPy arrays (updated in place), a loop variable read after its
+        # update, an accumulator that is not the loop variable
+        Valid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            def decay_all(weights, rate):
+                for w in weights:
+                    w *= rate
+                return weights
+
+
+            def shifted(params, updates):
+                out = []
+                for p, u in zip(params, updates):
+                    p -= u
+                    out.append(p)
+                return out
+
+
+            host = [np.ones(3), np.ones((2, 2))]
+            host = decay_all(host, 0.9)
+            new = shifted([jnp.ones(3)], [jnp.ones(3)])
+            total = 0.0
+            for x in [jnp.ones(3), jnp.zeros(3)]:
+                total += x.sum()
+            """
+        ),
         # written to fail: a lesson on immutability (the handler catches the TypeError,
         # or anything, around just this statement)
         Valid(
@@ -373,6 +414,40 @@ class InplaceArrayUpdate(Rule):
     ]
 
     INVALID = [
+        # an augmented assignment to a loop variable that holds one of a list's (or tuple's)
+        # JAX arrays: it rebinds the variable, the container keeps the old array; in a
+        # helper the calls pass the list to, or over a tuple at module level
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def decay_all(weights, rate):
+                for w in weights:
+                    w *= rate
+                return weights
+
+
+            def apply_updates(params, updates):
+                for i, (p, u) in enumerate(zip(params, updates)):
+                    p += u
+                return params
+
+
+            weights = [jnp.ones(3), jnp.ones((2, 2))]
+            weights = decay_all(weights, 0.9)
+            weights = apply_updates(weights, [jnp.ones(3), jnp.ones((2, 2))])
+            buffers = (jnp.zeros(4), jnp.zeros(4))
+            for buf in buffers:
+                buf += 1.0
+            """,
+            expected=[(6, 9), (12, 9), (21, 5)],
+            messages=[
+                "`w *= ...` makes a new array and rebinds the loop variable `w`: JAX arrays are immutable, so the element of `weights` it came from is unchanged (a NumPy array was updated in place). Build a new container of the updated values instead (a list comprehension over the same iteration, or `jax.tree.map`)",
+                "`p += ...` makes a new array and rebinds the loop variable `p`: JAX arrays are immutable, so the container's element is unchanged (a NumPy array was updated in place). Build a new container of the updated values instead (a list comprehension over the same iteration, or `jax.tree.map`)",
+                "`buf += ...` makes a new array and rebinds the loop variable `buf`: JAX arrays are immutable, so the element of `buffers` it came from is unchanged (a NumPy array was updated in place). Build a new container of the updated values instead (a list comprehension over the same iteration, or `jax.tree.map`)",
+            ],
+        ),
         # a catch-all around more than the update hides the error from the code after it;
         # a handler for another error does not catch it
         Invalid(
@@ -887,6 +962,46 @@ class InplaceArrayUpdate(Rule):
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.target, cst.Subscript):
             self._check(node, node.target, node.operator, node.value, single=True)
+        elif isinstance(node.target, cst.Name):
+            self._loop_element_update(node, node.target.value)
+
+    def _loop_element_update(self, node: cst.AugAssign, name: str) -> None:
+        """``for p, g in zip(params, grads): p -= lr * g``: with a JAX array element the
+        augmented assignment makes a new array and rebinds the loop variable; the
+        container it came from keeps the old one (NumPy arrays were updated in place)."""
+        ctx = self.ctx
+        if not ctx.loop_stack:
+            return
+        loop = ctx.loop_stack[-1].node
+        if type(loop) is not cst.For or not any(
+                type(n) is cst.Name and n.value == name for n in (loop.target, *descendants(loop.target))):
+            return
+        if ctx.value(node.target).kind != V.ARRAY:
+            return
+        body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else [loop.body]
+        top = next((st for st in body if st is node or any(n is node for n in descendants(st))), None)
+        if top is None or type(top) is not cst.SimpleStatementLine or top.body[-1] is not node:
+            return  # inside an `if`/`with` of the body, or followed by more on its line: left alone
+        after = body[body.index(top) + 1:]
+        if any(type(n) is cst.Name and n.value == name for st in after for n in descendants(st)):
+            return  # the new array is read (or stored) later in the body
+        it = loop.iter
+        if type(it) is cst.Call and ctx.builtin_name(it.func) == "zip":
+            source = next((a.value for a, t in zip(it.args, _targets(loop.target))
+                           if t == name and not a.star and a.keyword is None), None)
+        elif type(loop.target) is cst.Name:
+            source = it
+        else:
+            source = None
+        where = f"the element of `{ctx.code(source).strip()}` it came from" if source is not None else "the container's element"
+        op = ctx.code(node.operator).strip()
+        self.report(
+            node,
+            f"`{name} {op} ...` makes a new array and rebinds the loop variable `{name}`: JAX arrays "
+            f"are immutable, so {where} is unchanged (a NumPy array was updated in place). Build "
+            f"a new container of the updated values instead (a list comprehension over the same "
+            f"iteration, or `jax.tree.map`)",
+        )
 
     def _check(self, stmt, sub: cst.Subscript, op, value, single: bool) -> None:
         ctx = self.ctx

@@ -47,6 +47,7 @@ _GUARDS = frozenset(
 # its singular set): `log`/`sqrt`/fractional powers at 0 and below, a division at 0,
 # `arcsin`/`arccos` at +-1 and beyond
 _SINGULAR_POINTS = {
+    "everywhere": (),  # `x * jnp.inf`: an infinite derivative at every point
     "nonpositive": (0.0, -1e-30, -1.0, -1e30),
     "zero": (0.0,),
     "unit": (1.0, -1.0, 2.0, -2.0),
@@ -271,6 +272,21 @@ def _guarded_input(ctx, e: cst.CSTNode) -> bool:
     return False
 
 
+_INFINITIES = frozenset({"jax.numpy.inf", "numpy.inf", "math.inf", "jax.numpy.PINF", "numpy.PINF"})
+
+
+def _infinite(ctx, e: cst.CSTNode) -> bool:
+    """``jnp.inf``, ``np.inf``, ``math.inf``, ``float("inf")`` (negated too)."""
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
+        return _infinite(ctx, e.expression)
+    if isinstance(e, (cst.Attribute, cst.Name)):
+        return ctx.qualname(e) in _INFINITIES
+    if isinstance(e, cst.Call) and ctx.builtin_name(e.func) == "float" and len(e.args) == 1 \
+            and isinstance(e.args[0].value, cst.SimpleString):
+        return e.args[0].value.evaluated_value.strip().lower() in ("inf", "+inf", "infinity")
+    return False
+
+
 def _where_calls_in(ctx, e: cst.CSTNode) -> list[cst.Call]:
     """The `jnp.where`/`lax.select` calls inside ``e`` (not inside lambdas)."""
     return [n for n in walk_tree(e, lambda n: isinstance(n, cst.Lambda))
@@ -316,7 +332,12 @@ class WhereGradientNaN(Rule):
         "such code calls, and a `where` that runs only inside `lax.while_loop` "
         "(its body or condition, or a helper only they call): reverse mode does not go through "
         "`while_loop` (`jax.grad` raises), and forward mode drops the masked branch's tangent. "
-        "A `where` in a `lax.scan` or `lax.fori_loop` body is still reported."
+        "A `where` in a `lax.scan` or `lax.fori_loop` body is still reported.\n\n"
+        "Also: a branch that multiplies the tested variable by an infinite constant "
+        "(`jnp.where(x > 0, 0, x * jnp.inf)`: its derivative is infinite everywhere), and a "
+        "boolean mask that indexes the result of a singular function of the variable it tests, "
+        "in code that is differentiated (`(delta ** 0.5)[delta > 0]`, `jnp.log(p)[p > 0]`): the "
+        "dropped elements' infinite derivative meets a zero cotangent."
     )
     why_bad = (
         "`where` selects values, but both branches are computed for every element, and "
@@ -342,6 +363,26 @@ class WhereGradientNaN(Rule):
         "operands of equal shape and dtype, so it gets no automatic fix."
     )
     VALID = [
+        # a constant infinite branch; the input guarded before the function, then masked
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def barrier(x):
+                return jnp.sum(jnp.where(x < 1.0, 0.0, jnp.inf))
+
+
+            def entropy(p):
+                safe = jnp.where(p > 0, p, 1.0)
+                return -jnp.sum((safe * jnp.log(safe))[p > 0])
+
+
+            g1 = jax.grad(barrier)(jnp.array([0.5, 2.0]))
+            g2 = jax.grad(entropy)(jnp.array([0.0, 1.0]))
+            """
+        ),
         # computed operands whose input is guarded where they are computed, or smooth
         Valid(
             """
@@ -420,6 +461,32 @@ class WhereGradientNaN(Rule):
     ]
 
     INVALID = [
+        # a branch with an infinite factor (infinite derivative everywhere), and a boolean mask
+        # that drops the singular elements after the function was computed (grads: [nan inf],
+        # [nan -1.])
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def barrier(x):
+                return jnp.sum(jnp.where(x < 1.0, 0.0, x * float("inf")))
+
+
+            def entropy(p):
+                return -jnp.sum((p * jnp.log(p))[p > 0])
+
+
+            g1 = jax.grad(barrier)(jnp.array([0.5, 2.0]))
+            g2 = jax.grad(entropy)(jnp.array([0.0, 1.0]))
+            """,
+            expected=[(6, 44), (10, 26)],
+            messages=[
+                "`x * float(\"inf\")` has an infinite derivative everywhere, and `x < 1.0` masks it out where it is true: the gradient of this `where` is NaN there (0 * inf). Write the infinite branch as a constant that does not depend on `x` (`jnp.inf`, `jnp.full_like(x, jnp.inf)`)",
+                "`jnp.log(p)` is computed for every element, also where `p > 0` is false and the mask drops it; its derivative is infinite/NaN there, so the gradient is NaN (0 * inf). Guard `p` before the function (`jnp.where(p > 0, p, 1.0)`)",
+            ],
+        ),
         # a branch computed on an earlier line: the condition tests the function's input
         Invalid(
             """
@@ -661,6 +728,9 @@ class WhereGradientNaN(Rule):
                     if i == 0 and key not in keys:
                         continue  # (an outer mask counts when it is known at the point)
                     branch_side = side if i == 0 else m_side
+                    if kind == "everywhere":
+                        masking = (i, c, branch_side)  # infinite wherever it is masked out
+                        break
                     verdicts = [_truth(ctx, c, key, at) for at in _SINGULAR_POINTS[kind]]
                     masked_value = branch_side == 2  # side 1 is masked out where the condition is false
                     if any(v is masked_value for v in verdicts) or (i == 0 and all(v is None for v in verdicts)):
@@ -676,6 +746,16 @@ class WhereGradientNaN(Rule):
                 if self._in_derivative_rule() or self._only_in_while_loop(ctx.unit):
                     continue
                 the_fix = None
+                if kind == "everywhere":
+                    which = "false" if branch_side == 1 else "true"
+                    self.report(
+                        op_node,
+                        f"`{ctx.code(op_node).strip()}` has an infinite derivative everywhere, and "
+                        f"`{ctx.code(c_node).strip()}` masks it out where it is {which}: the gradient "
+                        f"of this `where` is NaN there (0 * inf). Write the infinite branch as a "
+                        f"constant that does not depend on `{key}` (`jnp.inf`, `jnp.full_like({key}, jnp.inf)`)",
+                    )
+                    continue
                 if q == "jax.numpy.where" and i == 0:
                     where = ctx.code(node.func).strip()
                     c = ctx.code(cond).strip()
@@ -699,6 +779,39 @@ class WhereGradientNaN(Rule):
                 )
         if len(masks) == 1:
             self._computed_operands(cond, pos)
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        """``(delta ** 0.5)[delta > 0]``: a boolean mask drops the elements where the
+        singular function was computed, but its derivative there still meets a zero
+        cotangent: the gradient is NaN, as for ``jnp.where(delta > 0, delta ** 0.5, 0)``."""
+        ctx = self.ctx
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return
+        mask = node.slice[0].slice.value
+        if not isinstance(mask, (cst.Comparison, cst.BinaryOperation, cst.UnaryOperation)):
+            return
+        keys = _exprs_in(ctx, mask)
+        if not keys or not ctx.in_tracing:
+            return
+        for op_node, inner, safe, kind in self._singular_ops(node.value):
+            key = ctx.code(inner).strip()
+            if key not in keys:
+                continue
+            verdicts = [_truth(ctx, mask, key, at) for at in _SINGULAR_POINTS[kind]]
+            if kind != "everywhere" and not (any(v is False for v in verdicts) or all(v is None for v in verdicts)):
+                continue
+            if kind == "zero" and self._dividend_zeroed(op_node, mask):
+                continue
+            if self._in_derivative_rule():
+                continue
+            m = ctx.code(mask).strip()
+            self.report(
+                op_node,
+                f"`{ctx.code(op_node).strip()}` is computed for every element, also where `{m}` is "
+                f"false and the mask drops it; its derivative is infinite/NaN there, so the gradient "
+                f"is NaN (0 * inf). Guard `{key}` before the function (`jnp.where({m}, {key}, "
+                f"{_fmt(safe)})`)",
+            )
 
     def _dividend_zeroed(self, op_node: cst.CSTNode, cond: cst.CSTNode) -> bool:
         """``s = jnp.where(c, 0., s)`` on an earlier line, then ``jnp.where(c, s, s / n)``:
@@ -986,6 +1099,11 @@ class WhereGradientNaN(Rule):
                 elif q in _DIVIDE and len(pos) == 2 and _plain(pos[1].value):
                     yield n, pos[1].value, 1.0, "zero"
             elif isinstance(n, cst.BinaryOperation):
+                if isinstance(n.operator, cst.Multiply) and (_infinite(ctx, n.left) or _infinite(ctx, n.right)):
+                    other = n.right if _infinite(ctx, n.left) else n.left
+                    if _plain(other) and not _infinite(ctx, other):
+                        yield n, other, 1.0, "everywhere"
+                        continue
                 if isinstance(n.operator, cst.Divide) and _plain(n.right) and not isinstance(n.right, (cst.Integer, cst.Float)):
                     yield n, n.right, 1.0, "zero"
                 elif isinstance(n.operator, cst.Power) and _plain(n.left) and _fractional_or_negative(n.right):

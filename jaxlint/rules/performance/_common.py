@@ -167,6 +167,23 @@ def _length(ctx, unit, e: cst.CSTNode, depth: int):
     return _length(ctx, u, value, depth + 1)
 
 
+# builtins that walk their first argument in order, one element per step of the loop
+# over them: `for t in reversed(range(n))`, `for i, row in enumerate(x)`
+_WALKERS = frozenset({"reversed", "enumerate", "sorted", "list", "tuple", "iter"})
+
+
+def walked(ctx, it: cst.BaseExpression) -> cst.BaseExpression:
+    """What a loop over ``it`` walks, through order-keeping builtins: ``range(n)`` for
+    ``reversed(range(n))``/``enumerate(range(n))``/``list(range(n))``, ``x`` for
+    ``enumerate(x)``; ``it`` itself otherwise."""
+    for _ in range(3):
+        if not (type(it) is cst.Call and it.args and not it.args[0].star and it.args[0].keyword is None
+                and ctx.builtin_name(it.func) in _WALKERS):
+            break
+        it = it.args[0].value
+    return it
+
+
 def range_bounds(ctx, call: cst.CSTNode) -> Optional[list[cst.BaseExpression]]:
     if not isinstance(call, cst.Call) or ctx.builtin_name(call.func) != "range":
         return None
@@ -211,8 +228,30 @@ class TracedLoopMixin:
             bounds = range_bounds(self.ctx, it)
             if bounds:
                 self.check_range(it, bounds)
+                continue
+            inner = walked(self.ctx, it)
+            bounds = range_bounds(self.ctx, inner) if inner is not it else None
+            if bounds:
+                self.check_walked_range(it, bounds)
             else:
                 self.check_iterable(it)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """Python's builtin ``sum(x)`` iterates ``x`` as a loop would: one add per row."""
+        ctx = self.ctx
+        if not ctx.in_traced or len(node.args) not in (1, 2) or any(a.star or a.keyword for a in node.args):
+            return
+        arg = node.args[0].value
+        if type(arg) in (cst.GeneratorExp, cst.ListComp, cst.List, cst.Tuple) or ctx.builtin_name(node.func) != "sum":
+            return
+        self.check_summed(node, arg)
+
+    def check_walked_range(self, it: cst.Call, bounds: list[cst.BaseExpression]) -> None:
+        """A loop over ``reversed(range(...))``, ``enumerate(range(...))``..."""
+        self.check_iterable(it)
+
+    def check_summed(self, call: cst.Call, arg: cst.BaseExpression) -> None:
+        """``sum(x)`` with Python's builtin ``sum``."""
 
     def check_range(self, it: cst.Call, bounds: list[cst.BaseExpression]) -> None:  # pragma: no cover
         raise NotImplementedError

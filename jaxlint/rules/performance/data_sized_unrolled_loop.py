@@ -9,9 +9,9 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
-from jaxlint.model.scopes import bound_once
+from jaxlint.model.scopes import bound_once, writes
 from jaxlint.model.walk import int_value
-from jaxlint.rules.performance._common import TracedLoopMixin, static_number
+from jaxlint.rules.performance._common import TracedLoopMixin, static_number, walked
 
 
 class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
@@ -25,7 +25,9 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
     what_it_does = (
         "Opt-in. Inside traced code, flags `for i in range(x.shape[k])` / `range(len(x))` / "
         "`range(x.size)` / `range(jnp.size(x))` (and comprehensions over them; integer arithmetic "
-        "on one, `range(1, x.shape[0] - 1)`; a local name bound once to one, `n = x.shape[0]`): "
+        "on one, `range(1, x.shape[0] - 1)`; a local name bound once to one, `n = x.shape[0]`, or "
+        "unpacked from the shape, `B, T = x.shape`; walked through `reversed(...)`, "
+        "`enumerate(...)`, `list(...)`): "
         "loops whose trip count is a data dimension; and "
         "`range(n)` where the caller chooses `n`: a static argument of the traced function "
         "(`static_argnums`/`static_argnames`), or a parameter of the function that builds it "
@@ -34,7 +36,9 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
         "under `jax.jit`: a caller who passes another `n` must make it static; a known default at "
         "or above JAX502's threshold is JAX502's); and `for row in x` over "
         "a traced array argument (one that calls pass a JAX or NumPy array, not a list of "
-        "layers), in this module or through another's `jit(grad(f))(..., x)`."
+        "layers), in this module or through another's `jit(grad(f))(..., x)`, also through "
+        "`enumerate(x)`/`zip(x, y)`; and Python's builtin `sum(x)` over such an array, "
+        "which adds its rows one at a time."
     )
     why_bad = (
         "Shapes are static under `jit`, so this works, but the loop is unrolled once per element "
@@ -46,6 +50,31 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
     use_instead = "Vectorise (`x * 2`), `jax.vmap` the body, or use `lax.fori_loop(0, x.shape[0], body, x)`."
     fix_safety = "No automatic fix."
     VALID = [
+        # a count unpacked from literals, a list of layers through `enumerate`, `sum` of a
+        # list, of a shape, of a generator, `sum` outside traced code
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def fine(x, layers):
+                n_layers, width = 3, 4
+                for i in range(n_layers):
+                    x = jnp.tanh(x)
+                for i, layer in enumerate(layers):
+                    x = x @ layer
+                return sum([x, x]) + sum(x.shape) + jnp.sum(x) + sum(jnp.tanh(l).sum() for l in layers)
+
+
+            def eager(x):
+                return sum(jnp.tanh(x))
+
+
+            out = fine(jnp.ones(4), [jnp.ones((4, 4))])
+            """
+        ),
         # a defaulted count handed to `lax.fori_loop`; a default at JAX502's threshold
         # (JAX502 reports it)
         Valid(
@@ -324,6 +353,46 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
                 "this Python loop runs once per element of `jnp.size(x) // 2` while JAX traces `smooth`: it is unrolled, and compile time grows with the data size. Vectorise, `jax.vmap` the body or use `lax.fori_loop`",
             ],
         ),
+        # the same walks written other ways: a dimension unpacked from the shape and walked
+        # backwards, the rows through `enumerate`/`zip`, Python's builtin `sum` over a
+        # traced array in a helper (one add per row)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def discounted(rewards, gamma):
+                n_steps, batch = rewards.shape
+                acc = jnp.zeros(batch)
+                out = []
+                for t in reversed(range(n_steps)):
+                    acc = rewards[t] + gamma * acc
+                    out.append(acc)
+                return jnp.stack(out[::-1])
+
+
+            def weighted_total(w, v):
+                return sum(w * v)
+
+
+            @jax.jit
+            def loss(rewards: jax.Array, w: jax.Array):
+                total = 0.0
+                for i, row in enumerate(rewards):
+                    total = total + weighted_total(w, row) * i
+                for a, b in zip(rewards, w):
+                    total = total + jnp.dot(a, b)
+                return discounted(rewards, 0.9).sum() + total
+            """,
+            expected=[(9, 14), (16, 12), (22, 19), (24, 17)],
+            messages=[
+                "this Python loop runs once per element of `n_steps` while JAX traces `discounted`: it is unrolled, and compile time grows with the data size. Vectorise, `jax.vmap` the body or use `lax.fori_loop`",
+                "Python's builtin `sum` adds the rows of `w * v`, a traced array (it depends on the argument `v`), one at a time while JAX traces `weighted_total`: one add per row is unrolled into the program, and compile time grows with the data size. Use `jnp.sum(w * v, axis=0)`",
+                "this Python loop runs once per row of `rewards`, a traced array argument of `loss`, while JAX traces `loss`: it is unrolled, and compile time grows with the data size. Vectorise (`jax.vmap` the body) or use `lax.scan` over `rewards`",
+                "this Python loop runs once per row of `rewards`, a traced array argument of `loss`, while JAX traces `loss`: it is unrolled, and compile time grows with the data size. Vectorise (`jax.vmap` the body) or use `lax.scan` over `rewards`",
+            ],
+        ),
     ]
 
     def check_range(self, it, bounds) -> None:
@@ -353,24 +422,57 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
                 )
                 return
 
-    def check_iterable(self, it) -> None:
-        """``for _x in w`` with ``w`` a traced array that holds a parameter's data: one
-        copy of the body per row of its first axis."""
+    def check_walked_range(self, it, bounds) -> None:
+        self.check_range(it, bounds)  # `reversed(range(T - 1))`, `enumerate(range(len(x)))`
+
+    def _traced_rows(self, it):
+        """``(name, what)`` when ``it`` is a traced array that holds a parameter's data
+        (its shape unknown): a loop over it runs once per row of its first axis."""
         ctx = self.ctx
         v = ctx.value(it)
         if not (v.traced and v.kind == V.ARRAY) or v.shape is not None:
-            return
+            return None
         params = sorted(d for d in v.deps if ctx.unit.param(d) is not None)
         if not params:
-            return
+            return None
         name = ctx.code(it).strip()
         what = (f"a traced array argument of `{ctx.unit.name}`" if name == params[0]
                 else f"a traced array (it depends on the argument `{params[0]}`)")
+        return name, what
+
+    def check_iterable(self, it) -> None:
+        """``for _x in w`` with ``w`` a traced array that holds a parameter's data (also
+        through ``enumerate(w)``/``reversed(w)``/``zip(w, ...)``): one copy of the body
+        per row of its first axis."""
+        ctx = self.ctx
+        inner = walked(ctx, it)
+        if type(inner) is cst.Call and ctx.builtin_name(inner.func) == "zip":
+            candidates = [a.value for a in inner.args if not a.star and a.keyword is None]
+        else:
+            candidates = [inner]
+        for c in candidates:
+            got = self._traced_rows(c)
+            if got is None:
+                continue
+            name, what = got
+            self.report(
+                it,
+                f"this Python loop runs once per row of `{name}`, {what}, while JAX traces "
+                f"`{ctx.unit.name}`: it is unrolled, and compile time grows with the data size. "
+                f"Vectorise (`jax.vmap` the body) or use `lax.scan` over `{name}`",
+            )
+            return
+
+    def check_summed(self, call, arg) -> None:
+        got = self._traced_rows(arg)
+        if got is None:
+            return
+        name, what = got
         self.report(
-            it,
-            f"this Python loop runs once per row of `{name}`, {what}, while JAX traces "
-            f"`{ctx.unit.name}`: it is unrolled, and compile time grows with the data size. "
-            f"Vectorise (`jax.vmap` the body) or use `lax.scan` over `{name}`",
+            call,
+            f"Python's builtin `sum` adds the rows of `{name}`, {what}, one at a time while JAX "
+            f"traces `{self.ctx.unit.name}`: one add per row is unrolled into the program, and "
+            f"compile time grows with the data size. Use `jnp.sum({name}, axis=0)`",
         )
 
     def _data_sized(self, b: cst.BaseExpression, depth: int = 0) -> bool:
@@ -403,8 +505,32 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
             if unit.param(b.value) is not None or b.value not in unit.assigned:
                 return False
             bound = bound_once(ctx.index, unit, b)
-            return bound is not b and self._data_sized(bound, depth + 1)
+            if bound is b:
+                return self._unpacked_dimension(b.value)
+            return self._data_sized(bound, depth + 1)
         return False
+
+    def _unpacked_dimension(self, name: str) -> bool:
+        """``name`` is bound once, by unpacking an array's shape: ``B, T = x.shape``,
+        ``*_, n = jnp.shape(x)``."""
+        ctx = self.ctx
+        ws = writes(ctx.unit.node, name)
+        if len(ws) != 1 or type(ws[0]) is not cst.Assign or len(ws[0].targets) != 1 \
+                or type(ws[0].targets[0].target) not in (cst.Tuple, cst.List):
+            return False
+        if not any(type(e.value) is cst.Name and e.value.value == name and type(e) is cst.Element
+                   for e in ws[0].targets[0].target.elements):
+            return False
+        value = ws[0].value
+        if type(value) is cst.Attribute and value.attr.value == "shape":
+            held = value.value
+        elif type(value) is cst.Call and ctx.qualname(value.func) in ("jax.numpy.shape", "numpy.shape") \
+                and len(value.args) == 1 and not value.args[0].star and value.args[0].keyword is None:
+            held = value.args[0].value
+        else:
+            return False
+        v = ctx.value(held)
+        return v.kind == V.ARRAY or (v.traced and v.cls is None)
 
     def _jax502_limit(self) -> int:
         try:

@@ -9,6 +9,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import values as V
 from jaxlint.model.walk import int_value, walk_tree
 from jaxlint.rules.performance._common import TracedLoopMixin, range_bounds, static_number
 
@@ -54,7 +55,8 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
         "least `max-unrolled-loop` (default 100); `range(x.shape[k])` counts when every call of "
         "the function in the file passes `x` as a `jnp.zeros/ones/empty/full` of literal shape. Nested static `for` loops count together: "
         "`range(40)` inside `range(40)` unrolls 1600 copies of the inner body, reported at the "
-        "outer loop. "
+        "outer loop. Python's builtin `sum(x)` over an array of known length at or above the "
+        "threshold is reported too (one add per row). "
         "Rule of thumb for functions that run once (a `main`, a test): it is still reported, "
         "because the cost is compile time and the first call pays it in full, however few calls "
         "follow. A loop of 1 iteration, or one whose bound is below the threshold, is never reported.\n\n"
@@ -452,6 +454,25 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
                 "this Python loop runs 1000 times (`n` keeps its default: no call passes it) while JAX traces `compute_call_price_jax`, so it is unrolled into 1000 copies of its body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step outputs)",
             ],
         ),
+        # Python's builtin `sum` over an array of known length walks its rows (a short one
+        # is below the threshold)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def integrate(mu):
+                weights = jnp.linspace(0.0, 1.0, 400)
+                few = jnp.linspace(0.0, 1.0, 8)
+                return sum(weights) * mu + sum(few)
+            """,
+            expected=[(9, 12)],
+            messages=[
+                "Python's builtin `sum` adds the 400 rows of `weights` one at a time while JAX traces `integrate`, so it is unrolled into 400 adds: compile time grows with the size. Use `jnp.sum(weights, axis=0)`",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -510,6 +531,19 @@ class LongUnrolledLoop(TracedLoopMixin, Rule):
             f"this Python loop runs {n} times (once per element of `{self.ctx.code(it).strip()}`) while JAX "
             f"traces `{self.ctx.unit.name}`, so it is unrolled into {n} copies of its body: compile time grows "
             f"with the trip count. Use `lax.fori_loop` (or `lax.scan` over the elements)",
+        )
+
+    def check_summed(self, call, arg) -> None:
+        """``sum(x)`` with Python's builtin over an array of known length: one add per row."""
+        n = self.ctx.iteration_count(arg)
+        if n is None or n < self._limit() or self.ctx.value(arg).kind != V.ARRAY:
+            return
+        name = self.ctx.code(arg).strip()
+        self.report(
+            call,
+            f"Python's builtin `sum` adds the {n} rows of `{name}` one at a time while JAX traces "
+            f"`{self.ctx.unit.name}`, so it is unrolled into {n} adds: compile time grows with the "
+            f"size. Use `jnp.sum({name}, axis=0)`",
         )
 
     def _limit(self) -> int:

@@ -12,6 +12,9 @@ from jaxlint.model.keyflow import assigned_in
 from jaxlint.model.walk import int_value, positional_args, walk_tree
 
 
+_FILTER_JITS = frozenset({"equinox.filter_jit"})
+
+
 def _loop_counters(ctx) -> dict[str, cst.CSTNode]:
     """Names bound to a counter by an enclosing ``for i in range(...)`` /
     ``for i, x in enumerate(...)`` of the current unit."""
@@ -117,7 +120,12 @@ class VaryingStaticArgument(Rule):
         "`int`/`float` of one, or a name the loop binds once to one (`lr = 0.5 * (i + 1)`); not "
         "`i % k`, `i // k` or `min(i, k)`, which take few values. The jitted function is "
         "resolved through `@jax.jit(...)`/`@partial(jax.jit, ...)` decorators, `f = jax.jit(g, "
-        "static_argnums=...)` bindings and `jax.jit(g, ...)(...)` calls."
+        "static_argnums=...)` bindings and `jax.jit(g, ...)(...)` calls.\n\n"
+        "Also flags, in any loop, a static argument made anew in every iteration as an object "
+        "that equals only itself: an optax optimizer (`optax.adam(1e-3)`, a tuple of new "
+        "functions), a `functools.partial(...)`, a lambda, written in the call or bound once by "
+        "the loop's body; static means declared by `static_argnums`/`static_argnames`, or any "
+        "argument of a function decorated with `eqx.filter_jit`."
     )
     why_bad = (
         "Static arguments are part of the compile-cache key: every distinct value traces and "
@@ -132,6 +140,42 @@ class VaryingStaticArgument(Rule):
     )
     fix_safety = "No automatic fix: the function body may need the value to be static (shapes, Python control flow)."
     VALID = [
+        # the same objects made once, before the loop
+        Valid(
+            """
+            import functools
+
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+            import optax
+
+
+            def scale(x, factor):
+                return x * factor
+
+
+            @functools.partial(jax.jit, static_argnums=1)
+            def apply(x, fn):
+                return fn(x)
+
+
+            @eqx.filter_jit
+            def train_step(params, tx, state, grads):
+                updates, state = tx.update(grads, state, params)
+                return optax.apply_updates(params, updates), state
+
+
+            def run(x, params, grads):
+                double = functools.partial(scale, factor=2.0)
+                tx = optax.sgd(0.1)
+                state = tx.init(params)
+                for step in range(3):
+                    x = apply(x, double)
+                    params, state = train_step(params, tx, state, grads)
+                return x, params
+            """
+        ),
         Valid(
             """
             import jax
@@ -216,6 +260,75 @@ class VaryingStaticArgument(Rule):
     ]
 
     INVALID = [
+        # a lambda bound in the loop's body, passed in a static position (3 compiles)
+        Invalid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @functools.partial(jax.jit, static_argnums=1)
+            def apply(x, fn):
+                return fn(x)
+
+
+            def run(x):
+                for step in range(3):
+                    act = lambda v: jnp.tanh(v) * 2.0
+                    x = apply(x, act)
+                return x
+
+            """,
+            expected=[(15, 22)],
+            messages=[
+                "`act`, a new lambda, made in every iteration, is passed as the static argument `fn` (position 1) of jit: a static argument is looked up in the compile cache by hash and equality, and this object equals only itself, so every call traces and compiles again. Make it once, before the loop",
+            ],
+        ),
+        # a static argument made anew in every iteration as an object that equals only itself:
+        # a `functools.partial` in a static position of jit, an optax optimizer given to an
+        # `eqx.filter_jit` step (its non-array arguments are static)
+        Invalid(
+            """
+            import functools
+
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+            import optax
+
+
+            def scale(x, factor):
+                return x * factor
+
+
+            @functools.partial(jax.jit, static_argnums=1)
+            def apply(x, fn):
+                return fn(x)
+
+
+            @eqx.filter_jit
+            def train_step(params, tx, state, grads):
+                updates, state = tx.update(grads, state, params)
+                return optax.apply_updates(params, updates), state
+
+
+            def run(x, params, grads):
+                for step in range(3):
+                    x = apply(x, functools.partial(scale, factor=2.0))
+                    tx = optax.chain(optax.clip(1.0), optax.sgd(0.1))
+                    state = tx.init(params)
+                    params, state = train_step(params, tx, state, grads)
+                return x, params
+
+            """,
+            expected=[(26, 22), (29, 44)],
+            messages=[
+                "a new `functools.partial(...)`, made in every iteration, is passed as the static argument `fn` (position 1) of jit: a static argument is looked up in the compile cache by hash and equality, and this object equals only itself, so every call traces and compiles again. Make it once, before the loop",
+                "`tx`, a new optax optimizer `optax.chain(...)` (a tuple of new functions), made in every iteration, is passed as the static argument `tx` of `eqx.filter_jit` (every argument that is not an array is static): a static argument is looked up in the compile cache by hash and equality, and this object equals only itself, so every call traces and compiles again. Make it once, before the loop",
+            ],
+        ),
         Invalid(
             """
             import jax
@@ -301,6 +414,7 @@ class VaryingStaticArgument(Rule):
         ctx = self.ctx
         if not ctx.loop_stack or ctx.in_traced:
             return
+        self._fresh_static(node)
         counters = _loop_counters(ctx)
         if not counters:
             return
@@ -313,6 +427,77 @@ class VaryingStaticArgument(Rule):
         for a in node.args:
             if a.keyword is not None and info.static_name(a.keyword.value, loose=True):
                 self._check(a.value, counters, f"`{a.keyword.value}`")
+
+    def _fresh_static(self, node: cst.Call) -> None:
+        """A static argument made anew in every iteration of the loop around the call, as
+        an object that equals only itself (an optax optimizer: a tuple of new functions; a
+        lambda; a `functools.partial`): jit's cache never finds it, and every call traces
+        and compiles again.  Static: declared by static_argnums/static_argnames, or any
+        argument that is not an array under `eqx.filter_jit`."""
+        ctx = self.ctx
+        info = ctx.jit_callee(node, exact=False)
+        candidates: list[tuple[cst.BaseExpression, str]] = []
+        if info is not None and info.has_static:
+            for i, a in enumerate(positional_args(node)):
+                if info.static_position(i, loose=True):
+                    candidates.append((a.value, f"`{info.param_name(i) or i}` (position {i})"))
+            for a in node.args:
+                if a.keyword is not None and info.static_name(a.keyword.value, loose=True):
+                    candidates.append((a.value, f"`{a.keyword.value}`"))
+            jit = "jit"
+        elif ctx.value(node.func).transform in _FILTER_JITS or self._filter_jitted(node.func):
+            candidates = [(a.value, f"`{ctx.code(a.value).strip()}`") for a in node.args if not a.star]
+            jit = "`eqx.filter_jit` (every argument that is not an array is static)"
+        else:
+            return
+        for e, where in candidates:
+            what = self._fresh_object(e)
+            if what is None:
+                continue
+            self.report(
+                e,
+                f"{what}, made in every iteration, is passed as the static argument {where} of "
+                f"{jit}: a static argument is looked up in the compile cache by hash and equality, "
+                f"and this object equals only itself, so every call traces and compiles again. "
+                f"Make it once, before the loop",
+            )
+
+    def _filter_jitted(self, func: cst.BaseExpression) -> bool:
+        """``func`` names a function of this file decorated with ``eqx.filter_jit`` (under
+        other decorators too)."""
+        ctx = self.ctx
+        if not isinstance(func, cst.Name):
+            return False
+        unit = ctx.unit.lookup_def(func.value)
+        node = unit.node if unit is not None else None
+        return isinstance(node, cst.FunctionDef) and any(
+            ctx.qualname(d.decorator) in _FILTER_JITS for d in node.decorators)
+
+    def _fresh_object(self, e: cst.BaseExpression) -> Optional[str]:
+        """What ``e`` is when it is an object that equals only itself, made in the loop:
+        written there (``optax.adam(1e-3)``, ``lambda x: ...``, ``partial(f, a)``) or a name
+        the innermost loop's body binds once to one."""
+        ctx = self.ctx
+        made = e
+        if isinstance(e, cst.Name):
+            made = _bound_in_loop(ctx, e.value)
+            if made is None:
+                return None
+        name = ctx.code(e).strip()
+        short = ctx.code(made).strip().split("(", 1)[0]
+        if isinstance(made, cst.Lambda):
+            return f"`{name}`, a new lambda" if made is not e else "a new lambda"
+        if not isinstance(made, cst.Call):
+            return None
+        func = made.func.func if isinstance(made.func, cst.Call) else made.func  # `inject_hyperparams(adam)(lr)`
+        q = ctx.qualname(func) or ""
+        if q.startswith("optax.") and not q.startswith(("optax.losses", "optax.tree", "optax.projections")):
+            kind = f"a new optax optimizer `{short}(...)` (a tuple of new functions)"
+        elif q in ("functools.partial",):
+            kind = f"a new `{short}(...)`"
+        else:
+            return None
+        return f"`{name}`, {kind}" if made is not e else kind
 
     def _check(self, e: cst.BaseExpression, counters: dict[str, cst.CSTNode], where: str) -> None:
         name = _counter_in(e, counters, self.ctx)

@@ -101,7 +101,13 @@ class PrngKeyReuse(Rule):
         "fails); `eqx.nn.Embedding(weight=..., key=key)` (given its values, it draws nothing); "
         "a tree map over a single array (one leaf, one call); and the `\"params\"` stream of a "
         "flax `apply` (`rngs={\"params\": key}`: it only initialises variables missing from "
-        "those given)."
+        "those given).\n\n"
+        "An equinox Module's key field (`key: jax.Array`, named like a key, declared or set in "
+        "`__init__`) drawn from in `__call__` or a method `__call__` calls, directly or handed on "
+        "as a helper's `key=`: the module is immutable, so every call draws the same numbers "
+        "(not a method of `self` alone, a fixed random projection; not an entry point such as "
+        "`fit`/`match` that keeps the key as a seed; not flax modules, often built anew with a "
+        "split key for each use, whose apply sites are judged instead)."
     )
     why_bad = (
         "JAX's random functions are pure: the same key gives the same numbers. Reusing a key "
@@ -119,6 +125,57 @@ class PrngKeyReuse(Rule):
         "and which key should be split is a modelling decision."
     )
     VALID = [
+        # an equinox module's key kept as a seed for an entry point run once per object (not
+        # its forward pass): reproducible by design (coreax's `SlicedScoreMatching.match`)
+        Valid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            class Matcher(eqx.Module):
+                random_key: jax.Array
+                num_vectors: int = 4
+
+                def match(self, x):
+                    key, sub = jax.random.split(self.random_key)
+                    return x + jax.random.normal(sub, (self.num_vectors,) + x.shape)
+            """
+        ),
+        # a module's fixed random projection (a method of `self` alone), a flax RNG stream,
+        # an equinox key argument
+        Valid(
+            """
+            import equinox as eqx
+            import flax.linen as nn
+            import jax
+            import jax.numpy as jnp
+
+
+            class RandomFeatures(nn.Module):
+                rows: int
+                key: jax.Array
+
+                def projection(self):
+                    return jax.random.normal(self.key, (self.rows, self.rows))
+
+                @nn.compact
+                def __call__(self, x):
+                    keep = jax.random.bernoulli(self.make_rng("dropout"), 0.9, x.shape)
+                    return jnp.where(keep, x @ self.projection(), 0.0)
+
+
+            class NoisyLayer(eqx.Module):
+                weight: jax.Array
+
+                def __init__(self, size, key):
+                    self.weight = jax.random.normal(key, (size, size))
+
+                def __call__(self, x, *, key):
+                    return self.weight @ x + 0.1 * jax.random.normal(key, x.shape)
+            """
+        ),
         # equinox layers, each given its own key
         Valid(
             """
@@ -1512,6 +1569,47 @@ class PrngKeyReuse(Rule):
                 "`key` was already consumed by `uniform_noise()` on line 10: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
             ],
         ),
+        # an equinox module's key field (immutable, fixed when the module is built) drawn
+        # from in a method, or handed on as a helper's `key=`
+        Invalid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            def add_noise(x, scale, key):
+                return x + scale * jax.random.normal(key, x.shape)
+
+
+            class NoisyLayer(eqx.Module):
+                weight: jax.Array
+                noise_key: jax.Array
+
+                def __init__(self, size, key):
+                    wkey, self.noise_key = jax.random.split(key)
+                    self.weight = jax.random.normal(wkey, (size, size))
+
+                def __call__(self, x):
+                    return add_noise(self.weight @ x, 0.1, key=self.noise_key)
+
+
+            class DropPath(eqx.Module):
+                rate: float
+                rng: jax.Array
+
+                def mask(self, shape):
+                    return jax.random.bernoulli(self.rng, 1.0 - self.rate, shape)
+
+                def __call__(self, x):
+                    return jnp.where(self.mask(x.shape), x / (1.0 - self.rate), 0.0)
+            """,
+            expected=[(19, 16), (27, 16)],
+            messages=[
+                "`self.noise_key` is a field of the module `NoisyLayer`, fixed when the module is built, and `__call__` draws from it with `add_noise(key=...)`: every call of `__call__` draws the same random numbers. Take a key argument (`def __call__(self, x, *, key)`) and pass a new one at each call",
+                "`self.rng` is a field of the module `DropPath`, fixed when the module is built, and `mask` draws from it with `random.bernoulli`: every call of `mask` draws the same random numbers. Take a key argument (`def __call__(self, x, *, key)`) and pass a new one at each call",
+            ],
+        ),
         # a key stored on the object when it is built, drawn from by a method that never replaces it
         Invalid(
             """
@@ -1829,6 +1927,7 @@ class PrngKeyReuse(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         q = ctx.qualname(node.func)
+        self._drawn_module_field(node, q)
         if q is None or not q.startswith("jax.random."):
             self._mapped_partial(node)
             self._helper_consumes(node)
@@ -2143,6 +2242,75 @@ class PrngKeyReuse(Rule):
         return True
 
     _SETUP = ("__init__", "__post_init__", "setup", "__setstate__", "__new__", "reset", "seed")
+
+    @staticmethod
+    def _called_from_call(cls, name: str) -> bool:
+        """``self.<name>(...)`` is called in the class's ``__call__``."""
+        call = cls.methods.get("__call__")
+        if call is None:
+            return False
+        return any(isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == name
+                   and isinstance(n.func.value, cst.Name) and n.func.value.value == "self"
+                   for n in descendants(call.node))
+
+    def _drawn_module_field(self, node: cst.Call, q: Optional[str]) -> None:
+        """An equinox module's key field drawn from in ``__call__`` (or a method it calls),
+        or handed on as a submodule's ``key=``: the module is immutable and the field is
+        fixed when it is built, so every call draws the same numbers (equinox passes keys
+        to ``__call__``)."""
+        ctx = self.ctx
+        if q is not None and q.startswith("jax.random."):
+            if q.rsplit(".", 1)[1] not in apis.RANDOM_CONSUMERS:
+                return
+            key_expr = arg_at(node, 0, "key")
+            how = f"`random.{q.rsplit('.', 1)[1]}`"
+        else:
+            given = keyword_arg(node, "key")
+            if given is None:
+                return
+            key_expr = given.value
+            how = f"`{ctx.code(node.func).strip()}(key=...)`"
+        if type(key_expr) is not cst.Attribute or type(key_expr.value) is not cst.Name \
+                or not key_like_name(key_expr.attr.value):
+            return
+        method = ctx.unit
+        while method is not None and method.cls is None and not method.is_module:
+            method = method.parent  # a lambda or helper inside the method draws for it
+        if method is None or method.cls is None:
+            return
+        cls = method.cls
+        if not cls.is_jax_module or cls.nnx or cls.linen or "haiku.Module" in cls.bases \
+                or method.name in self._SETUP or len(method.params) < 2 \
+                or method.params[0].name != key_expr.value.value or _in_test(method):
+            # `get_features(self)`: a fixed random projection by design; a flax module is
+            # often built anew with a split key for each use (the apply sites are judged)
+            return
+        if method.name != "__call__" and not self._called_from_call(cls, method.name):
+            # `match(self, x)`, `fit`, `run`: an entry point run once per object, its key a
+            # seed kept for reproducibility; the forward pass (`__call__`) runs every step
+            return
+        field = key_expr.attr.value
+        declared = any(
+            type(st) is cst.SimpleStatementLine and any(
+                type(sm) is cst.AnnAssign and type(sm.target) is cst.Name and sm.target.value == field
+                for sm in st.body)
+            for st in cls.node.body.body)
+        dotted = f"{key_expr.value.value}.{field}"
+        if not declared and not any(attribute_writes(m.node, dotted) for n, m in cls.methods.items() if n in self._SETUP):
+            return
+        if any(attribute_writes(m.node, dotted) for n, m in cls.methods.items() if n not in self._SETUP):
+            return
+        memo = (id(method), dotted)
+        if memo in self._stored_reported:
+            return
+        self._stored_reported.add(memo)
+        fix = "Take a key argument (`def __call__(self, x, *, key)`) and pass a new one at each call"
+        self.report(
+            node,
+            f"`{dotted}` is a field of the module `{cls.name}`, fixed when the module is built, and "
+            f"`{method.name}` draws from it with {how}: every call of `{method.name}` draws the "
+            f"same random numbers. {fix}",
+        )
 
     def _stored_key_never_advanced(self, key_expr: cst.BaseExpression, node: cst.Call, how: str) -> bool:
         """``self.rng`` drawn from in a method, set only when the object is built: nothing

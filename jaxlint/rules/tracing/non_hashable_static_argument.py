@@ -12,6 +12,7 @@ from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.kinds import DISPLAY
 from jaxlint.model.hashing import UNHASHABLE, Hashing, attribute_param, attribute_value, class_hashing
+from jaxlint.model.pytree_read import declares_static
 from jaxlint.model.scopes import bound_once, scope_of, writes
 from jaxlint.model.walk import dotted_name, walk_tree
 
@@ -45,7 +46,8 @@ class NonHashableStaticArg(Rule):
         "name bound only to a list/dict/set display) is reported at the jitted call.\n\n"
         "Instances of the file's dataclasses too: a plain `@dataclass` (eq=True, not frozen) has "
         "no hash at all, and a `frozen=True`/`unsafe_hash=True` one (or `@flax.struct.dataclass`) "
-        "hashes its fields, so a field given an array, a list or another such instance makes it "
+        "hashes its fields, so a field given an array, a list or another such instance (or one "
+        "its `__init__` fills with a list, a dict or an array of its own making) makes it "
         "unhashable (fields declared `field(compare=False)`/`hash=False` do not count). The same "
         "for a flax linen Module (a dataclass hashing its fields; `static_broadcasted_argnums` of "
         "`jax.pmap` counts as static), for an `equinox.Module` (a frozen dataclass: its own `__init__` read through `self.f = p`; "
@@ -77,7 +79,13 @@ class NonHashableStaticArg(Rule):
         "binding is an optimizer state or a jitted function's output is unhashable too: "
         "`opt_state = opt_init(x)` of `jax.example_libraries.optimizers` (lists of arrays), "
         "`state = tx.init(params)` of an optax optimizer with state (`optax.adam(...)`), then "
-        "`opt_state = step_jit(..., opt_state)` in the loop (arrays)."
+        "`opt_state = step_jit(..., opt_state)` in the loop (arrays).\n\n"
+        "Also, at any argument of a jitted function: an instance of a pytree class of the file "
+        "(`@flax.struct.dataclass`, an `equinox.Module`, without an `__init__` of its own) built "
+        "with a JAX or NumPy array in a field it declares static (`struct.field(pytree_node="
+        "False)`, `eqx.field(static=True)`), when the function is called twice in the file or in "
+        "a loop: the second call compares the static fields with the cached structure's, and "
+        "`==` on arrays raises (a list there compares by value and is left alone)."
     )
     why_bad = (
         "`jit` caches compiled code by the value of static arguments, so they must be "
@@ -94,6 +102,64 @@ class NonHashableStaticArg(Rule):
     )
     fix_safety = "No automatic fix."
     VALID = [
+        # static fields holding a list (compared by value) or a tuple; one call with an array
+        Valid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+            from flax import struct
+
+
+            class Grid(eqx.Module):
+                values: jax.Array
+                sizes: list = eqx.field(static=True)
+
+
+            @struct.dataclass
+            class Config:
+                table: jax.Array
+                shape: tuple = struct.field(pytree_node=False)
+
+
+            @jax.jit
+            def total(grid, cfg):
+                return grid.values.sum() + cfg.table.sum()
+
+
+            for seed in range(2):
+                cfg = Config(jnp.arange(3.0), (3,))
+                out = total(Grid(jnp.ones(3), [1, 2]), cfg)
+            once = total(Grid(jnp.ones(3), [1]), Config(jnp.ones(2), (2,)))
+            """
+        ),
+        # `__init__` makes a tuple of the list it is given: hashable
+        Valid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            class Basis(eqx.Module):
+                sizes: tuple
+                order: int
+
+                def __init__(self, order, sizes):
+                    self.order = order
+                    self.sizes = tuple(sizes)
+
+
+            def project(basis, x):
+                return x * basis.order + len(basis.sizes)
+
+
+            project_jit = jax.jit(project, static_argnums=0)
+
+            if __name__ == "__main__":
+                y = project_jit(Basis(4, [1, 2]), jnp.ones(3))
+            """
+        ),
         # the wrapper's callers pass hashable values
         Valid(
             """
@@ -637,6 +703,96 @@ class NonHashableStaticArg(Rule):
     ]
 
     INVALID = [
+        # an array in a field the pytree class declares static (equinox, flax.struct), passed
+        # to a jitted function again and again: the second call compares the structures and
+        # raises ValueError (checked with JAX)
+        Invalid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            from flax import struct
+
+
+            class Grid(eqx.Module):
+                values: jax.Array
+                weights: np.ndarray = eqx.field(static=True)
+
+
+            @struct.dataclass
+            class Config:
+                table: jax.Array = struct.field(pytree_node=False)
+                scale: float = 1.0
+
+
+            @jax.jit
+            def total(grid, cfg):
+                return grid.values.sum() * cfg.scale
+
+
+            for seed in range(2):
+                cfg = Config(jnp.arange(3.0))
+                out = total(Grid(jnp.ones(3), np.ones(2)), cfg)
+            """,
+            expected=[(26, 17), (26, 48)],
+            messages=[
+                "`Grid(jnp.ones(3), np.ones(2))`, an instance of `Grid` whose static field `weights` (declared static: part of the tree structure, not a leaf) is a NumPy array, is passed to `total` (parameter `grid`): jit compares the static fields with the cached call's, and `==` on arrays raises ValueError (arrays cannot be passed as metadata fields). Make the field a leaf (drop `pytree_node=False`/`static=True`) or store a hashable value (a tuple, a number)",
+                "`cfg`, an instance of `Config` whose static field `table` (declared static: part of the tree structure, not a leaf) is a JAX array, is passed to `total` (parameter `cfg`): jit compares the static fields with the cached call's, and `==` on arrays raises ValueError (arrays cannot be passed as metadata fields). Make the field a leaf (drop `pytree_node=False`/`static=True`) or store a hashable value (a tuple, a number)",
+            ],
+        ),
+        # a hashed field that `__init__` fills with an array or a dict of its own making (not
+        # from an argument), the instance built in the `if __name__ == "__main__":` block
+        Invalid(
+            """
+            from functools import partial
+
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            class Basis(eqx.Module):
+                nodes: jax.Array
+                order: int
+
+                def __init__(self, order):
+                    self.order = order
+                    self.nodes = jnp.linspace(-1.0, 1.0, order)
+
+
+            class Table:
+                def __init__(self, names):
+                    self.names = names
+                    self.index = {n: i for i, n in enumerate(names)}
+
+                def __hash__(self):
+                    return hash((self.names, self.index))
+
+
+            def project(basis, x):
+                return jnp.polyval(basis.nodes, x)
+
+
+            def lookup(table, x):
+                return x[table.index["b"]]
+
+
+            project_jit = jax.jit(project, static_argnums=0)
+            lookup_jit = jax.jit(lookup, static_argnums=0)
+
+            if __name__ == "__main__":
+                basis = Basis(4)
+                table = Table(("a", "b"))
+                y = project_jit(basis, jnp.ones(3))
+                z = lookup_jit(table, jnp.ones(3))
+            """,
+            expected=[(40, 21), (41, 20)],
+            messages=[
+                "An instance of the equinox Module `Basis` whose field `nodes` is a JAX array that `__init__` makes (a Module hashes its fields) is passed to `project_jit` in a static position (parameter `basis`; static_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "An instance of `Table` whose `__hash__` hashes `self.index`, a dict that `__init__` makes, is passed to `lookup_jit` in a static position (parameter `table`; static_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+            ],
+        ),
         # optimizer states in a static slot, their name rebound in the loop to the jit's output: example_libraries opt_init(...) (lists of arrays), optax tx.init(...) (arrays)
         Invalid(
             """
@@ -1158,6 +1314,7 @@ class NonHashableStaticArg(Rule):
             return
         for a, position, pname in info.args(call):
             if not info.is_static(position, pname):
+                self._static_field(call, a.value, pname, position)
                 continue
             what = traced.get(id(a)) or self._unhashable(a.value)
             if what is None:
@@ -1398,6 +1555,78 @@ class NonHashableStaticArg(Rule):
                 return f"an optax optimizer state (`{ctx.code(func).strip()}(...)` of `{ctx.code(made.func).strip()}`: arrays)"
         return None
 
+    _STATIC_FIELD_CLASSES = ("flax.struct.dataclass", "flax.struct.PyTreeNode")
+
+    def _static_field(self, call: cst.Call, e: cst.BaseExpression, pname: Optional[str], position) -> None:
+        """An instance of a pytree class of this file (``@flax.struct.dataclass``, an
+        ``equinox.Module``) passed to a jitted function, built with an unhashable value
+        (an array, a list) in a field the class declares static (``struct.field(
+        pytree_node=False)``, ``eqx.field(static=True)``): the static fields are part of
+        the argument's tree structure, which jit hashes: the call raises."""
+        ctx = self.ctx
+        made = e
+        if isinstance(e, cst.Name):
+            made = self._bound(e)
+        info = self._local_class(made) if made is not None else None
+        if info is None:
+            return
+        node = info.node
+        pytree = any(ctx.qualname(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+                     in self._STATIC_FIELD_CLASSES for d in node.decorators) \
+            or any(b in ("equinox.Module", "flax.struct.PyTreeNode") for b in info.bases)
+        if not pytree:
+            return
+        fields: list[str] = []
+        static: set[str] = set()
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        fields.append(small.target.value)
+                        if isinstance(small.value, cst.Call) and declares_static(small.value):
+                            static.add(small.target.value)
+            elif isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
+                return  # its own constructor: the arguments need not be the fields
+        if not static:
+            return
+        i = 0
+        for a in made.args:
+            if a.keyword is None:
+                field = fields[i] if i < len(fields) else None
+                i += 1
+            else:
+                field = a.keyword.value
+            if field not in static:
+                continue
+            what = self._unhashable(a.value, 1)
+            if what is None or "array" not in what.split(" (", 1)[0]:
+                continue  # a list compares by value: jit finds it again
+            if not ctx.loop_stack and self._calls_of(ctx.code(call.func).strip()) < 2:
+                continue  # one call: nothing to compare the structure with
+            where = f"parameter `{pname}`" if pname else f"argument {position}"
+            self.report(
+                e,
+                f"`{ctx.code(e).strip()}`, an instance of `{info.name}` whose static field `{field}` "
+                f"(declared static: part of the tree structure, not a leaf) is {what}, is passed to "
+                f"`{ctx.code(call.func).strip()}` ({where}): jit compares the static fields with the "
+                f"cached call's, and `==` on arrays raises ValueError (arrays cannot be passed as "
+                f"metadata fields). Make the field a leaf (drop `pytree_node=False`/`static=True`) "
+                f"or store a hashable value (a tuple, a number)",
+            )
+            return
+
+    def _calls_of(self, written: str) -> int:
+        """How many calls in the file are written ``written(...)`` (once per file)."""
+        counts = getattr(self, "_call_counts", None)
+        if counts is None:
+            counts = self._call_counts = {}
+            for n in walk_tree(self.ctx.module):
+                if isinstance(n, cst.Call):
+                    name = dotted_name(n.func)
+                    if name is not None:
+                        counts[name] = counts.get(name, 0) + 1
+        return counts.get(written, 0)
+
     def _local_class(self, call: cst.BaseExpression):
         """The class of this file (at module level) that ``call`` constructs, else None."""
         ctx = self.ctx
@@ -1565,6 +1794,13 @@ class NonHashableStaticArg(Rule):
                 return f"an instance of the dataclass `{name}` whose field `{field}` is {inner} (its hash hashes every field)"
             if how.kind == "linen":
                 return f"an instance of the flax Module `{name}` whose field `{field}` is {inner} (a flax Module hashes its fields)"
+            if how.kind == "module":
+                return f"an instance of the equinox Module `{name}` whose field `{field}` is {inner} (a Module hashes its fields)"
+            return f"an instance of `{name}` whose `__hash__` hashes `self.{field}`, {inner},"
+        for field, what in how.built.items():
+            if containers and what not in ("a list", "a dict", "a set"):
+                continue
+            inner = f"{what} that `__init__` makes"
             if how.kind == "module":
                 return f"an instance of the equinox Module `{name}` whose field `{field}` is {inner} (a Module hashes its fields)"
             return f"an instance of `{name}` whose `__hash__` hashes `self.{field}`, {inner},"
