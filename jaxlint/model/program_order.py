@@ -65,6 +65,7 @@ class Sequence:
         self.at: dict[int, int] = {}  # id(node) -> index of its statement
         self.in_loop: set[int] = set()  # nodes inside a loop of the block
         self._reads: Optional[list] = None  # see _statement_reads
+        self._clears: Optional[list[int]] = None  # see clears
         for i, stmt in enumerate(self.stmts):
             stack = [(stmt, False)]
             while stack:
@@ -79,6 +80,14 @@ class Sequence:
 
     def index(self, node: cst.CSTNode) -> Optional[int]:
         return self.at.get(id(node))
+
+    def clears(self) -> list[int]:
+        """The statements that call ``jax.clear_caches()`` (anywhere inside them), in
+        order: one walk per block, however many rebindings ask."""
+        if self._clears is None:
+            self._clears = [i for i, stmt in enumerate(self.stmts)
+                            if any(_clears_caches(n) for n in (stmt, *descendants(stmt)))]
+        return self._clears
 
     def uses(self, names: set[str], defined_at: Optional[int]) -> list[tuple[int, bool]]:
         """The statements that use a function known here by ``names`` (from statement
@@ -176,8 +185,11 @@ def cleared_after(seq: "Sequence", uses: list[tuple[int, bool]], at: int) -> boo
     iteration clears)."""
     later = [i for i, _ in uses if i > at]
     end = min(later) if later else len(seq.stmts)
-    return any(isinstance(n, cst.Call) and (dotted_name(n.func) or "").rsplit(".", 1)[-1] == "clear_caches"
-               for stmt in seq.stmts[at:end] for n in (stmt, *descendants(stmt)))
+    return any(at <= i < end for i in seq.clears())
+
+
+def _clears_caches(n: cst.CSTNode) -> bool:
+    return isinstance(n, cst.Call) and (dotted_name(n.func) or "").rsplit(".", 1)[-1] == "clear_caches"
 
 
 def bindings(stmt: cst.CSTNode) -> list[tuple[str, Optional[cst.CSTNode]]]:
