@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
@@ -1990,7 +1992,7 @@ class PrngKeyReuse(Rule):
         if ctx.qualname(made.func) not in ("jax.random.PRNGKey", "jax.random.key"):
             return False
         loop = ctx.loop_stack[depth - 1].node
-        if loop_target_read(loop):
+        if loop_target_read(loop, ctx.qualname):
             return False  # `for config in configs:` the same seed for each setting, on purpose
         varying = self._assigned_in(loop)
         if not all(invariant(a.value, varying, calls=False) for a in made.args):
@@ -2611,17 +2613,34 @@ def _evaluation_call(node: cst.Call) -> bool:
     ``inference=True``, ``is_eval=True``), or one that names training, dropout or
     sampling set to False (``train=False``, ``is_training=False``,
     ``enable_dropout=False``, ``use_dropout=False``, ``stochastic=False``)?  The key
-    given is not drawn from (or only by streams that do not change the result)."""
+    given is not drawn from (or only by streams that do not change the result).
+    Whole words of the keyword count (split on ``_`` and camelCase: ``isTraining``),
+    not parts of one (``upsample``, ``constrain``, ``retrieval``, ``latest``); a
+    negation word turns the meaning round (``non_deterministic=False``)."""
     for a in node.args:
         if a.keyword is None or not isinstance(a.value, cst.Name) or a.value.value not in ("True", "False"):
             continue
-        word = a.keyword.value.lower()
-        if a.value.value == "True" and any(w in word for w in ("determin", "eval", "infer", "test")) \
-                and "no_" not in word and "non" not in word:
+        words = _words(a.keyword.value)
+        negated = bool(words & _NEGATIONS)
+        given = a.value.value == "True"
+        if words & _EVAL_WORDS and given != negated:
             return True
-        if a.value.value == "False" and any(w in word for w in ("train", "dropout", "stochastic", "sampl", "noise")):
+        if words & _TRAIN_WORDS and given == negated:
             return True
     return False
+
+
+# whole words of a keyword that name evaluation (True: randomness off) or training,
+# dropout, sampling (False: randomness off)
+_EVAL_WORDS = frozenset(("deterministic", "determinism", "eval", "evaluate", "evaluation", "evaluating",
+                         "inference", "infer", "test", "testing"))
+_TRAIN_WORDS = frozenset(("train", "training", "dropout", "stochastic", "sample", "sampling", "noise", "noisy"))
+_NEGATIONS = frozenset(("no", "non", "not", "without", "disable", "skip"))
+
+
+def _words(identifier: str) -> frozenset:
+    """The lower-case words of an identifier, split on ``_`` and camelCase."""
+    return frozenset(w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", identifier))
 
 
 # samplers that reorder or pick from the array they are given: one key for several

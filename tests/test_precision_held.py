@@ -1,0 +1,324 @@
+"""Mechanisms of the held branches' exemptions narrowed to what they mean (read-through
+of recallF, recallG, precis5): each INVALID two or more ways the exemption used to let
+through, with VALID twins that stay silent.  Snippets written from the mechanism."""
+
+from __future__ import annotations
+
+import textwrap
+
+from jaxlint.lint.linter import lint_source
+from jaxlint.settings import LintSettings
+from jaxlint.workspace.ruleinfo import load_rule_infos
+
+_ALL = frozenset(r.code for r in load_rule_infos())
+
+
+def _found(src: str, code: str | None = None, path: str = "pkg/mod.py") -> list[tuple[str, int, int, str]]:
+    result = lint_source(textwrap.dedent(src), path, LintSettings(select=_ALL))
+    return [(f.code, f.line, f.col, f.message) for f in result.findings if code is None or f.code == code]
+
+
+def _loop_reuse(name: str, by: str, kind: str) -> str:
+    return (f"`{name}` is consumed by `{by}` inside a {kind} but never replaced, so every iteration draws the "
+            f"same random numbers. Split a new key each iteration (`{name}, sub = jax.random.split({name})`) "
+            f"or use `jax.random.fold_in({name}, i)`")
+
+
+# --- JAX301: an evaluation apply is told by whole words of its keyword ---
+# (the mechanism: substrings of the keyword: `sampl` in upsample, `train` in constrain,
+# `eval` in retrieval, `test` in latest; the words now, split on `_` and camelCase)
+
+_EVAL_BY_WORDS = """\
+import haiku as hk
+
+
+def upsampled(model, variables, key, batches):
+    out = []
+    for x in batches:
+        out.append(model.apply(variables, x, upsample=False, rngs={"dropout": key}))
+    return out
+
+
+def constrained(model, variables, key, batches):
+    return [model.apply(variables, x, constrain=False, rngs={"dropout": key}) for x in batches]
+
+
+def forward(x, retrieval, latest):
+    x = hk.Linear(4)(x)
+    if retrieval:
+        x = hk.dropout(hk.next_rng_key(), 0.5, x)
+    return x
+
+
+net = hk.transform(forward)
+
+
+def lookup(params, key, batches):
+    return [net.apply(params, key, x, retrieval=True, latest=True) for x in batches]
+
+
+def dropout_kept(model, variables, key, batches):
+    return [model.apply(variables, x, no_dropout=False, rngs={"dropout": key}) for x in batches]
+"""
+
+_EVAL_TWINS = """\
+import haiku as hk
+
+
+def evaluated(model, variables, key, batches):
+    out = []
+    for x in batches:
+        out.append(model.apply(variables, x, isTraining=False, rngs={"dropout": key}))
+    return out
+
+
+def deterministic(model, variables, key, batches):
+    return [model.apply(variables, x, non_deterministic=False, rngs={"dropout": key}) for x in batches]
+
+
+def forward(x, is_training):
+    x = hk.Linear(4)(x)
+    if is_training:
+        x = hk.dropout(hk.next_rng_key(), 0.5, x)
+    return x
+
+
+net = hk.transform(forward)
+
+
+def predict(params, key, batches):
+    return [net.apply(params, key, x, is_eval=True) for x in batches]
+
+
+def sampled_off(model, variables, key, batches):
+    return [model.apply(variables, x, disable_dropout=True, rngs={"dropout": key}) for x in batches]
+"""
+
+
+def test_keywords_that_only_contain_an_evaluation_word_are_no_evaluation() -> None:
+    assert _found(_EVAL_BY_WORDS) == [
+        ("JAX301", 7, 20, _loop_reuse("key", "model.apply(rngs=...)", "loop")),
+        ("JAX301", 12, 13, _loop_reuse("key", "model.apply(rngs=...)", "comprehension")),
+        ("JAX301", 26, 13, _loop_reuse("key", "hk.dropout` via `net.apply", "comprehension")),
+        ("JAX301", 30, 13, _loop_reuse("key", "model.apply(rngs=...)", "comprehension")),
+    ]
+
+
+def test_evaluation_words_camel_case_and_negated_still_exempt() -> None:
+    assert _found(_EVAL_TWINS) == []
+
+
+# --- JAX501: a jit rebuilt only on change needs a recorded key or a cleared flag ---
+# (the mechanism: any write in the if body to a name its test reads)
+
+_NOT_RECORDED = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+def update(params, batch, n):
+    return params - 0.1 * jnp.mean(batch[:n])
+
+
+def pad_to(x, n):
+    return jnp.pad(x, (0, n - x.shape[0]))
+
+
+def padded(params, batches, n):
+    for x in batches:
+        if x.shape[0] != n:
+            x = pad_to(x, n)
+            step = jax.jit(functools.partial(update, n=n))
+        params = step(params, x)
+    return params
+
+
+def by_shape(params, batches, s):
+    for x in batches:
+        if x.shape != s:
+            s2 = x.shape
+            step = jax.jit(lambda p, b: update(p, b, s2[0]))
+        params = step(params, x)
+    return params
+
+
+def flag_set_not_cleared(params, batches):
+    dirty = True
+    for x in batches:
+        if dirty:
+            step = jax.jit(lambda p, b: update(p, b, x.shape[0]))
+            dirty = True
+        params = step(params, x)
+    return params
+
+
+def logged_not_cached(params, batches, cache, log):
+    for x in batches:
+        if x.shape not in cache:
+            step = jax.jit(lambda p, b: update(p, b, x.shape[0]))
+            log.append(x.shape)
+        params = step(params, x)
+    return params
+"""
+
+_RECORDED = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+def update(params, batch, n):
+    return params - 0.1 * jnp.mean(batch[:n])
+
+
+def cached(params, batches):
+    cache = {}
+    for x in batches:
+        if x.shape not in cache:
+            step = jax.jit(lambda p, b: update(p, b, x.shape[0]))
+            cache[x.shape] = step
+        params = cache[x.shape](params, x)
+    return params
+
+
+def built_once(params, batches):
+    built = False
+    for x in batches:
+        if not built:
+            step = jax.jit(lambda p, b: update(p, b, 4))
+            built = True
+        params = step(params, x)
+    return params
+
+
+def keyed_on_a_pair(params, batches, m):
+    last = None
+    for x in batches:
+        if (x.shape[0], m) != last:
+            step = jax.jit(lambda p, b: update(p, b, x.shape[0]))
+            last = (x.shape[0], m)
+        params = step(params, x)
+    return params
+
+
+def seen_set(params, batches):
+    seen = set()
+    for x in batches:
+        n = x.shape[0]
+        if n not in seen:
+            step = jax.jit(functools.partial(update, n=n))
+            seen.add(n)
+        params = step(params, x)
+    return params
+
+
+def unset(params, batches):
+    step = None
+    for x in batches:
+        if step is None:
+            step = jax.jit(lambda p, b: update(p, b, 4))
+        params = step(params, x)
+    return params
+"""
+
+_FRESH = ("compiles again on every iteration of the loop: jit caches per function object and this one is "
+          "new each time. Create the jitted function once (outside the loop or at module level) and pass "
+          "the varying values as arguments")
+
+
+def test_jit_under_a_test_whose_body_records_no_key_still_reported() -> None:
+    assert _found(_NOT_RECORDED, code="JAX501") == [
+        ("JAX501", 19, 20, "`jit` of a `functools.partial(...)` object " + _FRESH),
+        ("JAX501", 28, 20, "`jit` of a `lambda` " + _FRESH),
+        ("JAX501", 37, 20, "`jit` of a `lambda` " + _FRESH),
+        ("JAX501", 46, 20, "`jit` of a `lambda` " + _FRESH),
+    ]
+
+
+def test_jit_rebuilt_when_a_recorded_key_changes_is_not_reported() -> None:
+    assert _found(_RECORDED, code="JAX501") == []
+
+
+# --- JAX301: a loop target read only by a closure the iteration never runs ---
+# (the mechanism: any read inside a lambda or nested def proved the iterations differ;
+# now only a closure the iteration calls or transforms does)
+
+_STORED_CLOSURES = """\
+import jax
+
+
+def collect_hooks(settings):
+    hooks = []
+    draws = []
+    for cfg in settings:
+        hooks.append(lambda: print(cfg))
+        draws.append(jax.random.normal(jax.random.PRNGKey(0), (3,)))
+    return hooks, draws
+
+
+def register(settings, table):
+    draws = []
+    for name in settings:
+        def report():
+            return name
+        table.append(report)
+        draws.append(jax.random.uniform(jax.random.PRNGKey(1), (2,)))
+    return draws
+"""
+
+_RUN_CLOSURES = """\
+from functools import partial
+
+import jax
+
+
+def create(key):
+    return [jax.random.normal(key, (3,))]
+
+
+def test_sampling_can_be_jitted():
+    for algorithm in ["wilson", "colbourn"]:
+        f = jax.jit(lambda x: x * len(algorithm))
+        for dist in create(jax.random.PRNGKey(0)):
+            f(dist)
+
+
+def called(settings):
+    draws = []
+    for cfg in settings:
+        show = lambda: print(cfg)
+        show()
+        draws.append(jax.random.normal(jax.random.PRNGKey(0), (3,)))
+    return draws
+
+
+def decorated(settings, x):
+    draws = []
+    for scale in settings:
+        @partial(jax.jit, static_argnums=())
+        def step(v):
+            return v * scale
+        draws.append(jax.random.normal(jax.random.PRNGKey(0), (3,)))
+    return draws
+"""
+
+
+def _same_seed(seed: int, sampler: str) -> str:
+    return (f"`jax.random.PRNGKey({seed})` makes the same key in every iteration of the loop and "
+            f"`random.{sampler}` draws with the same arguments, so every iteration gets the same random "
+            "numbers. Create the key once before the loop and split it each iteration, or use "
+            "`jax.random.fold_in(key, i)`")
+
+
+def test_loop_target_read_only_by_a_stored_closure_still_reported() -> None:
+    assert _found(_STORED_CLOSURES, code="JAX301") == [
+        ("JAX301", 9, 22, _same_seed(0, "normal")),
+        ("JAX301", 19, 22, _same_seed(1, "uniform")),
+    ]
+
+
+def test_loop_target_read_by_a_closure_run_or_transformed_in_the_iteration() -> None:
+    assert _found(_RUN_CLOSURES, code="JAX301") == []
