@@ -322,3 +322,183 @@ def test_loop_target_read_only_by_a_stored_closure_still_reported() -> None:
 
 def test_loop_target_read_by_a_closure_run_or_transformed_in_the_iteration() -> None:
     assert _found(_RUN_CLOSURES, code="JAX301") == []
+
+
+# --- JAX405: the one-time setup exemption needs a setup that runs once ---
+# (the mechanism: any setter giving a None placeholder a value computed there was taken
+# for a one-time setup; one called before every call of the jitted function (from the
+# method that calls it, under a guard that is no done-flag, or in a driving loop) leaves
+# the trace with the first value: checked with JAX, `Solver.step` and the loop over
+# `Calibrated` print the first value twice)
+
+_RECOMPUTED_BEFORE_EACH_CALL = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+class Solver:
+    def __init__(self, schedule):
+        self.schedule = schedule
+        self.t = 0
+        self.epsilon = None
+
+    def _update_epsilon(self):
+        self.epsilon = self.schedule(self.t)
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def _step(self, x):
+        return x * self.epsilon
+
+    def step(self, x):
+        self._update_epsilon()
+        self.t += 1
+        return self._step(x)
+
+
+class Calibrated:
+    def __init__(self, base, decay):
+        self.base = base
+        self.decay = decay
+        self.epoch = 0
+        self.scale = None
+        self.forward = jax.jit(self._forward)
+
+    def calibrate(self):
+        self.scale = self.base * self.decay ** self.epoch
+
+    def _forward(self, x):
+        return x * self.scale
+
+
+def train(model, batches):
+    for x in batches:
+        model.calibrate()
+        model.epoch += 1
+        model.forward(x)
+
+
+class Logged:
+    def __init__(self, verbose):
+        self.verbose = verbose
+        self.calls = 0
+        self.threshold = None
+
+    def _refresh(self):
+        self.threshold = 1.0 + self.calls
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def clip(self, x):
+        return jnp.minimum(x, self.threshold)
+
+    def run(self, x):
+        self.calls += 1
+        if self.verbose:
+            self._refresh()
+        return self.clip(x)
+
+"""
+
+_SET_UP_ONCE = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+class SelfGuarded:
+    def __init__(self, schedule):
+        self.schedule = schedule
+        self._ready = False
+        self.epsilon = None
+
+    def _prepare(self):
+        if self._ready:
+            return
+        self.epsilon = self.schedule(0)
+        self._ready = True
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def _step(self, x):
+        return x * self.epsilon
+
+    def step(self, x):
+        self._prepare()
+        return self._step(x)
+
+
+class FlagAtTheCall:
+    def __init__(self, schedule):
+        self.schedule = schedule
+        self._ready = False
+        self.epsilon = None
+
+    def _prepare(self):
+        self.epsilon = self.schedule(0)
+        self._ready = True
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def _step(self, x):
+        return x * self.epsilon
+
+    def step(self, x):
+        if not self._ready:
+            self._prepare()
+        return self._step(x)
+
+
+class NoneInside:
+    def __init__(self, schedule):
+        self.schedule = schedule
+        self.epsilon = None
+
+    def _prepare(self):
+        if self.epsilon is None:
+            self.epsilon = self.schedule(0)
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def _step(self, x):
+        return x * self.epsilon
+
+    def step(self, x):
+        self._prepare()
+        return self._step(x)
+
+
+class SetupOnce:
+    def __init__(self, base):
+        self.base = base
+        self.scale = None
+        self.forward = jax.jit(self._forward)
+
+    def calibrate(self):
+        self.scale = self.base * 2
+
+    def _forward(self, x):
+        return x * self.scale
+
+
+def serve(model, batches):
+    model.calibrate()
+    for x in batches:
+        model.forward(x)
+"""
+
+
+def _stale_self(attr: str, method: str, setter: str, line: int) -> str:
+    return (f"`self.{attr}` is read in `{method}`, which is jitted with `self` a Python object, and "
+            f"`{setter}` sets it (line {line}): the compiled function keeps the value read at its first "
+            "trace, so later calls ignore the change. Pass it as an argument (or make the object a pytree)")
+
+
+def test_setup_recomputed_before_each_call_still_reported() -> None:
+    assert _found(_RECOMPUTED_BEFORE_EACH_CALL, code="JAX405") == [
+        ("JAX405", 18, 20, _stale_self("epsilon", "_step", "_update_epsilon", 14)),
+        ("JAX405", 38, 20, _stale_self("scale", "_forward", "calibrate", 35)),
+        ("JAX405", 59, 31, _stale_self("threshold", "clip", "_refresh", 55)),
+    ]
+
+
+def test_setup_guarded_by_a_done_flag_or_none_or_called_once_is_not_reported() -> None:
+    assert _found(_SET_UP_ONCE, code="JAX405") == []
