@@ -4,8 +4,12 @@ through, with VALID twins that stay silent.  Snippets written from the mechanism
 
 from __future__ import annotations
 
+import json
 import textwrap
 
+from click.testing import CliRunner
+
+from jaxlint.cli import cli
 from jaxlint.lint.linter import lint_source
 from jaxlint.settings import LintSettings
 from jaxlint.workspace.ruleinfo import load_rule_infos
@@ -502,3 +506,165 @@ def test_setup_recomputed_before_each_call_still_reported() -> None:
 
 def test_setup_guarded_by_a_done_flag_or_none_or_called_once_is_not_reported() -> None:
     assert _found(_SET_UP_ONCE, code="JAX405") == []
+
+
+# --- JAX201/JAX202: a helper that transforms its function argument on one path only ---
+# (the mechanism: a parameter handed to a transformation anywhere in the helper made
+# every caller's function traced; `f = jax.jit(fn) if jit else fn`, `if backend ==
+# "eager": return fn`, `if use_scan: return lax.scan(step, ...)` then a Python loop:
+# traced only where the call picks the transforming path by a literal, or the
+# parameter's literal default; checked with JAX: a, b, c, d raise, e, f, g run)
+
+_ONE_PATH_ONLY = """\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def maybe_jit(fn, jit=True):
+    f = jax.jit(fn) if jit else fn
+    return f
+
+
+def compile_fn(fn, backend="eager"):
+    if backend == "eager":
+        return fn
+    return jax.jit(fn)
+
+
+def run(step, xs, use_scan):
+    if use_scan:
+        return lax.scan(step, 0.0, xs)[0]
+    carry = 0.0
+    for x in xs:
+        carry, _ = step(carry, x)
+    return carry
+
+
+def loss_a(x):
+    if x > 0:
+        return x
+    return -x
+
+
+def loss_b(x):
+    return float(x) * 2
+
+
+def loss_c(x):
+    return int(x.sum())
+
+
+def step_d(c, x):
+    if x > 0:
+        return c + x, None
+    return c, None
+
+
+def loss_e(x):
+    if x > 0:
+        return x
+    return -x
+
+
+def loss_f(x):
+    return float(x) * 2
+
+
+def step_g(c, x):
+    if x > 0:
+        return c + x, None
+    return c, None
+
+
+def main(flag):
+    a = maybe_jit(loss_a)
+    b = maybe_jit(loss_b, jit=True)
+    c = compile_fn(loss_c, backend="jit")
+    d = run(step_d, jnp.arange(3.0), use_scan=True)
+    e = maybe_jit(loss_e, jit=False)
+    f = compile_fn(loss_f)
+    g = run(step_g, jnp.arange(3.0), flag)
+    return a, b, c, d, e, f, g
+"""
+
+
+def _if_traced(fn: str, param: str, how: str) -> str:
+    tail = ("; or, if `x` is a Python value, mark it static (static_argnums=0)" if "jit" in how else "")
+    return (f"Python `if` on a traced value: it depends on the traced argument `{param}` of `{fn}` ({how}); "
+            "this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`" + tail)
+
+
+def _conversion(call: str, fn: str, dtype: str) -> str:
+    return (f"`{call}()` needs a concrete value, but its argument is traced: it depends on the traced argument "
+            f"`x` of `{fn}` (wrapped by jax.jit); this raises ConcretizationTypeError. Instead, keep it as an "
+            f"array (`x.astype(jnp.{dtype})`), or return it and convert outside the traced function; or, if `x` "
+            "is a Python value, mark it static (static_argnums=0)")
+
+
+def test_function_given_to_a_helper_that_transforms_it_on_one_path() -> None:
+    assert _found(_ONE_PATH_ONLY) == [
+        ("JAX201", 27, 8, _if_traced("loss_a", "x", "wrapped by jax.jit")),
+        ("JAX202", 33, 12, _conversion("float", "loss_b", "float32")),
+        ("JAX202", 37, 12, _conversion("int", "loss_c", "int32")),
+        ("JAX201", 41, 8, _if_traced("step_d", "x", "a body passed to lax.scan")),
+    ]
+
+
+def test_function_given_to_a_helper_that_transforms_it_on_one_path_across_modules(tmp_path, monkeypatch) -> None:
+    files = {
+        "pyproject.toml": "[project]\nname = 'pkg'\n",
+        "pkg/__init__.py": "",
+        "pkg/util.py": """\
+            import jax
+
+
+            def maybe_jit(fn, jit=False):
+                if jit:
+                    return jax.jit(fn)
+                return fn
+
+
+            def train(loss_fn):
+                return maybe_jit(loss_fn, jit=True)
+            """,
+        "pkg/train.py": """\
+            from pkg.util import maybe_jit, train
+
+
+            def loss_on(x):
+                if x > 0:
+                    return x
+                return -x
+
+
+            def loss_off(x):
+                if x > 0:
+                    return x
+                return -x
+
+
+            def loss_default(x):
+                return float(x)
+
+
+            def loss_handed_on(x):
+                return int(x)
+
+
+            fast = maybe_jit(loss_on, jit=True)
+            slow = maybe_jit(loss_off, jit=False)
+            plain = maybe_jit(loss_default)
+            step = train(loss_handed_on)
+            """,
+    }
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text))
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(cli, [".", "--no-cache", "--output-format", "json", "--exit-zero"])
+    assert res.exit_code == 0, res.output
+    got = sorted((f["code"], f["filename"], f["location"]["row"], f["location"]["column"])
+                 for f in json.loads(res.output))
+    assert got == [("JAX201", "pkg/train.py", 5, 8), ("JAX202", "pkg/train.py", 21, 12)]
