@@ -10,7 +10,7 @@ of the one it is given.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Optional
+from typing import Callable, Optional
 
 import libcst as cst
 
@@ -62,26 +62,6 @@ def key_param_consumed(unit: Unit, name: str, how: str) -> None:
         if name in u.assigned or name in u.global_names or name in u.nonlocal_names:
             return
         u = u.parent
-
-
-def assigned_in(node: cst.CSTNode) -> set[str]:
-    """The names a loop (or comprehension) binds in its targets and body."""
-    out: set[str] = set()
-
-    def names(t: cst.CSTNode) -> Iterator[str]:
-        for n in (t, *descendants(t)):
-            if isinstance(n, cst.Name):
-                yield n.value
-
-    for n in (node, *descendants(node)):
-        if isinstance(n, cst.Assign):
-            for t in n.targets:
-                out.update(names(t.target))
-        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
-            out.update(names(n.target))
-        elif isinstance(n, cst.AsName):
-            out.update(names(n.name))
-    return out
 
 
 def invariant(expr: cst.CSTNode, varying: set[str], calls: bool) -> bool:

@@ -13,7 +13,7 @@ from jaxlint.model import values as V
 from jaxlint.model.scopes import writes
 from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings, cleared_after
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import children, descendants, dotted_name, keyword_arg, positional_args, walk_tree
+from jaxlint.model.walk import children, descendants, dotted_name, keyword_arg, positional_args, self_writes, walk_tree
 from jaxlint.rules.impurity._common import binds
 
 
@@ -1522,7 +1522,7 @@ class StaleGlobalRead(Rule):
         sites = named or mine
         if not sites:
             return False
-        reset = {a for a in _self_writes(setter.node)}
+        reset = set(self_writes(setter.node, nested=False) or ())
         for site in sites:
             if site.scope is setter or not (reset & _keeps(site)):
                 return False
@@ -1601,24 +1601,6 @@ def _clears_caches(node: cst.CSTNode) -> bool:
                for n in descendants(node))
 
 
-def _self_writes(node: cst.CSTNode) -> list[str]:
-    """The attributes of ``self`` that ``node`` assigns (outside nested functions)."""
-    out = []
-    for n in walk_tree(node, lambda c: c is not node and isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))):
-        targets: list[cst.CSTNode] = []
-        if isinstance(n, cst.Assign):
-            targets = [t.target for t in n.targets]
-        elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
-            targets = [n.target]
-        while targets:
-            t = targets.pop()
-            if isinstance(t, (cst.Tuple, cst.List)):
-                targets.extend(el.value for el in t.elements)
-            elif isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
-                out.append(t.attr.value)
-    return out
-
-
 def _keeps(site) -> set[str]:
     """What the method applying a transformation at call time keeps of it: the
     ``self`` attribute its result is stored in, and the ``self`` attributes read by
@@ -1683,7 +1665,7 @@ def _runs_once(cls, setter: Unit, module: cst.Module) -> bool:
     m.refresh(); m.step(b)``).  A setter called unguarded from another method (before
     each call of the jitted function) runs again and again."""
     name = setter.name
-    sets = _self_writes(setter.node)
+    sets = self_writes(setter.node, nested=False) or []
     node = setter.node
     if isinstance(node, cst.FunctionDef) and isinstance(node.body, cst.IndentedBlock):
         stmts = node.body.body

@@ -12,10 +12,11 @@ from typing import Optional
 
 from jaxlint.model import apis, liveness
 from jaxlint.model import values as V
-from jaxlint.model.keyflow import assigned_in, invariant, key_like_name, loop_target_read, rngs_keys
+from jaxlint.model.keyflow import invariant, key_like_name, loop_target_read, rngs_keys
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import writes
-from jaxlint.model.walk import arg_at, children, descendants, dotted_name, int_value, keyword_arg, positional_args, walk_tree
+from jaxlint.model.walk import (arg_at, assigned_in, children, descendants, dotted_name, int_value, keyword_arg,
+                                positional_args, walk_tree)
 
 
 class PrngKeyReuse(Rule):
