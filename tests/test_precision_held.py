@@ -668,3 +668,58 @@ def test_function_given_to_a_helper_that_transforms_it_on_one_path_across_module
     got = sorted((f["code"], f["filename"], f["location"]["row"], f["location"]["column"])
                  for f in json.loads(res.output))
     assert got == [("JAX201", "pkg/train.py", 5, 8), ("JAX202", "pkg/train.py", 21, 12)]
+
+
+_GUARDS_JOINED = """\
+import functools
+
+import jax
+
+
+class Verbose:
+    def __init__(self, schedule):
+        self.schedule = schedule
+        self.t = 0
+        self.verbose = True
+        self.epsilon = None
+
+    def _update(self):
+        self.epsilon = self.schedule(self.t)
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def _step(self, x):
+        return x * self.epsilon
+
+    def step(self, x):
+        if self.epsilon is None or self.verbose:
+            self._update()
+        self.t += 1
+        return self._step(x)
+
+
+class Both:
+    def __init__(self, schedule):
+        self.schedule = schedule
+        self.epsilon = None
+        self.delta = None
+
+    def _update(self):
+        self.epsilon = self.schedule(0)
+        self.delta = self.schedule(1)
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def _step(self, x):
+        return x * self.epsilon
+
+    def step(self, x):
+        if self.epsilon is None or self.delta is None:
+            self._update()
+        return self._step(x)
+"""
+
+
+def test_setup_under_a_joined_guard_runs_once_only_when_every_part_is_a_done_test() -> None:
+    # `self.epsilon is None or self.verbose` runs the setup again while verbose is set
+    assert _found(_GUARDS_JOINED, code="JAX405") == [
+        ("JAX405", 18, 20, _stale_self("epsilon", "_step", "_update", 14)),
+    ]

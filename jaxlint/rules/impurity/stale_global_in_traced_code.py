@@ -1701,9 +1701,11 @@ def _done_test(test: cst.BaseExpression, sets: list[str], done: bool) -> bool:
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         return _done_test(test.expression, sets, not done)
     if isinstance(test, cst.BooleanOperation):
-        # `if self.x is None or self.y is None:` runs the setup while any is unset
+        # leaving once done: `if self._ready or ...: return` (one part suffices), `and`
+        # (every part); running the setup only while not done: `if self._opt is None and
+        # ...:` (one part suffices), `if self.x is None or self.y is None:` (every part)
         parts = (test.left, test.right)
-        if isinstance(test.operator, cst.Or) != done:
+        if isinstance(test.operator, cst.Or) == done:
             return any(_done_test(t, sets, done) for t in parts)
         return all(_done_test(t, sets, done) for t in parts)
     attr = _self_attr(test)
