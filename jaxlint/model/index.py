@@ -1119,7 +1119,8 @@ class Indexer:
                 # body_fun(i, val) else: lax.fori_loop(..., body_fun, ...)`: a setting)
                 scope = site.scope
                 if self._transformed_ids is None:
-                    self._transformed_ids = {id(s.fn_expr) for s in self.index.sites}
+                    self._transformed_ids = {id(s.fn_expr) for s in self.index.sites
+                                             if s.transform.traces and not s.transform.host}
                 mode = dual_mode.mode_of(scope.node, site.call if site.call is not None else fn, fn.value,
                                          {p.name: p for p in scope.params}, self._transformed_ids)
                 if mode == dual_mode.UNKNOWN:
