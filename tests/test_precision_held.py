@@ -487,6 +487,20 @@ def serve(model, batches):
     model.calibrate()
     for x in batches:
         model.forward(x)
+
+
+def serve_each(configs, batches):
+    for base in configs:
+        model = SetupOnce(base)
+        model.calibrate()
+        for x in batches:
+            model.forward(x)
+
+
+def serve_all(models, x):
+    for model in models:
+        model.calibrate()
+        model.forward(x)
 """
 
 

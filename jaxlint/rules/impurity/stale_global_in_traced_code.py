@@ -13,7 +13,8 @@ from jaxlint.model import values as V
 from jaxlint.model.scopes import writes
 from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings, cleared_after
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import children, descendants, dotted_name, keyword_arg, positional_args, self_writes, walk_tree
+from jaxlint.model.walk import (bound_names, children, descendants, dotted_name, keyword_arg, positional_args,
+                                self_writes, walk_tree)
 from jaxlint.rules.impurity._common import binds
 
 
@@ -1750,17 +1751,34 @@ def _guarded_call(fn: cst.CSTNode, call: cst.Call, sets: list[str]) -> bool:
     return _under_guard(fn, call, sets)
 
 
+def _loop_binds(loop: cst.CSTNode) -> set[str]:
+    """The names a loop binds to a new object: its target, and names its body assigns
+    (``m = Model(cfg)``; not ``m.epoch += 1``, which changes the object)."""
+    out = {n.value for n in bound_names(loop.target)} if isinstance(loop, cst.For) else set()
+    for n in descendants(loop):
+        if isinstance(n, cst.AssignTarget):
+            out.update(x.value for x in bound_names(n.target))
+        elif isinstance(n, (cst.AnnAssign, cst.NamedExpr)):
+            out.update(x.value for x in bound_names(n.target))
+    return out
+
+
 def _called_in_loop(module: cst.Module, name: str) -> bool:
-    """Does code of the file call ``obj.<name>(...)`` (not on ``self``) inside a loop?"""
-    stack: list[tuple[cst.CSTNode, bool]] = [(module, False)]
+    """Does code of the file call ``obj.<name>(...)`` (not on ``self``) inside a loop,
+    on the same instance in every iteration (not ``for cfg in cfgs: m = Model(cfg);
+    m.load()``, nor ``for m in models: m.load()``: each instance set up once)?"""
+    stack: list[tuple[cst.CSTNode, tuple]] = [(module, ())]
     while stack:
-        n, looped = stack.pop()
-        if isinstance(n, cst.Call) and looped and isinstance(n.func, cst.Attribute) and n.func.attr.value == name \
+        n, loops = stack.pop()
+        if loops and isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == name \
                 and not (isinstance(n.func.value, cst.Name) and n.func.value.value == "self"):
-            return True
+            base = dotted_name(n.func.value)
+            head = base.split(".", 1)[0] if base is not None else None
+            if head is None or not any(head in _loop_binds(loop) for loop in loops):
+                return True
         if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            looped = False
-        inner = looped or isinstance(n, (cst.For, cst.While))
+            loops = ()
+        inner = loops + (n,) if isinstance(n, (cst.For, cst.While)) else loops
         stack.extend((c, inner) for c in children(n))
     return False
 
