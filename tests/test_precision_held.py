@@ -501,6 +501,25 @@ def serve_all(models, x):
     for model in models:
         model.calibrate()
         model.forward(x)
+
+
+class Loader:
+    def __init__(self, config):
+        self.config = config
+        self.shardings = None
+
+    def load_params(self, params):
+        if self.config.nnx:
+            return self._load_nnx(params)
+        return params
+
+    def _load_nnx(self, params):
+        self.shardings = tuple(self.config.axes)
+        return params
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def insert(self, cache):
+        return jax.lax.with_sharding_constraint(cache, self.shardings)
 """
 
 

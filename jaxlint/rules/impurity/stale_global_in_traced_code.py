@@ -1684,10 +1684,35 @@ def _runs_once(cls, setter: Unit, module: cst.Module) -> bool:
         for n in descendants(m.node):
             if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == name \
                     and isinstance(n.func.value, cst.Name) and n.func.value.value == "self" \
-                    and not _guarded_call(m.node, n, sets):
+                    and not _guarded_call(m.node, n, sets) and not _one_time_caller(cls, m, name, module):
                 return False
     # code of the file calling it on an instance in a loop
     return not _called_in_loop(module, name)
+
+
+def _one_time_caller(cls, caller: Unit, setter: str, module: cst.Module) -> bool:
+    """Is ``caller`` (a method calling the setup ``setter``) itself a one-time entry
+    (``load_params`` handing over to ``_load_params_nnx``): no method of the class calls
+    it (construction aside), no code of the file calls it in a loop, and it calls no
+    jitted method of the class nor an attribute that may hold a jitted function (a
+    ``step`` that refreshes the value and then calls the jit runs again and again)?"""
+    own = caller.name
+    for name, m in cls.methods.items():
+        if name in _SETUP or not isinstance(m.node, cst.FunctionDef):
+            continue
+        for n in descendants(m.node):
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == own \
+                    and isinstance(n.func.value, cst.Name) and n.func.value.value == "self":
+                return False
+    if _called_in_loop(module, own):
+        return False
+    for n in descendants(caller.node):
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and isinstance(n.func.value, cst.Name) \
+                and n.func.value.value == "self" and n.func.attr.value != setter:
+            m = cls.methods.get(n.func.attr.value)
+            if m is None or m.traced:
+                return False
+    return True
 
 
 def _leaves(block: cst.CSTNode) -> bool:
