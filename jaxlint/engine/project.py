@@ -183,6 +183,9 @@ def _kinds_out(interp: Interpreter) -> dict:
         if unit.transformed_params and isinstance(unit.node, cst.FunctionDef) and unit.cls is None:
             takes[name] = {"params": [[p.name, p.kind, p.index] for p in unit.params],
                            "transforms": dict(sorted(unit.transformed_params.items()))}
+            if unit.transform_conditions:
+                # transformed on one path only: the test of a parameter that picks it
+                takes[name]["when"] = dict(sorted(unit.transform_conditions.items()))
     if takes:
         out["takes_fns"] = takes  # functions that hand a parameter to a transformation
     wanted = instances.wanted_instances(interp)

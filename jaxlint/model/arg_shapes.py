@@ -23,7 +23,7 @@ import libcst as cst
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import positional_args
+from jaxlint.model.walk import assigned_in, positional_args
 from jaxlint.model.walk import children as _children
 
 # transformations whose function receives the arguments as they are given
@@ -147,31 +147,6 @@ def _read_given(sh: list) -> tuple:
     return (tuple(sh[0]), bool(sh[1]), tuple(rng) if rng is not None else None)
 
 
-def assigned_in(node: cst.CSTNode) -> frozenset:
-    """The names a loop's body binds (its target too)."""
-    out = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        t = type(n)
-        if t in (cst.FunctionDef, cst.ClassDef, cst.Lambda) and n is not node:
-            if t is not cst.Lambda:
-                out.add(n.name.value)
-            continue
-        if t is cst.AssignTarget or t is cst.For or t is cst.CompFor:
-            tgt = n.target
-        elif t in (cst.AugAssign, cst.AnnAssign, cst.NamedExpr):
-            tgt = n.target
-        elif t is cst.AsName:
-            tgt = n.name
-        else:
-            tgt = None
-        if tgt is not None:
-            out.update(x.value for x in _names(tgt))
-        stack.extend(_children(n))
-    return frozenset(out)
-
-
 def _names(node: cst.CSTNode) -> list:
     stack, out = [node], []
     while stack:
@@ -194,7 +169,7 @@ def rebound_in_loop(ctx, arg: cst.CSTNode) -> bool:
         key = id(frame.node)
         bound = memo.get(key)
         if bound is None:
-            bound = memo[key] = assigned_in(frame.node)
+            bound = memo[key] = assigned_in(frame.node, defs=True)
         if read & bound:
             return True
     return False

@@ -17,7 +17,7 @@ from typing import Callable, NamedTuple, Optional
 import libcst as cst
 
 from jaxlint.model.kinds import dataclass_fields
-from jaxlint.model.walk import dotted_name, keyword_arg, string_value, walk_tree
+from jaxlint.model.walk import keyword_arg, self_writes, walk_tree
 
 _FROZEN_DECORATORS = frozenset({"flax.struct.dataclass"})
 
@@ -281,41 +281,24 @@ def _init_params(init: cst.FunctionDef) -> Optional[tuple[list[str], dict[str, s
                 if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self" \
                         and isinstance(small.value, cst.Name) and small.value.value in params:
                     sets[t.attr.value] = small.value.value
-    seen = _self_writes(init)
+    seen = _init_write_counts(init)
     if seen is None:
         return None
     return params, {f: p for f, p in sets.items() if seen.get(f) == 1}
 
 
-_SETATTRS = ("setattr", "object.__setattr__")
-
-
-def _self_writes(init: cst.FunctionDef) -> Optional[dict[str, int]]:
+def _init_write_counts(init: cst.FunctionDef) -> Optional[dict[str, int]]:
     """{attribute: how many statements anywhere in ``init`` write ``self.attribute``}
     (``=``, annotated, ``+=``, ``del``, ``setattr(self, "a", v)``, inside an ``if`` or a
     loop too: ``if isinstance(s, list): self.s = tuple(s)`` normalises it); None for a
     ``setattr`` of ``self`` with a name it cannot read."""
+    found = self_writes(init.body, deep=True, deletes=True, setattrs=True)
+    if found is None:
+        return None
     seen: dict[str, int] = {}
-    for n in walk_tree(init.body):
-        if isinstance(n, cst.Assign):
-            targets = [t.target for t in n.targets]
-        elif isinstance(n, (cst.AnnAssign, cst.AugAssign, cst.Del)):
-            targets = [n.target]
-        elif isinstance(n, cst.Call) and n.args and isinstance(n.args[0].value, cst.Name) \
-                and n.args[0].value.value == "self" and dotted_name(n.func) in _SETATTRS:
-            name = string_value(n.args[1].value) if len(n.args) > 1 else None
-            if name is None:
-                return None
-            seen[name] = seen.get(name, 0) + 1
-            continue
-        else:
-            continue
-        for t in targets:
-            for m in walk_tree(t):
-                if isinstance(m, cst.Attribute) and isinstance(m.value, cst.Name) and m.value.value == "self":
-                    seen[m.attr.value] = seen.get(m.attr.value, 0) + 1
+    for a in found:
+        seen[a] = seen.get(a, 0) + 1
     return seen
-
 
 
 def attribute_param(node: cst.ClassDef, qualname: Callable[[cst.CSTNode], Optional[str]], attr: str) -> Optional[tuple[list[str], str]]:
@@ -346,7 +329,7 @@ def attribute_value(node: cst.ClassDef, attr: str) -> Optional[cst.BaseExpressio
     init = _method(node, "__init__")
     if init is None or node.bases or _set_outside_init(node, [attr]):
         return None
-    seen = _self_writes(init)
+    seen = _init_write_counts(init)
     if seen is None or seen.get(attr) != 1:
         return None
     for stmt in init.body.body:

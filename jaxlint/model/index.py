@@ -16,7 +16,8 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, arg_shapes, factreads, gradtrace, holders, kinds, module_entries, pytree_read, pytrees
+from jaxlint.model import (apis, arg_shapes, dual_mode, factreads, gradtrace, holders, kinds, module_entries, pytree_read,
+                           pytrees)
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
@@ -269,6 +270,10 @@ class Indexer:
         # a transformation applied to a parameter (`def fit(loss_fn): jax.jit(jax.grad(loss_fn))`):
         # (the function, the parameter, the site); what its callers pass is transformed
         self._param_sites: list[tuple[Unit, str, TransformSite]] = []
+        # (functions handed to a transformation in the file; parameters some site
+        # transforms on every path)
+        self._transformed_ids: Optional[set[int]] = None
+        self._always: set[tuple[int, str]] = set()
 
     # -- qualified names ------------------------------------------------------
     def qualname(self, expr: cst.CSTNode) -> Optional[str]:
@@ -908,11 +913,15 @@ class Indexer:
             record = takes[written]
             params = [ParamInfo(name=n, kind=k, index=i, default=None, annotation=None) for n, k, i in record["params"]]
             callee = Unit(node=call, name=written, qualname=written, parent=None, params=params)
+            when = record.get("when") or {}
             for pname, tq in sorted(record["transforms"].items()):
                 t = apis.transform_for(tq)
                 param = callee.param(pname)
                 if t is None or param is None:
                     continue
+                cond = when.get(pname)
+                if cond is not None and not _picks(cond, call, callee):
+                    continue  # `maybe_jit(loss, jit=False)`: the eager path
                 arg = _arg_for(call, callee, param)
                 if arg is None:
                     continue
@@ -946,10 +955,13 @@ class Indexer:
             param = callee.param(pname)
             if param is None or not isinstance(callee.node, cst.FunctionDef):
                 continue
+            cond = callee.transform_conditions.get(pname)
             for unit, call in calls_of.get(id(callee), ()):
                 if (id(call), id(site)) in done:
                     continue
                 done.add((id(call), id(site)))
+                if cond is not None and not _picks(cond, call, callee):
+                    continue  # the helper's path without the transformation (or unknown)
                 arg = _arg_for(call, callee, param)
                 if arg is None:
                     continue
@@ -1126,12 +1138,25 @@ class Indexer:
             fn = site.fn_expr
             if type(fn) is cst.Name and not site.scope.is_module and site.scope.param(fn.value) is not None \
                     and fn.value not in site.scope.assigned and site.transform.traces and not site.transform.host:
-                # a function-valued parameter: the callers' functions are transformed (not
-                # by a helper with an eager mode, `if DISABLE_JIT: body_fun(i, val) else:
-                # lax.fori_loop(..., body_fun, ...)`: which branch runs is a setting)
-                if not _dual_mode(site.scope.node, site.call if site.call is not None else fn, fn.value):
-                    self._param_sites.append((site.scope, fn.value, site))
-                    site.scope.transformed_params[fn.value] = site.qualname
+                # a function-valued parameter: the callers' functions are transformed (by
+                # a helper with an eager mode only where the call picks the transformed
+                # path: `f = jax.jit(fn) if jit else fn` with `jit=True`; `if DISABLE_JIT:
+                # body_fun(i, val) else: lax.fori_loop(..., body_fun, ...)`: a setting)
+                scope = site.scope
+                if self._transformed_ids is None:
+                    self._transformed_ids = {id(s.fn_expr) for s in self.index.sites
+                                             if s.transform.traces and not s.transform.host}
+                mode = dual_mode.mode_of(scope.node, site.call if site.call is not None else fn, fn.value,
+                                         {p.name: p for p in scope.params}, self._transformed_ids)
+                if mode == dual_mode.UNKNOWN:
+                    return
+                if mode == dual_mode.ALWAYS:
+                    scope.transform_conditions.pop(fn.value, None)
+                    self._always.add((id(scope), fn.value))
+                elif (id(scope), fn.value) not in self._always:
+                    scope.transform_conditions[fn.value] = mode  # type: ignore[assignment]
+                self._param_sites.append((scope, fn.value, site))
+                scope.transformed_params[fn.value] = site.qualname
                 return
             self._external_site(site, n_bound, kw_bound)
             return
@@ -1937,20 +1962,13 @@ def _arg_for(call: cst.Call, callee: Unit, param: ParamInfo) -> Optional[cst.Bas
     return pos[i].value if i is not None and i < len(pos) else None
 
 
-def _dual_mode(fn: cst.CSTNode, site: cst.CSTNode, name: str) -> bool:
-    """Is ``site`` (where a parameter ``name`` is handed to a transformation) in one
-    branch of an ``if`` of ``fn`` whose other branch uses ``name`` (calls it, returns
-    it): a helper that runs the function eagerly or transformed as a setting says?"""
-    body = getattr(fn, "body", None)
-    if body is None:
+def _picks(cond: list, call: cst.Call, callee: Unit) -> bool:
+    """Does ``call`` of ``callee`` pick the path on which it transforms the function
+    (the literal it passes for the condition's parameter, or that parameter's literal
+    default)?  Unknown is no."""
+    param = callee.param(cond[0])
+    if param is None:
         return False
-    for n in walk_tree(body):
-        if type(n) is not cst.If:
-            continue
-        for branch, rest in ((n.body, n.orelse), (n.orelse, n.body)):
-            if branch is None or rest is None:
-                continue
-            if any(d is site for d in walk_tree(branch)):
-                if any(type(d) is cst.Name and d.value == name for d in walk_tree(rest)):
-                    return True
-    return False
+    arg = _arg_for(call, callee, param)
+    hidden = any(a.star for a in call.args)
+    return bool(dual_mode.holds(cond, dual_mode.call_value(cond, arg, hidden)))

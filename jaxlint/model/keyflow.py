@@ -10,13 +10,13 @@ of the one it is given.
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Callable, Optional
 
 import libcst as cst
 
 from jaxlint.model import apis
 from jaxlint.model.units import ClassInfo, Unit
-from jaxlint.model.walk import arg_at, descendants, walk_tree
+from jaxlint.model.walk import arg_at, descendants, dotted_name, walk_tree
 
 # names under which code hands a PRNG key to a function
 _KEY_WORDS = ("key", "rng", "prng", "rngkey", "prngkey", "seed_key")
@@ -64,26 +64,6 @@ def key_param_consumed(unit: Unit, name: str, how: str) -> None:
         u = u.parent
 
 
-def assigned_in(node: cst.CSTNode) -> set[str]:
-    """The names a loop (or comprehension) binds in its targets and body."""
-    out: set[str] = set()
-
-    def names(t: cst.CSTNode) -> Iterator[str]:
-        for n in (t, *descendants(t)):
-            if isinstance(n, cst.Name):
-                yield n.value
-
-    for n in (node, *descendants(node)):
-        if isinstance(n, cst.Assign):
-            for t in n.targets:
-                out.update(names(t.target))
-        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
-            out.update(names(n.target))
-        elif isinstance(n, cst.AsName):
-            out.update(names(n.name))
-    return out
-
-
 def invariant(expr: cst.CSTNode, varying: set[str], calls: bool) -> bool:
     """Is ``expr`` the same in every iteration of a loop that binds ``varying``: no
     name it reads is bound there (``calls=False``: and it calls nothing, so
@@ -105,10 +85,13 @@ def invariant(expr: cst.CSTNode, varying: set[str], calls: bool) -> bool:
     return True
 
 
-def loop_target_read(loop: cst.CSTNode) -> bool:
+def loop_target_read(loop: cst.CSTNode, qualname: Optional[Callable] = None) -> bool:
     """Does the loop (or comprehension) read its own target (``for cfg in configs:
     ... cfg ...``): its iterations differ by design, not only by what they draw?
-    A ``_``-named target, an unused one, or a ``while`` loop: repetitions."""
+    A read inside a closure counts when the iteration runs or transforms it
+    (``jax.jit(lambda x: f(x, algorithm))``), not one stored for later.  A ``_``-named
+    target, an unused one, or a ``while`` loop: repetitions.  ``qualname``: the
+    file's name resolution (``jit`` imported from jax), else names as written."""
     if isinstance(loop, cst.For):
         targets, body = [loop.target], [loop.body]
     elif isinstance(loop, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
@@ -126,8 +109,70 @@ def loop_target_read(loop: cst.CSTNode) -> bool:
              if isinstance(n, cst.Name) and not n.value.startswith("_")}
     if not names:
         return False
-    # (a lambda or a nested function reading it counts: `jax.jit(lambda x: f(x, algorithm))`)
-    return any(isinstance(n, cst.Name) and n.value in names for b in body for n in walk_tree(b))
+    return any(_reads_target(b, names, qualname) for b in body)
+
+
+# functions that apply the function they are given before they return (a lambda handed
+# to them runs in this iteration), besides JAX's transformations
+_APPLYING = frozenset(("map", "filter", "sorted", "min", "max", "reduce", "tree_map", "tree_map_with_path",
+                       "map_with_path", "tree_reduce"))
+
+
+def _reads_target(root: cst.CSTNode, names: set[str], qualname: Optional[Callable]) -> bool:
+    """Does ``root`` (one iteration's code) read one of ``names``: in its own code, or in
+    a lambda or nested function that the iteration calls or transforms (``jax.jit(lambda
+    x: f(x, algorithm))``, ``step = lambda: ...; step()``, ``map(lambda ...)``, a nested
+    ``def`` called there)?  A closure stored for later (``hooks.append(lambda: cfg)``)
+    does not make the iterations differ."""
+    scopes: list[cst.CSTNode] = []
+    called: set[str] = set()
+    applied: set[int] = set()
+    bound: dict[int, str] = {}
+    for n in (root, *descendants(root)):
+        t = type(n)
+        if t is cst.Name:
+            if n.value in names:  # type: ignore[attr-defined]
+                return True
+        elif t is cst.Lambda or t is cst.FunctionDef:
+            scopes.append(n)
+        elif t is cst.Assign and type(n.value) is cst.Lambda:  # type: ignore[attr-defined]
+            for tg in n.targets:  # type: ignore[attr-defined]
+                if type(tg.target) is cst.Name:
+                    bound[id(n.value)] = tg.target.value  # type: ignore[attr-defined]
+        elif t is cst.Call:
+            f = n.func  # type: ignore[attr-defined]
+            if type(f) is cst.Name:
+                called.add(f.value)
+            elif type(f) is cst.Lambda:
+                applied.add(id(f))
+            if _applies(f, qualname):
+                for a in n.args:  # type: ignore[attr-defined]
+                    if type(a.value) is cst.Lambda:
+                        applied.add(id(a.value))
+                    elif type(a.value) is cst.Name:
+                        called.add(a.value.value)
+    for s in scopes:
+        if type(s) is cst.FunctionDef:
+            run = s.name.value in called or any(  # type: ignore[attr-defined]
+                _applies(d.decorator, qualname) for d in s.decorators)  # type: ignore[attr-defined]
+        else:
+            run = id(s) in applied or bound.get(id(s)) in called
+        if run and any(isinstance(n, cst.Name) and n.value in names for n in walk_tree(s)):
+            return True
+    return False
+
+
+def _applies(func: cst.CSTNode, qualname: Optional[Callable]) -> bool:
+    """Is ``func`` (what a call calls, or a decorator) a JAX transformation or a
+    function that applies the function it is given (``map``, ``jax.tree.map``)?"""
+    funcs = [func]
+    if isinstance(func, cst.Call):  # `@jax.jit(...)`, `@partial(jax.jit, ...)`
+        funcs = [func.func] + [a.value for a in func.args[:1] if a.keyword is None]
+    for f in funcs:
+        q = (qualname(f) if qualname is not None else None) or dotted_name(f) or ""
+        if apis.transform_for(q) is not None or q.rsplit(".", 1)[-1] in _APPLYING:
+            return True
+    return False
 
 
 def module_key_fields(cls: ClassInfo, qualname) -> dict[str, str]:

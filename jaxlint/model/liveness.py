@@ -21,7 +21,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from jaxlint.model.walk import children
+from jaxlint.model.walk import block_statements, children
 
 Qualname = Callable[[cst.CSTNode], Optional[str]]
 
@@ -77,7 +77,7 @@ def _dead_assign(unit_node: cst.CSTNode, match: Callable[[cst.Assign], bool], qu
                  exported: bool, through: Optional[cst.CSTNode] = None) -> bool:
     if depth > _MAX_DEPTH:
         return False
-    body = _block(unit_node)
+    body = block_statements(unit_node)
     path = _find(body, match)
     if path is None:
         return False
@@ -99,29 +99,22 @@ def _contains(node: cst.CSTNode, target: cst.CSTNode) -> bool:
     return any(n is target for n in _all(node))
 
 
-def _block(node: cst.CSTNode) -> list[cst.CSTNode]:
-    body = getattr(node, "body", ())
-    if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)):
-        body = body.body
-    return list(body) if isinstance(body, (list, tuple)) else []
-
-
 def _sub_blocks(stmt: cst.CSTNode) -> list[list[cst.CSTNode]]:
     """The statement blocks a compound statement runs (not nested scopes)."""
     if isinstance(stmt, _SCOPES) or isinstance(stmt, cst.SimpleStatementLine):
         return []
     out = []
     if hasattr(stmt, "body"):
-        out.append(_block(stmt))
+        out.append(block_statements(stmt))
     orelse = getattr(stmt, "orelse", None)
     while orelse is not None:
-        out.append(_block(orelse))
+        out.append(block_statements(orelse))
         orelse = orelse.orelse if isinstance(orelse, cst.If) else None
     for h in getattr(stmt, "handlers", ()):
-        out.append(_block(h))
+        out.append(block_statements(h))
     final = getattr(stmt, "finalbody", None)
     if final is not None:
-        out.append(_block(final))
+        out.append(block_statements(final))
     return out
 
 
@@ -161,7 +154,7 @@ def _plain_target(t: cst.BaseExpression, out: list[str]) -> bool:
 def _named_elsewhere(unit_node: cst.CSTNode, name: str) -> bool:
     """Does a nested function, class or lambda name ``name``, or a ``global``/
     ``nonlocal`` statement (its binding may be read where this walk does not look)?"""
-    todo = list(_block(unit_node))
+    todo = list(block_statements(unit_node))
     while todo:
         n = todo.pop()
         if isinstance(n, _SCOPES) or isinstance(n, (cst.Global, cst.Nonlocal)):
@@ -246,13 +239,13 @@ def _route(stmts, name, through, unit_node, qualname, depth, exported) -> Option
                 if _contains(branch.test, through) or _reads(branch.test, name):
                     return _READ
                 if _contains(branch.body, through):
-                    inner = _block(branch)
+                    inner = block_statements(branch)
                     break
                 branch = branch.orelse
             if inner is None:
                 if branch is None:
                     return _READ
-                inner = _block(branch)  # the final `else:`
+                inner = block_statements(branch)  # the final `else:`
             e = _route(inner, name, through, unit_node, qualname, depth, exported)
             if e != _PASSED:
                 return e if e is not None else _READ
@@ -264,7 +257,7 @@ def _route(stmts, name, through, unit_node, qualname, depth, exported) -> Option
                 return _READ
             # the first iteration that runs it: rebound before (or by) it, or the
             # unit left right after it, holds for every later iteration too
-            e = _route(_block(s), name, through, unit_node, qualname, depth, exported)
+            e = _route(block_statements(s), name, through, unit_node, qualname, depth, exported)
             if e != _PASSED:
                 return e if e is not None else _READ
             # the body neither reads nor rebinds the name: what follows the loop decides
@@ -324,13 +317,13 @@ def _event(stmt, name, unit_node, qualname, depth, exported) -> Optional[str]:
         events = [_sequence(b, name, unit_node, qualname, depth, exported) for b in _sub_blocks(stmt)]
         if _READ in events:
             return _READ
-        if _runs_once(stmt) and _first_rebinds(_block(stmt), name, unit_node, qualname, depth, exported):
+        if _runs_once(stmt) and _first_rebinds(block_statements(stmt), name, unit_node, qualname, depth, exported):
             return _WRITE  # `for case in [True, False]: kw = ...`: the body runs at least once
         return None  # the body may not run
     if isinstance(stmt, cst.With):
         if any(_reads(item, name) for item in stmt.items):
             return _READ
-        return _sequence(_block(stmt), name, unit_node, qualname, depth, exported)
+        return _sequence(block_statements(stmt), name, unit_node, qualname, depth, exported)
     # try, match, anything else: any mention is a read
     return _READ if _reads(stmt, name) else None
 
@@ -341,7 +334,7 @@ def _falls_through(stmt: cst.CSTNode) -> cst.CSTNode:
     if not isinstance(stmt, cst.If):
         return stmt
     def leaves(b) -> bool:
-        body = _block(b)
+        body = block_statements(b)
         last = body[-1] if body else None
         return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))
     empty = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])

@@ -17,14 +17,10 @@ from typing import Iterable, Iterator, Optional
 
 import libcst as cst
 
-from jaxlint.model.walk import children, descendants, dotted_name
+from jaxlint.model.walk import block_statements, children, descendants, dotted_name
 
 _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 _LOOPS = (cst.For, cst.While)
-
-
-def _block(suite: cst.CSTNode) -> list[cst.CSTNode]:
-    return list(getattr(suite, "body", ()))
 
 
 def flat_statements(body: Iterable[cst.CSTNode]) -> list[cst.CSTNode]:
@@ -33,25 +29,25 @@ def flat_statements(body: Iterable[cst.CSTNode]) -> list[cst.CSTNode]:
     out: list[cst.CSTNode] = []
     for s in body:
         if isinstance(s, cst.If):
-            out.extend(flat_statements(_block(s.body)))
+            out.extend(flat_statements(block_statements(s.body)))
             orelse = s.orelse
             while orelse is not None:
                 if isinstance(orelse, cst.If):
-                    out.extend(flat_statements(_block(orelse.body)))
+                    out.extend(flat_statements(block_statements(orelse.body)))
                     orelse = orelse.orelse
                 else:
-                    out.extend(flat_statements(_block(orelse.body)))
+                    out.extend(flat_statements(block_statements(orelse.body)))
                     orelse = None
         elif isinstance(s, cst.With):
-            out.extend(flat_statements(_block(s.body)))
+            out.extend(flat_statements(block_statements(s.body)))
         elif isinstance(s, (cst.Try, cst.TryStar)):
-            out.extend(flat_statements(_block(s.body)))
+            out.extend(flat_statements(block_statements(s.body)))
             for h in s.handlers:
-                out.extend(flat_statements(_block(h.body)))
+                out.extend(flat_statements(block_statements(h.body)))
             if s.orelse is not None:
-                out.extend(flat_statements(_block(s.orelse.body)))
+                out.extend(flat_statements(block_statements(s.orelse.body)))
             if s.finalbody is not None:
-                out.extend(flat_statements(_block(s.finalbody.body)))
+                out.extend(flat_statements(block_statements(s.finalbody.body)))
         else:
             out.append(s)
     return out
@@ -326,7 +322,7 @@ def imported_attribute_changes(index, imports, packages: frozenset[str], text: s
     for unit in index.units:
         if unit.traced or isinstance(unit.node, cst.Lambda):
             continue
-        body = unit.node.body if unit.is_module else _block(unit.node.body)
+        body = unit.node.body if unit.is_module else block_statements(unit.node.body)
         seq: Optional[Sequence] = None
         called: Optional[set] = None  # the project functions this unit names (one walk, when needed)
         uses_of: dict[str, tuple[Optional[int], list[tuple[int, bool]]]] = {}

@@ -25,14 +25,13 @@ from typing import Any, Optional
 import libcst as cst
 
 from jaxlint.model import values as V
-from jaxlint.model.arg_shapes import assigned_in
 from jaxlint.model.constants import constant_int
 from jaxlint.model.scopes import writes
 from jaxlint.model.shape_flow import fold_int
 from jaxlint.model.journal import JournalDict
 from jaxlint.model.units import ClassInfo, Unit
 from jaxlint.model.values import Value
-from jaxlint.model.walk import walk_tree
+from jaxlint.model.walk import assigned_in, self_writes, walk_tree
 
 _MAX_DEPTH = 3
 
@@ -113,7 +112,7 @@ def attribute_value(interp: Any, cls: ClassInfo, attr: str) -> Optional[Value]:
     key = ("attrs", id(cls))
     state = memo.get(key)
     if state is None:
-        state = memo[key] = [_self_writes(cls), None]
+        state = memo[key] = [_write_counts(cls), None]
     if state[0].get(attr) != 1:
         return None
     if state[1] is None:
@@ -124,20 +123,13 @@ def attribute_value(interp: Any, cls: ClassInfo, attr: str) -> Optional[Value]:
     return state[1].get(attr)
 
 
-def _self_writes(cls: ClassInfo) -> dict[str, int]:
+def _write_counts(cls: ClassInfo) -> dict[str, int]:
     """attribute -> how many assignments of ``self.attr`` the class's methods make."""
     writes: dict[str, int] = {}
     for m in cls.methods.values():
-        if not isinstance(m.node, cst.FunctionDef):
-            continue
-        for n in walk_tree(m.node.body):
-            t = type(n)
-            targets = [tg.target for tg in n.targets] if t is cst.Assign else (
-                [n.target] if t in (cst.AnnAssign, cst.AugAssign) else [])
-            for tg in targets:
-                for x in walk_tree(tg, lambda x: type(x) in (cst.Subscript, cst.Attribute)):
-                    if type(x) is cst.Attribute and type(x.value) is cst.Name and x.value.value == "self":
-                        writes[x.attr.value] = writes.get(x.attr.value, 0) + 1
+        if isinstance(m.node, cst.FunctionDef):
+            for a in self_writes(m.node.body) or ():
+                writes[a] = writes.get(a, 0) + 1
     return writes
 
 
@@ -228,14 +220,14 @@ def _block(interp: Any, stmts, found: list, attrs: dict, top: bool) -> None:
                         else:
                             _bind(env, target, v)
                 elif t is cst.AugAssign:
-                    for name in assigned_in(small):
+                    for name in assigned_in(small, defs=True):
                         env[name] = V.UNKNOWN_VALUE
         elif type(s) in (cst.FunctionDef, cst.ClassDef):
             env[s.name.value] = V.UNKNOWN_VALUE
         else:
             # an `if`, a loop, `with`, `try`: what it binds is unknown from its start;
             # its returns are read where they stand
-            for name in assigned_in(s):
+            for name in assigned_in(s, defs=True):
                 env[name] = V.UNKNOWN_VALUE
             for n in walk_tree(s, lambda n: type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
                 if type(n) is cst.Return:
@@ -249,11 +241,18 @@ def _block(interp: Any, stmts, found: list, attrs: dict, top: bool) -> None:
 
 
 def exported_values(interp: Any) -> dict[str, dict]:
-    """What this module tells the modules that import from it (``values`` facts):
-    ``{"int": n}`` for a module-level name bound once to an integer (``N_STEPS = 500``),
-    ``{"shape": [...]}`` / ``{"int": n}`` for a function without parameters whose
-    returns are an array of one known shape / one integer (``def make_grid(): return
-    jnp.zeros((GRID, GRID))``)."""
+    """What this module tells the modules that import from it (``values`` facts), name
+    -> record:
+
+    * ``{"int": n}`` for a module-level name bound once to an integer literal
+      (``N_STEPS = 500``) or to integer arithmetic the model folds (``N_STEPS = 5 *
+      100``, assigned nowhere else, no function rebinding it as a global);
+    * for a module-level function (not a method), what any call of it returns, its
+      parameters unknown and their defaults not used: ``{"shape": [...]}`` for an array
+      of one known shape (``def make_grid(): return jnp.zeros((GRID, GRID))``),
+      ``{"int": n}`` for one integer, ``{"tuple": [[kind, shape or None], ...]}`` for a
+      tuple of 2 to 16 items of which at least one is an array (``return w, b``: each
+      item's kind and shape, ``[unknown, None]`` for an item that is no array)."""
     index = interp.index
     module = index.module_unit
     out: dict[str, dict] = {}

@@ -92,6 +92,9 @@ class Unit:
     # parameters it hands to a transformation (``jax.jit(jax.grad(loss_fn))``): name ->
     # the transformation's qualified name; the functions its callers pass are traced
     transformed_params: dict[str, str] = field(default_factory=dict)
+    # those it transforms on one path only, picked by a test of another parameter
+    # (``f = jax.jit(fn) if jit else fn``): name -> the condition (model/dual_mode.py)
+    transform_conditions: dict[str, list] = field(default_factory=dict)
     # another module of the project calls it in a loop or a comprehension (facts ``repeated``)
     repeated_elsewhere: bool = False
     passed_params: set[str] = field(default_factory=set)  # given by some traced caller

@@ -283,3 +283,75 @@ def arg_at(call: cst.Call, index: int | None, keyword: str | None) -> cst.BaseEx
         if index < len(pos):
             return pos[index].value
     return None
+
+
+def block_statements(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The statements of a suite (an indented block, a one-line suite, a module), or of
+    the body of a compound statement or function (``if``, ``for``, ``def``...)."""
+    body = getattr(node, "body", ())
+    if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+        body = body.body
+    return list(body) if isinstance(body, (list, tuple)) else []
+
+
+def assigned_in(node: cst.CSTNode, defs: bool = False) -> set[str]:
+    """The names ``node`` (a loop, a comprehension, a statement) binds in its targets and
+    body: assignment, ``for``/comprehension, walrus and ``as`` targets (every name in a
+    target), not inside nested functions, lambdas or classes; ``defs``: the names of
+    those nested functions and classes too."""
+    out: set[str] = set()
+    stack = [node]
+    scopes = _SCOPES
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t in scopes and n is not node:
+            if defs and t is not cst.Lambda:
+                out.add(n.name.value)  # type: ignore[attr-defined]
+            continue
+        if t is cst.AssignTarget or t is cst.For or t is cst.CompFor or t is cst.AugAssign \
+                or t is cst.AnnAssign or t is cst.NamedExpr:
+            tgt = n.target  # type: ignore[attr-defined]
+        elif t is cst.AsName:
+            tgt = n.name  # type: ignore[attr-defined]
+        else:
+            tgt = None
+        if tgt is not None:
+            out.update(x.value for x in (tgt, *descendants(tgt)) if type(x) is cst.Name)
+        stack.extend(children(n))
+    return out
+
+
+def self_writes(root: cst.CSTNode, *, nested: bool = True, deep: bool = False, deletes: bool = False,
+                setattrs: bool = False) -> Optional[list[str]]:
+    """The attributes of ``self`` that ``root`` assigns, once per write (``self.x = ...``,
+    annotated, ``+=``, each one a tuple or list target unpacks: ``self.a, self.b = ...``).
+    ``nested``: in nested functions, lambdas and classes too; ``deep``: every ``self.x``
+    in a target (``self.x[0] = ...``, ``self.x.y = ...``); ``deletes``: ``del self.x``;
+    ``setattrs``: ``setattr(self, "x", v)``/``object.__setattr__(...)``, None when one
+    names the attribute by something other than a string literal."""
+    out: list[str] = []
+    prune = None if nested else (lambda c: c is not root and type(c) in _SCOPES)
+    for n in walk_tree(root, prune):
+        t = type(n)
+        if t is cst.Assign:
+            targets = [a.target for a in n.targets]  # type: ignore[attr-defined]
+        elif t is cst.AnnAssign or t is cst.AugAssign or (deletes and t is cst.Del):
+            targets = [n.target]  # type: ignore[attr-defined]
+        elif setattrs and t is cst.Call and n.args and isinstance(n.args[0].value, cst.Name) \
+                and n.args[0].value.value == "self" and dotted_name(n.func) in _SETATTRS:  # type: ignore[attr-defined]
+            name = string_value(n.args[1].value) if len(n.args) > 1 else None  # type: ignore[attr-defined]
+            if name is None:
+                return None
+            out.append(name)
+            continue
+        else:
+            continue
+        for tg in targets:
+            found = walk_tree(tg) if deep else walk_tree(tg, lambda x: type(x) in (cst.Subscript, cst.Attribute))
+            out.extend(x.attr.value for x in found if type(x) is cst.Attribute and type(x.value) is cst.Name
+                       and x.value.value == "self")
+    return out
+
+
+_SETATTRS = ("setattr", "object.__setattr__")

@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.program_order import flat_statements
-from jaxlint.model.walk import children as _kids, walk_tree
+from jaxlint.model.walk import block_statements, children as _kids, walk_tree
 from jaxlint.rules.impurity._common import binds, escapes, owner_of
 
 
@@ -20,7 +20,7 @@ def _scratch_in(ctx, owner: cst.FunctionDef, n: str) -> bool:
     then reads it, and does ``owner`` not mention it after the first such body?"""
     keys: Optional[set[str]] = None
     seen_body = False
-    for stmt in flat_statements(_block(owner.body)):
+    for stmt in flat_statements(block_statements(owner.body)):
         if isinstance(stmt, cst.FunctionDef):
             if not _mentions(stmt, n):
                 continue
@@ -39,7 +39,7 @@ def _overwritten_then_read(ctx, fn: cst.FunctionDef, n: str) -> Optional[set[str
     all its writes) and there is at least one read; None otherwise (an append, a
     read of a slot not written yet, a loop that both writes and reads, a nested
     function)."""
-    stmts = flat_statements(_block(fn.body))
+    stmts = flat_statements(block_statements(fn.body))
     writes_at: list[set[str]] = []
     for stmt in stmts:
         w: set[str] = set()
@@ -82,10 +82,6 @@ def _overwritten_then_read(ctx, fn: cst.FunctionDef, n: str) -> Optional[set[str
             read = True
         done |= w
     return every if read else None
-
-
-def _block(suite: cst.CSTNode) -> list[cst.CSTNode]:
-    return list(getattr(suite, "body", ()))
 
 
 def _mentions(node: cst.CSTNode, n: str) -> bool:

@@ -14,7 +14,8 @@ from jaxlint.model import values as V
 from jaxlint.model.scopes import writes
 from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings, cleared_after
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import descendants, dotted_name, keyword_arg, positional_args, walk_tree
+from jaxlint.model.walk import (bound_names, children, descendants, dotted_name, keyword_arg, positional_args,
+                                self_writes, walk_tree)
 from jaxlint.rules.impurity._common import binds
 
 
@@ -86,7 +87,12 @@ class StaleGlobalRead(Rule):
         "attribute set and then cleared with `jax.clear_caches()` before the next call (in "
         "this file or another module); nor the one-time setup of an attribute that "
         "construction leaves unset or `None` (`load_params`, `_initialize_train`), when it "
-        "computes the value itself rather than storing a value its caller hands in."
+        "computes the value itself rather than storing a value its caller hands in, and runs "
+        "once: it leaves early once done (`if self._ready: return`) or writes under `if "
+        "self.x is None:`, or each call of it in the class is under such a guard on an "
+        "attribute it sets, and no code of the file calls it in a loop (a setup run again "
+        "before every call of the jitted function, `self._update_eps(); self._step(x)`, is "
+        "reported: the trace keeps the first value)."
     )
     why_bad = (
         "A global read under `jit` is a constant of the traced computation. The compiled "
@@ -1464,7 +1470,7 @@ class StaleGlobalRead(Rule):
             ws = attribute_writes(m.node, dotted)
             if ws and self._rebuilt_by(m):
                 continue  # the setter transforms the method anew on each call: traced again
-            if ws and (self._invalidated_by(m, unit) or _lazy_setup(cls, m, ws, dotted)):
+            if ws and (self._invalidated_by(m, unit) or _lazy_setup(cls, m, ws, dotted, ctx.index.module)):
                 # the setter drops the compiled function (a recompile flag, the attribute
                 # holding the jitted method, `jax.clear_caches()`), or it is the one-time
                 # setup that gives the attribute its first value: no trace sees a change
@@ -1541,7 +1547,7 @@ class StaleGlobalRead(Rule):
         sites = named or mine
         if not sites:
             return False
-        reset = {a for a in _self_writes(setter.node)}
+        reset = set(self_writes(setter.node, nested=False) or ())
         for site in sites:
             if site.scope is setter or not (reset & _keeps(site)):
                 return False
@@ -1620,24 +1626,6 @@ def _clears_caches(node: cst.CSTNode) -> bool:
                for n in descendants(node))
 
 
-def _self_writes(node: cst.CSTNode) -> list[str]:
-    """The attributes of ``self`` that ``node`` assigns (outside nested functions)."""
-    out = []
-    for n in walk_tree(node, lambda c: c is not node and isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))):
-        targets: list[cst.CSTNode] = []
-        if isinstance(n, cst.Assign):
-            targets = [t.target for t in n.targets]
-        elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
-            targets = [n.target]
-        while targets:
-            t = targets.pop()
-            if isinstance(t, (cst.Tuple, cst.List)):
-                targets.extend(el.value for el in t.elements)
-            elif isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
-                out.append(t.attr.value)
-    return out
-
-
 def _keeps(site) -> set[str]:
     """What the method applying a transformation at call time keeps of it: the
     ``self`` attribute its result is stored in, and the ``self`` attributes read by
@@ -1663,12 +1651,14 @@ def _keeps(site) -> set[str]:
     return out
 
 
-def _lazy_setup(cls, setter: Unit, ws: list[cst.CSTNode], dotted: str) -> bool:
+def _lazy_setup(cls, setter: Unit, ws: list[cst.CSTNode], dotted: str, module: cst.Module) -> bool:
     """Is ``setter`` the one-time setup that gives ``self.attr`` its first value
     (``load_params``, ``_initialize_train``)?  Construction leaves the attribute
     unset or ``None`` (the jitted method cannot run before the setter), and the value
     written is computed there, not handed in by the caller (``def set_w(self, w):
-    self.w = w`` is a setter that changes it between calls)."""
+    self.w = w`` is a setter that changes it between calls), and the setup runs once
+    (``_runs_once``): a setter that recomputes the value before every call of the
+    jitted function leaves its trace with the first value."""
     for name in _SETUP:
         m = cls.methods.get(name)
         if m is not None and any(not _is_none(getattr(w, "value", w)) for w in attribute_writes(m.node, dotted)):
@@ -1689,7 +1679,157 @@ def _lazy_setup(cls, setter: Unit, ws: list[cst.CSTNode], dotted: str) -> bool:
                  for n in walk_tree(w.value) if isinstance(n, cst.Attribute) or isinstance(n, cst.Arg) and n.keyword}
         if any(isinstance(n, cst.Name) and n.value in params and id(n) not in attrs for n in walk_tree(w.value)):
             return False
+    return _runs_once(cls, setter, module)
+
+def _runs_once(cls, setter: Unit, module: cst.Module) -> bool:
+    """Does ``setter`` run at most once before the jitted method's first call, as far as
+    this file shows?  It guards itself (``if self._ready: return`` first, or its writes
+    under ``if self.x is None:``), or every call of it in the class is under such a
+    guard on an attribute it sets (``if self._opt is None: self._init_train()``), and
+    no code of the file calls it on an instance in a loop (``for b in batches:
+    m.refresh(); m.step(b)``).  A setter called unguarded from another method (before
+    each call of the jitted function) runs again and again."""
+    name = setter.name
+    sets = self_writes(setter.node, nested=False) or []
+    node = setter.node
+    if isinstance(node, cst.FunctionDef) and isinstance(node.body, cst.IndentedBlock):
+        stmts = node.body.body
+        if stmts and isinstance(stmts[0], cst.SimpleStatementLine) and isinstance(stmts[0].body[0], cst.Expr) \
+                and isinstance(stmts[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+            stmts = stmts[1:]  # the docstring
+        first = stmts[0] if stmts else None
+        if isinstance(first, cst.If) and _leaves(first.body) and _done_test(first.test, sets, done=True):
+            return True  # `if self._ready: return` (or `if self.x is not None: return`)
+        if all(_under_guard(node, w, sets) for w in _writes_of(node, sets)):
+            return True  # every write under `if self.x is None:` / `if not self._ready:`
+    for m in cls.methods.values():
+        if m is setter or not isinstance(m.node, cst.FunctionDef):
+            continue
+        for n in descendants(m.node):
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == name \
+                    and isinstance(n.func.value, cst.Name) and n.func.value.value == "self" \
+                    and not _guarded_call(m.node, n, sets) and not _one_time_caller(cls, m, name, module):
+                return False
+    # code of the file calling it on an instance in a loop
+    return not _called_in_loop(module, name)
+
+
+def _one_time_caller(cls, caller: Unit, setter: str, module: cst.Module) -> bool:
+    """Is ``caller`` (a method calling the setup ``setter``) itself a one-time entry
+    (``load_params`` handing over to ``_load_params_nnx``): no method of the class calls
+    it (construction aside), no code of the file calls it in a loop, and it calls no
+    jitted method of the class nor an attribute that may hold a jitted function (a
+    ``step`` that refreshes the value and then calls the jit runs again and again)?"""
+    own = caller.name
+    for name, m in cls.methods.items():
+        if name in _SETUP or not isinstance(m.node, cst.FunctionDef):
+            continue
+        for n in descendants(m.node):
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == own \
+                    and isinstance(n.func.value, cst.Name) and n.func.value.value == "self":
+                return False
+    if _called_in_loop(module, own):
+        return False
+    for n in descendants(caller.node):
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and isinstance(n.func.value, cst.Name) \
+                and n.func.value.value == "self" and n.func.attr.value != setter:
+            m = cls.methods.get(n.func.attr.value)
+            if m is None or m.traced:
+                return False
     return True
+
+
+def _leaves(block: cst.CSTNode) -> bool:
+    """Does ``block`` leave the function (a ``return`` or ``raise`` in it)?"""
+    return any(isinstance(n, (cst.Return, cst.Raise)) for n in descendants(block))
+
+
+def _done_test(test: cst.BaseExpression, sets: list[str], done: bool) -> bool:
+    """Is ``test`` true when the setup is ``done`` (else: when it is not yet): a flag the
+    setup sets (``self._ready``, ``not self._ready``) or an attribute it gives a value
+    tested against None (``self.x is not None`` / ``self.x is None``)?"""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _done_test(test.expression, sets, not done)
+    if isinstance(test, cst.BooleanOperation):
+        # leaving once done: `if self._ready or ...: return` (one part suffices), `and`
+        # (every part); running the setup only while not done: `if self._opt is None and
+        # ...:` (one part suffices), `if self.x is None or self.y is None:` (every part)
+        parts = (test.left, test.right)
+        if isinstance(test.operator, cst.Or) == done:
+            return any(_done_test(t, sets, done) for t in parts)
+        return all(_done_test(t, sets, done) for t in parts)
+    attr = _self_attr(test)
+    if attr is not None:
+        return done and attr in sets
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        attr = _self_attr(test.left)
+        if attr in sets and isinstance(right, cst.Name) and right.value == "None":
+            return isinstance(op, cst.IsNot) == done and isinstance(op, (cst.Is, cst.IsNot))
+    return False
+
+
+def _self_attr(e: cst.CSTNode) -> Optional[str]:
+    if isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value == "self":
+        return e.attr.value
+    return None
+
+
+def _writes_of(fn: cst.CSTNode, sets: list[str]) -> list[cst.CSTNode]:
+    return [w for a in set(sets) for w in attribute_writes(fn, f"self.{a}")]
+
+
+def _under_guard(fn: cst.CSTNode, target: cst.CSTNode, sets: list[str]) -> bool:
+    """Is ``target`` (a node of function ``fn``) in the body of an ``if`` that runs
+    only while the setup is not done (``if self.x is None:``, ``if not self._ready:``),
+    or after one that leaves the function once it is (``if self._ready: return``)?"""
+    for n in walk_tree(fn, lambda c: c is not fn and isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef)),
+                       source_order=True):
+        if n is target:
+            return False
+        if not isinstance(n, cst.If):
+            continue
+        if any(c is target for c in walk_tree(n.body)) and _done_test(n.test, sets, done=False):
+            return True
+        if _leaves(n.body) and not any(c is target for c in walk_tree(n)) and _done_test(n.test, sets, done=True):
+            return True
+    return False
+
+
+def _guarded_call(fn: cst.CSTNode, call: cst.Call, sets: list[str]) -> bool:
+    return _under_guard(fn, call, sets)
+
+
+def _loop_binds(loop: cst.CSTNode) -> set[str]:
+    """The names a loop binds to a new object: its target, and names its body assigns
+    (``m = Model(cfg)``; not ``m.epoch += 1``, which changes the object)."""
+    out = {n.value for n in bound_names(loop.target)} if isinstance(loop, cst.For) else set()
+    for n in descendants(loop):
+        if isinstance(n, cst.AssignTarget):
+            out.update(x.value for x in bound_names(n.target))
+        elif isinstance(n, (cst.AnnAssign, cst.NamedExpr)):
+            out.update(x.value for x in bound_names(n.target))
+    return out
+
+
+def _called_in_loop(module: cst.Module, name: str) -> bool:
+    """Does code of the file call ``obj.<name>(...)`` (not on ``self``) inside a loop,
+    on the same instance in every iteration (not ``for cfg in cfgs: m = Model(cfg);
+    m.load()``, nor ``for m in models: m.load()``: each instance set up once)?"""
+    stack: list[tuple[cst.CSTNode, tuple]] = [(module, ())]
+    while stack:
+        n, loops = stack.pop()
+        if loops and isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == name \
+                and not (isinstance(n.func.value, cst.Name) and n.func.value.value == "self"):
+            base = dotted_name(n.func.value)
+            head = base.split(".", 1)[0] if base is not None else None
+            if head is None or not any(head in _loop_binds(loop) for loop in loops):
+                return True
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            loops = ()
+        inner = loops + (n,) if isinstance(n, (cst.For, cst.While)) else loops
+        stack.extend((c, inner) for c in children(n))
+    return False
 
 
 def _is_none(node: cst.CSTNode) -> bool:

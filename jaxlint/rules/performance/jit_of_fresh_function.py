@@ -172,26 +172,97 @@ def _times_calls(ctx, unit: Unit, memo: "dict[int, bool]") -> bool:
     return found
 
 
-def _rebuilt_on_change(loop: cst.CSTNode, node: cst.CSTNode) -> bool:
+def _rebuilt_on_change(loop: cst.CSTNode, node: cst.Assign) -> bool:
     """Is the assignment ``node`` (a jit built in ``loop``) under an ``if`` of the loop
-    whose body assigns what its test reads: a recompile flag cleared once it is built
-    (``if need_compile: ...; need_compile = False``), the jitted function itself (``if
-    step is None: step = jax.jit(...)``), or the value it was built for (``if n !=
-    built_n: ...; built_n = n``)?  The loop then builds (and compiles) a new one only
-    when that changes, and reuses it otherwise."""
-    for n in walk_tree(loop, lambda c: isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))):
+    that rebuilds it only on change: the test checks a recompile flag the body clears
+    (``if need_compile: ...; need_compile = False``, ``if not built: ...; built = True``),
+    the jitted function or a cached key being unset (``if step is None: step =
+    jax.jit(...)``), or compares a cached key with the current value and the body
+    records the new one (``if n != built_n: ...; built_n = n``, ``if shape not in
+    cache: cache[shape] = jax.jit(...)``)?  The loop then builds (and compiles) a new
+    one only when that changes, and reuses it otherwise.  A body that merely writes a
+    name the test reads (``if x.shape != s: x = pad(x)``) is no record of a key."""
+    nested = lambda c: isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))  # noqa: E731
+    target = dotted_name(node.targets[0].target) if len(node.targets) == 1 else None
+    for n in walk_tree(loop, nested):
         if not isinstance(n, cst.If) or not _contains(n.body, node):
             continue
-        read = {dotted_name(r) for r in walk_tree(n.test) if isinstance(r, (cst.Name, cst.Attribute))}
-        written: set[Optional[str]] = set()
-        for a in walk_tree(n.body, lambda c: isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))):
+        writes: list[tuple[Optional[str], Optional[cst.BaseExpression]]] = []
+        for a in walk_tree(n.body, nested):
             if isinstance(a, cst.Assign):
-                written.update(dotted_name(t.target) for t in a.targets)
-            elif isinstance(a, (cst.AugAssign, cst.AnnAssign)):
-                written.add(dotted_name(a.target))
-        if (read & written) - {None}:
+                for t in a.targets:
+                    tg = t.target
+                    if isinstance(tg, cst.Subscript) and len(tg.slice) == 1:
+                        # `cache[key] = ...`: the key recorded in the container
+                        writes.append((f"{dotted_name(tg.value)}[]", getattr(tg.slice[0].slice, "value", None)))
+                    else:
+                        writes.append((dotted_name(tg), a.value))
+            elif isinstance(a, cst.AnnAssign) and a.value is not None:
+                writes.append((dotted_name(a.target), a.value))
+            elif isinstance(a, cst.Call) and isinstance(a.func, cst.Attribute) and a.func.attr.value in (
+                    "add", "append") and a.args:
+                writes.append((f"{dotted_name(a.func.value)}[]", a.args[0].value))
+        if any(_records(atom, positive, writes, target) for atom, positive in _test_atoms(n.test, True)):
             return True
     return False
+
+
+def _test_atoms(test: cst.BaseExpression, positive: bool) -> list[tuple[cst.BaseExpression, bool]]:
+    """The parts of an ``if`` test joined by ``and``/``or``, each with whether it is
+    meant as written (False under a ``not``)."""
+    if isinstance(test, cst.BooleanOperation):
+        return _test_atoms(test.left, positive) + _test_atoms(test.right, positive)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _test_atoms(test.expression, not positive)
+    return [(test, positive)]
+
+
+def _records(atom: cst.BaseExpression, positive: bool, writes: list, target: Optional[str]) -> bool:
+    """Does the ``if`` body (its ``writes``: dotted target -> value) record what
+    ``atom`` tests, so that the test fails next time unless something changed?"""
+    def assigned(name: Optional[str]) -> list:
+        return [v for t, v in writes if name is not None and t == name and v is not None]
+
+    def names(e: cst.CSTNode) -> set[str]:
+        return {x for x in (dotted_name(r) for r in walk_tree(e) if isinstance(r, (cst.Name, cst.Attribute)))
+                if x is not None} - {"None", "True", "False"}
+
+    if isinstance(atom, (cst.Name, cst.Attribute)):
+        flag = dotted_name(atom)
+        if flag is not None and flag == target and not positive:
+            return True  # `if not step: step = jax.jit(...)`
+        # `if need_compile: ...; need_compile = False`; `if not built: ...; built = True`
+        return any(_literal_truth(v) is (not positive) for v in assigned(flag))
+    if not isinstance(atom, cst.Comparison) or len(atom.comparisons) != 1:
+        return False
+    left, op, right = atom.left, atom.comparisons[0].operator, atom.comparisons[0].comparator
+    if isinstance(op, (cst.Is, cst.IsNot)) and isinstance(right, cst.Name) and right.value == "None":
+        if isinstance(op, cst.Is) == positive:
+            unset = dotted_name(left)  # `if step is None:` / `if not (f is not None):`
+            return unset is not None and (unset == target or any(
+                not (isinstance(v, cst.Name) and v.value == "None") for v in assigned(unset)))
+        return False
+    changed = isinstance(op, (cst.NotEqual, cst.IsNot)) if positive else isinstance(op, (cst.Equal, cst.Is))
+    if changed:
+        # `if n != built_n: ...; built_n = n` (either side recorded from the other)
+        for mine, other in ((left, right), (right, left)):
+            if any(names(v) & names(other) for v in assigned(dotted_name(mine))):
+                return True
+        return False
+    missing = isinstance(op, cst.NotIn) if positive else isinstance(op, cst.In)
+    if missing:
+        # `if shape not in cache: cache[shape] = jax.jit(...)` (or `seen.add(shape)`)
+        return any(names(v) & names(left) for v in assigned(f"{dotted_name(right)}[]"))
+    return False
+
+
+def _literal_truth(v: cst.BaseExpression) -> Optional[bool]:
+    """The truth of a literal flag value (True/False/None/0/1), None for anything else."""
+    if isinstance(v, cst.Name) and v.value in ("True", "False", "None"):
+        return v.value == "True"
+    if isinstance(v, cst.Integer):
+        return v.value not in ("0", "0x0")
+    return None
 
 
 def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
@@ -221,8 +292,9 @@ class RecompileFreshFunction(Rule):
         "`@jax.jit` / `@functools.partial(jax.jit, ...)` on a function defined in the body and "
         "called there), so every call of the function compiles again (called in a loop of the "
         "same body, the compile is reused: not flagged; nor a wrap in a loop under an `if` whose "
-        "body assigns what its test reads, `if need_compile: f = jax.jit(...); need_compile = "
-        "False`, `if n != built_for: ...; built_for = n`: rebuilt only on change; nor where the jitted function uses the "
+        "body records what its test checks, `if need_compile: f = jax.jit(...); need_compile = "
+        "False`, `if n != built_for: ...; built_for = n`, `if k not in cache: ...; cache[k] = f`, "
+        "`if f is None:`: rebuilt only on change; nor where the jitted function uses the "
         "enclosing function's parameters or locals, which need a compile per value anyway, or "
         "where the enclosing function runs a loop: a driver whose compile the run pays for; the "
         "first is flagged where the file, or another module of the project, calls the enclosing "

@@ -8,8 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.model.keyflow import assigned_in
-from jaxlint.model.walk import int_value, positional_args, walk_tree
+from jaxlint.model.walk import assigned_in, int_value, positional_args, walk_tree
 
 
 _FILTER_JITS = frozenset({"equinox.filter_jit"})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
@@ -10,10 +12,11 @@ from typing import Optional
 
 from jaxlint.model import apis, liveness
 from jaxlint.model import values as V
-from jaxlint.model.keyflow import assigned_in, invariant, key_like_name, loop_target_read, rngs_keys
+from jaxlint.model.keyflow import invariant, key_like_name, loop_target_read, rngs_keys
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import writes
-from jaxlint.model.walk import arg_at, children, descendants, dotted_name, int_value, keyword_arg, positional_args, walk_tree
+from jaxlint.model.walk import (arg_at, assigned_in, children, descendants, dotted_name, int_value, keyword_arg,
+                                positional_args, walk_tree)
 
 
 class PrngKeyReuse(Rule):
@@ -34,7 +37,9 @@ class PrngKeyReuse(Rule):
         "whose nested loss function draws from it, flax's `rngs={\"dropout\": key}` (not in "
         "an evaluation apply: a keyword naming determinism or evaluation set to True, "
         "`deterministic=True`, or one naming training, dropout or sampling set to False, "
-        "`train=False`, `enable_dropout=False`, also for haiku applies; nor in tests, which "
+        "`train=False`, `enable_dropout=False`, by whole words of the keyword (`isTraining`; "
+        "not `upsample` or `constrain`; `non_deterministic=False` is one), also for haiku "
+        "applies; nor in tests, which "
         "compare applies under one key);\n"
         "* `net.apply(...)` of a flax linen module of the file built with a key field "
         "(`NoisyDense(noise_key=key)`) that its methods draw from: every apply draws the same "
@@ -47,7 +52,10 @@ class PrngKeyReuse(Rule):
         "or numbers the function only prints or uses inside, as a benchmark's fixed seed does, "
         "are not flagged);\n"
         "* a key made from the same seed in every iteration (`key = PRNGKey(0)` in the loop) "
-        "and drawn with the same arguments;\n"
+        "and drawn with the same arguments (not in a loop over settings that reads its target, "
+        "itself or in a closure the iteration calls or transforms, `jax.jit(lambda x: f(x, "
+        "cfg))`: the same seed per setting is meant; a closure stored for later, "
+        "`hooks.append(lambda: cfg)`, is no such read);\n"
         "* a key of the enclosing scope, bound once there, consumed in a function or lambda "
         "that is called more than once (or in a loop), unless it is an objective given to "
         "`jax.grad`/`value_and_grad`/`jacrev`... there and called outside loops (evaluated "
@@ -2101,7 +2109,7 @@ class PrngKeyReuse(Rule):
         if ctx.qualname(made.func) not in ("jax.random.PRNGKey", "jax.random.key"):
             return False
         loop = ctx.loop_stack[depth - 1].node
-        if loop_target_read(loop):
+        if loop_target_read(loop, ctx.qualname):
             return False  # `for config in configs:` the same seed for each setting, on purpose
         varying = self._assigned_in(loop)
         if not all(invariant(a.value, varying, calls=False) for a in made.args):
@@ -2791,17 +2799,34 @@ def _evaluation_call(node: cst.Call) -> bool:
     ``inference=True``, ``is_eval=True``), or one that names training, dropout or
     sampling set to False (``train=False``, ``is_training=False``,
     ``enable_dropout=False``, ``use_dropout=False``, ``stochastic=False``)?  The key
-    given is not drawn from (or only by streams that do not change the result)."""
+    given is not drawn from (or only by streams that do not change the result).
+    Whole words of the keyword count (split on ``_`` and camelCase: ``isTraining``),
+    not parts of one (``upsample``, ``constrain``, ``retrieval``, ``latest``); a
+    negation word turns the meaning round (``non_deterministic=False``)."""
     for a in node.args:
         if a.keyword is None or not isinstance(a.value, cst.Name) or a.value.value not in ("True", "False"):
             continue
-        word = a.keyword.value.lower()
-        if a.value.value == "True" and any(w in word for w in ("determin", "eval", "infer", "test")) \
-                and "no_" not in word and "non" not in word:
+        words = _words(a.keyword.value)
+        negated = bool(words & _NEGATIONS)
+        given = a.value.value == "True"
+        if words & _EVAL_WORDS and given != negated:
             return True
-        if a.value.value == "False" and any(w in word for w in ("train", "dropout", "stochastic", "sampl", "noise")):
+        if words & _TRAIN_WORDS and given == negated:
             return True
     return False
+
+
+# whole words of a keyword that name evaluation (True: randomness off) or training,
+# dropout, sampling (False: randomness off)
+_EVAL_WORDS = frozenset(("deterministic", "determinism", "eval", "evaluate", "evaluation", "evaluating",
+                         "inference", "infer", "test", "testing"))
+_TRAIN_WORDS = frozenset(("train", "training", "dropout", "stochastic", "sample", "sampling", "noise", "noisy"))
+_NEGATIONS = frozenset(("no", "non", "not", "without", "disable", "skip"))
+
+
+def _words(identifier: str) -> frozenset:
+    """The lower-case words of an identifier, split on ``_`` and camelCase."""
+    return frozenset(w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", identifier))
 
 
 # samplers that reorder or pick from the array they are given: one key for several
