@@ -238,7 +238,7 @@ def _made_unhashable(value: cst.BaseExpression, qualname) -> Optional[str]:
 def _built(init: cst.FunctionDef, fields: list[str], qualname) -> dict:
     """{field: what it is} for the hashed ``fields`` that ``__init__`` sets once, at the
     top level of its body, to an unhashable value of its own making."""
-    seen = _self_writes(init)
+    seen = _init_write_counts(init)
     if seen is None:
         return {}
     out: dict = {}
