@@ -507,3 +507,139 @@ def test_an_object_updated_with_the_second_draw_compared_with_it_still_reported(
         self.assertEqual(holder.value, fresh)
     """
     assert _found(src, code="JAX301") == [("JAX301", 7, 13, _reuse("k", "random.normal", 6))]
+
+
+# --- after reading the merged change: the no-tangent reading keeps what still reaches ---
+# (a parameter updated in place keeps its own value; a name rebound inside a loop holds
+# the later value at the next iteration; a kernel's name is read in the scope that hands
+# it to pallas_call, not wherever else the same local name is bound)
+
+def test_a_parameter_updated_in_place_or_carried_round_a_loop_still_reported() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+
+
+    def energy(x):
+        x *= 2.0
+        return jnp.sum(jnp.where(x > 0, jnp.log(x), 0.0))
+
+
+    def ratio(w, scale):
+        scale += 0.0
+        return jnp.where(scale > 0, w / scale, 0.0)
+
+
+    def rollout(x):
+        u = jnp.zeros(3)
+        total = 0.0
+        for _ in range(3):
+            total = total + jnp.sum(jnp.where(u > 0, jnp.log(u), 0.0))
+            u = u + x
+        return total
+
+
+    def settle(x, n):
+        h = jnp.ones(3)
+        while n > 0:
+            out = jnp.where(h > 0, x / h, 0.0)
+            h = h - x
+            n -= 1
+        return out
+    """
+    assert _found(src, code="JAX120") == [
+        ("JAX120", 7, 37, _where_nan("jnp.log(x)", "x > 0", "x")),
+        ("JAX120", 12, 33, _where_nan("w / scale", "scale > 0", "scale")),
+        ("JAX120", 19, 50, _where_nan("jnp.log(u)", "u > 0", "u")),
+        ("JAX120", 27, 32, _where_nan("x / h", "h > 0", "h")),
+    ]
+
+
+def test_a_local_name_of_another_function_is_not_the_pallas_kernel() -> None:
+    src = """\
+    import functools
+
+    import jax
+    import jax.numpy as jnp
+    from jax.experimental import pallas as pl
+
+
+    def copy_kernel(x_ref, o_ref):
+        o_ref[...] = x_ref[...]
+
+
+    def loss(x):
+        return jnp.sum(jnp.where(x > 0, jnp.log(x), 0.0))
+
+
+    def train(x):
+        fn = loss
+        return jax.grad(fn)(x)
+
+
+    def run(x):
+        fn = functools.partial(copy_kernel)
+        return pl.pallas_call(fn, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
+    """
+    assert _found(src, code="JAX120") == [("JAX120", 13, 37, _where_nan("jnp.log(x)", "x > 0", "x"))]
+
+
+def test_helpers_a_pallas_kernel_runs_through_a_local_alias_are_part_of_the_kernel() -> None:
+    # the kernel picks its step by a local name (`step = _one if c else _many`, or an
+    # if/else), and the step's masked division sits in a nested function run under
+    # `pl.when`: no reverse-mode derivative reaches any of it; the same helper handed to
+    # jax.grad elsewhere in the file is still reported
+    src = """\
+    import functools
+
+    import jax
+    import jax.numpy as jnp
+    from jax.experimental import pallas as pl
+
+
+    def _one(x_ref, o_ref):
+        l = x_ref[...]
+
+        @pl.when(l.sum() > 0)
+        def run():
+            o_ref[...] = jnp.where(l == 0.0, 1.0, 1.0 / l)
+
+
+    def _many(x_ref, o_ref):
+        l = x_ref[...]
+        o_ref[...] = jnp.where(l == 0.0, 1.0, 1.0 / l)
+
+
+    def _kernel(x_ref, o_ref, *, single):
+        step = _one if single else _many
+        step(x_ref, o_ref)
+
+
+    def _kernel2(x_ref, o_ref, *, single):
+        if single:
+            step = _one
+        else:
+            step = _many
+        step(x_ref, o_ref)
+
+
+    def attention(x, single):
+        kernel = functools.partial(_kernel, single=single)
+        other = functools.partial(_kernel2, single=single)
+        y = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
+        return pl.pallas_call(other, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype))(y)
+
+
+    def _normalise(l):
+        return jnp.where(l == 0.0, 1.0, 1.0 / l)
+
+
+    def loss(l):
+        return jnp.sum(_normalise(l))
+
+
+    g = jax.grad(loss)
+    """
+    assert _found(src, code="JAX120") == [
+        ("JAX120", 42, 37, _where_nan("1.0 / l", "l == 0.0", "l", "true")),
+    ]

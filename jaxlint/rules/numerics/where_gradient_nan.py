@@ -9,7 +9,8 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
-from jaxlint.model.walk import descendants, dotted_name, positional_args, walk_tree
+from jaxlint.model.units import Unit
+from jaxlint.model.walk import children, descendants, dotted_name, positional_args, walk_tree
 
 
 # functions whose derivative is infinite or NaN somewhere, with a safe stand-in input
@@ -246,6 +247,9 @@ def _truth(ctx, cond: cst.CSTNode, key: str, at: float):
                 return False if False in vals else (True if all(v is True for v in vals) else None)
             return True if True in vals else (False if all(v is False for v in vals) else None)
     return None
+
+
+_SCOPE_NODES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
 
 def _names_in(e: cst.CSTNode) -> list[str]:
@@ -615,6 +619,7 @@ class WhereGradientNaN(Rule):
         self._names: Optional[dict[str, list]] = None
         # (id(unit), name) -> every value bound to it so far in the walk (None: unknown)
         self._bindings: dict[tuple[int, str], list[Optional[cst.BaseExpression]]] = {}
+        self._rebinds: dict[int, set[str]] = {}  # see _rebound_later
 
     def leave_Assign(self, node: cst.Assign) -> None:
         unit = id(self.ctx.unit)
@@ -631,7 +636,8 @@ class WhereGradientNaN(Rule):
     def leave_AugAssign(self, node: cst.AugAssign) -> None:
         for n in _names_in(node.target):
             self._bound.pop((id(self.ctx.unit), n), None)
-            self._note_binding(n, node.value, node)
+            # `x *= 2.0` keeps what `x` held: a parameter's own value still reaches
+            self._note_binding(n, node.value if self.ctx.unit.param(n) is None else None, node)
 
     def visit_For(self, node: cst.For) -> None:
         for n in _names_in(node.target):
@@ -645,6 +651,38 @@ class WhereGradientNaN(Rule):
         if stmt is not None and unit.param(name) is not None and not self._top_level(stmt):
             value = None  # `if c: x = x > 0`: the parameter's own value still reaches
         self._bindings.setdefault((id(unit), name), []).append(value)
+
+    def _rebound_later(self, unit) -> set[str]:
+        """The names ``unit`` binds inside a loop (outside nested scopes): what the walk
+        has seen of them so far may not be all they hold where they are read (`u =
+        zeros(3)`, then in a loop `log(u)` and `u = u + x`: the next iteration reads the
+        sum)."""
+        memo = self._rebinds
+        out = memo.get(id(unit))
+        if out is None:
+            looped: set[str] = set()
+            root = unit.node
+            stack: list[tuple[cst.CSTNode, bool]] = [(root, False)]
+            while stack:
+                n, in_loop = stack.pop()
+                if n is not root and type(n) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+                    continue
+                names: list[str] = []
+                if type(n) is cst.Assign:
+                    for t in n.targets:
+                        names += _names_in(t.target)
+                elif type(n) in (cst.AugAssign, cst.AnnAssign):
+                    names = _names_in(n.target)
+                elif type(n) in (cst.For, cst.CompFor):
+                    names = _names_in(n.target)
+                elif type(n) is cst.NamedExpr:
+                    names = _names_in(n.target)
+                if in_loop:
+                    looped.update(names)
+                inner = in_loop or type(n) in (cst.For, cst.While)
+                stack.extend((c, inner) for c in children(n))
+            out = memo[id(unit)] = looped
+        return out
 
     def _top_level(self, stmt: cst.CSTNode) -> bool:
         unit = self.ctx.unit
@@ -686,6 +724,8 @@ class WhereGradientNaN(Rule):
             return True  # a Python value or a NumPy array: a constant to differentiation
         if t is cst.Name:
             entries = self._bindings.get((id(ctx.unit), e.value))
+            if entries and e.value in self._rebound_later(ctx.unit):
+                return False  # bound again after this point too (a loop carries it back here)
             return bool(entries) and all(v is not None and self._no_tangent(v, depth + 1) for v in entries)
         if t is cst.Call:
             q = ctx.qualname(e.func) or ""
@@ -901,9 +941,13 @@ class WhereGradientNaN(Rule):
             return False
         if unit.parent.is_module and not unit.name.startswith("_"):
             return False  # public: other modules may differentiate it
-        mentions = self._mentions().get(unit.name)
-        return bool(mentions) and all(
-            is_call and caller is not unit and self._no_reverse(caller, depth + 1) for caller, is_call in mentions)
+        mentions = self._mentions().get(unit.name)  # (a call, or a local alias of it)
+        if bool(mentions) and all(
+                is_call and caller is not unit and self._no_reverse(caller, depth + 1) for caller, is_call in mentions):
+            return True
+        # a nested function runs inside its enclosing one (`@pl.when(c) def run(): ...`
+        # in a kernel's helper): that one's callers decide (none above was given to grad)
+        return isinstance(unit.parent.node, cst.FunctionDef) and self._no_reverse(unit.parent, depth + 1)
 
     def _mentions(self) -> dict[str, list]:
         """name -> [(the function that mentions it, whether the mention is a call)]."""
@@ -920,6 +964,12 @@ class WhereGradientNaN(Rule):
                 for n in walk_tree(root, nested):
                     if isinstance(n, cst.Call) and isinstance(n.func, cst.Name):
                         called.add(id(n.func))
+                    elif isinstance(n, cst.Assign) and all(isinstance(t.target, cst.Name) for t in n.targets):
+                        # `kernel = _single_step if c else _tiled`, then `kernel(...)`: the
+                        # helper runs where the local name is called, in this function
+                        for v in (n.value.body, n.value.orelse) if isinstance(n.value, cst.IfExp) else (n.value,):
+                            if isinstance(v, cst.Name):
+                                called.add(id(v))
                     elif isinstance(n, cst.Attribute):
                         skip.add(id(n.attr))
                     elif isinstance(n, cst.Arg) and n.keyword is not None:
@@ -941,32 +991,40 @@ class WhereGradientNaN(Rule):
         # what each name of the file is bound to (any scope), and the functions'
         # `return` values: a kernel reached through a name (`kernel = _body`), a
         # `partial` bound to one, a conditional choice, or a factory returning it
-        bound: dict[str, list[cst.BaseExpression]] = {}
-        returned: dict[str, list[cst.BaseExpression]] = {}
+        # (a name is read in the scope where the kernel is handed over, or the nearest
+        # enclosing one that binds it: `f = loss` in one function is not `f = kernel`
+        # in another)
+        returned: dict[str, list[tuple[Unit, cst.BaseExpression]]] = {}
         for u in ctx.index.units:
             if isinstance(u.node, cst.FunctionDef):
-                returned.setdefault(u.name, []).extend(r for r in u.returns if r is not None)
-            for name, entries in u.bindings.items():
-                bound.setdefault(name, []).extend(v for _seq, v in entries if v is not None)
+                returned.setdefault(u.name, []).extend((u, r) for r in u.returns if r is not None)
 
-        def fn_names(e: cst.CSTNode, depth: int = 0) -> set[str]:
+        def bound(u: Optional[Unit], name: str) -> list[cst.BaseExpression]:
+            while u is not None:
+                entries = u.bindings.get(name)
+                if entries:
+                    return [v for _seq, v in entries if v is not None]
+                u = u.parent
+            return []
+
+        def fn_names(e: cst.CSTNode, u: Optional[Unit], depth: int = 0) -> set[str]:
             if depth > 4:
                 return set()
             if isinstance(e, cst.Name):
                 names = {e.value}
-                for v in bound.get(e.value, ()):
-                    names |= fn_names(v, depth + 1)
+                for v in bound(u, e.value):
+                    names |= fn_names(v, u, depth + 1)
                 return names
             if isinstance(e, cst.IfExp):
-                return fn_names(e.body, depth + 1) | fn_names(e.orelse, depth + 1)
+                return fn_names(e.body, u, depth + 1) | fn_names(e.orelse, u, depth + 1)
             if isinstance(e, cst.Call):
                 pos = positional_args(e)
                 if (dotted_name(e.func) or "").rsplit(".", 1)[-1] == "partial":
-                    return fn_names(pos[0].value, depth + 1) if pos else set()
+                    return fn_names(pos[0].value, u, depth + 1) if pos else set()
                 if isinstance(e.func, cst.Name):  # a factory of the file: what it returns
                     names: set[str] = set()
-                    for r in returned.get(e.func.value, ()):
-                        names |= fn_names(r, depth + 1)
+                    for owner, r in returned.get(e.func.value, ()):
+                        names |= fn_names(r, owner, depth + 1)
                     return names
             return set()
 
@@ -990,6 +1048,11 @@ class WhereGradientNaN(Rule):
                     return bool(pos) and (dotted_name(pos[0].value) or "").endswith(("custom_vjp", "custom_jvp"))
             return False
 
+        owner_of: dict[int, Unit] = {}
+        for u in ctx.index.units:
+            for n in walk_tree(u.node, lambda c, root=u.node: c is not root and type(c) in _SCOPE_NODES):
+                if isinstance(n, cst.Call):
+                    owner_of[id(n)] = u
         for n in walk_tree(ctx.module):
             if isinstance(n, cst.FunctionDef) and any(custom(d.decorator) for d in n.decorators):
                 out.add(n.name.value)
@@ -1006,7 +1069,7 @@ class WhereGradientNaN(Rule):
             last = callee.rsplit(".", 1)[-1]
             if pos and (custom(n.func) or last == "pallas_call"
                         or "pallas" in callee and last in ("emit_pipeline", "core_map", "kernel")):
-                out |= fn_names(pos[0].value)
+                out |= fn_names(pos[0].value, owner_of.get(id(n), ctx.index.module_unit))
         return out
 
     def _computed_operands(self, cond: cst.BaseExpression, pos) -> None:
