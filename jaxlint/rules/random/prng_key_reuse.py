@@ -1844,6 +1844,8 @@ class PrngKeyReuse(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
+        # function -> its assertions of equality, assignments and draws' derived names (_asserted_equal)
+        self._equal_memo: dict = {}
         self._loop_names: dict[int, set[str]] = {}
         self._fixed_reported: set[tuple[int, int]] = set()
         self._stored_reported: set[tuple[int, str]] = set()
@@ -1991,7 +1993,8 @@ class PrngKeyReuse(Rule):
                 return  # `x = permutation(key, x); y = permutation(key, y)`: the same order
                 # for paired arrays, on purpose
         if isinstance(node, cst.Call) and any(
-                isinstance(e, cst.Call) and _asserted_equal(ctx.unit.node, e, node) for e in earlier[:-1]):
+                isinstance(e, cst.Call) and _asserted_equal(ctx.unit.node, e, node, self._equal_memo)
+                for e in earlier[:-1]):
             return  # the two draws' results are asserted equal: the same bits are the point
         self._report_reuse(node, key_expr, prev)
 
@@ -2911,22 +2914,33 @@ _EQUAL_TESTS = frozenset({"allclose", "array_equal", "array_equiv", "isclose", "
 _NOT_VALUES = frozenset({"shape", "ndim", "dtype", "size"})  # reads of these are not the values
 
 
-def _asserted_equal(root: cst.CSTNode, a: cst.Call, b: cst.Call) -> bool:
+def _asserted_equal(root: cst.CSTNode, a: cst.Call, b: cst.Call, memo: dict) -> bool:
     """Does the function ``root`` assert that what the draw ``a`` gave equals what
     ``b`` gave (``assert_allclose(x, y)``, ``self.assertEqual(f(x), f(y))``,
     ``assert jnp.array_equal(x, y)``, through the names computed from them), each
     side computed from one draw and not the other?  A test of determinism or of two
-    computations under one randomness: the repeated key is the point."""
-    def nested(c: cst.CSTNode) -> bool:
-        return c is not root and isinstance(c, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+    computations under one randomness: the repeated key is the point.  ``memo`` (one
+    per file): the function's assertions and assignments, and each draw's derived
+    names, computed once however many reuses ask."""
+    info = memo.get(id(root))
+    if info is None:
+        def nested(c: cst.CSTNode) -> bool:
+            return c is not root and isinstance(c, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
 
-    nodes = list(walk_tree(root, nested))
-    pairs = [p for n in nodes for p in _equal_pairs(n)]
+        nodes = list(walk_tree(root, nested))
+        pairs = [p for n in nodes for p in _equal_pairs(n)]
+        assigns = [n for n in nodes
+                   if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and n.value is not None
+                   or isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+                   and isinstance(n.func.value, cst.Name)] if pairs else []
+        info = memo[id(root)] = (root, pairs, assigns, {})
+    _root, pairs, assigns, derived = info
     if not pairs:
         return False
-    assigns = [n for n in nodes if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and n.value is not None
-               or isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and isinstance(n.func.value, cst.Name)]
-    from_a, from_b = _derived(assigns, a), _derived(assigns, b)
+    for d in (a, b):
+        if id(d) not in derived:
+            derived[id(d)] = (d, _derived(assigns, d))
+    from_a, from_b = derived[id(a)][1], derived[id(b)][1]
     for x, y in pairs:
         for p, q in ((x, y), (y, x)):
             if _reads(p, a, from_a) and not _reads(p, b, from_b) and _reads(q, b, from_b) and not _reads(q, a, from_a):
