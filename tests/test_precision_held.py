@@ -756,3 +756,51 @@ def test_setup_under_a_joined_guard_runs_once_only_when_every_part_is_a_done_tes
     assert _found(_GUARDS_JOINED, code="JAX405") == [
         ("JAX405", 18, 20, _stale_self("epsilon", "_step", "_update", 14)),
     ]
+
+
+def test_a_helper_choosing_the_jit_in_an_elif_chain_is_no_condition_of_one_test() -> None:
+    # the jit path is the conjunction of two tests (not eager, not debug): a call
+    # passing mode="debug" runs the function eagerly, as does one passing another mode
+    # through a variable; neither is reported.  A chain of one test still decides.
+    src = """\
+    import jax
+
+    counter = 0
+
+
+    def step(x):
+        global counter
+        counter += 1
+        return x * 2
+
+
+    def shift(x):
+        global counter
+        counter += 1
+        return x + 1
+
+
+    def run(fn, x, mode="eager"):
+        if mode == "eager":
+            out = fn(x)
+        elif mode == "debug":
+            out = fn(x)
+        else:
+            out = jax.jit(fn)(x)
+        return out
+
+
+    def go(fn, x, fast=False):
+        if not fast:
+            return fn(x)
+        return jax.jit(fn)(x)
+
+
+    run(step, 1.0, mode="debug")
+    go(shift, 1.0, fast=True)
+    """
+    assert _found(src) == [
+        ("JAX402", 14, 5, "`counter` is global: `counter += 1` inside `shift` runs when jax.jit traces `shift`, not on "
+         "every call: calls served from the cache skip it. Return the new value (or carry it through the loop) "
+         "instead"),
+    ]

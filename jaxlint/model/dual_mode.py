@@ -33,7 +33,10 @@ def mode_of(fn: cst.CSTNode, site: cst.CSTNode, name: str, params: dict, transfo
     body = getattr(fn, "body", None)
     if body is None:
         return ALWAYS
-    found: Optional[tuple[cst.BaseExpression, bool]] = None
+    # every test that chooses between the transformation and an untransformed use: one
+    # is a condition of the call; several (an `elif` chain, nested ifs) are a
+    # conjunction this model does not carry: unknown
+    found: list[tuple[cst.BaseExpression, bool]] = []
     for n in walk_tree(body):
         t = type(n)
         if t is cst.If or t is cst.IfExp:
@@ -41,7 +44,7 @@ def mode_of(fn: cst.CSTNode, site: cst.CSTNode, name: str, params: dict, transfo
                 if branch is None or rest is None or not _within(branch, site):
                     continue
                 if _eager_use(rest, name, transformed):
-                    found = (n.test, polarity)  # type: ignore[attr-defined]
+                    found.append((n.test, polarity))  # type: ignore[attr-defined]
         elif t is cst.IndentedBlock:
             stmts = list(n.body)  # type: ignore[attr-defined]
             for i, stmt in enumerate(stmts):
@@ -50,16 +53,16 @@ def mode_of(fn: cst.CSTNode, site: cst.CSTNode, name: str, params: dict, transfo
                 after = stmts[i + 1:]
                 if _within(stmt.body, site) and any(_eager_use(s, name, transformed) for s in after):
                     # `if use_jit: return jax.jit(fn)` then `return fn`
-                    found = (stmt.test, True)
+                    found.append((stmt.test, True))
                 elif any(_within(s, site) for s in after) and _leaves(stmt.body) \
                         and _eager_use(stmt.body, name, transformed):
                     # `if not use_jit: return fn` then `return jax.jit(fn)`
-                    found = (stmt.test, False)
-        if found is not None:
-            break
-    if found is None:
+                    found.append((stmt.test, False))
+    if not found:
         return ALWAYS
-    cond = _condition(found[0], found[1], params)
+    if len(found) > 1:
+        return UNKNOWN
+    cond = _condition(found[0][0], found[0][1], params)
     return cond if cond is not None else UNKNOWN
 
 
