@@ -18,6 +18,7 @@ from typing import Callable, ItemsView, Optional
 import libcst as cst
 
 from jaxlint.engine.types import Report
+from jaxlint.model.arg_shapes import rebound_in_loop
 from jaxlint.model.attributes import attribute_holds_jax_array
 from jaxlint.model.constants import constant_int, holds_host_numpy_array, host_array_expr
 from jaxlint.model.repeats import called_repeatedly
@@ -160,6 +161,11 @@ class RuleContext:
     def loop_stack(self) -> list[LoopFrame]:
         """The Python loops around the current statement, innermost last."""
         return self._interp.loop_stack
+
+    def rebound_in_loop(self, expr: cst.CSTNode) -> bool:
+        """Does ``expr`` read a name that a loop around the current statement binds
+        again (its value may change from one iteration to the next)?"""
+        return rebound_in_loop(self._interp, expr)
 
     # ------------------------------------------------------------------ bindings
     def call_site_shapes(self, param: str) -> list[Optional[tuple[int, ...]]]:

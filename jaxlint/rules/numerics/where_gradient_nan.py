@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import children, descendants, dotted_name, positional_args, walk_tree
+from jaxlint.model.walk import descendants, dotted_name, positional_args, walk_tree
 
 
 # functions whose derivative is infinite or NaN somewhere, with a safe stand-in input
@@ -619,7 +619,6 @@ class WhereGradientNaN(Rule):
         self._names: Optional[dict[str, list]] = None
         # (id(unit), name) -> every value bound to it so far in the walk (None: unknown)
         self._bindings: dict[tuple[int, str], list[Optional[cst.BaseExpression]]] = {}
-        self._rebinds: dict[int, set[str]] = {}  # see _rebound_later
 
     def leave_Assign(self, node: cst.Assign) -> None:
         unit = id(self.ctx.unit)
@@ -651,38 +650,6 @@ class WhereGradientNaN(Rule):
         if stmt is not None and unit.param(name) is not None and not self._top_level(stmt):
             value = None  # `if c: x = x > 0`: the parameter's own value still reaches
         self._bindings.setdefault((id(unit), name), []).append(value)
-
-    def _rebound_later(self, unit) -> set[str]:
-        """The names ``unit`` binds inside a loop (outside nested scopes): what the walk
-        has seen of them so far may not be all they hold where they are read (`u =
-        zeros(3)`, then in a loop `log(u)` and `u = u + x`: the next iteration reads the
-        sum)."""
-        memo = self._rebinds
-        out = memo.get(id(unit))
-        if out is None:
-            looped: set[str] = set()
-            root = unit.node
-            stack: list[tuple[cst.CSTNode, bool]] = [(root, False)]
-            while stack:
-                n, in_loop = stack.pop()
-                if n is not root and type(n) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-                    continue
-                names: list[str] = []
-                if type(n) is cst.Assign:
-                    for t in n.targets:
-                        names += _names_in(t.target)
-                elif type(n) in (cst.AugAssign, cst.AnnAssign):
-                    names = _names_in(n.target)
-                elif type(n) in (cst.For, cst.CompFor):
-                    names = _names_in(n.target)
-                elif type(n) is cst.NamedExpr:
-                    names = _names_in(n.target)
-                if in_loop:
-                    looped.update(names)
-                inner = in_loop or type(n) in (cst.For, cst.While)
-                stack.extend((c, inner) for c in children(n))
-            out = memo[id(unit)] = looped
-        return out
 
     def _top_level(self, stmt: cst.CSTNode) -> bool:
         unit = self.ctx.unit
@@ -724,8 +691,8 @@ class WhereGradientNaN(Rule):
             return True  # a Python value or a NumPy array: a constant to differentiation
         if t is cst.Name:
             entries = self._bindings.get((id(ctx.unit), e.value))
-            if entries and e.value in self._rebound_later(ctx.unit):
-                return False  # bound again after this point too (a loop carries it back here)
+            if entries and ctx.rebound_in_loop(e):
+                return False  # a loop around it binds it again: the next iteration reads that
             return bool(entries) and all(v is not None and self._no_tangent(v, depth + 1) for v in entries)
         if t is cst.Call:
             q = ctx.qualname(e.func) or ""
@@ -1048,11 +1015,16 @@ class WhereGradientNaN(Rule):
                     return bool(pos) and (dotted_name(pos[0].value) or "").endswith(("custom_vjp", "custom_jvp"))
             return False
 
-        owner_of: dict[int, Unit] = {}
-        for u in ctx.index.units:
-            for n in walk_tree(u.node, lambda c, root=u.node: c is not root and type(c) in _SCOPE_NODES):
-                if isinstance(n, cst.Call):
-                    owner_of[id(n)] = u
+        owners: dict[int, Unit] = {}  # call -> the unit it stands in (one walk, when first needed)
+
+        def owner(call: cst.Call) -> Unit:
+            if not owners:
+                for u in ctx.index.units:
+                    for n in walk_tree(u.node, lambda c, root=u.node: c is not root and type(c) in _SCOPE_NODES):
+                        if isinstance(n, cst.Call):
+                            owners[id(n)] = u
+            return owners.get(id(call), ctx.index.module_unit)
+
         for n in walk_tree(ctx.module):
             if isinstance(n, cst.FunctionDef) and any(custom(d.decorator) for d in n.decorators):
                 out.add(n.name.value)
@@ -1069,7 +1041,7 @@ class WhereGradientNaN(Rule):
             last = callee.rsplit(".", 1)[-1]
             if pos and (custom(n.func) or last == "pallas_call"
                         or "pallas" in callee and last in ("emit_pipeline", "core_map", "kernel")):
-                out |= fn_names(pos[0].value, owner_of.get(id(n), ctx.index.module_unit))
+                out |= fn_names(pos[0].value, owner(n))
         return out
 
     def _computed_operands(self, cond: cst.BaseExpression, pos) -> None:
