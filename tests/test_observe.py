@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -903,3 +904,42 @@ def test_observe_itself_imports_no_libcst_when_nothing_is_reported(tmp_path):
                 if line.startswith("import time:")}
     assert "jaxlint.cli.observe" in imported
     assert not {m for m in imported if m.split(".")[0] == "libcst"}
+
+
+@pytest.mark.parametrize("how", ["SIGHUP", "SIGTERM", "KeyboardInterrupt"])
+def test_a_stop_wrapped_while_a_class_is_made_ends_as_the_stop_says(tmp_path, how):
+    """SIGTERM/SIGHUP raise `Terminated` (Ctrl-C: KeyboardInterrupt); landing while a
+    class is made, Python wraps it in a RuntimeError ("Error calling __set_name__"). The
+    run ends as the stop says (by the signal; "interrupted" and 130), never as an
+    "internal error" (seen once in `observe` under SIGHUP while libcst was imported)."""
+    script = tmp_path / "wrapped.py"
+    script.write_text(textwrap.dedent(f"""\
+        import signal
+        import sys
+
+        import jaxlint.cli as jcli
+        from jaxlint.lifeline import Terminated
+
+        def stop():
+            if {how!r} == "KeyboardInterrupt":
+                raise KeyboardInterrupt
+            raise Terminated(signal.{how} if {how!r} != "KeyboardInterrupt" else 0)
+
+        class Field:
+            def __set_name__(self, owner, name):
+                stop()
+
+        def main(**kwargs):
+            class Node:  # RuntimeError: Error calling __set_name__ ... (from Terminated)
+                whitespace_before = Field()
+
+        jcli.cli.main = main
+        jcli.main(["check", "."])
+        """))
+    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    if how == "KeyboardInterrupt":
+        assert (proc.returncode, proc.stderr.splitlines()[-1:]) == (130, ["interrupted"]), proc.stderr
+    else:
+        assert proc.returncode == -getattr(signal, how), proc.stderr
+    assert "internal error" not in proc.stderr

@@ -64,7 +64,11 @@ def main(argv: Optional[list[str]] = None) -> None:
     except KeyboardInterrupt:
         exit_interrupted()
     except Exception as exc:  # a bug in jaxlint
-        if _interrupt_inside(exc):  # Ctrl-C while a class was made (`__set_name__` wraps it)
+        # Ctrl-C, SIGTERM or SIGHUP while a class was made (`__set_name__` wraps it)
+        stop = _stop_inside(exc)
+        if isinstance(stop, Terminated):
+            exit_by(stop.signum)
+        if stop is not None:
             exit_interrupted()
         if "--verbose" in args or "-v" in args:
             traceback.print_exc()
@@ -74,13 +78,16 @@ def main(argv: Optional[list[str]] = None) -> None:
         sys.exit(EXIT_ERROR)
 
 
-def _interrupt_inside(exc: BaseException) -> bool:
-    """Whether ``exc`` was caused by a Ctrl-C (Python wraps an exception raised while a
-    class is made, in ``__set_name__``, in a RuntimeError)."""
+def _stop_inside(exc: BaseException) -> Optional[BaseException]:
+    """The Ctrl-C (KeyboardInterrupt) or SIGTERM/SIGHUP (``Terminated``) that caused
+    ``exc``, if one did (Python wraps an exception raised while a class is made, in
+    ``__set_name__``, in a RuntimeError)."""
+    from jaxlint.lifeline import Terminated
+
     seen = 0
     while exc is not None and seen < 20:
-        if isinstance(exc, KeyboardInterrupt):
-            return True
+        if isinstance(exc, (KeyboardInterrupt, Terminated)):
+            return exc
         exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
         seen += 1
-    return False
+    return None
