@@ -1,0 +1,3 @@
+from .partitioning import Axis, round_axis_for_partitioning
+
+__all__ = ["Axis", "round_axis_for_partitioning"]
