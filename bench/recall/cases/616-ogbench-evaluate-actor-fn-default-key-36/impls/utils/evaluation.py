@@ -1,0 +1,32 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def evaluate(
+    agent,
+    num_eval_episodes=50,
+    episode_length=200,
+    eval_temperature=0,
+):
+    """Evaluate the agent in the environment (environment replaced by a fixed observation).
+
+    Returns:
+        A tuple containing the statistics, trajectories, and rendered videos.
+    """
+    key = jax.random.PRNGKey(np.random.randint(0, 2**32))
+
+    @jax.jit
+    def actor_fn(*args, key=key, **kwargs):
+        return agent.sample_actions(*args, seed=key, **kwargs)
+
+    trajs = []
+    stats = {}
+    for i in range(num_eval_episodes):
+        traj = {"action": []}
+        observation, goal = jnp.zeros(4), jnp.ones(4)
+        for _ in range(episode_length):
+            action = actor_fn(observations=observation, goals=goal, temperature=1.0)
+            traj["action"].append(np.array(action))
+        trajs.append(traj)
+    return stats, trajs
