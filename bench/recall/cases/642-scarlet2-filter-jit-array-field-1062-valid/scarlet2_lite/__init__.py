@@ -1,0 +1,2 @@
+from .module import MyModule
+from .fit import fit
