@@ -18,7 +18,8 @@ import libcst as cst
 
 from jaxlint.model.walk import children, dotted_name
 
-_LOOPS = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+_COMPS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
+_DEFS = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
 
 # the last module asked about and the names it calls in loops
 _memo: list[tuple[Optional[cst.Module], frozenset[str]]] = [(None, frozenset())]
@@ -28,40 +29,49 @@ def _names_called_in_loops(module: cst.Module, written: Optional[set] = None) ->
     """The names (``f``, a method's ``m`` of ``x.m``) the module calls in loops;
     ``written`` gets the callees as written (``f``, ``mod.f``) too."""
     out: set[str] = set()
-    # (node, inside a loop's repeated part)
+    # (node, inside a loop's repeated part); node classes compared with `type() is`
+    # (libcst's classes are ABCs: isinstance() is slow, and none has a subclass)
     stack: list[tuple[cst.CSTNode, bool]] = [(module, False)]
+    pop, push = stack.pop, stack.append
+    call, name_t, attr_t, for_t, while_t = cst.Call, cst.Name, cst.Attribute, cst.For, cst.While
     while stack:
-        node, looped = stack.pop()
-        if looped and isinstance(node, cst.Call):
-            f = node.func
-            if isinstance(f, cst.Name):
-                out.add(f.value)
-                if written is not None:
-                    written.add(f.value)
-            elif isinstance(f, cst.Attribute):
-                out.add(f.attr.value)
-                if written is not None:
-                    d = dotted_name(f)
-                    if d is not None:
-                        written.add(d)
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            looped = False  # defining a function in a loop does not call it there
-        if isinstance(node, cst.For):
-            stack.append((node.target, looped))
-            stack.append((node.iter, looped))  # the iterable is evaluated once
-            stack.append((node.body, True))
+        node, looped = pop()
+        t = type(node)
+        if t is for_t:
+            push((node.target, looped))
+            push((node.iter, looped))  # the iterable is evaluated once
+            push((node.body, True))
             if node.orelse is not None:
-                stack.append((node.orelse, looped))
+                push((node.orelse, looped))
             continue
-        if isinstance(node, cst.While):
-            stack.append((node.test, True))
-            stack.append((node.body, True))
+        if t is while_t:
+            push((node.test, True))
+            push((node.body, True))
             if node.orelse is not None:
-                stack.append((node.orelse, looped))
+                push((node.orelse, looped))
             continue
-        inner = looped or isinstance(node, _LOOPS)
-        for c in children(node):
-            stack.append((c, inner))
+        if looped:
+            if t is call:
+                f = node.func
+                ft = type(f)
+                if ft is name_t:
+                    out.add(f.value)
+                    if written is not None:
+                        written.add(f.value)
+                elif ft is attr_t:
+                    out.add(f.attr.value)
+                    if written is not None:
+                        d = dotted_name(f)
+                        if d is not None:
+                            written.add(d)
+            elif t in _DEFS:
+                looped = False  # defining a function in a loop does not call it there
+        elif t in _COMPS:
+            looped = True
+        kids = children(node)
+        if kids:
+            for c in kids:
+                push((c, looped))
     return frozenset(out)
 
 
