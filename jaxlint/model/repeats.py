@@ -22,7 +22,7 @@ _COMPS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
 _DEFS = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
 
 # the last module asked about and the names it calls in loops
-_memo: list[tuple[Optional[cst.Module], frozenset[str]]] = [(None, frozenset())]
+_memo: list[tuple[Optional[cst.Module], frozenset[str], frozenset[str]]] = [(None, frozenset(), frozenset())]
 
 
 def _names_called_in_loops(module: cst.Module, written: Optional[set] = None) -> frozenset[str]:
@@ -75,20 +75,25 @@ def _names_called_in_loops(module: cst.Module, written: Optional[set] = None) ->
     return frozenset(out)
 
 
+def _walked(module: cst.Module) -> tuple[frozenset[str], frozenset[str]]:
+    """(names called in loops, callees as written), one walk per module (the last one asked)."""
+    mod, names, written = _memo[0]
+    if mod is not module:
+        seen: set[str] = set()
+        names = _names_called_in_loops(module, seen)
+        written = frozenset(seen)
+        _memo[0] = (module, names, written)
+    return names, written
+
+
 def called_repeatedly(module: cst.Module, name: str) -> bool:
     """Does ``module`` call a function or method named ``name`` inside a loop body
     or a comprehension?"""
-    mod, names = _memo[0]
-    if mod is not module:
-        names = _names_called_in_loops(module)
-        _memo[0] = (module, names)
-    return name in names
+    return name in _walked(module)[0]
 
 
 def calls_in_loops(module: cst.Module) -> frozenset[str]:
     """The callees as written (``f``, ``mod.f``) that ``module`` calls inside a loop
     body or a comprehension (for the project: a function of another module run again
     and again from here)."""
-    written: set[str] = set()
-    _names_called_in_loops(module, written)
-    return frozenset(written)
+    return _walked(module)[1]

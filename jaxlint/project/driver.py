@@ -154,7 +154,6 @@ def run_project(files: Sequence[Path], workspace: WorkspaceView, options: RunOpt
     project_of = _projects(files, src_for)
     if options.context:
         extra: list[Path] = []
-        cwd = Path.cwd().resolve()
         for project in {id(p): p for p in project_of.values()}.values():
             if project.marked:
                 others = workspace.files_of(project.root)
