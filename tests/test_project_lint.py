@@ -4,6 +4,7 @@ in one module and whose offending line is in another (tests/fixtures/xmodule/)."
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -641,6 +642,75 @@ def test_run_inside_a_package_its_modules_keep_their_names(tmp_path, monkeypatch
         "`x` of `clip` (called from `clipped` (train.py:22), which is decorated with @jax.jit); this raises "
         "TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
     ]
+
+
+BESIDE_THE_PACKAGE = {
+    # no pyproject.toml above: `pkg` jits its function through `shared` beside it;
+    # `tools` (a project of its own) and `scratch` (imported by nobody) are not its part
+    "pkg/__init__.py": "",
+    "pkg/step.py": (
+        "import jax.numpy as jnp\n"
+        "\n"
+        "from shared.runner import compiled\n"
+        "\n"
+        "\n"
+        "def body(x):\n"
+        "    if x.sum() > 0:\n"                                   # 7: traced by shared's jit
+        "        return x\n"
+        "    return -x\n"
+        "\n"
+        "\n"
+        "def main():\n"
+        "    return compiled(body, jnp.ones(3))\n"
+    ),
+    "shared/__init__.py": "",
+    "shared/runner.py": "import jax\n\n\ndef compiled(fn, x):\n    return jax.jit(fn)(x)\n",
+    "tools/pyproject.toml": "[project]\nname = 'tools'\n",
+    "tools/tools/__init__.py": "",
+    "tools/tools/cli.py": "import shared\n",
+    "scratch/try.py": "import jax\n",
+}
+_BODY_TRACED = (
+    "Python `if` on a traced value: it depends on the traced argument `x` of `body` (wrapped by "
+    "jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `x` "
+    "is a Python value, mark it static (static_argnums=0)"
+)
+
+
+def test_a_package_run_inside_or_named_gets_the_facts_of_the_package_beside_it(tmp_path, monkeypatch):
+    """`cd pkg && jaxlint .`, `jaxlint pkg` and `jaxlint pkg/step.py` from the folder above
+    (no pyproject.toml anywhere) report what `jaxlint .` there reports: `shared`, beside
+    `pkg` and imported by it, is linted for its facts (its jit traces `body`)."""
+    _write_tree(tmp_path, BESIDE_THE_PACKAGE)
+    monkeypatch.chdir(tmp_path)
+    assert [f for f in _lint(tmp_path, "--no-cache") if f[1].startswith("pkg/")] == [
+        ("JAX201", "pkg/step.py", 7, 8, _BODY_TRACED)]
+    for named in ("pkg", "pkg/step.py"):
+        result = CliRunner().invoke(cli, ["check", named, "--no-cache", "--output-format", "concise"])
+        assert result.stdout.splitlines()[0] == f"pkg/step.py:7:8: JAX201 {_BODY_TRACED}", named
+    monkeypatch.chdir(tmp_path / "pkg")
+    assert _lint(tmp_path / "pkg", "--no-cache") == [("JAX201", "step.py", 7, 8, _BODY_TRACED)]
+
+
+def test_a_package_run_inside_does_not_lint_the_projects_beside_it(tmp_path, monkeypatch):
+    """`cd pkg && jaxlint .`: the folder holding `pkg` names its modules, but only `pkg` and
+    what it imports (`shared`) are linted: not `tools` (its own pyproject.toml) nor
+    `scratch` (imported by nobody), which in a folder of checkouts would cost the whole
+    folder's time."""
+    from jaxlint.project import driver
+
+    _write_tree(tmp_path, BESIDE_THE_PACKAGE)
+    linted: set[str] = set()
+    plain = driver.run
+
+    def run(files, *args, **kwargs):
+        linted.update(os.path.relpath(os.path.realpath(f), os.path.realpath(tmp_path)) for f in files)
+        return plain(files, *args, **kwargs)
+
+    monkeypatch.setattr(driver, "run", run)
+    monkeypatch.chdir(tmp_path / "pkg")
+    _lint(tmp_path / "pkg", "--no-cache")
+    assert sorted(linted) == ["pkg/__init__.py", "pkg/step.py", "shared/__init__.py", "shared/runner.py"]
 
 
 def test_a_lambda_bound_to_a_module_name_and_jitted_in_another_module(tmp_path, monkeypatch):

@@ -26,7 +26,7 @@ from jaxlint.model import kinds
 from jaxlint.model import values as V
 from jaxlint.model.scopes import scope_of
 from jaxlint.model.units import ClassInfo, Unit
-from jaxlint.model.walk import dotted_name, walk_tree
+from jaxlint.model.walk import dotted_name, statement_nodes
 
 # the kind name of an instance as a call-site fact: "obj:" + ref
 OBJ = kinds.OBJ
@@ -89,7 +89,7 @@ def _attributes(interp: Any, cls: ClassInfo) -> dict[str, str]:
     for name, m in cls.methods.items():
         if not isinstance(m.node, cst.FunctionDef):
             continue
-        for n in walk_tree(m.node.body):
+        for n in statement_nodes(m.node.body):
             if type(n) is cst.Assign:
                 for t in n.targets:
                     _note(assigned, t.target, n.value, m)

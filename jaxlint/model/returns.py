@@ -31,7 +31,7 @@ from jaxlint.model.shape_flow import fold_int
 from jaxlint.model.journal import JournalDict
 from jaxlint.model.units import ClassInfo, Unit
 from jaxlint.model.values import Value
-from jaxlint.model.walk import assigned_in, self_writes, walk_tree
+from jaxlint.model.walk import assigned_in, self_writes, statement_nodes
 
 _MAX_DEPTH = 3
 
@@ -229,7 +229,7 @@ def _block(interp: Any, stmts, found: list, attrs: dict, top: bool) -> None:
             # its returns are read where they stand
             for name in assigned_in(s, defs=True):
                 env[name] = V.UNKNOWN_VALUE
-            for n in walk_tree(s, lambda n: type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            for n in statement_nodes(s, nested=False):
                 if type(n) is cst.Return:
                     found.append(interp.value(n.value) if n.value is not None else V.STATIC_VALUE)
                 elif type(n) is cst.Assign:

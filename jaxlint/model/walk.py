@@ -157,6 +157,27 @@ def walk_tree(root: cst.CSTNode, prune: Optional[Callable[[cst.CSTNode], bool]] 
             stack.extend(kids)
 
 
+# the expression classes: no statement is below one (a walk after assignments stops there)
+_EXPRESSIONS = frozenset(c for c in vars(cst).values() if isinstance(c, type) and issubclass(c, cst.BaseExpression))
+
+
+def statement_nodes(root: cst.CSTNode, *, nested: bool = True) -> Iterator[cst.CSTNode]:
+    """``root`` and the nodes below it down to the expressions (statements, their blocks
+    and parts; each expression reached is given, nothing below it): enough to find every
+    assignment, ``del``... at a fraction of a whole walk.  ``nested``: into nested
+    functions and classes too."""
+    yield root
+    expressions, scopes = _EXPRESSIONS, _SCOPES
+    stack = [] if type(root) in expressions else children(root)
+    while stack:
+        n = stack.pop()
+        yield n
+        t = type(n)
+        if t in expressions or (not nested and t in scopes):
+            continue
+        stack.extend(children(n))
+
+
 def bound_names(target: cst.CSTNode) -> list[cst.Name]:
     """The names an assignment target binds, through tuples, lists and starred
     elements (``a, (b, *c)`` -> ``a``, ``b``, ``c``); attributes and subscripts
@@ -331,8 +352,12 @@ def self_writes(root: cst.CSTNode, *, nested: bool = True, deep: bool = False, d
     ``setattrs``: ``setattr(self, "x", v)``/``object.__setattr__(...)``, None when one
     names the attribute by something other than a string literal."""
     out: list[str] = []
-    prune = None if nested else (lambda c: c is not root and type(c) in _SCOPES)
-    for n in walk_tree(root, prune):
+    if setattrs:  # calls: every expression too
+        prune = None if nested else (lambda c: c is not root and type(c) in _SCOPES)
+        nodes: Iterator[cst.CSTNode] = walk_tree(root, prune)
+    else:
+        nodes = statement_nodes(root, nested=nested)
+    for n in nodes:
         t = type(n)
         if t is cst.Assign:
             targets = [a.target for a in n.targets]  # type: ignore[attr-defined]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Optional, Protocol, Sequence, Union
@@ -28,7 +29,7 @@ from jaxlint.findings import FileResult
 from jaxlint.model.factreads import same_answers
 from jaxlint.project.facts import canonical, carries_kind, incoming_facts
 from jaxlint.project.index import ProjectIndex
-from jaxlint.project.roots import ModuleName, SourceRoots, unmarked_root
+from jaxlint.project.roots import PROJECT_MARKERS, ModuleName, SourceRoots, unmarked_root
 from jaxlint.lint.runner import Memo, RunResult, WorkerPool, default_jobs, run
 from jaxlint.settings import LintSettings
 
@@ -153,13 +154,19 @@ def run_project(files: Sequence[Path], workspace: WorkspaceView, options: RunOpt
     project_of = _projects(files, src_for)
     if options.context:
         extra: list[Path] = []
-        cwd = Path.cwd().resolve()
         for project in {id(p): p for p in project_of.values()}.values():
-            if not project.marked and project.root not in cwd.parents:
-                # the current directory as the root: its files are all there is; a root
-                # above it (run inside a package: roots.unmarked_root) has more
-                continue
-            others = [f for f in workspace.files_of(project.root) if str(f) not in wanted]
+            if project.marked:
+                others = workspace.files_of(project.root)
+            else:
+                # the current directory, or the folder holding the package run in: the
+                # part of it the files named are in, and what that imports
+                heads = set()
+                for f in project.files:
+                    rel = os.path.relpath(os.path.realpath(f), project.root).split(os.sep, 1)[0]
+                    if rel != os.pardir:
+                        heads.add(rel.removesuffix(".py"))
+                others = _reached_from(project.root, heads, workspace.files_of, workspace.read)
+            others = [f for f in others if str(f) not in wanted]
             if others and len(others) <= MAX_CONTEXT_FILES:
                 extra.extend(others)
         if extra:
@@ -439,6 +446,50 @@ def _bytes_of(path: str, data_for: dict[str, Union[str, bytes]], read: Callable[
         except OSError:
             return None
     return data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+
+
+_IMPORT_HEADS = re.compile(rb"^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)|import[ \t]+([^#\n;]+))", re.M)
+
+
+def _reached_from(root: Path, heads: set[str], files_of: Callable[[Path], list[Path]],
+                  read: Callable[[Path], bytes]) -> list[Path]:
+    """The files of an unmarked project (no pyproject.toml... above its files: the
+    folder jaxlint runs in, or the folder holding the package it runs in) that
+    belong with the files named: the folders and modules of ``root`` they are in
+    (``heads``), those that these import by absolute name, and so on.  A folder
+    beside them with a marker of its own is another project.  Such a folder often
+    holds other projects too (a folder of checkouts, a home directory): linting all
+    of it for facts would cost the whole folder's time, and nothing crosses to it."""
+    todo, seen = sorted(heads), set(heads)
+    out: list[Path] = []
+    while todo:
+        head = todo.pop()
+        folder = root / head
+        if folder.is_dir():
+            if any((folder / m).is_file() for m in PROJECT_MARKERS):
+                continue  # a project of its own
+            found = files_of(folder)
+        elif (root / f"{head}.py").is_file():
+            found = files_of(root / f"{head}.py")
+        else:
+            continue
+        for f in found:
+            out.append(f)
+            try:
+                text = read(Path(f))
+            except OSError:
+                continue
+            if b"import" not in text:
+                continue
+            for m in _IMPORT_HEADS.finditer(text):
+                names = [m.group(1)] if m.group(1) else [
+                    part.split()[0].split(b".")[0] for part in m.group(2).split(b",") if part.split()]
+                for name in names:
+                    n = name.decode("ascii", "replace").strip("()\\ ")
+                    if n and n not in seen and n.isidentifier():
+                        seen.add(n)
+                        todo.append(n)
+    return out
 
 
 def _project_imports(path: str, name: ModuleName, packages: frozenset[str], text: Optional[bytes]) -> frozenset[str]:

@@ -92,14 +92,15 @@ def unmarked_root(directory: Path, cwd: Path, memo: Optional[dict] = None) -> Op
             found = d
             break
     if found is None:
-        if directory != cwd and cwd not in directory.parents:
-            return None
         found, marked = cwd, False
         # run inside a package (`cd pkg && jaxlint .`): the project is the folder that
         # holds the top-level package, as mypy's crawl names modules (`pkg.losses`, not
-        # `losses`), so its absolute imports resolve as they do from that folder
+        # `losses`), so its absolute imports resolve as they do from that folder (and the
+        # folders beside the package it imports are of the project too)
         while (found / "__init__.py").is_file() and found.parent != found:
             found = found.parent
+        if directory != found and found not in directory.parents:
+            return None
     memo = {} if memo is None else memo
 
     def holds(d: Path) -> Optional[str]:
