@@ -124,6 +124,12 @@ TRANSFORMS: dict[str, Transform] = {
     "chex.chexify": _CONCRETE,
 }
 
+# The jits that keep a compilation cache per function object: jitting a fresh function
+# (one defined in the body of a function that runs again, a lambda, a partial) compiles
+# again each time (JAX501, the project's jit builders)
+CACHING_JITS = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "jax.pmap",
+                          "equinox.filter_jit", "equinox.filter_pmap", "flax.nnx.jit", "flax.nnx.pmap"})
+
 # Aliases that resolve to the public name.
 _CANONICAL_PREFIXES = (
     ("jax._src.api.", "jax."),
