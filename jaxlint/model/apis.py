@@ -609,6 +609,10 @@ STATIC_ANNOTATIONS = frozenset(
      "collections.abc.Callable", "Callable", "typing.Literal", "Literal"}
 )
 
+# The static annotations a tracer can stand in for (a jit that names its static arguments
+# and leaves such a parameter out traces it: `el: int` becomes an int32 tracer)
+NUMBER_ANNOTATIONS = frozenset({"int", "float", "bool", "complex"})
+
 # Annotations no tracer can satisfy: a parameter annotated so holds a Python value even
 # when traced code calls its function (JAX has no string, bytes or class arrays).
 UNTRACEABLE_ANNOTATIONS = frozenset({"str", "bytes", "type", "typing.Literal", "Literal"})

@@ -37,7 +37,9 @@ class TracerConversion(Rule):
         "`jnp.bincount(length=)`, `jnp.pad`'s widths, FFT lengths, window lengths "
         "(`jnp.hanning(M)`), `top_k`'s `k`, `jax.image.resize`'s shape and every `jax.random` "
         "sampler's shape (the table is `MORE_SIZE_ARGS` in jaxlint/model/apis.py). Sizes computed from `.shape`, `len()` or static "
-        "arguments are fine and are not flagged, and so is a value after a guard that leaves "
+        "arguments are fine (a parameter annotated `int`/`float`/`bool` counts as static unless the "
+        "jit names its static arguments and leaves it out: `@partial(jax.jit, static_argnums=1)` "
+        "over `def f(x, order: int, count: int)` traces `count`) and are not flagged, and so is a value after a guard that leaves "
         "on a tracer (`if isinstance(v, jax.core.Tracer): raise TypeError(...)`, also "
         "`isinstance(v, jax.Array)`). A parameter of a flax/equinox/haiku module's method is "
         "taken as an array (`model.apply` runs it under `jit`), except one the method puts "
@@ -574,6 +576,25 @@ class TracerConversion(Rule):
             w = jax.jit(jax.ops.segment_sum, static_argnums=2)(jnp.ones(3), jnp.array([0, 0, 1]), 2)
             """
         ),
+        # `count: int` named static, or no static declaration at all (the annotation says it)
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @partial(jax.jit, static_argnames=("count",))
+            def moments(x, count: int):
+                return [jnp.mean(x ** k) for k in range(count)]
+
+
+            @jax.jit
+            def scaled(x, count: int):
+                return jnp.zeros(count) + x
+            """
+        ),
     ]
 
 
@@ -1031,6 +1052,33 @@ class TracerConversion(Rule):
                 "`jit(one_hot)` traces every argument it is not told is static, so `num_classes` of `jax.nn.one_hot` (here `5`) becomes a tracer; a size must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Mark it static (`jit(one_hot, static_argnums=1)`), or bind it first: `functools.partial(one_hot, num_classes=...)`",
                 "`jax.jit(jax.ops.segment_sum)` traces every argument it is not told is static, so `num_segments` of `jax.ops.segment_sum` (here `2`) becomes a tracer; a size must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Mark it static (`jax.jit(jax.ops.segment_sum, static_argnames='num_segments')`), or bind it first: `functools.partial(jax.ops.segment_sum, num_segments=...)`",
                 "`jax.jit(jnp.array_split)` traces every argument it is not told is static, so `indices_or_sections` of `jnp.array_split` (here `n`) becomes a tracer; a size must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Mark it static (`jax.jit(jnp.array_split, static_argnums=1)`), or bind it first: `functools.partial(jnp.array_split, indices_or_sections=...)`",
+            ],
+        ),
+        # an `int` annotation is no static declaration when the jit names its static
+        # arguments and leaves that one out
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def moments(x, order: int, count: int):
+                return [jnp.mean(x ** k) for k in range(count)], order
+
+
+            def pad_to(x, mode: str, width: int):
+                return jnp.zeros(width) + x
+
+
+            padded = jax.jit(pad_to, static_argnames="mode")(jnp.ones(3), "edge", 3)
+            """,
+            expected=[(9, 39), (13, 22)],
+            messages=[
+                "`range()` needs a concrete value, but its argument is traced: it depends on the traced argument `count` of `moments` (wrapped by jax.jit); this raises TracerIntegerConversionError. Instead, use `jax.lax.fori_loop`/`lax.scan` for loops of traced length; or, if `count` is a Python value, mark it static (static_argnums=2)",
+                "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `width` of `pad_to` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `width` is a Python value, mark it static (static_argnums=2)",
             ],
         ),
     ]
