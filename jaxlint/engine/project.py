@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.model import instances, keyflow, kinds, repeats
+from jaxlint.model import apis, instances, keyflow, kinds, repeats
 from jaxlint.model import returns as returns_model
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
@@ -244,8 +244,7 @@ def _repeated_imports(interp: Interpreter, settings: LintSettings) -> list[str]:
                   and c.count(".") <= 1)
 
 
-_CACHING = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "jax.pmap", "equinox.filter_jit",
-                      "equinox.filter_pmap"})
+_CACHING = apis.CACHING_JITS
 
 
 def _jit_builders(interp: Interpreter) -> list[str]:

@@ -124,6 +124,12 @@ TRANSFORMS: dict[str, Transform] = {
     "chex.chexify": _CONCRETE,
 }
 
+# The jits that keep a compilation cache per function object: jitting a fresh function
+# (one defined in the body of a function that runs again, a lambda, a partial) compiles
+# again each time (JAX501, the project's jit builders)
+CACHING_JITS = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "jax.pmap",
+                          "equinox.filter_jit", "equinox.filter_pmap", "flax.nnx.jit", "flax.nnx.pmap"})
+
 # Aliases that resolve to the public name.
 _CANONICAL_PREFIXES = (
     ("jax._src.api.", "jax."),
@@ -375,6 +381,114 @@ MORE_SIZE_ARGS: dict[str, tuple[tuple[Optional[int], str], ...]] = {
     "jax.numpy.tril_indices": ((0, "n"), (2, "m")),
     "jax.lax.dynamic_slice": ((2, "slice_sizes"),),
     "jax.lax.dynamic_slice_in_dim": ((2, "slice_size"),),
+    # the rest of the family (signatures of jax 0.10.2; each traced one raises under jit,
+    # the error named in SIZE_ARG_ERRORS, TypeError otherwise)
+    "jax.nn.one_hot": ((1, "num_classes"),),
+    "jax.ops.segment_sum": ((2, "num_segments"),),
+    "jax.ops.segment_max": ((2, "num_segments"),),
+    "jax.ops.segment_min": ((2, "num_segments"),),
+    "jax.ops.segment_prod": ((2, "num_segments"),),
+    "jax.numpy.split": ((1, "indices_or_sections"),),
+    "jax.numpy.array_split": ((1, "indices_or_sections"),),
+    "jax.numpy.hsplit": ((1, "indices_or_sections"),),
+    "jax.numpy.vsplit": ((1, "indices_or_sections"),),
+    "jax.numpy.dsplit": ((1, "indices_or_sections"),),
+    "jax.numpy.zeros_like": ((2, "shape"),),
+    "jax.numpy.ones_like": ((2, "shape"),),
+    "jax.numpy.empty_like": ((2, "shape"),),
+    "jax.numpy.full_like": ((3, "shape"),),
+    "jax.numpy.bincount": ((None, "length"),),
+    "jax.numpy.nonzero": ((None, "size"),),
+    "jax.numpy.flatnonzero": ((None, "size"),),
+    "jax.numpy.argwhere": ((None, "size"),),
+    "jax.numpy.where": ((None, "size"),),
+    "jax.numpy.unique": ((None, "size"),),
+    "jax.numpy.unique_values": ((None, "size"),),
+    "jax.numpy.unique_counts": ((None, "size"),),
+    "jax.numpy.unique_inverse": ((None, "size"),),
+    "jax.numpy.unique_all": ((None, "size"),),
+    "jax.numpy.setdiff1d": ((None, "size"),),
+    "jax.numpy.union1d": ((None, "size"),),
+    "jax.numpy.intersect1d": ((None, "size"),),
+    "jax.numpy.pad": ((1, "pad_width"),),
+    "jax.numpy.indices": ((0, "dimensions"),),
+    "jax.numpy.diag_indices": ((0, "n"),),
+    "jax.numpy.mask_indices": ((0, "n"),),
+    "jax.numpy.vander": ((1, "N"),),
+    "jax.numpy.diag": ((1, "k"),),
+    "jax.numpy.hamming": ((0, "M"),),
+    "jax.numpy.hanning": ((0, "M"),),
+    "jax.numpy.blackman": ((0, "M"),),
+    "jax.numpy.bartlett": ((0, "M"),),
+    "jax.numpy.kaiser": ((0, "M"),),
+    "jax.numpy.fft.fft": ((1, "n"),),
+    "jax.numpy.fft.ifft": ((1, "n"),),
+    "jax.numpy.fft.rfft": ((1, "n"),),
+    "jax.numpy.fft.irfft": ((1, "n"),),
+    "jax.numpy.fft.hfft": ((1, "n"),),
+    "jax.numpy.fft.ihfft": ((1, "n"),),
+    "jax.numpy.fft.fftn": ((1, "s"),),
+    "jax.numpy.fft.ifftn": ((1, "s"),),
+    "jax.numpy.fft.rfftn": ((1, "s"),),
+    "jax.numpy.fft.irfftn": ((1, "s"),),
+    "jax.numpy.fft.fft2": ((1, "s"),),
+    "jax.numpy.fft.ifft2": ((1, "s"),),
+    "jax.numpy.fft.rfft2": ((1, "s"),),
+    "jax.numpy.fft.irfft2": ((1, "s"),),
+    "jax.numpy.fft.fftfreq": ((0, "n"),),
+    "jax.numpy.fft.rfftfreq": ((0, "n"),),
+    "jax.lax.broadcasted_iota": ((1, "shape"),),
+    "jax.lax.reshape": ((1, "new_sizes"),),
+    "jax.lax.broadcast_in_dim": ((1, "shape"),),
+    "jax.lax.full_like": ((3, "shape"),),
+    "jax.lax.top_k": ((1, "k"),),
+    "jax.lax.approx_max_k": ((1, "k"),),
+    "jax.lax.approx_min_k": ((1, "k"),),
+    "jax.image.resize": ((1, "shape"),),
+    "jax.image.scale_and_translate": ((1, "shape"),),
+    "jax.random.orthogonal": ((1, "n"), (2, "shape")),
+    "jax.random.ball": ((1, "d"), (3, "shape")),
+    **{"jax.random." + name: ((pos, "shape"),) for name, pos in (
+        ("beta", 3), ("binomial", 3), ("bits", 1), ("cauchy", 1), ("chisquare", 2),
+        ("choice", 2), ("dirichlet", 2), ("double_sided_maxwell", 3), ("f", 3), ("gamma", 2),
+        ("generalized_normal", 2), ("geometric", 2), ("laplace", 1), ("loggamma", 2),
+        ("logistic", 1), ("lognormal", 2), ("maxwell", 1), ("multinomial", None),
+        ("multivariate_normal", 3), ("pareto", 2), ("poisson", 2), ("rademacher", 1),
+        ("rayleigh", 2), ("t", 2), ("triangular", 4), ("wald", 2), ("weibull_min", 3),
+    )},
+}
+
+# The error a traced size raises where it is not the TypeError of a traced shape
+# ("Shapes must be 1D sequences of concrete values"), checked on jax 0.10.2.
+_CONCRETIZATION = "ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected"
+_INDEX = "TracerIntegerConversionError: The __index__() method was called on a traced array"
+_UNHASHABLE = "ValueError: Non-hashable static arguments are not supported"
+SIZE_ARG_ERRORS: dict[str, str] = {
+    **{q: _CONCRETIZATION for q in (
+        "jax.numpy.arange", "jax.numpy.linspace", "jax.numpy.logspace", "jax.numpy.geomspace",
+        "jax.numpy.triu_indices", "jax.numpy.tril_indices", "jax.nn.one_hot",
+        "jax.ops.segment_sum", "jax.ops.segment_max", "jax.ops.segment_min", "jax.ops.segment_prod",
+        "jax.numpy.split", "jax.numpy.array_split", "jax.numpy.hsplit", "jax.numpy.vsplit",
+        "jax.numpy.dsplit", "jax.numpy.bincount", "jax.numpy.nonzero", "jax.numpy.flatnonzero",
+        "jax.numpy.argwhere", "jax.numpy.where", "jax.numpy.unique", "jax.numpy.unique_values",
+        "jax.numpy.unique_counts", "jax.numpy.unique_inverse", "jax.numpy.unique_all",
+        "jax.numpy.setdiff1d", "jax.numpy.union1d", "jax.numpy.intersect1d", "jax.numpy.pad",
+        "jax.numpy.indices", "jax.numpy.diag_indices", "jax.numpy.hamming", "jax.numpy.hanning",
+        "jax.numpy.blackman", "jax.numpy.bartlett", "jax.numpy.kaiser", "jax.numpy.fft.fftfreq",
+        "jax.random.orthogonal", "jax.random.ball",
+    )},
+    **{q: _INDEX for q in (
+        "jax.numpy.diag", "jax.numpy.fft.fft", "jax.numpy.fft.ifft", "jax.numpy.fft.rfft",
+        "jax.numpy.fft.irfft", "jax.numpy.fft.hfft", "jax.numpy.fft.ihfft",
+        *("jax.numpy.fft." + n for n in "fftn ifftn rfftn irfftn fft2 ifft2 rfft2 irfft2".split()),
+    )},
+    **{q: "TypeError: parameters to jaxpr equations must have __hash__ and __eq__ methods"
+       for q in ("jax.lax.approx_max_k", "jax.lax.approx_min_k")},
+    "jax.random.choice": "TracerBoolConversionError: Attempted boolean conversion of traced array",
+    "jax.numpy.vander": _UNHASHABLE,
+    "jax.lax.top_k": "TracerBoolConversionError: Attempted boolean conversion of traced array",
+    "jax.numpy.fft.rfftfreq": "TracerBoolConversionError: Attempted boolean conversion of traced array",
+    "jax.lax.broadcast_in_dim": "TracerBoolConversionError: Attempted boolean conversion of traced array",
 }
 
 
@@ -494,6 +608,10 @@ STATIC_ANNOTATIONS = frozenset(
     {"int", "bool", "str", "float", "bytes", "type", "None", "typing.Callable",
      "collections.abc.Callable", "Callable", "typing.Literal", "Literal"}
 )
+
+# The static annotations a tracer can stand in for (a jit that names its static arguments
+# and leaves such a parameter out traces it: `el: int` becomes an int32 tracer)
+NUMBER_ANNOTATIONS = frozenset({"int", "float", "bool", "complex"})
 
 # Annotations no tracer can satisfy: a parameter annotated so holds a Python value even
 # when traced code calls its function (JAX has no string, bytes or class arrays).

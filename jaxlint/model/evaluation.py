@@ -413,7 +413,8 @@ class Evaluator:
                 hint = "bool" if q in apis.BOOL_RESULT_FUNCS else None
                 shape, floaty = constructor_facts(self, q, e)
                 if shape is None and arg_vals and not e.args[0].star:
-                    shape = shape_flow.stacked_shape(q, e, arg_vals[0]) or shape_flow.reshape_call_shape(self, q, e, arg_vals[0])
+                    shape = (shape_flow.stacked_shape(q, e, arg_vals[0]) or shape_flow.reshape_call_shape(self, q, e, arg_vals[0])
+                             or shape_flow.kept_shape(q, e, arg_vals))
                 if traced_ctx:
                     deps = deps | JAX_COMPUTED  # a tracer whatever its inputs are
                 return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True, dtype_hint=hint or floaty, shape=shape,

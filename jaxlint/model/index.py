@@ -1696,7 +1696,9 @@ def mark_site(
             elif p.annotation is None and t.wrapper:
                 unit.filtered_params.add(p.name)  # traced if a call passes an array
             continue
-        if p.annotation in apis.STATIC_ANNOTATIONS:
+        if p.annotation in apis.STATIC_ANNOTATIONS and not (static and p.annotation in apis.NUMBER_ANNOTATIONS):
+            # `n: int` is a Python value, unless the jit names its static arguments and
+            # leaves this one out: then the caller's int arrives as a tracer
             continue
         if p.default is not None and t.wrapper:
             # jit(f)(x) leaves f's defaults as Python values unless passed (any default:
@@ -1819,8 +1821,8 @@ def _static_expr(unit: Unit, e: cst.BaseExpression, depth: int, param_ok=None) -
             return True
         p = unit.param(e.value)
         if p is not None:
-            return (p.annotation in apis.STATIC_ANNOTATIONS or p.name in unit.static_params
-                    or (param_ok is not None and param_ok(unit, p)))
+            return ((p.annotation in apis.STATIC_ANNOTATIONS and p.name not in unit.traced_params)
+                    or p.name in unit.static_params or (param_ok is not None and param_ok(unit, p)))
         found = unit.binding_for(e.value, 1 << 30)
         if found is None:
             # `n_agents, steps, batch = q_vals.shape`: bound by unpacking a static value

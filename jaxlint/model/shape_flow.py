@@ -119,6 +119,85 @@ def method_shape(ctx, base: Optional[Shape], method: str, call: cst.Call) -> Opt
     return reshaped(base, _dims(ctx, [a.value for a in call.args]))
 
 
+# jax.numpy / lax / nn functions whose result has the shape of their first argument:
+# element-wise ones, and those that work along one axis and keep it (`sort`, `argsort`,
+# `flip`, `roll`, `softmax`...)
+_ELEMENTWISE = frozenset(
+    "jax.numpy." + n for n in (
+        "abs absolute negative positive sign exp exp2 expm1 log log2 log10 log1p sqrt cbrt square "
+        "reciprocal sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh floor ceil "
+        "round rint trunc fix isnan isinf isfinite isneginf isposinf logical_not invert bitwise_not "
+        "conj conjugate real imag angle deg2rad rad2deg degrees radians sinc nan_to_num signbit "
+        "copy fabs i0 spacing"
+    ).split()
+) | frozenset(
+    "jax.lax." + n for n in (
+        "abs neg sign exp exp2 expm1 log log1p sqrt rsqrt cbrt sin cos tan asin acos atan sinh cosh "
+        "tanh asinh acosh atanh floor ceil round is_finite not_ logistic erf erfc erf_inv lgamma "
+        "digamma stop_gradient square reciprocal real imag conj"
+    ).split()
+) | frozenset(
+    "jax.nn." + n for n in (
+        "relu relu6 sigmoid softplus soft_sign silu swish log_sigmoid leaky_relu hard_tanh elu celu "
+        "selu gelu glu hard_sigmoid hard_silu hard_swish sparse_plus sparse_sigmoid squareplus mish "
+        "softmax log_softmax standardize tanh"
+    ).split()
+) | frozenset({"jax.scipy.special.expit", "jax.scipy.special.logit", "jax.scipy.special.erf",
+               "jax.scipy.special.erfc", "jax.scipy.special.gammaln", "jax.scipy.special.digamma"})
+# work along an axis and keep the shape (`sort`/`argsort` flatten with `axis=None`)
+_ALONG_AXIS = frozenset({"jax.numpy.sort", "jax.numpy.argsort", "jax.numpy.flip", "jax.numpy.roll",
+                         "jax.numpy.fliplr", "jax.numpy.flipud"})
+# flatten unless given an axis (default None): keep a 1-D shape
+_FLAT_BY_DEFAULT = frozenset({"jax.numpy.cumsum", "jax.numpy.cumprod", "jax.numpy.nancumsum",
+                              "jax.numpy.nancumprod"})
+# element-wise on two operands: the broadcast shape
+_ELEMENTWISE_BINARY = frozenset(
+    "jax.numpy." + n for n in (
+        "add subtract multiply divide true_divide floor_divide power float_power mod remainder "
+        "maximum minimum fmax fmin arctan2 hypot logaddexp logaddexp2 equal not_equal less less_equal "
+        "greater greater_equal logical_and logical_or logical_xor copysign nextafter heaviside"
+    ).split()
+)
+
+
+def kept_shape(q: str, call: cst.Call, args: list[V.Value]) -> Optional[Shape]:
+    """The shape of a call to a shape-keeping library function from its operands' known
+    shapes: ``jnp.exp(c)``, ``jnp.argsort(c)``, ``jax.nn.relu(c)``, ``jnp.maximum(c, 0.)``."""
+    if not args or any(a.star for a in call.args) or call.args[0].keyword is not None:
+        return None
+    pos = positional_args(call)
+    if not pos:
+        return None
+    first = args[0].shape
+    if q in _ELEMENTWISE:
+        return first
+    if first is None:
+        return None
+    if q in _ALONG_AXIS:
+        if q in ("jax.numpy.sort", "jax.numpy.argsort"):
+            axis = arg_at(call, 1, "axis")
+            if isinstance(axis, cst.Name) and axis.value == "None":
+                return (_size(first),)  # sorted flat
+        return first  # `flip`/`roll` keep the shape whatever the axis
+    if q in _FLAT_BY_DEFAULT:
+        axis = arg_at(call, 1, "axis")
+        if axis is None or isinstance(axis, cst.Name) and axis.value == "None":
+            return (_size(first),)
+        return first
+    if q in _ELEMENTWISE_BINARY and len(pos) >= 2 and call.args[1].keyword is None:
+        a = () if _scalar(pos[0].value) else first
+        b = () if _scalar(pos[1].value) else args[1].shape
+        return broadcast(a, b)
+    return None
+
+
+def _size(shape: Shape) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
 def _axis(ctx, call: cst.Call, position: int, ndim: int) -> Optional[int]:
     node = arg_at(call, position, "axis")
     if node is None:

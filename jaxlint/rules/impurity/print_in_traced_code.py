@@ -29,6 +29,12 @@ def _eager_shard_map(unit) -> bool:
     return False
 
 
+# logging calls that write what they are given (the stdlib's module functions and
+# Logger methods; absl's logging module has the same names)
+_LOG_LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
+_LOGGING_MODULES = frozenset({"logging", "absl.logging"})
+_GET_LOGGER = frozenset({"logging.getLogger", "absl.logging.get_absl_logger"})
+
 # builtin conversions of a value to text, as a format field of jax.debug.print
 _CONVERSIONS = {"repr": "{!r}", "str": "{}", "ascii": "{!a}"}
 
@@ -108,7 +114,11 @@ class PrintInTraced(Rule):
         "function, not decorated, that the file jits where it calls it, at two or more calls "
         "(`jit(f)(4.)` ... `jit(f)(5.)`) or as a name called in a loop (`step = jax.jit(update)`): "
         "written for a Python function that prints on every call, it prints only while JAX "
-        "traces. Text that says it is tracing or compiling is a deliberate log and not flagged."
+        "traces. Text that says it is tracing or compiling is a deliberate log and not flagged.\n\n"
+        "Logging is printing too, with the same rules: `logging.info/debug/warning/error/...`, "
+        "absl's `logging.info(...)`, and a logger bound to `logging.getLogger(...)` "
+        "(`logger.info(\"loss %s\", loss)`) log the tracer once, at trace time (no fix: "
+        "`jax.debug.print` writes to stdout, not to the log)."
     )
     why_bad = (
         "`print` is a Python side effect. It runs while JAX traces the function, once per new "
@@ -332,6 +342,38 @@ class PrintInTraced(Rule):
             def f(x):
                 jax.debug.print(f"shape {x.shape}: {{}}", x)
                 return x
+            """
+        ),
+        # logs of static values (a shape, a text): trace-time logs on purpose; a logger that
+        # is not `logging.getLogger(...)`; logging outside traced code
+        Valid(
+            """
+            import logging
+
+            import jax
+            import jax.numpy as jnp
+
+            logger = logging.getLogger(__name__)
+
+
+            class Recorder:
+                def info(self, v):
+                    return v
+
+
+            rec = Recorder()
+
+
+            @jax.jit
+            def step(x):
+                logger.info("step traced with shape %s", x.shape)
+                logging.debug("compiling step")
+                rec.info(x)
+                return jnp.mean(x ** 2)
+
+
+            loss = step(jnp.ones(3))
+            logging.info("loss %s", loss)
             """
         ),
     ]
@@ -635,6 +677,43 @@ class PrintInTraced(Rule):
             """,
             unsafe=True,
         ),
+        # logging is a print too: the stdlib's module functions, a Logger, absl's logging
+        Invalid(
+            """
+            import logging
+
+            import jax
+            import jax.numpy as jnp
+            from absl import logging as alog
+
+            logger = logging.getLogger(__name__)
+
+
+            @jax.jit
+            def step(x):
+                loss = jnp.mean(x ** 2)
+                logging.info(loss)
+                logger.info("loss %s", loss)
+                alog.warning(f"loss={loss}")
+                return loss
+
+
+            def body(c, x):
+                log = logging.getLogger("train")
+                log.debug("carry %s", c)
+                return c + x, x
+
+
+            out = jax.lax.scan(body, 0.0, jnp.ones(3))
+            """,
+            expected=[(13, 5), (14, 5), (15, 5), (21, 5)],
+            messages=[
+                '`logging.info` in traced `step` runs once, at trace time, and logs a tracer (e.g. `JitTracer(float32[])`), not the values; later calls log nothing. Return the value and log it outside, or log from the device with `jax.debug.callback(lambda v: logging.info("%s", v), x)`',
+                '`logger.info` in traced `step` runs once, at trace time, and logs a tracer (e.g. `JitTracer(float32[])`), not the values; later calls log nothing. Return the value and log it outside, or log from the device with `jax.debug.callback(lambda v: logger.info("%s", v), x)`',
+                '`alog.warning` in traced `step` runs once, at trace time, and logs a tracer (e.g. `JitTracer(float32[])`), not the values; later calls log nothing. Return the value and log it outside, or log from the device with `jax.debug.callback(lambda v: alog.warning("%s", v), x)`',
+                '`log.debug` in traced `body` runs once, at trace time, and logs a tracer (e.g. `JitTracer(float32[])`), not the values; later calls log nothing. Return the value and log it outside, or log from the device with `jax.debug.callback(lambda v: log.debug("%s", v), x)`',
+            ],
+        ),
     ]
 
     def _mentions_traced(self, e: cst.CSTNode, depth: int = 0) -> bool:
@@ -669,6 +748,10 @@ class PrintInTraced(Rule):
         if not ctx.in_tracing:
             return
         if ctx.builtin_name(node.func) != "print":
+            sink = self._log_sink(node.func)
+            if sink is not None:
+                self._log_call(node, sink)
+                return
             self._debug_print_format(node)
             return
         if not any(a.keyword is None and self._mentions_traced(a.value) for a in node.args):
@@ -694,7 +777,59 @@ class PrintInTraced(Rule):
             self._fix(node),
         )
 
-    def _log_of_call_site_jit(self, node: cst.Call) -> None:
+    def _log_sink(self, func: cst.BaseExpression) -> Optional[str]:
+        """`logging.info`, absl's `logging.warning`, `logger.debug` with `logger` bound once to
+        `logging.getLogger(...)` in this function, an enclosing one or the module: the
+        name as written, else None."""
+        if not isinstance(func, cst.Attribute) or func.attr.value not in _LOG_LEVELS:
+            return None
+        ctx = self.ctx
+        q = ctx.qualname(func)
+        if q is not None:
+            return ctx.code(func).strip() if q.rsplit(".", 1)[0] in _LOGGING_MODULES else None
+        base = func.value
+        if not isinstance(base, cst.Name):
+            return None
+        u = ctx.unit
+        while u is not None:
+            binds = u.bindings.get(base.value)
+            if binds:
+                if len(binds) != 1:
+                    return None
+                value = binds[0][1]
+                if isinstance(value, cst.Call) and ctx.qualname(value.func) in _GET_LOGGER:
+                    return ctx.code(func).strip()
+                return None
+            u = u.parent
+        return None
+
+    def _log_call(self, node: cst.Call, sink: str) -> None:
+        """`logging.info(loss)` / `logger.info("loss %s", loss)` of a traced value: the log
+        call runs once, at trace time, and logs the tracer's text."""
+        ctx = self.ctx
+        if not any(a.keyword is None and not a.star and self._mentions_traced(a.value) for a in node.args):
+            self._log_of_call_site_jit(node, sink)
+            return
+        if _eager_shard_map(ctx.unit):
+            return
+        if ctx.concrete_tracers:
+            self.report(
+                node,
+                f"`{sink}` in `{ctx.unit.name}`, {ctx.unit.grad_reasons[0]}, logs a tracer "
+                "(e.g. `GradTracer(primal=1.0, ...)`), not the values: JAX differentiates it "
+                "with tracers even outside jit. Log the values outside the transformed function, "
+                "or hand them to `jax.debug.callback`",
+            )
+            return
+        self.report(
+            node,
+            f"`{sink}` in traced `{ctx.unit.name}` runs once, at trace time, and logs a tracer "
+            "(e.g. `JitTracer(float32[])`), not the values; later calls log nothing. Return the "
+            "value and log it outside, or log from the device with "
+            f"`jax.debug.callback(lambda v: {sink}(\"%s\", v), x)`",
+        )
+
+    def _log_of_call_site_jit(self, node: cst.Call, sink: str = "print") -> None:
         """``print("Executing function")`` in a plain (undecorated) function that the file
         jits where it calls it, at several places (``jit(f)(4.)`` ... ``jit(f)(5.)``, The
         Sharp Bits): written for a Python function that prints on every call, it prints
@@ -723,13 +858,13 @@ class PrintInTraced(Rule):
             texts.append(str(a.value.evaluated_value).lower())
         if not texts or any(w in t for t in texts for w in ("compil", "trac", "jit")):
             return
-        self.report(
-            node,
-            f"`print` in `{unit.name}`, which this file jits {how}, runs only while JAX traces it: "
-            "the first call prints, later calls served from the "
-            "compilation cache print nothing. Use `jax.debug.print(...)` to print on every call, or "
-            "print outside the jitted function",
-        )
+        if sink == "print":
+            said = "the first call prints, later calls served from the compilation cache print nothing. " \
+                   "Use `jax.debug.print(...)` to print on every call, or print outside the jitted function"
+        else:
+            said = "the first call logs, later calls served from the compilation cache log nothing. " \
+                   "Log outside the jitted function, or from the device with `jax.debug.callback`"
+        self.report(node, f"`{sink}` in `{unit.name}`, which this file jits {how}, runs only while JAX traces it: {said}")
 
     def _jit_alias_called_repeatedly(self, unit) -> Optional[str]:
         """A module-level name bound once to ``jax.jit(<unit>)`` that the file calls in

@@ -32,7 +32,10 @@ class StaticOutOfBoundsIndex(Rule):
         "1, 5)`, a `jax.random` sampler given a literal shape: `random.normal(key, (10, 10))`): `x[11]`, `x[0, 7]`, `x.at[11].set(v)`, `x.at[11].get()` and `jnp.take(x, "
         "11)`. The shape is followed through `x.reshape(500, 4, 4)` / `jnp.reshape`, "
         "`jnp.split`/`jnp.array_split` into a known number of pieces, and `jnp.array`/`jnp.stack` "
-        "of pieces of one shape; sizes may be integer arithmetic on literals and constants "
+        "of pieces of one shape, and through calls that keep it: element-wise functions "
+        "(`jnp.exp(c)`, `jnp.abs`, `lax.sqrt`, `jax.nn.relu`/`softmax`...), two-operand ones that "
+        "broadcast (`jnp.maximum(c, 0.5)`), `jnp.sort`/`argsort`/`flip`/`roll` (`jnp.argsort(c)[300]`), "
+        "`jnp.cumsum` (flat unless given an axis); sizes may be integer arithmetic on literals and constants "
         "(`jnp.arange(5 * 100)`).\n\n"
         "At a call of a jitted function of the file that reads `x[i]` with both `x` and `i` "
         "its traced parameters, the index and the shape passed there are checked too: "
@@ -247,6 +250,19 @@ class StaticOutOfBoundsIndex(Rule):
             print(list(map(loss, [jnp.zeros((3, 2))], [jnp.ones((8, 3))])))
             window = jax.jit(lambda a: lax.dynamic_slice(a, [4], [2]) + lax.dynamic_slice(a, [-1], [1]))
             print(window(np.arange(6)))
+            """
+        ),
+        # in bounds after the shape-keeping calls; `jnp.sort(c, axis=None)` and `jnp.cumsum`
+        # flatten; an operand of unknown shape broadcast in
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def top(m, other):
+                c = jnp.zeros((4, 8))
+                return jnp.sort(c, axis=None)[31], jnp.cumsum(c)[31], jnp.maximum(c, other)[9], jax.nn.relu(c)[3, 7]
             """
         ),
     ]
@@ -507,6 +523,27 @@ class StaticOutOfBoundsIndex(Rule):
             messages=[
                 "index 4 is out of bounds for axis 0 with size 4, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
                 "index 7 is out of bounds for axis 0 with size 5, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+            ],
+        ),
+        # the shape is kept through element-wise and sorting calls
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def top(scores):
+                c = jnp.zeros(256)
+                order = jnp.argsort(c)
+                probs = jax.nn.softmax(c)
+                bounded = jnp.maximum(jnp.exp(c), 0.5)
+                return order[300], probs[-257], bounded[256], jnp.cumsum(jnp.ones((4, 8)))[31], jnp.sort(c)[255]
+            """,
+            expected=[(10, 18), (10, 30), (10, 45)],
+            messages=[
+                "index 300 is out of bounds for axis 0 with size 256, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                "index -257 is out of bounds for axis 0 with size 256, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+                "index 256 is out of bounds for axis 0 with size 256, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
             ],
         ),
     ]

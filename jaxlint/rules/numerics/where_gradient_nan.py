@@ -36,6 +36,29 @@ _SINGULAR_KIND = {
     "jax.lax.acos": "unit",
     "jax.lax.asin": "unit",
 }
+# norms whose default (2-norm, Frobenius) is a sqrt of a sum of squares: NaN gradient at
+# the zero vector (checked on jax 0.10.2; ord=1 and ord=inf are not singular there, nor
+# optax.safe_norm)
+_EUCLIDEAN_NORMS = frozenset({"jax.numpy.linalg.norm", "jax.numpy.linalg.vector_norm",
+                              "jax.numpy.linalg.matrix_norm"})
+
+
+def _euclidean_order(ctx, call: cst.Call) -> bool:
+    """No `ord`, or `ord=2`/`None`/`"fro"` (the second positional argument)."""
+    pos = positional_args(call)
+    order = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "ord"),
+                 pos[1].value if len(pos) > 1 and ctx.qualname(call.func) == "jax.numpy.linalg.norm" else None)
+    if order is None:
+        return True
+    if isinstance(order, cst.Name) and order.value == "None":
+        return True
+    if isinstance(order, cst.Integer):
+        return order.value == "2"
+    if isinstance(order, cst.SimpleString):
+        return order.evaluated_value == "fro"
+    return False
+
+
 _POWER = ("jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow")
 _DIVIDE = ("jax.numpy.divide", "jax.numpy.true_divide", "jax.lax.div")
 _GUARDS = frozenset(
@@ -317,7 +340,11 @@ class WhereGradientNaN(Rule):
         "masked out only where `norm > 1.0`, where it is finite). A branch that is a name computed "
         "on an earlier line of the same function counts too: `y = jnp.log(x)` ... `jnp.where(x > 0, "
         "y, 0.)` (the condition tests the function's input), and `r = jnp.sqrt(s)` ... "
-        "`jnp.where(r > 0.5, r, 1.)` (it tests the result, which is 0 where `sqrt` is singular); "
+        "`jnp.where(r > 0.5, r, 1.)` (it tests the result, which is 0 where `sqrt` is singular; "
+        "so are `jnp.cbrt` and the 2-norm: `n = jnp.linalg.norm(x)` (also `vector_norm`, "
+        "`matrix_norm`, with no `ord` or `ord=2`/`'fro'`) then `jnp.where(n == 0., 1., n)`, where "
+        "the gradient at the zero vector is NaN; `ord=1`, `ord=inf` and `optax.safe_norm` are not "
+        "singular there); "
         "an input guarded where it is computed (`jnp.maximum(s, eps)`, a `where`, `s + eps`) is "
         "quiet. It is checked everywhere, not only in traced code, because `grad` may be applied "
         "by a caller. Quiet too: a division whose dividend an earlier line zeroed with a `where` on "
@@ -462,6 +489,20 @@ class WhereGradientNaN(Rule):
                 return v * jnp.where(norm > 1.0, 1.0, 1.0 / norm)
             """
         ),
+        # norms that are not singular at 0: ord=1, ord=inf, optax.safe_norm
+        Valid(
+            """
+            import jax.numpy as jnp
+            import optax
+
+
+            def lengths(v):
+                n1 = jnp.linalg.norm(v, ord=1)
+                ninf = jnp.linalg.norm(v, jnp.inf)
+                ns = optax.safe_norm(v, 1e-6)
+                return jnp.where(n1 == 0.0, 1.0, n1) + jnp.where(ninf > 0, ninf, 0.0) + jnp.where(ns == 0.0, 1.0, ns)
+            """
+        ),
     ]
 
     INVALID = [
@@ -604,6 +645,32 @@ class WhereGradientNaN(Rule):
                 "`(x - hi) / g` is computed for every element, also where `g < 0` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `g` with the same condition too (double where: `jnp.where(cond, g, 1.0)` inside)",
                 "`(x - hi) / g` is computed for every element, also where `g < 0` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `g` with the same condition too (double where: `jnp.where(cond, g, 1.0)` inside)",
                 "`(x - lo) / g` is computed for every element, also where `jnp.abs(g) < eps` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `g` with the same condition too (double where: `jnp.where(cond, g, 1.0)` inside)",
+            ],
+        ),
+        # the 2-norm is a sqrt of a sum of squares: its gradient at the zero vector is NaN,
+        # whichever spelling computes it; a cube root at 0
+        Invalid(
+            """
+            import jax.numpy as jnp
+            from jax.numpy import linalg as LA
+
+
+            def cosine(a, b):
+                na = jnp.linalg.norm(a, axis=-1, keepdims=True)
+                na = jnp.where(na == 0.0, 1.0, na)
+                return (a / na) @ b
+
+
+            def length(v):
+                n = LA.vector_norm(v)
+                r = jnp.cbrt(v)
+                return jnp.where(n > 0, n, 0.0) + jnp.where(r != 0, r, 0.0)
+            """,
+            expected=[(7, 36), (14, 29), (14, 57)],
+            messages=[
+                "`na` is `jnp.linalg.norm(a, axis=-1, keepdims=True)`, computed for every element, also where `na == 0.0` is true; at its singular input `na` is 0 and the derivative is infinite/NaN, and the condition masks that value out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `na` is computed (double where: `jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",
+                "`n` is `LA.vector_norm(v)`, computed for every element, also where `n > 0` is false; at its singular input `n` is 0 and the derivative is infinite/NaN, and the condition masks that value out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `n` is computed (double where: `jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",
+                "`r` is `jnp.cbrt(v)`, computed for every element, also where `r != 0` is false; at its singular input `r` is 0 and the derivative is infinite/NaN, and the condition masks that value out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `r` is computed (double where: `jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",
             ],
         ),
     ]
@@ -1102,8 +1169,10 @@ class WhereGradientNaN(Rule):
             pos = positional_args(e)
             if not pos or _guarded_input(ctx, pos[0].value):
                 return None
-            if q in ("jax.numpy.sqrt", "jax.lax.sqrt"):
+            if q in ("jax.numpy.sqrt", "jax.lax.sqrt", "jax.numpy.cbrt", "jax.lax.cbrt"):
                 return (0.0,), "0"
+            if q in _EUCLIDEAN_NORMS and _euclidean_order(ctx, e):
+                return (0.0,), "0"  # the gradient of the 2-norm at the zero vector is NaN
             if q in ("jax.numpy.log", "jax.numpy.log2", "jax.numpy.log10", "jax.lax.log"):
                 return (-1e30,), "-inf"
             if q in ("jax.numpy.reciprocal", "jax.lax.rsqrt"):

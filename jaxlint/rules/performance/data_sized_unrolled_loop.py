@@ -34,7 +34,10 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
         "(`def make(n): @jax.jit def f(x): for i in range(n): ...`), or a parameter of the "
         "traced function left at its default because no call passes it (`def f(x, n=N_STEPS)` "
         "under `jax.jit`: a caller who passes another `n` must make it static; a known default at "
-        "or above JAX502's threshold is JAX502's); and `for row in x` over "
+        "or above JAX502's threshold is JAX502's), or a count computed from such an argument "
+        "(`range(n - 1)`, `range(2 * n)`, `range(conf.steps)`, `range(len(conf.grid))`, a local "
+        "bound once to one), and consecutive pairs of a sequence taken from one "
+        "(`zip(a[:-1], a[1:])` with `a = conf.grid`); and `for row in x` over "
         "a traced array argument (one that calls pass a JAX or NumPy array, not a list of "
         "layers), in this module or through another's `jit(grad(f))(..., x)`, also through "
         "`enumerate(x)`/`zip(x, y)`; and Python's builtin `sum(x)` over such an array, "
@@ -181,6 +184,26 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
                 for i in range(a.size):
                     a = a.at[i].set(2 * a[i])
                 return a
+            """
+        ),
+        # arithmetic on literals only; a field of a traced argument; a module constant grid
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            GRID = (0.0, 0.5, 1.0)
+
+
+            @partial(jax.jit, static_argnames=("conf",))
+            def simulate(x, conf, n):
+                for _ in range(2 * 3):
+                    x = jnp.sin(x)
+                for a0, a1 in zip(GRID[:-1], GRID[1:]):
+                    x = x + (a1 - a0)
+                return x * conf.scale
             """
         ),
     ]
@@ -393,11 +416,58 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
                 "this Python loop runs once per row of `rewards`, a traced array argument of `loss`, while JAX traces `loss`: it is unrolled, and compile time grows with the data size. Vectorise (`jax.vmap` the body) or use `lax.scan` over `rewards`",
             ],
         ),
+        # counts computed from a static argument: arithmetic, a field of a static config,
+        # `len()` of one, a local bound to one; consecutive pairs of a static grid
+        Invalid(
+            """
+            from dataclasses import dataclass
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @dataclass(frozen=True)
+            class Config:
+                steps: int = 50
+                grid: tuple = (0.0, 0.5, 1.0)
+
+
+            @partial(jax.jit, static_argnames=("conf", "n"))
+            def simulate(x, conf, n):
+                for _ in range(2 * n):
+                    x = jnp.sin(x)
+                for i in range(len(conf.grid) - 1):
+                    x = x * conf.grid[i]
+                steps = conf.steps
+                for _ in range(steps):
+                    x = jnp.cos(x)
+                return x
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def integrate(x, conf):
+                a = conf.grid
+                for a0, a1 in zip(a[:-1], a[1:]):
+                    x = x + (a1 - a0) * jnp.sin(x)
+                return x
+            """,
+            expected=[(16, 14), (18, 14), (21, 14), (29, 19)],
+            messages=[
+                "this Python loop runs `2 * n` times, computed from `n`, a static argument of `simulate`, while JAX traces `simulate`: it is unrolled into `2 * n` copies of its body, and every new value of `2 * n` compiles again. Use `lax.fori_loop(0, 2 * n, body, init)` (or `lax.scan`)",
+                "this Python loop runs `len(conf.grid) - 1` times, computed from `conf`, a static argument of `simulate`, while JAX traces `simulate`: it is unrolled into `len(conf.grid) - 1` copies of its body, and every new value of `len(conf.grid) - 1` compiles again. Use `lax.fori_loop(0, len(conf.grid) - 1, body, init)` (or `lax.scan`)",
+                "this Python loop runs `steps` times, computed from `conf`, a static argument of `simulate`, while JAX traces `simulate`: it is unrolled into `steps` copies of its body, and every new value of `steps` compiles again. Use `lax.fori_loop(0, steps, body, init)` (or `lax.scan`)",
+                "this Python loop runs once per element of `a[:-1]`, computed from `conf`, a static argument of `integrate`, while JAX traces `integrate`: it is unrolled into one copy of its body per element, and every new value compiles again. Use `lax.scan` over `jnp.asarray(a[:-1])`",
+            ],
+        ),
     ]
 
     def check_range(self, it, bounds) -> None:
         for b in bounds:
             chooser = self._caller_sized(b)
+            if chooser is None:
+                root = self._from_caller(b)
+                chooser = f"computed from {root}" if root is not None else None
             if chooser is not None:
                 name = self.ctx.code(b).strip()
                 again = (f"a caller that passes another `{name}` must make it static and compiles again for each value"
@@ -453,6 +523,19 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
         for c in candidates:
             got = self._traced_rows(c)
             if got is None:
+                if isinstance(c, cst.Subscript) and all(isinstance(el.slice, cst.Slice) for el in c.slice):
+                    # `zip(a[:-1], a[1:])` with `a = conf.a_grid`, `conf` a static argument
+                    root = self._from_caller(c)
+                    if root is not None:
+                        name = ctx.code(c).strip()
+                        self.report(
+                            it,
+                            f"this Python loop runs once per element of `{name}`, computed from {root}, "
+                            f"while JAX traces `{ctx.unit.name}`: it is unrolled into one copy of its body "
+                            f"per element, and every new value compiles again. Use `lax.scan` over "
+                            f"`jnp.asarray({name})`",
+                        )
+                        return
                 continue
             name, what = got
             self.report(
@@ -537,6 +620,46 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
             return int(self.ctx.settings.option("max-unrolled-loop", 100))  # type: ignore[arg-type]
         except (TypeError, ValueError):
             return 100
+
+    def _from_caller(self, b: cst.BaseExpression, depth: int = 0) -> Optional[str]:
+        """A count computed from what the caller chooses (`_caller_sized`): integer
+        arithmetic on it and literals (`n - 1`, `2 * n`), a field of it (`conf.steps`),
+        `len()` of one (`len(conf.a_grid)`), a local name bound once to one. What the
+        root is, for the message; None otherwise."""
+        if depth > 4:
+            return None
+        if isinstance(b, cst.BinaryOperation) and isinstance(
+            b.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)
+        ):
+            sides = [self._from_caller(s, depth + 1) for s in (b.left, b.right)]
+            if any(sides) and all(w or int_value(s) is not None for w, s in zip(sides, (b.left, b.right))):
+                return next(w for w in sides if w)
+            return None
+        if isinstance(b, cst.Call) and self.ctx.builtin_name(b.func) == "len" and len(b.args) == 1 \
+                and not b.args[0].star and b.args[0].keyword is None:
+            return self._from_caller(b.args[0].value, depth + 1)
+        if isinstance(b, cst.Subscript) and all(isinstance(el.slice, cst.Slice) for el in b.slice):
+            return self._from_caller(b.value, depth + 1)  # `conf.a_grid[1:]`
+        if isinstance(b, cst.Attribute):
+            root = b
+            while isinstance(root, cst.Attribute):
+                root = root.value
+            if not isinstance(root, cst.Name):
+                return None
+            chooser = self._caller_sized(root)
+            return f"`{root.value}`, {chooser}" if chooser is not None else None
+        if isinstance(b, cst.Name):
+            chooser = self._caller_sized(b)
+            if chooser is not None:
+                return f"`{b.value}`, {chooser}" if depth else None  # a bare name: _caller_sized's own
+            unit = self.ctx.unit
+            if unit.param(b.value) is not None or b.value not in unit.assigned:
+                return None
+            bound = bound_once(self.ctx.index, unit, b)
+            if bound is None or bound is b:
+                return None
+            return self._from_caller(bound, depth + 1)
+        return None
 
     def _caller_sized(self, b: cst.BaseExpression) -> Optional[str]:
         """The loop count is a value the caller chooses: a static argument of the traced

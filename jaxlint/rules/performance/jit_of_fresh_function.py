@@ -11,6 +11,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.scopes import bound_once, bound_receiver, instance_class
 from jaxlint.model.units import Unit
@@ -18,7 +19,7 @@ from jaxlint.model.walk import descendants, dotted_name, keyword_arg, positional
 
 
 # transforms whose result keeps a compile cache keyed on the function object
-_CACHING = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "jax.pmap", "equinox.filter_jit", "equinox.filter_pmap"})
+_CACHING = apis.CACHING_JITS
 # transforms that return a new function object on every call (grad(f) is not cached by jit)
 _WRAPPERS = frozenset(
     {"jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jacfwd", "jax.jacrev", "jax.jacobian",
@@ -279,7 +280,7 @@ class RecompileFreshFunction(Rule):
     severity = Severity.WARNING
     seed = "tutorial § jit: making a new function each time is slow (seed 002); FAQ § jit caching and closures (seeds 001, 004)"
     what_it_does = (
-        "Flags `jax.jit(f)` / `jax.pmap(f)` / `eqx.filter_jit(f)` where `f` is a new function object "
+        "Flags `jax.jit(f)` / `jax.pmap(f)` / `eqx.filter_jit(f)` / `nnx.jit(f)` where `f` is a new function object "
         "each time the line runs, and the wrapped function is then called there:\n\n"
         "* `f` is a `lambda`, a `functools.partial(...)`, the result of `jax.grad/vmap/value_and_grad/"
         "checkpoint(...)`, a function defined inside the loop body, a bound method (`obj.method` "
@@ -667,6 +668,23 @@ class RecompileFreshFunction(Rule):
                     to_ir(abs, x)
             """
         ),
+        # an nnx.jit built once, at module level, called in a loop
+        Valid(
+            """
+            import jax.numpy as jnp
+            from flax import nnx
+
+
+            @nnx.jit
+            def step(m, v):
+                return m(v).sum()
+
+
+            model = nnx.Linear(2, 1, rngs=nnx.Rngs(0))
+            for i in range(10):
+                step(model, jnp.ones((3, 2)))
+            """
+        ),
     ]
 
     INVALID = [
@@ -921,6 +939,38 @@ class RecompileFreshFunction(Rule):
             expected=[(12, 12)],
             messages=[
                 "`jit` of a `functools.partial(...)` object compiles again on every call of `run`: jit caches per function object and `run` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `run` itself; and pass the varying values as arguments",
+            ],
+        ),
+        # flax.nnx.jit caches per function object like jax.jit (apis.CACHING_JITS)
+        Invalid(
+            """
+            import jax.numpy as jnp
+            from flax import nnx
+
+
+            def evaluate(model, batches):
+                total = 0.0
+                for x in batches:
+                    total += nnx.jit(lambda m, v: m(v).sum())(model, x)
+                return total
+
+
+            def train_step(model, x):
+                @nnx.jit
+                def step(m, v):
+                    return m(v).sum()
+
+                return step(model, x)
+
+
+            model = nnx.Linear(2, 1, rngs=nnx.Rngs(0))
+            for i in range(10):
+                train_step(model, jnp.ones((3, 2)))
+            """,
+            expected=[(8, 18), (13, 6)],
+            messages=[
+                "`jit` of a `lambda` compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+                "`jit` of the inner function `step` defined in `train_step` compiles again on every call of `train_step`: jit caches per function object and `train_step` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `train_step` itself; and pass the varying values as arguments",
             ],
         ),
     ]

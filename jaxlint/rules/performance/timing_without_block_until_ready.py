@@ -36,6 +36,16 @@ _DISPATCHING_TRANSFORMS = frozenset(
 )
 _HARMLESS_BUILTINS = frozenset({"range", "len", "enumerate", "zip", "isinstance", "min", "max", "list", "tuple", "dict"})
 _HARMLESS_METHODS = frozenset({"append", "extend", "insert", "update", "add"})
+# NumPy builders that make a host array from a shape or scalars: they never wait for JAX
+# work (np.array/asarray/*_like of a JAX array would: a device-to-host copy)
+_NUMPY_BUILDERS = frozenset(
+    "numpy." + n for n in "ones zeros empty full arange linspace logspace geomspace eye identity tri".split()
+) | frozenset(
+    "numpy.random." + n for n in (
+        "rand randn random random_sample ranf sample normal uniform standard_normal randint integers "
+        "binomial poisson exponential gamma beta choice permutation default_rng"
+    ).split()
+)
 
 
 class TimingWithoutBlocking(Rule):
@@ -57,7 +67,11 @@ class TimingWithoutBlocking(Rule):
         "`jax.device_get`, NumPy conversion, `float()`/`int()`/`.item()`/`.tolist()`, `print`, "
         "`if` on a value, or call of an unknown function (which might block) in between. "
         "A read stored in a name that is only ever subtracted from later reads (`tic = "
-        "time.time()` ... `time.time() - tic`) starts an interval and closes none: not flagged."
+        "time.time()` ... `time.time() - tic`) starts an interval and closes none: not flagged. "
+        "`timeit.timeit(lambda: f(x))` / `timeit.repeat` / `%timeit f(x)` of a JAX call with "
+        "nothing in the lambda that waits is flagged the same way; building the input there "
+        "with NumPy from a shape (`np.ones((500, 500))`, `np.random.randn(256, 256)`) waits for "
+        "nothing."
     )
     why_bad = (
         "JAX dispatches work asynchronously, on CPU too since jax 0.4.32: a jitted call returns "
@@ -245,6 +259,25 @@ class TimingWithoutBlocking(Rule):
             time_call(jax.jit(jnp.sin), x)
             time_any(jax.jit(jnp.sin), x)
             time_any(sorted, [3, 1])
+            """
+        ),
+        # waited for; or a NumPy conversion of an earlier JAX result inside (it waits)
+        Valid(
+            """
+            import timeit
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            @jax.jit
+            def step(x):
+                return jnp.tanh(x @ x.T).sum()
+
+
+            t1 = timeit.timeit(lambda: step(np.ones((256, 256))).block_until_ready(), number=10)
+            t2 = timeit.timeit(lambda: step(np.asarray(step(jnp.ones((4, 4))))), number=5)
             """
         ),
     ]
@@ -499,6 +532,31 @@ class TimingWithoutBlocking(Rule):
                 "`time.perf_counter()` is read while the JAX computation started on line 18 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
+        # the input built with NumPy inside the timed lambda does not wait for anything
+        Invalid(
+            """
+            import timeit
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            @jax.jit
+            def step(x):
+                return jnp.tanh(x @ x.T).sum()
+
+
+            t1 = timeit.timeit(lambda: step(np.random.randn(256, 256)), number=10)
+            n = 128
+            t2 = timeit.repeat(lambda: step(np.zeros((n, n), dtype=np.float32)), number=5)
+            """,
+            expected=[(13, 6), (15, 6)],
+            messages=[
+                "`timeit.timeit(...)` times `step(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch, not the work. Time `jax.block_until_ready(step(np.random.randn(256, 256)))` instead",
+                "`timeit.repeat(...)` times `step(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch, not the work. Time `jax.block_until_ready(step(np.zeros((n, n), dtype=np.float32)))` instead",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -684,6 +742,13 @@ class TimingWithoutBlocking(Rule):
             return True
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in _HARMLESS_METHODS:
             return True
+        if q in _NUMPY_BUILDERS:
+            # `np.ones((500, 500))`: from a shape and scalars (no call, no JAX array, inside)
+            return not any(
+                isinstance(d, cst.Call) or ctx.value(d).kind in (V.ARRAY, V.ARRAYS, V.KEY) or ctx.value(d).traced
+                for a in node.args for d in (a.value, *descendants(a.value))
+                if isinstance(d, (cst.Call, cst.Name, cst.Attribute, cst.Subscript))
+            )
         if q is not None and q.startswith("jax.") and "block_until_ready" not in ctx.code(node):
             short = q.rsplit(".", 1)[1]
             return short not in ("block_until_ready", "device_get", "effects_barrier")

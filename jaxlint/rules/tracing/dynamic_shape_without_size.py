@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
@@ -31,7 +33,15 @@ _SIZED: dict[str, tuple[str, tuple[tuple[int, str], ...]]] = {
     "jax.numpy.setxor1d": ("size", ((0, "ar1"), (1, "ar2"))),
     "jax.numpy.compress": ("size", ((0, "condition"),)),
     "jax.numpy.extract": ("size", ((0, "condition"),)),
+    # the number of segments is `max(segment_ids) + 1` when not given
+    "jax.ops.segment_sum": ("num_segments", ((1, "segment_ids"),)),
+    "jax.ops.segment_max": ("num_segments", ((1, "segment_ids"),)),
+    "jax.ops.segment_min": ("num_segments", ((1, "segment_ids"),)),
+    "jax.ops.segment_prod": ("num_segments", ((1, "segment_ids"),)),
 }
+
+# size arguments that may also be given by position (jax.ops.segment_*(data, ids, num_segments))
+_SIZE_POSITION = {q: 2 for q in _SIZED if q.startswith("jax.ops.segment_")}
 
 
 # jax.numpy helpers that vmap the function they are given (JAX 0.10.2), and how many
@@ -53,7 +63,8 @@ class SizeDependentFunction(Rule):
         "`x.nonzero()`, one-argument `jnp.where(cond)`, `jnp.argwhere`, `jnp.flatnonzero`, "
         "`jnp.unique` (and `unique_values/counts/inverse/all`), `jnp.setdiff1d`, "
         "`jnp.union1d`, `jnp.intersect1d`, `jnp.setxor1d`, `jnp.compress`, `jnp.extract` "
-        "without `size=`; `jnp.bincount` without `length=`; `jnp.repeat` with traced "
+        "without `size=`; `jnp.bincount` without `length=`; `jax.ops.segment_sum` (and "
+        "`segment_max/min/prod`) without `num_segments`; `jnp.repeat` with traced "
         "`repeats` and no `total_repeat_length=`. Calls outside traced code, with the size "
         "given, or on concrete (NumPy/static) inputs under `vmap` alone are not flagged; under "
         "`jit` the call is flagged on concrete inputs too (jax.numpy stages it: "
@@ -272,6 +283,26 @@ class SizeDependentFunction(Rule):
                 "`jnp.nonzero` is handed to `jax.vmap`, which traces it, and called there without `size=`: its output shape depends on the values, so tracing raises ConcretizationTypeError. Pass a function that gives a static `size=` (`functools.partial(jnp.nonzero, size=...)`), or use NumPy on concrete data",
             ],
         ),
+        # jax.ops.segment_* without num_segments: the count is max(segment_ids) + 1
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax.ops import segment_max
+
+            jit_sum = jax.jit(jax.ops.segment_sum)
+
+
+            @jax.jit
+            def pool(x, seg):
+                return segment_max(x, seg) + jax.ops.segment_sum(x, seg, 4) + jax.ops.segment_min(x, seg, num_segments=4)
+            """,
+            expected=[(5, 19), (10, 12)],
+            messages=[
+                "`jax.ops.segment_sum` is handed to `jax.jit`, which traces it, and called there without `num_segments=`: its output shape depends on the values, so tracing raises ConcretizationTypeError. Pass a function that gives a static `num_segments=` (`functools.partial(jax.ops.segment_sum, num_segments=...)`), or use NumPy on concrete data",
+                "`jax.ops.segment_max` without `num_segments=` on a traced value (it depends on the traced argument `seg` of `pool` (decorated with @jax.jit)): its output shape depends on the values, so tracing raises ConcretizationTypeError. Pass a static `num_segments=` (an upper bound), or compute it outside the traced function",
+            ],
+        ),
     ]
 
     def _passed_as_function(self, node: cst.Call, q: str) -> None:
@@ -289,6 +320,8 @@ class SizeDependentFunction(Rule):
                 return
             fn, extra = arg_at(node, 0, None), None
         fq = ctx.qualname(fn) if fn is not None else None
+        if self.__dict__.get("_sized_at_call", {}).get(id(node)) is node:
+            return  # `jax.jit(jax.ops.segment_sum)(x, ids, n)`: the size comes with the call
         spec = _SIZED.get(fq or "")
         if spec is None or fq == "jax.numpy.repeat":
             return
@@ -306,6 +339,11 @@ class SizeDependentFunction(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         q0 = ctx.qualname(node.func)
+        if isinstance(node.func, cst.Call) and node.func.args:
+            inner = node.func.args[0].value
+            iq = ctx.qualname(inner)
+            if iq in _SIZE_POSITION and self._given(node, _SIZED[iq][0], _SIZE_POSITION[iq]):
+                self.__dict__.setdefault("_sized_at_call", {})[id(node.func)] = node.func
         if q0 is not None and node.args:
             self._passed_as_function(node, q0)
         if not ctx.in_traced:
@@ -320,7 +358,7 @@ class SizeDependentFunction(Rule):
                     self._report(node, "`.nonzero()`", "size", base)
             return
         size_kw, inputs = spec
-        if self._given(node, size_kw):
+        if self._given(node, size_kw, _SIZE_POSITION.get(q)):
             return
         if q == "jax.numpy.where" and (len(positional_args(node)) != 1 or any(a.keyword is not None and a.keyword.value in ("x", "y") for a in node.args) or any(a.star for a in node.args)):
             return
@@ -344,9 +382,11 @@ class SizeDependentFunction(Rule):
             )
 
     @staticmethod
-    def _given(node: cst.Call, kw: str) -> bool:
+    def _given(node: cst.Call, kw: str, pos: Optional[int] = None) -> bool:
         a = keyword_arg(node, kw)
         if a is None:
+            if pos is not None and (len(positional_args(node)) > pos or any(arg.star == "*" for arg in node.args)):
+                return True
             return any(arg.star == "**" for arg in node.args)
         return not (isinstance(a.value, cst.Name) and a.value.value == "None")
 

@@ -10,16 +10,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
-from jaxlint.model.walk import arg_at
-
-
-# size arguments read as Python numbers (`int(stop)`...): a tracer there raises
-# ConcretizationTypeError, not the TypeError of a traced shape (jax 0.10.2)
-_CONCRETIZING_SIZES = {
-    q: "ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected"
-    for q in ("jax.numpy.arange", "jax.numpy.linspace", "jax.numpy.logspace", "jax.numpy.geomspace",
-              "jax.numpy.triu_indices", "jax.numpy.tril_indices")
-}
+from jaxlint.model.walk import arg_at, keyword_arg, literal_ints, literal_strs
 
 
 class TracerConversion(Rule):
@@ -40,8 +31,15 @@ class TracerConversion(Rule):
         "(`jnp.zeros((n,))`, `jnp.ones(n)`, `jnp.arange(n)`, `x.reshape(n, -1)`, "
         "`jax.random.normal(key, (n,))`...), and every other argument that fixes a result's "
         "size: `jnp.arange(0, n, 1)`'s stop and step, `jnp.eye(3, m)`, `jnp.tri`, "
-        "`jnp.triu_indices(n)`/`tril_indices`, the slice sizes of `lax.dynamic_slice`. Sizes computed from `.shape`, `len()` or static "
-        "arguments are fine and are not flagged, and so is a value after a guard that leaves "
+        "`jnp.triu_indices(n)`/`tril_indices`, the slice sizes of `lax.dynamic_slice`, "
+        "`jax.nn.one_hot`'s `num_classes`, `jax.ops.segment_*`'s `num_segments`, the sections of "
+        "`jnp.split`/`array_split`/`hsplit`, `size=` of `jnp.nonzero`/`unique`/`where`, "
+        "`jnp.bincount(length=)`, `jnp.pad`'s widths, FFT lengths, window lengths "
+        "(`jnp.hanning(M)`), `top_k`'s `k`, `jax.image.resize`'s shape and every `jax.random` "
+        "sampler's shape (the table is `MORE_SIZE_ARGS` in jaxlint/model/apis.py). Sizes computed from `.shape`, `len()` or static "
+        "arguments are fine (a parameter annotated `int`/`float`/`bool` counts as static unless the "
+        "jit names its static arguments and leaves it out: `@partial(jax.jit, static_argnums=1)` "
+        "over `def f(x, order: int, count: int)` traces `count`) and are not flagged, and so is a value after a guard that leaves "
         "on a tracer (`if isinstance(v, jax.core.Tracer): raise TypeError(...)`, also "
         "`isinstance(v, jax.Array)`). A parameter of a flax/equinox/haiku module's method is "
         "taken as an array (`model.apply` runs it under `jit`), except one the method puts "
@@ -51,7 +49,10 @@ class TracerConversion(Rule):
         "Also flags a traced `axis` given to a reduction (`x.min(axis)`, `jnp.sum(x, axis=a)`, "
         "`jnp.argmax(x, a)`: the axis must be a Python int; not a parameter with a Python default, "
         "which callers of a function jitted whole usually leave as it is) and the builtin conversions "
-        "themselves given to a transformation (`jax.jit(int)(x)`, `jax.grad(float)(x)`).\n\n"
+        "themselves given to a transformation (`jax.jit(int)(x)`, `jax.grad(float)(x)`), and a library "
+        "function with a size argument given to `jit` and called with that argument not marked "
+        "static (`jax.jit(jax.nn.one_hot)(x, 5)`, `f = jax.jit(jax.ops.segment_sum)` then "
+        "`f(x, ids, num_segments=4)`).\n\n"
         "In a function differentiated outside `jit` (`jax.grad(f)(x)`, `value_and_grad`, "
         "`jacfwd`/`jacrev`, `jvp`/`vjp`/`linearize`) the tracers hold concrete values: `int()`, "
         "`.item()`, `range()`, indexes and shapes work and are not flagged, but `float()`, "
@@ -552,7 +553,50 @@ class TracerConversion(Rule):
             b = jax.vmap(band, in_axes=(None, 0))(4, jnp.arange(3.0))
             """
         ),
+        # sizes from shapes or static arguments; jit told which arguments are static
+        Valid(
+            """
+            from functools import partial
+            import jax
+            import jax.numpy as jnp
+            from jax import jit
+            from jax.nn import one_hot
+
+
+            @partial(jax.jit, static_argnames=("num_actions",))
+            def train(batch, num_actions):
+                n = batch["x"].shape[0]
+                a = jax.nn.one_hot(batch["action"], num_actions)
+                return a, jax.ops.segment_sum(batch["x"], batch["ids"], n), jnp.split(batch["x"], n)
+
+
+            x = jit(one_hot, static_argnums=1)(3, 5)
+            y = jit(one_hot, static_argnames="num_classes")(3, num_classes=5)
+            z = jit(partial(one_hot, num_classes=5))(3)
+            w = jax.jit(jax.ops.segment_sum, static_argnums=2)(jnp.ones(3), jnp.array([0, 0, 1]), 2)
+            """
+        ),
+        # `count: int` named static, or no static declaration at all (the annotation says it)
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @partial(jax.jit, static_argnames=("count",))
+            def moments(x, count: int):
+                return [jnp.mean(x ** k) for k in range(count)]
+
+
+            @jax.jit
+            def scaled(x, count: int):
+                return jnp.zeros(count) + x
+            """
+        ),
     ]
+
 
     INVALID = [
         # a defaulted parameter passed through the jitted function's name (`fj = jax.jit(f)`)
@@ -964,6 +1008,79 @@ class TracerConversion(Rule):
                 "A shape or size passed to `jnp.arange` is traced: it depends on the traced argument `n` of `band` (wrapped by jax.vmap); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`, or pass it as a static argument",
             ],
         ),
+        # the size arguments of the rest of the family: jax.nn, jax.ops, splits, FFT lengths
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import ops
+
+
+            @jax.jit
+            def train(batch, num_actions, k, n):
+                a = jax.nn.one_hot(batch["action"], num_actions)
+                s = ops.segment_sum(batch["x"], batch["ids"], num_segments=k)
+                return a, s, jnp.array_split(batch["x"], n), jnp.fft.rfft(batch["x"], n)
+            """,
+            expected=[(8, 41), (9, 64), (10, 46), (10, 75)],
+            messages=[
+                "A shape or size passed to `jax.nn.one_hot` is traced: it depends on the traced argument `num_actions` of `train` (decorated with @jax.jit); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`, or pass it as a static argument; or, if `num_actions` is a Python value, mark it static (static_argnums=1)",
+                "A shape or size passed to `jax.ops.segment_sum` is traced: it depends on the traced argument `k` of `train` (decorated with @jax.jit); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`, or pass it as a static argument; or, if `k` is a Python value, mark it static (static_argnums=2)",
+                "A shape or size passed to `jnp.array_split` is traced: it depends on the traced argument `n` of `train` (decorated with @jax.jit); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`, or pass it as a static argument; or, if `n` is a Python value, mark it static (static_argnums=3)",
+                "A shape or size passed to `jnp.fft.rfft` is traced: it depends on the traced argument `n` of `train` (decorated with @jax.jit); shapes must be concrete (TracerIntegerConversionError: The __index__() method was called on a traced array). Derive it from `x.shape`, or pass it as a static argument; or, if `n` is a Python value, mark it static (static_argnums=3)",
+            ],
+        ),
+        # jit applied to the library function itself: its size argument is traced at the call
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import jit
+            from jax.nn import one_hot
+
+            print(jit(one_hot)(3, 5))
+            pool = jax.jit(jax.ops.segment_sum)
+            pooled = pool(jnp.ones(3), jnp.array([0, 0, 1]), num_segments=2)
+
+
+            def chunks(x, n):
+                split = jax.jit(jnp.array_split)
+                return split(x, n)
+            """,
+            expected=[(6, 23), (8, 63), (13, 21)],
+            messages=[
+                "`jit(one_hot)` traces every argument it is not told is static, so `num_classes` of `jax.nn.one_hot` (here `5`) becomes a tracer; a size must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Mark it static (`jit(one_hot, static_argnums=1)`), or bind it first: `functools.partial(one_hot, num_classes=...)`",
+                "`jax.jit(jax.ops.segment_sum)` traces every argument it is not told is static, so `num_segments` of `jax.ops.segment_sum` (here `2`) becomes a tracer; a size must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Mark it static (`jax.jit(jax.ops.segment_sum, static_argnames='num_segments')`), or bind it first: `functools.partial(jax.ops.segment_sum, num_segments=...)`",
+                "`jax.jit(jnp.array_split)` traces every argument it is not told is static, so `indices_or_sections` of `jnp.array_split` (here `n`) becomes a tracer; a size must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Mark it static (`jax.jit(jnp.array_split, static_argnums=1)`), or bind it first: `functools.partial(jnp.array_split, indices_or_sections=...)`",
+            ],
+        ),
+        # an `int` annotation is no static declaration when the jit names its static
+        # arguments and leaves that one out
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @partial(jax.jit, static_argnums=(1,))
+            def moments(x, order: int, count: int):
+                return [jnp.mean(x ** k) for k in range(count)], order
+
+
+            def pad_to(x, mode: str, width: int):
+                return jnp.zeros(width) + x
+
+
+            padded = jax.jit(pad_to, static_argnames="mode")(jnp.ones(3), "edge", 3)
+            """,
+            expected=[(9, 39), (13, 22)],
+            messages=[
+                "`range()` needs a concrete value, but its argument is traced: it depends on the traced argument `count` of `moments` (wrapped by jax.jit); this raises TracerIntegerConversionError. Instead, use `jax.lax.fori_loop`/`lax.scan` for loops of traced length; or, if `count` is a Python value, mark it static (static_argnums=2)",
+                "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `width` of `pad_to` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `width` is a Python value, mark it static (static_argnums=2)",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -980,9 +1097,13 @@ class TracerConversion(Rule):
                         v = ctx.value(a.value)
                         self._report(node, f"`{func.value}()`", what, v)
                         return
+            wrapped = self._bound_transform(func)
+            if wrapped is not None:
+                self._transformed_library(node, wrapped)
             return
         if isinstance(func, cst.Call):
             self._transformed_builtin(node, func)
+            self._transformed_library(node, func)
             return
         if isinstance(func, cst.Attribute):
             m = func.attr.value
@@ -1008,7 +1129,7 @@ class TracerConversion(Rule):
         for pos, kw in apis.size_args(q):
             shape = arg_at(node, pos, kw)
             if shape is not None and self._check_shape(shape, node, f"`{q.replace('jax.numpy.', 'jnp.').replace('jax.lax.', 'lax.')}`",
-                                                       _CONCRETIZING_SIZES.get(q)):
+                                                       apis.SIZE_ARG_ERRORS.get(q)):
                 return
 
     def _check_axis(self, axis, where: str, name: str) -> None:
@@ -1029,6 +1150,69 @@ class TracerConversion(Rule):
             f"The axis passed to {where} is traced: {ctx.describe_origin(v)}; an axis must be a "
             f"Python int, so this raises {error}. Instead, pass a fixed axis{ctx.static_hint(v)}",
         )
+
+    def _bound_transform(self, name: cst.Name) -> Optional[cst.Call]:
+        """`f = jax.jit(jax.nn.one_hot)` bound once in this function or an enclosing
+        scope (the module too): the `jax.jit(...)` call, else None."""
+        u = self.ctx.unit
+        while u is not None:
+            binds = u.bindings.get(name.value)
+            if binds:
+                if len(binds) != 1:
+                    return None
+                value = binds[0][1]
+                if isinstance(value, cst.Call) and value.args:
+                    return value
+                return None
+            u = u.parent
+        return None
+
+    def _transformed_library(self, node: cst.Call, inner: cst.Call) -> None:
+        """`jax.jit(jax.nn.one_hot)(x, 5)`, `jit(jax.ops.segment_sum)(x, ids, 4)`: jit traces
+        every argument not named static, the size argument of the library function too."""
+        ctx = self.ctx
+        tq = ctx.qualname(inner.func)
+        t = apis.transform_for(tq)
+        if (t is None or not t.traces or not t.wrapper or t.filtered or t.static_argnums_kw is None
+                or inner.args[0].keyword is not None or any(a.star for a in node.args)):
+            return
+        fq = ctx.qualname(inner.args[0].value)
+        sizes = apis.size_args(fq) if fq is not None else ()
+        if not sizes:
+            return
+        static_pos: set[int] = set()
+        static_names: set[str] = set()
+        for a in inner.args[1:]:
+            if a.keyword is None:
+                continue
+            if a.keyword.value == t.static_argnums_kw:
+                ints = literal_ints(a.value)
+                if ints is None:
+                    return  # computed: cannot tell
+                static_pos.update(ints)
+            elif t.static_argnames_kw is not None and a.keyword.value == t.static_argnames_kw:
+                strs = literal_strs(a.value)
+                if strs is None:
+                    return
+                static_names.update(strs)
+        for pos, kw in sizes:
+            arg = arg_at(node, pos, kw)
+            if arg is None or pos in static_pos or kw in static_names:
+                continue
+            if isinstance(arg, cst.Name) and arg.value == "None":
+                continue
+            short = fq.replace("jax.numpy.", "jnp.").replace("jax.lax.", "lax.")  # type: ignore[union-attr]
+            error = apis.SIZE_ARG_ERRORS.get(fq, "TypeError: Shapes must be 1D sequences of concrete values")  # type: ignore[arg-type]
+            by_name = pos is None or keyword_arg(node, kw) is not None
+            where = f"static_argnames='{kw}'" if by_name else f"static_argnums={pos}"
+            self.report(
+                arg,
+                f"`{ctx.code(inner).strip()}` traces every argument it is not told is static, so "
+                f"`{kw}` of `{short}` (here `{ctx.code(arg).strip()}`) becomes a tracer; a size must be "
+                f"concrete ({error}). Mark it static (`{ctx.code(inner.func).strip()}({ctx.code(inner.args[0].value).strip()}, "
+                f"{where})`), or bind it first: `functools.partial({ctx.code(inner.args[0].value).strip()}, {kw}=...)`",
+            )
+            return
 
     def _transformed_builtin(self, node: cst.Call, inner: cst.Call) -> None:
         """`jax.jit(int)(x)`, `jax.grad(float)(x)`: the transformation traces its argument
