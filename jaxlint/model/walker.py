@@ -271,12 +271,17 @@ class Walker:
             finally:
                 self.caught.pop()
                 self.caught_alone.pop()
+            dead = id(s) in self.index.dead_handlers  # an import guard's handlers: JAX is installed
             for h in s.handlers:
+                if dead:
+                    self._open()
                 if h.type is not None:
                     self.expr(h.type)
                 if h.name is not None:
                     self._bind(h.name.name, V.UNKNOWN_VALUE)
                 self.block(h.body.body)
+                if dead:
+                    self._close()  # `except ImportError: jnp = None` binds nothing that runs
             if s.orelse is not None:
                 self.block(s.orelse.body.body)
             if s.finalbody is not None:

@@ -1,0 +1,135 @@
+"""Batch 5's misses by mechanism (issue 22, branch recallJ): which binding of a NumPy-or-
+jax.numpy name is live, and value kinds that reach a name through a container.
+
+Import fallbacks (case 562): ``try: import jax.numpy as jnp`` / ``except ImportError:
+import numpy as jnp``.  jaxlint assumes JAX is installed, so the handler does not run:
+its imports only fill names nothing else binds and what it binds (``jnp = None``,
+``HAS_JAX = False``) is discarded; ``if HAS_JAX:`` on the guard's flag takes its body.
+A ``try`` whose body imports NumPy first keeps NumPy.
+
+Each INVALID program's error was observed with JAX 0.10.2 (``TypeError: JAX arrays are
+immutable``); the VALID twins run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from jaxlint.cli import cli
+
+
+def _lint(root: Path, monkeypatch, files: dict[str, str]) -> list[tuple]:
+    (root / "pyproject.toml").write_text("")
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--output-format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    return sorted(
+        (f["code"], f["filename"], f["location"]["row"], f["location"]["column"], f["message"])
+        for f in json.loads(result.stdout)
+    )
+
+
+def _immutable(target: str, fix: str) -> str:
+    return f"JAX arrays are immutable: `{target} = ...` raises TypeError. Use `{fix}`"
+
+
+FALLBACK_FROM = """\
+try:
+    from jax import numpy as np
+except ModuleNotFoundError:
+    import numpy as np
+
+
+class Grid:
+    def fill(self, n):
+        out = np.ones((n, n))
+        out[:, 0] = 0.0
+        return out
+"""
+
+FALLBACK_NONE = """\
+try:
+    import jax.numpy as jnp
+except ImportError:  # CPU-only installs
+    jnp = None
+
+
+def bump(n):
+    out = jnp.zeros(n)
+    out[0] = 1.0
+    return out
+"""
+
+FALLBACK_FLAG = """\
+try:
+    import jax
+    HAS_JAX = True
+except ImportError:
+    HAS_JAX = False
+
+if HAS_JAX:
+    import jax.numpy as xp
+else:
+    import numpy as xp
+
+
+def stencil(n):
+    out = xp.zeros(n)
+    out[1:-1] = 2.0
+    return out
+"""
+
+# NumPy is tried first and is installed: `jnp` is NumPy (updated in place: correct)
+NUMPY_FIRST = """\
+try:
+    import numpy as jnp
+except ImportError:
+    import jax.numpy as jnp
+
+
+def bump(n):
+    out = jnp.zeros(n)
+    out[0] = 1.0
+    return out
+"""
+
+# the flag negated: the NumPy branch does not run
+FLAG_NEGATED = """\
+try:
+    import jax.numpy
+    HAS_JAX = True
+except ImportError:
+    HAS_JAX = False
+
+if not HAS_JAX:
+    import numpy as xp
+else:
+    import numpy as xp  # the project keeps NumPy for this buffer either way
+
+
+def stencil(n):
+    out = xp.zeros(n)
+    out[1:-1] = 2.0
+    return out
+"""
+
+
+def test_import_fallbacks_keep_the_jax_binding(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {
+        "grid.py": FALLBACK_FROM, "bump.py": FALLBACK_NONE, "stencil.py": FALLBACK_FLAG,
+    })
+    assert got == [
+        ("JAX101", "bump.py", 9, 5, _immutable("out[0]", "out = out.at[0].set(...)")),
+        ("JAX101", "grid.py", 10, 9, _immutable("out[:, 0]", "out = out.at[:, 0].set(...)")),
+        ("JAX101", "stencil.py", 15, 5, _immutable("out[1:-1]", "out = out.at[1:-1].set(...)")),
+    ]
+
+
+def test_import_fallbacks_that_leave_numpy_stay_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"bump.py": NUMPY_FIRST, "stencil.py": FLAG_NEGATED}) == []
