@@ -133,3 +133,81 @@ def test_import_fallbacks_keep_the_jax_binding(tmp_path, monkeypatch):
 
 def test_import_fallbacks_that_leave_numpy_stay_silent(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"bump.py": NUMPY_FIRST, "stencil.py": FLAG_NEGATED}) == []
+
+
+# Module-valued parameters (case 541): `def f(x, xnp=np)` is NumPy where every call leaves
+# `xnp` at its default (or passes NumPy); a call passing `jax.numpy` keeps it unknown.
+NDC = """\
+import jax.numpy as jnp
+import numpy as np
+
+
+def to_ndc(origins, near=1.0, xnp=np):
+    oz = origins[..., 2] + near
+    return xnp.stack([origins[..., 0] / oz, -xnp.ones_like(oz)], axis=-1)
+
+
+def normalise(v, *, xp=np):
+    return v / xp.linalg.norm(v, axis=-1, keepdims=True)
+"""
+
+NDC_MAIN = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from cams.geometry import to_ndc, normalise
+
+
+@jax.jit
+def render(origins):
+    return jnp.mean(to_ndc(origins, 2.0))
+
+
+@jax.jit
+def rays(v):
+    return normalise(v, xp=np)
+"""
+
+NDC_MAIN_OK = """\
+import jax
+import jax.numpy as jnp
+
+from cams.geometry import to_ndc, normalise
+
+
+@jax.jit
+def render(origins):
+    return jnp.mean(to_ndc(origins, 2.0, xnp=jnp))
+
+
+@jax.jit
+def rays(v):
+    return normalise(v, xp=jnp)
+"""
+
+
+def _ns_message(call: str, head: str, origin: str) -> str:
+    return (f"`{call}` on a traced value ({origin}): `{head}` is NumPy here (what every call gives it), "
+            "and NumPy converts the value with `__array__()`, which raises TracerArrayConversionError. "
+            f"Pass `jax.numpy` as `{head}` where the function is traced")
+
+
+def test_namespace_parameter_left_at_numpy_under_jit(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"cams/__init__.py": "", "cams/geometry.py": NDC, "main.py": NDC_MAIN})
+    assert got == [
+        ("JAX204", "cams/geometry.py", 7, 12, _ns_message(
+            "xnp.stack", "xnp", "it depends on the traced argument `origins` of `to_ndc` (called from "
+            "`render` (main.py:10), which is decorated with @jax.jit)")),
+        ("JAX204", "cams/geometry.py", 7, 46, _ns_message(
+            "xnp.ones_like", "xnp", "it depends on the traced argument `origins` of `to_ndc` (called from "
+            "`render` (main.py:10), which is decorated with @jax.jit)")),
+        ("JAX204", "cams/geometry.py", 11, 16, _ns_message(
+            "xp.linalg.norm", "xp", "it depends on the traced argument `v` of `normalise` (called from "
+            "`rays` (main.py:15), which is decorated with @jax.jit)")),
+    ]
+
+
+def test_namespace_parameter_given_jax_numpy_stays_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {
+        "cams/__init__.py": "", "cams/geometry.py": NDC, "main.py": NDC_MAIN_OK}) == []

@@ -56,7 +56,10 @@ class Walker:
         # differentiated outside jit only: its tracers hold values (model/gradtrace.py)
         self.concrete = concrete = unit.concrete_traced
         for p in unit.params:
-            if concrete and p.name in unit.grad_params and p.name not in unit.static_params:
+            ns = self._namespace_param(unit, p) if p.default is not None else None
+            if ns is not None:
+                env[p.name] = Value(kind=V.FUNCTION, qualname=ns)  # `def f(x, xnp=np)`: `xnp.stack` is NumPy's
+            elif concrete and p.name in unit.grad_params and p.name not in unit.static_params:
                 env[p.name] = Value(traced=True, deps=frozenset({p.name}))
             elif p.name in unit.traced_params and p.annotation in apis.UNTRACEABLE_ANNOTATIONS:
                 # `mode: str` reached from traced code: no tracer is a string (jit refuses
@@ -140,6 +143,27 @@ class Walker:
                 # `configure(cfg)`, `cfg.update(...)`: its integer fields may change
                 kept = tuple((n, fv) for n, fv in held.fields if fv.const is None)
                 env[name] = replace_value(held, fields=kept or None)
+
+    def _namespace_param(self, unit: Unit, p) -> Optional[str]:
+        """``def f(x, xnp=np)``: the array namespace ``xnp`` is at every call seen
+        (model/kinds.namespace_param), when those calls are all of ``f``'s uses."""
+        d = p.default
+        if type(d) is not cst.Name and type(d) is not cst.Attribute:
+            return None
+        dotted = dotted_name(d)
+        q = self.imports.resolve_dotted(dotted) if dotted is not None and d is not None else None
+        if q not in kinds.NAMESPACES or self.module_env.get(dotted.split(".", 1)[0]) is not None:
+            return None
+        if not self._callers_known(unit):
+            return None
+        k = unit.arg_kinds.get(p.name)
+        if k is None:
+            # no call of this file, nor one of another module that passes a carried kind
+            # (those are sent): traced calls that all leave it out give the default
+            if not unit.reasons or p.name in unit.traced_params:
+                return None
+            k = kinds.DEFAULT
+        return kinds.namespace_param(q, k)
 
     def _callers_known(self, unit: Unit) -> bool:
         """Are the calls that gave ``unit`` its parameter kinds all its uses?  A plain

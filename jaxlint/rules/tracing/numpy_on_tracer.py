@@ -898,6 +898,20 @@ class NumpyOnTracer(Rule):
         short = name
         the_fix = None
         alias = self._jnp_alias()
+        head = node.func
+        while type(head) is cst.Attribute:
+            head = head.value
+        if type(head) is cst.Name and ctx.local(head.value) is not None:
+            # `def f(x, xnp=np)`: `xnp.stack` is NumPy's because the calls leave `xnp`
+            # at its default; the caller chooses the namespace, so no rewrite here
+            self.report(
+                node,
+                f"`{ctx.code(node.func)}` on a traced value ({ctx.describe_origin(traced)}): `{head.value}` "
+                f"is NumPy here (what every call gives it), and NumPy converts the "
+                f"value with `__array__()`, which raises TracerArrayConversionError. Pass `jax.numpy` "
+                f"as `{head.value}` where the function is traced",
+            )
+            return
         if alias is not None and name not in _NO_JNP and keyword_arg(node, "out") is None:
             new = f"{alias}.{name}"
             the_fix = fix(Applicability.UNSAFE, f"Use `{new}`", Replacement(node.func, new))
