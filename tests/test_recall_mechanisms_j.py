@@ -211,3 +211,100 @@ def test_namespace_parameter_left_at_numpy_under_jit(tmp_path, monkeypatch):
 def test_namespace_parameter_given_jax_numpy_stays_silent(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {
         "cams/__init__.py": "", "cams/geometry.py": NDC, "main.py": NDC_MAIN_OK}) == []
+
+
+# Value kinds through containers (case 559 part b): tracers put in a dict or list display
+# in traced code and read back (`d["a"]`, `lst[-1]`, `d[k]` for every key, `d.values()`,
+# `d.items()`, a comprehension of tracers) are tracers.
+CONTAINERS = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@jax.jit
+def features(x, y):
+    feats = {"sin": jnp.sin(x), "raw": y}
+    return np.exp(feats["sin"])
+
+
+@jax.jit
+def last(x, y):
+    pair = [x, y * 2]
+    return np.exp(pair[-1])
+
+
+@jax.jit
+def ordered(x, y):
+    d = {"a": x, "b": y}
+    return np.stack([d[k] for k in sorted(d)])
+
+
+def logs(x, y):
+    d = {"a": x, "b": y}
+    return [np.log(v) for v in d.values()]
+
+
+@jax.jit
+def squash(w, b):
+    out = []
+    for name, p in {"w": w, "b": b}.items():
+        out.append(np.tanh(p))
+    return out
+
+
+jitted_logs = jax.jit(logs)
+"""
+
+# host arrays and Python values kept in the same containers; a slot overwritten
+CONTAINERS_OK = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@jax.jit
+def features(x):
+    feats = {"sin": jnp.sin(x), "w": np.ones(3)}
+    return x * np.exp(feats["w"])
+
+
+@jax.jit
+def last(x):
+    pair = [x, np.ones(3)]
+    return x * np.exp(pair[1])
+
+
+@jax.jit
+def replaced(x):
+    d = {"a": x}
+    d["a"] = np.ones(3)
+    return x * np.exp(d["a"])
+
+
+@jax.jit
+def names(x, y):
+    d = {"a": x, "b": y}
+    return d["a"] * len([np.str_(k) for k in d])
+"""
+
+
+def test_tracers_read_back_from_containers(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"feats.py": CONTAINERS})
+    assert [g[:4] for g in got] == [
+        ("JAX204", "feats.py", 9, 12),
+        ("JAX204", "feats.py", 15, 12),
+        ("JAX204", "feats.py", 21, 12),
+        ("JAX204", "feats.py", 26, 13),
+        ("JAX204", "feats.py", 33, 20),
+    ]
+    assert got[0][4] == (
+        "`np.exp` on a traced value (it depends on the traced argument `x` of `features` (decorated with "
+        "@jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. "
+        "Use `jnp.exp` (jax.numpy) instead")
+    assert got[2][4].startswith("`np.stack` on a traced value (it depends on the traced arguments `x`, `y` of "
+                                "`ordered`")
+
+
+def test_host_values_in_containers_stay_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"feats.py": CONTAINERS_OK}) == []

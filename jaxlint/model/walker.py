@@ -36,6 +36,13 @@ _READERS = frozenset({"len", "range", "enumerate", "zip", "list", "tuple", "prin
                       "bool", "type", "id", "hash"})
 
 
+def _holds_tracers(v: Value) -> bool:
+    """A list/dict display (or comprehension) the model knows holds tracers."""
+    return v.kind == V.LIST and (
+        (v.item is not None and v.item.traced) or (v.elements is not None and any(e.traced for e in v.elements))
+        or (v.fields is not None and any(fv.traced for _, fv in v.fields)))
+
+
 class Walker:
     """The walk of one unit, for ``Interpreter`` (a mixin)."""
 
@@ -133,6 +140,8 @@ class Walker:
             names.append(func.value.value)
         for name in names:
             held = env.get(name)
+            if not reader and held is not None and _holds_tracers(held):
+                held = env[name] = replace_value(held, elements=None, item=None)  # `lst.insert(0, ...)`
             if held is not None and held.kind == V.LIST and held.fields is not None:
                 env[name] = replace_value(held, fields=None)
             elif reader:
@@ -143,6 +152,19 @@ class Walker:
                 # `configure(cfg)`, `cfg.update(...)`: its integer fields may change
                 kept = tuple((n, fv) for n, fv in held.fields if fv.const is None)
                 env[name] = replace_value(held, fields=kept or None)
+
+    def _store_into(self, target: cst.CSTNode) -> None:
+        """``d["a"] = v``, ``lst[0] = v``: what the model knew the container held
+        (tracers read back by ``d[k]``, ``lst[i]``) is forgotten."""
+        if type(target) is cst.Subscript and type(target.value) is cst.Name:
+            name = target.value.value
+            held = self.env.get(name)
+            if held is not None and _holds_tracers(held):
+                kept = tuple(f for f in held.fields or () if not f[1].traced) or None
+                self.env[name] = replace_value(held, elements=None, item=None, fields=kept)
+        elif type(target) in (cst.Tuple, cst.List):
+            for el in target.elements:
+                self._store_into(el.value)
 
     def _namespace_param(self, unit: Unit, p) -> Optional[str]:
         """``def f(x, xnp=np)``: the array namespace ``xnp`` is at every call seen
@@ -340,6 +362,8 @@ class Walker:
             self.expr(s.value)
         elif t is cst.Assign:
             self.jit_calls.note_assign(s)
+            for tgt in s.targets:
+                self._store_into(tgt.target)
             self.expr(s.value)
             v = self.value(s.value)
             if len(s.targets) > 1 and v.local_array:
