@@ -308,3 +308,83 @@ def test_tracers_read_back_from_containers(tmp_path, monkeypatch):
 
 def test_host_values_in_containers_stay_silent(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"feats.py": CONTAINERS_OK}) == []
+
+
+# Unbatched vmap parameters (case 514): an `in_axes=None` parameter is not traced but takes
+# what its calls pass: a host NumPy array indexed by a traced index raises.
+LOOKUP = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@partial(jax.vmap, in_axes=(0, None))
+def nearest(x, grid):
+    i = jnp.argmin(jnp.abs(x - grid))
+    return grid[i]
+
+
+print(nearest(jnp.array([0.4, 1.6]), np.linspace(0.0, 2.0, 5)))
+"""
+
+OPS = """\
+import functools
+
+import jax.numpy as jnp
+from jax import vmap
+
+__all__ = ["gather"]
+
+
+@functools.partial(vmap, in_axes=(0, None, None))
+def gather(x, table, offsets):
+    i = jnp.clip(jnp.round(x).astype(jnp.int32), 0, 7)
+    return table[i] + offsets
+"""
+
+OPS_MAIN = """\
+import jax
+import numpy
+
+import tables.ops
+
+
+print(jax.devices(), tables.ops.gather(numpy.array([0.5, 2.5]), numpy.arange(8.0), 1.0))
+"""
+
+# the same calls with JAX arrays
+LOOKUP_OK = LOOKUP.replace("np.linspace(0.0, 2.0, 5)", "jnp.linspace(0.0, 2.0, 5)")
+OPS_MAIN_OK = """\
+import jax.numpy as jnp
+import numpy
+
+import tables.ops
+
+
+print(tables.ops.gather(numpy.array([0.5, 2.5]), jnp.arange(8.0), 1.0))
+print(tables.ops.gather(numpy.array([1.5, 3.5]), jnp.arange(8.0), 2.0))
+"""
+
+
+def _host_index(sub: str, name: str, origin: str) -> str:
+    return (f"`{sub}` indexes the host NumPy array `{name}` with a traced value ({origin}): NumPy converts "
+            f"the index with `__array__()`, which raises TracerArrayConversionError. Make it a JAX array "
+            f"first: `jnp.asarray({name})[{sub[len(name) + 1:-1]}]`")
+
+
+def test_unbatched_vmap_parameter_takes_the_callers_numpy_array(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {
+        "lookup.py": LOOKUP, "tables/__init__.py": "", "tables/ops.py": OPS, "main.py": OPS_MAIN})
+    assert got == [
+        ("JAX204", "lookup.py", 11, 12, _host_index(
+            "grid[i]", "grid", "it depends on the traced argument `x` of `nearest` (wrapped by jax.vmap)")),
+        ("JAX204", "tables/ops.py", 12, 12, _host_index(
+            "table[i]", "table", "it depends on the traced argument `x` of `gather` (wrapped by jax.vmap)")),
+    ]
+
+
+def test_unbatched_vmap_parameter_given_jax_arrays_stays_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {
+        "lookup.py": LOOKUP_OK, "tables/__init__.py": "", "tables/ops.py": OPS, "main.py": OPS_MAIN_OK}) == []

@@ -1715,6 +1715,7 @@ def mark_site(
     if t.wrapper and not t.filtered:
         unit.jit_root = True
     unit.static_params |= static
+    unit.unbatched_params |= unbatched
     positional = unit.positional()
     is_method = unit.cls is not None and bool(positional) and positional[0].name in ("self", "cls")
     for p in unit.params:

@@ -215,6 +215,26 @@ def attribute_uses(text: str, name: str) -> int:
     return len(re.findall(rf"(?<![\w]){re.escape(name)}(?!\w)", text))
 
 
+def exported_mentions(text: str, name: str) -> int:
+    """How many times ``name`` is written as a string in the module's ``__all__``
+    display (``__all__ = ["interp"]``): an export, not a use (the importing modules
+    report their own uses)."""
+    i = text.find("__all__")
+    if i < 0:
+        return 0
+    out = 0
+    while i >= 0:
+        j = i + len("__all__")
+        rest = text[j:j + 8].lstrip()
+        if rest.startswith(("=", "+=")):
+            close = min((k for k in (text.find("]", j), text.find(")", j)) if k >= 0), default=-1)
+            if close >= 0:
+                region = text[j:close]
+                out += region.count(f'"{name}"') + region.count(f"'{name}'")
+        i = text.find("__all__", j)
+    return out
+
+
 def uses_of(text: str, name: str) -> tuple[int, int]:
     """How many times ``name`` (``f`` or ``mod.f``) is written in ``text`` as a whole
     name (not an attribute of something else): its definition or import, its calls,

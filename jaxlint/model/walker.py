@@ -89,7 +89,8 @@ class Walker:
             else:
                 env[p.name] = V.UNKNOWN_VALUE
                 k = unit.arg_kinds.get(p.name)
-                if k is not None and kinds.carried(k) and self._callers_known(unit):
+                if k is not None and kinds.carried(k) and self._callers_known(
+                        unit, through_transforms=p.name in unit.unbatched_params):
                     env[p.name] = kinds.value_of(k)  # what every call passes (a JAX array...)
         if unit.shape_sites:
             # the shapes every call of this file passes (model/arg_shapes.py): a traced
@@ -166,6 +167,15 @@ class Walker:
             for el in target.elements:
                 self._store_into(el.value)
 
+    def _transform_decorator(self, d: cst.BaseExpression) -> bool:
+        """``@jax.vmap``, ``@partial(jax.vmap, in_axes=...)``, ``@jax.jit``..."""
+        if type(d) is cst.Call:
+            q = self.qualname(d.func)
+            if q == "functools.partial" and d.args:
+                return self.qualname(d.args[0].value) in apis.TRANSFORMS
+            return q in apis.TRANSFORMS
+        return self.qualname(d) in apis.TRANSFORMS
+
     def _namespace_param(self, unit: Unit, p) -> Optional[str]:
         """``def f(x, xnp=np)``: the array namespace ``xnp`` is at every call seen
         (model/kinds.namespace_param), when those calls are all of ``f``'s uses."""
@@ -187,12 +197,17 @@ class Walker:
             k = kinds.DEFAULT
         return kinds.namespace_param(q, k)
 
-    def _callers_known(self, unit: Unit) -> bool:
+    def _callers_known(self, unit: Unit, through_transforms: bool = False) -> bool:
         """Are the calls that gave ``unit`` its parameter kinds all its uses?  A plain
         function (no decorator, not a method) whose name this file writes only in its
-        ``def`` and the calls seen, and that no importing module uses otherwise."""
+        ``def`` and the calls seen, and that no importing module uses otherwise.
+        ``through_transforms``: for a parameter a vmap decorator hands over unchanged
+        (``in_axes`` None), transformation decorators pass the calls' values on."""
         node = unit.node
-        if unit.escapes or type(node) is not cst.FunctionDef or node.decorators:
+        if unit.escapes or type(node) is not cst.FunctionDef:
+            return False
+        if node.decorators and not (through_transforms and all(
+                self._transform_decorator(d.decorator) for d in node.decorators)):
             return False
         if unit.cls is not None:
             # a method: called as `self.name(...)` only; a private one (`_fill`), or any in
@@ -201,7 +216,8 @@ class Walker:
             if not (private or self.settings.module is None) or unit.cls.is_jax_module:
                 return False
             return kinds.attribute_uses(self.text, unit.name) == 1 + unit.local_calls
-        return kinds.uses_of(self.text, unit.name)[0] == 1 + unit.local_calls
+        return kinds.uses_of(self.text, unit.name)[0] - kinds.exported_mentions(self.text, unit.name) \
+            == 1 + unit.local_calls
 
     def _dispatch(self, node: cst.CSTNode) -> None:
         hooks = self._hooks.get(type(node))
