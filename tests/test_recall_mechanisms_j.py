@@ -388,3 +388,31 @@ def test_unbatched_vmap_parameter_takes_the_callers_numpy_array(tmp_path, monkey
 def test_unbatched_vmap_parameter_given_jax_arrays_stays_silent(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {
         "lookup.py": LOOKUP_OK, "tables/__init__.py": "", "tables/ops.py": OPS, "main.py": OPS_MAIN_OK}) == []
+
+
+# a list made in the enclosing jitted function holds a tracer; a remat'ed closure bumps its
+# item: still a Python update that runs once per trace (case 554 kept)
+CLOSURE_ITEM = """\
+import jax
+import jax.numpy as jnp
+
+
+def f():
+    seq = [jnp.zeros([])]
+
+    def g():
+        seq[0] += 1
+        return seq[0]
+
+    jax.remat(g)()
+    return seq[0]
+
+
+print(jax.jit(f)())
+"""
+
+
+def test_item_update_of_a_list_holding_a_tracer_in_a_closure(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"closure.py": CLOSURE_ITEM})
+    assert [g[:4] for g in got] == [("JAX402", "closure.py", 9, 9)]
+    assert got[0][4].startswith("`seq` is a local of `f`: `seq[0] += 1` inside `g` runs when jax.jit traces `g`")
