@@ -690,7 +690,9 @@ class CallEffects:
         if self.settings.module is None:
             return
         func = call.func if func is None else func
-        head_node = func.value if type(func) is cst.Attribute else func
+        head_node = func
+        while type(head_node) is cst.Attribute:  # `mod.f`, `pkg.sub.mod.f`
+            head_node = head_node.value
         if type(head_node) is not cst.Name or head_node.value not in self.imports.names:
             return  # `x.sum()`, `f(x)` of a local: not an imported function (the cheap test first)
         callee = dotted_name(func)

@@ -173,6 +173,10 @@ class Evaluator:
                 for name, fv in base.fields:
                     if key is not None and name == f"[{key}]":
                         return fv  # `params["radec"]` of `params = {"radec": np.array(...)}`
+            if base.kind == V.LIST and len(e.slice) == 1 and type(e.slice[0].slice) is cst.Index:
+                held = _held_item(base, e.slice[0].slice.value)
+                if held is not None:
+                    return held  # `lst[0]`, `d[k]` of a container of tracers
             if base.kind == V.STATIC:
                 if idx_traced:
                     return Value(traced=True, deps=deps)
@@ -279,17 +283,29 @@ class Evaluator:
         if t is cst.Dict:
             # `{"radec": np.array(...)}`: the host NumPy arrays it holds under literal keys
             # (fields named `[key]`, read back by `d["key"]`; model/kinds.py carries them)
+            # and the tracers it holds (`{"a": jnp.sin(x)}` in traced code): `d["a"]`, and
+            # `d[k]` / `d.values()` when every value is one (`item`)
             held = []
+            traced_values: list[Value] = []
+            every = bool(e.elements)
             for el in e.elements:
                 if type(el) is not cst.DictElement:
+                    every = False
                     continue
                 key = string_value(el.key)
                 ev = self.value(el.value)
+                if ev.traced:
+                    traced_values.append(ev)
+                    if key is not None:
+                        held.append((f"[{key}]", ev))
+                    continue
+                every = False
                 if key is not None and (ev.kind == V.NPARRAY or (
                         ev.kind == V.STATIC and ev.shape is not None and type(el.value) is cst.Call
                         and (self.qualname(el.value.func) or "").startswith("numpy."))):
                     held.append((f"[{key}]", Value(kind=V.NPARRAY)))
-            return Value(kind=V.LIST, fields=tuple(held) or None)
+            item = _joined(traced_values) if every else None
+            return Value(kind=V.LIST, fields=tuple(held) or None, item=item, pytype="dict")
         if t in (cst.Set, cst.DictComp):
             return Value(kind=V.LIST)
         if t in COMPREHENSIONS:
@@ -653,9 +669,18 @@ class Evaluator:
                 if name == "zip":
                     pos = positional_args(iterable)
                     return Value(kind=V.TUPLE, elements=tuple(self._element_of(a.value, target) for a in pos))
+        if type(iterable) is cst.Call and type(iterable.func) is cst.Attribute and not iterable.args \
+                and iterable.func.attr.value in ("values", "items"):
+            d = self.value(iterable.func.value)
+            if d.kind == V.LIST and d.pytype == "dict" and d.item is not None:
+                # `for v in d.values()` / `for k, v in d.items()` of a dict of tracers
+                return d.item if iterable.func.attr.value == "values" else Value(
+                    kind=V.TUPLE, elements=(V.UNKNOWN_VALUE, d.item))
         v = self.value(iterable)
         if v.kind == V.KEYS:
             return Value(kind=V.KEY, key=KeyToken(target, len(self.loop_stack), "element"))
+        if v.kind == V.LIST and v.pytype != "dict" and v.item is not None and v.item.traced and not v.elements:
+            return v.item  # `for h in [jnp.tanh(w) for w in ws]`: the comprehension's tracers
         if v.kind == V.ARRAYS and v.item is not None:
             return v.item
         if v.kind in (V.TUPLE, V.LIST) and v.elements:
@@ -887,6 +912,35 @@ def merged(r: Value, body: Value) -> Value:
                                                       for el in body.elements))
         return replace_value(body, deps=body.deps | r.deps, local_array=False)
     return r
+
+
+def _joined(values: list[Value]) -> Optional[Value]:
+    if not values:
+        return None
+    out = values[0]
+    for v in values[1:]:
+        out = V.join(out, v)
+    return replace_value(out, key=None) if out.key is not None else out
+
+
+def _held_item(base: Value, index: cst.BaseExpression) -> Optional[Value]:
+    """The tracer ``base[index]`` reads back from a container the model knows holds
+    tracers: an element of a list display (``[x * 2, y][0]``), any element of one
+    whose every element is a tracer, the elements of a comprehension of tracers, any
+    value of a dict display whose every value is one (``d[k]``); None otherwise."""
+    if base.elements is not None and base.pytype != "dict":
+        i = int_value(index)
+        if i is not None:
+            if -len(base.elements) <= i < len(base.elements) and base.elements[i].traced:
+                return base.elements[i]
+            return None
+        if type(index) is cst.Slice or not base.elements or not all(el.traced for el in base.elements):
+            return None
+        return _joined(list(base.elements))
+    if base.item is not None and base.item.traced and (base.pytype == "dict" or int_value(index) is not None
+                                                        or type(index) in (cst.Name, cst.Attribute)):
+        return base.item
+    return None
 
 
 def _slice_parts(sl: cst.CSTNode) -> list[cst.CSTNode]:

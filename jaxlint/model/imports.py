@@ -2,7 +2,9 @@
 
 ``import jax.numpy as jnp`` makes ``jnp.zeros`` resolve to ``jax.numpy.zeros``;
 ``from jax import random as jr`` makes ``jr.split`` ``jax.random.split``;
-``import jax.numpy as np`` makes ``np`` *jax.numpy*.  A name that was not
+``import jax.numpy as np`` makes ``np`` *jax.numpy*.  An import that does not run
+where JAX is installed (``try: import jax.numpy as jnp`` / ``except ImportError: import
+numpy as jnp``: model/version_guards.py) binds only a name nothing else imports.  A name that was not
 imported resolves to nothing, so ``numba.jit`` is never ``jax.jit``.
 """
 
@@ -26,18 +28,25 @@ class ImportTable:
         self.relative: dict[str, str] = {}
         self.star = False  # `from m import *` somewhere: any free name may come from m
 
-    def add_import(self, node: cst.Import) -> None:
+    def _set(self, local: str, full: str, fallback: bool) -> None:
+        if not fallback or local not in self.names:
+            self.names[local] = full
+
+    def add_import(self, node: cst.Import, fallback: bool = False) -> None:
+        """``fallback``: the import is in code that does not run where JAX is installed
+        (``except ImportError: import numpy as jnp``): it binds only a name nothing
+        else imports."""
         for alias in node.names:
             full = _module_name(alias.name)
             if full is None:
                 continue
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                self.names[alias.asname.name.value] = full
+                self._set(alias.asname.name.value, full, fallback)
             else:
                 top = full.split(".", 1)[0]
-                self.names[top] = top
+                self._set(top, top, fallback)
 
-    def add_import_from(self, node: cst.ImportFrom) -> None:
+    def add_import_from(self, node: cst.ImportFrom, fallback: bool = False) -> None:
         if isinstance(node.names, cst.ImportStar):
             self.star = True
             return
@@ -60,7 +69,7 @@ class ImportTable:
             local = alias.name.value
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
-            self.names[local] = f"{base}.{alias.name.value}"
+            self._set(local, f"{base}.{alias.name.value}", fallback)
 
     def resolve_dotted(self, dotted: str) -> Optional[str]:
         head, _, rest = dotted.partition(".")

@@ -17,7 +17,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.model import (apis, arg_shapes, dual_mode, factreads, gradtrace, holders, kinds, module_entries, pytree_read,
-                           pytrees)
+                           pytrees, version_guards)
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
@@ -27,6 +27,7 @@ from jaxlint.model.walk import (
     arg_at,
     bound_names,
     children,
+    descendants,
     dotted_name,
     keyword_arg,
     literal_ints,
@@ -90,6 +91,9 @@ class FileIndex:
     x64_at_import: bool = False
     # module-level names assigned more than once (for the stale-global rule)
     module_assignments: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
+    # `try` statements whose handlers do not run where JAX is installed (an import guard:
+    # model/version_guards.fallback_handlers_dead): the walk discards what they bind
+    dead_handlers: set[int] = field(default_factory=set)
     # pytree classes defined at module level here: name -> record (model/pytrees.py)
     pytree_records: dict[str, dict] = field(default_factory=dict)
     # classes of other modules this file names (facts): name as written -> flat record
@@ -274,6 +278,8 @@ class Indexer:
         # transforms on every path)
         self._transformed_ids: Optional[set[int]] = None
         self._always: set[tuple[int, str]] = set()
+        self._fallback_imports: set[int] = set()  # imports that do not run where JAX is installed
+        self._jax_flags: frozenset[str] = frozenset()  # `HAS_JAX = True` in an import guard
 
     # -- qualified names ------------------------------------------------------
     def qualname(self, expr: cst.CSTNode) -> Optional[str]:
@@ -310,13 +316,15 @@ class Indexer:
                 self._class(n, unit)
                 continue
             if t is cst.Import:
-                self.imports.add_import(n)
+                self.imports.add_import(n, id(n) in self._fallback_imports)
                 self._note_jax_import(n, unit)
                 continue
             if t is cst.ImportFrom:
-                self.imports.add_import_from(n)
+                self.imports.add_import_from(n, id(n) in self._fallback_imports)
                 self._note_jax_import(n, unit)
                 continue
+            if t is cst.Try or t is cst.If:
+                self._import_fallbacks(n)
             if t is cst.Call:
                 self._call(n, unit)
             elif t is cst.Name:
@@ -361,6 +369,34 @@ class Indexer:
             kids = list(children(n))
             kids.reverse()
             stack.extend(kids)
+
+    def _import_fallbacks(self, n: cst.CSTNode) -> None:
+        """An import guard (``try: import jax.numpy as jnp`` / ``except ImportError:
+        import numpy as jnp``; ``if HAS_JAX: ... else: ...`` on its flag): the imports of
+        the path that does not run where JAX is installed only fill names nothing else
+        binds; the walk discards what the dead handlers bind (``FileIndex.dead_handlers``)."""
+        dead: list[cst.CSTNode] = []
+        if type(n) is cst.Try:
+            if not version_guards.fallback_handlers_dead(n):
+                return
+            self.index.dead_handlers.add(id(n))
+            self._jax_flags |= version_guards.fallback_flags(n)
+            dead.extend(n.handlers)
+        elif self._jax_flags:
+            test = n.test
+            negated = type(test) is cst.UnaryOperation and type(test.operator) is cst.Not
+            if negated:
+                test = test.expression
+            if type(test) is not cst.Name or test.value not in self._jax_flags:
+                return
+            if negated:
+                dead.append(n.body)
+            elif n.orelse is not None:
+                dead.append(n.orelse)
+        for block in dead:
+            for d in descendants(block):
+                if type(d) is cst.Import or type(d) is cst.ImportFrom:
+                    self._fallback_imports.add(id(d))
 
     def _assigned(self, target: cst.CSTNode, unit: Unit, stmt: cst.CSTNode) -> None:
         for name in bound_names(target):
@@ -1679,6 +1715,7 @@ def mark_site(
     if t.wrapper and not t.filtered:
         unit.jit_root = True
     unit.static_params |= static
+    unit.unbatched_params |= unbatched
     positional = unit.positional()
     is_method = unit.cls is not None and bool(positional) and positional[0].name in ("self", "cls")
     for p in unit.params:

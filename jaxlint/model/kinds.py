@@ -55,6 +55,13 @@ JITTED = "jitted"
 _COMPILING = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "jax.pmap",
                         "equinox.filter_jit", "flax.nnx.jit"})
 
+# an array namespace passed as a value (``convert(x, xnp=jnp)``): ``ns:jax.numpy``; and
+# what a call that passes nothing for a parameter with a default gives it (``default``):
+# together they say which module ``def convert(x, xnp=np)`` calls ``xnp.stack`` on
+NS = "ns:"
+NAMESPACES = frozenset({"numpy", "jax.numpy"})
+DEFAULT = "default"
+
 # the kinds that cross a call (to a parameter, from a return) and between modules
 # a dict display holding host NumPy arrays under literal keys: ``dict:radec=nparray``
 # (this file's calls only: not a cross-module fact)
@@ -92,6 +99,8 @@ def fact_name(v: Value) -> str:
     if v.traced:
         return TRACER if v.kind == V.ARRAY else V.UNKNOWN
     if v.kind == V.FUNCTION:
+        if v.transform is None and v.unit is None and v.qualname in NAMESPACES:
+            return NS + v.qualname  # `xnp=jnp`
         return JITTED if v.transform is not None and apis.canonical(v.transform) in _COMPILING else V.UNKNOWN
     if v.instance is not None and v.kind == V.UNKNOWN:
         return OBJ + v.instance  # an instance of a class of the project (model/instances.py)
@@ -132,11 +141,13 @@ def value_of(kind: str, traced: bool = False, deps: frozenset = frozenset()) -> 
 
 # ----------------------------------------------------------------- call sites
 def call_kinds(params: list, call: cst.Call, value: Callable[[cst.CSTNode], Value], n_bound: int = 0) -> dict[str, str]:
-    """param name -> the kind ``call`` passes for it (``unknown`` where it passes
-    nothing: the default applies, or ``*args``/``**kwargs`` hide which)."""
+    """param name -> the kind ``call`` passes for it (``default`` where it passes
+    nothing to a parameter with a default, ``unknown`` where ``*args``/``**kwargs``
+    hide which)."""
     out = {p.name: V.UNKNOWN for p in params}
     if any(a.star for a in call.args):
         return out
+    _defaulted(params[n_bound:], out)
     positional = [p for p in params if p.kind in ("pos", "posonly")][n_bound:]
     i = 0
     for a in call.args:
@@ -149,6 +160,12 @@ def call_kinds(params: list, call: cst.Call, value: Callable[[cst.CSTNode], Valu
     return out
 
 
+def _defaulted(params: list, out: dict[str, str]) -> None:
+    for p in params:
+        if getattr(p, "default", None) is not None and p.kind in ("pos", "posonly", "kwonly"):
+            out[p.name] = DEFAULT
+
+
 def fact_kinds(params: list, pos: object, kw: object) -> dict[str, str]:
     """param name -> kind, from a call-site fact of another module (``pos``: the
     kinds of its positional arguments, ``kw``: keyword -> kind; None where the call
@@ -156,6 +173,7 @@ def fact_kinds(params: list, pos: object, kw: object) -> dict[str, str]:
     out = {p.name: V.UNKNOWN for p in params}
     if not isinstance(pos, list) or not isinstance(kw, dict):
         return out
+    _defaulted(params, out)
     positional = [p for p in params if p.kind in ("pos", "posonly")]
     for p, k in zip(positional, pos):
         out[p.name] = k if _fact_name(k) else V.UNKNOWN
@@ -171,7 +189,19 @@ OBJ = "obj:"
 
 
 def _fact_name(k: object) -> bool:
-    return k in _FACT_NAMES or (isinstance(k, str) and k.startswith(OBJ + "@"))
+    return k in _FACT_NAMES or (isinstance(k, str) and (k.startswith(OBJ + "@") or (k.startswith(NS) and k[len(NS):] in NAMESPACES)))
+
+
+def namespace_param(default_ns: Optional[str], kind: Optional[str]) -> Optional[str]:
+    """The array namespace a parameter stands for (``def f(x, xnp=np)``): the default's
+    (``default_ns``) where every call passes nothing or that namespace, the one every
+    call passes; None where the calls differ (``xnp=jnp`` at one of them) or are not
+    known (``kind``: the join over the calls, ``model/calls.py``)."""
+    if kind == DEFAULT:
+        return default_ns
+    if kind is not None and kind.startswith(NS) and kind[len(NS):] in NAMESPACES:
+        return kind[len(NS):]
+    return None
 
 
 def join_into(acc: dict[str, str], kinds: Mapping[str, str]) -> None:
@@ -183,6 +213,26 @@ def attribute_uses(text: str, name: str) -> int:
     """How many times ``name`` is written in ``text`` as a whole name, an attribute
     (``self.name``, ``obj.name``) too: a method's definition and every use of it."""
     return len(re.findall(rf"(?<![\w]){re.escape(name)}(?!\w)", text))
+
+
+def exported_mentions(text: str, name: str) -> int:
+    """How many times ``name`` is written as a string in the module's ``__all__``
+    display (``__all__ = ["interp"]``): an export, not a use (the importing modules
+    report their own uses)."""
+    i = text.find("__all__")
+    if i < 0:
+        return 0
+    out = 0
+    while i >= 0:
+        j = i + len("__all__")
+        rest = text[j:j + 8].lstrip()
+        if rest.startswith(("=", "+=")):
+            close = min((k for k in (text.find("]", j), text.find(")", j)) if k >= 0), default=-1)
+            if close >= 0:
+                region = text[j:close]
+                out += region.count(f'"{name}"') + region.count(f"'{name}'")
+        i = text.find("__all__", j)
+    return out
 
 
 def uses_of(text: str, name: str) -> tuple[int, int]:

@@ -81,6 +81,9 @@ class Unit:
     jit_root: bool = False
     # parameters left untraced only because of a literal default (traced if passed)
     defaulted_params: set[str] = field(default_factory=set)
+    # parameters a vmap/shard_map hands over unchanged (``in_axes`` None): they take
+    # what the calls pass (a host NumPy array stays one)
+    unbatched_params: set[str] = field(default_factory=set)
     # parameters that call sites in this file feed arrays or Python scalars
     array_params: set[str] = field(default_factory=set)
     # calls from traced code seen so far, and the parameters some of them leave None

@@ -295,3 +295,63 @@ def _mentions_version(e: cst.BaseExpression) -> bool:
             return any(_mentions_version(el.value) for el in e.elements)
         else:
             return False
+
+
+# -- import fallbacks: which binding is live where JAX is installed ------------------------
+# A linter for JAX code assumes JAX is installed (and what JAX itself needs):
+#     try:                         import jax.numpy as jnp;  HAS_JAX = True
+#     except ImportError:          import numpy as jnp;      HAS_JAX = False   # does not run
+_INSTALLED_WITH_JAX = frozenset({"jax", "jaxlib", "numpy", "scipy", "ml_dtypes", "opt_einsum"})
+_FALLBACK_CAUGHT = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def fallback_handlers_dead(node: cst.CSTNode) -> bool:
+    """Do the handlers of ``try`` statement ``node`` never run where JAX is installed?
+    True for an import guard: the body only imports JAX or what JAX installs with it
+    (NumPy, SciPy) and sets plain constants, none of its imports is an
+    API current JAX removed (then the handler is the live path: ``_body_fails``), and
+    every handler catches an import failure (``ImportError``, ``ModuleNotFoundError``,
+    ``Exception``, or a bare ``except``).  Its ``else`` block runs."""
+    if type(node) is not cst.Try or not node.handlers:
+        return False
+    for h in node.handlers:
+        if h.type is not None:
+            elems = [e.value for e in h.type.elements] if isinstance(h.type, cst.Tuple) else [h.type]
+            if not all((dotted_name(e) or "").rsplit(".", 1)[-1] in _FALLBACK_CAUGHT for e in elems):
+                return False
+    imports = False
+    for stmt in node.body.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            return False
+        for small in stmt.body:
+            t = type(small)
+            if t is cst.Import or t is cst.ImportFrom:
+                if t is cst.ImportFrom and (small.relative or small.module is None):
+                    return False
+                fulls = _imported(small)
+                if not fulls:
+                    return False
+                for full in fulls:
+                    if full.split(".", 1)[0] not in _INSTALLED_WITH_JAX:
+                        return False
+                    row = D.lookup(full)
+                    if row is not None and D.removed_by(row, CURRENT):
+                        return False
+                imports = True
+            elif t is cst.Assign:
+                if not isinstance(small.value, (cst.Name, cst.Integer, cst.SimpleString, cst.Float)):
+                    return False
+            elif t is not cst.Pass and not (t is cst.Expr and isinstance(small.value, cst.SimpleString)):
+                return False
+    return imports
+
+
+def fallback_flags(node: cst.Try) -> frozenset[str]:
+    """The names an import guard's body sets to ``True`` (``HAS_JAX = True``): true
+    where JAX is installed (call only when ``fallback_handlers_dead(node)``)."""
+    out = set()
+    for stmt in node.body.body:
+        for small in stmt.body:  # type: ignore[attr-defined]
+            if type(small) is cst.Assign and type(small.value) is cst.Name and small.value.value == "True":
+                out.update(t.target.value for t in small.targets if type(t.target) is cst.Name)
+    return frozenset(out)

@@ -36,6 +36,13 @@ _READERS = frozenset({"len", "range", "enumerate", "zip", "list", "tuple", "prin
                       "bool", "type", "id", "hash"})
 
 
+def _holds_tracers(v: Value) -> bool:
+    """A list/dict display (or comprehension) the model knows holds tracers."""
+    return v.kind == V.LIST and (
+        (v.item is not None and v.item.traced) or (v.elements is not None and any(e.traced for e in v.elements))
+        or (v.fields is not None and any(fv.traced for _, fv in v.fields)))
+
+
 class Walker:
     """The walk of one unit, for ``Interpreter`` (a mixin)."""
 
@@ -56,7 +63,10 @@ class Walker:
         # differentiated outside jit only: its tracers hold values (model/gradtrace.py)
         self.concrete = concrete = unit.concrete_traced
         for p in unit.params:
-            if concrete and p.name in unit.grad_params and p.name not in unit.static_params:
+            ns = self._namespace_param(unit, p) if p.default is not None else None
+            if ns is not None:
+                env[p.name] = Value(kind=V.FUNCTION, qualname=ns)  # `def f(x, xnp=np)`: `xnp.stack` is NumPy's
+            elif concrete and p.name in unit.grad_params and p.name not in unit.static_params:
                 env[p.name] = Value(traced=True, deps=frozenset({p.name}))
             elif p.name in unit.traced_params and p.annotation in apis.UNTRACEABLE_ANNOTATIONS:
                 # `mode: str` reached from traced code: no tracer is a string (jit refuses
@@ -79,7 +89,8 @@ class Walker:
             else:
                 env[p.name] = V.UNKNOWN_VALUE
                 k = unit.arg_kinds.get(p.name)
-                if k is not None and kinds.carried(k) and self._callers_known(unit):
+                if k is not None and kinds.carried(k) and self._callers_known(
+                        unit, through_transforms=p.name in unit.unbatched_params):
                     env[p.name] = kinds.value_of(k)  # what every call passes (a JAX array...)
         if unit.shape_sites:
             # the shapes every call of this file passes (model/arg_shapes.py): a traced
@@ -130,6 +141,8 @@ class Walker:
             names.append(func.value.value)
         for name in names:
             held = env.get(name)
+            if not reader and held is not None and _holds_tracers(held):
+                held = env[name] = replace_value(held, elements=None, item=None)  # `lst.insert(0, ...)`
             if held is not None and held.kind == V.LIST and held.fields is not None:
                 env[name] = replace_value(held, fields=None)
             elif reader:
@@ -141,12 +154,60 @@ class Walker:
                 kept = tuple((n, fv) for n, fv in held.fields if fv.const is None)
                 env[name] = replace_value(held, fields=kept or None)
 
-    def _callers_known(self, unit: Unit) -> bool:
+    def _store_into(self, target: cst.CSTNode) -> None:
+        """``d["a"] = v``, ``lst[0] = v``: what the model knew the container held
+        (tracers read back by ``d[k]``, ``lst[i]``) is forgotten."""
+        if type(target) is cst.Subscript and type(target.value) is cst.Name:
+            name = target.value.value
+            held = self.env.get(name)
+            if held is not None and _holds_tracers(held):
+                kept = tuple(f for f in held.fields or () if not f[1].traced) or None
+                self.env[name] = replace_value(held, elements=None, item=None, fields=kept)
+        elif type(target) in (cst.Tuple, cst.List):
+            for el in target.elements:
+                self._store_into(el.value)
+
+    def _transform_decorator(self, d: cst.BaseExpression) -> bool:
+        """``@jax.vmap``, ``@partial(jax.vmap, in_axes=...)``, ``@jax.jit``..."""
+        if type(d) is cst.Call:
+            q = self.qualname(d.func)
+            if q == "functools.partial" and d.args:
+                return self.qualname(d.args[0].value) in apis.TRANSFORMS
+            return q in apis.TRANSFORMS
+        return self.qualname(d) in apis.TRANSFORMS
+
+    def _namespace_param(self, unit: Unit, p) -> Optional[str]:
+        """``def f(x, xnp=np)``: the array namespace ``xnp`` is at every call seen
+        (model/kinds.namespace_param), when those calls are all of ``f``'s uses."""
+        d = p.default
+        if type(d) is not cst.Name and type(d) is not cst.Attribute:
+            return None
+        dotted = dotted_name(d)
+        q = self.imports.resolve_dotted(dotted) if dotted is not None and d is not None else None
+        if q not in kinds.NAMESPACES or self.module_env.get(dotted.split(".", 1)[0]) is not None:
+            return None
+        if not self._callers_known(unit):
+            return None
+        k = unit.arg_kinds.get(p.name)
+        if k is None:
+            # no call of this file, nor one of another module that passes a carried kind
+            # (those are sent): traced calls that all leave it out give the default
+            if not unit.reasons or p.name in unit.traced_params:
+                return None
+            k = kinds.DEFAULT
+        return kinds.namespace_param(q, k)
+
+    def _callers_known(self, unit: Unit, through_transforms: bool = False) -> bool:
         """Are the calls that gave ``unit`` its parameter kinds all its uses?  A plain
         function (no decorator, not a method) whose name this file writes only in its
-        ``def`` and the calls seen, and that no importing module uses otherwise."""
+        ``def`` and the calls seen, and that no importing module uses otherwise.
+        ``through_transforms``: for a parameter a vmap decorator hands over unchanged
+        (``in_axes`` None), transformation decorators pass the calls' values on."""
         node = unit.node
-        if unit.escapes or type(node) is not cst.FunctionDef or node.decorators:
+        if unit.escapes or type(node) is not cst.FunctionDef:
+            return False
+        if node.decorators and not (through_transforms and all(
+                self._transform_decorator(d.decorator) for d in node.decorators)):
             return False
         if unit.cls is not None:
             # a method: called as `self.name(...)` only; a private one (`_fill`), or any in
@@ -155,7 +216,8 @@ class Walker:
             if not (private or self.settings.module is None) or unit.cls.is_jax_module:
                 return False
             return kinds.attribute_uses(self.text, unit.name) == 1 + unit.local_calls
-        return kinds.uses_of(self.text, unit.name)[0] == 1 + unit.local_calls
+        return kinds.uses_of(self.text, unit.name)[0] - kinds.exported_mentions(self.text, unit.name) \
+            == 1 + unit.local_calls
 
     def _dispatch(self, node: cst.CSTNode) -> None:
         hooks = self._hooks.get(type(node))
@@ -271,12 +333,17 @@ class Walker:
             finally:
                 self.caught.pop()
                 self.caught_alone.pop()
+            dead = id(s) in self.index.dead_handlers  # an import guard's handlers: JAX is installed
             for h in s.handlers:
+                if dead:
+                    self._open()
                 if h.type is not None:
                     self.expr(h.type)
                 if h.name is not None:
                     self._bind(h.name.name, V.UNKNOWN_VALUE)
                 self.block(h.body.body)
+                if dead:
+                    self._close()  # `except ImportError: jnp = None` binds nothing that runs
             if s.orelse is not None:
                 self.block(s.orelse.body.body)
             if s.finalbody is not None:
@@ -311,6 +378,8 @@ class Walker:
             self.expr(s.value)
         elif t is cst.Assign:
             self.jit_calls.note_assign(s)
+            for tgt in s.targets:
+                self._store_into(tgt.target)
             self.expr(s.value)
             v = self.value(s.value)
             if len(s.targets) > 1 and v.local_array:

@@ -577,7 +577,8 @@ OBJ = "obj:"
 
 
 def _carried(k: object) -> bool:
-    return k in CARRIED_KINDS or (isinstance(k, str) and k.startswith(OBJ + "@"))
+    # (an array namespace, `xnp=jnp`: model/kinds.NS)
+    return k in CARRIED_KINDS or (isinstance(k, str) and (k.startswith(OBJ + "@") or k.startswith("ns:")))
 
 
 def carries_kind(record: Json) -> bool:

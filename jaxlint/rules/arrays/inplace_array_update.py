@@ -96,6 +96,20 @@ class InplaceArrayUpdate(Rule):
         "**unsafe**, like the item assignments: another name for `a` keeps the old values."
     )
     VALID = [
+        # an import guard that tries NumPy first: NumPy is installed, `xp` is NumPy
+        Valid(
+            """
+            try:
+                import numpy as xp
+            except ImportError:
+                import jax.numpy as xp
+
+            def bump(n):
+                out = xp.zeros(n)
+                out[0] = 1.0
+                return out
+            """
+        ),
         # the same loops over NumPy arrays (updated in place), a loop variable read after its
         # update, an accumulator that is not the loop variable
         Valid(
@@ -417,6 +431,33 @@ class InplaceArrayUpdate(Rule):
         # an augmented assignment to a loop variable that holds one of a list's (or tuple's)
         # JAX arrays: it rebinds the variable, the container keeps the old array; in a
         # helper the calls pass the list to, or over a tuple at module level
+        # an import guard: its ImportError handler does not run where JAX is installed
+        Invalid(
+            """
+            try:
+                import jax.numpy as jnp
+            except ImportError:
+                import numpy as jnp
+
+            def bump(n):
+                out = jnp.zeros(n)
+                out[0] = 1.0
+                return out
+            """,
+            expected=[(8, 5)],
+            messages=["JAX arrays are immutable: `out[0] = ...` raises TypeError. Use `out = out.at[0].set(...)`"],
+            fixed="""
+            try:
+                import jax.numpy as jnp
+            except ImportError:
+                import numpy as jnp
+
+            def bump(n):
+                out = jnp.zeros(n)
+                out = out.at[0].set(1.0)
+                return out
+            """,
+        ),
         Invalid(
             """
             import jax.numpy as jnp

@@ -324,7 +324,10 @@ class GlobalWriteInTraced(Rule):
         ctx = self.ctx
         unit = ctx.unit
         base = node.target.value
-        if not isinstance(base, cst.Name) or ctx.is_traced(node.value) or ctx.is_traced(node.target):
+        # (the item itself may be a tracer the list was given outside this function:
+        # `seq = [jnp.zeros(())]` in the enclosing jitted function; `seq[0] += 1` is
+        # still a Python update that runs once per trace)
+        if not isinstance(base, cst.Name) or ctx.is_traced(node.value):
             return
         n = base.value
         if binds(unit, n) and n not in unit.nonlocal_names:

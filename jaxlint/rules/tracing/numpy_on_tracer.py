@@ -111,10 +111,32 @@ class NumpyOnTracer(Rule):
         "cannot run as written, but the replacement computes on the device with JAX's dtype "
         "rules (float32 by default) and returns a JAX array, and NumPy-only keywords (`out=`, "
         "`order=`, `casting=`) are not accepted by every `jax.numpy` function; calls passing "
-        "`out=` get no fix. No fix is offered when the module does not import `jax.numpy`."
+        "`out=` get no fix. No fix is offered when the module does not import `jax.numpy`, nor "
+        "when the NumPy name is a parameter or a local (`def f(x, xnp=np)`: the callers choose "
+        "the namespace, so the message says to pass `jax.numpy` instead)."
     )
     VALID = [
         # host tables turned into JAX arrays, or indexed with static values; jax.numpy
+        # a namespace parameter every traced call sets to jax.numpy; host arrays kept
+        # beside tracers in a dict, and a list slot overwritten with one
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def to_ndc(origins, xnp=np):
+                oz = origins[..., 2]
+                return xnp.stack([origins[..., 0] / oz, -xnp.ones_like(oz)], axis=-1)
+
+            @jax.jit
+            def render(origins):
+                feats = {"ndc": to_ndc(origins, xnp=jnp), "w": np.ones(3)}
+                parts = [origins, feats["ndc"]]
+                parts[0] = np.zeros(3)
+                return feats["ndc"].sum() * np.exp(feats["w"]) * np.exp(parts[0])
+            """
+        ),
         # in tree_map callbacks (NumPy on static sizes); an instance of a class whose
         # method uses jax.numpy
         Valid(
@@ -536,6 +558,28 @@ class NumpyOnTracer(Rule):
         Invalid(
             """
             import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def to_ndc(origins, xnp=np):
+                oz = origins[..., 2]
+                return xnp.stack([origins[..., 0] / oz, -xnp.ones_like(oz)], axis=-1)
+
+            @jax.jit
+            def render(origins):
+                feats = {"ndc": to_ndc(origins), "raw": origins}
+                return np.exp(feats["raw"]).sum() + feats["ndc"].sum()
+            """,
+            expected=[(7, 12), (7, 46), (12, 12)],
+            messages=[
+                "`xnp.stack` on a traced value (it depends on the traced argument `origins` of `to_ndc` (called from traced `render`)): `xnp` is NumPy here (what every call gives it), and NumPy converts the value with `__array__()`, which raises TracerArrayConversionError. Pass `jax.numpy` as `xnp` where the function is traced",
+                "`xnp.ones_like` on a traced value (it depends on the traced argument `origins` of `to_ndc` (called from traced `render`)): `xnp` is NumPy here (what every call gives it), and NumPy converts the value with `__array__()`, which raises TracerArrayConversionError. Pass `jax.numpy` as `xnp` where the function is traced",
+                "`np.exp` on a traced value (it depends on the traced argument `origins` of `render` (decorated with @jax.jit)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.exp` (jax.numpy) instead",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
             from jax import numpy as jnp
             import numpy as np
 
@@ -898,6 +942,20 @@ class NumpyOnTracer(Rule):
         short = name
         the_fix = None
         alias = self._jnp_alias()
+        head = node.func
+        while type(head) is cst.Attribute:
+            head = head.value
+        if type(head) is cst.Name and ctx.local(head.value) is not None:
+            # `def f(x, xnp=np)`: `xnp.stack` is NumPy's because the calls leave `xnp`
+            # at its default; the caller chooses the namespace, so no rewrite here
+            self.report(
+                node,
+                f"`{ctx.code(node.func)}` on a traced value ({ctx.describe_origin(traced)}): `{head.value}` "
+                f"is NumPy here (what every call gives it), and NumPy converts the "
+                f"value with `__array__()`, which raises TracerArrayConversionError. Pass `jax.numpy` "
+                f"as `{head.value}` where the function is traced",
+            )
+            return
         if alias is not None and name not in _NO_JNP and keyword_arg(node, "out") is None:
             new = f"{alias}.{name}"
             the_fix = fix(Applicability.UNSAFE, f"Use `{new}`", Replacement(node.func, new))
