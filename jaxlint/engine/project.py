@@ -102,7 +102,8 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     seen = set()
     for c in calls:
         key = (c.callee, c.method, c.returned, c.caller.qualname, c.traced_pos, c.traced_kw, c.array_pos, c.array_kw,
-               c.n_pos, c.keywords, c.none_pos, c.none_kw, repr(c.class_pos), repr(c.class_kw), repr(c.shapes))
+               c.n_pos, c.keywords, c.none_pos, c.none_kw, repr(c.class_pos), repr(c.class_kw), repr(c.shapes),
+               c.ctor, c.star_traced)
         if key in seen:
             continue
         seen.add(key)
@@ -128,6 +129,10 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             out_calls[-1]["returned"] = c.returned  # what the factory returned runs
         if c.shapes is not None:
             out_calls[-1]["shapes"] = c.shapes  # model/arg_shapes.py
+        if c.ctor:
+            out_calls[-1]["ctor"] = True  # `Cls(x)`: its `__init__` (or `__check_init__`) runs with x
+            if c.star_traced:
+                out_calls[-1]["star_traced"] = True
     out_sites = []
     for s in sites:
         out_sites.append({

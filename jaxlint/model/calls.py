@@ -53,6 +53,10 @@ class ExternalCall:
     returned: Optional[str] = None
     # the shapes the call passes (model/arg_shapes.py), or None
     shapes: Optional[dict] = None
+    # a constructor call (``Cls(**params)`` in traced code) with a traced ``*args``/``**kwargs``
+    star_traced: bool = False
+    # ``Cls(x)`` in traced code given a tracer: its ``__init__`` runs with it
+    ctor: bool = False
 
 
 class CallEffects:
@@ -373,7 +377,13 @@ class CallEffects:
             # jax.grad(f)(x), jax.vmap(f)(x), jax.checkpoint(f)(x) inside traced code
             fq = self.qualname(func.func)
             t = apis.transform_for(fq)
-            if t is not None and not t.host:
+            if t is None and self.value(func).instance is not None:
+                # `MyModule()(x)`, `Scale(2.0)(x)`: the class's `__call__`, here or there
+                target, n_bound, own = self._instance_call(func)
+                if own is not None:
+                    self._external_call(call, callee_name=own, returned="", method=dotted_name(func.func) or "")
+                    return
+            elif t is not None and not t.host:
                 pos = positional_args(func)
                 if pos:
                     inner = wrapped = pos[0].value
@@ -420,6 +430,11 @@ class CallEffects:
                 if attr and not cls.is_jax_module:
                     target = cls.methods.get(attr)
                     n_bound = bound_receiver(target)
+                elif not attr:
+                    target = cls.methods.get("__call__")  # `m = Model(); m(x)`
+                    n_bound = bound_receiver(target)
+        if target is None and wrapped is None and self._constructor_call(call):
+            return
         if target is None:
             self._external_call(call, callee_expr=wrapped)
             return
@@ -449,6 +464,69 @@ class CallEffects:
                 if av.traced and p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
+
+    def _instance_call(self, func: cst.Call) -> tuple[Optional[Unit], int, Optional[str]]:
+        """``Cls(...)(x)``: the ``__call__`` of a class of this file (with its bound
+        ``self``), or the ref of the instance when the class is another module's."""
+        ref = self.value(func).instance
+        cls = instances.of_class(self, ref) if ref is not None else None
+        if cls is None:
+            return None, 0, ref
+        target = cls.methods.get("__call__")
+        return target, bound_receiver(target), None
+
+    def _constructor_call(self, call: cst.Call) -> bool:
+        """``Cls(x, a1=y)`` in traced code with a tracer among the arguments: the class's
+        ``__init__`` runs with them; a generated ``__init__`` (a dataclass, an equinox
+        Module) stores them as fields and runs ``__post_init__``/``__check_init__``,
+        which see those fields as tracers.  A class of another module: a call fact
+        (``project/facts.py``).  False when ``call`` builds no class of the project."""
+        written = dotted_name(call.func)
+        ref = instances.constructed(self, written) if written is not None else None
+        if ref is None:
+            return False
+        pos = positional_args(call)
+        stars = [a for a in call.args if a.star]
+        star_traced = any(self.value(a.value).traced for a in stars)
+        traced_pos = [i for i, a in enumerate(pos) if self.value(a.value).traced]
+        traced_kw = [a.keyword.value for a in call.args if a.keyword is not None and self.value(a.value).traced]
+        if not (traced_pos or traced_kw or star_traced):
+            return False  # a constructor given Python values: nothing traced reaches it
+        cls = instances.of_class(self, ref)
+        if cls is None:
+            self._external_call(call, callee_name=ref, star_traced=star_traced, ctor=True)
+            return True
+        reason = f"called from traced `{self.unit.name}`"
+        init = cls.methods.get("__init__")
+        if init is not None:
+            if init.host or not isinstance(init.node, cst.FunctionDef):
+                return True
+            init.mark_traced(reason)
+            params = init.positional()[bound_receiver(init):]
+            given = {p.name for p in params[:len(pos)]}
+            for i in traced_pos:
+                if i < len(params) and params[i].name not in init.static_params:
+                    init.traced_params.add(params[i].name)
+            for k in traced_kw:
+                p = init.param(k)
+                if p is not None and p.name not in init.static_params:
+                    init.traced_params.add(p.name)
+            if star_traced:
+                given |= {a.keyword.value for a in call.args if a.keyword is not None}
+                for p in init.params[1:]:
+                    if p.kind in ("pos", "kwonly") and p.default is None and p.name not in given \
+                            and p.name not in init.static_params:
+                        init.traced_params.add(p.name)
+            return True
+        fields = instances.traced_fields(cls, len(pos), traced_pos,
+                                         [a.keyword.value for a in call.args if a.keyword is not None],
+                                         traced_kw, star_traced)
+        for name in instances.FIELD_CHECKS:
+            m = cls.methods.get(name)
+            if m is not None and fields and isinstance(m.node, cst.FunctionDef) and not m.host:
+                m.mark_traced(reason)
+                m.traced_fields |= fields
+        return True
 
     def _held_call(self, func: cst.Attribute, call: cst.Call) -> tuple[Optional[Unit], int, cst.Call]:
         """``f.apply(params, rng, x)`` of ``f = hk.transform(forward)``, ``tx.update(...)``,
@@ -570,7 +648,8 @@ class CallEffects:
     def _external_call(self, call: cst.Call, require_traced: bool = False,
                        callee_expr: Optional[cst.BaseExpression] = None,
                        callee_name: Optional[str] = None, method: str = "",
-                       returned: Optional[str] = None) -> None:
+                       returned: Optional[str] = None, star_traced: bool = False,
+                       ctor: bool = False) -> None:
         """Record a call from traced code to an imported function (``mod.f(x)``,
         ``f(x)`` after ``from mod import f``) with the arguments that are tracers;
         ``callee_expr``: the function a transformation wraps and the call applies
@@ -597,7 +676,7 @@ class CallEffects:
                 return
             if apis.transform_for(self.qualname(fexpr)) is not None:
                 return  # a JAX transformation (when the project is JAX itself): not a helper
-        if any(a.star for a in call.args):
+        if any(a.star for a in call.args) and not star_traced:
             return  # *args/**kwargs: which parameter gets what is unknown
         pos = [self.value(a.value) for a in positional_args(call)]
         kws = [(a.keyword.value, self.value(a.value)) for a in call.args if a.keyword is not None]
@@ -618,6 +697,8 @@ class CallEffects:
             method=method,
             returned=returned,
             shapes=arg_shapes.call_shapes(self, call) if callee_name is None and not method else None,
+            star_traced=star_traced,
+            ctor=ctor,
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:

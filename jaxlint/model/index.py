@@ -16,7 +16,8 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import (apis, arg_shapes, dual_mode, factreads, gradtrace, holders, kinds, module_entries, pytree_read,
+from jaxlint.model import (apis, arg_shapes, dual_mode, factreads, gradtrace, holders, instances, kinds, module_entries,
+                           pytree_read,
                            pytrees)
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
@@ -798,6 +799,20 @@ class Indexer:
                     callee = held.unit if held is not None else None
             else:
                 callee = unit.lookup_def(call.func.value) or self._bound_lambda(unit, call.func.value)  # type: ignore[union-attr]
+                if callee is None:
+                    # `Cls(x)`, `Cls(x)(y)`: its `__init__`, the checks a generated one runs,
+                    # `__call__`; `m(x)` with `m = Cls()`: `__call__` (model/calls.py)
+                    name = call.func.value  # type: ignore[union-attr]
+                    built = [c for c in idx.classes if c.name == name]
+                    members: tuple[str, ...] = ("__init__", "__call__") + instances.FIELD_CHECKS
+                    if not built and name in idx.instances:
+                        built = [c for c in idx.classes if c.name == idx.instances[name]]
+                        members = ("__call__",)
+                    if len(built) == 1:
+                        for member in members:
+                            m = built[0].methods.get(member)
+                            if m is not None and m is not unit:
+                                idx.call_edges.setdefault(id(unit), set()).add(id(m))
             if callee is not None and callee is not unit:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # `self.helper(x)` in a method calls the class's `helper`: analysed after it
@@ -1424,6 +1439,29 @@ class Indexer:
                 if fact.get("skip"):
                     # `Model(...).apply(variables, x)` there: `__call__` gets the arguments after `variables`
                     fact = _skipped(fact, int(fact["skip"]))
+                if fact.get("kind") == "call" and fact.get("ctor") and unit.cls is not None \
+                        and unit.name in instances.FIELD_CHECKS:
+                    # `Cls(**params)` there, a generated `__init__`: the fields it gives tracers
+                    fields = instances.traced_fields(
+                        unit.cls, int(fact.get("n_pos", 0)), fact.get("traced_pos", ()),
+                        fact.get("keywords", ()), fact.get("traced_kw", ()), bool(fact.get("star_traced")))
+                    if fields:
+                        unit.mark_traced(fact["reason"])
+                        unit.traced_fields |= fields
+                        origin = (fact.get("path", ""), int(fact.get("line", 0)), fact["reason"])
+                        if fact.get("path") and origin not in unit.origins:
+                            unit.origins.append(origin)
+                    continue
+                if fact.get("kind") == "call" and fact.get("star_traced"):
+                    # `Cls(**params)` there with a traced dict: every parameter without a
+                    # default that no other argument fills gets a tracer
+                    given = {p.name for p in unit.positional()[1:][:int(fact.get("n_pos", 0))]}
+                    given |= set(fact.get("keywords", ()))
+                    for p in unit.params[1:]:
+                        if p.kind in ("pos", "kwonly") and p.default is None and p.name not in given \
+                                and p.name not in unit.static_params:
+                            unit.traced_params.add(p.name)
+                    fact = {**fact, "star_traced": False}
                 if fact.get("kind") == "call" and _cannot_bind(unit, fact):
                     continue  # the call raises TypeError before the body runs: it passes nothing
                 if fact.get("kind") == "args":

@@ -18,7 +18,7 @@ unknown, and unknown reaches nothing.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 import libcst as cst
 
@@ -174,4 +174,56 @@ def wanted_instances(interp: Any) -> dict[str, list[str]]:
                         params.add(small.value.value)
         if params:
             out[f"{cls.name}.__init__"] = sorted(params)
+    return out
+
+
+# the methods a generated ``__init__`` runs after storing the fields: a dataclass's
+# ``__post_init__``, an equinox Module's ``__check_init__`` (each class's of the MRO)
+FIELD_CHECKS = ("__post_init__", "__check_init__")
+
+
+def init_fields(cls: ClassInfo) -> list[tuple[str, bool]]:
+    """The fields a generated ``__init__`` (a dataclass, an equinox Module, a flax
+    struct) takes, in order, each with whether it has a default: the annotated names
+    of the class body (``ClassVar`` and ``field(init=False)`` left out)."""
+    out: list[tuple[str, bool]] = []
+    for stmt in cls.node.body.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            if type(small) is not cst.AnnAssign or type(small.target) is not cst.Name:
+                continue
+            ann = dotted_name(small.annotation.annotation) or ""
+            if ann.rsplit(".", 1)[-1] == "ClassVar" or (
+                    type(small.annotation.annotation) is cst.Subscript
+                    and (dotted_name(small.annotation.annotation.value) or "").rsplit(".", 1)[-1] == "ClassVar"):
+                continue
+            value = small.value
+            if type(value) is cst.Call and (dotted_name(value.func) or "").rsplit(".", 1)[-1] == "field":
+                if any(a.keyword is not None and a.keyword.value == "init" and type(a.value) is cst.Name
+                       and a.value.value == "False" for a in value.args):
+                    continue
+                has_default = any(a.keyword is not None and a.keyword.value in ("default", "default_factory")
+                                  for a in value.args)
+            else:
+                has_default = value is not None
+            out.append((small.target.value, has_default))
+    return out
+
+
+def traced_fields(cls: ClassInfo, n_pos: int, traced_pos: Iterable[int], keywords: Iterable[str],
+                  traced_kw: Iterable[str], star_traced: bool) -> set[str]:
+    """The fields of ``cls`` a call of its generated ``__init__`` gives tracers: the
+    positional arguments by field order, keywords by name, and a traced ``*args`` /
+    ``**kwargs`` every field without a default that no other argument fills."""
+    fields = init_fields(cls)
+    names = [n for n, _ in fields]
+    # a base of the project may put fields before these: positions are known only
+    # over library bases (``eqx.Module``, ``flax.struct.PyTreeNode``) or none
+    plain = all("." in b for b in cls.bases)
+    out = {names[i] for i in traced_pos if i < len(names)} if plain else set()
+    out |= {k for k in traced_kw if k in names}
+    if star_traced and plain:
+        given = set(names[:n_pos]) | set(keywords)
+        out |= {n for n, has_default in fields if not has_default and n not in given}
     return out

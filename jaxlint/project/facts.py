@@ -436,6 +436,13 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
                 cls = target
                 target = index.resolve(cls.module, f"{cls.qualname}.{member}")
                 returned = None
+                if target is None and rec.get("ctor"):
+                    # a generated `__init__` (dataclass, equinox Module): the checks it runs
+                    # see the fields the call gave tracers (model/instances.py)
+                    for check in ("__check_init__", "__post_init__"):
+                        target = index.resolve(cls.module, f"{cls.qualname}.{check}")
+                        if target is not None:
+                            break
                 if target is None and member == "apply" and index.is_linen_class(cls):
                     # `Model(...).apply(variables, x)`: a flax linen module runs its
                     # `__call__` with the arguments after `variables`
@@ -455,7 +462,7 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
                     continue  # `model.apply(v, x, method=Model.encode)`: another method runs
                 _drop_apply_keywords(fact)
             if kind == "call" and rec.get("returned") is None and target.qualname.endswith(".__init__") \
-                    and callee.rsplit(".", 1)[-1] != "__init__":
+                    and callee.rsplit(".", 1)[-1] != "__init__" and not rec.get("ctor"):
                 continue  # `Cls(x)` in traced code: its `__init__` stores what it is given
             if kind == "args" and not fact.get("escape"):
                 _instances_named(index, module, fact, (wanted.get(target.module) or {}).get(target.qualname, ()))
