@@ -544,14 +544,30 @@ class CallEffects:
         """A function of this file called with tracers from a function differentiated
         outside jit runs with those tracers too (model/gradtrace.py)."""
         func = call.func
-        if not isinstance(func, cst.Name) or any(a.star for a in call.args):
+        if any(a.star for a in call.args):
             return
-        v = self.lookup(func.value)
-        target = v.unit if v is not None and v.unit is not None else (
-            self.unit.lookup_def(func.value) if v is None else None)
+        n_bound = 0
+        target: Optional[Unit] = None
+        if isinstance(func, cst.Name):
+            v = self.lookup(func.value)
+            target = v.unit if v is not None and v.unit is not None else (
+                self.unit.lookup_def(func.value) if v is None else None)
+        elif isinstance(func, cst.Attribute):
+            # `emulator.predict(p)`, `Model(w).loss(p)`, `self.helper(p)`: the method of the
+            # class of this file the receiver is an instance of (model/instances.py)
+            if type(func.value) is cst.Name and func.value.value == "self" and self.unit.cls is not None:
+                target = self.unit.cls.methods.get(func.attr.value)
+            else:
+                ref = self.value(func.value).instance
+                cls = instances.of_class(self, ref) if ref is not None else None
+                if cls is None and type(func.value) is cst.Name:
+                    target = self._instance_method(func)
+                elif cls is not None and not cls.is_jax_module:
+                    target = cls.methods.get(func.attr.value)
+            n_bound = bound_receiver(target)
         if target is None or not isinstance(target.node, cst.FunctionDef) or target.is_generator:
             return
-        params = target.positional()
+        params = target.positional()[n_bound:]
         traced = [params[i].name for i, a in enumerate(positional_args(call))
                   if i < len(params) and self.value(a.value).traced]
         for a in call.args:
