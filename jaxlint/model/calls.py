@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, arg_shapes, gradtrace, instances, keyflow, kinds
+from jaxlint.model import apis, arg_shapes, dispatch, gradtrace, instances, keyflow, kinds
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.narrowing import is_none
@@ -377,6 +377,8 @@ class CallEffects:
             # jax.grad(f)(x), jax.vmap(f)(x), jax.checkpoint(f)(x) inside traced code
             fq = self.qualname(func.func)
             t = apis.transform_for(fq)
+            if t is None and self._dispatch_call(call):
+                return
             if t is None and self.value(func).instance is not None:
                 # `MyModule()(x)`, `Scale(2.0)(x)`: the class's `__call__`, here or there
                 target, n_bound, own = self._instance_call(func)
@@ -435,6 +437,8 @@ class CallEffects:
                     n_bound = bound_receiver(target)
         if target is None and wrapped is None and self._constructor_call(call):
             return
+        if type(func) is cst.Subscript and self._dispatch_call(call):
+            return
         if target is None:
             self._external_call(call, callee_expr=wrapped)
             return
@@ -464,6 +468,39 @@ class CallEffects:
                 if av.traced and p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
+
+    def _dispatch_call(self, call: cst.Call) -> bool:
+        """``_FUNCS[name](x)`` / ``_FUNCS.get(name)(x)`` in traced code, ``_FUNCS`` a dict
+        literal of functions (and ``_FUNCS[k] = f`` at module level): whichever the key
+        picks runs with these arguments, so every function of the table does (those of
+        this file here, imported ones as call facts).  False when ``call`` is no such
+        dispatch."""
+        values = dispatch.table_functions(self.unit, call.func)
+        if values is None:
+            return False
+        reason = f"called from traced `{self.unit.name}`"
+        for value in values:
+            target = None
+            if type(value) is cst.Name:
+                v = self.lookup(value.value)
+                target = v.unit if v is not None and v.unit is not None else (
+                    self.unit.lookup_def(value.value) if v is None else None)
+            if target is None:
+                self._external_call(call, callee_expr=value)
+                continue
+            if target is self.unit or target.host:
+                continue
+            target.mark_traced(reason)
+            params = target.positional()
+            for i, arg in enumerate(positional_args(call)):
+                if i < len(params) and self.value(arg.value).traced and params[i].name not in target.static_params:
+                    target.traced_params.add(params[i].name)
+            for arg in call.args:
+                if arg.keyword is not None and self.value(arg.value).traced:
+                    p = target.param(arg.keyword.value)
+                    if p is not None and p.name not in target.static_params:
+                        target.traced_params.add(p.name)
+        return True
 
     def _instance_call(self, func: cst.Call) -> tuple[Optional[Unit], int, Optional[str]]:
         """``Cls(...)(x)``: the ``__call__`` of a class of this file (with its bound

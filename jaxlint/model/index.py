@@ -16,7 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import (apis, arg_shapes, dual_mode, factreads, gradtrace, holders, instances, kinds, module_entries,
+from jaxlint.model import (apis, arg_shapes, dispatch, dual_mode, factreads, gradtrace, holders, instances, kinds, module_entries,
                            pytree_read,
                            pytrees)
 from jaxlint.model.dimensions import dimension_params
@@ -261,6 +261,7 @@ class Indexer:
         self._pending_calls: list[tuple[Unit, cst.Call]] = []
         # calls written `<receiver>.<name>(...)`, by method name (for module helper methods)
         self._method_calls: dict[str, list[tuple[Unit, cst.Call]]] = {}
+        self._dispatch_calls: list[tuple[Unit, cst.Call]] = []
         # registration calls naming a class: class name -> [(qualified function, call)]
         self._reg_calls: dict[str, list[tuple[str, cst.Call]]] = {}
         self._class_stack: list[ClassInfo] = []
@@ -525,6 +526,9 @@ class Indexer:
         if type(func) is cst.Call:
             self.index.called_now.add(id(func))
             self._applied[id(func)] = call
+        if type(func) is cst.Subscript or (type(func) is cst.Call and type(func.func) is cst.Attribute
+                                           and func.func.attr.value == "get"):
+            self._dispatch_calls.append((unit, call))  # `_FUNCS[name](x)` (model/dispatch.py)
         if isinstance(func, cst.Name) or (
             isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value != "self"
         ):
@@ -815,6 +819,12 @@ class Indexer:
                                 idx.call_edges.setdefault(id(unit), set()).add(id(m))
             if callee is not None and callee is not unit:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+        # `_FUNCS[name](x)`: each function of the table, analysed after the caller
+        for unit, call in self._dispatch_calls:
+            for value in dispatch.table_functions(unit, call.func) or ():
+                callee = unit.lookup_def(value.value) if type(value) is cst.Name else None
+                if callee is not None and callee is not unit:
+                    idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # `self.helper(x)` in a method calls the class's `helper`: analysed after it
         for name, calls in self._method_calls.items():
             for unit, call in calls:
