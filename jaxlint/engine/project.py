@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.model import instances, keyflow, kinds, repeats
+from jaxlint.model import instances, keyflow, keystate, kinds, repeats
 from jaxlint.model import returns as returns_model
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
@@ -95,6 +95,9 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             }
     factories = sorted(n for n, u in interp.index.module_unit.defs.items() if u.returns_fresh_function)
     extra = _kinds_out(interp)
+    key_state = keystate.stateful_functions(interp)
+    if key_state:
+        extra["key_state"] = dict(sorted(key_state.items()))  # functions that advance a global key
     calls = interp.external_calls
     if not calls and not sites:
         return {"calls": [], "sites": [], "jits": jits, "consumers": consumers, "factories": factories, **extra}

@@ -105,6 +105,8 @@ class FileIndex:
     # functions of other modules imported here by name that consume a key argument:
     # name -> {"params": [[name, kind, index], ...], "consumes": {param: sampler}}
     imported_key_consumers: dict[str, dict] = field(default_factory=dict)
+    # imported functions that advance a module-global key (model/keystate.py): name -> the key
+    imported_key_state: dict[str, str] = field(default_factory=dict)
     # functions of other modules imported here by name that return a new function per call
     imported_factories: frozenset[str] = frozenset()
     # functions of other modules imported here whose every return has one kind
@@ -1370,6 +1372,7 @@ class Indexer:
         if reads is None:
             self.index.imported_jits = dict(facts.get("jits", {}))
             self.index.imported_key_consumers = dict(facts.get("consumers", {}))
+            self.index.imported_key_state = dict(facts.get("key_state", {}))
             self.index.imported_factories = frozenset(facts.get("factories", ()))
             self.index.imported_returns = dict(facts.get("returns", {}))
             self.index.imported_values = dict(facts.get("values", {}))
@@ -1381,6 +1384,7 @@ class Indexer:
             R, S = factreads.ReadDict, factreads.ReadSet
             self.index.imported_jits = R(reads, "jits", facts.get("jits"))
             self.index.imported_key_consumers = R(reads, "consumers", facts.get("consumers"))
+            self.index.imported_key_state = R(reads, "key_state", facts.get("key_state"))
             self.index.imported_factories = S(reads, "factories", facts.get("factories"))
             self.index.imported_returns = R(reads, "returns", facts.get("returns"))
             self.index.imported_values = R(reads, "values", facts.get("values"))

@@ -80,6 +80,7 @@ def incoming_facts(
     outputs = list(outputs)
     jits_of = {module: proj.get("jits") or {} for module, _, proj in outputs}
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
+    key_state_of = {module: proj.get("key_state") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
     # (a module the prefilter skips tells only the helpers that build lists/dicts/sets)
     takes_of = {module: proj.get("takes_fns") or {} for module, _, proj in outputs}
@@ -129,6 +130,16 @@ def incoming_facts(
             consumer = consumers_of.get(target_module, {}).get(qualname)
             if consumer is not None and function:
                 out.setdefault(path, {}).setdefault("consumers", {})[name] = consumer
+            if function and key_state_of:
+                # a function that advances a module-global key (model/keystate.py), also
+                # one a package re-exports (`ar.do` of `autoray_lite/__init__.py`)
+                state = key_state_of.get(target_module, {}).get(qualname)
+                if state is None:
+                    found = index.resolve(target_module, qualname)
+                    if found is not None and found.kind == "function":
+                        state = key_state_of.get(found.module, {}).get(found.qualname)
+                if state is not None:
+                    out.setdefault(path, {}).setdefault("key_state", {})[name] = state
             takes = takes_of.get(target_module, {}).get(qualname)
             if takes is not None and function:
                 out.setdefault(path, {}).setdefault("takes_fns", {})[name] = takes
@@ -164,6 +175,7 @@ def incoming_facts(
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
+                   or (key_state_of and _reexports(index, m, key_state_of))
                    or x64_of.get(m) or returns_of.get(m) or takes_of.get(m) or values_of.get(m) or ints_in(m)
                    or (not skipped and consts_of(m))]
         if modules and text_of is not None:
@@ -599,3 +611,11 @@ def canonical(facts: Optional[Mapping[str, Json]]) -> str:
     if not facts:
         return ""
     return json.dumps(facts, sort_keys=True, separators=(",", ":"))
+
+
+def _reexports(index: ProjectIndex, module: str, key_state_of: dict) -> bool:
+    """Does ``module`` define, or import from the project, a function that advances a
+    module-global key (model/keystate.py)?  (A package's ``__init__`` that re-exports one.)"""
+    if key_state_of.get(module):
+        return True
+    return any(m.startswith(module + ".") and states for m, states in key_state_of.items())

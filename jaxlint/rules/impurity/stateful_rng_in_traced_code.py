@@ -182,16 +182,39 @@ class StatefulRngInTraced(Rule):
             return
         q = ctx.qualname(node.func)
         if q is None:
+            self._global_key(node)
             return
         if q.startswith("numpy.random."):
             what = f"`{ctx.code(node.func).strip()}` (NumPy's stateful RNG)"
         elif q.startswith("random.") and q.count(".") == 1 and q.split(".")[1] in _STDLIB_RANDOM:
             what = f"`{ctx.code(node.func).strip()}` (Python's stateful `random` module)"
         else:
+            self._global_key(node)
             return
         self.report(
             node,
             f"{what} inside traced `{ctx.unit.name}` runs once at trace time: its numbers are baked "
             "into the compiled function and repeat on every call. Pass a PRNG key and use "
             "`jax.random` instead",
+        )
+
+    def _global_key(self, node: cst.Call) -> None:
+        """A call of a function that advances a module-global JAX key (``global _KEY;
+        _KEY, sub = jax.random.split(_KEY)``: model/keystate.py), in a function that a
+        transformation traces itself (the helpers between are traced through it: the
+        call that starts the trace is the one to change)."""
+        ctx = self.ctx
+        unit = ctx.unit
+        if not any(not r.startswith("called from") for r in unit.reasons):
+            return
+        found = ctx.global_key_call(node)
+        if found is None:
+            return
+        callee, key = found
+        self.report(
+            node,
+            f"`{callee}` draws from the module-global JAX key `{key}` and stores the next key "
+            f"back (`global {key}`): inside traced `{unit.name}` that runs once, at trace time, so "
+            "the compiled function repeats the same random numbers on every call, and "
+            f"`{key}` is left holding a tracer. Pass a PRNG key to `{unit.name}` and split it there",
         )
