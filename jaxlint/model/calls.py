@@ -486,7 +486,9 @@ class CallEffects:
                 target = v.unit if v is not None and v.unit is not None else (
                     self.unit.lookup_def(value.value) if v is None else None)
             if target is None:
-                self._external_call(call, callee_expr=value)
+                table = call.func.value if type(call.func) is cst.Subscript else None
+                self._external_call(call, callee_expr=value, method=".get" if table is None else
+                                    "[" + (dotted_name(table) or ""))  # the line: the table's look-up
                 continue
             if target is self.unit or target.host:
                 continue
