@@ -453,3 +453,60 @@ def test_keys_passed_in_and_global_keys_used_eagerly_stay_silent(tmp_path, monke
         "rng/__init__.py": "from rng.state import sample\n", "rng/state.py": RNG, "main.py": text,
     })
     assert got == []
+
+
+# an `__init__` inherited from a base class of the file; `cls(...)` in a classmethod
+# called on the class; a dataclass whose fields follow its base's (positions count
+# across both)
+INHERITED = """\
+import dataclasses
+
+import jax
+
+
+class Base:
+    def __init__(self, n):
+        if n < 0:
+            raise ValueError("negative")
+        self.n = n
+
+
+class Child(Base):
+    pass
+
+
+@dataclasses.dataclass
+class Low:
+    lo: float
+
+
+@dataclasses.dataclass
+class Span(Low):
+    hi: float
+
+    def __post_init__(self):
+        if self.lo > self.hi:
+            raise ValueError("empty")
+
+    @classmethod
+    def around(cls, x):
+        return cls(x.min(), x.max())
+
+
+@jax.jit
+def f(x):
+    return Child(x.sum()).n + Span.around(x).hi + Span(0.0, 1.0).lo
+"""
+
+
+def test_inherited_init_and_classmethod_constructors(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"spans.py": INHERITED})
+    assert got == [
+        ("JAX201", "spans.py", 8, 12,
+         "Python `if` on a traced value: it depends on the traced argument `n` of `__init__` (called "
+         "from traced `f`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+        ("JAX201", "spans.py", 27, 12,
+         "Python `if` on a traced value: it depends on the traced arguments `self.hi`, `self.lo` of "
+         "`__post_init__` (called from traced `around`); this raises TracerBoolConversionError. Use "
+         "`jax.lax.cond` or `jnp.where`"),
+    ]

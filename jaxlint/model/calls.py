@@ -370,6 +370,11 @@ class CallEffects:
                 if target is None:
                     # `f.apply(params, rng, x)` of `f = hk.transform(forward)`, `tx.update(...)`
                     target, n_bound, call = self._held_call(func, call)
+                if target is None and self.lookup(func.value.value) in (None, V.UNKNOWN_VALUE) \
+                        and instances.local_class(self, func.value.value) is not None:
+                    # `Interval.around(x)`: a classmethod/staticmethod of a class of this file
+                    target = instances.class_level_method(self.index.classes, func)
+                    n_bound = bound_receiver(target)
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
             # `Model(...).apply(variables, x)`: the flax module's `__call__`
             target, n_bound, call = self._held_call(func, call)
@@ -522,7 +527,8 @@ class CallEffects:
         (``project/facts.py``).  False when ``call`` builds no class of the project."""
         written = dotted_name(call.func)
         ref = instances.constructed(self, written) if written is not None else None
-        if ref is None:
+        own_cls = instances.classmethod_class(self.unit, call.func)  # `cls(lo, hi)` in a classmethod
+        if ref is None and own_cls is None:
             return False
         pos = positional_args(call)
         stars = [a for a in call.args if a.star]
@@ -531,12 +537,12 @@ class CallEffects:
         traced_kw = [a.keyword.value for a in call.args if a.keyword is not None and self.value(a.value).traced]
         if not (traced_pos or traced_kw or star_traced):
             return False  # a constructor given Python values: nothing traced reaches it
-        cls = instances.of_class(self, ref)
+        cls = own_cls or instances.of_class(self, ref)
         if cls is None:
             self._external_call(call, callee_name=ref, star_traced=star_traced, ctor=True)
             return True
         reason = f"called from traced `{self.unit.name}`"
-        init = cls.methods.get("__init__")
+        init = instances.class_member(cls, "__init__", self.index.classes)
         if init is not None:
             if init.host or not isinstance(init.node, cst.FunctionDef):
                 return True
@@ -559,9 +565,9 @@ class CallEffects:
             return True
         fields = instances.traced_fields(cls, len(pos), traced_pos,
                                          [a.keyword.value for a in call.args if a.keyword is not None],
-                                         traced_kw, star_traced)
+                                         traced_kw, star_traced, self.index.classes)
         for name in instances.FIELD_CHECKS:
-            m = cls.methods.get(name)
+            m = instances.class_member(cls, name, self.index.classes)
             if m is not None and fields and isinstance(m.node, cst.FunctionDef) and not m.host:
                 m.mark_traced(reason)
                 m.traced_fields |= fields

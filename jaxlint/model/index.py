@@ -803,6 +803,8 @@ class Indexer:
                 if callee is None:
                     held = idx.held_function(call.func, unit)
                     callee = held.unit if held is not None else None
+                if callee is None:
+                    callee = instances.class_level_method(idx.classes, call.func)  # `Interval.around(x)`
             else:
                 callee = unit.lookup_def(call.func.value) or self._bound_lambda(unit, call.func.value)  # type: ignore[union-attr]
                 if callee is None:
@@ -810,13 +812,16 @@ class Indexer:
                     # `__call__`; `m(x)` with `m = Cls()`: `__call__` (model/calls.py)
                     name = call.func.value  # type: ignore[union-attr]
                     built = [c for c in idx.classes if c.name == name]
+                    own = instances.classmethod_class(unit, call.func)  # `cls(lo, hi)`
+                    if own is not None:
+                        built = [own]
                     members: tuple[str, ...] = ("__init__", "__call__") + instances.FIELD_CHECKS
                     if not built and name in idx.instances:
                         built = [c for c in idx.classes if c.name == idx.instances[name]]
                         members = ("__call__",)
                     if len(built) == 1:
                         for member in members:
-                            m = built[0].methods.get(member)
+                            m = instances.class_member(built[0], member, idx.classes)
                             if m is not None and m is not unit:
                                 idx.call_edges.setdefault(id(unit), set()).add(id(m))
             if callee is not None and callee is not unit:
@@ -1458,7 +1463,8 @@ class Indexer:
                     # `Cls(**params)` there, a generated `__init__`: the fields it gives tracers
                     fields = instances.traced_fields(
                         unit.cls, int(fact.get("n_pos", 0)), fact.get("traced_pos", ()),
-                        fact.get("keywords", ()), fact.get("traced_kw", ()), bool(fact.get("star_traced")))
+                        fact.get("keywords", ()), fact.get("traced_kw", ()), bool(fact.get("star_traced")),
+                        self.index.classes)
                     if fields:
                         unit.mark_traced(fact["reason"])
                         unit.traced_fields |= fields
@@ -2024,3 +2030,4 @@ def _picks(cond: list, call: cst.Call, callee: Unit) -> bool:
     arg = _arg_for(call, callee, param)
     hidden = any(a.star for a in call.args)
     return bool(dual_mode.holds(cond, dual_mode.call_value(cond, arg, hidden)))
+
