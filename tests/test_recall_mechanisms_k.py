@@ -253,7 +253,7 @@ def forward(x):
 
 @jax.jit
 def loss(x):
-    return LOSSES.get("l2")(x)
+    return LOSSES.get("l1")(x)
 """
 
 ACTS_OK = ACTS.replace("""    if x.min() < 0:
@@ -510,3 +510,50 @@ def test_inherited_init_and_classmethod_constructors(tmp_path, monkeypatch):
          "`__post_init__` (called from traced `around`); this raises TracerBoolConversionError. Use "
          "`jax.lax.cond` or `jnp.where`"),
     ]
+
+
+# a table whose key a literal names: only that entry runs (`"zeros"` draws nothing),
+# and a call naming the drawing entry (`"normal"`) is flagged
+TABLE_NOISE = """\
+import jax
+import jax.numpy as jnp
+
+_KEY = jax.random.PRNGKey(0)
+
+
+def next_key():
+    global _KEY
+    _KEY, sub = jax.random.split(_KEY)
+    return sub
+
+
+def normal(shape):
+    return jax.random.normal(next_key(), shape)
+
+
+def zeros(shape):
+    return jnp.zeros(shape)
+
+
+SAMPLERS = {"normal": normal, "zeros": zeros}
+
+
+def draw(kind, shape):
+    return SAMPLERS[kind](shape)
+
+
+@jax.jit
+def quiet(x):
+    return x + SAMPLERS["zeros"](x.shape) + draw("zeros", x.shape)
+
+
+@jax.jit
+def loud(x):
+    return x + draw("normal", x.shape)
+"""
+
+
+def test_a_table_key_names_the_entry_that_runs(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"table_noise.py": TABLE_NOISE})
+    assert [g[:4] for g in got] == [("JAX402", "table_noise.py", 9, 5), ("JAX406", "table_noise.py", 35, 16)]
+    assert got[1][4].startswith("`draw` draws from the module-global JAX key `_KEY`")

@@ -97,7 +97,7 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     extra = _kinds_out(interp)
     key_state = keystate.stateful_functions(interp)
     if key_state:
-        extra["key_state"] = dict(sorted(key_state.items()))  # functions that advance a global key
+        extra["key_state"] = keystate.export(key_state)  # functions that advance a global key
     calls = interp.external_calls
     if not calls and not sites:
         return {"calls": [], "sites": [], "jits": jits, "consumers": consumers, "factories": factories, **extra}

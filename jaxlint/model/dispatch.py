@@ -12,10 +12,29 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from jaxlint.model.walk import string_value
+
 
 def table_functions(unit: Any, func: cst.BaseExpression) -> Optional[list[cst.BaseExpression]]:
     """The functions (as written: ``normal``, ``ops.normal``) the table ``func`` picks
-    from (``_FUNCS[k]``, ``_FUNCS.get(k)``), or None when ``func`` is no such lookup."""
+    from (``_FUNCS[k]``, ``_FUNCS.get(k)``; the one entry a literal key names, when it
+    names one), or None when ``func`` is no such lookup."""
+    entries = table_entries(unit, func)
+    if entries is None:
+        return None
+    key = func.slice[0].slice.value if type(func) is cst.Subscript and len(func.slice) == 1 \
+        and type(func.slice[0].slice) is cst.Index else func.args[0].value if type(func) is cst.Call else None
+    named = _key_strings(key) if key is not None else None
+    if named is not None:
+        picked = [value for keys, value in entries if keys == named]
+        if picked:
+            return picked  # `ACTIVATIONS["relu"](x)`: that function
+    return [value for _, value in entries]
+
+
+def table_entries(unit: Any, func: cst.BaseExpression) -> Optional[list[tuple[Optional[frozenset], cst.BaseExpression]]]:
+    """``table_functions`` with the strings of each entry's key (``"relu"``,
+    ``("jax", "random.normal")``; None for a key of another sort)."""
     if type(func) is cst.Subscript:
         table = func.value
     elif (type(func) is cst.Call and type(func.func) is cst.Attribute and func.func.attr.value == "get"
@@ -31,11 +50,11 @@ def table_functions(unit: Any, func: cst.BaseExpression) -> Optional[list[cst.Ba
     holder, (_, value) = found
     if type(value) is not cst.Dict or len(holder.bindings.get(table.value, ())) != 1:
         return None
-    out: list[cst.BaseExpression] = []
+    out: list[tuple[Optional[frozenset], cst.BaseExpression]] = []
     for el in value.elements:
         if type(el) is not cst.DictElement:
             return None  # `**other`: what else it holds is unknown
-        out.append(el.value)
+        out.append((_key_strings(el.key), el.value))
     if holder.is_module:
         # registrations at module level: `_FUNCS["normal"] = jax_random_normal`
         for stmt in holder.node.body:
@@ -45,9 +64,20 @@ def table_functions(unit: Any, func: cst.BaseExpression) -> Optional[list[cst.Ba
                 if type(small) is cst.Assign and len(small.targets) == 1:
                     t = small.targets[0].target
                     if type(t) is cst.Subscript and type(t.value) is cst.Name and t.value.value == table.value:
-                        out.append(small.value)
-    if not out or not all(type(v) in (cst.Name, cst.Attribute) for v in out):
+                        key = t.slice[0].slice.value if len(t.slice) == 1 and type(t.slice[0].slice) is cst.Index \
+                            else None
+                        out.append((_key_strings(key) if key is not None else None, small.value))
+    if not out or not all(type(v) in (cst.Name, cst.Attribute) for _, v in out):
         return None
-    if any(type(v) is cst.Name and v.value in ("None", "True", "False") for v in out):
+    if any(type(v) is cst.Name and v.value in ("None", "True", "False") for _, v in out):
         return None
     return out
+
+
+def _key_strings(key: cst.BaseExpression) -> Optional[frozenset]:
+    """The strings of a table key: ``"relu"``, ``("jax", "random.normal")``; None else."""
+    if type(key) is cst.Tuple:
+        parts = [string_value(el.value) for el in key.elements]
+        return frozenset(parts) if parts and all(p is not None for p in parts) else None  # type: ignore[arg-type]
+    s = string_value(key)
+    return frozenset({s}) if s is not None else None

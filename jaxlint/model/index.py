@@ -105,8 +105,9 @@ class FileIndex:
     # functions of other modules imported here by name that consume a key argument:
     # name -> {"params": [[name, kind, index], ...], "consumes": {param: sampler}}
     imported_key_consumers: dict[str, dict] = field(default_factory=dict)
-    # imported functions that advance a module-global key (model/keystate.py): name -> the key
-    imported_key_state: dict[str, str] = field(default_factory=dict)
+    # imported functions that advance a module-global key (model/keystate.py): name -> the
+    # key, or [the key, the table keys that pick the advancing function]
+    imported_key_state: dict[str, object] = field(default_factory=dict)
     # functions of other modules imported here by name that return a new function per call
     imported_factories: frozenset[str] = frozenset()
     # functions of other modules imported here whose every return has one kind
