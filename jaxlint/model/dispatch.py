@@ -22,14 +22,24 @@ def table_functions(unit: Any, func: cst.BaseExpression) -> Optional[list[cst.Ba
     entries = table_entries(unit, func)
     if entries is None:
         return None
-    key = func.slice[0].slice.value if type(func) is cst.Subscript and len(func.slice) == 1 \
-        and type(func.slice[0].slice) is cst.Index else func.args[0].value if type(func) is cst.Call else None
+    key = literal_key(func)
     named = _key_strings(key) if key is not None else None
     if named is not None:
         picked = [value for keys, value in entries if keys == named]
         if picked:
             return picked  # `ACTIVATIONS["relu"](x)`: that function
     return [value for _, value in entries]
+
+
+def literal_key(func: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """The key expression of a table look-up (``T[k]``, ``T.get(k)``), else None."""
+    if type(func) is cst.Subscript:
+        if len(func.slice) == 1 and type(func.slice[0].slice) is cst.Index:
+            return func.slice[0].slice.value
+        return None
+    if type(func) is cst.Call and len(func.args) == 1 and func.args[0].keyword is None and not func.args[0].star:
+        return func.args[0].value
+    return None
 
 
 def table_entries(unit: Any, func: cst.BaseExpression) -> Optional[list[tuple[Optional[frozenset], cst.BaseExpression]]]:

@@ -164,9 +164,11 @@ def call_state(interp: Any, call: cst.Call) -> Optional[tuple[str, str]]:
             return (func.value, g) if _names_one(call, when) else None
         return None
     if type(func) in (cst.Subscript, cst.Call):
-        key = func.slice[0].slice.value if type(func) is cst.Subscript and len(func.slice) == 1 \
-            and type(func.slice[0].slice) is cst.Index else func.args[0].value if type(func) is cst.Call else None
-        for keys, value in dispatch.table_entries(interp.unit, func) or ():
+        entries = dispatch.table_entries(interp.unit, func)
+        if not entries:
+            return None
+        key = dispatch.literal_key(func)
+        for keys, value in entries:
             if type(value) is cst.Name and value.value in local and keys is not None \
                     and keys == {string_value(key)} and _names_one(call, local[value.value][1]):
                 return interp.code(func).strip(), local[value.value][0]
