@@ -21,6 +21,7 @@ from jaxlint.engine.types import Report
 from jaxlint.model.arg_shapes import rebound_in_loop
 from jaxlint.model.attributes import attribute_holds_jax_array
 from jaxlint.model.constants import constant_int, holds_host_numpy_array, host_array_expr
+from jaxlint.model.keystate import call_state
 from jaxlint.model.repeats import called_repeatedly
 from jaxlint.model.shapes import call_site_shapes
 from jaxlint.model.index import FileIndex
@@ -248,6 +249,12 @@ class RuleContext:
         that writes ``name`` (``jax.debug.print``) must not be offered then."""
         v = self._interp.lookup(name)
         return v is not None and v.kind != V.MODULE and v.qualname is None
+
+    def global_key_call(self, call: cst.Call) -> Optional[tuple[str, str]]:
+        """(the callee as written, the global's name) when ``call`` runs a function that
+        advances a module-global JAX key (``global _KEY; _KEY, sub = split(_KEY)``), of
+        this file or of another module of the project (model/keystate.py)."""
+        return call_state(self._interp, call)
 
     def consumed_keys(self) -> ItemsView[KeyToken, tuple[cst.CSTNode, str]]:
         """The keys consumed so far in this unit on this path: token -> (node, how)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.model import apis, instances, keyflow, kinds, repeats
+from jaxlint.model import apis, instances, keyflow, keystate, kinds, repeats
 from jaxlint.model import returns as returns_model
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
@@ -95,6 +95,9 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             }
     factories = sorted(n for n, u in interp.index.module_unit.defs.items() if u.returns_fresh_function)
     extra = _kinds_out(interp)
+    key_state = keystate.stateful_functions(interp)
+    if key_state:
+        extra["key_state"] = keystate.export(key_state)  # functions that advance a global key
     calls = interp.external_calls
     if not calls and not sites:
         return {"calls": [], "sites": [], "jits": jits, "consumers": consumers, "factories": factories, **extra}
@@ -102,7 +105,8 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     seen = set()
     for c in calls:
         key = (c.callee, c.method, c.returned, c.caller.qualname, c.traced_pos, c.traced_kw, c.array_pos, c.array_kw,
-               c.n_pos, c.keywords, c.none_pos, c.none_kw, repr(c.class_pos), repr(c.class_kw), repr(c.shapes))
+               c.n_pos, c.keywords, c.none_pos, c.none_kw, repr(c.class_pos), repr(c.class_kw), repr(c.shapes),
+               c.ctor, c.star_traced)
         if key in seen:
             continue
         seen.add(key)
@@ -128,6 +132,10 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             out_calls[-1]["returned"] = c.returned  # what the factory returned runs
         if c.shapes is not None:
             out_calls[-1]["shapes"] = c.shapes  # model/arg_shapes.py
+        if c.ctor:
+            out_calls[-1]["ctor"] = True  # `Cls(x)`: its `__init__` (or `__check_init__`) runs with x
+            if c.star_traced:
+                out_calls[-1]["star_traced"] = True
     out_sites = []
     for s in sites:
         out_sites.append({

@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, arg_shapes, gradtrace, instances, keyflow, kinds
+from jaxlint.model import apis, arg_shapes, dispatch, gradtrace, instances, keyflow, kinds
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.narrowing import is_none
@@ -53,6 +53,10 @@ class ExternalCall:
     returned: Optional[str] = None
     # the shapes the call passes (model/arg_shapes.py), or None
     shapes: Optional[dict] = None
+    # a constructor call (``Cls(**params)`` in traced code) with a traced ``*args``/``**kwargs``
+    star_traced: bool = False
+    # ``Cls(x)`` in traced code given a tracer: its ``__init__`` runs with it
+    ctor: bool = False
 
 
 class CallEffects:
@@ -366,6 +370,11 @@ class CallEffects:
                 if target is None:
                     # `f.apply(params, rng, x)` of `f = hk.transform(forward)`, `tx.update(...)`
                     target, n_bound, call = self._held_call(func, call)
+                if target is None and self.lookup(func.value.value) in (None, V.UNKNOWN_VALUE) \
+                        and instances.local_class(self, func.value.value) is not None:
+                    # `Interval.around(x)`: a classmethod/staticmethod of a class of this file
+                    target = instances.class_level_method(self.index.classes, func)
+                    n_bound = bound_receiver(target)
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
             # `Model(...).apply(variables, x)`: the flax module's `__call__`
             target, n_bound, call = self._held_call(func, call)
@@ -373,7 +382,15 @@ class CallEffects:
             # jax.grad(f)(x), jax.vmap(f)(x), jax.checkpoint(f)(x) inside traced code
             fq = self.qualname(func.func)
             t = apis.transform_for(fq)
-            if t is not None and not t.host:
+            if t is None and self._dispatch_call(call):
+                return
+            if t is None and self.value(func).instance is not None:
+                # `MyModule()(x)`, `Scale(2.0)(x)`: the class's `__call__`, here or there
+                target, n_bound, own = self._instance_call(func)
+                if own is not None:
+                    self._external_call(call, callee_name=own, returned="", method=dotted_name(func.func) or "")
+                    return
+            elif t is not None and not t.host:
                 pos = positional_args(func)
                 if pos:
                     inner = wrapped = pos[0].value
@@ -420,6 +437,13 @@ class CallEffects:
                 if attr and not cls.is_jax_module:
                     target = cls.methods.get(attr)
                     n_bound = bound_receiver(target)
+                elif not attr:
+                    target = cls.methods.get("__call__")  # `m = Model(); m(x)`
+                    n_bound = bound_receiver(target)
+        if target is None and wrapped is None and self._constructor_call(call):
+            return
+        if type(func) is cst.Subscript and self._dispatch_call(call):
+            return
         if target is None:
             self._external_call(call, callee_expr=wrapped)
             return
@@ -450,6 +474,105 @@ class CallEffects:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
 
+    def _dispatch_call(self, call: cst.Call) -> bool:
+        """``_FUNCS[name](x)`` / ``_FUNCS.get(name)(x)`` in traced code, ``_FUNCS`` a dict
+        literal of functions (and ``_FUNCS[k] = f`` at module level): whichever the key
+        picks runs with these arguments, so every function of the table does (those of
+        this file here, imported ones as call facts).  False when ``call`` is no such
+        dispatch."""
+        values = dispatch.table_functions(self.unit, call.func)
+        if values is None:
+            return False
+        reason = f"called from traced `{self.unit.name}`"
+        for value in values:
+            target = None
+            if type(value) is cst.Name:
+                v = self.lookup(value.value)
+                target = v.unit if v is not None and v.unit is not None else (
+                    self.unit.lookup_def(value.value) if v is None else None)
+            if target is None:
+                table = call.func.value if type(call.func) is cst.Subscript else None
+                self._external_call(call, callee_expr=value, method=".get" if table is None else
+                                    "[" + (dotted_name(table) or ""))  # the line: the table's look-up
+                continue
+            if target is self.unit or target.host:
+                continue
+            target.mark_traced(reason)
+            params = target.positional()
+            for i, arg in enumerate(positional_args(call)):
+                if i < len(params) and self.value(arg.value).traced and params[i].name not in target.static_params:
+                    target.traced_params.add(params[i].name)
+            for arg in call.args:
+                if arg.keyword is not None and self.value(arg.value).traced:
+                    p = target.param(arg.keyword.value)
+                    if p is not None and p.name not in target.static_params:
+                        target.traced_params.add(p.name)
+        return True
+
+    def _instance_call(self, func: cst.Call) -> tuple[Optional[Unit], int, Optional[str]]:
+        """``Cls(...)(x)``: the ``__call__`` of a class of this file (with its bound
+        ``self``), or the ref of the instance when the class is another module's."""
+        ref = self.value(func).instance
+        cls = instances.of_class(self, ref) if ref is not None else None
+        if cls is None:
+            return None, 0, ref
+        target = cls.methods.get("__call__")
+        return target, bound_receiver(target), None
+
+    def _constructor_call(self, call: cst.Call) -> bool:
+        """``Cls(x, a1=y)`` in traced code with a tracer among the arguments: the class's
+        ``__init__`` runs with them; a generated ``__init__`` (a dataclass, an equinox
+        Module) stores them as fields and runs ``__post_init__``/``__check_init__``,
+        which see those fields as tracers.  A class of another module: a call fact
+        (``project/facts.py``).  False when ``call`` builds no class of the project."""
+        written = dotted_name(call.func)
+        ref = instances.constructed(self, written) if written is not None else None
+        own_cls = instances.classmethod_class(self.unit, call.func)  # `cls(lo, hi)` in a classmethod
+        if ref is None and own_cls is None:
+            return False
+        pos = positional_args(call)
+        stars = [a for a in call.args if a.star]
+        star_traced = any(self.value(a.value).traced for a in stars)
+        traced_pos = [i for i, a in enumerate(pos) if self.value(a.value).traced]
+        traced_kw = [a.keyword.value for a in call.args if a.keyword is not None and self.value(a.value).traced]
+        if not (traced_pos or traced_kw or star_traced):
+            return False  # a constructor given Python values: nothing traced reaches it
+        cls = own_cls or instances.of_class(self, ref)
+        if cls is None:
+            self._external_call(call, callee_name=ref, star_traced=star_traced, ctor=True)
+            return True
+        reason = f"called from traced `{self.unit.name}`"
+        init = instances.class_member(cls, "__init__", self.index.classes)
+        if init is not None:
+            if init.host or not isinstance(init.node, cst.FunctionDef):
+                return True
+            init.mark_traced(reason)
+            params = init.positional()[bound_receiver(init):]
+            given = {p.name for p in params[:len(pos)]}
+            for i in traced_pos:
+                if i < len(params) and params[i].name not in init.static_params:
+                    init.traced_params.add(params[i].name)
+            for k in traced_kw:
+                p = init.param(k)
+                if p is not None and p.name not in init.static_params:
+                    init.traced_params.add(p.name)
+            if star_traced:
+                given |= {a.keyword.value for a in call.args if a.keyword is not None}
+                for p in init.params[1:]:
+                    if p.kind in ("pos", "kwonly") and p.default is None and p.name not in given \
+                            and p.name not in init.static_params:
+                        init.traced_params.add(p.name)
+            return True
+        fields = instances.traced_fields(cls, len(pos), traced_pos,
+                                         [a.keyword.value for a in call.args if a.keyword is not None],
+                                         traced_kw, star_traced, self.index.classes)
+        for name in instances.FIELD_CHECKS:
+            m = instances.class_member(cls, name, self.index.classes)
+            if m is not None and fields and isinstance(m.node, cst.FunctionDef) and not m.host:
+                m.mark_traced(reason)
+                m.traced_fields |= fields
+        return True
+
     def _held_call(self, func: cst.Attribute, call: cst.Call) -> tuple[Optional[Unit], int, cst.Call]:
         """``f.apply(params, rng, x)`` of ``f = hk.transform(forward)``, ``tx.update(...)``,
         ``model.apply(variables, x)`` of a flax module class of this file: the function
@@ -466,14 +589,30 @@ class CallEffects:
         """A function of this file called with tracers from a function differentiated
         outside jit runs with those tracers too (model/gradtrace.py)."""
         func = call.func
-        if not isinstance(func, cst.Name) or any(a.star for a in call.args):
+        if any(a.star for a in call.args):
             return
-        v = self.lookup(func.value)
-        target = v.unit if v is not None and v.unit is not None else (
-            self.unit.lookup_def(func.value) if v is None else None)
+        n_bound = 0
+        target: Optional[Unit] = None
+        if isinstance(func, cst.Name):
+            v = self.lookup(func.value)
+            target = v.unit if v is not None and v.unit is not None else (
+                self.unit.lookup_def(func.value) if v is None else None)
+        elif isinstance(func, cst.Attribute):
+            # `emulator.predict(p)`, `Model(w).loss(p)`, `self.helper(p)`: the method of the
+            # class of this file the receiver is an instance of (model/instances.py)
+            if type(func.value) is cst.Name and func.value.value == "self" and self.unit.cls is not None:
+                target = self.unit.cls.methods.get(func.attr.value)
+            else:
+                ref = self.value(func.value).instance
+                cls = instances.of_class(self, ref) if ref is not None else None
+                if cls is None and type(func.value) is cst.Name:
+                    target = self._instance_method(func)
+                elif cls is not None and not cls.is_jax_module:
+                    target = cls.methods.get(func.attr.value)
+            n_bound = bound_receiver(target)
         if target is None or not isinstance(target.node, cst.FunctionDef) or target.is_generator:
             return
-        params = target.positional()
+        params = target.positional()[n_bound:]
         traced = [params[i].name for i, a in enumerate(positional_args(call))
                   if i < len(params) and self.value(a.value).traced]
         for a in call.args:
@@ -570,7 +709,8 @@ class CallEffects:
     def _external_call(self, call: cst.Call, require_traced: bool = False,
                        callee_expr: Optional[cst.BaseExpression] = None,
                        callee_name: Optional[str] = None, method: str = "",
-                       returned: Optional[str] = None) -> None:
+                       returned: Optional[str] = None, star_traced: bool = False,
+                       ctor: bool = False) -> None:
         """Record a call from traced code to an imported function (``mod.f(x)``,
         ``f(x)`` after ``from mod import f``) with the arguments that are tracers;
         ``callee_expr``: the function a transformation wraps and the call applies
@@ -597,7 +737,7 @@ class CallEffects:
                 return
             if apis.transform_for(self.qualname(fexpr)) is not None:
                 return  # a JAX transformation (when the project is JAX itself): not a helper
-        if any(a.star for a in call.args):
+        if any(a.star for a in call.args) and not star_traced:
             return  # *args/**kwargs: which parameter gets what is unknown
         pos = [self.value(a.value) for a in positional_args(call)]
         kws = [(a.keyword.value, self.value(a.value)) for a in call.args if a.keyword is not None]
@@ -618,6 +758,8 @@ class CallEffects:
             method=method,
             returned=returned,
             shapes=arg_shapes.call_shapes(self, call) if callee_name is None and not method else None,
+            star_traced=star_traced,
+            ctor=ctor,
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:

@@ -144,6 +144,9 @@ class Evaluator:
                 ref = instances.attribute(self, self.unit.cls, attr)  # `self.model` set in `__init__`
                 if ref is not None:
                     return Value(instance=ref)
+                if attr in self.unit.traced_fields and not returns.attribute_written(self, attr):
+                    # `self.a1` in `__check_init__` of `Cls(a1=x)` in traced code: the tracer
+                    return Value(traced=True, deps=frozenset({f"self.{attr}"}))
             if attr == "at" and (base.kind == V.ARRAY or base.traced):
                 return Value(kind=V.AT, traced=base.traced, deps=base.deps, shape=base.shape)
             if base.kind == V.ARRAY:

@@ -16,8 +16,8 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import (apis, arg_shapes, dual_mode, factreads, gradtrace, holders, kinds, module_entries, pytree_read,
-                           pytrees, version_guards)
+from jaxlint.model import (apis, arg_shapes, dispatch, dual_mode, factreads, gradtrace, holders, instances, kinds,
+                           module_entries, pytree_read, pytrees, version_guards)
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
@@ -108,6 +108,9 @@ class FileIndex:
     # functions of other modules imported here by name that consume a key argument:
     # name -> {"params": [[name, kind, index], ...], "consumes": {param: sampler}}
     imported_key_consumers: dict[str, dict] = field(default_factory=dict)
+    # imported functions that advance a module-global key (model/keystate.py): name -> the
+    # key, or [the key, the table keys that pick the advancing function]
+    imported_key_state: dict[str, object] = field(default_factory=dict)
     # functions of other modules imported here by name that return a new function per call
     imported_factories: frozenset[str] = frozenset()
     # functions of other modules imported here whose every return has one kind
@@ -264,6 +267,7 @@ class Indexer:
         self._pending_calls: list[tuple[Unit, cst.Call]] = []
         # calls written `<receiver>.<name>(...)`, by method name (for module helper methods)
         self._method_calls: dict[str, list[tuple[Unit, cst.Call]]] = {}
+        self._dispatch_calls: list[tuple[Unit, cst.Call]] = []
         # registration calls naming a class: class name -> [(qualified function, call)]
         self._reg_calls: dict[str, list[tuple[str, cst.Call]]] = {}
         self._class_stack: list[ClassInfo] = []
@@ -560,6 +564,9 @@ class Indexer:
         if type(func) is cst.Call:
             self.index.called_now.add(id(func))
             self._applied[id(func)] = call
+        if type(func) is cst.Subscript or (type(func) is cst.Call and type(func.func) is cst.Attribute
+                                           and func.func.attr.value == "get"):
+            self._dispatch_calls.append((unit, call))  # `_FUNCS[name](x)` (model/dispatch.py)
         if isinstance(func, cst.Name) or (
             isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value != "self"
         ):
@@ -832,10 +839,35 @@ class Indexer:
                 if callee is None:
                     held = idx.held_function(call.func, unit)
                     callee = held.unit if held is not None else None
+                if callee is None:
+                    callee = instances.class_level_method(idx.classes, call.func)  # `Interval.around(x)`
             else:
                 callee = unit.lookup_def(call.func.value) or self._bound_lambda(unit, call.func.value)  # type: ignore[union-attr]
+                if callee is None:
+                    # `Cls(x)`, `Cls(x)(y)`: its `__init__`, the checks a generated one runs,
+                    # `__call__`; `m(x)` with `m = Cls()`: `__call__` (model/calls.py)
+                    name = call.func.value  # type: ignore[union-attr]
+                    built = [c for c in idx.classes if c.name == name]
+                    own = instances.classmethod_class(unit, call.func)  # `cls(lo, hi)`
+                    if own is not None:
+                        built = [own]
+                    members: tuple[str, ...] = ("__init__", "__call__") + instances.FIELD_CHECKS
+                    if not built and name in idx.instances:
+                        built = [c for c in idx.classes if c.name == idx.instances[name]]
+                        members = ("__call__",)
+                    if len(built) == 1:
+                        for member in members:
+                            m = instances.class_member(built[0], member, idx.classes)
+                            if m is not None and m is not unit:
+                                idx.call_edges.setdefault(id(unit), set()).add(id(m))
             if callee is not None and callee is not unit:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+        # `_FUNCS[name](x)`: each function of the table, analysed after the caller
+        for unit, call in self._dispatch_calls:
+            for value in dispatch.table_functions(unit, call.func) or ():
+                callee = unit.lookup_def(value.value) if type(value) is cst.Name else None
+                if callee is not None and callee is not unit:
+                    idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # `self.helper(x)` in a method calls the class's `helper`: analysed after it
         for name, calls in self._method_calls.items():
             for unit, call in calls:
@@ -1381,6 +1413,7 @@ class Indexer:
         if reads is None:
             self.index.imported_jits = dict(facts.get("jits", {}))
             self.index.imported_key_consumers = dict(facts.get("consumers", {}))
+            self.index.imported_key_state = dict(facts.get("key_state", {}))
             self.index.imported_factories = frozenset(facts.get("factories", ()))
             self.index.imported_returns = dict(facts.get("returns", {}))
             self.index.imported_values = dict(facts.get("values", {}))
@@ -1392,6 +1425,7 @@ class Indexer:
             R, S = factreads.ReadDict, factreads.ReadSet
             self.index.imported_jits = R(reads, "jits", facts.get("jits"))
             self.index.imported_key_consumers = R(reads, "consumers", facts.get("consumers"))
+            self.index.imported_key_state = R(reads, "key_state", facts.get("key_state"))
             self.index.imported_factories = S(reads, "factories", facts.get("factories"))
             self.index.imported_returns = R(reads, "returns", facts.get("returns"))
             self.index.imported_values = R(reads, "values", facts.get("values"))
@@ -1460,6 +1494,30 @@ class Indexer:
                 if fact.get("skip"):
                     # `Model(...).apply(variables, x)` there: `__call__` gets the arguments after `variables`
                     fact = _skipped(fact, int(fact["skip"]))
+                if fact.get("kind") == "call" and fact.get("ctor") and unit.cls is not None \
+                        and unit.name in instances.FIELD_CHECKS:
+                    # `Cls(**params)` there, a generated `__init__`: the fields it gives tracers
+                    fields = instances.traced_fields(
+                        unit.cls, int(fact.get("n_pos", 0)), fact.get("traced_pos", ()),
+                        fact.get("keywords", ()), fact.get("traced_kw", ()), bool(fact.get("star_traced")),
+                        self.index.classes)
+                    if fields:
+                        unit.mark_traced(fact["reason"])
+                        unit.traced_fields |= fields
+                        origin = (fact.get("path", ""), int(fact.get("line", 0)), fact["reason"])
+                        if fact.get("path") and origin not in unit.origins:
+                            unit.origins.append(origin)
+                    continue
+                if fact.get("kind") == "call" and fact.get("star_traced"):
+                    # `Cls(**params)` there with a traced dict: every parameter without a
+                    # default that no other argument fills gets a tracer
+                    given = {p.name for p in unit.positional()[1:][:int(fact.get("n_pos", 0))]}
+                    given |= set(fact.get("keywords", ()))
+                    for p in unit.params[1:]:
+                        if p.kind in ("pos", "kwonly") and p.default is None and p.name not in given \
+                                and p.name not in unit.static_params:
+                            unit.traced_params.add(p.name)
+                    fact = {**fact, "star_traced": False}
                 if fact.get("kind") == "call" and _cannot_bind(unit, fact):
                     continue  # the call raises TypeError before the body runs: it passes nothing
                 if fact.get("kind") == "args":
@@ -2011,3 +2069,4 @@ def _picks(cond: list, call: cst.Call, callee: Unit) -> bool:
     arg = _arg_for(call, callee, param)
     hidden = any(a.star for a in call.args)
     return bool(dual_mode.holds(cond, dual_mode.call_value(cond, arg, hidden)))
+

@@ -18,7 +18,7 @@ unknown, and unknown reaches nothing.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 import libcst as cst
 
@@ -175,3 +175,141 @@ def wanted_instances(interp: Any) -> dict[str, list[str]]:
         if params:
             out[f"{cls.name}.__init__"] = sorted(params)
     return out
+
+
+def classmethod_class(unit: Unit, func: cst.BaseExpression) -> Optional[ClassInfo]:
+    """The class whose classmethod ``unit`` is, when ``func`` is its ``cls`` parameter
+    (``return cls(lo, hi)``: a constructor of that class)."""
+    if type(func) is not cst.Name or unit.cls is None or not isinstance(unit.node, cst.FunctionDef):
+        return None
+    params = unit.positional()
+    if not params or params[0].name != func.value or func.value in unit.assigned:
+        return None
+    if not any(dotted_name(d.decorator) == "classmethod" for d in unit.node.decorators):
+        return None
+    return unit.cls
+
+
+# the methods a generated ``__init__`` runs after storing the fields: a dataclass's
+# ``__post_init__``, an equinox Module's ``__check_init__`` (each class's of the MRO)
+FIELD_CHECKS = ("__post_init__", "__check_init__")
+
+
+_LIBRARY_BASES = ("equinox.", "flax.", "chex.", "typing.", "abc.", "object", "builtins.")
+
+
+def _written_bases(cls: ClassInfo, classes: list) -> Optional[list[ClassInfo]]:
+    """The classes of this file ``cls`` derives from, in order; None when a base is
+    neither one of them nor a library class (a class of another module of the project
+    may add fields of its own)."""
+    out: list[ClassInfo] = []
+    resolved = list(cls.bases)
+    for a in cls.node.bases:
+        if a.keyword is not None:
+            continue  # `metaclass=...`
+        d = dotted_name(a.value)
+        found = [c for c in classes if c.name == d and c is not cls] if d is not None and "." not in d else []
+        if len(found) == 1:
+            out.append(found[0])
+            continue
+        last = (d or "").rsplit(".", 1)[-1]
+        if not last or not any(b.rsplit(".", 1)[-1] == last and b.startswith(_LIBRARY_BASES) for b in resolved):
+            return None
+    return out
+
+
+def class_member(cls: ClassInfo, name: str, classes: list, depth: int = 0) -> Optional[Unit]:
+    """``cls``'s method ``name``, its own or one a base class of this file defines."""
+    m = cls.methods.get(name)
+    if m is not None or depth > 8:
+        return m
+    for base in _written_bases(cls, classes) or ():
+        m = class_member(base, name, classes, depth + 1)
+        if m is not None:
+            return m
+    return None
+
+
+def init_fields(cls: ClassInfo, classes: list = (), depth: int = 0) -> Optional[list[tuple[str, bool]]]:
+    """The fields a generated ``__init__`` (a dataclass, an equinox Module, a flax
+    struct) takes, in order, each with whether it has a default: the annotated names
+    of the class body (``ClassVar`` and ``field(init=False)`` left out), after those of
+    its base classes of this file.  None when the order is unknown (a base class of
+    another module of the project)."""
+    out: list[tuple[str, bool]] = []
+    bases = _written_bases(cls, list(classes))
+    if bases is None or depth > 8:
+        return None
+    for base in reversed(bases):
+        inherited = init_fields(base, classes, depth + 1)
+        if inherited is None:
+            return None
+        for name, has_default in inherited:
+            if all(name != n for n, _ in out):
+                out.append((name, has_default))
+    for name, has_default in _own_fields(cls):
+        at = [i for i, (n, _) in enumerate(out) if n == name]
+        if at:
+            out[at[0]] = (name, has_default)  # a field redefined keeps its place
+        else:
+            out.append((name, has_default))
+    return out
+
+
+def _own_fields(cls: ClassInfo) -> list[tuple[str, bool]]:
+    """The fields ``cls``'s own body declares, in order, each with whether it has a default."""
+    out: list[tuple[str, bool]] = []
+    for stmt in cls.node.body.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            if type(small) is not cst.AnnAssign or type(small.target) is not cst.Name:
+                continue
+            ann = dotted_name(small.annotation.annotation) or ""
+            if ann.rsplit(".", 1)[-1] == "ClassVar" or (
+                    type(small.annotation.annotation) is cst.Subscript
+                    and (dotted_name(small.annotation.annotation.value) or "").rsplit(".", 1)[-1] == "ClassVar"):
+                continue
+            value = small.value
+            if type(value) is cst.Call and (dotted_name(value.func) or "").rsplit(".", 1)[-1] == "field":
+                if any(a.keyword is not None and a.keyword.value == "init" and type(a.value) is cst.Name
+                       and a.value.value == "False" for a in value.args):
+                    continue
+                has_default = any(a.keyword is not None and a.keyword.value in ("default", "default_factory")
+                                  for a in value.args)
+            else:
+                has_default = value is not None
+            out.append((small.target.value, has_default))
+    return out
+
+
+def traced_fields(cls: ClassInfo, n_pos: int, traced_pos: Iterable[int], keywords: Iterable[str],
+                  traced_kw: Iterable[str], star_traced: bool, classes: list = ()) -> set[str]:
+    """The fields of ``cls`` a call of its generated ``__init__`` gives tracers: the
+    positional arguments by field order, keywords by name, and a traced ``*args`` /
+    ``**kwargs`` every field without a default that no other argument fills (where the
+    order of the fields is unknown: the keywords only)."""
+    fields = init_fields(cls, classes)
+    if fields is None:
+        return {k for k in traced_kw if any(k == n for n, _ in _own_fields(cls))}
+    names = [n for n, _ in fields]
+    out = {names[i] for i in traced_pos if i < len(names)}
+    out |= {k for k in traced_kw if k in names}
+    if star_traced:
+        given = set(names[:n_pos]) | set(keywords)
+        out |= {n for n, has_default in fields if not has_default and n not in given}
+    return out
+
+def class_level_method(classes: list, func: cst.Attribute) -> Optional[Unit]:
+    """``Cls.make(x)``: a classmethod or staticmethod of a class of this file (its own
+    or a base's), called on the class."""
+    if type(func.value) is not cst.Name:
+        return None
+    found = [c for c in classes if c.name == func.value.value]
+    if len(found) != 1:
+        return None
+    m = class_member(found[0], func.attr.value, classes)
+    if m is None or not isinstance(m.node, cst.FunctionDef) or not any(
+            dotted_name(d.decorator) in ("classmethod", "staticmethod") for d in m.node.decorators):
+        return None
+    return m

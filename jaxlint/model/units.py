@@ -104,6 +104,9 @@ class Unit:
     # the pytree class (model/pytrees.PyClass) traced callers pass for a parameter;
     # None where two callers disagree or one passes a value of no known class
     param_classes: dict[str, object] = field(default_factory=dict)
+    # a dataclass's `__post_init__`, an equinox Module's `__check_init__` run by a
+    # constructor call in traced code: the fields (``self.a1``) that call gave tracers
+    traced_fields: set[str] = field(default_factory=set)
     # returns a function it defines (a nested def or a lambda): a new object per call
     returns_fresh_function: bool = False
     # the values of its own `return` statements (None for a bare `return`), in source order

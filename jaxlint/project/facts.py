@@ -80,6 +80,7 @@ def incoming_facts(
     outputs = list(outputs)
     jits_of = {module: proj.get("jits") or {} for module, _, proj in outputs}
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
+    key_state_of = {module: proj.get("key_state") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
     # (a module the prefilter skips tells only the helpers that build lists/dicts/sets)
     takes_of = {module: proj.get("takes_fns") or {} for module, _, proj in outputs}
@@ -129,6 +130,16 @@ def incoming_facts(
             consumer = consumers_of.get(target_module, {}).get(qualname)
             if consumer is not None and function:
                 out.setdefault(path, {}).setdefault("consumers", {})[name] = consumer
+            if function and key_state_of:
+                # a function that advances a module-global key (model/keystate.py), also
+                # one a package re-exports (`ar.do` of `autoray_lite/__init__.py`)
+                state = key_state_of.get(target_module, {}).get(qualname)
+                if state is None:
+                    found = index.resolve(target_module, qualname)
+                    if found is not None and found.kind == "function":
+                        state = key_state_of.get(found.module, {}).get(found.qualname)
+                if state is not None:
+                    out.setdefault(path, {}).setdefault("key_state", {})[name] = state
             takes = takes_of.get(target_module, {}).get(qualname)
             if takes is not None and function:
                 out.setdefault(path, {}).setdefault("takes_fns", {})[name] = takes
@@ -164,6 +175,7 @@ def incoming_facts(
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
+                   or (key_state_of and _reexports(index, m, key_state_of))
                    or x64_of.get(m) or returns_of.get(m) or takes_of.get(m) or values_of.get(m) or ints_in(m)
                    or (not skipped and consts_of(m))]
         if modules and text_of is not None:
@@ -436,6 +448,13 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
                 cls = target
                 target = index.resolve(cls.module, f"{cls.qualname}.{member}")
                 returned = None
+                if target is None and rec.get("ctor"):
+                    # a generated `__init__` (dataclass, equinox Module): the checks it runs
+                    # see the fields the call gave tracers (model/instances.py)
+                    for check in ("__check_init__", "__post_init__"):
+                        target = index.resolve(cls.module, f"{cls.qualname}.{check}")
+                        if target is not None:
+                            break
                 if target is None and member == "apply" and index.is_linen_class(cls):
                     # `Model(...).apply(variables, x)`: a flax linen module runs its
                     # `__call__` with the arguments after `variables`
@@ -455,7 +474,7 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
                     continue  # `model.apply(v, x, method=Model.encode)`: another method runs
                 _drop_apply_keywords(fact)
             if kind == "call" and rec.get("returned") is None and target.qualname.endswith(".__init__") \
-                    and callee.rsplit(".", 1)[-1] != "__init__":
+                    and callee.rsplit(".", 1)[-1] != "__init__" and not rec.get("ctor"):
                 continue  # `Cls(x)` in traced code: its `__init__` stores what it is given
             if kind == "args" and not fact.get("escape"):
                 _instances_named(index, module, fact, (wanted.get(target.module) or {}).get(target.qualname, ()))
@@ -593,3 +612,11 @@ def canonical(facts: Optional[Mapping[str, Json]]) -> str:
     if not facts:
         return ""
     return json.dumps(facts, sort_keys=True, separators=(",", ":"))
+
+
+def _reexports(index: ProjectIndex, module: str, key_state_of: dict) -> bool:
+    """Does ``module`` define, or import from the project, a function that advances a
+    module-global key (model/keystate.py)?  (A package's ``__init__`` that re-exports one.)"""
+    if key_state_of.get(module):
+        return True
+    return any(m.startswith(module + ".") and states for m, states in key_state_of.items())

@@ -27,7 +27,11 @@ class StatefulRngInTraced(Rule):
         "`np.random.default_rng`, ...) and to the standard library `random` module inside code "
         "that JAX traces. The same calls outside traced code (making data, seeding) are fine, "
         "and so is a branch no trace takes (`if rng is None:` where every traced caller, and "
-        "every jit of a `partial` that binds it, passes a key)."
+        "every jit of a `partial` that binds it, passes a key).\n\n"
+        "Also flagged: a call, in a function a transformation traces (`@jax.jit`, a `scan` "
+        "body...), of a project function that keeps a module-global JAX key as state "
+        "(`global _KEY; _KEY, sub = jax.random.split(_KEY)`), or of one that calls such a "
+        "function, directly or through a table of functions, in this module or another."
     )
     why_bad = (
         "The Python RNG runs once, while the function is traced, and its result becomes a "
@@ -38,6 +42,28 @@ class StatefulRngInTraced(Rule):
     use_instead = "Pass a JAX PRNG key and use `jax.random`:\n\n```python\n@jax.jit\ndef noisy(x, key):\n    return x + jax.random.normal(key, x.shape)\n```"
     fix_safety = "No automatic fix: a key has to be threaded through the function."
     VALID = [
+        # a module-global key advanced by a helper called eagerly; a key passed in
+        Valid(
+            """
+            import jax
+
+            _KEY = jax.random.key(0)
+
+
+            def next_key():
+                global _KEY
+                _KEY, sub = jax.random.split(_KEY)
+                return sub
+
+
+            @jax.jit
+            def noisy(x, key):
+                return x + jax.random.normal(key, x.shape)
+
+
+            y = noisy(jax.numpy.zeros(2), next_key())
+            """
+        ),
         Valid(
             """
             import numpy as np
@@ -174,6 +200,29 @@ class StatefulRngInTraced(Rule):
                 "`random.random` (Python's stateful `random` module) inside traced `jitter` runs once at trace time: its numbers are baked into the compiled function and repeat on every call. Pass a PRNG key and use `jax.random` instead",
             ],
         ),
+        # a helper that advances a module-global key, called from a jitted function
+        Invalid(
+            """
+            import jax
+
+            _KEY = jax.random.key(0)
+
+
+            def next_key():
+                global _KEY
+                _KEY, sub = jax.random.split(_KEY)
+                return sub
+
+
+            @jax.jit
+            def noisy(x):
+                return x + jax.random.normal(next_key(), x.shape)
+            """,
+            expected=[(14, 34)],
+            messages=[
+                "`next_key` draws from the module-global JAX key `_KEY` and stores the next key back (`global _KEY`): inside traced `noisy` that runs once, at trace time, so the compiled function repeats the same random numbers on every call, and `_KEY` is left holding a tracer. Pass a PRNG key to `noisy` and split it there",
+            ],
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -182,16 +231,39 @@ class StatefulRngInTraced(Rule):
             return
         q = ctx.qualname(node.func)
         if q is None:
+            self._global_key(node)
             return
         if q.startswith("numpy.random."):
             what = f"`{ctx.code(node.func).strip()}` (NumPy's stateful RNG)"
         elif q.startswith("random.") and q.count(".") == 1 and q.split(".")[1] in _STDLIB_RANDOM:
             what = f"`{ctx.code(node.func).strip()}` (Python's stateful `random` module)"
         else:
+            self._global_key(node)
             return
         self.report(
             node,
             f"{what} inside traced `{ctx.unit.name}` runs once at trace time: its numbers are baked "
             "into the compiled function and repeat on every call. Pass a PRNG key and use "
             "`jax.random` instead",
+        )
+
+    def _global_key(self, node: cst.Call) -> None:
+        """A call of a function that advances a module-global JAX key (``global _KEY;
+        _KEY, sub = jax.random.split(_KEY)``: model/keystate.py), in a function that a
+        transformation traces itself (the helpers between are traced through it: the
+        call that starts the trace is the one to change)."""
+        ctx = self.ctx
+        unit = ctx.unit
+        if not any(not r.startswith("called from") for r in unit.reasons):
+            return
+        found = ctx.global_key_call(node)
+        if found is None:
+            return
+        callee, key = found
+        self.report(
+            node,
+            f"`{callee}` draws from the module-global JAX key `{key}` and stores the next key "
+            f"back (`global {key}`): inside traced `{unit.name}` that runs once, at trace time, so "
+            "the compiled function repeats the same random numbers on every call, and "
+            f"`{key}` is left holding a tracer. Pass a PRNG key to `{unit.name}` and split it there",
         )
