@@ -176,6 +176,8 @@ def _kinds_out(interp: Interpreter) -> dict:
     if returns:
         out["returns"] = returns
     values = returns_model.exported_values(interp)
+    for name, known in kinds.display_constants(interp.module).items():
+        values.setdefault(name, known)  # `PARAMS = {...}`: a dict, whoever imports it (JAX207)
     if values:
         out["values"] = values  # integer constants, the shapes no-argument helpers return
     takes = {}

@@ -1439,10 +1439,68 @@ class NonHashableStaticArg(Rule):
                     if what is not None:
                         return what if isinstance(bound, (cst.Name, cst.Attribute)) or " (" in what \
                             else f"{what} (`{e.value}` is bound to `{_short(ctx.code(bound))}`)"
-            return self._from_callers(e.value)
+            return self._imported_display(e) or self._from_callers(e.value)
         if isinstance(e, cst.Attribute) and depth < 4:
-            return self._constructor_arg(e, depth) or self._init_field(e)
+            return self._constructor_arg(e, depth) or self._init_field(e) or self._imported_display(e) \
+                or self._class_attribute(e)
         return None
+
+    def _imported_display(self, e: cst.BaseExpression) -> Optional[str]:
+        """``PARAMS`` imported from another module of the project (``from env import
+        PARAMS``, or ``env.PARAMS``) that binds it once to a list/dict/set display there
+        (``values`` facts, ``model/kinds.py`` ``display_constants``)."""
+        ctx = self.ctx
+        if not ctx.index.imported_values:
+            return None
+        written = dotted_name(e)
+        known = ctx.index.imported_values.get(written) if written is not None else None
+        if known is None or "display" not in known or ctx.local(written.split(".", 1)[0]) is not None:
+            return None
+        return f"a {known['display']} (`{written}`, a module-level {known['display']} of another module of the project)"
+
+    def _class_attribute(self, e: cst.Attribute) -> Optional[str]:
+        """``Config.LAYERS`` (or ``self.LAYERS`` in a method of ``Config``) where the class
+        ``Config`` of this file binds ``LAYERS`` once in its body to a list/dict/set
+        display, and no statement of the file assigns ``.LAYERS``."""
+        ctx = self.ctx
+        if not isinstance(e.value, cst.Name):
+            return None
+        owner = e.value.value
+        if owner == "self":
+            cls = ctx.unit.cls if ctx.unit.params and ctx.unit.params[0].name == "self" else None
+        else:
+            cls = None
+            if ctx.unit.param(owner) is None and (ctx.unit.is_module or owner not in ctx.unit.assigned):
+                cls = next((c for c in ctx.index.classes if c.name == owner
+                            and any(n is c.node for n in ctx.module.body)), None)
+        if cls is None or not any(n is cls.node for n in ctx.module.body):
+            return None
+        attr = e.attr.value
+        if any(w[1] == attr for w in self._attribute_writes()):
+            return None  # assigned somewhere (`self.LAYERS = ...`, `Config.LAYERS = ...`)
+        value = None
+        for stmt in cls.node.body.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign) and any(
+                            isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
+                        if value is not None:
+                            return None
+                        value = small.value
+                    elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                            and small.target.value == attr:
+                        if value is not None:
+                            return None
+                        value = small.value
+            elif isinstance(stmt, cst.FunctionDef) and stmt.name.value == attr:
+                return None
+        what = _display(value) if value is not None else None
+        if what is None:
+            return None
+        if cls.bases or any(d for d in cls.node.decorators):
+            # a dataclass field's default, or a base that may rebind it: only a plain class
+            return None
+        return f"{what} (`{ctx.code(e).strip()}`: the class `{cls.name}` binds `{attr}` to `{_short(ctx.code(value))}`)"
 
     def _init_field(self, e: cst.Attribute) -> Optional[str]:
         """``self.cfg`` in a method (or ``m.cfg`` with ``m`` bound once to ``Model(...)``)
@@ -1556,6 +1614,101 @@ class NonHashableStaticArg(Rule):
         return None
 
     _STATIC_FIELD_CLASSES = ("flax.struct.dataclass", "flax.struct.PyTreeNode")
+    # what makes a class's `static=True`/`pytree_node=False`/`metadata={"static": True}`
+    # fields part of its tree structure: a decorator, or a base
+    _STATIC_FIELD_DECORATORS = frozenset({"flax.struct.dataclass", "jax.tree_util.register_dataclass",
+                                          "jax.tree.register_dataclass"})
+    _STATIC_FIELD_BASES = frozenset({"equinox.Module", "flax.struct.PyTreeNode"})
+    # annotations that admit arrays only (not `ArrayLike`/`chex.Array`, which admit numbers)
+    _ARRAY_ONLY = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array", "numpy.ndarray"})
+
+    def _array_annotation(self, ann: cst.BaseExpression) -> Optional[str]:
+        """``jax.Array``, ``np.ndarray``, ``Float[Array, "n"]``: how it is written."""
+        ctx = self.ctx
+        e = ann
+        if isinstance(e, cst.Subscript):
+            q = ctx.qualname(e.value)
+            if q not in apis.JAXTYPING_DTYPES or not e.slice or not isinstance(e.slice[0].slice, cst.Index):
+                return None
+            e = e.slice[0].slice.value
+        if isinstance(e, cst.SimpleString):
+            return None
+        q = ctx.qualname(e) if isinstance(e, (cst.Name, cst.Attribute)) else None
+        return ctx.code(ann).strip() if q in self._ARRAY_ONLY else None
+
+    def _static_declarations(self, info) -> dict[str, cst.AnnAssign]:
+        """The fields a pytree class declares static (``eqx.field(static=True)``,
+        ``struct.field(pytree_node=False)``, ``dataclasses.field(metadata={"static":
+        True})`` under ``jax.tree_util.register_dataclass``): name -> declaration."""
+        ctx = self.ctx
+        node = info.node
+        decorated = False
+        for d in node.decorators:
+            dec = d.decorator
+            q = ctx.qualname(dec.func if isinstance(dec, cst.Call) else dec)
+            if q in apis.PARTIALS and isinstance(dec, cst.Call) and dec.args:
+                q = ctx.qualname(dec.args[0].value)
+            if q in self._STATIC_FIELD_DECORATORS:
+                decorated = True
+        if not decorated and not any(b in self._STATIC_FIELD_BASES for b in info.bases):
+            return {}
+        out: dict[str, cst.AnnAssign] = {}
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                            and isinstance(small.value, cst.Call) and declares_static(small.value):
+                        out[small.target.value] = small
+        return out
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """``self.data = jr.uniform(...)`` in the ``__init__`` of a pytree class whose
+        ``data`` is declared static: remembered for ``finish``."""
+        unit = self.ctx.unit
+        if unit.name != "__init__" or unit.cls is None or len(node.targets) != 1:
+            return
+        t = node.targets[0].target
+        if not (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self"):
+            return
+        kind = self.ctx.value(node.value).kind
+        if kind in (V.ARRAY, V.NPARRAY):
+            made = getattr(self, "_init_arrays", None)
+            if made is None:
+                made = self._init_arrays = {}
+            made.setdefault((id(unit.cls.node), t.attr.value), (node.value, kind))
+
+    def finish(self) -> None:
+        """A pytree class field declared static that holds an array: annotated as one
+        (``data: jax.Array = eqx.field(static=True)``) or set to one by ``__init__``.
+        Reported at the declaration, whatever jits its instances (``jax.jit``,
+        ``eqx.filter_jit``) and wherever they are built."""
+        ctx = self.ctx
+        made = getattr(self, "_init_arrays", None) or {}
+        for info in ctx.index.classes:
+            fields = self._static_declarations(info)
+            for name, decl in fields.items():
+                ann = self._array_annotation(decl.annotation.annotation)
+                if ann is not None:
+                    what = f"is annotated `{ann}`"
+                elif (id(info.node), name) in made:
+                    value, kind = made[(id(info.node), name)]
+                    what = (f"is set to {'a NumPy' if kind == V.NPARRAY else 'a JAX'} array by `__init__` "
+                            f"(`self.{name} = {_short(ctx.code(value))}`)")
+                else:
+                    continue
+                lib = "equinox Module" if "equinox.Module" in info.bases else "pytree class"
+                warn = (" (equinox warns when an instance is built: A JAX array is being set as static!)"
+                        if lib == "equinox Module" else "")
+                self.report(
+                    decl.target,
+                    f"The static field `{name}` of the {lib} `{info.name}` "
+                    f"(`{_short(ctx.code(decl.value))}`: part of the tree structure, not a leaf) {what}: "
+                    f"jit hashes the static fields and compares them with `==` against the cached "
+                    f"call's, so a second call with another instance raises ValueError: Exception raised "
+                    f"while checking equality of metadata fields of pytree (arrays cannot be passed as "
+                    f"metadata fields){warn}. Make the field a leaf (drop the static marker) or store a "
+                    f"hashable value (a tuple, a number)",
+                )
 
     def _static_field(self, call: cst.Call, e: cst.BaseExpression, pname: Optional[str], position) -> None:
         """An instance of a pytree class of this file (``@flax.struct.dataclass``, an
@@ -1583,7 +1736,9 @@ class NonHashableStaticArg(Rule):
                 for small in stmt.body:
                     if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
                         fields.append(small.target.value)
-                        if isinstance(small.value, cst.Call) and declares_static(small.value):
+                        if isinstance(small.value, cst.Call) and declares_static(small.value) \
+                                and self._array_annotation(small.annotation.annotation) is None:
+                            # (a field annotated as an array is reported at its declaration)
                             static.add(small.target.value)
             elif isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
                 return  # its own constructor: the arguments need not be the fields
