@@ -8,14 +8,15 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import apis
 from jaxlint.model import values as V
+from jaxlint.model.pytree_read import function_leaf, function_leaf_fields
 from jaxlint.model.scopes import bound_once
 from jaxlint.model.walk import children, dotted_name, walk_tree
 
 
 # equinox modules whose pytree leaves include a function (JAX 0.10.2, equinox 0.13:
 # `jax.jit(f)(module)` raises TypeError; Linear, Conv, GRUCell, LayerNorm... do not)
-_FUNCTION_LEAF_MODULES = frozenset({"equinox.nn.Lambda", "equinox.nn.MLP"})
 
 # optax's optimizer constructors: a GradientTransformation, a NamedTuple of two functions
 _OPTAX_OPTIMIZERS = frozenset({
@@ -360,20 +361,73 @@ class StringToTracedArg(Rule):
         ),
     ]
 
+    def _local_leaves(self, name: str, depth: int = 0) -> Optional[str]:
+        """For a class of this file (at module level) that is an equinox Module: its
+        first field holding a Python function (``pytree_read.function_leaf_fields``,
+        following the classes of this file its fields build, two levels down)."""
+        ctx = self.ctx
+        if depth > 2:
+            return None
+        cls = next((c for c in ctx.index.classes if c.name == name
+                    and any(n is c.node for n in ctx.module.body)), None)
+        if cls is None:
+            # a class of another module of the project, imported here by name
+            return self._imported_leaves(cst.Call(func=cst.Name(name))) if ctx.lookup(name) is None else None
+        found = function_leaf_fields(cls.node, ctx.qualname, lambda n: self._local_leaves(n, depth + 1))
+        if not found:
+            return None
+        field, what = next(iter(found.items()))
+        return f"field `{field}` is {what}"
+
+    def _imported_leaves(self, made: cst.Call) -> Optional[str]:
+        """A class of another module of the project (its record's ``fnleaf``, or that of
+        a field's annotated class): its first field holding a Python function."""
+        ctx = self.ctx
+        written = dotted_name(made.func)
+        if written is None or ctx.lookup(written.split(".", 1)[0]) is not None:
+            return None
+        flat = ctx.index.imported_classes.get(written)
+        if flat is None:
+            cls = ctx.index.pytree_class(written)
+            flat = cls.flat if cls is not None else None
+        if flat is None:
+            return None
+        for field, what in (flat.get("fnleaf") or {}).items():
+            return f"field `{field}` is {what}"
+        for field, sub in (flat.get("ann") or {}).items():
+            if isinstance(sub, dict):
+                for inner, what in (sub.get("fnleaf") or {}).items():
+                    return f"field `{field}` holds a Module whose field `{inner}` is {what}"
+        return None
+
     def _function_leaves(self, call: cst.Call, arg: cst.BaseExpression, pname) -> bool:
-        """An equinox module whose leaves include a function (`eqx.nn.Lambda(jax.nn.relu)`,
-        `eqx.nn.MLP`'s activations) given to plain `jax.jit` as a traced argument."""
+        """An equinox module whose leaves include a function given to plain `jax.jit` as a
+        traced argument: a layer of ``apis.EQX_FUNCTION_LEAF_LAYERS`` (`eqx.nn.Lambda`,
+        `eqx.nn.MLP`'s activations, the pooling layers' operation), an `eqx.nn.Sequential`
+        holding one, or a Module of the project (this file's or another module's) whose
+        field holds one or a JAX function."""
         ctx = self.ctx
         made = bound_once(ctx.index, ctx.unit, arg)
-        if not isinstance(made, cst.Call):
+        if not isinstance(made, cst.Call) or any(a.star for a in made.args):
             return False
         q = ctx.qualname(made.func)
-        if q not in _FUNCTION_LEAF_MODULES:
+        what = None
+        if q in apis.EQX_FUNCTION_LEAF_LAYERS or q == "equinox.nn.Sequential":
+            what = function_leaf(made, ctx.qualname, self._local_leaves)
+        elif isinstance(made.func, cst.Name) and ctx.unit.lookup_def(made.func.value) is None \
+                and any(c.name == made.func.value and any(n is c.node for n in ctx.module.body)
+                        for c in ctx.index.classes):
+            inner = self._local_leaves(made.func.value)
+            what = f"an instance of the Module `{made.func.value}` whose {inner}" if inner is not None else None
+        elif isinstance(made.func, (cst.Name, cst.Attribute)):
+            inner = self._imported_leaves(made)
+            what = f"an instance of the Module `{ctx.code(made.func).strip()}` whose {inner}" if inner is not None else None
+        if what is None:
             return False
         where = f"parameter `{pname}`" if pname else "`*args`"
         self.report(
             arg,
-            f"An `{q.replace('equinox.', 'eqx.')}` is passed to `{ctx.code(call.func)}` for the traced "
+            f"{what[0].upper() + what[1:]} is passed to `{ctx.code(call.func)}` for the traced "
             f"{where}: its leaves include a function, which jit cannot make an abstract array, so "
             f"the call raises TypeError: Error interpreting argument ... as an abstract array. Use "
             f"`eqx.filter_jit` (it traces only the array leaves), or partition the module with "
