@@ -129,7 +129,12 @@ class VaryingStaticArgument(Rule):
         "that equals only itself: an optax optimizer (`optax.adam(1e-3)`, a tuple of new "
         "functions), a `functools.partial(...)`, a lambda, written in the call or bound once by "
         "the loop's body; static means declared by `static_argnums`/`static_argnames`, or any "
-        "argument of a function decorated with `eqx.filter_jit`."
+        "argument of a function decorated with `eqx.filter_jit`. Under `flax.nnx.jit` "
+        "(decorated, through `partial`, or `step = nnx.jit(f)`): an `nnx.Optimizer`/"
+        "`nnx.ModelAndOptimizer` made in the loop with an optax optimizer made in the loop too "
+        "(`nnx.Optimizer(model, optax.adam(1e-3))`): the optax transformation is part of the "
+        "optimizer's static graph, so every call traces again (3 traces for 3 epochs, counted "
+        "with flax 0.12; building `tx` once before the loop gives 1)."
     )
     why_bad = (
         "Static arguments are part of the compile-cache key: every distinct value traces and "
@@ -261,6 +266,29 @@ class VaryingStaticArgument(Rule):
                 return x
             """
         ),
+        # the optax transformation made once: the optimizers rebuilt around it trace once
+        Valid(
+            """
+            import jax.numpy as jnp
+            import optax
+            from flax import nnx
+
+
+            @nnx.jit
+            def train_one_epoch(model, opt, x):
+                loss, grads = nnx.value_and_grad(lambda m: jnp.mean(m(x) ** 2))(model)
+                opt.update(model, grads)
+                return loss
+
+
+            def train(x, n_epochs):
+                tx = optax.adam(1e-3)
+                for epoch in range(n_epochs):
+                    model = nnx.Linear(4, 1, rngs=nnx.Rngs(epoch))
+                    opt = nnx.Optimizer(model, tx, wrt=nnx.Param)
+                    train_one_epoch(model, opt, x)
+            """
+        ),
     ]
 
     INVALID = [
@@ -288,6 +316,33 @@ class VaryingStaticArgument(Rule):
             expected=[(15, 22)],
             messages=[
                 "`act`, a new lambda, made in every iteration, is passed as the static argument `fn` (position 1) of jit: a static argument is looked up in the compile cache by hash and equality, and this object equals only itself, so every call traces and compiles again. Make it once, before the loop",
+            ],
+        ),
+        # an `nnx.Optimizer` rebuilt every epoch with a new optax transformation, passed to
+        # an `nnx.jit` step: the transformation is in the optimizer's static graph
+        Invalid(
+            """
+            import jax.numpy as jnp
+            import optax
+            from flax import nnx
+
+
+            @nnx.jit
+            def train_one_epoch(model, opt, x):
+                loss, grads = nnx.value_and_grad(lambda m: jnp.mean(m(x) ** 2))(model)
+                opt.update(model, grads)
+                return loss
+
+
+            def train(x, n_epochs):
+                for epoch in range(n_epochs):
+                    model = nnx.Linear(4, 1, rngs=nnx.Rngs(epoch))
+                    opt = nnx.Optimizer(model, optax.adam(1e-3), wrt=nnx.Param)
+                    train_one_epoch(model, opt, x)
+            """,
+            expected=[(17, 32)],
+            messages=[
+                "`opt`, an `nnx.Optimizer` holding a new optax optimizer `optax.adam(...)` (a tuple of new functions), made in every iteration, is passed to `train_one_epoch`, an `nnx.jit` function: the optax transformation is part of the optimizer's static graph, which `nnx.jit` looks up in its compile cache by equality, and a new optax optimizer (a tuple of new functions) equals only itself, so every call traces and compiles again. Make the optax optimizer once, before the loop (`tx = optax.adam(...)`), and pass that `tx` to each `nnx.Optimizer`",
             ],
         ),
         # a static argument made anew in every iteration as an object that equals only itself:

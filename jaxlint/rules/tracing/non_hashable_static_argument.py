@@ -36,14 +36,23 @@ class NonHashableStaticArg(Rule):
     seed = "The Sharp Bits § Control Flow, static_argnums (seed 000); FAQ § Abstract tracer value encountered (seed 001); tutorial § jit: static argnums, strings (seed 002); study notes § static args (seed 003)"
     what_it_does = (
         "At calls of functions jitted in the same file (`@jax.jit`, `@partial(jax.jit, "
-        "static_argnums=...)`, `f2 = jax.jit(f, static_argnames=...)`, "
+        "static_argnums=...)`, also stacked over decorators that keep the def's signature: "
+        "`@jax.grad`, `@jax.value_and_grad`, `@jax.jacfwd`/`jacrev`/`hessian`, `@jax.checkpoint`/"
+        "`remat`, `@jax.vmap`, `@jax.custom_jvp`/`custom_vjp`, `@jax.named_call`, "
+        "`@eqx.filter_grad`/`filter_value_and_grad`/`filter_checkpoint`/`filter_vmap`, or a "
+        "decorator of the file returning a `functools.wraps(fn)` wrapper; "
+        "`f2 = jax.jit(f, static_argnames=...)`, "
         "`jax.jit(f, ...)(...)`), flags arguments in static positions that cannot be hashed: "
         "list/dict/set displays and comprehensions, `list(...)`/`dict(...)`/`set(...)`, "
         "names bound to a list display, JAX arrays, NumPy arrays built by `np.array`/"
         "`np.zeros`..., and tracers (a static argument fed from traced code). A parameter of the "
         "calling function passed on unchanged is judged by that function's calls in the file: "
         "`def grid(f, limits): return _grid(f, limits)` with `grid(f, [-2, 2])` (or a module-level "
-        "name bound only to a list/dict/set display) is reported at the jitted call.\n\n"
+        "name bound only to a list/dict/set display) is reported at the jitted call. A "
+        "module-level name another module of the project binds once to a list/dict/set display "
+        "(`from config import PARAMS`, `config.PARAMS`; also a configuration module that never "
+        "names JAX), and a class attribute the class body binds once to one (`Config.LAYERS`, "
+        "`self.LAYERS`, a plain class of the file, `.LAYERS` assigned nowhere) count too.\n\n"
         "Instances of the file's dataclasses too: a plain `@dataclass` (eq=True, not frozen) has "
         "no hash at all, and a `frozen=True`/`unsafe_hash=True` one (or `@flax.struct.dataclass`) "
         "hashes its fields, so a field given an array, a list or another such instance (or one "
@@ -85,7 +94,21 @@ class NonHashableStaticArg(Rule):
         "with a JAX or NumPy array in a field it declares static (`struct.field(pytree_node="
         "False)`, `eqx.field(static=True)`), when the function is called twice in the file or in "
         "a loop: the second call compares the static fields with the cached structure's, and "
-        "`==` on arrays raises (a list there compares by value and is left alone)."
+        "`==` on arrays raises (a list there compares by value and is left alone).\n\n"
+        "And at the declaration itself: a field a pytree class declares static "
+        "(`eqx.field(static=True)` of an `equinox.Module`, `struct.field(pytree_node=False)` of "
+        "`@flax.struct.dataclass`/`PyTreeNode`, `dataclasses.field(metadata={\"static\": True})` "
+        "under `@jax.tree_util.register_dataclass`) that is annotated as an array (`jax.Array`, "
+        "`jnp.ndarray`, `np.ndarray`, `Float[Array, ...]`; not `ArrayLike`/`chex.Array`, which "
+        "admit numbers) or that `__init__` sets to a JAX or NumPy array, whoever builds the "
+        "instances and whatever jits them (`eqx.filter_jit` too). equinox 0.13 warns when such an "
+        "instance is built (`UserWarning: A JAX array is being set as static! This can result in "
+        "unexpected behavior and is usually a mistake to do.`), and the second call of a jitted "
+        "function with another instance raises `ValueError: Exception raised while checking "
+        "equality of metadata fields of pytree. Make sure that metadata fields are hashable and "
+        "have simple equality semantics. (Note: arrays cannot be passed as metadata fields!)` "
+        "(under `eqx.filter_jit`, wrapped in `static arguments should be comparable using "
+        "__eq__`)."
     )
     why_bad = (
         "`jit` caches compiled code by the value of static arguments, so they must be "
@@ -708,6 +731,8 @@ class NonHashableStaticArg(Rule):
         # raises ValueError (checked with JAX)
         Invalid(
             """
+            from typing import Any
+
             import equinox as eqx
             import jax
             import jax.numpy as jnp
@@ -717,12 +742,12 @@ class NonHashableStaticArg(Rule):
 
             class Grid(eqx.Module):
                 values: jax.Array
-                weights: np.ndarray = eqx.field(static=True)
+                weights: Any = eqx.field(static=True)
 
 
             @struct.dataclass
             class Config:
-                table: jax.Array = struct.field(pytree_node=False)
+                table: Any = struct.field(pytree_node=False)
                 scale: float = 1.0
 
 
@@ -735,10 +760,43 @@ class NonHashableStaticArg(Rule):
                 cfg = Config(jnp.arange(3.0))
                 out = total(Grid(jnp.ones(3), np.ones(2)), cfg)
             """,
-            expected=[(26, 17), (26, 48)],
+            expected=[(28, 17), (28, 48)],
             messages=[
                 "`Grid(jnp.ones(3), np.ones(2))`, an instance of `Grid` whose static field `weights` (declared static: part of the tree structure, not a leaf) is a NumPy array, is passed to `total` (parameter `grid`): jit compares the static fields with the cached call's, and `==` on arrays raises ValueError (arrays cannot be passed as metadata fields). Make the field a leaf (drop `pytree_node=False`/`static=True`) or store a hashable value (a tuple, a number)",
                 "`cfg`, an instance of `Config` whose static field `table` (declared static: part of the tree structure, not a leaf) is a JAX array, is passed to `total` (parameter `cfg`): jit compares the static fields with the cached call's, and `==` on arrays raises ValueError (arrays cannot be passed as metadata fields). Make the field a leaf (drop `pytree_node=False`/`static=True`) or store a hashable value (a tuple, a number)",
+            ],
+        ),
+        # a static field declared as an array, or set to one by `__init__`: reported at the
+        # declaration, whatever jits the instances (`eqx.filter_jit` too) and wherever they
+        # are built (equinox 0.13 warns at construction; the second call with another
+        # instance raises)
+        Invalid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+            import jax.random as jr
+
+
+            class Data(eqx.Module):
+                data: jax.Array = eqx.field(static=True)
+
+                def __init__(self, seed):
+                    self.data = jr.uniform(jr.PRNGKey(seed), (10, 10))
+
+
+            class Lookup(eqx.Module):
+                table: object = eqx.field(static=True)
+                size: tuple = eqx.field(static=True)
+
+                def __init__(self, n):
+                    self.table = jnp.eye(n)
+                    self.size = (n, n)
+            """,
+            expected=[(8, 5), (15, 5)],
+            messages=[
+                "The static field `data` of the equinox Module `Data` (`eqx.field(static=True)`: part of the tree structure, not a leaf) is annotated `jax.Array`: jit hashes the static fields and compares them with `==` against the cached call's, so a second call with another instance raises ValueError: Exception raised while checking equality of metadata fields of pytree (arrays cannot be passed as metadata fields) (equinox warns when an instance is built: A JAX array is being set as static!). Make the field a leaf (drop the static marker) or store a hashable value (a tuple, a number)",
+                "The static field `table` of the equinox Module `Lookup` (`eqx.field(static=True)`: part of the tree structure, not a leaf) is set to a JAX array by `__init__` (`self.table = jnp.eye(n)`): jit hashes the static fields and compares them with `==` against the cached call's, so a second call with another instance raises ValueError: Exception raised while checking equality of metadata fields of pytree (arrays cannot be passed as metadata fields) (equinox warns when an instance is built: A JAX array is being set as static!). Make the field a leaf (drop the static marker) or store a hashable value (a tuple, a number)",
             ],
         ),
         # a hashed field that `__init__` fills with an array or a dict of its own making (not

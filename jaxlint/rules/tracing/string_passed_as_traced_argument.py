@@ -95,8 +95,14 @@ class StringToTracedArg(Rule):
     what_it_does = (
         "At calls of functions jitted in the same file, flags string literals (and f-strings) "
         "passed to parameters that are not declared static with `static_argnums`/"
-        "`static_argnames`; and an `eqx.nn.Lambda`/`eqx.nn.MLP` (built there or bound once to a "
-        "name) passed to plain `jax.jit` for a traced parameter: their leaves include a function. "
+        "`static_argnames`; and an equinox layer whose leaves include a Python function (built "
+        "there or bound once to a name) passed to plain `jax.jit` for a traced parameter: "
+        "`eqx.nn.Lambda`, `eqx.nn.MLP` (its activations), the pooling layers (`Pool`, "
+        "`MaxPool1d`..`3d`, `AvgPool1d`..`3d`, `AdaptivePool`, `AdaptiveMaxPool1d`..`3d`, "
+        "`AdaptiveAvgPool1d`..`3d`: their `operation`), `eqx.nn.WeightNorm` (its norm function), "
+        "an `eqx.nn.Sequential` holding one (or a JAX function), and an `equinox.Module` of the "
+        "project (of the file, or of another module; nested Modules followed) with a non-static "
+        "field set to one or to a JAX function (`self.act = jax.nn.gelu`). "
         "Also other objects that are not pytrees of arrays, built there or bound once to a name: "
         "an instance of a flax linen Module class (of the file, or of another module of the "
         "project), of a plain class of the file (no "
@@ -240,6 +246,39 @@ class StringToTracedArg(Rule):
                 return y, w, u
             """
         ),
+        # the same Module under `eqx.filter_jit`, or with the function in a static field
+        Valid(
+            """
+            from typing import Callable
+
+            import equinox as eqx
+            import jax
+
+
+            class Net(eqx.Module):
+                linear: eqx.nn.Linear
+                act: Callable = eqx.field(static=True)
+
+                def __init__(self, key):
+                    self.linear = eqx.nn.Linear(2, 2, key=key)
+                    self.act = jax.nn.gelu
+
+
+            @jax.jit
+            def forward(model, x):
+                return model(x)
+
+
+            @eqx.filter_jit
+            def forward_filtered(model, x):
+                return model(x)
+
+
+            net = Net(jax.random.PRNGKey(0))
+            forward(net, 0)
+            forward_filtered(eqx.nn.MaxPool2d(kernel_size=3), 0)
+            """
+        ),
     ]
 
     INVALID = [
@@ -357,6 +396,40 @@ class StringToTracedArg(Rule):
             messages=[
                 "An `eqx.nn.Lambda` is passed to `jax.jit(loss_fn)` for the traced parameter `model`: its leaves include a function, which jit cannot make an abstract array, so the call raises TypeError: Error interpreting argument ... as an abstract array. Use `eqx.filter_jit` (it traces only the array leaves), or partition the module with `eqx.partition(model, eqx.is_array)`",
                 "An `eqx.nn.MLP` is passed to `f` for the traced parameter `model`: its leaves include a function, which jit cannot make an abstract array, so the call raises TypeError: Error interpreting argument ... as an abstract array. Use `eqx.filter_jit` (it traces only the array leaves), or partition the module with `eqx.partition(model, eqx.is_array)`",
+            ],
+        ),
+        # a pooling layer holds its pooling function; a Module of the file holding one (or a
+        # JAX function in a field that is not static), an `eqx.nn.Sequential` holding a Lambda
+        Invalid(
+            """
+            from typing import Callable
+
+            import equinox as eqx
+            import jax
+
+
+            class Net(eqx.Module):
+                pool: eqx.nn.MaxPool2d
+                act: Callable
+
+                def __init__(self):
+                    self.pool = eqx.nn.MaxPool2d(kernel_size=3, stride=2)
+                    self.act = jax.nn.gelu
+
+
+            @jax.jit
+            def forward(model, x):
+                return jax.vmap(model)(x)
+
+
+            net = Net()
+            forward(net, 0)
+            forward(eqx.nn.Sequential([eqx.nn.Lambda(jax.nn.relu)]), 0)
+            """,
+            expected=[(22, 9), (23, 9)],
+            messages=[
+                "An instance of the Module `Net` whose field `pool` is an `eqx.nn.MaxPool2d` is passed to `forward` for the traced parameter `model`: its leaves include a function, which jit cannot make an abstract array, so the call raises TypeError: Error interpreting argument ... as an abstract array. Use `eqx.filter_jit` (it traces only the array leaves), or partition the module with `eqx.partition(model, eqx.is_array)`",
+                "An `eqx.nn.Sequential` holding an `eqx.nn.Lambda` is passed to `forward` for the traced parameter `model`: its leaves include a function, which jit cannot make an abstract array, so the call raises TypeError: Error interpreting argument ... as an abstract array. Use `eqx.filter_jit` (it traces only the array leaves), or partition the module with `eqx.partition(model, eqx.is_array)`",
             ],
         ),
     ]
