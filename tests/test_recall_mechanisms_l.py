@@ -73,6 +73,18 @@ RESET = {"a": 1}
 RESET = tuple(RESET.items())
 """
 
+CONST_FROZEN = """\
+import jax
+
+TABLE = [1, 2]
+
+
+def freeze():
+    global TABLE
+    TABLE = tuple(TABLE)
+    return jax.numpy.asarray(TABLE)
+"""
+
 CONST_MAIN = """\
 import functools
 
@@ -81,6 +93,7 @@ import jax.numpy as jnp
 
 from pkg import config
 from pkg.config import HIDDEN, SIZES, RESET
+from pkg.frozen import TABLE
 
 
 @functools.partial(jax.jit, static_argnames=("params", "hidden"))
@@ -101,7 +114,8 @@ def main(x):
     b = step(x, params=RESET, hidden=HIDDEN)
     c = step(x, SIZES, Cfg.LAYERS)
     d = step(x, Cfg.WIDTHS, SIZES)
-    return a, b, c, d
+    e = step(x, SIZES, TABLE)
+    return a, b, c, d, e
 """
 
 FIELDS = """\
@@ -376,11 +390,12 @@ def test_jit_over_signature_keeping_transformations_maps_static_positions(tmp_pa
 def test_module_constants_of_other_modules_and_class_attributes_as_static_arguments(tmp_path, monkeypatch):
     """A dict of a configuration module that never names JAX (reached as `config.ENV_PARAMS`), a list
     imported by name, a class attribute read as `Cls.LAYERS` and as `self.LAYERS`; the tuple
-    constant, the dict rebound to a tuple and the tuple class attribute stay silent"""
-    got = _lint(tmp_path, monkeypatch, {"pkg/__init__.py": '', "pkg/config.py": CONST_CONFIG, "main.py": CONST_MAIN})
+    constant, the dict rebound to a tuple, a list a function of its (JAX) module rebinds through
+    `global` and the tuple class attribute stay silent"""
+    got = _lint(tmp_path, monkeypatch, {"pkg/__init__.py": '', "pkg/config.py": CONST_CONFIG, "pkg/frozen.py": CONST_FROZEN, "main.py": CONST_MAIN})
     assert got == [   (   'JAX207',
             'main.py',
-            20,
+            21,
             51,
             'A list (`self.LAYERS`: the class `Cfg` binds `LAYERS` to `[32, 32]`) is passed to `step` '
             "in a static position (parameter `hidden`; static_argnames=('params', 'hidden')): static "
@@ -388,7 +403,7 @@ def test_module_constants_of_other_modules_and_class_attributes_as_static_argume
             'are not supported. Instead, pass a tuple'),
         (   'JAX207',
             'main.py',
-            24,
+            25,
             17,
             'A dict (`config.ENV_PARAMS`, a module-level dict of another module of the project) is '
             "passed to `step` in a static position (parameter `params`; static_argnames=('params', "
@@ -397,7 +412,7 @@ def test_module_constants_of_other_modules_and_class_attributes_as_static_argume
             '(non-static) argument, or pass a hashable value (tuple, int, str)'),
         (   'JAX207',
             'main.py',
-            25,
+            26,
             38,
             'A list (`HIDDEN`, a module-level list of another module of the project) is passed to '
             "`step` in a static position (parameter `hidden`; static_argnames=('params', 'hidden')): "
@@ -405,7 +420,7 @@ def test_module_constants_of_other_modules_and_class_attributes_as_static_argume
             'arguments are not supported. Instead, pass a tuple'),
         (   'JAX207',
             'main.py',
-            26,
+            27,
             24,
             'A list (`Cfg.LAYERS`: the class `Cfg` binds `LAYERS` to `[32, 32]`) is passed to `step` '
             "in a static position (parameter `hidden`; static_argnames=('params', 'hidden')): static "

@@ -378,13 +378,15 @@ _DISPLAY_KINDS = {cst.List: "list", cst.ListComp: "list", cst.Dict: "dict", cst.
                   cst.Set: "set", cst.SetComp: "set"}
 
 
-def display_constants(module: cst.Module) -> dict[str, dict]:
+def display_constants(module: cst.Module, rebound: Optional[Callable[[str], bool]] = None) -> dict[str, dict]:
     """The module-level names a module binds once, at the top level of its body, to a
     list/dict/set display or comprehension (``PARAMS = {"dt": 0.05}``, ``LAYERS: list
     = [64, 64]``), that no other statement of the module binds and no function rebinds
     through ``global``: ``{name: {"display": kind}}`` (``values`` facts: an importer
     passing one as a static argument passes something unhashable, JAX207).  A name
-    mutated in place (``PARAMS["dt"] = 0.1``) keeps its kind."""
+    mutated in place (``PARAMS["dt"] = 0.1``) keeps its kind.  ``rebound``: whether a
+    function rebinds a name through ``global`` (the project index knows); without it
+    the module is walked for ``global`` statements."""
     from jaxlint.model.scopes import writes
     from jaxlint.model.walk import walk_tree
 
@@ -406,7 +408,9 @@ def display_constants(module: cst.Module) -> dict[str, dict]:
     if not found:
         return {}
     out = {name: kind for name, kind in found.items() if len(writes(module, name)) == 1}
-    if out:
+    if out and rebound is not None:
+        out = {name: kind for name, kind in out.items() if not rebound(name)}
+    elif out:
         for n in walk_tree(module):
             if type(n) is cst.Global:
                 for g in n.names:
