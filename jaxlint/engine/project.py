@@ -184,6 +184,10 @@ def _kinds_out(interp: Interpreter) -> dict:
     if returns:
         out["returns"] = returns
     values = returns_model.exported_values(interp)
+    units = interp.index.units
+    for name, known in kinds.display_constants(
+            interp.module, lambda n: any(n in u.global_names and n in u.assigned for u in units)).items():
+        values.setdefault(name, known)  # `PARAMS = {...}`: a dict, whoever imports it (JAX207)
     if values:
         out["values"] = values  # integer constants, the shapes no-argument helpers return
     takes = {}

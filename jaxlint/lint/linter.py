@@ -517,6 +517,11 @@ def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Option
     displays = _display_returns(module)
     if displays:
         out["displays"] = displays  # its functions that build a list/dict/set (JAX207's helpers)
+    from jaxlint.model.kinds import display_constants
+
+    constants = display_constants(module)
+    if constants:
+        out["values"] = constants  # its module-level list/dict/set constants (JAX207's static arguments)
     return out
 
 

@@ -603,6 +603,20 @@ JAXTYPING_DTYPES = frozenset(
     if q.startswith("jaxtyping.") and q not in ("jaxtyping.Array", "jaxtyping.ArrayLike", "jaxtyping.PRNGKeyArray")
 )
 
+# equinox layers whose leaves include a Python function (a field that is not static):
+# plain `jax.jit` cannot make them abstract arrays (TypeError), `eqx.filter_jit` can.
+# From equinox 0.13's nn package: `Pool` and its Max/Avg subclasses (`operation`),
+# `AdaptivePool` and its subclasses (`operation`), `MLP` (`activation`,
+# `final_activation`), `Lambda` (`fn`), `WeightNorm` (`_norm`); each checked under
+# `jax.jit` (TypeError).  `Sequential` holds what it is given.
+EQX_FUNCTION_LEAF_LAYERS = frozenset(
+    "equinox.nn." + n for n in (
+        "Pool", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+        "AdaptivePool", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
+        "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "MLP", "Lambda", "WeightNorm",
+    )
+)
+
 # Annotations that mean "a static Python value".
 STATIC_ANNOTATIONS = frozenset(
     {"int", "bool", "str", "float", "bytes", "type", "None", "typing.Callable",

@@ -228,6 +228,40 @@ def jit_from_export(name: str, decl: dict) -> JitInfo:
     return info
 
 
+# JAX transformations whose result takes the wrapped function's arguments at the same
+# positions and names, and whose `inspect.signature` is the wrapped function's (each
+# wraps it with `functools.wraps`; checked on jax 0.10.2 and equinox 0.13): a jit above
+# them sees the def's own signature.  `jax.vmap` maps positions one to one (an
+# `in_axes=None` argument reaches the def untouched); `jax.grad(argnums=...)` changes
+# what is differentiated, not where the arguments go.
+SIGNATURE_KEEPING = frozenset({
+    "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.jacobian", "jax.hessian",
+    "jax.checkpoint", "jax.remat", "jax.ad_checkpoint.checkpoint", "jax.named_call", "jax.vmap",
+    "jax.custom_jvp", "jax.custom_vjp", "equinox.filter_grad", "equinox.filter_value_and_grad",
+    "equinox.filter_checkpoint", "equinox.filter_vmap",
+})
+
+
+def _wraps_decorator(fn: Unit, qualname) -> bool:
+    """``def deco(f): @functools.wraps(f) def wrapper(*a, **k): ...; return wrapper``:
+    a decorator whose result reports ``f``'s signature (``__wrapped__``)."""
+    node = fn.node
+    if not isinstance(node, cst.FunctionDef) or not fn.params or not isinstance(node.body, cst.IndentedBlock):
+        return False
+    first = fn.params[0].name
+    wrapped = set()
+    for st in node.body.body:
+        if isinstance(st, cst.FunctionDef):
+            for d in st.decorators:
+                dec = d.decorator
+                if isinstance(dec, cst.Call) and qualname(dec.func) == "functools.wraps" and dec.args \
+                        and isinstance(dec.args[0].value, cst.Name) and dec.args[0].value.value == first:
+                    wrapped.add(st.name.value)
+    last = node.body.body[-1] if node.body.body else None
+    ret = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
+    return isinstance(ret, cst.Return) and isinstance(ret.value, cst.Name) and ret.value.value in wrapped
+
+
 def _bound_def(index, site: TransformSite) -> Optional[Unit]:
     """The def or lambda that ``jax.jit(<fn_expr>, ...)`` wraps, from the index's
     bindings (no partials, no aliases)."""
@@ -276,19 +310,52 @@ class JitCalls:
         """``@jax.jit``, ``@jax.jit(...)``, ``@partial(jax.jit, ...)`` on a def."""
         unit = site.target
         decs = unit.node.decorators
-        inner = decs[-1].decorator if decs else None
-        if site.call is not None:
-            innermost = inner is site.call
-        else:
-            d = dotted_name(inner) if isinstance(inner, (cst.Name, cst.Attribute)) else None
-            q = self.ctx.imports.resolve_dotted(d) if d else None
-            innermost = q is not None and apis.canonical(q) in JIT_NAMES
-        # only the innermost decorator sees the def's own signature
-        info = _declaration(site.call, unit, site, innermost, innermost and len(decs) == 1 and unit.cls is None)
+        at = None
+        for k, d in enumerate(decs):
+            dec = d.decorator
+            if site.call is not None:
+                if dec is site.call:
+                    at = k
+                    break
+            elif isinstance(dec, (cst.Name, cst.Attribute)):
+                name = dotted_name(dec)
+                q = self.ctx.imports.resolve_dotted(name) if name else None
+                if q is not None and apis.canonical(q) in JIT_NAMES:
+                    at = k
+        # jit sees the def's own signature when it is the innermost decorator, or when
+        # every decorator under it keeps the signature (`@jax.grad`, `@jax.checkpoint`,
+        # a `functools.wraps` wrapper: `inspect.signature` follows `__wrapped__`, and
+        # the call's arguments reach the def at the same positions)
+        innermost = at is not None and all(self._keeps_signature(d.decorator) for d in decs[at + 1:])
+        info = _declaration(site.call, unit, site, innermost, innermost and at == 0 and unit.cls is None)
         if info is None:
             return
         self._declared[id(site.call) if site.call is not None else id(unit.node)] = info
         self._decorated.setdefault(id(unit), info)
+
+    def _keeps_signature(self, dec: cst.BaseExpression) -> bool:
+        """A decorator whose result takes the decorated def's arguments at the same
+        positions and names and reports its signature: a JAX transformation of
+        ``SIGNATURE_KEEPING`` (bare, called with keywords, or through ``partial``), or a
+        decorator def of this file that returns a ``functools.wraps(fn)`` wrapper."""
+        ctx = self.ctx
+        if isinstance(dec, cst.Call):
+            q = ctx.qualname(dec.func)
+            if q in apis.PARTIALS:
+                pos = [a for a in dec.args if a.keyword is None]
+                return bool(pos) and pos[0] is dec.args[0] and self._keeps_signature(pos[0].value)
+            # `@jax.grad(argnums=1)`, `@jax.checkpoint(policy=...)`: the transformation's keywords
+            return q is not None and apis.canonical(q) in SIGNATURE_KEEPING \
+                and all(a.keyword is not None for a in dec.args)
+        if not isinstance(dec, (cst.Name, cst.Attribute)):
+            return False
+        q = ctx.qualname(dec)
+        if q is not None and apis.canonical(q) in SIGNATURE_KEEPING:
+            return True
+        if isinstance(dec, cst.Name):
+            fn = ctx.index.module_unit.defs.get(dec.value)
+            return fn is not None and _wraps_decorator(fn, ctx.qualname)
+        return False
 
     # -- queries ---------------------------------------------------------------------
     def declaration(self, call: cst.CSTNode) -> Optional[JitInfo]:

@@ -424,6 +424,50 @@ def display_return(unit) -> Optional[str]:
     return DISPLAY + found.pop() if len(found) == 1 else None
 
 
+_DISPLAY_KINDS = {cst.List: "list", cst.ListComp: "list", cst.Dict: "dict", cst.DictComp: "dict",
+                  cst.Set: "set", cst.SetComp: "set"}
+
+
+def display_constants(module: cst.Module, rebound: Optional[Callable[[str], bool]] = None) -> dict[str, dict]:
+    """The module-level names a module binds once, at the top level of its body, to a
+    list/dict/set display or comprehension (``PARAMS = {"dt": 0.05}``, ``LAYERS: list
+    = [64, 64]``), that no other statement of the module binds and no function rebinds
+    through ``global``: ``{name: {"display": kind}}`` (``values`` facts: an importer
+    passing one as a static argument passes something unhashable, JAX207).  A name
+    mutated in place (``PARAMS["dt"] = 0.1``) keeps its kind.  ``rebound``: whether a
+    function rebinds a name through ``global`` (the project index knows); without it
+    the module is walked for ``global`` statements."""
+    from jaxlint.model.scopes import writes
+    from jaxlint.model.walk import walk_tree
+
+    found: dict[str, str] = {}
+    for stmt in module.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            t = type(small)
+            if t is cst.Assign and len(small.targets) == 1 and type(small.targets[0].target) is cst.Name:
+                name, value = small.targets[0].target.value, small.value
+            elif t is cst.AnnAssign and type(small.target) is cst.Name and small.value is not None:
+                name, value = small.target.value, small.value
+            else:
+                continue
+            kind = _DISPLAY_KINDS.get(type(value))
+            if kind is not None and not name.startswith("__"):
+                found[name] = kind
+    if not found:
+        return {}
+    out = {name: kind for name, kind in found.items() if len(writes(module, name)) == 1}
+    if out and rebound is not None:
+        out = {name: kind for name, kind in out.items() if not rebound(name)}
+    elif out:
+        for n in walk_tree(module):
+            if type(n) is cst.Global:
+                for g in n.names:
+                    out.pop(g.name.value, None)
+    return {name: {"display": kind} for name, kind in sorted(out.items())}
+
+
 def call_kind(q: Optional[str]) -> str:
     """The kind of what a call of the function ``q`` (a qualified name) returns,
     whatever its arguments: ``key``/``keys`` for ``jax.random`` key makers, ``array``

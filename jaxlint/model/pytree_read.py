@@ -214,6 +214,76 @@ def class_record(
     how = class_hashing(node, [q for b in node.bases if b.keyword is None and (q := qualname(b.value))], qualname)
     if how is not None:
         out["hash"] = how._asdict()  # how its instances hash (static jit arguments, model/hashing.py)
+    leaves = function_leaf_fields(node, qualname)
+    if leaves:
+        out["fnleaf"] = leaves  # fields holding a Python function (plain jax.jit cannot take it, JAX209)
+    return out
+
+
+def function_leaf(value: cst.BaseExpression, qualname: QualFn,
+                  local: Callable[[str], Optional[str]] = lambda _: None) -> Optional[str]:
+    """What a field value holds when it puts a Python function among a Module's leaves:
+    an equinox layer of ``apis.EQX_FUNCTION_LEAF_LAYERS`` (``nn.MaxPool2d(3)``), an
+    ``eqx.nn.Sequential`` given one (or a JAX function) in its list, a JAX function
+    itself (``jax.nn.relu``), or (``local``) a class of the same module built here whose
+    own fields do; None otherwise."""
+    if isinstance(value, cst.Call):
+        q = qualname(value.func)
+        if q in apis.EQX_FUNCTION_LEAF_LAYERS:
+            return f"an `{q.replace('equinox.', 'eqx.')}`"
+        if q == "equinox.nn.Sequential" and value.args and isinstance(value.args[0].value, (cst.List, cst.Tuple)):
+            for el in value.args[0].value.elements:
+                inner = function_leaf(el.value, qualname, local)
+                if inner is not None:
+                    return f"an `eqx.nn.Sequential` holding {inner}"
+            return None
+        if isinstance(value.func, cst.Name):
+            inner = local(value.func.value)
+            return f"a `{value.func.value}` whose {inner}" if inner is not None else None
+        return None
+    if isinstance(value, (cst.Name, cst.Attribute)):
+        q = qualname(value)
+        if q is not None and q.startswith(("jax.nn.", "jax.numpy.")) and q.count(".") == 2 \
+                and q.rsplit(".", 1)[1][:1].islower():
+            return f"the function `{q.replace('jax.numpy.', 'jnp.')}`"
+    return None
+
+
+def function_leaf_fields(node: cst.ClassDef, qualname: QualFn,
+                         local: Callable[[str], Optional[str]] = lambda _: None) -> dict[str, str]:
+    """The fields of an equinox Module (a direct subclass of ``equinox.Module``) that
+    hold a Python function as a leaf: a non-static field whose class-body default, or
+    what ``__init__`` sets it to at the top level of its body, is a ``function_leaf``:
+    field -> what it holds."""
+    if not any(b.keyword is None and qualname(b.value) == "equinox.Module" for b in node.bases):
+        return {}
+    static: set[str] = set()
+    out: dict[str, str] = {}
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    for stmt in body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    v = small.value
+                    if isinstance(v, cst.Call) and declares_static(v):
+                        static.add(small.target.value)
+                    elif v is not None:
+                        what = function_leaf(v, qualname, local)
+                        if what is not None:
+                            out[small.target.value] = what
+    init = _method(node, "__init__")
+    if init is not None and isinstance(init.body, cst.IndentedBlock):
+        for stmt in init.body.body:
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                continue
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                    t = small.targets[0].target
+                    if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self" \
+                            and t.attr.value not in static:
+                        what = function_leaf(small.value, qualname, local)
+                        if what is not None:
+                            out.setdefault(t.attr.value, what)
     return out
 
 

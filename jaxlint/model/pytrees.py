@@ -115,6 +115,8 @@ def resolve(record: dict, base_of: Callable[[str], Optional[dict]], depth: int =
     out = {"reg": reg, "fields": fields, "ann": anns}
     if record.get("hash"):
         out["hash"] = record["hash"]  # the class's own (model/hashing.py): never its bases'
+    if record.get("fnleaf"):
+        out["fnleaf"] = record["fnleaf"]  # its fields holding a Python function (pytree_read.py)
     return out
 
 

@@ -8,10 +8,15 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import apis
 from jaxlint.model.walk import assigned_in, int_value, positional_args, walk_tree
 
 
 _FILTER_JITS = frozenset({"equinox.filter_jit"})
+_NNX_JITS = frozenset({"flax.nnx.jit"})
+# flax NNX optimizers: their optax transformation is part of the static graph
+_NNX_OPTIMIZERS = frozenset({"flax.nnx.Optimizer", "flax.nnx.ModelAndOptimizer",
+                             "flax.nnx.optimizer.Optimizer", "flax.nnx.training.optimizer.Optimizer"})
 
 
 def _loop_counters(ctx) -> dict[str, cst.CSTNode]:
@@ -124,7 +129,12 @@ class VaryingStaticArgument(Rule):
         "that equals only itself: an optax optimizer (`optax.adam(1e-3)`, a tuple of new "
         "functions), a `functools.partial(...)`, a lambda, written in the call or bound once by "
         "the loop's body; static means declared by `static_argnums`/`static_argnames`, or any "
-        "argument of a function decorated with `eqx.filter_jit`."
+        "argument of a function decorated with `eqx.filter_jit`. Under `flax.nnx.jit` "
+        "(decorated, through `partial`, or `step = nnx.jit(f)`): an `nnx.Optimizer`/"
+        "`nnx.ModelAndOptimizer` made in the loop with an optax optimizer made in the loop too "
+        "(`nnx.Optimizer(model, optax.adam(1e-3))`): the optax transformation is part of the "
+        "optimizer's static graph, so every call traces again (3 traces for 3 epochs, counted "
+        "with flax 0.12; building `tx` once before the loop gives 1)."
     )
     why_bad = (
         "Static arguments are part of the compile-cache key: every distinct value traces and "
@@ -256,6 +266,29 @@ class VaryingStaticArgument(Rule):
                 return x
             """
         ),
+        # the optax transformation made once: the optimizers rebuilt around it trace once
+        Valid(
+            """
+            import jax.numpy as jnp
+            import optax
+            from flax import nnx
+
+
+            @nnx.jit
+            def train_one_epoch(model, opt, x):
+                loss, grads = nnx.value_and_grad(lambda m: jnp.mean(m(x) ** 2))(model)
+                opt.update(model, grads)
+                return loss
+
+
+            def train(x, n_epochs):
+                tx = optax.adam(1e-3)
+                for epoch in range(n_epochs):
+                    model = nnx.Linear(4, 1, rngs=nnx.Rngs(epoch))
+                    opt = nnx.Optimizer(model, tx, wrt=nnx.Param)
+                    train_one_epoch(model, opt, x)
+            """
+        ),
     ]
 
     INVALID = [
@@ -283,6 +316,33 @@ class VaryingStaticArgument(Rule):
             expected=[(15, 22)],
             messages=[
                 "`act`, a new lambda, made in every iteration, is passed as the static argument `fn` (position 1) of jit: a static argument is looked up in the compile cache by hash and equality, and this object equals only itself, so every call traces and compiles again. Make it once, before the loop",
+            ],
+        ),
+        # an `nnx.Optimizer` rebuilt every epoch with a new optax transformation, passed to
+        # an `nnx.jit` step: the transformation is in the optimizer's static graph
+        Invalid(
+            """
+            import jax.numpy as jnp
+            import optax
+            from flax import nnx
+
+
+            @nnx.jit
+            def train_one_epoch(model, opt, x):
+                loss, grads = nnx.value_and_grad(lambda m: jnp.mean(m(x) ** 2))(model)
+                opt.update(model, grads)
+                return loss
+
+
+            def train(x, n_epochs):
+                for epoch in range(n_epochs):
+                    model = nnx.Linear(4, 1, rngs=nnx.Rngs(epoch))
+                    opt = nnx.Optimizer(model, optax.adam(1e-3), wrt=nnx.Param)
+                    train_one_epoch(model, opt, x)
+            """,
+            expected=[(17, 32)],
+            messages=[
+                "`opt`, an `nnx.Optimizer` holding a new optax optimizer `optax.adam(...)` (a tuple of new functions), made in every iteration, is passed to `train_one_epoch`, an `nnx.jit` function: the optax transformation is part of the optimizer's static graph, which `nnx.jit` looks up in its compile cache by equality, and a new optax optimizer (a tuple of new functions) equals only itself, so every call traces and compiles again. Make the optax optimizer once, before the loop (`tx = optax.adam(...)`), and pass that `tx` to each `nnx.Optimizer`",
             ],
         ),
         # a static argument made anew in every iteration as an object that equals only itself:
@@ -447,6 +507,21 @@ class VaryingStaticArgument(Rule):
         elif ctx.value(node.func).transform in _FILTER_JITS or self._filter_jitted(node.func):
             candidates = [(a.value, f"`{ctx.code(a.value).strip()}`") for a in node.args if not a.star]
             jit = "`eqx.filter_jit` (every argument that is not an array is static)"
+        elif ctx.value(node.func).transform in _NNX_JITS or self._filter_jitted(node.func, _NNX_JITS):
+            for a in node.args:
+                what = None if a.star else self._fresh_nnx_optimizer(a.value)
+                if what is None:
+                    continue
+                self.report(
+                    a.value,
+                    f"{what[0].upper() + what[1:]}, made in every iteration, is passed to `{ctx.code(node.func).strip()}`, "
+                    f"an `nnx.jit` function: the optax transformation is part of the optimizer's "
+                    f"static graph, which `nnx.jit` looks up in its compile cache by equality, and a "
+                    f"new optax optimizer (a tuple of new functions) equals only itself, so every call "
+                    f"traces and compiles again. Make the optax optimizer once, before the loop "
+                    f"(`tx = optax.adam(...)`), and pass that `tx` to each `nnx.Optimizer`",
+                )
+            return
         else:
             return
         for e, where in candidates:
@@ -461,16 +536,50 @@ class VaryingStaticArgument(Rule):
                 f"Make it once, before the loop",
             )
 
-    def _filter_jitted(self, func: cst.BaseExpression) -> bool:
-        """``func`` names a function of this file decorated with ``eqx.filter_jit`` (under
-        other decorators too)."""
+    def _filter_jitted(self, func: cst.BaseExpression, jits: frozenset = _FILTER_JITS) -> bool:
+        """``func`` names a function of this file decorated with one of ``jits``
+        (``eqx.filter_jit``; under other decorators too, called with keywords or
+        through ``functools.partial``)."""
         ctx = self.ctx
         if not isinstance(func, cst.Name):
             return False
         unit = ctx.unit.lookup_def(func.value)
         node = unit.node if unit is not None else None
-        return isinstance(node, cst.FunctionDef) and any(
-            ctx.qualname(d.decorator) in _FILTER_JITS for d in node.decorators)
+        if not isinstance(node, cst.FunctionDef):
+            return False
+        for d in node.decorators:
+            dec = d.decorator
+            if isinstance(dec, cst.Call):
+                q = ctx.qualname(dec.func)
+                if q in apis.PARTIALS and dec.args and dec.args[0].keyword is None:
+                    q = ctx.qualname(dec.args[0].value)
+            else:
+                q = ctx.qualname(dec)
+            if q in jits:
+                return True
+        return False
+
+    def _fresh_nnx_optimizer(self, e: cst.BaseExpression) -> Optional[str]:
+        """``nnx.Optimizer(model, optax.adam(1e-3))`` made in the loop around the call
+        (written there, or a name the loop's body binds once to it) with an optax
+        optimizer made in the loop too (written in the call, or a name the loop binds
+        once): what it is."""
+        ctx = self.ctx
+        made = e
+        if isinstance(e, cst.Name):
+            made = _bound_in_loop(ctx, e.value)
+        if not isinstance(made, cst.Call) or ctx.qualname(made.func) not in _NNX_OPTIMIZERS:
+            return None
+        tx = next((a.value for a in made.args if a.keyword is not None and a.keyword.value == "tx"), None)
+        if tx is None:
+            pos = [a for a in made.args if a.keyword is None]
+            tx = pos[1].value if len(pos) > 1 else None
+        fresh = self._fresh_object(tx) if tx is not None else None
+        if fresh is None or "optax" not in fresh:
+            return None
+        short = ctx.code(made.func).strip()
+        return f"`{ctx.code(e).strip()}`, an `{short}` holding {fresh}" if made is not e \
+            else f"an `{short}` holding {fresh}"
 
     def _fresh_object(self, e: cst.BaseExpression) -> Optional[str]:
         """What ``e`` is when it is an object that equals only itself, made in the loop:

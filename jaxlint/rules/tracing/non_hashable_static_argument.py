@@ -36,14 +36,23 @@ class NonHashableStaticArg(Rule):
     seed = "The Sharp Bits § Control Flow, static_argnums (seed 000); FAQ § Abstract tracer value encountered (seed 001); tutorial § jit: static argnums, strings (seed 002); study notes § static args (seed 003)"
     what_it_does = (
         "At calls of functions jitted in the same file (`@jax.jit`, `@partial(jax.jit, "
-        "static_argnums=...)`, `f2 = jax.jit(f, static_argnames=...)`, "
+        "static_argnums=...)`, also stacked over decorators that keep the def's signature: "
+        "`@jax.grad`, `@jax.value_and_grad`, `@jax.jacfwd`/`jacrev`/`hessian`, `@jax.checkpoint`/"
+        "`remat`, `@jax.vmap`, `@jax.custom_jvp`/`custom_vjp`, `@jax.named_call`, "
+        "`@eqx.filter_grad`/`filter_value_and_grad`/`filter_checkpoint`/`filter_vmap`, or a "
+        "decorator of the file returning a `functools.wraps(fn)` wrapper; "
+        "`f2 = jax.jit(f, static_argnames=...)`, "
         "`jax.jit(f, ...)(...)`), flags arguments in static positions that cannot be hashed: "
         "list/dict/set displays and comprehensions, `list(...)`/`dict(...)`/`set(...)`, "
         "names bound to a list display, JAX arrays, NumPy arrays built by `np.array`/"
         "`np.zeros`..., and tracers (a static argument fed from traced code). A parameter of the "
         "calling function passed on unchanged is judged by that function's calls in the file: "
         "`def grid(f, limits): return _grid(f, limits)` with `grid(f, [-2, 2])` (or a module-level "
-        "name bound only to a list/dict/set display) is reported at the jitted call.\n\n"
+        "name bound only to a list/dict/set display) is reported at the jitted call. A "
+        "module-level name another module of the project binds once to a list/dict/set display "
+        "(`from config import PARAMS`, `config.PARAMS`; also a configuration module that never "
+        "names JAX), and a class attribute the class body binds once to one (`Config.LAYERS`, "
+        "`self.LAYERS`, a plain class of the file, `.LAYERS` assigned nowhere) count too.\n\n"
         "Instances of the file's dataclasses too: a plain `@dataclass` (eq=True, not frozen) has "
         "no hash at all, and a `frozen=True`/`unsafe_hash=True` one (or `@flax.struct.dataclass`) "
         "hashes its fields, so a field given an array, a list or another such instance (or one "
@@ -85,7 +94,21 @@ class NonHashableStaticArg(Rule):
         "with a JAX or NumPy array in a field it declares static (`struct.field(pytree_node="
         "False)`, `eqx.field(static=True)`), when the function is called twice in the file or in "
         "a loop: the second call compares the static fields with the cached structure's, and "
-        "`==` on arrays raises (a list there compares by value and is left alone)."
+        "`==` on arrays raises (a list there compares by value and is left alone).\n\n"
+        "And at the declaration itself: a field a pytree class declares static "
+        "(`eqx.field(static=True)` of an `equinox.Module`, `struct.field(pytree_node=False)` of "
+        "`@flax.struct.dataclass`/`PyTreeNode`, `dataclasses.field(metadata={\"static\": True})` "
+        "under `@jax.tree_util.register_dataclass`) that is annotated as an array (`jax.Array`, "
+        "`jnp.ndarray`, `np.ndarray`, `Float[Array, ...]`; not `ArrayLike`/`chex.Array`, which "
+        "admit numbers) or that `__init__` sets to a JAX or NumPy array, whoever builds the "
+        "instances and whatever jits them (`eqx.filter_jit` too). equinox 0.13 warns when such an "
+        "instance is built (`UserWarning: A JAX array is being set as static! This can result in "
+        "unexpected behavior and is usually a mistake to do.`), and the second call of a jitted "
+        "function with another instance raises `ValueError: Exception raised while checking "
+        "equality of metadata fields of pytree. Make sure that metadata fields are hashable and "
+        "have simple equality semantics. (Note: arrays cannot be passed as metadata fields!)` "
+        "(under `eqx.filter_jit`, wrapped in `static arguments should be comparable using "
+        "__eq__`)."
     )
     why_bad = (
         "`jit` caches compiled code by the value of static arguments, so they must be "
@@ -708,6 +731,8 @@ class NonHashableStaticArg(Rule):
         # raises ValueError (checked with JAX)
         Invalid(
             """
+            from typing import Any
+
             import equinox as eqx
             import jax
             import jax.numpy as jnp
@@ -717,12 +742,12 @@ class NonHashableStaticArg(Rule):
 
             class Grid(eqx.Module):
                 values: jax.Array
-                weights: np.ndarray = eqx.field(static=True)
+                weights: Any = eqx.field(static=True)
 
 
             @struct.dataclass
             class Config:
-                table: jax.Array = struct.field(pytree_node=False)
+                table: Any = struct.field(pytree_node=False)
                 scale: float = 1.0
 
 
@@ -735,10 +760,43 @@ class NonHashableStaticArg(Rule):
                 cfg = Config(jnp.arange(3.0))
                 out = total(Grid(jnp.ones(3), np.ones(2)), cfg)
             """,
-            expected=[(26, 17), (26, 48)],
+            expected=[(28, 17), (28, 48)],
             messages=[
                 "`Grid(jnp.ones(3), np.ones(2))`, an instance of `Grid` whose static field `weights` (declared static: part of the tree structure, not a leaf) is a NumPy array, is passed to `total` (parameter `grid`): jit compares the static fields with the cached call's, and `==` on arrays raises ValueError (arrays cannot be passed as metadata fields). Make the field a leaf (drop `pytree_node=False`/`static=True`) or store a hashable value (a tuple, a number)",
                 "`cfg`, an instance of `Config` whose static field `table` (declared static: part of the tree structure, not a leaf) is a JAX array, is passed to `total` (parameter `cfg`): jit compares the static fields with the cached call's, and `==` on arrays raises ValueError (arrays cannot be passed as metadata fields). Make the field a leaf (drop `pytree_node=False`/`static=True`) or store a hashable value (a tuple, a number)",
+            ],
+        ),
+        # a static field declared as an array, or set to one by `__init__`: reported at the
+        # declaration, whatever jits the instances (`eqx.filter_jit` too) and wherever they
+        # are built (equinox 0.13 warns at construction; the second call with another
+        # instance raises)
+        Invalid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+            import jax.random as jr
+
+
+            class Data(eqx.Module):
+                data: jax.Array = eqx.field(static=True)
+
+                def __init__(self, seed):
+                    self.data = jr.uniform(jr.PRNGKey(seed), (10, 10))
+
+
+            class Lookup(eqx.Module):
+                table: object = eqx.field(static=True)
+                size: tuple = eqx.field(static=True)
+
+                def __init__(self, n):
+                    self.table = jnp.eye(n)
+                    self.size = (n, n)
+            """,
+            expected=[(8, 5), (15, 5)],
+            messages=[
+                "The static field `data` of the equinox Module `Data` (`eqx.field(static=True)`: part of the tree structure, not a leaf) is annotated `jax.Array`: jit hashes the static fields and compares them with `==` against the cached call's, so a second call with another instance raises ValueError: Exception raised while checking equality of metadata fields of pytree (arrays cannot be passed as metadata fields) (equinox warns when an instance is built: A JAX array is being set as static!). Make the field a leaf (drop the static marker) or store a hashable value (a tuple, a number)",
+                "The static field `table` of the equinox Module `Lookup` (`eqx.field(static=True)`: part of the tree structure, not a leaf) is set to a JAX array by `__init__` (`self.table = jnp.eye(n)`): jit hashes the static fields and compares them with `==` against the cached call's, so a second call with another instance raises ValueError: Exception raised while checking equality of metadata fields of pytree (arrays cannot be passed as metadata fields) (equinox warns when an instance is built: A JAX array is being set as static!). Make the field a leaf (drop the static marker) or store a hashable value (a tuple, a number)",
             ],
         ),
         # a hashed field that `__init__` fills with an array or a dict of its own making (not
@@ -1439,10 +1497,68 @@ class NonHashableStaticArg(Rule):
                     if what is not None:
                         return what if isinstance(bound, (cst.Name, cst.Attribute)) or " (" in what \
                             else f"{what} (`{e.value}` is bound to `{_short(ctx.code(bound))}`)"
-            return self._from_callers(e.value)
+            return self._imported_display(e) or self._from_callers(e.value)
         if isinstance(e, cst.Attribute) and depth < 4:
-            return self._constructor_arg(e, depth) or self._init_field(e)
+            return self._constructor_arg(e, depth) or self._init_field(e) or self._imported_display(e) \
+                or self._class_attribute(e)
         return None
+
+    def _imported_display(self, e: cst.BaseExpression) -> Optional[str]:
+        """``PARAMS`` imported from another module of the project (``from env import
+        PARAMS``, or ``env.PARAMS``) that binds it once to a list/dict/set display there
+        (``values`` facts, ``model/kinds.py`` ``display_constants``)."""
+        ctx = self.ctx
+        if not ctx.index.imported_values:
+            return None
+        written = dotted_name(e)
+        known = ctx.index.imported_values.get(written) if written is not None else None
+        if known is None or "display" not in known or ctx.local(written.split(".", 1)[0]) is not None:
+            return None
+        return f"a {known['display']} (`{written}`, a module-level {known['display']} of another module of the project)"
+
+    def _class_attribute(self, e: cst.Attribute) -> Optional[str]:
+        """``Config.LAYERS`` (or ``self.LAYERS`` in a method of ``Config``) where the class
+        ``Config`` of this file binds ``LAYERS`` once in its body to a list/dict/set
+        display, and no statement of the file assigns ``.LAYERS``."""
+        ctx = self.ctx
+        if not isinstance(e.value, cst.Name):
+            return None
+        owner = e.value.value
+        if owner == "self":
+            cls = ctx.unit.cls if ctx.unit.params and ctx.unit.params[0].name == "self" else None
+        else:
+            cls = None
+            if ctx.unit.param(owner) is None and (ctx.unit.is_module or owner not in ctx.unit.assigned):
+                cls = next((c for c in ctx.index.classes if c.name == owner
+                            and any(n is c.node for n in ctx.module.body)), None)
+        if cls is None or not any(n is cls.node for n in ctx.module.body):
+            return None
+        attr = e.attr.value
+        if any(w[1] == attr for w in self._attribute_writes()):
+            return None  # assigned somewhere (`self.LAYERS = ...`, `Config.LAYERS = ...`)
+        value = None
+        for stmt in cls.node.body.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign) and any(
+                            isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
+                        if value is not None:
+                            return None
+                        value = small.value
+                    elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                            and small.target.value == attr:
+                        if value is not None:
+                            return None
+                        value = small.value
+            elif isinstance(stmt, cst.FunctionDef) and stmt.name.value == attr:
+                return None
+        what = _display(value) if value is not None else None
+        if what is None:
+            return None
+        if cls.bases or any(d for d in cls.node.decorators):
+            # a dataclass field's default, or a base that may rebind it: only a plain class
+            return None
+        return f"{what} (`{ctx.code(e).strip()}`: the class `{cls.name}` binds `{attr}` to `{_short(ctx.code(value))}`)"
 
     def _init_field(self, e: cst.Attribute) -> Optional[str]:
         """``self.cfg`` in a method (or ``m.cfg`` with ``m`` bound once to ``Model(...)``)
@@ -1556,6 +1672,101 @@ class NonHashableStaticArg(Rule):
         return None
 
     _STATIC_FIELD_CLASSES = ("flax.struct.dataclass", "flax.struct.PyTreeNode")
+    # what makes a class's `static=True`/`pytree_node=False`/`metadata={"static": True}`
+    # fields part of its tree structure: a decorator, or a base
+    _STATIC_FIELD_DECORATORS = frozenset({"flax.struct.dataclass", "jax.tree_util.register_dataclass",
+                                          "jax.tree.register_dataclass"})
+    _STATIC_FIELD_BASES = frozenset({"equinox.Module", "flax.struct.PyTreeNode"})
+    # annotations that admit arrays only (not `ArrayLike`/`chex.Array`, which admit numbers)
+    _ARRAY_ONLY = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array", "numpy.ndarray"})
+
+    def _array_annotation(self, ann: cst.BaseExpression) -> Optional[str]:
+        """``jax.Array``, ``np.ndarray``, ``Float[Array, "n"]``: how it is written."""
+        ctx = self.ctx
+        e = ann
+        if isinstance(e, cst.Subscript):
+            q = ctx.qualname(e.value)
+            if q not in apis.JAXTYPING_DTYPES or not e.slice or not isinstance(e.slice[0].slice, cst.Index):
+                return None
+            e = e.slice[0].slice.value
+        if isinstance(e, cst.SimpleString):
+            return None
+        q = ctx.qualname(e) if isinstance(e, (cst.Name, cst.Attribute)) else None
+        return ctx.code(ann).strip() if q in self._ARRAY_ONLY else None
+
+    def _static_declarations(self, info) -> dict[str, cst.AnnAssign]:
+        """The fields a pytree class declares static (``eqx.field(static=True)``,
+        ``struct.field(pytree_node=False)``, ``dataclasses.field(metadata={"static":
+        True})`` under ``jax.tree_util.register_dataclass``): name -> declaration."""
+        ctx = self.ctx
+        node = info.node
+        decorated = False
+        for d in node.decorators:
+            dec = d.decorator
+            q = ctx.qualname(dec.func if isinstance(dec, cst.Call) else dec)
+            if q in apis.PARTIALS and isinstance(dec, cst.Call) and dec.args:
+                q = ctx.qualname(dec.args[0].value)
+            if q in self._STATIC_FIELD_DECORATORS:
+                decorated = True
+        if not decorated and not any(b in self._STATIC_FIELD_BASES for b in info.bases):
+            return {}
+        out: dict[str, cst.AnnAssign] = {}
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                            and isinstance(small.value, cst.Call) and declares_static(small.value):
+                        out[small.target.value] = small
+        return out
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """``self.data = jr.uniform(...)`` in the ``__init__`` of a pytree class whose
+        ``data`` is declared static: remembered for ``finish``."""
+        unit = self.ctx.unit
+        if unit.name != "__init__" or unit.cls is None or len(node.targets) != 1:
+            return
+        t = node.targets[0].target
+        if not (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self"):
+            return
+        kind = self.ctx.value(node.value).kind
+        if kind in (V.ARRAY, V.NPARRAY):
+            made = getattr(self, "_init_arrays", None)
+            if made is None:
+                made = self._init_arrays = {}
+            made.setdefault((id(unit.cls.node), t.attr.value), (node.value, kind))
+
+    def finish(self) -> None:
+        """A pytree class field declared static that holds an array: annotated as one
+        (``data: jax.Array = eqx.field(static=True)``) or set to one by ``__init__``.
+        Reported at the declaration, whatever jits its instances (``jax.jit``,
+        ``eqx.filter_jit``) and wherever they are built."""
+        ctx = self.ctx
+        made = getattr(self, "_init_arrays", None) or {}
+        for info in ctx.index.classes:
+            fields = self._static_declarations(info)
+            for name, decl in fields.items():
+                ann = self._array_annotation(decl.annotation.annotation)
+                if ann is not None:
+                    what = f"is annotated `{ann}`"
+                elif (id(info.node), name) in made:
+                    value, kind = made[(id(info.node), name)]
+                    what = (f"is set to {'a NumPy' if kind == V.NPARRAY else 'a JAX'} array by `__init__` "
+                            f"(`self.{name} = {_short(ctx.code(value))}`)")
+                else:
+                    continue
+                lib = "equinox Module" if "equinox.Module" in info.bases else "pytree class"
+                warn = (" (equinox warns when an instance is built: A JAX array is being set as static!)"
+                        if lib == "equinox Module" else "")
+                self.report(
+                    decl.target,
+                    f"The static field `{name}` of the {lib} `{info.name}` "
+                    f"(`{_short(ctx.code(decl.value))}`: part of the tree structure, not a leaf) {what}: "
+                    f"jit hashes the static fields and compares them with `==` against the cached "
+                    f"call's, so a second call with another instance raises ValueError: Exception raised "
+                    f"while checking equality of metadata fields of pytree (arrays cannot be passed as "
+                    f"metadata fields){warn}. Make the field a leaf (drop the static marker) or store a "
+                    f"hashable value (a tuple, a number)",
+                )
 
     def _static_field(self, call: cst.Call, e: cst.BaseExpression, pname: Optional[str], position) -> None:
         """An instance of a pytree class of this file (``@flax.struct.dataclass``, an
@@ -1583,7 +1794,9 @@ class NonHashableStaticArg(Rule):
                 for small in stmt.body:
                     if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
                         fields.append(small.target.value)
-                        if isinstance(small.value, cst.Call) and declares_static(small.value):
+                        if isinstance(small.value, cst.Call) and declares_static(small.value) \
+                                and self._array_annotation(small.annotation.annotation) is None:
+                            # (a field annotated as an array is reported at its declaration)
                             static.add(small.target.value)
             elif isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
                 return  # its own constructor: the arguments need not be the fields

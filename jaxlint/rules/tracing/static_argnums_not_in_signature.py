@@ -63,14 +63,14 @@ class StaticArgnumsOutOfSignature(Rule):
             apply_jit = jax.jit(apply, static_argnums=(0, 3), static_argnames=('axis',))
             """
         ),
-        # another decorator below jit changes the signature: not checked
+        # another decorator below jit changes the signature (no `functools.wraps`: jit
+        # sees `inner(*a)`): not checked
         Valid(
             """
-            from functools import partial, wraps
+            from functools import partial
             import jax
 
             def logged(fn):
-                @wraps(fn)
                 def inner(*a):
                     return fn(*a)
                 return inner
@@ -106,6 +106,35 @@ class StaticArgnumsOutOfSignature(Rule):
             expected=[(4, 35)],
             messages=[
                 "static_argnums index 2 is outside the signature of `resize`: JAX raises ValueError: Jitted function has static_argnums=(2,), but only accepts 2 positional arguments. Indices count from 0",
+            ],
+        ),
+        # decorators under jit that keep the signature (`functools.wraps`, `jax.grad`):
+        # `inspect.signature` follows `__wrapped__`, and jit checks against it
+        Invalid(
+            """
+            from functools import partial, wraps
+            import jax
+
+            def logged(fn):
+                @wraps(fn)
+                def inner(*a):
+                    return fn(*a)
+                return inner
+
+            @partial(jax.jit, static_argnums=(2,))
+            @logged
+            def f(x):
+                return x
+
+            @partial(jax.jit, static_argnames="mode")
+            @jax.grad
+            def loss(w, x):
+                return (w * x).sum()
+            """,
+            expected=[(10, 35), (15, 35)],
+            messages=[
+                "static_argnums index 2 is outside the signature of `f`: JAX raises ValueError: Jitted function has static_argnums=(2,), but only accepts 1 positional arguments. Indices count from 0",
+                "static_argnames names `mode`, which is not a parameter of `loss`: JAX raises ValueError: Jitted function has invalid argnames {'mode'} in static_argnames. Function does not take these args",
             ],
         ),
         Invalid(

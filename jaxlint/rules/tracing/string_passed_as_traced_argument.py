@@ -8,14 +8,15 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import apis
 from jaxlint.model import values as V
+from jaxlint.model.pytree_read import function_leaf, function_leaf_fields
 from jaxlint.model.scopes import bound_once
 from jaxlint.model.walk import children, dotted_name, walk_tree
 
 
 # equinox modules whose pytree leaves include a function (JAX 0.10.2, equinox 0.13:
 # `jax.jit(f)(module)` raises TypeError; Linear, Conv, GRUCell, LayerNorm... do not)
-_FUNCTION_LEAF_MODULES = frozenset({"equinox.nn.Lambda", "equinox.nn.MLP"})
 
 # optax's optimizer constructors: a GradientTransformation, a NamedTuple of two functions
 _OPTAX_OPTIMIZERS = frozenset({
@@ -94,8 +95,14 @@ class StringToTracedArg(Rule):
     what_it_does = (
         "At calls of functions jitted in the same file, flags string literals (and f-strings) "
         "passed to parameters that are not declared static with `static_argnums`/"
-        "`static_argnames`; and an `eqx.nn.Lambda`/`eqx.nn.MLP` (built there or bound once to a "
-        "name) passed to plain `jax.jit` for a traced parameter: their leaves include a function. "
+        "`static_argnames`; and an equinox layer whose leaves include a Python function (built "
+        "there or bound once to a name) passed to plain `jax.jit` for a traced parameter: "
+        "`eqx.nn.Lambda`, `eqx.nn.MLP` (its activations), the pooling layers (`Pool`, "
+        "`MaxPool1d`..`3d`, `AvgPool1d`..`3d`, `AdaptivePool`, `AdaptiveMaxPool1d`..`3d`, "
+        "`AdaptiveAvgPool1d`..`3d`: their `operation`), `eqx.nn.WeightNorm` (its norm function), "
+        "an `eqx.nn.Sequential` holding one (or a JAX function), and an `equinox.Module` of the "
+        "project (of the file, or of another module; nested Modules followed) with a non-static "
+        "field set to one or to a JAX function (`self.act = jax.nn.gelu`). "
         "Also other objects that are not pytrees of arrays, built there or bound once to a name: "
         "an instance of a flax linen Module class (of the file, or of another module of the "
         "project), of a plain class of the file (no "
@@ -239,6 +246,39 @@ class StringToTracedArg(Rule):
                 return y, w, u
             """
         ),
+        # the same Module under `eqx.filter_jit`, or with the function in a static field
+        Valid(
+            """
+            from typing import Callable
+
+            import equinox as eqx
+            import jax
+
+
+            class Net(eqx.Module):
+                linear: eqx.nn.Linear
+                act: Callable = eqx.field(static=True)
+
+                def __init__(self, key):
+                    self.linear = eqx.nn.Linear(2, 2, key=key)
+                    self.act = jax.nn.gelu
+
+
+            @jax.jit
+            def forward(model, x):
+                return model(x)
+
+
+            @eqx.filter_jit
+            def forward_filtered(model, x):
+                return model(x)
+
+
+            net = Net(jax.random.PRNGKey(0))
+            forward(net, 0)
+            forward_filtered(eqx.nn.MaxPool2d(kernel_size=3), 0)
+            """
+        ),
     ]
 
     INVALID = [
@@ -358,22 +398,109 @@ class StringToTracedArg(Rule):
                 "An `eqx.nn.MLP` is passed to `f` for the traced parameter `model`: its leaves include a function, which jit cannot make an abstract array, so the call raises TypeError: Error interpreting argument ... as an abstract array. Use `eqx.filter_jit` (it traces only the array leaves), or partition the module with `eqx.partition(model, eqx.is_array)`",
             ],
         ),
+        # a pooling layer holds its pooling function; a Module of the file holding one (or a
+        # JAX function in a field that is not static), an `eqx.nn.Sequential` holding a Lambda
+        Invalid(
+            """
+            from typing import Callable
+
+            import equinox as eqx
+            import jax
+
+
+            class Net(eqx.Module):
+                pool: eqx.nn.MaxPool2d
+                act: Callable
+
+                def __init__(self):
+                    self.pool = eqx.nn.MaxPool2d(kernel_size=3, stride=2)
+                    self.act = jax.nn.gelu
+
+
+            @jax.jit
+            def forward(model, x):
+                return jax.vmap(model)(x)
+
+
+            net = Net()
+            forward(net, 0)
+            forward(eqx.nn.Sequential([eqx.nn.Lambda(jax.nn.relu)]), 0)
+            """,
+            expected=[(22, 9), (23, 9)],
+            messages=[
+                "An instance of the Module `Net` whose field `pool` is an `eqx.nn.MaxPool2d` is passed to `forward` for the traced parameter `model`: its leaves include a function, which jit cannot make an abstract array, so the call raises TypeError: Error interpreting argument ... as an abstract array. Use `eqx.filter_jit` (it traces only the array leaves), or partition the module with `eqx.partition(model, eqx.is_array)`",
+                "An `eqx.nn.Sequential` holding an `eqx.nn.Lambda` is passed to `forward` for the traced parameter `model`: its leaves include a function, which jit cannot make an abstract array, so the call raises TypeError: Error interpreting argument ... as an abstract array. Use `eqx.filter_jit` (it traces only the array leaves), or partition the module with `eqx.partition(model, eqx.is_array)`",
+            ],
+        ),
     ]
 
+    def _local_leaves(self, name: str, depth: int = 0) -> Optional[str]:
+        """For a class of this file (at module level) that is an equinox Module: its
+        first field holding a Python function (``pytree_read.function_leaf_fields``,
+        following the classes of this file its fields build, two levels down)."""
+        ctx = self.ctx
+        if depth > 2:
+            return None
+        cls = next((c for c in ctx.index.classes if c.name == name
+                    and any(n is c.node for n in ctx.module.body)), None)
+        if cls is None:
+            # a class of another module of the project, imported here by name
+            return self._imported_leaves(cst.Call(func=cst.Name(name))) if ctx.lookup(name) is None else None
+        found = function_leaf_fields(cls.node, ctx.qualname, lambda n: self._local_leaves(n, depth + 1))
+        if not found:
+            return None
+        field, what = next(iter(found.items()))
+        return f"field `{field}` is {what}"
+
+    def _imported_leaves(self, made: cst.Call) -> Optional[str]:
+        """A class of another module of the project (its record's ``fnleaf``, or that of
+        a field's annotated class): its first field holding a Python function."""
+        ctx = self.ctx
+        written = dotted_name(made.func)
+        if written is None or ctx.lookup(written.split(".", 1)[0]) is not None:
+            return None
+        flat = ctx.index.imported_classes.get(written)
+        if flat is None:
+            cls = ctx.index.pytree_class(written)
+            flat = cls.flat if cls is not None else None
+        if flat is None:
+            return None
+        for field, what in (flat.get("fnleaf") or {}).items():
+            return f"field `{field}` is {what}"
+        for field, sub in (flat.get("ann") or {}).items():
+            if isinstance(sub, dict):
+                for inner, what in (sub.get("fnleaf") or {}).items():
+                    return f"field `{field}` holds a Module whose field `{inner}` is {what}"
+        return None
+
     def _function_leaves(self, call: cst.Call, arg: cst.BaseExpression, pname) -> bool:
-        """An equinox module whose leaves include a function (`eqx.nn.Lambda(jax.nn.relu)`,
-        `eqx.nn.MLP`'s activations) given to plain `jax.jit` as a traced argument."""
+        """An equinox module whose leaves include a function given to plain `jax.jit` as a
+        traced argument: a layer of ``apis.EQX_FUNCTION_LEAF_LAYERS`` (`eqx.nn.Lambda`,
+        `eqx.nn.MLP`'s activations, the pooling layers' operation), an `eqx.nn.Sequential`
+        holding one, or a Module of the project (this file's or another module's) whose
+        field holds one or a JAX function."""
         ctx = self.ctx
         made = bound_once(ctx.index, ctx.unit, arg)
-        if not isinstance(made, cst.Call):
+        if not isinstance(made, cst.Call) or any(a.star for a in made.args):
             return False
         q = ctx.qualname(made.func)
-        if q not in _FUNCTION_LEAF_MODULES:
+        what = None
+        if q in apis.EQX_FUNCTION_LEAF_LAYERS or q == "equinox.nn.Sequential":
+            what = function_leaf(made, ctx.qualname, self._local_leaves)
+        elif isinstance(made.func, cst.Name) and ctx.unit.lookup_def(made.func.value) is None \
+                and any(c.name == made.func.value and any(n is c.node for n in ctx.module.body)
+                        for c in ctx.index.classes):
+            inner = self._local_leaves(made.func.value)
+            what = f"an instance of the Module `{made.func.value}` whose {inner}" if inner is not None else None
+        elif isinstance(made.func, (cst.Name, cst.Attribute)):
+            inner = self._imported_leaves(made)
+            what = f"an instance of the Module `{ctx.code(made.func).strip()}` whose {inner}" if inner is not None else None
+        if what is None:
             return False
         where = f"parameter `{pname}`" if pname else "`*args`"
         self.report(
             arg,
-            f"An `{q.replace('equinox.', 'eqx.')}` is passed to `{ctx.code(call.func)}` for the traced "
+            f"{what[0].upper() + what[1:]} is passed to `{ctx.code(call.func)}` for the traced "
             f"{where}: its leaves include a function, which jit cannot make an abstract array, so "
             f"the call raises TypeError: Error interpreting argument ... as an abstract array. Use "
             f"`eqx.filter_jit` (it traces only the array leaves), or partition the module with "
