@@ -43,6 +43,10 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
         out["pytrees"] = interp.index.pytree_records
     if enables_x64_below(interp, settings):
         out["x64"] = True
+    if interp.index.x64_switch:
+        # it may switch x64 on when it runs (a precision config, a service's set-up):
+        # where the project's library code runs with x64 is then unknown
+        out["x64_switch"] = True
     if interp.jit_passes:
         # defaulted parameters of other modules' jits that calls here pass (traced there)
         out["jit_passes"] = {name: sorted(ps) for name, ps in sorted(interp.jit_passes.items())}
