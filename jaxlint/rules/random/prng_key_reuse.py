@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from typing import Optional
+from typing import Callable, Optional
 
 from jaxlint.model import apis, liveness
 from jaxlint.model import values as V
@@ -103,7 +103,9 @@ class PrngKeyReuse(Rule):
         "rows aligned); a draw whose result the function asserts equal to an earlier draw's from "
         "the same key (`np.testing.assert_allclose(normal(key, s), normal(key, s))`, "
         "`self.assertEqual(f(x1), f(x2))` with `x1`, `x2` drawn from one key, `assert jnp.all(a "
-        "== b)`: a test of determinism, or of two computations under one randomness; not a "
+        "== b)`; two modules built from one key and compared as pytrees, `assert "
+        "eqx.tree_equal(expected, eqx.tree_at(where, built, v))`, `chex.assert_trees_all_close(a, b)`, "
+        "`optax.tree_utils.tree_allclose(a, b)`, also handed to a helper: a test of determinism, or of two computations under one randomness; not a "
         "negated assertion, nor one comparing shapes or an object a method call handed the second "
         "draw to, `m.update(new)` then `assertEqual(m.params, new)`); a call inside `with pytest.raises(...)`/`self.assertRaises(...)` (it "
         "fails); `eqx.nn.Embedding(weight=..., key=key)` (given its values, it draws nothing); "
@@ -1993,7 +1995,7 @@ class PrngKeyReuse(Rule):
                 return  # `x = permutation(key, x); y = permutation(key, y)`: the same order
                 # for paired arrays, on purpose
         if isinstance(node, cst.Call) and any(
-                isinstance(e, cst.Call) and _asserted_equal(ctx.unit.node, e, node, self._equal_memo)
+                isinstance(e, cst.Call) and _asserted_equal(ctx.unit.node, e, node, self._equal_memo, ctx.qualname)
                 for e in earlier[:-1]):
             return  # the two draws' results are asserted equal: the same bits are the point
         self._report_reuse(node, key_expr, prev)
@@ -2910,18 +2912,22 @@ def _constant(v: cst.CSTNode) -> bool:
 
 
 # --- two draws meant to give the same bits: their results asserted equal -------------
-_EQUAL_TESTS = frozenset({"allclose", "array_equal", "array_equiv", "isclose", "equal"})
+_EQUAL_TESTS = frozenset({"allclose", "array_equal", "array_equiv", "isclose", "equal",
+                          # whole pytrees: `eqx.tree_equal`, optax's `tree_utils.tree_allclose`
+                          "tree_equal", "tree_allclose", "trees_equal", "tree_all_close"})
 _NOT_VALUES = frozenset({"shape", "ndim", "dtype", "size"})  # reads of these are not the values
 
 
-def _asserted_equal(root: cst.CSTNode, a: cst.Call, b: cst.Call, memo: dict) -> bool:
+def _asserted_equal(root: cst.CSTNode, a: cst.Call, b: cst.Call, memo: dict,
+                    qualname: Callable[[cst.CSTNode], Optional[str]] = lambda _: None) -> bool:
     """Does the function ``root`` assert that what the draw ``a`` gave equals what
     ``b`` gave (``assert_allclose(x, y)``, ``self.assertEqual(f(x), f(y))``,
     ``assert jnp.array_equal(x, y)``, through the names computed from them), each
     side computed from one draw and not the other?  A test of determinism or of two
     computations under one randomness: the repeated key is the point.  ``memo`` (one
     per file): the function's assertions and assignments, and each draw's derived
-    names, computed once however many reuses ask."""
+    names, computed once however many reuses ask.  ``qualname``: what a name is
+    imported as (a module's function is not an object a call hands values to)."""
     info = memo.get(id(root))
     if info is None:
         def nested(c: cst.CSTNode) -> bool:
@@ -2932,7 +2938,8 @@ def _asserted_equal(root: cst.CSTNode, a: cst.Call, b: cst.Call, memo: dict) -> 
         assigns = [n for n in nodes
                    if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and n.value is not None
                    or isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
-                   and isinstance(n.func.value, cst.Name)] if pairs else []
+                   and isinstance(n.func.value, cst.Name) and qualname(n.func.value) is None
+                   and n.func.value.value not in ("self", "cls")] if pairs else []
         info = memo[id(root)] = (root, pairs, assigns, {})
     _root, pairs, assigns, derived = info
     if not pairs:
@@ -2972,6 +2979,9 @@ def _equal_test(t: cst.BaseExpression) -> list[tuple[cst.BaseExpression, cst.Bas
         last = (dotted_name(t.func) or "").rsplit(".", 1)[-1]
         if last in _EQUAL_TESTS and len(pos) >= 2:
             return [(pos[0].value, pos[1].value)]
+        if "not" not in last.lower() and last != "all":
+            # `assert _typeequal(eqx.tree_equal(a, b), True)`: an equality test handed to a helper
+            return [p for arg in pos if isinstance(arg.value, cst.Call) for p in _equal_test(arg.value)]
         if last == "all":  # `jnp.all(x == y)`, `(x == y).all()`
             inner = pos[0].value if pos else (t.func.value if isinstance(t.func, cst.Attribute) else None)
             return _equal_test(inner) if inner is not None else []
@@ -2993,7 +3003,9 @@ def _derived(assigns: list, draw: cst.Call) -> set[str]:
             if _reads(st.value, draw, names):
                 targets = st.targets if isinstance(st, cst.Assign) else [st]
                 for t in targets:
-                    names.update(m.value for m in (t.target, *descendants(t.target)) if isinstance(m, cst.Name))
+                    # (`_`: a result thrown away, not one value both sides share)
+                    names.update(m.value for m in (t.target, *descendants(t.target))
+                                 if isinstance(m, cst.Name) and m.value != "_")
         if len(names) == before:
             break
     return names

@@ -1,0 +1,102 @@
+"""False findings read on real code (fresh set 8), each removed by a change to the
+model's mechanism, with the twins that must stay reported.  Snippets written here
+in the shape of the mechanism (several shapes each), not copied from the code read."""
+
+from __future__ import annotations
+
+import textwrap
+
+from jaxlint.lint.linter import lint_source
+from jaxlint.settings import LintSettings
+from jaxlint.workspace.ruleinfo import load_rule_infos
+
+_ALL = frozenset(r.code for r in load_rule_infos())
+
+
+def _found(src: str, path: str = "pkg/mod.py", code: str | None = None) -> list[tuple[str, int, int, str]]:
+    result = lint_source(textwrap.dedent(src), path, LintSettings(select=_ALL))
+    return [(f.code, f.line, f.col, f.message) for f in result.findings if code is None or f.code == code]
+
+
+def _reuse(name: str, by: str, line: int) -> str:
+    return (f"`{name}` was already consumed by `{by}` on line {line}: both calls get the same random bits. "
+            f"Split it first, e.g. `k1, k2 = jax.random.split({name})`, and give each call its own key")
+
+
+# --- 2. JAX301: objects built from one key, then asserted equal ---
+# (the mechanism: "draws asserted equal" knew element-wise tests only, not a whole
+# pytree's (`eqx.tree_equal`, `optax.tree_utils.tree_allclose`), nor one handed to a
+# helper (`assert _same(eqx.tree_equal(a, b), True)`); and a call of a module's
+# function (`eqx.tree_at(where, a, ...)`, `jnp.all(...)`) counted as an object that
+# now holds its argument, so the module name, and every side that read it, came from
+# both draws; `_` (a thrown-away result) and `self` (`self.assertTrue(...)`) did too)
+
+def test_objects_built_from_one_key_and_compared_are_meant_to_be_equal() -> None:
+    src = """\
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+
+    def _same(a, b):
+        return bool(a) == bool(b)
+
+
+    def test_replace_leaf():
+        k = jax.random.key(0)
+        tree = {"mlp": eqx.nn.MLP(2, 2, 8, 1, key=k), "scale": 1.0}
+        expected = {"mlp": eqx.nn.MLP(2, 2, 8, 1, key=k), "scale": 2.0}
+        got = eqx.tree_at(lambda t: t["scale"], tree, 2.0)
+        assert _same(eqx.tree_equal(got, expected), True)
+
+
+    class RebuildTest:
+        def test_rebuild(self):
+            key = jax.random.PRNGKey(4)
+            conv = eqx.nn.Conv2d(1, 3, 3, key=key)
+            params, _ = eqx.partition(conv, eqx.is_array)
+            again = eqx.nn.Conv2d(1, 3, 3, key=key)
+            self.assertTrue(optax.tree_utils.tree_allclose(params, eqx.filter(again, eqx.is_array)))
+
+
+    def test_same_init_same_fit(fit):
+        init = jax.random.PRNGKey(2)
+        first, _ = fit(eqx.nn.Linear(3, 1, key=init))
+        second, _ = fit(eqx.nn.Linear(3, 1, key=init))
+        assert jnp.all(first.weight == second.weight)
+    """
+    assert _found(src, code="JAX301") == []
+
+
+def test_objects_from_one_key_not_asserted_equal_still_reported() -> None:
+    src = """\
+    import equinox as eqx
+    import jax
+
+
+    def test_differ():
+        k = jax.random.key(0)
+        a = eqx.nn.MLP(2, 2, 8, 1, key=k)
+        b = eqx.nn.MLP(2, 2, 8, 1, key=k)
+        assert not eqx.tree_equal(a, b)
+
+
+    def test_mixed():
+        k = jax.random.key(1)
+        a = eqx.nn.Linear(2, 2, key=k)
+        b = eqx.nn.Linear(2, 2, key=k)
+        c = eqx.tree_at(lambda m: m.bias, a, b.bias)
+        assert eqx.tree_equal(c, b)
+
+
+    def build(key):
+        enc = eqx.nn.Linear(4, 4, key=key)
+        dec = eqx.nn.Linear(4, 4, key=key)
+        return enc, dec
+    """
+    assert _found(src, code="JAX301") == [
+        ("JAX301", 8, 9, _reuse("k", "eqx.nn.MLP", 7)),
+        ("JAX301", 15, 9, _reuse("k", "eqx.nn.Linear", 14)),
+        ("JAX301", 22, 11, _reuse("key", "eqx.nn.Linear", 21)),
+    ]
