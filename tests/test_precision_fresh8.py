@@ -100,3 +100,62 @@ def test_objects_from_one_key_not_asserted_equal_still_reported() -> None:
         ("JAX301", 15, 9, _reuse("k", "eqx.nn.Linear", 14)),
         ("JAX301", 22, 11, _reuse("key", "eqx.nn.Linear", 21)),
     ]
+
+
+# --- 2. JAX301: a name alone never makes a key ---
+# (the mechanism: a function "given a key but drawing from a fixed seed" took every
+# parameter named like a key (`with_params_rng`, `use_rng`) for a key, even one its
+# signature declares a bool/int/str; and a key read only in a nested function (a
+# closure over it) counted as never read)
+
+def _ignored(fn: str, name: str, line: int, how: str, made: str) -> str:
+    return (f"`{fn}` is given a key (`{name}`, line {line}) but never uses it: `random.{how}` draws from "
+            f"`{made}`, a fixed seed, so every call of `{fn}` draws the same random numbers. "
+            "Draw with the key it is given")
+
+
+def test_a_parameter_declared_no_key_or_read_in_a_closure_is_not_an_ignored_key() -> None:
+    src = """\
+    from typing import Optional
+
+    import jax
+
+
+    def sample_batch(n, with_dropout_rng: bool):
+        key = jax.random.PRNGKey(0)
+        return jax.random.normal(key, (n,)), with_dropout_rng
+
+
+    def init_state(shape, split_rng: Optional[int] = None, seed_key="fixed"):
+        k = jax.random.key(1)
+        return jax.random.uniform(k, shape)
+
+
+    def make_loss(rng):
+        def noisy(x):
+            return x + jax.random.normal(rng, x.shape)
+
+        base = jax.random.PRNGKey(3)
+        return noisy, jax.random.uniform(base, (2,))
+    """
+    assert _found(src, code="JAX301") == []
+
+
+def test_a_key_parameter_never_read_still_reported() -> None:
+    src = """\
+    import jax
+
+
+    def sample(n, rng):
+        key = jax.random.PRNGKey(0)
+        return jax.random.normal(key, (n,))
+
+
+    def perturb(x, noise_key: jax.Array):
+        k = jax.random.key(1)
+        return x + jax.random.uniform(k, x.shape)
+    """
+    assert _found(src, code="JAX301") == [
+        ("JAX301", 6, 12, _ignored("sample", "rng", 4, "normal", "jax.random.PRNGKey(0)")),
+        ("JAX301", 11, 16, _ignored("perturb", "noise_key", 9, "uniform", "jax.random.key(1)")),
+    ]

@@ -69,7 +69,8 @@ class PrngKeyReuse(Rule):
         "`hk.dropout`, in a module class or helper of the file it calls): the apply consumes "
         "the key like a helper does (not with `without_apply_rng`, nor when `fn` draws nothing);\n"
         "* a function given a key (a `key`/`rng` parameter, `kwargs.get(\"rng\")`) that "
-        "never reads it and draws from a fixed seed instead;\n"
+        "never reads it (nor does a function nested in it) and draws from a fixed seed instead; "
+        "not a parameter its signature declares no key (`with_dropout_rng: bool`, `use_rng=False`);\n"
         "* a key stored on an object when it is built (`self.rng = PRNGKey(seed)`) that a "
         "method taking an input draws from and nothing replaces;\n"
         "* one helper called twice with the same key and the same arguments;\n"
@@ -2576,7 +2577,8 @@ class PrngKeyReuse(Rule):
         if not all(invariant(a.value, set(unit.assigned) | {p.name for p in unit.params}, calls=False)
                    for a in made.args):
             return False
-        given = [(p.name, None) for p in unit.params if key_like_name(p.name)]
+        given = [(p.name, None) for p in unit.params
+                 if key_like_name(p.name) and not _declared_no_key(_param_node(unit.node, p.name))]
         for n in descendants(unit.node):
             if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name) \
                     and _kwargs_key(n.value):
@@ -2757,6 +2759,28 @@ def _kwargs_key(e: cst.BaseExpression) -> bool:
     return False
 
 
+_NOT_KEY_TYPES = frozenset({"bool", "int", "float", "str", "bytes"})
+
+
+def _declared_no_key(param: cst.CSTNode) -> bool:
+    """A parameter its own signature says is no key, whatever its name: annotated
+    ``bool``/``int``/``float``/``str`` (``Optional[bool]``, ``bool | None``), or
+    defaulting to such a literal (``with_params_rng: bool``, ``use_rng=False``)."""
+    if not isinstance(param, cst.Param):
+        return False
+    if param.annotation is not None:
+        names = {n.value for n in walk_tree(param.annotation.annotation) if isinstance(n, cst.Name)}
+        if names & _NOT_KEY_TYPES and names <= _NOT_KEY_TYPES | {"Optional", "None", "typing"}:
+            return True
+    d = param.default
+    if d is None:
+        return False
+    if isinstance(d, cst.UnaryOperation):
+        d = d.expression
+    return isinstance(d, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)) or \
+        isinstance(d, cst.Name) and d.value in ("True", "False")
+
+
 def _param_node(fn: cst.FunctionDef, name: str) -> cst.CSTNode:
     p = fn.params
     for param in (*p.posonly_params, *p.params, *p.kwonly_params):
@@ -2767,11 +2791,12 @@ def _param_node(fn: cst.FunctionDef, name: str) -> cst.CSTNode:
 
 def _read_before(fn: cst.FunctionDef, name: str, start: Optional[cst.CSTNode], stop: cst.CSTNode) -> bool:
     """Is ``name`` read in ``fn`` after ``start`` (its binding; None: the parameter) and
-    before ``stop`` (the key made instead), or anywhere when ``stop`` does not rebind it?"""
+    before ``stop`` (the key made instead), or anywhere when ``stop`` does not rebind it?
+    A read in a function nested in ``fn`` (a closure over it) counts."""
     targets: set[int] = set()
     started = start is None
     rebinds = False
-    for n in descendants(fn.body):
+    for n in walk_tree(fn.body, source_order=True):
         if isinstance(n, cst.Assign):
             targets.update(id(t.target) for t in n.targets)
             if n.value is stop and any(isinstance(t.target, cst.Name) and t.target.value == name for t in n.targets):
