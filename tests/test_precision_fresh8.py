@@ -159,3 +159,76 @@ def test_a_key_parameter_never_read_still_reported() -> None:
         ("JAX301", 6, 12, _ignored("sample", "rng", 4, "normal", "jax.random.PRNGKey(0)")),
         ("JAX301", 11, 16, _ignored("perturb", "noise_key", 9, "uniform", "jax.random.key(1)")),
     ]
+
+
+# --- 2. JAX301: a key read through a subscript, replaced by rebinding its container ---
+# (the mechanism: a key read as `rngs[1]` was known by that label alone, so a loop
+# rebinding `rngs` (`rngs = split(rngs[1], 2)`) was not seen replacing it)
+
+def _loop(name: str, how: str) -> str:
+    return (f"`{name}` is consumed by `{how}` inside a loop but never replaced, so every iteration draws "
+            f"the same random numbers. Split a new key each iteration (`{name}, sub = jax.random.split({name})`) "
+            f"or use `jax.random.fold_in({name}, i)`")
+
+
+def test_a_container_of_keys_rebound_each_iteration_replaces_them() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+    from perturb import make_noise, sampler
+
+
+    def noisy_loss(v, key):
+        return jnp.sum(v * make_noise(key, v.shape))
+
+
+    rngs = jax.random.split(jax.random.PRNGKey(0), 2)
+    v = jnp.ones(3)
+    first_grad = jax.grad(noisy_loss)(v, rngs[1])
+    grad_fn = jax.jit(jax.grad(noisy_loss))
+    for step in range(100):
+        rngs = jax.random.split(rngs[1], 2)
+        v = v - 0.1 * grad_fn(v, rngs[1])
+
+
+    def walk(pos, n, seed):
+        keys = jax.random.split(jax.random.PRNGKey(seed))
+        pos = pos + jax.vmap(sampler, in_axes=(None, 0))(keys[0], pos)
+        while n > 0:
+            keys = jax.random.split(keys[1])
+            pos, n = pos + sampler(keys[0], pos.shape), n - 1
+        return pos
+
+
+    def train(state, batches, seed):
+        rng = {"dropout": jax.random.PRNGKey(seed)}
+        for batch in batches:
+            rng = dict(zip(["dropout", "noise"], jax.random.split(rng["dropout"])))
+            state = state.step(batch, rng["noise"])
+        return state
+    """
+    assert _found(src, code="JAX301") == []
+
+
+def test_a_container_rebound_from_a_key_never_replaced_still_reported() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+
+    x = jnp.zeros(3)
+    rngs = jax.random.split(jax.random.PRNGKey(0), 2)
+    for step in range(100):
+        rngs = jax.random.split(rngs[1], 2)
+        other = jax.random.split(rngs[0], 2)
+        x = x - 0.1 * jax.random.normal(other[1], (3,)) + jax.random.normal(rngs[0], (3,))
+
+    base = jax.random.PRNGKey(1)
+    for step in range(100):
+        rngs = jax.random.split(base, 2)
+        x = x - 0.1 * jax.random.normal(rngs[0], (3,))
+    """
+    assert _found(src, code="JAX301") == [
+        ("JAX301", 9, 55, "`rngs[0]` was already split on line 8; a split key must not be used again. Use the keys "
+         "`split` returned (e.g. `rngs[0], sub = jax.random.split(rngs[0])` and pass `sub`)"),
+        ("JAX301", 13, 12, _loop("base", "random.split")),
+    ]

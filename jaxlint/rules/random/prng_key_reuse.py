@@ -2715,6 +2715,7 @@ class PrngKeyReuse(Rule):
             attr_still = ctx.attr_key(token.label) is token
             if still or attr_still or (
                 not holders and token.loop_depth < frame.depth and token.label not in frame.rebound
+                and _label_base(token.label) not in frame.rebound
             ):
                 if not any(n is site for n in walk_tree(node)):
                     continue  # consumed before this (inner) loop, in the loop around it
@@ -2779,6 +2780,13 @@ def _declared_no_key(param: cst.CSTNode) -> bool:
         d = d.expression
     return isinstance(d, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)) or \
         isinstance(d, cst.Name) and d.value in ("True", "False")
+
+
+def _label_base(label: str) -> str:
+    """The name a key's label reads: ``rngs`` of ``rngs[1]`` (rebinding ``rngs``, as
+    ``rngs = split(rngs[1])`` does each iteration, replaces the keys it holds)."""
+    m = re.match(r"[A-Za-z_]\w*", label)
+    return m.group(0) if m and label[m.end():m.end() + 1] == "[" else label
 
 
 def _param_node(fn: cst.FunctionDef, name: str) -> cst.CSTNode:
