@@ -232,3 +232,53 @@ def test_a_container_rebound_from_a_key_never_replaced_still_reported() -> None:
          "`split` returned (e.g. `rngs[0], sub = jax.random.split(rngs[0])` and pass `sub`)"),
         ("JAX301", 13, 12, _loop("base", "random.split")),
     ]
+
+
+# --- 3. JAX120: a divisor kept off zero where it is computed ---
+# (the mechanism: an input guarded inline (`w / (n + eps)`, `jnp.maximum(x, eps)`) was
+# known safe, but not a name bound to such a value: `n = rms(g) + eps` ... `w / n`)
+
+def test_a_divisor_bound_to_a_guarded_value_is_never_zero() -> None:
+    src = """\
+    import jax.numpy as jnp
+
+
+    class Scaler:
+        def __init__(self, eps=1e-30):
+            self.eps = eps
+
+        def ratio(self, w, g):
+            g_norm = jnp.sqrt(jnp.mean(g ** 2)) + self.eps
+            return jnp.where(jnp.greater(g_norm, 0), jnp.linalg.norm(w) / g_norm, 1.0)
+
+
+    def normalize(x, y):
+        denom = jnp.maximum(jnp.abs(x), 1e-12)
+        return jnp.where(denom != 0, y / denom, 0.0)
+    """
+    assert _found(src, code="JAX120") == []
+
+
+def test_a_divisor_not_kept_off_zero_still_reported() -> None:
+    src = """\
+    import jax.numpy as jnp
+
+
+    def ratio(w, g, eps):
+        g_norm = jnp.sqrt(jnp.mean(g ** 2))
+        return jnp.where(g_norm > 0, w / g_norm, 1.0)
+
+
+    def shifted(x, y):
+        denom = jnp.abs(x) - 1.0
+        return jnp.where(denom != 0, y / denom, 0.0)
+    """
+    def msg(op: str, cond: str, which: str, key: str) -> str:
+        return (f"`{op}` is computed for every element, also where `{cond}` is {which} and masks it out; its "
+                "derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard "
+                f"`{key}` with the same condition too (double where: `jnp.where(cond, {key}, 1.0)` inside)")
+
+    assert _found(src, code="JAX120") == [
+        ("JAX120", 6, 34, msg("w / g_norm", "g_norm > 0", "false", "g_norm")),
+        ("JAX120", 11, 34, msg("y / denom", "denom != 0", "false", "denom")),
+    ]

@@ -319,7 +319,8 @@ class WhereGradientNaN(Rule):
         "y, 0.)` (the condition tests the function's input), and `r = jnp.sqrt(s)` ... "
         "`jnp.where(r > 0.5, r, 1.)` (it tests the result, which is 0 where `sqrt` is singular); "
         "an input guarded where it is computed (`jnp.maximum(s, eps)`, a `where`, `s + eps`) is "
-        "quiet. It is checked everywhere, not only in traced code, because `grad` may be applied "
+        "quiet, also through a name every binding of which is so guarded (`n = rms(g) + eps` ... "
+        "`jnp.where(n > 0, w / n, 1.)`). It is checked everywhere, not only in traced code, because `grad` may be applied "
         "by a caller. Quiet too: a division whose dividend an earlier line zeroed with a `where` on "
         "the same condition (`s = jnp.where(n == 0, 0., s)` then `jnp.where(n == 0, s, s / n)`, the "
         "jax#1052 workaround), a masked operation that no derivative reaches (its inputs built "
@@ -659,6 +660,13 @@ class WhereGradientNaN(Rule):
             return False
         return any(type(line) is cst.SimpleStatementLine and any(small is stmt for small in line.body) for line in body)
 
+    def _kept_off_singular(self, name: cst.Name) -> bool:
+        """Is every value this unit binds ``name`` to kept off the singular point where
+        it is computed (`n = jnp.linalg.norm(g) + eps`, `d = jnp.maximum(jnp.abs(x), 1e-12)`)?
+        A divisor built so never is 0: the masked-out branch has a finite derivative."""
+        entries = self._bindings.get((id(self.ctx.unit), name.value))
+        return bool(entries) and all(v is not None and _guarded_input(self.ctx, v) for v in entries)
+
     def _no_tangent(self, e: cst.CSTNode, depth: int = 0) -> bool:
         """Does ``e`` carry no derivative: built only from comparisons (booleans),
         `stop_gradient`, zero-derivative functions (`sign`, `floor`, `argmax`...),
@@ -745,6 +753,8 @@ class WhereGradientNaN(Rule):
                         break
                 if masking is None:
                     continue
+                if isinstance(inner, cst.Name) and self._kept_off_singular(inner):
+                    continue  # `g_norm = rms(g) + eps` ... `w / g_norm`: never at the singular point
                 i, c_node, branch_side = masking
                 if kind == "zero" and self._dividend_zeroed(op_node, c_node):
                     continue
