@@ -282,3 +282,79 @@ def test_a_divisor_not_kept_off_zero_still_reported() -> None:
         ("JAX120", 6, 34, msg("w / g_norm", "g_norm > 0", "false", "g_norm")),
         ("JAX120", 11, 34, msg("y / denom", "denom != 0", "false", "denom")),
     ]
+
+
+# --- 5. JAX501: equinox's filter_jit caches its own wrappers and Modules by structure ---
+# (the mechanism: every new function object was taken to miss the cache; equinox's
+# `filter_vmap`/`filter_grad` wrappers and a Module's bound method are pytrees that
+# `eqx.filter_jit` compares by structure: a new one of the same function hits the cache
+# (checked with equinox: 1 trace in 4 calls), while a fresh closure or a plain
+# object's bound method traces again (4 in 4))
+
+def _fresh(what: str, fn: str) -> str:
+    return (f"`filter_jit` of {what} compiles again on every call of `{fn}`: jit caches per function object and "
+            f"`{fn}` builds a new one each time. Build it once: at module level, in a builder cached with "
+            f"`functools.cache`, or jit `{fn}` itself; and pass the varying values as arguments")
+
+
+def test_equinox_wrappers_of_one_function_hit_filter_jits_cache() -> None:
+    src = """\
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+
+    def draw(k):
+        return jax.random.normal(k, ())
+
+
+    def loss(model, x):
+        return jnp.sum(model(x) ** 2)
+
+
+    class Model(eqx.Module):
+        w: jax.Array
+
+        def prior_draw(self, k):
+            return self.w * jax.random.normal(k, ())
+
+
+    def sample(keys):
+        return eqx.filter_jit(eqx.filter_vmap(draw))(keys)
+
+
+    def grads(model, x):
+        return eqx.filter_jit(eqx.filter_grad(loss))(model, x)
+
+
+    def restarts(w, keys):
+        model = Model(w)
+        return eqx.filter_jit(eqx.filter_vmap(model.prior_draw))(keys)
+    """
+    assert _found(src, code="JAX501") == []
+
+
+def test_fresh_closures_under_filter_jit_still_reported() -> None:
+    src = """\
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+
+    def sample(w, keys):
+        def draw(k):
+            return w * jax.random.normal(k, ())
+
+        return eqx.filter_jit(eqx.filter_vmap(draw))(keys)
+
+
+    def grads(model, x, scale):
+        def loss(m):
+            return jnp.sum(m(x) * scale)
+
+        return eqx.filter_jit(eqx.filter_grad(loss))(model)
+    """
+    assert _found(src, code="JAX501") == [
+        ("JAX501", 10, 12, _fresh("the result of `eqx.filter_vmap(...)`", "sample")),
+        ("JAX501", 17, 12, _fresh("the result of `eqx.filter_grad(...)`", "grads")),
+    ]

@@ -27,6 +27,45 @@ _WRAPPERS = frozenset(
 )
 
 
+_EQX_CACHING = frozenset({"equinox.filter_jit", "equinox.filter_pmap"})
+_EQX_WRAPPERS = frozenset({"equinox.filter_vmap", "equinox.filter_grad", "equinox.filter_value_and_grad"})
+
+
+def _equal_eqx_wrapper(ctx, fn: cst.BaseExpression, loop: Optional[cst.CSTNode]) -> bool:
+    """``eqx.filter_jit(eqx.filter_vmap(g))`` with ``g`` one function object (a
+    module-level function, a method of a class not known to be a plain one): equinox's
+    wrappers are Modules, pytrees that ``filter_jit`` caches by structure, so a new
+    wrapper of the same function hits the cache (checked with equinox: one trace for
+    four calls; a fresh closure or a plain object's bound method inside traces again)."""
+    if isinstance(fn, cst.Attribute):
+        return _eqx_module_method(ctx, fn)
+    if not isinstance(fn, cst.Call) or ctx.qualname(fn.func) not in _EQX_WRAPPERS:
+        return False
+    pos = positional_args(fn)
+    inner = pos[0].value if pos else None
+    if inner is None or isinstance(inner, cst.Lambda):
+        return False
+    if isinstance(inner, cst.Call):
+        return _equal_eqx_wrapper(ctx, inner, loop)
+    if isinstance(inner, cst.Attribute) and _eqx_module_method(ctx, inner):
+        return True
+    return isinstance(inner, (cst.Name, cst.Attribute)) and _fresh_reason(ctx, inner, loop) is None
+
+
+def _eqx_module_method(ctx, fn: cst.Attribute) -> bool:
+    """``model.setup`` of an instance of an equinox Module class of this file: a pytree
+    (its arrays the dynamic part), so ``filter_jit`` caches it across new instances."""
+    obj = fn.value
+    if not isinstance(obj, cst.Name):
+        return False
+    unit = ctx.unit
+    if obj.value == "self" and unit.cls is not None and unit.param("self") is not None:
+        cls = unit.cls
+    else:
+        cls = instance_class(ctx.index, unit, obj)
+    return cls is not None and any(b == "equinox.Module" or b.startswith("equinox.nn.") for b in cls.bases)
+
+
 def _fresh_reason(ctx, expr: cst.BaseExpression, loop: Optional[cst.CSTNode]) -> Optional[str]:
     """Why ``expr`` is a new function object each time this code runs, or None."""
     if isinstance(expr, cst.Lambda):
@@ -313,6 +352,11 @@ class RecompileFreshFunction(Rule):
         "`self.f = jax.jit(fn)` in the `__init__` of an equinox Module is flagged: each "
         "instance holds a new jitted function, a static field compared by identity, so "
         "`eqx.filter_jit` traces again for every new instance.\n\n"
+        "Not flagged: `eqx.filter_jit` of an equinox wrapper (`eqx.filter_vmap(g)`, `eqx.filter_grad(g)`) "
+        "of one function (a module-level function, a method of an equinox Module instance), or of such a "
+        "Module's bound method: equinox's wrappers and Modules are pytrees that `filter_jit` caches by "
+        "structure, so a new one of the same function hits the cache (a closure made per call still "
+        "traces again).\n\n"
         "Re-wrapping a named module-level function (`jax.jit(step)` in a loop) is not flagged: "
         "jit's cache is keyed on the function object, so it compiles once. Code that is itself "
         "traced is not flagged (an inner `jit` is inlined into the outer trace, which is cached). "
@@ -954,6 +998,8 @@ class RecompileFreshFunction(Rule):
         if isinstance(fn, cst.Arg):
             fn = fn.value
         if fn is None:
+            return None
+        if q in _EQX_CACHING and _equal_eqx_wrapper(self.ctx, fn, loop):
             return None
         return _fresh_reason(self.ctx, fn, loop)
 
