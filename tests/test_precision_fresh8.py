@@ -358,3 +358,62 @@ def test_fresh_closures_under_filter_jit_still_reported() -> None:
         ("JAX501", 10, 12, _fresh("the result of `eqx.filter_vmap(...)`", "sample")),
         ("JAX501", 17, 12, _fresh("the result of `eqx.filter_grad(...)`", "grads")),
     ]
+
+
+# --- 5. JAX501: a loop over arrays of different shapes compiles each time anyway ---
+# (the mechanism: a jit built in a loop was taken to waste a compile per iteration
+# even when the loop's item, passed to it, has a new shape each time: jit's cache
+# misses on a new shape whatever the function object)
+
+def _each(what: str) -> str:
+    return (f"`jit` of {what} compiles again on every iteration of the loop: jit caches per function object "
+            "and this one is new each time. Create the jitted function once (outside the loop or at module "
+            "level) and pass the varying values as arguments")
+
+
+def test_a_loop_over_arrays_of_new_shapes_compiles_each_time_anyway() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+
+    def check_roundtrip(scale):
+        for arg in (jnp.array(1.0), jnp.ones((2,)), jnp.ones((2, 2))):
+            def double(x):
+                return x * scale
+
+            assert jax.jit(double)(arg).shape == arg.shape
+
+
+    def check_lambda():
+        for x in [np.zeros(3), np.zeros((3, 4))]:
+            f = jax.jit(lambda v: v + 1)
+            f(x)
+    """
+    assert _found(src, code="JAX501") == []
+
+
+def test_a_loop_over_arrays_of_one_shape_still_reported() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+
+
+    def check_roundtrip(scale):
+        for arg in (jnp.ones(2), jnp.zeros(2)):
+            def double(x):
+                return x * scale
+
+            assert jax.jit(double)(arg).shape == arg.shape
+
+
+    def check_items(scale):
+        for arg in (jnp.ones(2), jnp.ones((2, 2))):
+            f = jax.jit(lambda v: v * scale)
+            f(jnp.ones(3))
+    """
+    assert _found(src, code="JAX501") == [
+        ("JAX501", 10, 16, _each("the inner function `double` defined in `check_roundtrip`")),
+        ("JAX501", 15, 13, _each("a `lambda`")),
+    ]
