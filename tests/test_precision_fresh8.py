@@ -417,3 +417,54 @@ def test_a_loop_over_arrays_of_one_shape_still_reported() -> None:
         ("JAX501", 10, 16, _each("the inner function `double` defined in `check_roundtrip`")),
         ("JAX501", 15, 13, _each("a `lambda`")),
     ]
+
+
+# --- 2. JAX301: keys handed to a call that switches its randomness off ---
+# (the mechanism: an evaluation keyword (`enable_dropout=False`, `train=False`,
+# `deterministic=True`) was read on the call consuming a `rngs=` dict only; keys split
+# in a loop and written straight into a call whose function is wrapped with such a
+# keyword (`vmap(partial(model, enable_dropout=False))(x, key=split(key, n))`) were
+# taken as drawn from, every iteration the same)
+
+def test_keys_given_to_an_evaluation_call_in_a_loop_are_not_drawn_from() -> None:
+    src = """\
+    import functools
+
+    import jax
+    import jax.numpy as jnp
+
+
+    def evaluate(model, batches, key, n):
+        accs = []
+        for images in batches:
+            logits = jax.vmap(functools.partial(model, enable_dropout=False))(
+                images, key=jax.random.split(key, num=n)
+            )
+            accs.append(jnp.argmax(logits, -1))
+        return accs
+
+
+    def predict_all(apply, params, batches, rng):
+        step = jax.jit(functools.partial(apply, train=False))
+        return [step(params, x, jax.random.split(rng)[0]) for x in batches]
+    """
+    assert _found(src, code="JAX301") == []
+
+
+def test_keys_given_to_a_training_call_in_a_loop_still_reported() -> None:
+    src = """\
+    import functools
+
+    import jax
+
+
+    def train(model, batches, key, n):
+        out = []
+        for images in batches:
+            logits = jax.vmap(functools.partial(model, enable_dropout=True))(
+                images, key=jax.random.split(key, num=n)
+            )
+            out.append(logits)
+        return out
+    """
+    assert _found(src, code="JAX301") == [("JAX301", 10, 25, _loop("key", "random.split"))]

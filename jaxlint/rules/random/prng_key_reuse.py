@@ -14,7 +14,7 @@ from jaxlint.model import apis, liveness
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import invariant, key_like_name, loop_target_read, rngs_keys
 from jaxlint.model.program_order import attribute_writes
-from jaxlint.model.scopes import writes
+from jaxlint.model.scopes import bound_once, writes
 from jaxlint.model.walk import (arg_at, assigned_in, children, descendants, dotted_name, int_value, keyword_arg,
                                 positional_args, walk_tree)
 
@@ -110,6 +110,9 @@ class PrngKeyReuse(Rule):
         "negated assertion, nor one comparing shapes or an object a method call handed the second "
         "draw to, `m.update(new)` then `assertEqual(m.params, new)`); a call inside `with pytest.raises(...)`/`self.assertRaises(...)` (it "
         "fails); `eqx.nn.Embedding(weight=..., key=key)` (given its values, it draws nothing); "
+        "keys split in a loop and written straight into a call that switches its randomness off, "
+        "also through its wrappers (`jax.vmap(partial(model, enable_dropout=False))(x, key=split(key, n))`, "
+        "`step = jax.jit(partial(apply, train=False))` ... `step(p, x, split(rng)[0])`); "
         "a tree map over a single array (one leaf, one call); and the `\"params\"` stream of a "
         "flax `apply` (`rngs={\"params\": key}`: it only initialises variables missing from "
         "those given).\n\n"
@@ -2719,6 +2722,9 @@ class PrngKeyReuse(Rule):
             ):
                 if not any(n is site for n in walk_tree(node)):
                     continue  # consumed before this (inner) loop, in the loop around it
+                if _handed_to_evaluation(node, site, lambda e: bound_once(ctx.index, ctx.unit, e)):
+                    continue  # `vmap(partial(model, enable_dropout=False))(x, key=split(key, n))`:
+                    # the keys go to a call that switches its randomness off, nothing draws from them
                 if how in _PAIRING and _permutes_loop_item(ctx, site, node):
                     continue  # `[permutation(key, a) for a in arrays]`: each array of the
                     # collection in the same order (paired rows kept aligned), on purpose
@@ -2829,6 +2835,34 @@ def _makes_key(ctx, stmt: cst.CSTNode) -> bool:
         q = ctx.qualname(value.func) or ""
         return q in ("jax.random.PRNGKey", "jax.random.key", "jax.random.split", "jax.random.fold_in")
     return isinstance(value, cst.Name) and key_like_name(value.value)
+
+
+def _handed_to_evaluation(root: cst.CSTNode, site: cst.CSTNode,
+                          bound: Callable[[cst.BaseExpression], cst.BaseExpression] = lambda e: e) -> bool:
+    """Is ``site`` (a split or draw) written as an argument of a call that switches its
+    randomness off (``_evaluation_call``), directly or through the wrappers around the
+    function it calls (``jax.vmap(functools.partial(model, enable_dropout=False))(x,
+    key=split(key, n))``, ``jax.jit(partial(apply, train=False))(p, x, rng)``, also a
+    name bound once to such a wrapper: ``step = jit(partial(...))`` ... ``step(p, x, k)``)?
+    ``bound``: the value a name is bound to once in its scope."""
+    for n in walk_tree(root):
+        if isinstance(n, cst.Call) and any(
+                a.value is site or isinstance(a.value, cst.Subscript) and a.value.value is site for a in n.args):
+            f: cst.CSTNode = n
+            for _ in range(5):
+                if isinstance(f, cst.Name):
+                    f = bound(f)
+                if not isinstance(f, cst.Call):
+                    return False
+                if _evaluation_call(f):
+                    return True
+                if isinstance(f.func, (cst.Call, cst.Name)) and f is n:
+                    f = f.func
+                else:
+                    pos = positional_args(f)
+                    f = pos[0].value if pos and f is not n else None
+            return False
+    return False
 
 
 def _evaluation_call(node: cst.Call) -> bool:
