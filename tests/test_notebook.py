@@ -442,7 +442,8 @@ def test_automagic_lines_are_ipython_not_syntax_errors() -> None:
         _code(["pip install -q optax 'flax>=0.8'\n", "import jax\n", "y = jax.tree_map(abs, [1])\n"]),
         _code(["if not jax.devices():\n", "    conda install -y jaxlib\n", "cd ../data\n", "ls *.npz\n",
                "load_ext autoreload\n", "matplotlib inline\n"]),
-        _code(["pip = 3\n", "ls = [pip]\n", "cd = len(ls)\n", "z = jax.tree_map(abs, ls)\n"]),
+        _code(["pip = 3\n", "ls = [pip]\n", "cd = len(ls)\n", "z = jax.tree_map(abs, ls)\n",
+               "precision = {\n", '    "double": True,\n', "}\n", "run , = [1]\n"]),
     ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
     result = lint_source(data, "m.ipynb", settings)
     assert [(f.code, f.cell, f.line, f.col) for f in result.findings] == [("JAX901", 1, 3, 5), ("JAX901", 3, 4, 5)]

@@ -68,7 +68,8 @@ _AUTOMAGICS = frozenset({
     "rehashx", "reload_ext", "rep", "rerun", "reset", "reset_selective", "rm", "rmdir", "run", "save", "sc",
     "set_env", "sx", "system", "tb", "unalias", "unload_ext", "who", "who_ls", "whos", "xdel", "xmode",
 })
-_AUTOMAGIC_RE = re.compile(r"^(\s*)([A-Za-z_]\w*)[ \t]+\S")
+# (`precision = {`, `ls, n = ...`: an assignment or a tuple, which IPython leaves as Python)
+_AUTOMAGIC_RE = re.compile(r"^(\s*)([A-Za-z_]\w*)[ \t]+[^\s=,]")
 
 
 def is_notebook(path: Union[str, object]) -> bool:
