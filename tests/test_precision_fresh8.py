@@ -272,6 +272,11 @@ def test_a_divisor_not_kept_off_zero_still_reported() -> None:
     def shifted(x, y):
         denom = jnp.abs(x) - 1.0
         return jnp.where(denom != 0, y / denom, 0.0)
+
+
+    def step_size(d1, d2, h0):
+        max_d = jnp.maximum(d1, d2)
+        return jnp.where(max_d <= 1e-15, h0 * 1e-3, 0.01 / max_d)
     """
     def msg(op: str, cond: str, which: str, key: str) -> str:
         return (f"`{op}` is computed for every element, also where `{cond}` is {which} and masks it out; its "
@@ -281,6 +286,7 @@ def test_a_divisor_not_kept_off_zero_still_reported() -> None:
     assert _found(src, code="JAX120") == [
         ("JAX120", 6, 34, msg("w / g_norm", "g_norm > 0", "false", "g_norm")),
         ("JAX120", 11, 34, msg("y / denom", "denom != 0", "false", "denom")),
+        ("JAX120", 16, 49, msg("0.01 / max_d", "max_d <= 1e-15", "true", "max_d")),
     ]
 
 
