@@ -83,12 +83,12 @@ def test_package_init_at_import(tmp_path, monkeypatch):
     {"solver/__init__.py": 'import jax\n\n\ndef use_double():\n    jax.config.update("jax_enable_x64", True)\n'},
     # an entry script that sets it from a command-line flag
     {"scripts/train.py": (
-        'import argparse\nimport jax\nfrom jax import config\n\n\ndef main():\n'
+        'import argparse\nimport jax\nfrom jax import config\n\nfrom solver import core\n\n\ndef main():\n'
         '    args = argparse.ArgumentParser().parse_args()\n'
         '    config.update("jax_enable_x64", args.double)\n')},
     # a launcher that sets the environment variable before it imports JAX
     {"service/server.py": (
-        'import os\n\n\nclass Server:\n    def __init__(self):\n'
+        'import os\n\nimport solver.core\n\n\nclass Server:\n    def __init__(self):\n'
         '        os.environ["JAX_ENABLE_X64"] = "1"\n        import jax\n\n'
         '        self.devices = jax.devices()\n')},
 ])
@@ -112,6 +112,8 @@ def test_project_that_switches_x64_at_run_time_leaves_its_library_code_unknown(t
         'import jax\n\n\ndef test_double():\n    jax.config.update("jax_enable_x64", True)\n')},
     # another flag
     {"solver/precision.py": 'import jax\n\n\ndef strict(v):\n    jax.config.update("jax_numpy_rank_promotion", v)\n'},
+    # switched on by a script that imports nothing of the library (another process)
+    {"scripts/bench.py": 'import jax\n\n\ndef main(double):\n    jax.config.update("jax_enable_x64", double)\n'},
 ])
 def test_project_that_never_switches_x64_on_outside_tests_is_checked(tmp_path, monkeypatch, switch):
     _write(tmp_path, {

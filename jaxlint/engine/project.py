@@ -45,8 +45,12 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
         out["x64"] = True
     if interp.index.x64_switch:
         # it may switch x64 on when it runs (a precision config, a service's set-up):
-        # where the project's library code runs with x64 is then unknown
-        out["x64_switch"] = True
+        # where its package's code, and the project packages it imports, run with x64
+        # is then unknown
+        packages = settings.project_packages
+        reach = {full.split(".", 1)[0] for full in interp.imports.names.values()}
+        own = (settings.module or "").split(".", 1)[0]
+        out["x64_switch"] = sorted(({own} | reach) & packages | ({own} - {""}))
     if interp.jit_passes:
         # defaulted parameters of other modules' jits that calls here pass (traced there)
         out["jit_passes"] = {name: sorted(ps) for name, ps in sorted(interp.jit_passes.items())}

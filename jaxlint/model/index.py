@@ -567,7 +567,7 @@ class Indexer:
                 if isinstance(key, cst.Name):
                     key_param_consumed(unit, key.value, how)
         if q in ("jax.config.update", "jax.config.config.update") or q.endswith(".config.update") and q.startswith("jax"):
-            if self._x64_config_call(call) and unit.is_module:
+            if self._x64_config_call(call, unit.is_module) and unit.is_module:
                 self.index.x64_at_import = True
             return
         if q == "jax.enable_x64" or q == "jax.experimental.enable_x64":
@@ -619,15 +619,16 @@ class Indexer:
                     # @jax.jit(static_argnames=...) / @eqx.filter_jit(donate=...)
                     self.index.sites.append(TransformSite(t, fq, dec, fn.node.name, scope, target=fn))  # type: ignore[union-attr]
 
-    def _x64_config_call(self, call: cst.Call) -> bool:
+    def _x64_config_call(self, call: cst.Call, at_import: bool = False) -> bool:
         pos = positional_args(call)
         if len(pos) >= 2 and string_value(pos[0].value) == "jax_enable_x64":
             v = pos[1].value
-            if not _literally_off(v):
+            on = isinstance(v, cst.Name) and v.value == "True" or (isinstance(v, cst.Integer) and v.value != "0")
+            if not _literally_off(v) and not (at_import and on):
+                # in a function, or at import with a value from a flag: when and where x64
+                # is on cannot be placed (a literal True at import is: `x64_at_import`)
                 self.index.x64_switch = True
-            if isinstance(v, cst.Name) and v.value == "True" or (
-                isinstance(v, cst.Integer) and v.value != "0"
-            ):
+            if on:
                 self.index.x64_nodes.append(call)
                 return True
         return False
@@ -648,8 +649,8 @@ class Indexer:
             if isinstance(t, cst.Subscript) and dotted_name(t.value) in ("os.environ", "environ"):
                 if len(t.slice) == 1 and isinstance(t.slice[0].slice, cst.Index):
                     if string_value(t.slice[0].slice.value) == "JAX_ENABLE_X64":
-                        if not _literally_off(node.value):
-                            self.index.x64_switch = True
+                        if not _literally_off(node.value) and string_value(node.value) is None:
+                            self.index.x64_switch = True  # a value from a flag: unknown
                         if string_value(node.value) in _X64_ENV_VALUES:
                             if self._jax_imported:
                                 # JAX read the variable when it was imported: too late
