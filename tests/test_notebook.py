@@ -431,3 +431,28 @@ def test_a_notebook_nested_thousands_deep_is_one_line_not_an_internal_error(tmp_
         log = json.loads(r.output)
         jsonschema.validate(log, json.loads(SCHEMA.read_text()))
         assert [res["message"]["text"] for res in log["runs"][0]["results"]] == [message]
+
+
+def test_automagic_lines_are_ipython_not_syntax_errors() -> None:
+    """IPython runs a built-in line magic or shell alias written without its `%`
+    (automagic: `pip install optax` is `%pip install optax`); a line that is Python
+    (`pip = 3`, `ls(x)`, `cd.path`) or starts with another name stays Python."""
+    settings = LintSettings(select=default_codes())
+    data = json.dumps({"cells": [
+        _code(["pip install -q optax 'flax>=0.8'\n", "import jax\n", "y = jax.tree_map(abs, [1])\n"]),
+        _code(["if not jax.devices():\n", "    conda install -y jaxlib\n", "cd ../data\n", "ls *.npz\n",
+               "load_ext autoreload\n", "matplotlib inline\n"]),
+        _code(["pip = 3\n", "ls = [pip]\n", "cd = len(ls)\n", "z = jax.tree_map(abs, ls)\n",
+               "precision = {\n", '    "double": True,\n', "}\n", "run , = [1]\n"]),
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+    result = lint_source(data, "m.ipynb", settings)
+    assert [(f.code, f.cell, f.line, f.col) for f in result.findings] == [("JAX901", 1, 3, 5), ("JAX901", 3, 4, 5)]
+    # not a magic's name: still a syntax error
+    bad = json.dumps({"cells": [_code(["import jax\n", "install optax\n"])],
+                      "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+    assert [(f.code, f.cell, f.line, f.col) for f in lint_source(bad, "m.ipynb", settings).findings] == [
+        ("JAX001", 1, 2, 9)]
+    nb = Notebook.from_bytes(data)
+    assert nb.text.splitlines()[:3] == ["pass", "import jax", "y = jax.tree_map(abs, [1])"]
+    assert nb.text.splitlines()[5] == "    pass"
+    assert nb.rebuild(nb.text) == nb.data

@@ -60,15 +60,68 @@ def test_conftest_setting_another_flag_leaves_x64_off(tmp_path, monkeypatch):
     assert _check(tmp_path, monkeypatch) == [f"tests/test_solver.py:5:31: {MSG}"]
 
 
-def test_package_init_at_import_but_not_in_a_function(tmp_path, monkeypatch):
+def test_package_init_at_import(tmp_path, monkeypatch):
     _write(tmp_path, {
         "pyproject.toml": "[project]\nname = 'demo'\n",
         "dbl/__init__.py": ENABLE,
         "dbl/core.py": F64,
-        "lazy/__init__.py": 'import jax\n\n\ndef use_double():\n    jax.config.update("jax_enable_x64", True)\n',
-        "lazy/core.py": F64,
+        "tests/test_core.py": F64,
     })
-    assert _check(tmp_path, monkeypatch) == [f"lazy/core.py:5:31: {MSG}"]
+    assert _check(tmp_path, monkeypatch) == [f"tests/test_core.py:5:31: {MSG}"]
+
+
+# a project whose own code (not a test) may switch x64 on when it runs: where its
+# library code runs with x64 is unknown, so JAX110 stays silent there; its tests,
+# which run without that set-up, are still checked
+@pytest.mark.parametrize("switch", [
+    # a precision config object whose method a driver calls
+    {"solver/precision.py": (
+        'import jax\n\n\nclass PrecisionConfig:\n    def enable_double(self):\n'
+        '        jax.config.update("jax_enable_x64", True)\n\n'
+        '    def enable_single(self):\n        jax.config.update("jax_enable_x64", False)\n')},
+    # a package __init__ helper the user is told to call
+    {"solver/__init__.py": 'import jax\n\n\ndef use_double():\n    jax.config.update("jax_enable_x64", True)\n'},
+    # an entry script that sets it from a command-line flag
+    {"scripts/train.py": (
+        'import argparse\nimport jax\nfrom jax import config\n\nfrom solver import core\n\n\ndef main():\n'
+        '    args = argparse.ArgumentParser().parse_args()\n'
+        '    config.update("jax_enable_x64", args.double)\n')},
+    # a launcher that sets the environment variable before it imports JAX
+    {"service/server.py": (
+        'import os\n\nimport solver.core\n\n\nclass Server:\n    def __init__(self):\n'
+        '        os.environ["JAX_ENABLE_X64"] = "1"\n        import jax\n\n'
+        '        self.devices = jax.devices()\n')},
+])
+def test_project_that_switches_x64_at_run_time_leaves_its_library_code_unknown(tmp_path, monkeypatch, switch):
+    _write(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'demo'\n",
+        "solver/core.py": F64,
+        "solver/deep/kernels.py": F64,
+        "tests/test_core.py": F64,
+        **switch,
+    })
+    assert _check(tmp_path, monkeypatch) == [f"tests/test_core.py:5:31: {MSG}"]
+
+
+@pytest.mark.parametrize("switch", [
+    # switched off, never on
+    {"solver/precision.py": 'import jax\n\n\ndef single():\n    jax.config.update("jax_enable_x64", False)\n'},
+    {"service/server.py": 'import os\n\n\ndef start():\n    os.environ["JAX_ENABLE_X64"] = "0"\n'},
+    # switched on only by a test (for its own tests): the library's users never get it
+    {"tests/test_double.py": (
+        'import jax\n\n\ndef test_double():\n    jax.config.update("jax_enable_x64", True)\n')},
+    # another flag
+    {"solver/precision.py": 'import jax\n\n\ndef strict(v):\n    jax.config.update("jax_numpy_rank_promotion", v)\n'},
+    # switched on by a script that imports nothing of the library (another process)
+    {"scripts/bench.py": 'import jax\n\n\ndef main(double):\n    jax.config.update("jax_enable_x64", double)\n'},
+])
+def test_project_that_never_switches_x64_on_outside_tests_is_checked(tmp_path, monkeypatch, switch):
+    _write(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'demo'\n",
+        "solver/core.py": F64,
+        **switch,
+    })
+    assert _check(tmp_path, monkeypatch) == [f"solver/core.py:5:31: {MSG}"]
 
 
 def test_library_functions_reached_from_a_folder_with_x64_on_run_with_it(tmp_path, monkeypatch):

@@ -43,6 +43,14 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
         out["pytrees"] = interp.index.pytree_records
     if enables_x64_below(interp, settings):
         out["x64"] = True
+    if interp.index.x64_switch:
+        # it may switch x64 on when it runs (a precision config, a service's set-up):
+        # where its package's code, and the project packages it imports, run with x64
+        # is then unknown
+        packages = settings.project_packages
+        reach = {full.split(".", 1)[0] for full in interp.imports.names.values()}
+        own = (settings.module or "").split(".", 1)[0]
+        out["x64_switch"] = sorted(({own} | reach) & packages | ({own} - {""}))
     if interp.jit_passes:
         # defaulted parameters of other modules' jits that calls here pass (traced there)
         out["jit_passes"] = {name: sorted(ps) for name, ps in sorted(interp.jit_passes.items())}

@@ -89,6 +89,10 @@ class FileIndex:
     x64_nodes: list[cst.CSTNode] = field(default_factory=list)  # where x64 gets enabled
     # x64 is enabled by a statement of the module body itself (runs at import)
     x64_at_import: bool = False
+    # the file may switch x64 on when it runs: `jax.config.update("jax_enable_x64", v)`
+    # anywhere (a method, a helper, the module body) with a value that is not literally
+    # off (`True`, a flag, a parameter), or `os.environ["JAX_ENABLE_X64"] = <not off>`
+    x64_switch: bool = False
     # module-level names assigned more than once (for the stale-global rule)
     module_assignments: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
     # `try` statements whose handlers do not run where JAX is installed (an import guard:
@@ -240,6 +244,17 @@ class FileIndex:
 
 
 _X64_ENV_VALUES = {"1", "true", "True", "TRUE", "yes"}
+_X64_OFF_VALUES = {"", "0", "false", "False", "FALSE", "no"}
+
+
+def _literally_off(v: cst.BaseExpression) -> bool:
+    """``False``, ``None``, ``0``, ``"0"``, ``"false"``: a value that switches x64 off."""
+    if isinstance(v, cst.Name):
+        return v.value in ("False", "None")
+    if isinstance(v, cst.Integer):
+        return v.value == "0"
+    s = string_value(v)
+    return s is not None and s in _X64_OFF_VALUES
 
 
 def _all_subclasses(base: type) -> set[type]:
@@ -340,6 +355,8 @@ class Indexer:
                         unit.bindings.setdefault(tgt.target.value, []).append((self._seq, n.value))
                 if unit.is_module:
                     self._x64_env_assign(n)
+                elif not self.index.x64_switch:
+                    self._x64_env_switch(n)
             elif t is cst.AugAssign or t is cst.AnnAssign:
                 self._assigned(n.target, unit, n)
             elif t is cst.For or t is cst.CompFor:
@@ -593,7 +610,7 @@ class Indexer:
                 if isinstance(key, cst.Name):
                     key_param_consumed(unit, key.value, how)
         if q in ("jax.config.update", "jax.config.config.update") or q.endswith(".config.update") and q.startswith("jax"):
-            if self._x64_config_call(call) and unit.is_module:
+            if self._x64_config_call(call, unit.is_module) and unit.is_module:
                 self.index.x64_at_import = True
             return
         if q == "jax.enable_x64" or q == "jax.experimental.enable_x64":
@@ -645,16 +662,28 @@ class Indexer:
                     # @jax.jit(static_argnames=...) / @eqx.filter_jit(donate=...)
                     self.index.sites.append(TransformSite(t, fq, dec, fn.node.name, scope, target=fn))  # type: ignore[union-attr]
 
-    def _x64_config_call(self, call: cst.Call) -> bool:
+    def _x64_config_call(self, call: cst.Call, at_import: bool = False) -> bool:
         pos = positional_args(call)
         if len(pos) >= 2 and string_value(pos[0].value) == "jax_enable_x64":
             v = pos[1].value
-            if isinstance(v, cst.Name) and v.value == "True" or (
-                isinstance(v, cst.Integer) and v.value != "0"
-            ):
+            on = isinstance(v, cst.Name) and v.value == "True" or (isinstance(v, cst.Integer) and v.value != "0")
+            if not _literally_off(v) and not (at_import and on):
+                # in a function, or at import with a value from a flag: when and where x64
+                # is on cannot be placed (a literal True at import is: `x64_at_import`)
+                self.index.x64_switch = True
+            if on:
                 self.index.x64_nodes.append(call)
                 return True
         return False
+
+    def _x64_env_switch(self, node: cst.Assign) -> None:
+        # `os.environ["JAX_ENABLE_X64"] = value` in a function: x64 may be on when it has run
+        for tgt in node.targets:
+            t = tgt.target
+            if isinstance(t, cst.Subscript) and dotted_name(t.value) in ("os.environ", "environ") \
+                    and len(t.slice) == 1 and isinstance(t.slice[0].slice, cst.Index) \
+                    and string_value(t.slice[0].slice.value) == "JAX_ENABLE_X64" and not _literally_off(node.value):
+                self.index.x64_switch = True
 
     def _x64_env_assign(self, node: cst.Assign) -> None:
         # os.environ["JAX_ENABLE_X64"] = "True"
@@ -663,6 +692,8 @@ class Indexer:
             if isinstance(t, cst.Subscript) and dotted_name(t.value) in ("os.environ", "environ"):
                 if len(t.slice) == 1 and isinstance(t.slice[0].slice, cst.Index):
                     if string_value(t.slice[0].slice.value) == "JAX_ENABLE_X64":
+                        if not _literally_off(node.value) and string_value(node.value) is None:
+                            self.index.x64_switch = True  # a value from a flag: unknown
                         if string_value(node.value) in _X64_ENV_VALUES:
                             if self._jax_imported:
                                 # JAX read the variable when it was imported: too late

@@ -7,7 +7,8 @@ the line and column in that cell.  IPython syntax is made into Python of the
 same line count:
 
 * a line magic, shell escape or help request (``%matplotlib inline``,
-  ``!pip install jax``, ``x?``) becomes ``pass`` (``y = !ls`` / ``t = %time f()``:
+  ``!pip install jax``, ``x?``; a built-in magic without its ``%``, which
+  IPython's automagic runs: ``pip install jax``) becomes ``pass`` (``y = !ls`` / ``t = %time f()``:
   the right-hand side becomes ``None``);
 * ``%time EXPR`` / ``%timeit [-n N ...] EXPR`` becomes a timed call the model reads
   (``__jaxlint_timeit__(lambda: EXPR)``: JAX505 reports timing without
@@ -53,6 +54,22 @@ _TIME_MAGIC_RE = re.compile(r"^(\s*)%(timeit|time)\b((?:\s+(?:-[nrp]\s*\d+|-[tcq
 # cell magics whose body is Python run in the kernel
 _PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "pypy", "python", "python3"})
 _TIMED_CELL_MAGICS = frozenset({"time", "timeit"})
+# IPython's automagic: a line starting with the name of one of its built-in line
+# magics or shell aliases, then a space, runs as that magic without the `%`
+# (`pip install optax` is `%pip install optax`; checked with IPython 8.12's
+# prefilter).  Only a line that is not Python anyway is taken as one.
+_AUTOMAGICS = frozenset({
+    "alias", "alias_magic", "autoawait", "autocall", "automagic", "bookmark", "cat", "cd", "colors", "conda",
+    "config", "cp", "debug", "dhist", "dirs", "doctest_mode", "ed", "edit", "env", "gui", "hist", "history",
+    "killbgscripts", "ldir", "lf", "lk", "ll", "load", "load_ext", "loadpy", "logoff", "logon", "logstart",
+    "logstate", "logstop", "ls", "lsmagic", "lx", "macro", "magic", "mamba", "matplotlib", "micromamba", "mkdir",
+    "mv", "notebook", "page", "pastebin", "pdb", "pdef", "pdoc", "pfile", "pinfo", "pinfo2", "pip", "popd",
+    "pprint", "precision", "prun", "psearch", "psource", "pushd", "pwd", "pycat", "pylab", "quickref", "recall",
+    "rehashx", "reload_ext", "rep", "rerun", "reset", "reset_selective", "rm", "rmdir", "run", "save", "sc",
+    "set_env", "sx", "system", "tb", "unalias", "unload_ext", "who", "who_ls", "whos", "xdel", "xmode",
+})
+# (`precision = {`, `ls, n = ...`: an assignment or a tuple, which IPython leaves as Python)
+_AUTOMAGIC_RE = re.compile(r"^(\s*)([A-Za-z_]\w*)[ \t]+[^\s=,]")
 
 
 def is_notebook(path: Union[str, object]) -> bool:
@@ -274,7 +291,16 @@ def _leading_indent(lines: list[str]) -> str:
 def _maybe_magic(line: str) -> bool:
     stripped = line.strip()
     return bool(stripped) and (stripped[0] in "%!?" or stripped.endswith("?")
-                               or ("=" in stripped and ("%" in stripped or "!" in stripped)))
+                               or ("=" in stripped and ("%" in stripped or "!" in stripped))
+                               or _automagic(line) is not None)
+
+
+def _automagic(line: str) -> Optional[re.Match]:
+    """`pip install x`: a built-in line magic called without its `%` (a line that is not Python)."""
+    m = _AUTOMAGIC_RE.match(line)
+    if m is None or m.group(2) not in _AUTOMAGICS:
+        return None
+    return None if _is_python(line) else m
 
 
 def _continued(lines: list[str]) -> list[bool]:
@@ -340,7 +366,7 @@ def _line_magic(body: str, info: _Line) -> tuple[str, _Line]:
         info.magic = True
         info.col_from = len(m.group(1)) + len(m.group(2))
         return m.group(1) + m.group(2) + "None", info
-    m = _LINE_MAGIC_RE.match(body) or _HELP_RE.match(body)
+    m = _LINE_MAGIC_RE.match(body) or _HELP_RE.match(body) or _automagic(body)
     if m and not _is_python(body):
         info.magic, info.col_from = True, len(m.group(1))
         return m.group(1) + "pass", info

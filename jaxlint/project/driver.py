@@ -329,22 +329,54 @@ def _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_fr
 def _x64_round(project_of: dict[str, _Project], latest: dict[str, FileResult], x64_from_folder: set[str]) -> list[Path]:
     """Files of a folder whose ``conftest.py`` (or package ``__init__.py``)
     switches x64 on are linted with x64 on (``LintSettings.x64``), as pytest
-    or the import system runs that file first.  Updates ``x64_from_folder``;
-    returns the files whose setting changed."""
+    or the import system runs that file first.  So is the library code (every
+    file but tests) of a top-level package one of whose own files, not a test, may
+    switch x64 on when it runs (``jax.config.update("jax_enable_x64", v)`` in a precision
+    config, a service's set-up, an entry script): whether x64 is on where that code
+    runs is unknown, and a rule that needs it off stays silent.  Updates
+    ``x64_from_folder``; returns the files whose setting changed."""
     folders = set()
+    switching: set[tuple[int, str]] = set()  # (project, top-level package) whose non-test code may switch x64 on
     for name, r in latest.items():
-        if r.project is not None and r.project.get("x64") and name in project_of:
-            folders.add(Path(os.path.abspath(name)).parent)
-    if not folders and not x64_from_folder:
+        if r.project is not None and name in project_of:
+            if r.project.get("x64"):
+                folders.add(Path(os.path.abspath(name)).parent)
+            switch = r.project.get("x64_switch")
+            if switch and not is_test_path(name):
+                project = project_of[name]
+                # its own package, and the project's packages it imports (a driver script)
+                switching.add(_package_of(project, name))
+                if isinstance(switch, list):
+                    switching.update((id(project), p) for p in switch)
+    if not folders and not switching and not x64_from_folder:
         return []  # the common case: no folder switches x64 on
     changed = []
     for name, project in project_of.items():
         path = Path(os.path.abspath(name))
         below = any(parent in folders for parent in path.parents if parent == project.root or project.root in parent.parents)
+        below = below or _package_of(project, name) in switching and not is_test_path(name)
         if below != (name in x64_from_folder):
             (x64_from_folder.add if below else x64_from_folder.discard)(name)
             changed.append(Path(name))
     return changed
+
+
+def _package_of(project: _Project, name: str) -> tuple[int, str]:
+    """(the project, the top-level package or module of file ``name``): x64 switched on by
+    a package's code may be on where that package's code, and what it imports, runs;
+    not in a script beside it that imports none of it (another process)."""
+    m = project.module.get(name)
+    return id(project), (m.name.split(".", 1)[0] if m is not None else "")
+
+
+def is_test_path(name: str) -> bool:
+    """A test file: ``test_*.py``, ``*_test.py``, ``conftest.py``, or under a
+    ``test/`` or ``tests/`` folder."""
+    parts = name.replace("\\", "/").split("/")
+    base = parts[-1]
+    if base == "conftest.py" or base.startswith("test_") or base.endswith(("_test.py", "_test.ipynb")):
+        return True
+    return any(p in ("test", "tests") for p in parts[:-1])
 
 
 def _next_round(

@@ -27,7 +27,10 @@ class StatefulRngInTraced(Rule):
         "`np.random.default_rng`, ...) and to the standard library `random` module inside code "
         "that JAX traces. The same calls outside traced code (making data, seeding) are fine, "
         "and so is a branch no trace takes (`if rng is None:` where every traced caller, and "
-        "every jit of a `partial` that binds it, passes a key).\n\n"
+        "every jit of a `partial` that binds it, passes a key), and a generator made there from a "
+        "literal seed (`np.random.RandomState(1729)`, `np.random.default_rng(0)`, "
+        "`np.random.Generator(np.random.PCG64(7))`, `random.Random(0)`): it gives the same numbers on "
+        "every call, traced or not.\n\n"
         "Also flagged: a call, in a function a transformation traces (`@jax.jit`, a `scan` "
         "body...), of a project function that keeps a module-global JAX key as state "
         "(`global _KEY; _KEY, sub = jax.random.split(_KEY)`), or of one that calls such a "
@@ -147,9 +150,57 @@ class StatefulRngInTraced(Rule):
             batched = jax.vmap(partial(augment, key=jax.random.PRNGKey(1)))
             """
         ),
+        # a generator made on each call from a fixed seed: every call, traced or not, draws
+        # the same numbers, so baking them in changes nothing
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            @jax.jit
+            def power_iteration(m):
+                v0 = np.random.RandomState(1729).uniform(-1.0, 1.0, m.shape[0]).astype(np.float32)
+                return m @ jnp.asarray(v0)
+            """
+        ),
+        Valid(
+            """
+            import random
+
+            import jax
+            import numpy as np
+
+
+            def probe(x):
+                gen = np.random.Generator(np.random.PCG64(7))
+                order = random.Random(0).sample(range(4), 4)
+                return x[order] * gen.normal(size=4) + np.random.default_rng([1, 2]).random()
+
+
+            batched = jax.vmap(probe)
+            """
+        ),
     ]
 
     INVALID = [
+        # a generator seeded from the OS each trace: the numbers of one trace are baked in
+        Invalid(
+            """
+            import jax
+            import numpy as np
+
+
+            @jax.jit
+            def jitter(x):
+                return x + np.random.default_rng().normal(size=x.shape)
+            """,
+            expected=[(7, 16)],
+            messages=[
+                "`np.random.default_rng` (NumPy's stateful RNG) inside traced `jitter` runs once at trace time: its numbers are baked into the compiled function and repeat on every call. Pass a PRNG key and use `jax.random` instead",
+            ],
+        ),
         # the jitted partial leaves the key out: the trace takes the NumPy branch
         Invalid(
             """
@@ -233,6 +284,10 @@ class StatefulRngInTraced(Rule):
         if q is None:
             self._global_key(node)
             return
+        if q in _SEEDED_GENERATORS and _constant_seed(node):
+            # `np.random.RandomState(1729).uniform(...)`: a generator made on each call with
+            # one fixed seed gives the same numbers every call, traced or not
+            return
         if q.startswith("numpy.random."):
             what = f"`{ctx.code(node.func).strip()}` (NumPy's stateful RNG)"
         elif q.startswith("random.") and q.count(".") == 1 and q.split(".")[1] in _STDLIB_RANDOM:
@@ -267,3 +322,26 @@ class StatefulRngInTraced(Rule):
             "the compiled function repeats the same random numbers on every call, and "
             f"`{key}` is left holding a tracer. Pass a PRNG key to `{unit.name}` and split it there",
         )
+
+
+# generators made from a seed: with a constant one they give the same numbers on
+# every call (the numbers baked in at trace time are the ones every call would draw)
+_SEEDED_GENERATORS = frozenset({
+    "numpy.random.RandomState", "numpy.random.default_rng", "numpy.random.Generator", "numpy.random.PCG64",
+    "numpy.random.PCG64DXSM", "numpy.random.MT19937", "numpy.random.Philox", "numpy.random.SFC64",
+    "numpy.random.SeedSequence", "random.Random",
+})
+
+
+def _constant_seed(call: cst.Call) -> bool:
+    """Is the seed of ``call`` a literal (``RandomState(1729)``, ``default_rng([1, 2])``,
+    ``Generator(PCG64(0))``)?  No seed at all draws one from the OS: not constant."""
+    pos = [a for a in call.args if a.keyword is None or a.keyword.value == "seed"]
+    if len(pos) != 1 or pos[0].star:
+        return False
+    v = pos[0].value
+    if isinstance(v, cst.Call):
+        return _constant_seed(v)  # `Generator(PCG64(0))`
+    if isinstance(v, (cst.List, cst.Tuple)):
+        return bool(v.elements) and all(isinstance(e.value, cst.Integer) for e in v.elements)
+    return isinstance(v, cst.Integer)

@@ -66,7 +66,11 @@ class Float64WithoutX64(Rule):
         "util.x64_enabled():`, `@requires_x64`, a pytest fixture or a `setUp` that switches x64 "
         "on), in functions that code running with x64 on calls, below a folder whose "
         "`conftest.py` or package `__init__.py` enables x64, in tests of a class deriving from one whose `setUp` switches it on, in modules importing one that "
-        "enables it when imported (when linting the project), and when the "
+        "enables it when imported (when linting the project), in the library code (every file but tests) "
+        "of a project one of whose own non-test files may switch x64 on when it runs "
+        "(`jax.config.update('jax_enable_x64', v)` with `v` not literally `False`, in a precision config's "
+        "method, a service's set-up or an entry script; `os.environ['JAX_ENABLE_X64'] = ...`): whether x64 "
+        "is on where that code runs is unknown, and when the "
         "project says it enables x64 at start-up (`[tool.jaxlint] x64 = true`). Dtype checks "
         "(`x.dtype == jnp.float64`, `jnp.finfo(jnp.float64)`) and NumPy calls are not flagged."
     )

@@ -299,6 +299,23 @@ def _guarded_input(ctx, e: cst.CSTNode) -> bool:
     return False
 
 
+def _kept_off_zero(ctx, e: cst.CSTNode) -> bool:
+    """A value a constant keeps away from zero: `x + eps`, `jnp.maximum(x, 1e-12)`,
+    `jnp.clip(x, eps)` (not `jnp.maximum(a, b)` of two values, which may both be 0)."""
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.Add):
+        return _thresholdish(ctx, e.left) or _thresholdish(ctx, e.right)
+    if isinstance(e, cst.Call):
+        q = ctx.qualname(e.func) or ""
+        pos = positional_args(e)
+        if q in ("jax.numpy.maximum", "jax.numpy.fmax", "jax.lax.max") and len(pos) == 2:
+            return _thresholdish(ctx, pos[0].value) or _thresholdish(ctx, pos[1].value)
+        if q in ("jax.numpy.clip", "jax.lax.clamp") and len(pos) >= 2:
+            lo = pos[0].value if q == "jax.lax.clamp" else pos[1].value
+            return _thresholdish(ctx, lo) and not (isinstance(lo, (cst.Integer, cst.Float)) and float(
+                lo.value.replace("_", "")) == 0.0)
+    return False
+
+
 _INFINITIES = frozenset({"jax.numpy.inf", "numpy.inf", "math.inf", "jax.numpy.PINF", "numpy.PINF"})
 
 
@@ -346,7 +363,8 @@ class WhereGradientNaN(Rule):
         "the gradient at the zero vector is NaN; `ord=1`, `ord=inf` and `optax.safe_norm` are not "
         "singular there); "
         "an input guarded where it is computed (`jnp.maximum(s, eps)`, a `where`, `s + eps`) is "
-        "quiet. It is checked everywhere, not only in traced code, because `grad` may be applied "
+        "quiet, also through a name every binding of which a constant keeps off zero (`n = rms(g) + eps`, "
+        "`d = jnp.maximum(x, 1e-12)` ... `jnp.where(n > 0, w / n, 1.)`; not `jnp.maximum(a, b)` of two values). It is checked everywhere, not only in traced code, because `grad` may be applied "
         "by a caller. Quiet too: a division whose dividend an earlier line zeroed with a `where` on "
         "the same condition (`s = jnp.where(n == 0, 0., s)` then `jnp.where(n == 0, s, s / n)`, the "
         "jax#1052 workaround), a masked operation that no derivative reaches (its inputs built "
@@ -726,6 +744,13 @@ class WhereGradientNaN(Rule):
             return False
         return any(type(line) is cst.SimpleStatementLine and any(small is stmt for small in line.body) for line in body)
 
+    def _kept_off_singular(self, name: cst.Name) -> bool:
+        """Is every value this unit binds ``name`` to kept off zero by a constant where
+        it is computed (`n = jnp.linalg.norm(g) + eps`, `d = jnp.maximum(jnp.abs(x), 1e-12)`)?
+        A divisor built so never is 0: the masked-out branch has a finite derivative."""
+        entries = self._bindings.get((id(self.ctx.unit), name.value))
+        return bool(entries) and all(v is not None and _kept_off_zero(self.ctx, v) for v in entries)
+
     def _no_tangent(self, e: cst.CSTNode, depth: int = 0) -> bool:
         """Does ``e`` carry no derivative: built only from comparisons (booleans),
         `stop_gradient`, zero-derivative functions (`sign`, `floor`, `argmax`...),
@@ -812,6 +837,8 @@ class WhereGradientNaN(Rule):
                         break
                 if masking is None:
                     continue
+                if isinstance(inner, cst.Name) and self._kept_off_singular(inner):
+                    continue  # `g_norm = rms(g) + eps` ... `w / g_norm`: never at the singular point
                 i, c_node, branch_side = masking
                 if kind == "zero" and self._dividend_zeroed(op_node, c_node):
                     continue

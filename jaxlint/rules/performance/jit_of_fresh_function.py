@@ -28,6 +28,86 @@ _WRAPPERS = frozenset(
 )
 
 
+_EQX_CACHING = frozenset({"equinox.filter_jit", "equinox.filter_pmap"})
+_EQX_WRAPPERS = frozenset({"equinox.filter_vmap", "equinox.filter_grad", "equinox.filter_value_and_grad"})
+
+
+def _equal_eqx_wrapper(ctx, fn: cst.BaseExpression, loop: Optional[cst.CSTNode]) -> bool:
+    """``eqx.filter_jit(eqx.filter_vmap(g))`` with ``g`` one function object (a
+    module-level function, a method of a class not known to be a plain one): equinox's
+    wrappers are Modules, pytrees that ``filter_jit`` caches by structure, so a new
+    wrapper of the same function hits the cache (checked with equinox: one trace for
+    four calls; a fresh closure or a plain object's bound method inside traces again)."""
+    if isinstance(fn, cst.Attribute):
+        return _eqx_module_method(ctx, fn)
+    if not isinstance(fn, cst.Call) or ctx.qualname(fn.func) not in _EQX_WRAPPERS:
+        return False
+    pos = positional_args(fn)
+    inner = pos[0].value if pos else None
+    if inner is None or isinstance(inner, cst.Lambda):
+        return False
+    if isinstance(inner, cst.Call):
+        return _equal_eqx_wrapper(ctx, inner, loop)
+    if isinstance(inner, cst.Attribute) and _eqx_module_method(ctx, inner):
+        return True
+    return isinstance(inner, (cst.Name, cst.Attribute)) and _fresh_reason(ctx, inner, loop) is None
+
+
+def _eqx_module_method(ctx, fn: cst.Attribute) -> bool:
+    """``model.setup`` of an instance of an equinox Module class of this file: a pytree
+    (its arrays the dynamic part), so ``filter_jit`` caches it across new instances."""
+    obj = fn.value
+    if not isinstance(obj, cst.Name):
+        return False
+    unit = ctx.unit
+    if obj.value == "self" and unit.cls is not None and unit.param("self") is not None:
+        cls = unit.cls
+    else:
+        cls = instance_class(ctx.index, unit, obj)
+    return cls is not None and any(b == "equinox.Module" or b.startswith("equinox.nn.") for b in cls.bases)
+
+
+_SHAPED = frozenset({"zeros", "ones", "empty", "full"})
+
+
+def _literal_shape(ctx, e: cst.BaseExpression) -> Optional[tuple]:
+    """The shape of an array written with a literal one: ``jnp.ones((2, 2))``,
+    ``np.zeros(3)``, ``jnp.array(1.0)`` (a scalar); None when unknown."""
+    if not isinstance(e, cst.Call):
+        return None
+    q = ctx.qualname(e.func) or ""
+    mod, _, name = q.rpartition(".")
+    if mod not in ("jax.numpy", "numpy"):
+        return None
+    pos = positional_args(e)
+    if not pos:
+        return None
+    v = pos[0].value
+    if name in ("array", "asarray"):
+        return () if isinstance(v, (cst.Integer, cst.Float)) else None
+    if name not in _SHAPED:
+        return None
+    if isinstance(v, cst.Integer):
+        return (int(v.value),)
+    if isinstance(v, (cst.Tuple, cst.List)) and all(isinstance(el.value, cst.Integer) for el in v.elements):
+        return tuple(int(el.value.value) for el in v.elements)  # type: ignore[attr-defined]
+    return None
+
+
+def _new_shape_each_iteration(ctx, loop: cst.CSTNode, call: cst.Call) -> bool:
+    """``for arg in (jnp.array(1.0), jnp.ones(2), jnp.ones((2, 2))): jax.jit(f)(arg)``:
+    the loop runs over arrays of pairwise different shapes and the call is given the
+    loop's item, so every iteration needs a compile anyway (jit caches per shape too)."""
+    if not isinstance(loop, cst.For) or not isinstance(loop.target, cst.Name) \
+            or not isinstance(loop.iter, (cst.Tuple, cst.List)) or len(loop.iter.elements) < 2:
+        return False
+    shapes = [_literal_shape(ctx, el.value) for el in loop.iter.elements]
+    if any(s is None for s in shapes) or len(set(shapes)) != len(shapes):
+        return False
+    item = loop.target.value
+    return any(isinstance(a.value, cst.Name) and a.value.value == item for a in call.args)
+
+
 def _fresh_reason(ctx, expr: cst.BaseExpression, loop: Optional[cst.CSTNode]) -> Optional[str]:
     """Why ``expr`` is a new function object each time this code runs, or None."""
     if isinstance(expr, cst.Lambda):
@@ -314,6 +394,14 @@ class RecompileFreshFunction(Rule):
         "`self.f = jax.jit(fn)` in the `__init__` of an equinox Module is flagged: each "
         "instance holds a new jitted function, a static field compared by identity, so "
         "`eqx.filter_jit` traces again for every new instance.\n\n"
+        "Not flagged: a loop over arrays of pairwise different literal shapes (`for a in (jnp.array(1.), "
+        "jnp.ones(2), jnp.ones((2, 2))):`) whose item the jitted call is given: each iteration compiles "
+        "for its new shape anyway. "
+        "Nor `eqx.filter_jit` of an equinox wrapper (`eqx.filter_vmap(g)`, `eqx.filter_grad(g)`) "
+        "of one function (a module-level function, a method of an equinox Module instance), or of such a "
+        "Module's bound method: equinox's wrappers and Modules are pytrees that `filter_jit` caches by "
+        "structure, so a new one of the same function hits the cache (a closure made per call still "
+        "traces again).\n\n"
         "Re-wrapping a named module-level function (`jax.jit(step)` in a loop) is not flagged: "
         "jit's cache is keyed on the function object, so it compiles once. Code that is itself "
         "traced is not flagged (an inner `jit` is inlined into the outer trace, which is cached). "
@@ -1005,6 +1093,8 @@ class RecompileFreshFunction(Rule):
             fn = fn.value
         if fn is None:
             return None
+        if q in _EQX_CACHING and _equal_eqx_wrapper(self.ctx, fn, loop):
+            return None
         return _fresh_reason(self.ctx, fn, loop)
 
     def _per_call_unit(self) -> bool:
@@ -1202,7 +1292,8 @@ class RecompileFreshFunction(Rule):
             if reason.startswith("the bound method") and self._rewrapped(func, reason):
                 return
             if loop is not None:
-                self._report(func, reason, "every iteration of the loop")
+                if not _new_shape_each_iteration(ctx, loop, node):
+                    self._report(func, reason, "every iteration of the loop")
             elif (not ctx.unit.is_module and not self._once_per_run(ctx.unit)
                     and not _times_calls(ctx, ctx.unit, self._times) and self._per_call_case(func)):
                 self._report(func, reason, f"every call of `{ctx.unit.name}`", ctx.unit.name)
@@ -1221,7 +1312,8 @@ class RecompileFreshFunction(Rule):
                     # called in an inner loop: each compile is reused many times
                     # (a hyper-parameter sweep), which is the point of jit
                     return
-                self._report(wrap, reason, "every iteration of the loop")
+                if not _new_shape_each_iteration(ctx, wloop, node):
+                    self._report(wrap, reason, "every iteration of the loop")
 
     def _rewrapped(self, wrap: cst.Call, reason: str) -> bool:
         """A bound method wrapped and traced again in the same scope (``jax.jit(foo.f)(x)``

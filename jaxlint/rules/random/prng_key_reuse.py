@@ -8,13 +8,13 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from typing import Optional
+from typing import Callable, Optional
 
 from jaxlint.model import apis, liveness
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import invariant, key_like_name, loop_target_read, rngs_keys
 from jaxlint.model.program_order import attribute_writes
-from jaxlint.model.scopes import writes
+from jaxlint.model.scopes import bound_once, writes
 from jaxlint.model.walk import (arg_at, assigned_in, children, descendants, dotted_name, int_value, keyword_arg,
                                 positional_args, walk_tree)
 
@@ -69,7 +69,8 @@ class PrngKeyReuse(Rule):
         "`hk.dropout`, in a module class or helper of the file it calls): the apply consumes "
         "the key like a helper does (not with `without_apply_rng`, nor when `fn` draws nothing);\n"
         "* a function given a key (a `key`/`rng` parameter, `kwargs.get(\"rng\")`) that "
-        "never reads it and draws from a fixed seed instead;\n"
+        "never reads it (nor does a function nested in it) and draws from a fixed seed instead; "
+        "not a parameter its signature declares no key (`with_dropout_rng: bool`, `use_rng=False`);\n"
         "* a key stored on an object when it is built (`self.rng = PRNGKey(seed)`) that a "
         "method taking an input draws from and nothing replaces;\n"
         "* one helper called twice with the same key and the same arguments;\n"
@@ -103,10 +104,15 @@ class PrngKeyReuse(Rule):
         "rows aligned); a draw whose result the function asserts equal to an earlier draw's from "
         "the same key (`np.testing.assert_allclose(normal(key, s), normal(key, s))`, "
         "`self.assertEqual(f(x1), f(x2))` with `x1`, `x2` drawn from one key, `assert jnp.all(a "
-        "== b)`: a test of determinism, or of two computations under one randomness; not a "
+        "== b)`; two modules built from one key and compared as pytrees, `assert "
+        "eqx.tree_equal(expected, eqx.tree_at(where, built, v))`, `chex.assert_trees_all_close(a, b)`, "
+        "`optax.tree_utils.tree_allclose(a, b)`, also handed to a helper: a test of determinism, or of two computations under one randomness; not a "
         "negated assertion, nor one comparing shapes or an object a method call handed the second "
         "draw to, `m.update(new)` then `assertEqual(m.params, new)`); a call inside `with pytest.raises(...)`/`self.assertRaises(...)` (it "
         "fails); `eqx.nn.Embedding(weight=..., key=key)` (given its values, it draws nothing); "
+        "keys split in a loop and written straight into a call that switches its randomness off, "
+        "also through its wrappers (`jax.vmap(partial(model, enable_dropout=False))(x, key=split(key, n))`, "
+        "`step = jax.jit(partial(apply, train=False))` ... `step(p, x, split(rng)[0])`); "
         "a tree map over a single array (one leaf, one call); and the `\"params\"` stream of a "
         "flax `apply` (`rngs={\"params\": key}`: it only initialises variables missing from "
         "those given).\n\n"
@@ -1993,7 +1999,7 @@ class PrngKeyReuse(Rule):
                 return  # `x = permutation(key, x); y = permutation(key, y)`: the same order
                 # for paired arrays, on purpose
         if isinstance(node, cst.Call) and any(
-                isinstance(e, cst.Call) and _asserted_equal(ctx.unit.node, e, node, self._equal_memo)
+                isinstance(e, cst.Call) and _asserted_equal(ctx.unit.node, e, node, self._equal_memo, ctx.qualname)
                 for e in earlier[:-1]):
             return  # the two draws' results are asserted equal: the same bits are the point
         self._report_reuse(node, key_expr, prev)
@@ -2574,7 +2580,8 @@ class PrngKeyReuse(Rule):
         if not all(invariant(a.value, set(unit.assigned) | {p.name for p in unit.params}, calls=False)
                    for a in made.args):
             return False
-        given = [(p.name, None) for p in unit.params if key_like_name(p.name)]
+        given = [(p.name, None) for p in unit.params
+                 if key_like_name(p.name) and not _declared_no_key(_param_node(unit.node, p.name))]
         for n in descendants(unit.node):
             if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name) \
                     and _kwargs_key(n.value):
@@ -2711,9 +2718,13 @@ class PrngKeyReuse(Rule):
             attr_still = ctx.attr_key(token.label) is token
             if still or attr_still or (
                 not holders and token.loop_depth < frame.depth and token.label not in frame.rebound
+                and _label_base(token.label) not in frame.rebound
             ):
                 if not any(n is site for n in walk_tree(node)):
                     continue  # consumed before this (inner) loop, in the loop around it
+                if _handed_to_evaluation(node, site, lambda e: bound_once(ctx.index, ctx.unit, e)):
+                    continue  # `vmap(partial(model, enable_dropout=False))(x, key=split(key, n))`:
+                    # the keys go to a call that switches its randomness off, nothing draws from them
                 if how in _PAIRING and _permutes_loop_item(ctx, site, node):
                     continue  # `[permutation(key, a) for a in arrays]`: each array of the
                     # collection in the same order (paired rows kept aligned), on purpose
@@ -2755,6 +2766,35 @@ def _kwargs_key(e: cst.BaseExpression) -> bool:
     return False
 
 
+_NOT_KEY_TYPES = frozenset({"bool", "int", "float", "str", "bytes"})
+
+
+def _declared_no_key(param: cst.CSTNode) -> bool:
+    """A parameter its own signature says is no key, whatever its name: annotated
+    ``bool``/``int``/``float``/``str`` (``Optional[bool]``, ``bool | None``), or
+    defaulting to such a literal (``with_params_rng: bool``, ``use_rng=False``)."""
+    if not isinstance(param, cst.Param):
+        return False
+    if param.annotation is not None:
+        names = {n.value for n in walk_tree(param.annotation.annotation) if isinstance(n, cst.Name)}
+        if names & _NOT_KEY_TYPES and names <= _NOT_KEY_TYPES | {"Optional", "None", "typing"}:
+            return True
+    d = param.default
+    if d is None:
+        return False
+    if isinstance(d, cst.UnaryOperation):
+        d = d.expression
+    return isinstance(d, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)) or \
+        isinstance(d, cst.Name) and d.value in ("True", "False")
+
+
+def _label_base(label: str) -> str:
+    """The name a key's label reads: ``rngs`` of ``rngs[1]`` (rebinding ``rngs``, as
+    ``rngs = split(rngs[1])`` does each iteration, replaces the keys it holds)."""
+    m = re.match(r"[A-Za-z_]\w*", label)
+    return m.group(0) if m and label[m.end():m.end() + 1] == "[" else label
+
+
 def _param_node(fn: cst.FunctionDef, name: str) -> cst.CSTNode:
     p = fn.params
     for param in (*p.posonly_params, *p.params, *p.kwonly_params):
@@ -2765,11 +2805,12 @@ def _param_node(fn: cst.FunctionDef, name: str) -> cst.CSTNode:
 
 def _read_before(fn: cst.FunctionDef, name: str, start: Optional[cst.CSTNode], stop: cst.CSTNode) -> bool:
     """Is ``name`` read in ``fn`` after ``start`` (its binding; None: the parameter) and
-    before ``stop`` (the key made instead), or anywhere when ``stop`` does not rebind it?"""
+    before ``stop`` (the key made instead), or anywhere when ``stop`` does not rebind it?
+    A read in a function nested in ``fn`` (a closure over it) counts."""
     targets: set[int] = set()
     started = start is None
     rebinds = False
-    for n in descendants(fn.body):
+    for n in walk_tree(fn.body, source_order=True):
         if isinstance(n, cst.Assign):
             targets.update(id(t.target) for t in n.targets)
             if n.value is stop and any(isinstance(t.target, cst.Name) and t.target.value == name for t in n.targets):
@@ -2794,6 +2835,34 @@ def _makes_key(ctx, stmt: cst.CSTNode) -> bool:
         q = ctx.qualname(value.func) or ""
         return q in ("jax.random.PRNGKey", "jax.random.key", "jax.random.split", "jax.random.fold_in")
     return isinstance(value, cst.Name) and key_like_name(value.value)
+
+
+def _handed_to_evaluation(root: cst.CSTNode, site: cst.CSTNode,
+                          bound: Callable[[cst.BaseExpression], cst.BaseExpression] = lambda e: e) -> bool:
+    """Is ``site`` (a split or draw) written as an argument of a call that switches its
+    randomness off (``_evaluation_call``), directly or through the wrappers around the
+    function it calls (``jax.vmap(functools.partial(model, enable_dropout=False))(x,
+    key=split(key, n))``, ``jax.jit(partial(apply, train=False))(p, x, rng)``, also a
+    name bound once to such a wrapper: ``step = jit(partial(...))`` ... ``step(p, x, k)``)?
+    ``bound``: the value a name is bound to once in its scope."""
+    for n in walk_tree(root):
+        if isinstance(n, cst.Call) and any(
+                a.value is site or isinstance(a.value, cst.Subscript) and a.value.value is site for a in n.args):
+            f: cst.CSTNode = n
+            for _ in range(5):
+                if isinstance(f, cst.Name):
+                    f = bound(f)
+                if not isinstance(f, cst.Call):
+                    return False
+                if _evaluation_call(f):
+                    return True
+                if isinstance(f.func, (cst.Call, cst.Name)) and f is n:
+                    f = f.func
+                else:
+                    pos = positional_args(f)
+                    f = pos[0].value if pos and f is not n else None
+            return False
+    return False
 
 
 def _evaluation_call(node: cst.Call) -> bool:
@@ -2910,18 +2979,22 @@ def _constant(v: cst.CSTNode) -> bool:
 
 
 # --- two draws meant to give the same bits: their results asserted equal -------------
-_EQUAL_TESTS = frozenset({"allclose", "array_equal", "array_equiv", "isclose", "equal"})
+_EQUAL_TESTS = frozenset({"allclose", "array_equal", "array_equiv", "isclose", "equal",
+                          # whole pytrees: `eqx.tree_equal`, optax's `tree_utils.tree_allclose`
+                          "tree_equal", "tree_allclose", "trees_equal", "tree_all_close"})
 _NOT_VALUES = frozenset({"shape", "ndim", "dtype", "size"})  # reads of these are not the values
 
 
-def _asserted_equal(root: cst.CSTNode, a: cst.Call, b: cst.Call, memo: dict) -> bool:
+def _asserted_equal(root: cst.CSTNode, a: cst.Call, b: cst.Call, memo: dict,
+                    qualname: Callable[[cst.CSTNode], Optional[str]] = lambda _: None) -> bool:
     """Does the function ``root`` assert that what the draw ``a`` gave equals what
     ``b`` gave (``assert_allclose(x, y)``, ``self.assertEqual(f(x), f(y))``,
     ``assert jnp.array_equal(x, y)``, through the names computed from them), each
     side computed from one draw and not the other?  A test of determinism or of two
     computations under one randomness: the repeated key is the point.  ``memo`` (one
     per file): the function's assertions and assignments, and each draw's derived
-    names, computed once however many reuses ask."""
+    names, computed once however many reuses ask.  ``qualname``: what a name is
+    imported as (a module's function is not an object a call hands values to)."""
     info = memo.get(id(root))
     if info is None:
         def nested(c: cst.CSTNode) -> bool:
@@ -2932,7 +3005,8 @@ def _asserted_equal(root: cst.CSTNode, a: cst.Call, b: cst.Call, memo: dict) -> 
         assigns = [n for n in nodes
                    if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and n.value is not None
                    or isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
-                   and isinstance(n.func.value, cst.Name)] if pairs else []
+                   and isinstance(n.func.value, cst.Name) and qualname(n.func.value) is None
+                   and n.func.value.value not in ("self", "cls")] if pairs else []
         info = memo[id(root)] = (root, pairs, assigns, {})
     _root, pairs, assigns, derived = info
     if not pairs:
@@ -2972,6 +3046,9 @@ def _equal_test(t: cst.BaseExpression) -> list[tuple[cst.BaseExpression, cst.Bas
         last = (dotted_name(t.func) or "").rsplit(".", 1)[-1]
         if last in _EQUAL_TESTS and len(pos) >= 2:
             return [(pos[0].value, pos[1].value)]
+        if "not" not in last.lower() and last != "all":
+            # `assert _typeequal(eqx.tree_equal(a, b), True)`: an equality test handed to a helper
+            return [p for arg in pos if isinstance(arg.value, cst.Call) for p in _equal_test(arg.value)]
         if last == "all":  # `jnp.all(x == y)`, `(x == y).all()`
             inner = pos[0].value if pos else (t.func.value if isinstance(t.func, cst.Attribute) else None)
             return _equal_test(inner) if inner is not None else []
@@ -2993,7 +3070,9 @@ def _derived(assigns: list, draw: cst.Call) -> set[str]:
             if _reads(st.value, draw, names):
                 targets = st.targets if isinstance(st, cst.Assign) else [st]
                 for t in targets:
-                    names.update(m.value for m in (t.target, *descendants(t.target)) if isinstance(m, cst.Name))
+                    # (`_`: a result thrown away, not one value both sides share)
+                    names.update(m.value for m in (t.target, *descendants(t.target))
+                                 if isinstance(m, cst.Name) and m.value != "_")
         if len(names) == before:
             break
     return names
