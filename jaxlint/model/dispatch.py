@@ -1,8 +1,9 @@
 """Dispatch through a table of functions: ``_FUNCS[name](x)``, ``_FUNCS.get(name)(x)``
 (``_FUNCS[like, fn](*args)`` in autoray), with ``_FUNCS`` a dict literal of functions
 bound once (and ``_FUNCS[key] = fn`` written at module level, a registration).  The key
-is a runtime value, so whichever function it picks runs with the call's arguments: in
-traced code each function of the table runs traced (``model/calls.py``).  A table that
+names the function that runs with the call's arguments: in traced code the entry a
+literal key names runs traced (``model/calls.py``); with a key known only at run time,
+which entry runs is unknown (a table of one entry aside).  A table that
 holds anything but names of functions (a lambda aside), or whose name is bound more than
 once, is no table: unknown, and unknown reaches nothing."""
 
@@ -28,7 +29,11 @@ def table_functions(unit: Any, func: cst.BaseExpression) -> Optional[list[cst.Ba
         picked = [value for keys, value in entries if keys == named]
         if picked:
             return picked  # `ACTIVATIONS["relu"](x)`: that function
-    return [value for _, value in entries]
+    if len(entries) == 1:
+        return [entries[0][1]]
+    # a key known only at run time (`_IMPL[backend](x)`, `backend` a static argument that
+    # picks the JAX entry): which entry runs traced is unknown, and unknown reaches nothing
+    return None
 
 
 def literal_key(func: cst.BaseExpression) -> Optional[cst.BaseExpression]:

@@ -89,9 +89,10 @@ class FileIndex:
     x64_nodes: list[cst.CSTNode] = field(default_factory=list)  # where x64 gets enabled
     # x64 is enabled by a statement of the module body itself (runs at import)
     x64_at_import: bool = False
-    # the file may switch x64 on when it runs: `jax.config.update("jax_enable_x64", v)`
-    # anywhere (a method, a helper, the module body) with a value that is not literally
-    # off (`True`, a flag, a parameter), or `os.environ["JAX_ENABLE_X64"] = <not off>`
+    # the file may switch x64 on when it runs: `jax.config.update("jax_enable_x64", v)` in
+    # a function with a value that is not literally off (`True`, a flag, a parameter), or
+    # in the module body with a value from a flag; `os.environ["JAX_ENABLE_X64"] = <not
+    # off>` in a function, or in the module body with a value that is not a literal
     x64_switch: bool = False
     # module-level names assigned more than once (for the stale-global rule)
     module_assignments: dict[str, list[cst.CSTNode]] = field(default_factory=dict)

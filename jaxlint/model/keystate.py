@@ -25,11 +25,21 @@ _ADVANCE = frozenset({"jax.random.split", "jax.random.fold_in", "jax.random.clon
 
 def _advanced_global(interp: Any, unit: Any) -> Optional[str]:
     """The global name ``unit`` rebinds to a key derived from it (``global _KEY``,
-    ``_KEY, sub = jax.random.split(_KEY)``, ``_KEY = jax.random.fold_in(_KEY, 1)``)."""
+    ``_KEY, sub = jax.random.split(_KEY)``, ``_KEY = jax.random.fold_in(_KEY, 1)``) in a
+    statement of its body that runs on every call (not under an `if`: a fallback for
+    callers that pass no key)."""
     names = unit.global_names & unit.assigned
     if not names or not isinstance(unit.node, cst.FunctionDef):
         return None
-    for n in walk_tree(unit.node.body, lambda x: type(x) in (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+    # a write in the body itself, run on every call: not under `if key is None:`, nor after
+    # an early `return` (`if key is not None: return key`)
+    smalls = []
+    for stmt in unit.node.body.body:
+        if type(stmt) is cst.SimpleStatementLine:
+            smalls.extend(stmt.body)
+        elif any(type(x) is cst.Return for x in walk_tree(stmt)):
+            break
+    for n in smalls:
         if type(n) is not cst.Assign:
             continue
         value = n.value.value if type(n.value) is cst.Subscript else n.value

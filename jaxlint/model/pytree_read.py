@@ -244,9 +244,14 @@ def function_leaf(value: cst.BaseExpression, qualname: QualFn,
     if isinstance(value, (cst.Name, cst.Attribute)):
         q = qualname(value)
         if q is not None and q.startswith(("jax.nn.", "jax.numpy.")) and q.count(".") == 2 \
-                and q.rsplit(".", 1)[1][:1].islower():
+                and q.rsplit(".", 1)[1][:1].islower() and q.rsplit(".", 1)[1] not in _CONSTANTS:
             return f"the function `{q.replace('jax.numpy.', 'jnp.')}`"
     return None
+
+
+# the lowercase names of jax.numpy that are values, not functions (`max_norm: float = jnp.inf`)
+_CONSTANTS = frozenset({"inf", "nan", "pi", "e", "euler_gamma", "newaxis", "c_", "r_", "s_", "mgrid", "ogrid",
+                        "index_exp", "fft", "linalg", "initializers"})
 
 
 def function_leaf_fields(node: cst.ClassDef, qualname: QualFn,

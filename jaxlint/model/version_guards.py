@@ -302,6 +302,8 @@ def _mentions_version(e: cst.BaseExpression) -> bool:
 #     try:                         import jax.numpy as jnp;  HAS_JAX = True
 #     except ImportError:          import numpy as jnp;      HAS_JAX = False   # does not run
 _INSTALLED_WITH_JAX = frozenset({"jax", "jaxlib", "numpy", "scipy", "ml_dtypes", "opt_einsum"})
+# parts of JAX that import more than JAX installs (TensorFlow, Triton...): their import may fail
+_NEEDS_MORE = ("jax.experimental", "jax.tools")
 _FALLBACK_CAUGHT = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
@@ -332,8 +334,8 @@ def fallback_handlers_dead(node: cst.CSTNode) -> bool:
                 if not fulls:
                     return False
                 for full in fulls:
-                    if full.split(".", 1)[0] not in _INSTALLED_WITH_JAX:
-                        return False
+                    if full.split(".", 1)[0] not in _INSTALLED_WITH_JAX or full.startswith(_NEEDS_MORE):
+                        return False  # (`jax.experimental.jax2tf` needs TensorFlow: it may fail)
                     row = D.lookup(full)
                     if row is not None and D.removed_by(row, CURRENT):
                         return False

@@ -44,16 +44,28 @@ _EUCLIDEAN_NORMS = frozenset({"jax.numpy.linalg.norm", "jax.numpy.linalg.vector_
 
 
 def _euclidean_order(ctx, call: cst.Call) -> bool:
-    """No `ord`, or `ord=2`/`None`/`"fro"` (the second positional argument)."""
+    """No `ord`, `ord=None` or `"fro"` (the second positional argument of `norm`), or
+    `ord=2` where that is the Euclidean norm of vectors: `vector_norm`, `norm` with an
+    integer `axis`.  (`ord=2` of a matrix is its largest singular value, whose gradient
+    at the zero matrix is finite: `matrix_norm(m, ord=2)`, `norm(m, ord=2)`.)"""
+    q = ctx.qualname(call.func)
     pos = positional_args(call)
     order = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "ord"),
-                 pos[1].value if len(pos) > 1 and ctx.qualname(call.func) == "jax.numpy.linalg.norm" else None)
+                 pos[1].value if len(pos) > 1 and q == "jax.numpy.linalg.norm" else None)
     if order is None:
         return True
     if isinstance(order, cst.Name) and order.value == "None":
         return True
     if isinstance(order, cst.Integer):
-        return order.value == "2"
+        if order.value != "2" or q == "jax.numpy.linalg.matrix_norm":
+            return False
+        if q == "jax.numpy.linalg.vector_norm":
+            return True
+        axis = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "axis"),
+                    pos[2].value if len(pos) > 2 else None)
+        if isinstance(axis, cst.UnaryOperation) and isinstance(axis.operator, cst.Minus):
+            axis = axis.expression
+        return isinstance(axis, cst.Integer)
     if isinstance(order, cst.SimpleString):
         return order.evaluated_value == "fro"
     return False
@@ -359,9 +371,10 @@ class WhereGradientNaN(Rule):
         "y, 0.)` (the condition tests the function's input), and `r = jnp.sqrt(s)` ... "
         "`jnp.where(r > 0.5, r, 1.)` (it tests the result, which is 0 where `sqrt` is singular; "
         "so are `jnp.cbrt` and the 2-norm: `n = jnp.linalg.norm(x)` (also `vector_norm`, "
-        "`matrix_norm`, with no `ord` or `ord=2`/`'fro'`) then `jnp.where(n == 0., 1., n)`, where "
-        "the gradient at the zero vector is NaN; `ord=1`, `ord=inf` and `optax.safe_norm` are not "
-        "singular there); "
+        "`matrix_norm`, with no `ord`, `'fro'`, or `ord=2` of vectors: `vector_norm`, `norm` with "
+        "an integer `axis`) then `jnp.where(n == 0., 1., n)`, where the gradient at the zero vector "
+        "is NaN; `ord=1`, `ord=inf`, `ord=2` of a matrix (its largest singular value) and "
+        "`optax.safe_norm` are not singular there); "
         "an input guarded where it is computed (`jnp.maximum(s, eps)`, a `where`, `s + eps`) is "
         "quiet, also through a name every binding of which a constant keeps off zero (`n = rms(g) + eps`, "
         "`d = jnp.maximum(x, 1e-12)` ... `jnp.where(n > 0, w / n, 1.)`; not `jnp.maximum(a, b)` of two values). It is checked everywhere, not only in traced code, because `grad` may be applied "
@@ -519,6 +532,18 @@ class WhereGradientNaN(Rule):
                 ninf = jnp.linalg.norm(v, jnp.inf)
                 ns = optax.safe_norm(v, 1e-6)
                 return jnp.where(n1 == 0.0, 1.0, n1) + jnp.where(ninf > 0, ninf, 0.0) + jnp.where(ns == 0.0, 1.0, ns)
+            """
+        ),
+        # ord=2 of a matrix is its largest singular value: a finite gradient at the zero matrix
+        Valid(
+            """
+            import jax.numpy as jnp
+
+
+            def spectral(m, m2):
+                s = jnp.linalg.matrix_norm(m, ord=2)
+                t = jnp.linalg.norm(m2, ord=2)  # of a matrix too: its largest singular value
+                return jnp.where(s == 0.0, 1.0, s) + jnp.where(t == 0.0, 1.0, t)
             """
         ),
     ]

@@ -319,6 +319,9 @@ class SizeDependentFunction(Rule):
             ):
                 return
             fn, extra = arg_at(node, 0, None), None
+            in_axes = keyword_arg(node, "in_axes")
+            if in_axes is not None and "None" in ctx.code(in_axes.value):
+                return  # `vmap(segment_sum, in_axes=(0, 0, None))`: the size may come unbatched
         fq = ctx.qualname(fn) if fn is not None else None
         if self.__dict__.get("_sized_at_call", {}).get(id(node)) is node:
             return  # `jax.jit(jax.ops.segment_sum)(x, ids, n)`: the size comes with the call

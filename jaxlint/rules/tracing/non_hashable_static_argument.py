@@ -1536,6 +1536,8 @@ class NonHashableStaticArg(Rule):
         attr = e.attr.value
         if any(w[1] == attr for w in self._attribute_writes()):
             return None  # assigned somewhere (`self.LAYERS = ...`, `Config.LAYERS = ...`)
+        if owner == "self" and any(c is not cls and _binds_in_body(c.node, attr) for c in ctx.index.classes):
+            return None  # another class binds it too: `self` may be a subclass overriding it
         value = None
         for stmt in cls.node.body.body:
             if isinstance(stmt, cst.SimpleStatementLine):
@@ -2148,3 +2150,17 @@ def _axes(spec: Optional[cst.BaseExpression], n: int) -> Optional[set[int]]:
             out.add(i)
         return out
     return None
+
+
+def _binds_in_body(node: cst.ClassDef, attr: str) -> bool:
+    """Does the body of class ``node`` bind ``attr`` (``WIDTHS = (8, 4)``)?"""
+    for stmt in node.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and any(
+                        isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
+                    return True
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) \
+                        and small.target.value == attr:
+                    return True
+    return False

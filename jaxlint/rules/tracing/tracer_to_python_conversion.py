@@ -1187,8 +1187,8 @@ class TracerConversion(Rule):
                 continue
             if a.keyword.value == t.static_argnums_kw:
                 ints = literal_ints(a.value)
-                if ints is None:
-                    return  # computed: cannot tell
+                if ints is None or any(i < 0 for i in ints):
+                    return  # computed, or counted from the end of the signature: cannot tell
                 static_pos.update(ints)
             elif t.static_argnames_kw is not None and a.keyword.value == t.static_argnames_kw:
                 strs = literal_strs(a.value)
