@@ -40,6 +40,10 @@ class ExternalCall:
     keywords: tuple[str, ...] = ()
     none_pos: tuple[int, ...] = ()
     none_kw: tuple[str, ...] = ()
+    # the Python constants the call passes (``check=False``): (position, value) and
+    # (keyword, value); None with ``*args``/``**kwargs`` (which parameter gets what is unknown)
+    const_pos: Optional[tuple[tuple[int, object], ...]] = None
+    const_kw: Optional[tuple[tuple[str, object], ...]] = None
     # the flat pytree class records (model/pytrees.py) of traced arguments of a known class
     class_pos: tuple[tuple[int, dict], ...] = ()
     class_kw: tuple[tuple[str, dict], ...] = ()
@@ -755,6 +759,12 @@ class CallEffects:
             keywords=tuple(k for k, _ in kws),
             none_pos=tuple(i for i, a in enumerate(positional_args(call)) if is_none(a.value)),
             none_kw=tuple(a.keyword.value for a in call.args if a.keyword is not None and is_none(a.value)),
+            const_pos=None if any(a.star for a in call.args) else tuple(
+                (i, c[0]) for i, c in enumerate(self._arg_const(a.value) for a in positional_args(call))
+                if c is not None),
+            const_kw=None if any(a.star for a in call.args) else tuple(
+                (a.keyword.value, c[0]) for a, c in ((a, self._arg_const(a.value)) for a in call.args
+                                                      if a.keyword is not None) if c is not None),
             class_pos=tuple((i, v.cls.flat) for i, v in enumerate(pos) if v.traced and v.cls is not None),
             class_kw=tuple((k, v.cls.flat) for k, v in kws if v.traced and v.cls is not None),
             method=method,

@@ -1591,6 +1591,7 @@ class Indexer:
                         else:
                             unit.maybe_none.add(p.name)
                     unit.traced_calls += 1
+                    unit.note_consts(_fact_consts(fact, params, unit))
 
     def _made_by(self, factory: Unit, attr: str) -> Optional[tuple[Unit, int]]:
         """What a call of ``factory`` returns and another module then runs: the function
@@ -1702,6 +1703,31 @@ def _passed_through(site: TransformSite):
     return None
 
 
+def _fact_consts(fact: dict, params: list, unit: Unit) -> dict[str, tuple]:
+    """The constants a call fact of another module gives ``unit``'s parameters
+    (``params``: those its positional arguments fill): those it passes, the literal
+    defaults of those it leaves.  None known where the fact records none (a call
+    with ``*args``)."""
+    pos, kw = fact.get("const_pos"), fact.get("const_kw")
+    if not isinstance(pos, dict) or not isinstance(kw, dict):
+        return {}
+    consts: dict[str, tuple] = {}
+    n_pos = int(fact.get("n_pos", 0))
+    keywords = set(fact.get("keywords", ()))
+    given = {p.name for p in params[:n_pos]} | keywords
+    for i, p in enumerate(params):
+        if str(i) in pos:
+            consts[p.name] = (pos[str(i)],)
+    for name, v in kw.items():
+        consts[name] = (v,)
+    for p in unit.params:
+        if p.name not in given and p.kind in ("pos", "posonly", "kwonly"):
+            c = literal_const(p.default)
+            if c is not None:
+                consts[p.name] = c
+    return consts
+
+
 def _skipped(fact: dict, skip: int) -> dict:
     """A call fact of a holder's method (``f.apply(params, rng, x)``) as a call of the
     function it runs: the first ``skip`` positional arguments are the method's own."""
@@ -1709,6 +1735,8 @@ def _skipped(fact: dict, skip: int) -> dict:
     for key in ("traced_pos", "array_pos", "none_pos"):
         out[key] = [i - skip for i in fact.get(key, ()) if i >= skip]
     out["n_pos"] = max(0, int(fact.get("n_pos", 0)) - skip)
+    if isinstance(fact.get("const_pos"), dict):
+        out["const_pos"] = {str(int(i) - skip): v for i, v in fact["const_pos"].items() if int(i) >= skip}
     classes = fact.get("classes")
     if classes:
         out["classes"] = {"pos": {str(int(i) - skip): f for i, f in classes.get("pos", {}).items() if int(i) >= skip},
