@@ -114,7 +114,7 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     for c in calls:
         key = (c.callee, c.method, c.returned, c.caller.qualname, c.traced_pos, c.traced_kw, c.array_pos, c.array_kw,
                c.n_pos, c.keywords, c.none_pos, c.none_kw, repr(c.class_pos), repr(c.class_kw), repr(c.shapes),
-               c.ctor, c.star_traced)
+               c.ctor, c.star_traced, repr(c.const_pos), repr(c.const_kw))
         if key in seen:
             continue
         seen.add(key)
@@ -132,6 +132,9 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             "none_pos": list(c.none_pos),
             "none_kw": list(c.none_kw),
         })
+        if c.const_pos is not None:  # the constants it passes (model/narrowing.py)
+            out_calls[-1]["const_pos"] = {str(i): v for i, v in c.const_pos}
+            out_calls[-1]["const_kw"] = dict(c.const_kw or ())
         if c.class_pos or c.class_kw:
             out_calls[-1]["classes"] = {"pos": {str(i): f for i, f in c.class_pos}, "kw": dict(c.class_kw)}
         if c.method:

@@ -17,7 +17,7 @@ from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.narrowing import is_none
 from jaxlint.model.scopes import bound_once, bound_receiver, instance_class
 from jaxlint.model.transformed import filtered_call_arrays
-from jaxlint.model.units import MODULE_METHOD, Unit
+from jaxlint.model.units import MODULE_METHOD, Unit, literal_const
 from jaxlint.model.walk import dotted_name, positional_args
 
 
@@ -40,6 +40,10 @@ class ExternalCall:
     keywords: tuple[str, ...] = ()
     none_pos: tuple[int, ...] = ()
     none_kw: tuple[str, ...] = ()
+    # the Python constants the call passes (``check=False``): (position, value) and
+    # (keyword, value); None with ``*args``/``**kwargs`` (which parameter gets what is unknown)
+    const_pos: Optional[tuple[tuple[int, object], ...]] = None
+    const_kw: Optional[tuple[tuple[str, object], ...]] = None
     # the flat pytree class records (model/pytrees.py) of traced arguments of a known class
     class_pos: tuple[tuple[int, dict], ...] = ()
     class_kw: tuple[tuple[str, dict], ...] = ()
@@ -498,6 +502,7 @@ class CallEffects:
             if target is self.unit or target.host:
                 continue
             target.mark_traced(reason)
+            target.note_consts({})  # not counted as a traced call: its constants stay unknown
             params = target.positional()
             for i, arg in enumerate(positional_args(call)):
                 if i < len(params) and self.value(arg.value).traced and params[i].name not in target.static_params:
@@ -548,6 +553,7 @@ class CallEffects:
                 return True
             init.mark_traced(reason)
             params = init.positional()[bound_receiver(init):]
+            self._note_none_args(init, params, call)
             given = {p.name for p in params[:len(pos)]}
             for i in traced_pos:
                 if i < len(params) and params[i].name not in init.static_params:
@@ -753,6 +759,12 @@ class CallEffects:
             keywords=tuple(k for k, _ in kws),
             none_pos=tuple(i for i, a in enumerate(positional_args(call)) if is_none(a.value)),
             none_kw=tuple(a.keyword.value for a in call.args if a.keyword is not None and is_none(a.value)),
+            const_pos=None if any(a.star for a in call.args) else tuple(
+                (i, c[0]) for i, c in enumerate(self._arg_const(a.value) for a in positional_args(call))
+                if c is not None),
+            const_kw=None if any(a.star for a in call.args) else tuple(
+                (a.keyword.value, c[0]) for a, c in ((a, self._arg_const(a.value)) for a in call.args
+                                                      if a.keyword is not None) if c is not None),
             class_pos=tuple((i, v.cls.flat) for i, v in enumerate(pos) if v.traced and v.cls is not None),
             class_kw=tuple((k, v.cls.flat) for k, v in kws if v.traced and v.cls is not None),
             method=method,
@@ -785,6 +797,43 @@ class CallEffects:
                 target.maybe_none.add(p.name)
         target.passed_params |= {p.name for p in target.params if p.name in passed or p.name in given}
         target.traced_calls += 1
+        target.note_consts(self._call_consts(target, params, call))
+
+    def _call_consts(self, target: Unit, params: list, call: cst.Call) -> dict[str, tuple]:
+        """The Python constants a call gives ``target``'s parameters (``params``: those
+        its positional arguments fill): a literal passed (``check=False``), a parameter
+        of this unit that every traced call gives one constant, a literal default left
+        in place.  Nothing with ``*args``/``**kwargs`` (which parameter gets what is
+        unknown)."""
+        if any(a.star for a in call.args):
+            return {}
+        consts: dict[str, tuple] = {}
+        given: set[str] = set()
+        for i, arg in enumerate(positional_args(call)):
+            if i < len(params):
+                given.add(params[i].name)
+                c = self._arg_const(arg.value)
+                if c is not None:
+                    consts[params[i].name] = c
+        for arg in call.args:
+            if arg.keyword is not None:
+                given.add(arg.keyword.value)
+                c = self._arg_const(arg.value)
+                if c is not None:
+                    consts[arg.keyword.value] = c
+        for p in target.params:
+            if p.name not in given and p.kind in ("pos", "posonly", "kwonly"):
+                c = literal_const(p.default)
+                if c is not None:
+                    consts[p.name] = c
+        return consts
+
+    def _arg_const(self, e: cst.BaseExpression) -> Optional[tuple]:
+        """``(value,)`` of an argument always one Python constant in this trace."""
+        c = literal_const(e)
+        if c is not None or type(e) is not cst.Name:
+            return c
+        return self.param_const(e.value)  # type: ignore[attr-defined]
 
     # -- kinds given by call sites (model/kinds.py) -----------------------------------
     def _note_arg_kinds(self, call: cst.Call) -> None:

@@ -22,7 +22,7 @@ from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.keyflow import key_param_consumed, rngs_keys
-from jaxlint.model.units import MODULE_METHOD, ClassInfo, ParamInfo, Unit
+from jaxlint.model.units import MODULE_METHOD, ClassInfo, ParamInfo, Unit, literal_const
 from jaxlint.model.walk import (
     arg_at,
     bound_names,
@@ -1274,6 +1274,7 @@ class Indexer:
         mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched,
                   _partial_given(site.fn_expr, self.qualname))
         applied = self._applied.get(id(site.call)) if site.call is not None else None
+        unit.note_consts(_site_consts(site.fn_expr, self.qualname, unit, n_bound, static, applied))
         if applied is not None:
             self.index.applied_units[id(applied)] = (unit, n_bound)
         site_id = id(site.call if site.call is not None else site.fn_expr)
@@ -1622,6 +1623,7 @@ class Indexer:
                         else:
                             unit.maybe_none.add(p.name)
                     unit.traced_calls += 1
+                    unit.note_consts(_fact_consts(fact, params, unit))
 
     def _made_by(self, factory: Unit, attr: str) -> Optional[tuple[Unit, int]]:
         """What a call of ``factory`` returns and another module then runs: the function
@@ -1733,6 +1735,31 @@ def _passed_through(site: TransformSite):
     return None
 
 
+def _fact_consts(fact: dict, params: list, unit: Unit) -> dict[str, tuple]:
+    """The constants a call fact of another module gives ``unit``'s parameters
+    (``params``: those its positional arguments fill): those it passes, the literal
+    defaults of those it leaves.  None known where the fact records none (a call
+    with ``*args``)."""
+    pos, kw = fact.get("const_pos"), fact.get("const_kw")
+    if not isinstance(pos, dict) or not isinstance(kw, dict):
+        return {}
+    consts: dict[str, tuple] = {}
+    n_pos = int(fact.get("n_pos", 0))
+    keywords = set(fact.get("keywords", ()))
+    given = {p.name for p in params[:n_pos]} | keywords
+    for i, p in enumerate(params):
+        if str(i) in pos:
+            consts[p.name] = (pos[str(i)],)
+    for name, v in kw.items():
+        consts[name] = (v,)
+    for p in unit.params:
+        if p.name not in given and p.kind in ("pos", "posonly", "kwonly"):
+            c = literal_const(p.default)
+            if c is not None:
+                consts[p.name] = c
+    return consts
+
+
 def _skipped(fact: dict, skip: int) -> dict:
     """A call fact of a holder's method (``f.apply(params, rng, x)``) as a call of the
     function it runs: the first ``skip`` positional arguments are the method's own."""
@@ -1740,6 +1767,8 @@ def _skipped(fact: dict, skip: int) -> dict:
     for key in ("traced_pos", "array_pos", "none_pos"):
         out[key] = [i - skip for i in fact.get(key, ()) if i >= skip]
     out["n_pos"] = max(0, int(fact.get("n_pos", 0)) - skip)
+    if isinstance(fact.get("const_pos"), dict):
+        out["const_pos"] = {str(int(i) - skip): v for i, v in fact["const_pos"].items() if int(i) >= skip}
     classes = fact.get("classes")
     if classes:
         out["classes"] = {"pos": {str(int(i) - skip): f for i, f in classes.get("pos", {}).items() if int(i) >= skip},
@@ -2051,6 +2080,51 @@ def _partial_given(fn: cst.BaseExpression, qualname) -> frozenset[str]:
             break
         fn = pos[0].value
     return frozenset(out)
+
+
+def _site_consts(fn: cst.BaseExpression, qualname, unit: Unit, n_bound: int, static: set[str],
+                 applied: Optional[cst.Call]) -> dict[str, tuple]:
+    """The Python constants one transformation site gives ``unit``'s parameters: the
+    literal keywords a ``functools.partial`` chain binds (``partial(f, train=False)``)
+    and, where the transformed function is applied at once (``jax.jit(f,
+    static_argnames="check")(x, check=False)``), the literals its static arguments
+    receive and the literal defaults of the static ones it leaves."""
+    consts: dict[str, tuple] = {}
+    partial = False
+    while isinstance(fn, cst.Call) and qualname(fn.func) in apis.PARTIALS:
+        partial = True
+        for a in fn.args:
+            if a.keyword is not None and a.keyword.value not in consts:
+                c = literal_const(a.value)
+                if c is not None:
+                    consts[a.keyword.value] = c
+        pos = positional_args(fn)
+        if not pos:
+            break
+        fn = pos[0].value
+    if applied is None or any(a.star for a in applied.args):
+        return consts
+    given: set[str] = set(consts)
+    params = unit.positional()[n_bound:]
+    for i, a in enumerate(positional_args(applied)):
+        if partial or i >= len(params):
+            return consts  # positions shifted by the partial, or too many: unsure
+        given.add(params[i].name)
+        c = literal_const(a.value)
+        if c is not None and params[i].name in static:
+            consts[params[i].name] = c
+    for a in applied.args:
+        if a.keyword is not None:
+            given.add(a.keyword.value)
+            c = literal_const(a.value)
+            if c is not None and a.keyword.value in static:
+                consts[a.keyword.value] = c
+    for p in unit.params:
+        if p.name in static and p.name not in given and p.kind in ("pos", "posonly", "kwonly"):
+            c = literal_const(p.default)
+            if c is not None:
+                consts[p.name] = c
+    return consts
 
 
 def _reason(site: TransformSite) -> str:

@@ -145,9 +145,20 @@ class Narrowing:
             return not free
         if not unit.traced_calls or not all(r.startswith(_RECORDED) for r in unit.reasons):
             return None
+        if t is cst.BooleanOperation:  # `if check and ...:` with `check` False in every trace
+            left = self._truth_under_trace(test.left)
+            if left is not None and left == isinstance(test.operator, cst.Or):
+                return left
+            right = self._truth_under_trace(test.right) if left is not None else None
+            return right
         if t is cst.Name:
             p = unit.param(test.value)
-            if p is None or p.name in unit.passed_params or p.name in unit.assigned:
+            if p is None or p.name in unit.assigned:
+                return None
+            c = self.param_const(p.name)
+            if c is not None:
+                return bool(c[0])
+            if p.name in unit.passed_params:
                 return None
             if isinstance(p.default, cst.Name) and p.default.value in ("True", "False", "None"):
                 return p.default.value == "True"
@@ -158,14 +169,30 @@ class Narrowing:
         if not (isinstance(test.left, cst.Name) and is_none(comp.comparator)):
             return None
         name = self._alias_of(test.left.value) or test.left.value
-        if unit.param(name) is None or name in unit.maybe_none or (
-                name in unit.assigned and self._assigned_before(name, test)):
+        if unit.param(name) is None or (name in unit.assigned and self._assigned_before(name, test)):
             return None
+        c = self.param_const(name)
+        if c is None and name in unit.maybe_none:
+            return None
+        if c is not None and c[0] is None:  # every traced call passes None (or leaves a None default)
+            return {cst.Is: True, cst.IsNot: False}.get(type(comp.operator))
         if isinstance(comp.operator, cst.Is):
             return False
         if isinstance(comp.operator, cst.IsNot):
             return True
         return None
+
+    def param_const(self, name: str) -> Optional[tuple]:
+        """``(value,)``: the one Python constant every call tracing this unit gives its
+        parameter ``name`` (``check=False`` at each call, a literal default none
+        overrides, a constant handed down from a traced caller), while the body never
+        rebinds it; None when unknown or mixed."""
+        unit = self.unit
+        if not self.in_traced or unit.param(name) is None or name in unit.assigned:
+            return None
+        if not unit.reasons or not all(r.startswith(_RECORDED) for r in unit.reasons):
+            return None
+        return unit.passed_const(name)
 
     def _assigned_before(self, name: str, test: cst.CSTNode) -> bool:
         """May ``name`` hold something else than the parameter where ``test`` is

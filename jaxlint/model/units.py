@@ -12,6 +12,33 @@ from jaxlint.model import pytrees
 UnitNode = Union[cst.Module, cst.FunctionDef, cst.Lambda]
 
 
+MIXED = object()  # Unit.passed_consts: calls give a parameter different or unknown values
+
+
+def same_const(a: tuple, b: tuple) -> bool:
+    """The same constant (``True`` is not ``1``)."""
+    return type(a[0]) is type(b[0]) and a[0] == b[0]
+
+
+def literal_const(e: Optional[cst.BaseExpression]) -> Optional[tuple]:
+    """``(value,)`` of a literal: ``True``/``False``/``None``, a number, a string; else None."""
+    if e is None:
+        return None
+    t = type(e)
+    if t is cst.Name:
+        v = e.value  # type: ignore[attr-defined]
+        return ({"True": True, "False": False, "None": None}[v],) if v in ("True", "False", "None") else None
+    if t in (cst.Integer, cst.Float, cst.SimpleString):
+        try:
+            return (e.evaluated_value,)  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - an odd literal: unknown
+            return None
+    if t is cst.UnaryOperation and isinstance(e.operator, cst.Minus):  # type: ignore[attr-defined]
+        inner = literal_const(e.expression)  # type: ignore[attr-defined]
+        return (-inner[0],) if inner is not None and type(inner[0]) in (int, float) else None
+    return None
+
+
 @dataclass
 class ParamInfo:
     name: str
@@ -101,6 +128,12 @@ class Unit:
     # another module of the project calls it in a loop or a comprehension (facts ``repeated``)
     repeated_elsewhere: bool = False
     passed_params: set[str] = field(default_factory=set)  # given by some traced caller
+    # the one Python constant every traced call recorded so far gives a parameter
+    # (``check=False`` passed, or a literal default left): name -> (value,), or MIXED
+    # where calls differ or one passes something else; ``const_calls`` counts the calls
+    # recorded, so a traced call whose constants nobody recorded leaves them unknown
+    passed_consts: dict[str, object] = field(default_factory=dict)
+    const_calls: int = 0
     # the pytree class (model/pytrees.PyClass) traced callers pass for a parameter;
     # None where two callers disagree or one passes a value of no known class
     param_classes: dict[str, object] = field(default_factory=dict)
@@ -209,6 +242,26 @@ class Unit:
             self.param_classes[name] = None  # a caller passes a value of no known class
             return
         self.param_classes[name] = pytrees.PyClass(pytrees.merge(had.flat, cls.flat))  # type: ignore[attr-defined]
+
+    def note_consts(self, consts: dict[str, tuple]) -> None:
+        """One traced call: the constant (a 1-tuple) it gives each parameter it gives
+        one (a parameter absent from ``consts`` receives something else)."""
+        for p in self.params:
+            c = consts.get(p.name, MIXED)
+            prev = self.passed_consts.get(p.name)
+            if prev is None:
+                self.passed_consts[p.name] = c
+            elif prev is not MIXED and (c is MIXED or not same_const(prev, c)):  # type: ignore[arg-type]
+                self.passed_consts[p.name] = MIXED
+        self.const_calls += 1
+
+    def passed_const(self, name: str) -> Optional[tuple]:
+        """``(value,)`` when every traced call of this unit (all recorded) gives
+        parameter ``name`` that one constant; else None."""
+        if not self.traced_calls or self.const_calls != self.traced_calls:
+            return None
+        c = self.passed_consts.get(name)
+        return c if isinstance(c, tuple) else None
 
     def mark_traced(self, reason: str) -> bool:
         changed = not self.traced
