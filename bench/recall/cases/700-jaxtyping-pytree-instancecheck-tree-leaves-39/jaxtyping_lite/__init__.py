@@ -1,0 +1,1 @@
+from .pytree_type import PyTree

@@ -1,0 +1,1 @@
+from keras_lite.random.random import shuffle

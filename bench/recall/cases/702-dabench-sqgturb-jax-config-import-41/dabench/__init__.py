@@ -1,0 +1,1 @@
+from dabench import data

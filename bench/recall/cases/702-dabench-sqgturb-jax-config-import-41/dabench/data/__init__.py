@@ -1,0 +1,1 @@
+from dabench.data.sqgturb import SQGTurb
