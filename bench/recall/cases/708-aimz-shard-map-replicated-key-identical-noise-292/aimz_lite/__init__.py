@@ -1,0 +1,1 @@
+from aimz_lite.sampling import sample_posterior_predictive
