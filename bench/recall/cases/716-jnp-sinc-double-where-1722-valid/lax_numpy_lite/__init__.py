@@ -1,0 +1,1 @@
+from lax_numpy_lite.lax_numpy import sinc
