@@ -1,0 +1,1 @@
+from timemachine_lite.potentials import generic
