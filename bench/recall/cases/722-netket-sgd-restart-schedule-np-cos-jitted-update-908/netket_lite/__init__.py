@@ -1,0 +1,2 @@
+from netket_lite import optimizer
+from netket_lite.driver import VMC

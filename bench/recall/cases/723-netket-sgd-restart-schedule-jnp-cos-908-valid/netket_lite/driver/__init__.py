@@ -1,0 +1,1 @@
+from netket_lite.driver.abstract_variational_driver import VMC
