@@ -1,0 +1,1 @@
+from discopy_lite.quantum.gates import Rx, Rz, Circuit
