@@ -1,0 +1,1 @@
+from jaxlie_lite._so3 import SO3

@@ -1,0 +1,1 @@
+from jaxlie_lite.utils._utils import get_epsilon
