@@ -304,7 +304,8 @@ _ROWS: tuple[Deprecation, ...] = (
     Deprecation("jax.interpreters.ad.reducing_transposes", "nothing (unused since JAX 0.4.38)", "0.9.0", "0.10.0", None),
     Deprecation("jax.interpreters.batching.NotMapped", "nothing public", "0.7.1", "0.10.0", None),
     *(
-        Deprecation(f"jax.interpreters.pxla.{n}", "`jax.shard_map` instead of `jax.pmap`", "0.8.2", "0.10.0", None)
+        Deprecation(f"jax.interpreters.pxla.{n}", "`jax.shard_map`", "0.8.2", "0.10.0", None,
+                    "it was part of `jax.pmap`'s sharding internals")
         for n in ("Chunked", "NoSharding", "Replicated", "ShardedAxis", "ShardingSpec", "Unstacked", "spec_to_indices")
     ),
     *(
@@ -791,8 +792,30 @@ def _key(row: Deprecation) -> str:
     return row.old
 
 
+# Removed from `jax.core` with "nothing public" in the CHANGELOG, yet the same object is
+# public in `jax.extend` (checked with `is` on JAX 0.10.2): the message names that home
+# and the fix is the import rename.
+_EXTEND_HOMES: dict[str, str] = {
+    "jax.core.JaxprEqn": "jax.extend.core.JaxprEqn",
+    "jax.core.Token": "jax.extend.core.Token",
+    "jax.core.call_p": "jax.extend.core.primitives.call_p",
+    "jax.core.closed_call_p": "jax.extend.core.primitives.closed_call_p",
+    **{f"jax.core.{n}": f"jax.extend.core.{n}"
+       for n in ("nonempty_axis_env_DO_NOT_USE", "unsafe_am_i_under_a_jit_DO_NOT_USE",
+                 "unsafe_am_i_under_a_vmap_DO_NOT_USE", "unsafe_get_axis_names_DO_NOT_USE")},
+}
+
+
+def _public_home(r: Deprecation) -> Deprecation:
+    home = _EXTEND_HOMES.get(r.old) if r.kind == "name" else None
+    if home is None or not r.new.startswith("nothing public"):
+        return r
+    module, _, name = home.rpartition(".")
+    return replace(r, new=f"`{home}`", fix="safe", new_qualname=home, import_from=(module, name))
+
+
 TABLE: tuple[Deprecation, ...] = tuple(
-    r if r.changelog else replace(r, changelog=_SOURCES.get(_key(r), "")) for r in _ROWS
+    _public_home(r if r.changelog else replace(r, changelog=_SOURCES.get(_key(r), ""))) for r in _ROWS
 )
 
 BY_NAME: dict[str, Deprecation] = {d.old: d for d in TABLE if d.kind == "name"}

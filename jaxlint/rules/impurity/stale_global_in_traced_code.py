@@ -840,6 +840,29 @@ class StaleGlobalRead(Rule):
                 "`act` is a module global that is reassigned (line 22) after `layer` is defined: under jit its value is read once, at trace time, and baked into the compiled function, so later assignments are ignored until a retrace. Pass it as an argument",
             ],
         ),
+        # a closed-over local written into (not rebound) between two calls: the message says so
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def run():
+                table = [0.0]
+
+                @jax.jit
+                def bump(x):
+                    return x + table[0]
+
+                y = bump(jnp.ones(3))
+                table[0] = 2.0
+                return bump(y)
+            """,
+            expected=[(10, 20)],
+            messages=[
+                "`table` is a local of `run` that changes in place (`table[...] = ...`) (line 13) after `bump` has been called: the compiled function keeps the value it read when it was traced, so the later calls still use the old value until a retrace. Pass it as an argument",
+            ],
+        ),
         # an attribute of self (a static argument, or the instance of a bound method given to jit) set after the call
         Invalid(
             """
@@ -1313,9 +1336,10 @@ class StaleGlobalRead(Rule):
         if not later:
             return
         self._reported.add((id(unit), n))
+        how = f"changes in place (`{n}[...] = ...`)" if _changes_in_place(later[0], n) else "is reassigned"
         self.report(
             node,
-            f"`{n}` is a local of `{owner.name}` that is reassigned (line {{related_line}}) after "
+            f"`{n}` is a local of `{owner.name}` that {how} (line {{related_line}}) after "
             f"`{_label(outer, names)}` has been called: the compiled function keeps the value it "
             "read when it was traced, so the later calls still use the old value until a retrace. "
             "Pass it as an argument",
