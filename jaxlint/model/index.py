@@ -725,7 +725,9 @@ class Indexer:
         if isinstance(expr, cst.Name):
             found = scope.binding_for(expr.value, seq)
             if found is None:
-                return none
+                # `jax.jit(Cls)`: the class's own `__init__` runs traced, `self` bound
+                init = instances.constructor_of(self.index.classes, expr.value)
+                return (init, 1, frozenset(), None) if init is not None else none
             holder, (bseq, value) = found
             if value is None:
                 return holder.defs.get(expr.value), 0, frozenset(), None
@@ -1372,6 +1374,14 @@ class Indexer:
             if ctor is not None:
                 callee = f"{ctor}.apply"
                 fn = cst.parse_expression(callee)
+        elif isinstance(fn, cst.Attribute) and isinstance(fn.value, cst.Name) and fn.value.value not in ("self", "cls"):
+            # `jax.jit(solver.solve)` with `solver = models.Solver(...)`: the method of the
+            # imported class, its `self` bound
+            ctor = self._constructed_by(fn.value, site.scope, site.seq)
+            if ctor is not None:
+                callee = f"{ctor}.{fn.attr.value}"
+                fn = cst.parse_expression(callee)
+                n_bound += 1
         if callee is None:
             return
         head = callee.split(".", 1)[0]
