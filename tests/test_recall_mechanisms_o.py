@@ -135,3 +135,185 @@ def test_transform_targets_that_are_not_plain_defs(tmp_path, monkeypatch):
         ("JAX207", "main.py", 9, 22, _static_msg("scale_jit", "n", "1")),
         ("JAX207", "main.py", 21, 17, _static_msg("f", "ord", "1")),
     ]
+
+
+FACTORY_OPS = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def make_op(scale):
+    def op(values):
+        v = np.asarray(values)
+        return jnp.asarray(v * scale)
+    return op
+
+
+def make_clip(lo):
+    return lambda v: v if v.max() > lo else -v
+
+
+def make_rule(eps):
+    @jax.custom_vjp
+    def safe(x):
+        return x / (x + eps)
+
+    def safe_fwd(x):
+        return safe(x), float(x.sum())
+
+    def safe_bwd(res, g):
+        return (g * res,)
+
+    safe.defvjp(safe_fwd, safe_bwd)
+    return safe
+
+
+@partial(jax.custom_vjp, nondiff_argnums=(0,))
+def clip_grad(lo, x):
+    return x
+
+
+def clip_fwd(lo, x):
+    return x, None
+
+
+def clip_bwd(lo, res, g):
+    if lo > 0:
+        g = jnp.clip(g, -lo, lo)
+    if g.sum() > 0:
+        return (g,)
+    return (-g,)
+
+
+clip_grad.defvjp(clip_fwd, clip_bwd)
+
+
+@jax.custom_jvp
+def soft_abs(x):
+    return jnp.sqrt(x * x + 1e-6)
+
+
+@soft_abs.defjvp
+def soft_abs_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    if x.sum() > 0:
+        return soft_abs(x), t
+    return soft_abs(x), -t
+
+
+def make_host_op(scale):
+    def op(values):
+        return np.asarray(values) * scale
+    return op
+"""
+
+FACTORY_MAIN = """\
+import jax
+import jax.numpy as jnp
+
+from pkg import ops
+from pkg.ops import clip_grad, make_clip, make_host_op, make_op, make_rule, soft_abs
+
+
+@jax.jit
+def f(x):
+    op = make_op(2.0)
+    a = op(x)
+    b = make_clip(0.0)(x)
+    c = jax.grad(lambda v: make_rule(1e-3)(v).sum())(x)
+    return a + b + c
+
+
+@jax.jit
+def g(x):
+    d = jax.grad(lambda v: clip_grad(1.0, v).sum())(x)
+    e = jax.grad(lambda v: soft_abs(v).sum())(x)
+    return d + e
+
+
+def host(x):
+    return make_host_op(2.0)(x), ops.make_rule(1.0)(x)
+
+"""
+
+
+def test_closures_returned_by_factories_and_custom_rules_run_traced(tmp_path, monkeypatch):
+    """`op = make_op(2.0); op(x)` and `make_clip(0.0)(x)` in traced code run the function the
+    factory returns (here in one module: b6 662; across modules); the rules of a custom_vjp /
+    custom_jvp function run where it runs under differentiation: `f.defvjp(fwd, bwd)`
+    (`bwd`'s nondiff argument stays a Python value: `if lo > 0` is fine), `@f.defjvp`.
+    VALID: the same factories' functions called eagerly (`host`)."""
+    found = _lint(tmp_path, monkeypatch, {"pkg/__init__.py": "", "pkg/ops.py": FACTORY_OPS,
+                                          "main.py": FACTORY_MAIN})
+    assert found == [
+        ("JAX201", "pkg/ops.py", 16, 27,
+         "Python `... if ... else ...` on a traced value: it depends on the traced argument `v` of `<lambda>` "
+         "(called from `f` (main.py:12), which is decorated with @jax.jit); this raises "
+         "TracerBoolConversionError. Use `jnp.where(cond, a, b)` or `jax.lax.cond`"),
+        ("JAX201", "pkg/ops.py", 46, 8,
+         "Python `if` on a traced value: it depends on the traced argument `g` of `clip_bwd` (the custom "
+         "backward rule of traced `clip_grad`); this raises TracerBoolConversionError. Use `jax.lax.cond` "
+         "or `jnp.where`"),
+        ("JAX201", "pkg/ops.py", 62, 8,
+         "Python `if` on a traced value: it depends on the traced argument `primals` of `soft_abs_jvp` (the "
+         "custom JVP rule of traced `soft_abs`); this raises TracerBoolConversionError. Use `jax.lax.cond` "
+         "or `jnp.where`"),
+        ("JAX202", "pkg/ops.py", 25, 25,
+         "`float()` needs a concrete value, but its argument is traced: it depends on the traced argument `x` "
+         "of `safe_fwd` (the custom forward rule of traced `safe`); this raises ConcretizationTypeError. "
+         "Instead, keep it as an array (`x.astype(jnp.float32)`), or return it and convert outside the "
+         "traced function"),
+        ("JAX204", "pkg/ops.py", 10, 13,
+         "`np.asarray` on a traced value (it depends on the traced argument `values` of `op` (called from `f` "
+         "(main.py:11), which is decorated with @jax.jit)): NumPy converts it with `__array__()`, which "
+         "raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) instead"),
+    ]
+
+
+LOCAL_FACTORY = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def _wrap(scale):
+    def op(values):
+        v = np.asarray(values)
+        return jnp.asarray(v * scale)
+    return op
+
+
+def _wrap_host(scale):
+    def op(values):
+        return np.asarray(values) * scale
+    return op
+
+
+def rank(values):
+    func = _wrap(2.0)
+    return jnp.vstack([func(v) for v in values])
+
+
+@jax.jit
+def f(x):
+    return rank(x.reshape(1, 3)), _wrap(3.0)(x)
+
+
+def eager(x):
+    return _wrap_host(2.0)(x)
+"""
+
+
+def test_closure_returned_by_a_factory_of_the_same_module(tmp_path, monkeypatch):
+    """b6 662's shape in one module: the factory's function bound to a local name and called
+    on the rows of a traced array, and called in place; VALID: an eager caller."""
+    found = _lint(tmp_path, monkeypatch, {"ops.py": LOCAL_FACTORY})
+    assert found == [
+        ("JAX204", "ops.py", 8, 13,
+         "`np.asarray` on a traced value (it depends on the traced argument `values` of `op` (called from "
+         "traced `f`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. "
+         "Use `jnp.asarray` (jax.numpy) instead"),
+    ]

@@ -14,6 +14,7 @@ import libcst as cst
 from jaxlint.model import apis, arg_shapes, dispatch, gradtrace, instances, keyflow, kinds
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
+from jaxlint.model.index import made_function
 from jaxlint.model.narrowing import is_none
 from jaxlint.model.scopes import bound_once, bound_receiver, instance_class
 from jaxlint.model.transformed import filtered_call_arrays
@@ -364,6 +365,9 @@ class CallEffects:
                 target = v.unit
             elif v is None:
                 target = self.unit.lookup_def(func.value)
+            if target is None:
+                # `op = make_op(2.0)` ... `op(x)`: the function the factory of this file returns
+                target = made_function(self.unit, func, self.index.unit_of)
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             if func.value.value == "self" and self.unit.cls is not None:
                 target = self.unit.cls.methods.get(func.attr.value)
@@ -388,7 +392,10 @@ class CallEffects:
             t = apis.transform_for(fq)
             if t is None and self._dispatch_call(call):
                 return
-            if t is None and self.value(func).instance is not None:
+            made = made_function(self.unit, func, self.index.unit_of) if t is None else None
+            if made is not None:
+                target = made  # `make_op(2.0)(x)`: the function the factory of this file returns
+            elif t is None and self.value(func).instance is not None:
                 # `MyModule()(x)`, `Scale(2.0)(x)`: the class's `__call__`, here or there
                 target, n_bound, own = self._instance_call(func)
                 if own is not None:

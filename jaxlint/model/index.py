@@ -16,7 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import (apis, arg_shapes, dispatch, dual_mode, factreads, gradtrace, holders, instances, kinds,
+from jaxlint.model import (apis, arg_shapes, custom_rules, dispatch, dual_mode, factreads, gradtrace, holders, instances, kinds,
                            module_entries, pytree_read, pytrees, version_guards)
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
@@ -86,6 +86,7 @@ class FileIndex:
     classes: list[ClassInfo] = field(default_factory=list)
     sites: list[TransformSite] = field(default_factory=list)
     call_edges: dict[int, set[int]] = field(default_factory=dict)  # caller unit id -> callee ids
+    custom_rules: dict = field(default_factory=dict)  # id(rule unit) -> custom_rules.Rule
     x64_nodes: list[cst.CSTNode] = field(default_factory=list)  # where x64 gets enabled
     # x64 is enabled by a statement of the module body itself (runs at import)
     x64_at_import: bool = False
@@ -284,6 +285,7 @@ class Indexer:
         # calls written `<receiver>.<name>(...)`, by method name (for module helper methods)
         self._method_calls: dict[str, list[tuple[Unit, cst.Call]]] = {}
         self._dispatch_calls: list[tuple[Unit, cst.Call]] = []
+        self._factory_calls: list[tuple[Unit, cst.Call]] = []  # `make_op(2.0)(x)`
         # registration calls naming a class: class name -> [(qualified function, call)]
         self._reg_calls: dict[str, list[tuple[str, cst.Call]]] = {}
         self._class_stack: list[ClassInfo] = []
@@ -582,6 +584,8 @@ class Indexer:
         if type(func) is cst.Call:
             self.index.called_now.add(id(func))
             self._applied[id(func)] = call
+            if type(func.func) is cst.Name:
+                self._factory_calls.append((unit, call))
         if type(func) is cst.Subscript or (type(func) is cst.Call and type(func.func) is cst.Attribute
                                            and func.func.attr.value == "get"):
             self._dispatch_calls.append((unit, call))  # `_FUNCS[name](x)` (model/dispatch.py)
@@ -876,7 +880,8 @@ class Indexer:
                 if callee is None:
                     callee = instances.class_level_method(idx.classes, call.func)  # `Interval.around(x)`
             else:
-                callee = unit.lookup_def(call.func.value) or self._bound_lambda(unit, call.func.value)  # type: ignore[union-attr]
+                callee = unit.lookup_def(call.func.value) or self._bound_lambda(unit, call.func.value) \
+                    or made_function(unit, call.func, idx.unit_of)  # type: ignore[union-attr]
                 if callee is None:
                     # `Cls(x)`, `Cls(x)(y)`: its `__init__`, the checks a generated one runs,
                     # `__call__`; `m(x)` with `m = Cls()`: `__call__` (model/calls.py)
@@ -894,6 +899,16 @@ class Indexer:
                             m = instances.class_member(built[0], member, idx.classes)
                             if m is not None and m is not unit:
                                 idx.call_edges.setdefault(id(unit), set()).add(id(m))
+            if callee is not None and callee is not unit:
+                idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+        # `f.defvjp(fwd, bwd)`: the rules run where `f` runs, analysed after it
+        idx.custom_rules = custom_rules.find(
+            self._pending_calls, idx.units, lambda e, u: self.resolve_fn(e, u)[0], self.qualname)
+        for rid, rule in idx.custom_rules.items():
+            idx.call_edges.setdefault(id(rule.primal), set()).add(rid)
+        # `make_op(2.0)(x)`: the function the factory of this file returns
+        for unit, call in self._factory_calls:
+            callee = made_function(unit, call.func, idx.unit_of)
             if callee is not None and callee is not unit:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # `_FUNCS[name](x)`: each function of the table, analysed after the caller
@@ -1803,6 +1818,30 @@ def returned_function(factory: Unit, unit_of: dict) -> Optional[Unit]:
             return None
         found = u
     return found
+
+
+def made_function(scope: Unit, func: cst.BaseExpression, unit_of: dict) -> Optional[Unit]:
+    """The function of this file that calling ``func`` runs when ``func`` is what a
+    factory of this file returned: ``make_op(2.0)`` written in place, or a name bound
+    once (in the nearest scope that binds it) to such a call (``op = make_op(2.0)``)."""
+    if type(func) is cst.Name:
+        u: Optional[Unit] = scope
+        while u is not None:
+            if u.param(func.value) is not None or func.value in u.defs:
+                return None
+            entries = u.bindings.get(func.value)
+            if entries:
+                if len(entries) != 1 or type(entries[0][1]) is not cst.Call:
+                    return None
+                func, scope = entries[0][1], u
+                break
+            u = u.parent
+        else:
+            return None
+    if type(func) is not cst.Call or type(func.func) is not cst.Name:
+        return None
+    factory = scope.lookup_def(func.func.value)
+    return returned_function(factory, unit_of) if factory is not None else None
 
 
 def _join_arg_kinds(unit: Unit, fact: dict) -> None:

@@ -8,7 +8,7 @@ from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import libcst as cst
 
-from jaxlint.model import apis, arg_shapes, gradtrace, kinds
+from jaxlint.model import apis, arg_shapes, custom_rules, gradtrace, kinds
 from jaxlint.model import values as V
 from jaxlint.model.bindings import LoopFrame, replace_value
 from jaxlint.model.evaluation import COMPREHENSIONS
@@ -61,6 +61,8 @@ class Walker:
         self.loop_stack = []
         env = JournalDict()
         # differentiated outside jit only: its tracers hold values (model/gradtrace.py)
+        if self.index.custom_rules:
+            custom_rules.enter(unit, self.index.custom_rules)  # `f.defvjp(fwd, bwd)`: as `f` runs
         self.concrete = concrete = unit.concrete_traced
         for p in unit.params:
             ns = self._namespace_param(unit, p) if p.default is not None else None
