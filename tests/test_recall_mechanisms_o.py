@@ -317,3 +317,178 @@ def test_closure_returned_by_a_factory_of_the_same_module(tmp_path, monkeypatch)
          "traced `f`)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. "
          "Use `jnp.asarray` (jax.numpy) instead"),
     ]
+
+
+SLOTS_DEMO = """\
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import optax
+
+
+def warmup(step):
+    if step < 100:
+        return 1e-3 * step / 100
+    return 1e-3
+
+
+def decay(count):
+    return 1e-4 * 0.5 ** (count // 1000)
+
+
+def constant(count):
+    return 1e-3
+
+
+tx = optax.adamw(learning_rate=warmup, weight_decay=decay)
+joined = optax.join_schedules([constant, lambda c: 1e-3 if c < 10 else 1e-4], boundaries=[10])
+injected = optax.inject_hyperparams(optax.sgd)(learning_rate=lambda c: 0.1 if c > 5 else 0.2)
+safe = optax.sgd(learning_rate=optax.linear_schedule(0.1, 0.0, 100))
+plain = optax.sgd(0.1)
+
+
+def clip_leaf(g):
+    if jnp.abs(g).max() > 1.0:
+        return g / jnp.abs(g).max()
+    return g
+
+
+def scale_leaf(g):
+    return g * 0.5
+
+
+@jax.jit
+def step(grads):
+    return jax.tree.map(clip_leaf, grads), jax.tree_util.tree_map(scale_leaf, grads)
+
+
+def forward(xs):
+    def body(carry, x):
+        if x.sum() > 0:
+            carry = carry + x
+        return carry, x
+    return hk.scan(body, jnp.zeros(3), xs)
+"""
+
+
+def test_library_callback_slots_run_traced(tmp_path, monkeypatch):
+    """Functions given to optax's schedule slots (`adamw`'s learning_rate and weight_decay,
+    `join_schedules`' list, `inject_hyperparams(opt)(...)`), mapped over a traced tree by name
+    (`jax.tree.map(clip_leaf, grads)`), and given to haiku's control flow (`hk.scan`) run traced.
+    VALID: optax's own schedules, a float learning rate, a constant schedule, a mapped function
+    with no Python control flow."""
+    found = _lint(tmp_path, monkeypatch, {"slots_demo.py": SLOTS_DEMO})
+    assert found == [
+        ("JAX201", "slots_demo.py", 8, 8,
+         "Python `if` on a traced value: it depends on the traced argument `step` of `warmup` (a schedule given "
+         "to optax.adamw); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+        ("JAX201", "slots_demo.py", 22, 60,
+         "Python `... if ... else ...` on a traced value: it depends on the traced argument `c` of `<lambda>` "
+         "(a schedule given to optax.join_schedules); this raises TracerBoolConversionError. Use "
+         "`jnp.where(cond, a, b)` or `jax.lax.cond`"),
+        ("JAX201", "slots_demo.py", 23, 79,
+         "Python `... if ... else ...` on a traced value: it depends on the traced argument `c` of `<lambda>` "
+         "(a schedule given to optax.inject_hyperparams); this raises TracerBoolConversionError. Use "
+         "`jnp.where(cond, a, b)` or `jax.lax.cond`"),
+        ("JAX201", "slots_demo.py", 29, 8,
+         "Python `if` on a traced value: it depends on the traced argument `g` of `clip_leaf` (called from "
+         "traced `step`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+        ("JAX201", "slots_demo.py", 45, 12,
+         "Python `if` on a traced value: it depends on the traced argument `x` of `body` (a body passed to "
+         "haiku.scan); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+    ]
+
+
+SLOT_SCHEDULES = """\
+import jax.numpy as jnp
+
+
+def warmup_cosine(step):
+    if step < 500:
+        return 1e-3 * step / 500
+    return 1e-3 * jnp.cos(step / 1e4)
+
+
+def smooth_warmup(step):
+    return jnp.where(step < 500, 1e-3 * step / 500, 1e-3)
+"""
+
+SLOT_OPT = """\
+import optax
+
+
+def make_optimizer(lr_fn, clip=1.0):
+    return optax.chain(optax.clip(clip), optax.adam(lr_fn))
+"""
+
+SLOT_MAIN = """\
+import optax
+
+from pkg import schedules
+from pkg.opt import make_optimizer
+
+
+def decay_schedule(count):
+    return 1e-3 if count < 1000 else 1e-4
+
+
+def flat(count):
+    return 1e-3
+
+
+tx = optax.chain(optax.clip_by_global_norm(1.0), optax.adamw(learning_rate=schedules.warmup_cosine))
+tx2 = make_optimizer(decay_schedule)
+tx3 = make_optimizer(flat)
+tx4 = optax.adamw(learning_rate=schedules.smooth_warmup)
+tx5 = make_optimizer(3e-4)
+"""
+
+
+def test_schedules_given_to_optax_across_modules_and_through_a_helper(tmp_path, monkeypatch):
+    """b6 631's mechanism in two other shapes: a schedule of another module given to
+    `optax.adamw` inside `optax.chain` (the fact goes to the defining module), and a schedule
+    handed to a project helper that gives its parameter to `optax.adam`.  VALID: a `jnp.where`
+    schedule, a constant schedule, a float through the same helper."""
+    found = _lint(tmp_path, monkeypatch, {"pkg/__init__.py": "", "pkg/schedules.py": SLOT_SCHEDULES,
+                                          "pkg/opt.py": SLOT_OPT, "main.py": SLOT_MAIN})
+    assert found == [
+        ("JAX201", "main.py", 8, 20,
+         "Python `... if ... else ...` on a traced value: it depends on the traced argument `count` of "
+         "`decay_schedule` (a schedule given to optax.adam); this raises TracerBoolConversionError. Use "
+         "`jnp.where(cond, a, b)` or `jax.lax.cond`"),
+        ("JAX201", "pkg/schedules.py", 5, 8,
+         "Python `if` on a traced value: it depends on the traced argument `step` of `warmup_cosine` (a schedule "
+         "given to optax.adamw in main.py); this raises TracerBoolConversionError. Use `jax.lax.cond` or "
+         "`jnp.where`"),
+    ]
+
+
+def test_the_optax_slot_table_matches_the_installed_optax():
+    """Every public optax function whose parameter is annotated as a schedule is in the table,
+    at its position (keyword-only: None), and nothing else is."""
+    import inspect
+
+    import pytest
+
+    from jaxlint.model import slots
+
+    optax = pytest.importorskip("optax")
+    import optax.contrib  # noqa: F401
+
+    schedule = str(optax.Schedule)  # a callable of the step count (in ScalarOrSchedule too)
+    found: dict[str, tuple] = {}
+    for modname, mod in (("optax", optax), ("optax.contrib", optax.contrib)):
+        for name in sorted(dir(mod)):
+            obj = getattr(mod, name)
+            if name.startswith("_") or inspect.isclass(obj) or not callable(obj):
+                continue
+            try:
+                sig = inspect.signature(obj)
+            except (TypeError, ValueError):
+                continue
+            rows = tuple((i if p.kind != p.KEYWORD_ONLY else None, p.name)
+                         for i, p in enumerate(sig.parameters.values())
+                         if schedule in str(p.annotation) and not str(p.annotation).startswith("typing.Sequence"))
+            if rows:
+                found[f"{modname}.{name}"] = rows
+    assert found == slots.OPTAX_SCHEDULE_SLOTS

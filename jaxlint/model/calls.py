@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, arg_shapes, dispatch, gradtrace, instances, keyflow, kinds
+from jaxlint.model import apis, arg_shapes, dispatch, gradtrace, instances, keyflow, kinds, slots
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.index import made_function
@@ -699,21 +699,32 @@ class CallEffects:
             return None
         return cls.methods.get(func.attr.value)
 
-    _TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map"})
-
     def _tree_map_callback(self, call: cst.Call) -> bool:
         """``jax.tree.map(lambda p: ..., params)`` in traced code: the leaves handed to
         the function are tracers when a tree is traced."""
-        if self.qualname(call.func) not in self._TREE_MAPS:
+        q = self.qualname(call.func)
+        if q not in slots.TREE_MAPS:
             return False
         pos = positional_args(call)
-        if len(pos) < 2 or not isinstance(pos[0].value, cst.Lambda):
+        if len(pos) < 2:
             return False
-        target = self.index.unit_of.get(id(pos[0].value))
+        fn = pos[0].value
+        target = None
+        if isinstance(fn, cst.Lambda):
+            target = self.index.unit_of.get(id(fn))
+        elif isinstance(fn, cst.Name):
+            # `jax.tree.map(clip, grads)`: a def of this file (or a lambda bound to the name)
+            v = self.lookup(fn.value)
+            if v is not None and v.unit is not None:
+                target = v.unit
+            elif v is None:
+                target = self.unit.lookup_def(fn.value)
         if target is None or target.host:
             return False
         target.mark_traced(f"called from traced `{self.unit.name}`")
         params = target.positional()
+        if q.endswith("with_path"):
+            params = params[1:]  # the key path comes first: not a tracer
         for i, tree in enumerate(pos[1:]):
             if i < len(params) and self.value(tree.value).traced and params[i].name not in target.static_params:
                 target.traced_params.add(params[i].name)

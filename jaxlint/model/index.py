@@ -17,7 +17,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.model import (apis, arg_shapes, custom_rules, dispatch, dual_mode, factreads, gradtrace, holders, instances, kinds,
-                           module_entries, pytree_read, pytrees, version_guards)
+                           module_entries, pytree_read, pytrees, slots, version_guards)
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
@@ -285,7 +285,8 @@ class Indexer:
         # calls written `<receiver>.<name>(...)`, by method name (for module helper methods)
         self._method_calls: dict[str, list[tuple[Unit, cst.Call]]] = {}
         self._dispatch_calls: list[tuple[Unit, cst.Call]] = []
-        self._factory_calls: list[tuple[Unit, cst.Call]] = []  # `make_op(2.0)(x)`
+        # `make_op(2.0)(x)`, `jax.tree.map(fn, tree)`: the function run (call edges)
+        self._factory_calls: list[tuple[Unit, cst.Call]] = []
         # registration calls naming a class: class name -> [(qualified function, call)]
         self._reg_calls: dict[str, list[tuple[str, cst.Call]]] = {}
         self._class_stack: list[ClassInfo] = []
@@ -586,6 +587,12 @@ class Indexer:
             self._applied[id(func)] = call
             if type(func.func) is cst.Name:
                 self._factory_calls.append((unit, call))
+            inject = slots.injected(call, self.qualname)
+            if inject is not None:
+                # `optax.inject_hyperparams(optax.adam)(learning_rate=schedule)`
+                t_inj = slots.slot_for(inject[0])
+                for arg in inject[1]:
+                    self.index.sites.append(TransformSite(t_inj, inject[0], call, arg, unit, seq=self._seq))
         if type(func) is cst.Subscript or (type(func) is cst.Call and type(func.func) is cst.Attribute
                                            and func.func.attr.value == "get"):
             self._dispatch_calls.append((unit, call))  # `_FUNCS[name](x)` (model/dispatch.py)
@@ -624,7 +631,9 @@ class Indexer:
             pos = positional_args(call)
             if pos and isinstance(pos[0].value, cst.Name):
                 self._reg_calls.setdefault(pos[0].value.value, []).append((q, call))
-        t = apis.transform_for(q)
+        if q in slots.TREE_MAPS and call.args and type(call.args[0].value) is cst.Name:
+            self._factory_calls.append((unit, call))  # the function mapped runs after the caller
+        t = apis.transform_for(q) or slots.slot_for(q)
         if t is None:
             return
         self._site_from_call(t, q, call, unit)
@@ -908,7 +917,11 @@ class Indexer:
             idx.call_edges.setdefault(id(rule.primal), set()).add(rid)
         # `make_op(2.0)(x)`: the function the factory of this file returns
         for unit, call in self._factory_calls:
-            callee = made_function(unit, call.func, idx.unit_of)
+            if type(call.func) is not cst.Call:  # `jax.tree.map(fn, tree)`: `fn`
+                name = call.args[0].value.value  # type: ignore[attr-defined]
+                callee = unit.lookup_def(name) or self._bound_lambda(unit, name)
+            else:
+                callee = made_function(unit, call.func, idx.unit_of)
             if callee is not None and callee is not unit:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # `_FUNCS[name](x)`: each function of the table, analysed after the caller
@@ -1032,7 +1045,7 @@ class Indexer:
             callee = Unit(node=call, name=written, qualname=written, parent=None, params=params)
             when = record.get("when") or {}
             for pname, tq in sorted(record["transforms"].items()):
-                t = apis.transform_for(tq)
+                t = apis.transform_for(tq) or slots.slot_for(tq)
                 param = callee.param(pname)
                 if t is None or param is None:
                     continue
@@ -1586,7 +1599,7 @@ class Indexer:
                 if fact.get("path") and origin not in unit.origins:
                     unit.origins.append(origin)
                 if fact.get("kind") == "site":
-                    t = apis.transform_for(fact.get("transform"))
+                    t = apis.transform_for(fact.get("transform")) or slots.slot_for(fact.get("transform"))
                     if t is None or not t.traces or t.host:
                         continue
                     positional = unit.positional()[int(fact.get("n_bound", 0)):]
@@ -2179,6 +2192,8 @@ def _site_consts(fn: cst.BaseExpression, qualname, unit: Unit, n_bound: int, sta
 def _reason(site: TransformSite) -> str:
     q = site.qualname
     short = q.replace("jax.lax.", "lax.").replace("equinox.", "eqx.")
+    if site.transform.role is not None:
+        return f"{site.transform.role} {short}"
     if site.call is None:
         return f"decorated with @{short}"
     if site.transform.wrapper:
