@@ -492,3 +492,123 @@ def test_the_optax_slot_table_matches_the_installed_optax():
             if rows:
                 found[f"{modname}.{name}"] = rows
     assert found == slots.OPTAX_SCHEDULE_SLOTS
+
+
+FILTER_JIT_NUMBERS = """\
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+class Annealer(eqx.Module):
+    temperature: float
+    count: jax.Array
+    params: jax.Array
+
+
+@eqx.filter_jit
+def cool(state):
+    return Annealer(temperature=state.temperature * 0.9, count=state.count + 1, params=state.params - 0.1)
+
+
+@eqx.filter_jit
+def tick(state):
+    return Annealer(temperature=state.temperature, count=state.count + 1, params=state.params * 0.5)
+
+
+@eqx.filter_jit
+def update(params, step, lr):
+    return params - lr * step
+
+
+def anneal(state, n):
+    for _ in range(n):
+        state = cool(state)
+    return state
+
+
+def ticks(state, n):
+    for _ in range(n):
+        state = tick(state)
+    return state
+
+
+def train(params, n):
+    for i in range(n):
+        params = update(params, i, 0.1)
+    for epoch in range(n):
+        params = update(params, jnp.asarray(epoch), lr=0.1 * (epoch + 1))
+    for k in range(n):
+        params = update(params, jnp.asarray(k), 0.1)
+    for k in range(n):
+        params = update(params, 3, k % 2)
+    return params
+
+"""
+
+_EQX_MODULE = """\
+import equinox as eqx
+import jax.numpy as jnp
+
+
+class Counter(eqx.Module):
+    steps: int
+    total: jnp.ndarray
+"""
+
+_EQX_FIT = """\
+import equinox as eqx
+
+from .module import Counter
+
+
+@eqx.filter_jit
+def _advance(counter):
+    return Counter(steps=counter.steps + 1, total=counter.total * 0.5)
+
+
+@eqx.filter_jit
+def _keep(counter):
+    return Counter(steps=counter.steps, total=counter.total * 0.5)
+
+
+def run(counter, n=10):
+    for _ in range(n):
+        counter = _advance(counter)
+    for _ in range(n):
+        counter = _keep(counter)
+    return counter
+"""
+
+
+def _filter_msg(what: str, fname: str, written: str) -> str:
+    return (f"{what} is passed to `{fname}`, an `eqx.filter_jit` function: every argument that is not an "
+            "array is static (a Python number is hashed into the compile cache), so every new value traces and "
+            f"compiles it again (one compile per iteration). Pass it as an array (`jnp.asarray({written})`)")
+
+
+def _carried_msg(arg: str, fname: str, cls: str, field: str, ret: str) -> str:
+    return (f"`{arg}` is carried through `{fname}`, an `eqx.filter_jit` function, which returns a new `{cls}` "
+            f"with its number field `{field}` changed (`{ret}`): under `eqx.filter_jit` every field that is not "
+            f"an array is static, so each new value of `{field}` traces and compiles `{fname}` again (one compile "
+            f"per iteration). Store it as an array (`{field}: jax.Array`, `jnp.asarray(...)`)")
+
+
+def test_python_numbers_that_change_per_iteration_under_filter_jit(tmp_path, monkeypatch):
+    """Under `eqx.filter_jit` a Python number is static: the loop counter (b6 641's small
+    half), a value that changes with it, and a Module carried through the step whose number
+    field the step changes (a float field here; an int field of a Module of another module
+    below, b6 641's shape) compile once per iteration (JAX_LOG_COMPILES: `update` 10 times,
+    `cool` 4 times for 4 iterations).  VALID: a `jnp` counter, a constant, `k % 2`, a field the
+    step passes on unchanged, an array field that changes."""
+    found = _lint(tmp_path, monkeypatch, {"anneal.py": FILTER_JIT_NUMBERS, "pkg/__init__.py": "from .fit import run\n",
+                                          "pkg/module.py": _EQX_MODULE, "pkg/fit.py": _EQX_FIT})
+    assert found == [
+        ("JAX504", "anneal.py", 29, 17, _carried_msg("state", "cool", "Annealer", "temperature",
+                                                     "temperature=state.temperature * 0.9")),
+        ("JAX504", "anneal.py", 41, 33, _filter_msg("the loop counter `i`", "update", "i")),
+        ("JAX504", "anneal.py", 43, 56, _filter_msg(
+            "`0.1 * (epoch + 1)`, which changes with the loop counter `epoch`,", "update", "0.1 * (epoch + 1)")),
+        ("JAX504", "pkg/fit.py", 18, 19, _carried_msg("counter", "_advance", "Counter", "steps",
+                                                      "steps=counter.steps + 1")),
+    ]
