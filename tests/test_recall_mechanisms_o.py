@@ -612,3 +612,126 @@ def test_python_numbers_that_change_per_iteration_under_filter_jit(tmp_path, mon
         ("JAX504", "pkg/fit.py", 18, 19, _carried_msg("counter", "_advance", "Counter", "steps",
                                                       "steps=counter.steps + 1")),
     ]
+
+
+KIND_HELPERS = """\
+import jax
+import jax.numpy as jnp
+
+
+def rnn(inputs, h):
+    outs = []
+    for x in inputs:
+        h = jnp.tanh(x + h)
+        outs.append(h)
+    return outs, h
+
+
+@jax.jit
+def forward(xs):
+    return rnn(xs, jnp.zeros(3))
+
+
+def pairs(items, h):
+    for x in items:
+        h = h + x
+    return h
+
+
+@jax.jit
+def forward2(xs, ys):
+    return pairs((xs, ys), 0.0)
+
+
+def main(data):
+    xs = jnp.asarray(data)
+    return forward(xs), forward2(xs, xs)
+"""
+
+KIND_LAMBDAS = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def forward(xs):
+    scan_rows = lambda rows: [jnp.tanh(r) for r in rows]
+    total = 0.0
+    for h in scan_rows(xs):
+        total = total + h
+    step = lambda rows: sum(r for r in rows)
+    return total, step(xs)
+
+
+def main(data):
+    return forward(jnp.asarray(data))
+"""
+
+KIND_LINEN = """\
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+
+
+class Decoder(nn.Module):
+    features: int
+
+    @nn.compact
+    def __call__(self, tokens):
+        h = jnp.zeros(self.features)
+        for t in tokens:
+            h = nn.Dense(self.features)(h) + t
+        return h
+
+
+class Pair(nn.Module):
+    @nn.compact
+    def __call__(self, parts):
+        total = 0.0
+        for p in parts:
+            total = total + nn.Dense(2)(p)
+        return total
+
+
+def run(data, key):
+    model = Decoder(features=4)
+    xs = jnp.asarray(data)
+    variables = model.init(key, xs)
+    step = jax.jit(lambda v, x: model.apply(v, x))
+    return step(variables, xs)
+
+
+def run_pair(data, key):
+    model = Pair()
+    xs = jnp.asarray(data)
+    variables = model.init(key, (xs, xs))
+    step = jax.jit(lambda v, a: model.apply(v, (a, a)))
+    return step(variables, xs)
+
+"""
+
+
+def _unrolled(line: int, col: int, path: str, name: str, unit: str) -> tuple:
+    return ("JAX503", path, line, col,
+            f"this Python loop runs once per row of `{name}`, a traced array argument of `{unit}`, while JAX "
+            f"traces `{unit}`: it is unrolled, and compile time grows with the data size. Vectorise (`jax.vmap` "
+            f"the body) or use `lax.scan` over `{name}`")
+
+
+def test_array_kinds_reach_helpers_lambdas_and_module_methods(tmp_path, monkeypatch):
+    """A traced parameter is a JAX array when every call that traces it passes one (joined over
+    the calls; unknown when a use is not a call seen): a helper of a jitted function, a lambda
+    bound to a name in traced code, a flax module's `__call__` through `model.apply` in a jitted
+    lambda (b6 633's mechanism; its case fires through `make_jaxpr`).  VALID: a helper given a
+    tuple of arrays, a module given a tuple, a module whose `apply` is handed on as a value."""
+    apply_fn = KIND_LINEN.replace("    step = jax.jit(lambda v, x: model.apply(v, x))",
+                                  "    apply_fn = model.apply\n    step = jax.jit(lambda v, x: apply_fn(v, x))")
+    found = _lint(tmp_path, monkeypatch, {"helpers.py": KIND_HELPERS, "lambdas.py": KIND_LAMBDAS,
+                                          "decoder.py": KIND_LINEN, "decoder_fn.py": apply_fn},
+                  "--extend-select", "JAX503")
+    assert found == [
+        _unrolled(12, 18, "decoder.py", "tokens", "__call__"),
+        _unrolled(7, 14, "helpers.py", "inputs", "rnn"),
+        _unrolled(7, 52, "lambdas.py", "rows", "<lambda>"),
+        _unrolled(11, 40, "lambdas.py", "rows", "<lambda>"),
+    ]

@@ -246,9 +246,13 @@ class CallEffects:
                 continue
             if wrapped:
                 # through the wrapper: only what the call passes for a default is new
-                # here (a Python value until a call passes it, then traced)
+                # here (a Python value until a call passes it, then traced); a lambda
+                # jitted as it is (`step = jax.jit(lambda v, x: ...)`) gets the arrays
                 if p.name in unit.defaulted_params:
                     unit.traced_params.add(p.name)
+                if type(unit.node) is cst.Lambda and p.name in unit.traced_params \
+                        and self.value(expr).kind == V.ARRAY:
+                    unit.array_params.add(p.name)
                 continue
             unit.pass_class(p.name, self.value(expr).cls)
             if p.name in unit.defaulted_params:
@@ -268,7 +272,11 @@ class CallEffects:
             return None
         t = apis.transform_for(self.qualname(expr.func))
         pos = positional_args(expr)
-        if t is None or not t.wrapper or not pos or not isinstance(pos[0].value, cst.Name):
+        if t is None or not t.wrapper or not pos:
+            return None
+        if isinstance(pos[0].value, cst.Lambda):
+            return self.index.unit_of.get(id(pos[0].value))  # `jax.jit(lambda v, x: ...)`
+        if not isinstance(pos[0].value, cst.Name):
             return None
         return self.unit.lookup_def(pos[0].value.value)
 
@@ -469,6 +477,8 @@ class CallEffects:
         params = [p for p in target.positional()]
         if n_bound:
             params = params[n_bound:]
+        kinds.join_into(target.traced_arg_kinds, kinds.call_kinds(target.params, call, self.arg_value,
+                                                                  n_bound=len(target.positional()) - len(params)))
         for i, arg in enumerate(positional_args(call)):
             if i < len(params):
                 av = self.value(arg.value)
