@@ -228,6 +228,12 @@ class Walker:
             == 1 + unit.local_calls
 
     def _traced_callers_known(self, unit: Unit) -> bool:
+        memo = self.__dict__.setdefault("_traced_callers_memo", {})
+        if id(unit) not in memo:
+            memo[id(unit)] = self._traced_callers_known_uncached(unit)
+        return memo[id(unit)]
+
+    def _traced_callers_known_uncached(self, unit: Unit) -> bool:
         """Are the calls from traced code of this file all that trace ``unit``: a method
         of a flax/equinox/haiku module class (traced by default: any caller) that no
         transformation takes itself (`jax.jit(model.apply)`) and no other module's fact
