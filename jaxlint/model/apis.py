@@ -135,7 +135,8 @@ TRANSFORMS: dict[str, Transform] = {
     "haiku.vmap": _TRACE,
     "haiku.remat": Transform(static_argnums_kw="static_argnums"),
     # JAX functions that trace the function they are given
-    "jax.numpy.vectorize": Transform(fn_kwargs=("pyfunc",)),
+    # `excluded` positions are passed as they are (a set of names: all taken as static)
+    "jax.numpy.vectorize": Transform(fn_kwargs=("pyfunc",), static_argnums_kw="excluded"),
     "jax.experimental.ode.odeint": Transform(fn_kwargs=("func",), wrapper=False),
     "jax.scipy.optimize.minimize": Transform(fn_kwargs=("fun",), wrapper=False),
     "jax.linear_transpose": Transform(wrapper=False),
