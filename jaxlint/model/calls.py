@@ -736,8 +736,14 @@ class CallEffects:
         if q.endswith("with_path"):
             params = params[1:]  # the key path comes first: not a tracer
         for i, tree in enumerate(pos[1:]):
-            if i < len(params) and self.value(tree.value).traced and params[i].name not in target.static_params:
+            tv = self.value(tree.value)
+            if i < len(params) and tv.traced and params[i].name not in target.static_params:
                 target.traced_params.add(params[i].name)
+                if isinstance(fn, cst.Name) and not (tv.deps & self.unit.filtered_params) and not self.unit.filtered_params:
+                    # a leaf of a traced tree (not under a filtering jit, which leaves Python
+                    # leaves as they are) is a tracer: a JAX array (`isinstance(leaf,
+                    # jax.Array)` holds; an `else:` for other leaves is no trace's branch)
+                    target.array_params.add(params[i].name)
         return True
 
     def _external_call(self, call: cst.Call, require_traced: bool = False,
