@@ -738,6 +738,8 @@ def test_array_kinds_reach_helpers_lambdas_and_module_methods(tmp_path, monkeypa
 
 
 PRECISION_LEAVES = """\
+from functools import partial
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -758,6 +760,31 @@ def _tree_equal(t1, t2):
 
 def check(xs, d):
     return jax.vmap(lambda x, y: _tree_equal(x, y), in_axes=(0, None))(xs, d)
+
+
+@partial(jax.custom_vjp, nondiff_argnames=("empty",))
+def gather(x, idx, empty=True):
+    return x[idx]
+
+
+def gather_fwd(x, idx, empty):
+    return gather(x, idx, empty=empty), (x.shape, idx)
+
+
+def gather_bwd(empty, res, g):
+    x_shape, idx = res
+    if g.shape[0] == x_shape[0]:
+        return g[jnp.argsort(idx)], None
+    init = jnp.zeros if empty else jnp.ones
+    return init(x_shape, g.dtype).at[idx].set(g), None
+
+
+gather.defvjp(gather_fwd, gather_bwd)
+
+
+@jax.jit
+def loss(x, idx):
+    return jax.grad(lambda v: gather(v, idx).sum())(x)
 """
 
 PRECISION_SVI = """\
@@ -797,7 +824,8 @@ def test_update():
 
 
 def test_precision_twins_of_the_new_traced_functions(tmp_path, monkeypatch):
-    """VALID (fresh set 8, numpyro): a named def mapped over a traced tree that dispatches on
+    """VALID (fresh sets 8 and 9: numpyro, simply): a custom_vjp backward rule testing a shape
+    its forward rule put in the residuals, its nondiff argument named by nondiff_argnames; a named def mapped over a traced tree that dispatches on
     `isinstance(leaf, jnp.ndarray)` (its `else` is no trace's branch: every leaf is a tracer);
     a method jitted as `jax.jit(svi.update)` in another module reads an attribute that `init`
     sets before (the order of that module's calls is not this file's to judge: JAX405 quiet)."""

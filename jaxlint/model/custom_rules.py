@@ -1,7 +1,9 @@
 """The rules of a ``jax.custom_vjp``/``jax.custom_jvp`` function: ``f.defvjp(fwd, bwd)``,
 ``f.defjvp(jvp)``.  Under a trace JAX runs them in place of ``f``: ``fwd`` with ``f``'s
 arguments, ``bwd`` with the residuals and the cotangents, ``jvp`` with the primals and
-the tangents (after the ``nondiff_argnums`` arguments, which stay Python values).
+the tangents (after the ``nondiff_argnums``/``nondiff_argnames`` arguments, which stay
+Python values); the residuals ``bwd`` receives may hold Python values (``x.shape``): only
+its cotangent is taken as traced.
 
 ``find`` reads the rules of the file's functions (model/index.py); ``enter`` marks a rule
 traced when the analysis reaches it and its function is traced (the function is
@@ -16,7 +18,7 @@ import libcst as cst
 
 from jaxlint.model import apis
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import keyword_arg, literal_ints, positional_args
+from jaxlint.model.walk import keyword_arg, literal_ints, literal_strs, positional_args
 
 _DEFINERS = {"defvjp": ("forward", "backward"), "defjvp": ("JVP",)}
 _CUSTOM = frozenset({"jax.custom_vjp", "jax.custom_jvp"})
@@ -48,6 +50,10 @@ def _nondiff(primal: Unit, qualname: Callable) -> Optional[int]:
         if q is None or apis.canonical(q) not in _CUSTOM:
             continue
         a = keyword_arg(call, "nondiff_argnums") if call is not None else None
+        b = keyword_arg(call, "nondiff_argnames") if call is not None else None
+        if b is not None:
+            names = literal_strs(b.value)
+            return len(names) if names is not None and a is None else None
         if a is None:
             return 0
         nums = literal_ints(a.value)
@@ -101,6 +107,10 @@ def enter(unit: Unit, rules: dict[int, Rule]) -> None:
     if rule.role == "forward":
         own = primal.positional()
         traced = [params[i].name for i, p in enumerate(own) if i < len(params) and p.name in primal.traced_params]
+    elif rule.role == "backward":
+        # (nondiff..., residuals, cotangent): the residuals are what the forward rule
+        # returned, Python values (`x.shape`) among them; the cotangent is traced
+        traced = [p.name for p in params[rule.n_nondiff + 1:]]
     else:
         traced = [p.name for p in params[rule.n_nondiff:]]
     if not traced:
