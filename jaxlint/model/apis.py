@@ -36,6 +36,9 @@ class Transform:
     host: bool = False
     # how many arguments a primitive passes to its body (None: as many as given)
     arity: Optional[int] = None
+    # a library's callback slot (model/slots.py): how messages name the function's role
+    # ("a schedule given to" optax.sgd); None: a JAX transformation
+    role: Optional[str] = None
 
 
 # `with jax.ensure_compile_time_eval():` runs what does not depend on a tracer eagerly:
@@ -122,6 +125,22 @@ TRANSFORMS: dict[str, Transform] = {
     "flax.nnx.remat": _CONCRETE,
     # chex / numpyro helpers that jit
     "chex.chexify": _CONCRETE,
+    # haiku's control flow and transforms (haiku 0.0.16: the lax ones, module state threaded)
+    "haiku.scan": Transform(fn_kwargs=("f",), wrapper=False, arity=2),
+    "haiku.fori_loop": Transform(fn_args=(2,), fn_kwargs=("body_fun",), wrapper=False, arity=2),
+    "haiku.while_loop": Transform(fn_args=(0, 1), fn_kwargs=("cond_fun", "body_fun"), wrapper=False, arity=1),
+    "haiku.cond": Transform(fn_args=(1, 2), fn_kwargs=("true_fun", "false_fun"), wrapper=False),
+    "haiku.switch": Transform(fn_args=(), fn_list_args=(1,), fn_kwargs=(), wrapper=False),
+    "haiku.map": Transform(fn_kwargs=("f",), wrapper=False, arity=1),
+    "haiku.vmap": _TRACE,
+    "haiku.remat": Transform(static_argnums_kw="static_argnums"),
+    # JAX functions that trace the function they are given
+    # `excluded` positions are passed as they are (a set of names: all taken as static)
+    "jax.numpy.vectorize": Transform(fn_kwargs=("pyfunc",), static_argnums_kw="excluded"),
+    "jax.experimental.ode.odeint": Transform(fn_kwargs=("func",), wrapper=False),
+    "jax.scipy.optimize.minimize": Transform(fn_kwargs=("fun",), wrapper=False),
+    "jax.linear_transpose": Transform(wrapper=False),
+    "jax.closure_convert": Transform(wrapper=False),
 }
 
 # The jits that keep a compilation cache per function object: jitting a fresh function

@@ -11,9 +11,10 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import apis, arg_shapes, dispatch, gradtrace, instances, keyflow, kinds
+from jaxlint.model import apis, arg_shapes, dispatch, gradtrace, instances, keyflow, kinds, slots
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
+from jaxlint.model.index import made_function
 from jaxlint.model.narrowing import is_none
 from jaxlint.model.scopes import bound_once, bound_receiver, instance_class
 from jaxlint.model.transformed import filtered_call_arrays
@@ -245,9 +246,13 @@ class CallEffects:
                 continue
             if wrapped:
                 # through the wrapper: only what the call passes for a default is new
-                # here (a Python value until a call passes it, then traced)
+                # here (a Python value until a call passes it, then traced); a lambda
+                # jitted as it is (`step = jax.jit(lambda v, x: ...)`) gets the arrays
                 if p.name in unit.defaulted_params:
                     unit.traced_params.add(p.name)
+                if type(unit.node) is cst.Lambda and p.name in unit.traced_params \
+                        and self.value(expr).kind == V.ARRAY:
+                    unit.array_params.add(p.name)
                 continue
             unit.pass_class(p.name, self.value(expr).cls)
             if p.name in unit.defaulted_params:
@@ -267,7 +272,11 @@ class CallEffects:
             return None
         t = apis.transform_for(self.qualname(expr.func))
         pos = positional_args(expr)
-        if t is None or not t.wrapper or not pos or not isinstance(pos[0].value, cst.Name):
+        if t is None or not t.wrapper or not pos:
+            return None
+        if isinstance(pos[0].value, cst.Lambda):
+            return self.index.unit_of.get(id(pos[0].value))  # `jax.jit(lambda v, x: ...)`
+        if not isinstance(pos[0].value, cst.Name):
             return None
         return self.unit.lookup_def(pos[0].value.value)
 
@@ -364,6 +373,9 @@ class CallEffects:
                 target = v.unit
             elif v is None:
                 target = self.unit.lookup_def(func.value)
+            if target is None:
+                # `op = make_op(2.0)` ... `op(x)`: the function the factory of this file returns
+                target = made_function(self.unit, func, self.index.unit_of)
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             if func.value.value == "self" and self.unit.cls is not None:
                 target = self.unit.cls.methods.get(func.attr.value)
@@ -388,7 +400,10 @@ class CallEffects:
             t = apis.transform_for(fq)
             if t is None and self._dispatch_call(call):
                 return
-            if t is None and self.value(func).instance is not None:
+            made = made_function(self.unit, func, self.index.unit_of) if t is None else None
+            if made is not None:
+                target = made  # `make_op(2.0)(x)`: the function the factory of this file returns
+            elif t is None and self.value(func).instance is not None:
                 # `MyModule()(x)`, `Scale(2.0)(x)`: the class's `__call__`, here or there
                 target, n_bound, own = self._instance_call(func)
                 if own is not None:
@@ -462,6 +477,8 @@ class CallEffects:
         params = [p for p in target.positional()]
         if n_bound:
             params = params[n_bound:]
+        kinds.join_into(target.traced_arg_kinds, kinds.call_kinds(target.params, call, self.arg_value,
+                                                                  n_bound=len(target.positional()) - len(params)))
         for i, arg in enumerate(positional_args(call)):
             if i < len(params):
                 av = self.value(arg.value)
@@ -692,24 +709,41 @@ class CallEffects:
             return None
         return cls.methods.get(func.attr.value)
 
-    _TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map"})
-
     def _tree_map_callback(self, call: cst.Call) -> bool:
         """``jax.tree.map(lambda p: ..., params)`` in traced code: the leaves handed to
         the function are tracers when a tree is traced."""
-        if self.qualname(call.func) not in self._TREE_MAPS:
+        q = self.qualname(call.func)
+        if q not in slots.TREE_MAPS:
             return False
         pos = positional_args(call)
-        if len(pos) < 2 or not isinstance(pos[0].value, cst.Lambda):
+        if len(pos) < 2:
             return False
-        target = self.index.unit_of.get(id(pos[0].value))
+        fn = pos[0].value
+        target = None
+        if isinstance(fn, cst.Lambda):
+            target = self.index.unit_of.get(id(fn))
+        elif isinstance(fn, cst.Name):
+            # `jax.tree.map(clip, grads)`: a def of this file (or a lambda bound to the name)
+            v = self.lookup(fn.value)
+            if v is not None and v.unit is not None:
+                target = v.unit
+            elif v is None:
+                target = self.unit.lookup_def(fn.value)
         if target is None or target.host:
             return False
         target.mark_traced(f"called from traced `{self.unit.name}`")
         params = target.positional()
+        if q.endswith("with_path"):
+            params = params[1:]  # the key path comes first: not a tracer
         for i, tree in enumerate(pos[1:]):
-            if i < len(params) and self.value(tree.value).traced and params[i].name not in target.static_params:
+            tv = self.value(tree.value)
+            if i < len(params) and tv.traced and params[i].name not in target.static_params:
                 target.traced_params.add(params[i].name)
+                if isinstance(fn, cst.Name) and not (tv.deps & self.unit.filtered_params) and not self.unit.filtered_params:
+                    # a leaf of a traced tree (not under a filtering jit, which leaves Python
+                    # leaves as they are) is a tracer: a JAX array (`isinstance(leaf,
+                    # jax.Array)` holds; an `else:` for other leaves is no trace's branch)
+                    target.array_params.add(params[i].name)
         return True
 
     def _external_call(self, call: cst.Call, require_traced: bool = False,

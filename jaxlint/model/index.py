@@ -16,8 +16,8 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import (apis, arg_shapes, dispatch, dual_mode, factreads, gradtrace, holders, instances, kinds,
-                           module_entries, pytree_read, pytrees, version_guards)
+from jaxlint.model import (apis, arg_shapes, custom_rules, dispatch, dual_mode, factreads, gradtrace, holders, instances, kinds,
+                           module_entries, pytree_read, pytrees, slots, version_guards)
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
@@ -86,6 +86,7 @@ class FileIndex:
     classes: list[ClassInfo] = field(default_factory=list)
     sites: list[TransformSite] = field(default_factory=list)
     call_edges: dict[int, set[int]] = field(default_factory=dict)  # caller unit id -> callee ids
+    custom_rules: dict = field(default_factory=dict)  # id(rule unit) -> custom_rules.Rule
     x64_nodes: list[cst.CSTNode] = field(default_factory=list)  # where x64 gets enabled
     # x64 is enabled by a statement of the module body itself (runs at import)
     x64_at_import: bool = False
@@ -284,6 +285,8 @@ class Indexer:
         # calls written `<receiver>.<name>(...)`, by method name (for module helper methods)
         self._method_calls: dict[str, list[tuple[Unit, cst.Call]]] = {}
         self._dispatch_calls: list[tuple[Unit, cst.Call]] = []
+        # `make_op(2.0)(x)`, `jax.tree.map(fn, tree)`: the function run (call edges)
+        self._factory_calls: list[tuple[Unit, cst.Call]] = []
         # registration calls naming a class: class name -> [(qualified function, call)]
         self._reg_calls: dict[str, list[tuple[str, cst.Call]]] = {}
         self._class_stack: list[ClassInfo] = []
@@ -582,6 +585,14 @@ class Indexer:
         if type(func) is cst.Call:
             self.index.called_now.add(id(func))
             self._applied[id(func)] = call
+            if type(func.func) is cst.Name:
+                self._factory_calls.append((unit, call))
+            inject = slots.injected(call, self.qualname)
+            if inject is not None:
+                # `optax.inject_hyperparams(optax.adam)(learning_rate=schedule)`
+                t_inj = slots.slot_for(inject[0])
+                for arg in inject[1]:
+                    self.index.sites.append(TransformSite(t_inj, inject[0], call, arg, unit, seq=self._seq))
         if type(func) is cst.Subscript or (type(func) is cst.Call and type(func.func) is cst.Attribute
                                            and func.func.attr.value == "get"):
             self._dispatch_calls.append((unit, call))  # `_FUNCS[name](x)` (model/dispatch.py)
@@ -620,7 +631,9 @@ class Indexer:
             pos = positional_args(call)
             if pos and isinstance(pos[0].value, cst.Name):
                 self._reg_calls.setdefault(pos[0].value.value, []).append((q, call))
-        t = apis.transform_for(q)
+        if q in slots.TREE_MAPS and call.args and type(call.args[0].value) is cst.Name:
+            self._factory_calls.append((unit, call))  # the function mapped runs after the caller
+        t = apis.transform_for(q) or slots.slot_for(q)
         if t is None:
             return
         self._site_from_call(t, q, call, unit)
@@ -725,7 +738,9 @@ class Indexer:
         if isinstance(expr, cst.Name):
             found = scope.binding_for(expr.value, seq)
             if found is None:
-                return none
+                # `jax.jit(Cls)`: the class's own `__init__` runs traced, `self` bound
+                init = instances.constructor_of(self.index.classes, expr.value)
+                return (init, 1, frozenset(), None) if init is not None else none
             holder, (bseq, value) = found
             if value is None:
                 return holder.defs.get(expr.value), 0, frozenset(), None
@@ -874,7 +889,8 @@ class Indexer:
                 if callee is None:
                     callee = instances.class_level_method(idx.classes, call.func)  # `Interval.around(x)`
             else:
-                callee = unit.lookup_def(call.func.value) or self._bound_lambda(unit, call.func.value)  # type: ignore[union-attr]
+                callee = unit.lookup_def(call.func.value) or self._bound_lambda(unit, call.func.value) \
+                    or made_function(unit, call.func, idx.unit_of)  # type: ignore[union-attr]
                 if callee is None:
                     # `Cls(x)`, `Cls(x)(y)`: its `__init__`, the checks a generated one runs,
                     # `__call__`; `m(x)` with `m = Cls()`: `__call__` (model/calls.py)
@@ -892,6 +908,20 @@ class Indexer:
                             m = instances.class_member(built[0], member, idx.classes)
                             if m is not None and m is not unit:
                                 idx.call_edges.setdefault(id(unit), set()).add(id(m))
+            if callee is not None and callee is not unit:
+                idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+        # `f.defvjp(fwd, bwd)`: the rules run where `f` runs, analysed after it
+        idx.custom_rules = custom_rules.find(
+            self._pending_calls, idx.units, lambda e, u: self.resolve_fn(e, u)[0], self.qualname)
+        for rid, rule in idx.custom_rules.items():
+            idx.call_edges.setdefault(id(rule.primal), set()).add(rid)
+        # `make_op(2.0)(x)`: the function the factory of this file returns
+        for unit, call in self._factory_calls:
+            if type(call.func) is not cst.Call:  # `jax.tree.map(fn, tree)`: `fn`
+                name = call.args[0].value.value  # type: ignore[attr-defined]
+                callee = unit.lookup_def(name) or self._bound_lambda(unit, name)
+            else:
+                callee = made_function(unit, call.func, idx.unit_of)
             if callee is not None and callee is not unit:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # `_FUNCS[name](x)`: each function of the table, analysed after the caller
@@ -1015,7 +1045,7 @@ class Indexer:
             callee = Unit(node=call, name=written, qualname=written, parent=None, params=params)
             when = record.get("when") or {}
             for pname, tq in sorted(record["transforms"].items()):
-                t = apis.transform_for(tq)
+                t = apis.transform_for(tq) or slots.slot_for(tq)
                 param = callee.param(pname)
                 if t is None or param is None:
                     continue
@@ -1372,6 +1402,14 @@ class Indexer:
             if ctor is not None:
                 callee = f"{ctor}.apply"
                 fn = cst.parse_expression(callee)
+        elif isinstance(fn, cst.Attribute) and isinstance(fn.value, cst.Name) and fn.value.value not in ("self", "cls"):
+            # `jax.jit(solver.solve)` with `solver = models.Solver(...)`: the method of the
+            # imported class, its `self` bound
+            ctor = self._constructed_by(fn.value, site.scope, site.seq)
+            if ctor is not None:
+                callee = f"{ctor}.{fn.attr.value}"
+                fn = cst.parse_expression(callee)
+                n_bound += 1
         if callee is None:
             return
         head = callee.split(".", 1)[0]
@@ -1561,7 +1599,7 @@ class Indexer:
                 if fact.get("path") and origin not in unit.origins:
                     unit.origins.append(origin)
                 if fact.get("kind") == "site":
-                    t = apis.transform_for(fact.get("transform"))
+                    t = apis.transform_for(fact.get("transform")) or slots.slot_for(fact.get("transform"))
                     if t is None or not t.traces or t.host:
                         continue
                     positional = unit.positional()[int(fact.get("n_bound", 0)):]
@@ -1793,6 +1831,30 @@ def returned_function(factory: Unit, unit_of: dict) -> Optional[Unit]:
             return None
         found = u
     return found
+
+
+def made_function(scope: Unit, func: cst.BaseExpression, unit_of: dict) -> Optional[Unit]:
+    """The function of this file that calling ``func`` runs when ``func`` is what a
+    factory of this file returned: ``make_op(2.0)`` written in place, or a name bound
+    once (in the nearest scope that binds it) to such a call (``op = make_op(2.0)``)."""
+    if type(func) is cst.Name:
+        u: Optional[Unit] = scope
+        while u is not None:
+            if u.param(func.value) is not None or func.value in u.defs:
+                return None
+            entries = u.bindings.get(func.value)
+            if entries:
+                if len(entries) != 1 or type(entries[0][1]) is not cst.Call:
+                    return None
+                func, scope = entries[0][1], u
+                break
+            u = u.parent
+        else:
+            return None
+    if type(func) is not cst.Call or type(func.func) is not cst.Name:
+        return None
+    factory = scope.lookup_def(func.func.value)
+    return returned_function(factory, unit_of) if factory is not None else None
 
 
 def _join_arg_kinds(unit: Unit, fact: dict) -> None:
@@ -2130,6 +2192,8 @@ def _site_consts(fn: cst.BaseExpression, qualname, unit: Unit, n_bound: int, sta
 def _reason(site: TransformSite) -> str:
     q = site.qualname
     short = q.replace("jax.lax.", "lax.").replace("equinox.", "eqx.")
+    if site.transform.role is not None:
+        return f"{site.transform.role} {short}"
     if site.call is None:
         return f"decorated with @{short}"
     if site.transform.wrapper:

@@ -230,6 +230,17 @@ def class_member(cls: ClassInfo, name: str, classes: list, depth: int = 0) -> Op
     return None
 
 
+def constructor_of(classes: list, name: str) -> Optional[Unit]:
+    """The ``__init__`` (its own or a base's of this file) that calling the class
+    ``name`` of this file runs, when one class has that name and it is not a
+    flax/equinox/haiku module (their generated constructors store fields)."""
+    found = [c for c in classes if c.name == name]
+    if len(found) != 1 or found[0].is_jax_module:
+        return None
+    init = class_member(found[0], "__init__", classes)
+    return init if init is not None and isinstance(init.node, cst.FunctionDef) else None
+
+
 def init_fields(cls: ClassInfo, classes: list = (), depth: int = 0) -> Optional[list[tuple[str, bool]]]:
     """The fields a generated ``__init__`` (a dataclass, an equinox Module, a flax
     struct) takes, in order, each with whether it has a default: the annotated names

@@ -33,6 +33,7 @@ from jaxlint.model.index import FileIndex
 from jaxlint.model.jit_calls import JitCalls, JitInfo
 from jaxlint.model.journal import JournalDict
 from jaxlint.model.narrowing import Narrowing
+from jaxlint.model.scopes import bound_receiver
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
 from jaxlint.model.walker import Hooks, Walker
@@ -154,7 +155,9 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         if not params:
             return ""
         p = self.unit.param(params[0])
-        if p is not None and p.index is not None:
+        if p is not None and p.index is not None and (self.unit.cls is None or bound_receiver(self.unit) == 0):
+            # a method: its position counts `self` under a jit decorator, not under
+            # `jax.jit(obj.method)` or `jax.jit(Cls)`; its name is right under both
             return f"; or, if `{p.name}` is a Python value, mark it static (static_argnums={p.index})"
         return f"; or, if `{params[0]}` is a Python value, mark it static (static_argnames='{params[0]}')"
 

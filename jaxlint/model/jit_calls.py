@@ -264,7 +264,7 @@ def _wraps_decorator(fn: Unit, qualname) -> bool:
 
 def _bound_def(index, site: TransformSite) -> Optional[Unit]:
     """The def or lambda that ``jax.jit(<fn_expr>, ...)`` wraps, from the index's
-    bindings (no partials, no aliases)."""
+    bindings (no partials, no aliases; a name bound once to a lambda)."""
     e = site.fn_expr
     if isinstance(e, cst.Lambda):
         return index.unit_of.get(id(e))
@@ -274,7 +274,12 @@ def _bound_def(index, site: TransformSite) -> Optional[Unit]:
     if found is None:
         return None
     holder, (_, value) = found
-    return holder.defs.get(e.value) if value is None else None
+    if value is None:
+        return holder.defs.get(e.value)
+    if type(value) is cst.Lambda and len(holder.bindings.get(e.value, ())) == 1:
+        # `f = lambda xi: ...; jax.jit(f, static_argnums=0)`: the lambda, as a def
+        return index.unit_of.get(id(value))
+    return None
 
 
 class JitCalls:

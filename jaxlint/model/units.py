@@ -171,6 +171,9 @@ class Unit:
     # ``escapes``: a module that imports it uses it other than by calling it
     arg_kinds: dict[str, str] = field(default_factory=dict)
     local_calls: int = 0
+    # the kinds the calls from traced code of this file pass (a method reached through a
+    # holder, `model.apply(v, x)` -> `__call__`), joined (model/calls.py, walker.py)
+    traced_arg_kinds: dict[str, str] = field(default_factory=dict)
     escapes: bool = False
     # the shapes each call of this file passes (id of the call -> (the name it is called
     # through, param -> shape or None)), and whether another module calls or uses it

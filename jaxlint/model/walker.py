@@ -4,17 +4,19 @@ keeping the bindings in step (branches, loops, comprehensions, definitions)."""
 
 from __future__ import annotations
 
+import re
+
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import libcst as cst
 
-from jaxlint.model import apis, arg_shapes, gradtrace, kinds
+from jaxlint.model import apis, arg_shapes, custom_rules, gradtrace, kinds
 from jaxlint.model import values as V
 from jaxlint.model.bindings import LoopFrame, replace_value
 from jaxlint.model.evaluation import COMPREHENSIONS
 from jaxlint.model.journal import JournalDict
 from jaxlint.model.narrowing import last_small, none_guard
-from jaxlint.model.units import Unit
+from jaxlint.model.units import MODULE_METHOD, Unit
 from jaxlint.model.values import Value
 from jaxlint.model.walk import children, descendants, dotted_name
 
@@ -61,6 +63,8 @@ class Walker:
         self.loop_stack = []
         env = JournalDict()
         # differentiated outside jit only: its tracers hold values (model/gradtrace.py)
+        if self.index.custom_rules:
+            custom_rules.enter(unit, self.index.custom_rules)  # `f.defvjp(fwd, bwd)`: as `f` runs
         self.concrete = concrete = unit.concrete_traced
         for p in unit.params:
             ns = self._namespace_param(unit, p) if p.default is not None else None
@@ -73,7 +77,11 @@ class Walker:
                 # one in a traced slot), so the caller passes a Python value
                 env[p.name] = V.STATIC_VALUE
             elif p.name in unit.traced_params:
-                is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.name in unit.array_params
+                is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.name in unit.array_params or (
+                    # a helper every call of which (all of them seen) passes a traced JAX array
+                    unit.arg_kinds.get(p.name) == kinds.TRACER and self._callers_known(unit)) or (
+                    # `model.apply(v, x)` -> `__call__`: every call from traced code passes one
+                    unit.traced_arg_kinds.get(p.name) == kinds.TRACER and self._traced_callers_known(unit))
                 kind = V.ARRAY if is_array else V.UNKNOWN
                 cls = None
                 if not is_array:
@@ -218,6 +226,42 @@ class Walker:
             return kinds.attribute_uses(self.text, unit.name) == 1 + unit.local_calls
         return kinds.uses_of(self.text, unit.name)[0] - kinds.exported_mentions(self.text, unit.name) \
             == 1 + unit.local_calls
+
+    def _traced_callers_known(self, unit: Unit) -> bool:
+        memo = self.__dict__.setdefault("_traced_callers_memo", {})
+        if id(unit) not in memo:
+            memo[id(unit)] = self._traced_callers_known_uncached(unit)
+        return memo[id(unit)]
+
+    def _traced_callers_known_uncached(self, unit: Unit) -> bool:
+        """Are the calls from traced code of this file all that trace ``unit``: a method
+        of a flax/equinox/haiku module class (traced by default: any caller) that no
+        transformation takes itself (`jax.jit(model.apply)`) and no other module's fact
+        reaches, whose class this file only calls and whose `apply` it only calls?"""
+        if unit.trace_sites or unit.origins or unit.foreign_uses:
+            return False
+        if type(unit.node) is cst.Lambda:
+            # `step = lambda xs: ...` bound once, every other use of the name a call
+            holder = unit.parent
+            names = [n for n, entries in (holder.bindings.items() if holder is not None else ())
+                     if len(entries) == 1 and entries[0][1] is unit.node]
+            if len(names) != 1 or not all(r.startswith(("called from traced", "defined inside traced"))
+                                          for r in unit.reasons):
+                return False
+            found = re.findall(rf"(?<![\w.]){re.escape(names[0])}(?!\w)(\s*\()?", self.text)
+            return len(found) >= 2 and sum(1 for f in found if not f) == 1
+        if unit.cls is None:
+            return False
+        if not all(r.startswith((MODULE_METHOD, "called from traced")) for r in unit.reasons):
+            return False
+        # every use of the class is a call (not `nn.scan(Cls, ...)`), and its `apply` is never
+        # handed on as a value (`apply_fn=model.apply`: called where the model does not look)
+        name = re.escape(unit.cls.name)
+        text = self.text
+        if re.search(rf"(?<![\w.]){name}(?!\w)(?!\s*\()(?!\s*[:)]\s*$)", text, re.M) \
+                or re.search(r"\.apply\b(?!\s*\()", text) or "apply_fn" in text:
+            return False
+        return True
 
     def _dispatch(self, node: cst.CSTNode) -> None:
         hooks = self._hooks.get(type(node))

@@ -441,6 +441,13 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
                 cls = index.resolve(where, callee[:-len(".apply")])
                 if cls is not None and cls.kind == "class" and index.is_linen_class(cls):
                     target = index.resolve(cls.module, f"{cls.qualname}.__call__")
+            if target is not None and target.kind == "class" and kind == "site" and not returned:
+                # `jax.jit(Cls)(x, y)`: the class's `__init__` runs traced, `self` bound
+                init = index.resolve(target.module, f"{target.qualname}.__init__")
+                if init is None or init.kind != "function" or index.is_linen_class(target):
+                    continue
+                target = init
+                rec = {**rec, "n_bound": int(rec.get("n_bound", 0)) + 1}
             if target is not None and target.kind == "class" and kind != "site":
                 # `Cls(...)`: a call of its `__init__` (the class's own or a base's); a method
                 # called on an instance (`Cls(x).m(...)`, `d[i]`: `__getitem__`, `obj(x)`)

@@ -1478,6 +1478,12 @@ class StaleGlobalRead(Rule):
             # traced only because traced code calls it (`trace(model).get_trace(x)` inside a
             # jitted function): the instance is whatever that trace holds, not jitted with it
             return
+        elsewhere = {o[2] for o in unit.origins}
+        if unit.reasons and all(r.startswith("called from") or r in elsewhere for r in unit.reasons):
+            # jitted in another module (`jax.jit(svi.update)` there): whether a setter runs
+            # between two calls of that jit on the same instance is that module's order,
+            # which this file does not see
+            return
         attr = node.attr.value
         # a setter: another method sets the attribute after construction (not one that
         # construction calls: configuration before the first call)

@@ -109,6 +109,15 @@ def _bound_in_loop(ctx, name: str) -> Optional[cst.BaseExpression]:
     return found
 
 
+def _own_field(e: cst.BinaryOperation, param: str, field: str) -> bool:
+    """``m.x + 1`` (``param.field`` combined with a literal number)."""
+    for a, b in ((e.left, e.right), (e.right, e.left)):
+        if isinstance(a, cst.Attribute) and isinstance(a.value, cst.Name) and a.value.value == param \
+                and a.attr.value == field and isinstance(b, (cst.Integer, cst.Float)):
+            return not isinstance(e.operator, (cst.Modulo, cst.FloorDivide))
+    return False
+
+
 class VaryingStaticArgument(Rule):
     code = "JAX504"
     name = "varying-static-argument"
@@ -134,7 +143,14 @@ class VaryingStaticArgument(Rule):
         "`nnx.ModelAndOptimizer` made in the loop with an optax optimizer made in the loop too "
         "(`nnx.Optimizer(model, optax.adam(1e-3))`): the optax transformation is part of the "
         "optimizer's static graph, so every call traces again (3 traces for 3 epochs, counted "
-        "with flax 0.12; building `tx` once before the loop gives 1)."
+        "with flax 0.12; building `tx` once before the loop gives 1).\n\n"
+        "Under `eqx.filter_jit` every argument that is not an array is static, Python numbers "
+        "included: flags the loop counter (or a value that changes with it) passed to such a "
+        "function, and a Module the loop carries through it (`m = step(m)`) when the function "
+        "returns a new equinox Module whose field annotated `int`/`float` it changes "
+        "(`return M(x=m.x + 1, ...)`; the class here or imported): one compile per iteration "
+        "(`JAX_LOG_COMPILES=1` shows it). A `jnp` counter, a constant or a field passed on "
+        "unchanged stay quiet."
     )
     why_bad = (
         "Static arguments are part of the compile-cache key: every distinct value traces and "
@@ -475,6 +491,9 @@ class VaryingStaticArgument(Rule):
             return
         self._fresh_static(node)
         counters = _loop_counters(ctx)
+        filtered = self._filter_jitted(node.func) or ctx.value(node.func).transform in _FILTER_JITS
+        if filtered:
+            self._filter_jit_ints(node, counters)
         if not counters:
             return
         info = ctx.jit_callee(node, exact=False)
@@ -535,6 +554,84 @@ class VaryingStaticArgument(Rule):
                 f"and this object equals only itself, so every call traces and compiles again. "
                 f"Make it once, before the loop",
             )
+
+    def _filter_jit_ints(self, node: cst.Call, counters: dict[str, cst.CSTNode]) -> None:
+        """Python numbers that change every iteration, given to an `eqx.filter_jit`
+        function (every leaf that is not an array is static): the loop counter (or a value
+        that changes with it), and a Module the loop carries through the call
+        (`m = step(m)`) whose number field the function's return changes
+        (`return M(x=m.x + 1, ...)`)."""
+        ctx = self.ctx
+        fname = ctx.code(node.func).strip()
+        for a in node.args:
+            if a.star:
+                continue
+            name = _counter_in(a.value, counters, ctx) if counters else None
+            if name is not None:
+                written = ctx.code(a.value).strip()
+                what = f"the loop counter `{name}`" if written == name else \
+                    f"`{written}`, which changes with the loop counter `{name}`,"
+                self.report(
+                    a.value,
+                    f"{what} is passed to `{fname}`, an `eqx.filter_jit` function: every argument "
+                    f"that is not an array is static (a Python number is hashed into the compile cache), "
+                    f"so every new value traces and compiles it again (one compile per iteration). "
+                    f"Pass it as an array (`jnp.asarray({written})`)",
+                )
+                continue
+            carried = self._carried_number_field(node, a)
+            if carried is not None:
+                field, cls, ret = carried
+                self.report(
+                    node,
+                    f"`{ctx.code(a.value).strip()}` is carried through `{fname}`, an `eqx.filter_jit` function, "
+                    f"which returns a new `{cls}` with its number field `{field}` changed (`{ret}`): under "
+                    f"`eqx.filter_jit` every field that is not an array is static, so each new value of "
+                    f"`{field}` traces and compiles `{fname}` again (one compile per iteration). Store it as "
+                    f"an array (`{field}: jax.Array`, `jnp.asarray(...)`)",
+                )
+
+    def _carried_number_field(self, node: cst.Call, a: cst.Arg) -> Optional[tuple[str, str, str]]:
+        """``m = step(m)`` in a loop, ``step`` a def of this file whose every ``return`` builds
+        an equinox Module class (here or imported) giving a field annotated as a Python
+        number (``x: int``) an arithmetic expression of the parameter's own field
+        (``x=m.x + 1``): (field, class as written, the changed field's expression)."""
+        ctx = self.ctx
+        arg = a.value
+        if not isinstance(arg, cst.Name) or not isinstance(node.func, cst.Name) or not ctx.loop_stack:
+            return None
+        loop = ctx.loop_stack[-1].node
+        if not any(isinstance(n, cst.Assign) and n.value is node and len(n.targets) == 1
+                   and isinstance(n.targets[0].target, cst.Name) and n.targets[0].target.value == arg.value
+                   for n in walk_tree(loop.body)):
+            return None  # the loop does not carry it through this call (`m = step(m)`)
+        unit = ctx.unit.lookup_def(node.func.value)
+        if unit is None or not isinstance(unit.node, cst.FunctionDef):
+            return None
+        if a.keyword is not None:
+            param = unit.param(a.keyword.value)
+        else:
+            i = positional_args(node).index(a) if a in positional_args(node) else -1
+            pos = unit.positional()
+            param = pos[i] if 0 <= i < len(pos) else None
+        if param is None or not unit.returns:
+            return None
+        found = None
+        for ret in unit.returns:
+            if not isinstance(ret, cst.Call) or not isinstance(ret.func, (cst.Name, cst.Attribute)):
+                return None
+            written = ctx.code(ret.func).strip()
+            cls = ctx.index.pytree_class(written)
+            if cls is None or cls.flat.get("reg") != "eqx":
+                return None
+            ann = cls.flat.get("ann") or {}
+            for k in ret.args:
+                if k.keyword is None or ann.get(k.keyword.value) not in ("int", "float"):
+                    continue
+                v = k.value
+                if isinstance(v, cst.BinaryOperation) and _own_field(v, param.name, k.keyword.value):
+                    found = found or (k.keyword.value, written, f"{k.keyword.value}={ctx.code(v).strip()}")
+        return found
 
     def _filter_jitted(self, func: cst.BaseExpression, jits: frozenset = _FILTER_JITS) -> bool:
         """``func`` names a function of this file decorated with one of ``jits``
