@@ -2744,7 +2744,7 @@ class PrngKeyReuse(Rule):
             ):
                 if not any(n is site for n in walk_tree(node)):
                     continue  # consumed before this (inner) loop, in the loop around it
-                if _read_through_rebound(site, frame.rebound, holders):
+                if _read_through_rebound(site, frame.rebound, holders, ctx):
                     continue  # `split(state[0])` with `state = step(...)` later in the body:
                     # the next iteration reads the key the body put there, not this one
                 if _handed_to_evaluation(node, site, lambda e: bound_once(ctx.index, ctx.unit, e)):
@@ -2772,15 +2772,16 @@ class PrngKeyReuse(Rule):
     leave_DictComp = _leave_loop
 
 
-def _read_through_rebound(site: cst.CSTNode, rebound: set[str], holders: list[str]) -> bool:
+def _read_through_rebound(site: cst.CSTNode, rebound: set[str], holders: list[str], ctx) -> bool:
     """The consuming call reads its key out of a container (``state[0]``, ``carry.rng``)
     whose name the loop body binds again, and no name that still holds the key is
     passed to it as such: only the first iteration sees the key the loop started with."""
     if type(site) is not cst.Call:
         return False
     args = [a.value for a in site.args]
-    if any(type(e) is cst.Name for e in args):
-        return False  # a name passed as it is may be the key itself
+    if any(type(e) is cst.Name and (e.value in holders or getattr(ctx.local(e.value), "key", None) is not None
+                                    or ctx.local(e.value) is None) for e in args):
+        return False  # a name passed as it is that is (or may be) a key: the key itself
     for e in args:
         if type(e) is cst.Attribute and e.attr.value in ("shape", "dtype", "ndim", "size"):
             continue  # `x.shape`: not where a key is read from

@@ -10,7 +10,8 @@ def step(state):
 def main():
     rng_train = jax.random.PRNGKey(0)
     runner_state = (rng_train, 0.0)
+    n_repeats = 2
     for _ in range(3):
-        runner_state = step((jax.random.split(runner_state[0], 2)[0], runner_state[1]))
+        runner_state = step((jax.random.split(runner_state[0], n_repeats)[0], runner_state[1]))
 
     return runner_state
