@@ -143,6 +143,8 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             out_calls[-1]["returned"] = c.returned  # what the factory returned runs
         if c.shapes is not None:
             out_calls[-1]["shapes"] = c.shapes  # model/arg_shapes.py
+        if c.fresh:
+            out_calls[-1]["fresh"] = True  # the receiver is built in the calling trace
         if c.ctor:
             out_calls[-1]["ctor"] = True  # `Cls(x)`: its `__init__` (or `__check_init__`) runs with x
             if c.star_traced:

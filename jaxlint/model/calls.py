@@ -16,7 +16,7 @@ from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.index import made_function
 from jaxlint.model.narrowing import is_none
-from jaxlint.model.scopes import bound_once, bound_receiver, instance_class
+from jaxlint.model.scopes import bound_once, bound_receiver, instance_class, writes
 from jaxlint.model.transformed import filtered_call_arrays
 from jaxlint.model.units import MODULE_METHOD, Unit, literal_const
 from jaxlint.model.walk import dotted_name, positional_args
@@ -62,6 +62,7 @@ class ExternalCall:
     star_traced: bool = False
     # ``Cls(x)`` in traced code given a tracer: its ``__init__`` runs with it
     ctor: bool = False
+    fresh: bool = False  # a method called on an object the calling trace built (`g = Game(x); g.m(y)`)
 
 
 class CallEffects:
@@ -366,6 +367,7 @@ class CallEffects:
         func = call.func
         target: Optional[Unit] = None
         n_bound = 0
+        fresh: Optional[bool] = None  # a method call: is its receiver built in this trace?
         wrapped: Optional[cst.BaseExpression] = None  # `f` of `jax.grad(f)(x)`
         if isinstance(func, cst.Name):
             v = self.lookup(func.value)
@@ -380,9 +382,11 @@ class CallEffects:
             if func.value.value == "self" and self.unit.cls is not None:
                 target = self.unit.cls.methods.get(func.attr.value)
                 n_bound = bound_receiver(target)  # 0 for a staticmethod: `self.f(x, n)` passes x first
+                fresh = self.unit.only_fresh_receivers()
             else:
                 target = self._instance_method(func)
                 n_bound = bound_receiver(target)
+                fresh = self._built_here(func.value)
                 if target is None:
                     # `f.apply(params, rng, x)` of `f = hk.transform(forward)`, `tx.update(...)`
                     target, n_bound, call = self._held_call(func, call)
@@ -451,11 +455,14 @@ class CallEffects:
                 cls = instances.of_class(self, ref)
                 if cls is None:
                     self._external_call(call, callee_name=ref, returned=attr,
-                                        method="." + attr if attr else (dotted_name(func) or ""))
+                                        method="." + attr if attr else (dotted_name(func) or ""),
+                                        fresh=bool(attr) and type(func) is cst.Attribute
+                                        and self._built_here(func.value))
                     return
                 if attr and not cls.is_jax_module:
                     target = cls.methods.get(attr)
                     n_bound = bound_receiver(target)
+                    fresh = self._built_here(func.value) if type(func) is cst.Attribute else None
                 elif not attr:
                     target = cls.methods.get("__call__")  # `m = Model(); m(x)`
                     n_bound = bound_receiver(target)
@@ -470,6 +477,8 @@ class CallEffects:
             return
         reason = f"called from traced `{self.unit.name}`"
         target.mark_traced(reason)
+        if fresh is not None and n_bound:
+            (target.fresh_reasons if fresh else target.held_reasons).add(reason)
         if self.eager:
             target.eager_reasons.add(reason)
         if self.unit.origins and not target.origins:
@@ -494,6 +503,29 @@ class CallEffects:
                 if av.traced and p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
+
+    def _built_here(self, receiver: cst.BaseExpression) -> bool:
+        """Is ``receiver`` an object this traced function builds itself: a local name whose
+        every binding here is a constructor call of a class of the project (``game =
+        Game(x)``), not a parameter, a global or a closure's?  Its attributes then live
+        and die with this trace."""
+        if type(receiver) is not cst.Name:
+            return False
+        name = receiver.value
+        unit = self.unit
+        if name in unit.global_names or name in unit.nonlocal_names or unit.param(name) is not None:
+            return False
+        ws = writes(unit.node, name)
+        if not ws:
+            return False
+        for w in ws:
+            if type(w) is not cst.Assign or type(w.value) is not cst.Call or len(w.targets) != 1 \
+                    or type(w.targets[0].target) is not cst.Name:
+                return False
+            written = dotted_name(w.value.func)
+            if written is None or instances.constructed(self, written) is None:
+                return False
+        return True
 
     def _dispatch_call(self, call: cst.Call) -> bool:
         """``_FUNCS[name](x)`` / ``_FUNCS.get(name)(x)`` in traced code, ``_FUNCS`` a dict
@@ -750,7 +782,7 @@ class CallEffects:
                        callee_expr: Optional[cst.BaseExpression] = None,
                        callee_name: Optional[str] = None, method: str = "",
                        returned: Optional[str] = None, star_traced: bool = False,
-                       ctor: bool = False) -> None:
+                       ctor: bool = False, fresh: bool = False) -> None:
         """Record a call from traced code to an imported function (``mod.f(x)``,
         ``f(x)`` after ``from mod import f``) with the arguments that are tracers;
         ``callee_expr``: the function a transformation wraps and the call applies
@@ -806,6 +838,7 @@ class CallEffects:
             shapes=arg_shapes.call_shapes(self, call) if callee_name is None and not method else None,
             star_traced=star_traced,
             ctor=ctor,
+            fresh=fresh,
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:

@@ -1620,6 +1620,7 @@ class Indexer:
                             unit.array_params.add(positional[i].name)
                 elif fact.get("kind") == "call":
                     unit.mark_traced(fact["reason"])
+                    (unit.fresh_reasons if fact.get("fresh") else unit.held_reasons).add(fact["reason"])
                     params = unit.positional()
                     if unit.cls is not None and params and params[0].name in ("self", "cls"):
                         params = params[1:]

@@ -161,6 +161,17 @@ class Unit:
     # is written in: vmap runs what does not touch the batched values eagerly, so
     # `jnp` results of concrete data are concrete there (unless that unit is traced)
     eager_sites: dict[int, "Unit"] = field(default_factory=dict)
+    # a method called in traced code on an object built in that same trace (`g = Game(x);
+    # g.step(y)`): the reasons that came only from such calls, and those that came (also)
+    # from a receiver that outlives the trace (model/calls.py; JAX403 reads them)
+    fresh_reasons: set[str] = field(default_factory=set)
+    held_reasons: set[str] = field(default_factory=set)
+
+    def only_fresh_receivers(self) -> bool:
+        """Is every reason this method is traced a call on an object built inside the
+        calling trace (its attributes are the trace's own locals: nothing outlives it)?"""
+        return bool(self.fresh_reasons) and all(
+            r in self.fresh_reasons and r not in self.held_reasons for r in self.reasons)
     # reasons it is traced that come from calls in such eagerly run code
     eager_reasons: set[str] = field(default_factory=set)
     # wrapped by a filtering transformation (`eqx.filter_jit`): a parameter that no

@@ -126,6 +126,34 @@ class SelfMutationInTraced(Rule):
     use_instead = "Keep the state outside and pass it through:\n\n```python\n@jax.jit\ndef count(n):\n    n = n + 1\n    return n, n\n```"
     fix_safety = "No automatic fix: the state has to become an argument and an output."
     VALID = [
+        # an object the trace builds itself (`game = Game(x)` in the jitted function): its attributes
+        # are the trace's own locals, nothing outlives it (evojax's slime volley `Game`)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Game:
+                def __init__(self, a):
+                    self.a = a
+                    self.flag = jnp.int32(0)
+
+                def set_action(self, action):
+                    self.flag = jnp.int32(1)
+                    self.a = action
+
+                def total(self):
+                    return self.a + self.flag
+
+
+            @jax.jit
+            def update(x):
+                game = Game(x)
+                game.set_action(x * 2)
+                return game.total()
+            """,
+        ),
         # a jitted helper built once and cached on the object after `if ... is None` (a
         # memo, not a flag): each trace reuses the compiled function
         Valid(
@@ -484,6 +512,8 @@ class SelfMutationInTraced(Rule):
             return None
         if unit.name in _INIT_METHODS or not isinstance(unit.node, cst.FunctionDef):
             return None
+        if unit.only_fresh_receivers():
+            return None  # `g = Game(x); g.step(y)` in the trace: the object is the trace's own
         pos = unit.positional()
         if not pos or pos[0].name != "self":
             return None

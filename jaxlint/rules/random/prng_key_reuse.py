@@ -139,6 +139,28 @@ class PrngKeyReuse(Rule):
         "and which key should be split is a modelling decision."
     )
     VALID = [
+        # the key read out of a container the loop body binds again (`runner_state = step(...)`):
+        # from the second iteration on it is the key the body stored (jaxued's PLR loop)
+        Valid(
+            """
+            import jax
+
+
+            def step(state):
+                rng, params = state
+                rng, sub = jax.random.split(rng)
+                return (rng, params + jax.random.normal(sub))
+
+
+            def main():
+                rng_train = jax.random.PRNGKey(0)
+                runner_state = (rng_train, 0.0)
+                for _ in range(3):
+                    runner_state = step((jax.random.split(runner_state[0], 2)[0], runner_state[1]))
+
+                return runner_state
+            """,
+        ),
         # an equinox module's key kept as a seed for an entry point run once per object (not
         # its forward pass): reproducible by design (coreax's `SlicedScoreMatching.match`)
         Valid(
@@ -2722,6 +2744,9 @@ class PrngKeyReuse(Rule):
             ):
                 if not any(n is site for n in walk_tree(node)):
                     continue  # consumed before this (inner) loop, in the loop around it
+                if _read_through_rebound(site, frame.rebound, holders, ctx):
+                    continue  # `split(state[0])` with `state = step(...)` later in the body:
+                    # the next iteration reads the key the body put there, not this one
                 if _handed_to_evaluation(node, site, lambda e: bound_once(ctx.index, ctx.unit, e)):
                     continue  # `vmap(partial(model, enable_dropout=False))(x, key=split(key, n))`:
                     # the keys go to a call that switches its randomness off, nothing draws from them
@@ -2745,6 +2770,27 @@ class PrngKeyReuse(Rule):
     leave_SetComp = _leave_loop
     leave_GeneratorExp = _leave_loop
     leave_DictComp = _leave_loop
+
+
+def _read_through_rebound(site: cst.CSTNode, rebound: set[str], holders: list[str], ctx) -> bool:
+    """The consuming call reads its key out of a container (``state[0]``, ``carry.rng``)
+    whose name the loop body binds again, and no name that still holds the key is
+    passed to it as such: only the first iteration sees the key the loop started with."""
+    if type(site) is not cst.Call:
+        return False
+    args = [a.value for a in site.args]
+    if any(type(e) is cst.Name and (e.value in holders or getattr(ctx.local(e.value), "key", None) is not None
+                                    or ctx.local(e.value) is None) for e in args):
+        return False  # a name passed as it is that is (or may be) a key: the key itself
+    for e in args:
+        if type(e) is cst.Attribute and e.attr.value in ("shape", "dtype", "ndim", "size"):
+            continue  # `x.shape`: not where a key is read from
+        base = e
+        while type(base) in (cst.Subscript, cst.Attribute):
+            base = base.value  # type: ignore[attr-defined]
+        if base is not e and type(base) is cst.Name and base.value in rebound and base.value not in holders:
+            return True
+    return False
 
 
 def _by(how: str) -> str:
