@@ -141,3 +141,216 @@ def test_helper_returning_a_jitted_result_is_async_work(tmp_path, monkeypatch):
          "never waited for: this measures the dispatch, not the work. Time "
          "`jax.block_until_ready(predict(params, x))` instead"),
     ]
+
+
+# ---------------------------------------------------------------- keys through transformed calls (A, 649)
+MAPPED = """\
+from functools import partial
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+def worker(k, x):
+    return x + jax.random.normal(k)
+
+
+def dropout_step(params, rng, batch):
+    keep = jax.random.bernoulli(rng, 0.9, batch.shape)
+    return jnp.where(keep, batch @ params, 0.0)
+
+
+@partial(jax.vmap, in_axes=(None, 0))
+def add_noise(k, x):
+    return x + 0.1 * jax.random.normal(k, x.shape)
+
+
+def worker_fold(k, i, x):
+    k = jax.random.fold_in(k, i)
+    return x + jax.random.normal(k)
+
+
+def sample(key, x):
+    return x + jax.random.uniform(key, x.shape)
+
+
+def broadcast(key, xs):
+    return jax.vmap(worker, in_axes=(None, 0))(key, xs)
+
+
+def decorated(key, xs):
+    return add_noise(key, xs)
+
+
+def replicated(key, params, batch):
+    return jax.pmap(dropout_step, in_axes=(None, None, 0))(params, key, batch)
+
+
+def filtered(key, xs):
+    return eqx.filter_vmap(worker, in_axes=(None, 0))(key, xs)
+
+
+def twice(key, x):
+    noise = jax.random.normal(key, x.shape)
+    out = jax.jit(sample)(key, x)
+    return noise, out
+
+
+def twice_bound(key, x):
+    step = jax.jit(sample)
+    first = jax.random.normal(key, x.shape)
+    return first, step(key, x)
+
+
+def fine(key, xs, params, batch):
+    n = xs.shape[0]
+    k0, k1, k2 = jax.random.split(key, 3)
+    a = jax.vmap(worker, in_axes=(0, 0))(jax.random.split(k0, n), xs)
+    b = jax.vmap(worker_fold, in_axes=(None, 0, 0))(k1, jnp.arange(n), xs)
+    c = jax.vmap(dropout_step, in_axes=(None, 0, 0))(params, jax.random.split(k2, n), batch)
+    return a, b, c
+
+
+def test_jit_matches():
+    key = jax.random.PRNGKey(0)
+    x = jnp.ones(3)
+    y = sample(key, x)
+    z = jax.jit(sample)(key, x)
+    return y, z
+"""
+
+
+def _unmapped(line: int, col: int, transform: str, helper: str, sampler: str) -> tuple:
+    return ("JAX301", "mapped.py", line, col,
+            f"`key` is not mapped (`in_axes` None for it): `{transform}` gives every element the same key, and "
+            f"`{helper}` draws from it with `random.{sampler}`, so every element draws the same random numbers. "
+            "Map one key per element: pass `jax.random.split(key, n)` with in_axes 0 for it")
+
+
+def _again(line: int, col: int, before: int) -> tuple:
+    return ("JAX301", "mapped.py", line, col,
+            f"`key` was already consumed by `random.normal` on line {before}: both calls get the same random bits. "
+            "Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key")
+
+
+def test_keys_through_mapped_and_jitted_calls(tmp_path, monkeypatch):
+    """A key given unmapped (`in_axes` None) to a function that draws from it: `jax.vmap(f, in_axes=...)`,
+    a `@partial(jax.vmap, in_axes=...)` def, `jax.pmap`, `eqx.filter_vmap` (every element draws the same
+    numbers, checked with JAX); a key drawn from and then given to `jax.jit(f)(key, x)` or to a name bound to
+    `jax.jit(f)`, outside any loop.  Silent: split keys mapped with in_axes 0, an unmapped key the worker
+    only folds in with the element's index, a test comparing `f(key, x)` with `jax.jit(f)(key, x)`."""
+    got = _lint(tmp_path, monkeypatch, {"mapped.py": MAPPED})
+    assert got == [
+        _unmapped(32, 12, "jax.vmap", "worker", "normal"),
+        _unmapped(36, 12, "@jax.vmap", "add_noise", "normal"),
+        _unmapped(40, 12, "jax.pmap", "dropout_step", "bernoulli"),
+        _unmapped(44, 12, "eqx.filter_vmap", "worker", "normal"),
+        _again(49, 11, 48),
+        _again(56, 19, 55),
+    ]
+
+
+# ---------------------------------------------------------------- loop back edges and carries (A, 648)
+LOOPS = """\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def rollout(key, policy, obs, steps):
+    actions = []
+    for _ in range(steps):
+        key, noise_key = jax.random.split(key)
+        obs = obs + jax.random.normal(noise_key, obs.shape)
+        actions.append(jax.random.categorical(key, policy(obs)))
+    return actions
+
+
+def anneal(rng, x, n):
+    i = 0
+    while i < n:
+        rng, sub = jax.random.split(rng)
+        x = x + jax.random.uniform(sub, x.shape)
+        accept = jax.random.bernoulli(rng, 0.5)
+        x = jnp.where(accept, x, -x)
+        i += 1
+    return x
+
+
+def scan_walk(key, x0, n):
+    def step(carry, _):
+        key, x = carry
+        key, sub = jax.random.split(key)
+        x = x + jax.random.normal(sub, x.shape)
+        flip = jax.random.bernoulli(key, 0.5)
+        return (key, x), flip
+
+    return lax.scan(step, (key, x0), None, length=n)
+
+
+def fori_walk(key, x0, n):
+    def body(i, val):
+        x, key = val
+        key, sub = jax.random.split(key)
+        x = x + jax.random.normal(key, x.shape)
+        return x, key
+
+    return lax.fori_loop(0, n, body, (x0, key))
+
+
+# VALID twins: the key carried is the one nothing consumed
+def rollout_ok(key, policy, obs, steps):
+    actions = []
+    for _ in range(steps):
+        key, noise_key, act_key = jax.random.split(key, 3)
+        obs = obs + jax.random.normal(noise_key, obs.shape)
+        actions.append(jax.random.categorical(act_key, policy(obs)))
+    return actions
+
+
+def scan_ok(key, x0, n):
+    def step(carry, _):
+        key, x = carry
+        key, sub, flip_key = jax.random.split(key, 3)
+        x = x + jax.random.normal(sub, x.shape)
+        return (key, x), jax.random.bernoulli(flip_key, 0.5)
+
+    return lax.scan(step, (key, x0), None, length=n)
+
+
+def search(key, x, steps):
+    for _ in range(steps):
+        key, sub = jax.random.split(key)
+        x = x + jax.random.normal(sub, x.shape)
+        if jnp.all(x > 0):
+            return jax.random.permutation(key, x)
+    return x
+"""
+
+
+def test_key_consumed_after_its_last_split_and_carried(tmp_path, monkeypatch):
+    """A key consumed after the loop's split rebinds it and carried to the next iteration, whose split
+    consumes it again: a `for` and a `while` loop, a `lax.scan` carry unpacked from a tuple, a
+    `lax.fori_loop` carry (the loops raise KeyReuseError under `jax_debug_key_reuse`, JAX 0.10.2; the carries
+    hand the consumed key to the next step's split, as case 648's collision shows).  Silent:
+    a three-way split that carries the unused key, a draw followed by `return`."""
+    got = _lint(tmp_path, monkeypatch, {"loops.py": LOOPS})
+    assert got == [
+        ("JAX301", "loops.py", 11, 24,
+         "`key` is consumed by `random.categorical` here and carried to the next iteration of the loop, where "
+         "`random.split` on line 9 consumes it again: both get the same random bits. Give this call a subkey "
+         "(`key, sub = jax.random.split(key)` and pass `sub`)"),
+        ("JAX301", "loops.py", 20, 18,
+         "`rng` is consumed by `random.bernoulli` here and carried to the next iteration of the loop, where "
+         "`random.split` on line 18 consumes it again: both get the same random bits. Give this call a subkey "
+         "(`rng, sub = jax.random.split(rng)` and pass `sub`)"),
+        ("JAX301", "loops.py", 31, 16,
+         "`key` is consumed by `random.bernoulli` here and returned as the lax.scan carry: the next step is "
+         "handed this consumed key, and `random.split` on line 29 consumes it again, so both get the same random "
+         "bits. Give this call a subkey (`key, sub = jax.random.split(key)` and pass `sub`)"),
+        ("JAX301", "loops.py", 41, 17,
+         "`key` is consumed by `random.normal` here and returned as the lax.fori_loop carry: the next step is "
+         "handed this consumed key, and `random.split` on line 40 consumes it again, so both get the same random "
+         "bits. Give this call a subkey (`key, sub = jax.random.split(key)` and pass `sub`)"),
+    ]

@@ -93,11 +93,9 @@ class CallEffects:
             return self._consumed_args(call, name, [tuple(p) for p in found["params"]],  # type: ignore[arg-type,misc]
                                        found["consumes"])
         if isinstance(func, cst.Call):
-            # `jax.jit(sample)(x, key)` in a loop: the wrapped function's parameters, in
-            # order (outside loops, two wrapped calls with one key are mostly comparisons
-            # of two computations under the same randomness)
-            if not self.loop_stack:
-                return []
+            # `jax.jit(sample)(x, key)`, `jax.vmap(worker, in_axes=(None, 0))(key, xs)`: the
+            # wrapped function's parameters, in order (outside loops, JAX301 leaves tests
+            # alone: two wrapped calls with one key compare two computations there)
             wrapped = self._wrapped_unit(func)
             if wrapped is None or not wrapped.consumes_keys or wrapped.is_generator \
                     or not isinstance(wrapped.node, cst.FunctionDef):
@@ -110,8 +108,7 @@ class CallEffects:
         consumes: dict[str, str]
         v = self.lookup(func.value)
         unit = v.unit if v is not None else self.unit.lookup_def(func.value)
-        if unit is None and v is not None and v.kind == V.FUNCTION and v.transform is not None \
-                and self.loop_stack:
+        if unit is None and v is not None and v.kind == V.FUNCTION and v.transform is not None:
             # `step = jax.jit(sample)` called in a loop: `step` hands its arguments to `sample`
             unit = self._wrapped_unit(bound_once(self.index, self.unit, func))
         if unit is not None:

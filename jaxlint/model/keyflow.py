@@ -238,3 +238,40 @@ def haiku_draws(unit: Unit, qualname, class_named, depth: int = 3) -> Optional[s
                     todo.extend((m, d + 1) for m in cls.methods.values())
     return None
 
+
+# mapping transformations and where their ``in_axes`` is written (position, keyword)
+_MAPPERS = {"jax.vmap": 1, "jax.pmap": None, "equinox.filter_vmap": None, "equinox.filter_pmap": None,
+            "flax.nnx.vmap": None}
+
+
+def unmapped_positions(transform: cst.Call, qualname: Callable[[cst.CSTNode], Optional[str]]) -> Optional[frozenset]:
+    """The positions of the arguments a mapping transformation's call (``jax.vmap(f,
+    in_axes=(None, 0))``) hands to every element unchanged: the ``None`` entries of a
+    literal ``in_axes`` tuple or list; every position for ``in_axes=None`` (as the
+    frozenset ``{-1}``); None when it maps them all or ``in_axes`` is not a literal."""
+    q = qualname(transform.func)
+    if q in apis.PARTIALS and transform.args and transform.args[0].keyword is None:
+        # `@partial(jax.vmap, in_axes=(None, 0))` on a def: the keyword alone
+        q = qualname(transform.args[0].value)
+        if q not in _MAPPERS:
+            return None
+        axes = next((a.value for a in transform.args if a.keyword is not None and a.keyword.value == "in_axes"), None)
+        return _unmapped(axes)
+    if q not in _MAPPERS or not transform.args or transform.args[0].keyword is not None:
+        return None
+    axes = arg_at(transform, _MAPPERS[q], "in_axes") if _MAPPERS[q] is not None else None
+    if axes is None:
+        axes = next((a.value for a in transform.args if a.keyword is not None and a.keyword.value == "in_axes"), None)
+    return _unmapped(axes)
+
+
+def _unmapped(axes: Optional[cst.BaseExpression]) -> Optional[frozenset]:
+    if axes is None:
+        return None
+    if type(axes) is cst.Name and axes.value == "None":
+        return frozenset({-1})
+    if type(axes) in (cst.Tuple, cst.List):
+        return frozenset(i for i, el in enumerate(axes.elements)
+                         if type(el.value) is cst.Name and el.value.value == "None")
+    return None
+

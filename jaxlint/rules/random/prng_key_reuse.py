@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from jaxlint.model import apis, liveness
 from jaxlint.model import values as V
-from jaxlint.model.keyflow import invariant, key_like_name, loop_target_read, rngs_keys
+from jaxlint.model.keyflow import invariant, key_like_name, loop_target_read, rngs_keys, unmapped_positions
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import bound_once, writes
 from jaxlint.model.walk import (arg_at, assigned_in, children, descendants, dotted_name, int_value, keyword_arg,
@@ -1865,6 +1865,8 @@ class PrngKeyReuse(Rule):
         self._library_hows: set[str] = set()
         # (id(unit), id(key token)) -> every call that drew from it, in walk order
         self._draws: dict[tuple[int, int], list] = {}
+        # mapped calls reported for a key given unmapped to every element
+        self._broadcast: set[int] = set()
 
     def _expected_to_raise(self) -> set[int]:
         """The nodes of this function inside a block that expects an exception
@@ -1889,7 +1891,11 @@ class PrngKeyReuse(Rule):
         """``helper(key, x)`` where ``helper`` (a function of this file, or one imported
         from the project) hands that parameter straight to a jax.random consumer."""
         ctx = self.ctx
-        for arg, helper, sampler in ctx.key_consumer(node):
+        consumed = ctx.key_consumer(node)
+        if consumed and not ctx.loop_stack and _in_test(ctx.unit) and (
+                type(node.func) is cst.Call or ctx.value(node.func).transform is not None):
+            return  # `jax.jit(f)(key, x)` against `f(key, x)`: a test comparing two computations under one key
+        for arg, helper, sampler in consumed:
             if sampler.startswith("hk.") and _in_test(ctx.unit):
                 continue  # a test comparing applies under one key (haiku's determinism)
             if sampler.startswith(("hk.", "rngs=")) and _evaluation_call(node):
@@ -1913,6 +1919,48 @@ class PrngKeyReuse(Rule):
                     # splitting the same key again is a subtler correlation than this rule's
                     self._split_helpers.add(f"{helper}()")
                 self._consume(node, arg, f"{helper}()", token)
+
+    def _broadcast_key(self, node: cst.Call) -> None:
+        """``jax.vmap(worker, in_axes=(None, 0))(key, xs)`` where ``worker`` draws from
+        that parameter: the key is not mapped, so every element of the batch gets the
+        same key and draws the same numbers (also ``in_axes=None``, ``jax.pmap``,
+        ``eqx.filter_vmap``).  A worker that only derives keys from it (``fold_in(k,
+        i)``, then draws from those) consumes nothing and stays silent."""
+        func = node.func
+        if any(a.star for a in node.args):
+            return
+        ctx = self.ctx
+        if type(func) is cst.Call:
+            unmapped = unmapped_positions(func, ctx.qualname)
+            transform = ctx.code(func.func).strip()
+        elif type(func) is cst.Name:
+            # `@partial(jax.vmap, in_axes=(None, 0)) def worker(k, x)` called as `worker(key, xs)`
+            unit = ctx.value(func).unit
+            site = next((s for s in ctx.index.sites if unit is not None and s.target is unit
+                         and s.call is not None and s.qualname.endswith("vmap")), None)
+            if site is None:
+                return
+            unmapped = unmapped_positions(site.call, ctx.qualname)
+            transform = "@" + site.qualname.replace("equinox.", "eqx.")
+        else:
+            return
+        if not unmapped:
+            return
+        pos = positional_args(node)
+        for arg, helper, sampler in ctx.key_consumer(node):
+            i = next((k for k, a in enumerate(pos) if a.value is arg), None)
+            if i is None or (i not in unmapped and -1 not in unmapped) or ctx.key_token(arg) is None:
+                continue
+            name = ctx.code(arg).strip()
+            self._broadcast.add(id(node))
+            self.report(
+                node,
+                f"`{name}` is not mapped (`in_axes` None for it): `{transform}` gives every element the "
+                f"same key, and `{helper}` draws from it with `{_by(sampler)}`, so every element draws "
+                f"the same random numbers. Map one key per element: pass "
+                f"`jax.random.split({name}, n)` with in_axes 0 for it",
+            )
+            return
 
     def _library_consumes(self, node: cst.Call, q: Optional[str]) -> None:
         """``eqx.nn.Linear(3, 3, key=key)``: a library constructor that draws its initial
@@ -1946,6 +1994,7 @@ class PrngKeyReuse(Rule):
         self._drawn_module_field(node, q)
         if q is None or not q.startswith("jax.random."):
             self._mapped_partial(node)
+            self._broadcast_key(node)
             self._helper_consumes(node)
             self._library_consumes(node, q)
             self._rngs_consumes(node)
@@ -2024,6 +2073,8 @@ class PrngKeyReuse(Rule):
 
     def _report_reuse(self, node: cst.Call, key_expr: cst.CSTNode, prev) -> None:
         ctx = self.ctx
+        if id(node) in self._broadcast:
+            return  # reported as a key given unmapped to every element
         prev_node, prev_how = prev
         name = ctx.code(key_expr).strip()
         before = arg_at(prev_node, 0, "key") if isinstance(prev_node, cst.Call) else None
@@ -2739,12 +2790,153 @@ class PrngKeyReuse(Rule):
                 # report once per site
                 frame.entry_consumed[token] = (site, how)
 
+        if isinstance(node, (cst.For, cst.While)):
+            self._back_edge(node, frame)
+
+    def _back_edge(self, loop: cst.CSTNode, frame) -> None:
+        """``for ...: key, sub = split(key); ...; sample(key)``: the name the iteration
+        rebinds is consumed after its last binding and carried to the next iteration,
+        whose first use (``split(key)`` at the top) consumes the same key again: both
+        get the same random bits (the next iteration's ``sub`` is the bits ``sample``
+        drew from)."""
+        ctx = self.ctx
+        consumed = dict(ctx.consumed_keys())
+        for name in sorted(frame.rebound):
+            t1 = getattr(ctx.local(name), "key", None)
+            if t1 is None or t1 not in consumed or t1 in frame.entry_consumed:
+                continue
+            entry = frame.entry_env.get(name)
+            t0 = entry.key if entry is not None else None
+            if t0 is None:  # a token made at the top of the body, before the name was rebound
+                t0 = next((t for t in consumed if t is not t1 and t.label == name and t.loop_depth < frame.depth
+                           and t not in frame.entry_consumed), None)
+            if t0 is None or t0 is t1 or t0 not in consumed or t0 in frame.entry_consumed:
+                continue
+            (site0, how0), (site1, how1) = consumed[t0], consumed[t1]
+            inside = {id(n) for n in walk_tree(loop)}
+            if id(site0) not in inside or id(site1) not in inside or site0 is site1:
+                continue
+            if self._unread(site1) or _exits_after(loop, site1):
+                continue  # the draw is never read, or the iteration leaves the loop after it
+            self.report(
+                site1,
+                f"`{name}` is consumed by `{_by(how1)}` here and carried to the next iteration of the loop, "
+                f"where `{_by(how0)}` on line {{related_line}} consumes it again: both get the same random "
+                f"bits. Give this call a subkey (`{name}, sub = jax.random.split({name})` and pass `sub`)",
+                related=site0,
+            )
+
+    def leave_Return(self, node: cst.Return) -> None:
+        """The body of ``lax.scan``/``fori_loop``/``while_loop`` returns as its new carry a
+        key it consumed after binding it (``key, sub = split(key)`` ... ``sample(key)`` ...
+        ``return key, ys``): the next step is handed that consumed key and consumes it
+        again where it consumed its carry (the ``split`` at the top)."""
+        ctx = self.ctx
+        unit = ctx.unit
+        if node.value is None or not isinstance(unit.node, cst.FunctionDef):
+            return
+        prim = next((r.rsplit(" ", 1)[1] for r in unit.reasons
+                     if r.startswith("a body passed to") and r.endswith(("lax.scan", "lax.fori_loop", "lax.while_loop"))),
+                    None)
+        if prim is None:
+            return
+        params = unit.positional()
+        at = 1 if prim.endswith("fori_loop") else 0
+        if len(params) <= at:
+            return
+        carry = node.value
+        if prim.endswith("scan"):
+            if not isinstance(carry, cst.Tuple) or len(carry.elements) != 2:
+                return
+            carry = carry.elements[0].value
+        names = [carry] if isinstance(carry, cst.Name) else [
+            el.value for el in getattr(carry, "elements", ()) if isinstance(el.value, cst.Name)]
+        if not names:
+            return
+        carried = {params[at].name} | _unpacked_from(unit.node, params[at].name)
+        consumed = dict(ctx.consumed_keys())
+        for n in names:
+            t1 = ctx.key_token(n)
+            if t1 is None or t1 not in consumed or n.value == params[at].name:
+                continue
+            t0 = next((t for t in consumed if t is not t1 and t.label in carried), None)
+            if t0 is None:
+                continue
+            (site0, how0), (site1, how1) = consumed[t0], consumed[t1]
+            if self._unread(site1):
+                continue
+            self.report(
+                site1,
+                f"`{n.value}` is consumed by `{_by(how1)}` here and returned as the {prim} carry: the next "
+                f"step is handed this consumed key, and `{_by(how0)}` on line {{related_line}} consumes it "
+                f"again, so both get the same random bits. Give this call a subkey "
+                f"(`{n.value}, sub = jax.random.split({n.value})` and pass `sub`)",
+                related=site0,
+            )
+
     leave_For = _leave_loop
     leave_While = _leave_loop
     leave_ListComp = _leave_loop
     leave_SetComp = _leave_loop
     leave_GeneratorExp = _leave_loop
     leave_DictComp = _leave_loop
+
+
+def _exits_after(loop: cst.CSTNode, site: cst.CSTNode) -> bool:
+    """Does a statement after the one holding ``site`` (in its block or an enclosing
+    block of the loop's body) leave the loop (``return``, ``break``, ``raise``)?"""
+    def search(stmts) -> Optional[bool]:
+        for i, st in enumerate(stmts):
+            if not any(n is site for n in walk_tree(st)):
+                continue
+            if any(_leaves(s) for s in stmts[i + 1:]):
+                return True
+            for block in _blocks(st):
+                got = search(block)
+                if got is not None:
+                    return got
+            return False
+        return None
+    body = getattr(loop, "body", None)
+    return bool(search(list(getattr(body, "body", ()))))
+
+
+def _blocks(st: cst.CSTNode) -> list:
+    out = []
+    for attr in ("body", "orelse", "finalbody"):
+        b = getattr(st, attr, None)
+        if b is None:
+            continue
+        inner = getattr(b, "body", None)
+        if isinstance(inner, (list, tuple)):
+            out.append(list(inner))
+        elif inner is not None and hasattr(inner, "body"):
+            out.append(list(inner.body))  # `else:` / `elif`
+        if isinstance(b, cst.If):
+            out.extend(_blocks(b))
+    for h in getattr(st, "handlers", ()):
+        out.append(list(h.body.body))
+    return out
+
+
+def _leaves(st: cst.CSTNode) -> bool:
+    if isinstance(st, cst.SimpleStatementLine):
+        return any(isinstance(s, (cst.Return, cst.Break, cst.Raise)) for s in st.body)
+    return False
+
+
+def _unpacked_from(fn: cst.FunctionDef, param: str) -> set[str]:
+    """The names ``fn`` binds straight from ``param``: ``key = carry``, ``key, x = carry``."""
+    out: set[str] = set()
+    for n in walk_tree(fn.body, lambda c: isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))):
+        if isinstance(n, cst.Assign) and isinstance(n.value, cst.Name) and n.value.value == param:
+            for t in n.targets:
+                tgt = t.target
+                if isinstance(tgt, cst.Name):
+                    out.add(tgt.value)
+                elif isinstance(tgt, (cst.Tuple, cst.List)):
+                    out.update(el.value.value for el in tgt.elements if isinstance(el.value, cst.Name))
+    return out
 
 
 def _by(how: str) -> str:
