@@ -354,3 +354,133 @@ def test_key_consumed_after_its_last_split_and_carried(tmp_path, monkeypatch):
          "handed this consumed key, and `random.split` on line 40 consumes it again, so both get the same random "
          "bits. Give this call a subkey (`key, sub = jax.random.split(key)` and pass `sub`)"),
     ]
+
+
+# ---------------------------------------------------------------- initializers consume keys (A, 610)
+INITS = """\
+from typing import Any, Callable
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+from flax import nnx
+
+default_init = jax.nn.initializers.glorot_uniform()
+
+
+def two_layers(key):
+    w1 = default_init(key, (4, 4))
+    w2 = default_init(key, (4, 4))
+    return w1, w2
+
+
+def init_mlp(key, sizes):
+    return [jax.nn.initializers.normal(0.1)(key, (m, n)) for m, n in zip(sizes[:-1], sizes[1:])]
+
+
+def weight_and_noise(key):
+    w = nnx.initializers.lecun_normal()(key, (4, 4))
+    noise = jax.random.normal(key, (4,))
+    return w, noise
+
+
+def make_weight(key, shape):
+    init = nn.initializers.he_normal()
+    return init(key, shape)
+
+
+def encoder_decoder(key):
+    enc = make_weight(key, (8, 4))
+    dec = make_weight(key, (4, 8))
+    return enc, dec
+
+
+class Ensemble(nn.Module):
+    members: int
+    kernel_init: Callable[..., Any] = nn.initializers.xavier_uniform()
+
+    @nn.compact
+    def __call__(self, x):
+        def stacked(rng, shape):
+            kernels = []
+            for _ in range(self.members):
+                kernels.append(self.kernel_init(rng, shape))
+            return jnp.stack(kernels)
+
+        k = self.param("kernel", stacked, (x.shape[-1], 3))
+        return jnp.einsum("...i,mij->m...j", x, k)
+
+
+# VALID twins
+def two_layers_ok(key):
+    k1, k2 = jax.random.split(key)
+    return default_init(k1, (4, 4)), default_init(k2, (4, 4))
+
+
+def constants(key):
+    zeros = jax.nn.initializers.zeros(key, (4, 4))
+    ones = jax.nn.initializers.constant(1.0)(key, (4, 4))
+    return zeros, ones, jax.nn.initializers.constant(2.0)(key, (4,))
+
+
+def init_mlp_ok(key, sizes):
+    keys = jax.random.split(key, len(sizes) - 1)
+    return [jax.nn.initializers.normal(0.1)(k, (m, n)) for k, m, n in zip(keys, sizes[:-1], sizes[1:])]
+
+
+class EnsembleOk(nn.Module):
+    members: int
+    kernel_init: Callable[..., Any] = nn.initializers.xavier_uniform()
+
+    @nn.compact
+    def __call__(self, x):
+        def stacked(rng, shape):
+            return jnp.stack([self.kernel_init(r, shape) for r in jax.random.split(rng, self.members)])
+
+        k = self.param("kernel", stacked, (x.shape[-1], 3))
+        return jnp.einsum("...i,mij->m...j", x, k)
+"""
+
+HELPER_INIT = """\
+import jax
+import flax.linen as nn
+
+
+def make_weight(key, shape):
+    init = nn.initializers.he_normal()
+    return init(key, shape)
+
+
+def build(key):
+    w = make_weight(key, (8, 4))
+    b = jax.random.normal(key, (4,))
+    return w, b
+"""
+
+
+def test_initializers_consume_the_key_they_are_called_with(tmp_path, monkeypatch):
+    """An initializer made by a factory of jax.nn.initializers (flax linen and nnx re-export them) draws
+    from the key it is called with: a module-level `init = glorot_uniform()` called twice with one key,
+    `normal(0.1)(key, s)` in a comprehension, nnx's `lecun_normal()(key, s)` then a draw, a linen field
+    `kernel_init` defaulting to `xavier_uniform()` called in a Python loop through `self`, and a helper that
+    calls one (its key parameter is consumed).  Silent: split keys, `zeros`/`constant` (they draw nothing)."""
+    got = _lint(tmp_path, monkeypatch, {"inits.py": INITS, "helper.py": HELPER_INIT})
+    assert got == [
+        ("JAX301", "helper.py", 12, 9,
+         "`key` was already consumed by `make_weight()` on line 11: both calls get the same random bits. "
+         "Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key"),
+        ("JAX301", "inits.py", 13, 10,
+         "`key` was already consumed by `default_init(...)` on line 12: both calls get the same random bits. "
+         "Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key"),
+        ("JAX301", "inits.py", 18, 13,
+         "`key` is consumed by `jax.nn.initializers.normal(0.1)(...)` inside a comprehension but never replaced, "
+         "so every iteration draws the same random numbers. Split a new key each iteration "
+         "(`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`"),
+        ("JAX301", "inits.py", 23, 13,
+         "`key` was already consumed by `nnx.initializers.lecun_normal()(...)` on line 22: both calls get the "
+         "same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key"),
+        ("JAX301", "inits.py", 47, 32,
+         "`rng` is consumed by `self.kernel_init(...)` inside a loop but never replaced, so every iteration "
+         "draws the same random numbers. Split a new key each iteration (`rng, sub = jax.random.split(rng)`) "
+         "or use `jax.random.fold_in(rng, i)`"),
+    ]

@@ -21,7 +21,7 @@ from jaxlint.model import (apis, arg_shapes, dispatch, dual_mode, factreads, gra
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
-from jaxlint.model.keyflow import key_param_consumed, rngs_keys
+from jaxlint.model.keyflow import initializer_of, key_param_consumed, rngs_keys
 from jaxlint.model.units import MODULE_METHOD, ClassInfo, ParamInfo, Unit, literal_const
 from jaxlint.model.walk import (
     arg_at,
@@ -283,6 +283,7 @@ class Indexer:
         self._pending_calls: list[tuple[Unit, cst.Call]] = []
         # calls written `<receiver>.<name>(...)`, by method name (for module helper methods)
         self._method_calls: dict[str, list[tuple[Unit, cst.Call]]] = {}
+        self._applied_initializer_calls: list[tuple[Unit, cst.Call]] = []
         self._dispatch_calls: list[tuple[Unit, cst.Call]] = []
         # registration calls naming a class: class name -> [(qualified function, call)]
         self._reg_calls: dict[str, list[tuple[str, cst.Call]]] = {}
@@ -582,6 +583,7 @@ class Indexer:
         if type(func) is cst.Call:
             self.index.called_now.add(id(func))
             self._applied[id(func)] = call
+            self._applied_initializer_calls.append((unit, call))  # `normal()(key, shape)`
         if type(func) is cst.Subscript or (type(func) is cst.Call and type(func.func) is cst.Attribute
                                            and func.func.attr.value == "get"):
             self._dispatch_calls.append((unit, call))  # `_FUNCS[name](x)` (model/dispatch.py)
@@ -1325,6 +1327,7 @@ class Indexer:
         """A parameter rebound in the body may hold another key when it is sampled.
         A function that hands its key parameter to a consuming function of this
         file consumes it too (``def wrapped(key, x): return sample(key, x)``)."""
+        self._initializer_key_consumers()
         for u in self.index.units:
             for name in [n for n in u.consumes_keys if n in u.assigned]:
                 del u.consumes_keys[name]
@@ -1352,6 +1355,24 @@ class Indexer:
                 changed = True
             if not changed:
                 break
+
+    def _initializer_key_consumers(self) -> None:
+        """``init(key, shape)`` of an initializer that draws (``init = lecun_normal()``,
+        ``normal()(key, s)``, ``self.kernel_init`` defaulting to one: keyflow.initializer_of)
+        consumes ``key``, a parameter of the function (or of one it is nested in)."""
+        calls = [(u, c) for u, c in self._pending_calls if type(c.func) is cst.Name]
+        for _, lst in self._method_calls.items():
+            calls += [(u, c) for u, c in lst if type(c.func.value) is cst.Name and c.func.value.value == "self"]
+        calls += self._applied_initializer_calls
+        for unit, call in calls:
+            if unit.is_module or any(a.star for a in call.args):
+                continue
+            key = arg_at(call, 0, "key")
+            if type(key) is not cst.Name:
+                continue
+            factory = initializer_of(call.func, unit, self.index, self.qualname)
+            if factory is not None:
+                key_param_consumed(unit, key.value, f"{factory}()")
 
     def _external_site(self, site: TransformSite, n_bound: int, kw_bound: frozenset[str]) -> None:
         """``jax.jit(mod.f, ...)`` of a function this file imports: recorded for ``mod``."""

@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from jaxlint.model import apis, liveness
 from jaxlint.model import values as V
-from jaxlint.model.keyflow import invariant, key_like_name, loop_target_read, rngs_keys, unmapped_positions
+from jaxlint.model.keyflow import initializer_of, invariant, key_like_name, loop_target_read, rngs_keys, unmapped_positions
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import bound_once, writes
 from jaxlint.model.walk import (arg_at, assigned_in, children, descendants, dotted_name, int_value, keyword_arg,
@@ -32,6 +32,22 @@ class PrngKeyReuse(Rule):
         "* a key passed to a second `jax.random` sampler (`normal`, `uniform`, `split`, "
         "`bernoulli`, `categorical`, `permutation`...) with no split or rebinding in between;\n"
         "* a key used after `jax.random.split(key)` has consumed it;\n"
+        "* an initializer that draws (made by a factory of `jax.nn.initializers`, re-exported by "
+        "flax linen and nnx: `normal()`, `lecun_normal()`, `glorot_uniform()`, `variance_scaling(...)`...; "
+        "not `zeros`/`ones`/`constant`) consumes the key it is called with like a sampler: "
+        "`init = lecun_normal(); init(key, s)`, `normal()(key, s)`, a module's `self.kernel_init` "
+        "whose class field defaults to one (a flax linen field), also through a helper that calls one;\n"
+        "* a key consumed after a loop's split rebound it and carried to the next iteration "
+        "(`key, sub = split(key)` ... `sample(key)`): the next iteration's `split(key)` consumes it "
+        "again; the same for a `lax.scan`/`fori_loop`/`while_loop` body that returns such a key "
+        "as its carry (not when the iteration leaves the loop after that draw);\n"
+        "* a key given to a mapped function that draws from it without being mapped "
+        "(`jax.vmap(worker, in_axes=(None, 0))(key, xs)`, `in_axes=None`, a `@partial(jax.vmap, "
+        "in_axes=...)` def, `jax.pmap`, `eqx.filter_vmap`): every element gets the same key (a "
+        "worker that only folds the element's index into it consumes nothing); and a key given "
+        "to `jax.jit(f)(key, x)`/`jax.vmap(f)(key, xs)` (or a name bound to one) that `f` draws "
+        "from is consumed there as by `f(key, x)`, outside loops too (not in tests, which compare "
+        "a jitted call with the plain one);\n"
         "* a key defined outside a loop (or comprehension) and consumed inside it without a new "
         "key per iteration, also through a function that consumes it: a helper, a jitted step "
         "whose nested loss function draws from it, flax's `rngs={\"dropout\": key}` (not in "
@@ -1962,6 +1978,30 @@ class PrngKeyReuse(Rule):
             )
             return
 
+    def _initializer_consumes(self, node: cst.Call) -> None:
+        """``init(key, shape)`` of an initializer that draws (``init =
+        jax.nn.initializers.normal()``, ``nn.initializers.lecun_normal()(key, shape)``,
+        a module's ``self.kernel_init`` whose class field defaults to one): the call
+        consumes ``key`` like a sampler (two kernels from one key are the same kernel)."""
+        ctx = self.ctx
+        func = node.func
+        if type(func) not in (cst.Call, cst.Name, cst.Attribute) or any(a.star for a in node.args):
+            return
+        factory = initializer_of(func, ctx.unit, ctx.index, ctx.qualname)
+        if factory is None:
+            return
+        key_expr = arg_at(node, 0, "key")
+        if key_expr is None:
+            return
+        token = ctx.key_token(key_expr)
+        if token is None:
+            return
+        how = f"{ctx.code(func).strip()}(...)"
+        if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
+            return
+        self._fixed_seed_in_loop(node, key_expr, token, how)
+        self._consume(node, key_expr, how, token)
+
     def _library_consumes(self, node: cst.Call, q: Optional[str]) -> None:
         """``eqx.nn.Linear(3, 3, key=key)``: a library constructor that draws its initial
         values from ``key=`` consumes it like a sampler (two layers built with one key get
@@ -1995,6 +2035,7 @@ class PrngKeyReuse(Rule):
         if q is None or not q.startswith("jax.random."):
             self._mapped_partial(node)
             self._broadcast_key(node)
+            self._initializer_consumes(node)
             self._helper_consumes(node)
             self._library_consumes(node, q)
             self._rngs_consumes(node)
