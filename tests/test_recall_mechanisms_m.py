@@ -484,3 +484,77 @@ def test_initializers_consume_the_key_they_are_called_with(tmp_path, monkeypatch
          "draws the same random numbers. Split a new key each iteration (`rng, sub = jax.random.split(rng)`) "
          "or use `jax.random.fold_in(rng, i)`"),
     ]
+
+
+# ---------------------------------------------------------------- a key as a parameter default (A, 616)
+DEFAULTS = """\
+import jax
+import jax.numpy as jnp
+
+KEY = jax.random.PRNGKey(0)
+base_key = jax.random.key(1)
+
+
+def act(logits, key=KEY):
+    return jax.random.categorical(key, logits)
+
+
+def add_noise(x, noise_key=base_key):
+    return x + 0.1 * jax.random.normal(noise_key, x.shape)
+
+
+class Agent:
+    def __init__(self, policy):
+        self.policy = policy
+
+    def step(self, obs, rng=KEY):
+        return self.policy.sample(obs, rng=rng)
+
+
+def rollout(logits, steps):
+    return [act(logits) for _ in range(steps)]
+
+
+def denoise(x):
+    a = add_noise(x)
+    b = add_noise(x * 2)
+    return a, b
+
+
+def run(policy, obs):
+    agent = Agent(policy)
+    first = agent.step(obs)
+    second = agent.step(obs + 1)
+    return first, second
+
+
+# VALID twins
+def scale(x, key=KEY, step=0):
+    return x * jax.random.fold_in(key, step)
+
+
+def rollout_ok(logits, steps, key):
+    out = []
+    for _ in range(steps):
+        key, sub = jax.random.split(key)
+        out.append(act(logits, key=sub))
+    return out, add_noise(logits), scale(logits), scale(logits)
+"""
+
+
+def test_key_bound_as_a_parameter_default(tmp_path, monkeypatch):
+    """A parameter whose default is a key of the enclosing scope, drawn from in the body (a sampler, or
+    handed on as `rng=`), and calls that leave it out: in a comprehension, three times, a method called twice
+    through an instance of its class.  Silent: a default only folded in with another parameter, calls that
+    pass a fresh key."""
+    got = _lint(tmp_path, monkeypatch, {"defaults.py": DEFAULTS})
+
+    def msg(name: str, default: str, fn: str, where: str) -> str:
+        return (f"`{name}` defaults to `{default}`, one key bound when `{fn}` is defined, and this file calls "
+                f"`{fn}` {where} without passing it (line {{}}): every such call draws the same random numbers "
+                f"here. Make `{name}` a required argument and pass a fresh key to each call")
+    assert got == [
+        ("JAX301", "defaults.py", 9, 12, msg("key", "KEY", "act", "in a loop").format(25)),
+        ("JAX301", "defaults.py", 13, 22, msg("noise_key", "base_key", "add_noise", "3 times").format(29)),
+        ("JAX301", "defaults.py", 21, 16, msg("rng", "KEY", "step", "2 times").format(36)),
+    ]

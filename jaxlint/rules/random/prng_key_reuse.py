@@ -14,7 +14,7 @@ from jaxlint.model import apis, liveness
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import initializer_of, invariant, key_like_name, loop_target_read, rngs_keys, unmapped_positions
 from jaxlint.model.program_order import attribute_writes
-from jaxlint.model.scopes import bound_once, writes
+from jaxlint.model.scopes import bound_once, instance_class, writes
 from jaxlint.model.walk import (arg_at, assigned_in, children, descendants, dotted_name, int_value, keyword_arg,
                                 positional_args, walk_tree)
 
@@ -41,6 +41,10 @@ class PrngKeyReuse(Rule):
         "(`key, sub = split(key)` ... `sample(key)`): the next iteration's `split(key)` consumes it "
         "again; the same for a `lax.scan`/`fori_loop`/`while_loop` body that returns such a key "
         "as its carry (not when the iteration leaves the loop after that draw);\n"
+        "* a parameter whose default is a key of the enclosing scope (`def actor_fn(obs, key=key)`) "
+        "and that the body draws from (or hands on as `seed=`/`rng=`/`key=`), in a function "
+        "the file calls twice, or once in a loop, without passing it: every such call draws "
+        "from that one key;\n"
         "* a key given to a mapped function that draws from it without being mapped "
         "(`jax.vmap(worker, in_axes=(None, 0))(key, xs)`, `in_axes=None`, a `@partial(jax.vmap, "
         "in_axes=...)` def, `jax.pmap`, `eqx.filter_vmap`): every element gets the same key (a "
@@ -1883,6 +1887,7 @@ class PrngKeyReuse(Rule):
         self._draws: dict[tuple[int, int], list] = {}
         # mapped calls reported for a key given unmapped to every element
         self._broadcast: set[int] = set()
+        self._looped_memo: Optional[set[int]] = None  # the calls of the file in loops
 
     def _expected_to_raise(self) -> set[int]:
         """The nodes of this function inside a block that expects an exception
@@ -2722,6 +2727,9 @@ class PrngKeyReuse(Rule):
         p = node.params
         for param in (*p.posonly_params, *p.params, *p.kwonly_params):
             d = param.default
+            if isinstance(d, cst.Name) and not _in_test(ctx.unit):
+                self._key_default(node, param, d)
+                continue
             if not isinstance(d, cst.Call) or ctx.qualname(d.func) not in ("jax.random.PRNGKey", "jax.random.key"):
                 continue
             name = param.name.value
@@ -2740,6 +2748,85 @@ class PrngKeyReuse(Rule):
                 f"key to each call",
                 related=calls[0],
             )
+
+    def _key_default(self, fn: cst.FunctionDef, param: cst.Param, default: cst.Name) -> None:
+        """``def actor_fn(obs, key=key)`` with ``key`` a PRNG key of the enclosing scope: the
+        default is that one key, bound when the function is defined, so every call that
+        leaves ``key`` out draws from it again.  Flagged where the body draws from it (a
+        sampler, a helper that consumes it, or a call given it as ``seed=``/``rng=``/
+        ``key=``) when the file calls the function twice without it, or once in a loop."""
+        ctx = self.ctx
+        v = ctx.value(default)
+        if v.kind != V.KEY:
+            return
+        name = param.name.value
+        unit = ctx.index.unit_of.get(id(fn))
+        if unit is None or name in unit.assigned:
+            return
+        site = None
+        for n in walk_tree(fn.body, lambda c: isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef)),
+                           source_order=True):
+            if not isinstance(n, cst.Call):
+                continue
+            for a in n.args:
+                if isinstance(a.value, cst.Name) and a.value.value == name and (
+                        name in unit.consumes_keys
+                        or (a.keyword is not None and (a.keyword.value in ("seed", "rng", "key", "prng_key")
+                                                       or key_like_name(a.keyword.value)))):
+                    site = n
+                    break
+            if site is not None:
+                break
+        if site is None:
+            return
+        calls = [c for c in self._calls_leaving_out(fn, param) if self._calls_fn(c, unit)]
+        looped = [c for c in calls if id(c) in self._looped_calls()]
+        if len(calls) < 2 and not looped:
+            return
+        first = (looped or calls)[0]
+        where = "in a loop" if looped else f"{len(calls)} times"
+        self.report(
+            site,
+            f"`{name}` defaults to `{ctx.code(default).strip()}`, one key bound when `{fn.name.value}` is "
+            f"defined, and this file calls `{fn.name.value}` {where} without passing it (line "
+            f"{{related_line}}): every such call draws the same random numbers here. Make `{name}` a "
+            f"required argument and pass a fresh key to each call",
+            related=first,
+        )
+
+    def _calls_fn(self, call: cst.Call, unit) -> bool:
+        """Does ``call`` (named like ``unit``) call it: a function by its name, a method
+        through ``self`` or through a name bound once to an instance of its class?"""
+        func = call.func
+        if unit.cls is None:
+            return isinstance(func, cst.Name)
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+            return False
+        if func.value.value == "self":
+            return True
+        index = self.ctx.index
+        if func.value.value not in index.instances:
+            return False
+        # the innermost function holding the call: where the receiver's name is bound
+        holder = index.module_unit
+        for u in index.units:
+            if not u.is_module and len(u.qualname) > len(holder.qualname if not holder.is_module else "") \
+                    and any(n is call for n in walk_tree(u.node)):
+                holder = u
+        return instance_class(index, holder, func.value) is unit.cls
+
+    def _looped_calls(self) -> set[int]:
+        """The calls of this file inside a loop's body or a comprehension."""
+        got = self._looped_memo
+        if got is None:
+            got = set()
+            for n in walk_tree(self.ctx.module):
+                if isinstance(n, (cst.For, cst.While)):
+                    got.update(id(c) for c in walk_tree(n.body) if isinstance(c, cst.Call))
+                elif isinstance(n, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+                    got.update(id(c) for c in walk_tree(n) if isinstance(c, cst.Call))
+            self._looped_memo = got
+        return got
 
     def _calls_leaving_out(self, fn: cst.FunctionDef, param: cst.Param) -> list[cst.Call]:
         """The calls of ``fn`` in this file that do not pass ``param``."""
