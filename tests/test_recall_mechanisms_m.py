@@ -558,3 +558,35 @@ def test_key_bound_as_a_parameter_default(tmp_path, monkeypatch):
         ("JAX301", "defaults.py", 13, 22, msg("noise_key", "base_key", "add_noise", "3 times").format(29)),
         ("JAX301", "defaults.py", 21, 16, msg("rng", "KEY", "step", "2 times").format(36)),
     ]
+
+
+WARMUP = """\
+import jax
+
+
+@jax.jit
+def pipeline(x, rng):
+    return x + jax.random.normal(rng, x.shape)
+
+
+def generate(x, rng):
+    return pipeline(x, rng)
+
+
+x = jax.numpy.ones(4)
+rng = jax.random.PRNGKey(0)
+generate(x, rng)  # compile
+images = generate(x, rng)
+first = generate(x, rng)
+second = generate(x, rng)
+print(images, first, second)
+"""
+
+
+def test_warm_up_call_whose_result_is_discarded(tmp_path, monkeypatch):
+    """A warm-up call (its result thrown away) then the same call timed with the same key (case 620's
+    EXTRA): no random bits are seen twice.  Two calls whose results are both kept still draw the same."""
+    got = _lint(tmp_path, monkeypatch, {"main.py": WARMUP})
+    msg = ("`rng` was already consumed by `generate()` on line 16: both calls get the same random bits. Split it "
+           "first, e.g. `k1, k2 = jax.random.split(rng)`, and give each call its own key")
+    assert got == [("JAX301", "main.py", 17, 9, msg), ("JAX301", "main.py", 18, 10, msg)]
