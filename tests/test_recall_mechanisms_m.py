@@ -590,3 +590,44 @@ def test_warm_up_call_whose_result_is_discarded(tmp_path, monkeypatch):
     msg = ("`rng` was already consumed by `generate()` on line 16: both calls get the same random bits. Split it "
            "first, e.g. `k1, k2 = jax.random.split(rng)`, and give each call its own key")
     assert got == [("JAX301", "main.py", 17, 9, msg), ("JAX301", "main.py", 18, 10, msg)]
+
+
+NOISE = """\
+import jax
+
+
+def perturb(k, x):
+    return x + jax.random.normal(k, x.shape)
+"""
+
+MAPPED_IMPORT = """\
+import jax
+import jax.numpy as jnp
+
+from pkg import noise
+from pkg.noise import perturb
+
+
+def run(key, xs):
+    return jax.vmap(perturb, in_axes=(None, 0))(key, xs)
+
+
+def run2(key, xs):
+    return jax.vmap(noise.perturb, in_axes=(None, 0))(key, xs)
+
+
+def ok(key, xs):
+    return jax.vmap(perturb)(jax.random.split(key, xs.shape[0]), xs)
+"""
+
+
+def test_unmapped_key_to_an_imported_worker(tmp_path, monkeypatch):
+    """The worker is imported from the project (by name, through its module): its key-consumer fact says it
+    draws from `k`.  Silent: split keys mapped with the default in_axes 0."""
+    got = _lint(tmp_path, monkeypatch, {"pkg/__init__.py": "", "pkg/noise.py": NOISE, "main.py": MAPPED_IMPORT})
+
+    def msg(helper: str) -> str:
+        return ("`key` is not mapped (`in_axes` None for it): `jax.vmap` gives every element the same key, and "
+                f"`{helper}` draws from it with `random.normal`, so every element draws the same random numbers. "
+                "Map one key per element: pass `jax.random.split(key, n)` with in_axes 0 for it")
+    assert got == [("JAX301", "main.py", 9, 12, msg("perturb")), ("JAX301", "main.py", 13, 12, msg("noise.perturb"))]

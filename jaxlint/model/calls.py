@@ -97,8 +97,14 @@ class CallEffects:
             # wrapped function's parameters, in order (outside loops, JAX301 leaves tests
             # alone: two wrapped calls with one key compare two computations there)
             wrapped = self._wrapped_unit(func)
-            if wrapped is None or not wrapped.consumes_keys or wrapped.is_generator \
-                    or not isinstance(wrapped.node, cst.FunctionDef):
+            if wrapped is None:
+                # `jax.vmap(noise.worker, in_axes=(None, 0))(key, xs)` of a function imported from the project
+                found = self._wrapped_import(func)
+                if found is None:
+                    return []
+                return self._consumed_args(call, found[0], [tuple(p) for p in found[1]["params"]],
+                                           found[1]["consumes"])
+            if not wrapped.consumes_keys or wrapped.is_generator or not isinstance(wrapped.node, cst.FunctionDef):
                 return []
             return self._consumed_args(call, wrapped.name, [(p.name, p.kind, p.index) for p in wrapped.params],
                                        wrapped.consumes_keys)
@@ -256,6 +262,19 @@ class CallEffects:
                 )
                 if scalar or av.kind == V.ARRAY:
                     unit.array_params.add(p.name)
+
+    def _wrapped_import(self, expr: cst.Call) -> Optional[tuple[str, dict]]:
+        """``jax.jit(ops.sample)``, ``jax.vmap(sample, ...)`` of a key-consuming function
+        imported from the project: (its name as written, its consumer fact)."""
+        t = apis.transform_for(self.qualname(expr.func))
+        pos = positional_args(expr)
+        if t is None or not t.wrapper or not pos or type(pos[0].value) not in (cst.Name, cst.Attribute):
+            return None
+        name = dotted_name(pos[0].value)
+        found = self.index.imported_key_consumers.get(name) if name is not None else None
+        if found is None or self.lookup(name.split(".", 1)[0]) is not None:  # type: ignore[union-attr]
+            return None
+        return name, found  # type: ignore[return-value]
 
     def _wrapped_unit(self, expr: cst.BaseExpression) -> Optional[Unit]:
         """The function of this file a wrapping transformation's call wraps:
