@@ -631,3 +631,70 @@ def test_unmapped_key_to_an_imported_worker(tmp_path, monkeypatch):
                 f"`{helper}` draws from it with `random.normal`, so every element draws the same random numbers. "
                 "Map one key per element: pass `jax.random.split(key, n)` with in_axes 0 for it")
     assert got == [("JAX301", "main.py", 9, 12, msg("perturb")), ("JAX301", "main.py", 13, 12, msg("noise.perturb"))]
+
+
+# ---------------------------------------------------------------- distributions' samplers (A, row 1)
+DISTS = """\
+import distrax
+import jax
+import jax.numpy as jnp
+import tensorflow_probability.substrates.jax as tfp
+
+tfd = tfp.distributions
+
+
+def explore(logits, key):
+    policy = distrax.Categorical(logits=logits)
+    action = policy.sample(seed=key)
+    noise = jax.random.normal(key, logits.shape)
+    return action, noise
+
+
+def two_samples(mu, sigma, key):
+    dist = tfd.Normal(mu, sigma)
+    a = dist.sample(seed=key)
+    b = dist.sample(seed=key)
+    return a, b
+
+
+def act(mu, key):
+    action, logp = distrax.Normal(mu, 1.0).sample_and_log_prob(seed=key)
+    return action, logp
+
+
+def rollout(mu, key, steps):
+    return [act(mu, key) for _ in range(steps)]
+
+
+# VALID twins
+def explore_ok(logits, key):
+    k1, k2 = jax.random.split(key)
+    return distrax.Categorical(logits=logits).sample(seed=k1), jax.random.normal(k2, logits.shape)
+
+
+def rollout_ok(mu, key, steps):
+    out = []
+    for _ in range(steps):
+        key, sub = jax.random.split(key)
+        out.append(act(mu, sub))
+    return out
+"""
+
+
+def test_distribution_sample_consumes_its_seed(tmp_path, monkeypatch):
+    """`sample(seed=key)` / `sample_and_log_prob(seed=key)` of a distrax or TFP-on-JAX distribution (bound
+    once, or built in place) draws from `seed`: then a draw from the same key, two samples with one key, and a
+    helper that samples, called in a comprehension with one key.  Silent: split keys."""
+    got = _lint(tmp_path, monkeypatch, {"dists.py": DISTS})
+    assert got == [
+        ("JAX301", "dists.py", 12, 13,
+         "`key` was already consumed by `policy.sample(seed=...)` on line 11: both calls get the same random bits. "
+         "Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key"),
+        ("JAX301", "dists.py", 19, 9,
+         "`key` was already consumed by `dist.sample(seed=...)` on line 18: both calls get the same random bits. "
+         "Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key"),
+        ("JAX301", "dists.py", 29, 13,
+         "`key` is consumed by `sample_and_log_prob(seed=...)` via `act` inside a comprehension but never "
+         "replaced, so every iteration draws the same random numbers. Split a new key each iteration "
+         "(`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`"),
+    ]

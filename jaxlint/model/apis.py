@@ -549,6 +549,17 @@ def initializer_factory(qualname: "str | None") -> bool:
     return name in INITIALIZER_FACTORIES and module in INITIALIZER_MODULES
 
 
+# Probability distributions whose `sample(seed=key)` / `sample_and_log_prob(seed=key)`
+# draw from `seed` (distrax: keyword-only `seed`; TFP's JAX substrate: `seed=` too)
+DISTRIBUTION_SAMPLERS = frozenset({"sample", "sample_and_log_prob"})
+_DISTRIBUTION_MODULES = ("distrax.", "tensorflow_probability.substrates.jax.distributions.")
+
+
+def distribution_class(qualname: "str | None") -> bool:
+    """A distribution class of distrax or of TFP's JAX substrate (``distrax.Normal``)."""
+    return qualname is not None and qualname.startswith(_DISTRIBUTION_MODULES) and qualname.rsplit(".", 1)[1][:1].isupper()
+
+
 def library_key_consumer(qualname: str) -> "str | None":
     """How a library call that consumes its ``key=`` argument is named in messages
     (``eqx.nn.Linear``), or None."""

@@ -19,7 +19,7 @@ import libcst as cst
 from jaxlint.model import (apis, arg_shapes, dispatch, dual_mode, factreads, gradtrace, holders, instances, kinds,
                            module_entries, pytree_read, pytrees, version_guards)
 from jaxlint.model.dimensions import dimension_params
-from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
+from jaxlint.model.scopes import bound_once, bound_receiver, factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.keyflow import initializer_of, key_param_consumed, rngs_keys
 from jaxlint.model.units import MODULE_METHOD, ClassInfo, ParamInfo, Unit, literal_const
@@ -1372,7 +1372,18 @@ class Indexer:
                 continue
             factory = initializer_of(call.func, unit, self.index, self.qualname)
             if factory is not None:
-                key_param_consumed(unit, key.value, f"{factory}()")
+                key_param_consumed(unit, key.value, f"{factory}()(...)")
+        # `dist.sample(seed=key)` of a distrax / TFP distribution consumes `seed`
+        sampled = [*self._pending_calls, *(c for name in apis.DISTRIBUTION_SAMPLERS for c in self._method_calls.get(name, ()))]
+        for unit, call in sampled:
+            func = call.func
+            if unit.is_module or type(func) is not cst.Attribute or func.attr.value not in apis.DISTRIBUTION_SAMPLERS:
+                continue
+            made = bound_once(self.index, unit, func.value)
+            seed = keyword_arg(call, "seed")
+            if type(made) is cst.Call and apis.distribution_class(self.qualname(made.func)) \
+                    and seed is not None and type(seed.value) is cst.Name:
+                key_param_consumed(unit, seed.value.value, f"{func.attr.value}(seed=...)")
 
     def _external_site(self, site: TransformSite, n_bound: int, kw_bound: frozenset[str]) -> None:
         """``jax.jit(mod.f, ...)`` of a function this file imports: recorded for ``mod``."""

@@ -36,7 +36,9 @@ class PrngKeyReuse(Rule):
         "flax linen and nnx: `normal()`, `lecun_normal()`, `glorot_uniform()`, `variance_scaling(...)`...; "
         "not `zeros`/`ones`/`constant`) consumes the key it is called with like a sampler: "
         "`init = lecun_normal(); init(key, s)`, `normal()(key, s)`, a module's `self.kernel_init` "
-        "whose class field defaults to one (a flax linen field), also through a helper that calls one;\n"
+        "whose class field defaults to one (a flax linen field), also through a helper that calls one; "
+        "so does `sample(seed=key)`/`sample_and_log_prob(seed=key)` of a distrax or TFP-on-JAX "
+        "distribution built in place or bound once (`policy = distrax.Categorical(logits)`);\n"
         "* a key consumed after a loop's split rebound it and carried to the next iteration "
         "(`key, sub = split(key)` ... `sample(key)`): the next iteration's `split(key)` consumes it "
         "again; the same for a `lax.scan`/`fori_loop`/`while_loop` body that returns such a key "
@@ -2018,6 +2020,30 @@ class PrngKeyReuse(Rule):
         self._fixed_seed_in_loop(node, key_expr, token, how)
         self._consume(node, key_expr, how, token)
 
+    def _distribution_consumes(self, node: cst.Call) -> None:
+        """``dist.sample(seed=key)`` / ``dist.sample_and_log_prob(seed=key)`` of a distrax or
+        TFP-on-JAX distribution (``dist = distrax.Normal(loc, scale)``, bound once, or built in
+        place): the sample consumes ``seed`` like a sampler."""
+        func = node.func
+        if type(func) is not cst.Attribute or func.attr.value not in apis.DISTRIBUTION_SAMPLERS:
+            return
+        ctx = self.ctx
+        made = bound_once(ctx.index, ctx.unit, func.value)
+        if type(made) is not cst.Call or not apis.distribution_class(ctx.qualname(made.func)):
+            return
+        given = keyword_arg(node, "seed")
+        if given is None:
+            return
+        key_expr = given.value
+        token = ctx.key_token(key_expr)
+        if token is None or ctx.value(key_expr).kind not in (V.KEY, V.UNKNOWN):
+            return
+        how = f"{ctx.code(func).strip()}(seed=...)"
+        if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
+            return
+        self._fixed_seed_in_loop(node, key_expr, token, how)
+        self._consume(node, key_expr, how, token)
+
     def _library_consumes(self, node: cst.Call, q: Optional[str]) -> None:
         """``eqx.nn.Linear(3, 3, key=key)``: a library constructor that draws its initial
         values from ``key=`` consumes it like a sampler (two layers built with one key get
@@ -2052,6 +2078,7 @@ class PrngKeyReuse(Rule):
             self._mapped_partial(node)
             self._broadcast_key(node)
             self._initializer_consumes(node)
+            self._distribution_consumes(node)
             self._helper_consumes(node)
             self._library_consumes(node, q)
             self._rngs_consumes(node)
@@ -3101,7 +3128,8 @@ def _unpacked_from(fn: cst.FunctionDef, param: str) -> set[str]:
 
 def _by(how: str) -> str:
     """How a key was consumed, for messages: a helper call as written, else the sampler."""
-    return how if how.endswith(")") or how.startswith(("rngs=", "hk.", "eqx.")) else f"random.{how}"
+    head = how.split("`", 1)[0]  # `sampler` via `helper`: the sampler's part
+    return how if head.endswith(")") or how.startswith(("rngs=", "hk.", "eqx.")) else f"random.{how}"
 
 
 def _kwargs_key(e: cst.BaseExpression) -> bool:
