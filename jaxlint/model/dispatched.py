@@ -107,15 +107,14 @@ def returns_dispatched(unit: Unit, index, qualname: Callable[[cst.CSTNode], Opti
         returns = [node.body]
     else:
         return None
-    if _waits(unit, qualname):
-        return None
     found: Optional[str] = None
     for r in returns:
         got = _dispatched_expr(unit, index, qualname, r, depth, set())
         if got is None:
             return None
         found = found or got
-    return found
+    # the body read only for a helper whose returns are dispatched work
+    return None if found is None or _waits(unit, qualname) else found
 
 
 def _dispatched_expr(unit: Unit, index, qualname, e: cst.CSTNode, depth: int, seen: set) -> Optional[str]:

@@ -113,6 +113,9 @@ class FileIndex:
     # functions of other modules imported here by name that consume a key argument:
     # name -> {"params": [[name, kind, index], ...], "consumes": {param: sampler}}
     imported_key_consumers: dict[str, dict] = field(default_factory=dict)
+    # the file calls an initializer factory that draws (`lecun_normal()`): only then can a
+    # call's callee hold such an initializer (keyflow.initializer_of)
+    makes_initializers: bool = False
     # imported functions that advance a module-global key (model/keystate.py): name -> the
     # key, or [the key, the table keys that pick the advancing function]
     imported_key_state: dict[str, object] = field(default_factory=dict)
@@ -599,6 +602,8 @@ class Indexer:
         q = self.qualname(func)
         if q is None:
             return
+        if apis.initializer_factory(q):
+            self.index.makes_initializers = True
         if q.startswith("jax.random.") and not unit.is_module:
             short = q.rsplit(".", 1)[1]
             if short in apis.RANDOM_CONSUMERS:
@@ -1360,10 +1365,13 @@ class Indexer:
         """``init(key, shape)`` of an initializer that draws (``init = lecun_normal()``,
         ``normal()(key, s)``, ``self.kernel_init`` defaulting to one: keyflow.initializer_of)
         consumes ``key``, a parameter of the function (or of one it is nested in)."""
-        calls = [(u, c) for u, c in self._pending_calls if type(c.func) is cst.Name]
-        for _, lst in self._method_calls.items():
-            calls += [(u, c) for u, c in lst if type(c.func.value) is cst.Name and c.func.value.value == "self"]
-        calls += self._applied_initializer_calls
+        if not self.index.makes_initializers:
+            calls: list = []
+        else:
+            calls = [(u, c) for u, c in self._pending_calls if type(c.func) is cst.Name]
+            for _, lst in self._method_calls.items():
+                calls += [(u, c) for u, c in lst if type(c.func.value) is cst.Name and c.func.value.value == "self"]
+            calls += self._applied_initializer_calls
         for unit, call in calls:
             if unit.is_module or any(a.star for a in call.args):
                 continue

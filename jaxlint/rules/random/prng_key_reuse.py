@@ -1970,7 +1970,9 @@ class PrngKeyReuse(Rule):
         elif type(func) is cst.Name:
             # `@partial(jax.vmap, in_axes=(None, 0)) def worker(k, x)` called as `worker(key, xs)`
             unit = ctx.value(func).unit
-            site = next((s for s in ctx.index.sites if unit is not None and s.target is unit
+            if unit is None or not isinstance(unit.node, cst.FunctionDef) or not unit.node.decorators:
+                return
+            site = next((s for s in ctx.index.sites if s.target is unit
                          and s.call is not None and s.qualname.endswith("vmap")), None)
             if site is None:
                 return
@@ -2003,7 +2005,8 @@ class PrngKeyReuse(Rule):
         consumes ``key`` like a sampler (two kernels from one key are the same kernel)."""
         ctx = self.ctx
         func = node.func
-        if type(func) not in (cst.Call, cst.Name, cst.Attribute) or any(a.star for a in node.args):
+        if not ctx.index.makes_initializers or type(func) not in (cst.Call, cst.Name, cst.Attribute) \
+                or any(a.star for a in node.args):
             return
         factory = initializer_of(func, ctx.unit, ctx.index, ctx.qualname)
         if factory is None:
