@@ -678,13 +678,20 @@ def rollout_ok(mu, key, steps):
         key, sub = jax.random.split(key)
         out.append(act(mu, sub))
     return out
+
+
+def test_sample_shapes(mu, key):
+    dist = distrax.Normal(mu, 1.0)
+    assert dist.sample(seed=key, sample_shape=(2,)).shape == (2,)
+    assert dist.sample_and_log_prob(seed=key)[0].shape == ()
 """
 
 
 def test_distribution_sample_consumes_its_seed(tmp_path, monkeypatch):
     """`sample(seed=key)` / `sample_and_log_prob(seed=key)` of a distrax or TFP-on-JAX distribution (bound
     once, or built in place) draws from `seed`: then a draw from the same key, two samples with one key, and a
-    helper that samples, called in a comprehension with one key.  Silent: split keys."""
+    helper that samples, called in a comprehension with one key.  Silent: split keys, a test sampling one
+    distribution under one seed for shapes (distrax's own tests)."""
     got = _lint(tmp_path, monkeypatch, {"dists.py": DISTS})
     assert got == [
         ("JAX301", "dists.py", 12, 13,
