@@ -21,7 +21,9 @@ from jaxlint.engine.types import Report
 from jaxlint.model.arg_shapes import rebound_in_loop
 from jaxlint.model.attributes import attribute_holds_jax_array
 from jaxlint.model.constants import constant_int, holds_host_numpy_array, host_array_expr
+from jaxlint.model import dispatched
 from jaxlint.model.keystate import call_state
+from jaxlint.model.scopes import instance_class
 from jaxlint.model.repeats import called_repeatedly
 from jaxlint.model.shapes import call_site_shapes
 from jaxlint.model.index import FileIndex
@@ -255,6 +257,42 @@ class RuleContext:
         advances a module-global JAX key (``global _KEY; _KEY, sub = split(_KEY)``), of
         this file or of another module of the project (model/keystate.py)."""
         return call_state(self._interp, call)
+
+    def dispatched_by(self, call: cst.Call) -> Optional[str]:
+        """``generate(x)`` where ``generate`` (a function or lambda of this file, a method
+        of a class of this file called through ``self`` or an instance, or a function of
+        another module of the project) returns a jitted call's result (or a JAX
+        computation's) without waiting for it: the callee it hands on, as written in the
+        helper (model/dispatched.py); else None."""
+        interp = self._interp
+        index = interp.index
+        func = call.func
+        if any(a.star for a in call.args):
+            return None
+        qualname = dispatched.imports_resolver(index)
+        unit: Optional[Unit] = None
+        if type(func) is cst.Name:
+            v = interp.lookup(func.value)
+            if v is None:
+                return dispatched.imported(index, func.value)
+            if v.kind == V.FUNCTION and v.transform is None:
+                unit = v.unit
+        elif type(func) is cst.Attribute:
+            obj = func.value
+            cls = None
+            if type(obj) is cst.Name and obj.value == "self" and interp.unit.cls is not None:
+                cls = interp.unit.cls
+            elif type(obj) is cst.Name:
+                cls = instance_class(index, interp.unit, obj)
+                if cls is None and interp.lookup(obj.value) is None:
+                    return dispatched.imported(index, f"{obj.value}.{func.attr.value}")
+            if cls is not None:
+                unit = cls.methods.get(func.attr.value)
+                if unit is not None and dispatched.jitted_def(index, unit):
+                    return f"{obj.value}.{func.attr.value}"  # a jitted method
+        if unit is None:
+            return None
+        return dispatched.returns_dispatched(unit, index, qualname)
 
     def consumed_keys(self) -> ItemsView[KeyToken, tuple[cst.CSTNode, str]]:
         """The keys consumed so far in this unit on this path: token -> (node, how)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.model import apis, instances, keyflow, keystate, kinds, repeats
+from jaxlint.model import apis, dispatched, instances, keyflow, keystate, kinds, repeats
 from jaxlint.model import returns as returns_model
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
@@ -192,6 +192,10 @@ def _kinds_out(interp: Interpreter) -> dict:
                                              for p in given.split(":", 1)[1].split(",")):
                 given = None
             given = given or kinds.display_return(unit)
+            if given is None:
+                # a helper handing back a jitted call's result, not waited for (JAX505)
+                callee = dispatched.returns_dispatched(unit, interp.index, dispatched.imports_resolver(interp.index))
+                given = dispatched.DISPATCHED + callee if callee is not None else None
             if given is not None:
                 returns[name] = given
     if returns:

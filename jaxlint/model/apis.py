@@ -545,6 +545,40 @@ LIBRARY_KEY_CONSUMER_PREFIXES = {"equinox.nn.": "eqx.nn."}
 LIBRARY_KEY_UNUSED_WITH = {"equinox.nn.Embedding": ("weight", 2)}
 
 
+# Initializer factories whose initializer draws from the key it is called with
+# (`init = lecun_normal(); w = init(key, shape)`): every factory of jax.nn.initializers
+# (JAX 0.10.2) whose initializer gives other values for another key, checked by calling
+# each with two keys (`constant`, and the initializers `zeros`/`ones`, draw nothing);
+# flax re-exports them (linen and nnx).
+INITIALIZER_FACTORIES = frozenset(
+    "delta_orthogonal glorot_normal glorot_uniform he_normal he_uniform kaiming_normal kaiming_uniform "
+    "lecun_normal lecun_uniform normal orthogonal truncated_normal uniform variance_scaling "
+    "xavier_normal xavier_uniform".split()
+)
+INITIALIZER_MODULES = frozenset({"jax.nn.initializers", "flax.linen.initializers", "flax.nnx.initializers",
+                                 "flax.nnx.nn.initializers"})
+
+
+def initializer_factory(qualname: "str | None") -> bool:
+    """``jax.nn.initializers.lecun_normal`` and the like: a factory whose initializer
+    draws from the key it is given (``INITIALIZER_FACTORIES``)."""
+    if qualname is None or "." not in qualname:
+        return False
+    module, name = qualname.rsplit(".", 1)
+    return name in INITIALIZER_FACTORIES and module in INITIALIZER_MODULES
+
+
+# Probability distributions whose `sample(seed=key)` / `sample_and_log_prob(seed=key)`
+# draw from `seed` (distrax: keyword-only `seed`; TFP's JAX substrate: `seed=` too)
+DISTRIBUTION_SAMPLERS = frozenset({"sample", "sample_and_log_prob"})
+_DISTRIBUTION_MODULES = ("distrax.", "tensorflow_probability.substrates.jax.distributions.")
+
+
+def distribution_class(qualname: "str | None") -> bool:
+    """A distribution class of distrax or of TFP's JAX substrate (``distrax.Normal``)."""
+    return qualname is not None and qualname.startswith(_DISTRIBUTION_MODULES) and qualname.rsplit(".", 1)[1][:1].isupper()
+
+
 def library_key_consumer(qualname: str) -> "str | None":
     """How a library call that consumes its ``key=`` argument is named in messages
     (``eqx.nn.Linear``), or None."""

@@ -95,14 +95,18 @@ class CallEffects:
             return self._consumed_args(call, name, [tuple(p) for p in found["params"]],  # type: ignore[arg-type,misc]
                                        found["consumes"])
         if isinstance(func, cst.Call):
-            # `jax.jit(sample)(x, key)` in a loop: the wrapped function's parameters, in
-            # order (outside loops, two wrapped calls with one key are mostly comparisons
-            # of two computations under the same randomness)
-            if not self.loop_stack:
-                return []
+            # `jax.jit(sample)(x, key)`, `jax.vmap(worker, in_axes=(None, 0))(key, xs)`: the
+            # wrapped function's parameters, in order (outside loops, JAX301 leaves tests
+            # alone: two wrapped calls with one key compare two computations there)
             wrapped = self._wrapped_unit(func)
-            if wrapped is None or not wrapped.consumes_keys or wrapped.is_generator \
-                    or not isinstance(wrapped.node, cst.FunctionDef):
+            if wrapped is None:
+                # `jax.vmap(noise.worker, in_axes=(None, 0))(key, xs)` of a function imported from the project
+                found = self._wrapped_import(func)
+                if found is None:
+                    return []
+                return self._consumed_args(call, found[0], [tuple(p) for p in found[1]["params"]],
+                                           found[1]["consumes"])
+            if not wrapped.consumes_keys or wrapped.is_generator or not isinstance(wrapped.node, cst.FunctionDef):
                 return []
             return self._consumed_args(call, wrapped.name, [(p.name, p.kind, p.index) for p in wrapped.params],
                                        wrapped.consumes_keys)
@@ -112,8 +116,7 @@ class CallEffects:
         consumes: dict[str, str]
         v = self.lookup(func.value)
         unit = v.unit if v is not None else self.unit.lookup_def(func.value)
-        if unit is None and v is not None and v.kind == V.FUNCTION and v.transform is not None \
-                and self.loop_stack:
+        if unit is None and v is not None and v.kind == V.FUNCTION and v.transform is not None:
             # `step = jax.jit(sample)` called in a loop: `step` hands its arguments to `sample`
             unit = self._wrapped_unit(bound_once(self.index, self.unit, func))
         if unit is not None:
@@ -265,6 +268,19 @@ class CallEffects:
                 )
                 if scalar or av.kind == V.ARRAY:
                     unit.array_params.add(p.name)
+
+    def _wrapped_import(self, expr: cst.Call) -> Optional[tuple[str, dict]]:
+        """``jax.jit(ops.sample)``, ``jax.vmap(sample, ...)`` of a key-consuming function
+        imported from the project: (its name as written, its consumer fact)."""
+        t = apis.transform_for(self.qualname(expr.func))
+        pos = positional_args(expr)
+        if t is None or not t.wrapper or not pos or type(pos[0].value) not in (cst.Name, cst.Attribute):
+            return None
+        name = dotted_name(pos[0].value)
+        found = self.index.imported_key_consumers.get(name) if name is not None else None
+        if found is None or self.lookup(name.split(".", 1)[0]) is not None:  # type: ignore[union-attr]
+            return None
+        return name, found  # type: ignore[return-value]
 
     def _wrapped_unit(self, expr: cst.BaseExpression) -> Optional[Unit]:
         """The function of this file a wrapping transformation's call wraps:

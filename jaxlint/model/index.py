@@ -19,9 +19,9 @@ import libcst as cst
 from jaxlint.model import (apis, arg_shapes, custom_rules, dispatch, dual_mode, factreads, gradtrace, holders, instances, kinds,
                            module_entries, pytree_read, pytrees, slots, version_guards)
 from jaxlint.model.dimensions import dimension_params
-from jaxlint.model.scopes import bound_receiver, factory_binding, instance_class
+from jaxlint.model.scopes import bound_once, bound_receiver, factory_binding, instance_class
 from jaxlint.model.imports import ImportTable
-from jaxlint.model.keyflow import key_param_consumed, rngs_keys
+from jaxlint.model.keyflow import initializer_of, key_param_consumed, rngs_keys
 from jaxlint.model.units import MODULE_METHOD, ClassInfo, ParamInfo, Unit, literal_const
 from jaxlint.model.walk import (
     arg_at,
@@ -114,6 +114,9 @@ class FileIndex:
     # functions of other modules imported here by name that consume a key argument:
     # name -> {"params": [[name, kind, index], ...], "consumes": {param: sampler}}
     imported_key_consumers: dict[str, dict] = field(default_factory=dict)
+    # the file calls an initializer factory that draws (`lecun_normal()`): only then can a
+    # call's callee hold such an initializer (keyflow.initializer_of)
+    makes_initializers: bool = False
     # imported functions that advance a module-global key (model/keystate.py): name -> the
     # key, or [the key, the table keys that pick the advancing function]
     imported_key_state: dict[str, object] = field(default_factory=dict)
@@ -284,6 +287,7 @@ class Indexer:
         self._pending_calls: list[tuple[Unit, cst.Call]] = []
         # calls written `<receiver>.<name>(...)`, by method name (for module helper methods)
         self._method_calls: dict[str, list[tuple[Unit, cst.Call]]] = {}
+        self._applied_initializer_calls: list[tuple[Unit, cst.Call]] = []
         self._dispatch_calls: list[tuple[Unit, cst.Call]] = []
         # `make_op(2.0)(x)`, `jax.tree.map(fn, tree)`: the function run (call edges)
         self._factory_calls: list[tuple[Unit, cst.Call]] = []
@@ -593,6 +597,7 @@ class Indexer:
                 t_inj = slots.slot_for(inject[0])
                 for arg in inject[1]:
                     self.index.sites.append(TransformSite(t_inj, inject[0], call, arg, unit, seq=self._seq))
+            self._applied_initializer_calls.append((unit, call))  # `normal()(key, shape)`
         if type(func) is cst.Subscript or (type(func) is cst.Call and type(func.func) is cst.Attribute
                                            and func.func.attr.value == "get"):
             self._dispatch_calls.append((unit, call))  # `_FUNCS[name](x)` (model/dispatch.py)
@@ -608,6 +613,8 @@ class Indexer:
         q = self.qualname(func)
         if q is None:
             return
+        if apis.initializer_factory(q):
+            self.index.makes_initializers = True
         if q.startswith("jax.random.") and not unit.is_module:
             short = q.rsplit(".", 1)[1]
             if short in apis.RANDOM_CONSUMERS:
@@ -1355,6 +1362,7 @@ class Indexer:
         """A parameter rebound in the body may hold another key when it is sampled.
         A function that hands its key parameter to a consuming function of this
         file consumes it too (``def wrapped(key, x): return sample(key, x)``)."""
+        self._initializer_key_consumers()
         for u in self.index.units:
             for name in [n for n in u.consumes_keys if n in u.assigned]:
                 del u.consumes_keys[name]
@@ -1382,6 +1390,38 @@ class Indexer:
                 changed = True
             if not changed:
                 break
+
+    def _initializer_key_consumers(self) -> None:
+        """``init(key, shape)`` of an initializer that draws (``init = lecun_normal()``,
+        ``normal()(key, s)``, ``self.kernel_init`` defaulting to one: keyflow.initializer_of)
+        consumes ``key``, a parameter of the function (or of one it is nested in)."""
+        if not self.index.makes_initializers:
+            calls: list = []
+        else:
+            calls = [(u, c) for u, c in self._pending_calls if type(c.func) is cst.Name]
+            for _, lst in self._method_calls.items():
+                calls += [(u, c) for u, c in lst if type(c.func.value) is cst.Name and c.func.value.value == "self"]
+            calls += self._applied_initializer_calls
+        for unit, call in calls:
+            if unit.is_module or any(a.star for a in call.args):
+                continue
+            key = arg_at(call, 0, "key")
+            if type(key) is not cst.Name:
+                continue
+            factory = initializer_of(call.func, unit, self.index, self.qualname)
+            if factory is not None:
+                key_param_consumed(unit, key.value, f"{factory}()(...)")
+        # `dist.sample(seed=key)` of a distrax / TFP distribution consumes `seed`
+        sampled = [*self._pending_calls, *(c for name in apis.DISTRIBUTION_SAMPLERS for c in self._method_calls.get(name, ()))]
+        for unit, call in sampled:
+            func = call.func
+            if unit.is_module or type(func) is not cst.Attribute or func.attr.value not in apis.DISTRIBUTION_SAMPLERS:
+                continue
+            made = bound_once(self.index, unit, func.value)
+            seed = keyword_arg(call, "seed")
+            if type(made) is cst.Call and apis.distribution_class(self.qualname(made.func)) \
+                    and seed is not None and type(seed.value) is cst.Name:
+                key_param_consumed(unit, seed.value.value, f"{func.attr.value}(seed=...)")
 
     def _external_site(self, site: TransformSite, n_bound: int, kw_bound: frozenset[str]) -> None:
         """``jax.jit(mod.f, ...)`` of a function this file imports: recorded for ``mod``."""

@@ -15,6 +15,7 @@ from typing import Callable, Optional
 import libcst as cst
 
 from jaxlint.model import apis
+from jaxlint.model.scopes import bound_once
 from jaxlint.model.units import ClassInfo, Unit
 from jaxlint.model.walk import arg_at, descendants, dotted_name, walk_tree
 
@@ -237,4 +238,97 @@ def haiku_draws(unit: Unit, qualname, class_named, depth: int = 3) -> Optional[s
                 if cls is not None:
                     todo.extend((m, d + 1) for m in cls.methods.values())
     return None
+
+
+# mapping transformations and where their ``in_axes`` is written (position, keyword)
+_MAPPERS = {"jax.vmap": 1, "jax.pmap": None, "equinox.filter_vmap": None, "equinox.filter_pmap": None,
+            "flax.nnx.vmap": None}
+
+
+def unmapped_positions(transform: cst.Call, qualname: Callable[[cst.CSTNode], Optional[str]]) -> Optional[frozenset]:
+    """The positions of the arguments a mapping transformation's call (``jax.vmap(f,
+    in_axes=(None, 0))``) hands to every element unchanged: the ``None`` entries of a
+    literal ``in_axes`` tuple or list; every position for ``in_axes=None`` (as the
+    frozenset ``{-1}``); None when it maps them all or ``in_axes`` is not a literal."""
+    q = qualname(transform.func)
+    if q in apis.PARTIALS and transform.args and transform.args[0].keyword is None:
+        # `@partial(jax.vmap, in_axes=(None, 0))` on a def: the keyword alone
+        q = qualname(transform.args[0].value)
+        if q not in _MAPPERS:
+            return None
+        axes = next((a.value for a in transform.args if a.keyword is not None and a.keyword.value == "in_axes"), None)
+        return _unmapped(axes)
+    if q not in _MAPPERS or not transform.args or transform.args[0].keyword is not None:
+        return None
+    axes = arg_at(transform, _MAPPERS[q], "in_axes") if _MAPPERS[q] is not None else None
+    if axes is None:
+        axes = next((a.value for a in transform.args if a.keyword is not None and a.keyword.value == "in_axes"), None)
+    return _unmapped(axes)
+
+
+def _unmapped(axes: Optional[cst.BaseExpression]) -> Optional[frozenset]:
+    if axes is None:
+        return None
+    if type(axes) is cst.Name and axes.value == "None":
+        return frozenset({-1})
+    if type(axes) in (cst.Tuple, cst.List):
+        return frozenset(i for i, el in enumerate(axes.elements)
+                         if type(el.value) is cst.Name and el.value.value == "None")
+    return None
+
+
+def initializer_of(func: cst.BaseExpression, unit: Unit, index, qualname: Callable[[cst.CSTNode], Optional[str]],
+                   depth: int = 0) -> Optional[str]:
+    """The factory (its short name: ``lecun_normal``) whose initializer the callee
+    ``func`` of a call holds, an initializer that draws from the key it is called with
+    (``apis.INITIALIZER_FACTORIES``): ``jax.nn.initializers.normal()`` written in place;
+    a name bound once to such a call (``init = nn.initializers.lecun_normal()``, here or
+    in an enclosing scope, also through another such name); ``self.kernel_init`` of a
+    class whose body gives the field such a default (``kernel_init: Callable =
+    default_kernel_init``, a flax linen or dataclass field) and that no method assigns.
+    None for anything else."""
+    if depth > 3:
+        return None
+    t = type(func)
+    if t is cst.Call:
+        q = qualname(func.func)
+        return q.rsplit(".", 1)[1] if apis.initializer_factory(q) else None
+    if t is cst.Name:
+        bound = bound_once(index, unit, func)
+        if bound is func:
+            return None
+        return initializer_of(bound, unit, index, qualname, depth + 1)
+    if t is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
+        u: Optional[Unit] = unit
+        while u is not None and u.cls is None:
+            u = u.parent  # a function nested in a method reads the method's `self`
+        if u is None or not u.params or u.params[0].name != "self":
+            return None
+        return _field_initializer(u.cls, func.attr.value, index, qualname, depth)
+    return None
+
+
+def _field_initializer(cls: ClassInfo, attr: str, index, qualname, depth: int) -> Optional[str]:
+    """The initializer factory a class field's default holds (its body: ``attr = value`` or
+    ``attr: T = value``), when no method of the class assigns ``self.attr``."""
+    value = None
+    for stmt in cls.node.body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.AnnAssign) and type(small.target) is cst.Name and small.target.value == attr:
+                value = small.value
+            elif isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                    and type(small.targets[0].target) is cst.Name and small.targets[0].target.value == attr:
+                value = small.value
+    if value is None:
+        return None
+    factory = initializer_of(value, index.module_unit, index, qualname, depth + 1)
+    if factory is None:
+        return None
+    for m in cls.methods.values():
+        for d in descendants(m.node):
+            if type(d) is cst.AssignTarget and type(d.target) is cst.Attribute and d.target.attr.value == attr:
+                return None  # `self.kernel_init = ...` somewhere: not the default alone
+    return factory
 

@@ -62,7 +62,10 @@ class TimingWithoutBlocking(Rule):
         "function, in this module or another, gives a jitted function (`bench(jax.jit(f), x)`), "
         "a callable another transformation returned (`vf = jax.vmap(f)`, `g = jax.grad(loss)`, "
         "`jax.vmap(f)(x)`, `eqx.filter_vmap`), "
-        "or of `jnp`/`lax`/`jax.random`/`jax.nn`) and "
+        "or of `jnp`/`lax`/`jax.random`/`jax.nn`; also a helper, of this module or another, "
+        "a method, or a lambda, whose every return hands back such a call's result and "
+        "that waits for nothing itself: `def generate(x): images = pipeline(x); return images`, "
+        "`self._step = jax.jit(step)` returned by `run`) and "
         "nothing waited for it: no `.block_until_ready()`, `jax.block_until_ready(...)`, "
         "`jax.device_get`, NumPy conversion, `float()`/`int()`/`.item()`/`.tolist()`, `print`, "
         "`if` on a value, or call of an unknown function (which might block) in between. "
@@ -718,7 +721,10 @@ class TimingWithoutBlocking(Rule):
 
     def _starts_jax_work(self, node: cst.Call, q: Optional[str]) -> bool:
         if q is not None:
-            return q.startswith(_ARRAY_PREFIXES) and q not in ("jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size")
+            if q.startswith(_ARRAY_PREFIXES):
+                return q not in ("jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size")
+            # a project function imported here that returns a jitted call's result
+            return not q.startswith(("jax.", "numpy.")) and self.ctx.dispatched_by(node) is not None
         if self.ctx.jit_callee(node, exact=False) is not None:
             return True
         # a parameter every call of the function gives a jitted function (`fn` of
@@ -732,8 +738,11 @@ class TimingWithoutBlocking(Rule):
         # asynchronously like a jitted call's
         if isinstance(func, (cst.Name, cst.Call)):
             v = self.ctx.value(func)
-            return v.kind == V.FUNCTION and v.transform in _DISPATCHING_TRANSFORMS
-        return False
+            if v.kind == V.FUNCTION and v.transform in _DISPATCHING_TRANSFORMS:
+                return True
+        # a helper (of this file or the project, a method, a lambda) that returns a jitted
+        # call's result without waiting: `def generate(x): return pipeline(x)`
+        return self.ctx.dispatched_by(node) is not None
 
     def _harmless(self, node: cst.Call, q: Optional[str]) -> bool:
         ctx = self.ctx

@@ -12,9 +12,9 @@ from typing import Callable, Optional
 
 from jaxlint.model import apis, liveness
 from jaxlint.model import values as V
-from jaxlint.model.keyflow import invariant, key_like_name, loop_target_read, rngs_keys
+from jaxlint.model.keyflow import initializer_of, invariant, key_like_name, loop_target_read, rngs_keys, unmapped_positions
 from jaxlint.model.program_order import attribute_writes
-from jaxlint.model.scopes import bound_once, writes
+from jaxlint.model.scopes import bound_once, instance_class, writes
 from jaxlint.model.walk import (arg_at, assigned_in, children, descendants, dotted_name, int_value, keyword_arg,
                                 positional_args, walk_tree)
 
@@ -32,6 +32,29 @@ class PrngKeyReuse(Rule):
         "* a key passed to a second `jax.random` sampler (`normal`, `uniform`, `split`, "
         "`bernoulli`, `categorical`, `permutation`...) with no split or rebinding in between;\n"
         "* a key used after `jax.random.split(key)` has consumed it;\n"
+        "* an initializer that draws (made by a factory of `jax.nn.initializers`, re-exported by "
+        "flax linen and nnx: `normal()`, `lecun_normal()`, `glorot_uniform()`, `variance_scaling(...)`...; "
+        "not `zeros`/`ones`/`constant`) consumes the key it is called with like a sampler: "
+        "`init = lecun_normal(); init(key, s)`, `normal()(key, s)`, a module's `self.kernel_init` "
+        "whose class field defaults to one (a flax linen field), also through a helper that calls one; "
+        "so does `sample(seed=key)`/`sample_and_log_prob(seed=key)` of a distrax or TFP-on-JAX "
+        "distribution built in place or bound once (`policy = distrax.Categorical(logits)`; not in "
+        "tests, which sample one distribution under one seed to check shapes);\n"
+        "* a key consumed after a loop's split rebound it and carried to the next iteration "
+        "(`key, sub = split(key)` ... `sample(key)`): the next iteration's `split(key)` consumes it "
+        "again; the same for a `lax.scan`/`fori_loop`/`while_loop` body that returns such a key "
+        "as its carry (not when the iteration leaves the loop after that draw);\n"
+        "* a parameter whose default is a key of the enclosing scope (`def actor_fn(obs, key=key)`) "
+        "and that the body draws from (or hands on as `seed=`/`rng=`/`key=`), in a function "
+        "the file calls twice, or once in a loop, without passing it: every such call draws "
+        "from that one key;\n"
+        "* a key given to a mapped function that draws from it without being mapped "
+        "(`jax.vmap(worker, in_axes=(None, 0))(key, xs)`, `in_axes=None`, a `@partial(jax.vmap, "
+        "in_axes=...)` def, `jax.pmap`, `eqx.filter_vmap`): every element gets the same key (a "
+        "worker that only folds the element's index into it consumes nothing); and a key given "
+        "to `jax.jit(f)(key, x)`/`jax.vmap(f)(key, xs)` (or a name bound to one) that `f` draws "
+        "from is consumed there as by `f(key, x)`, outside loops too (not in tests, which compare "
+        "a jitted call with the plain one);\n"
         "* a key defined outside a loop (or comprehension) and consumed inside it without a new "
         "key per iteration, also through a function that consumes it: a helper, a jitted step "
         "whose nested loss function draws from it, flax's `rngs={\"dropout\": key}` (not in "
@@ -93,6 +116,10 @@ class PrngKeyReuse(Rule):
         "`noise = gumbel(k, s) * t`; the first draw asked only on the paths that make the "
         "second: read under `if mode is None:` but not on the `elif` that hands the key to "
         "another sampler; at a module's or a notebook's top level, its globals count as read). "
+        "Nor a warm-up call whose result is thrown away (`generate(x, rng)  # compile`) before the "
+        "same call is made again with that key (the calls after it still count against each other). "
+        "A transformed call outside loops (`jax.jit(unroll)(key)`) after a helper drew from the key, "
+        "or the other way round, compares two computations under one key: not flagged. "
         "A key stored back on a record "
         "(`state = state._replace(key=k)`, `state.replace(key=k)`, `dataclasses.replace(state, "
         "key=k)`) or an attribute (`self._rng, rng = split(self._rng)`) is the new key; a copy "
@@ -1887,6 +1914,13 @@ class PrngKeyReuse(Rule):
         self._library_hows: set[str] = set()
         # (id(unit), id(key token)) -> every call that drew from it, in walk order
         self._draws: dict[tuple[int, int], list] = {}
+        # mapped calls reported for a key given unmapped to every element
+        self._broadcast: set[int] = set()
+        # key token serial -> the consumption that stands for a discarded warm-up call's
+        self._superseded: dict[int, tuple] = {}
+        # transformed calls outside loops that consumed a key (`jax.jit(f)(key, x)`)
+        self._transformed: set[int] = set()
+        self._looped_memo: Optional[set[int]] = None  # the calls of the file in loops
 
     def _expected_to_raise(self) -> set[int]:
         """The nodes of this function inside a block that expects an exception
@@ -1911,7 +1945,14 @@ class PrngKeyReuse(Rule):
         """``helper(key, x)`` where ``helper`` (a function of this file, or one imported
         from the project) hands that parameter straight to a jax.random consumer."""
         ctx = self.ctx
-        for arg, helper, sampler in ctx.key_consumer(node):
+        consumed = ctx.key_consumer(node)
+        if consumed and not ctx.loop_stack and _in_test(ctx.unit) and (
+                type(node.func) is cst.Call or ctx.value(node.func).transform is not None):
+            return  # `jax.jit(f)(key, x)` against `f(key, x)`: a test comparing two computations under one key
+        if consumed and not ctx.loop_stack and (
+                type(node.func) is cst.Call or ctx.value(node.func).transform is not None):
+            self._transformed.add(id(node))
+        for arg, helper, sampler in consumed:
             if sampler.startswith("hk.") and _in_test(ctx.unit):
                 continue  # a test comparing applies under one key (haiku's determinism)
             if sampler.startswith(("hk.", "rngs=")) and _evaluation_call(node):
@@ -1935,6 +1976,101 @@ class PrngKeyReuse(Rule):
                     # splitting the same key again is a subtler correlation than this rule's
                     self._split_helpers.add(f"{helper}()")
                 self._consume(node, arg, f"{helper}()", token)
+
+    def _broadcast_key(self, node: cst.Call) -> None:
+        """``jax.vmap(worker, in_axes=(None, 0))(key, xs)`` where ``worker`` draws from
+        that parameter: the key is not mapped, so every element of the batch gets the
+        same key and draws the same numbers (also ``in_axes=None``, ``jax.pmap``,
+        ``eqx.filter_vmap``).  A worker that only derives keys from it (``fold_in(k,
+        i)``, then draws from those) consumes nothing and stays silent."""
+        func = node.func
+        if any(a.star for a in node.args):
+            return
+        ctx = self.ctx
+        if type(func) is cst.Call:
+            unmapped = unmapped_positions(func, ctx.qualname)
+            transform = ctx.code(func.func).strip()
+        elif type(func) is cst.Name:
+            # `@partial(jax.vmap, in_axes=(None, 0)) def worker(k, x)` called as `worker(key, xs)`
+            unit = ctx.value(func).unit
+            if unit is None or not isinstance(unit.node, cst.FunctionDef) or not unit.node.decorators:
+                return
+            site = next((s for s in ctx.index.sites if s.target is unit
+                         and s.call is not None and s.qualname.endswith("vmap")), None)
+            if site is None:
+                return
+            unmapped = unmapped_positions(site.call, ctx.qualname)
+            transform = "@" + site.qualname.replace("equinox.", "eqx.")
+        else:
+            return
+        if not unmapped:
+            return
+        pos = positional_args(node)
+        for arg, helper, sampler in ctx.key_consumer(node):
+            i = next((k for k, a in enumerate(pos) if a.value is arg), None)
+            if i is None or (i not in unmapped and -1 not in unmapped) or ctx.key_token(arg) is None:
+                continue
+            name = ctx.code(arg).strip()
+            self._broadcast.add(id(node))
+            self.report(
+                node,
+                f"`{name}` is not mapped (`in_axes` None for it): `{transform}` gives every element the "
+                f"same key, and `{helper}` draws from it with `{_by(sampler)}`, so every element draws "
+                f"the same random numbers. Map one key per element: pass "
+                f"`jax.random.split({name}, n)` with in_axes 0 for it",
+            )
+            return
+
+    def _initializer_consumes(self, node: cst.Call) -> None:
+        """``init(key, shape)`` of an initializer that draws (``init =
+        jax.nn.initializers.normal()``, ``nn.initializers.lecun_normal()(key, shape)``,
+        a module's ``self.kernel_init`` whose class field defaults to one): the call
+        consumes ``key`` like a sampler (two kernels from one key are the same kernel)."""
+        ctx = self.ctx
+        func = node.func
+        if not ctx.index.makes_initializers or type(func) not in (cst.Call, cst.Name, cst.Attribute) \
+                or any(a.star for a in node.args):
+            return
+        factory = initializer_of(func, ctx.unit, ctx.index, ctx.qualname)
+        if factory is None:
+            return
+        key_expr = arg_at(node, 0, "key")
+        if key_expr is None:
+            return
+        token = ctx.key_token(key_expr)
+        if token is None:
+            return
+        how = f"{ctx.code(func).strip()}(...)"
+        if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
+            return
+        self._fixed_seed_in_loop(node, key_expr, token, how)
+        self._consume(node, key_expr, how, token)
+
+    def _distribution_consumes(self, node: cst.Call) -> None:
+        """``dist.sample(seed=key)`` / ``dist.sample_and_log_prob(seed=key)`` of a distrax or
+        TFP-on-JAX distribution (``dist = distrax.Normal(loc, scale)``, bound once, or built in
+        place): the sample consumes ``seed`` like a sampler."""
+        func = node.func
+        if type(func) is not cst.Attribute or func.attr.value not in apis.DISTRIBUTION_SAMPLERS:
+            return
+        ctx = self.ctx
+        if _in_test(ctx.unit):
+            return  # a test sampling one distribution under one seed for shapes and log-probs (distrax's own)
+        made = bound_once(ctx.index, ctx.unit, func.value)
+        if type(made) is not cst.Call or not apis.distribution_class(ctx.qualname(made.func)):
+            return
+        given = keyword_arg(node, "seed")
+        if given is None:
+            return
+        key_expr = given.value
+        token = ctx.key_token(key_expr)
+        if token is None or ctx.value(key_expr).kind not in (V.KEY, V.UNKNOWN):
+            return
+        how = f"{ctx.code(func).strip()}(seed=...)"
+        if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
+            return
+        self._fixed_seed_in_loop(node, key_expr, token, how)
+        self._consume(node, key_expr, how, token)
 
     def _library_consumes(self, node: cst.Call, q: Optional[str]) -> None:
         """``eqx.nn.Linear(3, 3, key=key)``: a library constructor that draws its initial
@@ -1968,6 +2104,9 @@ class PrngKeyReuse(Rule):
         self._drawn_module_field(node, q)
         if q is None or not q.startswith("jax.random."):
             self._mapped_partial(node)
+            self._broadcast_key(node)
+            self._initializer_consumes(node)
+            self._distribution_consumes(node)
             self._helper_consumes(node)
             self._library_consumes(node, q)
             self._rngs_consumes(node)
@@ -2005,10 +2144,19 @@ class PrngKeyReuse(Rule):
         prev = ctx.consume_key(token, node, how)
         if prev is None:
             return
+        prev = self._superseded.get(token.serial, prev)
         splitting = ("split", *self._split_helpers, *self._library_hows)
         if (prev[1] in self._split_helpers and how in splitting) or (how in self._split_helpers and prev[1] in splitting):
             return  # split here (or by a library constructor) and in a helper that splits: keys handed
             # down on both sides, not a draw repeated
+        if (id(node) in self._transformed and prev[1].endswith("()")) or (
+                id(prev[0]) in self._transformed and how.endswith("()")):
+            return  # `unroll(key)` then `jax.jit(unroll_scan)(key)`: two computations compared
+            # under one key (a notebook's or benchmark's versions of one function)
+        if prev[1] == how and self._discarded(prev[0]):
+            self._superseded[token.serial] = (node, how)  # the draw later calls repeat
+            return  # `generate(ids, params, rng)  # compile` then `images = generate(ids, params, rng)`:
+            # a warm-up call whose result is thrown away; the timed call draws the same bits on purpose
         if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node):
             return  # one helper twice with one key on other data: often meant (random features for x and y)
         if self._unread(prev[0], through=node) or self._unread(node):
@@ -2025,6 +2173,18 @@ class PrngKeyReuse(Rule):
                 for e in earlier[:-1]):
             return  # the two draws' results are asserted equal: the same bits are the point
         self._report_reuse(node, key_expr, prev)
+
+    def _discarded(self, call: cst.CSTNode) -> bool:
+        """Is ``call`` a statement of its own in this unit (``f(x, key)``: its result thrown away)?"""
+        root = self.ctx.unit.node
+        if not isinstance(call, cst.Call) or isinstance(root, cst.Lambda):
+            return False
+        stmts = root.body if isinstance(root, cst.Module) else root.body.body
+        for st in stmts:
+            for n in walk_tree(st, lambda c: isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))):
+                if isinstance(n, cst.Expr) and n.value is call:
+                    return True
+        return False
 
     def _unread(self, call: cst.CSTNode, through: Optional[cst.CSTNode] = None) -> bool:
         """Is ``call`` carried into an assignment whose names are never read (rebound
@@ -2046,6 +2206,8 @@ class PrngKeyReuse(Rule):
 
     def _report_reuse(self, node: cst.Call, key_expr: cst.CSTNode, prev) -> None:
         ctx = self.ctx
+        if id(node) in self._broadcast:
+            return  # reported as a key given unmapped to every element
         prev_node, prev_how = prev
         name = ctx.code(key_expr).strip()
         before = arg_at(prev_node, 0, "key") if isinstance(prev_node, cst.Call) else None
@@ -2652,6 +2814,9 @@ class PrngKeyReuse(Rule):
         p = node.params
         for param in (*p.posonly_params, *p.params, *p.kwonly_params):
             d = param.default
+            if isinstance(d, cst.Name) and not _in_test(ctx.unit):
+                self._key_default(node, param, d)
+                continue
             if not isinstance(d, cst.Call) or ctx.qualname(d.func) not in ("jax.random.PRNGKey", "jax.random.key"):
                 continue
             name = param.name.value
@@ -2670,6 +2835,85 @@ class PrngKeyReuse(Rule):
                 f"key to each call",
                 related=calls[0],
             )
+
+    def _key_default(self, fn: cst.FunctionDef, param: cst.Param, default: cst.Name) -> None:
+        """``def actor_fn(obs, key=key)`` with ``key`` a PRNG key of the enclosing scope: the
+        default is that one key, bound when the function is defined, so every call that
+        leaves ``key`` out draws from it again.  Flagged where the body draws from it (a
+        sampler, a helper that consumes it, or a call given it as ``seed=``/``rng=``/
+        ``key=``) when the file calls the function twice without it, or once in a loop."""
+        ctx = self.ctx
+        v = ctx.value(default)
+        if v.kind != V.KEY:
+            return
+        name = param.name.value
+        unit = ctx.index.unit_of.get(id(fn))
+        if unit is None or name in unit.assigned:
+            return
+        site = None
+        for n in walk_tree(fn.body, lambda c: isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef)),
+                           source_order=True):
+            if not isinstance(n, cst.Call):
+                continue
+            for a in n.args:
+                if isinstance(a.value, cst.Name) and a.value.value == name and (
+                        name in unit.consumes_keys
+                        or (a.keyword is not None and (a.keyword.value in ("seed", "rng", "key", "prng_key")
+                                                       or key_like_name(a.keyword.value)))):
+                    site = n
+                    break
+            if site is not None:
+                break
+        if site is None:
+            return
+        calls = [c for c in self._calls_leaving_out(fn, param) if self._calls_fn(c, unit)]
+        looped = [c for c in calls if id(c) in self._looped_calls()]
+        if len(calls) < 2 and not looped:
+            return
+        first = (looped or calls)[0]
+        where = "in a loop" if looped else f"{len(calls)} times"
+        self.report(
+            site,
+            f"`{name}` defaults to `{ctx.code(default).strip()}`, one key bound when `{fn.name.value}` is "
+            f"defined, and this file calls `{fn.name.value}` {where} without passing it (line "
+            f"{{related_line}}): every such call draws the same random numbers here. Make `{name}` a "
+            f"required argument and pass a fresh key to each call",
+            related=first,
+        )
+
+    def _calls_fn(self, call: cst.Call, unit) -> bool:
+        """Does ``call`` (named like ``unit``) call it: a function by its name, a method
+        through ``self`` or through a name bound once to an instance of its class?"""
+        func = call.func
+        if unit.cls is None:
+            return isinstance(func, cst.Name)
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+            return False
+        if func.value.value == "self":
+            return True
+        index = self.ctx.index
+        if func.value.value not in index.instances:
+            return False
+        # the innermost function holding the call: where the receiver's name is bound
+        holder = index.module_unit
+        for u in index.units:
+            if not u.is_module and len(u.qualname) > len(holder.qualname if not holder.is_module else "") \
+                    and any(n is call for n in walk_tree(u.node)):
+                holder = u
+        return instance_class(index, holder, func.value) is unit.cls
+
+    def _looped_calls(self) -> set[int]:
+        """The calls of this file inside a loop's body or a comprehension."""
+        got = self._looped_memo
+        if got is None:
+            got = set()
+            for n in walk_tree(self.ctx.module):
+                if isinstance(n, (cst.For, cst.While)):
+                    got.update(id(c) for c in walk_tree(n.body) if isinstance(c, cst.Call))
+                elif isinstance(n, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+                    got.update(id(c) for c in walk_tree(n) if isinstance(c, cst.Call))
+            self._looped_memo = got
+        return got
 
     def _calls_leaving_out(self, fn: cst.FunctionDef, param: cst.Param) -> list[cst.Call]:
         """The calls of ``fn`` in this file that do not pass ``param``."""
@@ -2764,6 +3008,90 @@ class PrngKeyReuse(Rule):
                 # report once per site
                 frame.entry_consumed[token] = (site, how)
 
+        if isinstance(node, (cst.For, cst.While)):
+            self._back_edge(node, frame)
+
+    def _back_edge(self, loop: cst.CSTNode, frame) -> None:
+        """``for ...: key, sub = split(key); ...; sample(key)``: the name the iteration
+        rebinds is consumed after its last binding and carried to the next iteration,
+        whose first use (``split(key)`` at the top) consumes the same key again: both
+        get the same random bits (the next iteration's ``sub`` is the bits ``sample``
+        drew from)."""
+        ctx = self.ctx
+        consumed = dict(ctx.consumed_keys())
+        for name in sorted(frame.rebound):
+            t1 = getattr(ctx.local(name), "key", None)
+            if t1 is None or t1 not in consumed or t1 in frame.entry_consumed:
+                continue
+            entry = frame.entry_env.get(name)
+            t0 = entry.key if entry is not None else None
+            if t0 is None:  # a token made at the top of the body, before the name was rebound
+                t0 = next((t for t in consumed if t is not t1 and t.label == name and t.loop_depth < frame.depth
+                           and t not in frame.entry_consumed), None)
+            if t0 is None or t0 is t1 or t0 not in consumed or t0 in frame.entry_consumed:
+                continue
+            (site0, how0), (site1, how1) = consumed[t0], consumed[t1]
+            inside = {id(n) for n in walk_tree(loop)}
+            if id(site0) not in inside or id(site1) not in inside or site0 is site1:
+                continue
+            if self._unread(site1) or _exits_after(loop, site1):
+                continue  # the draw is never read, or the iteration leaves the loop after it
+            self.report(
+                site1,
+                f"`{name}` is consumed by `{_by(how1)}` here and carried to the next iteration of the loop, "
+                f"where `{_by(how0)}` on line {{related_line}} consumes it again: both get the same random "
+                f"bits. Give this call a subkey (`{name}, sub = jax.random.split({name})` and pass `sub`)",
+                related=site0,
+            )
+
+    def leave_Return(self, node: cst.Return) -> None:
+        """The body of ``lax.scan``/``fori_loop``/``while_loop`` returns as its new carry a
+        key it consumed after binding it (``key, sub = split(key)`` ... ``sample(key)`` ...
+        ``return key, ys``): the next step is handed that consumed key and consumes it
+        again where it consumed its carry (the ``split`` at the top)."""
+        ctx = self.ctx
+        unit = ctx.unit
+        if node.value is None or not isinstance(unit.node, cst.FunctionDef):
+            return
+        prim = next((r.rsplit(" ", 1)[1] for r in unit.reasons
+                     if r.startswith("a body passed to") and r.endswith(("lax.scan", "lax.fori_loop", "lax.while_loop"))),
+                    None)
+        if prim is None:
+            return
+        params = unit.positional()
+        at = 1 if prim.endswith("fori_loop") else 0
+        if len(params) <= at:
+            return
+        carry = node.value
+        if prim.endswith("scan"):
+            if not isinstance(carry, cst.Tuple) or len(carry.elements) != 2:
+                return
+            carry = carry.elements[0].value
+        names = [carry] if isinstance(carry, cst.Name) else [
+            el.value for el in getattr(carry, "elements", ()) if isinstance(el.value, cst.Name)]
+        if not names:
+            return
+        carried = {params[at].name} | _unpacked_from(unit.node, params[at].name)
+        consumed = dict(ctx.consumed_keys())
+        for n in names:
+            t1 = ctx.key_token(n)
+            if t1 is None or t1 not in consumed or n.value == params[at].name:
+                continue
+            t0 = next((t for t in consumed if t is not t1 and t.label in carried), None)
+            if t0 is None:
+                continue
+            (site0, how0), (site1, how1) = consumed[t0], consumed[t1]
+            if self._unread(site1):
+                continue
+            self.report(
+                site1,
+                f"`{n.value}` is consumed by `{_by(how1)}` here and returned as the {prim} carry: the next "
+                f"step is handed this consumed key, and `{_by(how0)}` on line {{related_line}} consumes it "
+                f"again, so both get the same random bits. Give this call a subkey "
+                f"(`{n.value}, sub = jax.random.split({n.value})` and pass `sub`)",
+                related=site0,
+            )
+
     leave_For = _leave_loop
     leave_While = _leave_loop
     leave_ListComp = _leave_loop
@@ -2793,9 +3121,67 @@ def _read_through_rebound(site: cst.CSTNode, rebound: set[str], holders: list[st
     return False
 
 
+def _exits_after(loop: cst.CSTNode, site: cst.CSTNode) -> bool:
+    """Does a statement after the one holding ``site`` (in its block or an enclosing
+    block of the loop's body) leave the loop (``return``, ``break``, ``raise``)?"""
+    def search(stmts) -> Optional[bool]:
+        for i, st in enumerate(stmts):
+            if not any(n is site for n in walk_tree(st)):
+                continue
+            if any(_leaves(s) for s in stmts[i + 1:]):
+                return True
+            for block in _blocks(st):
+                got = search(block)
+                if got is not None:
+                    return got
+            return False
+        return None
+    body = getattr(loop, "body", None)
+    return bool(search(list(getattr(body, "body", ()))))
+
+
+def _blocks(st: cst.CSTNode) -> list:
+    out = []
+    for attr in ("body", "orelse", "finalbody"):
+        b = getattr(st, attr, None)
+        if b is None:
+            continue
+        inner = getattr(b, "body", None)
+        if isinstance(inner, (list, tuple)):
+            out.append(list(inner))
+        elif inner is not None and hasattr(inner, "body"):
+            out.append(list(inner.body))  # `else:` / `elif`
+        if isinstance(b, cst.If):
+            out.extend(_blocks(b))
+    for h in getattr(st, "handlers", ()):
+        out.append(list(h.body.body))
+    return out
+
+
+def _leaves(st: cst.CSTNode) -> bool:
+    if isinstance(st, cst.SimpleStatementLine):
+        return any(isinstance(s, (cst.Return, cst.Break, cst.Raise)) for s in st.body)
+    return False
+
+
+def _unpacked_from(fn: cst.FunctionDef, param: str) -> set[str]:
+    """The names ``fn`` binds straight from ``param``: ``key = carry``, ``key, x = carry``."""
+    out: set[str] = set()
+    for n in walk_tree(fn.body, lambda c: isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))):
+        if isinstance(n, cst.Assign) and isinstance(n.value, cst.Name) and n.value.value == param:
+            for t in n.targets:
+                tgt = t.target
+                if isinstance(tgt, cst.Name):
+                    out.add(tgt.value)
+                elif isinstance(tgt, (cst.Tuple, cst.List)):
+                    out.update(el.value.value for el in tgt.elements if isinstance(el.value, cst.Name))
+    return out
+
+
 def _by(how: str) -> str:
     """How a key was consumed, for messages: a helper call as written, else the sampler."""
-    return how if how.endswith(")") or how.startswith(("rngs=", "hk.", "eqx.")) else f"random.{how}"
+    head = how.split("`", 1)[0]  # `sampler` via `helper`: the sampler's part
+    return how if head.endswith(")") or how.startswith(("rngs=", "hk.", "eqx.")) else f"random.{how}"
 
 
 def _kwargs_key(e: cst.BaseExpression) -> bool:
