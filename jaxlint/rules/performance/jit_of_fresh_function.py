@@ -773,6 +773,30 @@ class RecompileFreshFunction(Rule):
                 step(model, jnp.ones((3, 2)))
             """
         ),
+        # the jitted function reaches the caller's parameter through an inner def it
+        # calls or maps (`one` closes over `sampler`, `stat` calls `helper`, which reads
+        # `power`): a compile per value is needed anyway
+        Valid(
+            """
+            import jax
+
+
+            def sample_grid(sampler, n):
+                def one(key):
+                    return sampler.draw(key)
+                keys = jax.random.split(jax.random.key(0), n)
+                return jax.jit(jax.vmap(one))(keys)
+
+
+            def describe(xs, power):
+                def helper(x):
+                    return x ** power
+
+                def stat(x):
+                    return helper(x).mean()
+                return jax.jit(jax.vmap(stat))(xs)
+            """
+        ),
     ]
 
     INVALID = [
@@ -1061,6 +1085,27 @@ class RecompileFreshFunction(Rule):
                 "`jit` of the inner function `step` defined in `train_step` compiles again on every call of `train_step`: jit caches per function object and `train_step` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `train_step` itself; and pass the varying values as arguments",
             ],
         ),
+        # inner defs that read none of the caller's values (only each other and
+        # module-level names): the jitted function could be built once
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def summarize(xs):
+                def squash(x):
+                    return jnp.tanh(x)
+
+                def stat(x):
+                    return squash(x).sum()
+                return jax.jit(jax.vmap(stat))(xs)
+            """,
+            expected=[(11, 12)],
+            messages=[
+                "`jit` of the result of `vmap(...)` compiles again on every call of `summarize`: jit caches per function object and `summarize` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `summarize` itself; and pass the varying values as arguments",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1226,9 +1271,30 @@ class RecompileFreshFunction(Rule):
         return by_drivers > 0 and mentions == by_drivers + 1
 
     def _uses_callers_values(self, node: cst.CSTNode) -> bool:
-        """Does the jitted function use the enclosing function's parameters or locals?"""
+        """Does the jitted function use the enclosing function's parameters or locals,
+        itself or through a function defined in that function (``def gen(key): return
+        model.sample(key)`` ... ``jax.jit(jax.vmap(gen))``: ``gen`` closes over the
+        parameter ``model``)?"""
         unit = self.ctx.unit
         outer = {p.name for p in unit.params} | set(unit.assigned)
+        local_defs = {u.name: u.node for u in self.ctx.index.units
+                      if u.parent is unit and isinstance(u.node, cst.FunctionDef)}
+        seen: set[int] = set()
+        todo = [node]
+        while todo:
+            n = todo.pop()
+            if id(n) in seen or len(seen) > 8:
+                continue
+            seen.add(id(n))
+            free = self._free_names(n)
+            if free & outer:
+                return True
+            todo.extend(local_defs[f] for f in free if f in local_defs)
+        return False
+
+    @staticmethod
+    def _free_names(node: cst.CSTNode) -> set[str]:
+        """The names ``node`` reads that it does not bind itself."""
         inner: set[str] = set()
         used: set[str] = set()
         for n in walk_tree(node):
@@ -1244,7 +1310,7 @@ class RecompileFreshFunction(Rule):
                         inner.add(tn.value)
         if isinstance(node, cst.FunctionDef):
             inner.add(node.name.value)
-        return bool((used - inner) & outer)
+        return used - inner
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         """``@jax.jit`` (or ``@functools.partial(jax.jit, ...)``) on a function defined
