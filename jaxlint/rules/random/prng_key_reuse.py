@@ -102,7 +102,9 @@ class PrngKeyReuse(Rule):
         "each case. Also silent: `permutation`/`shuffle`/`choice` of several arrays with one key "
         "(`[permutation(key, a) for a in arrays]`, or `x` then `y`: the same order keeps paired "
         "rows aligned); a draw whose result the function asserts equal to an earlier draw's from "
-        "the same key (`np.testing.assert_allclose(normal(key, s), normal(key, s))`, "
+        "the same key (`np.testing.assert_allclose(normal(key, s), normal(key, s))`, a test's draw "
+        "asserted equal to what another call given the key returned, `w = init(key, s)` then "
+        "`assert np.allclose(w, scale * normal(key, s))`: the expected value rebuilt, "
         "`self.assertEqual(f(x1), f(x2))` with `x1`, `x2` drawn from one key, `assert jnp.all(a "
         "== b)`; two modules built from one key and compared as pytrees, `assert "
         "eqx.tree_equal(expected, eqx.tree_at(where, built, v))`, `chex.assert_trees_all_close(a, b)`, "
@@ -1000,6 +1002,36 @@ class PrngKeyReuse(Rule):
                 return w + b, k1, k2
             """
         ),
+        # a test rebuilding what the code under test should have drawn, from the same key,
+        # and asserting the two equal (an initializer object, an imported helper)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            from absl.testing import absltest
+
+            from mylib import Uniform, dense_init
+
+
+            def test_dense_init():
+                key = jax.random.key(0)
+                w = dense_init(key, (3, 4), scale=0.5)
+                np.testing.assert_allclose(w, 0.5 * jax.random.normal(key, (3, 4)))
+                b = dense_init(key, (4,), scale=2.0)
+                np.testing.assert_allclose(b, 2.0 * jax.random.normal(key, (4,)))
+
+
+            class InitTest(absltest.TestCase):
+                def test_uniform(self):
+                    init = Uniform(0.1)
+                    rng = jax.random.PRNGKey(1)
+                    expected = jax.random.uniform(rng, (2,), minval=-0.1, maxval=0.1)
+                    self.assertTrue(jnp.allclose(init(rng, (2,)), expected))
+                    expected2 = jax.random.uniform(rng, (5,), minval=-0.1, maxval=0.1)
+                    self.assertTrue(jnp.allclose(init(rng, (5,)), expected2))
+            """
+        ),
     ]
 
     INVALID = [
@@ -1846,6 +1878,37 @@ class PrngKeyReuse(Rule):
                 "`key` was already split by `two_keys()` on line 9; a split key must not be used again. Use the keys `two_keys()` returned (e.g. `key, sub = jax.random.split(key)` and pass `sub`)",
             ],
         ),
+        # the twins: the second draw compared with itself, or with a sum that reads the
+        # first draw of the same key too
+        Invalid(
+            """
+            import jax
+            import numpy as np
+
+            from mylib import scale
+
+
+            def test_scale():
+                key = jax.random.key(0)
+                x = jax.random.normal(key, (100,))
+                y = jax.random.normal(key, (100,))
+                assert np.allclose(scale(y, 2.0), 2.0 * y)
+                assert x.std() > 0.5
+
+
+            def test_dense_init_changes():
+                key = jax.random.key(0)
+                w = scale(key, 1.0)
+                a = jax.random.normal(key, (3,))
+                b = jax.random.normal(key, (3,))
+                np.testing.assert_allclose(w, a + b)
+            """,
+            expected=[(10, 9), (19, 9)],
+            messages=[
+                "`key` was already consumed by `random.normal` on line 9: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+                "`key` was already consumed by `random.normal` on line 18: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -2002,7 +2065,32 @@ class PrngKeyReuse(Rule):
                 isinstance(e, cst.Call) and _asserted_equal(ctx.unit.node, e, node, self._equal_memo, ctx.qualname)
                 for e in earlier[:-1]):
             return  # the two draws' results are asserted equal: the same bits are the point
+        if isinstance(node, cst.Call) and self._rebuilds_expected(node, key_expr, earlier):
+            return
         self._report_reuse(node, key_expr, prev)
+
+    def _rebuilds_expected(self, node: cst.Call, key_expr: cst.BaseExpression, draws: list) -> bool:
+        """Is the result of the draw ``node`` asserted equal to the result of another call
+        given the same key (``w = init_fn(key, shape)``, ``expected = uniform(key, shape,
+        -s, s)``, ``assert np.allclose(w, expected)``)?  The test rebuilds what the code
+        under test should have drawn: the same key is the point.  The other call need not
+        be a draw the model knows (an initializer object, a helper of another module); the
+        draw's side reads no other draw of the key (``assert_allclose(w, a + b)``, ``a`` and
+        ``b`` drawn from it, still repeats the bits)."""
+        if not isinstance(key_expr, cst.Name):
+            return False
+        root = self.ctx.unit.node
+        if not _in_test(self.ctx.unit):
+            return False
+        name = key_expr.value
+        others = tuple(d for d in draws if d is not node and isinstance(d, cst.Call))
+        for c in walk_tree(root, lambda n: n is not root and isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))):
+            if c is node or not isinstance(c, cst.Call) or any(c is o for o in others):
+                continue
+            if any(isinstance(a.value, cst.Name) and a.value.value == name for a in c.args) \
+                    and _asserted_equal(root, c, node, self._equal_memo, self.ctx.qualname, others):
+                return True
+        return False
 
     def _unread(self, call: cst.CSTNode, through: Optional[cst.CSTNode] = None) -> bool:
         """Is ``call`` carried into an assignment whose names are never read (rebound
@@ -2986,7 +3074,8 @@ _NOT_VALUES = frozenset({"shape", "ndim", "dtype", "size"})  # reads of these ar
 
 
 def _asserted_equal(root: cst.CSTNode, a: cst.Call, b: cst.Call, memo: dict,
-                    qualname: Callable[[cst.CSTNode], Optional[str]] = lambda _: None) -> bool:
+                    qualname: Callable[[cst.CSTNode], Optional[str]] = lambda _: None,
+                    others: tuple = ()) -> bool:
     """Does the function ``root`` assert that what the draw ``a`` gave equals what
     ``b`` gave (``assert_allclose(x, y)``, ``self.assertEqual(f(x), f(y))``,
     ``assert jnp.array_equal(x, y)``, through the names computed from them), each
@@ -3011,13 +3100,15 @@ def _asserted_equal(root: cst.CSTNode, a: cst.Call, b: cst.Call, memo: dict,
     _root, pairs, assigns, derived = info
     if not pairs:
         return False
-    for d in (a, b):
+    for d in (a, b, *others):
         if id(d) not in derived:
             derived[id(d)] = (d, _derived(assigns, d))
     from_a, from_b = derived[id(a)][1], derived[id(b)][1]
     for x, y in pairs:
         for p, q in ((x, y), (y, x)):
-            if _reads(p, a, from_a) and not _reads(p, b, from_b) and _reads(q, b, from_b) and not _reads(q, a, from_a):
+            if _reads(p, a, from_a) and not _reads(p, b, from_b) and _reads(q, b, from_b) and not _reads(q, a, from_a) \
+                    and not any(_reads(q, o, derived[id(o)][1]) for o in others):
+                # (`others`: draws of the same key that `b`'s side must not read either)
                 return True
     return False
 
