@@ -98,7 +98,7 @@ class PrngKeyReuse(Rule):
         "key=k)`) or an attribute (`self._rng, rng = split(self._rng)`) is the new key; a copy "
         "that replaces other fields keeps the old one. A test looping over a table of cases "
         "(`for train in (False, True):`, a literal of constants or of tuples of them, also bound "
-        "to a name, or `zip`/`itertools.product` of such tables) may draw the same inputs for "
+        "to a name, `zip`/`itertools.product` of such tables, or `enumerate`/`sorted` of one) may draw the same inputs for "
         "each case. Also silent: `permutation`/`shuffle`/`choice` of several arrays with one key "
         "(`[permutation(key, a) for a in arrays]`, or `x` then `y`: the same order keeps paired "
         "rows aligned); a draw whose result the function asserts equal to an earlier draw's from "
@@ -1032,6 +1032,29 @@ class PrngKeyReuse(Rule):
                     self.assertTrue(jnp.allclose(init(rng, (5,)), expected2))
             """
         ),
+        # a test's loop over a numbered or sorted table of cases: the same inputs per case
+        Valid(
+            """
+            import jax
+            import numpy as np
+
+            from mylib import convert
+
+
+            def test_conversion_cases():
+                cases = [([0, 1], [2, 3]), ([0, 1, 2], [3])]
+                key = jax.random.key(0)
+                for i, (src, dst) in enumerate(cases):
+                    x = jax.random.randint(key, (8, len(src)), 0, 100)
+                    np.testing.assert_array_equal(convert(x, src, dst, i).shape, (8, len(dst)))
+
+
+            def test_sizes():
+                key = jax.random.key(1)
+                for n in sorted((16, 4, 8)):
+                    assert jax.random.normal(key, (n,)).shape == (n,)
+            """
+        ),
     ]
 
     INVALID = [
@@ -1907,6 +1930,23 @@ class PrngKeyReuse(Rule):
             messages=[
                 "`key` was already consumed by `random.normal` on line 9: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
                 "`key` was already consumed by `random.normal` on line 18: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+            ],
+        ),
+        # the twin: `enumerate` of the data (not a table of cases) in a test
+        Invalid(
+            """
+            import jax
+
+
+            def test_rollouts(batches):
+                key = jax.random.key(0)
+                for i, batch in enumerate(batches):
+                    noise = jax.random.normal(key, batch.shape)
+                    assert (batch + noise).shape == batch.shape
+            """,
+            expected=[(7, 17)],
+            messages=[
+                "`key` is consumed by `random.normal` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
             ],
         ),
     ]
@@ -3038,8 +3078,8 @@ def _cases_loop(node: cst.For, unit) -> bool:
     """Does the loop run over a table of cases: a literal tuple or list of constants or
     of tuples of them (``for train in (False, True)``, ``for shape, dim in [((64,), 0),
     ((2, 128), 1)]``), written there or bound once to a name of the function
-    (``cp_sizes = [2, 4, 8]`` ... ``for cp_size in cp_sizes``), or ``zip``/
-    ``itertools.product`` of such tables?"""
+    (``cp_sizes = [2, 4, 8]`` ... ``for cp_size in cp_sizes``), ``zip``/
+    ``itertools.product`` of such tables, or ``enumerate``/``reversed``/``sorted`` of one?"""
     return _case_table(node.iter, unit, 0)
 
 
@@ -3052,6 +3092,10 @@ def _case_table(it: cst.CSTNode, unit, depth: int) -> bool:
     if isinstance(it, cst.Call) and (dotted_name(it.func) or "").rsplit(".", 1)[-1] in ("zip", "product") \
             and it.args and all(a.keyword is None and a.star == "" for a in it.args):
         return all(_case_table(a.value, unit, depth + 1) for a in it.args)
+    if isinstance(it, cst.Call) and (dotted_name(it.func) or "") in ("enumerate", "reversed", "sorted", "list", "tuple") \
+            and it.args and it.args[0].keyword is None and it.args[0].star == "":
+        # `for i, (src, dst) in enumerate(cases):` numbers the cases of the table
+        return _case_table(it.args[0].value, unit, depth + 1)
     if not isinstance(it, (cst.Tuple, cst.List)) or not it.elements:
         return False
     return all(_constant(el.value) for el in it.elements)
