@@ -1387,6 +1387,10 @@ class RecompileFreshFunction(Rule):
                 continue
             seen.add(id(n))
             free = self._free_names(n)
+            if n is not node:
+                # (an inner def reading `self`: the same object at each call of the method,
+                # no new value that would need a compile anyway)
+                free -= {"self", "cls"}
             if free & outer:
                 return True
             todo.extend(local_defs[f] for f in free if f in local_defs)
