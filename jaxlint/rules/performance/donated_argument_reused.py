@@ -255,8 +255,13 @@ class DonatedArgumentReused(Rule):
 
     def leave_If(self, node: cst.If) -> None:
         self._sync()
-        if not self._branches or self._branches[-1].node is not node:
+        if not any(f.node is node for f in self._branches):
             return
+        while self._branches[-1].node is not node:
+            # an `if` the model walked one branch of (the other is dead under trace) was not
+            # left: what was donated after it belongs to the branch around it
+            stale = self._branches.pop()
+            self._record(stale.body + stale.orelse)
         b = self._branches.pop()
         self._elifs.discard(id(node.orelse))
         live: list = []
