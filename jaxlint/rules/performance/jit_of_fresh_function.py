@@ -94,6 +94,23 @@ def _literal_shape(ctx, e: cst.BaseExpression) -> Optional[tuple]:
     return None
 
 
+_ARRAY_ATTRS = frozenset({"shape", "dtype", "ndim", "size", "T", "at", "real", "imag"})
+
+
+def _used_as_object(fn: cst.CSTNode, names: set[str]) -> bool:
+    """Does ``fn`` read an attribute of one of ``names`` (other than an array's
+    `.shape`/`.dtype`/`.at`...) or call it?"""
+    if not names:
+        return False
+    for m in walk_tree(fn):
+        if isinstance(m, cst.Attribute) and isinstance(m.value, cst.Name) and m.value.value in names \
+                and m.attr.value not in _ARRAY_ATTRS:
+            return True
+        if isinstance(m, cst.Call) and isinstance(m.func, cst.Name) and m.func.value in names:
+            return True
+    return False
+
+
 def _built_from_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode) -> bool:
     """Is the jitted function taken from an object the loop builds from its item
     (``for w in windows: cfg = Config(window=w).init()`` ... ``jax.jit(jax.vmap(cfg.mask))``;
@@ -430,9 +447,10 @@ class RecompileFreshFunction(Rule):
         "for its new shape anyway; nor a method of an object the loop builds from its item "
         "(`for w in widths: model = MLP(width=w)` ... `jax.jit(model.apply)`): each iteration has its "
         "own static configuration, which a hoisted jit would compile for too. "
-        "Nor a jit in a function body whose jitted function reads that function's parameters, itself or "
-        "through an inner function it calls or maps (`def one(key): return sampler.draw(key)` ... "
-        "`jax.jit(jax.vmap(one))`). "
+        "Nor a jit in a function body whose jitted function reads that function's parameters, or reaches "
+        "an object among them through an inner function it calls or maps (`def one(key): return "
+        "sampler.draw(key)` ... `jax.jit(jax.vmap(one))`; a number or an array the inner function "
+        "computes with could be an argument, and is still reported). "
         "Nor `eqx.filter_jit` of an equinox wrapper (`eqx.filter_vmap(g)`, `eqx.filter_grad(g)`) "
         "of one function (a module-level function, a method of an equinox Module instance), or of such a "
         "Module's bound method: equinox's wrappers and Modules are pytrees that `filter_jit` caches by "
@@ -809,9 +827,9 @@ class RecompileFreshFunction(Rule):
                 step(model, jnp.ones((3, 2)))
             """
         ),
-        # the jitted function reaches the caller's parameter through an inner def it
-        # calls or maps (`one` closes over `sampler`, `stat` calls `helper`, which reads
-        # `power`): a compile per value is needed anyway
+        # the jitted function reaches an object of the caller through an inner def it
+        # calls or maps (`one` calls `sampler.draw`, `batch` maps `sample`, which reads
+        # `model.sampler`): built around that object, a compile per object anyway
         Valid(
             """
             import jax
@@ -824,13 +842,13 @@ class RecompileFreshFunction(Rule):
                 return jax.jit(jax.vmap(one))(keys)
 
 
-            def describe(xs, power):
-                def helper(x):
-                    return x ** power
+            def generate(model, n):
+                def sample(key):
+                    return model.sampler.sample(key)
 
-                def stat(x):
-                    return helper(x).mean()
-                return jax.jit(jax.vmap(stat))(xs)
+                def batch(keys):
+                    return jax.vmap(sample)(keys)
+                return jax.jit(batch)(jax.random.split(jax.random.key(0), n))
             """
         ),
         # the jitted function is a method of an object the loop builds from its item (a
@@ -1387,11 +1405,15 @@ class RecompileFreshFunction(Rule):
                 continue
             seen.add(id(n))
             free = self._free_names(n)
-            if n is not node:
-                # (an inner def reading `self`: the same object at each call of the method,
-                # no new value that would need a compile anyway)
-                free -= {"self", "cls"}
-            if free & outer:
+            if n is node:
+                if free & outer:
+                    return True
+            elif _used_as_object(n, (free & outer) - {"self", "cls"}):
+                # an inner def that calls a method of, or reads an attribute of, an object of
+                # the caller (`sampler.draw(key)`): the jitted function is built around that
+                # object, a compile per object anyway. (Not `self`, the same object at each
+                # call of the method; not a number or an array it computes with, which could
+                # be an argument.)
                 return True
             todo.extend(local_defs[f] for f in free if f in local_defs)
         return False
