@@ -480,7 +480,7 @@ class Walker:
             orelse = s.orelse
             if orelse is None:
                 return False
-            return self.statement(orelse) if isinstance(orelse, cst.If) else self.block(orelse.body.body)
+            return self.statement(orelse) if isinstance(orelse, cst.If) else self._else(orelse)
         if dead is False:
             return self.block(s.body.body)
         self._open()
@@ -504,7 +504,7 @@ class Walker:
             elif isinstance(orelse, cst.If):
                 else_ends = self.statement(orelse)
             else:
-                else_ends = self.block(orelse.body.body)
+                else_ends = self._else(orelse)
         finally:
             self.x64_depth -= x64 is False
         else_state = self._close()
@@ -516,6 +516,14 @@ class Walker:
         self._join(live or [then_state, else_state])
         self._dispatch_leave(s)
         return body_ends and else_ends
+
+    def _else(self, orelse: cst.Else) -> bool:
+        """The ``else:`` block of an ``if``, between the rules' ``Else`` hooks (a rule
+        that follows one path at a time learns where the other branch begins)."""
+        self._dispatch(orelse)
+        ends = self.block(orelse.body.body)
+        self._dispatch_leave(orelse)
+        return ends
 
     def _handled(self, s: cst.CSTNode) -> frozenset[str]:
         """The exceptions the handlers of ``try`` statement ``s`` catch, qualified

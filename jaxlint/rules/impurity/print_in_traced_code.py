@@ -118,7 +118,10 @@ class PrintInTraced(Rule):
         "Logging is printing too, with the same rules: `logging.info/debug/warning/error/...`, "
         "absl's `logging.info(...)`, and a logger bound to `logging.getLogger(...)` "
         "(`logger.info(\"loss %s\", loss)`) log the tracer once, at trace time (no fix: "
-        "`jax.debug.print` writes to stdout, not to the log)."
+        "`jax.debug.print` writes to stdout, not to the log).\n\n"
+        "A format spec on a tracer in an f-string (`print(f\"{loss:.3f}\")`, `logging.info(f\"{x.mean():8.3f}\")`) "
+        "does not print a tracer: it raises `TypeError: unsupported format string passed to "
+        "DynamicJaxprTracer.__format__` at trace time, and the message says so."
     )
     why_bad = (
         "`print` is a Python side effect. It runs while JAX traces the function, once per new "
@@ -509,7 +512,7 @@ class PrintInTraced(Rule):
             """,
             expected=[(4, 5)],
             messages=[
-                '`print` in traced `body` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values',
+                '`print` in `body` formats the tracer `carry` with `:.3f` while JAX traces it: this raises `TypeError: unsupported format string passed to DynamicJaxprTracer.__format__` (a tracer has no value to format). Use `jax.debug.print("{:.3f}", carry)` to print the runtime value',
             ],
             fixed="""
             import jax as jx
@@ -714,6 +717,35 @@ class PrintInTraced(Rule):
                 '`log.debug` in traced `body` runs once, at trace time, and logs a tracer (e.g. `JitTracer(float32[])`), not the values; later calls log nothing. Return the value and log it outside, or log from the device with `jax.debug.callback(lambda v: log.debug("%s", v), x)`',
             ],
         ),
+        # a format spec on a tracer in an f-string (printed or logged; jitted, or
+        # differentiated outside jit): the formatting raises at trace time
+        Invalid(
+            """
+            import logging
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def f(x):
+                logging.info(f"mean {x.mean():8.3f} of {x.shape[0]:d}")
+                return x
+
+
+            def loss(w):
+                print(f"w {w.sum():.3f}")
+                return (w ** 2).sum()
+
+
+            f(jnp.ones(3))
+            jax.grad(loss)(jnp.ones(3))
+            """,
+            expected=[(8, 5), (13, 5)],
+            messages=[
+                '`logging.info` in `f` formats the tracer `x.mean()` with `:8.3f` while JAX traces it: this raises `TypeError: unsupported format string passed to DynamicJaxprTracer.__format__` (a tracer has no value to format). Use `jax.debug.print("{:8.3f}", x.mean())` to print the runtime value',
+                '`print` in `loss` formats the tracer `w.sum()` with `:.3f` while JAX traces it: this raises `TypeError: unsupported format string passed to LinearizeTracer.__format__` (a tracer has no value to format). Use `jax.debug.print("{:.3f}", w.sum())` to print the runtime value',
+            ],
+        ),
     ]
 
     def _mentions_traced(self, e: cst.CSTNode, depth: int = 0) -> bool:
@@ -759,6 +791,8 @@ class PrintInTraced(Rule):
             return
         if _eager_shard_map(ctx.unit):
             return
+        if self._formats_tracer(node, "`print`"):
+            return
         if ctx.concrete_tracers:
             # jax.grad(f)(x) outside jit: f runs on every call, but with JVP tracers
             self.report(
@@ -776,6 +810,33 @@ class PrintInTraced(Rule):
             "Use `jax.debug.print(\"{}\", x)` to print runtime values",
             self._fix(node),
         )
+
+    def _formats_tracer(self, node: cst.Call, sink: str) -> bool:
+        """``print(f"min {jnp.min(d):.5e}")``: an f-string field with a format spec on a
+        tracer fails at trace time (a tracer formats only with an empty spec): report the
+        TypeError rather than a printed tracer."""
+        for a in node.args:
+            if a.keyword is not None or not isinstance(a.value, cst.FormattedString):
+                continue
+            for part in a.value.parts:
+                if not isinstance(part, cst.FormattedStringExpression) or part.format_spec is None \
+                        or part.conversion is not None or not self._mentions_traced(part.expression):
+                    continue
+                spec = "".join(self.ctx.code(x) for x in part.format_spec)
+                if not spec:
+                    continue
+                kind = "LinearizeTracer" if self.ctx.concrete_tracers else "DynamicJaxprTracer"
+                expr = self.ctx.code(part.expression).strip()
+                self.report(
+                    node,
+                    f"{sink} in `{self.ctx.unit.name}` formats the tracer `{expr}` with `:{spec}` while "
+                    f"JAX traces it: this raises `TypeError: unsupported format string passed to "
+                    f"{kind}.__format__` (a tracer has no value to format). Use "
+                    f"`jax.debug.print(\"{{:{spec}}}\", {expr})` to print the runtime value",
+                    self._fix(node) if sink == "`print`" else None,
+                )
+                return True
+        return False
 
     def _log_sink(self, func: cst.BaseExpression) -> Optional[str]:
         """`logging.info`, absl's `logging.warning`, `logger.debug` with `logger` bound once to
@@ -811,6 +872,8 @@ class PrintInTraced(Rule):
             self._log_of_call_site_jit(node, sink)
             return
         if _eager_shard_map(ctx.unit):
+            return
+        if self._formats_tracer(node, f"`{sink}`"):
             return
         if ctx.concrete_tracers:
             self.report(

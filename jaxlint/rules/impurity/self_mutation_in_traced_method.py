@@ -82,6 +82,42 @@ def _reads_attr(e: cst.CSTNode, me: str, attr: str) -> bool:
                for n in walk_tree(e, lambda n: isinstance(n, (cst.Lambda, cst.FunctionDef))))
 
 
+_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
+_ASSERT_TYPES = frozenset({"typing.assert_type", "typing_extensions.assert_type"})
+# conversions that give back an equal value when applied to their own result
+_IDEMPOTENT = frozenset({"tuple", "list", "dict", "set", "frozenset", "str", "int", "bool"})
+_COPIES = frozenset({"copy.copy", "copy.deepcopy"})
+
+
+def _same_value(ctx, e: cst.CSTNode, me: str, attr: str) -> bool:
+    """Is ``e`` the attribute ``me.attr`` itself, seen through a typing cast, a copy, a
+    conversion to its own type or a default (``cast(T, self.cfg)``, ``tuple(self.sizes)``,
+    ``self.names or []``)?  Assigning it back is a no-op, or the same value each time: a
+    compiled call that does not repeat it loses nothing."""
+    while True:
+        if isinstance(e, cst.Attribute):
+            return isinstance(e.value, cst.Name) and e.value.value == me and e.attr.value == attr
+        if isinstance(e, cst.Call):
+            args = e.args
+            if any(a.star or a.keyword is not None for a in args):
+                return False
+            q = ctx.qualname(e.func)
+            if q in _CASTS and len(args) == 2:
+                e = args[1].value
+            elif (q in _ASSERT_TYPES and len(args) == 2) or (q in _COPIES and len(args) == 1):
+                e = args[0].value
+            elif (isinstance(e.func, cst.Name) and e.func.value in _IDEMPOTENT and len(args) == 1
+                  and not ctx.shadowed(e.func.value)):
+                e = args[0].value
+            else:
+                return False
+        elif (isinstance(e, cst.BooleanOperation) and isinstance(e.operator, cst.Or)
+              and not _reads_attr(e.right, me, attr)):
+            e = e.left  # `self.names or []`: the default once, then the value itself
+        else:
+            return False
+
+
 def _flag_tested(fn: cst.CSTNode, me: str, attr: str) -> bool:
     """Does the method test ``me.attr`` (in an ``if``/``while``/``assert`` or a
     conditional expression) in its own body?"""
@@ -349,7 +385,34 @@ class SelfMutationInTraced(Rule):
                     return self.step(x)
             """
         ),
+        # assigning an attribute its own value back, through a typing cast, a conversion to
+        # its own type or a default: a no-op after the first time, nothing to repeat
+        Valid(
+            """
+            import typing
+            import jax
+            import jax.numpy as jnp
+
+
+            class Encoder:
+                def __init__(self, cfg, widths):
+                    self.cfg = cfg
+                    self.widths = widths
+                    self.names = None
+
+                def encode(self, x):
+                    self.cfg = typing.cast(dict, self.cfg)
+                    self.widths = tuple(self.widths)
+                    self.names = self.names or ["out"]
+                    return x * self.cfg["scale"] + len(self.widths)
+
+
+            enc = Encoder({"scale": 2.0}, [3, 4])
+            jax.jit(enc.encode)(jnp.ones(3))
+            """
+        ),
     ]
+
 
     INVALID = [
         # a flag the traced method tests and sets (an assert, an if): checked and set once, at trace time
@@ -501,6 +564,34 @@ class SelfMutationInTraced(Rule):
                 "`self.trace.extend(...)` keeps a tracer inside traced method `step`: it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it. Return the value and store it outside",
             ],
         ),
+        # a conversion or cast around an update still changes the value at each call
+        Invalid(
+            """
+            from typing import cast
+            import jax
+            import jax.numpy as jnp
+
+
+            class Layer:
+                def __init__(self):
+                    self.widths = (3,)
+                    self.calls = 0
+
+                def grow(self, x):
+                    self.widths = tuple(self.widths) + (x.shape[0],)
+                    self.calls = cast(int, self.calls + 1)
+                    return x
+
+
+            layer = Layer()
+            jax.jit(layer.grow)(jnp.ones(3))
+            """,
+            expected=[(12, 9), (13, 9)],
+            messages=[
+                "`self.widths` is assigned inside traced method `grow`: the update runs once, at trace time: compiled calls never repeat it. Pass the state in as an argument and return the new state",
+                "`self.calls` is assigned inside traced method `grow`: the update runs once, at trace time: compiled calls never repeat it. Pass the state in as an argument and return the new state",
+            ],
+        ),
     ]
 
     def _method_self(self) -> Optional[str]:
@@ -538,6 +629,8 @@ class SelfMutationInTraced(Rule):
                 why = "the update runs once, at trace time: compiled calls never repeat it"
             elif ctx.is_traced(value):
                 why = "it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it"
+            elif _same_value(ctx, value, me, attr):
+                continue  # `self.cfg = cast(Config, self.cfg)`: a no-op, nothing to repeat
             elif _reads_attr(value, me, attr):
                 why = "the update runs once, at trace time: compiled calls never repeat it"
             elif _flag_value(value) and _flag_tested(ctx.unit.node, me, attr):

@@ -32,6 +32,28 @@ def _literal_text(ctx, stmt: cst.CSTNode) -> Optional[str]:
     return None
 
 
+def _recomputed_alike(ctx, owner, assigns: list, name: str) -> bool:
+    """Is every assignment of the closure variable ``name`` in ``owner`` the same
+    expression (``num_train, train_idx = train_init()`` before the loop and in it), reading
+    only names ``owner`` binds once or not at all?  Each one computes the value again from
+    the same inputs: the value the compiled function kept is the one it would read."""
+    values = []
+    for a in assigns:
+        if not isinstance(a, cst.Assign) or not isinstance(a.value, (cst.Call, cst.Attribute, cst.Subscript,
+                                                                      cst.BinaryOperation)):
+            return False
+        values.append(a.value)
+    if len({ctx.code(v).strip() for v in values}) != 1:
+        return False
+    # (the targets of these assignments themselves: `n, idx = init()` rebinds `idx` alike)
+    targets = {m.value for a in assigns for t in a.targets for m in walk_tree(t.target) if isinstance(m, cst.Name)}
+    for m in walk_tree(values[0]):
+        if isinstance(m, cst.Name) and m.value not in targets and \
+                len(writes(owner.node, m.value)) + (owner.param(m.value) is not None) > 1:
+            return False  # an input set again in between (a parameter, once): the value may differ
+    return True
+
+
 class StaleGlobalRead(Rule):
     code = "JAX405"
     name = "stale-global-in-traced-code"
@@ -76,7 +98,8 @@ class StaleGlobalRead(Rule):
         "imported from that module (a rebinding, `config.SCALES = {...}`, does not reach such a "
         "name).\n\n"
         "Globals assigned once (constants, configuration), a global set again to the same "
-        "constant, a name rebound before the first call or after the last one, a jit made "
+        "constant, a closed-over local computed again by the same expression from inputs "
+        "that were not set again (`n, idx = train_init()` before the epoch loop and in it), a name rebound before the first call or after the last one, a jit made "
         "anew after the change, values passed as arguments, `jax.vmap`/`jax.grad` (they "
         "trace every call), names the function calls wrapped again (`f = jax.jit(f)`) "
         "and flags read in an `assert` (a test that the body runs only when traced) "
@@ -601,6 +624,40 @@ class StaleGlobalRead(Rule):
                 return apply(jnp.ones(3)), SCALES
             """
         ),
+        # the closure variable computed again by the same expression from unchanged
+        # inputs (a loader's count each epoch, `len` of the same table): the same value
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def load(split):
+                return 100 // 8, jnp.arange(8)
+
+
+            def main(epochs):
+                n_batches, order = load("train")
+
+                @jax.jit
+                def epoch(w):
+                    return jax.lax.fori_loop(0, n_batches, lambda i, v: v * 0.99, w)
+
+                w = jnp.ones(3)
+                for _ in range(epochs):
+                    n_batches, order = load("train")
+                    w = epoch(w)
+                return w
+
+
+            def count(table, xs):
+                size = len(table)
+                f = jax.jit(lambda x: x * size)
+                out = [f(x) for x in xs]
+                size = len(table)
+                return out, f(xs[0])
+            """
+        ),
     ]
 
     INVALID = [
@@ -1034,6 +1091,30 @@ class StaleGlobalRead(Rule):
                 "`LAYERS` is a module global that `register` changes in place when it is called (line 21) between two calls of `apply`: under jit its value is read once, at trace time, and baked into the compiled function, so the later calls still use the old value until a retrace. Pass it as an argument",
             ],
         ),
+        # the twin: the same expression, but an input (`frac`) changed in between
+        Invalid(
+            """
+            import jax
+
+
+            def schedule(w, epochs, frac):
+                steps = int(len(w) * frac)
+
+                @jax.jit
+                def run(v):
+                    return v * steps
+
+                for _ in range(epochs):
+                    v = run(w)
+                    frac = frac / 2
+                    steps = int(len(w) * frac)
+                return v
+            """,
+            expected=[(9, 20)],
+            messages=[
+                "`steps` is a local of `schedule` that is reassigned (line 14) after `run` has been called: the compiled function keeps the value it read when it was traced, so the later calls still use the old value until a retrace. Pass it as an argument",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1330,6 +1411,8 @@ class StaleGlobalRead(Rule):
         literal = {_literal_text(ctx, a) for a in assigns}
         if len(literal) == 1 and None not in literal:
             return
+        if _recomputed_alike(ctx, owner, assigns, n):
+            return  # `num_train, idx = train_init()` again each epoch: the same count
         uses = seq.uses(names, def_at)
         later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at)
                  and not cleared_after(seq, uses, seq.at[id(a)])]

@@ -73,7 +73,10 @@ class Float64WithoutX64(Rule):
         "import with a value from a flag; `os.environ['JAX_ENABLE_X64'] = ...` in a function): whether x64 "
         "is on where that code runs is unknown, and when the "
         "project says it enables x64 at start-up (`[tool.jaxlint] x64 = true`). Dtype checks "
-        "(`x.dtype == jnp.float64`, `jnp.finfo(jnp.float64)`) and NumPy calls are not flagged."
+        "(`x.dtype == jnp.float64`, `jnp.finfo(jnp.float64)`) and NumPy calls are not flagged, nor a "
+        "module dtype constant whose comment (on its line or just above) speaks of x64 (`# needs "
+        "jax_enable_x64, float32 otherwise` over `ROOT_DTYPE = jnp.float64`): the 32-bit fallback is "
+        "documented there."
     )
     why_bad = (
         "JAX defaults to 32-bit types. Without `jax_enable_x64`, a requested float64 becomes "
@@ -435,6 +438,22 @@ class Float64WithoutX64(Rule):
             counts = jnp.arange(4, dtype=jnp.int_)
             """
         ),
+        # a module dtype constant whose comment says it needs x64 and falls back to
+        # float32 otherwise: the author's documented choice
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            # Accumulate in double precision where the jax_enable_x64 flag is set;
+            # otherwise this is float32.
+            ACC_DTYPE = jnp.float64
+            ROOT_DTYPE = jnp.float64  # float32 unless x64 is enabled
+
+
+            def total(x):
+                return jnp.sum(x.astype(ACC_DTYPE)) + jnp.eye(2, dtype=ROOT_DTYPE).sum()
+            """
+        ),
     ]
 
     INVALID = [
@@ -643,6 +662,23 @@ class Float64WithoutX64(Rule):
             """,
             unsafe=True,
         ),
+        # the twin: a dtype constant whose comment says nothing of x64
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            # Dtype of the accumulator.
+            ACC_DTYPE = jnp.float64
+
+
+            def total(x):
+                return jnp.sum(jnp.asarray(x, dtype=ACC_DTYPE))
+            """,
+            expected=[(8, 41)],
+            messages=[
+                "`float64` requested in `jnp.asarray` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+            ],
+        ),
     ]
 
     def _dtype_64(self, expr: cst.BaseExpression, jax_context: bool) -> Optional[str]:
@@ -663,6 +699,7 @@ class Float64WithoutX64(Rule):
         # the reports with a fix: a dtype check further down the file withdraws their fixes
         self._fixed: list = []
         self._wants_64 = False  # the file checks for a 64-bit dtype
+        self._documented: dict[str, bool] = {}  # module constant -> its comment asks for x64
 
     def _fix_in_doubt(self) -> bool:
         """May x64 be on where this file runs, for all the file shows?  Then the
@@ -692,8 +729,33 @@ class Float64WithoutX64(Rule):
                 report.fix = None
         self._fixed = []
 
+    def _documented_fallback(self, node: cst.BaseExpression) -> bool:
+        """Is ``node`` a module-level dtype constant whose definition says, in the comment
+        on it or just above it, that it needs x64 (``# Enable the jax flag jax_enable_x64
+        for this to work, otherwise it will default to float32.`` then ``_ROOT_DTYPE =
+        jnp.float64``)?  The 32-bit fallback is the author's documented choice."""
+        if not isinstance(node, cst.Name):
+            return False
+        memo = self._documented
+        if node.value not in memo:
+            found = False
+            for line in self.ctx.module.body:
+                if not isinstance(line, cst.SimpleStatementLine):
+                    continue
+                if not any(isinstance(small, cst.Assign) and any(
+                        isinstance(t.target, cst.Name) and t.target.value == node.value for t in small.targets)
+                        for small in line.body):
+                    continue
+                comments = [e.comment.value for e in line.leading_lines if e.comment is not None]
+                if line.trailing_whitespace.comment is not None:
+                    comments.append(line.trailing_whitespace.comment.value)
+                found = any("x64" in c.lower() for c in comments)
+                break
+            memo[node.value] = found
+        return memo[node.value]
+
     def _report(self, node: cst.BaseExpression, dtype: str, where: str) -> None:
-        if self.ctx.x64_enabled:
+        if self.ctx.x64_enabled or self._documented_fallback(node):
             return
         replacement_name = apis.X64_REPLACEMENT.get(dtype)
         the_fix = None

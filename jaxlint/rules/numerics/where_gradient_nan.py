@@ -287,6 +287,51 @@ def _truth(ctx, cond: cst.CSTNode, key: str, at: float):
 _SCOPE_NODES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
 
+_NUMBER_TYPES = frozenset({"float", "int", "bool", "str"})
+_PLAIN_DATACLASS = frozenset({"dataclasses.dataclass", "jax.tree_util.register_static"})
+
+
+def _number_field(ctx, p, attr: str) -> bool:
+    """Is ``p.attr`` a number: ``p`` annotated with a plain ``@dataclasses.dataclass`` of
+    this file (not a pytree: no other decorator, no base) whose field ``attr`` is annotated
+    ``float``/``int``/``bool``/``str``?  A plain dataclass is a leaf JAX cannot trace into:
+    its fields are the Python values it was built with."""
+    ann = p.annotation
+    if not ann:
+        return False
+    name = ann.rsplit(".", 1)[-1]
+    for c in ctx.index.classes:
+        node = c.node
+        if c.name != name or node.bases:
+            continue
+        decorators = {ctx.qualname(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+                      for d in node.decorators}
+        # (`jax.tree_util.register_static`: a pytree without leaves, its fields static)
+        if "dataclasses.dataclass" not in decorators or not decorators <= _PLAIN_DATACLASS:
+            return False
+        for line in node.body.body:
+            if isinstance(line, cst.SimpleStatementLine):
+                for small in line.body:
+                    if (isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)
+                            and small.target.value == attr):
+                        a = small.annotation.annotation
+                        return isinstance(a, cst.Name) and a.value in _NUMBER_TYPES
+        return False
+    return False
+
+
+def _flag_or_name_param(p) -> bool:
+    """A parameter that holds a string or a flag: annotated ``str``/``bool``, or with a
+    string or ``True``/``False`` default (no derivative reaches it)."""
+    if p is None:
+        return False
+    if p.annotation in ("str", "bool", "builtins.str", "builtins.bool"):
+        return True
+    d = p.default
+    return isinstance(d, (cst.SimpleString, cst.ConcatenatedString)) or (
+        isinstance(d, cst.Name) and d.value in ("True", "False"))
+
+
 def _names_in(e: cst.CSTNode) -> list[str]:
     """The names an assignment target binds (``a``, ``a, (b, c)``, ``*rest``)."""
     out, stack = [], [e]
@@ -384,7 +429,14 @@ class WhereGradientNaN(Rule):
         "only from comparisons, booleans cast to floats, `stop_gradient`, zero-derivative "
         "functions such as `argmax`, `sign`, `floor`, constants, shapes and Python values: "
         "`a = jnp.asarray(a > 0, jnp.float32)` ... `jnp.where(u > 0, i / u, 0)`; a parameter "
-        "rebound so only on some paths still counts as differentiable), and a `where` inside a custom derivative rule (`@f.defjvp`, "
+        "rebound so only on some paths still counts as differentiable; a function of the module, or imported, "
+        "given only such values, `build_laplacian(build_derivative(2, 1.0, u.shape[-1]))`; a parameter "
+        "with a string or `True`/`False` default or annotated `str`/`bool`; a parameter of an inner "
+        "function or lambda that its function only calls, always with numbers or number fields of "
+        "a plain `@dataclasses.dataclass` config, `get = lambda s: ...` then `get(cfg.rope_scale)`), "
+        "a `where` in the `__init__` of a class that no traced or differentiated function of the file "
+        "constructs (an operator precomputed at construction: `grad` differentiates the object's "
+        "fields, not the constructor's arithmetic), and a `where` inside a custom derivative rule (`@f.defjvp`, "
         "`f.defjvp(rule)`, the `fwd` and `bwd` of `f.defvjp`), whose own gradient only a second "
         "reverse-mode derivative takes, in the function of a `custom_vjp`/`custom_jvp` "
         "(its rule is differentiated instead), in a Pallas kernel (`pallas_call` has no "
@@ -544,6 +596,47 @@ class WhereGradientNaN(Rule):
                 s = jnp.linalg.matrix_norm(m, ord=2)
                 t = jnp.linalg.norm(m2, ord=2)  # of a matrix too: its largest singular value
                 return jnp.where(s == 0.0, 1.0, s) + jnp.where(t == 0.0, 1.0, t)
+            """
+        ),
+        # nothing differentiable reaches the masked operand: an operator computed from
+        # sizes by module functions (`mode="fft"` a string), precomputed in the `__init__`
+        # of an object no traced code here constructs, or a helper called only with
+        # number fields of a plain dataclass config
+        Valid(
+            """
+            import dataclasses
+            import jax.numpy as jnp
+
+
+            def wavenumbers_sq(n, length, *, mode="fft"):
+                k = jnp.fft.fftfreq(n, length / n) * 2 * jnp.pi
+                return k ** 2
+
+
+            class Smoother:
+                def __init__(self, n: int, length: float):
+                    k2 = wavenumbers_sq(n, length)
+                    self.inv = jnp.where(k2 == 0, 0.0, 1.0 / k2)
+
+                def __call__(self, u):
+                    return jnp.fft.ifft(jnp.fft.fft(u) * self.inv).real
+
+
+            def project(u, mode="fft"):
+                k2 = wavenumbers_sq(u.shape[-1], 1.0, mode=mode)
+                inv = jnp.where(k2 == 0, 0.0, 1.0 / k2)
+                return jnp.fft.ifft(jnp.fft.fft(u) * inv).real
+
+
+            @dataclasses.dataclass
+            class Cfg:
+                temperature: float = 0.5
+
+
+            def scaled(x, cfg: Cfg):
+                def log_scale(t):
+                    return jnp.where(t > 0, jnp.log(t), 0.0)
+                return x * log_scale(cfg.temperature) * log_scale(2.0 * cfg.temperature)
             """
         ),
     ]
@@ -716,6 +809,45 @@ class WhereGradientNaN(Rule):
                 "`r` is `jnp.cbrt(v)`, computed for every element, also where `r != 0` is false; at its singular input `r` is 0 and the derivative is infinite/NaN, and the condition masks that value out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `r` is computed (double where: `jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",
             ],
         ),
+        # the twins that are differentiated: the object constructed inside a
+        # differentiated function (its `__init__` runs under `grad`), the helper also
+        # called with a parameter
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def wavenumbers_sq(n, length):
+                k = jnp.fft.fftfreq(n, length / n) * 2 * jnp.pi
+                return k ** 2
+
+
+            class Smoother:
+                def __init__(self, n, length):
+                    k2 = wavenumbers_sq(n, length)
+                    self.inv = jnp.where(k2 == 0, 0.0, 1.0 / k2)
+
+
+            def loss(length, u):
+                return (u * Smoother(u.shape[-1], length).inv).sum()
+
+
+            def scaled(x, t):
+                def log_scale(s):
+                    return jnp.where(s > 0, jnp.log(s), 0.0)
+                return x * log_scale(0.5) * log_scale(t)
+
+
+            print(jax.grad(loss)(1.0, jnp.ones(4)))
+            print(jax.grad(scaled, argnums=1)(1.0, 0.0))
+            """,
+            expected=[(13, 44), (22, 33)],
+            messages=[
+                "`1.0 / k2` is computed for every element, also where `k2 == 0` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `k2` with the same condition too (double where: `jnp.where(cond, k2, 1.0)` inside)",
+                "`jnp.log(s)` is computed for every element, also where `s > 0` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `s` with the same condition too (double where: `jnp.where(cond, s, 1.0)` inside)",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -726,6 +858,8 @@ class WhereGradientNaN(Rule):
         # walk is in source order), for a `where` operand computed on an earlier line
         self._bound: dict[tuple[int, str], cst.BaseExpression] = {}
         self._rules: Optional[set[str]] = None  # functions reverse mode never differentiates
+        self._built_traced: dict[int, bool] = {}  # id(class) -> constructed in traced code here
+        self._from_calls: dict[tuple[int, str], bool] = {}
         self._names: Optional[dict[str, list]] = None
         # (id(unit), name) -> every value bound to it so far in the walk (None: unknown)
         self._bindings: dict[tuple[int, str], list[Optional[cst.BaseExpression]]] = {}
@@ -808,6 +942,10 @@ class WhereGradientNaN(Rule):
             return True  # a Python value or a NumPy array: a constant to differentiation
         if t is cst.Name:
             entries = self._bindings.get((id(ctx.unit), e.value))
+            if not entries and _flag_or_name_param(ctx.unit.param(e.value)):
+                return True  # `indexing="ij"`, `normalize: bool`: a string or a flag
+            if not entries and self._param_from_calls(e.value, depth):
+                return True  # `get = lambda s: ...` called only as `get(cfg.scale)`
             if entries and ctx.rebound_in_loop(e):
                 return False  # a loop around it binds it again: the next iteration reads that
             return bool(entries) and all(v is not None and self._no_tangent(v, depth + 1) for v in entries)
@@ -816,6 +954,11 @@ class WhereGradientNaN(Rule):
             if q in _NO_TANGENT or q.startswith("jax.random."):
                 return True
             func = e.func
+            if self._module_function(func, q):
+                # `build_laplacian(build_derivative(2, 1.0, n))`: a function of the module
+                # (or imported) reads only its arguments and module constants; given
+                # values with no derivative, its result has none either
+                return all(a.star == "" and self._no_tangent(a.value, depth + 1) for a in e.args)
             if isinstance(func, cst.Attribute) and not q.startswith(("jax.", "numpy.")):
                 # a method of a value (`m.astype(jnp.float32)`, `m.sum()`): of that value
                 if func.attr.value not in _ARRAY_METHODS:
@@ -825,6 +968,109 @@ class WhereGradientNaN(Rule):
             if q.startswith(("jax.numpy.", "jax.lax.", "jax.nn.")):
                 return all(self._no_tangent(a.value, depth + 1) for a in e.args)
         return False
+
+    def _param_from_calls(self, name: str, depth: int) -> bool:
+        """Is ``name`` a parameter of a function or lambda defined in another function,
+        used there only by calls that all pass it a constant (a number, arithmetic of
+        numbers, a number field of a plain dataclass config: ``get(cfg.rope_scale)``)?
+        A function that is also handed on (to ``jax.grad``, returned) is not."""
+        ctx = self.ctx
+        unit = ctx.unit
+        key = (id(unit), name)
+        memo = self._from_calls
+        if key in memo:
+            return memo[key]
+        memo[key] = False
+        p = unit.param(name)
+        parent = unit.parent
+        if p is None or parent is None or parent.is_module or p.kind in ("vararg", "kwarg") \
+                or not isinstance(parent.node, cst.FunctionDef):
+            return False
+        if isinstance(unit.node, cst.Lambda):
+            fname = next((n for (uid, n), vals in self._bindings.items()
+                          if uid == id(parent) and any(v is unit.node for v in vals)), None)
+        else:
+            fname = unit.name
+        if fname is None:
+            return False
+        calls = []
+        mentions = 0
+        for n in walk_tree(parent.node.body):
+            if isinstance(n, cst.Name) and n.value == fname:
+                mentions += 1
+            elif isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == fname:
+                calls.append(n)
+        if not calls or mentions != len(calls) + 1:
+            return False  # not only called: handed on, or bound again
+        for c in calls:
+            if any(a.star for a in c.args):
+                return False
+            arg = next((a.value for a in c.args if a.keyword is not None and a.keyword.value == name), None)
+            if arg is None and p.index is not None:
+                pos = [a for a in c.args if a.keyword is None]
+                arg = pos[p.index].value if p.index < len(pos) else p.default
+            if arg is None or not self._constant_in(arg, parent, depth + 1):
+                return False
+        memo[key] = True
+        return True
+
+    def _constant_in(self, e: cst.CSTNode, unit, depth: int) -> bool:
+        """Is ``e``, an expression of ``unit``, a Python number: a literal, arithmetic of
+        them, a number field of a parameter annotated with a plain dataclass of this file
+        (`cfg.rope_scaling_factor` with `cfg: Config`), or a local bound only to such?"""
+        if depth > 8:
+            return False
+        t = type(e)
+        if t in (cst.Integer, cst.Float, cst.SimpleString):
+            return True
+        if t is cst.UnaryOperation:
+            return self._constant_in(e.expression, unit, depth + 1)
+        if t is cst.BinaryOperation:
+            return self._constant_in(e.left, unit, depth + 1) and self._constant_in(e.right, unit, depth + 1)
+        if t is cst.Attribute and isinstance(e.value, cst.Name):
+            p = unit.param(e.value.value)
+            return p is not None and _number_field(self.ctx, p, e.attr.value)
+        if t is cst.Name:
+            entries = self._bindings.get((id(unit), e.value))
+            return bool(entries) and all(v is not None and self._constant_in(v, unit, depth + 1) for v in entries)
+        return False
+
+    def _at_construction(self) -> bool:
+        """Is this code the ``__init__`` of a class (not a flax/haiku module, whose methods
+        run inside ``init``/``apply``) that no traced or differentiated code constructs?
+        What it computes (`self.inv = jnp.where(op == 0, 0., 1 / op)`) is a constant of the
+        object: ``grad`` of a function of the object differentiates its fields, never the
+        constructor's arithmetic."""
+        ctx = self.ctx
+        unit = ctx.unit
+        if unit.name not in ("__init__", "__post_init__") or unit.cls is None or ctx.in_tracing:
+            return False
+        cls = unit.cls
+        if cls.linen or any(b.startswith(("haiku.", "flax.linen.")) for b in cls.bases):
+            return False
+        memo = self._built_traced
+        if id(cls) not in memo:
+            memo[id(cls)] = any(
+                (u.reasons or u.grad_reasons) and any(
+                    isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == cls.name
+                    for n in walk_tree(u.node.body))
+                for u in ctx.index.units if not u.is_module and isinstance(u.node, (cst.FunctionDef, cst.Lambda)))
+        return not memo[id(cls)]
+
+    def _module_function(self, func: cst.CSTNode, q: str) -> bool:
+        """Is ``func`` a function defined at the top level of this module, or one imported
+        from a project or library module other than JAX's and NumPy's (whose functions the
+        rule reads one by one)?  Not a closure (which may hold a differentiated value), not
+        a method (whose object may hold parameters)."""
+        if q.startswith(("jax.", "numpy.", "builtins.")) or q in ("jax", "numpy"):
+            return False
+        v = self.ctx.value(func)
+        if v.kind != V.FUNCTION or v.transform is not None:
+            return False
+        if v.unit is not None:
+            return v.unit.parent is not None and v.unit.parent.is_module and v.unit.cls is None \
+                and isinstance(v.unit.node, cst.FunctionDef)
+        return bool(q) and type(func) in (cst.Name, cst.Attribute)
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
@@ -869,6 +1115,8 @@ class WhereGradientNaN(Rule):
                     continue
                 if self._no_tangent(op_node):
                     continue  # nothing differentiable reaches it: no gradient to make NaN
+                if self._at_construction():
+                    continue  # an operator precomputed in `__init__`, outside any differentiation
                 if self._in_derivative_rule() or self._only_in_while_loop(ctx.unit):
                     continue
                 the_fix = None

@@ -102,6 +102,45 @@ class DonatedArgumentReused(Rule):
             print(jax.make_jaxpr(step)(params, jnp.ones((4, 4))))
             """
         ),
+        # a branch that donates and then returns or raises never reaches what follows
+        # the `if`; the `if` branch's donation is not seen by the `elif`/`else` branches
+        Valid(
+            """
+            import jax
+            from functools import partial
+
+            @partial(jax.jit, donate_argnames=("state",))
+            def finalize(state):
+                return state * 0
+
+            class Runner:
+                def step(self, state, done):
+                    if done: return finalize(state=state)
+                    return state + 1
+
+                def check(self, state, ok):
+                    if not ok:
+                        last = finalize(state=state)
+                        raise RuntimeError(last)
+                    return state.sum()
+            """
+        ),
+        Valid(
+            """
+            import jax
+
+            write = jax.jit(lambda c, n: c + n, donate_argnums=(0,))
+
+            def apply(cache, new, mode):
+                if mode == "write":
+                    out = write(cache, new)
+                elif mode == "double":
+                    out = cache * 2
+                else:
+                    out = cache + new
+                return out
+            """
+        ),
     ]
 
     INVALID = [
@@ -141,18 +180,116 @@ class DonatedArgumentReused(Rule):
                 "`state` was donated to the jitted call on line 9 (donate_argnums/donate_argnames): the call deleted its buffer, and using it now raises `RuntimeError: Array has been deleted`. Rebind it to the result, or don't donate it",
             ],
         ),
+        # the donating branch falls through to a read after the `if`; a read inside the
+        # branch before its `return`
+        Invalid(
+            """
+            import jax
+
+            write = jax.jit(lambda c, n: c + n, donate_argnums=(0,))
+
+            def apply(cache, new, overwrite):
+                if overwrite:
+                    out = write(cache, new)
+                else:
+                    out = new
+                return out + cache.sum()
+
+            def log_and_write(cache, new, overwrite):
+                if overwrite:
+                    out = write(cache, new)
+                    print(cache)
+                    return out
+                return cache
+            """,
+            expected=[(10, 18), (15, 15)],
+            messages=[
+                "`cache` was donated to the jitted call on line 7 (donate_argnums/donate_argnames): the call deleted its buffer, and using it now raises `RuntimeError: Array has been deleted`. Rebind it to the result, or don't donate it",
+                "`cache` was donated to the jitted call on line 14 (donate_argnums/donate_argnames): the call deleted its buffer, and using it now raises `RuntimeError: Array has been deleted`. Rebind it to the result, or don't donate it",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._unit: Optional[Unit] = None
         self._donated: dict[str, cst.Call] = {}
+        self._branches: list[_Branches] = []
+        self._elifs: set[int] = set()
 
     def _sync(self) -> None:
         if self._unit is not self.ctx.unit:
             self._unit = self.ctx.unit
             self._donated = {}
             self._abstract = frozenset()
+            self._branches = []
+            self._elifs = set()
+
+    # -- control flow: one path at a time ------------------------------------------
+    # The walk is linear; an `if` frame records the donations made in each branch.
+    # A donation in a branch that ends with `return`/`raise` never reaches what follows
+    # the `if` (`if not kvs: return erase(cache)` then `insert(cache, kvs)`), and one made
+    # in the `if` branch is not seen by its `else`/`elif` branch.
+    def visit_If(self, node: cst.If) -> None:
+        self._sync()
+        if id(node) in self._elifs and self._branches:
+            self._enter_else(self._branches[-1])
+        if isinstance(node.orelse, cst.If):
+            self._elifs.add(id(node.orelse))
+        self._branches.append(_Branches(node))
+
+    def visit_Else(self, node: cst.Else) -> None:
+        self._sync()
+        if self._branches and self._branches[-1].node.orelse is node:
+            self._enter_else(self._branches[-1])
+
+    def _enter_else(self, b: "_Branches") -> None:
+        if b.in_else:
+            return
+        b.in_else = True
+        for n, call in b.body:
+            if self._donated.get(n) is call:
+                del self._donated[n]
+                if not _ends(b.node.body):
+                    b.suspended.append((n, call))
+
+    def leave_If(self, node: cst.If) -> None:
+        self._sync()
+        if not any(f.node is node for f in self._branches):
+            return
+        while self._branches[-1].node is not node:
+            # an `if` the model walked one branch of (the other is dead under trace) was not
+            # left: what was donated after it belongs to the branch around it
+            stale = self._branches.pop()
+            self._record(stale.body + stale.orelse)
+        b = self._branches.pop()
+        self._elifs.discard(id(node.orelse))
+        live: list = []
+        if not b.in_else:
+            # no `else`: the `if` branch's donations live on unless it always leaves
+            if _ends(node.body):
+                for n, call in b.body:
+                    if self._donated.get(n) is call:
+                        del self._donated[n]
+            else:
+                live = b.body
+        else:
+            live = list(b.orelse)
+            if isinstance(node.orelse, cst.Else) and _ends(node.orelse.body):
+                for n, call in live:
+                    if self._donated.get(n) is call:
+                        del self._donated[n]
+                live = []
+            for n, call in b.suspended:
+                if n not in self._donated:
+                    self._donated[n] = call
+                    live.append((n, call))
+        if self._branches:
+            self._record(live)
+
+    def _record(self, marks) -> None:
+        b = self._branches[-1]
+        (b.orelse if b.in_else else b.body).extend(marks)
 
     def _unbind_targets(self, targets) -> None:
         for t in targets:
@@ -230,3 +367,27 @@ class DonatedArgumentReused(Rule):
         if v.kind in (V.NPARRAY, V.STATIC, V.FUNCTION, V.MODULE):
             return
         self._donated[e.value] = call
+        if self._branches:
+            self._record([(e.value, call)])
+
+
+class _Branches:
+    """The donations made in each branch of one `if` statement."""
+
+    __slots__ = ("node", "in_else", "body", "orelse", "suspended")
+
+    def __init__(self, node: cst.If) -> None:
+        self.node = node
+        self.in_else = False
+        self.body: list = []
+        self.orelse: list = []
+        self.suspended: list = []
+
+
+def _ends(block: cst.BaseSuite) -> bool:
+    """Does the block always leave its function (its last statement a `return`/`raise`)?"""
+    body = block.body
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    return isinstance(last, (cst.Return, cst.Raise))

@@ -94,6 +94,54 @@ def _literal_shape(ctx, e: cst.BaseExpression) -> Optional[tuple]:
     return None
 
 
+_ARRAY_ATTRS = frozenset({"shape", "dtype", "ndim", "size", "T", "at", "real", "imag"})
+
+
+def _used_as_object(fn: cst.CSTNode, names: set[str]) -> bool:
+    """Does ``fn`` read an attribute of one of ``names`` (other than an array's
+    `.shape`/`.dtype`/`.at`...) or call it?"""
+    if not names:
+        return False
+    for m in walk_tree(fn):
+        if isinstance(m, cst.Attribute) and isinstance(m.value, cst.Name) and m.value.value in names \
+                and m.attr.value not in _ARRAY_ATTRS:
+            return True
+        if isinstance(m, cst.Call) and isinstance(m.func, cst.Name) and m.func.value in names:
+            return True
+    return False
+
+
+def _built_from_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode) -> bool:
+    """Is the jitted function taken from an object the loop builds from its item
+    (``for w in windows: cfg = Config(window=w).init()`` ... ``jax.jit(jax.vmap(cfg.mask))``;
+    ``for spec in specs: model = Model(spec)`` ... ``jax.jit(model.apply)``)?  Each
+    iteration has its own configuration, a static part of the function: hoisting the
+    jit out of the loop would still compile once per configuration."""
+    if not isinstance(loop, cst.For) or not isinstance(wrap, cst.Call):
+        return False
+    item = {n.value for n in walk_tree(loop.target) if isinstance(n, cst.Name)}
+    # the names the loop body binds to a construction that reads the item
+    built: set[str] = set()
+    for _ in range(3):
+        before = len(built)
+        for n in walk_tree(loop.body, _SCOPE_NODE):
+            if not isinstance(n, cst.Assign) or not isinstance(n.value, cst.Call):
+                continue
+            q = ctx.qualname(n.value.func) or ""
+            if q.startswith(("jax.", "functools.")):
+                continue  # a transformation or a partial: the function itself, judged as such
+            reads = {m.value for m in walk_tree(n.value) if isinstance(m, cst.Name)}
+            if reads & (item | built):
+                built.update(m.value for t in n.targets for m in walk_tree(t.target) if isinstance(m, cst.Name))
+        if len(built) == before:
+            break
+    if not built:
+        return False
+    # the object's method or attribute, wrapped (`jax.vmap(cfg.mask)`, `model.apply`)
+    return any(isinstance(m, cst.Attribute) and isinstance(m.value, cst.Name) and m.value.value in built
+               for a in wrap.args for m in walk_tree(a.value))
+
+
 def _new_shape_each_iteration(ctx, loop: cst.CSTNode, call: cst.Call) -> bool:
     """``for arg in (jnp.array(1.0), jnp.ones(2), jnp.ones((2, 2))): jax.jit(f)(arg)``:
     the loop runs over arrays of pairwise different shapes and the call is given the
@@ -396,7 +444,13 @@ class RecompileFreshFunction(Rule):
         "`eqx.filter_jit` traces again for every new instance.\n\n"
         "Not flagged: a loop over arrays of pairwise different literal shapes (`for a in (jnp.array(1.), "
         "jnp.ones(2), jnp.ones((2, 2))):`) whose item the jitted call is given: each iteration compiles "
-        "for its new shape anyway. "
+        "for its new shape anyway; nor a method of an object the loop builds from its item "
+        "(`for w in widths: model = MLP(width=w)` ... `jax.jit(model.apply)`): each iteration has its "
+        "own static configuration, which a hoisted jit would compile for too. "
+        "Nor a jit in a function body whose jitted function reads that function's parameters, or reaches "
+        "an object among them through an inner function it calls or maps (`def one(key): return "
+        "sampler.draw(key)` ... `jax.jit(jax.vmap(one))`; a number or an array the inner function "
+        "computes with could be an argument, and is still reported). "
         "Nor `eqx.filter_jit` of an equinox wrapper (`eqx.filter_vmap(g)`, `eqx.filter_grad(g)`) "
         "of one function (a module-level function, a method of an equinox Module instance), or of such a "
         "Module's bound method: equinox's wrappers and Modules are pytrees that `filter_jit` caches by "
@@ -773,6 +827,75 @@ class RecompileFreshFunction(Rule):
                 step(model, jnp.ones((3, 2)))
             """
         ),
+        # the jitted function reaches an object of the caller through an inner def it
+        # calls or maps (`one` calls `sampler.draw`, `batch` maps `sample`, which reads
+        # `model.sampler`): built around that object, a compile per object anyway
+        Valid(
+            """
+            import jax
+
+
+            def sample_grid(sampler, n):
+                def one(key):
+                    return sampler.draw(key)
+                keys = jax.random.split(jax.random.key(0), n)
+                return jax.jit(jax.vmap(one))(keys)
+
+
+            def generate(model, n):
+                def sample(key):
+                    return model.sampler.sample(key)
+
+                def batch(keys):
+                    return jax.vmap(sample)(keys)
+                return jax.jit(batch)(jax.random.split(jax.random.key(0), n))
+            """
+        ),
+        # the jitted function is a method of an object the loop builds from its item (a
+        # model per width, a window per size): each iteration has its own static
+        # configuration, and a hoisted jit would compile once per configuration too
+        Valid(
+            """
+            import dataclasses
+            import jax
+            import jax.numpy as jnp
+            import flax.linen as nn
+
+
+            @dataclasses.dataclass(frozen=True)
+            class Window:
+                size: int
+
+                def mask(self, i, pos):
+                    return (pos - i) < self.size
+
+
+            class MLP(nn.Module):
+                width: int
+
+                @nn.compact
+                def __call__(self, x):
+                    return nn.Dense(self.width)(x)
+
+
+            def sweep(xs, widths):
+                outs = []
+                for w in widths:
+                    model = MLP(width=w)
+                    params = model.init(jax.random.key(0), xs)
+                    apply = jax.jit(model.apply)
+                    outs.append(apply(params, xs))
+                return outs
+
+
+            def masks(sizes):
+                out = []
+                for s in sizes:
+                    win = Window(size=s)
+                    out.append(jax.jit(jax.vmap(win.mask, in_axes=(0, None)))(jnp.arange(4), 3))
+                return out
+            """
+        ),
     ]
 
     INVALID = [
@@ -1061,6 +1184,46 @@ class RecompileFreshFunction(Rule):
                 "`jit` of the inner function `step` defined in `train_step` compiles again on every call of `train_step`: jit caches per function object and `train_step` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `train_step` itself; and pass the varying values as arguments",
             ],
         ),
+        # inner defs that read none of the caller's values (only each other and
+        # module-level names): the jitted function could be built once
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def summarize(xs):
+                def squash(x):
+                    return jnp.tanh(x)
+
+                def stat(x):
+                    return squash(x).sum()
+                return jax.jit(jax.vmap(stat))(xs)
+            """,
+            expected=[(11, 12)],
+            messages=[
+                "`jit` of the result of `vmap(...)` compiles again on every call of `summarize`: jit caches per function object and `summarize` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `summarize` itself; and pass the varying values as arguments",
+            ],
+        ),
+        # the twin: a closure over a number computed from the item (no object built):
+        # the number can be an argument of one jitted function
+        Invalid(
+            """
+            import jax
+
+
+            def doubled(xs, factors):
+                out = []
+                for f in factors:
+                    g = f * 2
+                    out.append(jax.jit(jax.vmap(lambda x: x * g))(xs))
+                return out
+            """,
+            expected=[(8, 20)],
+            messages=[
+                "`jit` of the result of `vmap(...)` compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1226,9 +1389,38 @@ class RecompileFreshFunction(Rule):
         return by_drivers > 0 and mentions == by_drivers + 1
 
     def _uses_callers_values(self, node: cst.CSTNode) -> bool:
-        """Does the jitted function use the enclosing function's parameters or locals?"""
+        """Does the jitted function use the enclosing function's parameters or locals,
+        itself or through a function defined in that function (``def gen(key): return
+        model.sample(key)`` ... ``jax.jit(jax.vmap(gen))``: ``gen`` closes over the
+        parameter ``model``)?"""
         unit = self.ctx.unit
         outer = {p.name for p in unit.params} | set(unit.assigned)
+        local_defs = {u.name: u.node for u in self.ctx.index.units
+                      if u.parent is unit and isinstance(u.node, cst.FunctionDef)}
+        seen: set[int] = set()
+        todo = [node]
+        while todo:
+            n = todo.pop()
+            if id(n) in seen or len(seen) > 8:
+                continue
+            seen.add(id(n))
+            free = self._free_names(n)
+            if n is node:
+                if free & outer:
+                    return True
+            elif _used_as_object(n, (free & outer) - {"self", "cls"}):
+                # an inner def that calls a method of, or reads an attribute of, an object of
+                # the caller (`sampler.draw(key)`): the jitted function is built around that
+                # object, a compile per object anyway. (Not `self`, the same object at each
+                # call of the method; not a number or an array it computes with, which could
+                # be an argument.)
+                return True
+            todo.extend(local_defs[f] for f in free if f in local_defs)
+        return False
+
+    @staticmethod
+    def _free_names(node: cst.CSTNode) -> set[str]:
+        """The names ``node`` reads that it does not bind itself."""
         inner: set[str] = set()
         used: set[str] = set()
         for n in walk_tree(node):
@@ -1244,7 +1436,7 @@ class RecompileFreshFunction(Rule):
                         inner.add(tn.value)
         if isinstance(node, cst.FunctionDef):
             inner.add(node.name.value)
-        return bool((used - inner) & outer)
+        return used - inner
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         """``@jax.jit`` (or ``@functools.partial(jax.jit, ...)``) on a function defined
@@ -1292,7 +1484,7 @@ class RecompileFreshFunction(Rule):
             if reason.startswith("the bound method") and self._rewrapped(func, reason):
                 return
             if loop is not None:
-                if not _new_shape_each_iteration(ctx, loop, node):
+                if not _new_shape_each_iteration(ctx, loop, node) and not _built_from_item(ctx, loop, func):
                     self._report(func, reason, "every iteration of the loop")
             elif (not ctx.unit.is_module and not self._once_per_run(ctx.unit)
                     and not _times_calls(ctx, ctx.unit, self._times) and self._per_call_case(func)):
@@ -1312,7 +1504,7 @@ class RecompileFreshFunction(Rule):
                     # called in an inner loop: each compile is reused many times
                     # (a hyper-parameter sweep), which is the point of jit
                     return
-                if not _new_shape_each_iteration(ctx, wloop, node):
+                if not _new_shape_each_iteration(ctx, wloop, node) and not _built_from_item(ctx, wloop, wrap):
                     self._report(wrap, reason, "every iteration of the loop")
 
     def _rewrapped(self, wrap: cst.Call, reason: str) -> bool:

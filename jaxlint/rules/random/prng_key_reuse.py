@@ -125,11 +125,13 @@ class PrngKeyReuse(Rule):
         "key=k)`) or an attribute (`self._rng, rng = split(self._rng)`) is the new key; a copy "
         "that replaces other fields keeps the old one. A test looping over a table of cases "
         "(`for train in (False, True):`, a literal of constants or of tuples of them, also bound "
-        "to a name, or `zip`/`itertools.product` of such tables) may draw the same inputs for "
+        "to a name, `zip`/`itertools.product` of such tables, or `enumerate`/`sorted` of one) may draw the same inputs for "
         "each case. Also silent: `permutation`/`shuffle`/`choice` of several arrays with one key "
         "(`[permutation(key, a) for a in arrays]`, or `x` then `y`: the same order keeps paired "
         "rows aligned); a draw whose result the function asserts equal to an earlier draw's from "
-        "the same key (`np.testing.assert_allclose(normal(key, s), normal(key, s))`, "
+        "the same key (`np.testing.assert_allclose(normal(key, s), normal(key, s))`, a test's draw "
+        "asserted equal to what another call given the key returned, `w = init(key, s)` then "
+        "`assert np.allclose(w, scale * normal(key, s))`: the expected value rebuilt, "
         "`self.assertEqual(f(x1), f(x2))` with `x1`, `x2` drawn from one key, `assert jnp.all(a "
         "== b)`; two modules built from one key and compared as pytrees, `assert "
         "eqx.tree_equal(expected, eqx.tree_at(where, built, v))`, `chex.assert_trees_all_close(a, b)`, "
@@ -1049,6 +1051,59 @@ class PrngKeyReuse(Rule):
                 return w + b, k1, k2
             """
         ),
+        # a test rebuilding what the code under test should have drawn, from the same key,
+        # and asserting the two equal (an initializer object, an imported helper)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            from absl.testing import absltest
+
+            from mylib import Uniform, dense_init
+
+
+            def test_dense_init():
+                key = jax.random.key(0)
+                w = dense_init(key, (3, 4), scale=0.5)
+                np.testing.assert_allclose(w, 0.5 * jax.random.normal(key, (3, 4)))
+                b = dense_init(key, (4,), scale=2.0)
+                np.testing.assert_allclose(b, 2.0 * jax.random.normal(key, (4,)))
+
+
+            class InitTest(absltest.TestCase):
+                def test_uniform(self):
+                    init = Uniform(0.1)
+                    rng = jax.random.PRNGKey(1)
+                    expected = jax.random.uniform(rng, (2,), minval=-0.1, maxval=0.1)
+                    self.assertTrue(jnp.allclose(init(rng, (2,)), expected))
+                    expected2 = jax.random.uniform(rng, (5,), minval=-0.1, maxval=0.1)
+                    self.assertTrue(jnp.allclose(init(rng, (5,)), expected2))
+            """
+        ),
+        # a test's loop over a numbered or sorted table of cases: the same inputs per case
+        Valid(
+            """
+            import jax
+            import numpy as np
+
+            from mylib import convert
+
+
+            def test_conversion_cases():
+                cases = [([0, 1], [2, 3]), ([0, 1, 2], [3])]
+                key = jax.random.key(0)
+                for i, (src, dst) in enumerate(cases):
+                    x = jax.random.randint(key, (8, len(src)), 0, 100)
+                    np.testing.assert_array_equal(convert(x, src, dst, i).shape, (8, len(dst)))
+
+
+            def test_sizes():
+                key = jax.random.key(1)
+                for n in sorted((16, 4, 8)):
+                    assert jax.random.normal(key, (n,)).shape == (n,)
+            """
+        ),
     ]
 
     INVALID = [
@@ -1895,6 +1950,54 @@ class PrngKeyReuse(Rule):
                 "`key` was already split by `two_keys()` on line 9; a split key must not be used again. Use the keys `two_keys()` returned (e.g. `key, sub = jax.random.split(key)` and pass `sub`)",
             ],
         ),
+        # the twins: the second draw compared with itself, or with a sum that reads the
+        # first draw of the same key too
+        Invalid(
+            """
+            import jax
+            import numpy as np
+
+            from mylib import scale
+
+
+            def test_scale():
+                key = jax.random.key(0)
+                x = jax.random.normal(key, (100,))
+                y = jax.random.normal(key, (100,))
+                assert np.allclose(scale(y, 2.0), 2.0 * y)
+                assert x.std() > 0.5
+
+
+            def test_dense_init_changes():
+                key = jax.random.key(0)
+                w = scale(key, 1.0)
+                a = jax.random.normal(key, (3,))
+                b = jax.random.normal(key, (3,))
+                np.testing.assert_allclose(w, a + b)
+            """,
+            expected=[(10, 9), (19, 9)],
+            messages=[
+                "`key` was already consumed by `random.normal` on line 9: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+                "`key` was already consumed by `random.normal` on line 18: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+            ],
+        ),
+        # the twin: `enumerate` of the data (not a table of cases) in a test
+        Invalid(
+            """
+            import jax
+
+
+            def test_rollouts(batches):
+                key = jax.random.key(0)
+                for i, batch in enumerate(batches):
+                    noise = jax.random.normal(key, batch.shape)
+                    assert (batch + noise).shape == batch.shape
+            """,
+            expected=[(7, 17)],
+            messages=[
+                "`key` is consumed by `random.normal` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -2172,6 +2275,8 @@ class PrngKeyReuse(Rule):
                 isinstance(e, cst.Call) and _asserted_equal(ctx.unit.node, e, node, self._equal_memo, ctx.qualname)
                 for e in earlier[:-1]):
             return  # the two draws' results are asserted equal: the same bits are the point
+        if isinstance(node, cst.Call) and self._rebuilds_expected(node, key_expr, earlier):
+            return
         self._report_reuse(node, key_expr, prev)
 
     def _discarded(self, call: cst.CSTNode) -> bool:
@@ -2184,6 +2289,29 @@ class PrngKeyReuse(Rule):
             for n in walk_tree(st, lambda c: isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))):
                 if isinstance(n, cst.Expr) and n.value is call:
                     return True
+        return False
+
+    def _rebuilds_expected(self, node: cst.Call, key_expr: cst.BaseExpression, draws: list) -> bool:
+        """Is the result of the draw ``node`` asserted equal to the result of another call
+        given the same key (``w = init_fn(key, shape)``, ``expected = uniform(key, shape,
+        -s, s)``, ``assert np.allclose(w, expected)``)?  The test rebuilds what the code
+        under test should have drawn: the same key is the point.  The other call need not
+        be a draw the model knows (an initializer object, a helper of another module); the
+        draw's side reads no other draw of the key (``assert_allclose(w, a + b)``, ``a`` and
+        ``b`` drawn from it, still repeats the bits)."""
+        if not isinstance(key_expr, cst.Name):
+            return False
+        root = self.ctx.unit.node
+        if not _in_test(self.ctx.unit):
+            return False
+        name = key_expr.value
+        others = tuple(d for d in draws if d is not node and isinstance(d, cst.Call))
+        for c in walk_tree(root, lambda n: n is not root and isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))):
+            if c is node or not isinstance(c, cst.Call) or any(c is o for o in others):
+                continue
+            if any(isinstance(a.value, cst.Name) and a.value.value == name for a in c.args) \
+                    and _asserted_equal(root, c, node, self._equal_memo, self.ctx.qualname, others):
+                return True
         return False
 
     def _unread(self, call: cst.CSTNode, through: Optional[cst.CSTNode] = None) -> bool:
@@ -3382,8 +3510,8 @@ def _cases_loop(node: cst.For, unit) -> bool:
     """Does the loop run over a table of cases: a literal tuple or list of constants or
     of tuples of them (``for train in (False, True)``, ``for shape, dim in [((64,), 0),
     ((2, 128), 1)]``), written there or bound once to a name of the function
-    (``cp_sizes = [2, 4, 8]`` ... ``for cp_size in cp_sizes``), or ``zip``/
-    ``itertools.product`` of such tables?"""
+    (``cp_sizes = [2, 4, 8]`` ... ``for cp_size in cp_sizes``), ``zip``/
+    ``itertools.product`` of such tables, or ``enumerate``/``reversed``/``sorted`` of one?"""
     return _case_table(node.iter, unit, 0)
 
 
@@ -3396,6 +3524,10 @@ def _case_table(it: cst.CSTNode, unit, depth: int) -> bool:
     if isinstance(it, cst.Call) and (dotted_name(it.func) or "").rsplit(".", 1)[-1] in ("zip", "product") \
             and it.args and all(a.keyword is None and a.star == "" for a in it.args):
         return all(_case_table(a.value, unit, depth + 1) for a in it.args)
+    if isinstance(it, cst.Call) and (dotted_name(it.func) or "") in ("enumerate", "reversed", "sorted", "list", "tuple") \
+            and it.args and it.args[0].keyword is None and it.args[0].star == "":
+        # `for i, (src, dst) in enumerate(cases):` numbers the cases of the table
+        return _case_table(it.args[0].value, unit, depth + 1)
     if not isinstance(it, (cst.Tuple, cst.List)) or not it.elements:
         return False
     return all(_constant(el.value) for el in it.elements)
@@ -3418,7 +3550,8 @@ _NOT_VALUES = frozenset({"shape", "ndim", "dtype", "size"})  # reads of these ar
 
 
 def _asserted_equal(root: cst.CSTNode, a: cst.Call, b: cst.Call, memo: dict,
-                    qualname: Callable[[cst.CSTNode], Optional[str]] = lambda _: None) -> bool:
+                    qualname: Callable[[cst.CSTNode], Optional[str]] = lambda _: None,
+                    others: tuple = ()) -> bool:
     """Does the function ``root`` assert that what the draw ``a`` gave equals what
     ``b`` gave (``assert_allclose(x, y)``, ``self.assertEqual(f(x), f(y))``,
     ``assert jnp.array_equal(x, y)``, through the names computed from them), each
@@ -3443,13 +3576,15 @@ def _asserted_equal(root: cst.CSTNode, a: cst.Call, b: cst.Call, memo: dict,
     _root, pairs, assigns, derived = info
     if not pairs:
         return False
-    for d in (a, b):
+    for d in (a, b, *others):
         if id(d) not in derived:
             derived[id(d)] = (d, _derived(assigns, d))
     from_a, from_b = derived[id(a)][1], derived[id(b)][1]
     for x, y in pairs:
         for p, q in ((x, y), (y, x)):
-            if _reads(p, a, from_a) and not _reads(p, b, from_b) and _reads(q, b, from_b) and not _reads(q, a, from_a):
+            if _reads(p, a, from_a) and not _reads(p, b, from_b) and _reads(q, b, from_b) and not _reads(q, a, from_a) \
+                    and not any(_reads(q, o, derived[id(o)][1]) for o in others):
+                # (`others`: draws of the same key that `b`'s side must not read either)
                 return True
     return False
 
