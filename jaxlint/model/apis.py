@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
+from jaxlint.model.static_args import ERRORS as STATIC_ARG_ERRORS
+from jaxlint.model.static_args import STATIC_ARGS
+
 
 @dataclass(frozen=True)
 class Transform:
@@ -497,6 +500,17 @@ def size_args(q: str) -> tuple[tuple[Optional[int], str], ...]:
     first = SHAPE_ARGS.get(q)
     more = MORE_SIZE_ARGS.get(q, ())
     return ((first,) if first is not None else ()) + more
+
+
+def static_args(q: str) -> tuple[tuple[Optional[int], str, str], ...]:
+    """Every (position, keyword, error key) of an argument JAX needs as a Python value
+    (not a size): `jnp.linalg.matrix_power`'s `n`, `lax.integer_pow`'s `y` (model/static_args.py)."""
+    return STATIC_ARGS.get(q, ())
+
+
+def static_arg_error(key: str) -> str:
+    """What JAX raises for an error key of `static_args`."""
+    return STATIC_ARG_ERRORS[key]
 
 
 # Array methods taking a shape.
