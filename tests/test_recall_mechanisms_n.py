@@ -131,3 +131,94 @@ def test_static_argument_table_matches_installed_jax():
     done = subprocess.run([sys.executable, str(root / "bench" / "static_args.py"), "--check"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# 2. Host libraries (case 638): SciPy's own functions convert tracers with `__array__()` like
+# NumPy (JAX204), and `math` turns its arguments into Python numbers (JAX202).
+
+HOST_INVALID = """\
+import math
+from math import exp
+
+import jax
+import jax.numpy as jnp
+import scipy
+from scipy import linalg as sla
+from scipy.stats import norm
+
+
+@jax.jit
+def propagate(generator, t):
+    return sla.expm(generator * t)
+
+
+def log_likelihood(mu, xs):
+    return norm.logpdf(xs, loc=mu).sum()
+
+
+def warmup(step, base):
+    return base * exp(-step / 100.0) + math.sqrt(step)
+
+
+grads = jax.grad(log_likelihood)(0.0, jnp.ones(3))
+lr = jax.jit(warmup)(jnp.int32(3), 0.1)
+k = jax.vmap(lambda a: scipy.special.gammaln(a))(jnp.ones(3))
+"""
+
+HOST_VALID = """\
+import math
+
+import jax
+import jax.numpy as jnp
+import jax.scipy as jsp
+import numpy as np
+import scipy
+from scipy.stats import norm
+
+
+@jax.jit
+def propagate(generator, t):
+    return jsp.linalg.expm(generator * t) * math.sqrt(generator.shape[0])
+
+
+def host_logpdf(xs):
+    return norm.logpdf(np.asarray(xs)).astype(np.float32)
+
+
+@jax.jit
+def score(xs):
+    lp = jax.pure_callback(host_logpdf, jax.ShapeDtypeStruct(xs.shape, jnp.float32), xs)
+    return lp.sum() + jsp.special.gammaln(xs).sum()
+
+
+table = scipy.special.gammaln(np.arange(1.0, 4.0))
+"""
+
+
+def _scipy(call: str, q: str, origin: str, twin: str) -> str:
+    shown = f"`{call}`" if call == q else f"`{call}` (`{q}`)"
+    return (f"{shown} on a traced value ({origin}): SciPy runs on the host and converts it with "
+            f"`__array__()`, which raises TracerArrayConversionError. Use `{twin}` instead")
+
+
+def test_host_libraries_on_tracers(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"host.py": HOST_INVALID, "ok.py": HOST_VALID}, "JAX202,JAX204")
+    step = ("it depends on the traced argument `step` of `warmup` (wrapped by jax.jit); `math` converts "
+            "it with `__float__()`, which raises ConcretizationTypeError. Use `jnp.{}`; or, if `step` is a "
+            "Python value, mark it static (static_argnums=0)")
+    assert found == [
+        ("JAX202", "host.py", 21, 19, "`math.exp()` needs a Python number, but its argument is traced: " + step.format("exp")),
+        ("JAX202", "host.py", 21, 40, "`math.sqrt()` needs a Python number, but its argument is traced: " + step.format("sqrt")),
+        ("JAX204", "host.py", 13, 12, _scipy(
+            "sla.expm", "scipy.linalg.expm",
+            "it depends on the traced arguments `generator`, `t` of `propagate` (decorated with @jax.jit)",
+            "jax.scipy.linalg.expm")),
+        ("JAX204", "host.py", 17, 12, _scipy(
+            "norm.logpdf", "scipy.stats.norm.logpdf",
+            "it depends on the traced argument `mu` of `log_likelihood` (differentiated by jax.grad)",
+            "jax.scipy.stats.norm.logpdf")),
+        ("JAX204", "host.py", 26, 24, _scipy(
+            "scipy.special.gammaln", "scipy.special.gammaln",
+            "it depends on the traced argument `a` of `<lambda>` (wrapped by jax.vmap)",
+            "jax.scipy.special.gammaln")),
+    ]

@@ -1100,6 +1100,8 @@ class TracerConversion(Rule):
         if ctx.concrete_tracers:
             self._differentiated(node)
             return
+        if self._math(node):
+            return
         if isinstance(func, cst.Name):
             what = apis.CONCRETIZING_BUILTINS.get(func.value)
             if what is not None and ctx.qualname(func) is None and ctx.local(func.value) is None:
@@ -1146,6 +1148,29 @@ class TracerConversion(Rule):
             arg = arg_at(node, pos, kw)
             if arg is not None and self._check_static(arg, q, kw, error):
                 return
+
+    def _math(self, node: cst.Call) -> bool:
+        """`math.sqrt(x)`, `from math import exp; exp(x)` on a tracer: `math` converts its
+        arguments to Python numbers."""
+        ctx = self.ctx
+        q = ctx.qualname(node.func)
+        entry = apis.MATH_CONCRETIZING.get(q) if q is not None else None
+        if entry is None:
+            return False
+        error, twin = entry
+        for a in node.args:
+            if a.keyword is None and ctx.is_traced(a.value):
+                v = ctx.value(a.value)
+                instead = f"Use `{twin}`" if twin else "Keep it as an array"
+                self.report(
+                    node,
+                    f"`{q}()` needs a Python number, but its argument is traced: "
+                    f"{ctx.describe_origin(v)}; `math` converts it with "
+                    f"{'`__index__()`' if error.startswith('TracerInteger') else '`__float__()`'}, "
+                    f"which raises {error}. {instead}{ctx.static_hint(v)}",
+                )
+                return True
+        return False
 
     def _check_static(self, arg: cst.BaseExpression, q: str, kw: str, error: str) -> bool:
         """`jnp.linalg.matrix_power(F, n)`, `lax.integer_pow(x, y)`, `jnp.roll(x, 1, axis=a)`
