@@ -222,3 +222,55 @@ def test_host_libraries_on_tracers(tmp_path, monkeypatch):
             "it depends on the traced argument `a` of `<lambda>` (wrapped by jax.vmap)",
             "jax.scipy.special.gammaln")),
     ]
+
+
+# 3. Removed APIs (case 653): jaxlib.xla_client, the module jax.lib.xla_client re-exported,
+# still imports, without the members JAX's CHANGELOG removed from the re-export nor XLA's
+# older client API; `import jaxlib.xla_client as xc` is not "JAX's internals".
+
+XLA_CLIENT = """\
+import jaxlib.xla_client as xc
+from jaxlib.xla_client import ops, shape_from_pyval
+
+import jax
+
+
+def build():
+    b = xc.XlaBuilder("add_one")
+    x = ops.Parameter(b, 0, shape_from_pyval(1.0))
+    return b.build(ops.Add(x, ops.Constant(b, 1.0)))
+
+
+def on_error():
+    try:
+        return jax.devices()
+    except xc.XlaRuntimeError:
+        return []
+
+
+dtype = xc.PrimitiveType.F32
+"""
+
+XLA_CLIENT_OLD = """\
+from jaxlib import xla_client
+
+c = xla_client.ComputationBuilder("simple_scalar")
+backend = xla_client.get_local_backend()
+shape = xla_client.Shape.array_shape(xla_client.PrimitiveType.F32, ())
+"""
+
+
+def test_removed_members_of_jaxlib_xla_client(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"build.py": XLA_CLIENT, "old.py": XLA_CLIENT_OLD}, "JAX901")
+    hlo = ("was removed by JAX 0.10.2: use StableHLO: `jax.jit(f).lower(*args).compiler_ir()` instead "
+           "(jaxlib.xla_client no longer has it)")
+    assert found == [
+        ("JAX901", "build.py", 2, 31, f"`from jaxlib.xla_client import ops` {hlo}"),
+        ("JAX901", "build.py", 2, 36, f"`from jaxlib.xla_client import shape_from_pyval` {hlo}"),
+        ("JAX901", "build.py", 8, 9, f"`xc.XlaBuilder` {hlo}"),
+        ("JAX901", "build.py", 9, 29, f"`shape_from_pyval` (`jaxlib.xla_client.shape_from_pyval`) {hlo}"),
+        ("JAX901", "old.py", 3, 5, f"`xla_client.ComputationBuilder` {hlo}"),
+        ("JAX901", "old.py", 4, 11,
+         "`xla_client.get_local_backend` was removed by JAX 0.10.2: use `jax.devices()` / "
+         "`jax.extend.backend.get_backend()` instead (jaxlib.xla_client no longer has it)"),
+    ]
