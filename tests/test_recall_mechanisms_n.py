@@ -274,3 +274,146 @@ def test_removed_members_of_jaxlib_xla_client(tmp_path, monkeypatch):
          "`xla_client.get_local_backend` was removed by JAX 0.10.2: use `jax.devices()` / "
          "`jax.extend.backend.get_backend()` instead (jaxlib.xla_client no longer has it)"),
     ]
+
+
+# 4. Python value vs tracer (cases 627, 656, 657): an `int`/`float`/`bool` annotation does not make a
+# parameter static under a jit that names no static arguments (it is a 0-d array tracer), and
+# `type(x)`/`x.__class__` of a tracer printed in traced code shows the tracer's class.
+
+VALUE_INVALID = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def tile_rows(x, reps: int):
+    return jnp.tile(x, (reps, 1))
+
+
+def dropout(x, rate: float, train: bool):
+    if train:
+        return x * (1.0 - rate)
+    return x
+
+
+step = jax.jit(dropout)
+
+
+@jax.jit
+def describe(x):
+    print("got", type(x).__name__)
+    return x * 2
+
+
+@jax.vmap
+def per_row(row):
+    print(f"row is {row.__class__}")
+    return row.sum()
+"""
+
+VALUE_VALID = """\
+import functools
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, static_argnames=("reps",))
+def tile_rows(x, reps: int):
+    return jnp.tile(x, (reps, 1))
+
+
+@jax.jit
+def scale(x, factor: float):
+    return x * factor
+
+
+@eqx.filter_jit
+def repeat(x, n: int):
+    return jnp.tile(x, (n, 1))
+
+
+@jax.jit
+def shapes(x):
+    print("tracing with", x.shape, x.dtype, type(x.shape))
+    return x
+
+
+def show(x):
+    if isinstance(x, jax.core.Tracer):
+        return x
+    print(type(x))
+    return x
+
+"""
+
+MODULES_VALID = """\
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import haiku as hk
+import equinox as eqx
+
+
+class Block(nn.Module):
+    @nn.compact
+    def __call__(self, x, train: bool, depth: int = 2):
+        if train:
+            x = nn.Dropout(0.1, deterministic=not train)(x)
+        for _ in range(depth):
+            x = nn.Dense(3)(x)
+        return x
+
+
+def forward(x, is_training: bool):
+    if is_training:
+        x = x * 2
+    return hk.Linear(3)(x)
+
+
+f = hk.transform(forward)
+
+
+class M(eqx.Module):
+    def __call__(self, x, n: int):
+        return jnp.tile(x, (n, 1))
+
+
+@jax.jit
+def step(params, x):
+    return Block().apply(params, x, True)
+
+
+@jax.jit
+def step2(params, x):
+    return f.apply(params, None, x, True)
+
+
+@eqx.filter_jit
+def step3(m, x):
+    return m(x, 3)
+"""
+
+_TYPE_PRINT = ("runs once, at trace time, and the type it prints is the tracer's class (e.g. "
+               "`DynamicJaxprTracer`), not the type of the array the call is given; later calls print "
+               "nothing. Print the type outside the traced function, or `jax.debug.print(\"{}\", x)` for "
+               "the values")
+
+
+def test_annotated_numbers_and_printed_types(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"prog.py": VALUE_INVALID, "ok.py": VALUE_VALID,
+                                          "mods.py": MODULES_VALID}, "JAX201,JAX202,JAX401")
+    assert found == [
+        ("JAX201", "prog.py", 11, 8,
+         "Python `if` on a traced value: it depends on the traced argument `train` of `dropout` (wrapped "
+         "by jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if "
+         "`train` is a Python value, mark it static (static_argnums=2)"),
+        ("JAX202", "prog.py", 7, 25,
+         "A shape or size passed to `jnp.tile` is traced: it depends on the traced argument `reps` of "
+         "`tile_rows` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D "
+         "sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, "
+         "if `reps` is a Python value, mark it static (static_argnums=1)"),
+        ("JAX401", "prog.py", 21, 5, f"`print` in traced `describe` {_TYPE_PRINT}"),
+        ("JAX401", "prog.py", 27, 5, f"`print` in traced `per_row` {_TYPE_PRINT}"),
+    ]

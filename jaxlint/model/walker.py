@@ -73,7 +73,9 @@ class Walker:
                 # one in a traced slot), so the caller passes a Python value
                 env[p.name] = V.STATIC_VALUE
             elif p.name in unit.traced_params:
-                is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.name in unit.array_params
+                # `n: int`, `train: bool` traced: JAX makes the Python number a 0-d array
+                is_array = (p.annotation in apis.ARRAY_ANNOTATIONS or p.annotation in apis.NUMBER_ANNOTATIONS
+                            or p.name in unit.array_params)
                 kind = V.ARRAY if is_array else V.UNKNOWN
                 cls = None
                 if not is_array:

@@ -48,9 +48,9 @@ class TracerConversion(Rule):
         "`jnp.roll`/`jnp.concatenate`/`jnp.take`'s `axis`, `jnp.repeat`'s `repeats`...), with the "
         "error JAX raises for each (the table is jaxlint/model/static_args.py, derived from the "
         "installed JAX by bench/static_args.py). Sizes computed from `.shape`, `len()` or static "
-        "arguments are fine (a parameter annotated `int`/`float`/`bool` counts as static unless the "
-        "jit names its static arguments and leaves it out: `@partial(jax.jit, static_argnums=1)` "
-        "over `def f(x, order: int, count: int)` traces `count`) and are not flagged, and so is a value after a guard that leaves "
+        "arguments are fine and are not flagged (an `int`/`float`/`bool` annotation does not make a "
+        "parameter static: `@jax.jit` over `def f(x, count: int)` traces `count`, and so does "
+        "`@partial(jax.jit, static_argnums=1)` over `def f(x, order: int, count: int)`), and so is a value after a guard that leaves "
         "on a tracer (`if isinstance(v, jax.core.Tracer): raise TypeError(...)`, also "
         "`isinstance(v, jax.Array)`). A parameter of a flax/equinox/haiku module's method is "
         "taken as an array (`model.apply` runs it under `jit`), except one the method puts "
@@ -587,7 +587,7 @@ class TracerConversion(Rule):
             w = jax.jit(jax.ops.segment_sum, static_argnums=2)(jnp.ones(3), jnp.array([0, 0, 1]), 2)
             """
         ),
-        # `count: int` named static, or no static declaration at all (the annotation says it)
+        # `count: int` named static; a concrete loop index under jit
         Valid(
             """
             from functools import partial
@@ -602,8 +602,8 @@ class TracerConversion(Rule):
 
 
             @jax.jit
-            def scaled(x, count: int):
-                return jnp.zeros(count) + x
+            def powers(x):
+                return [jnp.linalg.matrix_power(x, k) for k in range(3)]
             """
         ),
     ]
@@ -1085,11 +1085,18 @@ class TracerConversion(Rule):
 
 
             padded = jax.jit(pad_to, static_argnames="mode")(jnp.ones(3), "edge", 3)
+
+
+            @jax.jit
+            def scaled(x, count: int):
+                # no static arguments named: the annotation does not make `count` static
+                return jnp.zeros(count) + x
             """,
-            expected=[(9, 39), (13, 22)],
+            expected=[(9, 39), (13, 22), (22, 22)],
             messages=[
                 "`range()` needs a concrete value, but its argument is traced: it depends on the traced argument `count` of `moments` (wrapped by jax.jit); this raises TracerIntegerConversionError. Instead, use `jax.lax.fori_loop`/`lax.scan` for loops of traced length; or, if `count` is a Python value, mark it static (static_argnums=2)",
                 "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `width` of `pad_to` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `width` is a Python value, mark it static (static_argnums=2)",
+                "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `count` of `scaled` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `count` is a Python value, mark it static (static_argnums=1)",
             ],
         ),
     ]
