@@ -417,3 +417,88 @@ def test_annotated_numbers_and_printed_types(tmp_path, monkeypatch):
         ("JAX401", "prog.py", 21, 5, f"`print` in traced `describe` {_TYPE_PRINT}"),
         ("JAX401", "prog.py", 27, 5, f"`print` in traced `per_row` {_TYPE_PRINT}"),
     ]
+
+
+# 5. Syntax forms (case 614): a chained comparison `a < x <= b` converts `a < x` to a bool; `x in (0, 9)`
+# converts each `==`; `q in labels` asks a traced array for a bool.
+
+SYNTAX_INVALID = """\
+import jax
+import jax.numpy as jnp
+
+LOW, HIGH = 380.0, 750.0
+
+
+def visible(wavelength):
+    return LOW <= wavelength < HIGH
+
+
+@jax.jit
+def is_edge(i):
+    return i in (0, 9)
+
+
+@jax.jit
+def count_known(labels: jax.Array, query):
+    if query in labels:
+        return 1
+    return 0
+
+
+def body(carry, x):
+    return carry + jnp.where(0.0 < x <= 1.0, x, 0.0), None
+
+
+mask = jax.vmap(visible)(jnp.array([300.0, 500.0]))
+total, _ = jax.lax.scan(body, 0.0, jnp.linspace(0.0, 2.0, 5))
+"""
+
+SYNTAX_VALID = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+
+LOW, HIGH = 380.0, 750.0
+
+
+def visible(wavelength):
+    return (LOW <= wavelength) & (wavelength < HIGH)
+
+
+@functools.partial(jax.jit, static_argnames=("n", "mode"))
+def smooth(x, n, mode):
+    if 0 < n < 10 and mode in ("mean", "median"):
+        x = jnp.convolve(x, jnp.ones(n) / n, mode="same")
+    axis = 0
+    if 0 <= axis < x.ndim and x.shape[0] in (3, 5):
+        x = x * 2
+    return x
+
+"""
+
+
+def test_chained_comparisons_and_membership(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"syn.py": SYNTAX_INVALID, "ok.py": SYNTAX_VALID}, "JAX201")
+    isin = "Use `jnp.isin(x, jnp.asarray(values))` or `jnp.any(array == x)`"
+    assert found == [
+        ("JAX201", "syn.py", 8, 12,
+         "A chained comparison converts `LOW <= wavelength` to a Python bool before it compares again "
+         "(it is `(LOW <= wavelength) and (...)`), but it is traced: it depends on the traced argument "
+         "`wavelength` of `visible` (wrapped by jax.vmap); this raises TracerBoolConversionError. Compare "
+         "each pair and combine them with `&`: `(LOW <= wavelength) & (...)`"),
+        ("JAX201", "syn.py", 13, 12,
+         "`in` compares `i` with each element of a Python sequence and converts each result to a Python "
+         "bool, but `i` is traced: it depends on the traced argument `i` of `is_edge` (decorated with "
+         f"@jax.jit); this raises TracerBoolConversionError. {isin}; or, if `i` is a Python value, mark "
+         "it static (static_argnums=0)"),
+        ("JAX201", "syn.py", 18, 8,
+         "`in` asks the traced array `labels` for a Python bool: it depends on the traced argument "
+         "`labels` of `count_known` (decorated with @jax.jit); this raises TracerBoolConversionError. "
+         f"{isin}; or, if `labels` is a Python value, mark it static (static_argnums=0)"),
+        ("JAX201", "syn.py", 24, 30,
+         "A chained comparison converts `0.0 < x` to a Python bool before it compares again (it is "
+         "`(0.0 < x) and (...)`), but it is traced: it depends on the traced argument `x` of `body` (a "
+         "body passed to lax.scan); this raises TracerBoolConversionError. Compare each pair and combine "
+         "them with `&`: `(0.0 < x) & (...)`"),
+    ]
