@@ -502,3 +502,121 @@ def test_chained_comparisons_and_membership(tmp_path, monkeypatch):
          "body passed to lax.scan); this raises TracerBoolConversionError. Compare each pair and combine "
          "them with `&`: `(0.0 < x) & (...)`"),
     ]
+
+
+# 6. Value facts (cases 625, 660): conversions keep a known shape (`jnp.asarray(np.linspace(0, 1, 256))`,
+# `jax.device_put`, `jnp.array(..., dtype=)`), and a name bound once to a list comprehension or
+# `list(...)` is a Python list for jax.numpy.
+
+FACTS_INVALID = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+CODEBOOK = np.linspace(0.0, 1.0, 256)
+table = jnp.asarray(CODEBOOK)
+last = table[256]
+
+
+def lookup():
+    weights = jax.device_put(np.zeros((4, 8)))
+    return weights[:, 8]
+
+
+class Embedding:
+    def __init__(self):
+        self.rows = jnp.array(np.ones((16, 4)), dtype=jnp.float32)
+
+    def first_and_past_end(self):
+        return self.rows[0], self.rows[16]
+"""
+
+FACTS_VALID = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+CODEBOOK = np.linspace(0.0, 1.0, 256)
+table = jnp.asarray(CODEBOOK)
+last = table[255]
+wide = jnp.array(CODEBOOK, ndmin=2)
+row = wide[0, 255]
+
+
+def lookup():
+    weights = jax.device_put(np.zeros((4, 8)))
+    return weights[:, 7], weights[-4]
+"""
+
+LISTS_INVALID = """\
+import jax
+import jax.numpy as jnp
+
+
+def loss(w, x):
+    return jnp.sum((x @ w) ** 2)
+
+
+def mean_grad(w, batches):
+    grads = [jax.grad(loss)(w, b) for b in batches]
+    return jnp.mean(grads, axis=0)
+
+
+def widest(model, xs):
+    outs = list(model(x) for x in xs)
+    return jnp.max(outs, axis=0)
+
+
+w = jnp.ones((4, 2))
+scores = [jnp.vdot(w, w) * k for k in range(3)]
+best = jnp.argmax(scores)
+"""
+
+LISTS_VALID = """\
+import jax
+import jax.numpy as jnp
+
+
+def loss(w, x):
+    return jnp.sum((x @ w) ** 2)
+
+
+def mean_grad(w, batches):
+    grads = [jax.grad(loss)(w, b) for b in batches]
+    return jnp.mean(jnp.stack(grads), axis=0)
+
+
+w = jnp.ones((4, 2))
+scores = [jnp.vdot(w, w) * k for k in range(3)]
+best = jnp.argmax(jnp.asarray(scores))
+table = jnp.array([k * 2 for k in range(3)])
+
+
+def top(scores):
+    return jnp.argmax(scores)
+
+"""
+
+
+def _oob(index: int, axis: int, size: int) -> str:
+    return (f"index {index} is out of bounds for axis {axis} with size {size}, and JAX raises no "
+            "IndexError: the read is clamped to the nearest valid index (silently the wrong element)")
+
+
+def _list(fn: str) -> str:
+    return (f"`jnp.{fn}` does not accept a Python list: this raises `TypeError: {fn} requires ndarray or "
+            "scalar arguments, got <class 'list'>`. Convert it first with `jnp.asarray(...)`")
+
+
+def test_conversions_keep_shapes_and_comprehensions_are_lists(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"facts.py": FACTS_INVALID, "facts_ok.py": FACTS_VALID,
+                                          "lists.py": LISTS_INVALID, "lists_ok.py": LISTS_VALID},
+                  "JAX121,JAX130")
+    assert found == [
+        ("JAX121", "facts.py", 7, 14, _oob(256, 0, 256)),
+        ("JAX121", "facts.py", 12, 23, _oob(8, 1, 8)),
+        ("JAX121", "facts.py", 20, 40, _oob(16, 0, 16)),
+        ("JAX130", "lists.py", 11, 21, _list("mean")),
+        ("JAX130", "lists.py", 16, 20, _list("max")),
+        ("JAX130", "lists.py", 21, 19, _list("argmax")),
+    ]
