@@ -53,7 +53,8 @@ class ListToJnpFunction(Rule):
     seed = "The Sharp Bits § Non-array inputs: NumPy vs. JAX (seed 000); tutorial § jnp.diag of a list (seed 002)"
     what_it_does = (
         "Flags list and tuple displays (`[1, 2, 3]`, `(a, b)`), list comprehensions and names "
-        "bound to them, passed as an *array operand* of a `jax.numpy` function that rejects "
+        "bound to them (a name bound once to a comprehension or `list(...)`: `grads = "
+        "[jax.grad(loss)(w, x) for x in batches]` then `jnp.mean(grads, axis=0)`), passed as an *array operand* of a `jax.numpy` function that rejects "
         "them: reductions (`sum`, `mean`, `max`...), element-wise functions (`exp`, `sqrt`, "
         "`add`, `maximum`...), `diag`, `sort`, `linalg.norm`, `where`, ...; the indices of `take`, the repeats of "
         "`repeat`, the operands of `put`/`place`/`put_along_axis`/`fill_diagonal`, and the "

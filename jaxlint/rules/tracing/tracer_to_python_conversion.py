@@ -30,7 +30,9 @@ class TracerConversion(Rule):
     )
     what_it_does = (
         "Inside traced code, flags conversions of a traced value to a Python value: "
-        "`int(x)`, `float(x)`, `complex(x)`, `x.item()`, `x.tolist()`, `range(x)`, indexing a "
+        "`int(x)`, `float(x)`, `complex(x)`, `x.item()`, `x.tolist()`, `range(x)`, the `math` "
+        "module's functions (`math.sqrt(x)`, `math.exp(x)`: `__float__`; `math.factorial(n)`: "
+        "`__index__`), indexing a "
         "Python list or tuple with a tracer, and shapes built from tracers "
         "(`jnp.zeros((n,))`, `jnp.ones(n)`, `jnp.arange(n)`, `x.reshape(n, -1)`, "
         "`jax.random.normal(key, (n,))`...), and every other argument that fixes a result's "
