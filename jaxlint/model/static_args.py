@@ -92,7 +92,7 @@ STATIC_ARGS: dict[str, tuple[tuple[Optional[int], str, str], ...]] = {
     'jax.numpy.polyval': ((None, 'unroll', 'UNHASHABLE'),),
     'jax.numpy.put_along_axis': ((3, 'axis', 'UNHASHABLE'), (4, 'inplace', 'UNHASHABLE'),),
     'jax.numpy.quantile': ((2, 'axis', 'UNHASHABLE'), (4, 'overwrite_input', 'UNHASHABLE'), (6, 'keepdims', 'UNHASHABLE'),),
-    'jax.numpy.repeat': ((1, 'repeats', 'CONCRETIZATION'), (2, 'axis', 'CONCRETIZATION'),),
+    'jax.numpy.repeat': ((2, 'axis', 'CONCRETIZATION'),),
     'jax.numpy.roll': ((2, 'axis', 'CONCRETIZATION'),),
     'jax.numpy.rollaxis': ((1, 'axis', 'UNHASHABLE'), (2, 'start', 'UNHASHABLE'),),
     'jax.numpy.rot90': ((1, 'k', 'UNHASHABLE'), (2, 'axes', 'UNHASHABLE'),),
