@@ -620,3 +620,42 @@ def test_conversions_keep_shapes_and_comprehensions_are_lists(tmp_path, monkeypa
         ("JAX130", "lists.py", 16, 20, _list("max")),
         ("JAX130", "lists.py", 21, 19, _list("argmax")),
     ]
+
+
+SEG = """\
+import jax
+import jax.numpy as jnp
+
+
+def dice_loss(predictions, targets, *, apply_softmax: bool = True, smooth: float = 1.0):
+    if apply_softmax:
+        predictions = jax.nn.softmax(predictions)
+    return jnp.sum(predictions * targets) + smooth
+
+
+def binary(predictions, targets, apply_sigmoid: bool = True):
+    return dice_loss(predictions, targets, apply_softmax=apply_sigmoid)
+"""
+
+SEG_TEST = """\
+import jax
+
+import seg
+
+
+def test_jit(p, t):
+    return jax.jit(seg.dice_loss)(p, t)
+
+
+def test_vmap():
+    def single_loss(pred, target):
+        return seg.dice_loss(pred[None, ...], target[None, ...])
+
+    return jax.jit(jax.vmap(single_loss))
+"""
+
+
+def test_annotated_defaults_stay_python_values(tmp_path, monkeypatch):
+    """optax's dice_loss: `apply_softmax: bool = True` under `jax.jit(dice_loss)(p, t)`
+    keeps its default; a plain call elsewhere passing it does not go through the jit."""
+    assert _lint(tmp_path, monkeypatch, {"seg.py": SEG, "seg_test.py": SEG_TEST}, "JAX201") == []

@@ -1853,10 +1853,12 @@ def mark_site(
                 unit.filtered_params.add(p.name)  # traced if a call passes an array
             continue
         if p.annotation in apis.STATIC_ANNOTATIONS and not (
-                p.annotation in apis.NUMBER_ANNOTATIONS and (static or t.static_argnums_kw is not None)):
+                p.annotation in apis.NUMBER_ANNOTATIONS
+                and (static or (t.static_argnums_kw is not None and p.default is None))):
             # `n: int` is a Python value, unless a jit (any transform that traces every
             # argument it is not told is static) leaves it out of its static arguments:
-            # `@jax.jit` alone names none, and the caller's int arrives as a tracer
+            # `@jax.jit` alone names none, and the caller's int arrives as a tracer (one
+            # with a default, `train: bool = False`, is left to its callers, as before)
             continue
         if p.default is not None and t.wrapper:
             # jit(f)(x) leaves f's defaults as Python values unless passed (any default:
