@@ -478,8 +478,29 @@ def smooth(x, n, mode):
 """
 
 
+# penzai's bind_variables: a traced object looked up in a dict (hashing, not `==`), and among
+# objects that are not numbers
+BIND_VALID = """\
+import jax
+
+
+@jax.jit
+def bind(variables, slots):
+    substitution = {}
+    for var in variables:
+        slot = var.get_slot()
+        if slot in substitution:
+            raise ValueError(slot)
+        if slot in (None, "x"):
+            continue
+        substitution[slot] = var
+    return [substitution.get(s) for s in slots]
+"""
+
+
 def test_chained_comparisons_and_membership(tmp_path, monkeypatch):
-    found = _lint(tmp_path, monkeypatch, {"syn.py": SYNTAX_INVALID, "ok.py": SYNTAX_VALID}, "JAX201")
+    found = _lint(tmp_path, monkeypatch, {"syn.py": SYNTAX_INVALID, "ok.py": SYNTAX_VALID,
+                                          "bind.py": BIND_VALID}, "JAX201")
     isin = "Use `jnp.isin(x, jnp.asarray(values))` or `jnp.any(array == x)`"
     assert found == [
         ("JAX201", "syn.py", 8, 12,

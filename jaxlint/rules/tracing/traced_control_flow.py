@@ -1860,7 +1860,9 @@ class TracedControlFlow(Rule):
                 v = self._array_tracer(right)
                 what = f"`in` asks the traced array `{ctx.code(right).strip()}` for a Python bool"
                 if v is None and self._python_sequence(right):
-                    v = self._scalar_tracer(left)
+                    # an argument of unknown kind only against a display of numbers
+                    # (`i in (0, 9)`): a pytree may well be looked for among objects
+                    v = self._array_tracer(left) or (self._scalar_tracer(left) if self._numbers(right) else None)
                     what = (f"`in` compares `{ctx.code(left).strip()}` with each element of a Python "
                             f"sequence and converts each result to a Python bool, but "
                             f"`{ctx.code(left).strip()}` is traced")
@@ -1887,10 +1889,25 @@ class TracedControlFlow(Rule):
         return None
 
     def _python_sequence(self, e: cst.BaseExpression) -> bool:
-        """A tuple or list display, or a value the model knows is a Python list/tuple."""
+        """A tuple or list display, or a name the model knows holds one (not a dict or a
+        set: `in` hashes the tracer there instead)."""
         if isinstance(e, (cst.Tuple, cst.List)):
             return True
-        return self.ctx.value(e).kind in (V.LIST, V.TUPLE)
+        v = self.ctx.value(e)
+        return v.kind in (V.LIST, V.TUPLE) and v.elements is not None and v.pytype != "dict"
+
+    @staticmethod
+    def _numbers(e: cst.BaseExpression) -> bool:
+        """A tuple or list display of number literals (`(0, 9)`, `[-1, 1.5]`)."""
+        if not isinstance(e, (cst.Tuple, cst.List)) or not e.elements:
+            return False
+        for el in e.elements:
+            x = el.value
+            if isinstance(x, cst.UnaryOperation) and isinstance(x.operator, cst.Minus):
+                x = x.expression
+            if not isinstance(x, (cst.Integer, cst.Float)):
+                return False
+        return True
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         if not isinstance(node.operator, cst.Not) or id(node) in self._covered:
