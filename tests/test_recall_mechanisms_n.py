@@ -485,16 +485,14 @@ import jax
 
 
 @jax.jit
-def bind(variables, slots):
+def bind(slot, value):
     substitution = {}
-    for var in variables:
-        slot = var.get_slot()
-        if slot in substitution:
-            raise ValueError(slot)
-        if slot in (None, "x"):
-            continue
-        substitution[slot] = var
-    return [substitution.get(s) for s in slots]
+    if slot in substitution:
+        raise ValueError(slot)
+    if slot in (None, "x"):
+        return value
+    substitution[slot] = value
+    return substitution
 """
 
 
