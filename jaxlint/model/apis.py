@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
+from jaxlint.model.static_args import ERRORS as STATIC_ARG_ERRORS
+from jaxlint.model.static_args import STATIC_ARGS
+
 
 @dataclass(frozen=True)
 class Transform:
@@ -358,6 +361,26 @@ CONCRETIZING_BUILTINS = {
     "chr": "TracerIntegerConversionError",
 }
 
+# The `math` module's functions convert their arguments to Python floats (`__float__`) or
+# ints (`__index__`): on a tracer they raise (jax 0.10.2: each called under jit).  Value: the
+# JAX function to use instead.
+_MATH_FLOAT = {n: "jnp." + n for n in (
+    "cbrt ceil copysign cos cosh degrees exp exp2 expm1 floor fmod frexp hypot isclose isfinite "
+    "isinf isnan ldexp log log10 log1p log2 modf nextafter radians remainder sin sinh sqrt tan tanh"
+).split()}
+_MATH_FLOAT.update({
+    "acos": "jnp.arccos", "acosh": "jnp.arccosh", "asin": "jnp.arcsin", "asinh": "jnp.arcsinh",
+    "atan": "jnp.arctan", "atan2": "jnp.arctan2", "atanh": "jnp.arctanh", "pow": "jnp.power",
+    "fabs": "jnp.abs", "erf": "jax.scipy.special.erf", "erfc": "jax.scipy.special.erfc",
+    "gamma": "jax.scipy.special.gamma", "lgamma": "jax.scipy.special.gammaln", "ulp": "jnp.spacing",
+})
+MATH_CONCRETIZING: dict[str, tuple[str, str]] = {
+    **{"math." + n: ("ConcretizationTypeError", twin) for n, twin in _MATH_FLOAT.items()},
+    **{"math." + n: ("TracerIntegerConversionError", twin) for n, twin in (
+        ("comb", "jax.scipy.special.comb"), ("factorial", "jax.scipy.special.factorial"),
+        ("gcd", "jnp.gcd"), ("lcm", "jnp.lcm"), ("perm", ""), ("isqrt", ""))},
+}
+
 # jax.numpy / random functions that take a shape (position, keyword).
 SHAPE_ARGS: dict[str, tuple[Optional[int], str]] = {
     "jax.numpy.zeros": (0, "shape"),
@@ -516,6 +539,17 @@ def size_args(q: str) -> tuple[tuple[Optional[int], str], ...]:
     first = SHAPE_ARGS.get(q)
     more = MORE_SIZE_ARGS.get(q, ())
     return ((first,) if first is not None else ()) + more
+
+
+def static_args(q: str) -> tuple[tuple[Optional[int], str, str], ...]:
+    """Every (position, keyword, error key) of an argument JAX needs as a Python value
+    (not a size): `jnp.linalg.matrix_power`'s `n`, `lax.integer_pow`'s `y` (model/static_args.py)."""
+    return STATIC_ARGS.get(q, ())
+
+
+def static_arg_error(key: str) -> str:
+    """What JAX raises for an error key of `static_args`."""
+    return STATIC_ARG_ERRORS[key]
 
 
 # Array methods taking a shape.
@@ -708,3 +742,66 @@ TRACER_BOOL_CATCHERS = CONCRETIZATION_CATCHERS | _catchers("TracerBoolConversion
 TRACER_INTEGER_CATCHERS = _catchers("TracerIntegerConversionError", "TypeError")
 TRACER_ARRAY_CATCHERS = _catchers("TracerArrayConversionError", "TypeError")
 BOOLEAN_INDEX_CATCHERS = _catchers("NonConcreteBooleanIndexError", "IndexError")
+
+# SciPy's own functions, run on the host: each converts a JAX array with `__array__()`, so a
+# tracer raises TracerArrayConversionError (checked on jax 0.10.2 with scipy 1.17: special,
+# linalg, stats (functions, distributions' methods and frozen distributions), signal,
+# integrate.trapezoid, optimize.minimize, ndimage, interpolate, spatial.distance, fft).  The
+# quadrature routines call Python on the bounds instead (`quad(f, 0, t)` raises
+# TracerBoolConversionError) and are left out.
+HOST_SCIPY_SKIP = frozenset(
+    "scipy.integrate." + n for n in "quad dblquad tplquad nquad fixed_quad quadrature romberg".split()
+)
+
+# jax.scipy's functions (jax 0.10.2), the twin a message names for a SciPy call.
+_JAX_SCIPY = (
+    ("special", "bernoulli bessel_jn beta betainc betaln boxcox boxcox1p comb dawsn digamma entr erf erfc erfcx erfinv exp1 expi expit expn factorial fresnel gamma gammainc gammaincc gammaln gammasgn hyp1f1 hyp2f1 i0 i0e i1 i1e kl_div log_ndtr log_softmax loggamma logit logsumexp multigammaln ndtr ndtri owens_t poch polygamma rel_entr sici softmax spence sph_harm_y wofz xlog1py xlogy zeta"),
+    ("linalg", "block_diag cho_factor cho_solve cholesky circulant companion convolution_matrix det dft eigh eigh_tridiagonal expm expm_frechet fiedler fiedler_companion funm hadamard hankel helmert hessenberg hilbert inv invhilbert invpascal leslie lu lu_factor lu_solve pascal polar qr qr_multiply rsf2csf schur solve solve_sylvester solve_triangular sqrtm svd toeplitz"),
+    ("signal", "convolve convolve2d correlate correlate2d csd detrend fftconvolve istft stft welch"),
+    ("integrate", "trapezoid"),
+    ("ndimage", "map_coordinates"),
+    ("fft", "dct dctn idct idctn"),
+    ("stats", "gaussian_kde mode rankdata sem"),
+    ("interpolate", "RegularGridInterpolator"),
+    ("optimize", "OptimizeResults minimize"),
+    ("cluster.vq", "vq"),
+    ("spatial.transform", "Rotation Slerp"),
+    ("stats.bernoulli", "cdf logpmf pmf ppf"),
+    ("stats.beta", "cdf logcdf logpdf logsf pdf sf"),
+    ("stats.betabinom", "logpmf pmf"),
+    ("stats.binom", "logpmf pmf"),
+    ("stats.cauchy", "cdf isf logcdf logpdf logsf pdf ppf sf"),
+    ("stats.chi2", "cdf logcdf logpdf logsf pdf sf"),
+    ("stats.dirichlet", "logpdf pdf"),
+    ("stats.expon", "cdf logcdf logpdf logsf pdf ppf sf"),
+    ("stats.gamma", "cdf logcdf logpdf logsf pdf sf"),
+    ("stats.gennorm", "cdf logpdf pdf"),
+    ("stats.geom", "logpmf pmf"),
+    ("stats.gumbel_l", "cdf logcdf logpdf logsf pdf ppf sf"),
+    ("stats.gumbel_r", "cdf logcdf logpdf logsf pdf ppf sf"),
+    ("stats.laplace", "cdf logpdf pdf"),
+    ("stats.logistic", "cdf isf logpdf pdf ppf sf"),
+    ("stats.multinomial", "logpmf pmf"),
+    ("stats.multivariate_normal", "logpdf pdf"),
+    ("stats.nbinom", "logpmf pmf"),
+    ("stats.norm", "cdf isf logcdf logpdf logsf pdf ppf sf"),
+    ("stats.pareto", "cdf logcdf logpdf logsf pdf ppf sf"),
+    ("stats.poisson", "cdf entropy logpmf pmf"),
+    ("stats.t", "logpdf pdf"),
+    ("stats.truncnorm", "cdf logcdf logpdf logsf pdf sf"),
+    ("stats.uniform", "cdf logpdf pdf ppf"),
+    ("stats.vonmises", "logpdf pdf"),
+    ("stats.wrapcauchy", "logpdf pdf"),
+)
+JAX_SCIPY_NAMES = frozenset(f"{m}.{n}" for m, names in _JAX_SCIPY for n in names.split())
+
+
+def host_scipy(q: Optional[str]) -> bool:
+    """Is ``q`` a function of SciPy itself (not jax.scipy), run on the host?"""
+    return q is not None and q.startswith("scipy.") and q.count(".") >= 2 and q not in HOST_SCIPY_SKIP
+
+
+def jax_scipy_twin(q: str) -> Optional[str]:
+    """`scipy.special.hyp2f1` -> `jax.scipy.special.hyp2f1` where jax.scipy has it."""
+    rest = q[len("scipy."):]
+    return "jax.scipy." + rest if rest in JAX_SCIPY_NAMES else None

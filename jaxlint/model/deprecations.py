@@ -136,6 +136,37 @@ _ROWS: tuple[Deprecation, ...] = (
     Deprecation("jax.lib.xla_extension", "nothing public (`jax.extend`)", "0.6.0", "0.8.0", None, kind="module"),
     Deprecation("jaxlib.xla_extension", "`jax.Array` / `jax.extend`", None, "0.4.36", None,
                 "the module no longer exists (now jaxlib._jax)", kind="module"),
+    # jaxlib.xla_client, the module jax.lib.xla_client re-exported, still imports in jaxlib
+    # 0.10.2 but without these members (each checked absent there): the re-exports' removals
+    # from jax.lib.xla_client, and XLA's older Python client API
+    *(
+        Deprecation(f"jaxlib.xla_client.{n}", new, None, "by 0.10.2", None,
+                    "jaxlib.xla_client no longer has it", changelog=src)
+        for n, new, src in (
+            ("FftType", "`jax.lax.FftType`", "0.4.35: operations. The semi-public API `jax.lib.xla_client.FftType` has been | "
+             "0.6.0: * From `jax.lib.xla_client`: `ArrayImpl`, `FftType`, `PaddingType`,"),
+            ("PaddingType", "nothing (no JAX API takes it)", "0.4.35: The semi-public API `jax.lib.xla_client.PaddingType` has been deprecated. | "
+             "0.6.0: * From `jax.lib.xla_client`: `ArrayImpl`, `FftType`, `PaddingType`,"),
+            *((n, "StableHLO: `jax.jit(f).lower(*args).compiler_ir()`",
+               "0.4.35: `jax.lib.xla_client.Shape`, `jax.lib.xla_client.XlaBuilder`, and | "
+               "0.6.0: `ops`, `register_custom_call_target`, `shape_from_pyval`, `Shape`,")
+              for n in ("XlaBuilder", "dtype_to_etype", "ops", "shape_from_pyval")),
+            ("heap_profile", "`jax.profiler.device_memory_profile()`",
+             "0.6.0: `get_topology_for_devices`, `heap_profile`, `mlir_api_version`, `Client`,"),
+            ("mlir_api_version", "nothing public", "0.6.0: `get_topology_for_devices`, `heap_profile`, `mlir_api_version`, `Client`, | "
+             "0.7.0: `DeviceAssignment`, `get_topology_for_devices`, and `mlir_api_version`"),
+            ("bfloat16", "`jax.numpy.bfloat16`", "0.4.38: * from {mod}`jax.lib.xla_client`: `_xla` and `bfloat16`."),
+            *((n, "StableHLO: `jax.jit(f).lower(*args).compiler_ir()`",
+               "not JAX's: XLA's older Python client API (its builder became `XlaBuilder`, itself "
+               "removed since); absent from jaxlib 0.10.2's xla_client")
+              for n in ("ComputationBuilder", "Computation", "LocalBuffer", "Buffer")),
+            *((n, "`jax.devices()` / `jax.extend.backend.get_backend()`",
+               "not JAX's: XLA's older Python client API; absent from jaxlib 0.10.2's xla_client")
+              for n in ("get_local_backend", "Backend")),
+            ("register_cpu_custom_call_target", "the JAX FFI (`jax.ffi.register_ffi_target`)",
+             "not JAX's: XLA's older Python client API; absent from jaxlib 0.10.2's xla_client"),
+        )
+    ),
     Deprecation("jax.xla_computation", "`jax.jit(f).lower(*args).compiler_ir('hlo')`", "0.4.30", "0.4.34", None),
     Deprecation("jax.clear_backends", "`jax.clear_caches()`", "0.4.26", "0.4.36", None, "not exactly equivalent"),
     Deprecation("jax.experimental.compilation_cache.compilation_cache.initialize_cache",

@@ -63,8 +63,10 @@ def dimension_params(fn: cst.FunctionDef, names: set[str],
         if not isinstance(n, cst.Call):
             continue
         q = qualname(n.func)
-        if q is not None and (q in apis.SHAPE_ARGS or q in apis.MORE_SIZE_ARGS):
+        if q is not None and (q in apis.SHAPE_ARGS or q in apis.MORE_SIZE_ARGS or q in apis.STATIC_ARGS):
             for pos, kw in apis.size_args(q):
+                dims(arg_at(n, pos, kw))
+            for pos, kw, _ in apis.static_args(q):  # `jnp.linalg.matrix_power(x, n)`: a Python int too
                 dims(arg_at(n, pos, kw))
         elif isinstance(n.func, cst.Attribute) and n.func.attr.value in apis.SHAPE_METHODS:
             args = positional_args(n)

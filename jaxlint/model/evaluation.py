@@ -448,10 +448,14 @@ class Evaluator:
                     return Value(kind=V.ARRAY, traced=True, deps=arg_vals[0].deps | deps)
                 if all(v.kind == V.STATIC for v in arg_vals):
                     shape = constructor_facts(self, "jax.numpy" + q[len("numpy"):], e)[0] if q.count(".") == 1 else None
+                    if shape is None and arg_vals and not e.args[0].star:
+                        shape = shape_flow.kept_shape(q, e, arg_vals)  # `np.asarray(c)` of a known shape
                     # a NumPy array of literal data: a concrete value, whose shape is known
                     return V.STATIC_VALUE if shape is None else Value(kind=V.STATIC, shape=shape, int_range=int_range(self, q, e))
                 # `np.array([1, 2])`, `np.zeros((4, 3))`: a host array whose shape the literal gives
                 shape = constructor_facts(self, "jax.numpy" + q[len("numpy"):], e)[0] if q.count(".") == 1 else None
+                if shape is None and arg_vals and not e.args[0].star:
+                    shape = shape_flow.kept_shape(q, e, arg_vals)  # `np.asarray(jnp.arange(10))`
                 return Value(kind=V.NPARRAY, shape=shape)
             if q.startswith("math."):
                 return V.STATIC_VALUE if not any_traced else Value(traced=True, deps=deps)
@@ -466,7 +470,8 @@ class Evaluator:
                 given = arg_vals[0] if arg_vals and not e.args[0].star and e.args[0].keyword is None else None
                 if q.endswith("device_put") and given is not None and given.kind not in (V.ARRAY, V.NPARRAY, V.STATIC):
                     return Value(traced=traced_ctx and any_traced, deps=deps)
-                return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps)
+                shape = shape_flow.kept_shape(q, e, arg_vals) if given is not None else None
+                return Value(kind=V.ARRAY, traced=traced_ctx and any_traced, deps=deps, shape=shape)
             return V.UNKNOWN_VALUE
         if isinstance(func, cst.Name):
             name = func.value

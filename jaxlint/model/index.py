@@ -1955,9 +1955,13 @@ def mark_site(
             elif p.annotation is None and t.wrapper:
                 unit.filtered_params.add(p.name)  # traced if a call passes an array
             continue
-        if p.annotation in apis.STATIC_ANNOTATIONS and not (static and p.annotation in apis.NUMBER_ANNOTATIONS):
-            # `n: int` is a Python value, unless the jit names its static arguments and
-            # leaves this one out: then the caller's int arrives as a tracer
+        if p.annotation in apis.STATIC_ANNOTATIONS and not (
+                p.annotation in apis.NUMBER_ANNOTATIONS
+                and (static or (t.static_argnums_kw is not None and p.default is None))):
+            # `n: int` is a Python value, unless a jit (any transform that traces every
+            # argument it is not told is static) leaves it out of its static arguments:
+            # `@jax.jit` alone names none, and the caller's int arrives as a tracer (one
+            # with a default, `train: bool = False`, is left to its callers, as before)
             continue
         if p.default is not None and t.wrapper:
             # jit(f)(x) leaves f's defaults as Python values unless passed (any default:

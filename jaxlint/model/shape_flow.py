@@ -160,6 +160,13 @@ _ELEMENTWISE_BINARY = frozenset(
 )
 
 
+# conversions to an array that keep the shape of what they are given (`jnp.array(np.arange(10))`)
+# unless told otherwise (`ndmin=`, `copy`/`dtype`/`order`/`device` do not change it)
+_CONVERSIONS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "numpy.array", "numpy.asarray",
+                          "jax.device_put", "numpy.copy", "numpy.ascontiguousarray"})
+_CONVERSION_KEYWORDS = frozenset({"dtype", "copy", "order", "device"})
+
+
 def kept_shape(q: str, call: cst.Call, args: list[V.Value]) -> Optional[Shape]:
     """The shape of a call to a shape-keeping library function from its operands' known
     shapes: ``jnp.exp(c)``, ``jnp.argsort(c)``, ``jax.nn.relu(c)``, ``jnp.maximum(c, 0.)``."""
@@ -170,6 +177,11 @@ def kept_shape(q: str, call: cst.Call, args: list[V.Value]) -> Optional[Shape]:
         return None
     first = args[0].shape
     if q in _ELEMENTWISE:
+        return first
+    if q in _CONVERSIONS:
+        if len(pos) > (2 if q == "jax.device_put" else 1) or any(
+                a.keyword is not None and a.keyword.value not in _CONVERSION_KEYWORDS for a in call.args):
+            return None
         return first
     if first is None:
         return None

@@ -77,7 +77,9 @@ class Walker:
                 # one in a traced slot), so the caller passes a Python value
                 env[p.name] = V.STATIC_VALUE
             elif p.name in unit.traced_params:
-                is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.name in unit.array_params or (
+                # `n: int`, `train: bool` traced: JAX makes the Python number a 0-d array
+                is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.annotation in apis.NUMBER_ANNOTATIONS \
+                    or p.name in unit.array_params or (
                     # a helper every call of which (all of them seen) passes a traced JAX array
                     unit.arg_kinds.get(p.name) == kinds.TRACER and self._callers_known(unit)) or (
                     # `model.apply(v, x)` -> `__call__`: every call from traced code passes one

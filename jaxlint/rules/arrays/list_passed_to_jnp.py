@@ -53,7 +53,8 @@ class ListToJnpFunction(Rule):
     seed = "The Sharp Bits § Non-array inputs: NumPy vs. JAX (seed 000); tutorial § jnp.diag of a list (seed 002)"
     what_it_does = (
         "Flags list and tuple displays (`[1, 2, 3]`, `(a, b)`), list comprehensions and names "
-        "bound to them, passed as an *array operand* of a `jax.numpy` function that rejects "
+        "bound to them (a name bound once to a comprehension or `list(...)`: `grads = "
+        "[jax.grad(loss)(w, x) for x in batches]` then `jnp.mean(grads, axis=0)`), passed as an *array operand* of a `jax.numpy` function that rejects "
         "them: reductions (`sum`, `mean`, `max`...), element-wise functions (`exp`, `sqrt`, "
         "`add`, `maximum`...), `diag`, `sort`, `linalg.norm`, `where`, ...; the indices of `take`, the repeats of "
         "`repeat`, the operands of `put`/`place`/`put_along_axis`/`fill_diagonal`, and the "
@@ -222,6 +223,28 @@ class ListToJnpFunction(Rule):
                 return "list"
             if v.kind == V.TUPLE and v.elements is not None:
                 return "tuple"
+            return self._bound_to_list(e)
+        return None
+
+    def _bound_to_list(self, name: cst.Name) -> Optional[str]:
+        """A name bound once, in its scope, to a list comprehension or `list(...)`:
+        `grads = [jax.grad(loss)(w, x) for x in batches]`, `rows = list(map(f, xs))`."""
+        u = self.ctx.unit
+        while u is not None:
+            if u.param(name.value) is not None:
+                return None  # a parameter: what the callers give
+            binds = u.bindings.get(name.value)
+            if binds:
+                if len(binds) != 1:
+                    return None
+                value = binds[0][1]
+                if isinstance(value, cst.ListComp):
+                    return "list"
+                if (isinstance(value, cst.Call) and self.ctx.builtin_name(value.func) == "list"
+                        and len(value.args) == 1 and not value.args[0].star):
+                    return "list"
+                return None
+            u = u.parent
         return None
 
     def _method(self, node: cst.Call, func: cst.Attribute) -> None:

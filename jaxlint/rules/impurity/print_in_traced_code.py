@@ -103,7 +103,9 @@ class PrintInTraced(Rule):
         "argument or anything JAX computed from one, also inside an f-string or "
         "`str.format`. Prints of static values only (`x.shape`, `x.dtype`, literal strings, "
         "static arguments) are not flagged: they are a deliberate trace-time log, printed "
-        "once per compilation. `print(repr(x))`/`print(str(x))` of a tracer are flagged too.\n\n"
+        "once per compilation. `print(repr(x))`/`print(str(x))` of a tracer are flagged too, and so "
+        "are `print(type(x))`, `type(x).__name__` and `x.__class__` of a tracer: they print the "
+        "tracer's class (`DynamicJaxprTracer`), not the type of the array the call is given.\n\n"
         "Also flagged: `print` of a differentiated value in a function differentiated outside "
         "`jit` (`jax.grad(f)(x)`, `value_and_grad`, `jacrev`, `vjp`..., and the helpers it hands "
         "its tracers to): it runs on every call but prints `GradTracer(primal=..., ...)`, not "
@@ -748,30 +750,43 @@ class PrintInTraced(Rule):
         ),
     ]
 
-    def _mentions_traced(self, e: cst.CSTNode, depth: int = 0) -> bool:
+    def _type_of_tracer(self, e: cst.CSTNode) -> bool:
+        """`type(x)`, `type(x).__name__`, `x.__class__` of a tracer: the tracer's class."""
+        ctx = self.ctx
+        if isinstance(e, cst.Attribute) and e.attr.value in ("__name__", "__qualname__"):
+            e = e.value
+        if isinstance(e, cst.Attribute) and e.attr.value == "__class__":
+            return ctx.is_tracer(e.value)
+        return (isinstance(e, cst.Call) and ctx.builtin_name(e.func) == "type" and len(e.args) == 1
+                and e.args[0].keyword is None and not e.args[0].star and ctx.is_tracer(e.args[0].value))
+
+    def _mentions_traced(self, e: cst.CSTNode, depth: int = 0, types: bool = False) -> bool:
+        """Does ``e`` show a tracer (with ``types``: or the class of one, `type(x)`)?"""
         ctx = self.ctx
         if depth > 6:
             return False
         if ctx.is_tracer(e):
             return True
+        if types and self._type_of_tracer(e):
+            return True
         if (isinstance(e, cst.Call) and ctx.builtin_name(e.func) in ("repr", "str", "ascii", "format")
                 and e.args and e.args[0].keyword is None and not e.args[0].star):
-            return self._mentions_traced(e.args[0].value, depth + 1)  # `print(repr(x))`
+            return self._mentions_traced(e.args[0].value, depth + 1, types)  # `print(repr(x))`
         if isinstance(e, cst.FormattedString):
             return any(
-                isinstance(p, cst.FormattedStringExpression) and self._mentions_traced(p.expression, depth + 1)
+                isinstance(p, cst.FormattedStringExpression) and self._mentions_traced(p.expression, depth + 1, types)
                 for p in e.parts
             )
         if isinstance(e, cst.ConcatenatedString):
-            return self._mentions_traced(e.left, depth + 1) or self._mentions_traced(e.right, depth + 1)
+            return self._mentions_traced(e.left, depth + 1, types) or self._mentions_traced(e.right, depth + 1, types)
         if isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "format":
-            return any(self._mentions_traced(a.value, depth + 1) for a in e.args)
+            return any(self._mentions_traced(a.value, depth + 1, types) for a in e.args)
         if isinstance(e, cst.BinaryOperation):
-            return self._mentions_traced(e.left, depth + 1) or self._mentions_traced(e.right, depth + 1)
+            return self._mentions_traced(e.left, depth + 1, types) or self._mentions_traced(e.right, depth + 1, types)
         if isinstance(e, (cst.Tuple, cst.List)):
-            return any(self._mentions_traced(el.value, depth + 1) for el in e.elements)
+            return any(self._mentions_traced(el.value, depth + 1, types) for el in e.elements)
         if isinstance(e, cst.Dict):  # `"%(a)s" % {"a": x}`
-            return any(isinstance(el, cst.DictElement) and self._mentions_traced(el.value, depth + 1)
+            return any(isinstance(el, cst.DictElement) and self._mentions_traced(el.value, depth + 1, types)
                        for el in e.elements)
         return False
 
@@ -787,6 +802,16 @@ class PrintInTraced(Rule):
             self._debug_print_format(node)
             return
         if not any(a.keyword is None and self._mentions_traced(a.value) for a in node.args):
+            if (not ctx.concrete_tracers and not _eager_shard_map(ctx.unit)
+                    and any(a.keyword is None and self._mentions_traced(a.value, types=True) for a in node.args)):
+                self.report(
+                    node,
+                    f"`print` in traced `{ctx.unit.name}` runs once, at trace time, and the type it "
+                    "prints is the tracer's class (e.g. `DynamicJaxprTracer`), not the type of the "
+                    "array the call is given; later calls print nothing. Print the type outside the "
+                    "traced function, or `jax.debug.print(\"{}\", x)` for the values",
+                )
+                return
             self._log_of_call_site_jit(node)
             return
         if _eager_shard_map(ctx.unit):

@@ -73,7 +73,11 @@ class NumpyOnTracer(Rule):
         "`np.array`, ufuncs (`np.exp`, `np.log`, `np.sqrt`, `np.abs`, `np.maximum`, `np.isnan`"
         "...), `np.dot`, `np.matmul`, `np.where`, `np.concatenate`, `np.stack`, `np.clip`, "
         "`np.ravel`, `np.zeros_like`, `np.linalg.norm`, dtype constructors like "
-        "`np.float32(x)`, and more.\n\n"
+        "`np.float32(x)`, and more; and SciPy's own functions (not `jax.scipy`), which run on "
+        "the host and convert their arguments the same way: `scipy.special.hyp2f1`, "
+        "`scipy.linalg.expm`, `scipy.stats.norm.logpdf`, `scipy.signal.convolve`... (the message "
+        "names the `jax.scipy` twin where JAX has one; SciPy's quadrature routines, which raise "
+        "another error, are left out).\n\n"
         "NumPy functions that forward to the array's own method (`np.sum`, `np.mean`, "
         "`np.max`, `np.min`, `np.prod`, `np.std`, `np.var`, `np.argmax`, `np.cumsum`, "
         "`np.all`, `np.any`, `np.reshape`, `np.transpose`, `np.round`, `np.squeeze`, "
@@ -927,6 +931,9 @@ class NumpyOnTracer(Rule):
         if not ctx.in_tracing:  # also under jax.grad alone: JVP tracers refuse __array__ too
             return
         q = ctx.qualname(node.func)
+        if apis.host_scipy(q):
+            self._scipy(node, q)  # type: ignore[arg-type]
+            return
         if q is None or not q.startswith("numpy."):
             return
         name = q[len("numpy."):]
@@ -966,6 +973,27 @@ class NumpyOnTracer(Rule):
             f"converts it with `__array__()`, which raises TracerArrayConversionError. "
             f"Use `{shown}` (jax.numpy) instead",
             the_fix,
+        )
+
+    def _scipy(self, node: cst.Call, q: str) -> None:
+        """`scipy.special.hyp2f1(a, b, c, x)`, `scipy.linalg.expm(m)`, `norm.logpdf(x)`: SciPy
+        runs on the host and converts its arguments with `__array__()` like NumPy."""
+        traced = None
+        for a in node.args:
+            traced = self._traced_arg(a.value)
+            if traced is not None:
+                break
+        if traced is None:
+            return
+        twin = apis.jax_scipy_twin(q)
+        instead = (f"Use `{twin}` instead" if twin is not None else
+                   "Compute it with jax.numpy / jax.scipy, or call SciPy through `jax.pure_callback`")
+        shown = self.ctx.code(node.func).strip()
+        self.report(
+            node,
+            f"`{shown}`{'' if shown == q else f' (`{q}`)'} on a traced value ({self.ctx.describe_origin(traced)}): "
+            f"SciPy runs on the host and converts it with `__array__()`, which raises "
+            f"TracerArrayConversionError. {instead}",
         )
 
     def visit_Subscript(self, node: cst.Subscript) -> None:

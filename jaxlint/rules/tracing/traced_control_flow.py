@@ -43,7 +43,9 @@ class TracedControlFlow(Rule):
         "w, x): jax.jit(jax.grad(loss_fn))`, in the file or across modules), flags Python constructs that turn an "
         "array into a Python `bool`: `if`, `elif`, `while`, `x if c else y`, `and`, `or`, "
         "`not`, `assert`, comprehension `if` clauses and `bool(...)`, and the builtin "
-        "`max(a, b)`/`min(a, b)` (they compare their arguments), when the value is a "
+        "`max(a, b)`/`min(a, b)` (they compare their arguments), a chained comparison "
+        "(`500 < w <= 600` is `(500 < w) and (w <= 600)`) and `in` (`i in (0, 9)` converts each "
+        "`i == 0`; `q in labels` asks a traced array for a bool), when the value is a "
         "tracer: a non-static argument, or anything JAX computed from one.\n\n"
         "Shape checks (`x.shape[0] > 2`, `x.ndim`, `len(x)`), `x is None` (and `x == None`: an array compared with None is Python's False), `isinstance`, "
         "static arguments (`static_argnums`/`static_argnames`), parameters annotated `str` or "
@@ -1702,6 +1704,7 @@ class TracedControlFlow(Rule):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._covered: set[int] = set()
+        self._reported: set[int] = set()  # tests' parts reported as a whole (`if 0 < x < 1:`)
 
     def _cover(self, node: cst.CSTNode) -> None:
         """Mark the boolean operators at the top of a reported test as reported."""
@@ -1778,6 +1781,7 @@ class TracedControlFlow(Rule):
         if found is None:
             return
         node, v = found
+        self._reported.add(id(node))
         self.report(
             node,
             f"Python `{owner}` on a traced value: {ctx.describe_origin(v)}; this raises "
@@ -1823,6 +1827,87 @@ class TracedControlFlow(Rule):
                 f"{ctx.describe_origin(v)}; this raises TracerBoolConversionError. Use {alt}"
                 f"{ctx.static_hint(v)}",
             )
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        """`500 < w <= 600` is `(500 < w) and (w <= 600)`: Python converts the first
+        comparison to a bool; `x in (1, 2)` compares `x` with each element and converts the
+        result; `1 in w` asks the traced array for a bool."""
+        if id(node) in self._reported:
+            return
+        ctx = self.ctx
+        left = node.left
+        parts = node.comparisons
+        for i, c in enumerate(parts):
+            right = c.comparator
+            if i < len(parts) - 1:
+                # `<` between a number and a container raises anyway: a traced operand of
+                # unknown kind ordered against something is an array
+                find = self._scalar_tracer if isinstance(
+                    c.operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+                ) else self._array_tracer
+                v = find(left) or find(right)
+                if v is not None:
+                    first = f"{ctx.code(left).strip()}{ctx.code(c.operator)}{ctx.code(right).strip()}"
+                    self.report(
+                        node,
+                        f"A chained comparison converts `{first.strip()}` to a Python bool before it "
+                        f"compares again (it is `({first.strip()}) and (...)`), but it is traced: "
+                        f"{ctx.describe_origin(v)}; this raises TracerBoolConversionError. Compare "
+                        f"each pair and combine them with `&`: `({first.strip()}) & (...)`{ctx.static_hint(v)}",
+                    )
+                    return
+            if isinstance(c.operator, (cst.In, cst.NotIn)):
+                v = self._array_tracer(right)
+                what = f"`in` asks the traced array `{ctx.code(right).strip()}` for a Python bool"
+                if v is None and self._python_sequence(right):
+                    # an argument of unknown kind only against a display of numbers
+                    # (`i in (0, 9)`): a pytree may well be looked for among objects
+                    v = self._array_tracer(left) or (self._scalar_tracer(left) if self._numbers(right) else None)
+                    what = (f"`in` compares `{ctx.code(left).strip()}` with each element of a Python "
+                            f"sequence and converts each result to a Python bool, but "
+                            f"`{ctx.code(left).strip()}` is traced")
+                if v is not None:
+                    self.report(
+                        node,
+                        f"{what}: {ctx.describe_origin(v)}; this raises "
+                        f"TracerBoolConversionError. Use `jnp.isin(x, jnp.asarray(values))` or "
+                        f"`jnp.any(array == x)`{ctx.static_hint(v)}",
+                    )
+                    return
+            left = right
+
+    def _scalar_tracer(self, e: cst.BaseExpression):
+        """A traced array, or a traced argument of unknown kind that the function compares
+        with numbers (what else would it look for in a tuple of numbers?)."""
+        v = self._array_tracer(e)
+        if v is not None:
+            return v
+        if self.ctx.is_traced(e) and isinstance(e, cst.Name):
+            v = self.ctx.value(e)
+            if v.kind == V.UNKNOWN and v.cls is None:
+                return v
+        return None
+
+    def _python_sequence(self, e: cst.BaseExpression) -> bool:
+        """A tuple or list display, or a name the model knows holds one (not a dict or a
+        set: `in` hashes the tracer there instead)."""
+        if isinstance(e, (cst.Tuple, cst.List)):
+            return True
+        v = self.ctx.value(e)
+        return v.kind in (V.LIST, V.TUPLE) and v.elements is not None and v.pytype != "dict"
+
+    @staticmethod
+    def _numbers(e: cst.BaseExpression) -> bool:
+        """A tuple or list display of number literals (`(0, 9)`, `[-1, 1.5]`)."""
+        if not isinstance(e, (cst.Tuple, cst.List)) or not e.elements:
+            return False
+        for el in e.elements:
+            x = el.value
+            if isinstance(x, cst.UnaryOperation) and isinstance(x.operator, cst.Minus):
+                x = x.expression
+            if not isinstance(x, (cst.Integer, cst.Float)):
+                return False
+        return True
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         if not isinstance(node.operator, cst.Not) or id(node) in self._covered:

@@ -13,6 +13,10 @@ from jaxlint.model import values as V
 from jaxlint.model.walk import arg_at, keyword_arg, literal_ints, literal_strs
 
 
+def _short(q: str) -> str:
+    return q.replace("jax.numpy.", "jnp.").replace("jax.lax.", "lax.")
+
+
 class TracerConversion(Rule):
     code = "JAX202"
     caught_by = apis.CONCRETIZATION_CATCHERS | apis.TRACER_INTEGER_CATCHERS
@@ -26,7 +30,9 @@ class TracerConversion(Rule):
     )
     what_it_does = (
         "Inside traced code, flags conversions of a traced value to a Python value: "
-        "`int(x)`, `float(x)`, `complex(x)`, `x.item()`, `x.tolist()`, `range(x)`, indexing a "
+        "`int(x)`, `float(x)`, `complex(x)`, `x.item()`, `x.tolist()`, `range(x)`, the `math` "
+        "module's functions (`math.sqrt(x)`, `math.exp(x)`: `__float__`; `math.factorial(n)`: "
+        "`__index__`), indexing a "
         "Python list or tuple with a tracer, and shapes built from tracers "
         "(`jnp.zeros((n,))`, `jnp.ones(n)`, `jnp.arange(n)`, `x.reshape(n, -1)`, "
         "`jax.random.normal(key, (n,))`...), and every other argument that fixes a result's "
@@ -36,10 +42,17 @@ class TracerConversion(Rule):
         "`jnp.split`/`array_split`/`hsplit`, `size=` of `jnp.nonzero`/`unique`/`where`, "
         "`jnp.bincount(length=)`, `jnp.pad`'s widths, FFT lengths, window lengths "
         "(`jnp.hanning(M)`), `top_k`'s `k`, `jax.image.resize`'s shape and every `jax.random` "
-        "sampler's shape (the table is `MORE_SIZE_ARGS` in jaxlint/model/apis.py). Sizes computed from `.shape`, `len()` or static "
-        "arguments are fine (a parameter annotated `int`/`float`/`bool` counts as static unless the "
-        "jit names its static arguments and leaves it out: `@partial(jax.jit, static_argnums=1)` "
-        "over `def f(x, order: int, count: int)` traces `count`) and are not flagged, and so is a value after a guard that leaves "
+        "sampler's shape (the table is `MORE_SIZE_ARGS` in jaxlint/model/apis.py); and every other "
+        "argument JAX needs as a Python value: the static parameters of JAX's own jitted functions "
+        "(`jnp.linalg.matrix_power`'s `n`, `jnp.rot90`'s `k`, `jnp.triu`/`tril`'s `k`, `jnp.diff`'s "
+        "`n`, `jnp.linalg.norm`'s `ord`/`axis`, `jnp.sort`'s `axis`...) and the arguments other "
+        "functions turn into Python ints (`lax.integer_pow`'s `y`, `lax.reduce_precision`'s bits, "
+        "`jnp.roll`/`jnp.concatenate`/`jnp.take`'s `axis`, `jnp.repeat`'s `repeats`...), with the "
+        "error JAX raises for each (the table is jaxlint/model/static_args.py, derived from the "
+        "installed JAX by bench/static_args.py). Sizes computed from `.shape`, `len()` or static "
+        "arguments are fine and are not flagged (an `int`/`float`/`bool` annotation does not make a "
+        "parameter static: `@jax.jit` over `def f(x, count: int)` traces `count`, and so does "
+        "`@partial(jax.jit, static_argnums=1)` over `def f(x, order: int, count: int)`), and so is a value after a guard that leaves "
         "on a tracer (`if isinstance(v, jax.core.Tracer): raise TypeError(...)`, also "
         "`isinstance(v, jax.Array)`). A parameter of a flax/equinox/haiku module's method is "
         "taken as an array (`model.apply` runs it under `jit`), except one the method puts "
@@ -576,7 +589,7 @@ class TracerConversion(Rule):
             w = jax.jit(jax.ops.segment_sum, static_argnums=2)(jnp.ones(3), jnp.array([0, 0, 1]), 2)
             """
         ),
-        # `count: int` named static, or no static declaration at all (the annotation says it)
+        # `count: int` named static; a concrete loop index under jit
         Valid(
             """
             from functools import partial
@@ -591,8 +604,8 @@ class TracerConversion(Rule):
 
 
             @jax.jit
-            def scaled(x, count: int):
-                return jnp.zeros(count) + x
+            def powers(x):
+                return [jnp.linalg.matrix_power(x, k) for k in range(3)]
             """
         ),
     ]
@@ -1074,11 +1087,18 @@ class TracerConversion(Rule):
 
 
             padded = jax.jit(pad_to, static_argnames="mode")(jnp.ones(3), "edge", 3)
+
+
+            @jax.jit
+            def scaled(x, count: int):
+                # no static arguments named: the annotation does not make `count` static
+                return jnp.zeros(count) + x
             """,
-            expected=[(9, 39), (13, 22)],
+            expected=[(9, 39), (13, 22), (22, 22)],
             messages=[
                 "`range()` needs a concrete value, but its argument is traced: it depends on the traced argument `count` of `moments` (wrapped by jax.jit); this raises TracerIntegerConversionError. Instead, use `jax.lax.fori_loop`/`lax.scan` for loops of traced length; or, if `count` is a Python value, mark it static (static_argnums=2)",
                 "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `width` of `pad_to` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `width` is a Python value, mark it static (static_argnums=2)",
+                "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `count` of `scaled` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `count` is a Python value, mark it static (static_argnums=1)",
             ],
         ),
     ]
@@ -1088,6 +1108,8 @@ class TracerConversion(Rule):
         func = node.func
         if ctx.concrete_tracers:
             self._differentiated(node)
+            return
+        if self._math(node):
             return
         if isinstance(func, cst.Name):
             what = apis.CONCRETIZING_BUILTINS.get(func.value)
@@ -1131,6 +1153,56 @@ class TracerConversion(Rule):
             if shape is not None and self._check_shape(shape, node, f"`{q.replace('jax.numpy.', 'jnp.').replace('jax.lax.', 'lax.')}`",
                                                        apis.SIZE_ARG_ERRORS.get(q)):
                 return
+        for pos, kw, error in apis.static_args(q):
+            arg = arg_at(node, pos, kw)
+            if arg is not None and self._check_static(arg, q, kw, error):
+                return
+
+    def _math(self, node: cst.Call) -> bool:
+        """`math.sqrt(x)`, `from math import exp; exp(x)` on a tracer: `math` converts its
+        arguments to Python numbers."""
+        ctx = self.ctx
+        q = ctx.qualname(node.func)
+        entry = apis.MATH_CONCRETIZING.get(q) if q is not None else None
+        if entry is None:
+            return False
+        error, twin = entry
+        for a in node.args:
+            if a.keyword is None and ctx.is_traced(a.value):
+                v = ctx.value(a.value)
+                instead = f"Use `{twin}`" if twin else "Keep it as an array"
+                self.report(
+                    node,
+                    f"`{q}()` needs a Python number, but its argument is traced: "
+                    f"{ctx.describe_origin(v)}; `math` converts it with "
+                    f"{'`__index__()`' if error.startswith('TracerInteger') else '`__float__()`'}, "
+                    f"which raises {error}. {instead}{ctx.static_hint(v)}",
+                )
+                return True
+        return False
+
+    def _check_static(self, arg: cst.BaseExpression, q: str, kw: str, error: str) -> bool:
+        """`jnp.linalg.matrix_power(F, n)`, `lax.integer_pow(x, y)`, `jnp.roll(x, 1, axis=a)`
+        with a traced `n`/`y`/`a`: JAX needs a Python value there (the table is
+        `model/static_args.py`, derived from the installed JAX)."""
+        ctx = self.ctx
+        parts = [el.value for el in arg.elements] if isinstance(arg, (cst.Tuple, cst.List)) else [arg]
+        for p in parts:
+            if not ctx.is_traced(p):
+                continue
+            v = ctx.value(p)
+            unit = ctx.unit
+            if unit is not None and v.deps and all(
+                    (pi := unit.param(d)) is not None and pi.has_literal_default for d in v.deps):
+                return False  # `def f(x, axis=-1)` jitted whole: callers leave the default
+            self.report(
+                p,
+                f"`{kw}` of `{_short(q)}` must be a Python value (JAX compiles it into the "
+                f"computation), but it is traced: {ctx.describe_origin(v)}; this raises "
+                f"{apis.static_arg_error(error)}. Compute it from Python values (constants, shapes){ctx.static_hint(v)}",
+            )
+            return True
+        return False
 
     def _check_axis(self, axis, where: str, name: str) -> None:
         """`x.min(axis)`, `jnp.sum(x, axis=a)` with a traced axis."""
@@ -1178,7 +1250,8 @@ class TracerConversion(Rule):
             return
         fq = ctx.qualname(inner.args[0].value)
         sizes = apis.size_args(fq) if fq is not None else ()
-        if not sizes:
+        statics = apis.static_args(fq) if fq is not None else ()
+        if not sizes and not statics:
             return
         static_pos: set[int] = set()
         static_names: set[str] = set()
@@ -1195,21 +1268,25 @@ class TracerConversion(Rule):
                 if strs is None:
                     return
                 static_names.update(strs)
-        for pos, kw in sizes:
+        entries = [(pos, kw, None) for pos, kw in sizes] + list(statics)
+        for pos, kw, static_error in entries:
             arg = arg_at(node, pos, kw)
             if arg is None or pos in static_pos or kw in static_names:
                 continue
             if isinstance(arg, cst.Name) and arg.value == "None":
                 continue
-            short = fq.replace("jax.numpy.", "jnp.").replace("jax.lax.", "lax.")  # type: ignore[union-attr]
-            error = apis.SIZE_ARG_ERRORS.get(fq, "TypeError: Shapes must be 1D sequences of concrete values")  # type: ignore[arg-type]
+            short = _short(fq)  # type: ignore[arg-type]
+            if static_error is not None:
+                error = apis.static_arg_error(static_error)
+            else:
+                error = apis.SIZE_ARG_ERRORS.get(fq, "TypeError: Shapes must be 1D sequences of concrete values")  # type: ignore[arg-type]
             by_name = pos is None or keyword_arg(node, kw) is not None
             where = f"static_argnames='{kw}'" if by_name else f"static_argnums={pos}"
             self.report(
                 arg,
                 f"`{ctx.code(inner).strip()}` traces every argument it is not told is static, so "
-                f"`{kw}` of `{short}` (here `{ctx.code(arg).strip()}`) becomes a tracer; a size must be "
-                f"concrete ({error}). Mark it static (`{ctx.code(inner.func).strip()}({ctx.code(inner.args[0].value).strip()}, "
+                f"`{kw}` of `{short}` (here `{ctx.code(arg).strip()}`) becomes a tracer; "
+                f"{'a size must be concrete' if static_error is None else 'it must be a Python value'} ({error}). Mark it static (`{ctx.code(inner.func).strip()}({ctx.code(inner.args[0].value).strip()}, "
                 f"{where})`), or bind it first: `functools.partial({ctx.code(inner.args[0].value).strip()}, {kw}=...)`",
             )
             return
