@@ -279,6 +279,27 @@ def test_errors_exit_2(tmp_path):
     assert (done.returncode, done.stderr) == (2, NO_COMMAND)
 
 
+def test_a_failed_run_is_not_all_checks_passed(tmp_path):
+    """A --run command that fails before anything is observed (a missing script, a
+    non-zero exit) or that starts no Python process gets no success summary."""
+    done = observe(tmp_path, "--run", "python nonexist.py", ".")
+    assert (done.returncode, done.stdout) == (
+        2, "No findings, but the --run command failed before anything was observed "
+           "(see the error).\n"), done.stderr
+    assert done.stderr.startswith("error: --run `python nonexist.py`: exit status 2 in ")
+    done = observe(tmp_path, "--run", "python -c 'import sys; sys.exit(3)'",
+                   "--run", "python -c pass", "--output-format", "concise")
+    assert (done.returncode, done.stdout) == (
+        2, "No findings, but 1 of 2 --run commands failed before anything was observed "
+           "(see the error).\n"), done.stderr
+    done = observe(tmp_path, "--run", "true")
+    assert (done.returncode, done.stdout) == (
+        0, "No findings, but nothing was observed: the --run command started no Python "
+           "process.\n"), done.stderr
+    done = observe(tmp_path, "--run", "python -c pass", "--output-format", "json")
+    assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
+
+
 NO_COMMAND = ("error: observe needs a command to run: give --run CMD, or set `run = \"CMD\"` in "
               "[tool.jaxlint.runtime] of the project's pyproject.toml\n")
 
