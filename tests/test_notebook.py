@@ -181,6 +181,34 @@ def test_fix_keeps_an_indent_of_two_and_a_source_given_as_one_string(tmp_path: P
     assert (tmp_path / "two.ipynb").read_bytes() == before.replace(b"jax.tree_map", b"jax.tree.map")
 
 
+def test_fix_keeps_a_notebook_written_with_crlf(tmp_path: Path, monkeypatch) -> None:
+    """Jupyter on Windows writes every newline as CRLF: the fixed notebook keeps it."""
+    monkeypatch.chdir(tmp_path)
+    cells = [_code(["import jax\n", "out = jax.tree_map(abs, [1])\n"], 1)]
+    before = _write(tmp_path / "win.ipynb", cells).replace(b"\n", b"\r\n")
+    (tmp_path / "win.ipynb").write_bytes(before)
+    plain = _invoke("win.ipynb", "--output-format", "concise")
+    assert plain.output.endswith("Found 1 error (1 fixable with --fix).\n")
+    r = _invoke("win.ipynb", "--fix", "--output-format", "concise")
+    assert (r.exit_code, r.output) == (0, "Found 1 error (1 fixed, 0 remaining).\n")
+    assert (tmp_path / "win.ipynb").read_bytes() == before.replace(b"jax.tree_map", b"jax.tree.map")
+
+
+def test_a_layout_that_cannot_be_written_back_is_not_fixable(tmp_path: Path, monkeypatch) -> None:
+    """A notebook whose JSON layout jaxlint cannot reproduce (mixed line endings, an
+    indent of 5 with trailing spaces) would be refused by --fix: no [*], not counted."""
+    monkeypatch.chdir(tmp_path)
+    cells = [_code(["import jax\n", "out = jax.tree_map(abs, [1])\n"], 1)]
+    data = _write(tmp_path / "odd.ipynb", cells).replace(b"\n", b"\r\n", 3)
+    (tmp_path / "odd.ipynb").write_bytes(data)
+    plain = _invoke("odd.ipynb", "--output-format", "concise")
+    assert plain.output == (
+        "odd.ipynb:cell 1:2:7: JAX901 `jax.tree_map` was removed in JAX 0.6.0 (deprecated in "
+        "0.4.26): use `jax.tree.map` instead (identical signature)\nFound 1 error.\n")
+    assert _invoke("odd.ipynb", "--fix").exit_code == 1
+    assert (tmp_path / "odd.ipynb").read_bytes() == data
+
+
 def test_diff_is_per_cell(nb: Path) -> None:
     r = _invoke("nb.ipynb", "--diff")
     assert r.output.startswith(

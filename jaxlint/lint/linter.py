@@ -441,6 +441,12 @@ def lint_notebook(
         return result
     result = lint_source(nb.text, path, settings, parse=parse, prefilter=prefilter, trees=trees)
     result.findings = map_findings(nb, result.findings)
+    if any(f.fix is not None for f in result.findings):
+        from jaxlint.parse.notebook import writable
+
+        if not writable(nb):  # --fix would refuse it: not fixable, no [*]
+            result.findings = [replace(f, fix=None) if f.fix is not None else f
+                               for f in result.findings]
     for rec in (*(result.project or {}).get("calls", ()), *(result.project or {}).get("sites", ())):
         if rec.get("line"):  # where the chain messages of other files say the call is
             rec["cell"], rec["line"], _ = nb.position(rec["line"], 1)
