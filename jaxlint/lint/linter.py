@@ -460,7 +460,9 @@ def lint_notebook(
     except NotebookError as exc:
         result = FileResult(path=path)
         if "JAX001" in settings.select:
-            result.findings.append(replace(_finding(path, 1, 1, str(exc)), message=f"The notebook cannot be read: {exc}"))
+            reason = re.sub(r"^not a notebook( jaxlint reads)?: ", "", str(exc))  # said once
+            result.findings.append(replace(_finding(path, 1, 1, reason),
+                                           message=f"The notebook cannot be read: {reason}"))
         return result
     result = lint_source(nb.text, path, settings, parse=parse, prefilter=prefilter, trees=trees)
     result.findings = map_findings(nb, result.findings)

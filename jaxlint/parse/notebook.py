@@ -112,10 +112,16 @@ class Notebook:
             raise NotebookError(f"not a notebook: not valid JSON ({exc})") from None
         except RecursionError:  # (an output nested thousands deep)
             raise NotebookError("not a notebook jaxlint reads: its JSON is nested too deeply") from None
+        version = raw.get("nbformat") if isinstance(raw, dict) else None
+        if isinstance(version, int) and not isinstance(version, bool) and version != 4:
+            # nbformat 3 keeps its cells under `worksheets`: say so, not "no cells"
+            raise NotebookError(f"nbformat {version} is not supported: jaxlint reads nbformat 4"
+                                + (" (opening and saving it in Jupyter converts it)"
+                                   if version < 4 else ""))
         if not isinstance(raw, dict) or not isinstance(raw.get("cells"), list):
             raise NotebookError("not a notebook: no `cells` list")
-        if raw.get("nbformat") != 4:
-            raise NotebookError(f"not a notebook jaxlint reads: nbformat {raw.get('nbformat')!r} (4 is read)")
+        if version != 4:
+            raise NotebookError(f"not a notebook jaxlint reads: nbformat {version!r} (4 is read)")
         nb = cls(raw=raw, text="", lines=[], data=data)
         parts: list[str] = []
         for number, cell in enumerate(raw["cells"], start=1):
