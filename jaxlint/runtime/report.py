@@ -6,6 +6,7 @@ import json
 import sys
 from typing import Any, Optional, TextIO
 
+from jaxlint.runtime import notebooks
 from jaxlint.runtime.driver import RuntimeReport
 
 
@@ -33,7 +34,7 @@ def run_lines(report: RuntimeReport) -> list[str]:
     """One line per --run command: how it ended and how many processes the recorder saw."""
     out = []
     for r in report.runs:
-        line = (f"--run `{r['command']}`: {r['status']} in {r['wall_s']:.1f} s, "
+        line = (f"{notebooks.run_named(r['command'])}: {r['status']} in {r['wall_s']:.1f} s, "
                 f"{r['processes']} Python process(es) recorded")
         if r["status"] != "ok" and r["status"] and not r["status"].startswith("not run"):
             line += "; what it observed before is used"
