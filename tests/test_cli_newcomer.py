@@ -269,6 +269,32 @@ def test_stdin_filename_without_dash_warns_that_it_is_ignored(tmp_path: Path) ->
 # ----------------------------------------------------------------------------- runtime tables
 
 
+def test_rules_piped_fit_80_columns_unless_columns_says(monkeypatch) -> None:
+    """`jaxlint rules | less`: 80 columns when stdout is not a terminal (COLUMNS wins)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    out = CliRunner().invoke(cli, ["rules"]).stdout
+    lines = out.splitlines()
+    assert lines[0].startswith("jaxlint ") and max(len(ln) for ln in lines) == 80
+    assert any(ln.startswith(" JAX001   syntax-error ") for ln in lines)
+    monkeypatch.setenv("COLUMNS", "150")
+    wide = CliRunner().invoke(cli, ["rules"]).stdout.splitlines()
+    assert max(len(ln) for ln in wide) == 150
+
+
+def test_runtime_report_with_nothing_to_check_prints_no_table(monkeypatch) -> None:
+    from jaxlint.runtime.driver import RuntimeReport
+    from jaxlint.runtime.report import write_table
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    out = io.StringIO()
+    write_table(RuntimeReport(findings=[], runs=[{
+        "command": "python -m a_rather_long_module_name --with --several --options --given",
+        "status": "ok", "wall_s": 1.25, "processes": 1}]), out, False)
+    assert out.getvalue() == (
+        "--run `python -m a_rather_long_module_name --with --several --options --given`: ok in "
+        "1.2 s, 1 Python process(es) recorded\nno findings to check\n")
+
+
 def test_runtime_table_is_readable_at_80_columns(monkeypatch) -> None:
     from jaxlint.findings import Finding, Severity
     from jaxlint.runtime.driver import RuntimeReport
