@@ -55,8 +55,22 @@ def test_non_utf8_file_gives_one_line_and_the_run_goes_on(project: Path) -> None
     result = _invoke("--no-cache", "--output-format", "concise", ".")
     assert result.exit_code == 2
     lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: latin.py: not valid utf-8")
+    assert lines == ["error: latin.py: not valid UTF-8: byte 0xe9 on line 2 (save the file as "
+                     "UTF-8, or name its encoding on line 1 or 2, e.g. `# -*- coding: latin-1 -*-`)"]
     assert result.stdout.startswith("bad.py:")
+
+
+def test_an_undecodable_notebook_is_one_line_and_exit_2_like_a_py_file(project: Path) -> None:
+    """A notebook's JSON is UTF-8: one that is not cannot be checked (stderr, exit 2),
+    said as for a .py file; a declared encoding that the bytes break names it."""
+    (project / "nb.ipynb").write_bytes(b'{"cells": [\n], "metadata": {"t": "caf\xe9"}}\n')
+    (project / "asc.py").write_bytes(b"# -*- coding: ascii -*-\nimport jax\n# caf\xc3\xa9\n")
+    result = _invoke("--no-cache", "--output-format", "concise", "nb.ipynb", "asc.py")
+    assert (result.exit_code, result.stdout) == (
+        2, "No findings, but 2 paths could not be checked (see the errors).\n")
+    assert result.stderr.splitlines() == [
+        "error: asc.py: not valid ascii, the encoding the file declares: byte 0xc3 on line 3",
+        "error: nb.ipynb: not valid UTF-8: byte 0xe9 on line 2 (save the file as UTF-8)"]
 
 
 def test_unreadable_file(project: Path) -> None:

@@ -271,3 +271,31 @@ def test_an_in_place_write_that_fails_midway_leaves_the_old_text(tmp_path, monke
         atomic.write_through(a, b"import jax\njax.config.update('jax_enable_x64', True)\n")
     monkeypatch.undo()
     assert a.read_bytes() == old and (tmp_path / "m_link.py").read_bytes() == old
+
+
+CLIP = ("import jax.numpy as jnp\n\n\ndef f(x):\n    return jnp.clip(x, a_min=0, a_max=1)\n\n\n"
+        "def g(x):\n    return jnp.where(condition=x > 0, x=x, y=0)\n")
+CLIP_FIXED = ("import jax.numpy as jnp\n\n\ndef f(x):\n    return jnp.clip(x, min=0, max=1)\n\n\n"
+              "def g(x):\n    return jnp.where(x > 0, x, 0)\n")
+
+
+def test_one_fix_of_a_call_counts_every_finding_it_removes(project: Path) -> None:
+    """`jnp.clip(a_min=, a_max=)`: one edit rewrites the call, so each keyword's finding
+    carries it ([*]), and the plain run, --diff and --fix count the same findings."""
+    (project / "c.py").write_text(CLIP)
+    plain = _invoke("--output-format", "concise", "c.py")
+    assert plain.stdout.splitlines() == [
+        "c.py:5:24: JAX903 [*] `jnp.clip(a_min=...)` was removed in JAX 0.10.0 (deprecated in 0.4.27): use `min=` instead",
+        "c.py:5:33: JAX903 [*] `jnp.clip(a_max=...)` was removed in JAX 0.10.0 (deprecated in 0.4.27): use `max=` instead",
+        "c.py:9:22: JAX903 [*] `jnp.where(condition=...)` was removed in JAX 0.4.27 (deprecated in 0.4.21): use positional arguments instead",
+        "Found 3 errors (3 fixable with --fix).",
+    ]
+    diff = _invoke("--diff", "c.py")
+    assert "Would fix 3 errors." in diff.stderr and (project / "c.py").read_text() == CLIP
+    fixed = _invoke("--fix", "--output-format", "concise", "c.py")
+    assert (fixed.exit_code, fixed.stdout) == (0, "Found 3 errors (3 fixed, 0 remaining).\n")
+    assert (project / "c.py").read_text() == CLIP_FIXED
+    cst.parse_module(CLIP_FIXED)
+    again = _invoke("--fix", "--output-format", "concise", "c.py")
+    assert (again.exit_code, again.stdout) == (0, "All checks passed!\n")
+    assert (project / "c.py").read_text() == CLIP_FIXED

@@ -39,7 +39,7 @@ def test_clean_beside_a_clean_folder_is_refused_and_removes_nothing(tmp_path: Pa
     r = _jaxlint("clean", cwd=tmp_path)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.splitlines()[-1] == (
-        "Error: 'clean' is both a folder here and a jaxlint command: `jaxlint check clean` "
+        "error: 'clean' is both a folder here and a jaxlint command: `jaxlint check clean` "
         "lints the folder; `jaxlint clean --cache-dir .jaxlint_cache` removes the cache")
     assert (tmp_path / ".jaxlint_cache" / "CACHEDIR.TAG").exists()
     # the command, as the line names it
@@ -55,7 +55,7 @@ def test_bench_beside_a_bench_folder_runs_no_user_code(tmp_path: Path) -> None:
     r = _jaxlint("bench", cwd=tmp_path)
     assert r.returncode == 2
     assert r.stderr.splitlines()[-1] == (
-        "Error: 'bench' is both a folder here and a jaxlint command: `jaxlint check bench` "
+        "error: 'bench' is both a folder here and a jaxlint command: `jaxlint check bench` "
         "lints the folder; `jaxlint bench .` runs the bench command on the current directory")
     assert not marker.exists()
     # with more arguments the command is unambiguous; without a folder it is the command
@@ -208,12 +208,91 @@ def test_summary_words_follow_the_severities(tmp_path: Path, monkeypatch) -> Non
 def test_unknown_option_suggests_only_close_names(tmp_path: Path) -> None:
     r = _jaxlint("--bogus", cwd=tmp_path)
     assert r.returncode == 2
-    assert r.stderr.splitlines()[-1] == "Error: No such option '--bogus'."
+    assert r.stderr.splitlines()[-1] == "error: No such option '--bogus'."
     r = _jaxlint("check", "--statistic", cwd=tmp_path)
-    assert r.stderr.splitlines()[-1] == "Error: No such option '--statistic'. Did you mean '--statistics'?"
+    assert r.stderr.splitlines()[-1] == "error: No such option '--statistic'. Did you mean '--statistics'?"
+
+
+def test_bare_jaxlint_prints_the_help_and_check_alone_lints_the_folder(tmp_path: Path) -> None:
+    """docs/cli.md: `jaxlint` alone shows the help (exit 2), as `ruff` alone does;
+    `jaxlint check` and `jaxlint --OPTION` lint `.`."""
+    (tmp_path / "m.py").write_text(BUGGY)
+    bare = _jaxlint(cwd=tmp_path)
+    assert (bare.returncode, bare.stdout) == (2, "")
+    assert bare.stderr.startswith("Usage: jaxlint [OPTIONS] COMMAND [ARGS]...\n")
+    for args in (["check"], ["--output-format", "concise"]):
+        r = _jaxlint(*args, "--no-cache", cwd=tmp_path)
+        assert r.returncode == 1 and "m.py:6:5: JAX101" in r.stdout, args
+
+
+def test_click_errors_use_jaxlints_error_prefix(tmp_path: Path) -> None:
+    """Usage errors and bad option values say `error:` as jaxlint's own errors do."""
+    r = _jaxlint("check", "--output-format", "foo", "x.py", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.splitlines() == [
+        "Usage: jaxlint check [OPTIONS] [PATHS]...",
+        "Try 'jaxlint check --help' for help.",
+        "",
+        "error: Invalid value for '--output-format' (env var: 'JAXLINT_OUTPUT_FORMAT'): 'foo' is "
+        "not one of 'full', 'concise', 'json', 'sarif', 'github', 'gitlab', 'junit'."]
+    r = _jaxlint("rule", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.splitlines()[-1] == "error: Missing argument 'CODE'."
+
+
+@pytest.mark.parametrize("args, line", [
+    (["check", "m.py", "--baseline", "--output-format", "concise"],
+     "error: --baseline needs a FILE: `--output-format` is an option, not a file name"),
+    (["m.py", "--write-baseline", "--quiet"],
+     "error: --write-baseline needs a FILE: `--quiet` is an option, not a file name"),
+    (["m.py", "-o", "--output-format=json"],
+     "error: --output-file needs a FILE: `--output-format=json` is an option, not a file name"),
+    (["observe", "--baseline", "--run", "python m.py"],
+     "error: --baseline needs a FILE: `--run` is an option, not a file name"),
+    (["clean", "--cache-dir", "--config"],
+     "error: --cache-dir needs a DIR: `--config` is an option, not a file name"),
+])
+def test_a_file_option_followed_by_an_option_needs_a_file(tmp_path: Path, args, line) -> None:
+    (tmp_path / "m.py").write_text(BUGGY)
+    r = _jaxlint(*args, cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr.splitlines()[-1]) == (2, "", line)
+    assert not (tmp_path / "--output-format").exists() and not (tmp_path / "--quiet").exists()
+
+
+def test_stdin_filename_without_dash_warns_that_it_is_ignored(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(BUGGY)
+    r = _jaxlint("m.py", "--stdin-filename", "other.py", "--output-format", "concise", cwd=tmp_path)
+    assert r.returncode == 1 and r.stdout.startswith("m.py:6:5: JAX101")
+    assert r.stderr == ("warning: --stdin-filename names standard input, which is read only with "
+                        "the path `-` (`jaxlint check - --stdin-filename other.py`); the paths "
+                        "given are linted and it is ignored\n")
 
 
 # ----------------------------------------------------------------------------- runtime tables
+
+
+def test_rules_piped_fit_80_columns_unless_columns_says(monkeypatch) -> None:
+    """`jaxlint rules | less`: 80 columns when stdout is not a terminal (COLUMNS wins)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    out = CliRunner().invoke(cli, ["rules"]).stdout
+    lines = out.splitlines()
+    assert lines[0].startswith("jaxlint ") and max(len(ln) for ln in lines) == 80
+    assert any(ln.startswith(" JAX001   syntax-error ") for ln in lines)
+    monkeypatch.setenv("COLUMNS", "150")
+    wide = CliRunner().invoke(cli, ["rules"]).stdout.splitlines()
+    assert max(len(ln) for ln in wide) == 150
+
+
+def test_runtime_report_with_nothing_to_check_prints_no_table(monkeypatch) -> None:
+    from jaxlint.runtime.driver import RuntimeReport
+    from jaxlint.runtime.report import write_table
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    out = io.StringIO()
+    write_table(RuntimeReport(findings=[], runs=[{
+        "command": "python -m a_rather_long_module_name --with --several --options --given",
+        "status": "ok", "wall_s": 1.25, "processes": 1}]), out, False)
+    assert out.getvalue() == (
+        "--run `python -m a_rather_long_module_name --with --several --options --given`: ok in "
+        "1.2 s, 1 Python process(es) recorded\nno findings to check\n")
 
 
 def test_runtime_table_is_readable_at_80_columns(monkeypatch) -> None:
@@ -616,7 +695,7 @@ def test_another_tools_name_for_a_command_is_suggested(tmp_path: Path, args: lis
     showed check's help): one line names the command meant."""
     r = CliRunner().invoke(cli, args, catch_exceptions=False)
     assert r.exit_code == 2
-    assert r.output == (f"Error: '{args[0]}' is neither a file nor a command; "
+    assert r.output == (f"error: '{args[0]}' is neither a file nor a command; "
                         f"did you mean `jaxlint {meant}`?\n")
 
 

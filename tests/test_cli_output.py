@@ -122,6 +122,22 @@ def test_full_fix_help_and_clean_summary(tmp_path: Path, monkeypatch) -> None:
     assert _check("-q", "ok.py").stdout == ""
 
 
+def test_full_carets_count_the_columns_of_wide_characters(tmp_path: Path, monkeypatch) -> None:
+    """East Asian wide characters take two terminal columns, a combining mark none: the
+    carets sit under the code, as Ruff places them."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "w.py").write_text('import jax.numpy as jnp\nx = jnp.zeros(3)\n'
+                                   'd = {"日本": "e\u0301"}; x[0] = 5.0\n')
+    out = _check("--select", "JAX101", "w.py").stdout
+    assert out.splitlines()[:5] == [
+        "w.py:3:19: JAX101 [*] JAX arrays are immutable: `x[0] = ...` raises TypeError. "
+        "Use `x = x.at[0].set(...)`",
+        "  |",
+        '3 | d = {"日本": "e\u0301"}; x[0] = 5.0',
+        "  | " + " " * 19 + "^" * 10,  # 18 characters before: 2 wide (+2), 1 combining (-1)
+        "  |"]
+
+
 def test_json_round_trips(project: Path) -> None:
     result = _check("--output-format", "json", ".")
     assert result.exit_code == 1

@@ -174,8 +174,8 @@ def test_check_gives_the_cli_findings_with_the_project_configuration(project: Pa
     ]
     # one file that cannot be decoded is reported in one line; the others are checked
     assert whole["files_checked"] == 3 and "files" not in whole and whole["errors"] == [
-        "legacy/latin.py: not valid utf-8 (UnicodeDecodeError: 'utf-8' codec can't decode byte 0xe9 "
-        "in position 16: invalid continuation byte)"]
+        "legacy/latin.py: not valid UTF-8: byte 0xe9 on line 2 (save the file as UTF-8, or name "
+        "its encoding on line 1 or 2, e.g. `# -*- coding: latin-1 -*-`)"]
     assert whole["summary"] == "3 findings (1 with a safe fix). 1 path could not be checked."
     cli = subprocess.run([sys.executable, "-m", "jaxlint", "check", "--no-cache", "--output-format",
                           "json"], cwd=project, capture_output=True, text=True)

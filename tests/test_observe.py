@@ -114,7 +114,7 @@ OBSERVE_CONFIRMS = " (observed: confirms {}, which `jaxlint check` reports at th
 
 EXPECTED = [
     ("JAX401", "app/train.py", 23, 5,
-     "the run turned a tracer (float32[3]) into text with `print` while JAX traced `show`: "
+     "The run turned a tracer (float32[3]) into text with `print` while JAX traced `show`: "
      "it shows the abstract value, once per trace, not the values; use `jax.debug.print`"
      + OBSERVE_CONFIRMS.format("JAX401")),
     ("JAX504", "app/train.py", 30, 13,
@@ -122,7 +122,7 @@ EXPECTED = [
      "(0, 1, 2); every new value of a static argument compiles again"
      + OBSERVE_CONFIRMS.format("JAX504")),
     ("JAX507", "app/train.py", 33, 18,
-     "the run copied a device array (float32[]) to the host 12 times at this line, through "
+     "The run copied a device array (float32[]) to the host 12 times at this line, through "
      "`float()`, after each dispatch of device work: each copy waits for the device to finish "
      "the work before it, so the host cannot queue the next step meanwhile; keep the value on "
      "the device (accumulate there), or fetch it every N steps or once after the loop"),
@@ -130,17 +130,18 @@ EXPECTED = [
     ("JAX501", "app/train.py", 35, 9,
      "`<lambda>` (defined at line 35) was traced 2 times: each call jitted a new function "
      "object of the same definition (explain_cache_misses: \"seen another function defined "
-     "on the same line\"), so the compilation cache never hits; jit it once, outside"),
+     "on the same line\"), so the compilation cache never hits; jit the function once, outside the "
+     "loop or the function that calls it, and call that jitted function"),
     ("JAX508", "app/train.py", 37, 5,
      "`double` (defined at line 16) was traced 2 times: an argument's weak type flipped (`x` "
      "f32[]{weak_type=True} -> f32[]{weak_type=False}): a Python scalar and a typed array of "
      "the same dtype compile separately; pass one kind"),
     ("JAX110", "app/train.py", 39, 9,
-     "the run requested float64 without x64: Explicitly requested dtype float64 requested in "
+     "The run requested float64 without x64: Explicitly requested dtype float64 requested in "
      "zeros is not available, and will be truncated to dtype float32."
      + OBSERVE_CONFIRMS.format("JAX110")),
     ("JAX301", "app/train.py", 42, 9,
-     "the run consumed one PRNG key twice: `uniform` here, and `normal` at line 41 with the "
+     "The run consumed one PRNG key twice: `uniform` here, and `normal` at line 41 with the "
      "same key array; split the key and use each part once" + OBSERVE_CONFIRMS.format("JAX301")),
 ]
 
@@ -159,15 +160,16 @@ def test_the_first_line_inside_paths(project):
         ("JAX501", "lib/helpers.py", 5, 12,
          "`<lambda>` (defined at train.py:35) was traced 2 times: each call jitted a new "
          "function object of the same definition (explain_cache_misses: \"seen another "
-         "function defined on the same line\"), so the compilation cache never hits; jit it "
-         "once, outside")]
+         "function defined on the same line\"), so the compilation cache never hits; jit the "
+         "function once, outside the loop or the function that calls it, and call that "
+         "jitted function")]
 
 
 SHARP = {
     "nan.py": ('import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef f(x):\n'
                '    return jnp.log(x) * 2\n\n\nf(jnp.array([-1.0]))\n',
                [("JAX124", "nan.py", 7, 12,
-                 "the run produced its first NaN here (jax_debug_nans): FloatingPointError: "
+                 "The run produced its first NaN here (jax_debug_nans): FloatingPointError: "
                  "invalid value (nan) encountered in log")]),
     # eager: observe's NaN check (an output's sum) sends a sum that is not finite to JAX's
     # exact check, so +inf and -inf together (a NaN sum, no NaN) and an Inf pass, and
@@ -176,13 +178,13 @@ SHARP = {
                      'for i in range(3):\n    y = x * 2\n'
                      'z = jnp.log(jnp.array([-1.0, 2.0]))\n',
                      [("JAX124", "nan_eager.py", 6, 5,
-                       "the run produced its first NaN here (jax_debug_nans): FloatingPointError: "
+                       "The run produced its first NaN here (jax_debug_nans): FloatingPointError: "
                        "invalid value (nan) encountered in log")]),
     "keys.py": ('import jax\n\n\n@jax.jit\ndef f(k):\n    a = jax.random.normal(k)\n'
                 '    return a + jax.random.uniform(k)\n\n\nf(jax.random.key(0))\n',
                 # the line from the stack JAX keeps for the operation (no column in it)
                 [("JAX301", "keys.py", 7, 5,
-                  "the run reused a PRNG key (jax_debug_key_reuse): jax.errors.KeyReuseError: "
+                  "The run reused a PRNG key (jax_debug_key_reuse): jax.errors.KeyReuseError: "
                   "In jit, argument 0 is already consumed."
                   + OBSERVE_CONFIRMS.format("JAX301"))]),
     # typed keys reused eagerly; and after a jitted function ran: observe switches JAX's
@@ -191,7 +193,7 @@ SHARP = {
     "keys_eager.py": ('import jax\nk = jax.random.key(0)\na = jax.random.normal(k)\n'
                       'b = jax.random.uniform(k)\n',
                       [("JAX301", "keys_eager.py", 4, 5,
-                        "the run reused a PRNG key (jax_debug_key_reuse): jax.errors.KeyReuseError: "
+                        "The run reused a PRNG key (jax_debug_key_reuse): jax.errors.KeyReuseError: "
                         "Previously-consumed key passed to jit-compiled function at index 0"
                         + OBSERVE_CONFIRMS.format("JAX301"))]),
     "keys_late.py": ('import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef g(x):\n    return x * 2'
@@ -199,17 +201,17 @@ SHARP = {
                      'for i in range(4):\n    g(jnp.ones(3))\nsub = jax.random.split(k)\n'
                      'for i in range(4):\n    g(jnp.ones(3))\na = jax.random.normal(k)\n',
                      [("JAX301", "keys_late.py", 18, 5,
-                       "the run reused a PRNG key (jax_debug_key_reuse): jax.errors.KeyReuseError: "
+                       "The run reused a PRNG key (jax_debug_key_reuse): jax.errors.KeyReuseError: "
                        "Previously-consumed key passed to jit-compiled function at index 0"
                        + OBSERVE_CONFIRMS.format("JAX301"))]),
     "donated.py": ('import jax\nimport jax.numpy as jnp\n\nf = jax.jit(lambda x: x + 1, '
                    'donate_argnums=0)\nx = jnp.ones(3)\ny = f(x)\nprint(x + 1)\n',
                    [("JAX506", "donated.py", 7, 7,
-                     "the run raised RuntimeError: Array has been deleted with "
+                     "The run raised RuntimeError: Array has been deleted with "
                      "shape=float32[3]." + OBSERVE_CONFIRMS.format("JAX506"))]),
     "inplace.py": ('import jax.numpy as jnp\n\nx = jnp.arange(4)\nx[0] = 1\n',
                    [("JAX101", "inplace.py", 4, 1,
-                     "the run raised TypeError: JAX arrays are immutable and do not support "
+                     "The run raised TypeError: JAX arrays are immutable and do not support "
                      "in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) "
                      "or another .at[] method: https://docs.jax.dev/en/latest/_autosummary/"
                      "jax.numpy.ndarray.at.html" + OBSERVE_CONFIRMS.format("JAX101"))]),
@@ -218,7 +220,7 @@ SHARP = {
                 # the leaked tracer passed to an operation (JAX's error: UnexpectedTracerError;
                 # a TypeError "... is not a valid JAX type" once the key-reuse checker is on)
                 [("JAX211", "leak.py", 13, 7,
-                  "the run leaked a tracer out of its transformation: jax.errors.UnexpectedTracerError: "
+                  "The run leaked a tracer out of its transformation: jax.errors.UnexpectedTracerError: "
                   "Encountered an unexpected tracer. A function transformed by JAX had a side "
                   "effect, allowing for a reference to an intermediate value with type float32[] "
                   "wrapped in a DynamicJaxprTracer to escape the scope of the transformation.")]),
@@ -246,7 +248,7 @@ def test_check_leaks_reports_the_leak_where_the_trace_ends(tmp_path):
     assert done.returncode == 1, done.stderr
     [(code, path, line, col, message)] = rows(done.stdout)
     assert (code, path, line, col) == ("JAX211", "leak.py", 12, 1)
-    assert message == ("the run leaked a tracer out of its transformation: Exception: Leaked "
+    assert message == ("The run leaked a tracer out of its transformation: Exception: Leaked "
                        "trace DynamicJaxprTrace. Leaked tracer(s): JitTracer(~float32[])")
 
 
@@ -277,6 +279,27 @@ def test_errors_exit_2(tmp_path):
     assert "error: --run `no-such-command-here`: exit status 127" in done.stderr
     done = observe(tmp_path)
     assert (done.returncode, done.stderr) == (2, NO_COMMAND)
+
+
+def test_a_failed_run_is_not_all_checks_passed(tmp_path):
+    """A --run command that fails before anything is observed (a missing script, a
+    non-zero exit) or that starts no Python process gets no success summary."""
+    done = observe(tmp_path, "--run", "python nonexist.py", ".")
+    assert (done.returncode, done.stdout) == (
+        2, "No findings, but the --run command failed before anything was observed "
+           "(see the error).\n"), done.stderr
+    assert done.stderr.startswith("error: --run `python nonexist.py`: exit status 2 in ")
+    done = observe(tmp_path, "--run", "python -c 'import sys; sys.exit(3)'",
+                   "--run", "python -c pass", "--output-format", "concise")
+    assert (done.returncode, done.stdout) == (
+        2, "No findings, but 1 of 2 --run commands failed before anything was observed "
+           "(see the error).\n"), done.stderr
+    done = observe(tmp_path, "--run", "true")
+    assert (done.returncode, done.stdout) == (
+        0, "No findings, but nothing was observed: the --run command started no Python "
+           "process.\n"), done.stderr
+    done = observe(tmp_path, "--run", "python -c pass", "--output-format", "json")
+    assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
 
 
 NO_COMMAND = ("error: observe needs a command to run: give --run CMD, or set `run = \"CMD\"` in "
@@ -504,6 +527,20 @@ def test_nothing_the_run_started_is_left(tmp_path, mode):
                 pass
 
 
+def test_a_key_consumed_twice_on_one_line_says_so_once(tmp_path):
+    """Both consumptions on the reported line: "on this line", not "here, and ... at
+    line N" naming the same line."""
+    (tmp_path / "prog.py").write_text(
+        "import jax\n\nkey = jax.random.PRNGKey(0)\n"
+        "a, b = jax.random.normal(key, (2,)), jax.random.uniform(key, (2,))\nprint(a, b)\n")
+    done = observe(tmp_path, "--run", "python prog.py", "--output-format", "concise", ".")
+    assert (done.returncode, done.stdout) == (1, (
+        "prog.py:4:38: JAX301 The run consumed one PRNG key twice on this line: `normal` and "
+        "then `uniform` with the same key array; split the key and use each part once "
+        "(observed: confirms JAX301, which `jaxlint check` reports at this line)\n"
+        "Found 1 error.\n")), done.stderr
+
+
 KEY_CHECKER = '''\
 import jax
 import jax.numpy as jnp
@@ -702,9 +739,9 @@ def test_host_to_device_copies_repeated_at_a_line(tmp_path):
               "new batches with `jax.device_put` ahead of the step that uses them")
     assert rows(done.stdout) == [
         ("JAX509", "train.py", 18, 13,
-         f"the run copied host data (float32[4]) to the device 6 times at this line, {advice}"),
+         f"The run copied host data (float32[4]) to the device 6 times at this line, {advice}"),
         ("JAX509", "train.py", 21, 13,
-         f"the run copied host data (float32[4]) to the device 4 times at this line, {advice}"),
+         f"The run copied host data (float32[4]) to the device 4 times at this line, {advice}"),
     ]
     assert "exit status 3" in done.stderr and "guard_lib" not in done.stderr
 
@@ -805,13 +842,13 @@ def test_device_to_host_copies_that_sync_every_step(tmp_path):
               "there), or fetch it every N steps or once after the loop")
     assert rows(done.stdout) == [
         ("JAX507", "train.py", 9, 21,
-         "the run copied a device array (float32[]) to the host 12 times at this line, through "
+         "The run copied a device array (float32[]) to the host 12 times at this line, through "
          f"`.item()`, once every 3 dispatches of device work (median): {advice}"),
         ("JAX507", "train.py", 17, 23,
-         "the run copied a device array (float32[]) to the host 12 times at this line, through "
+         "The run copied a device array (float32[]) to the host 12 times at this line, through "
          f"`float()`, once every 2 dispatches of device work (median): {advice}"),
         ("JAX507", "train.py", 21, 11,
-         "the run copied a device array (float32[]) to the host 29 times at this line, through "
+         "The run copied a device array (float32[]) to the host 29 times at this line, through "
          f"`float()`, once every 5 dispatches of device work (median): {advice}"),
     ]
 
@@ -826,7 +863,7 @@ def test_device_to_host_copies_on_a_gpu_path(tmp_path):
     assert done.returncode == 1, done.stderr
     assert rows(done.stdout) == [
         ("JAX507", "loop.py", 14, 20,
-         "the run copied a device array (float32[4]) to the host 12 times at this line, "
+         "The run copied a device array (float32[4]) to the host 12 times at this line, "
          "through `np.asarray()`, after each dispatch of device work: each copy waits for the "
          "device to finish the work before it, so the host cannot queue the next step "
          "meanwhile; keep the value on the device (accumulate there), or fetch it every N "

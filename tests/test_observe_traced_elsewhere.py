@@ -53,7 +53,7 @@ def test_numpy_on_a_tracer_of_a_function_traced_outside_paths(tmp_path: Path) ->
     found = [(f["code"], f["filename"], f["location"]["row"], f["location"]["column"],
               f["message"].split(" was called")[0]) for f in json.loads(done.stdout)]
     assert found == [("JAX204", "app/main.py", 12, 12,
-                      "the run raised jax.errors.TracerArrayConversionError: The numpy.ndarray "
+                      "The run raised jax.errors.TracerArrayConversionError: The numpy.ndarray "
                       "conversion method __array__()")], done.stderr
 
 
@@ -93,4 +93,4 @@ def test_a_tracer_of_the_users_function_used_after_its_trace_is_still_a_leak(tmp
     found = [(f["code"], f["filename"], f["location"]["row"], f["message"].split(": jax.errors")[0])
              for f in json.loads(done.stdout)]
     assert found == [("JAX211", "app/main.py", 20,
-                      "the run used a tracer of `f` (traced at line 12) after its trace ended")], done.stderr
+                      "The run used a tracer of `f` (traced at line 12) after its trace ended")], done.stderr

@@ -457,13 +457,13 @@ def test_static_pytree_fields_declared_in_another_module(project):
         ("JAX202", "sim/physics.py", 34, 22,
          "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `grid` "
          "of `configure` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must "
-         "be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static "
-         "argument; or, if `grid` is a Python value, mark it static (static_argnums=1)"),
+         "be 1D sequences of concrete values). Derive it from `x.shape`"
+         "; or, if `grid` is a Python value, mark it static (static_argnums=1)"),
         ("JAX202", "sim/physics.py", 48, 22,
          "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `state` "
          "of `reset` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be "
-         "1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static "
-         "argument; or, if `state` is a Python value, mark it static (static_argnums=0)"),
+         "1D sequences of concrete values). Derive it from `x.shape`"
+         "; or, if `state` is a Python value, mark it static (static_argnums=0)"),
     ]
 def test_x64_switched_on_read_and_required_through_helpers_of_other_modules(project):
     """x64 as a project fact: a helper returning ``jax.enable_x64()``, a

@@ -412,7 +412,7 @@ def test_annotated_numbers_and_printed_types(tmp_path, monkeypatch):
         ("JAX202", "prog.py", 7, 25,
          "A shape or size passed to `jnp.tile` is traced: it depends on the traced argument `reps` of "
          "`tile_rows` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D "
-         "sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, "
+         "sequences of concrete values). Derive it from `x.shape`; or, "
          "if `reps` is a Python value, mark it static (static_argnums=1)"),
         ("JAX401", "prog.py", 21, 5, f"`print` in traced `describe` {_TYPE_PRINT}"),
         ("JAX401", "prog.py", 27, 5, f"`print` in traced `per_row` {_TYPE_PRINT}"),

@@ -466,7 +466,7 @@ def test_a_float64_line_run_while_warnings_are_ignored_is_confirmed_by_the_probe
     rt = found[("prog.py", 7, "JAX110")]
     assert rt["verdict"] == "confirmed"
     assert rt["evidence"] == (
-        "observed in --run `python prog.py`: the run requested float64 without x64: Explicitly "
+        "observed in --run `python prog.py`: The run requested float64 without x64: Explicitly "
         "requested dtype float64 requested in ones is not available, and will be truncated to "
         "dtype float32.")
     assert rt["details"]["observed"] is True

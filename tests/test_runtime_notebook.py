@@ -114,7 +114,7 @@ def test_the_notebook_run_is_reported_and_leaves_no_file(sharp):
         "verdict": "skipped", "details": {},
         "reason": "no runtime check for JAX505: a timing mistake in the caller; results are "
                   "right, only the measured time is wrong"}
-    assert ("jaxlint: --run `the notebook sharp.ipynb, cell by cell`: exit status 1 in " in err
+    assert ("jaxlint: running the notebook sharp.ipynb cell by cell: exit status 1 in " in err
             and "(last output: jaxlint: cell(s) 7 raised)" in err), err
     # nothing written beside it; the notebook's module is temporary: no observation of
     # it is kept in the cache (the notebook runs each time)

@@ -164,6 +164,40 @@ def test_a_missing_package_is_one_environment_problem(tmp_path):
     assert table.stdout.count("pip install") == 1
 
 
+_USES_OWN = '''import jax
+import ownpkg_for_jaxlint_tests as own
+
+
+@jax.jit
+def step(x):
+    if x.sum() > 0:
+        return own.relu(x)
+    return x
+'''
+
+
+def test_the_projects_own_package_is_installed_with_pip_install_e(tmp_path):
+    """A src-layout project whose tests import its own package, not installed: the hint
+    is `pip install -e .`, not a namesake from PyPI."""
+    root = tmp_path / "project"
+    (root / "src" / "ownpkg_for_jaxlint_tests").mkdir(parents=True)
+    (root / "src" / "ownpkg_for_jaxlint_tests" / "__init__.py").write_text(
+        "import jax\n\nrelu = jax.nn.relu\n")
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "ownpkg-for-jaxlint-tests"\nversion = "0"\ndependencies = ["jax"]\n')
+    (root / "tests").mkdir()
+    (root / "tests" / "test_step.py").write_text(_USES_OWN)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        result = CliRunner().invoke(cli, ["confirm", "--output-format", "json", "--no-cache",
+                                          "tests/test_step.py"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert ("jaxlint: environment: `ownpkg_for_jaxlint_tests` is not installed, so 1 module(s) "
+            "could not be imported (tests/test_step.py) and their finding(s) are skipped (1); "
+            "install it: pip install -e . (`ownpkg_for_jaxlint_tests` is this project's own "
+            "package, src/ownpkg_for_jaxlint_tests)") in result.stderr.splitlines()
+
+
 def test_install_hint_without_an_extra():
     from jaxlint.runtime.driver import install_hint
 

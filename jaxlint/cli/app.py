@@ -9,7 +9,7 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, NoReturn, Optional, TextIO
+from typing import Any, Iterator, NoReturn, Optional, TextIO
 
 import click
 
@@ -58,6 +58,10 @@ _SYNONYMS = {
 class _DefaultGroup(click.Group):
     """A group that runs ``check`` when the first argument is not a subcommand."""
 
+    def add_command(self, cmd: click.Command, name: Optional[str] = None) -> None:
+        _check_file_options(cmd)
+        super().add_command(cmd, name)
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if (len(args) == 1 and args[0] in self.commands and args[0] != "check"
                 and os.path.lexists(args[0])):
@@ -81,6 +85,8 @@ class _DefaultGroup(click.Group):
             return super().make_context(*args, **kwargs)
         except KeyboardInterrupt:  # while the arguments are parsed: as in invoke
             raise _Interrupted() from None
+        except click.ClickException as exc:
+            raise _styled(exc) from None
 
     def invoke(self, ctx: click.Context):
         try:
@@ -96,7 +102,53 @@ class _DefaultGroup(click.Group):
                 p for p in (exc.possibilities or [])
                 if difflib.SequenceMatcher(None, exc.option_name, p).ratio() >= 0.75
             ]
-            raise
+            raise _styled(exc) from None
+        except click.ClickException as exc:
+            raise _styled(exc) from None
+
+
+def _needs_value(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A file option followed by another option (`--baseline --output-format concise`)
+    took that option as its file name: say the option needs a value instead."""
+    names = {o for p in ctx.command.params if isinstance(p, click.Option)
+             for o in (*p.opts, *p.secondary_opts)}
+    for v in value if isinstance(value, (tuple, list)) else (value,):
+        if isinstance(v, str) and v.startswith("-") and v.split("=", 1)[0] in names:
+            kind = param.metavar or ("DIR" if isinstance(param.type, click.Path)
+                                     and not param.type.file_okay else "FILE")
+            raise click.UsageError(f"{param.opts[-1]} needs a {kind.strip('[]')}: `{v}` is an "
+                                   f"option, not a file name", ctx)
+    return value
+
+
+def _check_file_options(cmd: click.Command) -> None:
+    """Every option that takes a file or folder name checks it is not another option."""
+    for p in cmd.params:
+        if isinstance(p, click.Option) and not p.is_flag and p.callback is None and (
+                isinstance(p.type, click.Path) or p.metavar in ("FILE", "PATH", "[FILE]")):
+            p.callback = _needs_value
+
+
+class _Styled(click.ClickException):
+    """click's own error (a usage error, a bad option value) said as jaxlint says its
+    errors: ``error: ...`` (click writes ``Error: ...``), usage lines kept."""
+
+    def __init__(self, inner: click.ClickException) -> None:
+        super().__init__(inner.message)
+        self.inner = inner
+        self.exit_code = inner.exit_code
+
+    def show(self, file: Optional[TextIO] = None) -> None:
+        import io
+        import re
+
+        buf = io.StringIO()
+        self.inner.show(buf)
+        (file or sys.stderr).write(re.sub(r"^Error: ", "error: ", buf.getvalue(), flags=re.M))
+
+
+def _styled(exc: click.ClickException) -> click.ClickException:
+    return exc if isinstance(exc, (_Interrupted, _Styled)) else _Styled(exc)
 
 
 class _Interrupted(click.ClickException):

@@ -156,6 +156,12 @@ def run_check(opts: CheckOptions) -> int:
     if opts.statistics and opts.output_format not in ("full", "concise", "json"):
         error(f"--statistics prints a table or JSON; it cannot be combined with --output-format {opts.output_format}")
         return EXIT_ERROR
+    if opts.stdin_filename is not None and not stdin_mode:
+        from jaxlint.cli.app import warning
+
+        warning(f"--stdin-filename names standard input, which is read only with the path `-` "
+                f"(`jaxlint check - --stdin-filename {opts.stdin_filename}`); the paths given "
+                f"are linted and it is ignored")
     if stdin_mode and len(opts.paths) > 1:
         error("`-` (standard input) cannot be combined with other paths")
         return EXIT_ERROR

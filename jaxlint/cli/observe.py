@@ -193,10 +193,14 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
                           docs_url=session.store.root_config.cfg.docs_url)
     for line in problems:
         error(line)
+    unobserved = _unobserved_summary(runs, problems) if not report.findings else None
     try:
         with app.output_stream(output_file) as (out, color):
-            check.print_report(report, SimpleNamespace(statistics=statistics, output_format=output_format,
-                                            quiet=quiet), out, color)
+            show = SimpleNamespace(statistics=statistics, output_format=output_format, quiet=quiet)
+            check.print_report(report, show, out, color, summary=unobserved is None)
+            if unobserved is not None and output_format in ("full", "concise") and not quiet \
+                    and not statistics:
+                out.write(unobserved + "\n")
     except OSError as exc:
         app.not_written(output_file, exc)
         return EXIT_ERROR
@@ -205,6 +209,22 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     if report.findings and not exit_zero:
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _unobserved_summary(runs: list, problems: list) -> Optional[str]:
+    """The summary line instead of "All checks passed!" when there was nothing to pass:
+    a --run command failed before anything was observed, or no command started a
+    Python process (None when the run was observed)."""
+    if problems:
+        n = len(problems)
+        if n == len(runs) == 1:
+            return "No findings, but the --run command failed before anything was observed (see the error)."
+        return (f"No findings, but {n} of {len(runs)} --run commands failed before anything "
+                f"was observed (see the error{'s' if n != 1 else ''}).")
+    if runs and not any(r.processes for r in runs):
+        which = "the --run command started" if len(runs) == 1 else "the --run commands started"
+        return f"No findings, but nothing was observed: {which} no Python process."
+    return None
 
 
 def _write_facts(facts: Optional[str], session, events: list, commands: list, verbose: bool) -> Optional[str]:

@@ -58,8 +58,9 @@ def rules_command(output_format: str) -> None:
     count = f"{len(rules)} rule{'s' if len(rules) != 1 else ''}"
     from rich import box
 
-    # piped: keep each rule on one line unless COLUMNS asks for a width
-    width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS") or 240)
+    # piped or redirected: 80 columns (what `less` and a file viewer show) unless COLUMNS
+    # says otherwise; `--output-format json` is the form for programs
+    width = None if sys.stdout.isatty() else _columns()
     console = Console(file=sys.stdout, highlight=False, soft_wrap=False, width=width)
     narrow = console.width < 120
     table = Table(box=box.SIMPLE_HEAD if narrow else box.HEAVY_HEAD, pad_edge=not narrow)
@@ -112,3 +113,11 @@ def rule_command(code: str, output_format: str) -> None:
         from rich.markdown import Markdown
 
         Console(file=sys.stdout).print(Markdown(text))
+
+
+def _columns() -> int:
+    """The width of output that is not a terminal: ``$COLUMNS``, else 80."""
+    try:
+        return max(int(os.environ.get("COLUMNS") or 80), 20)
+    except ValueError:
+        return 80

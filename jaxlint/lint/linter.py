@@ -87,9 +87,27 @@ def decode_source(data: bytes) -> tuple[Optional[str], Optional[str]]:
         return None, f"cannot determine the encoding: {exc}"
     try:
         text = data[len(bom):].decode(encoding)
-    except (UnicodeDecodeError, LookupError) as exc:
-        return None, f"not valid {encoding} ({exc.__class__.__name__}: {exc})"
+    except UnicodeDecodeError as exc:
+        return None, undecodable(data[len(bom):], encoding, exc, cookie=True)
+    except LookupError as exc:
+        return None, f"cannot decode it as {encoding} ({exc})"
     return text, None
+
+
+def undecodable(data: bytes, encoding: str, exc: UnicodeDecodeError, cookie: bool) -> str:
+    """One sentence for bytes that are not valid ``encoding``: the line and the byte
+    (``not valid UTF-8: byte 0xe9 on line 2 (...)``), with what to do about it."""
+    name = "UTF-" + encoding[4:].replace("-sig", "").upper() if encoding.lower().startswith("utf-") \
+        else encoding
+    line = data[:exc.start].decode(encoding, errors="replace").count("\n") + 1
+    bad = data[exc.start:exc.end][:4]
+    what = "byte" if len(bad) == 1 else "bytes"
+    where = f"{what} {' '.join(f'0x{b:02x}' for b in bad)} on line {line}"
+    if name != "UTF-8":  # a byte-order mark or a coding line named it
+        return f"not valid {name}, the encoding the file declares: {where}"
+    hint = ("save the file as UTF-8, or name its encoding on line 1 or 2, e.g. "
+            "`# -*- coding: latin-1 -*-`") if cookie else "save the file as UTF-8"
+    return f"not valid UTF-8: {where} ({hint})"
 
 
 def _finding(path: str, line: int, col: int, message: str) -> Finding:
@@ -432,15 +450,28 @@ def lint_notebook(
     A file that is not an nbformat-4 notebook gets JAX001 with one line."""
     from jaxlint.parse.notebook import Notebook, NotebookError, map_findings
 
+    body = data[3:] if data.startswith(codecs.BOM_UTF8) else data
+    try:  # a notebook is JSON, UTF-8: bytes that are not cannot be checked, as in a .py
+        body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return FileResult(path=path, error=undecodable(body, "utf-8", exc, cookie=False))
     try:
         nb = Notebook.from_bytes(data)
     except NotebookError as exc:
         result = FileResult(path=path)
         if "JAX001" in settings.select:
-            result.findings.append(replace(_finding(path, 1, 1, str(exc)), message=f"The notebook cannot be read: {exc}"))
+            reason = re.sub(r"^not a notebook( jaxlint reads)?: ", "", str(exc))  # said once
+            result.findings.append(replace(_finding(path, 1, 1, reason),
+                                           message=f"The notebook cannot be read: {reason}"))
         return result
     result = lint_source(nb.text, path, settings, parse=parse, prefilter=prefilter, trees=trees)
     result.findings = map_findings(nb, result.findings)
+    if any(f.fix is not None for f in result.findings):
+        from jaxlint.parse.notebook import writable
+
+        if not writable(nb):  # --fix would refuse it: not fixable, no [*]
+            result.findings = [replace(f, fix=None) if f.fix is not None else f
+                               for f in result.findings]
     for rec in (*(result.project or {}).get("calls", ()), *(result.project or {}).get("sites", ())):
         if rec.get("line"):  # where the chain messages of other files say the call is
             rec["cell"], rec["line"], _ = nb.position(rec["line"], 1)

@@ -30,9 +30,20 @@ def _frame(report: OutputReport, f: Finding) -> Optional[tuple[str, str, str]]:
     end = f.end_col - 1 if f.end_line == f.line else len(src)
     end = max(end, start + 1)
     shown = src.expandtabs(_TAB)
-    pad = len(src[:start].expandtabs(_TAB))
-    width = max(1, len(src[:end].expandtabs(_TAB)) - pad)
+    pad = _width(src[:start].expandtabs(_TAB))
+    width = max(1, _width(src[:end].expandtabs(_TAB)) - pad)
     return str(f.line), shown, " " * pad + "^" * width
+
+
+def _width(text: str) -> int:
+    """Terminal columns of ``text``: an East Asian wide or full-width character takes two,
+    a combining mark none (as Ruff places its carets)."""
+    if text.isascii():
+        return len(text)
+    import unicodedata
+
+    return sum(0 if unicodedata.combining(c) else
+               2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
 
 
 def render(report: OutputReport, f: Finding) -> Text:

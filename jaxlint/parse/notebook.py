@@ -112,10 +112,16 @@ class Notebook:
             raise NotebookError(f"not a notebook: not valid JSON ({exc})") from None
         except RecursionError:  # (an output nested thousands deep)
             raise NotebookError("not a notebook jaxlint reads: its JSON is nested too deeply") from None
+        version = raw.get("nbformat") if isinstance(raw, dict) else None
+        if isinstance(version, int) and not isinstance(version, bool) and version != 4:
+            # nbformat 3 keeps its cells under `worksheets`: say so, not "no cells"
+            raise NotebookError(f"nbformat {version} is not supported: jaxlint reads nbformat 4"
+                                + (" (opening and saving it in Jupyter converts it)"
+                                   if version < 4 else ""))
         if not isinstance(raw, dict) or not isinstance(raw.get("cells"), list):
             raise NotebookError("not a notebook: no `cells` list")
-        if raw.get("nbformat") != 4:
-            raise NotebookError(f"not a notebook jaxlint reads: nbformat {raw.get('nbformat')!r} (4 is read)")
+        if version != 4:
+            raise NotebookError(f"not a notebook jaxlint reads: nbformat {version!r} (4 is read)")
         nb = cls(raw=raw, text="", lines=[], data=data)
         parts: list[str] = []
         for number, cell in enumerate(raw["cells"], start=1):
@@ -486,6 +492,7 @@ class _Layout:
     newline: bool
     bom: bool
     spaced: bool = False  # one line: ", " and ": " between items (json.dumps' default)
+    crlf: bool = False  # every line ends with CRLF (Jupyter on Windows, text mode)
 
 
 def _dump(raw: dict, layout: _Layout) -> bytes:
@@ -493,21 +500,34 @@ def _dump(raw: dict, layout: _Layout) -> bytes:
     text = json.dumps(raw, indent=layout.indent, ensure_ascii=layout.ensure_ascii, separators=separators)
     if layout.newline:
         text += "\n"
+    if layout.crlf:  # json.dumps escapes newlines inside strings: each "\n" is the layout's
+        text = text.replace("\n", "\r\n")
     return (b"\xef\xbb\xbf" if layout.bom else b"") + text.encode("utf-8")
 
 
 def _layout(data: bytes, raw: dict) -> _Layout:
     """The json.dumps settings that write ``data`` back byte for byte (Jupyter
-    writes indent=1, key order as read, non-ASCII kept, a final newline)."""
+    writes indent=1, key order as read, non-ASCII kept, a final newline; on Windows
+    its text-mode write turns every newline into CRLF)."""
     bom = data.startswith(b"\xef\xbb\xbf")
     newline = data.endswith(b"\n")
+    crlf = b"\r\n" in data and data.count(b"\n") == data.count(b"\r\n")
     for indent in (1, 2, 4, None, 3):
         for ensure_ascii in (False, True):
             for spaced in ((False, True) if indent is None else (False,)):
-                layout = _Layout(indent, ensure_ascii, newline, bom, spaced)
+                layout = _Layout(indent, ensure_ascii, newline, bom, spaced, crlf)
                 if _dump(raw, layout) == data:
                     return layout
     raise NotebookError("its JSON layout cannot be written back unchanged (not as Jupyter or nbformat write it)")
+
+
+def writable(nb: "Notebook") -> bool:
+    """Whether a fix of ``nb`` can be written back keeping its JSON layout."""
+    try:
+        _layout(nb.data, nb.raw)
+    except NotebookError:
+        return False
+    return True
 
 
 # ---- findings

@@ -76,6 +76,13 @@ def install_hint(package: str, root: Optional[Path]) -> str:
     requires it when its pyproject.toml has one, else ``pip install <distribution>``."""
     dist = _DISTRIBUTIONS.get(package, package.replace("_", "-"))
     wanted = {_normal(dist), _normal(package)}
+    own = _own_package(package, root)
+    if own is not None and root is not None:  # the project being checked, not a namesake on PyPI
+        try:
+            where = "." if root.resolve() == Path.cwd().resolve() else f'"{root}"'
+        except OSError:
+            where = f'"{root}"'
+        return f"pip install -e {where} (`{package}` is this project's own package, {own})"
     pyproject = (root / "pyproject.toml") if root is not None else None
     if pyproject is not None and pyproject.is_file():
         try:
@@ -102,6 +109,22 @@ def install_hint(package: str, root: Optional[Path]) -> str:
         if names(project.get("dependencies")) & wanted:
             return f"pip install -e \"{root}\" (a dependency in {pyproject})"
     return f"pip install {dist}"
+
+
+def _own_package(package: str, root: Optional[Path]) -> Optional[str]:
+    """Where ``package`` lives in the project at ``root`` (``src/rejax``), or None:
+    a folder or module of that name under the root or its ``src``."""
+    if root is None or not package.isidentifier():
+        return None
+    for base in (root, root / "src"):
+        for cand in (base / package, base / f"{package}.py"):
+            try:
+                found = cand.is_file() or cand.is_dir() and any(cand.glob("*.py"))
+            except OSError:
+                found = False
+            if found:
+                return cand.relative_to(root).as_posix()
+    return None
 
 
 def environment_problem(package: str, jobs: list["ModuleJob"],

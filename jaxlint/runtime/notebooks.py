@@ -60,10 +60,22 @@ class NotebookRun:
 
     @property
     def label(self) -> str:
-        return f"the notebook {self.display}, cell by cell"
+        return _LABEL.format(self.display)
 
     def cleanup(self) -> None:
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+_LABEL = "the notebook {}, cell by cell"
+
+
+def run_named(command: str) -> str:
+    """How a run line names a run: ``--run `CMD``` for a command, ``running the notebook
+    nb.ipynb cell by cell`` for a notebook's run (the user gave no --run for it)."""
+    head, tail = _LABEL.split("{}")
+    if command.startswith(head) and command.endswith(tail):
+        return f"running the notebook {command[len(head):-len(tail)]} cell by cell"
+    return f"--run `{command}`"
 
 
 def prepare(notebook: Path, display: str, findings: list) -> NotebookRun:

@@ -6,6 +6,7 @@ import json
 import sys
 from typing import Any, Optional, TextIO
 
+from jaxlint.runtime import notebooks
 from jaxlint.runtime.driver import RuntimeReport
 
 
@@ -33,7 +34,7 @@ def run_lines(report: RuntimeReport) -> list[str]:
     """One line per --run command: how it ended and how many processes the recorder saw."""
     out = []
     for r in report.runs:
-        line = (f"--run `{r['command']}`: {r['status']} in {r['wall_s']:.1f} s, "
+        line = (f"{notebooks.run_named(r['command'])}: {r['status']} in {r['wall_s']:.1f} s, "
                 f"{r['processes']} Python process(es) recorded")
         if r["status"] != "ok" and r["status"] and not r["status"].startswith("not run"):
             line += "; what it observed before is used"
@@ -105,7 +106,8 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
 
     import os
 
-    width = None if getattr(out, "isatty", lambda: False)() else int(os.environ.get("COLUMNS") or 200)
+    # not a terminal (a pipe, a file): 80 columns unless COLUMNS says otherwise
+    width = None if getattr(out, "isatty", lambda: False)() else _columns()
     console = Console(file=out, highlight=False, soft_wrap=False, width=width,
                       no_color=not color, force_terminal=color)
     env = report.environment
@@ -113,7 +115,10 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
         console.print(Text(f"jaxlint runtime: JAX {env.get('jax_version')} on "
                            f"{env.get('device')}"))
     for line in run_lines(report):
-        console.print(Text(line))
+        console.print(Text(line), soft_wrap=True)  # one line each, as the terminal wraps it
+    if not report.findings:  # no empty table: the summary says there was nothing to check
+        _print_summary(report, console)
+        return
     if console.width < _NARROW:
         _write_stacked(report, console)
         return
@@ -155,6 +160,16 @@ def write_table(report: RuntimeReport, out: TextIO, color: bool) -> None:
             bt.add_row(Text(""), Text(label), *map(Text, _variant_cells(b["fixed"])), Text(""))
         console.print(bt)
     _print_summary(report, console)
+
+
+def _columns() -> int:
+    """The width of output that is not a terminal: ``$COLUMNS``, else 80."""
+    import os
+
+    try:
+        return max(int(os.environ.get("COLUMNS") or 80), 20)
+    except ValueError:
+        return 80
 
 
 # below this width the six-column table wraps prose a few letters per line:

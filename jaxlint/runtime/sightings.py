@@ -398,7 +398,8 @@ def sightings(events: list[dict], roots: Optional[list[str]] = None) -> list[Sig
     _recompilations([e for e in hits if e.get("kind") == "miss"], add, roots or [])
     result = sorted(out.values(), key=lambda s: (s.path, s.line, s.col, s.code))
     for s in result:
-        s.message = describe(s)
+        text = describe(s)
+        s.message = text[:1].upper() + text[1:]  # a sentence, as check's messages are
     return result
 
 
@@ -523,6 +524,10 @@ def describe(s: Sighting) -> str:
         return (f"the run used a deprecated JAX API{_times(s.count)}: "
                 f"{_sentence(ev.get('warning'))}")
     if s.code == "JAX301" and "first_line" in ev:
+        if ev.get("first_file") == here and ev.get("first_line") == s.line:
+            return (f"the run consumed one PRNG key twice on this line: `{ev.get('first')}` "
+                    f"and then `{ev.get('name')}` with the same key array; split the key "
+                    f"and use each part once")
         first = f"line {ev['first_line']}" if ev.get("first_file") == here else \
             f"{os.path.basename(str(ev.get('first_file')))}:{ev['first_line']}"
         return (f"the run consumed one PRNG key twice: `{ev.get('name')}` here, and "
@@ -534,7 +539,8 @@ def describe(s: Sighting) -> str:
         if s.code == "JAX501":
             return (f"{head}: each call jitted a new function object of the same definition "
                     f"(explain_cache_misses: \"seen another function defined on the same "
-                    f"line\"), so the compilation cache never hits; jit it once, outside")
+                    f"line\"), so the compilation cache never hits; jit the function once, outside the "
+                    f"loop or the function that calls it, and call that jitted function")
         if s.code == "JAX504":
             parts = [f"{arg} changed {len(vals) - 1} times ({', '.join(vals[:6])}"
                      f"{', ...' if len(vals) > 6 else ''})" for arg, vals in

@@ -477,7 +477,7 @@ class DeprecationCheck(Check):
         if all(r.fix is not None for _, r in hits):
             rfix = self._kwarg_fix(node, q, rows)
         for i, (arg, row) in enumerate(hits):
-            self._emit(row, arg, f"{q.replace('jax.numpy.', 'jnp.')}({arg.keyword.value}=...)", rfix if i == 0 else None)  # type: ignore[union-attr]
+            self._emit(row, arg, f"{q.replace('jax.numpy.', 'jnp.')}({arg.keyword.value}=...)", rfix)  # type: ignore[union-attr]
 
     def _forwarded(self, value: cst.BaseExpression) -> bool:
         """May ``value`` be None?  JAX warns about a deprecated keyword such as

@@ -420,7 +420,7 @@ class VaryingStaticArgument(Rule):
             """,
             expected=[(10, 21)],
             messages=[
-                "the loop counter `i` is passed as the static argument `i` (position 1): every new value traces and compiles the function again (one compile per iteration). Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
+                "the loop counter `i` is passed as the static argument `i` (position 1): every new value traces and compiles the function again. Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
             ],
         ),
         Invalid(
@@ -436,7 +436,7 @@ class VaryingStaticArgument(Rule):
             """,
             expected=[(8, 16)],
             messages=[
-                "the loop counter `k` is passed as the static argument `n`: every new value traces and compiles the function again (one compile per iteration). Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
+                "the loop counter `k` is passed as the static argument `n`: every new value traces and compiles the function again. Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
             ],
         ),
         Invalid(
@@ -454,7 +454,7 @@ class VaryingStaticArgument(Rule):
             """,
             expected=[(9, 22)],
             messages=[
-                "the loop counter `j` is passed as the static argument `layer` (position 1): every new value traces and compiles the function again (one compile per iteration). Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
+                "the loop counter `j` is passed as the static argument `layer` (position 1): every new value traces and compiles the function again. Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
             ],
         ),
         # a value computed from the counter, in place or through a name the loop binds
@@ -479,8 +479,8 @@ class VaryingStaticArgument(Rule):
             """,
             expected=[(13, 29), (15, 29)],
             messages=[
-                "`float(i) / n`, which changes with the loop counter `i`, is passed as the static argument `scale`: every new value traces and compiles the function again (one compile per iteration). Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
-                "`lr`, which changes with the loop counter `i`, is passed as the static argument `scale`: every new value traces and compiles the function again (one compile per iteration). Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
+                "`float(i) / n`, which changes with the loop counter `i`, is passed as the static argument `scale`: every new value traces and compiles the function again. Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
+                "`lr`, which changes with the loop counter `i`, is passed as the static argument `scale`: every new value traces and compiles the function again. Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
             ],
         ),
     ]
@@ -717,6 +717,6 @@ class VaryingStaticArgument(Rule):
         self.report(
             e,
             f"{what} is passed as the static argument {where}: every new value "
-            f"traces and compiles the function again (one compile per iteration). Pass it as a "
+            f"traces and compiles the function again. Pass it as a "
             f"traced argument instead (remove it from static_argnums/static_argnames)",
         )

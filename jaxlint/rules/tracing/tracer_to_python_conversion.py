@@ -721,7 +721,7 @@ class TracerConversion(Rule):
             """,
             expected=[(5, 22)],
             messages=[
-                "A shape or size passed to `jnp.ones` is traced: it depends on the traced argument `length` of `example_fun` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `length` is a Python value, mark it static (static_argnums=0)",
+                "A shape or size passed to `jnp.ones` is traced: it depends on the traced argument `length` of `example_fun` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`; or, if `length` is a Python value, mark it static (static_argnums=0)",
             ],
         ),
         Invalid(
@@ -797,8 +797,8 @@ class TracerConversion(Rule):
             """,
             expected=[(6, 22), (6, 69)],
             messages=[
-                "A shape or size passed to `.reshape()` is traced: it depends on the traced argument `k` of `f` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `k` is a Python value, mark it static (static_argnums=1)",
-                "A shape or size passed to `jax.random.normal` is traced: it depends on the traced argument `k` of `f` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `k` is a Python value, mark it static (static_argnums=1)",
+                "A shape or size passed to `.reshape()` is traced: it depends on the traced argument `k` of `f` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`; or, if `k` is a Python value, mark it static (static_argnums=1)",
+                "A shape or size passed to `jax.random.normal` is traced: it depends on the traced argument `k` of `f` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`; or, if `k` is a Python value, mark it static (static_argnums=1)",
             ],
         ),
         # psum of an array is an array, whatever its dtype
@@ -904,8 +904,8 @@ class TracerConversion(Rule):
             messages=[
                 "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument "
                 "`n` of `shift` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must "
-                "be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static "
-                "argument; or, if `n` is a Python value, mark it static (static_argnums=1)",
+                "be 1D sequences of concrete values). Derive it from `x.shape`"
+                "; or, if `n` is a Python value, mark it static (static_argnums=1)",
             ],
         ),
         # a linen method given a traced count by its module's `__call__` (model.apply
@@ -989,7 +989,7 @@ class TracerConversion(Rule):
             """,
             expected=[(6, 35)],
             messages=[
-                "A shape or size passed to `jnp.reshape` is traced: it depends on the traced argument `m` of `functional` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `m` is a Python value, mark it static (static_argnums=1)",
+                "A shape or size passed to `jnp.reshape` is traced: it depends on the traced argument `m` of `functional` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`; or, if `m` is a Python value, mark it static (static_argnums=1)",
             ],
         ),
         # the other arguments that fix a size: jnp.arange's start/stop (positional or keyword),
@@ -1015,8 +1015,8 @@ class TracerConversion(Rule):
             """,
             expected=[(7, 24), (8, 44), (12, 23), (12, 44)],
             messages=[
-                "A shape or size passed to `jnp.arange` is traced: it depends on the traced argument `start` of `window` (wrapped by jax.jit); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`, or pass it as a static argument; or, if `start` is a Python value, mark it static (static_argnums=1)",
-                "A shape or size passed to `lax.dynamic_slice` is traced: it depends on the traced argument `width` of `window` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `width` is a Python value, mark it static (static_argnums=2)",
+                "A shape or size passed to `jnp.arange` is traced: it depends on the traced argument `start` of `window` (wrapped by jax.jit); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`; or, if `start` is a Python value, mark it static (static_argnums=1)",
+                "A shape or size passed to `lax.dynamic_slice` is traced: it depends on the traced argument `width` of `window` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`; or, if `width` is a Python value, mark it static (static_argnums=2)",
                 "A shape or size passed to `jnp.eye` is traced: it depends on the traced argument `n` of `band` (wrapped by jax.vmap); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument",
                 "A shape or size passed to `jnp.arange` is traced: it depends on the traced argument `n` of `band` (wrapped by jax.vmap); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`, or pass it as a static argument",
             ],
@@ -1037,10 +1037,10 @@ class TracerConversion(Rule):
             """,
             expected=[(8, 41), (9, 64), (10, 46), (10, 75)],
             messages=[
-                "A shape or size passed to `jax.nn.one_hot` is traced: it depends on the traced argument `num_actions` of `train` (decorated with @jax.jit); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`, or pass it as a static argument; or, if `num_actions` is a Python value, mark it static (static_argnums=1)",
-                "A shape or size passed to `jax.ops.segment_sum` is traced: it depends on the traced argument `k` of `train` (decorated with @jax.jit); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`, or pass it as a static argument; or, if `k` is a Python value, mark it static (static_argnums=2)",
-                "A shape or size passed to `jnp.array_split` is traced: it depends on the traced argument `n` of `train` (decorated with @jax.jit); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`, or pass it as a static argument; or, if `n` is a Python value, mark it static (static_argnums=3)",
-                "A shape or size passed to `jnp.fft.rfft` is traced: it depends on the traced argument `n` of `train` (decorated with @jax.jit); shapes must be concrete (TracerIntegerConversionError: The __index__() method was called on a traced array). Derive it from `x.shape`, or pass it as a static argument; or, if `n` is a Python value, mark it static (static_argnums=3)",
+                "A shape or size passed to `jax.nn.one_hot` is traced: it depends on the traced argument `num_actions` of `train` (decorated with @jax.jit); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`; or, if `num_actions` is a Python value, mark it static (static_argnums=1)",
+                "A shape or size passed to `jax.ops.segment_sum` is traced: it depends on the traced argument `k` of `train` (decorated with @jax.jit); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`; or, if `k` is a Python value, mark it static (static_argnums=2)",
+                "A shape or size passed to `jnp.array_split` is traced: it depends on the traced argument `n` of `train` (decorated with @jax.jit); shapes must be concrete (ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive it from `x.shape`; or, if `n` is a Python value, mark it static (static_argnums=3)",
+                "A shape or size passed to `jnp.fft.rfft` is traced: it depends on the traced argument `n` of `train` (decorated with @jax.jit); shapes must be concrete (TracerIntegerConversionError: The __index__() method was called on a traced array). Derive it from `x.shape`; or, if `n` is a Python value, mark it static (static_argnums=3)",
             ],
         ),
         # jit applied to the library function itself: its size argument is traced at the call
@@ -1097,8 +1097,8 @@ class TracerConversion(Rule):
             expected=[(9, 39), (13, 22), (22, 22)],
             messages=[
                 "`range()` needs a concrete value, but its argument is traced: it depends on the traced argument `count` of `moments` (wrapped by jax.jit); this raises TracerIntegerConversionError. Instead, use `jax.lax.fori_loop`/`lax.scan` for loops of traced length; or, if `count` is a Python value, mark it static (static_argnums=2)",
-                "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `width` of `pad_to` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `width` is a Python value, mark it static (static_argnums=2)",
-                "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `count` of `scaled` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`, or pass it as a static argument; or, if `count` is a Python value, mark it static (static_argnums=1)",
+                "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `width` of `pad_to` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`; or, if `width` is a Python value, mark it static (static_argnums=2)",
+                "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `count` of `scaled` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`; or, if `count` is a Python value, mark it static (static_argnums=1)",
             ],
         ),
     ]
@@ -1319,8 +1319,7 @@ class TracerConversion(Rule):
                     p,
                     f"A shape or size passed to {where} is traced: {ctx.describe_origin(v)}; "
                     f"shapes must be concrete ({error or 'TypeError: Shapes must be 1D sequences of concrete values'}). "
-                    f"Derive it from `x.shape`, or pass it as a static argument"
-                    f"{ctx.static_hint(v)}",
+                    f"{_derive_or_static(ctx.static_hint(v))}",
                 )
                 return True
         return False
@@ -1415,3 +1414,10 @@ class TracerConversion(Rule):
             f"{what} needs a concrete value, but its argument is traced: "
             f"{ctx.describe_origin(v)}; this raises {error}. Instead, {alt}{ctx.static_hint(v)}",
         )
+
+
+def _derive_or_static(hint: str) -> str:
+    """The advice of a traced shape: derive it from an array's shape, or make it static,
+    said once (with the static_argnums to use when the parameter is known)."""
+    return f"Derive it from `x.shape`{hint}" if hint else \
+        "Derive it from `x.shape`, or pass it as a static argument"
