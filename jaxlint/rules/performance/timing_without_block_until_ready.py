@@ -9,6 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
+from jaxlint.model.dispatched import DISPATCHING
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants, walk_tree
 
@@ -24,16 +25,9 @@ _TIMEIT_CALLS = frozenset({"timeit.timeit", "timeit.repeat"})
 _TIMEIT_MAGIC = "__jaxlint_timeit__"
 _ARRAY_PREFIXES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.image.")
 # transformations whose result, called, computes JAX arrays (eagerly or compiled): its
-# call is dispatched asynchronously (not `make_jaxpr`/`eval_shape`, not flax.linen's, which
-# wrap Module classes)
-_DISPATCHING_TRANSFORMS = frozenset(
-    {"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "jax.pmap", "jax.vmap", "jax.shard_map",
-     "jax.experimental.shard_map.shard_map", "jax.checkpoint", "jax.remat", "jax.grad",
-     "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.jacobian", "jax.hessian",
-     "equinox.filter_jit", "equinox.filter_vmap", "equinox.filter_pmap", "equinox.filter_grad",
-     "equinox.filter_value_and_grad", "flax.nnx.jit", "flax.nnx.vmap", "flax.nnx.grad",
-     "flax.nnx.value_and_grad"}
-)
+# call is dispatched asynchronously (one table with the model's helpers that return such
+# work, model/dispatched.py)
+_DISPATCHING_TRANSFORMS = DISPATCHING
 _HARMLESS_BUILTINS = frozenset({"range", "len", "enumerate", "zip", "isinstance", "min", "max", "list", "tuple", "dict"})
 _HARMLESS_METHODS = frozenset({"append", "extend", "insert", "update", "add"})
 # NumPy builders that make a host array from a shape or scalars: they never wait for JAX
