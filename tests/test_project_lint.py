@@ -1003,3 +1003,24 @@ def test_linen_module_of_another_module_in_a_traced_slot(tmp_path, monkeypatch):
         ("JAX209", "nerf/step.py", 20, 11, "A flax linen Module (`models.Plain(...)`, not a pytree)" + tail),
         ("JAX209", "nerf/step.py", 23, 18, "A flax linen Module (`Plain(...)`, not a pytree)" + tail),
     ]
+
+
+@pytest.mark.parametrize("beside", ["long-range-arena/__init__.py", "my.checkout/__init__.py"])
+def test_a_checkout_whose_folder_name_is_no_identifier_is_not_a_package(tmp_path, monkeypatch, beside):
+    """A checkout that holds an ``__init__.py`` under a name no import can spell
+    (``long-range-arena``, ``my.checkout``) is a folder, not a package: beside it, a
+    project's absolute imports (``from losses import huber``) still resolve from the
+    folder above, and running inside it does not crawl up into the folder of projects."""
+    _write_tree(tmp_path, {**FOLDER_OF_PROJECTS, beside: "",
+                           beside.replace("__init__.py", "lra/ops.py"): _HUBER,
+                           beside.replace("__init__.py", "lra/run.py"):
+                               "import jax\nfrom lra.ops import huber\n\nf = jax.jit(huber)\n"})
+    monkeypatch.chdir(tmp_path)
+    above = [(code, path, line, col) for code, path, line, col, _ in _lint(tmp_path, "--no-cache")]
+    checkout = beside.split("/")[0]
+    assert above == sorted([("JAX201", f"{checkout}/lra/ops.py", 2, 8), ("JAX201", "proj_a/losses.py", 2, 8),
+                            ("JAX204", "proj_b/pkg/losses.py", 4, 12)], key=lambda f: f[1])
+    for name in ("proj_a", checkout):
+        monkeypatch.chdir(tmp_path / name)
+        inside = [(code, f"{name}/{path}", line, col) for code, path, line, col, _ in _lint(tmp_path / name, "--no-cache")]
+        assert inside == [f for f in above if f[1].startswith(name + "/")]

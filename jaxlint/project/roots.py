@@ -6,6 +6,8 @@
   holding ``.git``); failing that, the current directory if the file is below
   it, else there is none (single-file analysis).  A current directory inside a
   package gives way to the folder holding the top-level package (mypy's crawl).
+  A package is a folder with an ``__init__.py`` whose name is an identifier (a
+  checkout named ``long-range-arena`` is a folder, whatever it holds).
   A git or current-directory root that holds no package of its own is a folder
   of projects: a subfolder is a project when the root holds no code at all, or
   when it holds a package of its own beside the root's loose scripts
@@ -51,6 +53,13 @@ PACKAGE = "package"  # the directory holds a package (a folder with ``__init__.p
 FILES = "files"  # ... Python files of its own, and no package
 
 
+def _is_package(d: Path) -> bool:
+    """A folder Python can import as a package: an ``__init__.py`` under a name that is
+    an identifier (a checkout named ``long-range-arena`` that holds an ``__init__.py``
+    is a folder, not a package: no import statement can name it)."""
+    return d.name.isidentifier() and (d / "__init__.py").is_file()
+
+
 def _holds_code(d: Path) -> Optional[str]:
     """What code the directory holds of its own: PACKAGE, FILES, or None."""
     files = False
@@ -59,7 +68,7 @@ def _holds_code(d: Path) -> Optional[str]:
             for e in it:
                 if e.name.endswith((".py", ".ipynb")) and e.is_file():
                     files = True
-                elif e.is_dir(follow_symlinks=False) and (Path(e.path) / "__init__.py").is_file():
+                elif e.is_dir(follow_symlinks=False) and _is_package(Path(e.path)):
                     return PACKAGE
     except OSError:
         return None
@@ -97,7 +106,7 @@ def unmarked_root(directory: Path, cwd: Path, memo: Optional[dict] = None) -> Op
         # holds the top-level package, as mypy's crawl names modules (`pkg.losses`, not
         # `losses`), so its absolute imports resolve as they do from that folder (and the
         # folders beside the package it imports are of the project too)
-        while (found / "__init__.py").is_file() and found.parent != found:
+        while _is_package(found) and found.parent != found:
             found = found.parent
         if directory != found and found not in directory.parents:
             return None
@@ -113,7 +122,7 @@ def unmarked_root(directory: Path, cwd: Path, memo: Optional[dict] = None) -> Op
         below = found / directory.relative_to(found).parts[0]
         if here == PACKAGE:
             break
-        if here == FILES and (below.name == "src" or (below / "__init__.py").is_file() or holds(below) != PACKAGE):
+        if here == FILES and (below.name == "src" or _is_package(below) or holds(below) != PACKAGE):
             # loose scripts beside the folders of a project; but a folder that holds a
             # package of its own beside loose scripts (`notes.py`, `proj_a/pkg/`) is a
             # project, as it is when jaxlint runs in it
