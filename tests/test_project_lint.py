@@ -1024,3 +1024,51 @@ def test_a_checkout_whose_folder_name_is_no_identifier_is_not_a_package(tmp_path
         monkeypatch.chdir(tmp_path / name)
         inside = [(code, f"{name}/{path}", line, col) for code, path, line, col, _ in _lint(tmp_path / name, "--no-cache")]
         assert inside == [f for f in above if f[1].startswith(name + "/")]
+
+
+@pytest.mark.parametrize("link", [True, False])
+def test_two_files_with_one_module_name_do_not_stop_the_run(tmp_path, monkeypatch, link):
+    """A module symlinked into another folder (alpa's ``benchmark/megatron/util.py ->
+    ../alpa/util.py``), or a module and a package of one name (``util.py``, ``util/__init__.py``), beside a module
+    that exports a jit: the run goes on, both files are linted alone, the rest as usual."""
+    _write_tree(tmp_path, {
+        "pyproject.toml": "",
+        "bench/alpa/util.py": "def helper(x):\n    return x + 1\n",
+        "bench/jits.py": "import jax\n\n\n@jax.jit\ndef power(x, n):\n    if n > 1:\n        return x\n    return x\n",
+        "bench/run.py": "from bench.jits import power\nfrom bench.alpa.util import helper\n\nprint(power(helper(1), 2))\n",
+    })
+    if link:
+        (tmp_path / "bench/megatron").mkdir()
+        (tmp_path / "bench/megatron/util.py").symlink_to("../alpa/util.py")
+    else:  # a module and a package of one name (Python imports the package)
+        _write_tree(tmp_path, {"bench/alpa/util/__init__.py": "def helper(x):\n    return x\n"})
+    monkeypatch.chdir(tmp_path)
+    found = _lint(tmp_path, "--no-cache")
+    assert [f[:4] for f in found] == [("JAX201", "bench/jits.py", 6, 8)]
+
+
+def test_a_defect_of_the_analysis_across_modules_does_not_stop_the_run(tmp_path, monkeypatch):
+    """Should the analysis across modules fail (a defect of jaxlint's), every file is
+    still linted on its own: its own findings come out, with one line saying what
+    happened (exit 2), and the traceback only with --verbose."""
+    import jaxlint.project.driver as driver
+
+    def broken(*args, **kwargs):
+        raise KeyError("bench/alpa/util.py")
+
+    _write_tree(tmp_path, {
+        "pyproject.toml": "",
+        "bench/jits.py": "import jax\n\n\n@jax.jit\ndef power(x, n):\n    if n > 1:\n        return x\n    return x\n",
+        "bench/keys.py": "import jax\n\nk = jax.random.PRNGKey(0)\na = jax.random.normal(k)\nb = jax.random.normal(k)\n",
+    })
+    monkeypatch.setattr(driver, "_next_round", broken)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--output-format", "concise"])
+    assert result.exit_code == 2
+    assert [line.split(" ", 2)[:2] for line in result.stdout.splitlines() if ": JAX" in line] == [
+        ["bench/jits.py:6:8:", "JAX201"], ["bench/keys.py:5:5:", "JAX301"]]
+    assert result.stderr.splitlines() == [
+        "error: internal error in the analysis across modules: each file was linted on its own "
+        "(run with --verbose for the traceback)"]
+    verbose = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--verbose", "--output-format", "concise"])
+    assert "KeyError: 'bench/alpa/util.py'" in verbose.stderr

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Optional, Protocol, Sequence, Union
@@ -94,6 +95,8 @@ def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[li
         for f in [f for f, m in project.module.items() if m.name in dup]:
             del project.module[f]
             out.pop(f, None)
+        if dup:  # (a symlinked copy of a module: the link and its target) are linted alone
+            project.files = [f for f in project.files if f in project.module]
         project.packages = frozenset(m.name.split(".", 1)[0] for m in project.module.values())
     return out
 
@@ -241,8 +244,23 @@ def run_project(files: Sequence[Path], workspace: WorkspaceView, options: RunOpt
         latest_of: dict[str, FileResult] = {}
         outcome = _rounds(files, wanted, project_of, settings, cache, facts, summarize, x64_from_folder,
                           pool, jobs, show_progress, file_timeout, data_for, run_files, read, latest_of, keep)
+    except Exception:  # a defect of the project analysis: lint each file on its own rather than stop the run
+        outcome = None
+        failure = traceback.format_exc()
     finally:
         pool.close()
+    if outcome is None:
+        facts.clear()
+        summarize.clear()
+        x64_from_folder.clear()
+        outcome = run_files(files, settings, None, jobs=jobs, show_progress=show_progress,
+                            file_timeout=file_timeout, data_for=data_for)
+        final = _wanted(outcome, wanted, settings)
+        final.errors.append("internal error in the analysis across modules: each file was linted on its own "
+                            "(run with --verbose for the traceback)")
+        final.tracebacks.append("analysis across modules:\n" + failure)
+        final.uncacheable += 1
+        return final
     if snapshot_key is not None and not outcome.uncacheable:
         cache.put_snapshot(snapshot_key, {
             name: [facts.get(name, ""), name in summarize, name in x64_from_folder]
