@@ -52,9 +52,10 @@ def test_a_key_reused_within_one_iteration_is_still_reported(tmp_path, monkeypat
     shutil.copy(DATA / "carry_tuple_while.py", tmp_path / "m.py")
     monkeypatch.chdir(tmp_path)
     assert _check(tmp_path, "m.py") == [
-        "m.py:15:23: JAX301 `carry[1]` was already consumed by `random.normal` via `sample_env` on line 14: "
-        "both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(carry[1])`, "
-        "and give each call its own key",
+        "m.py:15:23: JAX301 `carry[1]` was already consumed by `random.normal` via `sample_env` on line 14 "
+        "and is split here: JAX promises independent random numbers only for a key used once (with "
+        "`jax_debug_key_reuse` on, this split raises KeyReuseError). Split before the first use, e.g. "
+        "`key, sub = jax.random.split(carry[1])`, and draw with `sub`",
         "Found 1 error.",
     ]
 

@@ -30,7 +30,10 @@ class PrngKeyReuse(Rule):
         "Tracks PRNG keys through each function (legacy `random.PRNGKey` and typed "
         "`random.key` alike) and flags:\n\n"
         "* a key passed to a second `jax.random` sampler (`normal`, `uniform`, `split`, "
-        "`bernoulli`, `categorical`, `permutation`...) with no split or rebinding in between;\n"
+        "`bernoulli`, `categorical`, `permutation`...) with no split or rebinding in between "
+        "(two draws get the same random bits; a draw and then a `split` of that key does not repeat "
+        "the draw's bits, but JAX promises independent numbers only for a key used once, and "
+        "`jax_debug_key_reuse` raises KeyReuseError on that split);\n"
         "* a key used after `jax.random.split(key)` has consumed it;\n"
         "* an initializer that draws (made by a factory of `jax.nn.initializers`, re-exported by "
         "flax linen and nnx: `normal()`, `lecun_normal()`, `glorot_uniform()`, `variance_scaling(...)`...; "
@@ -2277,7 +2280,7 @@ class PrngKeyReuse(Rule):
             return  # the two draws' results are asserted equal: the same bits are the point
         if isinstance(node, cst.Call) and self._rebuilds_expected(node, key_expr, earlier):
             return
-        self._report_reuse(node, key_expr, prev)
+        self._report_reuse(node, key_expr, prev, how)
 
     def _discarded(self, call: cst.CSTNode) -> bool:
         """Is ``call`` a statement of its own in this unit (``f(x, key)``: its result thrown away)?"""
@@ -2332,7 +2335,7 @@ class PrngKeyReuse(Rule):
             return False
         return all(ctx.code(x).strip().rstrip(",") == ctx.code(y).strip().rstrip(",") for x, y in zip(a.args, b.args))
 
-    def _report_reuse(self, node: cst.Call, key_expr: cst.CSTNode, prev) -> None:
+    def _report_reuse(self, node: cst.Call, key_expr: cst.CSTNode, prev, how: str = "") -> None:
         ctx = self.ctx
         if id(node) in self._broadcast:
             return  # reported as a key given unmapped to every element
@@ -2352,6 +2355,16 @@ class PrngKeyReuse(Rule):
                 f"{name_was} was already split{by} on line {{related_line}}; a split key must not be "
                 f"used again. Use the keys `{'split' if prev_how == 'split' else prev_how}` returned (e.g. "
                 f"`{name}, sub = jax.random.split({name})` and pass `sub`)"
+            )
+        elif how == "split":
+            # a draw, then a split of the same key: the new keys are not the draw's bits,
+            # but JAX promises independence only to a key used once (KeyReuseError)
+            msg = (
+                f"{name_was} was already consumed by `{_by(prev_how)}` on line {{related_line}} and is split "
+                f"here: JAX promises independent random numbers only for a key used once (with "
+                f"`jax_debug_key_reuse` on, this split raises KeyReuseError). Split before the first use, e.g. "
+                f"`{name if isinstance(key_expr, cst.Name) else 'key'}, sub = jax.random.split({name})`, "
+                f"and draw with `sub`"
             )
         else:
             by = _by(prev_how)

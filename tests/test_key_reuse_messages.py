@@ -1,0 +1,53 @@
+"""JAX301's message says what happens: two draws from one key get the same random
+bits; a draw and then a split of the same key does not repeat the bits (JAX's
+partitionable threefry derives the new keys otherwise) but breaks the use-once
+contract, which ``jax_debug_key_reuse`` enforces with KeyReuseError."""
+
+import json
+
+from click.testing import CliRunner
+
+from jaxlint.cli import cli
+
+SPLIT_AFTER = (
+    "and is split here: JAX promises independent random numbers only for a key used once (with "
+    "`jax_debug_key_reuse` on, this split raises KeyReuseError). Split before the first use, e.g. "
+)
+
+
+def _messages(tmp_path, monkeypatch, name, text):
+    (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["check", name, "--no-cache", "--output-format", "json"])
+    return [(f["code"], f["location"]["row"], f["location"]["column"], f["message"]) for f in json.loads(result.stdout)]
+
+
+def test_a_draw_then_a_split_of_the_same_key_in_a_script(tmp_path, monkeypatch):
+    text = ("import jax\n\nrng = jax.random.PRNGKey(0)\nx = jax.random.normal(rng, (3,))\n"
+            "rng, sub = jax.random.split(rng)\ny = jax.random.normal(sub, (3,))\n")
+    assert _messages(tmp_path, monkeypatch, "m.py", text) == [
+        ("JAX301", 5, 12, "`rng` was already consumed by `random.normal` on line 4 " + SPLIT_AFTER
+         + "`rng, sub = jax.random.split(rng)`, and draw with `sub`")]
+
+
+def test_a_helper_that_draws_then_a_split_across_notebook_cells(tmp_path, monkeypatch):
+    cells = [
+        "import jax\nfrom jax import random\n\ndef sample_q_t(key, n):\n    return random.normal(key, (n,))\n",
+        "rng = random.PRNGKey(1)\nz = sample_q_t(rng, 4)\n",
+        "rng, rng1 = random.split(rng)\nprint(z, sample_q_t(rng1, 4))\n",
+    ]
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": c.splitlines(True), "outputs": [],
+                     "execution_count": None} for c in cells],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    found = _messages(tmp_path, monkeypatch, "nb.ipynb", json.dumps(nb))
+    assert [f[:3] for f in found] == [("JAX301", 1, 13)]
+    assert found[0][3] == ("`rng` was already consumed by `sample_q_t()` on line 2 of cell 2 " + SPLIT_AFTER
+                           + "`rng, sub = jax.random.split(rng)`, and draw with `sub`")
+
+
+def test_two_draws_from_one_key_still_get_the_same_bits(tmp_path, monkeypatch):
+    text = ("import jax\n\nkey = jax.random.PRNGKey(0)\nx = jax.random.normal(key, (3,))\n"
+            "y = jax.random.uniform(key, (3,))\nprint(x, y)\n")
+    assert _messages(tmp_path, monkeypatch, "m.py", text) == [
+        ("JAX301", 5, 5, "`key` was already consumed by `random.normal` on line 4: both calls get the same "
+         "random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key")]
