@@ -16,7 +16,8 @@ Two sources, both checked by running JAX:
   ``core.concrete_or_error(int | operator.index, param, ...)`` or
   ``param = operator.index(param)`` (``jax.scipy.special.multigammaln``'s ``d``), probed the
   same way (the other arguments host NumPy arrays) and kept only where a traced scalar and a
-  traced vector both raise.
+  traced vector both raise, and no boolean flag of the function set the other way lets the
+  tracer through (``jnp.delete(..., assume_unique_indices=True)``).
 
 Arguments already in ``apis.SHAPE_ARGS``/``apis.MORE_SIZE_ARGS`` (shapes and sizes) and the
 reductions' ``axis`` (``apis.AXIS_FUNCTIONS``) are left out: JAX202 checks those already.
@@ -209,15 +210,20 @@ def derive() -> dict[str, tuple[tuple["int | None", str, str], ...]]:
                 if params[pos].kind not in positional:
                     continue
 
-                def probe(v, fn=fn, pos=pos, n=max(required + [pos]) + 1):
+                def probe(v, fn=fn, pos=pos, n=max(required + [pos]) + 1, **kw):
                     args = [np.ones(3, np.float32) for _ in range(n)]
                     args[pos] = v
-                    return fn(*args)
+                    return fn(*args, **kw)
                 err = _error_of(probe)
                 # the model cannot tell a traced int from a traced vector: keep only an
                 # argument that raises either way (`histogram_bin_edges` takes 1-D bins traced)
-                if err is not None and _error_of(probe, np.arange(3)) is not None:
-                    table.setdefault(q, []).append((pos, pname, err))
+                if err is None or _error_of(probe, np.arange(3)) is None:
+                    continue
+                # nor a flag that lets the tracer through (`jnp.delete(..., assume_unique_indices=True)`)
+                if any(_error_of(lambda v, p=p: probe(v, **{p.name: not p.default})) is None
+                       for p in params if isinstance(p.default, bool)):
+                    continue
+                table.setdefault(q, []).append((pos, pname, err))
     env = {"jax": jax, "jnp": jax.numpy}
     for q, pname, pos, call in PROBES:
         if call is None or _covered(apis, q, pname) or any(n == pname for _, n, _ in table.get(q, ())):

@@ -882,6 +882,24 @@ class Indexer:
             u = u.parent
         return None
 
+    def _bound_wrapper(self, unit: Unit, name: str) -> Optional[Unit]:
+        """The function of this file a name is bound to, once, wrapped by a transformation
+        (``pick_jit = jax.jit(pick)``): calling the name runs it."""
+        u: Optional[Unit] = unit
+        while u is not None:
+            if any(p.name == name for p in u.params) or name in u.defs:
+                return None
+            entries = u.bindings.get(name)
+            if entries:
+                value = entries[0][1] if len(entries) == 1 else None
+                if type(value) is not cst.Call or not value.args or value.args[0].keyword is not None \
+                        or type(value.args[0].value) is not cst.Name:
+                    return None
+                t = apis.transform_for(self.qualname(value.func))
+                return u.lookup_def(value.args[0].value.value) if t is not None and t.wrapper else None
+            u = u.parent
+        return None
+
     def _resolve(self) -> None:
         idx = self.index
         # call edges between units, for the analysis order
@@ -897,7 +915,8 @@ class Indexer:
                     callee = instances.class_level_method(idx.classes, call.func)  # `Interval.around(x)`
             else:
                 callee = unit.lookup_def(call.func.value) or self._bound_lambda(unit, call.func.value) \
-                    or made_function(unit, call.func, idx.unit_of)  # type: ignore[union-attr]
+                    or made_function(unit, call.func, idx.unit_of) \
+                    or self._bound_wrapper(unit, call.func.value)  # type: ignore[union-attr]
                 if callee is None:
                     # `Cls(x)`, `Cls(x)(y)`: its `__init__`, the checks a generated one runs,
                     # `__call__`; `m(x)` with `m = Cls()`: `__call__` (model/calls.py)

@@ -53,7 +53,6 @@ STATIC_ARGS: dict[str, tuple[tuple[Optional[int], str, str], ...]] = {
     'jax.numpy.count_nonzero': ((2, 'keepdims', 'UNHASHABLE'),),
     'jax.numpy.cov': ((2, 'rowvar', 'UNHASHABLE'), (3, 'bias', 'UNHASHABLE'), (4, 'ddof', 'UNHASHABLE'),),
     'jax.numpy.cross': ((2, 'axisa', 'UNHASHABLE'), (3, 'axisb', 'UNHASHABLE'), (4, 'axisc', 'UNHASHABLE'), (5, 'axis', 'UNHASHABLE'),),
-    'jax.numpy.delete': ((1, 'obj', 'CONCRETIZATION'),),
     'jax.numpy.diagonal': ((1, 'offset', 'UNHASHABLE'), (2, 'axis1', 'UNHASHABLE'), (3, 'axis2', 'UNHASHABLE'),),
     'jax.numpy.diff': ((1, 'n', 'UNHASHABLE'), (2, 'axis', 'UNHASHABLE'),),
     'jax.numpy.digitize': ((2, 'right', 'UNHASHABLE'),),

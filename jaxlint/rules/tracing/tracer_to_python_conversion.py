@@ -1342,7 +1342,7 @@ class TracerConversion(Rule):
                                 f"{ctx.static_hint(v)}",
                             )
                             return
-        if base.kind not in (V.LIST, V.TUPLE) or len(node.slice) != 1:
+        if base.kind not in (V.LIST, V.TUPLE, V.ARRAYS) or len(node.slice) != 1:
             return
         if self._bound_to_mapping(node.value):
             return  # a dict keyed by a traced value is another story (an unhashable tracer)
