@@ -2,9 +2,8 @@
 
 * Library functions whose own source makes an argument a Python int
   (``core.concrete_or_error(int | operator.index, p)``, ``p = operator.index(p)``), found and
-  probed by ``bench/static_args.py``: ``jax.scipy.special.multigammaln``'s ``d``,
-  ``jax.scipy.special.bernoulli``'s ``n``, traced through ``jax.jit(fn)(...)`` or a traced
-  parameter (case 732).
+  probed by ``bench/static_args.py``: ``jax.scipy.special.multigammaln``'s ``d``, ``jnp.delete``'s
+  ``obj``, traced through ``jax.jit(fn)(...)`` or a traced parameter (case 732).
 * A list or tuple of arrays that every call passes to a traced parameter stays a Python container
   under the transformation (a pytree); indexing it with a tracer raises
   TracerIntegerConversionError, whether the function is decorated or bound as
@@ -13,6 +12,10 @@
   holding ``jnp.asarray(shape)``, ``buf.size`` of a flax struct holding a JAX array) is the
   field's traced leaf, not the array's static ``.shape``/``.size``; the class comes from the
   calls when the annotation names only a base (``grid: eqx.Module``) (case 710).
+* A function of a submodule a package binds, called through the package
+  (``import pkg as nk`` then ``nk.optimizer.Sgd(schedule)``, ``pkg.training.fit(loss, ...)``), is
+  the submodule's function: what it hands to a transformation or a library's callback slot (an
+  optax schedule) is traced (case 722).
 
 Each INVALID line was run with JAX 0.10.2 (equinox, flax in the .venv) and raises the error its
 message names; each VALID twin runs."""
@@ -230,6 +233,85 @@ if __name__ == "__main__":
 }
 
 
+SUBMODULES = {
+    'main.py': """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import pkg
+import pkg as nk
+
+
+def schedule(n):
+    return (1 + np.cos(np.pi * (n % 100) / 100)) * 0.05
+
+
+def loss(params, x):
+    if (params * x).sum() > 0:
+        return (params * x).sum()
+    return -(params * x).sum()
+
+
+@jax.jit
+def update(opt_state, grads, params):
+    return tx.update(grads, opt_state, params)
+
+
+if __name__ == "__main__":
+    params = jnp.ones(3)
+    tx = nk.optimizer.Sgd(schedule)
+    print(update(tx.init(params), params, params))
+    print(pkg.training.fit(loss, params, params))
+""",
+    'pkg/__init__.py': """\
+from pkg import optimizer, training
+""",
+    'pkg/optimizer.py': """\
+import optax
+
+
+def Sgd(learning_rate):
+    return optax.sgd(learning_rate)
+""",
+    'pkg/training.py': """\
+import jax
+
+
+def fit(loss_fn, params, x):
+    step = jax.jit(jax.grad(loss_fn))
+    return step(params, x)
+""",
+    'valid.py': """\
+import jax
+import jax.numpy as jnp
+
+import pkg
+
+
+def schedule(n):
+    return (1 + jnp.cos(jnp.pi * (n % 100) / 100)) * 0.05
+
+
+def loss(params, x):
+    s = (params * x).sum()
+    return jnp.where(s > 0, s, -s)
+
+
+@jax.jit
+def update(opt_state, grads, params):
+    return tx.update(grads, opt_state, params)
+
+
+if __name__ == "__main__":
+    params = jnp.ones(3)
+    tx = pkg.optimizer.Sgd(schedule)
+    print(update(tx.init(params), params, params))
+    print(pkg.training.fit(loss, params, params))
+""",
+}
+
+
 def test_library_functions_that_make_an_argument_a_python_int(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, CONVERTS) == [
         ("JAX202", "main.py", 8, 51,
@@ -307,4 +389,17 @@ def test_pytree_field_named_like_an_array_attribute_is_the_traced_leaf(tmp_path,
         ("JAX202", "pkg/grids.py", 29, 23, _shape_msg(
             "jnp.arange", "buf", "positions",
             "ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected")),
+    ]
+
+
+def test_function_of_a_package_submodule_hands_its_parameter_to_a_transformation(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, SUBMODULES) == [
+        ("JAX201", "main.py", 14, 8,
+         "Python `if` on a traced value: it depends on the traced arguments `params`, `x` of `loss` (wrapped "
+         "by jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if "
+         "`params` is a Python value, mark it static (static_argnums=0)"),
+        ("JAX204", "main.py", 10, 17,
+         "`np.cos` on a traced value (it depends on the traced argument `n` of `schedule` (a schedule given "
+         "to optax.sgd)): NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use "
+         "`jnp.cos` (jax.numpy) instead"),
     ]

@@ -285,6 +285,9 @@ class Indexer:
         self.index.units.append(mod_unit)
         self.index.unit_of[id(module)] = mod_unit
         self._pending_calls: list[tuple[Unit, cst.Call]] = []
+        # calls through two or more attributes of a name (`pkg.optimizer.Sgd(f)`): a function of a
+        # submodule a package binds, for the facts of other modules (``takes_fns``)
+        self._dotted_calls: list[tuple[Unit, cst.Call]] = []
         # calls written `<receiver>.<name>(...)`, by method name (for module helper methods)
         self._method_calls: dict[str, list[tuple[Unit, cst.Call]]] = {}
         self._applied_initializer_calls: list[tuple[Unit, cst.Call]] = []
@@ -607,6 +610,8 @@ class Indexer:
             self._pending_calls.append((unit, call))
         elif isinstance(func, cst.Attribute):
             self._method_calls.setdefault(func.attr.value, []).append((unit, call))
+            if type(func.value) is cst.Attribute:
+                self._dotted_calls.append((unit, call))
         if not unit.is_module:
             for name in rngs_keys(call):
                 key_param_consumed(unit, name.value, "rngs=")
@@ -1060,7 +1065,7 @@ class Indexer:
         this file, or imported: a fact for its module) is traced by it."""
         takes = self.index.imported_takes_fns
         todo = []
-        for unit, call in self._pending_calls:
+        for unit, call in self._pending_calls + self._dotted_calls:
             written = dotted_name(call.func)
             if written is None or written not in takes:
                 continue
