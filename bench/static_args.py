@@ -11,7 +11,13 @@ Two sources, both checked by running JAX:
   body runs (each entry is probed with a tracer to confirm);
 * functions that are not jitted but turn an argument into a Python int or tuple
   (``operator.index``, ``core.concrete_or_error``, primitive parameters): the probes below
-  call each with a tracer in that argument, and the error JAX raises is recorded.
+  call each with a tracer in that argument, and the error JAX raises is recorded; and every
+  public function of those namespaces whose source converts one of its parameters with
+  ``core.concrete_or_error(int | operator.index, param, ...)`` or
+  ``param = operator.index(param)`` (``jax.scipy.special.multigammaln``'s ``d``), probed the
+  same way (the other arguments host NumPy arrays) and kept only where a traced scalar and a
+  traced vector both raise, and no boolean flag of the function set the other way lets the
+  tracer through (``jnp.delete(..., assume_unique_indices=True)``).
 
 Arguments already in ``apis.SHAPE_ARGS``/``apis.MORE_SIZE_ARGS`` (shapes and sizes) and the
 reductions' ``axis`` (``apis.AXIS_FUNCTIONS``) are left out: JAX202 checks those already.
@@ -22,6 +28,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pathlib
+import re
 import sys
 
 NAMESPACES = (
@@ -86,10 +93,10 @@ NOT_VALUES = frozenset(
 )
 
 
-def _error_of(thunk) -> "str | None":
+def _error_of(thunk, arg=1) -> "str | None":
     import jax
     try:
-        jax.jit(thunk)(1)
+        jax.jit(thunk)(arg)
     except Exception as e:  # noqa: BLE001 - the error is the datum
         name = type(e).__name__
         first = str(e).splitlines()[0] if str(e) else ""
@@ -107,6 +114,30 @@ def _error_of(thunk) -> "str | None":
             return "BOOL"
         return None
     return None
+
+
+# a parameter the function's own source makes a Python int (not `None`: a concrete array, whose
+# traced form is a data-dependent shape, JAX206's business)
+_CONVERTS = re.compile(
+    r"concrete_or_error\(\s*(?:int|operator\.index)\s*,\s*(\w+)\s*[,)]"
+    r"|^\s*(\w+)\s*=\s*operator\.index\(\s*(\w+)\s*\)", re.M)
+
+
+def _converted_params(fn) -> list[str]:
+    """The parameters ``fn``'s source hands to ``concrete_or_error(int|operator.index, p)``
+    or rebinds as ``p = operator.index(p)``, in signature order."""
+    try:
+        src = inspect.getsource(fn)
+        sig = inspect.signature(fn)
+    except (TypeError, OSError, ValueError):
+        return []
+    names = set()
+    for m in _CONVERTS.finditer(src):
+        if m.group(1):
+            names.add(m.group(1))
+        elif m.group(2) == m.group(3):
+            names.add(m.group(2))
+    return [p for p in sig.parameters if p in names]
 
 
 def _covered(apis, q: str, param: str) -> bool:
@@ -157,6 +188,42 @@ def derive() -> dict[str, tuple[tuple["int | None", str, str], ...]]:
                 err = _error_of(probe)
                 if err is not None:
                     table.setdefault(q, []).append((pos, pname, err))
+    import numpy as np
+
+    for ns in NAMESPACES:
+        mod = importlib.import_module(ns)
+        for name in sorted(dir(mod)):
+            fn = getattr(mod, name)
+            if name.startswith("_") or not callable(fn) or getattr(fn, "_jit_info", None) is not None:
+                continue
+            q = f"{ns}.{name}"
+            try:
+                params = list(inspect.signature(fn).parameters.values())
+            except (TypeError, ValueError):
+                continue
+            positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            required = [i for i, p in enumerate(params) if p.default is inspect.Parameter.empty and p.kind in positional]
+            for pname in _converted_params(fn):
+                if _covered(apis, q, pname) or any(n == pname for _, n, _ in table.get(q, ())):
+                    continue
+                pos = next(i for i, p in enumerate(params) if p.name == pname)
+                if params[pos].kind not in positional:
+                    continue
+
+                def probe(v, fn=fn, pos=pos, n=max(required + [pos]) + 1, **kw):
+                    args = [np.ones(3, np.float32) for _ in range(n)]
+                    args[pos] = v
+                    return fn(*args, **kw)
+                err = _error_of(probe)
+                # the model cannot tell a traced int from a traced vector: keep only an
+                # argument that raises either way (`histogram_bin_edges` takes 1-D bins traced)
+                if err is None or _error_of(probe, np.arange(3)) is None:
+                    continue
+                # nor a flag that lets the tracer through (`jnp.delete(..., assume_unique_indices=True)`)
+                if any(_error_of(lambda v, p=p: probe(v, **{p.name: not p.default})) is None
+                       for p in params if isinstance(p.default, bool)):
+                    continue
+                table.setdefault(q, []).append((pos, pname, err))
     env = {"jax": jax, "jnp": jax.numpy}
     for q, pname, pos, call in PROBES:
         if call is None or _covered(apis, q, pname) or any(n == pname for _, n, _ in table.get(q, ())):

@@ -933,6 +933,11 @@ class CallEffects:
                     return
             elif v.kind == V.FUNCTION and v.unit is not None:
                 unit = v.unit
+            elif v.kind == V.FUNCTION and v.transform is not None:
+                # `pick_jit = jax.jit(pick)` bound once, then `pick_jit(tables, i)`: a call of `pick`
+                unit = self._wrapped_unit(bound_once(self.index, self.unit, func))
+                if unit is None:
+                    return
             else:
                 return
             if type(unit.node) is cst.FunctionDef and unit.cls is None:

@@ -132,7 +132,8 @@ class Evaluator:
                 return Value(kind=V.FUNCTION, qualname=q)
             base = self.value(e.value)
             attr = e.attr.value
-            if attr in apis.STATIC_ATTRS:
+            if attr in apis.STATIC_ATTRS and not (base.cls is not None and attr in base.cls.flat.get("fields", ())):
+                # (not a field of that name of a pytree class: `grid.shape` of `Grid(shape=jnp.asarray(s))`)
                 return shape_flow.shape_attr(base, attr)  # `x.shape` of a known shape: its numbers
             if not base.traced and type(e.value) is cst.Name and e.value.value == "self" and self.unit.cls is not None \
                     and self.unit.params and self.unit.params[0].name == "self":

@@ -285,6 +285,9 @@ class Indexer:
         self.index.units.append(mod_unit)
         self.index.unit_of[id(module)] = mod_unit
         self._pending_calls: list[tuple[Unit, cst.Call]] = []
+        # calls through two or more attributes of a name (`pkg.optimizer.Sgd(f)`): a function of a
+        # submodule a package binds, for the facts of other modules (``takes_fns``)
+        self._dotted_calls: list[tuple[Unit, cst.Call]] = []
         # calls written `<receiver>.<name>(...)`, by method name (for module helper methods)
         self._method_calls: dict[str, list[tuple[Unit, cst.Call]]] = {}
         self._applied_initializer_calls: list[tuple[Unit, cst.Call]] = []
@@ -607,6 +610,8 @@ class Indexer:
             self._pending_calls.append((unit, call))
         elif isinstance(func, cst.Attribute):
             self._method_calls.setdefault(func.attr.value, []).append((unit, call))
+            if type(func.value) is cst.Attribute:
+                self._dotted_calls.append((unit, call))
         if not unit.is_module:
             for name in rngs_keys(call):
                 key_param_consumed(unit, name.value, "rngs=")
@@ -882,6 +887,24 @@ class Indexer:
             u = u.parent
         return None
 
+    def _bound_wrapper(self, unit: Unit, name: str) -> Optional[Unit]:
+        """The function of this file a name is bound to, once, wrapped by a transformation
+        (``pick_jit = jax.jit(pick)``): calling the name runs it."""
+        u: Optional[Unit] = unit
+        while u is not None:
+            if any(p.name == name for p in u.params) or name in u.defs:
+                return None
+            entries = u.bindings.get(name)
+            if entries:
+                value = entries[0][1] if len(entries) == 1 else None
+                if type(value) is not cst.Call or not value.args or value.args[0].keyword is not None \
+                        or type(value.args[0].value) is not cst.Name:
+                    return None
+                t = apis.transform_for(self.qualname(value.func))
+                return u.lookup_def(value.args[0].value.value) if t is not None and t.wrapper else None
+            u = u.parent
+        return None
+
     def _resolve(self) -> None:
         idx = self.index
         # call edges between units, for the analysis order
@@ -897,7 +920,8 @@ class Indexer:
                     callee = instances.class_level_method(idx.classes, call.func)  # `Interval.around(x)`
             else:
                 callee = unit.lookup_def(call.func.value) or self._bound_lambda(unit, call.func.value) \
-                    or made_function(unit, call.func, idx.unit_of)  # type: ignore[union-attr]
+                    or made_function(unit, call.func, idx.unit_of) \
+                    or self._bound_wrapper(unit, call.func.value)  # type: ignore[union-attr]
                 if callee is None:
                     # `Cls(x)`, `Cls(x)(y)`: its `__init__`, the checks a generated one runs,
                     # `__call__`; `m(x)` with `m = Cls()`: `__call__` (model/calls.py)
@@ -1041,7 +1065,7 @@ class Indexer:
         this file, or imported: a fact for its module) is traced by it."""
         takes = self.index.imported_takes_fns
         todo = []
-        for unit, call in self._pending_calls:
+        for unit, call in self._pending_calls + self._dotted_calls:
             written = dotted_name(call.func)
             if written is None or written not in takes:
                 continue

@@ -84,10 +84,21 @@ class Walker:
                     unit.arg_kinds.get(p.name) == kinds.TRACER and self._callers_known(unit)) or (
                     # `model.apply(v, x)` -> `__call__`: every call from traced code passes one
                     unit.traced_arg_kinds.get(p.name) == kinds.TRACER and self._traced_callers_known(unit))
+                if not is_array and unit.arg_kinds.get(p.name) == V.ARRAYS and self._callers_known(
+                        unit, through_transforms=True):
+                    # every call passes a list/tuple of arrays (`f(i, [a, b, c])`): the transformation
+                    # keeps the Python container (a pytree) and traces its items
+                    item = Value(kind=V.ARRAY, traced=True, deps=frozenset({p.name}))
+                    env[p.name] = Value(kind=V.ARRAYS, traced=True, deps=frozenset({p.name}), item=item)
+                    continue
                 kind = V.ARRAY if is_array else V.UNKNOWN
                 cls = None
                 if not is_array:
-                    cls = self.index.pytree_class(p.ann_class) if p.ann_class else unit.param_classes.get(p.name)
+                    cls = self.index.pytree_class(p.ann_class) if p.ann_class else None
+                    if cls is None:
+                        # no annotation, or one naming a base the model cannot read
+                        # (`m: eqx.Module`): the class every call passes
+                        cls = unit.param_classes.get(p.name)
                 env[p.name] = Value(kind=kind, traced=True, deps=frozenset({p.name}), cls=cls)
             elif p.name in unit.static_params:
                 env[p.name] = V.STATIC_VALUE

@@ -414,6 +414,11 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
             classes.append((name, target))
         elif target.kind == "module" and target.module in index.modules:
             modules.append((name, target.module))
+    # ... and the submodules a package binds (`import pkg` then `pkg.optimizer.Sgd(...)`, with
+    # `from pkg import optimizer` in pkg/__init__.py): `pkg.optimizer` is that module
+    for name, m in list(modules):
+        for sub_name, sub in _submodules(index, m):
+            modules.append((f"{name}.{sub_name}", sub))
     # a call from traced code, or a transformation applied here: the record, less
     # what only this file needs, plus where it is and the chain for messages
     records = []
@@ -564,6 +569,21 @@ def _x64_at_import(outputs) -> set[str]:
                 on.add(module)
                 changed = True
     return on
+
+
+def _submodules(index: ProjectIndex, module: str) -> list[tuple[str, str]]:
+    """(name, module) for the names ``module`` binds at module level to another module of
+    the project (a package's ``from pkg import optimizer``)."""
+    out = []
+    summary = index.modules.get(module) or {}
+    for name, binding in sorted((summary.get("names") or {}).items()):
+        if binding.get("k") not in ("from", "module") or _outside(index, binding):
+            continue
+        target = index.resolve(module, name)
+        if target is not None and target.kind == "module" and target.module in index.modules \
+                and target.module != module:
+            out.append((name, target.module))
+    return out
 
 
 def _attributes_used(text: bytes, names: set[str]) -> dict[str, set[str]]:

@@ -33,7 +33,10 @@ class TracerConversion(Rule):
         "`int(x)`, `float(x)`, `complex(x)`, `x.item()`, `x.tolist()`, `range(x)`, the `math` "
         "module's functions (`math.sqrt(x)`, `math.exp(x)`: `__float__`; `math.factorial(n)`: "
         "`__index__`), indexing a "
-        "Python list or tuple with a tracer, and shapes built from tracers "
+        "Python list or tuple with a tracer (also a list of arrays every call passes to the traced "
+        "function: jit keeps the list and traces its items), and shapes built from tracers "
+        "(also a field of a pytree class named like an array attribute: `grid.shape` of an equinox "
+        "module holding `jnp.asarray(shape)` is the traced leaf) "
         "(`jnp.zeros((n,))`, `jnp.ones(n)`, `jnp.arange(n)`, `x.reshape(n, -1)`, "
         "`jax.random.normal(key, (n,))`...), and every other argument that fixes a result's "
         "size: `jnp.arange(0, n, 1)`'s stop and step, `jnp.eye(3, m)`, `jnp.tri`, "
@@ -786,6 +789,23 @@ class TracerConversion(Rule):
                 "Indexing a Python list/tuple with a traced value raises TracerIntegerConversionError: it depends on the traced argument `i` of `pick` (decorated with @jax.jit). Make it an array (`jnp.asarray(...)[i]`) or use `jax.lax.switch`; or, if `i` is a Python value, mark it static (static_argnums=0)",
             ],
         ),
+        # a list of arrays every call passes: jit keeps the Python list (a pytree) and traces its items
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def select(idx, tables):
+                return tables[idx]
+
+            print(select(1, [jnp.ones(3), jnp.zeros(3)]))
+            """,
+            expected=[(6, 12)],
+            messages=[
+                "Indexing a Python list/tuple with a traced value raises TracerIntegerConversionError: it depends on the traced argument `idx` of `select` (decorated with @jax.jit). Make it an array (`jnp.asarray(...)[i]`) or use `jax.lax.switch`; or, if `idx` is a Python value, mark it static (static_argnums=0)",
+            ],
+        ),
         Invalid(
             """
             import jax
@@ -1342,7 +1362,7 @@ class TracerConversion(Rule):
                                 f"{ctx.static_hint(v)}",
                             )
                             return
-        if base.kind not in (V.LIST, V.TUPLE) or len(node.slice) != 1:
+        if base.kind not in (V.LIST, V.TUPLE, V.ARRAYS) or len(node.slice) != 1:
             return
         if self._bound_to_mapping(node.value):
             return  # a dict keyed by a traced value is another story (an unhashable tracer)
