@@ -597,7 +597,7 @@ def _outside(index: ProjectIndex, binding: Json) -> bool:
 
 # the kinds a call-site record carries (model/kinds.py CARRIED, spelled here so that a
 # warm run, which reads records but analyses nothing, does not import libcst)
-CARRIED_KINDS = frozenset({"array", "nparray", "key", "keys", "iterator", "jitted", "arrays"})
+CARRIED_KINDS = frozenset({"array", "nparray", "key", "keys", "iterator", "jitted", "arrays", "pylist"})
 # an instance of a class of the project, named where it is defined (model/kinds.py OBJ)
 OBJ = "obj:"
 
