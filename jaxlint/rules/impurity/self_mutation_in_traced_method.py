@@ -8,6 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import values as V
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.walk import walk_tree
 from jaxlint.rules.impurity._common import assign_pairs
@@ -149,6 +150,11 @@ class SelfMutationInTraced(Rule):
         "`value_and_grad`...), whose body runs again at each call, only storing a tracer is "
         "flagged (`self.losses += [loss]`, `self.last = loss`, `self.history.append(loss)`; "
         "not `jax.lax.stop_gradient(loss)`, a concrete array there). "
+        "Writes into what the object holds count the same (`self.stats[\"n\"] += 1`, "
+        "`self._logger.metrics[\"loss\"] = loss`, `self.counts.calls = self.counts.calls + 1`), "
+        "also from a function defined in the method (a `lax.scan` body); storing a Python value "
+        "there (`self.cache[\"shape\"] = x.shape`) is not flagged, nor is an item of an array "
+        "attribute (JAX101). "
         "Constructors and flax/equinox/haiku modules (frozen, or with their own state "
         "handling) are not flagged."
     )
@@ -564,6 +570,40 @@ class SelfMutationInTraced(Rule):
                 "`self.trace.extend(...)` keeps a tracer inside traced method `step`: it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it. Return the value and store it outside",
             ],
         ),
+        # writes into a container or object the instance holds: a counter in a logger's dict
+        # bumped once per trace, a loss stored as a tracer (pax's agent update under scan)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Logger:
+                def __init__(self):
+                    self.metrics = {"sgd_steps": 0, "loss": 0.0}
+
+
+            class Agent:
+                def __init__(self):
+                    self._logger = Logger()
+
+                def update(self, x):
+                    loss = jnp.sum(x ** 2)
+                    self._logger.metrics["sgd_steps"] += 1
+                    self._logger.metrics["loss"] = loss
+                    self._logger.metrics["shape"] = x.shape
+                    return x - 0.1 * loss
+
+
+            agent = Agent()
+            update = jax.jit(agent.update)
+            """,
+            expected=[(16, 9), (17, 9)],
+            messages=[
+                '`self._logger.metrics["sgd_steps"]` is assigned inside traced method `update`: it is held by `self`, which outlives the trace; the update runs once, at trace time: compiled calls never repeat it. Return the value (or the new state) and store it outside',
+                '`self._logger.metrics["loss"]` is assigned inside traced method `update`: it is held by `self`, which outlives the trace; it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it. Return the value (or the new state) and store it outside',
+            ],
+        ),
         # a conversion or cast around an update still changes the value at each call
         Invalid(
             """
@@ -599,7 +639,14 @@ class SelfMutationInTraced(Rule):
         jit (``jax.grad(self.loss)(p, x)``: there only storing a tracer is reported,
         the body runs again at each call)."""
         unit = self.ctx.unit
-        if not self.ctx.in_tracing or unit.cls is None or unit.cls.is_jax_module:
+        if not self.ctx.in_tracing:
+            return None
+        while unit.cls is None and unit.parent is not None and not unit.parent.is_module \
+                and isinstance(unit.node, cst.FunctionDef) and "self" not in unit.assigned \
+                and unit.param("self") is None:
+            # a function defined in a method (a `lax.scan` body): its `self` is the method's
+            unit = unit.parent
+        if unit.cls is None or unit.cls.is_jax_module:
             return None
         if unit.name in _INIT_METHODS or not isinstance(unit.node, cst.FunctionDef):
             return None
@@ -615,7 +662,14 @@ class SelfMutationInTraced(Rule):
         if me is None:
             return
         ctx = self.ctx
-        for target, value in assign_pairs(node):
+        if isinstance(node, cst.AugAssign):
+            pairs = [(node.target, node.value)]
+        else:
+            pairs = assign_pairs(node)
+        for target, value in pairs:
+            if _held_part(target, me):
+                self._check_held(node, target, value, me)
+                continue
             if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == me):
                 continue
             attr = target.attr.value
@@ -644,6 +698,36 @@ class SelfMutationInTraced(Rule):
                 f"`{me}.{attr}` is assigned inside traced method `{ctx.unit.name}`: {why}. "
                 "Pass the state in as an argument and return the new state",
             )
+
+    def _check_held(self, node: cst.CSTNode, target: cst.CSTNode, value, me: str) -> None:
+        """``self.metrics["steps"] += 1``, ``self._logger.metrics["loss"] = loss``,
+        ``self.state.count = self.state.count + 1``: a write into an object or container
+        the instance holds (it outlives the trace as ``self`` does), in a traced method."""
+        ctx = self.ctx
+        if not ctx.in_traced:
+            if value is not None and not isinstance(node, cst.AugAssign) and _stores_grad_tracer(ctx, value):
+                self._report_stored(target, f"`{ctx.code(target).strip()}` is assigned")
+            return
+        if isinstance(target, cst.Subscript) and ctx.value(target.value).kind in (V.ARRAY, V.NPARRAY):
+            return  # an array's item: JAX101 (a JAX array), or a host buffer written per trace
+        written = ctx.code(target).strip()
+        if isinstance(node, cst.AugAssign):
+            why = "the update runs once, at trace time: compiled calls never repeat it"
+            if ctx.is_traced(value):
+                why = ("it stores a tracer in the object (UnexpectedTracerError when read later), "
+                       "and compiled calls never repeat it")
+        elif value is not None and ctx.is_traced(value):
+            why = "it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it"
+        elif value is not None and any(ctx.code(n).strip() == written for n in walk_tree(value)
+                                       if isinstance(n, (cst.Subscript, cst.Attribute))):
+            why = "the update runs once, at trace time: compiled calls never repeat it"
+        else:
+            return
+        self.report(
+            target,
+            f"`{written}` is assigned inside traced method `{ctx.unit.name}`: it is held by `{me}`, "
+            f"which outlives the trace; {why}. Return the value (or the new state) and store it outside",
+        )
 
     def _report_stored(self, node: cst.CSTNode, what: str) -> None:
         ctx = self.ctx
@@ -681,6 +765,19 @@ class SelfMutationInTraced(Rule):
         self._check(node)
 
     visit_AugAssign = visit_AnnAssign = visit_Assign
+
+
+def _held_part(target: cst.CSTNode, me: str) -> bool:
+    """Is ``target`` an item or attribute of something ``me`` holds (``self.d[k]``,
+    ``self.a.b[k]``, ``self.a.b``), not ``me.attr`` itself?"""
+    if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+        return False  # `self.attr`: the rule's first case
+    depth = 0
+    e = target
+    while isinstance(e, (cst.Attribute, cst.Subscript)):
+        e = e.value
+        depth += 1
+    return depth >= 2 and isinstance(e, cst.Name) and e.value == me
 
 
 def _flag_value(value: Optional[cst.BaseExpression]) -> bool:
