@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.program_order import attribute_writes
-from jaxlint.model.walk import walk_tree
+from jaxlint.model.walk import dotted_name, walk_tree
 from jaxlint.rules.impurity._common import assign_pairs
 
 
@@ -55,8 +55,11 @@ _CONTAINER_MAKERS = frozenset({"list", "dict", "set", "collections.deque", "coll
 def _holds_container(unit, attr: str, qualname) -> bool:
     """Does the class of method ``unit`` set ``self.attr`` only to a list, dict, set or
     deque (a display, a comprehension, ``list()``, ``collections.deque(...)``), and at
-    least once?"""
-    cls = unit.cls
+    least once?  (``attr`` may be a chain: ``_logger.metrics``.)"""
+    return _class_holds_container(unit.cls, attr, qualname)
+
+
+def _class_holds_container(cls, attr: str, qualname) -> bool:
     if cls is None:
         return False
     found = False
@@ -152,9 +155,12 @@ class SelfMutationInTraced(Rule):
         "not `jax.lax.stop_gradient(loss)`, a concrete array there). "
         "Writes into what the object holds count the same (`self.stats[\"n\"] += 1`, "
         "`self._logger.metrics[\"loss\"] = loss`, `self.counts.calls = self.counts.calls + 1`), "
-        "also from a function defined in the method (a `lax.scan` body); storing a Python value "
-        "there (`self.cache[\"shape\"] = x.shape`) is not flagged, nor is an item of an array "
-        "attribute (JAX101). "
+        "also from a function defined in the method (a `lax.scan` body), where the model shows "
+        "that state is plain Python: a list, dict, set or deque the class (or the plain class of "
+        "an object it stores in `__init__`) assigns that attribute, or an attribute of such an "
+        "object; storing a Python value there (`self.cache[\"shape\"] = x.shape`) is not flagged, "
+        "nor is a write into anything else (`self.mean[...] = v` of an nnx Variable or a Ref, "
+        "an item of an array attribute: JAX101). "
         "Constructors and flax/equinox/haiku modules (frozen, or with their own state "
         "handling) are not flagged."
     )
@@ -704,12 +710,12 @@ class SelfMutationInTraced(Rule):
         ``self.state.count = self.state.count + 1``: a write into an object or container
         the instance holds (it outlives the trace as ``self`` does), in a traced method."""
         ctx = self.ctx
+        if not self._shown_python_state(target, me):
+            return  # a Ref or a Variable (`self.mean[...] = v`, `self.count.value += 1`): written by design
         if not ctx.in_traced:
             if value is not None and not isinstance(node, cst.AugAssign) and _stores_grad_tracer(ctx, value):
                 self._report_stored(target, f"`{ctx.code(target).strip()}` is assigned")
             return
-        if isinstance(target, cst.Subscript) and ctx.value(target.value).kind in (V.ARRAY, V.NPARRAY):
-            return  # an array's item: JAX101 (a JAX array), or a host buffer written per trace
         written = ctx.code(target).strip()
         if isinstance(node, cst.AugAssign):
             why = "the update runs once, at trace time: compiled calls never repeat it"
@@ -728,6 +734,52 @@ class SelfMutationInTraced(Rule):
             f"`{written}` is assigned inside traced method `{ctx.unit.name}`: it is held by `{me}`, "
             f"which outlives the trace; {why}. Return the value (or the new state) and store it outside",
         )
+
+    def _shown_python_state(self, target: cst.CSTNode, me: str) -> bool:
+        """Is what ``target`` writes into shown to be plain Python state: an item of a
+        chain (``self.stats``, ``self._logger.metrics``) that the class sets only to a
+        list, dict, set or deque, or an attribute of an object (``self.counts``) that the
+        class sets once, in ``__init__``/``setup``, to an instance of a plain class of
+        this file?  Anything else (an array, a Ref, an nnx/flax Variable whose
+        ``[...]``/``.value`` writes are the library's state) is not known to be one."""
+        ctx = self.ctx
+        unit = ctx.unit
+        while unit.cls is None and unit.parent is not None and not unit.parent.is_module:
+            unit = unit.parent  # (a function defined in the method)
+        owner = target.value  # type: ignore[attr-defined]
+        chain = dotted_name(owner)
+        if chain is None or not chain.startswith(me + "."):
+            return False
+        rest = chain[len(me) + 1:]
+        cls = unit.cls
+        for _ in range(4):
+            if isinstance(target, cst.Subscript) and _class_holds_container(cls, rest, ctx.qualname):
+                return True  # `self.stats[k]`, `self._logger.metrics[k]` set here to a dict
+            head, _, rest = rest.partition(".")
+            cls = self._plain_instance(cls, head)
+            if cls is None:
+                return False
+            if not rest:
+                return not isinstance(target, cst.Subscript)  # `self.counts.calls = ...`
+        return False
+
+    def _plain_instance(self, cls, attr: str):
+        """The plain class of this file (no base class, not a module) whose instance
+        ``cls`` stores in ``self.<attr>`` once, in ``__init__``/``setup``; else None."""
+        if cls is None:
+            return None
+        writes = [(m, w) for m in cls.methods.values() if isinstance(m.node, cst.FunctionDef)
+                  for w in attribute_writes(m.node, f"self.{attr}")]
+        if len(writes) != 1 or writes[0][0].name not in ("__init__", "setup") or type(writes[0][1]) is not cst.Assign:
+            return None
+        value = writes[0][1].value
+        if type(value) is not cst.Call or type(value.func) is not cst.Name:
+            return None
+        made = [c for c in self.ctx.index.classes if c.name == value.func.value]
+        if len(made) != 1 or made[0].is_jax_module or any(
+                dotted_name(b.value) not in (None, "object") for b in made[0].node.bases):
+            return None
+        return made[0]
 
     def _report_stored(self, node: cst.CSTNode, what: str) -> None:
         ctx = self.ctx
