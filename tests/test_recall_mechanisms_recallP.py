@@ -417,3 +417,110 @@ def test_profiler_annotation_given_a_tracer(tmp_path, monkeypatch):
         ("JAX401", "main.py", 10, 10, f"`jax.profiler.StepTraceAnnotation` in traced `body_func` {tail}"),
         ("JAX401", "main.py", 16, 10, f"`TA` in traced `step` {tail}"),
     ]
+
+
+# --------------------------------------------------------------------------- methods of a parameter's instance
+PARAM_AGENT = """\
+import jax
+import jax.numpy as jnp
+
+
+class Logger:
+    def __init__(self):
+        self.metrics = {"sgd_steps": 0, "loss": 0.0}
+
+
+class PPO:
+    def __init__(self, epochs=2):
+        @jax.jit
+        def sgd_step(state, batch):
+            loss = jnp.mean((batch @ state) ** 2)
+            return state - 0.01 * loss, {"loss": loss}
+
+        self._sgd_step = sgd_step
+        self._epochs = epochs
+        self._logger = Logger()
+
+    def update(self, batch, state):
+        state, results = self._sgd_step(state, batch)
+        self._logger.metrics["sgd_steps"] += self._epochs
+        self._logger.metrics["loss"] = results["loss"]
+        return state
+
+
+class Greedy:
+    def __init__(self):
+        self.steps = {"n": 0}
+        self.scale = jax.jit(lambda v: v * 2)
+
+    def act(self, obs):
+        self.steps["n"] += 1
+        return jnp.argmax(obs)
+
+    def update(self, batch, state):
+        out = self.scale(state)
+        self.steps["last"] = out
+        return out
+
+
+class Quiet:
+    def __init__(self):
+        self.calls = {"n": 0}
+
+    def update(self, batch, state):
+        self.calls["n"] += 1
+        return state
+"""
+
+PARAM_LEARNERS = """\
+import jax
+
+
+class IndependentLearners:
+    def __init__(self, agents):
+        self.agents = agents
+        agent1, agent2 = agents
+        agent2.batch_update = jax.jit(jax.vmap(agent2.update, (1, 0), 0))
+
+
+class Single:
+    def __init__(self, agent):
+        self.agent = agent
+        self.policy = jax.jit(agent.act)
+
+
+def evaluate(agent, xs):
+    return jax.jit(agent.update)(xs, xs)
+"""
+
+PARAM_MAIN = """\
+import pickle
+
+import jax.numpy as jnp
+
+from pkg.agents import PPO, Greedy, Quiet
+from pkg.learners import IndependentLearners, Single, evaluate
+
+agent1, agent2 = Greedy(), PPO()
+learners = IndependentLearners((agent1, agent2))
+single = Single(Greedy())
+score = evaluate(pickle.loads(b""), jnp.ones(3))
+"""
+
+
+def test_method_of_the_instance_a_caller_passes_is_transformed(tmp_path, monkeypatch):
+    """`jax.vmap(agent2.update)` in a constructor whose callers (in another module) pass an
+    instance of a project class, as the parameter itself (`Single(Greedy())`, `jax.jit(agent.act)`) or as an
+    element of a tuple it unpacks (`agent1, agent2 = agents`): that class's method is
+    traced, and its writes into state the instance holds are reported; a jitted function
+    the constructor stored on `self` returns tracers when the traced method calls it
+    (`results["loss"]`, a tracer stored in the logger).  The other element's `update`
+    (never transformed), a class no caller passes (`Quiet`), and a parameter given an
+    object of unknown class (`evaluate(pickle.loads(...))`) stay silent."""
+    found = _lint(tmp_path, monkeypatch, {"pkg/__init__.py": "", "pkg/agents.py": PARAM_AGENT,
+                                          "pkg/learners.py": PARAM_LEARNERS, "main.py": PARAM_MAIN})
+    assert found == [
+        ("JAX403", "pkg/agents.py", 23, 9, _held('self._logger.metrics["sgd_steps"]', "update", _ONCE)),
+        ("JAX403", "pkg/agents.py", 24, 9, _held('self._logger.metrics["loss"]', "update", _STORES)),
+        ("JAX403", "pkg/agents.py", 34, 9, _held('self.steps["n"]', "act", _ONCE)),
+    ]
