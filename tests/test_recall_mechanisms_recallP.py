@@ -153,9 +153,20 @@ class Stateless:
         return x[:n] * 2, {"loss": jnp.sum(x)}
 
 
+class RefStats:
+    def __init__(self):
+        self.mean = jax.new_ref(jnp.zeros(3))
+
+    def update(self, x):
+        self.mean[...] = x * 2
+        return x
+
+
 e = Eager()
 e.update(jnp.ones(3))
 y = Stateless().apply(jnp.ones(4))
+stats = RefStats()
+z = jax.jit(stats.update)(jnp.ones(3))
 """
 
 
@@ -174,8 +185,8 @@ def test_writes_into_state_held_by_self(tmp_path, monkeypatch):
     with `self` static, a scan body defined in a method) writes an item or attribute of an
     object or container `self` holds: a counter bumped once per trace, a tracer stored.
     Static values stored (`x.shape`), the array attribute's item (JAX101's), an object the
-    trace builds itself, a flax module, an eager method and a method that only reads stay
-    silent."""
+    trace builds itself, a flax module, an eager method, a method that only reads, and a
+    Ref the object holds (`self.mean[...] = v`, written per call by design) stay silent."""
     found = _lint(tmp_path, monkeypatch, {"pkg/__init__.py": "", "pkg/agent.py": HELD_AGENT,
                                           "main.py": HELD_MAIN, "valid.py": HELD_VALID})
     assert found == [
