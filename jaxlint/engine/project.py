@@ -87,7 +87,8 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     imports = interp.imports
     sites = [
         s for s in interp.index.external_sites
-        if imports.project_import(s.callee.split(".", 1)[0], packages)
+        # (`@pkg.agent:Agent.update`: a method of a class the facts named where it is defined)
+        if s.callee.startswith("@") or imports.project_import(s.callee.split(".", 1)[0], packages)
     ]
     jits = {}
     for name, info in sorted(interp.jit_calls.exports().items()):

@@ -14,6 +14,7 @@ from jaxlint.model.bindings import replace_value
 from jaxlint.model.shapes import constructor_facts, int_range
 from jaxlint.model.transformed import differentiates
 from jaxlint.model.arg_shapes import rebound_in_loop
+from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import bound_receiver
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
@@ -524,6 +525,13 @@ class Evaluator:
         if isinstance(func, cst.Attribute):
             base = self.value(func.value)
             m = func.attr.value
+            if traced_ctx and not self.eager and type(func.value) is cst.Name and func.value.value == "self" \
+                    and self.unit.cls is not None and m not in self.unit.cls.methods \
+                    and self.unit.params and self.unit.params[0].name == "self" \
+                    and self._held_jit(self.unit.cls, m):
+                # `self._sgd_step(state, batch)` with `self._sgd_step` a jitted function the
+                # constructor stored: called in traced code, it returns tracers (a pytree of them)
+                return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
             if (traced_ctx or self.concrete) and any_traced and type(func.value) is cst.Name \
                     and func.value.value == "self" and self.unit.cls is not None and self.unit.params \
                     and self.unit.params[0].name == "self":
@@ -587,6 +595,31 @@ class Evaluator:
                     # nn.Dense(4)(x), hk.Linear(8)(x) on a tracer: the layer's output is a tracer
                     return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
         return V.UNKNOWN_VALUE
+
+    def _held_jit(self, cls, attr: str) -> bool:
+        """Does ``cls`` set ``self.<attr>`` once, in ``__init__``/``setup``, to a jitted
+        function: a function that method defines under a jit decorator (``@jax.jit def
+        sgd_step``), or ``jax.jit(...)`` itself?"""
+        memo = self._held_jits.get(id(cls))
+        if memo is None:
+            memo = self._held_jits[id(cls)] = {}
+        if attr in memo:
+            return memo[attr]
+        found = False
+        writes = [(meth, w) for meth in cls.methods.values() if isinstance(meth.node, cst.FunctionDef)
+                  for w in attribute_writes(meth.node, f"self.{attr}")]
+        if len(writes) == 1 and writes[0][0].name in ("__init__", "setup") and type(writes[0][1]) is cst.Assign:
+            meth, w = writes[0]
+            value = w.value
+            if type(value) is cst.Call:
+                t = apis.transform_for(self.qualname(value.func))
+                found = t is not None and t.wrapper and not t.filtered
+            elif type(value) is cst.Name:
+                made = [u for u in self.index.units if u.parent is meth and u.name == value.value
+                        and isinstance(u.node, cst.FunctionDef)]
+                found = len(made) == 1 and made[0].jit_root and value.value not in meth.assigned
+        memo[attr] = found
+        return found
 
     def _with_body(self, r: Value, unit: Unit, call: cst.Call, arg_vals: list[Value], n_bound: int = 0) -> Value:
         """``r``, the value of a call of ``unit`` (a function of this file) as its

@@ -19,7 +19,7 @@ import libcst as cst
 from jaxlint.model import (apis, arg_shapes, custom_rules, dispatch, dual_mode, factreads, gradtrace, holders, instances, kinds,
                            module_entries, pytree_read, pytrees, slots, version_guards)
 from jaxlint.model.dimensions import dimension_params
-from jaxlint.model.scopes import bound_once, bound_receiver, factory_binding, instance_class
+from jaxlint.model.scopes import bound_once, bound_receiver, factory_binding, instance_class, writes
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.keyflow import initializer_of, key_param_consumed, rngs_keys
 from jaxlint.model.units import MODULE_METHOD, ClassInfo, ParamInfo, Unit, literal_const
@@ -108,6 +108,9 @@ class FileIndex:
     _pallas: Optional[bool] = None  # imports_pallas, computed once
     # transformations of functions defined in other modules (facts for those modules)
     external_sites: list[ExternalSite] = field(default_factory=list)
+    # `jax.vmap(agent.update)` with `agent` a parameter: (scope qualname, parameter) -> the
+    # method names transformed; the callers' instance kinds name the class (apply_facts)
+    param_methods: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     # jitted functions of other modules imported here by name: name -> declaration
     # (``jaxlint/project/facts.py``; ``model/jit_calls.py`` answers calls to them)
     imported_jits: dict[str, dict] = field(default_factory=dict)
@@ -304,6 +307,9 @@ class Indexer:
         # a transformation applied to a parameter (`def fit(loss_fn): jax.jit(jax.grad(loss_fn))`):
         # (the function, the parameter, the site); what its callers pass is transformed
         self._param_sites: list[tuple[Unit, str, TransformSite]] = []
+        # transformation sites of a method of a parameter (`jax.jit(agent.update)`), waiting
+        # for the instance kind the callers pass (apply_facts)
+        self._method_sites: list[tuple[TransformSite, int, frozenset[str], str, Optional[int], str]] = []
         # (functions handed to a transformation in the file; parameters some site
         # transforms on every path)
         self._transformed_ids: Optional[set[int]] = None
@@ -1474,11 +1480,28 @@ class Indexer:
                 callee = f"{ctor}.{fn.attr.value}"
                 fn = cst.parse_expression(callee)
                 n_bound += 1
+            elif not site.scope.is_module and fn is site.fn_expr:
+                held = _param_element(site.scope, fn.value.value)
+                if held is not None:
+                    # `jax.vmap(agent.update)` with `agent` a parameter (or an element of
+                    # one unpacked: `first, second = agents`): the method of the class
+                    # the callers pass an instance of, once the facts say which (apply_facts)
+                    param, element = held
+                    self._method_sites.append((site, n_bound + 1, kw_bound, param, element, fn.attr.value))
+                    self.index.param_methods.setdefault((site.scope.qualname, param), set()).add(fn.attr.value)
+                    return
         if callee is None:
             return
+        self._record_external(site, callee, fn, n_bound, kw_bound)
+
+    def _record_external(self, site: TransformSite, callee: str, fn: cst.BaseExpression, n_bound: int,
+                         kw_bound: frozenset[str]) -> None:
+        t = site.transform
         head = callee.split(".", 1)[0]
         returned = False
-        if isinstance(fn, cst.Name) and site.scope.binding_for(head, site.seq) is not None:
+        if callee.startswith("@"):
+            pass  # a method of a class another module defines, named there (`@pkg.agent:Agent.update`)
+        elif isinstance(fn, cst.Name) and site.scope.binding_for(head, site.seq) is not None:
             # `step = make_step(3)` ... `jax.jit(step)`: what a factory of the project returned
             made = factory_binding(site.scope, head, self.index.imports, None, site.seq)
             if made is None:
@@ -1727,6 +1750,23 @@ class Indexer:
                             unit.maybe_none.add(p.name)
                     unit.traced_calls += 1
                     unit.note_consts(_fact_consts(fact, params, unit))
+        done: set[tuple[int, str]] = set()
+        for site, n_bound, kw_bound, param, element, attr in self._method_sites:
+            if (id(site.fn_expr), attr) in done:
+                continue  # (an inner site reached again through the outer one: `jit(vmap(a.f))`)
+            done.add((id(site.fn_expr), attr))
+            # `jax.vmap(agent.update)`: the callers of other modules pass `agent` an instance
+            # of one class of the project (``obj:@pkg.agent:Agent``), or a tuple of them
+            # unpacked here (``objs:@pkg.agent:Agent|@pkg.agent:Agent``): its method is transformed
+            k = site.scope.arg_kinds.get(param)
+            ref = None
+            if element is None and isinstance(k, str) and k.startswith(kinds.OBJ + "@"):
+                ref = k[len(kinds.OBJ):]
+            elif element is not None and isinstance(k, str) and k.startswith(kinds.OBJS + "@"):
+                refs = k[len(kinds.OBJS):].split("|")
+                ref = refs[element] if element < len(refs) and refs[element].startswith("@") else None
+            if ref is not None:
+                self._record_external(site, f"{ref}.{attr}", site.fn_expr, n_bound, kw_bound)
 
     def _made_by(self, factory: Unit, attr: str) -> Optional[tuple[Unit, int]]:
         """What a call of ``factory`` returns and another module then runs: the function
@@ -1920,6 +1960,30 @@ def made_function(scope: Unit, func: cst.BaseExpression, unit_of: dict) -> Optio
         return None
     factory = scope.lookup_def(func.func.value)
     return returned_function(factory, unit_of) if factory is not None else None
+
+
+def _param_element(scope: Unit, name: str) -> Optional[tuple[str, Optional[int]]]:
+    """``name`` as a parameter of ``scope`` never rebound (``(name, None)``), or as a name
+    ``scope`` binds once, by unpacking such a parameter (``first, second = agents``:
+    ``("agents", 1)`` for ``second``); None otherwise."""
+    if scope.param(name) is not None:
+        return None if name in scope.assigned else (name, None)
+    if type(scope.node) is not cst.FunctionDef or name not in scope.assigned:
+        return None
+    # (`second.batch_update = ...` is listed too: it writes an attribute, binds nothing)
+    ws = [w for w in writes(scope.node, name) if not (
+        type(w) is cst.Assign and all(type(t.target) in (cst.Attribute, cst.Subscript) for t in w.targets))]
+    if len(ws) != 1 or type(ws[0]) is not cst.Assign or len(ws[0].targets) != 1:
+        return None
+    target, value = ws[0].targets[0].target, ws[0].value
+    if type(target) not in (cst.Tuple, cst.List) or type(value) is not cst.Name \
+            or scope.param(value.value) is None or value.value in scope.assigned:
+        return None
+    names = [el.value.value if type(el) is cst.Element and type(el.value) is cst.Name else None
+             for el in target.elements]
+    if names.count(name) != 1 or any(type(el) is not cst.Element for el in target.elements):
+        return None  # (`a, *rest, b = agents`: positions unknown)
+    return value.value, names.index(name)
 
 
 def _join_arg_kinds(unit: Unit, fact: dict) -> None:

@@ -14,6 +14,13 @@ An attribute of ``self`` holds an instance when the class assigns it once, in
 ``__init__`` that every call of the class passes an instance of the same class
 (``model/kinds.py``: call-site kinds, joined across modules).  Anything else is
 unknown, and unknown reaches nothing.
+
+A method of a parameter handed to a transformation (``jax.vmap(agent.update)``, or of an
+element of a tuple parameter the function unpacks: ``agent1, agent2 = agents``) is
+transformed in the class the callers pass an instance of (``obj:``, or ``objs:`` for a
+tuple display of instances): the parameter wants the callers' instance kinds
+(``wanted_instances``), and ``model/index.py`` records the site for that class's module
+once the facts name it.
 """
 
 from __future__ import annotations
@@ -174,6 +181,12 @@ def wanted_instances(interp: Any) -> dict[str, list[str]]:
                         params.add(small.value.value)
         if params:
             out[f"{cls.name}.__init__"] = sorted(params)
+    for (qualname, param), _ in interp.index.param_methods.items():
+        # `jax.vmap(agent.update)` with `agent` a parameter: the class its callers pass
+        # an instance of names the method transformed (model/index.py, apply_facts)
+        out.setdefault(qualname, [])
+        if param not in out[qualname]:
+            out[qualname] = sorted([*out[qualname], param])
     return out
 
 

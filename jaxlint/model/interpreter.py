@@ -94,6 +94,7 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         self._return_kinds: dict[int, str] = {}
         # id(class) -> attribute -> the ref of the instance it holds (model/instances.py)
         self.instance_attrs: dict[int, dict[str, str]] = {}
+        self._held_jits: dict[int, dict[str, bool]] = {}  # class -> attribute -> a jitted function (evaluation.py)
         self.key_fields_memo: dict[int, dict[str, str]] = {}  # flax module class -> key fields drawn from
         self.haiku_draws_memo: dict[int, str] = {}  # hk.transform'ed function -> its draw ("" none)
         # imported jit (as written) -> its parameters with defaults that calls here pass

@@ -68,7 +68,10 @@ DEFAULT = "default"
 DICT = "dict:"
 # ARRAYS: a list or tuple of concrete JAX arrays (``[jnp.ones(3), jnp.zeros(2)]``): its
 # elements are immutable, which a helper iterating it cannot otherwise tell
-CARRIED = frozenset({V.ARRAY, V.NPARRAY, V.KEY, V.KEYS, V.ITERATOR, JITTED, V.ARRAYS})
+# PYLIST: a Python list (a list display, not a dict): a mutable container of the caller's
+# that the callee's closures may write into (``foo([0.])`` ... ``tot[0] += x``)
+PYLIST = "pylist"
+CARRIED = frozenset({V.ARRAY, V.NPARRAY, V.KEY, V.KEYS, V.ITERATOR, JITTED, V.ARRAYS, PYLIST})
 
 # jax.random functions that return one key / several keys
 _KEY_MAKERS = frozenset({"PRNGKey", "key", "fold_in", "clone", "wrap_key_data"})
@@ -113,7 +116,13 @@ def fact_name(v: Value) -> str:
         return V.ARRAYS  # a list/tuple display of concrete JAX arrays
     if v.kind == V.ARRAYS:
         return V.ARRAYS if v.item is not None and v.item.kind == V.ARRAY and not v.item.traced else V.UNKNOWN
-    return v.kind if v.kind in CARRIED else V.UNKNOWN
+    if v.kind in (V.TUPLE, V.LIST) and v.elements and len(v.elements) <= 8 and all(
+            e.instance is not None and e.kind == V.UNKNOWN and "|" not in e.instance for e in v.elements):
+        # a tuple or list display of instances of the project's classes (`(agent1, agent2)`)
+        return OBJS + "|".join(e.instance for e in v.elements)  # type: ignore[misc]
+    if v.kind == V.LIST and v.pytype is None and v.fields is None and v.elements is not None:
+        return PYLIST  # a list display (`[0.0]`, `[]`)
+    return v.kind if v.kind in CARRIED and v.kind != PYLIST else V.UNKNOWN
 
 
 def carried(kind: str) -> bool:
@@ -133,6 +142,8 @@ def value_of(kind: str, traced: bool = False, deps: frozenset = frozenset()) -> 
         return Value(kind=V.FUNCTION, transform="jax.jit")
     if kind == V.ARRAYS:
         return Value(kind=V.ARRAYS, item=Value(kind=V.ARRAY))
+    if kind == PYLIST:
+        return Value(kind=V.LIST)  # its items unknown: the callee may change them
     if kind.startswith(DICT):
         return Value(kind=V.LIST, fields=tuple((f"[{h.split('=', 1)[0]}]", Value(kind=V.NPARRAY))
                                                for h in kind[len(DICT):].split(",")))
@@ -186,10 +197,12 @@ def fact_kinds(params: list, pos: object, kw: object) -> dict[str, str]:
 _FACT_NAMES = CARRIED | {TRACER}
 # an instance of a class, named as ``project/facts.py`` resolved it (``obj:@module:qualname``)
 OBJ = "obj:"
+# a tuple or list display of such instances, one ref per element (``objs:@m:A|@m:B``)
+OBJS = "objs:"
 
 
 def _fact_name(k: object) -> bool:
-    return k in _FACT_NAMES or (isinstance(k, str) and (k.startswith(OBJ + "@") or (k.startswith(NS) and k[len(NS):] in NAMESPACES)))
+    return k in _FACT_NAMES or (isinstance(k, str) and (k.startswith((OBJ + "@", OBJS + "@")) or (k.startswith(NS) and k[len(NS):] in NAMESPACES)))
 
 
 def namespace_param(default_ns: Optional[str], kind: Optional[str]) -> Optional[str]:

@@ -530,6 +530,11 @@ def _instances_named(index: ProjectIndex, module: str, fact: Json, wanted: Itera
         return
 
     def named(k: object) -> object:
+        if isinstance(k, str) and k.startswith(OBJS):
+            refs = [named(OBJ + ref) for ref in k[len(OBJS):].split("|")]
+            if any(not isinstance(r, str) or not r.startswith(OBJ + "@") for r in refs):
+                return "unknown"
+            return OBJS + "|".join(r[len(OBJ):] for r in refs)  # type: ignore[index]
         if not isinstance(k, str) or not k.startswith(OBJ):
             return k
         ref = k[len(OBJ):]
@@ -545,7 +550,7 @@ def _instances_named(index: ProjectIndex, module: str, fact: Json, wanted: Itera
 
 
 def _unknown_obj(k: object) -> object:
-    return "unknown" if isinstance(k, str) and k.startswith(OBJ) else k
+    return "unknown" if isinstance(k, str) and k.startswith((OBJ, OBJS)) else k
 
 
 def _x64_at_import(outputs) -> set[str]:
@@ -617,14 +622,15 @@ def _outside(index: ProjectIndex, binding: Json) -> bool:
 
 # the kinds a call-site record carries (model/kinds.py CARRIED, spelled here so that a
 # warm run, which reads records but analyses nothing, does not import libcst)
-CARRIED_KINDS = frozenset({"array", "nparray", "key", "keys", "iterator", "jitted", "arrays"})
+CARRIED_KINDS = frozenset({"array", "nparray", "key", "keys", "iterator", "jitted", "arrays", "pylist"})
 # an instance of a class of the project, named where it is defined (model/kinds.py OBJ)
 OBJ = "obj:"
+OBJS = "objs:"  # a tuple/list display of instances (model/kinds.py OBJS)
 
 
 def _carried(k: object) -> bool:
     # (an array namespace, `xnp=jnp`: model/kinds.NS)
-    return k in CARRIED_KINDS or (isinstance(k, str) and (k.startswith(OBJ + "@") or k.startswith("ns:")))
+    return k in CARRIED_KINDS or (isinstance(k, str) and (k.startswith((OBJ + "@", OBJS + "@")) or k.startswith("ns:")))
 
 
 def carries_kind(record: Json) -> bool:

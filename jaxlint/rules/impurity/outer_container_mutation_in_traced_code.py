@@ -134,9 +134,11 @@ class OuterContainerMutation(Rule):
     seed = "The Sharp Bits § Pure functions (seed 000); FAQ § UnexpectedTracerError (seed 001)"
     what_it_does = (
         "Flags `outer.append(v)`, `.extend`, `.insert`, `.update`, `.setdefault`, `.add` and "
-        "`outer[k] = v` inside traced code when `outer` is a list, dict or set created outside "
-        "the trace (a module global, or a variable of an enclosing function that is not traced "
-        "by the same transformation; a `lax.scan`/`cond` body writing into its enclosing "
+        "`outer[k] = v` (and `outer[k] += v`) inside traced code when `outer` is a list, dict or set created outside "
+        "the trace (a module global, a variable of an enclosing function that is not traced "
+        "by the same transformation, or its parameter when every call gives it a list display: "
+        "`make_counter([0.0])`, in this module or another; "
+        "a `lax.scan`/`cond` body writing into its enclosing "
         "function's list counts), or an attribute of a module-level object (`registry.hooks[k] "
         "= v`), and the stored value is a tracer or holds one (a list or dict of tracers, a "
         "lambda that closes over one). Building a local list and "
@@ -318,6 +320,28 @@ class OuterContainerMutation(Rule):
                 "`registry.hooks` lives outside the trace of `step`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
             ],
         ),
+        # a list the enclosing function was given (`foo([0.])`) and a jitted closure adding a
+        # tracer into it: the item is the trace's tracer, and cached calls add nothing
+        Invalid(
+            """
+            import jax
+
+
+            def foo(tot):
+                @jax.jit
+                def increment(x):
+                    tot[0] += x
+                    return tot[0]
+                return increment
+
+
+            incrementer = foo([0.0])
+            """,
+            expected=[(7, 9)],
+            messages=[
+                "`tot` lives outside the trace of `increment`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -407,3 +431,14 @@ class OuterContainerMutation(Rule):
                     n = self._outer_object_attr(tgt.value)
                 if n is not None:
                     self._report(tgt, n)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        """``tot[0] += x`` with ``x`` traced: the item becomes a tracer, kept in the outer
+        container (a static increment is a Python update, JAX402's)."""
+        ctx = self.ctx
+        tgt = node.target
+        if not ctx.in_traced or not isinstance(tgt, cst.Subscript) or not ctx.is_traced(node.value):
+            return
+        n = self._outer_list(tgt.value) or self._outer_object_attr(tgt.value)
+        if n is not None:
+            self._report(tgt, n)

@@ -35,6 +35,15 @@ _LOG_LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical"
 _LOGGING_MODULES = frozenset({"logging", "absl.logging"})
 _GET_LOGGER = frozenset({"logging.getLogger", "absl.logging.get_absl_logger"})
 
+# host-side recorders that keep what they are given, as Python values, when they run:
+# profiler annotations (a trace event named or numbered by their arguments).  In traced
+# code they run once, while JAX traces (a `fori_loop`/`scan` body: once for all
+# iterations), and record the tracer
+_RECORDERS = {
+    "jax.profiler.StepTraceAnnotation": "annotates",
+    "jax.profiler.TraceAnnotation": "annotates",
+}
+
 # builtin conversions of a value to text, as a format field of jax.debug.print
 _CONVERSIONS = {"repr": "{!r}", "str": "{}", "ascii": "{!a}"}
 
@@ -121,6 +130,10 @@ class PrintInTraced(Rule):
         "absl's `logging.info(...)`, and a logger bound to `logging.getLogger(...)` "
         "(`logger.info(\"loss %s\", loss)`) log the tracer once, at trace time (no fix: "
         "`jax.debug.print` writes to stdout, not to the log).\n\n"
+        "Profiler annotations are host-side records too: `jax.profiler.TraceAnnotation(...)` and "
+        "`StepTraceAnnotation(..., step_num=i)` given a traced value (a `fori_loop` body's index, "
+        "a jitted step's argument) are entered once, at trace time, with the tracer's text; with a "
+        "literal name they are a deliberate trace-time annotation and not flagged.\n\n"
         "A format spec on a tracer in an f-string (`print(f\"{loss:.3f}\")`, `logging.info(f\"{x.mean():8.3f}\")`) "
         "does not print a tracer: it raises `TypeError: unsupported format string passed to "
         "DynamicJaxprTracer.__format__` at trace time, and the message says so."
@@ -379,6 +392,27 @@ class PrintInTraced(Rule):
 
             loss = step(jnp.ones(3))
             logging.info("loss %s", loss)
+            """
+        ),
+        # profiler annotations with literal names in traced code, and one numbered by the
+        # Python loop around the jitted call
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def step(state):
+                with jax.profiler.TraceAnnotation("forward"):
+                    return state * 2
+
+
+            def train(state, steps):
+                for i in range(steps):
+                    with jax.profiler.StepTraceAnnotation("train", step_num=i):
+                        state = step(state)
+                return state
             """
         ),
     ]
@@ -748,6 +782,26 @@ class PrintInTraced(Rule):
                 '`print` in `loss` formats the tracer `w.sum()` with `:.3f` while JAX traces it: this raises `TypeError: unsupported format string passed to LinearizeTracer.__format__` (a tracer has no value to format). Use `jax.debug.print("{:.3f}", w.sum())` to print the runtime value',
             ],
         ),
+        # a profiler annotation in a `fori_loop` body, numbered by the loop's traced index:
+        # entered once, while the body is traced, not once per iteration
+        Invalid(
+            """
+            import jax
+
+
+            def body_func(i, val):
+                with jax.profiler.StepTraceAnnotation("body function step", step_num=i):
+                    return val * (i + 1)
+
+
+            def factorial(n):
+                return jax.lax.fori_loop(0, n, body_func, 1)
+            """,
+            expected=[(5, 10)],
+            messages=[
+                "`jax.profiler.StepTraceAnnotation` in traced `body_func` runs once, at trace time, and annotates a tracer, not the values; compiled calls (and the iterations of a traced loop body) record nothing. Annotate outside the traced function (around the jitted call, once per step), or name the traced code with `jax.named_scope`",
+            ],
+        ),
     ]
 
     def _type_of_tracer(self, e: cst.CSTNode) -> bool:
@@ -798,6 +852,9 @@ class PrintInTraced(Rule):
             sink = self._log_sink(node.func)
             if sink is not None:
                 self._log_call(node, sink)
+                return
+            if ctx.qualname(node.func) in _RECORDERS:
+                self._recorder_call(node)
                 return
             self._debug_print_format(node)
             return
@@ -915,6 +972,27 @@ class PrintInTraced(Rule):
             "(e.g. `JitTracer(float32[])`), not the values; later calls log nothing. Return the "
             "value and log it outside, or log from the device with "
             f"`jax.debug.callback(lambda v: {sink}(\"%s\", v), x)`",
+        )
+
+    def _recorder_call(self, node: cst.Call) -> None:
+        """``jax.profiler.StepTraceAnnotation("step", step_num=i)`` in a `fori_loop` body,
+        ``jax.profiler.TraceAnnotation(f"step {i}")`` in a jitted step: a host-side recorder
+        given a traced value runs once, at trace time, and records the tracer (keywords
+        count: they are what such calls record)."""
+        ctx = self.ctx
+        if ctx.concrete_tracers or _eager_shard_map(ctx.unit):
+            return
+        if not any(not a.star and self._mentions_traced(a.value) for a in node.args):
+            return
+        q = ctx.qualname(node.func) or ""
+        written = ctx.code(node.func).strip()
+        instead = ("Annotate outside the traced function (around the jitted call, once per step), "
+                   "or name the traced code with `jax.named_scope`")
+        self.report(
+            node,
+            f"`{written}` in traced `{ctx.unit.name}` runs once, at trace time, and {_RECORDERS[q]} "
+            "a tracer, not the values; compiled calls (and the iterations of a traced loop body) "
+            f"record nothing. {instead}",
         )
 
     def _log_of_call_site_jit(self, node: cst.Call, sink: str = "print") -> None:

@@ -8,8 +8,9 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import values as V
 from jaxlint.model.program_order import attribute_writes
-from jaxlint.model.walk import walk_tree
+from jaxlint.model.walk import dotted_name, walk_tree
 from jaxlint.rules.impurity._common import assign_pairs
 
 
@@ -54,8 +55,11 @@ _CONTAINER_MAKERS = frozenset({"list", "dict", "set", "collections.deque", "coll
 def _holds_container(unit, attr: str, qualname) -> bool:
     """Does the class of method ``unit`` set ``self.attr`` only to a list, dict, set or
     deque (a display, a comprehension, ``list()``, ``collections.deque(...)``), and at
-    least once?"""
-    cls = unit.cls
+    least once?  (``attr`` may be a chain: ``_logger.metrics``.)"""
+    return _class_holds_container(unit.cls, attr, qualname)
+
+
+def _class_holds_container(cls, attr: str, qualname) -> bool:
     if cls is None:
         return False
     found = False
@@ -149,6 +153,14 @@ class SelfMutationInTraced(Rule):
         "`value_and_grad`...), whose body runs again at each call, only storing a tracer is "
         "flagged (`self.losses += [loss]`, `self.last = loss`, `self.history.append(loss)`; "
         "not `jax.lax.stop_gradient(loss)`, a concrete array there). "
+        "Writes into what the object holds count the same (`self.stats[\"n\"] += 1`, "
+        "`self._logger.metrics[\"loss\"] = loss`, `self.counts.calls = self.counts.calls + 1`), "
+        "also from a function defined in the method (a `lax.scan` body), where the model shows "
+        "that state is plain Python: a list, dict, set or deque the class (or the plain class of "
+        "an object it stores in `__init__`) assigns that attribute, or an attribute of such an "
+        "object; storing a Python value there (`self.cache[\"shape\"] = x.shape`) is not flagged, "
+        "nor is a write into anything else (`self.mean[...] = v` of an nnx Variable or a Ref, "
+        "an item of an array attribute: JAX101). "
         "Constructors and flax/equinox/haiku modules (frozen, or with their own state "
         "handling) are not flagged."
     )
@@ -564,6 +576,40 @@ class SelfMutationInTraced(Rule):
                 "`self.trace.extend(...)` keeps a tracer inside traced method `step`: it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it. Return the value and store it outside",
             ],
         ),
+        # writes into a container or object the instance holds: a counter in a logger's dict
+        # bumped once per trace, a loss stored as a tracer (pax's agent update under scan)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Logger:
+                def __init__(self):
+                    self.metrics = {"sgd_steps": 0, "loss": 0.0}
+
+
+            class Agent:
+                def __init__(self):
+                    self._logger = Logger()
+
+                def update(self, x):
+                    loss = jnp.sum(x ** 2)
+                    self._logger.metrics["sgd_steps"] += 1
+                    self._logger.metrics["loss"] = loss
+                    self._logger.metrics["shape"] = x.shape
+                    return x - 0.1 * loss
+
+
+            agent = Agent()
+            update = jax.jit(agent.update)
+            """,
+            expected=[(16, 9), (17, 9)],
+            messages=[
+                '`self._logger.metrics["sgd_steps"]` is assigned inside traced method `update`: it is held by `self`, which outlives the trace; the update runs once, at trace time: compiled calls never repeat it. Return the value (or the new state) and store it outside',
+                '`self._logger.metrics["loss"]` is assigned inside traced method `update`: it is held by `self`, which outlives the trace; it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it. Return the value (or the new state) and store it outside',
+            ],
+        ),
         # a conversion or cast around an update still changes the value at each call
         Invalid(
             """
@@ -599,7 +645,14 @@ class SelfMutationInTraced(Rule):
         jit (``jax.grad(self.loss)(p, x)``: there only storing a tracer is reported,
         the body runs again at each call)."""
         unit = self.ctx.unit
-        if not self.ctx.in_tracing or unit.cls is None or unit.cls.is_jax_module:
+        if not self.ctx.in_tracing:
+            return None
+        while unit.cls is None and unit.parent is not None and not unit.parent.is_module \
+                and isinstance(unit.node, cst.FunctionDef) and "self" not in unit.assigned \
+                and unit.param("self") is None:
+            # a function defined in a method (a `lax.scan` body): its `self` is the method's
+            unit = unit.parent
+        if unit.cls is None or unit.cls.is_jax_module:
             return None
         if unit.name in _INIT_METHODS or not isinstance(unit.node, cst.FunctionDef):
             return None
@@ -615,7 +668,14 @@ class SelfMutationInTraced(Rule):
         if me is None:
             return
         ctx = self.ctx
-        for target, value in assign_pairs(node):
+        if isinstance(node, cst.AugAssign):
+            pairs = [(node.target, node.value)]
+        else:
+            pairs = assign_pairs(node)
+        for target, value in pairs:
+            if _held_part(target, me):
+                self._check_held(node, target, value, me)
+                continue
             if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == me):
                 continue
             attr = target.attr.value
@@ -644,6 +704,82 @@ class SelfMutationInTraced(Rule):
                 f"`{me}.{attr}` is assigned inside traced method `{ctx.unit.name}`: {why}. "
                 "Pass the state in as an argument and return the new state",
             )
+
+    def _check_held(self, node: cst.CSTNode, target: cst.CSTNode, value, me: str) -> None:
+        """``self.metrics["steps"] += 1``, ``self._logger.metrics["loss"] = loss``,
+        ``self.state.count = self.state.count + 1``: a write into an object or container
+        the instance holds (it outlives the trace as ``self`` does), in a traced method."""
+        ctx = self.ctx
+        if not self._shown_python_state(target, me):
+            return  # a Ref or a Variable (`self.mean[...] = v`, `self.count.value += 1`): written by design
+        if not ctx.in_traced:
+            if value is not None and not isinstance(node, cst.AugAssign) and _stores_grad_tracer(ctx, value):
+                self._report_stored(target, f"`{ctx.code(target).strip()}` is assigned")
+            return
+        written = ctx.code(target).strip()
+        if isinstance(node, cst.AugAssign):
+            why = "the update runs once, at trace time: compiled calls never repeat it"
+            if ctx.is_traced(value):
+                why = ("it stores a tracer in the object (UnexpectedTracerError when read later), "
+                       "and compiled calls never repeat it")
+        elif value is not None and ctx.is_traced(value):
+            why = "it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it"
+        elif value is not None and any(ctx.code(n).strip() == written for n in walk_tree(value)
+                                       if isinstance(n, (cst.Subscript, cst.Attribute))):
+            why = "the update runs once, at trace time: compiled calls never repeat it"
+        else:
+            return
+        self.report(
+            target,
+            f"`{written}` is assigned inside traced method `{ctx.unit.name}`: it is held by `{me}`, "
+            f"which outlives the trace; {why}. Return the value (or the new state) and store it outside",
+        )
+
+    def _shown_python_state(self, target: cst.CSTNode, me: str) -> bool:
+        """Is what ``target`` writes into shown to be plain Python state: an item of a
+        chain (``self.stats``, ``self._logger.metrics``) that the class sets only to a
+        list, dict, set or deque, or an attribute of an object (``self.counts``) that the
+        class sets once, in ``__init__``/``setup``, to an instance of a plain class of
+        this file?  Anything else (an array, a Ref, an nnx/flax Variable whose
+        ``[...]``/``.value`` writes are the library's state) is not known to be one."""
+        ctx = self.ctx
+        unit = ctx.unit
+        while unit.cls is None and unit.parent is not None and not unit.parent.is_module:
+            unit = unit.parent  # (a function defined in the method)
+        owner = target.value  # type: ignore[attr-defined]
+        chain = dotted_name(owner)
+        if chain is None or not chain.startswith(me + "."):
+            return False
+        rest = chain[len(me) + 1:]
+        cls = unit.cls
+        for _ in range(4):
+            if isinstance(target, cst.Subscript) and _class_holds_container(cls, rest, ctx.qualname):
+                return True  # `self.stats[k]`, `self._logger.metrics[k]` set here to a dict
+            head, _, rest = rest.partition(".")
+            cls = self._plain_instance(cls, head)
+            if cls is None:
+                return False
+            if not rest:
+                return not isinstance(target, cst.Subscript)  # `self.counts.calls = ...`
+        return False
+
+    def _plain_instance(self, cls, attr: str):
+        """The plain class of this file (no base class, not a module) whose instance
+        ``cls`` stores in ``self.<attr>`` once, in ``__init__``/``setup``; else None."""
+        if cls is None:
+            return None
+        writes = [(m, w) for m in cls.methods.values() if isinstance(m.node, cst.FunctionDef)
+                  for w in attribute_writes(m.node, f"self.{attr}")]
+        if len(writes) != 1 or writes[0][0].name not in ("__init__", "setup") or type(writes[0][1]) is not cst.Assign:
+            return None
+        value = writes[0][1].value
+        if type(value) is not cst.Call or type(value.func) is not cst.Name:
+            return None
+        made = [c for c in self.ctx.index.classes if c.name == value.func.value]
+        if len(made) != 1 or made[0].is_jax_module or any(
+                dotted_name(b.value) not in (None, "object") for b in made[0].node.bases):
+            return None
+        return made[0]
 
     def _report_stored(self, node: cst.CSTNode, what: str) -> None:
         ctx = self.ctx
@@ -681,6 +817,19 @@ class SelfMutationInTraced(Rule):
         self._check(node)
 
     visit_AugAssign = visit_AnnAssign = visit_Assign
+
+
+def _held_part(target: cst.CSTNode, me: str) -> bool:
+    """Is ``target`` an item or attribute of something ``me`` holds (``self.d[k]``,
+    ``self.a.b[k]``, ``self.a.b``), not ``me.attr`` itself?"""
+    if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+        return False  # `self.attr`: the rule's first case
+    depth = 0
+    e = target
+    while isinstance(e, (cst.Attribute, cst.Subscript)):
+        e = e.value
+        depth += 1
+    return depth >= 2 and isinstance(e, cst.Name) and e.value == me
 
 
 def _flag_value(value: Optional[cst.BaseExpression]) -> bool:

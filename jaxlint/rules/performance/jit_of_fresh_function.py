@@ -419,7 +419,8 @@ class RecompileFreshFunction(Rule):
         "is called immediately (`jax.jit(lambda x: ...)(x)`) inside a function body, or bound to "
         "a name there and called once, outside loops (`f = jax.jit(lambda y: ...)` then `f(x)`; "
         "`@jax.jit` / `@functools.partial(jax.jit, ...)` on a function defined in the body and "
-        "called there), so every call of the function compiles again (called in a loop of the "
+        "called there, or handed there to a transformation applied at once: "
+        "`eqx.filter_value_and_grad(loss_fn)(model, x)`, `jax.grad(energy)(w)`), so every call of the function compiles again (called in a loop of the "
         "same body, the compile is reused: not flagged; nor a wrap in a loop under an `if` whose "
         "body records what its test checks, `if need_compile: f = jax.jit(...); need_compile = "
         "False`, `if n != built_for: ...; built_for = n`, `if k not in cache: ...; cache[k] = f`, "
@@ -1205,6 +1206,32 @@ class RecompileFreshFunction(Rule):
                 "`jit` of the result of `vmap(...)` compiles again on every call of `summarize`: jit caches per function object and `summarize` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `summarize` itself; and pass the varying values as arguments",
             ],
         ),
+        # an inner function jitted per call and handed at once to a transformation: traced
+        # (and compiled) again inside `filter_value_and_grad` at every call of `train`
+        Invalid(
+            """
+            import equinox as eqx
+            import jax.numpy as jnp
+
+
+            def train(params, x):
+                @eqx.filter_jit
+                def loss_fn(p, v):
+                    return jnp.sum((p * v) ** 2)
+
+                loss, grads = eqx.filter_value_and_grad(loss_fn)(params, x)
+                return params - 0.1 * grads, loss
+
+
+            p = jnp.ones(3)
+            for _ in range(3):
+                p, loss = train(p, jnp.ones(3))
+            """,
+            expected=[(6, 6)],
+            messages=[
+                "`filter_jit` of the inner function `loss_fn` defined in `train` compiles again on every call of `train`: jit caches per function object and `train` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `train` itself; and pass the varying values as arguments",
+            ],
+        ),
         # the twin: a closure over a number computed from the item (no object built):
         # the number can be an argument of one jitted function
         Invalid(
@@ -1476,6 +1503,14 @@ class RecompileFreshFunction(Rule):
                 self._rewrapped(func.value, reason)
             return
         if isinstance(func, cst.Call):
+            handed = self._handed_once(func)
+            if handed is not None:
+                # `jax.grad(step)(x)`, `eqx.filter_value_and_grad(loss_fn)(m, x)`: the new
+                # jitted function runs at once, traced inside the wrapper, once per call
+                wrap, reason = self._once.pop(handed)
+                if not ctx.loop_stack:
+                    self._report(wrap, reason, f"every call of `{ctx.unit.name}`", ctx.unit.name)  # type: ignore[arg-type]
+                return
             reason = self._fresh_wrap(func, loop)
             if reason is None:
                 return
@@ -1506,6 +1541,17 @@ class RecompileFreshFunction(Rule):
                     return
                 if not _new_shape_each_iteration(ctx, wloop, node) and not _built_from_item(ctx, wloop, wrap):
                     self._report(wrap, reason, "every iteration of the loop")
+
+    def _handed_once(self, wrapper: cst.Call) -> Optional[str]:
+        """The name of a jit built anew in this function body (``self._once``) that a
+        call ``wrapper(...)`` hands to a transformation applied at once
+        (``jax.grad(step)``, ``eqx.filter_value_and_grad(loss_fn)``), if it is one."""
+        if not self._once or self.ctx.qualname(wrapper.func) not in _WRAPPERS:
+            return None
+        pos = positional_args(wrapper)
+        if not pos or not isinstance(pos[0].value, cst.Name) or pos[0].value.value not in self._once:
+            return None
+        return pos[0].value.value
 
     def _rewrapped(self, wrap: cst.Call, reason: str) -> bool:
         """A bound method wrapped and traced again in the same scope (``jax.jit(foo.f)(x)``
