@@ -1289,7 +1289,7 @@ class StaleGlobalRead(Rule):
         uses = seq.uses(names, defined_at)
         # a rebinding matters only if the function was called (traced) before it and can be
         # called again after it: a notebook that rebinds `x` for other code is fine
-        later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at)
+        later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at, seq)
                  and not cleared_after(seq, uses, seq.at[id(a)])]
         literal = {_literal_text(ctx, a) for a in assigns}
         if len(literal) == 1 and None not in literal:
@@ -1341,7 +1341,7 @@ class StaleGlobalRead(Rule):
             if uses is None:
                 names, defined_at = self._names_of(outer, seq)
                 uses = seq.uses(names, defined_at)
-            if across(uses, i, def_at) and not cleared_after(seq, uses, i):
+            if across(uses, i, def_at, seq) and not cleared_after(seq, uses, i):
                 return found
         # ... or in the body of a function that drives it (`main()`: call, change, call)
         if not isinstance(outer.node, cst.FunctionDef) or not (touched or writers):
@@ -1365,7 +1365,7 @@ class StaleGlobalRead(Rule):
                     continue
                 if fuses is None:
                     fuses = useq.uses({outer.name}, None)
-                if across(fuses, at, None):
+                if across(fuses, at, None, useq):
                     return found
         return None
 
@@ -1414,7 +1414,7 @@ class StaleGlobalRead(Rule):
         if _recomputed_alike(ctx, owner, assigns, n):
             return  # `num_train, idx = train_init()` again each epoch: the same count
         uses = seq.uses(names, def_at)
-        later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at)
+        later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at, seq)
                  and not cleared_after(seq, uses, seq.at[id(a)])]
         if not later:
             return
@@ -1480,7 +1480,7 @@ class StaleGlobalRead(Rule):
             else:
                 def_at = None
                 uses = seq.uses({outer.name}, None) if isinstance(outer.node, cst.FunctionDef) else []
-            if not across(uses, at, def_at) or cleared_after(seq, uses, at):
+            if not across(uses, at, def_at, seq) or cleared_after(seq, uses, at):
                 continue
             self._reported.add((id(unit), dotted))
             self.report(
@@ -1611,7 +1611,7 @@ class StaleGlobalRead(Rule):
                     for stmt2 in seq.stmts[i + 1:]:
                         for w in attribute_writes(stmt2, f"{var}.{attr}"):
                             at = seq.at[id(w)]
-                            if across(uses, at):
+                            if across(uses, at, None, seq):
                                 self._reported.add((id(unit), dotted))
                                 self.report(
                                     node,
