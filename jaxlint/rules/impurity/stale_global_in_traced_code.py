@@ -88,7 +88,9 @@ class StaleGlobalRead(Rule):
         "each call traces anew);\n"
         "* a module global of a jitted function changed between two calls without being "
         "assigned there: a function of the file that rebinds it (`global w`) is called, or an "
-        "item is written into it (`CONFIG[\"lr\"] = ...`, `CONFIG.update(...)`), at the top "
+        "item is written into it (`CONFIG[\"lr\"] = ...`, `CONFIG.update(...)`; not a call "
+        "a dict's method cannot be, `opt.update(grads, state, params)`, which returns new "
+        "values), at the top "
         "level or in the body of a function that calls it; in a function body, a list/dict/set "
         "global changed by one of its methods (`LAYERS.append(3)`) or by a helper of the file "
         "that writes into it counts too;\n"
@@ -100,7 +102,11 @@ class StaleGlobalRead(Rule):
         "Globals assigned once (constants, configuration), a global set again to the same "
         "constant, a closed-over local computed again by the same expression from inputs "
         "that were not set again (`n, idx = train_init()` before the epoch loop and in it), a name rebound before the first call or after the last one, a jit made "
-        "anew after the change, values passed as arguments, `jax.vmap`/`jax.grad` (they "
+        "anew after the change, a use and a change on different branches of one `if` (no run "
+        "does both), a statement that only names the function anew without calling it (`fn = "
+        "hk.transform(f)`, `g = jax.vmap(fn.apply)`: nothing is traced there), a method "
+        "of the same name on another object (`opt.update(...)` is no use of a function "
+        "`update`), values passed as arguments, `jax.vmap`/`jax.grad` (they "
         "trace every call), names the function calls wrapped again (`f = jax.jit(f)`) "
         "and flags read in an `assert` (a test that the body runs only when traced) "
         "are not flagged. Nor is a change that drops the compiled function: a setter that "
@@ -127,6 +133,57 @@ class StaleGlobalRead(Rule):
     use_instead = "Pass the value as an argument:\n\n```python\n@jax.jit\ndef f(x, g):\n    return x + g\n```"
     fix_safety = "No automatic fix: the signature and every call site change."
     VALID = [
+        # a use and a rebinding on different branches of one `if`; a statement that only
+        # names the function anew (no trace runs); an optimizer's pure `opt.update(...)`
+        Valid(
+            """
+            import jax
+            import optax
+
+
+            def run(args, build):
+                if args.jit:
+                    def step(x):
+                        return model(x)
+
+                    model = build(1)
+                    infer = jax.jit(step)
+                else:
+                    def step(x):
+                        return model(x)
+
+                    model = build(2)
+                    infer = jax.jit(step)
+                return infer(1.0)
+
+
+            scale = 1.0
+
+
+            def apply(x):
+                return x * scale
+
+
+            fn = jax.jit(apply)
+            scale = 2.0
+            print(fn(1.0), fn(2.0))
+
+            opt = optax.sgd(0.1)
+
+
+            @jax.jit
+            def update(params, state, grads):
+                updates, state = opt.update(grads, state, params)
+                return optax.apply_updates(params, updates), state
+
+
+            params = jax.numpy.ones(3)
+            state = opt.init(params)
+            params, state = update(params, state, params)
+            upd, _ = opt.update(params, state, params)
+            params, state = update(params, state, params)
+            """
+        ),
         # ... set by a function before any call
         Valid(
             """
@@ -1383,7 +1440,7 @@ class StaleGlobalRead(Rule):
                 return (f"`{n.func.value}` changes in place when it is called", n)
             if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) \
                     and isinstance(n.func.value, cst.Name) and n.func.value.value == name \
-                    and n.func.attr.value in methods:
+                    and n.func.attr.value in methods and (container or _fits_dict_method(n)):
                 return (f"changes in place (`{name}.{n.func.attr.value}(...)`)", n)
             if isinstance(n, (cst.Assign, cst.AugAssign, cst.Del)) and _changes_in_place(n, name):
                 return (f"changes in place (`{name}[...] = ...`)", n)
@@ -2013,6 +2070,19 @@ _MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "appen
 
 
 _DICT_MUTATORS = frozenset({"update", "setdefault", "pop", "clear"})
+# the most positional arguments each takes on a dict (`d.update(other)`, `d.pop(k, default)`)
+_DICT_ARITY = {"update": 1, "setdefault": 2, "pop": 2, "clear": 0}
+
+
+def _fits_dict_method(call: cst.Call) -> bool:
+    """Can ``call`` (``x.update(...)``...) be a dict's own method: no more positional
+    arguments than the dict's takes, and keywords only for ``update``?  An optimizer's
+    ``opt.update(grads, state, params)`` returns new values and changes nothing."""
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    if len(positional) > _DICT_ARITY.get(method, 0):
+        return False
+    return method == "update" or all(a.keyword is None for a in call.args)
 
 
 def _changes_in_place(n: cst.CSTNode, name: str) -> bool:
