@@ -17,7 +17,8 @@ still reported.
   update (learned_optimization's Part1 notebook);
 * JAX301: the dropout stream of ``rngs=`` in a call in evaluation mode, also through a
   helper (ithaca); a loop or comprehension over one element (alpa); a test loop whose
-  iterations each draw from their own values and keep nothing (multinerf's stepfun_test);
+  iterations each draw from their own values and hand no state to the next (multinerf's
+  stepfun_test and render_test);
 * JAX120: a ``where`` in a test that the test runner calls and that differentiates
   nothing (jax_verify's sdp_verify_test).
 """
@@ -572,9 +573,12 @@ class StepfunTest(absltest.TestCase):
 
 def test_bins():
     key = jax.random.PRNGKey(1)
+    results = []
     for lo, hi in zip(np.arange(3.0), np.arange(1.0, 4.0)):
         s = _sample(key, lo, hi)
+        results.append(s.mean())
         assert float(s.min()) >= lo
+    np.testing.assert_allclose(np.array(results), np.arange(3.0) + 0.5, atol=0.1)
 """
 
 
@@ -599,15 +603,17 @@ def test_test_loops_that_keep_their_draws_or_draw_alike_are_still_reported(tmp_p
     _write(tmp_path / "pkg" / "__init__.py", "")
     _write(tmp_path / "pkg" / "stepfun.py", "import jax\n\n\ndef sample(key, t, w, n):\n"
                                             "    return jax.random.uniform(key, t.shape[:-1] + (n,))\n")
+    # state carried from one iteration to the next; a draw given only a size of the iteration
     _write(tmp_path / "tests" / "stepfun_test.py", _CASES.replace(
         "            self.assertTrue(jnp.all(samples >= bins[i]))\n",
-        "            self.assertTrue(jnp.all(samples >= bins[i]))\n            self.results.append(samples)\n")
+        "            self.assertTrue(jnp.all(samples >= bins[i]))\n            total = total + samples.sum()\n")
+        .replace("        bins = jnp.array(", "        total = 0.0\n        bins = jnp.array(")
         .replace("        s = _sample(key, lo, hi)\n", "        s = _sample(key, 0.0, hi.size)\n"))
     assert _check(".") == [
-        "tests/stepfun_test.py:20:23: JAX301 `key` is consumed by `random.uniform` via `stepfun.sample` inside "
+        "tests/stepfun_test.py:21:23: JAX301 `key` is consumed by `random.uniform` via `stepfun.sample` inside "
         "a loop but never replaced, so every iteration draws the same random numbers. Split a new key each "
         "iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
-        "tests/stepfun_test.py:28:13: JAX301 `key` is consumed by `random.uniform` via `_sample` inside a loop "
+        "tests/stepfun_test.py:30:13: JAX301 `key` is consumed by `random.uniform` via `_sample` inside a loop "
         "but never replaced, so every iteration draws the same random numbers. Split a new key each iteration "
         "(`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
         "Found 2 errors.",

@@ -126,9 +126,11 @@ class PrngKeyReuse(Rule):
         "that replaces other fields keeps the old one. A test looping over a table of cases "
         "(`for train in (False, True):`, a literal of constants or of tuples of them, also bound "
         "to a name, `zip`/`itertools.product` of such tables, or `enumerate`/`sorted` of one) may draw the same inputs for "
-        "each case, and so may a test loop each iteration of which keeps its draws to itself (it binds only "
-        "names read nowhere outside the loop, appends to nothing, writes no item or attribute of an "
-        "outer object, augments nothing: each iteration checks its own case). A loop or comprehension "
+        "each case, and so may a test loop each iteration of which draws from values of its own (not "
+        "only their shapes: `sample(key, bins[i], ...)`, `gaussian_sample(key, t0, t1)` for each interval) "
+        "and hands no state to the next (it binds only names read nowhere outside the loop, writes no item "
+        "or attribute of an outer object, augments nothing; it may collect its results with "
+        "`append`): each iteration is a case of its own. A loop or comprehension "
         "over one element (`[normal(key, (n,)) for n in sizes]` with `sizes = [1024]`, `range(1)`) "
         "draws once. Also silent: `permutation`/`shuffle`/`choice` of several arrays with one key "
         "(`[permutation(key, a) for a in arrays]`, or `x` then `y`: the same order keeps paired "
@@ -3594,11 +3596,11 @@ def _one_element(it: cst.CSTNode, unit, depth: int) -> bool:
 def _iterations_apart(node: cst.For, unit, site: cst.CSTNode) -> bool:
     """Is each iteration of the loop a case of its own: the draw at ``site`` is given
     values of the iteration (not only their shapes: ``sample(key, bins[i], ...)``), and
-    the iteration keeps what it computes to itself: it binds only names the function
-    reads nowhere outside the loop, writes no item or attribute of an object from
-    outside it, appends to nothing, and augments nothing (``for i in range(n): samples
-    = sample(key, w[i]); self.assertTrue(...)``)?  The same draw of every iteration
-    (``normal(key, batch.shape)``) stays a reuse."""
+    no iteration hands state to the next: it binds only names the function reads
+    nowhere outside the loop, writes no item or attribute of an object from outside
+    it, and augments nothing; it may collect its results (``out.append(...)``)
+    (``for i in range(n): samples = sample(key, w[i]); self.assertTrue(...)``)?  The
+    same draw of every iteration (``normal(key, batch.shape)``) stays a reuse."""
     if not isinstance(node.body, cst.IndentedBlock) or node.orelse is not None or type(site) is not cst.Call:
         return False
     bound: set[str] = {n.value for n in walk_tree(node.target) if type(n) is cst.Name}
@@ -3623,9 +3625,9 @@ def _iterations_apart(node: cst.For, unit, site: cst.CSTNode) -> bool:
                     if type(head) is not cst.Name or head.value not in bound:
                         return False  # `results[i] = x`, `self.out = x`: kept past the iteration
         elif type(n) is cst.Call and type(n.func) is cst.Attribute \
-                and n.func.attr.value in ("append", "extend", "add", "update", "insert", "setdefault") \
+                and n.func.attr.value in ("update", "setdefault") \
                 and not (type(n.func.value) is cst.Name and n.func.value.value in bound):
-            return False  # `out.append(x)`: kept past the iteration
+            return False  # `state.update(x)`: state carried to the next iteration
     inside = {id(n) for n in body} | {id(n) for n in walk_tree(node.target)}
     fn = unit.node
     for n in walk_tree(fn):
