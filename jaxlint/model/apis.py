@@ -226,6 +226,13 @@ STATIC_RESULT_FUNCS = frozenset(
         "jax.lax.broadcast_shapes",
         "jax.lax.dtype",
         "jax.lax.axis_size",
+        # a convolution's layout and shapes, computed from shapes (tuples of ints)
+        "jax.lax.conv_dimension_numbers",
+        "jax.lax.ConvDimensionNumbers",
+        "jax.lax.padtype_to_pads",
+        "jax.lax.conv_general_shape_tuple",
+        "jax.lax.conv_shape_tuple",
+        "jax.lax.conv_transpose_shape_tuple",
         "jax.numpy.isdtype",
         "jax.numpy.save",
         "jax.numpy.load",

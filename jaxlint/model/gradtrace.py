@@ -44,6 +44,10 @@ _BY_ARGNUMS = frozenset({
 # call the function at once with every primal a tracer: jvp(f, primals, tangents),
 # vjp(f, *primals), linearize(f, *primals)
 _ALL_PRIMALS = frozenset({"jax.jvp", "jax.vjp", "jax.linearize"})
+# every call that differentiates the function it is given (JAX's test helpers too)
+DIFFERENTIATING = _BY_ARGNUMS | _ALL_PRIMALS | frozenset({
+    "jax.test_util.check_grads", "jax.test_util.check_jvp", "jax.test_util.check_vjp",
+})
 
 
 def mark_site(unit: Unit, qualname: str, call: Optional[cst.Call], n_bound: int = 0,

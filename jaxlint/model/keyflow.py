@@ -31,20 +31,42 @@ def key_like_name(name: str) -> bool:
     return low.endswith(("_key", "_rng", "_prng")) or low.startswith(("rng_", "key_", "prng_"))
 
 
+# a literal keyword that puts a model in evaluation mode: its dropout draws nothing
+_EVAL_MODE = {"deterministic": True, "train": False, "training": False, "is_training": False}
+
+
+def _eval_mode(call: cst.Call) -> bool:
+    """Does ``call`` pass a literal evaluation-mode flag (``deterministic=True``,
+    ``train=False``, ``is_training=False``...)?"""
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value in _EVAL_MODE and isinstance(a.value, cst.Name) \
+                and a.value.value == str(_EVAL_MODE[a.keyword.value]):
+            return True
+    return False
+
+
 def rngs_keys(call: cst.Call) -> list[cst.Name]:
     """The names given as keys in a literal ``rngs={"dropout": key, ...}`` argument
     (flax's ``apply``/``init``): each is consumed by that call.  Not the ``"params"``
     stream of an ``apply``: it only initialises variables missing from the ones given
-    (the same key twice gives the same, given, parameters)."""
+    (the same key twice gives the same, given, parameters); nor the ``"dropout"``
+    stream of a call in evaluation mode (``deterministic=True``, ``is_training=False``):
+    dropout then returns its input and draws nothing."""
     out: list[cst.Name] = []
     applying = isinstance(call.func, cst.Attribute) and call.func.attr.value == "apply"
+    evaluating: Optional[bool] = None
     for a in call.args:
         if a.keyword is None or a.keyword.value != "rngs" or not isinstance(a.value, cst.Dict):
             continue
         for el in a.value.elements:
-            if applying and isinstance(getattr(el, "key", None), cst.SimpleString) \
-                    and el.key.evaluated_value == "params":
+            stream = el.key.evaluated_value if isinstance(getattr(el, "key", None), cst.SimpleString) else None
+            if applying and stream == "params":
                 continue
+            if stream == "dropout":
+                if evaluating is None:
+                    evaluating = _eval_mode(call)
+                if evaluating:
+                    continue
             v = getattr(el, "value", None)
             if isinstance(v, cst.Name) and all(v.value != o.value for o in out):
                 out.append(v)

@@ -23,33 +23,39 @@ _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 _LOOPS = (cst.For, cst.While)
 
 
-def flat_statements(body: Iterable[cst.CSTNode]) -> list[cst.CSTNode]:
+def flat_statements(body: Iterable[cst.CSTNode],
+                    branches: Optional[list[tuple[tuple[int, int], ...]]] = None,
+                    _path: tuple[tuple[int, int], ...] = ()) -> list[cst.CSTNode]:
     """The statements of ``body`` in program order, compound ``if``/``with``/``try``
-    statements replaced by their bodies (all branches, in source order)."""
+    statements replaced by their bodies (all branches, in source order).  ``branches``
+    (when given) receives, for each statement, the ``if`` branches it stands in:
+    (id of the ``if`` statement, number of its branch) pairs, outermost first."""
     out: list[cst.CSTNode] = []
+
+    def add(block: cst.CSTNode, path: tuple[tuple[int, int], ...]) -> None:
+        out.extend(flat_statements(block_statements(block), branches, path))
+
     for s in body:
         if isinstance(s, cst.If):
-            out.extend(flat_statements(block_statements(s.body)))
-            orelse = s.orelse
+            add(s.body, (*_path, (id(s), 0)))
+            orelse, k = s.orelse, 1
             while orelse is not None:
-                if isinstance(orelse, cst.If):
-                    out.extend(flat_statements(block_statements(orelse.body)))
-                    orelse = orelse.orelse
-                else:
-                    out.extend(flat_statements(block_statements(orelse.body)))
-                    orelse = None
+                add(orelse.body, (*_path, (id(s), k)))
+                orelse, k = (orelse.orelse, k + 1) if isinstance(orelse, cst.If) else (None, k)
         elif isinstance(s, cst.With):
-            out.extend(flat_statements(block_statements(s.body)))
+            add(s.body, _path)
         elif isinstance(s, (cst.Try, cst.TryStar)):
-            out.extend(flat_statements(block_statements(s.body)))
+            add(s.body, _path)
             for h in s.handlers:
-                out.extend(flat_statements(block_statements(h.body)))
+                add(h.body, _path)
             if s.orelse is not None:
-                out.extend(flat_statements(block_statements(s.orelse.body)))
+                add(s.orelse.body, _path)
             if s.finalbody is not None:
-                out.extend(flat_statements(block_statements(s.finalbody.body)))
+                add(s.finalbody.body, _path)
         else:
             out.append(s)
+            if branches is not None:
+                branches.append(_path)
     return out
 
 
@@ -57,7 +63,8 @@ class Sequence:
     """The statements one block runs, in order, and where each node stands."""
 
     def __init__(self, body: Iterable[cst.CSTNode]) -> None:
-        self.stmts = flat_statements(body)
+        self._branches: list[tuple[tuple[int, int], ...]] = []
+        self.stmts = flat_statements(body, self._branches)
         self.at: dict[int, int] = {}  # id(node) -> index of its statement
         self.in_loop: set[int] = set()  # nodes inside a loop of the block
         self._reads: Optional[list] = None  # see _statement_reads
@@ -76,6 +83,15 @@ class Sequence:
 
     def index(self, node: cst.CSTNode) -> Optional[int]:
         return self.at.get(id(node))
+
+    def exclusive(self, i: int, j: int) -> bool:
+        """Do statements ``i`` and ``j`` stand in different branches of one ``if``
+        (``if a: ... else: ...``), so no run of the block executes both?"""
+        bi, bj = self._branches[i], self._branches[j]
+        if not bi or not bj:
+            return False
+        mine = dict(bi)
+        return any(k in mine and mine[k] != b for k, b in bj)
 
     def clears(self) -> list[int]:
         """The statements that call ``jax.clear_caches()`` (anywhere inside them), in
@@ -100,7 +116,7 @@ class Sequence:
                 if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                     continue
             stmt_reads, binds = reads[i]
-            if current and not stmt_reads.isdisjoint(current):
+            if current and not stmt_reads.isdisjoint(current) and not _aliases_only(stmt, stmt_reads, binds, current):
                 out.append((i, isinstance(stmt, _LOOPS)))
             for name, value_reads in binds:
                 if value_reads is not None and not value_reads.isdisjoint(current):
@@ -126,6 +142,26 @@ class Sequence:
     def binds(self, i: int) -> list[str]:
         """The names statement ``i`` binds."""
         return [name for name, _ in self._statement_reads()[i][1]]
+
+
+def _aliases_only(stmt: cst.CSTNode, stmt_reads: frozenset[str],
+                  binds: list[tuple[str, Optional[frozenset[str]]]], current: set[str]) -> bool:
+    """Does ``stmt`` only name the function anew (``fn = hk.transform(f)``,
+    ``g = jax.vmap(fn.apply)``) without calling it: no trace runs there, so no
+    value is read and kept (not a use)."""
+    named = [r for _, r in binds if r is not None and not r.isdisjoint(current)]
+    if not named or isinstance(stmt, _LOOPS):
+        return False
+    if not (stmt_reads & current) <= frozenset().union(*named):
+        return False
+    for n in descendants(stmt):
+        if type(n) is cst.Call:
+            callee = dotted_name(n.func)
+            if callee is not None and (callee in current or callee.split(".", 1)[0] in current):
+                return False  # `fn.init(...)`, `f(x)`: it runs
+            if callee is None and mentions(n.func, current):
+                return False  # `jax.jit(f)(x)`: it runs
+    return True
 
 
 def mentions(node: cst.CSTNode, names: set[str], callee: bool = True) -> bool:
@@ -155,20 +191,29 @@ def _read_names(node: cst.CSTNode, callee: bool) -> Iterator[str]:
             targets.update(id(t.target) for t in n.targets)
         elif isinstance(n, cst.AnnAssign):
             targets.add(id(n.target))
+        elif isinstance(n, cst.Arg) and n.keyword is not None:
+            targets.add(id(n.keyword))  # `f(update=u)`: a parameter's name, not a read
         if id(n) in targets:
             continue
         if isinstance(n, cst.Name):
             yield n.value
-        elif isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name):
-            yield f"{n.value.value}.{n.attr.value}"
+        elif isinstance(n, cst.Attribute):
+            targets.add(id(n.attr))  # `opt.update`: an attribute, not the name `update`
+            if isinstance(n.value, cst.Name):
+                yield f"{n.value.value}.{n.attr.value}"
 
 
-def across(uses: list[tuple[int, bool]], at: int, defined_at: Optional[int] = None) -> bool:
+def across(uses: list[tuple[int, bool]], at: int, defined_at: Optional[int] = None,
+           seq: Optional["Sequence"] = None) -> bool:
     """Is the function used both before statement ``at`` (a rebinding) and after it,
     or in the loop that rebinds (and that does not define the function anew each
-    iteration), so a cached trace can run with the old value after the new one is set?"""
+    iteration), so a cached trace can run with the old value after the new one is set?
+    With ``seq``: a use in another branch of an ``if`` than the rebinding's never runs
+    with it (``if jit: f = jax.jit(g) else: model = ...; f = other(g)``)."""
     if defined_at is not None and defined_at == at:
         return False
+    if seq is not None:
+        uses = [(i, loop) for i, loop in uses if not seq.exclusive(i, at)]
     if any(i == at and loop for i, loop in uses):
         return True
     return any(i <= at for i, _ in uses) and any(i > at for i, _ in uses)
@@ -347,6 +392,6 @@ def imported_attribute_changes(index, imports, packages: frozenset[str], text: s
                         uses_of[name] = (def_at, seq.uses({name}, def_at))
                 for name in called:
                     def_at, uses = uses_of[name]
-                    if across(uses, at, def_at) and not cleared_after(seq, uses, at):
+                    if across(uses, at, def_at, seq) and not cleared_after(seq, uses, at):
                         out.setdefault(name, set()).add((module, attr))
     return {k: sorted([m, a] for m, a in v) for k, v in sorted(out.items())}

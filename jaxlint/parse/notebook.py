@@ -16,7 +16,8 @@ same line count:
 * a cell magic whose body is Python (``%%time``, ``%%timeit``, ``%%capture``...)
   keeps its body, the magic line becomes a comment (``%%time``/``%%timeit``
   cells are timed bodies for JAX505); any other cell magic (``%%bash``,
-  ``%%writefile``...) leaves only blank lines.
+  ``%%writefile``...) leaves only blank lines.  Colab's form annotations
+  (``#@title ...``, ``#@markdown ...``) may stand above the cell magic's line.
 
 Between two cells stands a boundary comment, so a fixed virtual module splits
 back into its cells.  ``Notebook.rebuild`` writes the fixed cells back into the
@@ -234,10 +235,15 @@ def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[
     physical = [ln[k:] for ln, k in zip(original, strip)]
     out: list[str] = []
     cell_magic: Optional[str] = None
-    if physical and physical[0].lstrip().startswith("%%"):
-        m = re.match(r"\s*%%(\w+)", physical[0])
+    # the cell magic's line: the first, or the first after Colab's form annotations
+    # (`#@title ...`, `#@markdown ...`), which Colab reads before the cell runs
+    at = next((k for k, ln in enumerate(physical) if ln.strip() and not ln.lstrip().startswith("#@")), 0)
+    if physical and physical[at].lstrip().startswith("%%"):
+        m = re.match(r"\s*%%(\w+)", physical[at])
         cell_magic = m.group(1) if m else ""
-    rest = physical[1:] if cell_magic is not None else physical
+    else:
+        at = 0
+    rest = physical[at + 1:] if cell_magic is not None else physical
     inside = _continued(physical) if any(_maybe_magic(x) for x in rest) else None
     magic_goes_on = False  # the previous line is a magic ending in a backslash
     for i, line in enumerate(physical):
@@ -257,8 +263,10 @@ def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[
             out.append(body + "\n")
             lines.append(info)
             continue
-        if cell_magic is not None:
-            if i == 0:
+        if cell_magic is not None and i < at:  # a form annotation above the magic: a comment
+            body, info = _line_magic(body, info)
+        elif cell_magic is not None:
+            if i == at:
                 comment = body[body.index("#"):] if "#" in body else ""  # `%%timeit  # noqa: JAX505`
                 body, info.magic = ("  " + comment) if comment else "", True
                 if cell_magic in _TIMED_CELL_MAGICS:
@@ -274,14 +282,14 @@ def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[
                 body, info = _line_magic(body, info)
         else:
             body, info = _line_magic(body, info)
-        if info.magic and not (cell_magic is not None and i == 0):
+        if info.magic and not (cell_magic is not None and i == at):
             magic_goes_on = line.rstrip("\r\n").rstrip().endswith("\\")
         info.col_from += strip[i]  # (columns from here on count in the cell's own line)
         out.append(body + "\n")
         lines.append(info)
-    if cell_magic in _TIMED_CELL_MAGICS and len(physical) == 1:
+    if cell_magic in _TIMED_CELL_MAGICS and len(physical) == at + 1:
         out.append("    pass\n")
-        lines.append(_Line(cell=number, line=1, magic=True))
+        lines.append(_Line(cell=number, line=at + 1, magic=True))
     return out
 
 

@@ -95,7 +95,7 @@ def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[li
         for f in [f for f, m in project.module.items() if m.name in dup]:
             del project.module[f]
             out.pop(f, None)
-        if dup:  # (a symlinked copy of a module: the link and its target) are linted alone
+        if dup:  # (a symlinked copy of a module, two scripts of one name): no module of the project
             project.files = [f for f in project.files if f in project.module]
         project.packages = frozenset(m.name.split(".", 1)[0] for m in project.module.values())
     return out

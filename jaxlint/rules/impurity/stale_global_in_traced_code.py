@@ -88,7 +88,9 @@ class StaleGlobalRead(Rule):
         "each call traces anew);\n"
         "* a module global of a jitted function changed between two calls without being "
         "assigned there: a function of the file that rebinds it (`global w`) is called, or an "
-        "item is written into it (`CONFIG[\"lr\"] = ...`, `CONFIG.update(...)`), at the top "
+        "item is written into it (`CONFIG[\"lr\"] = ...`, `CONFIG.update(...)`; not a call "
+        "a dict's method cannot be, `opt.update(grads, state, params)`, which returns new "
+        "values), at the top "
         "level or in the body of a function that calls it; in a function body, a list/dict/set "
         "global changed by one of its methods (`LAYERS.append(3)`) or by a helper of the file "
         "that writes into it counts too;\n"
@@ -100,7 +102,11 @@ class StaleGlobalRead(Rule):
         "Globals assigned once (constants, configuration), a global set again to the same "
         "constant, a closed-over local computed again by the same expression from inputs "
         "that were not set again (`n, idx = train_init()` before the epoch loop and in it), a name rebound before the first call or after the last one, a jit made "
-        "anew after the change, values passed as arguments, `jax.vmap`/`jax.grad` (they "
+        "anew after the change, a use and a change on different branches of one `if` (no run "
+        "does both), a statement that only names the function anew without calling it (`fn = "
+        "hk.transform(f)`, `g = jax.vmap(fn.apply)`: nothing is traced there), a method "
+        "of the same name on another object (`opt.update(...)` is no use of a function "
+        "`update`), values passed as arguments, `jax.vmap`/`jax.grad` (they "
         "trace every call), names the function calls wrapped again (`f = jax.jit(f)`) "
         "and flags read in an `assert` (a test that the body runs only when traced) "
         "are not flagged. Nor is a change that drops the compiled function: a setter that "
@@ -127,6 +133,57 @@ class StaleGlobalRead(Rule):
     use_instead = "Pass the value as an argument:\n\n```python\n@jax.jit\ndef f(x, g):\n    return x + g\n```"
     fix_safety = "No automatic fix: the signature and every call site change."
     VALID = [
+        # a use and a rebinding on different branches of one `if`; a statement that only
+        # names the function anew (no trace runs); an optimizer's pure `opt.update(...)`
+        Valid(
+            """
+            import jax
+            import optax
+
+
+            def run(args, build):
+                if args.jit:
+                    def step(x):
+                        return model(x)
+
+                    model = build(1)
+                    infer = jax.jit(step)
+                else:
+                    def step(x):
+                        return model(x)
+
+                    model = build(2)
+                    infer = jax.jit(step)
+                return infer(1.0)
+
+
+            scale = 1.0
+
+
+            def apply(x):
+                return x * scale
+
+
+            fn = jax.jit(apply)
+            scale = 2.0
+            print(fn(1.0), fn(2.0))
+
+            opt = optax.sgd(0.1)
+
+
+            @jax.jit
+            def update(params, state, grads):
+                updates, state = opt.update(grads, state, params)
+                return optax.apply_updates(params, updates), state
+
+
+            params = jax.numpy.ones(3)
+            state = opt.init(params)
+            params, state = update(params, state, params)
+            upd, _ = opt.update(params, state, params)
+            params, state = update(params, state, params)
+            """
+        ),
         # ... set by a function before any call
         Valid(
             """
@@ -1289,7 +1346,7 @@ class StaleGlobalRead(Rule):
         uses = seq.uses(names, defined_at)
         # a rebinding matters only if the function was called (traced) before it and can be
         # called again after it: a notebook that rebinds `x` for other code is fine
-        later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at)
+        later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at, seq)
                  and not cleared_after(seq, uses, seq.at[id(a)])]
         literal = {_literal_text(ctx, a) for a in assigns}
         if len(literal) == 1 and None not in literal:
@@ -1341,7 +1398,7 @@ class StaleGlobalRead(Rule):
             if uses is None:
                 names, defined_at = self._names_of(outer, seq)
                 uses = seq.uses(names, defined_at)
-            if across(uses, i, def_at) and not cleared_after(seq, uses, i):
+            if across(uses, i, def_at, seq) and not cleared_after(seq, uses, i):
                 return found
         # ... or in the body of a function that drives it (`main()`: call, change, call)
         if not isinstance(outer.node, cst.FunctionDef) or not (touched or writers):
@@ -1365,7 +1422,7 @@ class StaleGlobalRead(Rule):
                     continue
                 if fuses is None:
                     fuses = useq.uses({outer.name}, None)
-                if across(fuses, at, None):
+                if across(fuses, at, None, useq):
                     return found
         return None
 
@@ -1383,7 +1440,7 @@ class StaleGlobalRead(Rule):
                 return (f"`{n.func.value}` changes in place when it is called", n)
             if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) \
                     and isinstance(n.func.value, cst.Name) and n.func.value.value == name \
-                    and n.func.attr.value in methods:
+                    and n.func.attr.value in methods and (container or _fits_dict_method(n)):
                 return (f"changes in place (`{name}.{n.func.attr.value}(...)`)", n)
             if isinstance(n, (cst.Assign, cst.AugAssign, cst.Del)) and _changes_in_place(n, name):
                 return (f"changes in place (`{name}[...] = ...`)", n)
@@ -1414,7 +1471,7 @@ class StaleGlobalRead(Rule):
         if _recomputed_alike(ctx, owner, assigns, n):
             return  # `num_train, idx = train_init()` again each epoch: the same count
         uses = seq.uses(names, def_at)
-        later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at)
+        later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at, seq)
                  and not cleared_after(seq, uses, seq.at[id(a)])]
         if not later:
             return
@@ -1480,7 +1537,7 @@ class StaleGlobalRead(Rule):
             else:
                 def_at = None
                 uses = seq.uses({outer.name}, None) if isinstance(outer.node, cst.FunctionDef) else []
-            if not across(uses, at, def_at) or cleared_after(seq, uses, at):
+            if not across(uses, at, def_at, seq) or cleared_after(seq, uses, at):
                 continue
             self._reported.add((id(unit), dotted))
             self.report(
@@ -1611,7 +1668,7 @@ class StaleGlobalRead(Rule):
                     for stmt2 in seq.stmts[i + 1:]:
                         for w in attribute_writes(stmt2, f"{var}.{attr}"):
                             at = seq.at[id(w)]
-                            if across(uses, at):
+                            if across(uses, at, None, seq):
                                 self._reported.add((id(unit), dotted))
                                 self.report(
                                     node,
@@ -2013,6 +2070,19 @@ _MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "appen
 
 
 _DICT_MUTATORS = frozenset({"update", "setdefault", "pop", "clear"})
+# the most positional arguments each takes on a dict (`d.update(other)`, `d.pop(k, default)`)
+_DICT_ARITY = {"update": 1, "setdefault": 2, "pop": 2, "clear": 0}
+
+
+def _fits_dict_method(call: cst.Call) -> bool:
+    """Can ``call`` (``x.update(...)``...) be a dict's own method: no more positional
+    arguments than the dict's takes, and keywords only for ``update``?  An optimizer's
+    ``opt.update(grads, state, params)`` returns new values and changes nothing."""
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    if len(positional) > _DICT_ARITY.get(method, 0):
+        return False
+    return method == "update" or all(a.keyword is None for a in call.args)
 
 
 def _changes_in_place(n: cst.CSTNode, name: str) -> bool:

@@ -9,6 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
+from jaxlint.model.gradtrace import DIFFERENTIATING
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants, dotted_name, positional_args, walk_tree
 
@@ -443,7 +444,9 @@ class WhereGradientNaN(Rule):
         "reverse-mode rule: `jax.grad` raises; the kernel passed by its name, through a name "
         "bound to it, a `functools.partial` of it, a conditional choice or a factory of the "
         "file returning it), or in a private or nested helper that only "
-        "such code calls, and a `where` that runs only inside `lax.while_loop` "
+        "such code calls, a `where` in a test that a test runner calls (a method of a `TestCase` "
+        "class, a `test_*` function of a pytest module) and that differentiates nothing around it, "
+        "and a `where` that runs only inside `lax.while_loop` "
         "(its body or condition, or a helper only they call): reverse mode does not go through "
         "`while_loop` (`jax.grad` raises), and forward mode drops the masked branch's tangent. "
         "A `where` in a `lax.scan` or `lax.fori_loop` body is still reported.\n\n"
@@ -637,6 +640,29 @@ class WhereGradientNaN(Rule):
                 def log_scale(t):
                     return jnp.where(t > 0, jnp.log(t), 0.0)
                 return x * log_scale(cfg.temperature) * log_scale(2.0 * cfg.temperature)
+            """
+        ),
+        # a test that the test runner calls and that differentiates nothing: a helper
+        # nested in a TestCase method
+        Valid(
+            """
+            import unittest
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class LanczosTest(unittest.TestCase):
+                def _check_once(self, seed):
+                    def safe_div(a, b):
+                        return jnp.where(jnp.logical_and(a == 0, b == 0), a, a / b)
+
+                    x = jax.random.normal(jax.random.key(seed), (5,))
+                    self.assertTrue(bool(jnp.all(jnp.isfinite(safe_div(x, x)))))
+
+                def test_lanczos(self):
+                    for seed in range(3):
+                        self._check_once(seed)
             """
         ),
     ]
@@ -846,6 +872,28 @@ class WhereGradientNaN(Rule):
             messages=[
                 "`1.0 / k2` is computed for every element, also where `k2 == 0` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `k2` with the same condition too (double where: `jnp.where(cond, k2, 1.0)` inside)",
                 "`jnp.log(s)` is computed for every element, also where `s > 0` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `s` with the same condition too (double where: `jnp.where(cond, s, 1.0)` inside)",
+            ],
+        ),
+        # the test differentiates the helper: a derivative reaches the where (grad: nan)
+        Invalid(
+            """
+            import unittest
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class DivTest(unittest.TestCase):
+                def test_grad(self):
+                    def safe_div(a, b):
+                        return jnp.where(jnp.logical_and(a == 0, b == 0), a, a / b)
+
+                    g = jax.grad(lambda b: safe_div(0.0, b))(0.0)
+                    self.assertTrue(bool(jnp.isnan(g)))
+            """,
+            expected=[(10, 66)],
+            messages=[
+                "`a / b` is computed for every element, also where `jnp.logical_and(a == 0, b == 0)` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `b` with the same condition too (double where: `jnp.where(cond, b, 1.0)` inside)",
             ],
         ),
     ]
@@ -1260,6 +1308,7 @@ class WhereGradientNaN(Rule):
     def _no_reverse(self, unit, depth: int) -> bool:
         assert self._rules is not None
         u = unit
+        differentiated = False  # a function on the way is differentiated (or called from one)
         while u is not None and not u.is_module:
             node = u.node
             if isinstance(node, cst.FunctionDef):
@@ -1269,6 +1318,11 @@ class WhereGradientNaN(Rule):
                     return True
             if any(not r.startswith("called from") for r in u.grad_reasons):
                 return False  # given to jax.grad / value_and_grad itself (its callers decide the rest)
+            differentiated = differentiated or bool(u.grad_reasons)
+            if not differentiated and self._test_entry(u) and not self._differentiates(u.node):
+                return True  # a test the runner calls, which differentiates nothing
+            if any(not is_call for _, is_call in self._mentions().get(u.name, ())):
+                differentiated = True  # handed on as a value: who calls it is not known here
             u = u.parent
         # a helper: every mention of it in the file is a call from such code
         if depth >= 3 or not isinstance(unit.node, cst.FunctionDef) or unit.parent is None:
@@ -1282,6 +1336,25 @@ class WhereGradientNaN(Rule):
         # a nested function runs inside its enclosing one (`@pl.when(c) def run(): ...`
         # in a kernel's helper): that one's callers decide (none above was given to grad)
         return isinstance(unit.parent.node, cst.FunctionDef) and self._no_reverse(unit.parent, depth + 1)
+
+    def _differentiates(self, node: cst.CSTNode) -> bool:
+        """Does ``node`` (a test) call a differentiating transformation anywhere inside?"""
+        ctx = self.ctx
+        return any(type(n) is cst.Call and ctx.qualname(n.func) in DIFFERENTIATING for n in descendants(node))
+
+    def _test_entry(self, u) -> bool:
+        """Is ``u`` a test that a test runner calls, never a function of the program:
+        a method of a ``TestCase`` class (``unittest``, ``absltest``, ``parameterized``,
+        ``chex``), or a ``test_*`` function of a pytest module (``test_*.py``,
+        ``*_test.py``)?"""
+        if not isinstance(u.node, cst.FunctionDef):
+            return False
+        if u.cls is not None:
+            return any(b.rsplit(".", 1)[-1].endswith("TestCase") for b in u.cls.bases)
+        if u.parent is None or not u.parent.is_module or not u.name.startswith("test"):
+            return False
+        base = self.ctx.path.replace("\\", "/").rsplit("/", 1)[-1]
+        return base.startswith("test_") or base.endswith("_test.py")
 
     def _mentions(self) -> dict[str, list]:
         """name -> [(the function that mentions it, whether the mention is a call)]."""

@@ -129,7 +129,13 @@ class PrngKeyReuse(Rule):
         "that replaces other fields keeps the old one. A test looping over a table of cases "
         "(`for train in (False, True):`, a literal of constants or of tuples of them, also bound "
         "to a name, `zip`/`itertools.product` of such tables, or `enumerate`/`sorted` of one) may draw the same inputs for "
-        "each case. Also silent: `permutation`/`shuffle`/`choice` of several arrays with one key "
+        "each case, and so may a test loop each iteration of which draws from values of its own (not "
+        "only their shapes: `sample(key, bins[i], ...)`, `gaussian_sample(key, t0, t1)` for each interval) "
+        "and hands no state to the next (it binds only names read nowhere outside the loop, writes no item "
+        "or attribute of an outer object, augments nothing; it may collect its results with "
+        "`append`): each iteration is a case of its own. A loop or comprehension "
+        "over one element (`[normal(key, (n,)) for n in sizes]` with `sizes = [1024]`, `range(1)`) "
+        "draws once. Also silent: `permutation`/`shuffle`/`choice` of several arrays with one key "
         "(`[permutation(key, a) for a in arrays]`, or `x` then `y`: the same order keeps paired "
         "rows aligned); a draw whose result the function asserts equal to an earlier draw's from "
         "the same key (`np.testing.assert_allclose(normal(key, s), normal(key, s))`, a test's draw "
@@ -145,9 +151,11 @@ class PrngKeyReuse(Rule):
         "keys split in a loop and written straight into a call that switches its randomness off, "
         "also through its wrappers (`jax.vmap(partial(model, enable_dropout=False))(x, key=split(key, n))`, "
         "`step = jax.jit(partial(apply, train=False))` ... `step(p, x, split(rng)[0])`); "
-        "a tree map over a single array (one leaf, one call); and the `\"params\"` stream of a "
+        "a tree map over a single array (one leaf, one call); the `\"params\"` stream of a "
         "flax `apply` (`rngs={\"params\": key}`: it only initialises variables missing from "
-        "those given).\n\n"
+        "those given); and the `\"dropout\"` stream of a call in evaluation mode "
+        "(`rngs={\"dropout\": key}` with `deterministic=True`, `train=False`, `training=False` or "
+        "`is_training=False`: dropout returns its input and draws nothing).\n\n"
         "An equinox Module's key field (`key: jax.Array`, named like a key, declared or set in "
         "`__init__`) drawn from in `__call__` or a method `__call__` calls, directly or handed on "
         "as a helper's `key=`: the module is immutable, so every call draws the same numbers "
@@ -171,6 +179,46 @@ class PrngKeyReuse(Rule):
         "and which key should be split is a modelling decision."
     )
     VALID = [
+        # a comprehension over one element draws once; a test loop each iteration of which
+        # checks its own draw and keeps nothing of it; the dropout stream of a model applied
+        # in evaluation mode, also through a helper (nothing draws from the key)
+        Valid(
+            """
+            import flax.linen as nn
+            import jax
+            import numpy as np
+
+
+            class Net(nn.Module):
+                @nn.compact
+                def __call__(self, x, deterministic: bool):
+                    return nn.Dropout(0.5, deterministic=deterministic)(nn.Dense(4)(x))
+
+
+            def bench(key):
+                sizes = [1024]
+                return [jax.random.normal(key, (n,)) for n in sizes]
+
+
+            def test_bins(key):
+                bins = np.array([0.0, 1.0, 3.0, 6.0])
+                for i in range(len(bins) - 1):
+                    samples = jax.random.uniform(key, (100,), minval=bins[i], maxval=bins[i + 1])
+                    assert bool((samples >= bins[i]).all())
+
+
+            def score(params, x, rng):
+                return Net().apply(params, x, deterministic=True, rngs={"dropout": rng})
+
+
+            def evaluate(params, batches, rng):
+                out = []
+                for x in batches:
+                    out.append(score(params, x, rng))
+                    out.append(Net().apply(params, x, deterministic=True, rngs={"dropout": rng}))
+                return out
+            """,
+        ),
         # the key read out of a container the loop body binds again (`runner_state = step(...)`):
         # from the second iteration on it is the key the body stored (jaxued's PLR loop)
         Valid(
@@ -3117,6 +3165,8 @@ class PrngKeyReuse(Rule):
             # `for train in (False, True):` in a test: each case is meant to get the
             # same inputs, drawn again from the same key
             return
+        if _runs_once(node, ctx.unit):
+            return  # `[normal(key, (n,)) for n in sizes]` with `sizes = [1024]`: one draw
         for token, (site, how) in list(ctx.consumed_keys()):
             if token in frame.entry_consumed or token.loop_depth >= frame.depth:
                 continue
@@ -3135,6 +3185,8 @@ class PrngKeyReuse(Rule):
                 if _handed_to_evaluation(node, site, lambda e: bound_once(ctx.index, ctx.unit, e)):
                     continue  # `vmap(partial(model, enable_dropout=False))(x, key=split(key, n))`:
                     # the keys go to a call that switches its randomness off, nothing draws from them
+                if isinstance(node, cst.For) and _in_test(ctx.unit) and _iterations_apart(node, ctx.unit, site):
+                    continue  # each iteration a case of its own: its own draw, checked and dropped
                 if how in _PAIRING and _permutes_loop_item(ctx, site, node):
                     continue  # `[permutation(key, a) for a in arrays]`: each array of the
                     # collection in the same order (paired rows kept aligned), on purpose
@@ -3526,6 +3578,82 @@ def _cases_loop(node: cst.For, unit) -> bool:
     (``cp_sizes = [2, 4, 8]`` ... ``for cp_size in cp_sizes``), ``zip``/
     ``itertools.product`` of such tables, or ``enumerate``/``reversed``/``sorted`` of one?"""
     return _case_table(node.iter, unit, 0)
+
+
+def _runs_once(node: cst.CSTNode, unit) -> bool:
+    """Does the loop or comprehension iterate over one element: a one-element list,
+    tuple or set, written there or bound once to a name of the function (``sizes =
+    [1024]`` ... ``for n in sizes``), or ``range(1)``?"""
+    if isinstance(node, cst.For):
+        return _one_element(node.iter, unit, 0)
+    comp = getattr(node, "for_in", None)
+    if not isinstance(comp, cst.CompFor) or comp.inner_for_in is not None:
+        return False
+    return _one_element(comp.iter, unit, 0)
+
+
+def _one_element(it: cst.CSTNode, unit, depth: int) -> bool:
+    if depth > 3:
+        return False
+    if isinstance(it, cst.Name):
+        bound = unit.bindings.get(it.value, ()) if unit is not None else ()
+        return len(bound) == 1 and bound[0][1] is not None and _one_element(bound[0][1], unit, depth + 1)
+    if isinstance(it, (cst.List, cst.Tuple, cst.Set)):
+        return len(it.elements) == 1 and not isinstance(it.elements[0], cst.StarredElement)
+    if isinstance(it, cst.Call) and dotted_name(it.func) == "range" and len(it.args) == 1 \
+            and it.args[0].keyword is None and not it.args[0].star:
+        return isinstance(it.args[0].value, cst.Integer) and it.args[0].value.evaluated_value == 1
+    return False
+
+
+def _iterations_apart(node: cst.For, unit, site: cst.CSTNode) -> bool:
+    """Is each iteration of the loop a case of its own: the draw at ``site`` is given
+    values of the iteration (not only their shapes: ``sample(key, bins[i], ...)``), and
+    no iteration hands state to the next: it binds only names the function reads
+    nowhere outside the loop, writes no item or attribute of an object from outside
+    it, and augments nothing; it may collect its results (``out.append(...)``)
+    (``for i in range(n): samples = sample(key, w[i]); self.assertTrue(...)``)?  The
+    same draw of every iteration (``normal(key, batch.shape)``) stays a reuse."""
+    if not isinstance(node.body, cst.IndentedBlock) or node.orelse is not None or type(site) is not cst.Call:
+        return False
+    bound: set[str] = {n.value for n in walk_tree(node.target) if type(n) is cst.Name}
+    body = list(walk_tree(node.body))
+    for n in body:
+        if type(n) is cst.Assign:
+            for t in n.targets:
+                if type(t.target) is cst.Name:
+                    bound.add(t.target.value)
+                elif type(t.target) in (cst.Tuple, cst.List):
+                    bound.update(x.value for x in walk_tree(t.target) if type(x) is cst.Name)
+        elif isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global, cst.Nonlocal,
+                            cst.AugAssign, cst.AnnAssign, cst.Yield, cst.Return, cst.NamedExpr)):
+            return False
+    for n in body:
+        if type(n) is cst.Assign:
+            for t in n.targets:
+                if type(t.target) in (cst.Subscript, cst.Attribute):
+                    head = t.target.value
+                    while type(head) in (cst.Subscript, cst.Attribute):
+                        head = head.value
+                    if type(head) is not cst.Name or head.value not in bound:
+                        return False  # `results[i] = x`, `self.out = x`: kept past the iteration
+        elif type(n) is cst.Call and type(n.func) is cst.Attribute \
+                and n.func.attr.value in ("update", "setdefault") \
+                and not (type(n.func.value) is cst.Name and n.func.value.value in bound):
+            return False  # `state.update(x)`: state carried to the next iteration
+    inside = {id(n) for n in body} | {id(n) for n in walk_tree(node.target)}
+    fn = unit.node
+    for n in walk_tree(fn):
+        if type(n) is cst.Name and n.value in bound and id(n) not in inside:
+            return False  # read (or bound) outside the loop too
+    # the draw reads a value of the iteration (`x.shape`, `len(x)`: its size only)
+    sizes: set[int] = set()
+    for n in walk_tree(site):
+        if type(n) is cst.Attribute and n.attr.value in _NOT_VALUES or \
+                type(n) is cst.Call and dotted_name(n.func) == "len":
+            sizes.update(id(x) for x in walk_tree(n))
+    return any(type(n) is cst.Name and n.value in bound and id(n) not in sizes
+               for a in site.args for n in walk_tree(a.value))
 
 
 def _case_table(it: cst.CSTNode, unit, depth: int) -> bool:
