@@ -10,7 +10,10 @@ known shape, and no other module uses it other than by such calls (their shapes 
 the call facts' ``shapes``: ``jax.value_and_grad(losses.loss)(params, obs)`` in a jitted
 step of another module gives ``loss`` its shapes; a fact without shapes, or a module that
 uses the name otherwise, leaves them unknown).  A lambda bound once to a jitted
-name (``f = jax.jit(lambda a: ...)``) counts through that name.  Anything else leaves
+name (``f = jax.jit(lambda a: ...)``) counts through that name, and so do the stages that
+trace a function with the arguments they are given: ``jax.jit(f).lower(x, u)``,
+``.trace(...)``, ``.eval_shape(...)``, ``jax.eval_shape(f, x, u)``,
+``jax.make_jaxpr(f)(x)``.  Anything else leaves
 the parameter's shape unknown (rules that need a shape stay quiet).
 """
 
@@ -29,8 +32,13 @@ from jaxlint.model.walk import children as _children
 # transformations whose function receives the arguments as they are given
 KEEP_SHAPES = frozenset({
     "jax.jit", "jax.grad", "jax.value_and_grad", "jax.checkpoint", "jax.remat",
-    "jax.jacfwd", "jax.jacrev", "jax.hessian",
+    "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.make_jaxpr",
 })
+# a jitted function's ahead-of-time stages trace it with the arguments they are given
+# (``jax.jit(f).lower(x, update)``, ``.trace(...)``, ``.eval_shape(...)``); so does
+# ``jax.eval_shape(f, x, update)``
+_STAGES = frozenset({"lower", "trace", "eval_shape"})
+_STAGED_JITS = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
 
 
 def _function(ctx, name: str) -> Optional[Unit]:
@@ -60,7 +68,17 @@ def _function(ctx, name: str) -> Optional[Unit]:
 def note(ctx, call: cst.Call) -> None:
     """Record the shapes ``call`` passes to the function of this file it calls."""
     func = call.func
-    if type(func) is cst.Name:
+    args = call.args
+    if type(func) is cst.Attribute and func.attr.value in _STAGES and type(func.value) is cst.Call \
+            and ctx.qualname(func.value.func) in _STAGED_JITS:
+        func = func.value  # `jax.jit(f).lower(x, u)`: `f` is traced with `x`, `u`
+    if type(func) in (cst.Name, cst.Attribute) and ctx.qualname(func) == "jax.eval_shape":
+        # `jax.eval_shape(f, x, u)`: `f` is traced with `x`, `u`
+        if not args or args[0].keyword is not None or args[0].star or type(args[0].value) is not cst.Name:
+            return
+        via = args[0].value.value
+        args = args[1:]
+    elif type(func) is cst.Name:
         via = func.value
     elif type(func) is cst.Call and ctx.qualname(func.func) in KEEP_SHAPES:
         pos = positional_args(func)
@@ -75,10 +93,10 @@ def note(ctx, call: cst.Call) -> None:
     if id(call) in unit.shape_sites:
         return
     shapes: dict[str, Optional[tuple]] = {p.name: None for p in unit.params}
-    if not any(a.star for a in call.args):
+    if not any(a.star for a in args):
         positional = unit.positional()
         i = 0
-        for a in call.args:
+        for a in args:
             if a.keyword is None:
                 name = positional[i].name if i < len(positional) else None
                 i += 1

@@ -1,0 +1,235 @@
+"""Batch 7's misses by mechanism (issue 22, branch recallR): where-NaN gradients whose
+singular point the model reaches through a name, a constant multiple or the other branch,
+and out-of-bounds windows of functions traced by `jax.jit(f).lower(...)`/`.trace(...)`,
+`jax.eval_shape(f, ...)` and `jax.make_jaxpr(f)(...)`.
+
+Each INVALID program's NaN gradient or moved window was observed with JAX 0.10.2; the
+VALID twins run (finite gradients, windows that fit) and stay silent."""
+
+from __future__ import annotations
+
+import ast
+import json
+import textwrap
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from jaxlint.cli import cli
+
+
+def _lint(root: Path, monkeypatch, files: dict[str, str], select: str = "", extra: tuple = ()) -> list[tuple]:
+    (root / "pyproject.toml").write_text("")
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    monkeypatch.chdir(root)
+    args = ["check", ".", "--no-cache", "--output-format", "json", *extra]
+    if select:
+        args += ["--select", select]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code in (0, 1), result.output
+    return sorted(
+        (f["code"], f["filename"], f["location"]["row"], f["location"]["column"], f["message"])
+        for f in json.loads(result.stdout)
+    )
+
+
+# 1. where-NaN gradients (cases 715, 743): the condition through a name bound to a test
+# (`positive = x > 0`), a divisor that is a constant multiple of the tested variable
+# (`pi_x = lax.mul(pi, x)`, `(jnp.pi * x)`), a threshold a constant-making helper builds
+# (`_const(x, 0)`), and a divisor the other branch tests against 0 (`jnp.abs(w) < eps` in
+# the branch selected where the Taylor branch `2.0 / w` is masked out). grad at 0: nan.
+
+SPECIAL = """\
+import numpy as onp
+import jax.numpy as jnp
+from jax import lax
+
+pi = onp.pi
+
+
+def _const(x, value):
+    return onp.array(value, dtype=jnp.result_type(x))
+
+
+def sinc(x):
+    pi_x = lax.mul(_const(x, pi), x)
+    return jnp.where(lax.eq(x, _const(x, 0)),
+                     _const(x, 1), lax.div(lax.sin(pi_x), pi_x))
+
+
+def sinc_inline(x):
+    return jnp.where(x == 0, 1.0, jnp.sin(jnp.pi * x) / (jnp.pi * x))
+
+
+def log_pos(x):
+    positive = x > 0
+    return jnp.where(positive, jnp.log(x), 0.0)
+
+
+def get_eps(dtype):
+    return {jnp.dtype("float32"): 1e-5, jnp.dtype("float64"): 1e-10}[dtype]
+
+
+def atan_factor(w, norm_sq):
+    use_taylor = norm_sq < get_eps(norm_sq.dtype)
+    return jnp.where(
+        use_taylor,
+        2.0 / w - 2.0 / 3.0 * norm_sq / w ** 3,
+        jnp.where(jnp.abs(w) < get_eps(w.dtype), jnp.pi, 1.0),
+    )
+"""
+
+# the double-where twins (grad at 0: 0.0), a mask that does not test the scaled variable,
+# and another branch that tests `w` against 1.0, not 0
+SPECIAL_OK = """\
+import numpy as onp
+import jax.numpy as jnp
+from jax import lax
+
+pi = onp.pi
+
+
+def _const(x, value):
+    return onp.array(value, dtype=jnp.result_type(x))
+
+
+def sinc(x):
+    is_zero = lax.eq(x, _const(x, 0))
+    safe_x = jnp.where(is_zero, _const(x, 1), x)
+    pi_x = lax.mul(_const(x, pi), safe_x)
+    return jnp.where(is_zero, _const(x, 1), lax.div(lax.sin(pi_x), pi_x))
+
+
+def sinc_inline(x):
+    safe = jnp.where(x == 0, 1.0, x)
+    return jnp.where(x == 0, 1.0, jnp.sin(jnp.pi * safe) / (jnp.pi * safe))
+
+
+def log_pos(x):
+    positive = x > 0
+    return jnp.where(positive, jnp.log(jnp.where(positive, x, 1.0)), 0.0)
+
+
+def scaled(x, mask):
+    return jnp.where(mask, jnp.sin(2.0 * x) / (2.0 * x), 1.0)
+
+
+def get_eps(dtype):
+    return {jnp.dtype("float32"): 1e-5, jnp.dtype("float64"): 1e-10}[dtype]
+
+
+def atan_factor(w, norm_sq):
+    use_taylor = norm_sq < get_eps(norm_sq.dtype)
+    safe_w = jnp.where(use_taylor, w, 1.0)
+    return jnp.where(
+        use_taylor,
+        2.0 / safe_w - 2.0 / 3.0 * norm_sq / safe_w ** 3,
+        jnp.where(jnp.abs(w) < get_eps(w.dtype), jnp.pi, 1.0),
+    )
+
+
+def other_branch_unrelated(w, norm_sq):
+    use_taylor = norm_sq < 1e-5
+    return jnp.where(use_taylor, 2.0 / w, jnp.where(w > 1.0, 1.0, 0.5))
+"""
+
+
+def test_where_nan_through_names_multiples_and_the_other_branch(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"pkg/__init__.py": "", "pkg/special.py": SPECIAL,
+                                          "pkg/special_ok.py": SPECIAL_OK}, select="JAX120")
+    assert found == [
+        ("JAX120", "pkg/special.py", 14, 12,
+         "`lax.div(lax.sin(pi_x), pi_x)` is computed for every element, also where `lax.eq(x, _const(x, 0))` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `pi_x` with the same condition too (double where: `jnp.where(cond, pi_x, 1.0)` inside)"),
+        ("JAX120", "pkg/special.py", 19, 35,
+         "`jnp.sin(jnp.pi * x) / (jnp.pi * x)` is computed for every element, also where `x == 0` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `(jnp.pi * x)` with the same condition too (double where: `jnp.where(cond, (jnp.pi * x), 1.0)` inside)"),
+        ("JAX120", "pkg/special.py", 24, 32,
+         "`jnp.log(x)` is computed for every element, also where `positive` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)"),
+        # (a `where` written over several lines: reported at its first line)
+        ("JAX120", "pkg/special.py", 33, 12,
+         "`2.0 / w` is computed for every element, also where `use_taylor` is false and masks it out; the other branch, selected there, tests `jnp.abs(w) < get_eps(w.dtype)`, so `w` reaches 0 there, where the derivative of `2.0 / w` is infinite/NaN: the gradient of this `where` is NaN (0 * inf). Guard `w` in this branch too (double where: `jnp.where(use_taylor, w, 1.0)` inside)"),
+    ]
+
+
+def test_where_nan_fix_guards_the_scaled_divisor_and_the_named_condition(tmp_path, monkeypatch):
+    src = SPECIAL.split("def get_eps")[0]
+    _lint(tmp_path, monkeypatch, {"special.py": src}, select="JAX120", extra=("--fix", "--unsafe-fixes"))
+    fixed = (tmp_path / "special.py").read_text()
+    ast.parse(fixed)
+    assert "lax.div(lax.sin(pi_x), jnp.where(lax.eq(x, _const(x, 0)), 1.0, pi_x))" in fixed
+    assert "jnp.sin(jnp.pi * x) / (jnp.where(x == 0, 1.0, (jnp.pi * x)))" in fixed
+    assert "jnp.where(positive, jnp.log(jnp.where(positive, x, 1.0)), 0.0)" in fixed
+    assert _lint(tmp_path, monkeypatch, {}, select="JAX120") == []
+
+
+# 2. Out-of-bounds windows of functions traced by an ahead-of-time stage (case 713):
+# `jax.jit(f).lower(x, u)`, `.trace(...)`, `jax.eval_shape(f, x)`, `jax.make_jaxpr(f)(x)`
+# give `f`'s parameters the shapes they are given, as `jax.jit(f)(x, u)` does; the start
+# is moved back (a 2x2 update at [1, 1] of a 2x3 array lands on row 0).
+
+STAGE = """\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def place(x, update):
+    return lax.dynamic_update_slice(x, update, [1, 1])
+
+
+def window(x):
+    return lax.dynamic_slice(x, (0, 3), (2, 2))
+
+
+def paste(x, patch):
+    return lax.dynamic_update_slice(x, patch, (2, 0))
+
+
+grid = jnp.zeros((2, 3))
+update = jnp.ones((2, 2))
+print(jax.jit(place).lower(grid, update).as_text())
+print(jax.eval_shape(window, jnp.zeros((3, 4))))
+print(jax.make_jaxpr(window)(jnp.zeros((3, 4))))
+print(jax.jit(paste).trace(jnp.zeros((3, 4)), jnp.ones((2, 4))).jaxpr)
+"""
+
+# windows that fit, and a function staged with two different shapes (unknown: quiet)
+STAGE_OK = """\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def place(x, update):
+    return lax.dynamic_update_slice(x, update, [0, 1])
+
+
+def window(x):
+    return lax.dynamic_slice(x, (0, 2), (2, 2))
+
+
+def paste(x, patch):
+    return lax.dynamic_update_slice(x, patch, (2, 0))
+
+
+grid = jnp.zeros((2, 3))
+update = jnp.ones((2, 2))
+print(jax.jit(place).lower(grid, update).as_text())
+print(jax.eval_shape(window, jnp.zeros((3, 4))))
+print(jax.jit(paste).trace(jnp.zeros((3, 4)), jnp.ones((2, 4))).jaxpr)
+print(jax.jit(paste).trace(jnp.zeros((4, 4)), jnp.ones((2, 4))).jaxpr)
+"""
+
+
+def test_out_of_bounds_window_through_lower_trace_eval_shape(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"stage.py": STAGE, "stage_ok.py": STAGE_OK}, select="JAX121")
+    assert found == [
+        ("JAX121", "stage.py", 7, 48,
+         "start 1 with update size 2 does not fit axis 0 of size 2, and JAX raises no IndexError: `lax.dynamic_update_slice` moves the start back to 0 so that the update fits (it writes a different window)"),
+        ("JAX121", "stage.py", 11, 34,
+         "start 3 with slice size 2 does not fit axis 1 of size 4, and JAX raises no IndexError: `lax.dynamic_slice` moves the start back to 2 so that the slice fits (it reads a different window)"),
+        ("JAX121", "stage.py", 15, 48,
+         "start 2 with update size 2 does not fit axis 0 of size 3, and JAX raises no IndexError: `lax.dynamic_update_slice` moves the start back to 1 so that the update fits (it writes a different window)"),
+    ]
