@@ -1,10 +1,13 @@
 """Batch 7's misses by mechanism (issue 22, branch recallR): where-NaN gradients whose
-singular point the model reaches through a name, a constant multiple or the other branch,
-and out-of-bounds windows of functions traced by `jax.jit(f).lower(...)`/`.trace(...)`,
-`jax.eval_shape(f, ...)` and `jax.make_jaxpr(f)(...)`.
+singular point the model reaches through a name, a constant multiple or the other branch;
+out-of-bounds windows of functions traced by `jax.jit(f).lower(...)`/`.trace(...)`,
+`jax.eval_shape(f, ...)` and `jax.make_jaxpr(f)(...)`; keys replicated to every shard by
+`jax.shard_map`, bound by `partial` through a name to a mapped function, and given first
+to numpyro's `Distribution.sample`.
 
-Each INVALID program's NaN gradient or moved window was observed with JAX 0.10.2; the
-VALID twins run (finite gradients, windows that fit) and stay silent."""
+Each INVALID program's NaN gradient, moved window or repeated draw was observed with JAX
+0.10.2 (numpyro 0.22.0); the VALID twins run (finite gradients, windows that fit, distinct
+draws) and stay silent."""
 
 from __future__ import annotations
 
@@ -232,4 +235,176 @@ def test_out_of_bounds_window_through_lower_trace_eval_shape(tmp_path, monkeypat
          "start 3 with slice size 2 does not fit axis 1 of size 4, and JAX raises no IndexError: `lax.dynamic_slice` moves the start back to 2 so that the slice fits (it reads a different window)"),
         ("JAX121", "stage.py", 15, 48,
          "start 2 with update size 2 does not fit axis 0 of size 3, and JAX raises no IndexError: `lax.dynamic_update_slice` moves the start back to 1 so that the update fits (it writes a different window)"),
+    ]
+
+
+# 3. A key that `jax.shard_map` replicates to every shard (`P()`) while the data is split
+# (case 708): consumed in the mapped function, or in a helper it hands the key to with the
+# split data; checked with JAX on two CPU devices: both shards' noise identical (the VALID
+# twins: `fold_in(key, lax.axis_index(...))`, all arguments replicated, keys split per shard).
+
+SHARD = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax.sharding import Mesh, PartitionSpec as P
+
+
+def _noise(key, x):
+    return x + jax.random.normal(key, x.shape)
+
+
+def noisy(x, key):
+    mesh = Mesh(jax.devices(), ("data",))
+
+    def step(key, x):
+        return jax.random.uniform(key, x.shape) * x
+
+    stepped = jax.shard_map(step, mesh=mesh, in_specs=(P(), P("data")), out_specs=P("data"))
+    return stepped(key, x)
+
+
+def dropout(x, key):
+    mesh = Mesh(jax.devices(), ("data",))
+
+    @partial(jax.shard_map, mesh=mesh, in_specs=(P("data"), P()), out_specs=P("data"))
+    def body(x, key):
+        return _noise(key, x)
+
+    return body(x, key)
+"""
+
+SHARD_OK = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax.sharding import Mesh, PartitionSpec as P
+
+
+def _noise(key, x):
+    return x + jax.random.normal(key, x.shape)
+
+
+def noisy(x, key):
+    mesh = Mesh(jax.devices(), ("data",))
+
+    def step(key, x):
+        key = jax.random.fold_in(key, jax.lax.axis_index("data"))
+        return jax.random.uniform(key, x.shape) * x
+
+    stepped = jax.shard_map(step, mesh=mesh, in_specs=(P(), P("data")), out_specs=P("data"))
+    return stepped(key, x)
+
+
+def dropout(x, key):
+    mesh = Mesh(jax.devices(), ("data",))
+
+    @partial(jax.shard_map, mesh=mesh, in_specs=(P("data"), P()), out_specs=P("data"))
+    def body(x, key):
+        shard_key = jax.random.fold_in(key, jax.lax.axis_index("data"))
+        return _noise(shard_key, x)
+
+    return body(x, key)
+
+
+def replicated(x, key):
+    mesh = Mesh(jax.devices(), ("data",))
+
+    @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P()), out_specs=P())
+    def body(x, key):
+        return _noise(key, x)
+
+    return body(x, key)
+
+
+def per_shard_keys(x, keys):
+    mesh = Mesh(jax.devices(), ("data",))
+
+    @partial(jax.shard_map, mesh=mesh, in_specs=(P("data"), P("data")), out_specs=P("data"))
+    def body(x, keys):
+        return _noise(keys[0], x)
+
+    return body(x, keys)
+"""
+
+
+def test_key_replicated_to_every_shard(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"shard_noise.py": SHARD, "shard_noise_ok.py": SHARD_OK}, select="JAX301")
+    assert found == [
+        ("JAX301", "shard_noise.py", 9, 16,
+         "`key` is the same key on every shard: `jax.shard_map` replicates it (`P()` in `in_specs`) while it splits another argument, and `random.normal` consumes it here (`_noise` is given it by the mapped function on line 27), so every shard draws the same random numbers. Fold the shard's index in first: `jax.random.fold_in(key, jax.lax.axis_index(axis_name))`"),
+        ("JAX301", "shard_noise.py", 16, 16,
+         "`key` is the same key on every shard: `jax.shard_map` replicates it (`P()` in `in_specs`) while it splits another argument, and `random.uniform` consumes it here, so every shard draws the same random numbers. Fold the shard's index in first: `jax.random.fold_in(key, jax.lax.axis_index(axis_name))`"),
+    ]
+
+
+# 4. A key bound by `partial` through a name handed to `jax.vmap` (every element draws the
+# same numbers: rows equal), and numpyro's `Distribution.sample(key, shape)`, which takes
+# the key first (two draws under one key: b == 2a).
+
+DRAWS = """\
+from functools import partial
+
+import jax
+import numpyro.distributions as dist
+
+
+def jitter(key, x):
+    return x + jax.random.normal(key, x.shape)
+
+
+def batch_jitter(xs):
+    key = jax.random.PRNGKey(0)
+    one = partial(jitter, key)
+    return jax.vmap(one)(xs)
+
+
+def prior_draws(n):
+    key = jax.random.PRNGKey(1)
+    prior = dist.Normal(0.0, 1.0)
+    a = prior.sample(key, (n,))
+    b = dist.Normal(0.0, 2.0).sample(key, (n,))
+    return a, b
+"""
+
+DRAWS_OK = """\
+from functools import partial
+
+import jax
+import numpyro.distributions as dist
+
+
+def jitter(key, x):
+    return x + jax.random.normal(key, x.shape)
+
+
+def batch_jitter(xs):
+    keys = jax.random.split(jax.random.PRNGKey(0), xs.shape[0])
+    return jax.vmap(jitter)(keys, xs)
+
+
+def shifted(xs):
+    one = partial(jitter, x=xs[0])
+    return jax.vmap(one)(jax.random.split(jax.random.PRNGKey(0), 4))
+
+
+def prior_draws(n):
+    key_a, key_b = jax.random.split(jax.random.PRNGKey(1))
+    prior = dist.Normal(0.0, 1.0)
+    a = prior.sample(key_a, (n,))
+    b = dist.Normal(0.0, 2.0).sample(key_b, (n,))
+    return a, b
+"""
+
+
+def test_partial_through_a_name_and_numpyro_positional_key(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"sim/__init__.py": "", "sim/draws.py": DRAWS, "sim/draws_ok.py": DRAWS_OK},
+                  select="JAX301")
+    assert found == [
+        ("JAX301", "sim/draws.py", 13, 27,
+         "`key` is bound by `partial` to `jitter`, which draws from it with `random.normal`, and `jax.vmap` calls it once for every element: every element draws the same random numbers. Map a fresh key with each element (`jax.random.split(key, n)`) instead of binding one"),
+        ("JAX301", "sim/draws.py", 21, 9,
+         "`key` was already consumed by `prior.sample(...)` on line 20: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key"),
     ]

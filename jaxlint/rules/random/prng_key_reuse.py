@@ -12,7 +12,8 @@ from typing import Callable, Optional
 
 from jaxlint.model import apis, liveness
 from jaxlint.model import values as V
-from jaxlint.model.keyflow import initializer_of, invariant, key_like_name, loop_target_read, rngs_keys, unmapped_positions
+from jaxlint.model.keyflow import (initializer_of, invariant, key_like_name, loop_target_read, replicated_keys, rngs_keys,
+                                   unmapped_positions)
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import bound_once, instance_class, writes
 from jaxlint.model.walk import (arg_at, assigned_in, children, descendants, dotted_name, int_value, keyword_arg,
@@ -38,7 +39,8 @@ class PrngKeyReuse(Rule):
         "`init = lecun_normal(); init(key, s)`, `normal()(key, s)`, a module's `self.kernel_init` "
         "whose class field defaults to one (a flax linen field), also through a helper that calls one; "
         "so does `sample(seed=key)`/`sample_and_log_prob(seed=key)` of a distrax or TFP-on-JAX "
-        "distribution built in place or bound once (`policy = distrax.Categorical(logits)`; not in "
+        "distribution, and numpyro's `sample(key, shape)` (the key first), of a distribution "
+        "built in place or bound once (`policy = distrax.Categorical(logits)`; not in "
         "tests, which sample one distribution under one seed to check shapes);\n"
         "* a key consumed after a loop's split rebound it and carried to the next iteration "
         "(`key, sub = split(key)` ... `sample(key)`): the next iteration's `split(key)` consumes it "
@@ -55,6 +57,11 @@ class PrngKeyReuse(Rule):
         "to `jax.jit(f)(key, x)`/`jax.vmap(f)(key, xs)` (or a name bound to one) that `f` draws "
         "from is consumed there as by `f(key, x)`, outside loops too (not in tests, which compare "
         "a jitted call with the plain one);\n"
+        "* a key that `jax.shard_map` gives every shard unchanged (`in_specs` entry `P()` for it "
+        "while another argument is split, `P(\"data\")`), consumed in the function it maps or in a "
+        "helper of the file that function hands it to with a split argument (`_draw(rng_key, loc)`): "
+        "every shard draws the same numbers (not after `fold_in(key, lax.axis_index(...))`, nor "
+        "when every argument is replicated: the computation is the same on every shard);\n"
         "* a key defined outside a loop (or comprehension) and consumed inside it without a new "
         "key per iteration, also through a function that consumes it: a helper, a jitted step "
         "whose nested loss function draws from it, flax's `rngs={\"dropout\": key}` (not in "
@@ -85,8 +92,9 @@ class PrngKeyReuse(Rule):
         "again for its value or a diagnostic: the same objective is meant); also a function "
         "or lambda that a tree map (`jax.tree.map`, `tree_util.tree_map`, through an alias "
         "too) or `map` runs once for every element, and a key bound with `partial` to a "
-        "function that draws from it, handed to a tree map, `map` or `jax.vmap`: every leaf, "
-        "item or batch element draws the same numbers;\n"
+        "function that draws from it, handed to a tree map, `map` or `jax.vmap` (also `jax.pmap`, "
+        "`eqx.filter_vmap`, and through a name bound once to the `partial`: `one = partial(jitter, "
+        "key)` ... `jax.vmap(one)(xs)`): every leaf, item or batch element draws the same numbers;\n"
         "* `f.apply(params, key, x)` of `f = hk.transform(fn)` (`transform_with_state`: the "
         "third argument) where `fn` draws from haiku's key stream (`hk.next_rng_key()`, "
         "`hk.dropout`, in a module class or helper of the file it calls): the apply consumes "
@@ -1104,9 +1112,93 @@ class PrngKeyReuse(Rule):
                     assert jax.random.normal(key, (n,)).shape == (n,)
             """
         ),
+        # the shard's index folded into the replicated key, every argument replicated (the
+        # same computation on every shard), keys split per shard (`P("data")`)
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            from jax.sharding import Mesh, PartitionSpec as P
+
+
+            def _noise(key, x):
+                return x + jax.random.normal(key, x.shape)
+
+
+            def dropout(x, key):
+                mesh = Mesh(jax.devices(), ("data",))
+
+                @partial(jax.shard_map, mesh=mesh, in_specs=(P("data"), P()), out_specs=P("data"))
+                def body(x, key):
+                    key = jax.random.fold_in(key, jax.lax.axis_index("data"))
+                    return _noise(key, x)
+
+                return body(x, key)
+
+
+            def replicated(x, key):
+                mesh = Mesh(jax.devices(), ("data",))
+
+                @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P()), out_specs=P())
+                def body(x, key):
+                    return _noise(key, x)
+
+                return body(x, key)
+
+
+            def per_shard(x, keys):
+                mesh = Mesh(jax.devices(), ("data",))
+
+                @partial(jax.shard_map, mesh=mesh, in_specs=(P("data"), P("data")), out_specs=P("data"))
+                def body(x, keys):
+                    return _noise(keys[0], x)
+
+                return body(x, keys)
+            """
+        ),
     ]
 
     INVALID = [
+        # a key replicated to every shard by shard_map (`P()`) while the data is split: the
+        # mapped function draws from it, or hands it to a helper with the data (checked with
+        # JAX on two devices: both shards' noise identical)
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            from jax.sharding import Mesh, PartitionSpec as P
+
+
+            def _noise(key, x):
+                return x + jax.random.normal(key, x.shape)
+
+
+            def noisy(x, key):
+                mesh = Mesh(jax.devices(), ("data",))
+
+                def step(key, x):
+                    return jax.random.uniform(key, x.shape) * x
+
+                return jax.shard_map(step, mesh=mesh, in_specs=(P(), P("data")), out_specs=P("data"))(key, x)
+
+
+            def dropout(x, key):
+                mesh = Mesh(jax.devices(), ("data",))
+
+                @partial(jax.shard_map, mesh=mesh, in_specs=(P("data"), P()), out_specs=P("data"))
+                def body(x, key):
+                    return _noise(key, x)
+
+                return body(x, key)
+            """,
+            expected=[(8, 16), (15, 16)],
+            messages=[
+                "`key` is the same key on every shard: `jax.shard_map` replicates it (`P()` in `in_specs`) while it splits another argument, and `random.normal` consumes it here (`_noise` is given it by the mapped function on line 25), so every shard draws the same random numbers. Fold the shard's index in first: `jax.random.fold_in(key, jax.lax.axis_index(axis_name))`",
+                "`key` is the same key on every shard: `jax.shard_map` replicates it (`P()` in `in_specs`) while it splits another argument, and `random.uniform` consumes it here, so every shard draws the same random numbers. Fold the shard's index in first: `jax.random.fold_in(key, jax.lax.axis_index(axis_name))`",
+            ],
+        ),
         # equinox layers draw their initial weights from `key=`: two built with one key
         # (in a Module's __init__, through a helper, in a comprehension or loop) get the same
         # weights, and a key drawn from for data then given to a layer correlates them
@@ -2019,6 +2111,7 @@ class PrngKeyReuse(Rule):
         self._draws: dict[tuple[int, int], list] = {}
         # mapped calls reported for a key given unmapped to every element
         self._broadcast: set[int] = set()
+        self._replicated_done: set[tuple[int, str]] = set()  # (unit, key parameter) reported
         # key token serial -> the consumption that stands for a discarded warm-up call's
         self._superseded: dict[int, tuple] = {}
         # transformed calls outside loops that consumed a key (`jax.jit(f)(key, x)`)
@@ -2162,14 +2255,19 @@ class PrngKeyReuse(Rule):
         made = bound_once(ctx.index, ctx.unit, func.value)
         if type(made) is not cst.Call or not apis.distribution_class(ctx.qualname(made.func)):
             return
-        given = keyword_arg(node, "seed")
-        if given is None:
-            return
-        key_expr = given.value
+        if (ctx.qualname(made.func) or "").startswith(apis.POSITIONAL_KEY_DISTRIBUTIONS):
+            key_expr = arg_at(node, 0, "key")  # numpyro: `d.sample(key, (n,))`
+            if key_expr is None:
+                return
+        else:
+            given = keyword_arg(node, "seed")
+            if given is None:
+                return
+            key_expr = given.value
         token = ctx.key_token(key_expr)
         if token is None or ctx.value(key_expr).kind not in (V.KEY, V.UNKNOWN):
             return
-        how = f"{ctx.code(func).strip()}(seed=...)"
+        how = f"{ctx.code(func).strip()}({'' if key_expr is node.args[0].value else 'seed='}...)"
         if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
             return
         self._fixed_seed_in_loop(node, key_expr, token, how)
@@ -2226,6 +2324,7 @@ class PrngKeyReuse(Rule):
             return
         if self._closure_key_in_loop_body(key_expr, node, short) or self._closure_key_in_mapped_fn(key_expr, node, short):
             return
+        self._replicated_over_shards(node, key_expr, short)
         # the same key from one iteration or call to the next; a second use on this
         # path is still a reuse
         (self._fixed_seed_in_loop(node, key_expr, token, short)
@@ -2234,6 +2333,35 @@ class PrngKeyReuse(Rule):
          or self._stored_key_never_advanced(key_expr, node, short)
          or self._given_key_ignored(key_expr, node, token, short))
         self._consume(node, key_expr, short, token)
+
+    def _replicated_over_shards(self, node: cst.Call, key_expr: cst.BaseExpression, how: str) -> None:
+        """A key parameter that ``jax.shard_map`` gives every shard unchanged (``in_specs``
+        ``P()`` for it, another argument split) consumed in the function it maps, or in a
+        helper it hands the key to with a split argument: every shard draws the same
+        numbers (model/keyflow.replicated_keys)."""
+        ctx = self.ctx
+        if type(key_expr) is not cst.Name or ctx.local(key_expr.value) is not None and \
+                ctx.unit.param(key_expr.value) is None:
+            return
+        found = replicated_keys(ctx.index, ctx.qualname).get(id(ctx.unit), {}).get(key_expr.value)
+        if found is None or (id(ctx.unit), key_expr.value) in self._replicated_done:
+            return
+        self._replicated_done.add((id(ctx.unit), key_expr.value))
+        site, via = found
+        name = key_expr.value
+        transform = ctx.code(site.call.func).strip() if site.target is None else "shard_map"
+        if site.target is not None:
+            q = ctx.qualname(site.call.func)
+            transform = ctx.code(site.call.args[0].value).strip() if q in apis.PARTIALS and site.call.args else transform
+        where = "" if via is None else f" (`{ctx.code(via.func).strip()}` is given it by the mapped function on line {{related_line}})"
+        self.report(
+            node,
+            f"`{name}` is the same key on every shard: `{transform}` replicates it (`P()` in `in_specs`) "
+            f"while it splits another argument, and `{_by(how)}` consumes it here{where}, so every "
+            f"shard draws the same random numbers. Fold the shard's index in first: "
+            f"`jax.random.fold_in({name}, jax.lax.axis_index(axis_name))`",
+            related=via,
+        )
 
     def _consume(self, node: cst.Call, key_expr: cst.BaseExpression, how: str, token=None) -> None:
         ctx = self.ctx
@@ -2758,7 +2886,7 @@ class PrngKeyReuse(Rule):
         ctx = self.ctx
         func = node.func
         vmapped = False
-        if isinstance(func, cst.Call) and ctx.qualname(func.func) == "jax.vmap":
+        if isinstance(func, cst.Call) and ctx.qualname(func.func) in _PARTIAL_MAPPERS:
             fn_pos, pos = 0, positional_args(func)  # `jax.vmap(partial(f, key))(xs)`
             vmapped = True
         else:
@@ -2771,6 +2899,8 @@ class PrngKeyReuse(Rule):
         if fn_pos >= len(pos) or any(a.star for a in node.args):
             return
         part = pos[fn_pos].value
+        if vmapped and isinstance(part, cst.Name):
+            part = bound_once(ctx.index, ctx.unit, part)  # `f = partial(sample, key)` ... `jax.vmap(f)(xs)`
         if not isinstance(part, cst.Call) or ctx.qualname(part.func) not in apis.PARTIALS:
             return
         inner = positional_args(part)
@@ -2793,7 +2923,7 @@ class PrngKeyReuse(Rule):
         for arg, via in consumed:
             if ctx.key_token(arg) is None:
                 continue
-            mapper = "jax.vmap" if vmapped else ctx.code(func).strip()
+            mapper = ctx.code(func.func).strip() if vmapped else ctx.code(func).strip()
             name = ctx.code(arg).strip()
             self.report(
                 arg,
@@ -3304,6 +3434,11 @@ def _unpacked_from(fn: cst.FunctionDef, param: str) -> set[str]:
                 elif isinstance(tgt, (cst.Tuple, cst.List)):
                     out.update(el.value.value for el in tgt.elements if isinstance(el.value, cst.Name))
     return out
+
+
+# transformations that run the function they are given once for every element of a batch
+# (or device): a key bound to it by `partial` is the same in every one
+_PARTIAL_MAPPERS = frozenset({"jax.vmap", "jax.pmap", "equinox.filter_vmap", "equinox.filter_pmap", "flax.nnx.vmap"})
 
 
 def _by(how: str) -> str:
