@@ -408,3 +408,117 @@ def test_partial_through_a_name_and_numpyro_positional_key(tmp_path, monkeypatch
         ("JAX301", "sim/draws.py", 21, 9,
          "`key` was already consumed by `prior.sample(...)` on line 20: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key"),
     ]
+
+
+# 5. A singular input that is arithmetic of the tested variable (the NFW lensing profile's
+# `sqrt(1 - x ** 2)` under `x < 1`, named `inside`: sqrt(-3) at x = 2; `log(r - 1)` under
+# `r > 1`: log(0) at r = 1); grads nan; the twins guard the input (grads 0.0) or are never
+# singular (`sqrt(r ** 2 + 1)`).
+
+PROFILES = """\
+import jax.numpy as jnp
+
+
+def nfw_f(x):
+    inside = x < 1
+    return jnp.where(inside, jnp.arccosh(1 / x) / jnp.sqrt(1 - x ** 2), 1.0)
+
+
+def shifted_log(r, r0=1.0):
+    return jnp.where(r > 1, jnp.log(r - 1), 0.0)
+"""
+
+PROFILES_OK = """\
+import jax.numpy as jnp
+
+
+def nfw_f(x):
+    inside = x < 1
+    safe = jnp.where(inside, x, 0.5)
+    return jnp.where(inside, jnp.arccosh(1 / safe) / jnp.sqrt(1 - safe ** 2), 1.0)
+
+
+def shifted_log(r):
+    return jnp.where(r > 1, jnp.log(jnp.where(r > 1, r - 1, 1.0)), 0.0)
+
+
+def smooth(r):
+    return jnp.where(r < 3, jnp.sqrt(r ** 2 + 1), 0.0)
+"""
+
+
+def test_where_nan_arithmetic_of_the_tested_variable(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"lens/__init__.py": "", "lens/profiles.py": PROFILES,
+                                          "lens/profiles_ok.py": PROFILES_OK}, select="JAX120")
+    assert found == [
+        ("JAX120", "lens/profiles.py", 6, 51,
+         "`jnp.sqrt(1 - x ** 2)` is computed for every element, also where `inside` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `1 - x ** 2` with the same condition too (double where: `jnp.where(cond, 1 - x ** 2, 1.0)` inside)"),
+        ("JAX120", "lens/profiles.py", 10, 29,
+         "`jnp.log(r - 1)` is computed for every element, also where `r > 1` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `r - 1` with the same condition too (double where: `jnp.where(cond, r - 1, 1.0)` inside)"),
+    ]
+
+
+# 6. Shapes through `jax.vmap(f, in_axes)(xs)`: `f` sees each argument without its mapped
+# axis (an unmapped `None` argument whole): `row[4]` of rows of 4 reads row[3] (values 3, 7),
+# `frame[3, 0]` of 3x2 frames reads frame[2, 0], a window at 3 of size 2 in 4 moves to 2.
+# Quiet: indices that fit, `in_axes` not written as a literal.
+
+BATCHED = """\
+import jax
+import jax.numpy as jnp
+
+
+def last_feature(row):
+    return row[4]
+
+
+def pick(frame, i):
+    return frame[i, 0]
+
+
+def window(x):
+    return jax.lax.dynamic_slice(x, (3,), (2,))
+
+
+xs = jnp.arange(32.0).reshape(8, 4)
+a = jax.vmap(last_feature)(xs)
+b = jax.vmap(pick, in_axes=(0, None))(jnp.arange(30.0).reshape(5, 3, 2), 3)
+c = jax.vmap(window, in_axes=1)(jnp.arange(24.0).reshape(4, 6))
+"""
+
+BATCHED_OK = """\
+import jax
+import jax.numpy as jnp
+
+
+def last_feature(row):
+    return row[4]
+
+
+def pick(frame, i):
+    return frame[i, 0]
+
+
+def window(x):
+    return jax.lax.dynamic_slice(x, (3,), (2,))
+
+
+AXES = (0, None)
+xs = jnp.arange(32.0).reshape(4, 8)
+a = jax.vmap(last_feature)(xs)
+b = jax.vmap(pick, in_axes=AXES)(jnp.arange(40.0).reshape(5, 4, 2), 3)
+c = jax.vmap(window, in_axes=0)(jnp.arange(24.0).reshape(4, 6))
+d = jax.vmap(window, in_axes=1)(jnp.arange(24.0).reshape(6, 4))
+"""
+
+
+def test_out_of_bounds_through_vmap_in_axes(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"batched.py": BATCHED, "batched_ok.py": BATCHED_OK}, select="JAX121")
+    assert found == [
+        ("JAX121", "batched.py", 6, 16,
+         "index 4 is out of bounds for axis 0 with size 4, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)"),
+        ("JAX121", "batched.py", 10, 18,
+         "index 3 is out of bounds for axis 0 with size 3, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)"),
+        ("JAX121", "batched.py", 14, 38,
+         "start 3 with slice size 2 does not fit axis 0 of size 4, and JAX raises no IndexError: `lax.dynamic_slice` moves the start back to 2 so that the slice fits (it reads a different window)"),
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import libcst as cst
@@ -431,6 +432,21 @@ def _names_in(e: cst.CSTNode) -> list[str]:
     return out
 
 
+def _arith(e: cst.CSTNode) -> bool:
+    """``1 - x ** 2``, ``(x - 1)``: a sum, difference, product or power of names and numbers
+    (not a plain name: that is tested as it is)."""
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Power)):
+        def leaf(n: cst.CSTNode) -> bool:
+            if isinstance(n, cst.BinaryOperation):
+                return isinstance(n.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power)) \
+                    and leaf(n.left) and leaf(n.right)
+            if isinstance(n, cst.UnaryOperation):
+                return isinstance(n.operator, (cst.Minus, cst.Plus)) and leaf(n.expression)
+            return isinstance(n, (cst.Integer, cst.Float)) or _plain(n)
+        return leaf(e)
+    return False
+
+
 def _guarded_input(ctx, e: cst.CSTNode) -> bool:
     """An input already kept off the singular point (`jnp.maximum(s, eps)`, a `where`,
     `x + eps`)."""
@@ -508,7 +524,11 @@ class WhereGradientNaN(Rule):
         "tests `w` against 0 (`jnp.where(use_taylor, 2.0 / w, jnp.where(jnp.abs(w) < eps, ...))`) "
         "is reported too: the program expects `w` at 0 exactly there (once per branch). A `where` "
         "written over several lines is reported at its first line when the singular operation "
-        "is on a later one. A branch that is a name computed "
+        "is on a later one. The singular input may also be arithmetic of the tested variable "
+        "and constants (`jnp.sqrt(1 - x ** 2)` under `x < 1`, `jnp.log(x - 1)` under `x > 1`): it is "
+        "evaluated at the condition's thresholds and around them (and at 0, ±1, ±2), and reported "
+        "when it is singular at a value the condition masks out (`x = 2` gives `sqrt(-3)`; for "
+        "`log`, whose derivative at a negative number is finite, only 0 counts). A branch that is a name computed "
         "on an earlier line of the same function counts too: `y = jnp.log(x)` ... `jnp.where(x > 0, "
         "y, 0.)` (the condition tests the function's input), and `r = jnp.sqrt(s)` ... "
         "`jnp.where(r > 0.5, r, 1.)` (it tests the result, which is 0 where `sqrt` is singular; "
@@ -734,6 +754,23 @@ class WhereGradientNaN(Rule):
                 def log_scale(t):
                     return jnp.where(t > 0, jnp.log(t), 0.0)
                 return x * log_scale(cfg.temperature) * log_scale(2.0 * cfg.temperature)
+            """
+        ),
+        # arithmetic of the tested variable that is never singular where it is masked out
+        # (`x ** 2 + 1` > 0), or whose input is guarded (double where)
+        Valid(
+            """
+            import jax.numpy as jnp
+
+
+            def smooth(x):
+                return jnp.where(x < 3, jnp.sqrt(x ** 2 + 1), 0.0)
+
+
+            def profile(x):
+                inside = x < 1
+                safe = jnp.where(inside, x, 0.0)
+                return jnp.where(inside, jnp.sqrt(1 - safe ** 2), 0.0)
             """
         ),
         # the double-where twins of the names, multiples and Taylor branch of the
@@ -971,6 +1008,27 @@ class WhereGradientNaN(Rule):
             messages=[
                 "`1.0 / k2` is computed for every element, also where `k2 == 0` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `k2` with the same condition too (double where: `jnp.where(cond, k2, 1.0)` inside)",
                 "`jnp.log(s)` is computed for every element, also where `s > 0` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `s` with the same condition too (double where: `jnp.where(cond, s, 1.0)` inside)",
+            ],
+        ),
+        # a singular input that is arithmetic of the tested variable: `sqrt(1 - x ** 2)` is
+        # `sqrt(-3)` at x = 2, where `x < 1` masks it out (NFW-like lensing profiles; grad at
+        # 2.0: nan), `log(x - 1)` is `log(0)` at x = 1 (grad: nan)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def profile(x):
+                return jnp.where(x < 1, jnp.sqrt(1 - x ** 2), 0.0)
+
+
+            def shifted_log(x):
+                return jnp.where(x > 1, jnp.log(x - 1), 0.0)
+            """,
+            expected=[(5, 29), (9, 29)],
+            messages=[
+                "`jnp.sqrt(1 - x ** 2)` is computed for every element, also where `x < 1` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `1 - x ** 2` with the same condition too (double where: `jnp.where(cond, 1 - x ** 2, 1.0)` inside)",
+                "`jnp.log(x - 1)` is computed for every element, also where `x > 1` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `x - 1` with the same condition too (double where: `jnp.where(cond, x - 1, 1.0)` inside)",
             ],
         ),
         # the condition through a name bound to a test, a divisor that is a constant
@@ -1262,6 +1320,12 @@ class WhereGradientNaN(Rule):
                     k, points = key, _SINGULAR_POINTS[kind]
                     if k not in keys and scaled in keys:
                         k, points = scaled, (0.0,)
+                    if i == 0 and k not in keys and kind != "everywhere" and not _plain(inner):
+                        # `jnp.sqrt(1 - x ** 2)` under `x < 1`: arithmetic of the tested variable,
+                        # singular at a value of it the condition masks out (x = 2: sqrt(-3))
+                        if self._arith_singular_masked(op_node, inner, kind, c, keys, side):
+                            masking = (i, c, side)
+                            break
                     if i == 0 and k not in keys:
                         continue  # (an outer mask counts when it is known at the point)
                     branch_side = side if i == 0 else m_side
@@ -1439,6 +1503,84 @@ class WhereGradientNaN(Rule):
             at0 = _truth(ctx, c, key, 0.0, self._test_of)
             if at0 is not None and all(_truth(ctx, c, key, v, self._test_of) is (not at0) for v in (1.0, -1.0)):
                 return c
+        return None
+
+    def _arith_singular_masked(self, op_node: cst.CSTNode, inner: cst.CSTNode, kind: str, cond: cst.CSTNode,
+                               keys: set[str], side: int) -> bool:
+        """Is ``inner``, arithmetic of one variable the condition tests and of constants
+        (``1 - x ** 2``, ``x - 1``, ``2 * x + 3``), at its singular point (0 and below for
+        `sqrt`/`log`, 0 for a division, ±1 and beyond for `arcsin`) for some value of
+        that variable the condition masks out: a value at or around the condition's
+        thresholds, 0, ±1, ±2 (``x = 2`` under ``x < 1`` gives ``sqrt(-3)``)?"""
+        ctx = self.ctx
+        numbers = {0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5}
+        for n in walk_tree(cond):
+            if isinstance(n, (cst.Integer, cst.Float)):
+                try:
+                    c = float(n.value.replace("_", ""))
+                except ValueError:
+                    continue
+                numbers |= {c, -c, c + 1, c - 1, 2 * c, c / 2}
+        masked_value = side == 2
+        if kind == "nonpositive" and isinstance(op_node, cst.Call) and (ctx.qualname(op_node.func) or "").rsplit(
+                ".", 1)[-1].startswith("log"):
+            kind = "zero"  # `log` of a negative number has a finite derivative (1/x): only 0 is singular
+        for key in keys:
+            if self._value_at(inner, key, 1.5) is None:
+                continue  # not arithmetic of `key` and constants alone
+            for t in sorted(numbers):
+                v = self._value_at(inner, key, t)
+                if v is None:
+                    continue
+                singular = v <= 0 if kind == "nonpositive" else v == 0 if kind == "zero" else abs(v) >= 1
+                if singular and _truth(ctx, cond, key, t, self._test_of) is masked_value:
+                    return True
+        return False
+
+    def _value_at(self, e: cst.CSTNode, key: str, t: float, depth: int = 0) -> Optional[float]:
+        """The value of arithmetic ``e`` when ``key`` is ``t``: numbers, library constants
+        (``jnp.pi``), ``+ - * / **``, ``abs``; None for anything else (another variable)."""
+        ctx = self.ctx
+        if depth > 12:
+            return None
+        if ctx.code(e).strip() == key:
+            return t
+        if isinstance(e, (cst.Integer, cst.Float)):
+            try:
+                return float(e.value.replace("_", ""))
+            except ValueError:
+                return None
+        if isinstance(e, (cst.Name, cst.Attribute)):
+            q = ctx.qualname(e) or ""
+            return {"pi": math.pi, "e": math.e}.get(q.rsplit(".", 1)[-1]) if q.startswith(
+                ("jax.numpy.", "numpy.", "math.")) else None
+        if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, (cst.Minus, cst.Plus)):
+            v = self._value_at(e.expression, key, t, depth + 1)
+            return None if v is None else (-v if isinstance(e.operator, cst.Minus) else v)
+        if isinstance(e, cst.Call) and ctx.qualname(e.func) in _ABS and len(e.args) == 1:
+            v = self._value_at(e.args[0].value, key, t, depth + 1)
+            return None if v is None else abs(v)
+        if isinstance(e, cst.BinaryOperation):
+            a = self._value_at(e.left, key, t, depth + 1)
+            b = None if a is None else self._value_at(e.right, key, t, depth + 1)
+            if a is None or b is None:
+                return None
+            op = e.operator
+            try:
+                if isinstance(op, cst.Add):
+                    return a + b
+                if isinstance(op, cst.Subtract):
+                    return a - b
+                if isinstance(op, cst.Multiply):
+                    return a * b
+                if isinstance(op, cst.Divide):
+                    return None if b == 0 else a / b
+                if isinstance(op, cst.Power):
+                    if a < 0 and b != int(b) or a == 0 and b < 0 or abs(b) > 8:
+                        return None
+                    return float(a ** b)
+            except (OverflowError, ZeroDivisionError):
+                return None
         return None
 
     def _anticipating(self, pos) -> bool:
@@ -1795,7 +1937,7 @@ class WhereGradientNaN(Rule):
                 if q in _GUARDS:
                     continue
                 pos = positional_args(n)
-                if q in _SINGULAR and pos and _plain(pos[0].value):
+                if q in _SINGULAR and pos and (_plain(pos[0].value) or _arith(pos[0].value)):
                     yield n, pos[0].value, _SINGULAR[q], _SINGULAR_KIND.get(q, "nonpositive")
                 elif q in _POWER and len(pos) == 2 and _plain(pos[0].value) and _fractional_or_negative(pos[1].value):
                     yield n, pos[0].value, 1.0, "nonpositive"
@@ -1807,7 +1949,8 @@ class WhereGradientNaN(Rule):
                     if _plain(other) and not _infinite(ctx, other):
                         yield n, other, 1.0, "everywhere"
                         continue
-                if isinstance(n.operator, cst.Divide) and (_plain(n.right) or self._zero_with(n.right)) \
+                if isinstance(n.operator, cst.Divide) and (_plain(n.right) or self._zero_with(n.right)
+                                                           or _arith(n.right)) \
                         and not isinstance(n.right, (cst.Integer, cst.Float)):
                     yield n, n.right, 1.0, "zero"
                 elif isinstance(n.operator, cst.Power) and _plain(n.left) and _fractional_or_negative(n.right):
