@@ -522,3 +522,91 @@ def test_out_of_bounds_through_vmap_in_axes(tmp_path, monkeypatch):
         ("JAX121", "batched.py", 14, 38,
          "start 3 with slice size 2 does not fit axis 0 of size 4, and JAX raises no IndexError: `lax.dynamic_slice` moves the start back to 2 so that the slice fits (it reads a different window)"),
     ]
+
+
+# 7. A key made from a literal seed inside a jitted step called in a loop (`@jax.jit`, or
+# `step = jax.jit(train_step)` called by that name), drawn with the shapes of its arguments
+# and reaching the return through names computed from it: every step the same dropout mask
+# and noise (JAX: masks and noises of two steps equal). Twins: the key a parameter split at
+# the caller, the jitted draw called once, a non-jitted shape-dependent draw.
+
+STEPS = """\
+import jax
+import jax.numpy as jnp
+
+
+def train_step(params, batch):
+    rng = jax.random.PRNGKey(0)
+    mask = jax.random.bernoulli(rng, 0.5, batch.shape)
+    loss = jnp.mean((batch * mask) @ params)
+    return params - 0.1 * loss, mask
+
+
+@jax.jit
+def perturb(params):
+    key = jax.random.key(42)
+    noise = jax.random.normal(key, params.shape)
+    return params + noise, noise
+
+
+def run(data):
+    params = jnp.ones(3)
+    step = jax.jit(train_step)
+    masks, noises = [], []
+    for batch in data:
+        params, mask = step(params, batch)
+        params, noise = perturb(params)
+        masks.append(mask)
+        noises.append(noise)
+    return masks, noises
+"""
+
+STEPS_OK = """\
+import jax
+import jax.numpy as jnp
+
+
+def train_step(params, batch, rng):
+    mask = jax.random.bernoulli(rng, 0.5, batch.shape)
+    loss = jnp.mean((batch * mask) @ params)
+    return params - 0.1 * loss, mask
+
+
+@jax.jit
+def perturb(params):
+    key = jax.random.key(42)
+    noise = jax.random.normal(key, params.shape)
+    return params + noise, noise
+
+
+def run(data):
+    params = jnp.ones(3)
+    step = jax.jit(train_step)
+    key = jax.random.PRNGKey(0)
+    masks = []
+    for batch in data:
+        key, sub = jax.random.split(key)
+        params, mask = step(params, batch, sub)
+        masks.append(mask)
+    params, noise = perturb(params)
+    return masks, noise
+
+
+def init_layer(n):
+    key = jax.random.PRNGKey(0)
+    return jax.random.normal(key, (n,))
+
+
+layers = [init_layer(n) for n in (2, 3)]
+"""
+
+
+def test_literal_seed_key_in_a_jitted_step_called_in_a_loop(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"trainer/__init__.py": "", "trainer/steps.py": STEPS,
+                                          "trainer/steps_ok.py": STEPS_OK}, select="JAX301")
+    assert found == [
+        ("JAX301", "trainer/steps.py", 7, 12,
+         "`rng` is made from the same seed (`jax.random.PRNGKey(0)`, line 6) on every call of `train_step`, which this file calls in a loop or a comprehension, and `random.bernoulli` draws with the same arguments (shapes of the jitted function's arguments, the same from one call to the next), so every call returns the same random numbers. Take the key as a parameter and split it at the caller, or use `jax.random.fold_in(key, i)`"),
+        ("JAX301", "trainer/steps.py", 15, 13,
+         "`key` is made from the same seed (`jax.random.key(42)`, line 14) on every call of `perturb`, which this file calls in a loop or a comprehension, and `random.normal` draws with the same arguments (shapes of the jitted function's arguments, the same from one call to the next), so every call returns the same random numbers. Take the key as a parameter and split it at the caller, or use `jax.random.fold_in(key, i)`"),
+    ]

@@ -407,11 +407,12 @@ def _number_field(ctx, p, attr: str) -> bool:
 
 
 def _flag_or_name_param(p) -> bool:
-    """A parameter that holds a string or a flag: annotated ``str``/``bool``, or with a
-    string or ``True``/``False`` default (no derivative reaches it)."""
+    """A parameter that holds a string, a flag or an integer: annotated ``str``/``bool``/
+    ``int`` (`jax.grad` raises for an integer argument: no derivative reaches it; a count
+    such as ``num_dims: int``), or with a string or ``True``/``False`` default."""
     if p is None:
         return False
-    if p.annotation in ("str", "bool", "builtins.str", "builtins.bool"):
+    if p.annotation in ("str", "bool", "int", "builtins.str", "builtins.bool", "builtins.int"):
         return True
     d = p.default
     return isinstance(d, (cst.SimpleString, cst.ConcatenatedString)) or (

@@ -11,6 +11,7 @@ from jaxlint.findings import Severity
 from typing import Callable, Optional
 
 from jaxlint.model import apis, liveness
+from jaxlint.model.repeats import called_repeatedly
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import (initializer_of, invariant, key_like_name, loop_target_read, replicated_keys, rngs_keys,
                                    unmapped_positions)
@@ -78,9 +79,14 @@ class PrngKeyReuse(Rule):
         "* a key made from a literal seed in a function that the file calls in a loop or a "
         "comprehension (`def noise(): key = PRNGKey(42); return uniform(key, (2,))`), drawn with "
         "arguments that do not depend on the function's parameters, and returned (directly or "
-        "through a name the `return` reads): every call returns the same numbers (a `split`, "
+        "through names the `return` reads, also names computed from the draw: `mask = "
+        "bernoulli(rng, p, batch.shape)`, `loss = mean(batch * mask)`, `return params - loss`): "
+        "every call returns the same numbers (a `split`, "
         "or numbers the function only prints or uses inside, as a benchmark's fixed seed does, "
-        "are not flagged);\n"
+        "are not flagged). A jitted function (`@jax.jit`, or `step = jax.jit(train_step)` called "
+        "in the loop by that name) may also draw with the shapes of its arguments "
+        "(`params.shape`): it is called again with the same shapes (others compile it again), so "
+        "every step gets the same dropout mask or noise;\n"
         "* a key made from the same seed in every iteration (`key = PRNGKey(0)` in the loop) "
         "and drawn with the same arguments (not in a loop over settings that reads its target, "
         "itself or in a closure the iteration calls or transforms, `jax.jit(lambda x: f(x, "
@@ -2602,22 +2608,55 @@ class PrngKeyReuse(Rule):
                 or len(made.args) > 1:
             return False
         params = {p.name for p in unit.params}
-        if not all(invariant(a.value, params, calls=True) for a in node.args if a.value is not key_expr):
+        aliases = self._jit_aliases(unit)  # None: not jitted
+        shapes_only = False
+        for a in node.args:
+            if a.value is key_expr or invariant(a.value, params, calls=True):
+                continue
+            if aliases is None or not _reads_only_shapes(ctx, a.value, params):
+                return False
+            # a jitted function is called again with arguments of the same shapes (other
+            # shapes compile it again): a draw shaped like them is the same draw
+            shapes_only = True
+        if not any(d is made for d in descendants(unit.node)):
             return False
-        if not ctx.called_repeatedly(unit) or not any(d is made for d in descendants(unit.node)):
+        if not ctx.called_repeatedly(unit) and not any(called_repeatedly(ctx.module, n) for n in aliases or ()):
             return False
         made_code = ctx.code(made).strip()
         what = (f"`{made_code}` makes the same key" if key_expr is made else
                 f"`{ctx.code(key_expr).strip()}` is made from the same seed (`{made_code}`, line {{related_line}})")
+        same = ("with the same arguments (shapes of the jitted function's arguments, the same from "
+                "one call to the next)" if shapes_only else "with the same arguments")
         self.report(
             node,
             f"{what} on every call of `{unit.name}`, which this file calls in a loop or a "
-            f"comprehension, and `{_by(how)}` draws with the same arguments, so every call returns "
+            f"comprehension, and `{_by(how)}` draws {same}, so every call returns "
             f"the same random numbers. Take the key as a parameter and split it at the caller, or "
             f"use `jax.random.fold_in(key, i)`",
             related=made,
         )
         return True
+
+    def _jit_aliases(self, unit) -> Optional[list[str]]:
+        """The names a jit of ``unit`` is bound to (``step = jax.jit(train_step)``), empty
+        for ``@jax.jit`` on it; None when nothing in this file jits it."""
+        ctx = self.ctx
+        out: Optional[list[str]] = None
+        for site in ctx.index.sites:
+            if site.qualname not in apis.CACHING_JITS:
+                continue
+            if site.target is unit:
+                out = out or []
+                continue
+            fn = site.fn_expr
+            if site.call is None or type(fn) is not cst.Name or fn.value != unit.name \
+                    or site.scope.lookup_def(fn.value) is not unit:
+                continue
+            out = out or []
+            for name, entries in site.scope.bindings.items():
+                if any(v is site.call for _, v in entries):
+                    out.append(name)
+        return out
 
     def _assigned_in(self, loop: cst.CSTNode) -> set[str]:
         got = self._loop_names.get(id(loop))
@@ -3441,6 +3480,20 @@ def _unpacked_from(fn: cst.FunctionDef, param: str) -> set[str]:
 _PARTIAL_MAPPERS = frozenset({"jax.vmap", "jax.pmap", "equinox.filter_vmap", "equinox.filter_pmap", "flax.nnx.vmap"})
 
 
+def _reads_only_shapes(ctx, e: cst.CSTNode, params: set[str]) -> bool:
+    """Does ``e`` read the parameters ``params`` only for their shapes (``x.shape``,
+    ``x.shape[0]``, ``jnp.shape(x)``, ``x.ndim``, ``x.dtype``)?"""
+    ok: set[int] = set()
+    for n in walk_tree(e):
+        if isinstance(n, cst.Attribute) and n.attr.value in ("shape", "ndim", "dtype", "size") \
+                and isinstance(n.value, cst.Name):
+            ok.add(id(n.value))
+        elif isinstance(n, cst.Call) and len(n.args) == 1 and isinstance(n.args[0].value, cst.Name) and (
+                (ctx.qualname(n.func) or "").rsplit(".", 1)[-1] in ("shape", "ndim")):
+            ok.add(id(n.args[0].value))
+    return all(not (isinstance(n, cst.Name) and n.value in params) or id(n) in ok for n in walk_tree(e))
+
+
 def _by(how: str) -> str:
     """How a key was consumed, for messages: a helper call as written, else the sampler."""
     head = how.split("`", 1)[0]  # `sampler` via `helper`: the sampler's part
@@ -3804,15 +3857,27 @@ def _in_test(unit) -> bool:
 
 def _reaches_return(fn: cst.CSTNode, call: cst.Call) -> bool:
     """Is ``call`` inside a ``return`` of ``fn``, or assigned to a name that a ``return``
-    of ``fn`` reads (``x = uniform(key, ...)`` ... ``return x + 1``)?"""
+    of ``fn`` reads (``x = uniform(key, ...)`` ... ``return x + 1``), also through names
+    computed from it (``mask = bernoulli(...)``, ``loss = mean(batch * mask)``, ``return
+    params - loss``)?"""
     returns = [n for n in walk_tree(fn) if type(n) is cst.Return and n.value is not None]
     if any(any(d is call for d in descendants(r)) for r in returns):
         return True
+    assigns = [n for n in walk_tree(fn) if type(n) is cst.Assign]
     names: set[str] = set()
-    for n in walk_tree(fn):
-        if type(n) is cst.Assign and n.value is call:
+    for n in assigns:
+        if n.value is call:
             for t in n.targets:
                 names.update(x.value for x in walk_tree(t.target) if type(x) is cst.Name)
     if not names:
         return False
+    for _ in range(8):  # names computed from those (a chain of assignments, to a fixed point)
+        more: set[str] = set()
+        for n in assigns:
+            if any(type(d) is cst.Name and d.value in names for d in walk_tree(n.value)):
+                for t in n.targets:
+                    more.update(x.value for x in walk_tree(t.target) if type(x) is cst.Name)
+        if more <= names:
+            break
+        names |= more
     return any(type(d) is cst.Name and d.value in names for r in returns for d in descendants(r))
