@@ -27,7 +27,7 @@ import libcst as cst
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import assigned_in, positional_args
+from jaxlint.model.walk import assigned_in, int_value, positional_args
 from jaxlint.model.walk import children as _children
 
 # transformations whose function receives the arguments as they are given
@@ -137,11 +137,8 @@ def _in_axes(vmap: cst.Call, n: int) -> Optional[list]:
     def one(e: cst.BaseExpression):
         if type(e) is cst.Name and e.value == "None":
             return None
-        if type(e) is cst.Integer:
-            return int(e.value)
-        if type(e) is cst.UnaryOperation and isinstance(e.operator, cst.Minus) and type(e.expression) is cst.Integer:
-            return -int(e.expression.value)
-        return "unknown"
+        v = int_value(e)
+        return "unknown" if v is None else v
 
     if type(axes) in (cst.Tuple, cst.List):
         out = [one(el.value) for el in axes.elements]

@@ -11,7 +11,7 @@ from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import descendants, dotted_name, positional_args, walk_tree
+from jaxlint.model.walk import descendants, dotted_name, int_value, positional_args, walk_tree
 
 
 # functions whose derivative is infinite or NaN somewhere, with a safe stand-in input
@@ -1478,7 +1478,7 @@ class WhereGradientNaN(Rule):
             elif isinstance(e.operator, cst.Divide) and self._constant_factor(e.right):
                 return var(e.left)
             elif isinstance(e.operator, cst.Power) and isinstance(e.right, cst.Integer) \
-                    and int(e.right.value.replace("_", "")) > 0:
+                    and (int_value(e.right) or 0) > 0:
                 return var(e.left)
             return None
         if isinstance(e, cst.Call) and ctx.qualname(e.func) in ("jax.lax.mul", "jax.numpy.multiply"):
@@ -1517,11 +1517,9 @@ class WhereGradientNaN(Rule):
         numbers = {0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5}
         for n in walk_tree(cond):
             if isinstance(n, (cst.Integer, cst.Float)):
-                try:
-                    c = float(n.value.replace("_", ""))
-                except ValueError:
-                    continue
-                numbers |= {c, -c, c + 1, c - 1, 2 * c, c / 2}
+                c = self._value_at(n, "", 0.0)
+                if c is not None and math.isfinite(c):
+                    numbers |= {c, -c, c + 1, c - 1, 2 * c, c / 2}
         masked_value = side == 2
         if kind == "nonpositive" and isinstance(op_node, cst.Call) and (ctx.qualname(op_node.func) or "").rsplit(
                 ".", 1)[-1].startswith("log"):
@@ -1546,7 +1544,9 @@ class WhereGradientNaN(Rule):
             return None
         if ctx.code(e).strip() == key:
             return t
-        if isinstance(e, (cst.Integer, cst.Float)):
+        if isinstance(e, cst.Integer):
+            return None if int_value(e) is None else float(int_value(e))
+        if isinstance(e, cst.Float):
             try:
                 return float(e.value.replace("_", ""))
             except ValueError:
