@@ -2261,10 +2261,12 @@ class PrngKeyReuse(Rule):
         made = bound_once(ctx.index, ctx.unit, func.value)
         if type(made) is not cst.Call or not apis.distribution_class(ctx.qualname(made.func)):
             return
+        shown = "seed="
         if (ctx.qualname(made.func) or "").startswith(apis.POSITIONAL_KEY_DISTRIBUTIONS):
             key_expr = arg_at(node, 0, "key")  # numpyro: `d.sample(key, (n,))`
             if key_expr is None:
                 return
+            shown = "" if node.args and node.args[0].keyword is None else "key="
         else:
             given = keyword_arg(node, "seed")
             if given is None:
@@ -2273,7 +2275,7 @@ class PrngKeyReuse(Rule):
         token = ctx.key_token(key_expr)
         if token is None or ctx.value(key_expr).kind not in (V.KEY, V.UNKNOWN):
             return
-        how = f"{ctx.code(func).strip()}({'' if key_expr is node.args[0].value else 'seed='}...)"
+        how = f"{ctx.code(func).strip()}({shown}...)"
         if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
             return
         self._fixed_seed_in_loop(node, key_expr, token, how)
