@@ -412,8 +412,9 @@ def test_partial_through_a_name_and_numpyro_positional_key(tmp_path, monkeypatch
 
 # 5. A singular input that is arithmetic of the tested variable (the NFW lensing profile's
 # `sqrt(1 - x ** 2)` under `x < 1`, named `inside`: sqrt(-3) at x = 2; `log(r - 1)` under
-# `r > 1`: log(0) at r = 1); grads nan; the twins guard the input (grads 0.0) or are never
-# singular (`sqrt(r ** 2 + 1)`).
+# `r > 1`: log(0) at r = 1); grads nan; the twins guard the input (grads 0.0), are never
+# singular (`sqrt(r ** 2 + 1)`), or divide by arithmetic of an `int` parameter (evosax's
+# BBOB `lambda_alpha` shape: no derivative reaches it).
 
 PROFILES = """\
 import jax.numpy as jnp
@@ -444,6 +445,13 @@ def shifted_log(r):
 
 def smooth(r):
     return jnp.where(r < 3, jnp.sqrt(r ** 2 + 1), 0.0)
+
+
+def lambda_alpha(alpha, num_dims: int):
+    # an integer parameter carries no derivative (`jax.grad` raises for one): the masked
+    # division by `num_dims - 1` at num_dims = 1 makes no NaN gradient (grad: 1.41)
+    exp = jnp.where(num_dims > 1, 0.5 * jnp.arange(4) / (num_dims - 1), 0.5)
+    return jnp.power(alpha, exp).sum()
 """
 
 
