@@ -612,11 +612,14 @@ def initializer_factory(qualname: "str | None") -> bool:
 # Probability distributions whose `sample(seed=key)` / `sample_and_log_prob(seed=key)`
 # draw from `seed` (distrax: keyword-only `seed`; TFP's JAX substrate: `seed=` too)
 DISTRIBUTION_SAMPLERS = frozenset({"sample", "sample_and_log_prob"})
-_DISTRIBUTION_MODULES = ("distrax.", "tensorflow_probability.substrates.jax.distributions.")
+_DISTRIBUTION_MODULES = ("distrax.", "tensorflow_probability.substrates.jax.distributions.", "numpyro.distributions.")
+# numpyro's `Distribution.sample(key, sample_shape=())` takes the key first (distrax and
+# TFP: `sample(sample_shape, seed=key)`)
+POSITIONAL_KEY_DISTRIBUTIONS = ("numpyro.distributions.",)
 
 
 def distribution_class(qualname: "str | None") -> bool:
-    """A distribution class of distrax or of TFP's JAX substrate (``distrax.Normal``)."""
+    """A distribution class of distrax, of TFP's JAX substrate or of numpyro (``distrax.Normal``)."""
     return qualname is not None and qualname.startswith(_DISTRIBUTION_MODULES) and qualname.rsplit(".", 1)[1][:1].isupper()
 
 

@@ -5,12 +5,16 @@ jnp.ones((10,))`` and ``obs = jnp.ones((4, 10))`` give ``update``'s parameters t
 shapes, and ``jax.grad(loss)(params, obs)`` inside it gives them to ``loss``: a function
 sees the shapes its callers pass when **every** use of its name in the file is such a
 call (jit/grad/value_and_grad/checkpoint/jacfwd/jacrev/hessian applied at once keep the
-arguments' shapes; vmap does not and is not followed), every call passes the same
+arguments' shapes; ``jax.vmap(f, in_axes)(xs)`` gives each argument's shape without its
+mapped axis, the whole of a ``None`` one, when ``in_axes`` is a literal), every call passes the same
 known shape, and no other module uses it other than by such calls (their shapes come as
 the call facts' ``shapes``: ``jax.value_and_grad(losses.loss)(params, obs)`` in a jitted
 step of another module gives ``loss`` its shapes; a fact without shapes, or a module that
 uses the name otherwise, leaves them unknown).  A lambda bound once to a jitted
-name (``f = jax.jit(lambda a: ...)``) counts through that name.  Anything else leaves
+name (``f = jax.jit(lambda a: ...)``) counts through that name, and so do the stages that
+trace a function with the arguments they are given: ``jax.jit(f).lower(x, u)``,
+``.trace(...)``, ``.eval_shape(...)``, ``jax.eval_shape(f, x, u)``,
+``jax.make_jaxpr(f)(x)``.  Anything else leaves
 the parameter's shape unknown (rules that need a shape stay quiet).
 """
 
@@ -23,14 +27,19 @@ import libcst as cst
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import assigned_in, positional_args
+from jaxlint.model.walk import assigned_in, int_value, positional_args
 from jaxlint.model.walk import children as _children
 
 # transformations whose function receives the arguments as they are given
 KEEP_SHAPES = frozenset({
     "jax.jit", "jax.grad", "jax.value_and_grad", "jax.checkpoint", "jax.remat",
-    "jax.jacfwd", "jax.jacrev", "jax.hessian",
+    "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.make_jaxpr",
 })
+# a jitted function's ahead-of-time stages trace it with the arguments they are given
+# (``jax.jit(f).lower(x, update)``, ``.trace(...)``, ``.eval_shape(...)``); so does
+# ``jax.eval_shape(f, x, update)``
+_STAGES = frozenset({"lower", "trace", "eval_shape"})
+_STAGED_JITS = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
 
 
 def _function(ctx, name: str) -> Optional[Unit]:
@@ -60,13 +69,31 @@ def _function(ctx, name: str) -> Optional[Unit]:
 def note(ctx, call: cst.Call) -> None:
     """Record the shapes ``call`` passes to the function of this file it calls."""
     func = call.func
-    if type(func) is cst.Name:
+    args = call.args
+    mapped = None
+    if type(func) is cst.Attribute and func.attr.value in _STAGES and type(func.value) is cst.Call \
+            and ctx.qualname(func.value.func) in _STAGED_JITS:
+        func = func.value  # `jax.jit(f).lower(x, u)`: `f` is traced with `x`, `u`
+    if type(func) in (cst.Name, cst.Attribute) and ctx.qualname(func) == "jax.eval_shape":
+        # `jax.eval_shape(f, x, u)`: `f` is traced with `x`, `u`
+        if not args or args[0].keyword is not None or args[0].star or type(args[0].value) is not cst.Name:
+            return
+        via = args[0].value.value
+        args = args[1:]
+    elif type(func) is cst.Name:
         via = func.value
     elif type(func) is cst.Call and ctx.qualname(func.func) in KEEP_SHAPES:
         pos = positional_args(func)
         if len(pos) != 1 or type(pos[0].value) is not cst.Name or any(a.star for a in func.args):
             return
         via = pos[0].value.value
+    elif type(func) is cst.Call and ctx.qualname(func.func) == "jax.vmap":
+        # `jax.vmap(f, in_axes=...)(xs)`: `f` sees each argument without its mapped axis
+        pos = positional_args(func)
+        if not pos or type(pos[0].value) is not cst.Name or any(a.star for a in func.args):
+            return
+        via = pos[0].value.value
+        mapped = _in_axes(func, len(args))
     else:
         return
     unit = _function(ctx, via)
@@ -75,18 +102,64 @@ def note(ctx, call: cst.Call) -> None:
     if id(call) in unit.shape_sites:
         return
     shapes: dict[str, Optional[tuple]] = {p.name: None for p in unit.params}
-    if not any(a.star for a in call.args):
+    vmapped = type(func) is cst.Call and ctx.qualname(func.func) == "jax.vmap"
+    if not any(a.star for a in args):
         positional = unit.positional()
         i = 0
-        for a in call.args:
+        for a in args:
             if a.keyword is None:
                 name = positional[i].name if i < len(positional) else None
+                axis = mapped[i] if vmapped and mapped is not None and i < len(mapped) else "unknown"
                 i += 1
             else:
                 name = a.keyword.value
+                axis = "unknown"  # (vmap maps keyword arguments along axis 0; not followed)
             if name in shapes and not rebound_in_loop(ctx, a.value):
-                shapes[name] = _given(ctx.value(a.value))
+                given = _given(ctx.value(a.value))
+                if vmapped:
+                    given = _unmapped_shape(given, axis)
+                shapes[name] = given
     unit.shape_sites[id(call)] = (via, shapes)
+
+
+def _in_axes(vmap: cst.Call, n: int) -> Optional[list]:
+    """The axis `jax.vmap(f, in_axes)` maps for each of ``n`` positional arguments: an
+    integer, None (not mapped), or None for the whole list when `in_axes` is not a literal
+    (an int, None, or a tuple/list of those)."""
+    axes = None
+    for a in vmap.args[1:]:
+        if a.keyword is None or a.keyword.value == "in_axes":
+            axes = a.value
+            break
+    if axes is None:
+        return [0] * n
+
+    def one(e: cst.BaseExpression):
+        if type(e) is cst.Name and e.value == "None":
+            return None
+        v = int_value(e)
+        return "unknown" if v is None else v
+
+    if type(axes) in (cst.Tuple, cst.List):
+        out = [one(el.value) for el in axes.elements]
+        return out if len(out) == n and "unknown" not in out else None
+    v = one(axes)
+    return None if v == "unknown" else [v] * n
+
+
+def _unmapped_shape(given: Optional[tuple], axis) -> Optional[tuple]:
+    """What the function vmap calls sees of an argument: its shape without the mapped
+    axis (None: the whole argument); unknown for a Python number mapped or an axis out of
+    range."""
+    if given is None or axis == "unknown":
+        return None
+    if axis is None:
+        return given
+    shape = given[0]
+    if not given[1] or not isinstance(shape, tuple) or not -len(shape) <= axis < len(shape):
+        return None
+    axis %= len(shape)
+    return (shape[:axis] + shape[axis + 1:],) + tuple(given[1:])
 
 
 def _given(v: V.Value) -> Optional[tuple]:

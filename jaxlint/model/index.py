@@ -106,6 +106,8 @@ class FileIndex:
     imported_classes: dict[str, dict] = field(default_factory=dict)
     _flat: dict = field(default_factory=dict)
     _pallas: Optional[bool] = None  # imports_pallas, computed once
+    # keys the same on every shard of a shard_map (model/keyflow.replicated_keys), computed once
+    replicated_keys: Optional[dict] = None
     # transformations of functions defined in other modules (facts for those modules)
     external_sites: list[ExternalSite] = field(default_factory=list)
     # `jax.vmap(agent.update)` with `agent` a parameter: (scope qualname, parameter) -> the

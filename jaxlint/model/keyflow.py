@@ -354,3 +354,85 @@ def _field_initializer(cls: ClassInfo, attr: str, index, qualname, depth: int) -
                 return None  # `self.kernel_init = ...` somewhere: not the default alone
     return factory
 
+
+
+# shard_map: `in_specs` entries `P()` replicate an argument to every shard
+SHARD_MAPS = frozenset({"jax.shard_map", "jax.experimental.shard_map.shard_map"})
+_PARTITION_SPECS = frozenset({"jax.sharding.PartitionSpec", "jax.P", "jax.experimental.PartitionSpec",
+                              "jax.experimental.pjit.PartitionSpec", "jax.interpreters.pxla.PartitionSpec"})
+
+
+def _spec_kind(e: cst.BaseExpression, qualname: Callable[[cst.CSTNode], Optional[str]]) -> str:
+    """``P()`` (or ``P(None, None)``): "replicated"; ``P("data")``: "sharded"; else "unknown"."""
+    if type(e) is not cst.Call or qualname(e.func) not in _PARTITION_SPECS or any(a.star or a.keyword for a in e.args):
+        return "unknown"
+    if all(type(a.value) is cst.Name and a.value.value == "None" for a in e.args):
+        return "replicated"
+    return "sharded"
+
+
+def replicated_keys(index, qualname: Callable[[cst.CSTNode], Optional[str]]) -> dict:
+    """id(unit) -> {parameter: (shard_map site, the call that hands it down or None)}: the
+    parameters of a function ``jax.shard_map`` runs once per shard that get the same value on
+    every shard (``in_specs`` entry ``P()``) while another argument is split (an entry such as
+    ``P("obs")``), and not rebound there; one level down too, the parameter of a helper of this
+    file that the function calls with it and with a split argument
+    (``_draw(rng_key, loc, n)``, ``rng_key`` replicated and ``loc`` split).  A key there is the
+    same key on every shard: what it draws is the same on every shard."""
+    memo = index.replicated_keys
+    if memo is not None:
+        return memo
+    out: dict = {}
+    index.replicated_keys = out
+    for site in index.sites:
+        if site.qualname not in SHARD_MAPS or site.call is None:
+            continue
+        unit = site.target
+        if unit is None:
+            fn = arg_at(site.call, 0, None)
+            if type(fn) is not cst.Name:
+                continue
+            unit = site.scope.lookup_def(fn.value)
+        if unit is None or type(unit.node) is not cst.FunctionDef:
+            continue
+        specs = arg_at(site.call, 2 if site.target is None else None, "in_specs")
+        if type(specs) is cst.Name:
+            specs = bound_once(index, site.scope, specs)
+        if type(specs) not in (cst.Tuple, cst.List):
+            continue
+        kinds = [_spec_kind(el.value, qualname) for el in specs.elements]
+        positional = unit.positional()
+        if len(kinds) != len(positional) or "sharded" not in kinds:
+            continue
+        rep = {p.name for p, k in zip(positional, kinds) if k == "replicated" and p.name not in unit.assigned}
+        split = {p.name for p, k in zip(positional, kinds) if k == "sharded"}
+        if not rep:
+            continue
+        mine = out.setdefault(id(unit), {})
+        for p in rep:
+            mine.setdefault(p, (site, None))
+
+        def nested(n: cst.CSTNode, root=unit.node) -> bool:
+            return n is not root and type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+
+        for call in walk_tree(unit.node.body, nested):
+            if type(call) is not cst.Call or type(call.func) is not cst.Name or any(a.star for a in call.args):
+                continue
+            helper = unit.lookup_def(call.func.value)
+            if helper is None or helper is unit or type(helper.node) is not cst.FunctionDef:
+                continue
+            reads = {n.value for a in call.args for n in walk_tree(a.value) if type(n) is cst.Name}
+            if not reads & split:
+                continue
+            hpos = helper.positional()
+            for i, a in enumerate(call.args):
+                if a.keyword is not None:
+                    name = a.keyword.value
+                elif i < len(hpos):
+                    name = hpos[i].name
+                else:
+                    continue
+                if type(a.value) is cst.Name and a.value.value in rep and name not in helper.assigned \
+                        and helper.param(name) is not None:
+                    out.setdefault(id(helper), {}).setdefault(name, (site, call))
+    return out

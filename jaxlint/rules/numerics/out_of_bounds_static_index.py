@@ -48,7 +48,11 @@ class StaticOutOfBoundsIndex(Rule):
         "The data's shape is kept through `x.astype(...)`, `x.copy()`, `x.clip(...)`.\n\n"
         "Shapes are also followed through arithmetic (`params * obs` broadcasts, `batch @ w` "
         "contracts) and into the parameters of a function of the file when every use of its "
-        "name is a call (direct, `jax.jit(f)(...)`, `jax.grad(f)(...)`/`value_and_grad`, a "
+        "name is a call (direct, `jax.jit(f)(...)`, `jax.grad(f)(...)`/`value_and_grad`, an "
+        "ahead-of-time stage that traces it with the arguments it is given: `jax.jit(f).lower(x, u)`, "
+        "`.trace(...)`, `.eval_shape(...)`, `jax.eval_shape(f, x)`, `jax.make_jaxpr(f)(x)`; "
+        "`jax.vmap(f, in_axes=(0, None))(xs, i)`, whose function sees each argument without its "
+        "mapped axis, an unmapped one whole, with `in_axes` a literal; a "
         "`@jax.jit` def, a name bound once to `jax.jit(lambda a: ...)`), every call passes the "
         "same known shape, no argument is rebound by a loop around the call and no other "
         "module uses the function. `lax.dynamic_slice(x, [5], [1])`, `lax.dynamic_slice_in_dim` "
@@ -266,9 +270,54 @@ class StaticOutOfBoundsIndex(Rule):
                 return jnp.sort(c, axis=None)[31], jnp.cumsum(c)[31], jnp.maximum(c, other)[9], jax.nn.relu(c)[3, 7]
             """
         ),
+        # the same stages with windows that fit, and a function staged with two shapes
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def place(x, update):
+                return jax.lax.dynamic_update_slice(x, update, [0, 1])
+
+
+            def paste(x, patch):
+                return jax.lax.dynamic_update_slice(x, patch, (2, 0))
+
+
+            print(jax.jit(place).lower(jnp.zeros((2, 3)), jnp.ones((2, 2))).as_text())
+            print(jax.jit(paste).trace(jnp.zeros((3, 4)), jnp.ones((2, 4))).jaxpr)
+            print(jax.jit(paste).trace(jnp.zeros((4, 4)), jnp.ones((2, 4))).jaxpr)
+            """
+        ),
     ]
 
     INVALID = [
+        # a function traced by `jax.jit(f).lower(...)` and `jax.eval_shape(f, ...)` with
+        # arrays of known shape: the 2x2 update at [1, 1] of a 2x3 array lands on row 0
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def place(x, update):
+                return jax.lax.dynamic_update_slice(x, update, [1, 1])
+
+
+            def window(x):
+                return jax.lax.dynamic_slice(x, (0, 3), (2, 2))
+
+
+            print(jax.jit(place).lower(jnp.zeros((2, 3)), jnp.ones((2, 2))).as_text())
+            print(jax.eval_shape(window, jnp.zeros((3, 4))))
+            """,
+            expected=[(6, 52), (10, 38)],
+            messages=[
+                "start 1 with update size 2 does not fit axis 0 of size 2, and JAX raises no IndexError: `lax.dynamic_update_slice` moves the start back to 0 so that the update fits (it writes a different window)",
+                "start 3 with slice size 2 does not fit axis 1 of size 4, and JAX raises no IndexError: `lax.dynamic_slice` moves the start back to 2 so that the slice fits (it reads a different window)",
+            ],
+        ),
         # the shape given to a jax.random sampler
         Invalid(
             """

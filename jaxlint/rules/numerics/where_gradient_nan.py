@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import libcst as cst
@@ -11,7 +12,7 @@ from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
 from jaxlint.model.gradtrace import DIFFERENTIATING
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import descendants, dotted_name, positional_args, walk_tree
+from jaxlint.model.walk import descendants, dotted_name, int_value, positional_args, walk_tree
 
 
 # functions whose derivative is infinite or NaN somewhere, with a safe stand-in input
@@ -148,10 +149,64 @@ _BOOL_FUNCS = frozenset(
 _SMALL_WORDS = ("eps", "tiny", "small", "tol", "thresh", "min")
 
 
+_CONST_LIKE = frozenset({"jax.lax._const", "jax.lax._const_like"})
+_ARRAY_MAKERS = frozenset({"numpy.array", "numpy.asarray", "jax.numpy.array", "jax.numpy.asarray",
+                           "jax.numpy.full_like", "numpy.full_like"})
+
+
+def _made_constant(ctx, e: cst.CSTNode) -> Optional[cst.BaseExpression]:
+    """The number a constant-making helper turns into an array: JAX's own
+    ``lax._const(x, 0)``, or a function of this file each of whose `return`s builds an
+    array of one of its parameters (``def _constant_like(x, c): return np.array(c,
+    dtype=...)``, called ``_constant_like(x, 0)``): the argument given for that parameter."""
+    if not isinstance(e, cst.Call) or any(a.star for a in e.args):
+        return None
+    q = ctx.qualname(e.func)
+    pos = positional_args(e)
+    if q in _CONST_LIKE:
+        return pos[1].value if len(pos) == 2 else None
+    if not isinstance(e.func, cst.Name):
+        return None
+    v = ctx.lookup(e.func.value)
+    unit = v.unit if v is not None else None
+    if unit is None or not isinstance(unit.node, cst.FunctionDef) or not unit.returns:
+        return None
+    which = None
+    for r in unit.returns:
+        if not isinstance(r, cst.Call) or ctx.qualname(r.func) not in _ARRAY_MAKERS:
+            return None
+        rpos = positional_args(r)
+        k = 1 if (ctx.qualname(r.func) or "").endswith("full_like") else 0
+        if len(rpos) <= k or not isinstance(rpos[k].value, cst.Name):
+            return None
+        name = rpos[k].value.value
+        if which not in (None, name):
+            return None
+        which = name
+    positional = [p.name for p in unit.positional()]
+    if which not in positional or len(pos) != len(e.args):
+        return None
+    i = positional.index(which)
+    return pos[i].value if i < len(pos) else None
+
+
+def _small_call(ctx, e: cst.CSTNode) -> bool:
+    """A call of a function named for a small constant (``get_epsilon(dtype)``, ``eps()``)."""
+    if not isinstance(e, cst.Call):
+        return False
+    last = (dotted_name(e.func) or "").rsplit(".", 1)[-1].lower()
+    return bool(last) and any(w in last for w in _SMALL_WORDS if w != "min")
+
+
 def _thresholdish(ctx, e: cst.CSTNode) -> bool:
     """A numeric literal or a small-constant-looking value (``eps``, ``finfo(...).tiny``)."""
     if isinstance(e, (cst.Integer, cst.Float)):
         return True
+    if _small_call(ctx, e):
+        return True
+    made = _made_constant(ctx, e)
+    if made is not None:
+        return _thresholdish(ctx, made)
     if isinstance(e, cst.UnaryOperation):
         return _thresholdish(ctx, e.expression)
     if isinstance(e, cst.Name) or isinstance(e, cst.Attribute):
@@ -169,14 +224,34 @@ def _thresholdish(ctx, e: cst.CSTNode) -> bool:
     return False
 
 
-def _exprs_in(ctx, e: cst.CSTNode) -> set[str]:
+_ABS = frozenset({"jax.numpy.abs", "jax.numpy.absolute", "jax.lax.abs"})
+
+
+def _unabs(ctx, e: cst.CSTNode) -> cst.CSTNode:
+    """``jnp.abs(w)`` -> ``w`` (a test of ``|w|`` against a threshold tests ``w``)."""
+    if isinstance(e, cst.Call) and ctx.qualname(e.func) in _ABS:
+        pos = positional_args(e)
+        if len(pos) == 1 and len(e.args) == 1:
+            return pos[0].value
+    return e
+
+
+def _exprs_in(ctx, e: cst.CSTNode, res=None) -> set[str]:
     """Source texts of the values that ``e`` compares with a threshold (``x > 0``,
-    ``x != 0``, ``d < eps``, ``lax.lt(a, full_like(a, small))``), through ``&``/``|``/``~``."""
+    ``x != 0``, ``d < eps``, ``lax.lt(a, full_like(a, small))``, ``jnp.abs(w) < eps``),
+    through ``&``/``|``/``~`` and (with ``res``) a name bound to such a test."""
     out: set[str] = set()
     stack = [e]
+    seen = 0
     while stack:
         n = stack.pop()
         pairs: list[tuple[cst.CSTNode, cst.CSTNode]] = []
+        if isinstance(n, cst.Name) and res is not None and seen < 8:
+            seen += 1
+            bound = res(n)
+            if bound is not None:
+                stack.append(bound)
+            continue
         if isinstance(n, cst.Comparison):
             left = n.left
             for c in n.comparisons:
@@ -195,6 +270,7 @@ def _exprs_in(ctx, e: cst.CSTNode) -> set[str]:
                 stack.extend(a.value for a in pos)
         for a, b in pairs:
             for x, y in ((a, b), (b, a)):
+                x = _unabs(ctx, x)
                 if _plain(x) and _thresholdish(ctx, y):
                     out.add(ctx.code(x).strip())
     return out
@@ -216,6 +292,11 @@ def _number(ctx, e: cst.CSTNode, key: str, at: float):
     if isinstance(e, (cst.Name, cst.Attribute)):
         last = (e.value if isinstance(e, cst.Name) else e.attr.value).lower()
         return _SMALL if any(w in last for w in _SMALL_WORDS) else None
+    if _small_call(ctx, e):
+        return _SMALL
+    made = _made_constant(ctx, e)
+    if made is not None:
+        return _number(ctx, made, key, at)
     if isinstance(e, cst.Call):
         q = ctx.qualname(e.func) or ""
         pos = positional_args(e)
@@ -244,8 +325,13 @@ _CMP_OPS = {
 }
 
 
-def _truth(ctx, cond: cst.CSTNode, key: str, at: float):
-    """Three-valued truth of a `where` condition at the point ``key == at``."""
+def _truth(ctx, cond: cst.CSTNode, key: str, at: float, res=None, depth: int = 0):
+    """Three-valued truth of a `where` condition at the point ``key == at`` (with
+    ``res``, a name bound to a test is that test)."""
+    if isinstance(cond, cst.Name) and res is not None and depth < 8:
+        bound = res(cond)
+        return None if bound is None else _truth(ctx, bound, key, at, res, depth + 1)
+
     def cmp(op, a, b):
         x, y = _number(ctx, a, key, at), _number(ctx, b, key, at)
         return None if x is None or y is None else op(x, y)
@@ -262,12 +348,12 @@ def _truth(ctx, cond: cst.CSTNode, key: str, at: float):
             left = c.comparator
         return result
     if isinstance(cond, cst.BinaryOperation) and isinstance(cond.operator, (cst.BitAnd, cst.BitOr)):
-        a, b = _truth(ctx, cond.left, key, at), _truth(ctx, cond.right, key, at)
+        a, b = _truth(ctx, cond.left, key, at, res, depth + 1), _truth(ctx, cond.right, key, at, res, depth + 1)
         if isinstance(cond.operator, cst.BitAnd):
             return False if False in (a, b) else (True if a is b is True else None)
         return True if True in (a, b) else (False if a is b is False else None)
     if isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.BitInvert):
-        a = _truth(ctx, cond.expression, key, at)
+        a = _truth(ctx, cond.expression, key, at, res, depth + 1)
         return None if a is None else not a
     if isinstance(cond, cst.Call):
         q = ctx.qualname(cond.func) or ""
@@ -276,7 +362,7 @@ def _truth(ctx, cond: cst.CSTNode, key: str, at: float):
         if q in _CMP_FUNCS and short in _CMP_OPS and len(pos) == 2:
             return cmp(_CMP_OPS[short], pos[0].value, pos[1].value)
         if q in _BOOL_FUNCS and pos:
-            vals = [_truth(ctx, a.value, key, at) for a in pos]
+            vals = [_truth(ctx, a.value, key, at, res, depth + 1) for a in pos]
             if short in ("logical_not", "bitwise_not", "not_"):
                 return None if vals[0] is None else not vals[0]
             if short in ("logical_and", "bitwise_and", "and_"):
@@ -322,11 +408,12 @@ def _number_field(ctx, p, attr: str) -> bool:
 
 
 def _flag_or_name_param(p) -> bool:
-    """A parameter that holds a string or a flag: annotated ``str``/``bool``, or with a
-    string or ``True``/``False`` default (no derivative reaches it)."""
+    """A parameter that holds a string, a flag or an integer: annotated ``str``/``bool``/
+    ``int`` (`jax.grad` raises for an integer argument: no derivative reaches it; a count
+    such as ``num_dims: int``), or with a string or ``True``/``False`` default."""
     if p is None:
         return False
-    if p.annotation in ("str", "bool", "builtins.str", "builtins.bool"):
+    if p.annotation in ("str", "bool", "int", "builtins.str", "builtins.bool", "builtins.int"):
         return True
     d = p.default
     return isinstance(d, (cst.SimpleString, cst.ConcatenatedString)) or (
@@ -345,6 +432,21 @@ def _names_in(e: cst.CSTNode) -> list[str]:
         elif isinstance(n, cst.StarredElement):
             stack.append(n.value)
     return out
+
+
+def _arith(e: cst.CSTNode) -> bool:
+    """``1 - x ** 2``, ``(x - 1)``: a sum, difference, product or power of names and numbers
+    (not a plain name: that is tested as it is)."""
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Power)):
+        def leaf(n: cst.CSTNode) -> bool:
+            if isinstance(n, cst.BinaryOperation):
+                return isinstance(n.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power)) \
+                    and leaf(n.left) and leaf(n.right)
+            if isinstance(n, cst.UnaryOperation):
+                return isinstance(n.operator, (cst.Minus, cst.Plus)) and leaf(n.expression)
+            return isinstance(n, (cst.Integer, cst.Float)) or _plain(n)
+        return leaf(e)
+    return False
 
 
 def _guarded_input(ctx, e: cst.CSTNode) -> bool:
@@ -412,7 +514,23 @@ class WhereGradientNaN(Rule):
         "point (0 and below for `log`/`sqrt`/fractional powers, 0 for a division, ±1 for "
         "`arcsin`/`arccos`) can lie where the branch is masked out, by this `where` or by an "
         "enclosing one: `jnp.where(norm > 1.0, 1.0, 1.0 / norm)` is quiet (the division is "
-        "masked out only where `norm > 1.0`, where it is finite). A branch that is a name computed "
+        "masked out only where `norm > 1.0`, where it is finite). The condition may be a name "
+        "bound once in the function to a test (`positive = x > 0` ... `jnp.where(positive, "
+        "jnp.log(x), 0.)`), `jnp.abs(w) < eps` tests `w`, a threshold may come from a function "
+        "named for a small constant (`get_epsilon(dtype)`) or a helper that makes an array of "
+        "its argument (`lax._const(x, 0)`, `def _const(x, c): return np.array(c, ...)`), and a "
+        "divisor (or `log`/`sqrt` argument) that is a constant multiple or a positive integer "
+        "power of the tested variable is 0 where it is: `jnp.sin(jnp.pi * x) / (jnp.pi * x)`, "
+        "`pi_x = lax.mul(pi, x)` ... `lax.div(lax.sin(pi_x), pi_x)` under `x == 0`. A branch "
+        "that divides by `w` while the other branch (selected where this one is masked out) "
+        "tests `w` against 0 (`jnp.where(use_taylor, 2.0 / w, jnp.where(jnp.abs(w) < eps, ...))`) "
+        "is reported too: the program expects `w` at 0 exactly there (once per branch). A `where` "
+        "written over several lines is reported at its first line when the singular operation "
+        "is on a later one. The singular input may also be arithmetic of the tested variable "
+        "and constants (`jnp.sqrt(1 - x ** 2)` under `x < 1`, `jnp.log(x - 1)` under `x > 1`): it is "
+        "evaluated at the condition's thresholds and around them (and at 0, ±1, ±2), and reported "
+        "when it is singular at a value the condition masks out (`x = 2` gives `sqrt(-3)`; for "
+        "`log`, whose derivative at a negative number is finite, only 0 counts). A branch that is a name computed "
         "on an earlier line of the same function counts too: `y = jnp.log(x)` ... `jnp.where(x > 0, "
         "y, 0.)` (the condition tests the function's input), and `r = jnp.sqrt(s)` ... "
         "`jnp.where(r > 0.5, r, 1.)` (it tests the result, which is 0 where `sqrt` is singular; "
@@ -665,6 +783,51 @@ class WhereGradientNaN(Rule):
                         self._check_once(seed)
             """
         ),
+        # arithmetic of the tested variable that is never singular where it is masked out
+        # (`x ** 2 + 1` > 0), or whose input is guarded (double where)
+        Valid(
+            """
+            import jax.numpy as jnp
+
+
+            def smooth(x):
+                return jnp.where(x < 3, jnp.sqrt(x ** 2 + 1), 0.0)
+
+
+            def profile(x):
+                inside = x < 1
+                safe = jnp.where(inside, x, 0.0)
+                return jnp.where(inside, jnp.sqrt(1 - safe ** 2), 0.0)
+            """
+        ),
+        # the double-where twins of the names, multiples and Taylor branch of the
+        # INVALID examples, and a Taylor branch whose other branch tests `w` against 1.0
+        Valid(
+            """
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            def log_pos(x):
+                positive = x > 0
+                return jnp.where(positive, jnp.log(jnp.where(positive, x, 1.0)), 0.0)
+
+
+            def sinc(x):
+                pi_x = lax.mul(jnp.pi, jnp.where(x == 0, 1.0, x))
+                return jnp.where(x == 0, 1.0, lax.div(lax.sin(pi_x), pi_x))
+
+
+            def atan_factor(w, norm_sq, eps=1e-6):
+                use_taylor = norm_sq < eps
+                safe_w = jnp.where(use_taylor, w, 1.0)
+                return jnp.where(
+                    use_taylor,
+                    2.0 / safe_w,
+                    jnp.where(jnp.abs(w) < eps, jnp.pi, 1.0),
+                ) + jnp.where(use_taylor, 1.0 / w, jnp.where(w > 1.0, 1.0, 0.5))
+            """
+        ),
     ]
 
     INVALID = [
@@ -894,6 +1057,62 @@ class WhereGradientNaN(Rule):
             expected=[(10, 66)],
             messages=[
                 "`a / b` is computed for every element, also where `jnp.logical_and(a == 0, b == 0)` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `b` with the same condition too (double where: `jnp.where(cond, b, 1.0)` inside)",
+            ],
+        ),
+        # a singular input that is arithmetic of the tested variable: `sqrt(1 - x ** 2)` is
+        # `sqrt(-3)` at x = 2, where `x < 1` masks it out (NFW-like lensing profiles; grad at
+        # 2.0: nan), `log(x - 1)` is `log(0)` at x = 1 (grad: nan)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def profile(x):
+                return jnp.where(x < 1, jnp.sqrt(1 - x ** 2), 0.0)
+
+
+            def shifted_log(x):
+                return jnp.where(x > 1, jnp.log(x - 1), 0.0)
+            """,
+            expected=[(5, 29), (9, 29)],
+            messages=[
+                "`jnp.sqrt(1 - x ** 2)` is computed for every element, also where `x < 1` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `1 - x ** 2` with the same condition too (double where: `jnp.where(cond, 1 - x ** 2, 1.0)` inside)",
+                "`jnp.log(x - 1)` is computed for every element, also where `x > 1` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `x - 1` with the same condition too (double where: `jnp.where(cond, x - 1, 1.0)` inside)",
+            ],
+        ),
+        # the condition through a name bound to a test, a divisor that is a constant
+        # multiple of the tested variable, and a Taylor branch dividing by `w` that the
+        # other branch tests against 0 (grads at 0: nan, nan, nan; the multi-line `where`
+        # is reported at its first line)
+        Invalid(
+            """
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            def log_pos(x):
+                positive = x > 0
+                return jnp.where(positive, jnp.log(x), 0.0)
+
+
+            def sinc(x):
+                pi_x = lax.mul(jnp.pi, x)
+                return jnp.where(x == 0, 1.0, lax.div(lax.sin(pi_x), pi_x))
+
+
+            def atan_factor(w, norm_sq, eps=1e-6):
+                use_taylor = norm_sq < eps
+                return jnp.where(
+                    use_taylor,
+                    2.0 / w,
+                    jnp.where(jnp.abs(w) < eps, jnp.pi, 1.0),
+                )
+            """,
+            expected=[(7, 32), (12, 35), (17, 12)],
+            messages=[
+                "`jnp.log(x)` is computed for every element, also where `positive` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)",
+                "`lax.div(lax.sin(pi_x), pi_x)` is computed for every element, also where `x == 0` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `pi_x` with the same condition too (double where: `jnp.where(cond, pi_x, 1.0)` inside)",
+                "`2.0 / w` is computed for every element, also where `use_taylor` is false and masks it out; the other branch, selected there, tests `jnp.abs(w) < eps`, so `w` reaches 0 there, where the derivative of `2.0 / w` is infinite/NaN: the gradient of this `where` is NaN (0 * inf). Guard `w` in this branch too (double where: `jnp.where(use_taylor, w, 1.0)` inside)",
             ],
         ),
     ]
@@ -1135,25 +1354,46 @@ class WhereGradientNaN(Rule):
         for side in (1, 2):
             for d in _where_calls_in(ctx, pos[side].value):
                 self._outer[id(d)] = [(cond, side), *self._outer.get(id(node), [])]
-        tested = [(c, m_side, _exprs_in(ctx, c)) for c, m_side in masks]
-        if not tested[0][2] and len(masks) == 1:
+        res = self._test_of
+        tested = [(c, m_side, _exprs_in(ctx, c, res)) for c, m_side in masks]
+        if not tested[0][2] and len(masks) == 1 and not self._anticipating(pos):
             return
         for side, branch in ((1, pos[1].value), (2, pos[2].value)):
+            anticipated = False  # one finding per branch for a singular point the other branch handles
             for op_node, inner, safe, kind in self._singular_ops(branch):
                 key = ctx.code(inner).strip()
+                # `pi_x = lax.mul(pi, x)` ... `sin(pi_x) / pi_x`, `x ** 3`: zero where `x` is
+                scaled = self._zero_with(inner) if kind in ("zero", "nonpositive") else None
                 masking = None
                 for i, (c, m_side, keys) in enumerate(tested):
-                    if i == 0 and key not in keys:
+                    k, points = key, _SINGULAR_POINTS[kind]
+                    if k not in keys and scaled in keys:
+                        k, points = scaled, (0.0,)
+                    if i == 0 and k not in keys and kind != "everywhere" and not _plain(inner):
+                        # `jnp.sqrt(1 - x ** 2)` under `x < 1`: arithmetic of the tested variable,
+                        # singular at a value of it the condition masks out (x = 2: sqrt(-3))
+                        if self._arith_singular_masked(op_node, inner, kind, c, keys, side):
+                            masking = (i, c, side)
+                            break
+                    if i == 0 and k not in keys:
                         continue  # (an outer mask counts when it is known at the point)
                     branch_side = side if i == 0 else m_side
                     if kind == "everywhere":
                         masking = (i, c, branch_side)  # infinite wherever it is masked out
                         break
-                    verdicts = [_truth(ctx, c, key, at) for at in _SINGULAR_POINTS[kind]]
+                    verdicts = [_truth(ctx, c, k, at, res) for at in points]
                     masked_value = branch_side == 2  # side 1 is masked out where the condition is false
                     if any(v is masked_value for v in verdicts) or (i == 0 and all(v is None for v in verdicts)):
                         masking = (i, c, branch_side)
                         break
+                handled = None
+                if masking is None and not anticipated and kind in ("zero", "nonpositive"):
+                    # the branch selected where this one is masked out tests `w` against 0
+                    # (`jnp.where(use_taylor, 2.0 / w, jnp.where(jnp.abs(w) < eps, ...))`):
+                    # the program expects `w` at 0 exactly where this branch is masked out
+                    handled = self._handled_in(pos[3 - side].value, scaled or key)
+                    if handled is not None:
+                        masking = (0, cond, side)
                 if masking is None:
                     continue
                 if isinstance(inner, cst.Name) and self._kept_off_singular(inner):
@@ -1168,6 +1408,26 @@ class WhereGradientNaN(Rule):
                 if self._in_derivative_rule() or self._only_in_while_loop(ctx.unit):
                     continue
                 the_fix = None
+                if handled is not None:
+                    anticipated = True
+                    which = "false" if branch_side == 1 else "true"
+                    c = ctx.code(cond).strip()
+                    self.report(
+                        self._anchor(node, op_node),
+                        f"`{ctx.code(op_node).strip()}` is computed for every element, also where `{c}` is "
+                        f"{which} and masks it out; the other branch, selected there, tests "
+                        f"`{ctx.code(handled).strip()}`, so `{scaled or key}` reaches 0 there, where the "
+                        f"derivative of `{ctx.code(op_node).strip()}` is infinite/NaN: the gradient of this "
+                        f"`where` is NaN (0 * inf). Guard `{scaled or key}` in this branch too (double where: "
+                        f"`jnp.where({c}, {scaled or key}, 1.0)` inside)" if side == 1 else
+                        f"`{ctx.code(op_node).strip()}` is computed for every element, also where `{c}` is "
+                        f"{which} and masks it out; the other branch, selected there, tests "
+                        f"`{ctx.code(handled).strip()}`, so `{scaled or key}` reaches 0 there, where the "
+                        f"derivative of `{ctx.code(op_node).strip()}` is infinite/NaN: the gradient of this "
+                        f"`where` is NaN (0 * inf). Guard `{scaled or key}` in this branch too (double where: "
+                        f"`jnp.where({c}, 1.0, {scaled or key})` inside)",
+                    )
+                    continue
                 if kind == "everywhere":
                     which = "false" if branch_side == 1 else "true"
                     self.report(
@@ -1191,7 +1451,7 @@ class WhereGradientNaN(Rule):
                     )
                 which = "false" if branch_side == 1 else "true"
                 self.report(
-                    op_node,
+                    self._anchor(node, op_node),
                     f"`{ctx.code(op_node).strip()}` is computed for every element, also where "
                     f"`{ctx.code(c_node).strip()}` is {which} and masks it out; its derivative is "
                     f"infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard "
@@ -1201,6 +1461,188 @@ class WhereGradientNaN(Rule):
                 )
         if len(masks) == 1:
             self._computed_operands(cond, pos)
+
+    def _test_of(self, name: cst.Name) -> Optional[cst.BaseExpression]:
+        """The test a name of this function is bound to, once and not again in a loop
+        (``use_taylor = norm_sq < eps`` ... ``jnp.where(use_taylor, ...)``)."""
+        ctx = self.ctx
+        entries = self._bindings.get((id(ctx.unit), name.value))
+        if not entries or len(entries) != 1 or entries[0] is None or ctx.rebound_in_loop(name):
+            return None
+        v = entries[0]
+        if isinstance(v, cst.Comparison) \
+                or isinstance(v, cst.BinaryOperation) and isinstance(v.operator, (cst.BitAnd, cst.BitOr)) \
+                or isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.BitInvert) \
+                or isinstance(v, cst.Call) and ctx.qualname(v.func) in (_CMP_FUNCS | _BOOL_FUNCS):
+            return v
+        return None
+
+    def _constant_factor(self, e: cst.CSTNode, depth: int = 0) -> bool:
+        """A number that does not vary: a literal, a library constant (``jnp.pi``), a
+        Python or NumPy value the model knows (``pi = onp.pi``), arithmetic of those, an
+        array a constant-making helper builds from one (``_constant_like(x, pi)``)."""
+        ctx = self.ctx
+        if depth > 4:
+            return False
+        if isinstance(e, (cst.Integer, cst.Float)):
+            return True
+        if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
+            return self._constant_factor(e.expression, depth + 1)
+        if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, (cst.Multiply, cst.Divide, cst.Add, cst.Subtract)):
+            return self._constant_factor(e.left, depth + 1) and self._constant_factor(e.right, depth + 1)
+        if isinstance(e, (cst.Name, cst.Attribute)):
+            q = ctx.qualname(e) or ""
+            if q.startswith(("jax.numpy.", "numpy.", "math.")):
+                return True
+            return ctx.value(e).kind == V.STATIC
+        made = _made_constant(ctx, e)
+        return made is not None and self._constant_factor(made, depth + 1)
+
+    def _zero_with(self, e: cst.CSTNode, depth: int = 0) -> Optional[str]:
+        """The variable whose 0 makes ``e`` 0: a constant multiple (``jnp.pi * x``,
+        ``lax.mul(c, x)``, ``x / 2``, ``-x``), a positive integer power (``w ** 3``), or a
+        name of this function bound once to one (``pi_x = lax.mul(pi, x)``)."""
+        ctx = self.ctx
+        if depth > 4:
+            return None
+
+        def var(v: cst.CSTNode) -> Optional[str]:
+            return ctx.code(v).strip() if _plain(v) else self._zero_with(v, depth + 1)
+
+        if isinstance(e, cst.Name):
+            entries = self._bindings.get((id(ctx.unit), e.value))
+            if not entries or len(entries) != 1 or entries[0] is None or ctx.rebound_in_loop(e):
+                return None
+            v = entries[0]
+            return None if isinstance(v, cst.Name) else self._zero_with(v, depth + 1)
+        if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
+            return var(e.expression)
+        if isinstance(e, cst.BinaryOperation):
+            if isinstance(e.operator, cst.Multiply):
+                if self._constant_factor(e.left):
+                    return var(e.right)
+                if self._constant_factor(e.right):
+                    return var(e.left)
+            elif isinstance(e.operator, cst.Divide) and self._constant_factor(e.right):
+                return var(e.left)
+            elif isinstance(e.operator, cst.Power) and isinstance(e.right, cst.Integer) \
+                    and (int_value(e.right) or 0) > 0:
+                return var(e.left)
+            return None
+        if isinstance(e, cst.Call) and ctx.qualname(e.func) in ("jax.lax.mul", "jax.numpy.multiply"):
+            pos = positional_args(e)
+            if len(pos) == 2 and len(e.args) == 2:
+                if self._constant_factor(pos[0].value):
+                    return var(pos[1].value)
+                if self._constant_factor(pos[1].value):
+                    return var(pos[0].value)
+        return None
+
+    def _handled_in(self, other: cst.CSTNode, key: str) -> Optional[cst.CSTNode]:
+        """The condition of a `where` in ``other`` that singles out ``key`` at 0 (true
+        there and false at ±1, or the reverse: ``jnp.abs(w) < eps``, ``w == 0``)."""
+        ctx = self.ctx
+        for d in _where_calls_in(ctx, other):
+            dpos = positional_args(d)
+            if len(dpos) != 3:
+                continue
+            c = dpos[0].value
+            if key not in _exprs_in(ctx, c, self._test_of):
+                continue
+            at0 = _truth(ctx, c, key, 0.0, self._test_of)
+            if at0 is not None and all(_truth(ctx, c, key, v, self._test_of) is (not at0) for v in (1.0, -1.0)):
+                return c
+        return None
+
+    def _arith_singular_masked(self, op_node: cst.CSTNode, inner: cst.CSTNode, kind: str, cond: cst.CSTNode,
+                               keys: set[str], side: int) -> bool:
+        """Is ``inner``, arithmetic of one variable the condition tests and of constants
+        (``1 - x ** 2``, ``x - 1``, ``2 * x + 3``), at its singular point (0 and below for
+        `sqrt`/`log`, 0 for a division, ±1 and beyond for `arcsin`) for some value of
+        that variable the condition masks out: a value at or around the condition's
+        thresholds, 0, ±1, ±2 (``x = 2`` under ``x < 1`` gives ``sqrt(-3)``)?"""
+        ctx = self.ctx
+        numbers = {0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5}
+        for n in walk_tree(cond):
+            if isinstance(n, (cst.Integer, cst.Float)):
+                c = self._value_at(n, "", 0.0)
+                if c is not None and math.isfinite(c):
+                    numbers |= {c, -c, c + 1, c - 1, 2 * c, c / 2}
+        masked_value = side == 2
+        if kind == "nonpositive" and isinstance(op_node, cst.Call) and (ctx.qualname(op_node.func) or "").rsplit(
+                ".", 1)[-1].startswith("log"):
+            kind = "zero"  # `log` of a negative number has a finite derivative (1/x): only 0 is singular
+        for key in keys:
+            if self._value_at(inner, key, 1.5) is None:
+                continue  # not arithmetic of `key` and constants alone
+            for t in sorted(numbers):
+                v = self._value_at(inner, key, t)
+                if v is None:
+                    continue
+                singular = v <= 0 if kind == "nonpositive" else v == 0 if kind == "zero" else abs(v) >= 1
+                if singular and _truth(ctx, cond, key, t, self._test_of) is masked_value:
+                    return True
+        return False
+
+    def _value_at(self, e: cst.CSTNode, key: str, t: float, depth: int = 0) -> Optional[float]:
+        """The value of arithmetic ``e`` when ``key`` is ``t``: numbers, library constants
+        (``jnp.pi``), ``+ - * / **``, ``abs``; None for anything else (another variable)."""
+        ctx = self.ctx
+        if depth > 12:
+            return None
+        if ctx.code(e).strip() == key:
+            return t
+        if isinstance(e, cst.Integer):
+            return None if int_value(e) is None else float(int_value(e))
+        if isinstance(e, cst.Float):
+            try:
+                return float(e.value.replace("_", ""))
+            except ValueError:
+                return None
+        if isinstance(e, (cst.Name, cst.Attribute)):
+            q = ctx.qualname(e) or ""
+            return {"pi": math.pi, "e": math.e}.get(q.rsplit(".", 1)[-1]) if q.startswith(
+                ("jax.numpy.", "numpy.", "math.")) else None
+        if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, (cst.Minus, cst.Plus)):
+            v = self._value_at(e.expression, key, t, depth + 1)
+            return None if v is None else (-v if isinstance(e.operator, cst.Minus) else v)
+        if isinstance(e, cst.Call) and ctx.qualname(e.func) in _ABS and len(e.args) == 1:
+            v = self._value_at(e.args[0].value, key, t, depth + 1)
+            return None if v is None else abs(v)
+        if isinstance(e, cst.BinaryOperation):
+            a = self._value_at(e.left, key, t, depth + 1)
+            b = None if a is None else self._value_at(e.right, key, t, depth + 1)
+            if a is None or b is None:
+                return None
+            op = e.operator
+            try:
+                if isinstance(op, cst.Add):
+                    return a + b
+                if isinstance(op, cst.Subtract):
+                    return a - b
+                if isinstance(op, cst.Multiply):
+                    return a * b
+                if isinstance(op, cst.Divide):
+                    return None if b == 0 else a / b
+                if isinstance(op, cst.Power):
+                    if a < 0 and b != int(b) or a == 0 and b < 0 or abs(b) > 8:
+                        return None
+                    return float(a ** b)
+            except (OverflowError, ZeroDivisionError):
+                return None
+        return None
+
+    def _anticipating(self, pos) -> bool:
+        """Does a branch hold a `where` (where the other branch could be handled)?"""
+        return any(_where_calls_in(self.ctx, pos[side].value) for side in (1, 2))
+
+    def _anchor(self, where: cst.Call, op_node: cst.CSTNode) -> cst.CSTNode:
+        """Where to report: the singular operation, or the `where` itself when the
+        operation is on a later line of a `where` written over several lines (its
+        statement's first line, where a `# noqa` or a reader looks for it)."""
+        code = self.ctx.code(where)
+        at = code.find(self.ctx.code(op_node).strip())
+        return where if at > 0 and "\n" in code[:at] else op_node
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         """``(delta ** 0.5)[delta > 0]``: a boolean mask drops the elements where the
@@ -1569,11 +2011,11 @@ class WhereGradientNaN(Rule):
                 if q in _GUARDS:
                     continue
                 pos = positional_args(n)
-                if q in _SINGULAR and pos and _plain(pos[0].value):
+                if q in _SINGULAR and pos and (_plain(pos[0].value) or _arith(pos[0].value)):
                     yield n, pos[0].value, _SINGULAR[q], _SINGULAR_KIND.get(q, "nonpositive")
                 elif q in _POWER and len(pos) == 2 and _plain(pos[0].value) and _fractional_or_negative(pos[1].value):
                     yield n, pos[0].value, 1.0, "nonpositive"
-                elif q in _DIVIDE and len(pos) == 2 and _plain(pos[1].value):
+                elif q in _DIVIDE and len(pos) == 2 and (_plain(pos[1].value) or self._zero_with(pos[1].value)):
                     yield n, pos[1].value, 1.0, "zero"
             elif isinstance(n, cst.BinaryOperation):
                 if isinstance(n.operator, cst.Multiply) and (_infinite(ctx, n.left) or _infinite(ctx, n.right)):
@@ -1581,7 +2023,9 @@ class WhereGradientNaN(Rule):
                     if _plain(other) and not _infinite(ctx, other):
                         yield n, other, 1.0, "everywhere"
                         continue
-                if isinstance(n.operator, cst.Divide) and _plain(n.right) and not isinstance(n.right, (cst.Integer, cst.Float)):
+                if isinstance(n.operator, cst.Divide) and (_plain(n.right) or self._zero_with(n.right)
+                                                           or _arith(n.right)) \
+                        and not isinstance(n.right, (cst.Integer, cst.Float)):
                     yield n, n.right, 1.0, "zero"
                 elif isinstance(n.operator, cst.Power) and _plain(n.left) and _fractional_or_negative(n.right):
                     yield n, n.left, 1.0, "nonpositive"

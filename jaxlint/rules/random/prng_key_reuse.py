@@ -11,8 +11,10 @@ from jaxlint.findings import Severity
 from typing import Callable, Optional
 
 from jaxlint.model import apis, liveness
+from jaxlint.model.repeats import called_repeatedly
 from jaxlint.model import values as V
-from jaxlint.model.keyflow import initializer_of, invariant, key_like_name, loop_target_read, rngs_keys, unmapped_positions
+from jaxlint.model.keyflow import (initializer_of, invariant, key_like_name, loop_target_read, replicated_keys, rngs_keys,
+                                   unmapped_positions)
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import bound_once, instance_class, writes
 from jaxlint.model.walk import (arg_at, assigned_in, children, descendants, dotted_name, int_value, keyword_arg,
@@ -41,7 +43,8 @@ class PrngKeyReuse(Rule):
         "`init = lecun_normal(); init(key, s)`, `normal()(key, s)`, a module's `self.kernel_init` "
         "whose class field defaults to one (a flax linen field), also through a helper that calls one; "
         "so does `sample(seed=key)`/`sample_and_log_prob(seed=key)` of a distrax or TFP-on-JAX "
-        "distribution built in place or bound once (`policy = distrax.Categorical(logits)`; not in "
+        "distribution, and numpyro's `sample(key, shape)` (the key first), of a distribution "
+        "built in place or bound once (`policy = distrax.Categorical(logits)`; not in "
         "tests, which sample one distribution under one seed to check shapes);\n"
         "* a key consumed after a loop's split rebound it and carried to the next iteration "
         "(`key, sub = split(key)` ... `sample(key)`): the next iteration's `split(key)` consumes it "
@@ -58,6 +61,11 @@ class PrngKeyReuse(Rule):
         "to `jax.jit(f)(key, x)`/`jax.vmap(f)(key, xs)` (or a name bound to one) that `f` draws "
         "from is consumed there as by `f(key, x)`, outside loops too (not in tests, which compare "
         "a jitted call with the plain one);\n"
+        "* a key that `jax.shard_map` gives every shard unchanged (`in_specs` entry `P()` for it "
+        "while another argument is split, `P(\"data\")`), consumed in the function it maps or in a "
+        "helper of the file that function hands it to with a split argument (`_draw(rng_key, loc)`): "
+        "every shard draws the same numbers (not after `fold_in(key, lax.axis_index(...))`, nor "
+        "when every argument is replicated: the computation is the same on every shard);\n"
         "* a key defined outside a loop (or comprehension) and consumed inside it without a new "
         "key per iteration, also through a function that consumes it: a helper, a jitted step "
         "whose nested loss function draws from it, flax's `rngs={\"dropout\": key}` (not in "
@@ -74,9 +82,14 @@ class PrngKeyReuse(Rule):
         "* a key made from a literal seed in a function that the file calls in a loop or a "
         "comprehension (`def noise(): key = PRNGKey(42); return uniform(key, (2,))`), drawn with "
         "arguments that do not depend on the function's parameters, and returned (directly or "
-        "through a name the `return` reads): every call returns the same numbers (a `split`, "
+        "through names the `return` reads, also names computed from the draw: `mask = "
+        "bernoulli(rng, p, batch.shape)`, `loss = mean(batch * mask)`, `return params - loss`): "
+        "every call returns the same numbers (a `split`, "
         "or numbers the function only prints or uses inside, as a benchmark's fixed seed does, "
-        "are not flagged);\n"
+        "are not flagged). A jitted function (`@jax.jit`, or `step = jax.jit(train_step)` called "
+        "in the loop by that name) may also draw with the shapes of its arguments "
+        "(`params.shape`): it is called again with the same shapes (others compile it again), so "
+        "every step gets the same dropout mask or noise;\n"
         "* a key made from the same seed in every iteration (`key = PRNGKey(0)` in the loop) "
         "and drawn with the same arguments (not in a loop over settings that reads its target, "
         "itself or in a closure the iteration calls or transforms, `jax.jit(lambda x: f(x, "
@@ -88,8 +101,9 @@ class PrngKeyReuse(Rule):
         "again for its value or a diagnostic: the same objective is meant); also a function "
         "or lambda that a tree map (`jax.tree.map`, `tree_util.tree_map`, through an alias "
         "too) or `map` runs once for every element, and a key bound with `partial` to a "
-        "function that draws from it, handed to a tree map, `map` or `jax.vmap`: every leaf, "
-        "item or batch element draws the same numbers;\n"
+        "function that draws from it, handed to a tree map, `map` or `jax.vmap` (also `jax.pmap`, "
+        "`eqx.filter_vmap`, and through a name bound once to the `partial`: `one = partial(jitter, "
+        "key)` ... `jax.vmap(one)(xs)`): every leaf, item or batch element draws the same numbers;\n"
         "* `f.apply(params, key, x)` of `f = hk.transform(fn)` (`transform_with_state`: the "
         "third argument) where `fn` draws from haiku's key stream (`hk.next_rng_key()`, "
         "`hk.dropout`, in a module class or helper of the file it calls): the apply consumes "
@@ -1155,9 +1169,93 @@ class PrngKeyReuse(Rule):
                     assert jax.random.normal(key, (n,)).shape == (n,)
             """
         ),
+        # the shard's index folded into the replicated key, every argument replicated (the
+        # same computation on every shard), keys split per shard (`P("data")`)
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            from jax.sharding import Mesh, PartitionSpec as P
+
+
+            def _noise(key, x):
+                return x + jax.random.normal(key, x.shape)
+
+
+            def dropout(x, key):
+                mesh = Mesh(jax.devices(), ("data",))
+
+                @partial(jax.shard_map, mesh=mesh, in_specs=(P("data"), P()), out_specs=P("data"))
+                def body(x, key):
+                    key = jax.random.fold_in(key, jax.lax.axis_index("data"))
+                    return _noise(key, x)
+
+                return body(x, key)
+
+
+            def replicated(x, key):
+                mesh = Mesh(jax.devices(), ("data",))
+
+                @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P()), out_specs=P())
+                def body(x, key):
+                    return _noise(key, x)
+
+                return body(x, key)
+
+
+            def per_shard(x, keys):
+                mesh = Mesh(jax.devices(), ("data",))
+
+                @partial(jax.shard_map, mesh=mesh, in_specs=(P("data"), P("data")), out_specs=P("data"))
+                def body(x, keys):
+                    return _noise(keys[0], x)
+
+                return body(x, keys)
+            """
+        ),
     ]
 
     INVALID = [
+        # a key replicated to every shard by shard_map (`P()`) while the data is split: the
+        # mapped function draws from it, or hands it to a helper with the data (checked with
+        # JAX on two devices: both shards' noise identical)
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            from jax.sharding import Mesh, PartitionSpec as P
+
+
+            def _noise(key, x):
+                return x + jax.random.normal(key, x.shape)
+
+
+            def noisy(x, key):
+                mesh = Mesh(jax.devices(), ("data",))
+
+                def step(key, x):
+                    return jax.random.uniform(key, x.shape) * x
+
+                return jax.shard_map(step, mesh=mesh, in_specs=(P(), P("data")), out_specs=P("data"))(key, x)
+
+
+            def dropout(x, key):
+                mesh = Mesh(jax.devices(), ("data",))
+
+                @partial(jax.shard_map, mesh=mesh, in_specs=(P("data"), P()), out_specs=P("data"))
+                def body(x, key):
+                    return _noise(key, x)
+
+                return body(x, key)
+            """,
+            expected=[(8, 16), (15, 16)],
+            messages=[
+                "`key` is the same key on every shard: `jax.shard_map` replicates it (`P()` in `in_specs`) while it splits another argument, and `random.normal` consumes it here (`_noise` is given it by the mapped function on line 25), so every shard draws the same random numbers. Fold the shard's index in first: `jax.random.fold_in(key, jax.lax.axis_index(axis_name))`",
+                "`key` is the same key on every shard: `jax.shard_map` replicates it (`P()` in `in_specs`) while it splits another argument, and `random.uniform` consumes it here, so every shard draws the same random numbers. Fold the shard's index in first: `jax.random.fold_in(key, jax.lax.axis_index(axis_name))`",
+            ],
+        ),
         # equinox layers draw their initial weights from `key=`: two built with one key
         # (in a Module's __init__, through a helper, in a comprehension or loop) get the same
         # weights, and a key drawn from for data then given to a layer correlates them
@@ -2070,6 +2168,7 @@ class PrngKeyReuse(Rule):
         self._draws: dict[tuple[int, int], list] = {}
         # mapped calls reported for a key given unmapped to every element
         self._broadcast: set[int] = set()
+        self._replicated_done: set[tuple[int, str]] = set()  # (unit, key parameter) reported
         # key token serial -> the consumption that stands for a discarded warm-up call's
         self._superseded: dict[int, tuple] = {}
         # transformed calls outside loops that consumed a key (`jax.jit(f)(key, x)`)
@@ -2213,14 +2312,21 @@ class PrngKeyReuse(Rule):
         made = bound_once(ctx.index, ctx.unit, func.value)
         if type(made) is not cst.Call or not apis.distribution_class(ctx.qualname(made.func)):
             return
-        given = keyword_arg(node, "seed")
-        if given is None:
-            return
-        key_expr = given.value
+        shown = "seed="
+        if (ctx.qualname(made.func) or "").startswith(apis.POSITIONAL_KEY_DISTRIBUTIONS):
+            key_expr = arg_at(node, 0, "key")  # numpyro: `d.sample(key, (n,))`
+            if key_expr is None:
+                return
+            shown = "" if node.args and node.args[0].keyword is None else "key="
+        else:
+            given = keyword_arg(node, "seed")
+            if given is None:
+                return
+            key_expr = given.value
         token = ctx.key_token(key_expr)
         if token is None or ctx.value(key_expr).kind not in (V.KEY, V.UNKNOWN):
             return
-        how = f"{ctx.code(func).strip()}(seed=...)"
+        how = f"{ctx.code(func).strip()}({shown}...)"
         if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
             return
         self._fixed_seed_in_loop(node, key_expr, token, how)
@@ -2277,6 +2383,7 @@ class PrngKeyReuse(Rule):
             return
         if self._closure_key_in_loop_body(key_expr, node, short) or self._closure_key_in_mapped_fn(key_expr, node, short):
             return
+        self._replicated_over_shards(node, key_expr, short)
         # the same key from one iteration or call to the next; a second use on this
         # path is still a reuse
         (self._fixed_seed_in_loop(node, key_expr, token, short)
@@ -2285,6 +2392,35 @@ class PrngKeyReuse(Rule):
          or self._stored_key_never_advanced(key_expr, node, short)
          or self._given_key_ignored(key_expr, node, token, short))
         self._consume(node, key_expr, short, token)
+
+    def _replicated_over_shards(self, node: cst.Call, key_expr: cst.BaseExpression, how: str) -> None:
+        """A key parameter that ``jax.shard_map`` gives every shard unchanged (``in_specs``
+        ``P()`` for it, another argument split) consumed in the function it maps, or in a
+        helper it hands the key to with a split argument: every shard draws the same
+        numbers (model/keyflow.replicated_keys)."""
+        ctx = self.ctx
+        if type(key_expr) is not cst.Name or ctx.local(key_expr.value) is not None and \
+                ctx.unit.param(key_expr.value) is None:
+            return
+        found = replicated_keys(ctx.index, ctx.qualname).get(id(ctx.unit), {}).get(key_expr.value)
+        if found is None or (id(ctx.unit), key_expr.value) in self._replicated_done:
+            return
+        self._replicated_done.add((id(ctx.unit), key_expr.value))
+        site, via = found
+        name = key_expr.value
+        transform = ctx.code(site.call.func).strip() if site.target is None else "shard_map"
+        if site.target is not None:
+            q = ctx.qualname(site.call.func)
+            transform = ctx.code(site.call.args[0].value).strip() if q in apis.PARTIALS and site.call.args else transform
+        where = "" if via is None else f" (`{ctx.code(via.func).strip()}` is given it by the mapped function on line {{related_line}})"
+        self.report(
+            node,
+            f"`{name}` is the same key on every shard: `{transform}` replicates it (`P()` in `in_specs`) "
+            f"while it splits another argument, and `{_by(how)}` consumes it here{where}, so every "
+            f"shard draws the same random numbers. Fold the shard's index in first: "
+            f"`jax.random.fold_in({name}, jax.lax.axis_index(axis_name))`",
+            related=via,
+        )
 
     def _consume(self, node: cst.Call, key_expr: cst.BaseExpression, how: str, token=None) -> None:
         ctx = self.ctx
@@ -2535,22 +2671,55 @@ class PrngKeyReuse(Rule):
                 or len(made.args) > 1:
             return False
         params = {p.name for p in unit.params}
-        if not all(invariant(a.value, params, calls=True) for a in node.args if a.value is not key_expr):
+        aliases = self._jit_aliases(unit)  # None: not jitted
+        shapes_only = False
+        for a in node.args:
+            if a.value is key_expr or invariant(a.value, params, calls=True):
+                continue
+            if aliases is None or not _reads_only_shapes(ctx, a.value, params):
+                return False
+            # a jitted function is called again with arguments of the same shapes (other
+            # shapes compile it again): a draw shaped like them is the same draw
+            shapes_only = True
+        if not any(d is made for d in descendants(unit.node)):
             return False
-        if not ctx.called_repeatedly(unit) or not any(d is made for d in descendants(unit.node)):
+        if not ctx.called_repeatedly(unit) and not any(called_repeatedly(ctx.module, n) for n in aliases or ()):
             return False
         made_code = ctx.code(made).strip()
         what = (f"`{made_code}` makes the same key" if key_expr is made else
                 f"`{ctx.code(key_expr).strip()}` is made from the same seed (`{made_code}`, line {{related_line}})")
+        same = ("with the same arguments (shapes of the jitted function's arguments, the same from "
+                "one call to the next)" if shapes_only else "with the same arguments")
         self.report(
             node,
             f"{what} on every call of `{unit.name}`, which this file calls in a loop or a "
-            f"comprehension, and `{_by(how)}` draws with the same arguments, so every call returns "
+            f"comprehension, and `{_by(how)}` draws {same}, so every call returns "
             f"the same random numbers. Take the key as a parameter and split it at the caller, or "
             f"use `jax.random.fold_in(key, i)`",
             related=made,
         )
         return True
+
+    def _jit_aliases(self, unit) -> Optional[list[str]]:
+        """The names a jit of ``unit`` is bound to (``step = jax.jit(train_step)``), empty
+        for ``@jax.jit`` on it; None when nothing in this file jits it."""
+        ctx = self.ctx
+        out: Optional[list[str]] = None
+        for site in ctx.index.sites:
+            if site.qualname not in apis.CACHING_JITS:
+                continue
+            if site.target is unit:
+                out = out or []
+                continue
+            fn = site.fn_expr
+            if site.call is None or type(fn) is not cst.Name or fn.value != unit.name \
+                    or site.scope.lookup_def(fn.value) is not unit:
+                continue
+            out = out or []
+            for name, entries in site.scope.bindings.items():
+                if any(v is site.call for _, v in entries):
+                    out.append(name)
+        return out
 
     def _assigned_in(self, loop: cst.CSTNode) -> set[str]:
         got = self._loop_names.get(id(loop))
@@ -2819,7 +2988,7 @@ class PrngKeyReuse(Rule):
         ctx = self.ctx
         func = node.func
         vmapped = False
-        if isinstance(func, cst.Call) and ctx.qualname(func.func) == "jax.vmap":
+        if isinstance(func, cst.Call) and ctx.qualname(func.func) in _PARTIAL_MAPPERS:
             fn_pos, pos = 0, positional_args(func)  # `jax.vmap(partial(f, key))(xs)`
             vmapped = True
         else:
@@ -2832,6 +3001,8 @@ class PrngKeyReuse(Rule):
         if fn_pos >= len(pos) or any(a.star for a in node.args):
             return
         part = pos[fn_pos].value
+        if vmapped and isinstance(part, cst.Name):
+            part = bound_once(ctx.index, ctx.unit, part)  # `f = partial(sample, key)` ... `jax.vmap(f)(xs)`
         if not isinstance(part, cst.Call) or ctx.qualname(part.func) not in apis.PARTIALS:
             return
         inner = positional_args(part)
@@ -2854,7 +3025,7 @@ class PrngKeyReuse(Rule):
         for arg, via in consumed:
             if ctx.key_token(arg) is None:
                 continue
-            mapper = "jax.vmap" if vmapped else ctx.code(func).strip()
+            mapper = ctx.code(func.func).strip() if vmapped else ctx.code(func).strip()
             name = ctx.code(arg).strip()
             self.report(
                 arg,
@@ -3371,6 +3542,25 @@ def _unpacked_from(fn: cst.FunctionDef, param: str) -> set[str]:
     return out
 
 
+# transformations that run the function they are given once for every element of a batch
+# (or device): a key bound to it by `partial` is the same in every one
+_PARTIAL_MAPPERS = frozenset({"jax.vmap", "jax.pmap", "equinox.filter_vmap", "equinox.filter_pmap", "flax.nnx.vmap"})
+
+
+def _reads_only_shapes(ctx, e: cst.CSTNode, params: set[str]) -> bool:
+    """Does ``e`` read the parameters ``params`` only for their shapes (``x.shape``,
+    ``x.shape[0]``, ``jnp.shape(x)``, ``x.ndim``, ``x.dtype``)?"""
+    ok: set[int] = set()
+    for n in walk_tree(e):
+        if isinstance(n, cst.Attribute) and n.attr.value in ("shape", "ndim", "dtype", "size") \
+                and isinstance(n.value, cst.Name):
+            ok.add(id(n.value))
+        elif isinstance(n, cst.Call) and len(n.args) == 1 and isinstance(n.args[0].value, cst.Name) and (
+                (ctx.qualname(n.func) or "").rsplit(".", 1)[-1] in ("shape", "ndim")):
+            ok.add(id(n.args[0].value))
+    return all(not (isinstance(n, cst.Name) and n.value in params) or id(n) in ok for n in walk_tree(e))
+
+
 def _by(how: str) -> str:
     """How a key was consumed, for messages: a helper call as written, else the sampler."""
     head = how.split("`", 1)[0]  # `sampler` via `helper`: the sampler's part
@@ -3810,15 +4000,27 @@ def _in_test(unit) -> bool:
 
 def _reaches_return(fn: cst.CSTNode, call: cst.Call) -> bool:
     """Is ``call`` inside a ``return`` of ``fn``, or assigned to a name that a ``return``
-    of ``fn`` reads (``x = uniform(key, ...)`` ... ``return x + 1``)?"""
+    of ``fn`` reads (``x = uniform(key, ...)`` ... ``return x + 1``), also through names
+    computed from it (``mask = bernoulli(...)``, ``loss = mean(batch * mask)``, ``return
+    params - loss``)?"""
     returns = [n for n in walk_tree(fn) if type(n) is cst.Return and n.value is not None]
     if any(any(d is call for d in descendants(r)) for r in returns):
         return True
+    assigns = [n for n in walk_tree(fn) if type(n) is cst.Assign]
     names: set[str] = set()
-    for n in walk_tree(fn):
-        if type(n) is cst.Assign and n.value is call:
+    for n in assigns:
+        if n.value is call:
             for t in n.targets:
                 names.update(x.value for x in walk_tree(t.target) if type(x) is cst.Name)
     if not names:
         return False
+    for _ in range(8):  # names computed from those (a chain of assignments, to a fixed point)
+        more: set[str] = set()
+        for n in assigns:
+            if any(type(d) is cst.Name and d.value in names for d in walk_tree(n.value)):
+                for t in n.targets:
+                    more.update(x.value for x in walk_tree(t.target) if type(x) is cst.Name)
+        if more <= names:
+            break
+        names |= more
     return any(type(d) is cst.Name and d.value in names for r in returns for d in descendants(r))
