@@ -12,7 +12,7 @@ class SVI(object):
         self.get_params = get_params
 
     def init_state(self, *args, **kwargs):
-        params = {"guide_loc": np.array(0.), "guide_scale_log": np.array(0.)}
+        params = {"guide_loc": np.zeros((), np.float32), "guide_scale_log": np.zeros((), np.float32)}
         return self.opt_init(params)
 
     def step(self, i, *args, **kwargs):
