@@ -1,1 +1,0 @@
-from jaxsim_lite.api import data, model
