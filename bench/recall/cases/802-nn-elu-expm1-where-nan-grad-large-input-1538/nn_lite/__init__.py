@@ -1,0 +1,1 @@
+from nn_lite.functions import elu, relu

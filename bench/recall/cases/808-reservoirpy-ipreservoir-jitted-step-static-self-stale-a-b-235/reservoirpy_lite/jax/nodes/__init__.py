@@ -1,0 +1,1 @@
+from .intrinsic_plasticity import IPReservoir

@@ -1,0 +1,1 @@
+from waymax_lite.agents.expert import create_expert_actor, infer_expert_action

@@ -1,0 +1,1 @@
+from jaxsim_lite.api import data, model

@@ -1,0 +1,1 @@
+from prophetverse_lite.engine.prior import PriorPredictiveInferenceEngine

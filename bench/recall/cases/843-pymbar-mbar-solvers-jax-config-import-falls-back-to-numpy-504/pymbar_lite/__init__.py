@@ -1,0 +1,1 @@
+from pymbar_lite import mbar_solvers
