@@ -171,7 +171,7 @@ _ROWS: tuple[Deprecation, ...] = (
     Deprecation("jax.clear_backends", "`jax.clear_caches()`", "0.4.26", "0.4.36", None, "not exactly equivalent"),
     Deprecation("jax.experimental.compilation_cache.compilation_cache.initialize_cache",
                 "`jax.config.update('jax_compilation_cache_dir', path)`", None, "0.8.0", None),
-    Deprecation("jax.dlpack.to_dlpack", "pass the array to the consumer's `from_dlpack` (or `x.__dlpack__()`)", "0.6.0", "0.8.0", None),
+    Deprecation("jax.dlpack.to_dlpack", "the consumer's `from_dlpack` (pass it the array itself, or call `x.__dlpack__()`)", "0.6.0", "0.8.0", None),
     # --- sharding / parallelism ----------------------------------------------------------
     Deprecation("jax.experimental.maps.Mesh", "`jax.sharding.Mesh`", "0.4.1", "0.4.11", "safe",
                 new_qualname="jax.sharding.Mesh", import_from=("jax.sharding", "Mesh")),

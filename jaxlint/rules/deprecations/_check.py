@@ -106,6 +106,10 @@ class DeprecationCheck(Check):
         shown = f"`{what}` (`{via}`)" if via is not None else f"`{what}`"
         if row.opt_in:
             msg = f"{shown} {_status(row)}; consider {row.new}{note}"
+        elif row.new.startswith("nothing"):
+            # "nothing public (copy the helper)": no replacement to name
+            head, _, rest = row.new.partition(" (")
+            msg = f"{shown} {_status(row)}, with {head} to use instead{' (' + rest if rest else ''}{note}"
         else:
             msg = f"{shown} {_status(row)}: use {row.new} instead{note}"
         self.report(node, msg, rfix, code=code)

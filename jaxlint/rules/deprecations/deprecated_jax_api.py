@@ -131,7 +131,7 @@ class DeprecatedApi(Rule):
             """,
             expected=[(4, 12)],
             messages=[
-                '`jax.scipy.special.lpmn_values` is deprecated (JAX 0.10.2 warns on use): use nothing (JAX plans no replacement) instead',
+                '`jax.scipy.special.lpmn_values` is deprecated (JAX 0.10.2 warns on use), with nothing to use instead (JAX plans no replacement)',
             ],
         ),
         Invalid(
