@@ -310,15 +310,13 @@ class Indexer:
 
     # -- qualified names ------------------------------------------------------
     def qualname(self, expr: cst.CSTNode) -> Optional[str]:
-        dotted = dotted_name(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else None
-        if dotted is None:
-            return None
-        return self.imports.resolve_dotted(dotted)
+        return self.imports.resolve_expr(expr)
 
     # -- the walk ---------------------------------------------------------------
     def run(self) -> FileIndex:
         module = self.index.module
         self._walk_block(module, self.index.module_unit)
+        self.imports.settle(module, self._fallback_imports)
         self._pytree_records()
         self._resolve()
         self._settle_key_consumers()

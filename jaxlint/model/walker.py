@@ -193,7 +193,7 @@ class Walker:
         if type(d) is not cst.Name and type(d) is not cst.Attribute:
             return None
         dotted = dotted_name(d)
-        q = self.imports.resolve_dotted(dotted) if dotted is not None and d is not None else None
+        q = self.imports.resolve_expr(d) if dotted is not None else None
         if q not in kinds.NAMESPACES or self.module_env.get(dotted.split(".", 1)[0]) is not None:
             return None
         if not self._callers_known(unit):
