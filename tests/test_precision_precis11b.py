@@ -10,6 +10,11 @@ other ways (tests/data/precis11b/).
   those differ the name is unknown (silent).  Still reported where one module reaches
   the use: module-level code after `import jax.numpy as np`, a function after the last
   rebinding, a function's own `import jax.numpy as np`.
+* D. JAX403 on a method of a pytree class that a transformation is given `self` as an
+  argument (`@jax.jit` / `@partial(jax.pmap, ...)` on the method) and that returns it
+  (`return self`, `return loss, self`; treex examples): the trace updates its own copy
+  and hands it back.  Still reported with a static `self`, a bound method
+  (`jax.jit(counter.add)`: the object itself), or a method that does not return `self`.
 """
 
 from __future__ import annotations
@@ -71,3 +76,26 @@ def test_a_rebound_alias_fix_uses_the_module_that_reaches(tmp_path, monkeypatch)
     fixed = (tmp_path / "late_numpy.py").read_text()
     assert "grid = grid.at[0].set(1.0)\n" in fixed
     compile(fixed, "late_numpy.py", "exec")
+
+
+# -- D. a pytree `self` passed to a transformation and returned ------------------------
+@pytest.mark.parametrize("name", ["counter_pytree.py", "trainer_dataclass.py"])
+def test_d_a_traced_self_returned_is_an_output(name, tmp_path, monkeypatch):
+    _copy(tmp_path, monkeypatch, name)
+    assert _check(tmp_path, name) == ["All checks passed!"]
+
+
+def test_d_self_mutation_is_still_reported_where_the_object_changes(tmp_path, monkeypatch):
+    names = ("static_self.py", "bound_method.py", "traced_self_no_return.py")
+    _copy(tmp_path, monkeypatch, *names)
+    assert _check(tmp_path, *names) == [
+        "bound_method.py:18:9: JAX403 `self.count` is assigned inside traced method `add`: it stores a tracer "
+        "in the object (UnexpectedTracerError when read later), and compiled calls never repeat it. Pass the "
+        "state in as an argument and return the new state",
+        "static_self.py:13:9: JAX403 `self.count` is assigned inside traced method `add`: the update runs once, "
+        "at trace time: compiled calls never repeat it. Pass the state in as an argument and return the new state",
+        "traced_self_no_return.py:19:9: JAX403 `self.count` is assigned inside traced method `add`: it stores a "
+        "tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it. Pass "
+        "the state in as an argument and return the new state",
+        "Found 3 errors.",
+    ]

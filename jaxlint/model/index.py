@@ -1938,6 +1938,12 @@ def mark_site(
     unit.unbatched_params |= unbatched
     positional = unit.positional()
     is_method = unit.cls is not None and bool(positional) and positional[0].name in ("self", "cls")
+    if is_method and positional[0].name == "self":
+        # `@jax.jit` on a method: the call passes the instance as an argument (a pytree,
+        # traced: the trace works on its own copy); `jax.jit(obj.method)`, a static
+        # `self`: the object itself
+        passed = n_bound == 0 and "self" not in static and "self" not in unbatched
+        unit.self_sites.add("traced" if passed else "object")
     for p in unit.params:
         if p.name in static or p.name in kw_bound or p.name in unbatched:
             continue

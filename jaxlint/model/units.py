@@ -127,6 +127,9 @@ class Unit:
     transform_conditions: dict[str, list] = field(default_factory=dict)
     # another module of the project calls it in a loop or a comprehension (facts ``repeated``)
     repeated_elsewhere: bool = False
+    # how the transformation sites tracing this method take ``self``: "traced" (passed
+    # as an argument, not static: a pytree the trace copies), "object" (bound, static)
+    self_sites: set[str] = field(default_factory=set)
     passed_params: set[str] = field(default_factory=set)  # given by some traced caller
     # the one Python constant every traced call recorded so far gives a parameter
     # (``check=False`` passed, or a literal default left): name -> (value,), or MIXED
