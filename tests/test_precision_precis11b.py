@@ -15,6 +15,11 @@ other ways (tests/data/precis11b/).
   (`return self`, `return loss, self`; treex examples): the trace updates its own copy
   and hands it back.  Still reported with a static `self`, a bound method
   (`jax.jit(counter.add)`: the object itself), or a method that does not return `self`.
+* E. JAX501 on a loop whose iterations are different computations: the loop's item is a
+  static setting bound by `partial` (`for return_map in [False, True]`: mipnerf, jax3d
+  ssim tests) or a keyword name an inner function uses (`{key: p}`: JAX-GalSim's
+  derivative tests).  Still reported where the item is a number the function computes
+  with (a closure's `v * scale`, `partial(loss, w=scale)`) or an array (`for w in weights`).
 """
 
 from __future__ import annotations
@@ -98,4 +103,24 @@ def test_d_self_mutation_is_still_reported_where_the_object_changes(tmp_path, mo
         "tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it. Pass "
         "the state in as an argument and return the new state",
         "Found 3 errors.",
+    ]
+
+
+# -- E. each iteration another computation ------------------------------------------------
+@pytest.mark.parametrize("name", ["keyword_sweep.py", "partial_settings.py"])
+def test_e_a_static_setting_per_iteration_is_not_a_lost_cache(name, tmp_path, monkeypatch):
+    _copy(tmp_path, monkeypatch, name)
+    assert _check(tmp_path, name) == ["All checks passed!"]
+
+
+def test_e_a_value_that_could_be_an_argument_is_still_reported(tmp_path, monkeypatch):
+    _copy(tmp_path, monkeypatch, "closure_data.py", "partial_arrays.py")
+    tail = ("compiles again on every iteration of the loop: jit caches per function object and this one is "
+            "new each time. Create the jitted function once (outside the loop or at module level) and pass "
+            "the varying values as arguments")
+    assert _check(tmp_path, "closure_data.py", "partial_arrays.py") == [
+        f"closure_data.py:10:13: JAX501 `jit` of the inner function `scaled` defined in `sweep` {tail}",
+        f"partial_arrays.py:13:13: JAX501 `jit` of a `functools.partial(...)` object {tail}",
+        f"partial_arrays.py:19:13: JAX501 `jit` of a `functools.partial(...)` object {tail}",
+        "Found 3 warnings.",
     ]
