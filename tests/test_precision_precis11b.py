@@ -10,6 +10,12 @@ other ways (tests/data/precis11b/).
   those differ the name is unknown (silent).  Still reported where one module reaches
   the use: module-level code after `import jax.numpy as np`, a function after the last
   rebinding, a function's own `import jax.numpy as np`.
+* B. A branch on a flag parameter the traced calls give different constants (`use_jax`
+  True by default from the jitted caller, False from an `lru_cache` table builder that
+  passes NumPy arrays; JAX-GalSim's Akima coefficients): in the branch only the NumPy
+  callers take, their parameters hold no tracer (an `if`/`else`, or the code after an
+  early `return`; here or in another module).  Still reported where a traced caller
+  passes the flag with a tracer, or passes a flag the model does not know.
 * D. JAX403 on a method of a pytree class that a transformation is given `self` as an
   argument (`@jax.jit` / `@partial(jax.pmap, ...)` on the method) and that returns it
   (`return self`, `return loss, self`; treex examples): the trace updates its own copy
@@ -81,6 +87,28 @@ def test_a_rebound_alias_fix_uses_the_module_that_reaches(tmp_path, monkeypatch)
     fixed = (tmp_path / "late_numpy.py").read_text()
     assert "grid = grid.at[0].set(1.0)\n" in fixed
     compile(fixed, "late_numpy.py", "exec")
+
+
+# -- B. a branch only the NumPy callers take -----------------------------------------------
+def test_b_a_branch_only_host_callers_take_holds_no_tracer(tmp_path, monkeypatch):
+    _copy(tmp_path, monkeypatch, "flag_branch.py")
+    shutil.copytree(DATA / "hostflag", tmp_path / "hostflag")
+    assert _check(tmp_path, ".") == ["All checks passed!"]
+
+
+def test_b_a_traced_caller_on_the_numpy_branch_is_still_reported(tmp_path, monkeypatch):
+    _copy(tmp_path, monkeypatch, "flag_traced_false.py", "flag_unknown.py")
+    tail = ("NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.{f}` "
+            "(jax.numpy) instead")
+    assert _check(tmp_path, "flag_traced_false.py", "flag_unknown.py") == [
+        "flag_traced_false.py:11:12: JAX204 `np.convolve` on a traced value (it depends on the traced argument "
+        "`x` of `smooth` (called from traced `render`)): " + tail.format(f="convolve"),
+        "flag_unknown.py:10:18: JAX204 `np.diff` on a traced value (it depends on the traced argument `y` of "
+        "`coefficients` (called from traced `fit`)): " + tail.format(f="diff"),
+        "flag_unknown.py:10:31: JAX204 `np.diff` on a traced value (it depends on the traced argument `x` of "
+        "`coefficients` (called from traced `fit`)): " + tail.format(f="diff"),
+        "Found 3 errors (3 fixable with --unsafe-fixes).",
+    ]
 
 
 # -- D. a pytree `self` passed to a transformation and returned ------------------------

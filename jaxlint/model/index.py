@@ -1700,7 +1700,10 @@ class Indexer:
                         else:
                             unit.maybe_none.add(p.name)
                     unit.traced_calls += 1
-                    unit.note_consts(_fact_consts(fact, params, unit))
+                    traced_here = frozenset(
+                        [params[i].name for i in fact.get("traced_pos", ()) if i < len(params)]
+                        + [n for n in fact.get("traced_kw", ()) if unit.param(n) is not None])
+                    unit.note_consts(_fact_consts(fact, params, unit), traced_here)
 
     def _made_by(self, factory: Unit, attr: str) -> Optional[tuple[Unit, int]]:
         """What a call of ``factory`` returns and another module then runs: the function
