@@ -1022,6 +1022,10 @@ class RecompileFreshFunction(Rule):
                     print(f(x), g(x))
             """,
             expected=[(16, 13), (17, 13)],
+            messages=[
+                "`jit` of the inner function `scaled` defined in `sweep` compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+                "`jit` of a `functools.partial(...)` object compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+            ],
         ),
         # bound methods (a new object at every access: a method of a class of the file, a flax module's apply), an optax optimizer's update built per call, a bound method wrapped and traced twice, a jit stored per instance in an equinox Module field
         Invalid(
