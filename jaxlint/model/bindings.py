@@ -78,7 +78,7 @@ class Bindings:
         t = type(expr)
         if t is cst.Name:
             v = self.lookup(expr.value)
-            q = v.qualname if v is not None else self.imports.resolve_dotted(expr.value)
+            q = v.qualname if v is not None else self.imports.resolve_expr(expr)
         elif t is cst.Attribute:
             base = self.qualname(expr.value)
             if base is not None:
@@ -89,7 +89,7 @@ class Bindings:
     def builtin_name(self, expr: cst.CSTNode) -> Optional[str]:
         """``print``/``next``/``int``... when ``expr`` names an unshadowed builtin."""
         if isinstance(expr, cst.Name) and self.lookup(expr.value) is None:
-            if self.imports.resolve_dotted(expr.value) is None:
+            if self.imports.resolve_expr(expr) is None and expr.value not in self.imports.ambiguous:
                 import builtins
 
                 if hasattr(builtins, expr.value):

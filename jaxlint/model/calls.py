@@ -880,7 +880,13 @@ class CallEffects:
                 target.maybe_none.add(p.name)
         target.passed_params |= {p.name for p in target.params if p.name in passed or p.name in given}
         target.traced_calls += 1
-        target.note_consts(self._call_consts(target, params, call))
+        traced: Optional[frozenset] = None
+        if not any(a.star for a in call.args):
+            traced = frozenset(
+                [params[i].name for i, a in enumerate(positional_args(call)) if i < len(params)
+                 and self.value(a.value).traced]
+                + [a.keyword.value for a in call.args if a.keyword is not None and self.value(a.value).traced])
+        target.note_consts(self._call_consts(target, params, call), traced)
 
     def _call_consts(self, target: Unit, params: list, call: cst.Call) -> dict[str, tuple]:
         """The Python constants a call gives ``target``'s parameters (``params``: those

@@ -83,12 +83,7 @@ _ARRAY_PREFIXES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.rando
 
 def imports_resolver(index) -> Callable[[cst.CSTNode], Optional[str]]:
     """Qualified names by the file's imports alone (a helper's body is read, not walked)."""
-    resolve = index.imports.resolve_dotted
-
-    def qualname(func: cst.CSTNode) -> Optional[str]:
-        d = dotted_name(func)
-        return resolve(d) if d is not None else None
-    return qualname
+    return index.imports.resolve_expr
 
 
 def returns_dispatched(unit: Unit, index, qualname: Callable[[cst.CSTNode], Optional[str]],

@@ -112,7 +112,7 @@ class Evaluator:
             c = self.index.imported_values.get(e.value)
             if c is not None and "int" in c:
                 return Value(kind=V.STATIC, const=c["int"])  # `from config import N_STEPS`
-            q = self.imports.resolve_dotted(e.value)
+            q = self.imports.resolve_expr(e)
             if q is not None:
                 return Value(kind=V.FUNCTION, qualname=q)
             return V.UNKNOWN_VALUE
@@ -765,7 +765,7 @@ class Evaluator:
             return False
         assigned = self._local_values(unit)
         params = {p.name for p in unit.params}
-        resolve = self.imports.resolve_dotted
+        resolve = self.imports.resolve_expr
 
         def array(e: cst.BaseExpression, depth: int = 0) -> bool:
             if depth > 4:
@@ -784,7 +784,7 @@ class Evaluator:
                 d = dotted_name(func)
                 if d is None or d.split(".", 1)[0] in assigned or d.split(".", 1)[0] in params:
                     return False
-                q = resolve(d)
+                q = resolve(func)
                 return q is not None and q.startswith(apis.ARRAY_MODULES) and q not in apis.STATIC_RESULT_FUNCS
             if t is cst.BinaryOperation:
                 return array(e.left, depth + 1) or array(e.right, depth + 1)  # type: ignore[attr-defined]
@@ -879,7 +879,7 @@ class Evaluator:
         is not being walked): None for a name the body or its parameters bind."""
         assigned = unit.assigned
         params = {p.name for p in unit.params}
-        resolve = self.imports.resolve_dotted
+        resolve = self.imports.resolve_expr
 
         def qualname(func: cst.CSTNode) -> Optional[str]:
             d = dotted_name(func)
@@ -888,7 +888,7 @@ class Evaluator:
             head = d.split(".", 1)[0]
             if head in assigned or head in params or self.module_env.get(head) is not None:
                 return None
-            q = resolve(d)
+            q = resolve(func)
             return apis.canonical(q) if q is not None else None
 
         return qualname

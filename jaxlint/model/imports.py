@@ -6,6 +6,11 @@
 where JAX is installed (``try: import jax.numpy as jnp`` / ``except ImportError: import
 numpy as jnp``: model/version_guards.py) binds only a name nothing else imports.  A name that was not
 imported resolves to nothing, so ``numba.jit`` is never ``jax.jit``.
+
+A name the file binds to different modules (``import jax.numpy as np`` at the top,
+``import numpy as np`` further down) is not in ``names``: each use of it resolves to
+the module that reaches it (``resolve_expr``, model/import_flow.py), or to nothing where
+that is not one module; a look-up by the name alone (``resolve_dotted``) finds nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.model import import_flow
 from jaxlint.model.apis import canonical
 from jaxlint.model.walk import dotted_name as _module_name
 
@@ -27,10 +33,68 @@ class ImportTable:
         # JAX API, but they name functions of the project's other modules
         self.relative: dict[str, str] = {}
         self.star = False  # `from m import *` somewhere: any free name may come from m
+        # local name -> module -> only ever bound by an import that does not run
+        self._bound: dict[str, dict[str, bool]] = {}
+        # names bound to different modules -> those modules (see ``settle``)
+        self.ambiguous: dict[str, frozenset[str]] = {}
+        self._by_node: dict[int, Optional[str]] = {}  # id(Name) -> its module (model/import_flow.py)
 
     def _set(self, local: str, full: str, fallback: bool) -> None:
+        seen = self._bound.setdefault(local, {})
+        key = canonical(full)
+        seen[key] = seen.get(key, True) and fallback
+        if local in self.ambiguous:
+            return
+        if self._effective(local) is not None and len(self._effective(local)) > 1:
+            # bound to another module before: which one a use sees is decided per use
+            # once the file is read (``settle``); unknown until then
+            self.ambiguous[local] = frozenset()
+            self.names.pop(local, None)
+            return
         if not fallback or local not in self.names:
             self.names[local] = full
+
+    def _effective(self, local: str) -> Optional[set[str]]:
+        """The modules a name is bound to by imports that run (those of import guards'
+        handlers only when nothing else binds it)."""
+        seen = self._bound.get(local)
+        if not seen:
+            return None
+        running = {m for m, fb in seen.items() if not fb}
+        return running or set(seen)
+
+    def settle(self, module: cst.Module, fallback_ids: set[int]) -> None:
+        """Once the whole file is read: for each name bound to different modules, the
+        module each use of it sees (model/import_flow.py)."""
+        if not self.ambiguous:
+            return
+        names = frozenset(self.ambiguous)
+        dead_only = {n for n in names if not any(not fb for fb in self._bound[n].values())}
+        self.ambiguous = {n: frozenset(self._effective(n) or ()) for n in names}
+
+        def keep(node: cst.CSTNode, name: str) -> bool:
+            return id(node) not in fallback_ids or name in dead_only
+
+        self._by_node = import_flow.resolve(module, names, keep, canonical)
+
+    def resolve_expr(self, expr: cst.CSTNode) -> Optional[str]:
+        """The qualified name a Name/Attribute chain stands for by the imports, as the
+        use at this place sees them (a name bound to different modules: the one that
+        reaches it, else None)."""
+        dotted = _module_name(expr) if type(expr) in (cst.Name, cst.Attribute) else None
+        if dotted is None:
+            return None
+        if self.ambiguous:
+            head = expr
+            while type(head) is cst.Attribute:
+                head = head.value
+            if head.value in self.ambiguous:  # type: ignore[attr-defined]
+                base = self._by_node.get(id(head))
+                if base is None:
+                    return None
+                rest = dotted.partition(".")[2]
+                return canonical(f"{base}.{rest}" if rest else base)
+        return self.resolve_dotted(dotted)
 
     def add_import(self, node: cst.Import, fallback: bool = False) -> None:
         """``fallback``: the import is in code that does not run where JAX is installed

@@ -321,15 +321,13 @@ class Indexer:
 
     # -- qualified names ------------------------------------------------------
     def qualname(self, expr: cst.CSTNode) -> Optional[str]:
-        dotted = dotted_name(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else None
-        if dotted is None:
-            return None
-        return self.imports.resolve_dotted(dotted)
+        return self.imports.resolve_expr(expr)
 
     # -- the walk ---------------------------------------------------------------
     def run(self) -> FileIndex:
         module = self.index.module
         self._walk_block(module, self.index.module_unit)
+        self.imports.settle(module, self._fallback_imports)
         self._pytree_records()
         self._resolve()
         self._settle_key_consumers()
@@ -1751,7 +1749,10 @@ class Indexer:
                         else:
                             unit.maybe_none.add(p.name)
                     unit.traced_calls += 1
-                    unit.note_consts(_fact_consts(fact, params, unit))
+                    traced_here = frozenset(
+                        [params[i].name for i in fact.get("traced_pos", ()) if i < len(params)]
+                        + [n for n in fact.get("traced_kw", ()) if unit.param(n) is not None])
+                    unit.note_consts(_fact_consts(fact, params, unit), traced_here)
         done: set[tuple[int, str]] = set()
         for site, n_bound, kw_bound, param, element, attr in self._method_sites:
             if (id(site.fn_expr), attr) in done:
@@ -2030,6 +2031,12 @@ def mark_site(
     unit.unbatched_params |= unbatched
     positional = unit.positional()
     is_method = unit.cls is not None and bool(positional) and positional[0].name in ("self", "cls")
+    if is_method and positional[0].name == "self":
+        # `@jax.jit` on a method: the call passes the instance as an argument (a pytree,
+        # traced: the trace works on its own copy); `jax.jit(obj.method)`, a static
+        # `self`: the object itself
+        passed = n_bound == 0 and "self" not in static and "self" not in unbatched
+        unit.self_sites.add("traced" if passed else "object")
     for p in unit.params:
         if p.name in static or p.name in kw_bound or p.name in unbatched:
             continue

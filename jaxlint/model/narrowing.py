@@ -182,6 +182,41 @@ class Narrowing:
             return True
         return None
 
+    def untraced_in_branches(self, test: cst.BaseExpression) -> Optional[tuple[frozenset, frozenset]]:
+        """``if use_jax:`` on a parameter the traced calls give different constants
+        (``coeffs(k, v)`` with the default True from traced code, ``coeffs(k, v,
+        use_jax=False)`` given NumPy arrays): the parameters no call taking the body,
+        and none taking the else branch, gives a tracer (None when unknown: a call
+        not recorded, a parameter the body rebinds)."""
+        if not self.in_traced:
+            return None
+        negated = False
+        if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+            negated, test = True, test.expression
+        if type(test) is not cst.Name:
+            return None
+        unit = self.unit
+        p = unit.param(test.value)
+        if p is None or p.name in unit.assigned or not unit.traced_params:
+            return None
+        if not unit.reasons or not all(r.startswith(_RECORDED) for r in unit.reasons):
+            return None
+        traces = unit.call_traces
+        if not traces or len(traces) != unit.traced_calls or unit.const_calls != unit.traced_calls:
+            return None
+        everything = frozenset(q.name for q in unit.params)
+        taken: tuple[set, set] = (set(), set())
+        for consts, traced in traces:
+            given = everything if traced is None else traced
+            c = consts.get(p.name)
+            if not isinstance(c, tuple):
+                taken[0].update(given)
+                taken[1].update(given)
+            else:
+                taken[0 if bool(c[0]) != negated else 1].update(given)
+        candidates = frozenset(q for q in unit.traced_params if q not in unit.assigned and q != p.name)
+        return candidates - taken[0], candidates - taken[1]
+
     def param_const(self, name: str) -> Optional[tuple]:
         """``(value,)``: the one Python constant every call tracing this unit gives its
         parameter ``name`` (``check=False`` at each call, a literal default none

@@ -127,6 +127,9 @@ class Unit:
     transform_conditions: dict[str, list] = field(default_factory=dict)
     # another module of the project calls it in a loop or a comprehension (facts ``repeated``)
     repeated_elsewhere: bool = False
+    # how the transformation sites tracing this method take ``self``: "traced" (passed
+    # as an argument, not static: a pytree the trace copies), "object" (bound, static)
+    self_sites: set[str] = field(default_factory=set)
     passed_params: set[str] = field(default_factory=set)  # given by some traced caller
     # the one Python constant every traced call recorded so far gives a parameter
     # (``check=False`` passed, or a literal default left): name -> (value,), or MIXED
@@ -134,6 +137,9 @@ class Unit:
     # recorded, so a traced call whose constants nobody recorded leaves them unknown
     passed_consts: dict[str, object] = field(default_factory=dict)
     const_calls: int = 0
+    # each recorded traced call: (its constants, as ``note_consts``; the parameters it
+    # gives tracers, None where unknown): which calls take a branch on a parameter
+    call_traces: list[tuple[dict, Optional[frozenset]]] = field(default_factory=list)
     # the pytree class (model/pytrees.PyClass) traced callers pass for a parameter;
     # None where two callers disagree or one passes a value of no known class
     param_classes: dict[str, object] = field(default_factory=dict)
@@ -257,9 +263,11 @@ class Unit:
             return
         self.param_classes[name] = pytrees.PyClass(pytrees.merge(had.flat, cls.flat))  # type: ignore[attr-defined]
 
-    def note_consts(self, consts: dict[str, tuple]) -> None:
+    def note_consts(self, consts: dict[str, tuple], traced: Optional[frozenset] = None) -> None:
         """One traced call: the constant (a 1-tuple) it gives each parameter it gives
-        one (a parameter absent from ``consts`` receives something else)."""
+        one (a parameter absent from ``consts`` receives something else); ``traced``:
+        the parameters it gives tracers (None: unknown, any)."""
+        self.call_traces.append((consts, traced))
         for p in self.params:
             c = consts.get(p.name, MIXED)
             prev = self.passed_consts.get(p.name)

@@ -204,7 +204,7 @@ class Walker:
         if type(d) is not cst.Name and type(d) is not cst.Attribute:
             return None
         dotted = dotted_name(d)
-        q = self.imports.resolve_dotted(dotted) if dotted is not None and d is not None else None
+        q = self.imports.resolve_expr(d) if dotted is not None else None
         if q not in kinds.NAMESPACES or self.module_env.get(dotted.split(".", 1)[0]) is not None:
             return None
         if not self._callers_known(unit):
@@ -496,7 +496,9 @@ class Walker:
             return self.statement(orelse) if isinstance(orelse, cst.If) else self._else(orelse)
         if dead is False:
             return self.block(s.body.body)
+        untraced = self.untraced_in_branches(s.test)
         self._open()
+        saved = self._untrace(untraced[0]) if untraced else None
         for name in self._concrete_names(s.test):
             self.env[name] = V.UNKNOWN_VALUE  # narrowed: a Python value in this branch
         for name in self._host_names(s.test):
@@ -507,8 +509,11 @@ class Walker:
             body_ends = self.block(s.body.body)
         finally:
             self.x64_depth -= x64 is True
+        for name, v in (saved or {}).items():
+            self.env[name] = v
         then_state = self._close()
         self._open()
+        saved = self._untrace(untraced[1]) if untraced else None
         orelse = s.orelse
         self.x64_depth += x64 is False
         try:
@@ -520,6 +525,8 @@ class Walker:
                 else_ends = self._else(orelse)
         finally:
             self.x64_depth -= x64 is False
+        for name, v in (saved or {}).items():
+            self.env[name] = v
         else_state = self._close()
         live = []
         if not body_ends:
@@ -527,8 +534,24 @@ class Walker:
         if not else_ends:
             live.append(else_state)
         self._join(live or [then_state, else_state])
+        if untraced and untraced[1] and orelse is None and body_ends and type(self.unit.node) is cst.FunctionDef \
+                and any(st is s for st in self.unit.node.body.body):
+            # `if use_jax: return ...` at the top of the body: the rest runs for the calls
+            # that take no early return only
+            self._untrace(untraced[1])
         self._dispatch_leave(s)
         return body_ends and else_ends
+
+    def _untrace(self, names: frozenset) -> dict:
+        """In a branch only calls that give these parameters no tracer take: they hold
+        what those calls pass (unknown here, no tracer); what they held, to restore."""
+        saved = {}
+        for name in names:
+            v = self.env.get(name)
+            if v is not None and v.traced and v.deps == frozenset({name}):
+                saved[name] = v
+                self.env[name] = V.UNKNOWN_VALUE
+        return saved
 
     def _else(self, orelse: cst.Else) -> bool:
         """The ``else:`` block of an ``if``, between the rules' ``Else`` hooks (a rule

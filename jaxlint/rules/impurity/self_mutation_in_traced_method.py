@@ -162,7 +162,10 @@ class SelfMutationInTraced(Rule):
         "nor is a write into anything else (`self.mean[...] = v` of an nnx Variable or a Ref, "
         "an item of an array attribute: JAX101). "
         "Constructors and flax/equinox/haiku modules (frozen, or with their own state "
-        "handling) are not flagged."
+        "handling) are not flagged, nor a method of a pytree class that a transformation "
+        "is given `self` as an argument (`@jax.jit` on the method, `self` not static) and "
+        "that returns it (`return self`, `return loss, self`): the trace updates its own "
+        "copy and hands the new state back."
     )
     why_bad = (
         "The method body runs once, while it is traced; the compiled function does not contain "
@@ -174,6 +177,36 @@ class SelfMutationInTraced(Rule):
     use_instead = "Keep the state outside and pass it through:\n\n```python\n@jax.jit\ndef count(n):\n    n = n + 1\n    return n, n\n```"
     fix_safety = "No automatic fix: the state has to become an argument and an output."
     VALID = [
+        # a pytree `self` passed to jit (not static) and returned: the trace updates its own
+        # copy, and the caller rebinds the result (`counter = counter.add(2.0)`; treex examples)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.tree_util.register_pytree_node_class
+            class Counter:
+                def __init__(self, count):
+                    self.count = count
+
+                def tree_flatten(self):
+                    return (self.count,), None
+
+                @classmethod
+                def tree_unflatten(cls, aux, children):
+                    return cls(*children)
+
+                @jax.jit
+                def add(self, x):
+                    self.count = self.count + x
+                    return self
+
+
+            counter = Counter(jnp.zeros(()))
+            counter = counter.add(2.0)
+            """,
+        ),
         # an object the trace builds itself (`game = Game(x)` in the jitted function): its attributes
         # are the trace's own locals, nothing outlives it (evojax's slime volley `Game`)
         Valid(
@@ -661,6 +694,12 @@ class SelfMutationInTraced(Rule):
         pos = unit.positional()
         if not pos or pos[0].name != "self":
             return None
+        if self.ctx.in_traced and unit.self_sites == {"traced"} and _returns_self(unit) and all(
+                r.startswith(("decorated with", "wrapped by")) for r in unit.reasons):
+            # `self` is a traced pytree (`@jax.jit` on a method of a registered class):
+            # the trace updates its own copy and hands it back (`return self`, `return
+            # loss, self`): the new state is an output, as the callers rebind it
+            return None
         return "self"
 
     def _check(self, node: cst.CSTNode) -> None:
@@ -830,6 +869,20 @@ def _held_part(target: cst.CSTNode, me: str) -> bool:
         e = e.value
         depth += 1
     return depth >= 2 and isinstance(e, cst.Name) and e.value == me
+
+
+def _returns_self(unit) -> bool:
+    """Does every ``return`` of the method give back ``self`` (``return self``, ``return
+    loss, self``)?"""
+    if not unit.returns or unit.is_generator:
+        return False
+    for r in unit.returns:
+        if isinstance(r, (cst.Tuple, cst.List)):
+            if not any(isinstance(el.value, cst.Name) and el.value.value == "self" for el in r.elements):
+                return False
+        elif not (isinstance(r, cst.Name) and r.value == "self"):
+            return False
+    return True
 
 
 def _flag_value(value: Optional[cst.BaseExpression]) -> bool:

@@ -142,6 +142,66 @@ def _built_from_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode) -> bool:
                for a in wrap.args for m in walk_tree(a.value))
 
 
+def _static_literal(e: cst.BaseExpression) -> bool:
+    """``"sum"``, ``True``, ``None``: a Python constant no trace takes as data (a number
+    may be: `x * scale` could be an argument)."""
+    return isinstance(e, (cst.SimpleString, cst.ConcatenatedString)) or (
+        isinstance(e, cst.Name) and e.value in ("True", "False", "None"))
+
+
+def _loop_bindings(loop: cst.CSTNode) -> dict[str, list[cst.CSTNode]]:
+    """Names the loop body binds -> what it binds them to (assigned values, inner defs)."""
+    out: dict[str, list[cst.CSTNode]] = {}
+    for n in walk_tree(loop.body, _SCOPE_NODE):  # type: ignore[attr-defined]
+        if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name):
+            out.setdefault(n.targets[0].target.value, []).append(n.value)
+        elif isinstance(n, cst.FunctionDef) and n is not loop:
+            out.setdefault(n.name.value, []).append(n)
+    return out
+
+
+def _static_per_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode) -> bool:
+    """Does each iteration give the jitted function its own static configuration, taken
+    from the loop's item: ``for return_map in [False, True]: jax.jit(partial(f,
+    return_map=return_map))`` (a string, bool or None bound by ``partial``), ``for key in
+    params: def g(p): return make(**{key: p})`` (the item names a keyword: a dict key,
+    an attribute of ``getattr``)?  Each iteration is another computation: a jit out of
+    the loop would compile once per item as well."""
+    if not isinstance(loop, cst.For) or not isinstance(wrap, cst.Call):
+        return False
+    item = {n.value for n in walk_tree(loop.target) if isinstance(n, cst.Name)}
+    literal_items = isinstance(loop.iter, (cst.List, cst.Tuple, cst.Set)) and bool(loop.iter.elements) and all(
+        isinstance(el, cst.Element) and _static_literal(el.value) for el in loop.iter.elements)
+    bound = _loop_bindings(loop)
+    todo: list[tuple[cst.CSTNode, int]] = [(a.value, 0) for a in wrap.args]
+    seen: set[int] = set()
+    while todo:
+        e, depth = todo.pop()
+        if id(e) in seen or depth > 8:
+            continue
+        seen.add(id(e))
+        if isinstance(e, cst.Name):
+            if e.value in bound and e.value not in item:
+                todo.extend((v, depth + 1) for v in bound[e.value])
+        elif isinstance(e, cst.Call):
+            q = ctx.qualname(e.func)
+            if q == "functools.partial":
+                if literal_items and any(isinstance(a.value, cst.Name) and a.value.value in item for a in e.args[1:]):
+                    return True  # `partial(f, return_map=return_map)` over literal items
+            todo.extend((a.value, depth + 1) for a in e.args)
+        elif isinstance(e, (cst.FunctionDef, cst.Lambda)):
+            params = {p.name.value for p in walk_tree(e.params) if isinstance(p, cst.Param)}
+            names = item - params
+            for m in walk_tree(e.body):
+                if isinstance(m, cst.DictElement) and isinstance(m.key, cst.Name) and m.key.value in names:
+                    return True  # `{key: p}`: the item is a key, a keyword name
+                if isinstance(m, cst.Call) and isinstance(m.func, cst.Name) and m.func.value in ("getattr", "setattr") \
+                        and not ctx.shadowed(m.func.value) and len(m.args) >= 2 \
+                        and isinstance(m.args[1].value, cst.Name) and m.args[1].value.value in names:
+                    return True  # `getattr(obj, name)`: the item names an attribute
+    return False
+
+
 def _new_shape_each_iteration(ctx, loop: cst.CSTNode, call: cst.Call) -> bool:
     """``for arg in (jnp.array(1.0), jnp.ones(2), jnp.ones((2, 2))): jax.jit(f)(arg)``:
     the loop runs over arrays of pairwise different shapes and the call is given the
@@ -447,7 +507,12 @@ class RecompileFreshFunction(Rule):
         "jnp.ones(2), jnp.ones((2, 2))):`) whose item the jitted call is given: each iteration compiles "
         "for its new shape anyway; nor a method of an object the loop builds from its item "
         "(`for w in widths: model = MLP(width=w)` ... `jax.jit(model.apply)`): each iteration has its "
-        "own static configuration, which a hoisted jit would compile for too. "
+        "own static configuration, which a hoisted jit would compile for too; nor a function that takes "
+        "its static configuration from the loop's item: a string, bool or None of a literal list bound "
+        "by `partial` (`for return_map in [False, True]: jax.jit(partial(ssim, return_map=return_map))`), "
+        "or an inner function using the item as a keyword or attribute name (`for name in params: def "
+        "f(v): return make(**{name: v})`, `getattr(obj, name)`): each iteration is another computation "
+        "(a number bound by `partial` or read by the closure could be an argument: still flagged). "
         "Nor a jit in a function body whose jitted function reads that function's parameters, or reaches "
         "an object among them through an inner function it calls or maps (`def one(key): return "
         "sampler.draw(key)` ... `jax.jit(jax.vmap(one))`; a number or an array the inner function "
@@ -485,6 +550,40 @@ class RecompileFreshFunction(Rule):
     )
     fix_safety = "No automatic fix: hoisting the function changes which variables it closes over."
     VALID = [
+        # each iteration another computation: the item is a static setting (a bool bound by
+        # partial) or a keyword name the closure uses (JAX-GalSim's derivative tests)
+        Valid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            def ssim(a, b, return_map=False):
+                d = (a - b) ** 2
+                return d if return_map else jnp.mean(d)
+
+
+            def profile(scale=1.0, sigma=1.0):
+                return lambda r: jnp.exp(-r / scale) / sigma
+
+
+            def compare(a, b):
+                for return_map in [False, True]:
+                    ssim_fn = jax.jit(functools.partial(ssim, return_map=return_map))
+                    print(ssim_fn(a, b))
+
+
+            def check_derivatives(x):
+                for name in ["scale", "sigma"]:
+                    def flux(v):
+                        return jnp.sum(profile(**{name: v})(x))
+
+                    grad_flux = jax.jit(jax.grad(flux))
+                    print(name, grad_flux(2.0))
+            """,
+        ),
         # built per call but reused by a loop in the same call, or returned (a factory)
         Valid(
             """
@@ -900,6 +999,35 @@ class RecompileFreshFunction(Rule):
     ]
 
     INVALID = [
+        # the loop's item is a number the function computes with (bound by partial, read by
+        # a closure): it could be an argument of one jitted function
+        Invalid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+
+            def loss(x, w):
+                return jnp.sum((x * w) ** 2)
+
+
+            def sweep(x):
+                for scale in [1.0, 2.0, 4.0]:
+                    def scaled(v):
+                        return jnp.sum(v * scale)
+
+                    f = jax.jit(scaled)
+                    g = jax.jit(functools.partial(loss, w=scale))
+                    print(f(x), g(x))
+            """,
+            expected=[(16, 13), (17, 13)],
+            messages=[
+                "`jit` of the inner function `scaled` defined in `sweep` compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+                "`jit` of a `functools.partial(...)` object compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+            ],
+        ),
         # bound methods (a new object at every access: a method of a class of the file, a flax module's apply), an optax optimizer's update built per call, a bound method wrapped and traced twice, a jit stored per instance in an equinox Module field
         Invalid(
             """
@@ -1519,7 +1647,8 @@ class RecompileFreshFunction(Rule):
             if reason.startswith("the bound method") and self._rewrapped(func, reason):
                 return
             if loop is not None:
-                if not _new_shape_each_iteration(ctx, loop, node) and not _built_from_item(ctx, loop, func):
+                if not _new_shape_each_iteration(ctx, loop, node) and not _built_from_item(ctx, loop, func) \
+                        and not _static_per_item(ctx, loop, func):
                     self._report(func, reason, "every iteration of the loop")
             elif (not ctx.unit.is_module and not self._once_per_run(ctx.unit)
                     and not _times_calls(ctx, ctx.unit, self._times) and self._per_call_case(func)):
@@ -1539,7 +1668,8 @@ class RecompileFreshFunction(Rule):
                     # called in an inner loop: each compile is reused many times
                     # (a hyper-parameter sweep), which is the point of jit
                     return
-                if not _new_shape_each_iteration(ctx, wloop, node) and not _built_from_item(ctx, wloop, wrap):
+                if not _new_shape_each_iteration(ctx, wloop, node) and not _built_from_item(ctx, wloop, wrap) \
+                        and not _static_per_item(ctx, wloop, wrap):
                     self._report(wrap, reason, "every iteration of the loop")
 
     def _handed_once(self, wrapper: cst.Call) -> Optional[str]:
