@@ -8,27 +8,10 @@ the .venv) and fails (or retraces) as the message says; each VALID twin runs (or
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-from click.testing import CliRunner
-
-from jaxlint.cli import cli
+from project_files import lint_files
 
 
-def _lint(root: Path, monkeypatch, files: dict[str, str], *extra: str) -> list[tuple]:
-    (root / "pyproject.toml").write_text("")
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    monkeypatch.chdir(root)
-    result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--output-format", "json", *extra])
-    assert result.exit_code in (0, 1), result.output
-    return sorted(
-        (f["code"], f["filename"], f["location"]["row"], f["location"]["column"], f["message"])
-        for f in json.loads(result.stdout)
-    )
+_lint = lint_files
 
 
 def _static_msg(name: str, param: str, nums: str) -> str:
