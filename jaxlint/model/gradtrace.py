@@ -47,6 +47,10 @@ _ALL_PRIMALS = frozenset({"jax.jvp", "jax.vjp", "jax.linearize"})
 # every call that differentiates the function it is given (JAX's test helpers too)
 DIFFERENTIATING = _BY_ARGNUMS | _ALL_PRIMALS | frozenset({
     "jax.test_util.check_grads", "jax.test_util.check_jvp", "jax.test_util.check_vjp",
+    # the spelling of JAX's own tests (`from jax._src import test_util as jtu`)
+    "jax._src.test_util.check_grads", "jax._src.test_util.check_jvp", "jax._src.test_util.check_vjp",
+    "jax._src.public_test_util.check_grads", "jax._src.public_test_util.check_jvp",
+    "jax._src.public_test_util.check_vjp",
 })
 
 

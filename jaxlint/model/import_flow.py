@@ -84,6 +84,7 @@ class _ModuleFlow:
         self.at: dict[int, tuple[State, int]] = {}  # id(statement) -> (state on entry, position)
         self.events: set[tuple[int, str, str]] = set()  # (position, name, module) at module level
         self.pos = 0
+        self.quiet = 0  # inside a class body: its imports bind class attributes
 
     def block(self, stmts, state: State) -> State:
         for s in stmts:
@@ -95,7 +96,8 @@ class _ModuleFlow:
             if local in self.names and self.keep(node, local):
                 full = self.canon(full)
                 state = {**state, local: frozenset((full,))}
-                self.events.add((self.pos, local, full))
+                if not self.quiet:
+                    self.events.add((self.pos, local, full))
         return state
 
     def stmt(self, s: cst.CSTNode, state: State) -> State:
@@ -148,8 +150,18 @@ class _ModuleFlow:
             if s.finalbody is not None:  # type: ignore[attr-defined]
                 end = self.block(block_statements(s.finalbody), _join(end, h_in))  # type: ignore[attr-defined]
             return end
-        if t is cst.With or t is cst.ClassDef:
-            return self.block(block_statements(s), state)  # a class body runs at its definition
+        if t is cst.With:
+            return self.block(block_statements(s), state)
+        if t is cst.ClassDef:
+            # a class body runs at its definition, but an import there binds a class
+            # attribute (`class B: import jax.numpy as np`), not the module's name: its
+            # own statements see it, the module's and the functions' do not
+            self.quiet += 1
+            try:
+                self.block(block_statements(s), state)
+            finally:
+                self.quiet -= 1
+            return state
         if t is cst.FunctionDef:
             return state  # its body runs when it is called (resolve below)
         if t is cst.Match:

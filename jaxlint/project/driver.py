@@ -21,6 +21,7 @@ import json
 import os
 import re
 import traceback
+from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Optional, Protocol, Sequence, Union
@@ -89,9 +90,8 @@ def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[li
         project.module[str(f)] = name
         out[str(f)] = project
     for project in by_root.values():
-        names = [m.name for m in project.module.values()]
         # two files with one module name: that module is unknown
-        dup = {n for n in names if names.count(n) > 1}
+        dup = {n for n, k in Counter(m.name for m in project.module.values()).items() if k > 1}
         for f in [f for f, m in project.module.items() if m.name in dup]:
             del project.module[f]
             out.pop(f, None)

@@ -64,8 +64,11 @@ class PrngKeyReuse(Rule):
         "* a key that `jax.shard_map` gives every shard unchanged (`in_specs` entry `P()` for it "
         "while another argument is split, `P(\"data\")`), consumed in the function it maps or in a "
         "helper of the file that function hands it to with a split argument (`_draw(rng_key, loc)`): "
-        "every shard draws the same numbers (not after `fold_in(key, lax.axis_index(...))`, nor "
-        "when every argument is replicated: the computation is the same on every shard);\n"
+        "every shard draws the same numbers, a `split` of it included (not in a function that reads "
+        "the shard's index, `fold_in(key, lax.axis_index(...))` or `split(key, n)[lax.axis_index(...)]`, "
+        "nor when every argument is replicated: the computation is the same on every shard; a draw "
+        "whose shape does not depend on the split data is reported too, so noise meant to be the "
+        "same on every shard needs a `# noqa: JAX301`);\n"
         "* a key defined outside a loop (or comprehension) and consumed inside it without a new "
         "key per iteration, also through a function that consumes it: a helper, a jitted step "
         "whose nested loss function draws from it, flax's `rngs={\"dropout\": key}` (not in "
@@ -2405,6 +2408,10 @@ class PrngKeyReuse(Rule):
         found = replicated_keys(ctx.index, ctx.qualname).get(id(ctx.unit), {}).get(key_expr.value)
         if found is None or (id(ctx.unit), key_expr.value) in self._replicated_done:
             return
+        if any(type(n) in (cst.Name, cst.Attribute) and (ctx.qualname(n) or "").endswith("lax.axis_index")
+               for n in walk_tree(ctx.unit.node)):
+            return  # the function reads the shard's index: per-shard keys derived from it
+            # (`keys = split(key, n); k = keys[lax.axis_index("data")]`), not one key for all
         self._replicated_done.add((id(ctx.unit), key_expr.value))
         site, via = found
         name = key_expr.value
@@ -3787,12 +3794,33 @@ def _one_element(it: cst.CSTNode, unit, depth: int) -> bool:
         return False
     if isinstance(it, cst.Name):
         bound = unit.bindings.get(it.value, ()) if unit is not None else ()
-        return len(bound) == 1 and bound[0][1] is not None and _one_element(bound[0][1], unit, depth + 1)
+        return len(bound) == 1 and bound[0][1] is not None and not _grown(unit, it.value) \
+            and _one_element(bound[0][1], unit, depth + 1)
     if isinstance(it, (cst.List, cst.Tuple, cst.Set)):
         return len(it.elements) == 1 and not isinstance(it.elements[0], cst.StarredElement)
     if isinstance(it, cst.Call) and dotted_name(it.func) == "range" and len(it.args) == 1 \
             and it.args[0].keyword is None and not it.args[0].star:
         return isinstance(it.args[0].value, cst.Integer) and it.args[0].value.evaluated_value == 1
+    return False
+
+
+_GROWERS = frozenset({"append", "extend", "insert", "add", "update", "__iadd__", "__setitem__"})
+
+
+def _grown(unit, name: str) -> bool:
+    """Does the function change the container ``name`` holds in place (``name.append(x)``,
+    ``name += [x]``, ``name[i] = x``)?  Then its one element at binding says nothing."""
+    for n in descendants(unit.node):
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _GROWERS \
+                and isinstance(n.func.value, cst.Name) and n.func.value.value == name:
+            return True
+        if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name) and n.target.value == name:
+            return True
+        if isinstance(n, (cst.Assign, cst.AugAssign)):
+            targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+            if any(isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and t.value.value == name
+                   for t in targets):
+                return True
     return False
 
 
