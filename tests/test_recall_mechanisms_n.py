@@ -7,31 +7,13 @@ message); the VALID twins run and stay silent."""
 
 from __future__ import annotations
 
-import json
-import textwrap
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from jaxlint.cli import cli
+from project_files import lint_files
 
 
 def _lint(root: Path, monkeypatch, files: dict[str, str], select: str = "") -> list[tuple]:
-    (root / "pyproject.toml").write_text("")
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    monkeypatch.chdir(root)
-    args = ["check", ".", "--no-cache", "--output-format", "json"]
-    if select:
-        args += ["--select", select]
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code in (0, 1), result.output
-    return sorted(
-        (f["code"], f["filename"], f["location"]["row"], f["location"]["column"], f["message"])
-        for f in json.loads(result.stdout)
-    )
+    return lint_files(root, monkeypatch, files, select=select, dedent=True)
 
 
 # 1. Arguments JAX needs as Python values (cases 623, 659): not the sizes of MORE_SIZE_ARGS

@@ -939,11 +939,7 @@ class NumpyOnTracer(Rule):
         name = q[len("numpy."):]
         if name not in RAISING:
             return
-        traced = None
-        for a in node.args:
-            traced = self._traced_arg(a.value)
-            if traced is not None:
-                break
+        traced = self._first_traced(node)
         if traced is None:
             return
         short = name
@@ -975,14 +971,18 @@ class NumpyOnTracer(Rule):
             the_fix,
         )
 
-    def _scipy(self, node: cst.Call, q: str) -> None:
-        """`scipy.special.hyp2f1(a, b, c, x)`, `scipy.linalg.expm(m)`, `norm.logpdf(x)`: SciPy
-        runs on the host and converts its arguments with `__array__()` like NumPy."""
-        traced = None
+    def _first_traced(self, node: cst.Call):
+        """What the first traced argument of the call depends on, or None."""
         for a in node.args:
             traced = self._traced_arg(a.value)
             if traced is not None:
-                break
+                return traced
+        return None
+
+    def _scipy(self, node: cst.Call, q: str) -> None:
+        """`scipy.special.hyp2f1(a, b, c, x)`, `scipy.linalg.expm(m)`, `norm.logpdf(x)`: SciPy
+        runs on the host and converts its arguments with `__array__()` like NumPy."""
+        traced = self._first_traced(node)
         if traced is None:
             return
         twin = apis.jax_scipy_twin(q)
