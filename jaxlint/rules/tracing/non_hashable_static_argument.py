@@ -15,6 +15,7 @@ from jaxlint.model.hashing import UNHASHABLE, Hashing, attribute_param, attribut
 from jaxlint.model.pytree_read import declares_static
 from jaxlint.model.scopes import bound_once, scope_of, writes
 from jaxlint.model.walk import dotted_name, walk_tree
+from jaxlint.rules.tracing import _library_statics as library_statics
 
 
 _NP_ARRAY_MAKERS = frozenset(
@@ -53,6 +54,12 @@ class NonHashableStaticArg(Rule):
         "(`from config import PARAMS`, `config.PARAMS`; also a configuration module that never "
         "names JAX), and a class attribute the class body binds once to one (`Config.LAYERS`, "
         "`self.LAYERS`, a plain class of the file, `.LAYERS` assigned nowhere) count too.\n\n"
+        "JAX's own functions have static arguments too (`jnp.linalg.norm`'s `ord`, "
+        "`jnp.rot90`'s `k`, `jnp.linalg.matrix_power`'s `n`, `jnp.sort`'s `axis`...: the entries "
+        "of jaxlint/model/static_args.py whose error is the non-hashable one, derived from the "
+        "installed JAX by bench/static_args.py): a traced value given to one in traced code "
+        "(`jnp.triu(x, k=n)` with `n` a traced argument), or a call of `jax.jit(jnp.linalg.norm)` "
+        "that leaves such an argument traced (`norm_jit(x, ord=1)`), is flagged the same way.\n\n"
         "Instances of the file's dataclasses too: a plain `@dataclass` (eq=True, not frozen) has "
         "no hash at all, and a `frozen=True`/`unsafe_hash=True` one (or `@flax.struct.dataclass`) "
         "hashes its fields, so a field given an array, a list or another such instance (or one "
@@ -125,6 +132,26 @@ class NonHashableStaticArg(Rule):
     )
     fix_safety = "No automatic fix."
     VALID = [
+        # JAX's own static arguments given Python values: a literal, a static argument of the
+        # jitted caller, or named static on the outer jit
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @partial(jax.jit, static_argnames="k")
+            def band(x, k):
+                return jnp.triu(x, k=k) + jnp.rot90(x, 1)
+
+
+            norm_jit = jax.jit(jnp.linalg.norm, static_argnames="ord")
+            print(norm_jit(jnp.ones(3), ord=1))
+            print(jax.jit(jnp.linalg.norm)(jnp.ones(3)))
+            """,
+        ),
         # static fields holding a list (compared by value) or a tuple; one call with an array
         Valid(
             """
@@ -726,6 +753,29 @@ class NonHashableStaticArg(Rule):
     ]
 
     INVALID = [
+        # a tracer given to a static argument of JAX's own jitted functions: in traced code
+        # (a traced parameter), and through `jax.jit` of the function itself (checked with JAX:
+        # ValueError: Non-hashable static arguments are not supported)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def band(x, k):
+                return jnp.triu(x, k=k)
+
+
+            norm_jit = jax.jit(jnp.linalg.norm)
+            print(norm_jit(jnp.ones(3), ord=1))
+            """,
+            expected=[(7, 26), (11, 33)],
+            messages=[
+                "`k` of `jnp.triu` must be a Python value (JAX compiles it into the computation), but it is traced: it depends on the traced argument `k` of `band` (decorated with @jax.jit); this raises ValueError: Non-hashable static arguments are not supported. Compute it from Python values (constants, shapes); or, if `k` is a Python value, mark it static (static_argnums=1)",
+                "`jax.jit(jnp.linalg.norm)` traces every argument it is not told is static, so `ord` of `jnp.linalg.norm` (here `1`) becomes a tracer; it must be a Python value (ValueError: Non-hashable static arguments are not supported). Mark it static (`jax.jit(jnp.linalg.norm, static_argnames='ord')`), or bind it first: `functools.partial(jnp.linalg.norm, ord=...)`",
+            ],
+        ),
         # an array in a field the pytree class declares static (equinox, flax.struct), passed
         # to a jitted function again and again: the second call compares the structures and
         # raises ValueError (checked with JAX)
@@ -1356,6 +1406,8 @@ class NonHashableStaticArg(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
+        for arg, message in library_statics.call_findings(ctx, node, static_position=True):
+            self.report(arg, message)  # a tracer in a static argument of JAX's own jit
         call, through = node, ""
         traced: dict[int, str] = {}
         if node.args and ctx.qualname(node.func) in apis.PARTIALS and not node.args[0].keyword \

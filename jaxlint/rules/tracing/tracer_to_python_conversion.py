@@ -10,11 +10,8 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
-from jaxlint.model.walk import arg_at, keyword_arg, literal_ints, literal_strs
-
-
-def _short(q: str) -> str:
-    return q.replace("jax.numpy.", "jnp.").replace("jax.lax.", "lax.")
+from jaxlint.model.walk import arg_at
+from jaxlint.rules.tracing import _library_statics as library_statics
 
 
 class TracerConversion(Rule):
@@ -46,13 +43,13 @@ class TracerConversion(Rule):
         "`jnp.bincount(length=)`, `jnp.pad`'s widths, FFT lengths, window lengths "
         "(`jnp.hanning(M)`), `top_k`'s `k`, `jax.image.resize`'s shape and every `jax.random` "
         "sampler's shape (the table is `MORE_SIZE_ARGS` in jaxlint/model/apis.py); and every other "
-        "argument JAX needs as a Python value: the static parameters of JAX's own jitted functions "
-        "(`jnp.linalg.matrix_power`'s `n`, `jnp.rot90`'s `k`, `jnp.triu`/`tril`'s `k`, `jnp.diff`'s "
-        "`n`, `jnp.linalg.norm`'s `ord`/`axis`, `jnp.sort`'s `axis`...) and the arguments other "
-        "functions turn into Python ints (`lax.integer_pow`'s `y`, `lax.reduce_precision`'s bits, "
-        "`jnp.roll`/`jnp.concatenate`/`jnp.take`'s `axis`, `jnp.repeat`'s `repeats`...), with the "
-        "error JAX raises for each (the table is jaxlint/model/static_args.py, derived from the "
-        "installed JAX by bench/static_args.py). Sizes computed from `.shape`, `len()` or static "
+        "argument JAX's functions turn into a Python value (`lax.integer_pow`'s `y`, "
+        "`lax.reduce_precision`'s bits, `jnp.roll`/`jnp.concatenate`/`jnp.take`'s `axis`, "
+        "`jnp.repeat`'s `axis`...), with the error JAX raises for each (the table is "
+        "jaxlint/model/static_args.py, derived from the installed JAX by bench/static_args.py). "
+        "The static parameters of JAX's own jitted functions (`jnp.linalg.matrix_power`'s `n`, "
+        "`jnp.rot90`'s `k`, `jnp.linalg.norm`'s `ord`...), where a tracer raises `ValueError: "
+        "Non-hashable static arguments are not supported`, are JAX207's (the same table). Sizes computed from `.shape`, `len()` or static "
         "arguments are fine and are not flagged (an `int`/`float`/`bool` annotation does not make a "
         "parameter static: `@jax.jit` over `def f(x, count: int)` traces `count`, and so does "
         "`@partial(jax.jit, static_argnums=1)` over `def f(x, order: int, count: int)`), and so is a value after a guard that leaves "
@@ -1139,7 +1136,7 @@ class TracerConversion(Rule):
                         v = ctx.value(a.value)
                         self._report(node, f"`{func.value}()`", what, v)
                         return
-            wrapped = self._bound_transform(func)
+            wrapped = library_statics.bound_transform(ctx, func)
             if wrapped is not None:
                 self._transformed_library(node, wrapped)
             return
@@ -1173,10 +1170,9 @@ class TracerConversion(Rule):
             if shape is not None and self._check_shape(shape, node, f"`{q.replace('jax.numpy.', 'jnp.').replace('jax.lax.', 'lax.')}`",
                                                        apis.SIZE_ARG_ERRORS.get(q)):
                 return
-        for pos, kw, error in apis.static_args(q):
-            arg = arg_at(node, pos, kw)
-            if arg is not None and self._check_static(arg, q, kw, error):
-                return
+        found = library_statics.direct_findings(ctx, node, q, static_position=False)
+        if found is not None:
+            self.report(*found)
 
     def _math(self, node: cst.Call) -> bool:
         """`math.sqrt(x)`, `from math import exp; exp(x)` on a tracer: `math` converts its
@@ -1201,29 +1197,6 @@ class TracerConversion(Rule):
                 return True
         return False
 
-    def _check_static(self, arg: cst.BaseExpression, q: str, kw: str, error: str) -> bool:
-        """`jnp.linalg.matrix_power(F, n)`, `lax.integer_pow(x, y)`, `jnp.roll(x, 1, axis=a)`
-        with a traced `n`/`y`/`a`: JAX needs a Python value there (the table is
-        `model/static_args.py`, derived from the installed JAX)."""
-        ctx = self.ctx
-        parts = [el.value for el in arg.elements] if isinstance(arg, (cst.Tuple, cst.List)) else [arg]
-        for p in parts:
-            if not ctx.is_traced(p):
-                continue
-            v = ctx.value(p)
-            unit = ctx.unit
-            if unit is not None and v.deps and all(
-                    (pi := unit.param(d)) is not None and pi.has_literal_default for d in v.deps):
-                return False  # `def f(x, axis=-1)` jitted whole: callers leave the default
-            self.report(
-                p,
-                f"`{kw}` of `{_short(q)}` must be a Python value (JAX compiles it into the "
-                f"computation), but it is traced: {ctx.describe_origin(v)}; this raises "
-                f"{apis.static_arg_error(error)}. Compute it from Python values (constants, shapes){ctx.static_hint(v)}",
-            )
-            return True
-        return False
-
     def _check_axis(self, axis, where: str, name: str) -> None:
         """`x.min(axis)`, `jnp.sum(x, axis=a)` with a traced axis."""
         ctx = self.ctx
@@ -1243,73 +1216,12 @@ class TracerConversion(Rule):
             f"Python int, so this raises {error}. Instead, pass a fixed axis{ctx.static_hint(v)}",
         )
 
-    def _bound_transform(self, name: cst.Name) -> Optional[cst.Call]:
-        """`f = jax.jit(jax.nn.one_hot)` bound once in this function or an enclosing
-        scope (the module too): the `jax.jit(...)` call, else None."""
-        u = self.ctx.unit
-        while u is not None:
-            binds = u.bindings.get(name.value)
-            if binds:
-                if len(binds) != 1:
-                    return None
-                value = binds[0][1]
-                if isinstance(value, cst.Call) and value.args:
-                    return value
-                return None
-            u = u.parent
-        return None
-
     def _transformed_library(self, node: cst.Call, inner: cst.Call) -> None:
-        """`jax.jit(jax.nn.one_hot)(x, 5)`, `jit(jax.ops.segment_sum)(x, ids, 4)`: jit traces
-        every argument not named static, the size argument of the library function too."""
-        ctx = self.ctx
-        tq = ctx.qualname(inner.func)
-        t = apis.transform_for(tq)
-        if (t is None or not t.traces or not t.wrapper or t.filtered or t.static_argnums_kw is None
-                or inner.args[0].keyword is not None or any(a.star for a in node.args)):
-            return
-        fq = ctx.qualname(inner.args[0].value)
-        sizes = apis.size_args(fq) if fq is not None else ()
-        statics = apis.static_args(fq) if fq is not None else ()
-        if not sizes and not statics:
-            return
-        static_pos: set[int] = set()
-        static_names: set[str] = set()
-        for a in inner.args[1:]:
-            if a.keyword is None:
-                continue
-            if a.keyword.value == t.static_argnums_kw:
-                ints = literal_ints(a.value)
-                if ints is None or any(i < 0 for i in ints):
-                    return  # computed, or counted from the end of the signature: cannot tell
-                static_pos.update(ints)
-            elif t.static_argnames_kw is not None and a.keyword.value == t.static_argnames_kw:
-                strs = literal_strs(a.value)
-                if strs is None:
-                    return
-                static_names.update(strs)
-        entries = [(pos, kw, None) for pos, kw in sizes] + list(statics)
-        for pos, kw, static_error in entries:
-            arg = arg_at(node, pos, kw)
-            if arg is None or pos in static_pos or kw in static_names:
-                continue
-            if isinstance(arg, cst.Name) and arg.value == "None":
-                continue
-            short = _short(fq)  # type: ignore[arg-type]
-            if static_error is not None:
-                error = apis.static_arg_error(static_error)
-            else:
-                error = apis.SIZE_ARG_ERRORS.get(fq, "TypeError: Shapes must be 1D sequences of concrete values")  # type: ignore[arg-type]
-            by_name = pos is None or keyword_arg(node, kw) is not None
-            where = f"static_argnames='{kw}'" if by_name else f"static_argnums={pos}"
-            self.report(
-                arg,
-                f"`{ctx.code(inner).strip()}` traces every argument it is not told is static, so "
-                f"`{kw}` of `{short}` (here `{ctx.code(arg).strip()}`) becomes a tracer; "
-                f"{'a size must be concrete' if static_error is None else 'it must be a Python value'} ({error}). Mark it static (`{ctx.code(inner.func).strip()}({ctx.code(inner.args[0].value).strip()}, "
-                f"{where})`), or bind it first: `functools.partial({ctx.code(inner.args[0].value).strip()}, {kw}=...)`",
-            )
-            return
+        """`jax.jit(jax.nn.one_hot)(x, 5)`: a size or a Python-value argument of JAX's
+        function made a tracer by the transformation (its static arguments: JAX207)."""
+        found = library_statics.transformed_finding(self.ctx, node, inner, static_position=False)
+        if found is not None:
+            self.report(*found)
 
     def _transformed_builtin(self, node: cst.Call, inner: cst.Call) -> None:
         """`jax.jit(int)(x)`, `jax.grad(float)(x)`: the transformation traces its argument
