@@ -62,6 +62,9 @@ def to_findings(ctx: RuleContext, rules: Mapping[str, type[Rule]]) -> list[Findi
                     ok = False
                     break
                 content = rep.new if isinstance(rep.new, str) else ctx.module.code_for_node(rep.new)
+                if not _keeps_comments(rep.node, spans[id(rep.node)][2], content):
+                    ok = False  # a fix never loses code: the finding stays, without its fix
+                    break
                 (sl, sc), (el, ec) = rr
                 edits.append(Edit(sl, sc + 1, el, ec + 1, content, original=spans[id(rep.node)][2]))
             if ok and r.fix.needs_import:
@@ -86,3 +89,19 @@ def to_findings(ctx: RuleContext, rules: Mapping[str, type[Rule]]) -> list[Findi
             )
         )
     return findings
+
+
+def _keeps_comments(node: cst.CSTNode, original: str, content: str) -> bool:
+    """Does the replacement text keep every comment written inside ``node``'s code
+    (``original``; a node's trailing comma and the comment after it are not part of it)?
+    A fix that rebuilds a call or a statement from its parts (`print(...)` to
+    `jax.debug.print(...)`) would drop the comments between them; such a fix is withheld."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Comment:
+            if n.value in original and n.value not in content:  # type: ignore[attr-defined]
+                return False
+            continue
+        stack.extend(n.children)
+    return True

@@ -513,26 +513,60 @@ class DeprecationCheck(Check):
         return False
 
     def _kwarg_fix(self, node: cst.Call, q: str, rows) -> Optional[RuleFix]:
+        """Rename each removed keyword in place (`a_min=` -> `min=`) and drop the name of
+        one that became positional-only (`jnp.where(condition=c, x=a, y=b)`): edits of the
+        keywords alone, so the values, the commas and any comment between the arguments
+        stay as they are."""
         ctx = self.ctx
         order = {"jax.numpy.clip": ["a"], "jax.numpy.where": ["condition", "x", "y"]}.get(q, [])
-        pos = [ctx.code(a.value).strip() for a in positional_args(node)]
-        kw = {a.keyword.value: a for a in node.args if a.keyword is not None}
         if any(a.star for a in node.args):
             return None
-        moved = [k for k in order if k in kw]
+        n_pos = len(positional_args(node))
+        keywords = [a for a in node.args if a.keyword is not None]
+        moved = [a for a in keywords if a.keyword.value in order]
         if moved:
-            # keywords that become positional must continue the positional list
-            if order.index(moved[0]) != len(pos) or moved != order[len(pos):len(pos) + len(moved)]:
+            # keywords that become positional must continue the positional list, in order,
+            # before any other keyword
+            names = [a.keyword.value for a in moved]
+            if sorted(names, key=order.index) != order[n_pos:n_pos + len(names)]:
                 return None
-            pos += [ctx.code(kw[k].value).strip() for k in moved]
-        rest = []
-        for name, a in kw.items():
-            if name in moved:
-                continue
-            row = rows.get(name)
-            new_name = row.new_qualname if row is not None and row.new_qualname else name
-            rest.append(f"{new_name}={ctx.code(a.value).strip()}")
-        new = f"{ctx.code(node.func).strip()}({', '.join(pos + rest)})"
+            if names != order[n_pos:n_pos + len(names)] or [id(a) for a in keywords[:len(moved)]] != [id(a) for a in moved]:
+                return self._rebuilt_call(node, rows, moved)  # out of order: the call written anew
+        moved_ids = {id(a) for a in moved}
+        edits: list[Replacement] = []
+        shown = []
+        for a in node.args:
+            if a.keyword is None:
+                shown.append(ctx.code(a.value).strip())
+            elif id(a) in moved_ids:
+                edits.append(Replacement(a, ctx.code(a.value).strip()))
+                shown.append(ctx.code(a.value).strip())
+            else:
+                row = rows.get(a.keyword.value)
+                new_name = row.new_qualname if row is not None and row.new_qualname else a.keyword.value
+                if new_name != a.keyword.value:
+                    edits.append(Replacement(a.keyword, new_name))
+                shown.append(f"{new_name}={ctx.code(a.value).strip()}")
+        if not edits:
+            return None
+        new = f"{ctx.code(node.func).strip()}({', '.join(shown)})"
+        return fix(Applicability.SAFE, f"Replace with `{new}`", *edits)
+
+    def _rebuilt_call(self, node: cst.Call, rows, moved: list[cst.Arg]) -> RuleFix:
+        """`jnp.where(x=a, condition=c, y=b)` -> `jnp.where(c, a, b)`: the keywords that
+        became positional, in their order, then the others renamed (a comment inside
+        the call would be lost: the engine withholds such a fix)."""
+        ctx = self.ctx
+        order = ["condition", "x", "y", "a"]
+        parts = [ctx.code(a.value).strip() for a in positional_args(node)]
+        parts += [ctx.code(a.value).strip() for a in sorted(moved, key=lambda a: order.index(a.keyword.value))]
+        moved_ids = {id(a) for a in moved}
+        for a in node.args:
+            if a.keyword is not None and id(a) not in moved_ids:
+                row = rows.get(a.keyword.value)
+                name = row.new_qualname if row is not None and row.new_qualname else a.keyword.value
+                parts.append(f"{name}={ctx.code(a.value).strip()}")
+        new = f"{ctx.code(node.func).strip()}({', '.join(parts)})"
         return fix(Applicability.SAFE, f"Replace with `{new}`", Replacement(node, new))
 
 
