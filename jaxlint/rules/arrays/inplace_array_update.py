@@ -39,6 +39,35 @@ def _slice_code(ctx, sub: cst.Subscript) -> str:
     return ", ".join(ctx.code(el).rstrip(", ").strip() for el in sub.slice)
 
 
+def _int_index(el: cst.SubscriptElement) -> bool:
+    """An index that picks one position of the leading axis: an integer literal (`0`, `-1`)."""
+    e = el.slice
+    if not isinstance(e, cst.Index) or e.star is not None:
+        return False
+    v = e.value
+    if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus):
+        v = v.expression
+    return isinstance(v, cst.Integer)
+
+
+def _flattened(ctx, sub: cst.Subscript) -> cst.Subscript:
+    """`x[0][1]` as `x[0, 1]`: an item assignment through rows picked by integer indices
+    writes to a temporary row (`x[0]` is a new array), so the update that changes `x` joins
+    the indices.  Only integer literals are joined (`x[1:][0]` is not `x[1:, 0]`, and an
+    array index gathers); anything else stays as written."""
+    inner = sub.value
+    joined = list(sub.slice)
+    while isinstance(inner, cst.Subscript) and inner.slice and all(_int_index(el) for el in inner.slice) \
+            and ctx.value(inner.value).kind == V.ARRAY:
+        joined = list(inner.slice) + joined
+        inner = inner.value
+    if inner is sub.value:
+        return sub
+    last = len(joined) - 1
+    return cst.Subscript(value=inner, slice=[el.with_changes(comma=cst.MaybeSentinel.DEFAULT if i == last else cst.Comma(
+        whitespace_after=cst.SimpleWhitespace(" "))) for i, el in enumerate(joined)])
+
+
 class InplaceArrayUpdate(Rule):
     code = "JAX101"
     name = "inplace-array-update"
@@ -428,6 +457,44 @@ class InplaceArrayUpdate(Rule):
     ]
 
     INVALID = [
+        # an item of a row: `x[0]` is a new array, so the update of `x` joins the integer
+        # indices (`x.at[0, 1]`)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def f():
+                x = jnp.zeros((2, 2))
+                x[0][1] = 4.0
+                return x
+            """,
+            expected=[(6, 5)],
+            messages=["JAX arrays are immutable: `x[0][1] = ...` raises TypeError. Use `x = x.at[0, 1].set(...)`"],
+            fixed="""
+            import jax.numpy as jnp
+
+
+            def f():
+                x = jnp.zeros((2, 2))
+                x = x.at[0, 1].set(4.0)
+                return x
+            """,
+        ),
+        # a chain through a slice (or a traced index) cannot be joined as written
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def f():
+                x = jnp.zeros((2, 2))
+                x[1:][0] = 1.0
+                return x
+            """,
+            expected=[(6, 5)],
+            messages=["JAX arrays are immutable: `x[1:][0] = ...` raises TypeError. Use `x = x.at[...].set(...)`, with one index that selects what `x[1:][0]` selects"],
+        ),
         # an augmented assignment to a loop variable that holds one of a list's (or tuple's)
         # JAX arrays: it rebinds the variable, the container keeps the old array; in a
         # helper the calls pass the list to, or over a tuple at module level
@@ -1053,6 +1120,10 @@ class InplaceArrayUpdate(Rule):
             # `metrics["steps"] = ...`: no JAX array takes a string index; this one is a
             # dict (a pytree a transformation returned, taken for an array)
             return
+        written = f"{ctx.code(sub.value)}[{_slice_code(ctx, sub)}]"
+        flat = _flattened(ctx, sub)  # `x[0][1] = v` updates `x`: `x.at[0, 1]`
+        if flat is not sub:
+            sub, base_val = flat, ctx.value(flat.value)
         base = ctx.code(sub.value)
         idx = _slice_code(ctx, sub)
         method: Optional[str] = "set" if op is None else _AUG_METHODS.get(type(op))
@@ -1061,9 +1132,20 @@ class InplaceArrayUpdate(Rule):
         binop = None if op is None or method is not None else ctx.code(op).strip()[:-1]
         use = (f"{base} = {base}.at[{idx}].{method}(...)" if binop is None
                else f"{base} = {base}.at[{idx}].set({base}[{idx}] {binop} ...)")
+        root = sub.value
+        while isinstance(root, cst.Subscript) and ctx.value(root.value).kind == V.ARRAY:
+            root = root.value
+        if root is not sub.value:
+            # `x[1:][0] = v`, `x[i][0] = v`: the write goes to a new array (`x[1:]`);
+            # `x` itself is updated with one index that selects the same elements
+            r = ctx.code(root)
+            use = f"{r} = {r}.at[...].{method or 'set'}(...)"
+            selects = f", with one index that selects what `{written}` selects"
+        else:
+            selects = ""
         message = (
-            f"JAX arrays are immutable: `{base}[{idx}] {'=' if op is None else ctx.code(op).strip()} ...` "
-            f"raises TypeError. Use `{use}`"
+            f"JAX arrays are immutable: `{written} {'=' if op is None else ctx.code(op).strip()} ...` "
+            f"raises TypeError. Use `{use}`{selects}"
         )
         the_fix = None
         rebinds_local = not isinstance(sub.value, cst.Name) or ctx.rebinding_works(sub.value.value)
