@@ -101,6 +101,12 @@ def test_client_settings_shapes_and_problems():
     assert settings == core.ClientSettings(select=("JAX3",), ignore=())
     assert problems == ["jaxlint settings: unknown rule selector 'nope' in 'select'",
                         "jaxlint settings: unknown rule selector 'JAX9xx' in 'ignore'"]
+    # a typo in every selector of `select` would select nothing (clean-looking files): the
+    # project's selection applies instead, and the client is told
+    settings, problems = core.ClientSettings(select=("JAX1O1",)).validated(infos)
+    assert settings == core.ClientSettings(select=None)
+    assert problems == ["jaxlint settings: unknown rule selector 'JAX1O1' in 'select'",
+                        "jaxlint settings: no known rule selector in 'select': the project's selection applies"]
 
 
 def test_settings_resolver_finds_the_nearest_config(tmp_path: Path):

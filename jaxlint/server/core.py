@@ -251,9 +251,15 @@ class ClientSettings:
                     good.append(sel)
             return tuple(good)
 
+        select = keep(self.select, "select")
+        if select == () and self.select:
+            # every selector given was unknown (a typo): linting with nothing selected would
+            # look like clean code; the project's own selection applies until it is mended
+            problems.append("jaxlint settings: no known rule selector in 'select': the project's selection applies")
+            select = None
         return (
             ClientSettings(
-                select=keep(self.select, "select"),
+                select=select,
                 ignore=keep(self.ignore, "ignore") or (),
                 extend_select=keep(self.extend_select, "extendSelect") or (),
                 configuration=self.configuration,
