@@ -2,7 +2,7 @@
 
 ``# noqa`` (every rule on that line), ``# noqa: JAX101, JAX201`` (those rules),
 ``# jaxlint: ignore[JAX101]`` / ``# jaxlint: ignore`` (the same, jaxlint's own
-spelling).  A comment on either the first or the last line of a finding's
+spelling, which also takes rule names: ``# jaxlint: ignore[inplace-array-update]``).  A comment on either the first or the last line of a finding's
 range counts, so multi-line statements can carry it where formatters leave it.
 File-level ``# jaxlint: skip-file`` is handled before parsing.
 
@@ -31,6 +31,11 @@ _FIRST_RE = re.compile(_ITEM, re.IGNORECASE)
 _ITEM_RE = re.compile(r"[\s,]+" + _ITEM, re.IGNORECASE)
 _IGNORE_RE = re.compile(r"#\s*jaxlint:\s*ignore(?:\[(?P<codes>[^\]]*)\])?")
 _ALL = "*"
+
+# rule name -> code (`traced-control-flow` -> JAX201), filled by `jaxlint.rules.all_rules`:
+# `# jaxlint: ignore[...]` takes a rule's name as well as its code, as `--select` does
+RULE_NAMES: dict[str, str] = {}
+_NAME_RE = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
 
 
 class CodeSpelling(NamedTuple):
@@ -86,6 +91,8 @@ def _spellings(text: str, offset: int) -> tuple[CodeSpelling, ...]:
 def _codes_of(d: Directive) -> set[str]:
     if not d.codes and not d.misspelt:
         return {_ALL}
+    if d.kind == "ignore":
+        return {RULE_NAMES.get(c.text.lower(), c.text.upper()) for c in d.codes}
     return {c.text.upper() for c in d.codes}
 
 
@@ -120,7 +127,9 @@ def unknown_codes(text: str, known: frozenset[str] | set[str]) -> list[UnknownCo
             continue
         for d in directives(line):
             unknown = [c for c in d.codes
-                       if c.text[:3].upper() == "JAX" and c.text.upper() not in known]
+                       if (c.text[:3].upper() == "JAX" and c.text.upper() not in known)
+                       or (d.kind == "ignore" and RULE_NAMES and c.text.lower() not in RULE_NAMES
+                           and _NAME_RE.fullmatch(c.text.lower()) is not None)]
             unknown.extend(d.misspelt)
             if unknown:
                 candidates.append((lineno, d, unknown))

@@ -330,8 +330,15 @@ def unknown_noqa_codes(text: str, path: str) -> list[Finding]:
         if suppressions.is_suppressed("JAX002", u.line):
             continue
         spelled = "`# noqa`" if u.kind == "noqa" else "`# jaxlint: ignore[...]`"
-        close = _close_codes(u.code, known)
-        message = (f"`{u.code}` in {spelled} is not a jaxlint rule code, so it suppresses nothing"
+        if u.code[:3].upper() == "JAX":
+            close, what = _close_codes(u.code, known), "code"
+        else:  # a rule name in `# jaxlint: ignore[...]`
+            import difflib
+
+            from jaxlint.engine.suppression import RULE_NAMES
+
+            close, what = difflib.get_close_matches(u.code.lower(), RULE_NAMES, n=3), "name"
+        message = (f"`{u.code}` in {spelled} is not a jaxlint rule {what}, so it suppresses nothing"
                    + (": did you mean " + " or ".join(f"`{c}`" for c in close) + "?" if close
                       else " (see `jaxlint rules`)"))
         fix = None

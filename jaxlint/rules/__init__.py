@@ -12,6 +12,7 @@ import importlib
 import pkgutil
 from functools import lru_cache
 
+from jaxlint.engine import suppression
 from jaxlint.engine.rule import Rule
 
 
@@ -39,6 +40,8 @@ def all_rules() -> tuple[type[Rule], ...]:
             ):
                 found.append(obj)
     found.sort(key=lambda r: r.code)
+    if not suppression.RULE_NAMES:
+        suppression.RULE_NAMES.update((r.name, r.code) for r in found)
     return tuple(found)
 
 
