@@ -6,6 +6,8 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.model.dimensions import dimension_params
+
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis
@@ -165,6 +167,36 @@ class VaryingStaticArgument(Rule):
     )
     fix_safety = "No automatic fix: the function body may need the value to be static (shapes, Python control flow)."
     VALID = [
+        # a static argument the body puts into a shape: each value is another program (other
+        # shapes), so there is no single compile to keep; tracing it would raise
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @partial(jax.jit, static_argnums=1)
+            def pad(x, n):
+                return jnp.zeros((n,)).at[: x.shape[0]].set(x)
+
+
+            def window(x, size):
+                return jnp.ones(size) * x[0]
+
+
+            window_jit = jax.jit(window, static_argnames="size")
+
+
+            def run(x):
+                out = []
+                for n in range(4, 40):
+                    out.append(pad(x, n))
+                    out.append(window_jit(x, size=n))
+                return out
+            """
+        ),
         # the same objects made once, before the loop
         Valid(
             """
@@ -499,12 +531,23 @@ class VaryingStaticArgument(Rule):
         info = ctx.jit_callee(node, exact=False)
         if info is None or not info.has_static:
             return
+        shaping = self._shaping_params(info)
         for i, a in enumerate(positional_args(node)):
-            if info.static_position(i, loose=True):
+            if info.static_position(i, loose=True) and info.param_name(i) not in shaping:
                 self._check(a.value, counters, f"`{info.param_name(i) or i}` (position {i})")
         for a in node.args:
-            if a.keyword is not None and info.static_name(a.keyword.value, loose=True):
+            if a.keyword is not None and info.static_name(a.keyword.value, loose=True) \
+                    and a.keyword.value not in shaping:
                 self._check(a.value, counters, f"`{a.keyword.value}`")
+
+    def _shaping_params(self, info) -> set[str]:
+        """The jitted function's parameters its body puts straight into a shape or a size
+        (`jnp.zeros((n,))`): each value is another program with other shapes, so the
+        compile per value cannot be avoided by tracing it (the advice would break the code)."""
+        unit = info.unit
+        if unit is None or not isinstance(unit.node, cst.FunctionDef):
+            return set()
+        return dimension_params(unit.node, {p.name for p in unit.params}, self.ctx.qualname)
 
     def _fresh_static(self, node: cst.Call) -> None:
         """A static argument made anew in every iteration of the loop around the call, as
