@@ -51,3 +51,18 @@ def test_two_draws_from_one_key_still_get_the_same_bits(tmp_path, monkeypatch):
     assert _messages(tmp_path, monkeypatch, "m.py", text) == [
         ("JAX301", 5, 5, "`key` was already consumed by `random.normal` on line 4: both calls get the same "
          "random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key")]
+
+
+def test_the_key_named_is_the_one_the_earlier_call_consumed(tmp_path, monkeypatch):
+    """`net.apply(params, rng, x)` takes its key in position 1: the message must not call
+    `params` (position 0) the key `rng` was before."""
+    text = ("import haiku as hk\nimport jax\nimport jax.numpy as jnp\n\n\n"
+            "def net_fn(x):\n    return hk.dropout(hk.next_rng_key(), 0.5, hk.Linear(4)(x))\n\n\n"
+            "net = hk.transform(net_fn)\n\n\n"
+            "def main():\n    rng = jax.random.PRNGKey(42)\n    x = jnp.ones((8, 5))\n"
+            "    params = net.init(rng, x)\n    a = net.apply(params, rng, x)\n"
+            "    b = net.apply(params, rng, x)\n    return a, b\n")
+    assert _messages(tmp_path, monkeypatch, "m.py", text) == [
+        ("JAX301", 18, 9, "`rng` was already consumed by `net.apply()` on line 17: both "
+         "calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(rng)`, and "
+         "give each call its own key")]

@@ -2532,7 +2532,10 @@ class PrngKeyReuse(Rule):
             return  # reported as a key given unmapped to every element
         prev_node, prev_how = prev
         name = ctx.code(key_expr).strip()
-        before = arg_at(prev_node, 0, "key") if isinstance(prev_node, cst.Call) else None
+        # the key the earlier call consumed: argument 0 (`key=`) of a `jax.random` function;
+        # another consumer (`net.apply(params, rng, x)`, a helper) takes it elsewhere
+        before = arg_at(prev_node, 0, "key") if isinstance(prev_node, cst.Call) \
+            and (ctx.qualname(prev_node.func) or "").startswith("jax.random.") else None
         before_name = ctx.code(before).strip() if before is not None and type(before) in (cst.Name, cst.Attribute) else None
         if before_name is not None and before_name != name and type(key_expr) in (cst.Name, cst.Attribute) \
                 and (prev_how == "split" or not prev_how.endswith("()")):
