@@ -548,7 +548,18 @@ def describe(s: Sighting) -> str:
             return (f"{head}: static argument {'; '.join(parts) or 'values changed'}; every "
                     f"new value of a static argument compiles again")
         changes = ev.get("changes") or []
-        what = "; ".join(f"`{c[0]}` {c[2]} -> {c[1]}" for c in changes if len(c) == 3)
+        # one entry per argument, its values in the order the retraces saw them (JAX's
+        # explanation of each cache miss names the argument that differed first)
+        seen: dict[str, list[str]] = {}
+        for c in changes:
+            if len(c) != 3:
+                continue
+            vals = seen.setdefault(str(c[0]), [str(c[2])])
+            for v in (str(c[2]), str(c[1])):
+                if v not in vals:
+                    vals.append(v)
+        what = "; ".join(f"`{n}` {' -> '.join(vals[:6])}{' -> ...' if len(vals) > 6 else ''}"
+                         for n, vals in seen.items())
         if ev.get("cause") == "weak_type":
             return (f"{head}: an argument's weak type flipped ({what}): a Python scalar "
                     f"and a typed array of the same dtype compile separately; pass one kind")
