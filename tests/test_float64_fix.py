@@ -9,8 +9,8 @@ import pytest
 from jaxlint.lint.linter import lint_source
 from jaxlint.settings import LintSettings
 
-MESSAGE = ("`float64` requested in `jnp.zeros` is silently truncated to 32-bit because jax_enable_x64 "
-           "is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`")
+MESSAGE = ("`float64` requested in `jnp.zeros` is truncated to 32-bit because jax_enable_x64 "
+           "is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`")
 PLAIN = "import jax\nimport jax.numpy as jnp\n\nx = jnp.zeros(3, dtype=jnp.float64)\n"
 
 

@@ -116,7 +116,7 @@ def test_constants_not_captured_still_reported() -> None:
 # conditional expressions included; a NumPy array's dtype or a requested dtype does not)
 
 def _trunc(dtype: str, where: str, to: str) -> str:
-    return (f"`{dtype}` {where} is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at "
+    return (f"`{dtype}` {where} is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at "
             f"start-up (`jax.config.update('jax_enable_x64', True)`), or use `{to}`")
 
 

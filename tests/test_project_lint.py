@@ -479,8 +479,8 @@ def test_x64_switched_on_read_and_required_through_helpers_of_other_modules(proj
     found = _lint(Path("."), "--no-cache")
     assert found == [(
         "JAX110", "dbl/ops.py", 9, 33,
-        "`float64` requested in `jnp.asarray` is silently truncated to 32-bit because "
-        "jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', "
+        "`float64` requested in `jnp.asarray` is truncated to 32-bit because "
+        "jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', "
         "True)`), or use `float32`",
     )]
 

@@ -14,8 +14,8 @@ from jaxlint.cli import cli
 
 F64 = "import jax.numpy as jnp\n\n\ndef test_steps():\n    return jnp.zeros(3, dtype=jnp.float64)\n"
 ENABLE = 'import jax\n\njax.config.update("jax_enable_x64", True)\n'
-MSG = ("JAX110 `float64` requested in `jnp.zeros` is silently truncated to 32-bit because "
-       "jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), "
+MSG = ("JAX110 `float64` requested in `jnp.zeros` is truncated to 32-bit because "
+       "jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), "
        "or use `float32`")
 
 

@@ -1,4 +1,4 @@
-"""JAX110 float64-without-x64: A 64-bit dtype is requested but x64 is off, so JAX silently uses 32 bits."""
+"""JAX110 float64-without-x64: A 64-bit dtype is requested but x64 is off, so JAX uses 32 bits (it only warns)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ class Float64WithoutX64(Rule):
     code = "JAX110"
     name = "float64-without-x64"
     runtime_check = "traced under `warnings.catch_warnings`: confirmed when JAX's dtype `UserWarning` is raised at the flagged line; the report gives the dtypes actually produced."
-    summary = "A 64-bit dtype is requested but x64 is off, so JAX silently uses 32 bits"
+    summary = "A 64-bit dtype is requested but x64 is off, so JAX uses 32 bits (it only warns)"
     severity = Severity.WARNING
     seed = "The Sharp Bits § Double (64bit) precision (seed 000); study notes § type promotion (seed 003)"
     what_it_does = (
@@ -465,7 +465,7 @@ class Float64WithoutX64(Rule):
             """,
             expected=[(3, 50)],
             messages=[
-                "`float64` requested in `jax.random.uniform` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jax.random.uniform` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
             ],
             fixed="""
             import jax.numpy as jnp
@@ -485,10 +485,10 @@ class Float64WithoutX64(Rule):
             """,
             expected=[(3, 29), (4, 24), (5, 5), (6, 18)],
             messages=[
-                "`int64` requested in `jnp.array` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
-                "`float64` in `.astype()` of a JAX array is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
-                "`float64` requested as a JAX scalar is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
-                "`complex128` requested in `jnp.zeros` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `complex64`",
+                "`int64` requested in `jnp.array` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
+                "`float64` in `.astype()` of a JAX array is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested as a JAX scalar is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`complex128` requested in `jnp.zeros` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `complex64`",
             ],
             fixed="""
             import jax.numpy as jnp
@@ -510,7 +510,7 @@ class Float64WithoutX64(Rule):
             """,
             expected=[(3, 23)],
             messages=[
-                "`float64` requested in `jnp.ones` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.ones` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
             ],
         ),
         Invalid(
@@ -540,9 +540,9 @@ class Float64WithoutX64(Rule):
             """,
             expected=[(8, 30), (16, 29), (22, 29)],
             messages=[
-                "`float64` requested in `jnp.ones` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
-                "`float64` requested in `jnp.eye` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
-                "`float64` requested in `jnp.sum` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.ones` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.eye` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.sum` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
             ],
         ),
         # `enable_x64(False)` through a helper, a fixture that does not switch x64 on, and a
@@ -572,9 +572,9 @@ class Float64WithoutX64(Rule):
             """,
             expected=[(13, 31), (17, 34), (20, 36)],
             messages=[
-                "`float64` requested in `jnp.zeros` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
-                "`float64` requested in `jnp.ones` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
-                "`float64` requested in `jnp.asarray` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.zeros` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.ones` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.asarray` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
             ],
         ),
         # a conditional expression on something else, or the branch taken with x64 off
@@ -595,8 +595,8 @@ class Float64WithoutX64(Rule):
             """,
             expected=[(8, 33), (12, 59)],
             messages=[
-                "`int64` in `.astype()` of a JAX array is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
-                "`int64` in `.astype()` of a JAX array is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
+                "`int64` in `.astype()` of a JAX array is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
+                "`int64` in `.astype()` of a JAX array is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
             ],
         ),
         # absl's flagsaver with the flag on (decorator, context) is x64; with it off, not
@@ -621,7 +621,7 @@ class Float64WithoutX64(Rule):
             """,
             expected=[(16, 47)],
             messages=[
-                "`int64` requested in `jnp.eye` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
+                "`int64` requested in `jnp.eye` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
             ],
         ),
         # switched off explicitly: a literal False is known
@@ -638,7 +638,7 @@ class Float64WithoutX64(Rule):
             """,
             expected=[(8, 24)],
             messages=[
-                "`float64` requested in `jnp.zeros` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.zeros` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
             ],
         ),
         # NumPy's aliases of the 64-bit types (`jnp.float_` is `jnp.float64`)
@@ -651,8 +651,8 @@ class Float64WithoutX64(Rule):
             """,
             expected=[(3, 40), (4, 30)],
             messages=[
-                "`float_` (`float64`) requested in `jnp.zeros` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
-                "`int_` (`int64`) requested in `jnp.arange` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
+                "`float_` (`float64`) requested in `jnp.zeros` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`int_` (`int64`) requested in `jnp.arange` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`",
             ],
             fixed="""
             import jax.numpy as jnp
@@ -676,7 +676,7 @@ class Float64WithoutX64(Rule):
             """,
             expected=[(8, 41)],
             messages=[
-                "`float64` requested in `jnp.asarray` is silently truncated to 32-bit because jax_enable_x64 is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+                "`float64` requested in `jnp.asarray` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
             ],
         ),
     ]
@@ -777,7 +777,7 @@ class Float64WithoutX64(Rule):
         shown = f"{dtype}` (`{_X64_ALIASES[dtype]}`)" if dtype in _X64_ALIASES else f"{dtype}`"
         report = self.report(
             node,
-            f"`{shown} {where} is silently truncated to {bits}-bit because jax_enable_x64 is off. "
+            f"`{shown} {where} is truncated to {bits}-bit because jax_enable_x64 is off (JAX only warns). "
             f"Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use "
             f"`{replacement_name or 'a 32-bit dtype'}`",
             the_fix,
