@@ -457,6 +457,23 @@ class InplaceArrayUpdate(Rule):
     ]
 
     INVALID = [
+        # an item target inside a tuple target is an item assignment too (a dict item there
+        # is not reported)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def f():
+                x = jnp.zeros(3)
+                x[1], z = 7.0, 8.0
+                d = {}
+                d["a"], y = 1, 2
+                return x, z, d, y
+            """,
+            expected=[(6, 5)],
+            messages=["JAX arrays are immutable: `x[1] = ...` raises TypeError. Use `x = x.at[1].set(...)`"],
+        ),
         # an item of a row: `x[0]` is a new array, so the update of `x` joins the integer
         # indices (`x.at[0, 1]`)
         Invalid(
@@ -1066,6 +1083,11 @@ class InplaceArrayUpdate(Rule):
         for tgt in node.targets:
             if isinstance(tgt.target, cst.Subscript):
                 self._check(node, tgt.target, None, node.value, single=len(node.targets) == 1)
+            elif isinstance(tgt.target, (cst.Tuple, cst.List)):
+                # `x[1], z = 7.0, 8.0`: each item target is assigned like `x[1] = 7.0`
+                for el in tgt.target.elements:
+                    if isinstance(el.value, cst.Subscript):
+                        self._check(node, el.value, None, node.value, single=False)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.target, cst.Subscript):
