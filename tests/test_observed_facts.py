@@ -360,11 +360,16 @@ def test_a_facts_file_that_cannot_be_used_is_one_line(tmp_path):
                                 "after it as its FILE: write --observed=FILE, or put the paths first)"),
         ("--observed=old.json", "error: old.json: facts file version 0, this jaxlint reads versions 1 to 2: "
                                 "run `jaxlint observe` again"),
-        ("--observed=.", "error: .: a directory, not a facts file (`--observed` takes the word after "
-                         "it as its FILE: write --observed=FILE, or put the paths first)"),
     ):
         done = jaxlint(tmp_path, "check", arg)
         assert (done.returncode, done.stderr.splitlines()) == (2, [line]), arg
+    # a folder or a Python file after `--observed` is no facts file: it is the path to lint,
+    # with the default facts file (`jaxlint check --observed train.py`)
+    default = (f"error: {tmp_path.resolve() / '.jaxlint_cache' / 'observed' / 'facts.json'}: "
+               "no observed facts (No such file or directory); `jaxlint observe --run CMD` writes them")
+    for args in (("--observed", "."), ("--observed", "m.py"), ("--observed=m.py",)):
+        done = jaxlint(tmp_path, "check", *args)
+        assert (done.returncode, done.stderr.splitlines()) == (2, [default]), args
 
 
 def test_a_moved_checkout_keeps_its_facts(observed_project, tmp_path):

@@ -116,6 +116,13 @@ def check_command(**kwargs: object) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
     from jaxlint.lifeline import stop_on_signals
 
+    observed = kwargs.get("observed")
+    if isinstance(observed, str) and observed and (
+            observed.endswith((".py", ".pyi", ".ipynb")) or Path(observed).is_dir()):
+        # `jaxlint check --observed train.py`: a facts file is JSON, never Python source
+        # nor a folder, so the word is the path to lint and the default facts file is meant
+        kwargs["paths"] = (observed, *kwargs.get("paths", ()))  # type: ignore[misc]
+        kwargs["observed"] = ""
     with stop_on_signals():  # SIGTERM/SIGHUP: the workers end, then jaxlint (main())
         code = run_check(CheckOptions(**kwargs))  # type: ignore[arg-type]
     sys.exit(code)
