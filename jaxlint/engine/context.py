@@ -32,13 +32,14 @@ from jaxlint.model.interpreter import Interpreter, LoopFrame
 from jaxlint.model.jit_calls import JitInfo
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
+from jaxlint.parse.positions import node_spans
 from jaxlint.settings import LintSettings
 
 
 class RuleContext:
     __slots__ = (
         "_interp", "_reports", "_built", "module", "text", "path", "settings", "index", "imports",
-        "qualname", "builtin_name", "value", "is_traced", "is_tracer", "code", "describe_origin",
+        "qualname", "builtin_name", "value", "is_traced", "is_tracer", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
         "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
         "concrete_names",
@@ -58,8 +59,6 @@ class RuleContext:
     """Is the expression a tracer of any sort here: abstract, or a JVP tracer of a
     concrete value in a function differentiated outside jit (``jax.grad(f)(x)``:
     `if x > 0` works there, `np.asarray(x)` and `print(x)` see the tracer)?"""
-    code: Callable[[cst.CSTNode], str]
-    """The source text of a node."""
     describe_origin: Callable[[Value], str]
     """A phrase saying where a tracer comes from, for messages."""
     static_hint: Callable[[Value], str]
@@ -107,12 +106,23 @@ class RuleContext:
         self.index: FileIndex = interp.index
         self.imports = interp.imports
         for name in (
-            "qualname", "builtin_name", "value", "is_traced", "is_tracer", "code", "describe_origin",
+            "qualname", "builtin_name", "value", "is_traced", "is_tracer", "describe_origin",
             "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
             "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
         ):
             setattr(self, name, getattr(interp, name))
         self.concrete_names = interp.concrete_names
+
+    def code(self, node: cst.CSTNode) -> str:
+        """The source of ``node``.  Printed alone, a node spanning several lines loses the
+        indentation of the block around it on its continuation lines (libcst keeps that
+        indentation outside the node), so such a node is printed in its place: a fix
+        built from it keeps the lines where they were."""
+        text = self.module.code_for_node(node)
+        if "\n" not in text:
+            return text
+        span = node_spans(self.module, [node], self.text).get(id(node))
+        return span[2] if span is not None else text
 
     # ------------------------------------------------------------------ where we are
     @property

@@ -130,16 +130,7 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         return self.settings.x64 or self.index.enables_x64 or self.x64_depth > 0
 
     def code(self, node: cst.CSTNode) -> str:
-        """The source of ``node``.  Printed alone, a node spanning several lines loses the
-        indentation of the block around it on its continuation lines (libcst keeps that
-        indentation outside the node), so such a node is printed in its place."""
-        text = self.module.code_for_node(node)
-        if "\n" not in text:
-            return text
-        from jaxlint.parse.positions import node_spans
-
-        span = node_spans(self.module, [node], self.text).get(id(node))
-        return span[2] if span is not None else text
+        return self.module.code_for_node(node)
 
     def describe_origin(self, v: Value) -> str:
         """A phrase saying where a tracer comes from, for messages."""

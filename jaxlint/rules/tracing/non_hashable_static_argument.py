@@ -15,7 +15,7 @@ from jaxlint.model.hashing import UNHASHABLE, Hashing, attribute_param, attribut
 from jaxlint.model.pytree_read import declares_static
 from jaxlint.model.scopes import bound_once, scope_of, writes
 from jaxlint.model.walk import dotted_name, walk_tree
-from jaxlint.rules.tracing import _library_statics as library_statics
+from jaxlint.rules.tracing._library_statics import call_findings
 
 
 _NP_ARRAY_MAKERS = frozenset(
@@ -1406,7 +1406,7 @@ class NonHashableStaticArg(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
-        for arg, message in library_statics.call_findings(ctx, node, static_position=True):
+        for arg, message in call_findings(ctx, node, static_position=True):
             self.report(arg, message)  # a tracer in a static argument of JAX's own jit
         call, through = node, ""
         traced: dict[int, str] = {}

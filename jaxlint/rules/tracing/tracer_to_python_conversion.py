@@ -11,7 +11,7 @@ from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.walk import arg_at
-from jaxlint.rules.tracing import _library_statics as library_statics
+from jaxlint.rules.tracing._library_statics import bound_transform, direct_findings, transformed_finding
 
 
 class TracerConversion(Rule):
@@ -1136,7 +1136,7 @@ class TracerConversion(Rule):
                         v = ctx.value(a.value)
                         self._report(node, f"`{func.value}()`", what, v)
                         return
-            wrapped = library_statics.bound_transform(ctx, func)
+            wrapped = bound_transform(ctx, func)
             if wrapped is not None:
                 self._transformed_library(node, wrapped)
             return
@@ -1170,7 +1170,7 @@ class TracerConversion(Rule):
             if shape is not None and self._check_shape(shape, node, f"`{q.replace('jax.numpy.', 'jnp.').replace('jax.lax.', 'lax.')}`",
                                                        apis.SIZE_ARG_ERRORS.get(q)):
                 return
-        found = library_statics.direct_findings(ctx, node, q, static_position=False)
+        found = direct_findings(ctx, node, q, static_position=False)
         if found is not None:
             self.report(*found)
 
@@ -1219,7 +1219,7 @@ class TracerConversion(Rule):
     def _transformed_library(self, node: cst.Call, inner: cst.Call) -> None:
         """`jax.jit(jax.nn.one_hot)(x, 5)`: a size or a Python-value argument of JAX's
         function made a tracer by the transformation (its static arguments: JAX207)."""
-        found = library_statics.transformed_finding(self.ctx, node, inner, static_position=False)
+        found = transformed_finding(self.ctx, node, inner, static_position=False)
         if found is not None:
             self.report(*found)
 
