@@ -396,7 +396,7 @@ class CallEffects:
                 target = made_function(self.unit, func, self.index.unit_of)
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             if func.value.value == "self" and self.unit.cls is not None:
-                target = self.unit.cls.methods.get(func.attr.value)
+                target = self.unit.cls.method(func.attr.value)
                 n_bound = bound_receiver(target)  # 0 for a staticmethod: `self.f(x, n)` passes x first
                 fresh = self.unit.only_fresh_receivers()
             else:
@@ -672,7 +672,7 @@ class CallEffects:
             # `emulator.predict(p)`, `Model(w).loss(p)`, `self.helper(p)`: the method of the
             # class of this file the receiver is an instance of (model/instances.py)
             if type(func.value) is cst.Name and func.value.value == "self" and self.unit.cls is not None:
-                target = self.unit.cls.methods.get(func.attr.value)
+                target = self.unit.cls.method(func.attr.value)
             else:
                 ref = self.value(func.value).instance
                 cls = instances.of_class(self, ref) if ref is not None else None
