@@ -722,14 +722,14 @@ class CallEffects:
 
     def _module_helper_call(self, call: cst.Call) -> None:
         """``self.m(...)`` in a flax/equinox/haiku module method that runs with traced
-        arrays: ``m`` (a method of the same class, its parameters left to its callers by
+        arrays: ``m`` (a method of the same class or of a base of this file, its parameters left to its callers by
         the index) gets traced exactly the parameters these arguments make traced."""
         func = call.func
         cls = self.unit.cls
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
                 and func.value.value == "self" and cls is not None):
             return
-        target = cls.methods.get(func.attr.value)
+        target = cls.method(func.attr.value)  # its own, or inherited from a base of this file
         if target is None or target is self.unit or target.host:
             return
         params = target.positional()[bound_receiver(target):]
@@ -744,7 +744,7 @@ class CallEffects:
                 if p is not None and p.name not in target.static_params and self.value(arg.value).traced:
                     target.traced_params.add(p.name)
                     marked = True
-        reason = f"{MODULE_METHOD}{cls.name}"
+        reason = f"{MODULE_METHOD}{(target.cls or cls).name}"
         if marked and reason not in target.reasons:
             target.reasons.append(reason)
 

@@ -557,6 +557,7 @@ class Indexer:
             is_jax_module=any(b in apis.MODULE_BASES for b in bases),
             nnx="flax.nnx.Module" in bases,
             linen="flax.linen.Module" in bases,
+            scope=parent,
         )
         # a class deriving from a class defined in this file (a jax-module class: it is one)
         written = [dotted_name(a.value) for a in node.bases if isinstance(a.value, (cst.Name, cst.Attribute))]

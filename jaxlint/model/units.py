@@ -80,6 +80,8 @@ class ClassInfo:
     linen: bool = False
     # the bases defined in the same file (before it), in the order written
     parents: list["ClassInfo"] = field(default_factory=list)
+    # the unit whose body defines it (the module, or a function for a local class)
+    scope: Optional["Unit"] = None
 
     def method(self, name: str) -> Optional["Unit"]:
         """The method ``self.name`` runs for an instance of this class: its own, else

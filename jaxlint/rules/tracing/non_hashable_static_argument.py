@@ -1721,6 +1721,32 @@ class NonHashableStaticArg(Rule):
                         out[small.target.value] = small
         return out
 
+    def _may_be_jitted(self, info) -> bool:
+        """A class of the module may be jitted by whoever imports it.  A class local to
+        a function (a test's fixture) lives only there: only when that function (or a
+        function nested in it) applies a transformation, or calls a function of the file
+        that is jitted, can its instances reach a jit."""
+        scope = info.scope
+        if scope is None or scope.is_module:
+            return True
+        index = self.ctx.index
+
+        def inside(u) -> bool:
+            while u is not None:
+                if u is scope:
+                    return True
+                u = u.parent
+            return False
+
+        if any(inside(site.scope) for site in index.sites):
+            return True
+        for n in walk_tree(scope.node):
+            if type(n) is cst.Call and type(n.func) is cst.Name:
+                target = scope.lookup_def(n.func.value)
+                if target is not None and target.jit_root:
+                    return True
+        return False
+
     def visit_Assign(self, node: cst.Assign) -> None:
         """``self.data = jr.uniform(...)`` in the ``__init__`` of a pytree class whose
         ``data`` is declared static: remembered for ``finish``."""
@@ -1746,6 +1772,8 @@ class NonHashableStaticArg(Rule):
         made = getattr(self, "_init_arrays", None) or {}
         for info in ctx.index.classes:
             fields = self._static_declarations(info)
+            if fields and not self._may_be_jitted(info):
+                continue
             for name, decl in fields.items():
                 ann = self._array_annotation(decl.annotation.annotation)
                 if ann is not None:
