@@ -20,6 +20,11 @@ at least two ways (VALID: silent), with twins that must still be reported (INVAL
 * A3. An attribute that no JAX array has, read from a value the model took for an array
   (jaxdf `x.domain.N` of `x = grad_u * pml`, a field class overloading `*`): the value is
   no array; unknown.  Still reported: `.T`/`.real` of a traced product.
+* E. An NNX submodule's `__call__` whose holders in the file pass it only values the model
+  takes for no tracer (bonsai qwen3_vl: `self.model.visual(pixel_values, grid_thw)` with
+  `pixel_values=None` a parameter of the holder's `__call__`; the jitted entry passes
+  none, the vision path runs eagerly): its array-annotated inputs are not assumed traced.
+  Still reported where a holder passes a value it computed with JAX or its own input.
 * D1. JAX207 on a pytree class local to a function (haliax test fixtures built to check a
   diagnostic): its instances live in that function; when it applies no transformation and
   calls no jitted function of the file, nothing jits them.  Still reported: a local class
@@ -408,4 +413,74 @@ def test_d2_still_reported_when_the_carried_name_is_split_again(tmp_path, monkey
          "`key` is consumed by `update()` here and carried to the next iteration of the loop, where "
          "`random.split` on line 14 consumes it again: both get the same random bits. Give this call a "
          "subkey (`key, sub = jax.random.split(key)` and pass `sub`)"),
+    ]
+
+
+# -- E. an NNX submodule called by its holders ------------------------------------------
+_NNX_VISION = """
+    import jax
+    import jax.numpy as jnp
+    from flax import nnx
+    from jax import Array
+
+
+    class Vision(nnx.Module):
+        def __init__(self, rngs: nnx.Rngs):
+            self.scale = nnx.Param(jnp.ones(3))
+
+        def _pos(self, grid_thw: Array) -> Array:
+            t, h, w = int(grid_thw[0, 0]), int(grid_thw[0, 1]), int(grid_thw[0, 2])
+            return jnp.zeros((t * h * w, 3))
+
+        def __call__(self, pixels: Array, grid_thw: Array) -> Array:
+            return pixels + self._pos(grid_thw)[0]
+"""
+
+
+def test_e_nnx_submodule_given_optional_inputs_of_its_holder(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"model.py": _NNX_VISION + """
+
+    class Backbone(nnx.Module):
+        def __init__(self, rngs: nnx.Rngs):
+            self.visual = Vision(rngs)
+
+
+    class Model(nnx.Module):
+        def __init__(self, rngs: nnx.Rngs):
+            self.model = Backbone(rngs)
+            self.head = Vision(rngs)
+
+        def __call__(self, ids: Array, pixels: Array | None = None, grid=None):
+            if pixels is not None:
+                ids = ids + self.model.visual(pixels, grid)
+                ids = ids + self.head(pixels=pixels, grid_thw=grid)
+            return ids
+
+
+    @jax.jit
+    def forward(model, ids):
+        return model(ids)
+    """}, select="JAX202") == []
+
+
+def test_e_still_reported_with_a_jax_value_or_the_holders_input(tmp_path, monkeypatch):
+    msg = ("`int()` needs a concrete value, but its argument is traced: it depends on the traced argument "
+           "`grid_thw` of `_pos` (a method of the module class Vision); this raises ConcretizationTypeError. "
+           "Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the "
+           "traced function")
+    assert _lint(tmp_path, monkeypatch, {"model.py": _NNX_VISION + """
+
+    class Backbone(nnx.Module):
+        def __init__(self, rngs: nnx.Rngs):
+            self.visual = Vision(rngs)
+
+
+    class Model(nnx.Module):
+        def __init__(self, rngs: nnx.Rngs):
+            self.model = Backbone(rngs)
+
+        def __call__(self, ids: Array, grid: Array):
+            return ids + self.model.visual(ids, grid)
+    """}, select="JAX202") == [
+        ("JAX202", "model.py", 13, 19, msg), ("JAX202", "model.py", 13, 40, msg), ("JAX202", "model.py", 13, 61, msg),
     ]

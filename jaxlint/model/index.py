@@ -1060,12 +1060,19 @@ class Indexer:
                         # argument (by keyword, or by position before any `*args`), so the
                         # interpreter sees what it is, `**common` or not
                         continue
+                    if cls.nnx and name == "__call__" and sites and all(
+                            _static_arg(site_unit, call, p, _nnx_default) for site_unit, call in sites):
+                        # an NNX submodule (`self.visual = VisionModel(...)`) whose holders pass it
+                        # no value the model takes as traced (`self.model.visual(pixels)` with
+                        # `pixels=None` a parameter of the holder's eager `__call__`)
+                        continue
                     if p.annotation in apis.ARRAY_ANNOTATIONS or (
                         # model.apply / eqx modules are called under jit with arrays
                         p.annotation is None and p.default is None and p.kind in ("pos", "posonly")
                     ):
                         if p.annotation is None and sites and all(
-                            _static_arg(site_unit, call, p) for site_unit, call in sites
+                            _static_arg(site_unit, call, p, _nnx_default if cls.nnx else None)
+                            for site_unit, call in sites
                         ):
                             continue  # every call in this file passes a static value (a shape, an int)
                         if entries and all(self._python_entry_arg(u, call, p) for u, call in entries):
@@ -1314,7 +1321,9 @@ class Indexer:
         for attr in self._submodule_fields(cls):
             for unit, call in self._method_calls.get(attr, ()):
                 recv = call.func.value  # type: ignore[union-attr]
-                if not (isinstance(recv, cst.Name) and recv.value == "self"):
+                if not (isinstance(recv, cst.Name) and recv.value == "self") and not (
+                        cls.nnx and (dotted_name(recv) or "").startswith("self.")):
+                    # (an NNX submodule reached through another: `self.model.visual(...)`)
                     return []
                 sites.append((unit, call))
         return sites
@@ -2239,6 +2248,18 @@ def _array_arg(call: cst.Call, p: ParamInfo, qualname) -> bool:
     the result of a ``jax`` function (``jnp.sum(mask)``): an array?"""
     arg = arg_at(call, (p.index - 1) if p.index else None, p.name)
     return isinstance(arg, cst.Call) and (qualname(arg.func) or "").startswith("jax.")
+
+
+def _nnx_default(unit: Unit, p: ParamInfo) -> bool:
+    """A parameter of an undecorated NNX module method that has a default and no array
+    annotation (``pixel_values=None``): NNX methods run eagerly unless a transformation
+    or traced code calls them, and the model takes no such parameter as traced; what it
+    passes on is no tracer the model can show."""
+    cls = unit.cls
+    node = unit.node
+    return (cls is not None and cls.nnx and isinstance(node, cst.FunctionDef) and not node.decorators
+            and p.default is not None and p.annotation not in apis.ARRAY_ANNOTATIONS
+            and p.name not in unit.traced_params)
 
 
 def _static_arg(unit: Unit, call: cst.Call, p: ParamInfo, param_ok=None) -> bool:
