@@ -25,6 +25,10 @@ at least two ways (VALID: silent), with twins that must still be reported (INVAL
   `pixel_values=None` a parameter of the holder's `__call__`; the jitted entry passes
   none, the vision path runs eagerly): its array-annotated inputs are not assumed traced.
   Still reported where a holder passes a value it computed with JAX or its own input.
+* F. A helper a constructor calls on `self` (JAX-GalSim `BoundsI.__init__` calling the
+  inherited `Bounds._parse_args`, the class handed to `jax.vmap`): `self` is the object
+  being built in that trace, so the helper's attribute writes are no state that outlives
+  it (JAX403).  Still reported from a traced method that is no constructor.
 * D1. JAX207 on a pytree class local to a function (haliax test fixtures built to check a
   diagnostic): its instances live in that function; when it applies no transformation and
   calls no jitted function of the file, nothing jits them.  Still reported: a local class
@@ -483,4 +487,70 @@ def test_e_still_reported_with_a_jax_value_or_the_holders_input(tmp_path, monkey
             return ids + self.model.visual(ids, grid)
     """}, select="JAX202") == [
         ("JAX202", "model.py", 13, 19, msg), ("JAX202", "model.py", 13, 40, msg), ("JAX202", "model.py", 13, 61, msg),
+    ]
+
+
+# -- F. a constructor's helper on the object being built -------------------------------
+_BOUNDS = """
+    import jax
+    import jax.numpy as jnp
+
+
+    class Bounds:
+        def _parse(self, *args):
+            if len(args) == 0:
+                self.deltax = 0
+            else:
+                self.deltax = args[0]
+            if isinstance(self.deltax, int) and self.deltax < 1:
+                self.defined = False
+"""
+
+
+def test_f_constructor_helpers_inherited_or_own(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"bounds.py": _BOUNDS + """
+
+    class BoundsI(Bounds):
+        def __init__(self, *args):
+            self._parse(*args)
+
+
+    class Box:
+        def __init__(self, *args):
+            self._fill(*args)
+
+        def _fill(self, *args):
+            if len(args) == 0:
+                self.size = 0
+            else:
+                self.size = args[0]
+            if isinstance(self.size, int) and self.size < 1:
+                self.empty = True
+
+
+    objs = jax.vmap(BoundsI)(jnp.arange(3.0))
+    boxes = jax.vmap(Box)(jnp.arange(3.0))
+    """}, select="JAX403") == []
+
+
+def test_f_still_reported_from_a_traced_method(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"bounds.py": _BOUNDS + """
+
+    class BoundsI(Bounds):
+        def __init__(self):
+            self.deltax = 1
+
+        def reset(self, *args):
+            self._parse(*args)
+            return self.deltax
+
+
+    b = BoundsI()
+    reset = jax.jit(b.reset)
+    reset(jnp.ones(()))
+    """}, select="JAX403") == [
+        ("JAX403", "bounds.py", 9, 13,
+         "`self.deltax` is assigned inside traced method `_parse`: the method tests `self.deltax` and sets "
+         "it, and both run once, at trace time: compiled calls never repeat them, and each new trace sees "
+         "what the last one left. Pass the state in as an argument and return the new state"),
     ]

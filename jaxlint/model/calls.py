@@ -398,7 +398,8 @@ class CallEffects:
             if func.value.value == "self" and self.unit.cls is not None:
                 target = self.unit.cls.method(func.attr.value)
                 n_bound = bound_receiver(target)  # 0 for a staticmethod: `self.f(x, n)` passes x first
-                fresh = self.unit.only_fresh_receivers()
+                # (in a constructor, `self` is the object being built: the trace's own)
+                fresh = self.unit.name in ("__init__", "__post_init__") or self.unit.only_fresh_receivers()
             else:
                 target = self._instance_method(func)
                 n_bound = bound_receiver(target)
