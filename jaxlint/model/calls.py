@@ -396,9 +396,10 @@ class CallEffects:
                 target = made_function(self.unit, func, self.index.unit_of)
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             if func.value.value == "self" and self.unit.cls is not None:
-                target = self.unit.cls.methods.get(func.attr.value)
+                target = self.unit.cls.method(func.attr.value)
                 n_bound = bound_receiver(target)  # 0 for a staticmethod: `self.f(x, n)` passes x first
-                fresh = self.unit.only_fresh_receivers()
+                # (in a constructor, `self` is the object being built: the trace's own)
+                fresh = self.unit.name in ("__init__", "__post_init__") or self.unit.only_fresh_receivers()
             else:
                 target = self._instance_method(func)
                 n_bound = bound_receiver(target)
@@ -672,7 +673,7 @@ class CallEffects:
             # `emulator.predict(p)`, `Model(w).loss(p)`, `self.helper(p)`: the method of the
             # class of this file the receiver is an instance of (model/instances.py)
             if type(func.value) is cst.Name and func.value.value == "self" and self.unit.cls is not None:
-                target = self.unit.cls.methods.get(func.attr.value)
+                target = self.unit.cls.method(func.attr.value)
             else:
                 ref = self.value(func.value).instance
                 cls = instances.of_class(self, ref) if ref is not None else None
@@ -722,14 +723,14 @@ class CallEffects:
 
     def _module_helper_call(self, call: cst.Call) -> None:
         """``self.m(...)`` in a flax/equinox/haiku module method that runs with traced
-        arrays: ``m`` (a method of the same class, its parameters left to its callers by
+        arrays: ``m`` (a method of the same class or of a base of this file, its parameters left to its callers by
         the index) gets traced exactly the parameters these arguments make traced."""
         func = call.func
         cls = self.unit.cls
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
                 and func.value.value == "self" and cls is not None):
             return
-        target = cls.methods.get(func.attr.value)
+        target = cls.method(func.attr.value)  # its own, or inherited from a base of this file
         if target is None or target is self.unit or target.host:
             return
         params = target.positional()[bound_receiver(target):]
@@ -744,7 +745,7 @@ class CallEffects:
                 if p is not None and p.name not in target.static_params and self.value(arg.value).traced:
                     target.traced_params.add(p.name)
                     marked = True
-        reason = f"{MODULE_METHOD}{cls.name}"
+        reason = f"{MODULE_METHOD}{(target.cls or cls).name}"
         if marked and reason not in target.reasons:
             target.reasons.append(reason)
 

@@ -152,7 +152,11 @@ class Evaluator:
             if attr == "at" and (base.kind == V.ARRAY or base.traced):
                 return Value(kind=V.AT, traced=base.traced, deps=base.deps, shape=base.shape)
             if base.kind == V.ARRAY:
-                return Value(kind=V.ARRAY, traced=base.traced, deps=base.deps)
+                if attr in pytrees.ARRAY_ATTRS or attr in apis.ARRAY_METHODS:
+                    return Value(kind=V.ARRAY, traced=base.traced, deps=base.deps)
+                # no attribute of a JAX array (`u.domain` of `u = grad * pml`, a field class
+                # overloading `*`): the value is no array the model knows; unknown
+                return V.UNKNOWN_VALUE
             if base.traced:
                 return self._field(base, attr)
             if base.fields is not None:

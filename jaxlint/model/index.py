@@ -257,6 +257,16 @@ _X64_ENV_VALUES = {"1", "true", "True", "TRUE", "yes"}
 _X64_OFF_VALUES = {"", "0", "false", "False", "FALSE", "no"}
 
 
+def _main_guard(test: cst.BaseExpression) -> bool:
+    """``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, cst.Equal)):
+        return False
+    sides = (test.left, test.comparisons[0].comparator)
+    return any(isinstance(a, cst.Name) and a.value == "__name__" for a in sides) \
+        and any(string_value(a) == "__main__" for a in sides)
+
+
 def _literally_off(v: cst.BaseExpression) -> bool:
     """``False``, ``None``, ``0``, ``"0"``, ``"false"``: a value that switches x64 off."""
     if isinstance(v, cst.Name):
@@ -318,6 +328,7 @@ class Indexer:
         self._always: set[tuple[int, str]] = set()
         self._fallback_imports: set[int] = set()  # imports that do not run where JAX is installed
         self._jax_flags: frozenset[str] = frozenset()  # `HAS_JAX = True` in an import guard
+        self._main_ids: set[int] = set()  # calls in the module's `if __name__ == "__main__":` block
 
     # -- qualified names ------------------------------------------------------
     def qualname(self, expr: cst.CSTNode) -> Optional[str]:
@@ -361,6 +372,10 @@ class Indexer:
                 continue
             if t is cst.Try or t is cst.If:
                 self._import_fallbacks(n)
+                if t is cst.If and unit.is_module and _main_guard(n.test):
+                    # `if __name__ == "__main__":` runs when the file is run as a script,
+                    # never when it is imported
+                    self._main_ids.update(id(c) for c in walk_tree(n.body) if type(c) is cst.Call)
             if t is cst.Call:
                 self._call(n, unit)
             elif t is cst.Name:
@@ -542,12 +557,14 @@ class Indexer:
             is_jax_module=any(b in apis.MODULE_BASES for b in bases),
             nnx="flax.nnx.Module" in bases,
             linen="flax.linen.Module" in bases,
+            scope=parent,
         )
-        # a class deriving from a jax-module class defined in this file
+        # a class deriving from a class defined in this file (a jax-module class: it is one)
+        written = [dotted_name(a.value) for a in node.bases if isinstance(a.value, (cst.Name, cst.Attribute))]
         for other in self.index.classes:
-            if other.is_jax_module and other.name in (
-                dotted_name(a.value) for a in node.bases if isinstance(a.value, (cst.Name, cst.Attribute))
-            ):
+            if other.name in written and other is not info:
+                info.parents.append(other)
+            if other.is_jax_module and other.name in written:
                 info.is_jax_module = True
                 info.nnx = info.nnx or other.nnx
                 info.linen = info.linen or other.linen
@@ -640,7 +657,8 @@ class Indexer:
                 if isinstance(key, cst.Name):
                     key_param_consumed(unit, key.value, how)
         if q in ("jax.config.update", "jax.config.config.update") or q.endswith(".config.update") and q.startswith("jax"):
-            if self._x64_config_call(call, unit.is_module) and unit.is_module:
+            at_import = unit.is_module and id(call) not in self._main_ids
+            if self._x64_config_call(call, at_import) and at_import:
                 self.index.x64_at_import = True
             return
         if q == "jax.enable_x64" or q == "jax.experimental.enable_x64":
@@ -973,7 +991,7 @@ class Indexer:
                 recv = call.func.value  # type: ignore[union-attr]
                 callee = None
                 if unit.cls is not None and isinstance(recv, cst.Name) and recv.value == "self":
-                    callee = unit.cls.methods.get(name)
+                    callee = unit.cls.method(name)
                     if callee is None:
                         # `self.encoder(x)` with `self.encoder = Encoder(...)` in `setup`: its `__call__`
                         built = self._init_attr_class(unit.cls, name)
@@ -1008,6 +1026,7 @@ class Indexer:
                 if callee is not None and callee is not site.scope:
                     idx.call_edges.setdefault(id(site.scope), set()).add(id(callee))
         # classes: methods of flax/equinox/haiku modules see traced array arguments
+        pre_linen = self._pre_linen_statics()
         for cls in idx.classes:
             if not cls.is_jax_module:
                 continue
@@ -1032,18 +1051,28 @@ class Indexer:
                 dims: Optional[set[str]] = None
                 entries = (module_entries.entry_sites(cls, m, idx.unit_of)
                            if name == "__call__" and not sites else None)
+                shown_static = pre_linen.get(id(m), ())
                 for p in m.params[1:]:
+                    if p.name in shown_static:
+                        continue  # a flax.nn `apply` hyper-parameter every call gives a Python value
                     if own and all(_passes(c, p) for _, c in sites):
                         # `self.m(y, start=0, end=cfg.n, **common)`: every call names this
                         # argument (by keyword, or by position before any `*args`), so the
                         # interpreter sees what it is, `**common` or not
+                        continue
+                    if cls.nnx and name == "__call__" and sites and all(
+                            _static_arg(site_unit, call, p, _nnx_default) for site_unit, call in sites):
+                        # an NNX submodule (`self.visual = VisionModel(...)`) whose holders pass it
+                        # no value the model takes as traced (`self.model.visual(pixels)` with
+                        # `pixels=None` a parameter of the holder's eager `__call__`)
                         continue
                     if p.annotation in apis.ARRAY_ANNOTATIONS or (
                         # model.apply / eqx modules are called under jit with arrays
                         p.annotation is None and p.default is None and p.kind in ("pos", "posonly")
                     ):
                         if p.annotation is None and sites and all(
-                            _static_arg(site_unit, call, p) for site_unit, call in sites
+                            _static_arg(site_unit, call, p, _nnx_default if cls.nnx else None)
+                            for site_unit, call in sites
                         ):
                             continue  # every call in this file passes a static value (a shape, an int)
                         if entries and all(self._python_entry_arg(u, call, p) for u, call in entries):
@@ -1213,6 +1242,69 @@ class Indexer:
                 return False
         return True
 
+    def _pre_linen_statics(self) -> dict[int, set[str]]:
+        """Pre-Linen ``flax.nn`` modules (``class Block(nn.Module): def apply(self, x,
+        nout)``): calling the class runs ``apply`` (``Block(x, 64, name="b")``), and
+        ``Block.partial(nout=64)`` binds its keywords.  When every use of the class in
+        this file is one of those, a parameter of ``apply`` that each passes a Python
+        value (a literal, a shape, a name bound to one, or such a parameter of the
+        caller's own ``apply``) holds that value, not a tracer.  Greatest fixed point
+        over the file's classes: id of the ``apply`` unit -> its parameters shown static.
+        Another use of the class (``Block.call(params, x)``, handed on) leaves it as before."""
+        idx = self.index
+        olds = {c.name: c for c in idx.classes
+                if c.is_jax_module and c.linen and "apply" in c.methods and "__call__" not in c.methods}
+        if not olds:
+            return {}
+        uses: dict[str, list] = {name: [] for name in olds}
+        bad: set[str] = set()
+        for unit, call in self._pending_calls:
+            f = call.func
+            if type(f) is cst.Name and f.value in olds:
+                uses[f.value].append((unit, call, False))
+            elif (type(f) is cst.Attribute and type(f.value) is cst.Name and f.value.value in olds
+                  and f.attr.value == "partial" and not positional_args(call)):
+                uses[f.value.value].append((unit, call, True))
+        count = dict.fromkeys(olds, 0)
+        for n in walk_tree(idx.module):
+            if type(n) is cst.Name and n.value in count:
+                count[n.value] += 1
+        for name in olds:
+            # the `class` statement's name, and each call written above: nothing else
+            if count[name] != 1 + len(uses[name]):
+                bad.add(name)
+        static: dict[int, set[str]] = {}
+        for name, cls in olds.items():
+            m = cls.methods["apply"]
+            if name not in bad and uses[name]:
+                static[id(m)] = {p.name for p in m.params[1:] if p.kind in ("pos", "posonly", "kwonly")}
+        def unit_static(u: Unit, q: ParamInfo) -> bool:
+            # shown static so far, or a parameter with a default that no call shows traced
+            return q.name in static.get(id(u), ()) or (
+                q.default is not None and q.annotation not in apis.ARRAY_ANNOTATIONS and q.name not in u.traced_params)
+
+        changed = True
+        while changed:
+            changed = False
+            for name, cls in olds.items():
+                m = cls.methods["apply"]
+                shown = static.get(id(m))
+                if not shown:
+                    continue
+                for p in list(shown):
+                    for unit, call, partial in uses[name]:
+                        if partial:
+                            a = keyword_arg(call, p)
+                            ok = a is not None and _static_expr(unit, a.value, 0, unit_static)
+                        else:
+                            ok = _static_arg(unit, call, m.param(p), unit_static) or (
+                                not _passes(call, m.param(p)) and m.param(p).default is not None)
+                        if not ok:
+                            shown.discard(p)
+                            changed = True
+                            break
+        return static
+
     def _module_method_sites(self, cls: ClassInfo, name: str) -> list[tuple[Unit, cst.Call]]:
         """The calls of method ``name`` of module class ``cls`` written in this file,
         when they stand for its callers: a helper method, by its calls
@@ -1229,7 +1321,9 @@ class Indexer:
         for attr in self._submodule_fields(cls):
             for unit, call in self._method_calls.get(attr, ()):
                 recv = call.func.value  # type: ignore[union-attr]
-                if not (isinstance(recv, cst.Name) and recv.value == "self"):
+                if not (isinstance(recv, cst.Name) and recv.value == "self") and not (
+                        cls.nnx and (dotted_name(recv) or "").startswith("self.")):
+                    # (an NNX submodule reached through another: `self.model.visual(...)`)
                     return []
                 sites.append((unit, call))
         return sites
@@ -2129,12 +2223,14 @@ def _own_returns(node: cst.CSTNode) -> list[cst.Return]:
 
 
 def _self_call(unit: Unit, call: cst.Call, cls: ClassInfo, starred: bool = False) -> bool:
-    """Is ``call`` ``self.m(...)`` in a method of ``cls`` itself, with no ``*args``/``**kw``
+    """Is ``call`` ``self.m(...)`` in a method of ``cls`` itself (or of a subclass of this
+    file that inherits ``m`` from it), with no ``*args``/``**kw``
     (so the interpreter, which analyses the caller first, sees every argument)?
     ``starred``: ``*args``/``**kw`` allowed (the arguments written out are still seen)."""
     recv = call.func.value  # type: ignore[union-attr]
     return (
-        isinstance(recv, cst.Name) and recv.value == "self" and unit.cls is cls
+        isinstance(recv, cst.Name) and recv.value == "self" and unit.cls is not None
+        and (unit.cls is cls or unit.cls.method(call.func.attr.value) is cls.methods.get(call.func.attr.value))  # type: ignore[union-attr]
         and (starred or not any(a.star for a in call.args))
     )
 
@@ -2154,7 +2250,19 @@ def _array_arg(call: cst.Call, p: ParamInfo, qualname) -> bool:
     return isinstance(arg, cst.Call) and (qualname(arg.func) or "").startswith("jax.")
 
 
-def _static_arg(unit: Unit, call: cst.Call, p: ParamInfo) -> bool:
+def _nnx_default(unit: Unit, p: ParamInfo) -> bool:
+    """A parameter of an undecorated NNX module method that has a default and no array
+    annotation (``pixel_values=None``): NNX methods run eagerly unless a transformation
+    or traced code calls them, and the model takes no such parameter as traced; what it
+    passes on is no tracer the model can show."""
+    cls = unit.cls
+    node = unit.node
+    return (cls is not None and cls.nnx and isinstance(node, cst.FunctionDef) and not node.decorators
+            and p.default is not None and p.annotation not in apis.ARRAY_ANNOTATIONS
+            and p.name not in unit.traced_params)
+
+
+def _static_arg(unit: Unit, call: cst.Call, p: ParamInfo, param_ok=None) -> bool:
     """Does ``call`` (a method call ``x.m(...)``, ``self`` bound) pass a static value
     for parameter ``p``: a literal, a shape (``x.shape``, ``x.shape[1]``), ``len``,
     ``min``/``max`` of those, or a name bound only to such values?  Not passed: its
@@ -2163,11 +2271,11 @@ def _static_arg(unit: Unit, call: cst.Call, p: ParamInfo) -> bool:
         return False
     for a in call.args:
         if a.keyword is not None and a.keyword.value == p.name:
-            return _static_expr(unit, a.value, 0)
+            return _static_expr(unit, a.value, 0, param_ok)
     pos = positional_args(call)
     i = (p.index or 0) - 1  # `self` is bound
     if p.index is not None and 0 <= i < len(pos):
-        return _static_expr(unit, pos[i].value, 0)
+        return _static_expr(unit, pos[i].value, 0, param_ok)
     return False
 
 
@@ -2194,10 +2302,15 @@ def _static_expr(unit: Unit, e: cst.BaseExpression, depth: int, param_ok=None) -
         return _static_expr(unit, e.expression, depth + 1, param_ok)
     if isinstance(e, cst.BinaryOperation):
         return _static_expr(unit, e.left, depth + 1, param_ok) and _static_expr(unit, e.right, depth + 1, param_ok)
+    # (the items of a literal are no further step of a chain of names: same depth)
     if isinstance(e, (cst.Tuple, cst.List)):
         return all(
-            not isinstance(el, cst.StarredElement) and _static_expr(unit, el.value, depth + 1, param_ok) for el in e.elements
+            not isinstance(el, cst.StarredElement) and _static_expr(unit, el.value, depth, param_ok) for el in e.elements
         )
+    if isinstance(e, cst.Dict):
+        # a table of Python values (`{50: [3, 4, 6, 3], 101: [3, 4, 23, 3]}`)
+        return all(isinstance(el, cst.DictElement) and _static_expr(unit, el.key, depth, param_ok)
+                   and _static_expr(unit, el.value, depth, param_ok) for el in e.elements)
     if isinstance(e, cst.Attribute):
         return e.attr.value in _STATIC_ATTRS
     if isinstance(e, cst.Subscript):
@@ -2257,11 +2370,37 @@ def _unpacked_static(unit: Unit, name: str, depth: int, param_ok=None) -> bool:
                 ) or not _static_expr(unit, n.value, depth + 1, param_ok):
                     return False
                 found = True
+        elif t is cst.For and name in (b.value for b in bound_names(n.target)):
+            # `for i, size in enumerate(SIZES[n])`: the items of a static collection, and
+            # the counter `enumerate` gives
+            if not _static_item(unit, n.target, n.iter, name, depth, param_ok):
+                return False
+            found = True
         elif t in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.AsName):
             target = n.name if t is cst.AsName else n.target
             if name in (b.value for b in bound_names(target)):
                 return False
     return found
+
+
+def _static_item(unit: Unit, target: cst.BaseExpression, it: cst.BaseExpression, name: str, depth: int,
+                 param_ok=None) -> bool:
+    """Does ``for <target> in <it>`` bind ``name`` to a Python value: an item of a
+    static collection (``range(n)`` of static bounds, a literal list, a table of them),
+    or the counter of ``enumerate``?"""
+    if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value in ("enumerate", "range") \
+            and it.args and not any(a.star for a in it.args):
+        if it.func.value == "range":
+            return all(_static_expr(unit, a.value, depth + 1, param_ok) for a in it.args)
+        if isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == 2 \
+                and not any(isinstance(el, cst.StarredElement) for el in target.elements):
+            first, second = (el.value for el in target.elements)
+            if isinstance(first, cst.Name) and first.value == name:
+                return True  # the counter: a Python int whatever is enumerated
+            if name in (b.value for b in bound_names(second)):
+                return _static_expr(unit, it.args[0].value, depth + 1, param_ok)
+        return False
+    return _static_expr(unit, it, depth + 1, param_ok)
 
 
 _SCOPE_TYPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)

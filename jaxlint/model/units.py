@@ -78,6 +78,21 @@ class ClassInfo:
     nnx: bool = False
     # a flax linen module: ``Cls(...).apply(variables, *args)`` runs its ``__call__``
     linen: bool = False
+    # the bases defined in the same file (before it), in the order written
+    parents: list["ClassInfo"] = field(default_factory=list)
+    # the unit whose body defines it (the module, or a function for a local class)
+    scope: Optional["Unit"] = None
+
+    def method(self, name: str) -> Optional["Unit"]:
+        """The method ``self.name`` runs for an instance of this class: its own, else
+        the first found up its bases defined in this file (None: unknown)."""
+        m = self.methods.get(name)
+        if m is None:
+            for p in self.parents:
+                m = p.method(name)
+                if m is not None:
+                    break
+        return m
 
 
 # the reason given to the methods of flax/equinox/haiku module classes (model/index.py)

@@ -3408,6 +3408,11 @@ class PrngKeyReuse(Rule):
             inside = {id(n) for n in walk_tree(loop)}
             if id(site0) not in inside or id(site1) not in inside or site0 is site1:
                 continue
+            if not any(type(n) is cst.Name and n.value == name for n in walk_tree(site0)):
+                # the entry key was consumed there through another name (`rng, seed =
+                # split(rng)` after `rng = seed`): the next iteration's use reads that
+                # name's new key, not what `name` carries
+                continue
             if self._unread(site1) or _exits_after(loop, site1):
                 continue  # the draw is never read, or the iteration leaves the loop after it
             self.report(

@@ -108,7 +108,9 @@ class NonHashableStaticArg(Rule):
         "under `@jax.tree_util.register_dataclass`) that is annotated as an array (`jax.Array`, "
         "`jnp.ndarray`, `np.ndarray`, `Float[Array, ...]`; not `ArrayLike`/`chex.Array`, which "
         "admit numbers) or that `__init__` sets to a JAX or NumPy array, whoever builds the "
-        "instances and whatever jits them (`eqx.filter_jit` too). equinox 0.13 warns when such an "
+        "instances and whatever jits them (`eqx.filter_jit` too); a class local to a function "
+        "(a test's fixture) only where that function applies a transformation or calls a jitted "
+        "function of the file (its instances live there). equinox 0.13 warns when such an "
         "instance is built (`UserWarning: A JAX array is being set as static! This can result in "
         "unexpected behavior and is usually a mistake to do.`), and the second call of a jitted "
         "function with another instance raises `ValueError: Exception raised while checking "
@@ -1773,6 +1775,32 @@ class NonHashableStaticArg(Rule):
                         out[small.target.value] = small
         return out
 
+    def _may_be_jitted(self, info) -> bool:
+        """A class of the module may be jitted by whoever imports it.  A class local to
+        a function (a test's fixture) lives only there: only when that function (or a
+        function nested in it) applies a transformation, or calls a function of the file
+        that is jitted, can its instances reach a jit."""
+        scope = info.scope
+        if scope is None or scope.is_module:
+            return True
+        index = self.ctx.index
+
+        def inside(u) -> bool:
+            while u is not None:
+                if u is scope:
+                    return True
+                u = u.parent
+            return False
+
+        if any(inside(site.scope) for site in index.sites):
+            return True
+        for n in walk_tree(scope.node):
+            if type(n) is cst.Call and type(n.func) is cst.Name:
+                target = scope.lookup_def(n.func.value)
+                if target is not None and target.jit_root:
+                    return True
+        return False
+
     def visit_Assign(self, node: cst.Assign) -> None:
         """``self.data = jr.uniform(...)`` in the ``__init__`` of a pytree class whose
         ``data`` is declared static: remembered for ``finish``."""
@@ -1798,6 +1826,8 @@ class NonHashableStaticArg(Rule):
         made = getattr(self, "_init_arrays", None) or {}
         for info in ctx.index.classes:
             fields = self._static_declarations(info)
+            if fields and not self._may_be_jitted(info):
+                continue
             for name, decl in fields.items():
                 ann = self._array_annotation(decl.annotation.annotation)
                 if ann is not None:
