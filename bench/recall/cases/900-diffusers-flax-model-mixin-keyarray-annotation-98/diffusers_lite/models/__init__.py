@@ -1,0 +1,1 @@
+from .modeling_flax_utils import FlaxModelMixin

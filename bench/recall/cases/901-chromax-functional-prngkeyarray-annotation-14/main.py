@@ -1,0 +1,9 @@
+import jax
+
+from chromax_lite.simulator import Simulator
+
+
+if __name__ == "__main__":
+    sim = Simulator(n_markers=8)
+    pop = sim.load_population(4, key=jax.random.key(0))
+    print(pop.shape)

@@ -1,0 +1,1 @@
+from optax_lite.losses._classification import kl_divergence

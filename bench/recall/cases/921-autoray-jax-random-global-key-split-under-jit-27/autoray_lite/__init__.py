@@ -1,0 +1,2 @@
+from . import autoray
+from .autoray import do

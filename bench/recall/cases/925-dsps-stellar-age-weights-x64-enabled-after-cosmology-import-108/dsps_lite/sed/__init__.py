@@ -1,0 +1,4 @@
+# flake8: noqa
+"""
+"""
+from .stellar_age_weights import *

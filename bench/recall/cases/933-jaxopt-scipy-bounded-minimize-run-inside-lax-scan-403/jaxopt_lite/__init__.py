@@ -1,0 +1,1 @@
+from jaxopt_lite._src.scipy_wrappers import ScipyBoundedMinimize
