@@ -103,8 +103,8 @@ def test_b_x64_in_main_block_of_a_driver_beside_the_package(tmp_path, monkeypatc
 
 
 def test_b_still_reported_off_in_main_or_in_a_library_the_script_does_not_import(tmp_path, monkeypatch):
-    msg = ("`int64` in `.astype()` of a JAX array is silently truncated to 32-bit because jax_enable_x64 "
-           "is off. Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`")
+    msg = ("`int64` in `.astype()` of a JAX array is truncated to 32-bit because jax_enable_x64 "
+           "is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `int32`")
     assert _lint(tmp_path / "a", monkeypatch, {
         "suite/__init__.py": "",
         "suite/systems.py": _SYSTEM,
