@@ -29,6 +29,17 @@ _SINGULAR = {
     "jax.lax.rsqrt": 1.0,
     "jax.lax.acos": 0.0,
     "jax.lax.asin": 0.0,
+    # overflow to inf for a large input (float32: above about 88), with an infinite derivative
+    "jax.numpy.exp": 0.0,
+    "jax.numpy.expm1": 0.0,
+    "jax.numpy.exp2": 0.0,
+    "jax.numpy.cosh": 0.0,
+    "jax.numpy.sinh": 0.0,
+    "jax.lax.exp": 0.0,
+    "jax.lax.expm1": 0.0,
+    "jax.lax.exp2": 0.0,
+    "jax.lax.cosh": 0.0,
+    "jax.lax.sinh": 0.0,
 }
 # the singular set of each function (see _SINGULAR_POINTS); the rest: 0 and below
 _SINGULAR_KIND = {
@@ -37,6 +48,8 @@ _SINGULAR_KIND = {
     "jax.numpy.arcsin": "unit",
     "jax.lax.acos": "unit",
     "jax.lax.asin": "unit",
+    **{f"jax.{m}.{f}": "overflow" for m in ("numpy", "lax") for f in ("exp", "expm1", "exp2")},
+    **{f"jax.{m}.{f}": "overflow_both" for m in ("numpy", "lax") for f in ("cosh", "sinh")},
 }
 # norms whose default (2-norm, Frobenius) is a sqrt of a sum of squares: NaN gradient at
 # the zero vector (checked on jax 0.10.2; ord=1 and ord=inf are not singular there, nor
@@ -89,7 +102,12 @@ _SINGULAR_POINTS = {
     "nonpositive": (0.0, -1e-30, -1.0, -1e30),
     "zero": (0.0,),
     "unit": (1.0, -1.0, 2.0, -2.0),
+    # `exp`/`expm1`/`cosh`/`sinh` overflow to inf above about 88 (float32; 709 in float64), and
+    # so does their derivative: a branch masked out for every large input gets 0 * inf
+    "overflow": (1e30,),
+    "overflow_both": (1e30, -1e30),
 }
+_OVERFLOW = frozenset({"overflow", "overflow_both"})
 # functions whose derivative is zero (or that JAX does not differentiate): their
 # results carry no tangent, whatever their inputs
 _NO_TANGENT = frozenset(
@@ -436,7 +454,9 @@ def _names_in(e: cst.CSTNode) -> list[str]:
 
 def _arith(e: cst.CSTNode) -> bool:
     """``1 - x ** 2``, ``(x - 1)``: a sum, difference, product or power of names and numbers
-    (not a plain name: that is tested as it is)."""
+    (not a plain name: that is tested as it is), or its negation (``-x``)."""
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
+        return _plain(e.expression) or _arith(e.expression)
     if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Power)):
         def leaf(n: cst.CSTNode) -> bool:
             if isinstance(n, cst.BinaryOperation):
@@ -1383,7 +1403,8 @@ class WhereGradientNaN(Rule):
                         break
                     verdicts = [_truth(ctx, c, k, at, res) for at in points]
                     masked_value = branch_side == 2  # side 1 is masked out where the condition is false
-                    if any(v is masked_value for v in verdicts) or (i == 0 and all(v is None for v in verdicts)):
+                    if any(v is masked_value for v in verdicts) or (
+                            i == 0 and kind not in _OVERFLOW and all(v is None for v in verdicts)):
                         masking = (i, c, branch_side)
                         break
                 handled = None
@@ -1450,11 +1471,13 @@ class WhereGradientNaN(Rule):
                         Replacement(inner, guarded),
                     )
                 which = "false" if branch_side == 1 else "true"
+                there = (f"for a large `{key}` there it overflows to inf (above about 88 in float32), and so "
+                         f"does its derivative" if kind in _OVERFLOW else "its derivative is infinite/NaN there")
                 self.report(
                     self._anchor(node, op_node),
                     f"`{ctx.code(op_node).strip()}` is computed for every element, also where "
-                    f"`{ctx.code(c_node).strip()}` is {which} and masks it out; its derivative is "
-                    f"infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard "
+                    f"`{ctx.code(c_node).strip()}` is {which} and masks it out; {there}, so the "
+                    f"gradient of this `where` is NaN (0 * inf). Guard "
                     f"`{key}` with the same condition too (double where: `jnp.where(cond, {key}, "
                     f"{_fmt(safe)})` inside)",
                     the_fix,
@@ -1572,6 +1595,8 @@ class WhereGradientNaN(Rule):
         if kind == "nonpositive" and isinstance(op_node, cst.Call) and (ctx.qualname(op_node.func) or "").rsplit(
                 ".", 1)[-1].startswith("log"):
             kind = "zero"  # `log` of a negative number has a finite derivative (1/x): only 0 is singular
+        if kind in _OVERFLOW:
+            numbers |= {1e30, -1e30}  # `jnp.exp(-x)` overflows where `x` is very negative
         for key in keys:
             if self._value_at(inner, key, 1.5) is None:
                 continue  # not arithmetic of `key` and constants alone
@@ -1579,7 +1604,10 @@ class WhereGradientNaN(Rule):
                 v = self._value_at(inner, key, t)
                 if v is None:
                     continue
-                singular = v <= 0 if kind == "nonpositive" else v == 0 if kind == "zero" else abs(v) >= 1
+                if kind in _OVERFLOW:
+                    singular = v >= 1e3 or kind == "overflow_both" and v <= -1e3
+                else:
+                    singular = v <= 0 if kind == "nonpositive" else v == 0 if kind == "zero" else abs(v) >= 1
                 if singular and _truth(ctx, cond, key, t, self._test_of) is masked_value:
                     return True
         return False
