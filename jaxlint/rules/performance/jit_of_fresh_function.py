@@ -1550,12 +1550,6 @@ class RecompileFreshFunction(Rule):
         parameter ``model``)?"""
         unit = self.ctx.unit
         outer = {p.name for p in unit.params} | set(unit.assigned)
-        if unit.cls is not None and bound_receiver(unit) == 1 and unit.params and unit.params[0].name in outer \
-                and unit.params[0].name not in unit.assigned:
-            # a method's `self`: the same object at every call (`def step(self, ...): @jit
-            # def jitted(...): ... self.loss ...`), no value that would need its own
-            # compile; the jit could be built once, in `__init__`, and is built per call
-            outer.discard(unit.params[0].name)
         local_defs = {u.name: u.node for u in self.ctx.index.units
                       if u.parent is unit and isinstance(u.node, cst.FunctionDef)}
         seen: set[int] = set()
