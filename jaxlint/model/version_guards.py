@@ -170,7 +170,10 @@ class Guards:
 
         is no compatibility shim: where JAX is installed, the JAX path is silently lost, and
         the removed import is what the user must change.  Those import statements are live
-        (the rest of the body stays dead)."""
+        (the rest of the body stays dead).  Only when the body goes on to enable JAX after
+        the removed import (imports what JAX still has, or sets a flag to ``True``): a
+        probe of one optional feature alone (``try: from jax.experimental import
+        host_callback as hcb`` / ``except ImportError: hcb = None``) loses nothing else."""
         stack: list[tuple[cst.CSTNode, tuple]] = [(module, ())]
         while stack:
             node, handlers = stack.pop()
@@ -180,7 +183,7 @@ class Guards:
             if t is cst.Try and self._is_probe(node):
                 inner = (*handlers, *node.handlers)
                 failing = self._failing_imports(node.body)
-                if failing:
+                if failing and _enables_jax_after(node.body, failing[0]):
                     bound = {n for small in failing for n in _bound_names(small)}
                     if not any(_replaces(h, bound, self._resolve) for h in inner):
                         for small in failing:
@@ -325,6 +328,34 @@ def _imported(small: cst.BaseSmallStatement) -> list[str]:
         if mod:
             return [mod] + [f"{mod}.{a.name.value}" for a in small.names if isinstance(a.name, cst.Name)]
     return []
+
+
+def _enables_jax_after(body: cst.BaseSuite, first: cst.BaseSmallStatement) -> bool:
+    """Does ``body``, after the statement ``first``, import something current JAX has, or
+    set a name to ``True`` (``use_jit = True``)?"""
+    seen = False
+    stack: list[cst.CSTNode] = [body]
+    order: list[cst.CSTNode] = []
+    while stack:  # source order
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        order.append(n)
+        stack.extend(reversed(list(children(n))))
+    for n in order:
+        if n is first:
+            seen = True
+            continue
+        if not seen:
+            continue
+        if isinstance(n, (cst.Import, cst.ImportFrom)):
+            fulls = _imported(n)
+            if fulls and fulls[0].split(".", 1)[0] in ("jax", "jaxlib") and not any(
+                    (row := D.lookup(f)) is not None and D.removed_by(row, CURRENT) for f in fulls):
+                return True
+        elif isinstance(n, cst.Assign) and isinstance(n.value, cst.Name) and n.value.value == "True":
+            return True
+    return False
 
 
 def _bound_names(small: cst.BaseSmallStatement) -> set[str]:

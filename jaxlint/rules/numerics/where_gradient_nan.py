@@ -588,6 +588,12 @@ class WhereGradientNaN(Rule):
         "(its body or condition, or a helper only they call): reverse mode does not go through "
         "`while_loop` (`jax.grad` raises), and forward mode drops the masked branch's tangent. "
         "A `where` in a `lax.scan` or `lax.fori_loop` body is still reported.\n\n"
+        "A branch that overflows for a large input is singular there too: `exp`, `expm1`, "
+        "`exp2` (and `cosh`, `sinh`, both ways) are inf above about 88 in float32, and so are "
+        "their derivatives, so `jnp.where(x > 0, x, alpha * jnp.expm1(x))` (an ELU) or "
+        "`jnp.where(x > 20., x, jnp.log1p(jnp.exp(x)))` (a softplus threshold) has a NaN "
+        "gradient for a large `x` (also `jnp.exp(-x)` under `x > 0`, for a very negative `x`); "
+        "reported only when the condition shows the large values masked out.\n\n"
         "Also: a branch that multiplies the tested variable by an infinite constant "
         "(`jnp.where(x > 0, 0, x * jnp.inf)`: its derivative is infinite everywhere), and a "
         "boolean mask that indexes the result of a singular function of the variable it tests, "
@@ -618,6 +624,22 @@ class WhereGradientNaN(Rule):
         "operands of equal shape and dtype, so it gets no automatic fix."
     )
     VALID = [
+        # the double where (jax.nn.elu since jax#1538): the masked elements compute at 0
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            def elu(x, alpha=1.0):
+                safe = jnp.where(x > 0, 0.0, x)
+                return jnp.where(x > 0, x, alpha * jnp.expm1(safe))
+
+            def softplus(x):
+                return jnp.where(x > 20.0, x, jnp.log1p(jnp.exp(jnp.minimum(x, 20.0))))
+
+            def growth(x):
+                return jnp.where(x > 0, jnp.exp(x), 1.0 + x)
+            """,
+        ),
         # a constant infinite branch; the input guarded before the function, then masked
         Valid(
             """
@@ -851,6 +873,47 @@ class WhereGradientNaN(Rule):
     ]
 
     INVALID = [
+        # a branch that overflows for a large input (the ELU of jax#1538, a softplus threshold)
+        Invalid(
+            """
+            import jax.numpy as np
+
+            def elu(x, alpha=1.0):
+                return np.where(x > 0, x, alpha * np.expm1(x))
+
+            def softplus(x):
+                return np.where(x > 20.0, x, np.log1p(np.exp(x)))
+            """,
+            expected=[(4, 39), (7, 43)],
+            messages=[
+                "`np.expm1(x)` is computed for every element, also where `x > 0` is true and masks it out; for a large `x` there it overflows to inf (above about 88 in float32), and so does its derivative, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 0.0)` inside)",
+                "`np.exp(x)` is computed for every element, also where `x > 20.0` is true and masks it out; for a large `x` there it overflows to inf (above about 88 in float32), and so does its derivative, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 0.0)` inside)",
+            ],
+            fixed="""
+            import jax.numpy as np
+
+            def elu(x, alpha=1.0):
+                return np.where(x > 0, x, alpha * np.expm1(np.where(x > 0, 0.0, x)))
+
+            def softplus(x):
+                return np.where(x > 20.0, x, np.log1p(np.exp(np.where(x > 20.0, 0.0, x))))
+            """,
+            unsafe=True,
+        ),
+        # ... computed on an earlier line (a SELU's negative branch)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            def selu(x, alpha=1.67, scale=1.05):
+                neg = alpha * (jnp.exp(x) - 1.0)
+                return scale * jnp.where(x > 0, x, neg)
+            """,
+            expected=[(5, 40)],
+            messages=[
+                "`neg` is computed with `jnp.exp(x)` for every element, also where `x > 0` is true; it overflows to inf for a large `x`, and so does its derivative, and the condition masks those values out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `neg` is computed (double where: `jnp.where(cond, x, 0.0)` inside, so the masked elements are computed at 0)",
+            ],
+        ),
         # a branch with an infinite factor (infinite derivative everywhere), and a boolean mask
         # that drops the singular elements after the function was computed (grads: [nan inf],
         # [nan -1.])
@@ -1973,12 +2036,16 @@ class WhereGradientNaN(Rule):
                 continue
             masked_value = side == 2  # side 1 is masked out where the condition is false
             found = None
+            overflow = False
             # the singular function's own argument is what the condition tests
             for op_node, inner, _safe, kind in self._singular_ops(bound):
                 key = ctx.code(inner).strip()
                 if key in tested and any(_truth(ctx, cond, key, at) is masked_value for at in _SINGULAR_POINTS[kind]):
-                    found = (op_node, f"its derivative is infinite/NaN where `{key}` is at its singular point, "
-                                      f"and the condition masks that point out")
+                    overflow = kind in _OVERFLOW
+                    found = (op_node, f"it overflows to inf for a large `{key}`, and so does its derivative, "
+                                      f"and the condition masks those values out" if kind in _OVERFLOW else
+                             f"its derivative is infinite/NaN where `{key}` is at its singular point, "
+                             f"and the condition masks that point out")
                     break
             # the name itself is tested: its value where the function is singular
             if found is None and branch.value in tested:
@@ -2000,7 +2067,8 @@ class WhereGradientNaN(Rule):
                 + f" for every element, also "
                 f"where `{ctx.code(cond).strip()}` is {which}; {detail}, so the gradient of this `where` "
                 f"is NaN (0 * inf). Guard the input where `{branch.value}` is computed (double where: "
-                f"`jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",
+                + ("`jnp.where(cond, x, 0.0)` inside, so the masked elements are computed at 0)" if overflow else
+                   "`jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)"),
             )
 
     def _singular_output(self, e: cst.BaseExpression):
