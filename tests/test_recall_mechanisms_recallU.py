@@ -1,8 +1,8 @@
 """Batch 8's misses by mechanism (issue 22, branch recallU): a `where` branch that overflows
 for large inputs (NaN gradient), a removed JAX import whose `except ImportError` falls back
 on no JAX, a Python number that a jitted function is given before its own strongly typed
-result (a weak-type recompile), a loop whose body calls a jitted function held in a name,
-and a use through the alias of a module moved whole (one finding, at the import).
+result (a weak-type recompile), and a loop whose body calls a jitted function held in a
+name.
 
 Each INVALID program's NaN gradient, lost JAX path, second compile or unrolled loop was
 observed with JAX 0.10.2; the VALID twins run (finite gradients, JAX in use, one compile)
@@ -330,29 +330,3 @@ def test_loop_calling_a_jitted_function_held_in_a_name(tmp_path, monkeypatch):
 def test_loop_under_the_threshold_is_quiet(tmp_path, monkeypatch):
     files = {"tests/__init__.py": "", "tests/test_opt.py": MINIMIZE.format(n=75), "main.py": MAIN}
     assert _lint(tmp_path, monkeypatch, files, select="JAX502") == []
-
-
-# 5. a use through the alias of a module moved whole (case 820): the import's safe fix
-# repairs it, so the import is the one finding; a use of a name removed without a
-# replacement (`hcb.id_print`) is reported too, as before.
-
-UTILS = """\
-from jax.experimental import optimizers as jax_opt
-from jax.experimental import host_callback as hcb
-
-
-def adam(step_size):
-    return jax_opt.adam(step_size)
-
-
-def show(x):
-    return hcb.id_print(x)
-"""
-
-
-def test_use_through_moved_module_alias_is_reported_once(tmp_path, monkeypatch):
-    files = {"utils.py": UTILS}
-    found = _lint(tmp_path, monkeypatch, files, select="JAX901")
-    assert [(c, p, r, col) for c, p, r, col, _ in found] == [
-        ("JAX901", "utils.py", 1, 30), ("JAX901", "utils.py", 2, 30), ("JAX901", "utils.py", 10, 12)]
-    assert found[2][4].startswith("`hcb.id_print` (`jax.experimental.host_callback.id_print`) was removed")

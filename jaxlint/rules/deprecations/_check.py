@@ -263,17 +263,13 @@ class DeprecationCheck(Check):
             return  # JAX's internals keep names the public API removed (not a row of jaxlib's own)
         if head is not None:
             base = ctx.imports.names.get(head.value)
-            imported = D.lookup(base) if base is not None and base != head.value else None
-            if imported is not None:
+            if base is not None and base != head.value and D.lookup(base) is not None:
                 # a use through the alias an import of a removed module or name bound
-                # (`hcb.id_print(x)`): reported where that import is, alone, in code
-                # current JAX runs (a shim's alias is not).  Not when the import's own
-                # safe fix repairs it: a module moved whole (`opt.adam(...)` after `import
-                # jax.experimental.optimizers as opt`), the import is the one thing to change
+                # (`hcb.id_print(x)`, `optimizers.adam(...)`): reported where that import
+                # is, alone, in code current JAX runs (a shim's alias is not); the
+                # import's own fix, where it has one, repairs the use
                 self._mark_chain(node)
-                repaired = row is imported and imported.kind == "module" and imported.fix == "safe" \
-                    and imported.new_qualname is not None
-                if self.guards.only_live_import(head.value) and not repaired:
+                if self.guards.only_live_import(head.value):
                     self._emit(row, node, ctx.code(node).strip(), via=q)
                 return
         self._mark_chain(node)

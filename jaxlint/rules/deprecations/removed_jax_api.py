@@ -21,17 +21,17 @@ class RemovedApi(Rule):
         "Flags uses and imports of JAX names and modules that current JAX has removed, resolved "
         "through imports (so `numpy.product` or a local `tree_map` are not flagged, and "
         "`jax.tree_util.tree_map`, still supported, is not either). The import is reported, and "
-        "so is each use of the name it binds that must change too: `hcb.id_print(x)` after `from "
-        "jax.experimental import host_callback as hcb`, `id_tap(f, x)` after `from "
-        "jax.experimental.host_callback import id_tap`. A use through the alias of a module moved "
-        "whole (`opt.adam(...)` after `import jax.experimental.optimizers as opt`) is not: the "
-        "import's fix repairs it, and the import is the one thing to change.\n\n"
+        "so is each use of the name it binds: `hcb.id_print(x)` after `from jax.experimental "
+        "import host_callback as hcb`, `id_tap(f, x)` after `from jax.experimental.host_callback "
+        "import id_tap`, `opt.adam(...)` after `import jax.experimental.optimizers as opt`.\n\n"
         "Code under a version check is judged on the branch JAX 0.10.2 takes "
         "(`jaxlint/model/version_guards.py`): `if hasattr(jax, \"tree\"): ... else: <old API>` "
         "and `if version.parse(jax.__version__) < version.parse(\"0.4.26\"): <old API>` are not "
         "reported, but `if jax.__version__ >= \"0.4.26\": ... else: <old API>` is: it compares "
         "strings, and `\"0.10.2\" >= \"0.4.26\"` is false, so the old API runs. In a `try` whose "
-        "`except` catches `ImportError`/`AttributeError`, the body is a probe and is not reported; "
+        "`except` catches `ImportError`/`AttributeError`, the body is a probe and is not reported "
+        "(unless no handler falls back on JAX and the body goes on to enable JAX after a removed "
+        "import: `use_jax = True`, more JAX imports; then that import is, as for JAX905); "
         "the handler is reported when the body imports something removed (so the handler is "
         "what runs), and a name bound there is not followed to its uses. A check the table "
         "cannot decide (`hasattr` of a name it does not know) leaves both branches alone. The "
@@ -239,14 +239,14 @@ class RemovedApi(Rule):
                 '`id_tap` (`jax.experimental.host_callback.id_tap`) was removed in JAX 0.8.0 (deprecated in 0.4.26): use `jax.debug.callback(fn, x)` instead (id_tap returned its argument and passed `transforms`)',
             ],
         ),
-        # a removed module through its alias: the import's fix repairs the use (reported once, at the import)
+        # a removed module through its alias: the import's fix repairs the use
         Invalid(
             """
             import jax.experimental.optimizers as opt
 
             opt_init, opt_update, get_params = opt.adam(1e-3)
             """,
-            expected=[(1, 8)],
+            expected=[(1, 8), (3, 36)],
             fixed="""
             import jax.example_libraries.optimizers as opt
 
@@ -254,6 +254,7 @@ class RemovedApi(Rule):
             """,
             messages=[
                 '`import jax.experimental.optimizers` was removed in JAX 0.3.16: use `jax.example_libraries.optimizers` (or optax) instead',
+                '`opt.adam` (`jax.experimental.optimizers.adam`) was removed in JAX 0.3.16: use `jax.example_libraries.optimizers` (or optax) instead',
             ],
         ),
         # names removed before the registry: jax.tree_multimap, jax.partial
