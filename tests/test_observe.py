@@ -922,7 +922,7 @@ def test_run_only_codes():
     from jaxlint.runtime.sightings import FAMILIES, RUN_ONLY
 
     assert RUN_ONLY == {r.code for r in all_rules() if r.runtime_only} - set().union(*FAMILIES)
-    assert RUN_ONLY == {"JAX507", "JAX508", "JAX509"}
+    assert RUN_ONLY == {"JAX507", "JAX509"}
 
 
 def test_observe_itself_imports_no_libcst_when_nothing_is_reported(tmp_path):

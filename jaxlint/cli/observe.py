@@ -321,7 +321,7 @@ def _results(seen: list, session, opts) -> tuple[list, dict]:
         by_file.setdefault(s.path, []).append(s)
     results, sources = [], {}
     # the files linted for the "observed" marks: those with an event of a sharp bit that a
-    # static rule can report (a runtime-only one, JAX507/JAX508/JAX509, confirms nothing)
+    # static rule can report (a runtime-only one, JAX507/JAX509, confirms nothing)
     static = _static_findings(sorted({s.path for s in seen if s.code not in RUN_ONLY}),
                               session, opts)
     for real, group in sorted(by_file.items()):

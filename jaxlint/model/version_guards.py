@@ -95,6 +95,7 @@ class Guards:
                         name = small.targets[0].target.value
                         self._assigned[name] = small.value if name not in self._assigned else None
         self._walk(module)
+        self._lost_imports(module)
 
     # -- the walk -------------------------------------------------------------------------
     def _walk(self, root: cst.CSTNode) -> None:
@@ -155,6 +156,67 @@ class Guards:
         """Is ``local`` bound by exactly one import, in code current JAX runs?"""
         b = self.bindings.get(local)
         return b is not None and len(b) == 1 and b[0]
+
+    # -- try: the probe whose fallback is not JAX --------------------------------------------
+    def _lost_imports(self, module: cst.Module) -> None:
+        """A probe whose body fails today on a removed import, and no handler of it (nor of
+        a ``try`` around it) imports anything from JAX or rebinds the import's names::
+
+            try:
+                from jax.config import config      # fails today: reported
+                use_jax = True
+            except ImportError:
+                import numpy as np; use_jax = False  # NumPy, a flag, a warning, a `raise`
+
+        is no compatibility shim: where JAX is installed, the JAX path is silently lost, and
+        the removed import is what the user must change.  Those import statements are live
+        (the rest of the body stays dead).  Only when the body goes on to enable JAX after
+        the removed import (imports what JAX still has, or sets a flag to ``True``): a
+        probe of one optional feature alone (``try: from jax.experimental import
+        host_callback as hcb`` / ``except ImportError: hcb = None``) loses nothing else."""
+        stack: list[tuple[cst.CSTNode, tuple]] = [(module, ())]
+        while stack:
+            node, handlers = stack.pop()
+            t = type(node)
+            if t is cst.FunctionDef or t is cst.ClassDef or t is cst.Lambda:
+                handlers = ()
+            if t is cst.Try and self._is_probe(node):
+                inner = (*handlers, *node.handlers)
+                failing = self._failing_imports(node.body)
+                if failing and _enables_jax_after(node.body, failing[0]):
+                    bound = {n for small in failing for n in _bound_names(small)}
+                    if not any(_replaces(h, bound, self._resolve) for h in inner):
+                        for small in failing:
+                            self._undead(small)
+                stack.append((node.body, inner))
+                for c in (*node.handlers, node.orelse, node.finalbody):
+                    if c is not None:
+                        stack.append((c, handlers))
+                continue
+            for c in children(node):
+                stack.append((c, handlers))
+
+    def _undead(self, node: cst.CSTNode) -> None:
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            self.dead.discard(id(n))
+            stack.extend(children(n))
+
+    @staticmethod
+    def _failing_imports(body: cst.BaseSuite) -> list[cst.BaseSmallStatement]:
+        """The body's own import statements of something JAX ``CURRENT`` no longer has."""
+        out = []
+        stmts = body.body if isinstance(body, cst.IndentedBlock) else (body,)
+        for stmt in stmts:
+            smalls = stmt.body if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else ()
+            for small in smalls:
+                for full in _imported(small):
+                    row = D.lookup(full)
+                    if row is not None and D.removed_by(row, CURRENT):
+                        out.append(small)
+                        break
+        return out
 
     # -- try: the probe ---------------------------------------------------------------------
     @staticmethod
@@ -265,6 +327,96 @@ def _imported(small: cst.BaseSmallStatement) -> list[str]:
         mod = dotted_name(small.module)
         if mod:
             return [mod] + [f"{mod}.{a.name.value}" for a in small.names if isinstance(a.name, cst.Name)]
+    return []
+
+
+def _enables_jax_after(body: cst.BaseSuite, first: cst.BaseSmallStatement) -> bool:
+    """Does ``body``, after the statement ``first``, import something current JAX has, or
+    set a name to ``True`` (``use_jit = True``)?"""
+    seen = False
+    stack: list[cst.CSTNode] = [body]
+    order: list[cst.CSTNode] = []
+    while stack:  # source order
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        order.append(n)
+        stack.extend(reversed(list(children(n))))
+    for n in order:
+        if n is first:
+            seen = True
+            continue
+        if not seen:
+            continue
+        if isinstance(n, (cst.Import, cst.ImportFrom)):
+            fulls = _imported(n)
+            if fulls and fulls[0].split(".", 1)[0] in ("jax", "jaxlib") and not any(
+                    (row := D.lookup(f)) is not None and D.removed_by(row, CURRENT) for f in fulls):
+                return True
+        elif isinstance(n, cst.Assign) and isinstance(n.value, cst.Name) and n.value.value == "True":
+            return True
+    return False
+
+
+def _bound_names(small: cst.BaseSmallStatement) -> set[str]:
+    """The local names an import statement binds."""
+    out = set()
+    if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+        for alias in small.names:
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                out.add(alias.asname.name.value)
+            elif isinstance(small, cst.Import):
+                out.add((dotted_name(alias.name) or "").split(".", 1)[0])
+            elif isinstance(alias.name, cst.Name):
+                out.add(alias.name.value)
+    return out
+
+
+def _replaces(handler: cst.ExceptHandler, names: set[str], resolve: Callable[[str], Optional[str]]) -> bool:
+    """Does the handler fall back on JAX: an import from JAX (``except ImportError: from
+    jax.example_libraries import optimizers``), or one of ``names`` rebound to a value
+    read from JAX (``config = jax.config``) or defined there (``def config(...)``)?  A
+    fallback to NumPy, a flag, a warning, ``optimizers = None`` or a ``raise`` is not."""
+    stack: list[cst.CSTNode] = [handler.body]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is cst.FunctionDef or t is cst.ClassDef or t is cst.Lambda:
+            if t is not cst.Lambda and n.name.value in names:  # type: ignore[union-attr]
+                return True
+            continue
+        if t is cst.Import or t is cst.ImportFrom:
+            if any(full.split(".", 1)[0] in ("jax", "jaxlib") for full in _imported(n)):
+                return True
+            continue
+        if t is cst.Assign:
+            for tgt in n.targets:  # type: ignore[union-attr]
+                if any(m.value in names for m in _target_names(tgt.target)) and any(
+                        (resolve(d) or "").split(".", 1)[0] in ("jax", "jaxlib")
+                        for m in walk_names(n.value) for d in (dotted_name(m),) if d):  # type: ignore[union-attr]
+                    return True
+        stack.extend(children(n))
+    return False
+
+
+def walk_names(e: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The outermost names and attribute chains in ``e`` (``jax.config`` once, not ``jax``)."""
+    out: list[cst.BaseExpression] = []
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.Name, cst.Attribute)) and dotted_name(n):
+            out.append(n)
+            continue
+        stack.extend(children(n))
+    return out
+
+
+def _target_names(target: cst.BaseExpression) -> list[cst.Name]:
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [m for el in target.elements for m in _target_names(el.value)]
     return []
 
 

@@ -17,7 +17,15 @@ class ConfigModuleImport(Rule):
     check = DeprecationCheck
     about_tracing = False
 
-    what_it_does = "Flags `from jax.config import config` (and uses of `jax.config.config`)."
+    what_it_does = (
+        "Flags `from jax.config import config` (and uses of `jax.config.config`). In a `try` "
+        "whose handler catches `ImportError`, the import is a probe and is not reported when "
+        "a handler falls back on JAX (`from jax import config`); it is reported when no "
+        "handler does (NumPy, a flag, a warning, a `raise`) and the `try` goes on to enable "
+        "JAX after it (imports what JAX still has, `use_jax = True`): where JAX is installed "
+        "the import fails today, and the program silently runs without JAX. The same holds "
+        "for the removed imports of JAX901."
+    )
     why_bad = (
         "The `jax.config` module was removed in JAX 0.4.29 (deprecated in 0.4.25): the import "
         "raises `ModuleNotFoundError: No module named 'jax.config'`. The configuration object is "
@@ -33,6 +41,16 @@ class ConfigModuleImport(Rule):
             import jax
             jax.config.update('jax_enable_x64', True)
             from jax import config
+            """,
+        ),
+        # a compatibility shim: the handler imports the configuration from JAX
+        Valid(
+            """
+            try:
+                from jax.config import config
+            except ImportError:
+                from jax import config
+            config.update("jax_enable_x64", True)
             """,
         ),
     ]
@@ -58,6 +76,33 @@ class ConfigModuleImport(Rule):
             expected=[(1, 24)],
             fixed="""
             from jax import config as jcfg
+            """,
+            messages=[
+                '`from jax.config import config` was removed in JAX 0.4.29 (deprecated in 0.4.25): use `jax.config` (`from jax import config`) instead (the jax.config module was removed; the object is jax.config)',
+            ],
+        ),
+        # the fallback is NumPy: where JAX is installed, the JAX path is lost (pymbar#504)
+        Invalid(
+            """
+            try:
+                from jax.config import config
+                config.update("jax_enable_x64", True)
+                from jax.numpy import exp
+                use_jax = True
+            except ImportError:
+                from numpy import exp
+                use_jax = False
+            """,
+            expected=[(2, 28)],
+            fixed="""
+            try:
+                from jax import config
+                config.update("jax_enable_x64", True)
+                from jax.numpy import exp
+                use_jax = True
+            except ImportError:
+                from numpy import exp
+                use_jax = False
             """,
             messages=[
                 '`from jax.config import config` was removed in JAX 0.4.29 (deprecated in 0.4.25): use `jax.config` (`from jax import config`) instead (the jax.config module was removed; the object is jax.config)',

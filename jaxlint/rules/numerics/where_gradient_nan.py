@@ -29,6 +29,17 @@ _SINGULAR = {
     "jax.lax.rsqrt": 1.0,
     "jax.lax.acos": 0.0,
     "jax.lax.asin": 0.0,
+    # overflow to inf for a large input (float32: above about 88), with an infinite derivative
+    "jax.numpy.exp": 0.0,
+    "jax.numpy.expm1": 0.0,
+    "jax.numpy.exp2": 0.0,
+    "jax.numpy.cosh": 0.0,
+    "jax.numpy.sinh": 0.0,
+    "jax.lax.exp": 0.0,
+    "jax.lax.expm1": 0.0,
+    "jax.lax.exp2": 0.0,
+    "jax.lax.cosh": 0.0,
+    "jax.lax.sinh": 0.0,
 }
 # the singular set of each function (see _SINGULAR_POINTS); the rest: 0 and below
 _SINGULAR_KIND = {
@@ -37,6 +48,8 @@ _SINGULAR_KIND = {
     "jax.numpy.arcsin": "unit",
     "jax.lax.acos": "unit",
     "jax.lax.asin": "unit",
+    **{f"jax.{m}.{f}": "overflow" for m in ("numpy", "lax") for f in ("exp", "expm1", "exp2")},
+    **{f"jax.{m}.{f}": "overflow_both" for m in ("numpy", "lax") for f in ("cosh", "sinh")},
 }
 # norms whose default (2-norm, Frobenius) is a sqrt of a sum of squares: NaN gradient at
 # the zero vector (checked on jax 0.10.2; ord=1 and ord=inf are not singular there, nor
@@ -89,7 +102,12 @@ _SINGULAR_POINTS = {
     "nonpositive": (0.0, -1e-30, -1.0, -1e30),
     "zero": (0.0,),
     "unit": (1.0, -1.0, 2.0, -2.0),
+    # `exp`/`expm1`/`cosh`/`sinh` overflow to inf above about 88 (float32; 709 in float64), and
+    # so does their derivative: a branch masked out for every large input gets 0 * inf
+    "overflow": (1e30,),
+    "overflow_both": (1e30, -1e30),
 }
+_OVERFLOW = frozenset({"overflow", "overflow_both"})
 # functions whose derivative is zero (or that JAX does not differentiate): their
 # results carry no tangent, whatever their inputs
 _NO_TANGENT = frozenset(
@@ -436,7 +454,9 @@ def _names_in(e: cst.CSTNode) -> list[str]:
 
 def _arith(e: cst.CSTNode) -> bool:
     """``1 - x ** 2``, ``(x - 1)``: a sum, difference, product or power of names and numbers
-    (not a plain name: that is tested as it is)."""
+    (not a plain name: that is tested as it is), or its negation (``-x``)."""
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
+        return _plain(e.expression) or _arith(e.expression)
     if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Power)):
         def leaf(n: cst.CSTNode) -> bool:
             if isinstance(n, cst.BinaryOperation):
@@ -568,6 +588,12 @@ class WhereGradientNaN(Rule):
         "(its body or condition, or a helper only they call): reverse mode does not go through "
         "`while_loop` (`jax.grad` raises), and forward mode drops the masked branch's tangent. "
         "A `where` in a `lax.scan` or `lax.fori_loop` body is still reported.\n\n"
+        "A branch that overflows for a large input is singular there too: `exp`, `expm1`, "
+        "`exp2` (and `cosh`, `sinh`, both ways) are inf above about 88 in float32, and so are "
+        "their derivatives, so `jnp.where(x > 0, x, alpha * jnp.expm1(x))` (an ELU) or "
+        "`jnp.where(x > 20., x, jnp.log1p(jnp.exp(x)))` (a softplus threshold) has a NaN "
+        "gradient for a large `x` (also `jnp.exp(-x)` under `x > 0`, for a very negative `x`); "
+        "reported only when the condition shows the large values masked out.\n\n"
         "Also: a branch that multiplies the tested variable by an infinite constant "
         "(`jnp.where(x > 0, 0, x * jnp.inf)`: its derivative is infinite everywhere), and a "
         "boolean mask that indexes the result of a singular function of the variable it tests, "
@@ -598,6 +624,22 @@ class WhereGradientNaN(Rule):
         "operands of equal shape and dtype, so it gets no automatic fix."
     )
     VALID = [
+        # the double where (jax.nn.elu since jax#1538): the masked elements compute at 0
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            def elu(x, alpha=1.0):
+                safe = jnp.where(x > 0, 0.0, x)
+                return jnp.where(x > 0, x, alpha * jnp.expm1(safe))
+
+            def softplus(x):
+                return jnp.where(x > 20.0, x, jnp.log1p(jnp.exp(jnp.minimum(x, 20.0))))
+
+            def growth(x):
+                return jnp.where(x > 0, jnp.exp(x), 1.0 + x)
+            """,
+        ),
         # a constant infinite branch; the input guarded before the function, then masked
         Valid(
             """
@@ -831,6 +873,47 @@ class WhereGradientNaN(Rule):
     ]
 
     INVALID = [
+        # a branch that overflows for a large input (the ELU of jax#1538, a softplus threshold)
+        Invalid(
+            """
+            import jax.numpy as np
+
+            def elu(x, alpha=1.0):
+                return np.where(x > 0, x, alpha * np.expm1(x))
+
+            def softplus(x):
+                return np.where(x > 20.0, x, np.log1p(np.exp(x)))
+            """,
+            expected=[(4, 39), (7, 43)],
+            messages=[
+                "`np.expm1(x)` is computed for every element, also where `x > 0` is true and masks it out; for a large `x` there it overflows to inf (above about 88 in float32), and so does its derivative, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 0.0)` inside)",
+                "`np.exp(x)` is computed for every element, also where `x > 20.0` is true and masks it out; for a large `x` there it overflows to inf (above about 88 in float32), and so does its derivative, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 0.0)` inside)",
+            ],
+            fixed="""
+            import jax.numpy as np
+
+            def elu(x, alpha=1.0):
+                return np.where(x > 0, x, alpha * np.expm1(np.where(x > 0, 0.0, x)))
+
+            def softplus(x):
+                return np.where(x > 20.0, x, np.log1p(np.exp(np.where(x > 20.0, 0.0, x))))
+            """,
+            unsafe=True,
+        ),
+        # ... computed on an earlier line (a SELU's negative branch)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            def selu(x, alpha=1.67, scale=1.05):
+                neg = alpha * (jnp.exp(x) - 1.0)
+                return scale * jnp.where(x > 0, x, neg)
+            """,
+            expected=[(5, 40)],
+            messages=[
+                "`neg` is computed with `jnp.exp(x)` for every element, also where `x > 0` is true; it overflows to inf for a large `x`, and so does its derivative, and the condition masks those values out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `neg` is computed (double where: `jnp.where(cond, x, 0.0)` inside, so the masked elements are computed at 0)",
+            ],
+        ),
         # a branch with an infinite factor (infinite derivative everywhere), and a boolean mask
         # that drops the singular elements after the function was computed (grads: [nan inf],
         # [nan -1.])
@@ -1383,7 +1466,8 @@ class WhereGradientNaN(Rule):
                         break
                     verdicts = [_truth(ctx, c, k, at, res) for at in points]
                     masked_value = branch_side == 2  # side 1 is masked out where the condition is false
-                    if any(v is masked_value for v in verdicts) or (i == 0 and all(v is None for v in verdicts)):
+                    if any(v is masked_value for v in verdicts) or (
+                            i == 0 and kind not in _OVERFLOW and all(v is None for v in verdicts)):
                         masking = (i, c, branch_side)
                         break
                 handled = None
@@ -1450,11 +1534,13 @@ class WhereGradientNaN(Rule):
                         Replacement(inner, guarded),
                     )
                 which = "false" if branch_side == 1 else "true"
+                there = (f"for a large `{key}` there it overflows to inf (above about 88 in float32), and so "
+                         f"does its derivative" if kind in _OVERFLOW else "its derivative is infinite/NaN there")
                 self.report(
                     self._anchor(node, op_node),
                     f"`{ctx.code(op_node).strip()}` is computed for every element, also where "
-                    f"`{ctx.code(c_node).strip()}` is {which} and masks it out; its derivative is "
-                    f"infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard "
+                    f"`{ctx.code(c_node).strip()}` is {which} and masks it out; {there}, so the "
+                    f"gradient of this `where` is NaN (0 * inf). Guard "
                     f"`{key}` with the same condition too (double where: `jnp.where(cond, {key}, "
                     f"{_fmt(safe)})` inside)",
                     the_fix,
@@ -1572,6 +1658,8 @@ class WhereGradientNaN(Rule):
         if kind == "nonpositive" and isinstance(op_node, cst.Call) and (ctx.qualname(op_node.func) or "").rsplit(
                 ".", 1)[-1].startswith("log"):
             kind = "zero"  # `log` of a negative number has a finite derivative (1/x): only 0 is singular
+        if kind in _OVERFLOW:
+            numbers |= {1e30, -1e30}  # `jnp.exp(-x)` overflows where `x` is very negative
         for key in keys:
             if self._value_at(inner, key, 1.5) is None:
                 continue  # not arithmetic of `key` and constants alone
@@ -1579,7 +1667,10 @@ class WhereGradientNaN(Rule):
                 v = self._value_at(inner, key, t)
                 if v is None:
                     continue
-                singular = v <= 0 if kind == "nonpositive" else v == 0 if kind == "zero" else abs(v) >= 1
+                if kind in _OVERFLOW:
+                    singular = v >= 1e3 or kind == "overflow_both" and v <= -1e3
+                else:
+                    singular = v <= 0 if kind == "nonpositive" else v == 0 if kind == "zero" else abs(v) >= 1
                 if singular and _truth(ctx, cond, key, t, self._test_of) is masked_value:
                     return True
         return False
@@ -1945,12 +2036,16 @@ class WhereGradientNaN(Rule):
                 continue
             masked_value = side == 2  # side 1 is masked out where the condition is false
             found = None
+            overflow = False
             # the singular function's own argument is what the condition tests
             for op_node, inner, _safe, kind in self._singular_ops(bound):
                 key = ctx.code(inner).strip()
                 if key in tested and any(_truth(ctx, cond, key, at) is masked_value for at in _SINGULAR_POINTS[kind]):
-                    found = (op_node, f"its derivative is infinite/NaN where `{key}` is at its singular point, "
-                                      f"and the condition masks that point out")
+                    overflow = kind in _OVERFLOW
+                    found = (op_node, f"it overflows to inf for a large `{key}`, and so does its derivative, "
+                                      f"and the condition masks those values out" if kind in _OVERFLOW else
+                             f"its derivative is infinite/NaN where `{key}` is at its singular point, "
+                             f"and the condition masks that point out")
                     break
             # the name itself is tested: its value where the function is singular
             if found is None and branch.value in tested:
@@ -1972,7 +2067,8 @@ class WhereGradientNaN(Rule):
                 + f" for every element, also "
                 f"where `{ctx.code(cond).strip()}` is {which}; {detail}, so the gradient of this `where` "
                 f"is NaN (0 * inf). Guard the input where `{branch.value}` is computed (double where: "
-                f"`jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",
+                + ("`jnp.where(cond, x, 0.0)` inside, so the masked elements are computed at 0)" if overflow else
+                   "`jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)"),
             )
 
     def _singular_output(self, e: cst.BaseExpression):

@@ -6,9 +6,11 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.model import values as V
 from jaxlint.model.scopes import scope_of, writes
 from jaxlint.model.walk import descendants, int_value, walk_tree
 
+_JAX_FAMILY = ("jax", "flax", "equinox", "optax", "haiku")
 _MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"})
 _MAX_DEPTH = 8
 
@@ -213,8 +215,15 @@ class TracedLoopMixin:
         for n in descendants(body):
             if isinstance(n, cst.Call):
                 q = ctx.qualname(n.func)
-                if q is not None and q.split(".", 1)[0] in ("jax", "flax", "equinox", "optax", "haiku"):
+                if q is not None and q.split(".", 1)[0] in _JAX_FAMILY:
                     return True
+                if isinstance(n.func, cst.Name):
+                    # `grad_fn = jax.jit(jax.grad(energy))` ... `grad_fn(x)`: a transformed
+                    # function held in a name (or one of JAX's, under another name)
+                    f = ctx.lookup(n.func.value)
+                    if f is not None and f.kind == V.FUNCTION and (
+                            f.transform is not None or (f.qualname or "").split(".", 1)[0] in _JAX_FAMILY):
+                        return True
             elif isinstance(n, cst.Name):
                 v = ctx.lookup(n.value)  # no memo: the body has not been walked yet
                 if v is not None and v.traced:

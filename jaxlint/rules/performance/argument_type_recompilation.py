@@ -2,8 +2,68 @@
 
 from __future__ import annotations
 
-from jaxlint.engine.rule import Rule
+from typing import Optional
+
+import libcst as cst
+
+from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import apis
+from jaxlint.model import values as V
+from jaxlint.model.scopes import bound_once, writes
+from jaxlint.model.walk import positional_args, walk_tree
+
+# constructors whose result is strongly typed whatever their arguments (`jnp.float32(0.)`,
+# `jnp.zeros(())`); `jnp.asarray(0.)`/`jnp.array(0.)` of a Python scalar stay weak (only
+# with a dtype are they strong), and `zeros_like(x)` keeps the weak type of `x`
+_STRONG_SCALARS = frozenset(
+    f"{m}.{t}" for m in ("jax.numpy", "numpy")
+    for t in ("float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64",
+              "uint8", "uint32", "complex64", "complex128"))
+_STRONG_ARRAYS = frozenset(f"jax.numpy.{f}" for f in ("zeros", "ones", "empty", "full", "eye", "arange", "linspace"))
+_WITH_DTYPE = frozenset({"jax.numpy.asarray", "jax.numpy.array", "numpy.asarray", "numpy.array"})
+
+
+def _strong(ctx, e: cst.BaseExpression, depth: int = 0) -> bool:
+    """Is ``e`` (a jitted function's result) strongly typed whatever its weak inputs: a
+    typed constructor, a cast, or arithmetic with one (weak + strong is strong)?"""
+    if depth > 12:
+        return False
+    t = type(e)
+    if t is cst.BinaryOperation:
+        return _strong(ctx, e.left, depth + 1) or _strong(ctx, e.right, depth + 1)
+    if t is cst.UnaryOperation:
+        return _strong(ctx, e.expression, depth + 1)
+    if t is cst.Call:
+        q = ctx.qualname(e.func) or ""
+        if q in _STRONG_SCALARS or q in _STRONG_ARRAYS:
+            return True
+        if q in _WITH_DTYPE:
+            return len(positional_args(e)) > 1 or any(a.keyword is not None and a.keyword.value == "dtype"
+                                                       for a in e.args)
+        return isinstance(e.func, cst.Attribute) and e.func.attr.value == "astype" and bool(e.args)
+    return False
+
+
+def _returns(node: cst.CSTNode) -> Optional[list[cst.BaseExpression]]:
+    """What a lambda or a function returns (every `return` of its own body), or None."""
+    if isinstance(node, cst.Lambda):
+        return [node.body]
+    if not isinstance(node, cst.FunctionDef):
+        return None
+    out = []
+    for n in walk_tree(node.body, lambda m: isinstance(m, (cst.FunctionDef, cst.Lambda, cst.ClassDef))):
+        if isinstance(n, cst.Return):
+            if n.value is None:
+                return None
+            out.append(n.value)
+    return out or None
+
+
+def _number(e: cst.BaseExpression) -> bool:
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, (cst.Minus, cst.Plus)):
+        e = e.expression
+    return isinstance(e, (cst.Float, cst.Integer))
 
 
 class ArgumentTypeRecompilation(Rule):
@@ -12,19 +72,24 @@ class ArgumentTypeRecompilation(Rule):
     summary = "A jitted function was compiled again and again because its arguments' shapes, dtypes or weak types kept changing"
     severity = Severity.WARNING
     seed = "The Sharp Bits § Dynamic shapes; type promotion § weak types"
-    runtime_check = "None: only a run shows it; `jaxlint observe` reports it from the run."
-    runtime_only = (
-        "`jaxlint observe` runs the command with `jax_explain_cache_misses` on: each time a "
-        "jitted function is traced again, JAX logs why its cache missed. A function traced "
+    runtime_check = "None: `jaxlint observe` reports it from a run (the compiles JAX logs)."
+    what_it_does = (
+        "Reports a jitted function recompiled because the abstract types of its arguments "
+        "changed between calls: a weak-type flip (`f(1.0)` then `f(jnp.float32(1.0))`), or "
+        "3 or more different shapes or dtypes (a batch whose length changes every step).\n\n"
+        "Statically, it reports a Python number (weakly typed) that a jitted function is "
+        "given and then, at the same argument, the function's own result, when every `return` "
+        "of the function is strongly typed (a typed constructor such as `jnp.float32(...)`, "
+        "`jnp.zeros(...)`, an `astype`, a `dtype=`, or arithmetic with one): `x = 0.` then "
+        "`y = f(x); z = f(y)`, or a loop carry `loss = 0` ... `for b in batches: loss = "
+        "step(loss, b)`. It is reported where the number is bound. A result that stays weak "
+        "(`lambda x: x * 2.`) compiles once and is not reported.\n\n"
+        "From a run: `jaxlint observe` runs the command with `jax_explain_cache_misses` on: each "
+        "time a jitted function is traced again, JAX logs why its cache missed. A function traced "
         "again because an argument's weak type flipped (a Python scalar one call, a typed "
         "array the next), or traced at least 3 times for changed shapes or dtypes, is "
         "reported at the call of its first retrace, with the compile count and the changes "
         "JAX named. Changed static arguments are JAX504; a function jitted afresh, JAX501."
-    )
-    what_it_does = (
-        "Reports a jitted function recompiled because the abstract types of its arguments "
-        "changed between calls: a weak-type flip (`f(1.0)` then `f(jnp.float32(1.0))`), or "
-        "3 or more different shapes or dtypes (a batch whose length changes every step)."
     )
     why_bad = (
         "`jit` caches one compiled program per argument shapes, dtypes and weak types. Every "
@@ -36,3 +101,167 @@ class ArgumentTypeRecompilation(Rule):
         "bucket variable-length inputs to a few shapes (and mask)."
     )
     fix_safety = "No automatic fix."
+    VALID = [
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            x = jnp.float32(0.)
+            f = jax.jit(lambda x: x + jnp.float32(1.))
+            y = f(x)
+            z = f(y)
+            """,
+        ),
+        Valid(
+            """
+            import jax
+            x = 0.
+            f = jax.jit(lambda x: x * 2.)
+            y = f(x)
+            z = f(y)
+            """,
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import jax
+            import numpy as np
+            x = 0.
+            f = jax.jit(lambda x: x + np.float32(0.))
+            y = f(x)
+            z = f(y)
+            """,
+            expected=[(3, 5)],
+            messages=[
+                "`x` starts as the Python number `0.`, weakly typed, and is given to the jitted `f`, "
+                "which is later given its own strongly typed result (line 6): `f` compiles "
+                "twice, once per weak type. Start from a typed value (`jnp.float32(0.)`, "
+                "`jnp.asarray(0., jnp.float32)`)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def step(loss, batch):
+                return loss + jnp.sum(batch).astype(jnp.float32)
+
+            def run(batches):
+                loss = 0
+                for batch in batches:
+                    loss = step(loss, batch)
+                return loss
+            """,
+            expected=[(9, 12)],
+            messages=[
+                "`loss` starts as the Python number `0`, weakly typed, and is given to the jitted "
+                "`step`, which is later given its own strongly typed result (line 11): "
+                "`step` compiles twice, once per weak type. Start from a typed value "
+                "(`jnp.float32(0)`, `jnp.asarray(0, jnp.float32)`)",
+            ],
+        ),
+    ]
+
+    _JITS = apis.CACHING_JITS
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._done: set[int] = set()
+
+    def _jitted(self, func: cst.BaseExpression):
+        """The lambda or function node a name of a jitted function wraps, or None."""
+        ctx = self.ctx
+        if not isinstance(func, cst.Name):
+            return None
+        v = ctx.value(func)
+        if v.kind != V.FUNCTION:
+            return None
+        if v.unit is None:
+            # `f = jax.jit(lambda x: ...)`, `f = jax.jit(g)`: the function the one binding wraps
+            bound = bound_once(ctx.index, ctx.unit, func)
+            if not isinstance(bound, cst.Call) or (ctx.qualname(bound.func) or "") not in self._JITS:
+                return None
+            pos = positional_args(bound)
+            inner = pos[0].value if pos else None
+            if isinstance(inner, cst.Lambda):
+                return inner
+            if isinstance(inner, cst.Name):
+                w = ctx.value(inner)
+                return w.unit.node if w.kind == V.FUNCTION and w.unit is not None and w.transform is None else None
+            return None
+        node = v.unit.node
+        if v.transform in self._JITS:
+            return node
+        if isinstance(node, cst.FunctionDef) and any(
+                (ctx.qualname(d.decorator) or "") in self._JITS for d in node.decorators):
+            return node
+        return None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        if ctx.in_traced or id(node) in self._done:
+            return
+        fn = self._jitted(node.func)
+        if fn is None:
+            return
+        rets = _returns(fn)
+        if not rets or not all(_strong(ctx, r) for r in rets):
+            return
+        name = node.func.value  # type: ignore[attr-defined]
+        scope = ctx.unit.node
+        # every call of this function in this scope: its arguments by position
+        calls = [c for c in walk_tree(scope, lambda m: m is not scope and isinstance(
+            m, (cst.FunctionDef, cst.Lambda, cst.ClassDef))) if isinstance(c, cst.Call)
+                 and isinstance(c.func, cst.Name) and c.func.value == name]
+        self._done.update(id(c) for c in calls)
+        results = {id(c) for c in calls}
+        for i, arg in enumerate(positional_args(node)):
+            if not isinstance(arg.value, cst.Name):
+                continue
+            self._position(name, scope, calls, results, i)
+
+    @staticmethod
+    def _in_loop(scope: cst.CSTNode, call: cst.Call) -> bool:
+        """Is ``call`` in a loop of ``scope`` (it runs again, given what it returned)?"""
+        nested = lambda m: m is not scope and isinstance(m, (cst.FunctionDef, cst.Lambda, cst.ClassDef))  # noqa: E731
+        return any(isinstance(n, (cst.For, cst.While)) and any(m is call for m in walk_tree(n.body, nested))
+                   for n in walk_tree(scope, nested))
+
+    def _position(self, name: str, scope: cst.CSTNode, calls: list, results: set, i: int) -> None:
+        """Is argument ``i`` a name bound to a Python number at one call and to the
+        function's own result at another (or the same one, in a loop)?"""
+        ctx = self.ctx
+        literal = fed_back = None
+        for c in calls:
+            pos = positional_args(c)
+            if i >= len(pos) or not isinstance(pos[i].value, cst.Name):
+                continue
+            arg = pos[i].value.value
+            ws = writes(scope, arg)
+            if not ws or not all(isinstance(w, cst.Assign) and len(w.targets) == 1
+                                 and isinstance(w.targets[0].target, cst.Name) for w in ws):
+                continue
+            nums = [w for w in ws if _number(w.value)]
+            own = [w for w in ws if isinstance(w.value, cst.Call) and id(w.value) in results]
+            if len(nums) + len(own) != len(ws) or len(nums) > 1:
+                continue
+            if nums and literal is None:
+                literal = (nums[0], c)
+            if own and fed_back is None and (literal is None or c is not literal[1] or self._in_loop(scope, c)):
+                fed_back = c  # a later call (or this one, run again in a loop) given the result
+        if literal is None or fed_back is None:
+            return
+        stmt = literal[0]
+        target = stmt.targets[0].target
+        num = ctx.code(stmt.value).strip()
+        self.report(
+            stmt.value,
+            f"`{target.value}` starts as the Python number `{num}`, weakly typed, and is given to the "
+            f"jitted `{name}`, which is later given its own strongly typed result (line {{related_line}}): "
+            f"`{name}` compiles twice, once per weak type. Start from a typed value "
+            f"(`jnp.float32({num})`, `jnp.asarray({num}, jnp.float32)`)",
+            related=fed_back,
+        )
