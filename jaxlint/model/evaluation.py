@@ -431,6 +431,11 @@ class Evaluator:
                 if pieces is not None:
                     return Value(kind=V.ARRAYS, item=item, elements=tuple(replace_value(item, shape=p) for p in pieces))
                 return Value(kind=V.ARRAYS, item=item)
+            if q in apis.SAMPLE_SITES and traced_ctx and apis.sample_site_draws(e):
+                # `z = numpyro.sample("z", dist.Normal(0, 1))` in a model numpyro's inference
+                # traces (model/slots.py): a value drawn under the trace, a tracer (with
+                # `obs=y` the site returns the observation as it is given)
+                return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
             if q.startswith(apis.ARRAY_MODULES) or q.startswith("jax.numpy"):
                 hint = "bool" if q in apis.BOOL_RESULT_FUNCS else None
                 shape, floaty = constructor_facts(self, q, e)

@@ -10,6 +10,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
+from jaxlint.model.evaluation import JAX_COMPUTED
 from jaxlint.model.walk import arg_at, keyword_arg, literal_ints, literal_strs
 
 
@@ -1123,6 +1124,54 @@ class TracerConversion(Rule):
         ),
     ]
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # enclosing `for` loops of the walk: (loop, its target's name or None, whether
+        # it iterates a JAX array computed in the trace from Python values alone)
+        self._loops: list[tuple[cst.For, Optional[str], bool]] = []
+        self._loops_reported: set[int] = set()
+
+    def visit_For(self, node: cst.For) -> None:
+        name = node.target.value if type(node.target) is cst.Name else None
+        computed = False
+        if name is not None and self.ctx.is_traced(node.iter):
+            v = self.ctx.value(node.iter)
+            # `for i in jnp.arange(5)[::-1]`: an array JAX builds in the trace from
+            # Python values alone (no traced argument): every `i` is a tracer only
+            # because the loop walks a JAX array, a loop over Python ints is the fix
+            computed = v.kind == V.ARRAY and bool(v.deps) and v.deps <= JAX_COMPUTED
+        self._loops.append((node, name, computed))
+
+    def leave_For(self, node: cst.For) -> None:
+        if self._loops and self._loops[-1][0] is node:
+            self._loops.pop()
+
+    def _from_loop(self, e: cst.BaseExpression, use: cst.CSTNode, what: str, error: str) -> bool:
+        """``e`` is the target of the innermost enclosing loop over a JAX array computed in
+        the trace from Python values (``for i in jnp.arange(5)``), not rebound in its body:
+        report once, at the loop's iterable, where the fix goes (a loop over Python ints);
+        True when reported here (or already, for an earlier use in the same loop)."""
+        if type(e) is not cst.Name:
+            return False
+        for loop, name, computed in reversed(self._loops):
+            if name != e.value:
+                continue
+            if not computed or _rebinds(loop.body, name):
+                return False
+            if id(loop) not in self._loops_reported:
+                self._loops_reported.add(id(loop))
+                ctx = self.ctx
+                self.report(
+                    loop.iter,
+                    f"`for {name} in {ctx.code(loop.iter).strip()}` loops over a JAX array, which under "
+                    f"the trace hands out tracers ({ctx.describe_origin(ctx.value(loop.iter))}): "
+                    f"{what} `{ctx.code(use).strip()}` on line {{related_line}} then raises {error}. "
+                    f"Loop over Python ints instead (`range(...)`, `np.arange(...)`)",
+                    related=use,
+                )
+            return True
+        return False
+
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         func = node.func
@@ -1136,6 +1185,8 @@ class TracerConversion(Rule):
             if what is not None and ctx.qualname(func) is None and ctx.local(func.value) is None:
                 for a in node.args:
                     if a.keyword is None and ctx.is_traced(a.value):
+                        if self._from_loop(a.value, node, f"`{func.value}()` of it,", what):
+                            return
                         v = ctx.value(a.value)
                         self._report(node, f"`{func.value}()`", what, v)
                         return
@@ -1368,6 +1419,9 @@ class TracerConversion(Rule):
             return  # a dict keyed by a traced value is another story (an unhashable tracer)
         sl = node.slice[0].slice
         if isinstance(sl, cst.Index) and ctx.is_traced(sl.value):
+            if self._from_loop(sl.value, node, "indexing a Python list/tuple with it,",
+                               "TracerIntegerConversionError"):
+                return
             v = ctx.value(sl.value)
             self.report(
                 node,
@@ -1434,6 +1488,27 @@ class TracerConversion(Rule):
             f"{what} needs a concrete value, but its argument is traced: "
             f"{ctx.describe_origin(v)}; this raises {error}. Instead, {alt}{ctx.static_hint(v)}",
         )
+
+
+def _rebinds(body: cst.CSTNode, name: str) -> bool:
+    """Does ``body`` assign ``name`` (a plain or augmented assignment, a loop target)?"""
+    for n in _walk(body):
+        if type(n) in (cst.AssignTarget, cst.For, cst.AugAssign, cst.AnnAssign):
+            t = n.target
+            if type(t) is cst.Name and t.value == name:
+                return True
+            if type(t) in (cst.Tuple, cst.List) and any(
+                    type(el.value) is cst.Name and el.value.value == name for el in t.elements):
+                return True
+    return False
+
+
+def _walk(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
 
 
 def _derive_or_static(hint: str) -> str:
