@@ -70,6 +70,10 @@ class TracerConversion(Rule):
         "function with a size argument given to `jit` and called with that argument not marked "
         "static (`jax.jit(jax.nn.one_hot)(x, 5)`, `f = jax.jit(jax.ops.segment_sum)` then "
         "`f(x, ids, num_segments=4)`).\n\n"
+        "A `for` loop over a JAX array built in the trace from Python values alone (`for i in "
+        "jnp.arange(5)[::-1]`) hands out tracers: when its variable indexes a list or tuple or "
+        "goes to `int()`/`range()`, the finding is at the loop, where the fix goes (loop over "
+        "`range(...)` or `np.arange(...)`), once per loop, spanning to the first such use.\n\n"
         "In a function differentiated outside `jit` (`jax.grad(f)(x)`, `value_and_grad`, "
         "`jacfwd`/`jacrev`, `jvp`/`vjp`/`linearize`) the tracers hold concrete values: `int()`, "
         "`.item()`, `range()`, indexes and shapes work and are not flagged, but `float()`, "
@@ -92,6 +96,36 @@ class TracerConversion(Rule):
     )
     fix_safety = "No automatic fix: making an argument static changes when the function recompiles."
     VALID = [
+        # a loop over Python ints (NumPy's arange, range) indexes tuples with Python ints; a
+        # loop primitive's carry that holds a stacked array is indexed as an array
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            from jax import lax
+
+            STRIDES = (1, 2, 2)
+
+
+            @jax.jit
+            def decode(x):
+                for i in np.arange(3)[::-1]:
+                    x = x * STRIDES[i]
+                for j in range(3):
+                    x = x + STRIDES[j]
+                return x
+
+
+            def body(i, args):
+                return args[0], args[1] @ args[0][i]
+
+
+            @jax.jit
+            def chain(mats, h):
+                return lax.fori_loop(0, 2, body, (jnp.stack(mats), h))[1]
+            """
+        ),
         # a linen helper's sizes that its own class's methods pass as shape ints (a tuple unpacked in
         # another helper first): Python values, `int()` and `jnp.arange` work
         Valid(
@@ -616,6 +650,41 @@ class TracerConversion(Rule):
 
 
     INVALID = [
+        # a loop over a JAX array built in the trace: reported at the loop, where the fix goes;
+        # a list of arrays carried by fori_loop stays a list in the body
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+            STRIDES = (1, 2, 2)
+
+
+            @jax.jit
+            def decode(x):
+                for i in jnp.arange(3)[::-1]:
+                    x = x * STRIDES[i] + STRIDES[i]
+                return x
+
+
+            def body(i, args):
+                return args[0], args[1] @ args[0][i]
+
+
+            @jax.jit
+            def chain(mats, h):
+                return lax.fori_loop(0, len(mats), body, (mats, h))[1]
+
+
+            chain([jnp.eye(2), jnp.eye(2)], jnp.ones(2))
+            """,
+            expected=[(10, 14), (16, 31)],
+            messages=[
+                "`for i in jnp.arange(3)[::-1]` loops over a JAX array, so under the trace `i` is a tracer (it is computed by JAX inside `decode` (decorated with @jax.jit)): `STRIDES[i]` on line 11 indexes a Python list/tuple with it, which raises TracerIntegerConversionError. Loop over Python ints instead (`range(...)`, `np.arange(...)`)",
+                "Indexing a Python list/tuple with a traced value raises TracerIntegerConversionError: it depends on the traced argument `i` of `body` (a body passed to lax.fori_loop). Make it an array (`jnp.asarray(...)[i]`) or use `jax.lax.switch`",
+            ],
+        ),
         # a defaulted parameter passed through the jitted function's name (`fj = jax.jit(f)`)
         # or an inline `jax.jit(f)(x, 3)`: traced like any argument
         Invalid(
@@ -1163,10 +1232,12 @@ class TracerConversion(Rule):
                 ctx = self.ctx
                 self.report(
                     loop.iter,
-                    f"`for {name} in {ctx.code(loop.iter).strip()}` loops over a JAX array, which under "
-                    f"the trace hands out tracers ({ctx.describe_origin(ctx.value(loop.iter))}): "
-                    f"{what} `{ctx.code(use).strip()}` on line {{related_line}} then raises {error}. "
+                    f"`for {name} in {ctx.code(loop.iter).strip()}` loops over a JAX array, so under the "
+                    f"trace `{name}` is a tracer ({ctx.describe_origin(ctx.value(loop.iter))}): "
+                    f"`{ctx.code(use).strip()}` on line {{related_line}} {what}, which raises {error}. "
                     f"Loop over Python ints instead (`range(...)`, `np.arange(...)`)",
+                    # to the use: where JAX raises (what `jaxlint confirm` sees)
+                    end_node=use,
                     related=use,
                 )
             return True
@@ -1185,7 +1256,7 @@ class TracerConversion(Rule):
             if what is not None and ctx.qualname(func) is None and ctx.local(func.value) is None:
                 for a in node.args:
                     if a.keyword is None and ctx.is_traced(a.value):
-                        if self._from_loop(a.value, node, f"`{func.value}()` of it,", what):
+                        if self._from_loop(a.value, node, "needs a concrete value", what):
                             return
                         v = ctx.value(a.value)
                         self._report(node, f"`{func.value}()`", what, v)
@@ -1419,7 +1490,7 @@ class TracerConversion(Rule):
             return  # a dict keyed by a traced value is another story (an unhashable tracer)
         sl = node.slice[0].slice
         if isinstance(sl, cst.Index) and ctx.is_traced(sl.value):
-            if self._from_loop(sl.value, node, "indexing a Python list/tuple with it,",
+            if self._from_loop(sl.value, node, "indexes a Python list/tuple with it",
                                "TracerIntegerConversionError"):
                 return
             v = ctx.value(sl.value)
