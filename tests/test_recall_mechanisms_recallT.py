@@ -3,7 +3,10 @@ a numpyro model given to an inference class runs traced (its sample sites are tr
 a traced argument keeps its kind through a transformation decorator (`@jax.grad`
 called from jit); a loop primitive's carry keeps its initial value's Python structure
 (a list of arrays stays a list whose items a traced index cannot pick); a `for` loop
-over a JAX array built in the trace is reported at the loop, where the fix goes.
+over a JAX array built in the trace is reported at the loop, where the fix goes; a
+helper that rebinds its parameter to a JAX array before any return (`f_k =
+jnp.asarray(f_k)`, then `f_k = f_k - f_k[0]`) returns a JAX array, in the modules that
+import it too (an in-place write on its result raises).
 
 Each INVALID program's error was observed with JAX 0.10.2 (numpyro 0.22.0) and the
 VALID twins run; they stay silent."""
@@ -329,4 +332,83 @@ def test_loop_over_jax_array_reported_at_the_loop(tmp_path, monkeypatch):
          "`for i in jnp.arange(3)[::-1]` loops over a JAX array, so under the trace `i` is a tracer (it is computed by JAX inside `decode` (decorated with @jax.jit)): `STRIDES[i]` on line 12 indexes a Python list/tuple with it, which raises TracerIntegerConversionError. Loop over Python ints instead (`range(...)`, `np.arange(...)`)"),
         ("JAX202", "pkg/decoder.py", 18, 18,
          "`for n in jnp.array([1, 2])` loops over a JAX array, so under the trace `n` is a tracer (it is computed by JAX inside `__call__` (called from traced `grow`)): `int(n)` on line 19 needs a concrete value, which raises ConcretizationTypeError. Loop over Python ints instead (`range(...)`, `np.arange(...)`)"),
+    ]
+
+
+# 5. a JAX array through returns across modules (case 823's solver): the helper rebinds
+# its parameter to a JAX array at the top of its body, then updates it from itself
+# (`f_k = f_k - f_k[0]`) or negates it (`-x / x.sum()`); the caller's item write, by name
+# and through a module alias, raises TypeError.  VALID: a return before the rebinding
+# (`keep`: a NumPy array comes back as it is), a NumPy rebinding, a rebinding under `if`.
+
+SOLVERS = """\
+import jax.numpy as jnp
+import numpy as np
+
+
+def solve(f_k):
+    f_k = jnp.asarray(f_k, dtype=jnp.float32)
+    for _ in range(3):
+        f_k = f_k - f_k[0]
+    return f_k
+
+
+def normalize(x):
+    # scale to unit sum
+    x = jnp.asarray(x)
+    return -x / x.sum()
+
+
+def keep(x):
+    if isinstance(x, np.ndarray):
+        return x
+    x = jnp.asarray(x)
+    return x
+
+
+def to_host(x):
+    x = np.asarray(x)
+    return x
+
+
+def maybe(x, flag):
+    if flag:
+        x = jnp.asarray(x)
+    return x
+"""
+
+SOLVE_FIT = """\
+import numpy as np
+
+import pkg.solvers as S
+from pkg.solvers import keep, maybe, solve, to_host
+
+
+def fit(n):
+    f_k = solve(np.zeros(n))
+    f_k[1] = 2.0
+    weights = S.normalize(np.ones(n))
+    weights[0] += 1.0
+    return f_k, weights
+
+
+def fit_ok(n, flag):
+    a = keep(np.zeros(n))
+    a[0] = 1.0
+    b = to_host(np.zeros(n))
+    b[0] = 1.0
+    c = maybe(np.zeros(n), flag)
+    c[0] = 1.0
+    return a, b, c
+"""
+
+
+def test_jax_array_returned_across_modules(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"pkg/__init__.py": "", "pkg/solvers.py": SOLVERS, "pkg/fit.py": SOLVE_FIT},
+                  select="JAX101")
+    assert found == [
+        ("JAX101", "pkg/fit.py", 9, 5,
+         "JAX arrays are immutable: `f_k[1] = ...` raises TypeError. Use `f_k = f_k.at[1].set(...)`"),
+        ("JAX101", "pkg/fit.py", 11, 5,
+         "JAX arrays are immutable: `weights[0] += ...` raises TypeError. Use `weights = weights.at[0].add(...)`"),
     ]
