@@ -223,23 +223,6 @@ ARRAY_MODULES = (
 # drawn is a tracer; `sample(name, fn, obs)` returns the observation instead
 SAMPLE_SITES = frozenset({"numpyro.sample", "numpyro.primitives.sample"})
 
-
-def sample_site_draws(call) -> bool:
-    """Does this ``numpyro.sample(...)`` call draw (no ``obs``, or ``obs=None``)?"""
-    obs = None
-    n_pos = 0
-    for a in call.args:
-        if a.star:
-            return False
-        if a.keyword is None:
-            n_pos += 1
-            if n_pos == 3:
-                obs = a.value
-        elif a.keyword.value == "obs":
-            obs = a.value
-    return obs is None or (type(obs).__name__ == "Name" and obs.value == "None")
-
-
 # jax.numpy / lax names whose result is a static Python value, not an array.
 STATIC_RESULT_FUNCS = frozenset(
     {
