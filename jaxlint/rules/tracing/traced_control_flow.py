@@ -86,8 +86,8 @@ class TracedControlFlow(Rule):
     )
     fix_safety = "No automatic fix: the right rewrite (`jnp.where`, `lax.cond`, `static_argnums`) depends on intent."
     VALID = [
-        # a site with `obs=` returns the observation; a model run by `seed` alone runs eagerly;
-        # a function differentiated outside jit holds concrete values
+        # a site with `obs=` returns the observation; a model called directly (its key given)
+        # runs eagerly; a function differentiated outside jit holds concrete values
         Valid(
             """
             import jax
@@ -102,13 +102,13 @@ class TracedControlFlow(Rule):
                     numpyro.sample("z", dist.Normal(x, 1.0))
 
 
-            def eager_model():
-                s = numpyro.sample("s", dist.Normal(0.0, 1.0))
+            def eager_model(key):
+                s = numpyro.sample("s", dist.Normal(0.0, 1.0), rng_key=key)
                 return 1 if s > 0 else 0
 
 
             mcmc = MCMC(NUTS(model), num_warmup=10, num_samples=10)
-            print(numpyro.handlers.seed(eager_model, 0)())
+            print(eager_model(jax.random.key(0)))
 
 
             @jax.grad
