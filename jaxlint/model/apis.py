@@ -146,6 +146,20 @@ TRANSFORMS: dict[str, Transform] = {
     "jax.closure_convert": Transform(wrapper=False),
 }
 
+# Loop primitives that thread a carry through the functions they are given: (the
+# functions' positions and keywords, the initial carry's position and keyword, the
+# carry's position among each function's parameters).  The carry keeps the pytree
+# structure of the initial value (a tuple stays a tuple, a list of arrays a list), each
+# leaf a tracer
+_FORI_CARRY = (((2, "body_fun"),), (3, "init_val"), 1)
+_WHILE_CARRY = (((0, "cond_fun"), (1, "body_fun")), (2, "init_val"), 0)
+_SCAN_CARRY = (((0, "f"),), (1, "init"), 0)
+CARRY_LOOPS: dict[str, tuple] = {
+    "jax.lax.fori_loop": _FORI_CARRY, "haiku.fori_loop": _FORI_CARRY,
+    "jax.lax.while_loop": _WHILE_CARRY, "haiku.while_loop": _WHILE_CARRY,
+    "jax.lax.scan": _SCAN_CARRY, "haiku.scan": _SCAN_CARRY,
+}
+
 # The jits that keep a compilation cache per function object: jitting a fresh function
 # (one defined in the body of a function that runs again, a lambda, a partial) compiles
 # again each time (JAX501, the project's jit builders)
@@ -204,6 +218,10 @@ ARRAY_MODULES = (
     "jax.image.",
     "jax.ops.",
 )
+
+# numpyro's sample statement: in a model its inference traces (model/slots.py) the value
+# drawn is a tracer; `sample(name, fn, obs)` returns the observation instead
+SAMPLE_SITES = frozenset({"numpyro.sample", "numpyro.primitives.sample"})
 
 # jax.numpy / lax names whose result is a static Python value, not an array.
 STATIC_RESULT_FUNCS = frozenset(

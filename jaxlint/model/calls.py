@@ -358,6 +358,7 @@ class CallEffects:
             self._applied_arrays(call)
         self._note_site(id(call))
         self._note_arg_kinds(call)
+        self._note_carry(call)
         arg_shapes.note(self, call)
         filtered_call_arrays(self, call)
         if self.concrete:
@@ -924,6 +925,46 @@ class CallEffects:
         if c is not None or type(e) is not cst.Name:
             return c
         return self.param_const(e.value)  # type: ignore[attr-defined]
+
+    def _note_carry(self, call: cst.Call) -> None:
+        """``lax.fori_loop(0, n, body, (xs, h))`` with ``body`` a function of this file:
+        the value of the initial carry, for ``body``'s carry parameter (joined over
+        every such site; model/walker.py gives it the carry's structure)."""
+        if type(call.func) not in (cst.Name, cst.Attribute):
+            return
+        q = self.qualname(call.func)
+        spec = apis.CARRY_LOOPS.get(apis.canonical(q)) if q is not None else None
+        if spec is None or any(a.star for a in call.args):
+            return
+        fns, (init_pos, init_kw), carry_at = spec
+        pos = positional_args(call)
+
+        def arg(i: int, kw: str):
+            if i < len(pos):
+                return pos[i].value
+            for a in call.args:
+                if a.keyword is not None and a.keyword.value == kw:
+                    return a.value
+            return None
+
+        init = arg(init_pos, init_kw)
+        if init is None:
+            return
+        for i, kw in fns:
+            fn = arg(i, kw)
+            if type(fn) is not cst.Name:
+                continue
+            body = self.unit.lookup_def(fn.value)
+            if body is None or type(body.node) is not cst.FunctionDef or body.cls is not None:
+                continue
+            params = body.positional()
+            if carry_at >= len(params):
+                continue
+            name = params[carry_at].name
+            v = self.value(init)
+            old = body.carry_values.get(name)
+            body.carry_values[name] = v if old is None else V.join(old, v)
+            body.carry_sites += 1
 
     # -- kinds given by call sites (model/kinds.py) -----------------------------------
     def _note_arg_kinds(self, call: cst.Call) -> None:

@@ -435,6 +435,11 @@ class Evaluator:
                 if pieces is not None:
                     return Value(kind=V.ARRAYS, item=item, elements=tuple(replace_value(item, shape=p) for p in pieces))
                 return Value(kind=V.ARRAYS, item=item)
+            if q in apis.SAMPLE_SITES and traced_ctx and _sample_site_draws(e):
+                # `z = numpyro.sample("z", dist.Normal(0, 1))` in a model numpyro's inference
+                # traces (model/slots.py): a value drawn under the trace, a tracer (with
+                # `obs=y` the site returns the observation as it is given)
+                return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
             if q.startswith(apis.ARRAY_MODULES) or q.startswith("jax.numpy"):
                 hint = "bool" if q in apis.BOOL_RESULT_FUNCS else None
                 shape, floaty = constructor_facts(self, q, e)
@@ -968,6 +973,23 @@ def _joined(values: list[Value]) -> Optional[Value]:
     for v in values[1:]:
         out = V.join(out, v)
     return replace_value(out, key=None) if out.key is not None else out
+
+
+def _sample_site_draws(call: cst.Call) -> bool:
+    """Does this ``numpyro.sample(name, fn, obs=None, ...)`` call draw: no ``obs`` (the
+    third positional argument or the keyword), or a literal ``None``?"""
+    obs = None
+    n_pos = 0
+    for a in call.args:
+        if a.star:
+            return False
+        if a.keyword is None:
+            n_pos += 1
+            if n_pos == 3:
+                obs = a.value
+        elif a.keyword.value == "obs":
+            obs = a.value
+    return obs is None or (type(obs) is cst.Name and obs.value == "None")
 
 
 def _held_item(base: Value, index: cst.BaseExpression) -> Optional[Value]:

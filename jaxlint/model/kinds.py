@@ -291,36 +291,75 @@ def return_kind(
     params = {p.name for p in unit.params}
     memo: dict[str, str] = {}
 
-    def kind(e: cst.CSTNode, depth: int) -> str:
-        if depth > 4:
+    def kind(e: cst.CSTNode, depth: int, own: Optional[str] = None) -> str:
+        # ``own``: the name whose bindings are being read; in them the name itself
+        # (``f_k = f_k - f_k[0]``) is what its other bindings make it (BOTTOM here)
+        if depth > 6:
             return V.UNKNOWN
         t = type(e)
         if t is cst.Name:
             name = e.value  # type: ignore[attr-defined]
-            if name in params:
-                return V.UNKNOWN
+            if name == own:
+                return BOTTOM
+            if name in params and not _rebound_first(unit.node, name):
+                return V.UNKNOWN  # what the caller passes (unless rebound before any return)
             if name in memo:
                 return memo[name]
-            memo[name] = V.UNKNOWN  # a cycle: unknown
+            memo[name] = V.UNKNOWN  # a cycle through another name: unknown
             simple = unit.bindings.get(name)  # its `name = value` statements (pass 1)
-            if not simple or join_all(kind(v, depth + 1) for _, v in simple) not in CARRIED:
+            if not simple or join_all(kind(v, depth + 1, name) for _, v in simple) not in CARRIED:
                 return V.UNKNOWN
             values = local_values(unit).get(name)  # every binding (a loop target, `+=`...)
             if not values or any(v is None for v in values):
                 return V.UNKNOWN
-            memo[name] = join_all(kind(v, depth + 1) for v in values)
+            memo[name] = join_all(kind(v, depth + 1, name) for v in values)
             return memo[name]
         if t is cst.Call:
             return call_kind(qualname(e.func))  # type: ignore[attr-defined]
         if t is cst.BinaryOperation:
-            left = kind(e.left, depth + 1)  # type: ignore[attr-defined]
-            right = kind(e.right, depth + 1)  # type: ignore[attr-defined]
-            if V.ARRAY in (left, right) and V.NPARRAY not in (left, right):
+            left = kind(e.left, depth + 1, own)  # type: ignore[attr-defined]
+            right = kind(e.right, depth + 1, own)  # type: ignore[attr-defined]
+            if V.NPARRAY in (left, right):
+                return V.UNKNOWN
+            if V.ARRAY in (left, right):
                 return V.ARRAY  # jnp arithmetic with anything else is a JAX array
+            if BOTTOM in (left, right):
+                return BOTTOM  # `x + 1` of the name being read: what `x` is
             return V.UNKNOWN
+        if t is cst.Subscript or (t is cst.UnaryOperation and type(e.operator) in (  # type: ignore[attr-defined]
+                cst.Minus, cst.Plus, cst.BitInvert)):
+            # `f_k[0]`, `-logsumexp(...)`: an item or the negation of a JAX array is one
+            inner = kind(e.value if t is cst.Subscript else e.expression, depth + 1, own)  # type: ignore[attr-defined]
+            return inner if inner in (V.ARRAY, BOTTOM) else V.UNKNOWN
         return V.UNKNOWN
 
     return join_all(kind(r, 0) for r in unit.returns)
+
+
+def _rebound_first(fn: cst.CSTNode, name: str) -> bool:
+    """Does the function ``fn`` rebind its parameter ``name`` by a plain assignment at
+    the top level of its body (``f_k = jnp.asarray(f_k)``) before any ``return``: then
+    no return hands back what the caller passed."""
+    for stmt in getattr(getattr(fn, "body", None), "body", ()):
+        if type(stmt) is cst.SimpleStatementLine:
+            for small in stmt.body:
+                if type(small) is cst.Return:
+                    return False
+                if type(small) is cst.Assign and any(
+                        type(t.target) is cst.Name and t.target.value == name for t in small.targets):
+                    return True
+            continue
+        if any(type(n) is cst.Return for n in _nodes(stmt)):
+            return False
+    return False
+
+
+def _nodes(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
 
 
 # a helper that hands back what it was given: ``pass:<param>`` (``return key``), or

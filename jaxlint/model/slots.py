@@ -110,6 +110,36 @@ _TABLE: dict[str, Transform] = {
 _TABLE.update({q: _slot_transform((), ("schedules",), (i,)) for q, i in OPTAX_SCHEDULE_LISTS.items()})
 _INJECTED = Transform(fn_args=(), fn_kwargs=(), wrapper=False, arity=1, role=_ROLE)
 
+# numpyro's inference runs the model it is given under a trace (MCMC's kernels and SVI
+# under jit, Predictive under vmap or lax.map; numpyro 0.22): the values of its sample
+# sites are tracers there (model/evaluation.py: `numpyro.sample` without `obs`), while
+# the arguments the user passes on (`mcmc.run(key, x)`) arrive as they are (arity 0).
+# Checked with numpyro 0.22: `if z > 0:` on a sample site raises
+# TracerBoolConversionError under each of these; `numpyro.handlers.seed(model, 0)()` runs
+# the model eagerly (concrete values)
+_MODEL_ROLE = "a model given to"
+
+
+def _model_slot(positions: tuple[int, ...], names: tuple[str, ...]) -> Transform:
+    return Transform(fn_args=positions, fn_kwargs=names, wrapper=False, arity=0, role=_MODEL_ROLE)
+
+
+NUMPYRO_MODEL_SLOTS: dict[str, Transform] = {
+    "numpyro.infer.Predictive": _model_slot((0,), ("model", "guide")),
+    "numpyro.infer.util.Predictive": _model_slot((0,), ("model", "guide")),
+    "numpyro.infer.NUTS": _model_slot((0,), ("model",)),
+    "numpyro.infer.hmc.NUTS": _model_slot((0,), ("model",)),
+    "numpyro.infer.HMC": _model_slot((0,), ("model",)),
+    "numpyro.infer.hmc.HMC": _model_slot((0,), ("model",)),
+    "numpyro.infer.SA": _model_slot((0,), ("model",)),
+    "numpyro.infer.sa.SA": _model_slot((0,), ("model",)),
+    "numpyro.infer.BarkerMH": _model_slot((0,), ("model",)),
+    "numpyro.infer.barker.BarkerMH": _model_slot((0,), ("model",)),
+    "numpyro.infer.SVI": _model_slot((0, 1), ("model", "guide")),
+    "numpyro.infer.svi.SVI": _model_slot((0, 1), ("model", "guide")),
+}
+_TABLE.update(NUMPYRO_MODEL_SLOTS)
+
 
 def slot_for(qualname: Optional[str]) -> Optional[Transform]:
     """The slot transform of a library function whose arguments take callbacks."""

@@ -206,6 +206,12 @@ class Unit:
     # the kinds the calls from traced code of this file pass (a method reached through a
     # holder, `model.apply(v, x)` -> `__call__`), joined (model/calls.py, walker.py)
     traced_arg_kinds: dict[str, str] = field(default_factory=dict)
+    # a body given to a loop primitive of this file (``lax.fori_loop(0, n, body, (xs, h))``):
+    # the value of the initial carry each site passes to its carry parameter, joined
+    # (model/calls.py), and how many sites there are (model/walker.py: the carry keeps
+    # the initial value's Python structure, every leaf a tracer)
+    carry_values: dict[str, "Value"] = field(default_factory=dict)
+    carry_sites: int = 0
     escapes: bool = False
     # the shapes each call of this file passes (id of the call -> (the name it is called
     # through, param -> shape or None)), and whether another module calls or uses it

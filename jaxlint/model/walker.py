@@ -45,6 +45,20 @@ def _holds_tracers(v: Value) -> bool:
         or (v.fields is not None and any(fv.traced for _, fv in v.fields)))
 
 
+def _carried(v: Value, deps: frozenset) -> Value:
+    """What a loop primitive's body receives for an initial carry ``v``: the same Python
+    structure (a tuple or list display the model knows element by element, a list of
+    arrays), every array in it a tracer; anything else a traced value of unknown kind
+    (a pytree: ``None`` stays ``None``)."""
+    if v.kind in (V.ARRAY, V.NPARRAY):
+        return Value(kind=V.ARRAY, traced=True, deps=deps)
+    if v.kind == V.ARRAYS and v.item is not None and v.item.kind == V.ARRAY and v.fields is None:
+        return Value(kind=V.ARRAYS, traced=True, deps=deps, item=Value(kind=V.ARRAY, traced=True, deps=deps))
+    if v.kind in (V.TUPLE, V.LIST) and v.elements is not None and v.fields is None and v.pytype is None:
+        return Value(kind=v.kind, traced=True, deps=deps, elements=tuple(_carried(e, deps) for e in v.elements))
+    return Value(traced=True, deps=deps)
+
+
 class Walker:
     """The walk of one unit, for ``Interpreter`` (a mixin)."""
 
@@ -76,12 +90,20 @@ class Walker:
                 # `mode: str` reached from traced code: no tracer is a string (jit refuses
                 # one in a traced slot), so the caller passes a Python value
                 env[p.name] = V.STATIC_VALUE
+            elif p.name in unit.traced_params and p.name in unit.carry_values and self._carry_sites_known(unit):
+                # the carry of a loop primitive: the initial value's structure, its leaves
+                # tracers (`fori_loop(0, n, body, (xs, h))`: `body(i, args)` gets `args[0]`, a
+                # Python list of tracers, whose items a traced `i` cannot index)
+                env[p.name] = _carried(unit.carry_values[p.name], frozenset({p.name}))
             elif p.name in unit.traced_params:
                 # `n: int`, `train: bool` traced: JAX makes the Python number a 0-d array
                 is_array = p.annotation in apis.ARRAY_ANNOTATIONS or p.annotation in apis.NUMBER_ANNOTATIONS \
                     or p.name in unit.array_params or (
                     # a helper every call of which (all of them seen) passes a traced JAX array
-                    unit.arg_kinds.get(p.name) == kinds.TRACER and self._callers_known(unit)) or (
+                    # (through transformation decorators too: `@jax.grad def g(x)` called with a
+                    # tracer differentiates a tracer, `@jax.vmap` maps over one)
+                    unit.arg_kinds.get(p.name) == kinds.TRACER and self._callers_known(
+                        unit, through_transforms=True)) or (
                     # `model.apply(v, x)` -> `__call__`: every call from traced code passes one
                     unit.traced_arg_kinds.get(p.name) == kinds.TRACER and self._traced_callers_known(unit))
                 if not is_array and unit.arg_kinds.get(p.name) == V.ARRAYS and self._callers_known(
@@ -239,6 +261,17 @@ class Walker:
             return kinds.attribute_uses(self.text, unit.name) == 1 + unit.local_calls
         return kinds.uses_of(self.text, unit.name)[0] - kinds.exported_mentions(self.text, unit.name) \
             == 1 + unit.local_calls
+
+    def _carry_sites_known(self, unit: Unit) -> bool:
+        """Are the loop sites that gave ``unit`` its carry (model/calls.py) all the uses
+        of its name: a plain undecorated function of this file, its name written in its
+        ``def`` and at those sites only?"""
+        node = unit.node
+        if unit.escapes or unit.foreign_uses or type(node) is not cst.FunctionDef or node.decorators \
+                or unit.cls is not None:
+            return False
+        return kinds.uses_of(self.text, unit.name)[0] - kinds.exported_mentions(self.text, unit.name) \
+            == 1 + unit.carry_sites
 
     def _traced_callers_known(self, unit: Unit) -> bool:
         memo = self.__dict__.setdefault("_traced_callers_memo", {})

@@ -40,7 +40,9 @@ class TracedControlFlow(Rule):
         "`pmap`, `shard_map`, or a body passed to `lax.scan`, `fori_loop`, `while_loop`, "
         "`cond`, `switch`, `map`, and helpers they call; also a function handed to a helper "
         "that gives that parameter to one of them, `fit(hinge, w, x)` with `def fit(loss_fn, "
-        "w, x): jax.jit(jax.grad(loss_fn))`, in the file or across modules), flags Python constructs that turn an "
+        "w, x): jax.jit(jax.grad(loss_fn))`, in the file or across modules; and a numpyro model "
+        "given to `Predictive`, `NUTS`/`HMC`/`SA`/`BarkerMH` or `SVI`, whose sample sites "
+        "without `obs` are tracers there), flags Python constructs that turn an "
         "array into a Python `bool`: `if`, `elif`, `while`, `x if c else y`, `and`, `or`, "
         "`not`, `assert`, comprehension `if` clauses and `bool(...)`, and the builtin "
         "`max(a, b)`/`min(a, b)` (they compare their arguments), a chained comparison "
@@ -84,6 +86,39 @@ class TracedControlFlow(Rule):
     )
     fix_safety = "No automatic fix: the right rewrite (`jnp.where`, `lax.cond`, `static_argnums`) depends on intent."
     VALID = [
+        # a site with `obs=` returns the observation; a model called directly (its key given)
+        # runs eagerly; a function differentiated outside jit holds concrete values
+        Valid(
+            """
+            import jax
+            import numpyro
+            import numpyro.distributions as dist
+            from numpyro.infer import MCMC, NUTS
+
+
+            def model(y):
+                x = numpyro.sample("y", dist.Normal(0.0, 1.0), obs=y)
+                if x > 0:
+                    numpyro.sample("z", dist.Normal(x, 1.0))
+
+
+            def eager_model(key):
+                s = numpyro.sample("s", dist.Normal(0.0, 1.0), rng_key=key)
+                return 1 if s > 0 else 0
+
+
+            mcmc = MCMC(NUTS(model), num_warmup=10, num_samples=10)
+            print(eager_model(jax.random.key(0)))
+
+
+            @jax.grad
+            def g(x):
+                return x ** 2 if bool(x) else x
+
+
+            print(g(1.0))
+            """
+        ),
         # Python values inside traced code: a parameter compared with a string constant
         # (a Python string: `model_mode`), an int shard_map hands over with spec `None`,
         # a helper's result computed under `jax.ensure_compile_time_eval()`
@@ -994,6 +1029,45 @@ class TracedControlFlow(Rule):
     ]
 
     INVALID = [
+        # a numpyro model given to an inference class: its sample sites are tracers there;
+        # a function differentiated by a decorator and called from jit gets the caller's tracer
+        Invalid(
+            """
+            import jax
+            import numpyro
+            import numpyro.distributions as dist
+            from numpyro.infer import Predictive
+
+
+            def sleep_model():
+                feeling_lazy = numpyro.sample("feeling_lazy", dist.Bernoulli(0.9))
+                if feeling_lazy:
+                    return numpyro.sample("slept", dist.Normal(8.0, 1.0))
+                return numpyro.sample("slept", dist.Normal(6.0, 1.0))
+
+
+            prior = Predictive(sleep_model, num_samples=100)
+
+
+            @jax.grad
+            def g(x):
+                positive = bool(x)
+                return x ** 2 * positive
+
+
+            @jax.jit
+            def f(x):
+                return g(x)
+
+
+            f(1.0)
+            """,
+            expected=[(9, 8), (19, 16)],
+            messages=[
+                "Python `if` on a traced value: it is computed by JAX inside `sleep_model` (a model given to numpyro.infer.Predictive); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+                "`bool()` of a traced value: it depends on the traced argument `x` of `g` (called from traced `f`); this raises TracerBoolConversionError. Keep it as an array and use `jnp.where` / `jax.lax.cond`",
+            ],
+        ),
         # shard_map with spec `P()` makes the Python int a tracer (JAX 0.10.2)
         Invalid(
             """

@@ -10,6 +10,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
+from jaxlint.model.evaluation import JAX_COMPUTED
 from jaxlint.model.walk import arg_at
 from jaxlint.rules.tracing._library_statics import bound_transform, direct_findings, transformed_finding
 
@@ -66,6 +67,10 @@ class TracerConversion(Rule):
         "function with a size argument given to `jit` and called with that argument not marked "
         "static (`jax.jit(jax.nn.one_hot)(x, 5)`, `f = jax.jit(jax.ops.segment_sum)` then "
         "`f(x, ids, num_segments=4)`).\n\n"
+        "A `for` loop over a JAX array built in the trace from Python values alone (`for i in "
+        "jnp.arange(5)[::-1]`) hands out tracers: when its variable indexes a list or tuple or "
+        "goes to `int()`/`range()`, the finding is at the loop, where the fix goes (loop over "
+        "`range(...)` or `np.arange(...)`), once per loop, spanning to the first such use.\n\n"
         "In a function differentiated outside `jit` (`jax.grad(f)(x)`, `value_and_grad`, "
         "`jacfwd`/`jacrev`, `jvp`/`vjp`/`linearize`) the tracers hold concrete values: `int()`, "
         "`.item()`, `range()`, indexes and shapes work and are not flagged, but `float()`, "
@@ -88,6 +93,36 @@ class TracerConversion(Rule):
     )
     fix_safety = "No automatic fix: making an argument static changes when the function recompiles."
     VALID = [
+        # a loop over Python ints (NumPy's arange, range) indexes tuples with Python ints; a
+        # loop primitive's carry that holds a stacked array is indexed as an array
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            from jax import lax
+
+            STRIDES = (1, 2, 2)
+
+
+            @jax.jit
+            def decode(x):
+                for i in np.arange(3)[::-1]:
+                    x = x * STRIDES[i]
+                for j in range(3):
+                    x = x + STRIDES[j]
+                return x
+
+
+            def body(i, args):
+                return args[0], args[1] @ args[0][i]
+
+
+            @jax.jit
+            def chain(mats, h):
+                return lax.fori_loop(0, 2, body, (jnp.stack(mats), h))[1]
+            """
+        ),
         # a linen helper's sizes that its own class's methods pass as shape ints (a tuple unpacked in
         # another helper first): Python values, `int()` and `jnp.arange` work
         Valid(
@@ -612,6 +647,41 @@ class TracerConversion(Rule):
 
 
     INVALID = [
+        # a loop over a JAX array built in the trace: reported at the loop, where the fix goes;
+        # a list of arrays carried by fori_loop stays a list in the body
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+            STRIDES = (1, 2, 2)
+
+
+            @jax.jit
+            def decode(x):
+                for i in jnp.arange(3)[::-1]:
+                    x = x * STRIDES[i] + STRIDES[i]
+                return x
+
+
+            def body(i, args):
+                return args[0], args[1] @ args[0][i]
+
+
+            @jax.jit
+            def chain(mats, h):
+                return lax.fori_loop(0, len(mats), body, (mats, h))[1]
+
+
+            chain([jnp.eye(2), jnp.eye(2)], jnp.ones(2))
+            """,
+            expected=[(10, 14), (16, 31)],
+            messages=[
+                "`for i in jnp.arange(3)[::-1]` loops over a JAX array, so under the trace `i` is a tracer (it is computed by JAX inside `decode` (decorated with @jax.jit)): `STRIDES[i]` on line 11 indexes a Python list/tuple with it, which raises TracerIntegerConversionError. Loop over Python ints instead (`range(...)`, `np.arange(...)`)",
+                "Indexing a Python list/tuple with a traced value raises TracerIntegerConversionError: it depends on the traced argument `i` of `body` (a body passed to lax.fori_loop). Make it an array (`jnp.asarray(...)[i]`) or use `jax.lax.switch`",
+            ],
+        ),
         # a defaulted parameter passed through the jitted function's name (`fj = jax.jit(f)`)
         # or an inline `jax.jit(f)(x, 3)`: traced like any argument
         Invalid(
@@ -1120,6 +1190,56 @@ class TracerConversion(Rule):
         ),
     ]
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # enclosing `for` loops of the walk: (loop, its target's name or None, whether
+        # it iterates a JAX array computed in the trace from Python values alone)
+        self._loops: list[tuple[cst.For, Optional[str], bool]] = []
+        self._loops_reported: set[int] = set()
+
+    def visit_For(self, node: cst.For) -> None:
+        name = node.target.value if type(node.target) is cst.Name else None
+        computed = False
+        if name is not None and self.ctx.is_traced(node.iter):
+            v = self.ctx.value(node.iter)
+            # `for i in jnp.arange(5)[::-1]`: an array JAX builds in the trace from
+            # Python values alone (no traced argument): every `i` is a tracer only
+            # because the loop walks a JAX array, a loop over Python ints is the fix
+            computed = v.kind == V.ARRAY and bool(v.deps) and v.deps <= JAX_COMPUTED
+        self._loops.append((node, name, computed))
+
+    def leave_For(self, node: cst.For) -> None:
+        if self._loops and self._loops[-1][0] is node:
+            self._loops.pop()
+
+    def _from_loop(self, e: cst.BaseExpression, use: cst.CSTNode, what: str, error: str) -> bool:
+        """``e`` is the target of the innermost enclosing loop over a JAX array computed in
+        the trace from Python values (``for i in jnp.arange(5)``), not rebound in its body:
+        report once, at the loop's iterable, where the fix goes (a loop over Python ints);
+        True when reported here (or already, for an earlier use in the same loop)."""
+        if type(e) is not cst.Name:
+            return False
+        for loop, name, computed in reversed(self._loops):
+            if name != e.value:
+                continue
+            if not computed or _rebinds(loop.body, name):
+                return False
+            if id(loop) not in self._loops_reported:
+                self._loops_reported.add(id(loop))
+                ctx = self.ctx
+                self.report(
+                    loop.iter,
+                    f"`for {name} in {ctx.code(loop.iter).strip()}` loops over a JAX array, so under the "
+                    f"trace `{name}` is a tracer ({ctx.describe_origin(ctx.value(loop.iter))}): "
+                    f"`{ctx.code(use).strip()}` on line {{related_line}} {what}, which raises {error}. "
+                    f"Loop over Python ints instead (`range(...)`, `np.arange(...)`)",
+                    # to the use: where JAX raises (what `jaxlint confirm` sees)
+                    end_node=use,
+                    related=use,
+                )
+            return True
+        return False
+
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         func = node.func
@@ -1133,6 +1253,8 @@ class TracerConversion(Rule):
             if what is not None and ctx.qualname(func) is None and ctx.local(func.value) is None:
                 for a in node.args:
                     if a.keyword is None and ctx.is_traced(a.value):
+                        if self._from_loop(a.value, node, "needs a concrete value", what):
+                            return
                         v = ctx.value(a.value)
                         self._report(node, f"`{func.value}()`", what, v)
                         return
@@ -1280,6 +1402,9 @@ class TracerConversion(Rule):
             return  # a dict keyed by a traced value is another story (an unhashable tracer)
         sl = node.slice[0].slice
         if isinstance(sl, cst.Index) and ctx.is_traced(sl.value):
+            if self._from_loop(sl.value, node, "indexes a Python list/tuple with it",
+                               "TracerIntegerConversionError"):
+                return
             v = ctx.value(sl.value)
             self.report(
                 node,
@@ -1346,6 +1471,27 @@ class TracerConversion(Rule):
             f"{what} needs a concrete value, but its argument is traced: "
             f"{ctx.describe_origin(v)}; this raises {error}. Instead, {alt}{ctx.static_hint(v)}",
         )
+
+
+def _rebinds(body: cst.CSTNode, name: str) -> bool:
+    """Does ``body`` assign ``name`` (a plain or augmented assignment, a loop target)?"""
+    for n in _walk(body):
+        if type(n) in (cst.AssignTarget, cst.For, cst.AugAssign, cst.AnnAssign):
+            t = n.target
+            if type(t) is cst.Name and t.value == name:
+                return True
+            if type(t) in (cst.Tuple, cst.List) and any(
+                    type(el.value) is cst.Name and el.value.value == name for el in t.elements):
+                return True
+    return False
+
+
+def _walk(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
 
 
 def _derive_or_static(hint: str) -> str:
