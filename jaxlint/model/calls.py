@@ -106,6 +106,8 @@ class CallEffects:
                     return []
                 return self._consumed_args(call, found[0], [tuple(p) for p in found[1]["params"]],
                                            found[1]["consumes"])
+            if type(wrapped.node) is cst.Lambda:
+                return self._lambda_consumer(call, wrapped)
             if not wrapped.consumes_keys or wrapped.is_generator or not isinstance(wrapped.node, cst.FunctionDef):
                 return []
             return self._consumed_args(call, wrapped.name, [(p.name, p.kind, p.index) for p in wrapped.params],
@@ -131,6 +133,25 @@ class CallEffects:
             params = [tuple(p) for p in found["params"]]  # type: ignore[misc]
             consumes = found["consumes"]
         return self._consumed_args(call, func.value, params, consumes)
+
+    def _lambda_consumer(self, call: cst.Call, wrapped: Unit) -> list[tuple[cst.BaseExpression, str, str]]:
+        """``jax.vmap(lambda k: data.random_state(model, key=k))(keys)``: a lambda whose body
+        calls a key consumer (one imported from the project too) with its own parameters;
+        the arguments of ``call`` given for those parameters are consumed."""
+        body = wrapped.node.body  # type: ignore[union-attr]
+        if type(body) is not cst.Call or any(a.star for a in call.args):
+            return []
+        params = [p for p in wrapped.params if p.kind in ("pos", "posonly")]
+        names = {p.name for p in params}
+        inner = [(a, callee, how) for a, callee, how in self.key_consumer(body)
+                 if type(a) is cst.Name and a.value in names]
+        consumes = {a.value: how for a, _, how in inner}
+        callee = inner[0][1] if inner else "lambda"
+        for name, how in wrapped.consumes_keys.items():
+            consumes.setdefault(name, how)
+        if not consumes:
+            return []
+        return self._consumed_args(call, callee, [(p.name, p.kind, p.index) for p in params], consumes)
 
     def _haiku_apply_key(self, call: cst.Call) -> Optional[list[tuple[cst.BaseExpression, str, str]]]:
         """``f.apply(params, rng, x)`` of ``f = hk.transform(forward)`` (``apply(params,

@@ -13,8 +13,8 @@ from typing import Callable, Optional
 from jaxlint.model import apis, liveness
 from jaxlint.model.repeats import called_repeatedly
 from jaxlint.model import values as V
-from jaxlint.model.keyflow import (initializer_of, invariant, key_like_name, loop_target_read, replicated_keys, rngs_keys,
-                                   unmapped_positions)
+from jaxlint.model.keyflow import (copied_key, initializer_of, invariant, key_like_name, loop_target_read, mapper,
+                                   replicated_keys, rngs_keys, unmapped_positions)
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import bound_once, instance_class, writes
 from jaxlint.model.walk import (arg_at, assigned_in, children, descendants, dotted_name, int_value, keyword_arg,
@@ -2177,6 +2177,12 @@ class PrngKeyReuse(Rule):
         # transformed calls outside loops that consumed a key (`jax.jit(f)(key, x)`)
         self._transformed: set[int] = set()
         self._looped_memo: Optional[set[int]] = None  # the calls of the file in loops
+        # (earlier consumption, statement) already reported: one finding per statement
+        self._reused_in_statement: set[tuple[int, int]] = set()
+        # (class, `self.key`) -> (method, call, how) of the first consumption in each method
+        self._method_draws: dict[tuple[int, str], list] = {}
+        # library draws (`numpyro.sample(..., rng_key=k)`): call -> the key argument
+        self._library_keys: dict[int, cst.BaseExpression] = {}
 
     def _expected_to_raise(self) -> set[int]:
         """The nodes of this function inside a block that expects an exception
@@ -2259,6 +2265,8 @@ class PrngKeyReuse(Rule):
             transform = "@" + site.qualname.replace("equinox.", "eqx.")
         else:
             return
+        if type(func) is cst.Call and mapper(func, ctx.qualname) is not None:
+            self._copied_key_mapped(node, transform)
         if not unmapped:
             return
         pos = positional_args(node)
@@ -2274,6 +2282,32 @@ class PrngKeyReuse(Rule):
                 f"same key, and `{helper}` draws from it with `{_by(sampler)}`, so every element draws "
                 f"the same random numbers. Map one key per element: pass "
                 f"`jax.random.split({name}, n)` with in_axes 0 for it",
+            )
+            return
+
+    def _copied_key_mapped(self, node: cst.Call, transform: str) -> None:
+        """``jax.vmap(draw)(jnp.repeat(key[None, :], n, axis=0))``: the batch a mapped
+        function is given is one key copied into every row (``jnp.tile``,
+        ``jnp.broadcast_to``, ``jnp.stack([key] * n)``: model/keyflow.copied_key), and the
+        function draws from it: every element draws the same random numbers."""
+        ctx = self.ctx
+
+        def is_key(e: cst.BaseExpression) -> bool:
+            kind = ctx.value(e).kind
+            last = e.value if type(e) is cst.Name else e.attr.value if type(e) is cst.Attribute else ""
+            return kind == V.KEY or kind == V.UNKNOWN and key_like_name(last)
+
+        for arg, helper, sampler in ctx.key_consumer(node):
+            src = copied_key(arg, ctx.unit, ctx.index, ctx.qualname, is_key)
+            if src is None:
+                continue
+            name = ctx.code(src).strip()
+            self._broadcast.add(id(node))
+            self.report(
+                arg,
+                f"every row of this batch is the key `{name}` copied: `{transform}` gives each element "
+                f"the same key, and `{helper}` draws from it with `{_by(sampler)}`, so every element "
+                f"draws the same random numbers. Map one key per element: `jax.random.split({name}, n)`",
             )
             return
 
@@ -2361,11 +2395,69 @@ class PrngKeyReuse(Rule):
         self._library_hows.add(how)
         self._consume(node, key_expr, how, token)
 
+    def _library_draws(self, node: cst.Call, q: Optional[str]) -> None:
+        """A library call that draws from the key it is given other than as ``key=``
+        (``apis.LIBRARY_KEY_ARGS``: ``numpyro.sample("y", d, rng_key=key)`` when the
+        site is not observed, ``handlers.seed(model, key)``), or a call or method of a
+        library object that does (``apis.LIBRARY_KEY_METHODS``: ``Predictive(model,
+        ...)(key)``, ``mcmc.run(key, x)`` of ``mcmc = MCMC(...)``, the object built in
+        place or bound once): consumed like a sampler's key."""
+        ctx = self.ctx
+        key_expr = None
+        if q is not None and q in apis.LIBRARY_KEY_ARGS:
+            word, at = apis.LIBRARY_KEY_ARGS[q]
+            if any(a.star for a in node.args):
+                return
+            key_expr = arg_at(node, at, word)
+            unless = apis.LIBRARY_KEY_UNLESS.get(q)
+            if unless is not None and key_expr is not None \
+                    and not self._maybe_none(arg_at(node, unless[1], unless[0])):
+                return  # `sample("y", d, obs=y, rng_key=key)` with `y` given: observed, no draw
+            given = keyword_arg(node, word)
+            how = f"{ctx.code(node.func).strip()}({word}=...)" if given is not None else f"{ctx.code(node.func).strip()}(...)"
+        else:
+            func = node.func
+            method = "__call__"
+            if type(func) is cst.Attribute:
+                method, func = func.attr.value, func.value
+            made = bound_once(ctx.index, ctx.unit, func) if type(func) is cst.Name else func
+            if type(made) is not cst.Call:
+                return
+            word = apis.LIBRARY_KEY_METHODS.get(ctx.qualname(made.func) or "", {}).get(method)
+            if word is None or any(a.star for a in node.args[:1]):
+                return
+            key_expr = arg_at(node, 0, word)
+            how = f"{ctx.code(node.func).strip()}(...)"
+        if key_expr is None:
+            return
+        token = ctx.key_token(key_expr)
+        if token is None or ctx.value(key_expr).kind not in (V.KEY, V.UNKNOWN):
+            return
+        if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
+            return
+        self._library_keys[id(node)] = key_expr
+        self._fixed_seed_in_loop(node, key_expr, token, how)
+        self._consume(node, key_expr, how, token)
+
+    def _maybe_none(self, e: Optional[cst.BaseExpression]) -> bool:
+        """Is ``e`` absent, a literal None, or a parameter of the function whose default
+        is None (``obs=y_obs`` of ``def model(y_obs=None)``: None on the default path)?"""
+        if e is None:
+            return True
+        if type(e) is not cst.Name:
+            return False
+        if e.value == "None":
+            return True
+        p = self.ctx.unit.param(e.value)
+        return p is not None and e.value not in self.ctx.unit.assigned and type(p.default) is cst.Name \
+            and p.default.value == "None"
+
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         q = ctx.qualname(node.func)
         self._drawn_module_field(node, q)
         if q is None or not q.startswith("jax.random."):
+            self._library_draws(node, q)
             self._mapped_partial(node)
             self._broadcast_key(node)
             self._initializer_consumes(node)
@@ -2440,6 +2532,7 @@ class PrngKeyReuse(Rule):
         earlier.append(node)
         prev = ctx.consume_key(token, node, how)
         if prev is None:
+            self._stored_key_across_methods(node, key_expr, how)
             return
         prev = self._superseded.get(token.serial, prev)
         splitting = ("split", *self._split_helpers, *self._library_hows)
@@ -2472,6 +2565,44 @@ class PrngKeyReuse(Rule):
         if isinstance(node, cst.Call) and self._rebuilds_expected(node, key_expr, earlier):
             return
         self._report_reuse(node, key_expr, prev, how)
+
+    def _stored_key_across_methods(self, node: cst.Call, key_expr: cst.BaseExpression, how: str) -> None:
+        """``self._rng_key`` consumed in one method and again in another (``_infer`` then
+        ``_predict``), and no method of the class (nor of a base class of the file) but
+        those that build the object (``__init__``, ``setup``, ``reset``...) assigns it:
+        the object holds one key for its life, and both methods draw from it, the same
+        random bits.  Not two splits (each method derives keys of its own), not a test
+        class (its methods run apart), nor a flax or equinox module (judged at its apply
+        sites and calls)."""
+        ctx = self.ctx
+        if type(key_expr) is not cst.Attribute or type(key_expr.value) is not cst.Name \
+                or key_expr.value.value != "self":
+            return
+        method = ctx.unit
+        cls = method.cls
+        if cls is None or method.name in self._SETUP or not method.params or method.params[0].name != "self" \
+                or cls.is_jax_module or cls.nnx or cls.linen or _in_test(method):
+            return
+        dotted = f"self.{key_expr.attr.value}"
+        seen = self._method_draws.setdefault((id(cls), dotted), [])
+        if any(m is method for m, _, _ in seen):
+            return
+        seen.append((method, node, how))
+        earlier = next(((m, n, h) for m, n, h in seen[:-1] if not (h == "split" and how == "split")), None)
+        if earlier is None or (id(method), dotted) in self._stored_reported:
+            return
+        classes = [cls, *(c for c in ctx.index.classes if c.name in {b.rsplit(".", 1)[-1] for b in cls.bases})]
+        if any(attribute_writes(m.node, dotted) for c in classes for name, m in c.methods.items()
+               if name not in self._SETUP):
+            return  # another method replaces it (`self._rng_key, sub = split(self._rng_key)`)
+        first, first_node, first_how = earlier
+        self.report(
+            node,
+            f"`{dotted}` is the key the object holds for its life: `{first.name}` consumed it with "
+            f"`{_by(first_how)}` on line {{related_line}} and `{method.name}` draws from it again with "
+            f"`{_by(how)}`; no method gives the object a new key, so both get the same random bits. Split it where it is used (`{dotted}, sub = jax.random.split({dotted})`) and draw with `sub`",
+            related=first_node,
+        )
 
     def _discarded(self, call: cst.CSTNode) -> bool:
         """Is ``call`` a statement of its own in this unit (``f(x, key)``: its result thrown away)?"""
@@ -2531,8 +2662,16 @@ class PrngKeyReuse(Rule):
         if id(node) in self._broadcast:
             return  # reported as a key given unmapped to every element
         prev_node, prev_how = prev
+        stmt = _statement_of(ctx.unit.node, node)
+        if stmt is not None:
+            seen = (id(prev_node), id(stmt))
+            if seen in self._reused_in_statement:
+                return  # `[normal(key, a), normal(key, b), normal(key, c)]`: one finding for the
+                # statement (one split gives each call its key), not one per call
+            self._reused_in_statement.add(seen)
         name = ctx.code(key_expr).strip()
-        before = arg_at(prev_node, 0, "key") if isinstance(prev_node, cst.Call) else None
+        before = self._library_keys.get(id(prev_node)) or (
+            arg_at(prev_node, 0, "key") if isinstance(prev_node, cst.Call) else None)
         before_name = ctx.code(before).strip() if before is not None and type(before) in (cst.Name, cst.Attribute) else None
         if before_name is not None and before_name != name and type(key_expr) in (cst.Name, cst.Attribute) \
                 and (prev_how == "split" or not prev_how.endswith("()")):
@@ -3490,6 +3629,19 @@ def _read_through_rebound(site: cst.CSTNode, rebound: set[str], holders: list[st
         if base is not e and type(base) is cst.Name and base.value in rebound and base.value not in holders:
             return True
     return False
+
+
+def _statement_of(root: cst.CSTNode, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+    """The innermost statement of ``root`` (a simple statement line, or the compound
+    statement whose header holds it) that holds ``node``; None when none does (a lambda's
+    body).  Asked only for a reuse about to be reported."""
+    found = None
+    for st in walk_tree(root, lambda c: c is not root and isinstance(c, (cst.FunctionDef, cst.ClassDef, cst.Lambda)),
+                        source_order=True):
+        if isinstance(st, (cst.SimpleStatementLine, cst.BaseCompoundStatement)) and st is not root \
+                and any(d is node for d in walk_tree(st)):
+            found = st
+    return found
 
 
 def _exits_after(loop: cst.CSTNode, site: cst.CSTNode) -> bool:
