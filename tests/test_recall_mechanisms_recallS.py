@@ -3,12 +3,15 @@ libraries draw from (numpyro's `sample(..., rng_key=)`, `handlers.seed`, `Predic
 `MCMC.run(key)`), a batch of copies of one key given to a mapped function
 (`jnp.repeat(key[None, :], n, axis=0)`, `jnp.tile`, `jnp.stack([key] * n)`), a key an object
 holds for its life consumed by two of its methods, a helper's key parameter given a default
-(`if key is None: key = PRNGKey(0)`) that still consumes the key it is given, and one finding
-per statement for several reuses in it.
+(`if key is None: key = PRNGKey(0)`) that still consumes the key it is given, one finding
+per statement for several reuses in it, and a key an object keeps as a stream (a method
+splits it and stores a half back) drawn from directly, inside the class or through an
+instance (a parameter annotated with a class of another module).
 
 Each INVALID program's repeated draw was observed with JAX 0.10.2 (numpyro 0.22.0): the
 observed site's noise is the slope draw, every row of the mapped batch is the same, the
-predicted noise is the fitted one; the VALID twins draw distinct numbers and stay silent."""
+predicted noise is the fitted one, `jax.debug_key_reuse` raises KeyReuseError at the
+stream's next split; the VALID twins draw distinct numbers and stay silent."""
 
 from __future__ import annotations
 
@@ -310,4 +313,103 @@ def test_one_finding_per_statement_and_defaulted_key_parameters(tmp_path, monkey
          "call its own key"),
         ("JAX301", "main.py", 20, 23, "`key` was already consumed by `draw()` on line 20: both calls get the "
          "same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key"),
+    ]
+
+
+# 5. A key an object keeps as a stream (a method splits `self.key` and stores a half back):
+# drawn from directly, the next split of that key repeats it (KeyReuseError under
+# `jax.debug_key_reuse`).  Outside the class: `policy.random_action(schedule.key)` after
+# `schedule.explore()`, the schedule a parameter annotated with a class imported from the
+# project (its caller runs the stream again), or a local one whose `explore()` runs again in
+# a loop; inside it: `sample` draws from `self.rng` that `advance` splits.  VALID: the key
+# `next_key()` hands out; a local schedule that is not split again after the draw; a
+# method that splits and stores back.
+
+SCHEDULE = """\
+import jax
+
+
+class Schedule:
+    def __init__(self, key, eps):
+        self.key = key
+        self.eps = eps
+
+    def explore(self):
+        self.key, key = jax.random.split(self.key)
+        return jax.random.uniform(key) < self.eps
+
+    def next_key(self):
+        self.key, key = jax.random.split(self.key)
+        return key
+
+
+class Noise:
+    def __init__(self, seed):
+        self.rng = jax.random.PRNGKey(seed)
+
+    def advance(self):
+        self.rng = jax.random.split(self.rng)[0]
+
+    def sample(self, n):
+        return jax.random.normal(self.rng, (n,))
+
+    def fresh(self, n):
+        self.rng, k = jax.random.split(self.rng)
+        return jax.random.normal(k, (n,))
+"""
+
+ACT = """\
+import jax
+
+from agent.schedule import Schedule
+
+
+class Policy:
+    def random_action(self, key):
+        return jax.random.randint(key, (), 0, 4)
+
+
+def act(policy: Policy, schedule: Schedule):
+    if schedule.explore():
+        return policy.random_action(schedule.key)
+    return 0
+
+
+def act_fresh(policy: Policy, schedule: Schedule):
+    if schedule.explore():
+        return policy.random_action(schedule.next_key())
+    return 0
+
+
+def noise_twice():
+    sched = Schedule(jax.random.key(0), 1.0)
+    sched.explore()
+    return jax.random.normal(sched.key, (2,))
+
+
+def noise_loop(n):
+    sched = Schedule(jax.random.key(0), 1.0)
+    out = []
+    for _ in range(n):
+        sched.explore()
+        out.append(jax.random.normal(sched.key, (2,)))
+    return out
+"""
+
+_STREAM = ("`{o}.{a}` is the key `{c}.{m}` splits and stores back at each call: `{h}` draws from it "
+           "here, and the next `{r}` splits that same key again, so this draw and the keys that split gives "
+           "are tied (JAX's key-reuse checker raises KeyReuseError). Draw from a key split off it (`{o}.{a}, "
+           "sub = jax.random.split({o}.{a})`, then `sub`), or from one `{m}` hands out")
+
+
+def test_a_key_an_object_splits_and_stores_back_drawn_directly(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"agent/__init__.py": "", "agent/schedule.py": SCHEDULE,
+                                           "agent/act.py": ACT})
+    assert found == [
+        ("JAX301", "agent/act.py", 13, 16, _STREAM.format(o="schedule", a="key", c="Schedule", m="explore",
+                                                           h="policy.random_action()", r="schedule.explore()")),
+        ("JAX301", "agent/act.py", 34, 20, _STREAM.format(o="sched", a="key", c="Schedule", m="explore",
+                                                           h="random.normal", r="sched.explore()")),
+        ("JAX301", "agent/schedule.py", 26, 16, _STREAM.format(o="self", a="rng", c="Noise", m="advance",
+                                                                h="random.normal", r="self.advance()")),
     ]

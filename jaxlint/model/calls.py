@@ -90,6 +90,9 @@ class CallEffects:
                 return held
             name = dotted_name(func)
             found = self.index.imported_key_consumers.get(name) if name is not None else None
+            if found is None and type(func.value) is cst.Name:
+                # `q.random_action(key)`, `q: BaseQ` (or `q = BaseQ(...)`): the class's method
+                return self._instance_method_consumer(call, func)
             if found is None or self.lookup(name.split(".", 1)[0]) is not None:  # type: ignore[union-attr]
                 return []
             return self._consumed_args(call, name, [tuple(p) for p in found["params"]],  # type: ignore[arg-type,misc]
@@ -133,6 +136,50 @@ class CallEffects:
             params = [tuple(p) for p in found["params"]]  # type: ignore[misc]
             consumes = found["consumes"]
         return self._consumed_args(call, func.value, params, consumes)
+
+    def instance_class(self, obj: cst.Name) -> Optional[str]:
+        """The project class ``obj`` holds an instance of, as this file writes it: a
+        parameter annotated with it (``schedule: EpsilonGreedySchedule``, never rebound),
+        or a name the model knows holds one (``q = BaseQ(6)``); None when unknown."""
+        p = self.unit.param(obj.value)
+        if p is not None and p.ann_class and obj.value not in self.unit.assigned:
+            return p.ann_class
+        ref = self.value(obj).instance
+        return ref if ref and not ref.startswith("@") else None
+
+    def class_consumers(self, ref: str) -> dict:
+        """``method -> (params after self, consumes)`` and ``"": streams`` of the class
+        ``ref`` (of this file, or imported from the project: facts ``Cls.method``/``Cls``)."""
+        cls = instances.local_class(self, ref)
+        out: dict = {}
+        if cls is not None:
+            for name, m in cls.methods.items():
+                if m.consumes_keys and not m.is_generator and isinstance(m.node, cst.FunctionDef) \
+                        and bound_receiver(m) and m.params[0].name == "self":
+                    out[name] = ([(p.name, p.kind, None if p.index is None else p.index - 1) for p in m.params[1:]],
+                                 m.consumes_keys)
+            out[""] = keyflow.key_streams(cls)
+            return out
+        if self.lookup(ref.split(".", 1)[0]) is not None:
+            return out  # a local of that name
+        prefix = ref + "."
+        for k, v in self.index.imported_key_consumers.items():
+            if k == ref:
+                out[""] = v.get("streams") or {}
+            elif k.startswith(prefix) and "." not in k[len(prefix):]:
+                out[k[len(prefix):]] = ([tuple(p) for p in v["params"]], v["consumes"])
+        return out
+
+    def _instance_method_consumer(self, call: cst.Call, func: cst.Attribute) -> list[tuple[cst.BaseExpression, str, str]]:
+        """``obj.method(key, ...)`` where ``obj`` holds an instance of a project class whose
+        ``method`` draws from that parameter."""
+        ref = self.instance_class(func.value)  # type: ignore[arg-type]
+        if ref is None:
+            return []
+        found = self.class_consumers(ref).get(func.attr.value)
+        if not found:
+            return []
+        return self._consumed_args(call, dotted_name(func) or func.attr.value, list(found[0]), found[1])
 
     def _lambda_consumer(self, call: cst.Call, wrapped: Unit) -> list[tuple[cst.BaseExpression, str, str]]:
         """``jax.vmap(lambda k: data.random_state(model, key=k))(keys)``: a lambda whose body

@@ -554,3 +554,36 @@ def _one_row(e: cst.BaseExpression, qualname: Callable[[cst.CSTNode], Optional[s
         if type(src) in (cst.Name, cst.Attribute) and type(axis) is cst.Integer and axis.value == "0":
             return src
     return None
+
+
+# methods that build an object: a key they set is its first, not an advance
+_BUILDERS = ("__init__", "__post_init__", "setup", "__new__")
+
+
+def key_streams(cls: ClassInfo) -> dict[str, str]:
+    """The key attributes a class keeps as a stream: ``attr -> method`` where a method
+    (not one that builds the object) splits ``self.attr`` and stores a half back
+    (``self.key, key = jax.random.split(self.key)``, ``self.rng = split(self.rng)[0]``).
+    The key the object holds is the one its next call splits: a draw from it elsewhere
+    repeats what that split gives."""
+    out: dict[str, str] = {}
+    for name, m in cls.methods.items():
+        if name in _BUILDERS or not isinstance(m.node, cst.FunctionDef) or not m.params \
+                or m.params[0].name != "self":
+            continue
+        for n in descendants(m.node.body):
+            if type(n) is not cst.Assign:
+                continue
+            value = n.value.value if type(n.value) is cst.Subscript else n.value
+            if type(value) is not cst.Call or (dotted_name(value.func) or "").rsplit(".", 1)[-1] != "split":
+                continue
+            src = arg_at(value, 0, "key")
+            if type(src) is not cst.Attribute or type(src.value) is not cst.Name or src.value.value != "self":
+                continue
+            for t in n.targets:
+                targets = [el.value for el in t.target.elements] if type(t.target) in (cst.Tuple, cst.List) \
+                    else [t.target]
+                if any(type(x) is cst.Attribute and type(x.value) is cst.Name and x.value.value == "self"
+                       and x.attr.value == src.attr.value for x in targets):
+                    out.setdefault(src.attr.value, name)
+    return out

@@ -13,6 +13,7 @@ from typing import Callable, Optional
 from jaxlint.model import apis, liveness
 from jaxlint.model.repeats import called_repeatedly
 from jaxlint.model import values as V
+from jaxlint.model.keyflow import key_streams as keyflow_streams
 from jaxlint.model.keyflow import (copied_key, initializer_of, invariant, key_like_name, loop_target_read, mapper,
                                    replicated_keys, rngs_keys, unmapped_positions)
 from jaxlint.model.program_order import attribute_writes
@@ -2179,6 +2180,7 @@ class PrngKeyReuse(Rule):
         self._looped_memo: Optional[set[int]] = None  # the calls of the file in loops
         # (earlier consumption, statement) already reported: one finding per statement
         self._reused_in_statement: set[tuple[int, int]] = set()
+        self._stream_reported: set[int] = set()  # draws from an object's key stream reported
         # (class, `self.key`) -> (method, call, how) of the first consumption in each method
         self._method_draws: dict[tuple[int, str], list] = {}
         # library draws (`numpyro.sample(..., rng_key=k)`): call -> the key argument
@@ -2530,6 +2532,7 @@ class PrngKeyReuse(Rule):
             return  # `with pytest.raises(...)`: the call fails, its draws are never seen
         earlier = self._draws.setdefault((id(ctx.unit), id(token)), [])
         earlier.append(node)
+        self._stream_key_drawn(node, key_expr, how)
         prev = ctx.consume_key(token, node, how)
         if prev is None:
             self._stored_key_across_methods(node, key_expr, how)
@@ -2565,6 +2568,54 @@ class PrngKeyReuse(Rule):
         if isinstance(node, cst.Call) and self._rebuilds_expected(node, key_expr, earlier):
             return
         self._report_reuse(node, key_expr, prev, how)
+
+    def _stream_key_drawn(self, node: cst.Call, key_expr: cst.BaseExpression, how: str) -> None:
+        """``q.random_action(schedule.key)`` where the class of ``schedule`` keeps ``key`` as a
+        stream, a method splitting it and storing a half back (``explore``: ``self.key, k =
+        jax.random.split(self.key)``; model/keyflow.key_streams): the key drawn from here is
+        the one the next ``explore()`` splits again, so the draw and what that split gives
+        are tied.  Reported where this function also calls that method on the object (it
+        runs the stream), or in another method of the class drawing from ``self.key``
+        without storing a new one."""
+        ctx = self.ctx
+        if type(key_expr) is not cst.Attribute or type(key_expr.value) is not cst.Name \
+                or id(node) in self._stream_reported:
+            return
+        obj, attr = key_expr.value.value, key_expr.attr.value
+        unit = ctx.unit
+        if obj == "self":
+            cls = unit.cls
+            if cls is None or not unit.params or unit.params[0].name != "self" or _in_test(unit):
+                return
+            method = keyflow_streams(cls).get(attr)
+            if method is None or method == unit.name or unit.name in self._SETUP \
+                    or attribute_writes(unit.node, f"self.{attr}"):
+                return
+            owner, runs = cls.name, f"self.{method}()"
+        else:
+            ref = ctx.instance_class(key_expr.value)
+            method = ctx.class_consumers(ref).get("", {}).get(attr) if ref is not None else None
+            if method is None or _in_test(unit) or attribute_writes(unit.node, f"{obj}.{attr}"):
+                return
+            order = {id(n): i for i, n in enumerate(walk_tree(unit.node, source_order=True))}
+            calls = [n for n in walk_tree(unit.node) if type(n) is cst.Call and type(n.func) is cst.Attribute
+                     and type(n.func.value) is cst.Name and n.func.value.value == obj and n.func.attr.value == method]
+            loop = ctx.loop_stack[-1].node if ctx.loop_stack else None
+            given = unit.param(obj) is not None and obj not in unit.assigned
+            if not any(given or order.get(id(c), -1) > order.get(id(node), 0)
+                       or loop is not None and any(d is c for d in walk_tree(loop)) for c in calls):
+                return  # nothing here splits it again after the draw, and the object dies with the
+                # function (a parameter's object lives on: its caller runs the stream again)
+            owner, runs = ref.rsplit(".", 1)[-1], f"{obj}.{method}()"
+        self._stream_reported.add(id(node))
+        self.report(
+            node,
+            f"`{obj}.{attr}` is the key `{owner}.{method}` splits and stores back at each call: "
+            f"`{_by(how)}` draws from it here, and the next `{runs}` splits that same key again, so "
+            f"this draw and the keys that split gives are tied (JAX's key-reuse checker raises "
+            f"KeyReuseError). Draw from a key split off it (`{obj}.{attr}, sub = "
+            f"jax.random.split({obj}.{attr})`, then `sub`), or from one `{method}` hands out",
+        )
 
     def _stored_key_across_methods(self, node: cst.Call, key_expr: cst.BaseExpression, how: str) -> None:
         """``self._rng_key`` consumed in one method and again in another (``_infer`` then
