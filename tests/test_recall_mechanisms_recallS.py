@@ -321,9 +321,10 @@ def test_one_finding_per_statement_and_defaulted_key_parameters(tmp_path, monkey
 # `jax.debug_key_reuse`).  Outside the class: `policy.random_action(schedule.key)` after
 # `schedule.explore()`, the schedule a parameter annotated with a class imported from the
 # project (its caller runs the stream again), or a local one whose `explore()` runs again in
-# a loop; inside it: `sample` draws from `self.rng` that `advance` splits.  VALID: the key
-# `next_key()` hands out; a local schedule that is not split again after the draw; a
-# method that splits and stores back.
+# a loop; inside it: `sample` runs `self.advance()`, which splits `self.rng`, and draws from
+# it.  VALID: the key `next_key()` hands out; a local schedule that is not split again after
+# the draw; a method that splits and stores back; `peek`, which does not run the stream
+# (nothing shows that the object it draws from is ever advanced).
 
 SCHEDULE = """\
 import jax
@@ -351,6 +352,10 @@ class Noise:
         self.rng = jax.random.split(self.rng)[0]
 
     def sample(self, n):
+        self.advance()
+        return jax.random.normal(self.rng, (n,))
+
+    def peek(self, n):
         return jax.random.normal(self.rng, (n,))
 
     def fresh(self, n):
@@ -410,6 +415,6 @@ def test_a_key_an_object_splits_and_stores_back_drawn_directly(tmp_path, monkeyp
                                                            h="policy.random_action()", r="schedule.explore()")),
         ("JAX301", "agent/act.py", 34, 20, _STREAM.format(o="sched", a="key", c="Schedule", m="explore",
                                                            h="random.normal", r="sched.explore()")),
-        ("JAX301", "agent/schedule.py", 26, 16, _STREAM.format(o="self", a="rng", c="Noise", m="advance",
+        ("JAX301", "agent/schedule.py", 27, 16, _STREAM.format(o="self", a="rng", c="Noise", m="advance",
                                                                 h="random.normal", r="self.advance()")),
     ]

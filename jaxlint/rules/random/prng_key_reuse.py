@@ -122,6 +122,27 @@ class PrngKeyReuse(Rule):
         "draws its initial weights from it like a sampler: two layers built with one key get "
         "the same weights (checked with JAX), also through a helper that builds one, in a loop "
         "or a comprehension;\n"
+        "* numpyro's draws from the key they are given: `numpyro.sample(name, d, rng_key=key)` "
+        "(unless the site is observed: `obs=` given a value that is not None on every path; a "
+        "parameter defaulting to None counts as None), `handlers.seed(model, key)`, "
+        "`Predictive(model, ...)(key, ...)`, `mcmc.run(key, ...)` and `svi.run(key, ...)` of an "
+        "object built in place or bound once: two of them given one key draw the same numbers;\n"
+        "* a batch of copies of one key given to a mapped function that draws from it "
+        "(`jax.vmap(f)(jnp.repeat(key[None, :], n, axis=0))`, `jnp.tile(key, (n, 1))`, "
+        "`jnp.broadcast_to(key, (n, 2))`, `jnp.stack([key] * n)`, also through a name bound once "
+        "to one, and a lambda handing its parameter to a helper of the file or of the project): "
+        "every element draws the same numbers;\n"
+        "* a key an object holds for its life (`self._rng_key`, set when it is built) consumed in "
+        "one method and again in another (`fit`, then `predict`) while no method but those that "
+        "build the object assigns it (not two splits, which derive keys of their own; not a test "
+        "class, nor a flax or equinox module);\n"
+        "* a key an object keeps as a stream, a method splitting it and storing a half back "
+        "(`self.key, key = jax.random.split(self.key)` in `explore`), drawn from directly: in "
+        "another method of the class, or through an instance (`schedule.key` of a parameter "
+        "annotated `schedule: Schedule`, a class of the project) where the function also runs "
+        "that method on it (`schedule.explore()`; for an object the function builds, after the "
+        "draw or in the same loop): the next split of that key repeats the draw "
+        "(KeyReuseError under `jax_debug_key_reuse`);\n"
         "* a key under another name: a helper (of the file, a method called through `self`, or "
         "imported from the project) whose every `return` hands back the key it was given "
         "(`return key`, `return w, key` after drawing from it) gives the caller the same key, "
@@ -197,6 +218,38 @@ class PrngKeyReuse(Rule):
         "and which key should be split is a modelling decision."
     )
     VALID = [
+        # keys split for each numpyro site; the batch mapped is `split(key, n)`; a method
+        # that splits the object's key and stores a half back, whose key the caller draws from
+        Valid(
+            """
+            import jax
+            import numpyro
+            import numpyro.distributions as dist
+
+
+            def model(y=None, rng_key=None):
+                k1, k2 = jax.random.split(rng_key)
+                u = numpyro.sample("u", dist.Normal(0.0, 1.0), rng_key=k1)
+                return numpyro.sample("y", dist.Normal(u, 0.1), obs=y, rng_key=k2)
+
+
+            def batch(key, n):
+                return jax.vmap(lambda k: jax.random.normal(k, (3,)))(jax.random.split(key, n))
+
+
+            class Schedule:
+                def __init__(self, key):
+                    self.key = key
+
+                def next_key(self):
+                    self.key, key = jax.random.split(self.key)
+                    return key
+
+
+            def act(schedule: Schedule):
+                return jax.random.randint(schedule.next_key(), (), 0, 4)
+            """
+        ),
         # a comprehension over one element draws once; a test loop each iteration of which
         # checks its own draw and keeps nothing of it; the dropout stream of a model applied
         # in evaluation mode, also through a helper (nothing draws from the key)
@@ -2134,6 +2187,67 @@ class PrngKeyReuse(Rule):
                 "`key` was already consumed by `random.normal` on line 18: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
             ],
         ),
+        # numpyro draws from the key it is given: two sample sites given one key
+        Invalid(
+            """
+            import numpyro
+            import numpyro.distributions as dist
+
+
+            def model(y=None, rng_key=None):
+                u = numpyro.sample("u", dist.Normal(0.0, 1.0), rng_key=rng_key)
+                return numpyro.sample("y", dist.Normal(u, 0.1), obs=y, rng_key=rng_key)
+            """,
+            expected=[(7, 12)],
+            messages=[
+                "`rng_key` was already consumed by `numpyro.sample(rng_key=...)` on line 6: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(rng_key)`, and give each call its own key",
+            ],
+        ),
+        # one key copied into every row of the batch a mapped function draws from
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def draw(key):
+                return jax.random.normal(key, (3,))
+
+
+            def batch(n):
+                key = jax.random.PRNGKey(0)
+                return jax.vmap(draw)(jnp.repeat(key[None, :], n, axis=0))
+            """,
+            expected=[(11, 27)],
+            messages=[
+                "every row of this batch is the key `key` copied: `jax.vmap` gives each element the same key, and `draw` draws from it with `random.normal`, so every element draws the same random numbers. Map one key per element: `jax.random.split(key, n)`",
+            ],
+        ),
+        # a key an object keeps as a stream, drawn from directly where its method splits it again
+        Invalid(
+            """
+            import jax
+
+
+            class Schedule:
+                def __init__(self, key):
+                    self.key = key
+
+                def explore(self):
+                    self.key, key = jax.random.split(self.key)
+                    return jax.random.uniform(key) < 0.1
+
+
+            def act(schedule: Schedule):
+                if schedule.explore():
+                    return jax.random.randint(schedule.key, (), 0, 4)
+                return 0
+            """,
+            expected=[(15, 16)],
+            messages=[
+                "`schedule.key` is the key `Schedule.explore` splits and stores back at each call: `random.randint` draws from it here, and the next `schedule.explore()` splits that same key again, so this draw and the keys that split gives are tied (JAX's key-reuse checker raises KeyReuseError). Draw from a key split off it (`schedule.key, sub = jax.random.split(schedule.key)`, then `sub`), or from one `explore` hands out",
+            ],
+        ),
         # the twin: `enumerate` of the data (not a table of cases) in a test
         Invalid(
             """
@@ -2591,22 +2705,25 @@ class PrngKeyReuse(Rule):
             if method is None or method == unit.name or unit.name in self._SETUP \
                     or attribute_writes(unit.node, f"self.{attr}"):
                 return
-            owner, runs = cls.name, f"self.{method}()"
+            owner = cls.name
         else:
             ref = ctx.instance_class(key_expr.value)
             method = ctx.class_consumers(ref).get("", {}).get(attr) if ref is not None else None
             if method is None or _in_test(unit) or attribute_writes(unit.node, f"{obj}.{attr}"):
                 return
-            order = {id(n): i for i, n in enumerate(walk_tree(unit.node, source_order=True))}
-            calls = [n for n in walk_tree(unit.node) if type(n) is cst.Call and type(n.func) is cst.Attribute
-                     and type(n.func.value) is cst.Name and n.func.value.value == obj and n.func.attr.value == method]
-            loop = ctx.loop_stack[-1].node if ctx.loop_stack else None
-            given = unit.param(obj) is not None and obj not in unit.assigned
-            if not any(given or order.get(id(c), -1) > order.get(id(node), 0)
-                       or loop is not None and any(d is c for d in walk_tree(loop)) for c in calls):
-                return  # nothing here splits it again after the draw, and the object dies with the
-                # function (a parameter's object lives on: its caller runs the stream again)
-            owner, runs = ref.rsplit(".", 1)[-1], f"{obj}.{method}()"
+            owner = ref.rsplit(".", 1)[-1]
+        order = {id(n): i for i, n in enumerate(walk_tree(unit.node, source_order=True))}
+        calls = [n for n in walk_tree(unit.node) if type(n) is cst.Call and type(n.func) is cst.Attribute
+                 and type(n.func.value) is cst.Name and n.func.value.value == obj and n.func.attr.value == method]
+        loop = ctx.loop_stack[-1].node if ctx.loop_stack else None
+        given = unit.param(obj) is not None and obj not in unit.assigned
+        if not any(given or order.get(id(c), -1) > order.get(id(node), 0)
+                   or loop is not None and any(d is c for d in walk_tree(loop)) for c in calls):
+            return  # nothing here runs the stream (a method drawing from `self.key` alone may
+            # be meant for an object never advanced), or nothing splits it again after the draw
+            # and the object dies with the function (`self`, a parameter's object, lives on:
+            # the next call runs the stream again)
+        runs = f"{obj}.{method}()"
         self._stream_reported.add(id(node))
         self.report(
             node,
