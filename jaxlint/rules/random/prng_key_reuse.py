@@ -2294,6 +2294,7 @@ class PrngKeyReuse(Rule):
         self._looped_memo: Optional[set[int]] = None  # the calls of the file in loops
         # (earlier consumption, statement) already reported: one finding per statement
         self._reused_in_statement: set[tuple[int, int]] = set()
+        self._draw_how: dict[int, str] = {}  # each consumption's `how`
         self._stream_reported: set[int] = set()  # draws from an object's key stream reported
         # (class, `self.key`) -> (method, call, how) of the first consumption in each method
         self._method_draws: dict[tuple[int, str], list] = {}
@@ -2646,12 +2647,19 @@ class PrngKeyReuse(Rule):
             return  # `with pytest.raises(...)`: the call fails, its draws are never seen
         earlier = self._draws.setdefault((id(ctx.unit), id(token)), [])
         earlier.append(node)
+        self._draw_how.setdefault(id(node), how)
         self._stream_key_drawn(node, key_expr, how)
         prev = ctx.consume_key(token, node, how)
         if prev is None:
             self._stored_key_across_methods(node, key_expr, how)
             return
         prev = self._superseded.get(token.serial, prev)
+        if prev[1] in self._split_helpers and len(earlier) > 2:
+            # a helper split it first and other calls consumed it since (`init_meta_params(key)`,
+            # `keys = split(key, n)`, `randint(key, ...)`): judged against the first of those
+            later = next(((n, self._draw_how[id(n)]) for n in earlier[:-1]
+                          if self._draw_how.get(id(n)) not in (None, *self._split_helpers)), None)
+            prev = later or prev
         splitting = ("split", *self._split_helpers, *self._library_hows)
         if (prev[1] in self._split_helpers and how in splitting) or (how in self._split_helpers and prev[1] in splitting):
             return  # split here (or by a library constructor) and in a helper that splits: keys handed
