@@ -147,28 +147,35 @@ class CallEffects:
         ref = self.value(obj).instance
         return ref if ref and not ref.startswith("@") else None
 
-    def class_consumers(self, ref: str) -> dict:
-        """``method -> (params after self, consumes)`` and ``"": streams`` of the class
-        ``ref`` (of this file, or imported from the project: facts ``Cls.method``/``Cls``)."""
+    def class_streams(self, ref: str) -> dict[str, str]:
+        """The key attributes the class ``ref`` keeps as a stream (``attr -> method``,
+        model/keyflow.key_streams), of this file or imported from the project (the fact
+        ``Cls``)."""
         cls = instances.local_class(self, ref)
-        out: dict = {}
         if cls is not None:
-            for name, m in cls.methods.items():
-                if m.consumes_keys and not m.is_generator and isinstance(m.node, cst.FunctionDef) \
-                        and bound_receiver(m) and m.params[0].name == "self":
-                    out[name] = ([(p.name, p.kind, None if p.index is None else p.index - 1) for p in m.params[1:]],
-                                 m.consumes_keys)
-            out[""] = keyflow.key_streams(cls)
-            return out
+            return keyflow.key_streams(cls)
         if self.lookup(ref.split(".", 1)[0]) is not None:
-            return out  # a local of that name
-        prefix = ref + "."
-        for k, v in self.index.imported_key_consumers.items():
-            if k == ref:
-                out[""] = v.get("streams") or {}
-            elif k.startswith(prefix) and "." not in k[len(prefix):]:
-                out[k[len(prefix):]] = ([tuple(p) for p in v["params"]], v["consumes"])
-        return out
+            return {}  # a local of that name
+        found = self.index.imported_key_consumers.get(ref)
+        return dict(found.get("streams") or {}) if isinstance(found, dict) else {}
+
+    def _class_method(self, ref: str, method: str) -> Optional[tuple[list, dict]]:
+        """(parameters after ``self``, the ones it consumes) of the method ``method`` of the
+        class ``ref`` when it draws from a key parameter (of this file, or the fact
+        ``Cls.method`` of another module)."""
+        cls = instances.local_class(self, ref)
+        if cls is not None:
+            m = cls.methods.get(method)
+            if m is None or not m.consumes_keys or m.is_generator or not isinstance(m.node, cst.FunctionDef) \
+                    or not bound_receiver(m) or m.params[0].name != "self":
+                return None
+            return [(p.name, p.kind, None if p.index is None else p.index - 1) for p in m.params[1:]], m.consumes_keys
+        if self.lookup(ref.split(".", 1)[0]) is not None:
+            return None
+        found = self.index.imported_key_consumers.get(f"{ref}.{method}")
+        if found is None:
+            return None
+        return [tuple(p) for p in found["params"]], found["consumes"]
 
     def _instance_method_consumer(self, call: cst.Call, func: cst.Attribute) -> list[tuple[cst.BaseExpression, str, str]]:
         """``obj.method(key, ...)`` where ``obj`` holds an instance of a project class whose
@@ -176,8 +183,8 @@ class CallEffects:
         ref = self.instance_class(func.value)  # type: ignore[arg-type]
         if ref is None:
             return []
-        found = self.class_consumers(ref).get(func.attr.value)
-        if not found:
+        found = self._class_method(ref, func.attr.value)
+        if found is None:
             return []
         return self._consumed_args(call, dotted_name(func) or func.attr.value, list(found[0]), found[1])
 
@@ -186,11 +193,11 @@ class CallEffects:
         calls a key consumer (one imported from the project too) with its own parameters;
         the arguments of ``call`` given for those parameters are consumed."""
         body = wrapped.node.body  # type: ignore[union-attr]
-        if type(body) is not cst.Call or any(a.star for a in call.args):
+        if any(a.star for a in call.args):
             return []
         params = [p for p in wrapped.params if p.kind in ("pos", "posonly")]
         names = {p.name for p in params}
-        inner = [(a, callee, how) for a, callee, how in self.key_consumer(body)
+        inner = [(a, callee, how) for a, callee, how in (self.key_consumer(body) if type(body) is cst.Call else ())
                  if type(a) is cst.Name and a.value in names]
         consumes = {a.value: how for a, _, how in inner}
         callee = inner[0][1] if inner else "lambda"

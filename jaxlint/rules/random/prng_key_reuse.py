@@ -2716,7 +2716,7 @@ class PrngKeyReuse(Rule):
             owner = cls.name
         else:
             ref = ctx.instance_class(key_expr.value)
-            method = ctx.class_consumers(ref).get("", {}).get(attr) if ref is not None else None
+            method = ctx.class_streams(ref).get(attr) if ref is not None else None
             if method is None or _in_test(unit) or attribute_writes(unit.node, f"{obj}.{attr}"):
                 return
             owner = ref.rsplit(".", 1)[-1]
