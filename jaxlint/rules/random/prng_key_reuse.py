@@ -2294,6 +2294,7 @@ class PrngKeyReuse(Rule):
         self._looped_memo: Optional[set[int]] = None  # the calls of the file in loops
         # (earlier consumption, statement) already reported: one finding per statement
         self._reused_in_statement: set[tuple[int, int]] = set()
+        self._statement_memo: dict[int, tuple] = {}  # unit -> (its node, _statements of it)
         self._draw_how: dict[int, str] = {}  # each consumption's `how`
         self._stream_reported: set[int] = set()  # draws from an object's key stream reported
         # (class, `self.key`) -> (method, call, how) of the first consumption in each method
@@ -2838,9 +2839,12 @@ class PrngKeyReuse(Rule):
         if id(node) in self._broadcast:
             return  # reported as a key given unmapped to every element
         prev_node, prev_how = prev
-        stmt = _statement_of(ctx.unit.node, node)
-        if stmt is not None:
-            seen = (id(prev_node), id(stmt))
+        table = self._statement_memo.get(id(ctx.unit))
+        if table is None or table[0] is not ctx.unit.node:
+            table = self._statement_memo[id(ctx.unit)] = (ctx.unit.node, _statements(ctx.unit.node))
+        stmt = table[1].get(id(node), 0)
+        if stmt:
+            seen = (id(prev_node), stmt)
             if seen in self._reused_in_statement:
                 return  # `[normal(key, a), normal(key, b), normal(key, c)]`: one finding for the
                 # statement (one split gives each call its key), not one per call
@@ -3807,17 +3811,22 @@ def _read_through_rebound(site: cst.CSTNode, rebound: set[str], holders: list[st
     return False
 
 
-def _statement_of(root: cst.CSTNode, node: cst.CSTNode) -> Optional[cst.CSTNode]:
-    """The innermost statement of ``root`` (a simple statement line, or the compound
-    statement whose header holds it) that holds ``node``; None when none does (a lambda's
-    body).  Asked only for a reuse about to be reported."""
-    found = None
-    for st in walk_tree(root, lambda c: c is not root and isinstance(c, (cst.FunctionDef, cst.ClassDef, cst.Lambda)),
-                        source_order=True):
-        if isinstance(st, (cst.SimpleStatementLine, cst.BaseCompoundStatement)) and st is not root \
-                and any(d is node for d in walk_tree(st)):
-            found = st
-    return found
+def _statements(root: cst.CSTNode) -> dict[int, int]:
+    """id(node) -> id of the innermost statement of ``root`` that holds it (a simple
+    statement line, or the compound statement whose header holds it), for every node of
+    ``root`` outside nested functions, lambdas and classes: one walk, asked only when a
+    reuse is about to be reported."""
+    out: dict[int, int] = {}
+    stack: list[tuple[cst.CSTNode, int]] = [(c, 0) for c in children(root)]
+    while stack:
+        n, stmt = stack.pop()
+        if isinstance(n, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            stmt = id(n)
+        out[id(n)] = stmt
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend((c, stmt) for c in children(n))
+    return out
 
 
 def _exits_after(loop: cst.CSTNode, site: cst.CSTNode) -> bool:
