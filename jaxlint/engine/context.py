@@ -42,6 +42,7 @@ class RuleContext:
         "qualname", "builtin_name", "value", "is_traced", "is_tracer", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
         "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
+            "instance_class", "class_streams",
         "concrete_names",
     )
 
@@ -109,6 +110,7 @@ class RuleContext:
             "qualname", "builtin_name", "value", "is_traced", "is_tracer", "describe_origin",
             "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
             "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
+            "instance_class", "class_streams",
         ):
             setattr(self, name, getattr(interp, name))
         self.concrete_names = interp.concrete_names

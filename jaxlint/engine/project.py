@@ -17,6 +17,7 @@ from jaxlint.model import returns as returns_model
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
 from jaxlint.model.program_order import imported_attribute_changes
+from jaxlint.model.scopes import bound_receiver
 from jaxlint.model.x64 import FIXTURE
 from jaxlint.settings import LintSettings
 
@@ -82,6 +83,28 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     return out
 
 
+def _class_consumers(interp: Interpreter) -> dict:
+    """The key consumers of this module's classes: ``Cls.method`` for a method that draws
+    from a key parameter (its parameters after ``self``), and ``Cls`` with the key
+    attributes a method splits and stores back (``streams``: model/keyflow.key_streams)."""
+    out: dict = {}
+    body = interp.module.body
+    for cls in interp.index.classes:
+        if not any(s is cls.node for s in body):
+            continue
+        streams = keyflow.key_streams(cls)
+        if streams:
+            out[cls.name] = {"params": [], "consumes": {}, "streams": dict(sorted(streams.items()))}
+        for name, m in sorted(cls.methods.items()):
+            if m.consumes_keys and not m.is_generator and isinstance(m.node, cst.FunctionDef) \
+                    and bound_receiver(m) and m.params[0].name == "self":
+                out[f"{cls.name}.{name}"] = {
+                    "params": [[p.name, p.kind, None if p.index is None else p.index - 1] for p in m.params[1:]],
+                    "consumes": dict(sorted(m.consumes_keys.items())),
+                }
+    return out
+
+
 def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     packages = settings.project_packages
     imports = interp.imports
@@ -102,6 +125,7 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
                 "params": [[p.name, p.kind, p.index] for p in unit.params],
                 "consumes": dict(sorted(unit.consumes_keys.items())),
             }
+    consumers.update(_class_consumers(interp))
     factories = sorted(n for n, u in interp.index.module_unit.defs.items() if u.returns_fresh_function)
     extra = _kinds_out(interp)
     key_state = keystate.stateful_functions(interp)

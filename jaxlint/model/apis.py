@@ -641,6 +641,31 @@ def distribution_class(qualname: "str | None") -> bool:
     return qualname is not None and qualname.startswith(_DISTRIBUTION_MODULES) and qualname.rsplit(".", 1)[1][:1].isupper()
 
 
+# Library functions that draw from the key they are given, not as ``key=``: (the
+# keyword, its position).  numpyro's ``sample(name, fn, obs=None, rng_key=None)`` draws
+# from ``rng_key`` when the site is not observed (a seed handler's key only when none is
+# given); ``handlers.seed(model, rng_seed)`` seeds every draw of the model from it.
+LIBRARY_KEY_ARGS = {
+    "numpyro.sample": ("rng_key", 3), "numpyro.primitives.sample": ("rng_key", 3),
+    "numpyro.handlers.seed": ("rng_seed", 1), "numpyro.primitives.seed": ("rng_seed", 1),
+}
+# the keyword that, given a value other than None, makes a ``LIBRARY_KEY_ARGS`` call draw
+# nothing (numpyro: an observed site): (keyword, position)
+LIBRARY_KEY_UNLESS = {"numpyro.sample": ("obs", 2), "numpyro.primitives.sample": ("obs", 2)}
+
+# Objects of a library class whose call or method draws from the key it is given first
+# (numpyro's ``Predictive(model, ...)(rng_key, ...)``, ``MCMC(...).run(rng_key, ...)``,
+# ``SVI(...).run(rng_key, n)``): class -> {method ("__call__": the object called): keyword}
+LIBRARY_KEY_METHODS = {
+    "numpyro.infer.Predictive": {"__call__": "rng_key"},
+    "numpyro.infer.util.Predictive": {"__call__": "rng_key"},
+    "numpyro.infer.MCMC": {"run": "rng_key"},
+    "numpyro.infer.mcmc.MCMC": {"run": "rng_key"},
+    "numpyro.infer.SVI": {"run": "rng_key", "init": "rng_key"},
+    "numpyro.infer.svi.SVI": {"run": "rng_key", "init": "rng_key"},
+}
+
+
 def library_key_consumer(qualname: str) -> "str | None":
     """How a library call that consumes its ``key=`` argument is named in messages
     (``eqx.nn.Linear``), or None."""

@@ -90,6 +90,9 @@ class CallEffects:
                 return held
             name = dotted_name(func)
             found = self.index.imported_key_consumers.get(name) if name is not None else None
+            if found is None and type(func.value) is cst.Name:
+                # `q.random_action(key)`, `q: BaseQ` (or `q = BaseQ(...)`): the class's method
+                return self._instance_method_consumer(call, func)
             if found is None or self.lookup(name.split(".", 1)[0]) is not None:  # type: ignore[union-attr]
                 return []
             return self._consumed_args(call, name, [tuple(p) for p in found["params"]],  # type: ignore[arg-type,misc]
@@ -106,6 +109,8 @@ class CallEffects:
                     return []
                 return self._consumed_args(call, found[0], [tuple(p) for p in found[1]["params"]],
                                            found[1]["consumes"])
+            if type(wrapped.node) is cst.Lambda:
+                return self._lambda_consumer(call, wrapped)
             if not wrapped.consumes_keys or wrapped.is_generator or not isinstance(wrapped.node, cst.FunctionDef):
                 return []
             return self._consumed_args(call, wrapped.name, [(p.name, p.kind, p.index) for p in wrapped.params],
@@ -131,6 +136,76 @@ class CallEffects:
             params = [tuple(p) for p in found["params"]]  # type: ignore[misc]
             consumes = found["consumes"]
         return self._consumed_args(call, func.value, params, consumes)
+
+    def instance_class(self, obj: cst.Name) -> Optional[str]:
+        """The project class ``obj`` holds an instance of, as this file writes it: a
+        parameter annotated with it (``schedule: EpsilonGreedySchedule``, never rebound),
+        or a name the model knows holds one (``q = BaseQ(6)``); None when unknown."""
+        p = self.unit.param(obj.value)
+        if p is not None and p.ann_class and obj.value not in self.unit.assigned:
+            return p.ann_class
+        ref = self.value(obj).instance
+        return ref if ref and not ref.startswith("@") else None
+
+    def class_streams(self, ref: str) -> dict[str, str]:
+        """The key attributes the class ``ref`` keeps as a stream (``attr -> method``,
+        model/keyflow.key_streams), of this file or imported from the project (the fact
+        ``Cls``)."""
+        cls = instances.local_class(self, ref)
+        if cls is not None:
+            return keyflow.key_streams(cls)
+        if self.lookup(ref.split(".", 1)[0]) is not None:
+            return {}  # a local of that name
+        found = self.index.imported_key_consumers.get(ref)
+        return dict(found.get("streams") or {}) if isinstance(found, dict) else {}
+
+    def _class_method(self, ref: str, method: str) -> Optional[tuple[list, dict]]:
+        """(parameters after ``self``, the ones it consumes) of the method ``method`` of the
+        class ``ref`` when it draws from a key parameter (of this file, or the fact
+        ``Cls.method`` of another module)."""
+        cls = instances.local_class(self, ref)
+        if cls is not None:
+            m = cls.methods.get(method)
+            if m is None or not m.consumes_keys or m.is_generator or not isinstance(m.node, cst.FunctionDef) \
+                    or not bound_receiver(m) or m.params[0].name != "self":
+                return None
+            return [(p.name, p.kind, None if p.index is None else p.index - 1) for p in m.params[1:]], m.consumes_keys
+        if self.lookup(ref.split(".", 1)[0]) is not None:
+            return None
+        found = self.index.imported_key_consumers.get(f"{ref}.{method}")
+        if found is None:
+            return None
+        return [tuple(p) for p in found["params"]], found["consumes"]
+
+    def _instance_method_consumer(self, call: cst.Call, func: cst.Attribute) -> list[tuple[cst.BaseExpression, str, str]]:
+        """``obj.method(key, ...)`` where ``obj`` holds an instance of a project class whose
+        ``method`` draws from that parameter."""
+        ref = self.instance_class(func.value)  # type: ignore[arg-type]
+        if ref is None:
+            return []
+        found = self._class_method(ref, func.attr.value)
+        if found is None:
+            return []
+        return self._consumed_args(call, dotted_name(func) or func.attr.value, list(found[0]), found[1])
+
+    def _lambda_consumer(self, call: cst.Call, wrapped: Unit) -> list[tuple[cst.BaseExpression, str, str]]:
+        """``jax.vmap(lambda k: data.random_state(model, key=k))(keys)``: a lambda whose body
+        calls a key consumer (one imported from the project too) with its own parameters;
+        the arguments of ``call`` given for those parameters are consumed."""
+        body = wrapped.node.body  # type: ignore[union-attr]
+        if any(a.star for a in call.args):
+            return []
+        params = [p for p in wrapped.params if p.kind in ("pos", "posonly")]
+        names = {p.name for p in params}
+        inner = [(a, callee, how) for a, callee, how in (self.key_consumer(body) if type(body) is cst.Call else ())
+                 if type(a) is cst.Name and a.value in names]
+        consumes = {a.value: how for a, _, how in inner}
+        callee = inner[0][1] if inner else "lambda"
+        for name, how in wrapped.consumes_keys.items():
+            consumes.setdefault(name, how)
+        if not consumes:
+            return []
+        return self._consumed_args(call, callee, [(p.name, p.kind, p.index) for p in params], consumes)
 
     def _haiku_apply_key(self, call: cst.Call) -> Optional[list[tuple[cst.BaseExpression, str, str]]]:
         """``f.apply(params, rng, x)`` of ``f = hk.transform(forward)`` (``apply(params,

@@ -21,7 +21,7 @@ from jaxlint.model import (apis, arg_shapes, custom_rules, dispatch, dual_mode, 
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_once, bound_receiver, factory_binding, instance_class, writes
 from jaxlint.model.imports import ImportTable
-from jaxlint.model.keyflow import initializer_of, key_param_consumed, rngs_keys
+from jaxlint.model.keyflow import initializer_of, key_param_consumed, only_defaulted, rngs_keys
 from jaxlint.model.units import MODULE_METHOD, ClassInfo, ParamInfo, Unit, literal_const
 from jaxlint.model.walk import (
     arg_at,
@@ -1488,7 +1488,7 @@ class Indexer:
         file consumes it too (``def wrapped(key, x): return sample(key, x)``)."""
         self._initializer_key_consumers()
         for u in self.index.units:
-            for name in [n for n in u.consumes_keys if n in u.assigned]:
+            for name in [n for n in u.consumes_keys if n in u.assigned and not only_defaulted(u, n)]:
                 del u.consumes_keys[name]
         handed = []  # (caller, parameter of the caller, callee, callee's parameter)
         for unit, call in self._pending_calls:
@@ -1508,7 +1508,8 @@ class Indexer:
             changed = False
             for unit, name, callee, param in handed:
                 how = callee.consumes_keys.get(param)
-                if how is None or name in unit.consumes_keys or name in unit.assigned or unit.param(name) is None:
+                if how is None or name in unit.consumes_keys or unit.param(name) is None \
+                        or name in unit.assigned and not only_defaulted(unit, name):
                     continue
                 unit.consumes_keys[name] = how
                 changed = True

@@ -15,7 +15,7 @@ from typing import Callable, Optional
 import libcst as cst
 
 from jaxlint.model import apis
-from jaxlint.model.scopes import bound_once
+from jaxlint.model.scopes import bound_once, writes
 from jaxlint.model.units import ClassInfo, Unit
 from jaxlint.model.walk import arg_at, descendants, dotted_name, walk_tree
 
@@ -82,9 +82,48 @@ def key_param_consumed(unit: Unit, name: str, how: str) -> None:
         if u.param(name) is not None:
             u.consumes_keys.setdefault(name, how)
             return
-        if name in u.assigned or name in u.global_names or name in u.nonlocal_names:
+        if name in u.assigned and not only_defaulted(u, name) or name in u.global_names \
+                or name in u.nonlocal_names:
             return
         u = u.parent
+
+
+def _is_none_test(test: cst.BaseExpression, name: str, negated: bool) -> bool:
+    """Is ``test`` ``name is None`` (``negated``: ``name is not None``)?"""
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
+        return False
+    op = test.comparisons[0].operator
+    other = test.comparisons[0].comparator
+    return type(test.left) is cst.Name and test.left.value == name and type(other) is cst.Name \
+        and other.value == "None" and type(op) is (cst.IsNot if negated else cst.Is)
+
+
+def only_defaulted(unit: Unit, name: str) -> bool:
+    """Is every binding of the parameter ``name`` in ``unit`` a default for a call that
+    gives none (``key = key if key is not None else PRNGKey(0)``, ``key = PRNGKey(0) if
+    key is None else key``, ``if key is None: key = ...``)?  A key the caller gives then
+    reaches the body unchanged."""
+    if unit.param(name) is None or not isinstance(unit.node, cst.FunctionDef):
+        return False
+    guarded: set[int] = set()
+    for n in descendants(unit.node):
+        if type(n) is cst.If and _is_none_test(n.test, name, False) and n.orelse is None:
+            guarded.update(id(d) for d in descendants(n.body))
+    ws = writes(unit.node, name)
+    if not ws:
+        return False
+    for w in ws:
+        if type(w) is not cst.Assign or len(w.targets) != 1 or type(w.targets[0].target) is not cst.Name:
+            return False
+        if id(w) in guarded:
+            continue
+        v = w.value
+        if type(v) is cst.IfExp and (
+                _is_none_test(v.test, name, True) and type(v.body) is cst.Name and v.body.value == name
+                or _is_none_test(v.test, name, False) and type(v.orelse) is cst.Name and v.orelse.value == name):
+            continue
+        return False
+    return True
 
 
 def invariant(expr: cst.CSTNode, varying: set[str], calls: bool) -> bool:
@@ -267,6 +306,13 @@ _MAPPERS = {"jax.vmap": 1, "jax.pmap": None, "equinox.filter_vmap": None, "equin
             "flax.nnx.vmap": None}
 
 
+def mapper(transform: cst.Call, qualname: Callable[[cst.CSTNode], Optional[str]]) -> Optional[str]:
+    """The mapping transformation (``jax.vmap``, ``jax.pmap``, ``eqx.filter_vmap``...) a
+    call such as ``jax.vmap(f, in_axes=0)`` applies, or None."""
+    q = qualname(transform.func)
+    return q if q in _MAPPERS else None
+
+
 def unmapped_positions(transform: cst.Call, qualname: Callable[[cst.CSTNode], Optional[str]]) -> Optional[frozenset]:
     """The positions of the arguments a mapping transformation's call (``jax.vmap(f,
     in_axes=(None, 0))``) hands to every element unchanged: the ``None`` entries of a
@@ -435,4 +481,109 @@ def replicated_keys(index, qualname: Callable[[cst.CSTNode], Optional[str]]) -> 
                 if type(a.value) is cst.Name and a.value.value in rep and name not in helper.assigned \
                         and helper.param(name) is not None:
                     out.setdefault(id(helper), {}).setdefault(name, (site, call))
+    return out
+
+
+# batches of copies of one key: `jnp.repeat(key[None], n, axis=0)`, `jnp.tile(key, (n, 1))`,
+# `jnp.broadcast_to(key, (n, 2))`; `jnp.stack([key] * n)`, `jnp.array([key for _ in range(n)])`
+_COPIERS = frozenset({"jax.numpy.repeat", "jax.numpy.tile", "jax.numpy.broadcast_to",
+                      "numpy.repeat", "numpy.tile", "numpy.broadcast_to"})
+_STACKERS = frozenset({"jax.numpy.stack", "jax.numpy.array", "jax.numpy.asarray", "jax.numpy.vstack",
+                       "numpy.stack", "numpy.array", "numpy.asarray", "numpy.vstack"})
+
+
+def copied_key(expr: cst.BaseExpression, unit: Unit, index, qualname: Callable[[cst.CSTNode], Optional[str]],
+               is_key: Callable[[cst.BaseExpression], bool], depth: int = 0) -> Optional[cst.BaseExpression]:
+    """The one key that the batch ``expr`` holds copies of (every row the same key):
+    ``jnp.repeat(key[None, :], n, axis=0)``, ``jnp.tile(key, (n, 1))``,
+    ``jnp.broadcast_to(key, (n,) + key.shape)``, ``jnp.stack([key] * n)``,
+    ``jnp.array([key for _ in range(n)])`` (a comprehension that does not read its
+    target), also through a name bound once to one; ``is_key``: does an expression hold
+    one key (not a batch of them).  None for anything else (``jax.random.split(key, n)``)."""
+    if depth > 3:
+        return None
+    if type(expr) is cst.Name:
+        bound = bound_once(index, unit, expr)
+        return None if bound is expr else copied_key(bound, unit, index, qualname, is_key, depth + 1)
+    if type(expr) is not cst.Call or any(a.star for a in expr.args):
+        return None
+    q = qualname(expr.func)
+    first = arg_at(expr, 0, None)
+    if first is None:
+        return None
+    if q in _COPIERS:
+        src = _one_row(first, qualname)
+        return src if src is not None and is_key(src) else None
+    if q in _STACKERS:
+        elt = None
+        if type(first) is cst.BinaryOperation and type(first.operator) is cst.Multiply:
+            lst = first.left if type(first.left) in (cst.List, cst.Tuple) else first.right
+            if type(lst) in (cst.List, cst.Tuple) and len(lst.elements) == 1:
+                elt = lst.elements[0].value
+        elif type(first) in (cst.ListComp, cst.GeneratorExp) and first.for_in.inner_for_in is None \
+                and not first.for_in.ifs:
+            targets = {n.value for n in walk_tree(first.for_in.target) if type(n) is cst.Name}
+            if not any(type(n) is cst.Name and n.value in targets for n in walk_tree(first.elt)):
+                elt = first.elt
+        elif type(first) in (cst.List, cst.Tuple) and len(first.elements) > 1:
+            written = {dotted_name(el.value) for el in first.elements}
+            if len(written) == 1 and None not in written:
+                elt = first.elements[0].value
+        if elt is not None and type(elt) in (cst.Name, cst.Attribute) and is_key(elt):
+            return elt
+    return None
+
+
+def _one_row(e: cst.BaseExpression, qualname: Callable[[cst.CSTNode], Optional[str]]) -> Optional[cst.BaseExpression]:
+    """The key ``e`` makes a batch of one of (``key[None]``, ``key[None, :]``,
+    ``key[jnp.newaxis]``, ``jnp.expand_dims(key, 0)``), or ``e`` itself when it is a
+    name or attribute (the key as it is)."""
+    if type(e) in (cst.Name, cst.Attribute):
+        return e
+    if type(e) is cst.Subscript and type(e.value) in (cst.Name, cst.Attribute) and e.slice:
+        first = e.slice[0].slice
+        if type(first) is cst.Index and (type(first.value) is cst.Name and first.value.value == "None"
+                                         or qualname(first.value) in ("jax.numpy.newaxis", "numpy.newaxis")):
+            rest = e.slice[1:]
+            if all(type(s.slice) is cst.Slice and s.slice.lower is None and s.slice.upper is None
+                   or type(s.slice) is cst.Index and type(s.slice.value) is cst.Ellipsis for s in rest):
+                return e.value
+        return None
+    if type(e) is cst.Call and qualname(e.func) in ("jax.numpy.expand_dims", "numpy.expand_dims"):
+        src, axis = arg_at(e, 0, "a"), arg_at(e, 1, "axis")
+        if type(src) in (cst.Name, cst.Attribute) and type(axis) is cst.Integer and axis.value == "0":
+            return src
+    return None
+
+
+# methods that build an object: a key they set is its first, not an advance
+_BUILDERS = ("__init__", "__post_init__", "setup", "__new__")
+
+
+def key_streams(cls: ClassInfo) -> dict[str, str]:
+    """The key attributes a class keeps as a stream: ``attr -> method`` where a method
+    (not one that builds the object) splits ``self.attr`` and stores a half back
+    (``self.key, key = jax.random.split(self.key)``, ``self.rng = split(self.rng)[0]``).
+    The key the object holds is the one its next call splits: a draw from it elsewhere
+    repeats what that split gives."""
+    out: dict[str, str] = {}
+    for name, m in cls.methods.items():
+        if name in _BUILDERS or not isinstance(m.node, cst.FunctionDef) or not m.params \
+                or m.params[0].name != "self":
+            continue
+        for n in descendants(m.node.body):
+            if type(n) is not cst.Assign:
+                continue
+            value = n.value.value if type(n.value) is cst.Subscript else n.value
+            if type(value) is not cst.Call or (dotted_name(value.func) or "").rsplit(".", 1)[-1] != "split":
+                continue
+            src = arg_at(value, 0, "key")
+            if type(src) is not cst.Attribute or type(src.value) is not cst.Name or src.value.value != "self":
+                continue
+            for t in n.targets:
+                targets = [el.value for el in t.target.elements] if type(t.target) in (cst.Tuple, cst.List) \
+                    else [t.target]
+                if any(type(x) is cst.Attribute and type(x.value) is cst.Name and x.value.value == "self"
+                       and x.attr.value == src.attr.value for x in targets):
+                    out.setdefault(src.attr.value, name)
     return out

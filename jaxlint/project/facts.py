@@ -130,6 +130,13 @@ def incoming_facts(
             consumer = consumers_of.get(target_module, {}).get(qualname)
             if consumer is not None and function:
                 out.setdefault(path, {}).setdefault("consumers", {})[name] = consumer
+            if not function and consumers_of.get(target_module):
+                # a class: its methods that draw from a key parameter, the key attributes it
+                # splits and stores back (`Cls.method`, `Cls`: engine/project.py)
+                prefix = qualname + "."
+                for k, v in consumers_of[target_module].items():
+                    if k == qualname or k.startswith(prefix):
+                        out.setdefault(path, {}).setdefault("consumers", {})[name + k[len(qualname):]] = v
             if function and key_state_of:
                 # a function that advances a module-global key (model/keystate.py), also
                 # one a package re-exports (`ar.do` of `autoray_lite/__init__.py`)

@@ -13,8 +13,9 @@ from typing import Callable, Optional
 from jaxlint.model import apis, liveness
 from jaxlint.model.repeats import called_repeatedly
 from jaxlint.model import values as V
-from jaxlint.model.keyflow import (initializer_of, invariant, key_like_name, loop_target_read, replicated_keys, rngs_keys,
-                                   unmapped_positions)
+from jaxlint.model.keyflow import key_streams as keyflow_streams
+from jaxlint.model.keyflow import (copied_key, initializer_of, invariant, key_like_name, loop_target_read, mapper,
+                                   replicated_keys, rngs_keys, unmapped_positions)
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import bound_once, instance_class, writes
 from jaxlint.model.walk import (arg_at, assigned_in, children, descendants, dotted_name, int_value, keyword_arg,
@@ -121,6 +122,27 @@ class PrngKeyReuse(Rule):
         "draws its initial weights from it like a sampler: two layers built with one key get "
         "the same weights (checked with JAX), also through a helper that builds one, in a loop "
         "or a comprehension;\n"
+        "* numpyro's draws from the key they are given: `numpyro.sample(name, d, rng_key=key)` "
+        "(unless the site is observed: `obs=` given a value that is not None on every path; a "
+        "parameter defaulting to None counts as None), `handlers.seed(model, key)`, "
+        "`Predictive(model, ...)(key, ...)`, `mcmc.run(key, ...)` and `svi.run(key, ...)` of an "
+        "object built in place or bound once: two of them given one key draw the same numbers;\n"
+        "* a batch of copies of one key given to a mapped function that draws from it "
+        "(`jax.vmap(f)(jnp.repeat(key[None, :], n, axis=0))`, `jnp.tile(key, (n, 1))`, "
+        "`jnp.broadcast_to(key, (n, 2))`, `jnp.stack([key] * n)`, also through a name bound once "
+        "to one, and a lambda handing its parameter to a helper of the file or of the project): "
+        "every element draws the same numbers;\n"
+        "* a key an object holds for its life (`self._rng_key`, set when it is built) consumed in "
+        "one method and again in another (`fit`, then `predict`) while no method but those that "
+        "build the object assigns it (not two splits, which derive keys of their own; not a test "
+        "class, nor a flax or equinox module);\n"
+        "* a key an object keeps as a stream, a method splitting it and storing a half back "
+        "(`self.key, key = jax.random.split(self.key)` in `explore`), drawn from directly: in "
+        "another method of the class, or through an instance (`schedule.key` of a parameter "
+        "annotated `schedule: Schedule`, a class of the project) where the function also runs "
+        "that method on it (`schedule.explore()`; for an object the function builds, after the "
+        "draw or in the same loop): the next split of that key repeats the draw "
+        "(KeyReuseError under `jax_debug_key_reuse`);\n"
         "* a key under another name: a helper (of the file, a method called through `self`, or "
         "imported from the project) whose every `return` hands back the key it was given "
         "(`return key`, `return w, key` after drawing from it) gives the caller the same key, "
@@ -196,6 +218,38 @@ class PrngKeyReuse(Rule):
         "and which key should be split is a modelling decision."
     )
     VALID = [
+        # keys split for each numpyro site; the batch mapped is `split(key, n)`; a method
+        # that splits the object's key and stores a half back, whose key the caller draws from
+        Valid(
+            """
+            import jax
+            import numpyro
+            import numpyro.distributions as dist
+
+
+            def model(y=None, rng_key=None):
+                k1, k2 = jax.random.split(rng_key)
+                u = numpyro.sample("u", dist.Normal(0.0, 1.0), rng_key=k1)
+                return numpyro.sample("y", dist.Normal(u, 0.1), obs=y, rng_key=k2)
+
+
+            def batch(key, n):
+                return jax.vmap(lambda k: jax.random.normal(k, (3,)))(jax.random.split(key, n))
+
+
+            class Schedule:
+                def __init__(self, key):
+                    self.key = key
+
+                def next_key(self):
+                    self.key, key = jax.random.split(self.key)
+                    return key
+
+
+            def act(schedule: Schedule):
+                return jax.random.randint(schedule.next_key(), (), 0, 4)
+            """
+        ),
         # a comprehension over one element draws once; a test loop each iteration of which
         # checks its own draw and keeps nothing of it; the dropout stream of a model applied
         # in evaluation mode, also through a helper (nothing draws from the key)
@@ -2133,6 +2187,67 @@ class PrngKeyReuse(Rule):
                 "`key` was already consumed by `random.normal` on line 18: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
             ],
         ),
+        # numpyro draws from the key it is given: two sample sites given one key
+        Invalid(
+            """
+            import numpyro
+            import numpyro.distributions as dist
+
+
+            def model(y=None, rng_key=None):
+                u = numpyro.sample("u", dist.Normal(0.0, 1.0), rng_key=rng_key)
+                return numpyro.sample("y", dist.Normal(u, 0.1), obs=y, rng_key=rng_key)
+            """,
+            expected=[(7, 12)],
+            messages=[
+                "`rng_key` was already consumed by `numpyro.sample(rng_key=...)` on line 6: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(rng_key)`, and give each call its own key",
+            ],
+        ),
+        # one key copied into every row of the batch a mapped function draws from
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def draw(key):
+                return jax.random.normal(key, (3,))
+
+
+            def batch(n):
+                key = jax.random.PRNGKey(0)
+                return jax.vmap(draw)(jnp.repeat(key[None, :], n, axis=0))
+            """,
+            expected=[(11, 27)],
+            messages=[
+                "every row of this batch is the key `key` copied: `jax.vmap` gives each element the same key, and `draw` draws from it with `random.normal`, so every element draws the same random numbers. Map one key per element: `jax.random.split(key, n)`",
+            ],
+        ),
+        # a key an object keeps as a stream, drawn from directly where its method splits it again
+        Invalid(
+            """
+            import jax
+
+
+            class Schedule:
+                def __init__(self, key):
+                    self.key = key
+
+                def explore(self):
+                    self.key, key = jax.random.split(self.key)
+                    return jax.random.uniform(key) < 0.1
+
+
+            def act(schedule: Schedule):
+                if schedule.explore():
+                    return jax.random.randint(schedule.key, (), 0, 4)
+                return 0
+            """,
+            expected=[(15, 16)],
+            messages=[
+                "`schedule.key` is the key `Schedule.explore` splits and stores back at each call: `random.randint` draws from it here, and the next `schedule.explore()` splits that same key again, so this draw and the keys that split gives are tied (JAX's key-reuse checker raises KeyReuseError). Draw from a key split off it (`schedule.key, sub = jax.random.split(schedule.key)`, then `sub`), or from one `explore` hands out",
+            ],
+        ),
         # the twin: `enumerate` of the data (not a table of cases) in a test
         Invalid(
             """
@@ -2177,6 +2292,15 @@ class PrngKeyReuse(Rule):
         # transformed calls outside loops that consumed a key (`jax.jit(f)(key, x)`)
         self._transformed: set[int] = set()
         self._looped_memo: Optional[set[int]] = None  # the calls of the file in loops
+        # (earlier consumption, statement) already reported: one finding per statement
+        self._reused_in_statement: set[tuple[int, int]] = set()
+        self._statement_memo: dict[int, tuple] = {}  # unit -> (its node, _statements of it)
+        self._draw_how: dict[int, str] = {}  # each consumption's `how`
+        self._stream_reported: set[int] = set()  # draws from an object's key stream reported
+        # (class, `self.key`) -> (method, call, how) of the first consumption in each method
+        self._method_draws: dict[tuple[int, str], list] = {}
+        # library draws (`numpyro.sample(..., rng_key=k)`): call -> the key argument
+        self._library_keys: dict[int, cst.BaseExpression] = {}
 
     def _expected_to_raise(self) -> set[int]:
         """The nodes of this function inside a block that expects an exception
@@ -2259,6 +2383,8 @@ class PrngKeyReuse(Rule):
             transform = "@" + site.qualname.replace("equinox.", "eqx.")
         else:
             return
+        if type(func) is cst.Call and mapper(func, ctx.qualname) is not None:
+            self._copied_key_mapped(node, transform)
         if not unmapped:
             return
         pos = positional_args(node)
@@ -2274,6 +2400,32 @@ class PrngKeyReuse(Rule):
                 f"same key, and `{helper}` draws from it with `{_by(sampler)}`, so every element draws "
                 f"the same random numbers. Map one key per element: pass "
                 f"`jax.random.split({name}, n)` with in_axes 0 for it",
+            )
+            return
+
+    def _copied_key_mapped(self, node: cst.Call, transform: str) -> None:
+        """``jax.vmap(draw)(jnp.repeat(key[None, :], n, axis=0))``: the batch a mapped
+        function is given is one key copied into every row (``jnp.tile``,
+        ``jnp.broadcast_to``, ``jnp.stack([key] * n)``: model/keyflow.copied_key), and the
+        function draws from it: every element draws the same random numbers."""
+        ctx = self.ctx
+
+        def is_key(e: cst.BaseExpression) -> bool:
+            kind = ctx.value(e).kind
+            last = e.value if type(e) is cst.Name else e.attr.value if type(e) is cst.Attribute else ""
+            return kind == V.KEY or kind == V.UNKNOWN and key_like_name(last)
+
+        for arg, helper, sampler in ctx.key_consumer(node):
+            src = copied_key(arg, ctx.unit, ctx.index, ctx.qualname, is_key)
+            if src is None:
+                continue
+            name = ctx.code(src).strip()
+            self._broadcast.add(id(node))
+            self.report(
+                arg,
+                f"every row of this batch is the key `{name}` copied: `{transform}` gives each element "
+                f"the same key, and `{helper}` draws from it with `{_by(sampler)}`, so every element "
+                f"draws the same random numbers. Map one key per element: `jax.random.split({name}, n)`",
             )
             return
 
@@ -2361,11 +2513,69 @@ class PrngKeyReuse(Rule):
         self._library_hows.add(how)
         self._consume(node, key_expr, how, token)
 
+    def _library_draws(self, node: cst.Call, q: Optional[str]) -> None:
+        """A library call that draws from the key it is given other than as ``key=``
+        (``apis.LIBRARY_KEY_ARGS``: ``numpyro.sample("y", d, rng_key=key)`` when the
+        site is not observed, ``handlers.seed(model, key)``), or a call or method of a
+        library object that does (``apis.LIBRARY_KEY_METHODS``: ``Predictive(model,
+        ...)(key)``, ``mcmc.run(key, x)`` of ``mcmc = MCMC(...)``, the object built in
+        place or bound once): consumed like a sampler's key."""
+        ctx = self.ctx
+        key_expr = None
+        if q is not None and q in apis.LIBRARY_KEY_ARGS:
+            word, at = apis.LIBRARY_KEY_ARGS[q]
+            if any(a.star for a in node.args):
+                return
+            key_expr = arg_at(node, at, word)
+            unless = apis.LIBRARY_KEY_UNLESS.get(q)
+            if unless is not None and key_expr is not None \
+                    and not self._maybe_none(arg_at(node, unless[1], unless[0])):
+                return  # `sample("y", d, obs=y, rng_key=key)` with `y` given: observed, no draw
+            given = keyword_arg(node, word)
+            how = f"{ctx.code(node.func).strip()}({word}=...)" if given is not None else f"{ctx.code(node.func).strip()}(...)"
+        else:
+            func = node.func
+            method = "__call__"
+            if type(func) is cst.Attribute:
+                method, func = func.attr.value, func.value
+            made = bound_once(ctx.index, ctx.unit, func) if type(func) is cst.Name else func
+            if type(made) is not cst.Call:
+                return
+            word = apis.LIBRARY_KEY_METHODS.get(ctx.qualname(made.func) or "", {}).get(method)
+            if word is None or any(a.star for a in node.args[:1]):
+                return
+            key_expr = arg_at(node, 0, word)
+            how = f"{ctx.code(node.func).strip()}(...)"
+        if key_expr is None:
+            return
+        token = ctx.key_token(key_expr)
+        if token is None or ctx.value(key_expr).kind not in (V.KEY, V.UNKNOWN):
+            return
+        if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
+            return
+        self._library_keys[id(node)] = key_expr
+        self._fixed_seed_in_loop(node, key_expr, token, how)
+        self._consume(node, key_expr, how, token)
+
+    def _maybe_none(self, e: Optional[cst.BaseExpression]) -> bool:
+        """Is ``e`` absent, a literal None, or a parameter of the function whose default
+        is None (``obs=y_obs`` of ``def model(y_obs=None)``: None on the default path)?"""
+        if e is None:
+            return True
+        if type(e) is not cst.Name:
+            return False
+        if e.value == "None":
+            return True
+        p = self.ctx.unit.param(e.value)
+        return p is not None and e.value not in self.ctx.unit.assigned and type(p.default) is cst.Name \
+            and p.default.value == "None"
+
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         q = ctx.qualname(node.func)
         self._drawn_module_field(node, q)
         if q is None or not q.startswith("jax.random."):
+            self._library_draws(node, q)
             self._mapped_partial(node)
             self._broadcast_key(node)
             self._initializer_consumes(node)
@@ -2438,10 +2648,19 @@ class PrngKeyReuse(Rule):
             return  # `with pytest.raises(...)`: the call fails, its draws are never seen
         earlier = self._draws.setdefault((id(ctx.unit), id(token)), [])
         earlier.append(node)
+        self._draw_how.setdefault(id(node), how)
+        self._stream_key_drawn(node, key_expr, how)
         prev = ctx.consume_key(token, node, how)
         if prev is None:
+            self._stored_key_across_methods(node, key_expr, how)
             return
         prev = self._superseded.get(token.serial, prev)
+        if prev[1] in self._split_helpers and len(earlier) > 2:
+            # a helper split it first and other calls consumed it since (`init_meta_params(key)`,
+            # `keys = split(key, n)`, `randint(key, ...)`): judged against the first of those
+            later = next(((n, self._draw_how[id(n)]) for n in earlier[:-1]
+                          if self._draw_how.get(id(n)) not in (None, *self._split_helpers)), None)
+            prev = later or prev
         splitting = ("split", *self._split_helpers, *self._library_hows)
         if (prev[1] in self._split_helpers and how in splitting) or (how in self._split_helpers and prev[1] in splitting):
             return  # split here (or by a library constructor) and in a helper that splits: keys handed
@@ -2472,6 +2691,95 @@ class PrngKeyReuse(Rule):
         if isinstance(node, cst.Call) and self._rebuilds_expected(node, key_expr, earlier):
             return
         self._report_reuse(node, key_expr, prev, how)
+
+    def _stream_key_drawn(self, node: cst.Call, key_expr: cst.BaseExpression, how: str) -> None:
+        """``q.random_action(schedule.key)`` where the class of ``schedule`` keeps ``key`` as a
+        stream, a method splitting it and storing a half back (``explore``: ``self.key, k =
+        jax.random.split(self.key)``; model/keyflow.key_streams): the key drawn from here is
+        the one the next ``explore()`` splits again, so the draw and what that split gives
+        are tied.  Reported where this function also calls that method on the object (it
+        runs the stream), or in another method of the class drawing from ``self.key``
+        without storing a new one."""
+        ctx = self.ctx
+        if type(key_expr) is not cst.Attribute or type(key_expr.value) is not cst.Name \
+                or id(node) in self._stream_reported:
+            return
+        obj, attr = key_expr.value.value, key_expr.attr.value
+        unit = ctx.unit
+        if obj == "self":
+            cls = unit.cls
+            if cls is None or not unit.params or unit.params[0].name != "self" or _in_test(unit):
+                return
+            method = keyflow_streams(cls).get(attr)
+            if method is None or method == unit.name or unit.name in self._SETUP \
+                    or attribute_writes(unit.node, f"self.{attr}"):
+                return
+            owner = cls.name
+        else:
+            ref = ctx.instance_class(key_expr.value)
+            method = ctx.class_streams(ref).get(attr) if ref is not None else None
+            if method is None or _in_test(unit) or attribute_writes(unit.node, f"{obj}.{attr}"):
+                return
+            owner = ref.rsplit(".", 1)[-1]
+        order = {id(n): i for i, n in enumerate(walk_tree(unit.node, source_order=True))}
+        calls = [n for n in walk_tree(unit.node) if type(n) is cst.Call and type(n.func) is cst.Attribute
+                 and type(n.func.value) is cst.Name and n.func.value.value == obj and n.func.attr.value == method]
+        loop = ctx.loop_stack[-1].node if ctx.loop_stack else None
+        given = unit.param(obj) is not None and obj not in unit.assigned
+        if not any(given or order.get(id(c), -1) > order.get(id(node), 0)
+                   or loop is not None and any(d is c for d in walk_tree(loop)) for c in calls):
+            return  # nothing here runs the stream (a method drawing from `self.key` alone may
+            # be meant for an object never advanced), or nothing splits it again after the draw
+            # and the object dies with the function (`self`, a parameter's object, lives on:
+            # the next call runs the stream again)
+        runs = f"{obj}.{method}()"
+        self._stream_reported.add(id(node))
+        self.report(
+            node,
+            f"`{obj}.{attr}` is the key `{owner}.{method}` splits and stores back at each call: "
+            f"`{_by(how)}` draws from it here, and the next `{runs}` splits that same key again, so "
+            f"this draw and the keys that split gives are tied (JAX's key-reuse checker raises "
+            f"KeyReuseError). Draw from a key split off it (`{obj}.{attr}, sub = "
+            f"jax.random.split({obj}.{attr})`, then `sub`), or from one `{method}` hands out",
+        )
+
+    def _stored_key_across_methods(self, node: cst.Call, key_expr: cst.BaseExpression, how: str) -> None:
+        """``self._rng_key`` consumed in one method and again in another (``_infer`` then
+        ``_predict``), and no method of the class (nor of a base class of the file) but
+        those that build the object (``__init__``, ``setup``, ``reset``...) assigns it:
+        the object holds one key for its life, and both methods draw from it, the same
+        random bits.  Not two splits (each method derives keys of its own), not a test
+        class (its methods run apart), nor a flax or equinox module (judged at its apply
+        sites and calls)."""
+        ctx = self.ctx
+        if type(key_expr) is not cst.Attribute or type(key_expr.value) is not cst.Name \
+                or key_expr.value.value != "self":
+            return
+        method = ctx.unit
+        cls = method.cls
+        if cls is None or method.name in self._SETUP or not method.params or method.params[0].name != "self" \
+                or cls.is_jax_module or cls.nnx or cls.linen or _in_test(method):
+            return
+        dotted = f"self.{key_expr.attr.value}"
+        seen = self._method_draws.setdefault((id(cls), dotted), [])
+        if any(m is method for m, _, _ in seen):
+            return
+        seen.append((method, node, how))
+        earlier = next(((m, n, h) for m, n, h in seen[:-1] if not (h == "split" and how == "split")), None)
+        if earlier is None or (id(method), dotted) in self._stored_reported:
+            return
+        classes = [cls, *(c for c in ctx.index.classes if c.name in {b.rsplit(".", 1)[-1] for b in cls.bases})]
+        if any(attribute_writes(m.node, dotted) for c in classes for name, m in c.methods.items()
+               if name not in self._SETUP):
+            return  # another method replaces it (`self._rng_key, sub = split(self._rng_key)`)
+        first, first_node, first_how = earlier
+        self.report(
+            node,
+            f"`{dotted}` is the key the object holds for its life: `{first.name}` consumed it with "
+            f"`{_by(first_how)}` on line {{related_line}} and `{method.name}` draws from it again with "
+            f"`{_by(how)}`; no method gives the object a new key, so both get the same random bits. Split it where it is used (`{dotted}, sub = jax.random.split({dotted})`) and draw with `sub`",
+            related=first_node,
+        )
 
     def _discarded(self, call: cst.CSTNode) -> bool:
         """Is ``call`` a statement of its own in this unit (``f(x, key)``: its result thrown away)?"""
@@ -2531,11 +2839,23 @@ class PrngKeyReuse(Rule):
         if id(node) in self._broadcast:
             return  # reported as a key given unmapped to every element
         prev_node, prev_how = prev
+        table = self._statement_memo.get(id(ctx.unit))
+        if table is None or table[0] is not ctx.unit.node:
+            table = self._statement_memo[id(ctx.unit)] = (ctx.unit.node, _statements(ctx.unit.node))
+        stmt = table[1].get(id(node), 0)
+        if stmt:
+            seen = (id(prev_node), stmt)
+            if seen in self._reused_in_statement:
+                return  # `[normal(key, a), normal(key, b), normal(key, c)]`: one finding for the
+                # statement (one split gives each call its key), not one per call
+            self._reused_in_statement.add(seen)
         name = ctx.code(key_expr).strip()
-        # the key the earlier call consumed: argument 0 (`key=`) of a `jax.random` function;
-        # another consumer (`net.apply(params, rng, x)`, a helper) takes it elsewhere
-        before = arg_at(prev_node, 0, "key") if isinstance(prev_node, cst.Call) \
-            and (ctx.qualname(prev_node.func) or "").startswith("jax.random.") else None
+        # the key the earlier call consumed: a library's key argument (`numpyro.sample(...,
+        # rng_key=k)`), or argument 0 (`key=`) of a `jax.random` function; another consumer
+        # (`net.apply(params, rng, x)`, a helper) takes it elsewhere
+        before = self._library_keys.get(id(prev_node)) or (
+            arg_at(prev_node, 0, "key") if isinstance(prev_node, cst.Call)
+            and (ctx.qualname(prev_node.func) or "").startswith("jax.random.") else None)
         before_name = ctx.code(before).strip() if before is not None and type(before) in (cst.Name, cst.Attribute) else None
         if before_name is not None and before_name != name and type(key_expr) in (cst.Name, cst.Attribute) \
                 and (prev_how == "split" or not prev_how.endswith("()")):
@@ -3498,6 +3818,24 @@ def _read_through_rebound(site: cst.CSTNode, rebound: set[str], holders: list[st
         if base is not e and type(base) is cst.Name and base.value in rebound and base.value not in holders:
             return True
     return False
+
+
+def _statements(root: cst.CSTNode) -> dict[int, int]:
+    """id(node) -> id of the innermost statement of ``root`` that holds it (a simple
+    statement line, or the compound statement whose header holds it), for every node of
+    ``root`` outside nested functions, lambdas and classes: one walk, asked only when a
+    reuse is about to be reported."""
+    out: dict[int, int] = {}
+    stack: list[tuple[cst.CSTNode, int]] = [(c, 0) for c in children(root)]
+    while stack:
+        n, stmt = stack.pop()
+        if isinstance(n, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            stmt = id(n)
+        out[id(n)] = stmt
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend((c, stmt) for c in children(n))
+    return out
 
 
 def _exits_after(loop: cst.CSTNode, site: cst.CSTNode) -> bool:
