@@ -32,13 +32,12 @@ from jaxlint.model.interpreter import Interpreter, LoopFrame
 from jaxlint.model.jit_calls import JitInfo
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
-from jaxlint.parse.positions import node_spans
 from jaxlint.settings import LintSettings
 
 
 class RuleContext:
     __slots__ = (
-        "_interp", "_reports", "_built", "module", "text", "path", "settings", "index", "imports",
+        "_interp", "_reports", "_built", "_multiline", "module", "text", "path", "settings", "index", "imports",
         "qualname", "builtin_name", "value", "is_traced", "is_tracer", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
         "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
@@ -100,6 +99,7 @@ class RuleContext:
         self._interp = interp
         self._reports: list[Report] = []
         self._built = False  # the tree was built from CPython's: the first report stops the analysis
+        self._multiline: dict[str, cst.CSTNode] = {}  # an expression's code printed alone -> it
         self.module: cst.Module = interp.module
         self.text: str = interp.text
         self.path: str = interp.path
@@ -116,15 +116,14 @@ class RuleContext:
         self.concrete_names = interp.concrete_names
 
     def code(self, node: cst.CSTNode) -> str:
-        """The source of ``node``.  Printed alone, a node spanning several lines loses the
-        indentation of the block around it on its continuation lines (libcst keeps that
-        indentation outside the node), so such a node is printed in its place: a fix
-        built from it keeps the lines where they were."""
+        """The source of ``node``.  Printed alone, an expression spanning several lines
+        loses the indentation of the block around it on its continuation lines (libcst
+        keeps that indentation outside the node): such text is noted, and a fix whose
+        text holds it gets the lines as they stand in the file (engine/reports.py)."""
         text = self.module.code_for_node(node)
-        if "\n" not in text:
-            return text
-        span = node_spans(self.module, [node], self.text).get(id(node))
-        return span[2] if span is not None else text
+        if "\n" in text and isinstance(node, cst.BaseExpression):
+            self._multiline.setdefault(text, node)
+        return text
 
     # ------------------------------------------------------------------ where we are
     @property

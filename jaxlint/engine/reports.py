@@ -29,6 +29,12 @@ def to_findings(ctx: RuleContext, rules: Mapping[str, type[Rule]]) -> list[Findi
             nodes.append(r.related)
         if r.fix is not None:
             nodes.extend(rep.node for rep in r.fix.replacements)
+    # expressions whose code a fix may hold printed alone (their continuation lines without
+    # the block's indentation): their text in place, to put back in the fix
+    multiline = ctx._multiline if any(
+        r.fix is not None and any(isinstance(rep.new, str) and "\n" in rep.new for rep in r.fix.replacements)
+        for r in reports) else {}
+    nodes.extend(multiline.values())
     spans = node_spans(ctx.module, nodes, ctx.text)
     index = LineIndex(ctx.text)
     ranges = {key: (index.position(s), index.position(e)) for key, (s, e, _) in spans.items()}
@@ -62,6 +68,10 @@ def to_findings(ctx: RuleContext, rules: Mapping[str, type[Rule]]) -> list[Findi
                     ok = False
                     break
                 content = rep.new if isinstance(rep.new, str) else ctx.module.code_for_node(rep.new)
+                if "\n" in content:
+                    for alone, expr in multiline.items():
+                        if alone in content and id(expr) in spans:
+                            content = content.replace(alone, spans[id(expr)][2])
                 if not _keeps_comments(rep.node, spans[id(rep.node)][2], content):
                     ok = False  # a fix never loses code: the finding stays, without its fix
                     break
