@@ -112,8 +112,10 @@ _INJECTED = Transform(fn_args=(), fn_kwargs=(), wrapper=False, arity=1, role=_RO
 
 # numpyro's inference runs the model it is given under a trace (MCMC's kernels and SVI
 # under jit, Predictive under vmap or lax.map; numpyro 0.22): the values of its sample
-# sites are tracers there (model/evaluation.py: `numpyro.sample` without `obs`), while
-# the arguments the user passes on (`mcmc.run(key, x)`) arrive as they are (arity 0).
+# sites are tracers there (model/evaluation.py: `numpyro.sample` without `obs`); the
+# arguments the user passes on (`mcmc.run(key, x)`) are traced when they are JAX arrays
+# and stay concrete as NumPy arrays or Python values, which the call does not show: they
+# are left unknown (arity 0), and unknown never reports.
 # Checked with numpyro 0.22: `if z > 0:` on a sample site raises
 # TracerBoolConversionError under each of these; `numpyro.handlers.seed(model, 0)()` runs
 # the model eagerly (concrete values)

@@ -457,61 +457,6 @@ class InplaceArrayUpdate(Rule):
     ]
 
     INVALID = [
-        # an item target inside a tuple target is an item assignment too (a dict item there
-        # is not reported)
-        Invalid(
-            """
-            import jax.numpy as jnp
-
-
-            def f():
-                x = jnp.zeros(3)
-                x[1], z = 7.0, 8.0
-                d = {}
-                d["a"], y = 1, 2
-                return x, z, d, y
-            """,
-            expected=[(6, 5)],
-            messages=["JAX arrays are immutable: `x[1] = ...` raises TypeError. Use `x = x.at[1].set(...)`"],
-        ),
-        # an item of a row: `x[0]` is a new array, so the update of `x` joins the integer
-        # indices (`x.at[0, 1]`)
-        Invalid(
-            """
-            import jax.numpy as jnp
-
-
-            def f():
-                x = jnp.zeros((2, 2))
-                x[0][1] = 4.0
-                return x
-            """,
-            expected=[(6, 5)],
-            messages=["JAX arrays are immutable: `x[0][1] = ...` raises TypeError. Use `x = x.at[0, 1].set(...)`"],
-            fixed="""
-            import jax.numpy as jnp
-
-
-            def f():
-                x = jnp.zeros((2, 2))
-                x = x.at[0, 1].set(4.0)
-                return x
-            """,
-        ),
-        # a chain through a slice (or a traced index) cannot be joined as written
-        Invalid(
-            """
-            import jax.numpy as jnp
-
-
-            def f():
-                x = jnp.zeros((2, 2))
-                x[1:][0] = 1.0
-                return x
-            """,
-            expected=[(6, 5)],
-            messages=["JAX arrays are immutable: `x[1:][0] = ...` raises TypeError. Use `x = x.at[...].set(...)`, with one index that selects what `x[1:][0]` selects"],
-        ),
         # an augmented assignment to a loop variable that holds one of a list's (or tuple's)
         # JAX arrays: it rebinds the variable, the container keeps the old array; in a
         # helper the calls pass the list to, or over a tuple at module level
@@ -1019,6 +964,61 @@ class InplaceArrayUpdate(Rule):
                 return jnp.fill_diagonal(y, i, inplace=False)
             """,
             unsafe=True,
+        ),
+        # an item target inside a tuple target is an item assignment too (a dict item there
+        # is not reported)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def f():
+                x = jnp.zeros(3)
+                x[1], z = 7.0, 8.0
+                d = {}
+                d["a"], y = 1, 2
+                return x, z, d, y
+            """,
+            expected=[(6, 5)],
+            messages=["JAX arrays are immutable: `x[1] = ...` raises TypeError. Use `x = x.at[1].set(...)`"],
+        ),
+        # an item of a row: `x[0]` is a new array, so the update of `x` joins the integer
+        # indices (`x.at[0, 1]`)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def f():
+                x = jnp.zeros((2, 2))
+                x[0][1] = 4.0
+                return x
+            """,
+            expected=[(6, 5)],
+            messages=["JAX arrays are immutable: `x[0][1] = ...` raises TypeError. Use `x = x.at[0, 1].set(...)`"],
+            fixed="""
+            import jax.numpy as jnp
+
+
+            def f():
+                x = jnp.zeros((2, 2))
+                x = x.at[0, 1].set(4.0)
+                return x
+            """,
+        ),
+        # a chain through a slice (or a traced index) cannot be joined as written
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def f():
+                x = jnp.zeros((2, 2))
+                x[1:][0] = 1.0
+                return x
+            """,
+            expected=[(6, 5)],
+            messages=["JAX arrays are immutable: `x[1:][0] = ...` raises TypeError. Use `x = x.at[...].set(...)`, with one index that selects what `x[1:][0]` selects"],
         ),
     ]
 

@@ -108,6 +108,11 @@ _SINGULAR_POINTS = {
     "overflow_both": (1e30, -1e30),
 }
 _OVERFLOW = frozenset({"overflow", "overflow_both"})
+# functions whose values lie in a small interval, so `exp` of them cannot overflow
+_BOUNDED = frozenset(
+    [f"jax.nn.{f}" for f in ("sigmoid", "hard_sigmoid", "softmax", "log_sigmoid", "hard_tanh", "soft_sign")]
+    + [f"jax.numpy.{f}" for f in ("tanh", "sin", "cos", "clip", "sign", "arctan", "cos", "sin")]
+    + ["jax.scipy.special.expit", "jax.scipy.special.erf", "jax.lax.clamp", "jax.numpy.clip"])
 # functions whose derivative is zero (or that JAX does not differentiate): their
 # results carry no tangent, whatever their inputs
 _NO_TANGENT = frozenset(
@@ -624,22 +629,6 @@ class WhereGradientNaN(Rule):
         "operands of equal shape and dtype, so it gets no automatic fix."
     )
     VALID = [
-        # the double where (jax.nn.elu since jax#1538): the masked elements compute at 0
-        Valid(
-            """
-            import jax.numpy as jnp
-
-            def elu(x, alpha=1.0):
-                safe = jnp.where(x > 0, 0.0, x)
-                return jnp.where(x > 0, x, alpha * jnp.expm1(safe))
-
-            def softplus(x):
-                return jnp.where(x > 20.0, x, jnp.log1p(jnp.exp(jnp.minimum(x, 20.0))))
-
-            def growth(x):
-                return jnp.where(x > 0, jnp.exp(x), 1.0 + x)
-            """,
-        ),
         # a constant infinite branch; the input guarded before the function, then masked
         Valid(
             """
@@ -870,50 +859,43 @@ class WhereGradientNaN(Rule):
                 ) + jnp.where(use_taylor, 1.0 / w, jnp.where(w > 1.0, 1.0, 0.5))
             """
         ),
-    ]
-
-    INVALID = [
-        # a branch that overflows for a large input (the ELU of jax#1538, a softplus threshold)
-        Invalid(
+        # a value a bounded function made (`sigmoid`, `cos`, `clip`) never reaches the
+        # overflow of `exp`/`sinh` under the masking `where` (jax.grad: finite)
+        Valid(
             """
-            import jax.numpy as np
+            import jax
+            import jax.numpy as jnp
 
-            def elu(x, alpha=1.0):
-                return np.where(x > 0, x, alpha * np.expm1(x))
 
-            def softplus(x):
-                return np.where(x > 20.0, x, np.log1p(np.exp(x)))
-            """,
-            expected=[(4, 39), (7, 43)],
-            messages=[
-                "`np.expm1(x)` is computed for every element, also where `x > 0` is true and masks it out; for a large `x` there it overflows to inf (above about 88 in float32), and so does its derivative, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 0.0)` inside)",
-                "`np.exp(x)` is computed for every element, also where `x > 20.0` is true and masks it out; for a large `x` there it overflows to inf (above about 88 in float32), and so does its derivative, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 0.0)` inside)",
-            ],
-            fixed="""
-            import jax.numpy as np
+            def gated(z):
+                p = jax.nn.sigmoid(z)
+                return jnp.where(p > 0.5, p, jnp.exp(p) - 1.0)
 
-            def elu(x, alpha=1.0):
-                return np.where(x > 0, x, alpha * np.expm1(np.where(x > 0, 0.0, x)))
 
-            def softplus(x):
-                return np.where(x > 20.0, x, np.log1p(np.exp(np.where(x > 20.0, 0.0, x))))
-            """,
-            unsafe=True,
+            def bounded(theta):
+                c = jnp.cos(theta)
+                return jnp.where(c > 0, c, jnp.sinh(c))
+            """
         ),
-        # ... computed on an earlier line (a SELU's negative branch)
-        Invalid(
+        # the double where (jax.nn.elu since jax#1538): the masked elements compute at 0
+        Valid(
             """
             import jax.numpy as jnp
 
-            def selu(x, alpha=1.67, scale=1.05):
-                neg = alpha * (jnp.exp(x) - 1.0)
-                return scale * jnp.where(x > 0, x, neg)
+            def elu(x, alpha=1.0):
+                safe = jnp.where(x > 0, 0.0, x)
+                return jnp.where(x > 0, x, alpha * jnp.expm1(safe))
+
+            def softplus(x):
+                return jnp.where(x > 20.0, x, jnp.log1p(jnp.exp(jnp.minimum(x, 20.0))))
+
+            def growth(x):
+                return jnp.where(x > 0, jnp.exp(x), 1.0 + x)
             """,
-            expected=[(5, 40)],
-            messages=[
-                "`neg` is computed with `jnp.exp(x)` for every element, also where `x > 0` is true; it overflows to inf for a large `x`, and so does its derivative, and the condition masks those values out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `neg` is computed (double where: `jnp.where(cond, x, 0.0)` inside, so the masked elements are computed at 0)",
-            ],
         ),
+    ]
+
+    INVALID = [
         # a branch with an infinite factor (infinite derivative everywhere), and a boolean mask
         # that drops the singular elements after the function was computed (grads: [nan inf],
         # [nan -1.])
@@ -1198,6 +1180,47 @@ class WhereGradientNaN(Rule):
                 "`2.0 / w` is computed for every element, also where `use_taylor` is false and masks it out; the other branch, selected there, tests `jnp.abs(w) < eps`, so `w` reaches 0 there, where the derivative of `2.0 / w` is infinite/NaN: the gradient of this `where` is NaN (0 * inf). Guard `w` in this branch too (double where: `jnp.where(use_taylor, w, 1.0)` inside)",
             ],
         ),
+        # a branch that overflows for a large input (the ELU of jax#1538, a softplus threshold)
+        Invalid(
+            """
+            import jax.numpy as np
+
+            def elu(x, alpha=1.0):
+                return np.where(x > 0, x, alpha * np.expm1(x))
+
+            def softplus(x):
+                return np.where(x > 20.0, x, np.log1p(np.exp(x)))
+            """,
+            expected=[(4, 39), (7, 43)],
+            messages=[
+                "`np.expm1(x)` is computed for every element, also where `x > 0` is true and masks it out; for a large `x` there it overflows to inf (above about 88 in float32), and so does its derivative, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 0.0)` inside)",
+                "`np.exp(x)` is computed for every element, also where `x > 20.0` is true and masks it out; for a large `x` there it overflows to inf (above about 88 in float32), and so does its derivative, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 0.0)` inside)",
+            ],
+            fixed="""
+            import jax.numpy as np
+
+            def elu(x, alpha=1.0):
+                return np.where(x > 0, x, alpha * np.expm1(np.where(x > 0, 0.0, x)))
+
+            def softplus(x):
+                return np.where(x > 20.0, x, np.log1p(np.exp(np.where(x > 20.0, 0.0, x))))
+            """,
+            unsafe=True,
+        ),
+        # ... computed on an earlier line (a SELU's negative branch)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            def selu(x, alpha=1.67, scale=1.05):
+                neg = alpha * (jnp.exp(x) - 1.0)
+                return scale * jnp.where(x > 0, x, neg)
+            """,
+            expected=[(5, 40)],
+            messages=[
+                "`neg` is computed with `jnp.exp(x)` for every element, also where `x > 0` is true; it overflows to inf for a large `x`, and so does its derivative, and the condition masks those values out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `neg` is computed (double where: `jnp.where(cond, x, 0.0)` inside, so the masked elements are computed at 0)",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1445,6 +1468,8 @@ class WhereGradientNaN(Rule):
             anticipated = False  # one finding per branch for a singular point the other branch handles
             for op_node, inner, safe, kind in self._singular_ops(branch):
                 key = ctx.code(inner).strip()
+                if kind in _OVERFLOW and self._bounded(key):
+                    continue  # `p = jax.nn.sigmoid(z)`: never large enough to overflow
                 # `pi_x = lax.mul(pi, x)` ... `sin(pi_x) / pi_x`, `x ** 3`: zero where `x` is
                 scaled = self._zero_with(inner) if kind in ("zero", "nonpositive") else None
                 masking = None
@@ -1534,7 +1559,9 @@ class WhereGradientNaN(Rule):
                         Replacement(inner, guarded),
                     )
                 which = "false" if branch_side == 1 else "true"
-                there = (f"for a large `{key}` there it overflows to inf (above about 88 in float32), and so "
+                limit = "128" if isinstance(op_node, cst.Call) and (ctx.qualname(op_node.func) or "").endswith(
+                    "exp2") else "88"
+                there = (f"for a large `{key}` there it overflows to inf (above about {limit} in float32), and so "
                          f"does its derivative" if kind in _OVERFLOW else "its derivative is infinite/NaN there")
                 self.report(
                     self._anchor(node, op_node),
@@ -1663,6 +1690,8 @@ class WhereGradientNaN(Rule):
         for key in keys:
             if self._value_at(inner, key, 1.5) is None:
                 continue  # not arithmetic of `key` and constants alone
+            if kind in _OVERFLOW and self._bounded(key):
+                continue  # `p = jax.nn.sigmoid(z)`: never large enough to overflow
             for t in sorted(numbers):
                 v = self._value_at(inner, key, t)
                 if v is None:
@@ -1674,6 +1703,14 @@ class WhereGradientNaN(Rule):
                 if singular and _truth(ctx, cond, key, t, self._test_of) is masked_value:
                     return True
         return False
+
+    def _bounded(self, key: str) -> bool:
+        """Is every value this function binds ``key`` to a call of a function whose values
+        lie in a small interval (`sigmoid`, `tanh`, `sin`, `cos`, `clip`...)?  Such a value
+        cannot overflow `exp`."""
+        entries = self._bindings.get((id(self.ctx.unit), key))
+        return bool(entries) and all(isinstance(v, cst.Call) and (self.ctx.qualname(v.func) or "") in _BOUNDED
+                                     for v in entries)
 
     def _value_at(self, e: cst.CSTNode, key: str, t: float, depth: int = 0) -> Optional[float]:
         """The value of arithmetic ``e`` when ``key`` is ``t``: numbers, library constants

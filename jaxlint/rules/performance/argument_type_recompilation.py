@@ -24,25 +24,55 @@ _STRONG_ARRAYS = frozenset(f"jax.numpy.{f}" for f in ("zeros", "ones", "empty", 
 _WITH_DTYPE = frozenset({"jax.numpy.asarray", "jax.numpy.array", "numpy.asarray", "numpy.array"})
 
 
-def _strong(ctx, e: cst.BaseExpression, depth: int = 0) -> bool:
-    """Is ``e`` (a jitted function's result) strongly typed whatever its weak inputs: a
-    typed constructor, a cast, or arithmetic with one (weak + strong is strong)?"""
+_RANK = {"bool": 0, "int": 1, "float": 2, "complex": 3}
+
+
+def _dtype_kind(text: str) -> Optional[str]:
+    """The kind of a dtype written as code (`jnp.float32`, `"int32"`, `np.bool_`), else None."""
+    t = text.strip().strip("'\"").rsplit(".", 1)[-1].lower()
+    for kind, prefixes in (("complex", ("complex",)), ("float", ("float", "bfloat", "half", "double")),
+                           ("int", ("int", "uint")), ("bool", ("bool",))):
+        if t.startswith(prefixes):
+            return kind
+    return None
+
+
+def _strong(ctx, e: cst.BaseExpression, depth: int = 0) -> Optional[str]:
+    """The dtype kind of ``e`` (a jitted function's result) when it is strongly typed whatever
+    its weak inputs: a typed constructor, a cast, or arithmetic with one, where the strong
+    operand's kind is at least the other's (a weak float times an int32 array stays a weak
+    float); None when that cannot be shown."""
     if depth > 12:
-        return False
+        return None
     t = type(e)
     if t is cst.BinaryOperation:
-        return _strong(ctx, e.left, depth + 1) or _strong(ctx, e.right, depth + 1)
+        kinds = [_strong(ctx, e.left, depth + 1), _strong(ctx, e.right, depth + 1)]
+        known = [k for k in kinds if k is not None]
+        if not known:
+            return None
+        top = max(known, key=_RANK.__getitem__)
+        # the other operand may be a weak Python float: only a float (or complex) result
+        # keeps the strong type whatever it is
+        return top if _RANK[top] >= _RANK["float"] or len(known) == 2 else None
     if t is cst.UnaryOperation:
         return _strong(ctx, e.expression, depth + 1)
     if t is cst.Call:
         q = ctx.qualname(e.func) or ""
-        if q in _STRONG_SCALARS or q in _STRONG_ARRAYS:
-            return True
+        dtype = next((a.value for a in e.args if a.keyword is not None and a.keyword.value == "dtype"), None)
+        if q in _STRONG_SCALARS:
+            return _dtype_kind(q)
+        if q in _STRONG_ARRAYS:
+            if dtype is not None:
+                return _dtype_kind(ctx.code(dtype))
+            return "float" if q.rsplit(".", 1)[1] in ("zeros", "ones", "empty", "eye", "linspace") else None
         if q in _WITH_DTYPE:
-            return len(positional_args(e)) > 1 or any(a.keyword is not None and a.keyword.value == "dtype"
-                                                       for a in e.args)
-        return isinstance(e.func, cst.Attribute) and e.func.attr.value == "astype" and bool(e.args)
-    return False
+            pos = positional_args(e)
+            if dtype is None and len(pos) > 1:
+                dtype = pos[1].value
+            return _dtype_kind(ctx.code(dtype)) if dtype is not None else None
+        if isinstance(e.func, cst.Attribute) and e.func.attr.value == "astype" and e.args:
+            return _dtype_kind(ctx.code(e.args[0].value))
+    return None
 
 
 def _returns(node: cst.CSTNode) -> Optional[list[cst.BaseExpression]]:
@@ -120,6 +150,26 @@ class ArgumentTypeRecompilation(Rule):
             y = f(x)
             z = f(y)
             """,
+        ),
+        # a weak Python float combined with an int or bool array stays a weak float: the
+        # result fed back compiles nothing new (checked with jax_log_compiles: one compile)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def anneal(lr, done):
+                return lr * (1 - done.astype(jnp.int32))
+
+
+            def run(dones):
+                lr = 1e-3
+                for done in dones:
+                    lr = anneal(lr, done)
+                return lr
+            """
         ),
     ]
     INVALID = [
@@ -208,8 +258,10 @@ class ArgumentTypeRecompilation(Rule):
         if fn is None:
             return
         rets = _returns(fn)
-        if not rets or not all(_strong(ctx, r) for r in rets):
+        kinds = [_strong(ctx, r) for r in rets] if rets else []
+        if not kinds or None in kinds:
             return
+        self._kind = min(kinds, key=_RANK.__getitem__)  # type: ignore[arg-type]
         name = node.func.value  # type: ignore[attr-defined]
         scope = ctx.unit.node
         # every call of this function in this scope: its arguments by position
@@ -257,11 +309,17 @@ class ArgumentTypeRecompilation(Rule):
         stmt = literal[0]
         target = stmt.targets[0].target
         num = ctx.code(stmt.value).strip()
+        number = stmt.value.expression if isinstance(stmt.value, cst.UnaryOperation) else stmt.value
+        kind = "float" if isinstance(number, cst.Float) else "int"
+        if _RANK[self._kind] < _RANK[kind]:
+            return  # a weak float fed back as an int array's result stays a weak float: one compile
+        # start from the type the function returns (a float counter fed back as float32)
+        typed = {"float": "float32", "int": "int32", "complex": "complex64", "bool": "bool_"}[self._kind]
         self.report(
             stmt.value,
             f"`{target.value}` starts as the Python number `{num}`, weakly typed, and is given to the "
             f"jitted `{name}`, which is later given its own strongly typed result (line {{related_line}}): "
             f"`{name}` compiles twice, once per weak type. Start from a typed value "
-            f"(`jnp.float32({num})`, `jnp.asarray({num}, jnp.float32)`)",
+            f"(`jnp.{typed}({num})`, `jnp.asarray({num}, jnp.{typed})`)",
             related=fed_back,
         )

@@ -167,36 +167,6 @@ class VaryingStaticArgument(Rule):
     )
     fix_safety = "No automatic fix: the function body may need the value to be static (shapes, Python control flow)."
     VALID = [
-        # a static argument the body puts into a shape: each value is another program (other
-        # shapes), so there is no single compile to keep; tracing it would raise
-        Valid(
-            """
-            from functools import partial
-
-            import jax
-            import jax.numpy as jnp
-
-
-            @partial(jax.jit, static_argnums=1)
-            def pad(x, n):
-                return jnp.zeros((n,)).at[: x.shape[0]].set(x)
-
-
-            def window(x, size):
-                return jnp.ones(size) * x[0]
-
-
-            window_jit = jax.jit(window, static_argnames="size")
-
-
-            def run(x):
-                out = []
-                for n in range(4, 40):
-                    out.append(pad(x, n))
-                    out.append(window_jit(x, size=n))
-                return out
-            """
-        ),
         # the same objects made once, before the loop
         Valid(
             """
@@ -335,6 +305,36 @@ class VaryingStaticArgument(Rule):
                     model = nnx.Linear(4, 1, rngs=nnx.Rngs(epoch))
                     opt = nnx.Optimizer(model, tx, wrt=nnx.Param)
                     train_one_epoch(model, opt, x)
+            """
+        ),
+        # a static argument the body puts into a shape: each value is another program (other
+        # shapes), so there is no single compile to keep; tracing it would raise
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+
+            @partial(jax.jit, static_argnums=1)
+            def pad(x, n):
+                return jnp.zeros((n,)).at[: x.shape[0]].set(x)
+
+
+            def window(x, size):
+                return jnp.ones(size) * x[0]
+
+
+            window_jit = jax.jit(window, static_argnames="size")
+
+
+            def run(x):
+                out = []
+                for n in range(4, 40):
+                    out.append(pad(x, n))
+                    out.append(window_jit(x, size=n))
+                return out
             """
         ),
     ]

@@ -218,38 +218,6 @@ class PrngKeyReuse(Rule):
         "and which key should be split is a modelling decision."
     )
     VALID = [
-        # keys split for each numpyro site; the batch mapped is `split(key, n)`; a method
-        # that splits the object's key and stores a half back, whose key the caller draws from
-        Valid(
-            """
-            import jax
-            import numpyro
-            import numpyro.distributions as dist
-
-
-            def model(y=None, rng_key=None):
-                k1, k2 = jax.random.split(rng_key)
-                u = numpyro.sample("u", dist.Normal(0.0, 1.0), rng_key=k1)
-                return numpyro.sample("y", dist.Normal(u, 0.1), obs=y, rng_key=k2)
-
-
-            def batch(key, n):
-                return jax.vmap(lambda k: jax.random.normal(k, (3,)))(jax.random.split(key, n))
-
-
-            class Schedule:
-                def __init__(self, key):
-                    self.key = key
-
-                def next_key(self):
-                    self.key, key = jax.random.split(self.key)
-                    return key
-
-
-            def act(schedule: Schedule):
-                return jax.random.randint(schedule.next_key(), (), 0, 4)
-            """
-        ),
         # a comprehension over one element draws once; a test loop each iteration of which
         # checks its own draw and keeps nothing of it; the dropout stream of a model applied
         # in evaluation mode, also through a helper (nothing draws from the key)
@@ -1269,6 +1237,38 @@ class PrngKeyReuse(Rule):
                     return _noise(keys[0], x)
 
                 return body(x, keys)
+            """
+        ),
+        # keys split for each numpyro site; the batch mapped is `split(key, n)`; a method
+        # that splits the object's key and stores a half back, whose key the caller draws from
+        Valid(
+            """
+            import jax
+            import numpyro
+            import numpyro.distributions as dist
+
+
+            def model(y=None, rng_key=None):
+                k1, k2 = jax.random.split(rng_key)
+                u = numpyro.sample("u", dist.Normal(0.0, 1.0), rng_key=k1)
+                return numpyro.sample("y", dist.Normal(u, 0.1), obs=y, rng_key=k2)
+
+
+            def batch(key, n):
+                return jax.vmap(lambda k: jax.random.normal(k, (3,)))(jax.random.split(key, n))
+
+
+            class Schedule:
+                def __init__(self, key):
+                    self.key = key
+
+                def next_key(self):
+                    self.key, key = jax.random.split(self.key)
+                    return key
+
+
+            def act(schedule: Schedule):
+                return jax.random.randint(schedule.next_key(), (), 0, 4)
             """
         ),
     ]

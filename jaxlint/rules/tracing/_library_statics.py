@@ -81,7 +81,8 @@ def transformed_finding(ctx, node: cst.Call, inner: cst.Call, static_position: b
     asked for and its message, else None."""
     t = apis.transform_for(ctx.qualname(inner.func))
     if (t is None or not t.traces or not t.wrapper or t.filtered or t.static_argnums_kw is None
-            or not inner.args or inner.args[0].keyword is not None or any(a.star for a in node.args)):
+            or not inner.args or inner.args[0].keyword is not None
+            or any(a.star for a in (*node.args, *inner.args))):
         return None  # only a jit-like wrapper with static_argnums traces every other argument
     fq = ctx.qualname(inner.args[0].value)
     if fq is None:

@@ -134,26 +134,6 @@ class NonHashableStaticArg(Rule):
     )
     fix_safety = "No automatic fix."
     VALID = [
-        # JAX's own static arguments given Python values: a literal, a static argument of the
-        # jitted caller, or named static on the outer jit
-        Valid(
-            """
-            from functools import partial
-
-            import jax
-            import jax.numpy as jnp
-
-
-            @partial(jax.jit, static_argnames="k")
-            def band(x, k):
-                return jnp.triu(x, k=k) + jnp.rot90(x, 1)
-
-
-            norm_jit = jax.jit(jnp.linalg.norm, static_argnames="ord")
-            print(norm_jit(jnp.ones(3), ord=1))
-            print(jax.jit(jnp.linalg.norm)(jnp.ones(3)))
-            """,
-        ),
         # static fields holding a list (compared by value) or a tuple; one call with an array
         Valid(
             """
@@ -752,32 +732,29 @@ class NonHashableStaticArg(Rule):
             y = run(jnp.ones(2), (3, 3)) + run2(jnp.ones(2)) + step(jnp.ones(2))
             """
         ),
-    ]
-
-    INVALID = [
-        # a tracer given to a static argument of JAX's own jitted functions: in traced code
-        # (a traced parameter), and through `jax.jit` of the function itself (checked with JAX:
-        # ValueError: Non-hashable static arguments are not supported)
-        Invalid(
+        # JAX's own static arguments given Python values: a literal, a static argument of the
+        # jitted caller, or named static on the outer jit
+        Valid(
             """
+            from functools import partial
+
             import jax
             import jax.numpy as jnp
 
 
-            @jax.jit
+            @partial(jax.jit, static_argnames="k")
             def band(x, k):
-                return jnp.triu(x, k=k)
+                return jnp.triu(x, k=k) + jnp.rot90(x, 1)
 
 
-            norm_jit = jax.jit(jnp.linalg.norm)
+            norm_jit = jax.jit(jnp.linalg.norm, static_argnames="ord")
             print(norm_jit(jnp.ones(3), ord=1))
+            print(jax.jit(jnp.linalg.norm)(jnp.ones(3)))
             """,
-            expected=[(7, 26), (11, 33)],
-            messages=[
-                "`k` of `jnp.triu` must be a Python value (JAX compiles it into the computation), but it is traced: it depends on the traced argument `k` of `band` (decorated with @jax.jit); this raises ValueError: Non-hashable static arguments are not supported. Compute it from Python values (constants, shapes); or, if `k` is a Python value, mark it static (static_argnums=1)",
-                "`jax.jit(jnp.linalg.norm)` traces every argument it is not told is static, so `ord` of `jnp.linalg.norm` (here `1`) becomes a tracer; it must be a Python value (ValueError: Non-hashable static arguments are not supported). Mark it static (`jax.jit(jnp.linalg.norm, static_argnames='ord')`), or bind it first: `functools.partial(jnp.linalg.norm, ord=...)`",
-            ],
         ),
+    ]
+
+    INVALID = [
         # an array in a field the pytree class declares static (equinox, flax.struct), passed
         # to a jitted function again and again: the second call compares the structures and
         # raises ValueError (checked with JAX)
@@ -1402,6 +1379,29 @@ class NonHashableStaticArg(Rule):
             expected=[(13, 22)],
             messages=[
                 "A list (`dims`'s default `[2, 2]`: a call of `run` leaves it out) is passed to `pad_to` in a static position (parameter `dims`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass a tuple",
+            ],
+        ),
+        # a tracer given to a static argument of JAX's own jitted functions: in traced code
+        # (a traced parameter), and through `jax.jit` of the function itself (checked with JAX:
+        # ValueError: Non-hashable static arguments are not supported)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def band(x, k):
+                return jnp.triu(x, k=k)
+
+
+            norm_jit = jax.jit(jnp.linalg.norm)
+            print(norm_jit(jnp.ones(3), ord=1))
+            """,
+            expected=[(7, 26), (11, 33)],
+            messages=[
+                "`k` of `jnp.triu` must be a Python value (JAX compiles it into the computation), but it is traced: it depends on the traced argument `k` of `band` (decorated with @jax.jit); this raises ValueError: Non-hashable static arguments are not supported. Compute it from Python values (constants, shapes); or, if `k` is a Python value, mark it static (static_argnums=1)",
+                "`jax.jit(jnp.linalg.norm)` traces every argument it is not told is static, so `ord` of `jnp.linalg.norm` (here `1`) becomes a tracer; it must be a Python value (ValueError: Non-hashable static arguments are not supported). Mark it static (`jax.jit(jnp.linalg.norm, static_argnames='ord')`), or bind it first: `functools.partial(jnp.linalg.norm, ord=...)`",
             ],
         ),
     ]

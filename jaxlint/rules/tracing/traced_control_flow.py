@@ -86,39 +86,6 @@ class TracedControlFlow(Rule):
     )
     fix_safety = "No automatic fix: the right rewrite (`jnp.where`, `lax.cond`, `static_argnums`) depends on intent."
     VALID = [
-        # a site with `obs=` returns the observation; a model called directly (its key given)
-        # runs eagerly; a function differentiated outside jit holds concrete values
-        Valid(
-            """
-            import jax
-            import numpyro
-            import numpyro.distributions as dist
-            from numpyro.infer import MCMC, NUTS
-
-
-            def model(y):
-                x = numpyro.sample("y", dist.Normal(0.0, 1.0), obs=y)
-                if x > 0:
-                    numpyro.sample("z", dist.Normal(x, 1.0))
-
-
-            def eager_model(key):
-                s = numpyro.sample("s", dist.Normal(0.0, 1.0), rng_key=key)
-                return 1 if s > 0 else 0
-
-
-            mcmc = MCMC(NUTS(model), num_warmup=10, num_samples=10)
-            print(eager_model(jax.random.key(0)))
-
-
-            @jax.grad
-            def g(x):
-                return x ** 2 if bool(x) else x
-
-
-            print(g(1.0))
-            """
-        ),
         # Python values inside traced code: a parameter compared with a string constant
         # (a Python string: `model_mode`), an int shard_map hands over with spec `None`,
         # a helper's result computed under `jax.ensure_compile_time_eval()`
@@ -1026,48 +993,44 @@ class TracedControlFlow(Rule):
             y = fori_loop(0, 3, body, 1)
             """
         ),
-    ]
-
-    INVALID = [
-        # a numpyro model given to an inference class: its sample sites are tracers there;
-        # a function differentiated by a decorator and called from jit gets the caller's tracer
-        Invalid(
+        # a site with `obs=` returns the observation, which is traced only if the caller passes
+        # a JAX array (a NumPy `y` stays concrete): unknown here, so silent; a model called
+        # directly (its key given) runs eagerly; a function differentiated outside jit holds
+        # concrete values
+        Valid(
             """
             import jax
             import numpyro
             import numpyro.distributions as dist
-            from numpyro.infer import Predictive
+            from numpyro.infer import MCMC, NUTS
 
 
-            def sleep_model():
-                feeling_lazy = numpyro.sample("feeling_lazy", dist.Bernoulli(0.9))
-                if feeling_lazy:
-                    return numpyro.sample("slept", dist.Normal(8.0, 1.0))
-                return numpyro.sample("slept", dist.Normal(6.0, 1.0))
+            def model(y):
+                x = numpyro.sample("y", dist.Normal(0.0, 1.0), obs=y)
+                if x > 0:
+                    numpyro.sample("z", dist.Normal(x, 1.0))
 
 
-            prior = Predictive(sleep_model, num_samples=100)
+            def eager_model(key):
+                s = numpyro.sample("s", dist.Normal(0.0, 1.0), rng_key=key)
+                return 1 if s > 0 else 0
+
+
+            mcmc = MCMC(NUTS(model), num_warmup=10, num_samples=10)
+            print(eager_model(jax.random.key(0)))
 
 
             @jax.grad
             def g(x):
-                positive = bool(x)
-                return x ** 2 * positive
+                return x ** 2 if bool(x) else x
 
 
-            @jax.jit
-            def f(x):
-                return g(x)
-
-
-            f(1.0)
-            """,
-            expected=[(9, 8), (19, 16)],
-            messages=[
-                "Python `if` on a traced value: it is computed by JAX inside `sleep_model` (a model given to numpyro.infer.Predictive); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
-                "`bool()` of a traced value: it depends on the traced argument `x` of `g` (called from traced `f`); this raises TracerBoolConversionError. Keep it as an array and use `jnp.where` / `jax.lax.cond`",
-            ],
+            print(g(1.0))
+            """
         ),
+    ]
+
+    INVALID = [
         # shard_map with spec `P()` makes the Python int a tracer (JAX 0.10.2)
         Invalid(
             """
@@ -1771,6 +1734,45 @@ class TracedControlFlow(Rule):
             messages=[
                 "Python `if` on a traced value: it depends on the traced arguments `w`, `x` of `hinge` (wrapped by jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
                 "Python `while` on a traced value: it depends on the traced arguments `carry`, `x` of `accumulate` (a body passed to lax.scan); this raises TracerBoolConversionError. Use `jax.lax.while_loop` (or `lax.fori_loop`)",
+            ],
+        ),
+        # a numpyro model given to an inference class: its sample sites are tracers there;
+        # a function differentiated by a decorator and called from jit gets the caller's tracer
+        Invalid(
+            """
+            import jax
+            import numpyro
+            import numpyro.distributions as dist
+            from numpyro.infer import Predictive
+
+
+            def sleep_model():
+                feeling_lazy = numpyro.sample("feeling_lazy", dist.Bernoulli(0.9))
+                if feeling_lazy:
+                    return numpyro.sample("slept", dist.Normal(8.0, 1.0))
+                return numpyro.sample("slept", dist.Normal(6.0, 1.0))
+
+
+            prior = Predictive(sleep_model, num_samples=100)
+
+
+            @jax.grad
+            def g(x):
+                positive = bool(x)
+                return x ** 2 * positive
+
+
+            @jax.jit
+            def f(x):
+                return g(x)
+
+
+            f(1.0)
+            """,
+            expected=[(9, 8), (19, 16)],
+            messages=[
+                "Python `if` on a traced value: it is computed by JAX inside `sleep_model` (a model given to numpyro.infer.Predictive); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+                "`bool()` of a traced value: it depends on the traced argument `x` of `g` (called from traced `f`); this raises TracerBoolConversionError. Keep it as an array and use `jnp.where` / `jax.lax.cond`",
             ],
         ),
     ]

@@ -93,36 +93,6 @@ class TracerConversion(Rule):
     )
     fix_safety = "No automatic fix: making an argument static changes when the function recompiles."
     VALID = [
-        # a loop over Python ints (NumPy's arange, range) indexes tuples with Python ints; a
-        # loop primitive's carry that holds a stacked array is indexed as an array
-        Valid(
-            """
-            import jax
-            import jax.numpy as jnp
-            import numpy as np
-            from jax import lax
-
-            STRIDES = (1, 2, 2)
-
-
-            @jax.jit
-            def decode(x):
-                for i in np.arange(3)[::-1]:
-                    x = x * STRIDES[i]
-                for j in range(3):
-                    x = x + STRIDES[j]
-                return x
-
-
-            def body(i, args):
-                return args[0], args[1] @ args[0][i]
-
-
-            @jax.jit
-            def chain(mats, h):
-                return lax.fori_loop(0, 2, body, (jnp.stack(mats), h))[1]
-            """
-        ),
         # a linen helper's sizes that its own class's methods pass as shape ints (a tuple unpacked in
         # another helper first): Python values, `int()` and `jnp.arange` work
         Valid(
@@ -643,16 +613,13 @@ class TracerConversion(Rule):
                 return [jnp.linalg.matrix_power(x, k) for k in range(3)]
             """
         ),
-    ]
-
-
-    INVALID = [
-        # a loop over a JAX array built in the trace: reported at the loop, where the fix goes;
-        # a list of arrays carried by fori_loop stays a list in the body
-        Invalid(
+        # a loop over Python ints (NumPy's arange, range) indexes tuples with Python ints; a
+        # loop primitive's carry that holds a stacked array is indexed as an array
+        Valid(
             """
             import jax
             import jax.numpy as jnp
+            import numpy as np
             from jax import lax
 
             STRIDES = (1, 2, 2)
@@ -660,8 +627,10 @@ class TracerConversion(Rule):
 
             @jax.jit
             def decode(x):
-                for i in jnp.arange(3)[::-1]:
-                    x = x * STRIDES[i] + STRIDES[i]
+                for i in np.arange(3)[::-1]:
+                    x = x * STRIDES[i]
+                for j in range(3):
+                    x = x + STRIDES[j]
                 return x
 
 
@@ -671,17 +640,13 @@ class TracerConversion(Rule):
 
             @jax.jit
             def chain(mats, h):
-                return lax.fori_loop(0, len(mats), body, (mats, h))[1]
-
-
-            chain([jnp.eye(2), jnp.eye(2)], jnp.ones(2))
-            """,
-            expected=[(10, 14), (16, 31)],
-            messages=[
-                "`for i in jnp.arange(3)[::-1]` loops over a JAX array, so under the trace `i` is a tracer (it is computed by JAX inside `decode` (decorated with @jax.jit)): `STRIDES[i]` on line 11 indexes a Python list/tuple with it, which raises TracerIntegerConversionError. Loop over Python ints instead (`range(...)`, `np.arange(...)`)",
-                "Indexing a Python list/tuple with a traced value raises TracerIntegerConversionError: it depends on the traced argument `i` of `body` (a body passed to lax.fori_loop). Make it an array (`jnp.asarray(...)[i]`) or use `jax.lax.switch`",
-            ],
+                return lax.fori_loop(0, 2, body, (jnp.stack(mats), h))[1]
+            """
         ),
+    ]
+
+
+    INVALID = [
         # a defaulted parameter passed through the jitted function's name (`fj = jax.jit(f)`)
         # or an inline `jax.jit(f)(x, 3)`: traced like any argument
         Invalid(
@@ -1186,6 +1151,41 @@ class TracerConversion(Rule):
                 "`range()` needs a concrete value, but its argument is traced: it depends on the traced argument `count` of `moments` (wrapped by jax.jit); this raises TracerIntegerConversionError. Instead, use `jax.lax.fori_loop`/`lax.scan` for loops of traced length; or, if `count` is a Python value, mark it static (static_argnums=2)",
                 "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `width` of `pad_to` (wrapped by jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`; or, if `width` is a Python value, mark it static (static_argnums=2)",
                 "A shape or size passed to `jnp.zeros` is traced: it depends on the traced argument `count` of `scaled` (decorated with @jax.jit); shapes must be concrete (TypeError: Shapes must be 1D sequences of concrete values). Derive it from `x.shape`; or, if `count` is a Python value, mark it static (static_argnums=1)",
+            ],
+        ),
+        # a loop over a JAX array built in the trace: reported at the loop, where the fix goes;
+        # a list of arrays carried by fori_loop stays a list in the body
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+            STRIDES = (1, 2, 2)
+
+
+            @jax.jit
+            def decode(x):
+                for i in jnp.arange(3)[::-1]:
+                    x = x * STRIDES[i] + STRIDES[i]
+                return x
+
+
+            def body(i, args):
+                return args[0], args[1] @ args[0][i]
+
+
+            @jax.jit
+            def chain(mats, h):
+                return lax.fori_loop(0, len(mats), body, (mats, h))[1]
+
+
+            chain([jnp.eye(2), jnp.eye(2)], jnp.ones(2))
+            """,
+            expected=[(10, 14), (16, 31)],
+            messages=[
+                "`for i in jnp.arange(3)[::-1]` loops over a JAX array, so under the trace `i` is a tracer (it is computed by JAX inside `decode` (decorated with @jax.jit)): `STRIDES[i]` on line 11 indexes a Python list/tuple with it, which raises TracerIntegerConversionError. Loop over Python ints instead (`range(...)`, `np.arange(...)`)",
+                "Indexing a Python list/tuple with a traced value raises TracerIntegerConversionError: it depends on the traced argument `i` of `body` (a body passed to lax.fori_loop). Make it an array (`jnp.asarray(...)[i]`) or use `jax.lax.switch`",
             ],
         ),
     ]
