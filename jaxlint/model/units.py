@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import TYPE_CHECKING, Optional, Union
 
 import libcst as cst
 
 from jaxlint.model import pytrees
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jaxlint.model.values import Value
 
 UnitNode = Union[cst.Module, cst.FunctionDef, cst.Lambda]
 
