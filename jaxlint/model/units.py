@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional, Union
+from typing import Optional, Union
 
 import libcst as cst
 
 from jaxlint.model import pytrees
-
-if TYPE_CHECKING:  # pragma: no cover
-    from jaxlint.model.values import Value
 
 UnitNode = Union[cst.Module, cst.FunctionDef, cst.Lambda]
 
@@ -213,7 +210,7 @@ class Unit:
     # the value of the initial carry each site passes to its carry parameter, joined
     # (model/calls.py), and how many sites there are (model/walker.py: the carry keeps
     # the initial value's Python structure, every leaf a tracer)
-    carry_values: dict[str, "Value"] = field(default_factory=dict)
+    carry_values: dict[str, object] = field(default_factory=dict)  # model/values.py Values
     carry_sites: int = 0
     escapes: bool = False
     # the shapes each call of this file passes (id of the call -> (the name it is called
