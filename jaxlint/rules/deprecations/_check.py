@@ -531,7 +531,7 @@ class DeprecationCheck(Check):
             if sorted(names, key=order.index) != order[n_pos:n_pos + len(names)]:
                 return None
             if names != order[n_pos:n_pos + len(names)] or [id(a) for a in keywords[:len(moved)]] != [id(a) for a in moved]:
-                return self._rebuilt_call(node, rows, moved)  # out of order: the call written anew
+                return self._rebuilt_call(node, rows, moved, order)  # out of order: the call written anew
         moved_ids = {id(a) for a in moved}
         edits: list[Replacement] = []
         shown = []
@@ -552,12 +552,11 @@ class DeprecationCheck(Check):
         new = f"{ctx.code(node.func).strip()}({', '.join(shown)})"
         return fix(Applicability.SAFE, f"Replace with `{new}`", *edits)
 
-    def _rebuilt_call(self, node: cst.Call, rows, moved: list[cst.Arg]) -> RuleFix:
+    def _rebuilt_call(self, node: cst.Call, rows, moved: list[cst.Arg], order: list[str]) -> RuleFix:
         """`jnp.where(x=a, condition=c, y=b)` -> `jnp.where(c, a, b)`: the keywords that
         became positional, in their order, then the others renamed (a comment inside
         the call would be lost: the engine withholds such a fix)."""
         ctx = self.ctx
-        order = ["condition", "x", "y", "a"]
         parts = [ctx.code(a.value).strip() for a in positional_args(node)]
         parts += [ctx.code(a.value).strip() for a in sorted(moved, key=lambda a: order.index(a.keyword.value))]
         moved_ids = {id(a) for a in moved}

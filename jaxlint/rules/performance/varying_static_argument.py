@@ -517,6 +517,10 @@ class VaryingStaticArgument(Rule):
         ),
     ]
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._shaping: dict[int, set[str]] = {}  # id(jitted unit) -> its shaping parameters
+
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         if not ctx.loop_stack or ctx.in_traced:
@@ -547,7 +551,9 @@ class VaryingStaticArgument(Rule):
         unit = info.unit
         if unit is None or not isinstance(unit.node, cst.FunctionDef):
             return set()
-        return dimension_params(unit.node, {p.name for p in unit.params}, self.ctx.qualname)
+        if id(unit) not in self._shaping:
+            self._shaping[id(unit)] = dimension_params(unit.node, {p.name for p in unit.params}, self.ctx.qualname)
+        return self._shaping[id(unit)]
 
     def _fresh_static(self, node: cst.Call) -> None:
         """A static argument made anew in every iteration of the loop around the call, as

@@ -2724,10 +2724,9 @@ class PrngKeyReuse(Rule):
         order = {id(n): i for i, n in enumerate(walk_tree(unit.node, source_order=True))}
         calls = [n for n in walk_tree(unit.node) if type(n) is cst.Call and type(n.func) is cst.Attribute
                  and type(n.func.value) is cst.Name and n.func.value.value == obj and n.func.attr.value == method]
-        loop = ctx.loop_stack[-1].node if ctx.loop_stack else None
+        in_loop = {id(d) for d in walk_tree(ctx.loop_stack[-1].node)} if ctx.loop_stack else set()
         given = unit.param(obj) is not None and obj not in unit.assigned
-        if not any(given or order.get(id(c), -1) > order.get(id(node), 0)
-                   or loop is not None and any(d is c for d in walk_tree(loop)) for c in calls):
+        if not any(given or order.get(id(c), -1) > order.get(id(node), 0) or id(c) in in_loop for c in calls):
             return  # nothing here runs the stream (a method drawing from `self.key` alone may
             # be meant for an object never advanced), or nothing splits it again after the draw
             # and the object dies with the function (`self`, a parameter's object, lives on:

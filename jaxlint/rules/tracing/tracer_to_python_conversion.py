@@ -12,7 +12,7 @@ from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.evaluation import JAX_COMPUTED
 from jaxlint.model.walk import arg_at
-from jaxlint.rules.tracing._library_statics import bound_transform, direct_findings, transformed_finding
+from jaxlint.rules.tracing._library_statics import bound_transform, direct_findings, short, transformed_finding
 
 
 class TracerConversion(Rule):
@@ -1289,7 +1289,7 @@ class TracerConversion(Rule):
             return
         for pos, kw in apis.size_args(q):
             shape = arg_at(node, pos, kw)
-            if shape is not None and self._check_shape(shape, node, f"`{q.replace('jax.numpy.', 'jnp.').replace('jax.lax.', 'lax.')}`",
+            if shape is not None and self._check_shape(shape, node, f"`{short(q)}`",
                                                        apis.SIZE_ARG_ERRORS.get(q)):
                 return
         found = direct_findings(ctx, node, q, static_position=False)
