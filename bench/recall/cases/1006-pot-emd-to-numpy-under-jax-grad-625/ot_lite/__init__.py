@@ -1,0 +1,3 @@
+from ot_lite.lp import emd
+
+__all__ = ["emd"]
