@@ -1,0 +1,3 @@
+from .metropolis import MetropolisSampler, MetropolisSamplerState
+
+__all__ = ["MetropolisSampler", "MetropolisSamplerState"]

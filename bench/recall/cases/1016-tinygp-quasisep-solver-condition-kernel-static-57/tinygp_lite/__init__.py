@@ -1,0 +1,3 @@
+from tinygp_lite.gp import GaussianProcess
+
+__all__ = ["GaussianProcess"]

@@ -1,0 +1,3 @@
+from tinygp_lite.solvers.quasisep.solver import QuasisepSolver
+
+__all__ = ["QuasisepSolver"]
