@@ -83,8 +83,9 @@ def test_findings_match_labels_by_file_line_and_family():
     assert [(f["code"], f["location"]["row"]) for f in extra] == [("JAX301", 7), ("JAX201", 8)]
 
 
-def test_a_short_number_selects_a_batch_of_cases(tmp_path, monkeypatch):
-    for name in ("017-a", "200-b", "201-c", "210-d", "2000-e"):
+def test_a_short_number_selects_a_batch_of_cases_by_hundreds(tmp_path, monkeypatch):
+    for name in ("017-a", "100-f", "109-g", "200-b", "201-c", "210-d", "1000-h", "1099-i",
+                 "2000-e"):
         d = tmp_path / name
         d.mkdir()
         (d / "main.py").write_text("x = 1\n")
@@ -94,8 +95,13 @@ def test_a_short_number_selects_a_batch_of_cases(tmp_path, monkeypatch):
         )
     monkeypatch.setattr(cases_lib, "CASES", tmp_path)
     names = lambda sel: [c.name for c in cases_lib.load_cases(sel)]  # noqa: E731
-    assert names(["2"]) == ["200-b", "2000-e", "201-c", "210-d"]
-    assert names(["20"]) == ["200-b", "2000-e", "201-c"]
+    # N selects the cases whose number // 100 == N, not a name prefix
+    assert names(["2"]) == ["200-b", "201-c", "210-d"]
+    assert names(["20"]) == ["2000-e"]
+    assert names(["1"]) == ["100-f", "109-g"]
+    assert names(["10"]) == ["1000-h", "1099-i"]
+    assert names(["0"]) == ["017-a"]
+    assert names(["1000"]) == ["1000-h"]         # four digits: that case only
     assert names(["017"]) == ["017-a"]          # three digits: that case only
     assert names(["201", "017-a"]) == ["017-a", "201-c"]
     with pytest.raises(SystemExit):

@@ -143,17 +143,24 @@ def load_case(path: Path) -> Case:
     return case
 
 
+def _number(name: str) -> int:
+    """The case's number (the digits before the first '-'); -1 for another name."""
+    head = name.split("-")[0]
+    return int(head) if head.isdigit() else -1
+
+
 def load_cases(names: list[str] | None = None) -> list[Case]:
     dirs = sorted(p for p in CASES.iterdir() if p.is_dir())
     if names:
         wanted = set(names)
-        # A short number (fewer than three digits) is a prefix: "2" is cases 200-299.
-        prefixes = tuple(n for n in wanted if n.isdigit() and len(n) < 3)
+        # A short number (one or two digits) N is a batch: the cases whose number
+        # // 100 == N ("2" is cases 200-299, "10" is cases 1000-1099, not 100-109).
+        batches = {int(n) for n in wanted if n.isdigit() and len(n) < 3}
         dirs = [
             d for d in dirs
             if d.name in wanted
             or d.name.split("-")[0] in wanted
-            or (prefixes and d.name.split("-")[0].startswith(prefixes))
+            or _number(d.name) // 100 in batches
         ]
         if not dirs:
             sys.exit(f"no case named {', '.join(sorted(wanted))}")

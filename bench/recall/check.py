@@ -79,7 +79,7 @@ def run_case(case: Case, timeout: float) -> tuple[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("cases", nargs="*", help="case names or numbers; a one- or two-digit number selects a batch (2: cases 200-299) (default: all)")
+    ap.add_argument("cases", nargs="*", help="case names or numbers; a one- or two-digit number N selects batch N, the cases whose number // 100 is N (2: cases 200-299; 10: cases 1000-1099) (default: all)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=180)
     args = ap.parse_args(argv)

@@ -180,7 +180,7 @@ def listing(results: list[dict], verbose: bool) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("cases", nargs="*", help="case names or numbers; a one- or two-digit number selects a batch (2: cases 200-299) (default: all)")
+    ap.add_argument("cases", nargs="*", help="case names or numbers; a one- or two-digit number N selects batch N, the cases whose number // 100 is N (2: cases 200-299; 10: cases 1000-1099) (default: all)")
     ap.add_argument("--jaxlint", default=default_jaxlint(), help="the jaxlint executable")
     ap.add_argument("--json", metavar="FILE", help="also write the figures and rows as JSON")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="cases at a time")
