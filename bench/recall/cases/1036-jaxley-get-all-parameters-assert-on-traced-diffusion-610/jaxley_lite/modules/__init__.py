@@ -1,0 +1,3 @@
+from jaxley_lite.modules.base import Module
+
+__all__ = ["Module"]
