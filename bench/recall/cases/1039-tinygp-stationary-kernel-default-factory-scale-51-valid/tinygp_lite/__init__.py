@@ -1,0 +1,3 @@
+from tinygp_lite import kernels
+
+__all__ = ["kernels"]

@@ -1,0 +1,3 @@
+from tinygp_lite.kernels.stationary import Matern32, Stationary
+
+__all__ = ["Matern32", "Stationary"]
