@@ -29,9 +29,13 @@ import libcst as cst
 
 from jaxlint.findings import FileResult, Finding, Severity
 from jaxlint.parse.guard import LimitExceeded, check_limits
-from jaxlint.parse.libcst_compat import unvalidated_parser
+from jaxlint.parse.libcst_compat import plain_instance_checks, unvalidated_parser
 from jaxlint.parse.lines import LineIndex
 from jaxlint.settings import LintSettings
+
+# libcst's node classes are ABCs: the model's and the rules' isinstance() checks run
+# through ABCMeta's Python code unless they get type's own (the same answers)
+plain_instance_checks()
 
 # A file that mentions none of these is not linted (the cheap prefilter), only
 # checked for being valid Python.  A JAX rule can only fire where one of these

@@ -92,30 +92,86 @@ def _compile_children(cls: type):
     names = _FIELDS.get(cls)
     if names is None:
         names = _fields_of(cls)
+    shapes = _field_shapes(cls)
     lines = ["def kids(node):", "    out = []"]
     for name in names:
-        lines += [
-            f"    v = node.{name}",
-            "    t = type(v)",
-            "    if t is tuple or t is list:",
-            "        for x in v:",
-            "            r = is_node.get(type(x))",
-            "            if r is None:",
-            "                r = is_node_type(type(x))",
-            "            if r:",
-            "                out.append(x)",
-            "    else:",
-            "        r = is_node.get(t)",
-            "        if r is None:",
-            "            r = is_node_type(t)",
-            "        if r:",
-            "            out.append(v)",
-        ]
+        shape = shapes.get(name)
+        if shape == _LEAF:
+            continue  # a str, bool or sentinel: never a node
+        if shape == _NODE:
+            lines.append(f"    out.append(node.{name})")
+        elif shape == _OPTIONAL:
+            lines += [f"    v = node.{name}", "    if v is not None:", "        out.append(v)"]
+        elif shape == _NODES:
+            lines.append(f"    out += node.{name}")
+        else:  # read the value: a node, a sequence of nodes, or neither
+            lines += [
+                f"    v = node.{name}",
+                "    t = type(v)",
+                "    if t is tuple or t is list:",
+                "        for x in v:",
+                "            r = is_node.get(type(x))",
+                "            if r is None:",
+                "                r = is_node_type(type(x))",
+                "            if r:",
+                "                out.append(x)",
+                "    else:",
+                "        r = is_node.get(t)",
+                "        if r is None:",
+                "            r = is_node_type(t)",
+                "        if r:",
+                "            out.append(v)",
+            ]
     lines.append("    return out")
     env = {"is_node": _IS_NODE, "is_node_type": is_node_type}
     exec(compile("\n".join(lines), f"<children of {cls.__name__}>", "exec"), env)
     fn = _CHILDREN[cls] = env["kids"]
     return fn
+
+
+# what a field holds, from libcst's annotations (the values its nodes are built with,
+# by libcst's parser and by ``parse/fastparse.py``, keep to them): a node, a node or
+# None, a sequence of nodes, or never a node (a str, bool or sentinel); a field
+# annotated otherwise (a union of a node and a sentinel...) is read as it comes
+_NODE, _OPTIONAL, _NODES, _LEAF = "node", "optional", "nodes", "leaf"
+
+
+def _field_shapes(cls: type) -> dict[str, str]:
+    import typing
+    from collections.abc import Sequence
+
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # an annotation this Python cannot evaluate: every field read as it comes
+        return {}
+
+    def is_node_class(tp) -> bool:
+        return isinstance(tp, type) and issubclass(tp, cst.CSTNode)
+
+    def shape(tp) -> Optional[str]:
+        origin, args = typing.get_origin(tp), typing.get_args(tp)
+        if origin is typing.Union:
+            nodes = [a for a in args if a is not type(None)]
+            if all(is_node_class(a) for a in nodes):
+                return _OPTIONAL if len(nodes) < len(args) else _NODE
+            if all(shape(a) == _LEAF for a in args):
+                return _LEAF
+            return None
+        if origin is Sequence and len(args) == 1:
+            inner = shape(args[0])
+            return _NODES if inner == _NODE else None
+        if is_node_class(tp):
+            return _NODE
+        if tp in (str, bool, int, type(None)) or (isinstance(tp, type) and issubclass(tp, cst.MaybeSentinel)):
+            return _LEAF
+        return None
+
+    out = {}
+    for name, tp in hints.items():
+        s = shape(tp)
+        if s is not None:
+            out[name] = s
+    return out
 
 
 _SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})
@@ -124,17 +180,19 @@ _SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})
 def descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Every node below ``node`` (pre-order), not descending into nested
     functions, lambdas or classes."""
-    stack = list(children(node))
+    stack = children(node)
     stack.reverse()
-    scopes = _SCOPES
+    scopes, made, make = _SCOPES, _CHILDREN.get, _compile_children
     while stack:
         n = stack.pop()
         yield n
-        if type(n) in scopes:
+        t = type(n)
+        if t in scopes:
             continue
-        kids = list(children(n))
-        kids.reverse()
-        stack.extend(kids)
+        kids = (made(t) or make(t))(n)  # (children(), without a call per node)
+        if kids:
+            kids.reverse()
+            stack += kids
 
 
 def walk_tree(root: cst.CSTNode, prune: Optional[Callable[[cst.CSTNode], bool]] = None, *,
@@ -147,14 +205,16 @@ def walk_tree(root: cst.CSTNode, prune: Optional[Callable[[cst.CSTNode], bool]] 
     stack = [root] if with_root else children(root)
     if source_order:
         stack.reverse()
+    made, make = _CHILDREN.get, _compile_children
     while stack:
         n = stack.pop()
         yield n
         if prune is None or not prune(n):
-            kids = children(n)
+            t = type(n)
+            kids = (made(t) or make(t))(n)
             if source_order:
                 kids.reverse()
-            stack.extend(kids)
+            stack += kids
 
 
 # the expression classes: no statement is below one (a walk after assignments stops there)
@@ -167,7 +227,7 @@ def statement_nodes(root: cst.CSTNode, *, nested: bool = True) -> Iterator[cst.C
     assignment, ``del``... at a fraction of a whole walk.  ``nested``: into nested
     functions and classes too."""
     yield root
-    expressions, scopes = _EXPRESSIONS, _SCOPES
+    expressions, scopes, made, make = _EXPRESSIONS, _SCOPES, _CHILDREN.get, _compile_children
     stack = [] if type(root) in expressions else children(root)
     while stack:
         n = stack.pop()
@@ -175,7 +235,7 @@ def statement_nodes(root: cst.CSTNode, *, nested: bool = True) -> Iterator[cst.C
         t = type(n)
         if t in expressions or (not nested and t in scopes):
             continue
-        stack.extend(children(n))
+        stack += (made(t) or make(t))(n)
 
 
 def bound_names(target: cst.CSTNode) -> list[cst.Name]:

@@ -9,6 +9,11 @@ jaxlint leans on three things libcst does not promise to keep:
   which every node constructor validates the node; ``unvalidated_parser``
   switches it off while libcst's own parser (whose trees are valid by
   construction) runs.
+* The node classes' metaclass: they are ABCs, and ``isinstance(x, cst.Name)`` that is
+  not an exact match runs ``ABCMeta.__instancecheck__`` in Python (the model and the
+  rules make millions of such checks); ``plain_instance_checks`` gives them a
+  metaclass whose checks are ``type``'s own, the same answers where no virtual
+  subclass is registered (none is: it changes nothing otherwise).
 * The layout of the node classes (frozen, slotted dataclasses):
   ``jaxlint.parse.fastparse`` builds nodes without their constructors, setting each
   field through its slot (``node_maker``).  The field names of every class it
@@ -23,6 +28,7 @@ other jaxlint module imports libcst's private modules (tests/test_architecture.p
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import threading
 from importlib import metadata
@@ -32,7 +38,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 __all__ = ["CodegenState", "LIBCST_VERSION", "NODE_FIELDS", "LayoutError", "layout_mismatch", "slot_setter",
-           "node_maker", "unvalidated_parser"]
+           "node_maker", "plain_instance_checks", "unvalidated_parser"]
 
 try:
     LIBCST_VERSION = metadata.version("libcst")
@@ -253,3 +259,40 @@ def unvalidated_parser() -> Callable[[str], cst.Module]:
             CSTNode.__post_init__ = hook  # type: ignore[method-assign]
 
     return parse_module
+
+
+class _NodeMeta(abc.ABCMeta):
+    """``ABCMeta`` with ``type``'s own instance and subclass checks (C code, no Python
+    frame): for a class with no virtual subclass registered and no ``__subclasshook__``
+    of its own, the answers are the same."""
+
+    __instancecheck__ = type.__instancecheck__
+    __subclasscheck__ = type.__subclasscheck__
+
+
+def plain_instance_checks() -> bool:
+    """Give every libcst node class (``CSTNode`` and its subclasses) the metaclass
+    ``_NodeMeta``, unless one of them has a virtual subclass registered
+    (``ABCMeta.register``) or a ``__subclasshook__`` of its own, where ``ABCMeta``'s
+    answers may differ (then nothing changes).  True when they have it.  Idempotent."""
+    classes: list[type] = []
+    todo = [cst.CSTNode]
+    while todo:
+        cls = todo.pop()
+        if cls in classes:
+            continue
+        classes.append(cls)
+        todo.extend(cls.__subclasses__())
+    if all(type(c) is _NodeMeta for c in classes):
+        return True
+    try:
+        for cls in classes:
+            if type(cls) not in (abc.ABCMeta, _NodeMeta) or abc._get_dump(cls)[0] \
+                    or cls.__dict__.get("__subclasshook__") is not None:
+                return False
+        for cls in classes:
+            if type(cls) is abc.ABCMeta:
+                cls.__class__ = _NodeMeta
+    except (AttributeError, TypeError):  # pragma: no cover - another Python's ABCs
+        return False
+    return True
