@@ -17,7 +17,7 @@ import libcst as cst
 from jaxlint.model import apis
 from jaxlint.model.scopes import bound_once, writes
 from jaxlint.model.units import ClassInfo, Unit
-from jaxlint.model.walk import arg_at, descendants, dotted_name, walk_tree
+from jaxlint.model.walk import arg_at, descendants, dotted_name, positional_args, walk_tree
 
 # names under which code hands a PRNG key to a function
 _KEY_WORDS = ("key", "rng", "prng", "rngkey", "prngkey", "seed_key")
@@ -299,6 +299,32 @@ def haiku_draws(unit: Unit, qualname, class_named, depth: int = 3) -> Optional[s
                 if cls is not None:
                     todo.extend((m, d + 1) for m in cls.methods.values())
     return None
+
+
+# the full arity of a haiku holder's method: `apply(params, rng, *args)`, with state
+# `apply(params, state, rng, *args)`; `without_apply_rng` drops the rng (a smaller skip)
+_HAIKU_FULL = {("hk.transform", "apply"): 2, ("hk.transform_with_state", "apply"): 3}
+
+
+def haiku_apply_rng(call: cst.Call, held, draws: Callable[[Unit], str]
+                    ) -> Optional[tuple[cst.BaseExpression, str]]:
+    """``f.apply(params, rng, x)`` of ``f = hk.transform(forward)`` (``apply(params,
+    state, rng, x)`` with state) where ``forward`` draws from haiku's key stream
+    (``draws(unit)``: the draw's name, "" when none is seen): the rng argument and the
+    draw.  None when the call is no such apply (``init`` draws the parameters, not the
+    noise; a ``without_apply_rng`` apply takes no key; a starred argument hides it)."""
+    func = call.func
+    if held is None or type(func) is not cst.Attribute or func.attr.value != "apply" \
+            or _HAIKU_FULL.get((held.holder, "apply")) != held.skip:
+        return None
+    drawn = draws(held.unit)
+    if not drawn:
+        return None
+    pos = positional_args(call)
+    at = held.skip - 1
+    if at >= len(pos) or any(a.star for a in call.args[:held.skip]):
+        return None
+    return pos[at].value, drawn
 
 
 # mapping transformations and where their ``in_axes`` is written (position, keyword)

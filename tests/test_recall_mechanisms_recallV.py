@@ -1,0 +1,243 @@
+"""Batch 9's misses by mechanism (issue 22, branch recallV): haiku's `apply` consuming the
+key it is given, removed keyword arguments of JAX functions (a table from JAX's
+CHANGELOG), ...
+
+Each INVALID program's sharp bit (the same numbers drawn twice, a TypeError) follows
+JAX's documented behaviour; the VALID twins stay silent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from jaxlint.model import deprecations as D
+from project_files import lint_files
+
+
+def _lint(root: Path, monkeypatch, files: dict[str, str], select: str = "") -> list[tuple]:
+    return lint_files(root, monkeypatch, files, select=select, dedent=True)
+
+
+# 1. haiku's `apply(params, rng, x)` (`apply(params, state, rng, x)` with state) consumes
+# `rng` when the transformed function draws (`hk.next_rng_key()`, `hk.dropout`): the
+# function that calls it (or whose closure does: the loss of a jitted update) consumes its
+# key parameter, as `rngs={"dropout": rng}` does for flax, so a loop handing it one key
+# draws the same numbers every step. Written two ways: `hk.transform` with a loss closure
+# in a jitted update imported by another module, and `@haiku.transform_with_state` with
+# a helper called in a comprehension. VALID twins: a split key each step, a
+# `without_apply_rng` apply (no key), a transformed function that draws nothing.
+
+HK_MODEL = """\
+import haiku as hk
+import jax
+import jax.numpy as jnp
+
+
+def forward(x):
+    x = hk.Linear(8)(x)
+    x = hk.dropout(hk.next_rng_key(), 0.5, x)
+    return hk.Linear(1)(x)
+
+
+net = hk.transform(forward)
+
+
+@jax.jit
+def update(params, rng, x):
+    def loss_fn(p):
+        return jnp.mean(net.apply(p, rng, x) ** 2)
+    grads = jax.grad(loss_fn)(params)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+"""
+
+HK_MAIN = """\
+import jax
+import jax.numpy as jnp
+
+from model import net, update
+
+
+def train(steps):
+    x = jnp.ones((4, 3))
+    rng = jax.random.PRNGKey(0)
+    params = net.init(rng, x)
+    for _ in range(steps):
+        params = update(params, rng, x)
+    return params
+
+
+def train_split(steps):
+    x = jnp.ones((4, 3))
+    rng = jax.random.PRNGKey(0)
+    params = net.init(rng, x)
+    for _ in range(steps):
+        rng, sub = jax.random.split(rng)
+        params = update(params, sub, x)
+    return params
+"""
+
+HK_STATEFUL = """\
+import haiku
+
+
+@haiku.transform_with_state
+def noisy(x):
+    counter = haiku.get_state("n", [], init=lambda *_: 0)
+    haiku.set_state("n", counter + 1)
+    return x + haiku.next_rng_key()[0]
+
+
+@haiku.without_apply_rng
+@haiku.transform
+def plain(x):
+    return haiku.Linear(2)(x)
+
+
+def quiet(x):
+    return haiku.Linear(2)(x)
+
+
+silent = haiku.transform(quiet)
+
+
+def evaluate(params, state, key, x):
+    out, state = noisy.apply(params, state, key, x)
+    return out
+
+
+def evaluate_all(params, state, key, xs):
+    return [evaluate(params, state, key, x) for x in xs]
+
+
+def predict(params, key, x):
+    return plain.apply(params, x) + silent.apply(params, key, x)
+
+
+def predict_all(params, key, xs):
+    out = []
+    for x in xs:
+        out.append(predict(params, key, x))
+    return out
+"""
+
+
+def test_haiku_apply_consumes_its_rng(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"model.py": HK_MODEL, "main.py": HK_MAIN, "stateful.py": HK_STATEFUL},
+                select="JAX301")
+    assert got == [
+        ("JAX301", "main.py", 12, 18,
+         "`rng` is consumed by `hk.dropout` via `update` inside a loop but never replaced, so every iteration "
+         "draws the same random numbers. Split a new key each iteration (`rng, sub = jax.random.split(rng)`) "
+         "or use `jax.random.fold_in(rng, i)`"),
+        ("JAX301", "stateful.py", 30, 13,
+         "`key` is consumed by `hk.next_rng_key` via `evaluate` inside a comprehension but never replaced, so "
+         "every iteration draws the same random numbers. Split a new key each iteration (`key, sub = "
+         "jax.random.split(key)`) or use `jax.random.fold_in(key, i)`"),
+    ]
+
+
+# 2. Keyword arguments JAX removed (JAX903), a table from JAX's CHANGELOG: `initial` of
+# `softmax`/`log_softmax` (also reached as flax's `nn.log_softmax`, the same function),
+# `named_shape` of `ShapeDtypeStruct`, `lowering_platforms` of `export.export`,
+# `symbolic_scope` of `symbolic_args_specs` (imported by name), `axis_resources` of
+# `with_sharding_constraint`. VALID twins: the same calls with today's keywords.
+
+REMOVED_KW = """\
+import jax
+import jax.numpy as jnp
+from flax import linen as nn
+from jax import export
+from jax.export import symbolic_args_specs
+
+
+def masked(x, m):
+    return nn.log_softmax(x, where=m, initial=-jnp.inf)
+
+
+def probs(x, m):
+    return jax.nn.softmax(x, axis=0, where=m, initial=0.0)
+
+
+spec = jax.ShapeDtypeStruct((2,), jnp.float32, named_shape={})
+exp = export.export(jax.jit(jnp.sin), lowering_platforms=("cpu",))
+args = symbolic_args_specs((jnp.ones(2),), "n", symbolic_scope=None)
+y = jax.lax.with_sharding_constraint(jnp.ones(2), axis_resources=None)
+"""
+
+REMOVED_KW_OK = """\
+import jax
+import jax.numpy as jnp
+from flax import linen as nn
+from jax import export
+from jax.export import symbolic_args_specs
+
+
+def masked(x, m):
+    return nn.log_softmax(x, where=m)
+
+
+def probs(x, m):
+    return jax.nn.softmax(x, axis=0, where=m)
+
+
+spec = jax.ShapeDtypeStruct((2,), jnp.float32)
+exp = export.export(jax.jit(jnp.sin), platforms=("cpu",))
+args = symbolic_args_specs((jnp.ones(2),), "n", scope=None)
+y = jax.lax.with_sharding_constraint(jnp.ones(2), shardings=None)
+"""
+
+
+def test_removed_keywords_from_the_changelog(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"a.py": REMOVED_KW, "ok.py": REMOVED_KW_OK}, select="JAX903")
+    drop = "with nothing to use instead (drop it: `where=` alone masks; empty inputs need no `initial`)"
+    assert got == [
+        ("JAX903", "a.py", 9, 39, f"`flax.linen.log_softmax(initial=...)` was removed in JAX 0.4.36 (deprecated in 0.4.27), {drop}"),
+        ("JAX903", "a.py", 13, 47, f"`jax.nn.softmax(initial=...)` was removed in JAX 0.4.36 (deprecated in 0.4.27), {drop}"),
+        ("JAX903", "a.py", 16, 48, "`jax.ShapeDtypeStruct(named_shape=...)` was removed in JAX 0.4.34, with nothing to use "
+                                   "instead (drop it: only `xmap` used it)"),
+        ("JAX903", "a.py", 17, 39, "`jax.export.export(lowering_platforms=...)` was removed in JAX 0.4.36: use `platforms=` instead"),
+        ("JAX903", "a.py", 18, 49, "`jax.export.symbolic_args_specs(symbolic_scope=...)` was removed in JAX 0.4.36: use "
+                                   "`scope=` instead"),
+        ("JAX903", "a.py", 19, 51, "`jax.lax.with_sharding_constraint(axis_resources=...)` was removed in JAX 0.4.11 "
+                                   "(deprecated in 0.4.4): use `shardings=` instead"),
+    ]
+
+
+def test_removed_keywords_fix_to_the_valid_twin():
+    from jaxlint.fix.fixer import fix_text
+    from jaxlint.settings import LintSettings
+
+    renamed = REMOVED_KW.replace("def masked", "def _m").split("spec = ")[1]
+    fixed = fix_text("import jax\nimport jax.numpy as jnp\nfrom jax import export\n"
+                     "from jax.export import symbolic_args_specs\nspec = " + renamed, "t.py",
+                     LintSettings(select=frozenset({"JAX903"}))).text
+    assert fixed.split("spec = ")[1] == REMOVED_KW_OK.split("spec = ")[1].replace(
+        "jnp.float32)", "jnp.float32, named_shape={})")  # no fix where there is nothing to rename to
+    cst.parse_module(fixed)
+
+
+def test_removed_keyword_rows_agree_with_the_installed_jax():
+    """Every keyword row removed by JAX ``CURRENT_JAX`` is refused by the installed
+    function; every renamed keyword is accepted."""
+    import importlib
+    import inspect
+
+    jax = pytest.importorskip("jax")
+    if tuple(int(p) for p in jax.__version__.split(".")[:3]) != D.CURRENT_JAX:
+        pytest.skip(f"the table was checked against JAX {D.CURRENT_JAX}")
+    pytest.importorskip("flax")
+    wrong = []
+    for row in D.TABLE:
+        if row.kind != "kwarg" or not D.removed_by(row, D.CURRENT_JAX):
+            continue
+        module, _, name = row.function.rpartition(".")
+        obj = getattr(importlib.import_module(module), name)
+        params = inspect.signature(obj).parameters
+        accepts_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+        if row.old in params and params[row.old].kind is not inspect.Parameter.POSITIONAL_ONLY or accepts_any:
+            wrong.append(f"{D._key(row)} is still accepted")
+        if row.fix and row.new_qualname and row.new_qualname not in params:
+            wrong.append(f"{D._key(row)}: `{row.new_qualname}` is not a parameter")
+    assert wrong == []
