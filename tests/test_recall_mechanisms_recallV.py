@@ -223,6 +223,7 @@ def test_removed_keyword_rows_agree_with_the_installed_jax():
     function; every renamed keyword is accepted."""
     import importlib
     import inspect
+    import warnings
 
     jax = pytest.importorskip("jax")
     if tuple(int(p) for p in jax.__version__.split(".")[:3]) != D.CURRENT_JAX:
@@ -233,11 +234,122 @@ def test_removed_keyword_rows_agree_with_the_installed_jax():
         if row.kind != "kwarg" or not D.removed_by(row, D.CURRENT_JAX):
             continue
         module, _, name = row.function.rpartition(".")
-        obj = getattr(importlib.import_module(module), name)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            obj = getattr(importlib.import_module(module), name)
         params = inspect.signature(obj).parameters
         accepts_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-        if row.old in params and params[row.old].kind is not inspect.Parameter.POSITIONAL_ONLY or accepts_any:
+        kept = params.get(row.old)
+        # (`jnp.sort(kind: None = None)` keeps the name only to refuse any value but None)
+        if kept is not None and kept.kind is not inspect.Parameter.POSITIONAL_ONLY \
+                and kept.annotation not in (None, "None") or accepts_any:
             wrong.append(f"{D._key(row)} is still accepted")
         if row.fix and row.new_qualname and row.new_qualname not in params:
             wrong.append(f"{D._key(row)}: `{row.new_qualname}` is not a parameter")
     assert wrong == []
+
+
+# 3. A function that draws from a key stream its library hands it anew each run (a
+# numpyro model's latent `numpyro.sample`, `hk.next_rng_key()` in a haiku transformed
+# function, `self.make_rng` in a flax module) and also draws from a key it makes from a
+# literal seed (case 905: `abm(jax.random.PRNGKey(0), ...)` in a numpyro model): that part
+# replays the same numbers on every run while the rest varies. Written four ways: a
+# helper imported from another module that splits its key in place (`key, k0 =
+# jax.random.split(key)`: it consumes the key it is given), a local helper, a direct
+# draw, haiku and flax. VALID twins: the key drawn from the stream, a fixed projection in
+# a module that draws nothing else, an observed-only numpyro model.
+
+SIM = """\
+import jax
+
+
+def simulate(key, n, p):
+    key, k0 = jax.random.split(key)
+    x = jax.random.uniform(k0, (n,)) < p
+    return x, jax.random.normal(key, (n,))
+"""
+
+NP_MODEL = """\
+import jax
+import numpyro
+import numpyro.distributions as dist
+
+from sim import simulate
+
+
+def noise(key, n):
+    return jax.random.normal(key, (n,))
+
+
+def model(n, data=None):
+    p = numpyro.sample("p", dist.Beta(2, 5))
+    _, x = simulate(jax.random.PRNGKey(0), n, p)
+    e = noise(jax.random.PRNGKey(1), n)
+    numpyro.sample("obs", dist.Normal(x + e, 1.0), obs=data)
+
+
+def model_ok(n, data=None):
+    p = numpyro.sample("p", dist.Beta(2, 5))
+    _, x = simulate(numpyro.prng_key(), n, p)
+    numpyro.sample("obs", dist.Normal(x, 1.0), obs=data)
+
+
+def observed_only(n, data):
+    _, x = simulate(jax.random.PRNGKey(0), n, 0.5)
+    numpyro.sample("obs", dist.Normal(x, 1.0), obs=data)
+"""
+
+NETS = """\
+import flax.linen as nn
+import haiku as hk
+import jax
+
+
+class Noisy(nn.Module):
+    @nn.compact
+    def __call__(self, x, train: bool = True):
+        x = nn.Dense(4)(x)
+        x = x + jax.random.normal(jax.random.PRNGKey(0), x.shape)
+        return nn.Dropout(0.5, deterministic=not train)(x, rng=self.make_rng("dropout"))
+
+
+class Fixed(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        proj = jax.random.normal(jax.random.PRNGKey(0), (x.shape[-1], 4))
+        return x @ proj
+
+
+def forward(x):
+    key = jax.random.PRNGKey(3)
+    noise = jax.random.uniform(key, x.shape)
+    return hk.dropout(hk.next_rng_key(), 0.1, x) + noise
+
+
+def forward_ok(x):
+    noise = jax.random.uniform(hk.next_rng_key(), x.shape)
+    return hk.dropout(hk.next_rng_key(), 0.1, x) + noise
+"""
+
+
+def test_fixed_seed_beside_a_library_key_stream(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"sim.py": SIM, "model.py": NP_MODEL, "nets.py": NETS}, select="JAX301")
+    stream = "a new key each time it runs, but"
+    assert got == [
+        ("JAX301", "model.py", 14, 12,
+         f"`model` draws from numpyro's key stream (`numpyro.sample`), {stream} `simulate()` draws from "
+         "`jax.random.PRNGKey(0)`, a fixed seed: every run of `model` replays the same random numbers there. "
+         "Draw that key from the stream (`numpyro.prng_key()`)"),
+        ("JAX301", "model.py", 15, 9,
+         f"`model` draws from numpyro's key stream (`numpyro.sample`), {stream} `noise()` draws from "
+         "`jax.random.PRNGKey(1)`, a fixed seed: every run of `model` replays the same random numbers there. "
+         "Draw that key from the stream (`numpyro.prng_key()`)"),
+        ("JAX301", "nets.py", 10, 17,
+         f"`Noisy.__call__` draws from flax's key stream (`self.make_rng`), {stream} `random.normal` draws from "
+         "`jax.random.PRNGKey(0)`, a fixed seed: every run of `Noisy.__call__` replays the same random numbers "
+         "there. Draw that key from the stream (`self.make_rng(name)`)"),
+        ("JAX301", "nets.py", 23, 13,
+         f"`forward` draws from haiku's key stream (`hk.next_rng_key`), {stream} `random.uniform` draws from "
+         "`key`, made from `jax.random.PRNGKey(3)` (line 22), a fixed seed: every run of `forward` replays the "
+         "same random numbers there. Draw that key from the stream (`hk.next_rng_key()`)"),
+    ]

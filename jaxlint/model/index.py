@@ -1489,7 +1489,8 @@ class Indexer:
         self._initializer_key_consumers()
         self._haiku_apply_consumers()
         for u in self.index.units:
-            for name in [n for n in u.consumes_keys if n in u.assigned and not only_defaulted(u, n)]:
+            for name in [n for n in u.consumes_keys if n in u.assigned and not only_defaulted(u, n)
+                         and not keyflow.split_in_place(u, n, self.qualname)]:
                 del u.consumes_keys[name]
         handed = []  # (caller, parameter of the caller, callee, callee's parameter)
         for unit, call in self._pending_calls:

@@ -88,6 +88,23 @@ def key_param_consumed(unit: Unit, name: str, how: str) -> None:
         u = u.parent
 
 
+def split_in_place(unit: Unit, name: str, qualname) -> bool:
+    """Is every binding of the parameter ``name`` in ``unit`` a split of itself
+    (``key, sub = jax.random.split(key)``)?  The key the caller gives is consumed by
+    the first of them: the function consumes its parameter."""
+    if unit.param(name) is None or not isinstance(unit.node, cst.FunctionDef):
+        return False
+    ws = writes(unit.node, name)
+    for w in ws:
+        v = getattr(w, "value", None)
+        if type(w) is not cst.Assign or type(v) is not cst.Call or qualname(v.func) != "jax.random.split":
+            return False
+        first = arg_at(v, 0, "key")
+        if type(first) is not cst.Name or first.value != name:
+            return False
+    return bool(ws)
+
+
 def _is_none_test(test: cst.BaseExpression, name: str, negated: bool) -> bool:
     """Is ``test`` ``name is None`` (``negated``: ``name is not None``)?"""
     if type(test) is not cst.Comparison or len(test.comparisons) != 1:
@@ -298,6 +315,41 @@ def haiku_draws(unit: Unit, qualname, class_named, depth: int = 3) -> Optional[s
                 cls = class_named(n.func.value)
                 if cls is not None:
                     todo.extend((m, d + 1) for m in cls.methods.values())
+    return None
+
+
+# draws from a key stream a library hands the function each time it runs: numpyro's
+# seed handler (`numpyro.sample` of a latent, `numpyro.prng_key()`), haiku's
+# `hk.next_rng_key()` inside a transformed function, flax's `self.make_rng(...)`
+_STREAM_DRAWS = {"numpyro.sample": "numpyro", "numpyro.prng_key": "numpyro",
+                 "haiku.next_rng_key": "haiku", "haiku.next_rng_keys": "haiku",
+                 "haiku.maybe_next_rng_key": "haiku", "haiku.reserve_rng_keys": "haiku"}
+STREAM_ADVICE = {"numpyro": "`numpyro.prng_key()`", "haiku": "`hk.next_rng_key()`",
+                 "flax": "`self.make_rng(name)`"}
+
+
+def stream_draw(unit: Unit, qualname) -> Optional[tuple[cst.Call, str]]:
+    """The first call in ``unit``'s own body that draws from a key stream a library
+    hands the function anew each run (``numpyro.sample("z", d)`` without ``obs=``,
+    ``numpyro.prng_key()``, ``hk.next_rng_key()``, ``self.make_rng("dropout")`` in a
+    flax linen method), and the library; None when there is none."""
+    if not isinstance(unit.node, cst.FunctionDef):
+        return None
+    linen = unit.cls is not None and unit.cls.linen and bool(unit.params) and unit.params[0].name == "self"
+    for n in descendants(unit.node):
+        if type(n) is not cst.Call:
+            continue
+        func = n.func
+        if linen and type(func) is cst.Attribute and func.attr.value == "make_rng" \
+                and type(func.value) is cst.Name and func.value.value == "self":
+            return n, "flax"
+        lib = _STREAM_DRAWS.get(qualname(func) or "")
+        if lib is None:
+            continue
+        if lib == "numpyro" and any(a.keyword is not None and a.keyword.value == "obs"
+                                    and not (type(a.value) is cst.Name and a.value.value == "None") for a in n.args):
+            continue  # an observed site draws nothing
+        return n, lib
     return None
 
 
