@@ -353,3 +353,98 @@ def test_fixed_seed_beside_a_library_key_stream(tmp_path, monkeypatch):
          "`key`, made from `jax.random.PRNGKey(3)` (line 22), a fixed seed: every run of `forward` replays the "
          "same random numbers there. Draw that key from the stream (`hk.next_rng_key()`)"),
     ]
+
+
+# 4. Plain `jax.jit` on a function that changes the flax NNX objects it is given (case
+# 922: `optimizer.update(model, grads)` under `@jax.jit`): `jax.jit` flattens them and
+# drops the changes (`nnx.jit` carries them out), so the parameters never change
+# (observed with flax 0.12: the count stays 0.0, the weights stay ones). Written three
+# ways: the optimizer's update after `nnx.value_and_grad` under `@jax.jit` in a package
+# module, a Variable's `.value +=` on a parameter annotated with the file's `nnx.Module`
+# class, `nnx.update` on a parameter, both jitted as `jax.jit(fn)`. VALID twins: `nnx.jit`,
+# the functional form (`nnx.merge` / `nnx.split`, the new state returned).
+
+NNX_TRAIN = """\
+import jax
+import optax
+from flax import nnx
+
+
+def loss_fn(model, inputs, targets):
+    logits = model(inputs)
+    return optax.softmax_cross_entropy_with_integer_labels(logits, targets).mean()
+
+
+@jax.jit
+def train_step(model, optimizer, inputs, targets):
+    loss, grads = nnx.value_and_grad(loss_fn)(model, inputs, targets)
+    optimizer.update(model, grads)
+    return loss
+
+
+@nnx.jit
+def train_step_ok(model, optimizer, inputs, targets):
+    loss, grads = nnx.value_and_grad(loss_fn)(model, inputs, targets)
+    optimizer.update(model, grads)
+    return loss
+"""
+
+NNX_STEPS = """\
+import jax
+import jax.numpy as jnp
+from flax import nnx
+
+
+class Counter(nnx.Module):
+    def __init__(self):
+        self.count = nnx.Variable(jnp.zeros(()))
+        self.w = nnx.Param(jnp.ones(3))
+
+
+def bump(model: Counter, x):
+    model.count.value += 1
+    return model.w.value @ x
+
+
+def reset(model, x):
+    state = nnx.state(model)
+    nnx.update(model, jax.tree.map(jnp.zeros_like, state))
+    return x
+
+
+def bump_ok(model: Counter, x):
+    model.count.value += 1
+    return model.w.value @ x
+
+
+def pure_step(graphdef, state, x):
+    model = nnx.merge(graphdef, state)
+    model.count.value += 1
+    _, state = nnx.split(model)
+    return state
+
+
+fast_bump = jax.jit(bump)
+fast_reset = jax.jit(reset)
+nnx_bump = nnx.jit(bump_ok)
+fast_pure = jax.jit(pure_step)
+"""
+
+
+def test_plain_jit_drops_nnx_changes(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"pkg/__init__.py": "", "pkg/train.py": NNX_TRAIN, "steps.py": NNX_STEPS},
+                select="JAX403")
+    tail = ("inside the trace only, and the object keeps its old state after the call. Use `nnx.jit` (or split "
+            "the objects with `nnx.split` and return the new state)")
+    assert got == [
+        ("JAX403", "pkg/train.py", 11, 1,
+         "`train_step` is jitted with `@jax.jit`, which does not carry changes to the flax NNX objects it is "
+         f"given out of the trace: `optimizer.update(model, grads)` (line 14) changes `optimizer` {tail}"),
+        ("JAX403", "steps.py", 35, 13,
+         "`bump` is jitted with `jax.jit`, which does not carry changes to the flax NNX objects it is given out "
+         f"of the trace: `model.count.value += 1` (line 13) changes `model` {tail}"),
+        ("JAX403", "steps.py", 36, 14,
+         "`reset` is jitted with `jax.jit`, which does not carry changes to the flax NNX objects it is given out "
+         "of the trace: `nnx.update(model, jax.tree.map(jnp.zeros_like, state))` (line 19) changes `model` "
+         f"{tail}"),
+    ]

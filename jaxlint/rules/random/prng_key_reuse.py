@@ -112,7 +112,15 @@ class PrngKeyReuse(Rule):
         "* `f.apply(params, key, x)` of `f = hk.transform(fn)` (`transform_with_state`: the "
         "third argument) where `fn` draws from haiku's key stream (`hk.next_rng_key()`, "
         "`hk.dropout`, in a module class or helper of the file it calls): the apply consumes "
-        "the key like a helper does (not with `without_apply_rng`, nor when `fn` draws nothing);\n"
+        "the key like a helper does (not with `without_apply_rng`, nor when `fn` draws nothing), "
+        "and so does a function whose loss closure makes that apply with its key parameter "
+        "(`update(params, rng, x)` under `jax.jit`, called in a loop with one `rng`);\n"
+        "* a function that draws from a key stream its library hands it anew each run (a "
+        "numpyro model's latent `numpyro.sample`, `hk.next_rng_key()`, a flax module's "
+        "`self.make_rng`) and also from a key it makes from a literal seed (`abm(PRNGKey(0), "
+        "...)`, directly or through a helper that consumes it, a helper whose only rebinding of "
+        "its key is `key, k = split(key)` included): that part replays the same numbers on every "
+        "run (every MCMC step, every seed) while the rest varies;\n"
         "* a function given a key (a `key`/`rng` parameter, `kwargs.get(\"rng\")`) that "
         "never reads it (nor does a function nested in it) and draws from a fixed seed instead; "
         "not a parameter its signature declares no key (`with_dropout_rng: bool`, `use_rng=False`);\n"
@@ -1272,6 +1280,24 @@ class PrngKeyReuse(Rule):
                 return jax.random.randint(schedule.next_key(), (), 0, 4)
             """
         ),
+        # the key drawn from numpyro's stream: a new one each run
+        Valid(
+            """
+            import jax
+            import numpyro
+            import numpyro.distributions as dist
+
+
+            def simulate(key, n, p):
+                return jax.random.uniform(key, (n,)) < p
+
+
+            def model(n):
+                p = numpyro.sample("p", dist.Beta(2, 5))
+                infected = simulate(numpyro.prng_key(), n, p)
+                numpyro.deterministic("infected", infected.sum())
+            """
+        ),
     ]
 
     INVALID = [
@@ -2264,6 +2290,28 @@ class PrngKeyReuse(Rule):
             expected=[(7, 17)],
             messages=[
                 "`key` is consumed by `random.normal` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
+            ],
+        ),
+        # a fixed-seed key drawn beside numpyro's key stream: every run of the model replays it
+        Invalid(
+            """
+            import jax
+            import numpyro
+            import numpyro.distributions as dist
+
+
+            def simulate(key, n, p):
+                return jax.random.uniform(key, (n,)) < p
+
+
+            def model(n):
+                p = numpyro.sample("p", dist.Beta(2, 5))
+                infected = simulate(jax.random.PRNGKey(0), n, p)
+                numpyro.deterministic("infected", infected.sum())
+            """,
+            expected=[(12, 16)],
+            messages=[
+                "`model` draws from numpyro's key stream (`numpyro.sample`), a new key each time it runs, but `simulate()` draws from `jax.random.PRNGKey(0)`, a fixed seed: every run of `model` replays the same random numbers there. Draw that key from the stream (`numpyro.prng_key()`)",
             ],
         ),
     ]
