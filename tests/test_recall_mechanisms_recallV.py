@@ -448,3 +448,50 @@ def test_plain_jit_drops_nnx_changes(tmp_path, monkeypatch):
          "of the trace: `nnx.update(model, jax.tree.map(jnp.zeros_like, state))` (line 19) changes `model` "
          f"{tail}"),
     ]
+
+
+# 5. x64 switched on after an import whose module computed with JAX at import (case
+# 925: `from ..cosmology import TODAY` runs `TODAY = age_at_z0(*PLANCK15)`, a jitted
+# function of the project, in a module that never names JAX; then `jax.config.update
+# ("jax_enable_x64", True)`): those arrays stay float32 (observed: `TODAY dtype: float32`).
+# Written two ways: a relative import of a package whose `__init__` imports the module
+# calling a jitted function of another module, and an absolute import of a module
+# that calls `jnp.asarray` at its top level, the switch in a function. VALID twins: the
+# switch before the import; a module whose top level only makes a function
+# (`jnp.vectorize`).
+
+X64_FILES = {
+    "astro/__init__.py": "",
+    "astro/cosmo/__init__.py": "from .defaults import TODAY\n",
+    "astro/cosmo/flat.py": (
+        "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef age(om, h):\n"
+        "    z = jnp.logspace(0, 3, 64) - 1.0\n    return jnp.sum(1.0 / (1.0 + z)) / h * om\n"),
+    "astro/cosmo/defaults.py": "from .flat import age\n\nTODAY = age(0.3, 0.7)\n",
+    "astro/sed/__init__.py": "",
+    "astro/sed/weights.py": (
+        "import jax\nimport jax.numpy as jnp\n\nfrom ..cosmology_free import SEED\nfrom ..cosmo import TODAY\n\n"
+        "jax.config.update(\"jax_enable_x64\", True)\n\n\ndef table():\n    return jnp.linspace(0.0, TODAY, 10)\n"),
+    "astro/cosmology_free.py": "SEED = 3\n",
+    "astro/sed/weights_ok.py": (
+        "import jax\n\njax.config.update(\"jax_enable_x64\", True)\n\nfrom ..cosmo import TODAY\n"),
+    "consts.py": "import jax.numpy as jnp\n\nH0 = jnp.asarray(67.7)\n",
+    "vec.py": "import jax.numpy as jnp\n\ndot = jnp.vectorize(jnp.dot, signature='(n),(n)->()')\n",
+    "run.py": (
+        "import jax\n\nfrom consts import H0\nfrom vec import dot\n\n\ndef main():\n"
+        "    jax.config.update(\"jax_enable_x64\", True)\n    return H0 * 2\n"),
+    "run_ok.py": "import jax\n\nfrom vec import dot\n\njax.config.update(\"jax_enable_x64\", True)\n",
+}
+
+
+def test_x64_enabled_after_an_import_that_made_arrays(tmp_path, monkeypatch):
+    got = lint_files(tmp_path, monkeypatch, X64_FILES, select="JAX123")
+    assert got == [
+        ("JAX123", "astro/sed/weights.py", 7, 1,
+         "x64 is enabled after `from ..cosmo import TODAY` (line 5) already created JAX arrays while x64 was off, "
+         "at import (astro/cosmo/defaults.py: TODAY = age(0.3, 0.7)): they stay 32-bit while arrays made after "
+         "this point are 64-bit. Enable x64 before importing it (right after importing jax)"),
+        ("JAX123", "run.py", 8, 5,
+         "`main` enables x64 after `from consts import H0` (line 3) already created JAX arrays while x64 was off, "
+         "at import (consts.py: H0 = jnp.asarray(67.7)): they stay 32-bit while arrays made after the switch are "
+         "64-bit. Enable x64 before importing it (right after importing jax)"),
+    ]

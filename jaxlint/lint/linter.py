@@ -560,6 +560,13 @@ def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Option
     constants = display_constants(module)
     if constants:
         out["values"] = constants  # its module-level list/dict/set constants (JAX207's static arguments)
+    from jaxlint.model.x64 import import_time_arrays
+
+    names = summary.get("names") or {}
+    _, calls = import_time_arrays(module, lambda n: None, (), lambda head: (names.get(head) or {}).get("k") in (
+        "from", "module"))
+    if calls:
+        out["import_calls"] = [list(c) for c in calls]  # its top level calls these imported functions
     return out
 
 

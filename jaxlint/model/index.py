@@ -153,6 +153,9 @@ class FileIndex:
     x64_imported: bool = False
     # one of the project modules it imports switches x64 on when imported
     x64_by_import: bool = False
+    # project modules it imports whose import makes JAX arrays while x64 is off ->
+    # where ("path: statement"; project/facts.py _arrays_at_import)
+    arrays_imports: dict[str, str] = field(default_factory=dict)
     # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
     called_now: set[int] = field(default_factory=set)
     # id of a call applying a transformation at once (`jax.jit(f)(x, n)`) -> the function
@@ -1715,6 +1718,7 @@ class Indexer:
         self.index._flat.clear()
         self.index.x64_imported = bool(facts.get("x64_import"))
         self.index.x64_by_import = bool(facts.get("x64_by_import"))
+        self.index.arrays_imports = dict(facts.get("arrays_imports") or {})
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
         # `g = lambda i: ...` bound once at module level: facts for `g` are the lambda's
         for name, entries in self.index.module_unit.bindings.items():

@@ -27,7 +27,7 @@ from typing import Callable, Optional
 import libcst as cst
 
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import descendants
+from jaxlint.model.walk import descendants, walk_tree
 
 # NNX functions whose arguments are NNX objects (graph nodes)
 _NNX_TAKERS = frozenset({"flax.nnx.state", "flax.nnx.split", "flax.nnx.update", "flax.nnx.graphdef",
@@ -77,16 +77,45 @@ def nnx_params(fn: cst.FunctionDef, qualname: Callable, nnx_class: Callable[[str
     return held & set(params), grads, uses_nnx
 
 
+_HIJAX = frozenset({"flax.nnx.var_defaults", "flax.nnx.use_hijax", "flax.nnx.with_vars"})
+
+
+def hijax_mode(module: cst.Module, qualname: Callable) -> bool:
+    """Does the file put NNX Variables in hijax (mutable array) mode
+    (``nnx.var_defaults(hijax=True)``, ``nnx.Variable(x, hijax=True)``,
+    ``nnx.with_vars(...)``)?  Then ``jax.jit`` carries their changes out: unknown."""
+    for n in walk_tree(module):
+        if type(n) is cst.Call and ((qualname(n.func) or "") in _HIJAX or any(
+                a.keyword is not None and a.keyword.value in ("hijax", "ref") for a in n.args)):
+            return True
+    return False
+
+
+def _returned(fn: cst.FunctionDef) -> set[str]:
+    """The names ``fn``'s own returns give back (``return loss, model, optimizer``)."""
+    out: set[str] = set()
+    for n in _own_statements(fn):
+        if type(n) is cst.Return and n.value is not None:
+            v = n.value
+            for e in (el.value for el in v.elements) if type(v) in (cst.Tuple, cst.List) else (v,):
+                if type(e) is cst.Name:
+                    out.add(e.value)
+    return out
+
+
 def nnx_mutations(unit: Unit, qualname: Callable, nnx_class: Callable[[str], bool]
                   ) -> list[tuple[str, cst.CSTNode]]:
     """The statements of ``unit`` (its own body, not nested functions) that change an
-    NNX object one of its parameters holds, as (parameter, statement).  ``nnx_class``:
-    does a name of this file name an ``nnx.Module`` class?"""
+    NNX object one of its parameters holds, as (parameter, statement); not one the
+    function returns (``return loss, model, optimizer``: the caller gets the new
+    state).  ``nnx_class``: does a name of this file name an ``nnx.Module`` class?"""
     fn = unit.node
     if not isinstance(fn, cst.FunctionDef):
         return []
     held, grads, uses_nnx = nnx_params(fn, qualname, nnx_class)
-    params = {p.name for p in unit.params}
+    every = {p.name for p in unit.params}
+    params = every - _returned(fn)
+    held &= params
     out: list[tuple[str, cst.CSTNode]] = []
     for n in _own_statements(fn):
         if type(n) is cst.Expr and type(n.value) is cst.Call:
@@ -95,8 +124,9 @@ def nnx_mutations(unit: Unit, qualname: Callable, nnx_class: Callable[[str], boo
             q = qualname(func) or ""
             if q == "flax.nnx.update" and call.args and type(call.args[0].value) is cst.Name \
                     and call.args[0].value.value in params:
-                out.append((call.args[0].value.value, n))
-                continue
+                if not all(type(a.value) is cst.Name and a.value.value in every for a in call.args[1:]):
+                    out.append((call.args[0].value.value, n))
+                continue  # (`nnx.update(model, params)` of a state the caller passes: set anew each call)
             if type(func) is cst.Attribute and func.attr.value == "update" and type(func.value) is cst.Name \
                     and func.value.value in params and not q:
                 recv = func.value.value

@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
-from jaxlint.model.nnx_state import nnx_mutations
+from jaxlint.model.nnx_state import hijax_mode, nnx_mutations
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.walk import dotted_name, walk_tree
 from jaxlint.rules.impurity._common import assign_pairs
@@ -917,7 +917,8 @@ class SelfMutationInTraced(Rule):
         is lost (model/nnx_state.py)."""
         ctx = self.ctx
         if self._nnx_file is None:
-            self._nnx_file = any(q == "flax.nnx" or q.startswith("flax.nnx.") for q in ctx.imports.names.values())
+            self._nnx_file = any(q == "flax.nnx" or q.startswith("flax.nnx.") for q in ctx.imports.names.values()) \
+                and not hijax_mode(ctx.module, ctx.qualname)
         if not self._nnx_file:
             return
         unit = ctx.index.unit_of.get(id(node))
