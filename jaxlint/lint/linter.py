@@ -563,8 +563,12 @@ def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Option
     from jaxlint.model.x64 import import_time_arrays
 
     names = summary.get("names") or {}
-    _, calls = import_time_arrays(module, lambda n: None, (), lambda head: (names.get(head) or {}).get("k") in (
-        "from", "module"))
+    packages = settings.project_packages
+
+    def from_project(head: str) -> bool:
+        bound = names.get(head) or {}
+        return bound.get("k") in ("from", "module") and (bound.get("m") or "").split(".", 1)[0] in packages
+    _, calls = import_time_arrays(module, lambda n: None, (), from_project)
     if calls:
         out["import_calls"] = [list(c) for c in calls]  # its top level calls these imported functions
     return out
