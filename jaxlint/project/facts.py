@@ -247,7 +247,8 @@ def incoming_facts(
                 if named & on:
                     out[path]["x64_by_import"] = True
         # the project modules it imports whose import makes JAX arrays while x64 is off
-        if arrays_at_import:
+        # (told only to a module that switches x64 on: JAX123 asks nothing else)
+        if arrays_at_import and proj.get("x64_on_here"):
             named = set(proj["summary"].get("imported", ()))
             named |= {".".join(m.split(".")[:i]) for m in named for i in range(1, m.count(".") + 1)}
             made = {m: arrays_at_import[m] for m in sorted(named) if m in arrays_at_import and m != module}
