@@ -18,7 +18,7 @@ from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
 from jaxlint.model.program_order import imported_attribute_changes
 from jaxlint.model.scopes import bound_receiver
-from jaxlint.model.x64 import FIXTURE
+from jaxlint.model.x64 import FIXTURE, import_time_arrays
 from jaxlint.settings import LintSettings
 
 
@@ -71,6 +71,18 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     x64 = interp.x64
     if interp.index.x64_at_import or x64.at_import:
         out["x64_import"] = True  # importing this module switches x64 on
+    if interp.index.x64_at_import:
+        out["x64_own"] = True  # ... by a switch of its own top level
+    if interp.index.x64_nodes:
+        out["x64_on_here"] = True  # it switches x64 on (at its top level or in a function)
+    packages = settings.project_packages
+    own, import_calls = import_time_arrays(interp.module, interp.qualname, interp.index.x64_nodes,
+                                           lambda head: interp.imports.project_import(head, packages))
+    if own is not None:
+        out["import_arrays"] = own  # importing this module makes JAX arrays (x64 off)
+    if import_calls:
+        # ... or calls these project functions (arrays if they are jitted)
+        out["import_calls"] = [list(c) for c in import_calls]
     if x64.active:
         # what its module-level names are to x64 (helpers, flags, skip decorators,
         # fixtures), and the project functions its x64 code reaches

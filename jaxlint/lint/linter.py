@@ -564,6 +564,17 @@ def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Option
     constants = display_constants(module)
     if constants:
         out["values"] = constants  # its module-level list/dict/set constants (JAX207's static arguments)
+    from jaxlint.model.x64 import import_time_arrays
+
+    names = summary.get("names") or {}
+    packages = settings.project_packages
+
+    def from_project(head: str) -> bool:
+        bound = names.get(head) or {}
+        return bound.get("k") in ("from", "module") and (bound.get("m") or "").split(".", 1)[0] in packages
+    _, calls = import_time_arrays(module, lambda n: None, (), from_project)
+    if calls:
+        out["import_calls"] = [list(c) for c in calls]  # its top level calls these imported functions
     return out
 
 

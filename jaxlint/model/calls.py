@@ -218,22 +218,18 @@ class CallEffects:
         held = self.index.held_function(func, self.unit)
         if held is None or not held.holder.startswith("hk.transform"):
             return None
-        full = {("hk.transform", "apply"): 2, ("hk.transform_with_state", "apply"): 3,
-                ("hk.transform", "init"): 1, ("hk.transform_with_state", "init"): 1}
-        if full.get((held.holder, func.attr.value)) != held.skip or func.attr.value == "init":
-            return []  # `without_apply_rng`: no key; `init` draws the parameters, not the noise
         memo = self.haiku_draws_memo
-        drawn = memo.get(id(held.unit))
-        if drawn is None:
-            drawn = memo[id(held.unit)] = keyflow.haiku_draws(
-                held.unit, self.qualname, lambda name: instances.local_class(self, name)) or ""
-        if not drawn:
+
+        def draws(unit) -> str:
+            drawn = memo.get(id(unit))
+            if drawn is None:
+                drawn = memo[id(unit)] = keyflow.haiku_draws(
+                    unit, self.qualname, lambda name: instances.local_class(self, name)) or ""
+            return drawn
+        found = keyflow.haiku_apply_rng(call, held, draws)
+        if found is None:
             return []
-        pos = positional_args(call)
-        at = held.skip - 1
-        if at >= len(pos) or any(a.star for a in call.args[:held.skip]):
-            return []
-        return [(pos[at].value, dotted_name(func) or "apply", drawn)]
+        return [(found[0], dotted_name(func) or "apply", found[1])]
 
     def applied_key_fields(self, call: cst.Call) -> list[tuple[cst.BaseExpression, str, str, str]]:
         """``net.apply(variables, x)`` with ``net = Noisy(rng_key=key)``, a flax linen module

@@ -588,6 +588,30 @@ _ROWS: tuple[Deprecation, ...] = (
                 changelog="0.4.28: The ``kind`` argument to {func}`jax.numpy.sort` and {func}`jax.numpy.argsort`"),
     Deprecation("sym_pos", "`assume_a='pos'`", "0.3.15", "0.4.21", None, kind="kwarg", function="jax.scipy.linalg.solve",
                 changelog="0.4.21: The previously-deprecated `sym_pos` argument has been removed from"),
+    # `jax.nn.softmax`/`log_softmax` (the same objects as flax's `nn.softmax`, `nnx.softmax`)
+    *(
+        Deprecation("initial", "nothing (drop it: `where=` alone masks; empty inputs need no `initial`)",
+                    "0.4.27", "0.4.36", None, kind="kwarg", function=f"{mod}.{fn}",
+                    changelog="0.4.27: The `initial` argument to {func}`jax.nn.softmax` and {func}`jax.nn.log_softmax`"
+                              " | 0.4.36: The `initial` argument to {func}`jax.nn.softmax` and {func}`jax.nn.log_softmax`")
+        for mod in ("jax.nn", "flax.linen", "flax.nnx") for fn in ("softmax", "log_softmax")
+    ),
+    Deprecation("named_shape", "nothing (drop it: only `xmap` used it)", None, "0.4.34", None, kind="kwarg",
+                function="jax.ShapeDtypeStruct",
+                changelog="0.4.34: {class}`jax.ShapeDtypeStruct` no longer accepts the `named_shape` argument."),
+    Deprecation("lowering_platforms", "`platforms=`", None, "0.4.36", "safe", kind="kwarg",
+                function="jax.export.export", new_qualname="platforms",
+                changelog="0.4.36: the `lowering_platforms` kwarg for {func}`jax.export.export`: use"),
+    *(
+        Deprecation(old, f"`{new}=`", None, "0.4.36", "safe", kind="kwarg", function="jax.export.symbolic_args_specs",
+                    new_qualname=new,
+                    changelog="0.4.36: The kwargs `symbolic_scope` and `symbolic_constraints` from")
+        for old, new in (("symbolic_scope", "scope"), ("symbolic_constraints", "constraints"))
+    ),
+    Deprecation("axis_resources", "`shardings=`", "0.4.4", "0.4.11", "safe", kind="kwarg",
+                function="jax.lax.with_sharding_constraint", new_qualname="shardings",
+                changelog="0.4.4: `axis_resources` argument of `with_sharding_constraint` is deprecated."
+                          " | 0.4.11: `axis_resources` argument of `with_sharding_constraint` is removed. Please"),
     # --- other libraries' removed APIs (their changelogs) ----------------------------------------
     Deprecation("flax.optim", "optax (`optax.adam(...)` with `flax.training.train_state.TrainState`)", "0.4.1", "0.6.0",
                 None, "optax's optimizers are gradient transformations, not optimizer objects", kind="module",

@@ -16,7 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
-from jaxlint.model import (apis, arg_shapes, custom_rules, dispatch, dual_mode, factreads, gradtrace, holders, instances, kinds,
+from jaxlint.model import (apis, arg_shapes, custom_rules, dispatch, dual_mode, factreads, gradtrace, holders, instances, keyflow, kinds,
                            module_entries, pytree_read, pytrees, slots, version_guards)
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_once, bound_receiver, factory_binding, instance_class, writes
@@ -153,6 +153,9 @@ class FileIndex:
     x64_imported: bool = False
     # one of the project modules it imports switches x64 on when imported
     x64_by_import: bool = False
+    # project modules it imports whose import makes JAX arrays while x64 is off ->
+    # where ("path: statement"; project/facts.py _arrays_at_import)
+    arrays_imports: dict[str, str] = field(default_factory=dict)
     # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
     called_now: set[int] = field(default_factory=set)
     # id of a call applying a transformation at once (`jax.jit(f)(x, n)`) -> the function
@@ -1487,8 +1490,10 @@ class Indexer:
         A function that hands its key parameter to a consuming function of this
         file consumes it too (``def wrapped(key, x): return sample(key, x)``)."""
         self._initializer_key_consumers()
+        self._haiku_apply_consumers()
         for u in self.index.units:
-            for name in [n for n in u.consumes_keys if n in u.assigned and not only_defaulted(u, n)]:
+            for name in [n for n in u.consumes_keys if n in u.assigned and not only_defaulted(u, n)
+                         and not keyflow.split_in_place(u, n, self.qualname)]:
                 del u.consumes_keys[name]
         handed = []  # (caller, parameter of the caller, callee, callee's parameter)
         for unit, call in self._pending_calls:
@@ -1515,6 +1520,30 @@ class Indexer:
                 changed = True
             if not changed:
                 break
+
+    def _haiku_apply_consumers(self) -> None:
+        """``net.apply(params, rng, x)`` of ``net = hk.transform(forward)`` whose
+        ``forward`` draws from haiku's key stream consumes ``rng``, a parameter of the
+        function (or of one it is nested in: the loss closure of a jitted update), as
+        ``rngs={"dropout": rng}`` does for flax (model/keyflow.py haiku_apply_rng)."""
+        memo: dict[int, str] = {}
+
+        def class_named(name: str):
+            found = [c for c in self.index.classes if c.name == name] if "." not in name else []
+            return found[0] if len(found) == 1 and any(s is found[0].node for s in self.index.module.body) else None
+
+        def draws(unit: Unit) -> str:
+            got = memo.get(id(unit))
+            if got is None:
+                got = memo[id(unit)] = keyflow.haiku_draws(unit, self.qualname, class_named) or ""
+            return got
+        for unit, call in self._pending_calls:
+            if unit.is_module or type(call.func) is not cst.Attribute or call.func.attr.value != "apply":
+                continue
+            held = self.index.held_function(call.func, unit)
+            found = keyflow.haiku_apply_rng(call, held, draws) if held is not None else None
+            if found is not None and type(found[0]) is cst.Name:
+                key_param_consumed(unit, found[0].value, found[1])
 
     def _initializer_key_consumers(self) -> None:
         """``init(key, shape)`` of an initializer that draws (``init = lecun_normal()``,
@@ -1689,6 +1718,7 @@ class Indexer:
         self.index._flat.clear()
         self.index.x64_imported = bool(facts.get("x64_import"))
         self.index.x64_by_import = bool(facts.get("x64_by_import"))
+        self.index.arrays_imports = dict(facts.get("arrays_imports") or {})
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
         # `g = lambda i: ...` bound once at module level: facts for `g` are the lambda's
         for name, entries in self.index.module_unit.bindings.items():

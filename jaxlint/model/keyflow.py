@@ -17,7 +17,7 @@ import libcst as cst
 from jaxlint.model import apis
 from jaxlint.model.scopes import bound_once, writes
 from jaxlint.model.units import ClassInfo, Unit
-from jaxlint.model.walk import arg_at, descendants, dotted_name, walk_tree
+from jaxlint.model.walk import arg_at, descendants, dotted_name, positional_args, walk_tree
 
 # names under which code hands a PRNG key to a function
 _KEY_WORDS = ("key", "rng", "prng", "rngkey", "prngkey", "seed_key")
@@ -86,6 +86,23 @@ def key_param_consumed(unit: Unit, name: str, how: str) -> None:
                 or name in u.nonlocal_names:
             return
         u = u.parent
+
+
+def split_in_place(unit: Unit, name: str, qualname) -> bool:
+    """Is every binding of the parameter ``name`` in ``unit`` a split of itself
+    (``key, sub = jax.random.split(key)``)?  The key the caller gives is consumed by
+    the first of them: the function consumes its parameter."""
+    if unit.param(name) is None or not isinstance(unit.node, cst.FunctionDef):
+        return False
+    ws = writes(unit.node, name)
+    for w in ws:
+        v = getattr(w, "value", None)
+        if type(w) is not cst.Assign or type(v) is not cst.Call or qualname(v.func) != "jax.random.split":
+            return False
+        first = arg_at(v, 0, "key")
+        if type(first) is not cst.Name or first.value != name:
+            return False
+    return bool(ws)
 
 
 def _is_none_test(test: cst.BaseExpression, name: str, negated: bool) -> bool:
@@ -299,6 +316,67 @@ def haiku_draws(unit: Unit, qualname, class_named, depth: int = 3) -> Optional[s
                 if cls is not None:
                     todo.extend((m, d + 1) for m in cls.methods.values())
     return None
+
+
+# draws from a key stream a library hands the function each time it runs: numpyro's
+# seed handler (`numpyro.sample` of a latent, `numpyro.prng_key()`), haiku's
+# `hk.next_rng_key()` inside a transformed function, flax's `self.make_rng(...)`
+_STREAM_DRAWS = {"numpyro.sample": "numpyro", "numpyro.prng_key": "numpyro",
+                 "haiku.next_rng_key": "haiku", "haiku.next_rng_keys": "haiku",
+                 "haiku.maybe_next_rng_key": "haiku", "haiku.reserve_rng_keys": "haiku"}
+STREAM_ADVICE = {"numpyro": "`numpyro.prng_key()`", "haiku": "`hk.next_rng_key()`",
+                 "flax": "`self.make_rng(name)`"}
+
+
+def stream_draw(unit: Unit, qualname) -> Optional[tuple[cst.Call, str]]:
+    """The first call in ``unit``'s own body that draws from a key stream a library
+    hands the function anew each run (``numpyro.sample("z", d)`` without ``obs=``,
+    ``numpyro.prng_key()``, ``hk.next_rng_key()``, ``self.make_rng("dropout")`` in a
+    flax linen method), and the library; None when there is none."""
+    if not isinstance(unit.node, cst.FunctionDef):
+        return None
+    linen = unit.cls is not None and unit.cls.linen and bool(unit.params) and unit.params[0].name == "self"
+    for n in descendants(unit.node):
+        if type(n) is not cst.Call:
+            continue
+        func = n.func
+        if linen and type(func) is cst.Attribute and func.attr.value == "make_rng" \
+                and type(func.value) is cst.Name and func.value.value == "self":
+            return n, "flax"
+        lib = _STREAM_DRAWS.get(qualname(func) or "")
+        if lib is None:
+            continue
+        if lib == "numpyro" and any(a.keyword is not None and a.keyword.value == "obs"
+                                    and not (type(a.value) is cst.Name and a.value.value == "None") for a in n.args):
+            continue  # an observed site draws nothing
+        return n, lib
+    return None
+
+
+# the full arity of a haiku holder's method: `apply(params, rng, *args)`, with state
+# `apply(params, state, rng, *args)`; `without_apply_rng` drops the rng (a smaller skip)
+_HAIKU_FULL = {("hk.transform", "apply"): 2, ("hk.transform_with_state", "apply"): 3}
+
+
+def haiku_apply_rng(call: cst.Call, held, draws: Callable[[Unit], str]
+                    ) -> Optional[tuple[cst.BaseExpression, str]]:
+    """``f.apply(params, rng, x)`` of ``f = hk.transform(forward)`` (``apply(params,
+    state, rng, x)`` with state) where ``forward`` draws from haiku's key stream
+    (``draws(unit)``: the draw's name, "" when none is seen): the rng argument and the
+    draw.  None when the call is no such apply (``init`` draws the parameters, not the
+    noise; a ``without_apply_rng`` apply takes no key; a starred argument hides it)."""
+    func = call.func
+    if held is None or type(func) is not cst.Attribute or func.attr.value != "apply" \
+            or _HAIKU_FULL.get((held.holder, "apply")) != held.skip:
+        return None
+    drawn = draws(held.unit)
+    if not drawn:
+        return None
+    pos = positional_args(call)
+    at = held.skip - 1
+    if at >= len(pos) or any(a.star for a in call.args[:held.skip]):
+        return None
+    return pos[at].value, drawn
 
 
 # mapping transformations and where their ``in_axes`` is written (position, keyword)

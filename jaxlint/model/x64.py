@@ -635,3 +635,59 @@ def _returns(body: Sequence[cst.CSTNode]) -> list[Optional[cst.BaseExpression]]:
 
 def _descendants(node: cst.CSTNode) -> list[cst.CSTNode]:
     return list(walk_tree(node, with_root=False))
+
+
+# calls of the array modules that make functions, types or keys, not arrays of a float dtype
+_NOT_ARRAYS = frozenset({"PRNGKey", "key", "finfo", "iinfo", "dtype", "vectorize", "frompyfunc"})
+
+
+def makes_arrays(q: Optional[str]) -> bool:
+    """Does a call of ``q`` compute JAX arrays (``jnp.asarray``, ``jnp.sqrt``,
+    ``jax.random.normal``)?  Not a dtype query, a key, ``jnp.vectorize`` (a function),
+    a class (``lax.GatherDimensionNumbers``) or an initializer factory."""
+    if not q or not q.startswith(apis.ARRAY_MODULES) or q in apis.STATIC_RESULT_FUNCS \
+            or q.startswith("jax.nn.initializers."):
+        return False
+    last = q.rsplit(".", 1)[1]
+    return last not in _NOT_ARRAYS and not last[:1].isupper()
+
+
+def _main_guard(stmt: cst.CSTNode) -> bool:
+    """``if __name__ == "__main__":``"""
+    if type(stmt) is not cst.If or type(stmt.test) is not cst.Comparison:
+        return False
+    left = stmt.test.left
+    return type(left) is cst.Name and left.value == "__name__"
+
+
+def import_time_arrays(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[str]],
+                       switches: Iterable[cst.CSTNode], imported: Callable[[str], bool],
+                       ) -> tuple[Optional[str], list[tuple[str, str]]]:
+    """What this module's top level runs with JAX when it is imported, before any x64
+    switch of its own (not under ``if __name__ == "__main__"``, not in functions or
+    classes): the first statement that calls ``jax.numpy``/``jax.lax``/``jax.random``
+    (``TODAY = jnp.asarray(13.8)``; not dtype queries nor ``PRNGKey``), as its code, and
+    the calls before it of names ``imported`` from the project (``TODAY =
+    age_at_z0(*PLANCK15)``), as (name, code): the project says which are jitted."""
+    stop = {id(n) for n in switches}
+    calls: list[tuple[str, str]] = []
+    for stmt in module.body:
+        if type(stmt) in (cst.FunctionDef, cst.ClassDef) or _main_guard(stmt):
+            continue
+        if type(stmt) is cst.SimpleStatementLine and all(
+                type(s) in (cst.Import, cst.ImportFrom, cst.Expr) and (type(s) is not cst.Expr or type(s.value) in (
+                    cst.SimpleString, cst.ConcatenatedString)) for s in stmt.body):
+            continue
+        code: Optional[str] = None
+        for n in walk_tree(stmt, lambda n: type(n) in (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            if id(n) in stop:
+                return None, calls
+            if type(n) is not cst.Call:
+                continue
+            if makes_arrays(qualname(n.func)):
+                return module.code_for_node(stmt).strip().splitlines()[0], calls
+            name = dotted_name(n.func)
+            if name is not None and imported(name.split(".", 1)[0]):
+                code = code or module.code_for_node(stmt).strip().splitlines()[0]
+                calls.append((name, code))
+    return None, calls

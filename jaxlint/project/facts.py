@@ -109,6 +109,7 @@ def incoming_facts(
             known = consts_memo[target_module] = _constants(index, target_module)
         return known
     x64_at_import = _x64_at_import(outputs)
+    arrays_at_import = _arrays_at_import(index, outputs, x64_at_import, jits_of)
     # `Cls.__init__` -> the parameters that want instance kinds (model/instances.py)
     wanted = {module: proj["instances"] for module, _, proj in outputs if proj.get("instances")}
     wanted_key = json.dumps(wanted, sort_keys=True) if wanted else ""
@@ -238,9 +239,21 @@ def incoming_facts(
             # ... because a module it imports does (not only its own switch): the
             # arrays its top level makes after those imports may be 64-bit already
             parts = module.split(".")
-            if set(proj["summary"].get("imported", ())) & x64_at_import or {
-                    ".".join(parts[:i]) for i in range(1, len(parts))} & x64_at_import:
-                out[path]["x64_by_import"] = True
+            named = set(proj["summary"].get("imported", ())) | {".".join(parts[:i]) for i in range(1, len(parts))}
+            if named & x64_at_import:
+                # ... not only because they import this module (`pkg/__init__` importing
+                # it is on through it): what is on without its own switch
+                on = x64_at_import if not proj.get("x64_import") else _x64_at_import(outputs, module)
+                if named & on:
+                    out[path]["x64_by_import"] = True
+        # the project modules it imports whose import makes JAX arrays while x64 is off
+        # (told only to a module that switches x64 on: JAX123 asks nothing else)
+        if arrays_at_import and proj.get("x64_on_here"):
+            named = set(proj["summary"].get("imported", ()))
+            named |= {".".join(m.split(".")[:i]) for m in named for i in range(1, m.count(".") + 1)}
+            made = {m: arrays_at_import[m] for m in sorted(named) if m in arrays_at_import and m != module}
+            if made:
+                out.setdefault(path, {})["arrays_imports"] = made
         # functions of other modules reached from code that runs with x64 on
         for callee in proj.get("x64_calls", ()):
             head = (proj["summary"].get("names") or {}).get(callee.split(".", 1)[0])
@@ -560,12 +573,15 @@ def _unknown_obj(k: object) -> object:
     return "unknown" if isinstance(k, str) and k.startswith((OBJ, OBJS)) else k
 
 
-def _x64_at_import(outputs) -> set[str]:
+def _x64_at_import(outputs, without: str = "") -> set[str]:
     """The modules that run with x64 on once imported: those whose module-level
     code switches it on, and (transitively) those that import one or lie in a
     package whose ``__init__`` is one (importing ``pkg.sub`` runs ``pkg``'s
-    ``__init__`` first)."""
-    on = {module for module, _, proj in outputs if proj.get("x64_import")}
+    ``__init__`` first).  ``without``: a module whose switch is left out (then only
+    the modules that switch x64 on by their own top level count as switches, not
+    those the project said are on because they import one: perhaps ``without``)."""
+    on = {module for module, _, proj in outputs if (proj.get("x64_own") if without else proj.get("x64_import"))
+          and module != without}
     if not on:
         return on
     imports = {module: set(proj["summary"].get("imported", ())) for module, _, proj in outputs}
@@ -581,6 +597,46 @@ def _x64_at_import(outputs) -> set[str]:
                 on.add(module)
                 changed = True
     return on
+
+
+def _arrays_at_import(index: ProjectIndex, outputs, x64_on: set[str], jits_of: dict) -> dict[str, str]:
+    """The modules whose import makes JAX arrays while x64 is off, each with the
+    statement that makes them (``"pkg/defaults.py: TODAY = age_at_z0(*PLANCK15)"``):
+    their top level computes with JAX, or calls a jitted function of the project,
+    before any x64 switch of their own; or (transitively) they import such a module,
+    or lie in a package whose ``__init__`` does.  Not a module that runs with x64 on
+    once imported (``x64_on``), nor one importing a module that may switch it."""
+    src: dict[str, str] = {}
+    imports: dict[str, set[str]] = {}
+    for module, path, proj in outputs:
+        if module in x64_on:
+            continue
+        parts = module.split(".")
+        imports[module] = set(proj["summary"].get("imported", ())) | {
+            ".".join(parts[:i]) for i in range(1, len(parts))}
+        own = proj.get("import_arrays")
+        if own:
+            src[module] = f"{path}: {own}"
+            continue
+        for name, code in proj.get("import_calls", ()):
+            target = index.resolve(module, name)
+            if target is not None and target.kind == "function" \
+                    and jits_of.get(target.module, {}).get(target.qualname) is not None:
+                src[module] = f"{path}: {code}"
+                break
+    if not src:
+        return src
+    changed = True
+    while changed:
+        changed = False
+        for module, named in imports.items():
+            if module in src:
+                continue
+            hit = sorted(named & src.keys())
+            if hit:
+                src[module] = src[hit[0]]
+                changed = True
+    return src
 
 
 def _submodules(index: ProjectIndex, module: str) -> list[tuple[str, str]]:

@@ -9,6 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
+from jaxlint.model.nnx_state import hijax_mode, nnx_mutations
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.walk import dotted_name, walk_tree
 from jaxlint.rules.impurity._common import assign_pairs
@@ -19,6 +20,16 @@ _INIT_METHODS = frozenset({"__init__", "__post_init__", "__new__", "__setattr__"
 
 # methods that store their argument in the container (list, dict, set, deque)
 _MUTATORS = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "appendleft", "extendleft"})
+
+
+def _names_jit(ctx, e: cst.BaseExpression, qualname: str) -> bool:
+    """``jax.jit`` / ``jax.jit(...)`` / ``partial(jax.jit, ...)`` as written in a decorator."""
+    if type(e) is cst.Call:
+        q = ctx.qualname(e.func)
+        if q in ("functools.partial", "partial") and e.args:
+            return ctx.qualname(e.args[0].value) == qualname
+        return q == qualname
+    return ctx.qualname(e) == qualname
 
 
 def _holds_tracer(ctx, e: cst.CSTNode) -> bool:
@@ -161,6 +172,11 @@ class SelfMutationInTraced(Rule):
         "object; storing a Python value there (`self.cache[\"shape\"] = x.shape`) is not flagged, "
         "nor is a write into anything else (`self.mean[...] = v` of an nnx Variable or a Ref, "
         "an item of an array attribute: JAX101). "
+        "A function jitted with plain `jax.jit` (`@jax.jit`, `jax.jit(step)`) that changes the "
+        "flax NNX objects it is given is flagged at the jit: `optimizer.update(model, grads)`, "
+        "`nnx.update(model, state)`, `model.count.value += 1` on a parameter the function hands "
+        "to an NNX function (`nnx.value_and_grad(loss)(model, x)`, `nnx.state`) or annotates "
+        "with an NNX class; `jax.jit` drops those changes, `nnx.jit` keeps them. "
         "Constructors and flax/equinox/haiku modules (frozen, or with their own state "
         "handling) are not flagged, nor a method of a pytree class that a transformation "
         "is given `self` as an argument (`@jax.jit` on the method, `self` not static) and "
@@ -456,6 +472,23 @@ class SelfMutationInTraced(Rule):
             jax.jit(enc.encode)(jnp.ones(3))
             """
         ),
+        # `nnx.jit` carries the changes to the NNX objects out of the trace
+        Valid(
+            """
+            from flax import nnx
+
+
+            def loss_fn(model, x):
+                return (model(x) ** 2).mean()
+
+
+            @nnx.jit
+            def train_step(model, optimizer, x):
+                loss, grads = nnx.value_and_grad(loss_fn)(model, x)
+                optimizer.update(model, grads)
+                return loss
+            """
+        ),
     ]
 
 
@@ -671,6 +704,28 @@ class SelfMutationInTraced(Rule):
                 "`self.calls` is assigned inside traced method `grow`: the update runs once, at trace time: compiled calls never repeat it. Pass the state in as an argument and return the new state",
             ],
         ),
+        # plain `jax.jit` on a function that changes the flax NNX objects it is given
+        Invalid(
+            """
+            import jax
+            from flax import nnx
+
+
+            def loss_fn(model, x):
+                return (model(x) ** 2).mean()
+
+
+            @jax.jit
+            def train_step(model, optimizer, x):
+                loss, grads = nnx.value_and_grad(loss_fn)(model, x)
+                optimizer.update(model, grads)
+                return loss
+            """,
+            expected=[(9, 1)],
+            messages=[
+                "`train_step` is jitted with `@jax.jit`, which does not carry changes to the flax NNX objects it is given out of the trace: `optimizer.update(model, grads)` (line 12) changes `optimizer` inside the trace only, and the object keeps its old state after the call. Use `nnx.jit` (or split the objects with `nnx.split` and return the new state)",
+            ],
+        ),
     ]
 
     def _method_self(self) -> Optional[str]:
@@ -851,6 +906,53 @@ class SelfMutationInTraced(Rule):
             stores = any(ctx.is_tracer(a.value) or _holds_tracer(ctx, a.value) for a in node.args)
         if stores:
             self._report_stored(node, f"`{ctx.code(func).strip()}(...)` keeps a tracer")
+
+    _PLAIN_JITS = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
+    _nnx_file: Optional[bool] = None  # does the file import flax.nnx (set at the first def)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        """``@jax.jit def train_step(model, optimizer, x): ... optimizer.update(model,
+        grads)``: plain ``jax.jit`` does not carry the changes a function makes to the
+        flax NNX objects it is given out of the trace (``nnx.jit`` does), so the update
+        is lost (model/nnx_state.py)."""
+        ctx = self.ctx
+        if self._nnx_file is None:
+            self._nnx_file = any(q == "flax.nnx" or q.startswith("flax.nnx.") for q in ctx.imports.names.values()) \
+                and not hijax_mode(ctx.module, ctx.qualname)
+        if not self._nnx_file:
+            return
+        unit = ctx.index.unit_of.get(id(node))
+        if unit is None:
+            return
+        where: Optional[cst.CSTNode] = None
+        how = ""
+        for site in ctx.index.sites:
+            if site.qualname not in self._PLAIN_JITS:
+                continue
+            if site.target is unit:
+                where = next((d for d in node.decorators if _names_jit(ctx, d.decorator, site.qualname)), node)
+                how = f"@{ctx.code(where.decorator).strip()}" if isinstance(where, cst.Decorator) else "jax.jit"
+                break
+            fn = site.fn_expr
+            if site.call is not None and type(fn) is cst.Name and fn.value == unit.name \
+                    and site.scope.lookup_def(fn.value) is unit:
+                where, how = site.call, ctx.code(site.call.func).strip()
+                break
+        if where is None:
+            return
+        classes = ctx.index.classes
+        changed = nnx_mutations(unit, ctx.qualname, lambda name: any(c.name == name and c.nnx for c in classes))
+        if not changed:
+            return
+        param, stmt = changed[0]
+        self.report(
+            where,
+            f"`{unit.name}` is jitted with `{how}`, which does not carry changes to the flax NNX objects "
+            f"it is given out of the trace: `{ctx.code(stmt).strip()}` (line {{related_line}}) changes "
+            f"`{param}` inside the trace only, and the object keeps its old state after the call. "
+            f"Use `nnx.jit` (or split the objects with `nnx.split` and return the new state)",
+            related=stmt,
+        )
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self._check(node)

@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.model import apis
+from jaxlint.model.x64 import makes_arrays
 from jaxlint.model.walk import dotted_name, positional_args, string_value
 
 
@@ -24,7 +24,11 @@ class LateX64Enable(Rule):
         "that comes after module-level statements which already created JAX arrays or ran "
         "`jax.numpy`, `jax.lax` or `jax.random` computations while x64 was off by default (arrays "
         "made after this file, or a project module it imports, switched x64 on, or while the file "
-        "switched it off on purpose with `jax.config.update(\"jax_enable_x64\", False)`, do not count); and "
+        "switched it off on purpose with `jax.config.update(\"jax_enable_x64\", False)`, do not count; "
+        "dtype queries, keys and `jnp.vectorize` make no arrays), or after an import of a project module "
+        "whose import made JAX arrays while x64 was off (its top level, or that of a module it imports, "
+        "calls `jax.numpy`/`jax.lax`/`jax.random` or a jitted function of the project: "
+        "`from ..cosmology import TODAY` with `TODAY = age_at_z0(*PLANCK15)`); and "
         "`os.environ[\"JAX_ENABLE_X64\"] = \"1\"` written after `import jax`, when JAX has already read it."
     )
     why_bad = (
@@ -144,6 +148,8 @@ class LateX64Enable(Rule):
         # (switched on: here, or by importing a project module that does), False
         # (switched off here on purpose: arrays made now are meant to be 32-bit)
         self._state: Optional[bool] = None
+        # when the first arrays come from importing a project module: where it makes them
+        self._first_via: Optional[str] = None
 
     def _project_import(self, node) -> None:
         """An import of the project's own modules when one of them switches x64 on at
@@ -163,10 +169,33 @@ class LateX64Enable(Rule):
         if any(h in packages for h in heads):
             self._state = True
 
+    def _arrays_import(self, node) -> None:
+        """An import of a project module whose import makes JAX arrays while x64 is
+        off (its top level computes with JAX, or imports a module that does: a fact
+        from the project): the first arrays this file's program holds are made here."""
+        ctx = self.ctx
+        made = ctx.index.arrays_imports
+        if not made or not ctx.unit.is_module or self._first is not None or self._state is not None:
+            return
+        names = ctx.imports.names
+        for alias in node.names if not isinstance(node.names, cst.ImportStar) else ():
+            if isinstance(node, cst.ImportFrom):
+                local = alias.asname.name.value if alias.asname is not None else alias.name.value  # type: ignore[union-attr]
+                full = names.get(local) or _relative(ctx.settings, node, dotted_name(alias.name) or "")
+            else:
+                full = dotted_name(alias.name) or ""
+            parts = full.split(".")
+            hit = next((made[m] for m in (".".join(parts[:i]) for i in range(len(parts), 0, -1)) if m in made), None)
+            if hit is not None:
+                self._first, self._first_via = node, hit
+                return
+
     def visit_Import(self, node: cst.Import) -> None:
+        self._arrays_import(node)
         self._project_import(node)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self._arrays_import(node)
         self._project_import(node)
 
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -184,7 +213,16 @@ class LateX64Enable(Rule):
             self._x64 = {id(n) for n in ctx.index.x64_nodes}
         if not ctx.unit.is_module:
             # a function switching x64 on after module-level code made arrays
-            if id(node) in self._x64 and self._first is not None:
+            if id(node) in self._x64 and self._first is not None and self._first_via is not None:
+                self.report(
+                    node,
+                    f"`{ctx.unit.name}` enables x64 after `{ctx.code(self._first).strip()}` (line "
+                    f"{{related_line}}) already created JAX arrays while x64 was off, at import "
+                    f"({self._first_via}): they stay 32-bit while arrays made after the switch are 64-bit. "
+                    "Enable x64 before importing it (right after importing jax)",
+                    related=self._first,
+                )
+            elif id(node) in self._x64 and self._first is not None:
                 self.report(
                     node,
                     f"`{ctx.unit.name}` enables x64 after module-level code already created JAX "
@@ -194,7 +232,16 @@ class LateX64Enable(Rule):
                 )
             return
         if id(node) in self._x64:
-            if self._first is not None:
+            if self._first is not None and self._first_via is not None:
+                self.report(
+                    node,
+                    f"x64 is enabled after `{ctx.code(self._first).strip()}` (line {{related_line}}) already "
+                    f"created JAX arrays while x64 was off, at import ({self._first_via}): they stay 32-bit "
+                    "while arrays made after this point are 64-bit. Enable x64 before importing it "
+                    "(right after importing jax)",
+                    related=self._first,
+                )
+            elif self._first is not None:
                 self.report(
                     node,
                     "x64 is enabled after JAX arrays were already created at line {related_line}: "
@@ -210,11 +257,23 @@ class LateX64Enable(Rule):
             return
         if self._first is not None or self._state is not None:
             return
-        if not q or not q.startswith(apis.ARRAY_MODULES) or q in apis.STATIC_RESULT_FUNCS:
-            return
-        if q.rsplit(".", 1)[1] in ("PRNGKey", "key", "finfo", "iinfo", "dtype"):
+        if not makes_arrays(q):
             return
         self._first = node
+
+
+def _relative(settings, node: cst.ImportFrom, name: str) -> str:
+    """``from ..cosmology import TODAY`` in ``pkg.sed.weights``: ``pkg.cosmology.TODAY``
+    ("" when the file's module is unknown or the dots climb above it)."""
+    if not node.relative or not settings.module:
+        return ""
+    parts = settings.module.split(".")
+    up = len(node.relative) - (1 if settings.is_package else 0)
+    if up >= len(parts) or up < 0:
+        return ""
+    base = parts[:len(parts) - up] if up else parts
+    inner = dotted_name(node.module) if node.module is not None else None
+    return ".".join([*base, *([inner] if inner else []), name])
 
 
 def _switches_off(call: cst.Call) -> bool:

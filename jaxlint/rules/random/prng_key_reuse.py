@@ -14,6 +14,7 @@ from jaxlint.model import apis, liveness
 from jaxlint.model.repeats import called_repeatedly
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import key_streams as keyflow_streams
+from jaxlint.model.keyflow import STREAM_ADVICE, stream_draw
 from jaxlint.model.keyflow import (copied_key, initializer_of, invariant, key_like_name, loop_target_read, mapper,
                                    replicated_keys, rngs_keys, unmapped_positions)
 from jaxlint.model.program_order import attribute_writes
@@ -111,7 +112,15 @@ class PrngKeyReuse(Rule):
         "* `f.apply(params, key, x)` of `f = hk.transform(fn)` (`transform_with_state`: the "
         "third argument) where `fn` draws from haiku's key stream (`hk.next_rng_key()`, "
         "`hk.dropout`, in a module class or helper of the file it calls): the apply consumes "
-        "the key like a helper does (not with `without_apply_rng`, nor when `fn` draws nothing);\n"
+        "the key like a helper does (not with `without_apply_rng`, nor when `fn` draws nothing), "
+        "and so does a function whose loss closure makes that apply with its key parameter "
+        "(`update(params, rng, x)` under `jax.jit`, called in a loop with one `rng`);\n"
+        "* a function that draws from a key stream its library hands it anew each run (a "
+        "numpyro model's latent `numpyro.sample`, `hk.next_rng_key()`, a flax module's "
+        "`self.make_rng`) and also from a key it makes from a literal seed (`abm(PRNGKey(0), "
+        "...)`, directly or through a helper that consumes it, a helper whose only rebinding of "
+        "its key is `key, k = split(key)` included): that part replays the same numbers on every "
+        "run (every MCMC step, every seed) while the rest varies;\n"
         "* a function given a key (a `key`/`rng` parameter, `kwargs.get(\"rng\")`) that "
         "never reads it (nor does a function nested in it) and draws from a fixed seed instead; "
         "not a parameter its signature declares no key (`with_dropout_rng: bool`, `use_rng=False`);\n"
@@ -1271,6 +1280,24 @@ class PrngKeyReuse(Rule):
                 return jax.random.randint(schedule.next_key(), (), 0, 4)
             """
         ),
+        # the key drawn from numpyro's stream: a new one each run
+        Valid(
+            """
+            import jax
+            import numpyro
+            import numpyro.distributions as dist
+
+
+            def simulate(key, n, p):
+                return jax.random.uniform(key, (n,)) < p
+
+
+            def model(n):
+                p = numpyro.sample("p", dist.Beta(2, 5))
+                infected = simulate(numpyro.prng_key(), n, p)
+                numpyro.deterministic("infected", infected.sum())
+            """
+        ),
     ]
 
     INVALID = [
@@ -2265,6 +2292,28 @@ class PrngKeyReuse(Rule):
                 "`key` is consumed by `random.normal` inside a loop but never replaced, so every iteration draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`",
             ],
         ),
+        # a fixed-seed key drawn beside numpyro's key stream: every run of the model replays it
+        Invalid(
+            """
+            import jax
+            import numpyro
+            import numpyro.distributions as dist
+
+
+            def simulate(key, n, p):
+                return jax.random.uniform(key, (n,)) < p
+
+
+            def model(n):
+                p = numpyro.sample("p", dist.Beta(2, 5))
+                infected = simulate(jax.random.PRNGKey(0), n, p)
+                numpyro.deterministic("infected", infected.sum())
+            """,
+            expected=[(12, 16)],
+            messages=[
+                "`model` draws from numpyro's key stream (`numpyro.sample`), a new key each time it runs, but `simulate()` draws from `jax.random.PRNGKey(0)`, a fixed seed: every run of `model` replays the same random numbers there. Draw that key from the stream (`numpyro.prng_key()`)",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -2345,7 +2394,8 @@ class PrngKeyReuse(Rule):
                     self._closure_key_in_mapped_fn(arg, node, f"{helper}()")
                     or self._closure_key_called_again(arg, node, f"{helper}()")):
                 continue  # a closure run many times, each run handing the helper the same key
-            self._fixed_seed_in_loop(node, arg, token, f"{helper}()")
+            self._fixed_seed_in_loop(node, arg, token, f"{helper}()") \
+                or self._fixed_seed_beside_stream(node, arg, token, f"{helper}()")
             if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
                 # a key from outside the loop: every iteration consumes it again
                 ctx.consume_key(token, node, f"{sampler}` via `{helper}")
@@ -2603,7 +2653,8 @@ class PrngKeyReuse(Rule):
          or self._fixed_seed_in_repeated_function(node, key_expr, token, short)
          or self._closure_key_called_again(key_expr, node, short)
          or self._stored_key_never_advanced(key_expr, node, short)
-         or self._given_key_ignored(key_expr, node, token, short))
+         or self._given_key_ignored(key_expr, node, token, short)
+         or self._fixed_seed_beside_stream(node, key_expr, token, short))
         self._consume(node, key_expr, short, token)
 
     def _replicated_over_shards(self, node: cst.Call, key_expr: cst.BaseExpression, how: str) -> None:
@@ -3025,6 +3076,42 @@ class PrngKeyReuse(Rule):
             f"comprehension, and `{_by(how)}` draws {same}, so every call returns "
             f"the same random numbers. Take the key as a parameter and split it at the caller, or "
             f"use `jax.random.fold_in(key, i)`",
+            related=made,
+        )
+        return True
+
+    def _fixed_seed_beside_stream(self, node: cst.Call, key_expr: cst.BaseExpression, token, how: str) -> bool:
+        """A function that draws from a key stream its library hands it anew each run
+        (a numpyro model's ``numpyro.sample``, ``hk.next_rng_key()`` in a haiku
+        transformed function, ``self.make_rng`` in a flax module: model/keyflow.stream_draw)
+        and also draws from a key it makes from a literal seed (``abm(jax.random.PRNGKey(0),
+        ...)``): that part replays the same numbers on every run (every MCMC step, every
+        seed, every training step) while the rest varies."""
+        ctx = self.ctx
+        unit = ctx.unit
+        made = token.node
+        if unit.is_module or token.loop_depth != 0 or _in_test(unit) or how == "split":
+            return False
+        if not isinstance(made, cst.Call) or ctx.qualname(made.func) not in ("jax.random.PRNGKey", "jax.random.key"):
+            return False
+        if len(made.args) != 1 or made.args[0].keyword is not None or int_value(made.args[0].value) is None \
+                or not any(d is made for d in descendants(unit.node)) or (id(made), 0) in self._fixed_reported:
+            return False
+        found = stream_draw(unit, ctx.qualname)
+        if found is None:
+            return False
+        draw, lib = found
+        self._fixed_reported.add((id(made), 0))
+        name = f"{unit.cls.name}.{unit.name}" if unit.cls is not None else unit.name
+        made_code = ctx.code(made).strip()
+        what = (f"`{made_code}`" if key_expr is made else
+                f"`{ctx.code(key_expr).strip()}`, made from `{made_code}` (line {{related_line}})")
+        self.report(
+            node,
+            f"`{name}` draws from {lib}'s key stream (`{ctx.code(draw.func).strip()}`), a new key "
+            f"each time it runs, but `{_by(how)}` draws from {what}, a fixed seed: every run of "
+            f"`{name}` replays the same random numbers there. Draw that key from the stream "
+            f"({STREAM_ADVICE[lib]})",
             related=made,
         )
         return True
