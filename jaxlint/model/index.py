@@ -2093,6 +2093,12 @@ def _join_arg_kinds(unit: Unit, fact: dict) -> None:
         return
     params = unit.params
     if unit.cls is not None:
+        if fact.get("bound") and unit.name != "__init__" and not unit.cls.is_jax_module \
+                and type(unit.node) is cst.FunctionDef and not unit.node.decorators and params:
+            # `Diagnostics()._ps_tail(ary, n)` there: a method called on an instance of the
+            # class (model/calls.py), `self` bound to it
+            kinds.join_into(unit.arg_kinds, kinds.fact_kinds(params[1:], fact.get("pos"), fact.get("kw")))
+            return
         if unit.name != "__init__" or not params:
             return  # a method: which instance's, and so which `self`, is not known here
         params = params[1:]  # a constructor call (`Cls(...)`, model/instances.py): `self` is new

@@ -1,0 +1,192 @@
+"""Batch 9's misses by mechanism (issue 22, branch recallW): a JAX array handed to a
+method of a project class in another module (an instance built there, held in a local
+or in an attribute), and JAX502's message for a loop under `jax.vmap` alone.
+
+Each INVALID program's TypeError was observed with JAX 0.10.2; the VALID twins run and
+stay silent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from project_files import lint_files
+
+
+def _lint(root: Path, monkeypatch, files: dict[str, str], select: str = "") -> list[tuple]:
+    return lint_files(root, monkeypatch, files, select=select, dedent=True)
+
+
+# 1. In-place item assignment on a JAX array that reaches a method of a class of another
+# module (case 931, arviz-stats#367: `_DiagnosticsBase()._ps_tail(log_weights, ...)` writes
+# `ary[ordered[tail_ids]] = smoothed`). The method's parameter takes the kinds its calls
+# pass, as a function's does: written three ways, a fresh instance (`Smoother()._clip`), an
+# instance held in a local (`ranker = Ranker(); ranker._rank(v)`) and one held in an
+# attribute set in `__init__` (`self.ranker._rank(v)`), the array made in a third module.
+
+SMOOTHING = """\
+import numpy as np
+
+
+class Smoother:
+    def _clip_tail(self, ary, cutoff):
+        ary = ary - np.max(ary)
+        ary[ary > cutoff] = cutoff
+        return ary
+
+
+class Ranker:
+    def _rank(self, values):
+        order = np.argsort(values)
+        values[order[:2]] = 0.0
+        return values
+"""
+
+API = """\
+from stats.smoothing import Ranker, Smoother
+
+
+def smooth(log_weights):
+    return Smoother()._clip_tail(log_weights, 0.5)
+
+
+def rank(values):
+    ranker = Ranker()
+    return ranker._rank(values)
+
+
+class Pipeline:
+    def __init__(self):
+        self.ranker = Ranker()
+
+    def _run(self, values):
+        return self.ranker._rank(values)
+"""
+
+MAIN = """\
+import jax.numpy as jnp
+
+from stats.api import Pipeline, rank, smooth
+
+draws = jnp.linspace(0.0, 1.0, 10)
+smoothed = smooth(-draws)
+ranked = rank(draws * 2)
+piped = Pipeline()._run(draws + 1)
+"""
+
+# the corrected driver hands NumPy copies (`np.asarray`): the writes are NumPy's
+MAIN_OK = """\
+import jax.numpy as jnp
+import numpy as np
+
+from stats.api import Pipeline, rank, smooth
+
+draws = jnp.linspace(0.0, 1.0, 10)
+smoothed = smooth(np.asarray(-draws))
+ranked = rank(np.array(draws * 2))
+piped = Pipeline()._run(np.asarray(draws + 1))
+"""
+
+# one call passes a JAX array, another a value the model cannot place (a parameter nobody
+# calls): the joined kind is unknown, and unknown never reports
+API_MIXED = API + """
+
+def rank_any(values):
+    return Ranker()._rank(values)
+"""
+
+
+def _files(main: str, api: str = API) -> dict[str, str]:
+    return {"stats/__init__.py": "", "stats/smoothing.py": SMOOTHING, "stats/api.py": api, "main.py": main}
+
+
+def test_jax_array_reaches_a_method_of_another_module(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, _files(MAIN), select="JAX101") == [
+        ("JAX101", "stats/smoothing.py", 7, 9,
+         "JAX arrays are immutable: `ary[ary > cutoff] = ...` raises TypeError. Use `ary = ary.at[ary > cutoff].set(...)`"),
+        ("JAX101", "stats/smoothing.py", 14, 9,
+         "JAX arrays are immutable: `values[order[:2]] = ...` raises TypeError. Use `values = values.at[order[:2]].set(...)`"),
+    ]
+
+
+def test_numpy_copies_given_to_the_methods_stay_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, _files(MAIN_OK)) == []
+
+
+def test_a_method_also_given_an_unknown_value_stays_silent(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, _files(MAIN, API_MIXED), select="JAX101")
+    assert [f[1:4] for f in found] == [("stats/smoothing.py", 7, 9)]  # `_rank`'s write: unknown
+
+
+# the same in one file: a method called on an instance of a class of this file
+ONE_FILE = """\
+import jax.numpy as jnp
+import numpy as np
+
+
+class Table:
+    def _write(self, buf, i):
+        buf[i] = 1.0
+        return buf
+
+
+def fill(n):
+    table = Table()
+    return table._write(jnp.zeros(n), 0), Table()._write(jnp.ones(n), 1)
+"""
+
+
+def test_jax_array_given_to_a_method_of_this_file(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"table.py": ONE_FILE}, select="JAX101") == [
+        ("JAX101", "table.py", 7, 9,
+         "JAX arrays are immutable: `buf[i] = ...` raises TypeError. Use `buf = buf.at[i].set(...)`"),
+    ]
+    fixed = ONE_FILE.replace("jnp.zeros(n)", "np.zeros(n)").replace("jnp.ones(n)", "np.ones(n)")
+    assert _lint(tmp_path, monkeypatch, {"table.py": fixed}, select="JAX101") == []
+
+
+# 2. JAX502 under `jax.vmap` alone (the new-user review; neural-tangents' `predict_test.py`
+# ensemble loop): nothing is compiled as one program, every call traces again and
+# dispatches the copies' operations one by one (measured, jax 0.10.2: 200 iterations of
+# `jnp.sin(x) + i`, 85 ms a call under vmap against 0.4 ms with `lax.fori_loop`); the
+# same function mapped under `jax.jit` keeps the compile-time message. Written through a
+# helper the mapped function calls (a comprehension) and with the map applied inside
+# `jax.jit`.
+
+MAPPED = """\
+import jax
+import jax.numpy as jnp
+
+
+def smooth(x):
+    return jnp.stack([jnp.roll(x, k) for k in range(128)]).mean(0)
+
+
+def member(key):
+    x = jax.random.normal(key, (16,))
+    return smooth(x)
+
+
+def main():
+    keys = jax.random.split(jax.random.key(0), 4)
+    return jax.vmap(member)(keys)
+"""
+
+EAGER = (
+    "this Python loop runs 128 times while JAX traces `smooth`, so every call traces again and runs 128 "
+    "copies of its body, each operation dispatched on its own (`vmap` without `jit` compiles no program): "
+    "the time of every call grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect "
+    "per-step outputs)"
+)
+COMPILED = (
+    "this Python loop runs 128 times while JAX traces `smooth`, so it is unrolled into 128 copies of its "
+    "body: compile time grows with the trip count. Use `lax.fori_loop` (or `lax.scan` to collect per-step "
+    "outputs)"
+)
+
+
+def test_loop_under_vmap_alone_costs_dispatches_not_compiles(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"ens.py": MAPPED}, select="JAX502") == [
+        ("JAX502", "ens.py", 6, 47, EAGER)]
+    jitted = MAPPED.replace("jax.vmap(member)(keys)", "jax.jit(jax.vmap(member))(keys)")
+    assert _lint(tmp_path, monkeypatch, {"ens.py": jitted}, select="JAX502") == [
+        ("JAX502", "ens.py", 6, 47, COMPILED)]
