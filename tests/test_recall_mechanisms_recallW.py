@@ -190,3 +190,44 @@ def test_loop_under_vmap_alone_costs_dispatches_not_compiles(tmp_path, monkeypat
     jitted = MAPPED.replace("jax.vmap(member)(keys)", "jax.jit(jax.vmap(member))(keys)")
     assert _lint(tmp_path, monkeypatch, {"ens.py": jitted}, select="JAX502") == [
         ("JAX502", "ens.py", 6, 47, COMPILED)]
+
+
+# 3. JAX207 (case 927, bonsai#170): a JAX array built from host data a few lines up and
+# passed in a static position. The call raises (one finding, where the static position is
+# seen); the message names the line that made the value, where the fix goes (a tuple of
+# tuples). A NumPy array keeps its own wording; the corrected call (a tuple) is silent.
+
+STATIC = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@partial(jax.jit, static_argnums=1)
+def forward(x, grid):
+    return x * 2
+
+
+def main(data):
+    grid = jnp.array(data["grid"])
+    table = np.asarray(data["grid"])
+    a = forward(jnp.ones(3), grid)
+    b = forward(jnp.ones(3), table)
+    c = forward(jnp.ones(3), tuple(map(tuple, data["grid"])))
+    return a, b, c
+"""
+
+_REST = ("is passed to `forward` in a static position (parameter `grid`; static_argnums=1): static arguments "
+         "must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. "
+         "Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)")
+
+
+def test_static_array_names_the_line_that_made_it(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"run.py": STATIC}, select="JAX207") == [
+        ("JAX207", "run.py", 16, 30,
+         "A JAX array (`grid` is bound to `jnp.array(data[\"grid\"])` on line 14) " + _REST),
+        ("JAX207", "run.py", 17, 30,
+         "A NumPy array (`table` is bound to `np.asarray(data[\"grid\"])`) " + _REST),
+    ]
