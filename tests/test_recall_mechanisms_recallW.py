@@ -231,3 +231,116 @@ def test_static_array_names_the_line_that_made_it(tmp_path, monkeypatch):
         ("JAX207", "run.py", 17, 30,
          "A NumPy array (`table` is bound to `np.asarray(data[\"grid\"])`) " + _REST),
     ]
+
+
+# 4. Attributes of an object built in traced code from tracers (case 911, celerite2#78:
+# `over = OverdampedSHOTerm(..., Q=Q)` in a numpyro model, then `if over.Q < 0.5:`): a
+# plain class whose `__init__` stores its parameters as they are holds the tracers it
+# was given. Written two ways: keywords stored by an unpacking (`self.S0, self.Q = S0, Q`)
+# in a helper a jitted function calls, and positional arguments stored one by one in a
+# `lax.scan` body (`float(box.hi - box.lo)`). Both raise with JAX 0.10.2
+# (TracerBoolConversionError, ConcretizationTypeError). The attribute given a Python float
+# (`term.S0 > 0.0`) is silent, and so are the VALID twins: the corrected code
+# (`jnp.where`, no `float`), an attribute the file sets again, a class that hooks
+# attribute writes.
+
+STORED = """\
+import jax
+import jax.numpy as jnp
+
+
+class Term:
+    def __init__(self, *, S0, Q, eps=1e-5):
+        self.S0, self.Q, self.eps = S0, Q, eps
+
+
+def pick(q):
+    term = Term(S0=1.0, Q=q)
+    if term.Q < 0.5:
+        return term.S0
+    if term.S0 > 0.0:
+        return 2.0 * term.S0
+    return 0.0
+
+
+class Box:
+    def __init__(self, lo, hi):
+        self.lo = lo
+        self.hi = hi
+
+
+def body(carry, x):
+    box = Box(x - 1.0, x + 1.0)
+    width = float(box.hi - box.lo)
+    return carry + width, x
+
+
+@jax.jit
+def model(log_q):
+    return pick(jnp.exp(log_q))
+
+
+totals = jax.lax.scan(body, 0.0, jnp.arange(3.0))
+"""
+
+STORED_OK = """\
+import jax
+import jax.numpy as jnp
+
+
+class Term:
+    def __init__(self, *, S0, Q, eps=1e-5):
+        self.S0, self.Q, self.eps = S0, Q, eps
+
+
+def pick(q):
+    term = Term(S0=1.0, Q=q)
+    return jnp.where(term.Q < 0.5, term.S0, 2.0 * term.S0)
+
+
+class Box:
+    def __init__(self, lo, hi):
+        self.lo = lo
+        self.hi = hi
+
+
+class Clamped:
+    def __init__(self, v):
+        self.v = v
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, 0.5 if name == "v" else value)
+
+
+def body(carry, x):
+    box = Box(x - 1.0, x + 1.0)
+    box.hi = 2.0
+    width = box.hi - box.lo
+    if Clamped(x).v > 0.0:
+        width = width + 1.0
+    return carry + width, x
+
+
+@jax.jit
+def model(log_q):
+    return pick(jnp.exp(log_q))
+
+
+totals = jax.lax.scan(body, 0.0, jnp.arange(3.0))
+"""
+
+
+def test_attributes_of_an_object_built_from_tracers(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"terms.py": STORED}) == [
+        ("JAX201", "terms.py", 12, 8,
+         "Python `if` on a traced value: it depends on the traced argument `q` of `pick` (called from traced "
+         "`model`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+        ("JAX202", "terms.py", 27, 13,
+         "`float()` needs a concrete value, but its argument is traced: it depends on the traced argument `x` "
+         "of `body` (a body passed to lax.scan); this raises ConcretizationTypeError. Instead, keep it as an "
+         "array (`x.astype(jnp.float32)`), or return it and convert outside the traced function"),
+    ]
+
+
+def test_attributes_the_code_sets_again_or_hooks_stay_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"terms.py": STORED_OK}) == []
