@@ -344,3 +344,74 @@ def test_attributes_of_an_object_built_from_tracers(tmp_path, monkeypatch):
 
 def test_attributes_the_code_sets_again_or_hooks_stay_silent(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"terms.py": STORED_OK}) == []
+
+
+# ... and across modules: the class's module tells which attributes `__init__` stores
+# (a `stored` fact), reached as a module's attribute (`terms.Term(...)`) and as an
+# imported name (`Window(...)`). VALID: an attribute the class sets again in a method,
+# or that the calling module sets, is not the tracer the call gave.
+
+GP_TERMS = """\
+import jax.numpy as jnp
+
+
+class Term:
+    def __init__(self, *, S0, Q):
+        self.S0, self.Q = S0, Q
+
+    def value(self, tau):
+        return self.S0 * jnp.exp(-tau / self.Q)
+
+
+class Window:
+    def __init__(self, lo, hi):
+        self.lo = lo
+        self.hi = hi
+"""
+
+GP_MAIN = """\
+import jax
+import jax.numpy as jnp
+
+from gp import terms
+from gp.terms import Window
+
+
+def pick(q):
+    term = terms.Term(S0=1.0, Q=q)
+    if term.Q < 0.5:
+        return term.value(1.0)
+    return term.S0
+
+
+@jax.jit
+def model(log_q, x):
+    w = Window(x - 1.0, x + 1.0)
+    n = int(w.hi - w.lo)
+    return pick(jnp.exp(log_q)) * n
+"""
+
+
+def test_attributes_of_an_object_of_another_module_built_from_tracers(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"gp/__init__.py": "", "gp/terms.py": GP_TERMS, "main.py": GP_MAIN}) == [
+        ("JAX201", "main.py", 10, 8,
+         "Python `if` on a traced value: it depends on the traced argument `q` of `pick` (called from traced "
+         "`model`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+        ("JAX202", "main.py", 18, 9,
+         "`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `x` of "
+         "`model` (decorated with @jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array "
+         "(`x.astype(jnp.int32)`), or return it and convert outside the traced function; or, if `x` is a Python "
+         "value, mark it static (static_argnums=1)"),
+    ]
+
+
+def test_attributes_set_again_in_either_module_stay_silent(tmp_path, monkeypatch):
+    terms_set_again = GP_TERMS.replace(
+        "    def value(self, tau):",
+        "    def clamp(self):\n        self.Q = 0.5\n\n    def value(self, tau):")
+    main_sets = GP_MAIN.replace("    n = int(w.hi - w.lo)", "    w.hi, w.lo = 2.0, 1.0\n    n = int(w.hi - w.lo)")
+    main_sets = main_sets.replace("    if term.Q < 0.5:", "    term.clamp()\n    if term.Q < 0.5:")
+    found = _lint(tmp_path, monkeypatch, {"gp/__init__.py": "", "gp/terms.py": terms_set_again,
+                                          "main.py": main_sets})
+    assert found == []
+    # (the twin runs: model(0.0, 1.0) gives 1.0)

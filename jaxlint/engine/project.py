@@ -225,6 +225,14 @@ def _kinds_out(interp: Interpreter) -> dict:
                 returns[name] = given
     if returns:
         out["returns"] = returns
+    stored = {}
+    for cls in interp.index.classes:
+        if instances.local_class(interp, cls.name) is cls:
+            record = instances.stored_parameters(interp, cls)
+            if record is not None:
+                stored[cls.name] = record  # `__init__` stores its parameters as they are
+    if stored:
+        out["stored"] = stored
     values = returns_model.exported_values(interp)
     units = interp.index.units
     for name, known in kinds.display_constants(

@@ -4,7 +4,6 @@ the API tables (``model/apis.py``) and what the file's helpers return."""
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 import libcst as cst
@@ -932,71 +931,37 @@ class Evaluator:
 
 
     def _stored_fields(self, written: str, call: cst.Call, arg_vals: list[Value]) -> Optional[tuple]:
-        """``Term(S0=1.0, Q=q)`` with ``Term`` a plain class of this file whose own
-        ``__init__`` stores parameters as they are (``self.Q = Q``, ``self.S0, self.Q =
-        S0, Q``) at the top of its body: the attributes the call gives tracers, each the
-        tracer it was given (``t.Q < 0.5`` is a Python comparison of a tracer).  Only an
-        attribute that nothing else in the file writes (no other ``self.Q =``, no
-        ``t.Q = ...``) and a class with no hook on attribute access, no decorator, no
-        metaclass and no JAX module base; star arguments, unknown."""
-        if "." in written or any(a.star for a in call.args):
+        """``Term(S0=1.0, Q=q)`` with ``Term`` a plain class whose own ``__init__``
+        stores its parameters as they are (model/instances.py, ``stored_parameters``):
+        of this file, or of another module of the project (the ``stored`` facts, for an
+        attribute this file does not write either): the attributes the call gives
+        tracers, each the tracer it was given (``t.Q < 0.5`` is a Python comparison of a
+        tracer).  Star arguments: unknown."""
+        if any(a.star for a in call.args):
             return None
-        cls = instances.local_class(self, written)
-        if cls is None or cls.is_jax_module or cls.node.decorators or cls.node.keywords \
-                or any(m in cls.methods for m in _ATTRIBUTE_HOOKS):
+        cls = instances.local_class(self, written) if "." not in written else None
+        if cls is not None:
+            record = instances.stored_parameters(self, cls)
+        else:
+            record = self.index.imported_stored.get(written) if self.index.imported_stored else None
+            if record is not None and any(instances.attribute_writes(self, a) for a in record["attrs"]):
+                record = None  # `t.Q = 0.3` here: the attribute is set again
+        if record is None:
             return None
-        init = cls.methods.get("__init__")
-        if init is None or type(init.node) is not cst.FunctionDef or init.node.decorators \
-                or not init.params or init.params[0].kind not in ("pos", "posonly"):
-            return None
-        me = init.params[0].name
-        stored: dict[str, str] = {}  # attribute -> the parameter stored in it
-        for stmt in init.node.body.body:
-            if type(stmt) is not cst.SimpleStatementLine:
-                continue
-            for small in stmt.body:
-                if type(small) is not cst.Assign or len(small.targets) != 1:
-                    continue
-                target, value = small.targets[0].target, small.value
-                pairs = [(target, value)]
-                if type(target) in (cst.Tuple, cst.List) and type(value) in (cst.Tuple, cst.List) \
-                        and len(target.elements) == len(value.elements):
-                    pairs = [(t.value, v.value) for t, v in zip(target.elements, value.elements)]
-                for t, v in pairs:
-                    if type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == me \
-                            and type(v) is cst.Name and init.param(v.value) is not None \
-                            and v.value not in init.assigned:
-                        stored[t.attr.value] = v.value
-        if not stored:
-            return None
+        positional = record["params"]
         given: dict[str, Value] = {}
-        positional = [p for p in init.params[1:] if p.kind in ("pos", "posonly")]
         i = 0
         for a, v in zip(call.args, arg_vals):
             if a.keyword is None:
                 if i >= len(positional):
                     return None
-                given[positional[i].name] = v
+                given[positional[i]] = v
                 i += 1
             else:
                 given[a.keyword.value] = v
-        out = []
-        for attr, param in sorted(stored.items()):
-            v = given.get(param)
-            if v is None or not v.traced or self._attribute_writes_in_file(cls, attr) != 1:
-                continue
-            out.append((attr, v))
+        out = [(attr, given[param]) for attr, param in sorted(record["attrs"].items())
+               if param in given and given[param].traced]
         return tuple(out) or None
-
-    def _attribute_writes_in_file(self, cls, attr: str) -> int:
-        """How many assignments to ``<anything>.attr`` the file holds (memoized)."""
-        memo = self.scratch_memo
-        key = ("attr-writes-any", attr)  # (an unpacking target too: `self.S0, self.Q = S0, Q`)
-        n = memo.get(key)
-        if n is None:
-            n = memo[key] = len(re.findall(rf"\.{re.escape(attr)}\s*(?:,[^=\n]*)?(?:[-+*/@%&|^]|//|\*\*|>>|<<)?=(?!=)",
-                                           self.text))
-        return n
 
     def _element_value(self, e) -> Value:
         """The value of one element of a comprehension asked for before the walk
@@ -1015,10 +980,6 @@ class Evaluator:
         finally:
             self.env.close()
             self._memo = saved
-
-
-# methods that change what reading or writing an attribute does
-_ATTRIBUTE_HOOKS = ("__getattr__", "__getattribute__", "__setattr__", "__new__", "__set_name__")
 
 
 def merged(r: Value, body: Value) -> Value:
