@@ -173,7 +173,8 @@ def test_values_reaching_static_arguments_and_loops_across_modules(project):
         ("JAX207", "pkg/run.py", 21, 48),
     ]
     assert found[1][4].startswith(
-        "A JAX array is passed to `apply_jit` in a static position (argument 1; static_argnums=1)"
+        "A JAX array (`n` is bound to `jnp.add(2, 1)` on line 9) is passed to `apply_jit` in a static position "
+        "(argument 1; static_argnums=1)"
     )
     assert found[2][4].startswith(
         "A half of `eqx.partition(Net({\"a\": 2}), ...)`, an instance of the equinox Module `Net` "

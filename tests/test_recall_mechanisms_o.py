@@ -14,8 +14,8 @@ from project_files import lint_files
 _lint = lint_files
 
 
-def _static_msg(name: str, param: str, nums: str) -> str:
-    return (f"A JAX array is passed to `{name}` in a static position (parameter `{param}`; static_argnums={nums}): "
+def _static_msg(name: str, param: str, nums: str, made: str = "") -> str:
+    return (f"A JAX array{made} is passed to `{name}` in a static position (parameter `{param}`; static_argnums={nums}): "
             "static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments "
             "are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value "
             "(tuple, int, str)")
@@ -115,7 +115,8 @@ def test_transform_targets_that_are_not_plain_defs(tmp_path, monkeypatch):
          "Python `if` on a traced value: it depends on the traced argument `x` of `solve` (wrapped by "
          "jax.jit in main.py); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; "
          "or, if `x` is a Python value, mark it static (static_argnames='x')"),
-        ("JAX207", "main.py", 9, 22, _static_msg("scale_jit", "n", "1")),
+        ("JAX207", "main.py", 9, 22,
+         _static_msg("scale_jit", "n", "1", " (`weights` is bound to `jnp.ones(3)` on line 8)")),
         ("JAX207", "main.py", 21, 17, _static_msg("f", "ord", "1")),
     ]
 

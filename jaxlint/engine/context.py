@@ -144,6 +144,13 @@ class RuleContext:
         return self._interp.in_tracing
 
     @property
+    def eager_mapped(self) -> bool:
+        """Is the current unit traced only by `jax.vmap(f)(...)` called at once in untraced
+        code (no `jit` around it): what it runs is dispatched operation by operation, and
+        nothing is compiled as one program (model/walker.py)?"""
+        return self._interp.eager
+
+    @property
     def concrete_tracers(self) -> bool:
         """Is the current code differentiated outside jit only, so that its tracers
         hold concrete values (model/gradtrace.py)?"""

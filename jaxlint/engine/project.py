@@ -237,6 +237,14 @@ def _kinds_out(interp: Interpreter) -> dict:
                 returns[name] = given
     if returns:
         out["returns"] = returns
+    stored = {}
+    for cls in interp.index.classes:
+        if instances.local_class(interp, cls.name) is cls:
+            record = instances.stored_parameters(interp, cls)
+            if record is not None:
+                stored[cls.name] = record  # `__init__` stores its parameters as they are
+    if stored:
+        out["stored"] = stored
     values = returns_model.exported_values(interp)
     units = interp.index.units
     for name, known in kinds.display_constants(
@@ -260,15 +268,20 @@ def _kinds_out(interp: Interpreter) -> dict:
     records = []
     seen = set()
     count: dict[str, int] = {}
-    for callee, pos, kw, shapes in interp.arg_calls:
-        count[callee] = count.get(callee, 0) + 1
-        key = (callee, pos, kw, repr(shapes))
+    for callee, pos, kw, shapes, *method in interp.arg_calls:
+        if not method:  # (a method call on an instance is no call of the class's name)
+            count[callee] = count.get(callee, 0) + 1
+        key = (callee, pos, kw, repr(shapes), *method)
         if key in seen:
             continue
         seen.add(key)
         records.append({"callee": callee, "line": 0, "why": "",
                         "pos": None if pos is None else list(pos),
                         "kw": None if kw is None else dict(kw)})
+        if method:
+            # a method called on an instance of the class `callee` names (`self` bound)
+            records[-1]["returned"] = method[0]
+            records[-1]["bound"] = 1
         if shapes is not None:
             records[-1]["shapes"] = shapes  # model/arg_shapes.py
     for callee in _escaping(interp, count):

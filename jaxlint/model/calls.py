@@ -1072,6 +1072,8 @@ class CallEffects:
                     kinds.join_into(method.arg_kinds, kinds.call_kinds(method.params, call, self.arg_value, n_bound=1))
                     method.local_calls += 1
                 return
+            if self._note_instance_args(call, func):
+                return
             self._note_external_args(call)
         elif type(func) is cst.Call and self.settings.module is not None \
                 and self.qualname(func.func) in arg_shapes.KEEP_SHAPES:
@@ -1080,6 +1082,39 @@ class CallEffects:
             pos = positional_args(func)
             if len(pos) == 1 and type(pos[0].value) in (cst.Name, cst.Attribute) and not any(a.star for a in func.args):
                 self._note_external_args(call, pos[0].value)
+
+    def _note_instance_args(self, call: cst.Call, func: cst.Attribute) -> bool:
+        """``Diagnostics()._ps_tail(ary, n)``, ``self.diag._ps_tail(ary, n)``, ``d = Cls();
+        d.m(x)``: a method called on an instance of a class of the project
+        (model/instances.py): the kinds of what it passes join that method's parameter
+        kinds (``self`` bound), in this file or, recorded (``arg_calls`` with the method),
+        in the module that defines the class.  Whether those kinds are used is the
+        method's module's call (model/walker.py: a private method whose every use there
+        is a call seen)."""
+        if type(func.value) is cst.Name and self.unit.params and func.value.value == self.unit.params[0].name \
+                and self.unit.cls is not None:
+            return False  # `self.m(...)`: the class's own calls (above)
+        ref = self.value(func.value).instance
+        if ref is None:
+            return False
+        attr = func.attr.value
+        cls = instances.of_class(self, ref)
+        if cls is not None:
+            method = cls.methods.get(attr)
+            if method is not None and type(method.node) is cst.FunctionDef and not method.node.decorators \
+                    and not cls.is_jax_module:
+                kinds.join_into(method.arg_kinds, kinds.call_kinds(method.params, call, self.arg_value, n_bound=1))
+                method.local_calls += 1
+            return True
+        if self.settings.module is None:
+            return True
+        if any(a.star for a in call.args):
+            self.arg_calls.append((ref, None, None, None, attr))
+            return True
+        pos = tuple(kinds.fact_name(self.arg_value(a.value)) for a in call.args if a.keyword is None)
+        kw = tuple((a.keyword.value, kinds.fact_name(self.arg_value(a.value))) for a in call.args if a.keyword is not None)
+        self.arg_calls.append((ref, pos, kw, None, attr))
+        return True
 
     def _note_external_args(self, call: cst.Call, func: Optional[cst.BaseExpression] = None) -> None:
         """``f(...)`` after ``from pkg.mod import f``, ``mod.f(...)``: the kinds of the

@@ -373,6 +373,10 @@ class Evaluator:
                 return Value(cls=cls, fields=fields)  # an instance of a pytree class the model reads
             if fields is not None:
                 return Value(fields=fields)
+            if any(v.traced for v in arg_vals):
+                stored = self._stored_fields(written, e, arg_vals)
+                if stored is not None:
+                    return Value(fields=stored)  # `t = Term(Q=q)`: `t.Q` is the tracer `q`
         q = self.qualname(func)
         if q is not None and written in self.index.imported_returns and head is None \
                 and not self.index.imported_returns[written].startswith("dispatched:"):  # JAX505's fact
@@ -925,6 +929,39 @@ class Evaluator:
                 return kinds.instance_fields(names, call, self.value, kinds.dataclass_int_defaults(info.node)) if names else None
         return None
 
+
+    def _stored_fields(self, written: str, call: cst.Call, arg_vals: list[Value]) -> Optional[tuple]:
+        """``Term(S0=1.0, Q=q)`` with ``Term`` a plain class whose own ``__init__``
+        stores its parameters as they are (model/instances.py, ``stored_parameters``):
+        of this file, or of another module of the project (the ``stored`` facts, for an
+        attribute this file does not write either): the attributes the call gives
+        tracers, each the tracer it was given (``t.Q < 0.5`` is a Python comparison of a
+        tracer).  Star arguments: unknown."""
+        if any(a.star for a in call.args):
+            return None
+        cls = instances.local_class(self, written) if "." not in written else None
+        if cls is not None:
+            record = instances.stored_parameters(self, cls)
+        else:
+            record = self.index.imported_stored.get(written) if self.index.imported_stored else None
+            if record is not None and any(instances.attribute_writes(self, a) for a in record["attrs"]):
+                record = None  # `t.Q = 0.3` here: the attribute is set again
+        if record is None:
+            return None
+        positional = record["params"]
+        given: dict[str, Value] = {}
+        i = 0
+        for a, v in zip(call.args, arg_vals):
+            if a.keyword is None:
+                if i >= len(positional):
+                    return None
+                given[positional[i]] = v
+                i += 1
+            else:
+                given[a.keyword.value] = v
+        out = [(attr, given[param]) for attr, param in sorted(record["attrs"].items())
+               if param in given and given[param].traced]
+        return tuple(out) or None
 
     def _element_value(self, e) -> Value:
         """The value of one element of a comprehension asked for before the walk

@@ -130,6 +130,9 @@ class FileIndex:
     # functions of other modules imported here whose every return has one kind
     # (model/kinds.py: a key, keys, a JAX array, a host NumPy array): name -> kind
     imported_returns: dict[str, str] = field(default_factory=dict)
+    # classes of other modules whose `__init__` stores parameters as they are
+    # (model/instances.py, ``stored_parameters``): name as written -> the record
+    imported_stored: dict[str, dict] = field(default_factory=dict)
     # names (`MODE_TRAIN`, `common_types.MODE_TRAIN`) another module of the project binds
     # to a str/int/float/bool literal: name as written -> "str"/"int"/"float"/"bool"
     imported_consts: dict[str, str] = field(default_factory=dict)
@@ -1698,6 +1701,7 @@ class Indexer:
             self.index.imported_key_state = dict(facts.get("key_state", {}))
             self.index.imported_factories = frozenset(facts.get("factories", ()))
             self.index.imported_returns = dict(facts.get("returns", {}))
+            self.index.imported_stored = dict(facts.get("stored", {}))
             self.index.imported_values = dict(facts.get("values", {}))
             self.index.imported_classes = dict(facts.get("classes", {}))
             self.index.imported_consts = dict(facts.get("consts", {}))
@@ -1710,6 +1714,7 @@ class Indexer:
             self.index.imported_key_state = R(reads, "key_state", facts.get("key_state"))
             self.index.imported_factories = S(reads, "factories", facts.get("factories"))
             self.index.imported_returns = R(reads, "returns", facts.get("returns"))
+            self.index.imported_stored = R(reads, "stored", facts.get("stored"))
             self.index.imported_values = R(reads, "values", facts.get("values"))
             self.index.imported_classes = R(reads, "classes", facts.get("classes"))
             self.index.imported_consts = R(reads, "consts", facts.get("consts"))
@@ -2123,6 +2128,12 @@ def _join_arg_kinds(unit: Unit, fact: dict) -> None:
         return
     params = unit.params
     if unit.cls is not None:
+        if fact.get("bound") and unit.name != "__init__" and not unit.cls.is_jax_module \
+                and type(unit.node) is cst.FunctionDef and not unit.node.decorators and params:
+            # `Diagnostics()._ps_tail(ary, n)` there: a method called on an instance of the
+            # class (model/calls.py), `self` bound to it
+            kinds.join_into(unit.arg_kinds, kinds.fact_kinds(params[1:], fact.get("pos"), fact.get("kw")))
+            return
         if unit.name != "__init__" or not params:
             return  # a method: which instance's, and so which `self`, is not known here
         params = params[1:]  # a constructor call (`Cls(...)`, model/instances.py): `self` is new

@@ -25,6 +25,7 @@ once the facts name it.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable, Optional
 
 import libcst as cst
@@ -71,6 +72,67 @@ def constructed(interp: Any, written: Optional[str]) -> Optional[str]:
     if interp.imports.project_import(head, interp.settings.project_packages):
         return written
     return None
+
+
+# methods that change what reading or writing an attribute does
+_ATTRIBUTE_HOOKS = ("__getattr__", "__getattribute__", "__setattr__", "__new__", "__set_name__")
+
+
+def stored_parameters(interp: Any, cls: ClassInfo) -> Optional[dict]:
+    """A plain class of this file whose own ``__init__`` stores parameters as they are,
+    at the top of its body (``self.Q = Q``, ``self.S0, self.Q = S0, Q``): ``{"params":
+    the positional parameters after self, "attrs": {attribute: parameter}}`` for the
+    attributes nothing else in the file writes; None for a class with a hook on attribute
+    access, a decorator, a metaclass or keywords, a JAX module base, or none stored.  A
+    call in traced code gives the instance the tracers it passes there
+    (model/evaluation.py); other modules get it as a ``stored`` fact."""
+    memo = interp.scratch_memo
+    key = ("stored", id(cls))
+    if key in memo:
+        return memo[key]
+    memo[key] = None
+    if cls.is_jax_module or cls.node.decorators or cls.node.keywords \
+            or any(m in cls.methods for m in _ATTRIBUTE_HOOKS):
+        return None
+    init = cls.methods.get("__init__")
+    if init is None or type(init.node) is not cst.FunctionDef or init.node.decorators \
+            or not init.params or init.params[0].kind not in ("pos", "posonly"):
+        return None
+    me = init.params[0].name
+    stored: dict[str, str] = {}
+    for stmt in init.node.body.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            if type(small) is not cst.Assign or len(small.targets) != 1:
+                continue
+            target, value = small.targets[0].target, small.value
+            pairs = [(target, value)]
+            if type(target) in (cst.Tuple, cst.List) and type(value) in (cst.Tuple, cst.List) \
+                    and len(target.elements) == len(value.elements):
+                pairs = [(t.value, v.value) for t, v in zip(target.elements, value.elements)]
+            for t, v in pairs:
+                if type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == me \
+                        and type(v) is cst.Name and init.param(v.value) is not None \
+                        and v.value not in init.assigned:
+                    stored[t.attr.value] = v.value
+    attrs = {a: p for a, p in sorted(stored.items()) if attribute_writes(interp, a) == 1}
+    if not attrs:
+        return None
+    memo[key] = {"params": [p.name for p in init.params[1:] if p.kind in ("pos", "posonly")], "attrs": attrs}
+    return memo[key]
+
+
+def attribute_writes(interp: Any, attr: str) -> int:
+    """How many assignments to ``<anything>.attr`` the file's text holds, as a target
+    of an unpacking too (``self.S0, self.Q = S0, Q``); memoized."""
+    memo = interp.scratch_memo
+    key = ("attr-writes-any", attr)
+    n = memo.get(key)
+    if n is None:
+        n = memo[key] = len(re.findall(
+            rf"\.{re.escape(attr)}\s*(?:,[^=\n]*)?(?:[-+*/@%&|^]|//|\*\*|>>|<<)?=(?!=)", interp.text))
+    return n
 
 
 def of_class(interp: Any, ref: str) -> Optional[ClassInfo]:

@@ -87,6 +87,7 @@ def incoming_facts(
     # the functions that build a jit in their body (only they are told that they run again)
     builders_of = {module: frozenset(proj.get("builders") or ()) for module, _, proj in outputs}
     returns_of = {module: proj.get("returns") or proj.get("displays") or {} for module, _, proj in outputs}
+    stored_of = {module: proj.get("stored") or {} for module, _, proj in outputs}
     values_of = {module: proj.get("values") or {} for module, _, proj in outputs}
     int_modules: dict[str, bool] = {}
 
@@ -154,6 +155,9 @@ def incoming_facts(
             returned = returns_of.get(target_module, {}).get(qualname)
             if returned is not None and function:
                 out.setdefault(path, {}).setdefault("returns", {})[name] = returned
+            stored = stored_of.get(target_module, {}).get(qualname)
+            if stored is not None:  # a class whose `__init__` stores its parameters (model/instances.py)
+                out.setdefault(path, {}).setdefault("stored", {})[name] = stored
             known_value = values_of.get(target_module, {}).get(qualname)
             if known_value is None:
                 known_value = _summary_int(index, target_module, qualname)  # a module JAX never names
@@ -184,7 +188,8 @@ def incoming_facts(
         modules = [(n, m) for n, m in modules
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
                    or (key_state_of and _reexports(index, m, key_state_of))
-                   or x64_of.get(m) or returns_of.get(m) or takes_of.get(m) or values_of.get(m) or ints_in(m)
+                   or x64_of.get(m) or returns_of.get(m) or stored_of.get(m) or takes_of.get(m) or values_of.get(m)
+                   or ints_in(m)
                    or (not skipped and consts_of(m))]
         if modules and text_of is not None:
             names = frozenset(n for n, _ in modules)

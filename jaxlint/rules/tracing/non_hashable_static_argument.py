@@ -1072,7 +1072,7 @@ class NonHashableStaticArg(Rule):
             messages=[
                 "A NumPy array is passed to `scale_jit` in a static position (parameter `table`; static_argnames=('table', 'opts')): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
                 "A dict is passed to `scale_jit` in a static position (parameter `opts`; static_argnames=('table', 'opts')): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
-                "A JAX array is passed to `scale_jit` in a static position (parameter `table`; static_argnames=('table', 'opts')): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "A JAX array (`w` is bound to `jnp.ones(3)` on line 9) is passed to `scale_jit` in a static position (parameter `table`; static_argnames=('table', 'opts')): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
                 "A set is passed to `scale_jit` in a static position (parameter `opts`; static_argnames=('table', 'opts')): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass a tuple",
             ],
         ),
@@ -1437,12 +1437,24 @@ class NonHashableStaticArg(Rule):
                 if what.startswith(("a list", "a set"))
                 else "pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)"
             )
+            # where a name passed here was made (`grid = jnp.array(...)` a few lines up): the
+            # value to change is there (one finding, at the call that raises)
+            made, related = "", None
+            if type(a.value) is cst.Name and not any(c in what for c in "(,`"):
+                bound_to = bound_once(ctx.index, ctx.unit, a.value)
+                if type(bound_to) is cst.Call and bound_to is not a.value:
+                    code = ctx.code(bound_to).strip()
+                    if len(code) > 60 or "\n" in code:
+                        code = ctx.code(bound_to.func).strip() + "(...)"
+                    made = f" (`{a.value.value}` is bound to `{code}` on line {{related_line}})"
+                    related = bound_to
             self.report(
                 a.value,
-                f"{what[0].upper() + what[1:]} is passed{through} to `{self.ctx.code(call.func)}` in a static "
+                f"{what[0].upper() + what[1:]}{made} is passed{through} to `{self.ctx.code(call.func)}` in a static "
                 f"position ({where}; {info.label()}): static arguments must be hashable, so the "
                 f"call raises ValueError: Non-hashable static arguments are not supported. "
                 f"Instead, {fix_hint}",
+                related=related,
             )
 
     # transformations that call the function they wrap with the call's own arguments, in

@@ -1028,6 +1028,29 @@ class TracedControlFlow(Rule):
             print(g(1.0))
             """
         ),
+        # an object built from tracers whose attribute the code sets again before the test
+        # (a Python float there), and the corrected test on a stored tracer (`jnp.where`)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Term:
+                def __init__(self, *, S0, Q):
+                    self.S0, self.Q = S0, Q
+
+
+            @jax.jit
+            def model(log_q):
+                term = Term(S0=1.0, Q=jnp.exp(log_q))
+                limit = jnp.where(term.Q < 0.5, term.S0, 2.0 * term.S0)
+                term.Q = 0.3
+                if term.Q < 0.5:
+                    limit = limit + 1.0
+                return limit
+            """
+        ),
     ]
 
     INVALID = [
@@ -1773,6 +1796,39 @@ class TracedControlFlow(Rule):
             messages=[
                 "Python `if` on a traced value: it is computed by JAX inside `sleep_model` (a model given to numpyro.infer.Predictive); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
                 "`bool()` of a traced value: it depends on the traced argument `x` of `g` (called from traced `f`); this raises TracerBoolConversionError. Keep it as an array and use `jnp.where` / `jax.lax.cond`",
+            ],
+        ),
+        # an attribute of an object built in traced code from a tracer: a plain class whose
+        # `__init__` stores its parameters as they are (celerite2's `OverdampedSHOTerm(...,
+        # Q=Q)` in a numpyro model, then `if over.Q < 0.5:`); `term.S0`, given a Python
+        # float, is no tracer
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Term:
+                def __init__(self, *, S0, Q):
+                    self.S0, self.Q = S0, Q
+
+
+            def pick(q):
+                term = Term(S0=1.0, Q=q)
+                if term.Q < 0.5:
+                    return term.S0
+                if term.S0 > 0.0:
+                    return 2.0 * term.S0
+                return 0.0
+
+
+            @jax.jit
+            def model(log_q):
+                return pick(jnp.exp(log_q))
+            """,
+            expected=[(12, 8)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `q` of `pick` (called from traced `model`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
             ],
         ),
     ]
