@@ -28,7 +28,7 @@ from typing import Optional, Protocol, Union
 import libcst as cst
 
 from jaxlint.findings import FileResult, Finding, Severity
-from jaxlint.parse.guard import LimitExceeded, check_limits
+from jaxlint.parse.guard import LimitExceeded, blank_constant_tables, check_limits
 from jaxlint.parse.libcst_compat import unvalidated_parser
 from jaxlint.parse.lines import LineIndex
 from jaxlint.settings import LintSettings
@@ -409,6 +409,9 @@ def _lint_text(result: FileResult, text: str, path: str, settings: LintSettings,
         try:
             check_limits(tree, text)  # type: ignore[arg-type]
         except LimitExceeded as exc:
+            hidden = _without_tables(result, text, path, settings, parse, prefilter, trees, tree)  # type: ignore[arg-type]
+            if hidden is not None:
+                return hidden
             if not skipped:
                 result.error = f"could not be checked: {exc.message}"
             return result
@@ -441,6 +444,41 @@ def _lint_text(result: FileResult, text: str, path: str, settings: LintSettings,
     finally:
         if gc_was_enabled:
             gc.enable()
+
+
+def _without_tables(result: FileResult, text: str, path: str, settings: LintSettings,
+                    parse: ParseStrategy, prefilter: bool, trees: Optional[TreeStore],
+                    tree: ast.Module) -> Optional[FileResult]:
+    """A file over the parser's limits because of a literal of constants (a
+    generated table): linted with every such table hidden (``blank_constant_tables``:
+    the same lines and columns, the table's value unknown).  A fix that would
+    touch a hidden table is dropped.  None when that does not bring the file
+    within the limits."""
+    blanked = blank_constant_tables(tree, text)
+    if blanked is None:
+        return None
+    hidden_text, spans = blanked
+    hidden_tree, bad = python_syntax_error(hidden_text, path)
+    if hidden_tree is None or bad is not None:
+        return None
+    try:
+        check_limits(hidden_tree, hidden_text)
+    except LimitExceeded:
+        return None
+    del hidden_tree
+    result = _lint_text(result, hidden_text, path, settings, parse, prefilter, trees)
+    offsets = LineIndex(hidden_text)
+
+    def touches(f: Finding) -> bool:
+        for e in f.fix.edits:  # type: ignore[union-attr]
+            a, b = offsets.offset(e.line, e.col), offsets.offset(e.end_line, e.end_col)
+            if any(a < end and b > start or a == b and start < a < end for start, end in spans):
+                return True
+        return False
+
+    result.findings = [replace(f, fix=None) if f.fix is not None and touches(f) else f
+                       for f in result.findings]
+    return result
 
 
 def lint_notebook(
