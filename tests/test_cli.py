@@ -73,6 +73,21 @@ def test_an_undecodable_notebook_is_one_line_and_exit_2_like_a_py_file(project: 
         "error: nb.ipynb: not valid UTF-8: byte 0xe9 on line 2 (save the file as UTF-8)"]
 
 
+def test_the_summary_counts_unchecked_paths_beside_findings(project: Path) -> None:
+    """Findings in one file and a file that could not be checked: the summary says
+    both (not only the findings), with or without fixes applied."""
+    (project / "latin.py").write_bytes(b"import jax\nx = '\xe9\xff'\n")
+    (project / "old.py").write_text("import jax\nx = jax.tree_map(abs, [1])\n")
+    result = _invoke("--no-cache", "--output-format", "concise", "latin.py", "old.py")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines()[-1] == (
+        "Found 1 error (1 fixable with --fix); 1 path could not be checked (see the errors).")
+    result = _invoke("--no-cache", "--output-format", "concise", "--fix", "latin.py", "old.py")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines()[-1] == (
+        "Found 1 error (1 fixed, 0 remaining); 1 path could not be checked (see the errors).")
+
+
 def test_unreadable_file(project: Path) -> None:
     target = project / "secret.py"
     target.write_text(BAD)

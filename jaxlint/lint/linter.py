@@ -159,12 +159,49 @@ def _newer_syntax(text: str, bad: Finding) -> Optional[str]:
     try:
         import libcst as cst
 
-        cst.parse_module(text)
+        module = cst.parse_module(text)
     except Exception:  # noqa: BLE001 - its parser's errors (and limits): really invalid
         return None
-    return (f"could not be checked: Python {sys.version_info[0]}.{sys.version_info[1]} cannot parse it "
-            f"(line {bad.line}: {said}) but the syntax "
+    here = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
+    construct = _newer_construct(module, bad.line)
+    if construct is not None:
+        what, version = construct
+        return (f"could not be checked: line {bad.line} uses {what}, new in Python {version}; this "
+                f"jaxlint runs on {here}: run jaxlint with the project's Python ({version} or newer)")
+    return (f"could not be checked: {here} cannot parse it (line {bad.line}: {said}) but the syntax "
             f"is valid in a newer Python: run jaxlint with the project's Python")
+
+
+def _newer_construct(module: cst.Module, line: int) -> Optional[tuple[str, str]]:
+    """The syntax newer than this Python at ``line`` of ``module`` (which libcst
+    parsed): (what it is, the Python version that brought it), or None."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    found: list[tuple[int, str, str]] = []
+
+    class Finder(cst.CSTVisitor):
+        METADATA_DEPENDENCIES = (PositionProvider,)
+
+        def _add(self, node: cst.CSTNode, what: str, version: str) -> None:
+            found.append((self.get_metadata(PositionProvider, node).start.line, what, version))
+
+        def visit_TypeAlias(self, node: cst.TypeAlias) -> None:
+            self._add(node, "a `type` alias statement (PEP 695)", "3.12")
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            if node.type_parameters is not None:
+                self._add(node.type_parameters, "type parameters (`def f[T]`, PEP 695)", "3.12")
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            if node.type_parameters is not None:
+                self._add(node.type_parameters, "type parameters (`class C[T]`, PEP 695)", "3.12")
+
+    try:
+        MetadataWrapper(module, unsafe_skip_copy=True).visit(Finder())
+    except Exception:  # noqa: BLE001 - naming the construct is a courtesy, never a failure
+        return None
+    at = [(what, version) for n, what, version in found if n == line]
+    return at[0] if at else None
 
 
 class TreeStore:
