@@ -65,6 +65,10 @@ def mentions_jax(text: Union[str, bytes]) -> bool:
     return _PREFILTER_RE.search(text) is not None
 
 
+# PEP 263's coding line (as tokenize reads it)
+_CODING_RE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
+
+
 def detect_encoding(data: bytes) -> tuple[str, bytes]:
     """(codec name, BOM bytes) of a source file: a UTF-8/16/32 byte-order mark,
     else the PEP 263 coding cookie, else UTF-8.  Raises SyntaxError for a bad
@@ -72,7 +76,14 @@ def detect_encoding(data: bytes) -> tuple[str, bytes]:
     for bom, name in _WIDE_BOMS:
         if data.startswith(bom):
             return name, bom
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        # tokenize also refuses a first line that is not UTF-8 when it names no
+        # encoding: that file is UTF-8 by default, and decoding it says which byte
+        if any(_CODING_RE.match(line) for line in data.splitlines()[:2]):
+            raise
+        encoding = "utf-8"
     if data.startswith(codecs.BOM_UTF8):
         return "utf-8", codecs.BOM_UTF8
     return encoding, b""
