@@ -276,6 +276,25 @@ async def test_execute_commands(client: LanguageClient):
     assert ok is False and len(client.applied) == n
 
 
+async def test_commands_with_bad_arguments_answer_invalid_params(client: LanguageClient):
+    """A client's malformed command is answered with one line (-32602), not an
+    internal error carrying a traceback."""
+    from pygls.exceptions import JsonRpcException
+
+    doc = open_doc(client, "badargs.py", SAMPLE)
+    await doc.diagnostics()
+    for arguments, message in [
+        ([{"uri": doc.uri}], 'expected {"uri", "code", "start": {"line", "character"}}'),
+        (None, 'expected one argument: {"uri": ..., ...}'),
+        ([1, 2], 'expected one argument: {"uri": ..., ...}'),
+    ]:
+        with pytest.raises(JsonRpcException) as info:
+            await client.workspace_execute_command_async(types.ExecuteCommandParams(
+                command="jaxlint.applyFix", arguments=arguments))
+        assert (info.value.code, info.value.message) == (-32602, message)
+        assert not info.value.data  # no traceback
+
+
 async def test_hover_on_noqa_code(client: LanguageClient):
     doc = open_doc(client, "hover.py", "import jax\nx = 1  # noqa: JAX999, jax301\n")
     await doc.diagnostics()

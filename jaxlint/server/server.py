@@ -38,6 +38,7 @@ from typing import Any, Optional
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument, Workspace
 
@@ -55,6 +56,19 @@ PYTHON_SUFFIXES = (".py", ".pyi")
 WATCHED_GLOBS = ("**/pyproject.toml", "**/jaxlint.toml", "**/.jaxlint.toml", "**/*.py")
 
 log = logging.getLogger("jaxlint.server")
+
+
+class _ClientErrorFilter(logging.Filter):
+    """pygls logs every error answer with its traceback; an answer to a client's
+    bad request (invalid parameters: the client's mistake, answered with one line)
+    is not a server error and leaves no traceback on stderr."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, JsonRpcInvalidParams)
+
+
+logging.getLogger("pygls.protocol.json_rpc").addFilter(_ClientErrorFilter())
 
 
 def uri_to_path(uri: str) -> Optional[Path]:
@@ -859,7 +873,7 @@ def hover(ls: JaxlintServer, params: types.HoverParams) -> Optional[types.Hover]
 
 def _command_target(args: tuple) -> dict:
     if len(args) != 1 or not isinstance(args[0], dict) or not isinstance(args[0].get("uri"), str):
-        raise ValueError("expected one argument: {\"uri\": ..., ...}")
+        raise JsonRpcInvalidParams(message="expected one argument: {\"uri\": ..., ...}")
     return args[0]
 
 
@@ -868,7 +882,7 @@ async def _finding_command(ls: JaxlintServer, args: tuple, noqa: bool) -> bool:
     uri = target["uri"]
     code, start = target.get("code"), target.get("start")
     if not isinstance(code, str) or not isinstance(start, dict):
-        raise ValueError("expected {\"uri\", \"code\", \"start\": {\"line\", \"character\"}}")
+        raise JsonRpcInvalidParams(message="expected {\"uri\", \"code\", \"start\": {\"line\", \"character\"}}")
     linted = await ls.lint(uri)
     if linted is None or linted.settings is None:
         return False
