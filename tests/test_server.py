@@ -4,6 +4,7 @@ diagnostics, UTF-16 positions, versioned edits, resolvable code actions)."""
 
 from __future__ import annotations
 
+import asyncio
 import textwrap
 from pathlib import Path
 
@@ -339,6 +340,13 @@ async def test_config_reload_on_watched_file_change(client: LanguageClient):
     assert client.messages[-1].message == (
         f"{pyproject}: [tool.jaxlint] key 'select' must be a list of rule codes, "
         "got string 'JAX101'")
+    # the configuration mended: the diagnostics are back (the same empty list is never sent twice)
+    pyproject.write_text('[tool.jaxlint]\nignore = ["JAX101"]\n')
+    before = doc.published_count()
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=pyproject.as_uri(), type=types.FileChangeType.Changed)]))
+    p = await doc.next_publish(before)
+    assert [d.code for d in p.diagnostics] == ["JAX102", "JAX301", "JAX901"]
     pyproject.write_text('[tool.jaxlint]\nexclude = ["sub"]\n')
     before = doc.published_count()
     client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
@@ -355,6 +363,8 @@ async def test_client_settings_through_did_change_configuration(client: Language
         settings={"jaxlint": {"lint": {"ignore": ["JAX1"], "extendSelect": ["JAX950"]}}}))
     p = await doc.next_publish(before)
     assert [d.code for d in p.diagnostics] == ["JAX301", "JAX901"]
+    await asyncio.sleep(1.0)  # the project model's refresh (debounced 0.1 s) has run
+    assert doc.published_count() == before + 1  # published once, not again unchanged
     before = doc.published_count()
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"settings": {"select": ["JAX301", "JAX999"]}}))

@@ -139,6 +139,10 @@ class JaxlintServer(LanguageServer):
         self.running: set[str] = set()
         self.dirty: set[str] = set()
         self.linted: dict[str, Linted] = {}
+        # what was last published for each document (version, diagnostics): the same
+        # again is not sent (a settings change relints every document, and the
+        # project model's refresh may relint it once more with the same result)
+        self.published: dict[str, tuple[Optional[int], list[types.Diagnostic]]] = {}
         self.parsers: dict[str, IncrementalParser] = {}  # per open document
         self.shown: set[str] = set()
         self.pull = False
@@ -339,8 +343,7 @@ class JaxlintServer(LanguageServer):
         for u in self.notebook_cells.get(nb_uri, []):
             if u not in linted:  # a cell deleted since: its diagnostics go
                 self.linted.pop(u, None)
-                if not self.pull:
-                    self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=u, diagnostics=[]))
+                self.clear_diagnostics(u)
         self.notebook_cells[nb_uri] = uris
         self.linted.update(linted)
         return linted
@@ -442,8 +445,18 @@ class JaxlintServer(LanguageServer):
     def publish(self, uri: str, linted: Linted) -> None:
         if self.pull:
             return
+        diagnostics = self.to_diagnostics(uri, linted)
+        if self.published.get(uri) == (linted.version, diagnostics):
+            return
+        self.published[uri] = (linted.version, diagnostics)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=linted.version, diagnostics=self.to_diagnostics(uri, linted)))
+            uri=uri, version=linted.version, diagnostics=diagnostics))
+
+    def clear_diagnostics(self, uri: str) -> None:
+        """The document is gone (closed, a deleted cell): its diagnostics go."""
+        self.published.pop(uri, None)
+        if not self.pull:
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     # ------------------------------------------------------------------ the project model
 
@@ -755,8 +768,7 @@ def did_close(ls: JaxlintServer, params: types.DidCloseTextDocumentParams) -> No
     ls.linted.pop(uri, None)
     ls.parsers.pop(uri, None)
     ls.schedule_refresh()  # the file on disk stands in for the buffer again
-    if not ls.pull:
-        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    ls.clear_diagnostics(uri)
 
 
 @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
@@ -782,8 +794,7 @@ def notebook_did_close(ls: JaxlintServer, params: types.DidCloseNotebookDocument
         handle.cancel()
     for cell in ls.notebook_cells.pop(uri, []):
         ls.linted.pop(cell, None)
-        if not ls.pull:
-            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=cell, diagnostics=[]))
+        ls.clear_diagnostics(cell)
 
 
 @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
