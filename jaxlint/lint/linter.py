@@ -558,6 +558,8 @@ def lint_notebook(
                                            message=f"The notebook cannot be read: {reason}"))
         return result
     result = lint_source(nb.text, path, settings, parse=parse, prefilter=prefilter, trees=trees)
+    if not result.parsed and result.error is None and len(nb.code_cells) > 1:
+        result = _without_bad_cells(nb, path, settings, parse, prefilter, trees) or result
     result.findings = map_findings(nb, result.findings)
     if any(f.fix is not None for f in result.findings):
         from jaxlint.parse.notebook import writable
@@ -569,6 +571,44 @@ def lint_notebook(
         if rec.get("line"):  # where the chain messages of other files say the call is
             rec["cell"], rec["line"], _ = nb.position(rec["line"], 1)
     return result
+
+
+def _without_bad_cells(nb, path: str, settings: LintSettings, parse: ParseStrategy, prefilter: bool,
+                       trees: Optional[TreeStore]) -> Optional[FileResult]:
+    """A notebook whose cells do not parse together because some do not parse
+    alone (Jupyter compiles each cell by itself, and runs the others): the other
+    cells linted with those set aside (their lines kept, blank), and JAX001 for
+    each of them.  No fix is offered (``--fix`` refuses a file that does not
+    parse).  None when the notebook parses, or no cell alone is at fault."""
+    _, bad = python_syntax_error(nb.text, path)
+    if bad is None:
+        return None
+    parts: list[str] = []
+    errors: list[Finding] = []
+    line = 1  # the virtual line where the cell starts
+    for i, number in enumerate(nb.code_cells):
+        if i:
+            parts.append(nb.text_boundary(number))
+            line += 1
+        virtual = nb.virtual_cells[number]
+        _, cell_bad = python_syntax_error("".join(virtual), path)
+        if cell_bad is None:
+            parts.extend(virtual)
+        else:
+            errors.append(replace(cell_bad, line=cell_bad.line + line - 1, end_line=cell_bad.end_line + line - 1))
+            parts.extend(LINE_ENDING_ONLY.sub("", v) for v in virtual)
+        line += len(virtual)
+    if not errors:
+        return None
+    result = lint_source("".join(parts), path, settings, parse=parse, prefilter=prefilter, trees=trees)
+    findings = [replace(f, fix=None) if f.fix is not None else f for f in result.findings]
+    if "JAX001" in settings.select:
+        findings = sorted(findings + errors, key=lambda f: (f.line, f.col, f.code))
+    result.findings = findings
+    return result
+
+
+LINE_ENDING_ONLY = re.compile(r"[^\r\n]")
 
 
 def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintSettings,

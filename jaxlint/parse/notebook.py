@@ -148,6 +148,11 @@ class Notebook:
         nb.text = "".join(parts)
         return nb
 
+    @staticmethod
+    def text_boundary(number: int) -> str:
+        """The virtual module's line that opens code cell ``number`` (after the first)."""
+        return _BOUNDARY.format(number) + "\n"
+
     # ---- positions
     def position(self, line: int, col: int, end: bool = False) -> tuple[int, int, int]:
         """(cell, line, column) in the cell, all 1-based, of a 1-based virtual
