@@ -560,6 +560,12 @@ def lint_notebook(
     result = lint_source(nb.text, path, settings, parse=parse, prefilter=prefilter, trees=trees)
     if not result.parsed and result.error is None and len(nb.code_cells) > 1:
         result = _without_bad_cells(nb, path, settings, parse, prefilter, trees) or result
+    if any(f.fix is not None for f in result.findings):
+        # a fix that would change a line of IPython syntax cannot be written back: not offered
+        rewritten = nb.rewritten_lines()
+        if rewritten:
+            result.findings = [replace(f, fix=None) if f.fix is not None and touches_lines(f, rewritten) else f
+                               for f in result.findings]
     result.findings = map_findings(nb, result.findings)
     if any(f.fix is not None for f in result.findings):
         from jaxlint.parse.notebook import writable
@@ -571,6 +577,11 @@ def lint_notebook(
         if rec.get("line"):  # where the chain messages of other files say the call is
             rec["cell"], rec["line"], _ = nb.position(rec["line"], 1)
     return result
+
+
+def touches_lines(f: Finding, lines: frozenset[int]) -> bool:
+    """Does a fix of ``f`` edit one of ``lines`` (1-based)?"""
+    return any(n in lines for e in f.fix.edits for n in range(e.line, e.end_line + 1))  # type: ignore[union-attr]
 
 
 def _without_bad_cells(nb, path: str, settings: LintSettings, parse: ParseStrategy, prefilter: bool,
