@@ -60,6 +60,15 @@ def test_non_utf8_file_gives_one_line_and_the_run_goes_on(project: Path) -> None
     assert result.stdout.startswith("bad.py:")
 
 
+def test_a_non_utf8_first_line_names_the_byte_like_any_other_line(project: Path) -> None:
+    (project / "first.py").write_bytes(b"# caf\xe9\nimport jax\n")
+    result = _invoke("--no-cache", "--output-format", "concise", "first.py")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: first.py: not valid UTF-8: byte 0xe9 on line 1 (save the file as UTF-8, or name its "
+        "encoding on line 1 or 2, e.g. `# -*- coding: latin-1 -*-`)"]
+
+
 def test_an_undecodable_notebook_is_one_line_and_exit_2_like_a_py_file(project: Path) -> None:
     """A notebook's JSON is UTF-8: one that is not cannot be checked (stderr, exit 2),
     said as for a .py file; a declared encoding that the bytes break names it."""
@@ -71,6 +80,21 @@ def test_an_undecodable_notebook_is_one_line_and_exit_2_like_a_py_file(project: 
     assert result.stderr.splitlines() == [
         "error: asc.py: not valid ascii, the encoding the file declares: byte 0xc3 on line 3",
         "error: nb.ipynb: not valid UTF-8: byte 0xe9 on line 2 (save the file as UTF-8)"]
+
+
+def test_the_summary_counts_unchecked_paths_beside_findings(project: Path) -> None:
+    """Findings in one file and a file that could not be checked: the summary says
+    both (not only the findings), with or without fixes applied."""
+    (project / "latin.py").write_bytes(b"import jax\nx = '\xe9\xff'\n")
+    (project / "old.py").write_text("import jax\nx = jax.tree_map(abs, [1])\n")
+    result = _invoke("--no-cache", "--output-format", "concise", "latin.py", "old.py")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines()[-1] == (
+        "Found 1 error (1 fixable with --fix); 1 path could not be checked (see the errors).")
+    result = _invoke("--no-cache", "--output-format", "concise", "--fix", "latin.py", "old.py")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines()[-1] == (
+        "Found 1 error (1 fixed, 0 remaining); 1 path could not be checked (see the errors).")
 
 
 def test_unreadable_file(project: Path) -> None:

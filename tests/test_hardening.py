@@ -202,7 +202,7 @@ def test_recursion_error_in_the_analysis_is_could_not_be_checked(monkeypatch) ->
     ("import jax\ny = x" + ".a" * 2000 + "\n", "nesting deeper than 1,500 levels at line 2"),
     ("import jax\ny = " + "+".join(f"a{i}" for i in range(2000)) + "\n", "nesting deeper than 1,500 levels at line 2"),
     ("import jax\ny = " + "-" * 1600 + "x\n", "nesting deeper than 1,500 levels at line 2"),
-    ("import jax\n\n\ny = [\n" + "0,\n" * 100_001 + "]\n", "a statement of more than 100,000 syntax nodes at line 4"),
+    ("import jax\n\n\ny = [\n" + "a,\n" * 100_001 + "]\n", "a statement of more than 100,000 syntax nodes at line 4"),
 ])
 def test_guard_limits(text: str, message: str) -> None:
     result = lint_source(text, "f.py", SETTINGS)
@@ -243,17 +243,31 @@ def test_libcst_refusing_valid_python_is_could_not_be_checked() -> None:
     assert result.findings == []
 
 
-@pytest.mark.parametrize("text", [
-    "import jax\n\ntype Vec = list[float]\n",                       # PEP 695 alias
-    "import jax\n\ndef first[T](xs: list[T]) -> T:\n    return xs[0]\n",  # PEP 695 generics
+@pytest.mark.parametrize("text,what", [
+    ("import jax\n\ntype Vec = list[float]\n", "a `type` alias statement (PEP 695)"),
+    ("import jax\n\ndef first[T](xs: list[T]) -> T:\n    return xs[0]\n", "type parameters (`def f[T]`, PEP 695)"),
+    ("import jax\n\nclass Box[T]:\n    item: T\n", "type parameters (`class C[T]`, PEP 695)"),
 ])
-def test_syntax_of_a_newer_python_is_could_not_be_checked_not_a_finding(text: str) -> None:
+def test_syntax_of_a_newer_python_is_could_not_be_checked_not_a_finding(text: str, what: str) -> None:
     # a project that requires Python 3.12 linted by a jaxlint running on 3.11: the file is
-    # valid Python, so JAX001 ("does not parse") would be false; it cannot be checked here
+    # valid Python, so JAX001 ("does not parse") would be false; it cannot be checked here,
+    # and the line says which construct needs which Python
     result = lint_source(text, "f.py", SETTINGS)
     assert result.findings == []
     if sys.version_info < (3, 12):
-        # CPython's own message in between ("invalid syntax", "expected '('") varies by version
+        here = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
+        assert result.error == (
+            f"could not be checked: line 3 uses {what}, new in Python 3.12; this jaxlint runs on "
+            f"{here}: run jaxlint with the project's Python (3.12 or newer)")
+    else:
+        assert result.error is None
+
+
+def test_newer_syntax_jaxlint_cannot_name_is_still_could_not_be_checked() -> None:
+    result = lint_source('import jax\n\nx = f"{"a"}"\n', "f.py", SETTINGS)  # PEP 701 f-string
+    assert result.findings == []
+    if sys.version_info < (3, 12):
+        # CPython's own message in between varies by version
         assert result.error is not None
         assert result.error.startswith(
             f"could not be checked: Python {sys.version_info[0]}.{sys.version_info[1]} cannot parse it (line 3: ")

@@ -718,3 +718,25 @@ def test_check_reads_the_observed_facts_the_configuration_asks_for(tmp_path: Pat
         f"warning: {root.resolve() / 'nowhere.json'}: no observed facts (No such file or directory); "
         f"`jaxlint observe --run CMD` writes them (`observed` in {root.resolve() / 'pyproject.toml'}; "
         f"linting without them)"]
+
+
+def test_fix_of_a_notebook_gives_the_cli_diff_per_cell(project: Path) -> None:
+    """The diff a notebook's fix returns is the CLI's `--diff`: one per changed cell,
+    in the cell's own lines, never the internal program that joins the cells."""
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": "# notes"},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+         "source": "import jax\nx = jax.numpy.zeros(3)\n"},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+         "source": "z = jax.tree_map(lambda a: a, x)  # old\n"}]}
+    (project / "nb.ipynb").write_text(json.dumps(nb, indent=1))
+
+    async def scenario(s: ClientSession):
+        return _ok(await s.call_tool("fix", {"paths": ["nb.ipynb"]}))
+
+    cli = subprocess.run([sys.executable, "-m", "jaxlint", "check", "--no-cache", "--diff", "nb.ipynb"],
+                         cwd=project, capture_output=True, text=True)
+    result = _serve(project, scenario)
+    assert result["diff"] == cli.stdout == (
+        "--- a/nb.ipynb:cell 3\n+++ b/nb.ipynb:cell 3\n@@ -1 +1 @@\n"
+        "-z = jax.tree_map(lambda a: a, x)  # old\n+z = jax.tree.map(lambda a: a, x)  # old\n")

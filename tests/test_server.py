@@ -4,6 +4,7 @@ diagnostics, UTF-16 positions, versioned edits, resolvable code actions)."""
 
 from __future__ import annotations
 
+import asyncio
 import textwrap
 from pathlib import Path
 
@@ -276,6 +277,25 @@ async def test_execute_commands(client: LanguageClient):
     assert ok is False and len(client.applied) == n
 
 
+async def test_commands_with_bad_arguments_answer_invalid_params(client: LanguageClient):
+    """A client's malformed command is answered with one line (-32602), not an
+    internal error carrying a traceback."""
+    from pygls.exceptions import JsonRpcException
+
+    doc = open_doc(client, "badargs.py", SAMPLE)
+    await doc.diagnostics()
+    for arguments, message in [
+        ([{"uri": doc.uri}], 'expected {"uri", "code", "start": {"line", "character"}}'),
+        (None, 'expected one argument: {"uri": ..., ...}'),
+        ([1, 2], 'expected one argument: {"uri": ..., ...}'),
+    ]:
+        with pytest.raises(JsonRpcException) as info:
+            await client.workspace_execute_command_async(types.ExecuteCommandParams(
+                command="jaxlint.applyFix", arguments=arguments))
+        assert (info.value.code, info.value.message) == (-32602, message)
+        assert not info.value.data  # no traceback
+
+
 async def test_hover_on_noqa_code(client: LanguageClient):
     doc = open_doc(client, "hover.py", "import jax\nx = 1  # noqa: JAX999, jax301\n")
     await doc.diagnostics()
@@ -320,6 +340,13 @@ async def test_config_reload_on_watched_file_change(client: LanguageClient):
     assert client.messages[-1].message == (
         f"{pyproject}: [tool.jaxlint] key 'select' must be a list of rule codes, "
         "got string 'JAX101'")
+    # the configuration mended: the diagnostics are back (the same empty list is never sent twice)
+    pyproject.write_text('[tool.jaxlint]\nignore = ["JAX101"]\n')
+    before = doc.published_count()
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=pyproject.as_uri(), type=types.FileChangeType.Changed)]))
+    p = await doc.next_publish(before)
+    assert [d.code for d in p.diagnostics] == ["JAX102", "JAX301", "JAX901"]
     pyproject.write_text('[tool.jaxlint]\nexclude = ["sub"]\n')
     before = doc.published_count()
     client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
@@ -336,6 +363,8 @@ async def test_client_settings_through_did_change_configuration(client: Language
         settings={"jaxlint": {"lint": {"ignore": ["JAX1"], "extendSelect": ["JAX950"]}}}))
     p = await doc.next_publish(before)
     assert [d.code for d in p.diagnostics] == ["JAX301", "JAX901"]
+    await asyncio.sleep(1.0)  # the project model's refresh (debounced 0.1 s) has run
+    assert doc.published_count() == before + 1  # published once, not again unchanged
     before = doc.published_count()
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"settings": {"select": ["JAX301", "JAX999"]}}))

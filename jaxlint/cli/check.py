@@ -527,10 +527,11 @@ def _finish_fix(opts: CheckOptions, report, linted: _Linted, fixed: list, stdin_
                 if opts.fix_only:
                     info.write(f"Fixed {count_phrase(fixed_sev)}.\n" if n_fixed else "No fixes applied.\n")
                 elif n_fixed:
-                    from jaxlint.output import baseline_sentence
+                    from jaxlint.output import baseline_sentence, unchecked_clause
 
                     found = count_phrase(fixed_sev + severities_of(report.findings))
-                    info.write(f"Found {found} ({n_fixed} fixed, {remaining} remaining)."
+                    info.write(f"Found {found} ({n_fixed} fixed, {remaining} remaining)"
+                               f"{unchecked_clause(report)}."
                                f"{baseline_sentence(report)}\n")
                 else:
                     from jaxlint.output import summary_line

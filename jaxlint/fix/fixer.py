@@ -131,9 +131,12 @@ def fix_text(
     *,
     unsafe: bool = False,
     max_passes: int = MAX_PASSES,
+    fixed_lines: Optional[frozenset[int]] = None,
 ) -> FixResult:
-    """Apply the fixes of ``settings.select`` to ``text`` until none applies."""
-    from jaxlint.lint.linter import lint_source
+    """Apply the fixes of ``settings.select`` to ``text`` until none applies.
+    ``fixed_lines``: lines (1-based) no fix may change while the text keeps its
+    number of lines (a notebook's IPython syntax)."""
+    from jaxlint.lint.linter import lint_source, touches_lines
 
     vsettings = _verify_settings(settings)
 
@@ -172,9 +175,11 @@ def fix_text(
 
     for _ in range(max_passes):
         offsets = LineIndex(current)
+        frozen = fixed_lines if fixed_lines and offsets.count == LineIndex(text).count else None
         candidates = [
             f for f in choose(findings, unsafe)
             if f.code in settings.select and _fix_key(f, current, offsets) not in refused
+            and not (frozen and touches_lines(f, frozen))
         ]
         if not candidates:
             break
@@ -433,7 +438,7 @@ def _fix_notebook(path: str, data: Optional[bytes], settings: LintSettings, unsa
 
     src = NotebookFile.read_notebook(Path(path), data)
     nb, data = src.notebook, src.data
-    result = fix_text(nb.text, path, settings, unsafe=unsafe)
+    result = fix_text(nb.text, path, settings, unsafe=unsafe, fixed_lines=nb.rewritten_lines())
     rebuilt: Optional[bytes] = None
     if result.text != nb.text:
         try:

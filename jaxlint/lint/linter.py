@@ -28,7 +28,7 @@ from typing import Optional, Protocol, Union
 import libcst as cst
 
 from jaxlint.findings import FileResult, Finding, Severity
-from jaxlint.parse.guard import LimitExceeded, check_limits
+from jaxlint.parse.guard import LimitExceeded, blank_constant_tables, check_limits
 from jaxlint.parse.libcst_compat import plain_instance_checks, unvalidated_parser
 from jaxlint.parse.lines import LineIndex
 from jaxlint.settings import LintSettings
@@ -69,6 +69,10 @@ def mentions_jax(text: Union[str, bytes]) -> bool:
     return _PREFILTER_RE.search(text) is not None
 
 
+# PEP 263's coding line (as tokenize reads it)
+_CODING_RE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
+
+
 def detect_encoding(data: bytes) -> tuple[str, bytes]:
     """(codec name, BOM bytes) of a source file: a UTF-8/16/32 byte-order mark,
     else the PEP 263 coding cookie, else UTF-8.  Raises SyntaxError for a bad
@@ -76,7 +80,14 @@ def detect_encoding(data: bytes) -> tuple[str, bytes]:
     for bom, name in _WIDE_BOMS:
         if data.startswith(bom):
             return name, bom
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        # tokenize also refuses a first line that is not UTF-8 when it names no
+        # encoding: that file is UTF-8 by default, and decoding it says which byte
+        if any(_CODING_RE.match(line) for line in data.splitlines()[:2]):
+            raise
+        encoding = "utf-8"
     if data.startswith(codecs.BOM_UTF8):
         return "utf-8", codecs.BOM_UTF8
     return encoding, b""
@@ -163,12 +174,49 @@ def _newer_syntax(text: str, bad: Finding) -> Optional[str]:
     try:
         import libcst as cst
 
-        cst.parse_module(text)
+        module = cst.parse_module(text)
     except Exception:  # noqa: BLE001 - its parser's errors (and limits): really invalid
         return None
-    return (f"could not be checked: Python {sys.version_info[0]}.{sys.version_info[1]} cannot parse it "
-            f"(line {bad.line}: {said}) but the syntax "
+    here = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
+    construct = _newer_construct(module, bad.line)
+    if construct is not None:
+        what, version = construct
+        return (f"could not be checked: line {bad.line} uses {what}, new in Python {version}; this "
+                f"jaxlint runs on {here}: run jaxlint with the project's Python ({version} or newer)")
+    return (f"could not be checked: {here} cannot parse it (line {bad.line}: {said}) but the syntax "
             f"is valid in a newer Python: run jaxlint with the project's Python")
+
+
+def _newer_construct(module: cst.Module, line: int) -> Optional[tuple[str, str]]:
+    """The syntax newer than this Python at ``line`` of ``module`` (which libcst
+    parsed): (what it is, the Python version that brought it), or None."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    found: list[tuple[int, str, str]] = []
+
+    class Finder(cst.CSTVisitor):
+        METADATA_DEPENDENCIES = (PositionProvider,)
+
+        def _add(self, node: cst.CSTNode, what: str, version: str) -> None:
+            found.append((self.get_metadata(PositionProvider, node).start.line, what, version))
+
+        def visit_TypeAlias(self, node: cst.TypeAlias) -> None:
+            self._add(node, "a `type` alias statement (PEP 695)", "3.12")
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            if node.type_parameters is not None:
+                self._add(node.type_parameters, "type parameters (`def f[T]`, PEP 695)", "3.12")
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            if node.type_parameters is not None:
+                self._add(node.type_parameters, "type parameters (`class C[T]`, PEP 695)", "3.12")
+
+    try:
+        MetadataWrapper(module, unsafe_skip_copy=True).visit(Finder())
+    except Exception:  # noqa: BLE001 - naming the construct is a courtesy, never a failure
+        return None
+    at = [(what, version) for n, what, version in found if n == line]
+    return at[0] if at else None
 
 
 class TreeStore:
@@ -413,6 +461,9 @@ def _lint_text(result: FileResult, text: str, path: str, settings: LintSettings,
         try:
             check_limits(tree, text)  # type: ignore[arg-type]
         except LimitExceeded as exc:
+            hidden = _without_tables(result, text, path, settings, parse, prefilter, trees, tree)  # type: ignore[arg-type]
+            if hidden is not None:
+                return hidden
             if not skipped:
                 result.error = f"could not be checked: {exc.message}"
             return result
@@ -447,6 +498,41 @@ def _lint_text(result: FileResult, text: str, path: str, settings: LintSettings,
             gc.enable()
 
 
+def _without_tables(result: FileResult, text: str, path: str, settings: LintSettings,
+                    parse: ParseStrategy, prefilter: bool, trees: Optional[TreeStore],
+                    tree: ast.Module) -> Optional[FileResult]:
+    """A file over the parser's limits because of a literal of constants (a
+    generated table): linted with every such table hidden (``blank_constant_tables``:
+    the same lines and columns, the table's value unknown).  A fix that would
+    touch a hidden table is dropped.  None when that does not bring the file
+    within the limits."""
+    blanked = blank_constant_tables(tree, text)
+    if blanked is None:
+        return None
+    hidden_text, spans = blanked
+    hidden_tree, bad = python_syntax_error(hidden_text, path)
+    if hidden_tree is None or bad is not None:
+        return None
+    try:
+        check_limits(hidden_tree, hidden_text)
+    except LimitExceeded:
+        return None
+    del hidden_tree
+    result = _lint_text(result, hidden_text, path, settings, parse, prefilter, trees)
+    offsets = LineIndex(hidden_text)
+
+    def touches(f: Finding) -> bool:
+        for e in f.fix.edits:  # type: ignore[union-attr]
+            a, b = offsets.offset(e.line, e.col), offsets.offset(e.end_line, e.end_col)
+            if any(a < end and b > start or a == b and start < a < end for start, end in spans):
+                return True
+        return False
+
+    result.findings = [replace(f, fix=None) if f.fix is not None and touches(f) else f
+                       for f in result.findings]
+    return result
+
+
 def lint_notebook(
     data: bytes,
     path: str,
@@ -476,6 +562,14 @@ def lint_notebook(
                                            message=f"The notebook cannot be read: {reason}"))
         return result
     result = lint_source(nb.text, path, settings, parse=parse, prefilter=prefilter, trees=trees)
+    if not result.parsed and result.error is None and len(nb.code_cells) > 1:
+        result = _without_bad_cells(nb, path, settings, parse, prefilter, trees) or result
+    if any(f.fix is not None for f in result.findings):
+        # a fix that would change a line of IPython syntax cannot be written back: not offered
+        rewritten = nb.rewritten_lines()
+        if rewritten:
+            result.findings = [replace(f, fix=None) if f.fix is not None and touches_lines(f, rewritten) else f
+                               for f in result.findings]
     result.findings = map_findings(nb, result.findings)
     if any(f.fix is not None for f in result.findings):
         from jaxlint.parse.notebook import writable
@@ -487,6 +581,49 @@ def lint_notebook(
         if rec.get("line"):  # where the chain messages of other files say the call is
             rec["cell"], rec["line"], _ = nb.position(rec["line"], 1)
     return result
+
+
+def touches_lines(f: Finding, lines: frozenset[int]) -> bool:
+    """Does a fix of ``f`` edit one of ``lines`` (1-based)?"""
+    return any(n in lines for e in f.fix.edits for n in range(e.line, e.end_line + 1))  # type: ignore[union-attr]
+
+
+def _without_bad_cells(nb, path: str, settings: LintSettings, parse: ParseStrategy, prefilter: bool,
+                       trees: Optional[TreeStore]) -> Optional[FileResult]:
+    """A notebook whose cells do not parse together because some do not parse
+    alone (Jupyter compiles each cell by itself, and runs the others): the other
+    cells linted with those set aside (their lines kept, blank), and JAX001 for
+    each of them.  No fix is offered (``--fix`` refuses a file that does not
+    parse).  None when the notebook parses, or no cell alone is at fault."""
+    _, bad = python_syntax_error(nb.text, path)
+    if bad is None:
+        return None
+    parts: list[str] = []
+    errors: list[Finding] = []
+    line = 1  # the virtual line where the cell starts
+    for i, number in enumerate(nb.code_cells):
+        if i:
+            parts.append(nb.text_boundary(number))
+            line += 1
+        virtual = nb.virtual_cells[number]
+        _, cell_bad = python_syntax_error("".join(virtual), path)
+        if cell_bad is None:
+            parts.extend(virtual)
+        else:
+            errors.append(replace(cell_bad, line=cell_bad.line + line - 1, end_line=cell_bad.end_line + line - 1))
+            parts.extend(LINE_ENDING_ONLY.sub("", v) for v in virtual)
+        line += len(virtual)
+    if not errors:
+        return None
+    result = lint_source("".join(parts), path, settings, parse=parse, prefilter=prefilter, trees=trees)
+    findings = [replace(f, fix=None) if f.fix is not None else f for f in result.findings]
+    if "JAX001" in settings.select:
+        findings = sorted(findings + errors, key=lambda f: (f.line, f.col, f.code))
+    result.findings = findings
+    return result
+
+
+LINE_ENDING_ONLY = re.compile(r"[^\r\n]")
 
 
 def _parse_and_analyze(result: FileResult, text: str, path: str, settings: LintSettings,

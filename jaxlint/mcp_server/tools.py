@@ -543,7 +543,7 @@ def check(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event]
 def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] = None
         ) -> dict[str, Any]:
     from jaxlint.findings import Finding
-    from jaxlint.fix.fixer import fix_file, fix_text, needs_fixing, unified_diff
+    from jaxlint.fix.fixer import file_diff, fix_file, fix_text, needs_fixing, unified_diff
     from jaxlint.mcp_server import confined
 
     _check_inputs(args)
@@ -565,6 +565,7 @@ def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] =
         # with its project's facts: a helper traced from another module is fixed as one
         settings = run.settings_of.get(result.path) or run.store.settings_for(absolute)
         was = None
+        ff = None
         try:
             if text is not None:
                 old = text
@@ -597,7 +598,9 @@ def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] =
         if text is not None:
             fixed_source = fr.text
         if changed:
-            diffs.append(unified_diff(result.path, old, fr.text))
+            # a notebook's diff is one per changed cell, in the cells' own lines (as `--diff`)
+            diffs.append(file_diff(dataclasses.replace(ff, path=result.path)) if ff is not None
+                         else unified_diff(result.path, old, fr.text))
             n_fixed += len(fr.applied)
         remaining.extend(_relative_chain(dataclasses.replace(f, path=result.path), run.base) for f in fr.findings)
         files.append({

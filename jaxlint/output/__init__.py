@@ -245,4 +245,13 @@ def _findings_sentence(report: OutputReport) -> str:
         )
     if parts:
         text += f" ({'; '.join(parts)})"
-    return text + "."
+    return text + unchecked_clause(report) + "."
+
+
+def unchecked_clause(report: OutputReport) -> str:
+    """"; N paths could not be checked (see the errors)" after a count of findings,
+    or "" when every path was checked."""
+    unchecked = max(sum(1 for r in report.results if r.error), report.unchecked)
+    if not unchecked:
+        return ""
+    return f"; {unchecked} path{'s' if unchecked != 1 else ''} could not be checked (see the errors)"

@@ -24,6 +24,7 @@ statements longer than the limits are walked node by node.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Optional
 
 from jaxlint.parse.lines import line_starts
@@ -116,3 +117,89 @@ def _measure(root: ast.AST, depth0: int, line0: int, max_depth: int, max_nodes: 
         for child in ast.iter_child_nodes(node):
             if not isinstance(child, (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)):
                 stack.append((child, depth + step, line))
+
+
+# ----------------------------------------------------------------------------- constant tables
+
+# A literal of constants this large is data (a generated table, weights, a vocabulary),
+# never JAX code: ``blank_constant_tables`` hides it from the parser.
+TABLE_NODES = 1_000
+# the unknown function that stands for a hidden table: one character, so that the call
+# fits anywhere (tokens inside brackets may be split by line breaks); NFKC keeps it as is
+TABLE_CALL = "\u01c2"
+_CONTAINERS = (ast.List, ast.Tuple, ast.Set, ast.Dict)
+_NOT_BREAK = re.compile(r"[^\r\n]")
+
+
+def _constant_size(node: ast.AST, limit: int) -> int:
+    """The nodes of ``node`` when it is a literal built only of constants (numbers,
+    strings, bytes, None/True/False, a sign, nested lists/tuples/sets/dicts), else -1.
+    Stops counting (-1) past ``limit``."""
+    count = 0
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        count += 1
+        if count > limit:
+            return -1
+        if isinstance(n, ast.Constant):
+            continue
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
+            stack.append(n.operand)
+        elif isinstance(n, (ast.List, ast.Tuple, ast.Set)):
+            stack.extend(n.elts)
+        elif isinstance(n, ast.Dict):
+            if any(k is None for k in n.keys):  # ``**mapping``: a name, not a constant
+                return -1
+            stack.extend(n.keys)  # type: ignore[arg-type]
+            stack.extend(n.values)
+        else:
+            return -1
+    return count
+
+
+def blank_constant_tables(tree: ast.AST, text: str,
+                          min_nodes: int = TABLE_NODES) -> Optional[tuple[str, list[tuple[int, int]]]]:
+    """``text`` with every literal of constants of at least ``min_nodes`` nodes
+    replaced, character for character, by a parenthesized call of an unknown
+    function (``(ǂ())`` spread over the literal's span, every line break kept): the
+    same lines and columns for all other code, a value the model cannot place
+    (unknown), and a parse that costs nothing.  Also returns the replaced spans
+    (character offsets).  None when there is no such literal."""
+    from jaxlint.parse.lines import LineIndex
+
+    index: Optional[LineIndex] = None
+    spans: list[tuple[int, int]] = []
+    stack: list[ast.AST] = [tree]
+    limit = 4 * (len(text) + 1)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _CONTAINERS) and hasattr(node, "end_lineno"):
+            if index is None:
+                index = LineIndex(text)
+            start = index.offset(node.lineno, index.char_col(node.lineno, node.col_offset))
+            end = index.offset(node.end_lineno, index.char_col(node.end_lineno, node.end_col_offset))  # type: ignore[arg-type]
+            # a literal shorter than this cannot hold ``min_nodes`` nodes: skip the count
+            if (end - start + 1) * _SLACK >= min_nodes:
+                size = _constant_size(node, limit)
+                if size >= min_nodes:
+                    spans.append((start, end))
+                    continue
+        stack.extend(ast.iter_child_nodes(node))
+    if not spans:
+        return None
+    spans.sort()
+    parts: list[str] = []
+    at = 0
+    for start, end in spans:
+        # the literal's brackets become parentheses; inside, every line break is
+        # kept and everything else a space, but for the first three other places,
+        # which take the call ``ǂ()``
+        inner = list(_NOT_BREAK.sub(" ", text[start + 1:end - 1]))
+        free = (i for i, c in enumerate(inner) if c == " ")
+        for token in (TABLE_CALL, "(", ")"):
+            inner[next(free)] = token
+        parts += [text[at:start], "(", "".join(inner), ")"]
+        at = end
+    parts.append(text[at:])
+    return "".join(parts), spans

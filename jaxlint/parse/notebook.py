@@ -148,6 +148,30 @@ class Notebook:
         nb.text = "".join(parts)
         return nb
 
+    @staticmethod
+    def text_boundary(number: int) -> str:
+        """The virtual module's line that opens code cell ``number`` (after the first)."""
+        return _BOUNDARY.format(number) + "\n"
+
+    def rewritten_lines(self) -> frozenset[int]:
+        """The 1-based virtual lines that are not their cell's line as written (IPython
+        syntax read as Python, a timed statement): a fix that changes one cannot be
+        written back (``rebuild`` refuses it), so none is offered there."""
+        out: set[int] = set()
+        for k, info in enumerate(self.lines):
+            if info is None:
+                continue
+            original = _LINE_RE.findall(self.cell_sources.get(info.cell, ""))
+            virtual = self.virtual_cells.get(info.cell, [])
+            if info.line > len(original) or info.line > len(virtual):
+                continue
+            space = _leading_indent(original)
+            was = original[info.line - 1]
+            was = was[len(space):] if space and was.startswith(space) else was
+            if virtual[info.line - 1].rstrip("\n") != was.rstrip("\r\n"):
+                out.add(k + 1)
+        return frozenset(out)
+
     # ---- positions
     def position(self, line: int, col: int, end: bool = False) -> tuple[int, int, int]:
         """(cell, line, column) in the cell, all 1-based, of a 1-based virtual

@@ -51,6 +51,10 @@ class _Project:
         self.files: list[str] = []
         self.module: dict[str, ModuleName] = {}
         self.packages: frozenset[str] = frozenset()
+        # folder (a module prefix) -> the first names of the modules in it: what an absolute
+        # import in a script of that folder may name (`python lib/run.py` puts `lib/` first
+        # on sys.path, so its `import util` is `lib/util.py`)
+        self.beside: dict[str, frozenset[str]] = {}
         self.index: Optional[ProjectIndex] = None  # reused across rounds
         self.indexed: frozenset[str] = frozenset()
         self.imports: dict[str, frozenset[str]] = {}  # file the prefilter skipped -> what it imports
@@ -98,7 +102,24 @@ def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[li
         if dup:  # (a symlinked copy of a module, two scripts of one name): no module of the project
             project.files = [f for f in project.files if f in project.module]
         project.packages = frozenset(m.name.split(".", 1)[0] for m in project.module.values())
+        beside: dict[str, set[str]] = {}
+        for m in project.module.values():
+            prefix, _, rest = m.name.rpartition(".")
+            while prefix and rest:
+                beside.setdefault(prefix, set()).add(rest.split(".", 1)[0])
+                prefix, _, last = prefix.rpartition(".")
+                rest = f"{last}.{rest}"
+        project.beside = {k: frozenset(v) for k, v in beside.items()}
     return out
+
+
+def _packages_for(project: "_Project", m: ModuleName) -> frozenset[str]:
+    """The names an absolute import in module ``m`` may resolve to inside the project:
+    its top-level modules, and those beside ``m`` in its folder (a script's folder is
+    first on ``sys.path``)."""
+    folder = "" if m.is_package else m.name.rpartition(".")[0]  # an __init__ is never a script
+    near = project.beside.get(folder) if folder else None
+    return project.packages | near if near else project.packages
 
 
 class WorkspaceView(Protocol):
@@ -198,7 +219,7 @@ def run_project(files: Sequence[Path], workspace: WorkspaceView, options: RunOpt
             base,
             module=m.name,
             is_package=m.is_package,
-            project_packages=project.packages,
+            project_packages=_packages_for(project, m),
             facts=facts.get(name, ""),
             summarize=name in summarize,
             x64=base.x64 or name in x64_from_folder,
@@ -450,7 +471,8 @@ def _next_round(
                 continue
             imported = project.imports.get(f)
             if imported is None:
-                imported = project.imports[f] = _project_imports(f, project.module[f], project.packages,
+                imported = project.imports[f] = _project_imports(f, project.module[f],
+                                                                 _packages_for(project, project.module[f]),
                                                                  _bytes_of(f, data_for, read))
             if above is None:
                 above = {".".join(m.split(".")[:i]) for m in exporters for i in range(1, m.count(".") + 2)}

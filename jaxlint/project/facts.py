@@ -262,7 +262,7 @@ def incoming_facts(
         # functions of other modules reached from code that runs with x64 on
         for callee in proj.get("x64_calls", ()):
             head = (proj["summary"].get("names") or {}).get(callee.split(".", 1)[0])
-            if head is not None and _outside(index, head):
+            if head is not None and _outside(index, head, module):
                 continue
             target = index.resolve(module, callee)
             if target is not None and target.kind == "function" and target.module.split(".", 1)[0] not in _JAX_ITSELF:
@@ -425,10 +425,11 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
         k = binding.get("k")
         if k == "module":
             m = binding.get("m")
+            m = index.beside(module, m) if m is not None else None
             if m is not None and m in index.modules:
                 modules.append((name, m))
             continue
-        if k != "from" or _outside(index, binding):
+        if k != "from" or _outside(index, binding, module):
             continue
         target = index.resolve(module, name)
         if target is None:
@@ -460,7 +461,7 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
             else:
                 where = module
                 head = names.get(callee.split(".", 1)[0])
-                if head is not None and _outside(index, head):
+                if head is not None and _outside(index, head, module):
                     continue
             target = index.resolve(where, callee)
             returned = rec.get("returned")
@@ -650,7 +651,7 @@ def _submodules(index: ProjectIndex, module: str) -> list[tuple[str, str]]:
     out = []
     summary = index.modules.get(module) or {}
     for name, binding in sorted((summary.get("names") or {}).items()):
-        if binding.get("k") not in ("from", "module") or _outside(index, binding):
+        if binding.get("k") not in ("from", "module") or _outside(index, binding, module):
             continue
         target = index.resolve(module, name)
         if target is not None and target.kind == "module" and target.module in index.modules \
@@ -678,14 +679,17 @@ def _attributes_used(text: bytes, names: set[str]) -> dict[str, set[str]]:
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _outside(index: ProjectIndex, binding: Json) -> bool:
-    """Whether a module-level import binding names a module outside the project
-    (what it resolves to is then never a project function: no need to ask)."""
+def _outside(index: ProjectIndex, binding: Json, module: str) -> bool:
+    """Whether a module-level import binding of ``module`` names a module outside the
+    project (what it resolves to is then never a project function: no need to ask)."""
     k = binding.get("k")
     if k != "from" and k != "module":
         return False
     m = binding.get("m")
-    return m is not None and not index.is_module(m) and index.is_external(m)
+    if m is None:
+        return False
+    m = index.beside(module, m)
+    return not index.is_module(m) and index.is_external(m)
 
 
 # the kinds a call-site record carries (model/kinds.py CARRIED, spelled here so that a

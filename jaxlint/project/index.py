@@ -247,12 +247,13 @@ class ProjectIndex:
                         return aliased
             return Target(rec["kind"], module, q)
         if k == "module":
-            m = b["m"]
+            m = self.beside(module, b["m"])
             return Target("module", m, "") if self.is_module(m) else self._external(m)
         if k == "from":
             m, n = b.get("m"), b["n"]
             if m is None:
                 return None
+            m = self.beside(module, m)
             if self.is_module(m):
                 t = self._lookup(m, n)
                 if t is None and self.is_module(f"{m}.{n}"):
@@ -260,6 +261,17 @@ class ProjectIndex:
                 return t
             return self._external(f"{m}.{n}")
         return None
+
+    def beside(self, module: str, name: str) -> str:
+        """The module an absolute import of ``name`` in ``module`` loads: ``name``
+        when the project has it; else a module of that name beside the importer
+        (``lib/run.py``'s ``import util`` is ``lib/util.py``: a script run as
+        ``python lib/run.py`` has its own folder first on ``sys.path``); else
+        ``name`` (outside the project)."""
+        if self.is_module(name) or "." not in module:
+            return name
+        beside = f"{module.rsplit('.', 1)[0]}.{name}"
+        return beside if beside in self.modules or self.is_module(beside) else name
 
     def is_external(self, name: str) -> bool:
         """Whether the module ``name`` is outside the project (its top-level

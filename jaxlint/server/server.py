@@ -38,6 +38,7 @@ from typing import Any, Optional
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument, Workspace
 
@@ -55,6 +56,19 @@ PYTHON_SUFFIXES = (".py", ".pyi")
 WATCHED_GLOBS = ("**/pyproject.toml", "**/jaxlint.toml", "**/.jaxlint.toml", "**/*.py")
 
 log = logging.getLogger("jaxlint.server")
+
+
+class _ClientErrorFilter(logging.Filter):
+    """pygls logs every error answer with its traceback; an answer to a client's
+    bad request (invalid parameters: the client's mistake, answered with one line)
+    is not a server error and leaves no traceback on stderr."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, JsonRpcInvalidParams)
+
+
+logging.getLogger("pygls.protocol.json_rpc").addFilter(_ClientErrorFilter())
 
 
 def uri_to_path(uri: str) -> Optional[Path]:
@@ -125,6 +139,10 @@ class JaxlintServer(LanguageServer):
         self.running: set[str] = set()
         self.dirty: set[str] = set()
         self.linted: dict[str, Linted] = {}
+        # what was last published for each document (version, diagnostics): the same
+        # again is not sent (a settings change relints every document, and the
+        # project model's refresh may relint it once more with the same result)
+        self.published: dict[str, tuple[Optional[int], list[types.Diagnostic]]] = {}
         self.parsers: dict[str, IncrementalParser] = {}  # per open document
         self.shown: set[str] = set()
         self.pull = False
@@ -325,8 +343,7 @@ class JaxlintServer(LanguageServer):
         for u in self.notebook_cells.get(nb_uri, []):
             if u not in linted:  # a cell deleted since: its diagnostics go
                 self.linted.pop(u, None)
-                if not self.pull:
-                    self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=u, diagnostics=[]))
+                self.clear_diagnostics(u)
         self.notebook_cells[nb_uri] = uris
         self.linted.update(linted)
         return linted
@@ -428,8 +445,18 @@ class JaxlintServer(LanguageServer):
     def publish(self, uri: str, linted: Linted) -> None:
         if self.pull:
             return
+        diagnostics = self.to_diagnostics(uri, linted)
+        if self.published.get(uri) == (linted.version, diagnostics):
+            return
+        self.published[uri] = (linted.version, diagnostics)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=linted.version, diagnostics=self.to_diagnostics(uri, linted)))
+            uri=uri, version=linted.version, diagnostics=diagnostics))
+
+    def clear_diagnostics(self, uri: str) -> None:
+        """The document is gone (closed, a deleted cell): its diagnostics go."""
+        self.published.pop(uri, None)
+        if not self.pull:
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     # ------------------------------------------------------------------ the project model
 
@@ -741,8 +768,7 @@ def did_close(ls: JaxlintServer, params: types.DidCloseTextDocumentParams) -> No
     ls.linted.pop(uri, None)
     ls.parsers.pop(uri, None)
     ls.schedule_refresh()  # the file on disk stands in for the buffer again
-    if not ls.pull:
-        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    ls.clear_diagnostics(uri)
 
 
 @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
@@ -768,8 +794,7 @@ def notebook_did_close(ls: JaxlintServer, params: types.DidCloseNotebookDocument
         handle.cancel()
     for cell in ls.notebook_cells.pop(uri, []):
         ls.linted.pop(cell, None)
-        if not ls.pull:
-            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=cell, diagnostics=[]))
+        ls.clear_diagnostics(cell)
 
 
 @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
@@ -859,7 +884,7 @@ def hover(ls: JaxlintServer, params: types.HoverParams) -> Optional[types.Hover]
 
 def _command_target(args: tuple) -> dict:
     if len(args) != 1 or not isinstance(args[0], dict) or not isinstance(args[0].get("uri"), str):
-        raise ValueError("expected one argument: {\"uri\": ..., ...}")
+        raise JsonRpcInvalidParams(message="expected one argument: {\"uri\": ..., ...}")
     return args[0]
 
 
@@ -868,7 +893,7 @@ async def _finding_command(ls: JaxlintServer, args: tuple, noqa: bool) -> bool:
     uri = target["uri"]
     code, start = target.get("code"), target.get("start")
     if not isinstance(code, str) or not isinstance(start, dict):
-        raise ValueError("expected {\"uri\", \"code\", \"start\": {\"line\", \"character\"}}")
+        raise JsonRpcInvalidParams(message="expected {\"uri\", \"code\", \"start\": {\"line\", \"character\"}}")
     linted = await ls.lint(uri)
     if linted is None or linted.settings is None:
         return False

@@ -88,6 +88,24 @@ def _percent_fields(text: str) -> Optional[list[tuple[str, Optional[str]]]]:
     return out
 
 
+def _prints_as_written(fmt: str) -> bool:
+    """Does ``jax.debug.print(fmt, ...)`` print what ``fmt.format(...)`` would?  JAX
+    decides whether a format has placeholders from its first chunk alone
+    (``string.Formatter().parse``): a brace written double (``{{``) before the first
+    ``{}`` ends that chunk, and JAX then prints ``fmt`` raw, doubled braces and all,
+    followed by the values."""
+    try:
+        chunks = list(string.Formatter().parse(fmt))
+    except ValueError:
+        return False
+    if not chunks:
+        return True
+    if chunks[0][1] is not None:
+        return True
+    # no field in the first chunk: JAX prints `fmt` as it is, right only without fields or escapes
+    return all(c[1] is None for c in chunks) and "{" not in fmt and "}" not in fmt
+
+
 def _str_literal(text: str) -> str:
     if '"' not in text and "\\" not in text and text.isprintable():
         return f'"{text}"'
@@ -159,7 +177,11 @@ class PrintInTraced(Rule):
         "(values instead of tracers, printed on every call and asynchronously, array "
         "formatting differs), and `print` keywords (`sep=`, `end=`, `file=`) have no "
         "equivalent, so calls using them are not rewritten. `jax.debug.print(f\"x={x}\")` "
-        "with no other argument becomes `jax.debug.print(\"x={}\", x)` (unsafe too)."
+        "with no other argument becomes `jax.debug.print(\"x={}\", x)` (unsafe too). "
+        "No fix is offered where the text before the first value holds a brace "
+        "(`print(\"shape {n}\", x)`): JAX decides whether a format has placeholders from "
+        "the text before its first `{}`, and a brace written double there makes it print "
+        "the format raw (`shape {{n}} {} 2.5`)."
     )
     VALID = [
         # text-only prints as trace-time logs: in a function decorated with jit, one that
@@ -1106,6 +1128,8 @@ class PrintInTraced(Rule):
         if got is None:
             return None
         text, args = got
+        if not _prints_as_written(text):
+            return None
         new = f"{self.ctx.code(node.func).strip()}({', '.join([_str_literal(text)] + args)})"
         return fix(Applicability.UNSAFE, "Let `jax.debug.print` fill the placeholders",
                    Replacement(node, new))
@@ -1157,6 +1181,8 @@ class PrintInTraced(Rule):
             else:
                 pieces.append("{}")
                 args.append(ctx.code(v).strip())
+        if not _prints_as_written(" ".join(pieces)):
+            return None  # JAX would print the format raw (see `_prints_as_written`)
         fmt = _str_literal(" ".join(pieces))
         new = f"{alias}.debug.print({', '.join([fmt] + args)})"
         return fix(Applicability.UNSAFE, "Replace with `jax.debug.print`", Replacement(node, new))
