@@ -9,6 +9,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
+from jaxlint.model import nograd
 from jaxlint.model import values as V
 from jaxlint.model.gradtrace import DIFFERENTIATING
 from jaxlint.model.units import Unit
@@ -1236,6 +1237,7 @@ class WhereGradientNaN(Rule):
         self._names: Optional[dict[str, list]] = None
         # (id(unit), name) -> every value bound to it so far in the walk (None: unknown)
         self._bindings: dict[tuple[int, str], list[Optional[cst.BaseExpression]]] = {}
+        self._reach: object = None  # model/nograd.py's DerivativeReach, False: no entry file
 
     def leave_Assign(self, node: cst.Assign) -> None:
         unit = id(self.ctx.unit)
@@ -1516,6 +1518,8 @@ class WhereGradientNaN(Rule):
                     continue  # an operator precomputed in `__init__`, outside any differentiation
                 if self._in_derivative_rule() or self._only_in_while_loop(ctx.unit):
                     continue
+                if self._underived():
+                    continue  # a notebook's or test module's function no derivative of the file reaches
                 the_fix = None
                 if handled is not None:
                     anticipated = True
@@ -1862,6 +1866,15 @@ class WhereGradientNaN(Rule):
             callers = [u for u in self.ctx.index.units if u.name == name]
             return bool(callers) and all(self._only_in_while_loop(c, depth + 1) for c in callers)
         return False
+
+    def _underived(self) -> bool:
+        """Is this code in a notebook or a test module (run, never imported) and reached
+        by no derivative the file takes (model/nograd.py)?"""
+        ctx = self.ctx
+        if self._reach is None:
+            self._reach = (nograd.DerivativeReach(ctx.module, ctx.index.units, ctx.qualname)
+                           if nograd.entry_file(ctx.path) else False)
+        return bool(self._reach) and self._reach.underived(ctx.unit)
 
     def _in_derivative_rule(self) -> bool:
         """Is this code (or a function around it) never differentiated in reverse mode
