@@ -11,6 +11,15 @@ written at least two ways (VALID: silent), with twins that must still be reporte
   timed, `jax.grad` applied to other functions only).  Still reported: the same function
   differentiated (through a lambda, a `jax.grad` of a `jax.jit`), handed to a callable that
   may differentiate it, or in a library module (a caller may differentiate it).
+* G2. JAX120 in a library function the project reaches only from such code (jaxoplanet
+  `rotation.compute_rotation_matrices`, called only from a test that differentiates
+  nothing): tests and notebooks that import it by name and only call it tell its module.
+  Still reported: a test differentiating it, a library module calling it, no caller.
+* S. JAX201/JAX202 in a static helper of a module class reached from a method parameter
+  the method asserts is a Python tuple (jaxoplanet `Pijk.__getitem__`: `assert
+  isinstance(key, tuple)` then `self.index(*key)` -> `ijk2lm(i, j, k)`): the parameter
+  is no array the model may assume, and what it holds is unknown.  Still reported: the
+  same without the assertion, or asserting a JAX array.
 """
 
 from __future__ import annotations
@@ -212,3 +221,174 @@ def test_grad():
         ("JAX120", "tests/test_fit.py", 8, 37, _NORM_MSG),
         ("JAX120", "tests/test_grad.py", 8, 37, _NORM_MSG),
     ]
+
+
+# -- G2. a library function the project reaches only from such code --------------------
+_ROTATION = """
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnums=(0,))
+def rotation_matrices(deg, x, y, z):
+    norm = jnp.sqrt(x * x + y * y + z * z)
+    x = jnp.where(norm == 0.0, 0.0, x / norm)
+    return x * deg
+"""
+_ROT_MSG = ("`x / norm` is computed for every element, also where `norm == 0.0` is true and masks it out; its "
+            "derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `norm` "
+            "with the same condition too (double where: `jnp.where(cond, norm, 1.0)` inside)")
+
+
+def test_g2_library_function_only_called_where_nothing_differentiates(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {
+        "starry/__init__.py": "",
+        "starry/rotation.py": _ROTATION,
+        # a test imports it inside the test and calls it; another test differentiates
+        # something else
+        "tests/rotation_test.py": """
+            import jax
+            import jax.numpy as jnp
+
+
+            def test_unit_axes():
+                from starry.rotation import rotation_matrices
+                assert rotation_matrices(2, 1.0, 0.0, 0.0) == 2.0
+
+
+            def test_grad_of_square():
+                assert jax.grad(lambda t: t * t)(1.0) == 2.0
+        """,
+        # a notebook imports it at its top and calls it at module level
+        "docs/tour.ipynb": _notebook("""
+from starry.rotation import rotation_matrices
+
+print(rotation_matrices(3, 0.0, 1.0, 0.0))
+"""),
+    }, select="JAX120") == []
+
+
+def test_g2_still_reported_where_the_project_may_differentiate_it(tmp_path, monkeypatch):
+    # a test differentiates it; a library module calls it (its callers may differentiate);
+    # nothing calls it (a user may)
+    found = []
+    for i, other in enumerate(({
+        "tests/test_rotation.py": """
+            import jax
+            from starry.rotation import rotation_matrices
+
+
+            def test_grad():
+                assert jax.grad(lambda t: rotation_matrices(2, t, 0.0, 0.0))(1.0) is not None
+        """,
+    }, {
+        "tests/test_rotation.py": """
+            from starry.rotation import rotation_matrices
+
+
+            def test_value():
+                assert rotation_matrices(2, 1.0, 0.0, 0.0) == 2.0
+        """,
+        "starry/surface.py": """
+            from starry import rotation
+
+
+            def rotate(t):
+                return rotation.rotation_matrices(2, t, 0.0, 0.0)
+        """,
+    }, {})):
+        found += _lint(tmp_path / str(i), monkeypatch, {
+            "starry/__init__.py": "", "starry/rotation.py": _ROTATION, **other}, select="JAX120")
+    assert found == [("JAX120", "starry/rotation.py", 11, 37, _ROT_MSG)] * 3
+
+
+# -- S. a module-class method parameter asserted to be a Python tuple --------------------
+_PIJK = """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+class Pijk(eqx.Module):
+    data: dict
+    degree: int = eqx.field(static=True)
+
+    @staticmethod
+    def ijk2lm(i, j, k):
+        if k == 0:
+            return int(i + j), 0
+        return int(i + j + 1), 1
+
+    def index(self, i, j, k):
+        l, m = self.ijk2lm(i, j, k)
+        return (l + 1) * l + m
+
+    def __getitem__(self, key):
+        {CHECK}
+        return self.data[key] * self.index(*key)
+"""
+
+
+def _pijk(check: str) -> str:
+    return _PIJK.replace("{CHECK}", check)
+
+
+_LENS = """
+import flax.linen as nn
+import jax.numpy as jnp
+
+
+class Lens(nn.Module):
+    n: int
+
+    @staticmethod
+    def flat(a, b):
+        if a > b:
+            return a * 8 + b
+        return b * 8 + a
+
+    @nn.compact
+    def __call__(self, x):
+        return x * self.n
+
+    def pair(self, a, b):
+        return self.flat(a, b)
+
+    def entry(self, idx):
+        {CHECK}
+        return self.pair(*idx)
+"""
+
+
+def _lens(check: str) -> str:
+    return _LENS.replace("{CHECK}", check)
+
+
+def test_s_parameter_asserted_python_tuple(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {
+        "pijk.py": _pijk("assert isinstance(key, tuple)"),
+        "lens.py": _lens("""if not isinstance(idx, (tuple, list)):
+            raise TypeError("an index is a tuple of ints")"""),
+    }, select="JAX201,JAX202") == []
+
+
+def test_s_still_reported_without_the_assertion_or_asserting_an_array(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {
+        "pijk.py": _pijk("assert isinstance(key, jax.Array)"),
+        "lens.py": _lens("pass"),
+    }, select="JAX201,JAX202")
+    assert [f[:4] for f in found] == [
+        ("JAX201", "lens.py", 11, 12),
+        ("JAX201", "pijk.py", 13, 12),
+        ("JAX202", "pijk.py", 14, 20),
+        ("JAX202", "pijk.py", 15, 16),
+    ]
+    assert found[0][4] == ("Python `if` on a traced value: it depends on the traced arguments `a`, `b` of `flat` "
+                           "(a method of the module class Lens); this raises TracerBoolConversionError. Use "
+                           "`jax.lax.cond` or `jnp.where`")
+    assert found[2][4] == ("`int()` needs a concrete value, but its argument is traced: it depends on the traced "
+                           "arguments `i`, `j` of `ijk2lm` (a method of the module class Pijk); this raises "
+                           "ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or "
+                           "return it and convert outside the traced function")

@@ -151,6 +151,9 @@ class FileIndex:
     x64_units: frozenset[str] = frozenset()
     # a module it imports switches x64 on when imported (`jax.config.update(...)` at its top)
     x64_imported: bool = False
+    # qualnames of its public functions that the project reaches only from code no
+    # derivative reaches (a test or notebook that only calls them; project/facts.py)
+    nograd_units: frozenset[str] = frozenset()
     # one of the project modules it imports switches x64 on when imported
     x64_by_import: bool = False
     # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
@@ -1052,10 +1055,15 @@ class Indexer:
                 entries = (module_entries.entry_sites(cls, m, idx.unit_of)
                            if name == "__call__" and not sites else None)
                 shown_static = pre_linen.get(id(m), ())
+                asserted = _python_params(m)
                 for p in m.params[1:]:
                     if p.name in shown_static:
                         continue  # a flax.nn `apply` hyper-parameter every call gives a Python value
-                    if own and all(_passes(c, p) for _, c in sites):
+                    if p.name in asserted:
+                        # `assert isinstance(key, tuple)`: a Python value, no array (what a
+                        # tuple holds is not known: unknown)
+                        continue
+                    if own and all(_passes(c, p, u) for u, c in sites):
                         # `self.m(y, start=0, end=cfg.n, **common)`: every call names this
                         # argument (by keyword, or by position before any `*args`), so the
                         # interpreter sees what it is, `**common` or not
@@ -1688,6 +1696,7 @@ class Indexer:
             self.index.x64_units = S(reads, "x64_units", facts.get("x64_units"))
         self.index._flat.clear()
         self.index.x64_imported = bool(facts.get("x64_import"))
+        self.index.nograd_units = frozenset(facts.get("nograd", ()))  # (compared whole by the driver)
         self.index.x64_by_import = bool(facts.get("x64_by_import"))
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
         # `g = lambda i: ...` bound once at module level: facts for `g` are the lambda's
@@ -2236,12 +2245,58 @@ def _self_call(unit: Unit, call: cst.Call, cls: ClassInfo, starred: bool = False
     )
 
 
-def _passes(call: cst.Call, p: ParamInfo) -> bool:
+def _passes(call: cst.Call, p: ParamInfo, unit: Optional[Unit] = None) -> bool:
     """Does ``call`` (``self.m(...)``) write out the argument of parameter ``p``: by
-    keyword, or by position before any ``*args`` (``**kw`` cannot pass it again)?"""
+    keyword, or by position before any ``*args`` (``**kw`` cannot pass it again), or
+    from ``*key`` with ``key`` a parameter of the caller (``unit``) that it asserts is
+    a Python tuple or list (``assert isinstance(key, tuple)``: its items are what the
+    caller was given, no array the model assumed)?"""
     if any(a.keyword is not None and a.keyword.value == p.name for a in call.args):
         return True
-    return p.kind in ("pos", "posonly") and p.index is not None and 0 <= p.index - 1 < len(positional_args(call))
+    if p.kind not in ("pos", "posonly") or p.index is None:
+        return False
+    pos = positional_args(call)
+    if 0 <= p.index - 1 < len(pos):
+        return True
+    rest = call.args[len(pos):]
+    return (unit is not None and len(rest) == 1 and rest[0].star == "*" and type(rest[0].value) is cst.Name
+            and rest[0].value.value in _python_params(unit) and unit.param(rest[0].value.value) is not None)
+
+
+# the Python types an `isinstance` assertion shows a parameter is, no JAX array
+_PYTHON_TYPES = frozenset({"tuple", "list", "dict", "str", "int", "bool", "float", "slice", "set"})
+
+
+def _python_params(unit: Unit) -> set[str]:
+    """The parameters a function asserts, before anything else runs, are Python values:
+    ``assert isinstance(key, tuple)``, ``if not isinstance(idx, (tuple, list)): raise
+    TypeError(...)`` at the top of its body (after a docstring)."""
+    node = unit.node
+    if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
+        return set()
+    out: set[str] = set()
+    for stmt in node.body.body:
+        test = None
+        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+            small = stmt.body[0]
+            if isinstance(small, cst.Assert):
+                test = small.test
+            elif isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
+                continue  # the docstring
+        elif (isinstance(stmt, cst.If) and stmt.orelse is None and isinstance(stmt.test, cst.UnaryOperation)
+              and isinstance(stmt.test.operator, cst.Not) and isinstance(stmt.body, cst.IndentedBlock)
+              and len(stmt.body.body) == 1 and isinstance(stmt.body.body[0], cst.SimpleStatementLine)
+              and isinstance(stmt.body.body[0].body[0], cst.Raise)):
+            test = stmt.test.expression
+        if test is None:
+            break
+        if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance" \
+                and len(test.args) == 2 and isinstance(test.args[0].value, cst.Name):
+            kinds = test.args[1].value
+            names = [e.value for e in kinds.elements] if isinstance(kinds, cst.Tuple) else [kinds]
+            if names and all(isinstance(n, cst.Name) and n.value in _PYTHON_TYPES for n in names):
+                out.add(test.args[0].value.value)
+    return out
 
 
 def _array_arg(call: cst.Call, p: ParamInfo, qualname) -> bool:

@@ -205,3 +205,56 @@ def _names_in(node: cst.CSTNode) -> set[str]:
             out.add(n.value)
         stack.extend(children(n))
     return out
+
+
+def plain_imported_calls(module: cst.Module, reach: DerivativeReach) -> list[list[str]]:
+    """``[module, name]`` for each function this entry file imports by name from an
+    absolute module (``from pkg.geometry import normalize``, at the top or inside a
+    function) and only calls, from code no derivative of the file reaches: the other
+    modules learn that nothing here differentiates it (``jaxlint/project/facts.py``)."""
+    if reach.unknown:
+        return []
+    imported: dict[str, tuple[str, str]] = {}  # local name -> (module, name)
+    ok: dict[str, bool] = {}
+    stack: list[tuple[cst.CSTNode, Optional[cst.CSTNode], Optional[Unit]]] = [(module, None, None)]
+    while stack:
+        node, parent, unit = stack.pop()
+        t = type(node)
+        if t is cst.ImportFrom:
+            if not node.relative and node.module is not None and not isinstance(node.names, cst.ImportStar):
+                base = _dotted(node.module)
+                for alias in node.names:
+                    if type(alias.name) is cst.Name:
+                        local = alias.asname.name if alias.asname is not None else alias.name
+                        if type(local) is cst.Name and base:
+                            if local.value in imported and imported[local.value] != (base, alias.name.value):
+                                ok[local.value] = False  # bound to two things
+                            imported[local.value] = (base, alias.name.value)
+            continue  # its names are no uses
+        if t is cst.Import:
+            continue
+        if t in (cst.FunctionDef, cst.Lambda):
+            unit = reach.unit_of.get(id(node), unit)
+        elif t is cst.Name:
+            if type(parent) is cst.Attribute and parent.attr is node:  # type: ignore[union-attr]
+                pass
+            elif type(parent) is cst.Arg and parent.keyword is node:  # type: ignore[union-attr]
+                pass
+            elif type(parent) in (cst.FunctionDef, cst.ClassDef) and parent.name is node:  # type: ignore[union-attr]
+                pass
+            else:
+                called = type(parent) is cst.Call and parent.func is node  # type: ignore[union-attr]
+                plain = called and (unit is None or reach.underived(unit))
+                ok[node.value] = ok.get(node.value, True) and plain
+        for c in children(node):
+            stack.append((c, node, unit))
+    return sorted([list(imported[n]) for n, good in ok.items() if good and n in imported])
+
+
+def _dotted(e: cst.BaseExpression) -> str:
+    if type(e) is cst.Name:
+        return e.value
+    if type(e) is cst.Attribute:
+        head = _dotted(e.value)
+        return f"{head}.{e.attr.value}" if head else ""
+    return ""

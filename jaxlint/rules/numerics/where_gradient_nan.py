@@ -567,8 +567,18 @@ class WhereGradientNaN(Rule):
         "`optax.safe_norm` are not singular there); "
         "an input guarded where it is computed (`jnp.maximum(s, eps)`, a `where`, `s + eps`) is "
         "quiet, also through a name every binding of which a constant keeps off zero (`n = rms(g) + eps`, "
-        "`d = jnp.maximum(x, 1e-12)` ... `jnp.where(n > 0, w / n, 1.)`; not `jnp.maximum(a, b)` of two values). It is checked everywhere, not only in traced code, because `grad` may be applied "
-        "by a caller. Quiet too: a division whose dividend an earlier line zeroed with a `where` on "
+        "`d = jnp.maximum(x, 1e-12)` ... `jnp.where(n > 0, w / n, 1.)`; not `jnp.maximum(a, b)` of two values). It is checked everywhere, not only in traced code: in a library module, which can be "
+        "imported, a caller may apply `grad`, so a public function is reported unless the project reaches "
+        "it only from code no derivative reaches (a test or a notebook imports it by name and only calls it "
+        "there, every other file that imports its module calls it the same way or never names it, and its "
+        "own module only calls it from such code). In a notebook or a test module (`test_*.py`, "
+        "`*_test.py`: run, never imported) it is reported only where a derivative the file takes may reach "
+        "it: in a function given to `jax.grad`, `value_and_grad`, `jacrev`, `jvp`, `vjp`, `linearize` (or "
+        "a function it mentions), or handed to a callable or decorator that may differentiate it "
+        "(`fit(loss)`, an optimizer, a training loop); a function given only to `jax.jit`/`jax.vmap` "
+        "whose result is only called is not differentiated by that, and a differentiating call on a "
+        "function the model cannot place (`jax.grad(step_jit)`, `jax.grad(model.loss)` with no `loss` in "
+        "the file) keeps every `where` of the file reported. Quiet too: a division whose dividend an earlier line zeroed with a `where` on "
         "the same condition (`s = jnp.where(n == 0, 0., s)` then `jnp.where(n == 0, s, s / n)`, the "
         "jax#1052 workaround), a masked operation that no derivative reaches (its inputs built "
         "only from comparisons, booleans cast to floats, `stop_gradient`, zero-derivative "
@@ -1910,11 +1920,14 @@ class WhereGradientNaN(Rule):
         # a helper: every mention of it in the file is a call from such code
         if depth >= 3 or not isinstance(unit.node, cst.FunctionDef) or unit.parent is None:
             return False
-        if unit.parent.is_module and not unit.name.startswith("_"):
+        public = unit.parent.is_module and not unit.name.startswith("_")
+        if public and unit.qualname not in self.ctx.index.nograd_units:
             return False  # public: other modules may differentiate it
+        # (the project's other modules only call it where no derivative reaches: its own
+        # uses decide, and there may be none)
         mentions = self._mentions().get(unit.name)  # (a call, or a local alias of it)
-        if bool(mentions) and all(
-                is_call and caller is not unit and self._no_reverse(caller, depth + 1) for caller, is_call in mentions):
+        if (bool(mentions) or public) and all(
+                is_call and caller is not unit and self._no_reverse(caller, depth + 1) for caller, is_call in mentions or ()):
             return True
         # a nested function runs inside its enclosing one (`@pl.when(c) def run(): ...`
         # in a kernel's helper): that one's callers decide (none above was given to grad)
@@ -1966,6 +1979,8 @@ class WhereGradientNaN(Rule):
                         skip.add(id(n.keyword))
                     elif isinstance(n, (cst.FunctionDef, cst.ClassDef)):
                         skip.add(id(n.name))
+                    elif isinstance(n, cst.ImportAlias) and n.asname is not None:
+                        skip.add(id(n.name))  # `import ... f as g` binds `g` to another module's `f`
                 for n in walk_tree(root, nested):
                     if isinstance(n, cst.Name) and id(n) not in skip:
                         out.setdefault(n.value, []).append((u, id(n) in called))
