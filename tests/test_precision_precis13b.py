@@ -216,10 +216,26 @@ def test_grad():
     assert g.shape == (3,)
 """,
         "geometry.py": _NORMALIZE,
+        # a method handed on as a bound method
+        "tests/test_min.py": """
+            import jax.numpy as jnp
+            from optimizers import minimize
+
+
+            class Problem:
+                def energy(self, v):
+                    n = jnp.sqrt(jnp.sum(v * v))
+                    return jnp.sum(jnp.where(n == 0.0, 0.0, v / n))
+
+
+            def test_min():
+                assert minimize(Problem().energy, jnp.ones(3)) is not None
+        """,
     }, select="JAX120") == [
         ("JAX120", "geometry.py", 8, 37, _NORM_MSG),
         ("JAX120", "tests/test_fit.py", 8, 37, _NORM_MSG),
         ("JAX120", "tests/test_grad.py", 8, 37, _NORM_MSG),
+        ("JAX120", "tests/test_min.py", 9, 49, _NORM_MSG),
     ]
 
 

@@ -68,7 +68,7 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     if changes:
         # attributes of project modules set here between two calls of a project function
         out["attr_changes"] = changes
-    if nograd.entry_file(interp.path):
+    if nograd.entry_file(interp.path) and any(p in interp.text for p in settings.project_packages):
         # a notebook or a test module: the project functions it only calls where no
         # derivative of the file reaches (model/nograd.py)
         reach = nograd.DerivativeReach(interp.module, interp.index.units, interp.qualname)

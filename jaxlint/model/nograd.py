@@ -73,6 +73,9 @@ class DerivativeReach:
                     roots.extend(found)
             elif t is cst.Name and node.value in self.by_name and not self._plain_use(node, parent):
                 roots.extend(self.by_name[node.value])  # handed on: its taker may differentiate it
+            elif t is cst.Attribute and node.attr.value in self.by_name and not (
+                    type(parent) is cst.Call and parent.func is node):  # type: ignore[union-attr]
+                roots.extend(self.by_name[node.attr.value])  # `fit(self.loss)`: a method handed on
             elif t is cst.FunctionDef and not all(self._plain_decorator(d.decorator) for d in node.decorators):
                 u = self.unit_of.get(id(node))
                 if u is not None:
