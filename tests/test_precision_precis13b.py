@@ -6,6 +6,10 @@ written at least two ways (VALID: silent), with twins that must still be reporte
   "jax_enable_x64", True)"): the module's docstring speaks of x64, as a dtype constant's
   comment may; its users switch it on.  Still reported: a docstring that says nothing of
   x64.
+* X2. x64 given to a process the project starts (jaxoplanet's noxfile: a `test_x64`
+  session runs the suite with `env={"JAX_ENABLE_X64": "1"}`): the project's packages may
+  run with x64 on, so whether it is off where their code runs is unknown.  Still
+  reported: a process given `JAX_ENABLE_X64` off.
 * G. JAX120 in a notebook or a test module (run, never imported) where no derivative the
   file takes reaches the `where` (jaxoplanet's introduction-to-jax.ipynb: `selu` jitted and
   timed, `jax.grad` applied to other functions only).  Still reported: the same function
@@ -100,6 +104,62 @@ def test_x_still_reported_where_the_docstring_says_nothing_of_x64(tmp_path, monk
         ("JAX110", "weno/grid.py", 7, 40, _X64_MSG),
         ("JAX110", "weno/weno.py", 8, 40, _X64_MSG),
     ]
+
+
+# -- X2. x64 given to a process the project starts --------------------------------------
+_ORBIT = """
+import jax.numpy as jnp
+
+
+def rotate(y):
+    return jnp.array(y, dtype=jnp.complex128)
+"""
+
+
+def test_x2_process_started_with_x64(tmp_path, monkeypatch):
+    assert _lint(tmp_path / "a", monkeypatch, {
+        "src/orbits/__init__.py": "",
+        "src/orbits/rotation.py": _ORBIT,
+        "noxfile.py": """
+            import nox
+
+
+            @nox.session
+            def test_x64(session):
+                session.install(".[test]")
+                env = {"JAX_ENABLE_X64": "1"}
+                session.run("pytest", "-n", "auto", *session.posargs, env=env)
+        """,
+    }, select="JAX110") == []
+    assert _lint(tmp_path / "b", monkeypatch, {
+        "orbits/__init__.py": "",
+        "orbits/rotation.py": _ORBIT,
+        "scripts/run_double.py": """
+            import os
+            import subprocess
+
+
+            def main():
+                subprocess.run(["python", "-m", "orbits.demo"], env={**os.environ, "JAX_ENABLE_X64": "true"})
+        """,
+    }, select="JAX110") == []
+
+
+def test_x2_still_reported_where_the_process_gets_x64_off(tmp_path, monkeypatch):
+    msg = ("`complex128` requested in `jnp.array` is truncated to 32-bit because jax_enable_x64 is off (JAX "
+           "only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `complex64`")
+    assert _lint(tmp_path, monkeypatch, {
+        "orbits/__init__.py": "",
+        "orbits/rotation.py": _ORBIT,
+        "noxfile.py": """
+            import nox
+
+
+            @nox.session
+            def test_x32(session):
+                session.run("pytest", env={"JAX_ENABLE_X64": "0"})
+        """,
+    }, select="JAX110") == [("JAX110", "orbits/rotation.py", 6, 31, msg)]
 
 
 # -- G. JAX120 where nothing differentiates, in a notebook or a test module -------------

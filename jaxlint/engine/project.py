@@ -44,6 +44,10 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
         out["pytrees"] = interp.index.pytree_records
     if enables_x64_below(interp, settings):
         out["x64"] = True
+    if interp.index.x64_env_child and not interp.index.x64_switch:
+        # it starts a process with x64 on (a noxfile's x64 test session): any of the
+        # project's packages may run there with x64 on
+        out["x64_switch"] = sorted(settings.project_packages)
     if interp.index.x64_switch:
         # it may switch x64 on when it runs (a precision config, a service's set-up):
         # where its package's code, and the project packages it imports, run with x64
