@@ -254,10 +254,31 @@ g = jax.grad(lambda x: selu(x).sum())(jnp.ones(3))
 selu_jit = jax.jit(selu)
 g = jax.grad(selu_jit)(1.0)
 """)
-    found = _lint(tmp_path / "a", monkeypatch, {"a.ipynb": nb1, "b.ipynb": nb2}, select="JAX120")
+    # a method of an object a differentiated loss uses
+    nb3 = _notebook("""
+import jax
+import jax.numpy as jnp
+
+
+class Act:
+    def __call__(self, x):
+        return jnp.where(x > 0, x, jnp.exp(x) - 1.0)
+
+
+act = Act()
+
+
+def loss(x):
+    return act(x).sum()
+
+
+g = jax.grad(loss)(jnp.ones(3))
+""")
+    found = _lint(tmp_path / "a", monkeypatch, {"a.ipynb": nb1, "b.ipynb": nb2, "c.ipynb": nb3}, select="JAX120")
     assert found == [
         ("JAX120", "a.ipynb", 6, 48, _SELU_MSG),
         ("JAX120", "b.ipynb", 6, 48, _SELU_MSG),
+        ("JAX120", "c.ipynb", 7, 36, _SELU_MSG),
     ]
     # handed to a callable that may differentiate it; a helper of a differentiated test;
     # and the same function in a library module, which a caller may differentiate

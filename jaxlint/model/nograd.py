@@ -10,7 +10,8 @@ differentiate it.  ``DerivativeReach`` collects those *roots* once per file and
 closes them over the names each reached function mentions (over-approximated by
 name: any function of the file with a name mentioned in a reached body is reached).
 A function is *underived* when neither it nor a function around it is reached, nor
-given to a differentiating transformation (``Unit.grad_reasons``).
+given to a differentiating transformation (``Unit.grad_reasons``); a method only when
+the file differentiates nothing at all (its object may be used anywhere).
 
 Unknown stays unknown: a differentiating call whose function is not a function of
 the file (``jax.grad(g)`` with ``g = jax.jit(f)``, ``jax.grad(model.loss)`` with no
@@ -184,6 +185,10 @@ class DerivativeReach:
         u: Optional[Unit] = unit
         while u is not None and not u.is_module:
             if id(u) in self.reached or u.grad_reasons:
+                return False
+            if u.cls is not None and self.reached:
+                # a method runs wherever its object is used (`model.apply(p, x)`,
+                # `Model()(x)` in a differentiated loss): not placed by name
                 return False
             u = u.parent
         return True
