@@ -95,6 +95,8 @@ class FileIndex:
     # in the module body with a value from a flag; `os.environ["JAX_ENABLE_X64"] = <not
     # off>` in a function, or in the module body with a value that is not a literal
     x64_switch: bool = False
+    # it gives a process it starts `JAX_ENABLE_X64` on (`env={"JAX_ENABLE_X64": "1"}`)
+    x64_env_child: bool = False
     # module-level names assigned more than once (for the stale-global rule)
     module_assignments: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
     # `try` statements whose handlers do not run where JAX is installed (an import guard:
@@ -154,6 +156,9 @@ class FileIndex:
     x64_units: frozenset[str] = frozenset()
     # a module it imports switches x64 on when imported (`jax.config.update(...)` at its top)
     x64_imported: bool = False
+    # qualnames of its public functions that the project reaches only from code no
+    # derivative reaches (a test or notebook that only calls them; project/facts.py)
+    nograd_units: frozenset[str] = frozenset()
     # one of the project modules it imports switches x64 on when imported
     x64_by_import: bool = False
     # project modules it imports whose import makes JAX arrays while x64 is off ->
@@ -397,6 +402,9 @@ class Indexer:
                     self._x64_env_switch(n)
             elif t is cst.AugAssign or t is cst.AnnAssign:
                 self._assigned(n.target, unit, n)
+            elif t is cst.Dict:
+                if not self.index.x64_env_child:
+                    self._x64_env_dict(n)
             elif t is cst.For or t is cst.CompFor:
                 self._assigned(n.target, unit, n)
             elif t is cst.Global:
@@ -741,6 +749,15 @@ class Indexer:
                     and string_value(t.slice[0].slice.value) == "JAX_ENABLE_X64" and not _literally_off(node.value):
                 self.index.x64_switch = True
 
+    def _x64_env_dict(self, node: cst.Dict) -> None:
+        # `env = {"JAX_ENABLE_X64": "1"}` for a process it starts (`session.run("pytest",
+        # env=env)` in a noxfile, `subprocess.run(cmd, env=...)`): the project's code may
+        # run with x64 on there
+        for e in node.elements:
+            if isinstance(e, cst.DictElement) and string_value(e.key) == "JAX_ENABLE_X64" \
+                    and not _literally_off(e.value):
+                self.index.x64_env_child = True
+
     def _x64_env_assign(self, node: cst.Assign) -> None:
         # os.environ["JAX_ENABLE_X64"] = "True"
         for tgt in node.targets:
@@ -1058,10 +1075,15 @@ class Indexer:
                 entries = (module_entries.entry_sites(cls, m, idx.unit_of)
                            if name == "__call__" and not sites else None)
                 shown_static = pre_linen.get(id(m), ())
+                asserted = _python_params(m)
                 for p in m.params[1:]:
                     if p.name in shown_static:
                         continue  # a flax.nn `apply` hyper-parameter every call gives a Python value
-                    if own and all(_passes(c, p) for _, c in sites):
+                    if p.name in asserted:
+                        # `assert isinstance(key, tuple)`: a Python value, no array (what a
+                        # tuple holds is not known: unknown)
+                        continue
+                    if own and all(_passes(c, p, u) for u, c in sites):
                         # `self.m(y, start=0, end=cfg.n, **common)`: every call names this
                         # argument (by keyword, or by position before any `*args`), so the
                         # interpreter sees what it is, `**common` or not
@@ -1722,6 +1744,7 @@ class Indexer:
             self.index.x64_units = S(reads, "x64_units", facts.get("x64_units"))
         self.index._flat.clear()
         self.index.x64_imported = bool(facts.get("x64_import"))
+        self.index.nograd_units = frozenset(facts.get("nograd", ()))  # (compared whole by the driver)
         self.index.x64_by_import = bool(facts.get("x64_by_import"))
         self.index.arrays_imports = dict(facts.get("arrays_imports") or {})
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
@@ -2277,12 +2300,58 @@ def _self_call(unit: Unit, call: cst.Call, cls: ClassInfo, starred: bool = False
     )
 
 
-def _passes(call: cst.Call, p: ParamInfo) -> bool:
+def _passes(call: cst.Call, p: ParamInfo, unit: Optional[Unit] = None) -> bool:
     """Does ``call`` (``self.m(...)``) write out the argument of parameter ``p``: by
-    keyword, or by position before any ``*args`` (``**kw`` cannot pass it again)?"""
+    keyword, or by position before any ``*args`` (``**kw`` cannot pass it again), or
+    from ``*key`` with ``key`` a parameter of the caller (``unit``) that it asserts is
+    a Python tuple or list (``assert isinstance(key, tuple)``: its items are what the
+    caller was given, no array the model assumed)?"""
     if any(a.keyword is not None and a.keyword.value == p.name for a in call.args):
         return True
-    return p.kind in ("pos", "posonly") and p.index is not None and 0 <= p.index - 1 < len(positional_args(call))
+    if p.kind not in ("pos", "posonly") or p.index is None:
+        return False
+    pos = positional_args(call)
+    if 0 <= p.index - 1 < len(pos):
+        return True
+    rest = call.args[len(pos):]
+    return (unit is not None and len(rest) == 1 and rest[0].star == "*" and type(rest[0].value) is cst.Name
+            and rest[0].value.value in _python_params(unit) and unit.param(rest[0].value.value) is not None)
+
+
+# the Python types an `isinstance` assertion shows a parameter is, no JAX array
+_PYTHON_TYPES = frozenset({"tuple", "list", "dict", "str", "int", "bool", "float", "slice", "set"})
+
+
+def _python_params(unit: Unit) -> set[str]:
+    """The parameters a function asserts, before anything else runs, are Python values:
+    ``assert isinstance(key, tuple)``, ``if not isinstance(idx, (tuple, list)): raise
+    TypeError(...)`` at the top of its body (after a docstring)."""
+    node = unit.node
+    if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
+        return set()
+    out: set[str] = set()
+    for stmt in node.body.body:
+        test = None
+        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+            small = stmt.body[0]
+            if isinstance(small, cst.Assert):
+                test = small.test
+            elif isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
+                continue  # the docstring
+        elif (isinstance(stmt, cst.If) and stmt.orelse is None and isinstance(stmt.test, cst.UnaryOperation)
+              and isinstance(stmt.test.operator, cst.Not) and isinstance(stmt.body, cst.IndentedBlock)
+              and len(stmt.body.body) == 1 and isinstance(stmt.body.body[0], cst.SimpleStatementLine)
+              and isinstance(stmt.body.body[0].body[0], cst.Raise)):
+            test = stmt.test.expression
+        if test is None:
+            break
+        if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance" \
+                and len(test.args) == 2 and isinstance(test.args[0].value, cst.Name):
+            kinds = test.args[1].value
+            names = [e.value for e in kinds.elements] if isinstance(kinds, cst.Tuple) else [kinds]
+            if names and all(isinstance(n, cst.Name) and n.value in _PYTHON_TYPES for n in names):
+                out.add(test.args[0].value.value)
+    return out
 
 
 def _array_arg(call: cst.Call, p: ParamInfo, qualname) -> bool:

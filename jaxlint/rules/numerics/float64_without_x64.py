@@ -70,13 +70,19 @@ class Float64WithoutX64(Rule):
         "of a top-level package one of whose own non-test files, or a non-test file importing it, may "
         "switch x64 on when it runs (`jax.config.update('jax_enable_x64', v)` in a function with `v` not "
         "literally `False`, in a precision config's method, a service's set-up or an entry script, or at "
-        "import with a value from a flag; `os.environ['JAX_ENABLE_X64'] = ...` in a function): whether x64 "
+        "import with a value from a flag; `os.environ['JAX_ENABLE_X64'] = ...` in a function), and in "
+        "the library code of every package of the project when one of its files gives a process it "
+        "starts `JAX_ENABLE_X64` not literally off (`env = {\"JAX_ENABLE_X64\": \"1\"}` for a noxfile "
+        "session's `session.run(\"pytest\", env=env)`, `subprocess.run(cmd, env={**os.environ, "
+        "\"JAX_ENABLE_X64\": \"true\"})`): whether x64 "
         "is on where that code runs is unknown, and when the "
         "project says it enables x64 at start-up (`[tool.jaxlint] x64 = true`). Dtype checks "
         "(`x.dtype == jnp.float64`, `jnp.finfo(jnp.float64)`) and NumPy calls are not flagged, nor a "
         "module dtype constant whose comment (on its line or just above) speaks of x64 (`# needs "
         "jax_enable_x64, float32 otherwise` over `ROOT_DTYPE = jnp.float64`): the 32-bit fallback is "
-        "documented there."
+        "documented there. Nor is a module whose docstring speaks of x64 (`This library assumes that "
+        "double precision is turned on ... config.update(\"jax_enable_x64\", True)`): x64 is its "
+        "documented precondition, which its users meet (or its 32-bit fallback is its documented choice)."
     )
     why_bad = (
         "JAX defaults to 32-bit types. Without `jax_enable_x64`, a requested float64 becomes "
@@ -454,6 +460,21 @@ class Float64WithoutX64(Rule):
                 return jnp.sum(x.astype(ACC_DTYPE)) + jnp.eye(2, dtype=ROOT_DTYPE).sum()
             """
         ),
+        # a module whose docstring states x64 as its precondition (its users switch it on)
+        Valid(
+            '''
+            """WENO weights.
+
+            This library assumes that double precision is turned on: set the flag
+            jax_enable_x64 to true at the beginning of the code.
+            """
+            import jax.numpy as jnp
+
+
+            def upwind_weights():
+                return jnp.array([2.0, 1.0], dtype=jnp.float64) / 3.0
+            '''
+        ),
     ]
 
     INVALID = [
@@ -679,6 +700,21 @@ class Float64WithoutX64(Rule):
                 "`float64` requested in `jnp.asarray` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
             ],
         ),
+        # the twin: a module docstring that says nothing of x64
+        Invalid(
+            '''
+            """WENO weights in double precision."""
+            import jax.numpy as jnp
+
+
+            def upwind_weights():
+                return jnp.array([2.0, 1.0], dtype=jnp.float64) / 3.0
+            ''',
+            expected=[(6, 40)],
+            messages=[
+                "`float64` requested in `jnp.array` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`",
+            ],
+        ),
     ]
 
     def _dtype_64(self, expr: cst.BaseExpression, jax_context: bool) -> Optional[str]:
@@ -700,6 +736,7 @@ class Float64WithoutX64(Rule):
         self._fixed: list = []
         self._wants_64 = False  # the file checks for a 64-bit dtype
         self._documented: dict[str, bool] = {}  # module constant -> its comment asks for x64
+        self._doc_x64: Optional[bool] = None  # the module's docstring speaks of x64
 
     def _fix_in_doubt(self) -> bool:
         """May x64 be on where this file runs, for all the file shows?  Then the
@@ -754,8 +791,18 @@ class Float64WithoutX64(Rule):
             memo[node.value] = found
         return memo[node.value]
 
+    def _documented_module(self) -> bool:
+        """Does the module's docstring speak of x64 (``This library assumes that the
+        double precision is turned on ... config.update("jax_enable_x64", True)``)?  x64
+        is then the module's documented precondition (or its 32-bit fallback the
+        documented choice), as for a dtype constant whose comment speaks of it."""
+        if self._doc_x64 is None:
+            doc = self.ctx.module.get_docstring(clean=False)
+            self._doc_x64 = bool(doc) and "x64" in doc.lower()
+        return self._doc_x64
+
     def _report(self, node: cst.BaseExpression, dtype: str, where: str) -> None:
-        if self.ctx.x64_enabled or self._documented_fallback(node):
+        if self.ctx.x64_enabled or self._documented_fallback(node) or self._documented_module():
             return
         replacement_name = apis.X64_REPLACEMENT.get(dtype)
         the_fix = None

@@ -9,6 +9,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
+from jaxlint.model import nograd
 from jaxlint.model import values as V
 from jaxlint.model.gradtrace import DIFFERENTIATING
 from jaxlint.model.units import Unit
@@ -566,8 +567,18 @@ class WhereGradientNaN(Rule):
         "`optax.safe_norm` are not singular there); "
         "an input guarded where it is computed (`jnp.maximum(s, eps)`, a `where`, `s + eps`) is "
         "quiet, also through a name every binding of which a constant keeps off zero (`n = rms(g) + eps`, "
-        "`d = jnp.maximum(x, 1e-12)` ... `jnp.where(n > 0, w / n, 1.)`; not `jnp.maximum(a, b)` of two values). It is checked everywhere, not only in traced code, because `grad` may be applied "
-        "by a caller. Quiet too: a division whose dividend an earlier line zeroed with a `where` on "
+        "`d = jnp.maximum(x, 1e-12)` ... `jnp.where(n > 0, w / n, 1.)`; not `jnp.maximum(a, b)` of two values). It is checked everywhere, not only in traced code: in a library module, which can be "
+        "imported, a caller may apply `grad`, so a public function is reported unless the project reaches "
+        "it only from code no derivative reaches (a test or a notebook imports it by name and only calls it "
+        "there, every other file that imports its module calls it the same way or never names it, and its "
+        "own module only calls it from such code). In a notebook or a test module (`test_*.py`, "
+        "`*_test.py`: run, never imported) it is reported only where a derivative the file takes may reach "
+        "it: in a function given to `jax.grad`, `value_and_grad`, `jacrev`, `jvp`, `vjp`, `linearize` (or "
+        "a function it mentions), or handed to a callable or decorator that may differentiate it "
+        "(`fit(loss)`, an optimizer, a training loop); a function given only to `jax.jit`/`jax.vmap` "
+        "whose result is only called is not differentiated by that, and a differentiating call on a "
+        "function the model cannot place (`jax.grad(step_jit)`, `jax.grad(model.loss)` with no `loss` in "
+        "the file) keeps every `where` of the file reported. Quiet too: a division whose dividend an earlier line zeroed with a `where` on "
         "the same condition (`s = jnp.where(n == 0, 0., s)` then `jnp.where(n == 0, s, s / n)`, the "
         "jax#1052 workaround), a masked operation that no derivative reaches (its inputs built "
         "only from comparisons, booleans cast to floats, `stop_gradient`, zero-derivative "
@@ -1236,6 +1247,7 @@ class WhereGradientNaN(Rule):
         self._names: Optional[dict[str, list]] = None
         # (id(unit), name) -> every value bound to it so far in the walk (None: unknown)
         self._bindings: dict[tuple[int, str], list[Optional[cst.BaseExpression]]] = {}
+        self._reach: object = None  # model/nograd.py's DerivativeReach, False: no entry file
 
     def leave_Assign(self, node: cst.Assign) -> None:
         unit = id(self.ctx.unit)
@@ -1516,6 +1528,8 @@ class WhereGradientNaN(Rule):
                     continue  # an operator precomputed in `__init__`, outside any differentiation
                 if self._in_derivative_rule() or self._only_in_while_loop(ctx.unit):
                     continue
+                if self._underived():
+                    continue  # a notebook's or test module's function no derivative of the file reaches
                 the_fix = None
                 if handled is not None:
                     anticipated = True
@@ -1863,6 +1877,15 @@ class WhereGradientNaN(Rule):
             return bool(callers) and all(self._only_in_while_loop(c, depth + 1) for c in callers)
         return False
 
+    def _underived(self) -> bool:
+        """Is this code in a notebook or a test module (run, never imported) and reached
+        by no derivative the file takes (model/nograd.py)?"""
+        ctx = self.ctx
+        if self._reach is None:
+            self._reach = (nograd.DerivativeReach(ctx.module, ctx.index.units, ctx.qualname)
+                           if nograd.entry_file(ctx.path) else False)
+        return bool(self._reach) and self._reach.underived(ctx.unit)
+
     def _in_derivative_rule(self) -> bool:
         """Is this code (or a function around it) never differentiated in reverse mode
         by ``jax.grad`` of the function that uses it?  A custom derivative rule
@@ -1897,11 +1920,14 @@ class WhereGradientNaN(Rule):
         # a helper: every mention of it in the file is a call from such code
         if depth >= 3 or not isinstance(unit.node, cst.FunctionDef) or unit.parent is None:
             return False
-        if unit.parent.is_module and not unit.name.startswith("_"):
+        public = unit.parent.is_module and not unit.name.startswith("_")
+        if public and unit.qualname not in self.ctx.index.nograd_units:
             return False  # public: other modules may differentiate it
+        # (the project's other modules only call it where no derivative reaches: its own
+        # uses decide, and there may be none)
         mentions = self._mentions().get(unit.name)  # (a call, or a local alias of it)
-        if bool(mentions) and all(
-                is_call and caller is not unit and self._no_reverse(caller, depth + 1) for caller, is_call in mentions):
+        if (bool(mentions) or public) and all(
+                is_call and caller is not unit and self._no_reverse(caller, depth + 1) for caller, is_call in mentions or ()):
             return True
         # a nested function runs inside its enclosing one (`@pl.when(c) def run(): ...`
         # in a kernel's helper): that one's callers decide (none above was given to grad)
@@ -1953,6 +1979,8 @@ class WhereGradientNaN(Rule):
                         skip.add(id(n.keyword))
                     elif isinstance(n, (cst.FunctionDef, cst.ClassDef)):
                         skip.add(id(n.name))
+                    elif isinstance(n, cst.ImportAlias) and n.asname is not None:
+                        skip.add(id(n.name))  # `import ... f as g` binds `g` to another module's `f`
                 for n in walk_tree(root, nested):
                     if isinstance(n, cst.Name) and id(n) not in skip:
                         out.setdefault(n.value, []).append((u, id(n) in called))

@@ -1,0 +1,268 @@
+"""Which functions of an entry file no derivative can reach.
+
+A notebook or a test module (``test_*.py``, ``*_test.py``) is run, never imported:
+its functions are called only from its own code (a test runner calls its tests,
+which differentiate nothing by themselves).  A derivative reaches one of them only
+through the file's own differentiating calls (``jax.grad(loss)``, ``jax.vjp(f, x)``,
+``jax.value_and_grad``...) or through a callable that the file hands it to
+(``trainer.fit(loss)``, ``optax``, a decorator, a list of functions): that callee may
+differentiate it.  ``DerivativeReach`` collects those *roots* once per file and
+closes them over the names each reached function mentions (over-approximated by
+name: any function of the file with a name mentioned in a reached body is reached).
+A function is *underived* when neither it nor a function around it is reached, nor
+given to a differentiating transformation (``Unit.grad_reasons``); a method only when
+the file differentiates nothing at all (its object may be used anywhere).
+
+Unknown stays unknown: a differentiating call whose function is not a function of
+the file (``jax.grad(g)`` with ``g = jax.jit(f)``, ``jax.grad(model.loss)`` with no
+``loss`` defined here) makes nothing of the file underived.  A function handed only
+to a transformation that does not differentiate (``jax.jit(f)``, ``jax.vmap(f)``,
+``@jax.jit``) is not reached by that, as long as what the transformation returns is
+only called (``f_jit = jax.jit(f)`` ... ``f_jit(x)``, ``jax.jit(f)(x)``).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import libcst as cst
+
+from jaxlint.model.gradtrace import DIFFERENTIATING
+from jaxlint.model.units import Unit
+from jaxlint.model.walk import children, positional_args
+
+# transformations that do not differentiate the function they are given
+_PLAIN_WRAPPERS = frozenset({"jax.jit", "jax.vmap", "jax.pmap", "jax.named_call", "equinox.filter_jit",
+                             "equinox.filter_vmap", "functools.partial"})
+# what else hands a function to differentiation
+_ALSO_DIFFERENTIATING = frozenset({"jax.linear_transpose", "jax.closure_convert"})
+_PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "functools.wraps"})
+# a test runner's decorators call the test, they differentiate nothing
+_RUNNER_DECORATORS = ("pytest.", "absl.testing.parameterized.", "parameterized.", "unittest.")
+
+
+def entry_file(path: str) -> bool:
+    """A notebook or a test module: run, never imported."""
+    base = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return base.endswith(".ipynb") or (base.endswith(".py") and (base.startswith("test_") or base.endswith("_test.py")))
+
+
+class DerivativeReach:
+    def __init__(self, module: cst.Module, units: list[Unit], qualname: Callable[[cst.CSTNode], Optional[str]]):
+        self.qualname = qualname
+        self.by_name: dict[str, list[Unit]] = {}
+        self.unit_of: dict[int, Unit] = {}
+        for u in units:
+            self.unit_of[id(u.node)] = u
+            if not u.is_module:
+                self.by_name.setdefault(u.name, []).append(u)
+        self.unknown = False
+        self.reached: set[int] = set()  # ids of units a derivative may reach
+        self._plain_args = self._plain_wrapped(module)
+        roots: list[Unit] = []
+        stack: list[tuple[cst.CSTNode, Optional[cst.CSTNode]]] = [(module, None)]
+        while stack:
+            node, parent = stack.pop()
+            t = type(node)
+            if t is cst.Call:
+                q = qualname(node.func) or ""
+                if q in DIFFERENTIATING or q in _ALSO_DIFFERENTIATING:
+                    found = self._functions(_fn_arg(node))
+                    if found is None:
+                        self.unknown = True  # it differentiates what the model cannot place
+                        return
+                    roots.extend(found)
+            elif t is cst.Name and node.value in self.by_name and not self._plain_use(node, parent):
+                roots.extend(self.by_name[node.value])  # handed on: its taker may differentiate it
+            elif t is cst.Attribute and node.attr.value in self.by_name and not (
+                    type(parent) is cst.Call and parent.func is node):  # type: ignore[union-attr]
+                roots.extend(self.by_name[node.attr.value])  # `fit(self.loss)`: a method handed on
+            elif t is cst.FunctionDef and not all(self._plain_decorator(d.decorator) for d in node.decorators):
+                u = self.unit_of.get(id(node))
+                if u is not None:
+                    roots.append(u)  # a decorator takes it (and may differentiate it)
+            for c in children(node):
+                stack.append((c, node))
+        # close over the names each reached function mentions, and what it defines
+        inner: dict[int, list[Unit]] = {}
+        for u in units:
+            if u.parent is not None:
+                inner.setdefault(id(u.parent), []).append(u)
+        work = roots
+        while work:
+            u = work.pop()
+            if id(u) in self.reached:
+                continue
+            self.reached.add(id(u))
+            for n in _names_in(u.node):
+                work.extend(self.by_name.get(n, ()))
+            work.extend(inner.get(id(u), ()))
+
+    def _functions(self, e: Optional[cst.BaseExpression]) -> Optional[list[Unit]]:
+        """The functions of the file ``e`` may be (a def's name, a lambda, a method named
+        so, ``partial(f, ...)``, ``jax.grad(f)``), or None: not known here."""
+        if e is None:
+            return None
+        if type(e) is cst.Lambda:
+            u = self.unit_of.get(id(e))
+            return [u] if u is not None else None
+        if type(e) is cst.Name:
+            return self.by_name.get(e.value) or None
+        if type(e) is cst.Attribute:
+            return self.by_name.get(e.attr.value) or None
+        if type(e) is cst.Call:
+            q = self.qualname(e.func) or ""
+            if q in _PLAIN_WRAPPERS or q in DIFFERENTIATING:
+                # `partial(f, ...)`, `jax.grad(jax.grad(f))`, `jax.grad(jax.jit(f))`
+                return self._functions(_fn_arg(e))
+        return None
+
+    def _plain_decorator(self, d: cst.BaseExpression) -> bool:
+        """``@jax.jit``, ``@partial(jax.jit, static_argnums=0)``, ``@staticmethod``, a
+        test runner's ``@pytest.mark.parametrize(...)``: no differentiation."""
+        if type(d) is cst.Call:
+            q = self.qualname(d.func) or ""
+            if q == "functools.partial":
+                pos = positional_args(d)
+                q = (self.qualname(pos[0].value) or "") if pos else ""
+        else:
+            q = self.qualname(d) or ""
+        return q in _PLAIN_WRAPPERS or q in _PLAIN_DECORATORS or q.startswith(_RUNNER_DECORATORS)
+
+    def _plain_use(self, name: cst.Name, parent: Optional[cst.CSTNode]) -> bool:
+        """Is this mention of a function of the file no hand-off to a possible
+        differentiator: a call, its own def, an attribute's name, a keyword, or the
+        function given to ``jax.jit``/``jax.vmap`` whose result is only called?"""
+        t = type(parent)
+        if t is cst.Call:
+            return parent.func is name  # type: ignore[union-attr]
+        if t in (cst.FunctionDef, cst.ClassDef):
+            return parent.name is name  # type: ignore[union-attr]
+        if t is cst.Attribute:
+            return parent.attr is name  # type: ignore[union-attr]
+        if t is cst.Arg:
+            return parent.keyword is name or id(parent) in self._plain_args  # type: ignore[union-attr]
+        return False
+
+    def _plain_wrapped(self, module: cst.Module) -> set[int]:
+        """ids of the arguments given to a plain transformation (``jax.jit(f)``) whose
+        result is called at once (``jax.jit(f)(x)``) or bound to a name that is
+        otherwise only ever called (``f_jit = jax.jit(f)`` ... ``f_jit(x)``)."""
+        uses: dict[str, list[bool]] = {}  # name -> is each mention a call
+        binds: list[tuple[str, cst.Arg]] = []
+        plain: set[int] = set()
+        stack: list[tuple[cst.CSTNode, Optional[cst.CSTNode]]] = [(module, None)]
+        while stack:
+            node, parent = stack.pop()
+            t = type(node)
+            if t is cst.Name:
+                if type(parent) is cst.Call:
+                    uses.setdefault(node.value, []).append(parent.func is node)  # type: ignore[union-attr]
+                elif type(parent) is not cst.AssignTarget and not (
+                        type(parent) is cst.Attribute and parent.attr is node) and not (  # type: ignore[union-attr]
+                        type(parent) in (cst.Arg, cst.FunctionDef, cst.ClassDef)
+                        and getattr(parent, "keyword", getattr(parent, "name", None)) is node):
+                    uses.setdefault(node.value, []).append(False)  # (a binding is no use)
+            elif t is cst.Call and (self.qualname(node.func) or "") in _PLAIN_WRAPPERS - {"functools.partial"}:
+                pos = positional_args(node)
+                if pos and type(pos[0].value) is cst.Name:
+                    if type(parent) is cst.Call and parent.func is node:  # type: ignore[union-attr]
+                        plain.add(id(pos[0]))
+                    elif type(parent) is cst.Assign and len(parent.targets) == 1 \
+                            and type(parent.targets[0].target) is cst.Name:
+                        binds.append((parent.targets[0].target.value, pos[0]))
+            for c in children(node):
+                stack.append((c, node))
+        for target, arg in binds:
+            if all(uses.get(target, ())):
+                plain.add(id(arg))
+        return plain
+
+    def underived(self, unit: Optional[Unit]) -> bool:
+        """No derivative reaches ``unit`` (nor a function around it)."""
+        if self.unknown or unit is None:
+            return False
+        u: Optional[Unit] = unit
+        while u is not None and not u.is_module:
+            if id(u) in self.reached or u.grad_reasons:
+                return False
+            if u.cls is not None and self.reached:
+                # a method runs wherever its object is used (`model.apply(p, x)`,
+                # `Model()(x)` in a differentiated loss): not placed by name
+                return False
+            u = u.parent
+        return True
+
+
+def _fn_arg(call: cst.Call) -> Optional[cst.BaseExpression]:
+    pos = positional_args(call)
+    if pos:
+        return pos[0].value
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value in ("fun", "f", "func"):
+            return a.value
+    return None
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    out: set[str] = set()
+    stack = list(children(node)) if not isinstance(node, cst.Module) else []
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Name:
+            out.add(n.value)
+        stack.extend(children(n))
+    return out
+
+
+def plain_imported_calls(module: cst.Module, reach: DerivativeReach) -> list[list[str]]:
+    """``[module, name]`` for each function this entry file imports by name from an
+    absolute module (``from pkg.geometry import normalize``, at the top or inside a
+    function) and only calls, from code no derivative of the file reaches: the other
+    modules learn that nothing here differentiates it (``jaxlint/project/facts.py``)."""
+    if reach.unknown:
+        return []
+    imported: dict[str, tuple[str, str]] = {}  # local name -> (module, name)
+    ok: dict[str, bool] = {}
+    stack: list[tuple[cst.CSTNode, Optional[cst.CSTNode], Optional[Unit]]] = [(module, None, None)]
+    while stack:
+        node, parent, unit = stack.pop()
+        t = type(node)
+        if t is cst.ImportFrom:
+            if not node.relative and node.module is not None and not isinstance(node.names, cst.ImportStar):
+                base = _dotted(node.module)
+                for alias in node.names:
+                    if type(alias.name) is cst.Name:
+                        local = alias.asname.name if alias.asname is not None else alias.name
+                        if type(local) is cst.Name and base:
+                            if local.value in imported and imported[local.value] != (base, alias.name.value):
+                                ok[local.value] = False  # bound to two things
+                            imported[local.value] = (base, alias.name.value)
+            continue  # its names are no uses
+        if t is cst.Import:
+            continue
+        if t in (cst.FunctionDef, cst.Lambda):
+            unit = reach.unit_of.get(id(node), unit)
+        elif t is cst.Name:
+            if type(parent) is cst.Attribute and parent.attr is node:  # type: ignore[union-attr]
+                pass
+            elif type(parent) is cst.Arg and parent.keyword is node:  # type: ignore[union-attr]
+                pass
+            elif type(parent) in (cst.FunctionDef, cst.ClassDef) and parent.name is node:  # type: ignore[union-attr]
+                pass
+            else:
+                called = type(parent) is cst.Call and parent.func is node  # type: ignore[union-attr]
+                plain = called and (unit is None or reach.underived(unit))
+                ok[node.value] = ok.get(node.value, True) and plain
+        for c in children(node):
+            stack.append((c, node, unit))
+    return sorted([list(imported[n]) for n, good in ok.items() if good and n in imported])
+
+
+def _dotted(e: cst.BaseExpression) -> str:
+    if type(e) is cst.Name:
+        return e.value
+    if type(e) is cst.Attribute:
+        head = _dotted(e.value)
+        return f"{head}.{e.attr.value}" if head else ""
+    return ""
