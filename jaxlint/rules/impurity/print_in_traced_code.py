@@ -153,7 +153,15 @@ class PrintInTraced(Rule):
         "Logging is printing too, with the same rules: `logging.info/debug/warning/error/...`, "
         "absl's `logging.info(...)`, and a logger bound to `logging.getLogger(...)` "
         "(`logger.info(\"loss %s\", loss)`) log the tracer once, at trace time (no fix: "
-        "`jax.debug.print` writes to stdout, not to the log).\n\n"
+        "`jax.debug.print` writes to stdout, not to the log). A log of the traced function's own "
+        "parameters, as given, with `%s`/`%r` or a plain f-string field "
+        "(`logging.info(\"train_step(batch=%s)\", batch)` at the top of a jitted step) is a "
+        "deliberate trace-time log, not flagged: it runs once per trace and the tracer's text "
+        "(`JitTracer(float32[8,32])`) is the shape and dtype each compilation was made for. A value "
+        "computed in the body, a parameter rebound first, or the carry of a `scan`/`fori_loop` body "
+        "is still flagged; so is `%d`/`%f` of any tracer in a logging call: formatting it fails "
+        "(`TypeError: %d format: a real number is required`, `ConcretizationTypeError` for `%f`), "
+        "and logging writes `--- Logging error ---` instead of the line.\n\n"
         "Profiler annotations are host-side records too: `jax.profiler.TraceAnnotation(...)` and "
         "`StepTraceAnnotation(..., step_num=i)` given a traced value (a `fori_loop` body's index, "
         "a jitted step's argument) are entered once, at trace time, with the tracer's text; with a "
@@ -437,6 +445,29 @@ class PrintInTraced(Rule):
                     with jax.profiler.StepTraceAnnotation("train", step_num=i):
                         state = step(state)
                 return state
+            """
+        ),
+        # a log of the step's own inputs, as given: once per trace, the shapes each
+        # compilation was made for (absl's logging, a helper's parameter, an f-string)
+        Valid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+            from absl import logging
+
+
+            def learning_rate(step, base):
+                logging.info("learning_rate(step=%s, base=%s)", step, base)
+                return base / (1.0 + step)
+
+
+            @functools.partial(jax.pmap, axis_name="batch")
+            def train_step(state, batch):
+                logging.info("train_step(batch=%s)", batch)
+                logging.info(f"train_step(state={state!r})")
+                return state - learning_rate(state, 0.1) * jnp.mean(batch)
             """
         ),
     ]

@@ -494,6 +494,8 @@ class RecompileFreshFunction(Rule):
         "functions (named `load*`, `restore*`, `from_*`, `init*`, `setup*`, `build*`, `create*`, "
         "`convert*`, `export*`, `__init__`), and a private function (`_sync`) that this file only "
         "calls from drivers (functions that run a loop), outside their loops: it runs once per run; "
+        "a notebook's function that its cells call once, outside loops and functions, and name nowhere "
+        "else (no other module imports a notebook); "
         "a function that reads a clock before and after (`time.perf_counter()`, `timeit.default_timer()`) "
         "times the compile on purpose (a benchmark's `jit_test`). "
         "`jit(..., inline=True)` is skipped too (it is meant "
