@@ -106,6 +106,30 @@ def _prints_as_written(fmt: str) -> bool:
     return all(c[1] is None for c in chunks) and "{" not in fmt and "}" not in fmt
 
 
+def _percent_kinds(text: str) -> Optional[list[str]]:
+    """``"f(%s, %.3f) 5%%"`` -> ["s", "f"]: the conversion type of each `%` field that
+    takes a value; None for a mapping key or a `*` width (values we cannot pair)."""
+    kinds = []
+    for m in _PERCENT.finditer(text):
+        if m.group("type") == "%" and not (m.group("key") or m.group("flags") or m.group("width") or m.group("prec")):
+            continue
+        if m.group("key") is not None or m.group("width") == "*" or m.group("prec") == "*":
+            return None
+        kinds.append(m.group("type"))
+    return kinds
+
+
+# transformations whose body runs once per iteration
+_LOOPS = ("scan", "fori_loop", "while_loop", "lax.map", "associative_scan")
+
+
+# what `%` formatting of a tracer raises, by conversion type (jax 0.10.2)
+_NUMBER_ERRORS = {
+    **{k: f"`TypeError: %{k} format: a real number is required, not DynamicJaxprTracer`" for k in "diu"},
+    **{k: "`ConcretizationTypeError` (`float()` of a tracer)" for k in "eEfFgG"},
+}
+
+
 def _str_literal(text: str) -> str:
     if '"' not in text and "\\" not in text and text.isprintable():
         return f'"{text}"'
@@ -147,7 +171,15 @@ class PrintInTraced(Rule):
         "Logging is printing too, with the same rules: `logging.info/debug/warning/error/...`, "
         "absl's `logging.info(...)`, and a logger bound to `logging.getLogger(...)` "
         "(`logger.info(\"loss %s\", loss)`) log the tracer once, at trace time (no fix: "
-        "`jax.debug.print` writes to stdout, not to the log).\n\n"
+        "`jax.debug.print` writes to stdout, not to the log). A log of the traced function's own "
+        "parameters, as given, with `%s`/`%r` or a plain f-string field "
+        "(`logging.info(\"train_step(batch=%s)\", batch)` at the top of a jitted step) is a "
+        "deliberate trace-time log, not flagged: it runs once per trace and the tracer's text "
+        "(`JitTracer(float32[8,32])`) is the shape and dtype each compilation was made for. A value "
+        "computed in the body, a parameter rebound first, or the carry of a `scan`/`fori_loop` body "
+        "is still flagged; so is `%d`/`%f` of any tracer in a logging call: formatting it fails "
+        "(`TypeError: %d format: a real number is required`, `ConcretizationTypeError` for `%f`), "
+        "and logging writes `--- Logging error ---` instead of the line.\n\n"
         "Profiler annotations are host-side records too: `jax.profiler.TraceAnnotation(...)` and "
         "`StepTraceAnnotation(..., step_num=i)` given a traced value (a `fori_loop` body's index, "
         "a jitted step's argument) are entered once, at trace time, with the tracer's text; with a "
@@ -435,6 +467,29 @@ class PrintInTraced(Rule):
                     with jax.profiler.StepTraceAnnotation("train", step_num=i):
                         state = step(state)
                 return state
+            """
+        ),
+        # a log of the step's own inputs, as given: once per trace, the shapes each
+        # compilation was made for (absl's logging, a helper's parameter, an f-string)
+        Valid(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+            from absl import logging
+
+
+            def learning_rate(step, base):
+                logging.info("learning_rate(step=%s, base=%s)", step, base)
+                return base / (1.0 + step)
+
+
+            @functools.partial(jax.pmap, axis_name="batch")
+            def train_step(state, batch):
+                logging.info("train_step(batch=%s)", batch)
+                logging.info(f"train_step(state={state!r})")
+                return state - learning_rate(state, 0.1) * jnp.mean(batch)
             """
         ),
     ]
@@ -977,7 +1032,9 @@ class PrintInTraced(Rule):
             return
         if _eager_shard_map(ctx.unit):
             return
-        if self._formats_tracer(node, f"`{sink}`"):
+        if self._formats_tracer(node, f"`{sink}`") or self._log_formats_number(node, sink):
+            return
+        if not ctx.concrete_tracers and self._logs_own_inputs(node):
             return
         if ctx.concrete_tracers:
             self.report(
@@ -995,6 +1052,90 @@ class PrintInTraced(Rule):
             "value and log it outside, or log from the device with "
             f"`jax.debug.callback(lambda v: {sink}(\"%s\", v), x)`",
         )
+
+    def _own_input(self, e: cst.BaseExpression) -> bool:
+        """Is ``e`` a parameter of the traced function, read as it was given (never
+        rebound in the body)?"""
+        unit = self.ctx.unit
+        return isinstance(e, cst.Name) and unit.param(e.value) is not None and e.value not in unit.assigned
+
+    def _text_shows_only_inputs(self, e: cst.BaseExpression) -> bool:
+        """Is every tracer ``e`` shows one of the traced function's own parameters, as
+        text (``str``/``repr``: ``x``, ``f"{x}"``, ``f"{x!r}"``, ``"%s" % (x,)``)?"""
+        if not self._mentions_traced(e):
+            return True
+        if self._own_input(e):
+            return True
+        if isinstance(e, cst.FormattedString):
+            return all(
+                not isinstance(p, cst.FormattedStringExpression) or not self._mentions_traced(p.expression)
+                or (self._own_input(p.expression) and not p.format_spec)
+                for p in e.parts
+            )
+        if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.Modulo) \
+                and isinstance(e.left, (cst.SimpleString, cst.ConcatenatedString)):
+            values = [el.value for el in e.right.elements] if isinstance(e.right, cst.Tuple) else [e.right]
+            return self._percent_shows_only_inputs(e.left, values)
+        return False
+
+    def _percent_shows_only_inputs(self, fmt: cst.BaseExpression, values: list) -> bool:
+        """``"f(batch=%s)"`` given ``values``: each traced value is a parameter passed
+        through unchanged, for a `%s`/`%r`/`%a` field (text, never a number)."""
+        text = fmt.evaluated_value if isinstance(fmt, (cst.SimpleString, cst.ConcatenatedString)) else None
+        if not isinstance(text, str) or any(isinstance(v, (cst.Dict, cst.StarredElement)) for v in values):
+            return False
+        kinds = _percent_kinds(text)
+        if kinds is None or len(kinds) != len(values):
+            return False
+        return all(not self._mentions_traced(v) or (self._own_input(v) and k in "sra")
+                   for k, v in zip(kinds, values))
+
+    def _logs_own_inputs(self, node: cst.Call) -> bool:
+        """``logging.info("train_step(batch=%s)", batch)`` in a jitted step: a log of the
+        traced function's own inputs, as given, is a deliberate trace-time log: it runs
+        once per trace, and the tracers' text (``JitTracer(float32[8,32])``) is the
+        shape and dtype each compilation was made for.  A value computed in the body
+        (``loss``), or an input formatted as a number, is not that log."""
+        if any(a.star for a in node.args) or any(
+                r.startswith("a body passed to") and any(w in r for w in _LOOPS) for r in self.ctx.unit.reasons):
+            return False  # a loop body's parameters are each iteration's carry and element
+        pos = [a.value for a in node.args if a.keyword is None]
+        if not pos:
+            return False
+        if len(pos) == 1:
+            return self._text_shows_only_inputs(pos[0])
+        if self._mentions_traced(pos[0]):
+            return False
+        return self._percent_shows_only_inputs(pos[0], pos[1:])
+
+    def _log_formats_number(self, node: cst.Call, sink: str) -> bool:
+        """``logging.info("loss %.3f", loss)`` of a tracer: logging formats the message
+        when a handler takes it, while JAX traces, and `%d`/`%f` of a tracer fail there
+        (jax 0.10.2: ``TypeError: %d format: a real number is required, not
+        DynamicJaxprTracer``; ``ConcretizationTypeError`` for `%f`): logging catches the
+        error and writes ``--- Logging error ---`` with a traceback instead of the line."""
+        if self.ctx.concrete_tracers:
+            return False
+        pos = [a.value for a in node.args if a.keyword is None and not a.star]
+        if len(pos) < 2 or any(a.star for a in node.args) or self._mentions_traced(pos[0]):
+            return False
+        text = pos[0].evaluated_value if isinstance(pos[0], (cst.SimpleString, cst.ConcatenatedString)) else None
+        kinds = _percent_kinds(text) if isinstance(text, str) else None
+        if kinds is None or len(kinds) != len(pos) - 1:
+            return False
+        for kind, v in zip(kinds, pos[1:]):
+            if not self._mentions_traced(v) or kind not in _NUMBER_ERRORS:
+                continue
+            self.report(
+                node,
+                f"`{sink}` in `{self.ctx.unit.name}` formats the tracer `{self.ctx.code(v).strip()}` "
+                f"with `%{kind}` while JAX traces it: a tracer has no value to format, so this fails with "
+                f"{_NUMBER_ERRORS[kind]}, which logging catches and writes as `--- Logging error ---` "
+                "instead of the line. Log it with `%s` (its shape and dtype), or the value with "
+                "`jax.debug.print(\"{}\", x)`",
+            )
+            return True
+        return False
 
     def _recorder_call(self, node: cst.Call) -> None:
         """``jax.profiler.StepTraceAnnotation("step", step_num=i)`` in a `fori_loop` body,

@@ -32,6 +32,31 @@ def _literal_text(ctx, stmt: cst.CSTNode) -> Optional[str]:
     return None
 
 
+def _constant(v: cst.BaseExpression) -> bool:
+    if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus):
+        v = v.expression
+    if isinstance(v, (cst.Tuple, cst.List)):
+        return all(not isinstance(e, cst.StarredElement) and _constant(e.value) for e in v.elements)
+    return isinstance(v, (cst.Integer, cst.Float, cst.SimpleString)) or (
+        isinstance(v, cst.Name) and v.value in ("True", "False", "None"))
+
+
+def _equal_value_text(ctx, stmt: cst.CSTNode) -> Optional[str]:
+    """The source of what ``stmt`` assigns when it is a constant (``LR = 0.1``) or a call
+    of an imported module's function on constants only (``optim = optax.adam(1e-4)``):
+    each such assignment makes an equal value.  Not a draw (a `random` function) nor a
+    call given nothing (``time.time()``): their values differ from call to call."""
+    text = _literal_text(ctx, stmt)
+    if text is not None or not isinstance(stmt, cst.Assign) or not isinstance(stmt.value, cst.Call):
+        return text
+    call = stmt.value
+    q = ctx.qualname(call.func)
+    if q is None or "." not in q or "random" in q.split(".") or not call.args \
+            or any(a.star or not _constant(a.value) for a in call.args):
+        return None
+    return ctx.code(call).strip()
+
+
 def _recomputed_alike(ctx, owner, assigns: list, name: str) -> bool:
     """Is every assignment of the closure variable ``name`` in ``owner`` the same
     expression (``num_train, train_idx = train_init()`` before the loop and in it), reading
@@ -100,7 +125,8 @@ class StaleGlobalRead(Rule):
         "imported from that module (a rebinding, `config.SCALES = {...}`, does not reach such a "
         "name).\n\n"
         "Globals assigned once (constants, configuration), a global set again to the same "
-        "constant, a closed-over local computed again by the same expression from inputs "
+        "constant or to an equal object (the same call of an imported module's function on "
+        "constants, `optim = optax.adam(1e-4)` in each cell; not a `random` function), a closed-over local computed again by the same expression from inputs "
         "that were not set again (`n, idx = train_init()` before the epoch loop and in it), a name rebound before the first call or after the last one, a jit made "
         "anew after the change, a use and a change on different branches of one `if` (no run "
         "does both), a statement that only names the function anew without calling it (`fn = "
@@ -1348,9 +1374,10 @@ class StaleGlobalRead(Rule):
         # called again after it: a notebook that rebinds `x` for other code is fine
         later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at, seq)
                  and not cleared_after(seq, uses, seq.at[id(a)])]
-        literal = {_literal_text(ctx, a) for a in assigns}
+        literal = {_equal_value_text(ctx, a) for a in assigns}
         if len(literal) == 1 and None not in literal:
-            return  # set again to the same constant: the compiled value is still right
+            return  # set again to the same constant (or an equal object, `optax.adam(1e-4)`
+            # in each cell): the compiled value is still right
         if not later:
             return
         self._reported.add((id(unit), n))

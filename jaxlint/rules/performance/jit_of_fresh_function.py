@@ -11,7 +11,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.model import apis
+from jaxlint.model import apis, kinds
 from jaxlint.model import values as V
 from jaxlint.model.scopes import bound_once, bound_receiver, instance_class
 from jaxlint.model.units import Unit
@@ -494,6 +494,8 @@ class RecompileFreshFunction(Rule):
         "functions (named `load*`, `restore*`, `from_*`, `init*`, `setup*`, `build*`, `create*`, "
         "`convert*`, `export*`, `__init__`), and a private function (`_sync`) that this file only "
         "calls from drivers (functions that run a loop), outside their loops: it runs once per run; "
+        "a notebook's function that its cells call once, outside loops and functions, and name nowhere "
+        "else (no other module imports a notebook); "
         "a function that reads a clock before and after (`time.perf_counter()`, `timeit.default_timer()`) "
         "times the compile on purpose (a benchmark's `jit_test`). "
         "`jit(..., inline=True)` is skipped too (it is meant "
@@ -1437,11 +1439,24 @@ class RecompileFreshFunction(Rule):
         """The rule of thumb (tests, test modules, ``main``, set-up and loading functions
         run once or a few times); a ``main(lr)`` that this file calls in a loop or a
         comprehension (a sweep) runs again and again."""
-        if _called_rarely(unit, self.ctx.path):
+        if _called_rarely(unit, self.ctx.path) or self._notebook_calls_once(unit):
             return True
         if not _runs_once(unit):
             return False
         return not (unit.name == "main" and self.ctx.called_repeatedly(unit))
+
+    def _notebook_calls_once(self, unit: Unit) -> bool:
+        """A notebook's function that its cells call once, outside any loop, and name
+        nowhere else (``def plot_score(...)``, then ``plot_score(...)`` in one cell): a
+        notebook is a program no other module imports, so the function runs once and
+        its inner jit compiles once, as a module-level one would.  The call is a cell's
+        own statement, not in a function another cell may call again."""
+        ctx = self.ctx
+        return (ctx.path.endswith(".ipynb") and unit.cls is None and unit.parent is not None
+                and unit.parent.is_module and unit.local_calls == 1 and not ctx.called_repeatedly(unit)
+                and kinds.uses_of(ctx.text, unit.name)[0] == 2
+                and any(isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == unit.name
+                        for n in walk_tree(ctx.index.module, lambda c: isinstance(c, (cst.FunctionDef, cst.ClassDef, cst.Lambda)))))
 
     _EQX_MODULES = frozenset({"equinox.Module", "equinox._module.Module"})
     _FIELD_JITS = frozenset({"jax.jit", "jax.pmap", "jax.pjit", "jax.experimental.pjit.pjit"})

@@ -65,6 +65,9 @@ class TimingWithoutBlocking(Rule):
         "`if` on a value, or call of an unknown function (which might block) in between. "
         "A read stored in a name that is only ever subtracted from later reads (`tic = "
         "time.time()` ... `time.time() - tic`) starts an interval and closes none: not flagged. "
+        "Nor a read in a `print` whose f-string formats the result first (`f\"loss {loss:.3e} "
+        "time {time.time() - t0:.3f}\"`: the fields are formatted left to right, and formatting "
+        "`loss`, `aux[0]` or `float(loss)` waits for it; `{loss.shape}` does not). "
         "`timeit.timeit(lambda: f(x))` / `timeit.repeat` / `%timeit f(x)` of a JAX call with "
         "nothing in the lambda that waits is flagged the same way; building the input there "
         "with NumPy from a shape (`np.ones((500, 500))`, `np.random.randn(256, 256)`) waits for "
@@ -620,8 +623,22 @@ class TimingWithoutBlocking(Rule):
         if ctx.builtin_name(node.func) == "print" and self._pending:
             # print(time.time() - t0): the arguments, timer included, are
             # evaluated before print formats (and so waits for) anything
+            made = None
+            fields: list = []
             for d in descendants(node):
+                if isinstance(d, cst.FormattedStringExpression):
+                    fields.append(d)
                 if isinstance(d, cst.Call) and ctx.qualname(d.func) in _TIMERS:
+                    made = self._results(self._pending) if made is None and fields else made or set()
+                    if any(not any(x is d for x in descendants(f)) and _formats_values(f.expression, made)
+                           for f in fields):
+                        # f"loss {loss:3e} time {time.time() - t0}": the fields are formatted
+                        # left to right, and formatting the result waits for it before the
+                        # clock is read
+                        self._start = d
+                        self._pending = []
+                        self._ignore.update(id(x) for x in descendants(node) if isinstance(x, cst.Call))
+                        return
                     self._report(d)
                     self._start = d
                     self._pending = []
@@ -638,6 +655,16 @@ class TimingWithoutBlocking(Rule):
         # might block (or might be anything): stay quiet, also about the calls in its arguments
         self._pending = []
         self._ignore.update(id(d) for d in descendants(node) if isinstance(d, cst.Call))
+
+    def _results(self, calls: list) -> set:
+        """The names the calls ``calls`` are assigned to (``net, (loss, aux) = step(...)``)."""
+        out: set = set()
+        ids = {id(c) for c in calls}
+        for n in descendants(self.ctx.unit.node):
+            if isinstance(n, cst.Assign) and id(n.value) in ids:
+                out.update(x.value for t in n.targets for x in (t.target, *descendants(t.target))
+                           if isinstance(x, cst.Name))
+        return out
 
     def _magic_cell(self, node: cst.With) -> Optional[cst.Call]:
         item = node.items[0].item if len(node.items) == 1 else None
@@ -779,6 +806,21 @@ class TimingWithoutBlocking(Rule):
             related=last,
         )
         self._pending = []
+
+
+def _formats_values(e: cst.BaseExpression, names: set) -> bool:
+    """Does formatting ``e`` read the values of one of ``names``' arrays (``loss``,
+    ``aux[0]``, ``float(loss)``, ``loss.item()``), not only what the host knows of it
+    (``loss.shape``, ``len(aux)``)?"""
+    if isinstance(e, cst.Call):
+        if isinstance(e.func, cst.Name) and e.func.value in ("float", "int", "str", "repr") and len(e.args) == 1:
+            return _formats_values(e.args[0].value, names)
+        if isinstance(e.func, cst.Attribute) and e.func.attr.value in ("item", "tolist") and not e.args:
+            return _formats_values(e.func.value, names)
+        return False
+    while isinstance(e, cst.Subscript):
+        e = e.value
+    return isinstance(e, cst.Name) and e.value in names
 
 
 def _only_subtracted(scope: cst.CSTNode, name: str) -> bool:

@@ -203,7 +203,12 @@ class PrngKeyReuse(Rule):
         "flax `apply` (`rngs={\"params\": key}`: it only initialises variables missing from "
         "those given); and the `\"dropout\"` stream of a call in evaluation mode "
         "(`rngs={\"dropout\": key}` with `deterministic=True`, `train=False`, `training=False` or "
-        "`is_training=False`: dropout returns its input and draws nothing).\n\n"
+        "`is_training=False`: dropout returns its input and draws nothing). Nor a split "
+        "replayed to hand on the pair's other key (`split(k)[1]`, then `split(split(k)[0])[1]`: "
+        "a test rebuilding the split chain of the code it checks; the same index twice is still "
+        "flagged), nor a helper of the project handed what another helper made with the key, "
+        "and the key again (`y, shape = rotate(x, key)` then `unrotate(y, key, shape)`: it "
+        "regenerates the same randomness to undo or check it; not a library's `init`/`apply`).\n\n"
         "An equinox Module's key field (`key: jax.Array`, named like a key, declared or set in "
         "`__init__`) drawn from in `__call__` or a method `__call__` calls, directly or handed on "
         "as a helper's `key=`: the module is immutable, so every call draws the same numbers "
@@ -2741,7 +2746,56 @@ class PrngKeyReuse(Rule):
             return  # the two draws' results are asserted equal: the same bits are the point
         if isinstance(node, cst.Call) and self._rebuilds_expected(node, key_expr, earlier):
             return
+        if how == "split" and prev[1] == "split" and self._split_replayed(prev[0], node):
+            return
+        if how.endswith("()") and prev[1].endswith("()") and self._given_result(prev[0], node):
+            return
         self._report_reuse(node, key_expr, prev, how)
+
+    def _taken_indices(self, call: cst.CSTNode) -> Optional[set]:
+        """The constant indices read from what ``call`` returns, when it is only ever
+        subscripted where it is made (``split(k)[1]``); None otherwise."""
+        for n in walk_tree(self.ctx.unit.node):
+            if isinstance(n, cst.Subscript) and n.value is call and len(n.slice) == 1:
+                el = n.slice[0].slice
+                if isinstance(el, cst.Index) and isinstance(el.value, cst.Integer):
+                    return {int(el.value.value)}
+                return None
+        return None
+
+    def _split_replayed(self, prev: cst.CSTNode, node: cst.Call) -> bool:
+        """``split(k)[1]`` and later ``split(split(k)[0])[1]``: splitting one key again with
+        the same arguments gives the same keys, and each split here hands on other keys of
+        that one pair (a test replaying the split chain of the code under test): no key
+        is used twice."""
+        if not self._same_call(prev, node):
+            return False
+        a, b = self._taken_indices(prev), self._taken_indices(node)
+        return a is not None and b is not None and not (a & b)
+
+    def _given_result(self, prev: cst.CSTNode, node: cst.Call) -> bool:
+        """``y, shape = rotate(x, key)`` (or ``y = rotate(x, key)[0]``) then
+        ``inverse_rotate(y, key, shape)``: the second
+        helper is handed what the first one made with the key, and the key again: it
+        regenerates the first's randomness to undo or check it (the same bits are the
+        point, as for a draw asserted equal).  Helpers only: a `jax.random` draw is never
+        given another draw's result to undo."""
+        if not isinstance(prev, cst.Call):
+            return False
+        for c in (prev, node):
+            q = self.ctx.qualname(c.func)
+            if q is None or q.split(".", 1)[0] in _LIBRARY_ROOTS:
+                return False  # a method of an object (`model.init`, `model.apply`), a library's
+        made: set = set()
+        for n in walk_tree(self.ctx.unit.node):
+            if isinstance(n, cst.Assign) and (n.value is prev or isinstance(n.value, cst.Subscript)
+                                              and n.value.value is prev):
+                for t in n.targets:
+                    els = [e.value for e in t.target.elements] if isinstance(t.target, (cst.Tuple, cst.List)) \
+                        else [t.target]
+                    made.update(e.value for e in els if isinstance(e, cst.Name))
+                break
+        return bool(made) and any(isinstance(a.value, cst.Name) and a.value.value in made for a in node.args)
 
     def _stream_key_drawn(self, node: cst.Call, key_expr: cst.BaseExpression, how: str) -> None:
         """``q.random_action(schedule.key)`` where the class of ``schedule`` keeps ``key`` as a
@@ -4158,6 +4212,9 @@ def _words(identifier: str) -> frozenset:
 # samplers that reorder or pick from the array they are given: one key for several
 # arrays gives each the same order (paired data kept aligned)
 _PAIRING = ("permutation", "shuffle", "choice")
+
+# libraries whose functions that take a key draw from it afresh (init, then apply)
+_LIBRARY_ROOTS = frozenset({"jax", "flax", "haiku", "equinox", "optax", "numpyro", "distrax", "tensorflow_probability"})
 
 
 def _data_arg(call: cst.Call) -> Optional[cst.BaseExpression]:
