@@ -409,14 +409,16 @@ def test_a_folder_of_projects_gives_the_same_findings_as_each_projects_folder(tm
 def test_a_folder_of_projects_with_loose_scripts_of_its_own(tmp_path, monkeypatch):
     """A script beside the projects (`notes.py`): a subfolder that holds a package of its
     own is still a project, as when jaxlint runs in it; the flat project beside it
-    stays part of the folder's (its `from losses import` resolves nowhere: silent)."""
+    stays part of the folder's, and its scripts' `from losses import` is the module beside
+    them (a script's folder is first on sys.path): the same findings as from its folder."""
     _write_tree(tmp_path, {**FOLDER_OF_PROJECTS, "notes.py": "print('see proj_b')\n"})
     monkeypatch.chdir(tmp_path)
     above = [(code, path, line, col) for code, path, line, col, _ in _lint(tmp_path, "--no-cache")]
-    assert above == [("JAX204", "proj_b/pkg/losses.py", 4, 12)]
-    monkeypatch.chdir(tmp_path / "proj_b")
-    inside = [(code, f"proj_b/{path}", line, col) for code, path, line, col, _ in _lint(tmp_path, "--no-cache")]
-    assert inside == above
+    assert above == [("JAX201", "proj_a/losses.py", 2, 8), ("JAX204", "proj_b/pkg/losses.py", 4, 12)]
+    for name in ("proj_a", "proj_b"):
+        monkeypatch.chdir(tmp_path / name)
+        inside = [(code, f"{name}/{path}", line, col) for code, path, line, col, _ in _lint(tmp_path, "--no-cache")]
+        assert inside == [f for f in above if f[1].startswith(name + "/")]
 
 
 def test_a_project_with_code_at_its_top_stays_one_project(tmp_path, monkeypatch):

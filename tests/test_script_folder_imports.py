@@ -55,3 +55,16 @@ def test_a_module_of_the_project_root_wins_over_one_beside_a_package_module(tmp_
         "pkg/model.py": "import jax\nfrom util import norm_if\n\nfast = jax.jit(norm_if)\n",
     }
     assert lint_files(tmp_path, monkeypatch, files, select="JAX201") == []
+
+
+def test_a_package_module_imports_the_standard_library_not_its_sibling(tmp_path, monkeypatch) -> None:
+    # `import random` in a package's module is the standard library's, whatever the
+    # package holds (the folder is first on sys.path only for a script run from it)
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/random.py": "import jax\n\n\ndef choice(key, options):\n    return jax.random.choice(key, options)\n",
+        "pkg/augment.py": ("import random\n\nimport jax.numpy as jnp\n\n\ndef pick_two(key, crops):\n"
+                           "    first = random.choice(crops)\n    second = random.choice(crops)\n"
+                           "    return jnp.stack([first, second]), key\n"),
+    }
+    assert lint_files(tmp_path, monkeypatch, files) == []

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.model import apis, dispatched, instances, keyflow, keystate, kinds, nograd, repeats
+from jaxlint.model import apis, dispatched, instances, keyflow, keystate, kinds, repeats
 from jaxlint.model import returns as returns_model
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
@@ -44,10 +44,6 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
         out["pytrees"] = interp.index.pytree_records
     if enables_x64_below(interp, settings):
         out["x64"] = True
-    if interp.index.x64_env_child and not interp.index.x64_switch:
-        # it starts a process with x64 on (a noxfile's x64 test session): any of the
-        # project's packages may run there with x64 on
-        out["x64_switch"] = sorted(settings.project_packages)
     if interp.index.x64_switch:
         # it may switch x64 on when it runs (a precision config, a service's set-up):
         # where its package's code, and the project packages it imports, run with x64
@@ -72,14 +68,6 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     if changes:
         # attributes of project modules set here between two calls of a project function
         out["attr_changes"] = changes
-    if nograd.entry_file(interp.path) and any(p in interp.text for p in settings.project_packages):
-        # a notebook or a test module: the project functions it only calls where no
-        # derivative of the file reaches (model/nograd.py)
-        reach = nograd.DerivativeReach(interp.module, interp.index.units, interp.qualname)
-        plain = [c for c in nograd.plain_imported_calls(interp.module, reach)
-                 if c[0].split(".", 1)[0] in settings.project_packages]
-        if plain:
-            out["nograd_calls"] = plain
     x64 = interp.x64
     if interp.index.x64_at_import or x64.at_import:
         out["x64_import"] = True  # importing this module switches x64 on

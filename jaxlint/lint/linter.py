@@ -51,7 +51,6 @@ PREFILTER_TOKENS = (
     "diffrax",
     "distrax",
     "haiku",
-    "JAX_ENABLE_X64",  # a noxfile or script giving a process it starts x64 (model/index.py)
 )
 _PREFILTER_RE = re.compile("|".join(re.escape(t) for t in PREFILTER_TOKENS))
 

@@ -95,8 +95,6 @@ class FileIndex:
     # in the module body with a value from a flag; `os.environ["JAX_ENABLE_X64"] = <not
     # off>` in a function, or in the module body with a value that is not a literal
     x64_switch: bool = False
-    # it gives a process it starts `JAX_ENABLE_X64` on (`env={"JAX_ENABLE_X64": "1"}`)
-    x64_env_child: bool = False
     # module-level names assigned more than once (for the stale-global rule)
     module_assignments: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
     # `try` statements whose handlers do not run where JAX is installed (an import guard:
@@ -158,7 +156,6 @@ class FileIndex:
     x64_imported: bool = False
     # qualnames of its public functions that the project reaches only from code no
     # derivative reaches (a test or notebook that only calls them; project/facts.py)
-    nograd_units: frozenset[str] = frozenset()
     # one of the project modules it imports switches x64 on when imported
     x64_by_import: bool = False
     # project modules it imports whose import makes JAX arrays while x64 is off ->
@@ -402,9 +399,6 @@ class Indexer:
                     self._x64_env_switch(n)
             elif t is cst.AugAssign or t is cst.AnnAssign:
                 self._assigned(n.target, unit, n)
-            elif t is cst.Dict:
-                if not self.index.x64_env_child:
-                    self._x64_env_dict(n)
             elif t is cst.For or t is cst.CompFor:
                 self._assigned(n.target, unit, n)
             elif t is cst.Global:
@@ -748,15 +742,6 @@ class Indexer:
                     and len(t.slice) == 1 and isinstance(t.slice[0].slice, cst.Index) \
                     and string_value(t.slice[0].slice.value) == "JAX_ENABLE_X64" and not _literally_off(node.value):
                 self.index.x64_switch = True
-
-    def _x64_env_dict(self, node: cst.Dict) -> None:
-        # `env = {"JAX_ENABLE_X64": "1"}` for a process it starts (`session.run("pytest",
-        # env=env)` in a noxfile, `subprocess.run(cmd, env=...)`): the project's code may
-        # run with x64 on there
-        for e in node.elements:
-            if isinstance(e, cst.DictElement) and string_value(e.key) == "JAX_ENABLE_X64" \
-                    and not _literally_off(e.value):
-                self.index.x64_env_child = True
 
     def _x64_env_assign(self, node: cst.Assign) -> None:
         # os.environ["JAX_ENABLE_X64"] = "True"
@@ -1744,7 +1729,6 @@ class Indexer:
             self.index.x64_units = S(reads, "x64_units", facts.get("x64_units"))
         self.index._flat.clear()
         self.index.x64_imported = bool(facts.get("x64_import"))
-        self.index.nograd_units = frozenset(facts.get("nograd", ()))  # (compared whole by the driver)
         self.index.x64_by_import = bool(facts.get("x64_by_import"))
         self.index.arrays_imports = dict(facts.get("arrays_imports") or {})
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}

@@ -364,14 +364,15 @@ def haiku_apply_rng(call: cst.Call, held, draws: Callable[[Unit], str]
     state, rng, x)`` with state) where ``forward`` draws from haiku's key stream
     (``draws(unit)``: the draw's name, "" when none is seen): the rng argument and the
     draw.  None when the call is no such apply (``init`` draws the parameters, not the
-    noise; a ``without_apply_rng`` apply takes no key; a starred argument hides it)."""
+    noise; a ``without_apply_rng`` apply takes no key; a starred argument hides it), or
+    passes a literal evaluation-mode flag (``is_training=False``), as for flax."""
     func = call.func
     if held is None or type(func) is not cst.Attribute or func.attr.value != "apply" \
             or _HAIKU_FULL.get((held.holder, "apply")) != held.skip:
         return None
     drawn = draws(held.unit)
-    if not drawn:
-        return None
+    if not drawn or _eval_mode(call):
+        return None  # (`is_training=False`: dropout, the usual draw, returns its input)
     pos = positional_args(call)
     at = held.skip - 1
     if at >= len(pos) or any(a.star for a in call.args[:held.skip]):

@@ -92,14 +92,36 @@ def hijax_mode(module: cst.Module, qualname: Callable) -> bool:
 
 
 def _returned(fn: cst.FunctionDef) -> set[str]:
-    """The names ``fn``'s own returns give back (``return loss, model, optimizer``)."""
+    """The names ``fn``'s own returns give back, anywhere in what they return
+    (``return loss, model``, ``return loss, (model, optimizer)``, ``return loss,
+    nnx.state((model, optimizer))``), and through a name a return gives back that the
+    function bound to an expression (``out = (loss, model); return out``): the caller
+    gets those objects' new state."""
+    def names(e: cst.CSTNode) -> set[str]:
+        """The objects ``e`` gives back whole: itself, the elements of a tuple, list or
+        dict display, and what ``nnx.state(...)``/``nnx.split(...)`` is given (not
+        ``model.w.value @ x``: a value computed from it)."""
+        t = type(e)
+        if t is cst.Name:
+            return {e.value}
+        if t in (cst.Tuple, cst.List, cst.Set):
+            return set().union(*(names(el.value) for el in e.elements))
+        if t is cst.Dict:
+            return set().union(*(names(el.value) for el in e.elements if type(el) is cst.DictElement))
+        if t is cst.Call and type(e.func) is cst.Attribute and e.func.attr.value in ("state", "split"):
+            return set().union(*(names(a.value) for a in e.args))
+        return set()
+
     out: set[str] = set()
+    bound: dict[str, set[str]] = {}
+    for n in _own_statements(fn):
+        if type(n) is cst.Assign and len(n.targets) == 1 and type(n.targets[0].target) is cst.Name:
+            bound.setdefault(n.targets[0].target.value, set()).update(names(n.value))
     for n in _own_statements(fn):
         if type(n) is cst.Return and n.value is not None:
-            v = n.value
-            for e in (el.value for el in v.elements) if type(v) in (cst.Tuple, cst.List) else (v,):
-                if type(e) is cst.Name:
-                    out.add(e.value)
+            for name in names(n.value):
+                out.add(name)
+                out.update(bound.get(name, ()))
     return out
 
 

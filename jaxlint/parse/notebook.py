@@ -158,14 +158,17 @@ class Notebook:
         syntax read as Python, a timed statement): a fix that changes one cannot be
         written back (``rebuild`` refuses it), so none is offered there."""
         out: set[int] = set()
+        cells: dict[int, tuple[list[str], str]] = {}  # cell -> (its source lines, the indent taken off)
         for k, info in enumerate(self.lines):
             if info is None:
                 continue
-            original = _LINE_RE.findall(self.cell_sources.get(info.cell, ""))
+            if info.cell not in cells:
+                lines = _LINE_RE.findall(self.cell_sources.get(info.cell, ""))
+                cells[info.cell] = (lines, _leading_indent(lines))
+            original, space = cells[info.cell]
             virtual = self.virtual_cells.get(info.cell, [])
             if info.line > len(original) or info.line > len(virtual):
                 continue
-            space = _leading_indent(original)
             was = original[info.line - 1]
             was = was[len(space):] if space and was.startswith(space) else was
             if virtual[info.line - 1].rstrip("\n") != was.rstrip("\r\n"):

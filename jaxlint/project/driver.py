@@ -103,13 +103,14 @@ def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[li
             project.files = [f for f in project.files if f in project.module]
         project.packages = frozenset(m.name.split(".", 1)[0] for m in project.module.values())
         beside: dict[str, set[str]] = {}
+        regular = {m.name for m in project.module.values() if m.is_package}  # folders with __init__.py
         for m in project.module.values():
             prefix, _, rest = m.name.rpartition(".")
             while prefix and rest:
                 beside.setdefault(prefix, set()).add(rest.split(".", 1)[0])
                 prefix, _, last = prefix.rpartition(".")
                 rest = f"{last}.{rest}"
-        project.beside = {k: frozenset(v) for k, v in beside.items()}
+        project.beside = {k: frozenset(v) for k, v in beside.items() if k not in regular}
     return out
 
 

@@ -272,9 +272,6 @@ def incoming_facts(
                     if target.qualname not in units:
                         units.append(target.qualname)
     _drop_idle_args(out)
-    if text_of is not None:
-        for target_path, names in _nograd(index, outputs, path_of, text_of).items():
-            out.setdefault(target_path, {})["nograd"] = names
     for facts in out.values():
         if "x64_units" in facts:
             facts["x64_units"].sort()
@@ -646,38 +643,6 @@ def _arrays_at_import(index: ProjectIndex, outputs, x64_on: set[str], jits_of: d
                 src[module] = src[hit[0]]
                 changed = True
     return src
-
-
-def _nograd(index: ProjectIndex, outputs, path_of: Mapping[str, str],
-            text_of: Callable[[str], bytes]) -> dict[str, list[str]]:
-    """The functions of each module that the project reaches only from code no
-    derivative reaches: a notebook or test module (``nograd_calls``, model/nograd.py)
-    imports it by name and only calls it there, and every other file that imports
-    its module (or a package above it) either says the same or never names it.  Its
-    own module decides about its own uses (a caller there may differentiate it)."""
-    told: dict[tuple[str, str], set[str]] = {}  # (module, name) -> the files that say so
-    for module, _, proj in outputs:
-        for target, name in proj.get("nograd_calls", ()):
-            told.setdefault((target, name), set()).add(module)
-    if not told:
-        return {}
-    importers: dict[str, list[tuple[str, str]]] = {}  # imported module -> (module, path)
-    for module, path, proj in outputs:
-        for m in proj["summary"].get("imported", ()):
-            importers.setdefault(m, []).append((module, path))
-    out: dict[str, list[str]] = {}
-    for (target, name), sayers in sorted(told.items()):
-        target_path = path_of.get(target)
-        summary = index.modules.get(target) or {}
-        d = (summary.get("defs") or {}).get(name)
-        if target_path is None or not isinstance(d, dict) or d.get("kind") != "function":
-            continue
-        parts = target.split(".")
-        word = re.compile(rb"(?<!\w)" + re.escape(name.encode()) + rb"(?!\w)")
-        users = {u for i in range(1, len(parts) + 1) for u in importers.get(".".join(parts[:i]), ())}
-        if all(m == target or m in sayers or not word.search(text_of(p) or b"") for m, p in users):
-            out.setdefault(target_path, []).append(name)
-    return out
 
 
 def _submodules(index: ProjectIndex, module: str) -> list[tuple[str, str]]:

@@ -266,11 +266,16 @@ class ProjectIndex:
         """The module an absolute import of ``name`` in ``module`` loads: ``name``
         when the project has it; else a module of that name beside the importer
         (``lib/run.py``'s ``import util`` is ``lib/util.py``: a script run as
-        ``python lib/run.py`` has its own folder first on ``sys.path``); else
+        ``python lib/run.py`` has its own folder first on ``sys.path``), when that
+        folder is no package (a package's modules are imported: ``import random`` in
+        ``pkg/augment.py`` is the standard library's, not ``pkg/random.py``); else
         ``name`` (outside the project)."""
         if self.is_module(name) or "." not in module:
             return name
-        beside = f"{module.rsplit('.', 1)[0]}.{name}"
+        folder = module.rsplit(".", 1)[0]
+        if folder in self.modules:  # a package (its `__init__.py`): its modules are imported, not run
+            return name
+        beside = f"{folder}.{name}"
         return beside if beside in self.modules or self.is_module(beside) else name
 
     def is_external(self, name: str) -> bool:

@@ -179,7 +179,8 @@ class PrintInTraced(Rule):
         "computed in the body, a parameter rebound first, or the carry of a `scan`/`fori_loop` body "
         "is still flagged; so is `%d`/`%f` of any tracer in a logging call: formatting it fails "
         "(`TypeError: %d format: a real number is required`, `ConcretizationTypeError` for `%f`), "
-        "and logging writes `--- Logging error ---` instead of the line.\n\n"
+        "and when the record is emitted (its level enabled) logging writes `--- Logging error ---` "
+        "instead of the line; at a disabled level nothing is written either way.\n\n"
         "Profiler annotations are host-side records too: `jax.profiler.TraceAnnotation(...)` and "
         "`StepTraceAnnotation(..., step_num=i)` given a traced value (a `fori_loop` body's index, "
         "a jitted step's argument) are entered once, at trace time, with the tracer's text; with a "
@@ -1130,8 +1131,8 @@ class PrintInTraced(Rule):
                 node,
                 f"`{sink}` in `{self.ctx.unit.name}` formats the tracer `{self.ctx.code(v).strip()}` "
                 f"with `%{kind}` while JAX traces it: a tracer has no value to format, so this fails with "
-                f"{_NUMBER_ERRORS[kind]}, which logging catches and writes as `--- Logging error ---` "
-                "instead of the line. Log it with `%s` (its shape and dtype), or the value with "
+                f"{_NUMBER_ERRORS[kind]} when the record is emitted, which logging catches and writes as "
+                "`--- Logging error ---` instead of the line. Log it with `%s` (its shape and dtype), or the value with "
                 "`jax.debug.print(\"{}\", x)`",
             )
             return True

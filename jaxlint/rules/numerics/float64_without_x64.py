@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Optional
 
 import libcst as cst
@@ -39,6 +41,14 @@ _X64_ALIASES = {"float_": "float64", "complex_": "complex128", "int_": "int64", 
 _X64_ATTRS = frozenset({"float64", "int64", "uint64", "complex128", "double", "cdouble", "longlong", "ulonglong"}) | frozenset(_X64_ALIASES)
 
 
+
+# a docstring sentence that states x64 as a need: names it (or double precision) and a
+# requirement, and negates neither (`x64 is not needed` states nothing)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
+_X64_TOPIC = re.compile(r"x64|double[ -]precision|float64")
+_X64_NEED = re.compile(r"\b(?:requires?|required|assumes?|assumed|needs?|needed|must|turned on|switched on|enabled?|run with|run it with)\b")
+_NEGATED = re.compile(r"\bnot\b|n't\b|\bwithout\b|\bno\b")
+
 class Float64WithoutX64(Rule):
     code = "JAX110"
     name = "float64-without-x64"
@@ -70,19 +80,17 @@ class Float64WithoutX64(Rule):
         "of a top-level package one of whose own non-test files, or a non-test file importing it, may "
         "switch x64 on when it runs (`jax.config.update('jax_enable_x64', v)` in a function with `v` not "
         "literally `False`, in a precision config's method, a service's set-up or an entry script, or at "
-        "import with a value from a flag; `os.environ['JAX_ENABLE_X64'] = ...` in a function), and in "
-        "the library code of every package of the project when one of its files gives a process it "
-        "starts `JAX_ENABLE_X64` not literally off (`env = {\"JAX_ENABLE_X64\": \"1\"}` for a noxfile "
-        "session's `session.run(\"pytest\", env=env)`, `subprocess.run(cmd, env={**os.environ, "
-        "\"JAX_ENABLE_X64\": \"true\"})`): whether x64 "
+        "import with a value from a flag; `os.environ['JAX_ENABLE_X64'] = ...` in a function): whether x64 "
         "is on where that code runs is unknown, and when the "
         "project says it enables x64 at start-up (`[tool.jaxlint] x64 = true`). Dtype checks "
         "(`x.dtype == jnp.float64`, `jnp.finfo(jnp.float64)`) and NumPy calls are not flagged, nor a "
         "module dtype constant whose comment (on its line or just above) speaks of x64 (`# needs "
         "jax_enable_x64, float32 otherwise` over `ROOT_DTYPE = jnp.float64`): the 32-bit fallback is "
-        "documented there. Nor is a module whose docstring speaks of x64 (`This library assumes that "
-        "double precision is turned on ... config.update(\"jax_enable_x64\", True)`): x64 is its "
-        "documented precondition, which its users meet (or its 32-bit fallback is its documented choice)."
+        "documented there. Nor is a module whose docstring states x64 as a need, in a sentence that names x64, double "
+        "precision or float64 and a requirement (requires, assumes, needs, must, turned on, enabled, run with) "
+        "without a negation (`This library assumes that double precision is turned on ... "
+        "config.update(\"jax_enable_x64\", True)`; not `x64 is not needed`): x64 is its "
+        "documented precondition, which its users meet."
     )
     why_bad = (
         "JAX defaults to 32-bit types. Without `jax_enable_x64`, a requested float64 becomes "
@@ -792,13 +800,15 @@ class Float64WithoutX64(Rule):
         return memo[node.value]
 
     def _documented_module(self) -> bool:
-        """Does the module's docstring speak of x64 (``This library assumes that the
-        double precision is turned on ... config.update("jax_enable_x64", True)``)?  x64
-        is then the module's documented precondition (or its 32-bit fallback the
-        documented choice), as for a dtype constant whose comment speaks of it."""
+        """Does the module's docstring state x64 as a need (``This library assumes that
+        the double precision is turned on ... config.update("jax_enable_x64", True)``;
+        not ``x64 is not needed``)?  x64 is then the module's documented precondition,
+        as for a dtype constant whose comment asks for it."""
         if self._doc_x64 is None:
             doc = self.ctx.module.get_docstring(clean=False)
-            self._doc_x64 = bool(doc) and "x64" in doc.lower()
+            self._doc_x64 = bool(doc) and any(
+                _X64_TOPIC.search(s) and _X64_NEED.search(s) and not _NEGATED.search(s)
+                for s in _SENTENCE_END.split(doc.lower()))
         return self._doc_x64
 
     def _report(self, node: cst.BaseExpression, dtype: str, where: str) -> None:

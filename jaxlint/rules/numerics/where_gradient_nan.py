@@ -568,10 +568,8 @@ class WhereGradientNaN(Rule):
         "an input guarded where it is computed (`jnp.maximum(s, eps)`, a `where`, `s + eps`) is "
         "quiet, also through a name every binding of which a constant keeps off zero (`n = rms(g) + eps`, "
         "`d = jnp.maximum(x, 1e-12)` ... `jnp.where(n > 0, w / n, 1.)`; not `jnp.maximum(a, b)` of two values). It is checked everywhere, not only in traced code: in a library module, which can be "
-        "imported, a caller may apply `grad`, so a public function is reported unless the project reaches "
-        "it only from code no derivative reaches (a test or a notebook imports it by name and only calls it "
-        "there, every other file that imports its module calls it the same way or never names it, and its "
-        "own module only calls it from such code). In a notebook or a test module (`test_*.py`, "
+        "imported, a caller may apply `grad`, so a public function is reported (its users may "
+        "differentiate it, whatever the project's own tests do). In a notebook or a test module (`test_*.py`, "
         "`*_test.py`: run, never imported) it is reported only where a derivative the file takes may reach "
         "it: in a function given to `jax.grad`, `value_and_grad`, `jacrev`, `jvp`, `vjp`, `linearize` (or "
         "a function it mentions), or handed to a callable or decorator that may differentiate it "
@@ -1920,14 +1918,11 @@ class WhereGradientNaN(Rule):
         # a helper: every mention of it in the file is a call from such code
         if depth >= 3 or not isinstance(unit.node, cst.FunctionDef) or unit.parent is None:
             return False
-        public = unit.parent.is_module and not unit.name.startswith("_")
-        if public and unit.qualname not in self.ctx.index.nograd_units:
-            return False  # public: other modules may differentiate it
-        # (the project's other modules only call it where no derivative reaches: its own
-        # uses decide, and there may be none)
+        if unit.parent.is_module and not unit.name.startswith("_"):
+            return False  # public: other modules (and the library's users) may differentiate it
         mentions = self._mentions().get(unit.name)  # (a call, or a local alias of it)
-        if (bool(mentions) or public) and all(
-                is_call and caller is not unit and self._no_reverse(caller, depth + 1) for caller, is_call in mentions or ()):
+        if bool(mentions) and all(
+                is_call and caller is not unit and self._no_reverse(caller, depth + 1) for caller, is_call in mentions):
             return True
         # a nested function runs inside its enclosing one (`@pl.when(c) def run(): ...`
         # in a kernel's helper): that one's callers decide (none above was given to grad)

@@ -117,10 +117,12 @@ class PrngKeyReuse(Rule):
         "(`update(params, rng, x)` under `jax.jit`, called in a loop with one `rng`);\n"
         "* a function that draws from a key stream its library hands it anew each run (a "
         "numpyro model's latent `numpyro.sample`, `hk.next_rng_key()`, a flax module's "
-        "`self.make_rng`) and also from a key it makes from a literal seed (`abm(PRNGKey(0), "
-        "...)`, directly or through a helper that consumes it, a helper whose only rebinding of "
-        "its key is `key, k = split(key)` included): that part replays the same numbers on every "
-        "run (every MCMC step, every seed) while the rest varies;\n"
+        "`self.make_rng`) and also hands a key it makes from a literal seed to a function that "
+        "draws from it (`abm(PRNGKey(0), ...)`, a helper whose only rebinding of its key is "
+        "`key, k = split(key)` included): that part replays the same numbers on every run (every "
+        "MCMC step, every seed) while the rest varies; not a `jax.random` draw from such a key in "
+        "the function itself (`jax.random.normal(PRNGKey(0), (d, D))`: a fixed matrix, random "
+        "features or a projection, constant on purpose);\n"
         "* a function given a key (a `key`/`rng` parameter, `kwargs.get(\"rng\")`) that "
         "never reads it (nor does a function nested in it) and draws from a fixed seed instead; "
         "not a parameter its signature declares no key (`with_dropout_rng: bool`, `use_rng=False`);\n"
@@ -206,9 +208,7 @@ class PrngKeyReuse(Rule):
         "`is_training=False`: dropout returns its input and draws nothing). Nor a split "
         "replayed to hand on the pair's other key (`split(k)[1]`, then `split(split(k)[0])[1]`: "
         "a test rebuilding the split chain of the code it checks; the same index twice is still "
-        "flagged), nor a helper of the project handed what another helper made with the key, "
-        "and the key again (`y, shape = rotate(x, key)` then `unrotate(y, key, shape)`: it "
-        "regenerates the same randomness to undo or check it; not a library's `init`/`apply`).\n\n"
+        "flagged).\n\n"
         "An equinox Module's key field (`key: jax.Array`, named like a key, declared or set in "
         "`__init__`) drawn from in `__call__` or a method `__call__` calls, directly or handed on "
         "as a helper's `key=`: the module is immutable, so every call draws the same numbers "
@@ -2748,8 +2748,6 @@ class PrngKeyReuse(Rule):
             return
         if how == "split" and prev[1] == "split" and self._split_replayed(prev[0], node):
             return
-        if how.endswith("()") and prev[1].endswith("()") and self._given_result(prev[0], node):
-            return
         self._report_reuse(node, key_expr, prev, how)
 
     def _taken_indices(self, call: cst.CSTNode) -> Optional[set]:
@@ -2772,30 +2770,6 @@ class PrngKeyReuse(Rule):
             return False
         a, b = self._taken_indices(prev), self._taken_indices(node)
         return a is not None and b is not None and not (a & b)
-
-    def _given_result(self, prev: cst.CSTNode, node: cst.Call) -> bool:
-        """``y, shape = rotate(x, key)`` (or ``y = rotate(x, key)[0]``) then
-        ``inverse_rotate(y, key, shape)``: the second
-        helper is handed what the first one made with the key, and the key again: it
-        regenerates the first's randomness to undo or check it (the same bits are the
-        point, as for a draw asserted equal).  Helpers only: a `jax.random` draw is never
-        given another draw's result to undo."""
-        if not isinstance(prev, cst.Call):
-            return False
-        for c in (prev, node):
-            q = self.ctx.qualname(c.func)
-            if q is None or q.split(".", 1)[0] in _LIBRARY_ROOTS:
-                return False  # a method of an object (`model.init`, `model.apply`), a library's
-        made: set = set()
-        for n in walk_tree(self.ctx.unit.node):
-            if isinstance(n, cst.Assign) and (n.value is prev or isinstance(n.value, cst.Subscript)
-                                              and n.value.value is prev):
-                for t in n.targets:
-                    els = [e.value for e in t.target.elements] if isinstance(t.target, (cst.Tuple, cst.List)) \
-                        else [t.target]
-                    made.update(e.value for e in els if isinstance(e, cst.Name))
-                break
-        return bool(made) and any(isinstance(a.value, cst.Name) and a.value.value in made for a in node.args)
 
     def _stream_key_drawn(self, node: cst.Call, key_expr: cst.BaseExpression, how: str) -> None:
         """``q.random_action(schedule.key)`` where the class of ``schedule`` keeps ``key`` as a
@@ -3138,15 +3112,21 @@ class PrngKeyReuse(Rule):
         """A function that draws from a key stream its library hands it anew each run
         (a numpyro model's ``numpyro.sample``, ``hk.next_rng_key()`` in a haiku
         transformed function, ``self.make_rng`` in a flax module: model/keyflow.stream_draw)
-        and also draws from a key it makes from a literal seed (``abm(jax.random.PRNGKey(0),
-        ...)``): that part replays the same numbers on every run (every MCMC step, every
-        seed, every training step) while the rest varies."""
+        and also hands a key it makes from a literal seed to a function that draws
+        (``abm(jax.random.PRNGKey(0), ...)``): that part replays the same numbers on every
+        run (every MCMC step, every seed, every training step) while the rest varies.  Not
+        a ``jax.random`` draw from it (``jax.random.normal(PRNGKey(0), (d, D))``: a fixed
+        matrix, constant on purpose)."""
         ctx = self.ctx
         unit = ctx.unit
         made = token.node
         if unit.is_module or token.loop_depth != 0 or _in_test(unit) or how == "split":
             return False
         if not isinstance(made, cst.Call) or ctx.qualname(made.func) not in ("jax.random.PRNGKey", "jax.random.key"):
+            return False
+        if (ctx.qualname(node.func) or "").startswith("jax.random."):
+            # `W = jax.random.normal(PRNGKey(0), (d, D))`: a fixed matrix (random features, a
+            # projection) drawn once on purpose; a key handed to a simulation is the bug
             return False
         if len(made.args) != 1 or made.args[0].keyword is not None or int_value(made.args[0].value) is None \
                 or not any(d is made for d in descendants(unit.node)) or (id(made), 0) in self._fixed_reported:
@@ -4214,7 +4194,6 @@ def _words(identifier: str) -> frozenset:
 _PAIRING = ("permutation", "shuffle", "choice")
 
 # libraries whose functions that take a key draw from it afresh (init, then apply)
-_LIBRARY_ROOTS = frozenset({"jax", "flax", "haiku", "equinox", "optax", "numpyro", "distrax", "tensorflow_probability"})
 
 
 def _data_arg(call: cst.Call) -> Optional[cst.BaseExpression]:
