@@ -46,3 +46,15 @@ def test_only_fixes_that_can_be_written_are_offered_and_written(tmp_path: Path, 
     again = _run(tmp_path, monkeypatch, "--fix")
     assert (tmp_path / "nb.ipynb").read_text() == _notebook(want)  # fixing twice changes nothing more
     assert again.stdout.splitlines()[-1] == "Found 2 errors."
+
+
+def test_a_cell_whose_lines_end_in_a_lone_cr_keeps_its_list_of_lines(tmp_path: Path, monkeypatch) -> None:
+    """A source list whose lines end in "\\r" (as some editors write them) is written
+    back split the same way, not merged into one string (the JSON layout is kept)."""
+    (tmp_path / "pyproject.toml").write_text("")
+    cells = [["import jax\r", "y = jax.tree_map(abs, 1)\r", "z = 2"]]
+    (tmp_path / "nb.ipynb").write_text(_notebook(cells))
+    fixed = _run(tmp_path, monkeypatch, "--fix")
+    assert fixed.stdout.splitlines()[-1] == "Found 1 error (1 fixed, 0 remaining)."
+    assert (tmp_path / "nb.ipynb").read_text() == _notebook(
+        [["import jax\r", "y = jax.tree.map(abs, 1)\r", "z = 2"]])

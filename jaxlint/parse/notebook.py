@@ -232,10 +232,20 @@ class Notebook:
         for number, source in changed.items():
             cell = raw["cells"][number - 1]
             if isinstance(cell.get("source"), list):
-                cell["source"] = _split_keep_nl(source)
+                cell["source"] = _split_like(cell["source"], source)
             else:
                 cell["source"] = source
         return _dump(raw, layout)
+
+
+def _split_like(old: list, source: str) -> list[str]:
+    """``source`` as a list of lines split as the cell's list was: at "\n" only
+    (nbformat's form), or at every line break when that is how its lines were kept
+    (each ending in a lone "\r", as some editors write them)."""
+    joined = "".join(s for s in old if isinstance(s, str))
+    if old != _split_keep_nl(joined) and old == _LINE_RE.findall(joined):
+        return _LINE_RE.findall(source)
+    return _split_keep_nl(source)
 
 
 def _split_keep_nl(source: str) -> list[str]:
