@@ -2423,7 +2423,11 @@ class PrngKeyReuse(Rule):
             return
         ctx = self.ctx
         if type(func) is cst.Call:
+            is_mapper = mapper(func, ctx.qualname) is not None
             unmapped = unmapped_positions(func, ctx.qualname)
+            if not is_mapper and not unmapped:
+                return  # `f(a)(b)` of no mapping transformation (printing `f(a)` on every such
+                # call cost quadratic time on a chain of them)
             transform = ctx.code(func.func).strip()
         elif type(func) is cst.Name:
             # `@partial(jax.vmap, in_axes=(None, 0)) def worker(k, x)` called as `worker(key, xs)`
@@ -2438,7 +2442,7 @@ class PrngKeyReuse(Rule):
             transform = "@" + site.qualname.replace("equinox.", "eqx.")
         else:
             return
-        if type(func) is cst.Call and mapper(func, ctx.qualname) is not None:
+        if type(func) is cst.Call and is_mapper:
             self._copied_key_mapped(node, transform)
         if not unmapped:
             return
