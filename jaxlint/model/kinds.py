@@ -45,7 +45,7 @@ import libcst as cst
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.values import Value
-from jaxlint.model.walk import dotted_name, int_value
+from jaxlint.model.walk import dotted_name, int_value, walk_tree
 
 BOTTOM = "bottom"
 TRACER = "tracer"  # the fact name of ARRAY with traced=True
@@ -349,17 +349,9 @@ def _rebound_first(fn: cst.CSTNode, name: str) -> bool:
                         type(t.target) is cst.Name and t.target.value == name for t in small.targets):
                     return True
             continue
-        if any(type(n) is cst.Return for n in _nodes(stmt)):
+        if any(type(n) is cst.Return for n in walk_tree(stmt)):
             return False
     return False
-
-
-def _nodes(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.children)
 
 
 # a helper that hands back what it was given: ``pass:<param>`` (``return key``), or
@@ -490,7 +482,6 @@ def display_constants(module: cst.Module, rebound: Optional[Callable[[str], bool
     function rebinds a name through ``global`` (the project index knows); without it
     the module is walked for ``global`` statements."""
     from jaxlint.model.scopes import writes
-    from jaxlint.model.walk import walk_tree
 
     found: dict[str, str] = {}
     for stmt in module.body:

@@ -169,9 +169,7 @@ class Notebook:
             virtual = self.virtual_cells.get(info.cell, [])
             if info.line > len(original) or info.line > len(virtual):
                 continue
-            was = original[info.line - 1]
-            was = was[len(space):] if space and was.startswith(space) else was
-            if virtual[info.line - 1].rstrip("\n") != was.rstrip("\r\n"):
+            if not _as_written(virtual[info.line - 1], original[info.line - 1], space):
                 out.add(k + 1)
         return frozenset(out)
 
@@ -497,8 +495,7 @@ def _restore(source: str, old_virtual: list[str], new_virtual: list[str]) -> str
                 continue
         for k in range(a0, a1):
             if k < len(original):
-                was = original[k][len(space):] if space and original[k].startswith(space) else original[k]
-                if old_virtual[k].rstrip("\n") != was.rstrip("\r\n"):
+                if not _as_written(old_virtual[k], original[k], space):
                     raise NotebookError("a fix changed a line with IPython syntax")
         out.extend((space if line.strip() else "") + (line[:-1] + nl if line.endswith("\n") else line)
                    for line in new_virtual[b0:b1])
@@ -506,6 +503,13 @@ def _restore(source: str, old_virtual: list[str], new_virtual: list[str]) -> str
     if not ends_with_nl and text.endswith("\n"):
         text = text[:-1]
     return text
+
+
+def _as_written(virtual: str, original: str, space: str) -> bool:
+    """Is the virtual line the cell's line as written (less the indent IPython takes
+    off the cell), not IPython syntax read as Python?"""
+    was = original[len(space):] if space and original.startswith(space) else original
+    return virtual.rstrip("\n") == was.rstrip("\r\n")
 
 
 def _with_comment(original: str, old: str, new: str) -> Optional[str]:

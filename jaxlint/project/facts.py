@@ -590,19 +590,8 @@ def _x64_at_import(outputs, without: str = "") -> set[str]:
           and module != without}
     if not on:
         return on
-    imports = {module: set(proj["summary"].get("imported", ())) for module, _, proj in outputs}
-    changed = True
-    while changed:
-        changed = False
-        for module, imported in imports.items():
-            if module in on:
-                continue
-            parts = module.split(".")
-            parents = {".".join(parts[:i]) for i in range(1, len(parts))}
-            if imported & on or parents & on:
-                on.add(module)
-                changed = True
-    return on
+    imports = {module: _imported_with_packages(module, proj) for module, _, proj in outputs}
+    return set(_through_imports(imports, dict.fromkeys(on, True)))
 
 
 def _arrays_at_import(index: ProjectIndex, outputs, x64_on: set[str], jits_of: dict) -> dict[str, str]:
@@ -617,9 +606,7 @@ def _arrays_at_import(index: ProjectIndex, outputs, x64_on: set[str], jits_of: d
     for module, path, proj in outputs:
         if module in x64_on:
             continue
-        parts = module.split(".")
-        imports[module] = set(proj["summary"].get("imported", ())) | {
-            ".".join(parts[:i]) for i in range(1, len(parts))}
+        imports[module] = _imported_with_packages(module, proj)
         own = proj.get("import_arrays")
         if own:
             src[module] = f"{path}: {own}"
@@ -632,17 +619,31 @@ def _arrays_at_import(index: ProjectIndex, outputs, x64_on: set[str], jits_of: d
                 break
     if not src:
         return src
+    return _through_imports(imports, src)
+
+
+def _imported_with_packages(module: str, proj: Json) -> set[str]:
+    """The modules importing ``module`` runs first: those it imports, and the packages
+    above it (importing ``pkg.sub`` runs ``pkg``'s ``__init__`` first)."""
+    parts = module.split(".")
+    return set(proj["summary"].get("imported", ())) | {".".join(parts[:i]) for i in range(1, len(parts))}
+
+
+def _through_imports(imports: dict[str, set[str]], reached: dict) -> dict:
+    """``reached`` (module -> what reaches it) grown to every module of ``imports``
+    (module -> the modules importing it runs) that runs one already reached, taking
+    the value of the first of them by name; changed in place and returned."""
     changed = True
     while changed:
         changed = False
         for module, named in imports.items():
-            if module in src:
+            if module in reached:
                 continue
-            hit = sorted(named & src.keys())
+            hit = sorted(named & reached.keys())
             if hit:
-                src[module] = src[hit[0]]
+                reached[module] = reached[hit[0]]
                 changed = True
-    return src
+    return reached
 
 
 def _submodules(index: ProjectIndex, module: str) -> list[tuple[str, str]]:

@@ -11,7 +11,7 @@ from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.evaluation import JAX_COMPUTED
-from jaxlint.model.walk import arg_at
+from jaxlint.model.walk import arg_at, walk_tree
 from jaxlint.rules.tracing._library_statics import bound_transform, direct_findings, short, transformed_finding
 
 
@@ -1475,7 +1475,7 @@ class TracerConversion(Rule):
 
 def _rebinds(body: cst.CSTNode, name: str) -> bool:
     """Does ``body`` assign ``name`` (a plain or augmented assignment, a loop target)?"""
-    for n in _walk(body):
+    for n in walk_tree(body):
         if type(n) in (cst.AssignTarget, cst.For, cst.AugAssign, cst.AnnAssign):
             t = n.target
             if type(t) is cst.Name and t.value == name:
@@ -1486,12 +1486,6 @@ def _rebinds(body: cst.CSTNode, name: str) -> bool:
     return False
 
 
-def _walk(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.children)
 
 
 def _derive_or_static(hint: str) -> str:
