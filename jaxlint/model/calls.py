@@ -16,7 +16,7 @@ from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.index import made_function
 from jaxlint.model.narrowing import is_none
-from jaxlint.model.scopes import bound_once, bound_receiver, instance_class, writes
+from jaxlint.model.scopes import bound_once, bound_receiver, instance_class, rebound_wrapper, writes
 from jaxlint.model.transformed import filtered_call_arrays
 from jaxlint.model.units import MODULE_METHOD, Unit, literal_const
 from jaxlint.model.walk import dotted_name, positional_args
@@ -301,6 +301,9 @@ class CallEffects:
             unit = v.unit if v is not None else self.unit.lookup_def(func.value)
             if unit is None and v is not None and v.kind == V.FUNCTION and v.transform is not None:
                 unit = self._wrapped_unit(bound_once(self.index, self.unit, func))  # `fj = jax.jit(f)`
+                if unit is None:
+                    # `f = jax.jit(f)` after `def f`: the value here is the wrapper
+                    unit = self._wrapped_unit(rebound_wrapper(self.index, self.unit, func))
                 wrapped = True
         else:
             return

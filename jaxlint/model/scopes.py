@@ -109,6 +109,32 @@ def bound_once(index: Any, unit: Unit, expr: cst.BaseExpression) -> cst.BaseExpr
     return expr
 
 
+def rebound_wrapper(index: Any, unit: Unit, expr: cst.BaseExpression) -> Optional[cst.Call]:
+    """``f = jax.jit(f, ...)`` after ``def f``: the one assignment of the name ``expr``
+    that rebinds it to a call taking that same name first (the function wrapped under
+    its own name, as lectures and notebooks write it); None otherwise (bound once, bound
+    to anything else, or more than one such call).  The caller knows, from the value
+    at its point, that the wrapped binding is the one it sees."""
+    if not isinstance(expr, cst.Name):
+        return None
+    u = scope_of(index, unit, expr.value)
+    if u is None:
+        return None
+    found = []
+    for w in writes(u.node, expr.value):
+        if isinstance(w, cst.Assign):
+            if len(w.targets) != 1 or not isinstance(w.targets[0].target, cst.Name):
+                return None
+            v = w.value
+            if not (isinstance(v, cst.Call) and v.args and v.args[0].keyword is None and not v.args[0].star
+                    and isinstance(v.args[0].value, cst.Name) and v.args[0].value.value == expr.value):
+                return None
+            found.append(v)
+        elif not isinstance(w, cst.FunctionDef):
+            return None
+    return found[0] if len(found) == 1 else None
+
+
 def factory_binding(scope: Unit, name: str, imports, packages: Optional[frozenset[str]],
                     seq: int = 1 << 30) -> Optional[str]:
     """The project function (as written) whose call is the one binding of ``name``
