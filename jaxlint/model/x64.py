@@ -672,22 +672,57 @@ def import_time_arrays(module: cst.Module, qualname: Callable[[cst.CSTNode], Opt
     stop = {id(n) for n in switches}
     calls: list[tuple[str, str]] = []
     for stmt in module.body:
-        if type(stmt) in (cst.FunctionDef, cst.ClassDef) or _main_guard(stmt):
+        if _main_guard(stmt):
             continue
-        if type(stmt) is cst.SimpleStatementLine and all(
-                type(s) in (cst.Import, cst.ImportFrom, cst.Expr) and (type(s) is not cst.Expr or type(s.value) in (
-                    cst.SimpleString, cst.ConcatenatedString)) for s in stmt.body):
-            continue
-        code: Optional[str] = None
-        for n in walk_tree(stmt, lambda n: type(n) in (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
-            if id(n) in stop:
-                return None, calls
-            if type(n) is not cst.Call:
-                continue
-            if makes_arrays(qualname(n.func)):
-                return module.code_for_node(stmt).strip().splitlines()[0], calls
-            name = dotted_name(n.func)
-            if name is not None and imported(name.split(".", 1)[0]):
-                code = code or module.code_for_node(stmt).strip().splitlines()[0]
-                calls.append((name, code))
+        for part, shown in _run_at_import(stmt):
+            code: Optional[str] = None
+            for n in walk_tree(part, lambda n: type(n) in (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+                if id(n) in stop:
+                    return None, calls
+                if type(n) is not cst.Call:
+                    continue
+                if makes_arrays(qualname(n.func)):
+                    return module.code_for_node(shown).strip().splitlines()[0], calls
+                name = dotted_name(n.func)
+                if name is not None and imported(name.split(".", 1)[0]):
+                    code = code or module.code_for_node(shown).strip().splitlines()[0]
+                    calls.append((name, code))
     return None, calls
+
+
+def _run_at_import(stmt: cst.CSTNode) -> Iterable[tuple[cst.CSTNode, cst.CSTNode]]:
+    """The parts of a top-level statement that run when the module is imported, each
+    with the code that shows it: the statement itself; of a ``def``, its decorators
+    and its parameters' defaults (``def __init__(self, scale=jnp.ones(()))``), not
+    its body; of a ``class``, its decorators, its bases and its body's statements
+    taken the same way (a dataclass field's default ``scale: Array = jnp.ones(())``,
+    a method's defaults)."""
+    t = type(stmt)
+    if t is cst.FunctionDef:
+        for d in stmt.decorators:
+            yield d.decorator, d
+        p = stmt.params
+        for param in (*p.posonly_params, *p.params, *p.kwonly_params):
+            if param.default is not None:
+                yield param.default, param
+        return
+    if t is cst.ClassDef:
+        for d in stmt.decorators:
+            yield d.decorator, d
+        for a in stmt.bases:
+            yield a.value, a
+        for a in stmt.keywords:
+            yield a.value, a
+        body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else (stmt.body,)
+        for inner in body:
+            yield from _run_at_import(inner)
+        return
+    if t is cst.SimpleStatementLine and all(
+            type(s) in (cst.Import, cst.ImportFrom, cst.Expr) and (type(s) is not cst.Expr or type(s.value) in (
+                cst.SimpleString, cst.ConcatenatedString)) for s in stmt.body):
+        return
+    if t is cst.SimpleStatementSuite:
+        # `class C: x = jnp.ones(3)` on one line: its small statements
+        yield stmt, stmt
+        return
+    yield stmt, stmt

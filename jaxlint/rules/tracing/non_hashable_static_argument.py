@@ -1532,6 +1532,12 @@ class NonHashableStaticArg(Rule):
             return "a set"
         if ctx.is_traced(e):
             return "a tracer"
+        if isinstance(e, cst.IfExp) and depth < 4:
+            # `dict(cfg["kw"]) if "kw" in cfg else {}`: whichever branch runs, the same kind
+            body, orelse = self._unhashable(e.body, depth + 1), self._unhashable(e.orelse, depth + 1)
+            if body is not None and orelse is not None and body.split(" (")[0] == orelse.split(" (")[0]:
+                return body.split(" (")[0]
+            return None
         if depth < 4:
             inst = self._dataclass_instance(e, depth)
             if inst is not None:
