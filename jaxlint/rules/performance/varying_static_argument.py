@@ -70,6 +70,30 @@ def _counter_in(e: cst.BaseExpression, counters, ctx=None, depth: int = 0) -> Op
     return None
 
 
+def _float_leaves(e: cst.BaseExpression, path: tuple = (), depth: int = 0):
+    """The Python float literals of ``e`` (``1e-5``, ``-0.5``), also inside dict (string
+    keys), list and tuple displays: (path in the display, value, the literal's node)."""
+    if depth > 4:
+        return
+    if isinstance(e, cst.Float):
+        try:
+            yield path, float(e.value.replace("_", "")), e
+        except ValueError:
+            return
+    elif isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus) and isinstance(e.expression, cst.Float):
+        for p, v, _ in _float_leaves(e.expression, path, depth + 1):
+            yield p, -v, e
+    elif isinstance(e, cst.Dict):
+        for el in e.elements:
+            if isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString):
+                yield from _float_leaves(el.value, (*path, el.key.evaluated_value), depth + 1)
+    elif isinstance(e, (cst.List, cst.Tuple)):
+        for i, el in enumerate(e.elements):
+            if isinstance(el, cst.StarredElement):
+                return
+            yield from _float_leaves(el.value, (*path, i), depth + 1)
+
+
 def _invariant(ctx, e: cst.BaseExpression) -> bool:
     """A literal number, or a name (``n``, ``cfg.lr``) the innermost loop does not bind."""
     if int_value(e) is not None or isinstance(e, (cst.Float, cst.Integer)):
@@ -520,10 +544,15 @@ class VaryingStaticArgument(Rule):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._shaping: dict[int, set[str]] = {}  # id(jitted unit) -> its shaping parameters
+        # (id(scope), the jitted function as written) -> (argument place, float, call, as written)
+        self._floats: dict[tuple, list[tuple[tuple, float, cst.Call, str]]] = {}
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
-        if not ctx.loop_stack or ctx.in_traced:
+        if ctx.in_traced:
+            return
+        self._new_float(node)
+        if not ctx.loop_stack:
             return
         self._fresh_static(node)
         counters = _loop_counters(ctx)
@@ -543,6 +572,58 @@ class VaryingStaticArgument(Rule):
             if a.keyword is not None and info.static_name(a.keyword.value, loose=True) \
                     and a.keyword.value not in shaping:
                 self._check(a.value, counters, f"`{a.keyword.value}`")
+
+    def _new_float(self, node: cst.Call) -> None:
+        """A Python float written in a static argument (any argument of an
+        `eqx.filter_jit` function, where every leaf that is not an array is static; a
+        `static_argnums`/`static_argnames` position), also inside a dict, list or tuple
+        display (`{"atol": 1e-5}`), where an earlier call of the same function in the same
+        scope wrote another float at the same place: the new value is a new compile-cache
+        key, so this call traces and compiles the function again."""
+        ctx = self.ctx
+        func = node.func
+        if not isinstance(func, (cst.Name, cst.Attribute)):
+            return
+        args: list[tuple[object, cst.BaseExpression]] = []
+        if self._filter_jitted(func) or ctx.value(func).transform in _FILTER_JITS:
+            jit = "an `eqx.filter_jit` function: every leaf of its arguments that is not an array is static"
+            for i, a in enumerate(positional_args(node)):
+                args.append((i, a.value))
+            args += [(a.keyword.value, a.value) for a in node.args if a.keyword is not None]
+        else:
+            info = ctx.jit_callee(node, exact=False)
+            if info is None or not info.has_static:
+                return
+            jit = "a jitted function that declares it static"
+            for i, a in enumerate(positional_args(node)):
+                if info.static_position(i, loose=True):
+                    args.append((i, a.value))
+            args += [(a.keyword.value, a.value) for a in node.args
+                     if a.keyword is not None and info.static_name(a.keyword.value, loose=True)]
+        leaves: dict[tuple, tuple[float, cst.BaseExpression, cst.BaseExpression]] = {}
+        for where, e in args:
+            for path, value, at in _float_leaves(e):
+                leaves[(where, *path)] = (value, e, at)
+        if not leaves:
+            return
+        key = (id(ctx.unit), ctx.code(func).strip())
+        seen = self._floats.setdefault(key, [])
+        for place, (value, arg, at) in leaves.items():
+            before = [(v, c, w) for (p, v, c, w) in seen if p == place]
+            if before and all(v != value for v, _, _ in before):
+                _, call0, written0 = before[0]
+                fname = ctx.code(func).strip()
+                self.report(
+                    arg,
+                    f"`{ctx.code(at).strip()}` is a new Python float for `{fname}` (the call on line "
+                    f"{{related_line}} passed `{written0}` there), {jit}, so this call traces and "
+                    f"compiles `{fname}` again (one compile per value). Pass the number as an array "
+                    f"(`jnp.asarray({ctx.code(at).strip()})`), which is traced",
+                    related=call0,
+                )
+                break
+        for place, (value, _, at) in leaves.items():
+            seen.append((place, value, node, ctx.code(at).strip()))
 
     def _shaping_params(self, info) -> set[str]:
         """The jitted function's parameters its body puts straight into a shape or a size
