@@ -28,7 +28,10 @@ class LateX64Enable(Rule):
         "dtype queries, keys and `jnp.vectorize` make no arrays), or after an import of a project module "
         "whose import made JAX arrays while x64 was off (its top level, or that of a module it imports, "
         "calls `jax.numpy`/`jax.lax`/`jax.random` or a jitted function of the project: "
-        "`from ..cosmology import TODAY` with `TODAY = age_at_z0(*PLANCK15)`); and "
+        "`from ..cosmology import TODAY` with `TODAY = age_at_z0(*PLANCK15)`; what runs at import "
+        "counts too: a def's parameter defaults and decorators and a class body's statements, "
+        "`def __init__(self, scale=jnp.ones(()))`, `loc = jnp.zeros(())` in a class, not a "
+        "`default_factory` lambda nor a function body); and "
         "`os.environ[\"JAX_ENABLE_X64\"] = \"1\"` written after `import jax`, when JAX has already read it."
     )
     why_bad = (

@@ -176,7 +176,13 @@ class VaryingStaticArgument(Rule):
         "returns a new equinox Module whose field annotated `int`/`float` it changes "
         "(`return M(x=m.x + 1, ...)`; the class here or imported): one compile per iteration "
         "(`JAX_LOG_COMPILES=1` shows it). A `jnp` counter, a constant or a field passed on "
-        "unchanged stay quiet."
+        "unchanged stay quiet.\n\n"
+        "Outside loops too: a Python float written in a static argument (any argument of an "
+        "`eqx.filter_jit` function, also inside a dict, list or tuple display such as "
+        "`{\"atol\": 1e-5, \"rtol\": 1e-5}`; a `static_argnums`/`static_argnames` position) "
+        "where an earlier call of the same function in the same scope wrote another float at the "
+        "same place: the call compiles again (a repeated value, an array, or an int, which is "
+        "usually a size, stay quiet)."
     )
     why_bad = (
         "Static arguments are part of the compile-cache key: every distinct value traces and "
@@ -191,6 +197,27 @@ class VaryingStaticArgument(Rule):
     )
     fix_safety = "No automatic fix: the function body may need the value to be static (shapes, Python control flow)."
     VALID = [
+        # the same float twice, and arrays for the values that change (1 compile each)
+        Valid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            @eqx.filter_jit
+            def integrate(y0, opts):
+                return jax.lax.fori_loop(0, 10, lambda i, y: y * (1.0 - opts["rtol"]), y0)
+
+
+            if __name__ == "__main__":
+                y0 = jnp.ones(3)
+                integrate(y0, {"rtol": 1e-5})
+                integrate(y0, {"rtol": 1e-5})
+                integrate(y0, {"rtol": jnp.asarray(1e-4)})
+                integrate(y0, {"rtol": jnp.asarray(1e-3)})
+            """
+        ),
         # the same objects made once, before the loop
         Valid(
             """
@@ -364,6 +391,30 @@ class VaryingStaticArgument(Rule):
     ]
 
     INVALID = [
+        # tolerances in a dict of Python floats, given to an `eqx.filter_jit` function: a new
+        # value compiles again (2 compiles)
+        Invalid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            @eqx.filter_jit
+            def integrate(y0, opts):
+                return jax.lax.fori_loop(0, 10, lambda i, y: y * (1.0 - opts["rtol"]), y0)
+
+
+            if __name__ == "__main__":
+                y0 = jnp.ones(3)
+                integrate(y0, {"rtol": 1e-5})
+                integrate(y0, {"rtol": 1e-4})
+            """,
+            expected=[(14, 19)],
+            messages=[
+                "`1e-4` is a new Python float for `integrate` (the call on line 13 passed `1e-5` there), an `eqx.filter_jit` function: every leaf of its arguments that is not an array is static, so this call traces and compiles `integrate` again (one compile per value). Pass the number as an array (`jnp.asarray(1e-4)`), which is traced",
+            ],
+        ),
         # a lambda bound in the loop's body, passed in a static position (3 compiles)
         Invalid(
             """
