@@ -1,0 +1,1 @@
+from .nvar import NVAR

@@ -1,0 +1,1 @@
+from .lms import LMS

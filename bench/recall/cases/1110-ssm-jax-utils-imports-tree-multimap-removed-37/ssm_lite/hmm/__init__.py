@@ -1,0 +1,1 @@
+from ssm_lite.hmm.models import GaussianHMM

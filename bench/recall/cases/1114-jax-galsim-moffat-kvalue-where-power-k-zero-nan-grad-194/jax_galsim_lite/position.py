@@ -1,0 +1,6 @@
+from typing import NamedTuple
+
+
+class PositionD(NamedTuple):
+    x: float
+    y: float
