@@ -1344,9 +1344,9 @@ class PrngKeyReuse(Rule):
                 rng, env_rng = jax.random.split(rng)
                 obs = jax.random.uniform(env_rng, (4,))
                 dummy_rng = jax.random.PRNGKey(0)
-                example = example_fn(dummy_rng)
+                batch = example_fn(dummy_rng)
                 rng, init_rng = jax.random.split(rng)
-                return obs, example, jax.random.normal(init_rng, (4, 2))
+                return obs, batch, jax.random.normal(init_rng, (4, 2))
             """
         ),
     ]
