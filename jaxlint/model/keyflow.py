@@ -729,12 +729,21 @@ def seed_overwrites_stream(unit: Unit, qualname: Callable[[cst.CSTNode], Optiona
     if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
         return found
     blocks: list[cst.CSTNode] = []
+    seeded = False
     todo: list[cst.CSTNode] = [node.body]
     while todo:  # the function's own blocks, not those of functions or classes nested in it
         n = todo.pop()
-        if isinstance(n, cst.IndentedBlock):
+        t = type(n)
+        if t is cst.IndentedBlock:
             blocks.append(n)
-        todo.extend(c for c in n.children if not isinstance(c, (cst.FunctionDef, cst.ClassDef, cst.Lambda)))
+        elif t is cst.Assign and not seeded:
+            v = n.value  # type: ignore[attr-defined]
+            seeded = type(v) is cst.Call and qualname(v.func) in _FIXED_SEED
+        if t in (cst.FunctionDef, cst.ClassDef, cst.Lambda) and n is not node.body:
+            continue
+        todo.extend(n.children)
+    if not seeded:
+        return found  # no key of a literal seed bound here: nothing to look for
     for block in blocks:
         if not isinstance(block, cst.IndentedBlock) or not any(
                 isinstance(s, cst.SimpleStatementLine) and s.body and isinstance(s.body[0], cst.Assign)
