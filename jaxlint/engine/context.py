@@ -41,7 +41,7 @@ class RuleContext:
         "qualname", "builtin_name", "value", "is_traced", "is_tracer", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
         "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
-            "instance_class", "class_streams",
+            "instance_class", "class_streams", "caller_transform_apply_key",
         "concrete_names",
     )
 
@@ -89,6 +89,10 @@ class RuleContext:
     methods draw from (``Noisy(rng_key=key)``): (the key given, the call as written,
     the consumer, the field)."""
 
+    caller_transform_apply_key: Callable[[cst.Call], Optional[tuple[cst.BaseExpression, str]]]
+    """``fun.apply(params, state, rng, x)`` of ``fun = hk.transform_with_state(fun)``, a
+    haiku transform of a function the caller hands in: (the rng argument, the holder)."""
+
     concrete_names: Callable[..., list[str]]
     """``concrete_names(test, when_false=False)``: the names ``test`` being true (false,
     ``when_false``) proves to be Python values: ``isinstance(x, float)``, ``type(x) is
@@ -110,7 +114,7 @@ class RuleContext:
             "qualname", "builtin_name", "value", "is_traced", "is_tracer", "describe_origin",
             "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
             "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
-            "instance_class", "class_streams",
+            "instance_class", "class_streams", "caller_transform_apply_key",
         ):
             setattr(self, name, getattr(interp, name))
         self.concrete_names = interp.concrete_names

@@ -581,6 +581,11 @@ def static_arg_error(key: str) -> str:
 SHAPE_METHODS = {"reshape": 0, "broadcast_to": 0, "resize": 0}
 
 # jax.random functions that consume a key (first argument, keyword "key").
+# the qualified name's last part for ``getattr(jax.random, name)`` with a name not
+# written as a literal: a function of jax.random chosen at run time (a sampler of a
+# distribution's name); taken to consume its key, as every sampler and ``split`` do
+RANDOM_BY_NAME = "<getattr>"
+
 RANDOM_CONSUMERS = frozenset(
     {
         "ball", "bernoulli", "beta", "binomial", "bits", "categorical", "cauchy",

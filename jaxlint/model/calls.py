@@ -231,6 +231,14 @@ class CallEffects:
             return []
         return [(found[0], dotted_name(func) or "apply", found[1])]
 
+    def caller_transform_apply_key(self, call: cst.Call) -> Optional[tuple[cst.BaseExpression, str]]:
+        """``fun.apply(params, state, rng, x)`` of ``fun = hk.transform_with_state(fun)``,
+        a transform of a function the caller hands in (model/keyflow): (rng argument,
+        holder), else None."""
+        if type(call.func) is not cst.Attribute or call.func.attr.value != "apply":
+            return None
+        return keyflow.caller_transform_apply_rng(call, self.unit, self.qualname)
+
     def applied_key_fields(self, call: cst.Call) -> list[tuple[cst.BaseExpression, str, str, str]]:
         """``net.apply(variables, x)`` with ``net = Noisy(rng_key=key)``, a flax linen module
         class of this file whose methods draw from its key field: each such apply draws

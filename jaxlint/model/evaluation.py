@@ -496,6 +496,12 @@ class Evaluator:
                     n = shape_flow.length(arg_vals[0]) if name == "len" else arg_vals[0].const
                     if type(n) is int:
                         return Value(kind=V.STATIC, const=n)  # `len(layers)` of a tuple, `int(n)`
+                if name == "getattr" and len(e.args) >= 2 and not any(a.star or a.keyword for a in e.args[:2]) \
+                        and self.qualname(e.args[0].value) == "jax.random":
+                    # `jax_op = getattr(jax.random, op.name)`: a function of jax.random, named
+                    # by the literal when there is one, else one whose key argument it consumes
+                    attr = string_value(e.args[1].value)
+                    return Value(kind=V.FUNCTION, qualname=f"jax.random.{attr if attr else apis.RANDOM_BY_NAME}")
                 if name in _BUILTIN_STATIC or name in ("int", "float", "bool", "complex"):
                     return V.STATIC_VALUE
                 if name == "range":

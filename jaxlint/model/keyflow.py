@@ -666,3 +666,188 @@ def key_streams(cls: ClassInfo) -> dict[str, str]:
                        and x.attr.value == src.attr.value for x in targets):
                     out.setdefault(src.attr.value, name)
     return out
+
+
+_FIXED_SEED = ("jax.random.PRNGKey", "jax.random.key")
+_DERIVE = ("jax.random.split", "jax.random.fold_in")
+
+
+def _names_read(node: cst.CSTNode, name: str) -> bool:
+    """Is ``name`` read anywhere in ``node`` (a statement)?  Assignment targets do not
+    count; a read in a nested function or lambda does."""
+    targets: set[int] = set()
+    for n in walk_tree(node, source_order=True):
+        if isinstance(n, cst.Assign):
+            for t in n.targets:
+                targets.update(id(d) for d in walk_tree(t.target) if isinstance(d, cst.Name))
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
+            if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name) and n.target.value == name:
+                return True  # `key += 1` reads it
+        if isinstance(n, cst.Name) and n.value == name and id(n) not in targets:
+            return True
+    return False
+
+
+def _assigned_names(stmt: cst.CSTNode) -> set[str]:
+    """The plain names a simple statement binds (``a = ...``, ``a, b = ...``)."""
+    out: set[str] = set()
+    if isinstance(stmt, cst.SimpleStatementLine):
+        for small in stmt.body:
+            if isinstance(small, cst.Assign):
+                for t in small.targets:
+                    out.update(d.value for d in walk_tree(t.target) if isinstance(d, cst.Name))
+            elif isinstance(small, (cst.AnnAssign, cst.AugAssign)) and isinstance(small.target, cst.Name):
+                out.add(small.target.value)
+        return out
+    # a compound statement: every name it binds anywhere (loops, with, if, nested defs)
+    for n in walk_tree(stmt):
+        if isinstance(n, cst.Assign):
+            for t in n.targets:
+                out.update(d.value for d in walk_tree(t.target) if isinstance(d, cst.Name))
+        elif isinstance(n, (cst.For, cst.AnnAssign, cst.AugAssign)):
+            t = n.target
+            out.update(d.value for d in walk_tree(t) if isinstance(d, cst.Name))
+        elif isinstance(n, cst.AsName):
+            out.update(d.value for d in walk_tree(n.name) if isinstance(d, cst.Name))
+        elif isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+            out.add(n.name.value)
+    return out
+
+
+def seed_overwrites_stream(unit: Unit, qualname: Callable[[cst.CSTNode], Optional[str]]
+                           ) -> list[tuple[cst.Assign, str, cst.CSTNode, cst.Call]]:
+    """``rng, _rng = jax.random.split(rng)`` ... ``rng = jax.random.PRNGKey(0)`` in one
+    block of a function: a key derived (split, fold_in) from a key parameter of the
+    function, directly or through keys derived from it in that block, is rebound, before anything reads it, to a key made from a
+    literal seed, and that key is read afterwards.  Every draw after the rebinding
+    comes from the fixed seed whatever key the function was given: the seed stops
+    mattering there.  (the rebinding, the name, the statement that derived the dropped
+    key, the fixed-seed call); empty when none.  A rebinding under a condition (``if
+    key is None: key = PRNGKey(0)``) or after a read of the derived key is left alone."""
+    found: list[tuple[cst.Assign, str, cst.CSTNode, cst.Call]] = []
+    node = unit.node
+    if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
+        return found
+    blocks: list[cst.CSTNode] = []
+    seeded = False
+    todo: list[cst.CSTNode] = [node.body]
+    while todo:  # the function's own blocks, not those of functions or classes nested in it
+        n = todo.pop()
+        t = type(n)
+        if t is cst.IndentedBlock:
+            blocks.append(n)
+        elif t is cst.Assign and not seeded:
+            v = n.value  # type: ignore[attr-defined]
+            seeded = type(v) is cst.Call and qualname(v.func) in _FIXED_SEED
+        if t in (cst.FunctionDef, cst.ClassDef, cst.Lambda) and n is not node.body:
+            continue
+        todo.extend(n.children)
+    if not seeded:
+        return found  # no key of a literal seed bound here: nothing to look for
+    for block in blocks:
+        if not isinstance(block, cst.IndentedBlock) or not any(
+                isinstance(s, cst.SimpleStatementLine) and s.body and isinstance(s.body[0], cst.Assign)
+                for s in block.body):
+            continue
+        stmts = list(block.body)
+        # name -> index of the statement whose derived key it holds, unread since
+        derived: dict[str, int] = {}
+        # names holding keys of the function's parameters or derived from them in this block
+        given = {p.name for p in unit.params}
+        for i, stmt in enumerate(stmts):
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target = small.targets[0].target
+                value = small.value
+                if isinstance(target, cst.Name) and isinstance(value, cst.Call) \
+                        and qualname(value.func) in _FIXED_SEED and len(value.args) == 1 \
+                        and value.args[0].keyword is None and isinstance(value.args[0].value, cst.Integer):
+                    name = target.value
+                    at = derived.get(name)
+                    if at is not None and any(_names_read(s, name) for s in stmts[i + 1:]):
+                        found.append((small, name, stmts[at], value))
+                    derived.pop(name, None)
+                    given.discard(name)
+                    continue
+                if isinstance(value, cst.Call) and qualname(value.func) in _DERIVE:
+                    key = arg_at(value, 0, "key")
+                    if isinstance(key, (cst.Name, cst.Attribute)):
+                        for n in list(derived):
+                            if _names_read(stmt, n):
+                                derived.pop(n)
+                        names = [d.value for d in walk_tree(target) if isinstance(d, cst.Name)] \
+                            if isinstance(target, (cst.Name, cst.Tuple, cst.List)) else []
+                        root = key.value if isinstance(key, cst.Name) else None
+                        for n in names:
+                            if root in given:
+                                given.add(n)
+                                derived[n] = i
+                            else:
+                                given.discard(n)
+                        continue
+            bound = _assigned_names(stmt)
+            given -= bound
+            for n in list(derived):
+                if n in bound or _names_read(stmt, n):
+                    derived.pop(n)
+    return found
+
+
+# the rng's position in the apply of a haiku transform of a function (0-based)
+_HAIKU_APPLY_RNG = {"haiku.transform": 1, "haiku.transform_with_state": 2}
+
+
+def _seen_through_cast(e: Optional[cst.BaseExpression], qualname) -> Optional[cst.BaseExpression]:
+    """``typing.cast(T, x)`` is ``x``."""
+    while isinstance(e, cst.Call) and qualname(e.func) == "typing.cast" and len(e.args) == 2:
+        e = e.args[1].value
+    return e
+
+
+def caller_transform_apply_rng(call: cst.Call, scope: Unit, qualname) -> Optional[tuple[cst.BaseExpression, str]]:
+    """``fun.apply(params, state, rng, x)`` where ``fun = hk.transform_with_state(fun)``
+    transforms a function the caller hands in (a parameter of the enclosing function:
+    what it draws cannot be seen here, as in a wrapper that unrolls any haiku function
+    over time): the rng argument and how the holder was made.  The key is handed to
+    the function for its draws (an apply that draws nothing takes ``None``, or is a
+    ``without_apply_rng`` one).  None when ``call`` is no such apply, when a binding of
+    ``fun`` is anything but that transform, ``fun``'s own parameter or a ``cast`` of
+    it, or when a literal evaluation-mode flag is passed."""
+    func = call.func
+    if type(func) is not cst.Attribute or func.attr.value != "apply" or type(func.value) is not cst.Name:
+        return None
+    name = func.value.value
+    found = scope.binding_for(name, 1 << 30)
+    if found is None:
+        return None
+    holder = found[0]
+    transform: Optional[str] = None
+    for _, value in holder.bindings.get(name, ()):
+        value = _seen_through_cast(value, qualname)
+        if value is None:
+            return None  # a def of that name
+        if type(value) is cst.Name and value.value == name:
+            continue  # `fun = cast(TransformedWithState, fun)`
+        if not isinstance(value, cst.Call) or qualname(value.func) not in _HAIKU_APPLY_RNG:
+            return None
+        fn = arg_at(value, 0, "f")
+        if not isinstance(fn, cst.Name) or holder.param(fn.value) is None or fn.value in holder.defs:
+            return None  # a function of the file (model/holders.py follows those) or unknown
+        q = qualname(value.func)
+        if transform is not None and transform != q:
+            return None
+        transform = q
+    if transform is None or (holder.param(name) is not None and all(
+            not isinstance(_seen_through_cast(v, qualname), cst.Call) for _, v in holder.bindings.get(name, ()))):
+        return None
+    if _eval_mode(call) or any(a.star for a in call.args[:_HAIKU_APPLY_RNG[transform] + 1]):
+        return None
+    pos = positional_args(call)
+    at = _HAIKU_APPLY_RNG[transform]
+    if at >= len(pos) or string_const_none(pos[at].value):
+        return None
+    return pos[at].value, "hk." + transform.rsplit(".", 1)[1]
+
+
+def string_const_none(e: cst.BaseExpression) -> bool:
+    return type(e) is cst.Name and e.value == "None"

@@ -14,7 +14,7 @@ from jaxlint.model import apis, liveness
 from jaxlint.model.repeats import called_repeatedly
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import key_streams as keyflow_streams
-from jaxlint.model.keyflow import STREAM_ADVICE, stream_draw
+from jaxlint.model.keyflow import STREAM_ADVICE, seed_overwrites_stream, stream_draw
 from jaxlint.model.keyflow import (copied_key, initializer_of, invariant, key_like_name, loop_target_read, mapper,
                                    replicated_keys, rngs_keys, unmapped_positions)
 from jaxlint.model.program_order import attribute_writes
@@ -158,6 +158,21 @@ class PrngKeyReuse(Rule):
         "imported from the project) whose every `return` hands back the key it was given "
         "(`return key`, `return w, key` after drawing from it) gives the caller the same key, "
         "and a record built with it (`State(key=key, ...)`) holds it in that field;\n"
+        "* a key of the enclosing scope consumed in a `lax.scan`/`fori_loop`/`while_loop` body "
+        "by any consumer the loops above know (a sampler, a helper, flax's `rngs=`, a haiku apply), "
+        "and the apply of a haiku transform of a function the caller hands in "
+        "(`fun = hk.transform_with_state(fun)`, also through `typing.cast`) given a key in such a "
+        "body or a Python loop: the key goes to that function's draws (an apply that draws nothing "
+        "takes `None`), and every step gets the same one (two such applies in a row are left "
+        "alone: what the function draws cannot be seen);\n"
+        "* a sampler chosen by name, `getattr(jax.random, name)` (or of `from jax import random`), "
+        "consumes its key like the sampler it names: a `split` of that key afterwards, to make the "
+        "next state, is flagged as above;\n"
+        "* a key derived (`split`, `fold_in`) from a key parameter of the function, in one block, "
+        "rebound before anything reads it to a key of a literal seed (`rng = PRNGKey(0)  # dummy`) "
+        "that is read afterwards: every key drawn from that name later is the same whatever key "
+        "the function is given (not under a condition, `if key is None: key = PRNGKey(0)`; not "
+        "a chain that starts from a literal seed);\n"
         "* a key drawn from after a helper (of the file or imported) split it, or split by such "
         "a helper after a draw (a helper splitting it after a split or after a library "
         "constructor drew from it hands keys down on both sides: not flagged).\n\n"
@@ -1303,6 +1318,37 @@ class PrngKeyReuse(Rule):
                 numpyro.deterministic("infected", infected.sum())
             """
         ),
+        Valid(
+            """
+            import jax
+
+
+            def unroll(model, variables, xs, rng):
+                def step(key, x):
+                    key, sub = jax.random.split(key)
+                    return key, model.apply(variables, x, rngs={"dropout": sub})
+                return jax.lax.scan(step, rng, xs)
+
+
+            def make_sampler(name):
+                draw = getattr(jax.random, name)
+
+                def sample(state, shape):
+                    key, sub = jax.random.split(state["key"])
+                    state["key"] = key
+                    return state, draw(sub, shape)
+                return sample
+
+
+            def train(rng, example_fn):
+                rng, env_rng = jax.random.split(rng)
+                obs = jax.random.uniform(env_rng, (4,))
+                dummy_rng = jax.random.PRNGKey(0)
+                batch = example_fn(dummy_rng)
+                rng, init_rng = jax.random.split(rng)
+                return obs, batch, jax.random.normal(init_rng, (4, 2))
+            """
+        ),
     ]
 
     INVALID = [
@@ -2319,6 +2365,44 @@ class PrngKeyReuse(Rule):
                 "`model` draws from numpyro's key stream (`numpyro.sample`), a new key each time it runs, but `simulate()` draws from `jax.random.PRNGKey(0)`, a fixed seed: every run of `model` replays the same random numbers there. Draw that key from the stream (`numpyro.prng_key()`)",
             ],
         ),
+        # a scan body handing the enclosing key to flax's rngs=; a sampler chosen by name
+        # whose key is split after the draw; a derived key rebound to a literal seed
+        Invalid(
+            """
+            import jax
+
+
+            def unroll(model, variables, xs, rng):
+                def step(carry, x):
+                    return carry, model.apply(variables, x, rngs={"dropout": rng})
+                return jax.lax.scan(step, 0, xs)
+
+
+            def make_sampler(name):
+                draw = getattr(jax.random, name)
+
+                def sample(state, shape):
+                    key = state["key"]
+                    x = draw(key, shape)
+                    state["key"] = jax.random.split(key)[0]
+                    return state, x
+                return sample
+
+
+            def train(rng):
+                rng, env_rng = jax.random.split(rng)
+                obs = jax.random.uniform(env_rng, (4,))
+                rng = jax.random.PRNGKey(0)
+                rng, init_rng = jax.random.split(rng)
+                return obs, jax.random.normal(init_rng, (4, 2))
+            """,
+            expected=[(6, 23), (16, 24), (24, 5)],
+            messages=[
+                "`rng` comes from the enclosing scope and is consumed by `model.apply(rngs=...)` inside a lax.scan body, which runs every iteration with the same key: every step draws the same random numbers. Carry the key through the loop and split it each step, or pass per-step keys as `xs` (`jax.random.split(rng, n)`)",
+                "`key` was already consumed by `draw = getattr(jax.random, ...)` on line 15 and is split here: JAX promises independent random numbers only for a key used once (with `jax_debug_key_reuse` on, this split raises KeyReuseError). Split before the first use, e.g. `key, sub = jax.random.split(key)`, and draw with `sub`",
+                "`rng` holds a key derived from the one `train` is given (line 22) and is rebound here, unread, to `jax.random.PRNGKey(0)`, a fixed seed: every key drawn from `rng` after this line is the same whatever key `train` is given. Give the fixed key its own name and go on splitting `rng`",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -2394,6 +2478,8 @@ class PrngKeyReuse(Rule):
             token = ctx.key_token(arg)
             if token is None:
                 continue
+            if self._closure_key_in_loop_body(arg, node, f"{sampler}` via `{helper}"):
+                continue  # a scan/fori_loop body handing the helper the enclosing scope's key
             if isinstance(arg, cst.Name) and sampler not in self._SELECTORS \
                     and not any(t is token for t, _ in ctx.consumed_keys()) and (
                     self._closure_key_in_mapped_fn(arg, node, f"{helper}()")
@@ -2411,6 +2497,26 @@ class PrngKeyReuse(Rule):
                     # splitting the same key again is a subtler correlation than this rule's
                     self._split_helpers.add(f"{helper}()")
                 self._consume(node, arg, f"{helper}()", token)
+
+    def _caller_transform_consumes(self, node: cst.Call) -> None:
+        """``fun.apply(params, state, rng, x)`` of a haiku transform of a function the
+        caller hands in, given a key from outside the loop around it (a scan body's
+        enclosing scope, a Python loop): the key goes to the function's draws, and every
+        step hands it the same one.  What the function draws cannot be seen, so two
+        applies in a row with one key are left alone; a loop hands it over by design."""
+        ctx = self.ctx
+        found = ctx.caller_transform_apply_key(node)
+        if found is None or _in_test(ctx.unit):
+            return
+        arg, holder = found
+        token = ctx.key_token(arg)
+        if token is None:
+            return
+        how = f"{ctx.code(node.func).strip()}(...)"
+        if self._closure_key_in_loop_body(arg, node, how, at=arg):
+            return
+        if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
+            ctx.consume_key(token, node, how)
 
     def _broadcast_key(self, node: cst.Call) -> None:
         """``jax.vmap(worker, in_axes=(None, 0))(key, xs)`` where ``worker`` draws from
@@ -2640,12 +2746,15 @@ class PrngKeyReuse(Rule):
             self._initializer_consumes(node)
             self._distribution_consumes(node)
             self._helper_consumes(node)
+            self._caller_transform_consumes(node)
             self._library_consumes(node, q)
             self._rngs_consumes(node)
             self._module_key_field(node)
             return
         short = q.rsplit(".", 1)[1]
-        if short not in apis.RANDOM_CONSUMERS:
+        if short == apis.RANDOM_BY_NAME and type(node.func) is cst.Name:
+            short = f"{node.func.value} = getattr(jax.random, ...)"  # `jax_op(rng_key, ...)`
+        elif short not in apis.RANDOM_CONSUMERS:
             return
         key_expr = arg_at(node, 0, "key")
         if key_expr is None:
@@ -3022,6 +3131,8 @@ class PrngKeyReuse(Rule):
             token = ctx.key_token(name)
             if token is None:
                 continue
+            if self._closure_key_in_loop_body(name, node, how):
+                continue  # `model.apply(..., rngs={"dropout": rng})` in a scan body closing over `rng`
             if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
                 ctx.consume_key(token, node, how)
             # outside a loop, two applies with one key are mostly tests comparing two
@@ -3599,7 +3710,7 @@ class PrngKeyReuse(Rule):
 
     _LOOP_BODIES = ("lax.scan", "lax.fori_loop", "lax.while_loop", "lax.map", "lax.associative_scan")
 
-    def _closure_key_in_loop_body(self, key_expr, node: cst.Call, how: str) -> bool:
+    def _closure_key_in_loop_body(self, key_expr, node: cst.Call, how: str, at: Optional[cst.CSTNode] = None) -> bool:
         """A key from the enclosing scope consumed in a scan/fori_loop/while_loop
         body: the body is traced once and runs every iteration with that key."""
         ctx = self.ctx
@@ -3613,8 +3724,8 @@ class PrngKeyReuse(Rule):
             return False
         prim = loop.rsplit(" ", 1)[1]
         self.report(
-            node,
-            f"`{key_expr.value}` comes from the enclosing scope and is consumed by `random.{how}` "
+            at or node,
+            f"`{key_expr.value}` comes from the enclosing scope and is consumed by `{_by(how)}` "
             f"inside a {prim} body, which runs every iteration with the same key: every step "
             f"draws the same random numbers. Carry the key through the loop and split it each "
             f"step, or pass per-step keys as `xs` (`jax.random.split({key_expr.value}, n)`)",
@@ -3625,6 +3736,7 @@ class PrngKeyReuse(Rule):
         """``def f(x, key=jax.random.PRNGKey(0))``: the default is built once, when the
         function is defined, and shared by every call that leaves ``key`` out."""
         ctx = self.ctx
+        self._seed_overwrites_stream(node)
         p = node.params
         for param in (*p.posonly_params, *p.params, *p.kwonly_params):
             d = param.default
@@ -3648,6 +3760,25 @@ class PrngKeyReuse(Rule):
                 f"draw the same random numbers. Make `{name}` a required argument and pass a fresh "
                 f"key to each call",
                 related=calls[0],
+            )
+
+    def _seed_overwrites_stream(self, node: cst.FunctionDef) -> None:
+        """``rng, _rng = jax.random.split(rng)`` then ``rng = jax.random.PRNGKey(0)``
+        before ``rng`` is read: the key carried on from the one the function was given is
+        dropped, and every later draw comes from a fixed seed (model/keyflow)."""
+        ctx = self.ctx
+        unit = ctx.index.unit_of.get(id(node))
+        if unit is None or _in_test(unit):
+            return
+        for assign, name, derived, made in seed_overwrites_stream(unit, ctx.qualname):
+            self.report(
+                assign,
+                f"`{name}` holds a key derived from the one `{node.name.value}` is given (line "
+                f"{{related_line}}) and is rebound here, unread, to `{ctx.code(made).strip()}`, a fixed "
+                f"seed: every key drawn from `{name}` after this line is the same whatever key "
+                f"`{node.name.value}` is given. Give the fixed key its own name and go on splitting "
+                f"`{name}`",
+                related=derived,
             )
 
     def _key_default(self, fn: cst.FunctionDef, param: cst.Param, default: cst.Name) -> None:
@@ -3936,6 +4067,9 @@ def _read_through_rebound(site: cst.CSTNode, rebound: set[str], holders: list[st
     for e in args:
         if type(e) is cst.Attribute and e.attr.value in ("shape", "dtype", "ndim", "size"):
             continue  # `x.shape`: not where a key is read from
+        if type(e) is cst.Attribute and dotted_name(e) in rebound:
+            return True  # `split(s.key, 3)` with `s.key, k1, k2 = ...` in the body: the
+            # attribute the next iteration reads holds the key this one made
         base = e
         while type(base) in (cst.Subscript, cst.Attribute):
             base = base.value  # type: ignore[attr-defined]
