@@ -113,6 +113,9 @@ class FileIndex:
     # `jax.vmap(agent.update)` with `agent` a parameter: (scope qualname, parameter) -> the
     # method names transformed; the callers' instance kinds name the class (apply_facts)
     param_methods: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # a function's parameters whose methods it calls (`module.get_params(p)`): the
+    # instance kinds its callers pass there name the class (model/walker.py)
+    param_receivers: dict[int, set[str]] = field(default_factory=dict)
     # jitted functions of other modules imported here by name: name -> declaration
     # (``jaxlint/project/facts.py``; ``model/jit_calls.py`` answers calls to them)
     imported_jits: dict[str, dict] = field(default_factory=dict)
@@ -950,6 +953,14 @@ class Indexer:
                     callee = held.unit if held is not None else None
                 if callee is None:
                     callee = instances.class_level_method(idx.classes, call.func)  # `Interval.around(x)`
+                if callee is None and unit.param(call.func.value.value) is not None:  # type: ignore[union-attr]
+                    # `module.get_params(p)` on a parameter: its callers may pass an instance of a
+                    # class of this file (model/walker.py), whose method then runs after this unit
+                    idx.param_receivers.setdefault(id(unit), set()).add(call.func.value.value)  # type: ignore[union-attr]
+                    for c in idx.classes:
+                        m = c.methods.get(call.func.attr.value)
+                        if m is not None and m is not unit:
+                            idx.call_edges.setdefault(id(unit), set()).add(id(m))
             else:
                 callee = unit.lookup_def(call.func.value) or self._bound_lambda(unit, call.func.value) \
                     or made_function(unit, call.func, idx.unit_of) \

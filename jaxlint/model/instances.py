@@ -243,6 +243,12 @@ def wanted_instances(interp: Any) -> dict[str, list[str]]:
                         params.add(small.value.value)
         if params:
             out[f"{cls.name}.__init__"] = sorted(params)
+    for name, unit in interp.index.module_unit.defs.items():
+        # `def integrate(module, p): module.get_params(p)`: the class its callers pass an
+        # instance of has the method that runs (model/walker.py)
+        receivers = interp.index.param_receivers.get(id(unit))
+        if receivers and unit.cls is None and isinstance(unit.node, cst.FunctionDef):
+            out[name] = sorted(set(out.get(name, ())) | receivers)
     for (qualname, param), _ in interp.index.param_methods.items():
         # `jax.vmap(agent.update)` with `agent` a parameter: the class its callers pass
         # an instance of names the method transformed (model/index.py, apply_facts)

@@ -86,6 +86,10 @@ class Value:
     # shape, ``len()`` of a tuple, a module constant (imported too), a helper's return
     # (model/evaluation.py); None when unknown
     const: Optional[object] = None
+    # UNKNOWN where paths meet: a JAX array on some of the paths that reach here and a host
+    # NumPy array on the others (`out = np.zeros(n)` then `if c: out = sig * w`): an
+    # in-place write raises on the paths where it is a JAX array, whatever the others do
+    jax_on_some_path: bool = False
 
     def with_key(self, token: KeyToken) -> "Value":
         return replace(self, key=token)
@@ -119,4 +123,18 @@ def join(a: Value, b: Value) -> Value:
         instance=a.instance if a.instance == b.instance else None,
         pytype=a.pytype if a.pytype == b.pytype else None,
         const=a.const if a.const == b.const else None,
+        jax_on_some_path=kind == UNKNOWN and _array_paths(a, b),
     )
+
+
+def _array_paths(a: Value, b: Value) -> bool:
+    """Do two meeting paths hold a JAX array on one and a host NumPy array (or such a
+    mix) on the other, with a JAX array on at least one of them?"""
+    def side(v: Value) -> Optional[str]:
+        if v.jax_on_some_path:
+            return "mix"
+        if v.kind == STATIC and v.shape is not None:
+            return NPARRAY  # NumPy's array of literal data (`np.zeros(3)`): a host array
+        return v.kind if v.kind in (ARRAY, NPARRAY) else None
+    sa, sb = side(a), side(b)
+    return sa is not None and sb is not None and (sa != sb or sa == "mix")

@@ -135,6 +135,11 @@ class Walker:
                 if k is not None and kinds.carried(k) and self._callers_known(
                         unit, through_transforms=p.name in unit.unbatched_params):
                     env[p.name] = kinds.value_of(k)  # what every call passes (a JAX array...)
+                elif k is not None and k.startswith(kinds.OBJ) and "|" not in k and self._callers_known(unit):
+                    # every call passes an instance of one class of the project (`integrate(cell,
+                    # p)` with `cell = Module(...)`): `module.get_params(p)` runs that class's
+                    # method, traced where this function is
+                    env[p.name] = Value(instance=k[len(kinds.OBJ):])
         if unit.shape_sites:
             # the shapes every call of this file passes (model/arg_shapes.py): a traced
             # parameter, or one given JAX arrays, is an array of that shape

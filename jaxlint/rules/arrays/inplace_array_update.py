@@ -88,6 +88,11 @@ class InplaceArrayUpdate(Rule):
         "traced function also `chex.Array` and `ArrayLike`, which otherwise admit NumPy "
         "arrays; not in a module that imports Pallas, whose kernels annotate their Refs `jax.Array` and write them in place). NumPy arrays, lists, dicts and unannotated pytree arguments are left alone, and so is a string index "
         "(`metrics[\"loss\"] = v`: no JAX array takes one, the value is a dict).\n\n"
+        "A value that is a JAX array on the paths through a branch and a host NumPy array on the "
+        "others (`ans = np.zeros_like(mu)`, then `if ...: ans = sig * w` where every call passes a "
+        "JAX `sig`, or `if on_device: w = jnp.asarray(w)`) is flagged too: the write raises on "
+        "the paths where it is a JAX array. That report has no fix (`.at[]` would fail on the "
+        "NumPy array of the other paths).\n\n"
         "Also flags the NumPy functions that write into their argument, which `jax.numpy` "
         "keeps with an `inplace` flag that defaults to `True`: `jnp.put`, `jnp.place`, "
         "`jnp.fill_diagonal` and `jnp.put_along_axis` called without `inplace=False`.\n\n"
@@ -457,6 +462,27 @@ class InplaceArrayUpdate(Rule):
     ]
 
     INVALID = [
+        # a host placeholder that a branch rebinds to a JAX array: the write raises on the
+        # paths through the branch (no fix: `.at[]` fails on the NumPy array of the others)
+        Invalid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            def normalise(counts, on_device):
+                w = np.asarray(counts, dtype=float)
+                if on_device:
+                    w = jnp.asarray(w) / w.sum()
+                w[w < 1e-3] = 0.0
+                return w
+
+            weights = normalise([1, 2, 3000], True)
+            """,
+            expected=[(8, 5)],
+            messages=["JAX arrays are immutable: `w[w < 1e-3] = ...` raises TypeError on the paths where `w` "
+                      "holds a JAX array (a branch above binds one; the other paths leave a NumPy array). Make "
+                      "it one kind of array on every path and use `w = w.at[w < 1e-3].set(...)`, or `np.where` on both"],
+        ),
         # an augmented assignment to a loop variable that holds one of a list's (or tuple's)
         # JAX arrays: it rebinds the variable, the container keeps the old array; in a
         # helper the calls pass the list to, or over a tuple at module level
@@ -1136,7 +1162,8 @@ class InplaceArrayUpdate(Rule):
     def _check(self, stmt, sub: cst.Subscript, op, value, single: bool) -> None:
         ctx = self.ctx
         base_val = ctx.value(sub.value)
-        if base_val.kind != V.ARRAY and not ctx.attribute_holds_jax_array(sub.value):
+        some_paths = base_val.kind == V.UNKNOWN and base_val.jax_on_some_path
+        if base_val.kind != V.ARRAY and not some_paths and not ctx.attribute_holds_jax_array(sub.value):
             return
         if _string_key(sub):
             # `metrics["steps"] = ...`: no JAX array takes a string index; this one is a
@@ -1169,6 +1196,17 @@ class InplaceArrayUpdate(Rule):
             f"JAX arrays are immutable: `{written} {'=' if op is None else ctx.code(op).strip()} ...` "
             f"raises TypeError. Use `{use}`{selects}"
         )
+        if some_paths:
+            # a JAX array on the paths through a branch, a NumPy array on the others: the
+            # write raises on the first; `.at[]` would fail on the second, so no fix
+            message = (
+                f"JAX arrays are immutable: `{written} {'=' if op is None else ctx.code(op).strip()} ...` "
+                f"raises TypeError on the paths where `{ctx.code(sub.value).strip()}` holds a JAX array "
+                f"(a branch above binds one; the other paths leave a NumPy array). Make it one kind of "
+                f"array on every path and use `{use}`, or `np.where` on both"
+            )
+            self.report(stmt, message, None)
+            return
         the_fix = None
         rebinds_local = not isinstance(sub.value, cst.Name) or ctx.rebinding_works(sub.value.value)
         if single and dotted_name(sub.value) is not None and rebinds_local:
