@@ -140,8 +140,10 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     consumers.update(_class_consumers(interp))
     factories = sorted(n for n, u in interp.index.module_unit.defs.items() if u.returns_fresh_function)
     extra = _kinds_out(interp)
+    # (a file that never writes `pallas_call` applies none: no walk)
     kernels = sorted(n for n, u in interp.index.module_unit.defs.items()
-                     if u.cls is None and nograd.applies_kernel(u.node, interp.qualname))
+                     if u.cls is None and nograd.applies_kernel(u.node, interp.qualname)) \
+        if "pallas_call" in interp.text else []
     if kernels:
         extra["kernels"] = kernels  # functions that run a Pallas kernel with no derivative rule (JAX120)
     key_state = keystate.stateful_functions(interp)

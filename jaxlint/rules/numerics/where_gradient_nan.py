@@ -1303,7 +1303,8 @@ class WhereGradientNaN(Rule):
         self._reach: object = None  # model/nograd.py's DerivativeReach, False: no entry file
         # the Python tests (`if`/`while`) around the code being walked, and, per unit, the
         # parameters a test at its top level compared with a number (concrete values)
-        self._tests: dict[int, tuple[int, cst.BaseExpression]] = {}
+        self._tests: dict[int, tuple[int, cst.CSTNode]] = {}
+        self._site: Optional[cst.CSTNode] = None  # the `where` being judged
         self._concrete: dict[int, set[str]] = {}
         self._visiting: set[tuple[int, str]] = set()  # names whose bindings `_no_tangent` is reading
         self._kernel_binds: dict[int, dict[str, list[cst.CSTNode]]] = {}  # see _from_kernel
@@ -1322,7 +1323,7 @@ class WhereGradientNaN(Rule):
 
     def _enter_test(self, node) -> None:
         unit = self.ctx.unit
-        self._tests[id(node)] = (id(unit), node.test)
+        self._tests[id(node)] = (id(unit), node)
         body = getattr(getattr(unit.node, "body", None), "body", None)
         if isinstance(body, (list, tuple)) and any(line is node for line in body):
             # a test every call runs (at the function's top level): what it compares is
@@ -1339,7 +1340,9 @@ class WhereGradientNaN(Rule):
             return False
         if name in self._concrete.get(id(unit), ()):
             return True
-        return any(uid == id(unit) and name in _compared_names(test) for uid, test in self._tests.values())
+        here = self._site
+        return any(uid == id(unit) and name in _compared_names(stmt.test)
+                   and any(n is here for n in walk_tree(stmt)) for uid, stmt in self._tests.values())
 
     def leave_Assign(self, node: cst.Assign) -> None:
         unit = id(self.ctx.unit)
@@ -1616,6 +1619,7 @@ class WhereGradientNaN(Rule):
         pos = positional_args(node)
         if len(pos) != 3 or len(node.args) != 3:
             return
+        self._site = node
         cond = pos[0].value
         # the masks of this `where` and of the `where`s around it: a branch masked
         # out by any of them gets a zero cotangent (times an infinite derivative)
