@@ -3820,7 +3820,8 @@ class PrngKeyReuse(Rule):
                     # the keys go to a call that switches its randomness off, nothing draws from them
                 if isinstance(node, cst.For) and _in_test(ctx.unit) and _iterations_apart(node, ctx.unit, site):
                     continue  # each iteration a case of its own: its own draw, checked and dropped
-                if any(isinstance(inner, cst.For) and inner is not node and _timed_repeat(ctx, inner)
+                if isinstance(node, (cst.For, cst.While)) and any(
+                        isinstance(inner, cst.For) and inner is not node and _timed_repeat(ctx, inner)
                        and any(n is site for n in walk_tree(inner.body)) for inner in walk_tree(node.body)):
                     continue  # drawn in a timed repetition (a benchmark) inside this loop: the
                     # same numbers for each configuration it runs, so the timings compare
