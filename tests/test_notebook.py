@@ -54,7 +54,7 @@ EXPECTED = [
     "(decorated with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, "
     "if `x` is a Python value, mark it static (static_argnums=0)",
     "nb.ipynb:cell 4:2:1: JAX505 `%timeit` times `f(...)`, a JAX computation that is dispatched asynchronously "
-    "and never waited for: this measures the dispatch, not the work. Time `jax.block_until_ready(f(x))` instead",
+    "and never waited for: this measures the dispatch (and, on a first call, the compilation), not the work. Time `jax.block_until_ready(f(x))` instead",
     "nb.ipynb:cell 4:3:5: JAX901 [*] `jax.tree_map` was removed in JAX 0.6.0 (deprecated in 0.4.26): use "
     "`jax.tree.map` instead (identical signature)",
     "nb.ipynb:cell 5:1:1: JAX505 The timed cell ends while the JAX computation started on line 2 may still be "

@@ -408,7 +408,7 @@ def test_a_clock_read_that_ends_an_interval_stays_reported():
     assert _found(closing) == [(
         "JAX505", 12, 10,
         "`time.perf_counter()` is read while the JAX computation started on line 11 may still be running "
-        "(dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: "
+        "(dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: "
         "`jax.block_until_ready(result)` or `result.block_until_ready()`",
     )]
     # a stop stored and used first: `toc - tic`

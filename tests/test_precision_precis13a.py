@@ -334,7 +334,7 @@ def test_the_clock_read_before_the_result_is_formatted_is_still_reported(tmp_pat
     _write(tmp_path / "timing.py", _TIMED.replace(
         "FIRST", 'f"epoch {epoch} time {time.time() - t0:.3f} loss {loss:.3e}"').replace(
         "SECOND", 'f"epoch {epoch} {aux[0].shape}", f"took {time.perf_counter() - start}"'))
-    tail = ("may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for "
+    tail = ("may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for "
             "the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`")
     assert _check("timing.py") == [
         f"timing.py:18:41: JAX505 `time.time()` is read while the JAX computation started on line 17 {tail}",

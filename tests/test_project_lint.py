@@ -926,7 +926,7 @@ def test_a_jitted_function_passed_to_a_timing_helper_of_another_module(tmp_path,
     assert found == [
         ("JAX505", "coreax/util.py", 9, 16,
          "`time.time()` is read while the JAX computation started on line 8 may still be running "
-         "(dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result "
+         "(dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result "
          "first: `jax.block_until_ready(result)` or `result.block_until_ready()`"),
     ]
     assert _lint(tmp_path) == found  # cold with a cache

@@ -13,7 +13,7 @@ _lint = lint_files
 
 def _505(started: int) -> str:
     return (f"`time.perf_counter()` is read while the JAX computation started on line {started} may still be "
-            "running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result "
+            "running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result "
             "first: `jax.block_until_ready(result)` or `result.block_until_ready()`")
 
 
@@ -121,7 +121,7 @@ def test_helper_returning_a_jitted_result_is_async_work(tmp_path, monkeypatch):
         ("JAX505", "bench.py", 42, 11, _505(41)),
         ("JAX505", "bench.py", 44, 7,
          "`timeit.timeit(...)` times `predict(...)`, a JAX computation that is dispatched asynchronously and "
-         "never waited for: this measures the dispatch, not the work. Time "
+         "never waited for: this measures the dispatch (and, on a first call, the compilation), not the work. Time "
          "`jax.block_until_ready(predict(params, x))` instead"),
     ]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.model import apis, dispatched, instances, keyflow, keystate, kinds, repeats
+from jaxlint.model import apis, dispatched, instances, keyflow, keystate, kinds, nograd, repeats
 from jaxlint.model import returns as returns_model
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
@@ -140,6 +140,12 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     consumers.update(_class_consumers(interp))
     factories = sorted(n for n, u in interp.index.module_unit.defs.items() if u.returns_fresh_function)
     extra = _kinds_out(interp)
+    # (a file that never writes `pallas_call` applies none: no walk)
+    kernels = sorted(n for n, u in interp.index.module_unit.defs.items()
+                     if u.cls is None and nograd.applies_kernel(u.node, interp.qualname)) \
+        if "pallas_call" in interp.text else []
+    if kernels:
+        extra["kernels"] = kernels  # functions that run a Pallas kernel with no derivative rule (JAX120)
     key_state = keystate.stateful_functions(interp)
     if key_state:
         extra["key_state"] = keystate.export(key_state)  # functions that advance a global key

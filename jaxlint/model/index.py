@@ -133,6 +133,9 @@ class FileIndex:
     # functions of other modules imported here whose every return has one kind
     # (model/kinds.py: a key, keys, a JAX array, a host NumPy array): name -> kind
     imported_returns: dict[str, str] = field(default_factory=dict)
+    # functions of other modules that run a Pallas kernel with no derivative rule
+    # (model/nograd.py's applies_kernel), as this file writes them
+    imported_kernels: frozenset[str] = frozenset()
     # classes of other modules whose `__init__` stores parameters as they are
     # (model/instances.py, ``stored_parameters``): name as written -> the record
     imported_stored: dict[str, dict] = field(default_factory=dict)
@@ -1719,6 +1722,7 @@ class Indexer:
             self.index.imported_key_state = dict(facts.get("key_state", {}))
             self.index.imported_factories = frozenset(facts.get("factories", ()))
             self.index.imported_returns = dict(facts.get("returns", {}))
+            self.index.imported_kernels = frozenset(facts.get("kernels", ()))
             self.index.imported_stored = dict(facts.get("stored", {}))
             self.index.imported_values = dict(facts.get("values", {}))
             self.index.imported_classes = dict(facts.get("classes", {}))
@@ -1732,6 +1736,7 @@ class Indexer:
             self.index.imported_key_state = R(reads, "key_state", facts.get("key_state"))
             self.index.imported_factories = S(reads, "factories", facts.get("factories"))
             self.index.imported_returns = R(reads, "returns", facts.get("returns"))
+            self.index.imported_kernels = S(reads, "kernels", facts.get("kernels"))
             self.index.imported_stored = R(reads, "stored", facts.get("stored"))
             self.index.imported_values = R(reads, "values", facts.get("values"))
             self.index.imported_classes = R(reads, "classes", facts.get("classes"))

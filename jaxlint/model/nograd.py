@@ -213,3 +213,38 @@ def _names_in(node: cst.CSTNode) -> set[str]:
             out.add(n.value)
         stack.extend(children(n))
     return out
+
+
+def _pallas_call(qualname: Callable[[cst.CSTNode], Optional[str]], e: cst.CSTNode) -> bool:
+    return type(e) is cst.Call and (qualname(e.func) or "").endswith(".pallas_call")  # type: ignore[attr-defined]
+
+
+def applies_kernel(fn: cst.CSTNode, qualname: Callable[[cst.CSTNode], Optional[str]]) -> bool:
+    """Does ``fn`` (a ``def``) run a Pallas kernel that has no derivative rule: apply
+    what ``pallas_call`` built (``pl.pallas_call(kernel, ...)(q, k)``, or a name bound
+    to it in the function, ``call = pl.pallas_call(...)`` ... ``call(q, k)``), in its
+    body or a function nested in it, with no ``custom_vjp``/``custom_jvp`` of its own?
+    ``pallas_call`` has no reverse-mode rule: ``jax.grad`` through the function raises
+    at the kernel, so nothing the function computes from the kernel's outputs is
+    differentiated in reverse mode (forward mode drops a masked branch's tangent)."""
+    if type(fn) is not cst.FunctionDef:
+        return False
+    for d in fn.decorators:  # type: ignore[attr-defined]
+        written = qualname(d.decorator.func if type(d.decorator) is cst.Call else d.decorator) or ""
+        if written.endswith(("custom_vjp", "custom_jvp")):
+            return False
+    built: set[str] = set()
+    calls: list[cst.Call] = []
+    stack: list[cst.CSTNode] = [fn.body]  # type: ignore[attr-defined]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is cst.Assign and _pallas_call(qualname, n.value):  # type: ignore[attr-defined]
+            built.update(a.target.value for a in n.targets  # type: ignore[attr-defined]
+                         if type(a.target) is cst.Name)
+        elif t is cst.Call:
+            if _pallas_call(qualname, n.func):  # type: ignore[attr-defined]
+                return True
+            calls.append(n)  # type: ignore[arg-type]
+        stack.extend(children(n))
+    return any(type(c.func) is cst.Name and c.func.value in built for c in calls)  # type: ignore[attr-defined]

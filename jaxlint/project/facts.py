@@ -87,6 +87,7 @@ def incoming_facts(
     # the functions that build a jit in their body (only they are told that they run again)
     builders_of = {module: frozenset(proj.get("builders") or ()) for module, _, proj in outputs}
     returns_of = {module: proj.get("returns") or proj.get("displays") or {} for module, _, proj in outputs}
+    kernels_of = {module: frozenset(proj.get("kernels") or ()) for module, _, proj in outputs}
     stored_of = {module: proj.get("stored") or {} for module, _, proj in outputs}
     values_of = {module: proj.get("values") or {} for module, _, proj in outputs}
     int_modules: dict[str, bool] = {}
@@ -152,6 +153,10 @@ def incoming_facts(
             takes = takes_of.get(target_module, {}).get(qualname)
             if takes is not None and function:
                 out.setdefault(path, {}).setdefault("takes_fns", {})[name] = takes
+            if function and qualname in kernels_of.get(target_module, ()):
+                kernels = out.setdefault(path, {}).setdefault("kernels", [])
+                if name not in kernels:
+                    kernels.append(name)  # runs a Pallas kernel with no derivative rule
             returned = returns_of.get(target_module, {}).get(qualname)
             if returned is not None and function:
                 out.setdefault(path, {}).setdefault("returns", {})[name] = returned
@@ -188,7 +193,7 @@ def incoming_facts(
         modules = [(n, m) for n, m in modules
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
                    or (key_state_of and _reexports(index, m, key_state_of))
-                   or x64_of.get(m) or returns_of.get(m) or stored_of.get(m) or takes_of.get(m) or values_of.get(m)
+                   or x64_of.get(m) or returns_of.get(m) or kernels_of.get(m) or stored_of.get(m) or takes_of.get(m) or values_of.get(m)
                    or ints_in(m)
                    or (not skipped and consts_of(m))]
         if modules and text_of is not None:

@@ -444,6 +444,53 @@ def _flag_or_name_param(p) -> bool:
         isinstance(d, cst.Name) and d.value in ("True", "False"))
 
 
+_NUMBER_CMP = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
+
+
+def _compared_names(test: cst.BaseExpression) -> set[str]:
+    """The names a Python test compares with a number, alone or in arithmetic
+    (``cutoff == 0.0``, ``kernel_size % 2 == 0``, ``0 < p < 1``, through ``and``/``or``/
+    ``not``); not ``x is None``, ``x in ...``, ``x.shape[0] == 3`` nor ``len(x) > 0``."""
+    out: set[str] = set()
+
+    def number(e: cst.CSTNode) -> bool:
+        if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, (cst.Minus, cst.Plus)):
+            return number(e.expression)
+        return isinstance(e, (cst.Integer, cst.Float))
+
+    def arith_names(e: cst.CSTNode, acc: list[str]) -> bool:
+        if isinstance(e, cst.Name):
+            acc.append(e.value)
+            return True
+        if number(e):
+            return True
+        if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, (cst.Minus, cst.Plus)):
+            return arith_names(e.expression, acc)
+        if isinstance(e, cst.BinaryOperation) and isinstance(
+                e.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo,
+                             cst.Power)):
+            return arith_names(e.left, acc) and arith_names(e.right, acc)
+        return False
+
+    stack = [test]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.BooleanOperation):
+            stack.extend((n.left, n.right))
+        elif isinstance(n, cst.UnaryOperation) and isinstance(n.operator, cst.Not):
+            stack.append(n.expression)
+        elif isinstance(n, cst.Comparison):
+            left = n.left
+            for c in n.comparisons:
+                if isinstance(c.operator, _NUMBER_CMP):
+                    for a, b in ((left, c.comparator), (c.comparator, left)):
+                        acc: list[str] = []
+                        if number(b) and arith_names(a, acc):
+                            out.update(acc)
+                left = c.comparator
+    return out
+
+
 def _names_in(e: cst.CSTNode) -> list[str]:
     """The names an assignment target binds (``a``, ``a, (b, c)``, ``*rest``)."""
     out, stack = [], [e]
@@ -586,7 +633,15 @@ class WhereGradientNaN(Rule):
         "given only such values, `build_laplacian(build_derivative(2, 1.0, u.shape[-1]))`; a parameter "
         "with a string or `True`/`False` default or annotated `str`/`bool`; a parameter of an inner "
         "function or lambda that its function only calls, always with numbers or number fields of "
-        "a plain `@dataclasses.dataclass` config, `get = lambda s: ...` then `get(cfg.rope_scale)`), "
+        "a plain `@dataclasses.dataclass` config, `get = lambda s: ...` then `get(cfg.rope_scale)`; a parameter "
+        "that a Python `if`/`while` around the `where`, or one at the function's top level before it, compares "
+        "with a number (`if cutoff == 0.0:` ... `time = 2 * cutoff * time`: under `jax.grad` the parameter "
+        "would be a tracer and that test would raise, so it is concrete; not `is None`), and values computed "
+        "from the outputs of a Pallas kernel with no derivative rule (`o, l = kernels.forward(q, k)` ... "
+        "`jnp.where(l == 0.0, 0.0, 1.0 / l)`, through the names of the function around the `where`, its loops "
+        "and nested functions: a `pallas_call` applied there, or a function of the module or of another "
+        "module of the project that applies one and is no `custom_vjp`/`custom_jvp`: `jax.grad` raises at "
+        "the kernel before this gradient exists), "
         "a `where` in the `__init__` of a class that no traced or differentiated function of the file "
         "constructs (an operator precomputed at construction: `grad` differentiates the object's "
         "fields, not the constructor's arithmetic), and a `where` inside a custom derivative rule (`@f.defjvp`, "
@@ -1246,6 +1301,48 @@ class WhereGradientNaN(Rule):
         # (id(unit), name) -> every value bound to it so far in the walk (None: unknown)
         self._bindings: dict[tuple[int, str], list[Optional[cst.BaseExpression]]] = {}
         self._reach: object = None  # model/nograd.py's DerivativeReach, False: no entry file
+        # the Python tests (`if`/`while`) around the code being walked, and, per unit, the
+        # parameters a test at its top level compared with a number (concrete values)
+        self._tests: dict[int, tuple[int, cst.CSTNode]] = {}
+        self._site: Optional[cst.CSTNode] = None  # the `where` being judged
+        self._concrete: dict[int, set[str]] = {}
+        self._visiting: set[tuple[int, str]] = set()  # names whose bindings `_no_tangent` is reading
+        self._kernel_binds: dict[int, dict[str, list[cst.CSTNode]]] = {}  # see _from_kernel
+
+    def visit_If(self, node: cst.If) -> None:
+        self._enter_test(node)
+
+    def leave_If(self, node: cst.If) -> None:
+        self._tests.pop(id(node), None)
+
+    def visit_While(self, node: cst.While) -> None:
+        self._enter_test(node)
+
+    def leave_While(self, node: cst.While) -> None:
+        self._tests.pop(id(node), None)
+
+    def _enter_test(self, node) -> None:
+        unit = self.ctx.unit
+        self._tests[id(node)] = (id(unit), node)
+        body = getattr(getattr(unit.node, "body", None), "body", None)
+        if isinstance(body, (list, tuple)) and any(line is node for line in body):
+            # a test every call runs (at the function's top level): what it compares is
+            # concrete from here on
+            self._concrete.setdefault(id(unit), set()).update(_compared_names(node.test))
+
+    def _concrete_param(self, name: str) -> bool:
+        """Is parameter ``name`` compared with a number by a Python `if`/`while` that runs
+        before this code (one around it, or one at the function's top level): `if cutoff
+        == 0.0: ...`?  Python's `if` needs a concrete value: under `jax.grad` the parameter
+        is a tracer and that test raises, so no derivative with respect to it exists."""
+        unit = self.ctx.unit
+        if unit.param(name) is None:
+            return False
+        if name in self._concrete.get(id(unit), ()):
+            return True
+        here = self._site
+        return any(uid == id(unit) and name in _compared_names(stmt.test)
+                   and any(n is here for n in walk_tree(stmt)) for uid, stmt in self._tests.values())
 
     def leave_Assign(self, node: cst.Assign) -> None:
         unit = id(self.ctx.unit)
@@ -1299,7 +1396,7 @@ class WhereGradientNaN(Rule):
         constants, shapes and Python values, through arithmetic and JAX functions of
         such values?  Its `where` then has no gradient to make NaN (`a = jnp.asarray(a
         > 0, jnp.float32)` ... `jnp.where(u > 0, i / u, 0)`)."""
-        if depth > 8:
+        if depth > 16:  # (read only for a `where` about to be reported)
             return False
         ctx = self.ctx
         t = type(e)
@@ -1319,19 +1416,30 @@ class WhereGradientNaN(Rule):
             return True
         if t in (cst.Name, cst.Attribute):
             q = ctx.qualname(e)
-            if q is not None and q.startswith(("jax.numpy.", "numpy.", "jax.lax.")):
-                return True  # a dtype or a constant of the library (`jnp.float32`, `jnp.pi`)
+            if q is not None and q.startswith(("jax.numpy.", "numpy.", "jax.lax.", "math.")):
+                return True  # a dtype or a constant of the library (`jnp.float32`, `jnp.pi`, `math.pi`)
         if t in (cst.Name, cst.Attribute, cst.Call, cst.Subscript) and ctx.value(e).kind in (V.STATIC, V.NPARRAY):
             return True  # a Python value or a NumPy array: a constant to differentiation
         if t is cst.Name:
             entries = self._bindings.get((id(ctx.unit), e.value))
             if not entries and _flag_or_name_param(ctx.unit.param(e.value)):
                 return True  # `indexing="ij"`, `normalize: bool`: a string or a flag
+            if not entries and self._concrete_param(e.value):
+                return True  # `if cutoff == 0.0:` in Python: never a tracer, never differentiated
             if not entries and self._param_from_calls(e.value, depth):
                 return True  # `get = lambda s: ...` called only as `get(cfg.scale)`
             if entries and ctx.rebound_in_loop(e):
                 return False  # a loop around it binds it again: the next iteration reads that
-            return bool(entries) and all(v is not None and self._no_tangent(v, depth + 1) for v in entries)
+            key = (id(ctx.unit), e.value)
+            if key in self._visiting:
+                # `time = 2 * cutoff * time`: the name's earlier value, which the other
+                # bindings decide (a parameter's own value: only when it is concrete)
+                return ctx.unit.param(e.value) is None or self._concrete_param(e.value)
+            self._visiting.add(key)
+            try:
+                return bool(entries) and all(v is not None and self._no_tangent(v, depth + 1) for v in entries)
+            finally:
+                self._visiting.discard(key)
         if t is cst.Call:
             q = ctx.qualname(e.func) or ""
             if q in _NO_TANGENT or q.startswith("jax.random."):
@@ -1350,6 +1458,54 @@ class WhereGradientNaN(Rule):
                     self._no_tangent(a.value, depth + 1) for a in e.args)
             if q.startswith(("jax.numpy.", "jax.lax.", "jax.nn.")):
                 return all(self._no_tangent(a.value, depth + 1) for a in e.args)
+        return False
+
+    def _from_kernel(self, e: cst.CSTNode) -> bool:
+        """Is ``e`` computed, through the names its function binds (the outermost
+        function around it, its loops and nested functions), from what a Pallas kernel
+        with no derivative rule returns: ``pl.pallas_call(...)`` applied, a function of
+        this module that applies one, or one of another module of the project that does
+        (``o, m, l = kernels.forward(q, k, v)`` ... ``jnp.where(l == 0, 0, 1 / l)``)?
+        ``pallas_call`` has no reverse-mode rule: ``jax.grad`` raises at the kernel before
+        the `where`'s gradient exists, and forward mode drops the masked tangent."""
+        ctx = self.ctx
+        top = ctx.unit
+        while top.parent is not None and not top.parent.is_module:
+            top = top.parent
+        if top.is_module or not isinstance(top.node, cst.FunctionDef):
+            return False
+        binds = self._kernel_binds.get(id(top))
+        if binds is None:
+            binds = self._kernel_binds[id(top)] = {}
+            for n in walk_tree(top.node.body):
+                t = type(n)
+                if t is cst.Assign:
+                    for target in n.targets:
+                        for name in _names_in(target.target):
+                            binds.setdefault(name, []).append(n.value)
+                elif t in (cst.AugAssign, cst.AnnAssign) and n.value is not None:
+                    for name in _names_in(n.target):
+                        binds.setdefault(name, []).append(n.value)
+                elif t is cst.For:
+                    for name in _names_in(n.target):
+                        binds.setdefault(name, []).append(n.iter)
+                elif t is cst.FunctionDef:
+                    binds.setdefault(n.name.value, []).append(n.body)  # a nested function: what it computes
+        module_defs = ctx.index.module_unit.defs
+        seen: set[str] = set()
+        todo: list[cst.CSTNode] = [e]
+        while todo:
+            for n in walk_tree(todo.pop()):
+                if isinstance(n, cst.Call):
+                    if (ctx.qualname(n.func) or "").endswith(".pallas_call") \
+                            or (dotted_name(n.func) or "\0") in ctx.index.imported_kernels:
+                        return True
+                elif isinstance(n, cst.Name) and n.value not in seen:
+                    seen.add(n.value)
+                    if n.value in binds:
+                        todo.extend(binds[n.value])
+                    elif n.value in module_defs and nograd.applies_kernel(module_defs[n.value].node, ctx.qualname):
+                        return True
         return False
 
     def _param_from_calls(self, name: str, depth: int) -> bool:
@@ -1463,6 +1619,7 @@ class WhereGradientNaN(Rule):
         pos = positional_args(node)
         if len(pos) != 3 or len(node.args) != 3:
             return
+        self._site = node
         cond = pos[0].value
         # the masks of this `where` and of the `where`s around it: a branch masked
         # out by any of them gets a zero cotangent (times an infinite derivative)
@@ -1522,6 +1679,8 @@ class WhereGradientNaN(Rule):
                     continue
                 if self._no_tangent(op_node):
                     continue  # nothing differentiable reaches it: no gradient to make NaN
+                if self._from_kernel(op_node):
+                    continue  # a Pallas kernel's output: `jax.grad` raises at the kernel first
                 if self._at_construction():
                     continue  # an operator precomputed in `__init__`, outside any differentiation
                 if self._in_derivative_rule() or self._only_in_while_loop(ctx.unit):
@@ -2116,7 +2275,7 @@ class WhereGradientNaN(Rule):
                         found = (bound, f"at its singular input `{branch.value}` is {text} and the derivative "
                                         f"is infinite/NaN, and the condition masks that value out")
             if found is None or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) \
-                    or self._no_tangent(bound):
+                    or self._no_tangent(bound) or self._from_kernel(bound):
                 continue
             op_node, detail = found
             which = "false" if side == 1 else "true"

@@ -160,6 +160,30 @@ def _loop_bindings(loop: cst.CSTNode) -> dict[str, list[cst.CSTNode]]:
     return out
 
 
+# keywords of `jax.jit` fixed when the jitted function is built: no argument can carry them
+_SETTINGS = frozenset({"in_shardings", "out_shardings", "device", "backend"})
+
+
+def _settings_per_item(loop: cst.For, wrap: cst.Call, item: set[str]) -> bool:
+    """Does the jit take a setting fixed at construction from the loop's item, directly
+    or through a name the loop body binds from it (``for chunk in chunks: jax.jit(lambda
+    xs: xs, out_shardings=[specs[i] for i in chunk])``)?  Each iteration asks for another
+    compilation (other output shardings), which a jit built once could not give."""
+    derived = set(item)
+    bound = _loop_bindings(loop)
+    for _ in range(3):
+        before = len(derived)
+        for name, values in bound.items():
+            if name not in derived and any(
+                    isinstance(m, cst.Name) and m.value in derived for v in values
+                    if not isinstance(v, cst.FunctionDef) for m in walk_tree(v)):
+                derived.add(name)
+        if len(derived) == before:
+            break
+    return any(a.keyword is not None and a.keyword.value in _SETTINGS and any(
+        isinstance(m, cst.Name) and m.value in derived for m in walk_tree(a.value)) for a in wrap.args)
+
+
 def _static_per_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode) -> bool:
     """Does each iteration give the jitted function its own static configuration, taken
     from the loop's item: ``for return_map in [False, True]: jax.jit(partial(f,
@@ -170,6 +194,8 @@ def _static_per_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode) -> bool:
     if not isinstance(loop, cst.For) or not isinstance(wrap, cst.Call):
         return False
     item = {n.value for n in walk_tree(loop.target) if isinstance(n, cst.Name)}
+    if _settings_per_item(loop, wrap, item):
+        return True
     literal_items = isinstance(loop.iter, (cst.List, cst.Tuple, cst.Set)) and bool(loop.iter.elements) and all(
         isinstance(el, cst.Element) and _static_literal(el.value) for el in loop.iter.elements)
     bound = _loop_bindings(loop)
@@ -514,7 +540,11 @@ class RecompileFreshFunction(Rule):
         "by `partial` (`for return_map in [False, True]: jax.jit(partial(ssim, return_map=return_map))`), "
         "or an inner function using the item as a keyword or attribute name (`for name in params: def "
         "f(v): return make(**{name: v})`, `getattr(obj, name)`): each iteration is another computation "
-        "(a number bound by `partial` or read by the closure could be an argument: still flagged). "
+        "(a number bound by `partial` or read by the closure could be an argument: still flagged); nor a jit "
+        "whose `in_shardings`/`out_shardings`/`device`/`backend` read the loop's item, or a name the loop "
+        "binds from it (`for chunk in chunks: jax.jit(lambda xs: xs, out_shardings=[specs[i] for i in chunk])`): "
+        "these are fixed when the jit is built, no argument can carry them, and each iteration compiles for "
+        "its own (the same sharding each time is still flagged). "
         "Nor a jit in a function body whose jitted function reads that function's parameters, or reaches "
         "an object among them through an inner function it calls or maps (`def one(key): return "
         "sampler.draw(key)` ... `jax.jit(jax.vmap(one))`; a number or an array the inner function "

@@ -297,7 +297,7 @@ class TimingWithoutBlocking(Rule):
             """,
             expected=[(9, 6)],
             messages=[
-                "`time.time()` is read while the JAX computation started on line 8 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time.time()` is read while the JAX computation started on line 8 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
             fixed="""
             import time
@@ -331,7 +331,7 @@ class TimingWithoutBlocking(Rule):
             """,
             expected=[(13, 15)],
             messages=[
-                "`time.perf_counter()` is read while the JAX computation started on line 12 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time.perf_counter()` is read while the JAX computation started on line 12 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
         Invalid(
@@ -348,7 +348,7 @@ class TimingWithoutBlocking(Rule):
             """,
             expected=[(9, 19)],
             messages=[
-                "`time.perf_counter()` is read while the JAX computation started on line 8 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time.perf_counter()` is read while the JAX computation started on line 8 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
         Invalid(
@@ -363,7 +363,7 @@ class TimingWithoutBlocking(Rule):
             """,
             expected=[(7, 12)],
             messages=[
-                "`time.monotonic()` is read while the JAX computation started on line 6 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time.monotonic()` is read while the JAX computation started on line 6 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
         # timing a callable: the timeit module (in a notebook, `%timeit f(x)` is read the same way)
@@ -379,7 +379,7 @@ class TimingWithoutBlocking(Rule):
             """,
             expected=[(7, 12)],
             messages=[
-                "`timeit.timeit(...)` times `matmul(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch, not the work. Time `jax.block_until_ready(matmul(a))` instead",
+                "`timeit.timeit(...)` times `matmul(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch (and, on a first call, the compilation), not the work. Time `jax.block_until_ready(matmul(a))` instead",
             ],
             fixed="""
             import timeit
@@ -402,7 +402,7 @@ class TimingWithoutBlocking(Rule):
             """,
             expected=[(5, 9)],
             messages=[
-                "`repeat(...)` times `jnp.linalg.svd(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch, not the work. Time `jax.block_until_ready(jnp.linalg.svd(x))` instead",
+                "`repeat(...)` times `jnp.linalg.svd(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch (and, on a first call, the compilation), not the work. Time `jax.block_until_ready(jnp.linalg.svd(x))` instead",
             ],
         ),
         # the test reads a Python flag, not the jitted result: nothing waits
@@ -429,7 +429,7 @@ class TimingWithoutBlocking(Rule):
             """,
             expected=[(18, 15)],
             messages=[
-                "`time.perf_counter()` is read while the JAX computation started on line 17 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time.perf_counter()` is read while the JAX computation started on line 17 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
             fixed="""
             import time
@@ -477,7 +477,7 @@ class TimingWithoutBlocking(Rule):
             """,
             expected=[(11, 12)],
             messages=[
-                "`time.time()` is read while the JAX computation started on line 10 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time.time()` is read while the JAX computation started on line 10 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
         # a callable another transformation returned: a vmapped jitted function (module
@@ -501,7 +501,7 @@ class TimingWithoutBlocking(Rule):
             """,
             expected=[(14, 7)],
             messages=[
-                "`time()` is read while the JAX computation started on line 13 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time()` is read while the JAX computation started on line 13 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
         Invalid(
@@ -528,8 +528,8 @@ class TimingWithoutBlocking(Rule):
             """,
             expected=[(17, 10), (19, 28)],
             messages=[
-                "`time.perf_counter()` is read while the JAX computation started on line 16 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
-                "`time.perf_counter()` is read while the JAX computation started on line 18 may still be running (dispatch is asynchronous): this measures the dispatch, not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time.perf_counter()` is read while the JAX computation started on line 16 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time.perf_counter()` is read while the JAX computation started on line 18 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
         # the input built with NumPy inside the timed lambda does not wait for anything
@@ -553,8 +553,8 @@ class TimingWithoutBlocking(Rule):
             """,
             expected=[(13, 6), (15, 6)],
             messages=[
-                "`timeit.timeit(...)` times `step(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch, not the work. Time `jax.block_until_ready(step(np.random.randn(256, 256)))` instead",
-                "`timeit.repeat(...)` times `step(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch, not the work. Time `jax.block_until_ready(step(np.zeros((n, n), dtype=np.float32)))` instead",
+                "`timeit.timeit(...)` times `step(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch (and, on a first call, the compilation), not the work. Time `jax.block_until_ready(step(np.random.randn(256, 256)))` instead",
+                "`timeit.repeat(...)` times `step(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch (and, on a first call, the compilation), not the work. Time `jax.block_until_ready(step(np.zeros((n, n), dtype=np.float32)))` instead",
             ],
         ),
     ]
@@ -735,8 +735,8 @@ class TimingWithoutBlocking(Rule):
         self.report(
             node,
             f"{what} times `{ctx.code(body.func).strip()}(...)`, a JAX computation that is "
-            f"dispatched asynchronously and never waited for: this measures the dispatch, not "
-            f"the work. Time `jax.block_until_ready({ctx.code(body).strip()})` instead",
+            f"dispatched asynchronously and never waited for: this measures the dispatch (and, on a "
+            f"first call, the compilation), not the work. Time `jax.block_until_ready({ctx.code(body).strip()})` instead",
             rfix,
         )
 
@@ -799,8 +799,8 @@ class TimingWithoutBlocking(Rule):
         self.report(
             stop,
             f"`{timer}()` is read while the JAX computation started on line {{related_line}} may "
-            f"still be running (dispatch is asynchronous): this measures the dispatch, not the "
-            f"work. Wait for the result first: `jax.block_until_ready(result)` or "
+            f"still be running (dispatch is asynchronous): this measures the dispatch (and, on a "
+            f"first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or "
             f"`result.block_until_ready()`",
             rfix,
             related=last,

@@ -200,7 +200,13 @@ class PrngKeyReuse(Rule):
         "or attribute of an outer object, augments nothing; it may collect its results with "
         "`append`): each iteration is a case of its own. A loop or comprehension "
         "over one element (`[normal(key, (n,)) for n in sizes]` with `sizes = [1024]`, `range(1)`) "
-        "draws once. Also silent: `permutation`/`shuffle`/`choice` of several arrays with one key "
+        "draws once. A timed repetition of one run is silent too: `for _ in range(k)` whose index the "
+        "body never reads, whose body reads a clock (`time.perf_counter()`, `time.time()`, "
+        "`timeit.default_timer()`) and binds no name that it reads before binding it (`x = "
+        "jax.device_put(x, s)` aside: the same values placed again) runs the same computation again, a "
+        "compile pass and a timed pass, where the same numbers are the point (so is a loop around it, each "
+        "configuration of a benchmark drawn alike); a training loop that times its steps (`params = "
+        "update(params, noise)` carries state) is still reported. Also silent: `permutation`/`shuffle`/`choice` of several arrays with one key "
         "(`[permutation(key, a) for a in arrays]`, or `x` then `y`: the same order keeps paired "
         "rows aligned); a draw whose result the function asserts equal to an earlier draw's from "
         "the same key (`np.testing.assert_allclose(normal(key, s), normal(key, s))`, a test's draw "
@@ -3923,6 +3929,8 @@ class PrngKeyReuse(Rule):
             return
         if _runs_once(node, ctx.unit):
             return  # `[normal(key, (n,)) for n in sizes]` with `sizes = [1024]`: one draw
+        if _timed_repeat(ctx, node):
+            return  # `for _ in range(2): t0 = time.perf_counter(); run(key)`: the same run, timed again
         for token, (site, how) in list(ctx.consumed_keys()):
             if token in frame.entry_consumed or token.loop_depth >= frame.depth:
                 continue
@@ -3943,6 +3951,11 @@ class PrngKeyReuse(Rule):
                     # the keys go to a call that switches its randomness off, nothing draws from them
                 if isinstance(node, cst.For) and _in_test(ctx.unit) and _iterations_apart(node, ctx.unit, site):
                     continue  # each iteration a case of its own: its own draw, checked and dropped
+                if isinstance(node, (cst.For, cst.While)) and any(
+                        isinstance(inner, cst.For) and inner is not node and _timed_repeat(ctx, inner)
+                       and any(n is site for n in walk_tree(inner.body)) for inner in walk_tree(node.body)):
+                    continue  # drawn in a timed repetition (a benchmark) inside this loop: the
+                    # same numbers for each configuration it runs, so the timings compare
                 if how in _PAIRING and _permutes_loop_item(ctx, site, node):
                     continue  # `[permutation(key, a) for a in arrays]`: each array of the
                     # collection in the same order (paired rows kept aligned), on purpose
@@ -4372,6 +4385,76 @@ def _permutes_loop_item(ctx, site: cst.CSTNode, loop: cst.CSTNode) -> bool:
             return False
     names = {n.value for t in targets for n in walk_tree(t) if isinstance(n, cst.Name)}
     return any(isinstance(n, cst.Name) and n.value in names for n in walk_tree(data))
+
+
+_CLOCKS = frozenset({"time.time", "time.perf_counter", "time.monotonic", "time.process_time",
+                     "time.time_ns", "time.perf_counter_ns", "time.monotonic_ns", "timeit.default_timer"})
+
+
+# calls that hand back the values they were given (placed or waited for)
+_SAME_VALUES = frozenset({"jax.device_put", "jax.block_until_ready"})
+
+
+def _timed_repeat(ctx, node: cst.CSTNode) -> bool:
+    """Is the loop a timed repetition of one run: ``for _ in range(k)`` whose index the
+    body never reads, whose body reads a clock (``time.perf_counter()``), and which
+    carries nothing from one iteration to the next (no name the body binds is read
+    there before the body binds it: ``params = step(params, key)`` carries)?  The
+    iterations are the same computation run again (a compile pass, then the timed one),
+    so drawing the same numbers from the same key is the point: a benchmark compares
+    like with like."""
+    if not isinstance(node, cst.For) or not isinstance(node.iter, cst.Call) \
+            or ctx.builtin_name(node.iter.func) != "range":
+        return False
+    index = {n.value for n in walk_tree(node.target) if isinstance(n, cst.Name)}
+    clock = False
+    bound: set[str] = set()
+    for n in walk_tree(node.body, source_order=True):
+        if isinstance(n, cst.Call) and ctx.qualname(n.func) in _CLOCKS:
+            clock = True
+        elif isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.With, cst.NamedExpr)):
+            continue
+        elif isinstance(n, cst.Name) and n.value in index and n.value != "_":
+            return False  # the body reads the index: each iteration its own case
+    if not clock:
+        return False
+    # names the body binds, and whether one is read before the body binds it
+    for n in walk_tree(node.body, source_order=True):
+        if isinstance(n, cst.Assign):
+            same = ctx.qualname(n.value.func if isinstance(n.value, cst.Call) else n.value) in _SAME_VALUES
+            # (`x = jax.device_put(x, sharding)`: placed again, the same values)
+            if not same and _names_read(n.value) & _rebinds(node.body) - bound:
+                return False  # `params = step(params, key)`: carried to the next iteration
+            for t in n.targets:
+                bound.update(m.value for m in walk_tree(t.target) if isinstance(m, cst.Name))
+        elif isinstance(n, cst.AugAssign):
+            return False  # `total += x`: carried
+    return True
+
+
+def _names_read(e: cst.CSTNode) -> set[str]:
+    """The names an expression reads (not an attribute's name, nor a keyword's)."""
+    skip: set[int] = set()
+    out: set[str] = set()
+    for m in walk_tree(e, source_order=True):
+        if isinstance(m, cst.Attribute):
+            skip.add(id(m.attr))
+        elif isinstance(m, cst.Arg) and m.keyword is not None:
+            skip.add(id(m.keyword))
+        elif isinstance(m, cst.Name) and id(m) not in skip:
+            out.add(m.value)
+    return out
+
+
+def _rebinds(body: cst.CSTNode) -> set[str]:
+    """The plain names assigned anywhere in ``body``."""
+    out: set[str] = set()
+    for n in walk_tree(body):
+        if isinstance(n, cst.Assign):
+            for t in n.targets:
+                if isinstance(t.target, (cst.Name, cst.Tuple, cst.List)):
+                    out.update(m.value for m in walk_tree(t.target) if isinstance(m, cst.Name))
+    return out
 
 
 def _cases_loop(node: cst.For, unit) -> bool:
