@@ -46,6 +46,15 @@ NOTEBOOK_SUFFIX = ".ipynb"
 TIMEIT_MAGIC = "__jaxlint_timeit__"
 _BOUNDARY = "# jaxlint: cell boundary {}"
 
+_BOUNDARY_RE = re.compile(r"# jaxlint: cell boundary \d+$")
+
+
+def is_cell_boundary(comment: str) -> bool:
+    """Is ``comment`` (a comment's text, ``#`` included) the virtual module's line
+    between two code cells?"""
+    return _BOUNDARY_RE.match(comment) is not None
+
+
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _LINE_MAGIC_RE = re.compile(r"^(\s*)([%!].*)$")
 _HELP_RE = re.compile(r"^(\s*)(\?\??[\w\.]+|[\w\.\(\)\[\]]+\?\??)\s*$")
