@@ -95,6 +95,16 @@ def test_a_module_inside_a_removed_module_is_its_own_row():
      [("JAX901", 2, 5, "`jax.ShapedArray` was removed in JAX 0.4.14")]),
     ("from jax.experimental.pjit import PartitionSpec\n",
      [("JAX901", 1, 35, "`from jax.experimental.pjit import PartitionSpec` was removed in JAX 0.4.11 (deprecated in 0.4.4)")]),
+    # Flax's pre-Linen API (flax.nn, moved to flax.deprecated.nn in 0.3.6, removed in 0.4.0)
+    ("from flax import nn\n\nclass Block(nn.Module):\n    pass\n",
+     [("JAX901", 1, 18, "`from flax import nn` was removed in Flax 0.4.0 (deprecated in 0.3.6)"),
+      ("JAX901", 3, 13, "`nn.Module` (`flax.nn.Module`) was removed in Flax 0.4.0 (deprecated in 0.3.6)")]),
+    ("import flax\nlayer = flax.deprecated.nn.Dense\n",
+     [("JAX901", 2, 9, "`flax.deprecated.nn.Dense` was removed in Flax 0.4.0")]),
+    # Linen and NNX, spelled `nn`, and the import fallback current Flax takes, are silent
+    ("from flax import linen as nn\nimport flax.nnx as nnx\nlayer = nn.Dense(3), nnx.Linear\n", []),
+    ("try:\n    from flax import linen as nn\nexcept ImportError:\n    from flax import nn\n"
+     "\nclass Block(nn.Module):\n    pass\n", []),
     ("import jax.numpy as jnp\ny = jnp.sort(jnp.ones(3), kind='stable')\n",
      [("JAX903", 2, 27, "`jnp.sort(kind=...)` was removed in JAX 0.4.28")]),
 ])

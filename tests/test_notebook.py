@@ -266,6 +266,8 @@ def test_the_cell_order_is_the_program_order(tmp_path: Path, monkeypatch) -> Non
                                       "reads nbformat 4"),
     (b'{"cells": [], "nbformat": "4"}', "The notebook cannot be read: nbformat '4' (4 is read)"),
     (b'{"nbformat": 4}', "The notebook cannot be read: no `cells` list"),
+    (b"", "The notebook cannot be read: the file is empty (a notebook is nbformat 4 JSON)"),
+    (b"\n  \n", "The notebook cannot be read: the file is empty (a notebook is nbformat 4 JSON)"),
 ])
 def test_a_file_that_is_no_notebook_gets_one_jax001_line(tmp_path: Path, monkeypatch, text, message) -> None:
     monkeypatch.chdir(tmp_path)
@@ -491,3 +493,45 @@ def test_automagic_lines_are_ipython_not_syntax_errors() -> None:
     assert nb.text.splitlines()[:3] == ["pass", "import jax", "y = jax.tree_map(abs, [1])"]
     assert nb.text.splitlines()[5] == "    pass"
     assert nb.rebuild(nb.text) == nb.data
+
+
+def test_a_magic_assigned_to_any_target_is_ipython_not_a_syntax_error() -> None:
+    """IPython's MagicAssign/SystemAssign take the first ``=`` outside brackets, whatever
+    the target: ``times[c] = %timeit -o f()`` (a benchmark notebook filling a dict),
+    ``self.out = !ls``, ``a, b = %sx ...``. The rest of the cell is still linted."""
+    settings = LintSettings(select=default_codes())
+    data = json.dumps({"cells": [
+        _code(["import jax\n", "times = {}\n", "for c in ['a', 'b']:\n",
+               "    times[c] = %timeit -o jax.numpy.ones(3)\n", "files[0] = !ls  # listing\n",
+               "a, b.c = %sx echo 1\n", "z = jax.tree_map(abs, [1])\n"]),
+        # not magics: a comparison, a keyword argument, `%` as an operator, `!=`
+        _code(["ok = (x == %s)\n"]),
+        _code(["y = f(k=%d)\n"]),
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+    nb = Notebook.from_bytes(data)
+    assert nb.text.splitlines()[3:6] == ["    times[c] = None", "files[0] = None", "a, b.c = None"]
+    result = lint_source(data, "m.ipynb", settings)
+    assert [(f.code, f.cell, f.line, f.col) for f in result.findings] == [
+        ("JAX901", 1, 7, 5), ("JAX001", 2, 1, 12), ("JAX001", 3, 1, 9)]
+
+
+def test_an_update_a_cell_ends_with_is_its_shown_output_not_a_discarded_one() -> None:
+    """JAX102: Jupyter shows the value of the expression a cell ends with (IPython's
+    ``last_expr``), so ``x.at[0].set(5.0)`` there is looked at, not lost; a trailing
+    ``;`` hides the output, and an update in the middle of a cell or in a ``.py`` file is
+    still dropped."""
+    settings = LintSettings(select=frozenset({"JAX102"}))
+    data = json.dumps({"cells": [
+        _code(["import jax.numpy as jnp\n", "x = jnp.zeros(3)\n", "x.at[0].set(5.0)\n"]),
+        _code(["y = 1; x.at[1].add(1.0)  # shown\n"]),
+        _code(["jnp.put(x, jnp.array([0]), 1.0, inplace=False)\n", "\n", "# the end\n"]),
+        _md("# middle"),
+        _code(["x.at[0].set(5.0);\n"]),
+        _code(["x.at[2].set(1.0)\n", "z = 2\n"]),
+        _code(["for i in range(2):\n", "    x.at[i].set(1.0)\n"]),
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+    result = lint_source(data, "m.ipynb", settings)
+    assert [(f.code, f.cell, f.line, f.col) for f in result.findings] == [
+        ("JAX102", 5, 1, 1), ("JAX102", 6, 1, 1), ("JAX102", 7, 2, 5)]
+    py = "import jax.numpy as jnp\nx = jnp.zeros(3)\nx.at[0].set(5.0)\n"
+    assert [(f.code, f.line) for f in lint_source(py, "m.py", settings).findings] == [("JAX102", 3)]

@@ -32,12 +32,13 @@ from jaxlint.model.interpreter import Interpreter, LoopFrame
 from jaxlint.model.jit_calls import JitInfo
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
+from jaxlint.parse.notebook import is_cell_boundary
 from jaxlint.settings import LintSettings
 
 
 class RuleContext:
     __slots__ = (
-        "_interp", "_reports", "_built", "_multiline", "module", "text", "path", "settings", "index", "imports",
+        "_interp", "_reports", "_built", "_multiline", "_displayed", "module", "text", "path", "settings", "index", "imports",
         "qualname", "builtin_name", "value", "is_traced", "is_tracer", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
         "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
@@ -104,6 +105,7 @@ class RuleContext:
         self._reports: list[Report] = []
         self._built = False  # the tree was built from CPython's: the first report stops the analysis
         self._multiline: dict[str, cst.CSTNode] = {}  # an expression's code printed alone -> it
+        self._displayed: Optional[frozenset[int]] = None
         self.module: cst.Module = interp.module
         self.text: str = interp.text
         self.path: str = interp.path
@@ -171,6 +173,13 @@ class RuleContext:
         """Is the current statement inside ``with pytest.raises(...)`` /
         ``with self.assertRaises(...)``, i.e. run for the exception it raises?"""
         return self._interp.raises_depth > 0
+
+    def displayed(self, node: cst.Expr) -> bool:
+        """Is ``node`` the expression a notebook cell ends with, which Jupyter shows as the
+        cell's output (IPython's ``last_expr``; a trailing ``;`` hides it)?"""
+        if self._displayed is None:
+            self._displayed = _displayed_expressions(self.module) if self.path.endswith(".ipynb") else frozenset()
+        return id(node) in self._displayed
 
     def handles(self, errors: frozenset[str]) -> bool:
         """Is the current statement inside a ``try:`` of this unit whose handlers catch
@@ -336,3 +345,23 @@ class RuleContext:
 class NeedsSourceTree(Exception):
     """A tree built from CPython's tree got a report: positions, messages and
     fixes must come from libcst's tree of the source."""
+
+
+def _displayed_expressions(module: cst.Module) -> frozenset[int]:
+    """The ids of the module-level expression statements that end a notebook cell
+    (the virtual module of ``jaxlint.parse.notebook``: a boundary comment opens each
+    cell after the first) and have no trailing ``;``."""
+    shown: set[int] = set()
+    body = module.body
+    for i, stmt in enumerate(body):
+        if not isinstance(stmt, cst.SimpleStatementLine) or not stmt.body:
+            continue
+        last = stmt.body[-1]
+        if not isinstance(last, cst.Expr) or isinstance(last.semicolon, cst.Semicolon):
+            continue
+        after = body[i + 1] if i + 1 < len(body) else None
+        if after is None or any(
+            line.comment is not None and is_cell_boundary(line.comment.value) for line in after.leading_lines
+        ):
+            shown.add(id(last))
+    return frozenset(shown)

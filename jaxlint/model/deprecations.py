@@ -618,6 +618,15 @@ _ROWS: tuple[Deprecation, ...] = (
                 library="Flax",
                 changelog="Flax 0.4.1: Added Optax update guide and deprecated `flax.optim`."
                           " | Flax 0.6.0: Removed deprecated optimizers in `flax.optim` package."),
+    Deprecation("flax.nn", "`flax.linen` (`from flax import linen as nn`)", "0.3.6", "0.4.0", None,
+                "Linen modules are dataclasses applied with `model.apply(variables, x)`, not `nn.Model`"
+                " objects; layer arguments and parameter layout changed", kind="module", library="Flax",
+                changelog="Flax 0.3.6: Move `flax.nn` to `flax.deprecated.nn`."
+                          " | Flax 0.4.0: flax.deprecated.nn is removed. Please pin to flax==0.3.6 if you are"),
+    Deprecation("flax.deprecated.nn", "`flax.linen` (`from flax import linen as nn`)", None, "0.4.0", None,
+                "Linen modules are dataclasses applied with `model.apply(variables, x)`", kind="module",
+                library="Flax",
+                changelog="Flax 0.4.0: flax.deprecated.nn is removed. Please pin to flax==0.3.6 if you are"),
     Deprecation("flax.optim.dynamic_scale", "`flax.training.dynamic_scale`", None, "0.6.0", "safe", kind="module",
                 new_qualname="flax.training.dynamic_scale", library="Flax",
                 changelog="Flax 0.6.0: Moved `flax.optim.dynamic_scale` to `flax.training.dynamic_scale`."),

@@ -8,7 +8,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from jaxlint.model.units import ClassInfo, Unit
-from jaxlint.model.walk import descendants, dotted_name
+from jaxlint.model.walk import children, descendants, dotted_name
 
 
 def writes(scope: cst.CSTNode, name: str) -> list[cst.CSTNode]:
@@ -55,8 +55,30 @@ def _writes_of(scope: cst.CSTNode) -> dict[str, list[cst.CSTNode]]:
 
 
 def _names_in(target: cst.CSTNode) -> dict[str, None]:
-    """The names in an assignment target (each once, in order)."""
-    return {m.value: None for m in (target, *descendants(target)) if isinstance(m, cst.Name)}
+    """The names an assignment target writes (each once, in order): the names it binds
+    (``a``, ``a, (b, *c)``), and the name at the root of an item or attribute it stores
+    into (``buf[i] = v`` and ``cfg.lr = v`` write into ``buf``, ``cfg``; the index ``i``
+    and the attribute's name ``lr`` are not bound)."""
+    out: dict[str, None] = {}
+    stack = [target]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is cst.Name:
+            out[n.value] = None
+        elif t is cst.Tuple or t is cst.List:
+            stack.extend(reversed([el.value for el in n.elements]))
+        elif t is cst.StarredElement or t is cst.Element:
+            stack.append(n.value)
+        elif t is cst.Subscript or t is cst.Attribute:
+            root = n.value
+            while type(root) in (cst.Subscript, cst.Attribute):
+                root = root.value
+            if type(root) is cst.Name:
+                out[root.value] = None
+        elif not isinstance(n, cst.BaseExpression):  # (a `for` target, `AsName`, ...: look inside)
+            stack.extend(reversed(list(children(n))))
+    return out
 
 
 def scope_of(index: Any, unit: Unit, name: str) -> Optional[Unit]:

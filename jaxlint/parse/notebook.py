@@ -46,8 +46,16 @@ NOTEBOOK_SUFFIX = ".ipynb"
 TIMEIT_MAGIC = "__jaxlint_timeit__"
 _BOUNDARY = "# jaxlint: cell boundary {}"
 
+_BOUNDARY_RE = re.compile(r"# jaxlint: cell boundary \d+$")
+
+
+def is_cell_boundary(comment: str) -> bool:
+    """Is ``comment`` (a comment's text, ``#`` included) the virtual module's line
+    between two code cells?"""
+    return _BOUNDARY_RE.match(comment) is not None
+
+
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
-_ASSIGN_MAGIC_RE = re.compile(r"^(\s*)([A-Za-z_][\w\.]*(?:\s*,\s*[A-Za-z_][\w\.]*)*\s*=\s*)([%!].*)$")
 _LINE_MAGIC_RE = re.compile(r"^(\s*)([%!].*)$")
 _HELP_RE = re.compile(r"^(\s*)(\?\??[\w\.]+|[\w\.\(\)\[\]]+\?\??)\s*$")
 # `%timeit -n10 -r 3 -q f(x)`: the options (-n/-r/-p take a number, -t -c -q -o none), then the code
@@ -105,6 +113,8 @@ class Notebook:
     # ---- reading
     @classmethod
     def from_bytes(cls, data: bytes) -> "Notebook":
+        if not data.strip():  # (Jupyter cannot open it either: "Notebook does not appear to be JSON")
+            raise NotebookError("the file is empty (a notebook is nbformat 4 JSON)")
         try:
             raw = json.loads(data.decode("utf-8-sig"))
         except UnicodeDecodeError as exc:
@@ -410,16 +420,48 @@ def _line_magic(body: str, info: _Line) -> tuple[str, _Line]:
             info.col_from, info.delta = len(indent), expr_start - len(indent)
             return indent + expr + comment, info
         info.col_from, info.delta = 0, 0
-    m = _ASSIGN_MAGIC_RE.match(body)
-    if m and not _is_python(body):
+    target = _assign_magic_target(body)
+    if target is not None and not _is_python(body):
         info.magic = True
-        info.col_from = len(m.group(1)) + len(m.group(2))
-        return m.group(1) + m.group(2) + "None", info
+        info.col_from = len(target)
+        return target + "None", info
     m = _LINE_MAGIC_RE.match(body) or _HELP_RE.match(body) or _automagic(body)
     if m and not _is_python(body):
         info.magic, info.col_from = True, len(m.group(1))
         return m.group(1) + "pass", info
     return body, info
+
+
+def _assign_magic_target(line: str) -> Optional[str]:
+    """``TARGET = %magic ...`` / ``TARGET = !cmd``: the text up to the right-hand side.
+
+    As IPython's ``MagicAssign``/``SystemAssign`` read it: the first ``=`` outside
+    brackets, any assignment target before it (``t``, ``a, b``, ``times[c]``,
+    ``self.t``)."""
+    depth, quote = 0, ""
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "#":
+            return None
+        elif ch == "=" and depth == 0:
+            if line[i + 1:i + 2] == "=" or (i and line[i - 1] in "=!<>:+-*/%&|^@"):
+                return None
+            rest = line[i + 1:]
+            value = rest.lstrip()
+            if not value or value[0] not in "%!" or not line[:i].strip():
+                return None
+            if not _is_python(line[:i].rstrip() + " = None"):
+                return None
+            return line[:i + 1] + rest[: len(rest) - len(value)]
+    return None
 
 
 def _split_comment(expr: str) -> tuple[str, str]:

@@ -27,7 +27,9 @@ class DiscardedAtUpdate(Rule):
         "Flags an expression statement `x.at[idx].set(v)` (or `.add`, `.subtract`, `.multiply`, "
         "`.divide`, `.power`, `.min`, `.max`, `.apply`) whose result is not used; so are "
         "`jnp.put(a, ind, v, inplace=False)` (`jnp.place`, `jnp.fill_diagonal`, "
-        "`jnp.put_along_axis`) and `x.sort()` on a JAX array, written as statements."
+        "`jnp.put_along_axis`) and `x.sort()` on a JAX array, written as statements. In a "
+        "notebook, the expression a cell ends with is the cell's shown output, not discarded "
+        "(unless a trailing `;` hides it)."
     )
     why_bad = (
         "`.at[]` updates are functional: they return a new array and leave `x` unchanged. "
@@ -215,8 +217,8 @@ class DiscardedAtUpdate(Rule):
     ]
 
     def visit_Expr(self, node: cst.Expr) -> None:
-        if self.ctx.expects_exception:
-            return  # run for the exception it raises: its result has no use
+        if self.ctx.expects_exception or self.ctx.displayed(node):
+            return  # run for the exception it raises, or a notebook cell's shown output
         call = node.value
         if not isinstance(call, cst.Call):
             return

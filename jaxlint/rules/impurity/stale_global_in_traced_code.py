@@ -1489,7 +1489,8 @@ class StaleGlobalRead(Rule):
         names, def_at = self._names_of(outer, seq)
         if def_at is None or not names:
             return
-        assigns = [w for w in writes(owner.node, n) if seq.index(w) is not None]
+        assigns = [w for w in writes(owner.node, n) if seq.index(w) is not None
+                   and not _attribute_store_unread(w, n, outer.node)]
         if len(assigns) < 2 or id(node) in self._calls and not all(_other_function(a, n) for a in assigns):
             return
         literal = {_literal_text(ctx, a) for a in assigns}
@@ -1504,6 +1505,9 @@ class StaleGlobalRead(Rule):
             return
         self._reported.add((id(unit), n))
         how = f"changes in place (`{n}[...] = ...`)" if _changes_in_place(later[0], n) else "is reassigned"
+        stored = _attribute_stores(later[0], n)
+        if stored:
+            how = f"changes in place (`{n}.{'.'.join(stored[0])} = ...`)"
         self.report(
             node,
             f"`{n}` is a local of `{owner.name}` that {how} (line {{related_line}}) after "
@@ -2110,6 +2114,63 @@ def _fits_dict_method(call: cst.Call) -> bool:
     if len(positional) > _DICT_ARITY.get(method, 0):
         return False
     return method == "update" or all(a.keyword is None for a in call.args)
+
+
+def _attribute_stores(stmt: cst.CSTNode, name: str) -> Optional[list[tuple[str, ...]]]:
+    """The attribute paths ``stmt`` stores into ``name`` (``cfg.a.b = v``: ``("a", "b")``)
+    when all its targets are such stores, else None."""
+    t = type(stmt)
+    if t is cst.Assign:
+        targets = [x.target for x in stmt.targets]  # type: ignore[attr-defined]
+    elif t is cst.AugAssign or t is cst.AnnAssign:
+        targets = [stmt.target]  # type: ignore[attr-defined]
+    else:
+        return None
+    paths = []
+    for x in targets:
+        path: list[str] = []
+        while type(x) is cst.Attribute:
+            path.append(x.attr.value)
+            x = x.value
+        if type(x) is not cst.Name or x.value != name or not path:
+            return None
+        paths.append(tuple(reversed(path)))
+    return paths
+
+
+def _attribute_store_unread(stmt: cst.CSTNode, name: str, traced: cst.CSTNode) -> bool:
+    """Is ``stmt`` a store into attributes of ``name`` (``config.cost = {}``) that the
+    traced function ``traced`` never reads: it reads ``name`` only through other
+    attributes (``config.network.size``), never whole (handed to a call, returned) nor
+    through a method?  Such a store changes nothing the compiled function baked in."""
+    stores = _attribute_stores(stmt, name)
+    if not stores:
+        return False
+    reads: list[tuple[str, ...]] = []
+    bare = direct = 0
+    for m in descendants(traced):
+        t = type(m)
+        if t is cst.Name and m.value == name:
+            bare += 1
+        elif t is cst.Attribute:
+            path: list[str] = []
+            x = m
+            while type(x) is cst.Attribute:
+                path.append(x.attr.value)
+                x = x.value
+            if type(x) is cst.Name and x.value == name:
+                reads.append(tuple(reversed(path)))
+                if type(m.value) is cst.Name:
+                    direct += 1
+        elif t is cst.Call and type(m.func) is cst.Attribute:
+            x = m.func
+            while type(x) is cst.Attribute:
+                x = x.value
+            if type(x) is cst.Name and x.value == name:
+                return False  # a method of it runs: what it reads is unknown
+    if bare > direct:
+        return False  # used whole
+    return not any(r[:len(s)] == s or s[:len(r)] == r for r in reads for s in stores)
 
 
 def _changes_in_place(n: cst.CSTNode, name: str) -> bool:
