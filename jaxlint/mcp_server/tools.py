@@ -567,7 +567,11 @@ def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] =
         was = None
         ff = None
         try:
-            if text is not None:
+            if text is not None and str(absolute).endswith(".ipynb"):
+                # a notebook's JSON: fixed as `--fix` fixes the file (its cells), returned as JSON
+                ff = fix_file(str(absolute), text.encode("utf-8"), settings, unsafe)
+                old, fr, source_file = ff.old, ff.result, ff.source
+            elif text is not None:
                 old = text
                 fr = fix_text(text, result.path, settings, unsafe=unsafe)
                 source_file = None
@@ -596,7 +600,8 @@ def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] =
                 remaining.extend(result.findings)
                 continue
         if text is not None:
-            fixed_source = fr.text
+            fixed_source = fr.text if ff is None else (
+                source_file.encode(fr.text).decode("utf-8") if changed else text)
         if changed:
             # a notebook's diff is one per changed cell, in the cells' own lines (as `--diff`)
             diffs.append(file_diff(dataclasses.replace(ff, path=result.path)) if ff is not None
