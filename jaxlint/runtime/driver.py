@@ -309,6 +309,7 @@ def _run_module(job: ModuleJob, mode: str) -> tuple[dict, list[dict], dict]:
             verdicts[i] = Verdict.from_dict(extra["insitu"])  # checked inside the --run
         else:
             targets.append(dict({"id": i, "code": f.code, "line": f.line, "end_line": f.end_line,
+                                 "col": f.col, "end_col": f.end_col,
                                  "function": f.function, "has_fix": f.fix is not None},
                                 **job.extra.get(i, {})))
     for i, f in enumerate(job.findings):
