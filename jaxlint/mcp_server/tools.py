@@ -755,8 +755,14 @@ def confirm(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Even
                 proc.kill()
             proc.communicate()
             raise ToolInputError(why) from None
-    errors = [line[len("error: "):] for line in err.decode("utf-8", "replace").splitlines()
-              if line.startswith("error: ")]
+    from jaxlint.runtime.report import FAILED_RUN_NOTE
+
+    stderr = err.decode("utf-8", "replace").splitlines()
+    errors = [line[len("error: "):] for line in stderr if line.startswith("error: ")]
+    # a `run` command that crashed or timed out: the agent is told (the CLI says it on stderr)
+    failed_runs = [line[len("jaxlint: "):] for line in stderr
+                   if line.startswith("jaxlint: ") and FAILED_RUN_NOTE in line]
+    errors += failed_runs
     try:
         data = json.loads(out.decode("utf-8", "replace")) if out.strip() else None
     except ValueError:
@@ -778,6 +784,9 @@ def confirm(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Even
         v = (f.runtime or {}).get("verdict", "none")
         verdicts[v] = verdicts.get(v, 0) + 1
     summary = (", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())) or "No findings") + "."
+    if failed_runs:
+        summary += (f" {len(failed_runs)} `run` command{'s' if len(failed_runs) != 1 else ''} "
+                    "failed (see errors).")
     return {
         "findings": [finding_dict(f) for f in findings],
         "verdicts": verdicts,

@@ -713,9 +713,24 @@ def _module_level_reason(job: ModuleJob, f: Finding) -> str:
     return reason
 
 
-def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran: list[str]) -> None:
+def _failed_runs(runs: list[dict]) -> str:
+    """The --run commands that did not end well, for a skip's reason: `` (`CMD` ended
+    with exit status 1: its last line)``; empty when every command ran to its end."""
+    failed = []
+    for r in runs:
+        status = str(r.get("status") or "")
+        if not status or status == "ok" or status.startswith("not run"):
+            continue
+        tail = [ln.strip() for ln in str(r.get("output_tail") or "").splitlines() if ln.strip()]
+        failed.append(f"`{r.get('command')}` ended with {status}"
+                      + (f": {tail[-1][:160]}" if tail else ""))
+    return f" ({'; '.join(failed)})" if failed else ""
+
+
+def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran: list[str],
+                  runs: Optional[list[dict]] = None) -> None:
     """A skip for want of inputs (or of a live object: a method, a nested function)
-    says which --run would help."""
+    says which --run would help (and how a --run that did not call it ended)."""
     if verdict.verdict != "skipped" or not (
             verdict.reason.startswith("no input for argument")
             or verdict.reason.endswith(("which the runtime cannot build",
@@ -734,7 +749,7 @@ def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran: list[str]) 
     root = job.root or job.path.parent
     hint = observe.suggest_run(job.path, f.function or "", root)
     if ran:
-        verdict.reason += "; no --run command called it"
+        verdict.reason += "; no --run command called it" + _failed_runs(runs or [])
     if hint and any(hint == f'--run "{c}"' for c in ran):
         hint = None  # the command that was run: suggesting it again helps nobody
     if hint:
@@ -790,7 +805,8 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
                 verdict = skipped("not run")
             elif entry is not None:
                 _explain_skip(verdict, entry[0], entry[0].findings[i],  # (a notebook's: its lines)
-                              [c[0] if isinstance(c, (tuple, list)) else str(c) for c in commands])
+                              [c[0] if isinstance(c, (tuple, list)) else str(c) for c in commands],
+                              report.runs)
                 if entry[0].notebook is not None:  # its lines back to the notebook's cells
                     verdict = notebooks.map_verdict(entry[0].notebook, verdict, f.cell)
             if seen_in_run:

@@ -30,6 +30,10 @@ def _fmt_bytes(v: Optional[int]) -> str:
     return str(v)
 
 
+# how a run line ends for a command that did not run to its end (MCP's confirm reads it)
+FAILED_RUN_NOTE = "; what it observed before is used"
+
+
 def run_lines(report: RuntimeReport) -> list[str]:
     """One line per --run command: how it ended and how many processes the recorder saw."""
     out = []
@@ -37,7 +41,7 @@ def run_lines(report: RuntimeReport) -> list[str]:
         line = (f"{notebooks.run_named(r['command'])}: {r['status']} in {r['wall_s']:.1f} s, "
                 f"{r['processes']} Python process(es) recorded")
         if r["status"] != "ok" and r["status"] and not r["status"].startswith("not run"):
-            line += "; what it observed before is used"
+            line += FAILED_RUN_NOTE
             tail = [ln for ln in (r.get("output_tail") or "").splitlines() if ln.strip()]
             if tail:
                 line += f" (last output: {tail[-1].strip()[:160]})"
