@@ -75,3 +75,88 @@ def test_jax120_is_probed_at_the_number_its_condition_compares_with(tmp_path: Pa
         ("JAX120", 24, "log_shifted_ok", "not-reproduced", "jax.grad at argument 0 = 0 and at 1 is finite"),
     ]
     assert rc == 1
+
+
+# ----------------------------------------------------------------------------- --run commands
+
+LOSSES = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def mse(pred, y):
+    if (pred - y).max() > 1.0:
+        return jnp.mean((pred - y) ** 2)
+    return jnp.mean(jnp.abs(pred - y))
+"""
+TRAIN = """\
+import jax.numpy as jnp
+
+from mypkg.losses import mse
+
+if __name__ == "__main__":
+    print(mse(jnp.ones(3), jnp.zeros(3)))
+"""
+# a `python` first on PATH that has no JAX: what an unactivated venv gives a --run
+NO_JAX_PYTHON = """\
+#!/bin/sh
+echo "ModuleNotFoundError: No module named 'jax'" >&2
+exit 1
+"""
+
+
+@pytest.fixture
+def src_project(tmp_path: Path) -> tuple[Path, dict]:
+    import os
+
+    pkg = tmp_path / "proj" / "src" / "mypkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "losses.py").write_text(LOSSES)
+    (pkg / "train.py").write_text(TRAIN)
+    fake = tmp_path / "fakebin"
+    fake.mkdir()
+    for name in ("python", "python3"):
+        (fake / name).write_text(NO_JAX_PYTHON)
+        (fake / name).chmod(0o755)
+    env = dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ.get('PATH', '')}")
+    return tmp_path / "proj", env
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the PATH shim is a POSIX script")
+@pytest.mark.parametrize("command", ["cd src && python -m mypkg.train",
+                                     "PYTHONPATH=src python3 src/mypkg/train.py"])
+def test_a_run_calling_python_after_its_first_word_uses_jaxlints_interpreter(
+        src_project: tuple[Path, dict], command: str) -> None:
+    """`confirm` suggests `cd src && python -m mypkg.train`: it runs as printed, with
+    jaxlint's interpreter, though the `python` on the user's PATH has no JAX (the venv
+    not activated), as a command whose first word is `python` does."""
+    pytest.importorskip("jax")
+    root, env = src_project
+    proc = _jaxlint("confirm", "--no-cache", "--output-format", "json", "src/", "--run", command,
+                    cwd=root, env=env)
+    assert [(f["code"], f["filename"], f["location"]["row"], f["runtime"]["verdict"])
+            for f in json.loads(proc.stdout)] == [("JAX201", "src/mypkg/losses.py", 7, "confirmed")]
+    # it ran with JAX (the recorder saw it) and ended on the bug itself
+    [line] = [ln for ln in proc.stderr.splitlines() if ln.startswith("jaxlint: --run")]
+    assert line.startswith(f"jaxlint: --run `{command}`: exit status 1 in ")
+    assert "1 Python process(es) recorded" in line
+    assert "No module named 'jax'" not in proc.stderr
+
+
+def test_a_run_that_crashed_is_named_in_the_skip_reason(src_project: tuple[Path, dict]) -> None:
+    """A --run that did not run to its end is named, with how it ended and its last
+    line, where the reason said only "no --run command called it" (CLI JSON too)."""
+    pytest.importorskip("jax")
+    root, env = src_project
+    command = "python -c 'import nonexistent_module_xyz'"
+    rc, findings, err = _confirm(root, "src/", "--run", command)
+    [f] = findings
+    assert (f["code"], f["location"]["row"], f["runtime"]["verdict"]) == ("JAX201", 7, "skipped")
+    assert f["runtime"]["reason"] == (
+        "no input for argument `pred`: run code that calls it (--run), declare it in JAXLINT_INPUTS "
+        "or [tool.jaxlint.runtime] inputs, or annotate it; no --run command called it "
+        f"(`{command}` ended with exit status 1: ModuleNotFoundError: No module named "
+        "'nonexistent_module_xyz'); try --run \"cd src && python -m mypkg.train\" (it calls `mse`)")
+    assert rc == 0

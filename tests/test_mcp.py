@@ -775,3 +775,28 @@ def test_fix_of_a_notebook_given_as_source_returns_the_fixed_notebook(project: P
         want["cells"][1]["source"][1] = "z = jax.tree.map(lambda a: a + 1, y)  # keep\n"
         assert fixed == want
         assert result["source"] == text.replace("jax.tree_map", "jax.tree.map")  # the layout kept
+
+
+def test_confirm_tells_the_agent_that_its_run_command_failed(project: Path) -> None:
+    """A `run` command that crashes is a line in `errors` (the CLI's run line), counted in
+    the summary, and named in the reason of the finding it left skipped."""
+    pytest.importorskip("jax")
+    (project / "pkg" / "loss.py").write_text(
+        "import jax\n\n\n@jax.jit\ndef mse(pred, y):\n    if pred.sum() > y.sum():\n"
+        "        return pred\n    return y\n")
+    command = "python -c 'import nonexistent_module_xyz'"
+
+    async def scenario(s: ClientSession):
+        return _ok(await s.call_tool("confirm", {"paths": ["pkg/loss.py"], "run": [command],
+                                                 "timeout": 60}))
+
+    report = _serve(project, scenario)
+    [error] = report["errors"]
+    assert error.startswith(f"--run `{command}`: exit status 1 in ")
+    assert error.endswith("; what it observed before is used (last output: ModuleNotFoundError: "
+                          "No module named 'nonexistent_module_xyz')")
+    assert report["summary"] == "1 skipped. 1 `run` command failed (see errors)."
+    [found] = report["findings"]
+    assert (found["code"], found["line"], found["runtime"]["verdict"]) == ("JAX201", 6, "skipped")
+    assert (f"no --run command called it (`{command}` ended with exit status 1: ModuleNotFoundError: "
+            "No module named 'nonexistent_module_xyz')") in found["runtime"]["reason"]

@@ -89,13 +89,17 @@ def write_shim(tmp: str, sitecustomize: str) -> str:
     os.symlink(package, os.path.join(shim, "jaxlint"))
     if os.name == "posix":
         # a script, not a link: a virtual environment's interpreter finds its
-        # pyvenv.cfg beside the path it was started by
+        # pyvenv.cfg beside the path it was started by; the shim is put back on a
+        # PYTHONPATH the command set itself (`PYTHONPATH=src python ...`)
         bindir = os.path.join(tmp, "bin")
         os.mkdir(bindir)
+        q = shlex.quote(shim)
         for name in ("python", "python3"):
             exe = os.path.join(bindir, name)
             with open(exe, "w", encoding="utf-8") as fh:
-                fh.write(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} \"$@\"\n")
+                fh.write(f'#!/bin/sh\ncase ":$PYTHONPATH:" in *:{q}:*) ;; '
+                         f'*) PYTHONPATH={q}${{PYTHONPATH:+:$PYTHONPATH}}; export PYTHONPATH ;; esac\n'
+                         f'exec {shlex.quote(sys.executable)} "$@"\n')
             os.chmod(exe, 0o755)
     return shim
 
