@@ -160,3 +160,58 @@ def test_a_run_that_crashed_is_named_in_the_skip_reason(src_project: tuple[Path,
         f"(`{command}` ended with exit status 1: ModuleNotFoundError: No module named "
         "'nonexistent_module_xyz'); try --run \"cd src && python -m mypkg.train\" (it calls `mse`)")
     assert rc == 0
+
+
+# ----------------------------------------------------------------------------- inputs and devices
+
+KEYS = """\
+import jax
+from jax import Array
+
+
+def twice(key: jax.Array):
+    a = jax.random.normal(key, (2,))
+    b = jax.random.normal(key, (2,))
+    return a + b
+
+
+def twice_rng(rng: Array, x: Array):
+    noise = jax.random.uniform(rng, (2,))
+    return x[:2] + noise + jax.random.uniform(rng, (2,))
+"""
+
+
+def test_a_key_annotated_jax_array_is_built_as_a_key(tmp_path: Path) -> None:
+    """`key: jax.Array` (the type of every array, keys too): a parameter the name calls a
+    key is given a key, not an f32[8] that JAX refuses as key data; the other argument
+    keeps its array, and annotations are named as written (`jax.Array`)."""
+    pytest.importorskip("jax")
+    (tmp_path / "keys.py").write_text(KEYS)
+    rc, findings, _ = _confirm(tmp_path, "keys.py")
+    assert [(f["code"], f["location"]["row"], f["function"], f["runtime"]["verdict"],
+             f["runtime"]["inputs"]) for f in findings] == [
+        ("JAX301", 7, "twice", "confirmed", ["key: key (annotated jax.Array, a key by its name)"]),
+        ("JAX301", 13, "twice_rng", "confirmed",
+         ["rng: key (annotated jax.Array, a key by its name)",
+          "x: f32[8] (from annotation jax.Array, default size)"]),
+    ]
+    assert rc == 1
+
+
+def test_a_device_that_is_not_there_is_an_error(tmp_path: Path) -> None:
+    """`--device gpu` where JAX finds no GPU: one error line that says so (not an empty
+    "AssertionError:"), exit status 2, the findings skipped with the same reason."""
+    jax = pytest.importorskip("jax")
+    try:
+        jax.devices("cuda")
+        pytest.skip("a GPU is here")
+    except RuntimeError:
+        pass
+    (tmp_path / "upd.py").write_text("import jax\n\n\n@jax.jit\ndef upd(x: jax.Array):\n"
+                                     "    x[0] = 1.0\n    return x\n")
+    rc, findings, err = _confirm(tmp_path, "upd.py", "--device", "gpu")
+    line = ("JAX could not start the cuda backend (--device gpu): no cuda device found "
+            "(AssertionError from jax.devices())")
+    assert f"error: {line}\n" in err
+    assert _verdicts(findings) == [("JAX101", 6, "upd", "skipped", f"the module failed to import: {line}")]
+    assert rc == 2

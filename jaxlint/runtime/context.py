@@ -288,9 +288,13 @@ class Context:
                     else:
                         spec = Spec("static", value=d, text=f"static:{d!r} (default)")
                         static.add(i)
-                if spec is None and p.name.lower() in _KEY_NAMES or (
-                        spec is None and p.name.lower().endswith("_key")):
+                keyish = p.name.lower() in _KEY_NAMES or p.name.lower().endswith("_key")
+                if spec is None and keyish:
                     spec = Spec("key", text="key (assumed from the name)")
+                elif keyish and spec is not None and spec.text.endswith(", default size)"):
+                    # `key: jax.Array`: the type of every array, keys too; the name says which
+                    ann = spec.text[spec.text.index("(from annotation ") + 17:-len(", default size)")]
+                    spec = Spec("key", text=f"key (annotated {ann}, a key by its name)")
             if spec is None:
                 return None, (f"no input for argument `{p.name}`: run code that calls it "
                               "(--run), declare it in JAXLINT_INPUTS or [tool.jaxlint.runtime] "

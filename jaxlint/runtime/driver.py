@@ -363,6 +363,8 @@ def _run_module(job: ModuleJob, mode: str) -> tuple[dict, list[dict], dict]:
                     for t in targets:
                         verdicts.setdefault(t["id"], Verdict.from_dict(verdict.to_dict()))
                     return verdicts, pairs, env
+                if e.get("backend"):  # the device asked for is not there: an error of the run
+                    env = dict(env, backend_error=str(e.get("error")))
                 reason = (f"{e.get('error')} while importing the module" if e.get("memory")
                           else f"the module failed to import: {e.get('error')}")
                 for t in targets:
@@ -792,6 +794,8 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
             report.environment = env
         if env.get("missing"):
             missing.setdefault(env["missing"], []).append(job)
+        if env.get("backend_error") and env["backend_error"] not in report.errors:
+            report.errors.append(env["backend_error"])
     for package, jobs_missing in sorted(missing.items()):
         count = sum(1 for job, (verdicts, _, _) in zip(module_jobs, outcomes)
                     if job in jobs_missing for v in verdicts.values()
