@@ -395,7 +395,7 @@ def test_confirm_runs_a_notebook(project: Path) -> None:
         "JAX301", "nb.ipynb", 3, 1, 5)
     assert found["runtime"]["verdict"] == "confirmed"
     assert found["runtime"]["evidence"] == ("the notebook run drew from the same key bits at "
-                                            "line 2 of cell 2 (`normal`) and line 1 (`uniform`)")
+                                            "line 2 of cell 2 (`normal`) and line 1 of cell 3 (`uniform`)")
     assert report["summary"] == "1 confirmed."
 
 

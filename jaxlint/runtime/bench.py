@@ -96,7 +96,7 @@ def _run_variant(ctx: Context, t: Target, args: Args) -> tuple[dict, Any]:
     try:
         return measure(ctx, t, args)
     except Exception as exc:  # noqa: BLE001
-        return {"error": f"{exc_name(exc)} at line {ctx.user_line(exc)}: {first_line(exc)}"}, None
+        return {"error": f"{exc_name(exc)} at {ctx.user_at(exc)}: {first_line(exc)}"}, None
 
 
 # rules whose original runs but computes the wrong thing: outputs are expected to differ

@@ -13,6 +13,7 @@ import functools
 import inspect
 import logging
 import os
+import sysconfig
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -309,6 +310,35 @@ class Context:
         return [(a, b) for a, b in self.alternatives.items() if a not in self.claimed]
 
     # -- source lines
+
+    def user_at(self, exc: BaseException) -> str:
+        """Where ``exc`` left the checked module, for a reason: ``line 27``, and where
+        it was raised when that is another file of the project (not an installed
+        package's, Python's or jaxlint's): ``line 27 (raised at src/pkg/losses.py:7)``."""
+        line = self.user_line(exc)
+        here = f"line {line}"
+        roots = [os.path.realpath(p) for p in self.job.get("sys_path", []) if p]
+        installed = {os.path.realpath(p) for p in
+                     (sysconfig.get_paths().get("purelib"), sysconfig.get_paths().get("platlib"),
+                      sysconfig.get_paths().get("stdlib")) if p}
+        package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # jaxlint's
+        raised = None
+        tb = exc.__traceback__
+        while tb is not None:
+            f = os.path.realpath(tb.tb_frame.f_code.co_filename)
+            if f != self.path and any(f.startswith(r + os.sep) for r in roots) and not any(
+                    f.startswith(p + os.sep) for p in (*installed, package)) \
+                    and "site-packages" not in f and os.path.isfile(f):
+                raised = (f, tb.tb_lineno)
+            elif f == self.path:
+                raised = None  # the innermost frame is the module's own
+            tb = tb.tb_next
+        if raised is None:
+            return here
+        shown = os.path.relpath(raised[0])
+        if shown.startswith(".."):
+            shown = raised[0]
+        return f"{here} (raised at {shown}:{raised[1]})"
 
     def user_line(self, exc: BaseException) -> Optional[int]:
         line = None

@@ -73,8 +73,12 @@ def _variant_cells(v: dict) -> list[str]:
     mem = v.get("memory") or {}
     eq = v.get("eqns")
     not_jitted = v.get("mode") == "called as written"
+    compile_cell = _fmt_s(v.get("compile_s"))
+    if not_jitted and not v.get("compiles_first_call"):
+        # no function of the user's compiled: the time is the eager jnp ops' own little jits
+        compile_cell = f"n/a: not jitted (JAX's eager ops compiled in {compile_cell})"
     return [
-        _fmt_s(v.get("compile_s")),
+        compile_cell,
         steady,
         f"{v.get('compiles_first_call', '-')}/{v.get('compiles_per_steady_call', 0):g}",
         str(eq) if eq is not None else ("n/a: not jitted" if not_jitted else "n/a: no jaxpr"),
