@@ -215,3 +215,89 @@ def test_a_device_that_is_not_there_is_an_error(tmp_path: Path) -> None:
     assert f"error: {line}\n" in err
     assert _verdicts(findings) == [("JAX101", 6, "upd", "skipped", f"the module failed to import: {line}")]
     assert rc == 2
+
+
+# ----------------------------------------------------------------------------- where a reason points
+
+HELPERS = """\
+import jax
+
+
+def check(pred):
+    if pred.sum() > 0:
+        return pred
+    return -pred
+"""
+STEP = """\
+import jax
+
+from mypkg.helpers import check
+
+
+def step(key):
+    a = jax.random.normal(key, (3,))
+    b = check(a)
+    return b + jax.random.normal(key, (3,))
+"""
+
+
+def test_a_skip_reason_names_the_file_an_exception_was_raised_in(tmp_path: Path) -> None:
+    """The checked function's line is its call; the line that raised is in another
+    module of the project: the reason names both (`line 8 (raised at PATH:5)`)."""
+    pytest.importorskip("jax")
+    pkg = tmp_path / "mypkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "helpers.py").write_text(HELPERS)
+    (pkg / "step.py").write_text(STEP)
+    _rc, findings, _ = _confirm(tmp_path, "mypkg/step.py", "--select", "JAX301")
+    [f] = findings
+    assert (f["code"], f["location"]["row"], f["runtime"]["verdict"]) == ("JAX301", 9, "skipped")
+    assert f["runtime"]["reason"] == (
+        "the key-reuse checker could not trace it: jax.errors.TracerBoolConversionError at line 8 "
+        f"(raised at {Path('mypkg', 'helpers.py')}:5): Attempted boolean conversion of traced array "
+        "with shape bool[].")
+
+
+# ----------------------------------------------------------------------------- small things
+
+@pytest.mark.parametrize("typed,meant", [("JAX2O1", "JAX201"), ("jax1o1", "JAX101"), ("JAXI01", "JAX101"),
+                                         ("JAX21l", "JAX211")])
+def test_a_letter_typed_for_a_digit_suggests_the_code_it_looks_like(typed: str, meant: str) -> None:
+    from jaxlint.rules import all_rules
+    from jaxlint.workspace.ruleinfo import did_you_mean
+
+    assert did_you_mean(all_rules(), typed) == f"; did you mean {meant}?"
+
+
+def test_bench_names_a_not_jitted_functions_compile_time_as_the_eager_ops() -> None:
+    """`compiles 0/0` beside `compile 254.68 ms`: no function of the user's compiled, so
+    the time is JAX's eager ops' own; a jitted or compiling variant keeps its figure."""
+    from jaxlint.runtime.report import _variant_cells
+
+    base = {"compile_s": 0.25468, "steady_median_s": 3e-4, "steady_min_s": 2e-4, "steady_max_s": 7e-4,
+            "compiles_per_steady_call": 0}
+    eager = dict(base, mode="called as written", compiles_first_call=0)
+    assert _variant_cells(eager)[0] == "n/a: not jitted (JAX's eager ops compiled in 254.68 ms)"
+    assert _variant_cells(eager)[2] == "0/0"
+    inner = dict(base, mode="called as written", compiles_first_call=1)
+    assert _variant_cells(inner)[0] == "254.68 ms"
+    jitted = dict(base, mode="jax.jit", compiles_first_call=1)
+    assert _variant_cells(jitted)[0] == "254.68 ms"
+
+
+@pytest.mark.parametrize("tail,line", [
+    ("Traceback (most recent call last):\n  File \"t.py\", line 3, in <module>\n"
+     "jax.errors.TracerBoolConversionError: Attempted boolean conversion\n"
+     "See https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerBoolConversionError\n\n"
+     "--------------------\nFor simplicity, JAX has removed its internal frames from the traceback of the "
+     "following exception. Set JAX_TRACEBACK_FILTERING=off to include these.\n",
+     "jax.errors.TracerBoolConversionError: Attempted boolean conversion"),
+    ("ValueError: bad\njaxlint: cell(s) 7 raised\n", "jaxlint: cell(s) 7 raised"),
+    ("ModuleNotFoundError: No module named 'x'\n", "ModuleNotFoundError: No module named 'x'"),
+    ("", ""),
+])
+def test_a_failed_runs_last_line_is_the_exception_above_jaxs_note(tail: str, line: str) -> None:
+    from jaxlint.runtime.observe import last_line
+
+    assert last_line(tail) == line

@@ -723,9 +723,10 @@ def _failed_runs(runs: list[dict]) -> str:
         status = str(r.get("status") or "")
         if not status or status == "ok" or status.startswith("not run"):
             continue
-        tail = [ln.strip() for ln in str(r.get("output_tail") or "").splitlines() if ln.strip()]
-        failed.append(f"`{r.get('command')}` ended with {status}"
-                      + (f": {tail[-1][:160]}" if tail else ""))
+        from jaxlint.runtime.observe import last_line
+
+        last = last_line(str(r.get("output_tail") or ""))
+        failed.append(f"`{r.get('command')}` ended with {status}" + (f": {last[:160]}" if last else ""))
     return f" ({'; '.join(failed)})" if failed else ""
 
 

@@ -147,6 +147,29 @@ def _tail(path: str) -> str:
     return ("..." if size > TAIL_CHARS else "") + text.strip()
 
 
+# what JAX prints after an exception's line: its note on the frames it filtered out,
+# under a rule of dashes
+_JAX_NOTE = re.compile(r"^(-{5,}|For simplicity, JAX has removed its internal frames\b.*)$")
+
+
+def last_line(tail: str) -> str:
+    """The line of a command's output that says how it ended: the last line, or the
+    exception's line above JAX's note on filtered frames."""
+    lines = [ln.strip() for ln in (tail or "").splitlines() if ln.strip()]
+    noted = False
+    while len(lines) > 1 and _JAX_NOTE.match(lines[-1]):
+        lines.pop()
+        noted = True
+    if noted:  # the exception's line, above JAX's `See https://...` line
+        for ln in reversed(lines[-3:]):
+            if _EXCEPTION_LINE.match(ln):
+                return ln
+    return lines[-1] if lines else ""
+
+
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b")
+
+
 def output_tail(path: str) -> str:
     """The last characters of a command's output (for the report)."""
     return _tail(path)

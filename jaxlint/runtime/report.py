@@ -42,9 +42,11 @@ def run_lines(report: RuntimeReport) -> list[str]:
                 f"{r['processes']} Python process(es) recorded")
         if r["status"] != "ok" and r["status"] and not r["status"].startswith("not run"):
             line += FAILED_RUN_NOTE
-            tail = [ln for ln in (r.get("output_tail") or "").splitlines() if ln.strip()]
-            if tail:
-                line += f" (last output: {tail[-1].strip()[:160]})"
+            from jaxlint.runtime.observe import last_line
+
+            last = last_line(r.get("output_tail") or "")
+            if last:
+                line += f" (last output: {last[:160]})"
         out.append(line)
     return out + list(report.problems)
 
