@@ -16,7 +16,7 @@ from typing import Any, Optional
 import jax
 import numpy as np
 
-from jaxlint.runtime.context import (Args, Context, Target, bind_static, count_eqns, exc_name,
+from jaxlint.runtime.context import (Args, Context, Target, bind_static, boundary_points, count_eqns, exc_name,
                                      jitted, leaves_close, make_jaxpr)
 from jaxlint.runtime.verdicts import first_line
 
@@ -139,8 +139,6 @@ def _gradients(ctx: Context, t: Target, cand: Target, args: Args, target: dict) 
     where the original's gradient is NaN: ``checks.boundary_points``): NaN counts,
     and whether they agree."""
     import jax.numpy as jnp
-
-    from jaxlint.runtime.checks import boundary_points
 
     pos = next((i for i in args.dynamic_positions() if args.specs[i].kind == "array"
                 and jnp.issubdtype(jnp.dtype(args.specs[i].dtype), jnp.floating)), None)

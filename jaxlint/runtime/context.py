@@ -478,3 +478,60 @@ def leaves_close(a: Any, b: Any) -> Optional[bool]:
         return True
     except Exception:  # noqa: BLE001
         return None
+
+
+@functools.lru_cache(maxsize=8)
+def _module_tree(path: str) -> Any:
+    import ast
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return ast.parse(fh.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return None
+
+
+def _numbers(node: Any) -> list[float]:
+    """The numbers a comparison in ``node`` compares with (``x > 1.0``: 1.0;
+    ``-2 < x``: -2.0), in the order written."""
+    import ast
+
+    out: list[float] = []
+    for cmp in ast.walk(node):
+        if not isinstance(cmp, ast.Compare):
+            continue
+        for side in (cmp.left, *cmp.comparators):
+            sign = 1.0
+            if isinstance(side, ast.UnaryOp) and isinstance(side.op, (ast.USub, ast.UAdd)):
+                sign = -1.0 if isinstance(side.op, ast.USub) else 1.0
+                side = side.operand
+            if isinstance(side, ast.Constant) and isinstance(side.value, (int, float)) \
+                    and not isinstance(side.value, bool):
+                out.append(sign * float(side.value))
+    return out
+
+
+def boundary_points(path: str, target: dict) -> list[float]:
+    """Where a ``where``-like call's condition switches, for JAX120's gradient probe:
+    0, then the numbers its condition compares with (``jnp.where(x > 1.0, ...)``:
+    1.0), read from the calls around the finding whose first argument it is not."""
+    import ast
+
+    points = [0.0]
+    tree = _module_tree(path)
+    line = int(target.get("line") or 0)
+    # where the finding starts and ends, 0-based columns as ast counts them
+    start = (line, int(target.get("col") or 1) - 1)
+    end = (int(target.get("end_line") or line), int(target.get("end_col") or 1) - 1)
+    if tree is None or not line:
+        return points
+
+    def holds(node: Any) -> bool:
+        return (node.lineno, node.col_offset) <= start and \
+            end <= (node.end_lineno or node.lineno, node.end_col_offset or 0)
+
+    calls = [node for node in ast.walk(tree)  # the finding in another argument than the first
+             if isinstance(node, ast.Call) and node.args and holds(node) and not holds(node.args[0])]
+    for call in calls:
+        points += [v for v in _numbers(call.args[0]) if v not in points]
+    return points[:5]
