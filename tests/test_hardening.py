@@ -286,22 +286,39 @@ def test_invalid_syntax_is_still_jax001() -> None:
 # ----------------------------------------------------------------------------- nothing unparsed passes
 
 
-@pytest.mark.parametrize("encoding,bom", [
-    ("utf-16-le", codecs.BOM_UTF16_LE), ("utf-16-be", codecs.BOM_UTF16_BE),
-    ("utf-32-le", codecs.BOM_UTF32_LE), ("utf-32-be", codecs.BOM_UTF32_BE),
-    ("utf-8", codecs.BOM_UTF8),
-])
-def test_files_with_a_bom_are_decoded_before_the_prefilter(encoding: str, bom: bytes) -> None:
-    result = lint_source(bom + INPLACE.encode(encoding), "f.py", SETTINGS)
+def test_a_file_with_a_utf8_bom_is_decoded_before_the_prefilter() -> None:
+    result = lint_source(codecs.BOM_UTF8 + INPLACE.encode("utf-8"), "f.py", SETTINGS)
     assert result.error is None and result.parsed
     assert [(f.code, f.line, f.col) for f in result.findings] == [("JAX101", 4, 5)]
 
 
-def test_utf16_file_gets_its_finding_from_the_cli(tmp_path: Path) -> None:
-    (tmp_path / "wide.py").write_bytes(codecs.BOM_UTF16_LE + INPLACE.encode("utf-16-le"))
+@pytest.mark.parametrize("encoding,bom,name", [
+    ("utf-16-le", codecs.BOM_UTF16_LE, "UTF-16 (byte-order mark FF FE)"),
+    ("utf-16-be", codecs.BOM_UTF16_BE, "UTF-16 (byte-order mark FE FF)"),
+    ("utf-32-le", codecs.BOM_UTF32_LE, "UTF-32 (byte-order mark FF FE 00 00)"),
+    ("utf-32-be", codecs.BOM_UTF32_BE, "UTF-32 (byte-order mark 00 00 FE FF)"),
+])
+def test_a_utf16_or_utf32_file_is_refused_as_python_refuses_it(encoding: str, bom: bytes, name: str) -> None:
+    """CPython runs no UTF-16/32 source (it reads UTF-8 or what a coding line names):
+    one line says why, as for undeclared latin-1, never a lint of a file that cannot run."""
+    data = bom + INPLACE.encode(encoding)
+    with pytest.raises(SyntaxError):
+        compile(data, "f.py", "exec")
+    result = lint_source(data, "f.py", SETTINGS)
+    assert result.findings == [] and not result.parsed
+    assert result.error == (f"saved as {name}, which Python cannot run: it reads source as UTF-8 or "
+                            "as the encoding a coding line names (save the file as UTF-8)")
+
+
+@pytest.mark.parametrize("data", [codecs.BOM_UTF16_LE + INPLACE.encode("utf-16-le"), codecs.BOM_UTF16_LE])
+def test_a_utf16_file_is_one_error_line_from_the_cli(tmp_path: Path, data: bytes) -> None:
+    (tmp_path / "wide.py").write_bytes(data)
     result = _jaxlint(tmp_path, "wide.py")
-    assert result.returncode == 1
-    assert result.stdout.splitlines()[0] == INPLACE_LINE.format("wide.py")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "error: wide.py: saved as UTF-16 (byte-order mark FF FE), which Python cannot run: it reads source "
+        "as UTF-8 or as the encoding a coding line names (save the file as UTF-8)"]
+    assert result.stdout == "No findings, but 1 path could not be checked (see the errors).\n"
 
 
 def test_pep263_cookie_is_honoured() -> None:

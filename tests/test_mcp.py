@@ -395,7 +395,7 @@ def test_confirm_runs_a_notebook(project: Path) -> None:
         "JAX301", "nb.ipynb", 3, 1, 5)
     assert found["runtime"]["verdict"] == "confirmed"
     assert found["runtime"]["evidence"] == ("the notebook run drew from the same key bits at "
-                                            "line 2 of cell 2 (`normal`) and line 1 (`uniform`)")
+                                            "line 2 of cell 2 (`normal`) and line 1 of cell 3 (`uniform`)")
     assert report["summary"] == "1 confirmed."
 
 
@@ -740,3 +740,63 @@ def test_fix_of_a_notebook_gives_the_cli_diff_per_cell(project: Path) -> None:
     assert result["diff"] == cli.stdout == (
         "--- a/nb.ipynb:cell 3\n+++ b/nb.ipynb:cell 3\n@@ -1 +1 @@\n"
         "-z = jax.tree_map(lambda a: a, x)  # old\n+z = jax.tree.map(lambda a: a, x)  # old\n")
+
+
+def test_fix_of_a_notebook_given_as_source_returns_the_fixed_notebook(project: Path) -> None:
+    """A notebook's unsaved JSON given as `source` is fixed as `--fix` fixes the file:
+    the fixed notebook JSON comes back (only the changed cell's source differs), with the
+    CLI's per-cell diff and the finding left; never "0 remain" for a notebook that has some."""
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+         "source": ["import jax\n", "key = jax.random.PRNGKey(0)\n", "x = jax.random.normal(key, (3,))\n"]},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+         "source": ["y = jax.random.uniform(key, (3,))\n", "z = jax.tree_map(lambda a: a + 1, y)  # keep\n"]}]}
+    text = json.dumps(nb, indent=1) + "\n"
+
+    async def scenario(s: ClientSession):
+        return [_ok(await s.call_tool("fix", {"source": text, "filename": name}))
+                for name in ("nb.ipynb", "unsaved/other.ipynb")]
+
+    for name, result in zip(("nb.ipynb", "unsaved/other.ipynb"), _serve(project, scenario)):
+        assert result["summary"] == "Would fix 1 finding; 1 remains."
+        assert result["fixed"] == 1
+        assert [(f["code"], f["path"], f["cell"], f["line"], f["column"]) for f in result["remaining"]] == [
+            ("JAX301", name, 2, 1, 5)]
+        assert result["files"][0]["applied"] == [
+            {"code": "JAX901", "line": 2, "column": 5,
+             "message": result["files"][0]["applied"][0]["message"]}]
+        assert result["diff"] == (
+            f"--- a/{name}:cell 2\n+++ b/{name}:cell 2\n@@ -1,2 +1,2 @@\n"
+            " y = jax.random.uniform(key, (3,))\n"
+            "-z = jax.tree_map(lambda a: a + 1, y)  # keep\n"
+            "+z = jax.tree.map(lambda a: a + 1, y)  # keep\n")
+        fixed = json.loads(result["source"])
+        want = json.loads(text)
+        want["cells"][1]["source"][1] = "z = jax.tree.map(lambda a: a + 1, y)  # keep\n"
+        assert fixed == want
+        assert result["source"] == text.replace("jax.tree_map", "jax.tree.map")  # the layout kept
+
+
+def test_confirm_tells_the_agent_that_its_run_command_failed(project: Path) -> None:
+    """A `run` command that crashes is a line in `errors` (the CLI's run line), counted in
+    the summary, and named in the reason of the finding it left skipped."""
+    pytest.importorskip("jax")
+    (project / "pkg" / "loss.py").write_text(
+        "import jax\n\n\n@jax.jit\ndef mse(pred, y):\n    if pred.sum() > y.sum():\n"
+        "        return pred\n    return y\n")
+    command = "python -c 'import nonexistent_module_xyz'"
+
+    async def scenario(s: ClientSession):
+        return _ok(await s.call_tool("confirm", {"paths": ["pkg/loss.py"], "run": [command],
+                                                 "timeout": 60}))
+
+    report = _serve(project, scenario)
+    [error] = report["errors"]
+    assert error.startswith(f"--run `{command}`: exit status 1 in ")
+    assert error.endswith("; what it observed before is used (last output: ModuleNotFoundError: "
+                          "No module named 'nonexistent_module_xyz')")
+    assert report["summary"] == "1 skipped. 1 `run` command failed (see errors)."
+    [found] = report["findings"]
+    assert (found["code"], found["line"], found["runtime"]["verdict"]) == ("JAX201", 6, "skipped")
+    assert (f"no --run command called it (`{command}` ended with exit status 1: ModuleNotFoundError: "
+            "No module named 'nonexistent_module_xyz')") in found["runtime"]["reason"]

@@ -89,7 +89,7 @@ def test_a_key_used_again_two_cells_down_is_confirmed_at_its_cell(sharp):
     verdict = _by(found)[(6, 2, "JAX301")]
     assert verdict["verdict"] == "confirmed"
     assert verdict["evidence"] == ("the notebook run drew from the same key bits at line 2 of "
-                                   "cell 3 (`normal`) and line 2 (`uniform`)")
+                                   "cell 3 (`normal`) and line 2 of cell 6 (`uniform`)")
     assert verdict["details"]["use_sites"] == [{"cell": 3, "line": 2}, {"cell": 6, "line": 2}]
     assert (verdict["details"]["cell"], verdict["details"]["line"]) == (6, 2)
 
@@ -256,7 +256,7 @@ def test_a_verdict_is_told_at_the_notebooks_cells(tmp_path):
             details={"line": v15, "use_sites": [v13, v15], "line_runs": 2})
         notebooks.map_verdict(run, verdict, 6)
         assert verdict.evidence == ("the notebook run drew from the same key bits at line 3 of "
-                                    "cell 4 and line 2 in the run of sharp.ipynb (traced at "
+                                    "cell 4 and line 2 of cell 6 in the run of sharp.ipynb (traced at "
                                     "sharp.ipynb:cell 4:3)")
         assert verdict.details == {"cell": 6, "line": 2, "line_runs": 2, "use_sites": [
             {"cell": 4, "line": 3}, {"cell": 6, "line": 2}]}

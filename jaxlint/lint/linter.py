@@ -94,12 +94,18 @@ def detect_encoding(data: bytes) -> tuple[str, bytes]:
 
 
 def decode_source(data: bytes) -> tuple[Optional[str], Optional[str]]:
-    """Return (text, None) or (None, one-line reason).  Honours a UTF-8, UTF-16
-    or UTF-32 byte-order mark and a PEP 263 coding cookie."""
+    """Return (text, None) or (None, one-line reason).  Honours a UTF-8 byte-order
+    mark and a PEP 263 coding cookie; refuses a UTF-16 or UTF-32 file (its byte-order
+    mark), which CPython refuses to run as it refuses undeclared latin-1."""
     try:
         encoding, bom = detect_encoding(data)
     except SyntaxError as exc:  # bad cookie
         return None, f"cannot determine the encoding: {exc}"
+    if bom and encoding != "utf-8":
+        name = encoding.upper().replace("-LE", "").replace("-BE", "")
+        marks = " ".join(f"{b:02X}" for b in bom)
+        return None, (f"saved as {name} (byte-order mark {marks}), which Python cannot run: it reads "
+                      "source as UTF-8 or as the encoding a coding line names (save the file as UTF-8)")
     try:
         text = data[len(bom):].decode(encoding)
     except UnicodeDecodeError as exc:

@@ -567,7 +567,11 @@ def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] =
         was = None
         ff = None
         try:
-            if text is not None:
+            if text is not None and str(absolute).endswith(".ipynb"):
+                # a notebook's JSON: fixed as `--fix` fixes the file (its cells), returned as JSON
+                ff = fix_file(str(absolute), text.encode("utf-8"), settings, unsafe)
+                old, fr, source_file = ff.old, ff.result, ff.source
+            elif text is not None:
                 old = text
                 fr = fix_text(text, result.path, settings, unsafe=unsafe)
                 source_file = None
@@ -596,7 +600,8 @@ def fix(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Event] =
                 remaining.extend(result.findings)
                 continue
         if text is not None:
-            fixed_source = fr.text
+            fixed_source = fr.text if ff is None else (
+                source_file.encode(fr.text).decode("utf-8") if changed else text)
         if changed:
             # a notebook's diff is one per changed cell, in the cells' own lines (as `--diff`)
             diffs.append(file_diff(dataclasses.replace(ff, path=result.path)) if ff is not None
@@ -750,8 +755,14 @@ def confirm(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Even
                 proc.kill()
             proc.communicate()
             raise ToolInputError(why) from None
-    errors = [line[len("error: "):] for line in err.decode("utf-8", "replace").splitlines()
-              if line.startswith("error: ")]
+    from jaxlint.runtime.report import FAILED_RUN_NOTE
+
+    stderr = err.decode("utf-8", "replace").splitlines()
+    errors = [line[len("error: "):] for line in stderr if line.startswith("error: ")]
+    # a `run` command that crashed or timed out: the agent is told (the CLI says it on stderr)
+    failed_runs = [line[len("jaxlint: "):] for line in stderr
+                   if line.startswith("jaxlint: ") and FAILED_RUN_NOTE in line]
+    errors += failed_runs
     try:
         data = json.loads(out.decode("utf-8", "replace")) if out.strip() else None
     except ValueError:
@@ -773,6 +784,9 @@ def confirm(args: dict[str, Any], ws: Workspace, cancel: Optional[threading.Even
         v = (f.runtime or {}).get("verdict", "none")
         verdicts[v] = verdicts.get(v, 0) + 1
     summary = (", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())) or "No findings") + "."
+    if failed_runs:
+        summary += (f" {len(failed_runs)} `run` command{'s' if len(failed_runs) != 1 else ''} "
+                    "failed (see errors).")
     return {
         "findings": [finding_dict(f) for f in findings],
         "verdicts": verdicts,

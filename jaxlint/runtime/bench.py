@@ -16,7 +16,7 @@ from typing import Any, Optional
 import jax
 import numpy as np
 
-from jaxlint.runtime.context import (Args, Context, Target, bind_static, count_eqns, exc_name,
+from jaxlint.runtime.context import (Args, Context, Target, bind_static, boundary_points, count_eqns, exc_name,
                                      jitted, leaves_close, make_jaxpr)
 from jaxlint.runtime.verdicts import first_line
 
@@ -96,7 +96,7 @@ def _run_variant(ctx: Context, t: Target, args: Args) -> tuple[dict, Any]:
     try:
         return measure(ctx, t, args)
     except Exception as exc:  # noqa: BLE001
-        return {"error": f"{exc_name(exc)} at line {ctx.user_line(exc)}: {first_line(exc)}"}, None
+        return {"error": f"{exc_name(exc)} at {ctx.user_at(exc)}: {first_line(exc)}"}, None
 
 
 # rules whose original runs but computes the wrong thing: outputs are expected to differ
@@ -104,7 +104,7 @@ SILENTLY_WRONG = ("JAX102", "JAX110", "JAX120", "JAX121", "JAX203", "JAX301", "J
 
 
 def compare(ctx: Context, t: Target, cand: Target, args: Args, label: str,
-            original_raises: Optional[str], code: str = "") -> dict:
+            original_raises: Optional[str], code: str = "", target: Optional[dict] = None) -> dict:
     import jax as _jax
 
     result: dict[str, Any] = {
@@ -124,7 +124,7 @@ def compare(ctx: Context, t: Target, cand: Target, args: Args, label: str,
         if result["outputs_agree"] is False and code.startswith(SILENTLY_WRONG):
             result["outputs_note"] = "expected: the original is silently wrong"
     if code == "JAX120":  # the fix is for the gradient: compare gradients, not outputs
-        result["gradients"] = _gradients(t, cand, args)
+        result["gradients"] = _gradients(ctx, t, cand, args, target or {})
     o, f = result["original"], result["fixed"]
     if "steady_median_s" in o and "steady_median_s" in f and f["steady_median_s"] > 0:
         result["steady_speedup"] = o["steady_median_s"] / f["steady_median_s"]
@@ -133,32 +133,39 @@ def compare(ctx: Context, t: Target, cand: Target, args: Args, label: str,
     return result
 
 
-def _gradients(t: Target, cand: Target, args: Args) -> dict:
+def _gradients(ctx: Context, t: Target, cand: Target, args: Args, target: dict) -> dict:
     """``jax.grad`` of ``sum(f)`` for both variants at the boundary point (the first
-    floating-point argument = 0): NaN counts, and whether they agree."""
+    floating-point argument = 0, or = the first number the condition compares with
+    where the original's gradient is NaN: ``checks.boundary_points``): NaN counts,
+    and whether they agree."""
     import jax.numpy as jnp
 
     pos = next((i for i in args.dynamic_positions() if args.specs[i].kind == "array"
                 and jnp.issubdtype(jnp.dtype(args.specs[i].dtype), jnp.floating)), None)
     if pos is None:
         return {"skipped": "no floating-point argument to differentiate"}
-    values = args.concrete()
-    values[pos] = jnp.zeros_like(values[pos])
     k = args.dynamic_positions().index(pos)
-    out: dict[str, Any] = {"at": f"argument {pos} = 0"}
-    grads = []
-    for label, variant in (("original", t), ("fixed", cand)):
-        fn, dyn = bind_static(variant.raw, args, values)
-        try:
-            g = jax.grad(lambda *a, _fn=fn: jnp.sum(_fn(*a)), argnums=k)(*dyn)
-        except Exception as exc:  # noqa: BLE001
-            out[f"{label}_error"] = f"{exc_name(exc)}: {first_line(exc)}"
-            grads.append(None)
-            continue
-        out[f"{label}_nan"] = int(jnp.isnan(g).sum())
-        grads.append(g)
-    if grads[0] is not None and grads[1] is not None:
-        out["agree"] = leaves_close(grads[0], grads[1])
+    points = boundary_points(ctx.path, target) if target else [0.0]
+    out: dict[str, Any] = {}
+    for point in points:
+        values = args.concrete()
+        values[pos] = jnp.full_like(values[pos], point)
+        out = {"at": f"argument {pos} = {point:g}"}
+        grads = []
+        for label, variant in (("original", t), ("fixed", cand)):
+            fn, dyn = bind_static(variant.raw, args, values)
+            try:
+                g = jax.grad(lambda *a, _fn=fn: jnp.sum(_fn(*a)), argnums=k)(*dyn)
+            except Exception as exc:  # noqa: BLE001
+                out[f"{label}_error"] = f"{exc_name(exc)}: {first_line(exc)}"
+                grads.append(None)
+                continue
+            out[f"{label}_nan"] = int(jnp.isnan(g).sum())
+            grads.append(g)
+        if grads[0] is not None and grads[1] is not None:
+            out["agree"] = leaves_close(grads[0], grads[1])
+        if out.get("original_nan"):
+            break  # the point that shows the NaN
     return out
 
 
@@ -183,7 +190,7 @@ def bench_finding(ctx: Context, target: dict, t: Target, args: Args) -> dict:
         if cand is None:
             return {"skipped": f"JAXLINT_ALTERNATIVES: {err}"}
         return compare(ctx, t, cand, args, f"alternative `{alt}` (JAXLINT_ALTERNATIVES)",
-                       _raises_note(target), target["code"])
+                       _raises_note(target), target["code"], target)
     if not target.get("has_fix"):
         return {"skipped": "no automatic fix and no JAXLINT_ALTERNATIVES entry"}
     if ctx.fixed is None:
@@ -193,7 +200,7 @@ def bench_finding(ctx: Context, target: dict, t: Target, args: Args) -> dict:
     if cand is None:
         return {"skipped": f"fixed version: {err}"}
     return compare(ctx, t, cand, args, "fixed source (jaxlint fixes applied)",
-                   _raises_note(target), target["code"])
+                   _raises_note(target), target["code"], target)
 
 
 def bench_alternative(ctx: Context, slow: str, fast: str) -> dict:

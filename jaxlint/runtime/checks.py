@@ -21,7 +21,7 @@ from typing import Any, Optional
 import jax
 import jax.numpy as jnp
 
-from jaxlint.runtime.context import (Args, Context, Target, bind_static, cache_miss_log,
+from jaxlint.runtime.context import (Args, Context, Target, bind_static, boundary_points, cache_miss_log,
                                      count_eqns, exc_name, in_span, jitted, leaves_close,
                                      make_jaxpr, subjaxprs)
 from jaxlint.runtime.observed import signature
@@ -179,7 +179,7 @@ def check_dead_update(ctx: Context, target: dict, t: Target, args: Args) -> Verd
     try:
         jaxpr = make_jaxpr(t, args, args.abstract())
     except Exception as exc:  # noqa: BLE001
-        return skipped(f"tracing failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
+        return skipped(f"tracing failed: {exc_name(exc)} at {ctx.user_at(exc)}: "
                        f"{first_line(exc)}")
     dead = [(n, line) for n, line in dead_updates(jaxpr, ctx.path) if in_span(line, target)]
     if dead:
@@ -283,8 +283,8 @@ def check_key_reuse(ctx: Context, target: dict, t: Target, args: Args) -> Verdic
                                exception="jax.errors.KeyReuseError", message=first_line(exc),
                                typed_key_substituted=substituted)
         except Exception as exc:  # noqa: BLE001
-            return skipped(f"the key-reuse checker could not trace it: {exc_name(exc)} at line "
-                           f"{ctx.user_line(exc)}: {first_line(exc)}")
+            return skipped(f"the key-reuse checker could not trace it: {exc_name(exc)} at "
+                           f"{ctx.user_at(exc)}: {first_line(exc)}")
         else:
             shared = _unbatched_draws(ctx, target, t, args)
             if isinstance(shared, Verdict):
@@ -611,7 +611,7 @@ def check_impurity(ctx: Context, target: dict, t: Target, args: Args) -> Verdict
                 after = _globals_snapshot(owner)
                 owner_changes.append(sorted(k for k, v in after.items() if before.get(k) != v))
     except Exception as exc:  # noqa: BLE001
-        return skipped(f"calling it failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
+        return skipped(f"calling it failed: {exc_name(exc)} at {ctx.user_at(exc)}: "
                        f"{first_line(exc)}")
     changed = sorted(k for k, v in _globals_snapshot(ctx.module).items()
                      if k not in snapshot or snapshot[k] != v)
@@ -647,29 +647,32 @@ def _globals_snapshot(module: Any) -> dict[str, str]:
 
 
 def check_grad_nan(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
-    values = args.concrete()
     pos = next((i for i in args.dynamic_positions() if args.specs[i].kind == "array"
                 and jnp.issubdtype(jnp.dtype(args.specs[i].dtype), jnp.floating)), None)
     if pos is None:
         return skipped("no floating-point argument to differentiate")
-    values[pos] = jnp.zeros_like(values[pos])
-    fn, dyn = bind_static(t.raw, args, values)
     k = args.dynamic_positions().index(pos)
+    points = boundary_points(ctx.path, target)
+    for point in points:
+        values = args.concrete()
+        values[pos] = jnp.full_like(values[pos], point)
+        fn, dyn = bind_static(t.raw, args, values)
 
-    def scalar(*a):
-        return jnp.sum(fn(*a))
+        def scalar(*a, _fn=fn):
+            return jnp.sum(_fn(*a))
 
-    try:
-        value = scalar(*dyn)
-        grad = jax.grad(scalar, argnums=k)(*dyn)
-    except Exception as exc:  # noqa: BLE001
-        return skipped(f"jax.grad failed: {exc_name(exc)}: {first_line(exc)}")
-    nans = int(jnp.isnan(grad).sum())
-    if nans and not bool(jnp.isnan(value)):
-        return confirmed(f"jax.grad at the boundary point (argument {pos} = 0) has {nans} NaN "
-                         f"value(s) while the function value is finite ({float(value):.4g})",
-                         nan_count=nans)
-    return not_reproduced(f"jax.grad at argument {pos} = 0 is finite")
+        try:
+            value = scalar(*dyn)
+            grad = jax.grad(scalar, argnums=k)(*dyn)
+        except Exception as exc:  # noqa: BLE001
+            return skipped(f"jax.grad failed: {exc_name(exc)}: {first_line(exc)}")
+        nans = int(jnp.isnan(grad).sum())
+        if nans and not bool(jnp.isnan(value)):
+            return confirmed(f"jax.grad at the boundary point (argument {pos} = {point:g}) has "
+                             f"{nans} NaN value(s) while the function value is finite "
+                             f"({float(value):.4g})", nan_count=nans, at=point)
+    return not_reproduced(f"jax.grad at argument {pos} = "
+                          f"{' and at '.join(f'{p:g}' for p in points)} is finite")
 
 
 def check_out_of_bounds(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
@@ -701,7 +704,7 @@ def check_recompiles(ctx: Context, target: dict, t: Target, args: Args) -> Verdi
                 with ctx.counter.counting() as c:
                     jax.block_until_ready(call(*values))
             except Exception as exc:  # noqa: BLE001
-                failure = (f"{exc_name(exc)} at line {ctx.user_line(exc)}: {first_line(exc)}")
+                failure = (f"{exc_name(exc)} at {ctx.user_at(exc)}: {first_line(exc)}")
                 counts.append(c.user_compiles())
                 break
             counts.append(c.user_compiles())
@@ -867,7 +870,7 @@ def differential(ctx: Context, t: Target, args: Args, n: int = 2):
     try:
         compiled = _calls(_compiled(t, args), values, n)
     except Exception as exc:  # noqa: BLE001
-        return skipped(f"calling it failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
+        return skipped(f"calling it failed: {exc_name(exc)} at {ctx.user_at(exc)}: "
                        f"{first_line(exc)}")
     try:
         eager = _calls(t.raw, args.concrete(), n, eager=True)
@@ -883,8 +886,8 @@ def check_baked(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
         return got
     (a, b), eager, err = got
     if eager is None:
-        return skipped(f"the eager call (jax.disable_jit) failed: {exc_name(err)} at line "
-                       f"{ctx.user_line(err)}: {first_line(err)}")
+        return skipped(f"the eager call (jax.disable_jit) failed: {exc_name(err)} at "
+                       f"{ctx.user_at(err)}: {first_line(err)}")
     c, d = eager
     if leaves_close(a, b) and leaves_close(c, d) is False:
         return confirmed("two jitted calls on the same inputs return identical outputs while "
@@ -920,11 +923,11 @@ def check_iterator(ctx: Context, target: dict, t: Target, args: Args) -> Verdict
     if eager is None:
         if isinstance(err, (StopIteration, RuntimeError)) and ctx.user_line(err) is not None:
             return confirmed(f"the compiled function ran twice, but under jax.disable_jit the "
-                             f"iterator is consumed per step and raised {exc_name(err)} at line "
-                             f"{ctx.user_line(err)}: the compiled one read it once, at trace "
+                             f"iterator is consumed per step and raised {exc_name(err)} at "
+                             f"{ctx.user_at(err)}: the compiled one read it once, at trace "
                              "time", oracle="differential", exception=exc_name(err))
-        return skipped(f"the eager call (jax.disable_jit) failed: {exc_name(err)} at line "
-                       f"{ctx.user_line(err)}: {first_line(err)}")
+        return skipped(f"the eager call (jax.disable_jit) failed: {exc_name(err)} at "
+                       f"{ctx.user_at(err)}: {first_line(err)}")
     if leaves_close(compiled[0], eager[0]) is False:
         return confirmed("the compiled function and the eager one (jax.disable_jit) disagree on "
                          "the same inputs: the iterator was read once, at trace time, and its "
@@ -1166,7 +1169,7 @@ def check_stale_global(ctx: Context, target: dict, t: Target, args: Args) -> Ver
         with jax.disable_jit():
             eager = jax.device_get(t.raw(*values))
     except Exception as exc:  # noqa: BLE001
-        return skipped(f"calling it failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
+        return skipped(f"calling it failed: {exc_name(exc)} at {ctx.user_at(exc)}: "
                        f"{first_line(exc)}")
     finally:
         for k in knobs:
@@ -1227,7 +1230,7 @@ def _mutated_containers(ctx: Context, fn: Any, t: Target, args: Args, values: li
             _restore(c, s)
         eager = calls(t.raw, True)
     except Exception as exc:  # noqa: BLE001
-        return skipped(f"calling it failed: {exc_name(exc)} at line {ctx.user_line(exc)}: "
+        return skipped(f"calling it failed: {exc_name(exc)} at {ctx.user_at(exc)}: "
                        f"{first_line(exc)}")
     finally:
         for (_, c), s in zip(found, saved):
@@ -1457,8 +1460,8 @@ def check_statement_bounds(ctx: Context, target: dict) -> Verdict:
                        "module does not define once imported (a name the `__main__` block "
                        "or a loop binds): nothing to call", how=how)
     except Exception as exc:  # noqa: BLE001
-        return skipped(f"not inside a function: {how}, which raised {exc_name(exc)} at line "
-                       f"{ctx.user_line(exc)}: {first_line(exc)}", how=how)
+        return skipped(f"not inside a function: {how}, which raised {exc_name(exc)} at "
+                       f"{ctx.user_at(exc)}: {first_line(exc)}", how=how)
     msg = err.get()
     if msg:
         return confirmed(f"checkify(index_checks): {msg.strip().splitlines()[0]} ({how})",

@@ -13,6 +13,7 @@ import functools
 import inspect
 import logging
 import os
+import sysconfig
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -288,9 +289,13 @@ class Context:
                     else:
                         spec = Spec("static", value=d, text=f"static:{d!r} (default)")
                         static.add(i)
-                if spec is None and p.name.lower() in _KEY_NAMES or (
-                        spec is None and p.name.lower().endswith("_key")):
+                keyish = p.name.lower() in _KEY_NAMES or p.name.lower().endswith("_key")
+                if spec is None and keyish:
                     spec = Spec("key", text="key (assumed from the name)")
+                elif keyish and spec is not None and spec.text.endswith(", default size)"):
+                    # `key: jax.Array`: the type of every array, keys too; the name says which
+                    ann = spec.text[spec.text.index("(from annotation ") + 17:-len(", default size)")]
+                    spec = Spec("key", text=f"key (annotated {ann}, a key by its name)")
             if spec is None:
                 return None, (f"no input for argument `{p.name}`: run code that calls it "
                               "(--run), declare it in JAXLINT_INPUTS or [tool.jaxlint.runtime] "
@@ -305,6 +310,35 @@ class Context:
         return [(a, b) for a, b in self.alternatives.items() if a not in self.claimed]
 
     # -- source lines
+
+    def user_at(self, exc: BaseException) -> str:
+        """Where ``exc`` left the checked module, for a reason: ``line 27``, and where
+        it was raised when that is another file of the project (not an installed
+        package's, Python's or jaxlint's): ``line 27 (raised at src/pkg/losses.py:7)``."""
+        line = self.user_line(exc)
+        here = f"line {line}"
+        roots = [os.path.realpath(p) for p in self.job.get("sys_path", []) if p]
+        installed = {os.path.realpath(p) for p in
+                     (sysconfig.get_paths().get("purelib"), sysconfig.get_paths().get("platlib"),
+                      sysconfig.get_paths().get("stdlib")) if p}
+        package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # jaxlint's
+        raised = None
+        tb = exc.__traceback__
+        while tb is not None:
+            f = os.path.realpath(tb.tb_frame.f_code.co_filename)
+            if f != self.path and any(f.startswith(r + os.sep) for r in roots) and not any(
+                    f.startswith(p + os.sep) for p in (*installed, package)) \
+                    and "site-packages" not in f and os.path.isfile(f):
+                raised = (f, tb.tb_lineno)
+            elif f == self.path:
+                raised = None  # the innermost frame is the module's own
+            tb = tb.tb_next
+        if raised is None:
+            return here
+        shown = os.path.relpath(raised[0])
+        if shown.startswith(".."):
+            shown = raised[0]
+        return f"{here} (raised at {shown}:{raised[1]})"
 
     def user_line(self, exc: BaseException) -> Optional[int]:
         line = None
@@ -444,3 +478,60 @@ def leaves_close(a: Any, b: Any) -> Optional[bool]:
         return True
     except Exception:  # noqa: BLE001
         return None
+
+
+@functools.lru_cache(maxsize=8)
+def _module_tree(path: str) -> Any:
+    import ast
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return ast.parse(fh.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return None
+
+
+def _numbers(node: Any) -> list[float]:
+    """The numbers a comparison in ``node`` compares with (``x > 1.0``: 1.0;
+    ``-2 < x``: -2.0), in the order written."""
+    import ast
+
+    out: list[float] = []
+    for cmp in ast.walk(node):
+        if not isinstance(cmp, ast.Compare):
+            continue
+        for side in (cmp.left, *cmp.comparators):
+            sign = 1.0
+            if isinstance(side, ast.UnaryOp) and isinstance(side.op, (ast.USub, ast.UAdd)):
+                sign = -1.0 if isinstance(side.op, ast.USub) else 1.0
+                side = side.operand
+            if isinstance(side, ast.Constant) and isinstance(side.value, (int, float)) \
+                    and not isinstance(side.value, bool):
+                out.append(sign * float(side.value))
+    return out
+
+
+def boundary_points(path: str, target: dict) -> list[float]:
+    """Where a ``where``-like call's condition switches, for JAX120's gradient probe:
+    0, then the numbers its condition compares with (``jnp.where(x > 1.0, ...)``:
+    1.0), read from the calls around the finding whose first argument it is not."""
+    import ast
+
+    points = [0.0]
+    tree = _module_tree(path)
+    line = int(target.get("line") or 0)
+    # where the finding starts and ends, 0-based columns as ast counts them
+    start = (line, int(target.get("col") or 1) - 1)
+    end = (int(target.get("end_line") or line), int(target.get("end_col") or 1) - 1)
+    if tree is None or not line:
+        return points
+
+    def holds(node: Any) -> bool:
+        return (node.lineno, node.col_offset) <= start and \
+            end <= (node.end_lineno or node.lineno, node.end_col_offset or 0)
+
+    calls = [node for node in ast.walk(tree)  # the finding in another argument than the first
+             if isinstance(node, ast.Call) and node.args and holds(node) and not holds(node.args[0])]
+    for call in calls:
+        points += [v for v in _numbers(call.args[0]) if v not in points]
+    return points[:5]

@@ -309,6 +309,7 @@ def _run_module(job: ModuleJob, mode: str) -> tuple[dict, list[dict], dict]:
             verdicts[i] = Verdict.from_dict(extra["insitu"])  # checked inside the --run
         else:
             targets.append(dict({"id": i, "code": f.code, "line": f.line, "end_line": f.end_line,
+                                 "col": f.col, "end_col": f.end_col,
                                  "function": f.function, "has_fix": f.fix is not None},
                                 **job.extra.get(i, {})))
     for i, f in enumerate(job.findings):
@@ -362,6 +363,8 @@ def _run_module(job: ModuleJob, mode: str) -> tuple[dict, list[dict], dict]:
                     for t in targets:
                         verdicts.setdefault(t["id"], Verdict.from_dict(verdict.to_dict()))
                     return verdicts, pairs, env
+                if e.get("backend"):  # the device asked for is not there: an error of the run
+                    env = dict(env, backend_error=str(e.get("error")))
                 reason = (f"{e.get('error')} while importing the module" if e.get("memory")
                           else f"the module failed to import: {e.get('error')}")
                 for t in targets:
@@ -712,9 +715,25 @@ def _module_level_reason(job: ModuleJob, f: Finding) -> str:
     return reason
 
 
-def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran: list[str]) -> None:
+def _failed_runs(runs: list[dict]) -> str:
+    """The --run commands that did not end well, for a skip's reason: `` (`CMD` ended
+    with exit status 1: its last line)``; empty when every command ran to its end."""
+    failed = []
+    for r in runs:
+        status = str(r.get("status") or "")
+        if not status or status == "ok" or status.startswith("not run"):
+            continue
+        from jaxlint.runtime.observe import last_line
+
+        last = last_line(str(r.get("output_tail") or ""))
+        failed.append(f"`{r.get('command')}` ended with {status}" + (f": {last[:160]}" if last else ""))
+    return f" ({'; '.join(failed)})" if failed else ""
+
+
+def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran: list[str],
+                  runs: Optional[list[dict]] = None) -> None:
     """A skip for want of inputs (or of a live object: a method, a nested function)
-    says which --run would help."""
+    says which --run would help (and how a --run that did not call it ended)."""
     if verdict.verdict != "skipped" or not (
             verdict.reason.startswith("no input for argument")
             or verdict.reason.endswith(("which the runtime cannot build",
@@ -733,7 +752,7 @@ def _explain_skip(verdict: Verdict, job: ModuleJob, f: Finding, ran: list[str]) 
     root = job.root or job.path.parent
     hint = observe.suggest_run(job.path, f.function or "", root)
     if ran:
-        verdict.reason += "; no --run command called it"
+        verdict.reason += "; no --run command called it" + _failed_runs(runs or [])
     if hint and any(hint == f'--run "{c}"' for c in ran):
         hint = None  # the command that was run: suggesting it again helps nobody
     if hint:
@@ -776,6 +795,8 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
             report.environment = env
         if env.get("missing"):
             missing.setdefault(env["missing"], []).append(job)
+        if env.get("backend_error") and env["backend_error"] not in report.errors:
+            report.errors.append(env["backend_error"])
     for package, jobs_missing in sorted(missing.items()):
         count = sum(1 for job, (verdicts, _, _) in zip(module_jobs, outcomes)
                     if job in jobs_missing for v in verdicts.values()
@@ -789,7 +810,8 @@ def run_runtime(results: list[FileResult], store, cli: RuntimeOptions, cli_set: 
                 verdict = skipped("not run")
             elif entry is not None:
                 _explain_skip(verdict, entry[0], entry[0].findings[i],  # (a notebook's: its lines)
-                              [c[0] if isinstance(c, (tuple, list)) else str(c) for c in commands])
+                              [c[0] if isinstance(c, (tuple, list)) else str(c) for c in commands],
+                              report.runs)
                 if entry[0].notebook is not None:  # its lines back to the notebook's cells
                     verdict = notebooks.map_verdict(entry[0].notebook, verdict, f.cell)
             if seen_in_run:

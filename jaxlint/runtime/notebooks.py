@@ -141,7 +141,8 @@ def to_virtual(nb: Notebook, f: Any) -> Any:
 def map_verdict(run: NotebookRun, verdict: Any, cell: Optional[int]) -> Any:
     """A verdict whose text and details speak of virtual lines and of the virtual
     module's run, told in the notebook's terms: ``line N`` of a cell (``of cell C``
-    when not the finding's own cell), the notebook run instead of the command."""
+    when the text names a line outside the finding's own cell: then every line names
+    its cell), the notebook run instead of the command."""
     nb = run.nb
 
     def where(v: int) -> tuple[int, int]:
@@ -155,9 +156,14 @@ def map_verdict(run: NotebookRun, verdict: Any, cell: Optional[int]) -> Any:
                    lambda m: "{}:cell {}:{}".format(run.display, *where(int(m.group(1)))), s)
         s = s.replace(str(run.virtual), run.display)
 
+        # a line of the finding's own cell is `line N`, unless the text also names a line
+        # of another cell: then each line names its cell (`line 2 of cell 2 ... line 1 of cell 3`)
+        cells = {where(int(m.group(1)))[0] for m in _LINE_REF_RE.finditer(s)}
+        own_only = cells <= {cell}
+
         def sub(m: re.Match) -> str:
             c, line = where(int(m.group(1)))
-            return f"line {line}" if c == cell else f"line {line} of cell {c}"
+            return f"line {line}" if own_only else f"line {line} of cell {c}"
 
         return _LINE_REF_RE.sub(sub, s)
 

@@ -77,14 +77,41 @@ def _shim(tmp: str) -> str:
 
 def write_shim(tmp: str, sitecustomize: str) -> str:
     """A folder under ``tmp`` to put first on the command's ``PYTHONPATH``: a
-    ``sitecustomize.py`` with this text, and the jaxlint package it imports."""
+    ``sitecustomize.py`` with this text, and the jaxlint package it imports.  Beside
+    it, ``bin``: ``python`` and ``python3`` that run jaxlint's interpreter, first on
+    the command's ``PATH`` (``shim_env``), so that ``cd src && python -m pkg`` or
+    ``VAR=1 python x.py`` run with it as a command starting with ``python`` does."""
     shim = os.path.join(tmp, "shim")
     os.mkdir(shim)
     with open(os.path.join(shim, "sitecustomize.py"), "w", encoding="utf-8") as fh:
         fh.write(sitecustomize)
     package = Path(__file__).resolve().parent.parent  # the jaxlint package, and only it
     os.symlink(package, os.path.join(shim, "jaxlint"))
+    if os.name == "posix":
+        # a script, not a link: a virtual environment's interpreter finds its
+        # pyvenv.cfg beside the path it was started by; the shim is put back on a
+        # PYTHONPATH the command set itself (`PYTHONPATH=src python ...`)
+        bindir = os.path.join(tmp, "bin")
+        os.mkdir(bindir)
+        q = shlex.quote(shim)
+        for name in ("python", "python3"):
+            exe = os.path.join(bindir, name)
+            with open(exe, "w", encoding="utf-8") as fh:
+                fh.write(f'#!/bin/sh\ncase ":$PYTHONPATH:" in *:{q}:*) ;; '
+                         f'*) PYTHONPATH={q}${{PYTHONPATH:+:$PYTHONPATH}}; export PYTHONPATH ;; esac\n'
+                         f'exec {shlex.quote(sys.executable)} "$@"\n')
+            os.chmod(exe, 0o755)
     return shim
+
+
+def shim_env(env: dict, shim: str) -> None:
+    """``shim`` first on ``env``'s ``PYTHONPATH``, its ``bin`` (``write_shim``) first on ``PATH``."""
+    env["PYTHONPATH"] = os.pathsep.join([shim] + [
+        p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    bindir = os.path.join(os.path.dirname(shim), "bin")
+    if os.path.isdir(bindir):
+        env["PATH"] = os.pathsep.join([bindir] + [
+            p for p in env.get("PATH", "").split(os.pathsep) if p])
 
 
 def _read_events(path: str) -> list[dict]:
@@ -118,6 +145,29 @@ def _tail(path: str) -> str:
     except OSError:
         return ""
     return ("..." if size > TAIL_CHARS else "") + text.strip()
+
+
+# what JAX prints after an exception's line: its note on the frames it filtered out,
+# under a rule of dashes
+_JAX_NOTE = re.compile(r"^(-{5,}|For simplicity, JAX has removed its internal frames\b.*)$")
+
+
+def last_line(tail: str) -> str:
+    """The line of a command's output that says how it ended: the last line, or the
+    exception's line above JAX's note on filtered frames."""
+    lines = [ln.strip() for ln in (tail or "").splitlines() if ln.strip()]
+    noted = False
+    while len(lines) > 1 and _JAX_NOTE.match(lines[-1]):
+        lines.pop()
+        noted = True
+    if noted:  # the exception's line, above JAX's `See https://...` line
+        for ln in reversed(lines[-3:]):
+            if _EXCEPTION_LINE.match(ln):
+                return ln
+    return lines[-1] if lines else ""
+
+
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b")
 
 
 def output_tail(path: str) -> str:
@@ -181,8 +231,7 @@ class CommandRuns:
             json.dump({"events": events_path, "command": command, "options": self.options,
                        "watch_file": self.watch_path}, fh)
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([self.shim] + [
-            p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+        shim_env(env, self.shim)
         env.pop("JAXLINT_RECORD", None)
         env["JAXLINT_RECORD_NEXT"] = job_path  # procs.run_guarded hands it on
         probes_path = os.path.join(self.tmp, f"probes-{n}.jsonl")

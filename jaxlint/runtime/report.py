@@ -30,6 +30,10 @@ def _fmt_bytes(v: Optional[int]) -> str:
     return str(v)
 
 
+# how a run line ends for a command that did not run to its end (MCP's confirm reads it)
+FAILED_RUN_NOTE = "; what it observed before is used"
+
+
 def run_lines(report: RuntimeReport) -> list[str]:
     """One line per --run command: how it ended and how many processes the recorder saw."""
     out = []
@@ -37,10 +41,12 @@ def run_lines(report: RuntimeReport) -> list[str]:
         line = (f"{notebooks.run_named(r['command'])}: {r['status']} in {r['wall_s']:.1f} s, "
                 f"{r['processes']} Python process(es) recorded")
         if r["status"] != "ok" and r["status"] and not r["status"].startswith("not run"):
-            line += "; what it observed before is used"
-            tail = [ln for ln in (r.get("output_tail") or "").splitlines() if ln.strip()]
-            if tail:
-                line += f" (last output: {tail[-1].strip()[:160]})"
+            line += FAILED_RUN_NOTE
+            from jaxlint.runtime.observe import last_line
+
+            last = last_line(r.get("output_tail") or "")
+            if last:
+                line += f" (last output: {last[:160]})"
         out.append(line)
     return out + list(report.problems)
 
@@ -69,8 +75,12 @@ def _variant_cells(v: dict) -> list[str]:
     mem = v.get("memory") or {}
     eq = v.get("eqns")
     not_jitted = v.get("mode") == "called as written"
+    compile_cell = _fmt_s(v.get("compile_s"))
+    if not_jitted and not v.get("compiles_first_call"):
+        # no function of the user's compiled: the time is the eager jnp ops' own little jits
+        compile_cell = f"n/a: not jitted (JAX's eager ops compiled in {compile_cell})"
     return [
-        _fmt_s(v.get("compile_s")),
+        compile_cell,
         steady,
         f"{v.get('compiles_first_call', '-')}/{v.get('compiles_per_steady_call', 0):g}",
         str(eq) if eq is not None else ("n/a: not jitted" if not_jitted else "n/a: no jaxpr"),

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Optional
 
 from jaxlint.runtime import procs
-from jaxlint.runtime.observe import RunResult, interpreter_command, output_tail, read_events, write_shim
+from jaxlint.runtime.observe import (RunResult, interpreter_command, output_tail, read_events, shim_env,
+                                     write_shim)
 
 # compiles of one function, for a cause, before it is reported
 FRESH_COMPILES = 2  # a new function object of the same definition, compiled again
@@ -79,8 +80,7 @@ def command_env(shim: str, job_path: str, device: Optional[str] = None,
     from jaxlint.runtime.probes import JAX_FLAGS, LEAK_FLAGS
 
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([shim] + [
-        p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    shim_env(env, shim)
     env.pop("JAXLINT_RECORD", None)
     env.pop("JAXLINT_OBSERVE", None)
     env["JAXLINT_OBSERVE_NEXT"] = job_path  # procs.run_guarded hands it on

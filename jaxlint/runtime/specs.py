@@ -100,6 +100,19 @@ def parse_spec(text: str, default_dim: int = 8) -> Spec:
                 text=f"{m.group(1)}[{','.join(map(str, shape))}]")
 
 
+def _public_name(ann: Any, mod: str, name: str) -> str:
+    """How the user writes a JAX type: ``jax.Array``, not where it is defined
+    (``jax.jaxlib._jax.Array``); the defining module when no public one holds it."""
+    import sys
+
+    short = name.split(".")[-1]  # jax.Array calls itself `jaxlib._jax.Array`
+    for public in ("jax", "jax.numpy", "jax.random", "jax.typing"):
+        module = sys.modules.get(public)
+        if module is not None and getattr(module, short, None) is ann:
+            return f"{public}.{short}"
+    return f"{mod}.{name}"
+
+
 def spec_from_annotation(ann: Any, default_dim: int = 8) -> Optional[Spec]:
     """A spec derived from a parameter annotation (object or string), or None."""
     if ann is None:
@@ -119,7 +132,7 @@ def spec_from_annotation(ann: Any, default_dim: int = 8) -> Optional[Spec]:
             base = getattr(ann, "__name__", "").split("[")[0]
             text = f"{base}[Array, '{ann.dim_str}']"
         elif name and (mod.startswith("jax") or mod.startswith("jaxlib")):
-            text = f"{mod}.{name}"
+            text = _public_name(ann, mod, name)
         else:
             text = str(ann)
     text = text.replace('"', "'")

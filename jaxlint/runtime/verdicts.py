@@ -9,6 +9,8 @@ nothing from them.  A verdict crosses the process boundary as ``to_dict()``
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Any, Literal, Optional
 
@@ -96,8 +98,13 @@ def skipped(reason: str, **details: Any) -> Verdict:
 
 
 def first_line(exc: BaseException) -> str:
+    """The message's first line, without the memory addresses a repr in it shows
+    (``<function f at 0x7f...>``: ``<function f>``), which change from run to run."""
     text = str(exc).strip()
-    return text.splitlines()[0] if text else ""
+    return _ADDRESS.sub("", text.splitlines()[0]) if text else ""
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 # what an allocation refused by a worker's data limit (RLIMIT_DATA) shows: Python's and

@@ -239,9 +239,13 @@ def _main() -> int:
         jax.devices()
     except Exception as exc:  # noqa: BLE001 - e.g. --device gpu on a machine without one
         platforms = os.environ.get("JAX_PLATFORMS", "the default")
-        events.emit(event="import-failed", error=f"JAX could not start the {platforms} backend "
-                    f"(--device {job.get('device') or 'default'}): {exc.__class__.__name__}: "
-                    f"{first_line(exc)}")
+        why = first_line(exc) or f"no {platforms} device found ({exc.__class__.__name__} from jax.devices())"
+        if first_line(exc):
+            why = f"{exc.__class__.__name__}: {why}"
+        # an error of the run, not of the module: every module meets it (exit status 2)
+        events.emit(event="import-failed", backend=True,
+                    error=f"JAX could not start the {platforms} backend "
+                    f"(--device {job.get('device') or 'default'}): {why}")
         return 0
     done = set(job.get("skip_ids", []))
     _check_apis(job, events, done)  # the installed JAX answers them: no user code runs

@@ -143,6 +143,9 @@ def expand_selector(infos: Iterable[RuleInfo], selector: str) -> Optional[set[st
     return None
 
 
+_LOOKALIKE_DIGITS = str.maketrans({"O": "0", "I": "1", "L": "1"})
+
+
 def did_you_mean(rules: Iterable, selector: str) -> str:
     """``"; did you mean JAX201?"`` for an unknown selector close to a rule's
     code or name (``rules``: anything with ``.code`` and ``.name``), else ``""``."""
@@ -151,7 +154,10 @@ def did_you_mean(rules: Iterable, selector: str) -> str:
     sel = selector.strip()
     rules = tuple(rules)
     codes = [r.code for r in rules]
-    close = difflib.get_close_matches(sel.upper(), codes, n=1, cutoff=0.75)
+    code = sel.upper()
+    if code.startswith("JAX"):  # a letter typed for the digit it looks like: JAX2O1 is JAX201
+        code = "JAX" + code[3:].translate(_LOOKALIKE_DIGITS)
+    close = difflib.get_close_matches(code, codes, n=1, cutoff=0.75)
     if not close:
         close = difflib.get_close_matches(sel.lower(), [r.name for r in rules], n=1, cutoff=0.75)
     return f"; did you mean {close[0]}?" if close else ""
