@@ -17,7 +17,7 @@ import libcst as cst
 from jaxlint.model import apis
 from jaxlint.model.scopes import bound_once, writes
 from jaxlint.model.units import ClassInfo, Unit
-from jaxlint.model.walk import arg_at, descendants, dotted_name, positional_args, walk_tree
+from jaxlint.model.walk import arg_at, children, descendants, dotted_name, positional_args, walk_tree
 
 # names under which code hands a PRNG key to a function
 _KEY_WORDS = ("key", "rng", "prng", "rngkey", "prngkey", "seed_key")
@@ -739,9 +739,11 @@ def seed_overwrites_stream(unit: Unit, qualname: Callable[[cst.CSTNode], Optiona
         elif t is cst.Assign and not seeded:
             v = n.value  # type: ignore[attr-defined]
             seeded = type(v) is cst.Call and qualname(v.func) in _FIXED_SEED
-        if t in (cst.FunctionDef, cst.ClassDef, cst.Lambda) and n is not node.body:
+        if t in (cst.FunctionDef, cst.ClassDef) and n is not node.body:
             continue
-        todo.extend(n.children)
+        if isinstance(n, cst.BaseExpression):
+            continue  # (statements hold the blocks and the assignments looked for)
+        todo.extend(children(n))
     if not seeded:
         return found  # no key of a literal seed bound here: nothing to look for
     for block in blocks:

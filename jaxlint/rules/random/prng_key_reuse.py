@@ -3773,6 +3773,8 @@ class PrngKeyReuse(Rule):
         before ``rng`` is read: the key carried on from the one the function was given is
         dropped, and every later draw comes from a fixed seed (model/keyflow)."""
         ctx = self.ctx
+        if "key(" not in ctx.text and "PRNGKey(" not in ctx.text:
+            return  # no key made from a seed anywhere in the file (`PRNGKey(`, `key(`)
         unit = ctx.index.unit_of.get(id(node))
         if unit is None or _in_test(unit):
             return
