@@ -361,3 +361,34 @@ def test_t_carried_state_or_no_clock_still_reported(tmp_path, monkeypatch):
          "same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) or use "
          "`jax.random.fold_in(key, i)`"),
     ]
+
+
+# a loop that times each of many draws, or of a caller's count, is sampling, not a rerun
+# (diff review): 100 identical samples, an environment stepped with the same noise
+def test_t_timed_loops_of_many_draws_are_still_key_reuse(tmp_path, monkeypatch):
+    msg = ("`key` is consumed by `random.{f}` inside a loop but never replaced, so every iteration "
+           "draws the same random numbers. Split a new key each iteration (`key, sub = jax.random.split(key)`) "
+           "or use `jax.random.fold_in(key, i)`")
+    assert _lint(tmp_path, monkeypatch, {
+        "sampler.py": '''
+            import time
+            import jax
+
+            key = jax.random.PRNGKey(0)
+            samples = []
+            for _ in range(100):
+                t0 = time.perf_counter()
+                samples.append(jax.random.normal(key, (3,)))
+                print("step took", time.perf_counter() - t0)
+
+
+            def collect(key, n):
+                out = []
+                for _ in range(n):
+                    t = time.monotonic()
+                    out.append(jax.random.uniform(key, (8,)))
+                    print(time.monotonic() - t)
+                return out
+        ''',
+    }, select="JAX301") == [("JAX301", "sampler.py", 9, 20, msg.format(f="normal")),
+                            ("JAX301", "sampler.py", 17, 20, msg.format(f="uniform"))]

@@ -200,7 +200,8 @@ class PrngKeyReuse(Rule):
         "or attribute of an outer object, augments nothing; it may collect its results with "
         "`append`): each iteration is a case of its own. A loop or comprehension "
         "over one element (`[normal(key, (n,)) for n in sizes]` with `sizes = [1024]`, `range(1)`) "
-        "draws once. A timed repetition of one run is silent too: `for _ in range(k)` whose index the "
+        "draws once. A timed repetition of one run is silent too: `for _ in range(k)`, `k` a literal "
+        "of at most 5 (a compile pass, then a few timed ones), whose index the "
         "body never reads, whose body reads a clock (`time.perf_counter()`, `time.time()`, "
         "`timeit.default_timer()`) and binds no name that it reads before binding it (`x = "
         "jax.device_put(x, s)` aside: the same values placed again) runs the same computation again, a "
@@ -4397,8 +4398,12 @@ _CLOCKS = frozenset({"time.time", "time.perf_counter", "time.monotonic", "time.p
 _SAME_VALUES = frozenset({"jax.device_put", "jax.block_until_ready"})
 
 
+_TIMED_RUNS = 5
+
+
 def _timed_repeat(ctx, node: cst.CSTNode) -> bool:
-    """Is the loop a timed repetition of one run: ``for _ in range(k)`` whose index the
+    """Is the loop a timed repetition of one run: ``for _ in range(k)``, ``k`` a literal of
+    at most ``_TIMED_RUNS``, whose index the
     body never reads, whose body reads a clock (``time.perf_counter()``), and which
     carries nothing from one iteration to the next (no name the body binds is read
     there before the body binds it: ``params = step(params, key)`` carries)?  The
@@ -4406,8 +4411,10 @@ def _timed_repeat(ctx, node: cst.CSTNode) -> bool:
     so drawing the same numbers from the same key is the point: a benchmark compares
     like with like."""
     if not isinstance(node, cst.For) or not isinstance(node.iter, cst.Call) \
-            or ctx.builtin_name(node.iter.func) != "range":
-        return False
+            or ctx.builtin_name(node.iter.func) != "range" or len(node.iter.args) != 1 \
+            or not isinstance(node.iter.args[0].value, cst.Integer) \
+            or int(node.iter.args[0].value.evaluated_value) > _TIMED_RUNS:
+        return False  # (a few runs: a compile pass, then the timed ones; not a loop of 100 samples)
     index = {n.value for n in walk_tree(node.target) if isinstance(n, cst.Name)}
     clock = False
     bound: set[str] = set()
