@@ -503,13 +503,14 @@ def test_a_magic_assigned_to_any_target_is_ipython_not_a_syntax_error() -> None:
     data = json.dumps({"cells": [
         _code(["import jax\n", "times = {}\n", "for c in ['a', 'b']:\n",
                "    times[c] = %timeit -o jax.numpy.ones(3)\n", "files[0] = !ls  # listing\n",
-               "a, b.c = %sx echo 1\n", "z = jax.tree_map(abs, [1])\n"]),
+               "a, b.c = %sx echo 1\n", "z = jax.tree_map(abs, [1])\n", "x['a\\'b'] = !ls\n"]),
         # not magics: a comparison, a keyword argument, `%` as an operator, `!=`
         _code(["ok = (x == %s)\n"]),
         _code(["y = f(k=%d)\n"]),
     ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
     nb = Notebook.from_bytes(data)
     assert nb.text.splitlines()[3:6] == ["    times[c] = None", "files[0] = None", "a, b.c = None"]
+    assert nb.text.splitlines()[7] == "x['a\\'b'] = None"
     result = lint_source(data, "m.ipynb", settings)
     assert [(f.code, f.cell, f.line, f.col) for f in result.findings] == [
         ("JAX901", 1, 7, 5), ("JAX001", 2, 1, 12), ("JAX001", 3, 1, 9)]

@@ -392,3 +392,71 @@ def test_t_timed_loops_of_many_draws_are_still_key_reuse(tmp_path, monkeypatch):
         ''',
     }, select="JAX301") == [("JAX301", "sampler.py", 9, 20, msg.format(f="normal")),
                             ("JAX301", "sampler.py", 17, 20, msg.format(f="uniform"))]
+
+
+# the diff review's twins of the exemptions above, still reported: a comparison that runs
+# only on some paths (`verbose and x > 100.0`), a kernel applied to data while the masked
+# branch divides a parameter of its own (`jax.grad` with respect to `w` is NaN: [nan, 0.5,
+# 0.25]), a fresh lambda jitted with an attribute of the item as its sharding
+def test_twins_of_the_exemptions_found_by_the_diff_review(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {
+        "cmp.py": '''
+            import jax
+            import jax.numpy as jnp
+
+
+            def loss(x, verbose=False):
+                if verbose and x > 100.0:
+                    print("large input")
+                return jnp.where(x > 0.0, jnp.sqrt(x), 0.0)
+
+
+            print(jax.grad(loss)(0.0))
+        ''',
+        "pallas_check.py": '''
+            import jax, jax.numpy as jnp
+            from jax.experimental import pallas as pl
+
+            def kernel(x_ref, o_ref):
+                o_ref[...] = x_ref[...] * 2.0
+
+            def norm(x):
+                return pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype), interpret=True)(x)
+
+            def loss(w, data):
+                l = norm(data)           # kernel on data only: no gradient flows through it
+                return jnp.sum(jnp.where(l == 0.0, 0.0, w / l))
+
+            data = jnp.array([0.0, 1.0, 2.0])
+            print("grad wrt w:", jax.grad(loss)(jnp.ones(3), data))
+            try:
+                print(jax.grad(lambda x: jnp.sum(norm(x)))(data))
+            except Exception as e:
+                print("grad through kernel:", type(e).__name__, str(e)[:150])
+            print("jvp through kernel:", jax.jvp(norm, (data,), (jnp.ones(3),)))
+        ''',
+        "shard.py": '''
+            import jax
+            import jax.numpy as jnp
+
+
+            def run(batches):
+                outs = []
+                for x in batches:
+                    outs.append(jax.jit(lambda v: v * 2, in_shardings=x.sharding)(x))
+                return outs
+
+
+            run([jnp.ones(4), jnp.ones(4)])
+        ''',
+    }, select="JAX120,JAX501") == [
+        ("JAX120", "cmp.py", 9, 31, "`jnp.sqrt(x)` is computed for every element, also where `x > 0.0` is false and "
+         "masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). "
+         "Guard `x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)"),
+        ("JAX120", "pallas_check.py", 13, 45, "`w / l` is computed for every element, also where `l == 0.0` is true "
+         "and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). "
+         "Guard `l` with the same condition too (double where: `jnp.where(cond, l, 1.0)` inside)"),
+        ("JAX501", "shard.py", 9, 21, "`jit` of a `lambda` compiles again on every iteration of the loop: jit caches "
+         "per function object and this one is new each time. Create the jitted function once (outside the loop or at "
+         "module level) and pass the varying values as arguments"),
+    ]

@@ -438,10 +438,14 @@ def _assign_magic_target(line: str) -> Optional[str]:
     As IPython's ``MagicAssign``/``SystemAssign`` read it: the first ``=`` outside
     brackets, any assignment target before it (``t``, ``a, b``, ``times[c]``,
     ``self.t``)."""
-    depth, quote = 0, ""
+    depth, quote, escaped = 0, "", False
     for i, ch in enumerate(line):
         if quote:
-            if ch == quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
                 quote = ""
         elif ch in "'\"":
             quote = ch

@@ -449,8 +449,9 @@ _NUMBER_CMP = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThan
 
 def _compared_names(test: cst.BaseExpression) -> set[str]:
     """The names a Python test compares with a number, alone or in arithmetic
-    (``cutoff == 0.0``, ``kernel_size % 2 == 0``, ``0 < p < 1``, through ``and``/``or``/
-    ``not``); not ``x is None``, ``x in ...``, ``x.shape[0] == 3`` nor ``len(x) > 0``."""
+    (``cutoff == 0.0``, ``kernel_size % 2 == 0``, ``0 < p < 1``, through ``not`` and the
+    first operand of ``and``/``or``, which always runs); not ``x is None``, ``x in ...``,
+    ``x.shape[0] == 3`` nor ``len(x) > 0``."""
     out: set[str] = set()
 
     def number(e: cst.CSTNode) -> bool:
@@ -476,7 +477,7 @@ def _compared_names(test: cst.BaseExpression) -> set[str]:
     while stack:
         n = stack.pop()
         if isinstance(n, cst.BooleanOperation):
-            stack.extend((n.left, n.right))
+            stack.append(n.left)  # (the right operand runs only on some paths: `verbose and x > 1`)
         elif isinstance(n, cst.UnaryOperation) and isinstance(n.operator, cst.Not):
             stack.append(n.expression)
         elif isinstance(n, cst.Comparison):
@@ -1460,14 +1461,33 @@ class WhereGradientNaN(Rule):
                 return all(self._no_tangent(a.value, depth + 1) for a in e.args)
         return False
 
+    def _only_through_kernel(self, e: cst.CSTNode) -> bool:
+        """Does every name ``e`` reads carry either no derivative or one that only a
+        Pallas kernel's output gives it (``1 / l``, ``o / l`` with ``o, l`` the kernel's)?
+        A name of its own (``w / l``, ``w`` a parameter the kernel never sees) still has a
+        derivative through the `where`: `jax.grad` with respect to it gives NaN."""
+        skip: set[int] = set()
+        names: list[cst.Name] = []
+        for n in walk_tree(e):
+            if isinstance(n, cst.Call):
+                skip.add(id(n.func))
+            elif isinstance(n, cst.Attribute):
+                skip.add(id(n.attr))
+            elif isinstance(n, cst.Name) and id(n) not in skip:
+                names.append(n)
+        if not names:
+            return self._from_kernel(e)
+        return any(self._from_kernel(n) for n in names) and all(
+            self._from_kernel(n) or self._no_tangent(n) for n in names)
+
     def _from_kernel(self, e: cst.CSTNode) -> bool:
         """Is ``e`` computed, through the names its function binds (the outermost
         function around it, its loops and nested functions), from what a Pallas kernel
         with no derivative rule returns: ``pl.pallas_call(...)`` applied, a function of
         this module that applies one, or one of another module of the project that does
         (``o, m, l = kernels.forward(q, k, v)`` ... ``jnp.where(l == 0, 0, 1 / l)``)?
-        ``pallas_call`` has no reverse-mode rule: ``jax.grad`` raises at the kernel before
-        the `where`'s gradient exists, and forward mode drops the masked tangent."""
+        ``pallas_call`` has no reverse-mode rule: ``jax.grad`` through the kernel raises
+        before the `where`'s gradient exists."""
         ctx = self.ctx
         top = ctx.unit
         while top.parent is not None and not top.parent.is_module:
@@ -1679,7 +1699,7 @@ class WhereGradientNaN(Rule):
                     continue
                 if self._no_tangent(op_node):
                     continue  # nothing differentiable reaches it: no gradient to make NaN
-                if self._from_kernel(op_node):
+                if self._only_through_kernel(op_node):
                     continue  # a Pallas kernel's output: `jax.grad` raises at the kernel first
                 if self._at_construction():
                     continue  # an operator precomputed in `__init__`, outside any differentiation
@@ -2275,7 +2295,7 @@ class WhereGradientNaN(Rule):
                         found = (bound, f"at its singular input `{branch.value}` is {text} and the derivative "
                                         f"is infinite/NaN, and the condition masks that value out")
             if found is None or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) \
-                    or self._no_tangent(bound) or self._from_kernel(bound):
+                    or self._no_tangent(bound) or self._only_through_kernel(bound):
                 continue
             op_node, detail = found
             which = "false" if side == 1 else "true"

@@ -180,8 +180,15 @@ def _settings_per_item(loop: cst.For, wrap: cst.Call, item: set[str]) -> bool:
                 derived.add(name)
         if len(derived) == before:
             break
-    return any(a.keyword is not None and a.keyword.value in _SETTINGS and any(
-        isinstance(m, cst.Name) and m.value in derived for m in walk_tree(a.value)) for a in wrap.args)
+    for a in wrap.args:
+        if a.keyword is None or a.keyword.value not in _SETTINGS:
+            continue
+        # (not an attribute of the item, `in_shardings=x.sharding`: arrays of one
+        # collection usually share theirs, and a fresh function compiles each time)
+        owners = {id(m.value) for m in walk_tree(a.value) if isinstance(m, cst.Attribute)}
+        if any(isinstance(m, cst.Name) and m.value in derived and id(m) not in owners for m in walk_tree(a.value)):
+            return True
+    return False
 
 
 def _static_per_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode) -> bool:
@@ -544,7 +551,8 @@ class RecompileFreshFunction(Rule):
         "whose `in_shardings`/`out_shardings`/`device`/`backend` read the loop's item, or a name the loop "
         "binds from it (`for chunk in chunks: jax.jit(lambda xs: xs, out_shardings=[specs[i] for i in chunk])`): "
         "these are fixed when the jit is built, no argument can carry them, and each iteration compiles for "
-        "its own (the same sharding each time is still flagged). "
+        "its own (the same sharding each time is still flagged, and so is an attribute of the item, "
+        "`in_shardings=x.sharding`: the arrays of one collection usually share it). "
         "Nor a jit in a function body whose jitted function reads that function's parameters, or reaches "
         "an object among them through an inner function it calls or maps (`def one(key): return "
         "sampler.draw(key)` ... `jax.jit(jax.vmap(one))`; a number or an array the inner function "
