@@ -1162,7 +1162,11 @@ class InplaceArrayUpdate(Rule):
     def _check(self, stmt, sub: cst.Subscript, op, value, single: bool) -> None:
         ctx = self.ctx
         base_val = ctx.value(sub.value)
-        some_paths = base_val.kind == V.UNKNOWN and base_val.jax_on_some_path
+        # a JAX array on some of the paths that meet above: only where the write runs on
+        # every path through that join (a write under a condition of its own below it
+        # may run on the NumPy paths only: `if not on_device: w[...] = 0`)
+        some_paths = (base_val.kind == V.UNKNOWN and base_val.jax_on_some_path
+                      and type(sub.value) is cst.Name and ctx.bound_in_this_branch(sub.value.value))
         if base_val.kind != V.ARRAY and not some_paths and not ctx.attribute_holds_jax_array(sub.value):
             return
         if _string_key(sub):
