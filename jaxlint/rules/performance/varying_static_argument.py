@@ -206,7 +206,10 @@ class VaryingStaticArgument(Rule):
         "`eqx.filter_jit` function, also inside a dict, list or tuple display such as "
         "`{\"atol\": 1e-5, \"rtol\": 1e-5}`; a `static_argnums`/`static_argnames` position) "
         "where an earlier call of the same function in the same scope wrote another float at the "
-        "same place: the call compiles again (a repeated value, an array, or an int, which is "
+        "same place, and both can run in one execution (the earlier call on every path to this "
+        "one, or both in one loop body; not the body and the `else` of an `if`, the two sides of "
+        "`a if c else b`, two `match` cases): the call compiles again (a repeated value, an "
+        "array, or an int, which is "
         "usually a size, stay quiet)."
     )
     why_bad = (
