@@ -408,3 +408,108 @@ def test_new_float_in_static_argument(tmp_path, monkeypatch):
          "per value). Pass the number as an array (`jnp.asarray(1.0)`), which is traced"),
     ]
     assert _lint(tmp_path / "v", monkeypatch, FLOATS_VALID, "JAX504") == []
+
+
+# 5. Calls in branches that exclude each other (diff review of recallY): each run takes one
+# of them and compiles once, so the second float is no new compile.  Written two ways: the
+# body and the `else` of an `if` statement, and the two sides of a conditional expression
+# (with `match` cases besides); `normalize._cache_size()` prints 1 with or without
+# `--precise`.  The INVALID twins: the earlier call in the block that
+# encloses the branch (it runs on every path to the later one), and both calls in one loop
+# body, in different branches (the loop takes either in each iteration): each compiles
+# twice (4 in all).
+EXCLUSIVE = {
+    "main.py": """\
+import functools
+import sys
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, static_argnames=("eps",))
+def normalize(x, eps):
+    return x / (jnp.linalg.norm(x) + eps)
+
+
+def branches(x, precise):
+    if precise:
+        return normalize(x, eps=1e-12)
+    else:
+        return normalize(x, eps=1e-6)
+
+
+def expression(x, precise):
+    return normalize(x, eps=1e-12) if precise else normalize(x, eps=1e-6)
+
+
+def cases(x, mode):
+    match mode:
+        case "precise":
+            y = normalize(x, eps=1e-12)
+        case _:
+            y = normalize(x, eps=1e-6)
+    return y
+
+
+if __name__ == "__main__":
+    precise = "--precise" in sys.argv
+    mode = "precise" if precise else "fast"
+    print(branches(jnp.ones(3), precise), expression(jnp.ones(3), precise), cases(jnp.ones(3), mode))
+    print(normalize._cache_size())
+""",
+}
+
+BOTH_RUN = {
+    "main.py": """\
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, static_argnames=("eps",))
+def normalize(x, eps):
+    return x / (jnp.linalg.norm(x) + eps)
+
+
+def refine(x, precise):
+    y = normalize(x, eps=1e-6)
+    if precise:
+        y = normalize(y, eps=1e-12)
+    return y
+
+
+def alternate(xs):
+    out = []
+    for i, x in enumerate(xs):
+        if i % 2:
+            out.append(normalize(x, eps=1e-3))
+        else:
+            out.append(normalize(x, eps=1e-4))
+    return out
+
+
+if __name__ == "__main__":
+    refine(jnp.ones(3), True)
+    alternate([jnp.ones(3), jnp.ones(3)])
+    print(normalize._cache_size())
+""",
+}
+
+
+def test_new_float_in_exclusive_branches_is_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, EXCLUSIVE, "JAX504") == []
+
+
+def test_new_float_where_both_calls_run(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, BOTH_RUN, "JAX504") == [
+        ("JAX504", "main.py", 15, 30,
+         "`1e-12` is a new Python float for `normalize` (the call on line 13 passed `1e-6` there), a jitted "
+         "function that declares it static, so this call traces and compiles `normalize` again (one compile "
+         "per value). Pass the number as an array (`jnp.asarray(1e-12)`), which is traced"),
+        ("JAX504", "main.py", 25, 41,
+         "`1e-4` is a new Python float for `normalize` (the call on line 23 passed `1e-3` there), a jitted "
+         "function that declares it static, so this call traces and compiles `normalize` again (one compile "
+         "per value). Pass the number as an array (`jnp.asarray(1e-4)`), which is traced"),
+    ]

@@ -304,3 +304,104 @@ def integrate_any(module, p):
 """
     files = {"sim/__init__.py": "", "sim/cell.py": CELL, "sim/integrate.py": mixed, "main.py": LOSS}
     assert _lint(tmp_path, monkeypatch, files, select="JAX201") == []
+
+
+# 4. A write that runs on the NumPy path only (diff review of recallZ): below the join the
+# write sits under a condition of its own, so the model cannot show it runs where the array
+# is a JAX one, and stays silent.  Written two ways: under `isinstance(w, np.ndarray)` (which
+# also makes `w` a host array in its branch; `if not isinstance(w, np.ndarray): w =
+# np.array(w)` makes it one on every path after it) and under `if not on_device:` while the
+# JAX array comes from `if on_device:`.  The INVALID twins write after an `isinstance` branch
+# that leaves the JAX path as it is, and after a join inside the condition that encloses the
+# write (`if c:` around both), where the write runs on the JAX path; each raised TypeError.
+
+HOST_ONLY = """\
+import jax.numpy as jnp
+import numpy as np
+
+
+def prepare(counts, on_device):
+    w = np.asarray(counts, dtype=float)
+    if on_device:
+        w = jnp.asarray(w)
+    if isinstance(w, np.ndarray):
+        w[w < 1e-3] = 0.0
+    return w
+
+
+def prepare_flag(counts, on_device):
+    w = np.asarray(counts, dtype=float)
+    if on_device:
+        w = jnp.asarray(w)
+    if not on_device:
+        w[w < 1e-3] = 0.0
+    return w
+
+
+def to_host(counts, on_device):
+    w = np.asarray(counts, dtype=float)
+    if on_device:
+        w = jnp.asarray(w) * 2.0
+    if not isinstance(w, np.ndarray):
+        w = np.array(w)
+    w[w < 1e-3] = 0.0
+    return w
+
+
+def to_host_else(counts, on_device):
+    w = np.asarray(counts, dtype=float)
+    if on_device:
+        w = jnp.asarray(w) * 2.0
+    if isinstance(w, np.ndarray):
+        pass
+    else:
+        w = np.array(w)
+    w[w < 1e-3] = 0.0
+    return w
+
+
+if __name__ == "__main__":
+    for on_device in (True, False):
+        print(prepare([1, 2e-4], on_device), prepare_flag([1, 2e-4], on_device))
+        print(to_host([1, 2e-4], on_device), to_host_else([1, 2e-4], on_device))
+"""
+
+JAX_PATH_WRITES = """\
+import jax.numpy as jnp
+import numpy as np
+
+
+def prepare(counts, on_device):
+    w = np.asarray(counts, dtype=float)
+    if on_device:
+        w = jnp.asarray(w)
+    if isinstance(w, np.ndarray):
+        print("on the host")
+    w[w < 1e-3] = 0.0
+    return w
+
+
+def prepare_in(counts, on_device, clip):
+    if clip:
+        w = np.asarray(counts, dtype=float)
+        if on_device:
+            w = jnp.asarray(w)
+        w[w < 1e-3] = 0.0
+        return w
+    return counts
+
+
+if __name__ == "__main__":
+    print(prepare([1, 2e-4], True), prepare_in([1, 2e-4], True, True))
+"""
+
+
+def test_write_on_the_numpy_path_only_is_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"prep.py": HOST_ONLY}) == []
+
+
+def test_write_on_the_jax_path_below_an_isinstance_branch_or_inside_the_condition(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"prep.py": JAX_PATH_WRITES}) == [
+        ("JAX101", "prep.py", 11, 5, _msg("w[w < 1e-3]", "w", "w = w.at[w < 1e-3].set(...)")),
+        ("JAX101", "prep.py", 20, 9, _msg("w[w < 1e-3]", "w", "w = w.at[w < 1e-3].set(...)")),
+    ]

@@ -257,6 +257,14 @@ class RuleContext:
             c = v if type(v) is int else None
         return c
 
+    def bound_in_this_branch(self, name: str) -> bool:
+        """Was ``name`` bound (or its paths joined) since the innermost branch, loop
+        body or ``match`` case around this point began, or is none open?  When False,
+        the value it holds came from before a condition that encloses this point: a
+        statement here runs on some of the paths that reach that condition only."""
+        frames = self._interp.env.frames
+        return not frames or name in frames[-1]
+
     def local(self, name: str) -> Optional[Value]:
         """The value ``name`` has in the current unit on this path, if bound here."""
         return self._interp.env.get(name)

@@ -94,8 +94,19 @@ class Narrowing:
         elts = [el.value for el in types.elements] if isinstance(types, cst.Tuple) else [types]
         if all(self.qualname(t) in self._HOST_TYPES for t in elts):
             v = self.lookup(pos[0].value.value)
-            if v is not None and v.kind == V.ARRAY and not v.traced:
+            if v is not None and (v.kind == V.ARRAY and not v.traced or v.jax_on_some_path):
+                # a JAX array on no path here (`isinstance(w, np.ndarray)`), or only on
+                # some of the paths that met above: in this branch, the host array
                 return [pos[0].value.value]
+        return []
+
+    def _host_names_if_false(self, test: cst.BaseExpression) -> list[str]:
+        """Names that ``test`` being false proves to be host NumPy arrays:
+        ``not isinstance(v, np.ndarray)``, and disjunctions of those."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+            return self._host_names_if_false(test.left) + self._host_names_if_false(test.right)
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self._host_names(test.expression)
         return []
 
     def _concrete_names_if_false(self, test: cst.BaseExpression) -> list[str]:

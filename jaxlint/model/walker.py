@@ -552,6 +552,8 @@ class Walker:
         then_state = self._close()
         self._open()
         saved = self._untrace(untraced[1]) if untraced else None
+        for name in self._host_names_if_false(s.test):
+            self.env[name] = Value(kind=V.NPARRAY)  # narrowed: `if not isinstance(v, np.ndarray): ... else:`
         orelse = s.orelse
         self.x64_depth += x64 is False
         try:

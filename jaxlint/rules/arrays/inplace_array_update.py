@@ -92,7 +92,10 @@ class InplaceArrayUpdate(Rule):
         "others (`ans = np.zeros_like(mu)`, then `if ...: ans = sig * w` where every call passes a "
         "JAX `sig`, or `if on_device: w = jnp.asarray(w)`) is flagged too: the write raises on "
         "the paths where it is a JAX array. That report has no fix (`.at[]` would fail on the "
-        "NumPy array of the other paths).\n\n"
+        "NumPy array of the other paths). Only a write that runs on every path through that "
+        "join is flagged: one under a condition of its own below it (`if not on_device: "
+        "w[...] = 0`, `if isinstance(w, np.ndarray): ...`, where `isinstance` makes `w` a host "
+        "array) stays quiet.\n\n"
         "Also flags the NumPy functions that write into their argument, which `jax.numpy` "
         "keeps with an `inplace` flag that defaults to `True`: `jnp.put`, `jnp.place`, "
         "`jnp.fill_diagonal` and `jnp.put_along_axis` called without `inplace=False`.\n\n"
@@ -1162,7 +1165,11 @@ class InplaceArrayUpdate(Rule):
     def _check(self, stmt, sub: cst.Subscript, op, value, single: bool) -> None:
         ctx = self.ctx
         base_val = ctx.value(sub.value)
-        some_paths = base_val.kind == V.UNKNOWN and base_val.jax_on_some_path
+        # a JAX array on some of the paths that meet above: only where the write runs on
+        # every path through that join (a write under a condition of its own below it
+        # may run on the NumPy paths only: `if not on_device: w[...] = 0`)
+        some_paths = (base_val.kind == V.UNKNOWN and base_val.jax_on_some_path
+                      and type(sub.value) is cst.Name and ctx.bound_in_this_branch(sub.value.value))
         if base_val.kind != V.ARRAY and not some_paths and not ctx.attribute_holds_jax_array(sub.value):
             return
         if _string_key(sub):

@@ -21,6 +21,31 @@ _NNX_OPTIMIZERS = frozenset({"flax.nnx.Optimizer", "flax.nnx.ModelAndOptimizer",
                              "flax.nnx.optimizer.Optimizer", "flax.nnx.training.optimizer.Optimizer"})
 
 
+_LOOPS = (cst.For, cst.While)
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+def _conditional_edge(parent: cst.CSTNode, child: cst.CSTNode) -> bool:
+    """May ``child`` be skipped when ``parent`` runs: a branch of an `if` (statement or
+    expression), a loop's body or `else` (a loop may run zero times), a `try`'s handlers
+    and `else`, a `match` case, the right side of `and`/`or`, a comprehension's parts
+    (for each element), a function or lambda body (runs when called)."""
+    t = type(parent)
+    if t is cst.If or t is cst.While:
+        return child is not parent.test
+    if t is cst.For:
+        return child is parent.body or child is parent.orelse
+    if t is cst.IfExp:
+        return child is not parent.test
+    if t is cst.BooleanOperation:
+        return child is parent.right
+    if t is cst.Try or t is getattr(cst, "TryStar", None):
+        return child is not parent.body and child is not parent.finalbody
+    if t is cst.Match:
+        return child is not parent.subject
+    return t in _COMPREHENSIONS or t is cst.Lambda or t is cst.FunctionDef or t is cst.ClassDef
+
+
 def _loop_counters(ctx) -> dict[str, cst.CSTNode]:
     """Names bound to a counter by an enclosing ``for i in range(...)`` /
     ``for i, x in enumerate(...)`` of the current unit."""
@@ -181,7 +206,10 @@ class VaryingStaticArgument(Rule):
         "`eqx.filter_jit` function, also inside a dict, list or tuple display such as "
         "`{\"atol\": 1e-5, \"rtol\": 1e-5}`; a `static_argnums`/`static_argnames` position) "
         "where an earlier call of the same function in the same scope wrote another float at the "
-        "same place: the call compiles again (a repeated value, an array, or an int, which is "
+        "same place, and both can run in one execution (the earlier call on every path to this "
+        "one, or both in one loop body; not the body and the `else` of an `if`, the two sides of "
+        "`a if c else b`, two `match` cases): the call compiles again (a repeated value, an "
+        "array, or an int, which is "
         "usually a size, stay quiet)."
     )
     why_bad = (
@@ -597,6 +625,7 @@ class VaryingStaticArgument(Rule):
         self._shaping: dict[int, set[str]] = {}  # id(jitted unit) -> its shaping parameters
         # (id(scope), the jitted function as written) -> (argument place, float, call, as written)
         self._floats: dict[tuple, list[tuple[tuple, float, cst.Call, str]]] = {}
+        self._paths: dict[int, list[cst.CSTNode]] = {}  # id(call) -> nodes from its unit's node down to it
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
@@ -660,7 +689,7 @@ class VaryingStaticArgument(Rule):
         key = (id(ctx.unit), ctx.code(func).strip())
         seen = self._floats.setdefault(key, [])
         for place, (value, arg, at) in leaves.items():
-            before = [(v, c, w) for (p, v, c, w) in seen if p == place]
+            before = [(v, c, w) for (p, v, c, w) in seen if p == place and self._both_run(c, node)]
             if before and all(v != value for v, _, _ in before):
                 _, call0, written0 = before[0]
                 fname = ctx.code(func).strip()
@@ -675,6 +704,47 @@ class VaryingStaticArgument(Rule):
                 break
         for place, (value, _, at) in leaves.items():
             seen.append((place, value, node, ctx.code(at).strip()))
+
+    def _both_run(self, first: cst.Call, later: cst.Call) -> bool:
+        """Can ``first`` and ``later`` (walked after it, in the same unit) both run in one
+        execution: ``first`` on every path to ``later`` (in the same block, or in a block
+        that encloses ``later``'s, under no condition of its own below where they part),
+        or both in one loop body.  Calls in branches that exclude each other (the body
+        and the `else` of an `if`, two `match` cases, the two sides of `a if c else b`)
+        compile once each per run."""
+        if first is later:
+            return False
+        p0, p1 = self._path_to(first), self._path_to(later)
+        if p0 is None or p1 is None:
+            return False
+        n = 0
+        while n < min(len(p0), len(p1)) and p0[n] is p1[n]:
+            n += 1
+        if n == 0:
+            return False
+        for i in range(n - 1):  # a loop whose body holds both: each iteration may take either
+            if type(p0[i]) in _LOOPS and p0[i + 1] is p0[i].body:
+                return True
+        # below where the paths part, nothing between it and `first` may skip `first`
+        return not any(_conditional_edge(p0[i], p0[i + 1]) for i in range(n - 1, len(p0) - 1))
+
+    def _path_to(self, target: cst.CSTNode) -> Optional[list[cst.CSTNode]]:
+        """The nodes from the current unit's node down to ``target`` (cached)."""
+        got = self._paths.get(id(target))
+        if got is not None and got[-1] is target:
+            return got
+        root = self.ctx.unit.node
+        stack: list[tuple[cst.CSTNode, int]] = [(root, 0)]
+        path: list[cst.CSTNode] = []
+        while stack:
+            node, depth = stack.pop()
+            del path[depth:]
+            path.append(node)
+            if node is target:
+                self._paths[id(target)] = list(path)
+                return self._paths[id(target)]
+            stack.extend((c, depth + 1) for c in reversed(node.children))
+        return None
 
     def _shaping_params(self, info) -> set[str]:
         """The jitted function's parameters its body puts straight into a shape or a size
