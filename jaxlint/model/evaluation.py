@@ -377,6 +377,10 @@ class Evaluator:
                 stored = self._stored_fields(written, e, arg_vals)
                 if stored is not None:
                     return Value(fields=stored)  # `t = Term(Q=q)`: `t.Q` is the tracer `q`
+        if traced_ctx and any_traced and not self.eager and _library_layer_call(self, func):
+            # `hk.nets.MLP([4, 1])(x)`, `nn.Dense(3).apply(variables, x)`: a layer of a
+            # neural-network library applied to a tracer computes an array with JAX
+            return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
         q = self.qualname(func)
         if q is not None and written in self.index.imported_returns and head is None \
                 and not self.index.imported_returns[written].startswith("dispatched:"):  # JAX505's fact
@@ -1061,3 +1065,23 @@ def _slice_parts(sl: cst.CSTNode) -> list[cst.CSTNode]:
     if isinstance(sl, cst.Slice):
         return [p for p in (sl.lower, sl.upper, sl.step) if p is not None]
     return []
+
+
+# neural-network libraries whose layer classes map arrays to arrays
+_LAYER_MODULES = ("haiku.", "flax.linen.", "equinox.nn.", "flax.nnx.")
+
+
+def _library_layer_call(ev, func: cst.BaseExpression) -> bool:
+    """Is ``func`` a layer of a neural-network library, built where it is called
+    (``hk.nets.MLP([4, 1])``, ``nn.Dense(3)``, ``eqx.nn.Linear(2, 3, key=k)``), or the
+    ``apply`` of one (``nn.Dense(3).apply``)?  A class of such a module, named as classes
+    are (capitalised); not its functions (``hk.next_rng_key``, ``nn.make_attention_mask``)."""
+    if type(func) is cst.Attribute and func.attr.value == "apply":
+        func = func.value
+    if type(func) is not cst.Call:
+        return False
+    q = ev.qualname(func.func)
+    if q is None or not q.startswith(_LAYER_MODULES):
+        return False
+    name = q.rsplit(".", 1)[-1]
+    return name[:1].isupper() and not name.isupper()
