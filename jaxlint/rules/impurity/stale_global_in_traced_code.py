@@ -2128,13 +2128,10 @@ def _attribute_stores(stmt: cst.CSTNode, name: str) -> Optional[list[tuple[str, 
         return None
     paths = []
     for x in targets:
-        path: list[str] = []
-        while type(x) is cst.Attribute:
-            path.append(x.attr.value)
-            x = x.value
-        if type(x) is not cst.Name or x.value != name or not path:
+        dotted = dotted_name(x) if type(x) is cst.Attribute else None
+        if dotted is None or dotted.split(".", 1)[0] != name:
             return None
-        paths.append(tuple(reversed(path)))
+        paths.append(tuple(dotted.split(".")[1:]))
     return paths
 
 
@@ -2153,20 +2150,14 @@ def _attribute_store_unread(stmt: cst.CSTNode, name: str, traced: cst.CSTNode) -
         if t is cst.Name and m.value == name:
             bare += 1
         elif t is cst.Attribute:
-            path: list[str] = []
-            x = m
-            while type(x) is cst.Attribute:
-                path.append(x.attr.value)
-                x = x.value
-            if type(x) is cst.Name and x.value == name:
-                reads.append(tuple(reversed(path)))
+            dotted = dotted_name(m)
+            if dotted is not None and dotted.split(".", 1)[0] == name:
+                reads.append(tuple(dotted.split(".")[1:]))
                 if type(m.value) is cst.Name:
                     direct += 1
         elif t is cst.Call and type(m.func) is cst.Attribute:
-            x = m.func
-            while type(x) is cst.Attribute:
-                x = x.value
-            if type(x) is cst.Name and x.value == name:
+            dotted = dotted_name(m.func)
+            if dotted is not None and dotted.split(".", 1)[0] == name:
                 return False  # a method of it runs: what it reads is unknown
     if bare > direct:
         return False  # used whole
