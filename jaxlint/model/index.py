@@ -21,7 +21,7 @@ from jaxlint.model import (apis, arg_shapes, custom_rules, dispatch, dual_mode, 
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_once, bound_receiver, factory_binding, instance_class, writes
 from jaxlint.model.imports import ImportTable
-from jaxlint.model.keyflow import initializer_of, key_param_consumed, only_defaulted, rngs_keys
+from jaxlint.model.keyflow import initializer_of, key_like_name, key_param_consumed, only_defaulted, rngs_keys
 from jaxlint.model.units import MODULE_METHOD, ClassInfo, ParamInfo, Unit, literal_const
 from jaxlint.model.walk import (
     arg_at,
@@ -1597,8 +1597,12 @@ class Indexer:
                 continue
             made = bound_once(self.index, unit, func.value)
             seed = keyword_arg(call, "seed")
+            if seed is None or type(seed.value) is not cst.Name:
+                continue
             if type(made) is cst.Call and apis.distribution_class(self.qualname(made.func)) \
-                    and seed is not None and type(seed.value) is cst.Name:
+                    or self.qualname(func) is None and key_like_name(seed.value.value):
+                # a distribution the model cannot place (`pi = actor.apply(params, obs)`) given
+                # `seed=` a key: distrax's and TFP's sampling signature draws from it
                 key_param_consumed(unit, seed.value.value, f"{func.attr.value}(seed=...)")
 
     def _external_site(self, site: TransformSite, n_bound: int, kw_bound: frozenset[str]) -> None:

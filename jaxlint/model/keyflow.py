@@ -853,3 +853,30 @@ def caller_transform_apply_rng(call: cst.Call, scope: Unit, qualname) -> Optiona
 
 def string_const_none(e: cst.BaseExpression) -> bool:
     return type(e) is cst.Name and e.value == "None"
+
+
+# loop primitives: (position of the body, of the initial carry, of the carry among the body's parameters)
+LOOP_CARRY = {"jax.lax.scan": (0, 1, 0), "jax.lax.fori_loop": (2, 3, 1), "jax.lax.while_loop": (1, 2, 0)}
+
+
+def advances_carried_key(fn: cst.FunctionDef, carry: str) -> bool:
+    """Does the loop body ``fn`` take a key-like name out of its carry ``carry``
+    (``key = carry["key"]``, ``x, key = carry``, ``key = carry.key``) and bind that name
+    again (``key, sub = split(key)``) afterwards?"""
+    taken: set[str] = set()
+    bound: dict[str, int] = {}
+    for n in walk_tree(fn.body, lambda c: isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef)), source_order=True):
+        if type(n) is not cst.Assign:
+            continue
+        v = n.value
+        base = v.value if type(v) in (cst.Subscript, cst.Attribute) else v
+        from_carry = type(base) is cst.Name and base.value == carry
+        for t in n.targets:
+            tgt = t.target
+            names = [tgt] if type(tgt) is cst.Name else [el.value for el in getattr(tgt, "elements", ())
+                                                          if type(el.value) is cst.Name]
+            for nm in names:
+                bound[nm.value] = bound.get(nm.value, 0) + 1
+                if from_carry and key_like_name(nm.value) and bound[nm.value] == 1:
+                    taken.add(nm.value)
+    return any(bound.get(k, 0) >= 2 for k in taken)

@@ -15,6 +15,7 @@ from jaxlint.model.repeats import called_repeatedly
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import key_streams as keyflow_streams
 from jaxlint.model.keyflow import STREAM_ADVICE, seed_overwrites_stream, stream_draw
+from jaxlint.model.keyflow import LOOP_CARRY, advances_carried_key
 from jaxlint.model.keyflow import (copied_key, initializer_of, invariant, key_like_name, loop_target_read, mapper,
                                    replicated_keys, rngs_keys, unmapped_positions)
 from jaxlint.model.program_order import attribute_writes
@@ -2638,9 +2639,14 @@ class PrngKeyReuse(Rule):
             return  # a test sampling one distribution under one seed for shapes and log-probs (distrax's own)
         made = bound_once(ctx.index, ctx.unit, func.value)
         if type(made) is not cst.Call or not apis.distribution_class(ctx.qualname(made.func)):
-            return
+            # a policy head's distribution the model cannot place (`pi = actor.apply(params,
+            # obs)`): `sample(seed=key)` is distrax's and TFP's sampling signature, and the
+            # key it is given is drawn from; only with `seed=` given a key
+            if not self._sampled_with_seed(node):
+                return
+            made = None
         shown = "seed="
-        if (ctx.qualname(made.func) or "").startswith(apis.POSITIONAL_KEY_DISTRIBUTIONS):
+        if made is not None and (ctx.qualname(made.func) or "").startswith(apis.POSITIONAL_KEY_DISTRIBUTIONS):
             key_expr = arg_at(node, 0, "key")  # numpyro: `d.sample(key, (n,))`
             if key_expr is None:
                 return
@@ -2658,6 +2664,21 @@ class PrngKeyReuse(Rule):
             return
         self._fixed_seed_in_loop(node, key_expr, token, how)
         self._consume(node, key_expr, how, token)
+
+    def _sampled_with_seed(self, node: cst.Call) -> bool:
+        """``pi.sample(seed=key)`` on an object the model cannot place: given ``seed=`` a
+        value the model holds as a key (made by ``jax.random``, or a key-like name that
+        is not known to be anything else), not on a module (``random.sample``)."""
+        ctx = self.ctx
+        func = node.func
+        given = keyword_arg(node, "seed")
+        if given is None or type(func) is not cst.Attribute:
+            return False
+        if ctx.value(func.value).kind is V.MODULE or ctx.qualname(func) is not None:
+            return False
+        return ctx.value(given.value).kind is V.KEY or (
+            type(given.value) is cst.Name and key_like_name(given.value.value)
+            and ctx.value(given.value).kind is V.UNKNOWN)
 
     def _library_consumes(self, node: cst.Call, q: Optional[str]) -> None:
         """``eqx.nn.Linear(3, 3, key=key)``: a library constructor that draws its initial
@@ -4027,6 +4048,7 @@ class PrngKeyReuse(Rule):
                      if r.startswith("a body passed to") and r.endswith(("lax.scan", "lax.fori_loop", "lax.while_loop"))),
                     None)
         if prim is None:
+            self._returns_consumed_key(node)
             return
         params = unit.positional()
         at = 1 if prim.endswith("fori_loop") else 0
@@ -4045,7 +4067,12 @@ class PrngKeyReuse(Rule):
         consumed = dict(ctx.consumed_keys())
         for n in names:
             t1 = ctx.key_token(n)
-            if t1 is None or t1 not in consumed or n.value == params[at].name:
+            if t1 is None or t1 not in consumed:
+                continue
+            if n.value in carried and t1.label == n.value and t1.loop_depth == 0 \
+                    and self._carried_unchanged(unit.node, n.value, params[at].name, consumed[t1], prim):
+                continue
+            if n.value == params[at].name:
                 continue
             t0 = next((t for t in consumed if t is not t1 and t.label in carried), None)
             if t0 is None:
@@ -4061,6 +4088,123 @@ class PrngKeyReuse(Rule):
                 f"(`{n.value}, sub = jax.random.split({n.value})` and pass `sub`)",
                 related=site0,
             )
+
+    def _returns_consumed_key(self, node: cst.Return) -> None:
+        """``return x, key`` of a function that consumed ``key`` (drew from it, split it,
+        handed it to a helper that draws, or gave it as the initial carry of a loop whose
+        body advances the key it carries), to a caller of this file that keeps the
+        returned key as state (``x, self.key = f(..., self.key)``): the next use of the
+        key it kept consumes that key again and draws the same random numbers.  (A
+        caller that keeps it in a local name is followed by the caller's own flow.)"""
+        ctx = self.ctx
+        fn = ctx.unit.node
+        value = node.value
+        if isinstance(value, cst.Tuple):
+            elements = [(i, el.value) for i, el in enumerate(value.elements) if not isinstance(el, cst.StarredElement)]
+            if any(isinstance(el, cst.StarredElement) for el in value.elements):
+                return
+        else:
+            elements = [(None, value)]
+        consumed = dict(ctx.consumed_keys())
+        for i, n in elements:
+            if type(n) is not cst.Name or not key_like_name(n.value):
+                continue
+            token = ctx.key_token(n)
+            if token is None:
+                continue
+            found = consumed.get(token)
+            if found is None and ctx.unit.param(n.value) is not None and not writes(fn, n.value):
+                found = self._given_to_advancing_loop(fn, n.value)
+            if found is None:
+                continue
+            site, how = found
+            shown_how = how if how.startswith("the ") else f"`{_by(how)}`"
+            kept = self._caller_keeps(fn, i)
+            if kept is None:
+                continue
+            self.report(
+                n,
+                f"`{n.value}` is returned to the caller, but {shown_how} on line {{related_line}} already consumed it: "
+                f"{kept[0]} keeps it as `{kept[1]}`, and its next use of that key draws the same random numbers "
+                f"again. Return the key that was kept back (`{n.value}, sub = jax.random.split({n.value})` "
+                f"before drawing with `sub`, or the key the loop carried out)",
+                related=site,
+            )
+
+    def _given_to_advancing_loop(self, fn: cst.FunctionDef, name: str):
+        """``name`` is part of the initial carry of a ``lax.scan``/``fori_loop``/``while_loop``
+        in ``fn`` whose body takes a key out of its carry and rebinds it (``key, sub =
+        split(key)``; ``(..., key) = update(..., key)``) before returning it: the loop's
+        first step consumed ``name``.  (the loop call, a description) or None."""
+        ctx = self.ctx
+        for call in walk_tree(fn.body, lambda c: isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))):
+            if type(call) is not cst.Call:
+                continue
+            q = ctx.qualname(call.func)
+            spec = LOOP_CARRY.get(q or "")
+            if spec is None:
+                continue
+            body_at, init_at, carry_at = spec
+            body, init = arg_at(call, body_at, None), arg_at(call, init_at, None)
+            if type(body) is not cst.Name or init is None:
+                continue
+            init = bound_once(ctx.index, ctx.unit, init)
+            if not any(type(x) is cst.Name and x.value == name for x in walk_tree(init)):
+                continue
+            body_unit = ctx.unit.lookup_def(body.value)
+            if body_unit is None or not isinstance(body_unit.node, cst.FunctionDef):
+                continue
+            params = body_unit.positional()
+            if len(params) <= carry_at:
+                continue
+            if advances_carried_key(body_unit.node, params[carry_at].name):
+                return call, f"the `{q.rsplit('.', 1)[-1]}` (its body splits the key it carries)"
+        return None
+
+    def _caller_keeps(self, fn: cst.FunctionDef, at: Optional[int]) -> Optional[tuple[str, str]]:
+        """A call of ``fn`` in this file whose result is unpacked so that the element at
+        ``at`` (the whole result when None) lands in an attribute (``self.key``: state
+        the next call reads): (the caller, the target as written)."""
+        ctx = self.ctx
+        name = fn.name.value
+        for unit in ctx.index.units:
+            if unit.node is fn:
+                continue
+            for st in walk_tree(unit.node.body if not unit.is_module else unit.node,
+                                lambda c: isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef))):
+                if type(st) is not cst.Assign or len(st.targets) != 1 or type(st.value) is not cst.Call:
+                    continue
+                f = st.value.func
+                called = f.value if type(f) is cst.Name else f.attr.value if type(f) is cst.Attribute else None
+                if called != name:
+                    continue
+                tgt = st.targets[0].target
+                if at is not None:
+                    if not isinstance(tgt, (cst.Tuple, cst.List)) or at >= len(tgt.elements) \
+                            or any(isinstance(el, cst.StarredElement) for el in tgt.elements):
+                        continue
+                    tgt = tgt.elements[at].value
+                if type(tgt) is not cst.Attribute:
+                    continue  # a local name: the caller's own flow shows its next use (`x, key = f(key)` twice)
+                shown = ctx.code(tgt).strip()
+                return ("the module" if unit.is_module else f"`{unit.name}`"), shown
+        return None
+
+    def _carried_unchanged(self, fn: cst.FunctionDef, name: str, carry: str, consumed, prim: str) -> bool:
+        """The body takes ``name`` out of its carry, consumes it, and returns it unchanged
+        as the new carry (never rebound in the body): every step is handed the same key
+        and consumes it at the same call, so every step draws the same random numbers."""
+        site, how = consumed
+        if len(writes(fn, name)) != (0 if name == carry else 1) or self._unread(site):
+            return False  # rebound in the body (`key, sub = split(key)` then `key` is new), or the draw is unused
+        self.report(
+            site,
+            f"`{name}` comes in with the {prim} carry, is consumed by `{_by(how)}` here and returned "
+            f"unchanged as the new carry: every step is handed the same key and draws the same random "
+            f"numbers. Split it each step (`{name}, sub = jax.random.split({name})`), pass `sub` here "
+            f"and return the new `{name}`",
+        )
+        return True
 
     leave_For = _leave_loop
     leave_While = _leave_loop
