@@ -4158,7 +4158,7 @@ class PrngKeyReuse(Rule):
             if len(params) <= carry_at:
                 continue
             if advances_carried_key(body_unit.node, params[carry_at].name):
-                return call, f"the `{q.rsplit('.', 1)[-1]}` (its body splits the key it carries)"
+                return call, f"the `{q.rsplit('.', 1)[-1]}` (its body takes the key out of the carry and carries a new one)"
         return None
 
     def _caller_keeps(self, fn: cst.FunctionDef, at: Optional[int]) -> Optional[tuple[str, str]]:
@@ -4190,6 +4190,38 @@ class PrngKeyReuse(Rule):
                 return ("the module" if unit.is_module else f"`{unit.name}`"), shown
         return None
 
+    def _runs_once(self, fn: cst.FunctionDef) -> bool:
+        """Is every loop call of the enclosing scope that runs ``fn`` one step long
+        (``lax.scan(f, c, None, length=1)``, ``fori_loop(0, 1, f, c)``)?"""
+        ctx = self.ctx
+        parent = ctx.unit.parent
+        if parent is None:
+            return False
+        found = False
+        for call in walk_tree(parent.node, lambda c: c is not parent.node and isinstance(c, (cst.FunctionDef, cst.ClassDef))):
+            if type(call) is not cst.Call:
+                continue
+            spec = LOOP_CARRY.get(ctx.qualname(call.func) or "")
+            if spec is None:
+                continue
+            body = arg_at(call, spec[0], None)
+            if type(body) is not cst.Name or body.value != fn.name.value:
+                continue
+            found = True
+            q = ctx.qualname(call.func)
+            if q == "jax.lax.scan":
+                n = int_value(arg_at(call, 3, "length"))
+                xs = arg_at(call, 2, "xs")
+                if n is None or n > 1 or not (xs is None or type(xs) is cst.Name and xs.value == "None"):
+                    return False
+            elif q == "jax.lax.fori_loop":
+                lo, hi = int_value(arg_at(call, 0, "lower")), int_value(arg_at(call, 1, "upper"))
+                if lo is None or hi is None or hi - lo > 1:
+                    return False
+            else:
+                return False
+        return found
+
     def _carried_unchanged(self, fn: cst.FunctionDef, name: str, carry: str, consumed, prim: str) -> bool:
         """The body takes ``name`` out of its carry, consumes it, and returns it unchanged
         as the new carry (never rebound in the body): every step is handed the same key
@@ -4197,6 +4229,8 @@ class PrngKeyReuse(Rule):
         site, how = consumed
         if len(writes(fn, name)) != (0 if name == carry else 1) or self._unread(site):
             return False  # rebound in the body (`key, sub = split(key)` then `key` is new), or the draw is unused
+        if self._runs_once(fn):
+            return True  # one step (`length=1`): the key is consumed once
         self.report(
             site,
             f"`{name}` comes in with the {prim} carry, is consumed by `{_by(how)}` here and returned "
