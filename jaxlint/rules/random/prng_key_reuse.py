@@ -2642,11 +2642,15 @@ class PrngKeyReuse(Rule):
             # a policy head's distribution the model cannot place (`pi = actor.apply(params,
             # obs)`): `sample(seed=key)` is distrax's and TFP's sampling signature, and the
             # key it is given is drawn from; only with `seed=` given a key
-            if not self._sampled_with_seed(node):
+            keyed = self._sampled_with_seed(node)
+            if keyed is None:
                 return
             made = None
         shown = "seed="
-        if made is not None and (ctx.qualname(made.func) or "").startswith(apis.POSITIONAL_KEY_DISTRIBUTIONS):
+        if made is None and keyed == "first":
+            key_expr = positional_args(node)[0].value  # synjax, numpyro: `dist.sample(key, n)`
+            shown = ""
+        elif made is not None and (ctx.qualname(made.func) or "").startswith(apis.POSITIONAL_KEY_DISTRIBUTIONS):
             key_expr = arg_at(node, 0, "key")  # numpyro: `d.sample(key, (n,))`
             if key_expr is None:
                 return
@@ -2665,20 +2669,27 @@ class PrngKeyReuse(Rule):
         self._fixed_seed_in_loop(node, key_expr, token, how)
         self._consume(node, key_expr, how, token)
 
-    def _sampled_with_seed(self, node: cst.Call) -> bool:
-        """``pi.sample(seed=key)`` on an object the model cannot place: given ``seed=`` a
-        value the model holds as a key (made by ``jax.random``, or a key-like name that
-        is not known to be anything else), not on a module (``random.sample``)."""
+    def _sampled_with_seed(self, node: cst.Call) -> Optional[str]:
+        """``pi.sample(seed=key)`` on an object the model cannot place, not a module
+        (``random.sample``): ``"seed"`` when ``seed=`` is given a value the model holds as a
+        key (made by ``jax.random``, or a key-like name not known to be anything else);
+        ``"first"`` for ``dist.sample(key, n)`` (synjax, numpyro) whose first argument is
+        a key made by ``jax.random`` (not only named like one); else None."""
         ctx = self.ctx
         func = node.func
+        if type(func) is not cst.Attribute or ctx.value(func.value).kind is V.MODULE or ctx.qualname(func) is not None:
+            return None
         given = keyword_arg(node, "seed")
-        if given is None or type(func) is not cst.Attribute:
-            return False
-        if ctx.value(func.value).kind is V.MODULE or ctx.qualname(func) is not None:
-            return False
-        return ctx.value(given.value).kind is V.KEY or (
-            type(given.value) is cst.Name and key_like_name(given.value.value)
-            and ctx.value(given.value).kind is V.UNKNOWN)
+        if given is not None:
+            v = ctx.value(given.value)
+            if v.kind is V.KEY or (type(given.value) is cst.Name and key_like_name(given.value.value)
+                                   and v.kind is V.UNKNOWN):
+                return "seed"
+            return None
+        pos = positional_args(node)
+        if func.attr.value == "sample" and pos and ctx.value(pos[0].value).kind is V.KEY:
+            return "first"
+        return None
 
     def _library_consumes(self, node: cst.Call, q: Optional[str]) -> None:
         """``eqx.nn.Linear(3, 3, key=key)``: a library constructor that draws its initial
