@@ -347,3 +347,51 @@ def test_cem_loop_body_draws_with_the_enclosing_key(tmp_path, monkeypatch):
     got = lint_files(tmp_path, monkeypatch, {"policies.py": CEM}, select="JAX301")
     assert [g[:4] for g in got] == [("JAX301", "policies.py", 13, 18)]
     assert lint_files(tmp_path, monkeypatch, {"policies.py": CEM_OK}, select="JAX301") == []
+
+
+# https://github.com/instadeepai/Mava/commit/0e559d99e7deb4c3e1b56745f3cabc447516d103 (before): the
+# minibatch step hands back as its carry the entropy key its loss drew from (`entropy(seed=key)` of
+# a transformed distribution estimates the entropy by sampling); the next minibatch splits it again
+IPPO = """\
+import jax
+import jax.numpy as jnp
+
+
+def get_learner_step_fn(actor_apply_fn):
+    def _update_epoch(update_state, _):
+        def _update_minibatch(train_state, batch_info):
+            params, key = train_state
+            obs = batch_info
+
+            def _actor_loss_fn(actor_params, obs, key):
+                actor_policy = actor_apply_fn(actor_params, obs)
+                entropy = actor_policy.entropy(seed=key).mean()
+                return -entropy, entropy
+
+            key, entropy_key = jax.random.split(key)
+            actor_grad_fn = jax.value_and_grad(_actor_loss_fn, has_aux=True)
+            (loss, entropy), grads = actor_grad_fn(params, obs, entropy_key)
+            params = params - 0.01 * grads
+            return (params, entropy_key), entropy
+
+        params, minibatches, key = update_state
+        key, shuffle_key, entropy_key = jax.random.split(key, 3)
+        (params, _), entropies = jax.lax.scan(_update_minibatch, (params, entropy_key), minibatches)
+        return (params, minibatches, key), entropies
+
+    return jax.jit(lambda state: jax.lax.scan(_update_epoch, state, None, length=2))
+"""
+
+IPPO_OK = IPPO.replace("return (params, entropy_key), entropy", "return (params, key), entropy")
+
+
+def test_minibatch_step_returns_the_key_its_loss_drew_from(tmp_path, monkeypatch):
+    got = lint_files(tmp_path, monkeypatch, {"ippo.py": IPPO}, select="JAX301")
+    assert got == [
+        ("JAX301", "ippo.py", 18, 38,
+         "`entropy_key` is consumed by `actor_grad_fn()` here and returned as the lax.scan carry: the next "
+         "step is handed this consumed key, and `random.split` on line 16 consumes it again, so both get "
+         "the same random bits. Give this call a subkey (`entropy_key, sub = "
+         "jax.random.split(entropy_key)` and pass `sub`)"),
+    ]
+    assert lint_files(tmp_path, monkeypatch, {"ippo.py": IPPO_OK}, select="JAX301") == []

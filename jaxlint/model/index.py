@@ -1590,16 +1590,17 @@ class Indexer:
             if factory is not None:
                 key_param_consumed(unit, key.value, f"{factory}()(...)")
         # `dist.sample(seed=key)` of a distrax / TFP distribution consumes `seed`
-        sampled = [*self._pending_calls, *(c for name in apis.DISTRIBUTION_SAMPLERS for c in self._method_calls.get(name, ()))]
+        sampled = [*self._pending_calls, *(c for lst in self._method_calls.values() for c in lst)]
         for unit, call in sampled:
             func = call.func
-            if unit.is_module or type(func) is not cst.Attribute or func.attr.value not in apis.DISTRIBUTION_SAMPLERS:
+            if unit.is_module or type(func) is not cst.Attribute:
                 continue
-            made = bound_once(self.index, unit, func.value)
             seed = keyword_arg(call, "seed")
             if seed is None or type(seed.value) is not cst.Name:
                 continue
+            made = bound_once(self.index, unit, func.value)
             if type(made) is cst.Call and apis.distribution_class(self.qualname(made.func)) \
+                    and func.attr.value in apis.DISTRIBUTION_SAMPLERS \
                     or self.qualname(func) is None and key_like_name(seed.value.value):
                 # a distribution the model cannot place (`pi = actor.apply(params, obs)`) given
                 # `seed=` a key: distrax's and TFP's sampling signature draws from it

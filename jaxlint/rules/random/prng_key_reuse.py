@@ -2632,13 +2632,15 @@ class PrngKeyReuse(Rule):
         TFP-on-JAX distribution (``dist = distrax.Normal(loc, scale)``, bound once, or built in
         place): the sample consumes ``seed`` like a sampler."""
         func = node.func
-        if type(func) is not cst.Attribute or func.attr.value not in apis.DISTRIBUTION_SAMPLERS:
+        if type(func) is not cst.Attribute or func.attr.value not in apis.DISTRIBUTION_SAMPLERS \
+                and keyword_arg(node, "seed") is None:
             return
         ctx = self.ctx
         if _in_test(ctx.unit):
             return  # a test sampling one distribution under one seed for shapes and log-probs (distrax's own)
         made = bound_once(ctx.index, ctx.unit, func.value)
-        if type(made) is not cst.Call or not apis.distribution_class(ctx.qualname(made.func)):
+        if type(made) is not cst.Call or not apis.distribution_class(ctx.qualname(made.func)) \
+                or func.attr.value not in apis.DISTRIBUTION_SAMPLERS:
             # a policy head's distribution the model cannot place (`pi = actor.apply(params,
             # obs)`): `sample(seed=key)` is distrax's and TFP's sampling signature, and the
             # key it is given is drawn from; only with `seed=` given a key
@@ -2672,7 +2674,9 @@ class PrngKeyReuse(Rule):
     def _sampled_with_seed(self, node: cst.Call) -> Optional[str]:
         """``pi.sample(seed=key)`` on an object the model cannot place, not a module
         (``random.sample``): ``"seed"`` when ``seed=`` is given a value the model holds as a
-        key (made by ``jax.random``, or a key-like name not known to be anything else);
+        key (made by ``jax.random``, or a key-like name not known to be anything else), to
+        ``sample`` or any other method (TFP's and distrax's methods that draw take their key
+        as ``seed=``: ``entropy(seed=key)`` of a transformed distribution estimates by sampling);
         ``"first"`` for ``dist.sample(key, n)`` (synjax, numpyro) whose first argument is
         a key made by ``jax.random`` (not only named like one); else None."""
         ctx = self.ctx
@@ -2687,7 +2691,7 @@ class PrngKeyReuse(Rule):
                 return "seed"
             return None
         pos = positional_args(node)
-        if func.attr.value == "sample" and pos and ctx.value(pos[0].value).kind is V.KEY:
+        if func.attr.value in apis.DISTRIBUTION_SAMPLERS and pos and ctx.value(pos[0].value).kind is V.KEY:
             return "first"
         return None
 
