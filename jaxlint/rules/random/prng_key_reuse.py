@@ -48,11 +48,20 @@ class PrngKeyReuse(Rule):
         "so does `sample(seed=key)`/`sample_and_log_prob(seed=key)` of a distrax or TFP-on-JAX "
         "distribution, and numpyro's `sample(key, shape)` (the key first), of a distribution "
         "built in place or bound once (`policy = distrax.Categorical(logits)`; not in "
-        "tests, which sample one distribution under one seed to check shapes);\n"
+        "tests, which sample one distribution under one seed to check shapes); a distribution the "
+        "model cannot place (`pi = actor.apply(params, obs)`) draws from a key given as `seed=` to "
+        "any of its methods (`pi.sample(seed=key)`, `pi.entropy(seed=key)`), or as the first "
+        "argument of `sample` when that is a key made by `jax.random` (`dist.sample(key, 2)`);\n"
         "* a key consumed after a loop's split rebound it and carried to the next iteration "
         "(`key, sub = split(key)` ... `sample(key)`): the next iteration's `split(key)` consumes it "
         "again; the same for a `lax.scan`/`fori_loop`/`while_loop` body that returns such a key "
-        "as its carry (not when the iteration leaves the loop after that draw);\n"
+        "as its carry (not when the iteration leaves the loop after that draw), and for a body that "
+        "takes its key out of the carry, consumes it and returns it unchanged (every step draws the "
+        "same numbers; not a one-step loop, `length=1`);\n"
+        "* a function that returns a key it consumed (drew from it, split it, or gave it as the "
+        "initial carry of a loop whose body carries a new key) to a caller of the file that keeps "
+        "it as state (`params, self.key = self._train(params, self.key)`): the next call draws the "
+        "same numbers (a caller that keeps it in a local name is followed by its own flow);\n"
         "* a parameter whose default is a key of the enclosing scope (`def actor_fn(obs, key=key)`) "
         "and that the body draws from (or hands on as `seed=`/`rng=`/`key=`), in a function "
         "the file calls twice, or once in a loop, without passing it: every such call draws "
@@ -1357,6 +1366,37 @@ class PrngKeyReuse(Rule):
                 return obs, batch, jax.random.normal(init_rng, (4, 2))
             """
         ),
+        # the same with a subkey per step and the new key handed back
+        Valid(
+            """
+            import jax
+
+
+            def rollout(actor, params, obs, key, n):
+                def act(carry, _):
+                    obs, key = carry
+                    key, policy_key = jax.random.split(key)
+                    pi = actor.apply(params, obs)
+                    action = pi.sample(seed=policy_key)
+                    return (obs, key), action
+                return jax.lax.scan(act, (obs, key), None, length=n)
+
+
+            @jax.jit
+            def explore(obs, rng):
+                rng, noise_rng = jax.random.split(rng)
+                return obs + jax.random.normal(noise_rng, obs.shape), rng
+
+
+            class Explorer:
+                def __init__(self, seed):
+                    self.rng = jax.random.PRNGKey(seed)
+
+                def act(self, obs):
+                    action, self.rng = explore(obs, self.rng)
+                    return action
+            """
+        ),
     ]
 
     INVALID = [
@@ -2409,6 +2449,41 @@ class PrngKeyReuse(Rule):
                 "`rng` comes from the enclosing scope and is consumed by `model.apply(rngs=...)` inside a lax.scan body, which runs every iteration with the same key: every step draws the same random numbers. Carry the key through the loop and split it each step, or pass per-step keys as `xs` (`jax.random.split(rng, n)`)",
                 "`key` was already consumed by `draw = getattr(jax.random, ...)` on line 15 and is split here: JAX promises independent random numbers only for a key used once (with `jax_debug_key_reuse` on, this split raises KeyReuseError). Split before the first use, e.g. `key, sub = jax.random.split(key)`, and draw with `sub`",
                 "`rng` holds a key derived from the one `train` is given (line 22) and is rebound here, unread, to `jax.random.PRNGKey(0)`, a fixed seed: every key drawn from `rng` after this line is the same whatever key `train` is given. Give the fixed key its own name and go on splitting `rng`",
+            ],
+        ),
+        # a scan body sampling a policy head with its carried key and returning it unchanged;
+        # a function handing back the key it drew from to a caller that keeps it as state
+        Invalid(
+            """
+            import jax
+
+
+            def rollout(actor, params, obs, key, n):
+                def act(carry, _):
+                    obs, key = carry
+                    pi = actor.apply(params, obs)
+                    action = pi.sample(seed=key)
+                    return (obs, key), action
+                return jax.lax.scan(act, (obs, key), None, length=n)
+
+
+            @jax.jit
+            def explore(obs, rng):
+                return obs + jax.random.normal(rng, obs.shape), rng
+
+
+            class Explorer:
+                def __init__(self, seed):
+                    self.rng = jax.random.PRNGKey(seed)
+
+                def act(self, obs):
+                    action, self.rng = explore(obs, self.rng)
+                    return action
+            """,
+            expected=[(8, 18), (15, 53)],
+            messages=[
+                "`key` comes in with the lax.scan carry, is consumed by `pi.sample(seed=...)` here and returned unchanged as the new carry: every step is handed the same key and draws the same random numbers. Split it each step (`key, sub = jax.random.split(key)`), pass `sub` here and return the new `key`",
+                "`rng` is returned to the caller, but `random.normal` on line 15 already consumed it: `act` keeps it as `self.rng`, and its next use of that key draws the same random numbers again. Return the key that was kept back (`rng, sub = jax.random.split(rng)` before drawing with `sub`, or the key the loop carried out)",
             ],
         ),
     ]
