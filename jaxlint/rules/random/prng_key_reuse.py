@@ -50,8 +50,8 @@ class PrngKeyReuse(Rule):
         "built in place or bound once (`policy = distrax.Categorical(logits)`; not in "
         "tests, which sample one distribution under one seed to check shapes); a distribution the "
         "model cannot place (`pi = actor.apply(params, obs)`) draws from a key given as `seed=` to "
-        "any of its methods (`pi.sample(seed=key)`, `pi.entropy(seed=key)`), or as the first "
-        "argument of `sample` when that is a key made by `jax.random` (`dist.sample(key, 2)`);\n"
+        "any of its methods (`pi.sample(seed=key)`, `pi.entropy(seed=key)`; not `obj.sample(key)`, "
+        "which may draw nothing);\n"
         "* a key consumed after a loop's split rebound it and carried to the next iteration "
         "(`key, sub = split(key)` ... `sample(key)`): the next iteration's `split(key)` consumes it "
         "again; the same for a `lax.scan`/`fori_loop`/`while_loop` body that returns such a key "
@@ -2724,10 +2724,7 @@ class PrngKeyReuse(Rule):
                 return
             made = None
         shown = "seed="
-        if made is None and keyed == "first":
-            key_expr = positional_args(node)[0].value  # synjax, numpyro: `dist.sample(key, n)`
-            shown = ""
-        elif made is not None and (ctx.qualname(made.func) or "").startswith(apis.POSITIONAL_KEY_DISTRIBUTIONS):
+        if made is not None and (ctx.qualname(made.func) or "").startswith(apis.POSITIONAL_KEY_DISTRIBUTIONS):
             key_expr = arg_at(node, 0, "key")  # numpyro: `d.sample(key, (n,))`
             if key_expr is None:
                 return
@@ -2752,12 +2749,13 @@ class PrngKeyReuse(Rule):
         key (made by ``jax.random``, or a key-like name not known to be anything else), to
         ``sample`` or any other method (TFP's and distrax's methods that draw take their key
         as ``seed=``: ``entropy(seed=key)`` of a transformed distribution estimates by sampling);
-        ``"first"`` for ``dist.sample(key, n)`` (synjax, numpyro) whose first argument is
-        a key made by ``jax.random`` (not only named like one); else None."""
+        else None."""
         ctx = self.ctx
         func = node.func
         if type(func) is not cst.Attribute or ctx.value(func.value).kind is V.MODULE or ctx.qualname(func) is not None:
             return None
+        if ctx.key_consumer(node):
+            return None  # a method of a class of the project that the model reads
         given = keyword_arg(node, "seed")
         if given is not None:
             v = ctx.value(given.value)
@@ -2765,9 +2763,8 @@ class PrngKeyReuse(Rule):
                                    and v.kind is V.UNKNOWN):
                 return "seed"
             return None
-        pos = positional_args(node)
-        if func.attr.value in apis.DISTRIBUTION_SAMPLERS and pos and ctx.value(pos[0].value).kind is V.KEY:
-            return "first"
+        # not `obj.sample(key)` with the key first: a project's sampler of configurations may
+        # draw nothing (learned_optimization's `single_task_to_family(task).sample(key)`)
         return None
 
     def _library_consumes(self, node: cst.Call, q: Optional[str]) -> None:
