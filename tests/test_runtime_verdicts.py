@@ -45,6 +45,7 @@ def verdicts(tmp_path_factory):
 def test_every_finding_has_a_verdict(verdicts):
     assert sorted(verdicts) == [
         ("branches.py", 12, "JAX201", "squash"),
+        ("sampling.py", 9, "JAX301", "random_walk.body"),  # the carried key returned unchanged (keyA)
         ("sampling.py", 10, "JAX301", "random_walk.body"),
         ("sampling.py", 19, "JAX301", "metropolis"),
         ("sampling.py", 30, "JAX301", "dropout_rows.drop"),
