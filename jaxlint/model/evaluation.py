@@ -238,7 +238,9 @@ class Evaluator:
                     hint = "bool"
                 elif isinstance(e.operator, cst.Divide) or "float" in (l.dtype_hint, r.dtype_hint) or isinstance(e.left, cst.Float) or isinstance(e.right, cst.Float):
                     hint = "float"
-                return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps, dtype_hint=hint, shape=shape)
+                rng = shape_flow.power_range(l, r) if isinstance(e.operator, cst.Power) else None
+                return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps, dtype_hint=hint, shape=shape,
+                             int_range=rng)
             return V.UNKNOWN_VALUE
         if t is cst.UnaryOperation:
             inner = self.value(e.expression)
@@ -456,8 +458,12 @@ class Evaluator:
                              or shape_flow.kept_shape(q, e, arg_vals))
                 if traced_ctx:
                     deps = deps | JAX_COMPUTED  # a tracer whatever its inputs are
+                rng = int_range(self, q, e) if shape is not None else None
+                if q == "jax.numpy.power" and len(arg_vals) == 2 and len(e.args) == 2 \
+                        and not any(a.keyword is not None or a.star for a in e.args):
+                    rng = shape_flow.power_range(arg_vals[0], arg_vals[1])  # `jnp.power(256, jnp.arange(1, 5))`
                 return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True, dtype_hint=hint or floaty, shape=shape,
-                             int_range=int_range(self, q, e) if shape is not None else None)
+                             int_range=rng)
             if q.startswith("numpy.") or q == "numpy":
                 if arg_vals and arg_vals[0].traced and not e.args[0].star and e.args[0].keyword is None \
                         and arg_vals[0].deps - JAX_COMPUTED and q[len("numpy."):] in apis.NUMPY_FORWARDING:

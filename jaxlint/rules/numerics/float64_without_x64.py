@@ -38,6 +38,7 @@ _JAX_DTYPE_PREFIXES = ("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.
 # NumPy's aliases that name a 64-bit type (jax.numpy keeps them: `jnp.float_` is
 # `jnp.float64`, `jnp.int_` `jnp.int64`, `jnp.uint` `jnp.uint64`; checked on JAX 0.10.2)
 _X64_ALIASES = {"float_": "float64", "complex_": "complex128", "int_": "int64", "uint": "uint64"}
+_INT32_MAX = 2 ** 31 - 1
 _X64_ATTRS = frozenset({"float64", "int64", "uint64", "complex128", "double", "cdouble", "longlong", "ulonglong"}) | frozenset(_X64_ALIASES)
 
 
@@ -842,12 +843,38 @@ class Float64WithoutX64(Rule):
         if report is not None and the_fix is not None:
             self._fixed.append(report)
 
+    def _int32_overflow(self, node: cst.CSTNode) -> None:
+        """An integer power whose elements the model knows (``256 ** jnp.arange(1, 5)``)
+        reaching beyond int32: with x64 off JAX computes it in int32, and it wraps."""
+        ctx = self.ctx
+        if ctx.x64_enabled or self._documented_module():
+            return
+        v = ctx.value(node)
+        if v.kind != V.ARRAY or v.int_range is None or v.dtype_hint is not None:
+            return
+        top = max(abs(v.int_range[0]), abs(v.int_range[1]))
+        if top <= _INT32_MAX:
+            return
+        shown = str(top) if top < 10 ** 15 else f"about 10**{len(str(top)) - 1}"
+        self.report(
+            node,
+            f"`{ctx.code(node).strip()}` reaches {shown}, beyond int32 ({_INT32_MAX}): with jax_enable_x64 "
+            f"off JAX computes this integer power in int32, where it silently wraps (no warning). Enable x64 "
+            f"at start-up (`jax.config.update('jax_enable_x64', True)`), or compute it in floating point",
+        )
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, cst.Power):
+            self._int32_overflow(node)
+
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         if ctx.x64_enabled:
             return
         func = node.func
         q = ctx.qualname(func)
+        if q == "jax.numpy.power":
+            self._int32_overflow(node)
         if q is not None:
             if q in ("jax.numpy.finfo", "jax.numpy.iinfo", "numpy.finfo", "numpy.iinfo"):
                 if node.args and self._dtype_64(node.args[0].value, True):
