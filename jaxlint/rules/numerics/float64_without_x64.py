@@ -39,6 +39,9 @@ _JAX_DTYPE_PREFIXES = ("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.
 # `jnp.float64`, `jnp.int_` `jnp.int64`, `jnp.uint` `jnp.uint64`; checked on JAX 0.10.2)
 _X64_ALIASES = {"float_": "float64", "complex_": "complex128", "int_": "int64", "uint": "uint64"}
 _INT32_MAX = 2 ** 31 - 1
+# jax.numpy functions that read a dtype or a shape, converting no array
+_NO_CONVERSION = frozenset({"shape", "ndim", "size", "result_type", "dtype", "finfo", "iinfo", "issubdtype",
+                            "can_cast", "isdtype", "promote_types", "isscalar", "iscomplexobj", "isrealobj"})
 _X64_ATTRS = frozenset({"float64", "int64", "uint64", "complex128", "double", "cdouble", "longlong", "ulonglong"}) | frozenset(_X64_ALIASES)
 
 
@@ -863,6 +866,32 @@ class Float64WithoutX64(Rule):
             f"at start-up (`jax.config.update('jax_enable_x64', True)`), or compute it in floating point",
         )
 
+    def _wide_host_input(self, node: cst.Call, q: str) -> None:
+        """A NumPy array the model knows to be 64-bit (built with ``dtype=np.float64``,
+        or a loop's dtype that is on one pass) given to a ``jax.numpy`` function: JAX
+        converts it to 32 bits with x64 off, and says nothing (the request is NumPy's)."""
+        ctx = self.ctx
+        if ctx.x64_enabled or self._documented_module():
+            return
+        if any(a.keyword is not None and a.keyword.value == "dtype" for a in node.args):
+            return  # the call says what it wants (a 64-bit `dtype=` is reported as such)
+        for a in node.args:
+            if a.keyword is not None or a.star:
+                continue
+            v = ctx.value(a.value)
+            if v.kind not in (V.NPARRAY, V.STATIC) or v.dtype_hint is None:
+                continue
+            wide = _X64_ALIASES.get(v.dtype_hint, v.dtype_hint)
+            narrow = apis.X64_REPLACEMENT.get(v.dtype_hint) or apis.X64_REPLACEMENT.get(wide) or "a 32-bit dtype"
+            self.report(
+                node,
+                f"`{ctx.code(a.value).strip()}` is a {wide} NumPy array: "
+                f"`{q.replace('jax.numpy.', 'jnp.')}` converts it to {narrow} because jax_enable_x64 is off, "
+                f"without a warning (the 64-bit request is NumPy's). Enable x64 at start-up "
+                f"(`jax.config.update('jax_enable_x64', True)`), or make the array {narrow}",
+            )
+            return
+
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         if isinstance(node.operator, cst.Power):
             self._int32_overflow(node)
@@ -875,6 +904,8 @@ class Float64WithoutX64(Rule):
         q = ctx.qualname(func)
         if q == "jax.numpy.power":
             self._int32_overflow(node)
+        if q is not None and q.startswith("jax.numpy.") and q.rpartition(".")[2] not in _NO_CONVERSION:
+            self._wide_host_input(node, q)
         if q is not None:
             if q in ("jax.numpy.finfo", "jax.numpy.iinfo", "numpy.finfo", "numpy.iinfo"):
                 if node.args and self._dtype_64(node.args[0].value, True):
