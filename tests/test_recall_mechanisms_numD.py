@@ -219,3 +219,116 @@ def test_clip_by_norm_says_the_norm_itself_is_singular(tmp_path, monkeypatch):
     result = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--select", "JAX120", "--fix", "--unsafe-fixes"])
     assert result.exit_code == 1, result.output
     assert (tmp_path / "clip.py").read_text() == CLIP  # no fix: the double where would leave the NaN
+
+
+# 4. Case 1140 (https://github.com/jax-ml/jax/issues/8604): `256 ** jnp.arange(1, 5)`
+# reaches 2**32, beyond int32, and wraps to 0 with x64 off (1 / 0 is inf).  The same
+# written other ways: `jnp.power` of a literal base, an array squared, a module constant
+# for the exponent's range.  A float base, powers that stay below 2**31 and the same
+# code with x64 enabled stay silent.
+
+POWERS = """\
+import jax.numpy as jnp
+
+N = 100000
+
+
+def scales():
+    return (1 / 256 ** jnp.arange(1, 5)).astype(jnp.float32)
+
+
+def decades():
+    return jnp.power(10, jnp.arange(12))
+
+
+def squares():
+    return jnp.arange(N) ** 2
+
+
+def fine():
+    return 256.0 ** jnp.arange(1, 5), 256 ** jnp.arange(1, 4), 2 ** jnp.arange(31), jnp.arange(1000) ** 3
+
+
+if __name__ == "__main__":
+    print(scales(), decades()[-2:], squares()[-1])  # [... inf], [1410065408 1215752192], 1409865409
+"""
+
+
+def _overflow(code: str, value: int) -> str:
+    return (f"`{code}` reaches {value}, beyond int32 (2147483647): with jax_enable_x64 off JAX computes this "
+            f"integer power in int32, where it silently wraps (no warning). Enable x64 at start-up "
+            f"(`jax.config.update('jax_enable_x64', True)`), or compute it in floating point")
+
+
+def test_integer_power_beyond_int32_without_x64(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"powers.py": POWERS}, "JAX110") == [
+        ("JAX110", "powers.py", 7, 17, _overflow("256 ** jnp.arange(1, 5)", 4294967296)),
+        ("JAX110", "powers.py", 11, 12, _overflow("jnp.power(10, jnp.arange(12))", 100000000000)),
+        ("JAX110", "powers.py", 15, 12, _overflow("jnp.arange(N) ** 2", 9999800001)),
+    ]
+
+
+def test_integer_power_with_x64_enabled_is_silent(tmp_path, monkeypatch):
+    enabled = POWERS.replace("import jax.numpy as jnp\n",
+                             "import jax\n\njax.config.update(\"jax_enable_x64\", True)\n\nimport jax.numpy as jnp\n")
+    assert _lint(tmp_path, monkeypatch, {"powers.py": enabled}, "JAX110") == []
+
+
+# 5. Case 1138 (https://github.com/jax-ml/jax/issues/11012): float64 NumPy arrays (the
+# dtype a loop's pass takes from a list holding `jnp.float64`) given to `jnp.where` come
+# back float32 with x64 off, with no warning.  The same written other ways: a module's
+# `np.asarray(..., dtype="float64")` handed to `jnp.sum` in a function, an int64 array
+# built with `np.int64` given to `jnp.cumsum`.  A NumPy array without a 64-bit request,
+# a 32-bit loop list, a call that names its dtype and x64 enabled stay silent.
+
+WHERE = """\
+import numpy as np
+import jax.numpy as jnp
+
+TABLE = np.asarray([0.1, 0.2], dtype="float64")
+
+
+def total():
+    return jnp.sum(TABLE)
+
+
+def counts():
+    c = np.ones(4, dtype=np.int64)
+    return jnp.cumsum(c)
+
+
+def quiet():
+    plain = np.ones(3)
+    narrow = np.ones(3, dtype=np.float64)
+    return jnp.sum(plain), jnp.asarray(narrow, dtype=jnp.float32)
+
+
+if __name__ == "__main__":
+    mask = np.array(True)
+    for dtype in [jnp.float16, jnp.float32, jnp.float64]:
+        a = np.ones((2, 2), dtype=dtype)
+        b = np.array(np.nan, dtype=dtype)
+        print(np.dtype(dtype).name, "->", jnp.where(mask, a, b).dtype)  # float64 -> float32
+    for narrow in [jnp.float16, jnp.float32]:
+        print(jnp.where(mask, np.ones(2, dtype=narrow), 0).dtype)
+"""
+
+
+def _narrowed(name: str, wide: str, func: str, narrow: str) -> str:
+    return (f"`{name}` is a {wide} NumPy array: `{func}` converts it to {narrow} because jax_enable_x64 is off, "
+            f"without a warning (the 64-bit request is NumPy's). Enable x64 at start-up "
+            f"(`jax.config.update('jax_enable_x64', True)`), or make the array {narrow}")
+
+
+def test_64_bit_numpy_array_given_to_jax_without_x64(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"main.py": WHERE}, "JAX110") == [
+        ("JAX110", "main.py", 8, 12, _narrowed("TABLE", "float64", "jnp.sum", "float32")),
+        ("JAX110", "main.py", 13, 12, _narrowed("c", "int64", "jnp.cumsum", "int32")),
+        ("JAX110", "main.py", 27, 43, _narrowed("a", "float64", "jnp.where", "float32")),
+    ]
+
+
+def test_64_bit_numpy_array_with_x64_enabled_is_silent(tmp_path, monkeypatch):
+    enabled = WHERE.replace("import jax.numpy as jnp\n",
+                            "import jax\n\njax.config.update(\"jax_enable_x64\", True)\n\nimport jax.numpy as jnp\n")
+    assert _lint(tmp_path, monkeypatch, {"main.py": enabled}, "JAX110") == []
