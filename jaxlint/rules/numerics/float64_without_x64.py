@@ -64,7 +64,12 @@ class Float64WithoutX64(Rule):
         "Flags 64-bit dtypes given to JAX: `jnp.float64(...)`, `dtype=jnp.float64` / "
         "`dtype=np.float64` / `dtype='float64'` (also int64, uint64, complex128, and NumPy's aliases of them: `float_`, `int_`, `uint`, `complex_`) in "
         "`jax.numpy`, `jax.random` and `jax.lax` calls, and `.astype(...)` of a JAX array to "
-        "such a dtype, in a module that does not enable x64.\n\n"
+        "such a dtype, in a module that does not enable x64. It also flags a NumPy array built "
+        "with a 64-bit dtype (`np.ones(3, dtype=np.float64)`, `dtype=\"float64\"`, or a loop's "
+        "dtype over a list that holds one: `for dtype in [jnp.float32, jnp.float64]:`) given to a "
+        "`jax.numpy` function that names no dtype (`jnp.where(mask, a, b)` returns float32, with no "
+        "warning), and an integer power whose elements the model knows reaching beyond int32 "
+        "(`256 ** jnp.arange(1, 5)`, `jnp.power(10, jnp.arange(12))`), which wraps.\n\n"
         "It is silent when the module enables x64 (`jax.config.update('jax_enable_x64', True)`, "
         "`os.environ['JAX_ENABLE_X64'] = '1'`), inside `with jax.enable_x64():`, in code that "
         "runs only with x64 on (a test or class under `skipUnless(jax.config.jax_enable_x64, ...)` "
@@ -133,6 +138,20 @@ class Float64WithoutX64(Rule):
         "true`) there is no finding at all."
     )
     VALID = [
+        # 32-bit NumPy data, a call that names its dtype, a float power, a power within int32
+        Valid(
+            """
+            import numpy as np
+            import jax.numpy as jnp
+
+            for dtype in [jnp.float16, jnp.float32]:
+                a = np.ones((2, 2), dtype=dtype)
+                print(jnp.where(a > 0, a, 0.0).dtype)
+
+            b = jnp.asarray(np.ones(3, dtype=np.float64), dtype=jnp.float32)
+            scales = 1 / 256.0 ** jnp.arange(1, 5), 2 ** jnp.arange(31)
+            """
+        ),
         # x64 switched on at import by a configuration helper with a value it reads
         # (an environment flag): it may be on, so nothing is reported
         Valid(
@@ -490,6 +509,24 @@ class Float64WithoutX64(Rule):
     ]
 
     INVALID = [
+        # 64-bit NumPy data narrowed without a warning, and an int32 power that wraps
+        Invalid(
+            """
+            import numpy as np
+            import jax.numpy as jnp
+
+            for dtype in [jnp.float32, jnp.float64]:
+                a = np.ones((2, 2), dtype=dtype)
+                print(jnp.where(a > 0, a, 0.0).dtype)
+
+            scales = 1 / 256 ** jnp.arange(1, 5)
+            """,
+            expected=[(6, 11), (8, 14)],
+            messages=[
+                "`a` is a float64 NumPy array: `jnp.where` converts it to float32 because jax_enable_x64 is off, without a warning (the 64-bit request is NumPy's). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or make the array float32",
+                "`256 ** jnp.arange(1, 5)` reaches 4294967296, beyond int32 (2147483647): with jax_enable_x64 off JAX computes this integer power in int32, where it silently wraps (no warning). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or compute it in floating point",
+            ],
+        ),
         Invalid(
             """
             import jax.numpy as jnp

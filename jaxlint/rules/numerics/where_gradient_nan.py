@@ -582,7 +582,9 @@ class WhereGradientNaN(Rule):
         "Flags a 3-argument `jnp.where(cond, a, b)` (or `lax.select`) where a branch applies a "
         "function that is singular on the masked side (`log`, `log2`, `log10`, `sqrt`, "
         "`rsqrt`, `reciprocal`, `arcsin`, `arccos`, a fractional or negative power, or a "
-        "division `a / x`) to a variable that the condition tests (`jnp.where(x > 0, "
+        "division `a / x`, or a function of the same module that applies one of those to a "
+        "parameter, unguarded: `def _knu(nu, x): return jnp.sqrt(jnp.pi / (2.0 * x)) ...` called "
+        "as `_knu(beta, k)`) to a variable that the condition tests (`jnp.where(x > 0, "
         "jnp.log(x), 0.)`), unless that argument is itself guarded (`jnp.log(jnp.where(x > 0, "
         "x, 1.))`, `jnp.maximum`, `jnp.clip`). It reports only when the function's singular "
         "point (0 and below for `log`/`sqrt`/fractional powers, 0 for a division, ±1 for "
@@ -694,6 +696,36 @@ class WhereGradientNaN(Rule):
         "operands of equal shape and dtype, so it gets no automatic fix."
     )
     VALID = [
+        # the twins: the helper given the double where's guarded input, a helper that guards
+        # its own input, and the clip that guards the sum of squares before the root
+        Valid(
+            """
+            import jax.numpy as jnp
+
+
+            def _knu(nu, x):
+                return jnp.sqrt(jnp.pi / (2.0 * x)) * jnp.exp(-x)
+
+
+            def safe_log(x):
+                return jnp.log(jnp.where(x > 0, x, 1.0))
+
+
+            def kvalue(k, beta):
+                k_msk = jnp.where(k > 0, k, 1.0)
+                return jnp.where(k > 0, jnp.power(k_msk, beta - 1.0) * _knu(beta - 1.0, k_msk), 1.0)
+
+
+            def entropy(p):
+                return jnp.where(p > 0, p * safe_log(p), 0.0)
+
+
+            def clip(g):
+                sq = jnp.sum(g ** 2)
+                g_norm = jnp.sqrt(jnp.where(sq > 1.0, sq, 1.0))
+                return jnp.where(sq > 1.0, g / g_norm, g)
+            """
+        ),
         # a constant infinite branch; the input guarded before the function, then masked
         Valid(
             """
@@ -961,6 +993,53 @@ class WhereGradientNaN(Rule):
     ]
 
     INVALID = [
+        # a branch calling a function of the module that divides by the masked input (the
+        # gradient at k = 0 is NaN; the fix passes the double where's guarded input)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def _knu(nu, x):
+                return jnp.sqrt(jnp.pi / (2.0 * x)) * jnp.exp(-x) * (1.0 + (4.0 * nu * nu - 1.0) / (8.0 * x))
+
+
+            def kvalue(k, beta):
+                return jnp.where(k > 0, jnp.power(k, beta - 1.0) * _knu(beta - 1.0, k), 1.0)
+            """,
+            expected=[(9, 56)],
+            messages=[
+                "`_knu(beta - 1.0, k)` is computed for every element, also where `k > 0` is false and masks it out; its derivative is infinite/NaN there (`_knu` computes `jnp.pi / (2.0 * x)` with `x` = `k`), so the gradient of this `where` is NaN (0 * inf). Guard `k` with the same condition too (double where: `jnp.where(cond, k, 1.0)` inside)",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+
+
+            def _knu(nu, x):
+                return jnp.sqrt(jnp.pi / (2.0 * x)) * jnp.exp(-x) * (1.0 + (4.0 * nu * nu - 1.0) / (8.0 * x))
+
+
+            def kvalue(k, beta):
+                return jnp.where(k > 0, jnp.power(k, beta - 1.0) * _knu(beta - 1.0, jnp.where(k > 0, k, 1.0)), 1.0)
+            """,
+            unsafe=True,
+        ),
+        # a clip dividing by a Euclidean norm: guarding the divisor would leave the norm's own
+        # NaN gradient at 0 (jax.grad of both at 0: [nan nan]), so no double where is offered
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def clip(g):
+                g_norm = jnp.linalg.norm(g)
+                return jnp.where(g_norm > 1.0, g / g_norm, g)
+            """,
+            expected=[(6, 36)],
+            messages=[
+                "`g / g_norm` is computed for every element, also where `g_norm > 1.0` is false and masks it out; its derivative is infinite/NaN where `g_norm` is 0, so the gradient of this `where` is NaN (0 * inf). Guarding `g_norm` is not enough: `g_norm = jnp.linalg.norm(g)` has a NaN gradient itself where it is 0 (the derivative of the square root there); guard the sum of squares before the root (`jnp.sqrt(jnp.where(sq > 0, sq, 1.0))` with `sq` the sum of squares), or use `optax.safe_norm`",
+            ],
+        ),
         # a branch with an infinite factor (infinite derivative everywhere), and a boolean mask
         # that drops the singular elements after the function was computed (grads: [nan inf],
         # [nan -1.])
