@@ -2461,8 +2461,8 @@ class WhereGradientNaN(Rule):
         if depth > 1 or not self._module_function(call.func, q):
             return None
         unit = self.ctx.value(call.func).unit
-        if unit is None or not isinstance(unit.node, cst.FunctionDef):
-            return None
+        if unit is None or not isinstance(unit.node, cst.FunctionDef) or unit.node.decorators:
+            return None  # (a decorated one may define its own derivative: `@jax.custom_jvp`)
         params = [p for p in unit.params if p.kind in ("pos", "posonly", "kwonly")]
         names = {p.name for p in params}
         for op, inner, _, kind in self._singular_ops(unit.node.body, depth + 1):
