@@ -284,7 +284,8 @@ def test_a_divisor_not_kept_off_zero_still_reported() -> None:
                 f"`{key}` with the same condition too (double where: `jnp.where(cond, {key}, 1.0)` inside)")
 
     assert _found(src, code="JAX120") == [
-        ("JAX120", 6, 34, msg("w / g_norm", "g_norm > 0", "false", "g_norm")),
+        # a divisor that is a square root: guarding it leaves the root's own NaN gradient at 0 (numD)
+        ("JAX120", 6, 34, '`w / g_norm` is computed for every element, also where `g_norm > 0` is false and masks it out; its derivative is infinite/NaN where `g_norm` is 0, so the gradient of this `where` is NaN (0 * inf). Guarding `g_norm` is not enough: `g_norm = jnp.sqrt(jnp.mean(g ** 2))` has a NaN gradient itself where it is 0 (the derivative of the square root there); guard the sum of squares before the root (`jnp.sqrt(jnp.where(sq > 0, sq, 1.0))` with `sq` the sum of squares), or use `optax.safe_norm`'),
         ("JAX120", 11, 34, msg("y / denom", "denom != 0", "false", "denom")),
         ("JAX120", 16, 49, msg("0.01 / max_d", "max_d <= 1e-15", "true", "max_d")),
     ]

@@ -145,9 +145,8 @@ _SELU_MSG = ("`jnp.exp(x)` is computed for every element, also where `x > 0` is 
              "for a large `x` there it overflows to inf (above about 88 in float32), and so does its "
              "derivative, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same "
              "condition too (double where: `jnp.where(cond, x, 0.0)` inside)")
-_NORM_MSG = ("`v / n` is computed for every element, also where `n == 0.0` is true and masks it out; its "
-             "derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `n` "
-             "with the same condition too (double where: `jnp.where(cond, n, 1.0)` inside)")
+# a divisor that is a square root: guarding it leaves the root's own NaN gradient at 0 (numD)
+_NORM_MSG = '`v / n` is computed for every element, also where `n == 0.0` is true and masks it out; its derivative is infinite/NaN where `n` is 0, so the gradient of this `where` is NaN (0 * inf). Guarding `n` is not enough: `n = jnp.sqrt(jnp.sum(v * v))` has a NaN gradient itself where it is 0 (the derivative of the square root there); guard the sum of squares before the root (`jnp.sqrt(jnp.where(sq > 0, sq, 1.0))` with `sq` the sum of squares), or use `optax.safe_norm`'
 _NORMALIZE = """
 import jax
 import jax.numpy as jnp
@@ -304,9 +303,7 @@ def rotation_matrices(deg, x, y, z):
     x = jnp.where(norm == 0.0, 0.0, x / norm)
     return x * deg
 """
-_ROT_MSG = ("`x / norm` is computed for every element, also where `norm == 0.0` is true and masks it out; its "
-            "derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `norm` "
-            "with the same condition too (double where: `jnp.where(cond, norm, 1.0)` inside)")
+_ROT_MSG = '`x / norm` is computed for every element, also where `norm == 0.0` is true and masks it out; its derivative is infinite/NaN where `norm` is 0, so the gradient of this `where` is NaN (0 * inf). Guarding `norm` is not enough: `norm = jnp.sqrt(x * x + y * y + z * z)` has a NaN gradient itself where it is 0 (the derivative of the square root there); guard the sum of squares before the root (`jnp.sqrt(jnp.where(sq > 0, sq, 1.0))` with `sq` the sum of squares), or use `optax.safe_norm`'
 
 
 def test_g2_library_function_only_called_where_nothing_differentiates_is_still_reported(tmp_path, monkeypatch):

@@ -682,6 +682,9 @@ def library_key_consumer(qualname: str) -> "str | None":
 
 # Dtype spellings that need jax_enable_x64.
 X64_DTYPE_STRINGS = frozenset({"float64", "int64", "uint64", "complex128", "f8", "i8", "u8", "c16", "double", "<f8", "<i8"})
+# the 64-bit dtypes as attributes of `numpy` / `jax.numpy` (NumPy's aliases of them too)
+X64_DTYPE_ATTRS = frozenset({"float64", "int64", "uint64", "complex128", "double", "cdouble", "longlong",
+                             "ulonglong", "float_", "complex_", "int_", "uint"})
 X64_REPLACEMENT = {
     "float64": "float32",
     "double": "float32",

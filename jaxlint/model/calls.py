@@ -387,7 +387,7 @@ class CallEffects:
         if v.kind == V.STATIC and type(expr) in (cst.Name, cst.Call, cst.BinaryOperation) and (
                 host_array_expr(self.index, self.unit, expr, self.qualname)
                 or holds_host_numpy_array(self.index, self.unit, expr, self.qualname)):
-            return V.Value(kind=V.NPARRAY)
+            return V.Value(kind=V.NPARRAY, dtype_hint=v.dtype_hint)
         return v
 
     def _applied_arrays(self, call: cst.Call) -> None:

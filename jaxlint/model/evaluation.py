@@ -18,7 +18,7 @@ from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import bound_receiver
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
-from jaxlint.model.walk import bound_names, descendants, dotted_name, int_value, positional_args, string_value
+from jaxlint.model.walk import bound_names, descendants, dotted_name, int_value, keyword_arg, positional_args, string_value
 
 # pseudo-dependency: computed by a JAX operation inside traced code
 JAX_COMPUTED = frozenset({"<jax>"})
@@ -238,7 +238,9 @@ class Evaluator:
                     hint = "bool"
                 elif isinstance(e.operator, cst.Divide) or "float" in (l.dtype_hint, r.dtype_hint) or isinstance(e.left, cst.Float) or isinstance(e.right, cst.Float):
                     hint = "float"
-                return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps, dtype_hint=hint, shape=shape)
+                rng = shape_flow.power_range(l, r) if isinstance(e.operator, cst.Power) else None
+                return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps, dtype_hint=hint, shape=shape,
+                             int_range=rng)
             return V.UNKNOWN_VALUE
         if t is cst.UnaryOperation:
             inner = self.value(e.expression)
@@ -358,6 +360,41 @@ class Evaluator:
             return True
         return self.qualname(d) in ("jax.numpy.bool_", "numpy.bool_", "jax.numpy.bool", "numpy.bool")
 
+    def _wide_dtype(self, call: cst.Call) -> Optional[str]:
+        """The 64-bit dtype a NumPy constructor's ``dtype=`` asks for: spelled there
+        (``np.float64``, ``jnp.float64``, ``"float64"``), or a loop variable of this
+        function, bound by nothing else, over a list or tuple display that holds one
+        (``for dtype in [jnp.float32, jnp.float64]:``: the array is 64-bit on that pass)."""
+        arg = keyword_arg(call, "dtype")
+        if arg is None:
+            return None
+        d = arg.value
+        spelled = self._spelled_wide(d)
+        if spelled is not None or not isinstance(d, cst.Name):
+            return spelled
+        unit = getattr(self, "unit", None)
+        if unit is None or d.value in unit.bindings or unit.param(d.value) is not None:
+            return None
+        iters = unit.loop_iters.get(d.value)
+        if not iters or len(iters) != 1 or not isinstance(iters[0], (cst.List, cst.Tuple)):
+            return None
+        for el in iters[0].elements:
+            if isinstance(el, cst.Element):
+                spelled = self._spelled_wide(el.value)
+                if spelled is not None:
+                    return spelled
+        return None
+
+    def _spelled_wide(self, d: cst.BaseExpression) -> Optional[str]:
+        s = d.evaluated_value if isinstance(d, cst.SimpleString) else None
+        if isinstance(s, str):
+            return s if s in apis.X64_DTYPE_STRINGS else None
+        if type(d) is cst.Attribute:
+            head, _, attr = (self.qualname(d) or "").rpartition(".")
+            if head in ("numpy", "jax.numpy") and attr in apis.X64_DTYPE_ATTRS:
+                return attr
+        return None
+
     def _eval_call(self, e: cst.Call) -> Value:
         func = e.func
         traced_ctx = self.in_traced
@@ -456,8 +493,12 @@ class Evaluator:
                              or shape_flow.kept_shape(q, e, arg_vals))
                 if traced_ctx:
                     deps = deps | JAX_COMPUTED  # a tracer whatever its inputs are
+                rng = int_range(self, q, e) if shape is not None else None
+                if q == "jax.numpy.power" and len(arg_vals) == 2 and len(e.args) == 2 \
+                        and not any(a.keyword is not None or a.star for a in e.args):
+                    rng = shape_flow.power_range(arg_vals[0], arg_vals[1])  # `jnp.power(256, jnp.arange(1, 5))`
                 return Value(kind=V.ARRAY, traced=traced_ctx or any_traced, deps=deps, local_array=True, dtype_hint=hint or floaty, shape=shape,
-                             int_range=int_range(self, q, e) if shape is not None else None)
+                             int_range=rng)
             if q.startswith("numpy.") or q == "numpy":
                 if arg_vals and arg_vals[0].traced and not e.args[0].star and e.args[0].keyword is None \
                         and arg_vals[0].deps - JAX_COMPUTED and q[len("numpy."):] in apis.NUMPY_FORWARDING:
@@ -470,12 +511,16 @@ class Evaluator:
                     if shape is None and arg_vals and not e.args[0].star:
                         shape = shape_flow.kept_shape(q, e, arg_vals)  # `np.asarray(c)` of a known shape
                     # a NumPy array of literal data: a concrete value, whose shape is known
-                    return V.STATIC_VALUE if shape is None else Value(kind=V.STATIC, shape=shape, int_range=int_range(self, q, e))
+                    wide = self._wide_dtype(e)  # `np.ones(3, dtype=np.float64)`: 64-bit host data
+                    if shape is None and wide is None:
+                        return V.STATIC_VALUE
+                    return Value(kind=V.STATIC, shape=shape, int_range=int_range(self, q, e) if shape is not None else None,
+                                 dtype_hint=wide)
                 # `np.array([1, 2])`, `np.zeros((4, 3))`: a host array whose shape the literal gives
                 shape = constructor_facts(self, "jax.numpy" + q[len("numpy"):], e)[0] if q.count(".") == 1 else None
                 if shape is None and arg_vals and not e.args[0].star:
                     shape = shape_flow.kept_shape(q, e, arg_vals)  # `np.asarray(jnp.arange(10))`
-                return Value(kind=V.NPARRAY, shape=shape)
+                return Value(kind=V.NPARRAY, shape=shape, dtype_hint=self._wide_dtype(e))
             if q.startswith("math."):
                 return V.STATIC_VALUE if not any_traced else Value(traced=True, deps=deps)
             if q == "jax.device_get":

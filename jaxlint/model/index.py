@@ -407,6 +407,8 @@ class Indexer:
                 self._assigned(n.target, unit, n)
             elif t is cst.For or t is cst.CompFor:
                 self._assigned(n.target, unit, n)
+                if isinstance(n.target, cst.Name):
+                    unit.loop_iters.setdefault(n.target.value, []).append(n.iter)
             elif t is cst.Global:
                 unit.global_names.update(a.name.value for a in n.names)
             elif t is cst.Nonlocal:

@@ -347,6 +347,30 @@ def _int(c: object) -> bool:
     return type(c) is int
 
 
+_POWER_CAP = 4096  # exponents above this are not worked out (the range is None)
+
+
+def power_range(base: V.Value, exponent: V.Value) -> Optional[tuple[int, int]]:
+    """(smallest, largest) element of ``base ** exponent`` where one side is an integer
+    array of known elements (``V.Value.int_range``: ``jnp.arange(1, 5)``) and the other a
+    known Python integer, neither negative (``256 ** jnp.arange(1, 5)`` -> (256, 2**32),
+    ``jnp.arange(10) ** 3``): the exact values JAX's integer power would give without
+    overflow.  None for anything else (a float, a negative, an unknown side)."""
+    if base.kind == V.ARRAY and base.int_range is not None and _int(exponent.const) and exponent.kind == V.STATIC:
+        lo, hi = base.int_range
+        k = int(exponent.const)  # type: ignore[arg-type]
+        if lo < 0 or k < 0 or k > _POWER_CAP:
+            return None
+        return lo ** k, hi ** k
+    if exponent.kind == V.ARRAY and exponent.int_range is not None and _int(base.const) and base.kind == V.STATIC:
+        c = int(base.const)  # type: ignore[arg-type]
+        lo, hi = exponent.int_range
+        if c < 0 or lo < 0 or hi > _POWER_CAP:
+            return None
+        return (c ** lo, c ** hi) if c >= 1 else (c ** hi, c ** lo)
+    return None
+
+
 def const_binop(op: cst.BaseBinaryOp, left: V.Value, right: V.Value) -> V.Value:
     """Arithmetic on two Python values: its integer when both are known integers
     (a tuple of ints added to one: ``x.shape + (1,)``)."""

@@ -173,6 +173,8 @@ class Unit:
     origins: list[tuple[str, int, str]] = field(default_factory=list)
     # name -> [(statement sequence number, assigned expression or None for a def)]
     bindings: dict[str, list] = field(default_factory=dict)
+    # name -> the iterables of the `for` loops (and comprehensions) whose target it is
+    loop_iters: dict[str, list] = field(default_factory=dict)
     is_generator: bool = False
     # the transformation sites of this file that trace it (id of the site's call, or
     # of the decorated def's name) and their reasons: for path facts at those sites

@@ -86,6 +86,7 @@ class Guards:
         self._resolve = resolve  # dotted text -> qualified name through the file's imports
         self.dead: set[int] = set()
         self.bindings: dict[str, list[bool]] = {}  # local name -> [is the import live?] per import binding it
+        self.imported: dict[str, list[str]] = {}  # local name -> the qualified name each of those imports binds ("" unknown)
         self._assigned: dict[str, Optional[cst.BaseExpression]] = {}
         for stmt in module.body:  # module-level `NAME = <version>` (assigned once)
             if isinstance(stmt, cst.SimpleStatementLine):
@@ -142,20 +143,40 @@ class Guards:
     def _bind(self, node: Union[cst.Import, cst.ImportFrom], live: bool) -> None:
         if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
             return
+        source = ""
+        if isinstance(node, cst.ImportFrom) and not node.relative and node.module is not None:
+            source = dotted_name(node.module) or ""
         for alias in node.names:  # type: ignore[union-attr]
+            full = dotted_name(alias.name) or ""
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
             elif isinstance(node, cst.Import):
-                local = (dotted_name(alias.name) or "").split(".", 1)[0]
+                local = full.split(".", 1)[0]
+                full = local
             else:
                 local = alias.name.value if isinstance(alias.name, cst.Name) else ""
+            if isinstance(node, cst.ImportFrom):
+                full = f"{source}.{full}" if source and full else ""
             if local:
                 self.bindings.setdefault(local, []).append(live)
+                self.imported.setdefault(local, []).append(full)
 
     def only_live_import(self, local: str) -> bool:
         """Is ``local`` bound by exactly one import, in code current JAX runs?"""
         b = self.bindings.get(local)
         return b is not None and len(b) == 1 and b[0]
+
+    def live_imports(self, local: str) -> Optional[list[str]]:
+        """The qualified names the imports binding ``local`` import, when every one of
+        them is in code current JAX runs and names what it imports (``from jax import
+        tree_multimap`` then ``from jax.tree_util import tree_multimap``: whichever binds
+        the name last, it is that import's name); None otherwise (an import in a dead
+        branch or a probe's fallback, a relative import)."""
+        b = self.bindings.get(local)
+        names = self.imported.get(local)
+        if not b or not names or not all(b) or not all(names):
+            return None
+        return names
 
     # -- try: the probe whose fallback is not JAX --------------------------------------------
     def _lost_imports(self, module: cst.Module) -> None:

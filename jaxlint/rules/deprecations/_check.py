@@ -412,11 +412,13 @@ class DeprecationCheck(Check):
                     self._mark_chain(func)
                     self._emit(row, func, ctx.code(func).strip(), rfix)
                     return
-            if isinstance(func, cst.Name) and func.value in ctx.imports.names and id(func) not in self._skip:
+            if isinstance(func, cst.Name) and (func.value in ctx.imports.names or func.value in ctx.imports.ambiguous) \
+                    and id(func) not in self._skip:
                 # the call site of a name imported from a removed API (`from
-                # jax.experimental.host_callback import id_print` ... `id_print(x)`)
+                # jax.experimental.host_callback import id_print` ... `id_print(x)`), or
+                # from several (each import of it removed: whichever binds it, it is gone)
                 row = D.lookup(q)
-                if row is not None and row.removed and self.guards.only_live_import(func.value):
+                if row is not None and row.removed and self._removed_binding(func.value):
                     self._emit(row, func, func.value, via=q)
             return
         if isinstance(func, cst.Attribute) and func.attr.value in _REMOVED_CALLED_METHODS:
@@ -439,6 +441,20 @@ class DeprecationCheck(Check):
                     new = f"{np_name}({ctx.code(func.value).strip()})"
                     rfix = fix(Applicability.SAFE, f"Replace with `{new}`", Replacement(node, new))
             self._emit(row, node, ctx.code(node).strip(), rfix)
+
+    def _removed_binding(self, local: str) -> bool:
+        """Is every import binding ``local`` a live import of a removed API (one, or
+        several that each import a removed name: whichever runs last, the name is gone)?"""
+        if self.guards.only_live_import(local):
+            return True
+        names = self.guards.live_imports(local)
+        if names is None:
+            return False
+        for full in names:
+            row = D.lookup(full)
+            if row is None or not row.removed:
+                return False
+        return True
 
     def _call_fix(self, node: cst.Call, q: str, row: D.Deprecation) -> Optional[RuleFix]:
         ctx = self.ctx

@@ -38,6 +38,10 @@ _JAX_DTYPE_PREFIXES = ("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.
 # NumPy's aliases that name a 64-bit type (jax.numpy keeps them: `jnp.float_` is
 # `jnp.float64`, `jnp.int_` `jnp.int64`, `jnp.uint` `jnp.uint64`; checked on JAX 0.10.2)
 _X64_ALIASES = {"float_": "float64", "complex_": "complex128", "int_": "int64", "uint": "uint64"}
+_INT32_MAX = 2 ** 31 - 1
+# jax.numpy functions that read a dtype or a shape, converting no array
+_NO_CONVERSION = frozenset({"shape", "ndim", "size", "result_type", "dtype", "finfo", "iinfo", "issubdtype",
+                            "can_cast", "isdtype", "promote_types", "isscalar", "iscomplexobj", "isrealobj"})
 _X64_ATTRS = frozenset({"float64", "int64", "uint64", "complex128", "double", "cdouble", "longlong", "ulonglong"}) | frozenset(_X64_ALIASES)
 
 
@@ -60,7 +64,12 @@ class Float64WithoutX64(Rule):
         "Flags 64-bit dtypes given to JAX: `jnp.float64(...)`, `dtype=jnp.float64` / "
         "`dtype=np.float64` / `dtype='float64'` (also int64, uint64, complex128, and NumPy's aliases of them: `float_`, `int_`, `uint`, `complex_`) in "
         "`jax.numpy`, `jax.random` and `jax.lax` calls, and `.astype(...)` of a JAX array to "
-        "such a dtype, in a module that does not enable x64.\n\n"
+        "such a dtype, in a module that does not enable x64. It also flags a NumPy array built "
+        "with a 64-bit dtype (`np.ones(3, dtype=np.float64)`, `dtype=\"float64\"`, or a loop's "
+        "dtype over a list that holds one: `for dtype in [jnp.float32, jnp.float64]:`) given to a "
+        "`jax.numpy` function that names no dtype (`jnp.where(mask, a, b)` returns float32, with no "
+        "warning), and an integer power whose elements the model knows reaching beyond int32 "
+        "(`256 ** jnp.arange(1, 5)`, `jnp.power(10, jnp.arange(12))`), which wraps.\n\n"
         "It is silent when the module enables x64 (`jax.config.update('jax_enable_x64', True)`, "
         "`os.environ['JAX_ENABLE_X64'] = '1'`), inside `with jax.enable_x64():`, in code that "
         "runs only with x64 on (a test or class under `skipUnless(jax.config.jax_enable_x64, ...)` "
@@ -129,6 +138,20 @@ class Float64WithoutX64(Rule):
         "true`) there is no finding at all."
     )
     VALID = [
+        # 32-bit NumPy data, a call that names its dtype, a float power, a power within int32
+        Valid(
+            """
+            import numpy as np
+            import jax.numpy as jnp
+
+            for dtype in [jnp.float16, jnp.float32]:
+                a = np.ones((2, 2), dtype=dtype)
+                print(jnp.where(a > 0, a, 0.0).dtype)
+
+            b = jnp.asarray(np.ones(3, dtype=np.float64), dtype=jnp.float32)
+            scales = 1 / 256.0 ** jnp.arange(1, 5), 2 ** jnp.arange(31)
+            """
+        ),
         # x64 switched on at import by a configuration helper with a value it reads
         # (an environment flag): it may be on, so nothing is reported
         Valid(
@@ -486,6 +509,24 @@ class Float64WithoutX64(Rule):
     ]
 
     INVALID = [
+        # 64-bit NumPy data narrowed without a warning, and an int32 power that wraps
+        Invalid(
+            """
+            import numpy as np
+            import jax.numpy as jnp
+
+            for dtype in [jnp.float32, jnp.float64]:
+                a = np.ones((2, 2), dtype=dtype)
+                print(jnp.where(a > 0, a, 0.0).dtype)
+
+            scales = 1 / 256 ** jnp.arange(1, 5)
+            """,
+            expected=[(6, 11), (8, 14)],
+            messages=[
+                "`a` is a float64 NumPy array: `jnp.where` converts it to float32 because jax_enable_x64 is off, without a warning (the 64-bit request is NumPy's). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or make the array float32",
+                "`256 ** jnp.arange(1, 5)` reaches 4294967296, beyond int32 (2147483647): with jax_enable_x64 off JAX computes this integer power in int32, where it silently wraps (no warning). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or compute it in floating point",
+            ],
+        ),
         Invalid(
             """
             import jax.numpy as jnp
@@ -842,12 +883,66 @@ class Float64WithoutX64(Rule):
         if report is not None and the_fix is not None:
             self._fixed.append(report)
 
+    def _int32_overflow(self, node: cst.CSTNode) -> None:
+        """An integer power whose elements the model knows (``256 ** jnp.arange(1, 5)``)
+        reaching beyond int32: with x64 off JAX computes it in int32, and it wraps."""
+        ctx = self.ctx
+        if ctx.x64_enabled or self._documented_module():
+            return
+        v = ctx.value(node)
+        if v.kind != V.ARRAY or v.int_range is None or v.dtype_hint is not None:
+            return
+        top = max(abs(v.int_range[0]), abs(v.int_range[1]))
+        if top <= _INT32_MAX:
+            return
+        shown = str(top) if top < 10 ** 15 else f"about 10**{len(str(top)) - 1}"
+        self.report(
+            node,
+            f"`{ctx.code(node).strip()}` reaches {shown}, beyond int32 ({_INT32_MAX}): with jax_enable_x64 "
+            f"off JAX computes this integer power in int32, where it silently wraps (no warning). Enable x64 "
+            f"at start-up (`jax.config.update('jax_enable_x64', True)`), or compute it in floating point",
+        )
+
+    def _wide_host_input(self, node: cst.Call, q: str) -> None:
+        """A NumPy array the model knows to be 64-bit (built with ``dtype=np.float64``,
+        or a loop's dtype that is on one pass) given to a ``jax.numpy`` function: JAX
+        converts it to 32 bits with x64 off, and says nothing (the request is NumPy's)."""
+        ctx = self.ctx
+        if ctx.x64_enabled or self._documented_module():
+            return
+        if any(a.keyword is not None and a.keyword.value == "dtype" for a in node.args):
+            return  # the call says what it wants (a 64-bit `dtype=` is reported as such)
+        for a in node.args:
+            if a.keyword is not None or a.star:
+                continue
+            v = ctx.value(a.value)
+            if v.kind not in (V.NPARRAY, V.STATIC) or v.dtype_hint is None:
+                continue
+            wide = _X64_ALIASES.get(v.dtype_hint, v.dtype_hint)
+            narrow = apis.X64_REPLACEMENT.get(v.dtype_hint) or apis.X64_REPLACEMENT.get(wide) or "a 32-bit dtype"
+            self.report(
+                node,
+                f"`{ctx.code(a.value).strip()}` is a {wide} NumPy array: "
+                f"`{q.replace('jax.numpy.', 'jnp.')}` converts it to {narrow} because jax_enable_x64 is off, "
+                f"without a warning (the 64-bit request is NumPy's). Enable x64 at start-up "
+                f"(`jax.config.update('jax_enable_x64', True)`), or make the array {narrow}",
+            )
+            return
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, cst.Power):
+            self._int32_overflow(node)
+
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         if ctx.x64_enabled:
             return
         func = node.func
         q = ctx.qualname(func)
+        if q == "jax.numpy.power":
+            self._int32_overflow(node)
+        if q is not None and q.startswith("jax.numpy.") and q.rpartition(".")[2] not in _NO_CONVERSION:
+            self._wide_host_input(node, q)
         if q is not None:
             if q in ("jax.numpy.finfo", "jax.numpy.iinfo", "numpy.finfo", "numpy.iinfo"):
                 if node.args and self._dtype_64(node.args[0].value, True):

@@ -582,7 +582,9 @@ class WhereGradientNaN(Rule):
         "Flags a 3-argument `jnp.where(cond, a, b)` (or `lax.select`) where a branch applies a "
         "function that is singular on the masked side (`log`, `log2`, `log10`, `sqrt`, "
         "`rsqrt`, `reciprocal`, `arcsin`, `arccos`, a fractional or negative power, or a "
-        "division `a / x`) to a variable that the condition tests (`jnp.where(x > 0, "
+        "division `a / x`, or a function of the same module that applies one of those to a "
+        "parameter, unguarded: `def _knu(nu, x): return jnp.sqrt(jnp.pi / (2.0 * x)) ...` called "
+        "as `_knu(beta, k)`) to a variable that the condition tests (`jnp.where(x > 0, "
         "jnp.log(x), 0.)`), unless that argument is itself guarded (`jnp.log(jnp.where(x > 0, "
         "x, 1.))`, `jnp.maximum`, `jnp.clip`). It reports only when the function's singular "
         "point (0 and below for `log`/`sqrt`/fractional powers, 0 for a division, ±1 for "
@@ -694,6 +696,36 @@ class WhereGradientNaN(Rule):
         "operands of equal shape and dtype, so it gets no automatic fix."
     )
     VALID = [
+        # the twins: the helper given the double where's guarded input, a helper that guards
+        # its own input, and the clip that guards the sum of squares before the root
+        Valid(
+            """
+            import jax.numpy as jnp
+
+
+            def _knu(nu, x):
+                return jnp.sqrt(jnp.pi / (2.0 * x)) * jnp.exp(-x)
+
+
+            def safe_log(x):
+                return jnp.log(jnp.where(x > 0, x, 1.0))
+
+
+            def kvalue(k, beta):
+                k_msk = jnp.where(k > 0, k, 1.0)
+                return jnp.where(k > 0, jnp.power(k_msk, beta - 1.0) * _knu(beta - 1.0, k_msk), 1.0)
+
+
+            def entropy(p):
+                return jnp.where(p > 0, p * safe_log(p), 0.0)
+
+
+            def clip(g):
+                sq = jnp.sum(g ** 2)
+                g_norm = jnp.sqrt(jnp.where(sq > 1.0, sq, 1.0))
+                return jnp.where(sq > 1.0, g / g_norm, g)
+            """
+        ),
         # a constant infinite branch; the input guarded before the function, then masked
         Valid(
             """
@@ -961,6 +993,53 @@ class WhereGradientNaN(Rule):
     ]
 
     INVALID = [
+        # a branch calling a function of the module that divides by the masked input (the
+        # gradient at k = 0 is NaN; the fix passes the double where's guarded input)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def _knu(nu, x):
+                return jnp.sqrt(jnp.pi / (2.0 * x)) * jnp.exp(-x) * (1.0 + (4.0 * nu * nu - 1.0) / (8.0 * x))
+
+
+            def kvalue(k, beta):
+                return jnp.where(k > 0, jnp.power(k, beta - 1.0) * _knu(beta - 1.0, k), 1.0)
+            """,
+            expected=[(9, 56)],
+            messages=[
+                "`_knu(beta - 1.0, k)` is computed for every element, also where `k > 0` is false and masks it out; its derivative is infinite/NaN there (`_knu` computes `jnp.pi / (2.0 * x)` with `x` = `k`), so the gradient of this `where` is NaN (0 * inf). Guard `k` with the same condition too (double where: `jnp.where(cond, k, 1.0)` inside)",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+
+
+            def _knu(nu, x):
+                return jnp.sqrt(jnp.pi / (2.0 * x)) * jnp.exp(-x) * (1.0 + (4.0 * nu * nu - 1.0) / (8.0 * x))
+
+
+            def kvalue(k, beta):
+                return jnp.where(k > 0, jnp.power(k, beta - 1.0) * _knu(beta - 1.0, jnp.where(k > 0, k, 1.0)), 1.0)
+            """,
+            unsafe=True,
+        ),
+        # a clip dividing by a Euclidean norm: guarding the divisor would leave the norm's own
+        # NaN gradient at 0 (jax.grad of both at 0: [nan nan]), so no double where is offered
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def clip(g):
+                g_norm = jnp.linalg.norm(g)
+                return jnp.where(g_norm > 1.0, g / g_norm, g)
+            """,
+            expected=[(6, 36)],
+            messages=[
+                "`g / g_norm` is computed for every element, also where `g_norm > 1.0` is false and masks it out; its derivative is infinite/NaN where `g_norm` is 0, so the gradient of this `where` is NaN (0 * inf). Guarding `g_norm` is not enough: `g_norm = jnp.linalg.norm(g)` has a NaN gradient itself where it is 0 (the derivative of the square root there); guard the sum of squares before the root (`jnp.sqrt(jnp.where(sq > 0, sq, 1.0))` with `sq` the sum of squares), or use `optax.safe_norm`",
+            ],
+        ),
         # a branch with an infinite factor (infinite derivative everywhere), and a boolean mask
         # that drops the singular elements after the function was computed (grads: [nan inf],
         # [nan -1.])
@@ -1309,6 +1388,9 @@ class WhereGradientNaN(Rule):
         self._concrete: dict[int, set[str]] = {}
         self._visiting: set[tuple[int, str]] = set()  # names whose bindings `_no_tangent` is reading
         self._kernel_binds: dict[int, dict[str, list[cst.CSTNode]]] = {}  # see _from_kernel
+        # id(call of a project function) -> (its name, the singular operation in its body,
+        # the parameter it is applied to): see _helper_singular
+        self._helper_ops: dict[int, tuple[str, str, str]] = {}
 
     def visit_If(self, node: cst.If) -> None:
         self._enter_test(node)
@@ -1738,6 +1820,22 @@ class WhereGradientNaN(Rule):
                         f"constant that does not depend on `{key}` (`jnp.inf`, `jnp.full_like({key}, jnp.inf)`)",
                     )
                     continue
+                root = self._singular_root(inner) if kind == "zero" else None
+                if root is not None:
+                    # `g_norm = jnp.linalg.norm(g)` ... `jnp.where(g_norm > 1.0, g / g_norm, g)`:
+                    # guarding `g_norm` leaves the NaN of the root's own derivative at 0
+                    which = "false" if branch_side == 1 else "true"
+                    self.report(
+                        self._anchor(node, op_node),
+                        f"`{ctx.code(op_node).strip()}` is computed for every element, also where "
+                        f"`{ctx.code(c_node).strip()}` is {which} and masks it out; its derivative is "
+                        f"infinite/NaN where `{key}` is 0, so the gradient of this `where` is NaN (0 * inf). "
+                        f"Guarding `{key}` is not enough: `{key} = {ctx.code(root).strip()}` has a NaN "
+                        f"gradient itself where it is 0 (the derivative of the square root there); guard the "
+                        f"sum of squares before the root (`jnp.sqrt(jnp.where(sq > 0, sq, 1.0))` with `sq` "
+                        f"the sum of squares), or use `optax.safe_norm`",
+                    )
+                    continue
                 if q == "jax.numpy.where" and i == 0:
                     where = ctx.code(node.func).strip()
                     c = ctx.code(cond).strip()
@@ -1754,6 +1852,9 @@ class WhereGradientNaN(Rule):
                     "exp2") else "88"
                 there = (f"for a large `{key}` there it overflows to inf (above about {limit} in float32), and so "
                          f"does its derivative" if kind in _OVERFLOW else "its derivative is infinite/NaN there")
+                helper = self._helper_ops.get(id(op_node))
+                if helper is not None:
+                    there += f" (`{helper[0]}` computes `{helper[1]}` with `{helper[2]}` = `{key}`)"
                 self.report(
                     self._anchor(node, op_node),
                     f"`{ctx.code(op_node).strip()}` is computed for every element, also where "
@@ -2334,7 +2435,57 @@ class WhereGradientNaN(Rule):
             return (0.0, 1e30), "0 or ±inf"
         return None
 
-    def _singular_ops(self, branch: cst.CSTNode):
+    def _singular_root(self, inner: cst.CSTNode) -> Optional[cst.Call]:
+        """``inner`` is a name of this function bound once to a Euclidean norm or a square
+        root of an unguarded input (``g_norm = jnp.linalg.norm(g)``): the call, whose own
+        gradient is NaN where it is 0, whatever guards the division by it."""
+        if not isinstance(inner, cst.Name):
+            return None
+        entries = self._bindings.get((id(self.ctx.unit), inner.value))
+        if not entries or len(entries) != 1 or not isinstance(entries[0], cst.Call) \
+                or self.ctx.rebound_in_loop(inner):
+            return None
+        call = entries[0]
+        q = self.ctx.qualname(call.func)
+        if q not in _EUCLIDEAN_NORMS and q not in ("jax.numpy.sqrt", "jax.lax.sqrt"):
+            return None
+        out = self._singular_output(call)
+        return call if out is not None and out[0] == (0.0,) else None
+
+    def _helper_singular(self, call: cst.Call, q: str, depth: int):
+        """A function of the project called in a branch that applies a singular operation
+        to one of its parameters, unguarded (``def _knu(nu, x): return jnp.sqrt(jnp.pi /
+        (2.0 * x)) ...`` called as ``_knu(beta, k)``): (the argument passed for it, the
+        kind of singular point) when the call passes a plain name or arithmetic for it;
+        the helper's body is read as the branch is (a `where` or a clamp in it guards)."""
+        if depth > 1 or not self._module_function(call.func, q):
+            return None
+        unit = self.ctx.value(call.func).unit
+        if unit is None or not isinstance(unit.node, cst.FunctionDef) or unit.node.decorators:
+            return None  # (a decorated one may define its own derivative: `@jax.custom_jvp`)
+        params = [p for p in unit.params if p.kind in ("pos", "posonly", "kwonly")]
+        names = {p.name for p in params}
+        for op, inner, _, kind in self._singular_ops(unit.node.body, depth + 1):
+            if kind not in ("zero", "nonpositive"):
+                continue
+            var = inner.value if isinstance(inner, cst.Name) else None
+            if var is None:
+                scaled = self._zero_with(inner)
+                var = scaled if scaled in names else None
+            if var is None or var not in names or var in unit.assigned:
+                continue
+            p = next(p for p in params if p.name == var)
+            arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == var), None)
+            if arg is None and p.index is not None and p.kind != "kwonly":
+                pos = positional_args(call)
+                if len(pos) == len(call.args) and p.index < len(pos):
+                    arg = pos[p.index].value
+            if arg is not None and (_plain(arg) or _arith(arg)):
+                self._helper_ops[id(call)] = (unit.name, self.ctx.code(op).strip(), var)
+                return arg, "zero"
+        return None
+
+    def _singular_ops(self, branch: cst.CSTNode, depth: int = 0):
         ctx = self.ctx
 
         def leaf(n: cst.CSTNode) -> bool:
@@ -2352,6 +2503,10 @@ class WhereGradientNaN(Rule):
                     yield n, pos[0].value, 1.0, "nonpositive"
                 elif q in _DIVIDE and len(pos) == 2 and (_plain(pos[1].value) or self._zero_with(pos[1].value)):
                     yield n, pos[1].value, 1.0, "zero"
+                elif type(n.func) in (cst.Name, cst.Attribute):
+                    found = self._helper_singular(n, q or "", depth)
+                    if found is not None:
+                        yield n, found[0], 1.0, found[1]
             elif isinstance(n, cst.BinaryOperation):
                 if isinstance(n.operator, cst.Multiply) and (_infinite(ctx, n.left) or _infinite(ctx, n.right)):
                     other = n.right if _infinite(ctx, n.left) else n.left
