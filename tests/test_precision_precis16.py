@@ -339,6 +339,27 @@ def test_library_results_under_jit_invalid(tmp_path, monkeypatch):
     ]
 
 
+def test_train_state_unannotated_invalid_and_unknown_valid(tmp_path, monkeypatch):
+    # not annotated: in a file that imports flax's TrainState, `apply_fn` is the state's;
+    # in a file that does not, `state` is unknown and stays so
+    flax_file = '''
+        import jax
+        from flax.training.train_state import TrainState
+
+
+        @jax.jit
+        def eval_step(state, batch):
+            pred = state.apply_fn({"params": state.params}, batch["x"])
+            if pred.max() > 1.0:
+                pred = pred / 2
+            return pred
+    '''
+    plain = flax_file.replace("from flax.training.train_state import TrainState\n", "")
+    files = {"flax_step.py": flax_file, "plain_step.py": plain}
+    assert _lint(tmp_path, monkeypatch, files, select="JAX201") == [
+        ("JAX201", "flax_step.py", 9, 8, _why(["batch"], "eval_step"))]
+
+
 def test_library_results_shapes_and_eager_valid(tmp_path, monkeypatch):
     state = '''
         import jax

@@ -1129,14 +1129,18 @@ def _traced_computation(ev, func: cst.BaseExpression, written: Optional[str], he
 
 def _train_state(ev, name: cst.Name) -> bool:
     """Is ``name`` a flax ``TrainState`` (or a class of the file derived from one):
-    a parameter annotated with it, or bound once to ``TrainState.create(...)``?"""
+    a parameter annotated with it, or bound once to ``TrainState.create(...)``; or, not
+    annotated, a parameter of a file that imports flax's ``train_state`` (there, an
+    ``apply_fn`` is the TrainState's)?"""
     p = ev.unit.param(name.value)
     if p is not None:
         ann = p.annotation or ""
         if ann in _TRAIN_STATES:
             return True
         cls = next((c for c in ev.index.classes if c.name == ann), None)
-        return cls is not None and any(b in _TRAIN_STATES for b in cls.bases)
+        if cls is not None:
+            return any(b in _TRAIN_STATES for b in cls.bases)
+        return not ann and any(full.startswith("flax.training.train_state") for full in ev.imports.names.values())
     bound = bound_once(ev.index, ev.unit, name)
     if bound is name or type(bound) is not cst.Call or type(bound.func) is not cst.Attribute \
             or bound.func.attr.value != "create":
