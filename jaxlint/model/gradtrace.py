@@ -26,6 +26,7 @@ marked traced as before and its tracers are abstract.
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 import libcst as cst
@@ -126,22 +127,18 @@ def names_derivative(imports, text: str, packages: frozenset[str]) -> bool:
     (what it binds is not known).  Read from the import table and the text: no walk.
     False shows the file takes no derivative of its own; the project's other files
     may still."""
-    import re
-
     if imports.star:
         return True
     modules: set[str] = set()
-    for local, bound in imports._bound.items():
-        for full in bound:
-            root = full.split(".", 1)[0]
-            if root in packages:
-                continue
-            last = full.rsplit(".", 1)[-1]
-            if root in _GRADIENT_LIBRARIES or full.startswith("flax.training"):
-                return True
-            if last in _DERIVATIVE_NAMES and "." in full:
-                return True
-            modules.add(local)
+    for local, full in imports.every_binding():
+        root = full.split(".", 1)[0]
+        if root in packages:
+            continue
+        if root in _GRADIENT_LIBRARIES or full.startswith("flax.training"):
+            return True
+        if full.rsplit(".", 1)[-1] in _DERIVATIVE_NAMES and "." in full:
+            return True
+        modules.add(local)
     if not modules:
         return False
     pattern = r"\b(?:%s)\s*\.\s*(?:[A-Za-z_]\w*\s*\.\s*)*(?:%s)\b" % (
