@@ -339,6 +339,31 @@ def test_library_results_under_jit_invalid(tmp_path, monkeypatch):
     ]
 
 
+def test_haiku_decorated_transform_invalid(tmp_path, monkeypatch):
+    infer = '''
+        import haiku as hk
+        import jax
+
+        from nets import body
+
+
+        @hk.transform
+        def forward(x):
+            return body(x)
+
+
+        @jax.jit
+        def infer(params, rng, x):
+            out = forward.apply(params, rng, x)
+            if out.max() > 1.0:
+                out = out / 2
+            return out
+    '''
+    files = {"infer.py": infer, "nets.py": "def body(x):\n    return x\n"}
+    assert _lint(tmp_path, monkeypatch, files, select="JAX201") == [
+        ("JAX201", "infer.py", 16, 8, _why(["params", "rng", "x"], "infer"))]
+
+
 def test_train_state_unannotated_invalid_and_unknown_valid(tmp_path, monkeypatch):
     # not annotated: in a file that imports flax's TrainState, `apply_fn` is the state's;
     # in a file that does not, `state` is unknown and stays so

@@ -15,7 +15,7 @@ from jaxlint.model.shapes import constructor_facts, int_range
 from jaxlint.model.transformed import differentiates
 from jaxlint.model.arg_shapes import rebound_in_loop
 from jaxlint.model.program_order import attribute_writes
-from jaxlint.model.scopes import bound_once, bound_receiver
+from jaxlint.model.scopes import bound_once, bound_receiver, scope_of, writes
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
 from jaxlint.model.walk import bound_names, descendants, dotted_name, int_value, positional_args, string_value
@@ -1102,12 +1102,12 @@ _HAIKU_TRANSFORMS = frozenset({"haiku.transform", "haiku.transform_with_state", 
 def _traced_computation(ev, func: cst.BaseExpression, written: Optional[str], head) -> bool:
     """Does calling ``func`` run a computation JAX traces, whatever function it holds
     (one the model cannot read): the ``apply_fn`` of a flax ``TrainState`` (a parameter
-    annotated so, or a name bound once to ``TrainState.create(...)``), the ``apply`` of
-    a haiku transform (a name bound once to ``hk.transform(f)``,
-    ``hk.transform_with_state(f)``, ``hk.without_apply_rng(...)``), the ``apply`` of a flax
-    linen module built once (``dense = nn.Dense(3)``, ``model = Net()`` of a linen class of
-    the file), or a jitted function
-    of another module of the project (``jax.jit`` inlined into the trace gives tracers)?"""
+    annotated so, or a name bound once to ``TrainState.create(...)``), the ``apply`` of a
+    haiku transform (a ``def`` decorated with ``@hk.transform``, a name bound once to
+    ``hk.transform(f)``, ``hk.transform_with_state(f)``, ``hk.without_apply_rng(...)``),
+    the ``apply`` of a flax linen module built once (``dense = nn.Dense(3)``, ``model =
+    Net()`` of a linen class of the file), or a jitted function of another module of the
+    project (``jax.jit`` inlined into the trace gives tracers)?"""
     if written is not None and head is None and "." not in written and written in ev.index.imported_jits:
         return True  # (a name of this file shadowing it is `head`)
     if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
@@ -1117,7 +1117,9 @@ def _traced_computation(ev, func: cst.BaseExpression, written: Optional[str], he
         return _train_state(ev, func.value)
     if attr == "apply":
         bound = bound_once(ev.index, ev.unit, func.value)
-        if bound is func.value or type(bound) is not cst.Call:
+        if bound is func.value:
+            return _haiku_decorated(ev, func.value)
+        if type(bound) is not cst.Call:
             return False
         if (ev.qualname(bound.func) or "") in _HAIKU_TRANSFORMS or _library_layer_call(ev, bound):
             return True
@@ -1125,6 +1127,16 @@ def _traced_computation(ev, func: cst.BaseExpression, written: Optional[str], he
         made = dotted_name(bound.func)
         return any(c.linen and c.name == made for c in ev.index.classes)
     return False
+
+
+def _haiku_decorated(ev, name: cst.Name) -> bool:
+    """Is ``name`` a ``def`` of this file, bound once, decorated with a haiku transform
+    (``@hk.transform``, ``@hk.without_apply_rng`` over it)?"""
+    u = scope_of(ev.index, ev.unit, name.value)
+    fn = u.defs.get(name.value) if u is not None else None
+    if fn is None or not isinstance(fn.node, cst.FunctionDef) or len(writes(u.node, name.value)) != 1:
+        return False
+    return any((ev.qualname(d.decorator) or "") in _HAIKU_TRANSFORMS for d in fn.node.decorators)
 
 
 def _train_state(ev, name: cst.Name) -> bool:
