@@ -15,7 +15,7 @@ from jaxlint.model.shapes import constructor_facts, int_range
 from jaxlint.model.transformed import differentiates
 from jaxlint.model.arg_shapes import rebound_in_loop
 from jaxlint.model.program_order import attribute_writes
-from jaxlint.model.scopes import bound_receiver
+from jaxlint.model.scopes import bound_once, bound_receiver, scope_of, writes
 from jaxlint.model.units import Unit
 from jaxlint.model.values import KeyToken, Value
 from jaxlint.model.walk import bound_names, descendants, dotted_name, int_value, keyword_arg, positional_args, string_value
@@ -418,6 +418,12 @@ class Evaluator:
             # `hk.nets.MLP([4, 1])(x)`, `nn.Dense(3).apply(variables, x)`: a layer of a
             # neural-network library applied to a tracer computes an array with JAX
             return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
+        if traced_ctx and any_traced and not self.eager and not any(
+                a.keyword is not None and a.keyword.value == "method" for a in e.args) \
+                and _traced_computation(self, func, written, head):
+            # `state.apply_fn(v, x)` of a flax TrainState, `model.apply(params, rng, x)` of a
+            # haiku transform, a jit of another module: JAX computes it on the tracer
+            return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
         q = self.qualname(func)
         if q is not None and written in self.index.imported_returns and head is None \
                 and not self.index.imported_returns[written].startswith("dispatched:"):  # JAX505's fact
@@ -1130,3 +1136,74 @@ def _library_layer_call(ev, func: cst.BaseExpression) -> bool:
         return False
     name = q.rsplit(".", 1)[-1]
     return name[:1].isupper() and not name.isupper()
+
+
+# what a flax TrainState is, by the names a file may resolve it to
+_TRAIN_STATES = frozenset({"flax.training.train_state.TrainState"})
+# haiku's transforms: their `apply` runs the transformed function with JAX
+_HAIKU_TRANSFORMS = frozenset({"haiku.transform", "haiku.transform_with_state", "haiku.without_apply_rng"})
+
+
+def _traced_computation(ev, func: cst.BaseExpression, written: Optional[str], head) -> bool:
+    """Does calling ``func`` run a computation JAX traces, whatever function it holds
+    (one the model cannot read): the ``apply_fn`` of a flax ``TrainState`` (a parameter
+    annotated so, or a name bound once to ``TrainState.create(...)``), the ``apply`` of a
+    haiku transform (a ``def`` decorated with ``@hk.transform``, a name bound once to
+    ``hk.transform(f)``, ``hk.transform_with_state(f)``, ``hk.without_apply_rng(...)``),
+    the ``apply`` of a flax linen module built once (``dense = nn.Dense(3)``, ``model =
+    Net()`` of a linen class of the file), or a jitted function of another module of the
+    project (``jax.jit`` inlined into the trace gives tracers)?"""
+    if written is not None and head is None and "." not in written and written in ev.index.imported_jits:
+        return True  # (a name of this file shadowing it is `head`)
+    if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
+        return False
+    attr = func.attr.value
+    if attr == "apply_fn":
+        return _train_state(ev, func.value)
+    if attr == "apply":
+        bound = bound_once(ev.index, ev.unit, func.value)
+        if bound is func.value:
+            return _haiku_decorated(ev, func.value)
+        if type(bound) is not cst.Call:
+            return False
+        if (ev.qualname(bound.func) or "") in _HAIKU_TRANSFORMS or _library_layer_call(ev, bound):
+            return True
+        # a flax linen module of this file, built once: `model = Net()` ... `model.apply(v, x)`
+        made = dotted_name(bound.func)
+        return any(c.linen and c.name == made for c in ev.index.classes)
+    return False
+
+
+def _haiku_decorated(ev, name: cst.Name) -> bool:
+    """Is ``name`` a ``def`` of this file, bound once, decorated with a haiku transform
+    (``@hk.transform``, ``@hk.without_apply_rng`` over it)?"""
+    u = scope_of(ev.index, ev.unit, name.value)
+    fn = u.defs.get(name.value) if u is not None else None
+    if fn is None or not isinstance(fn.node, cst.FunctionDef) or len(writes(u.node, name.value)) != 1:
+        return False
+    return any((ev.qualname(d.decorator) or "") in _HAIKU_TRANSFORMS for d in fn.node.decorators)
+
+
+def _train_state(ev, name: cst.Name) -> bool:
+    """Is ``name`` a flax ``TrainState`` (or a class of the file derived from one):
+    a parameter annotated with it, or bound once to ``TrainState.create(...)``; or, not
+    annotated, a parameter of a file that imports flax's ``train_state`` (there, an
+    ``apply_fn`` is the TrainState's)?"""
+    p = ev.unit.param(name.value)
+    if p is not None:
+        ann = p.annotation or ""
+        if ann in _TRAIN_STATES:
+            return True
+        cls = next((c for c in ev.index.classes if c.name == ann), None)
+        if cls is not None:
+            return any(b in _TRAIN_STATES for b in cls.bases)
+        return not ann and any(full.startswith("flax.training.train_state") for full in ev.imports.names.values())
+    bound = bound_once(ev.index, ev.unit, name)
+    if bound is name or type(bound) is not cst.Call or type(bound.func) is not cst.Attribute \
+            or bound.func.attr.value != "create":
+        return False
+    made = ev.qualname(bound.func.value) or ""
+    if made in _TRAIN_STATES:
+        return True
+    cls = next((c for c in ev.index.classes if c.name == made or c.name == dotted_name(bound.func.value)), None)
+    return cls is not None and any(b in _TRAIN_STATES for b in cls.bases)

@@ -26,6 +26,7 @@ marked traced as before and its tracers are abstract.
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 import libcst as cst
@@ -104,3 +105,42 @@ def mark_nested(outer: Unit, inner: Unit) -> None:
     reason = f"defined inside differentiated `{outer.name}`"
     if reason not in inner.grad_reasons:
         inner.grad_reasons.append(reason)
+
+
+# what takes a derivative, by its last name (JAX's, equinox's, flax.nnx's spellings), and
+# the libraries that consume gradients (an optimizer, a training loop): a file that names
+# one of them may differentiate what it is given
+_DERIVATIVE_NAMES = frozenset({
+    "grad", "value_and_grad", "jacfwd", "jacrev", "jacobian", "hessian", "jvp", "vjp", "linearize",
+    "linear_transpose", "closure_convert", "custom_vjp", "custom_jvp", "custom_gradient", "check_grads",
+    "check_jvp", "check_vjp", "filter_grad", "filter_value_and_grad", "filter_jvp", "filter_vjp",
+    "filter_custom_vjp", "filter_custom_jvp", "jet",
+})
+_GRADIENT_LIBRARIES = frozenset({"optax", "jaxopt", "optimistix", "trax", "objax", "elegy", "keras"})
+
+
+def names_derivative(imports, text: str, packages: frozenset[str]) -> bool:
+    """Does this file name a derivative: import a differentiating transformation
+    (``from jax import grad``), spell one on a module it imports (``jax.grad``,
+    ``eqx.filter_value_and_grad``, ``nnx.grad``, ``jax.custom_vjp``), or import a
+    library that consumes gradients (``optax``, ``jaxopt``...)?  A star import counts
+    (what it binds is not known).  Read from the import table and the text: no walk.
+    False shows the file takes no derivative of its own; the project's other files
+    may still."""
+    if imports.star:
+        return True
+    modules: set[str] = set()
+    for local, full in imports.every_binding():
+        root = full.split(".", 1)[0]
+        if root in packages:
+            continue
+        if root in _GRADIENT_LIBRARIES or full.startswith("flax.training"):
+            return True
+        if full.rsplit(".", 1)[-1] in _DERIVATIVE_NAMES and "." in full:
+            return True
+        modules.add(local)
+    if not modules:
+        return False
+    pattern = r"\b(?:%s)\s*\.\s*(?:[A-Za-z_]\w*\s*\.\s*)*(?:%s)\b" % (
+        "|".join(re.escape(m) for m in sorted(modules)), "|".join(sorted(_DERIVATIVE_NAMES)))
+    return re.search(pattern, text) is not None

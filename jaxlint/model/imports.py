@@ -135,6 +135,11 @@ class ImportTable:
                 local = alias.asname.name.value
             self._set(local, f"{base}.{alias.name.value}", fallback)
 
+    def every_binding(self) -> list[tuple[str, str]]:
+        """(local name, qualified name) of every import of the file, in any scope, a
+        name bound to several modules once for each (also those of import guards)."""
+        return [(local, full) for local, seen in self._bound.items() for full in seen]
+
     def resolve_dotted(self, dotted: str) -> Optional[str]:
         head, _, rest = dotted.partition(".")
         base = self.names.get(head)

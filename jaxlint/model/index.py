@@ -158,6 +158,9 @@ class FileIndex:
     imported_x64: dict[str, str] = field(default_factory=dict)
     # qualnames of this file's functions that other modules run with x64 on
     x64_units: frozenset[str] = frozenset()
+    # what the project as a whole shows (project/driver.py): ``grad_free``, no file of a
+    # project linted whole names a derivative or a library that consumes gradients
+    project_facts: dict = field(default_factory=dict)
     # a module it imports switches x64 on when imported (`jax.config.update(...)` at its top)
     x64_imported: bool = False
     # qualnames of its public functions that the project reaches only from code no
@@ -1736,6 +1739,7 @@ class Indexer:
             self.index.imported_consts = dict(facts.get("consts", {}))
             self.index.imported_x64 = dict(facts.get("x64", {}))
             self.index.x64_units = frozenset(facts.get("x64_units", ()))
+            self.index.project_facts = dict(facts.get("project", {}))
         else:
             R, S = factreads.ReadDict, factreads.ReadSet
             self.index.imported_jits = R(reads, "jits", facts.get("jits"))
@@ -1750,6 +1754,7 @@ class Indexer:
             self.index.imported_consts = R(reads, "consts", facts.get("consts"))
             self.index.imported_x64 = R(reads, "x64", facts.get("x64"))
             self.index.x64_units = S(reads, "x64_units", facts.get("x64_units"))
+            self.index.project_facts = R(reads, "project", facts.get("project"))
         self.index._flat.clear()
         self.index.x64_imported = bool(facts.get("x64_import"))
         self.index.x64_by_import = bool(facts.get("x64_by_import"))

@@ -116,6 +116,40 @@ def instance_class(index: Any, unit: Unit, expr: cst.CSTNode) -> Optional[ClassI
     return found[0]
 
 
+def class_statement_instance(index: Any, unit: Unit, expr: cst.CSTNode) -> Optional[ClassInfo]:
+    """The class statement of this file, in any scope (a module-level class, one
+    defined inside a test function), that the name ``expr`` holds an instance of: the
+    name's scope binds it once, ``t = Cls(...)``, and ``Cls`` names there that class
+    statement and nothing else.  (Such an object is no JAX array, whatever its class
+    defines: ``t.at[...]`` is the class's own ``at``.)"""
+    if not isinstance(expr, cst.Name):
+        return None
+    u = scope_of(index, unit, expr.value)
+    if u is None:
+        return None
+    bound = writes(u.node, expr.value)
+    if len(bound) != 1 or not isinstance(bound[0], cst.Assign) or len(bound[0].targets) != 1 \
+            or not isinstance(bound[0].targets[0].target, cst.Name):
+        return None
+    value = bound[0].value
+    if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Name):
+        return None
+    name = value.func.value
+    where: Optional[Unit] = u
+    while where is not None:
+        if where.param(name) is not None:
+            return None
+        found = [c for c in index.classes if c.name == name and c.scope is where]
+        if found:
+            if len(found) != 1 or len(writes(where.node, name)) != 1:
+                return None  # the name is bound again in that scope
+            return found[0]
+        if name in where.assigned or name in where.bindings or name in where.global_names:
+            return None
+        where = where.parent
+    return None
+
+
 def bound_once(index: Any, unit: Unit, expr: cst.BaseExpression) -> cst.BaseExpression:
     """The expression a name is bound to by its scope's one plain assignment (``c = C(x)``),
     else ``expr`` itself (not a name, a parameter, bound twice or by unpacking)."""

@@ -36,6 +36,9 @@ from jaxlint.lint.runner import Memo, RunResult, WorkerPool, default_jobs, run
 from jaxlint.settings import LintSettings
 
 MAX_ROUNDS = 6
+# what a file that names a derivative must spell (model/gradtrace.names_derivative)
+_DERIVATIVE_WORDS = re.compile(rb"grad|jvp|vjp|jac|hessian|lineari[sz]e|linear_transpose|closure_convert|custom_"
+                               rb"|jet|optax|jaxopt|optimistix|trax|objax|elegy|keras|flax\.training|import\s*\*")
 # parsed trees kept between rounds, in all workers together (an estimate: see linter.TreeStore);
 # a project whose trees do not fit parses the rest again when they come back
 TREE_BUDGET = 1 << 30
@@ -56,6 +59,9 @@ class _Project:
         # on sys.path, so its `import util` is `lib/util.py`)
         self.beside: dict[str, frozenset[str]] = {}
         self.index: Optional[ProjectIndex] = None  # reused across rounds
+        # every file of the project is linted as one of its modules (run_project): what no
+        # file shows, the project does not do
+        self.complete = False
         self.indexed: frozenset[str] = frozenset()
         self.imports: dict[str, frozenset[str]] = {}  # file the prefilter skipped -> what it imports
         self.resolved: dict = {}  # what each file's output resolves to (facts.incoming_facts' memo)
@@ -177,11 +183,13 @@ def run_project(files: Sequence[Path], workspace: WorkspaceView, options: RunOpt
     src_for = workspace.src_for
     settings_for = workspace.settings_for
     project_of = _projects(files, src_for)
+    whole: dict[Path, set[str]] = {}  # root of a marked project -> all its files
     if options.context:
         extra: list[Path] = []
         for project in {id(p): p for p in project_of.values()}.values():
             if project.marked:
                 others = workspace.files_of(project.root)
+                whole[project.root] = {str(f) for f in others}
             else:
                 # the current directory, or the folder holding the package run in: the
                 # part of it the files named are in, and what that imports
@@ -197,6 +205,10 @@ def run_project(files: Sequence[Path], workspace: WorkspaceView, options: RunOpt
         if extra:
             files = [*files, *extra]
             project_of = _projects(files, src_for)
+        for project in {id(p): p for p in project_of.values()}.values():
+            # every file of the project is linted, each as a module of it
+            everything = whole.get(project.root)
+            project.complete = everything is not None and everything <= set(project.files)
     cache = workspace.cache
     jobs, show_progress, file_timeout = options.jobs, options.show_progress, options.file_timeout
     read = workspace.read
@@ -481,6 +493,12 @@ def _next_round(
                 summarize.add(f)
                 wanted.append(f)
     incoming = incoming_facts(index, outputs, path_of, project.resolved, lambda f: _bytes_of(f, data_for, read) or b"")
+    if _grad_free(project, latest, data_for, read):
+        # no file of the project takes a derivative: told to each analysed file
+        for f in project.files:
+            r = latest[f]
+            if r.project is not None and not r.project.get("skipped"):
+                incoming.setdefault(f, {})["project"] = {"grad_free": True}
     again = [Path(f) for f in wanted]
     for f in project.files:
         new = canonical(incoming.get(f))
@@ -494,6 +512,26 @@ def _next_round(
         elif f in wanted:
             facts[f] = new
     return again
+
+
+def _grad_free(project: _Project, latest: dict[str, FileResult], data_for: dict[str, Union[str, bytes]],
+               read: Callable[[Path], bytes]) -> bool:
+    """Does the project, linted whole, take no derivative: every file read (a file that
+    does not parse, or failed, is unknown), none naming a differentiating transformation or
+    a library that consumes gradients (``model/gradtrace.names_derivative``; a file the
+    prefilter skipped names no JAX library)?"""
+    if not project.complete or not project.files:
+        return False
+    for f in project.files:
+        r = latest.get(f)
+        if r is None or (r.project or {}).get("derives"):
+            return False
+        if r.project is None or r.error:
+            # not read (it does not parse, it failed): unknown, unless its text names no derivative
+            data = _bytes_of(f, data_for, read)
+            if data is None or _DERIVATIVE_WORDS.search(data) is not None:
+                return False
+    return True
 
 
 def _same_answers(result: Optional[FileResult], old: str, new: str) -> bool:

@@ -7,6 +7,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
+from jaxlint.model.scopes import class_statement_instance
 from jaxlint.model.walk import arg_at, dotted_name
 from jaxlint.rules.arrays._common import INPLACE_WRITERS, inplace_flag, is_false
 
@@ -29,7 +30,9 @@ class DiscardedAtUpdate(Rule):
         "`jnp.put(a, ind, v, inplace=False)` (`jnp.place`, `jnp.fill_diagonal`, "
         "`jnp.put_along_axis`) and `x.sort()` on a JAX array, written as statements. In a "
         "notebook, the expression a cell ends with is the cell's shown output, not discarded "
-        "(unless a trailing `;` hides it)."
+        "(unless a trailing `;` hides it). Not an `.at` of an object built from a class statement "
+        "of the file (any scope: `t = Tree(...)` of `class Tree(pytreeclass.TreeClass)`, a class "
+        "defined in a test function), which is that class's own `at`, no JAX array's."
     )
     why_bad = (
         "`.at[]` updates are functional: they return a new array and leave `x` unchanged. "
@@ -102,9 +105,65 @@ class DiscardedAtUpdate(Rule):
             s = jnp.put(s, jnp.array([0]), 9, inplace=False)
             """
         ),
+        # an object of a class of the file: its own functional `.at` (pytreeclass), run in a
+        # test for not raising; also a class written inside the test
+        Valid(
+            """
+            import pytreeclass as tc
+
+
+            class Tree(tc.TreeClass):
+                a: int = 1
+
+
+            def test_set_does_not_raise():
+                tree = Tree()
+                tree.at["a"].set(0)
+
+                class Local(tc.TreeClass):
+                    b: int = 2
+
+                local = Local()
+                local.at["b"].set(0)
+            """
+        ),
     ]
 
     INVALID = [
+        # the array field of such an object is a JAX array: its update is dropped
+        Invalid(
+            """
+            import jax.numpy as jnp
+            import pytreeclass as tc
+
+
+            class Tree(tc.TreeClass):
+                def __init__(self):
+                    self.w = jnp.zeros(3)
+
+
+            tree = Tree()
+            tree.w.at[0].set(1.0)
+            """,
+            expected=[(11, 1)],
+            messages=[
+                "`tree.w.at[...].set(...)` returns a new array and leaves `tree.w` unchanged; the result is discarded, so this line does nothing. Assign it: `tree.w = tree.w.at[...].set(...)`",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+            import pytreeclass as tc
+
+
+            class Tree(tc.TreeClass):
+                def __init__(self):
+                    self.w = jnp.zeros(3)
+
+
+            tree = Tree()
+            tree.w = tree.w.at[0].set(1.0)
+            """,
+            unsafe=True,
+        ),
         Invalid(
             """
             import jax.numpy as jnp
@@ -238,6 +297,8 @@ class DiscardedAtUpdate(Rule):
         base_val = self.ctx.value(at.value)
         if base_val.kind in (V.NPARRAY, V.LIST, V.STATIC, V.MODULE):
             return
+        if base_val.kind != V.ARRAY and class_statement_instance(self.ctx.index, self.ctx.unit, at.value) is not None:
+            return  # an instance of a class of the file: its own `at` (a pytreeclass tree), no JAX array
         base = self.ctx.code(at.value)
         method = call.func.attr.value
         message = (

@@ -619,7 +619,15 @@ class WhereGradientNaN(Rule):
         "quiet, also through a name every binding of which a constant keeps off zero (`n = rms(g) + eps`, "
         "`d = jnp.maximum(x, 1e-12)` ... `jnp.where(n > 0, w / n, 1.)`; not `jnp.maximum(a, b)` of two values). It is checked everywhere, not only in traced code: in a library module, which can be "
         "imported, a caller may apply `grad`, so a public function is reported (its users may "
-        "differentiate it, whatever the project's own tests do). In a notebook or a test module (`test_*.py`, "
+        "differentiate it, whatever the project's own tests do). The line drawn there: in a project "
+        "linted whole (its root marked by `pyproject.toml`, `setup.py`...) none of whose files names a "
+        "derivative (`grad`, `value_and_grad`, `jvp`, `vjp`, `jacfwd`/`jacrev`, `hessian`, `linearize`, "
+        "`custom_vjp`/`custom_jvp`, equinox's `filter_grad`..., flax's `nnx.grad`) or imports a library "
+        "that consumes gradients (`optax`, `jaxopt`, `optimistix`, `flax.training`...), a public "
+        "function that the project's own code calls (in its file, or from traced code of another "
+        "module) is part of a computation nobody differentiates (a simulator stepped by a "
+        "gradient-free search) and is not reported; one the project never calls is there for its users "
+        "and still is, and so is every function once any file of the project takes a derivative. In a notebook or a test module (`test_*.py`, "
         "`*_test.py`: run, never imported) it is reported only where a derivative the file takes may reach "
         "it: in a function given to `jax.grad`, `value_and_grad`, `jacrev`, `jvp`, `vjp`, `linearize` (or "
         "a function it mentions), or handed to a callable or decorator that may differentiate it "
@@ -2199,7 +2207,9 @@ class WhereGradientNaN(Rule):
         if depth >= 3 or not isinstance(unit.node, cst.FunctionDef) or unit.parent is None:
             return False
         if unit.parent.is_module and not unit.name.startswith("_"):
-            return False  # public: other modules (and the library's users) may differentiate it
+            # public: other modules (and the library's users) may differentiate it; not in
+            # a project that takes no derivative anywhere, where its own code calls it
+            return self._grad_free_project() and self._called_in_project(unit)
         mentions = self._mentions().get(unit.name)  # (a call, or a local alias of it)
         if bool(mentions) and all(
                 is_call and caller is not unit and self._no_reverse(caller, depth + 1) for caller, is_call in mentions):
@@ -2207,6 +2217,21 @@ class WhereGradientNaN(Rule):
         # a nested function runs inside its enclosing one (`@pl.when(c) def run(): ...`
         # in a kernel's helper): that one's callers decide (none above was given to grad)
         return isinstance(unit.parent.node, cst.FunctionDef) and self._no_reverse(unit.parent, depth + 1)
+
+    def _grad_free_project(self) -> bool:
+        """Was the project linted whole, and does none of its files name a
+        differentiating transformation (``grad``, ``value_and_grad``, ``jvp``, ``vjp``,
+        ``jacfwd``/``jacrev``, ``hessian``, ``custom_vjp``..., JAX's, equinox's or
+        flax's) or a library that consumes gradients (optax, jaxopt...)?"""
+        return bool(self.ctx.index.project_facts.get("grad_free"))
+
+    def _called_in_project(self, unit) -> bool:
+        """Does the project's own code call ``unit``: a call of it in its file, or a
+        call from traced code of another module?  (A public function nobody in the
+        project calls is there for its users, who may differentiate it.)"""
+        if any(is_call and caller is not unit for caller, is_call in self._mentions().get(unit.name, ())):
+            return True
+        return any(r.startswith("called from") for r in unit.reasons)
 
     def _differentiates(self, node: cst.CSTNode) -> bool:
         """Does ``node`` (a test) call a differentiating transformation anywhere inside?"""
