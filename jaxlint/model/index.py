@@ -1758,6 +1758,7 @@ class Indexer:
             # the facts of each function of the file are read, whatever they hold
             reads.note_all("units", by_qualname)
             reads.note_all("passed", by_qualname)
+            reads.note_all("static_given", by_qualname)
         if reads is not None:
             reads.note_all("attr_changes", by_qualname)
         for qualname, changes in facts.get("attr_changes", {}).items():
@@ -1783,6 +1784,11 @@ class Indexer:
             unit = by_qualname.get(qualname)
             if unit is not None:
                 unit.traced_params.update(n for n in names if n in unit.defaulted_params)
+        for qualname, given in facts.get("static_given", {}).items():
+            # calls in other modules give these static parameters arrays (JAX207)
+            unit = by_qualname.get(qualname)
+            if unit is not None:
+                unit.static_given = {p: [list(g) for g in gs] for p, gs in given.items()}
         n_fact = 0
         for qualname, items in sorted(facts.get("units", {}).items()):
             base = by_qualname.get(qualname)
