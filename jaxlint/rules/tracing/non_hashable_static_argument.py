@@ -51,7 +51,11 @@ class NonHashableStaticArg(Rule):
         "`np.zeros`..., and tracers (a static argument fed from traced code). A parameter of the "
         "calling function passed on unchanged is judged by that function's calls in the file: "
         "`def grid(f, limits): return _grid(f, limits)` with `grid(f, [-2, 2])` (or a module-level "
-        "name bound only to a list/dict/set display) is reported at the jitted call. A "
+        "name bound only to a list/dict/set display) is reported at the jitted call. So is a parameter every call of which (in this file and in "
+        "the other modules of the project) passes a JAX array, a NumPy array or a PRNG key "
+        "(`steps_before_u_turn(step, jnp.array(...), ...)` in main.py reaching `is_u_turn(initial_position, "
+        "...)` in another module); and a jitted def of this file whose static parameters calls in "
+        "other modules give such arrays is reported at its decorator too, naming those modules. A "
         "module-level name another module of the project binds once to a list/dict/set display "
         "(`from config import PARAMS`, `config.PARAMS`; also a configuration module that never "
         "names JAX), and a class attribute the class body binds once to one (`Config.LAYERS`, "
@@ -2239,7 +2243,7 @@ class NonHashableStaticArg(Rule):
 
 
 # what a call-site kind (model/kinds.py) is, where it cannot be hashed
-_PASSED = {V.ARRAY: "a JAX array", V.NPARRAY: "a NumPy array", V.KEY: "a PRNG key (a JAX array)",
+_PASSED = {V.ARRAY: "a JAX array", V.NPARRAY: "a NumPy array", V.KEY: "a PRNG key",
            V.KEYS: "an array of PRNG keys"}
 
 

@@ -1,0 +1,179 @@
+"""Batch 11's misses by mechanism (issue 22, branch statC).
+
+JAX207 across modules: a jitted function declares parameters static, and a function of
+another module hands it, unchanged, a parameter that every call of that function fills
+with a JAX array, a NumPy array or a PRNG key.  The call raises ValueError
+("Non-hashable static arguments are not supported", observed with JAX 0.10.2); it is
+reported at the call and, in the module that declares the jit, at the declaration.
+
+Each INVALID program's error was observed with JAX 0.10.2; the VALID twins run and stay
+silent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from project_files import lint_files
+
+
+def _lint(root: Path, monkeypatch, files: dict[str, str], select: str) -> list[tuple]:
+    return lint_files(root, monkeypatch, files, select=select, dedent=True)
+
+
+_RAISES = ("static arguments must be hashable, so the call raises ValueError: Non-hashable static "
+           "arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a "
+           "hashable value (tuple, int, str)")
+
+
+def _at_call(what: str, caller: str, param: str, callee: str, jit_param: str, label: str) -> str:
+    return (f"{what} (every call of `{caller}` passes one for `{param}`) is passed to `{callee}` in a "
+            f"static position (parameter `{jit_param}`; {label}): {_RAISES}")
+
+
+# 1. Case 1118 (https://github.com/rlouf/mcx/issues/58): `is_u_turn` is jitted with
+# static_argnums=(0, 2) in one module; the integrator of another module passes on the
+# arrays its caller (main.py) gives it.  The fix (commit c015da9 of rlouf/mcx, 'Bump jax
+# version (#61)', dropped the arrays from static_argnums) stays silent.
+
+MCX_TURN = """\
+from functools import partial
+
+import jax
+from jax import numpy as np
+
+
+@partial(jax.jit, static_argnums=(0, 2))
+def is_u_turn(initial_position, position, inverse_mass_matrix, momentum):
+    v = np.multiply(inverse_mass_matrix, momentum)
+    projection = np.multiply(position - initial_position, v)
+    return np.where(projection < 0, True, False)
+"""
+
+MCX_INTEGRATORS = """\
+from jax import numpy as np
+
+from mcx_lite.inference.warmup.num_steps_adaptation import is_u_turn
+
+
+def steps_before_u_turn(step, initial_position, initial_momentum, inverse_mass_matrix, step_size, max_steps):
+    position, momentum = initial_position, initial_momentum
+    for n in range(1, max_steps + 1):
+        position, momentum = step(position, momentum, step_size)
+        if is_u_turn(initial_position, position, inverse_mass_matrix, momentum).any():
+            return n
+    return max_steps
+"""
+
+MCX_MAIN = """\
+from jax import numpy as np
+
+from mcx_lite.inference.integrators import steps_before_u_turn
+
+
+def step(position, momentum, step_size):
+    return position + step_size * momentum, momentum
+
+
+if __name__ == "__main__":
+    inverse_mass_matrix = np.ones(2)
+    n = steps_before_u_turn(step, np.array([1.0, 0.5]), np.array([0.3, -0.2]), inverse_mass_matrix, 0.1, 100)
+"""
+
+
+def _mcx(turn: str) -> dict[str, str]:
+    return {
+        "mcx_lite/__init__.py": "",
+        "mcx_lite/inference/__init__.py": "",
+        "mcx_lite/inference/warmup/__init__.py": "",
+        "mcx_lite/inference/warmup/num_steps_adaptation.py": turn,
+        "mcx_lite/inference/integrators.py": MCX_INTEGRATORS,
+        "main.py": MCX_MAIN,
+    }
+
+
+def test_arrays_passed_on_to_static_parameters_of_another_modules_jit(tmp_path, monkeypatch):
+    label = "static_argnums=(0, 2)"
+    assert _lint(tmp_path, monkeypatch, _mcx(MCX_TURN), "JAX207") == [
+        ("JAX207", "mcx_lite/inference/integrators.py", 10, 22, _at_call(
+            "A JAX array", "steps_before_u_turn", "initial_position", "is_u_turn", "initial_position", label)),
+        ("JAX207", "mcx_lite/inference/integrators.py", 10, 50, _at_call(
+            "A JAX array", "steps_before_u_turn", "inverse_mass_matrix", "is_u_turn", "inverse_mass_matrix",
+            label)),
+        ("JAX207", "mcx_lite/inference/warmup/num_steps_adaptation.py", 7, 2,
+         "`is_u_turn` declares `initial_position`, `inverse_mass_matrix` static (static_argnums=(0, 2)), but "
+         "other modules pass a JAX array for `initial_position` (a call in mcx_lite/inference/integrators.py); "
+         "a JAX array for `inverse_mass_matrix` (a call in mcx_lite/inference/integrators.py): static "
+         "arguments must be hashable, so those calls raise ValueError: Non-hashable static arguments are not "
+         "supported. Instead, leave them out of the static arguments (traced), or pass a hashable value "
+         "(tuple, int, str)"),
+    ]
+
+
+def test_arrays_traced_after_the_fix_stay_silent(tmp_path, monkeypatch):
+    fixed = MCX_TURN.replace("@partial(jax.jit, static_argnums=(0, 2))", "@jax.jit")
+    assert _lint(tmp_path, monkeypatch, _mcx(fixed), "JAX207") == []
+
+
+# 2. The same mechanism written another way: the jit is reached through the imported
+# module (`grids.resample(...)`), declared with static_argnames, and the helper's callers
+# give it a NumPy array (np.linspace) and a PRNG key; the helper is called from two
+# places, both with the same kinds.
+
+GRIDS = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, static_argnames=("knots", "seed"))
+def resample(x, knots, seed):
+    return jnp.interp(x, jnp.asarray(knots), jnp.sin(jnp.asarray(knots)))
+"""
+
+FIT = """\
+import jax
+import numpy as np
+
+from pkg import grids
+
+
+def fit(x, knots, seed):
+    return grids.resample(x, knots=knots, seed=seed)
+
+
+def run(x):
+    return fit(x, np.linspace(0.0, 1.0, 5), jax.random.PRNGKey(0))
+
+
+def run_twice(x):
+    return fit(x, np.linspace(0.0, 2.0, 9), jax.random.PRNGKey(1))
+"""
+
+
+def test_numpy_array_and_key_passed_on_by_keyword_through_a_module(tmp_path, monkeypatch):
+    files = {"pkg/__init__.py": "", "pkg/grids.py": GRIDS, "pkg/fit.py": FIT}
+    label = "static_argnames=('knots', 'seed')"
+    assert _lint(tmp_path, monkeypatch, files, "JAX207") == [
+        ("JAX207", "pkg/fit.py", 8, 36, _at_call("A NumPy array", "fit", "knots", "grids.resample", "knots",
+                                                 label)),
+        ("JAX207", "pkg/fit.py", 8, 48, _at_call("A PRNG key", "fit", "seed", "grids.resample",
+                                                 "seed", label)),
+        ("JAX207", "pkg/grids.py", 7, 2,
+         "`resample` declares `knots`, `seed` static (static_argnames=('knots', 'seed')), but other modules "
+         "pass a NumPy array for `knots` (a call in pkg/fit.py); a PRNG key for `seed` (a call "
+         "in pkg/fit.py): static arguments must be hashable, so those calls raise ValueError: Non-hashable "
+         "static arguments are not supported. Instead, leave them out of the static arguments (traced), or "
+         "pass a hashable value (tuple, int, str)"),
+    ]
+
+
+def test_hashable_values_or_mixed_callers_stay_silent(tmp_path, monkeypatch):
+    # the callers pass a tuple and an int (hashable), or one caller an array and the other a
+    # tuple (what the parameter holds is not known: nothing is reported)
+    hashable = FIT.replace("np.linspace(0.0, 1.0, 5), jax.random.PRNGKey(0)", "(0.0, 0.5, 1.0), 0") \
+        .replace("np.linspace(0.0, 2.0, 9), jax.random.PRNGKey(1)", "(0.0, 2.0), 1")
+    mixed = FIT.replace("np.linspace(0.0, 2.0, 9), jax.random.PRNGKey(1)", "(0.0, 2.0), 1")
+    for fit in (hashable, mixed):
+        files = {"pkg/__init__.py": "", "pkg/grids.py": GRIDS, "pkg/fit.py": fit}
+        assert _lint(tmp_path, monkeypatch, files, "JAX207") == []
