@@ -177,3 +177,114 @@ def test_hashable_values_or_mixed_callers_stay_silent(tmp_path, monkeypatch):
     for fit in (hashable, mixed):
         files = {"pkg/__init__.py": "", "pkg/grids.py": GRIDS, "pkg/fit.py": fit}
         assert _lint(tmp_path, monkeypatch, files, "JAX207") == []
+
+
+# 3. JAX403, case 1128 (https://github.com/google/flax/issues/4539): an NNX module that
+# draws from an RNG stream it holds (`nnx.Dropout(0.5, rngs=nnx.Rngs(0))`), called inside
+# a function jitted with plain `jax.jit`: the count the draw advances in the trace is not
+# written back, so every call draws the same mask (flax 0.12.8: `same mask: True`);
+# `nnx.jit` (the reporter's working code) carries it out and stays silent.
+
+DROPOUT = """\
+import jax
+from flax import nnx
+from jax import numpy as jnp
+
+
+@jax.jit
+def forward(model, x):
+    return model(x)
+
+
+if __name__ == "__main__":
+    module = nnx.Dropout(0.5, rngs=nnx.Rngs(0))
+    first = forward(module, jnp.ones((3, 5)))
+    second = forward(module, jnp.ones((3, 5)))
+"""
+
+
+def _lost(fn: str, how: str, given: str, param: str, stmt: str) -> str:
+    return (f"`{fn}` is jitted with `{how}`, which does not carry changes to the flax NNX objects it is "
+            f"given out of the trace: every call passes {given}, for `{param}`, and `{stmt}` (line "
+            f"{{line}}) draws from its RNG stream inside the trace only: the stream's count is not advanced "
+            f"after the call, so every call draws the same random numbers. Use `nnx.jit` (or split the "
+            f"objects with `nnx.split` and return the new state)")
+
+
+def test_dropout_module_called_under_plain_jit(tmp_path, monkeypatch):
+    msg = _lost("forward", "@jax.jit", "`module`, an `nnx.Dropout` given `rngs=` (`nnx.Dropout(0.5, "
+                "rngs=nnx.Rngs(0))`)", "model", "return model(x)").replace("{line}", "8")
+    assert _lint(tmp_path, monkeypatch, {"main.py": DROPOUT}, "JAX403") == [("JAX403", "main.py", 6, 1, msg)]
+
+
+# 4. The same mechanism written two other ways (flax 0.12.8, both print `True`): a module
+# class of the file whose `__init__` builds a dropout, through `jax.jit(apply)`; and an
+# `nnx.Rngs` handed to a jitted sampler that draws `rngs.noise()`.
+
+BLOCK = """\
+import jax
+import jax.numpy as jnp
+from flax import nnx
+
+
+class Block(nnx.Module):
+    def __init__(self, rngs):
+        self.linear = nnx.Linear(4, 4, rngs=rngs)
+        self.dropout = nnx.Dropout(0.3, rngs=rngs)
+
+    def __call__(self, x):
+        return self.dropout(self.linear(x))
+
+
+def apply(block, x):
+    return block(x)
+
+
+apply_jit = jax.jit(apply)
+blk = Block(nnx.Rngs(1))
+a = apply_jit(blk, jnp.ones((2, 4)))
+b = apply_jit(blk, jnp.ones((2, 4)))
+"""
+
+NOISE = """\
+import jax
+import jax.numpy as jnp
+from flax import nnx
+
+
+@jax.jit
+def noisy(rngs, x):
+    return x + jax.random.normal(rngs.noise(), x.shape)
+
+
+rngs = nnx.Rngs(noise=0)
+a = noisy(rngs, jnp.zeros(3))
+b = noisy(rngs, jnp.zeros(3))
+"""
+
+
+def test_module_holding_a_dropout_and_rngs_under_plain_jit(tmp_path, monkeypatch):
+    block = _lost("apply", "jax.jit", "`blk`, an instance of `Block`, whose `dropout` is an `nnx.Dropout` given "
+                  "`rngs=` (`Block(nnx.Rngs(1))`)", "block", "return block(x)").replace("{line}", "16")
+    noise = _lost("noisy", "@jax.jit", "`rngs`, an `nnx.Rngs` (`nnx.Rngs(noise=0)`)", "rngs",
+                  "return x + jax.random.normal(rngs.noise(), x.shape)").replace("{line}", "8")
+    assert _lint(tmp_path, monkeypatch, {"block.py": BLOCK, "noise.py": NOISE}, "JAX403") == [
+        ("JAX403", "block.py", 19, 13, block),
+        ("JAX403", "noise.py", 6, 1, noise),
+    ]
+
+
+def test_rng_state_carried_or_not_drawn_stays_silent(tmp_path, monkeypatch):
+    files = {
+        # nnx.jit carries the advanced count out (the reporter's working code)
+        "nnx_jit.py": DROPOUT.replace("@jax.jit", "@nnx.jit"),
+        # a deterministic dropout, or a module switched to eval mode, draws nothing
+        "deterministic.py": DROPOUT.replace("nnx.Dropout(0.5, rngs=", "nnx.Dropout(0.5, deterministic=True, rngs="),
+        "eval_mode.py": BLOCK.replace("blk = Block(nnx.Rngs(1))\n", "blk = Block(nnx.Rngs(1))\nblk.eval()\n"),
+        # the sampler returns the Rngs and the caller rebinds it: the advanced stream comes
+        # back (flax 0.12.8: two different draws)
+        "returned.py": NOISE.replace("return x + jax.random.normal(rngs.noise(), x.shape)",
+                                     "return x + jax.random.normal(rngs.noise(), x.shape), rngs")
+        .replace("a = noisy(", "a, rngs = noisy(").replace("b = noisy(", "b, rngs = noisy("),
+    }
+    assert _lint(tmp_path, monkeypatch, files, "JAX403") == []
