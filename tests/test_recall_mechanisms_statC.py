@@ -288,3 +288,107 @@ def test_rng_state_carried_or_not_drawn_stays_silent(tmp_path, monkeypatch):
         .replace("a = noisy(", "a, rngs = noisy(").replace("b = noisy(", "b, rngs = noisy("),
     }
     assert _lint(tmp_path, monkeypatch, files, "JAX403") == []
+
+
+# 5. JAX401 through a helper's closure (the loop of case 1126,
+# https://github.com/google/jaxopt/pull/503: jaxopt's `_while_loop_lax(cond_fun, ...)`
+# hands `lax.while_loop` a function of its own that calls `cond_fun`): the function a call
+# of the helper passes for that parameter (a bound method `self._cond_fun`, a function of
+# another module) runs traced, so its `print` prints a tracer once (JAX 0.10.2:
+# `JitTracer(float32[])`, one line for several iterations).  `jax.debug.print` stays
+# silent, and so does the helper's eager variant (a Python loop).
+
+LOOP = """\
+import jax
+import jax.numpy as jnp
+
+
+def _while_loop_lax(cond_fun, body_fun, init_val, maxiter):
+    def _cond_fun(_val):
+        it, val = _val
+        return jnp.logical_and(cond_fun(val), it <= maxiter - 1)
+
+    def _body_fun(_val):
+        it, val = _val
+        return it + 1, body_fun(val)
+
+    return jax.lax.while_loop(_cond_fun, _body_fun, (0, init_val))[1]
+
+
+def _while_loop_python(cond_fun, body_fun, init_val, maxiter):
+    val = init_val
+    for _ in range(maxiter):
+        if not cond_fun(val):
+            break
+        val = body_fun(val)
+    return val
+"""
+
+SOLVER = """\
+import jax.numpy as jnp
+
+from loop import _while_loop_lax
+
+
+class Solver:
+    def __init__(self, tol):
+        self.tol = tol
+
+    def _cond_fun(self, error):
+        print(self.__class__.__name__ + " error:", error)
+        return error > self.tol
+
+    def _body_fun(self, error):
+        return error / 2
+
+    def run(self, error):
+        return _while_loop_lax(cond_fun=self._cond_fun, body_fun=self._body_fun, init_val=error, maxiter=4)
+
+
+Solver(1e-3).run(jnp.asarray(1.0))
+"""
+
+SCAN = """\
+import jax
+import jax.numpy as jnp
+
+
+def accumulate(step_fn, xs):
+    def body(carry, x):
+        new = step_fn(carry, x)
+        return new, new
+
+    return jax.lax.scan(body, 0.0, xs)
+
+
+def noisy_step(carry, x):
+    print("carry", carry)
+    return carry + x
+
+
+total, trace = accumulate(noisy_step, jnp.arange(3.0))
+"""
+
+def _print(fn: str) -> str:
+    return (f"`print` in traced `{fn}` runs once, at trace time, and prints a tracer (e.g. "
+            f"`JitTracer(float32[])`), not the values; later calls print nothing. Use "
+            f"`jax.debug.print(\"{{}}\", x)` to print runtime values")
+
+
+def test_print_in_a_function_a_helpers_traced_closure_calls(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"loop.py": LOOP, "solver.py": SOLVER, "scan.py": SCAN}, "JAX401") == [
+        ("JAX401", "scan.py", 14, 5, _print("noisy_step")),
+        ("JAX401", "solver.py", 11, 9, _print("_cond_fun")),
+    ]
+
+
+def test_debug_print_or_eager_helper_stays_silent(tmp_path, monkeypatch):
+    files = {
+        "loop.py": LOOP,
+        "solver.py": SOLVER.replace('print(self.__class__.__name__ + " error:", error)',
+                                    'jax.debug.print("error: {}", error)').replace(
+            "import jax.numpy as jnp\n", "import jax\nimport jax.numpy as jnp\n", 1),
+        # the Python loop calls the functions eagerly: print shows the values
+        "eager.py": SOLVER.replace("_while_loop_lax", "_while_loop_python"),
+    }
+    assert _lint(tmp_path, monkeypatch, files, "JAX401") == []

@@ -1461,6 +1461,8 @@ class Indexer:
         unbatched = self._vmap_unbatched(site, unit, n_bound)
         mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched,
                   _partial_given(site.fn_expr, self.qualname))
+        if not t.host:
+            self._closure_params(site, unit)
         applied = self._applied.get(id(site.call)) if site.call is not None else None
         unit.note_consts(_site_consts(site.fn_expr, self.qualname, unit, n_bound, static, applied))
         if applied is not None:
@@ -1470,6 +1472,38 @@ class Indexer:
         if depth == 0 and site.qualname == "jax.vmap" and site.call is not None and id(site.call) in self.index.called_now:
             unit.eager_sites[site_id] = site.scope
         unit.site_reasons.add(_reason(site))
+
+    def _closure_params(self, site: TransformSite, unit: Unit) -> None:
+        """``def _while_loop_lax(cond_fun, ...): def _cond(v): return cond_fun(v[1]) ...
+        lax.while_loop(_cond, ...)``: a function of the helper that the transformation
+        traces calls a parameter of the helper, so the function a call of the helper
+        passes for it runs traced too, as if handed to the transformation itself
+        (``_passed_functions``; on the helper's path with the transformation only)."""
+        scope = site.scope
+        if scope.is_module or unit.parent is not scope or not isinstance(scope.node, cst.FunctionDef) \
+                or not isinstance(unit.node, cst.FunctionDef):
+            return
+        own = {p.name for p in unit.params} | set(unit.assigned)
+        for n in walk_tree(unit.node.body):
+            if type(n) is not cst.Call or type(n.func) is not cst.Name:
+                continue
+            name = n.func.value
+            if name in own or scope.param(name) is None or name in scope.assigned \
+                    or name in scope.transformed_params:
+                continue
+            if self._transformed_ids is None:
+                self._transformed_ids = {id(s.fn_expr) for s in self.index.sites
+                                         if s.transform.traces and not s.transform.host}
+            mode = dual_mode.mode_of(scope.node, site.call if site.call is not None else site.fn_expr, name,
+                                     {p.name: p for p in scope.params}, self._transformed_ids)
+            if mode == dual_mode.UNKNOWN:
+                continue
+            if mode == dual_mode.ALWAYS:
+                self._always.add((id(scope), name))
+            elif (id(scope), name) not in self._always:
+                scope.transform_conditions[name] = mode  # type: ignore[assignment]
+            self._param_sites.append((scope, name, site))
+            scope.transformed_params[name] = site.qualname
 
     def _apply_held(self, site: TransformSite, held: "holders.HeldFunction") -> None:
         """``jax.jit(f.apply)`` with ``f = hk.transform(forward)``: ``forward`` is traced
