@@ -392,3 +392,48 @@ def test_debug_print_or_eager_helper_stays_silent(tmp_path, monkeypatch):
         "eager.py": SOLVER.replace("_while_loop_lax", "_while_loop_python"),
     }
     assert _lint(tmp_path, monkeypatch, files, "JAX401") == []
+
+
+# 6. Precision (fresh set 15's t5x decoding_test.py, read at this change): the helper's
+# closure runs the function it is given under `lax.while_loop`, but a call of the helper
+# written inside `with jax.disable_jit():` runs the loop in Python over concrete values;
+# recording them in a list is fine there (JAX 0.10.2: the recorded states are arrays).
+
+DECODING = """\
+import jax
+import jax.numpy as jnp
+
+
+def greedy(tokens_to_logits, init, steps):
+    def body(state):
+        i, tok = state
+        logits = tokens_to_logits(tok)
+        return i + 1, jnp.argmax(logits)
+
+    return jax.lax.while_loop(lambda s: s[0] < steps, body, (0, init))[1]
+"""
+
+RECORD = """\
+import jax
+import jax.numpy as jnp
+
+from decoding import greedy
+
+recorded = []
+
+
+def tokens_to_logits(tok):
+    recorded.append(tok)
+    return jnp.arange(4.0) * tok
+
+
+with jax.disable_jit():
+    out = greedy(tokens_to_logits, jnp.asarray(1), 3)
+"""
+
+
+def test_helper_called_under_disable_jit_runs_eagerly(tmp_path, monkeypatch):
+    traced = RECORD.replace("with jax.disable_jit():\n    out =", "out =")
+    assert _lint(tmp_path, monkeypatch, {"decoding.py": DECODING, "record.py": RECORD}, "JAX404") == []
+    found = _lint(tmp_path, monkeypatch, {"decoding.py": DECODING, "record.py": traced}, "JAX404")
+    assert [f[:4] for f in found] == [("JAX404", "record.py", 10, 5)]

@@ -40,6 +40,14 @@ from jaxlint.model.walk import (
 _EXCEPT_STAR = getattr(cst, "ExceptStarHandler", None)  # `except* E as err`
 
 
+# transformations that run eagerly under `jax.disable_jit()` (jit itself, the loop and
+# branch primitives: Python control flow over concrete values)
+_DISABLED_BY_DISABLE_JIT = frozenset({
+    "jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "equinox.filter_jit", "jax.lax.while_loop",
+    "jax.lax.fori_loop", "jax.lax.scan", "jax.lax.cond", "jax.lax.switch", "jax.lax.map",
+})
+
+
 @dataclass
 class TransformSite:
     transform: apis.Transform
@@ -339,6 +347,7 @@ class Indexer:
         # (functions handed to a transformation in the file; parameters some site
         # transforms on every path)
         self._transformed_ids: Optional[set[int]] = None
+        self._disabled_calls: Optional[set[int]] = None  # calls inside `with jax.disable_jit():`
         self._always: set[tuple[int, str]] = set()
         self._fallback_imports: set[int] = set()  # imports that do not run where JAX is installed
         self._jax_flags: frozenset[str] = frozenset()  # `HAS_JAX = True` in an import guard
@@ -1146,7 +1155,7 @@ class Indexer:
                 if cond is not None and not _picks(cond, call, callee):
                     continue  # `maybe_jit(loss, jit=False)`: the eager path
                 arg = _arg_for(call, callee, param)
-                if arg is None:
+                if arg is None or self._eager_call(call, tq):
                     continue
                 if type(arg) is cst.Name and unit.param(arg.value) is not None and arg.value not in unit.assigned \
                         and not unit.is_module:
@@ -1186,7 +1195,7 @@ class Indexer:
                 if cond is not None and not _picks(cond, call, callee):
                     continue  # the helper's path without the transformation (or unknown)
                 arg = _arg_for(call, callee, param)
-                if arg is None:
+                if arg is None or self._eager_call(call, site.qualname):
                     continue
                 if type(arg) is cst.Name and unit.param(arg.value) is not None and arg.value not in unit.assigned \
                         and not unit.is_module:
@@ -1472,6 +1481,21 @@ class Indexer:
         if depth == 0 and site.qualname == "jax.vmap" and site.call is not None and id(site.call) in self.index.called_now:
             unit.eager_sites[site_id] = site.scope
         unit.site_reasons.add(_reason(site))
+
+    def _eager_call(self, call: cst.Call, transform: str) -> bool:
+        """Is ``call`` written inside ``with jax.disable_jit():`` and ``transform`` one that
+        runs eagerly there (``jax.jit``, the loop and branch primitives: Python loops over
+        concrete values)?  The function a helper hands to it is then not traced by that call."""
+        if transform not in _DISABLED_BY_DISABLE_JIT:
+            return False
+        if self._disabled_calls is None:
+            self._disabled_calls = set()
+            for n in walk_tree(self.index.module_unit.node):
+                if type(n) is cst.With and any(
+                        type(item.item) is cst.Call and self.qualname(item.item.func) == "jax.disable_jit"
+                        for item in n.items):
+                    self._disabled_calls.update(id(m) for m in walk_tree(n.body) if type(m) is cst.Call)
+        return id(call) in self._disabled_calls
 
     def _closure_params(self, site: TransformSite, unit: Unit) -> None:
         """``def _while_loop_lax(cond_fun, ...): def _cond(v): return cond_fun(v[1]) ...
