@@ -57,6 +57,9 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     if interp.jit_passes:
         # defaulted parameters of other modules' jits that calls here pass (traced there)
         out["jit_passes"] = {name: sorted(ps) for name, ps in sorted(interp.jit_passes.items())}
+    if interp.static_given:
+        # static parameters of other modules' jits that calls here give arrays
+        out["static_given"] = {name: dict(sorted(ps.items())) for name, ps in sorted(interp.static_given.items())}
     repeated = _repeated_imports(interp, settings)
     if repeated:
         # functions of other modules this file calls in a loop (run again and again)

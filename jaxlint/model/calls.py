@@ -431,6 +431,16 @@ class CallEffects:
                 passed.add(arg.keyword.value)
         if passed:
             self.jit_passes.setdefault(name, set()).update(passed)
+        if decl.get("static_nums") or decl.get("static_names"):
+            # its static parameters given a concrete array here (unhashable: the call raises)
+            from jaxlint.model.jit_calls import jit_from_export
+            info = jit_from_export(name, decl)
+            for arg, position, pname in info.args(call):
+                if pname is None or not info.is_static(position, pname):
+                    continue
+                v = self.arg_value(arg.value)
+                if not v.traced and v.kind in kinds.UNHASHABLE:
+                    self.static_given.setdefault(name, {})[pname] = v.kind
 
     def _call_effects(self, call: cst.Call) -> None:
         """Calls from traced code make the callee traced, with the parameters

@@ -40,6 +40,14 @@ from jaxlint.model.walk import (
 _EXCEPT_STAR = getattr(cst, "ExceptStarHandler", None)  # `except* E as err`
 
 
+# transformations that run eagerly under `jax.disable_jit()` (jit itself, the loop and
+# branch primitives: Python control flow over concrete values)
+_DISABLED_BY_DISABLE_JIT = frozenset({
+    "jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "equinox.filter_jit", "jax.lax.while_loop",
+    "jax.lax.fori_loop", "jax.lax.scan", "jax.lax.cond", "jax.lax.switch", "jax.lax.map",
+})
+
+
 @dataclass
 class TransformSite:
     transform: apis.Transform
@@ -342,6 +350,7 @@ class Indexer:
         # (functions handed to a transformation in the file; parameters some site
         # transforms on every path)
         self._transformed_ids: Optional[set[int]] = None
+        self._disabled_calls: Optional[set[int]] = None  # calls inside `with jax.disable_jit():`
         self._always: set[tuple[int, str]] = set()
         self._fallback_imports: set[int] = set()  # imports that do not run where JAX is installed
         self._jax_flags: frozenset[str] = frozenset()  # `HAS_JAX = True` in an import guard
@@ -1151,7 +1160,7 @@ class Indexer:
                 if cond is not None and not _picks(cond, call, callee):
                     continue  # `maybe_jit(loss, jit=False)`: the eager path
                 arg = _arg_for(call, callee, param)
-                if arg is None:
+                if arg is None or self._eager_call(call, tq):
                     continue
                 if type(arg) is cst.Name and unit.param(arg.value) is not None and arg.value not in unit.assigned \
                         and not unit.is_module:
@@ -1191,7 +1200,7 @@ class Indexer:
                 if cond is not None and not _picks(cond, call, callee):
                     continue  # the helper's path without the transformation (or unknown)
                 arg = _arg_for(call, callee, param)
-                if arg is None:
+                if arg is None or self._eager_call(call, site.qualname):
                     continue
                 if type(arg) is cst.Name and unit.param(arg.value) is not None and arg.value not in unit.assigned \
                         and not unit.is_module:
@@ -1466,6 +1475,8 @@ class Indexer:
         unbatched = self._vmap_unbatched(site, unit, n_bound)
         mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched,
                   _partial_given(site.fn_expr, self.qualname))
+        if not t.host:
+            self._closure_params(site, unit)
         applied = self._applied.get(id(site.call)) if site.call is not None else None
         unit.note_consts(_site_consts(site.fn_expr, self.qualname, unit, n_bound, static, applied))
         if applied is not None:
@@ -1475,6 +1486,53 @@ class Indexer:
         if depth == 0 and site.qualname == "jax.vmap" and site.call is not None and id(site.call) in self.index.called_now:
             unit.eager_sites[site_id] = site.scope
         unit.site_reasons.add(_reason(site))
+
+    def _eager_call(self, call: cst.Call, transform: str) -> bool:
+        """Is ``call`` written inside ``with jax.disable_jit():`` and ``transform`` one that
+        runs eagerly there (``jax.jit``, the loop and branch primitives: Python loops over
+        concrete values)?  The function a helper hands to it is then not traced by that call."""
+        if transform not in _DISABLED_BY_DISABLE_JIT:
+            return False
+        if self._disabled_calls is None:
+            self._disabled_calls = set()
+            for n in walk_tree(self.index.module_unit.node):
+                if type(n) is cst.With and any(
+                        type(item.item) is cst.Call and self.qualname(item.item.func) == "jax.disable_jit"
+                        for item in n.items):
+                    self._disabled_calls.update(id(m) for m in walk_tree(n.body) if type(m) is cst.Call)
+        return id(call) in self._disabled_calls
+
+    def _closure_params(self, site: TransformSite, unit: Unit) -> None:
+        """``def _while_loop_lax(cond_fun, ...): def _cond(v): return cond_fun(v[1]) ...
+        lax.while_loop(_cond, ...)``: a function of the helper that the transformation
+        traces calls a parameter of the helper, so the function a call of the helper
+        passes for it runs traced too, as if handed to the transformation itself
+        (``_passed_functions``; on the helper's path with the transformation only)."""
+        scope = site.scope
+        if scope.is_module or unit.parent is not scope or not isinstance(scope.node, cst.FunctionDef) \
+                or not isinstance(unit.node, cst.FunctionDef):
+            return
+        own = {p.name for p in unit.params} | set(unit.assigned)
+        for n in walk_tree(unit.node.body):
+            if type(n) is not cst.Call or type(n.func) is not cst.Name:
+                continue
+            name = n.func.value
+            if name in own or scope.param(name) is None or name in scope.assigned \
+                    or name in scope.transformed_params:
+                continue
+            if self._transformed_ids is None:
+                self._transformed_ids = {id(s.fn_expr) for s in self.index.sites
+                                         if s.transform.traces and not s.transform.host}
+            mode = dual_mode.mode_of(scope.node, site.call if site.call is not None else site.fn_expr, name,
+                                     {p.name: p for p in scope.params}, self._transformed_ids)
+            if mode == dual_mode.UNKNOWN:
+                continue
+            if mode == dual_mode.ALWAYS:
+                self._always.add((id(scope), name))
+            elif (id(scope), name) not in self._always:
+                scope.transform_conditions[name] = mode  # type: ignore[assignment]
+            self._param_sites.append((scope, name, site))
+            scope.transformed_params[name] = site.qualname
 
     def _apply_held(self, site: TransformSite, held: "holders.HeldFunction") -> None:
         """``jax.jit(f.apply)`` with ``f = hk.transform(forward)``: ``forward`` is traced
@@ -1770,6 +1828,7 @@ class Indexer:
             # the facts of each function of the file are read, whatever they hold
             reads.note_all("units", by_qualname)
             reads.note_all("passed", by_qualname)
+            reads.note_all("static_given", by_qualname)
         if reads is not None:
             reads.note_all("attr_changes", by_qualname)
         for qualname, changes in facts.get("attr_changes", {}).items():
@@ -1795,6 +1854,11 @@ class Indexer:
             unit = by_qualname.get(qualname)
             if unit is not None:
                 unit.traced_params.update(n for n in names if n in unit.defaulted_params)
+        for qualname, given in facts.get("static_given", {}).items():
+            # calls in other modules give these static parameters arrays (JAX207)
+            unit = by_qualname.get(qualname)
+            if unit is not None:
+                unit.static_given = {p: [list(g) for g in gs] for p, gs in given.items()}
         n_fact = 0
         for qualname, items in sorted(facts.get("units", {}).items()):
             base = by_qualname.get(qualname)

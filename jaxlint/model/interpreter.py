@@ -99,6 +99,9 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         self.haiku_draws_memo: dict[int, str] = {}  # hk.transform'ed function -> its draw ("" none)
         # imported jit (as written) -> its parameters with defaults that calls here pass
         self.jit_passes: dict[str, set[str]] = {}
+        # imported jit (as written) -> its static parameters that calls here give a
+        # concrete JAX array, a NumPy array or a key -> that kind (model/calls.py)
+        self.static_given: dict[str, dict[str, str]] = {}
         self._hooks: Hooks = {}
         self._leave_hooks: Hooks = {}
         self._qn_memo: dict[int, Optional[str]] = {}

@@ -71,6 +71,8 @@ DICT = "dict:"
 # PYLIST: a Python list (a list display, not a dict): a mutable container of the caller's
 # that the callee's closures may write into (``foo([0.])`` ... ``tot[0] += x``)
 PYLIST = "pylist"
+# the kinds of concrete values that cannot be hashed (a jit's static argument raises)
+UNHASHABLE = frozenset({V.ARRAY, V.NPARRAY, V.KEY, V.KEYS})
 CARRIED = frozenset({V.ARRAY, V.NPARRAY, V.KEY, V.KEYS, V.ITERATOR, JITTED, V.ARRAYS, PYLIST})
 
 # jax.random functions that return one key / several keys

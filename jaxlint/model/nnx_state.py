@@ -189,3 +189,103 @@ def _own_statements(fn: cst.FunctionDef):
             yield n
             continue
         stack.extend(reversed(n.children))
+
+
+# ---------------------------------------------------------------------------------
+# RNG streams drawn inside a trace.  An NNX object that holds an ``nnx.Rngs`` stream
+# (``nnx.Dropout(0.5, rngs=rngs)``, a module whose ``__init__`` builds one, the
+# ``nnx.Rngs`` itself) advances the stream's count each time it draws; under plain
+# ``jax.jit`` the count advanced in the trace is not written back, so every call starts
+# from the same count and draws the same numbers (flax 0.12.8: the same dropout mask).
+
+_DROPOUTS = frozenset({"flax.nnx.Dropout"})
+_RNGS = frozenset({"flax.nnx.Rngs"})
+# methods that switch an NNX module's dropout off (then it draws nothing)
+_DETERMINISTIC_METHODS = frozenset({"eval", "set_attributes", "set_mode"})
+
+
+def _keyword(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
+    return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+
+
+def _drawing_dropout(call: cst.BaseExpression, qualname: Callable) -> bool:
+    """``nnx.Dropout(0.5, rngs=rngs)``: a dropout that keeps an RNG stream and draws its
+    mask from it when called (not ``deterministic=True``, nor a rate of literal 0)."""
+    if type(call) is not cst.Call or (qualname(call.func) or "") not in _DROPOUTS or _keyword(call, "rngs") is None:
+        return False
+    det = _keyword(call, "deterministic")
+    if det is not None and not (type(det) is cst.Name and det.value == "False"):
+        return False
+    return True
+
+
+def _init_dropouts(cls_node: cst.ClassDef, qualname: Callable) -> list[str]:
+    """The attributes ``__init__`` of an NNX module class binds to a drawing dropout
+    (``self.dropout = nnx.Dropout(0.3, rngs=rngs)``)."""
+    out = []
+    for stmt in cls_node.body.body:
+        if type(stmt) is not cst.FunctionDef or stmt.name.value != "__init__":
+            continue
+        for n in walk_tree(stmt):
+            if type(n) is cst.Assign and len(n.targets) == 1 and _drawing_dropout(n.value, qualname):
+                t = n.targets[0].target
+                if type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == "self":
+                    out.append(t.attr.value)
+    return out
+
+
+def rng_holder(call: cst.BaseExpression, qualname: Callable,
+               nnx_class: Callable[[str], Optional[cst.ClassDef]]) -> Optional[tuple[str, bool]]:
+    """What ``call`` builds, if it is an NNX object that draws from a stream it holds:
+    (a description, whether it is an ``nnx.Rngs`` itself: drawn by ``rngs.stream()``,
+    not by calling it).  ``nnx_class``: the ``nnx.Module`` class of this file a name
+    names (None for anything else)."""
+    if type(call) is not cst.Call:
+        return None
+    q = qualname(call.func) or ""
+    if q in _RNGS:
+        return "an `nnx.Rngs`", True
+    if _drawing_dropout(call, qualname):
+        return "an `nnx.Dropout` given `rngs=`", False
+    if type(call.func) is cst.Name:
+        cls = nnx_class(call.func.value)
+        if cls is not None and _keyword(call, "deterministic") is None:
+            attrs = _init_dropouts(cls, qualname)
+            if attrs:
+                return (f"an instance of `{call.func.value}`, whose `{attrs[0]}` is an `nnx.Dropout` "
+                        f"given `rngs=`"), False
+    return None
+
+
+def switched_off(module: cst.Module, name: str) -> bool:
+    """Does the file call ``name.eval()`` / ``name.set_attributes(...)`` (dropout
+    switched off: nothing is drawn), or hand ``name`` to ``nnx.set_mode``..., anywhere?"""
+    for n in walk_tree(module):
+        if type(n) is cst.Call and type(n.func) is cst.Attribute:
+            f = n.func
+            if f.attr.value in _DETERMINISTIC_METHODS and (
+                    (type(f.value) is cst.Name and f.value.value == name)
+                    or any(type(a.value) is cst.Name and a.value.value == name for a in n.args)):
+                return True
+    return False
+
+
+def rng_draw(fn: cst.FunctionDef, param: str, rngs: bool) -> Optional[cst.CSTNode]:
+    """The first statement of ``fn``'s own body that draws from the stream the NNX
+    object ``param`` holds: ``param(x)`` (a dropout or a module holding one, not given
+    ``deterministic=``/``rngs=``), ``param.stream()`` / ``param()`` for an ``nnx.Rngs``;
+    None when ``fn`` returns ``param`` (the caller gets the advanced stream back)."""
+    if param in _returned(fn):
+        return None
+    for stmt in _own_statements(fn):
+        for n in walk_tree(stmt):
+            if type(n) is not cst.Call:
+                continue
+            f = n.func
+            if type(f) is cst.Name and f.value == param:
+                if rngs or (_keyword(n, "deterministic") is None and _keyword(n, "rngs") is None):
+                    return stmt
+            elif rngs and type(f) is cst.Attribute and type(f.value) is cst.Name and f.value.value == param \
+                    and not n.args:
+                return stmt
+    return None

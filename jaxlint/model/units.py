@@ -205,6 +205,10 @@ class Unit:
     # ``escapes``: a module that imports it uses it other than by calling it
     arg_kinds: dict[str, str] = field(default_factory=dict)
     local_calls: int = 0
+    # a jitted function of this file called in other modules with a JAX or NumPy array
+    # (or a PRNG key) in a parameter it declares static: parameter -> [[kind, path], ...]
+    # (model/calls.py records the calls, jaxlint/project/facts.py routes them here)
+    static_given: dict[str, list] = field(default_factory=dict)
     # the kinds the calls from traced code of this file pass (a method reached through a
     # holder, `model.apply(v, x)` -> `__call__`), joined (model/calls.py, walker.py)
     traced_arg_kinds: dict[str, str] = field(default_factory=dict)

@@ -220,6 +220,17 @@ def incoming_facts(
                     known = out.setdefault(target_path, {}).setdefault("passed", {}).setdefault(target.qualname, [])
                     known.extend(p for p in passed if p not in known)
                     known.sort()
+        # static parameters of its jits that calls in other modules give arrays
+        for callee, given in sorted((proj.get("static_given") or {}).items()):
+            target = index.resolve(module, callee)
+            if target is not None and target.kind == "function":
+                target_path = path_of.get(target.module)
+                if target_path is not None:
+                    known = out.setdefault(target_path, {}).setdefault("static_given", {}).setdefault(target.qualname, {})
+                    for param, kind in given.items():
+                        if [kind, path] not in known.setdefault(param, []):
+                            known[param].append([kind, path])
+                            known[param].sort()
         # functions of other modules it calls in a loop: they run again and again
         for callee in proj.get("repeats") or ():
             target = index.resolve(module, callee)

@@ -150,7 +150,9 @@ class PrintInTraced(Rule):
     seed = "The Sharp Bits § Pure functions (seed 000); tutorial § jit and side effects (seed 002)"
     what_it_does = (
         "Flags the builtin `print(...)` inside code that JAX traces (`jit`, `vmap`, `lax.scan` "
-        "bodies, helpers they call) when an argument is a traced value: a non-static "
+        "bodies, helpers they call, and the functions a helper's traced closure calls through "
+        "its parameters: `_while_loop_lax(cond_fun=self._cond_fun, ...)` whose own `_cond` "
+        "given to `lax.while_loop` calls `cond_fun`) when an argument is a traced value: a non-static "
         "argument or anything JAX computed from one, also inside an f-string or "
         "`str.format`. Prints of static values only (`x.shape`, `x.dtype`, literal strings, "
         "static arguments) are not flagged: they are a deliberate trace-time log, printed "

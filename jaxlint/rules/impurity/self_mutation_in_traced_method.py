@@ -9,6 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
+from jaxlint.model import nnx_state
 from jaxlint.model.nnx_state import hijax_mode, nnx_mutations
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.walk import dotted_name, walk_tree
@@ -176,7 +177,14 @@ class SelfMutationInTraced(Rule):
         "flax NNX objects it is given is flagged at the jit: `optimizer.update(model, grads)`, "
         "`nnx.update(model, state)`, `model.count.value += 1` on a parameter the function hands "
         "to an NNX function (`nnx.value_and_grad(loss)(model, x)`, `nnx.state`) or annotates "
-        "with an NNX class; `jax.jit` drops those changes, `nnx.jit` keeps them. "
+        "with an NNX class; `jax.jit` drops those changes, `nnx.jit` keeps them. So does a "
+        "draw from an RNG stream an NNX object holds: a parameter that every call of the file "
+        "fills with an `nnx.Dropout(..., rngs=...)` (not `deterministic=True`), an instance of an "
+        "`nnx.Module` class of the file whose `__init__` builds one, or an `nnx.Rngs`, called "
+        "(`model(x)`) or drawn from (`rngs.noise()`) in the jitted function: the stream's count "
+        "advanced in the trace is lost, so every call draws the same mask (flax 0.12.8); not when "
+        "the file switches the object to eval mode (`.eval()`, `.set_attributes(...)`) or the "
+        "function returns it. "
         "Constructors and flax/equinox/haiku modules (frozen, or with their own state "
         "handling) are not flagged, nor a method of a pytree class that a transformation "
         "is given `self` as an argument (`@jax.jit` on the method, `self` not static) and "
@@ -943,6 +951,7 @@ class SelfMutationInTraced(Rule):
         classes = ctx.index.classes
         changed = nnx_mutations(unit, ctx.qualname, lambda name: any(c.name == name and c.nnx for c in classes))
         if not changed:
+            self._rng_draws(node, unit, where, how)
             return
         param, stmt = changed[0]
         self.report(
@@ -953,6 +962,76 @@ class SelfMutationInTraced(Rule):
             f"Use `nnx.jit` (or split the objects with `nnx.split` and return the new state)",
             related=stmt,
         )
+
+    def _rng_draws(self, node: cst.FunctionDef, unit, where: cst.CSTNode, how: str) -> None:
+        """``@jax.jit def forward(model, x): return model(x)`` where every call of this
+        file passes an NNX object that draws from an RNG stream it holds (``nnx.Dropout(0.5,
+        rngs=nnx.Rngs(0))``, a module whose ``__init__`` builds one, an ``nnx.Rngs``):
+        the stream's count advanced in the trace is lost, so each call draws the same
+        numbers (model/nnx_state.py)."""
+        ctx = self.ctx
+        name = unit.name if where is not None and isinstance(where, cst.Decorator) else None
+        if name is None:
+            # `forward_jit = jax.jit(forward)`: the name the jit is bound to
+            for n in walk_tree(ctx.module):
+                if type(n) is cst.Assign and n.value is where and len(n.targets) == 1 \
+                        and type(n.targets[0].target) is cst.Name:
+                    name = n.targets[0].target.value
+            if name is None:
+                return
+        calls, bound = [], {}
+        for n in walk_tree(ctx.module):
+            if type(n) is cst.Call and type(n.func) is cst.Name and n.func.value == name:
+                calls.append(n)
+            elif type(n) is cst.Assign:
+                for t in n.targets:
+                    if type(t.target) is cst.Name:
+                        bound.setdefault(t.target.value, []).append(n.value)
+            elif type(n) in (cst.AugAssign, cst.AnnAssign, cst.For) and type(getattr(n, "target", None)) is cst.Name:
+                bound.setdefault(n.target.value, []).append(None)
+        if not calls:
+            return
+        nnx_classes = {c.name: c.node for c in ctx.index.classes if c.nnx}
+        positional = [p.name for p in unit.positional()]
+        for i, param in enumerate(positional):
+            found = None
+            for call in calls:
+                if any(a.star for a in call.args):
+                    return
+                arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+                if arg is None:
+                    pos = [a.value for a in call.args if a.keyword is None]
+                    arg = pos[i] if i < len(pos) else None
+                built, written = arg, None
+                if type(arg) is cst.Name:
+                    values = bound.get(arg.value, [])
+                    if len(values) != 1 or nnx_state.switched_off(ctx.module, arg.value):
+                        found = None
+                        break
+                    built, written = values[0], arg.value
+                what = nnx_state.rng_holder(built, ctx.qualname, nnx_classes.get) if built is not None else None
+                if what is None or (found is not None and found[1][1] != what[1]):
+                    found = None
+                    break
+                found = (built, what, written)
+            if found is None:
+                continue
+            built, (what, is_rngs), written = found
+            stmt = nnx_state.rng_draw(node, param, is_rngs)
+            if stmt is None:
+                continue
+            given = f"`{written}`, " if written else ""
+            self.report(
+                where,
+                f"`{unit.name}` is jitted with `{how}`, which does not carry changes to the flax NNX objects "
+                f"it is given out of the trace: every call passes {given}{what} (`{ctx.code(built).strip()}`), "
+                f"for `{param}`, and `{ctx.code(stmt).strip()}` (line {{related_line}}) draws from its RNG stream "
+                f"inside the trace only: the stream's count is not advanced after the call, so every call "
+                f"draws the same random numbers. Use `nnx.jit` (or split the objects with `nnx.split` and "
+                f"return the new state)",
+                related=stmt,
+            )
+            return
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self._check(node)

@@ -51,7 +51,11 @@ class NonHashableStaticArg(Rule):
         "`np.zeros`..., and tracers (a static argument fed from traced code). A parameter of the "
         "calling function passed on unchanged is judged by that function's calls in the file: "
         "`def grid(f, limits): return _grid(f, limits)` with `grid(f, [-2, 2])` (or a module-level "
-        "name bound only to a list/dict/set display) is reported at the jitted call. A "
+        "name bound only to a list/dict/set display) is reported at the jitted call. So is a parameter every call of which (in this file and in "
+        "the other modules of the project) passes a JAX array, a NumPy array or a PRNG key "
+        "(`steps_before_u_turn(step, jnp.array(...), ...)` in main.py reaching `is_u_turn(initial_position, "
+        "...)` in another module); and a jitted def of this file whose static parameters calls in "
+        "other modules give such arrays is reported at its decorator too, naming those modules. A "
         "module-level name another module of the project binds once to a list/dict/set display "
         "(`from config import PARAMS`, `config.PARAMS`; also a configuration module that never "
         "names JAX), and a class attribute the class body binds once to one (`Config.LAYERS`, "
@@ -1561,6 +1565,9 @@ class NonHashableStaticArg(Rule):
                 return "a list"
             if v.kind == V.ARRAY and v.local_array:
                 return "a JAX array"
+            passed = self._passed_kind(e.value, v)
+            if passed is not None:
+                return passed
             if depth < 4:
                 state = self._every_binding(e, depth)
                 if state is not None:
@@ -1576,6 +1583,20 @@ class NonHashableStaticArg(Rule):
             return self._constructor_arg(e, depth) or self._init_field(e) or self._imported_display(e) \
                 or self._class_attribute(e)
         return None
+
+    def _passed_kind(self, name: str, v: V.Value) -> Optional[str]:
+        """``name`` is a parameter of the (untraced) function making the call, passed on
+        unchanged, to which every call of that function (in this file and in the other
+        modules of the project: model/kinds.py) passes a concrete JAX array, a NumPy
+        array or a PRNG key: ``steps_before_u_turn(step, np.array([1.0, 0.5]), ...)`` in
+        main.py reaching ``is_u_turn(initial_position, ...)`` with ``initial_position``
+        static."""
+        unit = self.ctx.unit
+        what = _PASSED.get(v.kind)
+        if what is None or v.traced or self.ctx.in_traced or unit.param(name) is None or name in unit.assigned \
+                or unit.arg_kinds.get(name) != v.kind:
+            return None
+        return f"{what} (every call of `{unit.name}` passes one for `{name}`)"
 
     def _imported_display(self, e: cst.BaseExpression) -> Optional[str]:
         """``PARAMS`` imported from another module of the project (``from env import
@@ -1820,6 +1841,40 @@ class NonHashableStaticArg(Rule):
                 if target is not None and target.jit_root:
                     return True
         return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        """``@partial(jax.jit, static_argnums=(0, 2)) def is_u_turn(...)`` whose static
+        parameters calls in other modules give JAX or NumPy arrays (model/calls.py, routed
+        by jaxlint/project/facts.py): the declaration is reported too, in the file that
+        holds it, naming the modules whose calls raise."""
+        ctx = self.ctx
+        unit = ctx.index.unit_of.get(id(node))
+        if unit is None or not unit.static_given:
+            return
+        positional = [p.name for p in unit.positional()]
+        for d in node.decorators:
+            info = ctx.jit_declaration(d.decorator)
+            if info is None or info.unit is not unit:
+                continue
+            given = [(p, gs) for p, gs in sorted(unit.static_given.items(), key=lambda pg: (
+                positional.index(pg[0]) if pg[0] in positional else len(positional), pg[0]))
+                if info.is_static(positional.index(p) if p in positional else None, p)]
+            if not given:
+                continue
+            names = ", ".join(f"`{p}`" for p, _ in given)
+            parts = []
+            for p, gs in given:
+                whats = sorted({_PASSED.get(k, "an array") for k, _ in gs})
+                paths = sorted({path for _, path in gs})
+                parts.append(f"{' or '.join(whats)} for `{p}` (a call in {', '.join(paths)})")
+            self.report(
+                d.decorator,
+                f"`{unit.name}` declares {names} static ({info.label()}), but other modules pass "
+                f"{'; '.join(parts)}: static arguments must be hashable, so those calls raise "
+                f"ValueError: Non-hashable static arguments are not supported. Instead, leave "
+                f"{'them' if len(given) > 1 else 'it'} out of the static arguments (traced), or pass a "
+                f"hashable value (tuple, int, str)",
+            )
 
     def visit_Assign(self, node: cst.Assign) -> None:
         """``self.data = jr.uniform(...)`` in the ``__init__`` of a pytree class whose
@@ -2185,6 +2240,11 @@ class NonHashableStaticArg(Rule):
             if what is not None:
                 return f"{what} (from the call of `{unit.name}` that passes `{ctx.code(arg).strip()}` for `{name}`)"
         return None
+
+
+# what a call-site kind (model/kinds.py) is, where it cannot be hashed
+_PASSED = {V.ARRAY: "a JAX array", V.NPARRAY: "a NumPy array", V.KEY: "a PRNG key",
+           V.KEYS: "an array of PRNG keys"}
 
 
 def _short(text: str) -> str:
