@@ -10,6 +10,8 @@ from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
 from jaxlint.model.dispatched import DISPATCHING
+from jaxlint.model.apis import CACHING_JITS
+from jaxlint.model.scopes import bound_once
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants, walk_tree
 
@@ -600,7 +602,77 @@ class TimingWithoutBlocking(Rule):
         if isinstance(node.test, cst.Call):
             self._waited.add(id(node.test))
 
-    visit_If = visit_While = visit_Assert = _clear_test
+    visit_If = visit_Assert = _clear_test
+
+    def visit_While(self, node: cst.While) -> None:
+        self._sync()
+        if not self.ctx.in_traced:
+            self._harness_loop(node)
+        self._clear_test(node)
+
+    def _harness_loop(self, node: cst.While) -> None:
+        """``while state: f(*args)`` in a benchmark (google_benchmark's protocol): a loop
+        on a parameter that its body never names and never breaks out of, so the object
+        alone decides when it ends, and times it (it reads the clock when asked for its
+        truth).  JAX calls in the loop that nothing waits for, in the loop or after it,
+        are dispatch timed; a warm-up call before the loop that nothing waits for is
+        still running when the timed loop starts, and counted in it."""
+        ctx = self.ctx
+        unit = ctx.unit
+        test = node.test
+        if unit.is_module or not isinstance(test, cst.Name) or unit.param(test.value) is None \
+                or test.value in unit.assigned:
+            return
+        body = [n for n in walk_tree(node.body, _DEF_NODE) if not _DEF_NODE(n) or n is node.body]
+        if any(isinstance(n, cst.Break) or (isinstance(n, cst.Name) and n.value == test.value) for n in body):
+            return
+        loop_calls = [n for n in body if isinstance(n, cst.Call)]
+        work = [c for c in loop_calls if self._starts_jax_work(c, ctx.qualname(c.func))]
+        if not work or "block_until_ready" in ctx.code(node.body) \
+                or any(not self._starts_jax_work(c, ctx.qualname(c.func)) and not self._harmless(c, ctx.qualname(c.func))
+                       for c in loop_calls):
+            return  # nothing dispatched, or something in the loop waits (or might)
+        block = _block_of(unit.node, node)
+        if block is None:
+            return
+        stmts = list(block.body)
+        at = next(i for i, st in enumerate(stmts) if st is node)
+        if any(isinstance(d, (cst.Call, cst.Return, cst.Yield)) for st in stmts[at + 1:] for d in walk_tree(st)):
+            return  # something after the loop (a wait, a result handed on)
+        name = unit.name
+        for c in work:
+            if any(c is not o and any(d is c for d in descendants(o)) for o in work):
+                continue  # an argument of another JAX call: reported there
+            self.report(
+                c,
+                f"`{ctx.code(c).strip()}` runs in the timed `while {test.value}:` loop of the benchmark "
+                f"`{name}` and nothing waits for it, in the loop or after it (dispatch is asynchronous): "
+                f"the benchmark measures the dispatch, not the work. Wait for the result: "
+                f"`jax.block_until_ready({ctx.code(c).strip()})`",
+            )
+        # the warm-up: the calls before the loop, back to the last one that may wait
+        warm = []
+        for st in reversed(stmts[:at]):
+            calls = [d for d in walk_tree(st) if isinstance(d, cst.Call)]
+            if any("block_until_ready" in ctx.code(c) for c in calls):
+                break
+            starts = [c for c in calls if self._starts_jax_work(c, ctx.qualname(c.func))]
+            if starts and all(c in starts or self._harmless(c, ctx.qualname(c.func)) for c in calls):
+                warm.extend(c for c in starts if not any(c is not o and any(d is c for d in descendants(o))
+                                                         for o in starts))
+                continue
+            if calls and not all(self._harmless(c, ctx.qualname(c.func)) for c in calls):
+                break
+        for c in warm:
+            if not any(ctx.code(c).strip() == ctx.code(w).strip() for w in work):
+                continue  # a warm-up of what the loop runs
+            self.report(
+                c,
+                f"`{ctx.code(c).strip()}` warms up the benchmark `{name}` before its timed `while "
+                f"{test.value}:` loop, and nothing waits for it (dispatch is asynchronous): its work is "
+                f"still running when the timed loop starts, and counted in it. Wait for it: "
+                f"`jax.block_until_ready({ctx.code(c).strip()})`",
+            )
 
     def visit_Call(self, node: cst.Call) -> None:
         self._sync()
@@ -748,6 +820,8 @@ class TimingWithoutBlocking(Rule):
             return not q.startswith(("jax.", "numpy.")) and self.ctx.dispatched_by(node) is not None
         if self.ctx.jit_callee(node, exact=False) is not None:
             return True
+        if isinstance(node.func, cst.Name) and _compiled(self.ctx, bound_once(self.ctx.index, self.ctx.unit, node.func)):
+            return True
         # a parameter every call of the function gives a jitted function (`fn` of
         # `def bench(fn, x)` called as `bench(jax.jit(f), x)`, here or in another module)
         func = node.func
@@ -842,3 +916,25 @@ def _only_subtracted(scope: cst.CSTNode, name: str) -> bool:
         elif isinstance(d, cst.Name) and d.value == name:
             names.append(d)
     return bool(subtracted) and all(id(n) in subtracted or id(n) in targets for n in names)
+
+
+def _DEF_NODE(n: cst.CSTNode) -> bool:
+    return isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+
+
+def _block_of(root: cst.CSTNode, stmt: cst.CSTNode) -> Optional[cst.IndentedBlock]:
+    """The block whose statements hold ``stmt`` directly."""
+    for n in walk_tree(root):
+        if isinstance(n, cst.IndentedBlock) and any(s is stmt for s in n.body):
+            return n
+    return None
+
+
+def _compiled(ctx, e: cst.BaseExpression) -> bool:
+    """``jax.jit(f).lower(x).compile()`` (also through ``.trace(x).lower()``): an
+    ahead-of-time compiled function, whose calls dispatch as a jitted function's do."""
+    if not (isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "compile"):
+        return False
+    while isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value in ("compile", "lower", "trace"):
+        e = e.func.value
+    return isinstance(e, cst.Call) and ctx.qualname(e.func) in CACHING_JITS
