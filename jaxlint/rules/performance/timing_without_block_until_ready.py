@@ -73,7 +73,13 @@ class TimingWithoutBlocking(Rule):
         "`timeit.timeit(lambda: f(x))` / `timeit.repeat` / `%timeit f(x)` of a JAX call with "
         "nothing in the lambda that waits is flagged the same way; building the input there "
         "with NumPy from a shape (`np.ones((500, 500))`, `np.random.randn(256, 256)`) waits for "
-        "nothing."
+        "nothing. A call of an ahead-of-time compiled function (`compiled = "
+        "jax.jit(f).lower(x).compile()`, also through `.trace(x)`) starts JAX work like a jitted "
+        "call. A benchmark's timed loop, `while state:` on a parameter that the loop body never "
+        "names and never breaks out of (google_benchmark's protocol: the object decides when the "
+        "loop ends and reads the clock), is flagged at each JAX call in it when nothing waits, "
+        "in the loop or after it; and so is the warm-up call of the same function just before "
+        "the loop when nothing waits for it (its work runs on into the timed loop)."
     )
     why_bad = (
         "JAX dispatches work asynchronously, on CPU too since jax 0.4.32: a jitted call returns "
@@ -92,6 +98,29 @@ class TimingWithoutBlocking(Rule):
         "iteration wait. Offered only when `jax` is imported under a name in scope."
     )
     VALID = [
+        # the benchmark waits in the loop, or after it (a dispatch benchmark draining its queue)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def batch_inplace_while(state):
+                f = jax.jit(lambda xs: xs.at[0].set(1))
+                args = (jnp.zeros((1, 100)),)
+                jax.block_until_ready(f(*args))  # compile
+                while state:
+                    jax.block_until_ready(f(*args))
+
+
+            def jit_simple_dispatch(state):
+                f = jax.jit(lambda a, b: a + b)
+                x = f(1, 2)
+                while state:
+                    x = f(1, 2)
+                x.block_until_ready()
+            """
+        ),
         # the same transformed callables waited for, and `jax.make_jaxpr` (it traces, runs nothing)
         Valid(
             """
@@ -532,6 +561,26 @@ class TimingWithoutBlocking(Rule):
             messages=[
                 "`time.perf_counter()` is read while the JAX computation started on line 16 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
                 "`time.perf_counter()` is read while the JAX computation started on line 18 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+        ),
+        # a benchmark's timed `while state:` loop (JAX's api_benchmark before PR 17724)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def batch_inplace_while(state):
+                f = jax.jit(lambda xs: xs.at[0].set(1))
+                args = (jnp.zeros((1, 100)),)
+                f(*args)  # compile
+                while state:
+                    f(*args)
+            """,
+            expected=[(8, 5), (10, 9)],
+            messages=[
+                "`f(*args)` warms up the benchmark `batch_inplace_while` before its timed `while state:` loop, and nothing waits for it (dispatch is asynchronous): its work is still running when the timed loop starts, and counted in it. Wait for it: `jax.block_until_ready(f(*args))`",
+                "`f(*args)` runs in the timed `while state:` loop of the benchmark `batch_inplace_while` and nothing waits for it, in the loop or after it (dispatch is asynchronous): the benchmark measures the dispatch, not the work. Wait for the result: `jax.block_until_ready(f(*args))`",
             ],
         ),
         # the input built with NumPy inside the timed lambda does not wait for anything
