@@ -524,3 +524,88 @@ def test_timed_compiled_call_that_waits_stays_silent(tmp_path, monkeypatch):
 """).replace("    run(x)\n", "    run(x).block_until_ready()\n")
     got = lint_files(tmp_path, monkeypatch, {"scripts/benchmarking_glm.py": fixed}, select="JAX505")
     assert got == []
+
+
+# --- JAX503: a loop whose count the caller chose when it built the object ---------------
+
+# flowMC's RealNVP before PR 154 (issue 153, recall case 1108): the jitted log_prob runs a
+# Python loop over the coupling layers that __init__ builds, one per step of range(n_layers)
+_REALNVP = """\
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+class RealNVP(eqx.Module):
+    affine_coupling: list
+
+    def __init__(self, n_features, n_layers, key):
+        affine_coupling = []
+        for i in range(n_layers):
+            key, subkey = jax.random.split(key)
+            affine_coupling.append(eqx.nn.Linear(n_features, n_features, key=subkey))
+        self.affine_coupling = affine_coupling
+
+    def forward(self, x):
+        log_det = 0.0
+        for i in range(len(self.affine_coupling)):
+            x = self.affine_coupling[i](x)
+            log_det += jnp.sum(x)
+        return x, log_det
+
+    @eqx.filter_jit
+    def log_prob(self, x):
+        y, log_det = self.forward(x)
+        return log_det - 0.5 * jnp.sum(y ** 2)
+"""
+
+# the same count kept as an integer field (another way to write it)
+_TOWER = """\
+import equinox as eqx
+import jax.numpy as jnp
+
+
+class Tower(eqx.Module):
+    block: eqx.nn.Linear
+    depth: int
+
+    def __init__(self, width, depth, key):
+        self.block = eqx.nn.Linear(width, width, key=key)
+        self.depth = depth
+
+    @eqx.filter_jit
+    def __call__(self, x):
+        for _ in range(self.depth):
+            x = jnp.tanh(self.block(x))
+        return x
+"""
+
+
+def test_loop_over_layers_counted_by_a_constructor_parameter(tmp_path, monkeypatch):
+    # https://github.com/kazewong/flowMC/issues/153 (recall case 1108)
+    got = lint_files(tmp_path, monkeypatch, {"realNVP.py": _REALNVP, "tower.py": _TOWER}, select="JAX503")
+    assert got == [
+        ("JAX503", "realNVP.py", 18, 18,
+         "this Python loop runs `len(self.affine_coupling)` times, computed from the length of "
+         "`self.affine_coupling`, which `RealNVP.__init__` sets from its parameter `n_layers`, while JAX "
+         "traces `forward`: it is unrolled into `len(self.affine_coupling)` copies of its body, and every new "
+         "value of `len(self.affine_coupling)` compiles again. Use `lax.fori_loop(0, "
+         "len(self.affine_coupling), body, init)` (or `lax.scan`)"),
+        ("JAX503", "tower.py", 15, 18,
+         "this Python loop runs `self.depth` times, computed from `self.depth`, which `Tower.__init__` sets "
+         "from its parameter `depth`, while JAX traces `__call__`: it is unrolled into `self.depth` copies of "
+         "its body, and every new value of `self.depth` compiles again. Use `lax.fori_loop(0, self.depth, "
+         "body, init)` (or `lax.scan`)"),
+    ]
+
+
+def test_loop_over_layers_of_a_fixed_count_stays_silent(tmp_path, monkeypatch):
+    # a count the class fixes (three layers), and a list appended under a condition: silent
+    fixed = _REALNVP.replace("for i in range(n_layers):", "for i in range(3):")
+    cond = _REALNVP.replace(
+        "            affine_coupling.append(eqx.nn.Linear(n_features, n_features, key=subkey))",
+        "            if i % 2:\n                affine_coupling.append(eqx.nn.Linear(n_features, n_features, key=subkey))")
+    tower = _TOWER.replace("self.depth = depth", "self.depth = 4")
+    got = lint_files(tmp_path, monkeypatch, {"realNVP.py": fixed, "cond.py": cond, "tower.py": tower},
+                     select="JAX503")
+    assert got == []
