@@ -327,8 +327,11 @@ b = solve(jnp.zeros(3), 4)
          "in a builder cached with `functools.cache`, or jit `solve` itself; and pass the varying values as "
          "arguments"),
     ]
-    # one call, or two calls in the branches of an `if` (only one runs): silent
+    # one call, two calls in the branches of an `if` (only one runs), or two calls given
+    # another object each (the name rebound in between, as a notebook's cells do): silent
     for script in (run.replace("b = solve(jnp.zeros(3), 4)\n", ""),
+                   run.replace("a = solve(jnp.ones(3), 4)\nb = solve(jnp.zeros(3), 4)\n",
+                               "problem = jnp.ones(3)\na = solve(problem, 4)\nproblem = jnp.zeros(3)\nb = solve(problem, 4)\n"),
                    run.replace("a = solve(jnp.ones(3), 4)\nb = solve(jnp.zeros(3), 4)\n",
                                "if jnp.ones(()) > 0:\n    a = solve(jnp.ones(3), 4)\nelse:\n    a = solve(jnp.zeros(3), 4)\n")):
         got = lint_files(tmp_path, monkeypatch, {"solvers/__init__.py": "", "solvers/core.py": core,

@@ -63,6 +63,36 @@ def _statement_callee(stmt: cst.CSTNode) -> Optional[str]:
     return None
 
 
+def _arg_names(stmt: cst.CSTNode) -> set[str]:
+    """The names a statement's one call is given as arguments (``f(problem, x=model)``)."""
+    call = stmt.body[0].value  # type: ignore[attr-defined]
+    return {a.value.value for a in call.args if type(a.value) is cst.Name}
+
+
+def _bound_in(stmts) -> set[str]:
+    """The names the statements bind (assignment targets, loop and ``with`` targets)."""
+    out: set[str] = set()
+    for st in stmts:
+        stack = [st]
+        while stack:
+            n = stack.pop()
+            t = type(n)
+            if t is cst.AssignTarget or t is cst.For or t is cst.WithItem or t is cst.AugAssign or t is cst.AnnAssign:
+                tgt = n.asname.name if t is cst.WithItem and n.asname is not None else getattr(n, "target", None)
+                if tgt is not None:
+                    q = [tgt]
+                    while q:
+                        m = q.pop()
+                        if type(m) is cst.Name:
+                            out.add(m.value)
+                        elif type(m) in (cst.Tuple, cst.List):
+                            q.extend(e.value for e in m.elements)
+                        elif type(m) is cst.StarredElement:
+                            q.append(m.value)
+            stack.extend(children(n))
+    return out
+
+
 def _walk(module: cst.Module) -> Walk:
     out: set[str] = set()
     written: set[str] = set()
@@ -96,13 +126,19 @@ def _walk(module: cst.Module) -> Walk:
             own.add(node.value)
             continue
         if t is block_t or t is module_t:
-            seen: set[str] = set()
-            for stmt in node.body:
+            seen: dict[str, int] = {}
+            body = node.body
+            for i, stmt in enumerate(body):
                 c = _statement_callee(stmt)
-                if c is not None:
-                    if c in seen:
-                        sequence.add(c)
-                    seen.add(c)
+                if c is None:
+                    continue
+                j = seen.get(c)
+                if j is not None and not (_arg_names(stmt) & _bound_in(body[j:i])):
+                    # the same function called again on the same objects (the names it
+                    # is given not rebound in between: another problem, another model
+                    # handed to it is another computation)
+                    sequence.add(c)
+                seen[c] = i
         elif t is assign_t:
             v = node.value
             if type(v) is call and len(node.targets) == 1 and type(node.targets[0].target) is name_t:
