@@ -612,3 +612,131 @@ def test_loop_over_layers_of_a_fixed_count_stays_silent(tmp_path, monkeypatch):
     got = lint_files(tmp_path, monkeypatch, {"realNVP.py": fixed, "cond.py": cond, "tower.py": tower},
                      select="JAX503")
     assert got == []
+
+
+# --- JAX504: a new function object as a static argument on every call -------------------
+
+# probdiffeq's ivpsolve.solve before 60aeccc: a lambda made on every call of `solve` is the
+# static `vector_field` of the jitted taylor_mode_fn; and the same with a partial bound to a name
+_TAYLOR = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnames=("vector_field", "num"))
+def taylor_mode_fn(*, vector_field, initial_values, num):
+    coeffs = [*initial_values]
+    for _ in range(num):
+        coeffs.append(vector_field(*coeffs[-1:]))
+    return jnp.stack(coeffs)
+
+
+@partial(jax.jit, static_argnums=1)
+def apply(x, fn):
+    return fn(x)
+"""
+
+_IVPSOLVE = """\
+import functools
+
+from odefilter import taylor
+
+
+def solve(vector_field, initial_values, t0, num, parameters=()):
+    return taylor.taylor_mode_fn(
+        vector_field=lambda *x: vector_field(*x, t=t0, p=parameters),
+        initial_values=initial_values,
+        num=num,
+    )
+
+
+def scale(x, factor):
+    return x * factor
+
+
+def rescale(x, factor):
+    fn = functools.partial(scale, factor=factor)
+    return taylor.apply(x, fn)
+"""
+
+_ODE_MAIN = """\
+import jax.numpy as jnp
+
+from odefilter import ivpsolve
+
+
+def vf(y, *, t, p):
+    return -y * p[0]
+
+
+if __name__ == "__main__":
+    for k in range(3):
+        y = ivpsolve.solve(vf, (jnp.ones(2) * k,), 0.0, 2, parameters=(0.5,))
+        z = ivpsolve.rescale(y, 2.0)
+"""
+
+
+def test_new_function_object_as_static_argument_on_every_call(tmp_path, monkeypatch):
+    # https://github.com/pnkraemer/probdiffeq/commit/60aeccc9d6ac0ebf67c2890a81840b6991fd7730
+    got = lint_files(tmp_path, monkeypatch, {"odefilter/__init__.py": "", "odefilter/taylor.py": _TAYLOR,
+                                             "odefilter/ivpsolve.py": _IVPSOLVE, "main.py": _ODE_MAIN},
+                     select="JAX504")
+    assert got == [
+        ("JAX504", "odefilter/ivpsolve.py", 8, 22,
+         "a new lambda, made on every call of `solve`, is passed as the static argument `vector_field` of jit: "
+         "a static argument is looked up in the compile cache by hash and equality, and this object equals only "
+         "itself, so every call of `solve` traces and compiles it again. Make it once (at module level, or "
+         "cached), or pass what it closes over as arguments of a function defined once"),
+        ("JAX504", "odefilter/ivpsolve.py", 20, 28,
+         "`fn`, a new `functools.partial(...)`, made on every call of `rescale`, is passed as the static "
+         "argument `fn` (position 1) of jit: a static argument is looked up in the compile cache by hash and "
+         "equality, and this object equals only itself, so every call of `rescale` traces and compiles it "
+         "again. Make it once (at module level, or cached), or pass what it closes over as arguments of a "
+         "function defined once"),
+    ]
+
+
+def test_static_function_made_once_or_inside_the_trace_stays_silent(tmp_path, monkeypatch):
+    # the fix: the lambda made inside a jitted helper whose static argument is the user's
+    # own function (one object per problem); the partial's function passed itself; and
+    # the unfixed solver run once by the program
+    fixed = """\
+import functools
+
+import jax
+
+from odefilter import taylor
+
+
+@functools.partial(jax.jit, static_argnames=["vector_field", "num"])
+def _taylor_coefficients(*, vector_field, initial_values, num, t0, parameters):
+    return taylor.taylor_mode_fn(
+        vector_field=lambda *x: vector_field(*x, t=t0, p=parameters),
+        initial_values=initial_values,
+        num=num,
+    )
+
+
+def solve(vector_field, initial_values, t0, num, parameters=()):
+    return _taylor_coefficients(vector_field=vector_field, initial_values=initial_values, num=num,
+                                t0=t0, parameters=parameters)
+
+
+def double(x):
+    return x * 2.0
+
+
+def rescale(x, factor):
+    return taylor.apply(x, double)
+"""
+    got = lint_files(tmp_path, monkeypatch, {"odefilter/__init__.py": "", "odefilter/taylor.py": _TAYLOR,
+                                             "odefilter/ivpsolve.py": fixed, "main.py": _ODE_MAIN},
+                     select="JAX504")
+    assert got == []
+    once = _ODE_MAIN.replace("    for k in range(3):\n        y = ", "    k = 1\n    if True:\n        y = ")
+    got = lint_files(tmp_path, monkeypatch, {"odefilter/__init__.py": "", "odefilter/taylor.py": _TAYLOR,
+                                             "odefilter/ivpsolve.py": _IVPSOLVE, "main.py": once},
+                     select="JAX504")
+    assert got == []
