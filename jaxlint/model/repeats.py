@@ -38,7 +38,7 @@ class Walk:
     ``ctors``: names the module binds, in any scope, to a call of one callee
     (``trainer = Trainer(...)``) -> that callee as written (several: ambiguous, left out)."""
 
-    __slots__ = ("looped", "written", "in_sequence", "names", "ctors", "_rep")
+    __slots__ = ("looped", "written", "in_sequence", "names", "ctors")
 
     def __init__(self) -> None:
         self.looped: frozenset[str] = frozenset()
@@ -46,7 +46,6 @@ class Walk:
         self.in_sequence: frozenset[str] = frozenset()
         self.names: dict[int, set[str]] = {}
         self.ctors: dict[str, str] = {}
-        self._rep = None  # (index, repeated_units' answer)
 
 
 def _statement_callee(stmt: cst.CSTNode) -> Optional[str]:
@@ -223,8 +222,8 @@ def repeated_units(index, module: cst.Module) -> frozenset[int]:
     a function called from one that runs again and again runs again and again too.
     Matched by name within the file, like the loop calls."""
     w = walked(module)
-    memo = w._rep
-    if memo is not None and memo[0] is index:
+    memo = getattr(index, "_repeated_units", None)  # kept with the index (not in the module-level memo)
+    if memo is not None and memo[0] is module:
         return memo[1]
     by_name: dict[str, list] = {}
     for u in index.units:
@@ -244,7 +243,7 @@ def repeated_units(index, module: cst.Module) -> frozenset[int]:
                 if id(v) not in rep:
                     todo.append(v)
     out = frozenset(rep)
-    w._rep = (index, out)
+    index._repeated_units = (module, out)
     return out
 
 
