@@ -24,7 +24,7 @@ from jaxlint.model.constants import constant_int, holds_host_numpy_array, host_a
 from jaxlint.model import dispatched
 from jaxlint.model.keystate import call_state
 from jaxlint.model.scopes import instance_class
-from jaxlint.model.repeats import called_repeatedly
+from jaxlint.model.repeats import called_repeatedly, repeated_units
 from jaxlint.model.shapes import call_site_shapes
 from jaxlint.model.index import FileIndex
 from jaxlint.model import values as V
@@ -213,6 +213,14 @@ class RuleContext:
         loop body or a comprehension, or another module of the project call it so?  The evidence that a function runs again and
         again; without it a function may run once per program."""
         return not unit.is_module and (unit.repeated_elsewhere or called_repeatedly(self._interp.module, unit.name))
+
+    def runs_repeatedly(self, unit: Unit) -> bool:
+        """Does ``unit`` run again and again as far as the project shows: called in a
+        loop or a comprehension, by two statements of one block one after the other, or
+        from a function that runs again and again (in this file or, through the facts,
+        another module; model/repeats.repeated_units)?  Wider than ``called_repeatedly``,
+        whose findings say "this file calls it in a loop"."""
+        return not unit.is_module and id(unit) in repeated_units(self._interp.index, self._interp.module)
 
     def holds_host_numpy_array(self, expr: cst.CSTNode) -> bool:
         """Is ``expr`` a name that every binding in its scope sets to a NumPy array built

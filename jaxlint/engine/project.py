@@ -64,6 +64,15 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     if repeated:
         # functions of other modules this file calls in a loop (run again and again)
         out["repeats"] = repeated
+    again = _run_again_imports(interp, settings)
+    if again:
+        # ... or runs again and again otherwise (model/repeats.callees_run_again)
+        out["again"] = again
+    relays = _relays(interp, settings)
+    if relays:
+        # its functions and methods that build a jit or call another module's function:
+        # whether they run again and again matters to them or to that module
+        out["relays"] = relays
     builders = _jit_builders(interp)
     if builders:
         # its functions that build a jit in their body: whether they run again and
@@ -332,6 +341,56 @@ def _repeated_imports(interp: Interpreter, settings: LintSettings) -> list[str]:
         return []
     return sorted(c for c in repeats.calls_in_loops(interp.module) if c.split(".", 1)[0] in heads
                   and c.count(".") <= 1)
+
+
+def _run_again_imports(interp: Interpreter, settings: LintSettings) -> list[str]:
+    """The functions of the project this file imports (``f``, ``mod.f``, ``Cls.m`` for a
+    method called on an instance of an imported class) that it runs again and again
+    other than by a call in a loop of its own (those are ``repeats``)."""
+    imports = interp.imports
+    packages = settings.project_packages
+    heads = {n for n in imports.names if imports.project_import(n, packages)}
+    if not heads:
+        return []
+    looped = repeats.calls_in_loops(interp.module)
+    return sorted(c for c in repeats.callees_run_again(interp.index, interp.module) - looped
+                  if c.split(".", 1)[0] in heads and c.count(".") <= 1)
+
+
+def _relays(interp: Interpreter, settings: LintSettings) -> list[str]:
+    """The functions and methods of this file (qualified names, outermost: ``f``,
+    ``Cls.m``) that build a jit in their body or call a function of another module of
+    the project: another module's facts that they run again and again are passed on."""
+    imports = interp.imports
+    packages = settings.project_packages
+    heads = {n for n in imports.names if imports.project_import(n, packages)}
+    out: set[str] = set()
+    for site in interp.index.sites:
+        if site.qualname in _CACHING:
+            u = _outermost(site.scope)
+            if u is not None:
+                out.add(u.qualname)
+    # (and those that call a function of this file that jits its function parameter:
+    # `maybe_jit(loop_fn)`)
+    wrappers = {u.name for u in interp.index.units if not u.is_module and u.parent is not None
+                and u.parent.is_module and u.cls is None and u.params
+                and any(s.qualname in _CACHING and s.scope is u and type(s.fn_expr) is cst.Name
+                        and s.fn_expr.value == u.params[0].name for s in interp.index.sites)}
+    if heads or wrappers:
+        for u in interp.index.units:
+            if u.is_module or u.parent is None or not u.parent.is_module:
+                continue
+            names = repeats.unit_names(interp.module, u.node)
+            if any(n.split(".", 1)[0] in heads for n in names) or (wrappers & names and u.name not in wrappers):
+                out.add(u.qualname)
+    return sorted(out)
+
+
+def _outermost(u):
+    """The module-level function, or the method of a module-level class, that ``u`` is in."""
+    while u is not None and u.parent is not None and not u.parent.is_module:
+        u = u.parent
+    return None if u is None or u.is_module else u
 
 
 _CACHING = apis.CACHING_JITS

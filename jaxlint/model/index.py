@@ -1844,6 +1844,13 @@ class Indexer:
             unit = by_qualname.get(qualname)
             if unit is not None:
                 unit.repeated_elsewhere = True
+        if reads is not None:
+            reads.note_all("again", by_qualname)
+        for qualname in facts.get("again", ()):
+            # another module runs it again and again otherwise (model/repeats.py)
+            unit = by_qualname.get(qualname)
+            if unit is not None:
+                unit.runs_again = True
         takes = facts.get("takes_fns")
         self.index.imported_takes_fns = factreads.ReadDict(reads, "takes_fns", takes) if reads is not None \
             else dict(takes or {})

@@ -142,6 +142,10 @@ class Unit:
     transform_conditions: dict[str, list] = field(default_factory=dict)
     # another module of the project calls it in a loop or a comprehension (facts ``repeated``)
     repeated_elsewhere: bool = False
+    # another module runs it again and again otherwise: from a function that runs so, by
+    # two statements of one block, through an instance (``x.m`` with ``x = Cls(...)``)
+    # (facts ``again``; model/repeats.repeated_units)
+    runs_again: bool = False
     # how the transformation sites tracing this method take ``self``: "traced" (passed
     # as an argument, not static: a pytree the trace copies), "object" (bound, static)
     self_sites: set[str] = field(default_factory=set)

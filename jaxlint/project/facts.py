@@ -86,6 +86,7 @@ def incoming_facts(
     takes_of = {module: proj.get("takes_fns") or {} for module, _, proj in outputs}
     # the functions that build a jit in their body (only they are told that they run again)
     builders_of = {module: frozenset(proj.get("builders") or ()) for module, _, proj in outputs}
+    relays_of = {module: frozenset(proj.get("relays") or ()) for module, _, proj in outputs}
     returns_of = {module: proj.get("returns") or proj.get("displays") or {} for module, _, proj in outputs}
     kernels_of = {module: frozenset(proj.get("kernels") or ()) for module, _, proj in outputs}
     stored_of = {module: proj.get("stored") or {} for module, _, proj in outputs}
@@ -235,10 +236,23 @@ def incoming_facts(
         for callee in proj.get("repeats") or ():
             target = index.resolve(module, callee)
             if target is not None and target.kind == "function" \
-                    and target.qualname in builders_of.get(target.module, ()):
+                    and (target.qualname in builders_of.get(target.module, ())
+                         or target.qualname in relays_of.get(target.module, ())):
                 target_path = path_of.get(target.module)
                 if target_path is not None:
                     known = out.setdefault(target_path, {}).setdefault("repeated", [])
+                    if target.qualname not in known:
+                        known.append(target.qualname)
+                        known.sort()
+        # functions of other modules it runs again and again otherwise (from a function
+        # that runs so, by two statements in a row, through an instance of their class)
+        for callee in proj.get("again") or ():
+            target = index.resolve(module, callee)
+            if target is not None and target.kind == "function" \
+                    and target.qualname in relays_of.get(target.module, ()):
+                target_path = path_of.get(target.module)
+                if target_path is not None:
+                    known = out.setdefault(target_path, {}).setdefault("again", [])
                     if target.qualname not in known:
                         known.append(target.qualname)
                         known.sort()

@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.scopes import bound_once, writes
-from jaxlint.model.walk import int_value
+from jaxlint.model.walk import int_value, walk_tree
 from jaxlint.rules.performance._common import TracedLoopMixin, static_number, walked
 
 
@@ -34,7 +34,10 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
         "(`def make(n): @jax.jit def f(x): for i in range(n): ...`), or a parameter of the "
         "traced function left at its default because no call passes it (`def f(x, n=N_STEPS)` "
         "under `jax.jit`: a caller who passes another `n` must make it static; a known default at "
-        "or above JAX502's threshold is JAX502's), or a count computed from such an argument "
+        "or above JAX502's threshold is JAX502's), or a parameter of the constructor of the "
+        "object whose method is traced (`range(len(self.layers))` where `__init__` builds "
+        "`self.layers` with one element per step of `range(n_layers)`, `range(self.depth)` where "
+        "it sets `self.depth = depth`), or a count computed from such an argument "
         "(`range(n - 1)`, `range(2 * n)`, `range(conf.steps)`, `range(len(conf.grid))`, a local "
         "bound once to one), and consecutive pairs of a sequence taken from one "
         "(`zip(a[:-1], a[1:])` with `a = conf.grid`); and `for row in x` over "
@@ -641,6 +644,9 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
         if isinstance(b, cst.Subscript) and all(isinstance(el.slice, cst.Slice) for el in b.slice):
             return self._from_caller(b.value, depth + 1)  # `conf.a_grid[1:]`
         if isinstance(b, cst.Attribute):
+            built = self._constructor_sized(b)
+            if built is not None:
+                return built
             root = b
             while isinstance(root, cst.Attribute):
                 root = root.value
@@ -660,6 +666,69 @@ class DataSizedUnrolledLoop(TracedLoopMixin, Rule):
                 return None
             return self._from_caller(bound, depth + 1)
         return None
+
+    def _constructor_sized(self, b: cst.Attribute) -> Optional[str]:
+        """``self.layers`` (in ``range(len(self.layers))``) or ``self.n_layers`` in a method
+        of a class whose ``__init__`` binds that attribute once, to a list it builds with one
+        element per step of ``range(n)`` (``for i in range(n): layers.append(...)``, ``[... for
+        _ in range(n)]``) or to ``n`` itself, with ``n`` a parameter of ``__init__``: the
+        caller chooses the count when it builds the object (flowMC's ``RealNVP(n_features,
+        n_layers, ...)``).  What that is, for the message; None otherwise."""
+        ctx = self.ctx
+        unit = ctx.unit
+        cls = unit.cls
+        if cls is None or not isinstance(b.value, cst.Name) or not unit.params \
+                or b.value.value != unit.params[0].name:
+            return None
+        init = cls.methods.get("__init__")
+        if init is None or not isinstance(init.node, cst.FunctionDef) or not init.params:
+            return None
+        me = init.params[0].name
+        attr = b.attr.value
+        stores = [n for n in walk_tree(init.node.body)
+                  if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Attribute)
+                  and isinstance(n.targets[0].target.value, cst.Name) and n.targets[0].target.value.value == me
+                  and n.targets[0].target.attr.value == attr]
+        if len(stores) != 1:
+            return None
+        value = stores[0].value
+        params = {p.name for p in init.params[1:]}
+
+        def count_param(it: cst.BaseExpression) -> Optional[str]:
+            # `range(n)` with `n` a parameter of `__init__` that it never rebinds
+            if isinstance(it, cst.Call) and ctx.builtin_name(it.func) == "range" and len(it.args) == 1 \
+                    and isinstance(it.args[0].value, cst.Name) and it.args[0].value.value in params \
+                    and it.args[0].value.value not in init.assigned:
+                return it.args[0].value.value
+            return None
+
+        n = None
+        if isinstance(value, cst.Name) and value.value in params and value.value not in init.assigned:
+            n = value.value  # `self.n_layers = n_layers`
+        elif isinstance(value, cst.ListComp) and value.for_in.inner_for_in is None and not value.for_in.ifs:
+            n = count_param(value.for_in.iter)
+        elif isinstance(value, cst.Name) and value.value in init.assigned:
+            # `layers = []`, then `layers.append(...)` once per step of `for i in range(n)`
+            lst = value.value
+            binds = [m for m in walk_tree(init.node.body) if isinstance(m, cst.Assign) and any(
+                isinstance(t.target, cst.Name) and t.target.value == lst for t in m.targets)]
+            if len(binds) != 1 or not isinstance(binds[0].value, cst.List) or binds[0].value.elements:
+                return None
+            adds = [m for m in walk_tree(init.node.body) if isinstance(m, cst.Call) and isinstance(m.func, cst.Attribute)
+                    and isinstance(m.func.value, cst.Name) and m.func.value.value == lst]
+            if len(adds) != 1 or adds[0].func.attr.value != "append":
+                return None
+            loops = [m for m in walk_tree(init.node.body) if isinstance(m, cst.For)
+                     and any(x is adds[0] for x in walk_tree(m.body))]
+            if len(loops) != 1 or any(isinstance(x, (cst.If, cst.Break, cst.Continue)) and any(
+                    y is adds[0] for y in walk_tree(x)) for x in walk_tree(loops[0].body)):
+                return None
+            n = count_param(loops[0].iter)
+        if n is None:
+            return None
+        return (f"the length of `{ctx.code(b).strip()}`, which `{cls.name}.__init__` sets from its "
+                f"parameter `{n}`" if not (isinstance(value, cst.Name) and value.value == n) else
+                f"`{ctx.code(b).strip()}`, which `{cls.name}.__init__` sets from its parameter `{n}`")
 
     def _caller_sized(self, b: cst.BaseExpression) -> Optional[str]:
         """The loop count is a value the caller chooses: a static argument of the traced

@@ -249,6 +249,45 @@ def _new_shape_each_iteration(ctx, loop: cst.CSTNode, call: cst.Call) -> bool:
     return any(isinstance(a.value, cst.Name) and a.value.value == item for a in call.args)
 
 
+def _jit_wrapper(ctx, call: cst.Call) -> Optional[str]:
+    """``maybe_jit(loop_fn, donate_argnums=0)``: a call of a function of this file that
+    returns its first parameter jitted (``return jit(fn, *args, **kwargs)``), or unjitted
+    only under an ``if`` on a module-level flag bound once to ``False`` or on a
+    parameter the call leaves at a ``False`` default (``if DISABLE: return fn``);
+    the jit's qualified name, or None."""
+    if not isinstance(call.func, cst.Name):
+        return None
+    v = ctx.value(call.func)
+    unit = v.unit if v.kind == V.FUNCTION else None
+    if unit is None or not unit.params or not isinstance(unit.node, cst.FunctionDef) or unit.cls is not None:
+        return None
+    first = unit.params[0].name
+    found = None
+    for n in walk_tree(unit.node.body, _SCOPE_NODE):
+        if not isinstance(n, cst.Return) or n.value is None:
+            continue
+        r = n.value
+        if isinstance(r, cst.Call) and ctx.qualname(r.func) in _CACHING and positional_args(r) \
+                and isinstance(positional_args(r)[0].value, cst.Name) and positional_args(r)[0].value.value == first:
+            found = ctx.qualname(r.func)
+            continue
+        if isinstance(r, cst.Name) and r.value == first and _under_false_flag(ctx, unit, n):
+            continue
+        return None
+    return found
+
+
+def _under_false_flag(ctx, unit: Unit, ret: cst.Return) -> bool:
+    """Is ``ret`` in the body of an ``if FLAG:`` whose ``FLAG`` is a module-level name
+    bound once to ``False``?"""
+    for n in walk_tree(unit.node.body, _SCOPE_NODE):
+        if isinstance(n, cst.If) and _contains(n.body, ret) and isinstance(n.test, cst.Name):
+            entries = ctx.index.module_unit.bindings.get(n.test.value, [])
+            return (len(entries) == 1 and isinstance(entries[0][1], cst.Name) and entries[0][1].value == "False"
+                    and n.test.value not in unit.assigned)
+    return False
+
+
 def _fresh_reason(ctx, expr: cst.BaseExpression, loop: Optional[cst.CSTNode]) -> Optional[str]:
     """Why ``expr`` is a new function object each time this code runs, or None."""
     if isinstance(expr, cst.Lambda):
@@ -268,6 +307,16 @@ def _fresh_reason(ctx, expr: cst.BaseExpression, loop: Optional[cst.CSTNode]) ->
     if isinstance(expr, cst.Name):
         v = ctx.value(expr)
         unit = v.unit if v.kind == V.FUNCTION else None
+        if unit is None and not ctx.unit.is_module and expr.value in ctx.unit.assigned:
+            # `update_fn = functools.partial(update, ...)` bound once in this body, then
+            # `jax.jit(update_fn)`: the object the name holds is new each time the body runs
+            value = bound_once(ctx.index, ctx.unit, expr)
+            if value is not expr and isinstance(value, (cst.Call, cst.Lambda)) \
+                    and (loop is None or _contains(loop, value)):
+                inner = _fresh_reason(ctx, value, loop)
+                if inner is not None and not inner.startswith("the bound method"):
+                    return f"`{expr.value}`, {inner} made in `{ctx.unit.name}`"
+            return None
         if unit is None or unit.parent is None or unit.parent is not ctx.unit or ctx.unit.is_module:
             return None
         if loop is not None and not _contains(loop, unit.node):
@@ -507,7 +556,10 @@ class RecompileFreshFunction(Rule):
         "checkpoint(...)`, a function defined inside the loop body, a bound method (`obj.method` "
         "of an instance of a class of the file, `self.method`, a flax linen module's `apply`: a "
         "new object at every attribute access), or `tx.update`/`tx.init` of an optimizer built "
-        "there by `optax.<name>(...)`;\n"
+        "there by `optax.<name>(...)`, or a name the function body binds once to one of these "
+        "(`update_fn = functools.partial(update, ...)` then `jax.jit(update_fn)`); the wrap may be "
+        "a helper of the file that returns its function parameter jitted (`def maybe_jit(fn, "
+        "**kw): return jit(fn, **kw)`, its eager path only under a module flag bound to `False`);\n"
         "* and either the wrap is inside a loop and the result is called in that loop, or the wrap "
         "is called immediately (`jax.jit(lambda x: ...)(x)`) inside a function body, or bound to "
         "a name there and called once, outside loops (`f = jax.jit(lambda y: ...)` then `f(x)`; "
@@ -520,8 +572,12 @@ class RecompileFreshFunction(Rule):
         "`if f is None:`: rebuilt only on change; nor where the jitted function uses the "
         "enclosing function's parameters or locals, which need a compile per value anyway, or "
         "where the enclosing function runs a loop: a driver whose compile the run pays for; the "
-        "first is flagged where the file, or another module of the project, calls the enclosing "
-        "function in a loop or a comprehension, the evidence that it runs again and again). Rule of thumb for this per-call case: functions that run "
+        "first is flagged where the project shows that the enclosing function runs again and "
+        "again: called in a loop or a comprehension (of the file or another module, also as "
+        "`x.method(...)` with `x = Cls(...)` of an imported class), by two statements of one "
+        "block one after the other (`r1 = f(a)`, `r2 = f(b)`), or from a function that runs "
+        "again and again, across modules (`main` loops over `eval_ao_tangent`, which calls the "
+        "builder `_eval_gto_jvp_r`), or stored there and called (a nested def)). Rule of thumb for this per-call case: functions that run "
         "once or a few times are skipped: test functions, `main` (unless the file calls it in a loop or a comprehension: a sweep), `setUp`, every function of a "
         "test module (`test_*.py`, `*_test.py`, `conftest.py`), and load/set-up/conversion "
         "functions (named `load*`, `restore*`, `from_*`, `init*`, `setup*`, `build*`, `create*`, "
@@ -1444,7 +1500,9 @@ class RecompileFreshFunction(Rule):
             return None
         q = self.ctx.qualname(node.func)
         if q not in _CACHING:
-            return None
+            q = _jit_wrapper(self.ctx, node)
+            if q is None:
+                return None
         pos = positional_args(node)
         fn = pos[0].value if pos else (keyword_arg(node, "fun") or keyword_arg(node, "f"))
         if isinstance(fn, cst.Arg):
@@ -1566,7 +1624,7 @@ class RecompileFreshFunction(Rule):
                 isinstance(n, (cst.For, cst.While)) for n in _own_nodes(unit.node))  # type: ignore[arg-type]
         if self._has_loop[id(unit)] or self._run_by_drivers_only(unit):
             return False
-        return not self._uses_callers_values(node) or self.ctx.called_repeatedly(unit)
+        return not self._uses_callers_values(node) or self.ctx.runs_repeatedly(unit)
 
     def _driver(self, unit: Unit) -> bool:
         if id(unit) not in self._has_loop:
@@ -1582,7 +1640,7 @@ class RecompileFreshFunction(Rule):
         ctx = self.ctx
         name = unit.name
         if (not name.startswith("_") or name.startswith("__") or unit.cls is not None
-                or not isinstance(unit.node, cst.FunctionDef) or ctx.called_repeatedly(unit)):
+                or not isinstance(unit.node, cst.FunctionDef) or ctx.runs_repeatedly(unit)):
             return False
         mentions = sum(1 for n in walk_tree(ctx.module) if isinstance(n, cst.Name) and n.value == name)
         by_drivers = 0

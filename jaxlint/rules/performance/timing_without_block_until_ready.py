@@ -10,6 +10,8 @@ from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
 from jaxlint.model.dispatched import DISPATCHING
+from jaxlint.model.apis import CACHING_JITS
+from jaxlint.model.scopes import bound_once
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants, walk_tree
 
@@ -71,7 +73,13 @@ class TimingWithoutBlocking(Rule):
         "`timeit.timeit(lambda: f(x))` / `timeit.repeat` / `%timeit f(x)` of a JAX call with "
         "nothing in the lambda that waits is flagged the same way; building the input there "
         "with NumPy from a shape (`np.ones((500, 500))`, `np.random.randn(256, 256)`) waits for "
-        "nothing."
+        "nothing. A call of an ahead-of-time compiled function (`compiled = "
+        "jax.jit(f).lower(x).compile()`, also through `.trace(x)`) starts JAX work like a jitted "
+        "call. A benchmark's timed loop, `while state:` on a parameter that the loop body never "
+        "names and never breaks out of (google_benchmark's protocol: the object decides when the "
+        "loop ends and reads the clock), is flagged at each JAX call in it when nothing waits, "
+        "in the loop or after it; and so is the warm-up call of the same function just before "
+        "the loop when nothing waits for it (its work runs on into the timed loop)."
     )
     why_bad = (
         "JAX dispatches work asynchronously, on CPU too since jax 0.4.32: a jitted call returns "
@@ -90,6 +98,29 @@ class TimingWithoutBlocking(Rule):
         "iteration wait. Offered only when `jax` is imported under a name in scope."
     )
     VALID = [
+        # the benchmark waits in the loop, or after it (a dispatch benchmark draining its queue)
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def batch_inplace_while(state):
+                f = jax.jit(lambda xs: xs.at[0].set(1))
+                args = (jnp.zeros((1, 100)),)
+                jax.block_until_ready(f(*args))  # compile
+                while state:
+                    jax.block_until_ready(f(*args))
+
+
+            def jit_simple_dispatch(state):
+                f = jax.jit(lambda a, b: a + b)
+                x = f(1, 2)
+                while state:
+                    x = f(1, 2)
+                x.block_until_ready()
+            """
+        ),
         # the same transformed callables waited for, and `jax.make_jaxpr` (it traces, runs nothing)
         Valid(
             """
@@ -532,6 +563,26 @@ class TimingWithoutBlocking(Rule):
                 "`time.perf_counter()` is read while the JAX computation started on line 18 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
+        # a benchmark's timed `while state:` loop (JAX's api_benchmark before PR 17724)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def batch_inplace_while(state):
+                f = jax.jit(lambda xs: xs.at[0].set(1))
+                args = (jnp.zeros((1, 100)),)
+                f(*args)  # compile
+                while state:
+                    f(*args)
+            """,
+            expected=[(8, 5), (10, 9)],
+            messages=[
+                "`f(*args)` warms up the benchmark `batch_inplace_while` before its timed `while state:` loop, and nothing waits for it (dispatch is asynchronous): its work is still running when the timed loop starts, and counted in it. Wait for it: `jax.block_until_ready(f(*args))`",
+                "`f(*args)` runs in the timed `while state:` loop of the benchmark `batch_inplace_while` and nothing waits for it, in the loop or after it (dispatch is asynchronous): the benchmark measures the dispatch, not the work. Wait for the result: `jax.block_until_ready(f(*args))`",
+            ],
+        ),
         # the input built with NumPy inside the timed lambda does not wait for anything
         Invalid(
             """
@@ -600,7 +651,77 @@ class TimingWithoutBlocking(Rule):
         if isinstance(node.test, cst.Call):
             self._waited.add(id(node.test))
 
-    visit_If = visit_While = visit_Assert = _clear_test
+    visit_If = visit_Assert = _clear_test
+
+    def visit_While(self, node: cst.While) -> None:
+        self._sync()
+        if not self.ctx.in_traced:
+            self._harness_loop(node)
+        self._clear_test(node)
+
+    def _harness_loop(self, node: cst.While) -> None:
+        """``while state: f(*args)`` in a benchmark (google_benchmark's protocol): a loop
+        on a parameter that its body never names and never breaks out of, so the object
+        alone decides when it ends, and times it (it reads the clock when asked for its
+        truth).  JAX calls in the loop that nothing waits for, in the loop or after it,
+        are dispatch timed; a warm-up call before the loop that nothing waits for is
+        still running when the timed loop starts, and counted in it."""
+        ctx = self.ctx
+        unit = ctx.unit
+        test = node.test
+        if unit.is_module or not isinstance(test, cst.Name) or unit.param(test.value) is None \
+                or test.value in unit.assigned:
+            return
+        body = [n for n in walk_tree(node.body, _DEF_NODE) if not _DEF_NODE(n) or n is node.body]
+        if any(isinstance(n, cst.Break) or (isinstance(n, cst.Name) and n.value == test.value) for n in body):
+            return
+        loop_calls = [n for n in body if isinstance(n, cst.Call)]
+        work = [c for c in loop_calls if self._starts_jax_work(c, ctx.qualname(c.func))]
+        if not work or "block_until_ready" in ctx.code(node.body) \
+                or any(not self._starts_jax_work(c, ctx.qualname(c.func)) and not self._harmless(c, ctx.qualname(c.func))
+                       for c in loop_calls):
+            return  # nothing dispatched, or something in the loop waits (or might)
+        block = _block_of(unit.node, node)
+        if block is None:
+            return
+        stmts = list(block.body)
+        at = next(i for i, st in enumerate(stmts) if st is node)
+        if any(isinstance(d, (cst.Call, cst.Return, cst.Yield)) for st in stmts[at + 1:] for d in walk_tree(st)):
+            return  # something after the loop (a wait, a result handed on)
+        name = unit.name
+        for c in work:
+            if any(c is not o and any(d is c for d in descendants(o)) for o in work):
+                continue  # an argument of another JAX call: reported there
+            self.report(
+                c,
+                f"`{ctx.code(c).strip()}` runs in the timed `while {test.value}:` loop of the benchmark "
+                f"`{name}` and nothing waits for it, in the loop or after it (dispatch is asynchronous): "
+                f"the benchmark measures the dispatch, not the work. Wait for the result: "
+                f"`jax.block_until_ready({ctx.code(c).strip()})`",
+            )
+        # the warm-up: the calls before the loop, back to the last one that may wait
+        warm = []
+        for st in reversed(stmts[:at]):
+            calls = [d for d in walk_tree(st) if isinstance(d, cst.Call)]
+            if any("block_until_ready" in ctx.code(c) for c in calls):
+                break
+            starts = [c for c in calls if self._starts_jax_work(c, ctx.qualname(c.func))]
+            if starts and all(c in starts or self._harmless(c, ctx.qualname(c.func)) for c in calls):
+                warm.extend(c for c in starts if not any(c is not o and any(d is c for d in descendants(o))
+                                                         for o in starts))
+                continue
+            if calls and not all(self._harmless(c, ctx.qualname(c.func)) for c in calls):
+                break
+        for c in warm:
+            if not any(ctx.code(c).strip() == ctx.code(w).strip() for w in work):
+                continue  # a warm-up of what the loop runs
+            self.report(
+                c,
+                f"`{ctx.code(c).strip()}` warms up the benchmark `{name}` before its timed `while "
+                f"{test.value}:` loop, and nothing waits for it (dispatch is asynchronous): its work is "
+                f"still running when the timed loop starts, and counted in it. Wait for it: "
+                f"`jax.block_until_ready({ctx.code(c).strip()})`",
+            )
 
     def visit_Call(self, node: cst.Call) -> None:
         self._sync()
@@ -748,6 +869,8 @@ class TimingWithoutBlocking(Rule):
             return not q.startswith(("jax.", "numpy.")) and self.ctx.dispatched_by(node) is not None
         if self.ctx.jit_callee(node, exact=False) is not None:
             return True
+        if isinstance(node.func, cst.Name) and _compiled(self.ctx, bound_once(self.ctx.index, self.ctx.unit, node.func)):
+            return True
         # a parameter every call of the function gives a jitted function (`fn` of
         # `def bench(fn, x)` called as `bench(jax.jit(f), x)`, here or in another module)
         func = node.func
@@ -842,3 +965,25 @@ def _only_subtracted(scope: cst.CSTNode, name: str) -> bool:
         elif isinstance(d, cst.Name) and d.value == name:
             names.append(d)
     return bool(subtracted) and all(id(n) in subtracted or id(n) in targets for n in names)
+
+
+def _DEF_NODE(n: cst.CSTNode) -> bool:
+    return isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+
+
+def _block_of(root: cst.CSTNode, stmt: cst.CSTNode) -> Optional[cst.IndentedBlock]:
+    """The block whose statements hold ``stmt`` directly."""
+    for n in walk_tree(root):
+        if isinstance(n, cst.IndentedBlock) and any(s is stmt for s in n.body):
+            return n
+    return None
+
+
+def _compiled(ctx, e: cst.BaseExpression) -> bool:
+    """``jax.jit(f).lower(x).compile()`` (also through ``.trace(x).lower()``): an
+    ahead-of-time compiled function, whose calls dispatch as a jitted function's do."""
+    if not (isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "compile"):
+        return False
+    while isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value in ("compile", "lower", "trace"):
+        e = e.func.value
+    return isinstance(e, cst.Call) and ctx.qualname(e.func) in CACHING_JITS

@@ -11,6 +11,7 @@ from jaxlint.model.dimensions import dimension_params
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis
+from jaxlint.model.scopes import bound_once
 from jaxlint.model.walk import assigned_in, int_value, positional_args, walk_tree
 
 
@@ -189,7 +190,12 @@ class VaryingStaticArgument(Rule):
         "that equals only itself: an optax optimizer (`optax.adam(1e-3)`, a tuple of new "
         "functions), a `functools.partial(...)`, a lambda, written in the call or bound once by "
         "the loop's body; static means declared by `static_argnums`/`static_argnames`, or any "
-        "argument of a function decorated with `eqx.filter_jit`. Under `flax.nnx.jit` "
+        "argument of a function decorated with `eqx.filter_jit`. Outside loops, such a lambda or "
+        "`functools.partial(...)` made in the body of a function that the project shows running "
+        "again and again (called in a loop, from a function that runs so, across modules) and "
+        "passed in a declared static position: a new static value on every call of that "
+        "function (probdiffeq's `solve` handing `vector_field=lambda *x: ...` to a jitted "
+        "`taylor_mode_fn`). Under `flax.nnx.jit` "
         "(decorated, through `partial`, or `step = nnx.jit(f)`): an `nnx.Optimizer`/"
         "`nnx.ModelAndOptimizer` made in the loop with an optax optimizer made in the loop too "
         "(`nnx.Optimizer(model, optax.adam(1e-3))`): the optax transformation is part of the "
@@ -633,6 +639,10 @@ class VaryingStaticArgument(Rule):
             return
         self._new_float(node)
         if not ctx.loop_stack:
+            if not ctx.unit.is_module and ctx.runs_repeatedly(ctx.unit):
+                # a function body that runs again and again: an object made there anew
+                # is a new static value on every call (probdiffeq's `solve`)
+                self._fresh_static(node, per_call=True)
             return
         self._fresh_static(node)
         counters = _loop_counters(ctx)
@@ -757,7 +767,7 @@ class VaryingStaticArgument(Rule):
             self._shaping[id(unit)] = dimension_params(unit.node, {p.name for p in unit.params}, self.ctx.qualname)
         return self._shaping[id(unit)]
 
-    def _fresh_static(self, node: cst.Call) -> None:
+    def _fresh_static(self, node: cst.Call, per_call: bool = False) -> None:
         """A static argument made anew in every iteration of the loop around the call, as
         an object that equals only itself (an optax optimizer: a tuple of new functions; a
         lambda; a `functools.partial`): jit's cache never finds it, and every call traces
@@ -794,9 +804,22 @@ class VaryingStaticArgument(Rule):
             return
         else:
             return
+        if per_call and not info:
+            return  # (filtered jits: every non-array argument is static; only declared ones here)
         for e, where in candidates:
-            what = self._fresh_object(e)
+            what = self._fresh_object(e, per_call)
             if what is None:
+                continue
+            if per_call:
+                name = ctx.unit.name
+                self.report(
+                    e,
+                    f"{what}, made on every call of `{name}`, is passed as the static argument {where} of "
+                    f"{jit}: a static argument is looked up in the compile cache by hash and equality, "
+                    f"and this object equals only itself, so every call of `{name}` traces and compiles "
+                    f"it again. Make it once (at module level, or cached), or pass what it closes over "
+                    f"as arguments of a function defined once",
+                )
                 continue
             self.report(
                 e,
@@ -929,14 +952,21 @@ class VaryingStaticArgument(Rule):
         return f"`{ctx.code(e).strip()}`, an `{short}` holding {fresh}" if made is not e \
             else f"an `{short}` holding {fresh}"
 
-    def _fresh_object(self, e: cst.BaseExpression) -> Optional[str]:
+    def _fresh_object(self, e: cst.BaseExpression, per_call: bool = False) -> Optional[str]:
         """What ``e`` is when it is an object that equals only itself, made in the loop:
         written there (``optax.adam(1e-3)``, ``lambda x: ...``, ``partial(f, a)``) or a name
         the innermost loop's body binds once to one."""
         ctx = self.ctx
         made = e
         if isinstance(e, cst.Name):
-            made = _bound_in_loop(ctx, e.value)
+            if per_call:
+                # a name the function body binds once (outside any loop) to such an object
+                unit = ctx.unit
+                made = bound_once(ctx.index, unit, e) if e.value in unit.assigned else e
+                if made is e:
+                    return None
+            else:
+                made = _bound_in_loop(ctx, e.value)
             if made is None:
                 return None
         name = ctx.code(e).strip()
