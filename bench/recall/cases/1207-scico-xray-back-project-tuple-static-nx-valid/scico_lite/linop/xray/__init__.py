@@ -1,0 +1,1 @@
+from ._xray import Parallel2dProjector

@@ -1,0 +1,1 @@
+from ._pgm import PGM

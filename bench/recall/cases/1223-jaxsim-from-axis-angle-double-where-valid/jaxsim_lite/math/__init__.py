@@ -1,0 +1,2 @@
+from .rotation import Rotation
+from .skew import Skew

@@ -1,0 +1,1 @@
+from ._xray import XRayTransform2D
