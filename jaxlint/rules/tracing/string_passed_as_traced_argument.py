@@ -545,6 +545,37 @@ class StringToTracedArg(Rule):
             return f"a haiku transformed function (`{written}(...)`, a tuple of functions)"
         return None
 
+    def _jitted_method(self, node: cst.Call) -> None:
+        """``model(x)``, ``p.act(obs)`` where the method is decorated with a jit that does
+        not declare ``self`` static: jit receives the instance as argument 0, and an
+        instance of a plain class of the file is not a pytree of arrays."""
+        ctx = self.ctx
+        info = ctx.jit_callee(node, static_only=True)
+        if info is None or info.receiver is None or info.unit is None or info.is_static(0, info.param_name(0)):
+            return
+        if info.site is not None and info.site.transform.filtered:
+            return
+        what = self._not_pytree(info.receiver)
+        if what is None or not what.startswith("an instance of"):
+            return
+        method = info.unit.name
+        shown = f"{info.unit.cls.name}.{method}" if info.unit.cls is not None else method
+        site = info.site
+        dec = next((d.decorator for d in getattr(info.unit.node, "decorators", ())
+                    if site is not None and (d.decorator is site.call or (
+                        site.call is None and ctx.qualname(d.decorator) == site.qualname))), None)
+        if dec is None:
+            return
+        self.report(
+            info.receiver,
+            f"{what[0].upper() + what[1:]} is `self` of `{shown}`, a method decorated with "
+            f"`@{ctx.code(dec).strip()}`: jit receives the instance as its first argument and makes every traced "
+            f"argument an abstract array, and cannot make this one, so the call raises TypeError: "
+            f"Error interpreting argument ... as an abstract array. Jit a function that takes the "
+            f"arrays it reads as arguments instead, or declare `self` static "
+            f"(`@partial(jax.jit, static_argnums=0)`, when the instance is hashable and never changes)",
+        )
+
     def _plain_class(self, cls) -> bool:
         """A class with no bases (or ``object``), no decorators, no ``__jax_array__``,
         that no call of the file registers (``register_pytree_node(Cls, ...)``)."""
@@ -564,6 +595,7 @@ class StringToTracedArg(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         info = self.ctx.jit_callee(node)
         if info is None:
+            self._jitted_method(node)
             return
         filtered = info.site is not None and info.site.transform.filtered
         for a, position, pname in info.args(node):
