@@ -111,7 +111,10 @@ class StringToTracedArg(Rule):
         "...)`, or a helper that registers its parameter), "
         "an optax optimizer (`optax.adam(...)`: a tuple of functions), a haiku "
         "`hk.transform(...)`, a function of the file. `eqx.filter_jit` is left alone (it traces "
-        "only the array leaves)."
+        "only the array leaves). "
+        "And a method of such a plain class decorated with `@jax.jit` (or `@partial(jax.jit, "
+        "...)`) that does not declare `self` static, called on an instance bound once to a name "
+        "(`model(x)`, `policy.act(obs)`): jit receives the instance as argument 0."
     )
     why_bad = (
         "`jit` turns every non-static argument into an abstract array, and a string is not "
@@ -126,6 +129,40 @@ class StringToTracedArg(Rule):
     )
     fix_safety = "No automatic fix: marking a parameter static changes when the function recompiles."
     VALID = [
+        # a jitted method whose `self` is static, or whose class is a pytree (an equinox
+        # Module, a registered class): jit can take the instance
+        Valid(
+            """
+            from functools import partial
+
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            class Policy:
+                def __init__(self, w):
+                    self.w = w
+
+                @partial(jax.jit, static_argnums=0)
+                def act(self, obs):
+                    return jnp.argmax(obs @ self.w)
+
+
+            class Critic(eqx.Module):
+                w: jax.Array
+
+                @jax.jit
+                def value(self, obs):
+                    return obs @ self.w
+
+
+            p = Policy(jnp.eye(3))
+            p.act(jnp.ones(3))
+            c = Critic(jnp.ones(3))
+            c.value(jnp.ones(3))
+            """
+        ),
         Valid(
             """
             from functools import partial
@@ -430,6 +467,30 @@ class StringToTracedArg(Rule):
             messages=[
                 "An instance of the Module `Net` whose field `pool` is an `eqx.nn.MaxPool2d` is passed to `forward` for the traced parameter `model`: its leaves include a function, which jit cannot make an abstract array, so the call raises TypeError: Error interpreting argument ... as an abstract array. Use `eqx.filter_jit` (it traces only the array leaves), or partition the module with `eqx.partition(model, eqx.is_array)`",
                 "An `eqx.nn.Sequential` holding an `eqx.nn.Lambda` is passed to `forward` for the traced parameter `model`: its leaves include a function, which jit cannot make an abstract array, so the call raises TypeError: Error interpreting argument ... as an abstract array. Use `eqx.filter_jit` (it traces only the array leaves), or partition the module with `eqx.partition(model, eqx.is_array)`",
+            ],
+        ),
+        # `@jax.jit` on a method of a plain class (the first thing a PyTorch user writes)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Linear:
+                def __init__(self, key, din, dout):
+                    self.w = jax.random.normal(key, (din, dout))
+
+                @jax.jit
+                def __call__(self, x):
+                    return x @ self.w
+
+
+            model = Linear(jax.random.PRNGKey(0), 3, 2)
+            print(model(jnp.ones((4, 3))).shape)
+            """,
+            expected=[(15, 7)],
+            messages=[
+                "An instance of `Linear` (a class not registered as a pytree) is `self` of `Linear.__call__`, a method decorated with `@jax.jit`: jit receives the instance as its first argument and makes every traced argument an abstract array, and cannot make this one, so the call raises TypeError: Error interpreting argument ... as an abstract array. Jit a function that takes the arrays it reads as arguments instead, or declare `self` static (`@partial(jax.jit, static_argnums=0)`, when the instance is hashable and never changes)",
             ],
         ),
     ]
