@@ -337,8 +337,8 @@ class Bindings:
                 key = string_value(target.slice[0].slice.value) if len(target.slice) == 1 and \
                     type(target.slice[0].slice) is cst.Index else None
                 kept = tuple((n, fv) for n, fv in held.fields if key is not None and n != f"[{key}]")
-                if key is not None and not v.traced and v.kind == V.NPARRAY:
-                    kept += ((f"[{key}]", Value(kind=V.NPARRAY)),)
+                if key is not None and not v.traced and v.kind in (V.NPARRAY, V.ARRAY):
+                    kept += ((f"[{key}]", Value(kind=v.kind)),)
                 self.env[target.value.value] = replace_value(held, fields=kept or None)
             return
         if isinstance(target, cst.StarredElement):

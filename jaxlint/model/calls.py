@@ -530,6 +530,17 @@ class CallEffects:
                     if isinstance(inner, cst.Name):
                         iv = self.lookup(inner.value)
                         target = iv.unit if iv is not None and iv.unit is not None else self.unit.lookup_def(inner.value)
+                        ref = iv.instance if target is None and iv is not None else None
+                        own = instances.of_class(self, ref) if ref is not None else None
+                        if own is not None:
+                            # `jax.vmap(model)(xs)` with `model` an instance of a class of this
+                            # file: its `__call__` runs with the mapped arguments
+                            target = own.methods.get("__call__")
+                            n_bound = bound_receiver(target)
+                        elif ref is not None:
+                            # ... of a class of another module of the project: a fact for it
+                            self._external_call(call, callee_name=ref, returned="", method=inner.value)
+                            return
                     elif isinstance(inner, cst.Lambda):
                         target = self.index.unit_of.get(id(inner))
                     elif (isinstance(inner, cst.Attribute) and isinstance(inner.value, cst.Name)
@@ -569,7 +580,9 @@ class CallEffects:
                                         fresh=bool(attr) and type(func) is cst.Attribute
                                         and self._built_here(func.value))
                     return
-                if attr and not cls.is_jax_module:
+                if attr and not cls.linen:
+                    # (also an equinox or NNX module's: `model.encode(x)` runs its method;
+                    # not a linen module's `apply`)
                     target = cls.methods.get(attr)
                     n_bound = bound_receiver(target)
                     fresh = self._built_here(func.value) if type(func) is cst.Attribute else None

@@ -12,7 +12,7 @@ from jaxlint.model import apis, instances, kinds, pytrees, returns, shape_flow
 from jaxlint.model import values as V
 from jaxlint.model.bindings import replace_value
 from jaxlint.model.shapes import constructor_facts, int_range
-from jaxlint.model.transformed import differentiates
+from jaxlint.model.transformed import differentiates, gradient_tree
 from jaxlint.model.arg_shapes import rebound_in_loop
 from jaxlint.model.program_order import attribute_writes
 from jaxlint.model.scopes import bound_once, bound_receiver, scope_of, writes
@@ -315,6 +315,9 @@ class Evaluator:
                         ev.kind == V.STATIC and ev.shape is not None and type(el.value) is cst.Call
                         and (self.qualname(el.value.func) or "").startswith("numpy."))):
                     held.append((f"[{key}]", Value(kind=V.NPARRAY)))
+                elif key is not None and ev.kind == V.ARRAY:
+                    # `{"obs": jnp.zeros((n, d))}`: a JAX array, immutable (`d["obs"][i] = o`)
+                    held.append((f"[{key}]", Value(kind=V.ARRAY)))
             item = _joined(traced_values) if every else None
             return Value(kind=V.LIST, fields=tuple(held) or None, item=item, pytype="dict")
         if t in (cst.Set, cst.DictComp):
@@ -606,6 +609,13 @@ class Evaluator:
                 # `self._sgd_step(state, batch)` with `self._sgd_step` a jitted function the
                 # constructor stored: called in traced code, it returns tracers (a pytree of them)
                 return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
+            if traced_ctx and not self.eager and any_traced and type(func.value) is cst.Name \
+                    and func.value.value == "self" and self.unit.cls is not None and m not in self.unit.cls.methods \
+                    and self.unit.params and self.unit.params[0].name == "self" \
+                    and self._held_layer(self.unit.cls, m):
+                # `self.lin(x)` with `self.lin = eqx.nn.Linear(...)` (`nnx.Linear`, `nn.Dense`)
+                # stored once by the constructor: the layer applied to a tracer gives a tracer
+                return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
             if (traced_ctx or self.concrete) and any_traced and type(func.value) is cst.Name \
                     and func.value.value == "self" and self.unit.cls is not None and self.unit.params \
                     and self.unit.params[0].name == "self":
@@ -657,6 +667,11 @@ class Evaluator:
         if isinstance(func, cst.Call):
             inner = self.value(func)
             if inner.kind == V.FUNCTION and inner.transform is not None:
+                pos = positional_args(e)
+                tree = gradient_tree(inner.transform, func, self.value(pos[0].value), traced_ctx and not self.eager) \
+                    if pos and not pos[0].star else None
+                if tree is not None:
+                    return tree  # `grads = jax.grad(loss)(params, x)`: `grads["w"]` is an array
                 if traced_ctx and not self.eager and differentiates(inner.transform, func):
                     # grad/value_and_grad under jit: the value and gradients are JAX's
                     # computation, tracers whatever the inputs (model/transformed.py)
@@ -669,6 +684,14 @@ class Evaluator:
                     # nn.Dense(4)(x), hk.Linear(8)(x) on a tracer: the layer's output is a tracer
                     return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
         return V.UNKNOWN_VALUE
+
+    def _held_layer(self, cls, attr: str) -> bool:
+        """Does ``cls`` set ``self.<attr>`` once, in ``__init__``/``setup``, to a layer of a
+        neural-network library built there (``self.lin = eqx.nn.Linear(4, 16, key=k1)``)?"""
+        writes = [(meth, w) for meth in cls.methods.values() if isinstance(meth.node, cst.FunctionDef)
+                  for w in attribute_writes(meth.node, f"self.{attr}")]
+        return len(writes) == 1 and writes[0][0].name in ("__init__", "setup") and type(writes[0][1]) is cst.Assign \
+            and type(writes[0][1].value) is cst.Call and _library_layer_call(self, writes[0][1].value)
 
     def _held_jit(self, cls, attr: str) -> bool:
         """Does ``cls`` set ``self.<attr>`` once, in ``__init__``/``setup``, to a jitted

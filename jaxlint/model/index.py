@@ -555,6 +555,13 @@ class Indexer:
             parent.bindings.setdefault(node.name.value, []).append((self._seq, None))
         for dec in node.decorators:
             self._decorator(dec.decorator, unit, parent)
+        if node.decorators:
+            outer = node.decorators[0].decorator
+            q = self.qualname(outer.func if isinstance(outer, cst.Call) else outer)
+            if q in apis.PARTIALS and isinstance(outer, cst.Call) and positional_args(outer):
+                q = self.qualname(positional_args(outer)[0].value)
+            if q is not None and apis.transform_for(q) is not None:
+                unit.outer_transform = q
         self._in_class_body = False
         self._walk_block(node.body, unit)
         self._in_class_body = in_class
@@ -999,6 +1006,14 @@ class Indexer:
                             m = instances.class_member(built[0], member, idx.classes)
                             if m is not None and m is not unit:
                                 idx.call_edges.setdefault(id(unit), set()).add(id(m))
+                    elif not built and unit.param(name) is not None:
+                        # `model(x)` on a parameter: its callers may pass an instance of a class
+                        # of this file (model/walker.py), whose `__call__` then runs after this unit
+                        idx.param_receivers.setdefault(id(unit), set()).add(name)
+                        for c in idx.classes:
+                            m = c.methods.get("__call__")
+                            if m is not None and m is not unit:
+                                idx.call_edges.setdefault(id(unit), set()).add(id(m))
             if callee is not None and callee is not unit:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
         # `f.defvjp(fwd, bwd)`: the rules run where `f` runs, analysed after it
@@ -1055,6 +1070,14 @@ class Indexer:
                 callee = site.scope.lookup_def(site.fn_expr.value)
                 if callee is not None and callee is not site.scope:
                     idx.call_edges.setdefault(id(site.scope), set()).add(id(callee))
+                elif callee is None and site.scope.param(site.fn_expr.value) is not None and site.call is not None:
+                    # `jax.vmap(model)(xs)` on a parameter: the `__call__` of the class its
+                    # callers pass an instance of (model/calls.py), analysed after it
+                    idx.param_receivers.setdefault(id(site.scope), set()).add(site.fn_expr.value)
+                    for c in idx.classes:
+                        m = c.methods.get("__call__")
+                        if m is not None and m is not site.scope:
+                            idx.call_edges.setdefault(id(site.scope), set()).add(id(m))
             elif (isinstance(site.fn_expr, cst.Attribute) and isinstance(site.fn_expr.value, cst.Name)
                   and site.fn_expr.value.value == "self" and site.scope.cls is not None):
                 # `jax.grad(self.loss)(p, x)` in a method: it calls `loss`, analysed after it

@@ -63,7 +63,8 @@ NAMESPACES = frozenset({"numpy", "jax.numpy"})
 DEFAULT = "default"
 
 # the kinds that cross a call (to a parameter, from a return) and between modules
-# a dict display holding host NumPy arrays under literal keys: ``dict:radec=nparray``
+# a dict display holding host NumPy arrays or concrete JAX arrays under literal keys:
+# ``dict:radec=nparray``, ``dict:obs=array``
 # (this file's calls only: not a cross-module fact)
 DICT = "dict:"
 # ARRAYS: a list or tuple of concrete JAX arrays (``[jnp.ones(3), jnp.zeros(2)]``): its
@@ -106,13 +107,17 @@ def fact_name(v: Value) -> str:
     if v.kind == V.FUNCTION:
         if v.transform is None and v.unit is None and v.qualname in NAMESPACES:
             return NS + v.qualname  # `xnp=jnp`
-        return JITTED if v.transform is not None and apis.canonical(v.transform) in _COMPILING else V.UNKNOWN
+        # a jit wrap (`jax.jit(f)`), or a def whose outermost decorator compiles it
+        # (`@jax.jit def f`: its name holds the jitted function)
+        t = v.transform if v.transform is not None else (v.unit.outer_transform if v.unit is not None else None)
+        return JITTED if t is not None and apis.canonical(t) in _COMPILING else V.UNKNOWN
     if v.instance is not None and v.kind == V.UNKNOWN:
         return OBJ + v.instance  # an instance of a class of the project (model/instances.py)
     if v.kind == V.LIST and v.fields is not None:
-        held = sorted(f"{n[1:-1]}={fv.kind}" for n, fv in v.fields if n[:1] == "[" and fv.kind == V.NPARRAY)
+        held = sorted(f"{n[1:-1]}={fv.kind}" for n, fv in v.fields
+                      if n[:1] == "[" and fv.kind in (V.NPARRAY, V.ARRAY) and not fv.traced)
         if held and all("," not in h for h in held):
-            return DICT + ",".join(held)  # a dict holding host arrays under literal keys
+            return DICT + ",".join(held)  # a dict holding arrays under literal keys
     if v.kind in (V.TUPLE, V.LIST, V.ARRAYS) and v.elements and v.fields is None and all(
             e.kind == V.ARRAY and not e.traced for e in v.elements):
         return V.ARRAYS  # a list/tuple display of concrete JAX arrays
@@ -147,7 +152,7 @@ def value_of(kind: str, traced: bool = False, deps: frozenset = frozenset()) -> 
     if kind == PYLIST:
         return Value(kind=V.LIST)  # its items unknown: the callee may change them
     if kind.startswith(DICT):
-        return Value(kind=V.LIST, fields=tuple((f"[{h.split('=', 1)[0]}]", Value(kind=V.NPARRAY))
+        return Value(kind=V.LIST, fields=tuple((f"[{h.split('=', 1)[0]}]", Value(kind=h.split('=', 1)[1]))
                                                for h in kind[len(DICT):].split(",")))
     return V.UNKNOWN_VALUE
 

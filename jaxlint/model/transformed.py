@@ -9,9 +9,13 @@ nothing is said of the result then.
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from jaxlint.model import apis
+from jaxlint.model import values as V
+from jaxlint.model.values import Value
 from jaxlint.model.walk import keyword_arg, positional_args
 
 # transformations whose result is the derivative (and value) computed by JAX
@@ -60,3 +64,16 @@ def _array_passed(interp, target, name: str, expr: cst.BaseExpression) -> None:
     if value.kind in (V.ARRAY, V.NPARRAY) or (value.traced and value.kind == V.ARRAY):
         target.traced_params.add(name)
         target.array_params.add(name)
+
+
+def gradient_tree(transform: str, grad_call: cst.Call, arg: Value, traced: bool) -> Optional[Value]:
+    """``jax.grad(f)(params, ...)`` (no ``argnums``, no ``has_aux``) where ``params`` is a
+    dict holding arrays under literal keys: the gradients are a dict of the same keys, each
+    a JAX array (``grads["w"]``), a tracer under a trace; else None (unknown)."""
+    if apis.canonical(transform) != "jax.grad" or len(grad_call.args) != 1 or grad_call.args[0].keyword is not None:
+        return None
+    if arg.kind != V.LIST or not arg.fields or not all(
+            n[:1] == "[" and fv.kind in (V.ARRAY, V.NPARRAY) for n, fv in arg.fields):
+        return None
+    return Value(kind=V.LIST, fields=tuple((n, Value(kind=V.ARRAY, traced=traced)) for n, _ in arg.fields),
+                 pytype="dict")

@@ -121,6 +121,9 @@ class Unit:
     closure_env: Optional[dict] = None  # the enclosing environment where it was defined
     # wrapped by jit/vmap/pmap...: Python scalars passed to it become arrays
     jit_root: bool = False
+    # the qualified name of its outermost decorator when that is a JAX transformation
+    # (``@jax.jit def f``: its name holds the jitted function, model/kinds.py)
+    outer_transform: Optional[str] = None
     # parameters left untraced only because of a literal default (traced if passed)
     defaulted_params: set[str] = field(default_factory=set)
     # parameters a vmap/shard_map hands over unchanged (``in_axes`` None): they take

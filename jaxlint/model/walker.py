@@ -121,7 +121,15 @@ class Walker:
                         # no annotation, or one naming a base the model cannot read
                         # (`m: eqx.Module`): the class every call passes
                         cls = unit.param_classes.get(p.name)
-                env[p.name] = Value(kind=kind, traced=True, deps=frozenset({p.name}), cls=cls)
+                k = unit.arg_kinds.get(p.name)
+                inst = None
+                if not is_array and k is not None and k.startswith(kinds.OBJ) and "|" not in k \
+                        and self._callers_known(unit, through_transforms=True):
+                    # every call passes an instance of one class of the project (`loss(model,
+                    # xs)` with `model = GatedMLP(key)`), which the transformation traces as a
+                    # pytree: `model(x)` runs that class's `__call__` with the call's kinds
+                    inst = k[len(kinds.OBJ):]
+                env[p.name] = Value(kind=kind, traced=True, deps=frozenset({p.name}), cls=cls, instance=inst)
             elif p.name in unit.static_params:
                 env[p.name] = V.STATIC_VALUE
             elif p.jax_array and not self.index.imports_pallas:
@@ -135,10 +143,12 @@ class Walker:
                 if k is not None and kinds.carried(k) and self._callers_known(
                         unit, through_transforms=p.name in unit.unbatched_params):
                     env[p.name] = kinds.value_of(k)  # what every call passes (a JAX array...)
-                elif k is not None and k.startswith(kinds.OBJ) and "|" not in k and self._callers_known(unit):
+                elif k is not None and k.startswith(kinds.OBJ) and "|" not in k and self._callers_known(
+                        unit, through_transforms=True):
                     # every call passes an instance of one class of the project (`integrate(cell,
                     # p)` with `cell = Module(...)`): `module.get_params(p)` runs that class's
-                    # method, traced where this function is
+                    # method, traced where this function is (also through a jit decorator:
+                    # `@eqx.filter_jit def loss(model, x)` hands the instance on)
                     env[p.name] = Value(instance=k[len(kinds.OBJ):])
         if unit.shape_sites:
             # the shapes every call of this file passes (model/arg_shapes.py): a traced

@@ -86,7 +86,11 @@ class InplaceArrayUpdate(Rule):
         "`jax.random` call, arithmetic on a traced argument, or a parameter annotated as "
         "a JAX array (`jax.Array`, `jnp.ndarray`, jaxtyping's `Float[Array, ...]`; in a "
         "traced function also `chex.Array` and `ArrayLike`, which otherwise admit NumPy "
-        "arrays; not in a module that imports Pallas, whose kernels annotate their Refs `jax.Array` and write them in place). NumPy arrays, lists, dicts and unannotated pytree arguments are left alone, and so is a string index "
+        "arrays; not in a module that imports Pallas, whose kernels annotate their Refs `jax.Array` and write them in place), or "
+        "the entry of a dict that holds a JAX array under that literal key (`buffer[\"obs\"][i] = obs` "
+        "with `buffer = {\"obs\": jnp.zeros(...)}`, here or passed by every call of the helper, "
+        "`d[\"obs\"] = jnp...` stored, `grads = jax.grad(loss)(params, x)` of such a dict). "
+        "NumPy arrays, lists, dicts and unannotated pytree arguments are left alone, and so is a string index "
         "(`metrics[\"loss\"] = v`: no JAX array takes one, the value is a dict).\n\n"
         "A value that is a JAX array on the paths through a branch and a host NumPy array on the "
         "others (`ans = np.zeros_like(mu)`, then `if ...: ans = sig * w` where every call passes a "
@@ -1048,6 +1052,38 @@ class InplaceArrayUpdate(Rule):
             """,
             expected=[(6, 5)],
             messages=["JAX arrays are immutable: `x[1:][0] = ...` raises TypeError. Use `x = x.at[...].set(...)`, with one index that selects what `x[1:][0]` selects"],
+        ),
+        # an array held in a dict: a dict display of JAX arrays every call passes, the
+        # gradients of such a dict (`jax.grad(loss)(params, x)`)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def add(buffer, i, obs):
+                buffer["obs"][i] = obs
+                return buffer
+
+
+            def loss(params, x):
+                return jnp.sum(params["w"] * x + params["b"])
+
+
+            def masked_grads(params, x):
+                grads = jax.grad(loss)(params, x)
+                grads["w"][0] = 0.0
+                return grads
+
+
+            add({"obs": jnp.zeros((4, 2)), "ptr": 0}, 0, jnp.ones(2))
+            masked_grads({"w": jnp.ones(3), "b": jnp.zeros(())}, jnp.ones(3))
+            """,
+            expected=[(6, 5), (16, 5)],
+            messages=[
+                'JAX arrays are immutable: `buffer["obs"][i] = ...` raises TypeError. Use `buffer["obs"] = buffer["obs"].at[i].set(...)`',
+                'JAX arrays are immutable: `grads["w"][0] = ...` raises TypeError. Use `grads["w"] = grads["w"].at[0].set(...)`',
+            ],
         ),
     ]
 

@@ -55,7 +55,8 @@ class TimingWithoutBlocking(Rule):
         "Flags a clock read (`time.time()`, `time.perf_counter()`, `time.monotonic()`, "
         "`timeit.default_timer()`...) that closes an interval in which a JAX computation was "
         "started (a call of a jitted function, also of a parameter that every call of the "
-        "function, in this module or another, gives a jitted function (`bench(jax.jit(f), x)`), "
+        "function, in this module or another, gives a jitted function (`bench(jax.jit(f), x)`, "
+        "`bench(g, x)` with `@jax.jit def g` in the calling module), "
         "a callable another transformation returned (`vf = jax.vmap(f)`, `g = jax.grad(loss)`, "
         "`jax.vmap(f)(x)`, `eqx.filter_vmap`), "
         "or of `jnp`/`lax`/`jax.random`/`jax.nn`; also a helper, of this module or another, "
@@ -509,6 +510,37 @@ class TimingWithoutBlocking(Rule):
             expected=[(11, 12)],
             messages=[
                 "`time.time()` is read while the JAX computation started on line 10 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+        ),
+        # ... also a def decorated with a jit, passed by name (`timeit(softmax_ce, ...)`)
+        Invalid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+
+
+            def timeit(fn, *args, reps=20):
+                fn(*args)
+                t0 = time.time()
+                for _ in range(reps):
+                    fn(*args)
+                return (time.time() - t0) / reps
+
+
+            @jax.jit
+            def softmax_ce(logits, labels):
+                return -jnp.mean(jnp.sum(jax.nn.log_softmax(logits) * labels, -1))
+
+
+            logits = jnp.ones((64, 10))
+            labels = jax.nn.one_hot(jnp.zeros(64, int), 10)
+            print(timeit(softmax_ce, logits, labels))
+            """,
+            expected=[(12, 13)],
+            messages=[
+                "`time.time()` is read while the JAX computation started on line 11 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
         # a callable another transformation returned: a vmapped jitted function (module

@@ -111,7 +111,10 @@ class StringToTracedArg(Rule):
         "...)`, or a helper that registers its parameter), "
         "an optax optimizer (`optax.adam(...)`: a tuple of functions), a haiku "
         "`hk.transform(...)`, a function of the file. `eqx.filter_jit` is left alone (it traces "
-        "only the array leaves)."
+        "only the array leaves). "
+        "And a method of such a plain class decorated with `@jax.jit` (or `@partial(jax.jit, "
+        "...)`) that does not declare `self` static, called on an instance bound once to a name "
+        "(`model(x)`, `policy.act(obs)`): jit receives the instance as argument 0."
     )
     why_bad = (
         "`jit` turns every non-static argument into an abstract array, and a string is not "
@@ -126,6 +129,40 @@ class StringToTracedArg(Rule):
     )
     fix_safety = "No automatic fix: marking a parameter static changes when the function recompiles."
     VALID = [
+        # a jitted method whose `self` is static, or whose class is a pytree (an equinox
+        # Module, a registered class): jit can take the instance
+        Valid(
+            """
+            from functools import partial
+
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            class Policy:
+                def __init__(self, w):
+                    self.w = w
+
+                @partial(jax.jit, static_argnums=0)
+                def act(self, obs):
+                    return jnp.argmax(obs @ self.w)
+
+
+            class Critic(eqx.Module):
+                w: jax.Array
+
+                @jax.jit
+                def value(self, obs):
+                    return obs @ self.w
+
+
+            p = Policy(jnp.eye(3))
+            p.act(jnp.ones(3))
+            c = Critic(jnp.ones(3))
+            c.value(jnp.ones(3))
+            """
+        ),
         Valid(
             """
             from functools import partial
@@ -432,6 +469,30 @@ class StringToTracedArg(Rule):
                 "An `eqx.nn.Sequential` holding an `eqx.nn.Lambda` is passed to `forward` for the traced parameter `model`: its leaves include a function, which jit cannot make an abstract array, so the call raises TypeError: Error interpreting argument ... as an abstract array. Use `eqx.filter_jit` (it traces only the array leaves), or partition the module with `eqx.partition(model, eqx.is_array)`",
             ],
         ),
+        # `@jax.jit` on a method of a plain class (the first thing a PyTorch user writes)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Linear:
+                def __init__(self, key, din, dout):
+                    self.w = jax.random.normal(key, (din, dout))
+
+                @jax.jit
+                def __call__(self, x):
+                    return x @ self.w
+
+
+            model = Linear(jax.random.PRNGKey(0), 3, 2)
+            print(model(jnp.ones((4, 3))).shape)
+            """,
+            expected=[(15, 7)],
+            messages=[
+                "An instance of `Linear` (a class not registered as a pytree) is `self` of `Linear.__call__`, a method decorated with `@jax.jit`: jit receives the instance as its first argument and makes every traced argument an abstract array, and cannot make this one, so the call raises TypeError: Error interpreting argument ... as an abstract array. Jit a function that takes the arrays it reads as arguments instead, or declare `self` static (`@partial(jax.jit, static_argnums=0)`, when the instance is hashable and never changes)",
+            ],
+        ),
     ]
 
     def _local_leaves(self, name: str, depth: int = 0) -> Optional[str]:
@@ -545,6 +606,37 @@ class StringToTracedArg(Rule):
             return f"a haiku transformed function (`{written}(...)`, a tuple of functions)"
         return None
 
+    def _jitted_method(self, node: cst.Call) -> None:
+        """``model(x)``, ``p.act(obs)`` where the method is decorated with a jit that does
+        not declare ``self`` static: jit receives the instance as argument 0, and an
+        instance of a plain class of the file is not a pytree of arrays."""
+        ctx = self.ctx
+        info = ctx.jit_callee(node, static_only=True)
+        if info is None or info.receiver is None or info.unit is None or info.is_static(0, info.param_name(0)):
+            return
+        if info.site is not None and info.site.transform.filtered:
+            return
+        what = self._not_pytree(info.receiver)
+        if what is None or not what.startswith("an instance of"):
+            return
+        method = info.unit.name
+        shown = f"{info.unit.cls.name}.{method}" if info.unit.cls is not None else method
+        site = info.site
+        dec = next((d.decorator for d in getattr(info.unit.node, "decorators", ())
+                    if site is not None and (d.decorator is site.call or (
+                        site.call is None and ctx.qualname(d.decorator) == site.qualname))), None)
+        if dec is None:
+            return
+        self.report(
+            info.receiver,
+            f"{what[0].upper() + what[1:]} is `self` of `{shown}`, a method decorated with "
+            f"`@{ctx.code(dec).strip()}`: jit receives the instance as its first argument and makes every traced "
+            f"argument an abstract array, and cannot make this one, so the call raises TypeError: "
+            f"Error interpreting argument ... as an abstract array. Jit a function that takes the "
+            f"arrays it reads as arguments instead, or declare `self` static "
+            f"(`@partial(jax.jit, static_argnums=0)`, when the instance is hashable and never changes)",
+        )
+
     def _plain_class(self, cls) -> bool:
         """A class with no bases (or ``object``), no decorators, no ``__jax_array__``,
         that no call of the file registers (``register_pytree_node(Cls, ...)``)."""
@@ -564,6 +656,7 @@ class StringToTracedArg(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         info = self.ctx.jit_callee(node)
         if info is None:
+            self._jitted_method(node)
             return
         filtered = info.site is not None and info.site.transform.filtered
         for a, position, pname in info.args(node):

@@ -1831,6 +1831,42 @@ class TracedControlFlow(Rule):
                 "Python `if` on a traced value: it depends on the traced argument `q` of `pick` (called from traced `model`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
             ],
         ),
+        # an equinox Module handed to a jitted function whose calls pass an instance of it:
+        # `jax.vmap(model)(xs)` runs its `__call__` on tracers (the layer the constructor
+        # stored gives one)
+        Invalid(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+
+            class GatedMLP(eqx.Module):
+                lin: eqx.nn.Linear
+
+                def __init__(self, key):
+                    self.lin = eqx.nn.Linear(4, 4, key=key)
+
+                def __call__(self, x):
+                    out = self.lin(x)
+                    if jnp.linalg.norm(out) > 1.0:
+                        out = out / jnp.linalg.norm(out)
+                    return x + out
+
+
+            @eqx.filter_jit
+            def loss(model, xs):
+                return jnp.mean(jax.vmap(model)(xs) ** 2)
+
+
+            model = GatedMLP(jax.random.PRNGKey(0))
+            print(loss(model, jnp.ones((8, 4))))
+            """,
+            expected=[(14, 12)],
+            messages=[
+                "Python `if` on a traced value: it depends on the traced argument `x` of `__call__` (called from traced `loss`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
