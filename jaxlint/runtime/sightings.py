@@ -195,6 +195,13 @@ def _run(shell_cmd: str, label: str, cwd: str, env: dict, out_path: str,
 # ----------------------------------------------------------------------------- events -> sightings
 
 
+def exception_code(e: dict) -> Optional[str]:
+    """The rule of the sharp bit an ``exception`` event names, or None (the program's
+    own error)."""
+    return _exception_code(list(e.get("classes") or []), str(e.get("exception")),
+                           str(e.get("message") or ""))
+
+
 def _exception_code(classes: list[str], exception: str, message: str) -> Optional[str]:
     """The rule of a sharp bit JAX raised for, or None (the program's own errors)."""
     names = set(classes)
