@@ -86,3 +86,74 @@ def test_jax401_fixed_program_prints_the_static_values_as_print_did(tmp_path: Pa
         [sys.executable, "-c", "import jax.numpy as jnp; x = jnp.ones(3); print('shape', x.shape)"],
         capture_output=True, text=True, timeout=300, check=True).stdout
     assert original == "shape (3,)\n"
+
+
+SINGULAR = """\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def loss(margin, n, x, d, u):
+    a = jnp.where(margin > 0, -jnp.log(margin), 0.0)
+    b = jnp.where(n > 1.0, x / n, x)
+    c = jnp.where(d > 0, jnp.sqrt(d), 0.0)
+    e = jnp.where(d > 0, d ** 1.5, 0.0)
+    f = jnp.where(jnp.abs(u) < 1, jnp.arcsin(u), 0.0)
+    g = jnp.where(n > 0, lax.log(n), 0.0)
+    h = jnp.where(d > 0, d ** -1, 0.0)
+    return jnp.sum(a + b + c + e + f + g + h)
+
+
+grads = jax.grad(loss, argnums=(0, 1, 2, 3, 4))(1.0, 2.0, 3.0, 4.0, 0.5)
+"""
+
+
+def _jax120(op: str, cond: str, key: str, where: str) -> str:
+    return (f"JAX120 `{op}` is computed for every element, also where `{cond}` is false and masks "
+            f"it out; its derivative is infinite/NaN {where}, so the gradient of this `where` is "
+            f"NaN (0 * inf). Guard `{key}` with the same condition too (double where: "
+            f"`jnp.where(cond, {key}, 1.0)` inside)")
+
+
+def test_jax120_message_names_where_the_derivative_is_singular(tmp_path: Path, monkeypatch) -> None:
+    """`log` (jnp and lax) and a division are singular at 0 only, `sqrt` at 0 and below,
+    a power above 1 below 0, `arcsin` at +-1 and beyond, `x ** -1` at 0: the message says
+    so instead of "there" (wherever the condition is false)."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "m.py").write_text(SINGULAR)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--output-format", "concise",
+                                      "--select", "JAX120", "m.py"])
+    assert result.output.splitlines() == [
+        "m.py:7:32: " + _jax120("jnp.log(margin)", "margin > 0", "margin", "where `margin` is 0"),
+        "m.py:8:28: " + _jax120("x / n", "n > 1.0", "n", "where `n` is 0"),
+        "m.py:9:26: " + _jax120("jnp.sqrt(d)", "d > 0", "d", "where `d` is 0 or negative"),
+        "m.py:10:26: " + _jax120("d ** 1.5", "d > 0", "d", "where `d` is negative"),
+        "m.py:11:35: " + _jax120("jnp.arcsin(u)", "jnp.abs(u) < 1", "u", "where `u` is 1 or -1, or beyond"),
+        "m.py:12:26: " + _jax120("lax.log(n)", "n > 0", "n", "where `n` is 0"),
+        "m.py:13:26: " + _jax120("d ** -1", "d > 0", "d", "where `d` is 0"),
+        "Found 7 warnings (7 fixable with --unsafe-fixes).",
+    ]
+
+
+def test_jax120_singular_points_hold_in_jax() -> None:
+    """What the messages say, checked with JAX: the masked gradient is NaN at the named
+    point and finite off it (a negative input to `log`, a non-zero divisor)."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+
+    def masked(f, at):
+        return float(jax.grad(lambda v: jnp.where(False, f(v), 0.0))(at))
+
+    nan = float("nan")
+    table = {"log": (jnp.log, {0.0: nan, -1.0: 0.0, 2.0: 0.0}),
+             "div": (lambda v: 1.0 / v, {0.0: nan, -1.0: 0.0, 2.0: 0.0}),
+             "pow-1": (lambda v: v ** -1, {0.0: nan, -1.0: 0.0}),
+             "sqrt": (jnp.sqrt, {0.0: nan, -1.0: nan, 2.0: 0.0}),
+             "pow1.5": (lambda v: v ** 1.5, {0.0: 0.0, -1.0: nan}),
+             "arcsin": (jnp.arcsin, {1.0: nan, -1.0: nan, 2.0: nan, 0.0: 0.0})}
+    for name, (f, points) in table.items():
+        for at, want in points.items():
+            got = masked(f, at)
+            assert (got != got) == (want != want) and (want != want or got == 0.0), (name, at, got)

@@ -146,7 +146,7 @@ _SELU_MSG = ("`jnp.exp(x)` is computed for every element, also where `x > 0` is 
              "derivative, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same "
              "condition too (double where: `jnp.where(cond, x, 0.0)` inside)")
 _NORM_MSG = ("`v / n` is computed for every element, also where `n == 0.0` is true and masks it out; its "
-             "derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `n` "
+             "derivative is infinite/NaN where `n` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `n` "
              "with the same condition too (double where: `jnp.where(cond, n, 1.0)` inside)")
 _NORMALIZE = """
 import jax
@@ -305,7 +305,7 @@ def rotation_matrices(deg, x, y, z):
     return x * deg
 """
 _ROT_MSG = ("`x / norm` is computed for every element, also where `norm == 0.0` is true and masks it out; its "
-            "derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `norm` "
+            "derivative is infinite/NaN where `norm` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `norm` "
             "with the same condition too (double where: `jnp.where(cond, norm, 1.0)` inside)")
 
 
