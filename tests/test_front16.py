@@ -109,11 +109,11 @@ grads = jax.grad(loss, argnums=(0, 1, 2, 3, 4))(1.0, 2.0, 3.0, 4.0, 0.5)
 """
 
 
-def _jax120(op: str, cond: str, key: str, where: str) -> str:
+def _jax120(op: str, cond: str, key: str, where: str, safe: str = "1.0") -> str:
     return (f"JAX120 `{op}` is computed for every element, also where `{cond}` is false and masks "
             f"it out; its derivative is infinite/NaN {where}, so the gradient of this `where` is "
             f"NaN (0 * inf). Guard `{key}` with the same condition too (double where: "
-            f"`jnp.where(cond, {key}, 1.0)` inside)")
+            f"`jnp.where(cond, {key}, {safe})` inside)")
 
 
 def test_jax120_message_names_where_the_derivative_is_singular(tmp_path: Path, monkeypatch) -> None:
@@ -130,7 +130,8 @@ def test_jax120_message_names_where_the_derivative_is_singular(tmp_path: Path, m
         "m.py:8:28: " + _jax120("x / n", "n > 1.0", "n", "where `n` is 0"),
         "m.py:9:26: " + _jax120("jnp.sqrt(d)", "d > 0", "d", "where `d` is 0 or negative"),
         "m.py:10:26: " + _jax120("d ** 1.5", "d > 0", "d", "where `d` is negative"),
-        "m.py:11:35: " + _jax120("jnp.arcsin(u)", "jnp.abs(u) < 1", "u", "where `u` is 1 or -1, or beyond"),
+        "m.py:11:35: " + _jax120("jnp.arcsin(u)", "jnp.abs(u) < 1", "u", "where `u` is 1 or -1, or beyond",
+                              "0.0"),
         "m.py:12:26: " + _jax120("lax.log(n)", "n > 0", "n", "where `n` is 0"),
         "m.py:13:26: " + _jax120("d ** -1", "d > 0", "d", "where `d` is 0"),
         "Found 7 warnings (7 fixable with --unsafe-fixes).",
