@@ -158,3 +158,69 @@ def test_jax120_singular_points_hold_in_jax() -> None:
         for at, want in points.items():
             got = masked(f, at)
             assert (got != got) == (want != want) and (want != want or got == 0.0), (name, at, got)
+
+
+# ----------------------------------------------------------------------------- confirm --run, JAX120
+
+BARRIER = """\
+import jax
+import jax.numpy as jnp
+
+
+def barrier_loss(params, x):
+    margin = params["w"] * x - 1.0
+    penalty = jnp.where(margin > 0, -jnp.log(margin), 0.0)
+    return jnp.sum(penalty)
+
+
+def scaled(w, b, x):
+    n = w * x - b
+    return jnp.sum(jnp.where(n != 0.0, x / n, 0.0))
+
+
+def barrier_ok(params, x):
+    margin = params["w"] * x - 1.0
+    safe = jnp.where(margin > 0, margin, 1.0)
+    return jnp.sum(jnp.where(margin > 0, -jnp.log(safe), 0.0))
+
+
+params = {"w": jnp.float32(0.5)}
+x = jnp.array([1.0, 4.0, 2.0])
+print("grad:", jax.grad(barrier_loss)(params, x)["w"])
+print("grad:", jax.value_and_grad(scaled, argnums=(0, 1))(jnp.float32(1.0), jnp.float32(2.0), x)[1])
+print("grad:", jax.grad(barrier_ok)(params, x)["w"])
+"""
+
+
+def _confirm(cwd: Path, *args: str) -> tuple[int, list[dict], str]:
+    import json
+
+    proc = subprocess.run([sys.executable, "-m", "jaxlint", "confirm", "--no-cache",
+                           "--output-format", "json", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=900)
+    return proc.returncode, json.loads(proc.stdout or "[]"), proc.stderr
+
+
+def test_confirm_differentiates_the_observed_inputs_and_every_floating_argument(tmp_path: Path) -> None:
+    """The run differentiates `params` (a dict) at w = 0.5, where a masked `margin` is 0:
+    the probe takes the gradient with respect to every floating-point argument (a pytree
+    too) at the values the run called the function with (under `jax.grad` and
+    `jax.value_and_grad`), and reproduces the NaN the run printed; the double-where twin
+    (its gradient -4.0 in the run) is not reported."""
+    pytest.importorskip("jax")
+    (tmp_path / "barrier.py").write_text(BARRIER)
+    ran = subprocess.run([sys.executable, "barrier.py"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300, check=True).stdout.splitlines()
+    assert ran[0] == "grad: nan" and ran[2] == "grad: -4.0", ran
+    rc, findings, err = _confirm(tmp_path, "--run", "python barrier.py", "barrier.py")
+    got = [(f["code"], f["location"]["row"], f["function"], f["runtime"]["verdict"],
+            f["runtime"].get("evidence") or f["runtime"].get("reason")) for f in findings]
+    assert got == [
+        ("JAX120", 7, "barrier_loss", "confirmed",
+         "jax.grad (with respect to arguments 0, 1) at the inputs observed in --run has 2 NaN "
+         "value(s) while the function value is finite (0)"),
+        ("JAX120", 13, "scaled", "confirmed",
+         "jax.grad (with respect to arguments 0, 1, 2) at the inputs observed in --run has 3 NaN "
+         "value(s) while the function value is finite (1)"),
+    ], err
+    assert rc == 1
