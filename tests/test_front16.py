@@ -224,3 +224,18 @@ def test_confirm_differentiates_the_observed_inputs_and_every_floating_argument(
          "value(s) while the function value is finite (1)"),
     ], err
     assert rc == 1
+
+
+def test_confirm_takes_output_format_concise(tmp_path: Path) -> None:
+    """`confirm --output-format concise` (which `check` and `observe` take): one line per
+    finding, then the counts; a script that swaps `check` for `confirm` keeps working."""
+    pytest.importorskip("jax")
+    (tmp_path / "m.py").write_text(
+        "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef f(x: jax.Array):\n"
+        "    if x.sum() > 0:\n        return x\n    return -x\n")
+    proc = subprocess.run([sys.executable, "-m", "jaxlint", "confirm", "--no-cache",
+                           "--output-format", "concise", "m.py"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=900)
+    lines = proc.stdout.splitlines()
+    assert (proc.returncode, len(lines), lines[-1]) == (1, 2, "1 confirmed"), proc.stderr
+    assert lines[0].startswith("m.py:7:8: JAX201 confirmed in f: "), lines
