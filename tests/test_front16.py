@@ -239,3 +239,43 @@ def test_confirm_takes_output_format_concise(tmp_path: Path) -> None:
     lines = proc.stdout.splitlines()
     assert (proc.returncode, len(lines), lines[-1]) == (1, 2, "1 confirmed"), proc.stderr
     assert lines[0].startswith("m.py:7:8: JAX201 confirmed in f: "), lines
+
+
+NOQA = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def f(x, y):
+    if (x.sum()
+            > 0):  # noqa: JAX201
+        y = -y
+    if (x.sum()  # noqa: JAX201
+            > 0):
+        y = -y
+    z = jnp.mean(
+        [x, y],  # noqa: JAX130
+    )
+    w = jnp.mean(
+        [x, y],
+    )  # noqa: JAX130
+    s = '''text
+''' + jnp.mean([x, y])  # noqa: JAX130
+    return z, w, s
+"""
+
+
+def test_noqa_goes_on_the_line_the_finding_is_reported_at(tmp_path: Path, monkeypatch) -> None:
+    """Ruff's rule, the same for every code: a `# noqa` on the finding's reported line
+    (the multi-line `if` test's first line, the list's line in a call over three lines)
+    suppresses it; one on a later line of the statement does not (the `if` test's last
+    line, the call's closing parenthesis); after a multi-line string, on the line the
+    finding is at."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "n.py").write_text(NOQA)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--output-format", "concise",
+                                      "--select", "JAX201,JAX130", "n.py"])
+    assert [line.split(" ")[:2] for line in result.output.splitlines()[:-1]] == [
+        ["n.py:7:9:", "JAX201"], ["n.py:17:9:", "JAX130"]], result.output
