@@ -169,7 +169,8 @@ SHARP = {
     "nan.py": ('import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef f(x):\n'
                '    return jnp.log(x) * 2\n\n\nf(jnp.array([-1.0]))\n',
                [("JAX124", "nan.py", 7, 12,
-                 "The run produced its first NaN here (jax_debug_nans): FloatingPointError: "
+                 "The run made its first NaN here (jax_debug_nans stops at the first operation whose result "
+                 "holds a NaN, also one a `where` drops afterwards): FloatingPointError: "
                  "invalid value (nan) encountered in log")]),
     # eager: observe's NaN check (an output's sum) sends a sum that is not finite to JAX's
     # exact check, so +inf and -inf together (a NaN sum, no NaN) and an Inf pass, and
@@ -178,7 +179,8 @@ SHARP = {
                      'for i in range(3):\n    y = x * 2\n'
                      'z = jnp.log(jnp.array([-1.0, 2.0]))\n',
                      [("JAX124", "nan_eager.py", 6, 5,
-                       "The run produced its first NaN here (jax_debug_nans): FloatingPointError: "
+                       "The run made its first NaN here (jax_debug_nans stops at the first operation whose result "
+                 "holds a NaN, also one a `where` drops afterwards): FloatingPointError: "
                        "invalid value (nan) encountered in log")]),
     "keys.py": ('import jax\n\n\n@jax.jit\ndef f(k):\n    a = jax.random.normal(k)\n'
                 '    return a + jax.random.uniform(k)\n\n\nf(jax.random.key(0))\n',
