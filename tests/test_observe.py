@@ -169,7 +169,8 @@ SHARP = {
     "nan.py": ('import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef f(x):\n'
                '    return jnp.log(x) * 2\n\n\nf(jnp.array([-1.0]))\n',
                [("JAX124", "nan.py", 7, 12,
-                 "The run produced its first NaN here (jax_debug_nans): FloatingPointError: "
+                 "The run made its first NaN here (jax_debug_nans stops at the first operation whose result "
+                 "holds a NaN, also one a `where` drops afterwards): FloatingPointError: "
                  "invalid value (nan) encountered in log")]),
     # eager: observe's NaN check (an output's sum) sends a sum that is not finite to JAX's
     # exact check, so +inf and -inf together (a NaN sum, no NaN) and an Inf pass, and
@@ -178,7 +179,8 @@ SHARP = {
                      'for i in range(3):\n    y = x * 2\n'
                      'z = jnp.log(jnp.array([-1.0, 2.0]))\n',
                      [("JAX124", "nan_eager.py", 6, 5,
-                       "The run produced its first NaN here (jax_debug_nans): FloatingPointError: "
+                       "The run made its first NaN here (jax_debug_nans stops at the first operation whose result "
+                 "holds a NaN, also one a `where` drops afterwards): FloatingPointError: "
                        "invalid value (nan) encountered in log")]),
     "keys.py": ('import jax\n\n\n@jax.jit\ndef f(k):\n    a = jax.random.normal(k)\n'
                 '    return a + jax.random.uniform(k)\n\n\nf(jax.random.key(0))\n',
@@ -269,6 +271,34 @@ def test_noqa_select_and_exit_codes(tmp_path):
     assert done.returncode == 0 and "JAX507" in done.stdout
 
 
+def test_a_crash_after_import_jax_is_not_all_checks_passed(tmp_path):
+    """A --run command that imports JAX and then dies of its own error (a ValueError,
+    a module that is not installed, an exit status) is an error with its last line,
+    written two ways; the NaN checker's stop of a run stays the finding's (noqa'd: a
+    pass), and a run that ends well after the same JAX use passes."""
+    (tmp_path / "cfg.py").write_text(
+        "import jax.numpy as jnp\nx = jnp.ones(3)\nraise ValueError('bad config')\n")
+    (tmp_path / "dep.py").write_text(
+        "import jax.numpy as jnp\nx = jnp.ones(3)\nimport flax_not_installed_here\n")
+    (tmp_path / "ok.py").write_text("import jax.numpy as jnp\nx = jnp.ones(3)\nprint(x.sum())\n")
+    done = observe(tmp_path, "--run", "python cfg.py", "cfg.py")
+    assert (done.returncode, done.stdout) == (
+        2, "No findings, but the --run command failed before anything was observed "
+           "(see the error).\n"), done.stderr
+    assert done.stderr.startswith("error: --run `python cfg.py`: exit status 1 in ")
+    assert done.stderr.endswith(
+        " 1 Python process(es) observed (last output: ValueError: bad config)\n")
+    done = observe(tmp_path, "--run", "python dep.py", "--run", "python ok.py",
+                   "--output-format", "concise")
+    assert (done.returncode, done.stdout) == (
+        2, "No findings, but 1 of 2 --run commands failed before anything was observed "
+           "(see the error).\n"), done.stderr
+    assert done.stderr.endswith("(last output: ModuleNotFoundError: No module named "
+                                "'flax_not_installed_here')\n"), done.stderr
+    done = observe(tmp_path, "--run", "python ok.py", "ok.py")
+    assert (done.returncode, done.stdout) == (0, "All checks passed!\n"), done.stderr
+
+
 def test_errors_exit_2(tmp_path):
     done = observe(tmp_path, "--run", "python x.py", "missing_dir")
     assert (done.returncode, done.stderr) == (2, "error: missing_dir: No such file or directory\n")
@@ -341,11 +371,13 @@ def test_the_run_command_from_the_config(tmp_path):
     (tmp_path / "pkg" / "slow.py").write_text("import time\ntime.sleep(60)\n")
     (tmp_path / "pyproject.toml").write_text(
         '[tool.jaxlint.runtime]\nrun = ["python pkg/slow.py"]\nrun-timeout = 1\n')
-    done = observe(tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert "jaxlint: --run `python pkg/slow.py`: timed out after 1 s" in done.stderr
+    done = observe(tmp_path)  # nothing observed before the time-out: no pass
+    assert (done.returncode, done.stdout) == (
+        2, "No findings, but the --run command failed before anything was observed "
+           "(see the error).\n"), done.stderr
+    assert "error: --run `python pkg/slow.py`: timed out after 1 s" in done.stderr
     done = observe(tmp_path, "--run-timeout", "2")
-    assert "jaxlint: --run `python pkg/slow.py`: timed out after 2 s" in done.stderr
+    assert "error: --run `python pkg/slow.py`: timed out after 2 s" in done.stderr
     # a bad value: one line
     (tmp_path / "pyproject.toml").write_text('[tool.jaxlint.runtime]\nrun = []\n')
     done = observe(tmp_path)
@@ -504,8 +536,8 @@ def test_nothing_the_run_started_is_left(tmp_path, mode):
         elif mode in STOPS:
             proc.send_signal(STOPS[mode])
         out, err = proc.communicate(timeout=120)
-        # a command that failed with nothing observed is an error
-        expected = {"ok": 0, "fail": 2, "timeout": 0, "ctrl-c": 130, "sigterm": -signal.SIGTERM,
+        # a command that failed, or timed out with nothing observed, is an error
+        expected = {"ok": 0, "fail": 2, "timeout": 2, "ctrl-c": 130, "sigterm": -signal.SIGTERM,
                     "sighup": -signal.SIGHUP, "sigkill": -signal.SIGKILL}[mode]
         if mode == "ctrl-c":  # "interrupted" and 130, wherever the Ctrl-C lands
             assert err.endswith("interrupted\n") and proc.returncode == 130, (proc.returncode, err)

@@ -403,7 +403,7 @@ def test_where_in_scan_and_fori_loop_bodies_is_still_reported() -> None:
     assert [f[:3] for f in _found(src)] == [("JAX120", 6, 37), ("JAX120", 14, 33)]
     assert _found(src)[0][3].startswith(
         "`carry / v` is computed for every element, also where `v > 0` is false and masks it out; "
-        "its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf).")
+        "its derivative is infinite/NaN where `v` is 0, so the gradient of this `where` is NaN (0 * inf).")
 
 
 # --- 7. JAX201: `if p is None: return ...` through a copy rebound after the guard ---

@@ -557,7 +557,7 @@ def quantize(x):
 
 def _nan_where(op: str, cond: str, which: str, key: str, safe: str) -> str:
     return (f"`{op}` is computed for every element, also where `{cond}` is {which} and masks it out; its "
-            "derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard "
+            f"derivative is infinite/NaN {_singular_at(op, key)}, so the gradient of this `where` is NaN (0 * inf). Guard "
             f"`{key}` with the same condition too (double where: `jnp.where(cond, {key}, {safe})` inside)")
 
 
@@ -1131,3 +1131,9 @@ def test_setter_resetting_an_attribute_that_does_not_guard_the_jit_still_reporte
     """
     assert _found(src, code="JAX405") == [
         ("JAX405", 15, 25, _stale_self("_loss_fn", "_kernel", "with_loss_fn", 11))]
+
+
+def _singular_at(op: str, key: str) -> str:
+    """Where JAX120's message says the masked function's derivative is infinite/NaN:
+    `log` and a division at 0 only, `sqrt` at 0 and below (jax 0.10.2)."""
+    return f"where `{key}` is 0 or negative" if "sqrt" in op else f"where `{key}` is 0"

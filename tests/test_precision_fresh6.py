@@ -203,7 +203,7 @@ def test_numpy_dtypes_requested_dtypes_and_mixed_checks_still_reported() -> None
 
 def _where_nan(op: str, cond: str, key: str, which: str = "false") -> str:
     return (f"`{op}` is computed for every element, also where `{cond}` is {which} and masks it out; its "
-            f"derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard "
+            f"derivative is infinite/NaN {_singular_at(op, key)}, so the gradient of this `where` is NaN (0 * inf). Guard "
             f"`{key}` with the same condition too (double where: `jnp.where(cond, {key}, 1.0)` inside)")
 
 
@@ -643,3 +643,9 @@ def test_helpers_a_pallas_kernel_runs_through_a_local_alias_are_part_of_the_kern
     assert _found(src, code="JAX120") == [
         ("JAX120", 42, 37, _where_nan("1.0 / l", "l == 0.0", "l", "true")),
     ]
+
+
+def _singular_at(op: str, key: str) -> str:
+    """Where JAX120's message says the masked function's derivative is infinite/NaN:
+    `log` and a division at 0 only, `sqrt` at 0 and below (jax 0.10.2)."""
+    return f"where `{key}` is 0 or negative" if "sqrt" in op else f"where `{key}` is 0"

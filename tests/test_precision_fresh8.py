@@ -280,7 +280,7 @@ def test_a_divisor_not_kept_off_zero_still_reported() -> None:
     """
     def msg(op: str, cond: str, which: str, key: str) -> str:
         return (f"`{op}` is computed for every element, also where `{cond}` is {which} and masks it out; its "
-                "derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard "
+                f"derivative is infinite/NaN {_singular_at(op, key)}, so the gradient of this `where` is NaN (0 * inf). Guard "
                 f"`{key}` with the same condition too (double where: `jnp.where(cond, {key}, 1.0)` inside)")
 
     assert _found(src, code="JAX120") == [
@@ -475,3 +475,9 @@ def test_keys_given_to_a_training_call_in_a_loop_still_reported() -> None:
         return out
     """
     assert _found(src, code="JAX301") == [("JAX301", 10, 25, _loop("key", "random.split"))]
+
+
+def _singular_at(op: str, key: str) -> str:
+    """Where JAX120's message says the masked function's derivative is infinite/NaN:
+    `log` and a division at 0 only, `sqrt` at 0 and below (jax 0.10.2)."""
+    return f"where `{key}` is 0 or negative" if "sqrt" in op else f"where `{key}` is 0"

@@ -663,10 +663,10 @@ def test_a_where_in_a_test_that_differentiates_it_is_still_reported(tmp_path, mo
            + "\n\n\ndef ratio(x):\n    return jnp.where(x == 0, 0.0, 1.0 / x)\n")
     assert _check("sdp_verify_test.py", "ratios.py", "--select", "JAX120") == [
         "ratios.py:21:35: JAX120 `1.0 / x` is computed for every element, also where `x == 0` is true and masks "
-        "it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard "
+        "it out; its derivative is infinite/NaN where `x` is 0, so the gradient of this `where` is NaN (0 * inf). Guard "
         "`x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)",
         "sdp_verify_test.py:9:69: JAX120 `x1 / x2` is computed for every element, also where "
-        "`jnp.logical_and(x1 == 0, x2 == 0)` is true and masks it out; its derivative is infinite/NaN there, "
+        "`jnp.logical_and(x1 == 0, x2 == 0)` is true and masks it out; its derivative is infinite/NaN where `x2` is 0, "
         "so the gradient of this `where` is NaN (0 * inf). Guard `x2` with the same condition too (double "
         "where: `jnp.where(cond, x2, 1.0)` inside)",
         "Found 2 warnings (2 fixable with --unsafe-fixes).",

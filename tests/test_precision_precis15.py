@@ -155,11 +155,11 @@ def test_k_differentiable_kernel_and_other_values_still_reported(tmp_path, monke
     }, select="JAX120") == [
         ("JAX120", "attn/train.py", 10, 41,
          "`1.0 / l` is computed for every element, also where `l == 0.0` is true and masks it out; its "
-         "derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `l` "
+         "derivative is infinite/NaN where `l` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `l` "
          "with the same condition too (double where: `jnp.where(cond, l, 1.0)` inside)"),
         ("JAX120", "attn/train.py", 15, 45,
          "`1.0 / scale` is computed for every element, also where `scale == 0.0` is true and masks it out; "
-         "its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard "
+         "its derivative is infinite/NaN where `scale` is 0, so the gradient of this `where` is NaN (0 * inf). Guard "
          "`scale` with the same condition too (double where: `jnp.where(cond, scale, 1.0)` inside)"),
     ]
 
@@ -223,11 +223,11 @@ def test_c_untested_or_none_tested_parameter_still_reported(tmp_path, monkeypatc
     }, select="JAX120") == [
         ("JAX120", "audio/filters.py", 9, 38,
          "`jnp.sin(math.pi * time) / math.pi / time` is computed for every element, also where `time == 0` "
-         "is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is "
+         "is true and masks it out; its derivative is infinite/NaN where `time` is 0, so the gradient of this `where` is "
          "NaN (0 * inf). Guard `time` with the same condition too (double where: `jnp.where(cond, time, 1.0)` inside)"),
         ("JAX120", "audio/filters.py", 16, 35,
          "`jnp.sin(t) / t` is computed for every element, also where `t == 0` is true and masks it out; its "
-         "derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `t` with "
+         "derivative is infinite/NaN where `t` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `t` with "
          "the same condition too (double where: `jnp.where(cond, t, 1.0)` inside)"),
     ]
 
@@ -451,10 +451,10 @@ def test_twins_of_the_exemptions_found_by_the_diff_review(tmp_path, monkeypatch)
         ''',
     }, select="JAX120,JAX501") == [
         ("JAX120", "cmp.py", 9, 31, "`jnp.sqrt(x)` is computed for every element, also where `x > 0.0` is false and "
-         "masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). "
+         "masks it out; its derivative is infinite/NaN where `x` is 0 or negative, so the gradient of this `where` is NaN (0 * inf). "
          "Guard `x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)"),
         ("JAX120", "pallas_check.py", 13, 45, "`w / l` is computed for every element, also where `l == 0.0` is true "
-         "and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). "
+         "and masks it out; its derivative is infinite/NaN where `l` is 0, so the gradient of this `where` is NaN (0 * inf). "
          "Guard `l` with the same condition too (double where: `jnp.where(cond, l, 1.0)` inside)"),
         ("JAX501", "shard.py", 9, 21, "`jit` of a `lambda` compiles again on every iteration of the loop: jit caches "
          "per function object and this one is new each time. Create the jitted function once (outside the loop or at "

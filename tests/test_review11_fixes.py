@@ -27,7 +27,7 @@ def test_a_list_bound_to_one_element_that_grows_draws_more_than_once(tmp_path, m
 
 
 WHERE_MSG = ("`a / b` is computed for every element, also where `b == 0` is true and masks it out; its "
-             "derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `b` "
+             "derivative is infinite/NaN where `b` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `b` "
              "with the same condition too (double where: `jnp.where(cond, b, 1.0)` inside)")
 
 

@@ -373,6 +373,10 @@ async def test_client_settings_through_did_change_configuration(client: Language
     assert client.messages[-1] == types.ShowMessageParams(
         type=types.MessageType.Warning,
         message="jaxlint settings: unknown rule selector 'JAX999' in 'select'")
+    # shown once, not also logged (a client that displays both showed it twice)
+    unknown = "jaxlint settings: unknown rule selector 'JAX999' in 'select'"
+    assert [m.message for m in client.messages].count(unknown) == 1
+    assert [m.message for m in client.log_messages].count(unknown) == 0
     before = doc.published_count()
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"jaxlint": {}}))

@@ -8,6 +8,7 @@ set-up and report (``cli/check.py``, ``cli/app.py``).  The run's side is
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -113,6 +114,7 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     from jaxlint.cli.baseline import kept_results, load_baseline, match_baseline
     from jaxlint.runtime import procs
     from jaxlint.runtime import sightings as observing
+    from jaxlint.runtime.observe import last_line
 
     if facts and no_facts:
         error("--facts FILE and --no-facts cannot be given together")
@@ -168,20 +170,6 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
             sys.stderr.write(f"warning: {problem}\n")
     elif not no_facts and verbose:
         sys.stderr.write("jaxlint: no --run command ran to its end: no observed facts written\n")
-    problems = []
-    for r in runs:
-        line = f"--run `{r.command}`: {r.status} in {r.wall_s:.1f} s, {r.processes} Python " \
-               f"process(es) observed"
-        observed = sum(1 for e in events if e.get("command") == r.command
-                       and e.get("event") == "hit")
-        # a command that failed with nothing observed (it could not run, or failed before
-        # JAX saw anything) is an error; one that failed after events reports them
-        if r.status.startswith("could not start") or (
-                observed == 0 and r.status.startswith(("exit status", "killed by"))):
-            problems.append(line + (f" (last output: {r.output_tail.splitlines()[-1]})"
-                                    if r.output_tail.strip() else ""))
-        elif verbose or r.status != "ok":
-            sys.stderr.write(f"jaxlint: {line}\n")
     seen = observing.sightings(events, roots)
     results, sources = _results(seen, session, opts)
     linted = SimpleNamespace(results=results, sources=sources, errors=[])
@@ -191,9 +179,33 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     report = OutputReport(results=kept_results(results, outcome), rules=session.infos,
                           cwd=session.cwd, sources=sources, baseline=outcome,
                           docs_url=session.store.root_config.cfg.docs_url)
+    problems, blind = [], 0
+    for r in runs:
+        line = f"--run `{r.command}`: {r.status} in {r.wall_s:.1f} s, {r.processes} Python " \
+               f"process(es) observed"
+        # what the run observed: its events, less the program's own exceptions (a
+        # ValueError, a missing module: an exception that is no sharp bit)
+        observed = sum(1 for e in events if e.get("command") == r.command
+                       and e.get("event") == "hit" and not (
+                           e.get("kind") == "exception" and observing.exception_code(e) is None))
+        last = last_line(r.output_tail)
+        # a command that failed (it could not start, raised, exited non-zero, was
+        # killed) or timed out is an error when nothing was observed before; one that
+        # failed after events reports them, and is an error too when it gives no
+        # finding and what stopped it is no observed sharp bit (the exception its
+        # output names was not seen at a line of PATHS, as the NaN checker's
+        # FloatingPointError is): a crash is never "All checks passed!"
+        failed = r.status != "ok"
+        if failed and (observed == 0 or (
+                not report.findings and not r.status.startswith("timed out")
+                and not _stopped_by_sighting(seen, r.command, r.output_tail))):
+            problems.append(line + (f" (last output: {last})" if last else ""))
+            blind += observed == 0
+        elif verbose or r.status != "ok":
+            sys.stderr.write(f"jaxlint: {line}\n")
     for line in problems:
         error(line)
-    unobserved = _unobserved_summary(runs, problems) if not report.findings else None
+    unobserved = _unobserved_summary(runs, problems, blind) if not report.findings else None
     try:
         with app.output_stream(output_file) as (out, color):
             show = SimpleNamespace(statistics=statistics, output_format=output_format, quiet=quiet)
@@ -211,16 +223,25 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     return EXIT_OK
 
 
-def _unobserved_summary(runs: list, problems: list) -> Optional[str]:
+def _stopped_by_sighting(seen: list, command: str, tail: str) -> bool:
+    """Whether the exception that ended ``command`` (named in the last output it
+    printed, its traceback) is one the run observed as a sharp bit."""
+    return any(s.evidence.get("command") == command and s.evidence.get("exception")
+               and re.search(rf"\b{re.escape(str(s.evidence['exception']))}\b", tail)
+               for s in seen)
+
+
+def _unobserved_summary(runs: list, problems: list, blind: int) -> Optional[str]:
     """The summary line instead of "All checks passed!" when there was nothing to pass:
-    a --run command failed before anything was observed, or no command started a
-    Python process (None when the run was observed)."""
+    a --run command failed (``blind`` of them before anything was observed), or no
+    command started a Python process (None when the run was observed to its end)."""
     if problems:
         n = len(problems)
+        when = " before anything was observed" if blind == n else ""
         if n == len(runs) == 1:
-            return "No findings, but the --run command failed before anything was observed (see the error)."
-        return (f"No findings, but {n} of {len(runs)} --run commands failed before anything "
-                f"was observed (see the error{'s' if n != 1 else ''}).")
+            return f"No findings, but the --run command failed{when} (see the error)."
+        return (f"No findings, but {n} of {len(runs)} --run commands failed{when} "
+                f"(see the error{'s' if n != 1 else ''}).")
     if runs and not any(r.processes for r in runs):
         which = "the --run command started" if len(runs) == 1 else "the --run commands started"
         return f"No findings, but nothing was observed: {which} no Python process."

@@ -24,7 +24,7 @@ def _runtime_options(f):
                      help="Worker processes run at once [default: up to 4].")(f)
     f = click.option("-o", "--output-file", type=click.Path(dir_okay=False),
                      help="Write the report to this file.")(f)
-    f = click.option("--output-format", type=click.Choice(["table", "json", "sarif"]),
+    f = click.option("--output-format", type=click.Choice(["table", "concise", "json", "sarif"]),
                      default="table", show_default=True, help="How to print the verdicts.")(f)
     f = click.option("--device", type=click.Choice(["cpu", "gpu", "tpu"]),
                      help="Run on this JAX platform [default: JAX's default device].")(f)

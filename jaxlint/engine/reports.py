@@ -48,7 +48,7 @@ def to_findings(ctx: RuleContext, rules: Mapping[str, type[Rule]]) -> list[Findi
         if r.end_node is not None and id(r.end_node) in ranges:
             end_line, end_col = ranges[id(r.end_node)][1]
         code = r.code
-        if suppressions.is_suppressed(code, line, end_line):
+        if suppressions.is_suppressed(code, line):
             continue
         message = r.message
         if r.related is not None and "{related_line}" in message:

@@ -197,8 +197,13 @@ class Suppressions:
     def codes_on(self, line: int) -> set[str]:
         return self.by_line.get(line, set())
 
-    def is_suppressed(self, code: str, line: int, end_line: int | None = None) -> bool:
-        lines = {line, end_line or line}
+    def is_suppressed(self, code: str, line: int) -> bool:
+        """Whether a `# noqa` suppresses ``code`` reported at ``line``: Ruff's rule, the
+        comment on the line the finding is reported at (its first line, the one the
+        output shows), or, where that line cannot end with a comment (inside a
+        multi-line string, a backslash continuation), on the line that ends the string
+        or the continuation; not on a later line of a statement over several lines."""
+        lines = {line}
         if self.by_line and self.text is not None:
             # a line inside a multi-line string or ending in a backslash cannot
             # carry a comment: its `# noqa` sits where `--add-noqa` puts it

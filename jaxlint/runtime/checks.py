@@ -646,16 +646,57 @@ def _globals_snapshot(module: Any) -> dict[str, str]:
     return out
 
 
+def _floating(leaf: Any) -> bool:
+    if isinstance(leaf, float):
+        return True
+    dtype = getattr(leaf, "dtype", None)
+    try:
+        return dtype is not None and bool(jnp.issubdtype(dtype, jnp.floating))
+    except TypeError:  # a key's dtype, an object's
+        return False
+
+
+def _has_floating(value: Any) -> bool:
+    return any(_floating(leaf) for leaf in jax.tree_util.tree_leaves(value))
+
+
+def _observed_values(args: Args) -> bool:
+    """Whether every floating-point leaf of the arguments is a value the --run recorded
+    (not one seeded for a shape it recorded)."""
+    from jaxlint.runtime.observed import Abstract, Host, ObservedArgs
+
+    if not isinstance(args, ObservedArgs):
+        return False
+    leaves = [leaf for i in args.dynamic_positions()
+              for leaf in jax.tree_util.tree_leaves(
+                  args.values[i], is_leaf=lambda v: isinstance(v, (Abstract, Host)))]
+    return any(isinstance(v, Host) for v in leaves) and not any(
+        isinstance(v, Abstract) and v.dtype != "key" for v in leaves)
+
+
 def check_grad_nan(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:
-    pos = next((i for i in args.dynamic_positions() if args.specs[i].kind == "array"
-                and jnp.issubdtype(jnp.dtype(args.specs[i].dtype), jnp.floating)), None)
-    if pos is None:
+    """``jax.grad`` of the sum with respect to every floating-point argument (a pytree of
+    parameters too): first at the inputs a --run observed (the run's own values), then
+    with each such argument filled with each boundary point of the ``where``."""
+    base = args.concrete()
+    dynamic = args.dynamic_positions()
+    diff = [i for i in dynamic if _has_floating(base[i])]
+    if not diff:
         return skipped("no floating-point argument to differentiate")
-    k = args.dynamic_positions().index(pos)
+    argnums = tuple(dynamic.index(i) for i in diff)
+    wrt = f" (with respect to arguments {', '.join(map(str, diff))})" if len(diff) > 1 else ""
     points = boundary_points(ctx.path, target)
+    trials: list[tuple[str, list, Optional[float]]] = []
+    observed = _observed_values(args)
+    if observed:
+        trials.append(("at the inputs observed in --run", base, None))
     for point in points:
-        values = args.concrete()
-        values[pos] = jnp.full_like(values[pos], point)
+        for pos in diff:
+            values = list(base)
+            values[pos] = jax.tree_util.tree_map(
+                lambda leaf, _p=point: jnp.full_like(leaf, _p) if _floating(leaf) else leaf, base[pos])
+            trials.append((f"at the boundary point (argument {pos} = {point:g})", values, point))
+    for label, values, point in trials:
         fn, dyn = bind_static(t.raw, args, values)
 
         def scalar(*a, _fn=fn):
@@ -663,16 +704,19 @@ def check_grad_nan(ctx: Context, target: dict, t: Target, args: Args) -> Verdict
 
         try:
             value = scalar(*dyn)
-            grad = jax.grad(scalar, argnums=k)(*dyn)
+            grads = jax.grad(scalar, argnums=argnums)(*dyn)
         except Exception as exc:  # noqa: BLE001
             return skipped(f"jax.grad failed: {exc_name(exc)}: {first_line(exc)}")
-        nans = int(jnp.isnan(grad).sum())
+        nans = sum(int(jnp.isnan(g).sum()) for g in jax.tree_util.tree_leaves(grads)
+                   if _floating(g))
         if nans and not bool(jnp.isnan(value)):
-            return confirmed(f"jax.grad at the boundary point (argument {pos} = {point:g}) has "
-                             f"{nans} NaN value(s) while the function value is finite "
-                             f"({float(value):.4g})", nan_count=nans, at=point)
-    return not_reproduced(f"jax.grad at argument {pos} = "
-                          f"{' and at '.join(f'{p:g}' for p in points)} is finite")
+            return confirmed(f"jax.grad{wrt} {label} has {nans} NaN value(s) while the function "
+                             f"value is finite ({float(value):.4g})", nan_count=nans,
+                             **({"at": point} if point is not None else {"observed_inputs": True}))
+    at = [f"argument {pos} = {' and at '.join(f'{p:g}' for p in points)}" for pos in diff]
+    return not_reproduced(f"jax.grad{wrt} "
+                          + ("at the inputs observed in --run and " if observed else "")
+                          + f"at {'; at '.join(at)} is finite")
 
 
 def check_out_of_bounds(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:

@@ -175,7 +175,21 @@ def rebuild_sharding(d: dict) -> tuple[Any, str]:
     return jax.sharding.NamedSharding(mesh, spec), f"{spec_text(d)} re-created on {where}"
 
 
+# tracers of differentiation outside any jit (`jax.grad(loss)(params, x)` run eagerly):
+# their primal is the concrete value the call was made with
+_PRIMAL_TRACERS = frozenset({"LinearizeTracer", "JVPTracer"})
+
+
+def _primal(v: Any) -> Any:
+    """The concrete value under a differentiation tracer (same shape and dtype), or ``v``."""
+    t = v
+    while isinstance(t, Tracer) and type(t).__name__ in _PRIMAL_TRACERS:
+        t = getattr(t, "primal", None)
+    return t if isinstance(t, jax.Array) and not isinstance(t, Tracer) else v
+
+
 def _snap_leaf(v: Any) -> Any:
+    v = _primal(v)
     if isinstance(v, Tracer):
         aval = getattr(v, "aval", None)
         shape = tuple(getattr(aval, "shape", ()) or ())

@@ -272,5 +272,26 @@ def write(report: RuntimeReport, fmt: str, out: TextIO, color: bool, bench: bool
         results = [FileResult(path=f.path, findings=[f]) for f in report.findings]
         rep = OutputReport(results=results, rules=rules, cwd=cwd or Path.cwd(), sources={})
         sarif.write(rep, out, color)
+    elif fmt == "concise":
+        write_concise(report, out if out is not None else sys.stdout)
     else:
         write_table(report, out if out is not None else sys.stdout, color)
+
+
+def write_concise(report: RuntimeReport, out: TextIO) -> None:
+    """One line per finding, as `check --output-format concise` writes them
+    (``path:line:col: CODE verdict in function: evidence or reason``), then the counts;
+    how each --run command ended goes to stderr, as for json."""
+    for f in report.findings:
+        rt = f.runtime or {}
+        head = f"{f.where}: {f.code} {rt.get('verdict', 'skipped')}"
+        if f.function:
+            head += f" in {f.function}"
+        reason = rt.get("evidence") or rt.get("reason")
+        out.write(f"{head}: {reason}\n" if reason else f"{head}\n")
+    counts: dict[str, int] = {}
+    for f in report.findings:
+        v = (f.runtime or {}).get("verdict", "skipped")
+        counts[v] = counts.get(v, 0) + 1
+    out.write((", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "no findings to check")
+              + "\n")

@@ -195,6 +195,13 @@ def _run(shell_cmd: str, label: str, cwd: str, env: dict, out_path: str,
 # ----------------------------------------------------------------------------- events -> sightings
 
 
+def exception_code(e: dict) -> Optional[str]:
+    """The rule of the sharp bit an ``exception`` event names, or None (the program's
+    own error)."""
+    return _exception_code(list(e.get("classes") or []), str(e.get("exception")),
+                           str(e.get("message") or ""))
+
+
 def _exception_code(classes: list[str], exception: str, message: str) -> Optional[str]:
     """The rule of a sharp bit JAX raised for, or None (the program's own errors)."""
     names = set(classes)
@@ -568,7 +575,13 @@ def describe(s: Sighting) -> str:
     exc = ev.get("exception", "")
     error = ev.get("error", "")
     if s.code == "JAX124":
-        return (f"the run produced its first NaN here (jax_debug_nans): {exc}: {error}")
+        # what jax_debug_nans does (jax 0.10.2): eagerly it checks every operation's
+        # result, so a NaN a `where` then drops (`where(m > 0, log(m), 0.)`) stops the run;
+        # a jitted function is checked at its output, and when that holds a NaN JAX runs
+        # it again operation by operation and stops at the first NaN made, which can be
+        # such a masked forward NaN rather than the gradient's
+        return (f"the run made its first NaN here (jax_debug_nans stops at the first operation "
+                f"whose result holds a NaN, also one a `where` drops afterwards): {exc}: {error}")
     if s.code == "JAX211":
         traced = ev.get("traced")
         if traced and s.code == "JAX211" and "Leaked" not in error and \

@@ -178,10 +178,13 @@ class JaxlintServer(LanguageServer):
         self.window_log_message(types.LogMessageParams(type=kind, message=message))
 
     def show_once(self, message: str, kind: types.MessageType = types.MessageType.Error) -> None:
-        self.log(message, kind)
+        """Show ``message`` once (window/showMessage), and only log its repeats: a client
+        that displays both kinds would show it twice."""
         if message not in self.shown:
             self.shown.add(message)
             self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+        else:
+            self.log(message, kind)
 
     # ------------------------------------------------------------------ settings
 

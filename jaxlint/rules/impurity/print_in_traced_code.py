@@ -136,6 +136,42 @@ def _str_literal(text: str) -> str:
     return repr(text)
 
 
+# a static value's field in a format being built: `\x00N\x00`, N its index in the list
+# of (code, conversion, spec) the fix collects
+_STATIC = re.compile("\x00(\\d+)\x00")
+# attributes of an array that are Python values under a trace (its shape, rank, dtype)
+_STATIC_ATTRS = frozenset({"shape", "dtype", "ndim"})
+
+
+def _format_literal(text: str, statics: list[tuple[str, str, str]]) -> Optional[str]:
+    """The format argument of ``jax.debug.print`` for ``text`` (its own format, `{}`
+    fields for the traced values): a string literal, or an f-string when ``text`` holds
+    static values' fields (``x.shape``: Python formats them as `print` did, e.g. `(3,)`,
+    where an argument of jax.debug.print would become an array); None when it has no
+    such form (a quote or a backslash in a field, JAX would print the format raw)."""
+    if not statics:
+        return _str_literal(text) if _prints_as_written(text) else None
+    if not _prints_as_written(_STATIC.sub("S", text)):
+        return None
+    for quote in ('"', "'"):
+        parts = _STATIC.split(text)
+        body = []
+        for i, part in enumerate(parts):
+            if i % 2:
+                code, conv, spec = statics[int(part)]
+                if any(c in code for c in ("'", '"', "\\", "\n", "{", "}", "#")) \
+                        or any(c in spec for c in "{}\\'\""):
+                    return None
+                body.append("{" + code + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "") + "}")
+                continue
+            if quote in part or "\\" in part or not part.isprintable() or "\x00" in part:
+                break
+            body.append(part.replace("{", "{{").replace("}", "}}"))
+        else:
+            return f"f{quote}{''.join(body)}{quote}"
+    return None
+
+
 M401_F = '`print` in traced `f` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values'
 M401_LOG = '`print` in traced `log` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values'
 ARG_LOG = 'an argument of `jax.debug.print` in `log` is text Python formats at trace time, with the tracer: it prints the tracer\'s text (e.g. `JitTracer(float32[])`), not the values. Pass the value itself and put the placeholder in the format string: `jax.debug.print("mean {}", x)`'
@@ -213,6 +249,12 @@ class PrintInTraced(Rule):
         "formatting differs), and `print` keywords (`sep=`, `end=`, `file=`) have no "
         "equivalent, so calls using them are not rewritten. `jax.debug.print(f\"x={x}\")` "
         "with no other argument becomes `jax.debug.print(\"x={}\", x)` (unsafe too). "
+        "A static value (an array's `.shape`, `.ndim`, `.dtype`, an index of its shape, "
+        "`len(...)`, a number) stays Python's to format, so it prints as `print` printed "
+        "it: `print(\"shape\", x.shape, \"loss\", loss)` becomes "
+        "`jax.debug.print(f\"shape {x.shape} loss {{}}\", loss)`, which prints "
+        "`shape (3,) loss 3.0` (passed as an argument, the shape would become arrays: "
+        "`(Array(3, dtype=int32),)`). "
         "No fix is offered where the text before the first value holds a brace "
         "(`print(\"shape {n}\", x)`): JAX decides whether a format has placeholders from "
         "the text before its first `{}`, and a brace written double there makes it print "
@@ -1268,13 +1310,15 @@ class PrintInTraced(Rule):
         f-string with no other argument (they would fill or miss the placeholders)."""
         if len(node.args) != 1 or not isinstance(fmt, cst.FormattedString):
             return None
+        self._statics: list[tuple[str, str, str]] = []
         got = self._fstring(fmt)
         if got is None:
             return None
         text, args = got
-        if not _prints_as_written(text):
+        literal = _format_literal(text, self._statics)
+        if literal is None:
             return None
-        new = f"{self.ctx.code(node.func).strip()}({', '.join([_str_literal(text)] + args)})"
+        new = f"{self.ctx.code(node.func).strip()}({', '.join([literal] + args)})"
         return fix(Applicability.UNSAFE, "Let `jax.debug.print` fill the placeholders",
                    Replacement(node, new))
 
@@ -1285,11 +1329,16 @@ class PrintInTraced(Rule):
             return None
         pieces: list[str] = []
         args: list[str] = []
+        self._statics = []
         for a in node.args:
             if a.keyword is not None or a.star:
                 return None
             v = a.value
-            if isinstance(v, cst.SimpleString):
+            if self._static_value(v):
+                # `x.shape`, `len(xs)`, `3`: Python prints it as `print` did (`(3,)`);
+                # an argument of jax.debug.print would become an array
+                pieces.append(self._static_field(v, "", ""))
+            elif isinstance(v, cst.SimpleString):
                 prefix = v.prefix.lower()
                 if "b" in prefix:
                     return None
@@ -1325,11 +1374,29 @@ class PrintInTraced(Rule):
             else:
                 pieces.append("{}")
                 args.append(ctx.code(v).strip())
-        if not _prints_as_written(" ".join(pieces)):
+        fmt = _format_literal(" ".join(pieces), self._statics)
+        if fmt is None:
             return None  # JAX would print the format raw (see `_prints_as_written`)
-        fmt = _str_literal(" ".join(pieces))
         new = f"{alias}.debug.print({', '.join([fmt] + args)})"
         return fix(Applicability.UNSAFE, "Replace with `jax.debug.print`", Replacement(node, new))
+
+    def _static_value(self, v: cst.BaseExpression) -> bool:
+        """A value that is plain Python under a trace: an array's ``.shape``, ``.ndim``,
+        ``.dtype`` (and an index of its shape), ``len(...)``, a number literal."""
+        if isinstance(v, (cst.Integer, cst.Float)):
+            return True
+        if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus):
+            return isinstance(v.expression, (cst.Integer, cst.Float))
+        if isinstance(v, cst.Attribute):
+            return v.attr.value in _STATIC_ATTRS
+        if isinstance(v, cst.Subscript):
+            return isinstance(v.value, cst.Attribute) and v.value.attr.value == "shape"
+        return (isinstance(v, cst.Call) and self.ctx.builtin_name(v.func) == "len"
+                and len(v.args) == 1 and v.args[0].keyword is None and not v.args[0].star)
+
+    def _static_field(self, v: cst.BaseExpression, conv: str, spec: str) -> str:
+        self._statics.append((self.ctx.code(v).strip(), conv, spec))
+        return f"\x00{len(self._statics) - 1}\x00"
 
     @staticmethod
     def _formats_text(v: cst.BaseExpression) -> bool:
@@ -1392,7 +1459,11 @@ class PrintInTraced(Rule):
                 return None
             for (before, field), value in zip(fields, values + [None]):
                 out.append(before.replace("{", "{{").replace("}", "}}"))
-                if field is not None:
+                if field is not None and self._static_value(value):
+                    body = field[1:-1]  # `{!r:>5}` -> conversion and spec
+                    conv = body[1:2] if body.startswith("!") else ""
+                    out.append(self._static_field(value, conv, body.partition(":")[2]))
+                elif field is not None:
                     out.append(field)
                     args.append(ctx.code(value).strip())
             return "".join(out), args
@@ -1437,6 +1508,9 @@ class PrintInTraced(Rule):
                 if key not in keywords:
                     return None
                 value = keywords[key]
+            if self._static_value(value):
+                out.append(self._static_field(value, conv or "", spec or ""))
+                continue
             out.append("{" + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "") + "}")
             args.append(ctx.code(value).strip())
         return "".join(out), args
@@ -1467,6 +1541,10 @@ class PrintInTraced(Rule):
                         return None
                     spec.append(sp.value)
                 field += ":" + "".join(spec)
+            if self._static_value(p.expression):  # `{x.shape}`: Python formats it
+                out.append(self._static_field(p.expression, p.conversion or "",
+                                              field.partition(":")[2]))
+                continue
             out.append(field + "}")
             args.append(self.ctx.code(p.expression).strip())
         return "".join(out), args

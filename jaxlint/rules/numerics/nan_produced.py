@@ -27,7 +27,13 @@ class NanProduced(Rule):
     what_it_does = (
         "Reports the first NaN a run produced, with the operation (`log`, `sqrt`, `div`, "
         "`mul` in a gradient...) and the line that ran it. No static rule can see it: it "
-        "depends on the values."
+        "depends on the values. The first NaN made is not always the harmful one: eagerly "
+        "every operation is checked, so a NaN that a `where` drops from the value afterwards "
+        "(`jnp.where(m > 0, -jnp.log(m), 0.)` with a negative `m`, an entropy's "
+        "`jnp.where(p > 0, p * jnp.log(p), 0.)`) stops the run too, and when a jitted "
+        "gradient holds a NaN, JAX's operation-by-operation rerun stops at that masked "
+        "forward `log`, not at the `0 * inf` of the gradient (jax 0.10.2); the message says "
+        "so. Where such masked NaNs are intended, `--no-debug-nans` runs without the checker."
     )
     why_bad = (
         "A NaN spreads through every later operation: one `log` of a negative number or "

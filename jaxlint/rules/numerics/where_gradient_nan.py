@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import math
 from typing import Optional
 
@@ -157,6 +158,47 @@ def _fractional_or_negative(e: cst.CSTNode) -> bool:
     if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.Divide):
         return isinstance(e.left, (cst.Integer, cst.Float)) and isinstance(e.right, (cst.Integer, cst.Float))
     return False
+
+
+# functions singular at 0 only: their derivative (1/x, 1/(x ln 2), ...) is finite for a
+# negative input, where the value is NaN but the masked gradient is 0 (checked on jax 0.10.2)
+_SINGULAR_AT_ZERO = frozenset({"jax.numpy.log", "jax.numpy.log2", "jax.numpy.log10", "jax.lax.log",
+                               "jax.numpy.reciprocal", "jax.numpy.cbrt", "jax.lax.cbrt"})
+
+
+def _exponent(e: cst.CSTNode) -> Optional[float]:
+    """The number a power's exponent is written as (``-1``, ``0.5``, ``1/3``), or None."""
+    try:
+        return float(ast.literal_eval(cst.Module([]).code_for_node(e)))
+    except (ValueError, SyntaxError, TypeError):
+        return None
+
+
+def _singular_where(ctx, op_node: cst.CSTNode, key: str, kind: str) -> str:
+    """Where the derivative of ``op_node``, a function of ``key``, is infinite or NaN, as
+    the model knows it: ``log`` and a division at 0 only (finite for a negative input),
+    ``sqrt`` and a power below 1 at 0 and below, a power above 1 below 0, ``arcsin`` at
+    1 and -1 and beyond.  (jax 0.10.2: ``grad(lambda x: where(False, log(x), 0.))(-1.)``
+    is 0, at 0 NaN; the ``sqrt`` twin is NaN at -1 too.)"""
+    if kind == "zero":
+        return f"where `{key}` is 0"
+    if kind == "unit":
+        return f"where `{key}` is 1 or -1, or beyond"
+    if kind != "nonpositive":
+        return "there"
+    q = ctx.qualname(op_node.func) if isinstance(op_node, cst.Call) else None
+    if q in _SINGULAR_AT_ZERO:
+        return f"where `{key}` is 0"
+    exponent = None
+    if isinstance(op_node, cst.BinaryOperation) and isinstance(op_node.operator, cst.Power):
+        exponent = _exponent(op_node.right)
+    elif isinstance(op_node, cst.Call) and len(op_node.args) == 2:
+        exponent = _exponent(op_node.args[1].value)
+    if exponent is not None and exponent < 0 and exponent == int(exponent):
+        return f"where `{key}` is 0"  # `x ** -1`: a division
+    if exponent is not None and exponent > 1:
+        return f"where `{key}` is negative"  # `x ** 1.5`: 0 is fine
+    return f"where `{key}` is 0 or negative"
 
 
 def _fmt(v: float) -> str:
@@ -687,7 +729,14 @@ class WhereGradientNaN(Rule):
         "`1/x` at 0) or NaN (`sqrt` of a negative), `0 * inf = nan`: "
         "`jax.grad(lambda x: jnp.where(x > 0, jnp.log(x), 0.))(0.)` is `nan`, not `0.`. The "
         "forward value is correct and JAX gives no warning, so the NaN shows up later in "
-        "training."
+        "training. The gradient is NaN only at the elements the mask drops where the "
+        "function is singular, and the message names that point: `log` and a division "
+        "where their argument or divisor is 0 (for a negative input `log`'s value is NaN "
+        "but its derivative `1/x` is finite, so the masked gradient is 0 there), `sqrt` "
+        "and a power below 1 where it is 0 or negative, a fractional power above 1 where it "
+        "is negative, `arcsin`/`arccos` at 1 and -1 or beyond (checked on jax 0.10.2). A "
+        "norm clip `jnp.where(n > t, x / n, x)` is NaN only where `n` is 0 (a zero-initialised "
+        "layer), which the guard still covers."
     )
     use_instead = (
         "The \"double where\": also mask the input, so the unselected branch is evaluated at a "
@@ -1071,7 +1120,7 @@ class WhereGradientNaN(Rule):
             expected=[(6, 44), (10, 26)],
             messages=[
                 "`x * float(\"inf\")` has an infinite derivative everywhere, and `x < 1.0` masks it out where it is true: the gradient of this `where` is NaN there (0 * inf). Write the infinite branch as a constant that does not depend on `x` (`jnp.inf`, `jnp.full_like(x, jnp.inf)`)",
-                "`jnp.log(p)` is computed for every element, also where `p > 0` is false and the mask drops it; its derivative is infinite/NaN there, so the gradient is NaN (0 * inf). Guard `p` before the function (`jnp.where(p > 0, p, 1.0)`)",
+                "`jnp.log(p)` is computed for every element, also where `p > 0` is false and the mask drops it; its derivative is infinite/NaN where `p` is 0, so the gradient is NaN (0 * inf). Guard `p` before the function (`jnp.where(p > 0, p, 1.0)`)",
             ],
         ),
         # a branch computed on an earlier line: the condition tests the function's input
@@ -1085,7 +1134,7 @@ class WhereGradientNaN(Rule):
             """,
             expected=[(5, 29)],
             messages=[
-                "`y` is `jnp.log(x)`, computed for every element, also where `x > 0` is false; its derivative is infinite/NaN where `x` is at its singular point, and the condition masks that point out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `y` is computed (double where: `jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",
+                "`y` is `jnp.log(x)`, computed for every element, also where `x > 0` is false; its derivative is infinite/NaN where `x` is 0, and the condition masks that point out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `y` is computed (double where: `jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",
             ],
         ),
         # ... or tests the computed value itself: sqrt(0) == 0 is masked out by `r > 0.5`
@@ -1113,7 +1162,7 @@ class WhereGradientNaN(Rule):
             """,
             expected=[(5, 34)],
             messages=[
-                "`inv` is `1.0 / x`, computed for every element, also where `x == 0` is true; its derivative is infinite/NaN where `x` is at its singular point, and the condition masks that point out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `inv` is computed (double where: `jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",
+                "`inv` is `1.0 / x`, computed for every element, also where `x == 0` is true; its derivative is infinite/NaN where `x` is 0, and the condition masks that point out, so the gradient of this `where` is NaN (0 * inf). Guard the input where `inv` is computed (double where: `jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)",
             ],
         ),
         Invalid(
@@ -1128,7 +1177,7 @@ class WhereGradientNaN(Rule):
             """,
             expected=[(5, 29)],
             messages=[
-                "`jnp.log(x)` is computed for every element, also where `x > 0` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)",
+                "`jnp.log(x)` is computed for every element, also where `x > 0` is false and masks it out; its derivative is infinite/NaN where `x` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)",
             ],
             fixed="""
             import jax
@@ -1150,7 +1199,7 @@ class WhereGradientNaN(Rule):
             """,
             expected=[(4, 38)],
             messages=[
-                "`v / norm` is computed for every element, also where `norm == 0` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `norm` with the same condition too (double where: `jnp.where(cond, norm, 1.0)` inside)",
+                "`v / norm` is computed for every element, also where `norm == 0` is true and masks it out; its derivative is infinite/NaN where `norm` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `norm` with the same condition too (double where: `jnp.where(cond, norm, 1.0)` inside)",
             ],
             fixed="""
             import jax.numpy as jnp
@@ -1170,7 +1219,7 @@ class WhereGradientNaN(Rule):
             """,
             expected=[(5, 30)],
             messages=[
-                "`jnp.sqrt(d)` is computed for every element, also where `d > 0` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `d` with the same condition too (double where: `jnp.where(cond, d, 1.0)` inside)",
+                "`jnp.sqrt(d)` is computed for every element, also where `d > 0` is false and masks it out; its derivative is infinite/NaN where `d` is 0 or negative, so the gradient of this `where` is NaN (0 * inf). Guard `d` with the same condition too (double where: `jnp.where(cond, d, 1.0)` inside)",
             ],
         ),
         # the inner `where` selects `(x - lo) / g` at g == 0, but the outer one masks it out
@@ -1184,9 +1233,9 @@ class WhereGradientNaN(Rule):
             """,
             expected=[(4, 26), (5, 66), (5, 80)],
             messages=[
-                "`(x - hi) / g` is computed for every element, also where `g < 0` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `g` with the same condition too (double where: `jnp.where(cond, g, 1.0)` inside)",
-                "`(x - hi) / g` is computed for every element, also where `g < 0` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `g` with the same condition too (double where: `jnp.where(cond, g, 1.0)` inside)",
-                "`(x - lo) / g` is computed for every element, also where `jnp.abs(g) < eps` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `g` with the same condition too (double where: `jnp.where(cond, g, 1.0)` inside)",
+                "`(x - hi) / g` is computed for every element, also where `g < 0` is false and masks it out; its derivative is infinite/NaN where `g` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `g` with the same condition too (double where: `jnp.where(cond, g, 1.0)` inside)",
+                "`(x - hi) / g` is computed for every element, also where `g < 0` is false and masks it out; its derivative is infinite/NaN where `g` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `g` with the same condition too (double where: `jnp.where(cond, g, 1.0)` inside)",
+                "`(x - lo) / g` is computed for every element, also where `jnp.abs(g) < eps` is true and masks it out; its derivative is infinite/NaN where `g` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `g` with the same condition too (double where: `jnp.where(cond, g, 1.0)` inside)",
             ],
         ),
         # the 2-norm is a sqrt of a sum of squares: its gradient at the zero vector is NaN,
@@ -1250,8 +1299,8 @@ class WhereGradientNaN(Rule):
             """,
             expected=[(13, 44), (22, 33)],
             messages=[
-                "`1.0 / k2` is computed for every element, also where `k2 == 0` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `k2` with the same condition too (double where: `jnp.where(cond, k2, 1.0)` inside)",
-                "`jnp.log(s)` is computed for every element, also where `s > 0` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `s` with the same condition too (double where: `jnp.where(cond, s, 1.0)` inside)",
+                "`1.0 / k2` is computed for every element, also where `k2 == 0` is true and masks it out; its derivative is infinite/NaN where `k2` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `k2` with the same condition too (double where: `jnp.where(cond, k2, 1.0)` inside)",
+                "`jnp.log(s)` is computed for every element, also where `s > 0` is false and masks it out; its derivative is infinite/NaN where `s` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `s` with the same condition too (double where: `jnp.where(cond, s, 1.0)` inside)",
             ],
         ),
         # the test differentiates the helper: a derivative reaches the where (grad: nan)
@@ -1273,7 +1322,7 @@ class WhereGradientNaN(Rule):
             """,
             expected=[(10, 66)],
             messages=[
-                "`a / b` is computed for every element, also where `jnp.logical_and(a == 0, b == 0)` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `b` with the same condition too (double where: `jnp.where(cond, b, 1.0)` inside)",
+                "`a / b` is computed for every element, also where `jnp.logical_and(a == 0, b == 0)` is true and masks it out; its derivative is infinite/NaN where `b` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `b` with the same condition too (double where: `jnp.where(cond, b, 1.0)` inside)",
             ],
         ),
         # a singular input that is arithmetic of the tested variable: `sqrt(1 - x ** 2)` is
@@ -1293,8 +1342,8 @@ class WhereGradientNaN(Rule):
             """,
             expected=[(5, 29), (9, 29)],
             messages=[
-                "`jnp.sqrt(1 - x ** 2)` is computed for every element, also where `x < 1` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `1 - x ** 2` with the same condition too (double where: `jnp.where(cond, 1 - x ** 2, 1.0)` inside)",
-                "`jnp.log(x - 1)` is computed for every element, also where `x > 1` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `x - 1` with the same condition too (double where: `jnp.where(cond, x - 1, 1.0)` inside)",
+                "`jnp.sqrt(1 - x ** 2)` is computed for every element, also where `x < 1` is false and masks it out; its derivative is infinite/NaN where `1 - x ** 2` is 0 or negative, so the gradient of this `where` is NaN (0 * inf). Guard `1 - x ** 2` with the same condition too (double where: `jnp.where(cond, 1 - x ** 2, 1.0)` inside)",
+                "`jnp.log(x - 1)` is computed for every element, also where `x > 1` is false and masks it out; its derivative is infinite/NaN where `x - 1` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `x - 1` with the same condition too (double where: `jnp.where(cond, x - 1, 1.0)` inside)",
             ],
         ),
         # the condition through a name bound to a test, a divisor that is a constant
@@ -1327,8 +1376,8 @@ class WhereGradientNaN(Rule):
             """,
             expected=[(7, 32), (12, 35), (17, 12)],
             messages=[
-                "`jnp.log(x)` is computed for every element, also where `positive` is false and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)",
-                "`lax.div(lax.sin(pi_x), pi_x)` is computed for every element, also where `x == 0` is true and masks it out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `pi_x` with the same condition too (double where: `jnp.where(cond, pi_x, 1.0)` inside)",
+                "`jnp.log(x)` is computed for every element, also where `positive` is false and masks it out; its derivative is infinite/NaN where `x` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)",
+                "`lax.div(lax.sin(pi_x), pi_x)` is computed for every element, also where `x == 0` is true and masks it out; its derivative is infinite/NaN where `pi_x` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `pi_x` with the same condition too (double where: `jnp.where(cond, pi_x, 1.0)` inside)",
                 "`2.0 / w` is computed for every element, also where `use_taylor` is false and masks it out; the other branch, selected there, tests `jnp.abs(w) < eps`, so `w` reaches 0 there, where the derivative of `2.0 / w` is infinite/NaN: the gradient of this `where` is NaN (0 * inf). Guard `w` in this branch too (double where: `jnp.where(use_taylor, w, 1.0)` inside)",
             ],
         ),
@@ -1859,7 +1908,8 @@ class WhereGradientNaN(Rule):
                 limit = "128" if isinstance(op_node, cst.Call) and (ctx.qualname(op_node.func) or "").endswith(
                     "exp2") else "88"
                 there = (f"for a large `{key}` there it overflows to inf (above about {limit} in float32), and so "
-                         f"does its derivative" if kind in _OVERFLOW else "its derivative is infinite/NaN there")
+                         f"does its derivative" if kind in _OVERFLOW else
+                         f"its derivative is infinite/NaN {_singular_where(ctx, op_node, key, kind)}")
                 helper = self._helper_ops.get(id(op_node))
                 if helper is not None:
                     there += f" (`{helper[0]}` computes `{helper[1]}` with `{helper[2]}` = `{key}`)"
@@ -2100,7 +2150,8 @@ class WhereGradientNaN(Rule):
             self.report(
                 op_node,
                 f"`{ctx.code(op_node).strip()}` is computed for every element, also where `{m}` is "
-                f"false and the mask drops it; its derivative is infinite/NaN there, so the gradient "
+                f"false and the mask drops it; its derivative is infinite/NaN "
+                f"{_singular_where(ctx, op_node, key, kind)}, so the gradient "
                 f"is NaN (0 * inf). Guard `{key}` before the function (`jnp.where({m}, {key}, "
                 f"{_fmt(safe)})`)",
             )
@@ -2409,7 +2460,7 @@ class WhereGradientNaN(Rule):
                     overflow = kind in _OVERFLOW
                     found = (op_node, f"it overflows to inf for a large `{key}`, and so does its derivative, "
                                       f"and the condition masks those values out" if kind in _OVERFLOW else
-                             f"its derivative is infinite/NaN where `{key}` is at its singular point, "
+                             f"its derivative is infinite/NaN {_singular_where(ctx, op_node, key, kind)}, "
                              f"and the condition masks that point out")
                     break
             # the name itself is tested: its value where the function is singular
