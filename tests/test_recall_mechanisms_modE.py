@@ -466,7 +466,7 @@ def test_bench_eqx_timing(tmp_path, monkeypatch):
 
 
 def test_method_jit_method_jit(tmp_path, monkeypatch):
-    assert _lint(tmp_path, monkeypatch, {"prog.py": METHOD_JIT}, "JAX209") == [('JAX209', 'prog.py', 15, 7, 'An instance of `Linear` (a class not registered as a pytree) is `self` of `Linear.__call__`, a method decorated with `@jax.jit`: jit receives the instance as its first argument and makes every traced argument an abstract array, and cannot make this one, so the call raises TypeError: Error interpreting argument ... as an abstract array. Jit a function that takes the arrays it reads as arguments instead, or declare `self` static (`@partial(jax.jit, static_argnums=0)`, when the instance is hashable and never changes)')]
+    assert _lint(tmp_path, monkeypatch, {"prog.py": METHOD_JIT}, "JAX209") == [('JAX209', 'prog.py', 9, 6, '`@jax.jit` on `Linear.__call__`, a method of a class not registered as a pytree: jit receives the instance as its first argument (`self`) and makes every traced argument an abstract array, and cannot make this one, so every call raises TypeError: Error interpreting argument ... as an abstract array. Jit a function that takes the arrays it reads as arguments instead, or declare `self` static (`@partial(jax.jit, static_argnums=0)`, when the instance is hashable and never changes)')]
 
 
 def test_method_jit_fixed_method_jit_is_silent(tmp_path, monkeypatch):
@@ -474,7 +474,7 @@ def test_method_jit_fixed_method_jit_is_silent(tmp_path, monkeypatch):
 
 
 def test_policy_method_jit(tmp_path, monkeypatch):
-    assert _lint(tmp_path, monkeypatch, {"prog.py": POLICY}, "JAX209") == [('JAX209', 'prog.py', 17, 7, 'An instance of `Policy` (a class not registered as a pytree) is `self` of `Policy.act`, a method decorated with `@partial(jax.jit, static_argnames="greedy")`: jit receives the instance as its first argument and makes every traced argument an abstract array, and cannot make this one, so the call raises TypeError: Error interpreting argument ... as an abstract array. Jit a function that takes the arrays it reads as arguments instead, or declare `self` static (`@partial(jax.jit, static_argnums=0)`, when the instance is hashable and never changes)')]
+    assert _lint(tmp_path, monkeypatch, {"prog.py": POLICY}, "JAX209") == [('JAX209', 'prog.py', 11, 6, '`@partial(jax.jit, static_argnames="greedy")` on `Policy.act`, a method of a class not registered as a pytree: jit receives the instance as its first argument (`self`) and makes every traced argument an abstract array, and cannot make this one, so every call raises TypeError: Error interpreting argument ... as an abstract array. Jit a function that takes the arrays it reads as arguments instead, or declare `self` static (`@partial(jax.jit, static_argnums=0)`, when the instance is hashable and never changes)')]
 
 
 def test_instance_of_another_modules_class_vmapped_under_filter_jit(tmp_path, monkeypatch):
@@ -509,3 +509,121 @@ def test_jitted_method_with_self_static_pytree_or_module_is_silent(tmp_path, mon
         root = tmp_path / str(i)
         root.mkdir()
         assert _lint(root, monkeypatch, {"prog.py": prog}, "JAX209") == [], i
+
+
+# `@jax.jit` on a method of a plain class reached only through `self.method(...)` from another
+# method (scico's PGM before https://github.com/lanl/scico/commit/e17ce599b14db0216fb9c99223007677a6b80434
+# "Fix incorrect jit of method"): the receiver is not a name bound once, the decorator is the bug.
+PGM_STEP = """\
+import jax
+import jax.numpy as jnp
+
+
+class PGM:
+    def __init__(self, x0, L0):
+        self.x = x0
+        self.L = L0
+
+    @jax.jit
+    def x_step(self, v, L):
+        return jnp.sign(v) * jnp.maximum(jnp.abs(v) - 1.0 / L, 0.0)
+
+    def solve(self, n):
+        for _ in range(n):
+            self.x = self.x_step(self.x, self.L)
+        return self.x
+"""
+
+# another way: a solver module whose jitted method is only called by a driver in another module
+SOLVER = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class Solver:
+    def __init__(self, tol):
+        self.tol = tol
+
+    @partial(jax.jit, static_argnames=("n",))
+    def run(self, b, n=10):
+        return jnp.linalg.solve(jnp.eye(b.shape[0]) * n, b)
+"""
+DRIVER = """\
+import jax.numpy as jnp
+
+from pkg.solver import Solver
+
+
+def main():
+    return Solver(1e-6).run(jnp.ones(3))
+"""
+
+# the fixes: a plain function jitted, `self` declared static, a registered pytree class, a
+# static method
+PGM_FIXED = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax import tree_util
+
+
+def prox(v, L):
+    return jnp.sign(v) * jnp.maximum(jnp.abs(v) - 1.0 / L, 0.0)
+
+
+class PGM:
+    def __init__(self, x0, L0):
+        self.x = x0
+        self.L = L0
+        self._step = jax.jit(prox)
+
+    @partial(jax.jit, static_argnums=0)
+    def x_step(self, v, L):
+        return prox(v, L)
+
+    @staticmethod
+    @jax.jit
+    def shrink(v):
+        return v * 0.5
+
+
+@tree_util.register_pytree_node_class
+class State:
+    def __init__(self, x):
+        self.x = x
+
+    def tree_flatten(self):
+        return (self.x,), None
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+
+    @jax.jit
+    def norm(self):
+        return jnp.linalg.norm(self.x)
+"""
+
+
+def test_jitted_method_called_through_self_is_reported_at_the_decorator(tmp_path, monkeypatch):
+    msg = ("`@jax.jit` on `PGM.x_step`, a method of a class not registered as a pytree: jit receives the "
+           "instance as its first argument (`self`) and makes every traced argument an abstract array, and "
+           "cannot make this one, so every call raises TypeError: Error interpreting argument ... as an abstract "
+           "array. Jit a function that takes the arrays it reads as arguments instead, or declare `self` static "
+           "(`@partial(jax.jit, static_argnums=0)`, when the instance is hashable and never changes)")
+    assert _lint(tmp_path, monkeypatch, {"prog.py": PGM_STEP}, "JAX209") == [("JAX209", "prog.py", 10, 6, msg)]
+
+
+def test_jitted_method_called_from_another_module_is_reported_at_the_decorator(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"pkg/__init__.py": "", "pkg/solver.py": SOLVER, "pkg/driver.py": DRIVER},
+                  "JAX209")
+    assert [f[:4] for f in found] == [("JAX209", "pkg/solver.py", 11, 6)]
+    assert found[0][4].startswith('`@partial(jax.jit, static_argnames=("n",))` on `Solver.run`, a method of a class '
+                                  "not registered as a pytree")
+
+
+def test_jitted_method_fixes_are_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"prog.py": PGM_FIXED}, "JAX209") == []

@@ -10,6 +10,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
+from jaxlint.model.jit_calls import JIT_NAMES
 from jaxlint.model.pytree_read import function_leaf, function_leaf_fields
 from jaxlint.model.scopes import bound_once
 from jaxlint.model.walk import children, dotted_name, walk_tree
@@ -112,9 +113,12 @@ class StringToTracedArg(Rule):
         "an optax optimizer (`optax.adam(...)`: a tuple of functions), a haiku "
         "`hk.transform(...)`, a function of the file. `eqx.filter_jit` is left alone (it traces "
         "only the array leaves). "
-        "And a method of such a plain class decorated with `@jax.jit` (or `@partial(jax.jit, "
-        "...)`) that does not declare `self` static, called on an instance bound once to a name "
-        "(`model(x)`, `policy.act(obs)`): jit receives the instance as argument 0."
+        "And `@jax.jit` (or `@partial(jax.jit, ...)`) on a method of such a plain class that does "
+        "not declare `self` static, reported at the decorator whoever calls the method "
+        "(`model(x)`, `policy.act(obs)`, `self.x_step(v)` from another method): jit receives the "
+        "instance as argument 0 at every call. A `@staticmethod`, an `eqx.filter_jit` (it makes "
+        "non-array leaves static) and a class with bases or decorators (an `eqx.Module`, a "
+        "registered pytree) are left alone."
     )
     why_bad = (
         "`jit` turns every non-static argument into an abstract array, and a string is not "
@@ -488,9 +492,9 @@ class StringToTracedArg(Rule):
             model = Linear(jax.random.PRNGKey(0), 3, 2)
             print(model(jnp.ones((4, 3))).shape)
             """,
-            expected=[(15, 7)],
+            expected=[(9, 6)],
             messages=[
-                "An instance of `Linear` (a class not registered as a pytree) is `self` of `Linear.__call__`, a method decorated with `@jax.jit`: jit receives the instance as its first argument and makes every traced argument an abstract array, and cannot make this one, so the call raises TypeError: Error interpreting argument ... as an abstract array. Jit a function that takes the arrays it reads as arguments instead, or declare `self` static (`@partial(jax.jit, static_argnums=0)`, when the instance is hashable and never changes)",
+                "`@jax.jit` on `Linear.__call__`, a method of a class not registered as a pytree: jit receives the instance as its first argument (`self`) and makes every traced argument an abstract array, and cannot make this one, so every call raises TypeError: Error interpreting argument ... as an abstract array. Jit a function that takes the arrays it reads as arguments instead, or declare `self` static (`@partial(jax.jit, static_argnums=0)`, when the instance is hashable and never changes)",
             ],
         ),
     ]
@@ -606,36 +610,41 @@ class StringToTracedArg(Rule):
             return f"a haiku transformed function (`{written}(...)`, a tuple of functions)"
         return None
 
-    def _jitted_method(self, node: cst.Call) -> None:
-        """``model(x)``, ``p.act(obs)`` where the method is decorated with a jit that does
-        not declare ``self`` static: jit receives the instance as argument 0, and an
-        instance of a plain class of the file is not a pytree of arrays."""
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        """``@jax.jit`` (or ``@partial(jax.jit, ...)``) on a method of a plain class of this
+        file, ``self`` not declared static: jit receives the instance as argument 0 at every
+        call, and an instance of a class nothing registers as a pytree is not a pytree of
+        arrays, so every call raises.  Reported at the decorator (where the fix goes), once,
+        whoever calls it (``obj.method(x)``, ``self.method(x)`` from another method)."""
         ctx = self.ctx
-        info = ctx.jit_callee(node, static_only=True)
-        if info is None or info.receiver is None or info.unit is None or info.is_static(0, info.param_name(0)):
+        unit = ctx.index.unit_of.get(id(node))
+        cls = unit.cls if unit is not None else None
+        if cls is None or not any(s is node for s in cls.node.body.body) or not self._plain_class(cls):
             return
-        if info.site is not None and info.site.transform.filtered:
+        if any(dotted_name(d.decorator) in ("staticmethod", "classmethod") for d in node.decorators):
             return
-        what = self._not_pytree(info.receiver)
-        if what is None or not what.startswith("an instance of"):
+        positional = unit.positional()
+        if not positional:
             return
-        method = info.unit.name
-        shown = f"{info.unit.cls.name}.{method}" if info.unit.cls is not None else method
-        site = info.site
-        dec = next((d.decorator for d in getattr(info.unit.node, "decorators", ())
-                    if site is not None and (d.decorator is site.call or (
-                        site.call is None and ctx.qualname(d.decorator) == site.qualname))), None)
-        if dec is None:
+        for d in node.decorators:
+            info = ctx.jit_declaration(d.decorator)
+            if info is None and isinstance(d.decorator, (cst.Name, cst.Attribute)) and apis.canonical(
+                    ctx.qualname(d.decorator) or "") in JIT_NAMES:
+                info = ctx.jit_declaration(node)  # a bare `@jax.jit` is recorded on its def
+            if info is None or info.unit is not unit or info.is_static(0, positional[0].name):
+                continue
+            if info.site is not None and info.site.transform.filtered:
+                continue  # eqx.filter_jit: a non-array leaf is static
+            self.report(
+                d.decorator,
+                f"`@{ctx.code(d.decorator).strip()}` on `{cls.name}.{unit.name}`, a method of a class not "
+                f"registered as a pytree: jit receives the instance as its first argument (`{positional[0].name}`) "
+                f"and makes every traced argument an abstract array, and cannot make this one, so every call "
+                f"raises TypeError: Error interpreting argument ... as an abstract array. Jit a function that "
+                f"takes the arrays it reads as arguments instead, or declare `{positional[0].name}` static "
+                f"(`@partial(jax.jit, static_argnums=0)`, when the instance is hashable and never changes)",
+            )
             return
-        self.report(
-            info.receiver,
-            f"{what[0].upper() + what[1:]} is `self` of `{shown}`, a method decorated with "
-            f"`@{ctx.code(dec).strip()}`: jit receives the instance as its first argument and makes every traced "
-            f"argument an abstract array, and cannot make this one, so the call raises TypeError: "
-            f"Error interpreting argument ... as an abstract array. Jit a function that takes the "
-            f"arrays it reads as arguments instead, or declare `self` static "
-            f"(`@partial(jax.jit, static_argnums=0)`, when the instance is hashable and never changes)",
-        )
 
     def _plain_class(self, cls) -> bool:
         """A class with no bases (or ``object``), no decorators, no ``__jax_array__``,
@@ -656,7 +665,6 @@ class StringToTracedArg(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         info = self.ctx.jit_callee(node)
         if info is None:
-            self._jitted_method(node)
             return
         filtered = info.site is not None and info.site.transform.filtered
         for a, position, pname in info.args(node):
