@@ -3584,7 +3584,7 @@ class PrngKeyReuse(Rule):
                     and isinstance(n.func.value, cst.Name) and n.func.value.value == "self")
             elif ws:
                 return False  # another method replaces it
-        if not made or unit.name in setup_calls:
+        if not made or unit.name in setup_calls or _refuses_a_second_call(cls, unit):
             return False
         self._stored_reported.add((id(unit), dotted))
         self.report(
@@ -4057,6 +4057,8 @@ class PrngKeyReuse(Rule):
                 if _read_through_rebound(site, frame.rebound, holders, ctx):
                     continue  # `split(state[0])` with `state = step(...)` later in the body:
                     # the next iteration reads the key the body put there, not this one
+                if isinstance(node, cst.For) and _drawn_on_one_iteration(node, site):
+                    continue  # `for n in [0, 1]: if n == 1: y = dropout(y, key)`: one iteration draws
                 if _handed_to_evaluation(node, site, lambda e: bound_once(ctx.index, ctx.unit, e)):
                     continue  # `vmap(partial(model, enable_dropout=False))(x, key=split(key, n))`:
                     # the keys go to a call that switches its randomness off, nothing draws from them
@@ -5015,3 +5017,90 @@ def _reaches_return(fn: cst.CSTNode, call: cst.Call) -> bool:
             break
         names |= more
     return any(type(d) is cst.Name and d.value in names for r in returns for d in descendants(r))
+
+
+def _refuses_a_second_call(cls, unit) -> bool:
+    """The method sets a flag of its object (``self._used = True``) and raises when it is
+    already set (``if self._used: raise ...``, ``assert not self._used``, here or in a method
+    of the class it calls on ``self``): a key wrapper that refuses a second draw (alphafold's
+    ``SafeKey``), so its stored key is never drawn from twice."""
+    flags = set()
+    for n in descendants(unit.node):
+        if type(n) is cst.Assign and type(n.value) is cst.Name and n.value.value == "True":
+            for t in n.targets:
+                d = dotted_name(t.target)
+                if d is not None and d.startswith("self.") and d.count(".") == 1:
+                    flags.add(d)
+    if not flags:
+        return False
+    bodies = [unit.node] + [
+        m.node for name, m in cls.methods.items()
+        if any(type(c) is cst.Call and type(c.func) is cst.Attribute and dotted_name(c.func) == f"self.{name}"
+               for c in descendants(unit.node))]
+    for body in bodies:
+        for n in descendants(body):
+            if type(n) is cst.If and dotted_name(n.test) in flags and any(
+                    type(x) is cst.Raise for x in descendants(n.body)):
+                return True
+            if type(n) is cst.Assert and type(n.test) is cst.UnaryOperation and type(
+                    n.test.operator) is cst.Not and dotted_name(n.test.expression) in flags:
+                return True
+    return False
+
+
+def _drawn_on_one_iteration(loop: cst.For, site: cst.CSTNode) -> bool:
+    """``for n in [0, 1]: ... if n == 1: dropout(y, key)``: the draw sits under a test that
+    the loop variable equals a literal, over a loop whose items are distinct (a literal list
+    or tuple of distinct numbers or strings, or a ``range``), and nothing in the body rebinds
+    the variable: at most one iteration draws, once."""
+    if type(loop.target) is not cst.Name:
+        return False
+    var = loop.target.value
+    it = loop.iter
+    if type(it) in (cst.List, cst.Tuple):
+        vals = []
+        for el in it.elements:
+            v = el.value
+            if type(v) is cst.Integer or type(v) is cst.SimpleString:
+                vals.append(v.value)
+            else:
+                return False
+        if len(set(vals)) != len(vals):
+            return False
+    elif not (type(it) is cst.Call and dotted_name(it.func) == "range"):
+        return False
+    for n in walk_tree(loop.body):
+        if type(n) in (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For):
+            targets = ([t.target for t in n.targets] if type(n) is cst.Assign else [n.target])
+            if any(type(t) is cst.Name and t.value == var for tt in targets for t in walk_tree(tt)):
+                return False
+
+    def on_one(test) -> bool:
+        if type(test) is not cst.Comparison or len(test.comparisons) != 1 or type(
+                test.comparisons[0].operator) is not cst.Equal:
+            return False
+        a, b = test.left, test.comparisons[0].comparator
+        lit = (cst.Integer, cst.SimpleString)
+        return (type(a) is cst.Name and a.value == var and type(b) in lit) or (
+            type(b) is cst.Name and b.value == var and type(a) in lit)
+
+    def search(node, guarded: bool) -> Optional[bool]:
+        if node is site:
+            return guarded
+        if type(node) in (cst.For, cst.While) and node is not loop:
+            guarded = False  # an inner loop repeats the draw
+        if type(node) is cst.If:
+            r = search(node.test, guarded)
+            if r is not None:
+                return r
+            r = search(node.body, guarded or on_one(node.test))
+            if r is not None:
+                return r
+            return search(node.orelse, guarded) if node.orelse is not None else None
+        for c in children(node):
+            r = search(c, guarded)
+            if r is not None:
+                return r
+        return None
+
+    return bool(search(loop.body, False))
