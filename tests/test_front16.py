@@ -279,3 +279,32 @@ def test_noqa_goes_on_the_line_the_finding_is_reported_at(tmp_path: Path, monkey
                                       "--select", "JAX201,JAX130", "n.py"])
     assert [line.split(" ")[:2] for line in result.output.splitlines()[:-1]] == [
         ["n.py:7:9:", "JAX201"], ["n.py:17:9:", "JAX130"]], result.output
+
+
+INT_LEAF = """\
+import jax
+import jax.numpy as jnp
+
+
+def loss(params, x):
+    h = params["w"] * x
+    return jnp.sum(jnp.where(h > 0, jnp.sqrt(h), 0.0)) * params["n"]
+
+
+if __name__ == "__main__":
+    p = {"w": jnp.ones(3), "n": jnp.asarray(2)}
+    print(loss(p, jnp.array([0.0, 1.0, 2.0])))
+"""
+
+
+def test_confirm_differentiates_a_pytree_with_an_integer_leaf(tmp_path: Path) -> None:
+    """The diff review's shape: `params` holds an int32 step count beside the float
+    weights. `jax.grad` over the whole dict raises on the integer leaf unless told
+    `allow_int`; the probe takes it (the integer's gradient is float0, not counted) and
+    reproduces the NaN at h = 0."""
+    pytest.importorskip("jax")
+    (tmp_path / "mod.py").write_text(INT_LEAF)
+    rc, findings, err = _confirm(tmp_path, "--run", "python mod.py", "mod.py")
+    got = [(f["code"], f["location"]["row"], f["function"], f["runtime"]["verdict"]) for f in findings]
+    assert got == [("JAX120", 7, "loss", "confirmed")], err
+    assert "NaN value(s) while the function value is finite" in findings[0]["runtime"]["evidence"]

@@ -51,7 +51,7 @@ _GEOM = '''
 
 _GEOM_MSG = (
     "`(y2 - y1) / d` is computed for every element, also where `jnp.isclose(d, 0.0)` is true and masks it "
-    "out; its derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `d` "
+    "out; its derivative is infinite/NaN where `d` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `d` "
     "with the same condition too (double where: `jnp.where(cond, d, 1.0)` inside)"
 )
 
@@ -67,7 +67,7 @@ _RAYS = '''
 
 _RAYS_MSG = (
     "`(qx - px) / den` is computed for every element, also where `den == 0.0` is true and masks it out; its "
-    "derivative is infinite/NaN there, so the gradient of this `where` is NaN (0 * inf). Guard `den` with "
+    "derivative is infinite/NaN where `den` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `den` with "
     "the same condition too (double where: `jnp.where(cond, den, 1.0)` inside)"
 )
 

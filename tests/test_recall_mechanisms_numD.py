@@ -149,12 +149,12 @@ def test_where_branch_calls_a_helper_singular_at_the_masked_point(tmp_path, monk
     assert found == [
         ("JAX120", "losses.py", 15, 38,
          "`entropy_term(p=p)` is computed for every element, also where `p > 0` is false and masks it out; its "
-         "derivative is infinite/NaN there (`entropy_term` computes `jnp.log(p)` with `p` = `p`), so the "
+         "derivative is infinite/NaN where `p` is 0 (`entropy_term` computes `jnp.log(p)` with `p` = `p`), so the "
          "gradient of this `where` is NaN (0 * inf). Guard `p` with the same condition too (double where: "
          "`jnp.where(cond, p, 1.0)` inside)"),
         ("JAX120", "moffat.py", 15, 77,
          "`_Knu(self.beta - 1.0, k)` is computed for every element, also where `k > 0` is false and masks it "
-         "out; its derivative is infinite/NaN there (`_Knu` computes `jnp.pi / (2.0 * x)` with `x` = `k`), so "
+         "out; its derivative is infinite/NaN where `k` is 0 (`_Knu` computes `jnp.pi / (2.0 * x)` with `x` = `k`), so "
          "the gradient of this `where` is NaN (0 * inf). Guard `k` with the same condition too (double where: "
          "`jnp.where(cond, k, 1.0)` inside)"),
     ]

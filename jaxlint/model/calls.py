@@ -439,8 +439,40 @@ class CallEffects:
                 if pname is None or not info.is_static(position, pname):
                     continue
                 v = self.arg_value(arg.value)
-                if not v.traced and v.kind in kinds.UNHASHABLE:
+                if not v.traced and v.kind in kinds.UNHASHABLE and not (
+                        v.kind == V.NPARRAY and self._host_scalar(arg.value)):
                     self.static_given.setdefault(name, {})[pname] = v.kind
+
+    # NumPy functions that give a scalar of an array (with no `axis`): hashable
+    _REDUCTIONS = frozenset({"prod", "sum", "max", "min", "amax", "amin", "mean", "median", "std", "var",
+                             "argmax", "argmin", "any", "all", "size", "ndim", "count_nonzero", "dot", "vdot",
+                             "int_", "int32", "int64", "float32", "float64"})
+
+    def _host_scalar(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
+        """A NumPy scalar rather than an array (hashable, a fine static argument): an
+        element of a host array (``shape[0]``), a reduction of one with no ``axis``
+        (``np.prod(shape)``, ``shape.max()``), ``.item()``, ``int(...)``/``float(...)``;
+        through a name bound once to one."""
+        if depth > 3:
+            return False
+        if type(expr) is cst.Name:
+            made = bound_once(self.index, self.unit, expr)
+            return made is not None and made is not expr and self._host_scalar(made, depth + 1)
+        if type(expr) is cst.Subscript:
+            return len(expr.slice) == 1 and type(expr.slice[0].slice) is cst.Index and type(
+                expr.slice[0].slice.value) in (cst.Integer, cst.Name, cst.UnaryOperation)
+        if type(expr) is cst.Call:
+            if any(a.keyword is not None and a.keyword.value in ("axis", "keepdims") for a in expr.args):
+                return False
+            q = self.qualname(expr.func) or ""
+            last = dotted_name(expr.func) or ""
+            last = last.rsplit(".", 1)[-1]
+            if q in ("builtins.int", "builtins.float", "builtins.bool", "int", "float", "bool") or last == "item":
+                return True
+            if (q.startswith("numpy.") and q.rsplit(".", 1)[-1] in self._REDUCTIONS) or (
+                    type(expr.func) is cst.Attribute and last in self._REDUCTIONS and len(expr.args) == 0):
+                return True
+        return False
 
     def _call_effects(self, call: cst.Call) -> None:
         """Calls from traced code make the callee traced, with the parameters

@@ -116,7 +116,11 @@ _DERIVATIVE_NAMES = frozenset({
     "check_jvp", "check_vjp", "filter_grad", "filter_value_and_grad", "filter_jvp", "filter_vjp",
     "filter_custom_vjp", "filter_custom_jvp", "jet",
 })
-_GRADIENT_LIBRARIES = frozenset({"optax", "jaxopt", "optimistix", "trax", "objax", "elegy", "keras"})
+# libraries that differentiate what they are given (samplers by Hamiltonian dynamics,
+# minimizers by gradients: numpyro's NUTS, blackjax, TFP's MCMC, `jax.scipy.optimize`
+# (BFGS), netket's VMC, flowjax's training) count as well
+_GRADIENT_LIBRARIES = frozenset({"optax", "jaxopt", "optimistix", "trax", "objax", "elegy", "keras", "numpyro",
+                                 "blackjax", "tensorflow_probability", "netket", "flowjax"})
 
 
 def names_derivative(imports, text: str, packages: frozenset[str]) -> bool:
@@ -134,11 +138,13 @@ def names_derivative(imports, text: str, packages: frozenset[str]) -> bool:
         root = full.split(".", 1)[0]
         if root in packages:
             continue
-        if root in _GRADIENT_LIBRARIES or full.startswith("flax.training"):
+        if root in _GRADIENT_LIBRARIES or full.startswith(("flax.training", "jax.scipy.optimize")):
             return True
         if full.rsplit(".", 1)[-1] in _DERIVATIVE_NAMES and "." in full:
             return True
         modules.add(local)
+    if re.search(r"\bscipy\s*\.\s*optimize\b", text):
+        return True  # `jax.scipy.optimize.minimize(..., method="BFGS")` differentiates its function
     if not modules:
         return False
     pattern = r"\b(?:%s)\s*\.\s*(?:[A-Za-z_]\w*\s*\.\s*)*(?:%s)\b" % (

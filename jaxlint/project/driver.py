@@ -38,7 +38,8 @@ from jaxlint.settings import LintSettings
 MAX_ROUNDS = 6
 # what a file that names a derivative must spell (model/gradtrace.names_derivative)
 _DERIVATIVE_WORDS = re.compile(rb"grad|jvp|vjp|jac|hessian|lineari[sz]e|linear_transpose|closure_convert|custom_"
-                               rb"|jet|optax|jaxopt|optimistix|trax|objax|elegy|keras|flax\.training|import\s*\*")
+                               rb"|jet|optax|jaxopt|optimistix|trax|objax|elegy|keras|flax\.training|import\s*\*"
+                               rb"|numpyro|blackjax|tensorflow_probability|scipy\.optimize|netket|flowjax")
 # parsed trees kept between rounds, in all workers together (an estimate: see linter.TreeStore);
 # a project whose trees do not fit parses the rest again when they come back
 TREE_BUDGET = 1 << 30
@@ -531,7 +532,21 @@ def _grad_free(project: _Project, latest: dict[str, FileResult], data_for: dict[
             data = _bytes_of(f, data_for, read)
             if data is None or _DERIVATIVE_WORDS.search(data) is not None:
                 return False
-    return True
+    return not _unlinted_sources(project)
+
+
+def _unlinted_sources(project: _Project) -> bool:
+    """Is there a ``.py`` file under the project's root (outside hidden folders) that the
+    run did not lint (left out by an ``exclude``, or not asked for)?  What it does is not
+    known, so nothing can be said of the whole project.  Walked only for a project that
+    looks derivative-free, after every other test."""
+    linted = {os.path.realpath(f) for f in project.files}
+    for folder, dirs, names in os.walk(project.root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__pycache__"]
+        for n in names:
+            if n.endswith(".py") and os.path.realpath(os.path.join(folder, n)) not in linted:
+                return True
+    return False
 
 
 def _same_answers(result: Optional[FileResult], old: str, new: str) -> bool:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
 from jaxlint.model.scopes import class_statement_instance
-from jaxlint.model.walk import arg_at, dotted_name
+from jaxlint.model.walk import arg_at, dotted_name, walk_tree
 from jaxlint.rules.arrays._common import INPLACE_WRITERS, inplace_flag, is_false
 
 
@@ -297,7 +298,8 @@ class DiscardedAtUpdate(Rule):
         base_val = self.ctx.value(at.value)
         if base_val.kind in (V.NPARRAY, V.LIST, V.STATIC, V.MODULE):
             return
-        if base_val.kind != V.ARRAY and class_statement_instance(self.ctx.index, self.ctx.unit, at.value) is not None:
+        cls = class_statement_instance(self.ctx.index, self.ctx.unit, at.value) if base_val.kind != V.ARRAY else None
+        if cls is not None and not _hands_out_an_array_at(cls):
             return  # an instance of a class of the file: its own `at` (a pytreeclass tree), no JAX array
         base = self.ctx.code(at.value)
         method = call.func.attr.value
@@ -365,3 +367,17 @@ class DiscardedAtUpdate(Rule):
             f"does nothing. Assign it: `{base} = {base}.sort()`",
             the_fix,
         )
+
+
+def _hands_out_an_array_at(cls) -> bool:
+    """Does the class's ``at`` lead to an array's: a ``__new__`` (the "instance" may be
+    anything it returns, ``jnp.asarray(v)``), or an ``at`` of its own that returns another
+    object's ``.at`` (``return self.data.at``: a delegate, whose updates are discarded the
+    same way)?"""
+    if "__new__" in cls.methods:
+        return True
+    own = cls.methods.get("at")
+    if own is None:
+        return False
+    return any(type(n) is cst.Return and type(n.value) is cst.Attribute and n.value.attr.value == "at"
+               for n in walk_tree(own.node))

@@ -1066,7 +1066,7 @@ class WhereGradientNaN(Rule):
             """,
             expected=[(9, 56)],
             messages=[
-                "`_knu(beta - 1.0, k)` is computed for every element, also where `k > 0` is false and masks it out; its derivative is infinite/NaN there (`_knu` computes `jnp.pi / (2.0 * x)` with `x` = `k`), so the gradient of this `where` is NaN (0 * inf). Guard `k` with the same condition too (double where: `jnp.where(cond, k, 1.0)` inside)",
+                "`_knu(beta - 1.0, k)` is computed for every element, also where `k > 0` is false and masks it out; its derivative is infinite/NaN where `k` is 0 (`_knu` computes `jnp.pi / (2.0 * x)` with `x` = `k`), so the gradient of this `where` is NaN (0 * inf). Guard `k` with the same condition too (double where: `jnp.where(cond, k, 1.0)` inside)",
             ],
             fixed="""
             import jax.numpy as jnp

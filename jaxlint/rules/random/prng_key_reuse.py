@@ -4318,6 +4318,10 @@ class PrngKeyReuse(Rule):
         site, how = consumed
         if len(writes(fn, name)) != (0 if name == carry else 1) or self._unread(site):
             return False  # rebound in the body (`key, sub = split(key)` then `key` is new), or the draw is unused
+        if any(type(n) is cst.Subscript and n.value is site and not all(
+                type(e.slice) is cst.Index and type(e.slice.value) is cst.Integer for e in n.slice)
+               for n in walk_tree(fn.body)):
+            return False  # `split(k, n)[i]`: each step takes another of the same keys
         if self._runs_once(fn):
             return True  # one step (`length=1`): the key is consumed once
         self.report(
