@@ -134,8 +134,8 @@ _ROWS: tuple[Deprecation, ...] = (
                 "`xla_bridge.get_backend().platform` is `jax.default_backend()`", kind="module"),
     Deprecation("jax.lib.xla_client", "nothing public (`jax.extend`)", "0.6.0", "0.8.0", None, kind="module"),
     Deprecation("jax.lib.xla_extension", "nothing public (`jax.extend`)", "0.6.0", "0.8.0", None, kind="module"),
-    Deprecation("jaxlib.xla_extension", "`jax.Array` / `jax.extend`", None, "0.4.36", None,
-                "the module no longer exists (now jaxlib._jax)", kind="module"),
+    Deprecation("jaxlib.xla_extension", "`jax.extend` where it exposes the name (`jax.Array` for `ArrayImpl`)", None,
+                "0.4.36", None, "the module is now the private `jaxlib._jax`", kind="module"),
     # jaxlib.xla_client, the module jax.lib.xla_client re-exported, still imports in jaxlib
     # 0.10.2 but without these members (each checked absent there): the re-exports' removals
     # from jax.lib.xla_client, and XLA's older Python client API
@@ -177,6 +177,12 @@ _ROWS: tuple[Deprecation, ...] = (
                 new_qualname="jax.sharding.Mesh", import_from=("jax.sharding", "Mesh")),
     Deprecation("jax.experimental.maps", "`jax.shard_map` / `jax.sharding`", "0.4.26", "0.4.31", None,
                 "xmap has no mechanical replacement", kind="module"),
+    # members of the module with their own replacements (its note is xmap's)
+    Deprecation("jax.experimental.maps.xmap", "`jax.shard_map` (or `jax.vmap` with `spmd_axis_name`)", "0.4.26",
+                "0.4.31", None, "xmap has no mechanical replacement"),
+    Deprecation("jax.experimental.maps.thread_resources",
+                "`jax.sharding.get_abstract_mesh()` (the mesh `with jax.set_mesh(mesh)` sets)", "0.4.26", "0.4.31",
+                None),
     Deprecation("jax.experimental.PartitionSpec", "`jax.sharding.PartitionSpec`", "0.4.1", "0.4.11", "safe",
                 new_qualname="jax.sharding.PartitionSpec", import_from=("jax.sharding", "PartitionSpec")),
     Deprecation("jax.experimental.pjit.pjit", "`jax.jit`", "0.8.0", None, "safe",
@@ -714,6 +720,11 @@ _SOURCES: dict[str, str] = {
                             "0.8.0: The deprecated functions in {mod} `jax.dlpack`, {mod} `jax.errors`, {mod}",
     "jax.experimental.maps.Mesh": "0.4.1: `jax.experimental.maps.Mesh` and `jax.experimental.PartitionSpec` are | "
                                   "0.4.11: `jax.experimental.maps.Mesh`: use `jax.sharding.Mesh`",
+    "jax.experimental.maps.xmap": "0.4.26: The `jax.experimental.maps` module and `jax.experimental.maps.xmap` are | "
+                                  "0.4.31: xmap has been deleted. Please use {func}`shard_map` as the replacement.",
+    "jax.experimental.maps.thread_resources":
+        "0.4.26: The `jax.experimental.maps` module and `jax.experimental.maps.xmap` are | "
+        "0.4.31: xmap has been deleted. Please use {func}`shard_map` as the replacement.",
     "jax.experimental.maps": "0.4.26: The `jax.experimental.maps` module and `jax.experimental.maps.xmap` are | "
                              "0.4.34: The argument was only used by `xmap` which was removed in 0.4.31.",
     "jax.experimental.PartitionSpec": "0.4.1: `jax.experimental.maps.Mesh` and `jax.experimental.PartitionSpec` are | "
@@ -927,4 +938,12 @@ def lookup(qualname: str) -> Optional[Deprecation]:
     for m in MODULES:  # the longest module that holds it (`flax.optim.dynamic_scale` in `flax.optim`)
         if (qualname == m.old or qualname.startswith(m.old + ".")) and (best is None or len(m.old) > len(best.old)):
             best = m
+    if best is not None:
+        # an attribute of a removed member of that module has the member's row
+        # (`maps.thread_resources.env`: `thread_resources`', not the module's)
+        parts = qualname.split(".")
+        for i in range(len(parts) - 1, best.old.count(".") + 1, -1):
+            d = BY_NAME.get(".".join(parts[:i]))
+            if d is not None and d.kind == "name":
+                return d
     return best

@@ -187,7 +187,7 @@ class RemovedApi(Rule):
             """,
             expected=[(5, 16), (10, 10)],
             messages=[
-                "`jax.experimental.maps.thread_resources.env` was removed in JAX 0.4.31 (deprecated in 0.4.26): use `jax.shard_map` / `jax.sharding` instead (xmap has no mechanical replacement)",
+                "`jax.experimental.maps.thread_resources.env` was removed in JAX 0.4.31 (deprecated in 0.4.26): use `jax.sharding.get_abstract_mesh()` (the mesh `with jax.set_mesh(mesh)` sets) instead",
                 "`jax.tree_multimap` was removed in JAX 0.3.16 (deprecated in 0.3.5): use `jax.tree.map` instead (tree_map takes several trees; the top-level alias went with tree_util's)",
             ],
         ),
@@ -463,10 +463,10 @@ class RemovedApi(Rule):
             from jax.ops import index_update
             from jax.experimental.maps import xmap
             """,
-            expected=[(1, 21), (2, 6)],
+            expected=[(1, 21), (2, 35)],
             messages=[
                 '`from jax.ops import index_update` was removed in JAX 0.3.2 (deprecated in 0.2.22): use `x.at[idx].set(v)` instead (mechanical rewrite to the .at[] property)',
-                '`from jax.experimental.maps import ...` was removed in JAX 0.4.31 (deprecated in 0.4.26): use `jax.shard_map` / `jax.sharding` instead (xmap has no mechanical replacement)',
+                '`from jax.experimental.maps import xmap` was removed in JAX 0.4.31 (deprecated in 0.4.26): use `jax.shard_map` (or `jax.vmap` with `spmd_axis_name`) instead (xmap has no mechanical replacement)',
             ],
         ),
         Invalid(
