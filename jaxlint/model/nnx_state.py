@@ -27,7 +27,7 @@ from typing import Callable, Optional
 import libcst as cst
 
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import descendants, walk_tree
+from jaxlint.model.walk import descendants, keyword_arg, walk_tree
 
 # NNX functions whose arguments are NNX objects (graph nodes)
 _NNX_TAKERS = frozenset({"flax.nnx.state", "flax.nnx.split", "flax.nnx.update", "flax.nnx.graphdef",
@@ -205,7 +205,8 @@ _DETERMINISTIC_METHODS = frozenset({"eval", "set_attributes", "set_mode"})
 
 
 def _keyword(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
-    return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+    a = keyword_arg(call, name)
+    return a.value if a is not None else None
 
 
 def _drawing_dropout(call: cst.BaseExpression, qualname: Callable) -> bool:

@@ -1005,12 +1005,14 @@ class SelfMutationInTraced(Rule):
                 built, written = arg, None
                 if type(arg) is cst.Name:
                     values = bound.get(arg.value, [])
-                    if len(values) != 1 or nnx_state.switched_off(ctx.module, arg.value):
+                    if len(values) != 1:
                         found = None
                         break
                     built, written = values[0], arg.value
                 what = nnx_state.rng_holder(built, ctx.qualname, nnx_classes.get) if built is not None else None
-                if what is None or (found is not None and found[1][1] != what[1]):
+                # (the whole-module walk for a switch-off only for a name that holds RNG state)
+                if what is None or (written is not None and nnx_state.switched_off(ctx.module, written)) or (
+                        found is not None and found[1][1] != what[1]):
                     found = None
                     break
                 found = (built, what, written)

@@ -5037,10 +5037,10 @@ def _refuses_a_second_call(cls, unit) -> bool:
                     flags.add(d)
     if not flags:
         return False
-    bodies = [unit.node] + [
-        m.node for name, m in cls.methods.items()
-        if any(type(c) is cst.Call and type(c.func) is cst.Attribute and dotted_name(c.func) == f"self.{name}"
-               for c in descendants(unit.node))]
+    called = {c.func.attr.value for c in descendants(unit.node)
+              if type(c) is cst.Call and type(c.func) is cst.Attribute and type(c.func.value) is cst.Name
+              and c.func.value.value == "self"}
+    bodies = [unit.node] + [m.node for name, m in cls.methods.items() if name in called]
     for body in bodies:
         for n in descendants(body):
             if type(n) is cst.If and dotted_name(n.test) in flags and any(

@@ -616,6 +616,8 @@ class StringToTracedArg(Rule):
         call, and an instance of a class nothing registers as a pytree is not a pytree of
         arrays, so every call raises.  Reported at the decorator (where the fix goes), once,
         whoever calls it (``obj.method(x)``, ``self.method(x)`` from another method)."""
+        if not node.decorators:
+            return
         ctx = self.ctx
         unit = ctx.index.unit_of.get(id(node))
         cls = unit.cls if unit is not None else None
