@@ -332,6 +332,38 @@ def test_a_failed_run_is_not_all_checks_passed(tmp_path):
     assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
 
 
+def test_a_run_cut_off_by_its_time_limit_is_not_all_checks_passed(tmp_path):
+    """A --run command observed for a while (its `.item()` loop seen, then not selected)
+    and then killed by --run-timeout ran only in part: the summary says so instead of
+    "All checks passed!", written two ways (a script and a module run with -m); the
+    status goes to stderr; exit 0, as nothing observed failed."""
+    from conftest import time_limit_for
+
+    limit = time_limit_for("import jax", least=10)
+    slow = LOOP + "import time\ntime.sleep(600)\n"
+    (tmp_path / "slow.py").write_text(slow)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "train.py").write_text(slow)
+    done = observe(tmp_path, "--run", "python slow.py", "--run-timeout", str(limit),
+                   "--select", "JAX124")
+    assert (done.returncode, done.stdout) == (
+        0, f"No findings in the part that ran: the --run command timed out after {limit:g} s, "
+           "before its end.\n"), done.stderr
+    assert f"jaxlint: --run `python slow.py`: timed out after {limit:g} s in " in done.stderr
+    done = observe(tmp_path, "--run", "python -m pkg.train", "--run", "python -c pass",
+                   "--run-timeout", str(limit), "--select", "JAX124")
+    assert (done.returncode, done.stdout) == (
+        0, "No findings in the part that ran: 1 of 2 --run commands timed out before their "
+           "end (see the warnings).\n"), done.stderr
+    # the same loop selected: the findings, and no summary about the time-out
+    done = observe(tmp_path, "--run", "python slow.py", "--run-timeout", str(limit),
+                   "--output-format", "concise", "-q")
+    assert done.returncode == 1, done.stderr
+    assert [line.split(" ")[:2] for line in done.stdout.splitlines()] == [
+        ["slow.py:6:14:", "JAX507"], ["slow.py:8:14:", "JAX507"]]
+
+
 NO_COMMAND = ("error: observe needs a command to run: give --run CMD, or set `run = \"CMD\"` in "
               "[tool.jaxlint.runtime] of the project's pyproject.toml\n")
 

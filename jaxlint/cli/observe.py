@@ -179,7 +179,7 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
     report = OutputReport(results=kept_results(results, outcome), rules=session.infos,
                           cwd=session.cwd, sources=sources, baseline=outcome,
                           docs_url=session.store.root_config.cfg.docs_url)
-    problems, blind = [], 0
+    problems, blind, cut = [], 0, []
     for r in runs:
         line = f"--run `{r.command}`: {r.status} in {r.wall_s:.1f} s, {r.processes} Python " \
                f"process(es) observed"
@@ -201,11 +201,14 @@ def run_observe(paths, run, run_timeout, no_debug_nans, debug_infs, check_leaks,
                 and not _stopped_by_sighting(seen, r.command, r.output_tail))):
             problems.append(line + (f" (last output: {last})" if last else ""))
             blind += observed == 0
-        elif verbose or r.status != "ok":
-            sys.stderr.write(f"jaxlint: {line}\n")
+        else:
+            if r.status.startswith("timed out"):
+                cut.append(r.status)  # observed, then cut off: only a part of it ran
+            if verbose or r.status != "ok":
+                sys.stderr.write(f"jaxlint: {line}\n")
     for line in problems:
         error(line)
-    unobserved = _unobserved_summary(runs, problems, blind) if not report.findings else None
+    unobserved = _unobserved_summary(runs, problems, blind, cut) if not report.findings else None
     try:
         with app.output_stream(output_file) as (out, color):
             show = SimpleNamespace(statistics=statistics, output_format=output_format, quiet=quiet)
@@ -231,10 +234,13 @@ def _stopped_by_sighting(seen: list, command: str, tail: str) -> bool:
                for s in seen)
 
 
-def _unobserved_summary(runs: list, problems: list, blind: int) -> Optional[str]:
+def _unobserved_summary(runs: list, problems: list, blind: int,
+                        cut: Optional[list] = None) -> Optional[str]:
     """The summary line instead of "All checks passed!" when there was nothing to pass:
-    a --run command failed (``blind`` of them before anything was observed), or no
-    command started a Python process (None when the run was observed to its end)."""
+    a --run command failed (``blind`` of them before anything was observed), a command
+    was cut off by its time limit after events (``cut``: their statuses; what ran was
+    observed, the rest of the program was not), or no command started a Python process
+    (None when the run was observed to its end)."""
     if problems:
         n = len(problems)
         when = " before anything was observed" if blind == n else ""
@@ -242,6 +248,12 @@ def _unobserved_summary(runs: list, problems: list, blind: int) -> Optional[str]
             return f"No findings, but the --run command failed{when} (see the error)."
         return (f"No findings, but {n} of {len(runs)} --run commands failed{when} "
                 f"(see the error{'s' if n != 1 else ''}).")
+    if cut:
+        if len(cut) == len(runs) == 1:
+            return (f"No findings in the part that ran: the --run command {cut[0]}, before "
+                    "its end.")
+        return (f"No findings in the part that ran: {len(cut)} of {len(runs)} --run commands "
+                "timed out before their end (see the warnings).")
     if runs and not any(r.processes for r in runs):
         which = "the --run command started" if len(runs) == 1 else "the --run commands started"
         return f"No findings, but nothing was observed: {which} no Python process."
