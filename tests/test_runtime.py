@@ -231,6 +231,38 @@ def test_bench_compares_the_where_fix_on_gradients(bench_report):
     assert b["outputs_agree"] is True  # the forward values were never the problem
 
 
+ENTROPIES = """\
+import jax.numpy as jnp
+
+JAXLINT_INPUTS = {"scaled_entropy": ["f32[]", "f32[8]"], "tempered": ["f32[]", "f32[8]", "f32[8]"]}
+
+
+def scaled_entropy(scale, p):
+    return scale * -jnp.sum(jnp.where(p > 0, p * jnp.log(p), 0.0))
+
+
+def tempered(t, w, p):
+    return t * jnp.sum(w) - jnp.sum(jnp.where(p > 0, p * jnp.log(p), 0.0))
+"""
+
+
+def test_bench_differentiates_every_floating_argument(tmp_path):
+    """The masked `log` takes the second (or third) argument: the gradient comparison
+    differentiates every floating-point argument, as confirm's check does (it took only
+    the first, whose gradient is finite: "0 NaN, agree", while the original's gradient
+    with respect to `p` holds NaNs that the double-where fix removes)."""
+    (tmp_path / "ent.py").write_text(ENTROPIES)
+    code, out = _run("bench", "--no-cache", "--runs", "3", "--output-format", "json",
+                     str(tmp_path / "ent.py"))
+    assert code == 1, out
+    got = {f["function"]: f["runtime"]["bench"]["gradients"] for f in json.loads(out)["findings"]}
+    assert got == {
+        "scaled_entropy": {"at": "argument 0 = 0", "original_nan": 3, "fixed_nan": 0,
+                           "agree": False},
+        "tempered": {"at": "argument 0 = 0", "original_nan": 7, "fixed_nan": 0, "agree": False},
+    }
+
+
 def test_bench_table_explains_every_empty_cell():
     result = CliRunner(env={"COLUMNS": "600"}).invoke(
         cli, ["bench", "--no-cache", "--runs", "3", str(FIXTURES / "perf.py")])

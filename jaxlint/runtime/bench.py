@@ -134,34 +134,50 @@ def compare(ctx: Context, t: Target, cand: Target, args: Args, label: str,
 
 
 def _gradients(ctx: Context, t: Target, cand: Target, args: Args, target: dict) -> dict:
-    """``jax.grad`` of ``sum(f)`` for both variants at the boundary point (the first
-    floating-point argument = 0, or = the first number the condition compares with
-    where the original's gradient is NaN: ``checks.boundary_points``): NaN counts,
-    and whether they agree."""
+    """``jax.grad`` of ``sum(f)`` for both variants with respect to every floating-point
+    argument (a pytree of parameters too), as ``confirm``'s check does: at the inputs a
+    --run observed, then with each such argument in turn filled with each boundary point
+    (0, or the numbers the condition compares with where the original's gradient is NaN:
+    ``checks.boundary_points``); the first trial where the original's gradient holds a
+    NaN is reported (else the last): NaN counts, and whether the gradients agree."""
     import jax.numpy as jnp
 
-    pos = next((i for i in args.dynamic_positions() if args.specs[i].kind == "array"
-                and jnp.issubdtype(jnp.dtype(args.specs[i].dtype), jnp.floating)), None)
-    if pos is None:
+    from jaxlint.runtime.checks import _floating, _has_floating, _observed_values
+
+    base = args.concrete()
+    dynamic = args.dynamic_positions()
+    diff = [i for i in dynamic if _has_floating(base[i])]
+    if not diff:
         return {"skipped": "no floating-point argument to differentiate"}
-    k = args.dynamic_positions().index(pos)
+    argnums = tuple(dynamic.index(i) for i in diff)
     points = boundary_points(ctx.path, target) if target else [0.0]
-    out: dict[str, Any] = {}
+    trials: list[tuple[str, list]] = []
+    if _observed_values(args):
+        trials.append(("the inputs observed in --run", base))
     for point in points:
-        values = args.concrete()
-        values[pos] = jnp.full_like(values[pos], point)
-        out = {"at": f"argument {pos} = {point:g}"}
+        for pos in diff:
+            values = list(base)
+            values[pos] = jax.tree_util.tree_map(
+                lambda leaf, _p=point: jnp.full_like(leaf, _p) if _floating(leaf) else leaf,
+                base[pos])
+            trials.append((f"argument {pos} = {point:g}", values))
+    out: dict[str, Any] = {}
+    for at, values in trials:
+        out = {"at": at}
         grads = []
         for label, variant in (("original", t), ("fixed", cand)):
             fn, dyn = bind_static(variant.raw, args, values)
             try:
-                g = jax.grad(lambda *a, _fn=fn: jnp.sum(_fn(*a)), argnums=k)(*dyn)
+                # allow_int: an integer leaf (a step count) has a float0 gradient, left out
+                g = jax.grad(lambda *a, _fn=fn: jnp.sum(_fn(*a)), argnums=argnums,
+                             allow_int=True)(*dyn)
             except Exception as exc:  # noqa: BLE001
                 out[f"{label}_error"] = f"{exc_name(exc)}: {first_line(exc)}"
                 grads.append(None)
                 continue
-            out[f"{label}_nan"] = int(jnp.isnan(g).sum())
-            grads.append(g)
+            leaves = [leaf for leaf in jax.tree_util.tree_leaves(g) if _floating(leaf)]
+            out[f"{label}_nan"] = sum(int(jnp.isnan(leaf).sum()) for leaf in leaves)
+            grads.append(leaves)
         if grads[0] is not None and grads[1] is not None:
             out["agree"] = leaves_close(grads[0], grads[1])
         if out.get("original_nan"):
