@@ -36,7 +36,8 @@ def test_the_other_cells_are_linted_around_a_cell_that_does_not_parse() -> None:
     found = _found(data)
     assert [f[:4] for f in found] == [
         ("JAX901", 1, 2, 5), ("JAX001", 3, 1, 7), ("JAX401", 4, 3, 5), ("JAX901", 4, 4, 12)]
-    assert found[0][4] == TREE_MAP and found[1][4] == "The file does not parse: invalid syntax"
+    assert found[0][4] == TREE_MAP and found[1][4] == ("The cell does not parse: invalid syntax; the notebook's other cells "
+                                                          "are checked")
     assert not any(f[5] for f in found)  # --fix refuses a notebook that does not parse: no [*]
 
 

@@ -401,7 +401,7 @@ def test_fixes_in_an_indented_cell_keep_its_indent(tmp_path: Path) -> None:
 def test_a_cell_whose_later_lines_are_less_indented_is_still_a_syntax_error(tmp_path: Path) -> None:
     nb = _notebook(tmp_path / "demo.ipynb", ["  x = 1\n", " y = 2\n"])
     out = CliRunner().invoke(cli, ["check", "--no-cache", "--output-format", "concise", str(nb)]).output
-    assert f"{nb}:cell 1:2:1: JAX001 The file does not parse: unexpected indent" in out
+    assert f"{nb}:cell 1:2:1: JAX001 The cell does not parse: unexpected indent" in out
 
 
 # --- 3. JAX301: two draws from one key whose results are asserted equal ---

@@ -154,7 +154,7 @@ def test_a_cell_magic_below_a_plain_comment_is_not_one(tmp_path, monkeypatch):
               <style>p { font-size: 16px; }</style>
               """)
     assert _check("nb.ipynb") == [
-        "nb.ipynb:cell 1:3:24: JAX001 The file does not parse: invalid decimal literal",
+        "nb.ipynb:cell 1:3:24: JAX001 The cell does not parse: invalid decimal literal",
         "Found 1 error.",
     ]
 

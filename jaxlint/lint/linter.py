@@ -563,20 +563,25 @@ def lint_notebook(
     except NotebookError as exc:
         result = FileResult(path=path)
         if "JAX001" in settings.select:
-            reason = re.sub(r"^not a notebook( jaxlint reads)?: ", "", str(exc))  # said once
-            result.findings.append(replace(_finding(path, 1, 1, reason),
+            reason = re.sub(r"^not a notebook( jaxlint reads)?: ", "", exc.short)  # said once
+            # at the place the JSON goes wrong (the excerpt shows that line)
+            result.findings.append(replace(_finding(path, exc.line, exc.col, reason),
                                            message=f"The notebook cannot be read: {reason}"))
         return result
     result = lint_source(nb.text, path, settings, parse=parse, prefilter=prefilter, trees=trees)
+    others = False  # the cells that parse were linted around one that does not
     if not result.parsed and result.error is None and len(nb.code_cells) > 1:
-        result = _without_bad_cells(nb, path, settings, parse, prefilter, trees) or result
+        alone = _without_bad_cells(nb, path, settings, parse, prefilter, trees)
+        if alone is not None:
+            result, others = alone, True
     if any(f.fix is not None for f in result.findings):
         # a fix that would change a line of IPython syntax cannot be written back: not offered
         rewritten = nb.rewritten_lines()
         if rewritten:
             result.findings = [replace(f, fix=None) if f.fix is not None and touches_lines(f, rewritten) else f
                                for f in result.findings]
-    result.findings = map_findings(nb, result.findings)
+    result.findings = [_cell_error(f, others) if f.code == "JAX001" else f
+                       for f in map_findings(nb, result.findings)]
     if any(f.fix is not None for f in result.findings):
         from jaxlint.parse.notebook import writable
 
@@ -587,6 +592,17 @@ def lint_notebook(
         if rec.get("line"):  # where the chain messages of other files say the call is
             rec["cell"], rec["line"], _ = nb.position(rec["line"], 1)
     return result
+
+
+def _cell_error(f: Finding, others: bool) -> Finding:
+    """A notebook's syntax error names the cell, not the file (Jupyter compiles each
+    cell by itself), and says when the other cells were still checked (``others``:
+    ``_without_bad_cells`` linted them around it)."""
+    if f.cell is None or not f.message.startswith("The file does not parse: "):
+        return f
+    said = f.message.removeprefix("The file does not parse: ")
+    rest = "; the notebook's other cells are checked" if others else ""
+    return replace(f, message=f"The cell does not parse: {said}{rest}")
 
 
 def touches_lines(f: Finding, lines: frozenset[int]) -> bool:

@@ -86,7 +86,13 @@ def is_notebook(path: Union[str, object]) -> bool:
 
 
 class NotebookError(ValueError):
-    """The file is not a notebook jaxlint can read: one clear line."""
+    """The file is not a notebook jaxlint can read: one clear line.  ``line`` and
+    ``col`` (1-based) say where in the file, when known (invalid JSON); ``short`` is
+    the line without that position, for a finding reported at it."""
+
+    def __init__(self, message: str, line: int = 1, col: int = 1, short: str = "") -> None:
+        super().__init__(message)
+        self.line, self.col, self.short = line, col, short or message
 
 
 @dataclass
@@ -119,6 +125,9 @@ class Notebook:
             raw = json.loads(data.decode("utf-8-sig"))
         except UnicodeDecodeError as exc:
             raise NotebookError(f"not a notebook: not valid UTF-8 ({exc.reason})") from None
+        except json.JSONDecodeError as exc:
+            raise NotebookError(f"not a notebook: not valid JSON ({exc})", exc.lineno, exc.colno,
+                                f"not a notebook: not valid JSON ({exc.msg})") from None
         except ValueError as exc:
             raise NotebookError(f"not a notebook: not valid JSON ({exc})") from None
         except RecursionError:  # (an output nested thousands deep)
