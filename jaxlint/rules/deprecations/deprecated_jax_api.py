@@ -173,7 +173,7 @@ class DeprecatedApi(Rule):
             """,
             expected=[(3, 26)],
             messages=[
-                '`jax.jit(backend=...)` is deprecated since JAX 0.4.2: use `jax.device_put` the inputs (or `jax.default_device`) instead (still runs with a DeprecationWarning)',
+                '`jax.jit(backend=...)` is deprecated since JAX 0.4.2: use `jax.device_put` on the inputs (or `jax.default_device`) instead (still runs with a DeprecationWarning)',
             ],
         ),
         Invalid(
@@ -254,7 +254,7 @@ class DeprecatedApi(Rule):
             """,
             expected=[(4, 30)],
             messages=[
-                "`jax.jit(device=...)` is deprecated since JAX 0.4.2: use `jax.device_put` the inputs (or `jax.default_device`) instead (still runs with a DeprecationWarning)",
+                "`jax.jit(device=...)` is deprecated since JAX 0.4.2: use `jax.device_put` on the inputs (or `jax.default_device`) instead (still runs with a DeprecationWarning)",
             ],
         ),
     ]
