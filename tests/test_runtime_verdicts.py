@@ -204,3 +204,68 @@ def test_install_hint_without_an_extra():
 
     assert install_hint("haiku", None) == "pip install dm-haiku"
     assert install_hint("some_pkg", None) == "pip install some-pkg"
+
+
+# ----------------------------------------------------------------------------- vmap in_axes=None
+
+VMAPPED_DRAW = '''import jax
+import jax.numpy as jnp
+
+
+def augment(key, image):
+    return image + 0.1 * jax.random.normal(key, image.shape)
+
+
+@jax.jit
+def augment_batch(key, images):
+    return jax.vmap(augment, in_axes=(None, 0))(key, images)
+
+
+out = augment_batch(jax.random.key(0), jnp.zeros((4, 8, 8)))
+print(bool(jnp.allclose(out[0], out[1])))
+'''
+
+VMAPPED_SPLIT = '''import jax
+import jax.numpy as jnp
+
+
+def augment(key, image):
+    k_flip, k_noise = jax.random.split(key)
+    flip = jax.random.bernoulli(k_flip)
+    image = jnp.where(flip, image[:, ::-1], image)
+    return image + 0.1 * jax.random.normal(k_noise, image.shape)
+
+
+def augment_batch(key, images):
+    return jax.vmap(augment, in_axes=(None, 0))(
+        key, images)
+
+
+out = jax.jit(augment_batch)(jax.random.PRNGKey(0), jnp.zeros((4, 8, 8)))
+print(bool(jnp.allclose(out[0], out[1])))
+'''
+
+
+@pytest.mark.parametrize("text,row,line,name", [(VMAPPED_DRAW, 11, 6, "normal"),
+                                                (VMAPPED_SPLIT, 13, 6, "split")])
+def test_a_key_given_with_in_axes_none_to_a_function_that_draws_is_confirmed(tmp_path, text, row,
+                                                                             line, name):
+    """The finding is at the `vmap` call, the draw in the mapped function (a typed key and
+    a legacy one, a draw and a split): the draw under the call counts (it was
+    "not-reproduced" because only draws on the finding's own lines did)."""
+    (tmp_path / "aug.py").write_text(text)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(tmp_path)
+        result = CliRunner().invoke(cli, ["confirm", "--output-format", "json", "--no-cache",
+                                          "aug.py", "--run", "python aug.py"],
+                                    catch_exceptions=False)
+    assert result.exit_code == 1, result.output
+    (f,) = json.loads(result.stdout)
+    assert (f["code"], f["location"]["row"], f["function"]) == ("JAX301", row, "augment_batch")
+    rt = f["runtime"]
+    assert rt["verdict"] == "confirmed", rt
+    assert rt["evidence"] == (
+        f"`{name}` at line {line} runs under vmap with a key that is not batched (captured by "
+        "the vmapped function, or passed with in_axes=None) while its data is: every example of "
+        "the batch draws the same numbers from the same key")
+    assert rt["details"]["oracle"] == "vmap batching"

@@ -353,7 +353,7 @@ def _unbatched_draws(ctx: Context, target: dict, t: Target, args: Args) -> Optio
     from jax._src.interpreters.batching import BatchTracer
 
     r = jax.random
-    hits: list[tuple[int, str]] = []
+    hits: list[tuple[int, str, list[int]]] = []  # (line, function, the user lines on the stack)
     saved = {}
     for name in RANDOM_FUNCS:
         fn = getattr(r, name, None)
@@ -368,7 +368,7 @@ def _unbatched_draws(ctx: Context, target: dict, t: Target, args: Args) -> Optio
                 batched = _batch_traces(list(frame.f_locals.values()))
                 mine = _batch_traces([a[0]]) | _batch_traces([out])
                 if batched - mine:
-                    hits.append((frame.f_lineno, __name))
+                    hits.append((frame.f_lineno, __name, _user_lines(ctx, frame)))
             return out
 
         setattr(r, name, wrapper)
@@ -381,7 +381,10 @@ def _unbatched_draws(ctx: Context, target: dict, t: Target, args: Args) -> Optio
         for name, fn in saved.items():
             setattr(r, name, fn)
     del BatchTracer
-    here = [(line, name) for line, name in hits if in_span(line, target)]
+    # the draw itself, or the call on the finding's line that leads to it (the finding
+    # is at the `vmap` call: `jax.vmap(augment, in_axes=(None, 0))(key, images)`)
+    here = [(line, name) for line, name, stack in hits
+            if any(in_span(n, target) for n in stack)]
     if not here:
         return None
     line, name = here[0]
