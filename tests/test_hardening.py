@@ -113,6 +113,10 @@ def _misbehaving_lint_one(monkeypatch) -> None:
             os._exit(3)
         if name.startswith("hang"):
             time.sleep(60)
+        if name.startswith("spin"):  # busy: it uses CPU time until it is stopped
+            end = time.monotonic() + 60
+            while time.monotonic() < end:
+                pass
         return real(path, data, settings, trees)
 
     monkeypatch.setattr(runner, "lint_one", fake)
@@ -137,6 +141,39 @@ def test_supervise_reports_crashes_exits_and_hangs_and_lints_the_rest(monkeypatc
         assert tb is None and cacheable and result.error is None
         assert [(f.code, f.line, f.col) for f in result.findings] == [("JAX101", 4, 5)]
     assert multiprocessing.active_children() == []  # every worker, the replaced ones too, is gone
+
+
+def test_a_busy_file_is_stopped_by_its_cpu_time(monkeypatch) -> None:
+    _misbehaving_lint_one(monkeypatch)
+    outcomes = list(runner.supervise([_job("a.py"), _job("spin.py"), _job("b.py")], 1,
+                                     file_timeout=1.5))
+    by_path = {r.path: r for r, _, _ in outcomes}
+    assert by_path["spin.py"].error == "could not be checked: took over 1.5 s"
+    assert by_path["a.py"].error is None and by_path["b.py"].error is None
+
+
+@pytest.mark.parametrize("wall,cpu,over", [
+    (70.0, 20.0, False),   # a loaded machine: 70 s of wall time gave it 20 s of CPU time
+    (70.0, 60.0, True),    # 60 s of CPU time: the limit
+    (61.0, 0.3, True),     # blocked (under 1% of a CPU): stopped at the limit in wall time
+    (601.0, 30.0, True),   # ten times the limit in wall time
+    (59.0, 0.0, False),
+])
+def test_the_file_limit_counts_cpu_time(monkeypatch, wall, cpu, over) -> None:
+    """`--file-timeout` counts the worker's CPU time, so a file does not fail on a busy
+    machine (the new-user review: a 30k-line file, 16.6 s of CPU, 63 s of wall time at
+    load 15, "took over 60 s"), and a worker that waits is still stopped in time."""
+    from types import SimpleNamespace
+
+    w = object.__new__(runner._Worker)
+    w.process = SimpleNamespace(pid=12345)
+    w.since, w.cpu_since = 1000.0, 5.0
+    monkeypatch.setattr(runner, "_cpu_seconds", lambda pid: 5.0 + cpu)
+    assert w.over(60.0, 1000.0 + wall) is over
+    if not over:  # looked at again when the rest of its CPU time could be spent
+        assert w.check_at == 1000.0 + wall + max(0.5, 60.0 - cpu)
+    monkeypatch.setattr(runner, "_cpu_seconds", lambda pid: None)  # no /proc: wall time
+    assert w.over(60.0, 1000.0 + wall) is (wall >= 60.0)
 
 
 def test_a_stopped_run_leaves_no_worker_behind(monkeypatch) -> None:

@@ -77,7 +77,7 @@ class CheckOptions:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes [default: all cores].")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--file-timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
-              help="Report a file that takes longer than this to check as not checked, and go on [default: 60].")
+              help="Report a file whose check takes more CPU seconds than this as not checked, and go on [default: 60].")
 @click.option("--cache-dir", type=click.Path(file_okay=False), envvar="JAXLINT_CACHE_DIR",
               help="Cache directory [default: .jaxlint_cache next to the configuration].")
 @click.option("--config", type=click.Path(dir_okay=False),

@@ -259,7 +259,25 @@ def _lint_all(misses: list[_Job], jobs: int, show_progress: bool, out: RunResult
 
 # ----------------------------------------------------------------------------- isolation
 
-DEFAULT_FILE_TIMEOUT = 60.0  # seconds one file may take before its worker is stopped
+DEFAULT_FILE_TIMEOUT = 60.0  # CPU seconds one file may take before its worker is stopped
+# past the limit in wall time, a worker is stopped as blocked (a read that never ends, a
+# lock) when it used less than this share of one CPU; a busy one runs on until its CPU time
+# reaches the limit, or this many times the limit in wall time
+BLOCKED_SHARE = 0.01
+WALL_FACTOR = 10.0
+
+
+def _cpu_seconds(pid: Optional[int]) -> Optional[float]:
+    """The CPU time (user + system) process ``pid`` has used, from /proc (Linux); None
+    where it cannot be read (the limit then counts wall-clock time)."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _can_fork() -> bool:
@@ -362,14 +380,38 @@ class _Worker:
         self.chunk: list[_Job] = []
         self.done = 0  # outcomes received for the current chunk
         self.since = 0.0  # when its current file started
+        self.cpu_since: Optional[float] = None  # the worker's CPU time then (None: not known)
+        self.check_at = 0.0  # when to look at its time used next
+
+    def started_file(self, timeout: float) -> None:
+        """Its next file starts now: the limit counts CPU time from here (a loaded machine
+        stretches wall time, not CPU time)."""
+        self.since = self.check_at = time.monotonic()
+        self.check_at += timeout
+        self.cpu_since = _cpu_seconds(self.process.pid)
+
+    def over(self, timeout: float, now: float) -> bool:
+        """Has its current file used ``timeout`` CPU seconds (wall seconds where CPU time
+        cannot be read), or that long in wall time while blocked, or ``WALL_FACTOR``
+        times that in wall time?  Not yet: when to look again (``check_at``)."""
+        used = _cpu_seconds(self.process.pid)
+        wall = now - self.since
+        if used is None or self.cpu_since is None:
+            return wall >= timeout
+        used -= self.cpu_since
+        if used >= timeout or wall >= timeout * WALL_FACTOR or (
+                wall >= timeout and used < BLOCKED_SHARE * wall):
+            return True
+        self.check_at = now + max(0.5, timeout - used)
+        return False
 
     @property
     def busy(self) -> bool:
         return self.done < len(self.chunk)
 
-    def give(self, chunk: list[_Job]) -> None:
+    def give(self, chunk: list[_Job], timeout: float = DEFAULT_FILE_TIMEOUT) -> None:
         self.chunk, self.done = chunk, 0
-        self.since = time.monotonic()
+        self.started_file(timeout)
         self.conn.send(chunk)
 
     def stop(self, kill: bool = False) -> None:
@@ -486,12 +528,12 @@ class WorkerPool:
                         if not w.process.is_alive():  # died between chunks: nothing was lost
                             w.stop()
                             pool[i] = w = self._new()
-                        w.give(chunk)
+                        w.give(chunk, timeout)
                 busy = [w for w in pool if w.busy]
                 if not busy:
                     return
                 now = time.monotonic()
-                wait_for = max(0.0, min(w.since + timeout for w in busy) - now)
+                wait_for = max(0.0, min(w.check_at for w in busy) - now)
                 ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], wait_for))
                 for i, w in enumerate(pool):
                     if not w.busy:
@@ -503,7 +545,7 @@ class WorkerPool:
                                 ready.discard(w.conn)
                                 result, tb = w.conn.recv()
                                 w.done += 1
-                                w.since = time.monotonic()
+                                w.started_file(timeout)
                                 self._owner[result.path] = i
                                 yield result, tb, tb is None
                         except (EOFError, OSError):
@@ -512,7 +554,7 @@ class WorkerPool:
                             failure = (f"could not be checked: jaxlint crashed on it ({_signal_name(code)})"
                                        if code is not None and code < 0 else
                                        f"could not be checked: the worker checking it exited (code {code})")
-                    elif time.monotonic() - w.since >= timeout:
+                    elif time.monotonic() >= w.check_at and w.over(timeout, time.monotonic()):
                         failure = f"could not be checked: took over {timeout:g} s"
                     if failure is None:
                         continue
