@@ -1,0 +1,176 @@
+"""False findings the reviewers found on fresh set 16 (after last round's fixes), by
+mechanism, each VALID shape written at least two ways, with INVALID twins that must still
+be reported.
+
+* A. JAX201 on a linen `__call__` parameter every caller fills with a static value
+  (jax-resnet `jax_resnet/resnet.py:56` and `:72`: `ResNetSkipConnection` and
+  `ResNetDSkipConnection`, held by the block classes as a field holding the class itself,
+  `skip_cls: ModuleDef = ResNetSkipConnection`, built where it is applied:
+  `partial(self.skip_cls, conv_block_cls=...)(self.strides)(x, y.shape)`).  The calls of
+  a module class's `__call__` that other module classes of the file make through such a
+  field (directly, `self.skip_cls(s)(x, y.shape)`, or through a local bound to it or to a
+  `partial` of it; also for a subclass that inherits the method) are its callers: a
+  parameter they all fill with a shape is no tracer.  Still reported: a caller that passes
+  an array, and a module built and kept (`skip = self.skip_cls(s)`; `skip(x, ...)`: called
+  where the model does not look, traced as before).
+"""
+
+from __future__ import annotations
+
+from project_files import lint_files
+
+
+def _lint(tmp_path, monkeypatch, files, select=""):
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    return lint_files(tmp_path, monkeypatch, files, select=select, dedent=True)
+
+
+# ---------------------------------------------------------------- A: a module class held as a field
+
+# VALID: `Skip` through `partial(self.skip_cls, ...)` bound to a local, `StSkip` (inheriting
+# `DSkip.__call__`) through `self.skip_cls(...)` applied at once; both given `y.shape`
+# (jax.jit(Block(4).apply) and jax.jit(StBlock(4).apply) run: (1, 8, 8, 4))
+_HELD = '''
+    from functools import partial
+    from typing import Any, Tuple
+
+    from flax import linen as nn
+
+    ModuleDef = Any
+
+
+    class Skip(nn.Module):
+        strides: Tuple[int, int]
+        conv_cls: ModuleDef = nn.Conv
+
+        @nn.compact
+        def __call__(self, x, out_shape):
+            if x.shape != out_shape:
+                x = self.conv_cls(out_shape[-1], (1, 1), strides=self.strides)(x)
+            return x
+
+
+    class DSkip(nn.Module):
+        strides: Tuple[int, int]
+
+        @nn.compact
+        def __call__(self, x, out_shape):
+            if x.shape[-1] != out_shape[-1]:
+                x = nn.Conv(out_shape[-1], (1, 1), strides=self.strides)(x)
+            return x
+
+
+    class StSkip(DSkip):
+        pass
+
+
+    class Block(nn.Module):
+        n_hidden: int
+        conv_cls: ModuleDef = nn.Conv
+        skip_cls: ModuleDef = Skip
+
+        @nn.compact
+        def __call__(self, x):
+            skip_cls = partial(self.skip_cls, conv_cls=self.conv_cls)
+            y = self.conv_cls(self.n_hidden, (3, 3))(x)
+            return nn.relu(y + skip_cls((1, 1))(x, y.shape))
+
+
+    class StBlock(nn.Module):
+        n_hidden: int
+        skip_cls: ModuleDef = StSkip
+
+        @nn.compact
+        def __call__(self, x):
+            y = nn.Conv(self.n_hidden, (3, 3))(x)
+            return nn.relu(y + self.skip_cls((1, 1))(x, y.shape))
+'''
+
+# INVALID: the caller passes an array (`y.max(axis=(0, 1, 2))`): under jax.jit(Block(4).apply)
+# TracerBoolConversionError: Attempted boolean conversion of traced array with shape bool[].
+_HELD_ARRAY = '''
+    from functools import partial
+    from typing import Any, Tuple
+
+    from flax import linen as nn
+
+    ModuleDef = Any
+
+
+    class DSkip(nn.Module):
+        strides: Tuple[int, int]
+
+        @nn.compact
+        def __call__(self, x, out_shape):
+            if x.shape[-1] != out_shape[-1]:
+                x = nn.Conv(4, (1, 1), strides=self.strides)(x)
+            return x
+
+
+    class StSkip(DSkip):
+        pass
+
+
+    class Block(nn.Module):
+        n_hidden: int
+        conv_cls: ModuleDef = nn.Conv
+        skip_cls: ModuleDef = DSkip
+
+        @nn.compact
+        def __call__(self, x):
+            skip_cls = partial(self.skip_cls)
+            y = self.conv_cls(self.n_hidden, (3, 3))(x)
+            return nn.relu(y + skip_cls((1, 1))(x, y.max(axis=(0, 1, 2))))
+'''
+
+# INVALID: the module built and kept (`skip = self.skip_cls((1, 1))`), then given an array
+# (the same TracerBoolConversionError under jax.jit(StBlock(4).apply))
+_HELD_KEPT = '''
+    from functools import partial
+    from typing import Any, Tuple
+
+    from flax import linen as nn
+
+    ModuleDef = Any
+
+
+    class DSkip(nn.Module):
+        strides: Tuple[int, int]
+
+        @nn.compact
+        def __call__(self, x, out_shape):
+            if x.shape[-1] != out_shape[-1]:
+                x = nn.Conv(4, (1, 1), strides=self.strides)(x)
+            return x
+
+
+    class StSkip(DSkip):
+        pass
+
+
+    class StBlock(nn.Module):
+        n_hidden: int
+        skip_cls: ModuleDef = StSkip
+
+        @nn.compact
+        def __call__(self, x):
+            y = nn.Conv(self.n_hidden, (3, 3))(x)
+            skip = self.skip_cls((1, 1))
+            return nn.relu(y + skip(x, y.max(axis=(0, 1, 2))))
+'''
+
+_DSKIP_MSG = "Python `if` on a traced value: it depends on the traced argument `out_shape` of `__call__` (a method of the module class DSkip); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"
+
+
+def test_module_class_held_as_a_field_given_shapes_is_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"blocks.py": _HELD}, "JAX201") == []
+
+
+def test_module_class_held_as_a_field_given_an_array_is_reported(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"blocks.py": _HELD_ARRAY}, "JAX201") == [
+        ("JAX201", "blocks.py", 15, 12, _DSKIP_MSG)]
+
+
+def test_module_class_built_and_kept_is_reported(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"blocks.py": _HELD_KEPT}, "JAX201") == [
+        ("JAX201", "blocks.py", 15, 12, _DSKIP_MSG)]
