@@ -174,3 +174,91 @@ def test_module_class_held_as_a_field_given_an_array_is_reported(tmp_path, monke
 def test_module_class_built_and_kept_is_reported(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"blocks.py": _HELD_KEPT}, "JAX201") == [
         ("JAX201", "blocks.py", 15, 12, _DSKIP_MSG)]
+
+
+# ---------------------------------------------------------------- G: JAX207's advice for an argument too many
+# Kinetix kinetix/environment/ued/distributions.py:288: `create_empty_env(env_params,
+# static_env_params)` for `def create_empty_env(static_env_params)` jitted with
+# static_argnums=(0,): the tracer in the static position is an argument too many (both
+# reviews: right diagnosis; the advice names the cause).  Written across modules and in one
+# file through `jax.jit(f, static_argnums=0)`; the call that fits the signature is silent.
+
+_UTILS = '''
+    from functools import partial
+
+    import jax
+    import jax.numpy as jnp
+
+
+    @partial(jax.jit, static_argnums=(0,))
+    def create_empty_env(static_env_params):
+        return jnp.zeros(static_env_params.num_polygons)
+'''
+
+# INVALID (jax 0.10: ValueError: Non-hashable static arguments are not supported; with the
+# struct made concrete, TypeError: create_empty_env() takes 1 positional argument but 2 were given)
+_DIST = '''
+    from functools import partial
+
+    import jax
+
+    from utils import create_empty_env
+
+
+    @partial(jax.jit, static_argnums=(2,))
+    def create_random_starting_distribution(rng, env_params, static_env_params):
+        state = create_empty_env(env_params, static_env_params)
+        return state + jax.random.uniform(rng)
+'''
+
+# VALID: the call the project makes elsewhere (create_empty_env(static_env_params))
+_DIST_OK = '''
+    from functools import partial
+
+    import jax
+
+    from utils import create_empty_env
+
+
+    @partial(jax.jit, static_argnums=(2,))
+    def create_random_starting_distribution(rng, env_params, static_env_params):
+        state = create_empty_env(static_env_params)
+        return state + jax.random.uniform(rng)
+'''
+
+# INVALID: reset({"bias": jnp.ones(3)}, (3,)) raises ValueError (the dict in the static
+# position); `reset_ok` calls it as its signature says
+_SINGLE = '''
+    import jax
+    import jax.numpy as jnp
+
+
+    def _empty(sizes):
+        return jnp.zeros(sizes[0])
+
+
+    empty = jax.jit(_empty, static_argnums=0)
+
+
+    @jax.jit
+    def reset(params, sizes):
+        return empty(params, sizes) + params["bias"]
+
+
+    def reset_ok(params):
+        return empty((3,)) + params["bias"]
+'''
+
+
+def test_static_argument_too_many_names_the_extra_argument(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"utils.py": _UTILS, "dist.py": _DIST}, "JAX207") == [
+        ("JAX207", "dist.py", 11, 30, 'A tracer is passed to `create_empty_env` in a static position (parameter `static_env_params`; static_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, `create_empty_env` takes 1 positional argument but the call passes 2 (TypeError once the static ones hash): pass only the arguments its signature names')]
+
+
+def test_static_argument_call_that_fits_is_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"utils.py": _UTILS, "dist.py": _DIST_OK}, "JAX207") == []
+
+
+def test_static_argument_too_many_in_one_file(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"single.py": _SINGLE}, "JAX207") == [
+        ("JAX207", "single.py", 15, 18, 'A tracer is passed to `empty` in a static position (parameter `sizes`; static_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, `empty` takes 1 positional argument but the call passes 2 (TypeError once the static ones hash): pass only the arguments its signature names')]
