@@ -13,6 +13,10 @@ be reported.
   parameter they all fill with a shape is no tracer.  Still reported: a caller that passes
   an array, and a module built and kept (`skip = self.skip_cls(s)`; `skip(x, ...)`: called
   where the model does not look, traced as before).
+* G. JAX207's advice when the call passes an argument too many (Kinetix
+  `kinetix/environment/ued/distributions.py:288`): the message names the cause.
+* E. JAX120 in a clu metric's `compute` (perch `chirp/models/class_average.py:54`): not
+  differentiated unless a differentiated function of the file calls it.
 """
 
 from __future__ import annotations
@@ -262,3 +266,102 @@ def test_static_argument_call_that_fits_is_silent(tmp_path, monkeypatch):
 def test_static_argument_too_many_in_one_file(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"single.py": _SINGLE}, "JAX207") == [
         ("JAX207", "single.py", 15, 18, 'A tracer is passed to `empty` in a static position (parameter `sizes`; static_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, `empty` takes 1 positional argument but the call passes 2 (TypeError once the static ones hash): pass only the arguments its signature names')]
+
+
+# ---------------------------------------------------------------- E: JAX120 in a clu metric's compute
+# perch chirp/models/class_average.py:54: `ClassAverage(metrics.Metric).compute()` averages
+# accumulated totals per class behind `jnp.where(self.count > 0, ...)`; clu calls a metric's
+# `compute` to report what it accumulated, never under a derivative (both reviews).  A method
+# of a subclass of a `clu.metrics` class (directly, `from clu import metrics`; or through a
+# base of the file over `clu.metrics.Average`, `import clu.metrics as clu_metrics`) is not
+# differentiated.  Still reported: the same `where` in a plain class's method a loss calls
+# under jax.grad, and a metric's `compute` that a differentiated function of the file calls
+# (jax.grad(objective) with `objective` returning `Mean(...).compute()`: the gradient is
+# [1. nan 0.5] with clu's base replaced by `object`, jax 0.10).
+
+_AVG = '''
+    from typing import Any
+
+    import flax
+    from clu import metrics
+    from jax import numpy as jnp
+
+
+    @flax.struct.dataclass
+    class ClassAverage(metrics.Metric):
+        total: jnp.ndarray
+        count: jnp.ndarray
+
+        def merge(self, other):
+            return type(self)(total=self.total + other.total, count=self.count + other.count)
+
+        def compute(self) -> Any:
+            class_means = jnp.where(self.count > 0, self.total / self.count, 0.0)
+            return jnp.sum(class_means) / jnp.sum(self.count > 0)
+'''
+
+_RATIO = '''
+    import clu.metrics as clu_metrics
+    import flax
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+
+    @flax.struct.dataclass
+    class _Base(clu_metrics.Average):
+        pass
+
+
+    @flax.struct.dataclass
+    class Ratio(_Base):
+        def compute(self):
+            return jnp.where(self.count > 0, self.total / self.count, 0.0)
+
+
+    class Loss:
+        def value(self, total, count):
+            return jnp.where(count > 0, total / count, 0.0)
+
+
+    def loss_fn(total, count):
+        return Loss().value(total, count).sum()
+
+
+    grads = jax.grad(loss_fn)(jnp.ones(3), jnp.zeros(3))
+    tx = optax.sgd(0.1)
+'''
+
+_DIFFD = '''
+    import flax
+    import jax
+    import jax.numpy as jnp
+    from clu import metrics
+
+
+    @flax.struct.dataclass
+    class Mean(metrics.Metric):
+        total: jnp.ndarray
+        count: jnp.ndarray
+
+        def compute(self):
+            return jnp.where(self.count > 0, self.total / self.count, 0.0).sum()
+
+
+    def objective(total, count):
+        return Mean(total=total, count=count).compute()
+
+
+    grads = jax.grad(objective)(jnp.ones(3), jnp.array([1.0, 0.0, 2.0]))
+    print(grads)
+'''
+
+
+def test_clu_metric_compute_is_not_differentiated(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"avg.py": _AVG, "ratio.py": _RATIO}, "JAX120") == [
+        ("JAX120", "ratio.py", 22, 37, '`total / count` is computed for every element, also where `count > 0` is false and masks it out; its derivative is infinite/NaN where `count` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `count` with the same condition too (double where: `jnp.where(cond, count, 1.0)` inside)')]
+
+
+def test_clu_metric_compute_differentiated_by_the_file_is_reported(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"avg.py": _AVG, "diffd.py": _DIFFD}, "JAX120") == [
+        ("JAX120", "diffd.py", 14, 42, '`self.total / self.count` is computed for every element, also where `self.count > 0` is false and masks it out; its derivative is infinite/NaN where `self.count` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `self.count` with the same condition too (double where: `jnp.where(cond, self.count, 1.0)` inside)')]
