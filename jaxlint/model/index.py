@@ -1390,6 +1390,69 @@ class Indexer:
                     # (an NNX submodule reached through another: `self.model.visual(...)`)
                     return []
                 sites.append((unit, call))
+        if not sites and not cls.nnx:
+            sites = self._stored_class_sites(cls)
+        return sites
+
+    def _stored_class_sites(self, cls: ClassInfo) -> list[tuple[Unit, cst.Call]]:
+        """The calls of the ``__call__`` of module class ``cls`` (or of a subclass of this
+        file that inherits it) that other module classes of this file make through a
+        field holding the class itself (``skip_cls: ModuleDef = Skip``), the module
+        built where it is applied: ``self.skip_cls(strides)(x, y.shape)``, or through a
+        local bound to it (``skip = partial(self.skip_cls, conv=...)``, then
+        ``skip(strides)(x, y.shape)``).  Empty unless every use of such a field in its
+        holder's methods is one of those applied calls (a module built and kept, or
+        handed on, is called where the model does not look)."""
+        m = cls.methods.get("__call__")
+        runners = {c.name for c in self.index.classes if c.method("__call__") is m and c.is_jax_module}
+        fields: dict[int, set[str]] = {}
+        for other in self.index.classes:
+            if other is cls or not other.is_jax_module or other.name in runners:
+                continue
+            for stmt in other.node.body.body:
+                if isinstance(stmt, cst.SimpleStatementLine):
+                    for small in stmt.body:
+                        if (isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)
+                                and isinstance(small.value, cst.Name) and small.value.value in runners):
+                            fields.setdefault(id(other), set()).add(small.target.value)
+        if not fields:
+            return []
+        sites: list[tuple[Unit, cst.Call]] = []
+        seen: set[int] = set()  # the `self.<field>` nodes the applied calls account for
+        applied: dict[tuple[int, str], int] = {}  # (method node, local) -> its applied calls
+        for unit, call in self._applied_initializer_calls:
+            holder = unit.cls
+            inner = call.func
+            if holder is None or type(inner) is not cst.Call:
+                continue
+            attrs = _held_fields(holder, fields)
+            if not attrs:
+                continue
+            ref = _stored_class_ref(unit, inner.func, attrs)
+            if ref is not None:
+                seen.add(id(ref))
+                sites.append((unit, call))
+                if type(inner.func) is cst.Name:
+                    key = (id(unit.node), inner.func.value)
+                    applied[key] = applied.get(key, 0) + 1
+        for other in self.index.classes:
+            attrs = fields.get(id(other))
+            if not attrs:
+                continue
+            for meth in other.methods.values():
+                uses: dict[str, int] = {}
+                attr_names: set[int] = set()  # (`x.skip`'s `skip` is no use of a local)
+                for n in walk_tree(meth.node):
+                    if type(n) is cst.Attribute:
+                        attr_names.add(id(n.attr))
+                        if (n.attr.value in attrs and type(n.value) is cst.Name
+                                and n.value.value == "self" and id(n) not in seen):
+                            return []  # built and kept, handed on, or called where the model does not look
+                    elif type(n) is cst.Name and (id(meth.node), n.value) in applied and id(n) not in attr_names:
+                        uses[n.value] = uses.get(n.value, 0) + 1
+                if any(uses.get(name, 0) != count + 1 for (node_id, name), count in applied.items()
+                       if node_id == id(meth.node)):
+                    return []  # the local is also used otherwise (`m = skip(s)`, handed on)
         return sites
 
     def _other_class(self, unit: Unit, call: cst.Call, local: set[str]) -> bool:
@@ -2391,6 +2454,37 @@ def _own_returns(node: cst.CSTNode) -> list[cst.Return]:
         elif t not in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
             stack.extend(children(n))
     return out
+
+
+def _held_fields(holder: ClassInfo, fields: dict[int, set[str]]) -> set[str]:
+    """The fields holding a module class (``_stored_class_sites``) that ``holder``, or a
+    base of this file it inherits from, declares."""
+    out = set(fields.get(id(holder), ()))
+    for p in holder.parents:
+        out |= _held_fields(p, fields)
+    return out
+
+
+def _stored_class_ref(unit: Unit, f: cst.BaseExpression, attrs: set[str]) -> Optional[cst.Attribute]:
+    """The ``self.<field>`` (a field in ``attrs``) that ``f``, the callee building the
+    module in ``f(...)(...)``, stands for: ``self.skip_cls`` itself, or a local bound once,
+    before, to it or to ``partial(self.skip_cls, ...)``, used nowhere but in applied calls."""
+    if type(f) is cst.Attribute:
+        if type(f.value) is cst.Name and f.value.value == "self" and f.attr.value in attrs:
+            return f
+        return None
+    if type(f) is not cst.Name or unit.param(f.value) is not None:
+        return None
+    entries = unit.bindings.get(f.value) or []
+    if len(entries) != 1 or entries[0][1] is None:
+        return None
+    e = entries[0][1]
+    if type(e) is cst.Call and dotted_name(e.func) in ("partial", "functools.partial") and e.args \
+            and e.args[0].keyword is None and not e.args[0].star:
+        e = e.args[0].value
+    if type(e) is cst.Attribute and type(e.value) is cst.Name and e.value.value == "self" and e.attr.value in attrs:
+        return e
+    return None
 
 
 def _self_call(unit: Unit, call: cst.Call, cls: ClassInfo, starred: bool = False) -> bool:

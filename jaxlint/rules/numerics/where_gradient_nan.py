@@ -708,6 +708,9 @@ class WhereGradientNaN(Rule):
         "file returning it), or in a private or nested helper that only "
         "such code calls, a `where` in a test that a test runner calls (a method of a `TestCase` "
         "class, a `test_*` function of a pytest module) and that differentiates nothing around it, "
+        "a `where` in a method of a clu metric (a subclass of a `clu.metrics` class, `compute` of "
+        "a `Metric` averaging what it accumulated: clu calls it to report values, never under a "
+        "derivative) unless a differentiated function of the file calls that method, "
         "and a `where` that runs only inside `lax.while_loop` "
         "(its body or condition, or a helper only they call): reverse mode does not go through "
         "`while_loop` (`jax.grad` raises), and forward mode drops the masked branch's tangent. "
@@ -2251,6 +2254,13 @@ class WhereGradientNaN(Rule):
             if any(not r.startswith("called from") for r in u.grad_reasons):
                 return False  # given to jax.grad / value_and_grad itself (its callers decide the rest)
             differentiated = differentiated or bool(u.grad_reasons)
+            if not differentiated and u.cls is not None and _clu_metric(u.cls) \
+                    and not self._method_differentiated(u.name):
+                # a method of a clu metric (`compute` of a `clu.metrics.Metric`): clu calls it
+                # to report accumulated values, never under a derivative (unless the file
+                # differentiates it: a grad reason above, or a differentiated function of
+                # the file calling `<x>.compute()`)
+                return True
             if not differentiated and self._test_entry(u) and not self._differentiates(u.node):
                 return True  # a test the runner calls, which differentiates nothing
             if any(not is_call for _, is_call in self._mentions().get(u.name, ())):
@@ -2270,6 +2280,13 @@ class WhereGradientNaN(Rule):
         # a nested function runs inside its enclosing one (`@pl.when(c) def run(): ...`
         # in a kernel's helper): that one's callers decide (none above was given to grad)
         return isinstance(unit.parent.node, cst.FunctionDef) and self._no_reverse(unit.parent, depth + 1)
+
+    def _method_differentiated(self, name: str) -> bool:
+        """Does a function of this file that a derivative reaches call ``<x>.name(...)``?"""
+        return any(
+            v.grad_reasons and any(type(n) is cst.Call and type(n.func) is cst.Attribute and n.func.attr.value == name
+                                   for n in descendants(v.node))
+            for v in self.ctx.index.units)
 
     def _grad_free_project(self) -> bool:
         """Was the project linted whole, and does none of its files name a
@@ -2597,3 +2614,12 @@ class WhereGradientNaN(Rule):
                     yield n, n.right, 1.0, "zero"
                 elif isinstance(n.operator, cst.Power) and _plain(n.left) and _fractional_or_negative(n.right):
                     yield n, n.left, 1.0, "nonpositive"
+
+
+def _clu_metric(cls, depth: int = 0) -> bool:
+    """Is ``cls`` a clu metric: a subclass of ``clu.metrics.Metric`` (or of another
+    ``clu.metrics`` class), directly or through bases of its file?"""
+    if depth > 8:
+        return False
+    return any(b.startswith("clu.metrics.") for b in cls.bases) or any(
+        _clu_metric(p, depth + 1) for p in cls.parents)

@@ -28,6 +28,16 @@ _NP_ARRAY_MAKERS = frozenset(
 )
 
 
+def _extra_positional(info, call: cst.Call) -> Optional[tuple[int, int]]:
+    """(how many positional parameters the jitted def takes, how many the call passes)
+    when the call passes more than its signature, seen here, takes (no ``*args``)."""
+    if info.unit is None or not info.exact or info.has_vararg or any(a.star for a in call.args):
+        return None
+    takes = len(info.positional)
+    passes = sum(1 for a in call.args if a.keyword is None) + (1 if info.receiver is not None else 0)
+    return (takes, passes) if passes > takes else None
+
+
 class NonHashableStaticArg(Rule):
     code = "JAX207"
     name = "non-hashable-static-argument"
@@ -136,7 +146,12 @@ class NonHashableStaticArg(Rule):
     )
     use_instead = (
         "```python\npool(x, (2, 2))  # tuples of hashables are fine\n```\n\n"
-        "For arrays, pass them as traced (non-static) arguments instead."
+        "For arrays, pass them as traced (non-static) arguments instead. When the call passes "
+        "more positional arguments than the jitted def's signature (seen here, no `*args`) takes "
+        "(`create_empty_env(env_params, static_env_params)` for `def create_empty_env("
+        "static_env_params)`), the value in the static position is an argument too many: the "
+        "message says so (once it hashes, the call raises `TypeError: ... takes 1 positional "
+        "argument but 2 were given`)."
     )
     fix_safety = "No automatic fix."
     VALID = [
@@ -1443,6 +1458,16 @@ class NonHashableStaticArg(Rule):
                 if what.startswith(("a list", "a set"))
                 else "pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)"
             )
+            extra = _extra_positional(info, call)
+            if extra is not None:
+                # `create_empty_env(env_params, static_env_params)` for `def create_empty_env(static_env_params)`:
+                # the value in the static position is an argument too many
+                takes, passes = extra
+                fix_hint = (
+                    f"`{self.ctx.code(call.func)}` takes {takes} positional argument{'s' if takes != 1 else ''} "
+                    f"but the call passes {passes} (TypeError once the static ones hash): pass only the "
+                    f"arguments its signature names"
+                )
             # where a name passed here was made (`grid = jnp.array(...)` a few lines up): the
             # value to change is there (one finding, at the call that raises)
             made, related = "", None
