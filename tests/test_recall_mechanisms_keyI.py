@@ -233,7 +233,7 @@ def run(x):
 def test_timer_class_exit_reads_the_clock(tmp_path, monkeypatch):
     got = lint_files(tmp_path, monkeypatch, {"bench/main.py": JAXNS}, select="JAX505")
     assert got == [
-        ("JAX505", "bench/main.py", 23, 16,
+        ("JAX505", "bench/main.py", 23, 17,
          MSG.format(call="ns_compiled(jax.random.PRNGKey(42))", start="Timer()", line=22)),
     ]
     assert lint_files(tmp_path, monkeypatch, {"bench/main.py": JAXNS_OK}, select="JAX505") == []
@@ -242,7 +242,7 @@ def test_timer_class_exit_reads_the_clock(tmp_path, monkeypatch):
 def test_contextmanager_timer_reads_the_clock_after_its_yield(tmp_path, monkeypatch):
     got = lint_files(tmp_path, monkeypatch, {"inference/offline.py": MAXTEXT}, select="JAX505")
     assert got == [
-        ("JAX505", "inference/offline.py", 28, 15,
+        ("JAX505", "inference/offline.py", 28, 16,
          MSG.format(call="prefill(params, tokens)", start='timed("warmup")', line=26)),
     ]
     assert lint_files(tmp_path, monkeypatch, {"inference/offline.py": MAXTEXT_OK}, select="JAX505") == []
@@ -253,8 +253,8 @@ def test_contextmanager_timer_reads_the_clock_after_its_yield(tmp_path, monkeypa
 def test_scoped_timer_around_a_jitted_update(tmp_path, monkeypatch):
     got = lint_files(tmp_path, monkeypatch, {"agents/ddqn.py": SKRL_AGENT}, select="JAX505")
     assert got == [
-        ("JAX505", "agents/ddqn.py", 35, 27,
-         MSG.format(call="_update_q(self.params, batch)", start="ScopedTimer()", line=34)),
+        ("JAX505", "agents/ddqn.py", 34, 27,
+         MSG.format(call="_update_q(self.params, batch)", start="ScopedTimer()", line=33)),
     ]
     assert lint_files(tmp_path, monkeypatch, {"agents/ddqn.py": SKRL_AGENT_OK}, select="JAX505") == []
 
