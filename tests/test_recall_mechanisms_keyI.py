@@ -265,3 +265,121 @@ def test_timers_the_model_cannot_read_are_silent(tmp_path, monkeypatch):
     files = {"agents/utils.py": SKRL_TIMER, "agents/ddqn.py": SKRL_IMPORTED, "lectures/kesten.py": QE,
              "vqs/timing.py": NETKET}
     assert lint_files(tmp_path, monkeypatch, files, select="JAX505") == []
+
+
+# Key reuse: a key made from a literal seed inside a body a lax loop runs step after step
+# (recall case 421, coreax issue 375: `random.normal(random.key(0), x.shape)` in the
+# fori_loop body over noise levels).  Every step runs the body with arguments of the same
+# shapes, so a draw from that key shaped like them is the same draw at every step.
+LOOP_MSG = (
+    "`{made}` makes the same key at every step of the `{prim}` that runs `{body}` as its body, and "
+    "`{how}` draws with the same arguments{shapes}, so every step draws the same random numbers. Carry a "
+    "key and split it each step, or use `jax.random.fold_in(key, i)` with the step index"
+)
+SHAPES = " (shapes of the body's arguments, the same at every step)"
+
+# a method bound with partial and given to fori_loop (the shape of case 421)
+SCORE = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax import random
+
+
+class NoiseConditional:
+    def __init__(self, levels):
+        self.levels = levels
+
+    def _loop_body(self, i, obj, x, sigmas):
+        x_noisy = x + sigmas[i] * random.normal(random.key(0), x.shape)
+        return obj + jnp.mean(x_noisy ** 2)
+
+    def objective(self, x, sigmas):
+        body = partial(self._loop_body, x=x, sigmas=sigmas)
+        return jax.lax.fori_loop(0, self.levels, body, 0.0)
+"""
+
+SCORE_OK = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax import random
+
+
+class NoiseConditional:
+    def __init__(self, levels):
+        self.levels = levels
+
+    def _loop_body(self, i, obj, x, sigmas, key):
+        x_noisy = x + sigmas[i] * random.normal(random.fold_in(key, i), x.shape)
+        return obj + jnp.mean(x_noisy ** 2)
+
+    def objective(self, x, sigmas, key):
+        body = partial(self._loop_body, x=x, sigmas=sigmas, key=key)
+        return jax.lax.fori_loop(0, self.levels, body, 0.0)
+"""
+
+# a nested step function scanned over time, the key made with jax.random.PRNGKey
+WALK = """\
+import jax
+import jax.numpy as jnp
+
+
+def simulate(x0, n_steps):
+    def step(x, _):
+        key = jax.random.PRNGKey(42)
+        noise = jax.random.uniform(key, x.shape, minval=-1.0, maxval=1.0)
+        x = x + 0.1 * noise
+        return x, x
+
+    return jax.lax.scan(step, x0, None, length=n_steps)
+"""
+
+WALK_OK = """\
+import jax
+import jax.numpy as jnp
+
+
+def simulate(x0, n_steps, key):
+    def step(carry, _):
+        x, key = carry
+        key, sub = jax.random.split(key)
+        noise = jax.random.uniform(sub, x.shape, minval=-1.0, maxval=1.0)
+        x = x + 0.1 * noise
+        return (x, key), x
+
+    return jax.lax.scan(step, (x0, key), None, length=n_steps)
+"""
+
+# a fixed projection made once per step but never returned from the body: silent
+PROJ_OK = """\
+import jax
+import jax.numpy as jnp
+
+
+def iterate(x0, n_steps):
+    def step(x, _):
+        w = jax.random.normal(jax.random.PRNGKey(0), (4, 4))
+        jax.debug.print("{}", w.sum())
+        return x * 0.5, None
+
+    return jax.lax.scan(step, x0, None, length=n_steps)
+"""
+
+
+def test_literal_seed_key_in_a_lax_loop_body(tmp_path, monkeypatch):
+    got = lint_files(tmp_path, monkeypatch, {"sm/score.py": SCORE, "sm/walk.py": WALK}, select="JAX301")
+    assert got == [
+        ("JAX301", "sm/score.py", 13, 35,
+         LOOP_MSG.format(made="random.key(0)", prim="lax.fori_loop", body="_loop_body", how="random.normal",
+                         shapes=SHAPES)),
+        ("JAX301", "sm/walk.py", 8, 17,
+         "`key` is made from the same seed (`jax.random.PRNGKey(42)`, line 7) at every step of the `lax.scan` "
+         "that runs `step` as its body, and `random.uniform` draws with the same arguments" + SHAPES
+         + ", so every step draws the same random numbers. Carry a key and split it each step, or use "
+         "`jax.random.fold_in(key, i)` with the step index"),
+    ]
+    files = {"sm/score.py": SCORE_OK, "sm/walk.py": WALK_OK, "sm/proj.py": PROJ_OK}
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX301") == []
