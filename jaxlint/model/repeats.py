@@ -269,3 +269,21 @@ def callees_run_again(index, module: cst.Module) -> frozenset[str]:
 def unit_names(module: cst.Module, node: cst.CSTNode) -> frozenset[str]:
     """The names a function's own body reads and the callees it writes (``mod.f``, ``x.m``)."""
     return frozenset(walked(module).names.get(id(node), ()))
+
+
+# the lax loops whose body runs once per step, by the reason the index gives the body
+# (model/index.py ``_reason``: "a body passed to lax.scan as `step`")
+_LOOP_BODY_REASONS = (("a body passed to lax.fori_loop", "lax.fori_loop"),
+                      ("a body passed to lax.scan", "lax.scan"))
+
+
+def lax_loop_body(unit) -> Optional[str]:
+    """``lax.fori_loop``/``lax.scan`` when ``unit`` is a body one of them runs step after
+    step (also through ``partial(f, ...)`` or a method: the index resolves the body);
+    None otherwise.  Every step runs the body with arguments of the same shapes (a loop
+    carry keeps its shape, a closure or a bound argument is the same object)."""
+    for r in unit.reasons:
+        for prefix, prim in _LOOP_BODY_REASONS:
+            if r.startswith(prefix):
+                return prim
+    return None

@@ -12,6 +12,7 @@ from jaxlint.model import values as V
 from jaxlint.model.dispatched import DISPATCHING
 from jaxlint.model.apis import CACHING_JITS
 from jaxlint.model.scopes import bound_once
+from jaxlint.model.timers import timing_manager
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants, walk_tree
 
@@ -80,7 +81,15 @@ class TimingWithoutBlocking(Rule):
         "names and never breaks out of (google_benchmark's protocol: the object decides when the "
         "loop ends and reads the clock), is flagged at each JAX call in it when nothing waits, "
         "in the loop or after it; and so is the warm-up call of the same function just before "
-        "the loop when nothing waits for it (its work runs on into the timed loop)."
+        "the loop when nothing waits for it (its work runs on into the timed loop). "
+        "A block timed by a context manager of the file whose exit reads the clock (a class "
+        "whose `__enter__` and `__exit__` read it, `with Timer() as t:`; a "
+        "`@contextlib.contextmanager` generator reading it before and after its `yield`, "
+        "`with timed(\"step\"):`) is an interval too: its last JAX call is flagged when nothing "
+        "in the block waits for it. Not a manager whose exit calls anything that might wait "
+        "(`block_until_ready`, a helper), one that reads the clock only when asked afterwards "
+        "(`yield lambda: perf_counter() - t0`), nor one of another module or library (CLU's "
+        "`report_progress.timed` waits by default): unknown."
     )
     why_bad = (
         "JAX dispatches work asynchronously, on CPU too since jax 0.4.32: a jitted call returns "
@@ -99,6 +108,61 @@ class TimingWithoutBlocking(Rule):
         "iteration wait. Offered only when `jax` is imported under a name in scope."
     )
     VALID = [
+        # a timer that waits: inside the block, in its own exit; a manager that reads the clock
+        # only when asked (`yield lambda: ...`); one of a library (unknown: it may wait)
+        Valid(
+            """
+            import contextlib
+            import time
+
+            import jax
+            import jax.numpy as jnp
+            from clu import periodic_actions
+
+
+            class Timer:
+                def __enter__(self):
+                    self.start = time.perf_counter()
+                    return self
+
+                def __exit__(self, *exc):
+                    self.elapsed = time.perf_counter() - self.start
+
+
+            class SyncTimer:
+                def __init__(self):
+                    self.out = None
+
+                def __enter__(self):
+                    self.start = time.perf_counter()
+                    return self
+
+                def __exit__(self, *exc):
+                    jax.block_until_ready(self.out)
+                    self.elapsed = time.perf_counter() - self.start
+
+
+            @contextlib.contextmanager
+            def stopwatch():
+                start = time.perf_counter()
+                yield lambda: time.perf_counter() - start
+
+
+            step = jax.jit(lambda x: x @ x)
+
+
+            def bench(x, report: periodic_actions.ReportProgress):
+                with Timer():
+                    y = step(x).block_until_ready()
+                with SyncTimer() as t:
+                    t.out = step(x)
+                with stopwatch() as elapsed:
+                    y = step(x)
+                with report.timed("step"):
+                    y = step(x)
+                return y
+            """
+        ),
         # the benchmark waits in the loop, or after it (a dispatch benchmark draining its queue)
         Valid(
             """
@@ -315,6 +379,84 @@ class TimingWithoutBlocking(Rule):
     ]
 
     INVALID = [
+        # a block timed by a context manager of the file whose exit reads the clock: a class
+        # (`__enter__`/`__exit__`) and a `contextlib.contextmanager` generator
+        Invalid(
+            """
+            import contextlib
+            import time
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class Timer:
+                def __enter__(self):
+                    self.start = time.perf_counter()
+                    return self
+
+                def __exit__(self, *exc):
+                    self.elapsed = time.perf_counter() - self.start
+
+
+            @contextlib.contextmanager
+            def timed(msg):
+                start = time.perf_counter()
+                yield
+                print(msg, time.perf_counter() - start)
+
+
+            step = jax.jit(lambda x: x @ x)
+
+
+            def bench(x, n):
+                with Timer() as t:
+                    ys = [step(x) for _ in range(n)]
+                with timed("step"):
+                    y = step(x)
+                return t.elapsed
+            """,
+            expected=[(29, 15), (31, 13)],
+            messages=[
+                "`step(x)` is the last JAX computation in the block timed by `with Timer()` (line 28), whose exit reads the clock while the computation may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result inside the block: `jax.block_until_ready(result)`",
+                "`step(x)` is the last JAX computation in the block timed by `with timed(\"step\")` (line 30), whose exit reads the clock while the computation may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result inside the block: `jax.block_until_ready(result)`",
+            ],
+            fixed="""
+            import contextlib
+            import time
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class Timer:
+                def __enter__(self):
+                    self.start = time.perf_counter()
+                    return self
+
+                def __exit__(self, *exc):
+                    self.elapsed = time.perf_counter() - self.start
+
+
+            @contextlib.contextmanager
+            def timed(msg):
+                start = time.perf_counter()
+                yield
+                print(msg, time.perf_counter() - start)
+
+
+            step = jax.jit(lambda x: x @ x)
+
+
+            def bench(x, n):
+                with Timer() as t:
+                    ys = [jax.block_until_ready(step(x)) for _ in range(n)]
+                with timed("step"):
+                    y = jax.block_until_ready(step(x))
+                return t.elapsed
+            """,
+            unsafe=True,
+        ),
         Invalid(
             """
             import time
@@ -826,16 +968,41 @@ class TimingWithoutBlocking(Rule):
             return item
         return None
 
+    def _timer_item(self, node: cst.With) -> Optional[tuple[cst.Call, str]]:
+        """``with Timer() as t:`` / ``with timed("step"):`` of a context manager of this
+        file that reads a clock on entering and again on leaving (model/timers.py): the
+        item's call and the manager's name."""
+        for item in node.items:
+            name = timing_manager(self.ctx.index, self.ctx.qualname, item.item)
+            if name is not None:
+                return item.item, name
+        return None
+
     def visit_With(self, node: cst.With) -> None:
-        """A `%%timeit` / `%%time` notebook cell: its body is the timed interval."""
+        """A `%%timeit` / `%%time` notebook cell, or a block a timing context manager of the
+        file wraps: its body is the timed interval."""
         self._sync()
-        if self.ctx.in_traced or self._magic_cell(node) is None:
+        if self.ctx.in_traced:
             return
-        self._start = self._magic_cell(node)
+        start = self._magic_cell(node)
+        if start is None:
+            timer = self._timer_item(node)
+            if timer is None:
+                return
+            start = timer[0]
+        self._start = start
         self._pending = []
 
     def leave_With(self, node: cst.With) -> None:
         start = self._magic_cell(node)
+        if start is None and not self.ctx.in_traced:
+            timer = self._timer_item(node)
+            if timer is not None and self._start is timer[0]:
+                if self._pending:
+                    self._report_managed(timer[0], timer[1])
+                self._start = None
+                self._pending = []
+            return
         if start is None or self._start is not start:
             return
         if self._pending:
@@ -850,6 +1017,32 @@ class TimingWithoutBlocking(Rule):
             )
         self._start = None
         self._pending = []
+
+    def _report_managed(self, start: cst.Call, manager: str) -> None:
+        """The block of a timing context manager ends while its last JAX call may still run:
+        reported at that call, where the wait belongs (the outermost: `f(g(x))` at `f`)."""
+        pending = self._pending
+        outer = [c for c in pending if not any(o is not c and any(d is c for d in descendants(o)) for o in pending)]
+        last = outer[-1] if outer else pending[-1]
+        ctx = self.ctx
+        jax_alias = self.module_alias("jax")
+        rfix = None
+        if jax_alias is not None:
+            rfix = fix(
+                Applicability.UNSAFE,
+                f"Wrap in `{jax_alias}.block_until_ready(...)`",
+                Replacement(last, f"{jax_alias}.block_until_ready({ctx.code(last).strip()})"),
+            )
+        self.report(
+            last,
+            f"`{ctx.code(last).strip()}` is the last JAX computation in the block timed by "
+            f"`with {ctx.code(start).strip()}` (line {{related_line}}), whose exit reads the clock "
+            f"while the computation may still be running (dispatch is asynchronous): this measures "
+            f"the dispatch (and, on a first call, the compilation), not the work. Wait for the result "
+            f"inside the block: `jax.block_until_ready(result)`",
+            rfix,
+            related=start,
+        )
 
     def _timed_callable(self, node: cst.Call, q: Optional[str]) -> Optional[cst.Lambda]:
         """The lambda a `timeit.timeit(lambda: ...)` / `%timeit` magic times."""
@@ -1018,4 +1211,7 @@ def _compiled(ctx, e: cst.BaseExpression) -> bool:
         return False
     while isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value in ("compile", "lower", "trace"):
         e = e.func.value
+    if isinstance(e, cst.Name):
+        # `f_jit = jax.jit(f)` ... `f_jit.lower(x).compile()`: a name bound once to the jit
+        e = bound_once(ctx.index, ctx.unit, e)
     return isinstance(e, cst.Call) and ctx.qualname(e.func) in CACHING_JITS

@@ -11,7 +11,7 @@ from jaxlint.findings import Severity
 from typing import Callable, Optional
 
 from jaxlint.model import apis, liveness
-from jaxlint.model.repeats import called_repeatedly
+from jaxlint.model.repeats import called_repeatedly, lax_loop_body
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import key_streams as keyflow_streams
 from jaxlint.model.keyflow import STREAM_ADVICE, seed_overwrites_stream, stream_draw
@@ -104,7 +104,11 @@ class PrngKeyReuse(Rule):
         "are not flagged). A jitted function (`@jax.jit`, or `step = jax.jit(train_step)` called "
         "in the loop by that name) may also draw with the shapes of its arguments "
         "(`params.shape`): it is called again with the same shapes (others compile it again), so "
-        "every step gets the same dropout mask or noise;\n"
+        "every step gets the same dropout mask or noise. A body a `lax.fori_loop` or `lax.scan` runs "
+        "(also a method bound with `partial`) is such a function without any call in a loop: "
+        "every step runs it with arguments of the same shapes, so a draw from a literal-seed key "
+        "made there (`random.normal(random.key(0), x.shape)`) that reaches the body's result is "
+        "the same at every step;\n"
         "* a key made from the same seed in every iteration (`key = PRNGKey(0)` in the loop) "
         "and drawn with the same arguments (not in a loop over settings that reads its target, "
         "itself or in a closure the iteration calls or transforms, `jax.jit(lambda x: f(x, "
@@ -1400,6 +1404,39 @@ class PrngKeyReuse(Rule):
     ]
 
     INVALID = [
+        # a literal-seed key made in a body that lax.fori_loop / lax.scan runs step after step
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+            from jax import random
+
+
+            class Denoiser:
+                def _body(self, i, total, x, sigmas):
+                    x_noisy = x + sigmas[i] * random.normal(random.key(0), x.shape)
+                    return total + (x_noisy ** 2).mean()
+
+                def loss(self, x, sigmas):
+                    body = partial(self._body, x=x, sigmas=sigmas)
+                    return jax.lax.fori_loop(0, 4, body, 0.0)
+
+
+            def walk(x0):
+                def step(x, _):
+                    key = jax.random.PRNGKey(42)
+                    x = x + jax.random.uniform(key, x.shape)
+                    return x, x
+
+                return jax.lax.scan(step, x0, None, length=10)
+            """,
+            expected=[(9, 35), (20, 17)],
+            messages=[
+                "`random.key(0)` makes the same key at every step of the `lax.fori_loop` that runs `_body` as its body, and `random.normal` draws with the same arguments (shapes of the body's arguments, the same at every step), so every step draws the same random numbers. Carry a key and split it each step, or use `jax.random.fold_in(key, i)` with the step index",
+                "`key` is made from the same seed (`jax.random.PRNGKey(42)`, line 19) at every step of the `lax.scan` that runs `step` as its body, and `random.uniform` draws with the same arguments (shapes of the body's arguments, the same at every step), so every step draws the same random numbers. Carry a key and split it each step, or use `jax.random.fold_in(key, i)` with the step index",
+            ],
+        ),
         # a key replicated to every shard by shard_map (`P()`) while the data is split: the
         # mapped function draws from it, or hands it to a helper with the data (checked with
         # JAX on two devices: both shards' noise identical)
@@ -3310,22 +3347,35 @@ class PrngKeyReuse(Rule):
             return False
         params = {p.name for p in unit.params}
         aliases = self._jit_aliases(unit)  # None: not jitted
+        # a body a lax loop runs step after step: the same shapes at every step
+        loop = lax_loop_body(unit)
         shapes_only = False
         for a in node.args:
             if a.value is key_expr or invariant(a.value, params, calls=True):
                 continue
-            if aliases is None or not _reads_only_shapes(ctx, a.value, params):
+            if (aliases is None and loop is None) or not _reads_only_shapes(ctx, a.value, params):
                 return False
             # a jitted function is called again with arguments of the same shapes (other
             # shapes compile it again): a draw shaped like them is the same draw
             shapes_only = True
         if not any(d is made for d in descendants(unit.node)):
             return False
-        if not ctx.called_repeatedly(unit) and not any(called_repeatedly(ctx.module, n) for n in aliases or ()):
-            return False
         made_code = ctx.code(made).strip()
         what = (f"`{made_code}` makes the same key" if key_expr is made else
                 f"`{ctx.code(key_expr).strip()}` is made from the same seed (`{made_code}`, line {{related_line}})")
+        if loop is not None:
+            same = ("with the same arguments (shapes of the body's arguments, the same at every step)"
+                    if shapes_only else "with the same arguments")
+            self.report(
+                node,
+                f"{what} at every step of the `{loop}` that runs `{unit.name}` as its body, and "
+                f"`{_by(how)}` draws {same}, so every step draws the same random numbers. Carry a key "
+                f"and split it each step, or use `jax.random.fold_in(key, i)` with the step index",
+                related=made,
+            )
+            return True
+        if not ctx.called_repeatedly(unit) and not any(called_repeatedly(ctx.module, n) for n in aliases or ()):
+            return False
         same = ("with the same arguments (shapes of the jitted function's arguments, the same from "
                 "one call to the next)" if shapes_only else "with the same arguments")
         self.report(
@@ -5006,7 +5056,8 @@ def _reaches_return(fn: cst.CSTNode, call: cst.Call) -> bool:
     assigns = [n for n in walk_tree(fn) if type(n) is cst.Assign]
     names: set[str] = set()
     for n in assigns:
-        if n.value is call:
+        if n.value is call or any(d is call for d in descendants(n.value)):
+            # (`x_noisy = x + sigma * normal(key, x.shape)`: computed from the draw)
             for t in n.targets:
                 names.update(x.value for x in walk_tree(t.target) if type(x) is cst.Name)
     if not names:
