@@ -1,0 +1,1 @@
+import jVMC_lite.nets.two_nets_wrapper

@@ -1,0 +1,3 @@
+from .backends.jax_backend import JaxBackend
+
+backend = JaxBackend()

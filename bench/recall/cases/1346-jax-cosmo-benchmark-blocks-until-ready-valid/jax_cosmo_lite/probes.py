@@ -1,0 +1,3 @@
+class WeakLensing:
+    def __init__(self, redshift_bins):
+        self.redshift_bins = redshift_bins
