@@ -90,6 +90,9 @@ class Value:
     # NumPy array on the others (`out = np.zeros(n)` then `if c: out = sig * w`): an
     # in-place write raises on the paths where it is a JAX array, whatever the others do
     jax_on_some_path: bool = False
+    # a record built here with a tracer in a field (``State(loss=l)`` of a NamedTuple or
+    # dataclass of this file, ``dict(loss=l)``): its repr shows the tracer's
+    holds: bool = False
 
     def with_key(self, token: KeyToken) -> "Value":
         return replace(self, key=token)

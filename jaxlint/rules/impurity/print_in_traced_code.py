@@ -941,7 +941,7 @@ class PrintInTraced(Rule):
         ctx = self.ctx
         if depth > 6:
             return False
-        if ctx.is_tracer(e):
+        if ctx.is_tracer(e) or ctx.holds_tracer(e):
             return True
         if types and self._type_of_tracer(e):
             return True
