@@ -8,7 +8,7 @@ trace time (the emergent-communication report, recall case 935:
 https://github.com/google-deepmind/emergent_communication_at_scale/issues/2, printed
 ``ListenerLossOutputs(loss=Traced<...>)``; jax-ml/jax#196 printed a list of tracers).
 The model shows such a container (``Evaluator.holds_tracer``: the elements, fields and
-items it keeps); a container of Python values, `len()` of one, a record built outside
+items it keeps, and a helper's return of one); a container of Python values, `len()` of one, a record built outside
 traced code, and `jax.debug.print` of the same container stay silent.  A plain
 ``dataclasses.dataclass`` is no pytree (``jax.debug.print`` cannot take it): not
 reported, since no fix would run.
@@ -200,3 +200,81 @@ def test_scan_carry_tuple_and_logged_dict_hold_tracers(tmp_path, monkeypatch):
 
 def test_scan_carry_printed_with_debug_print_stays_silent(tmp_path, monkeypatch):
     assert lint_files(tmp_path, monkeypatch, {"scan_ok.py": SCAN_OK}, select="JAX401") == []
+
+
+# a helper of the file returns the record it builds from its traced arguments: a
+# NamedTuple (`env_step`), a dict display (`losses`); printed in the jitted caller
+PPO = """\
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class Transition(NamedTuple):
+    reward: jax.Array
+    done: jax.Array
+
+
+def env_step(state, action):
+    reward = jnp.sum(state * action)
+    return Transition(reward=reward, done=reward > 1.0)
+
+
+def losses(params, obs):
+    value = obs @ params
+    return {"value_loss": jnp.mean(value ** 2), "entropy": jnp.std(value)}
+
+
+@jax.jit
+def update(params, obs):
+    transition = env_step(obs[0], params)
+    print("transition", transition)
+    info = losses(params, obs)
+    print(f"losses: {info}")
+    return params - 0.01 * transition.reward
+"""
+
+PPO_OK = """\
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class Transition(NamedTuple):
+    reward: jax.Array
+    done: jax.Array
+
+
+def env_step(state, action):
+    reward = jnp.sum(state * action)
+    return Transition(reward=reward, done=reward > 1.0)
+
+
+def losses(params, obs):
+    value = obs @ params
+    return {"value_loss": jnp.mean(value ** 2), "entropy": jnp.std(value)}
+
+
+@jax.jit
+def update(params, obs):
+    transition = env_step(obs[0], params)
+    jax.debug.print("transition {}", transition)
+    info = losses(params, obs)
+    jax.debug.print("losses: {}", info)
+    print("keys", list(info), len(transition))
+    return params - 0.01 * transition.reward
+"""
+
+
+def test_records_returned_by_a_helper_hold_tracers(tmp_path, monkeypatch):
+    got = lint_files(tmp_path, monkeypatch, {"ppo.py": PPO}, select="JAX401")
+    assert got == [
+        ("JAX401", "ppo.py", 25, 5, _PRINT.format(fn="update")),
+        ("JAX401", "ppo.py", 27, 5, _PRINT.format(fn="update")),
+    ]
+
+
+def test_records_returned_by_a_helper_printed_on_device_stay_silent(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"ppo_ok.py": PPO_OK}, select="JAX401") == []

@@ -62,7 +62,7 @@ class Evaluator:
         sort, as ``is_tracer``): a tuple or list with one among its elements, a dict
         with one among its values, an instance built with one in a field
         (``State(loss=l)``, ``Term(Q=q)``), at any depth?  Its repr shows the tracer's."""
-        return not self.unit.host and _holds_tracer(self.value(expr), 0)
+        return not self.unit.host and V.holds_tracer(self.value(expr))
 
     # -- evaluation ---------------------------------------------------------------
     def _field(self, base: Value, attr: str) -> Value:
@@ -1112,20 +1112,9 @@ def merged(r: Value, body: Value) -> Value:
             body = replace_value(body, elements=tuple(replace_value(el, local_array=False) if el.local_array else el
                                                       for el in body.elements))
         return replace_value(body, deps=body.deps | r.deps, local_array=False)
+    if r.kind == V.UNKNOWN and not r.traced and not r.holds and V.holds_tracer(body):
+        return replace_value(r, holds=True)  # `return State(loss=l)`, `return {"loss": l}`
     return r
-
-
-def _holds_tracer(v: Value, depth: int) -> bool:
-    """Does the container value ``v`` hold a tracer among its elements, its fields or
-    (a list or dict whose every item is one) its item, nested up to four deep?"""
-    if depth > 4:
-        return False
-    if v.holds:
-        return True
-    inner: list[Value] = list(v.elements or ()) + [f for _, f in v.fields or ()]
-    if v.item is not None and v.kind in (V.LIST, V.ARRAYS):
-        inner.append(v.item)
-    return any(i.traced or _holds_tracer(i, depth + 1) for i in inner)
 
 
 def _joined(values: list[Value]) -> Optional[Value]:

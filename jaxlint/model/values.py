@@ -98,6 +98,19 @@ class Value:
         return replace(self, key=token)
 
 
+def holds_tracer(v: Value, depth: int = 0) -> bool:
+    """Does the container value ``v`` hold a tracer among its elements, its fields or
+    (a list or dict whose every item is one) its item, nested up to four deep?"""
+    if depth > 4:
+        return False
+    if v.holds:
+        return True
+    inner: list[Value] = list(v.elements or ()) + [f for _, f in v.fields or ()]
+    if v.item is not None and v.kind in (LIST, ARRAYS):
+        inner.append(v.item)
+    return any(i.traced or holds_tracer(i, depth + 1) for i in inner)
+
+
 UNKNOWN_VALUE = Value()
 STATIC_VALUE = Value(kind=STATIC)
 STR_VALUE = Value(kind=STATIC, pytype="str")
