@@ -567,6 +567,10 @@ class PrintInTraced(Rule):
                 return w, metrics
             """,
             expected=[(16, 5), (17, 5)],
+            messages=[
+                "`print` in traced `train_step` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print(\"{}\", x)` to print runtime values",
+                "`print` in traced `train_step` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print(\"{}\", x)` to print runtime values",
+            ],
             unsafe=True,
             fixed="""
             from typing import NamedTuple
