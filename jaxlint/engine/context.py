@@ -39,7 +39,7 @@ from jaxlint.settings import LintSettings
 class RuleContext:
     __slots__ = (
         "_interp", "_reports", "_built", "_multiline", "_displayed", "module", "text", "path", "settings", "index", "imports",
-        "qualname", "builtin_name", "value", "is_traced", "is_tracer", "describe_origin",
+        "qualname", "builtin_name", "value", "is_traced", "is_tracer", "holds_tracer", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
         "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
             "instance_class", "class_streams", "caller_transform_apply_key",
@@ -60,6 +60,9 @@ class RuleContext:
     """Is the expression a tracer of any sort here: abstract, or a JVP tracer of a
     concrete value in a function differentiated outside jit (``jax.grad(f)(x)``:
     `if x > 0` works there, `np.asarray(x)` and `print(x)` see the tracer)?"""
+    holds_tracer: Callable[[cst.CSTNode], bool]
+    """Is the expression a container the model shows holds a tracer (a tuple, list or
+    dict with one among its items, an instance built with one in a field), at any depth?"""
     describe_origin: Callable[[Value], str]
     """A phrase saying where a tracer comes from, for messages."""
     static_hint: Callable[[Value], str]
@@ -113,7 +116,7 @@ class RuleContext:
         self.index: FileIndex = interp.index
         self.imports = interp.imports
         for name in (
-            "qualname", "builtin_name", "value", "is_traced", "is_tracer", "describe_origin",
+            "qualname", "builtin_name", "value", "is_traced", "is_tracer", "holds_tracer", "describe_origin",
             "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
             "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
             "instance_class", "class_streams", "caller_transform_apply_key",

@@ -57,6 +57,13 @@ class Evaluator:
         concrete value in a function differentiated outside jit (model/gradtrace.py)?"""
         return not self.unit.host and self.value(expr).traced
 
+    def holds_tracer(self, expr: cst.CSTNode) -> bool:
+        """Is ``expr`` a Python container the model can show holds a tracer (of any
+        sort, as ``is_tracer``): a tuple or list with one among its elements, a dict
+        with one among its values, an instance built with one in a field
+        (``State(loss=l)``, ``Term(Q=q)``), at any depth?  Its repr shows the tracer's."""
+        return not self.unit.host and V.holds_tracer(self.value(expr))
+
     # -- evaluation ---------------------------------------------------------------
     def _field(self, base: Value, attr: str) -> Value:
         """``obj.attr`` for a traced ``obj``: a tracer only where the model can show
@@ -217,6 +224,8 @@ class Evaluator:
             return V.UNKNOWN_VALUE
         if t is cst.Call:
             v = self._eval_call(e)
+            if v.kind == V.UNKNOWN and not v.traced and not v.holds and self._builds_record(e):
+                v = replace_value(v, holds=True)
             if v.kind == V.UNKNOWN and not v.traced and v.instance is None and type(e.func) in (cst.Name, cst.Attribute):
                 ref = instances.constructed(self, dotted_name(e.func))  # `Cls(...)` of the project
                 if ref is not None:
@@ -1002,6 +1011,25 @@ class Evaluator:
         return kinds.value_of(kind)
 
 
+    def _builds_record(self, call: cst.Call) -> bool:
+        """Does ``call`` build a pytree record that keeps a tracer it is given as it is:
+        a NamedTuple or a flax/chex dataclass of this file (``State(loss=l)``),
+        ``dict(loss=l)``?"""
+        if not any(not a.star and self.value(a.value).traced for a in call.args):
+            return False
+        if self.builtin_name(call.func) == "dict":
+            return all(a.keyword is not None for a in call.args)
+        written = dotted_name(call.func) if type(call.func) is cst.Name else None
+        cls = instances.local_class(self, written) if written is not None else None
+        if cls is None or instances.constructed(self, written) is None:
+            return False
+        if kinds.dataclass_fields(cls.node, self.qualname) is not None:
+            # a pytree dataclass (a plain one is no pytree: `jax.debug.print` cannot take it)
+            return any(self.qualname(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+                       in ("flax.struct.dataclass", "chex.dataclass") for d in cls.node.decorators)
+        return len(cls.node.bases) == 1 and not cls.node.keywords and \
+            (self.qualname(cls.node.bases[0].value) or "") in ("typing.NamedTuple", "typing_extensions.NamedTuple")
+
     def _dataclass_fields(self, written: str, call: cst.Call) -> Optional[tuple]:
         """``Params(w=jnp.zeros(3))`` with ``Params`` a dataclass of this file: the
         kinds its fields get (model/kinds.py), or None."""
@@ -1084,6 +1112,8 @@ def merged(r: Value, body: Value) -> Value:
             body = replace_value(body, elements=tuple(replace_value(el, local_array=False) if el.local_array else el
                                                       for el in body.elements))
         return replace_value(body, deps=body.deps | r.deps, local_array=False)
+    if r.kind == V.UNKNOWN and not r.traced and not r.holds and V.holds_tracer(body):
+        return replace_value(r, holds=True)  # `return State(loss=l)`, `return {"loss": l}`
     return r
 
 

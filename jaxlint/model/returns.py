@@ -180,6 +180,8 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
         out = found[0]
         for v in found[1:]:
             out = V.join(out, v)
+        if out.kind not in _KEPT and V.holds_tracer(out):
+            return Value(holds=True)  # a record built with a tracer (`return State(loss=l)`, `{"loss": l}`)
         return out if out.kind in _KEPT else None
     except RecursionError:  # pragma: no cover - deep expressions
         return None

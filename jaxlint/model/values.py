@@ -90,9 +90,25 @@ class Value:
     # NumPy array on the others (`out = np.zeros(n)` then `if c: out = sig * w`): an
     # in-place write raises on the paths where it is a JAX array, whatever the others do
     jax_on_some_path: bool = False
+    # a record built here with a tracer in a field (``State(loss=l)`` of a NamedTuple or
+    # dataclass of this file, ``dict(loss=l)``): its repr shows the tracer's
+    holds: bool = False
 
     def with_key(self, token: KeyToken) -> "Value":
         return replace(self, key=token)
+
+
+def holds_tracer(v: Value, depth: int = 0) -> bool:
+    """Does the container value ``v`` hold a tracer among its elements, its fields or
+    (a list or dict whose every item is one) its item, nested up to four deep?"""
+    if depth > 4:
+        return False
+    if v.holds:
+        return True
+    inner: list[Value] = list(v.elements or ()) + [f for _, f in v.fields or ()]
+    if v.item is not None and v.kind in (LIST, ARRAYS):
+        inner.append(v.item)
+    return any(i.traced or holds_tracer(i, depth + 1) for i in inner)
 
 
 UNKNOWN_VALUE = Value()

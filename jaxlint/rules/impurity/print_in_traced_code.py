@@ -190,7 +190,11 @@ class PrintInTraced(Rule):
         "its parameters: `_while_loop_lax(cond_fun=self._cond_fun, ...)` whose own `_cond` "
         "given to `lax.while_loop` calls `cond_fun`) when an argument is a traced value: a non-static "
         "argument or anything JAX computed from one, also inside an f-string or "
-        "`str.format`. Prints of static values only (`x.shape`, `x.dtype`, literal strings, "
+        "`str.format`, or a Python container the model can show holds one: a tuple or list "
+        "with a tracer among its elements, a dict with one among its values, a NamedTuple or "
+        "a flax/chex dataclass built with one in a field (`print(metrics)` after `metrics = "
+        "{\"loss\": loss}`, `print(LossOutputs(loss=loss, ...))`, `dict(loss=loss)`), at any "
+        "depth: its repr shows the tracer's. Prints of static values only (`x.shape`, `x.dtype`, literal strings, "
         "static arguments) are not flagged: they are a deliberate trace-time log, printed "
         "once per compilation. `print(repr(x))`/`print(str(x))` of a tracer are flagged too, and so "
         "are `print(type(x))`, `type(x).__name__` and `x.__class__` of a tracer: they print the "
@@ -540,6 +544,55 @@ class PrintInTraced(Rule):
     ]
 
     INVALID = [
+        # a container that holds a tracer: a dict display, a NamedTuple built with one
+        Invalid(
+            """
+            from typing import NamedTuple
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class LossOutputs(NamedTuple):
+                loss: jax.Array
+                count: int
+
+
+            @jax.jit
+            def train_step(w, x):
+                loss = jnp.mean((x @ w) ** 2)
+                metrics = {"loss": loss}
+                print("metrics:", metrics)
+                print(LossOutputs(loss=loss, count=1))
+                return w, metrics
+            """,
+            expected=[(16, 5), (17, 5)],
+            messages=[
+                "`print` in traced `train_step` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print(\"{}\", x)` to print runtime values",
+                "`print` in traced `train_step` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print(\"{}\", x)` to print runtime values",
+            ],
+            unsafe=True,
+            fixed="""
+            from typing import NamedTuple
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class LossOutputs(NamedTuple):
+                loss: jax.Array
+                count: int
+
+
+            @jax.jit
+            def train_step(w, x):
+                loss = jnp.mean((x @ w) ** 2)
+                metrics = {"loss": loss}
+                jax.debug.print("metrics: {}", metrics)
+                jax.debug.print("{}", LossOutputs(loss=loss, count=1))
+                return w, metrics
+            """,
+        ),
         # a print of text only, in a plain function the file jits where it calls it (The
         # Sharp Bits' `impure_print_side_effect`): as a name called in a loop, or inline at
         # two calls
@@ -941,7 +994,7 @@ class PrintInTraced(Rule):
         ctx = self.ctx
         if depth > 6:
             return False
-        if ctx.is_tracer(e):
+        if ctx.is_tracer(e) or ctx.holds_tracer(e):
             return True
         if types and self._type_of_tracer(e):
             return True
