@@ -11,6 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.model import pytree_methods
 from jaxlint.model import apis, arg_shapes, dispatch, gradtrace, instances, keyflow, kinds, slots
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
@@ -621,6 +622,12 @@ class CallEffects:
                 elif not attr:
                     target = cls.methods.get("__call__")  # `m = Model(); m(x)`
                     n_bound = bound_receiver(target)
+        if target is None and wrapped is None and type(func) is cst.Attribute:
+            # `s.pos()` with `s` a traced instance of a pytree class of this file
+            info = pytree_methods.class_info(self, self.value(func.value)) if self.value(func.value).traced else None
+            if info is not None:
+                target = info.method(func.attr.value)
+                n_bound = bound_receiver(target)
         if target is None and wrapped is None and self._constructor_call(call):
             return
         if type(func) is cst.Subscript and self._dispatch_call(call):
@@ -631,6 +638,8 @@ class CallEffects:
         if target is self.unit or target.host:
             return
         reason = f"called from traced `{self.unit.name}`"
+        if type(func) is cst.Attribute and n_bound:
+            self._pytree_receiver(func, target, reason)
         target.mark_traced(reason)
         if fresh is not None and n_bound:
             (target.fresh_reasons if fresh else target.held_reasons).add(reason)
@@ -658,6 +667,43 @@ class CallEffects:
                 if av.traced and p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
+
+    def _pytree_receiver(self, func: cst.Attribute, target: Unit, reason: str) -> None:
+        """``cosmo.distance(a)``, ``self.normalize()``, ``cosmo.k`` (``func``: the method or
+        property read) in traced code, the receiver a traced instance of a pytree class
+        of this file (or ``self`` in a method run on one): ``target`` runs with the
+        class's data leaves as tracers (model/pytree_methods.py)."""
+        recv = func.value
+        if type(recv) is cst.Name and recv.value == "self" and self.unit.cls is not None:
+            if self.unit.self_leaves and target.cls is not None and self.unit.cls.method(func.attr.value) is target:
+                pytree_methods.run_on(target, frozenset(self.unit.self_leaves), reason)
+            return
+        rv = self.value(recv)
+        if not rv.traced:
+            return
+        info = pytree_methods.class_info(self, rv)
+        if info is not None and info.method(func.attr.value) is target:
+            pytree_methods.run_on(target, pytree_methods.leaves(self, info), reason)
+
+    def _attribute_effects(self, node: cst.Attribute) -> None:
+        """``cosmo.k`` / ``self.Omega`` in traced code naming a property of a class of this
+        file, the receiver a traced pytree instance: the property runs there."""
+        if not self.in_traced or type(node.value) is not cst.Name:
+            return
+        recv = node.value.value
+        if recv == "self":
+            cls = self.unit.cls
+            if cls is None or not self.unit.self_leaves:
+                return
+            prop = cls.method(node.attr.value)
+        else:
+            rv = self.value(node.value)
+            if not rv.traced or (rv.cls is None and rv.instance is None):
+                return
+            info = pytree_methods.class_info(self, rv)
+            prop = info.method(node.attr.value) if info is not None else None
+        if pytree_methods.is_property(prop) and prop is not self.unit:
+            self._pytree_receiver(node, prop, f"called from traced `{self.unit.name}`")
 
     def _built_here(self, receiver: cst.BaseExpression) -> bool:
         """Is ``receiver`` an object this traced function builds itself: a local name whose

@@ -8,6 +8,7 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.model import pytree_methods
 from jaxlint.model import apis, instances, kinds, pytrees, returns, shape_flow
 from jaxlint.model import values as V
 from jaxlint.model.bindings import replace_value
@@ -65,7 +66,7 @@ class Evaluator:
         if base.cls is None:
             if attr in pytrees.ARRAY_ATTRS:
                 return Value(kind=V.ARRAY, traced=True, deps=base.deps)
-            return V.UNKNOWN_VALUE  # a class it cannot read: unknown never reports
+            return self._traced_property(base, attr)  # else a class it cannot read: unknown never reports
         what, ann = pytrees.attribute(base.cls.flat, attr)
         if what == "static":
             if isinstance(ann, str) and ann in apis.STATIC_ANNOTATIONS:
@@ -76,6 +77,18 @@ class Evaluator:
                 return Value(kind=V.ARRAY, traced=True, deps=base.deps)
             cls = self.index.flat_class(ann) if isinstance(ann, dict) else None
             return Value(kind=V.UNKNOWN, traced=True, deps=base.deps, cls=cls)
+        if what == "unknown" and attr not in base.cls.flat.get("fields", {}):
+            return self._traced_property(base, attr)
+        return V.UNKNOWN_VALUE
+
+    def _traced_property(self, base: Value, attr: str) -> Value:
+        """``cosmo.Omega`` of a traced instance of a pytree class of this file, ``Omega``
+        a property computing a JAX value of its leaves: a tracer; else unknown."""
+        info = pytree_methods.class_info(self, base)
+        prop = info.method(attr) if info is not None else None
+        if pytree_methods.is_property(prop) and pytree_methods.member_tracer(
+                self, info, prop, pytree_methods.leaves(self, info)):
+            return Value(traced=True, deps=base.deps)
         return V.UNKNOWN_VALUE
 
     def _a_string(self, e: cst.CSTNode, v: Value) -> bool:
@@ -136,6 +149,16 @@ class Evaluator:
             if attr in apis.STATIC_ATTRS and not (base.cls is not None and attr in base.cls.flat.get("fields", ())):
                 # (not a field of that name of a pytree class: `grid.shape` of `Grid(shape=jnp.asarray(s))`)
                 return shape_flow.shape_attr(base, attr)  # `x.shape` of a known shape: its numbers
+            if not base.traced and type(e.value) is cst.Name and e.value.value == "self" and self.unit.cls is not None \
+                    and self.unit.params and self.unit.params[0].name == "self" and self.unit.self_leaves:
+                leaves = frozenset(self.unit.self_leaves)
+                if attr in leaves and not pytree_methods.self_written(self, self.unit, attr):
+                    # `self.Omega_k` in a method run on a traced pytree instance: a leaf, a tracer
+                    return Value(traced=True, deps=frozenset({f"self.{attr}"}))
+                prop = self.unit.cls.method(attr)
+                if pytree_methods.is_property(prop) and pytree_methods.member_tracer(self, self.unit.cls, prop, leaves):
+                    # `self.Omega` of a property computing it from a leaf
+                    return Value(traced=True, deps=frozenset({f"self.{attr}"}))
             if not base.traced and type(e.value) is cst.Name and e.value.value == "self" and self.unit.cls is not None \
                     and self.unit.params and self.unit.params[0].name == "self":
                 held = self.scratch_attrs.get(attr) if self.scratch_attrs is not None else \

@@ -325,6 +325,8 @@ class Indexer:
         self.index.units.append(mod_unit)
         self.index.unit_of[id(module)] = mod_unit
         self._pending_calls: list[tuple[Unit, cst.Call]] = []
+        # `recv.attr` read in a function (a name's attribute): a property it may run
+        self._attr_reads: list[tuple[Unit, str, str]] = []
         # calls through two or more attributes of a name (`pkg.optimizer.Sgd(f)`): a function of a
         # submodule a package binds, for the facts of other modules (``takes_fns``)
         self._dotted_calls: list[tuple[Unit, cst.Call]] = []
@@ -406,6 +408,8 @@ class Indexer:
                 self._call(n, unit)
             elif t is cst.Name:
                 continue
+            elif t is cst.Attribute and type(n.value) is cst.Name and not unit.is_module:
+                self._attr_reads.append((unit, n.value.value, n.attr.value))
             elif t is cst.Assign:
                 for tgt in n.targets:
                     self._assigned(tgt.target, unit, n)
@@ -450,6 +454,35 @@ class Indexer:
             kids = list(children(n))
             kids.reverse()
             stack.extend(kids)
+
+    def _property_edges(self) -> None:
+        """``self.Omega``, ``cosmo.k`` (a parameter's attribute) naming a property of a
+        class of this file: the property may run there (model/pytree_methods.py), so it
+        is analysed after the function reading it."""
+        from jaxlint.model import pytree_methods
+
+        props: dict[str, list[Unit]] = {}
+        for c in self.index.classes:
+            for name, m in c.methods.items():
+                if pytree_methods.is_property(m):
+                    props.setdefault(name, []).append(m)
+        if not props:
+            return
+        edges = self.index.call_edges
+        for unit, recv, attr in self._attr_reads:
+            found = props.get(attr)
+            if found is None:
+                continue
+            if recv == "self" and unit.cls is not None:
+                m = unit.cls.method(attr)
+                targets = [m] if m is not None else []
+            elif unit.param(recv) is not None:
+                targets = found
+            else:
+                continue
+            for m in targets:
+                if m is not unit:
+                    edges.setdefault(id(unit), set()).add(id(m))
 
     def _import_fallbacks(self, n: cst.CSTNode) -> None:
         """An import guard (``try: import jax.numpy as jnp`` / ``except ImportError:
@@ -1016,6 +1049,7 @@ class Indexer:
                                 idx.call_edges.setdefault(id(unit), set()).add(id(m))
             if callee is not None and callee is not unit:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+        self._property_edges()
         # `f.defvjp(fwd, bwd)`: the rules run where `f` runs, analysed after it
         idx.custom_rules = custom_rules.find(
             self._pending_calls, idx.units, lambda e, u: self.resolve_fn(e, u)[0], self.qualname)

@@ -168,6 +168,9 @@ class Unit:
     # a dataclass's `__post_init__`, an equinox Module's `__check_init__` run by a
     # constructor call in traced code: the fields (``self.a1``) that call gave tracers
     traced_fields: set[str] = field(default_factory=set)
+    # a method or property of a pytree class run on a traced instance (`cosmo.k` with
+    # `cosmo` traced, model/pytree_methods.py): the data leaves `self.<f>` that are tracers
+    self_leaves: set[str] = field(default_factory=set)
     # returns a function it defines (a nested def or a lambda): a new object per call
     returns_fresh_function: bool = False
     # the values of its own `return` statements (None for a bare `return`), in source order
