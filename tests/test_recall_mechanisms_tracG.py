@@ -33,9 +33,9 @@ def _msg(what: str, fn: str, caller: str, construct: str = "if") -> str:
 # 1. Case 1242 (https://github.com/DifferentiableUniverseInitiative/jax_cosmo/commit/
 # cf8500c2f0e174c5b132d2c53400150194dffb70, 'Make Cosmology.k jitable'), written in one
 # module: the property `k` branches on the property `Omega` (`1.0 - self._Omega_k`, a
-# child of `tree_flatten`) of a cosmology a jitted function is given, its parameter
-# annotated with the class.  (The same function unannotated, jitted in the `__main__` block
-# with an instance built there, is not found yet: ENTRY_MAIN stays in the silent list.)
+# child of `tree_flatten`) of a cosmology a jitted function is given.  Written twice: the
+# jitted function's parameter annotated with the class, and a plain function jitted in the
+# `__main__` block with an instance built there.
 COSMO = """\
 import jax
 import jax.numpy as np
@@ -110,7 +110,7 @@ def _cosmo(k: str, entry: str) -> dict[str, str]:
 
 
 def test_property_of_a_traced_pytree_branches_on_a_leaf(tmp_path, monkeypatch):
-    for entry in (ENTRY_ANNOTATED,):
+    for entry in (ENTRY_ANNOTATED, ENTRY_MAIN):
         got = _lint(tmp_path, monkeypatch, _cosmo(K_BUGGY, entry))
         assert got == [
             ("JAX201", "cosmo.py", 30, 12, _msg("self.Omega", "k", "transverse_comoving_distance")),
@@ -210,3 +210,112 @@ if __name__ == "__main__":
 
 def test_property_read_outside_traced_code_stays_silent(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"params.py": EAGER}) == []
+
+
+# 4. Case 911 (celerite2's JAX terms, https://github.com/exoplanet-dev/celerite2/issues/78):
+# `SHOTerm(*args, **kwargs)` builds an overdamped and an underdamped term, two classes whose
+# `__init__` both store `self.Q = Q`, and branches on `over.Q`; a jitted caller gives `Q` a
+# tracer.  The attribute written by the sibling class's `__init__` is not a write of the
+# instance `OverdampedSHOTerm(...)` builds, and the keyword forwarded through `**kwargs`
+# reaches the parameter of its name.  Written three ways: in one module with the keyword
+# forwarded, in one module with the keyword passed on by name, and across modules (the
+# terms in a package, the jitted caller in main.py).  The VALID twins: a caller passing a
+# Python float for `Q`, and a class that sets `self.Q` again in a method of its own.
+TERMS = """\
+import jax.numpy as jnp
+
+
+class OverdampedSHOTerm:
+    def __init__(self, *, S0, w0, Q, eps=1e-5):
+        self.S0, self.w0, self.Q, self.eps = S0, w0, Q, eps
+
+    def coefficients(self):
+        f = jnp.sqrt(jnp.maximum(1.0 - 4.0 * self.Q**2, self.eps))
+        return self.S0 * self.w0 * self.Q * f
+{EXTRA}
+
+class UnderdampedSHOTerm:
+    def __init__(self, *, S0, w0, Q, eps=1e-5):
+        self.S0, self.w0, self.Q, self.eps = S0, w0, Q, eps
+
+    def coefficients(self):
+        f = jnp.sqrt(jnp.maximum(4.0 * self.Q**2 - 1.0, self.eps))
+        return self.S0 * self.w0 * self.Q / f
+
+
+def SHOTerm(*args, **kwargs):
+    over = OverdampedSHOTerm(*args, **kwargs)
+    under = UnderdampedSHOTerm(*args, **kwargs)
+    if over.Q < 0.5:
+        return over
+    return under
+
+
+def sho_term(S0, w0, Q):
+    under = UnderdampedSHOTerm(S0=S0, w0=w0, Q=Q)
+    if under.Q >= 0.5:
+        return under
+    return OverdampedSHOTerm(S0=S0, w0=w0, Q=Q)
+"""
+
+CALLER = """\
+import jax
+import jax.numpy as jnp
+{IMPORT}
+
+@jax.jit
+def kernel_value(log_Q):
+    a = {MOD}SHOTerm(S0=1.0, w0=1.0, Q={Q})
+    b = {MOD}sho_term(1.0, 1.0, {Q})
+    return a.coefficients() + b.coefficients()
+"""
+
+RESET = """
+    def reset(self):
+        self.Q = 0.3
+"""
+
+
+def _terms(extra: str = "") -> str:
+    return TERMS.replace("{EXTRA}", extra)
+
+
+def _caller(q: str, module: bool) -> str:
+    return (CALLER.replace("{IMPORT}", "\nfrom celerite_lite import terms\n" if module else "")
+            .replace("{MOD}", "terms." if module else "").replace("{Q}", q))
+
+
+def _sho(fn: str, caller: str, where: str = "") -> str:
+    via = f"(called from `{caller}` ({where}), which is decorated with @jax.jit)" if where else \
+        f"(called from traced `{caller}`)"
+    return (f"Python `if` on a traced value: it depends on the traced argument `Q` of `{fn}` {via}; "
+            f"this raises TracerBoolConversionError. {_IF}")
+
+
+def test_attribute_of_a_term_built_from_a_traced_keyword_in_one_module(tmp_path, monkeypatch):
+    text = _terms() + "\n\n" + _caller("jnp.exp(log_Q)", module=False)
+    got = _lint(tmp_path, monkeypatch, {"terms.py": text})
+    assert got == [
+        ("JAX201", "terms.py", 25, 8, _sho("SHOTerm", "kernel_value")),
+        ("JAX201", "terms.py", 32, 8, _sho("sho_term", "kernel_value")),
+    ]
+
+
+def test_attribute_of_a_term_built_from_a_traced_keyword_across_modules(tmp_path, monkeypatch):
+    files = {"celerite_lite/__init__.py": "", "celerite_lite/terms.py": _terms(),
+             "main.py": _caller("jnp.exp(log_Q)", module=True)}
+    got = _lint(tmp_path, monkeypatch, files)
+    assert got == [
+        ("JAX201", "celerite_lite/terms.py", 25, 8, _sho("SHOTerm", "kernel_value", "main.py:9")),
+        ("JAX201", "celerite_lite/terms.py", 32, 8, _sho("sho_term", "kernel_value", "main.py:10")),
+    ]
+
+
+def test_attribute_of_a_term_given_a_python_float_or_set_again_stays_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"terms.py": _terms() + "\n\n" + _caller("0.3", module=False)}) == []
+    files = {"celerite_lite/__init__.py": "", "celerite_lite/terms.py": _terms(RESET),
+             "main.py": _caller("jnp.exp(log_Q)", module=True)}
+    # (`OverdampedSHOTerm.reset` sets `self.Q` again: `over.Q` is unknown; the underdamped
+    # term's is still the tracer)
+    assert _lint(tmp_path, monkeypatch, files) == [
+        ("JAX201", "celerite_lite/terms.py", 35, 8, _sho("sho_term", "kernel_value", "main.py:10"))]
