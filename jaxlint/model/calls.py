@@ -334,7 +334,9 @@ class CallEffects:
             if wrapped:
                 # through the wrapper: only what the call passes for a default is new
                 # here (a Python value until a call passes it, then traced); a lambda
-                # jitted as it is (`step = jax.jit(lambda v, x: ...)`) gets the arrays
+                # jitted as it is (`step = jax.jit(lambda v, x: ...)`) gets the arrays;
+                # the pytree class of what it passes (`jax.jit(f)(cosmo, a)`), as above
+                unit.pass_class(p.name, self.value(expr).cls)
                 if p.name in unit.defaulted_params:
                     unit.traced_params.add(p.name)
                 if type(unit.node) is cst.Lambda and p.name in unit.traced_params \
@@ -664,6 +666,8 @@ class CallEffects:
                 p = target.param(arg.keyword.value)
                 if p is not None:
                     target.pass_class(p.name, av.cls)
+                elif av.traced:
+                    target.note_star_kw(arg.keyword.value)
                 if av.traced and p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)

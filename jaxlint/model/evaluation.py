@@ -436,7 +436,7 @@ class Evaluator:
                 return Value(cls=cls, fields=fields)  # an instance of a pytree class the model reads
             if fields is not None:
                 return Value(fields=fields)
-            if any(v.traced for v in arg_vals):
+            if any(v.traced for v in arg_vals) or (self.unit.traced_star_kw and any(a.star == "**" for a in e.args)):
                 stored = self._stored_fields(written, e, arg_vals)
                 if stored is not None:
                     return Value(fields=stored)  # `t = Term(Q=q)`: `t.Q` is the tracer `q`
@@ -1044,8 +1044,22 @@ class Evaluator:
         attribute this file does not write either): the attributes the call gives
         tracers, each the tracer it was given (``t.Q < 0.5`` is a Python comparison of a
         tracer).  Star arguments: unknown."""
-        if any(a.star for a in call.args):
-            return None
+        star_kw: frozenset[str] = frozenset()
+        stars = [a for a in call.args if a.star]
+        if stars:
+            # `Over(**kwargs)` in `def sho(**kwargs)`: the keywords traced callers give
+            # tracers (model/units.py), each reaching the parameter of its name
+            # (a `*args` beside it fills positions the model does not know: no keyword's)
+            kw = next((p for p in self.unit.params if p.kind == "kwarg"), None)
+            va = next((p for p in self.unit.params if p.kind == "vararg"), None)
+            double = [a for a in stars if a.star == "**"]
+            single = [a for a in stars if a.star == "*"]
+            if len(double) != 1 or kw is None or type(double[0].value) is not cst.Name \
+                    or double[0].value.value != kw.name or kw.name in self.unit.assigned or not self.unit.traced_star_kw \
+                    or len(single) > 1 or (single and (va is None or type(single[0].value) is not cst.Name
+                                                       or single[0].value.value != va.name)):
+                return None
+            star_kw = frozenset(self.unit.traced_star_kw)
         cls = instances.local_class(self, written) if "." not in written else None
         if cls is not None:
             record = instances.stored_parameters(self, cls)
@@ -1058,7 +1072,13 @@ class Evaluator:
         positional = record["params"]
         given: dict[str, Value] = {}
         i = 0
+        for k in star_kw:
+            given[k] = Value(traced=True, deps=frozenset({k}))
         for a, v in zip(call.args, arg_vals):
+            if a.star:
+                if a.star == "*":
+                    i = len(positional)  # which positions it fills: unknown
+                continue
             if a.keyword is None:
                 if i >= len(positional):
                     return None

@@ -2021,6 +2021,8 @@ class Indexer:
                                 unit.array_params.add(params[i].name)
                     for name in fact.get("traced_kw", ()):
                         p = unit.param(name)
+                        if p is None:
+                            unit.note_star_kw(name)
                         if p is not None and p.name not in unit.static_params:
                             unit.traced_params.add(p.name)
                             if name in array_kw:
