@@ -319,3 +319,95 @@ def test_attribute_of_a_term_given_a_python_float_or_set_again_stays_silent(tmp_
     # term's is still the tracer)
     assert _lint(tmp_path, monkeypatch, files) == [
         ("JAX201", "celerite_lite/terms.py", 35, 8, _sho("sho_term", "kernel_value", "main.py:10"))]
+
+
+# 5. Case 1242's layout (the class in `core.py`, the function reading `cosmo.k` in
+# `background.py`, the jit in `main.py` with an instance built there): the class record of
+# the call's argument names its class, whose property then runs with its leaves as
+# tracers; and a method called on the traced instance (`cosmo.check()`, an assert on a
+# leaf) across modules.  The fixed property stays silent.
+CORE = """\
+import jax.numpy as np
+from jax.tree_util import register_pytree_node_class
+
+
+@register_pytree_node_class
+class Cosmology:
+    def __init__(self, Omega_c, Omega_k, h):
+        self._Omega_c = Omega_c
+        self._Omega_k = Omega_k
+        self._h = h
+
+    def tree_flatten(self):
+        return (self._Omega_c, self._Omega_k, self._h), None
+
+    @classmethod
+    def tree_unflatten(cls, aux_data, children):
+        return cls(*children)
+
+    @property
+    def Omega(self):
+        return 1.0 - self._Omega_k
+
+    @property
+    def sqrtk(self):
+        return np.sqrt(np.abs(self._Omega_k))
+
+    def check(self):
+        assert self._h > 0, "h must be positive"
+        return self
+
+    @property
+    def k(self):
+{K}
+        return k
+"""
+
+BACKGROUND = """\
+import jax.numpy as np
+from jax import lax
+
+
+def transverse_comoving_distance(cosmo, chi):
+    cosmo.check()
+    branches = (lambda c: np.sinh(cosmo.sqrtk * c), lambda c: c, lambda c: np.sin(cosmo.sqrtk * c))
+    return lax.switch(cosmo.k + 1, branches, chi)
+"""
+
+MAIN = """\
+import jax
+import jax.numpy as np
+
+from cosmo_lite.background import transverse_comoving_distance
+from cosmo_lite.core import Cosmology
+
+if __name__ == "__main__":
+    cosmo = Cosmology(Omega_c=0.25, Omega_k=0.01, h=0.7)
+    print(jax.jit(transverse_comoving_distance)(cosmo, np.array([0.5, 0.8])))
+"""
+
+
+def _cosmo_project(k: str) -> dict[str, str]:
+    return {"cosmo_lite/__init__.py": "", "cosmo_lite/core.py": CORE.replace("{K}", k),
+            "cosmo_lite/background.py": BACKGROUND, "main.py": MAIN}
+
+
+def test_property_and_method_of_a_traced_pytree_across_modules(tmp_path, monkeypatch):
+    def msg(what: str, fn: str, line: int, construct: str = "if") -> str:
+        return (f"Python `{construct}` on a traced value: it depends on the traced argument `{what}` of `{fn}` "
+                f"(called from `transverse_comoving_distance` (cosmo_lite/background.py:{line}), which is "
+                f"wrapped by jax.jit in main.py:9); this raises TracerBoolConversionError. "
+                f"{_ASSERT if construct == 'assert' else _IF}")
+
+    got = _lint(tmp_path, monkeypatch, _cosmo_project(K_BUGGY))
+    assert got == [
+        ("JAX201", "cosmo_lite/core.py", 28, 16, msg("self._h", "check", 6, "assert")),
+        ("JAX201", "cosmo_lite/core.py", 33, 12, msg("self.Omega", "k", 8)),
+        ("JAX201", "cosmo_lite/core.py", 35, 14, msg("self.Omega", "k", 8)),
+    ]
+
+
+def test_property_of_a_traced_pytree_across_modules_fixed_stays_silent(tmp_path, monkeypatch):
+    files = _cosmo_project(K_FIXED)
+    files["cosmo_lite/background.py"] = BACKGROUND.replace("    cosmo.check()\n", "")
+    assert _lint(tmp_path, monkeypatch, files) == []
