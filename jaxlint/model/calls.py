@@ -64,6 +64,11 @@ class ExternalCall:
     # ``Cls(x)`` in traced code given a tracer: its ``__init__`` runs with it
     ctor: bool = False
     fresh: bool = False  # a method called on an object the calling trace built (`g = Game(x); g.m(y)`)
+    # the receiver is a traced instance of a pytree class of that module (`cosmo.distance(a)`,
+    # `cosmo.k`: model/pytree_methods.py): the method runs with its data leaves as tracers;
+    # ``read``: an attribute read, which runs the member only where it is a property
+    self_leaves: bool = False
+    read: bool = False
 
 
 class CallEffects:
@@ -408,6 +413,13 @@ class CallEffects:
                        if self.arg_value(a.value).kind in (V.ARRAY, V.NPARRAY))
         if site is not None:
             site.array_pos = tuple(sorted(set(site.array_pos) | set(arrays)))  # after those partial binds
+            for i, a in enumerate(positional_args(call)):
+                cls = self.arg_value(a.value).cls
+                flat = cls.flat if cls is not None else None
+                if i in site.class_pos and site.class_pos[i] != flat:
+                    site.class_pos[i] = None  # two applications pass different classes: unknown
+                else:
+                    site.class_pos[i] = flat
             return
         unit, n_bound = local  # type: ignore[misc]
         params = unit.positional()[n_bound:]
@@ -605,7 +617,8 @@ class CallEffects:
             # the class the receiver is an instance of (model/instances.py); `step(x)`,
             # `tx.update(g, s)` with `step = make_step(3)`, `tx = make_update()`: what a
             # factory of the project returned (which of the two: the defining module says)
-            ref = self.value(func.value if type(func) is cst.Attribute else func).instance
+            recv = self.value(func.value if type(func) is cst.Attribute else func)
+            ref = recv.instance
             if ref is not None:
                 attr = func.attr.value if type(func) is cst.Attribute else ""
                 cls = instances.of_class(self, ref)
@@ -613,7 +626,8 @@ class CallEffects:
                     self._external_call(call, callee_name=ref, returned=attr,
                                         method="." + attr if attr else (dotted_name(func) or ""),
                                         fresh=bool(attr) and type(func) is cst.Attribute
-                                        and self._built_here(func.value))
+                                        and self._built_here(func.value),
+                                        self_leaves=bool(attr) and recv.traced)  # (a traced pytree's)
                     return
                 if attr and not cls.linen:
                     # (also an equinox or NNX module's: `model.encode(x)` runs its method;
@@ -625,11 +639,19 @@ class CallEffects:
                     target = cls.methods.get("__call__")  # `m = Model(); m(x)`
                     n_bound = bound_receiver(target)
         if target is None and wrapped is None and type(func) is cst.Attribute:
-            # `s.pos()` with `s` a traced instance of a pytree class of this file
-            info = pytree_methods.class_info(self, self.value(func.value)) if self.value(func.value).traced else None
+            # `s.pos()` with `s` a traced instance of a pytree class of this file; of another
+            # module's: a call fact for its method (model/pytree_methods.py)
+            rv = self.value(func.value)
+            info = pytree_methods.class_info(self, rv) if rv.traced else None
             if info is not None:
                 target = info.method(func.attr.value)
                 n_bound = bound_receiver(target)
+            elif rv.traced:
+                ref = pytree_methods.foreign_ref(self, rv)
+                if ref is not None:
+                    self._external_call(call, callee_name=ref, returned=func.attr.value,
+                                        method="." + func.attr.value, self_leaves=True)
+                    return
         if target is None and wrapped is None and self._constructor_call(call):
             return
         if type(func) is cst.Subscript and self._dispatch_call(call):
@@ -705,7 +727,14 @@ class CallEffects:
             if not rv.traced or (rv.cls is None and rv.instance is None):
                 return
             info = pytree_methods.class_info(self, rv)
-            prop = info.method(node.attr.value) if info is not None else None
+            if info is None:
+                ref = pytree_methods.foreign_ref(self, rv)
+                if ref is not None and (rv.cls is None or node.attr.value not in rv.cls.flat.get("fields", {})):
+                    # `cosmo.k` of a class another module defines: its property runs there
+                    self._external_call(cst.Call(func=node), callee_name=ref, returned=node.attr.value,
+                                        method="." + node.attr.value, self_leaves=True, read=True)
+                return
+            prop = info.method(node.attr.value)
         if pytree_methods.is_property(prop) and prop is not self.unit:
             self._pytree_receiver(node, prop, f"called from traced `{self.unit.name}`")
 
@@ -987,7 +1016,8 @@ class CallEffects:
                        callee_expr: Optional[cst.BaseExpression] = None,
                        callee_name: Optional[str] = None, method: str = "",
                        returned: Optional[str] = None, star_traced: bool = False,
-                       ctor: bool = False, fresh: bool = False) -> None:
+                       ctor: bool = False, fresh: bool = False, self_leaves: bool = False,
+                       read: bool = False) -> None:
         """Record a call from traced code to an imported function (``mod.f(x)``,
         ``f(x)`` after ``from mod import f``) with the arguments that are tracers;
         ``callee_expr``: the function a transformation wraps and the call applies
@@ -1044,6 +1074,8 @@ class CallEffects:
             star_traced=star_traced,
             ctor=ctor,
             fresh=fresh,
+            self_leaves=self_leaves,
+            read=read,
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:

@@ -17,7 +17,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.model import (apis, arg_shapes, custom_rules, dispatch, dual_mode, factreads, gradtrace, holders, instances, keyflow, kinds,
-                           module_entries, pytree_read, pytrees, slots, version_guards)
+                           module_entries, pytree_methods, pytree_read, pytrees, slots, version_guards)
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_once, bound_receiver, factory_binding, instance_class, writes
 from jaxlint.model.imports import ImportTable
@@ -78,6 +78,9 @@ class ExternalSite:
     # applied at once (`jit(grad(mod.f))(a, b, x)`): the positions of the call that pass
     # arrays (JAX or NumPy: jit makes them JAX arrays), set by the walk (model/calls.py)
     array_pos: tuple[int, ...] = ()
+    # ... and the pytree class records (model/pytrees.py) of what those positions pass
+    # (`jax.jit(bg.distance)(cosmo, a)`): {position: flat record}; None where two disagree
+    class_pos: dict = field(default_factory=dict)
     # the function is what a factory of that module returned (`step = make_step(3)`,
     # then `jax.jit(step)`): ``callee`` names the factory
     returned: bool = False
@@ -459,8 +462,6 @@ class Indexer:
         """``self.Omega``, ``cosmo.k`` (a parameter's attribute) naming a property of a
         class of this file: the property may run there (model/pytree_methods.py), so it
         is analysed after the function reading it."""
-        from jaxlint.model import pytree_methods
-
         props: dict[str, list[Unit]] = {}
         for c in self.index.classes:
             for name, m in c.methods.items():
@@ -1998,7 +1999,20 @@ class Indexer:
                     for i in fact.get("array_pos", ()):  # applied at once to arrays there
                         if i < len(positional) and positional[i].name in unit.traced_params:
                             unit.array_params.add(positional[i].name)
+                    for i, flat in (fact.get("classes") or {}).items():  # ... and pytree instances
+                        if int(i) < len(positional) and positional[int(i)].name in unit.traced_params:
+                            unit.pass_class(positional[int(i)].name, self.index.flat_class(flat) if flat else None)
+                elif fact.get("kind") == "call" and fact.get("read"):
+                    # `cosmo.k` there, `cosmo` a traced instance: the property runs with its leaves
+                    if pytree_methods.is_property(unit) and unit.cls is not None:
+                        pytree_methods.run_on(unit, pytree_methods.index_leaves(self.index, unit.cls), fact["reason"])
+                        origin = (fact.get("path", ""), int(fact.get("line", 0)), fact["reason"])
+                        if fact.get("path") and origin not in unit.origins:
+                            unit.origins.append(origin)
                 elif fact.get("kind") == "call":
+                    if fact.get("self_leaves") and unit.cls is not None:
+                        # `cosmo.distance(a)` there, `cosmo` a traced instance (model/pytree_methods.py)
+                        pytree_methods.run_on(unit, pytree_methods.index_leaves(self.index, unit.cls), fact["reason"])
                     unit.mark_traced(fact["reason"])
                     (unit.fresh_reasons if fact.get("fresh") else unit.held_reasons).add(fact["reason"])
                     params = unit.positional()

@@ -37,6 +37,25 @@ def class_info(interp: Any, value: Any) -> Optional[ClassInfo]:
     return found[0] if len(found) == 1 else None
 
 
+def foreign_ref(interp: Any, value: Any) -> Optional[str]:
+    """``@module:Qualname`` of the pytree class of another module of the project a
+    traced ``value`` is an instance of (the class record its facts carry, or the instance
+    every call passes), else None."""
+    ref = value.cls.flat.get("ref") if value.cls is not None else value.instance
+    if not isinstance(ref, str) or not ref.startswith("@"):
+        return None
+    module = ref[1:].partition(":")[0]
+    return ref if module and module != interp.settings.module else None
+
+
+def index_leaves(index: Any, info: ClassInfo) -> frozenset[str]:
+    """``leaves`` for the index (applying another module's facts)."""
+    pc = index.pytree_class(info.name)
+    if pc is None:
+        return frozenset()
+    return frozenset(f for f in pc.flat.get("fields", {}) if pytrees.attribute(pc.flat, f)[0] == "data")
+
+
 def leaves(interp: Any, info: ClassInfo) -> frozenset[str]:
     """The fields of ``info`` that are data leaves of its pytree (tracers when an
     instance flows through a trace); empty for a class the model cannot read."""
