@@ -1976,6 +1976,8 @@ class Indexer:
                     # what a call in another module passes (model/kinds.py), traced or not
                     _join_arg_kinds(unit, fact)
                     continue
+                if fact.get("read") and not pytree_methods.is_property(unit):
+                    continue  # `obj.m` read there, not called: a method that is no property does not run
                 origin = (fact.get("path", ""), int(fact.get("line", 0)), fact["reason"])
                 if fact.get("path") and origin not in unit.origins:
                     unit.origins.append(origin)
@@ -2004,11 +2006,8 @@ class Indexer:
                             unit.pass_class(positional[int(i)].name, self.index.flat_class(flat) if flat else None)
                 elif fact.get("kind") == "call" and fact.get("read"):
                     # `cosmo.k` there, `cosmo` a traced instance: the property runs with its leaves
-                    if pytree_methods.is_property(unit) and unit.cls is not None:
+                    if unit.cls is not None:
                         pytree_methods.run_on(unit, pytree_methods.index_leaves(self.index, unit.cls), fact["reason"])
-                        origin = (fact.get("path", ""), int(fact.get("line", 0)), fact["reason"])
-                        if fact.get("path") and origin not in unit.origins:
-                            unit.origins.append(origin)
                 elif fact.get("kind") == "call":
                     if fact.get("self_leaves") and unit.cls is not None:
                         # `cosmo.distance(a)` there, `cosmo` a traced instance (model/pytree_methods.py)
