@@ -171,7 +171,7 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     for c in calls:
         key = (c.callee, c.method, c.returned, c.caller.qualname, c.traced_pos, c.traced_kw, c.array_pos, c.array_kw,
                c.n_pos, c.keywords, c.none_pos, c.none_kw, repr(c.class_pos), repr(c.class_kw), repr(c.shapes),
-               c.ctor, c.star_traced, repr(c.const_pos), repr(c.const_kw))
+               c.ctor, c.star_traced, repr(c.const_pos), repr(c.const_kw), c.self_leaves, c.read)
         if key in seen:
             continue
         seen.add(key)
@@ -202,6 +202,10 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             out_calls[-1]["shapes"] = c.shapes  # model/arg_shapes.py
         if c.fresh:
             out_calls[-1]["fresh"] = True  # the receiver is built in the calling trace
+        if c.self_leaves:
+            out_calls[-1]["self_leaves"] = True  # the receiver: a traced pytree instance
+            if c.read:
+                out_calls[-1]["read"] = True  # an attribute read: a property runs
         if c.ctor:
             out_calls[-1]["ctor"] = True  # `Cls(x)`: its `__init__` (or `__check_init__`) runs with x
             if c.star_traced:
@@ -223,6 +227,8 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
         })
         if s.array_pos:
             out_sites[-1]["array_pos"] = list(s.array_pos)
+        if any(f is not None for f in s.class_pos.values()):
+            out_sites[-1]["classes"] = {str(i): f for i, f in sorted(s.class_pos.items())}
         if s.returned:
             out_sites[-1]["returned"] = ""  # the function the factory returned
             out_sites[-1]["method"] = s.written  # the line: where that name is transformed

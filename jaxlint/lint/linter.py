@@ -904,6 +904,10 @@ def _call_lines(tree: ast.AST, scopes: set[str]) -> tuple[frozenset, dict, dict]
                 key = (scope, "[" + (dotted(child.value) or ""))  # `d[i]`: a call of `__getitem__`
                 if key not in first or child.lineno < first[key]:
                     first[key] = child.lineno
+            elif isinstance(child, ast.Attribute) and isinstance(child.ctx, ast.Load):
+                key = (scope, "." + child.attr)  # `cosmo.k`: a property's record (a call's, above, first)
+                if key not in first:
+                    first[key] = child.lineno
             stack.append((child, scope))
     return frozenset(walked), first, passed
 

@@ -11,6 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.model import pytree_methods
 from jaxlint.model import apis, arg_shapes, dispatch, gradtrace, instances, keyflow, kinds, slots
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
@@ -63,6 +64,11 @@ class ExternalCall:
     # ``Cls(x)`` in traced code given a tracer: its ``__init__`` runs with it
     ctor: bool = False
     fresh: bool = False  # a method called on an object the calling trace built (`g = Game(x); g.m(y)`)
+    # the receiver is a traced instance of a pytree class of that module (`cosmo.distance(a)`,
+    # `cosmo.k`: model/pytree_methods.py): the method runs with its data leaves as tracers;
+    # ``read``: an attribute read, which runs the member only where it is a property
+    self_leaves: bool = False
+    read: bool = False
 
 
 class CallEffects:
@@ -333,7 +339,9 @@ class CallEffects:
             if wrapped:
                 # through the wrapper: only what the call passes for a default is new
                 # here (a Python value until a call passes it, then traced); a lambda
-                # jitted as it is (`step = jax.jit(lambda v, x: ...)`) gets the arrays
+                # jitted as it is (`step = jax.jit(lambda v, x: ...)`) gets the arrays;
+                # the pytree class of what it passes (`jax.jit(f)(cosmo, a)`), as above
+                unit.pass_class(p.name, self.value(expr).cls)
                 if p.name in unit.defaulted_params:
                     unit.traced_params.add(p.name)
                 if type(unit.node) is cst.Lambda and p.name in unit.traced_params \
@@ -405,6 +413,13 @@ class CallEffects:
                        if self.arg_value(a.value).kind in (V.ARRAY, V.NPARRAY))
         if site is not None:
             site.array_pos = tuple(sorted(set(site.array_pos) | set(arrays)))  # after those partial binds
+            for i, a in enumerate(positional_args(call)):
+                cls = self.arg_value(a.value).cls
+                flat = cls.flat if cls is not None else None
+                if i in site.class_pos and site.class_pos[i] != flat:
+                    site.class_pos[i] = None  # two applications pass different classes: unknown
+                else:
+                    site.class_pos[i] = flat
             return
         unit, n_bound = local  # type: ignore[misc]
         params = unit.positional()[n_bound:]
@@ -602,7 +617,8 @@ class CallEffects:
             # the class the receiver is an instance of (model/instances.py); `step(x)`,
             # `tx.update(g, s)` with `step = make_step(3)`, `tx = make_update()`: what a
             # factory of the project returned (which of the two: the defining module says)
-            ref = self.value(func.value if type(func) is cst.Attribute else func).instance
+            recv = self.value(func.value if type(func) is cst.Attribute else func)
+            ref = recv.instance
             if ref is not None:
                 attr = func.attr.value if type(func) is cst.Attribute else ""
                 cls = instances.of_class(self, ref)
@@ -610,7 +626,8 @@ class CallEffects:
                     self._external_call(call, callee_name=ref, returned=attr,
                                         method="." + attr if attr else (dotted_name(func) or ""),
                                         fresh=bool(attr) and type(func) is cst.Attribute
-                                        and self._built_here(func.value))
+                                        and self._built_here(func.value),
+                                        self_leaves=bool(attr) and recv.traced)  # (a traced pytree's)
                     return
                 if attr and not cls.linen:
                     # (also an equinox or NNX module's: `model.encode(x)` runs its method;
@@ -621,6 +638,20 @@ class CallEffects:
                 elif not attr:
                     target = cls.methods.get("__call__")  # `m = Model(); m(x)`
                     n_bound = bound_receiver(target)
+        if target is None and wrapped is None and type(func) is cst.Attribute:
+            # `s.pos()` with `s` a traced instance of a pytree class of this file; of another
+            # module's: a call fact for its method (model/pytree_methods.py)
+            rv = self.value(func.value)
+            info = pytree_methods.class_info(self, rv) if rv.traced else None
+            if info is not None:
+                target = info.method(func.attr.value)
+                n_bound = bound_receiver(target)
+            elif rv.traced:
+                ref = pytree_methods.foreign_ref(self, rv)
+                if ref is not None:
+                    self._external_call(call, callee_name=ref, returned=func.attr.value,
+                                        method="." + func.attr.value, self_leaves=True)
+                    return
         if target is None and wrapped is None and self._constructor_call(call):
             return
         if type(func) is cst.Subscript and self._dispatch_call(call):
@@ -631,6 +662,8 @@ class CallEffects:
         if target is self.unit or target.host:
             return
         reason = f"called from traced `{self.unit.name}`"
+        if type(func) is cst.Attribute and n_bound:
+            self._pytree_receiver(func, target, reason)
         target.mark_traced(reason)
         if fresh is not None and n_bound:
             (target.fresh_reasons if fresh else target.held_reasons).add(reason)
@@ -655,9 +688,55 @@ class CallEffects:
                 p = target.param(arg.keyword.value)
                 if p is not None:
                     target.pass_class(p.name, av.cls)
+                elif av.traced:
+                    target.note_star_kw(arg.keyword.value)
                 if av.traced and p is not None and p.name not in target.static_params:
                     target.traced_params.add(p.name)
         self._note_none_args(target, params, call)
+
+    def _pytree_receiver(self, func: cst.Attribute, target: Unit, reason: str) -> None:
+        """``cosmo.distance(a)``, ``self.normalize()``, ``cosmo.k`` (``func``: the method or
+        property read) in traced code, the receiver a traced instance of a pytree class
+        of this file (or ``self`` in a method run on one): ``target`` runs with the
+        class's data leaves as tracers (model/pytree_methods.py)."""
+        recv = func.value
+        if type(recv) is cst.Name and recv.value == "self" and self.unit.cls is not None:
+            if self.unit.self_leaves and target.cls is not None and self.unit.cls.method(func.attr.value) is target:
+                pytree_methods.run_on(target, frozenset(self.unit.self_leaves), reason)
+            return
+        rv = self.value(recv)
+        if not rv.traced:
+            return
+        info = pytree_methods.class_info(self, rv)
+        if info is not None and info.method(func.attr.value) is target:
+            pytree_methods.run_on(target, pytree_methods.leaves(self, info), reason)
+
+    def _attribute_effects(self, node: cst.Attribute) -> None:
+        """``cosmo.k`` / ``self.Omega`` in traced code naming a property of a class of this
+        file, the receiver a traced pytree instance: the property runs there."""
+        if not self.in_traced or type(node.value) is not cst.Name:
+            return
+        recv = node.value.value
+        if recv == "self":
+            cls = self.unit.cls
+            if cls is None or not self.unit.self_leaves:
+                return
+            prop = cls.method(node.attr.value)
+        else:
+            rv = self.value(node.value)
+            if not rv.traced or (rv.cls is None and rv.instance is None):
+                return
+            info = pytree_methods.class_info(self, rv)
+            if info is None:
+                ref = pytree_methods.foreign_ref(self, rv)
+                if ref is not None and (rv.cls is None or node.attr.value not in rv.cls.flat.get("fields", {})):
+                    # `cosmo.k` of a class another module defines: its property runs there
+                    self._external_call(cst.Call(func=node), callee_name=ref, returned=node.attr.value,
+                                        method="." + node.attr.value, self_leaves=True, read=True)
+                return
+            prop = info.method(node.attr.value)
+        if pytree_methods.is_property(prop) and prop is not self.unit:
+            self._pytree_receiver(node, prop, f"called from traced `{self.unit.name}`")
 
     def _built_here(self, receiver: cst.BaseExpression) -> bool:
         """Is ``receiver`` an object this traced function builds itself: a local name whose
@@ -937,7 +1016,8 @@ class CallEffects:
                        callee_expr: Optional[cst.BaseExpression] = None,
                        callee_name: Optional[str] = None, method: str = "",
                        returned: Optional[str] = None, star_traced: bool = False,
-                       ctor: bool = False, fresh: bool = False) -> None:
+                       ctor: bool = False, fresh: bool = False, self_leaves: bool = False,
+                       read: bool = False) -> None:
         """Record a call from traced code to an imported function (``mod.f(x)``,
         ``f(x)`` after ``from mod import f``) with the arguments that are tracers;
         ``callee_expr``: the function a transformation wraps and the call applies
@@ -994,6 +1074,8 @@ class CallEffects:
             star_traced=star_traced,
             ctor=ctor,
             fresh=fresh,
+            self_leaves=self_leaves,
+            read=read,
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:

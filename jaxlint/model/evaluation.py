@@ -8,6 +8,7 @@ from typing import Optional
 
 import libcst as cst
 
+from jaxlint.model import pytree_methods
 from jaxlint.model import apis, instances, kinds, pytrees, returns, shape_flow
 from jaxlint.model import values as V
 from jaxlint.model.bindings import replace_value
@@ -72,7 +73,7 @@ class Evaluator:
         if base.cls is None:
             if attr in pytrees.ARRAY_ATTRS:
                 return Value(kind=V.ARRAY, traced=True, deps=base.deps)
-            return V.UNKNOWN_VALUE  # a class it cannot read: unknown never reports
+            return self._traced_property(base, attr)  # else a class it cannot read: unknown never reports
         what, ann = pytrees.attribute(base.cls.flat, attr)
         if what == "static":
             if isinstance(ann, str) and ann in apis.STATIC_ANNOTATIONS:
@@ -83,6 +84,18 @@ class Evaluator:
                 return Value(kind=V.ARRAY, traced=True, deps=base.deps)
             cls = self.index.flat_class(ann) if isinstance(ann, dict) else None
             return Value(kind=V.UNKNOWN, traced=True, deps=base.deps, cls=cls)
+        if what == "unknown" and attr not in base.cls.flat.get("fields", {}):
+            return self._traced_property(base, attr)
+        return V.UNKNOWN_VALUE
+
+    def _traced_property(self, base: Value, attr: str) -> Value:
+        """``cosmo.Omega`` of a traced instance of a pytree class of this file, ``Omega``
+        a property computing a JAX value of its leaves: a tracer; else unknown."""
+        info = pytree_methods.class_info(self, base)
+        prop = info.method(attr) if info is not None else None
+        if pytree_methods.is_property(prop) and pytree_methods.member_tracer(
+                self, info, prop, pytree_methods.leaves(self, info)):
+            return Value(traced=True, deps=base.deps)
         return V.UNKNOWN_VALUE
 
     def _a_string(self, e: cst.CSTNode, v: Value) -> bool:
@@ -143,6 +156,16 @@ class Evaluator:
             if attr in apis.STATIC_ATTRS and not (base.cls is not None and attr in base.cls.flat.get("fields", ())):
                 # (not a field of that name of a pytree class: `grid.shape` of `Grid(shape=jnp.asarray(s))`)
                 return shape_flow.shape_attr(base, attr)  # `x.shape` of a known shape: its numbers
+            if not base.traced and type(e.value) is cst.Name and e.value.value == "self" and self.unit.cls is not None \
+                    and self.unit.params and self.unit.params[0].name == "self" and self.unit.self_leaves:
+                leaves = frozenset(self.unit.self_leaves)
+                if attr in leaves and not pytree_methods.self_written(self, self.unit, attr):
+                    # `self.Omega_k` in a method run on a traced pytree instance: a leaf, a tracer
+                    return Value(traced=True, deps=frozenset({f"self.{attr}"}))
+                prop = self.unit.cls.method(attr)
+                if pytree_methods.is_property(prop) and pytree_methods.member_tracer(self, self.unit.cls, prop, leaves):
+                    # `self.Omega` of a property computing it from a leaf
+                    return Value(traced=True, deps=frozenset({f"self.{attr}"}))
             if not base.traced and type(e.value) is cst.Name and e.value.value == "self" and self.unit.cls is not None \
                     and self.unit.params and self.unit.params[0].name == "self":
                 held = self.scratch_attrs.get(attr) if self.scratch_attrs is not None else \
@@ -422,7 +445,7 @@ class Evaluator:
                 return Value(cls=cls, fields=fields)  # an instance of a pytree class the model reads
             if fields is not None:
                 return Value(fields=fields)
-            if any(v.traced for v in arg_vals):
+            if any(v.traced for v in arg_vals) or (self.unit.traced_star_kw and any(a.star == "**" for a in e.args)):
                 stored = self._stored_fields(written, e, arg_vals)
                 if stored is not None:
                     return Value(fields=stored)  # `t = Term(Q=q)`: `t.Q` is the tracer `q`
@@ -1049,8 +1072,22 @@ class Evaluator:
         attribute this file does not write either): the attributes the call gives
         tracers, each the tracer it was given (``t.Q < 0.5`` is a Python comparison of a
         tracer).  Star arguments: unknown."""
-        if any(a.star for a in call.args):
-            return None
+        star_kw: frozenset[str] = frozenset()
+        stars = [a for a in call.args if a.star]
+        if stars:
+            # `Over(**kwargs)` in `def sho(**kwargs)`: the keywords traced callers give
+            # tracers (model/units.py), each reaching the parameter of its name
+            # (a `*args` beside it fills positions the model does not know: no keyword's)
+            kw = next((p for p in self.unit.params if p.kind == "kwarg"), None)
+            va = next((p for p in self.unit.params if p.kind == "vararg"), None)
+            double = [a for a in stars if a.star == "**"]
+            single = [a for a in stars if a.star == "*"]
+            if len(double) != 1 or kw is None or type(double[0].value) is not cst.Name \
+                    or double[0].value.value != kw.name or kw.name in self.unit.assigned or not self.unit.traced_star_kw \
+                    or len(single) > 1 or (single and (va is None or type(single[0].value) is not cst.Name
+                                                       or single[0].value.value != va.name)):
+                return None
+            star_kw = frozenset(self.unit.traced_star_kw)
         cls = instances.local_class(self, written) if "." not in written else None
         if cls is not None:
             record = instances.stored_parameters(self, cls)
@@ -1063,7 +1100,13 @@ class Evaluator:
         positional = record["params"]
         given: dict[str, Value] = {}
         i = 0
+        for k in star_kw:
+            given[k] = Value(traced=True, deps=frozenset({k}))
         for a, v in zip(call.args, arg_vals):
+            if a.star:
+                if a.star == "*":
+                    i = len(positional)  # which positions it fills: unknown
+                continue
             if a.keyword is None:
                 if i >= len(positional):
                     return None

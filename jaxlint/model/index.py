@@ -17,7 +17,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.model import (apis, arg_shapes, custom_rules, dispatch, dual_mode, factreads, gradtrace, holders, instances, keyflow, kinds,
-                           module_entries, pytree_read, pytrees, slots, version_guards)
+                           module_entries, pytree_methods, pytree_read, pytrees, slots, version_guards)
 from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_once, bound_receiver, factory_binding, instance_class, writes
 from jaxlint.model.imports import ImportTable
@@ -78,6 +78,9 @@ class ExternalSite:
     # applied at once (`jit(grad(mod.f))(a, b, x)`): the positions of the call that pass
     # arrays (JAX or NumPy: jit makes them JAX arrays), set by the walk (model/calls.py)
     array_pos: tuple[int, ...] = ()
+    # ... and the pytree class records (model/pytrees.py) of what those positions pass
+    # (`jax.jit(bg.distance)(cosmo, a)`): {position: flat record}; None where two disagree
+    class_pos: dict = field(default_factory=dict)
     # the function is what a factory of that module returned (`step = make_step(3)`,
     # then `jax.jit(step)`): ``callee`` names the factory
     returned: bool = False
@@ -325,6 +328,8 @@ class Indexer:
         self.index.units.append(mod_unit)
         self.index.unit_of[id(module)] = mod_unit
         self._pending_calls: list[tuple[Unit, cst.Call]] = []
+        # `recv.attr` read in a function (a name's attribute): a property it may run
+        self._attr_reads: list[tuple[Unit, str, str]] = []
         # calls through two or more attributes of a name (`pkg.optimizer.Sgd(f)`): a function of a
         # submodule a package binds, for the facts of other modules (``takes_fns``)
         self._dotted_calls: list[tuple[Unit, cst.Call]] = []
@@ -406,6 +411,8 @@ class Indexer:
                 self._call(n, unit)
             elif t is cst.Name:
                 continue
+            elif t is cst.Attribute and type(n.value) is cst.Name and not unit.is_module:
+                self._attr_reads.append((unit, n.value.value, n.attr.value))
             elif t is cst.Assign:
                 for tgt in n.targets:
                     self._assigned(tgt.target, unit, n)
@@ -450,6 +457,33 @@ class Indexer:
             kids = list(children(n))
             kids.reverse()
             stack.extend(kids)
+
+    def _property_edges(self) -> None:
+        """``self.Omega``, ``cosmo.k`` (a parameter's attribute) naming a property of a
+        class of this file: the property may run there (model/pytree_methods.py), so it
+        is analysed after the function reading it."""
+        props: dict[str, list[Unit]] = {}
+        for c in self.index.classes:
+            for name, m in c.methods.items():
+                if pytree_methods.is_property(m):
+                    props.setdefault(name, []).append(m)
+        if not props:
+            return
+        edges = self.index.call_edges
+        for unit, recv, attr in self._attr_reads:
+            found = props.get(attr)
+            if found is None:
+                continue
+            if recv == "self" and unit.cls is not None:
+                m = unit.cls.method(attr)
+                targets = [m] if m is not None else []
+            elif unit.param(recv) is not None:
+                targets = found
+            else:
+                continue
+            for m in targets:
+                if m is not unit:
+                    edges.setdefault(id(unit), set()).add(id(m))
 
     def _import_fallbacks(self, n: cst.CSTNode) -> None:
         """An import guard (``try: import jax.numpy as jnp`` / ``except ImportError:
@@ -1016,6 +1050,7 @@ class Indexer:
                                 idx.call_edges.setdefault(id(unit), set()).add(id(m))
             if callee is not None and callee is not unit:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+        self._property_edges()
         # `f.defvjp(fwd, bwd)`: the rules run where `f` runs, analysed after it
         idx.custom_rules = custom_rules.find(
             self._pending_calls, idx.units, lambda e, u: self.resolve_fn(e, u)[0], self.qualname)
@@ -2004,6 +2039,8 @@ class Indexer:
                     # what a call in another module passes (model/kinds.py), traced or not
                     _join_arg_kinds(unit, fact)
                     continue
+                if fact.get("read") and not pytree_methods.is_property(unit):
+                    continue  # `obj.m` read there, not called: a method that is no property does not run
                 origin = (fact.get("path", ""), int(fact.get("line", 0)), fact["reason"])
                 if fact.get("path") and origin not in unit.origins:
                     unit.origins.append(origin)
@@ -2027,7 +2064,17 @@ class Indexer:
                     for i in fact.get("array_pos", ()):  # applied at once to arrays there
                         if i < len(positional) and positional[i].name in unit.traced_params:
                             unit.array_params.add(positional[i].name)
+                    for i, flat in (fact.get("classes") or {}).items():  # ... and pytree instances
+                        if int(i) < len(positional) and positional[int(i)].name in unit.traced_params:
+                            unit.pass_class(positional[int(i)].name, self.index.flat_class(flat) if flat else None)
+                elif fact.get("kind") == "call" and fact.get("read"):
+                    # `cosmo.k` there, `cosmo` a traced instance: the property runs with its leaves
+                    if unit.cls is not None:
+                        pytree_methods.run_on(unit, pytree_methods.index_leaves(self.index, unit.cls), fact["reason"])
                 elif fact.get("kind") == "call":
+                    if fact.get("self_leaves") and unit.cls is not None:
+                        # `cosmo.distance(a)` there, `cosmo` a traced instance (model/pytree_methods.py)
+                        pytree_methods.run_on(unit, pytree_methods.index_leaves(self.index, unit.cls), fact["reason"])
                     unit.mark_traced(fact["reason"])
                     (unit.fresh_reasons if fact.get("fresh") else unit.held_reasons).add(fact["reason"])
                     params = unit.positional()
@@ -2050,6 +2097,8 @@ class Indexer:
                                 unit.array_params.add(params[i].name)
                     for name in fact.get("traced_kw", ()):
                         p = unit.param(name)
+                        if p is None:
+                            unit.note_star_kw(name)
                         if p is not None and p.name not in unit.static_params:
                             unit.traced_params.add(p.name)
                             if name in array_kw:

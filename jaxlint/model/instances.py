@@ -34,7 +34,7 @@ from jaxlint.model import kinds
 from jaxlint.model import values as V
 from jaxlint.model.scopes import scope_of
 from jaxlint.model.units import ClassInfo, Unit
-from jaxlint.model.walk import dotted_name, statement_nodes
+from jaxlint.model.walk import dotted_name, statement_nodes, walk_tree
 
 # the kind name of an instance as a call-site fact: "obj:" + ref
 OBJ = kinds.OBJ
@@ -116,11 +116,52 @@ def stored_parameters(interp: Any, cls: ClassInfo) -> Optional[dict]:
                         and type(v) is cst.Name and init.param(v.value) is not None \
                         and v.value not in init.assigned:
                     stored[t.attr.value] = v.value
-    attrs = {a: p for a, p in sorted(stored.items()) if attribute_writes(interp, a) == 1}
+    attrs = {a: p for a, p in sorted(stored.items())
+             if attribute_writes(interp, a) - _other_classes_self_writes(interp, cls, a) == 1}
     if not attrs:
         return None
     memo[key] = {"params": [p.name for p in init.params[1:] if p.kind in ("pos", "posonly")], "attrs": attrs}
     return memo[key]
+
+
+def _other_classes_self_writes(interp: Any, cls: ClassInfo, attr: str) -> int:
+    """How many of the file's writes of ``.attr`` are ``self.attr = ...`` in a method of
+    another class of this file, neither ``cls`` nor one of its bases (``self.Q = Q`` of a
+    sibling term class): they write instances of that class, never one ``cls(...)``
+    builds."""
+    memo = interp.scratch_memo
+    key = ("self-writes-by-class",)
+    table = memo.get(key)
+    if table is None:
+        table = memo[key] = {}
+        for c in interp.index.classes:
+            counts: dict[str, int] = {}
+            for m in c.methods.values():
+                if type(m.node) is not cst.FunctionDef or not m.params:
+                    continue
+                me = m.params[0].name
+                for n in walk_tree(m.node.body):
+                    t = type(n)
+                    if t is cst.Assign:
+                        targets = [tg.target for tg in n.targets]
+                    elif t in (cst.AugAssign, cst.AnnAssign):
+                        targets = [n.target]
+                    else:
+                        continue
+                    for tg in targets:
+                        els = [e.value for e in tg.elements] if type(tg) in (cst.Tuple, cst.List) else [tg]
+                        for e in els:
+                            if type(e) is cst.Attribute and type(e.value) is cst.Name and e.value.value == me:
+                                counts[e.attr.value] = counts.get(e.attr.value, 0) + 1
+            table[id(c)] = counts
+    bases: set[int] = set()
+    todo = [cls]
+    while todo:
+        c = todo.pop()
+        if id(c) not in bases:
+            bases.add(id(c))
+            todo.extend(c.parents)
+    return sum(table.get(id(c), {}).get(attr, 0) for c in interp.index.classes if id(c) not in bases)
 
 
 def attribute_writes(interp: Any, attr: str) -> int:

@@ -168,6 +168,12 @@ class Unit:
     # a dataclass's `__post_init__`, an equinox Module's `__check_init__` run by a
     # constructor call in traced code: the fields (``self.a1``) that call gave tracers
     traced_fields: set[str] = field(default_factory=set)
+    # a method or property of a pytree class run on a traced instance (`cosmo.k` with
+    # `cosmo` traced, model/pytree_methods.py): the data leaves `self.<f>` that are tracers
+    self_leaves: set[str] = field(default_factory=set)
+    # keywords a traced caller gives tracers that land in its `**kwargs` (no parameter of
+    # that name): `sho(S0=1.0, Q=q)` into `def sho(**kwargs)` -> {"Q"}
+    traced_star_kw: set[str] = field(default_factory=set)
     # returns a function it defines (a nested def or a lambda): a new object per call
     returns_fresh_function: bool = False
     # the values of its own `return` statements (None for a bare `return`), in source order
@@ -253,6 +259,12 @@ class Unit:
             if p.name == name:
                 return p
         return None
+
+    def note_star_kw(self, name: str) -> None:
+        """A traced caller gives keyword ``name`` a tracer, no parameter takes it by name:
+        it lands in the ``**kwargs`` parameter, if there is one."""
+        if any(p.kind == "kwarg" for p in self.params):
+            self.traced_star_kw.add(name)
 
     def positional(self) -> list[ParamInfo]:
         return [p for p in self.params if p.kind in ("pos", "posonly")]

@@ -731,6 +731,7 @@ class Walker:
             return
         if t is cst.Attribute:
             self.expr(node.value)
+            self._attribute_effects(node)
             self._dispatch_leave(node)
             return
         if t is cst.Arg:

@@ -176,7 +176,10 @@ def incoming_facts(
             if qualname in records_of.get(target_module, ()):
                 flat = class_flat(target_module, qualname)
                 if flat is not None and (flat.get("reg") or flat.get("hash")):
-                    # a pytree class, or one whose hashing is known (static arguments)
+                    # a pytree class, or one whose hashing is known (static arguments); the
+                    # class it is, for its methods run on a traced instance (model/pytree_methods.py)
+                    if flat.get("reg"):
+                        flat = {**flat, "ref": f"@{target_module}:{qualname}"}
                     out.setdefault(path, {}).setdefault("classes", {})[name] = flat
             kind = x64_of.get(target_module, {}).get(qualname)
             if kind is not None:  # an x64 helper, flag, skip decorator or fixture
