@@ -325,7 +325,8 @@ def _escaping(interp: Interpreter, calls: dict[str, int]) -> list[str]:
         n = calls.get(name, 0)
         if text.count(name) > 1 + n and imports.project_import(name, packages):
             uses, attrs = kinds.uses_of(text, name)
-            if uses - attrs - 1 > n:
+            # (the name in a comment or in prose of a string, `print("loss:", ...)`, is no use)
+            if uses - attrs - 1 > n and uses - attrs - 1 - kinds.prose_mentions(text, name) > n:
                 out.append(name)
     return out
 

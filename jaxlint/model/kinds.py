@@ -255,6 +255,42 @@ def exported_mentions(text: str, name: str) -> int:
     return out
 
 
+def prose_mentions(text: str, name: str) -> int:
+    """How many times ``name`` (a plain name, no dot) is written as a whole word in a
+    comment or inside a plain string literal that is more than the name itself: prose
+    (``print("loss equals row 3:", ...)``, ``# the loss``), not a use of the function.
+    A string that is exactly the name (``getattr(mod, "loss")``, a registry key) still
+    counts as a use, and so does any hit inside an f-string (its braces hold code).
+    Tokenizes the text, so callers ask only when the cheap count already says the name
+    is written more often than it is called; text that does not tokenize gives 0."""
+    import io
+    import tokenize
+
+    if "." in name or not name:
+        return 0
+    out = 0
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT:
+                body = tok.string
+            elif tok.type == tokenize.STRING:
+                prefix = tok.string[:tok.string.find(tok.string.lstrip("rRbBuUfF")[:1])].lower()
+                if "f" in prefix:
+                    continue  # `f"{loss(x)}"`: code inside
+                literal = tok.string[len(prefix):]
+                q = 3 if literal[:3] in ('"""', "'''") else 1
+                body = literal[q:-q]
+                if body.strip() == name:
+                    continue  # `"loss"`: a name given as a value
+            else:
+                continue
+            if name in body:
+                out += uses_of(body, name)[0]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return 0
+    return out
+
+
 def uses_of(text: str, name: str) -> tuple[int, int]:
     """How many times ``name`` (``f`` or ``mod.f``) is written in ``text`` as a whole
     name (not an attribute of something else): its definition or import, its calls,
