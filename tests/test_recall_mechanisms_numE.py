@@ -122,3 +122,66 @@ def test_prose_mentions_counts_comments_and_prose_only():
     assert prose_mentions(text, "loss") == 3
     assert prose_mentions(text, "losses.loss") == 0
     assert prose_mentions("x = (\n", "loss") == 0  # does not tokenize: no claim
+
+
+# JAX120 reports at the singular operation also when it sits on a later line of a `where`
+# written over several lines (recall case 1114, https://github.com/GalSim-developers/JAX-GalSim/pull/194:
+# the label is on `jnp.power(k, ...)`'s line): a `# noqa` goes on the reported line.
+# Observed with JAX 0.10.2: the gradients at p = 0 are NaN; the double-where twin's is 0.
+MULTILINE = """\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def entropy_term(p):
+    return jnp.where(
+        p > 0,
+        p * jnp.log(p),
+        0.0,
+    )
+
+
+def log_ratio(x, y):
+    return lax.select(
+        x > 0,
+        jnp.log(x) - jnp.log(y),
+        jnp.zeros_like(x),
+    )
+
+
+def entropy_term_ok(p):
+    safe = jnp.where(p > 0, p, 1.0)
+    return jnp.where(
+        p > 0,
+        p * jnp.log(safe),
+        0.0,
+    )
+
+
+if __name__ == "__main__":
+    p = jnp.array([0.0, 0.5])
+    print(jax.grad(lambda q: entropy_term(q).sum())(p))
+    print(jax.grad(lambda q: log_ratio(q, jnp.ones(2)).sum())(p))
+    print(jax.grad(lambda q: entropy_term_ok(q).sum())(p))
+"""
+
+
+def test_multiline_where_reports_at_the_operation(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"ops.py": MULTILINE}, select="JAX120")
+    assert found == [
+        ("JAX120", "ops.py", 9, 13,
+         "`jnp.log(p)` is computed for every element, also where `p > 0` is false and masks it out; its "
+         "derivative is infinite/NaN where `p` is 0, so the gradient of this `where` is NaN (0 * inf). Guard "
+         "`p` with the same condition too (double where: `jnp.where(cond, p, 1.0)` inside)"),
+        ("JAX120", "ops.py", 17, 9,
+         "`jnp.log(x)` is computed for every element, also where `x > 0` is false and masks it out; its "
+         "derivative is infinite/NaN where `x` is 0, so the gradient of this `where` is NaN (0 * inf). Guard "
+         "`x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)"),
+    ]
+
+
+def test_multiline_where_noqa_on_the_operation_line(tmp_path, monkeypatch):
+    text = MULTILINE.replace("        p * jnp.log(p),\n", "        p * jnp.log(p),  # noqa: JAX120\n")
+    found = lint_files(tmp_path, monkeypatch, {"ops.py": text}, select="JAX120")
+    assert [f[2] for f in found] == [17]
