@@ -121,7 +121,9 @@ def test_prose_mentions_counts_comments_and_prose_only():
     # the comment, "loss equals row 3:" and 'the loss'; not the exact strings, nor the f-string's code
     assert prose_mentions(text, "loss") == 3
     assert prose_mentions(text, "losses.loss") == 0
-    assert prose_mentions("x = (\n", "loss") == 0  # does not tokenize: no claim
+    assert prose_mentions('x = "#"; y = loss(x)  # loss\n', "loss") == 1  # the comment only
+    assert prose_mentions("    don't call loss here\n", "loss") == 0  # a string not closed on the line
+    assert prose_mentions("x = (\n", "loss") == 0
 
 
 # JAX120 reports at the singular operation also when it sits on a later line of a `where`
