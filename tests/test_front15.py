@@ -70,7 +70,7 @@ def test_jax120_is_probed_at_the_number_its_condition_compares_with(tmp_path: Pa
         ("JAX120", 8, "log_above_one", "confirmed", f"jax.grad at the boundary point (argument 0 = 1) {nan}"),
         ("JAX120", 12, "below_minus_one", "confirmed",
          f"jax.grad at the boundary point (argument 0 = -1) {nan}"),
-        ("JAX120", 16, "reversed_bound", "confirmed",
+        ("JAX120", 18, "reversed_bound", "confirmed",
          f"jax.grad at the boundary point (argument 0 = 0.5) {nan}"),
         ("JAX120", 24, "log_shifted_ok", "not-reproduced", "jax.grad at argument 0 = 0 and at 1 is finite"),
     ]

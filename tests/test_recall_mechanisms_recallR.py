@@ -126,14 +126,14 @@ def test_where_nan_through_names_multiples_and_the_other_branch(tmp_path, monkey
     found = _lint(tmp_path, monkeypatch, {"pkg/__init__.py": "", "pkg/special.py": SPECIAL,
                                           "pkg/special_ok.py": SPECIAL_OK}, select="JAX120")
     assert found == [
-        ("JAX120", "pkg/special.py", 14, 12,
+        ("JAX120", "pkg/special.py", 15, 36,
          "`lax.div(lax.sin(pi_x), pi_x)` is computed for every element, also where `lax.eq(x, _const(x, 0))` is true and masks it out; its derivative is infinite/NaN where `pi_x` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `pi_x` with the same condition too (double where: `jnp.where(cond, pi_x, 1.0)` inside)"),
         ("JAX120", "pkg/special.py", 19, 35,
          "`jnp.sin(jnp.pi * x) / (jnp.pi * x)` is computed for every element, also where `x == 0` is true and masks it out; its derivative is infinite/NaN where `(jnp.pi * x)` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `(jnp.pi * x)` with the same condition too (double where: `jnp.where(cond, (jnp.pi * x), 1.0)` inside)"),
         ("JAX120", "pkg/special.py", 24, 32,
          "`jnp.log(x)` is computed for every element, also where `positive` is false and masks it out; its derivative is infinite/NaN where `x` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)"),
-        # (a `where` written over several lines: reported at its first line)
-        ("JAX120", "pkg/special.py", 33, 12,
+        # (a `where` written over several lines: reported at the operation's line)
+        ("JAX120", "pkg/special.py", 35, 9,
          "`2.0 / w` is computed for every element, also where `use_taylor` is false and masks it out; the other branch, selected there, tests `jnp.abs(w) < get_eps(w.dtype)`, so `w` reaches 0 there, where the derivative of `2.0 / w` is infinite/NaN: the gradient of this `where` is NaN (0 * inf). Guard `w` in this branch too (double where: `jnp.where(use_taylor, w, 1.0)` inside)"),
     ]
 

@@ -320,8 +320,9 @@ def _kinds_out(interp: Interpreter) -> dict:
 def _escaping(interp: Interpreter, calls: dict[str, int]) -> list[str]:
     """The names imported by name from the project (``from pkg.ops import f``) that
     this file writes more often than it calls them, the import apart: passed as a
-    value, stored, named in a string... their parameters may receive anything from
-    here.  (A substring count first: a name written no more often than called, and
+    value, stored, given as a string that is exactly the name... their parameters may
+    receive anything from here (a mention in a comment or in the prose of a string is
+    no use: model/kinds.py, prose_mentions).  (A substring count first: a name written no more often than called, and
     imported, needs no closer look.)"""
     packages = interp.settings.project_packages
     imports = interp.imports
@@ -331,7 +332,8 @@ def _escaping(interp: Interpreter, calls: dict[str, int]) -> list[str]:
         n = calls.get(name, 0)
         if text.count(name) > 1 + n and imports.project_import(name, packages):
             uses, attrs = kinds.uses_of(text, name)
-            if uses - attrs - 1 > n:
+            # (the name in a comment or in prose of a string, `print("loss:", ...)`, is no use)
+            if uses - attrs - 1 > n and uses - attrs - 1 - kinds.prose_mentions(text, name) > n:
                 out.append(name)
     return out
 

@@ -255,6 +255,71 @@ def exported_mentions(text: str, name: str) -> int:
     return out
 
 
+def prose_mentions(text: str, name: str) -> int:
+    """How many times ``name`` (a plain name, no dot) is written as a whole word in a
+    comment or inside a one-line string literal that is more than the name itself: prose
+    (``print("loss equals row 3:", ...)``, ``# the loss``), not a use of the function.
+    A string that is exactly the name (``getattr(mod, "loss")``, a registry key) still
+    counts as a use, and so does a hit inside an f-string (its braces hold code), a
+    triple-quoted string, or a line a multi-line string continues (not told apart
+    from code here).  Reads only the line of each hit, up to the hit (and a string's
+    end after it), so callers may ask whenever the cheap count says the name is
+    written more often than it is called."""
+    if "." in name or not name:
+        return 0
+    out = 0
+    n = len(name)
+    end = len(text)
+    i = text.find(name)
+    while i >= 0:
+        j = i + n
+        before = text[i - 1] if i else " "
+        after = text[j] if j < end else " "
+        if not (before.isalnum() or before == "_" or before == ".") and not (after.isalnum() or after == "_"):
+            out += _in_prose(text, i, j, name)
+        i = text.find(name, j)
+    return out
+
+
+def _in_prose(text: str, i: int, j: int, name: str) -> int:
+    """1 when the hit ``text[i:j]`` is in a comment, or in a one-line plain string whose
+    content is more than ``name``; 0 otherwise (code, an exact string, an f-string, a
+    triple-quoted string or anything not read for sure)."""
+    start = text.rfind("\n", 0, i) + 1
+    quote = None
+    opened = -1
+    k = start
+    while k < i:
+        c = text[k]
+        if quote is None:
+            if c == "#":
+                return 1
+            if c in "\"'":
+                if text[k:k + 3] == c * 3:
+                    return 0  # a triple-quoted string: not read here
+                quote, opened = c, k
+        elif c == "\\":
+            k += 1
+        elif c == quote:
+            quote = None
+        k += 1
+    if quote is None:
+        return 0
+    p = opened
+    while p > start and text[p - 1].isalpha():
+        p -= 1
+    if "f" in text[p:opened].lower():
+        return 0  # `f"{loss(x)}"`: code inside
+    close = j
+    eol = text.find("\n", j)
+    eol = len(text) if eol < 0 else eol
+    while close < eol and text[close] != quote:
+        close += 2 if text[close] == "\\" else 1
+    if close >= eol:
+        return 0  # not closed on this line
+    return 0 if text[opened + 1:close].strip() == name else 1
+
+
 def uses_of(text: str, name: str) -> tuple[int, int]:
     """How many times ``name`` (``f`` or ``mod.f``) is written in ``text`` as a whole
     name (not an attribute of something else): its definition or import, its calls,

@@ -643,8 +643,8 @@ class WhereGradientNaN(Rule):
         "that divides by `w` while the other branch (selected where this one is masked out) "
         "tests `w` against 0 (`jnp.where(use_taylor, 2.0 / w, jnp.where(jnp.abs(w) < eps, ...))`) "
         "is reported too: the program expects `w` at 0 exactly there (once per branch). A `where` "
-        "written over several lines is reported at its first line when the singular operation "
-        "is on a later one. The singular input may also be arithmetic of the tested variable "
+        "written over several lines is reported at the singular operation's line, where a "
+        "`# noqa` for it goes. The singular input may also be arithmetic of the tested variable "
         "and constants (`jnp.sqrt(1 - x ** 2)` under `x < 1`, `jnp.log(x - 1)` under `x > 1`): it is "
         "evaluated at the condition's thresholds and around them (and at 0, ±1, ±2), and reported "
         "when it is singular at a value the condition masks out (`x = 2` gives `sqrt(-3)`; for "
@@ -1354,7 +1354,7 @@ class WhereGradientNaN(Rule):
         # the condition through a name bound to a test, a divisor that is a constant
         # multiple of the tested variable, and a Taylor branch dividing by `w` that the
         # other branch tests against 0 (grads at 0: nan, nan, nan; the multi-line `where`
-        # is reported at its first line)
+        # is reported at the operation's line)
         Invalid(
             """
             import jax.numpy as jnp
@@ -1379,7 +1379,7 @@ class WhereGradientNaN(Rule):
                     jnp.where(jnp.abs(w) < eps, jnp.pi, 1.0),
                 )
             """,
-            expected=[(7, 32), (12, 35), (17, 12)],
+            expected=[(7, 32), (12, 35), (19, 9)],
             messages=[
                 "`jnp.log(x)` is computed for every element, also where `positive` is false and masks it out; its derivative is infinite/NaN where `x` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `x` with the same condition too (double where: `jnp.where(cond, x, 1.0)` inside)",
                 "`lax.div(lax.sin(pi_x), pi_x)` is computed for every element, also where `x == 0` is true and masks it out; its derivative is infinite/NaN where `pi_x` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `pi_x` with the same condition too (double where: `jnp.where(cond, pi_x, 1.0)` inside)",
@@ -2120,12 +2120,10 @@ class WhereGradientNaN(Rule):
         return any(_where_calls_in(self.ctx, pos[side].value) for side in (1, 2))
 
     def _anchor(self, where: cst.Call, op_node: cst.CSTNode) -> cst.CSTNode:
-        """Where to report: the singular operation, or the `where` itself when the
-        operation is on a later line of a `where` written over several lines (its
-        statement's first line, where a `# noqa` or a reader looks for it)."""
-        code = self.ctx.code(where)
-        at = code.find(self.ctx.code(op_node).strip())
-        return where if at > 0 and "\n" in code[:at] else op_node
+        """Where to report: the singular operation, also on a later line of a `where`
+        written over several lines (a `# noqa` goes on the line a finding is reported
+        at, wherever that is in the statement)."""
+        return op_node
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         """``(delta ** 0.5)[delta > 0]``: a boolean mask drops the elements where the
