@@ -142,23 +142,23 @@ def _gradients(ctx: Context, t: Target, cand: Target, args: Args, target: dict) 
     NaN is reported (else the last): NaN counts, and whether the gradients agree."""
     import jax.numpy as jnp
 
-    from jaxlint.runtime.checks import _floating, _has_floating, _observed_values
+    from jaxlint.runtime.checks import is_floating, has_floating, observed_values
 
     base = args.concrete()
     dynamic = args.dynamic_positions()
-    diff = [i for i in dynamic if _has_floating(base[i])]
+    diff = [i for i in dynamic if has_floating(base[i])]
     if not diff:
         return {"skipped": "no floating-point argument to differentiate"}
     argnums = tuple(dynamic.index(i) for i in diff)
     points = boundary_points(ctx.path, target) if target else [0.0]
     trials: list[tuple[str, list]] = []
-    if _observed_values(args):
+    if observed_values(args):
         trials.append(("the inputs observed in --run", base))
     for point in points:
         for pos in diff:
             values = list(base)
             values[pos] = jax.tree_util.tree_map(
-                lambda leaf, _p=point: jnp.full_like(leaf, _p) if _floating(leaf) else leaf,
+                lambda leaf, _p=point: jnp.full_like(leaf, _p) if is_floating(leaf) else leaf,
                 base[pos])
             trials.append((f"argument {pos} = {point:g}", values))
     out: dict[str, Any] = {}
@@ -175,7 +175,7 @@ def _gradients(ctx: Context, t: Target, cand: Target, args: Args, target: dict) 
                 out[f"{label}_error"] = f"{exc_name(exc)}: {first_line(exc)}"
                 grads.append(None)
                 continue
-            leaves = [leaf for leaf in jax.tree_util.tree_leaves(g) if _floating(leaf)]
+            leaves = [leaf for leaf in jax.tree_util.tree_leaves(g) if is_floating(leaf)]
             out[f"{label}_nan"] = sum(int(jnp.isnan(leaf).sum()) for leaf in leaves)
             grads.append(leaves)
         if grads[0] is not None and grads[1] is not None:

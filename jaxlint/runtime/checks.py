@@ -649,7 +649,7 @@ def _globals_snapshot(module: Any) -> dict[str, str]:
     return out
 
 
-def _floating(leaf: Any) -> bool:
+def is_floating(leaf: Any) -> bool:
     if isinstance(leaf, float):
         return True
     dtype = getattr(leaf, "dtype", None)
@@ -659,11 +659,11 @@ def _floating(leaf: Any) -> bool:
         return False
 
 
-def _has_floating(value: Any) -> bool:
-    return any(_floating(leaf) for leaf in jax.tree_util.tree_leaves(value))
+def has_floating(value: Any) -> bool:
+    return any(is_floating(leaf) for leaf in jax.tree_util.tree_leaves(value))
 
 
-def _observed_values(args: Args) -> bool:
+def observed_values(args: Args) -> bool:
     """Whether every floating-point leaf of the arguments is a value the --run recorded
     (not one seeded for a shape it recorded)."""
     from jaxlint.runtime.observed import Abstract, Host, ObservedArgs
@@ -683,21 +683,21 @@ def check_grad_nan(ctx: Context, target: dict, t: Target, args: Args) -> Verdict
     with each such argument filled with each boundary point of the ``where``."""
     base = args.concrete()
     dynamic = args.dynamic_positions()
-    diff = [i for i in dynamic if _has_floating(base[i])]
+    diff = [i for i in dynamic if has_floating(base[i])]
     if not diff:
         return skipped("no floating-point argument to differentiate")
     argnums = tuple(dynamic.index(i) for i in diff)
     wrt = f" (with respect to arguments {', '.join(map(str, diff))})" if len(diff) > 1 else ""
     points = boundary_points(ctx.path, target)
     trials: list[tuple[str, list, Optional[float]]] = []
-    observed = _observed_values(args)
+    observed = observed_values(args)
     if observed:
         trials.append(("at the inputs observed in --run", base, None))
     for point in points:
         for pos in diff:
             values = list(base)
             values[pos] = jax.tree_util.tree_map(
-                lambda leaf, _p=point: jnp.full_like(leaf, _p) if _floating(leaf) else leaf, base[pos])
+                lambda leaf, _p=point: jnp.full_like(leaf, _p) if is_floating(leaf) else leaf, base[pos])
             trials.append((f"at the boundary point (argument {pos} = {point:g})", values, point))
     failed: Optional[str] = None
     tried = 0
@@ -717,7 +717,7 @@ def check_grad_nan(ctx: Context, target: dict, t: Target, args: Args) -> Verdict
             continue  # another trial (another argument at a boundary point) may run
         tried += 1
         nans = sum(int(jnp.isnan(g).sum()) for g in jax.tree_util.tree_leaves(grads)
-                   if _floating(g))
+                   if is_floating(g))
         if nans and not bool(jnp.isnan(value)):
             return confirmed(f"jax.grad{wrt} {label} has {nans} NaN value(s) while the function "
                              f"value is finite ({float(value):.4g})", nan_count=nans,
