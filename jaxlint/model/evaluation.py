@@ -95,7 +95,9 @@ class Evaluator:
         prop = info.method(attr) if info is not None else None
         if pytree_methods.is_property(prop) and pytree_methods.member_tracer(
                 self, info, prop, pytree_methods.leaves(self, info)):
-            return Value(traced=True, deps=base.deps)
+            # an array it computes (`self.sigma < 1e-6`): `if dist.is_degenerate:` raises too
+            kind = V.ARRAY if pytree_methods.computed(prop) else V.UNKNOWN
+            return Value(kind=kind, traced=True, deps=base.deps)
         return V.UNKNOWN_VALUE
 
     def _a_string(self, e: cst.CSTNode, v: Value) -> bool:
@@ -164,8 +166,10 @@ class Evaluator:
                     return Value(traced=True, deps=frozenset({f"self.{attr}"}))
                 prop = self.unit.cls.method(attr)
                 if pytree_methods.is_property(prop) and pytree_methods.member_tracer(self, self.unit.cls, prop, leaves):
-                    # `self.Omega` of a property computing it from a leaf
-                    return Value(traced=True, deps=frozenset({f"self.{attr}"}))
+                    # `self.Omega` of a property computing it from a leaf (an array it
+                    # computes: `if self.is_degenerate:` raises too)
+                    kind = V.ARRAY if pytree_methods.computed(prop) else V.UNKNOWN
+                    return Value(kind=kind, traced=True, deps=frozenset({f"self.{attr}"}))
             if not base.traced and type(e.value) is cst.Name and e.value.value == "self" and self.unit.cls is not None \
                     and self.unit.params and self.unit.params[0].name == "self":
                 held = self.scratch_attrs.get(attr) if self.scratch_attrs is not None else \

@@ -20,6 +20,12 @@ from jaxlint.model.units import ClassInfo, Unit
 from jaxlint.model.walk import dotted_name
 
 _DEPTH = 4
+_ARRAY_COMPARISONS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual,
+                      cst.Equal, cst.NotEqual)
+# methods of a JAX array whose result is an array computed from it
+_ARRAY_METHODS = frozenset({"sum", "mean", "max", "min", "prod", "std", "var", "any", "all",
+                            "argmax", "argmin", "cumsum", "dot", "reshape", "ravel", "squeeze",
+                            "transpose", "astype", "clip", "round", "conj"})
 PROPERTIES = frozenset({"property", "functools.cached_property", "cached_property"})
 
 
@@ -87,8 +93,10 @@ def run_on(target: Unit, fields: frozenset[str], reason: str) -> None:
 def member_tracer(interp: Any, info: ClassInfo, member: Unit, fields: frozenset[str], depth: int = 0) -> bool:
     """Does every ``return`` of ``member`` (a method or property of ``info`` run with
     tracers in ``self.<fields>``) hand back a JAX computation reading one of them:
-    ``self.f`` itself, arithmetic on it, a ``jnp``/``lax`` function of it, another such
-    property of the class?  Anything else (a Python value, a branch): not shown."""
+    ``self.f`` itself, arithmetic on it, a comparison (``self.sigma < 1e-6``: a traced
+    bool), an index or an array method of it (``self.w[0]``, ``self.w.sum()``), a
+    ``jnp``/``lax`` function of it, another such property of the class?  Anything else (a
+    Python value, a branch): not shown."""
     if depth > _DEPTH or type(member.node) is not cst.FunctionDef or member.is_generator:
         return False
     if not member.returns or any(v is None for v in member.returns):
@@ -113,6 +121,13 @@ def member_tracer(interp: Any, info: ClassInfo, member: Unit, fields: frozenset[
             return tracer(e.left, d + 1) or tracer(e.right, d + 1)
         if t is cst.UnaryOperation and not isinstance(e.operator, cst.Not):
             return tracer(e.expression, d + 1)
+        if t is cst.Comparison:  # `self.sigma < 1e-6`: a traced bool (`is`/`in` are Python's)
+            return all(type(c.operator) in _ARRAY_COMPARISONS for c in e.comparisons) and (
+                tracer(e.left, d + 1) or any(tracer(c.comparator, d + 1) for c in e.comparisons))
+        if t is cst.Subscript:  # `self.mu[0]`
+            return tracer(e.value, d + 1)
+        if t is cst.Call and type(e.func) is cst.Attribute and e.func.attr.value in _ARRAY_METHODS:
+            return tracer(e.func.value, d + 1)  # `self.w.sum()`
         if t is cst.Call:
             written = dotted_name(e.func)
             if written is None or written.split(".", 1)[0] in assigned:
@@ -124,6 +139,15 @@ def member_tracer(interp: Any, info: ClassInfo, member: Unit, fields: frozenset[
         return False
 
     return all(tracer(v) for v in member.returns)
+
+
+def computed(member: Unit) -> bool:
+    """Does every ``return`` of ``member`` (``member_tracer`` holds) compute a new array
+    (arithmetic, a comparison, a call) rather than hand back a leaf or a part of one (which
+    may be a container: ``if self.params:`` is Python's truth test of a dict)?"""
+    return bool(member.returns) and all(
+        type(v) in (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.Call)
+        for v in member.returns)
 
 
 def _assigns_self(unit: Unit) -> bool:

@@ -1,0 +1,113 @@
+"""A property of a pytree class that computes a traced bool or array from its leaves
+(``return self.sigma < 1e-6``, ``return self.w.sum() > 0``, ``return self.mu[0] * 2``):
+read on a traced instance, its value is a JAX array, so a bare ``if self.is_degenerate:``
+(not only ``if self.Omega > 1.0:``) raises TracerBoolConversionError (issue 22, the lead
+after session 17's new-user review: its p04 program, a Gaussian whose ``sample`` branches
+on ``is_degenerate`` under ``jax.jit``, TracerBoolConversionError with JAX 0.10.2).  A
+property that hands back a leaf itself may be a container (``if self.params:`` is a dict's
+truth test), and a ``where`` on the property, stay silent."""
+
+from __future__ import annotations
+
+from project_files import lint_files
+
+GAUSSIAN = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.tree_util.register_pytree_node_class
+class Gaussian:
+    def __init__(self, mu, sigma):
+        self.mu = mu
+        self.sigma = sigma
+
+    @property
+    def is_degenerate(self):
+        return {PROPERTY}
+
+    def sample(self, key):
+        {SAMPLE}
+
+    def tree_flatten(self):
+        return (self.mu, self.sigma), None
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+
+
+@jax.jit
+def draw(dist, key):
+    return dist.sample(key)
+
+
+print(draw(Gaussian(jnp.zeros(()), jnp.ones(())), jax.random.key(0)))
+"""
+
+BRANCH = ("if self.is_degenerate:\n            return self.mu\n"
+          "        return self.mu + self.sigma * jax.random.normal(key, jnp.shape(self.mu))")
+WHERE = ("noise = self.sigma * jax.random.normal(key, jnp.shape(self.mu))\n"
+         "        return jnp.where(self.is_degenerate, self.mu, self.mu + noise)")
+
+# the same, a flax struct whose property is read by the jitted function itself
+STATE = """\
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+
+@struct.dataclass
+class Buffer:
+    data: jax.Array
+    count: jax.Array
+
+    @property
+    def full(self):
+        return {PROPERTY}
+
+
+@jax.jit
+def push(buf: Buffer, x):
+    {PUSH}
+    return buf.replace(data=buf.data.at[buf.count].set(x), count=buf.count + 1)
+
+
+print(push(Buffer(jnp.zeros(4), jnp.array(0)), 1.0))
+"""
+
+
+def _msg(what: str, fn: str, how: str) -> str:
+    return (f"Python `if` on a traced value: it depends on the traced argument `{what}` of `{fn}` "
+            f"({how}); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`")
+
+
+def _lint(tmp_path, monkeypatch, text: str) -> list[tuple]:
+    return lint_files(tmp_path, monkeypatch, {"m.py": text}, select="JAX201")
+
+
+def test_a_property_computing_a_traced_bool_is_a_tracer_in_a_bare_if(tmp_path, monkeypatch):
+    for prop in ("self.sigma < 1e-6", "jnp.abs(self.sigma) < 1e-6", "self.sigma.max() < 1e-6"):
+        text = GAUSSIAN.replace("{PROPERTY}", prop).replace("{SAMPLE}", BRANCH)
+        assert _lint(tmp_path, monkeypatch, text) == [
+            ("JAX201", "m.py", 16, 12, _msg("self.is_degenerate", "sample",
+                                            "called from traced `draw`"))], prop
+
+
+def test_a_property_of_a_traced_struct_read_by_the_jitted_function(tmp_path, monkeypatch):
+    text = STATE.replace("{PROPERTY}", "self.count >= self.data.shape[0]").replace(
+        "{PUSH}", "if buf.full:\n        return buf")
+    assert _lint(tmp_path, monkeypatch, text) == [
+        ("JAX201", "m.py", 18, 8, _msg("buf", "push", "decorated with @jax.jit")
+         + "; or, if `buf` is a Python value, mark it static (static_argnums=0)")]
+
+
+def test_a_where_on_the_property_or_a_leaf_handed_back_stays_silent(tmp_path, monkeypatch):
+    text = GAUSSIAN.replace("{PROPERTY}", "self.sigma < 1e-6").replace("{SAMPLE}", WHERE)
+    assert _lint(tmp_path, monkeypatch, text) == []
+    # a leaf handed back may be a container: `if self.params:` is Python's truth test
+    text = GAUSSIAN.replace("{PROPERTY}", "self.sigma").replace("{SAMPLE}", BRANCH)
+    assert _lint(tmp_path, monkeypatch, text) == []
+    text = STATE.replace("{PROPERTY}", "self.count >= self.data.shape[0]").replace(
+        "{PUSH}", "buf = jax.lax.cond(buf.full, lambda b: b, lambda b: b, buf)")
+    assert _lint(tmp_path, monkeypatch, text) == []
