@@ -111,3 +111,74 @@ def test_a_where_on_the_property_or_a_leaf_handed_back_stays_silent(tmp_path, mo
     text = STATE.replace("{PROPERTY}", "self.count >= self.data.shape[0]").replace(
         "{PUSH}", "buf = jax.lax.cond(buf.full, lambda b: b, lambda b: b, buf)")
     assert _lint(tmp_path, monkeypatch, text) == []
+
+
+# flax's activations are jax.nn's functions (`flax.linen.relu is jax.nn.relu`): the new-user
+# review's p11 (a `print` after `nn.relu` in a linen `__call__` under `jax.jit(model.apply)`
+# printed a tracer) and its `if` twin (TracerBoolConversionError), written with linen's
+# `nn.relu` in a module and `nn.softmax` in a jitted function, and with nnx's `nnx.gelu`
+MLP = """\
+import flax.linen as nn
+import jax
+
+
+class MLP(nn.Module):
+    hidden: int = 32
+
+    @nn.compact
+    def __call__(self, x):
+        h = nn.relu(nn.Dense(self.hidden)(x))
+        {USE}
+        return nn.Dense(1)(h)
+
+
+model = MLP()
+
+
+@jax.jit
+def predict(params, x):
+    return model.apply(params, x)
+"""
+
+FUNCS = """\
+import jax
+from flax import nnx
+import flax.linen as nn
+
+
+@jax.jit
+def f(x):
+    h = nn.softmax(x)
+    {USE}
+    return h
+
+
+@nnx.jit
+def g(x):
+    h = nnx.gelu(x)
+    {USE}
+    return h
+"""
+
+
+def test_a_flax_activation_of_a_tracer_is_a_tracer(tmp_path, monkeypatch):
+    got = lint_files(tmp_path, monkeypatch, {"m.py": MLP.replace(
+        "{USE}", 'print("hidden mean:", h.mean())')}, select="JAX401")
+    assert [g[:4] for g in got] == [("JAX401", "m.py", 11, 9)]
+    assert got[0][4].startswith("`print` in traced `__call__` runs once, at trace time, and "
+                                "prints a tracer")
+    got = lint_files(tmp_path, monkeypatch, {"m.py": FUNCS.replace(
+        "{USE}", "if h.sum() > 0:\n        h = -h")}, select="JAX201")
+    assert got == [
+        ("JAX201", "m.py", 9, 8, _msg("x", "f", "decorated with @jax.jit")),
+        ("JAX201", "m.py", 17, 8, "Python `if` on a traced value: it is computed by JAX inside `g` "
+                                  "(decorated with @flax.nnx.jit); this raises TracerBoolConversionError. "
+                                  "Use `jax.lax.cond` or `jnp.where`"),
+    ]
+
+
+def test_a_flax_activation_printed_with_debug_print_stays_silent(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"m.py": MLP.replace(
+        "{USE}", 'jax.debug.print("hidden mean: {}", h.mean())')}, select="JAX401") == []
+    assert lint_files(tmp_path, monkeypatch, {"m.py": FUNCS.replace(
+        "{USE}", "h = jax.numpy.where(h.sum() > 0, -h, h)")}, select="JAX201") == []

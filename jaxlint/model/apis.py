@@ -179,7 +179,17 @@ _CANONICAL_PREFIXES = (
     ("eqx.", "equinox."),
 )
 
+# flax's activations are jax.nn's own functions (flax 0.12.8: `flax.linen.relu is
+# jax.nn.relu`, the same in `flax.linen.activation` and `flax.nnx`), so `nn.relu(h)` of a
+# tracer is a tracer
+FLAX_ACTIVATIONS = (
+    "celu elu gelu glu hard_sigmoid hard_silu hard_swish hard_tanh leaky_relu log_sigmoid "
+    "log_softmax logsumexp one_hot relu relu6 selu sigmoid silu soft_sign softmax softplus "
+    "standardize swish tanh").split()
+
 _CANONICAL_NAMES = {
+    **{f"{m}.{a}": f"jax.nn.{a}" for m in ("flax.linen", "flax.linen.activation", "flax.nnx",
+                                          "flax.nnx.nn.activations") for a in FLAX_ACTIVATIONS},
     "jax.lax.fori_loop": "jax.lax.fori_loop",
     "jax.numpy.jit": "jax.jit",
     "jax.ad_checkpoint.checkpoint": "jax.checkpoint",
