@@ -182,3 +182,55 @@ def test_a_flax_activation_printed_with_debug_print_stays_silent(tmp_path, monke
         "{USE}", 'jax.debug.print("hidden mean: {}", h.mean())')}, select="JAX401") == []
     assert lint_files(tmp_path, monkeypatch, {"m.py": FUNCS.replace(
         "{USE}", "h = jax.numpy.where(h.sum() > 0, -h, h)")}, select="JAX201") == []
+
+
+# JAX207's advice for a plain dataclass in a static position (the new-user review's p16:
+# "pass it as a traced argument" raises TypeError, a dataclass being no pytree; with
+# `frozen=True` the program runs), the class in another module (one that names JAX: a
+# module that never does gives no class record yet)
+CONFIG = """\
+from dataclasses import dataclass
+
+import jax.numpy as jnp
+
+
+@dataclass
+class ModelConfig:
+    depth: int = 2
+    width: int = 8
+    dtype: object = jnp.float32
+"""
+
+FORWARD = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+from config import ModelConfig
+
+
+@partial(jax.jit, static_argnums=1)
+def forward(x, cfg):
+    for _ in range(cfg.depth):
+        x = jnp.tanh(x[..., : cfg.width])
+    return x
+
+
+print(forward(jnp.ones((2, 8)), ModelConfig()))
+"""
+
+
+def test_a_plain_dataclass_in_a_static_position_is_advised_frozen(tmp_path, monkeypatch):
+    got = lint_files(tmp_path, monkeypatch, {"config.py": CONFIG, "main.py": FORWARD},
+                     select="JAX207")
+    assert got == [("JAX207", "main.py", 16, 33,
+                    "An instance of the dataclass `ModelConfig` (`@dataclass` with eq=True and "
+                    "neither frozen=True nor unsafe_hash=True sets `__hash__` to None) is passed to "
+                    "`forward` in a static position (parameter `cfg`; static_argnums=1): static "
+                    "arguments must be hashable, so the call raises ValueError: Non-hashable static "
+                    "arguments are not supported. Instead, declare the dataclass `frozen=True` (it "
+                    "then hashes by its fields, which must be hashable themselves)")]
+    frozen = CONFIG.replace("@dataclass\n", "@dataclass(frozen=True)\n")
+    assert lint_files(tmp_path, monkeypatch, {"config.py": frozen, "main.py": FORWARD},
+                      select="JAX207") == []

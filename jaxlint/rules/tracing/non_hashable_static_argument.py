@@ -1147,7 +1147,7 @@ class NonHashableStaticArg(Rule):
             """,
             expected=[(26, 17), (26, 29)],
             messages=[
-                "An instance of the dataclass `Opts` (`@dataclass` with eq=True and neither frozen=True nor unsafe_hash=True sets `__hash__` to None) is passed to `f` in a static position (parameter `c`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
+                "An instance of the dataclass `Opts` (`@dataclass` with eq=True and neither frozen=True nor unsafe_hash=True sets `__hash__` to None) is passed to `f` in a static position (parameter `c`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, declare the dataclass `frozen=True` (it then hashes by its fields, which must be hashable themselves)",
                 "An instance of the dataclass `C` whose field `x` is a NumPy array (its hash hashes every field) is passed to `f` in a static position (parameter `c`; static_argnums=1): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)",
             ],
         ),
@@ -1453,11 +1453,15 @@ class NonHashableStaticArg(Rule):
             if what is None:
                 continue
             where = f"parameter `{pname}`" if pname else (f"argument {position}" if position is not None else "a static position")
-            fix_hint = (
-                "pass a tuple"
-                if what.startswith(("a list", "a set"))
-                else "pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)"
-            )
+            if what.startswith(("a list", "a set")):
+                fix_hint = "pass a tuple"
+            elif "neither frozen=True nor unsafe_hash=True" in what:
+                # a plain dataclass is no pytree either: as a traced argument it raises
+                # TypeError (not a valid JAX type); frozen, it hashes by its fields
+                fix_hint = ("declare the dataclass `frozen=True` (it then hashes by its fields, "
+                            "which must be hashable themselves)")
+            else:
+                fix_hint = "pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)"
             extra = _extra_positional(info, call)
             if extra is not None:
                 # `create_empty_env(env_params, static_env_params)` for `def create_empty_env(static_env_params)`:
