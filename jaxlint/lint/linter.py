@@ -723,6 +723,9 @@ def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Option
     constants = display_constants(module)
     if constants:
         out["values"] = constants  # its module-level list/dict/set constants (JAX207's static arguments)
+    hashing = _hashing_records(module, summary.get("names") or {})
+    if hashing:
+        out["pytrees"] = hashing  # how its classes' instances hash (a config dataclass: JAX207)
     from jaxlint.model.x64 import import_time_arrays
 
     names = summary.get("names") or {}
@@ -734,6 +737,38 @@ def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Option
     _, calls = import_time_arrays(module, lambda n: None, (), from_project)
     if calls:
         out["import_calls"] = [list(c) for c in calls]  # its top level calls these imported functions
+    return out
+
+
+def _hashing_records(module: cst.Module, names: dict) -> dict[str, dict]:
+    """The module-level classes of a file the prefilter skips whose hashing the model
+    can tell (``model/hashing.py``: a plain ``@dataclass`` has none, a frozen one hashes
+    its fields): {name: a class record holding only ``hash``}, as the classes of a file
+    that names JAX give theirs (``pytrees``).  Its imports resolve names (``dataclass``
+    from ``dataclasses``); nothing else of the file is read."""
+    from jaxlint.model.hashing import class_hashing
+    from jaxlint.model.walk import dotted_name
+
+    def qualname(expr: cst.CSTNode) -> Optional[str]:
+        written = dotted_name(expr)
+        if written is None:
+            return None
+        head, _, rest = written.partition(".")
+        bound = names.get(head)
+        if not bound or bound.get("k") not in ("from", "module"):
+            return None
+        full = f"{bound.get('m')}.{bound.get('n')}" if bound.get("k") == "from" else bound.get("m")
+        return f"{full}.{rest}" if rest else full
+
+    out: dict[str, dict] = {}
+    for stmt in module.body:
+        if type(stmt) is not cst.ClassDef:
+            continue
+        bases = [q for b in stmt.bases if b.keyword is None and (q := qualname(b.value))]
+        how = class_hashing(stmt, bases, qualname)
+        if how is not None:
+            out[stmt.name.value] = {"reg": None, "bases": bases, "fields": {}, "ann": {},
+                                    "hash": how._asdict()}
     return out
 
 
