@@ -228,3 +228,42 @@ def test_a_kept_result_is_cached_for_the_new_facts(tmp_path, monkeypatch):
             snapshot.unlink()
         # every round again, from the cache
         assert lint() == cold
+
+
+# x64 on everywhere in the library (a function of the package switches it on at run
+# time): the x64 reach of a test (tests/conftest.py) names `solve`, whose x64 reach
+# names `util.scale` one round later; util's result cannot depend on that fact
+X64_FILES = {
+    "pyproject.toml": "",
+    "solver/__init__.py": "",
+    "solver/consts.py": "EPS = 1e-6\n",
+    "solver/precision.py": 'import jax\n\n\ndef double():\n    jax.config.update("jax_enable_x64", True)\n',
+    "solver/core.py": ("import jax.numpy as jnp\n\nfrom solver import util\n\n\ndef solve(a):\n"
+                       "    return util.scale(jnp.linalg.solve(a, jnp.ones(a.shape[0], dtype=jnp.float64)))\n"),
+    "solver/util.py": ("import jax.numpy as jnp\n\nfrom solver.consts import EPS\n\n\ndef scale(x):\n"
+                       "    return x * jnp.asarray(EPS, dtype=jnp.float64)\n\n\n"
+                       "def other(x):\n    return jnp.zeros(3, dtype=jnp.float64) + x\n"),
+    "tests/conftest.py": 'import jax\n\njax.config.update("jax_enable_x64", True)\n',
+    "tests/test_core.py": ("import jax.numpy as jnp\nfrom solver.core import solve\n\n\n"
+                           "def test_solve():\n    assert solve(jnp.eye(2)).shape == (2,)\n"),
+}
+
+
+def test_facts_of_which_units_run_with_x64_are_not_asked_where_every_unit_does(tmp_path, monkeypatch):
+    for rel, text in X64_FILES.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    files = sorted(Path(rel) for rel in X64_FILES if rel.endswith(".py"))
+    memo = _Counting()
+    findings, facts = _run(tmp_path, files, memo)
+    assert json.loads(facts["solver/util.py"])["x64_units"] == ["scale"]
+    # linted with x64 off (round 1), then on (round 2); the new fact naming `scale` is not asked
+    assert memo.linted.count("solver/util.py") == 2
+    assert ("solver/util.py", facts["solver/util.py"]) in memo.remembered
+    assert not [f for f in findings if f[3] == "JAX110"]
+    # the same findings and facts as linting every file whose facts changed again
+    monkeypatch.setattr(project_driver, "_same_answers", lambda *a: False)
+    every = _Counting()
+    assert _run(tmp_path, files, every) == (findings, facts)
+    assert every.linted.count("solver/util.py") == 3

@@ -113,3 +113,50 @@ def test_a_record_in_a_lambda_leaves_the_other_lines_filled(tmp_path):
     result = linter.lint_source(LAMBDA_CALLER, "pkg/train.py", _settings(tmp_path))
     assert sorted((c["caller"], c["callee"], c["line"]) for c in result.project["calls"]) == [
         ("train_step", "clip", 9), ("train_step.<lambda>", "scale", 0)]
+
+
+LOOP = """\
+import jax
+
+from pkg.factory import make_step
+
+
+def train(xs):
+    for x in xs:
+        jax.jit(make_step(2.0))(x)
+"""
+
+
+def test_a_later_round_reuses_the_loop_call_walk(tmp_path, monkeypatch):
+    """The loop-call walk (model/repeats.py) depends on the tree alone: kept with it,
+    it is not made again for a later round, though other files were linted between."""
+    from jaxlint.model import repeats
+
+    walked: list[str] = []
+    real = repeats._walk
+    # (a tree built from CPython's prints without the blank lines: each file is named by a call it makes)
+    monkeypatch.setattr(repeats, "_walk", lambda m: walked.append("loop" if "make_step(2.0)" in m.code else "train")
+                        or real(m))
+    caller = replace(_settings(tmp_path), module="pkg.caller")
+    store = linter.TreeStore(1 << 20)
+
+    def lint(facts: str, between: bool = True):
+        if between:  # another file linted in between (the module-level memo holds the last tree only)
+            linter.lint_source(TRAIN, "pkg/train.py", _settings(tmp_path), trees=store)
+        return linter.lint_source(LOOP, "pkg/caller.py", replace(caller, facts=facts), trees=store)
+
+    first = lint("", between=False)
+    assert walked == ["loop"] and not first.findings
+    other = lint(json.dumps({"factories": ["other"]}))
+    assert walked == ["loop", "train"] and not other.findings
+    # told that `make_step` is a factory: a jit made per iteration (the walk finds the loop)
+    facts = json.dumps({"factories": ["make_step"]})
+    again = lint(facts)
+    assert [(f.code, f.line, f.col) for f in again.findings] == [("JAX501", 8, 9)]
+    # the finding's file is analysed again on libcst's tree (a new tree: walked once more)
+    assert walked == ["loop", "train", "loop"]
+    last = lint(facts)
+    assert walked == ["loop", "train", "loop"]
+    for result, given in ((other, json.dumps({"factories": ["other"]})), (again, facts), (last, facts)):
+        fresh = linter.lint_source(LOOP, "pkg/caller.py", replace(caller, facts=given))
+        assert fresh.findings == result.findings and fresh.project == result.project

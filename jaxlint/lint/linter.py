@@ -239,8 +239,9 @@ class TreeStore:
         self.used = 0
         self._trees: dict[str, tuple[str, cst.Module, bool]] = {}
         # what later rounds would compute again from the same text: the summary of the
-        # kept tree (``summary``: (tree, module name, is_package, summary)) and the lines
-        # of the calls in the scopes ``_fill_lines`` walked (``lines``)
+        # kept tree (``summary``: (tree, module name, is_package, summary)), the lines
+        # of the calls in the scopes ``_fill_lines`` walked (``lines``) and the tree's
+        # loop-call walk (``repeats``: (tree, model/repeats.Walk), a function of the tree alone)
         self._derived: dict[str, dict] = {}
 
     def derived(self, path: str, text: str, module: Optional[cst.Module] = None) -> Optional[dict]:
@@ -268,7 +269,9 @@ class TreeStore:
         if old is not None and old[0] == text:
             if old[2] and not built:  # libcst's tree replaces the one built from CPython's
                 self._trees[path] = (text, module, built)
-                self._derived.get(path, {}).pop("summary", None)  # (it holds the built tree)
+                derived = self._derived.get(path, {})
+                derived.pop("summary", None)  # (they hold the built tree)
+                derived.pop("repeats", None)
                 gc.freeze()
             return
         cost = len(text) * TREE_BYTES_PER_CHAR
@@ -840,11 +843,21 @@ def _analyze(result: FileResult, module: cst.Module, text: str, path: str, setti
         else:
             from jaxlint.model.summary import extract_summary
 
+            from jaxlint.model import repeats
+
             facts = json.loads(settings.facts) if settings.facts else None
             out: dict = {}
-            findings = analyze(module, text, path, settings, all_rules(), facts, out, built=built)
-            # the summary depends on the tree alone: a later round of the kept tree reuses it
+            # what depends on the tree alone (its summary, its loop-call walk): a later
+            # round of the kept tree reuses it
             derived = trees.derived(path, text, module) if trees is not None else None
+            walk = derived.get("repeats") if derived is not None else None
+            if walk is not None and walk[0] is module:
+                repeats.adopt(module, walk[1])
+            findings = analyze(module, text, path, settings, all_rules(), facts, out, built=built)
+            if derived is not None and walk is None:
+                made = repeats.kept(module)
+                if made is not None:
+                    derived["repeats"] = (module, made)
             known = derived.get("summary") if derived is not None else None
             if known is not None and known[0] is module and known[1:3] == (settings.module, settings.is_package):
                 out["summary"] = known[3]

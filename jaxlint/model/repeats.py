@@ -190,6 +190,17 @@ def walked(module: cst.Module) -> Walk:
     return w[1]
 
 
+def kept(module: cst.Module) -> Optional[Walk]:
+    """The walk of ``module`` if it is the one made last (to keep it with the tree)."""
+    w = _memo[0]
+    return w[1] if w is not None and w[0] is module else None
+
+
+def adopt(module: cst.Module, walk: Walk) -> None:
+    """``walk`` is the walk of ``module`` (made by an earlier lint of the same tree)."""
+    _memo[0] = (module, walk)
+
+
 def _walked(module: cst.Module) -> tuple[frozenset[str], frozenset[str]]:
     """(names called in loops, callees as written), one walk per module (the last one asked)."""
     w = walked(module)

@@ -81,7 +81,8 @@ class X64Model:
         packages = interp.settings.project_packages
         self.whole = bool(interp.settings.x64 or index.enables_x64 or index.x64_imported) and bool(packages) and any(
             interp.imports.project_import(name, packages) for name in (*interp.imports.names, *interp.imports.relative))
-        self.active = bool(self.imported or index.x64_units or index.x64_imported or self.whole
+        # (``whole`` first: when it holds, the facts are not asked whether they are empty)
+        self.active = bool(self.whole or self.imported or index.x64_units or index.x64_imported
                            or mentions_x64(interp.text))
         self.kinds: dict[str, str] = {}  # module-level name -> kind
         self.on_units: set[int] = set()  # ids of units that run with x64 on
@@ -402,7 +403,11 @@ class X64Model:
         interp = self.interp
         index = interp.index
         by_qualname = {u.qualname: u for u in index.units if not u.is_module}
-        base: list[Unit] = [by_qualname[q] for q in sorted(index.x64_units) if q in by_qualname]
+        # x64 on in every unit (the settings or the file switch it on, and the whole file
+        # runs with it): which units the facts name changes no answer (``unit_on`` only
+        # sets the walker's ``x64_depth``), so they are not asked (model/factreads.py)
+        always = self.whole and bool(interp.settings.x64 or index.enables_x64)
+        base: list[Unit] = [] if always else [by_qualname[q] for q in sorted(index.x64_units) if q in by_qualname]
         autouse_module, autouse_classes = self._autouse()
         setup_classes = {id(c) for c in index.classes if self._x64_case(c.node)}
         for unit in index.units:
