@@ -243,3 +243,72 @@ def test_a_plain_dataclass_in_a_static_position_is_advised_frozen(tmp_path, monk
     frozen = config.replace("@dataclass\n", "@dataclass(frozen=True)\n")
     assert lint_files(tmp_path, monkeypatch, {"config.py": frozen, "main.py": FORWARD},
                       select="JAX207") == []
+
+
+# The diff review's problems, fixed: a timer whose `__exit__` reads a value (`float`,
+# `print` of the result) before its clock waits for it: not a timer that times dispatch
+TIMER = """\
+import time
+
+import jax
+import jax.numpy as jnp
+
+
+class StepTimer:
+    def __enter__(self):
+        self.start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        {EXIT}
+        self.elapsed = time.perf_counter() - self.start
+
+
+step = jax.jit(lambda x: (x @ x).sum())
+
+
+def train(x):
+    with StepTimer() as t:
+        t.loss = step(x)
+    return t.elapsed
+
+
+print(train(jnp.ones((100, 100))))
+"""
+
+
+def test_a_timer_whose_exit_reads_the_result_first_waits_for_it(tmp_path, monkeypatch):
+    for exit_ in ("self.value = float(self.loss)", 'print("loss", self.loss)'):
+        got = lint_files(tmp_path, monkeypatch, {"m.py": TIMER.replace("{EXIT}", exit_)},
+                         select="JAX505")
+        assert got == [], exit_
+    got = lint_files(tmp_path, monkeypatch, {"m.py": TIMER.replace("{EXIT}", "pass")},
+                     select="JAX505")
+    assert [g[:4] for g in got] == [("JAX505", "m.py", 22, 18)]
+
+
+# JAX120 reported at the singular operation of a multi-line `where`: a `# noqa` on the
+# `where`'s first line (where it was reported, and where `--add-noqa` put it, before)
+# still suppresses it, as one on the operation's line does
+WHERE = """\
+import jax
+import jax.numpy as jnp
+
+
+def h(x):
+    return jnp.where(x > 0,{A}
+                     jnp.log(x), 0.0){B}
+
+
+print(jax.grad(h)(1.0))
+"""
+
+
+def test_jax120_noqa_on_either_line_of_a_multiline_where(tmp_path, monkeypatch):
+    def lint(a: str, b: str) -> list:
+        return lint_files(tmp_path, monkeypatch, {"m.py": WHERE.replace("{A}", a).replace("{B}", b)},
+                          select="JAX120")
+    assert [g[:4] for g in lint("", "")] == [("JAX120", "m.py", 7, 22)]
+    assert lint("  # noqa: JAX120", "") == []
+    assert lint("", "  # noqa: JAX120") == []
+    assert [g[:4] for g in lint("  # noqa: JAX101", "")] == [("JAX120", "m.py", 7, 22)]

@@ -247,7 +247,7 @@ print(bool(jnp.allclose(out[0], out[1])))
 
 
 @pytest.mark.parametrize("text,row,line,name", [(VMAPPED_DRAW, 11, 6, "normal"),
-                                                (VMAPPED_SPLIT, 13, 6, "split")])
+                                                (VMAPPED_SPLIT, 13, 7, "bernoulli")])
 def test_a_key_given_with_in_axes_none_to_a_function_that_draws_is_confirmed(tmp_path, text, row,
                                                                              line, name):
     """The finding is at the `vmap` call, the draw in the mapped function (a typed key and
@@ -269,3 +269,36 @@ def test_a_key_given_with_in_axes_none_to_a_function_that_draws_is_confirmed(tmp
         "the vmapped function, or passed with in_axes=None) while its data is: every example of "
         "the batch draws the same numbers from the same key")
     assert rt["details"]["oracle"] == "vmap batching"
+
+
+PICKED_PER_EXAMPLE = '''import jax
+import jax.numpy as jnp
+
+
+def augment(key, i, image):
+    k = jax.random.split(key, 8)[i]
+    return image + 0.1 * jax.random.normal(k, image.shape)
+
+
+@jax.jit
+def augment_batch(key, images):
+    return jax.vmap(augment, in_axes=(None, 0, 0))(key, jnp.arange(8), images)
+
+
+out = augment_batch(jax.random.key(0), jnp.zeros((8, 4, 4)))
+print(bool(jnp.allclose(out[0], out[1])))
+'''
+
+
+def test_keys_split_and_picked_per_example_are_not_confirmed(tmp_path):
+    """`split(key, 8)[i]` with `i` mapped gives every example its own key (the diff
+    review's repro: distinct noise per image): the unbatched key only feeds `split`, and
+    the draw takes a batched key, so the vmap check does not confirm it."""
+    (tmp_path / "aug.py").write_text(PICKED_PER_EXAMPLE)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(tmp_path)
+        result = CliRunner().invoke(cli, ["confirm", "--output-format", "json", "--no-cache",
+                                          "aug.py", "--run", "python aug.py"],
+                                    catch_exceptions=False)
+    found = json.loads(result.stdout) if result.stdout.strip().startswith("[") else []
+    assert not any(f["runtime"].get("verdict") == "confirmed" for f in found), found

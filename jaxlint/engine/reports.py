@@ -27,6 +27,8 @@ def to_findings(ctx: RuleContext, rules: Mapping[str, type[Rule]]) -> list[Findi
             nodes.append(r.end_node)
         if r.related is not None:
             nodes.append(r.related)
+        if r.noqa_also is not None:
+            nodes.append(r.noqa_also)
         if r.fix is not None:
             nodes.extend(rep.node for rep in r.fix.replacements)
     # expressions whose code a fix may hold printed alone (their continuation lines without
@@ -49,6 +51,9 @@ def to_findings(ctx: RuleContext, rules: Mapping[str, type[Rule]]) -> list[Findi
             end_line, end_col = ranges[id(r.end_node)][1]
         code = r.code
         if suppressions.is_suppressed(code, line):
+            continue
+        if r.noqa_also is not None and id(r.noqa_also) in ranges and \
+                suppressions.is_suppressed(code, ranges[id(r.noqa_also)][0][0]):
             continue
         message = r.message
         if r.related is not None and "{related_line}" in message:

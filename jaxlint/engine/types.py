@@ -42,5 +42,8 @@ class Report:
     end_node: Optional[cst.CSTNode] = None
     # another node whose line the message mentions as ``{related_line}``
     related: Optional[cst.CSTNode] = None
+    # another node whose first line's `# noqa` suppresses it too (where the finding was
+    # reported before: JAX120's multi-line `where`)
+    noqa_also: Optional[cst.CSTNode] = None
     # the trace's origins in other files (``Unit.origins``), set by the engine
     origins: tuple[tuple[str, int, str], ...] = ()

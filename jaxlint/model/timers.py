@@ -46,25 +46,36 @@ def _clock_calls(nodes, qualname: Callable[[cst.CSTNode], Optional[str]]) -> lis
             if type(d) is cst.Call and qualname(d.func) in CLOCKS]
 
 
+# builtins that read an array's value (a JAX array's waits for it): quiet only once the
+# clock has been read (formatting the elapsed time), not before (`float(self.loss)` first)
+_VALUE_READERS = frozenset({"print", "str", "repr", "round", "float", "int", "abs", "max", "min",
+                            "sum", "format"})
+
+
 def _quiet(nodes, qualname: Callable[[cst.CSTNode], Optional[str]]) -> bool:
-    """Do the statements ``nodes`` only read clocks, compute, store and log?"""
-    for n in nodes:
-        for d in (n, *descendants(n)):
-            t = type(d)
-            if t in (cst.Yield, cst.Await, cst.With, cst.FunctionDef, cst.Lambda):
-                return False
-            if t is not cst.Call:
-                continue
-            func = d.func
-            q = qualname(func)
-            if q in CLOCKS or (q is not None and q.startswith("logging.")):
-                continue
-            if type(func) is cst.Name and func.value in _QUIET_BUILTINS and q is None:
-                continue
-            if type(func) is cst.Attribute and func.attr.value in _QUIET_METHODS \
-                    and "block_until_ready" not in func.attr.value:
-                continue
+    """Do the statements ``nodes`` only read clocks, compute, store and log, reading no
+    value before the last clock read (``float(x)`` of a JAX array waits for it)?"""
+    found = [d for n in nodes for d in (n, *descendants(n))]
+    clocks = [i for i, d in enumerate(found) if type(d) is cst.Call and qualname(d.func) in CLOCKS]
+    last_clock = clocks[-1] if clocks else -1
+    for i, d in enumerate(found):
+        t = type(d)
+        if t in (cst.Yield, cst.Await, cst.With, cst.FunctionDef, cst.Lambda):
             return False
+        if t is not cst.Call:
+            continue
+        func = d.func
+        q = qualname(func)
+        if q in CLOCKS or (q is not None and q.startswith("logging.")):
+            continue
+        if type(func) is cst.Name and func.value in _QUIET_BUILTINS and q is None:
+            if func.value in _VALUE_READERS and i < last_clock and not any(
+                    type(x) is cst.Call and qualname(x.func) in CLOCKS for x in descendants(d)):
+                return False  # it may wait for a result before the clock stops
+            continue
+        if type(func) is cst.Attribute and func.attr.value in _QUIET_METHODS:
+            continue
+        return False
     return True
 
 

@@ -22,6 +22,7 @@ import jax
 import jax.numpy as jnp
 
 from jaxlint.runtime.context import (Args, Context, Target, bind_static, boundary_points, cache_miss_log,
+                                     has_floating, is_floating, observed_values,
                                      count_eqns, exc_name, in_span, jitted, leaves_close,
                                      make_jaxpr, subjaxprs)
 from jaxlint.runtime.observed import signature
@@ -357,7 +358,9 @@ def _unbatched_draws(ctx: Context, target: dict, t: Target, args: Args) -> Optio
     saved = {}
     for name in RANDOM_FUNCS:
         fn = getattr(r, name, None)
-        if fn is None or name == "fold_in":  # fold_in(key, batched index) is the fix
+        # fold_in(key, batched index) is the fix; split draws nothing itself, and its keys
+        # may be picked per example (`split(key, n)[i]` with `i` mapped): the draws decide
+        if fn is None or name in ("fold_in", "split"):
             continue
         saved[name] = fn
 
@@ -647,34 +650,6 @@ def _globals_snapshot(module: Any) -> dict[str, str]:
         except Exception:  # noqa: BLE001
             continue
     return out
-
-
-def is_floating(leaf: Any) -> bool:
-    if isinstance(leaf, float):
-        return True
-    dtype = getattr(leaf, "dtype", None)
-    try:
-        return dtype is not None and bool(jnp.issubdtype(dtype, jnp.floating))
-    except TypeError:  # a key's dtype, an object's
-        return False
-
-
-def has_floating(value: Any) -> bool:
-    return any(is_floating(leaf) for leaf in jax.tree_util.tree_leaves(value))
-
-
-def observed_values(args: Args) -> bool:
-    """Whether every floating-point leaf of the arguments is a value the --run recorded
-    (not one seeded for a shape it recorded)."""
-    from jaxlint.runtime.observed import Abstract, Host, ObservedArgs
-
-    if not isinstance(args, ObservedArgs):
-        return False
-    leaves = [leaf for i in args.dynamic_positions()
-              for leaf in jax.tree_util.tree_leaves(
-                  args.values[i], is_leaf=lambda v: isinstance(v, (Abstract, Host)))]
-    return any(isinstance(v, Host) for v in leaves) and not any(
-        isinstance(v, Abstract) and v.dtype != "key" for v in leaves)
 
 
 def check_grad_nan(ctx: Context, target: dict, t: Target, args: Args) -> Verdict:

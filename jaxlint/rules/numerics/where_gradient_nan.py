@@ -2122,8 +2122,19 @@ class WhereGradientNaN(Rule):
     def _anchor(self, where: cst.Call, op_node: cst.CSTNode) -> cst.CSTNode:
         """Where to report: the singular operation, also on a later line of a `where`
         written over several lines (a `# noqa` goes on the line a finding is reported
-        at, wherever that is in the statement)."""
+        at, wherever that is in the statement; one on the `where`'s first line, where
+        jaxlint reported it until 2026-11-27, still counts: ``report``)."""
+        if not hasattr(self, "_where_of"):
+            self._where_of: dict[int, cst.Call] = {}
+        self._where_of[id(op_node)] = where
         return op_node
+
+    def report(self, node: cst.CSTNode, *args, **kwargs):
+        rep = super().report(node, *args, **kwargs)
+        where = getattr(self, "_where_of", {}).get(id(node))
+        if rep is not None and where is not None and where is not node:
+            rep.noqa_also = where
+        return rep
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         """``(delta ** 0.5)[delta > 0]``: a boolean mask drops the elements where the
