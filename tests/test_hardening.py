@@ -167,13 +167,26 @@ def test_the_file_limit_counts_cpu_time(monkeypatch, wall, cpu, over) -> None:
 
     w = object.__new__(runner._Worker)
     w.process = SimpleNamespace(pid=12345)
-    w.since, w.cpu_since = 1000.0, 5.0
+    w.since, w.cpu_since, w.seen = 1000.0, 5.0, None
     monkeypatch.setattr(runner, "_cpu_seconds", lambda pid: 5.0 + cpu)
     assert w.over(60.0, 1000.0 + wall) is over
     if not over:  # looked at again when the rest of its CPU time could be spent
         assert w.check_at == 1000.0 + wall + max(0.5, 60.0 - cpu)
     monkeypatch.setattr(runner, "_cpu_seconds", lambda pid: None)  # no /proc: wall time
     assert w.over(60.0, 1000.0 + wall) is (wall >= 60.0)
+
+
+def test_a_worker_that_computed_and_then_waits_is_stopped(monkeypatch) -> None:
+    """20 s of CPU in the first 70 s, then none for the next 10 s (the diff review: a
+    worker stopped by SIGSTOP after computing ran on to ten times the limit): blocked."""
+    from types import SimpleNamespace
+
+    w = object.__new__(runner._Worker)
+    w.process = SimpleNamespace(pid=12345)
+    w.since, w.cpu_since, w.seen = 1000.0, 5.0, None
+    monkeypatch.setattr(runner, "_cpu_seconds", lambda pid: 25.0)
+    assert w.over(60.0, 1070.0) is False  # 20 s of CPU in 70 s: a loaded machine
+    assert w.over(60.0, 1080.0) is True   # no CPU since: it waits
 
 
 def test_a_stopped_run_leaves_no_worker_behind(monkeypatch) -> None:

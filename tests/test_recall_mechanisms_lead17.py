@@ -312,3 +312,36 @@ def test_jax120_noqa_on_either_line_of_a_multiline_where(tmp_path, monkeypatch):
     assert lint("  # noqa: JAX120", "") == []
     assert lint("", "  # noqa: JAX120") == []
     assert [g[:4] for g in lint("  # noqa: JAX101", "")] == [("JAX120", "m.py", 7, 22)]
+
+
+# `list(x)` holds tracers only where `x` is shown to be an array (its rows); of a traced
+# value of unknown kind (a dict of parameters: its keys) it is not shown to (the diff
+# review: `print(list(params))`, and a helper returning `(list(p), len(p))`, printed
+# `['w']` and `(['w'], 1)`)
+LISTS = """\
+import jax
+import jax.numpy as jnp
+
+
+def names(params):
+    return list(params), len(params)
+
+
+@jax.jit
+def f(params, x):
+    rows = jnp.tanh(x)
+    {PRINT}
+    return params
+
+
+f({"w": jnp.ones(2)}, jnp.ones((2, 2)))
+"""
+
+
+def test_a_list_of_a_value_of_unknown_kind_is_not_a_tracer_container(tmp_path, monkeypatch):
+    for p in ("print(list(params))", "print(names(params))"):
+        assert lint_files(tmp_path, monkeypatch, {"m.py": LISTS.replace("{PRINT}", p)},
+                          select="JAX401") == [], p
+    got = lint_files(tmp_path, monkeypatch, {"m.py": LISTS.replace("{PRINT}", "print(list(rows))")},
+                     select="JAX401")
+    assert [g[:4] for g in got] == [("JAX401", "m.py", 12, 5)]

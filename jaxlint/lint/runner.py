@@ -389,6 +389,7 @@ class _Worker:
         self.since = self.check_at = time.monotonic()
         self.check_at += timeout
         self.cpu_since = _cpu_seconds(self.process.pid)
+        self.seen: Optional[tuple[float, float]] = None  # (when, CPU used) at the last look
 
     def over(self, timeout: float, now: float) -> bool:
         """Has its current file used ``timeout`` CPU seconds (wall seconds where CPU time
@@ -399,10 +400,15 @@ class _Worker:
         if used is None or self.cpu_since is None:
             return wall >= timeout
         used -= self.cpu_since
-        if used >= timeout or wall >= timeout * WALL_FACTOR or (
-                wall >= timeout and used < BLOCKED_SHARE * wall):
+        # blocked: under 1% of a CPU since the file started, or since the last look (a
+        # worker that computed for a while and then waits)
+        last_at, last_used = self.seen if self.seen is not None else (self.since, 0.0)
+        if used >= timeout or wall >= timeout * WALL_FACTOR or (wall >= timeout and (
+                used < BLOCKED_SHARE * wall
+                or (now - last_at >= 1.0 and used - last_used < BLOCKED_SHARE * (now - last_at)))):
             return True
-        self.check_at = now + max(0.5, timeout - used)
+        self.seen = (now, used)
+        self.check_at = now + max(0.5, min(timeout - used, timeout))
         return False
 
     @property

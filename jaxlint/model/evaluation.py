@@ -607,7 +607,10 @@ class Evaluator:
                 if name in ("list", "tuple"):
                     if len(arg_vals) == 1 and arg_vals[0].kind in (V.LIST, V.ITERATOR) and arg_vals[0].item is not None:
                         return Value(kind=V.LIST, item=arg_vals[0].item)  # `list(f(x) for x in xs)`
-                    return Value(kind=V.LIST, traced=any_traced, deps=deps)
+                    # `list(x)` of an array: its rows, tracers; of a value of unknown kind
+                    # (a dict of parameters: its keys), not shown to hold one
+                    return Value(kind=V.LIST, traced=any(v.traced and v.kind == V.ARRAY for v in arg_vals),
+                                 deps=deps)
                 if name in ("abs", "max", "min", "sum", "round", "pow", "divmod"):
                     if any_traced:
                         return Value(kind=V.ARRAY, traced=True, deps=deps)

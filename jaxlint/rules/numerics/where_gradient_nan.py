@@ -708,7 +708,7 @@ class WhereGradientNaN(Rule):
         "file returning it), or in a private or nested helper that only "
         "such code calls, a `where` in a test that a test runner calls (a method of a `TestCase` "
         "class, a `test_*` function of a pytest module) and that differentiates nothing around it, "
-        "a `where` in a method of a clu metric (a subclass of a `clu.metrics` class, `compute` of "
+        "a `where` in `compute` of a clu metric (a subclass of a `clu.metrics` class, `compute` of "
         "a `Metric` averaging what it accumulated: clu calls it to report values, never under a "
         "derivative) unless a differentiated function of the file calls that method, "
         "and a `where` that runs only inside `lax.while_loop` "
@@ -2263,12 +2263,13 @@ class WhereGradientNaN(Rule):
             if any(not r.startswith("called from") for r in u.grad_reasons):
                 return False  # given to jax.grad / value_and_grad itself (its callers decide the rest)
             differentiated = differentiated or bool(u.grad_reasons)
-            if not differentiated and u.cls is not None and _clu_metric(u.cls) \
+            if not differentiated and u.name == "compute" and u.cls is not None and _clu_metric(u.cls) \
                     and not self._method_differentiated(u.name):
-                # a method of a clu metric (`compute` of a `clu.metrics.Metric`): clu calls it
-                # to report accumulated values, never under a derivative (unless the file
-                # differentiates it: a grad reason above, or a differentiated function of
-                # the file calling `<x>.compute()`)
+                # `compute` of a clu metric (a `clu.metrics.Metric`'s report of what it
+                # accumulated): clu calls it to report values, never under a derivative
+                # (unless the file differentiates it: a grad reason above, or a
+                # differentiated function of the file calling `<x>.compute()`); its other
+                # methods are judged as any function's
                 return True
             if not differentiated and self._test_entry(u) and not self._differentiates(u.node):
                 return True  # a test the runner calls, which differentiates nothing
