@@ -142,7 +142,8 @@ def _gradients(ctx: Context, t: Target, cand: Target, args: Args, target: dict) 
     NaN is reported (else the last): NaN counts, and whether the gradients agree."""
     import jax.numpy as jnp
 
-    from jaxlint.runtime.context import has_floating, is_floating, observed_values
+    from jaxlint.runtime.context import has_floating, is_floating
+    from jaxlint.runtime.observed import observed_values
 
     base = args.concrete()
     dynamic = args.dynamic_positions()

@@ -22,10 +22,10 @@ import jax
 import jax.numpy as jnp
 
 from jaxlint.runtime.context import (Args, Context, Target, bind_static, boundary_points, cache_miss_log,
-                                     has_floating, is_floating, observed_values,
+                                     has_floating, is_floating,
                                      count_eqns, exc_name, in_span, jitted, leaves_close,
                                      make_jaxpr, subjaxprs)
-from jaxlint.runtime.observed import signature
+from jaxlint.runtime.observed import observed_values, signature
 from jaxlint.runtime.verdicts import (Verdict, confirmed, first_line, not_exercised,
                                       not_reproduced, skipped)
 

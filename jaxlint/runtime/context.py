@@ -549,17 +549,3 @@ def is_floating(leaf: Any) -> bool:
 
 def has_floating(value: Any) -> bool:
     return any(is_floating(leaf) for leaf in jax.tree_util.tree_leaves(value))
-
-
-def observed_values(args: Args) -> bool:
-    """Whether every floating-point leaf of the arguments is a value the --run recorded
-    (not one seeded for a shape it recorded)."""
-    from jaxlint.runtime.observed import Abstract, Host, ObservedArgs
-
-    if not isinstance(args, ObservedArgs):
-        return False
-    leaves = [leaf for i in args.dynamic_positions()
-              for leaf in jax.tree_util.tree_leaves(
-                  args.values[i], is_leaf=lambda v: isinstance(v, (Abstract, Host)))]
-    return any(isinstance(v, Host) for v in leaves) and not any(
-        isinstance(v, Abstract) and v.dtype != "key" for v in leaves)

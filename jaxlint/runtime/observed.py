@@ -550,3 +550,15 @@ def observed_args(ctx: Any, t: Any, observed: dict) -> Optional[ObservedArgs]:
     described = [f"{n}: {describe(v)} ({where})" for n, v in zip(names, values)]
     static = static_positions(values, t.static_argnums if t.jitted else None)
     return ObservedArgs(values, described, static, ctx.seed)
+
+
+def observed_values(args: Args) -> bool:
+    """Whether every floating-point leaf of the arguments is a value the --run recorded
+    (not one seeded for a shape it recorded)."""
+    if not isinstance(args, ObservedArgs):
+        return False
+    leaves = [leaf for i in args.dynamic_positions()
+              for leaf in jax.tree_util.tree_leaves(
+                  args.values[i], is_leaf=lambda v: isinstance(v, (Abstract, Host)))]
+    return any(isinstance(v, Host) for v in leaves) and not any(
+        isinstance(v, Abstract) and v.dtype != "key" for v in leaves)
