@@ -152,9 +152,11 @@ class Check:
         related: Optional[cst.CSTNode] = None,
         *,
         code: Optional[str] = None,
+        noqa_also: Optional[cst.CSTNode] = None,
     ) -> Optional[Report]:
         """Report a finding at ``node`` (to ``end_node`` when given); ``code`` is
-        needed only by a check shared between several rules.  The report is
+        needed only by a check shared between several rules; a `# noqa` on the first
+        line of ``noqa_also`` suppresses it too (where it was reported before a move).  The report is
         returned (None when its code is not enabled): a check that decides late
         may withdraw its ``fix`` in ``finish``."""
         code = code or getattr(self, "code")
@@ -165,7 +167,7 @@ class Check:
             return None  # inside `try:` with a handler for the error this finding predicts
         if getattr(self, "caught_alone", False) and self.ctx.handles_alone():
             return None  # the one statement of a `try:` that catches anything: shown to fail
-        report = Report(code, node, message, fix, end_node=end_node, related=related)
+        report = Report(code, node, message, fix, end_node=end_node, related=related, noqa_also=noqa_also)
         self.ctx._add_report(report)
         return report
 

@@ -17,7 +17,7 @@ import libcst as cst
 
 from jaxlint.model import apis, pytrees
 from jaxlint.model.units import ClassInfo, Unit
-from jaxlint.model.walk import dotted_name
+from jaxlint.model.walk import descendants, dotted_name
 
 _DEPTH = 4
 _ARRAY_COMPARISONS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual,
@@ -170,7 +170,7 @@ def self_written(interp: Any, unit: Unit, attr: str) -> bool:
     got = memo.get(key)
     if got is None:
         got = set()
-        for n in _descend(unit.node.body):  # type: ignore[union-attr]
+        for n in descendants(unit.node.body):  # type: ignore[union-attr]
             targets = [t.target for t in n.targets] if type(n) is cst.Assign else (
                 [n.target] if type(n) in (cst.AugAssign, cst.AnnAssign) else [])
             for t in targets:
@@ -178,9 +178,3 @@ def self_written(interp: Any, unit: Unit, attr: str) -> bool:
                     got.add(t.attr.value)
         memo[key] = got
     return attr in got
-
-
-def _descend(node: cst.CSTNode):
-    from jaxlint.model.walk import descendants
-
-    return descendants(node)

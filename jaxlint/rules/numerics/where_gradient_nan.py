@@ -1857,7 +1857,7 @@ class WhereGradientNaN(Rule):
                     which = "false" if branch_side == 1 else "true"
                     c = ctx.code(cond).strip()
                     self.report(
-                        self._anchor(node, op_node),
+                        op_node,
                         f"`{ctx.code(op_node).strip()}` is computed for every element, also where `{c}` is "
                         f"{which} and masks it out; the other branch, selected there, tests "
                         f"`{ctx.code(handled).strip()}`, so `{scaled or key}` reaches 0 there, where the "
@@ -1870,6 +1870,7 @@ class WhereGradientNaN(Rule):
                         f"derivative of `{ctx.code(op_node).strip()}` is infinite/NaN: the gradient of this "
                         f"`where` is NaN (0 * inf). Guard `{scaled or key}` in this branch too (double where: "
                         f"`jnp.where({c}, 1.0, {scaled or key})` inside)",
+                        noqa_also=node,  # where it was reported before 2026-11-27
                     )
                     continue
                 if kind == "everywhere":
@@ -1888,7 +1889,7 @@ class WhereGradientNaN(Rule):
                     # guarding `g_norm` leaves the NaN of the root's own derivative at 0
                     which = "false" if branch_side == 1 else "true"
                     self.report(
-                        self._anchor(node, op_node),
+                        op_node,
                         f"`{ctx.code(op_node).strip()}` is computed for every element, also where "
                         f"`{ctx.code(c_node).strip()}` is {which} and masks it out; its derivative is "
                         f"infinite/NaN where `{key}` is 0, so the gradient of this `where` is NaN (0 * inf). "
@@ -1896,6 +1897,7 @@ class WhereGradientNaN(Rule):
                         f"gradient itself where it is 0 (the derivative of the square root there); guard the "
                         f"sum of squares before the root (`jnp.sqrt(jnp.where(sq > 0, sq, 1.0))` with `sq` "
                         f"the sum of squares), or use `optax.safe_norm`",
+                        noqa_also=node,  # where it was reported before 2026-11-27
                     )
                     continue
                 if q == "jax.numpy.where" and i == 0:
@@ -1919,13 +1921,14 @@ class WhereGradientNaN(Rule):
                 if helper is not None:
                     there += f" (`{helper[0]}` computes `{helper[1]}` with `{helper[2]}` = `{key}`)"
                 self.report(
-                    self._anchor(node, op_node),
+                    op_node,
                     f"`{ctx.code(op_node).strip()}` is computed for every element, also where "
                     f"`{ctx.code(c_node).strip()}` is {which} and masks it out; {there}, so the "
                     f"gradient of this `where` is NaN (0 * inf). Guard "
                     f"`{key}` with the same condition too (double where: `jnp.where(cond, {key}, "
                     f"{_fmt(safe)})` inside)",
                     the_fix,
+                    noqa_also=node,  # where it was reported before 2026-11-27
                 )
         if len(masks) == 1:
             self._computed_operands(cond, pos)
@@ -2118,23 +2121,6 @@ class WhereGradientNaN(Rule):
     def _anticipating(self, pos) -> bool:
         """Does a branch hold a `where` (where the other branch could be handled)?"""
         return any(_where_calls_in(self.ctx, pos[side].value) for side in (1, 2))
-
-    def _anchor(self, where: cst.Call, op_node: cst.CSTNode) -> cst.CSTNode:
-        """Where to report: the singular operation, also on a later line of a `where`
-        written over several lines (a `# noqa` goes on the line a finding is reported
-        at, wherever that is in the statement; one on the `where`'s first line, where
-        jaxlint reported it until 2026-11-27, still counts: ``report``)."""
-        if not hasattr(self, "_where_of"):
-            self._where_of: dict[int, cst.Call] = {}
-        self._where_of[id(op_node)] = where
-        return op_node
-
-    def report(self, node: cst.CSTNode, *args, **kwargs):
-        rep = super().report(node, *args, **kwargs)
-        where = getattr(self, "_where_of", {}).get(id(node))
-        if rep is not None and where is not None and where is not node:
-            rep.noqa_also = where
-        return rep
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         """``(delta ** 0.5)[delta > 0]``: a boolean mask drops the elements where the
