@@ -274,3 +274,32 @@ def test_fix_write_refuses_a_hard_linked_file(tmp_path: Path) -> None:
         "(fix it with `jaxlint --fix`, which rewrites it in place))"
     ]
     assert a.read_text() == b.read_text() == SRC
+
+
+def test_a_link_removed_while_a_path_is_resolved_is_no_traceback(tmp_path: Path, monkeypatch) -> None:
+    """The race the swapping test met once in CI, made certain: os.path.realpath
+    (even when not strict) raises FileNotFoundError when the link it has just
+    seen is gone before it reads it.  Each file's first resolve raises so here;
+    the fix goes on and writes every file, inside the root."""
+    from jaxlint.paths import resolved
+
+    root = tmp_path / "root"
+    (root / "pkg").mkdir(parents=True)
+    for i in range(3):
+        (root / "pkg" / f"m{i}.py").write_text(SRC)
+    real_resolve, raised = Path.resolve, set()
+
+    def racing_resolve(self, strict=False):
+        if self.suffix == ".py" and self.name not in raised:
+            raised.add(self.name)
+            raise FileNotFoundError(2, "No such file or directory", str(self.parent))
+        return real_resolve(self, strict)
+
+    monkeypatch.setattr(Path, "resolve", racing_resolve)
+    result = _call("fix", {"write": True}, root)
+    assert result["errors"] == []
+    assert sorted(Path(f["path"]).name for f in result["files"] if f["written"]) == ["m0.py", "m1.py", "m2.py"]
+    assert {p.name: p.read_text() for p in (root / "pkg").iterdir()} == {f"m{i}.py": FIXED for i in range(3)}
+    # a path that never resolves is answered as written, made absolute
+    monkeypatch.setattr(Path, "resolve", lambda self, strict=False: (_ for _ in ()).throw(FileNotFoundError(2, "gone")))
+    assert resolved("pkg/x.py") == Path.cwd() / "pkg" / "x.py"

@@ -13,6 +13,7 @@ from typing import Iterable, Optional, Sequence
 
 import libcst as cst
 
+from jaxlint.paths import resolved
 from jaxlint.lint.linter import decode_source
 from jaxlint.project.index import ProjectIndex
 from jaxlint.project.roots import SourceRoots, find_project_root
@@ -74,7 +75,7 @@ def load_project(root: Path, src: Optional[Sequence[str]] = None,
         if summary is None:
             project.errors.append(err or f"{path}: left out")
             continue
-        full = Path(path).resolve()
+        full = resolved(path)
         project.index.add(summary, full.relative_to(root).as_posix()
                           if full.is_relative_to(root) else str(path))
     return project

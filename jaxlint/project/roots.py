@@ -31,6 +31,7 @@ import re
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
+from jaxlint.paths import resolved
 from jaxlint.model.summary_format import absolute_module  # noqa: F401  (re-exported)
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "jaxlint.toml", ".jaxlint.toml")
@@ -38,7 +39,7 @@ PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "jaxlint.toml", ".
 
 def find_project_root(path: Path) -> Optional[Path]:
     """The project root of ``path`` (a file or a directory), or None."""
-    path = Path(path).resolve()
+    path = resolved(path)
     start = path if path.is_dir() else path.parent
     for d in (start, *start.parents):
         if any((d / m).is_file() for m in PROJECT_MARKERS):
@@ -183,7 +184,7 @@ class SourceRoots:
         return cls(expand_src(Path(config_dir or project_root).resolve(), src))
 
     def module_name(self, path: Path) -> Optional[ModuleName]:
-        path = Path(path).resolve()
+        path = resolved(path)
         if path.suffix == ".ipynb":
             return self._notebook_name(path)
         if path.suffix != ".py":

@@ -24,6 +24,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 
 import pathspec
 
+from jaxlint.paths import resolved
 from jaxlint.cache import DEFAULT_CACHE_DIR_NAME
 from jaxlint.workspace.ruleinfo import RuleInfo, UnknownSelector, selection
 from jaxlint.settings import LintSettings
@@ -422,7 +423,7 @@ class ConfigStore:
         return result
 
     def for_path(self, path: Path) -> ResolvedConfig:
-        return self.for_dir(Path(path).resolve().parent)
+        return self.for_dir(resolved(path).parent)
 
     def settings_for(self, path: Path) -> LintSettings:
         # memoised: a project run asks several times per file, and each answer
