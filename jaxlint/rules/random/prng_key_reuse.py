@@ -2559,6 +2559,8 @@ class PrngKeyReuse(Rule):
         self._method_draws: dict[tuple[int, str], list] = {}
         # library draws (`numpyro.sample(..., rng_key=k)`): call -> the key argument
         self._library_keys: dict[int, cst.BaseExpression] = {}
+        self._file_expects_raises: Optional[bool] = None  # "aises" anywhere in the file
+        self._file_makes_keys: Optional[bool] = None  # a key made from a seed anywhere in it
 
     def _expected_to_raise(self) -> set[int]:
         """The nodes of this function inside a block that expects an exception
@@ -2569,7 +2571,9 @@ class PrngKeyReuse(Rule):
         if got is None:
             got = set()
             root = unit.node
-            if "aises" in self.ctx.code(root) if not isinstance(root, cst.Module) else True:
+            if self._file_expects_raises is None:  # once per file (a codegen per unit was quadratic-ish)
+                self._file_expects_raises = "aises" in self.ctx.text
+            if self._file_expects_raises:
                 for n in walk_tree(root, lambda c: c is not root and isinstance(c, (cst.FunctionDef, cst.ClassDef))):
                     if isinstance(n, cst.With) and any(
                             isinstance(i.item, cst.Call) and (dotted_name(i.item.func) or "").rsplit(".", 1)[-1]
@@ -3338,10 +3342,10 @@ class PrngKeyReuse(Rule):
         made = token.node
         if unit.is_module or ctx.loop_stack or token.loop_depth != 0 or _in_test(unit) or how == "split":
             return False  # (`split` makes keys, not numbers: a benchmark's fixed seed is on purpose)
-        if not _reaches_return(unit.node, node):
-            return False  # the numbers stay inside: the call does not return them
         if not isinstance(made, cst.Call) or ctx.qualname(made.func) not in ("jax.random.PRNGKey", "jax.random.key"):
             return False
+        if not _reaches_return(unit.node, node):  # (after the cheap tests: it walks the function)
+            return False  # the numbers stay inside: the call does not return them
         if not made.args or not all(int_value(a.value) is not None and a.keyword is None for a in made.args[:1]) \
                 or len(made.args) > 1:
             return False
@@ -3932,7 +3936,10 @@ class PrngKeyReuse(Rule):
         before ``rng`` is read: the key carried on from the one the function was given is
         dropped, and every later draw comes from a fixed seed (model/keyflow)."""
         ctx = self.ctx
-        if "key(" not in ctx.text and "PRNGKey(" not in ctx.text:
+        seeded = self._file_makes_keys
+        if seeded is None:  # looked up once per file: a scan of the text per def is quadratic
+            seeded = self._file_makes_keys = "key(" in ctx.text or "PRNGKey(" in ctx.text
+        if not seeded:
             return  # no key made from a seed anywhere in the file (`PRNGKey(`, `key(`)
         unit = ctx.index.unit_of.get(id(node))
         if unit is None or _in_test(unit):
