@@ -2319,6 +2319,28 @@ class PrngKeyReuse(Rule):
                 "`key` was already split by `two_keys()` on line 9; a split key must not be used again. Use the keys `two_keys()` returned (e.g. `key, sub = jax.random.split(key)` and pass `sub`)",
             ],
         ),
+        # ... one that splits it inside and gives an array back: no keys to use, split first
+        Invalid(
+            """
+            import jax
+
+
+            def random_crop(key, img, size):
+                kx, ky = jax.random.split(key)
+                x0 = jax.random.randint(kx, (), 0, img.shape[1] - size + 1)
+                y0 = jax.random.randint(ky, (), 0, img.shape[0] - size + 1)
+                return jax.lax.dynamic_slice(img, (y0, x0), (size, size))
+
+
+            def augment(k, img):
+                img = random_crop(k, img, 24)
+                return jax.numpy.where(jax.random.bernoulli(k), img[:, ::-1], img)
+            """,
+            expected=[(13, 28)],
+            messages=[
+                "`k` was already split inside `random_crop()` on line 12, which draws from the keys it makes; a split key must not be used again. Split it first, e.g. `k1, k2 = jax.random.split(k)`, and give each call its own key",
+            ],
+        ),
         # the twins: the second draw compared with itself, or with a sum that reads the
         # first draw of the same key too
         Invalid(
@@ -2538,6 +2560,7 @@ class PrngKeyReuse(Rule):
         self._raising: dict[int, set[int]] = {}
         # helper calls (as `how`) that split the key they are given
         self._split_helpers: set[str] = set()
+        self._keyless_split_helpers: set[str] = set()  # of those, the ones whose call gives an array back
         # library constructors' names (as `how`) that drew from a key given to them
         self._library_hows: set[str] = set()
         # (id(unit), id(key token)) -> every call that drew from it, in walk order
@@ -2620,6 +2643,9 @@ class PrngKeyReuse(Rule):
                     # that key (before or after) repeats one of the halves' bits; the caller
                     # splitting the same key again is a subtler correlation than this rule's
                     self._split_helpers.add(f"{helper}()")
+                    if ctx.value(node).kind in (V.ARRAY, V.NPARRAY, V.ARRAYS, V.STATIC):
+                        # its call gives an array back, no key (`img = random_crop(k, img)`)
+                        self._keyless_split_helpers.add(f"{helper}()")
                 self._consume(node, arg, f"{helper}()", token)
 
     def _caller_transform_consumes(self, node: cst.Call) -> None:
@@ -3210,7 +3236,14 @@ class PrngKeyReuse(Rule):
             name_was = f"`{name}` is the same key as `{before_name}`, which"
         else:
             name_was = f"`{name}`"
-        if prev_how == "split" or prev_how in self._split_helpers:
+        if prev_how in self._keyless_split_helpers:
+            # `img = random_crop(k, img)`: the helper splits `k` inside and keeps the keys
+            msg = (
+                f"{name_was} was already split inside `{prev_how}` on line {{related_line}}, which "
+                f"draws from the keys it makes; a split key must not be used again. Split it first, "
+                f"e.g. `k1, k2 = jax.random.split({name})`, and give each call its own key"
+            )
+        elif prev_how == "split" or prev_how in self._split_helpers:
             by = "" if prev_how == "split" else f" by `{prev_how}`"
             msg = (
                 f"{name_was} was already split{by} on line {{related_line}}; a split key must not be "
