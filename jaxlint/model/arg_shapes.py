@@ -11,7 +11,11 @@ known shape, and no other module uses it other than by such calls (their shapes 
 the call facts' ``shapes``: ``jax.value_and_grad(losses.loss)(params, obs)`` in a jitted
 step of another module gives ``loss`` its shapes; a fact without shapes, or a module that
 uses the name otherwise, leaves them unknown).  A lambda bound once to a jitted
-name (``f = jax.jit(lambda a: ...)``) counts through that name, and so do the stages that
+name (``f = jax.jit(lambda a: ...)``) counts through that name, so does a function
+called through a name one scope binds once to a shape-keeping transformation of it
+(``fast = jax.jit(step)``, ``update = jax.jit(write, donate_argnums=0)`` in ``main``)
+when every read of that name there is such a call and the function's own name is read
+only there and in its direct calls; and so do the stages that
 trace a function with the arguments they are given: ``jax.jit(f).lower(x, u)``,
 ``.trace(...)``, ``.eval_shape(...)``, ``jax.eval_shape(f, x, u)``,
 ``jax.make_jaxpr(f)(x)``.  Anything else leaves
