@@ -251,3 +251,89 @@ def test_reexported_name_fix_is_reparsed(tmp_path, monkeypatch):
     )
     compile(text, "data.py", "exec")
     assert _lint(tmp_path, monkeypatch, files | {"data.py": text}, select="JAX901") == []
+
+
+# ---------------------------------------------------------------- arrays kept in a dict
+# newuser17 p29_replay: `buf["obs"][CAPACITY]` on the `jnp.zeros((CAPACITY, OBS_DIM))` a dict holds;
+# a dict display, a helper of the file returning one, an `.at[]` update of an entry
+DICTS = (
+    "import jax.numpy as jnp\n"
+    "\n"
+    "CAPACITY = 8\n"
+    "GRID = 5\n"
+    "\n"
+    "\n"
+    "def init_buffer():\n"
+    "    return {\"obs\": jnp.zeros((CAPACITY, 3)), \"ptr\": jnp.zeros((), jnp.int32)}\n"
+    "\n"
+    "\n"
+    "def make_state(n):\n"
+    "    grid = jnp.zeros((GRID, GRID))\n"
+    "    return {\"grid\": grid, \"steps\": n}\n"
+    "\n"
+    "\n"
+    "def latest():\n"
+    "    buf = init_buffer()\n"
+    "    return buf[\"obs\"][CAPACITY]\n"
+    "\n"
+    "\n"
+    "def local():\n"
+    "    buf = {\"obs\": jnp.zeros((CAPACITY, 3))}\n"
+    "    return buf[\"obs\"][CAPACITY]\n"
+    "\n"
+    "\n"
+    "def paint(n):\n"
+    "    state = make_state(n)\n"
+    "    return state[\"grid\"].at[GRID].set(1.0)\n"
+)
+
+
+def test_arrays_kept_in_a_dict(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"buffer.py": DICTS}, select="JAX121") == [
+        ("JAX121", "buffer.py", 18, 23, _oob(8, 8, _CLAMPED)),
+        ("JAX121", "buffer.py", 23, 23, _oob(8, 8, _CLAMPED)),
+        ("JAX121", "buffer.py", 28, 29, _oob(5, 5, "`.at[...].set(...)` silently drops the update")),
+    ]
+
+
+def test_arrays_kept_in_a_dict_fixed_or_changed(tmp_path, monkeypatch):
+    fixed = DICTS.replace("[CAPACITY]\n", "[CAPACITY - 1]\n").replace("at[GRID]", "at[GRID - 1]")
+    # the entry is replaced, the dict updated or handed to a helper that may write it: its old
+    # shape is not shown to hold
+    changed = (
+        "import jax.numpy as jnp\n"
+        "\n"
+        "\n"
+        "def init_buffer():\n"
+        "    return {\"obs\": jnp.zeros((8, 3)), \"act\": jnp.zeros(8)}\n"
+        "\n"
+        "\n"
+        "def replaced():\n"
+        "    buf = init_buffer()\n"
+        "    buf[\"obs\"] = jnp.zeros((20, 3))\n"
+        "    return buf[\"obs\"][10]\n"
+        "\n"
+        "\n"
+        "def updated(x):\n"
+        "    buf = init_buffer()\n"
+        "    buf.update(obs=x)\n"
+        "    return buf[\"obs\"][10]\n"
+        "\n"
+        "\n"
+        "def handed_on():\n"
+        "    buf = init_buffer()\n"
+        "    fill(buf)\n"
+        "    return buf[\"obs\"][10]\n"
+        "\n"
+        "\n"
+        "def grown():\n"
+        "    buf = init_buffer()\n"
+        "    for i in range(3):\n"
+        "        buf[\"obs\"] = jnp.concatenate([buf[\"obs\"], buf[\"obs\"]])\n"
+        "        print(buf[\"obs\"][10])\n"
+        "\n"
+        "\n"
+        "def fill(b):\n"
+        "    b[\"obs\"] = jnp.zeros((20, 3))\n"
+    )
+    assert _lint(tmp_path, monkeypatch, {"buffer.py": fixed, "changed.py": changed}, select="JAX121") == []
