@@ -11,7 +11,11 @@ known shape, and no other module uses it other than by such calls (their shapes 
 the call facts' ``shapes``: ``jax.value_and_grad(losses.loss)(params, obs)`` in a jitted
 step of another module gives ``loss`` its shapes; a fact without shapes, or a module that
 uses the name otherwise, leaves them unknown).  A lambda bound once to a jitted
-name (``f = jax.jit(lambda a: ...)``) counts through that name, and so do the stages that
+name (``f = jax.jit(lambda a: ...)``) counts through that name, so does a function
+called through a name one scope binds once to a shape-keeping transformation of it
+(``fast = jax.jit(step)``, ``update = jax.jit(write, donate_argnums=0)`` in ``main``)
+when every read of that name there is such a call and the function's own name is read
+only there and in its direct calls; and so do the stages that
 trace a function with the arguments they are given: ``jax.jit(f).lower(x, u)``,
 ``.trace(...)``, ``.eval_shape(...)``, ``jax.eval_shape(f, x, u)``,
 ``jax.make_jaxpr(f)(x)``.  Anything else leaves
@@ -58,10 +62,19 @@ def _function(ctx, name: str) -> Optional[Unit]:
     holder, (_, value) = found
     if len(holder.bindings.get(name, ())) != 1 or type(value) is not cst.Call:
         return None
-    if ctx.qualname(value.func) not in KEEP_SHAPES:
+    if ctx.qualname(value.func) not in KEEP_SHAPES or any(a.star for a in value.args):
         return None
     pos = positional_args(value)
-    if len(pos) != 1 or type(pos[0].value) is not cst.Lambda:
+    if len(pos) != 1:
+        return None
+    if type(pos[0].value) is cst.Name:
+        # `fast = jax.jit(step)`: the calls of `fast` are calls of `step` (its name, read in
+        # the scope that binds `fast`)
+        unit = holder.lookup_def(pos[0].value.value)
+        if unit is None or type(unit.node) is not cst.FunctionDef or unit.cls is not None:
+            return None
+        return unit
+    if type(pos[0].value) is not cst.Lambda:
         return None
     return ctx.index.unit_of.get(id(pos[0].value))
 
@@ -271,6 +284,48 @@ def _name_uses(ctx, name: str) -> int:
 _READS = ("reads",)  # the memo's key for the walk's result (no name is a tuple)
 
 
+def _alias_holder(ctx, name: str, unit: Unit) -> Optional[Unit]:
+    """The one scope of the file that binds ``name``, once, to a shape-keeping
+    transformation of ``unit`` (``fast = jax.jit(step)``, ``update = jax.jit(write,
+    donate_argnums=0)`` in ``main``); None when another scope binds the name too."""
+    found = None
+    for u in ctx.index.units:
+        entries = u.bindings.get(name)
+        if not entries:
+            continue
+        if found is not None or len(entries) != 1:
+            return None
+        value = entries[0][1]
+        if type(value) is not cst.Call or ctx.qualname(value.func) not in KEEP_SHAPES \
+                or any(a.star for a in value.args):
+            return None
+        pos = positional_args(value)
+        if len(pos) != 1 or type(pos[0].value) is not cst.Name or u.lookup_def(pos[0].value.value) is not unit:
+            return None
+        found = u
+    return found
+
+
+def _uses_in(ctx, name: str, holder: Unit) -> int:
+    """How many times the file reads (or binds) ``name`` where it means ``holder``'s
+    binding: in ``holder`` and the functions inside it that bind no local of that name."""
+    if holder.is_module:
+        return _name_uses(ctx, name)
+    reads = ctx.name_reads.get(_READS)
+    if reads is None:
+        reads = ctx.name_reads[_READS] = _reads(ctx)
+    count = 0
+    for chain in reads.get(name, ()):
+        at = next((i for i, u in enumerate(chain) if u is holder), None)
+        if at is None:
+            continue
+        inner = chain[at + 1:]
+        if not any(name in u.assigned or any(p.name == name for p in u.params) for u in inner
+                   if name not in u.global_names):
+            count += 1
+    return count
+
+
 def _reads(ctx) -> dict:
     """name -> the chain of function scopes around each place it is read or rebound
     (a def's own name, parameters, attribute names and keywords apart; an import of
@@ -348,14 +403,23 @@ def param_shapes(ctx, unit: Unit) -> dict[str, tuple]:
         if via != FOREIGN:
             vias[via] = vias.get(via, 0) + 1
     if type(unit.node) is cst.FunctionDef:
-        if list(vias) not in ([unit.name], []) or not all(_keeps_args(ctx, d.decorator) for d in unit.node.decorators):
+        if not all(_keeps_args(ctx, d.decorator) for d in unit.node.decorators):
             return {}
-    elif len(vias) != 1 or len(vias) != len(unit.shape_sites):
-        return {}
-    bound = 0 if type(unit.node) is cst.FunctionDef else 1  # `f = jax.jit(lambda a: ...)` writes it once
-    for via, n in vias.items():
-        if _name_uses(ctx, via) != n + bound:
+        # the function's own name, and names bound once to a shape-keeping transformation
+        # of it (`fast = jax.jit(step)`), each read once where it is bound
+        aliases = [v for v in vias if v != unit.name]
+        if _name_uses(ctx, unit.name) != vias.get(unit.name, 0) + len(aliases):
             return {}
+        for a in aliases:
+            holder = _alias_holder(ctx, a, unit)
+            if holder is None or _uses_in(ctx, a, holder) != vias[a] + 1:
+                return {}
+    else:
+        if len(vias) != 1 or len(vias) != len(unit.shape_sites):
+            return {}
+        for via, n in vias.items():
+            if _name_uses(ctx, via) != n + 1:  # `f = jax.jit(lambda a: ...)` writes it once
+                return {}
     out: dict[str, tuple] = {}
     sites = [s for _, s in unit.shape_sites.values()]
     for p in unit.params:

@@ -352,8 +352,9 @@ class Evaluator:
                         and (self.qualname(el.value.func) or "").startswith("numpy."))):
                     held.append((f"[{key}]", Value(kind=V.NPARRAY)))
                 elif key is not None and ev.kind == V.ARRAY:
-                    # `{"obs": jnp.zeros((n, d))}`: a JAX array, immutable (`d["obs"][i] = o`)
-                    held.append((f"[{key}]", Value(kind=V.ARRAY)))
+                    # `{"obs": jnp.zeros((n, d))}`: a JAX array, immutable (`d["obs"][i] = o`),
+                    # of the shape the model knows (`d["obs"][n]` is out of bounds)
+                    held.append((f"[{key}]", Value(kind=V.ARRAY, shape=ev.shape, int_range=ev.int_range)))
             item = _joined(traced_values) if every else None
             return Value(kind=V.LIST, fields=tuple(held) or None, item=item, pytype="dict")
         if t in (cst.Set, cst.DictComp):
@@ -1162,6 +1163,10 @@ def merged(r: Value, body: Value) -> Value:
             body = replace_value(body, elements=tuple(replace_value(el, local_array=False) if el.local_array else el
                                                       for el in body.elements))
         return replace_value(body, deps=body.deps | r.deps, local_array=False)
+    if r.kind == V.UNKNOWN and not r.traced and r.instance is None and r.cls is None and r.fields is None \
+            and body.kind == V.LIST and body.pytype == "dict" and body.fields:
+        # `buf = init_buffer()` of `return {"obs": jnp.zeros((n, d))}`: `buf["obs"]` of that shape
+        return replace_value(r, kind=V.LIST, pytype="dict", fields=body.fields)
     if r.kind == V.UNKNOWN and not r.traced and not r.holds and V.holds_tracer(body):
         return replace_value(r, holds=True)  # `return State(loss=l)`, `return {"loss": l}`
     return r

@@ -38,6 +38,11 @@ class ImportTable:
         # names bound to different modules -> those modules (see ``settle``)
         self.ambiguous: dict[str, frozenset[str]] = {}
         self._by_node: dict[int, Optional[str]] = {}  # id(Name) -> its module (model/import_flow.py)
+        # library names the project's modules re-export, as this file writes them (a fact of
+        # the project: jaxlint/project/facts.py): `from utils import jr` with `from jax import
+        # random as jr` in utils/__init__.py gives {"jr": "jax.random"}; `import utils` then
+        # `utils.jr.shuffle` gives {"utils.jr": "jax.random"}
+        self.aliases: dict[str, str] = {}
 
     def _set(self, local: str, full: str, fallback: bool) -> None:
         seen = self._bound.setdefault(local, {})
@@ -122,6 +127,9 @@ class ImportTable:
                     local = alias.name.value
                     if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                         local = alias.asname.name.value
+                    if local in self.aliases:
+                        self._set(local, self.aliases[local], fallback)  # `from .utils import jnp`
+                        continue
                     self.relative[local] = f"{dots}{base + '.' if base else ''}{alias.name.value}"
             return
         base = _module_name(node.module)
@@ -133,14 +141,33 @@ class ImportTable:
             local = alias.name.value
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
-            self._set(local, f"{base}.{alias.name.value}", fallback)
+            self._set(local, self.aliases.get(local) or f"{base}.{alias.name.value}", fallback)
 
     def every_binding(self) -> list[tuple[str, str]]:
         """(local name, qualified name) of every import of the file, in any scope, a
         name bound to several modules once for each (also those of import guards)."""
         return [(local, full) for local, seen in self._bound.items() for full in seen]
 
+    def spelled(self, dotted: str) -> Optional[str]:
+        """``dotted`` with its head replaced by what the imports bind it to, as written
+        (not canonical): ``jr.shuffle`` -> ``jax.random.shuffle``; a library name a
+        project module re-exports counts (``utils.jr.shuffle`` -> ``jax.random.shuffle``)."""
+        head, _, rest = dotted.partition(".")
+        base = self.names.get(head)
+        if base is None:
+            return None
+        if self.aliases and rest:
+            parts = dotted.split(".")
+            for i in range(len(parts), 1, -1):
+                known = self.aliases.get(".".join(parts[:i]))
+                if known is not None:
+                    return ".".join((known, *parts[i:]))
+        return f"{base}.{rest}" if rest else base
+
     def resolve_dotted(self, dotted: str) -> Optional[str]:
+        if self.aliases and "." in dotted:
+            full = self.spelled(dotted)
+            return canonical(full) if full is not None else None
         head, _, rest = dotted.partition(".")
         base = self.names.get(head)
         if base is None:

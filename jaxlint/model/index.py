@@ -2848,6 +2848,10 @@ def build_index(module: cst.Module, facts: Optional[dict] = None,
     its functions (which run under a trace, with which parameters traced).
     ``reads``: record which facts the analysis asks for (even with none given)."""
     indexer = Indexer(module)
+    if facts and facts.get("aliases"):
+        # library names re-exported by the project's modules (model/imports.py), before the
+        # walk reads the imports
+        indexer.imports.aliases = dict(facts["aliases"])
     index = indexer.run()
     if facts or reads is not None:
         indexer.apply_facts(facts or {}, reads)

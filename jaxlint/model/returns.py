@@ -10,7 +10,8 @@ loop, ``with`` or ``try`` unknown from there, and every ``return`` evaluated whe
 it stands; the result is the join of the returns.  The caller's traced-ness holds
 (``jnp.zeros`` in a helper called from traced code is a tracer).  What it gives:
 the kind (a JAX array, a host array, a tuple of them), the static shape, the
-integer (``Value.const``).  ``attribute_value`` does the same for ``self.attr``
+integer (``Value.const``), the arrays a returned dict display holds under literal
+keys (``return {"obs": jnp.zeros((n, d))}``: ``buf["obs"]`` of ``buf = init_buffer()``).  ``attribute_value`` does the same for ``self.attr``
 assigned once, in ``__init__``/``setup``.
 
 Unknown stays unknown: a decorated helper, a generator, ``*args``, recursion past
@@ -182,6 +183,11 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
             out = V.join(out, v)
         if out.kind not in _KEPT and V.holds_tracer(out):
             return Value(holds=True)  # a record built with a tracer (`return State(loss=l)`, `{"loss": l}`)
+        if out.kind == V.LIST and out.pytype == "dict" and out.fields:
+            # `return {"obs": jnp.zeros((n, d)), ...}`: the arrays it holds under literal keys
+            # (a new dict at each call: `buf["obs"]` of `buf = init_buffer()`)
+            held = tuple((name, fv) for name, fv in out.fields if fv.kind in (V.ARRAY, V.NPARRAY) and not fv.traced)
+            return Value(kind=V.LIST, pytype="dict", fields=held) if held else None
         return out if out.kind in _KEPT else None
     except RecursionError:  # pragma: no cover - deep expressions
         return None

@@ -126,10 +126,12 @@ def _dtype_is_float(ctx, node: Optional[cst.CSTNode]) -> Optional[bool]:
 
 
 def _number(ctx, node: cst.CSTNode) -> Optional[float]:
-    """A number literal, or a name bound once to an integer literal (``NUM_CLASSES``)."""
+    """A number literal, or an integer the model knows: a name bound once to an integer
+    literal (``NUM_CLASSES``), a constant of another module (``config.CAPACITY``),
+    ``x.shape[0]`` of a known shape, integer arithmetic of those (``5 * 100 * 4 * 4``)."""
     v = _float_literal(node)
-    if v is None and isinstance(node, (cst.Name, cst.BinaryOperation)):
-        c = fold_int(ctx, node)  # NUM_CLASSES, 5 * 100 * 4 * 4
+    if v is None and isinstance(node, (cst.Name, cst.Attribute, cst.Subscript, cst.Call, cst.BinaryOperation)):
+        c = fold_int(ctx, node)  # NUM_CLASSES, config.CAPACITY, 5 * 100 * 4 * 4
         v = float(c) if c is not None else None
     return v
 

@@ -112,6 +112,13 @@ def incoming_facts(
             known = consts_memo[target_module] = _constants(index, target_module)
         return known
     x64_at_import = _x64_at_import(outputs)
+    reexports_memo: dict[str, dict[str, str]] = {}
+
+    def reexported(target_module: str) -> dict[str, str]:
+        known = reexports_memo.get(target_module)
+        if known is None:
+            known = reexports_memo[target_module] = _reexported_externals(index, target_module)
+        return known
     arrays_at_import = _arrays_at_import(index, outputs, x64_at_import, jits_of)
     # `Cls.__init__` -> the parameters that want instance kinds (model/instances.py)
     wanted = {module: proj["instances"] for module, _, proj in outputs if proj.get("instances")}
@@ -122,7 +129,11 @@ def incoming_facts(
             known = (proj, index, wanted_key, *_resolved(index, module, path, proj, wanted))
             if memo is not None:
                 memo[path] = known
-        imported, records, modules, classes = known[3], known[4], known[5], known[6]
+        imported, records, modules, classes, externals = known[3], known[4], known[5], known[6], known[7]
+        for name, qualname in externals:
+            # `from utils import jr`, where utils/__init__.py has `from jax import random as jr`:
+            # `jr` is `jax.random` here (model/imports.py, ImportTable.aliases)
+            out.setdefault(path, {}).setdefault("aliases", {})[name] = qualname
         # a file the prefilter skipped (it never names JAX) is not analysed for a constant
         skipped = bool(proj.get("skipped"))
         def give(name: str, target_module: str, qualname: str, function: bool) -> None:
@@ -199,7 +210,7 @@ def incoming_facts(
                    or (key_state_of and _reexports(index, m, key_state_of))
                    or x64_of.get(m) or returns_of.get(m) or kernels_of.get(m) or stored_of.get(m) or takes_of.get(m) or values_of.get(m)
                    or ints_in(m)
-                   or (not skipped and consts_of(m))]
+                   or (not skipped and consts_of(m)) or reexported(m)]
         if modules and text_of is not None:
             names = frozenset(n for n, _ in modules)
             used = memo.get(("attrs", path)) if memo is not None else None
@@ -213,6 +224,9 @@ def incoming_facts(
                     give(f"{name}.{attr}", target_module, attr, True)
                     if not skipped:  # `common_types.MODE_TRAIN`, `common_types.Mode.TRAIN`
                         _give_consts(out, path, f"{name}.{attr}", consts_of(target_module), attr)
+                    ext = reexported(target_module).get(attr)
+                    if ext is not None:  # `utils.jr` of `import utils`: `jax.random`
+                        out.setdefault(path, {}).setdefault("aliases", {})[f"{name}.{attr}"] = ext
         for target_module, qualname, fact, key in records:
             add(target_module, qualname, fact, key)
         # defaulted parameters of its jits that calls in other modules pass
@@ -453,6 +467,7 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
     imported = []
     modules = []
     classes = []
+    externals = []
     names = proj["summary"].get("names") or {}
     for name, binding in sorted(names.items()):
         k = binding.get("k")
@@ -466,6 +481,9 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
             continue
         target = index.resolve(module, name)
         if target is None:
+            continue
+        if target.kind == "external" and _aliased_library(target.qualname):
+            externals.append((name, target.qualname))  # a library name a project module re-exports
             continue
         if target.kind in ("function", "assign"):
             imported.append((name, target))
@@ -552,7 +570,7 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
             fact.update(kind=kind, path=path, reason=_reason(
                 kind, rec.get("caller", ""), path, rec["line"], rec["why"], rec.get("cell")))
             records.append((target.module, target.qualname, fact, json.dumps(fact, sort_keys=True)))
-    return imported, records, modules, classes
+    return imported, records, modules, classes, externals
 
 
 # the keywords flax's `Module.apply` takes for itself: `__call__` never receives them
@@ -711,6 +729,32 @@ def _attributes_used(text: bytes, names: set[str]) -> dict[str, set[str]]:
 
 
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+
+
+# the libraries whose names, re-exported by a module of the project (`from jax import
+# random as jr` in utils/__init__.py), are told to the modules that import them from there
+_ALIASED_LIBRARIES = frozenset({"jax", "jaxlib", "flax", "optax", "equinox", "haiku", "chex", "numpyro",
+                                "diffrax", "distrax", "numpy"})
+
+
+def _aliased_library(qualname: str) -> bool:
+    return qualname.split(".", 1)[0] in _ALIASED_LIBRARIES
+
+
+def _reexported_externals(index: ProjectIndex, module: str) -> dict[str, str]:
+    """The names ``module`` binds by an import to a library name (``from jax import random
+    as jr``, ``import jax.numpy as jnp``): name -> the library's dotted name."""
+    summary = index.modules.get(module)
+    if summary is None:
+        return {}
+    out = {}
+    for name, binding in (summary.get("names") or {}).items():
+        if binding.get("k") not in ("from", "module"):
+            continue
+        target = index.resolve(module, name)
+        if target is not None and target.kind == "external" and _aliased_library(target.qualname):
+            out[name] = target.qualname
+    return out
 
 
 def _outside(index: ProjectIndex, binding: Json, module: str) -> bool:

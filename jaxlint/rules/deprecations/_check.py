@@ -281,8 +281,7 @@ class DeprecationCheck(Check):
         head = _head(node)
         if dotted is None or head is None or self.ctx.qualname(head) is None:
             return None
-        base = self.ctx.imports.names.get(head.value)
-        return None if base is None else base + dotted[len(head.value):]
+        return self.ctx.imports.spelled(dotted)
 
     def _check_method(self, node: cst.Attribute) -> None:
         attr = node.attr.value

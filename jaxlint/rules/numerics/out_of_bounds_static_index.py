@@ -53,7 +53,9 @@ class StaticOutOfBoundsIndex(Rule):
         "`.trace(...)`, `.eval_shape(...)`, `jax.eval_shape(f, x)`, `jax.make_jaxpr(f)(x)`; "
         "`jax.vmap(f, in_axes=(0, None))(xs, i)`, whose function sees each argument without its "
         "mapped axis, an unmapped one whole, with `in_axes` a literal; a "
-        "`@jax.jit` def, a name bound once to `jax.jit(lambda a: ...)`), every call passes the "
+        "`@jax.jit` def, a name bound once to `jax.jit(lambda a: ...)`, a name one scope binds once to "
+        "a shape-keeping transformation of the function and only calls: `fast = jax.jit(step)` then "
+        "`fast(state, 1)`), every call passes the "
         "same known shape, no argument is rebound by a loop around the call and no other "
         "module uses the function. `lax.dynamic_slice(x, [5], [1])`, `lax.dynamic_slice_in_dim` "
         "and `lax.dynamic_update_slice` with literal starts are checked the same way: a window "
@@ -62,9 +64,12 @@ class StaticOutOfBoundsIndex(Rule):
         "helper of the file returns for the call (`def make(): return jnp.zeros((3, 4))` then "
         "`make()[5]`; its parameters bound to the call's arguments, defaults to their defaults, "
         "its straight-line assignments in order), `self.attr` assigned once, in `__init__`/`setup` "
-        "(`self.data = jnp.arange(8)` then `self.data[8]` in another method), a constant or an "
+        "(`self.data = jnp.arange(8)` then `self.data[8]` in another method), an array a dict holds under "
+        "a literal key (`buf = {\"obs\": jnp.zeros((8, 3))}` or `buf = init_buffer()` of a helper returning "
+        "one, then `buf[\"obs\"][8]`; not once the entry is assigned, the dict updated or handed on), a constant or an "
         "argument-free helper of another module of the project (`from sim.settings import GRID, "
-        "make_grid`), and integer indices the model knows (`n = y.shape[0]`, `len()` of a tuple, a "
+        "make_grid`; `config.CAPACITY` of `import config`, also as a length: `jnp.arange(config.CAPACITY)`), "
+        "and integer indices the model knows (`n = y.shape[0]`, `len()` of a tuple, a "
         "dataclass field's default, an integer or a scalar array of one (`jnp.array(8)`) that every call "
         "of the function in the file passes: `def pick(v, i): return v[i]` called as `pick(frames, 12)`, "
         "a window start of `jax.jit(window)(frames, jnp.array(8))`). A loop variable of a `range` of "
@@ -293,6 +298,25 @@ class StaticOutOfBoundsIndex(Rule):
     ]
 
     INVALID = [
+        # a function called through a name bound to its jit: the shape every call passes
+        Invalid(
+            """
+            import jax
+
+
+            def step(state, action):
+                return state[4] * action
+
+
+            state = jax.random.uniform(jax.random.key(0), (4,))
+            fast_step = jax.jit(step)
+            print(fast_step(state, 1))
+            """,
+            expected=[(5, 18)],
+            messages=[
+                "index 4 is out of bounds for axis 0 with size 4, and JAX raises no IndexError: the read is clamped to the nearest valid index (silently the wrong element)",
+            ],
+        ),
         # a function traced by `jax.jit(f).lower(...)` and `jax.eval_shape(f, ...)` with
         # arrays of known shape: the 2x2 update at [1, 1] of a 2x3 array lands on row 0
         Invalid(
