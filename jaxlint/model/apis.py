@@ -663,6 +663,8 @@ def distribution_class(qualname: "str | None") -> bool:
 LIBRARY_KEY_ARGS = {
     "numpyro.sample": ("rng_key", 3), "numpyro.primitives.sample": ("rng_key", 3),
     "numpyro.handlers.seed": ("rng_seed", 1), "numpyro.primitives.seed": ("rng_seed", 1),
+    # haiku's functional dropout draws its mask from the key it is given first
+    "haiku.dropout": ("rng", 0), "haiku._src.basic.dropout": ("rng", 0),
 }
 # the keyword that, given a value other than None, makes a ``LIBRARY_KEY_ARGS`` call draw
 # nothing (numpyro: an observed site): (keyword, position)

@@ -143,6 +143,37 @@ class CallEffects:
             consumes = found["consumes"]
         return self._consumed_args(call, func.value, params, consumes)
 
+    def returned_keys(self, call: cst.Call) -> tuple[str, dict]:
+        """(the callee as written, position -> consumer) of the PRNG keys ``call``'s callee
+        returns after drawing from them (model/keyflow.returned_keys: a function of this
+        file, a method of this class called through ``self``, a function or class method
+        imported from the project); ``("", {})`` when none is known."""
+        func = call.func
+        unit: Optional[Unit] = None
+        found = None
+        name = dotted_name(func)
+        if name is None:
+            return "", {}
+        if type(func) is cst.Name:
+            v = self.lookup(func.value)
+            unit = v.unit if v is not None else self.unit.lookup_def(func.value)
+            if unit is None and v is None:
+                found = self.index.imported_key_consumers.get(func.value)
+        elif type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
+            cls = self.unit.cls
+            if cls is None or not self.unit.params or self.unit.params[0].name != "self":
+                return "", {}
+            unit = cls.methods.get(func.attr.value)
+            if unit is not None and not bound_receiver(unit):
+                return "", {}
+        elif type(func) is cst.Attribute and self.lookup(name.split(".", 1)[0]) is None:
+            found = self.index.imported_key_consumers.get(name)
+        if unit is not None:
+            return name, keyflow.returned_keys(unit) if isinstance(unit.node, cst.FunctionDef) else {}
+        if isinstance(found, dict) and found.get("returns"):
+            return name, {(None if pos < 0 else pos): how for pos, how in found["returns"]}
+        return "", {}
+
     def instance_class(self, obj: cst.Name) -> Optional[str]:
         """The project class ``obj`` holds an instance of, as this file writes it: a
         parameter annotated with it (``schedule: EpsilonGreedySchedule``, never rebound),

@@ -718,6 +718,7 @@ class Indexer:
                 key = arg_at(call, 0, "key")
                 if isinstance(key, cst.Name):
                     key_param_consumed(unit, key.value, short)
+                    unit.key_draws[id(call)] = (key.value, short)
         elif not unit.is_module:
             how = apis.library_key_consumer(q)
             if how is not None:
@@ -725,6 +726,16 @@ class Indexer:
                 key = given.value if given is not None else None
                 if isinstance(key, cst.Name):
                     key_param_consumed(unit, key.value, how)
+                    unit.key_draws[id(call)] = (key.value, how)
+            elif q in apis.LIBRARY_KEY_ARGS and not any(a.star for a in call.args):
+                # `hk.dropout(key, rate, x)`, `numpyro.sample("z", d, rng_key=key)` (unobserved)
+                word, at = apis.LIBRARY_KEY_ARGS[q]
+                key = arg_at(call, at, word)
+                unless = apis.LIBRARY_KEY_UNLESS.get(q)
+                if isinstance(key, cst.Name) and (unless is None or arg_at(call, unless[1], unless[0]) is None):
+                    how = q.replace("haiku.", "hk.", 1)
+                    key_param_consumed(unit, key.value, how)
+                    unit.key_draws[id(call)] = (key.value, how)
         if q in ("jax.config.update", "jax.config.config.update") or q.endswith(".config.update") and q.startswith("jax"):
             at_import = unit.is_module and id(call) not in self._main_ids
             if self._x64_config_call(call, at_import) and at_import:

@@ -880,3 +880,62 @@ def advances_carried_key(fn: cst.FunctionDef, carry: str) -> bool:
                 if from_carry and key_like_name(nm.value) and bound[nm.value] == 1:
                     taken.add(nm.value)
     return any(bound.get(k, 0) >= 2 for k in taken)
+
+
+def _returns_in(stmt: cst.CSTNode) -> list[cst.Return]:
+    """The ``return`` statements in ``stmt``, not those of functions or classes it defines."""
+    out: list[cst.Return] = []
+    stack = [stmt]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is cst.Return:
+            out.append(n)
+            continue
+        if t is cst.FunctionDef or t is cst.ClassDef or t is cst.Lambda:
+            continue
+        stack.extend(children(n))
+    return out
+
+
+def returned_keys(unit: Unit) -> dict:
+    """The positions of what ``unit`` returns that hold a PRNG key it already drew from
+    (``w = normal(key, s); return w, key``: position 1; a bare ``return key``: None),
+    each with the consumer that drew: the caller that keeps that key holds a consumed
+    one, and its next draw repeats those bits.  Only where every ``return`` of the body
+    gives such a key at that position, the draw runs on every path before it (a simple
+    statement of the body's top level) and the name is bound once (a parameter never
+    rebound, or one assignment before the draw)."""
+    fn = unit.node
+    if type(fn) is not cst.FunctionDef or not unit.key_draws or unit.is_generator \
+            or type(fn.body) is not cst.IndentedBlock:
+        return {}
+    drawn: dict[str, str] = {}
+    found: Optional[dict] = None
+    for stmt in fn.body.body:
+        if type(stmt) is cst.SimpleStatementLine:
+            # (`return normal(key, s), key` draws before it returns)
+            for n in descendants(stmt):
+                if type(n) is not cst.Call:
+                    continue
+                d = unit.key_draws.get(id(n))
+                if d is None or d[0] in drawn:
+                    continue
+                name = d[0]
+                if len(writes(fn, name)) != (unit.param(name) is None):
+                    continue  # rebound somewhere: which key is returned is not shown
+                drawn[name] = d[1]
+        for ret in _returns_in(stmt):
+            here: dict = {}
+            value = ret.value
+            if type(value) is cst.Name:
+                if value.value in drawn:
+                    here[None] = drawn[value.value]
+            elif type(value) is cst.Tuple and not any(type(el) is cst.StarredElement for el in value.elements):
+                for i, el in enumerate(value.elements):
+                    if type(el.value) is cst.Name and el.value.value in drawn:
+                        here[i] = drawn[el.value.value]
+            found = here if found is None else {k: v for k, v in found.items() if k in here and v == here[k]}
+            if not found:
+                return {}
+    return found or {}

@@ -2996,6 +2996,8 @@ class PrngKeyReuse(Rule):
             # a warm-up call whose result is thrown away; the timed call draws the same bits on purpose
         if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node):
             return  # one helper twice with one key on other data: often meant (random features for x and y)
+        if isinstance(prev[0], cst.Call) and _exclusive_branches(ctx, ctx.unit.node, prev[0], node):
+            return  # `if mode == "a": normal(key)` ... `if mode == "b": uniform(key)`: no run makes both
         if self._unread(prev[0], through=node) or self._unread(node):
             return  # one of the two draws is never read (the first: on the paths that
             # make the second): no random bits are seen twice
@@ -4174,6 +4176,33 @@ class PrngKeyReuse(Rule):
                 related=site0,
             )
 
+    def leave_Assign(self, node: cst.Assign) -> None:
+        """``w, key = init_params(key, shape)`` where ``init_params`` (of this file, a
+        method of this class, or imported from the project) draws from ``key`` and returns
+        that same key (model/keyflow.returned_keys): the name the caller keeps holds a
+        consumed key, and its next draw repeats the helper's bits."""
+        value = node.value
+        if type(value) is not cst.Call or len(node.targets) != 1:
+            return
+        ctx = self.ctx
+        callee, returned = ctx.returned_keys(value)
+        if not returned:
+            return
+        target = node.targets[0].target
+        for pos, how in returned.items():
+            if pos is None:
+                name = target
+            elif type(target) in (cst.Tuple, cst.List) and pos < len(target.elements) \
+                    and not any(type(el.value) is cst.StarredElement for el in target.elements):
+                name = target.elements[pos].value
+            else:
+                continue
+            if type(name) is not cst.Name:
+                continue
+            token = ctx.key_token(name)
+            if token is not None:
+                ctx.consume_key(token, value, f"{how}` in `{callee}()`, which returned it as `{name.value}")
+
     def leave_Return(self, node: cst.Return) -> None:
         """The body of ``lax.scan``/``fori_loop``/``while_loop`` returns as its new carry a
         key it consumed after binding it (``key, sub = split(key)`` ... ``sample(key)`` ...
@@ -4507,6 +4536,81 @@ def _reads_only_shapes(ctx, e: cst.CSTNode, params: set[str]) -> bool:
                 (ctx.qualname(n.func) or "").rsplit(".", 1)[-1] in ("shape", "ndim")):
             ok.add(id(n.args[0].value))
     return all(not (isinstance(n, cst.Name) and n.value in params) or id(n) in ok for n in walk_tree(e))
+
+
+def _branch_path(root: cst.CSTNode, target: cst.CSTNode) -> Optional[list]:
+    """The ``if`` statements around ``target`` in ``root`` (not in nested functions), outermost
+    first, each as (the ``if``, True where ``target`` is in its body, False in its ``else``)."""
+    path: list = []
+
+    def search(n: cst.CSTNode) -> bool:
+        if n is target:
+            return True
+        t = type(n)
+        if t is cst.If:
+            for part, side in ((n.test, None), (n.body, True), (n.orelse, False)):
+                if part is None:
+                    continue
+                if side is not None:
+                    path.append((n, side))
+                if search(part):
+                    return True
+                if side is not None:
+                    path.pop()
+            return False
+        if n is not root and (t is cst.FunctionDef or t is cst.ClassDef or t is cst.Lambda):
+            return False
+        return any(search(c) for c in children(n))
+
+    return path if search(root) else None
+
+
+def _test_parts(ctx, test: cst.BaseExpression) -> Optional[tuple[str, bool, Optional[str]]]:
+    """(the tested expression as written, whether the test is negated, the constant it is
+    compared equal to or None) of ``if x:``, ``if not x:``, ``if x == "a":``; None otherwise."""
+    negated = False
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        negated, test = True, test.expression
+    if type(test) in (cst.Name, cst.Attribute):
+        return ctx.code(test).strip(), negated, None
+    if type(test) is cst.Comparison and len(test.comparisons) == 1 and not negated:
+        c = test.comparisons[0]
+        if type(c.operator) in (cst.Equal, cst.NotEqual) and type(test.left) in (cst.Name, cst.Attribute) \
+                and type(c.comparator) in (cst.SimpleString, cst.Integer, cst.Name) \
+                and (type(c.comparator) is not cst.Name or c.comparator.value in ("True", "False", "None")):
+            return ctx.code(test.left).strip(), type(c.operator) is cst.NotEqual, ctx.code(c.comparator).strip()
+    return None
+
+
+def _exclusive_branches(ctx, root: cst.CSTNode, a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """Do ``a`` and ``b`` sit under two ``if`` statements whose tests no run passes both
+    (``if x:`` / ``if not x:``, ``if m == "a":`` / ``if m == "b":``, one test's body and the
+    same test's ``else``), the tested name never rebound in the function?"""
+    pa, pb = _branch_path(root, a), _branch_path(root, b)
+    if not pa or not pb:
+        return False
+    for ia, sa in pa:
+        ta = _test_parts(ctx, ia.test)
+        if ta is None:
+            continue
+        for ib, sb in pb:
+            if ib is ia:
+                continue
+            tb = _test_parts(ctx, ib.test)
+            if tb is None or tb[0] != ta[0]:
+                continue
+            base = ta[0].split(".", 1)[0]
+            if type(root) is cst.FunctionDef and writes(root, base):
+                continue
+            # what each side requires of the tested expression: (equal to, constant) pairs
+            need_a = (ta[1] != (not sa), ta[2])
+            need_b = (tb[1] != (not sb), tb[2])
+            if need_a[1] == need_b[1]:
+                if need_a[0] != need_b[0]:
+                    return True  # `if x:` / `if not x:` (or one body, the other's else)
+            elif need_a[1] is not None and need_b[1] is not None and not need_a[0] and not need_b[0]:
+                return True  # equal to two different constants
+    return False
 
 
 def _by(how: str) -> str:
