@@ -939,3 +939,32 @@ def returned_keys(unit: Unit) -> dict:
             if not found:
                 return {}
     return found or {}
+
+
+def carried_key_positions(fn: cst.FunctionDef, carry: str) -> set:
+    """Where the loop body ``fn`` finds the PRNG key it advances in its carry ``carry``:
+    the positions of the unpacking ``x, key = carry`` (at the body's top level, bound
+    nowhere else) whose key-like name the body binds again (``key, sub = split(key)``),
+    or None when the carry is itself such a key (``def body(i, key): key, sub =
+    split(key)``).  Each step consumes what the loop was given there."""
+    if type(fn.body) is not cst.IndentedBlock:
+        return set()
+    out: set = set()
+    if key_like_name(carry) and writes(fn, carry):
+        out.add(None)
+    for stmt in fn.body.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            if type(small) is not cst.Assign or len(small.targets) != 1 or type(small.value) is not cst.Name \
+                    or small.value.value != carry:
+                continue
+            tgt = small.targets[0].target
+            if type(tgt) not in (cst.Tuple, cst.List):
+                continue
+            for i, el in enumerate(tgt.elements):
+                if type(el) is cst.StarredElement or type(el.value) is cst.StarredElement:
+                    break
+                if type(el.value) is cst.Name and key_like_name(el.value.value) and len(writes(fn, el.value.value)) >= 2:
+                    out.add(i)
+    return out

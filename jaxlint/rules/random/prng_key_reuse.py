@@ -15,7 +15,7 @@ from jaxlint.model.repeats import called_repeatedly, lax_loop_body
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import key_streams as keyflow_streams
 from jaxlint.model.keyflow import STREAM_ADVICE, seed_overwrites_stream, stream_draw
-from jaxlint.model.keyflow import LOOP_CARRY, advances_carried_key
+from jaxlint.model.keyflow import LOOP_CARRY, advances_carried_key, carried_key_positions
 from jaxlint.model.keyflow import (copied_key, initializer_of, invariant, key_like_name, loop_target_read, mapper,
                                    replicated_keys, rngs_keys, unmapped_positions)
 from jaxlint.model.program_order import attribute_writes
@@ -2874,6 +2874,46 @@ class PrngKeyReuse(Rule):
         self._fixed_seed_in_loop(node, key_expr, token, how)
         self._consume(node, key_expr, how, token)
 
+    def _loop_carry_consumes(self, node: cst.Call, q: Optional[str]) -> None:
+        """``lax.scan(step, (params, rng), ...)`` (``fori_loop``, ``while_loop``) whose body
+        takes the key out of its carry and advances it (``params, rng = carry``; ``rng,
+        key = split(rng)``; model/keyflow.carried_key_positions): the loop's first step
+        consumes the key it is given, like a split here.  A key drawn from before, or
+        drawn from again after the loop, gives the same bits as that step."""
+        spec = LOOP_CARRY.get(q or "")
+        if spec is None:
+            return
+        ctx = self.ctx
+        body_at, init_at, carry_at = spec
+        body, init = arg_at(node, body_at, None), arg_at(node, init_at, "init")
+        if type(body) is not cst.Name or init is None:
+            return
+        body_unit = ctx.unit.lookup_def(body.value)
+        if body_unit is None or type(body_unit.node) is not cst.FunctionDef:
+            return
+        params = body_unit.positional()
+        if len(params) <= carry_at:
+            return
+        positions = carried_key_positions(body_unit.node, params[carry_at].name)
+        short = q.rsplit(".", 1)[1]  # type: ignore[union-attr]
+        for pos in positions:
+            if pos is None:
+                given = init
+            elif type(init) in (cst.Tuple, cst.List) and pos < len(init.elements) \
+                    and not any(type(el) is cst.StarredElement for el in init.elements):
+                given = init.elements[pos].value
+            else:
+                continue
+            if type(given) not in (cst.Name, cst.Attribute):
+                continue
+            token = ctx.key_token(given)
+            if token is None or ctx.value(given).kind not in (V.KEY, V.UNKNOWN):
+                continue
+            if self._closure_key_in_loop_body(given, node, f"lax.{short}") \
+                    or self._closure_key_in_mapped_fn(given, node, f"lax.{short}"):
+                continue
+            self._consume(node, given, f"lax.{short}(...)", token, at=init)
+
     def _maybe_none(self, e: Optional[cst.BaseExpression]) -> bool:
         """Is ``e`` absent, a literal None, or a parameter of the function whose default
         is None (``obs=y_obs`` of ``def model(y_obs=None)``: None on the default path)?"""
@@ -2900,6 +2940,7 @@ class PrngKeyReuse(Rule):
             self._helper_consumes(node)
             self._caller_transform_consumes(node)
             self._library_consumes(node, q)
+            self._loop_carry_consumes(node, q)
             self._rngs_consumes(node)
             self._module_key_field(node)
             return
@@ -2960,7 +3001,8 @@ class PrngKeyReuse(Rule):
             related=via,
         )
 
-    def _consume(self, node: cst.Call, key_expr: cst.BaseExpression, how: str, token=None) -> None:
+    def _consume(self, node: cst.Call, key_expr: cst.BaseExpression, how: str, token=None,
+                 at: Optional[cst.CSTNode] = None) -> None:
         ctx = self.ctx
         token = token or ctx.key_token(key_expr)
         if token is None:
@@ -3015,7 +3057,7 @@ class PrngKeyReuse(Rule):
             return
         if how == "split" and prev[1] == "split" and self._split_replayed(prev[0], node):
             return
-        self._report_reuse(node, key_expr, prev, how)
+        self._report_reuse(node, key_expr, prev, how, at=at)
 
     def _taken_indices(self, call: cst.CSTNode) -> Optional[set]:
         """The constant indices read from what ``call`` returns, when it is only ever
@@ -3179,7 +3221,8 @@ class PrngKeyReuse(Rule):
             return False
         return all(ctx.code(x).strip().rstrip(",") == ctx.code(y).strip().rstrip(",") for x, y in zip(a.args, b.args))
 
-    def _report_reuse(self, node: cst.Call, key_expr: cst.CSTNode, prev, how: str = "") -> None:
+    def _report_reuse(self, node: cst.Call, key_expr: cst.CSTNode, prev, how: str = "",
+                      at: Optional[cst.CSTNode] = None) -> None:
         ctx = self.ctx
         if id(node) in self._broadcast:
             return  # reported as a key given unmapped to every element
@@ -3232,7 +3275,7 @@ class PrngKeyReuse(Rule):
                 f"both calls get the same random bits. Split it first, e.g. "
                 f"`k1, k2 = jax.random.split({name})`, and give each call its own key"
             )
-        self.report(node, msg, related=prev_node)
+        self.report(at or node, msg, related=prev_node)
 
     def _module_key_field(self, node: cst.Call) -> None:
         """``net.apply(...)`` of a flax module built with a key field it draws from
