@@ -42,7 +42,7 @@ class RuleContext:
         "qualname", "builtin_name", "value", "is_traced", "is_tracer", "holds_tracer", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
         "attr_key", "lookup", "key_consumer", "returned_keys", "returns_fresh_function", "applied_key_fields",
-            "instance_class", "class_streams", "caller_transform_apply_key",
+            "instance_class", "class_streams", "caller_transform_apply_key", "flax_init_keys",
         "concrete_names",
     )
 
@@ -87,6 +87,7 @@ class RuleContext:
     function it defines (a new object per call)?"""
     key_consumer: Callable[[cst.Call], list[tuple[cst.BaseExpression, str, str]]]
     returned_keys: Callable[[cst.Call], tuple[str, dict]]
+    flax_init_keys: Callable[[cst.Call], list]
     """The arguments of a call to a helper (this file's or the project's) that hands
     the key it is given to a jax.random consumer: (argument, helper, consumer)."""
     applied_key_fields: Callable[[cst.Call], list[tuple[cst.BaseExpression, str, str, str]]]
@@ -120,7 +121,7 @@ class RuleContext:
             "qualname", "builtin_name", "value", "is_traced", "is_tracer", "holds_tracer", "describe_origin",
             "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
             "attr_key", "lookup", "key_consumer", "returned_keys", "returns_fresh_function", "applied_key_fields",
-            "instance_class", "class_streams", "caller_transform_apply_key",
+            "instance_class", "class_streams", "caller_transform_apply_key", "flax_init_keys",
         ):
             setattr(self, name, getattr(interp, name))
         self.concrete_names = interp.concrete_names

@@ -2559,6 +2559,7 @@ class PrngKeyReuse(Rule):
         self._method_draws: dict[tuple[int, str], list] = {}
         # library draws (`numpyro.sample(..., rng_key=k)`): call -> the key argument
         self._library_keys: dict[int, cst.BaseExpression] = {}
+        self._flax_inits: set[int] = set()  # `model.init(key, x)` calls that consumed a key
 
     def _expected_to_raise(self) -> set[int]:
         """The nodes of this function inside a block that expects an exception
@@ -2874,6 +2875,30 @@ class PrngKeyReuse(Rule):
         self._fixed_seed_in_loop(node, key_expr, token, how)
         self._consume(node, key_expr, how, token)
 
+    def _flax_init_consumes(self, node: cst.Call) -> None:
+        """``params = model.init(key, x)`` of a flax linen module (model/calls.flax_init_keys):
+        the initial parameters are drawn from ``key``; a key drawn from before (``x =
+        normal(key, s)``) or after gives correlated bits, and two modules initialised with
+        one key start alike."""
+        ctx = self.ctx
+        keys = ctx.flax_init_keys(node)
+        if not keys:
+            return
+        how = f"{ctx.code(node.func).strip()}(...)"
+        for key_expr in keys:
+            token = ctx.key_token(key_expr)
+            if token is None or ctx.value(key_expr).kind not in (V.KEY, V.UNKNOWN):
+                continue
+            if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
+                continue
+            prev = dict(ctx.consumed_keys()).get(token)
+            if prev is not None and id(prev[0]) in self._flax_inits:
+                continue  # two modules (or one, again) started from one key: alike on purpose
+                # (a controlled comparison, a restart from the same initial values)
+            self._flax_inits.add(id(node))
+            self._fixed_seed_in_loop(node, key_expr, token, how)
+            self._consume(node, key_expr, how, token)
+
     def _loop_carry_consumes(self, node: cst.Call, q: Optional[str]) -> None:
         """``lax.scan(step, (params, rng), ...)`` (``fori_loop``, ``while_loop``) whose body
         takes the key out of its carry and advances it (``params, rng = carry``; ``rng,
@@ -2941,6 +2966,7 @@ class PrngKeyReuse(Rule):
             self._caller_transform_consumes(node)
             self._library_consumes(node, q)
             self._loop_carry_consumes(node, q)
+            self._flax_init_consumes(node)
             self._rngs_consumes(node)
             self._module_key_field(node)
             return
