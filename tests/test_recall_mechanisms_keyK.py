@@ -310,3 +310,205 @@ def test_key_drawn_under_an_if_and_again_after_it(tmp_path, monkeypatch):
 def test_exclusive_tests_and_split_keys_stay_silent(tmp_path, monkeypatch):
     for text in (EXCLUSIVE, TWO_IFS_OK):
         assert lint_files(tmp_path, monkeypatch, {"m.py": text}, select="JAX301") == [], text
+
+
+# -- a loop primitive's carry, and consumers reached through other modules ------------
+
+# recall case 1339 (navix's Dreamer.update_actor before commit ad27601): the probe rollout
+# (a method reaching `imagine` of another module) draws from `rng`, and the same `rng`
+# seeds the carry of the actor-update scan, whose body splits it again
+DREAMER = {
+    "agents/__init__.py": "",
+    "agents/world.py": """\
+import jax
+
+
+def imagine(params, rng):
+    keys = jax.random.split(rng, 3)
+    return params + keys.sum()
+""",
+    "agents/dreamer.py": """\
+import jax
+from .world import imagine
+
+
+class Dreamer:
+    def rollout(self, params, rng):
+        return imagine(params, rng)
+
+    def update(self, params, rng):
+        probe = self.rollout(params, rng)
+
+        def step(carry, _):
+            params, rng = carry
+            rng, key = jax.random.split(rng)
+            params = params + jax.random.normal(key)
+            return (params, rng), None
+
+        (params, rng), _ = jax.lax.scan(
+            step, (params, rng), None, length=3)
+        return params, probe, rng
+""",
+}
+
+# a fori_loop whose carry is the key itself, after a draw; the module reached by attribute
+FORI = {
+    "sim/__init__.py": "",
+    "sim/noise.py": """\
+import jax
+
+
+def jitter(x, key):
+    return x + jax.random.uniform(key, x.shape)
+""",
+    "sim/run.py": """\
+import jax
+import sim.noise as noise
+
+
+def simulate(x, key):
+    x = noise.jitter(x, key)
+
+    def body(i, key):
+        key, sub = jax.random.split(key)
+        return key
+
+    return x, jax.lax.fori_loop(0, 10, body, key)
+""",
+}
+
+# a while_loop whose carry tuple holds the key, after a module-level helper drew from it
+WHILE = """\
+import jax
+
+
+def sample_init(key, n):
+    return jax.random.normal(key, (n,))
+
+
+def chain(key, n):
+    x = sample_init(key, n)
+
+    def cond(c):
+        return c[0] < 5
+
+    def body(c):
+        i, x, key = c
+        key, sub = jax.random.split(key)
+        return i + 1, x + jax.random.normal(sub, x.shape), key
+
+    return jax.lax.while_loop(cond, body, (0, x, key))
+"""
+
+DREAMER_OK = dict(DREAMER, **{"agents/dreamer.py": DREAMER["agents/dreamer.py"].replace(
+    "        probe = self.rollout(params, rng)\n",
+    "        rng, key_probe = jax.random.split(rng)\n        probe = self.rollout(params, key_probe)\n")})
+FORI_OK = dict(FORI, **{"sim/run.py": FORI["sim/run.py"].replace(
+    "    x = noise.jitter(x, key)\n", "    key, sub = jax.random.split(key)\n    x = noise.jitter(x, sub)\n")})
+WHILE_OK = WHILE.replace("    x = sample_init(key, n)\n",
+                         "    key, sub = jax.random.split(key)\n    x = sample_init(sub, n)\n")
+
+
+def test_scan_carry_after_a_method_reaching_another_module(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, DREAMER, select="JAX301") == [
+        ("JAX301", "agents/dreamer.py", 19, 20,
+         "`rng` was already split by `self.rollout()` on line 10; a split key must not be used again. Use the "
+         "keys `self.rollout()` returned (e.g. `rng, sub = jax.random.split(rng)` and pass `sub`)")]
+
+
+def test_fori_loop_carrying_a_key_drawn_from_by_an_imported_module(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, FORI, select="JAX301") == [
+        _reuse("sim/run.py", 12, 46, "key", "noise.jitter()", 6)]
+
+
+def test_while_loop_carry_tuple_after_a_helper(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"chain.py": WHILE}, select="JAX301") == [
+        _reuse("chain.py", 19, 44, "key", "sample_init()", 9)]
+
+
+def test_loop_carries_given_their_own_key_stay_silent(tmp_path, monkeypatch):
+    for files in (DREAMER_OK, FORI_OK, {"chain.py": WHILE_OK}):
+        assert lint_files(tmp_path, monkeypatch, files, select="JAX301") == [], files
+
+
+# -- flax's Module.init draws the parameters from its key ------------------------------
+
+# orbax's pytorch-users guide (fresh set 17, missed): `dummy_input = normal(key, ...)`
+# then `model.init(key, dummy_input)`
+FLAX_BOUND = """\
+import jax
+import flax.linen as nn
+
+
+class MLP(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(4)(x)
+
+
+key = jax.random.PRNGKey(0)
+dummy_input = jax.random.normal(key, (8, 3))
+model = MLP()
+params = model.init(key, dummy_input)
+"""
+
+# flax's own layer built in place, the key given as `rngs=` in a function
+FLAX_LAYER = """\
+import jax
+from flax import linen as nn
+
+
+def make(rng):
+    x = jax.random.uniform(rng, (2, 3))
+    return nn.Dense(features=4).init(rngs=rng, inputs=x)
+"""
+
+# a parameter annotated with the module class, then a draw after the init
+FLAX_PARAM = """\
+import jax
+import flax.linen as nn
+
+
+class Encoder(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(2)(x)
+
+
+def init_and_noise(encoder: Encoder, key, x):
+    variables = encoder.init({"params": key}, x)
+    eps = jax.random.normal(key, x.shape)
+    return variables, eps
+"""
+
+FLAX_BOUND_OK = FLAX_BOUND.replace("key = jax.random.PRNGKey(0)\n",
+                                   "key, init_key = jax.random.split(jax.random.PRNGKey(0))\n").replace(
+    "model.init(key, dummy_input)", "model.init(init_key, dummy_input)")
+FLAX_LAYER_OK = FLAX_LAYER.replace("    x = jax.random.uniform(rng, (2, 3))\n",
+                                   "    rng, sub = jax.random.split(rng)\n    x = jax.random.uniform(sub, (2, 3))\n")
+# two modules started from one key: a controlled comparison, not reported
+FLAX_TWO_INITS = FLAX_BOUND.replace(
+    "dummy_input = jax.random.normal(key, (8, 3))\n", "dummy_input = jax.numpy.ones((8, 3))\n") + \
+    "params_again = MLP().init(key, dummy_input)\n"
+FLAX_PARAM_OK = FLAX_PARAM.replace("jax.random.normal(key, x.shape)",
+                                   "jax.random.normal(jax.random.fold_in(key, 1), x.shape)")
+
+
+def test_flax_init_after_a_draw_from_its_key(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"nb.py": FLAX_BOUND}, select="JAX301") == [
+        _reuse("nb.py", 14, 10, "key", "random.normal", 12)]
+
+
+def test_flax_layer_init_given_rngs(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"m.py": FLAX_LAYER}, select="JAX301") == [
+        _reuse("m.py", 7, 12, "rng", "random.uniform", 6)]
+
+
+def test_draw_after_flax_init_of_an_annotated_parameter(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"m.py": FLAX_PARAM}, select="JAX301") == [
+        _reuse("m.py", 13, 11, "key", "encoder.init(...)", 12)]
+
+
+def test_flax_inits_with_their_own_keys_stay_silent(tmp_path, monkeypatch):
+    for text in (FLAX_BOUND_OK, FLAX_LAYER_OK, FLAX_TWO_INITS, FLAX_PARAM_OK):
+        assert lint_files(tmp_path, monkeypatch, {"m.py": text}, select="JAX301") == [], text
