@@ -284,6 +284,15 @@ def mask(x, key, train):
     if not train:
         a = jax.random.bernoulli(key, 0.9, x.shape)
     return x * a
+
+
+def noise(x, key, step, kind):
+    key = jax.random.fold_in(key, step)
+    if kind == 0:
+        x = x + jax.random.normal(key, x.shape)
+    if kind != 0:
+        x = x * jax.random.uniform(key, x.shape)
+    return x
 """
 TWO_IFS_OK = TWO_IFS.replace("    if is_training:\n        x = x * jax.random.bernoulli(key, 0.9, x.shape)\n    x =",
                              "    k1, k2 = jax.random.split(key)\n    if is_training:\n"
