@@ -521,3 +521,55 @@ def test_draw_after_flax_init_of_an_annotated_parameter(tmp_path, monkeypatch):
 def test_flax_inits_with_their_own_keys_stay_silent(tmp_path, monkeypatch):
     for text in (FLAX_BOUND_OK, FLAX_LAYER_OK, FLAX_TWO_INITS, FLAX_PARAM_OK):
         assert lint_files(tmp_path, monkeypatch, {"m.py": text}, select="JAX301") == [], text
+
+
+# -- where a reuse is shown, and a key under two names ---------------------------------
+
+# recall case 1341 (navix's FourRooms._reset before commit 2c5cb4a): the second draw
+# from `k1` is a call written over several lines; the finding sits on the key's line
+MULTILINE = """\
+import jax
+
+
+def reset(key, height):
+    key, k1, k2 = jax.random.split(key, 3)
+    opening_1 = jax.random.randint(k1, shape=(), minval=1, maxval=height // 2)
+    opening_2 = jax.random.randint(
+        k1, shape=(), minval=height // 2 + 2, maxval=height
+    )
+    return opening_1, opening_2, jax.random.uniform(k2, minval=0.0,
+                                                    maxval=1.0)
+"""
+
+# uncertainty-baselines fsvi.py (fresh set 17, missed): `keys = rng_key`, one key under
+# two names, each drawn from
+ALIAS = """\
+import jax
+
+
+def evaluate(rng_key, x):
+    keys = rng_key
+    a = jax.random.normal(keys, x.shape)
+    b = jax.random.normal(rng_key, x.shape)
+    return a, b
+"""
+ALIAS_OK = ALIAS.replace("    keys = rng_key\n", "    rng_key, keys = jax.random.split(rng_key)\n")
+MULTILINE_OK = MULTILINE.replace("        k1, shape=(), minval=height", "        key, shape=(), minval=height")
+
+
+def test_reuse_in_a_call_over_several_lines_is_shown_at_the_key(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"rooms.py": MULTILINE}, select="JAX301") == [
+        _reuse("rooms.py", 8, 9, "k1", "random.randint", 6)]
+
+
+def test_key_under_two_names(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"ev.py": ALIAS}, select="JAX301") == [
+        ("JAX301", "ev.py", 7, 9,
+         "`rng_key` is the same key as `keys`, which was already consumed by `random.normal` on line 6: both "
+         "calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(rng_key)`, and give "
+         "each call its own key")]
+
+
+def test_alias_and_multiline_twins_stay_silent(tmp_path, monkeypatch):
+    for text in (ALIAS_OK, MULTILINE_OK):
+        assert lint_files(tmp_path, monkeypatch, {"m.py": text}, select="JAX301") == [], text

@@ -3301,7 +3301,7 @@ class PrngKeyReuse(Rule):
                 f"both calls get the same random bits. Split it first, e.g. "
                 f"`k1, k2 = jax.random.split({name})`, and give each call its own key"
             )
-        self.report(at or node, msg, related=prev_node)
+        self.report(at or _key_line_anchor(ctx, node, key_expr), msg, related=prev_node)
 
     def _module_key_field(self, node: cst.Call) -> None:
         """``net.apply(...)`` of a flax module built with a key field it draws from
@@ -4605,6 +4605,24 @@ def _reads_only_shapes(ctx, e: cst.CSTNode, params: set[str]) -> bool:
                 (ctx.qualname(n.func) or "").rsplit(".", 1)[-1] in ("shape", "ndim")):
             ok.add(id(n.args[0].value))
     return all(not (isinstance(n, cst.Name) and n.value in params) or id(n) in ok for n in walk_tree(e))
+
+
+def _key_line_anchor(ctx, node: cst.CSTNode, key_expr: cst.CSTNode) -> cst.CSTNode:
+    """Where a reuse is shown: the call, or the key argument where the call is written
+    over several lines and the key sits on a later one (``randint(\n    k1, shape=())``)."""
+    if type(node) is not cst.Call:
+        return node
+    prefix = ctx.module.code_for_node(node.func) + ctx.module.code_for_node(node.whitespace_after_func) \
+        + ctx.module.code_for_node(node.whitespace_before_args)
+    for a in node.args:
+        if a.value is key_expr or _contains(a.value, key_expr):
+            return key_expr if "\n" in prefix else node
+        prefix += ctx.module.code_for_node(a)
+    return node
+
+
+def _contains(root: cst.CSTNode, target: cst.CSTNode) -> bool:
+    return any(n is target for n in descendants(root))
 
 
 def _branch_path(root: cst.CSTNode, target: cst.CSTNode) -> Optional[list]:
