@@ -518,8 +518,31 @@ def test_draw_after_flax_init_of_an_annotated_parameter(tmp_path, monkeypatch):
         _reuse("m.py", 13, 11, "key", "encoder.init(...)", 12)]
 
 
+# modules whose parameters all start as constants draw nothing (flax's own tests:
+# `nn.LayerNorm().init_with_output(key, x)` after drawing `x` from a split of `key`), and a
+# test initialising a module from its fixture's key
+FLAX_CONSTANT_INIT = """\
+import jax
+import flax.linen as nn
+
+
+class Scale(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return x * self.param("scale", nn.initializers.ones, (x.shape[-1],))
+
+
+def norm_init(key):
+    x = jax.random.normal(key, (3, 4))
+    y, w = nn.LayerNorm().init_with_output(key, x)
+    v = Scale().init(key, x)
+    return y, w, v
+"""
+FLAX_IN_TEST = FLAX_LAYER.replace("def make(rng):", "def test_make(rng):")
+
+
 def test_flax_inits_with_their_own_keys_stay_silent(tmp_path, monkeypatch):
-    for text in (FLAX_BOUND_OK, FLAX_LAYER_OK, FLAX_TWO_INITS, FLAX_PARAM_OK):
+    for text in (FLAX_BOUND_OK, FLAX_LAYER_OK, FLAX_TWO_INITS, FLAX_PARAM_OK, FLAX_CONSTANT_INIT, FLAX_IN_TEST):
         assert lint_files(tmp_path, monkeypatch, {"m.py": text}, select="JAX301") == [], text
 
 

@@ -683,6 +683,16 @@ LIBRARY_KEY_METHODS = {
 }
 
 
+# flax linen layers whose default initializers draw from the "params" key (lecun_normal,
+# variance_scaling, normal embeddings, orthogonal recurrent kernels); not the
+# normalisation layers, whose scales and biases start as ones and zeros
+FLAX_DRAWING_LAYERS = frozenset({
+    "Dense", "DenseGeneral", "Conv", "ConvTranspose", "ConvLocal", "Embed", "Einsum",
+    "MultiHeadDotProductAttention", "MultiHeadAttention", "SelfAttention", "LSTMCell",
+    "OptimizedLSTMCell", "GRUCell", "MGUCell", "SimpleCell", "ConvLSTMCell",
+})
+
+
 def library_key_consumer(qualname: str) -> "str | None":
     """How a library call that consumes its ``key=`` argument is named in messages
     (``eqx.nn.Linear``), or None."""

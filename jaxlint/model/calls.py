@@ -273,8 +273,9 @@ class CallEffects:
         module draws its parameters' initial values from ``key`` (given as ``rngs=`` or
         first; a literal ``{"params": key, ...}``: each key in it).  The module is built
         in place (``MLP().init``), bound once to one (``model = MLP(); model.init``) or a
-        parameter annotated with one, of a linen class of this file or flax's own layers
-        (``nn.Dense(4).init``); [] otherwise."""
+        parameter annotated with one, of a linen class of this file that draws its initial
+        parameters (model/keyflow.linen_class_draws) or one of flax's own layers whose default
+        initializers draw (``nn.Dense(4).init``; not ``nn.LayerNorm()``); [] otherwise."""
         func = call.func
         if type(func) is not cst.Attribute or func.attr.value not in ("init", "init_with_output") \
                 or any(a.star for a in call.args):
@@ -290,16 +291,18 @@ class CallEffects:
                 recv = made if type(made) is cst.Call else recv
         if type(recv) is cst.Call and type(recv.func) in (cst.Name, cst.Attribute):
             q = self.qualname(recv.func)
-            if q is not None and q.startswith("flax.linen.") and q.count(".") == 2 and q[11:12].isupper():
-                cls_name = ""  # `nn.Dense(4)`: flax's own layer
+            if q is not None and q.startswith("flax.linen.") and q.count(".") == 2 \
+                    and q[11:] in apis.FLAX_DRAWING_LAYERS:
+                cls_name = ""  # `nn.Dense(4)`: flax's own layer, whose default initializers draw
             elif type(recv.func) is cst.Name and self.lookup(recv.func.value) in (None, V.UNKNOWN_VALUE):
                 cls_name = recv.func.value
         if cls_name is None:
             return []
         if cls_name:
             cls = instances.local_class(self, cls_name)
-            if cls is None or not cls.linen:
-                return []
+            if cls is None or not cls.linen or not keyflow.linen_class_draws(
+                    cls, self.qualname, lambda name: instances.local_class(self, name)):
+                return []  # (a module whose parameters all start as constants draws nothing)
         given = arg_at(call, 0, "rngs")
         if given is None:
             return []

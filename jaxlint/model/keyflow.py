@@ -968,3 +968,31 @@ def carried_key_positions(fn: cst.FunctionDef, carry: str) -> set:
                 if type(el.value) is cst.Name and key_like_name(el.value.value) and len(writes(fn, el.value.value)) >= 2:
                     out.add(i)
     return out
+
+
+def linen_class_draws(cls: ClassInfo, qualname: Callable[[cst.CSTNode], Optional[str]], local_class,
+                      depth: int = 3) -> bool:
+    """Does the flax linen module class ``cls`` draw from its "params" key when it is
+    initialised: it builds a flax layer whose default initializer draws
+    (``apis.FLAX_DRAWING_LAYERS``: ``nn.Dense(4)``), a module class of this file that
+    does (``local_class(name)``), or declares ``self.param(name, init, ...)`` with an
+    initializer that is not a constant (``nn.initializers.zeros``/``ones``/``constant``)?"""
+    for n in walk_tree(cls.node):
+        if type(n) is not cst.Call:
+            continue
+        func = n.func
+        q = qualname(func)
+        if q is not None and q.startswith("flax.linen.") and q.rsplit(".", 1)[1] in apis.FLAX_DRAWING_LAYERS:
+            return True
+        if type(func) is cst.Attribute and func.attr.value == "param" and type(func.value) is cst.Name \
+                and func.value.value == "self":
+            init = arg_at(n, 1, "init_fn")
+            iq = qualname(init) if init is not None else None
+            short = (iq or "").rsplit(".", 1)[-1]
+            if init is not None and short not in ("zeros", "ones", "constant", "zeros_init", "ones_init"):
+                return True
+        if depth > 0 and type(func) is cst.Name and func.value != cls.name:
+            sub = local_class(func.value)
+            if sub is not None and sub.linen and linen_class_draws(sub, qualname, local_class, depth - 1):
+                return True
+    return False
